@@ -1,0 +1,11 @@
+/* run.c: `syncscope run` (not built yet in this checkout). */
+#include "cli.h"
+#include "report.h"
+
+int ss_cli_run(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    ss_log_error("'run' is not available in this build");
+    return SS_EXIT_ERROR;
+}

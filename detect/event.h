@@ -1,0 +1,167 @@
+/* event.h: the event log the interposer records and the detectors read (no CUDA headers). */
+#ifndef SS_EVENT_H
+#define SS_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum ss_event_type {
+    SS_EV_API = 1, /* a host API call, enter to exit */
+    SS_EV_KERNEL,  /* a kernel on the GPU */
+    SS_EV_MEMCPY,  /* a copy on the GPU */
+    SS_EV_MEMSET,  /* a memset on the GPU */
+    SS_EV_SYNC,    /* a CUPTI synchronization record (host waited in the driver) */
+    SS_EV_STREAM   /* a stream became known: handle, CUPTI id, flags */
+} ss_event_type;
+
+/* Copy direction as the GPU saw it. */
+typedef enum ss_copy_kind {
+    SS_COPY_UNKNOWN = 0,
+    SS_COPY_HTOD,
+    SS_COPY_DTOH,
+    SS_COPY_DTOD,
+    SS_COPY_HTOH,
+    SS_COPY_PTOP
+} ss_copy_kind;
+
+/* Memory kind of one side of a copy, as CUPTI reports it. */
+typedef enum ss_mem_kind {
+    SS_MEM_UNKNOWN = 0,
+    SS_MEM_PAGEABLE,
+    SS_MEM_PINNED,
+    SS_MEM_DEVICE,
+    SS_MEM_ARRAY,
+    SS_MEM_MANAGED
+} ss_mem_kind;
+
+/* Synchronization record types (CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_*). */
+typedef enum ss_sync_type {
+    SS_SYNCREC_UNKNOWN = 0,
+    SS_SYNCREC_EVENT_SYNCHRONIZE,
+    SS_SYNCREC_STREAM_WAIT_EVENT,
+    SS_SYNCREC_STREAM_SYNCHRONIZE,
+    SS_SYNCREC_CONTEXT_SYNCHRONIZE
+} ss_sync_type;
+
+/* Stream handles with a fixed meaning (as passed to the API). */
+#define SS_STREAM_LEGACY_NULL 0u   /* 0 / NULL: the legacy default stream (unless per-thread) */
+#define SS_STREAM_LEGACY 1u        /* cudaStreamLegacy */
+#define SS_STREAM_PER_THREAD 2u    /* cudaStreamPerThread */
+
+/* Stream creation flags as recorded (SS_EV_STREAM.flags). */
+#define SS_STREAM_FLAG_NON_BLOCKING 1u
+
+enum { SS_DOMAIN_RUNTIME = 0, SS_DOMAIN_DRIVER = 1 };
+
+typedef struct ss_ev_api {
+    uint64_t enter_ns, exit_ns;
+    uint64_t stream;       /* stream handle as passed; SS_STREAM_* for the fixed ones */
+    uint64_t bytes;        /* byte count for copies/memsets/allocations, 0 otherwise */
+    uint32_t correlation;  /* CUPTI correlation id; joins with GPU activity */
+    uint32_t thread;       /* small per-process host thread index, from 1 */
+    uint32_t stream_id;    /* CUPTI stream id of 'stream', 0 when unknown */
+    uint32_t stack;        /* stack id (ss_event_log.stacks), 0 when none captured */
+    uint32_t name;         /* string id of the API name */
+    uint32_t flags;        /* stream flags or capture mode, where the API has them */
+    int32_t result;        /* the call's return code */
+    int32_t device;        /* current device, -1 when unknown */
+    int32_t copy_kind;     /* cudaMemcpyKind argument, -1 when none */
+    uint16_t api;          /* ss_api_id, or SS_API_COUNT when not in cuda_api.def */
+    uint8_t domain;        /* SS_DOMAIN_RUNTIME or SS_DOMAIN_DRIVER */
+    uint8_t nested;        /* 1: a driver call made inside a runtime call */
+    uint8_t per_thread;    /* 1: the call was a per-thread-default-stream (_ptsz) variant */
+} ss_ev_api;
+
+typedef struct ss_ev_gpu {
+    uint64_t start_ns, end_ns;
+    uint64_t bytes;        /* copies and memsets */
+    uint32_t correlation;  /* of the API call that enqueued it */
+    uint32_t stream_id;    /* CUPTI stream id */
+    uint32_t context;      /* CUPTI context id */
+    uint32_t name;         /* string id of the kernel name, 0 for copies/memsets */
+    int32_t device;
+    uint8_t copy_kind;     /* ss_copy_kind */
+    uint8_t src_kind;      /* ss_mem_kind */
+    uint8_t dst_kind;      /* ss_mem_kind */
+    uint8_t graph;         /* 1: part of a graph launch */
+} ss_ev_gpu;
+
+typedef struct ss_ev_sync {
+    uint64_t start_ns, end_ns;
+    uint32_t correlation;
+    uint32_t stream_id;    /* 0 when not about one stream */
+    uint32_t context;
+    uint32_t type;         /* ss_sync_type */
+} ss_ev_sync;
+
+typedef struct ss_ev_stream {
+    uint64_t handle;
+    uint32_t stream_id;
+    uint32_t flags;        /* SS_STREAM_FLAG_* */
+    int32_t device;
+    int32_t priority;
+    uint32_t context;
+} ss_ev_stream;
+
+typedef struct ss_event {
+    uint32_t type; /* ss_event_type */
+    union {
+        ss_ev_api api;
+        ss_ev_gpu gpu;   /* SS_EV_KERNEL, SS_EV_MEMCPY, SS_EV_MEMSET */
+        ss_ev_sync sync;
+        ss_ev_stream stream;
+    } u;
+} ss_event;
+
+/* One frame of a recorded stack: a native pc (symbolized into the string ids at exit or
+ * offline), or a Python frame. String ids are 0 when unknown. */
+typedef struct ss_stack_frame {
+    uint64_t pc;
+    uint32_t function;
+    uint32_t file;
+    uint32_t module;
+    uint32_t line;
+    uint32_t python; /* 1 for a Python frame */
+} ss_stack_frame;
+
+typedef struct ss_stack {
+    ss_stack_frame *frames; /* innermost first */
+    uint32_t depth;
+} ss_stack;
+
+typedef struct ss_meta {
+    char *key;
+    char *value;
+} ss_meta;
+
+/* The whole log of one process. Id 0 of strings is "", id 0 of stacks is the empty stack. */
+typedef struct ss_event_log {
+    ss_event *events;
+    size_t count, cap;
+    char **strings;
+    size_t string_count, string_cap;
+    ss_stack *stacks;
+    size_t stack_count, stack_cap;
+    ss_meta *meta;          /* pid, program, command_line, gpu, driver, wall_ns, ... */
+    size_t meta_count, meta_cap;
+    uint64_t dropped;       /* events dropped past the memory cap */
+} ss_event_log;
+
+/* Initializes an empty log (string 0 = "", stack 0 = empty). Returns 0, or -1 on memory
+ * exhaustion. */
+int ss_log_init(ss_event_log *log);
+void ss_log_free(ss_event_log *log);
+/* Appends a copy of 'event'. Returns 0 or -1. */
+int ss_log_append(ss_event_log *log, const ss_event *event);
+/* Returns the id of 'text' (interned: the same text gives the same id). */
+uint32_t ss_log_intern(ss_event_log *log, const char *text);
+/* Adds a stack of 'depth' frames (copied) and returns its id. */
+uint32_t ss_log_add_stack(ss_event_log *log, const ss_stack_frame *frames, uint32_t depth);
+/* Sets (or replaces) a metadata value. */
+int ss_log_set_meta(ss_event_log *log, const char *key, const char *value);
+/* The value of 'key', or NULL. */
+const char *ss_log_get_meta(const ss_event_log *log, const char *key);
+/* Sorts events by their start time (enter_ns/start_ns), stably; streams first. */
+void ss_log_sort(ss_event_log *log);
+
+#endif

@@ -1,0 +1,169 @@
+/* log.c: the in-memory event log: append, intern strings, stacks, metadata, sort. */
+#include "event.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int grow(void **base, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 64;
+    while (ncap < need)
+        ncap *= 2;
+    void *p = realloc(*base, ncap * size);
+    if (p == NULL)
+        return -1;
+    *base = p;
+    *cap = ncap;
+    return 0;
+}
+
+int ss_log_init(ss_event_log *log)
+{
+    memset(log, 0, sizeof *log);
+    if (ss_log_intern(log, "") != 0)
+        return -1;
+    if (ss_log_add_stack(log, NULL, 0) != 0)
+        return -1;
+    return 0;
+}
+
+void ss_log_free(ss_event_log *log)
+{
+    free(log->events);
+    for (size_t i = 0; i < log->string_count; i++)
+        free(log->strings[i]);
+    free(log->strings);
+    for (size_t i = 0; i < log->stack_count; i++)
+        free(log->stacks[i].frames);
+    free(log->stacks);
+    for (size_t i = 0; i < log->meta_count; i++) {
+        free(log->meta[i].key);
+        free(log->meta[i].value);
+    }
+    free(log->meta);
+    memset(log, 0, sizeof *log);
+}
+
+int ss_log_append(ss_event_log *log, const ss_event *event)
+{
+    if (grow((void **)&log->events, &log->cap, log->count + 1, sizeof *log->events) < 0)
+        return -1;
+    log->events[log->count++] = *event;
+    return 0;
+}
+
+uint32_t ss_log_intern(ss_event_log *log, const char *text)
+{
+    /* Linear search: the log holds few distinct strings (API and kernel names, files);
+     * the trace reader and the exit path are the only callers. */
+    for (size_t i = 0; i < log->string_count; i++) {
+        if (strcmp(log->strings[i], text) == 0)
+            return (uint32_t)i;
+    }
+    if (grow((void **)&log->strings, &log->string_cap, log->string_count + 1,
+             sizeof *log->strings) < 0)
+        return 0;
+    char *copy = strdup(text);
+    if (copy == NULL)
+        return 0;
+    log->strings[log->string_count] = copy;
+    return (uint32_t)log->string_count++;
+}
+
+uint32_t ss_log_add_stack(ss_event_log *log, const ss_stack_frame *frames, uint32_t depth)
+{
+    if (grow((void **)&log->stacks, &log->stack_cap, log->stack_count + 1,
+             sizeof *log->stacks) < 0)
+        return 0;
+    ss_stack *s = &log->stacks[log->stack_count];
+    s->frames = NULL;
+    s->depth = 0;
+    if (depth > 0) {
+        s->frames = malloc(depth * sizeof *frames);
+        if (s->frames == NULL)
+            return 0;
+        memcpy(s->frames, frames, depth * sizeof *frames);
+        s->depth = depth;
+    }
+    return (uint32_t)log->stack_count++;
+}
+
+int ss_log_set_meta(ss_event_log *log, const char *key, const char *value)
+{
+    for (size_t i = 0; i < log->meta_count; i++) {
+        if (strcmp(log->meta[i].key, key) == 0) {
+            char *v = strdup(value);
+            if (v == NULL)
+                return -1;
+            free(log->meta[i].value);
+            log->meta[i].value = v;
+            return 0;
+        }
+    }
+    if (grow((void **)&log->meta, &log->meta_cap, log->meta_count + 1, sizeof *log->meta) < 0)
+        return -1;
+    log->meta[log->meta_count].key = strdup(key);
+    log->meta[log->meta_count].value = strdup(value);
+    if (!log->meta[log->meta_count].key || !log->meta[log->meta_count].value)
+        return -1;
+    log->meta_count++;
+    return 0;
+}
+
+const char *ss_log_get_meta(const ss_event_log *log, const char *key)
+{
+    for (size_t i = 0; i < log->meta_count; i++) {
+        if (strcmp(log->meta[i].key, key) == 0)
+            return log->meta[i].value;
+    }
+    return NULL;
+}
+
+static uint64_t event_start(const ss_event *e)
+{
+    switch (e->type) {
+    case SS_EV_API:
+        return e->u.api.enter_ns;
+    case SS_EV_KERNEL:
+    case SS_EV_MEMCPY:
+    case SS_EV_MEMSET:
+        return e->u.gpu.start_ns;
+    case SS_EV_SYNC:
+        return e->u.sync.start_ns;
+    default:
+        return 0; /* streams first */
+    }
+}
+
+/* Merge sort: stable, and the log can be large (no recursion depth issue at n log n). */
+void ss_log_sort(ss_event_log *log)
+{
+    size_t n = log->count;
+    if (n < 2)
+        return;
+    ss_event *tmp = malloc(n * sizeof *tmp);
+    if (tmp == NULL)
+        return;
+    ss_event *src = log->events, *dst = tmp;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                dst[k++] = event_start(&src[j]) < event_start(&src[i]) ? src[j++] : src[i++];
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        ss_event *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != log->events)
+        memcpy(log->events, src, n * sizeof *src);
+    free(tmp);
+}

@@ -1,0 +1,165 @@
+/* report.h: the finding model shared by lint and run, and its writers. */
+#ifndef SS_REPORT_H
+#define SS_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rules.h"
+
+#define SS_VERSION "0.1.0"
+#define SS_INFORMATION_URI "https://github.com/syncscope/syncscope"
+
+/* One frame of a call stack (runtime findings). Strings are owned by the finding. */
+typedef struct ss_frame {
+    uint64_t pc;      /* program counter, 0 for Python frames */
+    char *function;   /* NULL when unknown */
+    char *file;       /* NULL when unknown */
+    unsigned line;    /* 0 when unknown */
+    char *module;     /* shared object or executable path, NULL when unknown */
+    int is_python;    /* 1 for a Python frame */
+} ss_frame;
+
+/* A named extra figure of a finding ("predicted_ns", "chunks", ...). */
+typedef struct ss_kv {
+    char *key;
+    char *value;
+} ss_kv;
+
+/* What the run observed for a finding; all zero/NULL for lint findings. */
+typedef struct ss_evidence {
+    uint64_t count;      /* occurrences aggregated into this finding */
+    uint64_t total_ns;   /* host time blocked (or GPU time held back), summed */
+    uint64_t max_ns;     /* the longest single occurrence */
+    uint64_t bytes;      /* bytes copied, summed over occurrences */
+    char *api;           /* the API observed ("cudaMemcpyAsync") */
+    char *direction;     /* "HtoD", "DtoH", "DtoD", "PtoP" or NULL */
+    char *host_kind;     /* "pageable", "pinned", "managed" or NULL */
+    char *waited_for;    /* what the call waited for, in words, or NULL */
+    char *stream;        /* the stream(s) involved, in words, or NULL */
+    int device;          /* CUDA device ordinal, -1 when unknown */
+} ss_evidence;
+
+enum { SS_ORIGIN_STATIC = 1, SS_ORIGIN_RUNTIME = 2 };
+
+typedef struct ss_finding {
+    ss_rule_id rule;
+    ss_severity severity; /* effective severity (default or configured) */
+    int origin;           /* SS_ORIGIN_STATIC or SS_ORIGIN_RUNTIME */
+    char *file;           /* path as shown to the user; NULL when unknown */
+    unsigned line;        /* 1-based, 0 when unknown */
+    unsigned column;      /* 1-based, 0 when unknown */
+    char *function;       /* enclosing function, NULL when unknown */
+    char *message;        /* what was found */
+    char *hint;           /* what to do instead, NULL when the catalog's fix suffices */
+    char *line_text;      /* text of the source line, NULL when unreadable */
+    ss_frame *frames;     /* call stack, innermost first (runtime) */
+    size_t frame_count;
+    ss_evidence evidence;
+    ss_kv *extra;
+    size_t extra_count;
+} ss_finding;
+
+/* A tool diagnostic: a parse error, an unreadable file, a dropped-events warning. */
+typedef struct ss_diag {
+    ss_severity severity;
+    char *file; /* NULL when not about a file */
+    unsigned line, column;
+    char *message;
+} ss_diag;
+
+typedef enum ss_result_kind { SS_RESULT_LINT = 1, SS_RESULT_RUN = 2 } ss_result_kind;
+
+typedef struct ss_result {
+    ss_result_kind kind;
+    ss_finding *findings;
+    size_t count, cap;
+    ss_diag *diags;
+    size_t diag_count, diag_cap;
+    char *root;         /* directory that SARIF URIs are relative to; NULL: cwd */
+    /* Run metadata (SS_RESULT_RUN). */
+    char *program;      /* argv[0] of the observed program */
+    char *command_line; /* the whole command line, space separated */
+    char *hostname;
+    long pid;
+    int rank;           /* -1 when not launched as a rank */
+    char *gpu;          /* GPU name(s), NULL when unknown */
+    char *driver;       /* driver version, NULL when unknown */
+    uint64_t wall_ns;   /* wall time of the run */
+    uint64_t blocked_ns;/* host time blocked in implicit synchronization */
+    uint64_t gpu_busy_ns;
+    uint64_t events;    /* events recorded */
+    uint64_t dropped;   /* events dropped past the memory cap */
+    char *started_at;   /* ISO 8601 UTC */
+} ss_result;
+
+typedef enum ss_format {
+    SS_FORMAT_TEXT,
+    SS_FORMAT_JSON,
+    SS_FORMAT_SARIF,
+    SS_FORMAT_GITHUB,
+    SS_FORMAT_HTML
+} ss_format;
+
+/* Messages: every line the tool prints about itself goes through these, with the
+ * "syncscope: " prefix, on stderr. */
+void ss_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ss_log_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ss_log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* strdup that aborts with a message on exhaustion; NULL stays NULL. */
+char *ss_strdup(const char *s);
+/* malloc'ed printf. Aborts on exhaustion. */
+char *ss_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void ss_result_init(ss_result *result, ss_result_kind kind);
+/* Frees everything the result owns (findings, diagnostics, metadata strings). */
+void ss_result_free(ss_result *result);
+
+/* Appends a zeroed finding (evidence.device = -1) owned by 'result' and returns it. */
+ss_finding *ss_result_add(ss_result *result);
+/* Appends a tool diagnostic; 'file' may be NULL. Strings are copied. */
+void ss_result_add_diag(ss_result *result, ss_severity severity, const char *file,
+                        unsigned line, unsigned column, const char *message);
+/* Adds a key/value figure to 'finding' (both copied). */
+void ss_finding_add_extra(ss_finding *finding, const char *key, const char *value);
+/* Frees what one finding owns (not the finding itself). */
+void ss_finding_clear(ss_finding *finding);
+
+/* Lint order: file, line, column, rule. Run order: total cost descending, then as lint. */
+void ss_result_sort(ss_result *result);
+
+/* Number of findings whose severity is at least 'threshold'. */
+size_t ss_result_count_at_least(const ss_result *result, ss_severity threshold);
+
+/* A stable fingerprint of a finding that does not depend on its line number: rule, path
+ * and the whitespace-normalized text of the line. Writes 16 hex digits and a NUL into
+ * 'out' (at least 17 bytes). */
+void ss_finding_fingerprint(const ss_finding *finding, char *out);
+
+/* Parses "text", "json", "sarif", "github", "html". Returns 0, or -1 when unknown. */
+int ss_format_parse(const char *text, ss_format *out);
+
+typedef struct ss_text_options {
+    int color;       /* ANSI colours */
+    int show_source; /* print the source line and a caret */
+} ss_text_options;
+
+/* Writers. Each returns 0, or -1 when writing failed (errno set). */
+int ss_report_write_text(FILE *out, const ss_result *result, const ss_text_options *options);
+int ss_report_write_json(FILE *out, const ss_result *result);
+int ss_report_write_sarif(FILE *out, const ss_result *result);
+int ss_report_write_github(FILE *out, const ss_result *result);
+
+/* Writes 'result' in 'format' to 'path' atomically (a temporary file in the same folder,
+ * then rename), or to stdout when 'path' is NULL or "-". Returns 0, or -1 with a message
+ * already printed. */
+int ss_report_write(const char *path, ss_format format, const ss_result *result,
+                    const ss_text_options *options);
+
+/* Reads a JSON result written by ss_report_write_json into 'out' (initialized here).
+ * Returns 0, or -1 with a description in 'err' ('err_size' bytes). */
+int ss_report_read_json(const char *path, ss_result *out, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,207 @@
+/* result.c: the finding model: building, sorting, counting and fingerprinting results. */
+#include "report.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ss_result_init(ss_result *result, ss_result_kind kind)
+{
+    memset(result, 0, sizeof *result);
+    result->kind = kind;
+    result->rank = -1;
+}
+
+void ss_finding_clear(ss_finding *f)
+{
+    free(f->file);
+    free(f->function);
+    free(f->message);
+    free(f->hint);
+    free(f->line_text);
+    for (size_t i = 0; i < f->frame_count; i++) {
+        free(f->frames[i].function);
+        free(f->frames[i].file);
+        free(f->frames[i].module);
+    }
+    free(f->frames);
+    free(f->evidence.api);
+    free(f->evidence.direction);
+    free(f->evidence.host_kind);
+    free(f->evidence.waited_for);
+    free(f->evidence.stream);
+    for (size_t i = 0; i < f->extra_count; i++) {
+        free(f->extra[i].key);
+        free(f->extra[i].value);
+    }
+    free(f->extra);
+    memset(f, 0, sizeof *f);
+}
+
+void ss_result_free(ss_result *result)
+{
+    for (size_t i = 0; i < result->count; i++)
+        ss_finding_clear(&result->findings[i]);
+    free(result->findings);
+    for (size_t i = 0; i < result->diag_count; i++) {
+        free(result->diags[i].file);
+        free(result->diags[i].message);
+    }
+    free(result->diags);
+    free(result->root);
+    free(result->program);
+    free(result->command_line);
+    free(result->hostname);
+    free(result->gpu);
+    free(result->driver);
+    free(result->started_at);
+    memset(result, 0, sizeof *result);
+}
+
+static void *grow(void *base, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return base;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    while (ncap < need)
+        ncap *= 2;
+    void *p = realloc(base, ncap * size);
+    if (p == NULL) {
+        fputs("syncscope: error: out of memory\n", stderr);
+        abort();
+    }
+    *cap = ncap;
+    return p;
+}
+
+ss_finding *ss_result_add(ss_result *result)
+{
+    result->findings =
+        grow(result->findings, &result->cap, result->count + 1, sizeof *result->findings);
+    ss_finding *f = &result->findings[result->count++];
+    memset(f, 0, sizeof *f);
+    f->evidence.device = -1;
+    return f;
+}
+
+void ss_result_add_diag(ss_result *result, ss_severity severity, const char *file,
+                        unsigned line, unsigned column, const char *message)
+{
+    result->diags = grow(result->diags, &result->diag_cap, result->diag_count + 1,
+                         sizeof *result->diags);
+    ss_diag *d = &result->diags[result->diag_count++];
+    d->severity = severity;
+    d->file = ss_strdup(file);
+    d->line = line;
+    d->column = column;
+    d->message = ss_strdup(message);
+}
+
+void ss_finding_add_extra(ss_finding *finding, const char *key, const char *value)
+{
+    ss_kv *p = realloc(finding->extra, (finding->extra_count + 1) * sizeof *p);
+    if (p == NULL) {
+        fputs("syncscope: error: out of memory\n", stderr);
+        abort();
+    }
+    finding->extra = p;
+    finding->extra[finding->extra_count].key = ss_strdup(key);
+    finding->extra[finding->extra_count].value = ss_strdup(value);
+    finding->extra_count++;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+    if (a == NULL || b == NULL)
+        return (a != NULL) - (b != NULL);
+    return strcmp(a, b);
+}
+
+static int cmp_location(const ss_finding *a, const ss_finding *b)
+{
+    int c = cmp_str(a->file, b->file);
+    if (c)
+        return c;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->column != b->column)
+        return a->column < b->column ? -1 : 1;
+    if (a->rule != b->rule)
+        return a->rule < b->rule ? -1 : 1;
+    return cmp_str(a->message, b->message);
+}
+
+static int cmp_lint(const void *pa, const void *pb)
+{
+    return cmp_location(pa, pb);
+}
+
+static int cmp_run(const void *pa, const void *pb)
+{
+    const ss_finding *a = pa, *b = pb;
+    if (a->evidence.total_ns != b->evidence.total_ns)
+        return a->evidence.total_ns > b->evidence.total_ns ? -1 : 1;
+    return cmp_location(a, b);
+}
+
+void ss_result_sort(ss_result *result)
+{
+    if (result->count > 1)
+        qsort(result->findings, result->count, sizeof *result->findings,
+              result->kind == SS_RESULT_RUN ? cmp_run : cmp_lint);
+}
+
+size_t ss_result_count_at_least(const ss_result *result, ss_severity threshold)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < result->count; i++)
+        n += result->findings[i].severity >= threshold;
+    return n;
+}
+
+/* FNV-1a, 64 bits, over 'len' bytes. */
+static uint64_t fnv1a(uint64_t h, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+void ss_finding_fingerprint(const ss_finding *finding, char *out)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    const ss_rule *rule = ss_rules_get(finding->rule);
+    h = fnv1a(h, rule->id, strlen(rule->id) + 1);
+    if (finding->file)
+        h = fnv1a(h, finding->file, strlen(finding->file) + 1);
+    /* The line's text with all whitespace removed: moving or re-indenting keeps it. */
+    const char *text = finding->line_text ? finding->line_text : "";
+    for (const char *p = text; *p; p++) {
+        if (!isspace((unsigned char)*p))
+            h = fnv1a(h, p, 1);
+    }
+    if (finding->line_text == NULL && finding->function)
+        h = fnv1a(h, finding->function, strlen(finding->function));
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+int ss_format_parse(const char *text, ss_format *out)
+{
+    static const struct {
+        const char *name;
+        ss_format format;
+    } formats[] = {{"text", SS_FORMAT_TEXT},
+                   {"json", SS_FORMAT_JSON},
+                   {"sarif", SS_FORMAT_SARIF},
+                   {"github", SS_FORMAT_GITHUB},
+                   {"html", SS_FORMAT_HTML}};
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        if (text && strcmp(text, formats[i].name) == 0) {
+            *out = formats[i].format;
+            return 0;
+        }
+    }
+    return -1;
+}

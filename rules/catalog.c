@@ -1,0 +1,161 @@
+/* catalog.c: the rule catalog and CUDA API table, expanded from rules.def and cuda_api.def. */
+#include "rules.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+#define SEV_NOTE SS_SEV_NOTE
+#define SEV_WARNING SS_SEV_WARNING
+#define SEV_ERROR SS_SEV_ERROR
+#define HALF_STATIC SS_HALF_STATIC
+#define HALF_RUNTIME SS_HALF_RUNTIME
+#define HALF_BOTH SS_HALF_BOTH
+
+static const ss_rule rule_table[] = {
+#define SS_RULE(enum_name, id, name, severity, halves, summary, explanation)                      \
+    {SS_RULE_##enum_name, id, name, SEV_##severity, HALF_##halves, summary, explanation},
+#include "rules.def"
+};
+
+static const ss_api api_table[] = {
+#define SS_API(name, domain, klass, sync, stream_arg, stream_opt, dst_arg, src_arg, size_arg,     \
+               kind_arg, flags_arg, dir)                                                           \
+    {SS_API_##name,  #name,   SS_DOMAIN_##domain, SS_CLASS_##klass, SS_SYNC_##sync,                \
+     stream_arg,     stream_opt, dst_arg,         src_arg,          size_arg,                      \
+     kind_arg,       flags_arg,  SS_DIR_##dir},
+#include "cuda_api.def"
+};
+
+const ss_rule *ss_rules_all(size_t *count)
+{
+    *count = sizeof rule_table / sizeof rule_table[0];
+    return rule_table;
+}
+
+const ss_rule *ss_rules_get(ss_rule_id rule)
+{
+    return &rule_table[rule];
+}
+
+const ss_rule *ss_rules_find(const char *key)
+{
+    if (key == NULL)
+        return NULL;
+    for (size_t i = 0; i < SS_RULE_COUNT; i++) {
+        if (strcasecmp(rule_table[i].id, key) == 0 || strcmp(rule_table[i].name, key) == 0)
+            return &rule_table[i];
+    }
+    return NULL;
+}
+
+const char *ss_severity_name(ss_severity severity)
+{
+    switch (severity) {
+    case SS_SEV_NOTE:
+        return "note";
+    case SS_SEV_WARNING:
+        return "warning";
+    case SS_SEV_ERROR:
+        return "error";
+    }
+    return "warning";
+}
+
+int ss_severity_parse(const char *text, ss_severity *out)
+{
+    static const ss_severity all[] = {SS_SEV_NOTE, SS_SEV_WARNING, SS_SEV_ERROR};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (text && strcasecmp(text, ss_severity_name(all[i])) == 0) {
+            *out = all[i];
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const ss_api *ss_api_all(size_t *count)
+{
+    *count = sizeof api_table / sizeof api_table[0];
+    return api_table;
+}
+
+/* Length of 'name' without a CUPTI version suffix (_v3020, _v2) or a per-thread suffix
+ * (_ptsz, _ptds, _spt), which name the same API. */
+static size_t base_name_length(const char *name)
+{
+    size_t len = strlen(name);
+    for (;;) {
+        const char *us = NULL;
+        for (size_t i = len; i > 0; i--) {
+            if (name[i - 1] == '_') {
+                us = name + i - 1;
+                break;
+            }
+        }
+        if (us == NULL)
+            return len;
+        size_t tail = len - (size_t)(us - name) - 1;
+        const char *t = us + 1;
+        int versioned = tail >= 2 && t[0] == 'v' && isdigit((unsigned char)t[1]);
+        for (size_t i = 1; versioned && i < tail; i++)
+            versioned = isdigit((unsigned char)t[i]);
+        int per_thread = (tail == 4 && (strncmp(t, "ptsz", 4) == 0 || strncmp(t, "ptds", 4) == 0))
+                         || (tail == 3 && strncmp(t, "spt", 3) == 0);
+        if (!versioned && !per_thread)
+            return len;
+        len = (size_t)(us - name);
+    }
+}
+
+const ss_api *ss_api_find(const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    size_t len = base_name_length(name);
+    for (size_t i = 0; i < SS_API_COUNT; i++) {
+        if (strlen(api_table[i].name) == len && strncmp(api_table[i].name, name, len) == 0)
+            return &api_table[i];
+    }
+    return NULL;
+}
+
+int ss_api_enqueues(const ss_api *api)
+{
+    switch (api->klass) {
+    case SS_CLASS_LAUNCH:
+    case SS_CLASS_EVENT_RECORD:
+    case SS_CLASS_STREAM_WAIT:
+    case SS_CLASS_GRAPH_LAUNCH:
+    case SS_CLASS_HOST_FUNC:
+    case SS_CLASS_PREFETCH:
+    case SS_CLASS_ATTACH:
+        return 1;
+    case SS_CLASS_COPY:
+    case SS_CLASS_MEMSET:
+    case SS_CLASS_ALLOC:
+    case SS_CLASS_FREE:
+        return api->sync == SS_SYNC_NEVER || api->sync == SS_SYNC_PAGEABLE;
+    default:
+        return 0;
+    }
+}
+
+const char *ss_api_class_name(ss_api_class klass)
+{
+    static const char *const names[] = {
+        "launch",        "copy",           "memset",          "alloc",       "free",
+        "host-alloc",    "managed-alloc",  "host-register",   "host-unregister",
+        "host-free",     "event-record",   "stream-wait",     "stream-create",
+        "stream-sync",   "device-sync",    "event-sync",      "query",       "capture-begin",
+        "capture-end",   "graph-launch",   "host-func",       "prefetch",    "attach",
+        "device-config",
+    };
+    return (size_t)klass < sizeof names / sizeof names[0] ? names[klass] : "unknown";
+}
+
+const char *ss_sync_class_name(ss_sync_class sync)
+{
+    static const char *const names[] = {"never", "pageable", "always", "device", "explicit"};
+    return (size_t)sync < sizeof names / sizeof names[0] ? names[sync] : "unknown";
+}

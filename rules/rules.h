@@ -1,0 +1,127 @@
+/* rules.h: the public face of the rule catalog and the CUDA API table. */
+#ifndef SS_RULES_H
+#define SS_RULES_H
+
+#include <stddef.h>
+
+typedef enum ss_severity { SS_SEV_NOTE = 0, SS_SEV_WARNING = 1, SS_SEV_ERROR = 2 } ss_severity;
+
+/* Which halves of syncscope detect a rule. */
+enum { SS_HALF_STATIC = 1, SS_HALF_RUNTIME = 2, SS_HALF_BOTH = 3 };
+
+typedef enum ss_rule_id {
+#define SS_RULE(enum_name, id, name, severity, halves, summary, explanation) SS_RULE_##enum_name,
+#include "rules.def"
+    SS_RULE_COUNT
+} ss_rule_id;
+
+typedef struct ss_rule {
+    ss_rule_id rule;
+    const char *id;          /* "SYNC101" */
+    const char *name;        /* "default-stream-launch" */
+    ss_severity severity;    /* default severity */
+    int halves;              /* SS_HALF_* bits */
+    const char *summary;     /* one line */
+    const char *explanation; /* long text with the fix */
+} ss_rule;
+
+typedef enum ss_api_domain { SS_DOMAIN_RT, SS_DOMAIN_DRV } ss_api_domain;
+
+typedef enum ss_api_class {
+    SS_CLASS_LAUNCH,
+    SS_CLASS_COPY,
+    SS_CLASS_MEMSET,
+    SS_CLASS_ALLOC,
+    SS_CLASS_FREE,
+    SS_CLASS_HOST_ALLOC,
+    SS_CLASS_MANAGED_ALLOC,
+    SS_CLASS_HOST_REGISTER,
+    SS_CLASS_HOST_UNREGISTER,
+    SS_CLASS_HOST_FREE,
+    SS_CLASS_EVENT_RECORD,
+    SS_CLASS_STREAM_WAIT,
+    SS_CLASS_STREAM_CREATE,
+    SS_CLASS_STREAM_SYNC,
+    SS_CLASS_DEVICE_SYNC,
+    SS_CLASS_EVENT_SYNC,
+    SS_CLASS_QUERY,
+    SS_CLASS_CAPTURE_BEGIN,
+    SS_CLASS_CAPTURE_END,
+    SS_CLASS_GRAPH_LAUNCH,
+    SS_CLASS_HOST_FUNC,
+    SS_CLASS_PREFETCH,
+    SS_CLASS_ATTACH,
+    SS_CLASS_DEVICE_CONFIG
+} ss_api_class;
+
+typedef enum ss_sync_class {
+    SS_SYNC_NEVER,    /* stream-ordered, returns at once */
+    SS_SYNC_PAGEABLE, /* blocks when the host side is pageable */
+    SS_SYNC_ALWAYS,   /* returns when the operation is complete */
+    SS_SYNC_DEVICE,   /* may wait for all work on the device */
+    SS_SYNC_EXPLICIT  /* a synchronization the program asked for */
+} ss_sync_class;
+
+typedef enum ss_copy_dir {
+    SS_DIR_NONE,
+    SS_DIR_KIND, /* decided by the cudaMemcpyKind argument */
+    SS_DIR_H2D,
+    SS_DIR_D2H,
+    SS_DIR_D2D,
+    SS_DIR_PEER
+} ss_copy_dir;
+
+typedef enum ss_api_id {
+#define SS_API(name, domain, klass, sync, stream_arg, stream_opt, dst_arg, src_arg, size_arg,     \
+               kind_arg, flags_arg, dir)                                                           \
+    SS_API_##name,
+#include "cuda_api.def"
+    SS_API_COUNT
+} ss_api_id;
+
+typedef struct ss_api {
+    ss_api_id api;
+    const char *name;
+    ss_api_domain domain;
+    ss_api_class klass;
+    ss_sync_class sync;
+    int stream_arg; /* -1 when none */
+    int stream_opt; /* 1 when the stream has a C++ default argument */
+    int dst_arg, src_arg, size_arg, kind_arg, flags_arg;
+    ss_copy_dir dir;
+} ss_api;
+
+/* The whole rule catalog, in ID order; 'count' receives the number of rows. */
+const ss_rule *ss_rules_all(size_t *count);
+
+/* The row of 'rule' (always valid for rule < SS_RULE_COUNT). */
+const ss_rule *ss_rules_get(ss_rule_id rule);
+
+/* Finds a rule by ID ("SYNC101", case-insensitive) or by name ("default-stream-launch").
+ * Returns the row, or NULL when 'key' names no rule. */
+const ss_rule *ss_rules_find(const char *key);
+
+/* "note", "warning", "error". */
+const char *ss_severity_name(ss_severity severity);
+
+/* Parses "note"/"warning"/"error" (case-insensitive) into 'out'. Returns 0, or -1 when
+ * 'text' is not a severity. */
+int ss_severity_parse(const char *text, ss_severity *out);
+
+/* The whole CUDA API table; 'count' receives the number of rows. */
+const ss_api *ss_api_all(size_t *count);
+
+/* Finds an API row by its exact C name. CUPTI-style version and per-thread suffixes
+ * ("cudaMemcpyAsync_v3020", "cudaMemcpyAsync_ptsz", "cuMemcpyHtoD_v2") are stripped first.
+ * Returns the row, or NULL when the API is not in the table. */
+const ss_api *ss_api_find(const char *name);
+
+/* Whether calling 'api' puts work on a stream (launches, async copies, memsets, event
+ * records, host functions, graph launches, prefetches). */
+int ss_api_enqueues(const ss_api *api);
+
+/* Short words for the enums, for messages and the trace format. */
+const char *ss_api_class_name(ss_api_class klass);
+const char *ss_sync_class_name(ss_sync_class sync);
+
+#endif

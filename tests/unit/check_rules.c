@@ -1,0 +1,116 @@
+/* check_rules.c: the rule catalog and CUDA API table are consistent and searchable. */
+#include "check_main.h"
+#include "rules.h"
+
+#include <string.h>
+
+START_TEST(test_rule_ids_unique_and_ordered)
+{
+    size_t n;
+    const ss_rule *rules = ss_rules_all(&n);
+    ck_assert_uint_eq(n, SS_RULE_COUNT);
+    ck_assert_uint_eq(n, 11);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(rules[i].rule, (int)i);
+        ck_assert_uint_eq(strlen(rules[i].id), 7);
+        ck_assert(strncmp(rules[i].id, "SYNC", 4) == 0);
+        for (size_t j = i + 1; j < n; j++) {
+            ck_assert_str_ne(rules[i].id, rules[j].id);
+            ck_assert_str_ne(rules[i].name, rules[j].name);
+            ck_assert_int_lt(strcmp(rules[i].id, rules[j].id), 0);
+        }
+    }
+}
+END_TEST
+
+START_TEST(test_find_by_id_and_name)
+{
+    const ss_rule *a = ss_rules_find("SYNC201");
+    const ss_rule *b = ss_rules_find("pageable-async-copy");
+    const ss_rule *c = ss_rules_find("sync201");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_eq(a, b);
+    ck_assert_ptr_eq(a, c);
+    ck_assert_int_eq(a->rule, SS_RULE_PAGEABLE_ASYNC_COPY);
+    ck_assert_int_eq(a->severity, SS_SEV_WARNING);
+    ck_assert_ptr_null(ss_rules_find("SYNC999"));
+    ck_assert_ptr_null(ss_rules_find("Pageable-Async-Copy"));
+    ck_assert_ptr_null(ss_rules_find(NULL));
+    ck_assert_int_eq(ss_rules_find("SYNC501")->severity, SS_SEV_ERROR);
+    ck_assert_int_eq(ss_rules_find("SYNC103")->severity, SS_SEV_NOTE);
+    ck_assert_int_eq(ss_rules_find("launch-bound")->halves, SS_HALF_RUNTIME);
+}
+END_TEST
+
+START_TEST(test_severity_parse)
+{
+    ss_severity s;
+    ck_assert_int_eq(ss_severity_parse("Error", &s), 0);
+    ck_assert_int_eq(s, SS_SEV_ERROR);
+    ck_assert_int_eq(ss_severity_parse("note", &s), 0);
+    ck_assert_int_eq(s, SS_SEV_NOTE);
+    ck_assert_int_eq(ss_severity_parse("fatal", &s), -1);
+    ck_assert_str_eq(ss_severity_name(SS_SEV_WARNING), "warning");
+}
+END_TEST
+
+START_TEST(test_api_table)
+{
+    const ss_api *a = ss_api_find("cudaMemcpyAsync");
+    ck_assert_ptr_nonnull(a);
+    ck_assert_int_eq(a->stream_arg, 4);
+    ck_assert_int_eq(a->stream_opt, 1);
+    ck_assert_int_eq(a->kind_arg, 3);
+    ck_assert_int_eq(a->sync, SS_SYNC_PAGEABLE);
+    ck_assert(ss_api_enqueues(a));
+    ck_assert_ptr_eq(ss_api_find("cudaMemcpyAsync_v3020"), a);
+    ck_assert_ptr_eq(ss_api_find("cudaMemcpyAsync_ptsz"), a);
+    ck_assert_ptr_eq(ss_api_find("cudaMemcpyAsync_v7000_ptsz"), a);
+    ck_assert_ptr_eq(ss_api_find("cuMemcpyHtoD_v2"), ss_api_find("cuMemcpyHtoD"));
+    ck_assert_ptr_null(ss_api_find("cudaMemcpyAsyncX"));
+    ck_assert_ptr_null(ss_api_find("cudaGetDevice"));
+    const ss_api *m = ss_api_find("cudaMemcpy");
+    ck_assert_int_eq(m->sync, SS_SYNC_ALWAYS);
+    ck_assert(!ss_api_enqueues(m));
+    ck_assert(!ss_api_enqueues(ss_api_find("cudaMalloc")));
+    ck_assert(ss_api_enqueues(ss_api_find("cudaMallocAsync")));
+    ck_assert(ss_api_enqueues(ss_api_find("cudaLaunchKernel")));
+    ck_assert_int_eq(ss_api_find("cudaStreamCreateWithFlags")->flags_arg, 1);
+}
+END_TEST
+
+START_TEST(test_api_rows_sane)
+{
+    size_t n;
+    const ss_api *apis = ss_api_all(&n);
+    ck_assert_uint_eq(n, SS_API_COUNT);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(apis[i].api, (int)i);
+        ck_assert_ptr_eq(ss_api_find(apis[i].name), &apis[i]);
+        /* A stream that may be omitted is always the last argument of its API. */
+        if (apis[i].stream_opt)
+            ck_assert_int_ge(apis[i].stream_arg, 1);
+        if (apis[i].klass == SS_CLASS_COPY)
+            ck_assert_int_ne(apis[i].dir, SS_DIR_NONE);
+        else
+            ck_assert_int_eq(apis[i].dir, SS_DIR_NONE);
+    }
+}
+END_TEST
+
+static Suite *rules_suite(void)
+{
+    Suite *s = suite_create("rules");
+    TCase *catalog = tcase_create("catalog");
+    tcase_add_test(catalog, test_rule_ids_unique_and_ordered);
+    tcase_add_test(catalog, test_find_by_id_and_name);
+    tcase_add_test(catalog, test_severity_parse);
+    suite_add_tcase(s, catalog);
+    TCase *api = tcase_create("api-table");
+    tcase_add_test(api, test_api_table);
+    tcase_add_test(api, test_api_rows_sane);
+    suite_add_tcase(s, api);
+    return s;
+}
+
+SS_CHECK_MAIN(rules_suite)
