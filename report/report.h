@@ -152,6 +152,30 @@ int ss_report_write_json(FILE *out, const ss_result *result);
 int ss_report_write_sarif(FILE *out, const ss_result *result);
 int ss_report_write_github(FILE *out, const ss_result *result);
 
+struct ss_event_log;
+
+/* Options of the HTML writer; NULL or a zeroed struct gives the defaults. */
+typedef struct ss_html_options {
+    const char *title;         /* page title; NULL: "syncscope report" */
+    const char *root;          /* folder that paths are shown relative to, joined on and
+                                * read from for source excerpts; NULL: the current directory */
+    const char *const *inputs; /* names of the input files, shown in the header; may be NULL */
+    size_t input_count;
+    /* traces[i] is the event log of results[i] (a run), drawn as the timeline, or NULL;
+     * 'traces' itself may be NULL. */
+    const struct ss_event_log *const *traces;
+    const char *generated_at;  /* date shown in the header; NULL: now (UTC) */
+    int no_sources;            /* 1: embed no source excerpts */
+    int no_compress;           /* 1: embed the timeline without deflate */
+} ss_html_options;
+
+/* Writes one self-contained HTML page for 'n' results (lint and/or runs, one per process),
+ * joining lint predictions and run observations on the call site (docs/report.md).
+ * 'options' may be NULL. Returns 0, or -1 when writing failed (errno set) or memory ran
+ * out. */
+int ss_report_write_html(FILE *out, const ss_result *const *results, size_t n,
+                         const ss_html_options *options);
+
 /* Writes 'result' in 'format' to 'path' atomically (a temporary file in the same folder,
  * then rename), or to stdout when 'path' is NULL or "-". Returns 0, or -1 with a message
  * already printed. */
@@ -161,5 +185,11 @@ int ss_report_write(const char *path, ss_format format, const ss_result *result,
 /* Reads a JSON result written by ss_report_write_json into 'out' (initialized here).
  * Returns 0, or -1 with a description in 'err' ('err_size' bytes). */
 int ss_report_read_json(const char *path, ss_result *out, char *err, size_t err_size);
+
+/* Writes the Markdown documentation page of 'rule' (docs/rules/<ID>.md), generated from
+ * the catalog alone. Returns 0, or -1 when writing failed. */
+int ss_report_write_rule_doc(FILE *out, const ss_rule *rule);
+/* Writes the index of all rule pages (docs/rules/README.md). Returns 0, or -1. */
+int ss_report_write_rule_index(FILE *out);
 
 #endif

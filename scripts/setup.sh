@@ -14,6 +14,8 @@ if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 
 missing=""
 for p in $APT_PACKAGES; do
+    # NodeSource's nodejs bundles npm and conflicts with Debian's npm package.
+    if [ "$p" = npm ] && command -v npm >/dev/null 2>&1; then continue; fi
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $p"
     fi
@@ -25,13 +27,20 @@ if [ -n "$missing" ]; then
 fi
 
 # The SARIF validator used by the tests (Microsoft's SARIF Multitool), in a project-local
-# folder so nothing global changes.
+# folder so nothing global changes. 4.x crashes in 'validate' on Linux; 5.7.0 works. The
+# package ships a self-contained native binary (no dotnet needed); npm may skip its
+# postinstall chmod, so it is done here.
 TOOLS_DIR="$(cd "$(dirname "$0")/.." && pwd)/build/tools"
-if [ "${SYNCSCOPE_SKIP_NPM:-0}" != 1 ] && [ ! -x "$TOOLS_DIR/node_modules/.bin/sarif-multitool" ]; then
+SARIF_MULTITOOL_VERSION=5.7.0
+SARIF_MULTITOOL_BIN="$TOOLS_DIR/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+if [ "${SYNCSCOPE_SKIP_NPM:-0}" != 1 ] &&
+    ! grep -qs "\"version\": \"$SARIF_MULTITOOL_VERSION\"" \
+        "$TOOLS_DIR/node_modules/@microsoft/sarif-multitool-linux/package.json"; then
     mkdir -p "$TOOLS_DIR"
-    echo "syncscope setup: installing @microsoft/sarif-multitool into $TOOLS_DIR"
+    echo "syncscope setup: installing @microsoft/sarif-multitool@$SARIF_MULTITOOL_VERSION into $TOOLS_DIR"
     (cd "$TOOLS_DIR" && npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR" \
-        @microsoft/sarif-multitool@4 >/dev/null)
+        "@microsoft/sarif-multitool@$SARIF_MULTITOOL_VERSION" >/dev/null)
+    chmod u+x "$SARIF_MULTITOOL_BIN"
 fi
 
 # The CUDA toolkit is optional: lint works without it (bundled declarations); the

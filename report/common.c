@@ -1,0 +1,197 @@
+/* common.c: helpers shared by the writers: JSON pieces, path relativization, durations. */
+#include "report_int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *ss_report_origin_name(int origin)
+{
+    switch (origin) {
+    case SS_ORIGIN_STATIC:
+        return "static";
+    case SS_ORIGIN_RUNTIME:
+        return "runtime";
+    default:
+        return "unknown";
+    }
+}
+
+const char *ss_report_kind_name(ss_result_kind kind)
+{
+    return kind == SS_RESULT_RUN ? "run" : "lint";
+}
+
+static cJSON *checked(cJSON *item)
+{
+    if (item == NULL) {
+        fputs("syncscope: error: out of memory\n", stderr);
+        abort();
+    }
+    return item;
+}
+
+void ss_report_json_add_string(cJSON *object, const char *name, const char *value)
+{
+    cJSON_AddItemToObject(object, name,
+                          checked(value ? cJSON_CreateString(value) : cJSON_CreateNull()));
+}
+
+/* Integers are written as raw text so that 64-bit values are printed exactly (cJSON would
+ * print them through a double). */
+void ss_report_json_add_u64(cJSON *object, const char *name, uint64_t value)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%" PRIu64, value);
+    cJSON_AddItemToObject(object, name, checked(cJSON_CreateRaw(text)));
+}
+
+void ss_report_json_add_i64(cJSON *object, const char *name, long long value)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%lld", value);
+    cJSON_AddItemToObject(object, name, checked(cJSON_CreateRaw(text)));
+}
+
+cJSON *ss_report_json_evidence(const ss_evidence *ev)
+{
+    cJSON *o = checked(cJSON_CreateObject());
+    ss_report_json_add_u64(o, "count", ev->count);
+    ss_report_json_add_u64(o, "totalNs", ev->total_ns);
+    ss_report_json_add_u64(o, "maxNs", ev->max_ns);
+    ss_report_json_add_u64(o, "bytes", ev->bytes);
+    ss_report_json_add_string(o, "api", ev->api);
+    ss_report_json_add_string(o, "direction", ev->direction);
+    ss_report_json_add_string(o, "hostKind", ev->host_kind);
+    ss_report_json_add_string(o, "waitedFor", ev->waited_for);
+    ss_report_json_add_string(o, "stream", ev->stream);
+    ss_report_json_add_i64(o, "device", ev->device);
+    return o;
+}
+
+cJSON *ss_report_json_frame(const ss_frame *fr)
+{
+    char pc[32];
+    snprintf(pc, sizeof pc, "0x%" PRIx64, fr->pc);
+    cJSON *o = checked(cJSON_CreateObject());
+    ss_report_json_add_string(o, "pc", pc);
+    ss_report_json_add_string(o, "function", fr->function);
+    ss_report_json_add_string(o, "file", fr->file);
+    ss_report_json_add_u64(o, "line", fr->line);
+    ss_report_json_add_string(o, "module", fr->module);
+    cJSON_AddItemToObject(o, "python", checked(cJSON_CreateBool(fr->is_python)));
+    return o;
+}
+
+cJSON *ss_report_json_extra(const ss_finding *f)
+{
+    cJSON *o = checked(cJSON_CreateObject());
+    for (size_t i = 0; i < f->extra_count; i++)
+        ss_report_json_add_string(o, f->extra[i].key ? f->extra[i].key : "", f->extra[i].value);
+    return o;
+}
+
+int ss_report_json_print(FILE *out, const cJSON *root)
+{
+    char *text = cJSON_Print(root);
+    if (text == NULL) {
+        fputs("syncscope: error: out of memory\n", stderr);
+        abort();
+    }
+    int rc = fputs(text, out) < 0 || fputc('\n', out) == EOF ? -1 : 0;
+    cJSON_free(text);
+    return rc;
+}
+
+/* Appends 'len' bytes of 's' to the growing string 'buf'. */
+static void append(char **buf, size_t *len, const char *s, size_t n)
+{
+    char *p = realloc(*buf, *len + n + 1);
+    if (p == NULL) {
+        fputs("syncscope: error: out of memory\n", stderr);
+        abort();
+    }
+    memcpy(p + *len, s, n);
+    *len += n;
+    p[*len] = '\0';
+    *buf = p;
+}
+
+/* Joins 'path' to 'base' (when 'path' is relative) and removes ".", ".." and repeated
+ * slashes without touching the file system (the file may not exist here). */
+static char *normalize(const char *base, const char *path)
+{
+    char *joined;
+    if (path[0] == '/' || base == NULL)
+        joined = ss_strdup(path);
+    else
+        joined = ss_asprintf("%s/%s", base, path);
+    for (char *p = joined; *p; p++) {
+        if (*p == '\\')
+            *p = '/';
+    }
+    char *out = NULL;
+    size_t len = 0;
+    append(&out, &len, "", 0);
+    const char *p = joined;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        const char *end = strchr(p, '/');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == 0)
+            break;
+        if (n == 1 && p[0] == '.') {
+            /* skip */
+        } else if (n == 2 && p[0] == '.' && p[1] == '.') {
+            char *slash = strrchr(out, '/');
+            len = slash ? (size_t)(slash - out) : 0;
+            out[len] = '\0';
+        } else {
+            append(&out, &len, "/", 1);
+            append(&out, &len, p, n);
+        }
+        p += n;
+    }
+    free(joined);
+    if (len == 0)
+        append(&out, &len, "/", 1);
+    return out;
+}
+
+char *ss_report_root_dir(const ss_result *result)
+{
+    char *cwd = getcwd(NULL, 0);
+    char *root = normalize(cwd ? cwd : "/", result->root ? result->root : ".");
+    free(cwd);
+    return root;
+}
+
+char *ss_report_relative_path(const char *root_dir, const char *file, int *inside)
+{
+    char *cwd = getcwd(NULL, 0);
+    char *abs = normalize(cwd ? cwd : "/", file);
+    free(cwd);
+    size_t n = strlen(root_dir);
+    if (strcmp(root_dir, "/") == 0 && abs[1] != '\0') {
+        *inside = 1;
+        char *rel = ss_strdup(abs + 1);
+        free(abs);
+        return rel;
+    }
+    if (strncmp(abs, root_dir, n) == 0 && abs[n] == '/' && abs[n + 1] != '\0') {
+        *inside = 1;
+        char *rel = ss_strdup(abs + n + 1);
+        free(abs);
+        return rel;
+    }
+    *inside = 0;
+    return abs;
+}
+
+void ss_report_format_ms(char *out, size_t size, uint64_t ns)
+{
+    uint64_t us = (ns + 500) / 1000;
+    snprintf(out, size, "%" PRIu64 ".%03" PRIu64 " ms", us / 1000, us % 1000);
+}

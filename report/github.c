@@ -1,0 +1,92 @@
+/* github.c: GitHub Actions workflow commands (::warning file=...::message annotations). */
+#include "report_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Writes 'text' escaped for a workflow command: '%', CR and LF always; ':' and ',' too in
+ * a property value. */
+static void put_escaped(FILE *out, const char *text, int property)
+{
+    for (const char *p = text ? text : ""; *p; p++) {
+        switch (*p) {
+        case '%':
+            fputs("%25", out);
+            break;
+        case '\r':
+            fputs("%0D", out);
+            break;
+        case '\n':
+            fputs("%0A", out);
+            break;
+        case ':':
+            fputs(property ? "%3A" : ":", out);
+            break;
+        case ',':
+            fputs(property ? "%2C" : ",", out);
+            break;
+        default:
+            fputc(*p, out);
+        }
+    }
+}
+
+static const char *command_name(ss_severity severity)
+{
+    switch (severity) {
+    case SS_SEV_NOTE:
+        return "notice";
+    case SS_SEV_ERROR:
+        return "error";
+    default:
+        return "warning";
+    }
+}
+
+/* "::warning file=F,line=L,col=C,title=T::" with each property only when known. */
+static void put_command(FILE *out, const char *root_dir, ss_severity severity, const char *file,
+                        unsigned line, unsigned column, const char *title)
+{
+    fprintf(out, "::%s ", command_name(severity));
+    if (file) {
+        int inside = 0;
+        char *rel = ss_report_relative_path(root_dir, file, &inside);
+        fputs("file=", out);
+        put_escaped(out, rel, 1);
+        free(rel);
+        if (line)
+            fprintf(out, ",line=%u", line);
+        if (line && column)
+            fprintf(out, ",col=%u", column);
+        fputc(',', out);
+    }
+    fputs("title=", out);
+    put_escaped(out, title, 1);
+    fputs("::", out);
+}
+
+int ss_report_write_github(FILE *out, const ss_result *result)
+{
+    char *root_dir = ss_report_root_dir(result);
+    for (size_t i = 0; i < result->diag_count; i++) {
+        const ss_diag *d = &result->diags[i];
+        put_command(out, root_dir, d->severity, d->file, d->line, d->column, "syncscope");
+        put_escaped(out, d->message, 0);
+        fputc('\n', out);
+    }
+    for (size_t i = 0; i < result->count; i++) {
+        const ss_finding *f = &result->findings[i];
+        const ss_rule *rule = ss_rules_get(f->rule);
+        char title[128];
+        snprintf(title, sizeof title, "%s %s", rule->id, rule->name);
+        put_command(out, root_dir, f->severity, f->file, f->line, f->column, title);
+        put_escaped(out, f->message, 0);
+        if (f->hint) {
+            fputs("%0A", out);
+            put_escaped(out, f->hint, 0);
+        }
+        fputc('\n', out);
+    }
+    free(root_dir);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,499 @@
+/* json.c: the JSON form of a result (docs/output-formats.md), written and read back. */
+#include "report_int.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SS_JSON_FORMAT "syncscope-result"
+#define SS_JSON_FORMAT_VERSION 1
+
+static cJSON *checked(cJSON *item)
+{
+    if (item == NULL) {
+        fputs("syncscope: error: out of memory\n", stderr);
+        abort();
+    }
+    return item;
+}
+
+static cJSON *finding_json(const ss_finding *f)
+{
+    const ss_rule *rule = ss_rules_get(f->rule);
+    char fingerprint[17];
+    ss_finding_fingerprint(f, fingerprint);
+    cJSON *o = checked(cJSON_CreateObject());
+    ss_report_json_add_string(o, "ruleId", rule->id);
+    ss_report_json_add_string(o, "ruleName", rule->name);
+    ss_report_json_add_string(o, "severity", ss_severity_name(f->severity));
+    ss_report_json_add_string(o, "origin", ss_report_origin_name(f->origin));
+    ss_report_json_add_string(o, "file", f->file);
+    ss_report_json_add_u64(o, "line", f->line);
+    ss_report_json_add_u64(o, "column", f->column);
+    ss_report_json_add_string(o, "function", f->function);
+    ss_report_json_add_string(o, "message", f->message);
+    ss_report_json_add_string(o, "hint", f->hint);
+    ss_report_json_add_string(o, "lineText", f->line_text);
+    ss_report_json_add_string(o, "fingerprint", fingerprint);
+    cJSON *frames = checked(cJSON_AddArrayToObject(o, "frames"));
+    for (size_t i = 0; i < f->frame_count; i++)
+        cJSON_AddItemToArray(frames, ss_report_json_frame(&f->frames[i]));
+    cJSON_AddItemToObject(o, "evidence", ss_report_json_evidence(&f->evidence));
+    cJSON_AddItemToObject(o, "extra", ss_report_json_extra(f));
+    return o;
+}
+
+static cJSON *result_json(const ss_result *result)
+{
+    cJSON *root = checked(cJSON_CreateObject());
+    ss_report_json_add_string(root, "format", SS_JSON_FORMAT);
+    ss_report_json_add_i64(root, "formatVersion", SS_JSON_FORMAT_VERSION);
+    cJSON *tool = checked(cJSON_AddObjectToObject(root, "tool"));
+    ss_report_json_add_string(tool, "name", "syncscope");
+    ss_report_json_add_string(tool, "version", SS_VERSION);
+    ss_report_json_add_string(tool, "informationUri", SS_INFORMATION_URI);
+    ss_report_json_add_string(root, "kind", ss_report_kind_name(result->kind));
+    ss_report_json_add_string(root, "root", result->root);
+
+    cJSON *run = checked(cJSON_AddObjectToObject(root, "run"));
+    ss_report_json_add_string(run, "program", result->program);
+    ss_report_json_add_string(run, "commandLine", result->command_line);
+    ss_report_json_add_string(run, "hostname", result->hostname);
+    ss_report_json_add_i64(run, "pid", result->pid);
+    ss_report_json_add_i64(run, "rank", result->rank);
+    ss_report_json_add_string(run, "gpu", result->gpu);
+    ss_report_json_add_string(run, "driver", result->driver);
+    ss_report_json_add_u64(run, "wallNs", result->wall_ns);
+    ss_report_json_add_u64(run, "blockedNs", result->blocked_ns);
+    ss_report_json_add_u64(run, "gpuBusyNs", result->gpu_busy_ns);
+    ss_report_json_add_u64(run, "events", result->events);
+    ss_report_json_add_u64(run, "dropped", result->dropped);
+    ss_report_json_add_string(run, "startedAt", result->started_at);
+
+    cJSON *summary = checked(cJSON_AddObjectToObject(root, "summary"));
+    size_t errors = ss_result_count_at_least(result, SS_SEV_ERROR);
+    size_t warnings = ss_result_count_at_least(result, SS_SEV_WARNING) - errors;
+    ss_report_json_add_u64(summary, "findings", result->count);
+    ss_report_json_add_u64(summary, "errors", errors);
+    ss_report_json_add_u64(summary, "warnings", warnings);
+    ss_report_json_add_u64(summary, "notes", result->count - errors - warnings);
+    ss_report_json_add_u64(summary, "diagnostics", result->diag_count);
+
+    cJSON *findings = checked(cJSON_AddArrayToObject(root, "findings"));
+    for (size_t i = 0; i < result->count; i++)
+        cJSON_AddItemToArray(findings, finding_json(&result->findings[i]));
+    cJSON *diags = checked(cJSON_AddArrayToObject(root, "diagnostics"));
+    for (size_t i = 0; i < result->diag_count; i++) {
+        const ss_diag *d = &result->diags[i];
+        cJSON *o = checked(cJSON_CreateObject());
+        ss_report_json_add_string(o, "severity", ss_severity_name(d->severity));
+        ss_report_json_add_string(o, "file", d->file);
+        ss_report_json_add_u64(o, "line", d->line);
+        ss_report_json_add_u64(o, "column", d->column);
+        ss_report_json_add_string(o, "message", d->message);
+        cJSON_AddItemToArray(diags, o);
+    }
+    return root;
+}
+
+int ss_report_write_json(FILE *out, const ss_result *result)
+{
+    cJSON *root = result_json(result);
+    int rc = ss_report_json_print(out, root);
+    cJSON_Delete(root);
+    return rc == 0 && !ferror(out) ? 0 : -1;
+}
+
+/* Reading: every accessor records the first problem in 'rd' with the JSON path of the
+ * offending member, and later accessors do nothing once one has failed. */
+typedef struct reader {
+    char *err;
+    size_t err_size;
+    const char *path; /* the file, for messages */
+    int failed;
+} reader;
+
+static void fail(reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void fail(reader *rd, const char *fmt, ...)
+{
+    if (rd->failed)
+        return;
+    rd->failed = 1;
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(rd->err, rd->err_size, "%s: not a syncscope JSON result: %s", rd->path, what);
+}
+
+/* A string member: NULL when absent or null (or, when 'required', an error). */
+static char *get_string(reader *rd, const cJSON *obj, const char *ctx, const char *name,
+                        int required)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (item == NULL || cJSON_IsNull(item)) {
+        if (required)
+            fail(rd, "%s.%s is missing", ctx, name);
+        return NULL;
+    }
+    if (!cJSON_IsString(item)) {
+        fail(rd, "%s.%s must be a string", ctx, name);
+        return NULL;
+    }
+    return rd->failed ? NULL : ss_strdup(item->valuestring);
+}
+
+/* Doubles hold integers exactly up to 2^53; larger values cannot be read back exactly. */
+#define SS_JSON_MAX_INT 9007199254740992.0
+
+static uint64_t get_u64(reader *rd, const cJSON *obj, const char *ctx, const char *name,
+                        uint64_t max)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (item == NULL || cJSON_IsNull(item))
+        return 0;
+    double v = cJSON_IsNumber(item) ? item->valuedouble : -1;
+    if (v < 0 || v != floor(v) || v > SS_JSON_MAX_INT || v > (double)max) {
+        fail(rd, "%s.%s must be a non-negative integer", ctx, name);
+        return 0;
+    }
+    return (uint64_t)v;
+}
+
+static long long get_i64(reader *rd, const cJSON *obj, const char *ctx, const char *name,
+                         long long min, long long max, long long absent)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (item == NULL || cJSON_IsNull(item))
+        return absent;
+    double v = cJSON_IsNumber(item) ? item->valuedouble : 0.5;
+    if (v != floor(v) || v < (double)min || v > (double)max || fabs(v) > SS_JSON_MAX_INT) {
+        fail(rd, "%s.%s must be an integer from %lld to %lld", ctx, name, min, max);
+        return absent;
+    }
+    return (long long)v;
+}
+
+/* An object member; NULL when absent or null (or an error when 'required'). */
+static const cJSON *get_object(reader *rd, const cJSON *obj, const char *ctx, const char *name,
+                               int required)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (item == NULL || cJSON_IsNull(item)) {
+        if (required)
+            fail(rd, "%s.%s is missing", ctx, name);
+        return NULL;
+    }
+    if (!cJSON_IsObject(item)) {
+        fail(rd, "%s.%s must be an object", ctx, name);
+        return NULL;
+    }
+    return item;
+}
+
+static const cJSON *get_array(reader *rd, const cJSON *obj, const char *ctx, const char *name,
+                              int required)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (item == NULL || cJSON_IsNull(item)) {
+        if (required)
+            fail(rd, "%s.%s is missing", ctx, name);
+        return NULL;
+    }
+    if (!cJSON_IsArray(item)) {
+        fail(rd, "%s.%s must be an array", ctx, name);
+        return NULL;
+    }
+    return item;
+}
+
+static ss_severity get_severity(reader *rd, const cJSON *obj, const char *ctx)
+{
+    ss_severity severity = SS_SEV_WARNING;
+    char *text = get_string(rd, obj, ctx, "severity", 1);
+    if (text && ss_severity_parse(text, &severity) != 0)
+        fail(rd, "%s.severity: unknown severity '%s'", ctx, text);
+    free(text);
+    return severity;
+}
+
+static void read_frame(reader *rd, const cJSON *o, const char *ctx, ss_frame *fr)
+{
+    if (!cJSON_IsObject(o)) {
+        fail(rd, "%s must be an object", ctx);
+        return;
+    }
+    char *pc = get_string(rd, o, ctx, "pc", 0);
+    if (pc) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(pc, &end, 16);
+        if (strncmp(pc, "0x", 2) != 0 || *end != '\0' || errno != 0)
+            fail(rd, "%s.pc must be a hexadecimal address like \"0x4005d0\"", ctx);
+        fr->pc = v;
+        free(pc);
+    }
+    fr->function = get_string(rd, o, ctx, "function", 0);
+    fr->file = get_string(rd, o, ctx, "file", 0);
+    fr->line = (unsigned)get_u64(rd, o, ctx, "line", UINT32_MAX);
+    fr->module = get_string(rd, o, ctx, "module", 0);
+    const cJSON *python = cJSON_GetObjectItemCaseSensitive(o, "python");
+    if (python && !cJSON_IsBool(python) && !cJSON_IsNull(python))
+        fail(rd, "%s.python must be true or false", ctx);
+    fr->is_python = cJSON_IsTrue(python);
+}
+
+static void read_evidence(reader *rd, const cJSON *o, const char *ctx, ss_evidence *ev)
+{
+    ev->count = get_u64(rd, o, ctx, "count", UINT64_MAX);
+    ev->total_ns = get_u64(rd, o, ctx, "totalNs", UINT64_MAX);
+    ev->max_ns = get_u64(rd, o, ctx, "maxNs", UINT64_MAX);
+    ev->bytes = get_u64(rd, o, ctx, "bytes", UINT64_MAX);
+    ev->api = get_string(rd, o, ctx, "api", 0);
+    ev->direction = get_string(rd, o, ctx, "direction", 0);
+    ev->host_kind = get_string(rd, o, ctx, "hostKind", 0);
+    ev->waited_for = get_string(rd, o, ctx, "waitedFor", 0);
+    ev->stream = get_string(rd, o, ctx, "stream", 0);
+    ev->device = (int)get_i64(rd, o, ctx, "device", -1, INT32_MAX, -1);
+}
+
+static void read_finding(reader *rd, const cJSON *o, const char *ctx, ss_finding *f)
+{
+    if (!cJSON_IsObject(o)) {
+        fail(rd, "%s must be an object", ctx);
+        return;
+    }
+    char *id = get_string(rd, o, ctx, "ruleId", 1);
+    const ss_rule *rule = id ? ss_rules_find(id) : NULL;
+    if (id && (rule == NULL || strcmp(rule->id, id) != 0))
+        fail(rd, "%s.ruleId: unknown rule '%s'", ctx, id);
+    free(id);
+    if (rule)
+        f->rule = rule->rule;
+    f->severity = get_severity(rd, o, ctx);
+    char *origin = get_string(rd, o, ctx, "origin", 1);
+    if (origin && strcmp(origin, "static") == 0)
+        f->origin = SS_ORIGIN_STATIC;
+    else if (origin && strcmp(origin, "runtime") == 0)
+        f->origin = SS_ORIGIN_RUNTIME;
+    else if (origin)
+        fail(rd, "%s.origin must be \"static\" or \"runtime\"", ctx);
+    free(origin);
+    f->file = get_string(rd, o, ctx, "file", 0);
+    f->line = (unsigned)get_u64(rd, o, ctx, "line", UINT32_MAX);
+    f->column = (unsigned)get_u64(rd, o, ctx, "column", UINT32_MAX);
+    f->function = get_string(rd, o, ctx, "function", 0);
+    f->message = get_string(rd, o, ctx, "message", 1);
+    f->hint = get_string(rd, o, ctx, "hint", 0);
+    f->line_text = get_string(rd, o, ctx, "lineText", 0);
+
+    char sub[96];
+    snprintf(sub, sizeof sub, "%s.frames", ctx);
+    const cJSON *frames = get_array(rd, o, ctx, "frames", 0);
+    int n = frames ? cJSON_GetArraySize(frames) : 0;
+    if (n > 0 && !rd->failed) {
+        f->frames = calloc((size_t)n, sizeof *f->frames);
+        if (f->frames == NULL) {
+            fputs("syncscope: error: out of memory\n", stderr);
+            abort();
+        }
+        f->frame_count = (size_t)n;
+        int i = 0;
+        const cJSON *item;
+        cJSON_ArrayForEach(item, frames)
+        {
+            char fctx[128];
+            snprintf(fctx, sizeof fctx, "%s[%d]", sub, i);
+            read_frame(rd, item, fctx, &f->frames[i++]);
+        }
+    }
+    snprintf(sub, sizeof sub, "%s.evidence", ctx);
+    const cJSON *evidence = get_object(rd, o, ctx, "evidence", 0);
+    if (evidence)
+        read_evidence(rd, evidence, sub, &f->evidence);
+    const cJSON *extra = get_object(rd, o, ctx, "extra", 0);
+    const cJSON *item;
+    if (extra && !rd->failed) {
+        cJSON_ArrayForEach(item, extra)
+        {
+            if (!cJSON_IsString(item)) {
+                fail(rd, "%s.extra.%s must be a string", ctx, item->string);
+                break;
+            }
+            ss_finding_add_extra(f, item->string, item->valuestring);
+        }
+    }
+}
+
+static void read_run(reader *rd, const cJSON *run, ss_result *out)
+{
+    const char *ctx = "run";
+    out->program = get_string(rd, run, ctx, "program", 0);
+    out->command_line = get_string(rd, run, ctx, "commandLine", 0);
+    out->hostname = get_string(rd, run, ctx, "hostname", 0);
+    out->pid = (long)get_i64(rd, run, ctx, "pid", 0, INT64_MAX, 0);
+    out->rank = (int)get_i64(rd, run, ctx, "rank", -1, INT32_MAX, -1);
+    out->gpu = get_string(rd, run, ctx, "gpu", 0);
+    out->driver = get_string(rd, run, ctx, "driver", 0);
+    out->wall_ns = get_u64(rd, run, ctx, "wallNs", UINT64_MAX);
+    out->blocked_ns = get_u64(rd, run, ctx, "blockedNs", UINT64_MAX);
+    out->gpu_busy_ns = get_u64(rd, run, ctx, "gpuBusyNs", UINT64_MAX);
+    out->events = get_u64(rd, run, ctx, "events", UINT64_MAX);
+    out->dropped = get_u64(rd, run, ctx, "dropped", UINT64_MAX);
+    out->started_at = get_string(rd, run, ctx, "startedAt", 0);
+}
+
+static void read_result(reader *rd, const cJSON *root, ss_result *out)
+{
+    if (!cJSON_IsObject(root)) {
+        fail(rd, "the top level must be an object");
+        return;
+    }
+    const cJSON *format = cJSON_GetObjectItemCaseSensitive(root, "format");
+    if (!cJSON_IsString(format) || strcmp(format->valuestring, SS_JSON_FORMAT) != 0) {
+        fail(rd, "\"format\" must be \"" SS_JSON_FORMAT "\"");
+        return;
+    }
+    long long version = get_i64(rd, root, "$", "formatVersion", 0, INT32_MAX, -1);
+    if (!rd->failed && version == -1) {
+        fail(rd, "$.formatVersion is missing");
+        return;
+    }
+    if (!rd->failed && version != SS_JSON_FORMAT_VERSION) {
+        fail(rd, "formatVersion %lld is not supported (this syncscope reads version %d)", version,
+             SS_JSON_FORMAT_VERSION);
+        return;
+    }
+    char *kind = get_string(rd, root, "$", "kind", 1);
+    if (kind && strcmp(kind, "lint") == 0)
+        out->kind = SS_RESULT_LINT;
+    else if (kind && strcmp(kind, "run") == 0)
+        out->kind = SS_RESULT_RUN;
+    else if (kind)
+        fail(rd, "$.kind must be \"lint\" or \"run\"");
+    free(kind);
+    out->root = get_string(rd, root, "$", "root", 0);
+    const cJSON *run = get_object(rd, root, "$", "run", 0);
+    if (run)
+        read_run(rd, run, out);
+
+    const cJSON *findings = get_array(rd, root, "$", "findings", 1);
+    const cJSON *item;
+    int i = 0;
+    if (findings && !rd->failed) {
+        cJSON_ArrayForEach(item, findings)
+        {
+            char ctx[64];
+            snprintf(ctx, sizeof ctx, "findings[%d]", i++);
+            read_finding(rd, item, ctx, ss_result_add(out));
+            if (rd->failed)
+                return;
+        }
+    }
+    const cJSON *diags = get_array(rd, root, "$", "diagnostics", 0);
+    i = 0;
+    if (diags && !rd->failed) {
+        cJSON_ArrayForEach(item, diags)
+        {
+            char ctx[64];
+            snprintf(ctx, sizeof ctx, "diagnostics[%d]", i++);
+            if (!cJSON_IsObject(item)) {
+                fail(rd, "%s must be an object", ctx);
+                return;
+            }
+            ss_severity severity = get_severity(rd, item, ctx);
+            char *file = get_string(rd, item, ctx, "file", 0);
+            unsigned line = (unsigned)get_u64(rd, item, ctx, "line", UINT32_MAX);
+            unsigned column = (unsigned)get_u64(rd, item, ctx, "column", UINT32_MAX);
+            char *message = get_string(rd, item, ctx, "message", 1);
+            if (!rd->failed)
+                ss_result_add_diag(out, severity, file, line, column, message);
+            free(file);
+            free(message);
+        }
+    }
+}
+
+/* Reads all of 'path' into a malloc'ed, NUL-terminated buffer. Returns NULL with errno. */
+static char *slurp(const char *path, size_t *size)
+{
+    FILE *in = fopen(path, "rb");
+    if (in == NULL)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 8192;
+            char *p = realloc(buf, cap);
+            if (p == NULL) {
+                fputs("syncscope: error: out of memory\n", stderr);
+                abort();
+            }
+            buf = p;
+        }
+        size_t n = fread(buf + len, 1, cap - len - 1, in);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    int error = ferror(in);
+    int saved = errno;
+    fclose(in);
+    if (error) {
+        free(buf);
+        errno = saved ? saved : EIO;
+        return NULL;
+    }
+    buf[len] = '\0';
+    *size = len;
+    return buf;
+}
+
+int ss_report_read_json(const char *path, ss_result *out, char *err, size_t err_size)
+{
+    ss_result_init(out, SS_RESULT_LINT);
+    size_t size = 0;
+    char *text = slurp(path, &size);
+    if (text == NULL) {
+        snprintf(err, err_size, "cannot read '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    const char *end = NULL;
+    /* The length includes the terminating NUL: cJSON 1.7.15 rejects trailing whitespace
+     * when the length ends right after it. A NUL inside the file counts as malformed. */
+    cJSON *root = strlen(text) == size ? cJSON_ParseWithLengthOpts(text, size + 1, &end, 1) : NULL;
+    if (root == NULL && strlen(text) != size)
+        end = text + strlen(text);
+    if (root == NULL) {
+        /* Turn cJSON's error position into a 1-based line and column. */
+        size_t offset = end && end >= text && end <= text + size ? (size_t)(end - text) : 0;
+        unsigned line = 1, column = 1;
+        for (size_t i = 0; i < offset; i++) {
+            if (text[i] == '\n') {
+                line++;
+                column = 1;
+            } else {
+                column++;
+            }
+        }
+        snprintf(err, err_size, "%s:%u:%u: malformed JSON", path, line, column);
+        free(text);
+        return -1;
+    }
+    reader rd = {err, err_size, path, 0};
+    read_result(&rd, root, out);
+    cJSON_Delete(root);
+    free(text);
+    if (rd.failed) {
+        ss_result_free(out);
+        ss_result_init(out, SS_RESULT_LINT);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,50 @@
+/* report_int.h: helpers shared by the writers inside report/ (not a public header). */
+#ifndef SS_REPORT_INT_H
+#define SS_REPORT_INT_H
+
+#include <cjson/cJSON.h>
+
+#include "report.h"
+
+/* "static" or "runtime" for SS_ORIGIN_*; "unknown" otherwise. */
+const char *ss_report_origin_name(int origin);
+
+/* "lint" or "run". */
+const char *ss_report_kind_name(ss_result_kind kind);
+
+/* The JSON form of a finding's evidence and frames (shared by the JSON and SARIF writers).
+ * Returns a new cJSON item owned by the caller. */
+cJSON *ss_report_json_evidence(const ss_evidence *evidence);
+cJSON *ss_report_json_frame(const ss_frame *frame);
+/* An object of the finding's extra figures, in their order. */
+cJSON *ss_report_json_extra(const ss_finding *finding);
+
+/* Adds 'value' (or JSON null when NULL) under 'name'. */
+void ss_report_json_add_string(cJSON *object, const char *name, const char *value);
+/* Adds an unsigned integer under 'name', printed exactly. */
+void ss_report_json_add_u64(cJSON *object, const char *name, uint64_t value);
+/* Adds a signed integer under 'name', printed exactly. */
+void ss_report_json_add_i64(cJSON *object, const char *name, long long value);
+
+/* Prints 'root' formatted, followed by a newline, to 'out'. Returns 0, or -1 when
+ * printing or writing failed. */
+int ss_report_json_print(FILE *out, const cJSON *root);
+
+/* The absolute, lexically normalized folder that relative report paths are taken from:
+ * result->root when set (made absolute against the current directory), else the current
+ * directory. Returns a malloc'ed string without a trailing slash ("/" for the root). */
+char *ss_report_root_dir(const ss_result *result);
+
+/* 'file' relative to 'root_dir' when it lies inside it (with '\' turned into '/');
+ * otherwise the absolute normalized path, and *inside is set to 0. Returns a malloc'ed
+ * string. */
+char *ss_report_relative_path(const char *root_dir, const char *file, int *inside);
+
+/* Writes a number of nanoseconds as milliseconds with three decimals ("2.250 ms"). */
+void ss_report_format_ms(char *out, size_t size, uint64_t ns);
+
+/* A rule's help in Markdown for SARIF (summary, explanation, fix), from the catalog.
+ * Returns a malloc'ed string. */
+char *ss_report_rule_help_markdown(const ss_rule *rule);
+
+#endif
