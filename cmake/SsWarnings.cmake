@@ -38,7 +38,7 @@ endfunction()
 
 function(ss_part_link name scope)
   foreach(lib ${ARGN})
-    if(lib MATCHES "^ss_")
+    if(lib MATCHES "^ss_" AND TARGET ${lib}_plain)
       target_link_libraries(${name} ${scope} ${lib})
       target_link_libraries(${name}_plain ${scope} ${lib}_plain)
     else()
