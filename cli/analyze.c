@@ -1,11 +1,182 @@
-/* analyze.c: `syncscope analyze` (not built yet in this checkout). */
+/* analyze.c: `syncscope analyze`: the runtime detectors over a recorded trace file. */
 #include "cli.h"
+#include "detect.h"
 #include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+    fputs("usage: syncscope analyze [options] TRACE\n"
+          "\n"
+          "Runs the runtime detectors over a trace written by `syncscope run --trace FILE`\n"
+          "and reports the findings, exactly as the run itself would have.\n"
+          "\n"
+          "options:\n"
+          "  --format FORMAT       text (default), json, sarif or github\n"
+          "  -o, --output FILE     write the report to FILE (default: standard output)\n"
+          "  --chrome-trace FILE   also write the trace as Chrome trace JSON (Perfetto)\n"
+          "  --readback-bytes N    SYNC301: largest device-to-host copy that counts as a\n"
+          "                        scalar readback (default 16)\n"
+          "  --min-blocked-us N    ignore calls that blocked the host less than N us\n"
+          "                        (default 5)\n"
+          "  --fail-on LEVEL       exit 1 when a finding is at least LEVEL: note, warning\n"
+          "                        (default), error, or none (never)\n"
+          "\n"
+          "exit status: 0 no finding at or above --fail-on, 1 findings, 2 error\n",
+          out);
+}
+
+/* Parses a non-negative decimal integer. Returns 0, or -1 when 'text' is not one. */
+static int parse_count(const char *text, uint64_t *out)
+{
+    if (text == NULL || *text < '0' || *text > '9')
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* Writes the Chrome trace of 'log' to 'path' atomically. Returns 0, or -1 with a message. */
+static int write_chrome_trace(const char *path, const ss_event_log *log)
+{
+    char *tmp = ss_asprintf("%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        ss_log_error("cannot create '%s': %s", tmp, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    /* mkstemp creates the file 0600; give it the mode a plain fopen would have. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    FILE *out = fdopen(fd, "w");
+    int rc = out != NULL && ss_chrome_trace_write(out, log) == 0 ? 0 : -1;
+    int saved = errno;
+    if (out != NULL && fclose(out) != 0 && rc == 0) {
+        rc = -1;
+        saved = errno;
+    } else if (out == NULL) {
+        close(fd);
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc != 0) {
+        ss_log_error("cannot write '%s': %s", path, strerror(saved));
+        unlink(tmp);
+    }
+    free(tmp);
+    return rc;
+}
 
 int ss_cli_analyze(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    ss_log_error("'analyze' is not available in this build");
-    return SS_EXIT_ERROR;
+    ss_format format = SS_FORMAT_TEXT;
+    const char *output = NULL, *chrome = NULL, *trace = NULL;
+    int fail_on_none = 0;
+    ss_severity fail_on = SS_SEV_WARNING;
+    ss_detect_options options;
+    ss_detect_options_default(&options);
+
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        int takes_value = 1;
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            return SS_EXIT_CLEAN;
+        } else if (strcmp(arg, "--format") == 0) {
+            if (value == NULL || ss_format_parse(value, &format) < 0) {
+                ss_log_error("--format takes text, json, sarif or github (got '%s')",
+                             value ? value : "nothing");
+                return SS_EXIT_ERROR;
+            }
+        } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
+            output = value;
+        } else if (strcmp(arg, "--chrome-trace") == 0) {
+            chrome = value;
+        } else if (strcmp(arg, "--readback-bytes") == 0) {
+            if (parse_count(value, &options.readback_max_bytes) < 0) {
+                ss_log_error("--readback-bytes takes a byte count (got '%s')",
+                             value ? value : "nothing");
+                return SS_EXIT_ERROR;
+            }
+        } else if (strcmp(arg, "--min-blocked-us") == 0) {
+            uint64_t us;
+            if (parse_count(value, &us) < 0 || us > UINT64_MAX / 1000) {
+                ss_log_error("--min-blocked-us takes a number of microseconds (got '%s')",
+                             value ? value : "nothing");
+                return SS_EXIT_ERROR;
+            }
+            options.min_blocked_ns = us * 1000;
+        } else if (strcmp(arg, "--fail-on") == 0) {
+            if (value != NULL && strcmp(value, "none") == 0) {
+                fail_on_none = 1;
+            } else if (value == NULL || ss_severity_parse(value, &fail_on) < 0) {
+                ss_log_error("--fail-on takes note, warning, error or none (got '%s')",
+                             value ? value : "nothing");
+                return SS_EXIT_ERROR;
+            }
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            ss_log_error("analyze: unknown option '%s' (syncscope analyze --help lists them)", arg);
+            return SS_EXIT_ERROR;
+        } else {
+            takes_value = 0;
+            if (trace != NULL) {
+                ss_log_error("analyze takes one trace file (got '%s' and '%s')", trace, arg);
+                return SS_EXIT_ERROR;
+            }
+            trace = arg;
+        }
+        if (takes_value) {
+            if (value == NULL) {
+                ss_log_error("%s needs a value", arg);
+                return SS_EXIT_ERROR;
+            }
+            i++;
+        }
+    }
+    if (trace == NULL) {
+        ss_log_error("analyze needs a trace file");
+        usage(stderr);
+        return SS_EXIT_ERROR;
+    }
+
+    ss_event_log log;
+    char err[1024];
+    if (ss_trace_read(trace, &log, err, sizeof err) < 0) {
+        ss_log_error("%s", err);
+        return SS_EXIT_ERROR;
+    }
+    int status = SS_EXIT_ERROR;
+    ss_result result;
+    ss_result_init(&result, SS_RESULT_RUN);
+    if (chrome != NULL && write_chrome_trace(chrome, &log) < 0)
+        goto out;
+    if (ss_detect_run(&log, &options, &result) < 0) {
+        ss_log_error("out of memory while analyzing '%s'", trace);
+        goto out;
+    }
+    ss_text_options text = {0, 1};
+    text.color = output == NULL && isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
+    if (ss_report_write(output, format, &result, &text) < 0)
+        goto out;
+    status = !fail_on_none && ss_result_count_at_least(&result, fail_on) > 0 ? SS_EXIT_FINDINGS
+                                                                             : SS_EXIT_CLEAN;
+out:
+    ss_result_free(&result);
+    ss_log_free(&log);
+    return status;
 }

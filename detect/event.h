@@ -44,9 +44,9 @@ typedef enum ss_sync_type {
 } ss_sync_type;
 
 /* Stream handles with a fixed meaning (as passed to the API). */
-#define SS_STREAM_LEGACY_NULL 0u   /* 0 / NULL: the legacy default stream (unless per-thread) */
-#define SS_STREAM_LEGACY 1u        /* cudaStreamLegacy */
-#define SS_STREAM_PER_THREAD 2u    /* cudaStreamPerThread */
+#define SS_STREAM_LEGACY_NULL 0u /* 0 / NULL: the legacy default stream (unless per-thread) */
+#define SS_STREAM_LEGACY 1u      /* cudaStreamLegacy */
+#define SS_STREAM_PER_THREAD 2u  /* cudaStreamPerThread */
 
 /* Stream creation flags as recorded (SS_EV_STREAM.flags). */
 #define SS_STREAM_FLAG_NON_BLOCKING 1u
@@ -55,49 +55,50 @@ enum { SS_DOMAIN_RUNTIME = 0, SS_DOMAIN_DRIVER = 1 };
 
 typedef struct ss_ev_api {
     uint64_t enter_ns, exit_ns;
-    uint64_t stream;       /* stream handle as passed; SS_STREAM_* for the fixed ones */
-    uint64_t bytes;        /* byte count for copies/memsets/allocations, 0 otherwise */
-    uint32_t correlation;  /* CUPTI correlation id; joins with GPU activity */
-    uint32_t thread;       /* small per-process host thread index, from 1 */
-    uint32_t stream_id;    /* CUPTI stream id of 'stream', 0 when unknown */
-    uint32_t stack;        /* stack id (ss_event_log.stacks), 0 when none captured */
-    uint32_t name;         /* string id of the API name */
-    uint32_t flags;        /* stream flags or capture mode, where the API has them */
-    int32_t result;        /* the call's return code */
-    int32_t device;        /* current device, -1 when unknown */
-    int32_t copy_kind;     /* cudaMemcpyKind argument, -1 when none */
-    uint16_t api;          /* ss_api_id, or SS_API_COUNT when not in cuda_api.def */
-    uint8_t domain;        /* SS_DOMAIN_RUNTIME or SS_DOMAIN_DRIVER */
-    uint8_t nested;        /* 1: a driver call made inside a runtime call */
-    uint8_t per_thread;    /* 1: the call was a per-thread-default-stream (_ptsz) variant */
+    uint64_t stream;      /* stream handle as passed; SS_STREAM_* for the fixed ones; for
+                           * STREAM_CREATE calls the handle of the created stream */
+    uint64_t bytes;       /* byte count for copies/memsets/allocations, 0 otherwise */
+    uint32_t correlation; /* CUPTI correlation id; joins with GPU activity */
+    uint32_t thread;      /* small per-process host thread index, from 1 */
+    uint32_t stream_id;   /* CUPTI stream id of 'stream', 0 when unknown */
+    uint32_t stack;       /* stack id (ss_event_log.stacks), 0 when none captured */
+    uint32_t name;        /* string id of the API name */
+    uint32_t flags;       /* stream flags or capture mode, where the API has them */
+    int32_t result;       /* the call's return code */
+    int32_t device;       /* current device, -1 when unknown */
+    int32_t copy_kind;    /* cudaMemcpyKind argument, -1 when none */
+    uint16_t api;         /* ss_api_id, or SS_API_COUNT when not in cuda_api.def */
+    uint8_t domain;       /* SS_DOMAIN_RUNTIME or SS_DOMAIN_DRIVER */
+    uint8_t nested;       /* 1: a driver call made inside a runtime call */
+    uint8_t per_thread;   /* 1: the call was a per-thread-default-stream (_ptsz) variant */
 } ss_ev_api;
 
 typedef struct ss_ev_gpu {
     uint64_t start_ns, end_ns;
-    uint64_t bytes;        /* copies and memsets */
-    uint32_t correlation;  /* of the API call that enqueued it */
-    uint32_t stream_id;    /* CUPTI stream id */
-    uint32_t context;      /* CUPTI context id */
-    uint32_t name;         /* string id of the kernel name, 0 for copies/memsets */
+    uint64_t bytes;       /* copies and memsets */
+    uint32_t correlation; /* of the API call that enqueued it */
+    uint32_t stream_id;   /* CUPTI stream id */
+    uint32_t context;     /* CUPTI context id */
+    uint32_t name;        /* string id of the kernel name, 0 for copies/memsets */
     int32_t device;
-    uint8_t copy_kind;     /* ss_copy_kind */
-    uint8_t src_kind;      /* ss_mem_kind */
-    uint8_t dst_kind;      /* ss_mem_kind */
-    uint8_t graph;         /* 1: part of a graph launch */
+    uint8_t copy_kind; /* ss_copy_kind */
+    uint8_t src_kind;  /* ss_mem_kind */
+    uint8_t dst_kind;  /* ss_mem_kind */
+    uint8_t graph;     /* 1: part of a graph launch */
 } ss_ev_gpu;
 
 typedef struct ss_ev_sync {
     uint64_t start_ns, end_ns;
     uint32_t correlation;
-    uint32_t stream_id;    /* 0 when not about one stream */
+    uint32_t stream_id; /* 0 when not about one stream */
     uint32_t context;
-    uint32_t type;         /* ss_sync_type */
+    uint32_t type; /* ss_sync_type */
 } ss_ev_sync;
 
 typedef struct ss_ev_stream {
     uint64_t handle;
     uint32_t stream_id;
-    uint32_t flags;        /* SS_STREAM_FLAG_* */
+    uint32_t flags; /* SS_STREAM_FLAG_* */
     int32_t device;
     int32_t priority;
     uint32_t context;
@@ -107,7 +108,7 @@ typedef struct ss_event {
     uint32_t type; /* ss_event_type */
     union {
         ss_ev_api api;
-        ss_ev_gpu gpu;   /* SS_EV_KERNEL, SS_EV_MEMCPY, SS_EV_MEMSET */
+        ss_ev_gpu gpu; /* SS_EV_KERNEL, SS_EV_MEMCPY, SS_EV_MEMSET */
         ss_ev_sync sync;
         ss_ev_stream stream;
     } u;
@@ -142,9 +143,11 @@ typedef struct ss_event_log {
     size_t string_count, string_cap;
     ss_stack *stacks;
     size_t stack_count, stack_cap;
-    ss_meta *meta;          /* pid, program, command_line, gpu, driver, wall_ns, ... */
+    ss_meta *meta; /* pid, program, command_line, gpu, driver, wall_ns, ... */
     size_t meta_count, meta_cap;
     uint64_t dropped;       /* events dropped past the memory cap */
+    uint32_t *string_index; /* open-addressing hash of 'strings' (id + 1, 0 = empty slot) */
+    size_t string_index_cap;
 } ss_event_log;
 
 /* Initializes an empty log (string 0 = "", stack 0 = empty). Returns 0, or -1 on memory
@@ -153,7 +156,8 @@ int ss_log_init(ss_event_log *log);
 void ss_log_free(ss_event_log *log);
 /* Appends a copy of 'event'. Returns 0 or -1. */
 int ss_log_append(ss_event_log *log, const ss_event *event);
-/* Returns the id of 'text' (interned: the same text gives the same id). */
+/* Returns the id of 'text' (interned: the same text gives the same id), in expected O(1).
+ * Returns 0 (the id of "") when memory is exhausted. */
 uint32_t ss_log_intern(ss_event_log *log, const char *text);
 /* Adds a stack of 'depth' frames (copied) and returns its id. */
 uint32_t ss_log_add_stack(ss_event_log *log, const ss_stack_frame *frames, uint32_t depth);

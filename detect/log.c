@@ -43,6 +43,7 @@ void ss_log_free(ss_event_log *log)
         free(log->meta[i].value);
     }
     free(log->meta);
+    free(log->string_index);
     memset(log, 0, sizeof *log);
 }
 
@@ -54,13 +55,53 @@ int ss_log_append(ss_event_log *log, const ss_event *event)
     return 0;
 }
 
+/* FNV-1a over a NUL-terminated string. */
+static uint64_t hash_text(const char *text)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        h ^= *p;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+/* Rebuilds the string hash with 'cap' slots (a power of two). Returns 0 or -1. */
+static int rehash_strings(ss_event_log *log, size_t cap)
+{
+    uint32_t *index = calloc(cap, sizeof *index);
+    if (index == NULL)
+        return -1;
+    for (size_t i = 0; i < log->string_count; i++) {
+        size_t slot = (size_t)hash_text(log->strings[i]) & (cap - 1);
+        while (index[slot] != 0)
+            slot = (slot + 1) & (cap - 1);
+        index[slot] = (uint32_t)i + 1;
+    }
+    free(log->string_index);
+    log->string_index = index;
+    log->string_index_cap = cap;
+    return 0;
+}
+
 uint32_t ss_log_intern(ss_event_log *log, const char *text)
 {
-    /* Linear search: the log holds few distinct strings (API and kernel names, files);
-     * the trace reader and the exit path are the only callers. */
-    for (size_t i = 0; i < log->string_count; i++) {
-        if (strcmp(log->strings[i], text) == 0)
-            return (uint32_t)i;
+    /* Open addressing with linear probing, kept at most half full: a trace can hold
+     * hundreds of thousands of distinct kernel names and source files. */
+    if ((log->string_count + 1) * 2 > log->string_index_cap) {
+        size_t cap = log->string_index_cap ? log->string_index_cap * 2 : 256;
+        while ((log->string_count + 1) * 2 > cap)
+            cap *= 2;
+        if (rehash_strings(log, cap) < 0)
+            return 0;
+    }
+    size_t mask = log->string_index_cap - 1;
+    size_t slot = (size_t)hash_text(text) & mask;
+    while (log->string_index[slot] != 0) {
+        uint32_t id = log->string_index[slot] - 1;
+        if (strcmp(log->strings[id], text) == 0)
+            return id;
+        slot = (slot + 1) & mask;
     }
     if (grow((void **)&log->strings, &log->string_cap, log->string_count + 1,
              sizeof *log->strings) < 0)
@@ -69,13 +110,13 @@ uint32_t ss_log_intern(ss_event_log *log, const char *text)
     if (copy == NULL)
         return 0;
     log->strings[log->string_count] = copy;
+    log->string_index[slot] = (uint32_t)log->string_count + 1;
     return (uint32_t)log->string_count++;
 }
 
 uint32_t ss_log_add_stack(ss_event_log *log, const ss_stack_frame *frames, uint32_t depth)
 {
-    if (grow((void **)&log->stacks, &log->stack_cap, log->stack_count + 1,
-             sizeof *log->stacks) < 0)
+    if (grow((void **)&log->stacks, &log->stack_cap, log->stack_count + 1, sizeof *log->stacks) < 0)
         return 0;
     ss_stack *s = &log->stacks[log->stack_count];
     s->frames = NULL;

@@ -1,0 +1,102 @@
+/* copies.c: SYNC201 and SYNC202 at run time: asynchronous copies that became synchronous
+ * because the host side was pageable, and synchronous copies/memsets that waited for earlier
+ * device work. */
+#include "detect_int.h"
+
+#include <inttypes.h>
+
+/* Whether the host side of a call's copy is pageable, as CUPTI reported it. */
+static int host_side_pageable(const det_ctx *ctx, const det_call *call)
+{
+    if (call->copy_op == DET_NONE)
+        return 0;
+    const ss_ev_gpu *g = &ctx->ops[call->copy_op].ev->u.gpu;
+    switch (g->copy_kind) {
+    case SS_COPY_HTOD:
+        return g->src_kind == SS_MEM_PAGEABLE;
+    case SS_COPY_DTOH:
+        return g->dst_kind == SS_MEM_PAGEABLE;
+    default:
+        return g->src_kind == SS_MEM_PAGEABLE || g->dst_kind == SS_MEM_PAGEABLE;
+    }
+}
+
+static const char *host_kind_word(const det_ctx *ctx, const det_call *call)
+{
+    if (call->copy_op == DET_NONE)
+        return NULL;
+    const ss_ev_gpu *g = &ctx->ops[call->copy_op].ev->u.gpu;
+    unsigned kind = g->copy_kind == SS_COPY_DTOH ? g->dst_kind : g->src_kind;
+    if (g->copy_kind == SS_COPY_DTOD || g->copy_kind == SS_COPY_PTOP)
+        return NULL;
+    return kind == SS_MEM_PAGEABLE  ? "pageable"
+           : kind == SS_MEM_PINNED  ? "pinned"
+           : kind == SS_MEM_MANAGED ? "managed"
+                                    : NULL;
+}
+
+int det_copies_run(det_ctx *ctx)
+{
+    det_opset waited = {0};
+    int rc = 0;
+    for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
+        det_call *c = &ctx->calls[i];
+        if (c->enclosed || c->claimed || c->row == NULL)
+            continue;
+        ss_api_class klass = c->row->klass;
+        int pageable_async = c->row->sync == SS_SYNC_PAGEABLE && klass == SS_CLASS_COPY;
+        int sync_copy =
+            c->row->sync == SS_SYNC_ALWAYS && (klass == SS_CLASS_COPY || klass == SS_CLASS_MEMSET);
+        if (!pageable_async && !sync_copy)
+            continue;
+        uint64_t blocked = det_blocked_ns(c);
+        if (blocked < ctx->opt->min_blocked_ns)
+            continue;
+        if (pageable_async && !host_side_pageable(ctx, c))
+            continue;
+        if ((rc = det_waited(ctx, (uint32_t)i, 0, &waited)) < 0)
+            break;
+        /* A pageable asynchronous copy is a finding by itself (it blocked the host for its
+         * own transfer); a synchronous one only when it waited for earlier work. */
+        if (sync_copy && waited.count == 0)
+            continue;
+        det_hit hit = {
+            .rule = pageable_async ? SS_RULE_PAGEABLE_ASYNC_COPY : SS_RULE_SYNC_COPY_IN_PIPELINE,
+            .call = (uint32_t)i,
+            .ns = blocked,
+            .bytes = det_call_bytes(ctx, c),
+            .direction = klass == SS_CLASS_COPY ? det_call_direction(ctx, c) : NULL,
+            .host_kind = host_kind_word(ctx, c),
+            .waited = &waited,
+            .stream_id = det_call_stream(ctx, c),
+            .device = c->ev->device,
+            .flag = waited.count > 0,
+            .aux_call = DET_NONE,
+        };
+        rc = det_report(ctx, &hit);
+        c->claimed = 1;
+    }
+    det_opset_free(&waited);
+    return rc;
+}
+
+char *det_copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+{
+    char total[32], max[32], times[32], waited[32];
+    det_format_ns(agg->total_ns, total, sizeof total);
+    det_format_ns(agg->max_ns, max, sizeof max);
+    det_times(agg->count, times, sizeof times);
+    const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
+    if (agg->rule == SS_RULE_PAGEABLE_ASYNC_COPY) {
+        snprintf(waited, sizeof waited, "%" PRIu64, agg->flag_count);
+        ss_finding_add_extra(finding, "waited_for_earlier_work", waited);
+        return ss_asprintf("%s%s%s with pageable host memory blocked the host %s: %s (%s at "
+                           "most) for %" PRIu64 " bytes; %" PRIu64 " of %" PRIu64
+                           " waited for earlier device work",
+                           api, agg->direction ? " " : "", agg->direction ? agg->direction : "",
+                           times, total, max, agg->bytes, agg->flag_count, agg->count);
+    }
+    return ss_asprintf("synchronous %s blocked the host %s while earlier device work was "
+                       "pending: %s (%s at most)",
+                       api, times, total, max);
+}

@@ -1,0 +1,47 @@
+/* detect.h: the runtime detectors and the trace formats: pure C over the event log. */
+#ifndef SS_DETECT_H
+#define SS_DETECT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event.h"
+#include "report.h"
+
+typedef struct ss_detect_options {
+    uint64_t readback_max_bytes; /* SYNC301: a DtoH copy of at most this many bytes (16) */
+    uint64_t min_blocked_ns;     /* a call that blocked less than this is not a finding */
+    uint64_t slack_ns;           /* tolerance when matching "returned when the work ended" */
+    unsigned python_depth;       /* Python frames kept per finding */
+    uint64_t serial_gap_ns;      /* SYNC101/102: the most GPU idle time between one operation's
+                                  * end and the next one's start for the second to count as
+                                  * having waited for the first */
+} ss_detect_options;
+
+/* The trace format version this build writes; it reads any 1.x (docs/trace-format.md). */
+#define SS_TRACE_MAJOR 1
+#define SS_TRACE_MINOR 0
+
+/* Fills 'options' with the documented defaults. */
+void ss_detect_options_default(ss_detect_options *options);
+
+/* Runs every runtime detector (docs/detectors.md) over 'log' (which it sorts in place) with
+ * 'options' (NULL: the defaults) and appends the findings, aggregated per (rule, call site),
+ * to 'out' (an SS_RESULT_RUN result), together with the run's metadata and totals taken from
+ * the log. The findings depend only on the log's contents and the options. Returns 0, or -1
+ * on memory exhaustion. */
+int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result *out);
+
+/* Writes 'log' in the syncscope trace format (docs/trace-format.md). Returns 0 or -1. */
+int ss_trace_write(FILE *out, const ss_event_log *log);
+
+/* Reads a trace file ('path', or "-" for standard input) into 'log' (initialized here), in
+ * one streaming pass. Returns 0, or -1 with "FILE:LINE: what was wrong" in 'err' and 'log'
+ * already released. */
+int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_size);
+
+/* Writes 'log' as Chrome trace events (JSON), which Perfetto and chrome://tracing open.
+ * Returns 0 or -1. */
+int ss_chrome_trace_write(FILE *out, const ss_event_log *log);
+
+#endif

@@ -1,0 +1,169 @@
+/* detect_int.h: what the detector families share: the indexed log, the pending-work query and
+ * the aggregation of occurrences into findings. Private to detect/. */
+#ifndef SS_DETECT_INT_H
+#define SS_DETECT_INT_H
+
+#include <stdint.h>
+
+#include "detect.h"
+
+#define DET_NONE UINT32_MAX
+
+/* One API event, indexed. */
+typedef struct det_call {
+    const ss_ev_api *ev;
+    const ss_api *row; /* NULL when the API is not in cuda_api.def */
+    uint32_t owner;    /* the enclosing runtime call for an enclosed driver call, else itself */
+    uint32_t first_op; /* first GPU operation it enqueued (DET_NONE) */
+    uint32_t copy_op;  /* first copy it enqueued (DET_NONE) */
+    uint8_t enclosed;  /* a nested driver call inside a runtime call: never reported */
+    uint8_t claimed;   /* a host-blocking rule already reported this call */
+} det_call;
+
+/* One GPU operation (kernel, copy, memset), indexed. */
+typedef struct det_op {
+    const ss_event *ev;
+    uint32_t call;       /* the (owner) call that enqueued it, DET_NONE when unknown */
+    uint32_t stream;     /* index into det_ctx.streams */
+    uint64_t enqueue_ns; /* the enqueueing call's enter time; the start when unknown */
+    uint64_t ready_ns;   /* when it could have started: enqueued and its stream idle */
+} det_op;
+
+/* One CUPTI stream seen in the GPU activity. */
+typedef struct det_stream {
+    uint32_t stream_id;
+    int32_t device;
+    int blocking;      /* not created with cudaStreamNonBlocking (unknown streams: blocking) */
+    int legacy;        /* work of legacy-default-stream calls ran on it */
+    int has_record;    /* a stream record was seen */
+    uint64_t handle;   /* from the stream record */
+    uint32_t *ops;     /* det_op indices in start order */
+    uint64_t *max_end; /* running maximum of the ends of 'ops' */
+    size_t count, cap, max_end_cap;
+} det_stream;
+
+/* A set of GPU operations (what a call waited for, what a launch held back). */
+typedef struct det_opset {
+    uint32_t *ops;
+    size_t count, cap;
+} det_opset;
+
+/* One occurrence of a rule, handed to det_report. */
+typedef struct det_hit {
+    ss_rule_id rule;
+    uint32_t call; /* whose call site is reported */
+    uint64_t ns;   /* host time blocked, or GPU time held back */
+    uint64_t bytes;
+    const char *direction; /* static strings or NULL */
+    const char *host_kind;
+    const det_opset *waited;       /* what it waited for / held back, or NULL */
+    uint32_t stream_id;            /* the call's stream, 0 when unknown */
+    const uint32_t *other_streams; /* streams involved besides it (SYNC101/102/103) */
+    size_t other_count;
+    int device;
+    int flag;          /* rule-specific: see each family */
+    uint64_t flag_ns;  /* rule-specific */
+    int32_t code;      /* SYNC501: the capture error */
+    uint32_t aux_call; /* SYNC501: the cudaStreamEndCapture call, DET_NONE otherwise */
+} det_hit;
+
+/* A hash map from a pair of integers to a uint32_t (open addressing, at most half full). */
+typedef struct det_map {
+    uint64_t *keys;   /* 2 per slot */
+    uint32_t *values; /* value + 1; 0 = empty */
+    size_t cap, count;
+} det_map;
+
+typedef struct det_agg det_agg;
+
+typedef struct det_ctx {
+    ss_event_log *log;
+    const ss_detect_options *opt;
+    det_call *calls;
+    size_t call_count;
+    det_op *ops;
+    size_t op_count;
+    uint32_t *ops_by_end; /* op indices by end time */
+    det_stream *streams;
+    size_t stream_count, stream_cap;
+    const ss_api **api_by_name; /* row per string id, resolved lazily */
+    uint8_t *api_resolved;
+    int32_t *site_frame; /* per stack: chosen frame index, -1 none, -2 not computed yet */
+    det_agg *aggs;
+    size_t agg_count, agg_cap;
+    det_map agg_map; /* (rule, call site) -> index into aggs */
+} det_ctx;
+
+/* A detector family: runs over the context and reports through det_report. */
+typedef int (*det_run_fn)(det_ctx *ctx);
+/* Writes the message of one aggregated finding. */
+typedef char *(*det_message_fn)(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
+
+/* The operations enqueued (API enter) before 'call' was entered, on its device, that were
+ * still pending when it was entered and ended before it returned (within the slack); when
+ * 'stream_id' is not 0 only that stream's. Fills 'out' (cleared first). Returns 0 or -1. */
+int det_waited(const det_ctx *ctx, uint32_t call, uint32_t stream_id, det_opset *out);
+int det_opset_add(det_opset *set, uint32_t op);
+void det_opset_free(det_opset *set);
+
+/* The value of (a, b), or DET_NONE. */
+uint32_t det_map_get(det_map *map, uint64_t a, uint64_t b);
+/* Sets (a, b) to 'value'. Returns 0 or -1. */
+int det_map_put(det_map *map, uint64_t a, uint64_t b, uint32_t value);
+void det_map_free(det_map *map);
+
+/* The call-site frame of 'call' (docs/detectors.md), or NULL when it has none. */
+const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call);
+
+/* Adds one occurrence to the finding of (rule, call site). Returns 0 or -1. */
+int det_report(det_ctx *ctx, const det_hit *hit);
+
+/* Host time a call blocked. */
+uint64_t det_blocked_ns(const det_call *call);
+/* The name of a call's API ("cudaMemcpy"). */
+const char *det_call_name(const det_ctx *ctx, const det_call *call);
+/* Whether 'call' puts its work on the legacy default stream. */
+int det_call_on_legacy(const det_call *call);
+/* "HtoD", ... for a copy call (from its copy, else its arguments), NULL when unknown. */
+const char *det_call_direction(const det_ctx *ctx, const det_call *call);
+/* Bytes of a call: its argument, else its copy's. */
+uint64_t det_call_bytes(const det_ctx *ctx, const det_call *call);
+/* The call's CUPTI stream id: its own, else its first operation's. */
+uint32_t det_call_stream(const det_ctx *ctx, const det_call *call);
+/* "1.25 ms" / "3.4 us" into 'buf'. */
+const char *det_format_ns(uint64_t ns, char *buf, size_t size);
+
+/* Aggregated figures, readable by the message functions. */
+struct det_agg {
+    ss_rule_id rule;
+    uint32_t call; /* first occurrence */
+    uint64_t count, total_ns, max_ns, bytes;
+    uint64_t flag_count, flag_ns; /* rule-specific (SYNC201: waited; SYNC401: over-synced) */
+    int32_t code;
+    uint32_t aux_call;
+    const char *direction, *host_kind;
+    int device;
+    uint32_t stream_id;
+    uint32_t *others; /* streams involved, first seen first */
+    size_t other_count, other_cap;
+    struct det_item *items; /* what was waited for, first seen first */
+    size_t item_count, item_cap;
+    uint64_t items_untracked;
+};
+
+/* Families (one file each). */
+int det_streams_run(det_ctx *ctx);
+int det_readback_run(det_ctx *ctx);
+int det_copies_run(det_ctx *ctx);
+int det_syncs_run(det_ctx *ctx);
+int det_capture_run(det_ctx *ctx);
+char *det_streams_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
+char *det_readback_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
+char *det_copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
+char *det_syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
+char *det_capture_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
+
+/* "1 time" / "3 times" (static buffer per call site is not used: writes into 'buf'). */
+const char *det_times(uint64_t n, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,258 @@
+/* streams.c: SYNC101/102/103 at run time: legacy-default-stream work serializing other blocking
+ * streams, measured on the GPU timeline. */
+#include "detect_int.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Index of the last operation of 'st' whose running end maximum is <= 't', or -1. */
+static long last_ended_by(const det_stream *st, uint64_t t)
+{
+    size_t lo = 0, hi = st->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->max_end[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (long)lo - 1;
+}
+
+/* Index of the first operation of 'st' that starts at or after 't' (count when none). */
+static size_t first_started_from(const det_ctx *ctx, const det_stream *st, uint64_t t)
+{
+    size_t lo = 0, hi = st->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ctx->ops[st->ops[mid]].ev->u.gpu.start_ns >= t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+static int cmp_handle(const void *pa, const void *pb, void *arg)
+{
+    const det_ctx *ctx = arg;
+    uint64_t a = ctx->streams[*(const uint32_t *)pa].handle;
+    uint64_t b = ctx->streams[*(const uint32_t *)pb].handle;
+    if (a != b)
+        return a < b ? -1 : 1;
+    return *(const uint32_t *)pa < *(const uint32_t *)pb ? -1 : 1;
+}
+
+/* Fills 'create_calls' (one per stream) with the stream-create call of each recorded blocking
+ * stream: a call whose created handle is the stream's, the last one entered before the
+ * stream's first operation; DET_NONE when there is none. Returns 0 or -1. */
+static int find_create_calls(const det_ctx *ctx, uint32_t *create_calls)
+{
+    uint32_t *by_handle = malloc((ctx->stream_count ? ctx->stream_count : 1) * sizeof *by_handle);
+    if (by_handle == NULL)
+        return -1;
+    size_t n = 0;
+    for (size_t s = 0; s < ctx->stream_count; s++) {
+        create_calls[s] = DET_NONE;
+        if (ctx->streams[s].has_record && ctx->streams[s].blocking && ctx->streams[s].count)
+            by_handle[n++] = (uint32_t)s;
+    }
+    qsort_r(by_handle, n, sizeof *by_handle, cmp_handle, (void *)ctx);
+    for (size_t i = 0; i < ctx->call_count && n > 0; i++) {
+        const det_call *c = &ctx->calls[i];
+        if (c->enclosed || c->row == NULL || c->row->klass != SS_CLASS_STREAM_CREATE)
+            continue;
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (ctx->streams[by_handle[mid]].handle < c->ev->stream)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (; lo < n && ctx->streams[by_handle[lo]].handle == c->ev->stream; lo++) {
+            const det_stream *st = &ctx->streams[by_handle[lo]];
+            uint64_t first = ctx->ops[st->ops[0]].ev->u.gpu.start_ns;
+            if (c->ev->enter_ns <= first &&
+                (c->ev->stream_id == 0 || c->ev->stream_id == st->stream_id))
+                create_calls[by_handle[lo]] = (uint32_t)i;
+        }
+    }
+    free(by_handle);
+    return 0;
+}
+
+static const char *host_kind_of(const ss_ev_gpu *g)
+{
+    unsigned kind = g->copy_kind == SS_COPY_DTOH ? g->dst_kind : g->src_kind;
+    switch (kind) {
+    case SS_MEM_PAGEABLE:
+        return "pageable";
+    case SS_MEM_PINNED:
+        return "pinned";
+    case SS_MEM_MANAGED:
+        return "managed";
+    default:
+        return NULL;
+    }
+}
+
+static const char *direction_of(const ss_ev_gpu *g)
+{
+    static const char *const names[] = {NULL, "HtoD", "DtoH", "DtoD", "HtoH", "PtoP"};
+    return g->copy_kind < sizeof names / sizeof names[0] ? names[g->copy_kind] : NULL;
+}
+
+/* Per-stream figures of one legacy operation. */
+typedef struct involvement {
+    uint32_t stream; /* det_stream index */
+    uint64_t ns;
+} involvement;
+
+static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement *inv,
+                           uint32_t *create_calls)
+{
+    const det_op *legacy = &ctx->ops[o];
+    const ss_ev_gpu *l = &legacy->ev->u.gpu;
+    uint64_t gap = ctx->opt->serial_gap_ns;
+    /* How long the legacy operation itself waited: ready (enqueued, its stream idle) to start. */
+    uint64_t own = l->start_ns - legacy->ready_ns;
+    uint64_t own_wait = 0, held_total = 0;
+    size_t ninv = 0;
+    set->count = 0;
+    for (size_t s = 0; s < ctx->stream_count; s++) {
+        const det_stream *st = &ctx->streams[s];
+        if (s == legacy->stream || st->legacy || !st->blocking || st->count == 0)
+            continue;
+        if (st->device >= 0 && l->device >= 0 && st->device != l->device)
+            continue;
+        int waited = 0, held_back = 0;
+        uint64_t held = 0;
+        /* (a) The legacy operation started only when this stream's work finished. */
+        long a = last_ended_by(st, l->start_ns);
+        if (a >= 0) {
+            uint64_t end = st->max_end[a];
+            long w = a;
+            while (w > 0 && ctx->ops[st->ops[w]].ev->u.gpu.end_ns != end)
+                w--;
+            /* Legacy semantics: it waits for blocking-stream work enqueued before it. */
+            if (l->start_ns - end <= gap && legacy->ready_ns < end &&
+                ctx->ops[st->ops[w]].enqueue_ns < legacy->enqueue_ns) {
+                if (det_opset_add(set, st->ops[w]) < 0)
+                    return -1;
+                own_wait = own;
+                waited = 1;
+            }
+        }
+        /* (b) This stream's next operation was ready but started only when it ended. */
+        size_t b = first_started_from(ctx, st, l->start_ns);
+        if (b < st->count) {
+            const det_op *next = &ctx->ops[st->ops[b]];
+            const ss_ev_gpu *g = &next->ev->u.gpu;
+            /* ... and blocking-stream work enqueued after it waits for it. */
+            if (g->start_ns >= l->end_ns && g->start_ns - l->end_ns <= gap &&
+                next->ready_ns < l->end_ns && next->enqueue_ns > legacy->enqueue_ns) {
+                uint64_t from = next->ready_ns > l->start_ns ? next->ready_ns : l->start_ns;
+                held = g->start_ns - from;
+                if (det_opset_add(set, st->ops[b]) < 0)
+                    return -1;
+                held_total += held;
+                held_back = 1;
+            }
+        }
+        if (waited || held_back)
+            inv[ninv++] = (involvement){(uint32_t)s, held_back ? held : own};
+    }
+    uint64_t figure = own_wait + held_total;
+    if (ninv == 0 || figure < ctx->opt->min_blocked_ns || legacy->call == DET_NONE)
+        return 0;
+
+    uint32_t others[64];
+    size_t nothers = 0;
+    for (size_t i = 0; i < ninv && nothers < 64; i++)
+        others[nothers++] = ctx->streams[inv[i].stream].stream_id;
+    int is_kernel = legacy->ev->type == SS_EV_KERNEL;
+    det_hit hit = {
+        .rule = is_kernel ? SS_RULE_DEFAULT_STREAM_LAUNCH : SS_RULE_DEFAULT_STREAM_ASYNC_CALL,
+        .call = legacy->call,
+        .ns = figure,
+        .bytes = is_kernel ? 0 : l->bytes,
+        .direction = legacy->ev->type == SS_EV_MEMCPY ? direction_of(l) : NULL,
+        .host_kind = legacy->ev->type == SS_EV_MEMCPY ? host_kind_of(l) : NULL,
+        .waited = set,
+        .stream_id = l->stream_id,
+        .other_streams = others,
+        .other_count = nothers,
+        .device = l->device,
+        .aux_call = DET_NONE,
+    };
+    if (det_report(ctx, &hit) < 0)
+        return -1;
+
+    /* SYNC103: each blocking stream involved, at its creation site when it was recorded. */
+    for (size_t i = 0; i < ninv; i++) {
+        uint32_t create = create_calls[inv[i].stream];
+        if (create == DET_NONE || ctx->calls[create].ev->stack == 0)
+            continue;
+        const det_stream *st = &ctx->streams[inv[i].stream];
+        det_hit h = {
+            .rule = SS_RULE_BLOCKING_STREAM_CREATE,
+            .call = create,
+            .ns = inv[i].ns,
+            .stream_id = st->stream_id,
+            .other_streams = &l->stream_id,
+            .other_count = 1,
+            .device = st->device,
+            .aux_call = DET_NONE,
+        };
+        if (det_report(ctx, &h) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int det_streams_run(det_ctx *ctx)
+{
+    det_opset set = {0};
+    involvement *inv = malloc((ctx->stream_count ? ctx->stream_count : 1) * sizeof *inv);
+    uint32_t *create_calls =
+        malloc((ctx->stream_count ? ctx->stream_count : 1) * sizeof *create_calls);
+    int rc = inv && create_calls ? find_create_calls(ctx, create_calls) : -1;
+    for (size_t o = 0; o < ctx->op_count && rc == 0; o++) {
+        const det_op *op = &ctx->ops[o];
+        /* A call that a host-blocking rule reported (SYNC202/301 for a synchronous copy on the
+         * legacy stream) is not reported again: one call, one finding. */
+        if (op->call == DET_NONE || ctx->calls[op->call].claimed ||
+            !det_call_on_legacy(&ctx->calls[op->call]))
+            continue;
+        rc = check_legacy_op(ctx, (uint32_t)o, &set, inv, create_calls);
+    }
+    det_opset_free(&set);
+    free(inv);
+    free(create_calls);
+    return rc;
+}
+
+char *det_streams_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+{
+    char total[32], max[32], times[32];
+    det_format_ns(agg->total_ns, total, sizeof total);
+    det_format_ns(agg->max_ns, max, sizeof max);
+    det_times(agg->count, times, sizeof times);
+    const det_call *call = &ctx->calls[agg->call];
+    if (agg->rule == SS_RULE_BLOCKING_STREAM_CREATE)
+        return ss_asprintf("stream %" PRIu32 " was created blocking here, and legacy default "
+                           "stream work serialized with it %s: %s of GPU time lost (%s at most)",
+                           agg->stream_id, times, total, max);
+    if (agg->rule == SS_RULE_DEFAULT_STREAM_LAUNCH && call->first_op != DET_NONE &&
+        ctx->ops[call->first_op].ev->type == SS_EV_KERNEL) {
+        const char *kernel = ctx->log->strings[ctx->ops[call->first_op].ev->u.gpu.name];
+        return ss_asprintf("kernel '%s' ran on the legacy default stream and serialized with "
+                           "other blocking streams %s: %s of GPU time lost (%s at most)",
+                           kernel, times, total, max);
+    }
+    return ss_asprintf("%s on the legacy default stream serialized with other blocking streams "
+                       "%s: %s of GPU time lost (%s at most)",
+                       det_call_name(ctx, call), times, total, max);
+}

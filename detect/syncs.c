@@ -1,0 +1,83 @@
+/* syncs.c: SYNC401 and SYNC402 at run time: explicit synchronizations that blocked on pending
+ * work (and how many of them waited on more streams than one), and allocation/registration
+ * calls that synchronized the device. */
+#include "detect_int.h"
+
+#include <inttypes.h>
+
+/* Number of distinct streams in 'set', counting up to 2. */
+static int two_streams(const det_ctx *ctx, const det_opset *set)
+{
+    for (size_t i = 1; i < set->count; i++) {
+        if (ctx->ops[set->ops[i]].ev->u.gpu.stream_id != ctx->ops[set->ops[0]].ev->u.gpu.stream_id)
+            return 1;
+    }
+    return 0;
+}
+
+int det_syncs_run(det_ctx *ctx)
+{
+    det_opset waited = {0};
+    int rc = 0;
+    for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
+        det_call *c = &ctx->calls[i];
+        if (c->enclosed || c->claimed || c->row == NULL)
+            continue;
+        int explicit_sync = c->row->sync == SS_SYNC_EXPLICIT;
+        if (!explicit_sync && c->row->sync != SS_SYNC_DEVICE)
+            continue;
+        uint64_t blocked = det_blocked_ns(c);
+        if (blocked < ctx->opt->min_blocked_ns)
+            continue;
+        /* A stream synchronization waits for its own stream only (the legacy stream waits
+         * for every blocking stream, so it is not narrowed). */
+        uint32_t only = 0;
+        if (c->row->klass == SS_CLASS_STREAM_SYNC && c->ev->stream != SS_STREAM_LEGACY &&
+            !(c->ev->stream == SS_STREAM_LEGACY_NULL && !c->ev->per_thread))
+            only = c->ev->stream_id;
+        if ((rc = det_waited(ctx, (uint32_t)i, only, &waited)) < 0 || waited.count == 0)
+            continue;
+        int over = c->row->klass == SS_CLASS_DEVICE_SYNC && two_streams(ctx, &waited);
+        det_hit hit = {
+            .rule = explicit_sync ? SS_RULE_SYNC_IN_LOOP : SS_RULE_DEVICE_WIDE_SYNC_CALL,
+            .call = (uint32_t)i,
+            .ns = blocked,
+            .bytes = explicit_sync ? 0 : c->ev->bytes,
+            .waited = &waited,
+            .stream_id = c->row->klass == SS_CLASS_STREAM_SYNC ? c->ev->stream_id : 0,
+            .device = c->ev->device,
+            .flag = over,
+            .flag_ns = blocked,
+            .aux_call = DET_NONE,
+        };
+        rc = det_report(ctx, &hit);
+        c->claimed = 1;
+    }
+    det_opset_free(&waited);
+    return rc;
+}
+
+char *det_syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+{
+    char total[32], max[32], times[32], over[32], text[32];
+    det_format_ns(agg->total_ns, total, sizeof total);
+    det_format_ns(agg->max_ns, max, sizeof max);
+    det_times(agg->count, times, sizeof times);
+    const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
+    if (agg->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL)
+        return ss_asprintf("%s blocked the host %s while device work was pending: %s (%s at "
+                           "most)",
+                           api, times, total, max);
+    snprintf(text, sizeof text, "%" PRIu64, agg->flag_count);
+    ss_finding_add_extra(finding, "over_synchronized", text);
+    snprintf(text, sizeof text, "%" PRIu64, agg->flag_ns);
+    ss_finding_add_extra(finding, "over_synchronized_ns", text);
+    if (agg->flag_count == 0)
+        return ss_asprintf("%s blocked the host %s waiting for device work: %s (%s at most)", api,
+                           times, total, max);
+    return ss_asprintf("%s blocked the host %s waiting for device work: %s (%s at most); %" PRIu64
+                       " of them (%s) waited for work on two or more streams, where waiting "
+                       "for one stream or event may suffice",
+                       api, times, total, max, agg->flag_count,
+                       det_format_ns(agg->flag_ns, over, sizeof over));
+}

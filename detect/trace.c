@@ -1,0 +1,625 @@
+/* trace.c: the syncscope trace format (docs/trace-format.md): a strict, streaming text codec. */
+#include "detect.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How one field of a record is stored and checked. */
+typedef enum field_type {
+    F_U64,
+    F_U32,
+    F_U8,
+    F_I32,
+    F_STR,  /* a string id (uint32_t) that must be defined earlier */
+    F_STACK /* a stack id (uint32_t) that must be defined earlier */
+} field_type;
+
+typedef struct field {
+    const char *name;
+    field_type type;
+    size_t offset;
+} field;
+
+#define FIELD(s, member, type)                                                                     \
+    {                                                                                              \
+#member, type, offsetof(s, member)                                                         \
+    }
+
+static const field api_fields[] = {
+    FIELD(ss_ev_api, enter_ns, F_U64),  FIELD(ss_ev_api, exit_ns, F_U64),
+    FIELD(ss_ev_api, thread, F_U32),    FIELD(ss_ev_api, correlation, F_U32),
+    FIELD(ss_ev_api, name, F_STR),      FIELD(ss_ev_api, stream, F_U64),
+    FIELD(ss_ev_api, stream_id, F_U32), FIELD(ss_ev_api, per_thread, F_U8),
+    FIELD(ss_ev_api, bytes, F_U64),     FIELD(ss_ev_api, copy_kind, F_I32),
+    FIELD(ss_ev_api, flags, F_U32),     FIELD(ss_ev_api, result, F_I32),
+    FIELD(ss_ev_api, device, F_I32),    FIELD(ss_ev_api, domain, F_U8),
+    FIELD(ss_ev_api, nested, F_U8),     FIELD(ss_ev_api, stack, F_STACK),
+};
+
+static const field gpu_fields[] = {
+    FIELD(ss_ev_gpu, start_ns, F_U64),    FIELD(ss_ev_gpu, end_ns, F_U64),
+    FIELD(ss_ev_gpu, correlation, F_U32), FIELD(ss_ev_gpu, stream_id, F_U32),
+    FIELD(ss_ev_gpu, context, F_U32),     FIELD(ss_ev_gpu, device, F_I32),
+    FIELD(ss_ev_gpu, name, F_STR),        FIELD(ss_ev_gpu, bytes, F_U64),
+    FIELD(ss_ev_gpu, copy_kind, F_U8),    FIELD(ss_ev_gpu, src_kind, F_U8),
+    FIELD(ss_ev_gpu, dst_kind, F_U8),     FIELD(ss_ev_gpu, graph, F_U8),
+};
+
+static const field sync_fields[] = {
+    FIELD(ss_ev_sync, start_ns, F_U64),    FIELD(ss_ev_sync, end_ns, F_U64),
+    FIELD(ss_ev_sync, correlation, F_U32), FIELD(ss_ev_sync, stream_id, F_U32),
+    FIELD(ss_ev_sync, context, F_U32),     FIELD(ss_ev_sync, type, F_U32),
+};
+
+static const field stream_fields[] = {
+    FIELD(ss_ev_stream, handle, F_U64),   FIELD(ss_ev_stream, stream_id, F_U32),
+    FIELD(ss_ev_stream, flags, F_U32),    FIELD(ss_ev_stream, device, F_I32),
+    FIELD(ss_ev_stream, priority, F_I32), FIELD(ss_ev_stream, context, F_U32),
+};
+
+static const field frame_fields[] = {
+    FIELD(ss_stack_frame, pc, F_U64),   FIELD(ss_stack_frame, function, F_STR),
+    FIELD(ss_stack_frame, file, F_STR), FIELD(ss_stack_frame, module, F_STR),
+    FIELD(ss_stack_frame, line, F_U32), FIELD(ss_stack_frame, python, F_U8),
+};
+
+#define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The event records: keyword, event type, fields. */
+static const struct event_record {
+    const char *keyword;
+    ss_event_type type;
+    const field *fields;
+    size_t count;
+} event_records[] = {
+    {"stream", SS_EV_STREAM, stream_fields, NFIELDS(stream_fields)},
+    {"api", SS_EV_API, api_fields, NFIELDS(api_fields)},
+    {"kernel", SS_EV_KERNEL, gpu_fields, NFIELDS(gpu_fields)},
+    {"memcpy", SS_EV_MEMCPY, gpu_fields, NFIELDS(gpu_fields)},
+    {"memset", SS_EV_MEMSET, gpu_fields, NFIELDS(gpu_fields)},
+    {"sync", SS_EV_SYNC, sync_fields, NFIELDS(sync_fields)},
+};
+
+/* ---- writing ---- */
+
+/* Writes 'text' escaped: '-' for "", %XX for bytes outside 0x21..0x7e and for '%', and for
+ * a lone "-" so that it is not read back as the empty string. */
+static void put_text(FILE *out, const char *text)
+{
+    if (text == NULL || text[0] == '\0') {
+        fputc('-', out);
+        return;
+    }
+    if (strcmp(text, "-") == 0) {
+        fputs("%2D", out);
+        return;
+    }
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (*p < 0x21 || *p > 0x7e || *p == '%')
+            fprintf(out, "%%%02X", *p);
+        else
+            fputc(*p, out);
+    }
+}
+
+static void put_fields(FILE *out, const void *base, const field *fields, size_t count)
+{
+    const char *b = base;
+    for (size_t i = 0; i < count; i++) {
+        const void *p = b + fields[i].offset;
+        switch (fields[i].type) {
+        case F_U64:
+            fprintf(out, " %" PRIu64, *(const uint64_t *)p);
+            break;
+        case F_U32:
+        case F_STR:
+        case F_STACK:
+            fprintf(out, " %" PRIu32, *(const uint32_t *)p);
+            break;
+        case F_U8:
+            fprintf(out, " %u", (unsigned)*(const uint8_t *)p);
+            break;
+        case F_I32:
+            fprintf(out, " %" PRId32, *(const int32_t *)p);
+            break;
+        }
+    }
+    fputc('\n', out);
+}
+
+static const void *event_body(const ss_event *e)
+{
+    switch (e->type) {
+    case SS_EV_API:
+        return &e->u.api;
+    case SS_EV_SYNC:
+        return &e->u.sync;
+    case SS_EV_STREAM:
+        return &e->u.stream;
+    default:
+        return &e->u.gpu;
+    }
+}
+
+int ss_trace_write(FILE *out, const ss_event_log *log)
+{
+    fprintf(out, "SSTRACE %d %d\n", SS_TRACE_MAJOR, SS_TRACE_MINOR);
+    for (size_t i = 0; i < log->meta_count; i++) {
+        fputs("meta ", out);
+        put_text(out, log->meta[i].key);
+        fputc(' ', out);
+        put_text(out, log->meta[i].value);
+        fputc('\n', out);
+    }
+    for (size_t i = 1; i < log->string_count; i++) {
+        fprintf(out, "str %zu ", i);
+        put_text(out, log->strings[i]);
+        fputc('\n', out);
+    }
+    for (size_t i = 1; i < log->stack_count; i++) {
+        fprintf(out, "stack %zu %" PRIu32 "\n", i, log->stacks[i].depth);
+        for (uint32_t j = 0; j < log->stacks[i].depth; j++) {
+            fputs("frame", out);
+            put_fields(out, &log->stacks[i].frames[j], frame_fields, NFIELDS(frame_fields));
+        }
+    }
+    for (size_t i = 0; i < log->count; i++) {
+        const ss_event *e = &log->events[i];
+        const struct event_record *rec = NULL;
+        for (size_t r = 0; r < NFIELDS(event_records); r++) {
+            if (event_records[r].type == (ss_event_type)e->type)
+                rec = &event_records[r];
+        }
+        if (rec == NULL)
+            continue; /* not a recordable event: the log's own invariant was broken */
+        fputs(rec->keyword, out);
+        put_fields(out, event_body(e), rec->fields, rec->count);
+    }
+    fprintf(out, "dropped %" PRIu64 "\n", log->dropped);
+    fprintf(out, "end %zu %zu %zu\n", log->count, log->string_count, log->stack_count);
+    fflush(out);
+    return ferror(out) ? -1 : 0;
+}
+
+/* ---- reading ---- */
+
+#define MAX_FIELDS 32
+#define MAX_STACK_DEPTH 65536
+
+typedef struct reader {
+    const char *path;
+    size_t line;
+    char *err;
+    size_t err_size;
+    ss_event_log *log;
+    unsigned minor;           /* the file's minor version */
+    char *fields[MAX_FIELDS]; /* the current line, split at spaces */
+    size_t field_count;
+    int too_many_fields;
+    ss_stack_frame *frames; /* frames of the stack being read */
+    uint32_t stack_depth;   /* frames it declared */
+    uint32_t frames_read;
+    int in_stack;
+    int saw_dropped, saw_end;
+} reader;
+
+static int fail(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int fail(reader *r, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(r->err, r->err_size, "%s:%zu: %s", r->path, r->line, what);
+    return -1;
+}
+
+/* Splits 'text' (no newline) at single spaces. Returns 0, or -1 on an empty field or a byte
+ * that must have been escaped. */
+static int split(reader *r, char *text)
+{
+    r->field_count = 0;
+    r->too_many_fields = 0;
+    char *start = text;
+    for (char *p = text;; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == ' ' || c == '\0') {
+            if (p == start)
+                return fail(r, c == '\0' && r->field_count == 0 ? "empty line" : "empty field");
+            if (r->field_count < MAX_FIELDS)
+                r->fields[r->field_count++] = start;
+            else
+                r->too_many_fields = 1;
+            if (c == '\0')
+                return 0;
+            *p = '\0';
+            start = p + 1;
+        } else if (c < 0x21 || c > 0x7e) {
+            return fail(r, "byte 0x%02X must be written as %%%02X", c, c);
+        }
+    }
+}
+
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    if (s[0] < '0' || s[0] > '9' || (s[0] == '0' && s[1] != '\0'))
+        return -1;
+    uint64_t v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    if (v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_i32(const char *s, int32_t *out)
+{
+    uint64_t v;
+    if (s[0] == '-') {
+        if (strcmp(s, "-0") == 0 || parse_u64(s + 1, (uint64_t)INT32_MAX + 1, &v) < 0)
+            return -1;
+        *out = (int32_t)(-(int64_t)v);
+        return 0;
+    }
+    if (parse_u64(s, INT32_MAX, &v) < 0)
+        return -1;
+    *out = (int32_t)v;
+    return 0;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Decodes an escaped field in place. Returns 0, or -1 with the error set. */
+static int unescape(reader *r, char *s, const char *what)
+{
+    if (strcmp(s, "-") == 0) {
+        s[0] = '\0';
+        return 0;
+    }
+    char *w = s;
+    for (const char *p = s; *p; p++) {
+        if (*p != '%') {
+            *w++ = *p;
+            continue;
+        }
+        int hi = hexval(p[1]), lo = hi < 0 ? -1 : hexval(p[2]);
+        if (hi < 0 || lo < 0)
+            return fail(r, "%s: bad escape in '%s' (expected %% and two upper-case hex digits)",
+                        what, s);
+        if (hi == 0 && lo == 0)
+            return fail(r, "%s: %%00 is not allowed", what);
+        *w++ = (char)(hi * 16 + lo);
+        p += 2;
+    }
+    *w = '\0';
+    return 0;
+}
+
+/* Checks the number of fields of a record (keyword included in 'count'). A newer minor
+ * version may append fields, which are then ignored. */
+static int expect_fields(reader *r, size_t count)
+{
+    if (r->field_count == count && !r->too_many_fields)
+        return 0;
+    if (r->field_count > count && r->minor > SS_TRACE_MINOR)
+        return 0;
+    if (r->too_many_fields)
+        return fail(r, "%s: expected %zu fields, got more than %d", r->fields[0], count - 1,
+                    MAX_FIELDS - 1);
+    return fail(r, "%s: expected %zu fields, got %zu", r->fields[0], count - 1, r->field_count - 1);
+}
+
+/* Parses fields 1.. of the current line into the struct at 'base'. */
+static int parse_fields(reader *r, void *base, const field *fields, size_t count)
+{
+    if (expect_fields(r, count + 1) < 0)
+        return -1;
+    char *b = base;
+    for (size_t i = 0; i < count; i++) {
+        const char *text = r->fields[i + 1];
+        void *p = b + fields[i].offset;
+        uint64_t v;
+        int32_t sv;
+        switch (fields[i].type) {
+        case F_U64:
+            if (parse_u64(text, UINT64_MAX, &v) < 0)
+                goto bad;
+            *(uint64_t *)p = v;
+            break;
+        case F_U32:
+            if (parse_u64(text, UINT32_MAX, &v) < 0)
+                goto bad;
+            *(uint32_t *)p = (uint32_t)v;
+            break;
+        case F_U8:
+            if (parse_u64(text, UINT8_MAX, &v) < 0)
+                goto bad;
+            *(uint8_t *)p = (uint8_t)v;
+            break;
+        case F_I32:
+            if (parse_i32(text, &sv) < 0)
+                goto bad;
+            *(int32_t *)p = sv;
+            break;
+        case F_STR:
+            if (parse_u64(text, UINT32_MAX, &v) < 0)
+                goto bad;
+            if (v >= r->log->string_count)
+                return fail(r, "%s: %s: string %" PRIu64 " is not defined", r->fields[0],
+                            fields[i].name, v);
+            *(uint32_t *)p = (uint32_t)v;
+            break;
+        case F_STACK:
+            if (parse_u64(text, UINT32_MAX, &v) < 0)
+                goto bad;
+            if (v >= r->log->stack_count)
+                return fail(r, "%s: %s: stack %" PRIu64 " is not defined", r->fields[0],
+                            fields[i].name, v);
+            *(uint32_t *)p = (uint32_t)v;
+            break;
+        }
+        continue;
+    bad:
+        return fail(r, "%s: %s: '%s' is not a valid %s", r->fields[0], fields[i].name, text,
+                    fields[i].type == F_I32 ? "integer" : "unsigned integer");
+    }
+    return 0;
+}
+
+static int read_meta(reader *r)
+{
+    if (expect_fields(r, 3) < 0 || unescape(r, r->fields[1], "meta") < 0 ||
+        unescape(r, r->fields[2], "meta") < 0)
+        return -1;
+    if (ss_log_get_meta(r->log, r->fields[1]) != NULL)
+        return fail(r, "meta: duplicate key '%s'", r->fields[1]);
+    if (ss_log_set_meta(r->log, r->fields[1], r->fields[2]) < 0)
+        return fail(r, "out of memory");
+    return 0;
+}
+
+static int read_str(reader *r)
+{
+    uint64_t id;
+    if (expect_fields(r, 3) < 0)
+        return -1;
+    if (parse_u64(r->fields[1], UINT32_MAX, &id) < 0)
+        return fail(r, "str: id: '%s' is not a valid unsigned integer", r->fields[1]);
+    if (id != r->log->string_count)
+        return fail(r, "str: expected id %zu, got %" PRIu64, r->log->string_count, id);
+    if (unescape(r, r->fields[2], "str") < 0)
+        return -1;
+    size_t before = r->log->string_count;
+    uint32_t got = ss_log_intern(r->log, r->fields[2]);
+    if (r->log->string_count == before) {
+        if (got == 0 && r->fields[2][0] != '\0')
+            return fail(r, "out of memory");
+        return fail(r, "str: string %" PRIu64 " repeats string %" PRIu32, id, got);
+    }
+    return 0;
+}
+
+static int finish_stack(reader *r)
+{
+    size_t before = r->log->stack_count;
+    ss_log_add_stack(r->log, r->frames, r->stack_depth);
+    r->in_stack = 0;
+    if (r->log->stack_count == before)
+        return fail(r, "out of memory");
+    return 0;
+}
+
+static int read_stack(reader *r)
+{
+    uint64_t id, depth;
+    if (expect_fields(r, 3) < 0)
+        return -1;
+    if (parse_u64(r->fields[1], UINT32_MAX, &id) < 0)
+        return fail(r, "stack: id: '%s' is not a valid unsigned integer", r->fields[1]);
+    if (id != r->log->stack_count)
+        return fail(r, "stack: expected id %zu, got %" PRIu64, r->log->stack_count, id);
+    if (parse_u64(r->fields[2], MAX_STACK_DEPTH, &depth) < 0)
+        return fail(r, "stack: depth: '%s' is not an integer from 0 to %d", r->fields[2],
+                    MAX_STACK_DEPTH);
+    r->stack_depth = (uint32_t)depth;
+    r->frames_read = 0;
+    free(r->frames);
+    r->frames = NULL;
+    if (depth > 0) {
+        r->frames = calloc(depth, sizeof *r->frames);
+        if (r->frames == NULL)
+            return fail(r, "out of memory");
+    }
+    r->in_stack = 1;
+    return depth == 0 ? finish_stack(r) : 0;
+}
+
+static int read_frame(reader *r)
+{
+    if (!r->in_stack)
+        return fail(r, "frame: not inside a stack (no 'stack' record declares it)");
+    if (parse_fields(r, &r->frames[r->frames_read], frame_fields, NFIELDS(frame_fields)) < 0)
+        return -1;
+    if (++r->frames_read == r->stack_depth)
+        return finish_stack(r);
+    return 0;
+}
+
+static int read_dropped(reader *r)
+{
+    uint64_t n;
+    if (expect_fields(r, 2) < 0)
+        return -1;
+    if (r->saw_dropped)
+        return fail(r, "dropped: repeated");
+    if (parse_u64(r->fields[1], UINT64_MAX, &n) < 0)
+        return fail(r, "dropped: '%s' is not a valid unsigned integer", r->fields[1]);
+    r->log->dropped = n;
+    r->saw_dropped = 1;
+    return 0;
+}
+
+static int read_end(reader *r)
+{
+    uint64_t n[3];
+    static const char *const what[3] = {"events", "strings", "stacks"};
+    size_t have[3] = {r->log->count, r->log->string_count, r->log->stack_count};
+    if (expect_fields(r, 4) < 0)
+        return -1;
+    for (int i = 0; i < 3; i++) {
+        if (parse_u64(r->fields[i + 1], UINT64_MAX, &n[i]) < 0)
+            return fail(r, "end: %s: '%s' is not a valid unsigned integer", what[i],
+                        r->fields[i + 1]);
+        if (n[i] != have[i])
+            return fail(r, "end: the trace declares %" PRIu64 " %s, but holds %zu", n[i], what[i],
+                        have[i]);
+    }
+    r->saw_end = 1;
+    return 0;
+}
+
+static int read_event(reader *r, const struct event_record *rec)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = rec->type;
+    void *body = (void *)event_body(&e);
+    if (parse_fields(r, body, rec->fields, rec->count) < 0)
+        return -1;
+    if (rec->type == SS_EV_API) {
+        /* The API id is not stored: it is derived from the name, so a trace stays valid when
+         * the API table gains rows. */
+        const ss_api *row = ss_api_find(r->log->strings[e.u.api.name]);
+        e.u.api.api = (uint16_t)(row ? row->api : SS_API_COUNT);
+    }
+    if (ss_log_append(r->log, &e) < 0)
+        return fail(r, "out of memory");
+    return 0;
+}
+
+static int read_header(reader *r)
+{
+    uint64_t major, minor;
+    if (r->field_count != 3 || strcmp(r->fields[0], "SSTRACE") != 0 ||
+        parse_u64(r->fields[1], UINT32_MAX, &major) < 0 ||
+        parse_u64(r->fields[2], UINT32_MAX, &minor) < 0)
+        return fail(r, "not a syncscope trace (the first line must be 'SSTRACE %d %d')",
+                    SS_TRACE_MAJOR, SS_TRACE_MINOR);
+    if (major != SS_TRACE_MAJOR)
+        return fail(r,
+                    "trace format %" PRIu64 ".%" PRIu64 " is not supported (this syncscope "
+                    "reads %d.x)",
+                    major, minor, SS_TRACE_MAJOR);
+    r->minor = (unsigned)minor;
+    return 0;
+}
+
+static int read_record(reader *r)
+{
+    const char *kw = r->fields[0];
+    if (r->saw_end)
+        return fail(r, "data after the 'end' record");
+    if (r->in_stack && strcmp(kw, "frame") != 0)
+        return fail(r, "stack %zu declares %" PRIu32 " frames, but only %" PRIu32 " follow",
+                    r->log->stack_count, r->stack_depth, r->frames_read);
+    if (strcmp(kw, "frame") == 0)
+        return read_frame(r);
+    if (strcmp(kw, "meta") == 0)
+        return read_meta(r);
+    if (strcmp(kw, "str") == 0)
+        return read_str(r);
+    if (strcmp(kw, "stack") == 0)
+        return read_stack(r);
+    if (strcmp(kw, "dropped") == 0)
+        return read_dropped(r);
+    if (strcmp(kw, "end") == 0)
+        return read_end(r);
+    for (size_t i = 0; i < NFIELDS(event_records); i++) {
+        if (strcmp(kw, event_records[i].keyword) == 0)
+            return read_event(r, &event_records[i]);
+    }
+    if (r->minor > SS_TRACE_MINOR)
+        return 0; /* a record type from a newer minor version: skipped */
+    return fail(r, "unknown record type '%s'", kw);
+}
+
+int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_size)
+{
+    reader r;
+    memset(&r, 0, sizeof r);
+    r.path = path;
+    r.err = err;
+    r.err_size = err_size;
+    r.log = log;
+    if (err_size > 0)
+        err[0] = '\0';
+    if (ss_log_init(log) < 0) {
+        snprintf(err, err_size, "%s: out of memory", path);
+        return -1;
+    }
+    int use_stdin = strcmp(path, "-") == 0;
+    FILE *in = use_stdin ? stdin : fopen(path, "r");
+    if (in == NULL) {
+        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+        ss_log_free(log);
+        return -1;
+    }
+    char *text = NULL;
+    size_t text_cap = 0;
+    ssize_t len;
+    int rc = 0;
+    while (rc == 0 && (len = getline(&text, &text_cap, in)) >= 0) {
+        r.line++;
+        if (len == 0 || text[len - 1] != '\n') {
+            rc = fail(&r, "truncated line (no newline at the end of the file)");
+            break;
+        }
+        text[len - 1] = '\0';
+        if ((size_t)(len - 1) != strlen(text)) {
+            rc = fail(&r, "NUL byte in line");
+            break;
+        }
+        rc = split(&r, text);
+        if (rc == 0)
+            rc = r.line == 1 ? read_header(&r) : read_record(&r);
+    }
+    if (rc == 0 && ferror(in)) {
+        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0 && r.line == 0) {
+        r.line = 1;
+        rc = fail(&r, "empty file (a syncscope trace starts with 'SSTRACE %d %d')", SS_TRACE_MAJOR,
+                  SS_TRACE_MINOR);
+    } else if (rc == 0 && !r.saw_end) {
+        r.line++;
+        rc = fail(&r, "truncated trace: the 'end' record is missing");
+    }
+    free(text);
+    free(r.frames);
+    if (!use_stdin)
+        fclose(in);
+    if (rc < 0)
+        ss_log_free(log);
+    return rc;
+}

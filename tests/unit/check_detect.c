@@ -1,0 +1,1198 @@
+/* check_detect.c: the runtime detectors over hand-built event logs, rule by rule. */
+#include "check_main.h"
+#include "detect.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define US(x) ((uint64_t)(x)*1000u)
+#define LEGACY_ID 7u /* the CUPTI stream id the legacy stream gets in these logs */
+#define S13 0x1000u  /* handle of the stream with CUPTI id 13 */
+
+static ss_event_log log_;
+static ss_result res;
+static ss_detect_options opt;
+
+static void setup(void)
+{
+    ck_assert_int_eq(ss_log_init(&log_), 0);
+    ss_result_init(&res, SS_RESULT_RUN);
+    ss_detect_options_default(&opt);
+}
+
+static void teardown(void)
+{
+    ss_result_free(&res);
+    ss_log_free(&log_);
+}
+
+/* A stack: a libcudart frame, then the user's frame at file:line in 'function'. */
+static uint32_t site(const char *file, unsigned line)
+{
+    ss_stack_frame frames[2] = {
+        {0x7f0000001000u, ss_log_intern(&log_, "cudaMemcpy"), ss_log_intern(&log_, "cudart.cpp"),
+         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 120, 0},
+        {0x401234u, ss_log_intern(&log_, "main"), ss_log_intern(&log_, file),
+         ss_log_intern(&log_, "/work/app"), line, 0},
+    };
+    return ss_log_add_stack(&log_, frames, 2);
+}
+
+typedef struct call_spec {
+    uint32_t thread;
+    const char *name;
+    uint64_t enter, exit;
+    uint32_t corr;
+    uint64_t stream;
+    uint32_t stream_id;
+    uint64_t bytes;
+    int32_t kind;
+    uint32_t stack;
+    int32_t result;
+    uint8_t nested, per_thread;
+} call_spec;
+
+static void api(call_spec s)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = SS_EV_API;
+    ss_ev_api *a = &e.u.api;
+    a->enter_ns = s.enter;
+    a->exit_ns = s.exit;
+    a->thread = s.thread ? s.thread : 1;
+    a->name = ss_log_intern(&log_, s.name);
+    const ss_api *row = ss_api_find(s.name);
+    a->api = (uint16_t)(row ? row->api : SS_API_COUNT);
+    a->correlation = s.corr;
+    a->stream = s.stream;
+    a->stream_id = s.stream_id;
+    a->bytes = s.bytes;
+    a->copy_kind = s.kind;
+    a->stack = s.stack;
+    a->result = s.result;
+    a->device = 0;
+    a->domain = strncmp(s.name, "cu", 2) == 0 && strncmp(s.name, "cuda", 4) != 0
+                    ? SS_DOMAIN_DRIVER
+                    : SS_DOMAIN_RUNTIME;
+    a->nested = s.nested;
+    a->per_thread = s.per_thread;
+    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+}
+
+static void kernel(const char *name, uint64_t start, uint64_t end, uint32_t corr,
+                   uint32_t stream_id)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = SS_EV_KERNEL;
+    e.u.gpu.start_ns = start;
+    e.u.gpu.end_ns = end;
+    e.u.gpu.correlation = corr;
+    e.u.gpu.stream_id = stream_id;
+    e.u.gpu.name = ss_log_intern(&log_, name);
+    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+}
+
+static void copy(uint32_t type, uint64_t start, uint64_t end, uint32_t corr, uint32_t stream_id,
+                 uint64_t bytes, ss_copy_kind kind, ss_mem_kind src, ss_mem_kind dst)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = type;
+    e.u.gpu.start_ns = start;
+    e.u.gpu.end_ns = end;
+    e.u.gpu.correlation = corr;
+    e.u.gpu.stream_id = stream_id;
+    e.u.gpu.bytes = bytes;
+    e.u.gpu.copy_kind = (uint8_t)kind;
+    e.u.gpu.src_kind = (uint8_t)src;
+    e.u.gpu.dst_kind = (uint8_t)dst;
+    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+}
+
+static void stream_record(uint64_t handle, uint32_t stream_id, uint32_t flags)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = SS_EV_STREAM;
+    e.u.stream.handle = handle;
+    e.u.stream.stream_id = stream_id;
+    e.u.stream.flags = flags;
+    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+}
+
+/* The kernel 'scale' on stream 13, launched at 0 (correlation 1), running 10..310 us. */
+static void pending_scale(void)
+{
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = 0,
+                    .exit = US(5),
+                    .corr = 1,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("main.cu", 30)});
+    kernel("scale", US(10), US(310), 1, 13);
+}
+
+static void run(void)
+{
+    ck_assert_int_eq(ss_detect_run(&log_, &opt, &res), 0);
+}
+
+static const ss_finding *only(ss_rule_id rule)
+{
+    const ss_finding *found = NULL;
+    for (size_t i = 0; i < res.count; i++) {
+        if (res.findings[i].rule == rule) {
+            ck_assert_ptr_null(found);
+            found = &res.findings[i];
+        }
+    }
+    ck_assert_ptr_nonnull(found);
+    return found;
+}
+
+static const char *extra(const ss_finding *f, const char *key)
+{
+    for (size_t i = 0; i < f->extra_count; i++) {
+        if (strcmp(f->extra[i].key, key) == 0)
+            return f->extra[i].value;
+    }
+    return NULL;
+}
+
+/* ---- SYNC301 ---- */
+
+START_TEST(test_readback_positive)
+{
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpy",
+                    .enter = US(20),
+                    .exit = US(320),
+                    .corr = 2,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("main.cu", 42)});
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, "main.cu");
+    ck_assert_uint_eq(f->line, 42);
+    ck_assert_str_eq(f->function, "main");
+    ck_assert_int_eq(f->severity, SS_SEV_WARNING);
+    ck_assert_int_eq(f->origin, SS_ORIGIN_RUNTIME);
+    ck_assert_uint_eq(f->frame_count, 2);
+    ck_assert_str_eq(f->frames[0].module, "/usr/local/cuda/lib64/libcudart.so.13");
+    ck_assert_uint_eq(f->frames[1].line, 42);
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_uint_eq(f->evidence.total_ns, US(300));
+    ck_assert_uint_eq(f->evidence.max_ns, US(300));
+    ck_assert_uint_eq(f->evidence.bytes, 4);
+    ck_assert_str_eq(f->evidence.api, "cudaMemcpy");
+    ck_assert_str_eq(f->evidence.direction, "DtoH");
+    ck_assert_str_eq(f->evidence.host_kind, "pageable");
+    ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 13 (0.30 ms)");
+    ck_assert_str_eq(f->evidence.stream, "stream 7");
+    ck_assert_int_eq(f->evidence.device, 0);
+    ck_assert_str_eq(f->message, "cudaMemcpy read back 4 bytes to the host in 1 copy and "
+                                 "blocked it 0.30 ms (0.30 ms at most) until earlier device "
+                                 "work finished");
+    ck_assert_uint_eq(res.blocked_ns, US(300));
+}
+END_TEST
+
+START_TEST(test_readback_nothing_pending)
+{
+    api((call_spec){.name = "cudaMemcpy",
+                    .enter = US(20),
+                    .exit = US(40),
+                    .corr = 2,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("main.cu", 42)});
+    copy(SS_EV_MEMCPY, US(30), US(33), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    run();
+    ck_assert_uint_eq(res.count, 0);
+    ck_assert_uint_eq(res.blocked_ns, 0);
+}
+END_TEST
+
+START_TEST(test_readback_async_api_and_size_limit)
+{
+    /* A 4-byte cudaMemcpyAsync readback is SYNC301 (not 201); a 32-byte one is not a
+     * readback: as a pageable async copy it is SYNC201. */
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(320),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("loss.cu", 7)});
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(330),
+                    .exit = US(335),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("main.cu", 30)});
+    kernel("scale", US(340), US(640), 3, 13);
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(350),
+                    .exit = US(650),
+                    .corr = 4,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 32,
+                    .kind = 2,
+                    .stack = site("loss.cu", 9)});
+    copy(SS_EV_MEMCPY, US(642), US(645), 4, 13, 32, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    const ss_finding *r = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_uint_eq(r->line, 7);
+    ck_assert_str_eq(r->evidence.api, "cudaMemcpyAsync");
+    const ss_finding *p = only(SS_RULE_PAGEABLE_ASYNC_COPY);
+    ck_assert_uint_eq(p->line, 9);
+    ck_assert_uint_eq(p->evidence.bytes, 32);
+}
+END_TEST
+
+START_TEST(test_readback_limit_option)
+{
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpy",
+                    .enter = US(20),
+                    .exit = US(320),
+                    .corr = 2,
+                    .bytes = 64,
+                    .kind = 2,
+                    .stack = site("main.cu", 42)});
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 64, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PINNED);
+    opt.readback_max_bytes = 64;
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    ck_assert_str_eq(only(SS_RULE_SCALAR_READBACK)->evidence.host_kind, "pinned");
+}
+END_TEST
+
+START_TEST(test_aggregation)
+{
+    /* Three readbacks at one call site (different stacks, same file:line). */
+    uint64_t blocked[3] = {US(100), US(300), US(200)};
+    for (uint32_t i = 0; i < 3; i++) {
+        uint64_t t0 = US(1000) * i;
+        api((call_spec){.name = "cudaLaunchKernel",
+                        .enter = t0,
+                        .exit = t0 + US(5),
+                        .corr = 10 * i + 1,
+                        .stream = S13,
+                        .stream_id = 13,
+                        .kind = -1,
+                        .stack = site("main.cu", 30)});
+        kernel("scale", t0 + US(10), t0 + US(10) + blocked[i] - US(20), 10 * i + 1, 13);
+        api((call_spec){.name = "cudaMemcpy",
+                        .enter = t0 + US(10),
+                        .exit = t0 + US(10) + blocked[i],
+                        .corr = 10 * i + 2,
+                        .bytes = 4,
+                        .kind = 2,
+                        .stack = site("main.cu", 42)});
+        copy(SS_EV_MEMCPY, t0 + blocked[i], t0 + blocked[i] + US(2), 10 * i + 2, LEGACY_ID, 4,
+             SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    }
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_uint_eq(f->evidence.count, 3);
+    ck_assert_uint_eq(f->evidence.total_ns, US(600));
+    ck_assert_uint_eq(f->evidence.max_ns, US(300));
+    ck_assert_uint_eq(f->evidence.bytes, 12);
+    ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 13 (3 times, 0.54 ms)");
+    ck_assert_str_eq(f->message, "cudaMemcpy read back 12 bytes to the host in 3 copies and "
+                                 "blocked it 0.60 ms (0.30 ms at most) until earlier device "
+                                 "work finished");
+}
+END_TEST
+
+START_TEST(test_nested_driver_call_not_counted_twice)
+{
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpy",
+                    .enter = US(20),
+                    .exit = US(320),
+                    .corr = 2,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("main.cu", 42)});
+    /* The driver call the runtime made; the copy carries its correlation id. */
+    api((call_spec){.name = "cuMemcpyDtoH_v2",
+                    .enter = US(21),
+                    .exit = US(318),
+                    .corr = 3,
+                    .bytes = 4,
+                    .kind = -1,
+                    .stack = site("main.cu", 42),
+                    .nested = 1});
+    copy(SS_EV_MEMCPY, US(312), US(315), 3, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->evidence.api, "cudaMemcpy");
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_str_eq(f->evidence.host_kind, "pageable");
+}
+END_TEST
+
+START_TEST(test_nested_driver_call_without_runtime_parent)
+{
+    /* A program calling the driver directly: nested is 0 and the call is reported. */
+    pending_scale();
+    api((call_spec){.name = "cuMemcpyDtoH_v2",
+                    .enter = US(21),
+                    .exit = US(318),
+                    .corr = 3,
+                    .bytes = 8,
+                    .kind = -1,
+                    .stack = site("drv.c", 5)});
+    copy(SS_EV_MEMCPY, US(312), US(315), 3, LEGACY_ID, 8, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->evidence.api, "cuMemcpyDtoH_v2");
+    ck_assert_str_eq(f->file, "drv.c");
+}
+END_TEST
+
+START_TEST(test_two_threads)
+{
+    /* Thread 2 launched 'scale' before thread 1's readback: that work is waited for. Thread
+     * 2's later launch (after the readback was entered) is not. */
+    api((call_spec){.thread = 2,
+                    .name = "cudaLaunchKernel",
+                    .enter = 0,
+                    .exit = US(5),
+                    .corr = 1,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("worker.cu", 3)});
+    kernel("scale", US(10), US(200), 1, 13);
+    api((call_spec){.thread = 1,
+                    .name = "cudaMemcpy",
+                    .enter = US(20),
+                    .exit = US(320),
+                    .corr = 2,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("main.cu", 42)});
+    api((call_spec){.thread = 2,
+                    .name = "cudaLaunchKernel",
+                    .enter = US(30),
+                    .exit = US(35),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("worker.cu", 4)});
+    kernel("late", US(200), US(310), 3, 13);
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 13 (0.19 ms)");
+}
+END_TEST
+
+START_TEST(test_only_later_work_pending)
+{
+    /* The only work that ends while the call blocks was enqueued after it was entered (by
+     * another thread): the call did not wait for earlier work. */
+    api((call_spec){.thread = 1,
+                    .name = "cudaMemcpy",
+                    .enter = US(20),
+                    .exit = US(320),
+                    .corr = 2,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("main.cu", 42)});
+    api((call_spec){.thread = 2,
+                    .name = "cudaLaunchKernel",
+                    .enter = US(30),
+                    .exit = US(35),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("worker.cu", 4)});
+    kernel("late", US(40), US(310), 3, 13);
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    run();
+    ck_assert_uint_eq(res.count, 0);
+}
+END_TEST
+
+START_TEST(test_out_of_order_activity)
+{
+    /* Activity records arrive in buffers after the API records, newest first. */
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = 0,
+                    .exit = US(5),
+                    .corr = 1,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("main.cu", 30)});
+    api((call_spec){.name = "cudaMemcpy",
+                    .enter = US(20),
+                    .exit = US(320),
+                    .corr = 2,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("main.cu", 42)});
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    kernel("scale", US(10), US(310), 1, 13);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 13 (0.30 ms)");
+    /* The log is sorted by start time now. */
+    for (size_t i = 1; i < log_.count; i++) {
+        const ss_event *a = &log_.events[i - 1], *b = &log_.events[i];
+        uint64_t ta = a->type == SS_EV_API ? a->u.api.enter_ns : a->u.gpu.start_ns;
+        uint64_t tb = b->type == SS_EV_API ? b->u.api.enter_ns : b->u.gpu.start_ns;
+        ck_assert_uint_le(ta, tb);
+    }
+}
+END_TEST
+
+/* ---- SYNC201 / SYNC202 ---- */
+
+START_TEST(test_pageable_async_copy)
+{
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(2220),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 16777216,
+                    .kind = 1,
+                    .stack = site("pipe.cu", 12)});
+    copy(SS_EV_MEMCPY, US(900), US(2210), 2, 13, 16777216, SS_COPY_HTOD, SS_MEM_PAGEABLE,
+         SS_MEM_DEVICE);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_PAGEABLE_ASYNC_COPY);
+    ck_assert_str_eq(f->file, "pipe.cu");
+    ck_assert_uint_eq(f->line, 12);
+    ck_assert_uint_eq(f->evidence.bytes, 16777216);
+    ck_assert_uint_eq(f->evidence.total_ns, US(2200));
+    ck_assert_str_eq(f->evidence.direction, "HtoD");
+    ck_assert_str_eq(f->evidence.host_kind, "pageable");
+    ck_assert_str_eq(f->evidence.stream, "stream 13");
+    ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 13 (0.30 ms)");
+    ck_assert_str_eq(extra(f, "waited_for_earlier_work"), "1");
+    ck_assert_str_eq(f->message,
+                     "cudaMemcpyAsync HtoD with pageable host memory blocked the host 1 time: "
+                     "2.20 ms (2.20 ms at most) for 16777216 bytes; 1 of 1 waited for earlier "
+                     "device work");
+    ck_assert_uint_eq(res.blocked_ns, US(2200));
+}
+END_TEST
+
+START_TEST(test_pageable_async_copy_without_pending_work)
+{
+    /* It blocked for its own staging: still SYNC201, with no earlier work waited for. */
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(1620),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 1 << 20,
+                    .kind = 2,
+                    .stack = site("pipe.cu", 14)});
+    copy(SS_EV_MEMCPY, US(30), US(1610), 2, 13, 1 << 20, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    run();
+    const ss_finding *f = only(SS_RULE_PAGEABLE_ASYNC_COPY);
+    ck_assert_ptr_null(f->evidence.waited_for);
+    ck_assert_str_eq(extra(f, "waited_for_earlier_work"), "0");
+    ck_assert_str_eq(f->evidence.direction, "DtoH");
+}
+END_TEST
+
+START_TEST(test_pinned_async_copy_is_not_201)
+{
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(29),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 16777216,
+                    .kind = 1,
+                    .stack = site("pipe.cu", 12)});
+    copy(SS_EV_MEMCPY, US(310), US(1600), 2, 13, 16777216, SS_COPY_HTOD, SS_MEM_PINNED,
+         SS_MEM_DEVICE);
+    run();
+    ck_assert_uint_eq(res.count, 0);
+}
+END_TEST
+
+START_TEST(test_sync_copy_in_pipeline)
+{
+    stream_record(S13, 13, SS_STREAM_FLAG_NON_BLOCKING);
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpy",
+                    .enter = US(20),
+                    .exit = US(420),
+                    .corr = 2,
+                    .bytes = 1 << 20,
+                    .kind = 1,
+                    .stack = site("main.cu", 50)});
+    copy(SS_EV_MEMCPY, US(311), US(410), 2, LEGACY_ID, 1 << 20, SS_COPY_HTOD, SS_MEM_PINNED,
+         SS_MEM_DEVICE);
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(430),
+                    .exit = US(435),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("main.cu", 30)});
+    kernel("scale", US(440), US(740), 3, 13);
+    api((call_spec){.name = "cudaMemset",
+                    .enter = US(450),
+                    .exit = US(760),
+                    .corr = 4,
+                    .bytes = 4096,
+                    .kind = -1,
+                    .stack = site("main.cu", 51)});
+    copy(SS_EV_MEMSET, US(741), US(745), 4, LEGACY_ID, 4096, SS_COPY_UNKNOWN, SS_MEM_UNKNOWN,
+         SS_MEM_DEVICE);
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    ck_assert_int_eq(res.findings[0].rule, SS_RULE_SYNC_COPY_IN_PIPELINE);
+    ck_assert_uint_eq(res.findings[0].line, 50);
+    ck_assert_uint_eq(res.findings[0].evidence.total_ns, US(400));
+    ck_assert_str_eq(res.findings[0].evidence.direction, "HtoD");
+    ck_assert_str_eq(res.findings[0].evidence.host_kind, "pinned");
+    ck_assert_str_eq(res.findings[0].message, "synchronous cudaMemcpy blocked the host 1 time "
+                                              "while earlier device work was pending: 0.40 ms "
+                                              "(0.40 ms at most)");
+    ck_assert_int_eq(res.findings[1].rule, SS_RULE_SYNC_COPY_IN_PIPELINE);
+    ck_assert_uint_eq(res.findings[1].line, 51);
+    ck_assert_str_eq(res.findings[1].evidence.api, "cudaMemset");
+    ck_assert_ptr_null(res.findings[1].evidence.direction);
+    ck_assert_uint_eq(res.findings[1].evidence.bytes, 4096);
+    ck_assert_uint_eq(res.blocked_ns, US(400) + US(310));
+}
+END_TEST
+
+START_TEST(test_sync_copy_nothing_pending)
+{
+    api((call_spec){.name = "cudaMemcpy",
+                    .enter = US(20),
+                    .exit = US(420),
+                    .corr = 2,
+                    .bytes = 1 << 20,
+                    .kind = 1,
+                    .stack = site("main.cu", 50)});
+    copy(SS_EV_MEMCPY, US(30), US(410), 2, LEGACY_ID, 1 << 20, SS_COPY_HTOD, SS_MEM_PAGEABLE,
+         SS_MEM_DEVICE);
+    run();
+    ck_assert_uint_eq(res.count, 0);
+}
+END_TEST
+
+/* ---- SYNC401 / SYNC402 ---- */
+
+static void two_stream_work(void)
+{
+    pending_scale();
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(6),
+                    .exit = US(9),
+                    .corr = 5,
+                    .stream = 0x2000,
+                    .stream_id = 14,
+                    .kind = -1,
+                    .stack = site("main.cu", 31)});
+    kernel("bias", US(12), US(400), 5, 14);
+}
+
+START_TEST(test_device_sync_over_synchronized)
+{
+    two_stream_work();
+    api((call_spec){.name = "cudaDeviceSynchronize",
+                    .enter = US(20),
+                    .exit = US(405),
+                    .corr = 2,
+                    .kind = -1,
+                    .stack = site("main.cu", 60)});
+    api((call_spec){.name = "cudaStreamSynchronize",
+                    .enter = US(500),
+                    .exit = US(505),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("main.cu", 61)});
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
+    ck_assert_uint_eq(f->line, 60);
+    ck_assert_int_eq(f->severity, SS_SEV_NOTE);
+    ck_assert_uint_eq(f->evidence.total_ns, US(385));
+    ck_assert_str_eq(extra(f, "over_synchronized"), "1");
+    ck_assert_str_eq(extra(f, "over_synchronized_ns"), "385000");
+    ck_assert_str_eq(f->evidence.waited_for,
+                     "kernel 'scale' on stream 13 (0.30 ms), kernel 'bias' on stream 14 "
+                     "(0.39 ms)");
+    ck_assert_str_eq(f->message, "cudaDeviceSynchronize blocked the host 1 time waiting for "
+                                 "device work: 0.39 ms (0.39 ms at most); 1 of them (0.39 ms) "
+                                 "waited for work on two or more streams, where waiting for "
+                                 "one stream or event may suffice");
+    /* Explicit synchronization is not implicit blocking. */
+    ck_assert_uint_eq(res.blocked_ns, 0);
+}
+END_TEST
+
+START_TEST(test_stream_sync_waits_for_its_stream_only)
+{
+    two_stream_work();
+    api((call_spec){.name = "cudaStreamSynchronize",
+                    .enter = US(20),
+                    .exit = US(312),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("main.cu", 61)});
+    run();
+    const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
+    ck_assert_str_eq(extra(f, "over_synchronized"), "0");
+    ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 13 (0.30 ms)");
+    ck_assert_str_eq(f->evidence.stream, "stream 13");
+}
+END_TEST
+
+START_TEST(test_device_wide_sync_call)
+{
+    pending_scale();
+    api((call_spec){.name = "cudaFree",
+                    .enter = US(20),
+                    .exit = US(330),
+                    .corr = 2,
+                    .kind = -1,
+                    .stack = site("alloc.cu", 8)});
+    api((call_spec){.name = "cudaMalloc",
+                    .enter = US(400),
+                    .exit = US(900),
+                    .corr = 3,
+                    .bytes = 1 << 30,
+                    .kind = -1,
+                    .stack = site("alloc.cu", 9)});
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    ck_assert_uint_eq(f->line, 8);
+    ck_assert_uint_eq(f->evidence.total_ns, US(310));
+    ck_assert_str_eq(f->message, "cudaFree blocked the host 1 time while device work was "
+                                 "pending: 0.31 ms (0.31 ms at most)");
+    ck_assert_uint_eq(res.blocked_ns, US(310));
+}
+END_TEST
+
+START_TEST(test_short_block_is_ignored)
+{
+    pending_scale();
+    api((call_spec){.name = "cudaFree",
+                    .enter = US(306),
+                    .exit = US(310),
+                    .corr = 2,
+                    .kind = -1,
+                    .stack = site("alloc.cu", 8)});
+    run();
+    ck_assert_uint_eq(res.count, 0);
+}
+END_TEST
+
+/* ---- SYNC101 / SYNC102 / SYNC103 ---- */
+
+/* Stream 13 (blocking unless 'flags' say otherwise) runs k1, then a legacy-stream operation
+ * runs, then k2 of stream 13, which was ready at 100 us, starts only at 152 us. */
+static void legacy_between(uint32_t flags, int per_thread, int as_copy)
+{
+    stream_record(S13, 13, flags);
+    api((call_spec){.name = "cudaStreamCreate",
+                    .enter = 0,
+                    .exit = US(1),
+                    .corr = 9,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("main.cu", 10)});
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(2),
+                    .exit = US(4),
+                    .corr = 1,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("main.cu", 30)});
+    kernel("k1", US(5), US(100), 1, 13);
+    uint32_t legacy_id = per_thread ? 8 : LEGACY_ID;
+    if (as_copy) {
+        api((call_spec){.name = "cudaMemsetAsync",
+                        .enter = US(10),
+                        .exit = US(12),
+                        .corr = 2,
+                        .stream = 0,
+                        .stream_id = legacy_id,
+                        .bytes = 256,
+                        .kind = -1,
+                        .stack = site("main.cu", 33),
+                        .per_thread = (uint8_t)per_thread});
+        copy(SS_EV_MEMSET, US(102), US(150), 2, legacy_id, 256, SS_COPY_UNKNOWN, SS_MEM_UNKNOWN,
+             SS_MEM_DEVICE);
+    } else {
+        api((call_spec){.name = "cudaLaunchKernel",
+                        .enter = US(10),
+                        .exit = US(12),
+                        .corr = 2,
+                        .stream = 0,
+                        .stream_id = legacy_id,
+                        .kind = -1,
+                        .stack = site("main.cu", 33),
+                        .per_thread = (uint8_t)per_thread});
+        kernel("fill", US(102), US(150), 2, legacy_id);
+    }
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(20),
+                    .exit = US(22),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("main.cu", 36)});
+    kernel("k2", US(152), US(250), 3, 13);
+}
+
+START_TEST(test_default_stream_launch)
+{
+    legacy_between(0, 0, 0);
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    const ss_finding *f = only(SS_RULE_DEFAULT_STREAM_LAUNCH);
+    ck_assert_uint_eq(f->line, 33);
+    /* It waited from 10 us (enqueued) to 102 us; it held k2 back from 102 to 152 us. */
+    ck_assert_uint_eq(f->evidence.total_ns, US(92) + US(50));
+    ck_assert_str_eq(f->evidence.stream, "stream 7; other streams: 13");
+    ck_assert_str_eq(f->evidence.waited_for,
+                     "kernel 'k1' on stream 13 (95.0 us), kernel 'k2' on stream 13 (98.0 us)");
+    ck_assert_str_eq(f->message, "kernel 'fill' ran on the legacy default stream and serialized "
+                                 "with other blocking streams 1 time: 0.14 ms of GPU time lost "
+                                 "(0.14 ms at most)");
+    const ss_finding *c = only(SS_RULE_BLOCKING_STREAM_CREATE);
+    ck_assert_uint_eq(c->line, 10);
+    ck_assert_str_eq(c->evidence.api, "cudaStreamCreate");
+    ck_assert_uint_eq(c->evidence.total_ns, US(50));
+    ck_assert_str_eq(c->evidence.stream, "stream 13; other streams: 7");
+    /* GPU serialization is not host blocking. */
+    ck_assert_uint_eq(res.blocked_ns, 0);
+}
+END_TEST
+
+START_TEST(test_default_stream_async_call)
+{
+    legacy_between(0, 0, 1);
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    const ss_finding *f = only(SS_RULE_DEFAULT_STREAM_ASYNC_CALL);
+    ck_assert_uint_eq(f->line, 33);
+    ck_assert_str_eq(f->evidence.api, "cudaMemsetAsync");
+    ck_assert_uint_eq(f->evidence.bytes, 256);
+    ck_assert_uint_eq(f->evidence.total_ns, US(142));
+    only(SS_RULE_BLOCKING_STREAM_CREATE);
+}
+END_TEST
+
+START_TEST(test_non_blocking_stream_is_not_serialized)
+{
+    legacy_between(SS_STREAM_FLAG_NON_BLOCKING, 0, 0);
+    run();
+    ck_assert_uint_eq(res.count, 0);
+}
+END_TEST
+
+START_TEST(test_per_thread_default_stream_is_not_101)
+{
+    legacy_between(0, 1, 0);
+    run();
+    ck_assert_uint_eq(res.count, 0);
+}
+END_TEST
+
+START_TEST(test_overlapping_streams_are_not_serialized)
+{
+    /* The legacy kernel ran while stream 13's kernels ran: nothing was serialized. */
+    stream_record(S13, 13, 0);
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(2),
+                    .exit = US(4),
+                    .corr = 1,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("main.cu", 30)});
+    kernel("k1", US(5), US(100), 1, 13);
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(10),
+                    .exit = US(12),
+                    .corr = 2,
+                    .stream = SS_STREAM_LEGACY,
+                    .stream_id = LEGACY_ID,
+                    .kind = -1,
+                    .stack = site("main.cu", 33)});
+    kernel("fill", US(50), US(150), 2, LEGACY_ID);
+    run();
+    ck_assert_uint_eq(res.count, 0);
+}
+END_TEST
+
+/* ---- SYNC501 ---- */
+
+static void capture(int32_t copy_result, int32_t end_result)
+{
+    api((call_spec){.name = "cudaStreamBeginCapture",
+                    .enter = US(1),
+                    .exit = US(2),
+                    .corr = 1,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("graph.cu", 20)});
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(3),
+                    .exit = US(4),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("graph.cu", 21)});
+    api((call_spec){.name = "cudaMemcpy",
+                    .enter = US(5),
+                    .exit = US(6),
+                    .corr = 3,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("graph.cu", 22),
+                    .result = copy_result});
+    api((call_spec){.name = "cudaStreamEndCapture",
+                    .enter = US(7),
+                    .exit = US(8),
+                    .corr = 4,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("graph.cu", 23),
+                    .result = end_result});
+}
+
+START_TEST(test_capture_invalidated)
+{
+    capture(900, 901);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_CAPTURE_UNSAFE_CALL);
+    ck_assert_int_eq(f->severity, SS_SEV_ERROR);
+    ck_assert_str_eq(f->file, "graph.cu");
+    ck_assert_uint_eq(f->line, 22);
+    ck_assert_str_eq(f->evidence.api, "cudaMemcpy");
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_str_eq(extra(f, "capture_error"), "cudaErrorStreamCaptureInvalidated");
+    ck_assert_str_eq(extra(f, "capture_ended_at"), "graph.cu:23");
+    ck_assert_str_eq(f->message, "cudaMemcpy broke a stream capture 1 time: cudaStreamEndCapture "
+                                 "then returned cudaErrorStreamCaptureInvalidated (901)");
+}
+END_TEST
+
+START_TEST(test_capture_unsafe_call_without_error_result)
+{
+    /* The copy's own result was not recorded as an error: the first capture-unsafe call is
+     * named. */
+    capture(0, 906);
+    run();
+    const ss_finding *f = only(SS_RULE_CAPTURE_UNSAFE_CALL);
+    ck_assert_uint_eq(f->line, 22);
+    ck_assert_str_eq(extra(f, "capture_error"), "cudaErrorStreamCaptureImplicit");
+}
+END_TEST
+
+START_TEST(test_capture_success)
+{
+    capture(0, 0);
+    run();
+    ck_assert_uint_eq(res.count, 0);
+}
+END_TEST
+
+/* ---- call sites, totals, metadata ---- */
+
+START_TEST(test_python_frame_is_primary)
+{
+    ss_stack_frame frames[4] = {
+        {0x7f01, ss_log_intern(&log_, "cudaMemcpyAsync"), ss_log_intern(&log_, "x.cpp"),
+         ss_log_intern(&log_, "/usr/lib/libcudart.so.13"), 5, 0},
+        {0x7f02, ss_log_intern(&log_, "at::native::_local_scalar_dense_cuda"),
+         ss_log_intern(&log_, "Scalar.cu"), ss_log_intern(&log_, "/torch/lib/libtorch_cuda.so"), 30,
+         0},
+        {0, ss_log_intern(&log_, "train_step"), ss_log_intern(&log_, "train.py"), 0, 17, 1},
+        {0, ss_log_intern(&log_, "<module>"), ss_log_intern(&log_, "main.py"), 0, 3, 1},
+    };
+    uint32_t stack = ss_log_add_stack(&log_, frames, 4);
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(320),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = stack});
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    opt.python_depth = 1;
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, "train.py");
+    ck_assert_uint_eq(f->line, 17);
+    ck_assert_str_eq(f->function, "train_step");
+    ck_assert_uint_eq(f->frame_count, 3); /* two native frames, one Python frame kept */
+    ck_assert_int_eq(f->frames[2].is_python, 1);
+    ck_assert_str_eq(f->frames[2].file, "train.py");
+}
+END_TEST
+
+START_TEST(test_native_site_skips_library_frames)
+{
+    ss_stack_frame frames[3] = {
+        {0x7f01, ss_log_intern(&log_, "cudaFree"), ss_log_intern(&log_, "cudart.cpp"),
+         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 5, 0},
+        {0x7f02, ss_log_intern(&log_, "pool_release"), ss_log_intern(&log_, "pool.c"),
+         ss_log_intern(&log_, "/opt/app/libpool.so"), 77, 0},
+        {0x4011, ss_log_intern(&log_, "main"), ss_log_intern(&log_, "main.c"),
+         ss_log_intern(&log_, "/opt/app/app"), 9, 0},
+    };
+    uint32_t stack = ss_log_add_stack(&log_, frames, 3);
+    pending_scale();
+    api((call_spec){.name = "cudaFree",
+                    .enter = US(20),
+                    .exit = US(330),
+                    .corr = 2,
+                    .kind = -1,
+                    .stack = stack});
+    run();
+    const ss_finding *f = only(SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    ck_assert_str_eq(f->file, "pool.c");
+    ck_assert_uint_eq(f->line, 77);
+    ck_assert_str_eq(f->function, "pool_release");
+}
+END_TEST
+
+START_TEST(test_unsymbolized_stacks_aggregate_by_stack)
+{
+    ss_stack_frame a = {0x4011, 0, 0, 0, 0, 0}, b = {0x4022, 0, 0, 0, 0, 0};
+    uint32_t sa = ss_log_add_stack(&log_, &a, 1), sb = ss_log_add_stack(&log_, &b, 1);
+    pending_scale();
+    api((call_spec){
+        .name = "cudaFree", .enter = US(20), .exit = US(100), .corr = 2, .kind = -1, .stack = sa});
+    api((call_spec){
+        .name = "cudaFree", .enter = US(110), .exit = US(200), .corr = 3, .kind = -1, .stack = sb});
+    api((call_spec){
+        .name = "cudaFree", .enter = US(210), .exit = US(315), .corr = 4, .kind = -1, .stack = sa});
+    /* 'scale' ends at 310 us: only the third call waited for it. The first two waited for
+     * nothing, so give them work of their own that ends in time. */
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(1),
+                    .exit = US(2),
+                    .corr = 5,
+                    .stream = 0x2000,
+                    .stream_id = 14,
+                    .kind = -1,
+                    .stack = sa});
+    kernel("a", US(3), US(95), 5, 14);
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(101),
+                    .exit = US(102),
+                    .corr = 6,
+                    .stream = 0x2000,
+                    .stream_id = 14,
+                    .kind = -1,
+                    .stack = sa});
+    kernel("b", US(103), US(195), 6, 14);
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    ck_assert_ptr_null(res.findings[0].file);
+    ck_assert_uint_eq(res.findings[0].evidence.count, 2); /* stack sa: 80 + 105 us */
+    ck_assert_uint_eq(res.findings[0].evidence.total_ns, US(185));
+    ck_assert_uint_eq(res.findings[0].frames[0].pc, 0x4011);
+    ck_assert_uint_eq(res.findings[1].evidence.count, 1);
+    ck_assert_uint_eq(res.findings[1].frames[0].pc, 0x4022);
+}
+END_TEST
+
+START_TEST(test_totals_and_metadata)
+{
+    static const char *const meta[][2] = {
+        {"program", "./app"},
+        {"command_line", "./app --n 3"},
+        {"pid", "4242"},
+        {"hostname", "gpu-7"},
+        {"rank", "3"},
+        {"gpu", "NVIDIA H200"},
+        {"driver", "580.65"},
+        {"started_at", "2025-01-02T03:04:05Z"},
+        {"wall_ns", "123456789"},
+    };
+    for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++)
+        ck_assert_int_eq(ss_log_set_meta(&log_, meta[i][0], meta[i][1]), 0);
+    log_.dropped = 5;
+    pending_scale();
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(6),
+                    .exit = US(9),
+                    .corr = 5,
+                    .stream = 0x2000,
+                    .stream_id = 14,
+                    .kind = -1,
+                    .stack = site("main.cu", 31)});
+    kernel("bias", US(200), US(400), 5, 14);
+    kernel("orphan", US(1000), US(1010), 77, 14);
+    run();
+    ck_assert_str_eq(res.program, "./app");
+    ck_assert_str_eq(res.command_line, "./app --n 3");
+    ck_assert_int_eq(res.pid, 4242);
+    ck_assert_str_eq(res.hostname, "gpu-7");
+    ck_assert_int_eq(res.rank, 3);
+    ck_assert_str_eq(res.gpu, "NVIDIA H200");
+    ck_assert_str_eq(res.driver, "580.65");
+    ck_assert_str_eq(res.started_at, "2025-01-02T03:04:05Z");
+    ck_assert_uint_eq(res.wall_ns, 123456789);
+    ck_assert_uint_eq(res.gpu_busy_ns, US(390) + US(10)); /* 10..400 and 1000..1010 */
+    ck_assert_uint_eq(res.events, 5);
+    ck_assert_uint_eq(res.dropped, 5);
+    ck_assert_uint_eq(res.diag_count, 1);
+    ck_assert_str_eq(res.diags[0].message, "5 events were dropped past the memory cap; the "
+                                           "findings may be incomplete");
+}
+END_TEST
+
+START_TEST(test_same_findings_after_trace_round_trip)
+{
+    legacy_between(0, 0, 0);
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpy",
+                    .enter = US(300),
+                    .exit = US(320),
+                    .corr = 20,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("main.cu", 42)});
+    copy(SS_EV_MEMCPY, US(312), US(315), 20, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    char path[] = "/tmp/check_detect_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *out = fdopen(fd, "w");
+    ck_assert_int_eq(ss_trace_write(out, &log_), 0);
+    fclose(out);
+    run();
+    ss_event_log replay;
+    ss_result again;
+    char err[256];
+    ck_assert_int_eq(ss_trace_read(path, &replay, err, sizeof err), 0);
+    unlink(path);
+    ss_result_init(&again, SS_RESULT_RUN);
+    ck_assert_int_eq(ss_detect_run(&replay, &opt, &again), 0);
+    ck_assert_uint_ge(res.count, 3);
+    ck_assert_uint_eq(again.count, res.count);
+    for (size_t i = 0; i < res.count; i++) {
+        const ss_finding *a = &res.findings[i], *b = &again.findings[i];
+        ck_assert_int_eq(a->rule, b->rule);
+        ck_assert_str_eq(a->file, b->file);
+        ck_assert_uint_eq(a->line, b->line);
+        ck_assert_str_eq(a->message, b->message);
+        ck_assert_uint_eq(a->evidence.count, b->evidence.count);
+        ck_assert_uint_eq(a->evidence.total_ns, b->evidence.total_ns);
+        ck_assert_pstr_eq(a->evidence.waited_for, b->evidence.waited_for);
+    }
+    ss_result_free(&again);
+    ss_log_free(&replay);
+}
+END_TEST
+
+static Suite *detect_suite(void)
+{
+    Suite *s = suite_create("detect");
+    struct {
+        const char *name;
+        const TTest *tests[16];
+    } cases[] = {
+        {"readback",
+         {test_readback_positive, test_readback_nothing_pending,
+          test_readback_async_api_and_size_limit, test_readback_limit_option, test_aggregation,
+          test_nested_driver_call_not_counted_twice, test_nested_driver_call_without_runtime_parent,
+          test_two_threads, test_only_later_work_pending, test_out_of_order_activity}},
+        {"copies",
+         {test_pageable_async_copy, test_pageable_async_copy_without_pending_work,
+          test_pinned_async_copy_is_not_201, test_sync_copy_in_pipeline,
+          test_sync_copy_nothing_pending}},
+        {"syncs",
+         {test_device_sync_over_synchronized, test_stream_sync_waits_for_its_stream_only,
+          test_device_wide_sync_call, test_short_block_is_ignored}},
+        {"streams",
+         {test_default_stream_launch, test_default_stream_async_call,
+          test_non_blocking_stream_is_not_serialized, test_per_thread_default_stream_is_not_101,
+          test_overlapping_streams_are_not_serialized}},
+        {"capture",
+         {test_capture_invalidated, test_capture_unsafe_call_without_error_result,
+          test_capture_success}},
+        {"sites",
+         {test_python_frame_is_primary, test_native_site_skips_library_frames,
+          test_unsymbolized_stacks_aggregate_by_stack, test_totals_and_metadata,
+          test_same_findings_after_trace_round_trip}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_add_checked_fixture(tc, setup, teardown);
+        for (size_t j = 0; j < 16 && cases[i].tests[j]; j++)
+            tcase_add_test(tc, cases[i].tests[j]);
+        suite_add_tcase(s, tc);
+    }
+    return s;
+}
+
+SS_CHECK_MAIN(detect_suite)
