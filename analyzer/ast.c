@@ -1,0 +1,181 @@
+/* ast.c: small libclang cursor helpers shared by the checks and the dataflow. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ss_ast_is_null(CXCursor c)
+{
+    return clang_Cursor_isNull(c) || clang_isInvalid(clang_getCursorKind(c));
+}
+
+typedef struct child_walk {
+    unsigned want, seen;
+    CXCursor found;
+} child_walk;
+
+static enum CXChildVisitResult nth_child(CXCursor c, CXCursor parent, CXClientData data)
+{
+    child_walk *w = data;
+    if (w->seen++ == w->want) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+CXCursor ss_ast_child(CXCursor parent, unsigned index)
+{
+    child_walk w = {index, 0, clang_getNullCursor()};
+    clang_visitChildren(parent, nth_child, &w);
+    return w.found;
+}
+
+static enum CXChildVisitResult count_child(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (*(unsigned *)data)++;
+    return CXChildVisit_Continue;
+}
+
+unsigned ss_ast_child_count(CXCursor parent)
+{
+    unsigned n = 0;
+    clang_visitChildren(parent, count_child, &n);
+    return n;
+}
+
+CXCursor ss_ast_strip(CXCursor expr)
+{
+    for (;;) {
+        enum CXCursorKind kind = clang_getCursorKind(expr);
+        if (kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr &&
+            kind != CXCursor_CStyleCastExpr && kind != CXCursor_CXXStaticCastExpr &&
+            kind != CXCursor_CXXReinterpretCastExpr && kind != CXCursor_CXXConstCastExpr &&
+            kind != CXCursor_CXXFunctionalCastExpr)
+            return expr;
+        /* An implicit conversion or cast has one operand child (casts may also carry a
+         * TypeRef first); a default argument has none. */
+        CXCursor next = clang_getNullCursor();
+        unsigned n = ss_ast_child_count(expr);
+        for (unsigned i = 0; i < n; i++) {
+            CXCursor c = ss_ast_child(expr, i);
+            enum CXCursorKind ck = clang_getCursorKind(c);
+            if (clang_isExpression(ck)) {
+                next = c;
+                break;
+            }
+        }
+        if (ss_ast_is_null(next))
+            return expr;
+        expr = next;
+    }
+}
+
+void ss_ast_range(CXCursor c, unsigned *begin, unsigned *end)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, begin);
+    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, end);
+}
+
+unsigned ss_ast_offset(CXCursor c)
+{
+    unsigned b, e;
+    ss_ast_range(c, &b, &e);
+    return b;
+}
+
+int ss_ast_eval_int(CXCursor expr, long long *value)
+{
+    enum CXCursorKind kind = clang_getCursorKind(expr);
+    if (kind == CXCursor_CXXNullPtrLiteralExpr || kind == CXCursor_GNUNullExpr) {
+        *value = 0;
+        return 0;
+    }
+    CXType type = clang_getCanonicalType(clang_getCursorType(expr));
+    if (type.kind == CXType_Pointer || type.kind == CXType_NullPtr)
+        return -1;
+    CXEvalResult eval = clang_Cursor_Evaluate(expr);
+    if (eval == NULL)
+        return -1;
+    int rc = -1;
+    if (clang_EvalResult_getKind(eval) == CXEval_Int) {
+        *value = clang_EvalResult_getAsLongLong(eval);
+        rc = 0;
+    }
+    clang_EvalResult_dispose(eval);
+    return rc;
+}
+
+char *ss_ast_callee_name(CXCursor call)
+{
+    CXCursor callee = clang_getCursorReferenced(call);
+    CXString name = clang_getCursorSpelling(ss_ast_is_null(callee) ? call : callee);
+    const char *text = clang_getCString(name);
+    char *out = text && *text ? ss_strdup(text) : NULL;
+    clang_disposeString(name);
+    return out;
+}
+
+int ss_ast_in_system_header(CXCursor c)
+{
+    CXSourceLocation loc = clang_getCursorLocation(c);
+    CXFile file = NULL;
+    clang_getExpansionLocation(loc, &file, NULL, NULL, NULL);
+    if (file == NULL)
+        return 1;
+    return clang_Location_isInSystemHeader(loc);
+}
+
+int ss_ast_binary_op(CXCursor op, char *out, size_t out_size)
+{
+    CXCursor lhs = ss_ast_child(op, 0);
+    if (ss_ast_is_null(lhs))
+        return -1;
+    CXSourceRange whole = clang_getCursorExtent(op);
+    CXSourceLocation begin = clang_getRangeStart(whole);
+    CXFile f1, f2;
+    unsigned o1, o2;
+    clang_getSpellingLocation(begin, &f1, NULL, NULL, &o1);
+    clang_getExpansionLocation(begin, &f2, NULL, NULL, &o2);
+    if (f1 != f2 || o1 != o2)
+        return -1; /* the operator comes from a macro expansion */
+    unsigned lhs_end;
+    clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(lhs)), NULL, NULL, NULL,
+                              &lhs_end);
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(op);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, whole, &tokens, &n);
+    int rc = -1;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned off;
+        clang_getSpellingLocation(clang_getTokenLocation(tu, tokens[i]), NULL, NULL, NULL, &off);
+        if (off < lhs_end || clang_getTokenKind(tokens[i]) != CXToken_Punctuation)
+            continue;
+        CXString s = clang_getTokenSpelling(tu, tokens[i]);
+        snprintf(out, out_size, "%s", clang_getCString(s));
+        clang_disposeString(s);
+        rc = 0;
+        break;
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return rc;
+}
+
+int ss_ast_is_function(CXCursor c)
+{
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_FunctionDecl:
+    case CXCursor_CXXMethod:
+    case CXCursor_Constructor:
+    case CXCursor_Destructor:
+    case CXCursor_ConversionFunction:
+    case CXCursor_FunctionTemplate:
+    case CXCursor_LambdaExpr:
+        return 1;
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,347 @@
+/* default_stream.c: SYNC101 (kernel launches on the legacy default stream) and SYNC102
+ * (asynchronous calls on the legacy default stream). */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What a stream expression is known to be. */
+typedef enum stream_value {
+    SV_UNKNOWN,    /* anything the analysis cannot pin down */
+    SV_OTHER,      /* a stream that is not the default one (created, returned by a call) */
+    SV_PER_THREAD, /* cudaStreamPerThread */
+    SV_NULL,       /* 0, NULL, nullptr, an omitted stream: the default stream */
+    SV_LEGACY      /* cudaStreamLegacy, explicitly */
+} stream_value;
+
+/* How deep "s = t; t = 0;" chains are followed. */
+enum { MAX_CHAIN = 4 };
+
+static stream_value classify(ss_check_ctx *ctx, CXCursor expr, int depth);
+
+/* Merges the values of several reaching definitions: legacy only when all are. */
+static stream_value merge(stream_value a, stream_value b)
+{
+    if (a == b)
+        return a;
+    if ((a == SV_NULL || a == SV_LEGACY) && (b == SV_NULL || b == SV_LEGACY))
+        return SV_NULL;
+    return SV_UNKNOWN;
+}
+
+static stream_value classify_def(ss_check_ctx *ctx, const ss_def *def, int depth)
+{
+    switch (def->kind) {
+    case SS_DEF_VALUE:
+        return classify(ctx, def->value, depth + 1);
+    case SS_DEF_ZERO:
+        return SV_NULL;
+    case SS_DEF_OUT_ARG: {
+        /* Written by a stream-creating API through its destination argument. */
+        char *name = ss_ast_callee_name(def->call);
+        const ss_api *api = name ? ss_api_find(name) : NULL;
+        free(name);
+        if (api && api->klass == SS_CLASS_STREAM_CREATE && (int)def->arg_index == api->dst_arg)
+            return SV_OTHER;
+        return SV_UNKNOWN;
+    }
+    case SS_DEF_UNKNOWN:
+        break;
+    }
+    return SV_UNKNOWN;
+}
+
+static stream_value classify_location(ss_check_ctx *ctx, const ss_location *loc, CXCursor use,
+                                      int depth)
+{
+    if (depth > MAX_CHAIN)
+        return SV_UNKNOWN;
+    ss_defs defs = {0};
+    ss_dataflow_reaching(ctx->function, loc, use, &defs);
+    stream_value v = defs.count ? classify_def(ctx, &defs.v[0], depth) : SV_UNKNOWN;
+    for (size_t i = 1; i < defs.count && v != SV_UNKNOWN; i++)
+        v = merge(v, classify_def(ctx, &defs.v[i], depth));
+    ss_defs_free(&defs);
+    return v;
+}
+
+static stream_value classify(ss_check_ctx *ctx, CXCursor expr, int depth)
+{
+    if (ss_ast_is_null(expr) || depth > MAX_CHAIN)
+        return SV_UNKNOWN;
+    CXCursor e = ss_ast_strip(expr);
+    long long value;
+    if (ss_ast_eval_int(e, &value) == 0) {
+        /* The CUDA headers define cudaStreamLegacy as ((cudaStream_t)0x1) and
+         * cudaStreamPerThread as ((cudaStream_t)0x2). */
+        if (value == 0)
+            return SV_NULL;
+        if (value == 1)
+            return SV_LEGACY;
+        if (value == 2)
+            return SV_PER_THREAD;
+        return SV_OTHER;
+    }
+    switch (clang_getCursorKind(e)) {
+    case CXCursor_DeclRefExpr:
+    case CXCursor_MemberRefExpr:
+    case CXCursor_ArraySubscriptExpr: {
+        ss_location loc;
+        if (ss_location_of(e, NULL, &loc) != 0)
+            return SV_UNKNOWN;
+        stream_value v = classify_location(ctx, &loc, e, depth);
+        ss_location_free(&loc);
+        return v;
+    }
+    case CXCursor_CallExpr:
+        return SV_OTHER;
+    default:
+        return SV_UNKNOWN;
+    }
+}
+
+/* Whether an argument was left out and filled in from a C++ default argument. */
+static int is_omitted(CXCursor arg)
+{
+    CXFile file = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(arg), &file, NULL, NULL, NULL);
+    return file == NULL;
+}
+
+/* The source text of 'expr' as written at its expansion location (a macro name stays a
+ * macro name), malloc'ed, or NULL when it is long or unreadable. */
+static char *expr_text(CXCursor expr)
+{
+    enum { MAX_TEXT = 60 };
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(expr);
+    CXSourceRange r = clang_getCursorExtent(expr);
+    CXSourceLocation end_loc = clang_getRangeEnd(r);
+    CXFile f1 = NULL, f2 = NULL, fs = NULL;
+    unsigned begin, end, spelled_end;
+    clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &begin);
+    clang_getExpansionLocation(end_loc, &f2, NULL, NULL, &end);
+    clang_getSpellingLocation(end_loc, &fs, NULL, NULL, &spelled_end);
+    CXFile fb = NULL;
+    unsigned spelled_begin;
+    clang_getSpellingLocation(clang_getRangeStart(r), &fb, NULL, NULL, &spelled_begin);
+    if (fb && fb == fs && fb == f1 && spelled_begin < spelled_end &&
+        (spelled_begin != begin || spelled_end != end)) {
+        /* A macro argument: its own text, as written in the macro's invocation. */
+        begin = spelled_begin;
+        end = spelled_end;
+    } else if (f1 == NULL || f1 != f2 || end < begin) {
+        return NULL;
+    } else if (fs != f2 || spelled_end != end) {
+        /* The expression ends inside a macro: include the macro's name. */
+        CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, f2, end));
+        if (tok) {
+            CXString sp = clang_getTokenSpelling(tu, *tok);
+            end += (unsigned)strlen(clang_getCString(sp));
+            clang_disposeString(sp);
+            clang_disposeTokens(tu, tok, 1);
+        }
+    }
+    size_t size = 0;
+    const char *text = clang_getFileContents(tu, f1, &size);
+    if (text == NULL || end > size || end == begin || end - begin > MAX_TEXT)
+        return NULL;
+    char *out = malloc(end - begin + 1);
+    if (out == NULL)
+        abort();
+    size_t n = 0;
+    for (unsigned i = begin; i < end; i++) {
+        char c = text[i] == '\n' || text[i] == '\t' || text[i] == '\r' ? ' ' : text[i];
+        if (c != ' ' || (n > 0 && out[n - 1] != ' '))
+            out[n++] = c;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+static int reportable(const ss_check_ctx *ctx, stream_value v)
+{
+    if (ctx->per_thread)
+        return v == SV_LEGACY;
+    return v == SV_NULL || v == SV_LEGACY;
+}
+
+static const char *hint_for(const ss_check_ctx *ctx)
+{
+    if (ctx->torch)
+        return "launch on at::cuda::getCurrentCUDAStream() (a custom operator must run on the "
+               "caller's current stream)";
+    if (ctx->per_thread)
+        return "use cudaStreamPerThread or an explicit stream instead of cudaStreamLegacy";
+    return "pass an explicit stream created with cudaStreamNonBlocking, or compile with "
+           "--default-stream per-thread";
+}
+
+/* "in 'f'" or "at file scope". */
+static char *where(const ss_check_ctx *ctx)
+{
+    if (ctx->function_name)
+        return ss_asprintf("in '%s'", ctx->function_name);
+    return ss_strdup("at file scope");
+}
+
+/* The config struct's stream field, when 'arg' points to a launch configuration
+ * (cudaLaunchKernelEx). Returns the field name (malloc'ed) or NULL. */
+typedef struct stream_field {
+    char *name;
+} stream_field;
+
+static enum CXVisitorResult find_stream_field(CXCursor c, CXClientData data)
+{
+    stream_field *f = data;
+    /* cudaStream_t and CUstream are both 'struct CUstream_st *'. */
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    int is_stream = 0;
+    if (t.kind == CXType_Pointer) {
+        CXString ts = clang_getCursorSpelling(clang_getTypeDeclaration(clang_getPointeeType(t)));
+        is_stream = strcmp(clang_getCString(ts), "CUstream_st") == 0;
+        clang_disposeString(ts);
+    }
+    if (!is_stream)
+        return CXVisit_Continue;
+    CXString n = clang_getCursorSpelling(c);
+    f->name = ss_strdup(clang_getCString(n));
+    clang_disposeString(n);
+    return CXVisit_Break;
+}
+
+static char *config_stream_field(CXCursor arg)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(ss_ast_strip(arg)));
+    if (t.kind != CXType_Pointer)
+        t = clang_getCanonicalType(clang_getCursorType(arg));
+    if (t.kind != CXType_Pointer)
+        return NULL;
+    CXType record = clang_getCanonicalType(clang_getPointeeType(t));
+    if (record.kind != CXType_Record)
+        return NULL;
+    stream_field f = {NULL};
+    clang_Type_visitFields(record, find_stream_field, &f);
+    return f.name;
+}
+
+void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    if (api->stream_arg < 0)
+        return;
+    ss_rule_id rule = (api->klass == SS_CLASS_LAUNCH || api->klass == SS_CLASS_GRAPH_LAUNCH ||
+                       api->klass == SS_CLASS_HOST_FUNC)
+                          ? SS_RULE_DEFAULT_STREAM_LAUNCH
+                          : SS_RULE_DEFAULT_STREAM_ASYNC_CALL;
+    int nargs = clang_Cursor_getNumArguments(call);
+    stream_value v;
+    int omitted = 0;
+    char *text = NULL;
+    if (nargs <= api->stream_arg) {
+        if (!api->stream_opt)
+            return; /* an incomplete call clang recovered from */
+        omitted = 1;
+        v = SV_NULL;
+    } else {
+        CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->stream_arg);
+        char *field = config_stream_field(arg);
+        if (field) {
+            /* A launch configuration: the stream is its field, traced through '&cfg'. */
+            ss_location loc;
+            CXCursor e = ss_ast_strip(arg);
+            v = SV_UNKNOWN;
+            if (clang_getCursorKind(e) == CXCursor_UnaryOperator &&
+                ss_location_of(e, field, &loc) == 0) {
+                CXType vt = clang_getCanonicalType(clang_getCursorType(loc.var));
+                if (vt.kind == CXType_Record)
+                    v = classify_location(ctx, &loc, call, 0);
+                ss_location_free(&loc);
+            }
+            char *cfg = expr_text(ss_ast_child(e, 0));
+            text = cfg ? ss_asprintf("%s.%s", cfg, field) : NULL;
+            free(cfg);
+            free(field);
+        } else if (is_omitted(arg)) {
+            omitted = 1;
+            v = SV_NULL;
+        } else {
+            v = classify(ctx, arg, 0);
+            text = expr_text(arg);
+        }
+    }
+    if (!reportable(ctx, v)) {
+        free(text);
+        return;
+    }
+    char *at = where(ctx);
+    char *message;
+    if (omitted)
+        message = ss_asprintf("'%s' %s has no stream argument: it runs on the legacy default "
+                              "stream",
+                              api->name, at);
+    else
+        message = ss_asprintf("'%s' %s runs on the legacy default stream (stream '%s')", api->name,
+                              at, text ? text : "...");
+    ss_check_report(ctx, rule, call, message, hint_for(ctx));
+    free(message);
+    free(at);
+    free(text);
+}
+
+/* The kernel's name at a launch: the callee expression's declaration name. */
+static char *kernel_name(CXCursor launch)
+{
+    CXCursor callee = ss_ast_strip(ss_ast_child(launch, 0));
+    CXString s = clang_getCursorSpelling(callee);
+    char *name = *clang_getCString(s) ? ss_strdup(clang_getCString(s)) : NULL;
+    clang_disposeString(s);
+    if (name == NULL) {
+        CXString inner = clang_getCursorSpelling(ss_ast_child(callee, 0));
+        if (*clang_getCString(inner))
+            name = ss_strdup(clang_getCString(inner));
+        clang_disposeString(inner);
+    }
+    return name ? name : ss_strdup("kernel");
+}
+
+void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, CXCursor config)
+{
+    /* The configuration call is (grid, block, shared memory, stream). */
+    enum { CONFIG_STREAM_ARG = 3 };
+    int nargs = clang_Cursor_getNumArguments(config);
+    stream_value v;
+    int omitted = 0;
+    char *text = NULL;
+    if (nargs <= CONFIG_STREAM_ARG) {
+        omitted = 1;
+        v = SV_NULL;
+    } else {
+        CXCursor arg = clang_Cursor_getArgument(config, CONFIG_STREAM_ARG);
+        if (is_omitted(arg)) {
+            omitted = 1;
+            v = SV_NULL;
+        } else {
+            v = classify(ctx, arg, 0);
+            text = expr_text(arg);
+        }
+    }
+    if (!reportable(ctx, v)) {
+        free(text);
+        return;
+    }
+    char *kernel = kernel_name(launch);
+    char *at = where(ctx);
+    char *message;
+    if (omitted)
+        message = ss_asprintf("kernel '%s' is launched %s without a stream: it runs on the "
+                              "legacy default stream",
+                              kernel, at);
+    else
+        message = ss_asprintf("kernel '%s' is launched %s on the legacy default stream "
+                              "(stream '%s')",
+                              kernel, at, text ? text : "...");
+    ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_LAUNCH, launch, message, hint_for(ctx));
+    free(message);
+    free(kernel);
+    free(at);
+    free(text);
+}

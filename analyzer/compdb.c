@@ -1,0 +1,240 @@
+/* compdb.c: reads compile_commands.json (both the "command" and the "arguments" form). */
+#include "internal.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ss_compdb_split(const char *command, ss_args *out)
+{
+    size_t len = strlen(command);
+    char *word = malloc(len + 1);
+    if (word == NULL)
+        abort();
+    size_t n = 0;
+    int in_word = 0;
+    const char *p = command;
+    while (*p) {
+        char c = *p;
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            if (in_word) {
+                word[n] = '\0';
+                ss_args_push(out, word);
+                n = 0;
+                in_word = 0;
+            }
+            p++;
+        } else if (c == '\'') {
+            const char *end = strchr(p + 1, '\'');
+            if (end == NULL)
+                goto unterminated;
+            memcpy(word + n, p + 1, (size_t)(end - p - 1));
+            n += (size_t)(end - p - 1);
+            in_word = 1;
+            p = end + 1;
+        } else if (c == '"') {
+            p++;
+            while (*p && *p != '"') {
+                if (*p == '\\' && (p[1] == '"' || p[1] == '\\' || p[1] == '$' || p[1] == '`'))
+                    p++;
+                word[n++] = *p++;
+            }
+            if (*p != '"')
+                goto unterminated;
+            p++;
+            in_word = 1;
+        } else if (c == '\\' && p[1]) {
+            word[n++] = p[1];
+            p += 2;
+            in_word = 1;
+        } else {
+            word[n++] = c;
+            p++;
+            in_word = 1;
+        }
+    }
+    if (in_word) {
+        word[n] = '\0';
+        ss_args_push(out, word);
+    }
+    free(word);
+    return 0;
+unterminated:
+    free(word);
+    return -1;
+}
+
+/* 'path' made absolute against 'directory' (no normalization beyond joining). */
+static char *join_path(const char *directory, const char *path)
+{
+    if (path[0] == '/' || directory == NULL || directory[0] == '\0')
+        return ss_strdup(path);
+    size_t dl = strlen(directory);
+    return ss_asprintf("%s%s%s", directory, directory[dl - 1] == '/' ? "" : "/", path);
+}
+
+/* realpath() when the file exists, else the joined path. */
+static char *canonical(const char *directory, const char *path)
+{
+    char *joined = join_path(directory, path);
+    char *real = realpath(joined, NULL);
+    if (real == NULL)
+        return joined;
+    free(joined);
+    return real;
+}
+
+static int parse_entry(const cJSON *entry, size_t index, ss_compile_command *cmd, char *err,
+                       size_t err_size)
+{
+    const cJSON *dir = cJSON_GetObjectItemCaseSensitive(entry, "directory");
+    const cJSON *file = cJSON_GetObjectItemCaseSensitive(entry, "file");
+    const cJSON *command = cJSON_GetObjectItemCaseSensitive(entry, "command");
+    const cJSON *arguments = cJSON_GetObjectItemCaseSensitive(entry, "arguments");
+    if (!cJSON_IsObject(entry)) {
+        snprintf(err, err_size, "entry %zu is not an object", index + 1);
+        return -1;
+    }
+    if (!cJSON_IsString(dir) || !cJSON_IsString(file)) {
+        snprintf(err, err_size, "entry %zu lacks a \"directory\" or \"file\" string", index + 1);
+        return -1;
+    }
+    cmd->directory = ss_strdup(dir->valuestring);
+    cmd->file = canonical(dir->valuestring, file->valuestring);
+    if (cJSON_IsArray(arguments)) {
+        const cJSON *arg;
+        cJSON_ArrayForEach(arg, arguments)
+        {
+            if (!cJSON_IsString(arg)) {
+                snprintf(err, err_size, "entry %zu: \"arguments\" holds a non-string", index + 1);
+                return -1;
+            }
+            ss_args_push(&cmd->argv, arg->valuestring);
+        }
+    } else if (cJSON_IsString(command)) {
+        if (ss_compdb_split(command->valuestring, &cmd->argv) != 0) {
+            snprintf(err, err_size, "entry %zu: unterminated quote in \"command\"", index + 1);
+            return -1;
+        }
+    } else {
+        snprintf(err, err_size, "entry %zu has neither \"arguments\" nor \"command\"", index + 1);
+        return -1;
+    }
+    if (cmd->argv.count == 0) {
+        snprintf(err, err_size, "entry %zu has an empty command", index + 1);
+        return -1;
+    }
+    return 0;
+}
+
+int ss_compdb_parse(const char *text, size_t len, const char *origin, ss_compdb *db, char *err,
+                    size_t err_size)
+{
+    memset(db, 0, sizeof *db);
+    if (len == 0 || strspn(text, " \t\r\n") == len) {
+        snprintf(err, err_size, "%s is empty", origin);
+        return -1;
+    }
+    if (memchr(text, '\0', len) != NULL) {
+        snprintf(err, err_size, "%s is not a text file (it contains NUL bytes)", origin);
+        return -1;
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (root == NULL) {
+        size_t at = end && end >= text ? (size_t)(end - text) : 0;
+        unsigned line = 1;
+        for (size_t i = 0; i < at && i < len; i++)
+            line += text[i] == '\n';
+        snprintf(err, err_size, "%s is not valid JSON (near line %u)", origin, line);
+        return -1;
+    }
+    if (!cJSON_IsArray(root)) {
+        snprintf(err, err_size, "%s is not a JSON array of compile commands", origin);
+        cJSON_Delete(root);
+        return -1;
+    }
+    size_t n = (size_t)cJSON_GetArraySize(root);
+    db->commands = calloc(n ? n : 1, sizeof *db->commands);
+    if (db->commands == NULL)
+        abort();
+    const cJSON *entry;
+    size_t i = 0;
+    char entry_err[512];
+    cJSON_ArrayForEach(entry, root)
+    {
+        db->count = i + 1;
+        if (parse_entry(entry, i, &db->commands[i], entry_err, sizeof entry_err) != 0) {
+            snprintf(err, err_size, "%s: %s", origin, entry_err);
+            cJSON_Delete(root);
+            ss_compdb_free(db);
+            return -1;
+        }
+        i++;
+    }
+    cJSON_Delete(root);
+    return 0;
+}
+
+int ss_compdb_load(const char *build_dir, ss_compdb *db, char *err, size_t err_size)
+{
+    memset(db, 0, sizeof *db);
+    char *path = join_path(NULL, build_dir);
+    char *file = ss_asprintf("%s/compile_commands.json", path);
+    free(path);
+    FILE *in = fopen(file, "rb");
+    if (in == NULL) {
+        snprintf(err, err_size, "cannot read '%s': %s", file, strerror(errno));
+        free(file);
+        return -1;
+    }
+    size_t cap = 65536, len = 0;
+    char *text = malloc(cap);
+    if (text == NULL)
+        abort();
+    size_t got;
+    while ((got = fread(text + len, 1, cap - len, in)) > 0) {
+        len += got;
+        if (len == cap) {
+            cap *= 2;
+            char *grown = realloc(text, cap);
+            if (grown == NULL)
+                abort();
+            text = grown;
+        }
+    }
+    int read_error = ferror(in);
+    fclose(in);
+    int rc;
+    if (read_error) {
+        snprintf(err, err_size, "cannot read '%s'", file);
+        rc = -1;
+    } else {
+        rc = ss_compdb_parse(text, len, file, db, err, err_size);
+    }
+    free(text);
+    free(file);
+    return rc;
+}
+
+const ss_compile_command *ss_compdb_find(const ss_compdb *db, const char *file)
+{
+    for (size_t i = 0; i < db->count; i++) {
+        if (strcmp(db->commands[i].file, file) == 0)
+            return &db->commands[i];
+    }
+    return NULL;
+}
+
+void ss_compdb_free(ss_compdb *db)
+{
+    for (size_t i = 0; i < db->count; i++) {
+        free(db->commands[i].directory);
+        free(db->commands[i].file);
+        ss_args_free(&db->commands[i].argv);
+    }
+    free(db->commands);
+    memset(db, 0, sizeof *db);
+}

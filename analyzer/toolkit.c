@@ -1,0 +1,164 @@
+/* toolkit.c: finds the CUDA toolkit and supplies the parse arguments, the
+ * texture_fetch_functions.h shim and the bundled declarations used without a toolkit. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cuda_decls.h"
+
+/* Shim folder (with toolkit) and bundled-declarations folder (without); both virtual. */
+#define SHIM_DIR SS_VIRTUAL_INCLUDE "/shim"
+#define BUNDLED_DIR SS_VIRTUAL_INCLUDE "/bundled"
+
+static const struct CXUnsavedFile virtual_files[] = {
+    {SHIM_DIR "/texture_fetch_functions.h", ss_shim_texture_fetch,
+     sizeof ss_shim_texture_fetch - 1},
+    {BUNDLED_DIR "/__syncscope_cuda_runtime.h", ss_bundled_cuda_runtime,
+     sizeof ss_bundled_cuda_runtime - 1},
+    {BUNDLED_DIR "/cuda_runtime.h", ss_bundled_forward, sizeof ss_bundled_forward - 1},
+    {BUNDLED_DIR "/cuda_runtime_api.h", ss_bundled_forward, sizeof ss_bundled_forward - 1},
+    {BUNDLED_DIR "/cuda.h", ss_bundled_forward, sizeof ss_bundled_forward - 1},
+    {BUNDLED_DIR "/driver_types.h", ss_bundled_forward, sizeof ss_bundled_forward - 1},
+    {BUNDLED_DIR "/device_launch_parameters.h", ss_bundled_forward, sizeof ss_bundled_forward - 1},
+};
+
+const struct CXUnsavedFile *ss_toolkit_virtual_files(unsigned *count)
+{
+    *count = sizeof virtual_files / sizeof virtual_files[0];
+    return virtual_files;
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int is_toolkit(const char *root)
+{
+    char *header = ss_asprintf("%s/include/cuda_runtime.h", root);
+    int ok = is_file(header);
+    free(header);
+    return ok;
+}
+
+/* The toolkit root above an nvcc found on PATH (ROOT/bin/nvcc), or NULL. */
+static char *root_from_path(void)
+{
+    const char *path = getenv("PATH");
+    if (path == NULL)
+        return NULL;
+    char *copy = ss_strdup(path);
+    char *found = NULL;
+    for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir && !found;
+         dir = strtok_r(NULL, ":", &save)) {
+        char *nvcc = ss_asprintf("%s/nvcc", *dir ? dir : ".");
+        char *real = access(nvcc, X_OK) == 0 ? realpath(nvcc, NULL) : NULL;
+        free(nvcc);
+        if (real == NULL)
+            continue;
+        char *slash = strrchr(real, '/');
+        if (slash)
+            *slash = '\0';
+        slash = strrchr(real, '/');
+        if (slash && slash != real)
+            *slash = '\0';
+        if (is_toolkit(real))
+            found = real;
+        else
+            free(real);
+    }
+    free(copy);
+    return found;
+}
+
+int ss_toolkit_find(const char *requested, ss_toolkit *out)
+{
+    memset(out, 0, sizeof *out);
+    if (requested && strcmp(requested, SS_CUDA_PATH_NONE) == 0)
+        return 0;
+    if (requested) {
+        if (!is_toolkit(requested)) {
+            ss_log_error("--cuda-path '%s' is not a CUDA toolkit (no include/cuda_runtime.h)",
+                         requested);
+            return -1;
+        }
+        out->root = realpath(requested, NULL);
+        if (out->root == NULL)
+            out->root = ss_strdup(requested);
+        return 0;
+    }
+    const char *no_cuda = getenv(SS_ENV_NO_CUDA);
+    if (no_cuda && *no_cuda && strcmp(no_cuda, "0") != 0)
+        return 0;
+    const char *env = getenv(SS_ENV_CUDA_PATH);
+    if (env && *env && is_toolkit(env)) {
+        out->root = realpath(env, NULL);
+        return 0;
+    }
+    out->root = root_from_path();
+    if (out->root)
+        return 0;
+    if (is_toolkit("/usr/local/cuda")) {
+        out->root = realpath("/usr/local/cuda", NULL);
+        return 0;
+    }
+    return 0;
+}
+
+void ss_toolkit_free(ss_toolkit *toolkit)
+{
+    free(toolkit->root);
+    toolkit->root = NULL;
+}
+
+static void push_pair(ss_args *out, const char *opt, const char *value)
+{
+    ss_args_push(out, opt);
+    ss_args_push(out, value);
+}
+
+void ss_toolkit_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out)
+{
+    static const char *const lang_names[] = {"c", "c++", "cuda"};
+    push_pair(out, "-x", lang_names[lang]);
+    if (lang == SS_LANG_CUDA) {
+        ss_args_push(out, "--cuda-host-only");
+        ss_args_push(out, "-nocudalib");
+        ss_args_push(out, "-Wno-unknown-cuda-version");
+    }
+    if (toolkit->root == NULL) {
+        if (lang == SS_LANG_CUDA) {
+            ss_args_push(out, "-nocudainc");
+            push_pair(out, "-isystem", BUNDLED_DIR);
+            /* nvcc includes cuda_runtime.h implicitly in every .cu file. */
+            push_pair(out, "-include", "cuda_runtime.h");
+        } else {
+            push_pair(out, "-isystem", BUNDLED_DIR);
+        }
+        return;
+    }
+    char *cccl = ss_asprintf("%s/include/cccl", toolkit->root);
+    struct stat st;
+    int have_cccl = stat(cccl, &st) == 0 && S_ISDIR(st.st_mode);
+    if (lang == SS_LANG_CUDA) {
+        char *path = ss_asprintf("--cuda-path=%s", toolkit->root);
+        ss_args_push(out, path);
+        free(path);
+        push_pair(out, "-Xclang", "-fcuda-allow-variadic-functions");
+        char *tex = ss_asprintf("%s/include/texture_fetch_functions.h", toolkit->root);
+        if (!is_file(tex))
+            push_pair(out, "-isystem", SHIM_DIR);
+        free(tex);
+    } else {
+        char *inc = ss_asprintf("%s/include", toolkit->root);
+        push_pair(out, "-isystem", inc);
+        free(inc);
+    }
+    if (have_cccl && lang != SS_LANG_C)
+        push_pair(out, "-isystem", cccl);
+    free(cccl);
+}

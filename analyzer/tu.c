@@ -1,0 +1,314 @@
+/* tu.c: analyzes one translation unit: parses it, turns parse errors into diagnostics,
+ * walks the AST and dispatches calls to the checks by API class and launch syntax. */
+#include "internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Checks of API calls, keyed by the API's class in rules/cuda_api.def. */
+typedef void (*call_check_fn)(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+
+static const struct {
+    ss_api_class klass;
+    call_check_fn check;
+} call_checks[] = {
+    {SS_CLASS_LAUNCH, ss_check_default_stream_call},
+    {SS_CLASS_GRAPH_LAUNCH, ss_check_default_stream_call},
+    {SS_CLASS_HOST_FUNC, ss_check_default_stream_call},
+    {SS_CLASS_COPY, ss_check_default_stream_call},
+    {SS_CLASS_MEMSET, ss_check_default_stream_call},
+    {SS_CLASS_ALLOC, ss_check_default_stream_call},
+    {SS_CLASS_FREE, ss_check_default_stream_call},
+    {SS_CLASS_EVENT_RECORD, ss_check_default_stream_call},
+    {SS_CLASS_STREAM_WAIT, ss_check_default_stream_call},
+    {SS_CLASS_PREFETCH, ss_check_default_stream_call},
+    {SS_CLASS_ATTACH, ss_check_default_stream_call},
+    {SS_CLASS_STREAM_CREATE, ss_check_stream_create},
+};
+
+/* Checks of k<<<...>>>(...) launches. */
+typedef void (*launch_check_fn)(ss_check_ctx *ctx, CXCursor launch, CXCursor config);
+
+static const launch_check_fn launch_checks[] = {ss_check_default_stream_launch};
+
+/* The functions clang calls for a <<<...>>> configuration (CUDA 9.2+ and older). */
+static const char *const launch_config_names[] = {"__cudaPushCallConfiguration",
+                                                  "cudaConfigureCall"};
+
+char *ss_display_path(const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (real == NULL)
+        return ss_strdup(path);
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd)) {
+        size_t len = strlen(cwd);
+        if (strncmp(real, cwd, len) == 0 && real[len] == '/') {
+            char *rel = ss_strdup(real + len + 1);
+            free(real);
+            return rel;
+        }
+    }
+    return real;
+}
+
+/* The text of line 'line' of 'file', malloc'ed, or NULL. */
+static char *line_text(CXTranslationUnit tu, CXFile file, unsigned line)
+{
+    size_t size = 0;
+    const char *text = clang_getFileContents(tu, file, &size);
+    if (text == NULL)
+        return NULL;
+    const char *p = text, *end = text + size;
+    for (unsigned l = 1; l < line && p < end; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            return NULL;
+        p = nl + 1;
+    }
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
+    if (len && p[len - 1] == '\r')
+        len--;
+    char *out = malloc(len + 1);
+    if (out == NULL)
+        abort();
+    memcpy(out, p, len);
+    out[len] = '\0';
+    return out;
+}
+
+void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
+                     const char *hint)
+{
+    if (ss_ast_in_system_header(at))
+        return;
+    CXFile file = NULL;
+    unsigned line, column;
+    clang_getExpansionLocation(clang_getCursorLocation(at), &file, &line, &column, NULL);
+    if (file == NULL)
+        return;
+    CXString name = clang_getFileName(file);
+    char *path = ss_display_path(clang_getCString(name));
+    clang_disposeString(name);
+    /* A finding in a header seen by several translation units is reported once. */
+    for (size_t i = 0; i < ctx->result->count; i++) {
+        const ss_finding *f = &ctx->result->findings[i];
+        if (f->rule == rule && f->line == line && f->column == column &&
+            strcmp(f->file, path) == 0) {
+            free(path);
+            return;
+        }
+    }
+    ss_finding *f = ss_result_add(ctx->result);
+    f->rule = rule;
+    f->severity = ss_rules_get(rule)->severity;
+    f->origin = SS_ORIGIN_STATIC;
+    f->file = path;
+    f->line = line;
+    f->column = column;
+    f->function = ss_strdup(ctx->function_name);
+    f->message = ss_strdup(message);
+    f->hint = ss_strdup(hint);
+    f->line_text = line_text(ctx->tu, file, line);
+}
+
+/* "ns::Class::method" for a function cursor. */
+static char *qualified_name(CXCursor fn)
+{
+    CXString s = clang_getCursorSpelling(fn);
+    char *name = ss_strdup(clang_getCString(s));
+    clang_disposeString(s);
+    for (CXCursor p = clang_getCursorSemanticParent(fn); !ss_ast_is_null(p);
+         p = clang_getCursorSemanticParent(p)) {
+        enum CXCursorKind k = clang_getCursorKind(p);
+        if (k != CXCursor_Namespace && k != CXCursor_ClassDecl && k != CXCursor_StructDecl &&
+            k != CXCursor_ClassTemplate && k != CXCursor_UnionDecl)
+            break;
+        CXString ps = clang_getCursorSpelling(p);
+        const char *pn = clang_getCString(ps);
+        if (*pn) {
+            char *joined = ss_asprintf("%s::%s", pn, name);
+            free(name);
+            name = joined;
+        }
+        clang_disposeString(ps);
+    }
+    return name;
+}
+
+static int is_launch_config(CXCursor c)
+{
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return 0;
+    CXString s = clang_getCursorSpelling(c);
+    const char *name = clang_getCString(s);
+    int match = 0;
+    for (size_t i = 0; i < sizeof launch_config_names / sizeof launch_config_names[0]; i++)
+        match |= strcmp(name, launch_config_names[i]) == 0;
+    clang_disposeString(s);
+    return match;
+}
+
+static void dispatch_call(ss_check_ctx *ctx, CXCursor call)
+{
+    /* A <<<...>>> launch: the callee, then the configuration call, then the arguments. */
+    CXCursor second = ss_ast_child(call, 1);
+    if (!ss_ast_is_null(second) && is_launch_config(second)) {
+        for (size_t i = 0; i < sizeof launch_checks / sizeof launch_checks[0]; i++)
+            launch_checks[i](ctx, call, second);
+        return;
+    }
+    char *name = ss_ast_callee_name(call);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    if (api == NULL)
+        return;
+    for (size_t i = 0; i < sizeof call_checks / sizeof call_checks[0]; i++) {
+        if (call_checks[i].klass == api->klass)
+            call_checks[i].check(ctx, call, api);
+    }
+}
+
+static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData data)
+{
+    ss_check_ctx *ctx = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (ss_ast_is_function(c)) {
+        CXCursor saved_fn = ctx->function;
+        char *saved_name = ctx->function_name;
+        ctx->function = c;
+        if (clang_getCursorKind(c) != CXCursor_LambdaExpr)
+            ctx->function_name = qualified_name(c);
+        clang_visitChildren(c, walk, ctx);
+        if (ctx->function_name != saved_name)
+            free(ctx->function_name);
+        ctx->function = saved_fn;
+        ctx->function_name = saved_name;
+        return CXChildVisit_Continue;
+    }
+    if (clang_getCursorKind(c) == CXCursor_CallExpr)
+        dispatch_call(ctx, c);
+    return CXChildVisit_Recurse;
+}
+
+/* Whether an included file is an ATen/torch header. */
+static void find_torch(CXFile included, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    CXString name = clang_getFileName(included);
+    const char *path = clang_getCString(name);
+    if (path && (strstr(path, "/ATen/") || strstr(path, "/torch/")))
+        *(int *)data = 1;
+    clang_disposeString(name);
+}
+
+/* Whether the main file itself defines CUDA_API_PER_THREAD_DEFAULT_STREAM. */
+static int defines_per_thread(CXTranslationUnit tu, const char *file)
+{
+    CXFile main_file = clang_getFile(tu, file);
+    size_t size = 0;
+    const char *text = main_file ? clang_getFileContents(tu, main_file, &size) : NULL;
+    static const char macro[] = "CUDA_API_PER_THREAD_DEFAULT_STREAM";
+    for (size_t i = 0; text && i < size;) {
+        const char *p = text + i;
+        const char *end = text + size;
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        size_t k = 0;
+        while (k < len && (p[k] == ' ' || p[k] == '\t'))
+            k++;
+        if (k < len && p[k] == '#') {
+            k++;
+            while (k < len && (p[k] == ' ' || p[k] == '\t'))
+                k++;
+            if (len - k > 6 && strncmp(p + k, "define", 6) == 0) {
+                k += 6;
+                while (k < len && (p[k] == ' ' || p[k] == '\t'))
+                    k++;
+                size_t m = sizeof macro - 1;
+                if (len - k >= m && strncmp(p + k, macro, m) == 0 &&
+                    (len - k == m || p[k + m] == ' ' || p[k + m] == '\t' || p[k + m] == '\r'))
+                    return 1;
+            }
+        }
+        i += len + 1;
+    }
+    return 0;
+}
+
+/* Adds each parse error once; returns 1 when there was any. With KeepGoing, libclang reports
+ * what would have been fatal (a missing header) as a plain error, so every error counts:
+ * the file was analyzed only as far as clang recovered. */
+static int collect_diagnostics(CXTranslationUnit tu, ss_result *out)
+{
+    int fatal = 0;
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        if (sev < CXDiagnostic_Error) {
+            clang_disposeDiagnostic(d);
+            continue;
+        }
+        fatal = 1;
+        CXFile file = NULL;
+        unsigned line = 0, column = 0;
+        clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &line, &column, NULL);
+        char *path = NULL;
+        if (file) {
+            CXString fname = clang_getFileName(file);
+            path = ss_display_path(clang_getCString(fname));
+            clang_disposeString(fname);
+        }
+        CXString text = clang_getDiagnosticSpelling(d);
+        char *message = ss_asprintf("%s%s", sev == CXDiagnostic_Fatal ? "fatal error: " : "",
+                                    clang_getCString(text));
+        clang_disposeString(text);
+        int seen = 0;
+        for (size_t k = 0; k < out->diag_count && !seen; k++) {
+            const ss_diag *o = &out->diags[k];
+            seen = o->line == line && o->column == column && strcmp(o->message, message) == 0 &&
+                   ((o->file == NULL && path == NULL) ||
+                    (o->file && path && strcmp(o->file, path) == 0));
+        }
+        if (!seen)
+            ss_result_add_diag(out, SS_SEV_ERROR, path, line, column, message);
+        free(message);
+        free(path);
+        clang_disposeDiagnostic(d);
+    }
+    return fatal;
+}
+
+int ss_tu_analyze(CXIndex index, const char *file, const ss_args *args, const ss_flags_info *info,
+                  ss_result *out)
+{
+    unsigned nvirtual;
+    const struct CXUnsavedFile *virtual_files = ss_toolkit_virtual_files(&nvirtual);
+    CXTranslationUnit tu = NULL;
+    unsigned options =
+        CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+    enum CXErrorCode rc =
+        clang_parseTranslationUnit2(index, file, (const char *const *)args->v, (int)args->count,
+                                    (struct CXUnsavedFile *)virtual_files, nvirtual, options, &tu);
+    if (rc != CXError_Success || tu == NULL) {
+        char *path = ss_display_path(file);
+        ss_result_add_diag(out, SS_SEV_ERROR, path, 0, 0, ss_cx_error_words(rc));
+        free(path);
+        return -1;
+    }
+    int fatal = collect_diagnostics(tu, out);
+    ss_check_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.tu = tu;
+    ctx.result = out;
+    ctx.per_thread = info->per_thread || defines_per_thread(tu, file);
+    ctx.function = clang_getNullCursor();
+    clang_getInclusions(tu, find_torch, &ctx.torch);
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &ctx);
+    clang_disposeTranslationUnit(tu);
+    return fatal ? 1 : 0;
+}

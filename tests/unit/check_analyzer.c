@@ -1,0 +1,386 @@
+/* check_analyzer.c: the analyzer through its API (findings, dedupe, system headers, parse
+ * errors) and `syncscope lint` end to end (output, exit codes, bad input). */
+#include "analyzer.h"
+#include "check_main.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SYNCSCOPE SS_BINARY_DIR "/cli/syncscope"
+
+static char work[64];
+
+static void make_work_dir(void)
+{
+    snprintf(work, sizeof work, "/tmp/ss-check-analyzer-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(work));
+}
+
+static void remove_work_dir(void)
+{
+    char *cmd = ss_asprintf("rm -rf '%s'", work);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+}
+
+/* Writes 'len' bytes to WORK/name; returns the path (malloc'ed). */
+static char *write_file(const char *name, const char *text, size_t len)
+{
+    char *path = ss_asprintf("%s/%s", work, name);
+    char *slash = strrchr(path, '/');
+    *slash = '\0';
+    mkdir(path, 0755);
+    *slash = '/';
+    FILE *out = fopen(path, "wb");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_uint_eq(fwrite(text, 1, len, out), len);
+    fclose(out);
+    return path;
+}
+
+static char *write_text(const char *name, const char *text)
+{
+    return write_file(name, text, strlen(text));
+}
+
+static char *slurp(const char *path)
+{
+    FILE *in = fopen(path, "rb");
+    ck_assert_ptr_nonnull(in);
+    char *buf = calloc(1, 1 << 16);
+    size_t n = fread(buf, 1, (1 << 16) - 1, in);
+    buf[n] = '\0';
+    fclose(in);
+    return buf;
+}
+
+/* Runs syncscope with 'argv' (NULL-terminated, without the program name) in WORK; fills
+ * the captured stdout and stderr (malloc'ed) and returns the exit status. */
+static int run(const char *const *argv, char **out, char **err)
+{
+    char *out_path = ss_asprintf("%s/.stdout", work), *err_path = ss_asprintf("%s/.stderr", work);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (chdir(work) != 0)
+            _exit(127);
+        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(o, 1);
+        dup2(e, 2);
+        const char *args[32] = {SYNCSCOPE, "lint"};
+        size_t n = 2;
+        for (size_t i = 0; argv[i] && n < 31; i++)
+            args[n++] = argv[i];
+        args[n] = NULL;
+        execv(SYNCSCOPE, (char *const *)args);
+        _exit(127);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    *out = slurp(out_path);
+    *err = slurp(err_path);
+    free(out_path);
+    free(err_path);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static const char launch_file[] = "#include <cuda_runtime.h>\n"
+                                  "__global__ void k(int *p) { p[0] = 1; }\n"
+                                  "void go(int *p)\n"
+                                  "{\n"
+                                  "    k<<<1, 1>>>(p);\n"
+                                  "}\n";
+
+START_TEST(test_text_output_and_exit_codes)
+{
+    make_work_dir();
+    char *path = write_text("a.cu", launch_file);
+    char *out, *err;
+    const char *plain[] = {"--cuda-path", "none", "--color", "never", "a.cu", NULL};
+    ck_assert_int_eq(run(plain, &out, &err), 1);
+    ck_assert_str_eq(out, "a.cu:5:5: warning: kernel 'k' is launched in 'go' without a stream: it "
+                          "runs on the legacy default stream [SYNC101 default-stream-launch]\n"
+                          "    k<<<1, 1>>>(p);\n"
+                          "    ^\n"
+                          "a.cu:5:5: note: pass an explicit stream created with "
+                          "cudaStreamNonBlocking, or compile with --default-stream per-thread\n"
+                          "1 warning generated.\n");
+    ck_assert_str_eq(err, "");
+    free(out);
+    free(err);
+    const char *fail_error[] = {"--cuda-path=none", "--fail-on", "error", "a.cu", NULL};
+    ck_assert_int_eq(run(fail_error, &out, &err), 0);
+    free(out);
+    free(err);
+    const char *fail_none[] = {"--cuda-path=none", "--fail-on=none", "a.cu", NULL};
+    ck_assert_int_eq(run(fail_none, &out, &err), 0);
+    free(out);
+    free(err);
+    const char *json[] = {"--cuda-path=none", "--format", "json", "-o", "r.json", "a.cu", NULL};
+    ck_assert_int_eq(run(json, &out, &err), 1);
+    ck_assert_str_eq(out, "");
+    free(out);
+    free(err);
+    char *json_path = ss_asprintf("%s/r.json", work);
+    char *report = slurp(json_path);
+    ck_assert_ptr_nonnull(strstr(report, "\"SYNC101\""));
+    ck_assert_ptr_nonnull(strstr(report, "\"go\""));
+    free(report);
+    free(json_path);
+    free(path);
+    remove_work_dir();
+}
+END_TEST
+
+START_TEST(test_notes_and_fail_on)
+{
+    make_work_dir();
+    free(write_text("s.cu", "#include <cuda_runtime.h>\n"
+                            "void make(cudaStream_t *s) { cudaStreamCreate(s); }\n"));
+    char *out, *err;
+    const char *def[] = {"--cuda-path=none", "s.cu", NULL};
+    ck_assert_int_eq(run(def, &out, &err), 0);
+    ck_assert_ptr_nonnull(strstr(out, "s.cu:2:30: note: 'cudaStreamCreate' in 'make' creates a "
+                                      "blocking stream"));
+    free(out);
+    free(err);
+    const char *note[] = {"--cuda-path=none", "--fail-on", "note", "s.cu", NULL};
+    ck_assert_int_eq(run(note, &out, &err), 1);
+    free(out);
+    free(err);
+    remove_work_dir();
+}
+END_TEST
+
+/* A usage or input error: exit 2 and exactly 'message' on stderr. */
+static void expect_error(const char *const *argv, const char *message)
+{
+    char *out, *err;
+    ck_assert_int_eq(run(argv, &out, &err), 2);
+    ck_assert_str_eq(err, message);
+    ck_assert_str_eq(out, "");
+    free(out);
+    free(err);
+}
+
+START_TEST(test_usage_errors)
+{
+    make_work_dir();
+    free(write_text("a.cu", launch_file));
+    const char *none[] = {NULL};
+    expect_error(none, "syncscope: error: no input: name files or folders, or -p BUILD_DIR "
+                       "(see syncscope lint --help)\n");
+    const char *unknown[] = {"--frobnicate", "a.cu", NULL};
+    expect_error(unknown, "syncscope: error: unknown option '--frobnicate' (see syncscope lint "
+                          "--help)\n");
+    const char *format[] = {"--format", "xml", "a.cu", NULL};
+    expect_error(format, "syncscope: error: unknown --format 'xml' (text, json, sarif or "
+                         "github)\n");
+    const char *fail_on[] = {"--fail-on", "fatal", "a.cu", NULL};
+    expect_error(fail_on, "syncscope: error: unknown --fail-on 'fatal' (note, warning, error or "
+                          "none)\n");
+    const char *missing_value[] = {"a.cu", "-p", NULL};
+    expect_error(missing_value, "syncscope: error: option '-p' needs a value\n");
+    const char *bad_cuda[] = {"--cuda-path", "/nonexistent", "a.cu", NULL};
+    expect_error(bad_cuda, "syncscope: error: --cuda-path '/nonexistent' is not a CUDA toolkit "
+                           "(no include/cuda_runtime.h)\n");
+    char *out, *err;
+    const char *help[] = {"--help", NULL};
+    ck_assert_int_eq(run(help, &out, &err), 0);
+    ck_assert(strncmp(out, "usage: syncscope lint [options] [FILE|DIR ...]\n", 47) == 0);
+    free(out);
+    free(err);
+    remove_work_dir();
+}
+END_TEST
+
+START_TEST(test_bad_inputs)
+{
+    make_work_dir();
+    const char *missing[] = {"--cuda-path=none", "nope.cu", NULL};
+    expect_error(missing, "syncscope: error: cannot read 'nope.cu': No such file or directory\n");
+    free(write_text("docs/README.md", "no sources here\n"));
+    const char *empty_dir[] = {"--cuda-path=none", "docs", NULL};
+    expect_error(empty_dir, "syncscope: error: no C, C++ or CUDA sources under 'docs' (looked "
+                            "for .cu, .cuh, .c, .cc, .cpp, .cxx and headers)\n");
+    const char *not_source[] = {"--cuda-path=none", "docs/README.md", NULL};
+    expect_error(not_source, "syncscope: error: 'docs/README.md' is not a C, C++ or CUDA source "
+                             "file (by its name)\n");
+    static const char binary[] = "\x7f"
+                                 "ELF\0\0\x01\x02";
+    char *bin = write_file("bin.cu", binary, sizeof binary - 1);
+    const char *binary_args[] = {"--cuda-path=none", "bin.cu", NULL};
+    expect_error(binary_args, "syncscope: error: 'bin.cu' is not a text source file (NUL byte at "
+                              "offset 4)\n");
+    free(bin);
+
+    free(write_text("b1/compile_commands.json", "[{\"directory\": \"/x\", "));
+    const char *malformed[] = {"--cuda-path=none", "-p", "b1", NULL};
+    expect_error(malformed, "syncscope: error: b1/compile_commands.json is not valid JSON (near "
+                            "line 1)\n");
+    free(write_text("b2/compile_commands.json", ""));
+    const char *empty_db[] = {"--cuda-path=none", "-p", "b2", NULL};
+    expect_error(empty_db, "syncscope: error: b2/compile_commands.json is empty\n");
+    free(write_text("b3/compile_commands.json", "[]"));
+    const char *no_entries[] = {"--cuda-path=none", "-p", "b3", NULL};
+    expect_error(no_entries, "syncscope: error: 'b3/compile_commands.json' holds no entries\n");
+    const char *no_db[] = {"--cuda-path=none", "-p", "b4", NULL};
+    expect_error(no_db, "syncscope: error: cannot read 'b4/compile_commands.json': No such file "
+                        "or directory\n");
+
+    /* An empty file is noted, not an error; invalid UTF-8 is analyzed with a warning. */
+    free(write_file("empty.cu", "", 0));
+    char *out, *err;
+    const char *empty[] = {"--cuda-path=none", "empty.cu", NULL};
+    ck_assert_int_eq(run(empty, &out, &err), 0);
+    ck_assert_str_eq(out, "empty.cu: note: empty file: nothing to analyze\n");
+    free(out);
+    free(err);
+    free(write_text("latin1.cu", "#include <cuda_runtime.h>\n// caf\xe9\n"
+                                 "__global__ void k() {}\nvoid f() { k<<<1, 1>>>(); }\n"));
+    const char *latin1[] = {"--cuda-path=none", "latin1.cu", NULL};
+    ck_assert_int_eq(run(latin1, &out, &err), 1);
+    ck_assert_ptr_nonnull(strstr(out, "latin1.cu:2: warning: invalid UTF-8 at line 2 (byte "
+                                      "offset 32); the file is analyzed as raw bytes\n"));
+    ck_assert_ptr_nonnull(strstr(out, "latin1.cu:4:12: warning: kernel 'k'"));
+    free(out);
+    free(err);
+    remove_work_dir();
+}
+END_TEST
+
+START_TEST(test_parse_errors_keep_going)
+{
+    make_work_dir();
+    free(write_text("broken.cu", "#include <cuda_runtime.h>\n"
+                                 "#include \"missing_header.h\"\n"
+                                 "__global__ void k() {}\n"
+                                 "void f() { int x = ; k<<<1, 1>>>(); }\n"));
+    free(write_text("z.cu", launch_file));
+    char *out, *err;
+    const char *stop[] = {"--cuda-path=none", "broken.cu", "z.cu", NULL};
+    ck_assert_int_eq(run(stop, &out, &err), 2);
+    ck_assert_ptr_nonnull(strstr(out, "broken.cu:2:10: error: 'missing_header.h' file not "
+                                      "found\n"));
+    ck_assert_ptr_nonnull(strstr(out, "broken.cu:4:20: error: expected expression\n"));
+    /* Analyzed as far as clang recovered. */
+    ck_assert_ptr_nonnull(strstr(out, "broken.cu:4:22: warning: kernel 'k'"));
+    ck_assert_ptr_null(strstr(out, "z.cu:5:5"));
+    free(out);
+    free(err);
+    const char *keep[] = {"--cuda-path=none", "--keep-going", "broken.cu", "z.cu", NULL};
+    ck_assert_int_eq(run(keep, &out, &err), 1);
+    ck_assert_ptr_nonnull(strstr(out, "z.cu:5:5: warning"));
+    const char *first = strstr(out, "missing_header.h");
+    ck_assert_ptr_nonnull(first);
+    ck_assert_ptr_null(strstr(first + 1, "missing_header.h"));
+    free(out);
+    free(err);
+    remove_work_dir();
+}
+END_TEST
+
+START_TEST(test_api_headers_once_and_system_headers)
+{
+    make_work_dir();
+    free(write_text("inc/launch.cuh", "#pragma once\n#include <cuda_runtime.h>\n"
+                                      "__global__ void hk(int *p) { p[0] = 2; }\n"
+                                      "inline void header_launch(int *p) { hk<<<1, 1>>>(p); }\n"));
+    free(write_text("sys/syslaunch.cuh", "#pragma once\n#include <cuda_runtime.h>\n"
+                                         "__global__ void sk(int *p) { p[0] = 3; }\n"
+                                         "inline void sys_launch(int *p) { sk<<<1, 1>>>(p); }\n"));
+    char *a = write_text("one.cu", "#include \"inc/launch.cuh\"\n#include <syslaunch.cuh>\n"
+                                   "void one(int *p) { header_launch(p); sys_launch(p); }\n");
+    char *b = write_text("two.cu", "#include \"inc/launch.cuh\"\n#include <syslaunch.cuh>\n"
+                                   "namespace ns { struct S { void two(int *p); }; }\n"
+                                   "void ns::S::two(int *p) { hk<<<1, 1, 0, 0>>>(p); }\n");
+    char *sys = ss_asprintf("-isystem%s/sys", work);
+    const char *inputs[] = {b, a};
+    const char *extra[] = {sys};
+    ss_lint_options o = {inputs, 2, NULL, extra, 1, SS_CUDA_PATH_NONE, 0};
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_LINT);
+    char cwd[4096];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(work), 0);
+    ck_assert_int_eq(ss_analyzer_run(&o, &r), 0);
+    ck_assert_int_eq(chdir(cwd), 0);
+    ck_assert_uint_eq(r.diag_count, 0);
+    ck_assert_uint_eq(r.count, 2);
+    ck_assert_str_eq(r.findings[0].file, "inc/launch.cuh");
+    ck_assert_uint_eq(r.findings[0].line, 4);
+    ck_assert_uint_eq(r.findings[0].column, 37);
+    ck_assert_str_eq(r.findings[0].function, "header_launch");
+    ck_assert_str_eq(r.findings[0].line_text,
+                     "inline void header_launch(int *p) { hk<<<1, 1>>>(p); }");
+    ck_assert_int_eq(r.findings[0].rule, SS_RULE_DEFAULT_STREAM_LAUNCH);
+    ck_assert_int_eq(r.findings[0].severity, SS_SEV_WARNING);
+    ck_assert_int_eq(r.findings[0].origin, SS_ORIGIN_STATIC);
+    ck_assert_str_eq(r.findings[1].file, "two.cu");
+    ck_assert_uint_eq(r.findings[1].line, 4);
+    ck_assert_str_eq(r.findings[1].function, "ns::S::two");
+    ck_assert_str_eq(r.findings[1].message, "kernel 'hk' is launched in 'ns::S::two' on the "
+                                            "legacy default stream (stream '0')");
+    ss_result_free(&r);
+    free(sys);
+    free(a);
+    free(b);
+    remove_work_dir();
+}
+END_TEST
+
+START_TEST(test_compile_database_inputs)
+{
+    make_work_dir();
+    free(write_text("src/k.cu", launch_file));
+    free(write_text("src/ignored.txt", "not a source\n"));
+    char *db = ss_asprintf("[{\"directory\": \"%s/build\", \"file\": \"../src/k.cu\", "
+                           "\"command\": \"nvcc -x cu -gencode arch=compute_80,code=sm_80 "
+                           "--default-stream per-thread -c ../src/k.cu -o k.o\"}]",
+                           work);
+    free(write_text("build/compile_commands.json", db));
+    free(db);
+    char *build = ss_asprintf("%s/build", work);
+    ss_lint_options o = {NULL, 0, build, NULL, 0, SS_CUDA_PATH_NONE, 0};
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_LINT);
+    ck_assert_int_eq(ss_analyzer_run(&o, &r), 0);
+    ck_assert_uint_eq(r.count, 0); /* per-thread: the omitted stream is not the legacy one */
+    ss_result_free(&r);
+    free(write_text("build/compile_commands.json",
+                    "[{\"directory\": \"/\", \"file\": \"x.txt\", \"command\": \"cc x.txt\"}]"));
+    ss_result_init(&r, SS_RESULT_LINT);
+    ck_assert_int_eq(ss_analyzer_run(&o, &r), -1);
+    ss_result_free(&r);
+    free(build);
+    remove_work_dir();
+}
+END_TEST
+
+static Suite *analyzer_suite(void)
+{
+    Suite *s = suite_create("analyzer");
+    TCase *api = tcase_create("api");
+    tcase_set_timeout(api, 60);
+    tcase_add_test(api, test_api_headers_once_and_system_headers);
+    tcase_add_test(api, test_compile_database_inputs);
+    suite_add_tcase(s, api);
+    TCase *cli = tcase_create("cli");
+    tcase_set_timeout(cli, 120);
+    tcase_add_test(cli, test_text_output_and_exit_codes);
+    tcase_add_test(cli, test_notes_and_fail_on);
+    tcase_add_test(cli, test_usage_errors);
+    tcase_add_test(cli, test_bad_inputs);
+    tcase_add_test(cli, test_parse_errors_keep_going);
+    suite_add_tcase(s, cli);
+    return s;
+}
+
+SS_CHECK_MAIN(analyzer_suite)
