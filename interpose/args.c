@@ -1,0 +1,256 @@
+/* args.c: the one table of where syncscope takes each CUDA call's arguments from, built on
+ * CUPTI's generated parameter structs so that offsets are the compiler's, never guessed. */
+#include "args.h"
+
+#include <cupti.h> /* types only: cbid enums and the generated parameter structs */
+#include <string.h>
+
+#include "event.h"
+#include "rules.h"
+
+/* A field of the parameter struct of callback 'fn'. */
+#define FIELD(fn, f)                                                                               \
+    {                                                                                              \
+        (int16_t) offsetof(fn##_params, f), -1, (uint8_t)sizeof(((fn##_params *)0)->f)             \
+    }
+/* Field 'sf' of the struct of type 'stype' that field 'f' of 'fn's parameters points to. */
+#define DEREF(fn, f, stype, sf)                                                                    \
+    {                                                                                              \
+        (int16_t) offsetof(fn##_params, f), (int16_t)offsetof(stype, sf),                          \
+            (uint8_t)sizeof(((stype *)0)->sf)                                                      \
+    }
+
+/* clang-format off */
+#define RT(api, fn, pt, args) \
+    {#fn, CUPTI_RUNTIME_TRACE_CBID_##fn, SS_API_##api, SS_DOMAIN_RUNTIME, pt, args(fn)}
+#define DRV(api, fn, pt, args) \
+    {#fn, CUPTI_DRIVER_TRACE_CBID_##fn, SS_API_##api, SS_DOMAIN_DRIVER, pt, args(fn)}
+/* clang-format on */
+
+/* Argument sets, one per parameter shape. A_NONE: the call is timed, no argument needed. */
+#define A_NONE(fn) .stream = {0, -1, 0}
+#define A_STREAM(fn) .stream = FIELD(fn, stream)
+#define A_HSTREAM(fn) .stream = FIELD(fn, hStream)
+#define A_RT_CONFIG(fn) .stream = DEREF(fn, config, cudaLaunchConfig_t, stream)
+#define A_DRV_CONFIG(fn) .stream = DEREF(fn, config, CUlaunchConfig, hStream)
+#define A_COPY_ASYNC(fn)                                                                           \
+    .stream = FIELD(fn, stream), .bytes = FIELD(fn, count), .kind = FIELD(fn, kind)
+#define A_COPY(fn) .bytes = FIELD(fn, count), .kind = FIELD(fn, kind)
+#define A_COPY2D_ASYNC(fn)                                                                         \
+    .stream = FIELD(fn, stream), .bytes = FIELD(fn, width), .bytes2 = FIELD(fn, height),           \
+    .kind = FIELD(fn, kind)
+#define A_COPY2D(fn) .bytes = FIELD(fn, width), .bytes2 = FIELD(fn, height), .kind = FIELD(fn, kind)
+#define A_COPY3D_ASYNC(fn)                                                                         \
+    .stream = FIELD(fn, stream), .kind = DEREF(fn, p, struct cudaMemcpy3DParms, kind)
+#define A_COPY3D(fn) .kind = DEREF(fn, p, struct cudaMemcpy3DParms, kind)
+#define A_PEER_ASYNC(fn) .stream = FIELD(fn, stream), .bytes = FIELD(fn, count)
+#define A_COUNT(fn) .bytes = FIELD(fn, count)
+#define A_SET_ASYNC(fn) .stream = FIELD(fn, stream), .bytes = FIELD(fn, count)
+#define A_SET2D_ASYNC(fn)                                                                          \
+    .stream = FIELD(fn, stream), .bytes = FIELD(fn, width), .bytes2 = FIELD(fn, height)
+#define A_SET2D(fn) .bytes = FIELD(fn, width), .bytes2 = FIELD(fn, height)
+#define A_ALLOC_ASYNC(fn) .stream = FIELD(fn, hStream), .bytes = FIELD(fn, size)
+#define A_POOL_ASYNC(fn) .stream = FIELD(fn, stream), .bytes = FIELD(fn, size)
+#define A_STREAM_FLAGS(fn) .stream = FIELD(fn, stream), .flags = FIELD(fn, flags)
+#define A_ATTACH(fn)                                                                               \
+    .stream = FIELD(fn, stream), .bytes = FIELD(fn, length), .flags = FIELD(fn, flags)
+#define A_SIZE(fn) .bytes = FIELD(fn, size)
+#define A_SIZE_FLAGS(fn) .bytes = FIELD(fn, size), .flags = FIELD(fn, flags)
+#define A_PITCH(fn) .bytes = FIELD(fn, width), .bytes2 = FIELD(fn, height)
+#define A_CREATE(fn) .out_stream = FIELD(fn, pStream)
+#define A_CREATE_FLAGS(fn) .out_stream = FIELD(fn, pStream), .flags = FIELD(fn, flags)
+#define A_CREATE_PRIO(fn)                                                                          \
+    .out_stream = FIELD(fn, pStream), .flags = FIELD(fn, flags), .priority = FIELD(fn, priority)
+#define A_CAPTURE(fn) .stream = FIELD(fn, stream), .flags = FIELD(fn, mode)
+#define A_DRV_BYTES(fn) .bytes = FIELD(fn, ByteCount)
+#define A_DRV_BYTES_ASYNC(fn) .stream = FIELD(fn, hStream), .bytes = FIELD(fn, ByteCount)
+#define A_DRV_SET(fn) .bytes = FIELD(fn, N)
+#define A_DRV_SET_ASYNC(fn) .stream = FIELD(fn, hStream), .bytes = FIELD(fn, N)
+#define A_DRV_ALLOC(fn) .bytes = FIELD(fn, bytesize)
+#define A_DRV_CREATE(fn) .out_stream = FIELD(fn, phStream), .flags = FIELD(fn, Flags)
+#define A_DRV_CAPTURE(fn) .stream = FIELD(fn, hStream), .flags = FIELD(fn, mode)
+
+static const ss_args_spec table[] = {
+    /* clang-format off */
+    /* Kernel launches and other stream work. */
+    RT(cudaLaunchKernel, cudaLaunchKernel_v7000, 0, A_STREAM),
+    RT(cudaLaunchKernel, cudaLaunchKernel_ptsz_v7000, 1, A_STREAM),
+    RT(cudaLaunchCooperativeKernel, cudaLaunchCooperativeKernel_v9000, 0, A_STREAM),
+    RT(cudaLaunchCooperativeKernel, cudaLaunchCooperativeKernel_ptsz_v9000, 1, A_STREAM),
+    RT(cudaLaunchKernelExC, cudaLaunchKernelExC_v11060, 0, A_RT_CONFIG),
+    RT(cudaLaunchKernelExC, cudaLaunchKernelExC_ptsz_v11060, 1, A_RT_CONFIG),
+    RT(cudaLaunchHostFunc, cudaLaunchHostFunc_v10000, 0, A_STREAM),
+    RT(cudaLaunchHostFunc, cudaLaunchHostFunc_ptsz_v10000, 1, A_STREAM),
+    RT(cudaGraphLaunch, cudaGraphLaunch_v10000, 0, A_STREAM),
+    RT(cudaGraphLaunch, cudaGraphLaunch_ptsz_v10000, 1, A_STREAM),
+
+    /* Asynchronous copies and memsets. */
+    RT(cudaMemcpyAsync, cudaMemcpyAsync_v3020, 0, A_COPY_ASYNC),
+    RT(cudaMemcpyAsync, cudaMemcpyAsync_ptsz_v7000, 1, A_COPY_ASYNC),
+    RT(cudaMemcpy2DAsync, cudaMemcpy2DAsync_v3020, 0, A_COPY2D_ASYNC),
+    RT(cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz_v7000, 1, A_COPY2D_ASYNC),
+    RT(cudaMemcpy3DAsync, cudaMemcpy3DAsync_v3020, 0, A_COPY3D_ASYNC),
+    RT(cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz_v7000, 1, A_COPY3D_ASYNC),
+    RT(cudaMemcpyToSymbolAsync, cudaMemcpyToSymbolAsync_v3020, 0, A_COPY_ASYNC),
+    RT(cudaMemcpyToSymbolAsync, cudaMemcpyToSymbolAsync_ptsz_v7000, 1, A_COPY_ASYNC),
+    RT(cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_v3020, 0, A_COPY_ASYNC),
+    RT(cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_ptsz_v7000, 1, A_COPY_ASYNC),
+    RT(cudaMemcpyPeerAsync, cudaMemcpyPeerAsync_v4000, 0, A_PEER_ASYNC),
+    RT(cudaMemsetAsync, cudaMemsetAsync_v3020, 0, A_SET_ASYNC),
+    RT(cudaMemsetAsync, cudaMemsetAsync_ptsz_v7000, 1, A_SET_ASYNC),
+    RT(cudaMemset2DAsync, cudaMemset2DAsync_v3020, 0, A_SET2D_ASYNC),
+    RT(cudaMemset2DAsync, cudaMemset2DAsync_ptsz_v7000, 1, A_SET2D_ASYNC),
+    RT(cudaMemset3DAsync, cudaMemset3DAsync_v3020, 0, A_STREAM),
+    RT(cudaMemset3DAsync, cudaMemset3DAsync_ptsz_v7000, 1, A_STREAM),
+    RT(cudaMemPrefetchAsync, cudaMemPrefetchAsync_v12020, 0, A_SET_ASYNC),
+    RT(cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz_v12020, 1, A_SET_ASYNC),
+    RT(cudaMallocAsync, cudaMallocAsync_v11020, 0, A_ALLOC_ASYNC),
+    RT(cudaMallocAsync, cudaMallocAsync_ptsz_v11020, 1, A_ALLOC_ASYNC),
+    RT(cudaFreeAsync, cudaFreeAsync_v11020, 0, A_HSTREAM),
+    RT(cudaFreeAsync, cudaFreeAsync_ptsz_v11020, 1, A_HSTREAM),
+    RT(cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_v11020, 0, A_POOL_ASYNC),
+    RT(cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_ptsz_v11020, 1, A_POOL_ASYNC),
+    RT(cudaEventRecord, cudaEventRecord_v3020, 0, A_STREAM),
+    RT(cudaEventRecord, cudaEventRecord_ptsz_v7000, 1, A_STREAM),
+    RT(cudaEventRecordWithFlags, cudaEventRecordWithFlags_v11010, 0, A_STREAM_FLAGS),
+    RT(cudaEventRecordWithFlags, cudaEventRecordWithFlags_ptsz_v11010, 1, A_STREAM_FLAGS),
+    RT(cudaStreamWaitEvent, cudaStreamWaitEvent_v3020, 0, A_STREAM_FLAGS),
+    RT(cudaStreamWaitEvent, cudaStreamWaitEvent_ptsz_v7000, 1, A_STREAM_FLAGS),
+    RT(cudaStreamAttachMemAsync, cudaStreamAttachMemAsync_v6000, 0, A_ATTACH),
+    RT(cudaStreamAttachMemAsync, cudaStreamAttachMemAsync_ptsz_v7000, 1, A_ATTACH),
+
+    /* Synchronous copies and memsets. */
+    RT(cudaMemcpy, cudaMemcpy_v3020, 0, A_COPY),
+    RT(cudaMemcpy, cudaMemcpy_ptds_v7000, 1, A_COPY),
+    RT(cudaMemcpy2D, cudaMemcpy2D_v3020, 0, A_COPY2D),
+    RT(cudaMemcpy2D, cudaMemcpy2D_ptds_v7000, 1, A_COPY2D),
+    RT(cudaMemcpy3D, cudaMemcpy3D_v3020, 0, A_COPY3D),
+    RT(cudaMemcpy3D, cudaMemcpy3D_ptds_v7000, 1, A_COPY3D),
+    RT(cudaMemcpyToSymbol, cudaMemcpyToSymbol_v3020, 0, A_COPY),
+    RT(cudaMemcpyToSymbol, cudaMemcpyToSymbol_ptds_v7000, 1, A_COPY),
+    RT(cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_v3020, 0, A_COPY),
+    RT(cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_ptds_v7000, 1, A_COPY),
+    RT(cudaMemcpyPeer, cudaMemcpyPeer_v4000, 0, A_COUNT),
+    RT(cudaMemset, cudaMemset_v3020, 0, A_COUNT),
+    RT(cudaMemset, cudaMemset_ptds_v7000, 1, A_COUNT),
+    RT(cudaMemset2D, cudaMemset2D_v3020, 0, A_SET2D),
+    RT(cudaMemset2D, cudaMemset2D_ptds_v7000, 1, A_SET2D),
+    RT(cudaMemset3D, cudaMemset3D_v3020, 0, A_NONE),
+    RT(cudaMemset3D, cudaMemset3D_ptds_v7000, 1, A_NONE),
+
+    /* Allocation and registration. */
+    RT(cudaMalloc, cudaMalloc_v3020, 0, A_SIZE),
+    RT(cudaMallocPitch, cudaMallocPitch_v3020, 0, A_PITCH),
+    RT(cudaFree, cudaFree_v3020, 0, A_NONE),
+    RT(cudaMallocHost, cudaMallocHost_v3020, 0, A_SIZE),
+    RT(cudaHostAlloc, cudaHostAlloc_v3020, 0, A_SIZE_FLAGS),
+    RT(cudaFreeHost, cudaFreeHost_v3020, 0, A_NONE),
+    RT(cudaMallocManaged, cudaMallocManaged_v6000, 0, A_SIZE_FLAGS),
+    RT(cudaHostRegister, cudaHostRegister_v4000, 0, A_SIZE_FLAGS),
+    RT(cudaHostUnregister, cudaHostUnregister_v4000, 0, A_NONE),
+    RT(cudaDeviceSetLimit, cudaDeviceSetLimit_v3020, 0, A_NONE),
+    RT(cudaDeviceReset, cudaDeviceReset_v3020, 0, A_NONE),
+
+    /* Explicit synchronization and queries. */
+    RT(cudaDeviceSynchronize, cudaDeviceSynchronize_v3020, 0, A_NONE),
+    RT(cudaStreamSynchronize, cudaStreamSynchronize_v3020, 0, A_STREAM),
+    RT(cudaStreamSynchronize, cudaStreamSynchronize_ptsz_v7000, 1, A_STREAM),
+    RT(cudaEventSynchronize, cudaEventSynchronize_v3020, 0, A_NONE),
+    RT(cudaStreamQuery, cudaStreamQuery_v3020, 0, A_STREAM),
+    RT(cudaStreamQuery, cudaStreamQuery_ptsz_v7000, 1, A_STREAM),
+    RT(cudaEventQuery, cudaEventQuery_v3020, 0, A_NONE),
+
+    /* Streams and graph capture. */
+    RT(cudaStreamCreate, cudaStreamCreate_v3020, 0, A_CREATE),
+    RT(cudaStreamCreateWithFlags, cudaStreamCreateWithFlags_v5000, 0, A_CREATE_FLAGS),
+    RT(cudaStreamCreateWithPriority, cudaStreamCreateWithPriority_v5050, 0, A_CREATE_PRIO),
+    RT(cudaStreamBeginCapture, cudaStreamBeginCapture_v10000, 0, A_CAPTURE),
+    RT(cudaStreamBeginCapture, cudaStreamBeginCapture_ptsz_v10000, 1, A_CAPTURE),
+    RT(cudaStreamEndCapture, cudaStreamEndCapture_v10000, 0, A_STREAM),
+    RT(cudaStreamEndCapture, cudaStreamEndCapture_ptsz_v10000, 1, A_STREAM),
+
+    /* Driver API (current, 64-bit variants; the CUDA 3.x ones are not taken). */
+    DRV(cuLaunchKernel, cuLaunchKernel, 0, A_HSTREAM),
+    DRV(cuLaunchKernel, cuLaunchKernel_ptsz, 1, A_HSTREAM),
+    DRV(cuLaunchKernelEx, cuLaunchKernelEx, 0, A_DRV_CONFIG),
+    DRV(cuLaunchKernelEx, cuLaunchKernelEx_ptsz, 1, A_DRV_CONFIG),
+    DRV(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel, 0, A_HSTREAM),
+    DRV(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz, 1, A_HSTREAM),
+    DRV(cuMemcpyHtoD, cuMemcpyHtoD_v2, 0, A_DRV_BYTES),
+    DRV(cuMemcpyHtoD, cuMemcpyHtoD_v2_ptds, 1, A_DRV_BYTES),
+    DRV(cuMemcpyDtoH, cuMemcpyDtoH_v2, 0, A_DRV_BYTES),
+    DRV(cuMemcpyDtoH, cuMemcpyDtoH_v2_ptds, 1, A_DRV_BYTES),
+    DRV(cuMemcpyDtoD, cuMemcpyDtoD_v2, 0, A_DRV_BYTES),
+    DRV(cuMemcpyDtoD, cuMemcpyDtoD_v2_ptds, 1, A_DRV_BYTES),
+    DRV(cuMemcpy, cuMemcpy, 0, A_DRV_BYTES),
+    DRV(cuMemcpy, cuMemcpy_ptds, 1, A_DRV_BYTES),
+    DRV(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2, 0, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2_ptsz, 1, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2, 0, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2_ptsz, 1, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2, 0, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2_ptsz, 1, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpyAsync, cuMemcpyAsync, 0, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpyAsync, cuMemcpyAsync_ptsz, 1, A_DRV_BYTES_ASYNC),
+    DRV(cuMemsetD8, cuMemsetD8_v2, 0, A_DRV_SET),
+    DRV(cuMemsetD8, cuMemsetD8_v2_ptds, 1, A_DRV_SET),
+    DRV(cuMemsetD32, cuMemsetD32_v2, 0, A_DRV_SET),
+    DRV(cuMemsetD32, cuMemsetD32_v2_ptds, 1, A_DRV_SET),
+    DRV(cuMemsetD8Async, cuMemsetD8Async, 0, A_DRV_SET_ASYNC),
+    DRV(cuMemsetD8Async, cuMemsetD8Async_ptsz, 1, A_DRV_SET_ASYNC),
+    DRV(cuMemsetD32Async, cuMemsetD32Async, 0, A_DRV_SET_ASYNC),
+    DRV(cuMemsetD32Async, cuMemsetD32Async_ptsz, 1, A_DRV_SET_ASYNC),
+    DRV(cuMemAlloc, cuMemAlloc_v2, 0, A_DRV_ALLOC),
+    DRV(cuMemFree, cuMemFree_v2, 0, A_NONE),
+    DRV(cuMemAllocHost, cuMemAllocHost_v2, 0, A_DRV_ALLOC),
+    DRV(cuMemFreeHost, cuMemFreeHost, 0, A_NONE),
+    DRV(cuCtxSynchronize, cuCtxSynchronize, 0, A_NONE),
+    DRV(cuCtxSynchronize, cuCtxSynchronize_v2, 0, A_NONE),
+    DRV(cuStreamSynchronize, cuStreamSynchronize, 0, A_HSTREAM),
+    DRV(cuStreamSynchronize, cuStreamSynchronize_ptsz, 1, A_HSTREAM),
+    DRV(cuEventSynchronize, cuEventSynchronize, 0, A_NONE),
+    DRV(cuStreamCreate, cuStreamCreate, 0, A_DRV_CREATE),
+    DRV(cuStreamBeginCapture, cuStreamBeginCapture_v2, 0, A_DRV_CAPTURE),
+    DRV(cuStreamBeginCapture, cuStreamBeginCapture_v2_ptsz, 1, A_DRV_CAPTURE),
+    DRV(cuStreamEndCapture, cuStreamEndCapture, 0, A_HSTREAM),
+    DRV(cuStreamEndCapture, cuStreamEndCapture_ptsz, 1, A_HSTREAM),
+    DRV(cuGraphLaunch, cuGraphLaunch, 0, A_HSTREAM),
+    DRV(cuGraphLaunch, cuGraphLaunch_ptsz, 1, A_HSTREAM),
+    /* clang-format on */
+};
+
+static const ss_args_absent absent[] = {
+    {"cudaLaunchKernelEx", "a C++ template over cudaLaunchKernelExC, which CUPTI reports"},
+    {NULL, NULL},
+};
+
+const ss_args_spec *ss_args_table(size_t *count)
+{
+    *count = sizeof table / sizeof table[0];
+    return table;
+}
+
+const ss_args_absent *ss_args_without_callback(void)
+{
+    return absent;
+}
+
+uint64_t ss_args_read(const void *params, const ss_arg_ref *ref, int *present)
+{
+    *present = 0;
+    if (params == NULL || ref->size == 0 || ref->size > 8)
+        return 0;
+    const unsigned char *base = (const unsigned char *)params + ref->offset;
+    if (ref->deref >= 0) {
+        const unsigned char *target;
+        memcpy(&target, base, sizeof target);
+        if (target == NULL)
+            return 0;
+        base = target + ref->deref;
+    }
+    uint64_t value = 0;
+    /* Little-endian: the low bytes of 'value' take the field (x86-64 and aarch64). */
+    memcpy(&value, base, ref->size);
+    *present = 1;
+    return value;
+}

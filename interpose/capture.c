@@ -1,0 +1,939 @@
+/* capture.c: libsyncscope.so: subscribes to CUPTI from the LD_PRELOAD constructor, records
+ * API calls and GPU activity into per-thread budgeted buffers, and at exit (or on
+ * SIGINT/SIGTERM) hands them to the finisher module. Links only libc, libdl, libpthread:
+ * libcupti is opened with dlopen, and its header is included for types only. */
+#include <cupti.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <execinfo.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "capture.h"
+#include "interpose.h"
+#include "rules.h"
+#include "store.h"
+
+#define SS_EXPORT __attribute__((visibility("default")))
+
+/* Activity buffers handed to CUPTI: size, and how many may exist at once. */
+#define ACTIVITY_BUFFER_SIZE (2u << 20)
+#define ACTIVITY_BUFFER_MAX 32
+
+/* The CUPTI functions syncscope calls, resolved with dlsym. */
+#define CUPTI_FUNCTIONS(X)                                                                         \
+    X(cuptiSubscribe)                                                                              \
+    X(cuptiUnsubscribe)                                                                            \
+    X(cuptiEnableCallback)                                                                         \
+    X(cuptiGetCallbackName)                                                                        \
+    X(cuptiGetTimestamp)                                                                           \
+    X(cuptiGetStreamIdEx)                                                                          \
+    X(cuptiGetDeviceId)                                                                            \
+    X(cuptiGetContextId)                                                                           \
+    X(cuptiGetResultString)                                                                        \
+    X(cuptiActivityEnable)                                                                         \
+    X(cuptiActivityRegisterCallbacks)                                                              \
+    X(cuptiActivityGetNextRecord)                                                                  \
+    X(cuptiActivityFlushAll)
+
+typedef struct cupti_api {
+#define DECLARE(name) __typeof__(&name) name;
+    CUPTI_FUNCTIONS(DECLARE)
+#undef DECLARE
+} cupti_api;
+
+/* Per-thread state; the thread-local variable is one pointer (initial-exec TLS, so that
+ * reaching it never allocates). */
+typedef struct stream_slot {
+    uint64_t handle;
+    void *context;
+    uint32_t generation;
+    uint32_t stream_id;
+    uint8_t per_thread;
+    uint8_t valid;
+} stream_slot;
+
+#define STREAM_SLOTS 16
+
+typedef struct thread_state {
+    ss_thread_store *store;
+    int runtime_depth; /* runtime calls in progress: driver calls inside are not recorded */
+    int busy;          /* inside syncscope: re-entry guard */
+    void *context;     /* last context seen, with its device and id */
+    uint32_t device;
+    uint32_t context_id;
+    stream_slot streams[STREAM_SLOTS];
+} thread_state;
+
+static __thread thread_state *tls_state __attribute__((tls_model("initial-exec")));
+
+static struct {
+    _Atomic int active;    /* subscribed and recording */
+    _Atomic int finishing; /* the finisher has started (once per process) */
+    int forked;
+    long pid;
+    ss_interpose_config config;
+    void *cupti_handle;
+    char cupti_path[PATH_MAX];
+    cupti_api cupti;
+    CUpti_SubscriberHandle subscriber;
+    const ss_args_spec *runtime_specs[CUPTI_RUNTIME_TRACE_CBID_SIZE];
+    const ss_args_spec *driver_specs[CUPTI_DRIVER_TRACE_CBID_SIZE];
+    const ss_api *api_rows;
+    uint64_t start_ns;
+    int64_t started_unix_ns;
+    _Atomic uint32_t stream_generation;
+    _Atomic long activity_pid; /* the process that enabled activity records, 0: none yet */
+    pthread_mutex_t enable_lock;
+    pthread_mutex_t activity_lock;
+    uint8_t *free_buffers[ACTIVITY_BUFFER_MAX];
+    int free_count;
+    int buffer_count;
+    char gpu[512];
+    struct sigaction old_int, old_term;
+    int handlers_installed;
+    ss_store store;
+} g = {.activity_lock = PTHREAD_MUTEX_INITIALIZER, .enable_lock = PTHREAD_MUTEX_INITIALIZER};
+
+/* The capture library's one message printer: a single "syncscope: " line on stderr, with
+ * write(2) so that it allocates nothing and leaves the program's stdio untouched. */
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    char line[1024];
+    int n = snprintf(line, sizeof line, "syncscope: ");
+    va_list ap;
+    va_start(ap, fmt);
+    int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+    va_end(ap);
+    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
+    if (len > sizeof line - 2)
+        len = sizeof line - 2;
+    line[len++] = '\n';
+    ssize_t w = write(STDERR_FILENO, line, len);
+    (void)w;
+}
+
+static const char *cupti_error(CUptiResult r)
+{
+    const char *s = NULL;
+    if (g.cupti.cuptiGetResultString == NULL || g.cupti.cuptiGetResultString(r, &s) != 0 ||
+        s == NULL)
+        return "unknown CUPTI error";
+    return s;
+}
+
+/* ---- loading CUPTI ---- */
+
+static void *try_open(const char *path, int flags)
+{
+    void *h = dlopen(path, flags);
+    if (h != NULL) {
+        size_t n = strlen(path);
+        if (n >= sizeof g.cupti_path)
+            n = sizeof g.cupti_path - 1;
+        memcpy(g.cupti_path, path, n);
+        g.cupti_path[n] = '\0';
+    }
+    return h;
+}
+
+/* Tries 'dir'/'name' for the usual names. */
+static void *try_dir(const char *dir, const char *sub)
+{
+    static const char *const names[] = {"libcupti.so.13", "libcupti.so.12", "libcupti.so"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[PATH_MAX];
+        int n = snprintf(path, sizeof path, "%s%s/%s", dir, sub, names[i]);
+        if (n <= 0 || (size_t)n >= sizeof path || access(path, R_OK) != 0)
+            continue;
+        void *h = try_open(path, RTLD_NOW | RTLD_LOCAL);
+        if (h != NULL)
+            return h;
+    }
+    return NULL;
+}
+
+/* Finds libcupti: one already loaded (e.g. by PyTorch), SYNCSCOPE_CUPTI_PATH (a file or a
+ * folder), CUDA_HOME/CUDA_PATH, /usr/local/cuda, then the loader's own search. */
+static void *open_cupti(void)
+{
+    static const char *const loaded[] = {"libcupti.so.13", "libcupti.so.12", "libcupti.so"};
+    for (size_t i = 0; i < sizeof loaded / sizeof loaded[0]; i++) {
+        void *h = try_open(loaded[i], RTLD_NOW | RTLD_NOLOAD);
+        if (h != NULL)
+            return h;
+    }
+    const char *own = g.config.cupti_path;
+    if (own[0] != '\0') {
+        void *h = try_dir(own, "");
+        if (h == NULL && access(own, R_OK) == 0)
+            h = try_open(own, RTLD_NOW | RTLD_LOCAL);
+        return h; /* an explicit choice is not second-guessed */
+    }
+    static const char *const homes[] = {"CUDA_HOME", "CUDA_PATH"};
+    static const char *const subs[] = {"/lib64", "/extras/CUPTI/lib64", "/lib"};
+    for (size_t i = 0; i < sizeof homes / sizeof homes[0]; i++) {
+        const char *home = getenv(homes[i]);
+        if (home == NULL || *home == '\0')
+            continue;
+        for (size_t j = 0; j < sizeof subs / sizeof subs[0]; j++) {
+            void *h = try_dir(home, subs[j]);
+            if (h != NULL)
+                return h;
+        }
+    }
+    for (size_t j = 0; j < sizeof subs / sizeof subs[0]; j++) {
+        void *h = try_dir("/usr/local/cuda", subs[j]);
+        if (h != NULL)
+            return h;
+    }
+    for (size_t i = 0; i < sizeof loaded / sizeof loaded[0]; i++) {
+        void *h = try_open(loaded[i], RTLD_NOW | RTLD_LOCAL);
+        if (h != NULL)
+            return h;
+    }
+    return NULL;
+}
+
+static int resolve_cupti(const char **missing)
+{
+#define RESOLVE(name)                                                                              \
+    g.cupti.name = (__typeof__(&name))dlsym(g.cupti_handle, #name);                                \
+    if (g.cupti.name == NULL) {                                                                    \
+        *missing = #name;                                                                          \
+        return -1;                                                                                 \
+    }
+    CUPTI_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+    return 0;
+}
+
+/* ---- per-thread state ---- */
+
+static thread_state *thread_get(void)
+{
+    thread_state *t = tls_state;
+    if (t != NULL)
+        return t;
+    t = ss_budget_alloc(&g.store.budget, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->store = ss_store_add_thread(&g.store);
+    if (t->store == NULL)
+        return NULL; /* the page stays counted; a later call retries */
+    tls_state = t;
+    return t;
+}
+
+static uint64_t now_ns(void)
+{
+    uint64_t ts = 0;
+    g.cupti.cuptiGetTimestamp(&ts);
+    return ts;
+}
+
+/* The CUPTI stream id of 'handle' as passed (0, cudaStreamLegacy, cudaStreamPerThread or a
+ * real stream), cached per thread; stream creation invalidates every cache. 0: unknown. */
+static uint32_t stream_id_of(thread_state *t, void *context, uint64_t handle, int per_thread)
+{
+    CUstream stream = NULL;
+    uint8_t pt = 0;
+    if (handle == SS_STREAM_LEGACY_NULL)
+        pt = (uint8_t)per_thread;
+    else if (handle == SS_STREAM_PER_THREAD)
+        pt = 1;
+    else if (handle != SS_STREAM_LEGACY)
+        stream = (CUstream)(uintptr_t)handle;
+    uint32_t gen = atomic_load_explicit(&g.stream_generation, memory_order_relaxed);
+    stream_slot *s = &t->streams[(handle >> 4 ^ handle ^ pt) & (STREAM_SLOTS - 1)];
+    if (s->valid && s->handle == handle && s->per_thread == pt && s->context == context &&
+        s->generation == gen)
+        return s->stream_id;
+    uint32_t id = 0;
+    if (g.cupti.cuptiGetStreamIdEx((CUcontext)context, stream, pt, &id) != CUPTI_SUCCESS)
+        return 0;
+    *s = (stream_slot){handle, context, gen, id, pt, 1};
+    return id;
+}
+
+static void context_info(thread_state *t, void *context)
+{
+    if (t->context == context)
+        return;
+    uint32_t device = UINT32_MAX, id = 0;
+    if (g.cupti.cuptiGetDeviceId((CUcontext)context, &device) != CUPTI_SUCCESS)
+        device = UINT32_MAX;
+    if (g.cupti.cuptiGetContextId((CUcontext)context, &id) != CUPTI_SUCCESS)
+        id = 0;
+    t->context = context;
+    t->device = device;
+    t->context_id = id;
+}
+
+/* Records the program counters of the current call and returns the stack id (0: none). */
+static uint32_t capture_stack(thread_state *t)
+{
+    void *frames[SS_STACK_DEPTH];
+    int n = backtrace(frames, SS_STACK_DEPTH);
+    if (n <= 1)
+        return 0;
+    uint64_t pcs[SS_STACK_DEPTH];
+    /* Frame 0 is this library's callback; the finisher drops CUPTI's and the driver's. */
+    for (int i = 1; i < n; i++)
+        pcs[i - 1] = (uint64_t)(uintptr_t)frames[i];
+    return ss_stack_intern(&t->store->stacks, &g.store.budget, pcs, (uint32_t)(n - 1));
+}
+
+static void on_stream_created(thread_state *t, const ss_args_spec *spec, const void *params,
+                              ss_ev_api *call, void *context)
+{
+    int present;
+    uint64_t where = ss_args_read(params, &spec->out_stream, &present);
+    if (!present || where == 0)
+        return;
+    uint64_t handle;
+    memcpy(&handle, (const void *)(uintptr_t)where, sizeof handle);
+    call->stream = handle;
+    atomic_fetch_add_explicit(&g.stream_generation, 1, memory_order_relaxed);
+    ss_event *e = ss_evbuf_reserve(&t->store->events, &g.store.budget);
+    if (e == NULL)
+        return;
+    ss_ev_stream *s = &e->u.stream;
+    s->handle = handle;
+    s->stream_id = context != NULL ? stream_id_of(t, context, handle, 0) : 0;
+    /* cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are both 0x1. */
+    s->flags = (call->flags & 0x1u) ? SS_STREAM_FLAG_NON_BLOCKING : 0;
+    s->device = call->device;
+    uint64_t priority = ss_args_read(params, &spec->priority, &present);
+    s->priority = present ? (int32_t)(uint32_t)priority : 0;
+    s->context = t->context_id;
+    e->type = SS_EV_STREAM;
+}
+
+static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const ss_args_spec *spec = NULL;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
+        spec = g.runtime_specs[cbid];
+    else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE)
+        spec = g.driver_specs[cbid];
+    if (spec == NULL)
+        return;
+    int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+        *cb->correlationData = 0;
+        if (!atomic_load_explicit(&g.active, memory_order_relaxed))
+            return;
+        thread_state *t = thread_get();
+        if (t == NULL) {
+            atomic_fetch_add_explicit(&g.store.budget.dropped_events, 1, memory_order_relaxed);
+            return;
+        }
+        if (t->busy)
+            return;
+        if (runtime)
+            t->runtime_depth++;
+        else if (t->runtime_depth > 0)
+            return; /* the runtime call around it is the one recorded */
+        t->busy = 1;
+        ss_event *e = ss_evbuf_reserve(&t->store->events, &g.store.budget);
+        if (e != NULL) {
+            ss_ev_api *a = &e->u.api;
+            a->enter_ns = now_ns();
+            a->correlation = cb->correlationId;
+            a->thread = t->store->index;
+            a->api = spec->api;
+            a->domain = spec->domain;
+            a->per_thread = spec->per_thread;
+            a->device = -1;
+            a->copy_kind = -1;
+            int present;
+            const void *p = cb->functionParams;
+            a->stream = ss_args_read(p, &spec->stream, &present);
+            uint64_t bytes = ss_args_read(p, &spec->bytes, &present);
+            uint64_t factor = ss_args_read(p, &spec->bytes2, &present);
+            a->bytes = present ? bytes * factor : bytes;
+            uint64_t kind = ss_args_read(p, &spec->kind, &present);
+            if (present)
+                a->copy_kind = (int32_t)kind;
+            a->flags = (uint32_t)ss_args_read(p, &spec->flags, &present);
+            e->type = SS_EV_API;
+            *cb->correlationData = (uint64_t)(uintptr_t)e;
+        }
+        t->busy = 0;
+        return;
+    }
+
+    thread_state *t = tls_state;
+    if (t == NULL || t->busy)
+        return;
+    if (runtime && t->runtime_depth > 0)
+        t->runtime_depth--;
+    ss_event *e = (ss_event *)(uintptr_t)*cb->correlationData;
+    if (e == NULL)
+        return;
+    t->busy = 1;
+    ss_ev_api *a = &e->u.api;
+    uint64_t exit_ns = now_ns();
+    a->result = cb->functionReturnValue != NULL ? *(const int32_t *)cb->functionReturnValue : 0;
+    void *context = (void *)cb->context;
+    if (context != NULL) {
+        context_info(t, context);
+        a->device = t->device == UINT32_MAX ? -1 : (int32_t)t->device;
+        if (spec->stream.size != 0)
+            a->stream_id = stream_id_of(t, context, a->stream, spec->per_thread);
+    }
+    if (spec->out_stream.size != 0 && a->result == 0)
+        on_stream_created(t, spec, cb->functionParams, a, context);
+    const ss_api *row = &g.api_rows[spec->api];
+    /* Stacks only for calls that may become findings: synchronizing ones, long ones, and
+     * work put on the legacy default stream (SYNC101/SYNC102). */
+    int legacy =
+        spec->stream.size != 0 && ((a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread) ||
+                                   a->stream == SS_STREAM_LEGACY);
+    if (row->sync != SS_SYNC_NEVER || exit_ns - a->enter_ns >= g.config.stack_min_ns ||
+        (legacy && ss_api_enqueues(row)))
+        a->stack = capture_stack(t);
+    a->exit_ns = exit_ns > a->enter_ns ? exit_ns : a->enter_ns + 1;
+    t->busy = 0;
+}
+
+static void enable_activity_once(void);
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                 const void *data)
+{
+    (void)userdata;
+    int saved_errno = errno;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)
+        on_api(domain, cbid, (const CUpti_CallbackData *)data);
+    else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+        enable_activity_once();
+    errno = saved_errno;
+}
+
+/* ---- activity records ---- */
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+    int saved_errno = errno;
+    uint8_t *b = NULL;
+    pthread_mutex_lock(&g.activity_lock);
+    if (g.free_count > 0) {
+        b = g.free_buffers[--g.free_count];
+    } else if (g.buffer_count < ACTIVITY_BUFFER_MAX) {
+        b = ss_budget_alloc(&g.store.budget, ACTIVITY_BUFFER_SIZE);
+        if (b != NULL)
+            g.buffer_count++;
+    }
+    pthread_mutex_unlock(&g.activity_lock);
+    /* NULL: CUPTI drops the records it has no room for. */
+    *buffer = b;
+    *size = b != NULL ? ACTIVITY_BUFFER_SIZE : 0;
+    *max_records = 0;
+    errno = saved_errno;
+}
+
+static uint8_t copy_kind(uint8_t k)
+{
+    switch (k) {
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOA:
+        return SS_COPY_HTOD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOH:
+        return SS_COPY_DTOH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOA:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_ATOD:
+    case CUPTI_ACTIVITY_MEMCPY_KIND_DTOA:
+        return SS_COPY_DTOD;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
+        return SS_COPY_HTOH;
+    case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
+        return SS_COPY_PTOP;
+    default:
+        return SS_COPY_UNKNOWN;
+    }
+}
+
+static uint8_t mem_kind(uint32_t k)
+{
+    switch (k) {
+    case CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE:
+        return SS_MEM_PAGEABLE;
+    case CUPTI_ACTIVITY_MEMORY_KIND_PINNED:
+        return SS_MEM_PINNED;
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE:
+    case CUPTI_ACTIVITY_MEMORY_KIND_DEVICE_STATIC:
+        return SS_MEM_DEVICE;
+    case CUPTI_ACTIVITY_MEMORY_KIND_ARRAY:
+        return SS_MEM_ARRAY;
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED:
+    case CUPTI_ACTIVITY_MEMORY_KIND_MANAGED_STATIC:
+        return SS_MEM_MANAGED;
+    default:
+        return SS_MEM_UNKNOWN;
+    }
+}
+
+static void note_gpu(const char *name)
+{
+    if (name == NULL || strstr(g.gpu, name) != NULL)
+        return;
+    size_t used = strlen(g.gpu);
+    snprintf(g.gpu + used, sizeof g.gpu - used, "%s%s", used ? ", " : "", name);
+}
+
+/* Converts one activity record; called under activity_lock. */
+static void convert_record(const CUpti_Activity *record)
+{
+    ss_event ev;
+    memset(&ev, 0, sizeof ev);
+    switch (record->kind) {
+    case CUPTI_ACTIVITY_KIND_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
+        const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)record;
+        ev.type = SS_EV_KERNEL;
+        ev.u.gpu.start_ns = k->start;
+        ev.u.gpu.end_ns = k->end;
+        ev.u.gpu.correlation = k->correlationId;
+        ev.u.gpu.stream_id = k->streamId;
+        ev.u.gpu.context = k->contextId;
+        ev.u.gpu.device = (int32_t)k->deviceId;
+        ev.u.gpu.graph = k->graphId != 0;
+        ev.u.gpu.name =
+            ss_name_intern(&g.store.names, &g.store.budget, (uint64_t)(uintptr_t)k->name, k->name);
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)record;
+        ev.type = SS_EV_MEMCPY;
+        ev.u.gpu.start_ns = m->start;
+        ev.u.gpu.end_ns = m->end;
+        ev.u.gpu.bytes = m->bytes;
+        ev.u.gpu.correlation = m->correlationId;
+        ev.u.gpu.stream_id = m->streamId;
+        ev.u.gpu.context = m->contextId;
+        ev.u.gpu.device = (int32_t)m->deviceId;
+        ev.u.gpu.copy_kind = copy_kind(m->copyKind);
+        ev.u.gpu.src_kind = mem_kind(m->srcKind);
+        ev.u.gpu.dst_kind = mem_kind(m->dstKind);
+        ev.u.gpu.graph = m->graphId != 0;
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_MEMSET: {
+        const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)record;
+        ev.type = SS_EV_MEMSET;
+        ev.u.gpu.start_ns = m->start;
+        ev.u.gpu.end_ns = m->end;
+        ev.u.gpu.bytes = m->bytes;
+        ev.u.gpu.correlation = m->correlationId;
+        ev.u.gpu.stream_id = m->streamId;
+        ev.u.gpu.context = m->contextId;
+        ev.u.gpu.device = (int32_t)m->deviceId;
+        ev.u.gpu.dst_kind = mem_kind(m->memoryKind);
+        ev.u.gpu.graph = m->graphId != 0;
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
+        const CUpti_ActivitySynchronization2 *s = (const CUpti_ActivitySynchronization2 *)record;
+        ev.type = SS_EV_SYNC;
+        ev.u.sync.start_ns = s->start;
+        ev.u.sync.end_ns = s->end;
+        ev.u.sync.correlation = s->correlationId;
+        ev.u.sync.stream_id = s->streamId == CUPTI_SYNCHRONIZATION_INVALID_VALUE ? 0 : s->streamId;
+        ev.u.sync.context = s->contextId;
+        ev.u.sync.type = (uint32_t)s->type <= SS_SYNCREC_CONTEXT_SYNCHRONIZE ? (uint32_t)s->type
+                                                                             : SS_SYNCREC_UNKNOWN;
+        break;
+    }
+    case CUPTI_ACTIVITY_KIND_DEVICE:
+        note_gpu(((const CUpti_ActivityDevice5 *)record)->name);
+        return;
+    default:
+        return;
+    }
+    ss_event *slot = ss_evbuf_reserve(&g.store.activity, &g.store.budget);
+    if (slot != NULL)
+        *slot = ev;
+}
+
+static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uint8_t *buffer,
+                                      size_t size, size_t valid_size)
+{
+    (void)context;
+    (void)stream_id;
+    (void)size;
+    int saved_errno = errno;
+    if (buffer == NULL)
+        return;
+    pthread_mutex_lock(&g.activity_lock);
+    CUpti_Activity *record = NULL;
+    while (valid_size > 0 &&
+           g.cupti.cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS)
+        convert_record(record);
+    if (g.free_count < ACTIVITY_BUFFER_MAX)
+        g.free_buffers[g.free_count++] = buffer;
+    pthread_mutex_unlock(&g.activity_lock);
+    errno = saved_errno;
+}
+
+/* ---- the end of the run ---- */
+
+static int driver_version(void)
+{
+    void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (cuda == NULL)
+        return 0;
+    int version = 0;
+    int (*get)(int *) = (int (*)(int *))dlsym(cuda, "cuDriverGetVersion");
+    if (get == NULL || get(&version) != 0)
+        version = 0;
+    dlclose(cuda);
+    return version;
+}
+
+static int recorded_anything(void)
+{
+    if (ss_evbuf_count(&g.store.activity) > 0 || atomic_load(&g.store.budget.dropped_events) > 0)
+        return 1;
+    for (ss_thread_store *t = atomic_load(&g.store.threads); t != NULL; t = t->next) {
+        if (ss_evbuf_count(&t->events) > 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Flushes CUPTI, then loads the finisher next to this library and runs it. Once per process;
+ * 'signo' is the signal that ends the run, or 0. */
+static void finish(int signo)
+{
+    if (!atomic_load(&g.active) || atomic_exchange(&g.finishing, 1))
+        return;
+    thread_state *t = tls_state;
+    int inside = t != NULL && t->busy;
+    if (t != NULL)
+        t->busy = 1;
+    if (!inside && atomic_load(&g.activity_pid) == (long)getpid())
+        g.cupti.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    atomic_store(&g.active, 0);
+    uint64_t end_ns = now_ns();
+    if (!recorded_anything())
+        return; /* no CUDA call: nothing to report, no file written */
+
+    Dl_info self;
+    char path[PATH_MAX];
+    if (dladdr((void *)&finish, &self) == 0 || self.dli_fname == NULL) {
+        say("cannot locate libsyncscope.so; no report written");
+        return;
+    }
+    const char *slash = strrchr(self.dli_fname, '/');
+    int dir_len = slash != NULL ? (int)(slash - self.dli_fname) : 1;
+    const char *dir = slash != NULL ? self.dli_fname : ".";
+    int n = snprintf(path, sizeof path, "%.*s/%s", dir_len, dir, SS_INTERPOSE_FINISHER);
+    if (n <= 0 || (size_t)n >= sizeof path) {
+        say("path of %s is too long; no report written", SS_INTERPOSE_FINISHER);
+        return;
+    }
+    void *module = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (module == NULL) {
+        say("cannot load %s (%s); no report written", path, dlerror());
+        return;
+    }
+    ss_finish_fn run = (ss_finish_fn)dlsym(module, SS_FINISH_SYMBOL);
+    if (run == NULL) {
+        say("%s lacks %s; no report written", path, SS_FINISH_SYMBOL);
+        return;
+    }
+    ss_capture_view view = {
+        .version = SS_CAPTURE_VIEW_VERSION,
+        .size = sizeof view,
+        .config = &g.config,
+        .store = &g.store,
+        .pid = g.pid,
+        .forked = g.forked,
+        .signal = signo,
+        .start_ns = g.start_ns,
+        .end_ns = end_ns,
+        .started_unix_ns = g.started_unix_ns,
+        .gpu = g.gpu,
+        .driver_version = driver_version(),
+        .cupti_path = g.cupti_path,
+    };
+    run(&view);
+    /* The module stays loaded: the process is ending. */
+}
+
+static void at_exit(void)
+{
+    int saved_errno = errno;
+    finish(0);
+    errno = saved_errno;
+}
+
+static void on_signal(int signo, siginfo_t *info, void *context)
+{
+    (void)info;
+    (void)context;
+    int saved_errno = errno;
+    finish(signo);
+    /* Give the signal back to whoever had it before (the default: the process dies of this
+     * signal, as it would have without syncscope). It is blocked while this handler runs,
+     * so it is delivered to the restored action as soon as the handler returns. */
+    sigaction(signo, signo == SIGINT ? &g.old_int : &g.old_term, NULL);
+    raise(signo);
+    errno = saved_errno;
+}
+
+static void install_handlers(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction *old = signals[i] == SIGINT ? &g.old_int : &g.old_term;
+        if (sigaction(signals[i], NULL, old) != 0)
+            continue;
+        /* An ignored signal stays ignored (nohup); a handler already there is the
+         * program's and is left alone. */
+        if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler != SIG_DFL)
+            continue;
+        if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction != NULL)
+            continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_signal;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        sigaction(signals[i], &sa, NULL);
+    }
+}
+
+/* In the child of a fork: the parent's events are the parent's; start afresh, with an output
+ * of the child's own (%p). */
+static void in_child(void)
+{
+    if (!atomic_load(&g.active))
+        return;
+    g.forked = 1;
+    g.pid = (long)getpid();
+    pthread_mutex_init(&g.activity_lock, NULL);
+    pthread_mutex_init(&g.enable_lock, NULL);
+    tls_state = NULL;
+    memset(&g.store.names.ids, 0, sizeof g.store.names.ids);
+    g.store.names.count = 0;
+    g.store.names.arena = NULL;
+    g.store.names.arena_used = g.store.names.arena_size = 0;
+    uint64_t cap = g.store.budget.cap;
+    ss_store_init(&g.store, cap);
+    g.free_count = 0;
+    g.buffer_count = 0;
+    g.start_ns = now_ns();
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    g.started_unix_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    atomic_store(&g.finishing, 0);
+}
+
+/* ---- start ---- */
+
+static int enable_callbacks(void)
+{
+    size_t count;
+    const ss_args_spec *specs = ss_args_table(&count);
+    int enabled = 0;
+    for (size_t i = 0; i < count; i++) {
+        const ss_args_spec *s = &specs[i];
+        CUpti_CallbackDomain domain = s->domain == SS_DOMAIN_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
+                                                                     : CUPTI_CB_DOMAIN_DRIVER_API;
+        size_t limit = s->domain == SS_DOMAIN_RUNTIME ? CUPTI_RUNTIME_TRACE_CBID_SIZE
+                                                      : CUPTI_DRIVER_TRACE_CBID_SIZE;
+        const char *name = NULL;
+        /* The cbid comes from CUPTI's headers; the library that is loaded must agree on
+         * its name, or the parameter layout cannot be trusted. */
+        if (s->cbid >= limit ||
+            g.cupti.cuptiGetCallbackName(domain, s->cbid, &name) != CUPTI_SUCCESS || name == NULL ||
+            strcmp(name, s->cupti_name) != 0)
+            continue;
+        if (g.cupti.cuptiEnableCallback(1, g.subscriber, domain, s->cbid) != CUPTI_SUCCESS)
+            continue;
+        if (s->domain == SS_DOMAIN_RUNTIME)
+            g.runtime_specs[s->cbid] = s;
+        else
+            g.driver_specs[s->cbid] = s;
+        enabled++;
+    }
+    return enabled;
+}
+
+static int enable_activity(const char **what, CUptiResult *why)
+{
+    CUptiResult r = g.cupti.cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+    if (r != CUPTI_SUCCESS) {
+        *what = "cuptiActivityRegisterCallbacks";
+        *why = r;
+        return -1;
+    }
+    CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                  CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+                                  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL};
+    size_t n = sizeof kinds / sizeof kinds[0] - (g.config.kernel_activity ? 0 : 1);
+    for (size_t i = 0; i < n; i++) {
+        r = g.cupti.cuptiActivityEnable(kinds[i]);
+        if (r != CUPTI_SUCCESS) {
+            *what = "cuptiActivityEnable";
+            *why = r;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Activity records are enabled when the program creates its first CUDA context, not at
+ * start: enabling them initializes the driver, and a program that forks before it uses CUDA
+ * must find the driver untouched in its children. Once per process (a forked child that
+ * uses CUDA enables them for itself). */
+static void enable_activity_once(void)
+{
+    /* Not in a forked child: with CUPTI set up by the parent, a child that enabled and
+     * flushed activity records was seen to hang (docs/validation.md). The child's API
+     * calls are still recorded. */
+    if (g.forked || atomic_load(&g.activity_pid) == g.pid)
+        return;
+    pthread_mutex_lock(&g.enable_lock);
+    if (atomic_load(&g.activity_pid) != g.pid) {
+        const char *what = NULL;
+        CUptiResult r = CUPTI_SUCCESS;
+        thread_state *t = tls_state;
+        int was_busy = t != NULL ? t->busy : 0;
+        if (t != NULL)
+            t->busy = 1;
+        if (enable_activity(&what, &r) < 0)
+            say("%s failed (%s): no GPU activity records; API calls are still recorded", what,
+                cupti_error(r));
+        if (t != NULL)
+            t->busy = was_busy;
+        atomic_store(&g.activity_pid, g.pid);
+    }
+    pthread_mutex_unlock(&g.enable_lock);
+}
+
+static void step_aside(void)
+{
+    if (g.subscriber != NULL)
+        g.cupti.cuptiUnsubscribe(g.subscriber);
+    g.subscriber = NULL;
+    if (g.cupti_handle != NULL)
+        dlclose(g.cupti_handle);
+    g.cupti_handle = NULL;
+}
+
+static void start(void)
+{
+    static int started;
+    if (started)
+        return;
+    started = 1;
+    char err[512];
+    if (ss_interpose_config_load(&g.config, err, sizeof err) < 0) {
+        say("%s; the program runs unobserved", err);
+        return;
+    }
+    const char *injected = getenv("CUDA_INJECTION64_PATH");
+    if (injected != NULL && *injected != '\0' && strstr(injected, SS_INTERPOSE_LIBRARY) == NULL) {
+        say("another CUDA tool is injected (CUDA_INJECTION64_PATH=%s); the program runs "
+            "unobserved",
+            injected);
+        return;
+    }
+    g.cupti_handle = open_cupti();
+    if (g.cupti_handle == NULL) {
+        say("no CUPTI library found (set %s to libcupti.so or its folder); the program runs "
+            "unobserved",
+            SS_ENV_CUPTI_PATH);
+        return;
+    }
+    const char *missing = NULL;
+    if (resolve_cupti(&missing) < 0) {
+        say("%s lacks %s; the program runs unobserved", g.cupti_path, missing);
+        step_aside();
+        return;
+    }
+    ss_store_init(&g.store, g.config.max_memory);
+    size_t api_count;
+    g.api_rows = ss_api_all(&api_count);
+    g.pid = (long)getpid();
+
+    CUptiResult r = g.cupti.cuptiSubscribe(&g.subscriber, on_callback, NULL);
+    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+        g.subscriber = NULL;
+        say("another CUPTI client is already subscribed; the program runs unobserved");
+        step_aside();
+        return;
+    }
+    if (r != CUPTI_SUCCESS) {
+        say("CUPTI cannot start here (%s: no usable GPU or driver?); the program runs "
+            "unobserved",
+            cupti_error(r));
+        g.subscriber = NULL;
+        step_aside();
+        return;
+    }
+    if (enable_callbacks() == 0) {
+        say("%s names none of the CUDA calls syncscope knows; the program runs unobserved",
+            g.cupti_path);
+        step_aside();
+        return;
+    }
+    r = g.cupti.cuptiEnableCallback(1, g.subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                    CUPTI_CBID_RESOURCE_CONTEXT_CREATED);
+    if (r != CUPTI_SUCCESS) {
+        say("cuptiEnableCallback failed (%s); the program runs unobserved", cupti_error(r));
+        step_aside();
+        return;
+    }
+    g.start_ns = now_ns();
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    g.started_unix_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    /* Load the unwinder now, not inside the first callback that wants a stack. */
+    void *warm[2];
+    backtrace(warm, 2);
+    atomic_store(&g.active, 1);
+    atexit(at_exit);
+    pthread_atfork(NULL, NULL, in_child);
+    install_handlers();
+}
+
+__attribute__((constructor)) static void syncscope_constructor(void)
+{
+    int saved_errno = errno;
+    start();
+    errno = saved_errno;
+}
+
+/* CUDA's injection entry point: lets CUDA_INJECTION64_PATH=libsyncscope.so load syncscope
+ * where LD_PRELOAD cannot be used. Returns 1 (CUDA's convention for success). */
+SS_EXPORT int InitializeInjection(void)
+{
+    int saved_errno = errno;
+    start();
+    errno = saved_errno;
+    return 1;
+}
+
+/* The version of the capture library, for tools that check what is preloaded. */
+SS_EXPORT const char *syncscope_interposer_version(void)
+{
+    return SS_INTERPOSE_LIBRARY " " SS_INTERPOSE_VERSION;
+}

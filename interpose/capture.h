@@ -1,0 +1,43 @@
+/* capture.h: what the capture library hands its exit-time finisher; internal to interpose/. */
+#ifndef SS_INTERPOSE_CAPTURE_H
+#define SS_INTERPOSE_CAPTURE_H
+
+#include <stdint.h>
+
+#include "interpose.h"
+#include "store.h"
+
+#define SS_CAPTURE_VIEW_VERSION 1
+/* The finisher's one exported function (libsyncscope_finish.so). */
+#define SS_FINISH_SYMBOL "syncscope_finish"
+
+/* A finished (or interrupted) run as the capture library saw it. Everything stays owned by
+ * the capture library; the finisher only reads. */
+typedef struct ss_capture_view {
+    uint32_t version; /* SS_CAPTURE_VIEW_VERSION */
+    uint32_t size;    /* sizeof(ss_capture_view) */
+    const ss_interpose_config *config;
+    ss_store *store;
+    long pid;
+    int forked;              /* 1: a child after fork; the parent's events were dropped */
+    int signal;              /* the signal that ended the run, 0 at a normal exit */
+    uint64_t start_ns;       /* CUPTI clock at start (or at fork in a child) */
+    uint64_t end_ns;         /* CUPTI clock at the end */
+    int64_t started_unix_ns; /* wall clock at start */
+    const char *gpu;         /* GPU names seen in device records, "" when none */
+    int driver_version;      /* cuDriverGetVersion, 0 when unknown */
+    const char *cupti_path;  /* the libcupti that was loaded */
+} ss_capture_view;
+
+/* Type of SS_FINISH_SYMBOL. Returns 0, or -1 when an output could not be written (a
+ * message was printed). */
+typedef int (*ss_finish_fn)(const ss_capture_view *view);
+
+/* The capture library's exported entry points (libsyncscope.map). InitializeInjection is
+ * CUDA's injection hook (CUDA_INJECTION64_PATH); it starts the capture if the constructor
+ * has not, and returns 1. */
+int InitializeInjection(void);
+/* "libsyncscope.so <version>": lets a tool check what is preloaded. */
+const char *syncscope_interposer_version(void);
+
+#endif

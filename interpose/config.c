@@ -1,0 +1,252 @@
+/* config.c: the interposer's settings from SYNCSCOPE_* variables, output names, ranks. */
+#include "interpose.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+int ss_interpose_parse_uint(const char *text, uint64_t *out)
+{
+    if (text == NULL || !isdigit((unsigned char)*text))
+        return -1;
+    uint64_t value = 0;
+    for (const char *p = text; *p; p++) {
+        if (!isdigit((unsigned char)*p))
+            return -1;
+        unsigned digit = (unsigned)(*p - '0');
+        if (value > (UINT64_MAX - digit) / 10)
+            return -1;
+        value = value * 10 + digit;
+    }
+    *out = value;
+    return 0;
+}
+
+int ss_interpose_parse_size(const char *text, uint64_t *out)
+{
+    if (text == NULL || !isdigit((unsigned char)*text))
+        return -1;
+    char digits[32];
+    size_t n = 0;
+    while (isdigit((unsigned char)text[n])) {
+        if (n + 1 >= sizeof digits)
+            return -1;
+        digits[n] = text[n];
+        n++;
+    }
+    digits[n] = '\0';
+    uint64_t value;
+    if (ss_interpose_parse_uint(digits, &value) < 0)
+        return -1;
+    const char *suffix = text + n;
+    unsigned shift = 0;
+    switch (toupper((unsigned char)*suffix)) {
+    case '\0':
+        break;
+    case 'K':
+        shift = 10;
+        break;
+    case 'M':
+        shift = 20;
+        break;
+    case 'G':
+        shift = 30;
+        break;
+    case 'T':
+        shift = 40;
+        break;
+    case 'B':
+        shift = 0;
+        if (suffix[1] != '\0')
+            return -1;
+        break;
+    default:
+        return -1;
+    }
+    if (shift > 0) {
+        suffix++;
+        if (strcasecmp(suffix, "") != 0 && strcasecmp(suffix, "b") != 0 &&
+            strcasecmp(suffix, "ib") != 0)
+            return -1;
+    }
+    if (shift > 0 && value > (UINT64_MAX >> shift))
+        return -1;
+    *out = value << shift;
+    return 0;
+}
+
+int ss_interpose_rank(void)
+{
+    static const char *const names[] = SS_RANK_VARIABLES;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        uint64_t rank;
+        if (v != NULL && ss_interpose_parse_uint(v, &rank) == 0 && rank <= INT_MAX)
+            return (int)rank;
+    }
+    return -1;
+}
+
+/* Appends 'text' at out[*len]; returns -1 when it does not fit with a NUL. */
+static int put(char *out, size_t size, size_t *len, const char *text)
+{
+    size_t n = strlen(text);
+    if (*len + n + 1 > size)
+        return -1;
+    memcpy(out + *len, text, n);
+    *len += n;
+    out[*len] = '\0';
+    return 0;
+}
+
+int ss_interpose_expand(const char *pattern, long pid, const char *host, int rank, char *out,
+                        size_t size)
+{
+    if (size == 0)
+        return -1;
+    size_t len = 0;
+    out[0] = '\0';
+    for (const char *p = pattern; *p; p++) {
+        char piece[32];
+        const char *text = piece;
+        if (*p != '%' || p[1] == '\0') {
+            piece[0] = *p;
+            piece[1] = '\0';
+        } else {
+            p++;
+            switch (*p) {
+            case 'p':
+                snprintf(piece, sizeof piece, "%ld", pid);
+                break;
+            case 'h':
+                text = host != NULL ? host : "";
+                break;
+            case 'r':
+                snprintf(piece, sizeof piece, "%d", rank < 0 ? 0 : rank);
+                break;
+            case '%':
+                memcpy(piece, "%", 2);
+                break;
+            default:
+                piece[0] = '%';
+                piece[1] = *p;
+                piece[2] = '\0';
+                break;
+            }
+        }
+        if (put(out, size, &len, text) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Copies the variable 'name' into 'dst' when set. Returns -1 (with 'err') when too long. */
+static int copy_var(const char *name, char *dst, size_t size, char *err, size_t err_size)
+{
+    const char *v = getenv(name);
+    if (v == NULL)
+        return 0;
+    if (strlen(v) >= size) {
+        snprintf(err, err_size, "%s is too long", name);
+        return -1;
+    }
+    memcpy(dst, v, strlen(v) + 1);
+    return 0;
+}
+
+/* Reads a microsecond threshold 'name' into 'ns'. Returns 0 or -1 (with 'err'). */
+static int read_us(const char *name, uint64_t *ns, char *err, size_t err_size)
+{
+    const char *v = getenv(name);
+    if (v == NULL || *v == '\0')
+        return 0;
+    uint64_t us;
+    if (ss_interpose_parse_uint(v, &us) < 0 || us > UINT64_MAX / 1000) {
+        snprintf(err, err_size, "%s='%s' is not a number of microseconds", name, v);
+        return -1;
+    }
+    *ns = us * 1000;
+    return 0;
+}
+
+/* Reads a 0/1 switch 'name' into 'flag'. Returns 0 or -1 (with 'err'). */
+static int read_switch(const char *name, int *flag, char *err, size_t err_size)
+{
+    const char *v = getenv(name);
+    if (v == NULL || *v == '\0')
+        return 0;
+    if (strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 || strcasecmp(v, "off") == 0) {
+        *flag = 0;
+    } else if (strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 || strcasecmp(v, "on") == 0) {
+        *flag = 1;
+    } else {
+        snprintf(err, err_size, "%s='%s' is not 0 or 1", name, v);
+        return -1;
+    }
+    return 0;
+}
+
+int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_size)
+{
+    static const char *const formats[] = {"json", "sarif", "text", "github"};
+    memset(config, 0, sizeof *config);
+    memcpy(config->output, SS_DEFAULT_OUTPUT, sizeof SS_DEFAULT_OUTPUT);
+    memcpy(config->format, SS_DEFAULT_FORMAT, sizeof SS_DEFAULT_FORMAT);
+    config->max_memory = SS_DEFAULT_MAX_MEMORY;
+    config->stack_min_ns = (uint64_t)SS_DEFAULT_STACK_MIN_US * 1000;
+    config->kernel_activity = 1;
+    if (getcwd(config->cwd, sizeof config->cwd) == NULL)
+        config->cwd[0] = '\0';
+
+    if (copy_var(SS_ENV_OUTPUT, config->output, sizeof config->output, err, err_size) < 0 ||
+        copy_var(SS_ENV_SARIF, config->sarif, sizeof config->sarif, err, err_size) < 0 ||
+        copy_var(SS_ENV_TRACE, config->trace, sizeof config->trace, err, err_size) < 0 ||
+        copy_var(SS_ENV_CHROME_TRACE, config->chrome_trace, sizeof config->chrome_trace, err,
+                 err_size) < 0 ||
+        copy_var(SS_ENV_CUPTI_PATH, config->cupti_path, sizeof config->cupti_path, err, err_size) <
+            0)
+        return -1;
+    if (config->output[0] == '\0')
+        memcpy(config->output, SS_DEFAULT_OUTPUT, sizeof SS_DEFAULT_OUTPUT);
+
+    const char *format = getenv(SS_ENV_FORMAT);
+    if (format != NULL && *format != '\0') {
+        size_t i = 0;
+        while (i < sizeof formats / sizeof formats[0] && strcasecmp(format, formats[i]) != 0)
+            i++;
+        if (i == sizeof formats / sizeof formats[0]) {
+            snprintf(err, err_size, "%s='%s' is not one of json, sarif, text, github",
+                     SS_ENV_FORMAT, format);
+            return -1;
+        }
+        memcpy(config->format, formats[i], strlen(formats[i]) + 1);
+    }
+
+    const char *memory = getenv(SS_ENV_MAX_MEMORY);
+    if (memory != NULL && *memory != '\0') {
+        if (ss_interpose_parse_size(memory, &config->max_memory) < 0 ||
+            config->max_memory < SS_MIN_MAX_MEMORY) {
+            snprintf(err, err_size, "%s='%s' is not a size of at least 4M (e.g. 256M, 2G)",
+                     SS_ENV_MAX_MEMORY, memory);
+            return -1;
+        }
+    }
+
+    const char *readback = getenv(SS_ENV_READBACK_BYTES);
+    if (readback != NULL && *readback != '\0' &&
+        ss_interpose_parse_size(readback, &config->readback_bytes) < 0) {
+        snprintf(err, err_size, "%s='%s' is not a byte count", SS_ENV_READBACK_BYTES, readback);
+        return -1;
+    }
+    if (read_us(SS_ENV_MIN_BLOCKED_US, &config->min_blocked_ns, err, err_size) < 0 ||
+        read_us(SS_ENV_SLACK_US, &config->slack_ns, err, err_size) < 0 ||
+        read_us(SS_ENV_STACK_MIN_US, &config->stack_min_ns, err, err_size) < 0 ||
+        read_switch(SS_ENV_KERNEL_ACTIVITY, &config->kernel_activity, err, err_size) < 0 ||
+        read_switch(SS_ENV_QUIET, &config->quiet, err, err_size) < 0)
+        return -1;
+    return 0;
+}

@@ -1,0 +1,551 @@
+/* finish.c: libsyncscope_finish.so, loaded only when the observed program ends: turns the
+ * captured buffers into an event log, symbolizes stacks with elfutils libdw, runs the
+ * detectors and writes the outputs and the summary on stderr. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "detect.h"
+#include "event.h"
+#include "interpose.h"
+#include "report.h"
+#include "rules.h"
+#include "store.h"
+
+#ifdef SS_HAVE_LIBDW
+#include <elfutils/libdwfl.h>
+#endif
+
+#define SS_EXPORT __attribute__((visibility("default")))
+
+/* Findings listed on stderr; the rest are in the result file. */
+#define SUMMARY_LINES 20
+
+/* ---- symbolization ---- */
+
+typedef struct pc_entry {
+    uint64_t pc;
+    ss_stack_frame frame; /* pc and string ids */
+    int keep;             /* 0: a frame of syncscope, CUPTI or the driver */
+} pc_entry;
+
+typedef struct symbolizer {
+#ifdef SS_HAVE_LIBDW
+    Dwfl *dwfl;
+#endif
+    pc_entry *entries; /* open addressing on pc, 'cap' a power of two */
+    size_t count, cap;
+    char *(*demangle)(const char *, char *, size_t *, int *);
+} symbolizer;
+
+#ifdef SS_HAVE_LIBDW
+static const Dwfl_Callbacks dwfl_callbacks = {
+    .find_elf = dwfl_linux_proc_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+};
+#endif
+
+static void symbolizer_init(symbolizer *s)
+{
+    memset(s, 0, sizeof *s);
+#ifdef SS_HAVE_LIBDW
+    s->dwfl = dwfl_begin(&dwfl_callbacks);
+    if (s->dwfl != NULL) {
+        dwfl_report_begin(s->dwfl);
+        if (dwfl_linux_proc_report(s->dwfl, getpid()) != 0 ||
+            dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
+            dwfl_end(s->dwfl);
+            s->dwfl = NULL;
+        }
+    }
+#endif
+    /* C++ names are demangled when the program carries a C++ runtime already. */
+    s->demangle =
+        (char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
+}
+
+static void symbolizer_free(symbolizer *s)
+{
+#ifdef SS_HAVE_LIBDW
+    if (s->dwfl != NULL)
+        dwfl_end(s->dwfl);
+#endif
+    free(s->entries);
+}
+
+#ifdef SS_HAVE_LIBDW
+/* Frames that belong to the observation, not to the program. */
+static int is_tool_module(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base != NULL ? base + 1 : path;
+    return strncmp(base, "libsyncscope", 12) == 0 || strncmp(base, "libcupti", 8) == 0 ||
+           strncmp(base, "libcuda.so", 10) == 0;
+}
+#endif
+
+static void resolve_pc(symbolizer *s, ss_event_log *log, uint64_t pc, pc_entry *e)
+{
+    e->pc = pc;
+    e->frame.pc = pc;
+    e->keep = 1;
+#ifndef SS_HAVE_LIBDW
+    (void)s;
+    (void)log;
+#else
+    if (s->dwfl == NULL)
+        return;
+    /* A return address: the call is the instruction before it. */
+    Dwarf_Addr addr = pc > 0 ? pc - 1 : pc;
+    Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
+    if (mod == NULL)
+        return;
+    const char *mainfile = NULL;
+    const char *modname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &mainfile, NULL);
+    const char *module = mainfile != NULL ? mainfile : modname;
+    if (module != NULL) {
+        e->frame.module = ss_log_intern(log, module);
+        e->keep = !is_tool_module(module);
+    }
+    const char *name = dwfl_module_addrname(mod, addr);
+    if (name != NULL) {
+        int status = -1;
+        char *plain = NULL;
+        if (s->demangle != NULL && name[0] == '_' && name[1] == 'Z')
+            plain = s->demangle(name, NULL, NULL, &status);
+        e->frame.function = ss_log_intern(log, status == 0 && plain != NULL ? plain : name);
+        free(plain);
+    }
+    Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
+    if (line != NULL) {
+        int lineno = 0;
+        const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
+        if (file != NULL && lineno > 0) {
+            e->frame.file = ss_log_intern(log, file);
+            e->frame.line = (uint32_t)lineno;
+        }
+    }
+#endif
+}
+
+static const pc_entry *lookup_pc(symbolizer *s, ss_event_log *log, uint64_t pc)
+{
+    if ((s->count + 1) * 2 > s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1024;
+        pc_entry *entries = calloc(cap, sizeof *entries);
+        if (entries == NULL)
+            return NULL;
+        for (size_t i = 0; i < s->cap; i++) {
+            if (s->entries[i].pc == 0)
+                continue;
+            size_t slot = (size_t)(s->entries[i].pc * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+            while (entries[slot].pc != 0)
+                slot = (slot + 1) & (cap - 1);
+            entries[slot] = s->entries[i];
+        }
+        free(s->entries);
+        s->entries = entries;
+        s->cap = cap;
+    }
+    size_t slot = (size_t)(pc * 0x9e3779b97f4a7c15ull >> 20) & (s->cap - 1);
+    while (s->entries[slot].pc != 0) {
+        if (s->entries[slot].pc == pc)
+            return &s->entries[slot];
+        slot = (slot + 1) & (s->cap - 1);
+    }
+    resolve_pc(s, log, pc, &s->entries[slot]);
+    s->count++;
+    return &s->entries[slot];
+}
+
+/* Adds the symbolized stack 'entry' to 'log' without the observation's own leading frames;
+ * returns its id. */
+static uint32_t add_stack(symbolizer *s, ss_event_log *log, const ss_stack_entry *entry)
+{
+    ss_stack_frame frames[SS_STACK_DEPTH];
+    uint32_t depth = 0;
+    for (uint32_t i = 0; i < entry->depth && entry->pcs[i] != 0; i++) {
+        const pc_entry *e = lookup_pc(s, log, entry->pcs[i]);
+        if (e == NULL)
+            break;
+        if (depth == 0 && !e->keep)
+            continue;
+        frames[depth++] = e->frame;
+    }
+    return depth > 0 ? ss_log_add_stack(log, frames, depth) : 0;
+}
+
+/* ---- building the event log ---- */
+
+static void set_meta_u64(ss_event_log *log, const char *key, uint64_t value)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%llu", (unsigned long long)value);
+    ss_log_set_meta(log, key, text);
+}
+
+static void read_command_line(ss_event_log *log)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        ss_log_set_meta(log, "executable", exe);
+    }
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    if (f == NULL)
+        return;
+    char buf[8192];
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    if (len == 0)
+        return;
+    buf[len] = '\0';
+    ss_log_set_meta(log, "program", buf);
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (buf[i] == '\0')
+            buf[i] = ' ';
+    }
+    ss_log_set_meta(log, "command_line", buf);
+}
+
+static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char *host)
+{
+    set_meta_u64(log, "pid", (uint64_t)v->pid);
+    read_command_line(log);
+    ss_log_set_meta(log, "hostname", host);
+    int rank = ss_interpose_rank();
+    if (rank >= 0)
+        set_meta_u64(log, "rank", (uint64_t)rank);
+    if (v->gpu != NULL && v->gpu[0] != '\0')
+        ss_log_set_meta(log, "gpu", v->gpu);
+    if (v->driver_version > 0) {
+        char text[32];
+        snprintf(text, sizeof text, "%d.%d", v->driver_version / 1000,
+                 v->driver_version % 1000 / 10);
+        ss_log_set_meta(log, "driver", text);
+    }
+    set_meta_u64(log, "wall_ns", v->end_ns > v->start_ns ? v->end_ns - v->start_ns : 0);
+    set_meta_u64(log, "start_ns", v->start_ns);
+    set_meta_u64(log, "end_ns", v->end_ns);
+    time_t secs = (time_t)(v->started_unix_ns / 1000000000);
+    struct tm tm;
+    char when[64];
+    if (gmtime_r(&secs, &tm) != NULL && strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        ss_log_set_meta(log, "started_at", when);
+    ss_log_set_meta(log, "cupti", v->cupti_path != NULL ? v->cupti_path : "");
+    ss_log_set_meta(log, "kernel_activity", v->config->kernel_activity ? "1" : "0");
+    set_meta_u64(log, "max_memory", v->config->max_memory);
+    set_meta_u64(log, "memory_used", ss_budget_used(&v->store->budget));
+    set_meta_u64(log, "dropped_stacks", atomic_load(&v->store->budget.dropped_stacks));
+    if (v->forked)
+        ss_log_set_meta(log, "forked", "1");
+    if (v->signal != 0)
+        set_meta_u64(log, "signal", (uint64_t)v->signal);
+    ss_log_set_meta(log, "syncscope", SS_VERSION);
+}
+
+/* Copies the threads' events (complete calls only) and the activity into 'log'. */
+static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sym)
+{
+    uint32_t api_names[SS_API_COUNT];
+    size_t api_count;
+    const ss_api *apis = ss_api_all(&api_count);
+    for (size_t i = 0; i < SS_API_COUNT; i++)
+        api_names[i] = ss_log_intern(log, apis[i].name);
+
+    /* Threads in registration order, so that the log does not depend on list order. */
+    uint32_t nthreads = atomic_load(&v->store->thread_count);
+    ss_thread_store **threads = calloc(nthreads + 1, sizeof *threads);
+    if (threads == NULL)
+        return -1;
+    for (ss_thread_store *t = atomic_load(&v->store->threads); t != NULL; t = t->next) {
+        if (t->index >= 1 && t->index <= nthreads)
+            threads[t->index] = t;
+    }
+    for (uint32_t ti = 1; ti <= nthreads; ti++) {
+        ss_thread_store *t = threads[ti];
+        if (t == NULL)
+            continue;
+        uint32_t nstacks = atomic_load(&t->stacks.count);
+        uint32_t *stack_ids = malloc((nstacks + 1) * sizeof *stack_ids);
+        if (stack_ids == NULL) {
+            free(threads);
+            return -1;
+        }
+        for (uint32_t i = 0; i <= nstacks; i++)
+            stack_ids[i] = UINT32_MAX;
+        stack_ids[0] = 0;
+        for (ss_chunk *c = atomic_load(&t->events.head); c != NULL; c = c->next) {
+            uint32_t n = atomic_load(&c->count);
+            for (uint32_t i = 0; i < n; i++) {
+                ss_event e = c->events[i];
+                if (e.type == SS_EV_API) {
+                    if (e.u.api.exit_ns == 0)
+                        continue; /* still inside the call when the run ended */
+                    ss_ev_api *a = &e.u.api;
+                    a->name = a->api < SS_API_COUNT ? api_names[a->api] : 0;
+                    uint32_t local = a->stack <= nstacks ? a->stack : 0;
+                    if (stack_ids[local] == UINT32_MAX) {
+                        const ss_stack_entry *entry = ss_stack_get(&t->stacks, local);
+                        stack_ids[local] = entry != NULL ? add_stack(sym, log, entry) : 0;
+                    }
+                    a->stack = stack_ids[local];
+                } else if (e.type != SS_EV_STREAM) {
+                    continue;
+                }
+                if (ss_log_append(log, &e) < 0) {
+                    free(stack_ids);
+                    free(threads);
+                    return -1;
+                }
+            }
+        }
+        free(stack_ids);
+    }
+    free(threads);
+
+    const ss_name_table *names = &v->store->names;
+    uint32_t *name_ids = calloc(names->count + 1, sizeof *name_ids);
+    if (name_ids == NULL)
+        return -1;
+    for (uint32_t i = 1; i <= names->count; i++)
+        name_ids[i] = ss_log_intern(log, ss_name_get(names, i));
+    for (ss_chunk *c = atomic_load(&v->store->activity.head); c != NULL; c = c->next) {
+        uint32_t n = atomic_load(&c->count);
+        for (uint32_t i = 0; i < n; i++) {
+            ss_event e = c->events[i];
+            if (e.type == SS_EV_KERNEL)
+                e.u.gpu.name = e.u.gpu.name <= names->count ? name_ids[e.u.gpu.name] : 0;
+            if (e.type == 0)
+                continue;
+            if (ss_log_append(log, &e) < 0) {
+                free(name_ids);
+                return -1;
+            }
+        }
+    }
+    free(name_ids);
+    log->dropped = atomic_load(&v->store->budget.dropped_events);
+    return 0;
+}
+
+/* ---- outputs ---- */
+
+/* The expanded output path for 'pattern' (relative names are taken from the folder the
+ * program started in). Returns 0, or -1 with a message printed. */
+static int output_path(const ss_capture_view *v, const char *pattern, const char *host, char *out,
+                       size_t size)
+{
+    char name[PATH_MAX];
+    if (ss_interpose_expand(pattern, v->pid, host, ss_interpose_rank(), name, sizeof name) < 0) {
+        ss_log_error("output name '%s' is too long", pattern);
+        return -1;
+    }
+    int n;
+    if (name[0] == '/' || v->config->cwd[0] == '\0' || strcmp(name, "-") == 0)
+        n = snprintf(out, size, "%s", name);
+    else
+        n = snprintf(out, size, "%s/%s", v->config->cwd, name);
+    if (n <= 0 || (size_t)n >= size) {
+        ss_log_error("output name '%s' is too long", name);
+        return -1;
+    }
+    return 0;
+}
+
+typedef int (*log_writer)(FILE *out, const ss_event_log *log);
+
+/* Writes 'log' with 'writer' to 'path' through a temporary file and rename(). */
+static int write_log_file(const char *path, log_writer writer, const ss_event_log *log)
+{
+    if (strcmp(path, "-") == 0)
+        return writer(stderr, log);
+    char tmp[PATH_MAX + 16];
+    const char *slash = strrchr(path, '/');
+    int n = slash != NULL
+                ? snprintf(tmp, sizeof tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
+                : snprintf(tmp, sizeof tmp, ".%s.XXXXXX", path);
+    if (n <= 0 || (size_t)n >= sizeof tmp) {
+        ss_log_error("cannot write '%s': name too long", path);
+        return -1;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        ss_log_error("cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (f == NULL) {
+        close(fd);
+        unlink(tmp);
+        ss_log_error("cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = writer(f, log);
+    if (fclose(f) != 0)
+        rc = -1;
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = -1;
+    if (rc != 0) {
+        ss_log_error("cannot write '%s': %s", path, strerror(errno));
+        unlink(tmp);
+    }
+    return rc;
+}
+
+/* Writes a result in 'format' to 'path'; "-" means stderr (stdout is the program's). */
+static int write_result(const char *path, ss_format format, const ss_result *result)
+{
+    ss_text_options text = {0, 1};
+    if (strcmp(path, "-") != 0)
+        return ss_report_write(path, format, result, &text);
+    switch (format) {
+    case SS_FORMAT_JSON:
+        return ss_report_write_json(stderr, result);
+    case SS_FORMAT_SARIF:
+        return ss_report_write_sarif(stderr, result);
+    case SS_FORMAT_GITHUB:
+        return ss_report_write_github(stderr, result);
+    default:
+        return ss_report_write_text(stderr, result, &text);
+    }
+}
+
+static void format_ns(uint64_t ns, char *out, size_t size)
+{
+    if (ns >= 1000000000ull)
+        snprintf(out, size, "%.2f s", (double)ns / 1e9);
+    else if (ns >= 1000000ull)
+        snprintf(out, size, "%.2f ms", (double)ns / 1e6);
+    else
+        snprintf(out, size, "%.1f us", (double)ns / 1e3);
+}
+
+static void print_summary(const ss_result *r, const char *written)
+{
+    char blocked[32], wall[32];
+    format_ns(r->blocked_ns, blocked, sizeof blocked);
+    format_ns(r->wall_ns, wall, sizeof wall);
+    double share = r->wall_ns > 0 ? 100.0 * (double)r->blocked_ns / (double)r->wall_ns : 0.0;
+    ss_log_note("%s of %s (%.1f%%) host time blocked in implicit synchronization; %zu "
+                "finding%s%s",
+                blocked, wall, share, r->count, r->count == 1 ? "" : "s",
+                r->count > 0 ? ", costliest first:" : "");
+    for (size_t i = 0; i < r->count && i < SUMMARY_LINES; i++) {
+        const ss_finding *f = &r->findings[i];
+        const ss_rule *rule = ss_rules_get(f->rule);
+        char cost[32];
+        format_ns(f->evidence.total_ns, cost, sizeof cost);
+        char where[PATH_MAX + 32];
+        if (f->file != NULL && f->line > 0)
+            snprintf(where, sizeof where, "%s:%u", f->file, f->line);
+        else
+            snprintf(where, sizeof where, "%s", f->function != NULL ? f->function : "?");
+        ss_log_note("  %s %-9s %s x%llu  %s  %s", rule->id, cost,
+                    f->evidence.api ? f->evidence.api : "", (unsigned long long)f->evidence.count,
+                    where, f->message != NULL ? f->message : rule->summary);
+    }
+    if (r->count > SUMMARY_LINES)
+        ss_log_note("  ... and %zu more", r->count - SUMMARY_LINES);
+    if (r->dropped > 0)
+        ss_log_warning("%llu events were dropped past the memory cap (%s); findings may be "
+                       "incomplete",
+                       (unsigned long long)r->dropped, SS_ENV_MAX_MEMORY);
+    if (written != NULL)
+        ss_log_note("results: %s", written);
+}
+
+SS_EXPORT int syncscope_finish(const ss_capture_view *v);
+
+/* Runs at the end of the observed program (see capture.h). */
+SS_EXPORT int syncscope_finish(const ss_capture_view *v)
+{
+    if (v == NULL || v->version != SS_CAPTURE_VIEW_VERSION || v->size != sizeof *v)
+        return -1;
+    const ss_interpose_config *cfg = v->config;
+    char host[256];
+    if (gethostname(host, sizeof host) != 0)
+        snprintf(host, sizeof host, "localhost");
+    host[sizeof host - 1] = '\0';
+
+    ss_event_log log;
+    if (ss_log_init(&log) < 0)
+        return -1;
+    symbolizer sym;
+    symbolizer_init(&sym);
+    int rc = 0;
+    add_metadata(&log, v, host);
+    if (build_log(v, &log, &sym) < 0) {
+        ss_log_error("out of memory while collecting the events; no report written");
+        symbolizer_free(&sym);
+        ss_log_free(&log);
+        return -1;
+    }
+    symbolizer_free(&sym);
+
+    ss_detect_options options;
+    ss_detect_options_default(&options);
+    if (cfg->min_blocked_ns > 0)
+        options.min_blocked_ns = cfg->min_blocked_ns;
+    if (cfg->readback_bytes > 0)
+        options.readback_max_bytes = cfg->readback_bytes;
+    if (cfg->slack_ns > 0)
+        options.slack_ns = cfg->slack_ns;
+    set_meta_u64(&log, "min_blocked_ns", options.min_blocked_ns);
+    set_meta_u64(&log, "readback_max_bytes", options.readback_max_bytes);
+    set_meta_u64(&log, "slack_ns", options.slack_ns);
+
+    /* The trace is written before the detectors run, exactly as captured: `syncscope
+     * analyze` reads it and runs the same detectors. */
+    char path[PATH_MAX];
+    if (cfg->trace[0] != '\0') {
+        if (output_path(v, cfg->trace, host, path, sizeof path) < 0 ||
+            write_log_file(path, ss_trace_write, &log) < 0)
+            rc = -1;
+    }
+    if (cfg->chrome_trace[0] != '\0') {
+        if (output_path(v, cfg->chrome_trace, host, path, sizeof path) < 0 ||
+            write_log_file(path, ss_chrome_trace_write, &log) < 0)
+            rc = -1;
+    }
+
+    ss_result result;
+    ss_result_init(&result, SS_RESULT_RUN);
+    if (ss_detect_run(&log, &options, &result) < 0) {
+        ss_log_error("out of memory in the detectors; no report written");
+        ss_result_free(&result);
+        ss_log_free(&log);
+        return -1;
+    }
+    if (result.dropped < log.dropped)
+        result.dropped = log.dropped;
+    if (result.pid == 0)
+        result.pid = v->pid;
+    ss_result_sort(&result);
+
+    ss_format format = SS_FORMAT_JSON;
+    ss_format_parse(cfg->format, &format);
+    char written[PATH_MAX] = "";
+    if (output_path(v, cfg->output, host, path, sizeof path) == 0 &&
+        write_result(path, format, &result) == 0)
+        snprintf(written, sizeof written, "%s", path);
+    else
+        rc = -1;
+    if (cfg->sarif[0] != '\0') {
+        if (output_path(v, cfg->sarif, host, path, sizeof path) < 0 ||
+            write_result(path, SS_FORMAT_SARIF, &result) < 0)
+            rc = -1;
+    }
+    if (!cfg->quiet)
+        print_summary(&result, written[0] != '\0' && strcmp(written, "-") != 0 ? written : NULL);
+    ss_result_free(&result);
+    ss_log_free(&log);
+    return rc;
+}

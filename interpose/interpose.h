@@ -1,0 +1,87 @@
+/* interpose.h: the public face of the interposer: its environment variables, their defaults,
+ * and the configuration helpers that `syncscope run` and the capture library share. */
+#ifndef SS_INTERPOSE_H
+#define SS_INTERPOSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* File names of the capture library (LD_PRELOAD) and of its exit-time finisher, which is
+ * loaded from the same folder only when the program ends. */
+#define SS_INTERPOSE_LIBRARY "libsyncscope.so"
+#define SS_INTERPOSE_FINISHER "libsyncscope_finish.so"
+
+/* Environment variables (docs/run.md). `syncscope run` options set the same variables. */
+#define SS_ENV_OUTPUT "SYNCSCOPE_OUTPUT"                   /* result file; %p %h %r %% expanded */
+#define SS_ENV_FORMAT "SYNCSCOPE_FORMAT"                   /* json (default), sarif, text, github */
+#define SS_ENV_SARIF "SYNCSCOPE_SARIF"                     /* a second result file, always SARIF */
+#define SS_ENV_TRACE "SYNCSCOPE_TRACE"                     /* event log for `syncscope analyze` */
+#define SS_ENV_CHROME_TRACE "SYNCSCOPE_CHROME_TRACE"       /* Chrome/Perfetto timeline */
+#define SS_ENV_MAX_MEMORY "SYNCSCOPE_MAX_MEMORY"           /* capture memory cap: 256M, 1G, bytes */
+#define SS_ENV_KERNEL_ACTIVITY "SYNCSCOPE_KERNEL_ACTIVITY" /* 0: no per-kernel records */
+#define SS_ENV_MIN_BLOCKED_US "SYNCSCOPE_MIN_BLOCKED_US"   /* detector: shortest finding */
+#define SS_ENV_READBACK_BYTES "SYNCSCOPE_READBACK_BYTES"   /* detector: SYNC301 size limit */
+#define SS_ENV_SLACK_US "SYNCSCOPE_SLACK_US"               /* detector: matching tolerance */
+#define SS_ENV_STACK_MIN_US "SYNCSCOPE_STACK_MIN_US" /* stack for any call at least this long */
+#define SS_ENV_CUPTI_PATH "SYNCSCOPE_CUPTI_PATH"     /* libcupti file or folder to use */
+#define SS_ENV_QUIET "SYNCSCOPE_QUIET"               /* 1: no summary on stderr */
+
+/* Launcher variables that carry a process's rank, in the order they are tried. */
+#define SS_RANK_VARIABLES                                                                          \
+    {                                                                                              \
+        "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK"                                 \
+    }
+
+#define SS_DEFAULT_OUTPUT "syncscope-%p.json"
+#define SS_DEFAULT_FORMAT "json"
+#define SS_DEFAULT_MAX_MEMORY (256ull << 20)
+#define SS_DEFAULT_STACK_MIN_US 100
+/* Smallest accepted memory cap: below it not even one thread's buffers fit. */
+#define SS_MIN_MAX_MEMORY (4ull << 20)
+
+#define SS_CONFIG_PATH_MAX 4096
+
+/* The interposer's settings, read once from the environment when the program starts (the
+ * program may change its environment later). Strings are empty when unset. Detector
+ * thresholds are 0 when unset (the detector's defaults apply). */
+typedef struct ss_interpose_config {
+    char output[SS_CONFIG_PATH_MAX];
+    char format[16];
+    char sarif[SS_CONFIG_PATH_MAX];
+    char trace[SS_CONFIG_PATH_MAX];
+    char chrome_trace[SS_CONFIG_PATH_MAX];
+    char cupti_path[SS_CONFIG_PATH_MAX];
+    char cwd[SS_CONFIG_PATH_MAX]; /* relative output paths are relative to this */
+    uint64_t max_memory;
+    uint64_t min_blocked_ns;
+    uint64_t readback_bytes;
+    uint64_t slack_ns;
+    uint64_t stack_min_ns;
+    int kernel_activity; /* 1: CONCURRENT_KERNEL records (default) */
+    int quiet;
+} ss_interpose_config;
+
+/* Parses a byte size: digits with an optional K, M, G or T suffix (powers of 1024,
+ * optionally followed by "B" or "iB", any case). Returns 0, or -1 when 'text' is not a
+ * size or overflows. */
+int ss_interpose_parse_size(const char *text, uint64_t *out);
+
+/* Parses a non-negative decimal integer. Returns 0, or -1 when 'text' is not one. */
+int ss_interpose_parse_uint(const char *text, uint64_t *out);
+
+/* The process's rank from the first launcher variable that is set to an integer
+ * (SS_RANK_VARIABLES), or -1 when none is. */
+int ss_interpose_rank(void);
+
+/* Expands an output name: %p the pid, %h the host name, %r the rank (0 when the process
+ * has no rank), %% a percent sign; any other '%' sequence is kept as written. Writes the
+ * result with its NUL into 'out' ('size' bytes). Returns 0, or -1 when it does not fit. */
+int ss_interpose_expand(const char *pattern, long pid, const char *host, int rank, char *out,
+                        size_t size);
+
+/* Fills 'config' with the defaults, then reads the SYNCSCOPE_* variables. Returns 0, or -1
+ * with a one-line description in 'err' ('err_size' bytes) when a variable's value is not
+ * valid. */
+int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,131 @@
+/* store.h: the capture's memory: a byte budget, per-thread event buffers, per-thread stack
+ * tables and the kernel-name table. Pure C (no CUDA), shared by the capture library and its
+ * exit-time finisher; internal to interpose/. */
+#ifndef SS_INTERPOSE_STORE_H
+#define SS_INTERPOSE_STORE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+/* Every byte the capture takes is counted against 'cap'; past it, events are dropped and
+ * counted. Memory comes from mmap, never from the program's malloc, and is given back only
+ * when the process ends. */
+typedef struct ss_budget {
+    _Atomic uint64_t used;
+    uint64_t cap;
+    _Atomic uint64_t dropped_events;
+    _Atomic uint64_t dropped_stacks;
+} ss_budget;
+
+/* Events per chunk of an event buffer. */
+#define SS_CHUNK_EVENTS 2048
+
+typedef struct ss_chunk {
+    struct ss_chunk *next;
+    _Atomic uint32_t count; /* events reserved so far; published with release order */
+    uint32_t cap;
+    ss_event events[];
+} ss_chunk;
+
+/* A single-writer list of chunks. The finisher reads it once the program has ended. */
+typedef struct ss_evbuf {
+    _Atomic(ss_chunk *) head;
+    ss_chunk *tail;
+} ss_evbuf;
+
+/* Frames kept per stack; deeper stacks are cut at the outer end. */
+#define SS_STACK_DEPTH 48
+/* Hash slots of one thread's stack table (a power of two) and the stacks it holds. */
+#define SS_STACK_SLOTS 4096
+#define SS_STACK_MAX 3072
+#define SS_STACK_BLOCK 64
+
+typedef struct ss_stack_entry {
+    uint32_t depth;
+    uint32_t reserved;
+    uint64_t hash;
+    uint64_t pcs[SS_STACK_DEPTH];
+} ss_stack_entry;
+
+/* Stacks of one thread, deduplicated by their program counters. Ids start at 1. */
+typedef struct ss_stack_table {
+    uint32_t slots[SS_STACK_SLOTS]; /* stack id, 0 for an empty slot */
+    ss_stack_entry *blocks[SS_STACK_MAX / SS_STACK_BLOCK];
+    _Atomic uint32_t count;
+} ss_stack_table;
+
+/* One host thread's part of the capture. Threads register themselves once; the struct
+ * stays valid after the thread ends. */
+typedef struct ss_thread_store {
+    struct ss_thread_store *next;
+    uint32_t index; /* 1, 2, ... in registration order */
+    ss_evbuf events;
+    ss_stack_table stacks;
+} ss_thread_store;
+
+/* Kernel names: keyed by the address CUPTI gives (the same for every record of a kernel),
+ * copied into budgeted memory. Ids start at 1. Written under the caller's lock. */
+#define SS_NAME_SLOTS 16384
+#define SS_NAME_MAX 12288
+#define SS_NAME_TEXT_MAX 8192
+
+typedef struct ss_name_table {
+    uint64_t keys[SS_NAME_SLOTS];
+    uint32_t ids[SS_NAME_SLOTS];
+    const char *texts[SS_NAME_MAX + 1];
+    uint32_t count;
+    char *arena; /* current block of text */
+    size_t arena_used, arena_size;
+} ss_name_table;
+
+typedef struct ss_store {
+    ss_budget budget;
+    _Atomic(ss_thread_store *) threads; /* newest first */
+    _Atomic uint32_t thread_count;
+    ss_evbuf activity; /* GPU records, written under the capture's activity lock */
+    ss_name_table names;
+} ss_store;
+
+/* Sets the cap and clears the counters. */
+void ss_budget_init(ss_budget *budget, uint64_t cap);
+
+/* 'size' zeroed bytes counted against the cap, or NULL when they would pass it or the
+ * system has none. */
+void *ss_budget_alloc(ss_budget *budget, size_t size);
+
+/* Bytes taken so far. */
+uint64_t ss_budget_used(const ss_budget *budget);
+
+/* Initializes 'store' (which must be zeroed, e.g. static storage) with the memory cap. */
+void ss_store_init(ss_store *store, uint64_t cap);
+
+/* A new thread store (budgeted) registered with 'store', or NULL past the cap. Lock-free. */
+ss_thread_store *ss_store_add_thread(ss_store *store);
+
+/* A slot for one event at the end of 'buf', zeroed, or NULL when the cap is reached (the
+ * drop is counted). Only the buffer's one writer may call this. Bounded: at most one
+ * chunk allocation, once per SS_CHUNK_EVENTS events. */
+ss_event *ss_evbuf_reserve(ss_evbuf *buf, ss_budget *budget);
+
+/* Number of events in 'buf'. */
+uint64_t ss_evbuf_count(const ss_evbuf *buf);
+
+/* The id of the stack of 'depth' program counters (cut to SS_STACK_DEPTH), adding it when
+ * new; 0 when the table is full or the cap is reached (counted in dropped_stacks). */
+uint32_t ss_stack_intern(ss_stack_table *table, ss_budget *budget, const uint64_t *pcs,
+                         uint32_t depth);
+
+/* The stack with id 'id' (1 ... count), or NULL. */
+const ss_stack_entry *ss_stack_get(const ss_stack_table *table, uint32_t id);
+
+/* The id of the name at 'key' (copying 'text' the first time), or 0 when the table is
+ * full or the cap is reached. */
+uint32_t ss_name_intern(ss_name_table *table, ss_budget *budget, uint64_t key, const char *text);
+
+/* The name with id 'id', or NULL. */
+const char *ss_name_get(const ss_name_table *table, uint32_t id);
+
+#endif
