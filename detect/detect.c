@@ -541,6 +541,25 @@ static int is_library_module(const char *module)
     return 0;
 }
 
+/* Whether a frame is code that CUDA put into the user's own binary: nvcc's launch stubs
+ * (__device_stub__*, *.cudafe1.stub.c) and the inline templates of the toolkit's headers
+ * (crt/, cuda_runtime.h) or of the system headers. Such frames are never the call site: the
+ * line the user wrote is further out. */
+static int is_generated_frame(const char *function, const char *file)
+{
+    static const char *const file_parts[] = {
+        "/include/crt/", "/cuda_runtime.h", "/cuda_runtime_api.h", ".cudafe1.", ".stub.c",
+        "/targets/x86_64-linux/include/", "/targets/sbsa-linux/include/", "/usr/include/",
+    };
+    if (function != NULL && strncmp(function, "__device_stub__", 15) == 0)
+        return 1;
+    for (size_t i = 0; file != NULL && i < sizeof file_parts / sizeof file_parts[0]; i++) {
+        if (strstr(file, file_parts[i]) != NULL)
+            return 1;
+    }
+    return 0;
+}
+
 /* The frame of 'stack' that is the call site (docs/detectors.md, "Call sites"), or -1. */
 static int32_t choose_frame(const ss_event_log *log, const ss_stack *stack)
 {
@@ -552,7 +571,8 @@ static int32_t choose_frame(const ss_event_log *log, const ss_stack *stack)
     }
     for (uint32_t i = 0; i < stack->depth; i++) {
         const ss_stack_frame *f = &stack->frames[i];
-        if (!f->python && f->file != 0 && f->line != 0 && !is_library_module(s[f->module]))
+        if (!f->python && f->file != 0 && f->line != 0 && !is_library_module(s[f->module]) &&
+            !is_generated_frame(s[f->function], s[f->file]))
             return (int32_t)i;
     }
     for (uint32_t i = 0; i < stack->depth; i++) {

@@ -20,6 +20,11 @@ static int write_format(FILE *out, ss_format format, const ss_result *result,
         return ss_report_write_sarif(out, result);
     case SS_FORMAT_GITHUB:
         return ss_report_write_github(out, result);
+    case SS_FORMAT_HTML: {
+        /* One result, no timeline: `syncscope report` adds traces and merges processes. */
+        const ss_result *one = result;
+        return ss_report_write_html(out, &one, 1, NULL);
+    }
     default:
         errno = EINVAL;
         return -1;
@@ -49,10 +54,6 @@ static mode_t new_file_mode(void)
 int ss_report_write(const char *path, ss_format format, const ss_result *result,
                     const ss_text_options *options)
 {
-    if (format == SS_FORMAT_HTML) {
-        ss_log_error("html output is produced by syncscope report");
-        return -1;
-    }
     if (path == NULL || strcmp(path, "-") == 0) {
         if (write_format(stdout, format, result, options) != 0 || fflush(stdout) != 0) {
             ss_log_error("cannot write the report to standard output: %s", strerror(errno));

@@ -7,7 +7,8 @@ APT_PACKAGES="build-essential cmake pkg-config ninja-build
 libclang-16-dev clang-16
 libcjson-dev libyaml-dev libdw-dev libelf-dev
 check
-nodejs npm"
+nodejs npm
+zlib1g-dev chromium fonts-dejavu-core"
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
@@ -41,6 +42,15 @@ if [ "${SYNCSCOPE_SKIP_NPM:-0}" != 1 ] &&
     (cd "$TOOLS_DIR" && npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR" \
         "@microsoft/sarif-multitool@$SARIF_MULTITOOL_VERSION" >/dev/null)
     chmod u+x "$SARIF_MULTITOOL_BIN"
+fi
+
+# playwright-core drives the Debian chromium in the HTML report tests (tests/html/); it
+# downloads no browser of its own.
+if [ "${SYNCSCOPE_SKIP_NPM:-0}" != 1 ] && [ ! -f "$TOOLS_DIR/node_modules/playwright-core/package.json" ]; then
+    mkdir -p "$TOOLS_DIR"
+    echo "syncscope setup: installing playwright-core into $TOOLS_DIR"
+    (cd "$TOOLS_DIR" && npm install --silent --no-audit --no-fund --prefix "$TOOLS_DIR" \
+        playwright-core@1 >/dev/null)
 fi
 
 # The CUDA toolkit is optional: lint works without it (bundled declarations); the

@@ -1,0 +1,1538 @@
+/* html.c: the HTML report: one self-contained page joining lint and run results. */
+#include "report.h"
+
+#include "event.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef SS_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+/* The page's assets, embedded at build time (report/html/embed.cmake). */
+extern const char ss_html_page_html[];
+extern const char ss_html_report_css[];
+extern const char ss_html_report_js[];
+extern const size_t ss_html_page_html_len;
+extern const size_t ss_html_report_css_len;
+extern const size_t ss_html_report_js_len;
+
+enum {
+    EXCERPT_RADIUS = 3,    /* lines shown above and below a finding's line */
+    MAX_SOURCE_LINE = 400, /* bytes of one source line kept in an excerpt */
+    MAX_STRING = 16384,    /* bytes of any other string kept in the page */
+    MAX_OCCURRENCES = 50,  /* timeline moments kept per finding (the longest) */
+    BLOCKED_MIN_NS = 10000 /* a synchronizing call this long is drawn as host-blocked */
+};
+static const long MAX_SOURCE_SIZE = 16L << 20;
+
+/* Operation kinds of the timeline; report.js has the same table. */
+enum { OP_KERNEL = 0, OP_HTOD, OP_DTOH, OP_DTOD, OP_COPY_OTHER, OP_MEMSET, OP_API, OP_BLOCKED };
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (q == NULL) {
+        fputs("syncscope: error: out of memory\n", stderr);
+        abort();
+    }
+    return q;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (p == NULL) {
+        fputs("syncscope: error: out of memory\n", stderr);
+        abort();
+    }
+    return p;
+}
+
+/* A growable byte buffer. */
+typedef struct bytes {
+    unsigned char *data;
+    size_t len, cap;
+} bytes;
+
+static void bytes_reserve(bytes *b, size_t extra)
+{
+    if (b->len + extra <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap * 2 : 4096;
+    while (cap < b->len + extra)
+        cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
+}
+
+static void bytes_add(bytes *b, const void *p, size_t n)
+{
+    bytes_reserve(b, n);
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+static void bytes_varint(bytes *b, uint64_t v)
+{
+    unsigned char tmp[10];
+    size_t n = 0;
+    do {
+        unsigned char c = v & 0x7f;
+        v >>= 7;
+        tmp[n++] = c | (v ? 0x80 : 0);
+    } while (v);
+    bytes_add(b, tmp, n);
+}
+
+/* ---- SHA-256 (FIPS 180-4), for the Content-Security-Policy hashes ---- */
+
+typedef struct sha256 {
+    uint32_t h[8];
+    unsigned char block[64];
+    size_t fill;
+    uint64_t total;
+} sha256;
+
+static const uint32_t sha256_k[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+static uint32_t ror32(uint32_t x, unsigned n)
+{
+    return (x >> n) | (x << (32 - n));
+}
+
+static void sha256_block(sha256 *s, const unsigned char *p)
+{
+    uint32_t w[64];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+               (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ror32(w[i - 15], 7) ^ ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = ror32(w[i - 2], 17) ^ ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
+    uint32_t e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = h + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) +
+                      sha256_k[i] + w[i];
+        uint32_t t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        h = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
+    }
+    s->h[0] += a;
+    s->h[1] += b;
+    s->h[2] += c;
+    s->h[3] += d;
+    s->h[4] += e;
+    s->h[5] += f;
+    s->h[6] += g;
+    s->h[7] += h;
+}
+
+static void sha256_digest(const void *data, size_t len, unsigned char out[32])
+{
+    sha256 s = {{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+                 0x5be0cd19},
+                {0},
+                0,
+                0};
+    const unsigned char *p = data;
+    s.total = len;
+    while (len >= 64) {
+        sha256_block(&s, p);
+        p += 64;
+        len -= 64;
+    }
+    memcpy(s.block, p, len);
+    s.fill = len;
+    s.block[s.fill++] = 0x80;
+    if (s.fill > 56) {
+        memset(s.block + s.fill, 0, 64 - s.fill);
+        sha256_block(&s, s.block);
+        s.fill = 0;
+    }
+    memset(s.block + s.fill, 0, 56 - s.fill);
+    uint64_t bits = s.total * 8;
+    for (int i = 0; i < 8; i++)
+        s.block[56 + i] = (unsigned char)(bits >> (56 - 8 * i));
+    sha256_block(&s, s.block);
+    for (int i = 0; i < 8; i++) {
+        out[4 * i] = (unsigned char)(s.h[i] >> 24);
+        out[4 * i + 1] = (unsigned char)(s.h[i] >> 16);
+        out[4 * i + 2] = (unsigned char)(s.h[i] >> 8);
+        out[4 * i + 3] = (unsigned char)s.h[i];
+    }
+}
+
+static const char b64_alphabet[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* Writes 'len' bytes as base64 into 'out' (at least 4 * ((len + 2) / 3) + 1 bytes). */
+static void base64_encode(const unsigned char *p, size_t len, char *out)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < len; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16;
+        if (i + 1 < len)
+            v |= (uint32_t)p[i + 1] << 8;
+        if (i + 2 < len)
+            v |= p[i + 2];
+        out[o++] = b64_alphabet[(v >> 18) & 63];
+        out[o++] = b64_alphabet[(v >> 12) & 63];
+        out[o++] = i + 1 < len ? b64_alphabet[(v >> 6) & 63] : '=';
+        out[o++] = i + 2 < len ? b64_alphabet[v & 63] : '=';
+    }
+    out[o] = '\0';
+}
+
+/* Streams 'len' bytes to 'out' as base64, in chunks. */
+static void base64_write(FILE *out, const unsigned char *p, size_t len)
+{
+    char chunk[4 * 16384 / 3 + 8];
+    for (size_t i = 0; i < len; i += 12288) {
+        size_t n = len - i < 12288 ? len - i : 12288;
+        base64_encode(p + i, n, chunk);
+        fputs(chunk, out);
+    }
+}
+
+/* 'sha256-<base64>' of 'len' bytes at 'p', into 'out' (at least 60 bytes). */
+static void csp_hash(const char *p, size_t len, char *out, size_t size)
+{
+    unsigned char digest[32];
+    char b64[48];
+    sha256_digest(p, len, digest);
+    base64_encode(digest, sizeof digest, b64);
+    snprintf(out, size, "'sha256-%s'", b64);
+}
+
+/* ---- escaping ---- */
+
+/* Length of the valid UTF-8 sequence at 'p', or 0 when it is not one. */
+static size_t utf8_sequence(const unsigned char *p, uint32_t *cp)
+{
+    unsigned c = p[0];
+    if (c >= 0xc2 && c <= 0xdf && (p[1] & 0xc0) == 0x80) {
+        *cp = (c & 0x1fu) << 6 | (p[1] & 0x3fu);
+        return 2;
+    }
+    if (c >= 0xe0 && c <= 0xef && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80) {
+        if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f))
+            return 0;
+        *cp = (c & 0x0fu) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3fu);
+        return 3;
+    }
+    if (c >= 0xf0 && c <= 0xf4 && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80 &&
+        (p[3] & 0xc0) == 0x80) {
+        if ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
+            return 0;
+        *cp = (c & 0x07u) << 18 | (p[1] & 0x3fu) << 12 | (p[2] & 0x3fu) << 6 | (p[3] & 0x3fu);
+        return 4;
+    }
+    return 0;
+}
+
+/* Writes 's' as a JSON string that is safe inside <script type="application/json">: '<', '>'
+ * and '&' and U+2028/U+2029 are \u escapes, invalid UTF-8 becomes U+FFFD, and at most 'max'
+ * bytes are kept (cut at a character boundary, with an ellipsis). NULL is written as null. */
+static void json_string_max(FILE *out, const char *s, size_t max)
+{
+    if (s == NULL) {
+        fputs("null", out);
+        return;
+    }
+    fputc('"', out);
+    const unsigned char *p = (const unsigned char *)s;
+    size_t used = 0;
+    while (*p) {
+        if (used >= max) {
+            fputs("\\u2026", out);
+            break;
+        }
+        unsigned c = *p;
+        if (c < 0x80) {
+            switch (c) {
+            case '"':
+                fputs("\\\"", out);
+                break;
+            case '\\':
+                fputs("\\\\", out);
+                break;
+            case '\n':
+                fputs("\\n", out);
+                break;
+            case '\t':
+                fputs("\\t", out);
+                break;
+            case '\r':
+                fputs("\\r", out);
+                break;
+            case '<':
+                fputs("\\u003c", out);
+                break;
+            case '>':
+                fputs("\\u003e", out);
+                break;
+            case '&':
+                fputs("\\u0026", out);
+                break;
+            default:
+                if (c < 0x20 || c == 0x7f)
+                    fprintf(out, "\\u%04x", c);
+                else
+                    fputc((int)c, out);
+            }
+            p++;
+            used++;
+            continue;
+        }
+        uint32_t cp = 0;
+        size_t n = utf8_sequence(p, &cp);
+        if (n == 0) {
+            fputs("\\ufffd", out);
+            p++;
+            used++;
+            continue;
+        }
+        if (cp == 0x2028 || cp == 0x2029)
+            fprintf(out, "\\u%04x", (unsigned)cp);
+        else
+            fwrite(p, 1, n, out);
+        p += n;
+        used += n;
+    }
+    fputc('"', out);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    json_string_max(out, s, MAX_STRING);
+}
+
+/* Writes 's' as HTML text (for the few strings placed outside the JSON block). */
+static void html_text(FILE *out, const char *s)
+{
+    for (const char *p = s; *p; p++) {
+        switch (*p) {
+        case '&':
+            fputs("&amp;", out);
+            break;
+        case '<':
+            fputs("&lt;", out);
+            break;
+        case '>':
+            fputs("&gt;", out);
+            break;
+        case '"':
+            fputs("&quot;", out);
+            break;
+        case '\'':
+            fputs("&#39;", out);
+            break;
+        default:
+            fputc(*p, out);
+        }
+    }
+}
+
+static void json_key_string(FILE *out, const char *key, const char *value)
+{
+    fprintf(out, "\"%s\":", key);
+    json_string(out, value);
+}
+
+static void json_key_u64(FILE *out, const char *key, uint64_t value)
+{
+    fprintf(out, "\"%s\":%llu", key, (unsigned long long)value);
+}
+
+/* ---- a string -> index hash map ---- */
+
+typedef struct strmap {
+    char **keys;
+    size_t *values;
+    size_t cap, count;
+} strmap;
+
+static uint64_t hash_bytes(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        h ^= *p;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+static size_t strmap_slot(const strmap *m, const char *key)
+{
+    size_t mask = m->cap - 1;
+    size_t slot = (size_t)hash_bytes(key) & mask;
+    while (m->keys[slot] != NULL && strcmp(m->keys[slot], key) != 0)
+        slot = (slot + 1) & mask;
+    return slot;
+}
+
+/* The value of 'key', or SIZE_MAX. */
+static size_t strmap_get(const strmap *m, const char *key)
+{
+    if (m->cap == 0)
+        return SIZE_MAX;
+    size_t slot = strmap_slot(m, key);
+    return m->keys[slot] ? m->values[slot] : SIZE_MAX;
+}
+
+/* Sets 'key' (copied) to 'value'. */
+static void strmap_put(strmap *m, const char *key, size_t value)
+{
+    if ((m->count + 1) * 2 > m->cap) {
+        strmap old = *m;
+        m->cap = old.cap ? old.cap * 2 : 64;
+        m->keys = xcalloc(m->cap, sizeof *m->keys);
+        m->values = xcalloc(m->cap, sizeof *m->values);
+        for (size_t i = 0; i < old.cap; i++) {
+            if (old.keys[i]) {
+                size_t slot = strmap_slot(m, old.keys[i]);
+                m->keys[slot] = old.keys[i];
+                m->values[slot] = old.values[i];
+            }
+        }
+        free(old.keys);
+        free(old.values);
+    }
+    size_t slot = strmap_slot(m, key);
+    if (m->keys[slot] == NULL) {
+        m->keys[slot] = ss_strdup(key);
+        m->count++;
+    }
+    m->values[slot] = value;
+}
+
+static void strmap_free(strmap *m)
+{
+    for (size_t i = 0; i < m->cap; i++)
+        free(m->keys[i]);
+    free(m->keys);
+    free(m->values);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- paths ---- */
+
+/* 'path' with "//", "/./" and "/x/../" removed lexically; 'path' must be absolute. */
+static char *normalize_lexically(const char *path)
+{
+    size_t len = strlen(path);
+    char *out = xcalloc(len + 2, 1);
+    size_t o = 0;
+    const char *p = path;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        const char *start = p;
+        while (*p && *p != '/')
+            p++;
+        size_t n = (size_t)(p - start);
+        if (n == 0 || (n == 1 && start[0] == '.'))
+            continue;
+        if (n == 2 && start[0] == '.' && start[1] == '.') {
+            while (o > 0 && out[o - 1] != '/')
+                o--;
+            if (o > 0)
+                o--;
+            continue;
+        }
+        out[o++] = '/';
+        memcpy(out + o, start, n);
+        o += n;
+    }
+    if (o == 0)
+        out[o++] = '/';
+    out[o] = '\0';
+    return out;
+}
+
+/* The current directory, malloc'ed ("/" when it cannot be had). */
+static char *current_dir(void)
+{
+    char buf[PATH_MAX];
+    return ss_strdup(getcwd(buf, sizeof buf) ? buf : "/");
+}
+
+/* 'path' made absolute against 'base' (absolute), resolved through symbolic links when it
+ * exists, else normalized lexically. Malloc'ed. */
+static char *resolve_path(const char *base, const char *path)
+{
+    char *joined = path[0] == '/' ? ss_strdup(path) : ss_asprintf("%s/%s", base, path);
+    char *real = realpath(joined, NULL);
+    if (real) {
+        free(joined);
+        return real;
+    }
+    char *norm = normalize_lexically(joined);
+    free(joined);
+    return norm;
+}
+
+/* 'abs' relative to 'root' when inside it, else 'abs' itself. Malloc'ed. */
+static char *relative_to(const char *root, const char *abs)
+{
+    size_t n = strlen(root);
+    if (strcmp(root, "/") == 0)
+        return ss_strdup(abs[0] == '/' ? abs + 1 : abs);
+    if (strncmp(abs, root, n) == 0 && abs[n] == '/' && abs[n + 1] != '\0')
+        return ss_strdup(abs + n + 1);
+    return ss_strdup(abs);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Whether 'shorter' equals 'longer' or is a trailing run of its path components. */
+static bool component_suffix(const char *longer, const char *shorter)
+{
+    size_t nl = strlen(longer), ns = strlen(shorter);
+    if (ns == 0 || ns > nl)
+        return false;
+    if (strcmp(longer + nl - ns, shorter) != 0)
+        return false;
+    return ns == nl || longer[nl - ns - 1] == '/' || shorter[0] == '/';
+}
+
+/* ---- the page model ---- */
+
+/* One finding of one input, with what the page needs beside it. */
+typedef struct page_finding {
+    const ss_finding *f;
+    size_t proc;
+    char *key;      /* normalized path (root-relative when inside the root), or NULL */
+    char *resolved; /* absolute path used to read the source, or NULL */
+    long source;    /* index in page.sources, -1 when no excerpt */
+    size_t site;
+    int api; /* ss_api_id of the evidence API, SS_API_COUNT when none */
+    /* Timeline moments: start, end (ns from the process start) and lane. */
+    uint64_t (*occ)[3];
+    size_t occ_count;
+    uint64_t occ_total;
+} page_finding;
+
+typedef struct page_site {
+    int group; /* SS_ORIGIN_STATIC, SS_ORIGIN_RUNTIME, or both bits */
+    size_t *members;
+    size_t member_count;
+    size_t next_candidate; /* next lint site with the same rule, line and base name */
+} page_site;
+
+typedef struct page_source {
+    char *path;     /* as shown (the key) */
+    char *resolved; /* as read */
+    unsigned *lines;
+    size_t line_count, line_cap;
+} page_source;
+
+/* One lane of the timeline. */
+typedef struct page_lane {
+    size_t proc;
+    int is_stream;
+    uint32_t id; /* host thread index or CUPTI stream id */
+    int legacy;
+    int non_blocking;
+    int device;
+    size_t ops;
+} page_lane;
+
+typedef struct page_op {
+    uint64_t start, end, bytes;
+    uint32_t lane;
+    uint32_t name;
+    uint8_t kind;
+} page_op;
+
+typedef struct page {
+    const ss_result *const *results;
+    size_t n;
+    const ss_html_options *opt;
+    char *root;
+    page_finding *findings;
+    size_t finding_count;
+    page_site *sites;
+    size_t site_count, site_cap;
+    page_source *sources;
+    size_t source_count, source_cap;
+    strmap source_index;
+    /* Timeline. */
+    page_lane *lanes;
+    size_t lane_count, lane_cap;
+    uint64_t *proc_t0, *proc_span;
+    strmap names;
+    char **name_list;
+    size_t name_count, name_cap;
+    bytes blob; /* the packed columns */
+    size_t col_len[5];
+    size_t op_total;
+    int has_trace;
+} page;
+
+static size_t page_add_site(page *pg, int group)
+{
+    if (pg->site_count == pg->site_cap) {
+        pg->site_cap = pg->site_cap ? pg->site_cap * 2 : 64;
+        pg->sites = xrealloc(pg->sites, pg->site_cap * sizeof *pg->sites);
+    }
+    page_site *s = &pg->sites[pg->site_count];
+    memset(s, 0, sizeof *s);
+    s->group = group;
+    s->next_candidate = SIZE_MAX;
+    return pg->site_count++;
+}
+
+static void site_add_member(page_site *s, size_t finding)
+{
+    s->members = xrealloc(s->members, (s->member_count + 1) * sizeof *s->members);
+    s->members[s->member_count++] = finding;
+}
+
+/* The folder a result's relative paths are taken from: its root (relative to the current
+ * directory), else the current directory. */
+static char *result_base(const page *pg, const ss_result *r)
+{
+    char *cwd = current_dir();
+    char *base = resolve_path("/", cwd);
+    if (r->root && r->root[0]) {
+        char *root = resolve_path(base, r->root);
+        free(base);
+        base = root;
+    }
+    free(cwd);
+    return base;
+}
+
+/* Normalizes every finding's path and records the source lines its excerpt needs. */
+static void page_collect_findings(page *pg)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < pg->n; i++)
+        total += pg->results[i]->count;
+    pg->findings = xcalloc(total, sizeof *pg->findings);
+    for (size_t i = 0; i < pg->n; i++) {
+        const ss_result *r = pg->results[i];
+        char *base = result_base(pg, r);
+        for (size_t j = 0; j < r->count; j++) {
+            page_finding *pf = &pg->findings[pg->finding_count++];
+            pf->f = &r->findings[j];
+            pf->proc = i;
+            pf->source = -1;
+            pf->site = SIZE_MAX;
+            pf->api = SS_API_COUNT;
+            if (pf->f->evidence.api) {
+                const ss_api *row = ss_api_find(pf->f->evidence.api);
+                if (row)
+                    pf->api = (int)row->api;
+            }
+            if (pf->f->file == NULL || pf->f->file[0] == '\0')
+                continue;
+            pf->resolved = resolve_path(base, pf->f->file);
+            pf->key = relative_to(pg->root, pf->resolved);
+            if (pg->opt->no_sources || pf->f->line == 0)
+                continue;
+            size_t src = strmap_get(&pg->source_index, pf->resolved);
+            if (src == SIZE_MAX) {
+                if (pg->source_count == pg->source_cap) {
+                    pg->source_cap = pg->source_cap ? pg->source_cap * 2 : 32;
+                    pg->sources = xrealloc(pg->sources, pg->source_cap * sizeof *pg->sources);
+                }
+                src = pg->source_count++;
+                page_source *ps = &pg->sources[src];
+                memset(ps, 0, sizeof *ps);
+                ps->path = ss_strdup(pf->key);
+                ps->resolved = ss_strdup(pf->resolved);
+                strmap_put(&pg->source_index, pf->resolved, src);
+            }
+            page_source *ps = &pg->sources[src];
+            if (ps->line_count == ps->line_cap) {
+                ps->line_cap = ps->line_cap ? ps->line_cap * 2 : 8;
+                ps->lines = xrealloc(ps->lines, ps->line_cap * sizeof *ps->lines);
+            }
+            ps->lines[ps->line_count++] = pf->f->line;
+            pf->source = (long)src;
+        }
+        free(base);
+    }
+}
+
+/* The join: lint and run findings with the same rule, normalized path and line are one
+ * call site. A run path that is not under the root (a program built elsewhere) also joins a
+ * lint finding of the same rule and line whose path is a trailing run of its components,
+ * when exactly one such lint site exists. */
+static void page_join(page *pg)
+{
+    strmap exact = {0}, by_base = {0};
+    for (size_t pass = 0; pass < 2; pass++) {
+        int origin = pass == 0 ? SS_ORIGIN_STATIC : SS_ORIGIN_RUNTIME;
+        for (size_t i = 0; i < pg->finding_count; i++) {
+            page_finding *pf = &pg->findings[i];
+            int is_static = pg->results[pf->proc]->kind == SS_RESULT_LINT;
+            if ((origin == SS_ORIGIN_STATIC) != is_static)
+                continue;
+            if (pf->key == NULL || pf->f->line == 0) {
+                pf->site = page_add_site(pg, origin);
+                site_add_member(&pg->sites[pf->site], i);
+                continue;
+            }
+            const char *rule_id = ss_rules_get(pf->f->rule)->id;
+            char *key = ss_asprintf("%s\x1f%u\x1f%s", rule_id, pf->f->line, pf->key);
+            size_t site = strmap_get(&exact, key);
+            if (origin == SS_ORIGIN_STATIC) {
+                if (site == SIZE_MAX) {
+                    site = page_add_site(pg, SS_ORIGIN_STATIC);
+                    strmap_put(&exact, key, site);
+                    char *bkey =
+                        ss_asprintf("%s\x1f%u\x1f%s", rule_id, pf->f->line, base_name(pf->key));
+                    pg->sites[site].next_candidate = strmap_get(&by_base, bkey);
+                    strmap_put(&by_base, bkey, site);
+                    free(bkey);
+                }
+            } else {
+                if (site == SIZE_MAX && pf->key[0] == '/') {
+                    char *bkey =
+                        ss_asprintf("%s\x1f%u\x1f%s", rule_id, pf->f->line, base_name(pf->key));
+                    size_t found = SIZE_MAX, matches = 0;
+                    for (size_t c = strmap_get(&by_base, bkey); c != SIZE_MAX;
+                         c = pg->sites[c].next_candidate) {
+                        const page_finding *lf = &pg->findings[pg->sites[c].members[0]];
+                        if (component_suffix(pf->key, lf->key)) {
+                            found = c;
+                            matches++;
+                        }
+                    }
+                    free(bkey);
+                    if (matches == 1)
+                        site = found;
+                }
+                if (site == SIZE_MAX) {
+                    /* Runtime-only sites stay one per process. */
+                    char *rkey = ss_asprintf("%s\x1f%zu", key, pf->proc);
+                    site = strmap_get(&exact, rkey);
+                    if (site == SIZE_MAX) {
+                        site = page_add_site(pg, SS_ORIGIN_RUNTIME);
+                        strmap_put(&exact, rkey, site);
+                    }
+                    free(rkey);
+                } else {
+                    pg->sites[site].group |= SS_ORIGIN_RUNTIME;
+                }
+            }
+            free(key);
+            pf->site = site;
+            site_add_member(&pg->sites[site], i);
+        }
+    }
+    strmap_free(&exact);
+    strmap_free(&by_base);
+}
+
+/* ---- timeline ---- */
+
+static uint32_t page_name(page *pg, const char *text)
+{
+    size_t id = strmap_get(&pg->names, text);
+    if (id != SIZE_MAX)
+        return (uint32_t)id;
+    if (pg->name_count == pg->name_cap) {
+        pg->name_cap = pg->name_cap ? pg->name_cap * 2 : 256;
+        pg->name_list = xrealloc(pg->name_list, pg->name_cap * sizeof *pg->name_list);
+    }
+    pg->name_list[pg->name_count] = ss_strdup(text);
+    strmap_put(&pg->names, text, pg->name_count);
+    return (uint32_t)pg->name_count++;
+}
+
+static size_t page_lane_for(page *pg, size_t first_lane, size_t proc, int is_stream, uint32_t id)
+{
+    for (size_t i = first_lane; i < pg->lane_count; i++) {
+        if (pg->lanes[i].is_stream == is_stream && pg->lanes[i].id == id)
+            return i;
+    }
+    if (pg->lane_count == pg->lane_cap) {
+        pg->lane_cap = pg->lane_cap ? pg->lane_cap * 2 : 16;
+        pg->lanes = xrealloc(pg->lanes, pg->lane_cap * sizeof *pg->lanes);
+    }
+    page_lane *l = &pg->lanes[pg->lane_count];
+    memset(l, 0, sizeof *l);
+    l->proc = proc;
+    l->is_stream = is_stream;
+    l->id = id;
+    l->device = -1;
+    return pg->lane_count++;
+}
+
+static int cmp_op(const void *pa, const void *pb)
+{
+    const page_op *a = pa, *b = pb;
+    if (a->lane != b->lane)
+        return a->lane < b->lane ? -1 : 1;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return (a->end > b->end) - (a->end < b->end);
+}
+
+/* Lanes are numbered in the order: host threads, then streams (legacy first), each by id. */
+static int cmp_lane(const void *pa, const void *pb)
+{
+    const page_lane *a = pa, *b = pb;
+    if (a->is_stream != b->is_stream)
+        return a->is_stream - b->is_stream;
+    if (a->legacy != b->legacy)
+        return b->legacy - a->legacy;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Records one timeline moment of 'pf', keeping the longest MAX_OCCURRENCES. */
+static void finding_add_moment(page_finding *pf, uint64_t start, uint64_t end, uint64_t lane)
+{
+    pf->occ_total++;
+    if (pf->occ == NULL)
+        pf->occ = xcalloc(MAX_OCCURRENCES, sizeof *pf->occ);
+    if (pf->occ_count < MAX_OCCURRENCES) {
+        pf->occ[pf->occ_count][0] = start;
+        pf->occ[pf->occ_count][1] = end;
+        pf->occ[pf->occ_count][2] = lane;
+        pf->occ_count++;
+        return;
+    }
+    size_t shortest = 0;
+    for (size_t i = 1; i < pf->occ_count; i++) {
+        if (pf->occ[i][1] - pf->occ[i][0] < pf->occ[shortest][1] - pf->occ[shortest][0])
+            shortest = i;
+    }
+    if (end - start > pf->occ[shortest][1] - pf->occ[shortest][0]) {
+        pf->occ[shortest][0] = start;
+        pf->occ[shortest][1] = end;
+        pf->occ[shortest][2] = lane;
+    }
+}
+
+/* Links the API calls of 'log' to the findings of process 'proc' whose call site is on their
+ * stack: those are the finding's moments on the timeline. 'ops' are the process's operations
+ * in log order (API calls carry their lane). */
+static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
+                               const uint32_t *api_lane, uint64_t t0)
+{
+    strmap sites = {0};
+    size_t *chain = xcalloc(pg->finding_count, sizeof *chain);
+    bool any = false;
+    for (size_t i = 0; i < pg->finding_count; i++) {
+        page_finding *pf = &pg->findings[i];
+        chain[i] = SIZE_MAX;
+        if (pf->proc != proc || pf->f->file == NULL || pf->f->line == 0)
+            continue;
+        char *key = ss_asprintf("%u\x1f%s", pf->f->line, base_name(pf->f->file));
+        chain[i] = strmap_get(&sites, key);
+        strmap_put(&sites, key, i);
+        free(key);
+        any = true;
+    }
+    if (!any) {
+        free(chain);
+        strmap_free(&sites);
+        return;
+    }
+    /* Per stack: the findings it matches, as a list in 'lists' (SIZE_MAX-terminated), or none. */
+    size_t *stack_list = xcalloc(log->stack_count, sizeof *stack_list);
+    for (size_t s = 0; s < log->stack_count; s++)
+        stack_list[s] = SIZE_MAX - 1; /* not computed yet */
+    size_t *lists = NULL, list_len = 0, list_cap = 0;
+    for (size_t e = 0; e < log->count; e++) {
+        const ss_event *ev = &log->events[e];
+        if (ev->type != SS_EV_API || ev->u.api.stack == 0 || ev->u.api.stack >= log->stack_count)
+            continue;
+        uint32_t sid = ev->u.api.stack;
+        if (stack_list[sid] == SIZE_MAX - 1) {
+            stack_list[sid] = SIZE_MAX;
+            const ss_stack *st = &log->stacks[sid];
+            size_t begin = list_len;
+            for (uint32_t k = 0; k < st->depth; k++) {
+                const ss_stack_frame *fr = &st->frames[k];
+                if (fr->file == 0 || fr->file >= log->string_count || fr->line == 0)
+                    continue;
+                const char *file = log->strings[fr->file];
+                char *key = ss_asprintf("%u\x1f%s", fr->line, base_name(file));
+                for (size_t c = strmap_get(&sites, key); c != SIZE_MAX; c = chain[c]) {
+                    const char *ffile = pg->findings[c].f->file;
+                    if (!component_suffix(file, ffile) && !component_suffix(ffile, file))
+                        continue;
+                    bool dup = false;
+                    for (size_t d = begin; d < list_len; d++)
+                        dup |= lists[d] == c;
+                    if (dup)
+                        continue;
+                    if (list_len + 2 > list_cap) {
+                        list_cap = list_cap ? list_cap * 2 : 256;
+                        lists = xrealloc(lists, list_cap * sizeof *lists);
+                    }
+                    lists[list_len++] = c;
+                }
+                free(key);
+            }
+            if (list_len > begin) {
+                if (list_len + 1 > list_cap) {
+                    list_cap = list_cap ? list_cap * 2 : 256;
+                    lists = xrealloc(lists, list_cap * sizeof *lists);
+                }
+                lists[list_len++] = SIZE_MAX;
+                stack_list[sid] = begin;
+            }
+        }
+        if (stack_list[sid] == SIZE_MAX)
+            continue;
+        const ss_api *row =
+            ss_api_find(ev->u.api.name < log->string_count ? log->strings[ev->u.api.name] : "");
+        for (size_t d = stack_list[sid]; lists[d] != SIZE_MAX; d++) {
+            page_finding *pf = &pg->findings[lists[d]];
+            if (pf->api != SS_API_COUNT && (row == NULL || (int)row->api != pf->api))
+                continue;
+            uint64_t start = ev->u.api.enter_ns >= t0 ? ev->u.api.enter_ns - t0 : 0;
+            uint64_t end = ev->u.api.exit_ns >= ev->u.api.enter_ns ? ev->u.api.exit_ns - t0 : start;
+            finding_add_moment(pf, start, end, api_lane[e]);
+        }
+    }
+    free(lists);
+    free(stack_list);
+    free(chain);
+    strmap_free(&sites);
+}
+
+/* Adds the lanes and operations of process 'proc' from 'log' to the timeline. */
+static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes cols[5])
+{
+    size_t first_lane = pg->lane_count;
+    /* CUPTI ids of the legacy default stream: those API calls on stream 0 or
+     * cudaStreamLegacy (not per-thread) were given. */
+    for (size_t e = 0; e < log->count; e++) {
+        const ss_event *ev = &log->events[e];
+        if (ev->type == SS_EV_API && ev->u.api.stream_id != 0 && !ev->u.api.per_thread &&
+            (ev->u.api.stream == SS_STREAM_LEGACY_NULL || ev->u.api.stream == SS_STREAM_LEGACY)) {
+            const ss_api *row = ss_api_find(log->strings[ev->u.api.name]);
+            if (row && row->stream_arg >= 0)
+                pg->lanes[page_lane_for(pg, first_lane, proc, 1, ev->u.api.stream_id)].legacy = 1;
+        } else if (ev->type == SS_EV_STREAM) {
+            size_t l = page_lane_for(pg, first_lane, proc, 1, ev->u.stream.stream_id);
+            pg->lanes[l].non_blocking = (ev->u.stream.flags & SS_STREAM_FLAG_NON_BLOCKING) != 0;
+            pg->lanes[l].device = ev->u.stream.device;
+        }
+    }
+    uint64_t t0 = UINT64_MAX, t1 = 0;
+    size_t op_count = 0;
+    for (size_t e = 0; e < log->count; e++) {
+        const ss_event *ev = &log->events[e];
+        uint64_t s, f;
+        if (ev->type == SS_EV_API) {
+            if (ev->u.api.nested)
+                continue;
+            s = ev->u.api.enter_ns;
+            f = ev->u.api.exit_ns;
+        } else if (ev->type == SS_EV_KERNEL || ev->type == SS_EV_MEMCPY ||
+                   ev->type == SS_EV_MEMSET) {
+            s = ev->u.gpu.start_ns;
+            f = ev->u.gpu.end_ns;
+        } else {
+            continue;
+        }
+        op_count++;
+        if (s < t0)
+            t0 = s;
+        if (f > t1)
+            t1 = f;
+    }
+    if (op_count == 0)
+        t0 = t1 = 0;
+    pg->proc_t0[proc] = t0;
+    pg->proc_span[proc] = t1 > t0 ? t1 - t0 : 0;
+
+    page_op *ops = xcalloc(op_count, sizeof *ops);
+    uint32_t *api_lane = xcalloc(log->count, sizeof *api_lane);
+    uint32_t *name_map = xcalloc(log->string_count, sizeof *name_map);
+    size_t o = 0;
+    for (size_t e = 0; e < log->count; e++) {
+        const ss_event *ev = &log->events[e];
+        page_op *op = &ops[o];
+        uint32_t name;
+        if (ev->type == SS_EV_API && !ev->u.api.nested) {
+            const ss_ev_api *a = &ev->u.api;
+            size_t lane = page_lane_for(pg, first_lane, proc, 0, a->thread);
+            api_lane[e] = (uint32_t)lane;
+            op->lane = (uint32_t)lane;
+            op->start = a->enter_ns;
+            op->end = a->exit_ns > a->enter_ns ? a->exit_ns : a->enter_ns;
+            op->bytes = a->bytes;
+            op->kind = OP_API;
+            const ss_api *row =
+                a->name < log->string_count ? ss_api_find(log->strings[a->name]) : NULL;
+            if (row && row->sync != SS_SYNC_NEVER && op->end - op->start >= BLOCKED_MIN_NS)
+                op->kind = OP_BLOCKED;
+            name = a->name;
+        } else if (ev->type == SS_EV_KERNEL || ev->type == SS_EV_MEMCPY ||
+                   ev->type == SS_EV_MEMSET) {
+            const ss_ev_gpu *g = &ev->u.gpu;
+            size_t lane = page_lane_for(pg, first_lane, proc, 1, g->stream_id);
+            if (pg->lanes[lane].device < 0)
+                pg->lanes[lane].device = g->device;
+            op->lane = (uint32_t)lane;
+            op->start = g->start_ns;
+            op->end = g->end_ns > g->start_ns ? g->end_ns : g->start_ns;
+            op->bytes = g->bytes;
+            if (ev->type == SS_EV_KERNEL)
+                op->kind = OP_KERNEL;
+            else if (ev->type == SS_EV_MEMSET)
+                op->kind = OP_MEMSET;
+            else if (g->copy_kind == SS_COPY_HTOD)
+                op->kind = OP_HTOD;
+            else if (g->copy_kind == SS_COPY_DTOH)
+                op->kind = OP_DTOH;
+            else if (g->copy_kind == SS_COPY_DTOD)
+                op->kind = OP_DTOD;
+            else
+                op->kind = OP_COPY_OTHER;
+            name = g->name;
+        } else {
+            continue;
+        }
+        if (name >= log->string_count)
+            name = 0;
+        if (name_map[name] == 0)
+            name_map[name] = page_name(pg, log->strings[name]) + 1;
+        op->name = name_map[name] - 1;
+        o++;
+    }
+    free(name_map);
+
+    /* Renumber this process's lanes in display order. */
+    size_t nl = pg->lane_count - first_lane;
+    page_lane *sorted = xcalloc(nl, sizeof *sorted);
+    memcpy(sorted, pg->lanes + first_lane, nl * sizeof *sorted);
+    for (size_t i = 0; i < nl; i++)
+        sorted[i].ops = i; /* remember the old position */
+    qsort(sorted, nl, sizeof *sorted, cmp_lane);
+    uint32_t *renumber = xcalloc(nl, sizeof *renumber);
+    for (size_t i = 0; i < nl; i++) {
+        renumber[sorted[i].ops] = (uint32_t)(first_lane + i);
+        sorted[i].ops = 0;
+    }
+    memcpy(pg->lanes + first_lane, sorted, nl * sizeof *sorted);
+    free(sorted);
+    for (size_t i = 0; i < op_count; i++)
+        ops[i].lane = renumber[ops[i].lane - first_lane];
+    for (size_t e = 0; e < log->count; e++) {
+        if (log->events[e].type == SS_EV_API && !log->events[e].u.api.nested)
+            api_lane[e] = renumber[api_lane[e] - first_lane];
+    }
+    free(renumber);
+
+    page_match_moments(pg, proc, log, api_lane, t0);
+    free(api_lane);
+
+    qsort(ops, op_count, sizeof *ops, cmp_op);
+    uint64_t prev = t0;
+    uint32_t prev_lane = UINT32_MAX;
+    for (size_t i = 0; i < op_count; i++) {
+        const page_op *op = &ops[i];
+        if (op->lane != prev_lane) {
+            prev = t0;
+            prev_lane = op->lane;
+        }
+        pg->lanes[op->lane].ops++;
+        bytes_varint(&cols[0], op->start - prev);
+        bytes_varint(&cols[1], op->end - op->start);
+        bytes_add(&cols[2], &op->kind, 1);
+        bytes_varint(&cols[3], op->name);
+        bytes_varint(&cols[4], op->bytes);
+        prev = op->start;
+    }
+    pg->op_total += op_count;
+    free(ops);
+}
+
+/* Builds the timeline of every result that has a trace into pg->blob: the five columns
+ * (start deltas, durations, kinds, names, bytes) one after the other. */
+static void page_build_timeline(page *pg)
+{
+    bytes cols[5] = {{0}};
+    for (size_t i = 0; i < pg->n; i++) {
+        const ss_event_log *log = pg->opt->traces ? pg->opt->traces[i] : NULL;
+        if (log && pg->results[i]->kind == SS_RESULT_RUN) {
+            page_add_trace(pg, i, log, cols);
+            pg->has_trace = 1;
+        }
+    }
+    for (int c = 0; c < 5; c++) {
+        pg->col_len[c] = cols[c].len;
+        if (cols[c].len)
+            bytes_add(&pg->blob, cols[c].data, cols[c].len);
+        free(cols[c].data);
+    }
+}
+
+/* ---- the data block ---- */
+
+static void write_rules(FILE *out)
+{
+    size_t count = 0;
+    const ss_rule *rules = ss_rules_all(&count);
+    fputs("\"rules\":[", out);
+    for (size_t i = 0; i < count; i++) {
+        fputs(i ? ",{" : "{", out);
+        json_key_string(out, "id", rules[i].id);
+        fputc(',', out);
+        json_key_string(out, "name", rules[i].name);
+        fputc(',', out);
+        json_key_string(out, "severity", ss_severity_name(rules[i].severity));
+        fprintf(out, ",\"halves\":%d,", rules[i].halves);
+        json_key_string(out, "summary", rules[i].summary);
+        fputc(',', out);
+        json_key_string(out, "explanation", rules[i].explanation);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+static void write_procs(FILE *out, const page *pg)
+{
+    fputs("\"procs\":[", out);
+    for (size_t i = 0; i < pg->n; i++) {
+        const ss_result *r = pg->results[i];
+        fputs(i ? ",{" : "{", out);
+        json_key_string(out, "kind", r->kind == SS_RESULT_RUN ? "run" : "lint");
+        fputc(',', out);
+        json_key_string(out, "input",
+                        pg->opt->inputs && i < pg->opt->input_count ? pg->opt->inputs[i] : NULL);
+        fputc(',', out);
+        json_key_string(out, "root", r->root);
+        fputc(',', out);
+        json_key_string(out, "program", r->program);
+        fputc(',', out);
+        json_key_string(out, "command_line", r->command_line);
+        fputc(',', out);
+        json_key_string(out, "hostname", r->hostname);
+        fprintf(out, ",\"pid\":%ld,\"rank\":%d,", r->pid, r->rank);
+        json_key_string(out, "gpu", r->gpu);
+        fputc(',', out);
+        json_key_string(out, "driver", r->driver);
+        fputc(',', out);
+        json_key_string(out, "started_at", r->started_at);
+        fputc(',', out);
+        json_key_u64(out, "wall_ns", r->wall_ns);
+        fputc(',', out);
+        json_key_u64(out, "blocked_ns", r->blocked_ns);
+        fputc(',', out);
+        json_key_u64(out, "gpu_busy_ns", r->gpu_busy_ns);
+        fputc(',', out);
+        json_key_u64(out, "events", r->events);
+        fputc(',', out);
+        json_key_u64(out, "dropped", r->dropped);
+        fputc(',', out);
+        json_key_u64(out, "findings", r->count);
+        fputc(',', out);
+        json_key_u64(out, "t0", pg->proc_t0 ? pg->proc_t0[i] : 0);
+        fputc(',', out);
+        json_key_u64(out, "span", pg->proc_span ? pg->proc_span[i] : 0);
+        fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+static void write_evidence(FILE *out, const ss_evidence *ev)
+{
+    fputs("\"ev\":{", out);
+    json_key_u64(out, "count", ev->count);
+    fputc(',', out);
+    json_key_u64(out, "total_ns", ev->total_ns);
+    fputc(',', out);
+    json_key_u64(out, "max_ns", ev->max_ns);
+    fputc(',', out);
+    json_key_u64(out, "bytes", ev->bytes);
+    fputc(',', out);
+    json_key_string(out, "api", ev->api);
+    fputc(',', out);
+    json_key_string(out, "direction", ev->direction);
+    fputc(',', out);
+    json_key_string(out, "host_kind", ev->host_kind);
+    fputc(',', out);
+    json_key_string(out, "waited_for", ev->waited_for);
+    fputc(',', out);
+    json_key_string(out, "stream", ev->stream);
+    fprintf(out, ",\"device\":%d}", ev->device);
+}
+
+static void write_finding(FILE *out, const page *pg, const page_finding *pf)
+{
+    const ss_finding *f = pf->f;
+    fprintf(out, "{\"r\":%d,\"s\":%d,\"o\":%d,\"p\":%zu,\"site\":%zu,", (int)f->rule,
+            (int)f->severity, pg->results[pf->proc]->kind == SS_RESULT_RUN ? 2 : 1, pf->proc,
+            pf->site);
+    json_key_string(out, "f", f->file);
+    fputc(',', out);
+    json_key_string(out, "k", pf->key);
+    fprintf(out, ",\"l\":%u,\"c\":%u,\"src\":%ld,", f->line, f->column, pf->source);
+    json_key_string(out, "fn", f->function);
+    fputc(',', out);
+    json_key_string(out, "m", f->message);
+    fputc(',', out);
+    json_key_string(out, "h", f->hint);
+    fputc(',', out);
+    fputs("\"t\":", out);
+    json_string_max(out, f->line_text, MAX_SOURCE_LINE);
+    if (pg->results[pf->proc]->kind == SS_RESULT_RUN) {
+        fputc(',', out);
+        write_evidence(out, &f->evidence);
+    }
+    if (f->frame_count) {
+        fputs(",\"st\":[", out);
+        for (size_t i = 0; i < f->frame_count; i++) {
+            const ss_frame *fr = &f->frames[i];
+            fputs(i ? ",[" : "[", out);
+            json_string(out, fr->function);
+            fputc(',', out);
+            json_string(out, fr->file);
+            fprintf(out, ",%u,", fr->line);
+            json_string(out, fr->module);
+            fprintf(out, ",%d,%llu]", fr->is_python ? 1 : 0, (unsigned long long)fr->pc);
+        }
+        fputc(']', out);
+    }
+    if (f->extra_count) {
+        fputs(",\"x\":[", out);
+        for (size_t i = 0; i < f->extra_count; i++) {
+            fputs(i ? ",[" : "[", out);
+            json_string(out, f->extra[i].key);
+            fputc(',', out);
+            json_string(out, f->extra[i].value);
+            fputc(']', out);
+        }
+        fputc(']', out);
+    }
+    if (pf->occ_count) {
+        fprintf(out, ",\"occn\":%llu,\"occ\":[", (unsigned long long)pf->occ_total);
+        for (size_t i = 0; i < pf->occ_count; i++)
+            fprintf(out, "%s[%llu,%llu,%llu]", i ? "," : "", (unsigned long long)pf->occ[i][0],
+                    (unsigned long long)pf->occ[i][1], (unsigned long long)pf->occ[i][2]);
+        fputc(']', out);
+    }
+    fputc('}', out);
+}
+
+static int cmp_unsigned(const void *pa, const void *pb)
+{
+    unsigned a = *(const unsigned *)pa, b = *(const unsigned *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Reads 'path' whole (NUL-terminated) when it is a regular file of sane size, else NULL. */
+static char *read_source(const char *path, size_t *len)
+{
+    FILE *in = fopen(path, "rb");
+    if (in == NULL)
+        return NULL;
+    char *text = NULL;
+    if (fseek(in, 0, SEEK_END) == 0) {
+        long size = ftell(in);
+        if (size >= 0 && size <= MAX_SOURCE_SIZE && fseek(in, 0, SEEK_SET) == 0) {
+            text = xcalloc((size_t)size + 1, 1);
+            *len = fread(text, 1, (size_t)size, in);
+            text[*len] = '\0';
+        }
+    }
+    fclose(in);
+    return text;
+}
+
+/* One source's excerpt lines: [[number, text], ...] for every line within EXCERPT_RADIUS of
+ * a finding's line; an empty list when the file cannot be read. */
+static void write_source(FILE *out, page_source *ps)
+{
+    fputs("{\"path\":", out);
+    json_string(out, ps->path);
+    fputs(",\"lines\":[", out);
+    size_t len = 0;
+    char *text = read_source(ps->resolved, &len);
+    if (text) {
+        qsort(ps->lines, ps->line_count, sizeof *ps->lines, cmp_unsigned);
+        unsigned next = 1; /* the first line number not yet written */
+        unsigned at_line = 1;
+        const char *p = text, *end = text + len;
+        bool first = true;
+        for (size_t i = 0; i < ps->line_count; i++) {
+            unsigned from = ps->lines[i] > EXCERPT_RADIUS ? ps->lines[i] - EXCERPT_RADIUS : 1;
+            unsigned to = ps->lines[i] + EXCERPT_RADIUS;
+            if (from < next)
+                from = next;
+            for (unsigned n = from; n <= to; n++) {
+                while (at_line < n && p < end) {
+                    const char *nl = memchr(p, '\n', (size_t)(end - p));
+                    p = nl ? nl + 1 : end;
+                    at_line++;
+                }
+                if (p >= end)
+                    break;
+                const char *nl = memchr(p, '\n', (size_t)(end - p));
+                size_t n_bytes = nl ? (size_t)(nl - p) : (size_t)(end - p);
+                if (n_bytes && p[n_bytes - 1] == '\r')
+                    n_bytes--;
+                char *line = xcalloc(n_bytes + 1, 1);
+                memcpy(line, p, n_bytes);
+                fprintf(out, "%s[%u,", first ? "" : ",", n);
+                json_string_max(out, line, MAX_SOURCE_LINE);
+                fputc(']', out);
+                free(line);
+                first = false;
+                next = n + 1;
+            }
+        }
+        free(text);
+    }
+    fputs("]}", out);
+}
+
+static void write_timeline(FILE *out, const page *pg, int compressed, size_t raw)
+{
+    if (!pg->has_trace) {
+        fputs("\"timeline\":null", out);
+        return;
+    }
+    fprintf(out, "\"timeline\":{\"compressed\":%s,\"raw\":%zu,\"ops\":%zu,\"cols\":[",
+            compressed ? "true" : "false", raw, pg->op_total);
+    for (int c = 0; c < 5; c++)
+        fprintf(out, "%s%zu", c ? "," : "", pg->col_len[c]);
+    fputs("],\"lanes\":[", out);
+    for (size_t i = 0; i < pg->lane_count; i++) {
+        const page_lane *l = &pg->lanes[i];
+        fprintf(out,
+                "%s{\"p\":%zu,\"kind\":\"%s\",\"id\":%u,\"legacy\":%s,\"nonblocking\":%s,"
+                "\"device\":%d,\"n\":%zu}",
+                i ? "," : "", l->proc, l->is_stream ? "stream" : "thread", l->id,
+                l->legacy ? "true" : "false", l->non_blocking ? "true" : "false", l->device,
+                l->ops);
+    }
+    fputs("],\"names\":[", out);
+    for (size_t i = 0; i < pg->name_count; i++) {
+        if (i)
+            fputc(',', out);
+        json_string(out, pg->name_list[i]);
+    }
+    fputs("]}", out);
+}
+
+static void write_data(FILE *out, const page *pg, int compressed, size_t raw)
+{
+    fputc('{', out);
+    json_key_string(out, "version", SS_VERSION);
+    fputc(',', out);
+    char now[32];
+    const char *date = pg->opt->generated_at;
+    if (date == NULL) {
+        time_t t = time(NULL);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        date = now;
+    }
+    json_key_string(out, "generated", date);
+    fputc(',', out);
+    json_key_string(out, "title", pg->opt->title ? pg->opt->title : "syncscope report");
+    fputc(',', out);
+    json_key_string(out, "root", pg->root);
+    fputc(',', out);
+    write_rules(out);
+    fputc(',', out);
+    write_procs(out, pg);
+    fputs(",\"findings\":[", out);
+    for (size_t i = 0; i < pg->finding_count; i++) {
+        if (i)
+            fputs(",\n", out);
+        write_finding(out, pg, &pg->findings[i]);
+    }
+    fputs("],\n\"sites\":[", out);
+    for (size_t i = 0; i < pg->site_count; i++) {
+        const page_site *s = &pg->sites[i];
+        fprintf(out, "%s{\"g\":%d,\"f\":[", i ? "," : "", s->group);
+        for (size_t j = 0; j < s->member_count; j++)
+            fprintf(out, "%s%zu", j ? "," : "", s->members[j]);
+        fputs("]}", out);
+    }
+    fputs("],\n\"sources\":[", out);
+    for (size_t i = 0; i < pg->source_count; i++) {
+        if (i)
+            fputs(",\n", out);
+        write_source(out, &pg->sources[i]);
+    }
+    fputs("],\n\"diags\":[", out);
+    bool first = true;
+    for (size_t i = 0; i < pg->n; i++) {
+        const ss_result *r = pg->results[i];
+        for (size_t j = 0; j < r->diag_count; j++) {
+            const ss_diag *d = &r->diags[j];
+            fprintf(out, "%s{\"p\":%zu,\"s\":%d,", first ? "" : ",", i, (int)d->severity);
+            json_key_string(out, "f", d->file);
+            fprintf(out, ",\"l\":%u,", d->line);
+            json_key_string(out, "m", d->message);
+            fputc('}', out);
+            first = false;
+        }
+    }
+    fputs("],\n", out);
+    write_timeline(out, pg, compressed, raw);
+    fputc('}', out);
+}
+
+static void page_free(page *pg)
+{
+    for (size_t i = 0; i < pg->finding_count; i++) {
+        free(pg->findings[i].key);
+        free(pg->findings[i].resolved);
+        free(pg->findings[i].occ);
+    }
+    free(pg->findings);
+    for (size_t i = 0; i < pg->site_count; i++)
+        free(pg->sites[i].members);
+    free(pg->sites);
+    for (size_t i = 0; i < pg->source_count; i++) {
+        free(pg->sources[i].path);
+        free(pg->sources[i].resolved);
+        free(pg->sources[i].lines);
+    }
+    free(pg->sources);
+    strmap_free(&pg->source_index);
+    free(pg->lanes);
+    free(pg->proc_t0);
+    free(pg->proc_span);
+    strmap_free(&pg->names);
+    for (size_t i = 0; i < pg->name_count; i++)
+        free(pg->name_list[i]);
+    free(pg->name_list);
+    free(pg->blob.data);
+    free(pg->root);
+}
+
+/* Writes the template up to the next "{{NAME}}" and returns NAME's start, or NULL at the end. */
+static const char *template_until_field(FILE *out, const char *p, const char *end, size_t *name_len)
+{
+    const char *open = p;
+    while ((open = memchr(open, '{', (size_t)(end - open))) != NULL) {
+        if (open + 1 < end && open[1] == '{') {
+            const char *close = strstr(open + 2, "}}");
+            if (close && close < end) {
+                fwrite(p, 1, (size_t)(open - p), out);
+                *name_len = (size_t)(close - open - 2);
+                return open + 2;
+            }
+        }
+        open++;
+    }
+    fwrite(p, 1, (size_t)(end - p), out);
+    return NULL;
+}
+
+int ss_report_write_html(FILE *out, const ss_result *const *results, size_t n,
+                         const ss_html_options *options)
+{
+    static const ss_html_options defaults = {0};
+    page pg;
+    memset(&pg, 0, sizeof pg);
+    pg.results = results;
+    pg.n = n;
+    pg.opt = options ? options : &defaults;
+    if (pg.opt->root && pg.opt->root[0]) {
+        char *cwd = current_dir();
+        pg.root = resolve_path(cwd, pg.opt->root);
+        free(cwd);
+    } else {
+        char *cwd = current_dir();
+        pg.root = resolve_path("/", cwd);
+        free(cwd);
+    }
+    pg.proc_t0 = xcalloc(n, sizeof *pg.proc_t0);
+    pg.proc_span = xcalloc(n, sizeof *pg.proc_span);
+
+    page_collect_findings(&pg);
+    page_join(&pg);
+    page_build_timeline(&pg);
+
+    /* The timeline, deflated when zlib is there and it helps. */
+    const unsigned char *blob = pg.blob.data;
+    size_t blob_len = pg.blob.len;
+    int compressed = 0;
+    unsigned char *deflated = NULL;
+#ifdef SS_HAVE_ZLIB
+    if (!pg.opt->no_compress && blob_len > 0) {
+        uLongf dlen = compressBound((uLong)blob_len);
+        deflated = xcalloc(dlen, 1);
+        if (compress2(deflated, &dlen, blob, (uLong)blob_len, 6) == Z_OK && dlen < blob_len) {
+            blob = deflated;
+            blob_len = dlen;
+            compressed = 1;
+        }
+    }
+#endif
+
+    char style_hash[80], script_hash[80];
+    csp_hash(ss_html_report_css, ss_html_report_css_len, style_hash, sizeof style_hash);
+    csp_hash(ss_html_report_js, ss_html_report_js_len, script_hash, sizeof script_hash);
+
+    const char *p = ss_html_page_html, *end = ss_html_page_html + ss_html_page_html_len;
+    size_t name_len = 0;
+    const char *name;
+    while ((name = template_until_field(out, p, end, &name_len)) != NULL) {
+        if (name_len == 3 && memcmp(name, "CSP", 3) == 0) {
+            fprintf(out,
+                    "default-src 'none'; script-src %s; style-src %s; img-src data:; "
+                    "base-uri 'none'; form-action 'none'",
+                    script_hash, style_hash);
+        } else if (name_len == 7 && memcmp(name, "VERSION", 7) == 0) {
+            fputs(SS_VERSION, out);
+        } else if (name_len == 5 && memcmp(name, "TITLE", 5) == 0) {
+            html_text(out, pg.opt->title ? pg.opt->title : "syncscope report");
+        } else if (name_len == 5 && memcmp(name, "STYLE", 5) == 0) {
+            fwrite(ss_html_report_css, 1, ss_html_report_css_len, out);
+        } else if (name_len == 6 && memcmp(name, "SCRIPT", 6) == 0) {
+            fwrite(ss_html_report_js, 1, ss_html_report_js_len, out);
+        } else if (name_len == 4 && memcmp(name, "DATA", 4) == 0) {
+            write_data(out, &pg, compressed, pg.blob.len);
+        } else if (name_len == 5 && memcmp(name, "TRACE", 5) == 0) {
+            if (blob_len)
+                base64_write(out, blob, blob_len);
+        }
+        p = name + name_len + 2;
+    }
+    free(deflated);
+    page_free(&pg);
+    if (fflush(out) != 0 || ferror(out)) {
+        if (errno == 0)
+            errno = EIO;
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,31 @@
+# html.cmake: adds the HTML writer to ss_report: html.c, and the page's assets (CSS, script,
+# template) turned into a C source at build time by embed.cmake.
+set(SS_HTML_ASSET_FILES
+    ${CMAKE_CURRENT_LIST_DIR}/page.html
+    ${CMAKE_CURRENT_LIST_DIR}/report.css
+    ${CMAKE_CURRENT_LIST_DIR}/report.js)
+set(SS_HTML_ASSETS_C ${CMAKE_CURRENT_BINARY_DIR}/html_assets.c)
+add_custom_command(
+  OUTPUT ${SS_HTML_ASSETS_C}
+  COMMAND ${CMAKE_COMMAND} -DOUT=${SS_HTML_ASSETS_C} "-DFILES=${SS_HTML_ASSET_FILES}"
+          -P ${CMAKE_CURRENT_LIST_DIR}/embed.cmake
+  DEPENDS ${SS_HTML_ASSET_FILES} ${CMAKE_CURRENT_LIST_DIR}/embed.cmake
+  COMMENT "Embedding the HTML report assets"
+  VERBATIM)
+
+target_sources(ss_report PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../html.c ${SS_HTML_ASSETS_C})
+target_sources(ss_report_plain PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../html.c ${SS_HTML_ASSETS_C})
+# The writer reads event logs (detect/event.h: plain structs, no functions).
+target_include_directories(ss_report PRIVATE ${PROJECT_SOURCE_DIR}/detect)
+target_include_directories(ss_report_plain PRIVATE ${PROJECT_SOURCE_DIR}/detect)
+
+# zlib deflates the timeline. Only the tool's variant uses it: the _plain variant is loaded
+# into the observed program, which must not get an extra library.
+find_package(ZLIB QUIET)
+if(ZLIB_FOUND)
+  target_link_libraries(ss_report PRIVATE ZLIB::ZLIB)
+  target_compile_definitions(ss_report PRIVATE SS_HAVE_ZLIB=1)
+else()
+  message(STATUS "syncscope: zlib not found (Debian package 'zlib1g-dev'); HTML timelines "
+                 "are embedded uncompressed")
+endif()

@@ -1,0 +1,398 @@
+// test_report.js: loads the HTML reports written by gen_html (and by `syncscope report`) in
+// headless Chromium and asserts through the DOM. Usage: node test_report.js PAGES_DIR
+// Environment: SS_TOOLS_DIR (where scripts/setup.sh installed playwright-core), SS_SYNCSCOPE
+// (the syncscope executable), SS_FIXTURES (tests/html/fixtures), SS_CHROMIUM (optional).
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const pagesDir = path.resolve(process.argv[2] || '.');
+const toolsDir = process.env.SS_TOOLS_DIR || path.join(__dirname, '../../build/tools');
+const chromiumPath = process.env.SS_CHROMIUM || '/usr/bin/chromium';
+const fixtures = process.env.SS_FIXTURES || path.join(__dirname, 'fixtures');
+
+let chromium;
+try {
+  ({ chromium } = require(path.join(toolsDir, 'node_modules', 'playwright-core')));
+} catch (e) {
+  console.error('test_report: playwright-core is not installed in ' + toolsDir +
+    ' (scripts/setup.sh installs it)');
+  process.exit(process.env.SYNCSCOPE_NO_BROWSER === '1' ? 77 : 1);
+}
+if (!fs.existsSync(chromiumPath)) {
+  console.error('test_report: no Chromium at ' + chromiumPath + ' (scripts/setup.sh installs the Debian package chromium)');
+  process.exit(process.env.SYNCSCOPE_NO_BROWSER === '1' ? 77 : 1);
+}
+
+let passed = 0, failed = 0;
+const failures = [];
+function check(cond, what) {
+  if (cond) { passed++; return; }
+  failed++;
+  failures.push(what);
+  console.log('FAIL: ' + what);
+}
+function eq(actual, expected, what) {
+  const ok = JSON.stringify(actual) === JSON.stringify(expected);
+  check(ok, what + ': expected ' + JSON.stringify(expected) + ', got ' + JSON.stringify(actual));
+}
+
+async function open(ctx, file) {
+  const page = await ctx.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.type() + ': ' + m.text()); });
+  page.on('pageerror', (e) => problems.push('pageerror: ' + e.message));
+  const requests = [];
+  page.on('request', (r) => { if (!r.url().startsWith('file://')) requests.push(r.url()); });
+  const t0 = Date.now();
+  await page.goto('file://' + path.join(pagesDir, file));
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 60000 });
+  const wall = Date.now() - t0;
+  return { page, problems, requests, wall };
+}
+
+function rowsOf(page) {
+  return page.$$eval('#ss-table tr.ss-row', (trs) => trs.map((tr) => ({
+    group: Number(tr.dataset.group),
+    cells: Array.from(tr.cells).map((td) => td.textContent)
+  })));
+}
+async function shownCount(page) {
+  return Number(await page.$eval('#ss-count', (e) => e.dataset.shown));
+}
+async function pageData(page) {
+  return page.evaluate(() => JSON.parse(document.getElementById('ss-data').textContent));
+}
+async function select(page, id, value) {
+  await page.selectOption('#' + id, value);
+}
+function colIndex(headers, name) { return headers.indexOf(name); }
+async function headers(page) {
+  return page.$$eval('#ss-thead th', (ths) => ths.map((t) => t.textContent));
+}
+function finish(r, name) {
+  eq(r.problems, [], name + ': no console errors or warnings');
+  eq(r.requests, [], name + ': no network request');
+}
+
+async function testLint(ctx) {
+  const r = await open(ctx, 'lint.html');
+  const { page } = r;
+  finish(r, 'lint');
+  const data = await pageData(page);
+  eq(data.findings.length, 5, 'lint: findings in the data');
+  const rows = await rowsOf(page);
+  eq(rows.length, data.findings.length, 'lint: rows shown equal the findings');
+  eq(await shownCount(page), 5, 'lint: count label');
+  const h = await headers(page);
+  const rule = colIndex(h, 'Rule'), loc = colIndex(h, 'Location');
+  eq(rows.map((x) => x.cells[loc].replace(/[a-z_]+$/, '')), ['app.cu:12', 'app.cu:20', 'app.cu:32', 'app.cu:41', 'app.cu:45'],
+    'lint: ordered by file and line');
+  eq(await page.$eval('#ss-timeline-section', (e) => e.hidden), true, 'lint: no timeline without a run');
+  // Filters.
+  await select(page, 'ss-f-rule', 'SYNC201');
+  eq((await rowsOf(page)).length, 1, 'lint: rule filter');
+  eq(await shownCount(page), 1, 'lint: rule filter count');
+  await select(page, 'ss-f-rule', '');
+  await select(page, 'ss-f-sev', '0');
+  eq((await rowsOf(page)).map((x) => x.cells[rule].slice(0, 7)), ['SYNC103', 'SYNC401'], 'lint: severity filter (notes)');
+  await select(page, 'ss-f-sev', '');
+  await select(page, 'ss-f-file', 'app.cu');
+  eq((await rowsOf(page)).length, 5, 'lint: file filter');
+  await page.fill('#ss-search', 'READBACK');
+  await page.waitForFunction(() => document.getElementById('ss-count').dataset.shown === '1');
+  eq((await rowsOf(page)).map((x) => x.cells[rule].slice(0, 7)), ['SYNC301'], 'lint: text search');
+  await page.fill('#ss-search', 'no such text anywhere');
+  await page.waitForFunction(() => document.getElementById('ss-count').dataset.shown === '0');
+  eq(await page.$eval('#ss-empty', (e) => e.hidden), false, 'lint: empty message');
+  await page.click('#ss-f-clear');
+  eq(await shownCount(page), 5, 'lint: clear');
+  // Sorting.
+  await page.click('#ss-thead th[data-key="rule"]');
+  eq((await rowsOf(page)).map((x) => x.cells[rule].slice(0, 7)), ['SYNC101', 'SYNC103', 'SYNC201', 'SYNC301', 'SYNC401'], 'lint: sort by rule');
+  await page.click('#ss-thead th[data-key="rule"]');
+  eq((await rowsOf(page)).map((x) => x.cells[rule].slice(0, 7)), ['SYNC401', 'SYNC301', 'SYNC201', 'SYNC103', 'SYNC101'], 'lint: sort by rule, descending');
+  await page.click('#ss-thead th[data-key="sev"]');
+  eq((await rowsOf(page)).map((x) => x.cells[rule].slice(0, 7)).slice(3), ['SYNC103', 'SYNC401'], 'lint: sort by severity puts notes last');
+  // Expanding a row: the excerpt with the line highlighted, and the catalog's explanation.
+  await page.click('#ss-thead th[data-key="loc"]');
+  await page.click('#ss-table tr.ss-row >> nth=0');
+  const src = fs.readFileSync(path.join(fixtures, 'app.cu'), 'utf8').split('\n');
+  const detail = await page.$eval('tr.ss-detail', (d) => ({
+    lines: Array.from(d.querySelectorAll('.ss-src span')).map((s) => [s.querySelector('b').textContent, s.textContent.slice(s.querySelector('b').textContent.length), s.className]),
+    text: d.textContent
+  }));
+  eq(detail.lines.map((l) => Number(l[0])), [9, 10, 11, 12, 13, 14, 15], 'lint: excerpt line numbers');
+  eq(detail.lines.map((l) => l[1]), src.slice(8, 15), 'lint: excerpt text is the source');
+  eq(detail.lines.filter((l) => l[2] === 'hl').map((l) => Number(l[0])), [12], 'lint: the finding line is highlighted');
+  check(detail.text.includes('Fix: allocate the host buffer with cudaMallocHost'), 'lint: the rule fix from the catalog is shown');
+  await page.click('#ss-table tr.ss-row >> nth=0');
+  eq(await page.$$eval('tr.ss-detail', (d) => d.length), 0, 'lint: a second click closes the row');
+  // CSP: only hashed inline script and style.
+  const csp = await page.$eval('meta[http-equiv="Content-Security-Policy"]', (m) => m.content);
+  check(/script-src 'sha256-[A-Za-z0-9+/]+=*';/.test(csp) && !csp.includes('unsafe-inline') && csp.includes("default-src 'none'"),
+    'lint: CSP allows only the hashed inline script: ' + csp);
+  await page.close();
+}
+
+async function testRun(ctx) {
+  const r = await open(ctx, 'run.html');
+  const { page } = r;
+  finish(r, 'run');
+  const data = await pageData(page);
+  const rows = await rowsOf(page);
+  eq(rows.length, data.findings.length, 'run: rows shown equal the findings');
+  eq(rows.length, 5, 'run: five findings');
+  const h = await headers(page);
+  const rule = colIndex(h, 'Rule'), blocked = colIndex(h, 'Blocked ');
+  eq(rows.map((x) => x.cells[rule].slice(0, 7)), ['SYNC201', 'SYNC101', 'SYNC301', 'SYNC402', 'SYNC102'], 'run: ordered by cost');
+  eq(rows.map((x) => x.cells[colIndex(h, 'Blocked')]), ['30.0 ms', '8.00 ms', '4.50 ms', '2.50 ms', '100 µs'], 'run: blocked column');
+  void blocked;
+  const header = await page.$eval('#ss-header', (e) => e.textContent);
+  check(header.includes('NVIDIA H200') && header.includes('580.65.06'), 'run: GPU and driver in the header');
+  const summary = await page.$eval('#ss-summary', (e) => e.textContent);
+  check(summary.includes('83.0 ms') && summary.includes('33.2 % of wall time'), 'run: host blocked and its share');
+  check(summary.includes('48.0 %'), 'run: GPU busy share');
+  // Sorting by count ascending.
+  await page.click('#ss-thead th[data-key="count"]');
+  await page.click('#ss-thead th[data-key="count"]');
+  eq((await rowsOf(page)).map((x) => x.cells[colIndex(h, 'Count')]), ['10', '100', '100', '400', '1000'], 'run: sort by count ascending');
+  // The timeline: one lane per host thread and stream.
+  eq(await page.$eval('#ss-timeline-section', (e) => e.hidden), false, 'run: timeline shown');
+  eq(await page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 5, 'run: five lanes drawn');
+  eq(await page.$$eval('.ss-lane-label', (ls) => ls.map((l) => l.textContent)),
+    ['host thread 1', 'host thread 2', 'stream 7 (legacy default) · GPU 0', 'stream 13 · GPU 0', 'stream 14 (non-blocking) · GPU 0'],
+    'run: lane labels');
+  const rects = await page.$eval('#ss-tl', (c) => Number(c.dataset.rects));
+  check(rects > 0, 'run: operations drawn (' + rects + ')');
+  // A finding clicked to its moment zooms the timeline onto it.
+  const full = await page.evaluate(() => window.ssTimeline.view());
+  await page.click('#ss-thead th[data-key="cost"]');
+  await page.click('#ss-table tr.ss-row >> nth=0');
+  await page.click('tr.ss-detail button.ss-link');
+  const v = await page.evaluate(() => window.ssTimeline.view());
+  const occ = data.findings.find((f) => data.rules[f.r].id === 'SYNC201').occ;
+  eq(occ.length, 50, 'run: moments kept for SYNC201 (the longest 50)');
+  check(v[1] - v[0] < (full[1] - full[0]) / 100, 'run: focusing a finding zooms in');
+  check(occ.some((o) => o[0] >= v[0] && o[1] <= v[1]), 'run: the focused moment is in view');
+  // Zoom with the wheel, then pan.
+  await page.click('#ss-tl-reset');
+  await page.$eval('#ss-tl', (c) => c.scrollIntoView());
+  const box = await page.$eval('#ss-tl', (c) => { const b = c.getBoundingClientRect(); return { x: b.x, y: b.y, w: b.width }; });
+  await page.mouse.move(box.x + box.w / 2, box.y + 60);
+  await page.mouse.wheel(0, -600);
+  await page.waitForTimeout(100);
+  const z = await page.evaluate(() => window.ssTimeline.view());
+  check(z[1] - z[0] < (full[1] - full[0]) * 0.6, 'run: the wheel zooms in');
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.w / 2 - 200, box.y + 60);
+  await page.mouse.up();
+  await page.waitForTimeout(50);
+  const p = await page.evaluate(() => window.ssTimeline.view());
+  check(p[0] > z[0] && Math.abs((p[1] - p[0]) - (z[1] - z[0])) < 1, 'run: dragging pans');
+  await page.close();
+}
+
+async function testJoined(ctx, file, label) {
+  const r = await open(ctx, file);
+  const { page } = r;
+  finish(r, label);
+  const data = await pageData(page);
+  const lintN = data.findings.filter((f) => f.o === 1).length, runN = data.findings.filter((f) => f.o === 2).length;
+  eq([lintN, runN], [5, 5], label + ': inputs');
+  const rows = await rowsOf(page);
+  const h = await headers(page);
+  const rule = colIndex(h, 'Rule'), loc = colIndex(h, 'Location');
+  const site = (x) => x.cells[rule].slice(0, 7) + ' ' + x.cells[loc].replace(/[a-z_]+$/, '');
+  eq(rows.filter((x) => x.group === 3).map(site).sort(), ['SYNC101 app.cu:20', 'SYNC201 app.cu:12', 'SYNC301 app.cu:32'],
+    label + ': exactly the call sites in both inputs are predicted and observed');
+  eq(rows.filter((x) => x.group === 2).map(site).sort(), ['SYNC102 app.cu:12', 'SYNC402 app.cu:51'], label + ': observed only');
+  eq(rows.filter((x) => x.group === 1).map(site).sort(), ['SYNC103 app.cu:41', 'SYNC401 app.cu:45'], label + ': predicted only');
+  eq(rows.length, lintN + runN - 3, label + ': a joined call site is shown once');
+  eq(await page.$$eval('#ss-table tr.ss-group th .grp', (g) => g.map((x) => x.textContent)),
+    ['Predicted and observed', 'Observed only', 'Predicted only'], label + ': group order');
+  const costs = rows.filter((x) => x.group === 3).map((x) => x.cells[colIndex(h, 'Blocked')]);
+  eq(costs, ['30.0 ms', '8.00 ms', '4.50 ms'], label + ': joined rows carry the runtime cost, by cost');
+  await select(page, 'ss-f-group', '3');
+  eq((await rowsOf(page)).length, 3, label + ': group filter');
+  await select(page, 'ss-f-group', '2');
+  await select(page, 'ss-f-rule', 'SYNC402');
+  eq((await rowsOf(page)).length, 1, label + ': group and rule filters together');
+  await page.click('#ss-f-clear');
+  // The joined row shows both the prediction and the observation.
+  await page.click('#ss-table tr.ss-row >> nth=0');
+  const origins = await page.$$eval('tr.ss-detail .ss-origin', (o) => o.map((x) => x.textContent));
+  eq(origins, ['Predicted by lint', 'Observed at run time'], label + ': joined detail lists both');
+  eq(await page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 5, label + ': five lanes');
+  await page.close();
+}
+
+async function testMulti(ctx) {
+  const r = await open(ctx, 'multi.html');
+  const { page } = r;
+  finish(r, 'multi');
+  const data = await pageData(page);
+  eq(data.findings.length, 15, 'multi: findings');
+  const rows = await rowsOf(page);
+  const h = await headers(page);
+  const proc = colIndex(h, 'Process'), rule = colIndex(h, 'Rule');
+  check(proc >= 0, 'multi: a process column');
+  eq(rows.length, 3 + 4 + 2, 'multi: rows (joined once across ranks, runtime-only per rank)');
+  eq(rows.filter((x) => x.group === 3).map((x) => x.cells[proc]), ['rank 0, rank 1', 'rank 0, rank 1', 'rank 0, rank 1'], 'multi: joined rows name both ranks');
+  eq(rows.filter((x) => x.group === 3).map((x) => x.cells[colIndex(h, 'Blocked')]), ['90.0 ms', '24.0 ms', '13.5 ms'], 'multi: joined cost sums the ranks');
+  await select(page, 'ss-f-proc', '2');
+  eq((await rowsOf(page)).map((x) => x.cells[rule].slice(0, 7)).sort(), ['SYNC101', 'SYNC102', 'SYNC201', 'SYNC301', 'SYNC402'], 'multi: process filter');
+  eq(await page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 10, 'multi: ten lanes');
+  eq(await page.$$eval('.ss-lane-group', (g) => g.map((x) => x.textContent)),
+    ['rank 0: ./app — NVIDIA H200', 'rank 1: ./app — NVIDIA H200'], 'multi: a lane group per process');
+  await page.close();
+}
+
+async function testAdversarial(ctx) {
+  const r = await open(ctx, 'adversarial.html');
+  const { page } = r;
+  finish(r, 'adversarial');
+  const rows = await rowsOf(page);
+  eq(rows.length, 2, 'adversarial: rows');
+  // Open every row, hover the timeline, and make the tooltip show a hostile kernel name.
+  for (let i = 0; i < rows.length; i++) await page.click('#ss-table tr.ss-row >> nth=' + i);
+  await page.$eval('#ss-tl', (c) => c.scrollIntoView());
+  const box = await page.$eval('#ss-tl', (c) => { const b = c.getBoundingClientRect(); return { x: b.x, y: b.y, w: b.width }; });
+  // Lane 'stream 14' (the sixth row below the axis and the group header) runs the hostile kernel.
+  let tip = '';
+  for (let x = 0; x < box.w && !tip.includes('<script>'); x += 3) {
+    await page.mouse.move(box.x + x, box.y + 24 + 20 + 20 * 4 + 10);
+    tip = await page.$eval('#ss-tip', (t) => (t.hidden ? '' : t.textContent));
+  }
+  check(tip.startsWith('<script>window.__pwned=1</script>\nkernel'), 'adversarial: the hostile kernel name is tooltip text: ' + JSON.stringify(tip.slice(0, 60)));
+  const state = await page.evaluate(() => ({
+    pwned: window.__pwned,
+    scripts: document.scripts.length,
+    imgs: document.querySelectorAll('img').length,
+    hrefs: Array.from(document.querySelectorAll('[href],[src],[onerror],[onclick],[style*="javascript"]')).map((e) => e.outerHTML.slice(0, 80)),
+    title: document.title,
+    text: document.body.textContent,
+    selects: Array.from(document.querySelectorAll('option')).map((o) => o.textContent).join('\n')
+  }));
+  eq(state.pwned, undefined, 'adversarial: no payload ran');
+  eq(state.scripts, 3, 'adversarial: only the page\'s own three script elements');
+  eq(state.imgs, 0, 'adversarial: no element was created from data');
+  eq(state.hrefs, [], 'adversarial: no URL or handler attributes');
+  eq(state.title, '</title><script>window.__pwned=1</script> "javascript:x"', 'adversarial: the title is text');
+  for (const s of ['<script>window.__pwned=1</script>', '"><img src=x onerror="window.__pwned=1">',
+    '</style><script>window.__pwned=1</script><style>', 'javascript:window.__pwned=1',
+    '</script><script>window.__pwned=1</script>', '\u2028\u2029 line separators \u2028', 'invalid \ufffd\ufffd utf-8 \ufffd']) {
+    check(state.text.includes(s), 'adversarial: shown as text: ' + JSON.stringify(s));
+  }
+  check(state.text.includes('</script><script>window.__pwned=1</script>\n') || state.text.includes('</script><script>window.__pwned=1</script>'),
+    'adversarial: the hostile source line is shown as text');
+  check(state.text.includes('\ud835\udd4a\u00ff\u0301'.repeat(100)), 'adversarial: long unicode is kept');
+  check(state.selects.includes('<script>'), 'adversarial: hostile file names are text in the file filter');
+  await page.fill('#ss-search', '<script>');
+  await page.waitForFunction(() => document.getElementById('ss-count').dataset.shown === '2');
+  const after = await page.evaluate(() => window.__pwned);
+  eq(after, undefined, 'adversarial: still nothing ran');
+  await page.close();
+}
+
+async function testBig(ctx) {
+  if (!fs.existsSync(path.join(pagesDir, 'big.html'))) return null;
+  const size = fs.statSync(path.join(pagesDir, 'big.html')).size;
+  const r = await open(ctx, 'big.html');
+  const { page } = r;
+  finish(r, 'big');
+  const timing = await page.evaluate(() => window.ssTiming);
+  const data = await pageData(page);
+  eq(data.findings.length, 10000, 'big: 10,000 findings');
+  eq(data.timeline.ops, 1000000, 'big: 1,000,000 operations');
+  eq(await shownCount(page), 8000, 'big: call sites (2,000 joined)');
+  eq(await page.$$eval('#ss-table tbody', (b) => b.map((x) => Number(x.dataset.matches))), [2000, 4000, 2000], 'big: per group');
+  eq((await rowsOf(page)).length, 750, 'big: the first 250 rows of each group are in the page');
+  await page.click('#ss-table tbody[data-group="1"] tr.ss-more button >> nth=1');
+  eq((await rowsOf(page)).length, 2500, 'big: show all of one group');
+  eq(await page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 6, 'big: six lanes');
+  await page.click('#ss-tl-reset');
+  await page.waitForTimeout(50);
+  const drawFull = await page.evaluate(() => { const t = performance.now(); window.ssTimeline.draw(); return performance.now() - t; });
+  const rectsFull = await page.$eval('#ss-tl', (c) => Number(c.dataset.rects));
+  const zoomed = await page.evaluate(() => {
+    const v = window.ssTimeline.view();
+    const t = performance.now();
+    window.ssTimeline.setView(v[0] + (v[1] - v[0]) * 0.5, v[0] + (v[1] - v[0]) * 0.5 + 200000);
+    return performance.now() - t;
+  });
+  const rectsZoomed = await page.$eval('#ss-tl', (c) => Number(c.dataset.rects));
+  check(rectsFull < 20000, 'big: zoomed out, operations are aggregated (' + rectsFull + ' rectangles)');
+  check(rectsZoomed > 0, 'big: zoomed in, operations are drawn one by one (' + rectsZoomed + ')');
+  check(timing.sinceNavigation < 10000, 'big: interactive in ' + Math.round(timing.sinceNavigation) + ' ms');
+  await page.close();
+  return { size, timing, wall: r.wall, drawFull, drawZoomed: zoomed, rectsFull, rectsZoomed };
+}
+
+async function testCli(ctx) {
+  const exe = process.env.SS_SYNCSCOPE;
+  if (!exe) return;
+  const run = (args) => spawnSync(exe, args, { cwd: pagesDir, encoding: 'utf8' });
+  let res = run(['report', 'cli-lint.json', 'cli-run.json', '-o', 'cli.html', '--root', fixtures, '--title', 'app: lint and run']);
+  eq(res.status, 0, 'cli: report exits 0 (' + res.stderr + ')');
+  await testJoined(ctx, 'cli.html', 'cli');
+  res = run(['report', 'cli-lint.json', 'cli-run.json', '--no-trace', '-o', 'cli-notrace.html']);
+  eq(res.status, 0, 'cli: --no-trace exits 0');
+  const r = await open(ctx, 'cli-notrace.html');
+  finish(r, 'cli-notrace');
+  eq(await r.page.$eval('#ss-timeline-section', (e) => e.hidden), true, 'cli: --no-trace draws no timeline');
+  await r.page.close();
+  res = run(['report', 'cli-run.sstrace', '-o', 'cli-trace.html']);
+  eq(res.status, 0, 'cli: a trace alone is analyzed (' + res.stderr + ')');
+  const t = await open(ctx, 'cli-trace.html');
+  finish(t, 'cli-trace');
+  eq(await t.page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 5, 'cli: trace input draws its lanes');
+  await t.page.close();
+  res = run(['report', 'no-such-file.json', '-o', 'x.html']);
+  eq(res.status, 2, 'cli: a missing input is exit 2');
+  check(!fs.existsSync(path.join(pagesDir, 'x.html')), 'cli: nothing written on error');
+  res = run(['report']);
+  eq(res.status, 2, 'cli: no input is exit 2');
+  res = run(['report', '--format', 'sarif', 'cli-lint.json']);
+  eq(res.status, 2, 'cli: report writes html only');
+}
+
+(async () => {
+  const userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncscope-chromium-'));
+  const ctx = await chromium.launchPersistentContext(userDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync']
+  });
+  let big = null;
+  try {
+    await testLint(ctx);
+    await testRun(ctx);
+    await testJoined(ctx, 'joined.html', 'joined');
+    await testMulti(ctx);
+    await testAdversarial(ctx);
+    await testCli(ctx);
+    big = await testBig(ctx);
+  } catch (e) {
+    failed++;
+    console.log('FAIL: exception: ' + (e && e.stack || e));
+  } finally {
+    await ctx.close();
+    fs.rmSync(userDir, { recursive: true, force: true });
+  }
+  if (big) {
+    console.log('big report: ' + (big.size / 1048576).toFixed(1) + ' MiB; interactive ' +
+      Math.round(big.timing.sinceNavigation) + ' ms after navigation (script ' + Math.round(big.timing.total) +
+      ' ms: data ' + Math.round(big.timing.parse) + ', rows ' + Math.round(big.timing.rows) +
+      ', inflate ' + Math.round(big.timing.inflate) + ', decode ' + Math.round(big.timing.decode) +
+      ', timeline ' + Math.round(big.timing.timeline) + '); load in the test ' + big.wall +
+      ' ms; redraw zoomed out ' + big.drawFull.toFixed(1) + ' ms (' + big.rectsFull + ' rects), zoomed in ' +
+      big.drawZoomed.toFixed(1) + ' ms (' + big.rectsZoomed + ' rects)');
+  }
+  console.log(passed + ' passed, ' + failed + ' failed');
+  process.exit(failed ? 1 : 0);
+})();
