@@ -551,7 +551,7 @@ static int is_generated_frame(const char *function, const char *file)
         "/include/crt/", "/cuda_runtime.h", "/cuda_runtime_api.h", ".cudafe1.", ".stub.c",
         "/targets/x86_64-linux/include/", "/targets/sbsa-linux/include/", "/usr/include/",
     };
-    if (function != NULL && strncmp(function, "__device_stub__", 15) == 0)
+    if (function != NULL && strstr(function, "__device_stub__") != NULL)
         return 1;
     for (size_t i = 0; file != NULL && i < sizeof file_parts / sizeof file_parts[0]; i++) {
         if (strstr(file, file_parts[i]) != NULL)
@@ -569,8 +569,16 @@ static int32_t choose_frame(const ss_event_log *log, const ss_stack *stack)
         if (f->python && f->file != 0)
             return (int32_t)i;
     }
+    int after_stub = 0;
     for (uint32_t i = 0; i < stack->depth; i++) {
         const ss_stack_frame *f = &stack->frames[i];
+        /* The frame right outside nvcc's __device_stub__ is the kernel's host wrapper, which
+         * nvcc places at the kernel's definition: not the launch the user wrote. */
+        int stub = f->function != 0 && strstr(s[f->function], "__device_stub__") != NULL;
+        int skip = after_stub && !stub;
+        after_stub = stub;
+        if (skip)
+            continue;
         if (!f->python && f->file != 0 && f->line != 0 && !is_library_module(s[f->module]) &&
             !is_generated_frame(s[f->function], s[f->file]))
             return (int32_t)i;

@@ -397,13 +397,15 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
     if (spec->out_stream.size != 0 && a->result == 0)
         on_stream_created(t, spec, cb->functionParams, a, context);
     const ss_api *row = &g.api_rows[spec->api];
-    /* Stacks only for calls that may become findings: synchronizing ones, long ones, and
-     * work put on the legacy default stream (SYNC101/SYNC102). */
+    /* Stacks only for calls that may become findings: synchronizing ones, long ones, work
+     * put on the legacy default stream (SYNC101/SYNC102), and the rare calls whose site a
+     * finding names: stream creation (SYNC103) and capture begin/end (SYNC501). */
     int legacy =
         spec->stream.size != 0 && ((a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread) ||
                                    a->stream == SS_STREAM_LEGACY);
     if (row->sync != SS_SYNC_NEVER || exit_ns - a->enter_ns >= g.config.stack_min_ns ||
-        (legacy && ss_api_enqueues(row)))
+        (legacy && ss_api_enqueues(row)) || row->klass == SS_CLASS_STREAM_CREATE ||
+        row->klass == SS_CLASS_CAPTURE_BEGIN || row->klass == SS_CLASS_CAPTURE_END)
         a->stack = capture_stack(t);
     a->exit_ns = exit_ns > a->enter_ns ? exit_ns : a->enter_ns + 1;
     t->busy = 0;

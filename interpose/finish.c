@@ -19,6 +19,8 @@
 #include "store.h"
 
 #ifdef SS_HAVE_LIBDW
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #endif
 
@@ -29,10 +31,14 @@
 
 /* ---- symbolization ---- */
 
+/* Functions inlined at one pc that are shown as frames of their own (innermost first). */
+#define SS_INLINE_DEPTH 8
+
 typedef struct pc_entry {
     uint64_t pc;
-    ss_stack_frame frame; /* pc and string ids */
-    int keep;             /* 0: a frame of syncscope, CUPTI or the driver */
+    ss_stack_frame frames[SS_INLINE_DEPTH]; /* pc and string ids; [0] is the innermost */
+    uint32_t nframes;                       /* 1 + the inlined calls expanded */
+    int keep;                               /* 0: a frame of syncscope, CUPTI or the driver */
 } pc_entry;
 
 typedef struct symbolizer {
@@ -42,6 +48,7 @@ typedef struct symbolizer {
     pc_entry *entries; /* open addressing on pc, 'cap' a power of two */
     size_t count, cap;
     char *(*demangle)(const char *, char *, size_t *, int *);
+    void *cxx_runtime; /* libstdc++ opened for its demangler, or NULL */
 } symbolizer;
 
 #ifdef SS_HAVE_LIBDW
@@ -65,9 +72,17 @@ static void symbolizer_init(symbolizer *s)
         }
     }
 #endif
-    /* C++ names are demangled when the program carries a C++ runtime already. */
+    /* C++ names (functions and kernels) are demangled with the C++ runtime's demangler: the
+     * program's own when it has one, else libstdc++ loaded privately (RTLD_LOCAL) now, at
+     * exit, where it can no longer collide with anything the program does. */
     s->demangle =
         (char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
+    if (s->demangle == NULL) {
+        s->cxx_runtime = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+        if (s->cxx_runtime != NULL)
+            s->demangle = (char *(*)(const char *, char *, size_t *, int *))dlsym(
+                s->cxx_runtime, "__cxa_demangle");
+    }
 }
 
 static void symbolizer_free(symbolizer *s)
@@ -77,6 +92,8 @@ static void symbolizer_free(symbolizer *s)
         dwfl_end(s->dwfl);
 #endif
     free(s->entries);
+    /* libstdc++ stays loaded: its demangled strings are already copied, and unloading a C++
+     * runtime at exit can run its destructors twice. */
 }
 
 #ifdef SS_HAVE_LIBDW
@@ -90,10 +107,93 @@ static int is_tool_module(const char *path)
 }
 #endif
 
+static uint32_t intern_function(symbolizer *s, ss_event_log *log, const char *name)
+{
+    if (name == NULL)
+        return 0;
+    int status = -1;
+    char *plain = NULL;
+    if (s->demangle != NULL && name[0] == '_' && name[1] == 'Z')
+        plain = s->demangle(name, NULL, NULL, &status);
+    uint32_t id = ss_log_intern(log, status == 0 && plain != NULL ? plain : name);
+    free(plain);
+    return id;
+}
+
+#ifdef SS_HAVE_LIBDW
+/* The name of a subprogram or inlined-subroutine DIE (following its abstract origin). */
+static const char *die_function_name(Dwarf_Die *die)
+{
+    Dwarf_Attribute attr;
+    const char *name = NULL;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) != NULL ||
+        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr) != NULL)
+        name = dwarf_formstring(&attr);
+    if (name == NULL && dwarf_attr_integrate(die, DW_AT_name, &attr) != NULL)
+        name = dwarf_formstring(&attr);
+    return name;
+}
+
+/* Expands the functions inlined at 'addr' into frames of their own, so that a call written
+ * in main() through an inline template of a CUDA header (cudaMalloc<T>, a <<<>>> launch
+ * stub) shows main()'s own line: each inlined subroutine's DW_AT_call_file/call_line is the
+ * location in the function around it. e->frames[0] already holds the line-table location;
+ * this sets the function names and adds the outer frames. */
+static void expand_inlines(symbolizer *s, ss_event_log *log, Dwfl_Module *mod, Dwarf_Addr addr,
+                           pc_entry *e)
+{
+    Dwarf_Addr bias = 0;
+    Dwarf_Die *cudie = dwfl_module_addrdie(mod, addr, &bias);
+    if (cudie == NULL)
+        return;
+    Dwarf_Die *scopes = NULL;
+    int nscopes = dwarf_getscopes(cudie, addr - bias, &scopes);
+    if (nscopes <= 0)
+        return;
+    Dwarf_Files *files = NULL;
+    size_t nfiles = 0;
+    if (dwarf_getsrcfiles(cudie, &files, &nfiles) != 0)
+        files = NULL;
+    uint32_t n = 0; /* frames filled so far; frames[n] is the one being named */
+    for (int i = 0; i < nscopes && n < SS_INLINE_DEPTH; i++) {
+        int tag = dwarf_tag(&scopes[i]);
+        if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+            continue;
+        const char *name = die_function_name(&scopes[i]);
+        if (name != NULL)
+            e->frames[n].function = intern_function(s, log, name);
+        if (tag == DW_TAG_subprogram)
+            break;
+        /* The call site of this inlined body, in the function around it. */
+        Dwarf_Attribute attr;
+        Dwarf_Word call_file = 0, call_line = 0;
+        if (n + 1 >= SS_INLINE_DEPTH ||
+            dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &call_file) != 0 ||
+            dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &call_line) != 0)
+            break;
+        ss_stack_frame *outer = &e->frames[n + 1];
+        *outer = e->frames[n];
+        outer->function = 0;
+        outer->file = 0;
+        outer->line = (uint32_t)call_line;
+        const char *file = files != NULL && call_file < nfiles
+                               ? dwarf_filesrc(files, call_file, NULL, NULL)
+                               : NULL;
+        if (file != NULL)
+            outer->file = ss_log_intern(log, file);
+        n++;
+    }
+    e->nframes = n + 1;
+    free(scopes);
+}
+#endif
+
 static void resolve_pc(symbolizer *s, ss_event_log *log, uint64_t pc, pc_entry *e)
 {
     e->pc = pc;
-    e->frame.pc = pc;
+    memset(e->frames, 0, sizeof e->frames);
+    e->frames[0].pc = pc;
+    e->nframes = 1;
     e->keep = 1;
 #ifndef SS_HAVE_LIBDW
     (void)s;
@@ -110,27 +210,25 @@ static void resolve_pc(symbolizer *s, ss_event_log *log, uint64_t pc, pc_entry *
     const char *modname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &mainfile, NULL);
     const char *module = mainfile != NULL ? mainfile : modname;
     if (module != NULL) {
-        e->frame.module = ss_log_intern(log, module);
+        e->frames[0].module = ss_log_intern(log, module);
         e->keep = !is_tool_module(module);
     }
-    const char *name = dwfl_module_addrname(mod, addr);
-    if (name != NULL) {
-        int status = -1;
-        char *plain = NULL;
-        if (s->demangle != NULL && name[0] == '_' && name[1] == 'Z')
-            plain = s->demangle(name, NULL, NULL, &status);
-        e->frame.function = ss_log_intern(log, status == 0 && plain != NULL ? plain : name);
-        free(plain);
-    }
+    e->frames[0].function = intern_function(s, log, dwfl_module_addrname(mod, addr));
     Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
     if (line != NULL) {
         int lineno = 0;
         const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
         if (file != NULL && lineno > 0) {
-            e->frame.file = ss_log_intern(log, file);
-            e->frame.line = (uint32_t)lineno;
+            e->frames[0].file = ss_log_intern(log, file);
+            e->frames[0].line = (uint32_t)lineno;
         }
     }
+    if (e->keep)
+        expand_inlines(s, log, mod, addr, e);
+    /* The outermost frame keeps the symbol table's name when DWARF had none. */
+    if (e->frames[e->nframes - 1].function == 0)
+        e->frames[e->nframes - 1].function =
+            intern_function(s, log, dwfl_module_addrname(mod, addr));
 #endif
 }
 
@@ -176,7 +274,8 @@ static uint32_t add_stack(symbolizer *s, ss_event_log *log, const ss_stack_entry
             break;
         if (depth == 0 && !e->keep)
             continue;
-        frames[depth++] = e->frame;
+        for (uint32_t k = 0; k < e->nframes && depth < SS_STACK_DEPTH; k++)
+            frames[depth++] = e->frames[k];
     }
     return depth > 0 ? ss_log_add_stack(log, frames, depth) : 0;
 }
@@ -316,7 +415,7 @@ static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sy
     if (name_ids == NULL)
         return -1;
     for (uint32_t i = 1; i <= names->count; i++)
-        name_ids[i] = ss_log_intern(log, ss_name_get(names, i));
+        name_ids[i] = intern_function(sym, log, ss_name_get(names, i)); /* kernel names */
     for (ss_chunk *c = atomic_load(&v->store->activity.head); c != NULL; c = c->next) {
         uint32_t n = atomic_load(&c->count);
         for (uint32_t i = 0; i < n; i++) {
