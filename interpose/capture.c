@@ -92,6 +92,10 @@ static struct {
     uint64_t start_ns;
     int64_t started_unix_ns;
     _Atomic uint32_t stream_generation;
+    /* Nonzero once the process has a stream that the legacy default stream serializes with: a
+     * blocking stream, or per-thread default stream work. Until then a legacy-stream launch
+     * cannot become a SYNC101/102 finding and gets no stack (PyTorch runs everything there). */
+    atomic_uint legacy_partners;
     _Atomic long activity_pid; /* the process that enabled activity records, 0: none yet */
     pthread_mutex_t enable_lock;
     pthread_mutex_t activity_lock;
@@ -313,6 +317,8 @@ static void on_stream_created(thread_state *t, const ss_args_spec *spec, const v
     s->stream_id = context != NULL ? stream_id_of(t, context, handle, 0) : 0;
     /* cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are both 0x1. */
     s->flags = (call->flags & 0x1u) ? SS_STREAM_FLAG_NON_BLOCKING : 0;
+    if (s->flags == 0)
+        atomic_fetch_add_explicit(&g.legacy_partners, 1, memory_order_relaxed);
     s->device = call->device;
     uint64_t priority = ss_args_read(params, &spec->priority, &present);
     s->priority = present ? (int32_t)(uint32_t)priority : 0;
@@ -403,6 +409,10 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
     int legacy =
         spec->stream.size != 0 && ((a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread) ||
                                    a->stream == SS_STREAM_LEGACY);
+    if (spec->stream.size != 0 && (spec->per_thread || a->stream == SS_STREAM_PER_THREAD) &&
+        atomic_load_explicit(&g.legacy_partners, memory_order_relaxed) == 0)
+        atomic_fetch_add_explicit(&g.legacy_partners, 1, memory_order_relaxed);
+    legacy = legacy && atomic_load_explicit(&g.legacy_partners, memory_order_relaxed) != 0;
     if (row->sync != SS_SYNC_NEVER || exit_ns - a->enter_ns >= g.config.stack_min_ns ||
         (legacy && ss_api_enqueues(row)) || row->klass == SS_CLASS_STREAM_CREATE ||
         row->klass == SS_CLASS_CAPTURE_BEGIN || row->klass == SS_CLASS_CAPTURE_END)
