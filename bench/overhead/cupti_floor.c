@@ -1,0 +1,99 @@
+/* cupti_floor.c: the least a CUPTI-based tool pays, loaded with LD_PRELOAD: it enables the
+ * interposer's activity kinds and throws every record away. */
+#include <cupti.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Set to 1 to also receive every runtime API callback (with an empty handler). */
+#define FLOOR_ENV_CALLBACKS "SYNCSCOPE_BENCH_FLOOR_CALLBACKS"
+/* Set to 1 to print the number of records seen at exit (proof that the floor was active). */
+#define FLOOR_ENV_VERBOSE "SYNCSCOPE_BENCH_FLOOR_VERBOSE"
+
+/* The interposer's activity buffer size, so both pay the same number of buffer hand-offs. */
+#define FLOOR_BUFFER_SIZE (2u << 20)
+#define FLOOR_BUFFER_ALIGN 8
+
+static CUpti_SubscriberHandle floor_subscriber;
+static unsigned long long floor_records;
+static unsigned long long floor_buffers;
+
+static int env_is_on(const char *name)
+{
+    const char *value = getenv(name);
+    return value != NULL && *value != '\0' && strcmp(value, "0") != 0;
+}
+
+/* The subscriber's callback: does nothing; the domain is enabled only on request. */
+static void CUPTIAPI on_api(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                            const void *cbdata)
+{
+    (void)userdata;
+    (void)domain;
+    (void)cbid;
+    (void)cbdata;
+}
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *max_records)
+{
+    *buffer = aligned_alloc(FLOOR_BUFFER_ALIGN, FLOOR_BUFFER_SIZE);
+    *size = *buffer != NULL ? FLOOR_BUFFER_SIZE : 0;
+    *max_records = 0;
+}
+
+/* Counts the records (a pointer walk, the least any consumer does) and frees the buffer. */
+static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uint8_t *buffer,
+                                      size_t size, size_t valid_size)
+{
+    CUpti_Activity *record = NULL;
+    unsigned long long count = 0;
+    (void)context;
+    (void)stream_id;
+    (void)size;
+    while (valid_size > 0 &&
+           cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
+        count++;
+    }
+    __atomic_fetch_add(&floor_records, count, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&floor_buffers, 1, __ATOMIC_RELAXED);
+    free(buffer);
+}
+
+static void floor_finish(void)
+{
+    cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    if (env_is_on(FLOOR_ENV_VERBOSE)) {
+        fprintf(stderr, "cupti_floor: %llu records in %llu buffers\n",
+                __atomic_load_n(&floor_records, __ATOMIC_RELAXED),
+                __atomic_load_n(&floor_buffers, __ATOMIC_RELAXED));
+    }
+}
+
+__attribute__((constructor)) static void floor_start(void)
+{
+    static const CUpti_ActivityKind kinds[] = {
+        CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+        CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION};
+    const char *failed = NULL;
+    if (cuptiSubscribe(&floor_subscriber, (CUpti_CallbackFunc)on_api, NULL) != CUPTI_SUCCESS) {
+        failed = "cuptiSubscribe";
+    } else if (env_is_on(FLOOR_ENV_CALLBACKS) &&
+               cuptiEnableDomain(1, floor_subscriber, CUPTI_CB_DOMAIN_RUNTIME_API) !=
+                   CUPTI_SUCCESS) {
+        failed = "cuptiEnableDomain";
+    } else if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) !=
+               CUPTI_SUCCESS) {
+        failed = "cuptiActivityRegisterCallbacks";
+    }
+    for (size_t i = 0; failed == NULL && i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (cuptiActivityEnable(kinds[i]) != CUPTI_SUCCESS)
+            failed = "cuptiActivityEnable";
+    }
+    if (failed != NULL) {
+        fprintf(stderr, "cupti_floor: %s failed; the program runs without it\n", failed);
+        return;
+    }
+    atexit(floor_finish);
+}

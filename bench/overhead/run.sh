@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# run.sh: the interposer overhead benchmark: each workload bare, under the CUPTI floor and
+# under syncscope, in interleaved rounds; prints median-based ratios (docs/performance.md).
+#
+# Usage: bench/overhead/run.sh BUILD_DIR [LIBSYNCSCOPE]
+#   BUILD_DIR     a build tree with bench/overhead/ built (nvcc found at configure time)
+#   LIBSYNCSCOPE  the capture library (default BUILD_DIR/interpose/libsyncscope.so)
+# Environment (all optional):
+#   BENCH_OUT=FILE            also write the results table (and raw samples) to FILE
+#   BENCH_ROUNDS=5            rounds; each runs every workload once per variant
+#   BENCH_WORKLOADS="launch pipeline mlp"
+#   BENCH_VARIANTS="bare floor syncscope"   ("floorcb": the floor plus runtime API callbacks)
+#   BENCH_PYTHON=python3      the Python with PyTorch, for the mlp workload
+#   BENCH_LAUNCHES=200000  BENCH_PIPELINE_ARGS="300 64 1024"  BENCH_MLP_STEPS=2000
+# Needs only bash, python3 and the built tree (plus PyTorch for the mlp workload).
+set -euo pipefail
+
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
+    sed -n '2,15s/^# \{0,1\}//p' "$0" >&2
+    exit 2
+fi
+here="$(cd "$(dirname "$0")" && pwd)"
+exec python3 "$here/run.py" "$@"
