@@ -50,9 +50,9 @@ static const struct family {
       SS_RULE_BLOCKING_STREAM_CREATE},
      3},
     {"capture", det_capture_run, det_capture_message, {SS_RULE_CAPTURE_UNSAFE_CALL}, 1},
-    /* What-if rules, planned: they estimate a saving rather than observe a stall. */
-    {"launch-bound", NULL, NULL, {SS_RULE_LAUNCH_BOUND}, 1},
-    {"serialized-pipeline", NULL, NULL, {SS_RULE_SERIALIZED_PIPELINE}, 1},
+    /* What-if rules (whatif.c): they estimate a saving rather than observe a stall. */
+    {"launch-bound", det_launch_bound_run, det_whatif_message, {SS_RULE_LAUNCH_BOUND}, 1},
+    {"serialized-pipeline", det_pipeline_run, det_whatif_message, {SS_RULE_SERIALIZED_PIPELINE}, 1},
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])
@@ -64,6 +64,13 @@ void ss_detect_options_default(ss_detect_options *options)
     options->slack_ns = 5000;
     options->python_depth = 16;
     options->serial_gap_ns = 10000;
+    options->whatif_max_percent = 90;
+    options->launch_min_kernels = 20;
+    options->launch_split_gap_ns = 100000;
+    options->graph_kernel_gap_ns = 0;
+    options->graph_launch_host_ns = 2500;
+    options->pipeline_min_chunks = 3;
+    options->pinned_bytes_per_us = 54000;
 }
 
 /* ---- small helpers ---- */
@@ -560,10 +567,31 @@ static int is_generated_frame(const char *function, const char *file)
     return 0;
 }
 
+/* Whether a Python file is part of an installed package or of the standard library. */
+static int is_library_python_file(const char *file)
+{
+    static const char *const parts[] = {"/site-packages/", "/dist-packages/", "/lib/python3",
+                                        "/lib64/python3"};
+    if (strncmp(file, "<frozen ", 8) == 0)
+        return 1;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        if (strstr(file, parts[i]) != NULL)
+            return 1;
+    }
+    return 0;
+}
+
 /* The frame of 'stack' that is the call site (docs/detectors.md, "Call sites"), or -1. */
 static int32_t choose_frame(const ss_event_log *log, const ss_stack *stack)
 {
     const char *const *s = (const char *const *)log->strings;
+    /* Python: the innermost frame of the program's own code, not of an installed package or
+     * the standard library (print(tensor) reaches CUDA through torch/_tensor_str.py). */
+    for (uint32_t i = 0; i < stack->depth; i++) {
+        const ss_stack_frame *f = &stack->frames[i];
+        if (f->python && f->file != 0 && !is_library_python_file(s[f->file]))
+            return (int32_t)i;
+    }
     for (uint32_t i = 0; i < stack->depth; i++) {
         const ss_stack_frame *f = &stack->frames[i];
         if (f->python && f->file != 0)
@@ -703,6 +731,8 @@ int det_report(det_ctx *ctx, const det_hit *hit)
         if (add_stream(a, hit->other_streams[i]) < 0)
             return -1;
     }
+    for (size_t i = 0; hit->figures != NULL && i < DET_FIGURES; i++)
+        a->figures[i] += hit->figures[i];
     for (size_t i = 0; hit->waited && i < hit->waited->count; i++) {
         if (add_item(a, &ctx->ops[hit->waited->ops[i]]) < 0)
             return -1;

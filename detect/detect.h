@@ -16,6 +16,17 @@ typedef struct ss_detect_options {
     uint64_t serial_gap_ns;      /* SYNC101/102: the most GPU idle time between one operation's
                                   * end and the next one's start for the second to count as
                                   * having waited for the first */
+    /* What-if rules (SYNC502, SYNC503: docs/detectors.md). */
+    uint64_t whatif_max_percent;   /* reported only when the prediction is at most this
+                                    * percentage of the measured time (90) */
+    uint64_t launch_min_kernels;   /* SYNC502: fewest kernels in a run (20) */
+    uint64_t launch_split_gap_ns;  /* SYNC502: a GPU gap this long that the host did not spend
+                                    * launching ends a run (100 us) */
+    uint64_t graph_kernel_gap_ns;  /* SYNC502: GPU gap between two kernels of a graph (0) */
+    uint64_t graph_launch_host_ns; /* SYNC502: host cost of one graph launch (2.5 us) */
+    uint64_t pipeline_min_chunks;  /* SYNC503: fewest chunks in a chain (3) */
+    uint64_t pinned_bytes_per_us;  /* SYNC503: pinned copy rate assumed when the log has no
+                                    * pinned copy of 1 MiB or more in that direction (54000) */
 } ss_detect_options;
 
 /* The trace format version this build writes; it reads any 1.x (docs/trace-format.md). */

@@ -48,6 +48,9 @@ typedef struct det_opset {
     size_t count, cap;
 } det_opset;
 
+/* Rule-specific figures one occurrence may carry (SYNC502/503, whatif.c). */
+#define DET_FIGURES 12
+
 /* One occurrence of a rule, handed to det_report. */
 typedef struct det_hit {
     ss_rule_id rule;
@@ -65,6 +68,8 @@ typedef struct det_hit {
     uint64_t flag_ns;  /* rule-specific */
     int32_t code;      /* SYNC501: the capture error */
     uint32_t aux_call; /* SYNC501: the cudaStreamEndCapture call, DET_NONE otherwise */
+    /* NULL, or DET_FIGURES values added into the finding's (SYNC502/503) */
+    const uint64_t *figures;
 } det_hit;
 
 /* A hash map from a pair of integers to a uint32_t (open addressing, at most half full). */
@@ -149,6 +154,7 @@ struct det_agg {
     struct det_item *items; /* what was waited for, first seen first */
     size_t item_count, item_cap;
     uint64_t items_untracked;
+    uint64_t figures[DET_FIGURES]; /* sums of the occurrences' figures (det_hit.figures) */
 };
 
 /* Families (one file each). */
@@ -162,6 +168,10 @@ char *det_readback_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding
 char *det_copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
 char *det_syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
 char *det_capture_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
+/* What-if rules (whatif.c): SYNC502 and SYNC503, one message function for both. */
+int det_launch_bound_run(det_ctx *ctx);
+int det_pipeline_run(det_ctx *ctx);
+char *det_whatif_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
 
 /* "1 time" / "3 times" (static buffer per call site is not used: writes into 'buf'). */
 const char *det_times(uint64_t n, char *buf, size_t size);

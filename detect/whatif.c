@@ -1,0 +1,657 @@
+/* whatif.c: the what-if rules, which predict what a restructured program would take rather
+ * than observe a stall: SYNC502 launch-bound (the GPU waited for the host to launch short
+ * kernels; predicted time as a CUDA graph replay) and SYNC503 serialized-pipeline (copy in,
+ * kernel, copy out chunk after chunk with nothing overlapping; predicted double-buffered
+ * time). Both are O(n log n) in the number of GPU operations (docs/detectors.md). */
+#include "detect_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Figures of one SYNC502 occurrence (a run of kernels), summed per finding. */
+enum {
+    LB_KERNELS,          /* kernels in the run */
+    LB_ITERATIONS,       /* whole repeats of the kernel sequence */
+    LB_PERIOD,           /* kernels per repeat */
+    LB_MEASURED,         /* GPU time from the first kernel's start to the last one's end */
+    LB_PREDICTED,        /* the same kernels replayed as CUDA graphs */
+    LB_BUSY,             /* GPU time of the kernels themselves */
+    LB_IDLE,             /* GPU idle time between them */
+    LB_LAUNCH_API,       /* median duration of one launch call */
+    LB_PER_LAUNCH,       /* median host time from one launch call's entry to the next's */
+    LB_GRAPH_LAUNCHES,   /* graph launches the prediction assumes */
+    LB_GRAPH_ITERATIONS, /* iterations captured per graph in the prediction */
+};
+
+/* Figures of one SYNC503 occurrence (a chain of chunks), summed per finding. */
+enum {
+    PL_CHUNKS,     /* chunks in the chain */
+    PL_MEASURED,   /* first chunk's start to last chunk's end */
+    PL_PREDICTED,  /* first chunk latency + (chunks - 1) x slowest stage */
+    PL_H2D,        /* median copy-in stage, as observed */
+    PL_KERNEL,     /* median compute stage */
+    PL_D2H,        /* median copy-out stage, as observed */
+    PL_H2D_PINNED, /* median copy-in stage at the pinned rate (pageable copies) */
+    PL_D2H_PINNED, /* median copy-out stage at the pinned rate */
+    PL_PAGEABLE,   /* copies whose host side was pageable */
+    PL_RATE_H2D,   /* pinned rate assumed, bytes per microsecond */
+    PL_RATE_D2H,
+};
+
+/* Period search: at most this share (percent) of positions may differ from the position one
+ * period later, and at most this many candidate periods are tried per anchor. */
+#define PERIOD_MISMATCH_PERCENT 5
+#define PERIOD_CANDIDATES 64
+#define PERIOD_ANCHORS 4
+/* A pinned copy at least this large gives the log's own pinned rate. */
+#define PINNED_RATE_MIN_BYTES (1u << 20)
+#define CHAIN_STREAMS 16
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* The median of the 'n' 'values' (sorted in place; the lower middle one for an even count),
+ * 0 for none. */
+static uint64_t median(uint64_t *values, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(values, n, sizeof *values, cmp_u64);
+    return values[(n - 1) / 2];
+}
+
+static uint64_t gpu_ns(const ss_ev_gpu *g)
+{
+    return g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0;
+}
+
+static uint64_t ceil_div(uint64_t a, uint64_t b)
+{
+    return b ? (a + b - 1) / b : a;
+}
+
+/* ---- SYNC502 launch-bound ---- */
+
+/* The launch call of operation 'o', or NULL unless it is a kernel (not part of a graph)
+ * enqueued by a kernel-launch API. */
+static const ss_ev_api *launch_of(const det_ctx *ctx, uint32_t o)
+{
+    const det_op *op = &ctx->ops[o];
+    if (op->ev->type != SS_EV_KERNEL || op->ev->u.gpu.graph || op->call == DET_NONE)
+        return NULL;
+    const det_call *c = &ctx->calls[op->call];
+    return c->row != NULL && c->row->klass == SS_CLASS_LAUNCH ? c->ev : NULL;
+}
+
+/* Whether the GPU gap between kernels 'a' and 'b' (consecutive on one stream, launched by
+ * 'la' and 'lb' on one thread) was spent waiting for the host to launch 'b': the GPU had
+ * finished 'a' before the launch call of 'b' returned, and the host spent no longer outside
+ * launch calls between the two than inside the call of 'b'. */
+static int starved_link(const ss_ev_gpu *a, const ss_ev_gpu *b, const ss_ev_api *la,
+                        const ss_ev_api *lb)
+{
+    if (b->start_ns <= a->end_ns || lb->exit_ns <= a->end_ns)
+        return 0;
+    uint64_t outside = lb->enter_ns > la->exit_ns ? lb->enter_ns - la->exit_ns : 0;
+    return outside <= lb->exit_ns - lb->enter_ns;
+}
+
+/* Number of positions i < n - p where names[i] != names[i + p], counting up to limit + 1. */
+static size_t mismatches(const uint32_t *names, size_t n, size_t p, size_t limit)
+{
+    size_t miss = 0;
+    for (size_t i = 0; i + p < n; i++) {
+        if (names[i] != names[i + p] && ++miss > limit)
+            break;
+    }
+    return miss;
+}
+
+/* The smallest period p <= n / 2 of the kernel-name sequence 'names' such that
+ * names[i] == names[i + p] for all but PERIOD_MISMATCH_PERCENT of the positions, or n when
+ * there is none. Candidates are the distances from an anchor position (the first few) to the
+ * later occurrences of its name, PERIOD_CANDIDATES at most per anchor, so the search is
+ * linear in n. */
+static size_t find_period(const uint32_t *names, size_t n)
+{
+    size_t best = n;
+    for (size_t anchor = 0; anchor < PERIOD_ANCHORS && anchor < n; anchor++) {
+        size_t tried = 0;
+        for (size_t q = anchor + 1; q - anchor <= n / 2 && q - anchor < best; q++) {
+            if (names[q] != names[anchor])
+                continue;
+            size_t p = q - anchor;
+            size_t limit = (n - p) * PERIOD_MISMATCH_PERCENT / 100;
+            if (mismatches(names, n, p, limit) <= limit) {
+                best = p;
+                break;
+            }
+            if (++tried == PERIOD_CANDIDATES)
+                break;
+        }
+    }
+    return best;
+}
+
+/* Scratch arrays for one run, sized for the longest run. */
+typedef struct run_scratch {
+    uint32_t *names;
+    uint64_t *api_ns;
+    uint64_t *host_ns;
+} run_scratch;
+
+/* Evaluates the run of 'n' kernels st->ops[first..first+n) and reports it when it is
+ * launch-bound (docs/detectors.md). Returns 0 or -1. */
+static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t n,
+                        run_scratch *scratch)
+{
+    const ss_detect_options *opt = ctx->opt;
+    if (n < opt->launch_min_kernels || n < 2)
+        return 0;
+    uint64_t busy = 0, idle = 0, starved_idle = 0;
+    uint32_t site = DET_NONE;
+    for (size_t k = 0; k < n; k++) {
+        uint32_t o = st->ops[first + k];
+        const ss_ev_gpu *g = &ctx->ops[o].ev->u.gpu;
+        const ss_ev_api *l = launch_of(ctx, o);
+        busy += gpu_ns(g);
+        scratch->names[k] = g->name;
+        scratch->api_ns[k] = l->exit_ns > l->enter_ns ? l->exit_ns - l->enter_ns : 0;
+        if (site == DET_NONE && l->stack != 0)
+            site = ctx->ops[o].call;
+        if (k == 0)
+            continue;
+        uint32_t prev = st->ops[first + k - 1];
+        const ss_ev_gpu *pg = &ctx->ops[prev].ev->u.gpu;
+        const ss_ev_api *pl = launch_of(ctx, prev);
+        uint64_t gap = g->start_ns > pg->end_ns ? g->start_ns - pg->end_ns : 0;
+        idle += gap;
+        if (starved_link(pg, g, pl, l))
+            starved_idle += gap;
+        scratch->host_ns[k - 1] = l->enter_ns > pl->enter_ns ? l->enter_ns - pl->enter_ns : 0;
+    }
+    if (site == DET_NONE)
+        site = ctx->ops[st->ops[first]].call;
+    /* The GPU waited mostly for launches, not for other host work. */
+    if (idle == 0 || starved_idle * 2 < idle)
+        return 0;
+    size_t period = find_period(scratch->names, n);
+    uint64_t iterations = n / period;
+    if (iterations < 2)
+        return 0;
+
+    const ss_ev_gpu *g0 = &ctx->ops[st->ops[first]].ev->u.gpu;
+    const ss_ev_gpu *g1 = &ctx->ops[st->ops[first + n - 1]].ev->u.gpu;
+    uint64_t measured = g1->end_ns > g0->start_ns ? g1->end_ns - g0->start_ns : 0;
+    /* A graph holds as many iterations as its GPU time needs to cover one graph launch on
+     * the host, so that the replay is bound by the GPU. */
+    uint64_t iteration_gpu = busy * period / n + (period - 1) * opt->graph_kernel_gap_ns;
+    uint64_t per_graph =
+        iteration_gpu >= opt->graph_launch_host_ns
+            ? 1
+            : ceil_div(opt->graph_launch_host_ns, iteration_gpu ? iteration_gpu : 1);
+    uint64_t all_iterations = ceil_div(n, period);
+    if (per_graph > all_iterations)
+        per_graph = all_iterations;
+    uint64_t graph_launches = ceil_div(all_iterations, per_graph);
+    uint64_t gpu_side = busy + (n - 1) * opt->graph_kernel_gap_ns;
+    uint64_t host_side = graph_launches * opt->graph_launch_host_ns;
+    uint64_t predicted = gpu_side > host_side ? gpu_side : host_side;
+    if (predicted * 100 > measured * opt->whatif_max_percent)
+        return 0;
+
+    uint64_t figures[DET_FIGURES] = {0};
+    figures[LB_KERNELS] = n;
+    figures[LB_ITERATIONS] = iterations;
+    figures[LB_PERIOD] = period;
+    figures[LB_MEASURED] = measured;
+    figures[LB_PREDICTED] = predicted;
+    figures[LB_BUSY] = busy;
+    figures[LB_IDLE] = idle;
+    figures[LB_LAUNCH_API] = median(scratch->api_ns, n);
+    figures[LB_PER_LAUNCH] = median(scratch->host_ns, n - 1);
+    figures[LB_GRAPH_LAUNCHES] = graph_launches;
+    figures[LB_GRAPH_ITERATIONS] = per_graph;
+    det_hit hit = {
+        .rule = SS_RULE_LAUNCH_BOUND,
+        .call = site,
+        .ns = measured - predicted,
+        .stream_id = st->stream_id,
+        .device = st->device,
+        .aux_call = DET_NONE,
+        .figures = figures,
+    };
+    return det_report(ctx, &hit);
+}
+
+int det_launch_bound_run(det_ctx *ctx)
+{
+    size_t longest = 0;
+    for (size_t s = 0; s < ctx->stream_count; s++) {
+        if (ctx->streams[s].count > longest)
+            longest = ctx->streams[s].count;
+    }
+    if (longest < 2)
+        return 0;
+    run_scratch scratch = {
+        malloc(longest * sizeof *scratch.names),
+        malloc(longest * sizeof *scratch.api_ns),
+        malloc(longest * sizeof *scratch.host_ns),
+    };
+    int rc = scratch.names && scratch.api_ns && scratch.host_ns ? 0 : -1;
+    for (size_t s = 0; s < ctx->stream_count && rc == 0; s++) {
+        const det_stream *st = &ctx->streams[s];
+        size_t start = 0;
+        for (size_t k = 0; k < st->count && rc == 0; k++) {
+            uint32_t o = st->ops[k];
+            const ss_ev_api *l = launch_of(ctx, o);
+            if (l == NULL) {
+                /* A copy, a memset, a graph's kernel or an unknown launch ends the run. */
+                rc = evaluate_run(ctx, st, start, k - start, &scratch);
+                start = k + 1;
+                continue;
+            }
+            if (k == start)
+                continue;
+            uint32_t prev = st->ops[k - 1];
+            const ss_ev_api *pl = launch_of(ctx, prev);
+            const ss_ev_gpu *pg = &ctx->ops[prev].ev->u.gpu, *g = &ctx->ops[o].ev->u.gpu;
+            uint64_t gap = g->start_ns > pg->end_ns ? g->start_ns - pg->end_ns : 0;
+            /* Another thread's launch, or a long gap the host spent elsewhere, starts a new
+             * run. */
+            if (pl->thread != l->thread ||
+                (gap >= ctx->opt->launch_split_gap_ns && !starved_link(pg, g, pl, l))) {
+                rc = evaluate_run(ctx, st, start, k - start, &scratch);
+                start = k;
+            }
+        }
+        if (rc == 0 && start < st->count)
+            rc = evaluate_run(ctx, st, start, st->count - start, &scratch);
+    }
+    free(scratch.names);
+    free(scratch.api_ns);
+    free(scratch.host_ns);
+    return rc;
+}
+
+/* ---- SYNC503 serialized-pipeline ---- */
+
+enum stage { STAGE_NONE, STAGE_H2D, STAGE_COMPUTE, STAGE_D2H };
+
+/* One chunk: copies in, then compute (kernels, memsets, device copies), then copies out. */
+typedef struct chunk {
+    uint32_t first_op;
+    uint64_t start, end;
+    uint64_t stage[4];        /* GPU time per stage (index enum stage) */
+    uint64_t stage_pinned[4]; /* the same with pageable copies at the pinned rate */
+    uint64_t pageable, bytes; /* pageable copies, bytes copied */
+} chunk;
+
+/* A chain of consecutive chunks on one device with no two operations overlapping. */
+typedef struct chain {
+    chunk *chunks;
+    size_t count, cap;
+    chunk current; /* being filled */
+    enum stage state;
+    uint32_t streams[CHAIN_STREAMS];
+    size_t stream_count;
+} chain;
+
+static enum stage stage_of(const ss_event *e)
+{
+    if (e->type == SS_EV_MEMCPY && e->u.gpu.copy_kind == SS_COPY_HTOD)
+        return STAGE_H2D;
+    if (e->type == SS_EV_MEMCPY && e->u.gpu.copy_kind == SS_COPY_DTOH)
+        return STAGE_D2H;
+    return STAGE_COMPUTE;
+}
+
+/* The median of one stage over the chain's chunks ('pinned': the pinned-rate figure). */
+static uint64_t stage_median(const chain *c, enum stage s, int pinned, uint64_t *scratch)
+{
+    for (size_t i = 0; i < c->count; i++)
+        scratch[i] = pinned ? c->chunks[i].stage_pinned[s] : c->chunks[i].stage[s];
+    return median(scratch, c->count);
+}
+
+/* Reports the chain when it is long enough and double buffering would pay (docs/detectors.md),
+ * then empties it. Returns 0 or -1. */
+static int flush_chain(det_ctx *ctx, chain *c, const uint64_t *rates)
+{
+    const ss_detect_options *opt = ctx->opt;
+    int rc = 0;
+    if (c->count >= opt->pipeline_min_chunks && c->count >= 2) {
+        uint64_t *scratch = malloc(c->count * sizeof *scratch);
+        if (scratch == NULL)
+            return -1;
+        uint64_t figures[DET_FIGURES] = {0};
+        figures[PL_CHUNKS] = c->count;
+        figures[PL_H2D] = stage_median(c, STAGE_H2D, 0, scratch);
+        figures[PL_KERNEL] = stage_median(c, STAGE_COMPUTE, 0, scratch);
+        figures[PL_D2H] = stage_median(c, STAGE_D2H, 0, scratch);
+        figures[PL_H2D_PINNED] = stage_median(c, STAGE_H2D, 1, scratch);
+        figures[PL_D2H_PINNED] = stage_median(c, STAGE_D2H, 1, scratch);
+        uint64_t bytes = 0;
+        for (size_t i = 0; i < c->count; i++) {
+            figures[PL_PAGEABLE] += c->chunks[i].pageable;
+            bytes += c->chunks[i].bytes;
+        }
+        figures[PL_RATE_H2D] = rates[STAGE_H2D];
+        figures[PL_RATE_D2H] = rates[STAGE_D2H];
+        free(scratch);
+        uint64_t in = figures[PL_H2D_PINNED], kernel = figures[PL_KERNEL];
+        uint64_t out = figures[PL_D2H_PINNED];
+        uint64_t slowest = in > kernel ? in : kernel;
+        slowest = out > slowest ? out : slowest;
+        uint64_t predicted = in + kernel + out + (c->count - 1) * slowest;
+        const chunk *first = &c->chunks[0], *last = &c->chunks[c->count - 1];
+        uint64_t measured = last->end > first->start ? last->end - first->start : 0;
+        figures[PL_MEASURED] = measured;
+        figures[PL_PREDICTED] = predicted;
+        uint32_t call = DET_NONE;
+        for (size_t i = 0; i < c->count && call == DET_NONE; i++)
+            call = ctx->ops[c->chunks[i].first_op].call;
+        if (call != DET_NONE && predicted * 100 <= measured * opt->whatif_max_percent) {
+            const det_op *op = &ctx->ops[first->first_op];
+            det_hit hit = {
+                .rule = SS_RULE_SERIALIZED_PIPELINE,
+                .call = call,
+                .ns = measured - predicted,
+                .bytes = bytes,
+                .stream_id = op->ev->u.gpu.stream_id,
+                .other_streams = c->streams + 1,
+                .other_count = c->stream_count > 0 ? c->stream_count - 1 : 0,
+                .device = op->ev->u.gpu.device,
+                .aux_call = DET_NONE,
+                .figures = figures,
+            };
+            rc = det_report(ctx, &hit);
+        }
+    }
+    c->count = 0;
+    c->state = STAGE_NONE;
+    c->stream_count = 0;
+    return rc;
+}
+
+/* Closes the chunk being filled into the chain. Returns 0 or -1. */
+static int close_chunk(chain *c)
+{
+    if (c->count == c->cap) {
+        size_t ncap = c->cap ? c->cap * 2 : 16;
+        chunk *p = realloc(c->chunks, ncap * sizeof *p);
+        if (p == NULL)
+            return -1;
+        c->chunks = p;
+        c->cap = ncap;
+    }
+    c->chunks[c->count++] = c->current;
+    return 0;
+}
+
+static void add_to_chunk(chain *c, const det_ctx *ctx, uint32_t o, enum stage s,
+                         const uint64_t *rates)
+{
+    const ss_ev_gpu *g = &ctx->ops[o].ev->u.gpu;
+    chunk *k = &c->current;
+    if (c->state == STAGE_NONE || (s == STAGE_H2D && c->state != STAGE_H2D)) {
+        memset(k, 0, sizeof *k);
+        k->first_op = o;
+        k->start = g->start_ns;
+    }
+    uint64_t ns = gpu_ns(g), pinned = ns;
+    if (s != STAGE_COMPUTE) {
+        uint8_t host = s == STAGE_H2D ? g->src_kind : g->dst_kind;
+        if (host == SS_MEM_PAGEABLE && rates[s] != 0) {
+            uint64_t estimate = g->bytes * 1000 / rates[s];
+            pinned = estimate < ns ? estimate : ns;
+            k->pageable++;
+        }
+        k->bytes += g->bytes;
+    }
+    k->stage[s] += ns;
+    k->stage_pinned[s] += pinned;
+    if (g->end_ns > k->end)
+        k->end = g->end_ns;
+    c->state = s;
+    size_t i = 0;
+    while (i < c->stream_count && c->streams[i] != g->stream_id)
+        i++;
+    if (i == c->stream_count && c->stream_count < CHAIN_STREAMS)
+        c->streams[c->stream_count++] = g->stream_id;
+}
+
+/* Feeds operation 'o' (the next on its device in start order) to the chain. Returns 0 or -1. */
+static int feed(det_ctx *ctx, chain *c, uint32_t o, const uint64_t *rates)
+{
+    enum stage s = stage_of(ctx->ops[o].ev);
+    switch (c->state) {
+    case STAGE_NONE:
+        if (s == STAGE_H2D)
+            add_to_chunk(c, ctx, o, s, rates);
+        return 0;
+    case STAGE_H2D:
+        if (s == STAGE_D2H) /* no compute stage: not a chunk */
+            return flush_chain(ctx, c, rates);
+        add_to_chunk(c, ctx, o, s, rates);
+        return 0;
+    case STAGE_COMPUTE:
+        if (s == STAGE_H2D) { /* no copy out: not a chunk; this copy may start one */
+            if (flush_chain(ctx, c, rates) < 0)
+                return -1;
+        }
+        add_to_chunk(c, ctx, o, s, rates);
+        return 0;
+    case STAGE_D2H:
+        if (s == STAGE_D2H) {
+            add_to_chunk(c, ctx, o, s, rates);
+            return 0;
+        }
+        if (close_chunk(c) < 0)
+            return -1;
+        if (s == STAGE_H2D) {
+            add_to_chunk(c, ctx, o, s, rates);
+            return 0;
+        }
+        return flush_chain(ctx, c, rates); /* compute right after a copy out */
+    }
+    return 0;
+}
+
+/* Ends the chain at the end of the log or at an overlap: a chunk whose copy out has begun is
+ * complete; a chunk still short of its copy out is dropped. Returns 0 or -1. */
+static int end_chain(det_ctx *ctx, chain *c, const uint64_t *rates)
+{
+    if (c->state == STAGE_D2H && close_chunk(c) < 0)
+        return -1;
+    return flush_chain(ctx, c, rates);
+}
+
+/* The median rate (bytes per microsecond) of the log's pinned copies of at least
+ * PINNED_RATE_MIN_BYTES in direction 'kind', or 'fallback' when there is none. */
+static int pinned_rate(const det_ctx *ctx, uint8_t kind, uint64_t fallback, uint64_t *rate)
+{
+    uint64_t *rates = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; i < ctx->op_count; i++) {
+        const ss_event *e = ctx->ops[i].ev;
+        const ss_ev_gpu *g = &e->u.gpu;
+        uint8_t host = kind == SS_COPY_HTOD ? g->src_kind : g->dst_kind;
+        if (e->type != SS_EV_MEMCPY || g->copy_kind != kind || host != SS_MEM_PINNED ||
+            g->bytes < PINNED_RATE_MIN_BYTES || gpu_ns(g) == 0)
+            continue;
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 16;
+            uint64_t *p = realloc(rates, ncap * sizeof *p);
+            if (p == NULL) {
+                free(rates);
+                return -1;
+            }
+            rates = p;
+            cap = ncap;
+        }
+        rates[n++] = g->bytes * 1000 / gpu_ns(g);
+    }
+    *rate = n ? median(rates, n) : fallback;
+    free(rates);
+    return 0;
+}
+
+int det_pipeline_run(det_ctx *ctx)
+{
+    uint64_t rates[4] = {0};
+    if (pinned_rate(ctx, SS_COPY_HTOD, ctx->opt->pinned_bytes_per_us, &rates[STAGE_H2D]) < 0 ||
+        pinned_rate(ctx, SS_COPY_DTOH, ctx->opt->pinned_bytes_per_us, &rates[STAGE_D2H]) < 0)
+        return -1;
+    /* The devices, in order of first appearance; each is scanned once. */
+    int32_t devices[64];
+    size_t ndev = 0;
+    for (size_t i = 0; i < ctx->op_count; i++) {
+        int32_t d = ctx->ops[i].ev->u.gpu.device;
+        size_t j = 0;
+        while (j < ndev && devices[j] != d)
+            j++;
+        if (j == ndev && ndev < sizeof devices / sizeof devices[0])
+            devices[ndev++] = d;
+    }
+    chain c;
+    memset(&c, 0, sizeof c);
+    int rc = 0;
+    for (size_t d = 0; d < ndev && rc == 0; d++) {
+        uint64_t max_end = 0;
+        for (size_t i = 0; i < ctx->op_count && rc == 0; i++) {
+            const ss_ev_gpu *g = &ctx->ops[i].ev->u.gpu;
+            if (g->device != devices[d])
+                continue;
+            /* Overlap with earlier work on the device: this part is already concurrent. */
+            if (g->start_ns < max_end)
+                rc = end_chain(ctx, &c, rates);
+            if (rc == 0)
+                rc = feed(ctx, &c, (uint32_t)i, rates);
+            if (g->end_ns > max_end)
+                max_end = g->end_ns;
+        }
+        if (rc == 0)
+            rc = end_chain(ctx, &c, rates);
+    }
+    free(c.chunks);
+    return rc;
+}
+
+/* ---- messages ---- */
+
+static void add_figure(ss_finding *finding, const char *key, uint64_t value)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%" PRIu64, value);
+    ss_finding_add_extra(finding, key, text);
+}
+
+/* "54.0 GB/s" for a rate in bytes per microsecond. */
+static const char *rate_text(uint64_t bytes_per_us, char *buf, size_t size)
+{
+    uint64_t tenths = (bytes_per_us + 50) / 100; /* of a GB/s */
+    snprintf(buf, size, "%" PRIu64 ".%u GB/s", tenths / 10, (unsigned)(tenths % 10));
+    return buf;
+}
+
+static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+{
+    const uint64_t *f = agg->figures;
+    uint64_t runs = agg->count ? agg->count : 1;
+    uint64_t kernels = f[LB_KERNELS] ? f[LB_KERNELS] : 1;
+    uint64_t period = f[LB_PERIOD] / runs;
+    uint64_t measured_iteration = f[LB_MEASURED] * period / kernels;
+    uint64_t predicted_iteration = f[LB_PREDICTED] * period / kernels;
+    add_figure(finding, "kernels", f[LB_KERNELS]);
+    add_figure(finding, "iterations", f[LB_ITERATIONS]);
+    add_figure(finding, "kernels_per_iteration", period);
+    add_figure(finding, "measured_ns", f[LB_MEASURED]);
+    add_figure(finding, "predicted_ns", f[LB_PREDICTED]);
+    add_figure(finding, "measured_iteration_ns", measured_iteration);
+    add_figure(finding, "predicted_iteration_ns", predicted_iteration);
+    add_figure(finding, "gpu_busy_ns", f[LB_BUSY]);
+    add_figure(finding, "gpu_idle_ns", f[LB_IDLE]);
+    add_figure(finding, "launch_api_ns", f[LB_LAUNCH_API] / runs);
+    add_figure(finding, "per_launch_host_ns", f[LB_PER_LAUNCH] / runs);
+    add_figure(finding, "graph_launches", f[LB_GRAPH_LAUNCHES]);
+    add_figure(finding, "iterations_per_graph", f[LB_GRAPH_ITERATIONS] / runs);
+    add_figure(finding, "saving_ns", agg->total_ns);
+
+    char idle[32], measured[32], predicted[32], host[32], api[32], it_m[32], it_p[32];
+    uint64_t idle_percent = f[LB_MEASURED] ? f[LB_IDLE] * 100 / f[LB_MEASURED] : 0;
+    const char *name = ctx->log->strings[ctx->ops[ctx->calls[agg->call].first_op].ev->u.gpu.name];
+    return ss_asprintf(
+        "%" PRIu64 " kernels (first '%s') were launched one by one and the GPU sat idle %s "
+        "(%" PRIu64 "%% of %s) between them, waiting for the host: %s per launch, %s of it "
+        "inside the launch call. The kernel sequence repeats every %" PRIu64 " kernel%s "
+        "(%" PRIu64 " iterations, %s each); replayed as a CUDA graph it would take about %s "
+        "(%s per iteration)",
+        f[LB_KERNELS], name[0] ? name : "unknown", det_format_ns(f[LB_IDLE], idle, sizeof idle),
+        idle_percent, det_format_ns(f[LB_MEASURED], measured, sizeof measured),
+        det_format_ns(f[LB_PER_LAUNCH] / runs, host, sizeof host),
+        det_format_ns(f[LB_LAUNCH_API] / runs, api, sizeof api), period, period == 1 ? "" : "s",
+        f[LB_ITERATIONS], det_format_ns(measured_iteration, it_m, sizeof it_m),
+        det_format_ns(f[LB_PREDICTED], predicted, sizeof predicted),
+        det_format_ns(predicted_iteration, it_p, sizeof it_p));
+}
+
+static char *pipeline_message(const det_agg *agg, ss_finding *finding)
+{
+    const uint64_t *f = agg->figures;
+    uint64_t runs = agg->count ? agg->count : 1;
+    uint64_t in = f[PL_H2D] / runs, kernel = f[PL_KERNEL] / runs, out = f[PL_D2H] / runs;
+    uint64_t in_pinned = f[PL_H2D_PINNED] / runs, out_pinned = f[PL_D2H_PINNED] / runs;
+    add_figure(finding, "chunks", f[PL_CHUNKS]);
+    add_figure(finding, "measured_ns", f[PL_MEASURED]);
+    add_figure(finding, "predicted_ns", f[PL_PREDICTED]);
+    add_figure(finding, "stage_h2d_ns", in);
+    add_figure(finding, "stage_kernel_ns", kernel);
+    add_figure(finding, "stage_d2h_ns", out);
+    add_figure(finding, "saving_ns", agg->total_ns);
+    add_figure(finding, "pageable_copies", f[PL_PAGEABLE]);
+    if (f[PL_PAGEABLE]) {
+        add_figure(finding, "stage_h2d_pinned_ns", in_pinned);
+        add_figure(finding, "stage_d2h_pinned_ns", out_pinned);
+        add_figure(finding, "pinned_h2d_bytes_per_us", f[PL_RATE_H2D] / runs);
+        add_figure(finding, "pinned_d2h_bytes_per_us", f[PL_RATE_D2H] / runs);
+    }
+
+    uint64_t slowest = in_pinned > kernel ? in_pinned : kernel;
+    slowest = out_pinned > slowest ? out_pinned : slowest;
+    char measured[32], predicted[32], t_in[32], t_k[32], t_out[32], t_slow[32];
+    char *text = ss_asprintf(
+        "%" PRIu64 " chunks of copy in, kernel, copy out ran one after another with nothing "
+        "overlapping them: %s; double-buffered they would take about %s (the first chunk, then "
+        "%" PRIu64 " times the slowest stage, %s). Stages per chunk (median): copy in %s, "
+        "kernel %s, copy out %s",
+        f[PL_CHUNKS], det_format_ns(f[PL_MEASURED], measured, sizeof measured),
+        det_format_ns(f[PL_PREDICTED], predicted, sizeof predicted),
+        f[PL_CHUNKS] >= runs ? (f[PL_CHUNKS] - runs) / runs : 0,
+        det_format_ns(slowest, t_slow, sizeof t_slow), det_format_ns(in, t_in, sizeof t_in),
+        det_format_ns(kernel, t_k, sizeof t_k), det_format_ns(out, t_out, sizeof t_out));
+    if (f[PL_PAGEABLE] == 0)
+        return text;
+    char r_in[32], r_out[32];
+    char *more = ss_asprintf("%s. The copies used pageable host memory, which cannot overlap: "
+                             "with pinned buffers (at %s in and %s out) copy in would take "
+                             "%s and copy out %s, as the prediction assumes",
+                             text, rate_text(f[PL_RATE_H2D] / runs, r_in, sizeof r_in),
+                             rate_text(f[PL_RATE_D2H] / runs, r_out, sizeof r_out),
+                             det_format_ns(in_pinned, t_in, sizeof t_in),
+                             det_format_ns(out_pinned, t_out, sizeof t_out));
+    free(text);
+    return more;
+}
+
+char *det_whatif_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+{
+    if (agg->rule == SS_RULE_LAUNCH_BOUND)
+        return launch_bound_message(ctx, agg, finding);
+    return pipeline_message(agg, finding);
+}

@@ -1,0 +1,537 @@
+/* check_whatif.c: the what-if rules SYNC502 (launch-bound) and SYNC503 (serialized-pipeline)
+ * over hand-built event logs: period detection, the conditions, and the exact predictions. */
+#include "check_main.h"
+#include "detect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define US(x) ((uint64_t)(x)*1000u)
+#define MS(x) ((uint64_t)(x)*1000000u)
+#define S13 0x1000u /* handle of the stream with CUPTI id 13 */
+#define S14 0x2000u /* handle of the stream with CUPTI id 14 */
+
+static ss_event_log log_;
+static ss_result res;
+static ss_detect_options opt;
+static uint32_t next_corr;
+
+static void setup(void)
+{
+    ck_assert_int_eq(ss_log_init(&log_), 0);
+    ss_result_init(&res, SS_RESULT_RUN);
+    ss_detect_options_default(&opt);
+    next_corr = 1;
+}
+
+static void teardown(void)
+{
+    ss_result_free(&res);
+    ss_log_free(&log_);
+}
+
+/* A stack: a libcudart frame, then the user's frame at file:line. */
+static uint32_t site(const char *file, unsigned line)
+{
+    ss_stack_frame frames[2] = {
+        {0x7f0000001000u, ss_log_intern(&log_, "cudaLaunchKernel"),
+         ss_log_intern(&log_, "cudart.cpp"),
+         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 120, 0},
+        {0x401234u, ss_log_intern(&log_, "main"), ss_log_intern(&log_, file),
+         ss_log_intern(&log_, "/work/app"), line, 0},
+    };
+    return ss_log_add_stack(&log_, frames, 2);
+}
+
+/* One API call of thread 1 on 'stream' (CUPTI id 'stream_id'); returns its correlation id. */
+static uint32_t call(const char *name, uint64_t enter, uint64_t exit, uint64_t stream,
+                     uint32_t stream_id, uint32_t stack)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = SS_EV_API;
+    e.u.api.enter_ns = enter;
+    e.u.api.exit_ns = exit;
+    e.u.api.thread = 1;
+    e.u.api.name = ss_log_intern(&log_, name);
+    e.u.api.correlation = next_corr++;
+    e.u.api.stream = stream;
+    e.u.api.stream_id = stream_id;
+    e.u.api.copy_kind = -1;
+    e.u.api.stack = stack;
+    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    return e.u.api.correlation;
+}
+
+static void gpu(uint32_t type, const char *kernel, uint64_t start, uint64_t end, uint32_t corr,
+                uint32_t stream_id, uint64_t bytes, ss_copy_kind kind, ss_mem_kind host)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = type;
+    e.u.gpu.start_ns = start;
+    e.u.gpu.end_ns = end;
+    e.u.gpu.correlation = corr;
+    e.u.gpu.stream_id = stream_id;
+    e.u.gpu.name = kernel ? ss_log_intern(&log_, kernel) : 0;
+    e.u.gpu.bytes = bytes;
+    e.u.gpu.copy_kind = (uint8_t)kind;
+    e.u.gpu.src_kind = (uint8_t)(kind == SS_COPY_HTOD ? host : SS_MEM_DEVICE);
+    e.u.gpu.dst_kind = (uint8_t)(kind == SS_COPY_DTOH ? host : SS_MEM_DEVICE);
+    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+}
+
+/* A kernel 'name' launched at 'enter' (the call takes 'api' ns) that runs from 'start' for
+ * 'ns' on stream 13. */
+static void launch(const char *name, uint64_t enter, uint64_t api, uint64_t start, uint64_t ns,
+                   uint32_t stack)
+{
+    uint32_t corr = call("cudaLaunchKernel", enter, enter + api, S13, 13, stack);
+    gpu(SS_EV_KERNEL, name, start, start + ns, corr, 13, 0, SS_COPY_UNKNOWN, SS_MEM_UNKNOWN);
+}
+
+/* 'n' kernels named by 'names' (cycled, 'period' of them), launch-bound: a launch every
+ * 5 us, each call 4 us, its kernel starting 3 us after the call's entry and running 1 us,
+ * so the GPU idles 4 us between kernels while the host is in the next launch call. Only the
+ * first launch has a stack (loop.cu:12). */
+static void launch_bound_run(size_t n, size_t period, const char *const *names)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t t = US(5) * i;
+        launch(names[i % period], t, US(4), t + US(3), US(1), i == 0 ? site("loop.cu", 12) : 0);
+    }
+}
+
+static void run(void)
+{
+    ck_assert_int_eq(ss_detect_run(&log_, &opt, &res), 0);
+}
+
+static const ss_finding *only(ss_rule_id rule)
+{
+    const ss_finding *found = NULL;
+    for (size_t i = 0; i < res.count; i++) {
+        if (res.findings[i].rule == rule) {
+            ck_assert_ptr_null(found);
+            found = &res.findings[i];
+        }
+    }
+    ck_assert_ptr_nonnull(found);
+    return found;
+}
+
+static size_t count_of(ss_rule_id rule)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < res.count; i++)
+        n += res.findings[i].rule == rule;
+    return n;
+}
+
+static const char *extra(const ss_finding *f, const char *key)
+{
+    for (size_t i = 0; i < f->extra_count; i++) {
+        if (strcmp(f->extra[i].key, key) == 0)
+            return f->extra[i].value;
+    }
+    return NULL;
+}
+
+static void assert_extra(const ss_finding *f, const char *key, const char *value)
+{
+    const char *v = extra(f, key);
+    ck_assert_msg(v != NULL, "no extra '%s'", key);
+    ck_assert_str_eq(v, value);
+}
+
+static char kernel_names[50][8];
+static const char *name_table[50];
+
+static void make_names(void)
+{
+    for (int i = 0; i < 50; i++) {
+        snprintf(kernel_names[i], sizeof kernel_names[i], "k%d", i);
+        name_table[i] = kernel_names[i];
+    }
+}
+
+/* ---- SYNC502 ---- */
+
+START_TEST(test_launch_bound_period_and_prediction)
+{
+    make_names();
+    launch_bound_run(150, 50, name_table);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_LAUNCH_BOUND);
+    ck_assert_str_eq(f->file, "loop.cu");
+    ck_assert_uint_eq(f->line, 12);
+    ck_assert_int_eq(f->severity, SS_SEV_NOTE);
+    ck_assert_uint_eq(f->evidence.count, 1);
+    assert_extra(f, "kernels", "150");
+    assert_extra(f, "kernels_per_iteration", "50");
+    assert_extra(f, "iterations", "3");
+    /* From the first kernel's start (3 us) to the last one's end (149 * 5 + 4 us). */
+    assert_extra(f, "measured_ns", "746000");
+    assert_extra(f, "measured_iteration_ns", "248666");
+    /* A graph per iteration: 150 kernels of 1 us back to back; 3 graph launches of 2.5 us on
+     * the host are less. */
+    assert_extra(f, "predicted_ns", "150000");
+    assert_extra(f, "predicted_iteration_ns", "50000");
+    assert_extra(f, "gpu_busy_ns", "150000");
+    assert_extra(f, "gpu_idle_ns", "596000");
+    assert_extra(f, "launch_api_ns", "4000");
+    assert_extra(f, "per_launch_host_ns", "5000");
+    assert_extra(f, "graph_launches", "3");
+    assert_extra(f, "iterations_per_graph", "1");
+    assert_extra(f, "saving_ns", "596000");
+    ck_assert_uint_eq(f->evidence.total_ns, US(596));
+    ck_assert_str_eq(f->evidence.stream, "stream 13");
+    ck_assert_str_eq(f->message,
+                     "150 kernels (first 'k0') were launched one by one and the GPU sat idle "
+                     "0.60 ms (79% of 0.75 ms) between them, waiting for the host: 5.0 us per "
+                     "launch, 4.0 us of it inside the launch call. The kernel sequence repeats "
+                     "every 50 kernels (3 iterations, 0.25 ms each); replayed as a CUDA graph it "
+                     "would take about 0.15 ms (50.0 us per iteration)");
+    ck_assert_uint_eq(res.blocked_ns, 0);
+}
+END_TEST
+
+START_TEST(test_launch_bound_graph_gap_option)
+{
+    make_names();
+    launch_bound_run(150, 50, name_table);
+    opt.graph_kernel_gap_ns = 1000;
+    run();
+    const ss_finding *f = only(SS_RULE_LAUNCH_BOUND);
+    /* 150 us of kernels and 149 gaps of 1 us. */
+    assert_extra(f, "predicted_ns", "299000");
+}
+END_TEST
+
+START_TEST(test_launch_bound_host_side_bound)
+{
+    /* 2.5 us kernels would still wait for 10 us graph launches of one iteration each. */
+    make_names();
+    for (size_t i = 0; i < 40; i++) {
+        uint64_t t = US(5) * i;
+        launch(name_table[i % 2], t, US(4), t + US(3), 500, i == 0 ? site("loop.cu", 12) : 0);
+    }
+    opt.graph_launch_host_ns = US(10);
+    run();
+    const ss_finding *f = only(SS_RULE_LAUNCH_BOUND);
+    assert_extra(f, "kernels_per_iteration", "2");
+    assert_extra(f, "iterations", "20");
+    /* An iteration is 1 us on the GPU: 10 per graph, 2 graphs, 20 us of GPU time. */
+    assert_extra(f, "iterations_per_graph", "10");
+    assert_extra(f, "graph_launches", "2");
+    assert_extra(f, "predicted_ns", "20000");
+}
+END_TEST
+
+START_TEST(test_launch_bound_noise_tolerance)
+{
+    /* 4 iterations of 50; three kernels replaced by another one: still period 50. */
+    make_names();
+    for (size_t i = 0; i < 200; i++) {
+        uint64_t t = US(5) * i;
+        const char *name = (i == 60 || i == 111 || i == 170) ? "noise" : name_table[i % 50];
+        launch(name, t, US(4), t + US(3), US(1), i == 0 ? site("loop.cu", 12) : 0);
+    }
+    run();
+    const ss_finding *f = only(SS_RULE_LAUNCH_BOUND);
+    assert_extra(f, "kernels_per_iteration", "50");
+    assert_extra(f, "iterations", "4");
+}
+END_TEST
+
+START_TEST(test_launch_bound_single_kernel_repeated)
+{
+    const char *step[] = {"step"};
+    launch_bound_run(100, 1, step);
+    run();
+    const ss_finding *f = only(SS_RULE_LAUNCH_BOUND);
+    assert_extra(f, "kernels_per_iteration", "1");
+    assert_extra(f, "iterations", "100");
+    /* A 1 us iteration: 3 per graph to cover a 2.5 us graph launch; 34 graphs. */
+    assert_extra(f, "iterations_per_graph", "3");
+    assert_extra(f, "graph_launches", "34");
+    assert_extra(f, "predicted_ns", "100000");
+}
+END_TEST
+
+START_TEST(test_launch_bound_busy_gpu)
+{
+    /* 10 us kernels queue up behind each other: no GPU gap, nothing to gain. */
+    make_names();
+    uint64_t end = 0;
+    for (size_t i = 0; i < 100; i++) {
+        uint64_t t = US(5) * i, start = t + US(3) > end ? t + US(3) : end;
+        launch(name_table[i % 50], t, US(4), start, US(10), i == 0 ? site("loop.cu", 12) : 0);
+        end = start + US(10);
+    }
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_LAUNCH_BOUND), 0);
+}
+END_TEST
+
+START_TEST(test_launch_bound_host_busy_elsewhere)
+{
+    /* The host computes 30 us between 4 us launches: the GPU waits for that work, not for
+     * the launches, so a graph would not remove the gaps. */
+    make_names();
+    for (size_t i = 0; i < 100; i++) {
+        uint64_t t = US(34) * i;
+        launch(name_table[i % 50], t, US(4), t + US(3), US(1), i == 0 ? site("loop.cu", 12) : 0);
+    }
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_LAUNCH_BOUND), 0);
+}
+END_TEST
+
+START_TEST(test_launch_bound_short_run_and_copy_split)
+{
+    /* 15 launches, a copy on the stream, 15 more: two runs below the 20-kernel minimum. */
+    make_names();
+    for (size_t i = 0; i < 30; i++) {
+        uint64_t t = US(5) * i + (i >= 15 ? US(100) : 0);
+        launch(name_table[i % 5], t, US(4), t + US(3), US(1), 0);
+        if (i == 14) {
+            uint32_t corr = call("cudaMemcpyAsync", t + US(10), t + US(14), S13, 13, 0);
+            gpu(SS_EV_MEMCPY, NULL, t + US(20), t + US(30), corr, 13, 4096, SS_COPY_DTOH,
+                SS_MEM_PINNED);
+        }
+    }
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_LAUNCH_BOUND), 0);
+    /* Without the copy the 30 launches would be one run. */
+    opt.launch_min_kernels = 15;
+    ss_result_free(&res);
+    ss_result_init(&res, SS_RESULT_RUN);
+    run();
+    const ss_finding *f = only(SS_RULE_LAUNCH_BOUND);
+    ck_assert_uint_eq(f->evidence.count, 2);
+    assert_extra(f, "kernels", "30");
+    ck_assert_ptr_null(f->file); /* no launch had a stack */
+    ck_assert_str_eq(f->evidence.api, "cudaLaunchKernel");
+}
+END_TEST
+
+START_TEST(test_launch_bound_no_repeat)
+{
+    /* 40 different kernels, none repeated: no sequence to capture once and replay. */
+    static char names[40][8];
+    for (size_t i = 0; i < 40; i++) {
+        snprintf(names[i], sizeof names[i], "u%zu", i);
+        uint64_t t = US(5) * i;
+        launch(names[i], t, US(4), t + US(3), US(1), 0);
+    }
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_LAUNCH_BOUND), 0);
+}
+END_TEST
+
+/* ---- SYNC503 ---- */
+
+/* One chunk at 't': copy in of 'in' ns, kernel of 'k' ns, copy out of 'out' ns, back to back,
+ * on 'stream_in' for the copies and 'stream_k' for the kernel; copies of 'bytes' from
+ * 'host' memory. The first copy in of the log gets the stack pipe.cu:30. Returns the end. */
+static uint64_t chunk(uint64_t t, uint64_t in, uint64_t k, uint64_t out, uint32_t stream_in,
+                      uint32_t stream_k, uint64_t bytes, ss_mem_kind host, int first)
+{
+    uint64_t h_in = stream_in == 13 ? S13 : S14, h_k = stream_k == 13 ? S13 : S14;
+    uint32_t c =
+        call("cudaMemcpyAsync", t, t + US(5), h_in, stream_in, first ? site("pipe.cu", 30) : 0);
+    gpu(SS_EV_MEMCPY, NULL, t, t + in, c, stream_in, bytes, SS_COPY_HTOD, host);
+    c = call("cudaLaunchKernel", t + US(6), t + US(9), h_k, stream_k, 0);
+    gpu(SS_EV_KERNEL, "work", t + in, t + in + k, c, stream_k, 0, SS_COPY_UNKNOWN, SS_MEM_UNKNOWN);
+    c = call("cudaMemcpyAsync", t + US(10), t + US(15), h_in, stream_in, 0);
+    gpu(SS_EV_MEMCPY, NULL, t + in + k, t + in + k + out, c, stream_in, bytes, SS_COPY_DTOH, host);
+    return t + in + k + out;
+}
+
+START_TEST(test_pipeline_ten_chunks)
+{
+    /* 10 chunks of 3 : 7 : 2 ms; copy in varies by 0, 10 or 20 us. */
+    uint64_t t = MS(1);
+    for (int i = 0; i < 10; i++)
+        t = chunk(t, MS(3) + US(10) * (uint64_t)(i % 3), MS(7), MS(2), 13, 13, 1u << 20,
+                  SS_MEM_PINNED, i == 0);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SERIALIZED_PIPELINE);
+    ck_assert_str_eq(f->file, "pipe.cu");
+    ck_assert_uint_eq(f->line, 30);
+    ck_assert_int_eq(f->severity, SS_SEV_NOTE);
+    assert_extra(f, "chunks", "10");
+    /* Medians: copy in 3.010 ms (sorted: 4 x 3.000, 3 x 3.010, 3 x 3.020; the lower middle). */
+    assert_extra(f, "stage_h2d_ns", "3010000");
+    assert_extra(f, "stage_kernel_ns", "7000000");
+    assert_extra(f, "stage_d2h_ns", "2000000");
+    assert_extra(f, "measured_ns", "120090000");
+    /* 3.01 + 7 + 2 ms, then 9 x 7 ms. */
+    assert_extra(f, "predicted_ns", "75010000");
+    assert_extra(f, "saving_ns", "45080000");
+    assert_extra(f, "pageable_copies", "0");
+    ck_assert_ptr_null(extra(f, "stage_h2d_pinned_ns"));
+    ck_assert_uint_eq(f->evidence.bytes, 20u << 20);
+    ck_assert_str_eq(f->evidence.stream, "stream 13");
+    ck_assert_str_eq(f->message,
+                     "10 chunks of copy in, kernel, copy out ran one after another with "
+                     "nothing overlapping them: 120.09 ms; double-buffered they would take "
+                     "about 75.01 ms (the first chunk, then 9 times the slowest stage, 7.00 "
+                     "ms). Stages per chunk (median): copy in 3.01 ms, kernel 7.00 ms, copy "
+                     "out 2.00 ms");
+}
+END_TEST
+
+START_TEST(test_pipeline_pageable_at_pinned_rate)
+{
+    /* Pageable copies of 54 MB at 20 ms in and 8 ms out; at the default 54 GB/s pinned rate
+     * they take 1 ms each. */
+    uint64_t t = 0;
+    for (int i = 0; i < 4; i++)
+        t = chunk(t, MS(20), MS(7), MS(8), 13, 13, 54000000u, SS_MEM_PAGEABLE, i == 0);
+    run();
+    const ss_finding *f = only(SS_RULE_SERIALIZED_PIPELINE);
+    assert_extra(f, "stage_h2d_ns", "20000000");
+    assert_extra(f, "stage_d2h_ns", "8000000");
+    assert_extra(f, "stage_h2d_pinned_ns", "1000000");
+    assert_extra(f, "stage_d2h_pinned_ns", "1000000");
+    assert_extra(f, "pageable_copies", "8");
+    assert_extra(f, "pinned_h2d_bytes_per_us", "54000");
+    assert_extra(f, "measured_ns", "140000000");
+    /* 1 + 7 + 1 ms, then 3 x 7 ms. */
+    assert_extra(f, "predicted_ns", "30000000");
+}
+END_TEST
+
+START_TEST(test_pipeline_pinned_rate_from_log)
+{
+    /* A pinned 10 MB copy in 0.5 ms elsewhere in the log: 20 GB/s in, the default out. */
+    uint32_t c = call("cudaMemcpyAsync", 0, US(5), S14, 14, 0);
+    gpu(SS_EV_MEMCPY, NULL, 0, US(500), c, 14, 10000000u, SS_COPY_HTOD, SS_MEM_PINNED);
+    uint64_t t = MS(1);
+    for (int i = 0; i < 3; i++)
+        t = chunk(t, MS(20), MS(7), MS(8), 13, 13, 54000000u, SS_MEM_PAGEABLE, i == 0);
+    run();
+    const ss_finding *f = only(SS_RULE_SERIALIZED_PIPELINE);
+    assert_extra(f, "pinned_h2d_bytes_per_us", "20000");
+    assert_extra(f, "pinned_d2h_bytes_per_us", "54000");
+    assert_extra(f, "stage_h2d_pinned_ns", "2700000");
+    assert_extra(f, "predicted_ns", "24700000");
+}
+END_TEST
+
+START_TEST(test_pipeline_serialized_across_streams)
+{
+    /* Copies on stream 14, kernels on stream 13, never overlapping: still one chain. */
+    uint64_t t = 0;
+    for (int i = 0; i < 5; i++)
+        t = chunk(t, MS(3), MS(7), MS(2), 14, 13, 1u << 20, SS_MEM_PINNED, i == 0);
+    run();
+    const ss_finding *f = only(SS_RULE_SERIALIZED_PIPELINE);
+    assert_extra(f, "chunks", "5");
+    ck_assert_str_eq(f->evidence.stream, "stream 14; other streams: 13");
+}
+END_TEST
+
+START_TEST(test_pipeline_overlapping_streams)
+{
+    /* Two streams each run chunks, shifted by half a chunk: the device already overlaps
+     * them. */
+    for (int i = 0; i < 10; i++) {
+        chunk(MS(12) * (uint64_t)i, MS(3), MS(7), MS(2), 13, 13, 1u << 20, SS_MEM_PINNED, i == 0);
+        chunk(MS(12) * (uint64_t)i + MS(6), MS(3), MS(7), MS(2), 14, 14, 1u << 20, SS_MEM_PINNED,
+              0);
+    }
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_SERIALIZED_PIPELINE), 0);
+}
+END_TEST
+
+START_TEST(test_pipeline_too_few_chunks)
+{
+    uint64_t t = 0;
+    for (int i = 0; i < 2; i++)
+        t = chunk(t, MS(3), MS(7), MS(2), 13, 13, 1u << 20, SS_MEM_PINNED, i == 0);
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_SERIALIZED_PIPELINE), 0);
+}
+END_TEST
+
+START_TEST(test_pipeline_no_meaningful_saving)
+{
+    /* A kernel stage of 100 ms against 0.1 ms copies: double buffering saves under 10%. */
+    uint64_t t = 0;
+    for (int i = 0; i < 5; i++)
+        t = chunk(t, US(100), MS(100), US(100), 13, 13, 1u << 20, SS_MEM_PINNED, i == 0);
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_SERIALIZED_PIPELINE), 0);
+}
+END_TEST
+
+START_TEST(test_pipeline_incomplete_chunk_breaks_chain)
+{
+    /* Two chunks, a copy in followed directly by a copy out, then two chunks: no chain of
+     * three. */
+    uint64_t t = 0;
+    for (int i = 0; i < 2; i++)
+        t = chunk(t, MS(3), MS(7), MS(2), 13, 13, 1u << 20, SS_MEM_PINNED, i == 0);
+    uint32_t c = call("cudaMemcpyAsync", t, t + US(5), S13, 13, 0);
+    gpu(SS_EV_MEMCPY, NULL, t, t + MS(3), c, 13, 1u << 20, SS_COPY_HTOD, SS_MEM_PINNED);
+    c = call("cudaMemcpyAsync", t + US(6), t + US(9), S13, 13, 0);
+    gpu(SS_EV_MEMCPY, NULL, t + MS(3), t + MS(5), c, 13, 1u << 20, SS_COPY_DTOH, SS_MEM_PINNED);
+    t += MS(5);
+    for (int i = 0; i < 2; i++)
+        t = chunk(t, MS(3), MS(7), MS(2), 13, 13, 1u << 20, SS_MEM_PINNED, 0);
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_SERIALIZED_PIPELINE), 0);
+}
+END_TEST
+
+START_TEST(test_whatif_large_log)
+{
+    /* 200,000 launch-bound kernels in 4,000 iterations of 50 kernels: linear-time search. */
+    make_names();
+    launch_bound_run(200000, 50, name_table);
+    run();
+    const ss_finding *f = only(SS_RULE_LAUNCH_BOUND);
+    assert_extra(f, "kernels_per_iteration", "50");
+    assert_extra(f, "iterations", "4000");
+}
+END_TEST
+
+static Suite *whatif_suite(void)
+{
+    Suite *s = suite_create("whatif");
+    struct {
+        const char *name;
+        const TTest *tests[12];
+    } cases[] = {
+        {"launch_bound",
+         {test_launch_bound_period_and_prediction, test_launch_bound_graph_gap_option,
+          test_launch_bound_host_side_bound, test_launch_bound_noise_tolerance,
+          test_launch_bound_single_kernel_repeated, test_launch_bound_busy_gpu,
+          test_launch_bound_host_busy_elsewhere, test_launch_bound_short_run_and_copy_split,
+          test_launch_bound_no_repeat, NULL}},
+        {"pipeline",
+         {test_pipeline_ten_chunks, test_pipeline_pageable_at_pinned_rate,
+          test_pipeline_pinned_rate_from_log, test_pipeline_serialized_across_streams,
+          test_pipeline_overlapping_streams, test_pipeline_too_few_chunks,
+          test_pipeline_no_meaningful_saving, test_pipeline_incomplete_chunk_breaks_chain, NULL}},
+        {"scale", {test_whatif_large_log, NULL}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_set_timeout(tc, 60);
+        for (size_t j = 0; cases[i].tests[j] != NULL; j++)
+            tcase_add_test(tc, cases[i].tests[j]);
+        suite_add_tcase(s, tc);
+    }
+    return s;
+}
+
+SS_CHECK_MAIN(whatif_suite)
