@@ -106,7 +106,23 @@ static void put_evidence(const text_out *t, const ss_finding *f)
         fprintf(t->out, "  observed: %" PRIu64 " %s", ev->count, ev->count == 1 ? "time" : "times");
         if (ev->api)
             fprintf(t->out, " in %s", ev->api);
-        fprintf(t->out, ", blocked %s in total, %s at most", total, max);
+        /* What the cost figure means depends on the rule: GPU time other streams were held
+         * back (legacy-stream serialization), the estimated saving of the fix (what-if
+         * rules), or host time blocked (everything else). */
+        switch (f->rule) {
+        case SS_RULE_DEFAULT_STREAM_LAUNCH:
+        case SS_RULE_DEFAULT_STREAM_ASYNC_CALL:
+        case SS_RULE_BLOCKING_STREAM_CREATE:
+            fprintf(t->out, ", held other streams back %s in total, %s at most", total, max);
+            break;
+        case SS_RULE_LAUNCH_BOUND:
+        case SS_RULE_SERIALIZED_PIPELINE:
+            fprintf(t->out, ", estimated saving %s", total);
+            break;
+        default:
+            fprintf(t->out, ", blocked %s in total, %s at most", total, max);
+            break;
+        }
         if (ev->bytes)
             fprintf(t->out, ", %" PRIu64 " bytes", ev->bytes);
         if (ev->direction)

@@ -259,6 +259,42 @@ static char *summary_of(int warnings, int errors, int notes)
     return line;
 }
 
+/* The cost figure is worded by what it measures: GPU time held back for legacy-stream
+ * serialization, an estimated saving for the what-if rules, host time blocked otherwise. */
+START_TEST(test_text_cost_wording)
+{
+    static const struct {
+        ss_rule_id rule;
+        const char *words;
+    } cases[] = {
+        {SS_RULE_DEFAULT_STREAM_LAUNCH,
+         ", held other streams back 26.400 ms in total, 2.200 ms at most"},
+        {SS_RULE_BLOCKING_STREAM_CREATE,
+         ", held other streams back 26.400 ms in total, 2.200 ms at most"},
+        {SS_RULE_LAUNCH_BOUND, ", estimated saving 26.400 ms"},
+        {SS_RULE_SERIALIZED_PIPELINE, ", estimated saving 26.400 ms"},
+        {SS_RULE_SCALAR_READBACK, ", blocked 26.400 ms in total, 2.200 ms at most"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ss_result r;
+        ss_result_init(&r, SS_RESULT_RUN);
+        ss_finding *f = add_runtime(&r, "app/main.cu");
+        f->rule = cases[i].rule;
+        capture c;
+        capture_open(&c);
+        ss_text_options options = {0, 0};
+        ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
+        char *text = capture_close(&c);
+        char *line = ss_asprintf("  observed: 12 times in cudaMemcpyAsync%s, 201326592 bytes DtoH",
+                                 cases[i].words);
+        ck_assert_msg(strstr(text, line) != NULL, "case %zu: missing '%s'", i, line);
+        free(line);
+        free(text);
+        ss_result_free(&r);
+    }
+}
+END_TEST
+
 START_TEST(test_text_summary_wording)
 {
     char *s = summary_of(1, 0, 0);
@@ -887,6 +923,7 @@ static Suite *report_suite(void)
     tcase_add_test(text, test_text_plain);
     tcase_add_test(text, test_text_color);
     tcase_add_test(text, test_text_summary_wording);
+    tcase_add_test(text, test_text_cost_wording);
     suite_add_tcase(s, text);
     TCase *json = tcase_create("json");
     tcase_add_test(json, test_json_structure);
