@@ -1,19 +1,29 @@
 /* analyzer.c: `syncscope lint` end to end: finds the translation units (files, folders,
- * compile_commands.json), checks that each is a readable text source, and runs the
- * per-translation-unit analysis over them in a stable order. */
+ * compile_commands.json), checks that each is a readable text source, runs the
+ * per-translation-unit analysis over them on worker threads (or takes it from the cache),
+ * and merges, configures and suppresses the findings in a stable order. */
 #include "internal.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 /* One translation unit to analyze. */
 typedef struct job {
     char *file;                        /* absolute path */
     const ss_compile_command *command; /* its compile_commands.json entry, or NULL */
+    unsigned readback_bytes;           /* the file's effective readback-bytes */
+    int skip;                          /* empty or excluded: not parsed */
+    int status;                        /* as ss_tu_analyze returns it */
+    int started;
+    ss_result result; /* this unit's findings and diagnostics */
 } job;
 
 typedef struct job_list {
@@ -34,15 +44,19 @@ static void add_job(job_list *jobs, const char *file, const ss_compile_command *
             abort();
         jobs->v = grown;
     }
-    jobs->v[jobs->count].file = ss_strdup(file);
-    jobs->v[jobs->count].command = command;
-    jobs->count++;
+    job *j = &jobs->v[jobs->count++];
+    memset(j, 0, sizeof *j);
+    j->file = ss_strdup(file);
+    j->command = command;
+    ss_result_init(&j->result, SS_RESULT_LINT);
 }
 
 static void free_jobs(job_list *jobs)
 {
-    for (size_t i = 0; i < jobs->count; i++)
+    for (size_t i = 0; i < jobs->count; i++) {
         free(jobs->v[i].file);
+        ss_result_free(&jobs->v[i].result);
+    }
     free(jobs->v);
 }
 
@@ -51,8 +65,24 @@ static int by_name(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* Adds every source under 'dir' (sorted, hidden folders skipped). Returns how many. */
-static size_t scan_folder(const char *dir, const ss_compdb *db, job_list *jobs)
+/* Whether 'path' names a header (.h, .hh, .hpp, .hxx, .cuh...): in a folder walk, headers
+ * are analyzed through the files that include them, not on their own. */
+static int is_header(const char *path)
+{
+    static const char *const exts[] = {".h", ".hh", ".hpp", ".hxx", ".h++", ".cuh", ".inl"};
+    const char *dot = strrchr(path, '.');
+    if (dot == NULL || strchr(dot, '/'))
+        return 0;
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        if (strcmp(dot, exts[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Adds every source under 'dir' (sorted, hidden folders and headers skipped). Returns how
+ * many; counts the headers seen in *headers. */
+static size_t scan_folder(const char *dir, const ss_compdb *db, job_list *jobs, size_t *headers)
 {
     struct dirent **entries = NULL;
     int n = scandir(dir, &entries, NULL, by_name);
@@ -64,10 +94,14 @@ static size_t scan_folder(const char *dir, const ss_compdb *db, job_list *jobs)
             struct stat st;
             ss_lang lang;
             if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-                added += scan_folder(path, db, jobs);
+                added += scan_folder(path, db, jobs, headers);
             } else if (S_ISREG(st.st_mode) && ss_flags_lang_of(path, &lang) == 0) {
-                add_job(jobs, path, db ? ss_compdb_find(db, path) : NULL);
-                added++;
+                if (is_header(path)) {
+                    (*headers)++;
+                } else {
+                    add_job(jobs, path, db ? ss_compdb_find(db, path) : NULL);
+                    added++;
+                }
             }
             free(path);
         }
@@ -191,10 +225,17 @@ static int collect(const ss_lint_options *o, const ss_compdb *db, job_list *jobs
             return -1;
         }
         if (S_ISDIR(st.st_mode)) {
-            if (scan_folder(real, db, jobs) == 0) {
-                ss_log_error("no C, C++ or CUDA sources under '%s' (looked for .cu, .cuh, .c, "
-                             ".cc, .cpp, .cxx and headers)",
-                             input);
+            size_t headers = 0;
+            if (scan_folder(real, db, jobs, &headers) == 0) {
+                if (headers)
+                    ss_log_error("no C, C++ or CUDA sources under '%s', only headers (a header "
+                                 "is analyzed through the files that include it, or when "
+                                 "named on the command line)",
+                                 input);
+                else
+                    ss_log_error("no C, C++ or CUDA sources under '%s' (looked for .cu, .cuh, "
+                                 ".c, .cc, .cpp, .cxx and headers)",
+                                 input);
                 free(real);
                 return -1;
             }
@@ -228,9 +269,50 @@ static int collect(const ss_lint_options *o, const ss_compdb *db, job_list *jobs
     return 0;
 }
 
+/* clang's resource folder (builtin headers, cuda_wrappers/) beside the libclang actually
+ * loaded, symbolic links resolved: libclang derives it from the path it was loaded by, and
+ * through the distribution's /usr/lib/<triple>/libclang-16.so link that folder lacks
+ * cuda_wrappers/new, which breaks Thrust/CUB. Malloc'ed, or NULL when not found. */
+static char *clang_resource_dir(void)
+{
+    Dl_info where;
+    if (dladdr((void *)clang_createIndex, &where) == 0 || where.dli_fname == NULL)
+        return NULL;
+    char *lib = realpath(where.dli_fname, NULL);
+    if (lib == NULL)
+        return NULL;
+    char *slash = strrchr(lib, '/');
+    if (slash)
+        *slash = '\0';
+    CXString version = clang_getClangVersion();
+    const char *v = strstr(clang_getCString(version), "version ");
+    int major = v ? atoi(v + 8) : 0;
+    clang_disposeString(version);
+    char *dir = major > 0 ? ss_asprintf("%s/clang/%d", lib, major) : NULL;
+    free(lib);
+    char *probe = dir ? ss_asprintf("%s/include/cuda_wrappers/new", dir) : NULL;
+    struct stat st;
+    if (probe == NULL || stat(probe, &st) != 0) {
+        free(dir);
+        dir = NULL;
+    }
+    free(probe);
+    return dir;
+}
+
+/* Whether the user's own arguments already choose a resource folder. */
+static int has_resource_dir(const ss_args *args)
+{
+    for (size_t i = 0; i < args->count; i++) {
+        if (strncmp(args->v[i], "-resource-dir", 13) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* The clang arguments of one job. */
 static void job_args(const job *j, const ss_lint_options *o, const ss_toolkit *toolkit,
-                     ss_args *args, ss_flags_info *info)
+                     const char *resource_dir, ss_args *args, ss_flags_info *info)
 {
     ss_args translated = {0};
     if (j->command) {
@@ -249,7 +331,315 @@ static void job_args(const job *j, const ss_lint_options *o, const ss_toolkit *t
         ss_args_push(args, translated.v[i]);
     for (size_t i = 0; i < o->extra_arg_count; i++)
         ss_args_push(args, o->extra_args[i]);
+    if (resource_dir && !has_resource_dir(args)) {
+        char *flag = ss_asprintf("-resource-dir=%s", resource_dir);
+        ss_args_push(args, flag);
+        free(flag);
+    }
     ss_args_free(&translated);
+}
+
+/* What the workers share. */
+typedef struct run_state {
+    const ss_lint_options *options;
+    const ss_toolkit *toolkit;
+    const char *resource_dir; /* clang's resource folder, or NULL */
+    job_list *jobs;
+    ss_cache *cache;
+    pthread_mutex_t lock;
+    size_t next;  /* the next job to start */
+    size_t stop;  /* without keep_going: the first job with parse errors (count: none) */
+    size_t done;  /* jobs finished, for the progress line */
+    size_t total; /* jobs to parse, for the progress line */
+    size_t parsed, cached;
+    struct timespec started;
+} run_state;
+
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/* Redraws the progress line (the caller holds the lock). */
+static void show_progress(run_state *st, const char *current)
+{
+    if (!st->options->progress)
+        return;
+    char *shown = current ? ss_display_path(current) : NULL;
+    fprintf(stderr, "\r\033[K[%zu/%zu] %.1fs %s", st->done, st->total, seconds_since(&st->started),
+            shown ? shown : "");
+    fflush(stderr);
+    free(shown);
+}
+
+/* Whether a unit's result may be cached: a header that was missing may appear later without
+ * any listed file changing. */
+static int cacheable(const ss_result *r)
+{
+    for (size_t i = 0; i < r->diag_count; i++) {
+        if (strstr(r->diags[i].message, "file not found"))
+            return 0;
+    }
+    return 1;
+}
+
+static void run_job(run_state *st, CXIndex index, job *j)
+{
+    ss_args args = {0};
+    ss_flags_info info;
+    job_args(j, st->options, st->toolkit, st->resource_dir, &args, &info);
+    ss_tu_input in = {j->file, &args, &info, j->readback_bytes};
+    char key[17];
+    int from_cache = 0;
+    if (st->cache) {
+        ss_cache_key(&in, key);
+        from_cache = ss_cache_lookup(st->cache, key, &j->result, &j->status);
+    }
+    if (!from_cache) {
+        ss_tu_files files = {0};
+        j->status = ss_tu_analyze(index, &in, &j->result, st->cache ? &files : NULL);
+        if (st->cache && j->status >= 0 && cacheable(&j->result))
+            ss_cache_store(st->cache, key, &files, &j->result, j->status);
+        ss_tu_files_free(&files);
+    }
+    ss_args_free(&args);
+    pthread_mutex_lock(&st->lock);
+    if (from_cache)
+        st->cached++;
+    else
+        st->parsed++;
+    st->done++;
+    if (j->status != 0 && !st->options->keep_going) {
+        size_t index_of = (size_t)(j - st->jobs->v);
+        if (index_of < st->stop)
+            st->stop = index_of;
+    }
+    show_progress(st, j->file);
+    pthread_mutex_unlock(&st->lock);
+}
+
+/* A worker: one libclang index, jobs taken in input order until none is left (or, without
+ * keep_going, none before the first unit with parse errors). */
+static void *worker(void *data)
+{
+    run_state *st = data;
+    CXIndex index = clang_createIndex(0, 0);
+    for (;;) {
+        pthread_mutex_lock(&st->lock);
+        job *j = NULL;
+        while (st->next < st->jobs->count && st->next <= st->stop) {
+            job *candidate = &st->jobs->v[st->next++];
+            if (!candidate->skip) {
+                j = candidate;
+                j->started = 1;
+                break;
+            }
+        }
+        if (j)
+            show_progress(st, j->file);
+        pthread_mutex_unlock(&st->lock);
+        if (j == NULL)
+            break;
+        run_job(st, index, j);
+    }
+    clang_disposeIndex(index);
+    return NULL;
+}
+
+static unsigned worker_count(const ss_lint_options *o, size_t units)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned n = o->jobs ? o->jobs : (unsigned)(cpus > 0 ? cpus : 1);
+    if (n > units)
+        n = (unsigned)units;
+    return n ? n : 1;
+}
+
+/* A set of 64-bit keys (open addressing), for dropping repeated findings and diagnostics. */
+typedef struct key_set {
+    uint64_t *slots;
+    size_t cap, count;
+} key_set;
+
+/* Adds 'key'. Returns 1 when it was new, 0 when it was there already. */
+static int key_set_add(key_set *set, uint64_t key)
+{
+    key |= 1; /* 0 marks an empty slot */
+    if (2 * (set->count + 1) > set->cap) {
+        key_set grown = {calloc(set->cap ? set->cap * 2 : 256, sizeof(uint64_t)), 0, 0};
+        if (grown.slots == NULL)
+            abort();
+        grown.cap = set->cap ? set->cap * 2 : 256;
+        for (size_t i = 0; i < set->cap; i++) {
+            if (set->slots[i])
+                key_set_add(&grown, set->slots[i]);
+        }
+        free(set->slots);
+        *set = grown;
+    }
+    size_t i = (size_t)(key % set->cap);
+    while (set->slots[i]) {
+        if (set->slots[i] == key)
+            return 0;
+        i = (i + 1) % set->cap;
+    }
+    set->slots[i] = key;
+    set->count++;
+    return 1;
+}
+
+static uint64_t hash_string(const char *s, uint64_t seed)
+{
+    return s ? ss_hash_bytes(s, strlen(s) + 1, seed) : ss_hash_bytes("", 0, seed ^ 1);
+}
+
+/* Moves the findings and diagnostics of the jobs up to 'last' into 'out' in job order,
+ * each finding (rule and position) and each diagnostic once: a header seen by several
+ * translation units is reported once. */
+static void merge(job_list *jobs, size_t last, ss_result *out)
+{
+    key_set findings = {0}, diags = {0};
+    for (size_t i = 0; i < out->diag_count; i++) {
+        const ss_diag *d = &out->diags[i];
+        uint64_t h = hash_string(d->message, hash_string(d->file, d->line * 65599ULL + d->column));
+        key_set_add(&diags, h);
+    }
+    for (size_t i = 0; i <= last && i < jobs->count; i++) {
+        ss_result *r = &jobs->v[i].result;
+        for (size_t k = 0; k < r->count; k++) {
+            ss_finding *f = &r->findings[k];
+            uint64_t h = hash_string(f->file, ((uint64_t)f->rule << 48) ^
+                                                  ((uint64_t)f->line << 20) ^ f->column);
+            if (key_set_add(&findings, h)) {
+                *ss_result_add(out) = *f;
+                memset(f, 0, sizeof *f);
+            }
+        }
+        for (size_t k = 0; k < r->diag_count; k++) {
+            const ss_diag *d = &r->diags[k];
+            uint64_t h =
+                hash_string(d->message, hash_string(d->file, d->line * 65599ULL + d->column));
+            if (key_set_add(&diags, h))
+                ss_result_add_diag(out, d->severity, d->file, d->line, d->column, d->message);
+        }
+    }
+    free(findings.slots);
+    free(diags.slots);
+}
+
+static int cmp_strings(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Applies, file by file, the file's own configuration and its suppression comments to the
+ * sorted findings of 'out'. 'sources' are the analyzed main files (their suppression
+ * comments are checked even when they have no finding). Returns 0, or -1 (message printed)
+ * for a malformed configuration file. */
+static int apply_policy(const ss_lint_options *o, ss_config_cache *configs, char **sources,
+                        size_t source_count, ss_result *out)
+{
+    /* Every file to look at: the finding files and the main files, sorted, once each. */
+    size_t file_count = 0;
+    char **files = malloc((out->count + source_count + 1) * sizeof *files);
+    if (files == NULL)
+        abort();
+    for (size_t i = 0; i < out->count; i++) {
+        if (out->findings[i].file)
+            files[file_count++] = ss_strdup(out->findings[i].file);
+    }
+    for (size_t i = 0; i < source_count; i++)
+        files[file_count++] = ss_strdup(sources[i]);
+    qsort(files, file_count, sizeof *files, cmp_strings);
+
+    ss_result kept;
+    ss_result_init(&kept, SS_RESULT_LINT);
+    size_t next_finding = 0;
+    int rc = 0;
+    for (size_t i = 0; i < file_count && rc == 0; i++) {
+        if (i > 0 && strcmp(files[i], files[i - 1]) == 0)
+            continue;
+        const char *file = files[i];
+        /* The findings of 'file': findings are sorted by file, like 'files'. */
+        ss_result slice;
+        ss_result_init(&slice, SS_RESULT_LINT);
+        while (next_finding < out->count && (out->findings[next_finding].file == NULL ||
+                                             strcmp(out->findings[next_finding].file, file) < 0)) {
+            /* A finding without a file (none today) is kept as it is. */
+            *ss_result_add(&kept) = out->findings[next_finding];
+            memset(&out->findings[next_finding++], 0, sizeof(ss_finding));
+        }
+        while (next_finding < out->count && out->findings[next_finding].file &&
+               strcmp(out->findings[next_finding].file, file) == 0) {
+            *ss_result_add(&slice) = out->findings[next_finding];
+            memset(&out->findings[next_finding++], 0, sizeof(ss_finding));
+        }
+        if (slice.count) {
+            ss_config effective;
+            char err[2048];
+            if (ss_config_for_path(configs, file, o->config, &effective, err, sizeof err) != 0) {
+                ss_log_error("%s", err);
+                rc = -1;
+            } else {
+                ss_policy_apply(&effective, &slice);
+                ss_config_free(&effective);
+            }
+        }
+        ss_suppressions sup;
+        char err[2048];
+        if (rc == 0 && ss_suppress_scan_file(file, &sup, out, err, sizeof err) >= 0) {
+            ss_suppress_apply(&sup, file, &slice);
+            ss_suppress_free(&sup);
+        }
+        for (size_t k = 0; k < slice.count; k++) {
+            *ss_result_add(&kept) = slice.findings[k];
+            memset(&slice.findings[k], 0, sizeof(ss_finding));
+        }
+        ss_result_free(&slice);
+    }
+    while (next_finding < out->count) {
+        *ss_result_add(&kept) = out->findings[next_finding];
+        memset(&out->findings[next_finding++], 0, sizeof(ss_finding));
+    }
+    for (size_t i = 0; i < file_count; i++)
+        free(files[i]);
+    free(files);
+    /* Hand the surviving findings back to 'out'. */
+    for (size_t i = 0; i < out->count; i++)
+        ss_finding_clear(&out->findings[i]);
+    free(out->findings);
+    out->findings = kept.findings;
+    out->count = kept.count;
+    out->cap = kept.cap;
+    kept.findings = NULL;
+    kept.count = kept.cap = 0;
+    ss_result_free(&kept);
+    return rc;
+}
+
+/* Resolves each job's configuration: excluded files are skipped, the others get their
+ * readback limit. Returns 0, or -1 (message printed) for a malformed configuration. */
+static int configure_jobs(const ss_lint_options *o, ss_config_cache *configs, job_list *jobs,
+                          size_t *excluded)
+{
+    for (size_t i = 0; i < jobs->count; i++) {
+        ss_config effective;
+        char err[2048];
+        if (ss_config_for_path(configs, jobs->v[i].file, o->config, &effective, err, sizeof err) !=
+            0) {
+            ss_log_error("%s", err);
+            return -1;
+        }
+        if (ss_config_excluded(&effective, jobs->v[i].file)) {
+            jobs->v[i].skip = 1;
+            (*excluded)++;
+        }
+        jobs->v[i].readback_bytes = effective.readback_bytes;
+        ss_config_free(&effective);
+    }
+    return 0;
 }
 
 int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
@@ -271,36 +661,89 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
     }
     job_list jobs = {0};
     ss_toolkit toolkit = {0};
+    ss_config_cache *configs = o->config_cache ? o->config_cache : ss_config_cache_new();
+    size_t excluded = 0;
     int rc = collect(o, have_db ? &db : NULL, &jobs);
+    if (rc == 0)
+        rc = configure_jobs(o, configs, &jobs, &excluded);
     for (size_t i = 0; rc == 0 && i < jobs.count; i++) {
+        if (jobs.v[i].skip)
+            continue;
         int content = check_content(jobs.v[i].file, out);
         if (content < 0)
             rc = -1;
+        else if (content > 0)
+            jobs.v[i].skip = 1; /* noted as empty */
     }
     if (rc == 0)
         rc = ss_toolkit_find(o->cuda_path, &toolkit);
     int fatal_units = 0;
+    char *resource_dir = NULL;
+    run_state st;
+    memset(&st, 0, sizeof st);
     if (rc == 0) {
-        /* One index per worker; a single worker for now. */
-        CXIndex index = clang_createIndex(0, 0);
-        for (size_t i = 0; i < jobs.count; i++) {
-            struct stat st;
-            if (stat(jobs.v[i].file, &st) == 0 && st.st_size == 0)
-                continue; /* noted as empty */
-            ss_args args = {0};
-            ss_flags_info info;
-            job_args(&jobs.v[i], o, &toolkit, &args, &info);
-            int unit = ss_tu_analyze(index, jobs.v[i].file, &args, &info, out);
-            ss_args_free(&args);
-            if (unit != 0) {
-                fatal_units++;
-                if (!o->keep_going)
-                    break;
+        st.options = o;
+        st.toolkit = &toolkit;
+        st.resource_dir = resource_dir = clang_resource_dir();
+        st.jobs = &jobs;
+        st.stop = jobs.count;
+        for (size_t i = 0; i < jobs.count; i++)
+            st.total += !jobs.v[i].skip;
+        st.cache = o->cache_dir ? ss_cache_open(o->cache_dir) : NULL;
+        pthread_mutex_init(&st.lock, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &st.started);
+        unsigned nworkers = worker_count(o, st.total);
+        pthread_t *threads = calloc(nworkers, sizeof *threads);
+        if (threads == NULL)
+            abort();
+        unsigned started = 0;
+        if (nworkers == 1) {
+            worker(&st);
+        } else {
+            for (unsigned i = 0; i < nworkers; i++) {
+                if (pthread_create(&threads[i], NULL, worker, &st) == 0)
+                    started++;
+            }
+            if (started == 0)
+                worker(&st);
+            for (unsigned i = 0; i < started; i++)
+                pthread_join(threads[i], NULL);
+        }
+        free(threads);
+        if (o->progress) {
+            fputs("\r\033[K", stderr);
+            fflush(stderr);
+        }
+        pthread_mutex_destroy(&st.lock);
+        ss_cache_close(st.cache);
+        size_t last = st.stop < jobs.count ? st.stop : jobs.count - 1;
+        char **sources = malloc((jobs.count + 1) * sizeof *sources);
+        if (sources == NULL)
+            abort();
+        size_t source_count = 0;
+        for (size_t i = 0; i <= last && i < jobs.count; i++) {
+            if (jobs.v[i].started) {
+                fatal_units += jobs.v[i].status != 0;
+                sources[source_count++] = ss_display_path(jobs.v[i].file);
             }
         }
-        clang_disposeIndex(index);
+        merge(&jobs, last, out);
         ss_result_sort(out);
+        if (apply_policy(o, configs, sources, source_count, out) != 0)
+            rc = -1;
+        for (size_t i = 0; i < source_count; i++)
+            free(sources[i]);
+        free(sources);
     }
+    if (o->stats) {
+        o->stats->units = st.parsed + st.cached;
+        o->stats->parsed = st.parsed;
+        o->stats->cached = st.cached;
+        o->stats->excluded = excluded;
+    }
+    free(resource_dir);
+    if (configs != o->config_cache)
+        ss_config_cache_free(configs);
     ss_toolkit_free(&toolkit);
     free_jobs(&jobs);
     if (have_db)

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "policy.h"
 #include "report.h"
 
 /* Environment: set to 1 to parse with the bundled CUDA declarations even when a toolkit is
@@ -15,6 +16,14 @@
 /* --cuda-path value that selects the bundled declarations. */
 #define SS_CUDA_PATH_NONE "none"
 
+/* What a run did, for --stats. */
+typedef struct ss_lint_stats {
+    size_t units;    /* translation units analyzed (parsed or from the cache) */
+    size_t parsed;   /* parsed by libclang */
+    size_t cached;   /* taken from the cache */
+    size_t excluded; /* source files skipped by an exclude pattern */
+} ss_lint_stats;
+
 typedef struct ss_lint_options {
     const char *const *inputs; /* files and folders; may be empty when build_dir is set */
     size_t input_count;
@@ -23,17 +32,30 @@ typedef struct ss_lint_options {
     size_t extra_arg_count;
     const char *cuda_path; /* toolkit root, SS_CUDA_PATH_NONE, or NULL to discover */
     int keep_going;        /* analyze every file even after a fatal parse error */
+    /* The fields below may be left zero. */
+    const ss_config *config;       /* the command-line configuration layer, or NULL */
+    ss_config_cache *config_cache; /* shared with the caller, or NULL for a private one */
+    unsigned jobs;                 /* translation units parsed at once; 0: one per CPU */
+    const char *cache_dir;         /* result cache folder, or NULL for no cache */
+    int progress;                  /* 1: show progress on stderr (the caller checks isatty) */
+    ss_lint_stats *stats;          /* filled in when not NULL */
 } ss_lint_options;
 
 /* Runs the static checks over the translation units named by 'options' and appends their
- * findings (sorted, each reported once) and tool diagnostics (parse errors, files that were
- * skipped) to 'out', which the caller has initialized with ss_result_init(SS_RESULT_LINT).
- * Returns -1 when the input itself is unusable (a missing file, a folder without sources, a
- * broken compile_commands.json, a binary file, no toolkit where one was named): a message
- * has been printed and nothing was analyzed. Otherwise returns the number of translation
- * units that had parse errors (0 when every file parsed cleanly); each such file is still
- * analyzed as far as clang recovered, and without keep_going the analysis stops after the
- * first of them. */
+ * findings (sorted by file, line, column and rule; each reported once, also when a header is
+ * seen by several units) and tool diagnostics (parse errors, files that were skipped,
+ * malformed suppression comments) to 'out', which the caller has initialized with
+ * ss_result_init(SS_RESULT_LINT). Translation units are parsed by 'jobs' threads (one
+ * libclang index each); the result does not depend on their number. Every finding has been
+ * passed through the configuration of its own file (.syncscope.yml over 'config': disabled
+ * rules and excluded paths removed, severities set) and through the suppression comments of
+ * its file; source files that an exclude pattern matches are not parsed. Returns -1 when the
+ * input itself is unusable (a missing file, a folder without sources, a broken
+ * compile_commands.json, a malformed .syncscope.yml, a binary file, no toolkit where one was
+ * named): a message has been printed and nothing was analyzed. Otherwise returns the number
+ * of translation units that had parse errors (0 when every file parsed cleanly); each such
+ * file is still analyzed as far as clang recovered, and without keep_going the result ends
+ * with the first of them (in input order). */
 int ss_analyzer_run(const ss_lint_options *options, ss_result *out);
 
 #endif

@@ -262,6 +262,34 @@ static int edge_tokens(CXCursor c, char *first, char *last, size_t size)
     return 0;
 }
 
+/* 'p += n' or '++p' in 'values' mode: a definition whose value is the expression itself
+ * (the location's earlier value, moved). The expression is not a definition for a use
+ * inside it: its operand is read before it is written. */
+static void add_advance(scan *s, CXCursor c, unsigned begin, unsigned end)
+{
+    if (begin <= s->use_begin && end >= s->use_end)
+        return;
+    add_def(s, SS_DEF_VALUE, c, clang_getNullCursor(), 0, begin, !s->loc->element);
+}
+
+/* 'x = y' through a class's operator= in 'values' mode: a definition of x with value y.
+ * Returns 1 when 'call' was such an assignment to the tracked location. */
+static int assignment_def(scan *s, CXCursor call, unsigned begin)
+{
+    CXCursor method = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(method) != CXCursor_CXXMethod ||
+        clang_Cursor_getNumArguments(call) != 2)
+        return 0;
+    CXString name = clang_getCursorSpelling(method);
+    int assign = strcmp(clang_getCString(name), "operator=") == 0;
+    clang_disposeString(name);
+    if (!assign || touches(s, clang_Cursor_getArgument(call, 0)) != TOUCH_EXACT)
+        return 0;
+    add_def(s, SS_DEF_VALUE, clang_Cursor_getArgument(call, 1), clang_getNullCursor(), 0, begin,
+            !s->loc->element);
+    return 1;
+}
+
 static int is_handled(const scan *s, unsigned begin)
 {
     for (size_t i = 0; i < s->handled_count; i++) {
@@ -378,21 +406,37 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
         break;
     }
     case CXCursor_CompoundAssignOperator:
-        if (touches(s, ss_ast_child(c, 0)) != TOUCH_NONE)
-            add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
+        if (touches(s, ss_ast_child(c, 0)) == TOUCH_NONE)
+            break;
+        if (s->loc->values && touches(s, ss_ast_child(c, 0)) == TOUCH_EXACT) {
+            char op[8];
+            if (ss_ast_binary_op(c, op, sizeof op) == 0 &&
+                (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0)) {
+                add_advance(s, c, begin, end);
+                break;
+            }
+        }
+        add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
         break;
     case CXCursor_UnaryOperator: {
         CXCursor operand = ss_ast_child(c, 0);
         if (touches(s, operand) == TOUCH_NONE || is_handled(s, begin))
             break;
         char first[16], last[16];
-        if (edge_tokens(c, first, last, sizeof first) != 0 || strcmp(first, "&") == 0 ||
-            strcmp(first, "++") == 0 || strcmp(first, "--") == 0 || strcmp(last, "++") == 0 ||
-            strcmp(last, "--") == 0)
+        if (edge_tokens(c, first, last, sizeof first) != 0 || strcmp(first, "&") == 0)
             add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
+        else if (strcmp(first, "++") == 0 || strcmp(first, "--") == 0 || strcmp(last, "++") == 0 ||
+                 strcmp(last, "--") == 0) {
+            if (s->loc->values && touches(s, operand) == TOUCH_EXACT)
+                add_advance(s, c, begin, end);
+            else
+                add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
+        }
         break;
     }
     case CXCursor_CallExpr:
+        if (s->loc->values && assignment_def(s, c, begin))
+            break;
         call_defs(s, c, begin);
         if (clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod) {
             /* obj.method(): a non-const method may change the object. */

@@ -4,6 +4,7 @@
 
 #include <clang-c/Index.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analyzer.h"
 #include "report.h"
@@ -144,6 +145,10 @@ typedef struct ss_location {
     CXCursor var; /* the VarDecl or ParmDecl */
     char *field;  /* field name, or NULL for the whole variable */
     int element;  /* 1: any element of an array variable */
+    int values;   /* 1 (pointer provenance): 'p += n', 'p -= n', '++p', 'p--' are
+                   * SS_DEF_VALUE definitions whose value is that expression, and a class
+                   * assignment through operator= ('s.ptr = make_cudaPitchedPtr(...)') is an
+                   * SS_DEF_VALUE of its right-hand side; 0: both as before */
 } ss_location;
 
 /* Names the location that 'expr' designates ("s", "cfg.stream", "streams[i]", "&cfg" with
@@ -163,10 +168,12 @@ void ss_defs_free(ss_defs *defs);
 typedef struct ss_check_ctx {
     CXTranslationUnit tu;
     ss_result *result;
-    int per_thread;      /* the default stream is per-thread in this TU */
-    int torch;           /* the TU includes ATen/torch headers */
-    CXCursor function;   /* innermost function-like cursor around the call, or null */
-    char *function_name; /* the named function around the call, or NULL */
+    int per_thread;          /* the default stream is per-thread in this TU */
+    int torch;               /* the TU includes ATen/torch headers */
+    CXCursor function;       /* innermost function-like cursor around the call, or null */
+    char *function_name;     /* the named function around the call, or NULL */
+    unsigned readback_bytes; /* SYNC301: the largest device-to-host copy that is a readback
+                              * (the file's effective readback-bytes setting) */
 } ss_check_ctx;
 
 /* Adds a finding of 'rule' at 'at' (its expansion location) to the context's result, unless
@@ -182,16 +189,160 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
 void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, CXCursor config);
 /* cudaStreamCreate and friends: SYNC103. */
 void ss_check_stream_create(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+/* Stream, device and event synchronization inside a loop that enqueues device work:
+ * SYNC401 (loops.c). */
+void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+/* A call of the device-wide synchronizing class (cudaMalloc, cudaFree, cudaHostRegister,
+ * cudaDeviceSetLimit...) inside a loop that enqueues device work: SYNC402 (loops.c). */
+void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+/* cudaStreamBeginCapture: capture-unsafe calls before the matching EndCapture in the same
+ * function, SYNC501 (capture.c). */
+void ss_check_capture(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
 
 /* A path as shown to the user (malloc'ed): relative to the working directory when the file
  * lies under it, else absolute. */
 char *ss_display_path(const char *path);
 
-/* Analyzes one translation unit (tu.c): parses 'file' with 'args' (clang arguments without
- * the file) in 'index' and appends findings and parse diagnostics to 'out'. Returns 0, 1
- * when the parse had a fatal error (the file was analyzed as far as clang recovered), or -1
- * when libclang produced no translation unit at all. */
-int ss_tu_analyze(CXIndex index, const char *file, const ss_args *args, const ss_flags_info *info,
-                  ss_result *out);
+/* A 64-bit hash of 'len' bytes at 'data', continuing from 'seed' (0 to start). Not
+ * cryptographic: it tells changed file contents and command lines apart. */
+uint64_t ss_hash_bytes(const void *data, size_t len, uint64_t seed);
+
+/* The files a translation unit read while it was parsed, with the hash of the content clang
+ * saw; the main file first. Files served from memory (SS_VIRTUAL_INCLUDE) are not listed. */
+typedef struct ss_tu_file {
+    char *path; /* as libclang names it (absolute for everything the analyzer parses) */
+    uint64_t hash;
+} ss_tu_file;
+
+typedef struct ss_tu_files {
+    ss_tu_file *v;
+    size_t count, cap;
+    int incomplete; /* a file's content could not be had: the list cannot validate a cache */
+} ss_tu_files;
+
+void ss_tu_files_free(ss_tu_files *files);
+
+/* What one translation unit is analyzed with. */
+typedef struct ss_tu_input {
+    const char *file;          /* absolute path of the main file */
+    const ss_args *args;       /* clang arguments without the file */
+    const ss_flags_info *info; /* what flag translation learned */
+    unsigned readback_bytes;   /* the file's effective readback-bytes */
+} ss_tu_input;
+
+/* Analyzes one translation unit (tu.c): parses 'in'->file in 'index' and appends findings
+ * and parse diagnostics to 'out'; when 'files' is not NULL, appends the files it read
+ * (clang_getInclusions) with their content hashes. Returns 0, 1 when the parse had an error
+ * (the file was analyzed as far as clang recovered), or -1 when libclang produced no
+ * translation unit at all. */
+int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_files *files);
+
+/* The per-translation-unit result cache (cache.c): entries under one folder, keyed by the
+ * main file, its arguments and the settings that change findings, and valid while every
+ * file the unit read still has the content it had. Thread-safe. */
+typedef struct ss_cache ss_cache;
+
+/* Opens (creating it and its parents) the cache folder 'dir'. Returns NULL, with a warning
+ * printed, when the folder cannot be created; the run then goes on without a cache. */
+ss_cache *ss_cache_open(const char *dir);
+void ss_cache_close(ss_cache *cache);
+/* The key of a translation unit: 'in' (file, arguments, readback-bytes), the working
+ * directory (paths in findings are shown relative to it) and the analyzer's own version and
+ * bundled files. Writes 16 hex digits and a NUL to 'key'. */
+void ss_cache_key(const ss_tu_input *in, char key[17]);
+/* Looks 'key' up. Returns 1 and appends the cached findings and diagnostics to 'out' (with
+ * the unit's status, as ss_tu_analyze returns it, in 'status') when the entry exists, reads
+ * back whole and every file it lists still hashes the same; 0 otherwise (a missing, stale or
+ * corrupt entry: the caller parses). */
+int ss_cache_lookup(ss_cache *cache, const char *key, ss_result *out, int *status);
+/* Stores the unit's 'result', 'status' and 'files' under 'key' atomically (a temporary file,
+ * then rename). Returns 0, or -1 when it could not be written (the run goes on). */
+int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
+                   const ss_result *result, int status);
+
+/* Where a call sits (scope.c): loops around it within its function, also through local
+ * lambdas, and whether a loop launches kernels or enqueues device work. */
+typedef enum ss_scope_work {
+    SS_SCOPE_LAUNCHES, /* kernel launches: k<<<...>>>, API classes LAUNCH and GRAPH_LAUNCH */
+    SS_SCOPE_ENQUEUES  /* a launch or any call for which ss_api_enqueues() is true */
+} ss_scope_work;
+
+/* Whether 'c' is a for, while, do or range-for statement. */
+int ss_scope_is_loop(CXCursor c);
+/* The name of the function 'call' calls, malloc'ed, or NULL: ss_ast_callee_name, and for a
+ * call left unresolved in a template (type-dependent arguments) the overload set's name. */
+char *ss_scope_callee_name(CXCursor call);
+/* Whether 'call' is a k<<<...>>>(...) launch (its second child is the configuration call). */
+int ss_scope_is_launch(CXCursor call);
+/* The named function a lambda 'function' sits in (through nested lambdas); any other
+ * cursor is returned as it is. */
+CXCursor ss_scope_outer_function(CXCursor function);
+/* Writes to 'out' (at most 'max') the loops around 'c', innermost first, looking in the
+ * whole named function around 'function' (the check context's function; it may be a
+ * lambda). When 'c' is inside a lambda bound to a local variable ('auto step = [&]{...}'),
+ * the loops around each call of that variable follow, innermost first. Returns the number
+ * written. */
+size_t ss_scope_enclosing_loops(CXCursor function, CXCursor c, CXCursor *out, size_t max);
+/* The innermost loop around 'c' as above, or a null cursor. */
+CXCursor ss_scope_enclosing_loop(CXCursor function, CXCursor c);
+/* Whether 'body' (a loop, or any statement) does 'what', directly or in the body of a local
+ * lambda it calls through a variable. '*first' (may be NULL) receives the first such call,
+ * or a null cursor. Returns 1 or 0. */
+int ss_scope_has_work(CXCursor body, ss_scope_work what, CXCursor *first);
+/* ss_scope_has_work(loop, SS_SCOPE_LAUNCHES, first). */
+int ss_scope_loop_launches(CXCursor loop, CXCursor *first);
+/* ss_scope_has_work(loop, SS_SCOPE_ENQUEUES, first). */
+int ss_scope_loop_enqueues(CXCursor loop, CXCursor *first);
+/* The line of 'c' (its expansion location), for messages. */
+unsigned ss_scope_line(CXCursor c);
+
+/* Host pointer provenance (provenance.c): where the buffer a host pointer points into comes
+ * from, followed through declarations, assignments, casts, pointer arithmetic, '&a[i]',
+ * '.data()', '&v[0]', both arms of '?:' and fields of local structs, within one function. */
+typedef enum ss_host_kind {
+    SS_HOST_UNKNOWN,    /* a parameter, a global pointer, a call result, mixed definitions */
+    SS_HOST_PAGEABLE,   /* malloc/new/containers/arrays/addresses of objects */
+    SS_HOST_PINNED,     /* cudaMallocHost, cudaHostAlloc */
+    SS_HOST_REGISTERED, /* pageable, but passed to cudaHostRegister earlier in the function */
+    SS_HOST_MANAGED,    /* cudaMallocManaged */
+    SS_HOST_DEVICE      /* cudaMalloc: not host memory at all */
+} ss_host_kind;
+
+typedef struct ss_provenance {
+    ss_host_kind kind;
+    char *source;    /* malloc'ed words naming the source ("malloc()", "new[]", "the storage
+                      * of std::vector 'v'", "local array 'buf'"), or NULL when unknown */
+    CXCursor origin; /* the allocating expression or the declaration of the storage */
+    unsigned line;   /* the line of 'origin' */
+} ss_provenance;
+
+/* Classifies the host pointer expression 'expr' as used where it stands, inside 'function'
+ * (a check context's function). Fills 'out' (release with ss_provenance_free). Returns 0,
+ * or -1 (with 'out' unknown) when there is no function to analyze. */
+int ss_provenance_of(CXCursor function, CXCursor expr, ss_provenance *out);
+void ss_provenance_free(ss_provenance *p);
+/* "pageable", "pinned", ... */
+const char *ss_host_kind_name(ss_host_kind kind);
+/* The text of 'expr' as written (a macro argument as in the invocation; whitespace runs
+ * folded), malloc'ed, or NULL when it is long or unreadable. */
+char *ss_expr_text(CXCursor expr);
+/* "ns::Class::name" for a declaration, skipping inline namespaces (std::__1, std::__cxx11),
+ * malloc'ed. */
+char *ss_qualified_name(CXCursor decl);
+/* The qualified name of the class template a type (or the type a reference or pointer
+ * refers to) specializes, or of the class itself, malloc'ed; NULL when it is not a class. */
+char *ss_type_template_name(CXType type);
+
+/* Checks of the copy rules (checks/pageable_copy.c, checks/sync_copy.c, checks/readback.c),
+ * dispatched from tu.c. */
+/* SYNC201: an asynchronous copy whose host side is provably pageable (class COPY). */
+void ss_check_pageable_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+/* SYNC202: a synchronous runtime copy or memset in a function that uses a non-default stream
+ * or inside a loop that launches kernels (classes COPY and MEMSET). */
+void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+/* SYNC301: a device-to-host copy of a scalar that the host waits for (class COPY). */
+void ss_check_readback_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+/* SYNC301: Thrust and libtorch readbacks; called for every call, whatever its callee. */
+void ss_check_readback_call(ss_check_ctx *ctx, CXCursor call);
 
 #endif

@@ -126,6 +126,9 @@ void ss_toolkit_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out)
     static const char *const lang_names[] = {"c", "c++", "cuda"};
     push_pair(out, "-x", lang_names[lang]);
     if (lang == SS_LANG_CUDA) {
+        /* nvcc 12 and 13 compile C++17 unless told otherwise (Thrust, CUB and libcu++ in
+         * CUDA 13 require it); a -std= from the compile command comes later and wins. */
+        ss_args_push(out, "-std=c++17");
         ss_args_push(out, "--cuda-host-only");
         ss_args_push(out, "-nocudalib");
         ss_args_push(out, "-Wno-unknown-cuda-version");

@@ -26,7 +26,28 @@ static const struct {
     {SS_CLASS_PREFETCH, ss_check_default_stream_call},
     {SS_CLASS_ATTACH, ss_check_default_stream_call},
     {SS_CLASS_STREAM_CREATE, ss_check_stream_create},
+    {SS_CLASS_STREAM_SYNC, ss_check_sync_in_loop},
+    {SS_CLASS_DEVICE_SYNC, ss_check_sync_in_loop},
+    {SS_CLASS_EVENT_SYNC, ss_check_sync_in_loop},
+    {SS_CLASS_ALLOC, ss_check_device_sync_in_loop},
+    {SS_CLASS_FREE, ss_check_device_sync_in_loop},
+    {SS_CLASS_HOST_ALLOC, ss_check_device_sync_in_loop},
+    {SS_CLASS_HOST_FREE, ss_check_device_sync_in_loop},
+    {SS_CLASS_MANAGED_ALLOC, ss_check_device_sync_in_loop},
+    {SS_CLASS_HOST_REGISTER, ss_check_device_sync_in_loop},
+    {SS_CLASS_HOST_UNREGISTER, ss_check_device_sync_in_loop},
+    {SS_CLASS_DEVICE_CONFIG, ss_check_device_sync_in_loop},
+    {SS_CLASS_CAPTURE_BEGIN, ss_check_capture},
+    {SS_CLASS_COPY, ss_check_pageable_copy},
+    {SS_CLASS_COPY, ss_check_sync_copy},
+    {SS_CLASS_MEMSET, ss_check_sync_copy},
+    {SS_CLASS_COPY, ss_check_readback_copy},
 };
+
+/* Checks of every call, whatever it calls (library readbacks: Thrust, libtorch). */
+typedef void (*any_call_check_fn)(ss_check_ctx *ctx, CXCursor call);
+
+static const any_call_check_fn any_call_checks[] = {ss_check_readback_call};
 
 /* Checks of k<<<...>>>(...) launches. */
 typedef void (*launch_check_fn)(ss_check_ctx *ctx, CXCursor launch, CXCursor config);
@@ -161,7 +182,9 @@ static void dispatch_call(ss_check_ctx *ctx, CXCursor call)
             launch_checks[i](ctx, call, second);
         return;
     }
-    char *name = ss_ast_callee_name(call);
+    for (size_t i = 0; i < sizeof any_call_checks / sizeof any_call_checks[0]; i++)
+        any_call_checks[i](ctx, call);
+    char *name = ss_scope_callee_name(call);
     const ss_api *api = name ? ss_api_find(name) : NULL;
     free(name);
     if (api == NULL)
@@ -283,19 +306,60 @@ static int collect_diagnostics(CXTranslationUnit tu, ss_result *out)
     return fatal;
 }
 
-int ss_tu_analyze(CXIndex index, const char *file, const ss_args *args, const ss_flags_info *info,
-                  ss_result *out)
+void ss_tu_files_free(ss_tu_files *files)
+{
+    for (size_t i = 0; i < files->count; i++)
+        free(files->v[i].path);
+    free(files->v);
+    memset(files, 0, sizeof *files);
+}
+
+typedef struct inclusion_walk {
+    CXTranslationUnit tu;
+    ss_tu_files *files;
+} inclusion_walk;
+
+/* Records each file the translation unit read, with the hash of its content as parsed. */
+static void record_inclusion(CXFile included, CXSourceLocation *stack, unsigned depth,
+                             CXClientData data)
+{
+    inclusion_walk *walk_state = data;
+    ss_tu_files *files = walk_state->files;
+    CXString name = clang_getFileName(included);
+    const char *path = clang_getCString(name);
+    if (path == NULL || strncmp(path, SS_VIRTUAL_INCLUDE, strlen(SS_VIRTUAL_INCLUDE)) == 0) {
+        clang_disposeString(name);
+        return;
+    }
+    size_t size = 0;
+    const char *text = clang_getFileContents(walk_state->tu, included, &size);
+    if (text == NULL)
+        files->incomplete = 1;
+    if (files->count == files->cap) {
+        files->cap = files->cap ? files->cap * 2 : 64;
+        ss_tu_file *grown = realloc(files->v, files->cap * sizeof *grown);
+        if (grown == NULL)
+            abort();
+        files->v = grown;
+    }
+    files->v[files->count].path = ss_strdup(path);
+    files->v[files->count].hash = text ? ss_hash_bytes(text, size, 0) : 0;
+    files->count++;
+    clang_disposeString(name);
+}
+
+int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_files *files)
 {
     unsigned nvirtual;
     const struct CXUnsavedFile *virtual_files = ss_toolkit_virtual_files(&nvirtual);
     CXTranslationUnit tu = NULL;
     unsigned options =
         CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-    enum CXErrorCode rc =
-        clang_parseTranslationUnit2(index, file, (const char *const *)args->v, (int)args->count,
-                                    (struct CXUnsavedFile *)virtual_files, nvirtual, options, &tu);
+    enum CXErrorCode rc = clang_parseTranslationUnit2(
+        index, in->file, (const char *const *)in->args->v, (int)in->args->count,
+        (struct CXUnsavedFile *)virtual_files, nvirtual, options, &tu);
     if (rc != CXError_Success || tu == NULL) {
-        char *path = ss_display_path(file);
+        char *path = ss_display_path(in->file);
         ss_result_add_diag(out, SS_SEV_ERROR, path, 0, 0, ss_cx_error_words(rc));
         free(path);
         return -1;
@@ -305,9 +369,14 @@ int ss_tu_analyze(CXIndex index, const char *file, const ss_args *args, const ss
     memset(&ctx, 0, sizeof ctx);
     ctx.tu = tu;
     ctx.result = out;
-    ctx.per_thread = info->per_thread || defines_per_thread(tu, file);
+    ctx.per_thread = in->info->per_thread || defines_per_thread(tu, in->file);
     ctx.function = clang_getNullCursor();
+    ctx.readback_bytes = in->readback_bytes;
     clang_getInclusions(tu, find_torch, &ctx.torch);
+    if (files) {
+        inclusion_walk state = {tu, files};
+        clang_getInclusions(tu, record_inclusion, &state);
+    }
     clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &ctx);
     clang_disposeTranslationUnit(tu);
     return fatal ? 1 : 0;

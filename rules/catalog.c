@@ -159,3 +159,52 @@ const char *ss_sync_class_name(ss_sync_class sync)
     static const char *const names[] = {"never", "pageable", "always", "device", "explicit"};
     return (size_t)sync < sizeof names / sizeof names[0] ? names[sync] : "unknown";
 }
+
+static const ss_host_memory host_memory_table[] = {
+#define SS_HOST_MEMORY(name, kind, arg) {name, SS_HOSTMEM_##kind, arg},
+#include "host_memory.def"
+};
+
+const ss_host_memory *ss_host_memory_all(size_t *count)
+{
+    *count = sizeof host_memory_table / sizeof host_memory_table[0];
+    return host_memory_table;
+}
+
+const ss_host_memory *ss_host_memory_find(const char *name, ss_host_memory_kind kind)
+{
+    for (size_t i = 0; name && i < sizeof host_memory_table / sizeof host_memory_table[0]; i++) {
+        if (host_memory_table[i].kind == kind && strcmp(host_memory_table[i].name, name) == 0)
+            return &host_memory_table[i];
+    }
+    return NULL;
+}
+
+static const ss_readback readback_table[] = {
+#define SS_READBACK(name, kind) {name, SS_READBACK_##kind},
+#include "readback.def"
+};
+
+const ss_readback *ss_readback_all(size_t *count)
+{
+    *count = sizeof readback_table / sizeof readback_table[0];
+    return readback_table;
+}
+
+const ss_readback *ss_readback_find(const char *name, ss_readback_kind kind)
+{
+    for (size_t i = 0; name && i < sizeof readback_table / sizeof readback_table[0]; i++) {
+        if (readback_table[i].kind == kind && strcmp(readback_table[i].name, name) == 0)
+            return &readback_table[i];
+    }
+    return NULL;
+}
+
+const ss_readback *ss_readback_match(const char *text, ss_readback_kind kind)
+{
+    for (size_t i = 0; text && i < sizeof readback_table / sizeof readback_table[0]; i++) {
+        if (readback_table[i].kind == kind && strstr(text, readback_table[i].name) != NULL)
+            return &readback_table[i];
+    }
+    return NULL;
+}

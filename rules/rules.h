@@ -124,4 +124,57 @@ int ss_api_enqueues(const ss_api *api);
 const char *ss_api_class_name(ss_api_class klass);
 const char *ss_sync_class_name(ss_sync_class sync);
 
+/* Host buffer sources (host_memory.def) and library readbacks (readback.def). */
+typedef enum ss_host_memory_kind {
+    SS_HOSTMEM_PAGEABLE_ALLOC,
+    SS_HOSTMEM_PAGEABLE_OUT_ALLOC,
+    SS_HOSTMEM_PAGEABLE_NEW,
+    SS_HOSTMEM_PAGEABLE_CONTAINER,
+    SS_HOSTMEM_DEFAULT_HELPER,
+    SS_HOSTMEM_STORAGE_POINTER,
+    SS_HOSTMEM_STORAGE_ELEMENT,
+    SS_HOSTMEM_PITCHED_PTR_MAKER
+} ss_host_memory_kind;
+
+typedef struct ss_host_memory {
+    const char *name; /* "malloc", "std::vector", "new[]", "data" */
+    ss_host_memory_kind kind;
+    int arg; /* argument index for PAGEABLE_OUT_ALLOC and PITCHED_PTR_MAKER, else -1 */
+} ss_host_memory;
+
+/* The whole host_memory.def table; 'count' receives the number of rows. */
+const ss_host_memory *ss_host_memory_all(size_t *count);
+/* The row whose name is exactly 'name' and whose kind is 'kind', or NULL. */
+const ss_host_memory *ss_host_memory_find(const char *name, ss_host_memory_kind kind);
+
+typedef enum ss_readback_kind {
+    SS_READBACK_THRUST_VALUE_ALGO,
+    SS_READBACK_THRUST_ITER_ALGO,
+    SS_READBACK_THRUST_DEVICE_CONTAINER,
+    SS_READBACK_THRUST_ELEMENT_METHOD,
+    SS_READBACK_THRUST_DEVICE_MARK,
+    SS_READBACK_THRUST_HOST_MARK,
+    SS_READBACK_THRUST_REFERENCE,
+    SS_READBACK_TORCH_TENSOR_CLASS,
+    SS_READBACK_TORCH_READBACK_METHOD,
+    SS_READBACK_TORCH_READBACK_FUNCTION,
+    SS_READBACK_TORCH_TO_METHOD,
+    SS_READBACK_TORCH_CPU_DEVICE,
+    SS_READBACK_TORCH_CUDA_MARK,
+    SS_READBACK_TORCH_FACTORY
+} ss_readback_kind;
+
+typedef struct ss_readback {
+    const char *name; /* "thrust::reduce", "item", "device_ptr<" */
+    ss_readback_kind kind;
+} ss_readback;
+
+/* The whole readback.def table; 'count' receives the number of rows. */
+const ss_readback *ss_readback_all(size_t *count);
+/* The row whose name is exactly 'name' and whose kind is 'kind', or NULL. */
+const ss_readback *ss_readback_find(const char *name, ss_readback_kind kind);
+/* The first row of kind 'kind' whose name occurs in 'text' (type-spelling fragments), or
+ * NULL. */
+const ss_readback *ss_readback_match(const char *text, ss_readback_kind kind);
+
 #endif

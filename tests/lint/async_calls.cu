@@ -33,7 +33,7 @@ void stream_calls(char *dst, const char *src, size_t n, cudaEvent_t event, cudaS
     cudaMemsetAsync(dst, 0, n, s);
     cudaEventRecord(event, s);
     cudaStreamWaitEvent(s, event, 0);
-    cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice);
+    cudaMemcpy(dst, src, n, cudaMemcpyHostToDevice); // expect: SYNC202
     void *buffer = nullptr;
     cudaMallocAsync(&buffer, n, s);
     cudaFreeAsync(buffer, s);

@@ -4,8 +4,8 @@
 
 void upload(std::vector<float> &v, float *device, cudaStream_t s)
 {
-    cudaMemcpyAsync(device, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice); // expect: SYNC102
-    cudaMemcpyAsync(device, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice, s);
+    cudaMemcpyAsync(device, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice); // expect: SYNC102, SYNC201
+    cudaMemcpyAsync(device, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice, s); // expect: SYNC201
     cudaStream_t mine;
     cudaStreamCreate(&mine); // expect: SYNC103
 }

@@ -133,7 +133,11 @@ static int run_case(const char *dir, const char *name, const char *cuda_path)
     for (size_t i = 0; i < spec.arg_count; i++)
         extra[extra_count++] = spec.args[i];
     const char *inputs[] = {real};
-    ss_lint_options options = {inputs, 1, NULL, extra, extra_count, cuda_path, 0};
+    ss_lint_options options = {.inputs = inputs,
+                               .input_count = 1,
+                               .extra_args = extra,
+                               .extra_arg_count = extra_count,
+                               .cuda_path = cuda_path};
     char build_dir[] = "/tmp/ss-lint-driver-XXXXXX";
     int have_build_dir = 0;
     if (spec.compdb_command) {

@@ -1,5 +1,6 @@
 /* check_analyzer.c: the analyzer through its API (findings, dedupe, system headers, parse
- * errors) and `syncscope lint` end to end (output, exit codes, bad input). */
+ * errors) and `syncscope lint` end to end (output, exit codes, bad input, configuration,
+ * baseline, cache, -j). */
 #include "analyzer.h"
 #include "check_main.h"
 
@@ -52,8 +53,8 @@ static char *slurp(const char *path)
 {
     FILE *in = fopen(path, "rb");
     ck_assert_ptr_nonnull(in);
-    char *buf = calloc(1, 1 << 16);
-    size_t n = fread(buf, 1, (1 << 16) - 1, in);
+    char *buf = calloc(1, 1 << 20);
+    size_t n = fread(buf, 1, (1 << 20) - 1, in);
     buf[n] = '\0';
     fclose(in);
     return buf;
@@ -304,7 +305,11 @@ START_TEST(test_api_headers_once_and_system_headers)
     char *sys = ss_asprintf("-isystem%s/sys", work);
     const char *inputs[] = {b, a};
     const char *extra[] = {sys};
-    ss_lint_options o = {inputs, 2, NULL, extra, 1, SS_CUDA_PATH_NONE, 0};
+    ss_lint_options o = {.inputs = inputs,
+                         .input_count = 2,
+                         .extra_args = extra,
+                         .extra_arg_count = 1,
+                         .cuda_path = SS_CUDA_PATH_NONE};
     ss_result r;
     ss_result_init(&r, SS_RESULT_LINT);
     char cwd[4096];
@@ -348,7 +353,7 @@ START_TEST(test_compile_database_inputs)
     free(write_text("build/compile_commands.json", db));
     free(db);
     char *build = ss_asprintf("%s/build", work);
-    ss_lint_options o = {NULL, 0, build, NULL, 0, SS_CUDA_PATH_NONE, 0};
+    ss_lint_options o = {.build_dir = build, .cuda_path = SS_CUDA_PATH_NONE};
     ss_result r;
     ss_result_init(&r, SS_RESULT_LINT);
     ck_assert_int_eq(ss_analyzer_run(&o, &r), 0);
@@ -360,6 +365,337 @@ START_TEST(test_compile_database_inputs)
     ck_assert_int_eq(ss_analyzer_run(&o, &r), -1);
     ss_result_free(&r);
     free(build);
+    remove_work_dir();
+}
+END_TEST
+
+/* Copies the test tree 'name' under tests/ into WORK/'name'. */
+static void copy_tree(const char *name)
+{
+    char *cmd = ss_asprintf("cp -r '%s/tests/%s' '%s/%s'", SS_SOURCE_DIR, name, work, name);
+    ck_assert_int_eq(system(cmd), 0);
+    free(cmd);
+}
+
+/* Runs syncscope lint and checks the exit status; returns stdout, frees stderr into *err_out
+ * when not NULL. */
+static char *lint_output(const char *const *argv, int status, char **err_out)
+{
+    char *out, *err;
+    ck_assert_int_eq(run(argv, &out, &err), status);
+    if (err_out)
+        *err_out = err;
+    else
+        free(err);
+    return out;
+}
+
+START_TEST(test_config_precedence)
+{
+    make_work_dir();
+    copy_tree("lint-config");
+    char *err;
+    const char *all[] = {"--cuda-path=none", "--no-cache",  "--stats",
+                         "--color=never",    "lint-config", NULL};
+    char *out = lint_output(all, 1, &err);
+    /* The root file: SYNC101 raised to error, SYNC103 off; the vendor folder excluded (it
+     * would not parse). */
+    ck_assert_ptr_nonnull(strstr(out, "lint-config/app/k.cu:7:5: error: kernel 'k' is launched "
+                                      "in 'app' without a stream"));
+    ck_assert_ptr_null(strstr(out, "lint-config/app/k.cu:6"));
+    ck_assert_ptr_null(strstr(out, "vendor"));
+    ck_assert_str_eq(err, "syncscope: parsed 3, cached 0\n");
+    /* tests/ inherits the root (SYNC103 off) under its own SYNC101 note, SYNC401 off. */
+    ck_assert_ptr_nonnull(strstr(out, "lint-config/app/tests/t.cu:7:5: note: kernel 'k'"));
+    ck_assert_ptr_null(strstr(out, "lint-config/app/tests/t.cu:6"));
+    ck_assert_ptr_null(strstr(out, "lint-config/app/tests/t.cu:10"));
+    /* standalone/ does not inherit: SYNC103 at its default, SYNC401 a warning. */
+    ck_assert_ptr_nonnull(strstr(out, "lint-config/app/standalone/s.cu:6:5: note: "
+                                      "'cudaStreamCreate' in 'standalone'"));
+    ck_assert_ptr_nonnull(strstr(out, "lint-config/app/standalone/s.cu:7:5: warning: kernel"));
+    ck_assert_ptr_nonnull(strstr(out, "lint-config/app/standalone/s.cu:10:9: warning: "
+                                      "'cudaStreamSynchronize' in 'standalone' blocks the host"));
+    ck_assert_ptr_nonnull(strstr(out, "2 warnings, 1 error and 2 notes generated.\n"));
+    free(out);
+    free(err);
+    /* Each file is judged by its own fail-on: t.cu has notes only, and fail-on error. */
+    const char *tests_only[] = {"--cuda-path=none", "--no-cache", "lint-config/app/tests", NULL};
+    free(lint_output(tests_only, 0, NULL));
+    /* The command line wins over every file. */
+    const char *fail_note[] = {"--cuda-path=none",      "--no-cache", "--fail-on", "note",
+                               "lint-config/app/tests", NULL};
+    free(lint_output(fail_note, 1, NULL));
+    const char *overrides[] = {"--cuda-path=none",
+                               "--no-cache",
+                               "--color=never",
+                               "--severity",
+                               "SYNC101=warning",
+                               "--enable",
+                               "blocking-stream-create",
+                               "--disable",
+                               "SYNC401",
+                               "lint-config/app",
+                               NULL};
+    /* standalone/s.cu's warning fails at that file's fail-on (the default, warning). */
+    out = lint_output(overrides, 1, NULL);
+    ck_assert_ptr_nonnull(strstr(out, "lint-config/app/k.cu:7:5: warning: kernel"));
+    ck_assert_ptr_nonnull(strstr(out, "lint-config/app/k.cu:6:5: note: 'cudaStreamCreate'"));
+    ck_assert_ptr_nonnull(strstr(out, "lint-config/app/tests/t.cu:7:5: warning: kernel"));
+    ck_assert_ptr_null(strstr(out, "SYNC401"));
+    free(out);
+    const char *exclude[] = {"--cuda-path=none",           "--no-cache",  "--stats", "--exclude",
+                             "lint-config/app/standalone", "lint-config", NULL};
+    out = lint_output(exclude, 1, &err);
+    ck_assert_ptr_null(strstr(out, "standalone"));
+    ck_assert_str_eq(err, "syncscope: parsed 2, cached 0\n");
+    free(out);
+    free(err);
+    /* --dump-config shows the merged layers for one file. */
+    const char *dump[] = {"--readback-bytes", "64", "--dump-config", "lint-config/app/tests/t.cu",
+                          NULL};
+    out = lint_output(dump, 0, NULL);
+    char *from = ss_asprintf("# from: %s/lint-config/app/tests/.syncscope.yml\n"
+                             "# from: %s/lint-config/.syncscope.yml\n",
+                             work, work);
+    ck_assert_ptr_nonnull(strstr(out, from));
+    ck_assert_ptr_nonnull(strstr(out, "readback-bytes: 64\n"));
+    ck_assert_ptr_nonnull(strstr(out, "fail-on: error\n"));
+    ck_assert_ptr_nonnull(strstr(out, "SYNC401: # sync-in-loop\n    enabled: false\n"));
+    ck_assert_ptr_nonnull(strstr(out, "SYNC101: # default-stream-launch\n    enabled: true\n"
+                                      "    severity: note\n"));
+    free(from);
+    free(out);
+    remove_work_dir();
+}
+END_TEST
+
+START_TEST(test_malformed_config_and_baseline)
+{
+    make_work_dir();
+    free(write_text("src/a.cu", launch_file));
+    free(write_text("src/.syncscope.yml", "rules:\n  SYNC201:\n    severty: error\n"));
+    const char *lint[] = {"--cuda-path=none", "--no-cache", "src", NULL};
+    char *expected = ss_asprintf("syncscope: error: %s/src/.syncscope.yml:3:5: unknown key "
+                                 "'severty' in rule 'SYNC201' (expected enabled, severity)\n",
+                                 work);
+    expect_error(lint, expected);
+    free(expected);
+    const char *dump[] = {"--dump-config", "src/a.cu", NULL};
+    expected = ss_asprintf("syncscope: error: %s/src/.syncscope.yml:3:5: unknown key "
+                           "'severty' in rule 'SYNC201' (expected enabled, severity)\n",
+                           work);
+    expect_error(dump, expected);
+    free(expected);
+    free(write_text("src/.syncscope.yml", "fail-on: warning\n"));
+    free(write_text("bad.json", "{\"version\": 1, \"findings\": [\n"));
+    const char *bad[] = {"--cuda-path=none", "--no-cache", "--baseline", "bad.json", "src", NULL};
+    expect_error(bad, "syncscope: error: bad.json:2:1: malformed baseline: the file ends inside "
+                      "the JSON document\n");
+    free(write_text("v2.json", "{\"version\": 2, \"findings\": []}\n"));
+    const char *v2[] = {"--cuda-path=none", "--no-cache", "--baseline", "v2.json", "src", NULL};
+    expect_error(v2, "syncscope: error: v2.json: unsupported baseline version 2 (this syncscope "
+                     "reads version 1)\n");
+    const char *missing[] = {"--cuda-path=none", "--baseline", "none.json", "src", NULL};
+    expect_error(missing, "syncscope: error: none.json: No such file or directory\n");
+    const char *severity[] = {"--severity", "SYNC101", "src", NULL};
+    expect_error(severity, "syncscope: error: --severity needs RULE=LEVEL (got 'SYNC101')\n");
+    const char *rule[] = {"--disable", "SYNC999", "src", NULL};
+    expect_error(rule, "syncscope: error: --disable: unknown rule 'SYNC999'\n");
+    const char *jobs[] = {"-j", "0", "src", NULL};
+    expect_error(jobs, "syncscope: error: -j needs a number of jobs from 1 to 1024 (got '0')\n");
+    remove_work_dir();
+}
+END_TEST
+
+START_TEST(test_baseline_after_code_moves)
+{
+    make_work_dir();
+    static const char before[] = "#include <cuda_runtime.h>\n"
+                                 "__global__ void k(int *p) { p[0] = 1; }\n"
+                                 "void go(int *p)\n"
+                                 "{\n"
+                                 "    k<<<1, 1>>>(p);\n"
+                                 "    k<<<2, 1>>>(p);\n"
+                                 "}\n";
+    free(write_text("a.cu", before));
+    const char *write[] = {"--cuda-path=none", "--no-cache", "--write-baseline",
+                           "base.json",        "a.cu",       NULL};
+    free(lint_output(write, 1, NULL));
+    char *base_path = ss_asprintf("%s/base.json", work);
+    char *base = slurp(base_path);
+    ck_assert_ptr_nonnull(strstr(base, "\"version\":\t1"));
+    free(base);
+    free(base_path);
+    const char *with[] = {
+        "--cuda-path=none", "--no-cache", "--color=never", "--baseline", "base.json", "a.cu", NULL};
+    char *out = lint_output(with, 0, NULL);
+    ck_assert_str_eq(out, "");
+    free(out);
+    /* Lines added above and re-indentation: the same findings, still in the baseline. */
+    free(write_text("a.cu", "#include <cuda_runtime.h>\n"
+                            "/* a comment\n   over two lines */\n"
+                            "__global__ void k(int *p) { p[0] = 1; }\n"
+                            "void go(int *p)\n"
+                            "{\n"
+                            "        k<<<1, 1>>>(p);\n"
+                            "  k<<<2,1>>>(p);\n"
+                            "    k<<<3, 1>>>(p);\n"
+                            "}\n"));
+    out = lint_output(with, 1, NULL);
+    ck_assert_str_eq(out, "a.cu:9:5: warning: kernel 'k' is launched in 'go' without a stream: "
+                          "it runs on the legacy default stream [SYNC101 default-stream-launch]\n"
+                          "    k<<<3, 1>>>(p);\n"
+                          "    ^\n"
+                          "a.cu:9:5: note: pass an explicit stream created with "
+                          "cudaStreamNonBlocking, or compile with --default-stream per-thread\n"
+                          "1 warning generated.\n");
+    free(out);
+    remove_work_dir();
+}
+END_TEST
+
+/* The findings of a run in JSON, and its stderr. */
+static const char cache_header_a[] = "#pragma once\n__global__ void ka(int *p) { p[0] = 1; }\n";
+static const char cache_header_b[] = "#pragma once\n__global__ void kb(int *p) { p[0] = 2; }\n";
+
+START_TEST(test_cache_invalidation)
+{
+    make_work_dir();
+    free(write_text("inc/a.h", cache_header_a));
+    free(write_text("inc/b.h", cache_header_b));
+    free(write_text("u1.cu", "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
+                             "void u1(int *p) { ka<<<1, 1>>>(p); }\n"));
+    free(write_text("u2.cu", "#include <cuda_runtime.h>\n#include \"inc/b.h\"\n"
+                             "void u2(int *p) { kb<<<1, 1>>>(p); }\n"));
+    free(write_text("u3.cu", "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
+                             "#include \"inc/b.h\"\n"
+                             "void u3(int *p) { ka<<<1, 1>>>(p); kb<<<1, 1, 0, 0>>>(p); }\n"));
+    const char *lint[] = {"--cuda-path=none", "--cache-dir", "cache", "--stats", "-j",    "2",
+                          "--format",         "json",        "u1.cu", "u2.cu",   "u3.cu", NULL};
+    char *err;
+    char *cold = lint_output(lint, 1, &err);
+    ck_assert_str_eq(err, "syncscope: parsed 3, cached 0\n");
+    free(err);
+    char *warm = lint_output(lint, 1, &err);
+    ck_assert_str_eq(err, "syncscope: parsed 0, cached 3\n");
+    ck_assert_str_eq(warm, cold);
+    free(err);
+    free(warm);
+    /* Changing b.h re-parses exactly its dependents, u2 and u3. */
+    free(write_text("inc/b.h", "#pragma once\n\n__global__ void kb(int *p) { p[0] = 3; }\n"));
+    char *changed = lint_output(lint, 1, &err);
+    ck_assert_str_eq(err, "syncscope: parsed 2, cached 1\n");
+    ck_assert_ptr_nonnull(strstr(changed, "\"line\":\t4"));
+    free(err);
+    free(changed);
+    /* A touched file with the same content is still cached; a changed source re-parses. */
+    free(write_text("inc/a.h", cache_header_a));
+    free(write_text("u1.cu", "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
+                             "void u1(int *p) { ka<<<2, 1>>>(p); }\n"));
+    free(lint_output(lint, 1, &err));
+    ck_assert_str_eq(err, "syncscope: parsed 1, cached 2\n");
+    free(err);
+    /* Corrupt entries are ignored and rewritten. */
+    char *corrupt = ss_asprintf("for f in '%s'/cache/*.json; do printf '{\"format\": 1, ' > "
+                                "\"$f\"; done",
+                                work);
+    ck_assert_int_eq(system(corrupt), 0);
+    free(corrupt);
+    free(lint_output(lint, 1, &err));
+    ck_assert_str_eq(err, "syncscope: parsed 3, cached 0\n");
+    free(err);
+    free(lint_output(lint, 1, &err));
+    ck_assert_str_eq(err, "syncscope: parsed 0, cached 3\n");
+    free(err);
+    const char *no_cache[] = {"--cuda-path=none",
+                              "--cache-dir",
+                              "cache",
+                              "--no-cache",
+                              "--stats",
+                              "u1.cu",
+                              "u2.cu",
+                              "u3.cu",
+                              NULL};
+    free(lint_output(no_cache, 1, &err));
+    ck_assert_str_eq(err, "syncscope: parsed 3, cached 0\n");
+    free(err);
+    /* Another readback limit is another key. */
+    const char *readback[] = {"--cuda-path=none", "--cache-dir", "cache", "--stats",
+                              "--readback-bytes", "8",           "u1.cu", NULL};
+    free(lint_output(readback, 1, &err));
+    ck_assert_str_eq(err, "syncscope: parsed 1, cached 0\n");
+    free(err);
+    free(cold);
+    remove_work_dir();
+}
+END_TEST
+
+START_TEST(test_jobs_deterministic)
+{
+    make_work_dir();
+    char *dir = ss_asprintf("%s/tests/lint", SS_SOURCE_DIR);
+    char *include = ss_asprintf("--extra-arg=-I%s/tests/lint/include", SS_SOURCE_DIR);
+    const char *one[] = {"--cuda-path=none",
+                         "--no-cache",
+                         "--keep-going",
+                         "--color=never",
+                         include,
+                         "-j1",
+                         dir,
+                         NULL};
+    const char *four[] = {"--cuda-path=none",
+                          "--no-cache",
+                          "--keep-going",
+                          "--color=never",
+                          include,
+                          "-j",
+                          "4",
+                          dir,
+                          NULL};
+    char *out1 = lint_output(one, 1, NULL);
+    char *out4 = lint_output(four, 1, NULL);
+    ck_assert_str_eq(out1, out4);
+    ck_assert_ptr_nonnull(strstr(out1, "/tests/lint/capture.cu:11:5: error: 'cudaMemcpy'"));
+    ck_assert_ptr_nonnull(strstr(out1, "/tests/lint/sync_in_loop.cu:13:9: note: "
+                                       "'cudaStreamSynchronize' in 'for_loop'"));
+    free(out1);
+    free(out4);
+    free(include);
+    free(dir);
+    remove_work_dir();
+}
+END_TEST
+
+START_TEST(test_headers_not_parsed_alone)
+{
+    make_work_dir();
+    /* A header that only parses inside its includer (blockIdx comes from CUDA). */
+    free(write_text("lib/work.h", "__global__ void w(int *p) { p[blockIdx.x] = 1; }\n"
+                                  "inline void launch(int *p) { w<<<1, 1>>>(p); }\n"));
+    free(write_text("lib/use.cu", "#include <cuda_runtime.h>\n#include \"work.h\"\n"
+                                  "void use(int *p) { launch(p); }\n"));
+    free(write_text("lib/k.cuh", "#pragma once\n__global__ void kc(int *p) { p[0] = 1; }\n"));
+    const char *folder[] = {"--cuda-path=none", "--no-cache", "--stats",
+                            "--color=never",    "lib",        NULL};
+    char *err;
+    char *out = lint_output(folder, 1, &err);
+    ck_assert_str_eq(err, "syncscope: parsed 1, cached 0\n");
+    ck_assert_ptr_nonnull(strstr(out, "lib/work.h:2:30: warning: kernel 'w' is launched in "
+                                      "'launch' without a stream"));
+    ck_assert_ptr_null(strstr(out, "error"));
+    free(out);
+    free(err);
+    /* Named explicitly, a header is parsed on its own (and here fails to). */
+    const char *named[] = {"--cuda-path=none", "--no-cache", "--keep-going", "lib/work.h", NULL};
+    out = lint_output(named, 0, NULL);
+    ck_assert_ptr_nonnull(strstr(out, "lib/work.h:1:31: error: use of undeclared identifier "
+                                      "'blockIdx'"));
+    free(out);
+    free(write_text("only/a.h", "int a;\n"));
+    const char *only[] = {"--cuda-path=none", "only", NULL};
+    expect_error(only, "syncscope: error: no C, C++ or CUDA sources under 'only', only headers (a "
+                       "header is analyzed through the files that include it, or when named on "
+                       "the command line)\n");
     remove_work_dir();
 }
 END_TEST
@@ -380,6 +716,18 @@ static Suite *analyzer_suite(void)
     tcase_add_test(cli, test_bad_inputs);
     tcase_add_test(cli, test_parse_errors_keep_going);
     suite_add_tcase(s, cli);
+    TCase *policy = tcase_create("policy");
+    tcase_set_timeout(policy, 120);
+    tcase_add_test(policy, test_config_precedence);
+    tcase_add_test(policy, test_malformed_config_and_baseline);
+    tcase_add_test(policy, test_baseline_after_code_moves);
+    suite_add_tcase(s, policy);
+    TCase *scale = tcase_create("scale");
+    tcase_set_timeout(scale, 300);
+    tcase_add_test(scale, test_cache_invalidation);
+    tcase_add_test(scale, test_jobs_deterministic);
+    tcase_add_test(scale, test_headers_not_parsed_alone);
+    suite_add_tcase(s, scale);
     return s;
 }
 

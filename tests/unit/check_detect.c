@@ -996,6 +996,41 @@ START_TEST(test_python_frame_is_primary)
 }
 END_TEST
 
+START_TEST(test_python_site_skips_library_frames)
+{
+    /* print(tensor): the readback is made in torch's own Python code; the site is the
+     * program's print line. */
+    ss_stack_frame frames[4] = {
+        {0x7f01, ss_log_intern(&log_, "cudaMemcpyAsync"), ss_log_intern(&log_, "x.cpp"),
+         ss_log_intern(&log_, "/usr/lib/libcudart.so.13"), 5, 0},
+        {0, ss_log_intern(&log_, "_tensor_str"),
+         ss_log_intern(&log_, "/usr/lib/python3/dist-packages/torch/_tensor_str.py"), 0, 700, 1},
+        {0, ss_log_intern(&log_, "main"), ss_log_intern(&log_, "samples/python/infer_loop.py"), 0,
+         38, 1},
+        {0, ss_log_intern(&log_, "<module>"), ss_log_intern(&log_, "samples/python/infer_loop.py"),
+         0, 50, 1},
+    };
+    uint32_t stack = ss_log_add_stack(&log_, frames, 4);
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(320),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = stack});
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, "samples/python/infer_loop.py");
+    ck_assert_uint_eq(f->line, 38);
+    ck_assert_str_eq(f->function, "main");
+    ck_assert_uint_eq(f->frame_count, 4);
+}
+END_TEST
+
 START_TEST(test_native_site_skips_library_frames)
 {
     ss_stack_frame frames[3] = {
@@ -1181,9 +1216,9 @@ static Suite *detect_suite(void)
          {test_capture_invalidated, test_capture_unsafe_call_without_error_result,
           test_capture_success}},
         {"sites",
-         {test_python_frame_is_primary, test_native_site_skips_library_frames,
-          test_unsymbolized_stacks_aggregate_by_stack, test_totals_and_metadata,
-          test_same_findings_after_trace_round_trip}},
+         {test_python_frame_is_primary, test_python_site_skips_library_frames,
+          test_native_site_skips_library_frames, test_unsymbolized_stacks_aggregate_by_stack,
+          test_totals_and_metadata, test_same_findings_after_trace_round_trip}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);

@@ -1,0 +1,449 @@
+/* cache.c: the per-translation-unit result cache: an unchanged unit (same arguments, same
+ * content of every file it read) is not parsed again. */
+#include "internal.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Bumped whenever the entry layout or the meaning of a cached finding changes. */
+#define SS_CACHE_FORMAT 1
+
+/* Hash of a file as read from disk now, remembered for the run. */
+typedef struct content_hash {
+    char *path;
+    uint64_t hash;
+    int readable;
+    struct content_hash *next;
+} content_hash;
+
+enum { MEMO_BUCKETS = 4096 };
+
+struct ss_cache {
+    char *dir;
+    pthread_mutex_t lock;
+    content_hash *memo[MEMO_BUCKETS];
+};
+
+static uint64_t rotl64(uint64_t x, int r)
+{
+    return (x << r) | (x >> (64 - r));
+}
+
+static uint64_t fmix64(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 33;
+    return h;
+}
+
+uint64_t ss_hash_bytes(const void *data, size_t len, uint64_t seed)
+{
+    const unsigned char *p = data;
+    uint64_t h = seed ^ (0x9e3779b97f4a7c15ULL * (len + 1));
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t word;
+        memcpy(&word, p + i, 8);
+        word *= 0x87c37b91114253d5ULL;
+        word = rotl64(word, 31);
+        word *= 0x4cf5ad432745937fULL;
+        h ^= word;
+        h = rotl64(h, 27) * 5 + 0x52dce729;
+    }
+    uint64_t tail = 0;
+    for (size_t k = 0; i + k < len; k++)
+        tail |= (uint64_t)p[i + k] << (8 * k);
+    h ^= fmix64(tail ^ (uint64_t)(len - i));
+    return fmix64(h);
+}
+
+ss_cache *ss_cache_open(const char *dir)
+{
+    /* mkdir -p. */
+    char *path = ss_strdup(dir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0755);
+            *p = '/';
+        }
+    }
+    struct stat st;
+    if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+        ss_log_warning("cannot create the cache folder '%s': %s; going on without a cache", dir,
+                       strerror(errno));
+        free(path);
+        return NULL;
+    }
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode) || access(path, W_OK) != 0) {
+        ss_log_warning("the cache folder '%s' is not a writable folder; going on without a "
+                       "cache",
+                       dir);
+        free(path);
+        return NULL;
+    }
+    ss_cache *cache = calloc(1, sizeof *cache);
+    if (cache == NULL)
+        abort();
+    cache->dir = path;
+    pthread_mutex_init(&cache->lock, NULL);
+    return cache;
+}
+
+void ss_cache_close(ss_cache *cache)
+{
+    if (cache == NULL)
+        return;
+    for (size_t b = 0; b < MEMO_BUCKETS; b++) {
+        for (content_hash *e = cache->memo[b], *next; e; e = next) {
+            next = e->next;
+            free(e->path);
+            free(e);
+        }
+    }
+    pthread_mutex_destroy(&cache->lock);
+    free(cache->dir);
+    free(cache);
+}
+
+/* The identity of the running analyzer: its executable's size, modification time and inode.
+ * A rebuilt syncscope (a changed check or rule table) never trusts an older build's entries,
+ * even when the version string did not change. */
+static uint64_t binary_identity;
+static pthread_once_t binary_identity_once = PTHREAD_ONCE_INIT;
+
+static void read_binary_identity(void)
+{
+    struct stat st;
+    uint64_t h = 0;
+    if (stat("/proc/self/exe", &st) == 0) {
+        uint64_t parts[4] = {(uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
+                             (uint64_t)st.st_mtim.tv_nsec, (uint64_t)st.st_ino};
+        h = ss_hash_bytes(parts, sizeof parts, 0);
+    }
+    binary_identity = h;
+}
+
+void ss_cache_key(const ss_tu_input *in, char key[17])
+{
+    static const char format[] = "syncscope-cache " SS_VERSION;
+    uint64_t h = ss_hash_bytes(format, sizeof format, SS_CACHE_FORMAT);
+    pthread_once(&binary_identity_once, read_binary_identity);
+    h = ss_hash_bytes(&binary_identity, sizeof binary_identity, h);
+    CXString clang_version = clang_getClangVersion();
+    const char *cv = clang_getCString(clang_version);
+    h = ss_hash_bytes(cv, strlen(cv) + 1, h);
+    clang_disposeString(clang_version);
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd) == NULL)
+        cwd[0] = '\0';
+    h = ss_hash_bytes(cwd, strlen(cwd) + 1, h);
+    h = ss_hash_bytes(in->file, strlen(in->file) + 1, h);
+    for (size_t i = 0; i < in->args->count; i++)
+        h = ss_hash_bytes(in->args->v[i], strlen(in->args->v[i]) + 1, h);
+    unsigned settings[2] = {in->readback_bytes, (unsigned)in->info->per_thread};
+    h = ss_hash_bytes(settings, sizeof settings, h);
+    /* The bundled declarations and the shim are part of the binary, not of any file. */
+    unsigned nvirtual;
+    const struct CXUnsavedFile *virtual_files = ss_toolkit_virtual_files(&nvirtual);
+    for (unsigned i = 0; i < nvirtual; i++) {
+        h = ss_hash_bytes(virtual_files[i].Filename, strlen(virtual_files[i].Filename) + 1, h);
+        h = ss_hash_bytes(virtual_files[i].Contents, virtual_files[i].Length, h);
+    }
+    snprintf(key, 17, "%016llx", (unsigned long long)h);
+}
+
+/* Reads a whole file. Returns a malloc'ed buffer (NUL-terminated) or NULL. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *in = fopen(path, "rb");
+    if (in == NULL)
+        return NULL;
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap + 1);
+    if (buf == NULL)
+        abort();
+    while ((got = fread(buf + n, 1, cap - n, in)) > 0) {
+        n += got;
+        if (n == cap) {
+            cap *= 2;
+            char *grown = realloc(buf, cap + 1);
+            if (grown == NULL)
+                abort();
+            buf = grown;
+        }
+    }
+    int failed = ferror(in);
+    fclose(in);
+    if (failed) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* The hash of the current content of 'path', computed once per run. Returns 0, or -1 when
+ * the file cannot be read. */
+static int current_hash(ss_cache *cache, const char *path, uint64_t *hash)
+{
+    size_t bucket = ss_hash_bytes(path, strlen(path), 0) % MEMO_BUCKETS;
+    pthread_mutex_lock(&cache->lock);
+    for (content_hash *e = cache->memo[bucket]; e; e = e->next) {
+        if (strcmp(e->path, path) == 0) {
+            int readable = e->readable;
+            *hash = e->hash;
+            pthread_mutex_unlock(&cache->lock);
+            return readable ? 0 : -1;
+        }
+    }
+    pthread_mutex_unlock(&cache->lock);
+    /* Hashed outside the lock; two workers may both hash a file, with the same answer. */
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    content_hash *e = calloc(1, sizeof *e);
+    if (e == NULL)
+        abort();
+    e->path = ss_strdup(path);
+    e->readable = text != NULL;
+    e->hash = text ? ss_hash_bytes(text, len, 0) : 0;
+    free(text);
+    pthread_mutex_lock(&cache->lock);
+    e->next = cache->memo[bucket];
+    cache->memo[bucket] = e;
+    pthread_mutex_unlock(&cache->lock);
+    *hash = e->hash;
+    return e->readable ? 0 : -1;
+}
+
+static char *entry_path(const ss_cache *cache, const char *key)
+{
+    return ss_asprintf("%s/%s.json", cache->dir, key);
+}
+
+static void add_string(cJSON *o, const char *name, const char *value)
+{
+    if (value)
+        cJSON_AddStringToObject(o, name, value);
+}
+
+int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
+                   const ss_result *result, int status)
+{
+    if (files->incomplete)
+        return -1;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddNumberToObject(root, "format", SS_CACHE_FORMAT);
+    cJSON_AddStringToObject(root, "key", key);
+    cJSON_AddNumberToObject(root, "status", status);
+    cJSON *list = cJSON_AddArrayToObject(root, "files");
+    for (size_t i = 0; i < files->count; i++) {
+        char hex[17];
+        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)files->v[i].hash);
+        cJSON *pair = cJSON_CreateArray();
+        cJSON_AddItemToArray(pair, cJSON_CreateString(files->v[i].path));
+        cJSON_AddItemToArray(pair, cJSON_CreateString(hex));
+        cJSON_AddItemToArray(list, pair);
+    }
+    cJSON *findings = cJSON_AddArrayToObject(root, "findings");
+    for (size_t i = 0; i < result->count; i++) {
+        const ss_finding *f = &result->findings[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "rule", ss_rules_get(f->rule)->id);
+        cJSON_AddNumberToObject(o, "severity", f->severity);
+        add_string(o, "file", f->file);
+        cJSON_AddNumberToObject(o, "line", f->line);
+        cJSON_AddNumberToObject(o, "column", f->column);
+        add_string(o, "function", f->function);
+        add_string(o, "message", f->message);
+        add_string(o, "hint", f->hint);
+        add_string(o, "lineText", f->line_text);
+        cJSON_AddItemToArray(findings, o);
+    }
+    cJSON *diags = cJSON_AddArrayToObject(root, "diags");
+    for (size_t i = 0; i < result->diag_count; i++) {
+        const ss_diag *d = &result->diags[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "severity", d->severity);
+        add_string(o, "file", d->file);
+        cJSON_AddNumberToObject(o, "line", d->line);
+        cJSON_AddNumberToObject(o, "column", d->column);
+        add_string(o, "message", d->message);
+        cJSON_AddItemToArray(diags, o);
+    }
+    char *text = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    if (text == NULL)
+        return -1;
+    char *final_path = entry_path(cache, key);
+    char *tmp_path = ss_asprintf("%s/.%s.%ld.%lx.tmp", cache->dir, key, (long)getpid(),
+                                 (unsigned long)pthread_self());
+    int rc = -1;
+    FILE *out = fopen(tmp_path, "wb");
+    if (out) {
+        size_t len = strlen(text);
+        int ok = fwrite(text, 1, len, out) == len;
+        ok &= fclose(out) == 0;
+        if (ok && rename(tmp_path, final_path) == 0)
+            rc = 0;
+        else
+            unlink(tmp_path);
+    }
+    free(text);
+    free(tmp_path);
+    free(final_path);
+    return rc;
+}
+
+/* A string member, or NULL; sets *bad when the member exists and is not a string. */
+static const char *get_string(const cJSON *o, const char *name, int *bad)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (item == NULL)
+        return NULL;
+    if (!cJSON_IsString(item)) {
+        *bad = 1;
+        return NULL;
+    }
+    return item->valuestring;
+}
+
+/* A non-negative integer member; sets *bad when it is missing or not one. */
+static unsigned get_unsigned(const cJSON *o, const char *name, unsigned max, int *bad)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (!cJSON_IsNumber(item) || item->valuedouble < 0 || item->valuedouble > max ||
+        item->valuedouble != (double)(unsigned)item->valuedouble) {
+        *bad = 1;
+        return 0;
+    }
+    return (unsigned)item->valuedouble;
+}
+
+/* Whether every file of the entry still has the content it was parsed with. */
+static int files_unchanged(ss_cache *cache, const cJSON *list)
+{
+    if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
+        return 0;
+    const cJSON *pair;
+    cJSON_ArrayForEach(pair, list)
+    {
+        const cJSON *path = cJSON_GetArrayItem(pair, 0);
+        const cJSON *hex = cJSON_GetArrayItem(pair, 1);
+        if (!cJSON_IsArray(pair) || !cJSON_IsString(path) || !cJSON_IsString(hex))
+            return 0;
+        char *end = NULL;
+        unsigned long long want = strtoull(hex->valuestring, &end, 16);
+        uint64_t have;
+        if (end == hex->valuestring || *end != '\0' ||
+            current_hash(cache, path->valuestring, &have) != 0 || have != want)
+            return 0;
+    }
+    return 1;
+}
+
+/* Turns the entry's findings and diagnostics into 'out'. Returns 0, or -1 when malformed
+ * ('out' then holds nothing of it). */
+static int decode(const cJSON *root, ss_result *out)
+{
+    ss_result decoded;
+    ss_result_init(&decoded, SS_RESULT_LINT);
+    int bad = 0;
+    const cJSON *findings = cJSON_GetObjectItemCaseSensitive(root, "findings");
+    const cJSON *diags = cJSON_GetObjectItemCaseSensitive(root, "diags");
+    if (!cJSON_IsArray(findings) || !cJSON_IsArray(diags))
+        bad = 1;
+    const cJSON *o;
+    const cJSON *finding_list = bad ? NULL : findings;
+    cJSON_ArrayForEach(o, finding_list)
+    {
+        const char *id = get_string(o, "rule", &bad);
+        const ss_rule *rule = id ? ss_rules_find(id) : NULL;
+        unsigned severity = get_unsigned(o, "severity", SS_SEV_ERROR, &bad);
+        if (rule == NULL || bad) {
+            bad = 1;
+            break;
+        }
+        ss_finding *f = ss_result_add(&decoded);
+        f->rule = rule->rule;
+        f->severity = (ss_severity)severity;
+        f->origin = SS_ORIGIN_STATIC;
+        f->file = ss_strdup(get_string(o, "file", &bad));
+        f->line = get_unsigned(o, "line", UINT_MAX, &bad);
+        f->column = get_unsigned(o, "column", UINT_MAX, &bad);
+        f->function = ss_strdup(get_string(o, "function", &bad));
+        f->message = ss_strdup(get_string(o, "message", &bad));
+        f->hint = ss_strdup(get_string(o, "hint", &bad));
+        f->line_text = ss_strdup(get_string(o, "lineText", &bad));
+        if (f->message == NULL)
+            bad = 1;
+    }
+    const cJSON *diag_list = bad ? NULL : diags;
+    cJSON_ArrayForEach(o, diag_list)
+    {
+        unsigned severity = get_unsigned(o, "severity", SS_SEV_ERROR, &bad);
+        const char *file = get_string(o, "file", &bad);
+        unsigned line = get_unsigned(o, "line", UINT_MAX, &bad);
+        unsigned column = get_unsigned(o, "column", UINT_MAX, &bad);
+        const char *message = get_string(o, "message", &bad);
+        if (bad || message == NULL) {
+            bad = 1;
+            break;
+        }
+        ss_result_add_diag(&decoded, (ss_severity)severity, file, line, column, message);
+    }
+    if (bad) {
+        ss_result_free(&decoded);
+        return -1;
+    }
+    /* Move the decoded findings and diagnostics over. */
+    for (size_t i = 0; i < decoded.count; i++) {
+        *ss_result_add(out) = decoded.findings[i];
+        memset(&decoded.findings[i], 0, sizeof decoded.findings[i]);
+    }
+    for (size_t i = 0; i < decoded.diag_count; i++) {
+        const ss_diag *d = &decoded.diags[i];
+        ss_result_add_diag(out, d->severity, d->file, d->line, d->column, d->message);
+    }
+    decoded.count = 0;
+    ss_result_free(&decoded);
+    return 0;
+}
+
+int ss_cache_lookup(ss_cache *cache, const char *key, ss_result *out, int *status)
+{
+    char *path = entry_path(cache, key);
+    size_t len = 0;
+    char *text = read_file(path, &len);
+    free(path);
+    if (text == NULL)
+        return 0;
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    free(text);
+    int hit = 0;
+    int bad = 0;
+    const char *stored_key = root ? get_string(root, "key", &bad) : NULL;
+    if (root && stored_key && strcmp(stored_key, key) == 0 &&
+        get_unsigned(root, "format", 1000, &bad) == SS_CACHE_FORMAT && !bad) {
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "status");
+        if (cJSON_IsNumber(st) && (st->valueint == 0 || st->valueint == 1) &&
+            files_unchanged(cache, cJSON_GetObjectItemCaseSensitive(root, "files")) &&
+            decode(root, out) == 0) {
+            *status = st->valueint;
+            hit = 1;
+        }
+    }
+    cJSON_Delete(root);
+    return hit;
+}

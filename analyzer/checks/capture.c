@@ -1,0 +1,323 @@
+/* capture.c: SYNC501, calls between cudaStreamBeginCapture and cudaStreamEndCapture that
+ * invalidate or fail the stream capture. Tracked within one function, along straight-line
+ * code and simple branches (docs/lint.md, "SYNC501"). */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* cudaStreamCaptureMode (and CUstreamCaptureMode): the same values in both APIs. */
+typedef enum capture_mode {
+    MODE_UNKNOWN = -1,
+    MODE_GLOBAL = 0,
+    MODE_THREAD_LOCAL = 1,
+    MODE_RELAXED = 2
+} capture_mode;
+
+/* One call in the function, with what decides whether it runs under the capture. */
+typedef struct call_site {
+    CXCursor call;
+    unsigned offset;
+    unsigned block_begin, block_end; /* the block it runs unconditionally in */
+    unsigned conditional_depth;      /* if/switch/loop/?: around it within the function */
+} call_site;
+
+typedef struct call_list {
+    call_site *v;
+    size_t count, cap;
+} call_list;
+
+/* Walking the function: the stack of block and conditional ancestors. */
+typedef struct site_walk {
+    call_list *calls;
+    unsigned block_begin, block_end;
+    unsigned conditional_depth;
+} site_walk;
+
+static int is_conditional(enum CXCursorKind k)
+{
+    return k == CXCursor_IfStmt || k == CXCursor_SwitchStmt || k == CXCursor_ForStmt ||
+           k == CXCursor_WhileStmt || k == CXCursor_DoStmt || k == CXCursor_CXXForRangeStmt ||
+           k == CXCursor_ConditionalOperator || k == CXCursor_BinaryOperator ||
+           k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt;
+}
+
+static enum CXChildVisitResult collect_sites(CXCursor c, CXCursor parent, CXClientData data)
+{
+    site_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue; /* its body runs when it is called, not here */
+    if (k == CXCursor_CallExpr) {
+        call_list *list = w->calls;
+        if (list->count == list->cap) {
+            list->cap = list->cap ? list->cap * 2 : 64;
+            call_site *grown = realloc(list->v, list->cap * sizeof *grown);
+            if (grown == NULL)
+                abort();
+            list->v = grown;
+        }
+        call_site *s = &list->v[list->count++];
+        s->call = c;
+        s->offset = ss_ast_offset(c);
+        s->block_begin = w->block_begin;
+        s->block_end = w->block_end;
+        s->conditional_depth = w->conditional_depth;
+    }
+    /* '&&' and '||' evaluate their right side conditionally; other operators do not. */
+    int conditional = is_conditional(k);
+    if (k == CXCursor_BinaryOperator) {
+        char op[8];
+        conditional = ss_ast_binary_op(c, op, sizeof op) == 0 &&
+                      (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0);
+    }
+    site_walk inner = *w;
+    if (conditional) {
+        inner.conditional_depth++;
+        ss_ast_range(c, &inner.block_begin, &inner.block_end);
+    } else if (k == CXCursor_CompoundStmt && is_conditional(clang_getCursorKind(parent))) {
+        ss_ast_range(c, &inner.block_begin, &inner.block_end);
+    }
+    clang_visitChildren(c, collect_sites, &inner);
+    return CXChildVisit_Continue;
+}
+
+/* The tokens of 'expr' joined without spaces ("streams[i]"), malloc'ed. */
+static char *token_text(CXCursor expr)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(expr);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(expr), &tokens, &n);
+    char *text = ss_strdup("");
+    for (unsigned i = 0; i < n; i++) {
+        CXString s = clang_getTokenSpelling(tu, tokens[i]);
+        char *joined = ss_asprintf("%s%s", text, clang_getCString(s));
+        clang_disposeString(s);
+        free(text);
+        text = joined;
+    }
+    if (tokens)
+        clang_disposeTokens(tu, tokens, n);
+    return text;
+}
+
+/* The stream argument of a capture call as text, malloc'ed, or NULL. */
+static char *capture_stream(CXCursor call, const ss_api *api)
+{
+    if (api->stream_arg < 0 || clang_Cursor_getNumArguments(call) <= api->stream_arg)
+        return NULL;
+    return token_text(clang_Cursor_getArgument(call, (unsigned)api->stream_arg));
+}
+
+static capture_mode mode_of(CXCursor call, const ss_api *api)
+{
+    long long value;
+    if (api->flags_arg < 0 || clang_Cursor_getNumArguments(call) <= api->flags_arg)
+        return MODE_GLOBAL;
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->flags_arg);
+    if (ss_ast_eval_int(ss_ast_strip(arg), &value) != 0 || value < 0 || value > 2)
+        return MODE_UNKNOWN;
+    return (capture_mode)value;
+}
+
+static const char *mode_words(capture_mode mode)
+{
+    switch (mode) {
+    case MODE_GLOBAL:
+        return "global capture mode";
+    case MODE_THREAD_LOCAL:
+        return "thread-local capture mode";
+    case MODE_RELAXED:
+        return "relaxed capture mode";
+    default:
+        return "capture mode not known here";
+    }
+}
+
+/* Whether an argument was left out and filled in from a C++ default argument. */
+static int is_omitted(CXCursor arg)
+{
+    CXFile file = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(arg), &file, NULL, NULL, NULL);
+    return file == NULL;
+}
+
+/* Whether a stream argument is the legacy default stream: omitted, or the constant 0 or
+ * cudaStreamLegacy (only cudaStreamLegacy when the default stream is per-thread). */
+static int legacy_stream_arg(const ss_check_ctx *ctx, CXCursor call, int index, int optional)
+{
+    if (clang_Cursor_getNumArguments(call) <= index)
+        return optional && !ctx->per_thread;
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)index);
+    if (is_omitted(arg))
+        return !ctx->per_thread;
+    long long value;
+    if (ss_ast_eval_int(ss_ast_strip(arg), &value) != 0)
+        return 0;
+    return value == 1 || (value == 0 && !ctx->per_thread);
+}
+
+/* What is wrong with 'call' under a capture in 'mode', as the message's reason, or NULL. */
+static const char *unsafe_reason(const ss_check_ctx *ctx, CXCursor call, capture_mode mode,
+                                 char **name)
+{
+    *name = NULL;
+    if (ss_scope_is_launch(call)) {
+        /* The configuration call is (grid, block, shared memory, stream). */
+        CXCursor config = ss_ast_child(call, 1);
+        if (mode != MODE_RELAXED && mode != MODE_UNKNOWN && legacy_stream_arg(ctx, config, 3, 1)) {
+            *name = ss_ast_callee_name(call);
+            return "launches a kernel on the legacy default stream, which joins the capturing "
+                   "stream";
+        }
+        return NULL;
+    }
+    char *callee = ss_ast_callee_name(call);
+    const ss_api *api = callee ? ss_api_find(callee) : NULL;
+    free(callee);
+    if (api == NULL)
+        return NULL;
+    const char *reason = NULL;
+    switch (api->klass) {
+    case SS_CLASS_STREAM_SYNC:
+    case SS_CLASS_DEVICE_SYNC:
+    case SS_CLASS_EVENT_SYNC:
+        reason = "waits for work that is being captured, not run";
+        break;
+    case SS_CLASS_QUERY:
+        reason = "queries work that is being captured, which is not allowed during capture";
+        break;
+    case SS_CLASS_COPY:
+    case SS_CLASS_MEMSET:
+        if (api->sync == SS_SYNC_ALWAYS)
+            reason = "is synchronous: it runs on the legacy default stream and waits for it";
+        break;
+    case SS_CLASS_ALLOC:
+    case SS_CLASS_FREE:
+    case SS_CLASS_HOST_ALLOC:
+    case SS_CLASS_HOST_FREE:
+        if (api->sync == SS_SYNC_DEVICE && (mode == MODE_GLOBAL || mode == MODE_THREAD_LOCAL))
+            reason = "may synchronize the device, which this capture mode forbids";
+        break;
+    default:
+        break;
+    }
+    if (reason == NULL && ss_api_enqueues(api) && api->stream_arg >= 0 &&
+        (mode == MODE_GLOBAL || mode == MODE_THREAD_LOCAL) &&
+        legacy_stream_arg(ctx, call, api->stream_arg, api->stream_opt))
+        reason = "enqueues work on the legacy default stream, which joins the capturing stream";
+    if (reason)
+        *name = ss_strdup(api->name);
+    return reason;
+}
+
+static const char *hint_for(CXCursor call, capture_mode mode)
+{
+    char *callee = ss_ast_callee_name(call);
+    const ss_api *api = callee && !ss_scope_is_launch(call) ? ss_api_find(callee) : NULL;
+    free(callee);
+    if (api == NULL || api->klass == SS_CLASS_LAUNCH)
+        return "launch on the capturing stream (or a non-blocking stream joined to it with "
+               "events) while it is being captured";
+    switch (api->klass) {
+    case SS_CLASS_STREAM_SYNC:
+    case SS_CLASS_DEVICE_SYNC:
+    case SS_CLASS_EVENT_SYNC:
+    case SS_CLASS_QUERY:
+        return "synchronize after cudaStreamEndCapture (on the graph launch), not inside the "
+               "captured region";
+    case SS_CLASS_COPY:
+    case SS_CLASS_MEMSET:
+        return "use the Async variant on the capturing stream so that the copy becomes a graph "
+               "node";
+    case SS_CLASS_ALLOC:
+    case SS_CLASS_FREE:
+    case SS_CLASS_HOST_ALLOC:
+    case SS_CLASS_HOST_FREE:
+        return mode == MODE_THREAD_LOCAL || mode == MODE_GLOBAL
+                   ? "allocate before cudaStreamBeginCapture, or use cudaMallocAsync / "
+                     "cudaFreeAsync on the capturing stream (they become graph nodes)"
+                   : NULL;
+    default:
+        return "pass the capturing stream instead of the legacy default stream";
+    }
+}
+
+/* The block a site runs unconditionally in contains 'offset'. */
+static int block_contains(const call_site *s, unsigned offset)
+{
+    return offset >= s->block_begin && offset < s->block_end;
+}
+
+void ss_check_capture(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    if (api->klass != SS_CLASS_CAPTURE_BEGIN || ss_ast_is_null(ctx->function))
+        return;
+    char *stream = capture_stream(call, api);
+    if (stream == NULL)
+        return;
+    capture_mode mode = mode_of(call, api);
+    call_list calls = {0};
+    site_walk w = {&calls, 0, 0, 0};
+    ss_ast_range(ctx->function, &w.block_begin, &w.block_end);
+    clang_visitChildren(ctx->function, collect_sites, &w);
+    unsigned begin_offset = ss_ast_offset(call);
+    const call_site *begin = NULL;
+    for (size_t i = 0; i < calls.count && begin == NULL; i++) {
+        if (calls.v[i].offset == begin_offset)
+            begin = &calls.v[i];
+    }
+    /* The capture ends, for a later call, at an EndCapture of the same stream that runs
+     * whenever that call runs (its block holds the call), or that is no more conditional
+     * than the BeginCapture itself. */
+    const call_site *ends[64];
+    size_t end_count = 0;
+    for (size_t i = 0; begin && i < calls.count; i++) {
+        const call_site *s = &calls.v[i];
+        if (s->offset <= begin_offset || clang_getCursorKind(s->call) != CXCursor_CallExpr)
+            continue;
+        char *callee = ss_ast_callee_name(s->call);
+        const ss_api *other = callee ? ss_api_find(callee) : NULL;
+        free(callee);
+        if (other && other->klass == SS_CLASS_CAPTURE_END && end_count < 64) {
+            char *end_stream = capture_stream(s->call, other);
+            if (end_stream && strcmp(end_stream, stream) == 0)
+                ends[end_count++] = s;
+            free(end_stream);
+        }
+    }
+    for (size_t i = 0; begin && i < calls.count; i++) {
+        const call_site *s = &calls.v[i];
+        if (s->offset <= begin_offset)
+            continue;
+        int ended = 0;
+        for (size_t k = 0; k < end_count && !ended; k++) {
+            const call_site *e = ends[k];
+            ended = e->offset <= s->offset && (block_contains(e, s->offset) ||
+                                               e->conditional_depth <= begin->conditional_depth);
+        }
+        if (ended)
+            continue;
+        char *name = NULL;
+        const char *reason = unsafe_reason(ctx, s->call, mode, &name);
+        if (reason == NULL) {
+            free(name);
+            continue;
+        }
+        char *at = ctx->function_name ? ss_asprintf("in '%s'", ctx->function_name)
+                                      : ss_strdup("at file scope");
+        char *message = ss_asprintf("'%s' %s is called while stream '%s' is being captured "
+                                    "(cudaStreamBeginCapture at line %u, %s): it %s, so the "
+                                    "capture fails or is invalidated",
+                                    name ? name : "?", at, stream, ss_scope_line(call),
+                                    mode_words(mode), reason);
+        ss_check_report(ctx, SS_RULE_CAPTURE_UNSAFE_CALL, s->call, message,
+                        hint_for(s->call, mode));
+        free(message);
+        free(at);
+        free(name);
+    }
+    free(calls.v);
+    free(stream);
+}

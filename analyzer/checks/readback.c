@@ -1,0 +1,716 @@
+/* readback.c: SYNC301, a single value read back from the device that makes the host wait for
+ * all queued work: small device-to-host copies, Thrust element reads and value-returning
+ * algorithms, libtorch item()/cpu()/nonzero() and friends (names from rules/readback.def). */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The readback size when the configuration does not set one (bytes). */
+enum { DEFAULT_READBACK_BYTES = 16 };
+
+/* cudaMemcpyKind's device-to-host value (driver_types.h). */
+enum { KIND_D2H = 2 };
+
+/* How deep tensor variables are followed to prove a tensor is on the CPU. */
+enum { MAX_CHAIN = 4 };
+
+static unsigned limit_of(const ss_check_ctx *ctx)
+{
+    return ctx->readback_bytes ? ctx->readback_bytes : DEFAULT_READBACK_BYTES;
+}
+
+static char *where(const ss_check_ctx *ctx)
+{
+    return ctx->function_name ? ss_asprintf(" in '%s'", ctx->function_name) : ss_strdup("");
+}
+
+/* The first token of 'c', written to 'out'. Returns 0, or -1 when it has none. */
+static int first_token(CXCursor c, char *out, size_t size)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(c), &tokens, &n);
+    if (n == 0)
+        return -1;
+    CXString s = clang_getTokenSpelling(tu, tokens[0]);
+    size_t len = strlen(clang_getCString(s));
+    if (len >= size)
+        len = size - 1;
+    memcpy(out, clang_getCString(s), len);
+    out[len] = '\0';
+    clang_disposeString(s);
+    clang_disposeTokens(tu, tokens, n);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Raw copies: the byte count. */
+
+static int is_scalar_type(CXType type)
+{
+    CXType t = clang_getCanonicalType(type);
+    if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    switch (t.kind) {
+    case CXType_Bool:
+    case CXType_Char_U:
+    case CXType_UChar:
+    case CXType_Char16:
+    case CXType_Char32:
+    case CXType_UShort:
+    case CXType_UInt:
+    case CXType_ULong:
+    case CXType_ULongLong:
+    case CXType_UInt128:
+    case CXType_Char_S:
+    case CXType_SChar:
+    case CXType_WChar:
+    case CXType_Short:
+    case CXType_Int:
+    case CXType_Long:
+    case CXType_LongLong:
+    case CXType_Int128:
+    case CXType_Half:
+    case CXType_Float16:
+    case CXType_Float:
+    case CXType_Double:
+    case CXType_LongDouble:
+    case CXType_Pointer:
+    case CXType_Enum:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The index of template parameter 'param' among its template's parameters, or -1. */
+typedef struct param_walk {
+    CXCursor param;
+    int index, found;
+} param_walk;
+
+static enum CXChildVisitResult find_param(CXCursor c, CXCursor parent, CXClientData data)
+{
+    param_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_TemplateTypeParameter && k != CXCursor_NonTypeTemplateParameter &&
+        k != CXCursor_TemplateTemplateParameter)
+        return CXChildVisit_Continue;
+    if (clang_equalCursors(c, w->param)) {
+        w->found = w->index;
+        return CXChildVisit_Break;
+    }
+    w->index++;
+    return CXChildVisit_Continue;
+}
+
+/* Whether some instantiation of the function template that owns 'param' gives it a scalar
+ * type (found through the calls and references to the template in the translation unit). */
+typedef struct inst_walk {
+    CXCursor templ;
+    int index;
+    int scalar;
+} inst_walk;
+
+static enum CXChildVisitResult find_instantiation(CXCursor c, CXCursor parent, CXClientData data)
+{
+    inst_walk *w = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_CallExpr && k != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor ref = clang_getCursorReferenced(c);
+    CXCursor templ = clang_getSpecializedCursorTemplate(ref);
+    if (ss_ast_is_null(templ) || !clang_equalCursors(templ, w->templ))
+        return CXChildVisit_Recurse;
+    if (clang_Cursor_getTemplateArgumentKind(ref, (unsigned)w->index) ==
+            CXTemplateArgumentKind_Type &&
+        is_scalar_type(clang_Cursor_getTemplateArgumentType(ref, (unsigned)w->index))) {
+        w->scalar = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int instantiated_scalar(CXTranslationUnit tu, CXCursor param)
+{
+    CXCursor templ = clang_getCursorSemanticParent(param);
+    if (clang_getCursorKind(templ) != CXCursor_FunctionTemplate)
+        return 0;
+    param_walk pw = {param, 0, -1};
+    clang_visitChildren(templ, find_param, &pw);
+    if (pw.found < 0)
+        return 0;
+    inst_walk w = {templ, pw.found, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), find_instantiation, &w);
+    return w.scalar;
+}
+
+/* Whether a type is scalar, also when it is a template parameter of a function template
+ * that some instantiation makes scalar. */
+static int scalar_or_instantiated(ss_check_ctx *ctx, CXType type)
+{
+    if (is_scalar_type(type))
+        return 1;
+    CXType t = clang_getCanonicalType(type);
+    if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+        t = clang_getPointeeType(t);
+    CXCursor decl = clang_getTypeDeclaration(t);
+    if (clang_getCursorKind(decl) != CXCursor_TemplateTypeParameter)
+        return 0;
+    return instantiated_scalar(ctx->tu, decl);
+}
+
+/* sizeof(x) / sizeof(T): the size of a scalar, or a constant size within the limit. */
+static int sizeof_is_scalar(ss_check_ctx *ctx, CXCursor e)
+{
+    long long value;
+    if (ss_ast_eval_int(e, &value) == 0 && value > 0 && (unsigned long long)value <= limit_of(ctx))
+        return 1;
+    CXCursor operand = ss_ast_child(e, 0);
+    if (ss_ast_is_null(operand))
+        return 1; /* sizeof(float): a builtin type has no child cursor */
+    enum CXCursorKind k = clang_getCursorKind(operand);
+    if (k == CXCursor_TypeRef) {
+        CXCursor decl = clang_getCursorReferenced(operand);
+        if (clang_getCursorKind(decl) == CXCursor_TemplateTypeParameter)
+            return instantiated_scalar(ctx->tu, decl);
+        return is_scalar_type(clang_getCursorType(decl)) ||
+               is_scalar_type(clang_getTypedefDeclUnderlyingType(decl));
+    }
+    if (clang_isExpression(k))
+        return scalar_or_instantiated(ctx, clang_getCursorType(operand));
+    return 0;
+}
+
+static int is_sizeof(CXCursor e)
+{
+    char tok[16];
+    return clang_getCursorKind(e) == CXCursor_UnaryExpr && first_token(e, tok, sizeof tok) == 0 &&
+           strcmp(tok, "sizeof") == 0;
+}
+
+/* Whether the byte count 'size' reads back one scalar (rules.md: sizeof(x) of a scalar x,
+ * sizeof(T) of a scalar type, 1*sizeof(...), or a constant within the readback limit). */
+static int scalar_size(ss_check_ctx *ctx, CXCursor size)
+{
+    CXCursor e = ss_ast_strip(size);
+    if (is_sizeof(e))
+        return sizeof_is_scalar(ctx, e);
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator) {
+        char op[8];
+        if (ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "*") == 0) {
+            for (unsigned i = 0; i < 2; i++) {
+                long long one;
+                CXCursor factor = ss_ast_strip(ss_ast_child(e, i));
+                CXCursor other = ss_ast_strip(ss_ast_child(e, 1 - i));
+                if (ss_ast_eval_int(factor, &one) == 0 && one == 1 && is_sizeof(other))
+                    return sizeof_is_scalar(ctx, other);
+            }
+        }
+    }
+    long long value;
+    return ss_ast_eval_int(e, &value) == 0 && value > 0 &&
+           (unsigned long long)value <= limit_of(ctx);
+}
+
+/* A synchronizing call after offset 'after' in the function. */
+typedef struct sync_walk {
+    unsigned after;
+    CXCursor found;
+} sync_walk;
+
+static enum CXChildVisitResult find_sync(CXCursor c, CXCursor parent, CXClientData data)
+{
+    sync_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_offset(c) <= w->after)
+        return CXChildVisit_Recurse;
+    char *name = ss_scope_callee_name(c);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    if (api && (api->sync == SS_SYNC_EXPLICIT || api->sync == SS_SYNC_ALWAYS)) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+void ss_check_readback_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    if (api->domain != SS_DOMAIN_RT || api->size_arg < 0 || ss_ast_is_null(ctx->function) ||
+        (api->sync != SS_SYNC_ALWAYS && api->sync != SS_SYNC_PAGEABLE))
+        return;
+    int nargs = clang_Cursor_getNumArguments(call);
+    if (nargs <= api->size_arg || nargs <= api->dst_arg || api->dst_arg < 0)
+        return;
+    if (api->dir == SS_DIR_KIND) {
+        long long kind;
+        if (api->kind_arg < 0 || nargs <= api->kind_arg ||
+            ss_ast_eval_int(ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)api->kind_arg)),
+                            &kind) != 0 ||
+            kind != KIND_D2H)
+            return;
+    } else if (api->dir != SS_DIR_D2H) {
+        return;
+    }
+    CXCursor size = clang_Cursor_getArgument(call, (unsigned)api->size_arg);
+    if (!scalar_size(ctx, size))
+        return;
+    CXCursor sync = clang_getNullCursor();
+    if (api->sync == SS_SYNC_PAGEABLE) {
+        sync_walk w = {ss_ast_offset(call), clang_getNullCursor()};
+        clang_visitChildren(ss_scope_outer_function(ctx->function), find_sync, &w);
+        if (ss_ast_is_null(w.found))
+            return; /* nothing waits for it in this function */
+        sync = w.found;
+    }
+    char *dst = ss_expr_text(clang_Cursor_getArgument(call, (unsigned)api->dst_arg));
+    char *bytes = ss_expr_text(size);
+    char *at = where(ctx);
+    char *waits = NULL;
+    if (!ss_ast_is_null(sync)) {
+        char *sync_name = ss_scope_callee_name(sync);
+        waits = ss_asprintf(" and '%s' at line %u waits for it", sync_name ? sync_name : "a sync",
+                            ss_scope_line(sync));
+        free(sync_name);
+    }
+    const char *fix = "keep the value on the device (let the next kernel read it), or batch "
+                      "such values and read them back once, asynchronously into pinned memory";
+    char *message = ss_asprintf("'%s'%s reads one value (size '%s') back from the device into "
+                                "'%s'%s: the host stalls until all queued work has produced it; "
+                                "%s",
+                                api->name, at, bytes ? bytes : "a few bytes", dst ? dst : "...",
+                                waits ? waits : "", fix);
+    ss_check_report(ctx, SS_RULE_SCALAR_READBACK, call, message, fix);
+    free(message);
+    free(waits);
+    free(at);
+    free(bytes);
+    free(dst);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Ancestors of a node, for "is this device element read or written?". */
+
+enum { MAX_ANCESTORS = 8 };
+
+typedef struct ancestor_walk {
+    unsigned begin, end;
+    CXCursor next;
+    int hit; /* the child is the node itself */
+    enum CXCursorKind kind;
+} ancestor_walk;
+
+static enum CXChildVisitResult find_child(CXCursor c, CXCursor parent, CXClientData data)
+{
+    ancestor_walk *w = data;
+    unsigned b, e;
+    ss_ast_range(c, &b, &e);
+    if (b > w->begin || e < w->end)
+        return CXChildVisit_Continue;
+    w->next = c;
+    w->hit = b == w->begin && e == w->end && clang_getCursorKind(c) == w->kind;
+    return CXChildVisit_Break;
+}
+
+/* Writes the ancestors of 'node' inside 'top' to 'out', nearest first. Returns how many. */
+static size_t ancestors(CXCursor top, CXCursor node, CXCursor *out, size_t max)
+{
+    CXCursor chain[64];
+    size_t depth = 0;
+    ancestor_walk w;
+    ss_ast_range(node, &w.begin, &w.end);
+    w.kind = clang_getCursorKind(node);
+    CXCursor at = top;
+    while (depth < sizeof chain / sizeof chain[0]) {
+        w.next = clang_getNullCursor();
+        w.hit = 0;
+        clang_visitChildren(at, find_child, &w);
+        if (ss_ast_is_null(w.next))
+            return 0;
+        chain[depth++] = at;
+        if (w.hit)
+            break;
+        at = w.next;
+    }
+    size_t n = 0;
+    while (depth > 0 && n < max)
+        out[n++] = chain[--depth];
+    return n;
+}
+
+static int is_implicit(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    return k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr;
+}
+
+static char *method_name(CXCursor call)
+{
+    CXString s = clang_getCursorSpelling(clang_getCursorReferenced(call));
+    char *name = ss_strdup(clang_getCString(s));
+    clang_disposeString(s);
+    return name;
+}
+
+static int is_thrust_reference(CXType type)
+{
+    char *name = ss_type_template_name(type);
+    int match = name && ss_readback_find(name, SS_READBACK_THRUST_REFERENCE);
+    free(name);
+    return match;
+}
+
+/* Whether the device reference 'access' is only written, addressed or passed on as a
+ * reference (no value reaches the host). */
+static int reference_not_read(ss_check_ctx *ctx, CXCursor access)
+{
+    CXCursor up[MAX_ANCESTORS];
+    size_t n = ancestors(ss_scope_outer_function(ctx->function), access, up, MAX_ANCESTORS);
+    size_t i = 0;
+    CXCursor child = access;
+    while (i < n && is_implicit(up[i]))
+        child = up[i++];
+    if (i >= n)
+        return 0;
+    CXCursor p = up[i];
+    enum CXCursorKind k = clang_getCursorKind(p);
+    if (k == CXCursor_CallExpr) {
+        char *name = method_name(p);
+        int assign_or_address =
+            name && (strcmp(name, "operator=") == 0 || strcmp(name, "operator&") == 0);
+        free(name);
+        if (assign_or_address && ss_ast_offset(ss_ast_child(p, 0)) == ss_ast_offset(child))
+            return 1; /* v[i] = x, &v[i] */
+        int nargs = clang_Cursor_getNumArguments(p);
+        CXType ftype = clang_getCursorType(clang_getCursorReferenced(p));
+        for (int a = 0; a < nargs; a++) {
+            CXCursor arg = clang_Cursor_getArgument(p, (unsigned)a);
+            if (ss_ast_offset(arg) != ss_ast_offset(child))
+                continue;
+            CXType param = clang_getArgType(ftype, (unsigned)a);
+            if (param.kind != CXType_Invalid && is_thrust_reference(param))
+                return 1; /* passed on as a device reference */
+        }
+        return 0;
+    }
+    if (k == CXCursor_UnaryOperator) {
+        char tok[16];
+        return first_token(p, tok, sizeof tok) == 0 && strcmp(tok, "&") == 0;
+    }
+    if (k == CXCursor_VarDecl)
+        return is_thrust_reference(clang_getCursorType(p)); /* auto r = v[i]; */
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Thrust. */
+
+/* Whether a type spelling marks a device (1) or host (0) range or policy, or neither (-1). */
+static int type_side(CXType type)
+{
+    CXString s = clang_getTypeSpelling(clang_getCanonicalType(type));
+    const char *text = clang_getCString(s);
+    int side = -1;
+    if (ss_readback_match(text, SS_READBACK_THRUST_HOST_MARK))
+        side = 0;
+    else if (ss_readback_match(text, SS_READBACK_THRUST_DEVICE_MARK))
+        side = 1;
+    clang_disposeString(s);
+    if (side < 0) {
+        char *name = ss_type_template_name(type);
+        if (name && ss_readback_find(name, SS_READBACK_THRUST_DEVICE_CONTAINER))
+            side = 1;
+        free(name);
+    }
+    return side;
+}
+
+/* Whether a Thrust algorithm call runs on a device range: its policy or, without one, its
+ * first iterator says so. */
+static int device_range(CXCursor call)
+{
+    int nargs = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < nargs && i < 2; i++) {
+        int side = type_side(clang_getCursorType(clang_Cursor_getArgument(call, (unsigned)i)));
+        if (side >= 0)
+            return side;
+    }
+    return 0;
+}
+
+static void report_call(ss_check_ctx *ctx, CXCursor call, const char *what, const char *fix)
+{
+    char *at = where(ctx);
+    char *message = ss_asprintf("%s%s: the host stalls until all queued device work has "
+                                "finished; %s",
+                                what, at, fix);
+    ss_check_report(ctx, SS_RULE_SCALAR_READBACK, call, message, fix);
+    free(message);
+    free(at);
+}
+
+static const char thrust_fix[] =
+    "keep the result on the device (reduce into device memory with cub::DeviceReduce or "
+    "thrust::reduce_by_key on a stream) and read it back once, or less often";
+
+static void thrust_algorithm(ss_check_ctx *ctx, CXCursor call, const char *qualified)
+{
+    const ss_readback *row = ss_readback_find(qualified, SS_READBACK_THRUST_VALUE_ALGO);
+    if (row && device_range(call)) {
+        char *what =
+            ss_asprintf("'%s' on a device range returns its result to the host", row->name);
+        report_call(ctx, call, what, thrust_fix);
+        free(what);
+        return;
+    }
+    row = ss_readback_find(qualified, SS_READBACK_THRUST_ITER_ALGO);
+    if (row == NULL || !device_range(call))
+        return;
+    /* '*thrust::max_element(thrust::device, p, p + n)' on raw pointers: a builtin
+     * dereference of a device address on the host. Device iterators are reported at their
+     * operator* instead. */
+    CXCursor up[MAX_ANCESTORS];
+    size_t n = ancestors(ss_scope_outer_function(ctx->function), call, up, MAX_ANCESTORS);
+    size_t i = 0;
+    while (i < n && is_implicit(up[i]))
+        i++;
+    char tok[16];
+    if (i < n && clang_getCursorKind(up[i]) == CXCursor_UnaryOperator &&
+        first_token(up[i], tok, sizeof tok) == 0 && strcmp(tok, "*") == 0) {
+        char *what = ss_asprintf("the element '%s' finds is dereferenced on the host", row->name);
+        report_call(ctx, call, what, thrust_fix);
+        free(what);
+    }
+}
+
+static const char element_fix[] = "copy the elements you need with one asynchronous copy, or "
+                                  "keep the computation on the device";
+
+static void thrust_element(ss_check_ctx *ctx, CXCursor call, const char *method)
+{
+    if (!ss_readback_find(method, SS_READBACK_THRUST_ELEMENT_METHOD) ||
+        !is_thrust_reference(clang_getCursorType(call)))
+        return;
+    CXCursor object = ss_ast_strip(ss_ast_child(call, 0));
+    if (clang_getCursorKind(object) == CXCursor_MemberRefExpr)
+        object = ss_ast_child(object, 0);
+    if (type_side(clang_getCursorType(object)) != 1 || reference_not_read(ctx, call))
+        return;
+    char *text = ss_expr_text(call);
+    char *what = ss_asprintf("'%s' reads one device element on the host (a synchronous "
+                             "copy of a single value)",
+                             text ? text : method);
+    report_call(ctx, call, what, element_fix);
+    free(what);
+    free(text);
+}
+
+/* A device reference converted to its value ('float y = v.front();'): clang shows the
+ * implicit conversion call without the access inside it. */
+static void thrust_conversion(ss_check_ctx *ctx, CXCursor call, CXCursor conversion)
+{
+    CXCursor cls = clang_getCursorSemanticParent(conversion);
+    CXCursor templ = clang_getSpecializedCursorTemplate(cls);
+    char *name = ss_qualified_name(ss_ast_is_null(templ) ? cls : templ);
+    int match = ss_readback_find(name, SS_READBACK_THRUST_REFERENCE) != NULL;
+    free(name);
+    if (!match)
+        return;
+    char *text = ss_expr_text(call);
+    char *what = ss_asprintf("'%s' reads one device element on the host (a synchronous "
+                             "copy of a single value)",
+                             text ? text : "a device reference");
+    report_call(ctx, call, what, element_fix);
+    free(what);
+    free(text);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * libtorch. */
+
+static int is_tensor_class(CXCursor method)
+{
+    CXCursor cls = clang_getCursorSemanticParent(method);
+    char *name = ss_qualified_name(cls);
+    int match = name && ss_readback_find(name, SS_READBACK_TORCH_TENSOR_CLASS);
+    free(name);
+    return match;
+}
+
+/* Whether an argument subtree names the CPU device or something that may be CUDA. */
+typedef struct mark_walk {
+    ss_readback_kind kind;
+    int found;
+} mark_walk;
+
+static enum CXChildVisitResult find_mark(CXCursor c, CXCursor parent, CXClientData data)
+{
+    mark_walk *w = data;
+    CXString s = clang_getCursorSpelling(c);
+    if (ss_readback_find(clang_getCString(s), w->kind))
+        w->found = 1;
+    clang_disposeString(s);
+    if (!w->found && w->kind == SS_READBACK_TORCH_CUDA_MARK) {
+        CXString t = clang_getTypeSpelling(clang_getCursorType(c));
+        if (ss_readback_match(clang_getCString(t), w->kind))
+            w->found = 1;
+        clang_disposeString(t);
+    }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int mentions(CXCursor expr, ss_readback_kind kind)
+{
+    mark_walk w = {kind, 0};
+    find_mark(expr, clang_getNullCursor(), &w);
+    if (!w.found)
+        clang_visitChildren(expr, find_mark, &w);
+    return w.found;
+}
+
+/* Whether a '.to(...)' call names the CPU device. */
+static int to_cpu(CXCursor call)
+{
+    int nargs = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < nargs; i++) {
+        if (mentions(clang_Cursor_getArgument(call, (unsigned)i), SS_READBACK_TORCH_CPU_DEVICE))
+            return 1;
+    }
+    return 0;
+}
+
+static int on_cpu(ss_check_ctx *ctx, CXCursor expr, int depth);
+
+/* Whether an argument was left out and filled in from a C++ default argument. */
+static int is_omitted(CXCursor arg)
+{
+    CXFile file = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(arg), &file, NULL, NULL, NULL);
+    return file == NULL;
+}
+
+/* Whether every definition of a tensor variable reaching 'use' is a CPU tensor. */
+static int location_on_cpu(ss_check_ctx *ctx, CXCursor e, int depth)
+{
+    ss_location loc;
+    if (ss_location_of(e, NULL, &loc) != 0)
+        return 0;
+    ss_defs defs = {0};
+    ss_dataflow_reaching(ctx->function, &loc, e, &defs);
+    int cpu = defs.count > 0;
+    for (size_t i = 0; i < defs.count && cpu; i++)
+        cpu = defs.v[i].kind == SS_DEF_VALUE && on_cpu(ctx, defs.v[i].value, depth + 1);
+    ss_defs_free(&defs);
+    ss_location_free(&loc);
+    return cpu;
+}
+
+/* Whether a tensor expression is provably on the CPU. */
+static int on_cpu(ss_check_ctx *ctx, CXCursor expr, int depth)
+{
+    if (depth > MAX_CHAIN)
+        return 0;
+    CXCursor e = ss_ast_strip(expr);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_DeclRefExpr)
+        return location_on_cpu(ctx, e, depth);
+    if (k != CXCursor_CallExpr)
+        return 0;
+    CXCursor callee = clang_getCursorReferenced(e);
+    enum CXCursorKind ck = clang_getCursorKind(callee);
+    if ((ck == CXCursor_Constructor || ss_ast_is_null(callee)) && ss_ast_child_count(e) == 1 &&
+        clang_isExpression(clang_getCursorKind(ss_ast_child(e, 0))))
+        return on_cpu(ctx, ss_ast_child(e, 0), depth + 1); /* a copy or move */
+    CXString s = clang_getCursorSpelling(callee);
+    char *name = ss_strdup(clang_getCString(s));
+    clang_disposeString(s);
+    int cpu = 0;
+    if (ck == CXCursor_CXXMethod && is_tensor_class(callee)) {
+        if (strcmp(name, "cpu") == 0 && ss_readback_find(name, SS_READBACK_TORCH_READBACK_METHOD))
+            cpu = 1;
+        else if (ss_readback_find(name, SS_READBACK_TORCH_TO_METHOD))
+            cpu = to_cpu(e);
+    } else if (ck == CXCursor_FunctionDecl) {
+        char *q = ss_qualified_name(callee);
+        if (ss_readback_find(q, SS_READBACK_TORCH_FACTORY)) {
+            cpu = 1;
+            int nargs = clang_Cursor_getNumArguments(e);
+            for (int i = 0; i < nargs && cpu; i++) {
+                CXCursor arg = clang_Cursor_getArgument(e, (unsigned)i);
+                cpu = is_omitted(arg) || !mentions(arg, SS_READBACK_TORCH_CUDA_MARK);
+            }
+        }
+        free(q);
+    }
+    free(name);
+    return cpu;
+}
+
+static const char torch_fix[] =
+    "keep the value in a tensor on the device (accumulate there) and read it back once, "
+    "e.g. after the loop, or copy it with non_blocking=True into pinned memory";
+
+static void torch_method(ss_check_ctx *ctx, CXCursor call, CXCursor method, const char *name)
+{
+    int readback = ss_readback_find(name, SS_READBACK_TORCH_READBACK_METHOD) != NULL;
+    if (!readback && ss_readback_find(name, SS_READBACK_TORCH_TO_METHOD))
+        readback = to_cpu(call);
+    if (!readback || !is_tensor_class(method))
+        return;
+    CXCursor object = ss_ast_strip(ss_ast_child(call, 0));
+    if (clang_getCursorKind(object) == CXCursor_MemberRefExpr)
+        object = ss_ast_child(object, 0);
+    if (ss_ast_is_null(object) || on_cpu(ctx, object, 0))
+        return;
+    char *text = ss_expr_text(object);
+    char *what = ss_asprintf("'%s()' on tensor '%s', which may be on CUDA, copies it to the "
+                             "host",
+                             name, text ? text : "...");
+    report_call(ctx, call, what, torch_fix);
+    free(what);
+    free(text);
+}
+
+static void torch_function(ss_check_ctx *ctx, CXCursor call, const char *qualified)
+{
+    const ss_readback *row = ss_readback_find(qualified, SS_READBACK_TORCH_READBACK_FUNCTION);
+    if (row == NULL || clang_Cursor_getNumArguments(call) < 1)
+        return;
+    CXCursor tensor = clang_Cursor_getArgument(call, 0);
+    if (on_cpu(ctx, tensor, 0))
+        return;
+    char *text = ss_expr_text(tensor);
+    char *what = ss_asprintf("'%s' on tensor '%s', which may be on CUDA, copies a result "
+                             "to the host",
+                             row->name, text ? text : "...");
+    report_call(ctx, call, what, torch_fix);
+    free(what);
+    free(text);
+}
+
+void ss_check_readback_call(ss_check_ctx *ctx, CXCursor call)
+{
+    if (ss_ast_is_null(ctx->function))
+        return;
+    CXCursor callee = clang_getCursorReferenced(call);
+    enum CXCursorKind kind = clang_getCursorKind(callee);
+    if (kind == CXCursor_ConversionFunction) {
+        thrust_conversion(ctx, call, callee);
+    } else if (kind == CXCursor_CXXMethod) {
+        char *name = method_name(call);
+        if (name) {
+            thrust_element(ctx, call, name);
+            torch_method(ctx, call, callee, name);
+        }
+        free(name);
+    } else if (kind == CXCursor_FunctionDecl) {
+        char *q = ss_qualified_name(callee);
+        thrust_algorithm(ctx, call, q);
+        torch_function(ctx, call, q);
+        free(q);
+    }
+}

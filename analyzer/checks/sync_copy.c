@@ -1,0 +1,154 @@
+/* sync_copy.c: SYNC202, synchronous copies and memsets in code that otherwise pipelines work
+ * (a function that uses a non-default stream, or a loop that launches kernels). */
+#include "internal.h"
+
+#include <stdlib.h>
+
+/* The launch configuration's stream argument (grid, block, shared memory, stream). */
+enum { CONFIG_STREAM_ARG = 3 };
+
+/* How deep "s = t; t = 0;" chains are followed. */
+enum { MAX_CHAIN = 4 };
+
+/* Whether an argument was left out and filled in from a C++ default argument. */
+static int is_omitted(CXCursor arg)
+{
+    CXFile file = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(arg), &file, NULL, NULL, NULL);
+    return file == NULL;
+}
+
+/* Whether a stream expression is provably a default stream: 0/NULL/nullptr,
+ * cudaStreamLegacy (1), cudaStreamPerThread (2), or a variable always holding one. */
+static int is_default_stream(CXCursor function, CXCursor expr, int depth)
+{
+    if (is_omitted(expr))
+        return 1;
+    CXCursor e = ss_ast_strip(expr);
+    long long v;
+    if (ss_ast_eval_int(e, &v) == 0)
+        return v >= 0 && v <= 2;
+    if (depth > MAX_CHAIN)
+        return 0;
+    ss_location loc;
+    if (ss_location_of(e, NULL, &loc) != 0)
+        return 0;
+    ss_defs defs = {0};
+    ss_dataflow_reaching(function, &loc, e, &defs);
+    int all_default = defs.count > 0;
+    for (size_t i = 0; i < defs.count && all_default; i++) {
+        if (defs.v[i].kind == SS_DEF_ZERO)
+            continue;
+        all_default = defs.v[i].kind == SS_DEF_VALUE &&
+                      is_default_stream(function, defs.v[i].value, depth + 1);
+    }
+    ss_defs_free(&defs);
+    ss_location_free(&loc);
+    return all_default;
+}
+
+/* The first explicit non-default stream used in a function. */
+typedef struct stream_walk {
+    CXCursor function;
+    CXCursor found;
+} stream_walk;
+
+/* The stream argument of 'call' (a launch or an API call with one), or a null cursor. */
+static CXCursor stream_argument(CXCursor call)
+{
+    CXCursor none = clang_getNullCursor();
+    if (ss_scope_is_launch(call)) {
+        CXCursor config = ss_ast_child(call, 1);
+        if (clang_Cursor_getNumArguments(config) <= CONFIG_STREAM_ARG)
+            return none;
+        return clang_Cursor_getArgument(config, CONFIG_STREAM_ARG);
+    }
+    char *name = ss_scope_callee_name(call);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    if (api == NULL || api->stream_arg < 0 || clang_Cursor_getNumArguments(call) <= api->stream_arg)
+        return none;
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->stream_arg);
+    /* A stream is a pointer to an opaque struct; a pointer to a complete struct is a launch
+     * configuration (cudaLaunchKernelEx), whose stream field is not followed here. */
+    CXType t = clang_getCanonicalType(clang_getCursorType(ss_ast_strip(arg)));
+    CXType pointee = clang_getCanonicalType(clang_getPointeeType(t));
+    if (t.kind == CXType_Pointer && pointee.kind == CXType_Record &&
+        clang_Type_getSizeOf(pointee) > 0)
+        return none;
+    return arg;
+}
+
+static enum CXChildVisitResult find_stream(CXCursor c, CXCursor parent, CXClientData data)
+{
+    stream_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXCursor arg = stream_argument(c);
+    if (!ss_ast_is_null(arg) && !is_default_stream(w->function, arg, 0)) {
+        w->found = arg;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static char *kernel_or_call_name(CXCursor call)
+{
+    if (ss_scope_is_launch(call)) {
+        CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
+        CXString s = clang_getCursorSpelling(callee);
+        char *name = *clang_getCString(s) ? ss_asprintf("kernel '%s'", clang_getCString(s))
+                                          : ss_strdup("a kernel");
+        clang_disposeString(s);
+        return name;
+    }
+    char *callee = ss_scope_callee_name(call);
+    char *name = ss_asprintf("'%s'", callee ? callee : "a launch");
+    free(callee);
+    return name;
+}
+
+void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    if (api->domain != SS_DOMAIN_RT || api->sync != SS_SYNC_ALWAYS || ss_ast_is_null(ctx->function))
+        return;
+    const char *fix = api->klass == SS_CLASS_MEMSET
+                          ? "use the Async variant on the pipeline's stream"
+                          : "use the Async variant on the pipeline's stream, with pinned host "
+                            "memory, and synchronize only where the result is needed";
+    const char *what = api->klass == SS_CLASS_MEMSET ? "memset" : "copy";
+    char *at = ctx->function_name ? ss_asprintf("'%s'", ctx->function_name) : ss_strdup("it");
+    char *message = NULL;
+    CXCursor loops[8];
+    size_t nloops = ss_scope_enclosing_loops(ctx->function, call, loops, 8);
+    for (size_t i = 0; i < nloops && message == NULL; i++) {
+        CXCursor work;
+        if (!ss_scope_loop_launches(loops[i], &work))
+            continue;
+        char *launch = kernel_or_call_name(work);
+        message =
+            ss_asprintf("synchronous %s '%s' inside the loop at line %u, which launches "
+                        "%s (line %u): each iteration waits for the device to drain, so "
+                        "copies and kernels never overlap; %s",
+                        what, api->name, ss_scope_line(loops[i]), launch, ss_scope_line(work), fix);
+        free(launch);
+    }
+    if (message == NULL) {
+        CXCursor top = ss_scope_outer_function(ctx->function);
+        stream_walk w = {top, clang_getNullCursor()};
+        clang_visitChildren(top, find_stream, &w);
+        if (!ss_ast_is_null(w.found)) {
+            char *stream = ss_expr_text(w.found);
+            message = ss_asprintf("synchronous %s '%s' in %s, which also uses stream '%s' (line "
+                                  "%u): it blocks the host and serializes with the work on "
+                                  "that stream; %s",
+                                  what, api->name, at, stream ? stream : "...",
+                                  ss_scope_line(w.found), fix);
+            free(stream);
+        }
+    }
+    if (message)
+        ss_check_report(ctx, SS_RULE_SYNC_COPY_IN_PIPELINE, call, message, fix);
+    free(message);
+    free(at);
+}

@@ -1,0 +1,342 @@
+/* scope.c: where a call sits inside its function: the loops around it (also through local
+ * lambdas called from a loop) and whether a loop launches kernels or enqueues device work. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* How many local-lambda hops are followed (a lambda called from a lambda...). */
+enum { MAX_LAMBDA_DEPTH = 4 };
+
+/* The functions clang calls for a <<<...>>> configuration (CUDA 9.2+ and older); the same
+ * names as the launch dispatch in tu.c. */
+static const char *const launch_config_names[] = {"__cudaPushCallConfiguration",
+                                                  "cudaConfigureCall"};
+
+int ss_scope_is_loop(CXCursor c)
+{
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_CXXForRangeStmt:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+char *ss_scope_callee_name(CXCursor call)
+{
+    char *name = ss_ast_callee_name(call);
+    if (name || clang_getCursorKind(call) != CXCursor_CallExpr)
+        return name;
+    /* A call with type-dependent arguments in a template: the callee is an unresolved
+     * overload set, named by its OverloadedDeclRef. */
+    CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
+    if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr) {
+        CXCursor ref = ss_ast_child(callee, 0);
+        for (unsigned i = 0; clang_getCursorKind(ref) == CXCursor_NamespaceRef; i++)
+            ref = ss_ast_child(callee, i + 1);
+        if (clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef) {
+            CXString s = clang_getCursorSpelling(ref);
+            if (*clang_getCString(s))
+                name = ss_strdup(clang_getCString(s));
+            clang_disposeString(s);
+        }
+    }
+    return name;
+}
+
+int ss_scope_is_launch(CXCursor call)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return 0;
+    CXCursor config = ss_ast_child(call, 1);
+    if (ss_ast_is_null(config) || clang_getCursorKind(config) != CXCursor_CallExpr)
+        return 0;
+    CXString s = clang_getCursorSpelling(config);
+    const char *name = clang_getCString(s);
+    int match = 0;
+    for (size_t i = 0; i < sizeof launch_config_names / sizeof launch_config_names[0]; i++)
+        match |= strcmp(name, launch_config_names[i]) == 0;
+    clang_disposeString(s);
+    return match;
+}
+
+/* Whether 'decl' is the class clang makes for a lambda. */
+static int is_closure_class(CXCursor decl)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k != CXCursor_ClassDecl && k != CXCursor_StructDecl)
+        return 0;
+    CXString s = clang_getCursorSpelling(decl);
+    int closure = strncmp(clang_getCString(s), "(lambda at ", 11) == 0;
+    clang_disposeString(s);
+    return closure;
+}
+
+CXCursor ss_scope_outer_function(CXCursor function)
+{
+    CXCursor fn = function;
+    for (int hops = 0; hops < 16 && clang_getCursorKind(fn) == CXCursor_LambdaExpr; hops++) {
+        /* A lambda's closure class is declared in the function (or the lambda's call
+         * operator) that contains it. */
+        CXCursor parent = clang_getTypeDeclaration(clang_getCursorType(fn));
+        if (ss_ast_is_null(parent))
+            return function;
+        parent = clang_getCursorSemanticParent(parent);
+        while (!ss_ast_is_null(parent) && clang_getCursorKind(parent) == CXCursor_CXXMethod &&
+               is_closure_class(clang_getCursorSemanticParent(parent)))
+            parent = clang_getCursorSemanticParent(clang_getCursorSemanticParent(parent));
+        if (ss_ast_is_null(parent) || !ss_ast_is_function(parent))
+            return function;
+        CXCursor def = clang_getCursorDefinition(parent);
+        fn = ss_ast_is_null(def) ? parent : def;
+    }
+    return fn;
+}
+
+/* Collecting the loops whose extent contains one offset. */
+typedef struct loop_walk {
+    unsigned offset;
+    CXCursor *loops;
+    size_t count, max;
+} loop_walk;
+
+static enum CXChildVisitResult find_loops(CXCursor c, CXCursor parent, CXClientData data)
+{
+    loop_walk *w = data;
+    unsigned begin, end;
+    ss_ast_range(c, &begin, &end);
+    if (w->offset < begin || w->offset >= end)
+        return CXChildVisit_Continue;
+    if (ss_scope_is_loop(c) && w->count < w->max)
+        w->loops[w->count++] = c;
+    return CXChildVisit_Recurse;
+}
+
+/* Whether two expression cursors are the same node. Cursors reached by different walks may
+ * differ in the parent they carry, so kind and extent decide. */
+static int same_node(CXCursor a, CXCursor b)
+{
+    if (clang_getCursorKind(a) != clang_getCursorKind(b))
+        return 0;
+    unsigned ab, ae, bb, be;
+    ss_ast_range(a, &ab, &ae);
+    ss_ast_range(b, &bb, &be);
+    return ab == bb && ae == be;
+}
+
+/* The local variable whose initializer is exactly the lambda 'lambda', or a null cursor. */
+typedef struct binding_walk {
+    CXCursor lambda;
+    CXCursor var;
+} binding_walk;
+
+static enum CXChildVisitResult find_binding(CXCursor c, CXCursor parent, CXClientData data)
+{
+    binding_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_VarDecl)
+        return CXChildVisit_Recurse;
+    unsigned n = ss_ast_child_count(c);
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor init = ss_ast_child(c, i);
+        if (!clang_isExpression(clang_getCursorKind(init)))
+            continue;
+        /* 'auto f = [..]{..};' wraps the lambda in a copy construction. */
+        CXCursor e = ss_ast_strip(init);
+        for (int k = 0; k < 3 && clang_getCursorKind(e) == CXCursor_CallExpr; k++)
+            e = ss_ast_strip(ss_ast_child(e, 0));
+        if (same_node(e, w->lambda)) {
+            w->var = c;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The lambda a call invokes through a local variable ('step(i)' with 'auto step = [..]..'),
+ * or a null cursor. */
+static CXCursor called_lambda(CXCursor call)
+{
+    CXCursor none = clang_getNullCursor();
+    if (clang_getCursorKind(call) != CXCursor_CallExpr ||
+        clang_getCursorKind(clang_getCursorReferenced(call)) != CXCursor_CXXMethod)
+        return none;
+    CXCursor object = ss_ast_strip(ss_ast_child(call, 0));
+    if (clang_getCursorKind(object) != CXCursor_DeclRefExpr)
+        return none;
+    CXCursor var = clang_getCursorReferenced(object);
+    if (clang_getCursorKind(var) != CXCursor_VarDecl)
+        return none;
+    unsigned n = ss_ast_child_count(var);
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor e = ss_ast_strip(ss_ast_child(var, i));
+        for (int k = 0; k < 3 && clang_getCursorKind(e) == CXCursor_CallExpr; k++)
+            e = ss_ast_strip(ss_ast_child(e, 0));
+        if (clang_getCursorKind(e) == CXCursor_LambdaExpr)
+            return e;
+    }
+    return none;
+}
+
+/* Calls of the local variable 'var' (a lambda) inside a function. */
+typedef struct call_walk {
+    CXCursor var;
+    CXCursor *calls;
+    size_t count, max;
+} call_walk;
+
+static enum CXChildVisitResult find_calls(CXCursor c, CXCursor parent, CXClientData data)
+{
+    call_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr &&
+        clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod) {
+        CXCursor object = ss_ast_strip(ss_ast_child(c, 0));
+        if (clang_getCursorKind(object) == CXCursor_DeclRefExpr &&
+            clang_equalCursors(clang_getCursorReferenced(object), w->var) && w->count < w->max)
+            w->calls[w->count++] = c;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The innermost lambda inside 'function' whose extent contains 'offset', or a null cursor. */
+typedef struct lambda_walk {
+    unsigned offset;
+    CXCursor lambda;
+} lambda_walk;
+
+static enum CXChildVisitResult find_lambda(CXCursor c, CXCursor parent, CXClientData data)
+{
+    lambda_walk *w = data;
+    unsigned begin, end;
+    ss_ast_range(c, &begin, &end);
+    if (w->offset < begin || w->offset >= end)
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
+        w->lambda = c;
+    return CXChildVisit_Recurse;
+}
+
+static size_t loops_at(CXCursor top, unsigned offset, CXCursor *out, size_t max, int depth)
+{
+    /* Loops lexically around the offset, outermost first as visited, then reversed. */
+    CXCursor found[32];
+    loop_walk w = {offset, found, 0, sizeof found / sizeof found[0]};
+    clang_visitChildren(top, find_loops, &w);
+    size_t n = 0;
+    for (size_t i = w.count; i > 0 && n < max; i--)
+        out[n++] = found[i - 1];
+    if (depth >= MAX_LAMBDA_DEPTH || n >= max)
+        return n;
+    /* Inside a lambda bound to a local variable: also the loops around its calls. */
+    lambda_walk lw = {offset, clang_getNullCursor()};
+    clang_visitChildren(top, find_lambda, &lw);
+    if (ss_ast_is_null(lw.lambda))
+        return n;
+    binding_walk bw = {lw.lambda, clang_getNullCursor()};
+    clang_visitChildren(top, find_binding, &bw);
+    if (ss_ast_is_null(bw.var))
+        return n;
+    CXCursor calls[16];
+    call_walk cw = {bw.var, calls, 0, sizeof calls / sizeof calls[0]};
+    clang_visitChildren(top, find_calls, &cw);
+    for (size_t i = 0; i < cw.count && n < max; i++) {
+        CXCursor more[32];
+        size_t m =
+            loops_at(top, ss_ast_offset(calls[i]), more, sizeof more / sizeof more[0], depth + 1);
+        for (size_t k = 0; k < m && n < max; k++) {
+            int seen = 0;
+            for (size_t j = 0; j < n && !seen; j++)
+                seen = same_node(out[j], more[k]);
+            if (!seen)
+                out[n++] = more[k];
+        }
+    }
+    return n;
+}
+
+size_t ss_scope_enclosing_loops(CXCursor function, CXCursor c, CXCursor *out, size_t max)
+{
+    if (ss_ast_is_null(function) || max == 0)
+        return 0;
+    CXCursor top = ss_scope_outer_function(function);
+    return loops_at(top, ss_ast_offset(c), out, max, 0);
+}
+
+CXCursor ss_scope_enclosing_loop(CXCursor function, CXCursor c)
+{
+    CXCursor loop;
+    if (ss_scope_enclosing_loops(function, c, &loop, 1) == 1)
+        return loop;
+    return clang_getNullCursor();
+}
+
+/* Searching a loop body for device work. */
+typedef struct work_walk {
+    ss_scope_work what;
+    CXCursor found;
+    int depth;
+} work_walk;
+
+static int is_work(CXCursor call, ss_scope_work what)
+{
+    if (ss_scope_is_launch(call))
+        return 1;
+    char *name = ss_scope_callee_name(call);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    if (api == NULL)
+        return 0;
+    if (what == SS_SCOPE_LAUNCHES)
+        return api->klass == SS_CLASS_LAUNCH || api->klass == SS_CLASS_GRAPH_LAUNCH;
+    return ss_api_enqueues(api);
+}
+
+static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientData data)
+{
+    work_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    if (is_work(c, w->what)) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    CXCursor lambda = called_lambda(c);
+    if (!ss_ast_is_null(lambda) && w->depth < MAX_LAMBDA_DEPTH) {
+        w->depth++;
+        clang_visitChildren(lambda, find_work, w);
+        w->depth--;
+        if (!ss_ast_is_null(w->found))
+            return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+int ss_scope_has_work(CXCursor body, ss_scope_work what, CXCursor *first)
+{
+    work_walk w = {what, clang_getNullCursor(), 0};
+    if (!ss_ast_is_null(body))
+        clang_visitChildren(body, find_work, &w);
+    if (first)
+        *first = w.found;
+    return !ss_ast_is_null(w.found);
+}
+
+int ss_scope_loop_launches(CXCursor loop, CXCursor *first)
+{
+    return ss_scope_has_work(loop, SS_SCOPE_LAUNCHES, first);
+}
+
+int ss_scope_loop_enqueues(CXCursor loop, CXCursor *first)
+{
+    return ss_scope_has_work(loop, SS_SCOPE_ENQUEUES, first);
+}
+
+unsigned ss_scope_line(CXCursor c)
+{
+    unsigned line = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
+    return line;
+}

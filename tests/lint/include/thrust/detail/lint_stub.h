@@ -1,0 +1,107 @@
+// lint_stub.h: a small stand-in for Thrust, shaped like the real library where the analyzer
+// looks (device_reference conversions, normal_iterator<device_ptr<T>>, detail::device_t
+// policies), so the lint tests parse the same with and without a CUDA toolkit.
+#pragma once
+#include <stddef.h>
+
+namespace thrust {
+template <typename T> class device_ptr;
+
+template <typename T> class device_reference {
+  public:
+    explicit device_reference(device_ptr<T> p) : ptr_(p) {}
+    operator T() const;
+    device_reference &operator=(const T &value);
+    device_reference &operator+=(const T &value);
+    device_ptr<T> operator&() const { return ptr_; }
+
+  private:
+    device_ptr<T> ptr_;
+};
+
+template <typename T> class device_ptr {
+  public:
+    typedef T value_type;
+    device_ptr() : raw_(0) {}
+    explicit device_ptr(T *raw) : raw_(raw) {}
+    device_reference<T> operator*() const { return device_reference<T>(*this); }
+    device_reference<T> operator[](ptrdiff_t i) const { return device_reference<T>(*this + i); }
+    device_ptr operator+(ptrdiff_t i) const { return device_ptr(raw_ + i); }
+    T *get() const { return raw_; }
+
+  private:
+    T *raw_;
+};
+
+template <typename T> device_ptr<T> device_pointer_cast(T *raw)
+{
+    return device_ptr<T>(raw);
+}
+
+template <typename T> struct iterator_traits {
+    typedef typename T::value_type value_type;
+};
+template <typename T> struct iterator_traits<T *> {
+    typedef T value_type;
+};
+
+namespace detail {
+template <typename Pointer> class normal_iterator {
+  public:
+    typedef typename Pointer::value_type value_type;
+    explicit normal_iterator(Pointer p) : p_(p) {}
+    device_reference<value_type> operator*() const { return *p_; }
+    normal_iterator operator+(ptrdiff_t i) const { return normal_iterator(p_ + i); }
+    bool operator==(const normal_iterator &other) const;
+
+  private:
+    Pointer p_;
+};
+
+struct device_t {};
+struct host_t {};
+template <typename T> struct device_allocator {};
+} // namespace detail
+
+extern const detail::device_t device;
+extern const detail::host_t host;
+
+template <typename T> class device_vector {
+  public:
+    typedef T value_type;
+    typedef device_reference<T> reference;
+    typedef detail::normal_iterator<device_ptr<T>> iterator;
+    explicit device_vector(size_t n = 0);
+    reference operator[](size_t i);
+    reference front();
+    reference back();
+    iterator begin();
+    iterator end();
+    size_t size() const;
+    device_ptr<T> data();
+};
+
+template <typename T> class host_vector {
+  public:
+    typedef T value_type;
+    explicit host_vector(size_t n = 0);
+    T &operator[](size_t i);
+    T *begin();
+    T *end();
+    T *data();
+    size_t size() const;
+};
+
+template <typename It> typename iterator_traits<It>::value_type reduce(It first, It last);
+template <typename It>
+typename iterator_traits<It>::value_type reduce(const detail::device_t &policy, It first, It last);
+template <typename It>
+typename iterator_traits<It>::value_type reduce(const detail::host_t &policy, It first, It last);
+template <typename It, typename T> ptrdiff_t count(It first, It last, const T &value);
+template <typename It, typename Pred> bool any_of(It first, It last, Pred pred);
+template <typename It> bool is_sorted(It first, It last);
+template <typename It> It max_element(It first, It last);
+template <typename It> It max_element(const detail::device_t &policy, It first, It last);
+template <typename It> It min_element(It first, It last);
+template <typename It, typename Out> Out copy(It first, It last, Out result);
+} // namespace thrust
