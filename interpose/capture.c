@@ -20,6 +20,7 @@
 #include "args.h"
 #include "capture.h"
 #include "interpose.h"
+#include "python.h"
 #include "rules.h"
 #include "store.h"
 
@@ -105,6 +106,7 @@ static struct {
     char gpu[512];
     struct sigaction old_int, old_term;
     int handlers_installed;
+    _Atomic int python_looked_again; /* the interpreter was looked for at the first stack */
     ss_store store;
 } g = {.activity_lock = PTHREAD_MUTEX_INITIALIZER, .enable_lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -284,18 +286,29 @@ static void context_info(thread_state *t, void *context)
     t->context_id = id;
 }
 
-/* Records the program counters of the current call and returns the stack id (0: none). */
+/* Records the program counters of the current call, and the calling thread's Python frames
+ * when the program is a Python interpreter, and returns the stack id (0: none). */
 static uint32_t capture_stack(thread_state *t)
 {
     void *frames[SS_STACK_DEPTH];
     int n = backtrace(frames, SS_STACK_DEPTH);
-    if (n <= 1)
-        return 0;
     uint64_t pcs[SS_STACK_DEPTH];
+    uint32_t depth = 0;
     /* Frame 0 is this library's callback; the finisher drops CUPTI's and the driver's. */
     for (int i = 1; i < n; i++)
-        pcs[i - 1] = (uint64_t)(uintptr_t)frames[i];
-    return ss_stack_intern(&t->store->stacks, &g.store.budget, pcs, (uint32_t)(n - 1));
+        pcs[depth++] = (uint64_t)(uintptr_t)frames[i];
+    uint32_t py[SS_PY_DEPTH_MAX];
+    uint32_t py_depth = 0;
+    if (g.config.python_depth > 0) {
+        /* An interpreter loaded after the start (a program that embeds one) is looked for
+         * once more, at the first stack. */
+        if (!atomic_exchange_explicit(&g.python_looked_again, 1, memory_order_relaxed))
+            ss_python_init(say);
+        py_depth = ss_python_capture(t->store, &g.store.budget, py, g.config.python_depth);
+    }
+    if (depth == 0 && py_depth == 0)
+        return 0;
+    return ss_stack_intern_py(&t->store->stacks, &g.store.budget, pcs, depth, py, py_depth);
 }
 
 static void on_stream_created(thread_state *t, const ss_args_spec *spec, const void *params,
@@ -683,6 +696,7 @@ static void finish(int signo)
         .gpu = g.gpu,
         .driver_version = driver_version(),
         .cupti_path = g.cupti_path,
+        .python = ss_python_version(),
     };
     run(&view);
     /* The module stays loaded: the process is ending. */
@@ -921,6 +935,8 @@ static void start(void)
     /* Load the unwinder now, not inside the first callback that wants a stack. */
     void *warm[2];
     backtrace(warm, 2);
+    if (g.config.python_depth > 0)
+        ss_python_init(say);
     atomic_store(&g.active, 1);
     atexit(at_exit);
     pthread_atfork(NULL, NULL, in_child);

@@ -27,6 +27,7 @@ typedef struct ss_capture_view {
     const char *gpu;         /* GPU names seen in device records, "" when none */
     int driver_version;      /* cuDriverGetVersion, 0 when unknown */
     const char *cupti_path;  /* the libcupti that was loaded */
+    const char *python;      /* "3.12": the Python version whose frames were read, or "" */
 } ss_capture_view;
 
 /* Type of SS_FINISH_SYMBOL. Returns 0, or -1 when an output could not be written (a

@@ -199,6 +199,7 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
     config->max_memory = SS_DEFAULT_MAX_MEMORY;
     config->stack_min_ns = (uint64_t)SS_DEFAULT_STACK_MIN_US * 1000;
     config->kernel_activity = 1;
+    config->python_depth = SS_DEFAULT_PYTHON_DEPTH;
     if (getcwd(config->cwd, sizeof config->cwd) == NULL)
         config->cwd[0] = '\0';
 
@@ -248,5 +249,15 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
         read_switch(SS_ENV_KERNEL_ACTIVITY, &config->kernel_activity, err, err_size) < 0 ||
         read_switch(SS_ENV_QUIET, &config->quiet, err, err_size) < 0)
         return -1;
+    const char *python_depth = getenv(SS_ENV_PYTHON_DEPTH);
+    if (python_depth != NULL && *python_depth != '\0') {
+        uint64_t depth;
+        if (ss_interpose_parse_uint(python_depth, &depth) < 0 || depth > SS_MAX_PYTHON_DEPTH) {
+            snprintf(err, err_size, "%s='%s' is not a number of frames from 0 to %d",
+                     SS_ENV_PYTHON_DEPTH, python_depth, SS_MAX_PYTHON_DEPTH);
+            return -1;
+        }
+        config->python_depth = (uint32_t)depth;
+    }
     return 0;
 }

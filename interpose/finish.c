@@ -39,6 +39,7 @@ typedef struct pc_entry {
     ss_stack_frame frames[SS_INLINE_DEPTH]; /* pc and string ids; [0] is the innermost */
     uint32_t nframes;                       /* 1 + the inlined calls expanded */
     int keep;                               /* 0: a frame of syncscope, CUPTI or the driver */
+    int interpreter;                        /* 1: in the Python interpreter's own code */
 } pc_entry;
 
 typedef struct symbolizer {
@@ -48,7 +49,8 @@ typedef struct symbolizer {
     pc_entry *entries; /* open addressing on pc, 'cap' a power of two */
     size_t count, cap;
     char *(*demangle)(const char *, char *, size_t *, int *);
-    void *cxx_runtime; /* libstdc++ opened for its demangler, or NULL */
+    void *cxx_runtime;            /* libstdc++ opened for its demangler, or NULL */
+    char python_module[PATH_MAX]; /* the file of the Python interpreter's code, "" if none */
 } symbolizer;
 
 #ifdef SS_HAVE_LIBDW
@@ -58,9 +60,34 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 };
 #endif
 
+/* The file that holds the Python interpreter (libpython, or the python executable that has
+ * it linked in), resolved, into 'out'; "" when the program is not a Python interpreter. */
+static void find_python_module(char *out, size_t size)
+{
+    out[0] = '\0';
+    void *symbol = dlsym(RTLD_DEFAULT, "Py_IsInitialized");
+    Dl_info info;
+    if (symbol == NULL || dladdr(symbol, &info) == 0)
+        return;
+    const char *file = info.dli_fname;
+    char exe[PATH_MAX];
+    if (file == NULL || strchr(file, '/') == NULL) {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0)
+            return;
+        exe[n] = '\0';
+        file = exe;
+    }
+    char real[PATH_MAX];
+    if (realpath(file, real) == NULL)
+        snprintf(real, sizeof real, "%s", file);
+    snprintf(out, size, "%s", real);
+}
+
 static void symbolizer_init(symbolizer *s)
 {
     memset(s, 0, sizeof *s);
+    find_python_module(s->python_module, sizeof s->python_module);
 #ifdef SS_HAVE_LIBDW
     s->dwfl = dwfl_begin(&dwfl_callbacks);
     if (s->dwfl != NULL) {
@@ -80,8 +107,8 @@ static void symbolizer_init(symbolizer *s)
     if (s->demangle == NULL) {
         s->cxx_runtime = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
         if (s->cxx_runtime != NULL)
-            s->demangle = (char *(*)(const char *, char *, size_t *, int *))dlsym(
-                s->cxx_runtime, "__cxa_demangle");
+            s->demangle = (char *(*)(const char *, char *, size_t *, int *))dlsym(s->cxx_runtime,
+                                                                                  "__cxa_demangle");
     }
 }
 
@@ -212,6 +239,12 @@ static void resolve_pc(symbolizer *s, ss_event_log *log, uint64_t pc, pc_entry *
     if (module != NULL) {
         e->frames[0].module = ss_log_intern(log, module);
         e->keep = !is_tool_module(module);
+        if (s->python_module[0] != '\0') {
+            char real[PATH_MAX];
+            e->interpreter =
+                strcmp(module, s->python_module) == 0 ||
+                (realpath(module, real) != NULL && strcmp(real, s->python_module) == 0);
+        }
     }
     e->frames[0].function = intern_function(s, log, dwfl_module_addrname(mod, addr));
     Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
@@ -263,19 +296,44 @@ static const pc_entry *lookup_pc(symbolizer *s, ss_event_log *log, uint64_t pc)
 }
 
 /* Adds the symbolized stack 'entry' to 'log' without the observation's own leading frames;
- * returns its id. */
-static uint32_t add_stack(symbolizer *s, ss_event_log *log, const ss_stack_entry *entry)
+ * returns its id. Its Python frames ('python' is the thread's table) go where the program
+ * called from the interpreter into native code: before the first frame of the interpreter's
+ * own code, or after the native frames when none is known. */
+static uint32_t add_stack(symbolizer *s, ss_event_log *log, const ss_stack_entry *entry,
+                          const ss_py_table *python)
 {
-    ss_stack_frame frames[SS_STACK_DEPTH];
+    ss_stack_frame frames[SS_STACK_DEPTH + SS_PY_DEPTH_MAX];
     uint32_t depth = 0;
+    int32_t python_at = -1;
     for (uint32_t i = 0; i < entry->depth && entry->pcs[i] != 0; i++) {
         const pc_entry *e = lookup_pc(s, log, entry->pcs[i]);
         if (e == NULL)
             break;
         if (depth == 0 && !e->keep)
             continue;
+        if (e->interpreter && python_at < 0)
+            python_at = (int32_t)depth;
         for (uint32_t k = 0; k < e->nframes && depth < SS_STACK_DEPTH; k++)
             frames[depth++] = e->frames[k];
+    }
+    ss_stack_frame py[SS_PY_DEPTH_MAX];
+    uint32_t py_depth = 0;
+    for (uint32_t i = 0; i < entry->py_depth && i < SS_PY_DEPTH_MAX; i++) {
+        const ss_py_frame *f = ss_py_get(python, entry->py[i]);
+        if (f == NULL)
+            continue;
+        ss_stack_frame *out = &py[py_depth++];
+        memset(out, 0, sizeof *out);
+        out->function = ss_log_intern(log, ss_py_text(python, f->function));
+        out->file = ss_log_intern(log, ss_py_text(python, f->file));
+        out->line = f->line;
+        out->python = 1;
+    }
+    if (py_depth > 0) {
+        uint32_t at = python_at >= 0 ? (uint32_t)python_at : depth;
+        memmove(&frames[at + py_depth], &frames[at], (depth - at) * sizeof *frames);
+        memcpy(&frames[at], py, py_depth * sizeof *py);
+        depth += py_depth;
     }
     return depth > 0 ? ss_log_add_stack(log, frames, depth) : 0;
 }
@@ -339,6 +397,8 @@ static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char
     if (gmtime_r(&secs, &tm) != NULL && strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm))
         ss_log_set_meta(log, "started_at", when);
     ss_log_set_meta(log, "cupti", v->cupti_path != NULL ? v->cupti_path : "");
+    if (v->python != NULL && v->python[0] != '\0')
+        ss_log_set_meta(log, "python", v->python);
     ss_log_set_meta(log, "kernel_activity", v->config->kernel_activity ? "1" : "0");
     set_meta_u64(log, "max_memory", v->config->max_memory);
     set_meta_u64(log, "memory_used", ss_budget_used(&v->store->budget));
@@ -393,7 +453,8 @@ static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sy
                     uint32_t local = a->stack <= nstacks ? a->stack : 0;
                     if (stack_ids[local] == UINT32_MAX) {
                         const ss_stack_entry *entry = ss_stack_get(&t->stacks, local);
-                        stack_ids[local] = entry != NULL ? add_stack(sym, log, entry) : 0;
+                        stack_ids[local] =
+                            entry != NULL ? add_stack(sym, log, entry, t->python) : 0;
                     }
                     a->stack = stack_ids[local];
                 } else if (e.type != SS_EV_STREAM) {

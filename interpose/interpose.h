@@ -25,6 +25,7 @@
 #define SS_ENV_STACK_MIN_US "SYNCSCOPE_STACK_MIN_US" /* stack for any call at least this long */
 #define SS_ENV_CUPTI_PATH "SYNCSCOPE_CUPTI_PATH"     /* libcupti file or folder to use */
 #define SS_ENV_QUIET "SYNCSCOPE_QUIET"               /* 1: no summary on stderr */
+#define SS_ENV_PYTHON_DEPTH "SYNCSCOPE_PYTHON_DEPTH" /* Python frames per stack, 0: none */
 
 /* Launcher variables that carry a process's rank, in the order they are tried. */
 #define SS_RANK_VARIABLES                                                                          \
@@ -36,6 +37,8 @@
 #define SS_DEFAULT_FORMAT "json"
 #define SS_DEFAULT_MAX_MEMORY (256ull << 20)
 #define SS_DEFAULT_STACK_MIN_US 100
+#define SS_DEFAULT_PYTHON_DEPTH 8
+#define SS_MAX_PYTHON_DEPTH 32 /* SS_PY_DEPTH_MAX in store.h */
 /* Smallest accepted memory cap: below it not even one thread's buffers fit. */
 #define SS_MIN_MAX_MEMORY (4ull << 20)
 
@@ -59,6 +62,7 @@ typedef struct ss_interpose_config {
     uint64_t stack_min_ns;
     int kernel_activity; /* 1: CONCURRENT_KERNEL records (default) */
     int quiet;
+    uint32_t python_depth; /* Python frames kept per stack, 0: none */
 } ss_interpose_config;
 
 /* Parses a byte size: digits with an optional K, M, G or T suffix (powers of 1024,

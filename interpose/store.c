@@ -92,11 +92,17 @@ uint64_t ss_evbuf_count(const ss_evbuf *buf)
     return n;
 }
 
-static uint64_t hash_pcs(const uint64_t *pcs, uint32_t depth)
+static uint64_t hash_stack(const uint64_t *pcs, uint32_t depth, const uint32_t *py,
+                           uint32_t py_depth)
 {
-    uint64_t h = 0xcbf29ce484222325ull ^ depth;
+    uint64_t h = 0xcbf29ce484222325ull ^ depth ^ (uint64_t)py_depth << 32;
     for (uint32_t i = 0; i < depth; i++) {
         h ^= pcs[i];
+        h *= 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    for (uint32_t i = 0; i < py_depth; i++) {
+        h ^= py[i];
         h *= 0x100000001b3ull;
         h ^= h >> 29;
     }
@@ -112,13 +118,23 @@ static ss_stack_entry *entry_at(const ss_stack_table *table, uint32_t id)
 uint32_t ss_stack_intern(ss_stack_table *table, ss_budget *budget, const uint64_t *pcs,
                          uint32_t depth)
 {
+    return ss_stack_intern_py(table, budget, pcs, depth, NULL, 0);
+}
+
+uint32_t ss_stack_intern_py(ss_stack_table *table, ss_budget *budget, const uint64_t *pcs,
+                            uint32_t depth, const uint32_t *py, uint32_t py_depth)
+{
     if (depth > SS_STACK_DEPTH)
         depth = SS_STACK_DEPTH;
-    uint64_t h = hash_pcs(pcs, depth);
+    if (py == NULL || py_depth > SS_PY_DEPTH_MAX)
+        py_depth = py == NULL ? 0 : SS_PY_DEPTH_MAX;
+    uint64_t h = hash_stack(pcs, depth, py, py_depth);
     uint32_t slot = (uint32_t)h & (SS_STACK_SLOTS - 1);
     while (table->slots[slot] != 0) {
         const ss_stack_entry *e = entry_at(table, table->slots[slot]);
-        if (e->hash == h && e->depth == depth && memcmp(e->pcs, pcs, depth * sizeof *pcs) == 0)
+        if (e->hash == h && e->depth == depth && e->py_depth == py_depth &&
+            memcmp(e->pcs, pcs, depth * sizeof *pcs) == 0 &&
+            (py_depth == 0 || memcmp(e->py, py, py_depth * sizeof *py) == 0))
             return table->slots[slot];
         slot = (slot + 1) & (SS_STACK_SLOTS - 1);
     }
@@ -138,8 +154,11 @@ uint32_t ss_stack_intern(ss_stack_table *table, ss_budget *budget, const uint64_
     uint32_t id = count + 1;
     ss_stack_entry *e = entry_at(table, id);
     e->depth = depth;
+    e->py_depth = py_depth;
     e->hash = h;
     memcpy(e->pcs, pcs, depth * sizeof *pcs);
+    if (py_depth > 0)
+        memcpy(e->py, py, py_depth * sizeof *py);
     table->slots[slot] = id;
     atomic_store_explicit(&table->count, id, memory_order_release);
     return id;
@@ -189,4 +208,109 @@ const char *ss_name_get(const ss_name_table *table, uint32_t id)
     if (id == 0 || id > table->count)
         return NULL;
     return table->texts[id];
+}
+
+/* ---- Python frames ---- */
+
+ss_py_table *ss_py_table_of(ss_thread_store *thread, ss_budget *budget)
+{
+    if (thread->python != NULL)
+        return thread->python;
+    ss_py_table *table = ss_budget_alloc(budget, sizeof *table);
+    if (table == NULL)
+        return NULL;
+    table->text = ss_budget_alloc(budget, SS_PY_TEXT_SIZE);
+    if (table->text == NULL)
+        return NULL;      /* the table's pages stay counted; a later call retries */
+    table->text_used = 1; /* offset 0 is "" */
+    thread->python = table;
+    return table;
+}
+
+static uint32_t py_slot_of(uint64_t code, int32_t offset)
+{
+    uint64_t h =
+        (code ^ (uint64_t)(uint32_t)offset * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
+    return (uint32_t)(h >> 40) & (SS_PY_SLOTS - 1);
+}
+
+uint32_t ss_py_find(const ss_py_table *table, uint64_t code, int32_t offset, uint64_t check)
+{
+    uint32_t slot = py_slot_of(code, offset);
+    for (uint32_t probes = 0; probes < SS_PY_SLOTS && table->slots[slot] != 0; probes++) {
+        const ss_py_frame *f = &table->frames[table->slots[slot]];
+        if (f->code == code && f->offset == offset && f->check == check)
+            return table->slots[slot];
+        slot = (slot + 1) & (SS_PY_SLOTS - 1);
+    }
+    return 0;
+}
+
+/* The offset of a copy of 'text' in the table's text space (shared with an equal text
+ * already there), or 0 when there is no room. */
+static uint32_t py_text_intern(ss_py_table *table, const char *text)
+{
+    if (text == NULL || text[0] == '\0')
+        return 0;
+    size_t len = strnlen(text, 4096);
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 0x100000001b3ull;
+    }
+    uint32_t slot = (uint32_t)(h >> 32) & (SS_PY_SLOTS - 1);
+    for (uint32_t probes = 0; probes < SS_PY_SLOTS; probes++) {
+        uint32_t at = table->text_slots[slot];
+        if (at == 0)
+            break;
+        if (strncmp(table->text + at, text, len) == 0 && table->text[at + len] == '\0')
+            return at;
+        slot = (slot + 1) & (SS_PY_SLOTS - 1);
+    }
+    if (table->text_slots[slot] != 0 || table->text_used + len + 1 > SS_PY_TEXT_SIZE)
+        return 0;
+    uint32_t at = table->text_used;
+    memcpy(table->text + at, text, len);
+    table->text[at + len] = '\0';
+    table->text_used += (uint32_t)len + 1;
+    table->text_slots[slot] = at;
+    return at;
+}
+
+uint32_t ss_py_add(ss_py_table *table, uint64_t code, int32_t offset, uint64_t check,
+                   const char *file, const char *function, uint32_t line)
+{
+    if (table->count >= SS_PY_FRAMES)
+        return 0;
+    uint32_t slot = py_slot_of(code, offset);
+    uint32_t probes = 0;
+    while (table->slots[slot] != 0 && probes++ < SS_PY_SLOTS)
+        slot = (slot + 1) & (SS_PY_SLOTS - 1);
+    if (table->slots[slot] != 0)
+        return 0;
+    uint32_t id = table->count + 1;
+    ss_py_frame *f = &table->frames[id];
+    f->code = code;
+    f->offset = offset;
+    f->check = check;
+    f->line = line;
+    f->file = py_text_intern(table, file);
+    f->function = py_text_intern(table, function);
+    table->count = id;
+    table->slots[slot] = id;
+    return id;
+}
+
+const ss_py_frame *ss_py_get(const ss_py_table *table, uint32_t id)
+{
+    if (table == NULL || id == 0 || id > table->count)
+        return NULL;
+    return &table->frames[id];
+}
+
+const char *ss_py_text(const ss_py_table *table, uint32_t offset)
+{
+    if (table == NULL || offset == 0 || offset >= table->text_used)
+        return "";
+    return table->text + offset;
 }

@@ -43,19 +43,49 @@ typedef struct ss_evbuf {
 #define SS_STACK_MAX 3072
 #define SS_STACK_BLOCK 64
 
+/* Python frames kept per stack at most (SYNCSCOPE_PYTHON_DEPTH is capped to this). */
+#define SS_PY_DEPTH_MAX 32
+
 typedef struct ss_stack_entry {
     uint32_t depth;
-    uint32_t reserved;
+    uint32_t py_depth; /* Python frames in 'py' */
     uint64_t hash;
     uint64_t pcs[SS_STACK_DEPTH];
+    uint32_t py[SS_PY_DEPTH_MAX]; /* Python frame ids (ss_py_table), innermost first */
 } ss_stack_entry;
 
-/* Stacks of one thread, deduplicated by their program counters. Ids start at 1. */
+/* Stacks of one thread, deduplicated by their program counters and Python frames. Ids
+ * start at 1. */
 typedef struct ss_stack_table {
     uint32_t slots[SS_STACK_SLOTS]; /* stack id, 0 for an empty slot */
     ss_stack_entry *blocks[SS_STACK_MAX / SS_STACK_BLOCK];
     _Atomic uint32_t count;
 } ss_stack_table;
+
+/* Python frames of one thread, resolved when they were captured (the code objects may be
+ * gone by the end of the run): (code object, instruction offset) -> (file, function, line),
+ * with the texts copied once into 'text'. Ids start at 1; text offset 0 is "". */
+#define SS_PY_SLOTS 4096
+#define SS_PY_FRAMES 3072
+#define SS_PY_TEXT_SIZE (256u << 10)
+
+typedef struct ss_py_frame {
+    uint64_t code;  /* code object address */
+    uint64_t check; /* its file and name object addresses mixed: detects a reused address */
+    int32_t offset; /* instruction offset in bytes, -1 before the first instruction */
+    uint32_t line;  /* 0: unknown */
+    uint32_t file;  /* offsets into 'text' */
+    uint32_t function;
+} ss_py_frame;
+
+typedef struct ss_py_table {
+    uint32_t slots[SS_PY_SLOTS];      /* frame id by (code, offset), 0: empty */
+    uint32_t text_slots[SS_PY_SLOTS]; /* text offset by the text's hash, 0: empty */
+    uint32_t count;
+    uint32_t text_used;
+    char *text; /* SS_PY_TEXT_SIZE bytes, budgeted */
+    ss_py_frame frames[SS_PY_FRAMES + 1];
+} ss_py_table;
 
 /* One host thread's part of the capture. Threads register themselves once; the struct
  * stays valid after the thread ends. */
@@ -64,6 +94,7 @@ typedef struct ss_thread_store {
     uint32_t index; /* 1, 2, ... in registration order */
     ss_evbuf events;
     ss_stack_table stacks;
+    ss_py_table *python; /* made at the first Python frame, NULL until then */
 } ss_thread_store;
 
 /* Kernel names: keyed by the address CUPTI gives (the same for every record of a kernel),
@@ -118,6 +149,12 @@ uint64_t ss_evbuf_count(const ss_evbuf *buf);
 uint32_t ss_stack_intern(ss_stack_table *table, ss_budget *budget, const uint64_t *pcs,
                          uint32_t depth);
 
+/* The same for a stack with Python frames: 'py' holds 'py_depth' ids of the thread's
+ * ss_py_table (cut to SS_PY_DEPTH_MAX), innermost first; two stacks are the same when both
+ * their program counters and their Python frames are. */
+uint32_t ss_stack_intern_py(ss_stack_table *table, ss_budget *budget, const uint64_t *pcs,
+                            uint32_t depth, const uint32_t *py, uint32_t py_depth);
+
 /* The stack with id 'id' (1 ... count), or NULL. */
 const ss_stack_entry *ss_stack_get(const ss_stack_table *table, uint32_t id);
 
@@ -127,5 +164,24 @@ uint32_t ss_name_intern(ss_name_table *table, ss_budget *budget, uint64_t key, c
 
 /* The name with id 'id', or NULL. */
 const char *ss_name_get(const ss_name_table *table, uint32_t id);
+
+/* The Python frame table of 'thread', made (budgeted) at the first call; NULL past the cap.
+ * Only the thread itself may call this. */
+ss_py_table *ss_py_table_of(ss_thread_store *thread, ss_budget *budget);
+
+/* The id of the frame at ('code', 'offset') whose file and name objects gave 'check', or 0
+ * when it is not in 'table' yet. */
+uint32_t ss_py_find(const ss_py_table *table, uint64_t code, int32_t offset, uint64_t check);
+
+/* Adds a resolved frame ('file' and 'function' are copied; NULL means unknown) and returns
+ * its id, or 0 when the table or its text space is full. */
+uint32_t ss_py_add(ss_py_table *table, uint64_t code, int32_t offset, uint64_t check,
+                   const char *file, const char *function, uint32_t line);
+
+/* The frame with id 'id', or NULL. */
+const ss_py_frame *ss_py_get(const ss_py_table *table, uint32_t id);
+
+/* The text at 'offset' of 'table' ("" for 0 or an offset out of range). */
+const char *ss_py_text(const ss_py_table *table, uint32_t offset);
 
 #endif

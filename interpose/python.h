@@ -1,0 +1,31 @@
+/* python.h: the calling thread's Python stack, read from CPython's own thread state and
+ * frames without the GIL and without allocating; internal to interpose/. */
+#ifndef SS_INTERPOSE_PYTHON_H
+#define SS_INTERPOSE_PYTHON_H
+
+#include <stdint.h>
+
+#include "store.h"
+
+/* How the interposer prints its one-line messages. */
+typedef void (*ss_python_say_fn)(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Looks for a CPython interpreter in the process (its exported symbols, found with dlsym)
+ * and chooses the frame layout of its version: 3.10, 3.11, 3.12 from built-in tables, 3.13
+ * from the _Py_DebugOffsets it publishes. Prints nothing: a version that cannot be read is
+ * reported through 'say' once, at the first capture. Safe to call again (after a fork, or
+ * when an interpreter may have been loaded since); not thread-safe against a concurrent
+ * ss_python_capture of another thread. */
+void ss_python_init(ss_python_say_fn say);
+
+/* Resolves the calling thread's Python frames, innermost first, into 'thread's frame table
+ * (budgeted) and writes at most 'max' of their ids into 'ids'. Returns the number written:
+ * 0 when the process has no interpreter, it is not initialized (or is finalizing), this
+ * thread has no Python thread state or no frames, or the frames cannot be read. Never takes
+ * the GIL or any lock, never calls malloc; bounded in time. */
+uint32_t ss_python_capture(ss_thread_store *thread, ss_budget *budget, uint32_t *ids, uint32_t max);
+
+/* "3.12" for an interpreter whose frames are read, "" otherwise. */
+const char *ss_python_version(void);
+
+#endif

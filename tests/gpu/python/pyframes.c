@@ -1,0 +1,67 @@
+/* pyframes.c: a test library for interpose/python.c: loaded into a Python process with
+ * ctypes, it captures the calling thread's Python stack the way the interposer does and
+ * returns it as text, so that a test can compare it with the lines it was called from. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "python.h"
+#include "store.h"
+
+#define SS_EXPORT __attribute__((visibility("default")))
+
+static ss_store store;
+static __thread ss_thread_store *this_thread;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("syncscope: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+SS_EXPORT int ss_pyframes_capture(char *out, size_t size, unsigned max);
+SS_EXPORT const char *ss_pyframes_version(void);
+
+/* Captures at most 'max' Python frames of the calling thread and writes one line per frame,
+ * innermost first: "function<TAB>file<TAB>line". Returns the number of frames, or -1 when
+ * 'out' ('size' bytes) is too small. */
+SS_EXPORT int ss_pyframes_capture(char *out, size_t size, unsigned max)
+{
+    static int started;
+    if (!started) {
+        ss_store_init(&store, 64u << 20);
+        ss_python_init(say);
+        started = 1;
+    }
+    if (this_thread == NULL)
+        this_thread = ss_store_add_thread(&store);
+    if (this_thread == NULL || size == 0)
+        return -1;
+    uint32_t ids[SS_PY_DEPTH_MAX];
+    uint32_t n = ss_python_capture(this_thread, &store.budget, ids, max);
+    size_t used = 0;
+    out[0] = '\0';
+    for (uint32_t i = 0; i < n; i++) {
+        const ss_py_table *table = this_thread->python;
+        const ss_py_frame *f = ss_py_get(table, ids[i]);
+        if (f == NULL)
+            return -1;
+        int w = snprintf(out + used, size - used, "%s\t%s\t%u\n", ss_py_text(table, f->function),
+                         ss_py_text(table, f->file), f->line);
+        if (w < 0 || (size_t)w >= size - used)
+            return -1;
+        used += (size_t)w;
+    }
+    return (int)n;
+}
+
+/* The version whose frames are read ("3.12"), "" when none. */
+SS_EXPORT const char *ss_pyframes_version(void)
+{
+    return ss_python_version();
+}

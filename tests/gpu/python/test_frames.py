@@ -1,0 +1,120 @@
+"""test_frames.py: checks the Python frame reader (interpose/python.c) in this interpreter.
+
+Usage: python3 test_frames.py LIBRARY
+LIBRARY is the pyframes test library. Each check calls it from known lines, once with the
+GIL released (ctypes.CDLL) and once holding it (ctypes.PyDLL), and compares the frames it
+read (function, file, line; innermost first) with the lines marked "# frame: NAME" here.
+Exit status 0 when every check passes, 1 otherwise.
+"""
+import ctypes
+import os
+import sys
+import threading
+
+HERE = os.path.abspath(__file__)
+LINES = {}
+with open(HERE, encoding="utf-8") as source:
+    for number, text in enumerate(source, 1):
+        if "# frame: " in text and not text.lstrip().startswith(("LINES", "if", "#")):
+            LINES[text.split("# frame: ")[1].strip()] = number
+
+QUALNAMES = sys.version_info >= (3, 11)
+failures = []
+
+
+def capture(lib, depth=8):
+    buffer = ctypes.create_string_buffer(1 << 16)
+    count = lib.ss_pyframes_capture(buffer, len(buffer), depth)
+    text = buffer.value.decode("utf-8")
+    frames = [tuple(line.split("\t")) for line in text.splitlines()]
+    frames = [(function, file, int(line)) for function, file, line in frames]
+    if count != len(frames):
+        failures.append(f"capture returned {count} but wrote {len(frames)} frames")
+    return frames
+
+
+def expect(what, frames, wanted):
+    """'wanted': (function, marker) innermost first; frames outside this file are ignored
+    after the wanted ones (the harness that runs this file)."""
+    want = [(function, HERE, LINES[marker]) for function, marker in wanted]
+    got = frames[:len(want)]
+    if got != want:
+        failures.append(f"{what}:\n  expected {want}\n  got      {frames}")
+
+
+def inner(lib, depth=8):
+    return capture(lib, depth)  # frame: inner
+
+
+def outer(lib, depth=8):
+    return inner(lib, depth)  # frame: outer
+
+
+class Model:
+    def forward(self, lib):
+        return capture(lib)  # frame: method
+
+
+def generator(lib):
+    yield capture(lib)  # frame: generator
+
+
+def función(lib):
+    return capture(lib)  # frame: unicode
+
+
+def run_all(lib, mode):
+    frames = outer(lib)  # frame: run_all
+    expect(f"{mode}: nested calls", frames, [("capture", "capture"), ("inner", "inner"),
+                                            ("outer", "outer"), ("run_all", "run_all")])
+    frames = outer(lib, 2)
+    if len(frames) != 2:
+        failures.append(f"{mode}: depth 2 gave {len(frames)} frames: {frames}")
+    method = "Model.forward" if QUALNAMES else "forward"
+    expect(f"{mode}: method", Model().forward(lib), [("capture", "capture"), (method, "method")])
+    expect(f"{mode}: generator", next(generator(lib)), [("capture", "capture"),
+                                                        ("generator", "generator")])
+    expect(f"{mode}: non-ASCII name", función(lib), [("capture", "capture"),
+                                                     ("función", "unicode")])
+    squares = [capture(lib) for _ in range(1)][0]  # frame: comprehension
+    if squares[0] != ("capture", HERE, LINES["capture"]) or \
+            (squares[1][2] != LINES["comprehension"]):
+        failures.append(f"{mode}: comprehension: {squares[:3]}")
+    result = []
+    worker = threading.Thread(target=lambda: result.append(outer(lib)))  # frame: thread
+    worker.start()
+    worker.join()
+    lam = "run_all.<locals>.<lambda>" if QUALNAMES else "<lambda>"
+    expect(f"{mode}: thread", result[0], [("capture", "capture"), ("inner", "inner"),
+                                          ("outer", "outer"), (lam, "thread")])
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    # capture() itself is a frame: its line is where the library is called.
+    LINES["capture"] = next(n for n, t in enumerate(open(HERE, encoding="utf-8"), 1)
+                            if "count = lib.ss_pyframes_capture(" in t)
+    released = ctypes.CDLL(sys.argv[1])
+    held = ctypes.PyDLL(sys.argv[1])
+    for lib in (released, held):
+        lib.ss_pyframes_capture.restype = ctypes.c_int
+        lib.ss_pyframes_capture.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint]
+        lib.ss_pyframes_version.restype = ctypes.c_char_p
+    outer(released)  # the first capture looks for the interpreter
+    version = released.ss_pyframes_version().decode()
+    wanted = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    if version != wanted:
+        failures.append(f"the reader says Python '{version}', this is {wanted}")
+    run_all(released, "GIL released")
+    run_all(held, "GIL held")
+    for message in failures:
+        print(f"FAIL: {message}", file=sys.stderr)
+    if not failures:
+        print(f"ok: Python {wanted}: frames read with and without the GIL")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
