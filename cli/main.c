@@ -36,7 +36,7 @@ const char *ss_cli_self_dir(void)
     if (dir[0] == '\0') {
         ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
         if (n <= 0) {
-            strcpy(dir, ".");
+            snprintf(dir, sizeof dir, ".");
         } else {
             dir[n] = '\0';
             char *slash = strrchr(dir, '/');

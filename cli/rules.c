@@ -1,7 +1,7 @@
 /* rules.c: `syncscope rules` lists the catalog; `syncscope explain RULE` prints one rule. */
+#include "rules.h"
 #include "cli.h"
 #include "report.h"
-#include "rules.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,8 +33,7 @@ int ss_cli_rules(int argc, char **argv)
     const ss_rule *rules = ss_rules_all(&n);
     for (size_t i = 0; i < n; i++)
         printf("%s  %-26s %-8s %-9s %s\n", rules[i].id, rules[i].name,
-               ss_severity_name(rules[i].severity), halves_name(rules[i].halves),
-               rules[i].summary);
+               ss_severity_name(rules[i].severity), halves_name(rules[i].halves), rules[i].summary);
     return SS_EXIT_CLEAN;
 }
 

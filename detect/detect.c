@@ -555,8 +555,14 @@ static int is_library_module(const char *module)
 static int is_generated_frame(const char *function, const char *file)
 {
     static const char *const file_parts[] = {
-        "/include/crt/", "/cuda_runtime.h", "/cuda_runtime_api.h", ".cudafe1.", ".stub.c",
-        "/targets/x86_64-linux/include/", "/targets/sbsa-linux/include/", "/usr/include/",
+        "/include/crt/",
+        "/cuda_runtime.h",
+        "/cuda_runtime_api.h",
+        ".cudafe1.",
+        ".stub.c",
+        "/targets/x86_64-linux/include/",
+        "/targets/sbsa-linux/include/",
+        "/usr/include/",
     };
     if (function != NULL && strstr(function, "__device_stub__") != NULL)
         return 1;

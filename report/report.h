@@ -13,12 +13,12 @@
 
 /* One frame of a call stack (runtime findings). Strings are owned by the finding. */
 typedef struct ss_frame {
-    uint64_t pc;      /* program counter, 0 for Python frames */
-    char *function;   /* NULL when unknown */
-    char *file;       /* NULL when unknown */
-    unsigned line;    /* 0 when unknown */
-    char *module;     /* shared object or executable path, NULL when unknown */
-    int is_python;    /* 1 for a Python frame */
+    uint64_t pc;    /* program counter, 0 for Python frames */
+    char *function; /* NULL when unknown */
+    char *file;     /* NULL when unknown */
+    unsigned line;  /* 0 when unknown */
+    char *module;   /* shared object or executable path, NULL when unknown */
+    int is_python;  /* 1 for a Python frame */
 } ss_frame;
 
 /* A named extra figure of a finding ("predicted_ns", "chunks", ...). */
@@ -29,16 +29,16 @@ typedef struct ss_kv {
 
 /* What the run observed for a finding; all zero/NULL for lint findings. */
 typedef struct ss_evidence {
-    uint64_t count;      /* occurrences aggregated into this finding */
-    uint64_t total_ns;   /* host time blocked (or GPU time held back), summed */
-    uint64_t max_ns;     /* the longest single occurrence */
-    uint64_t bytes;      /* bytes copied, summed over occurrences */
-    char *api;           /* the API observed ("cudaMemcpyAsync") */
-    char *direction;     /* "HtoD", "DtoH", "DtoD", "PtoP" or NULL */
-    char *host_kind;     /* "pageable", "pinned", "managed" or NULL */
-    char *waited_for;    /* what the call waited for, in words, or NULL */
-    char *stream;        /* the stream(s) involved, in words, or NULL */
-    int device;          /* CUDA device ordinal, -1 when unknown */
+    uint64_t count;    /* occurrences aggregated into this finding */
+    uint64_t total_ns; /* host time blocked (or GPU time held back), summed */
+    uint64_t max_ns;   /* the longest single occurrence */
+    uint64_t bytes;    /* bytes copied, summed over occurrences */
+    char *api;         /* the API observed ("cudaMemcpyAsync") */
+    char *direction;   /* "HtoD", "DtoH", "DtoD", "PtoP" or NULL */
+    char *host_kind;   /* "pageable", "pinned", "managed" or NULL */
+    char *waited_for;  /* what the call waited for, in words, or NULL */
+    char *stream;      /* the stream(s) involved, in words, or NULL */
+    int device;        /* CUDA device ordinal, -1 when unknown */
 } ss_evidence;
 
 enum { SS_ORIGIN_STATIC = 1, SS_ORIGIN_RUNTIME = 2 };
@@ -77,21 +77,21 @@ typedef struct ss_result {
     size_t count, cap;
     ss_diag *diags;
     size_t diag_count, diag_cap;
-    char *root;         /* directory that SARIF URIs are relative to; NULL: cwd */
+    char *root; /* directory that SARIF URIs are relative to; NULL: cwd */
     /* Run metadata (SS_RESULT_RUN). */
     char *program;      /* argv[0] of the observed program */
     char *command_line; /* the whole command line, space separated */
     char *hostname;
     long pid;
-    int rank;           /* -1 when not launched as a rank */
-    char *gpu;          /* GPU name(s), NULL when unknown */
-    char *driver;       /* driver version, NULL when unknown */
-    uint64_t wall_ns;   /* wall time of the run */
-    uint64_t blocked_ns;/* host time blocked in implicit synchronization */
+    int rank;            /* -1 when not launched as a rank */
+    char *gpu;           /* GPU name(s), NULL when unknown */
+    char *driver;        /* driver version, NULL when unknown */
+    uint64_t wall_ns;    /* wall time of the run */
+    uint64_t blocked_ns; /* host time blocked in implicit synchronization */
     uint64_t gpu_busy_ns;
-    uint64_t events;    /* events recorded */
-    uint64_t dropped;   /* events dropped past the memory cap */
-    char *started_at;   /* ISO 8601 UTC */
+    uint64_t events;  /* events recorded */
+    uint64_t dropped; /* events dropped past the memory cap */
+    char *started_at; /* ISO 8601 UTC */
 } ss_result;
 
 typedef enum ss_format {
@@ -120,8 +120,8 @@ void ss_result_free(ss_result *result);
 /* Appends a zeroed finding (evidence.device = -1) owned by 'result' and returns it. */
 ss_finding *ss_result_add(ss_result *result);
 /* Appends a tool diagnostic; 'file' may be NULL. Strings are copied. */
-void ss_result_add_diag(ss_result *result, ss_severity severity, const char *file,
-                        unsigned line, unsigned column, const char *message);
+void ss_result_add_diag(ss_result *result, ss_severity severity, const char *file, unsigned line,
+                        unsigned column, const char *message);
 /* Adds a key/value figure to 'finding' (both copied). */
 void ss_finding_add_extra(ss_finding *finding, const char *key, const char *value);
 /* Frees what one finding owns (not the finding itself). */
@@ -164,9 +164,9 @@ typedef struct ss_html_options {
     /* traces[i] is the event log of results[i] (a run), drawn as the timeline, or NULL;
      * 'traces' itself may be NULL. */
     const struct ss_event_log *const *traces;
-    const char *generated_at;  /* date shown in the header; NULL: now (UTC) */
-    int no_sources;            /* 1: embed no source excerpts */
-    int no_compress;           /* 1: embed the timeline without deflate */
+    const char *generated_at; /* date shown in the header; NULL: now (UTC) */
+    int no_sources;           /* 1: embed no source excerpts */
+    int no_compress;          /* 1: embed the timeline without deflate */
 } ss_html_options;
 
 /* Writes one self-contained HTML page for 'n' results (lint and/or runs, one per process),

@@ -84,11 +84,11 @@ ss_finding *ss_result_add(ss_result *result)
     return f;
 }
 
-void ss_result_add_diag(ss_result *result, ss_severity severity, const char *file,
-                        unsigned line, unsigned column, const char *message)
+void ss_result_add_diag(ss_result *result, ss_severity severity, const char *file, unsigned line,
+                        unsigned column, const char *message)
 {
-    result->diags = grow(result->diags, &result->diag_cap, result->diag_count + 1,
-                         sizeof *result->diags);
+    result->diags =
+        grow(result->diags, &result->diag_cap, result->diag_count + 1, sizeof *result->diags);
     ss_diag *d = &result->diags[result->diag_count++];
     d->severity = severity;
     d->file = ss_strdup(file);

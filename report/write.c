@@ -31,8 +31,8 @@ static int write_format(FILE *out, ss_format format, const ss_result *result,
     }
 }
 
-/* The permissions a newly created file gets (0666 less the umask), read without changing
- * the process's umask (which another thread might rely on). */
+/* The permissions that a newly created file receives (0666 less the umask), read without
+ * changing the process's umask (which another thread might rely on). */
 static mode_t new_file_mode(void)
 {
     mode_t mask = 022;

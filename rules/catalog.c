@@ -13,17 +13,18 @@
 #define HALF_BOTH SS_HALF_BOTH
 
 static const ss_rule rule_table[] = {
-#define SS_RULE(enum_name, id, name, severity, halves, summary, explanation)                      \
+#define SS_RULE(enum_name, id, name, severity, halves, summary, explanation)                       \
     {SS_RULE_##enum_name, id, name, SEV_##severity, HALF_##halves, summary, explanation},
 #include "rules.def"
 };
 
 static const ss_api api_table[] = {
-#define SS_API(name, domain, klass, sync, stream_arg, stream_opt, dst_arg, src_arg, size_arg,     \
+#define SS_API(name, domain, klass, sync, stream_arg, stream_opt, dst_arg, src_arg, size_arg,      \
                kind_arg, flags_arg, dir)                                                           \
-    {SS_API_##name,  #name,   SS_DOMAIN_##domain, SS_CLASS_##klass, SS_SYNC_##sync,                \
-     stream_arg,     stream_opt, dst_arg,         src_arg,          size_arg,                      \
-     kind_arg,       flags_arg,  SS_DIR_##dir},
+    {SS_API_##name,  #name,      SS_DOMAIN_##domain, SS_CLASS_##klass,                             \
+     SS_SYNC_##sync, stream_arg, stream_opt,         dst_arg,                                      \
+     src_arg,        size_arg,   kind_arg,           flags_arg,                                    \
+     SS_DIR_##dir},
 #include "cuda_api.def"
 };
 
@@ -100,8 +101,9 @@ static size_t base_name_length(const char *name)
         int versioned = tail >= 2 && t[0] == 'v' && isdigit((unsigned char)t[1]);
         for (size_t i = 1; versioned && i < tail; i++)
             versioned = isdigit((unsigned char)t[i]);
-        int per_thread = (tail == 4 && (strncmp(t, "ptsz", 4) == 0 || strncmp(t, "ptds", 4) == 0))
-                         || (tail == 3 && strncmp(t, "spt", 3) == 0);
+        int per_thread =
+            (tail == 4 && (strncmp(t, "ptsz", 4) == 0 || strncmp(t, "ptds", 4) == 0)) ||
+            (tail == 3 && strncmp(t, "spt", 3) == 0);
         if (!versioned && !per_thread)
             return len;
         len = (size_t)(us - name);
@@ -144,12 +146,11 @@ int ss_api_enqueues(const ss_api *api)
 const char *ss_api_class_name(ss_api_class klass)
 {
     static const char *const names[] = {
-        "launch",        "copy",           "memset",          "alloc",       "free",
-        "host-alloc",    "managed-alloc",  "host-register",   "host-unregister",
-        "host-free",     "event-record",   "stream-wait",     "stream-create",
-        "stream-sync",   "device-sync",    "event-sync",      "query",       "capture-begin",
-        "capture-end",   "graph-launch",   "host-func",       "prefetch",    "attach",
-        "device-config",
+        "launch",       "copy",          "memset",        "alloc",           "free",
+        "host-alloc",   "managed-alloc", "host-register", "host-unregister", "host-free",
+        "event-record", "stream-wait",   "stream-create", "stream-sync",     "device-sync",
+        "event-sync",   "query",         "capture-begin", "capture-end",     "graph-launch",
+        "host-func",    "prefetch",      "attach",        "device-config",
     };
     return (size_t)klass < sizeof names / sizeof names[0] ? names[klass] : "unknown";
 }

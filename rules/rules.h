@@ -72,7 +72,7 @@ typedef enum ss_copy_dir {
 } ss_copy_dir;
 
 typedef enum ss_api_id {
-#define SS_API(name, domain, klass, sync, stream_arg, stream_opt, dst_arg, src_arg, size_arg,     \
+#define SS_API(name, domain, klass, sync, stream_arg, stream_opt, dst_arg, src_arg, size_arg,      \
                kind_arg, flags_arg, dir)                                                           \
     SS_API_##name,
 #include "cuda_api.def"

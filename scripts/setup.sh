@@ -6,7 +6,7 @@ set -eu
 APT_PACKAGES="build-essential cmake pkg-config ninja-build
 libclang-16-dev clang-16
 libcjson-dev libyaml-dev libdw-dev libelf-dev
-check
+check clang-format
 nodejs npm
 zlib1g-dev chromium fonts-dejavu-core"
 
