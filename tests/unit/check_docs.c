@@ -137,6 +137,67 @@ static void check_keys_documented(const cJSON *item, const char *doc, const char
     }
 }
 
+/* Whether any file in 'dir' whose name ends with one of 'suffixes' (NULL-terminated) contains
+ * 'needle'. */
+static int folder_mentions(const char *dir, const char *const *suffixes, const char *needle)
+{
+    DIR *d = opendir(dir);
+    ck_assert_msg(d != NULL, "cannot open %s", dir);
+    int found = 0;
+    struct dirent *e;
+    while (!found && (e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        int match = 0;
+        for (const char *const *sfx = suffixes; *sfx && !match; sfx++) {
+            size_t sl = strlen(*sfx);
+            match = len > sl && strcmp(e->d_name + len - sl, *sfx) == 0;
+        }
+        if (!match)
+            continue;
+        char *path = ss_asprintf("%s/%s", dir, e->d_name);
+        char *text = read_file(path);
+        found = text != NULL && strstr(text, needle) != NULL;
+        free(text);
+        free(path);
+    }
+    closedir(d);
+    return found;
+}
+
+/* Every rule has its cases: a static rule a lint test file that expects it; a runtime rule a
+ * GPU test program whose expectation names it, or (for the what-if rules, whose proof is a
+ * naive/fixed pair) the samples' proof script. */
+START_TEST(test_every_rule_has_its_cases)
+{
+    static const char *const lint_sources[] = {".cu", ".cpp", ".c", NULL};
+    static const char *const expect_files[] = {".expect", NULL};
+    static const char *const prove_files[] = {".sh", NULL};
+    size_t n;
+    const ss_rule *rules = ss_rules_all(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (rules[i].halves & SS_HALF_STATIC) {
+            char *needle = ss_asprintf("expect: %s", rules[i].id);
+            int seen = folder_mentions(SS_SOURCE_DIR "/tests/lint", lint_sources, needle);
+            free(needle);
+            if (!seen) {
+                /* "expect: SYNC101, SYNC201": the ID may follow another one. */
+                needle = ss_asprintf(", %s", rules[i].id);
+                seen = folder_mentions(SS_SOURCE_DIR "/tests/lint", lint_sources, needle);
+                free(needle);
+            }
+            ck_assert_msg(seen, "%s has no tests/lint case expecting it", rules[i].id);
+        }
+        if (rules[i].halves & SS_HALF_RUNTIME) {
+            char *needle = ss_asprintf("%s ", rules[i].id);
+            int seen = folder_mentions(SS_SOURCE_DIR "/tests/gpu", expect_files, needle) ||
+                       folder_mentions(SS_SOURCE_DIR "/samples/prove", prove_files, rules[i].id);
+            free(needle);
+            ck_assert_msg(seen, "%s has no GPU test program or proof", rules[i].id);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_output_formats_documents_json)
 {
     char *doc = read_file(SS_SOURCE_DIR "/docs/output-formats.md");
@@ -177,6 +238,7 @@ static Suite *docs_suite(void)
     tcase_add_test(rules, test_every_rule_page_matches_catalog);
     tcase_add_test(rules, test_no_page_without_rule);
     tcase_add_test(rules, test_generator_escapes_markdown);
+    tcase_add_test(rules, test_every_rule_has_its_cases);
     suite_add_tcase(s, rules);
     TCase *formats = tcase_create("formats");
     tcase_add_test(formats, test_output_formats_documents_json);
