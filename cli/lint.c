@@ -27,7 +27,7 @@ static void usage(FILE *out)
             "  --extra-arg ARG       add ARG to every clang command line (repeatable)\n"
             "  --cuda-path DIR       CUDA toolkit root; 'none' parses with the bundled\n"
             "                        declarations (also SYNCSCOPE_NO_CUDA=1)\n"
-            "  --format FORMAT       text (default), json, sarif or github\n"
+            "  --format FORMAT       text (default), json, sarif, github or html\n"
             "  -o FILE               write the report to FILE instead of stdout\n"
             "  --fail-on LEVEL       note, warning (default), error or none: exit 1 when a\n"
             "                        finding is at least LEVEL\n"
@@ -195,8 +195,8 @@ static int parse(int argc, char **argv, lint_cli *cli)
         } else if ((value = option_value(argc, argv, &i, "--write-baseline", &missing)) != NULL) {
             cli->write_baseline = value;
         } else if ((value = option_value(argc, argv, &i, "--format", &missing)) != NULL) {
-            if (ss_format_parse(value, &cli->format) != 0 || cli->format == SS_FORMAT_HTML) {
-                ss_log_error("unknown --format '%s' (text, json, sarif or github)", value);
+            if (ss_format_parse(value, &cli->format) != 0) {
+                ss_log_error("unknown --format '%s' (text, json, sarif, github or html)", value);
                 return -1;
             }
         } else if ((value = option_value(argc, argv, &i, "-o", &missing)) != NULL) {

@@ -560,10 +560,30 @@ static int write_log_file(const char *path, log_writer writer, const ss_event_lo
     return rc;
 }
 
-/* Writes a result in 'format' to 'path'; "-" means stderr (stdout is the program's). */
-static int write_result(const char *path, ss_format format, const ss_result *result)
+/* The result the HTML writer draws, with the log as its timeline (set by write_result; the
+ * finisher runs once, on one thread). */
+static const ss_result *html_result;
+
+static int write_html(FILE *out, const ss_event_log *log)
+{
+    const ss_result *results[] = {html_result};
+    const ss_event_log *traces[] = {log};
+    ss_html_options options;
+    memset(&options, 0, sizeof options);
+    options.traces = traces;
+    return ss_report_write_html(out, results, 1, &options);
+}
+
+/* Writes a result in 'format' to 'path'; "-" means stderr (stdout is the program's). An HTML
+ * page also draws the run's timeline from 'log'. */
+static int write_result(const char *path, ss_format format, const ss_result *result,
+                        const ss_event_log *log)
 {
     ss_text_options text = {0, 1};
+    if (format == SS_FORMAT_HTML) {
+        html_result = result;
+        return write_log_file(path, write_html, log);
+    }
     if (strcmp(path, "-") != 0)
         return ss_report_write(path, format, result, &text);
     switch (format) {
@@ -694,13 +714,13 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     ss_format_parse(cfg->format, &format);
     char written[PATH_MAX] = "";
     if (output_path(v, cfg->output, host, path, sizeof path) == 0 &&
-        write_result(path, format, &result) == 0)
+        write_result(path, format, &result, &log) == 0)
         snprintf(written, sizeof written, "%s", path);
     else
         rc = -1;
     if (cfg->sarif[0] != '\0') {
         if (output_path(v, cfg->sarif, host, path, sizeof path) < 0 ||
-            write_result(path, SS_FORMAT_SARIF, &result) < 0)
+            write_result(path, SS_FORMAT_SARIF, &result, &log) < 0)
             rc = -1;
     }
     if (!cfg->quiet)

@@ -357,6 +357,19 @@ async function testCli(ctx) {
   eq(res.status, 2, 'cli: no input is exit 2');
   res = run(['report', '--format', 'sarif', 'cli-lint.json']);
   eq(res.status, 2, 'cli: report writes html only');
+  // `lint --format html` writes the same findings as `lint --format json`, as one page.
+  const src = path.join(fixtures, 'app.cu');
+  res = run(['lint', '--no-cache', '--fail-on', 'none', '--format', 'json', '-o', 'cli-direct.json', src]);
+  eq(res.status, 0, 'cli: lint --format json exits 0 (' + res.stderr + ')');
+  const direct = JSON.parse(fs.readFileSync(path.join(pagesDir, 'cli-direct.json'), 'utf8'));
+  res = run(['lint', '--no-cache', '--fail-on', 'none', '--format', 'html', '-o', 'cli-direct.html', src]);
+  eq(res.status, 0, 'cli: lint --format html exits 0 (' + res.stderr + ')');
+  const d = await open(ctx, 'cli-direct.html');
+  finish(d, 'cli-direct');
+  check(direct.findings.length > 0, 'cli: the fixture has lint findings');
+  eq((await pageData(d.page)).findings.length, direct.findings.length, 'cli: lint --format html shows the JSON findings');
+  eq((await rowsOf(d.page)).length, direct.findings.length, 'cli: lint --format html rows');
+  await d.page.close();
 }
 
 (async () => {

@@ -248,9 +248,12 @@ START_TEST(test_config_from_environment)
     ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), -1);
     ck_assert_str_eq(err, "SYNCSCOPE_MAX_MEMORY='1M' is not a size of at least 4M (e.g. 256M, 2G)");
     unsetenv(SS_ENV_MAX_MEMORY);
-    setenv(SS_ENV_FORMAT, "html", 1);
+    setenv(SS_ENV_FORMAT, "HTML", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), 0);
+    ck_assert_str_eq(c.format, "html");
+    setenv(SS_ENV_FORMAT, "xml", 1);
     ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), -1);
-    ck_assert_str_eq(err, "SYNCSCOPE_FORMAT='html' is not one of json, sarif, text, github");
+    ck_assert_str_eq(err, "SYNCSCOPE_FORMAT='xml' is not one of json, sarif, text, github, html");
     unsetenv(SS_ENV_FORMAT);
     setenv(SS_ENV_KERNEL_ACTIVITY, "maybe", 1);
     ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), -1);
