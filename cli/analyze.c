@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 static void usage(FILE *out)
@@ -46,39 +45,19 @@ static int parse_count(const char *text, uint64_t *out)
     return 0;
 }
 
+static int write_chrome(FILE *out, void *log)
+{
+    return ss_chrome_trace_write(out, log);
+}
+
 /* Writes the Chrome trace of 'log' to 'path' atomically. Returns 0, or -1 with a message. */
 static int write_chrome_trace(const char *path, const ss_event_log *log)
 {
-    char *tmp = ss_asprintf("%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        ss_log_error("cannot create '%s': %s", tmp, strerror(errno));
-        free(tmp);
+    if (ss_write_atomic(path, write_chrome, (void *)log) != SS_WRITE_OK) {
+        ss_log_error("cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
-    /* mkstemp creates the file 0600; give it the mode a plain fopen would have. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    FILE *out = fdopen(fd, "w");
-    int rc = out != NULL && ss_chrome_trace_write(out, log) == 0 ? 0 : -1;
-    int saved = errno;
-    if (out != NULL && fclose(out) != 0 && rc == 0) {
-        rc = -1;
-        saved = errno;
-    } else if (out == NULL) {
-        close(fd);
-    }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        rc = -1;
-        saved = errno;
-    }
-    if (rc != 0) {
-        ss_log_error("cannot write '%s': %s", path, strerror(saved));
-        unlink(tmp);
-    }
-    free(tmp);
-    return rc;
+    return 0;
 }
 
 int ss_cli_analyze(int argc, char **argv)

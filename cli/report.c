@@ -3,7 +3,6 @@
 #include "cli.h"
 #include "detect.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,48 +128,17 @@ static int load_input(report_input *in, int use_traces)
     return 0;
 }
 
-/* Writes the page to 'path' atomically (temporary file beside it, then rename), or to
- * standard output for "-". Returns 0, or -1 with a message printed. */
-static int write_page(const char *path, const ss_result *const *results, size_t n,
-                      const ss_html_options *options)
+/* The page being written, for write_html. */
+typedef struct page {
+    const ss_result *const *results;
+    size_t count;
+    const ss_html_options *options;
+} page;
+
+static int write_html(FILE *out, void *context)
 {
-    if (strcmp(path, "-") == 0) {
-        if (ss_report_write_html(stdout, results, n, options) < 0) {
-            ss_log_error("cannot write the report to standard output: %s", strerror(errno));
-            return -1;
-        }
-        return 0;
-    }
-    char *tmp = ss_asprintf("%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        ss_log_error("cannot write '%s': %s", path, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    /* mkstemp creates the file 0600; give it the mode a plain fopen would have. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    FILE *out = fdopen(fd, "w");
-    int rc = out != NULL && ss_report_write_html(out, results, n, options) == 0 ? 0 : -1;
-    int saved = errno;
-    if (out != NULL && fclose(out) != 0 && rc == 0) {
-        rc = -1;
-        saved = errno;
-    } else if (out == NULL) {
-        close(fd);
-    }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        rc = -1;
-        saved = errno;
-    }
-    if (rc != 0) {
-        ss_log_error("cannot write '%s': %s", path, strerror(saved));
-        unlink(tmp);
-    }
-    free(tmp);
-    return rc;
+    const page *pg = context;
+    return ss_report_write_html(out, pg->results, pg->count, pg->options);
 }
 
 int ss_cli_report(int argc, char **argv)
@@ -265,7 +233,9 @@ int ss_cli_report(int argc, char **argv)
         options.inputs = names;
         options.input_count = n;
         options.traces = traces;
-        if (write_page(output, results, n, &options) == 0)
+        page pg = {results, n, &options};
+        /* Standard output for "-", else atomically: a temporary file beside it, then rename. */
+        if (ss_write_output(output, write_html, &pg) == 0)
             status = SS_EXIT_CLEAN;
     } else {
         loaded++; /* the failed input may hold a partial result */

@@ -58,14 +58,9 @@ int det_capture_run(det_ctx *ctx)
             continue;
         uint32_t t = det_map_get(&by_thread, c->ev->thread, 0);
         if (t == DET_NONE) {
-            if (nstates == cap) {
-                cap = cap ? cap * 2 : 8;
-                capture_state *p = realloc(states, cap * sizeof *p);
-                if (p == NULL) {
-                    rc = -1;
-                    break;
-                }
-                states = p;
+            if (det_grow((void **)&states, &cap, nstates + 1, sizeof *states) < 0) {
+                rc = -1;
+                break;
             }
             t = (uint32_t)nstates++;
             states[t] = (capture_state){DET_NONE, DET_NONE, DET_NONE};

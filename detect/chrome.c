@@ -1,5 +1,5 @@
 /* chrome.c: the event log as Chrome trace event JSON (Perfetto, chrome://tracing). */
-#include "detect.h"
+#include "detect_int.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -68,38 +68,6 @@ static void put_json_string(FILE *out, const char *text)
     fputc('"', out);
 }
 
-static uint64_t event_start(const ss_event *e)
-{
-    switch (e->type) {
-    case SS_EV_API:
-        return e->u.api.enter_ns;
-    case SS_EV_KERNEL:
-    case SS_EV_MEMCPY:
-    case SS_EV_MEMSET:
-        return e->u.gpu.start_ns;
-    case SS_EV_SYNC:
-        return e->u.sync.start_ns;
-    default:
-        return UINT64_MAX;
-    }
-}
-
-static uint64_t event_end(const ss_event *e)
-{
-    switch (e->type) {
-    case SS_EV_API:
-        return e->u.api.exit_ns;
-    case SS_EV_KERNEL:
-    case SS_EV_MEMCPY:
-    case SS_EV_MEMSET:
-        return e->u.gpu.end_ns;
-    case SS_EV_SYNC:
-        return e->u.sync.end_ns;
-    default:
-        return 0;
-    }
-}
-
 static const char *copy_kind_name(unsigned kind)
 {
     static const char *const names[] = {"copy", "HtoD", "DtoH", "DtoD", "HtoH", "PtoP"};
@@ -139,14 +107,8 @@ static int lanes_add(lanes *l, int64_t pid, uint64_t tid)
         if (l->items[i - 1].pid == pid && l->items[i - 1].tid == tid)
             return 0;
     }
-    if (l->count == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 16;
-        lane *p = realloc(l->items, cap * sizeof *p);
-        if (p == NULL)
-            return -1;
-        l->items = p;
-        l->cap = cap;
-    }
+    if (det_grow((void **)&l->items, &l->cap, l->count + 1, sizeof *l->items) < 0)
+        return -1;
     l->items[l->count].pid = pid;
     l->items[l->count].tid = tid;
     l->count++;
@@ -163,7 +125,9 @@ int ss_chrome_trace_write(FILE *out, const ss_event_log *log)
 {
     uint64_t origin = UINT64_MAX;
     for (size_t i = 0; i < log->count; i++) {
-        uint64_t t = event_start(&log->events[i]);
+        if (log->events[i].type == SS_EV_STREAM)
+            continue; /* no time */
+        uint64_t t = ss_event_start_ns(&log->events[i]);
         if (t < origin)
             origin = t;
     }
@@ -178,7 +142,7 @@ int ss_chrome_trace_write(FILE *out, const ss_event_log *log)
         const ss_event *e = &log->events[i];
         if (e->type == SS_EV_STREAM)
             continue;
-        uint64_t start = event_start(e), end = event_end(e);
+        uint64_t start = ss_event_start_ns(e), end = ss_event_end_ns(e);
         uint64_t dur = end > start ? end - start : 0;
         int64_t pid;
         uint64_t tid;

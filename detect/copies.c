@@ -29,10 +29,7 @@ static const char *host_kind_word(const det_ctx *ctx, const det_call *call)
     unsigned kind = g->copy_kind == SS_COPY_DTOH ? g->dst_kind : g->src_kind;
     if (g->copy_kind == SS_COPY_DTOD || g->copy_kind == SS_COPY_PTOP)
         return NULL;
-    return kind == SS_MEM_PAGEABLE  ? "pageable"
-           : kind == SS_MEM_PINNED  ? "pinned"
-           : kind == SS_MEM_MANAGED ? "managed"
-                                    : NULL;
+    return det_mem_kind_word(kind);
 }
 
 int det_copies_run(det_ctx *ctx)

@@ -75,24 +75,23 @@ void ss_detect_options_default(ss_detect_options *options)
 
 /* ---- small helpers ---- */
 
-static int grow(void **base, size_t *cap, size_t need, size_t size)
+const char *det_mem_kind_word(unsigned kind)
 {
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *p = realloc(*base, ncap * size);
-    if (p == NULL)
-        return -1;
-    *base = p;
-    *cap = ncap;
-    return 0;
+    switch (kind) {
+    case SS_MEM_PAGEABLE:
+        return "pageable";
+    case SS_MEM_PINNED:
+        return "pinned";
+    case SS_MEM_MANAGED:
+        return "managed";
+    default:
+        return NULL;
+    }
 }
 
 int det_opset_add(det_opset *set, uint32_t op)
 {
-    if (grow((void **)&set->ops, &set->cap, set->count + 1, sizeof *set->ops) < 0)
+    if (det_grow((void **)&set->ops, &set->cap, set->count + 1, sizeof *set->ops) < 0)
         return -1;
     set->ops[set->count++] = op;
     return 0;
@@ -370,8 +369,8 @@ static uint32_t stream_index(det_ctx *ctx, det_map *by_id, uint32_t stream_id, i
     uint32_t s = det_map_get(by_id, stream_id, 0);
     if (s != DET_NONE)
         return s;
-    if (grow((void **)&ctx->streams, &ctx->stream_cap, ctx->stream_count + 1,
-             sizeof *ctx->streams) < 0)
+    if (det_grow((void **)&ctx->streams, &ctx->stream_cap, ctx->stream_count + 1,
+                 sizeof *ctx->streams) < 0)
         return DET_NONE;
     s = (uint32_t)ctx->stream_count++;
     det_stream *st = &ctx->streams[s];
@@ -473,9 +472,10 @@ static int build_index(det_ctx *ctx)
             st->device = e->u.gpu.device;
         if (op->call != DET_NONE && det_call_on_legacy(&ctx->calls[op->call]))
             st->legacy = 1;
-        if (grow((void **)&st->ops, &st->cap, st->count + 1, sizeof *st->ops) < 0)
+        if (det_grow((void **)&st->ops, &st->cap, st->count + 1, sizeof *st->ops) < 0)
             goto out;
-        if (grow((void **)&st->max_end, &st->max_end_cap, st->count + 1, sizeof *st->max_end) < 0)
+        if (det_grow((void **)&st->max_end, &st->max_end_cap, st->count + 1, sizeof *st->max_end) <
+            0)
             goto out;
         uint64_t prev = st->count ? st->max_end[st->count - 1] : 0;
         op->ready_ns = op->enqueue_ns > prev ? op->enqueue_ns : prev;
@@ -668,7 +668,7 @@ static int add_item(det_agg *agg, const det_op *op)
         agg->items_untracked++;
         return 0;
     }
-    if (grow((void **)&agg->items, &agg->item_cap, agg->item_count + 1, sizeof *agg->items) < 0)
+    if (det_grow((void **)&agg->items, &agg->item_cap, agg->item_count + 1, sizeof *agg->items) < 0)
         return -1;
     key.count = 1;
     key.ns = ns;
@@ -684,7 +684,8 @@ static int add_stream(det_agg *agg, uint32_t stream_id)
     }
     if (agg->other_count == MAX_STREAMS)
         return 0;
-    if (grow((void **)&agg->others, &agg->other_cap, agg->other_count + 1, sizeof *agg->others) < 0)
+    if (det_grow((void **)&agg->others, &agg->other_cap, agg->other_count + 1,
+                 sizeof *agg->others) < 0)
         return -1;
     agg->others[agg->other_count++] = stream_id;
     return 0;
@@ -711,7 +712,7 @@ int det_report(det_ctx *ctx, const det_hit *hit)
     if (slot == NULL)
         return -1;
     if (*slot == 0) {
-        if (grow((void **)&ctx->aggs, &ctx->agg_cap, ctx->agg_count + 1, sizeof *ctx->aggs) < 0)
+        if (det_grow((void **)&ctx->aggs, &ctx->agg_cap, ctx->agg_count + 1, sizeof *ctx->aggs) < 0)
             return -1;
         det_agg *a = &ctx->aggs[ctx->agg_count];
         memset(a, 0, sizeof *a);
@@ -759,15 +760,9 @@ static void append(char **buf, size_t *len, const char *fmt, ...)
     char *piece = NULL;
     int n = vasprintf(&piece, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
-    char *p = realloc(*buf, *len + (size_t)n + 1);
-    if (p == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
+    if (n < 0)
+        ss_out_of_memory();
+    char *p = ss_reallocarray(*buf, *len + (size_t)n + 1, 1);
     memcpy(p + *len, piece, (size_t)n + 1);
     *buf = p;
     *len += (size_t)n;
@@ -836,11 +831,7 @@ static void fill_location(det_ctx *ctx, const det_agg *agg, ss_finding *f)
     const ss_stack *s = stack < log->stack_count ? &log->stacks[stack] : &log->stacks[0];
     if (s->depth == 0)
         return;
-    f->frames = calloc(s->depth, sizeof *f->frames);
-    if (f->frames == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
+    f->frames = ss_calloc(s->depth, sizeof *f->frames);
     unsigned python = 0;
     for (uint32_t i = 0; i < s->depth; i++) {
         const ss_stack_frame *sf = &s->frames[i];

@@ -111,6 +111,14 @@ int det_waited(const det_ctx *ctx, uint32_t call, uint32_t stream_id, det_opset 
 int det_opset_add(det_opset *set, uint32_t op);
 void det_opset_free(det_opset *set);
 
+/* Grows the array '*base' of '*cap' elements of 'size' bytes (doubling, from 16) until it
+ * holds 'need'. Returns 0, or -1 when memory is exhausted or the size overflows ('*base'
+ * then unchanged). */
+int det_grow(void **base, size_t *cap, size_t need, size_t size);
+
+/* "pageable", "pinned" or "managed" for a CUPTI memory kind (SS_MEM_*); NULL otherwise. */
+const char *det_mem_kind_word(unsigned kind);
+
 /* The value of (a, b), or DET_NONE. */
 uint32_t det_map_get(det_map *map, uint64_t a, uint64_t b);
 /* Sets (a, b) to 'value'. Returns 0 or -1. */

@@ -168,4 +168,9 @@ const char *ss_log_get_meta(const ss_event_log *log, const char *key);
 /* Sorts events by their start time (enter_ns/start_ns), stably; streams first. */
 void ss_log_sort(ss_event_log *log);
 
+/* When an event began (an API call's enter, a GPU operation's or synchronization's start)
+ * and ended (exit, end), in nanoseconds; 0 for a stream event, which has no time. */
+uint64_t ss_event_start_ns(const ss_event *event);
+uint64_t ss_event_end_ns(const ss_event *event);
+
 #endif

@@ -1,22 +1,60 @@
 /* log.c: the in-memory event log: append, intern strings, stacks, metadata, sort. */
-#include "event.h"
+#include "detect_int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int grow(void **base, size_t *cap, size_t need, size_t size)
+int det_grow(void **base, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return 0;
-    size_t ncap = *cap ? *cap * 2 : 64;
-    while (ncap < need)
+    size_t ncap = *cap ? *cap : 16;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2)
+            return -1;
         ncap *= 2;
+    }
+    if (size != 0 && ncap > SIZE_MAX / size)
+        return -1;
     void *p = realloc(*base, ncap * size);
     if (p == NULL)
         return -1;
     *base = p;
     *cap = ncap;
     return 0;
+}
+
+uint64_t ss_event_start_ns(const ss_event *e)
+{
+    switch (e->type) {
+    case SS_EV_API:
+        return e->u.api.enter_ns;
+    case SS_EV_KERNEL:
+    case SS_EV_MEMCPY:
+    case SS_EV_MEMSET:
+        return e->u.gpu.start_ns;
+    case SS_EV_SYNC:
+        return e->u.sync.start_ns;
+    default:
+        return 0;
+    }
+}
+
+uint64_t ss_event_end_ns(const ss_event *e)
+{
+    switch (e->type) {
+    case SS_EV_API:
+        return e->u.api.exit_ns;
+    case SS_EV_KERNEL:
+    case SS_EV_MEMCPY:
+    case SS_EV_MEMSET:
+        return e->u.gpu.end_ns;
+    case SS_EV_SYNC:
+        return e->u.sync.end_ns;
+    default:
+        return 0;
+    }
 }
 
 int ss_log_init(ss_event_log *log)
@@ -49,7 +87,7 @@ void ss_log_free(ss_event_log *log)
 
 int ss_log_append(ss_event_log *log, const ss_event *event)
 {
-    if (grow((void **)&log->events, &log->cap, log->count + 1, sizeof *log->events) < 0)
+    if (det_grow((void **)&log->events, &log->cap, log->count + 1, sizeof *log->events) < 0)
         return -1;
     log->events[log->count++] = *event;
     return 0;
@@ -103,8 +141,8 @@ uint32_t ss_log_intern(ss_event_log *log, const char *text)
             return id;
         slot = (slot + 1) & mask;
     }
-    if (grow((void **)&log->strings, &log->string_cap, log->string_count + 1,
-             sizeof *log->strings) < 0)
+    if (det_grow((void **)&log->strings, &log->string_cap, log->string_count + 1,
+                 sizeof *log->strings) < 0)
         return 0;
     char *copy = strdup(text);
     if (copy == NULL)
@@ -116,7 +154,8 @@ uint32_t ss_log_intern(ss_event_log *log, const char *text)
 
 uint32_t ss_log_add_stack(ss_event_log *log, const ss_stack_frame *frames, uint32_t depth)
 {
-    if (grow((void **)&log->stacks, &log->stack_cap, log->stack_count + 1, sizeof *log->stacks) < 0)
+    if (det_grow((void **)&log->stacks, &log->stack_cap, log->stack_count + 1,
+                 sizeof *log->stacks) < 0)
         return 0;
     ss_stack *s = &log->stacks[log->stack_count];
     s->frames = NULL;
@@ -143,7 +182,7 @@ int ss_log_set_meta(ss_event_log *log, const char *key, const char *value)
             return 0;
         }
     }
-    if (grow((void **)&log->meta, &log->meta_cap, log->meta_count + 1, sizeof *log->meta) < 0)
+    if (det_grow((void **)&log->meta, &log->meta_cap, log->meta_count + 1, sizeof *log->meta) < 0)
         return -1;
     log->meta[log->meta_count].key = strdup(key);
     log->meta[log->meta_count].value = strdup(value);
@@ -162,22 +201,6 @@ const char *ss_log_get_meta(const ss_event_log *log, const char *key)
     return NULL;
 }
 
-static uint64_t event_start(const ss_event *e)
-{
-    switch (e->type) {
-    case SS_EV_API:
-        return e->u.api.enter_ns;
-    case SS_EV_KERNEL:
-    case SS_EV_MEMCPY:
-    case SS_EV_MEMSET:
-        return e->u.gpu.start_ns;
-    case SS_EV_SYNC:
-        return e->u.sync.start_ns;
-    default:
-        return 0; /* streams first */
-    }
-}
-
 /* Merge sort: stable, and the log can be large (no recursion depth issue at n log n). */
 void ss_log_sort(ss_event_log *log)
 {
@@ -194,7 +217,8 @@ void ss_log_sort(ss_event_log *log)
             size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
             size_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
-                dst[k++] = event_start(&src[j]) < event_start(&src[i]) ? src[j++] : src[i++];
+                dst[k++] =
+                    ss_event_start_ns(&src[j]) < ss_event_start_ns(&src[i]) ? src[j++] : src[i++];
             while (i < mid)
                 dst[k++] = src[i++];
             while (j < hi)

@@ -8,16 +8,7 @@ static const char *dst_kind_word(const det_ctx *ctx, const det_call *call)
 {
     if (call->copy_op == DET_NONE)
         return NULL;
-    switch (ctx->ops[call->copy_op].ev->u.gpu.dst_kind) {
-    case SS_MEM_PAGEABLE:
-        return "pageable";
-    case SS_MEM_PINNED:
-        return "pinned";
-    case SS_MEM_MANAGED:
-        return "managed";
-    default:
-        return NULL;
-    }
+    return det_mem_kind_word(ctx->ops[call->copy_op].ev->u.gpu.dst_kind);
 }
 
 int det_readback_run(det_ctx *ctx)

@@ -85,17 +85,7 @@ static int find_create_calls(const det_ctx *ctx, uint32_t *create_calls)
 
 static const char *host_kind_of(const ss_ev_gpu *g)
 {
-    unsigned kind = g->copy_kind == SS_COPY_DTOH ? g->dst_kind : g->src_kind;
-    switch (kind) {
-    case SS_MEM_PAGEABLE:
-        return "pageable";
-    case SS_MEM_PINNED:
-        return "pinned";
-    case SS_MEM_MANAGED:
-        return "managed";
-    default:
-        return NULL;
-    }
+    return det_mem_kind_word(g->copy_kind == SS_COPY_DTOH ? g->dst_kind : g->src_kind);
 }
 
 static const char *direction_of(const ss_ev_gpu *g)

@@ -382,14 +382,8 @@ static int flush_chain(det_ctx *ctx, chain *c, const uint64_t *rates)
 /* Closes the chunk being filled into the chain. Returns 0 or -1. */
 static int close_chunk(chain *c)
 {
-    if (c->count == c->cap) {
-        size_t ncap = c->cap ? c->cap * 2 : 16;
-        chunk *p = realloc(c->chunks, ncap * sizeof *p);
-        if (p == NULL)
-            return -1;
-        c->chunks = p;
-        c->cap = ncap;
-    }
+    if (det_grow((void **)&c->chunks, &c->cap, c->count + 1, sizeof *c->chunks) < 0)
+        return -1;
     c->chunks[c->count++] = c->current;
     return 0;
 }
@@ -485,15 +479,9 @@ static int pinned_rate(const det_ctx *ctx, uint8_t kind, uint64_t fallback, uint
         if (e->type != SS_EV_MEMCPY || g->copy_kind != kind || host != SS_MEM_PINNED ||
             g->bytes < PINNED_RATE_MIN_BYTES || gpu_ns(g) == 0)
             continue;
-        if (n == cap) {
-            size_t ncap = cap ? cap * 2 : 16;
-            uint64_t *p = realloc(rates, ncap * sizeof *p);
-            if (p == NULL) {
-                free(rates);
-                return -1;
-            }
-            rates = p;
-            cap = ncap;
+        if (det_grow((void **)&rates, &cap, n + 1, sizeof *rates) < 0) {
+            free(rates);
+            return -1;
         }
         rates[n++] = g->bytes * 1000 / gpu_ns(g);
     }

@@ -23,19 +23,18 @@ const char *ss_report_kind_name(ss_result_kind kind)
     return kind == SS_RESULT_RUN ? "run" : "lint";
 }
 
-static cJSON *checked(cJSON *item)
+cJSON *ss_report_json_checked(cJSON *item)
 {
-    if (item == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
+    if (item == NULL)
+        ss_out_of_memory();
     return item;
 }
 
 void ss_report_json_add_string(cJSON *object, const char *name, const char *value)
 {
-    cJSON_AddItemToObject(object, name,
-                          checked(value ? cJSON_CreateString(value) : cJSON_CreateNull()));
+    cJSON_AddItemToObject(
+        object, name,
+        ss_report_json_checked(value ? cJSON_CreateString(value) : cJSON_CreateNull()));
 }
 
 /* Integers are written as raw text so that 64-bit values are printed exactly (cJSON would
@@ -44,19 +43,19 @@ void ss_report_json_add_u64(cJSON *object, const char *name, uint64_t value)
 {
     char text[32];
     snprintf(text, sizeof text, "%" PRIu64, value);
-    cJSON_AddItemToObject(object, name, checked(cJSON_CreateRaw(text)));
+    cJSON_AddItemToObject(object, name, ss_report_json_checked(cJSON_CreateRaw(text)));
 }
 
 void ss_report_json_add_i64(cJSON *object, const char *name, long long value)
 {
     char text[32];
     snprintf(text, sizeof text, "%lld", value);
-    cJSON_AddItemToObject(object, name, checked(cJSON_CreateRaw(text)));
+    cJSON_AddItemToObject(object, name, ss_report_json_checked(cJSON_CreateRaw(text)));
 }
 
 cJSON *ss_report_json_evidence(const ss_evidence *ev)
 {
-    cJSON *o = checked(cJSON_CreateObject());
+    cJSON *o = ss_report_json_checked(cJSON_CreateObject());
     ss_report_json_add_u64(o, "count", ev->count);
     ss_report_json_add_u64(o, "totalNs", ev->total_ns);
     ss_report_json_add_u64(o, "maxNs", ev->max_ns);
@@ -74,19 +73,19 @@ cJSON *ss_report_json_frame(const ss_frame *fr)
 {
     char pc[32];
     snprintf(pc, sizeof pc, "0x%" PRIx64, fr->pc);
-    cJSON *o = checked(cJSON_CreateObject());
+    cJSON *o = ss_report_json_checked(cJSON_CreateObject());
     ss_report_json_add_string(o, "pc", pc);
     ss_report_json_add_string(o, "function", fr->function);
     ss_report_json_add_string(o, "file", fr->file);
     ss_report_json_add_u64(o, "line", fr->line);
     ss_report_json_add_string(o, "module", fr->module);
-    cJSON_AddItemToObject(o, "python", checked(cJSON_CreateBool(fr->is_python)));
+    cJSON_AddItemToObject(o, "python", ss_report_json_checked(cJSON_CreateBool(fr->is_python)));
     return o;
 }
 
 cJSON *ss_report_json_extra(const ss_finding *f)
 {
-    cJSON *o = checked(cJSON_CreateObject());
+    cJSON *o = ss_report_json_checked(cJSON_CreateObject());
     for (size_t i = 0; i < f->extra_count; i++)
         ss_report_json_add_string(o, f->extra[i].key ? f->extra[i].key : "", f->extra[i].value);
     return o;
@@ -95,10 +94,8 @@ cJSON *ss_report_json_extra(const ss_finding *f)
 int ss_report_json_print(FILE *out, const cJSON *root)
 {
     char *text = cJSON_Print(root);
-    if (text == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
+    if (text == NULL)
+        ss_out_of_memory();
     int rc = fputs(text, out) < 0 || fputc('\n', out) == EOF ? -1 : 0;
     cJSON_free(text);
     return rc;
@@ -107,11 +104,9 @@ int ss_report_json_print(FILE *out, const cJSON *root)
 /* Appends 'len' bytes of 's' to the growing string 'buf'. */
 static void append(char **buf, size_t *len, const char *s, size_t n)
 {
-    char *p = realloc(*buf, *len + n + 1);
-    if (p == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
+    if (n > SIZE_MAX - *len - 1)
+        ss_out_of_memory();
+    char *p = ss_reallocarray(*buf, *len + n + 1, 1);
     memcpy(p + *len, s, n);
     *len += n;
     p[*len] = '\0';

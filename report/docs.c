@@ -116,19 +116,15 @@ char *ss_report_rule_help_markdown(const ss_rule *rule)
     char *text = NULL;
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);
-    if (out == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
+    if (out == NULL)
+        ss_out_of_memory();
     fprintf(out, "**%s %s** (default severity: %s)\n\n", rule->id, rule->name,
             ss_severity_name(rule->severity));
     put_escaped(out, rule->summary, strlen(rule->summary));
     fputs(".\n\n", out);
     put_body(out, rule, "###");
-    if (fclose(out) != 0 || text == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
+    if (fclose(out) != 0 || text == NULL)
+        ss_out_of_memory();
     /* No trailing blank line. */
     while (size > 0 && text[size - 1] == '\n')
         text[--size] = '\0';

@@ -35,26 +35,6 @@ static const long MAX_SOURCE_SIZE = 16L << 20;
 /* Operation kinds of the timeline; report.js has the same table. */
 enum { OP_KERNEL = 0, OP_HTOD, OP_DTOH, OP_DTOD, OP_COPY_OTHER, OP_MEMSET, OP_API, OP_BLOCKED };
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (q == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
-    return q;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (p == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
-
 /* A growable byte buffer. */
 typedef struct bytes {
     unsigned char *data;
@@ -63,12 +43,17 @@ typedef struct bytes {
 
 static void bytes_reserve(bytes *b, size_t extra)
 {
+    if (extra > SIZE_MAX - b->len)
+        ss_out_of_memory();
     if (b->len + extra <= b->cap)
         return;
-    size_t cap = b->cap ? b->cap * 2 : 4096;
-    while (cap < b->len + extra)
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + extra) {
+        if (cap > SIZE_MAX / 2)
+            ss_out_of_memory();
         cap *= 2;
-    b->data = xrealloc(b->data, cap);
+    }
+    b->data = ss_reallocarray(b->data, cap, 1);
     b->cap = cap;
 }
 
@@ -410,8 +395,8 @@ static void strmap_put(strmap *m, const char *key, size_t value)
     if ((m->count + 1) * 2 > m->cap) {
         strmap old = *m;
         m->cap = old.cap ? old.cap * 2 : 64;
-        m->keys = xcalloc(m->cap, sizeof *m->keys);
-        m->values = xcalloc(m->cap, sizeof *m->values);
+        m->keys = ss_calloc(m->cap, sizeof *m->keys);
+        m->values = ss_calloc(m->cap, sizeof *m->values);
         for (size_t i = 0; i < old.cap; i++) {
             if (old.keys[i]) {
                 size_t slot = strmap_slot(m, old.keys[i]);
@@ -445,7 +430,7 @@ static void strmap_free(strmap *m)
 static char *normalize_lexically(const char *path)
 {
     size_t len = strlen(path);
-    char *out = xcalloc(len + 2, 1);
+    char *out = ss_calloc(len + 2, 1);
     size_t o = 0;
     const char *p = path;
     while (*p) {
@@ -602,7 +587,7 @@ static size_t page_add_site(page *pg, int group)
 {
     if (pg->site_count == pg->site_cap) {
         pg->site_cap = pg->site_cap ? pg->site_cap * 2 : 64;
-        pg->sites = xrealloc(pg->sites, pg->site_cap * sizeof *pg->sites);
+        pg->sites = ss_reallocarray(pg->sites, pg->site_cap, sizeof *pg->sites);
     }
     page_site *s = &pg->sites[pg->site_count];
     memset(s, 0, sizeof *s);
@@ -613,7 +598,7 @@ static size_t page_add_site(page *pg, int group)
 
 static void site_add_member(page_site *s, size_t finding)
 {
-    s->members = xrealloc(s->members, (s->member_count + 1) * sizeof *s->members);
+    s->members = ss_reallocarray(s->members, s->member_count + 1, sizeof *s->members);
     s->members[s->member_count++] = finding;
 }
 
@@ -638,7 +623,7 @@ static void page_collect_findings(page *pg)
     size_t total = 0;
     for (size_t i = 0; i < pg->n; i++)
         total += pg->results[i]->count;
-    pg->findings = xcalloc(total, sizeof *pg->findings);
+    pg->findings = ss_calloc(total, sizeof *pg->findings);
     for (size_t i = 0; i < pg->n; i++) {
         const ss_result *r = pg->results[i];
         char *base = result_base(pg, r);
@@ -664,7 +649,7 @@ static void page_collect_findings(page *pg)
             if (src == SIZE_MAX) {
                 if (pg->source_count == pg->source_cap) {
                     pg->source_cap = pg->source_cap ? pg->source_cap * 2 : 32;
-                    pg->sources = xrealloc(pg->sources, pg->source_cap * sizeof *pg->sources);
+                    pg->sources = ss_reallocarray(pg->sources, pg->source_cap, sizeof *pg->sources);
                 }
                 src = pg->source_count++;
                 page_source *ps = &pg->sources[src];
@@ -676,7 +661,7 @@ static void page_collect_findings(page *pg)
             page_source *ps = &pg->sources[src];
             if (ps->line_count == ps->line_cap) {
                 ps->line_cap = ps->line_cap ? ps->line_cap * 2 : 8;
-                ps->lines = xrealloc(ps->lines, ps->line_cap * sizeof *ps->lines);
+                ps->lines = ss_reallocarray(ps->lines, ps->line_cap, sizeof *ps->lines);
             }
             ps->lines[ps->line_count++] = pf->f->line;
             pf->source = (long)src;
@@ -765,7 +750,7 @@ static uint32_t page_name(page *pg, const char *text)
         return (uint32_t)id;
     if (pg->name_count == pg->name_cap) {
         pg->name_cap = pg->name_cap ? pg->name_cap * 2 : 256;
-        pg->name_list = xrealloc(pg->name_list, pg->name_cap * sizeof *pg->name_list);
+        pg->name_list = ss_reallocarray(pg->name_list, pg->name_cap, sizeof *pg->name_list);
     }
     pg->name_list[pg->name_count] = ss_strdup(text);
     strmap_put(&pg->names, text, pg->name_count);
@@ -780,7 +765,7 @@ static size_t page_lane_for(page *pg, size_t first_lane, size_t proc, int is_str
     }
     if (pg->lane_count == pg->lane_cap) {
         pg->lane_cap = pg->lane_cap ? pg->lane_cap * 2 : 16;
-        pg->lanes = xrealloc(pg->lanes, pg->lane_cap * sizeof *pg->lanes);
+        pg->lanes = ss_reallocarray(pg->lanes, pg->lane_cap, sizeof *pg->lanes);
     }
     page_lane *l = &pg->lanes[pg->lane_count];
     memset(l, 0, sizeof *l);
@@ -817,7 +802,7 @@ static void finding_add_moment(page_finding *pf, uint64_t start, uint64_t end, u
 {
     pf->occ_total++;
     if (pf->occ == NULL)
-        pf->occ = xcalloc(MAX_OCCURRENCES, sizeof *pf->occ);
+        pf->occ = ss_calloc(MAX_OCCURRENCES, sizeof *pf->occ);
     if (pf->occ_count < MAX_OCCURRENCES) {
         pf->occ[pf->occ_count][0] = start;
         pf->occ[pf->occ_count][1] = end;
@@ -844,7 +829,7 @@ static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
                                const uint32_t *api_lane, uint64_t t0)
 {
     strmap sites = {0};
-    size_t *chain = xcalloc(pg->finding_count, sizeof *chain);
+    size_t *chain = ss_calloc(pg->finding_count, sizeof *chain);
     bool any = false;
     for (size_t i = 0; i < pg->finding_count; i++) {
         page_finding *pf = &pg->findings[i];
@@ -863,7 +848,7 @@ static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
         return;
     }
     /* Per stack: the findings it matches, as a list in 'lists' (SIZE_MAX-terminated), or none. */
-    size_t *stack_list = xcalloc(log->stack_count, sizeof *stack_list);
+    size_t *stack_list = ss_calloc(log->stack_count, sizeof *stack_list);
     for (size_t s = 0; s < log->stack_count; s++)
         stack_list[s] = SIZE_MAX - 1; /* not computed yet */
     size_t *lists = NULL, list_len = 0, list_cap = 0;
@@ -893,7 +878,7 @@ static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
                         continue;
                     if (list_len + 2 > list_cap) {
                         list_cap = list_cap ? list_cap * 2 : 256;
-                        lists = xrealloc(lists, list_cap * sizeof *lists);
+                        lists = ss_reallocarray(lists, list_cap, sizeof *lists);
                     }
                     lists[list_len++] = c;
                 }
@@ -902,7 +887,7 @@ static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
             if (list_len > begin) {
                 if (list_len + 1 > list_cap) {
                     list_cap = list_cap ? list_cap * 2 : 256;
-                    lists = xrealloc(lists, list_cap * sizeof *lists);
+                    lists = ss_reallocarray(lists, list_cap, sizeof *lists);
                 }
                 lists[list_len++] = SIZE_MAX;
                 stack_list[sid] = begin;
@@ -974,9 +959,9 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
     pg->proc_t0[proc] = t0;
     pg->proc_span[proc] = t1 > t0 ? t1 - t0 : 0;
 
-    page_op *ops = xcalloc(op_count, sizeof *ops);
-    uint32_t *api_lane = xcalloc(log->count, sizeof *api_lane);
-    uint32_t *name_map = xcalloc(log->string_count, sizeof *name_map);
+    page_op *ops = ss_calloc(op_count, sizeof *ops);
+    uint32_t *api_lane = ss_calloc(log->count, sizeof *api_lane);
+    uint32_t *name_map = ss_calloc(log->string_count, sizeof *name_map);
     size_t o = 0;
     for (size_t e = 0; e < log->count; e++) {
         const ss_event *ev = &log->events[e];
@@ -1033,12 +1018,12 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
 
     /* Renumber this process's lanes in display order. */
     size_t nl = pg->lane_count - first_lane;
-    page_lane *sorted = xcalloc(nl, sizeof *sorted);
+    page_lane *sorted = ss_calloc(nl, sizeof *sorted);
     memcpy(sorted, pg->lanes + first_lane, nl * sizeof *sorted);
     for (size_t i = 0; i < nl; i++)
         sorted[i].ops = i; /* remember the old position */
     qsort(sorted, nl, sizeof *sorted, cmp_lane);
-    uint32_t *renumber = xcalloc(nl, sizeof *renumber);
+    uint32_t *renumber = ss_calloc(nl, sizeof *renumber);
     for (size_t i = 0; i < nl; i++) {
         renumber[sorted[i].ops] = (uint32_t)(first_lane + i);
         sorted[i].ops = 0;
@@ -1261,7 +1246,7 @@ static char *read_source(const char *path, size_t *len)
     if (fseek(in, 0, SEEK_END) == 0) {
         long size = ftell(in);
         if (size >= 0 && size <= MAX_SOURCE_SIZE && fseek(in, 0, SEEK_SET) == 0) {
-            text = xcalloc((size_t)size + 1, 1);
+            text = ss_calloc((size_t)size + 1, 1);
             *len = fread(text, 1, (size_t)size, in);
             text[*len] = '\0';
         }
@@ -1302,7 +1287,7 @@ static void write_source(FILE *out, page_source *ps)
                 size_t n_bytes = nl ? (size_t)(nl - p) : (size_t)(end - p);
                 if (n_bytes && p[n_bytes - 1] == '\r')
                     n_bytes--;
-                char *line = xcalloc(n_bytes + 1, 1);
+                char *line = ss_calloc(n_bytes + 1, 1);
                 memcpy(line, p, n_bytes);
                 fprintf(out, "%s[%u,", first ? "" : ",", n);
                 json_string_max(out, line, MAX_SOURCE_LINE);
@@ -1474,8 +1459,8 @@ int ss_report_write_html(FILE *out, const ss_result *const *results, size_t n,
         pg.root = resolve_path("/", cwd);
         free(cwd);
     }
-    pg.proc_t0 = xcalloc(n, sizeof *pg.proc_t0);
-    pg.proc_span = xcalloc(n, sizeof *pg.proc_span);
+    pg.proc_t0 = ss_calloc(n, sizeof *pg.proc_t0);
+    pg.proc_span = ss_calloc(n, sizeof *pg.proc_span);
 
     page_collect_findings(&pg);
     page_join(&pg);
@@ -1489,7 +1474,7 @@ int ss_report_write_html(FILE *out, const ss_result *const *results, size_t n,
 #ifdef SS_HAVE_ZLIB
     if (!pg.opt->no_compress && blob_len > 0) {
         uLongf dlen = compressBound((uLong)blob_len);
-        deflated = xcalloc(dlen, 1);
+        deflated = ss_calloc(dlen, 1);
         if (compress2(deflated, &dlen, blob, (uLong)blob_len, 6) == Z_OK && dlen < blob_len) {
             blob = deflated;
             blob_len = dlen;

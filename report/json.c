@@ -11,21 +11,12 @@
 #define SS_JSON_FORMAT "syncscope-result"
 #define SS_JSON_FORMAT_VERSION 1
 
-static cJSON *checked(cJSON *item)
-{
-    if (item == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
-    return item;
-}
-
 static cJSON *finding_json(const ss_finding *f)
 {
     const ss_rule *rule = ss_rules_get(f->rule);
     char fingerprint[17];
     ss_finding_fingerprint(f, fingerprint);
-    cJSON *o = checked(cJSON_CreateObject());
+    cJSON *o = ss_report_json_checked(cJSON_CreateObject());
     ss_report_json_add_string(o, "ruleId", rule->id);
     ss_report_json_add_string(o, "ruleName", rule->name);
     ss_report_json_add_string(o, "severity", ss_severity_name(f->severity));
@@ -38,7 +29,7 @@ static cJSON *finding_json(const ss_finding *f)
     ss_report_json_add_string(o, "hint", f->hint);
     ss_report_json_add_string(o, "lineText", f->line_text);
     ss_report_json_add_string(o, "fingerprint", fingerprint);
-    cJSON *frames = checked(cJSON_AddArrayToObject(o, "frames"));
+    cJSON *frames = ss_report_json_checked(cJSON_AddArrayToObject(o, "frames"));
     for (size_t i = 0; i < f->frame_count; i++)
         cJSON_AddItemToArray(frames, ss_report_json_frame(&f->frames[i]));
     cJSON_AddItemToObject(o, "evidence", ss_report_json_evidence(&f->evidence));
@@ -48,17 +39,17 @@ static cJSON *finding_json(const ss_finding *f)
 
 static cJSON *result_json(const ss_result *result)
 {
-    cJSON *root = checked(cJSON_CreateObject());
+    cJSON *root = ss_report_json_checked(cJSON_CreateObject());
     ss_report_json_add_string(root, "format", SS_JSON_FORMAT);
     ss_report_json_add_i64(root, "formatVersion", SS_JSON_FORMAT_VERSION);
-    cJSON *tool = checked(cJSON_AddObjectToObject(root, "tool"));
+    cJSON *tool = ss_report_json_checked(cJSON_AddObjectToObject(root, "tool"));
     ss_report_json_add_string(tool, "name", "syncscope");
     ss_report_json_add_string(tool, "version", SS_VERSION);
     ss_report_json_add_string(tool, "informationUri", SS_INFORMATION_URI);
     ss_report_json_add_string(root, "kind", ss_report_kind_name(result->kind));
     ss_report_json_add_string(root, "root", result->root);
 
-    cJSON *run = checked(cJSON_AddObjectToObject(root, "run"));
+    cJSON *run = ss_report_json_checked(cJSON_AddObjectToObject(root, "run"));
     ss_report_json_add_string(run, "program", result->program);
     ss_report_json_add_string(run, "commandLine", result->command_line);
     ss_report_json_add_string(run, "hostname", result->hostname);
@@ -73,7 +64,7 @@ static cJSON *result_json(const ss_result *result)
     ss_report_json_add_u64(run, "dropped", result->dropped);
     ss_report_json_add_string(run, "startedAt", result->started_at);
 
-    cJSON *summary = checked(cJSON_AddObjectToObject(root, "summary"));
+    cJSON *summary = ss_report_json_checked(cJSON_AddObjectToObject(root, "summary"));
     size_t errors = ss_result_count_at_least(result, SS_SEV_ERROR);
     size_t warnings = ss_result_count_at_least(result, SS_SEV_WARNING) - errors;
     ss_report_json_add_u64(summary, "findings", result->count);
@@ -82,13 +73,13 @@ static cJSON *result_json(const ss_result *result)
     ss_report_json_add_u64(summary, "notes", result->count - errors - warnings);
     ss_report_json_add_u64(summary, "diagnostics", result->diag_count);
 
-    cJSON *findings = checked(cJSON_AddArrayToObject(root, "findings"));
+    cJSON *findings = ss_report_json_checked(cJSON_AddArrayToObject(root, "findings"));
     for (size_t i = 0; i < result->count; i++)
         cJSON_AddItemToArray(findings, finding_json(&result->findings[i]));
-    cJSON *diags = checked(cJSON_AddArrayToObject(root, "diagnostics"));
+    cJSON *diags = ss_report_json_checked(cJSON_AddArrayToObject(root, "diagnostics"));
     for (size_t i = 0; i < result->diag_count; i++) {
         const ss_diag *d = &result->diags[i];
-        cJSON *o = checked(cJSON_CreateObject());
+        cJSON *o = ss_report_json_checked(cJSON_CreateObject());
         ss_report_json_add_string(o, "severity", ss_severity_name(d->severity));
         ss_report_json_add_string(o, "file", d->file);
         ss_report_json_add_u64(o, "line", d->line);
@@ -131,9 +122,10 @@ static void fail(reader *rd, const char *fmt, ...)
     snprintf(rd->err, rd->err_size, "%s: not a syncscope JSON result: %s", rd->path, what);
 }
 
-/* A string member: NULL when absent or null (or, when 'required', an error). */
-static char *get_string(reader *rd, const cJSON *obj, const char *ctx, const char *name,
-                        int required)
+/* A member of the JSON type that 'is_kind' accepts ('kind' names it in the message): NULL
+ * when absent or null (or, when 'required', an error). */
+static const cJSON *get_member(reader *rd, const cJSON *obj, const char *ctx, const char *name,
+                               int required, cJSON_bool (*is_kind)(const cJSON *), const char *kind)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
     if (item == NULL || cJSON_IsNull(item)) {
@@ -141,11 +133,19 @@ static char *get_string(reader *rd, const cJSON *obj, const char *ctx, const cha
             fail(rd, "%s.%s is missing", ctx, name);
         return NULL;
     }
-    if (!cJSON_IsString(item)) {
-        fail(rd, "%s.%s must be a string", ctx, name);
+    if (!is_kind(item)) {
+        fail(rd, "%s.%s must be %s", ctx, name, kind);
         return NULL;
     }
-    return rd->failed ? NULL : ss_strdup(item->valuestring);
+    return item;
+}
+
+/* A string member: NULL when absent or null (or, when 'required', an error). */
+static char *get_string(reader *rd, const cJSON *obj, const char *ctx, const char *name,
+                        int required)
+{
+    const cJSON *item = get_member(rd, obj, ctx, name, required, cJSON_IsString, "a string");
+    return item == NULL || rd->failed ? NULL : ss_strdup(item->valuestring);
 }
 
 /* Doubles hold integers exactly up to 2^53; larger values cannot be read back exactly. */
@@ -179,37 +179,16 @@ static long long get_i64(reader *rd, const cJSON *obj, const char *ctx, const ch
     return (long long)v;
 }
 
-/* An object member; NULL when absent or null (or an error when 'required'). */
 static const cJSON *get_object(reader *rd, const cJSON *obj, const char *ctx, const char *name,
                                int required)
 {
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
-    if (item == NULL || cJSON_IsNull(item)) {
-        if (required)
-            fail(rd, "%s.%s is missing", ctx, name);
-        return NULL;
-    }
-    if (!cJSON_IsObject(item)) {
-        fail(rd, "%s.%s must be an object", ctx, name);
-        return NULL;
-    }
-    return item;
+    return get_member(rd, obj, ctx, name, required, cJSON_IsObject, "an object");
 }
 
 static const cJSON *get_array(reader *rd, const cJSON *obj, const char *ctx, const char *name,
                               int required)
 {
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
-    if (item == NULL || cJSON_IsNull(item)) {
-        if (required)
-            fail(rd, "%s.%s is missing", ctx, name);
-        return NULL;
-    }
-    if (!cJSON_IsArray(item)) {
-        fail(rd, "%s.%s must be an array", ctx, name);
-        return NULL;
-    }
-    return item;
+    return get_member(rd, obj, ctx, name, required, cJSON_IsArray, "an array");
 }
 
 static ss_severity get_severity(reader *rd, const cJSON *obj, const char *ctx)
@@ -297,11 +276,7 @@ static void read_finding(reader *rd, const cJSON *o, const char *ctx, ss_finding
     const cJSON *frames = get_array(rd, o, ctx, "frames", 0);
     int n = frames ? cJSON_GetArraySize(frames) : 0;
     if (n > 0 && !rd->failed) {
-        f->frames = calloc((size_t)n, sizeof *f->frames);
-        if (f->frames == NULL) {
-            fputs("syncscope: error: out of memory\n", stderr);
-            abort();
-        }
+        f->frames = ss_calloc((size_t)n, sizeof *f->frames);
         f->frame_count = (size_t)n;
         int i = 0;
         const cJSON *item;
@@ -419,47 +394,11 @@ static void read_result(reader *rd, const cJSON *root, ss_result *out)
     }
 }
 
-/* Reads all of 'path' into a malloc'ed, NUL-terminated buffer. Returns NULL with errno. */
-static char *slurp(const char *path, size_t *size)
-{
-    FILE *in = fopen(path, "rb");
-    if (in == NULL)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *p = realloc(buf, cap);
-            if (p == NULL) {
-                fputs("syncscope: error: out of memory\n", stderr);
-                abort();
-            }
-            buf = p;
-        }
-        size_t n = fread(buf + len, 1, cap - len - 1, in);
-        len += n;
-        if (n == 0)
-            break;
-    }
-    int error = ferror(in);
-    int saved = errno;
-    fclose(in);
-    if (error) {
-        free(buf);
-        errno = saved ? saved : EIO;
-        return NULL;
-    }
-    buf[len] = '\0';
-    *size = len;
-    return buf;
-}
-
 int ss_report_read_json(const char *path, ss_result *out, char *err, size_t err_size)
 {
     ss_result_init(out, SS_RESULT_LINT);
     size_t size = 0;
-    char *text = slurp(path, &size);
+    char *text = ss_read_file(path, &size);
     if (text == NULL) {
         snprintf(err, err_size, "cannot read '%s': %s", path, strerror(errno));
         return -1;

@@ -1,7 +1,9 @@
-/* log.c: the one place where the tool's own messages are printed, and small string helpers. */
+/* log.c: the one place where the tool's own messages are printed, and small string and
+ * allocation helpers that abort with a message when memory runs out. */
 #include "report.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,10 +38,29 @@ void ss_log_note(const char *fmt, ...)
     va_end(ap);
 }
 
-static void out_of_memory(void)
+void ss_out_of_memory(void)
 {
-    fputs("syncscope: error: out of memory\n", stderr);
+    ss_log_error("out of memory");
     abort();
+}
+
+void *ss_reallocarray(void *p, size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size)
+        ss_out_of_memory();
+    size_t bytes = count * size;
+    void *q = realloc(p, bytes ? bytes : 1);
+    if (q == NULL)
+        ss_out_of_memory();
+    return q;
+}
+
+void *ss_calloc(size_t count, size_t size)
+{
+    void *p = calloc(count && size ? count : 1, count && size ? size : 1);
+    if (p == NULL)
+        ss_out_of_memory();
+    return p;
 }
 
 char *ss_strdup(const char *s)
@@ -48,7 +69,7 @@ char *ss_strdup(const char *s)
         return NULL;
     char *copy = strdup(s);
     if (copy == NULL)
-        out_of_memory();
+        ss_out_of_memory();
     return copy;
 }
 
@@ -60,6 +81,6 @@ char *ss_asprintf(const char *fmt, ...)
     int n = vasprintf(&out, fmt, ap);
     va_end(ap);
     if (n < 0)
-        out_of_memory();
+        ss_out_of_memory();
     return out;
 }

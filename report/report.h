@@ -112,6 +112,40 @@ void ss_log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *ss_strdup(const char *s);
 /* malloc'ed printf. Aborts on exhaustion. */
 char *ss_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "out of memory" through ss_log_error and aborts: the tool's one answer to
+ * exhausted memory. */
+void ss_out_of_memory(void) __attribute__((noreturn));
+/* realloc of 'p' to 'count' elements of 'size' bytes (at least one byte). Aborts with a
+ * message on exhaustion, and when count * size does not fit in a size_t. */
+void *ss_reallocarray(void *p, size_t count, size_t size);
+/* calloc of 'count' elements of 'size' bytes (at least one byte), aborting as
+ * ss_reallocarray. */
+void *ss_calloc(size_t count, size_t size);
+
+/* Reads all of the file 'path' into a malloc'ed buffer with a NUL after the last byte, and
+ * its length into *len. Returns the buffer (owned by the caller), or NULL with errno set when
+ * the file cannot be opened or read (EIO when the read failed without saying why). */
+char *ss_read_file(const char *path, size_t *len);
+
+/* Writes one output (a report, a trace, a baseline) into the FILE it is given. Returns 0, or
+ * -1 when writing failed. */
+typedef int (*ss_write_fn)(FILE *out, void *context);
+
+/* What ss_write_atomic could not do. */
+typedef enum ss_write_status {
+    SS_WRITE_OK = 0,
+    SS_WRITE_CREATE_FAILED = -1, /* no temporary file could be created beside 'path' */
+    SS_WRITE_FAILED = -2         /* writing, syncing or renaming failed; temporary removed */
+} ss_write_status;
+
+/* Writes 'path' atomically: 'write'('out', 'context') fills a temporary file in the same
+ * folder, which is flushed, synced, given the mode of the file it replaces (a new file:
+ * 0666 less the umask) and renamed over 'path', so that readers see either the old file or
+ * the whole new one. Prints nothing. Returns SS_WRITE_OK, or another status with errno set. */
+ss_write_status ss_write_atomic(const char *path, ss_write_fn write, void *context);
+/* Writes one output of the tool: to standard output (flushed) when 'path' is NULL or "-",
+ * else atomically as ss_write_atomic. Returns 0, or -1 with a message printed. */
+int ss_write_output(const char *path, ss_write_fn write, void *context);
 
 void ss_result_init(ss_result *result, ss_result_kind kind);
 /* Frees everything the result owns (findings, diagnostics, metadata strings). */
@@ -129,6 +163,16 @@ void ss_finding_clear(ss_finding *finding);
 
 /* Lint order: file, line, column, rule. Run order: total cost descending, then as lint. */
 void ss_result_sort(ss_result *result);
+/* Compares two findings in lint order (file, line, column, rule, message; a NULL file or
+ * message first). Returns <0, 0 or >0. */
+int ss_finding_compare(const ss_finding *a, const ss_finding *b);
+
+/* Decides whether 'finding' leaves its result; 'context' is the caller's. Returns 1 to remove
+ * it, 0 to keep it. Called once per finding, in the result's order. */
+typedef int (*ss_finding_pred)(const ss_finding *finding, void *context);
+/* Removes (and frees) the findings of 'result' for which 'remove' returns 1, keeping the
+ * order of the others. Returns the number removed. */
+size_t ss_result_remove_if(ss_result *result, ss_finding_pred remove, void *context);
 
 /* Number of findings whose severity is at least 'threshold'. */
 size_t ss_result_count_at_least(const ss_result *result, ss_severity threshold);

@@ -12,6 +12,9 @@ const char *ss_report_origin_name(int origin);
 /* "lint" or "run". */
 const char *ss_report_kind_name(ss_result_kind kind);
 
+/* Returns 'item', or aborts through ss_out_of_memory when cJSON could not allocate it (NULL). */
+cJSON *ss_report_json_checked(cJSON *item);
+
 /* The JSON form of a finding's evidence and frames (shared by the JSON and SARIF writers).
  * Returns a new cJSON item owned by the caller. */
 cJSON *ss_report_json_evidence(const ss_evidence *evidence);

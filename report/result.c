@@ -62,14 +62,13 @@ static void *grow(void *base, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return base;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need)
+    size_t ncap = *cap ? *cap : 16;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2)
+            ss_out_of_memory();
         ncap *= 2;
-    void *p = realloc(base, ncap * size);
-    if (p == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
     }
+    void *p = ss_reallocarray(base, ncap, size);
     *cap = ncap;
     return p;
 }
@@ -99,12 +98,8 @@ void ss_result_add_diag(ss_result *result, ss_severity severity, const char *fil
 
 void ss_finding_add_extra(ss_finding *finding, const char *key, const char *value)
 {
-    ss_kv *p = realloc(finding->extra, (finding->extra_count + 1) * sizeof *p);
-    if (p == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
-    finding->extra = p;
+    finding->extra =
+        ss_reallocarray(finding->extra, finding->extra_count + 1, sizeof *finding->extra);
     finding->extra[finding->extra_count].key = ss_strdup(key);
     finding->extra[finding->extra_count].value = ss_strdup(value);
     finding->extra_count++;
@@ -117,7 +112,7 @@ static int cmp_str(const char *a, const char *b)
     return strcmp(a, b);
 }
 
-static int cmp_location(const ss_finding *a, const ss_finding *b)
+int ss_finding_compare(const ss_finding *a, const ss_finding *b)
 {
     int c = cmp_str(a->file, b->file);
     if (c)
@@ -133,7 +128,7 @@ static int cmp_location(const ss_finding *a, const ss_finding *b)
 
 static int cmp_lint(const void *pa, const void *pb)
 {
-    return cmp_location(pa, pb);
+    return ss_finding_compare(pa, pb);
 }
 
 static int cmp_run(const void *pa, const void *pb)
@@ -141,7 +136,7 @@ static int cmp_run(const void *pa, const void *pb)
     const ss_finding *a = pa, *b = pb;
     if (a->evidence.total_ns != b->evidence.total_ns)
         return a->evidence.total_ns > b->evidence.total_ns ? -1 : 1;
-    return cmp_location(a, b);
+    return ss_finding_compare(a, b);
 }
 
 void ss_result_sort(ss_result *result)
@@ -149,6 +144,24 @@ void ss_result_sort(ss_result *result)
     if (result->count > 1)
         qsort(result->findings, result->count, sizeof *result->findings,
               result->kind == SS_RESULT_RUN ? cmp_run : cmp_lint);
+}
+
+size_t ss_result_remove_if(ss_result *result, ss_finding_pred remove, void *context)
+{
+    size_t kept = 0, removed = 0;
+    for (size_t i = 0; i < result->count; i++) {
+        ss_finding *f = &result->findings[i];
+        if (remove(f, context)) {
+            ss_finding_clear(f);
+            removed++;
+            continue;
+        }
+        if (kept != i)
+            result->findings[kept] = *f;
+        kept++;
+    }
+    result->count = kept;
+    return removed;
 }
 
 size_t ss_result_count_at_least(const ss_result *result, ss_severity threshold)

@@ -9,15 +9,6 @@
 #define SS_SARIF_SRCROOT "%SRCROOT%"
 #define SS_SARIF_FINGERPRINT_KEY "syncscope/v1"
 
-static cJSON *checked(cJSON *item)
-{
-    if (item == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
-    return item;
-}
-
 static const char *sarif_level(ss_severity severity)
 {
     switch (severity) {
@@ -35,11 +26,7 @@ static char *percent_encode(const char *path)
 {
     static const char hex[] = "0123456789ABCDEF";
     size_t len = strlen(path);
-    char *out = malloc(len * 3 + 1);
-    if (out == NULL) {
-        fputs("syncscope: error: out of memory\n", stderr);
-        abort();
-    }
+    char *out = ss_reallocarray(NULL, len + 1, 3);
     char *o = out;
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
@@ -58,7 +45,7 @@ static char *percent_encode(const char *path)
 /* A message object whose text is 'text' ending with a period (SARIF asks for sentences). */
 static cJSON *message(const char *text)
 {
-    cJSON *o = checked(cJSON_CreateObject());
+    cJSON *o = ss_report_json_checked(cJSON_CreateObject());
     size_t len = text ? strlen(text) : 0;
     if (len > 0 && text[len - 1] == '.') {
         ss_report_json_add_string(o, "text", text);
@@ -77,7 +64,7 @@ static cJSON *artifact_location(const char *root_dir, const char *file)
     int inside = 0;
     char *path = ss_report_relative_path(root_dir, file, &inside);
     char *encoded = percent_encode(path);
-    cJSON *o = checked(cJSON_CreateObject());
+    cJSON *o = ss_report_json_checked(cJSON_CreateObject());
     if (inside) {
         ss_report_json_add_string(o, "uri", encoded);
         ss_report_json_add_string(o, "uriBaseId", SS_SARIF_SRCROOT);
@@ -113,25 +100,25 @@ static unsigned utf16_column(const char *line_text, unsigned byte_column)
 static cJSON *physical_location(const char *root_dir, const char *file, unsigned line,
                                 unsigned column, const char *line_text)
 {
-    cJSON *o = checked(cJSON_CreateObject());
+    cJSON *o = ss_report_json_checked(cJSON_CreateObject());
     cJSON_AddItemToObject(o, "artifactLocation", artifact_location(root_dir, file));
     if (line == 0)
         return o;
     size_t text_len = line_text ? strcspn(line_text, "\r\n") : 0;
-    cJSON *region = checked(cJSON_AddObjectToObject(o, "region"));
+    cJSON *region = ss_report_json_checked(cJSON_AddObjectToObject(o, "region"));
     ss_report_json_add_u64(region, "startLine", line);
     if (column)
         ss_report_json_add_u64(region, "startColumn", utf16_column(line_text, column));
     if (line_text && (column == 0 || column - 1 <= text_len)) {
         size_t from = column ? column - 1 : 0;
         char *snippet = ss_asprintf("%.*s", (int)(text_len - from), line_text + from);
-        cJSON *s = checked(cJSON_AddObjectToObject(region, "snippet"));
+        cJSON *s = ss_report_json_checked(cJSON_AddObjectToObject(region, "snippet"));
         ss_report_json_add_string(s, "text", snippet);
         free(snippet);
         char *whole = ss_asprintf("%.*s", (int)text_len, line_text);
-        cJSON *context = checked(cJSON_AddObjectToObject(o, "contextRegion"));
+        cJSON *context = ss_report_json_checked(cJSON_AddObjectToObject(o, "contextRegion"));
         ss_report_json_add_u64(context, "startLine", line);
-        cJSON *cs = checked(cJSON_AddObjectToObject(context, "snippet"));
+        cJSON *cs = ss_report_json_checked(cJSON_AddObjectToObject(context, "snippet"));
         ss_report_json_add_string(cs, "text", whole);
         free(whole);
     }
@@ -140,7 +127,7 @@ static cJSON *physical_location(const char *root_dir, const char *file, unsigned
 
 static cJSON *function_location(const char *function)
 {
-    cJSON *o = checked(cJSON_CreateObject());
+    cJSON *o = ss_report_json_checked(cJSON_CreateObject());
     ss_report_json_add_string(o, "name", function);
     ss_report_json_add_string(o, "kind", "function");
     return o;
@@ -148,12 +135,12 @@ static cJSON *function_location(const char *function)
 
 static cJSON *rule_json(const ss_rule *rule)
 {
-    cJSON *o = checked(cJSON_CreateObject());
+    cJSON *o = ss_report_json_checked(cJSON_CreateObject());
     ss_report_json_add_string(o, "id", rule->id);
     ss_report_json_add_string(o, "name", rule->name);
     cJSON_AddItemToObject(o, "shortDescription", message(rule->summary));
     cJSON_AddItemToObject(o, "fullDescription", message(rule->explanation));
-    cJSON *help = checked(cJSON_AddObjectToObject(o, "help"));
+    cJSON *help = ss_report_json_checked(cJSON_AddObjectToObject(o, "help"));
     char *text = ss_asprintf("%s.\n\n%s", rule->summary, rule->explanation);
     ss_report_json_add_string(help, "text", text);
     free(text);
@@ -163,16 +150,16 @@ static cJSON *rule_json(const ss_rule *rule)
     char *uri = ss_asprintf("%s/blob/main/docs/rules/%s.md", SS_INFORMATION_URI, rule->id);
     ss_report_json_add_string(o, "helpUri", uri);
     free(uri);
-    cJSON *config = checked(cJSON_AddObjectToObject(o, "defaultConfiguration"));
+    cJSON *config = ss_report_json_checked(cJSON_AddObjectToObject(o, "defaultConfiguration"));
     ss_report_json_add_string(config, "level", sarif_level(rule->severity));
-    cJSON *props = checked(cJSON_AddObjectToObject(o, "properties"));
-    cJSON *tags = checked(cJSON_AddArrayToObject(props, "tags"));
-    cJSON_AddItemToArray(tags, checked(cJSON_CreateString("cuda")));
-    cJSON_AddItemToArray(tags, checked(cJSON_CreateString("performance")));
+    cJSON *props = ss_report_json_checked(cJSON_AddObjectToObject(o, "properties"));
+    cJSON *tags = ss_report_json_checked(cJSON_AddArrayToObject(props, "tags"));
+    cJSON_AddItemToArray(tags, ss_report_json_checked(cJSON_CreateString("cuda")));
+    cJSON_AddItemToArray(tags, ss_report_json_checked(cJSON_CreateString("performance")));
     if (rule->halves & SS_HALF_STATIC)
-        cJSON_AddItemToArray(tags, checked(cJSON_CreateString("lint")));
+        cJSON_AddItemToArray(tags, ss_report_json_checked(cJSON_CreateString("lint")));
     if (rule->halves & SS_HALF_RUNTIME)
-        cJSON_AddItemToArray(tags, checked(cJSON_CreateString("run")));
+        cJSON_AddItemToArray(tags, ss_report_json_checked(cJSON_CreateString("run")));
     return o;
 }
 
@@ -206,27 +193,29 @@ static cJSON *result_message(const ss_finding *f)
 /* The call stack as a SARIF stack, innermost frame first. */
 static cJSON *stack_json(const char *root_dir, const ss_finding *f)
 {
-    cJSON *stack = checked(cJSON_CreateObject());
+    cJSON *stack = ss_report_json_checked(cJSON_CreateObject());
     cJSON_AddItemToObject(stack, "message", message("Call stack of the first occurrence"));
-    cJSON *frames = checked(cJSON_AddArrayToObject(stack, "frames"));
+    cJSON *frames = ss_report_json_checked(cJSON_AddArrayToObject(stack, "frames"));
     for (size_t i = 0; i < f->frame_count; i++) {
         const ss_frame *fr = &f->frames[i];
-        cJSON *frame = checked(cJSON_CreateObject());
-        cJSON *loc = checked(cJSON_AddObjectToObject(frame, "location"));
+        cJSON *frame = ss_report_json_checked(cJSON_CreateObject());
+        cJSON *loc = ss_report_json_checked(cJSON_AddObjectToObject(frame, "location"));
         if (fr->file)
             cJSON_AddItemToObject(loc, "physicalLocation",
                                   physical_location(root_dir, fr->file, fr->line, 0, NULL));
         if (fr->function) {
-            cJSON *logical = checked(cJSON_AddArrayToObject(loc, "logicalLocations"));
+            cJSON *logical =
+                ss_report_json_checked(cJSON_AddArrayToObject(loc, "logicalLocations"));
             cJSON_AddItemToArray(logical, function_location(fr->function));
         }
         if (fr->module)
             ss_report_json_add_string(frame, "module", fr->module);
-        cJSON *props = checked(cJSON_AddObjectToObject(frame, "properties"));
+        cJSON *props = ss_report_json_checked(cJSON_AddObjectToObject(frame, "properties"));
         char pc[32];
         snprintf(pc, sizeof pc, "0x%" PRIx64, fr->pc);
         ss_report_json_add_string(props, "pc", pc);
-        cJSON_AddItemToObject(props, "python", checked(cJSON_CreateBool(fr->is_python)));
+        cJSON_AddItemToObject(props, "python",
+                              ss_report_json_checked(cJSON_CreateBool(fr->is_python)));
         cJSON_AddItemToArray(frames, frame);
     }
     return stack;
@@ -242,9 +231,9 @@ static cJSON *code_flow_json(const char *root_dir, const ss_finding *f)
         if (fr->file == NULL)
             continue;
         if (locations == NULL)
-            locations = checked(cJSON_CreateArray());
-        cJSON *tfl = checked(cJSON_CreateObject());
-        cJSON *loc = checked(cJSON_AddObjectToObject(tfl, "location"));
+            locations = ss_report_json_checked(cJSON_CreateArray());
+        cJSON *tfl = ss_report_json_checked(cJSON_CreateObject());
+        cJSON *loc = ss_report_json_checked(cJSON_AddObjectToObject(tfl, "location"));
         cJSON_AddItemToObject(loc, "physicalLocation",
                               physical_location(root_dir, fr->file, fr->line, 0, NULL));
         if (fr->function)
@@ -253,9 +242,9 @@ static cJSON *code_flow_json(const char *root_dir, const ss_finding *f)
     }
     if (locations == NULL)
         return NULL;
-    cJSON *flow = checked(cJSON_CreateObject());
-    cJSON *thread_flows = checked(cJSON_AddArrayToObject(flow, "threadFlows"));
-    cJSON *thread_flow = checked(cJSON_CreateObject());
+    cJSON *flow = ss_report_json_checked(cJSON_CreateObject());
+    cJSON *thread_flows = ss_report_json_checked(cJSON_AddArrayToObject(flow, "threadFlows"));
+    cJSON *thread_flow = ss_report_json_checked(cJSON_CreateObject());
     cJSON_AddItemToObject(thread_flow, "locations", locations);
     cJSON_AddItemToArray(thread_flows, thread_flow);
     return flow;
@@ -278,17 +267,17 @@ static cJSON *primary_location(const char *root_dir, const char *program, const 
     }
     for (size_t i = 0; i < f->frame_count && function == NULL; i++)
         function = f->frames[i].function;
-    cJSON *loc = checked(cJSON_CreateObject());
+    cJSON *loc = ss_report_json_checked(cJSON_CreateObject());
     if (file)
         cJSON_AddItemToObject(loc, "physicalLocation",
                               physical_location(root_dir, file, line, column, line_text));
     cJSON *logical = NULL;
     if (function || file == NULL)
-        logical = checked(cJSON_AddArrayToObject(loc, "logicalLocations"));
+        logical = ss_report_json_checked(cJSON_AddArrayToObject(loc, "logicalLocations"));
     if (function) {
         cJSON_AddItemToArray(logical, function_location(function));
     } else if (file == NULL) {
-        cJSON *module = checked(cJSON_CreateObject());
+        cJSON *module = ss_report_json_checked(cJSON_CreateObject());
         ss_report_json_add_string(module, "name", program ? program : "unknown program");
         ss_report_json_add_string(module, "kind", "module");
         cJSON_AddItemToArray(logical, module);
@@ -299,27 +288,27 @@ static cJSON *primary_location(const char *root_dir, const char *program, const 
 static cJSON *result_json(const char *root_dir, const char *program, const ss_finding *f)
 {
     const ss_rule *rule = ss_rules_get(f->rule);
-    cJSON *o = checked(cJSON_CreateObject());
+    cJSON *o = ss_report_json_checked(cJSON_CreateObject());
     ss_report_json_add_string(o, "ruleId", rule->id);
     ss_report_json_add_i64(o, "ruleIndex", (long long)f->rule);
     ss_report_json_add_string(o, "level", sarif_level(f->severity));
     cJSON_AddItemToObject(o, "message", result_message(f));
-    cJSON *locations = checked(cJSON_AddArrayToObject(o, "locations"));
+    cJSON *locations = ss_report_json_checked(cJSON_AddArrayToObject(o, "locations"));
     cJSON_AddItemToArray(locations, primary_location(root_dir, program, f));
     char fingerprint[17];
     ss_finding_fingerprint(f, fingerprint);
-    cJSON *fps = checked(cJSON_AddObjectToObject(o, "partialFingerprints"));
+    cJSON *fps = ss_report_json_checked(cJSON_AddObjectToObject(o, "partialFingerprints"));
     ss_report_json_add_string(fps, SS_SARIF_FINGERPRINT_KEY, fingerprint);
     if (f->frame_count > 0) {
         cJSON *flow = code_flow_json(root_dir, f);
         if (flow) {
-            cJSON *flows = checked(cJSON_AddArrayToObject(o, "codeFlows"));
+            cJSON *flows = ss_report_json_checked(cJSON_AddArrayToObject(o, "codeFlows"));
             cJSON_AddItemToArray(flows, flow);
         }
-        cJSON *stacks = checked(cJSON_AddArrayToObject(o, "stacks"));
+        cJSON *stacks = ss_report_json_checked(cJSON_AddArrayToObject(o, "stacks"));
         cJSON_AddItemToArray(stacks, stack_json(root_dir, f));
     }
-    cJSON *props = checked(cJSON_AddObjectToObject(o, "properties"));
+    cJSON *props = ss_report_json_checked(cJSON_AddObjectToObject(o, "properties"));
     ss_report_json_add_string(props, "origin", ss_report_origin_name(f->origin));
     ss_report_json_add_string(props, "ruleName", rule->name);
     if (f->hint)
@@ -333,19 +322,20 @@ static cJSON *result_json(const char *root_dir, const char *program, const ss_fi
 
 static cJSON *invocation_json(const char *root_dir, const ss_result *result)
 {
-    cJSON *inv = checked(cJSON_CreateObject());
-    cJSON_AddItemToObject(inv, "executionSuccessful", checked(cJSON_CreateTrue()));
+    cJSON *inv = ss_report_json_checked(cJSON_CreateObject());
+    cJSON_AddItemToObject(inv, "executionSuccessful", ss_report_json_checked(cJSON_CreateTrue()));
     if (result->diag_count == 0)
         return inv;
-    cJSON *notes = checked(cJSON_AddArrayToObject(inv, "toolExecutionNotifications"));
+    cJSON *notes =
+        ss_report_json_checked(cJSON_AddArrayToObject(inv, "toolExecutionNotifications"));
     for (size_t i = 0; i < result->diag_count; i++) {
         const ss_diag *d = &result->diags[i];
-        cJSON *n = checked(cJSON_CreateObject());
+        cJSON *n = ss_report_json_checked(cJSON_CreateObject());
         ss_report_json_add_string(n, "level", sarif_level(d->severity));
         cJSON_AddItemToObject(n, "message", message(d->message));
         if (d->file) {
-            cJSON *locations = checked(cJSON_AddArrayToObject(n, "locations"));
-            cJSON *loc = checked(cJSON_CreateObject());
+            cJSON *locations = ss_report_json_checked(cJSON_AddArrayToObject(n, "locations"));
+            cJSON *loc = ss_report_json_checked(cJSON_CreateObject());
             cJSON_AddItemToObject(loc, "physicalLocation",
                                   physical_location(root_dir, d->file, d->line, d->column, NULL));
             cJSON_AddItemToArray(locations, loc);
@@ -357,7 +347,7 @@ static cJSON *invocation_json(const char *root_dir, const ss_result *result)
 
 static cJSON *run_properties(const ss_result *result)
 {
-    cJSON *props = checked(cJSON_CreateObject());
+    cJSON *props = ss_report_json_checked(cJSON_CreateObject());
     ss_report_json_add_string(props, "kind", ss_report_kind_name(result->kind));
     if (result->kind != SS_RESULT_RUN)
         return props;
@@ -380,31 +370,31 @@ static cJSON *run_properties(const ss_result *result)
 int ss_report_write_sarif(FILE *out, const ss_result *result)
 {
     char *root_dir = ss_report_root_dir(result);
-    cJSON *root = checked(cJSON_CreateObject());
+    cJSON *root = ss_report_json_checked(cJSON_CreateObject());
     ss_report_json_add_string(root, "$schema", SS_SARIF_SCHEMA);
     ss_report_json_add_string(root, "version", "2.1.0");
-    cJSON *runs = checked(cJSON_AddArrayToObject(root, "runs"));
-    cJSON *run = checked(cJSON_CreateObject());
+    cJSON *runs = ss_report_json_checked(cJSON_AddArrayToObject(root, "runs"));
+    cJSON *run = ss_report_json_checked(cJSON_CreateObject());
     cJSON_AddItemToArray(runs, run);
 
-    cJSON *driver = checked(cJSON_CreateObject());
-    cJSON *tool = checked(cJSON_AddObjectToObject(run, "tool"));
+    cJSON *driver = ss_report_json_checked(cJSON_CreateObject());
+    cJSON *tool = ss_report_json_checked(cJSON_AddObjectToObject(run, "tool"));
     cJSON_AddItemToObject(tool, "driver", driver);
     ss_report_json_add_string(driver, "name", "syncscope");
     ss_report_json_add_string(driver, "version", SS_VERSION);
     ss_report_json_add_string(driver, "semanticVersion", SS_VERSION);
     ss_report_json_add_string(driver, "informationUri", SS_INFORMATION_URI);
-    cJSON *rules = checked(cJSON_AddArrayToObject(driver, "rules"));
+    cJSON *rules = ss_report_json_checked(cJSON_AddArrayToObject(driver, "rules"));
     size_t rule_count;
     const ss_rule *all = ss_rules_all(&rule_count);
     for (size_t i = 0; i < rule_count; i++)
         cJSON_AddItemToArray(rules, rule_json(&all[i]));
 
-    cJSON *invocations = checked(cJSON_AddArrayToObject(run, "invocations"));
+    cJSON *invocations = ss_report_json_checked(cJSON_AddArrayToObject(run, "invocations"));
     cJSON_AddItemToArray(invocations, invocation_json(root_dir, result));
 
-    cJSON *base_ids = checked(cJSON_AddObjectToObject(run, "originalUriBaseIds"));
-    cJSON *srcroot = checked(cJSON_AddObjectToObject(base_ids, SS_SARIF_SRCROOT));
+    cJSON *base_ids = ss_report_json_checked(cJSON_AddObjectToObject(run, "originalUriBaseIds"));
+    cJSON *srcroot = ss_report_json_checked(cJSON_AddObjectToObject(base_ids, SS_SARIF_SRCROOT));
     char *encoded = percent_encode(root_dir);
     char *root_uri = ss_asprintf("file://%s%s", encoded, strcmp(root_dir, "/") ? "/" : "");
     ss_report_json_add_string(srcroot, "uri", root_uri);
@@ -412,7 +402,7 @@ int ss_report_write_sarif(FILE *out, const ss_result *result)
     free(encoded);
 
     ss_report_json_add_string(run, "columnKind", "utf16CodeUnits");
-    cJSON *results = checked(cJSON_AddArrayToObject(run, "results"));
+    cJSON *results = ss_report_json_checked(cJSON_AddArrayToObject(run, "results"));
     for (size_t i = 0; i < result->count; i++)
         cJSON_AddItemToArray(results, result_json(root_dir, result->program, &result->findings[i]));
     cJSON_AddItemToObject(run, "properties", run_properties(result));

@@ -1,4 +1,5 @@
-/* write.c: writes a result in a chosen format to stdout, or atomically to a file. */
+/* write.c: the tool's file output and input: atomic writes (results, traces, baselines),
+ * whole-file reads, and writing a result in a chosen format. */
 #include "report_int.h"
 
 #include <errno.h>
@@ -51,17 +52,8 @@ static mode_t new_file_mode(void)
     return 0666 & ~mask;
 }
 
-int ss_report_write(const char *path, ss_format format, const ss_result *result,
-                    const ss_text_options *options)
+ss_write_status ss_write_atomic(const char *path, ss_write_fn write, void *context)
 {
-    if (path == NULL || strcmp(path, "-") == 0) {
-        if (write_format(stdout, format, result, options) != 0 || fflush(stdout) != 0) {
-            ss_log_error("cannot write the report to standard output: %s", strerror(errno));
-            return -1;
-        }
-        return 0;
-    }
-
     /* A temporary file beside the target, so that rename() is atomic and readers see
      * either the old file or the whole new one. */
     const char *slash = strrchr(path, '/');
@@ -72,9 +64,10 @@ int ss_report_write(const char *path, ss_format format, const ss_result *result,
         tmp = ss_asprintf(".%s.XXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        ss_log_error("cannot write '%s': %s", path, strerror(errno));
+        int saved = errno;
         free(tmp);
-        return -1;
+        errno = saved;
+        return SS_WRITE_CREATE_FAILED;
     }
     struct stat st;
     mode_t mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : new_file_mode();
@@ -83,11 +76,12 @@ int ss_report_write(const char *path, ss_format format, const ss_result *result,
         int saved = errno;
         close(fd);
         unlink(tmp);
-        ss_log_error("cannot write '%s': %s", path, strerror(saved));
         free(tmp);
-        return -1;
+        errno = saved;
+        return SS_WRITE_FAILED;
     }
-    int failed = write_format(out, format, result, options) != 0;
+    errno = 0;
+    int failed = write(out, context) != 0;
     int saved = errno;
     if (!failed &&
         (fflush(out) != 0 || fsync(fileno(out)) != 0 || fchmod(fileno(out), mode) != 0)) {
@@ -102,12 +96,75 @@ int ss_report_write(const char *path, ss_format format, const ss_result *result,
         failed = 1;
         saved = errno;
     }
-    if (failed) {
+    if (failed)
         unlink(tmp);
-        ss_log_error("cannot write '%s': %s", path, strerror(saved ? saved : EIO));
-        free(tmp);
+    free(tmp);
+    errno = failed ? (saved ? saved : EIO) : 0;
+    return failed ? SS_WRITE_FAILED : SS_WRITE_OK;
+}
+
+char *ss_read_file(const char *path, size_t *len)
+{
+    FILE *in = fopen(path, "rb");
+    if (in == NULL)
+        return NULL;
+    char *buf = NULL;
+    size_t used = 0, cap = 0;
+    for (;;) {
+        if (cap - used < 4096 + 1) {
+            cap = cap ? cap * 2 : 65536;
+            buf = ss_reallocarray(buf, cap, 1);
+        }
+        size_t n = fread(buf + used, 1, cap - used - 1, in);
+        used += n;
+        if (n == 0)
+            break;
+    }
+    int error = ferror(in);
+    int saved = errno;
+    fclose(in);
+    if (error) {
+        free(buf);
+        errno = saved ? saved : EIO;
+        return NULL;
+    }
+    buf[used] = '\0';
+    *len = used;
+    return buf;
+}
+
+/* The format and options of a result being written, for write_result. */
+typedef struct result_output {
+    ss_format format;
+    const ss_result *result;
+    const ss_text_options *options;
+} result_output;
+
+static int write_result(FILE *out, void *context)
+{
+    const result_output *r = context;
+    return write_format(out, r->format, r->result, r->options);
+}
+
+int ss_write_output(const char *path, ss_write_fn write, void *context)
+{
+    if (path == NULL || strcmp(path, "-") == 0) {
+        if (write(stdout, context) != 0 || fflush(stdout) != 0) {
+            ss_log_error("cannot write the report to standard output: %s", strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    if (ss_write_atomic(path, write, context) != SS_WRITE_OK) {
+        ss_log_error("cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
-    free(tmp);
     return 0;
+}
+
+int ss_report_write(const char *path, ss_format format, const ss_result *result,
+                    const ss_text_options *options)
+{
+    result_output r = {format, result, options};
+    return ss_write_output(path, write_result, &r);
 }

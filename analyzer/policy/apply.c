@@ -1,23 +1,17 @@
 /* apply.c: applies an effective configuration to a lint result, and the fail-on decision. */
 #include "policy.h"
 
+static int drop_by_config(const ss_finding *f, void *config)
+{
+    return !ss_config_rule_enabled(config, f->rule) ||
+           (f->file && ss_config_excluded(config, f->file));
+}
+
 size_t ss_policy_apply(const ss_config *config, ss_result *result)
 {
-    size_t kept = 0, removed = 0;
-    for (size_t i = 0; i < result->count; i++) {
-        ss_finding *f = &result->findings[i];
-        if (!ss_config_rule_enabled(config, f->rule) ||
-            (f->file && ss_config_excluded(config, f->file))) {
-            ss_finding_clear(f);
-            removed++;
-            continue;
-        }
-        f->severity = ss_config_rule_severity(config, f->rule);
-        if (kept != i)
-            result->findings[kept] = *f;
-        kept++;
-    }
-    result->count = kept;
+    size_t removed = ss_result_remove_if(result, drop_by_config, (void *)config);
+    for (size_t i = 0; i < result->count; i++)
+        result->findings[i].severity = ss_config_rule_severity(config, result->findings[i].rule);
     return removed;
 }
 

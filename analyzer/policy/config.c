@@ -1,5 +1,5 @@
 /* config.c: .syncscope.yml parsing (strict, with positions), layering, lookup and dumping. */
-#include "policy.h"
+#include "policy_int.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -10,16 +10,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <yaml.h>
-
-static void *xrealloc(void *p, size_t size)
-{
-    void *q = realloc(p, size);
-    if (q == NULL) {
-        ss_log_error("out of memory");
-        abort();
-    }
-    return q;
-}
 
 void ss_config_init(ss_config *config)
 {
@@ -43,7 +33,7 @@ void ss_config_free(ss_config *config)
 static void push_exclude(ss_config *config, const char *pattern, const char *base)
 {
     config->excludes =
-        xrealloc(config->excludes, (config->exclude_count + 1) * sizeof *config->excludes);
+        ss_reallocarray(config->excludes, config->exclude_count + 1, sizeof *config->excludes);
     config->excludes[config->exclude_count].pattern = ss_strdup(pattern);
     config->excludes[config->exclude_count].base = ss_strdup(base);
     config->exclude_count++;
@@ -52,7 +42,7 @@ static void push_exclude(ss_config *config, const char *pattern, const char *bas
 static void push_source(ss_config *config, const char *source)
 {
     config->sources =
-        xrealloc(config->sources, (config->source_count + 1) * sizeof *config->sources);
+        ss_reallocarray(config->sources, config->source_count + 1, sizeof *config->sources);
     config->sources[config->source_count++] = ss_strdup(source);
 }
 
@@ -185,10 +175,7 @@ static int parse_readback(const char *text, unsigned *out)
     return 0;
 }
 
-static void set_error(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_error(char *err, size_t err_size, const char *fmt, ...)
+void ss_policy_set_error(char *err, size_t err_size, const char *fmt, ...)
 {
     if (err == NULL || err_size == 0)
         return;
@@ -203,7 +190,7 @@ int ss_config_set_enabled(ss_config *config, const char *rule_key, int enabled, 
 {
     const ss_rule *rule = ss_rules_find(rule_key);
     if (rule == NULL) {
-        set_error(err, err_size, "unknown rule '%s'", rule_key ? rule_key : "");
+        ss_policy_set_error(err, err_size, "unknown rule '%s'", rule_key ? rule_key : "");
         return -1;
     }
     config->enabled[rule->rule] = enabled != 0;
@@ -217,12 +204,12 @@ int ss_config_set_severity(ss_config *config, const char *rule_key, const char *
     const ss_rule *rule = ss_rules_find(rule_key);
     ss_severity value;
     if (rule == NULL) {
-        set_error(err, err_size, "unknown rule '%s'", rule_key ? rule_key : "");
+        ss_policy_set_error(err, err_size, "unknown rule '%s'", rule_key ? rule_key : "");
         return -1;
     }
     if (severity == NULL || ss_severity_parse(severity, &value) != 0) {
-        set_error(err, err_size, "severity must be note, warning or error (got '%s')",
-                  severity ? severity : "");
+        ss_policy_set_error(err, err_size, "severity must be note, warning or error (got '%s')",
+                            severity ? severity : "");
         return -1;
     }
     config->severity[rule->rule] = value;
@@ -233,8 +220,9 @@ int ss_config_set_severity(ss_config *config, const char *rule_key, const char *
 int ss_config_set_fail_on(ss_config *config, const char *text, char *err, size_t err_size)
 {
     if (ss_fail_on_parse(text, &config->fail_on) != 0) {
-        set_error(err, err_size, "fail-on must be note, warning, error or none (got '%s')",
-                  text ? text : "");
+        ss_policy_set_error(err, err_size,
+                            "fail-on must be note, warning, error or none (got '%s')",
+                            text ? text : "");
         return -1;
     }
     config->fail_on_set = 1;
@@ -244,8 +232,9 @@ int ss_config_set_fail_on(ss_config *config, const char *text, char *err, size_t
 int ss_config_set_readback_bytes(ss_config *config, const char *text, char *err, size_t err_size)
 {
     if (text == NULL || parse_readback(text, &config->readback_bytes) != 0) {
-        set_error(err, err_size, "readback-bytes must be an integer from 1 to %u (got '%s')",
-                  SS_CONFIG_MAX_READBACK_BYTES, text ? text : "");
+        ss_policy_set_error(err, err_size,
+                            "readback-bytes must be an integer from 1 to %u (got '%s')",
+                            SS_CONFIG_MAX_READBACK_BYTES, text ? text : "");
         return -1;
     }
     config->readback_bytes_set = 1;
@@ -283,8 +272,8 @@ static int fail_at(loader *ld, const yaml_node_t *node, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    set_error(ld->err, ld->err_size, "%s:%zu:%zu: %s", ld->path, node->start_mark.line + 1,
-              node->start_mark.column + 1, message);
+    ss_policy_set_error(ld->err, ld->err_size, "%s:%zu:%zu: %s", ld->path,
+                        node->start_mark.line + 1, node->start_mark.column + 1, message);
     return -1;
 }
 
@@ -478,12 +467,14 @@ static void syntax_error(const char *path, const yaml_parser_t *parser, char *er
 {
     const char *problem = parser->problem ? parser->problem : "unreadable input";
     if (parser->context)
-        set_error(err, err_size, "%s:%zu:%zu: YAML syntax error: %s (%s at %zu:%zu)", path,
-                  parser->problem_mark.line + 1, parser->problem_mark.column + 1, problem,
-                  parser->context, parser->context_mark.line + 1, parser->context_mark.column + 1);
+        ss_policy_set_error(err, err_size, "%s:%zu:%zu: YAML syntax error: %s (%s at %zu:%zu)",
+                            path, parser->problem_mark.line + 1, parser->problem_mark.column + 1,
+                            problem, parser->context, parser->context_mark.line + 1,
+                            parser->context_mark.column + 1);
     else
-        set_error(err, err_size, "%s:%zu:%zu: YAML syntax error: %s", path,
-                  parser->problem_mark.line + 1, parser->problem_mark.column + 1, problem);
+        ss_policy_set_error(err, err_size, "%s:%zu:%zu: YAML syntax error: %s", path,
+                            parser->problem_mark.line + 1, parser->problem_mark.column + 1,
+                            problem);
 }
 
 /* The folder of the configuration file 'path', absolute and normalized. */
@@ -508,13 +499,13 @@ int ss_config_load_string(const char *path, const char *text, size_t len, ss_con
     ss_config_init(out);
     char *base = config_folder(path);
     if (base == NULL) {
-        set_error(err, err_size, "%s: cannot resolve the working directory: %s", path,
-                  strerror(errno));
+        ss_policy_set_error(err, err_size, "%s: cannot resolve the working directory: %s", path,
+                            strerror(errno));
         return -1;
     }
     if (!yaml_parser_initialize(&parser)) {
         free(base);
-        set_error(err, err_size, "%s: cannot initialize the YAML parser", path);
+        ss_policy_set_error(err, err_size, "%s: cannot initialize the YAML parser", path);
         return -1;
     }
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -558,28 +549,10 @@ done:
 int ss_config_load_file(const char *path, ss_config *out, char *err, size_t err_size)
 {
     ss_config_init(out);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        set_error(err, err_size, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            text = xrealloc(text, cap);
-        }
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int read_failed = ferror(f);
-    fclose(f);
-    if (read_failed) {
-        free(text);
-        set_error(err, err_size, "%s: read error", path);
+    size_t len = 0;
+    char *text = ss_read_file(path, &len);
+    if (text == NULL) {
+        ss_policy_set_error(err, err_size, "%s: %s", path, strerror(errno));
         return -1;
     }
     int rc = ss_config_load_string(path, text, len, out, err, err_size);
@@ -606,11 +579,7 @@ struct ss_config_cache {
 
 ss_config_cache *ss_config_cache_new(void)
 {
-    ss_config_cache *cache = calloc(1, sizeof *cache);
-    if (cache == NULL) {
-        ss_log_error("out of memory");
-        abort();
-    }
+    ss_config_cache *cache = ss_calloc(1, sizeof *cache);
     pthread_mutex_init(&cache->lock, NULL);
     return cache;
 }
@@ -652,11 +621,7 @@ static cache_entry *cache_lookup(ss_config_cache *cache, const char *dir)
         if (strcmp(e->dir, dir) == 0)
             return e;
     }
-    cache_entry *e = calloc(1, sizeof *e);
-    if (e == NULL) {
-        ss_log_error("out of memory");
-        abort();
-    }
+    cache_entry *e = ss_calloc(1, sizeof *e);
     e->dir = ss_strdup(dir);
     char *file = ss_asprintf("%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", SS_CONFIG_FILE_NAME);
     struct stat st;
@@ -692,8 +657,8 @@ int ss_config_for_path(ss_config_cache *cache, const char *source_path,
     ss_config_init(effective);
     char *dir = ss_policy_path_absolute(source_path, NULL);
     if (dir == NULL) {
-        set_error(err, err_size, "%s: cannot resolve the working directory: %s", source_path,
-                  strerror(errno));
+        ss_policy_set_error(err, err_size, "%s: cannot resolve the working directory: %s",
+                            source_path, strerror(errno));
         return -1;
     }
     struct stat st;
@@ -706,7 +671,7 @@ int ss_config_for_path(ss_config_cache *cache, const char *source_path,
     for (;;) {
         cache_entry *e = cache_lookup(cache, dir);
         if (e->error) {
-            set_error(err, err_size, "%s", e->error);
+            ss_policy_set_error(err, err_size, "%s", e->error);
             rc = -1;
             break;
         }

@@ -1,6 +1,6 @@
 /* suppress.c: finds suppression comments in C/C++/CUDA source text (comments only, never
  * string or character literals) and answers whether a finding is suppressed. */
-#include "policy.h"
+#include "policy_int.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -25,16 +25,6 @@ typedef struct scanner {
     open_block *open;
     size_t open_count, open_cap;
 } scanner;
-
-static void *xrealloc(void *p, size_t size)
-{
-    void *q = realloc(p, size);
-    if (q == NULL) {
-        ss_log_error("out of memory");
-        abort();
-    }
-    return q;
-}
 
 static int is_ident(char c)
 {
@@ -86,7 +76,7 @@ static void add_range(ss_suppressions *s, ss_rule_id rule, unsigned first, unsig
 {
     if (s->count == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 16;
-        s->ranges = xrealloc(s->ranges, s->cap * sizeof *s->ranges);
+        s->ranges = ss_reallocarray(s->ranges, s->cap, sizeof *s->ranges);
     }
     s->ranges[s->count].rule = rule;
     s->ranges[s->count].first = first;
@@ -224,7 +214,7 @@ static size_t nolint_directive(scanner *sc, size_t start, size_t p, size_t end,
         case NOLINT_BEGIN:
             if (sc->open_count == sc->open_cap) {
                 sc->open_cap = sc->open_cap ? sc->open_cap * 2 : 8;
-                sc->open = xrealloc(sc->open, sc->open_cap * sizeof *sc->open);
+                sc->open = ss_reallocarray(sc->open, sc->open_cap, sizeof *sc->open);
             }
             sc->open[sc->open_count].rule = rule;
             sc->open[sc->open_count].line = line;
@@ -434,7 +424,7 @@ int ss_suppress_scan(const char *path, const char *text, size_t len, ss_suppress
     size_t lines = 1;
     for (size_t i = 0; i < len; i++)
         lines += text[i] == '\n';
-    sc.line_starts = xrealloc(NULL, lines * sizeof *sc.line_starts);
+    sc.line_starts = ss_reallocarray(NULL, lines, sizeof *sc.line_starts);
     sc.line_starts[0] = 0;
     sc.line_count = 1;
     for (size_t i = 0; i < len; i++) {
@@ -462,28 +452,10 @@ int ss_suppress_scan_file(const char *path, ss_suppressions *out, ss_result *dia
                           size_t err_size)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        snprintf(err, err_size, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 > cap) {
-            cap = cap ? cap * 2 : 65536;
-            text = xrealloc(text, cap);
-        }
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int failed = ferror(f);
-    fclose(f);
-    if (failed) {
-        free(text);
-        snprintf(err, err_size, "%s: read error", path);
+    size_t len = 0;
+    char *text = ss_read_file(path, &len);
+    if (text == NULL) {
+        ss_policy_set_error(err, err_size, "%s: %s", path, strerror(errno));
         return -1;
     }
     int rc = ss_suppress_scan(path, text, len, out, diags);
@@ -509,20 +481,21 @@ int ss_suppress_matches(const ss_suppressions *s, ss_rule_id rule, unsigned line
     return 0;
 }
 
+/* The suppressions and file of ss_suppress_apply, for drop_suppressed. */
+typedef struct suppress_filter {
+    const ss_suppressions *suppressions;
+    const char *path;
+} suppress_filter;
+
+static int drop_suppressed(const ss_finding *f, void *context)
+{
+    const suppress_filter *filter = context;
+    return f->file && strcmp(f->file, filter->path) == 0 &&
+           ss_suppress_matches(filter->suppressions, f->rule, f->line);
+}
+
 size_t ss_suppress_apply(const ss_suppressions *s, const char *path, ss_result *result)
 {
-    size_t kept = 0, removed = 0;
-    for (size_t i = 0; i < result->count; i++) {
-        ss_finding *f = &result->findings[i];
-        if (f->file && strcmp(f->file, path) == 0 && ss_suppress_matches(s, f->rule, f->line)) {
-            ss_finding_clear(f);
-            removed++;
-            continue;
-        }
-        if (kept != i)
-            result->findings[kept] = *f;
-        kept++;
-    }
-    result->count = kept;
-    return removed;
+    suppress_filter filter = {s, path};
+    return ss_result_remove_if(result, drop_suppressed, &filter);
 }

@@ -5,7 +5,9 @@
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -916,6 +918,99 @@ START_TEST(test_write_stdout)
 }
 END_TEST
 
+/* A write callback that writes 'text' and then reports failure. */
+static int write_then_fail(FILE *out, void *text)
+{
+    fputs(text, out);
+    errno = ENOSPC;
+    return -1;
+}
+
+static int write_text(FILE *out, void *text)
+{
+    return fputs(text, out) < 0 ? -1 : 0;
+}
+
+START_TEST(test_write_atomic_statuses)
+{
+    char *dir = make_temp_dir();
+    char *path = ss_asprintf("%s/out.txt", dir);
+    umask(022);
+    ck_assert_int_eq(ss_write_atomic(path, write_text, "first\n"), SS_WRITE_OK);
+    char *written = read_file(path);
+    ck_assert_str_eq(written, "first\n");
+    free(written);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0644);
+
+    /* The callback fails: the old file stays whole, the temporary file is gone, errno says
+     * why. */
+    errno = 0;
+    ck_assert_int_eq(ss_write_atomic(path, write_then_fail, "partial"), SS_WRITE_FAILED);
+    ck_assert_int_eq(errno, ENOSPC);
+    written = read_file(path);
+    ck_assert_str_eq(written, "first\n");
+    free(written);
+    ck_assert_int_eq(count_entries(dir), 1);
+
+    /* No folder to put the temporary file in. */
+    char *nowhere = ss_asprintf("%s/no/such/out.txt", dir);
+    ck_assert_int_eq(ss_write_atomic(nowhere, write_text, "x"), SS_WRITE_CREATE_FAILED);
+    ck_assert_int_eq(errno, ENOENT);
+    ck_assert_int_eq(count_entries(dir), 1);
+    free(nowhere);
+
+    /* ss_read_file gives back exactly what was written, with its length. */
+    size_t len = 99;
+    ck_assert_int_eq(ss_write_atomic(path, write_text, "a\nb"), SS_WRITE_OK);
+    char *text = ss_read_file(path, &len);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_uint_eq(len, 3);
+    ck_assert_str_eq(text, "a\nb");
+    free(text);
+    errno = 0;
+    ck_assert_ptr_null(ss_read_file(dir, &len)); /* a folder: reading fails */
+    ck_assert_int_eq(errno, EISDIR);
+
+    free(path);
+    remove_tree(dir);
+}
+END_TEST
+
+static int drop_line_even(const ss_finding *f, void *calls)
+{
+    (*(int *)calls)++;
+    return f->line % 2 == 0;
+}
+
+START_TEST(test_result_remove_if)
+{
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_LINT);
+    for (unsigned line = 1; line <= 5; line++)
+        add_static(&r, SS_RULE_SYNC_IN_LOOP, "a.cu", line, 1, "m", NULL);
+    int calls = 0;
+    ck_assert_uint_eq(ss_result_remove_if(&r, drop_line_even, &calls), 2);
+    ck_assert_int_eq(calls, 5);
+    ck_assert_uint_eq(r.count, 3);
+    ck_assert_uint_eq(r.findings[0].line, 1);
+    ck_assert_uint_eq(r.findings[1].line, 3);
+    ck_assert_uint_eq(r.findings[2].line, 5);
+    ck_assert_str_eq(r.findings[2].file, "a.cu");
+    ss_result_free(&r);
+}
+END_TEST
+
+/* An allocation whose byte count does not fit in a size_t must not wrap around into a small
+ * buffer: it ends the process with the out-of-memory message. */
+START_TEST(test_reallocarray_overflow)
+{
+    void *p = ss_reallocarray(NULL, SIZE_MAX / 2 + 2, 2);
+    free(p);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -941,6 +1036,9 @@ static Suite *report_suite(void)
     TCase *write = tcase_create("write");
     tcase_add_test(write, test_write_atomic);
     tcase_add_test(write, test_write_stdout);
+    tcase_add_test(write, test_write_atomic_statuses);
+    tcase_add_test(write, test_result_remove_if);
+    tcase_add_test_raise_signal(write, test_reallocarray_overflow, SIGABRT);
     suite_add_tcase(s, write);
     return s;
 }
