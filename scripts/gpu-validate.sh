@@ -1,0 +1,74 @@
+#!/bin/sh
+# gpu-validate.sh: every check that needs a GPU, in one place, for a machine that has one but
+# may lack apt (it builds with the `device` preset). Each stage writes its log into OUT_DIR;
+# at the end OUT_DIR/results.tgz packs everything (traces, JSON, tables) and
+# OUT_DIR/summary.txt says what passed.
+# Usage: scripts/gpu-validate.sh OUT_DIR [STAGE...]
+#   stages (default: all, in this order):
+#     build    configure and build the `device` preset (libclang not needed)
+#     tests    ctest -L gpu: every GPU test program, static and shared cudart, and the
+#              PyTorch samples (exact findings, unchanged output and exit status)
+#     traces   tests/gpu/record_traces.sh: traces of every GPU test program for tests/data
+#     prove    samples/prove/prove.sh: SYNC502/SYNC503 predictions against the fixed samples
+#     bench    bench/overhead/run.sh: bare vs CUPTI floor vs syncscope (interleaved rounds)
+# Environment: BUILD_DIR (default build/device); on a machine without apt, first
+#   eval "$(scripts/offline-prefix.sh DEB_DIR PREFIX)" so CMake finds cJSON, libdw and Check.
+set -u
+out=${1:?usage: gpu-validate.sh OUT_DIR [STAGE...]}
+shift
+[ "$#" -gt 0 ] || set -- build tests traces prove bench
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-build/device}
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd)
+cd "$root" || exit 2
+summary="$out/summary.txt"
+{
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+} >"$summary"
+status=0
+stage_done() { # NAME RC
+    echo "$1: $( [ "$2" = 0 ] && echo passed || echo "FAILED (exit $2)")" >>"$summary"
+    [ "$2" = 0 ] || status=1
+}
+for stage in "$@"; do
+    case $stage in
+    build)
+        { cmake --preset device && cmake --build "$build" -j "$(nproc)"; } >"$out/build.log" 2>&1
+        stage_done build $?
+        ;;
+    tests)
+        ctest --test-dir "$build" -L gpu --output-on-failure >"$out/gpu-tests.log" 2>&1
+        rc=$?
+        grep -E "tests passed|Failed|Skipped" "$out/gpu-tests.log" | tail -40 >>"$summary"
+        rm -rf "$out/python-results"
+        cp -r "$build/tests/gpu/python/results" "$out/python-results" 2>/dev/null
+        stage_done tests $rc
+        ;;
+    traces)
+        tests/gpu/record_traces.sh "$build" "$out/traces" >"$out/traces.log" 2>&1
+        stage_done traces $?
+        ;;
+    prove)
+        sh samples/prove/prove.sh -o "$out/prove" "$build" >"$out/prove.log" 2>&1
+        rc=$?
+        cat "$out/prove/table.md" >>"$summary" 2>/dev/null
+        stage_done prove $rc
+        ;;
+    bench)
+        BENCH_OUT="$out/overhead.txt" bash bench/overhead/run.sh "$build" >"$out/bench.log" 2>&1
+        rc=$?
+        cat "$out/overhead.txt" >>"$summary" 2>/dev/null
+        stage_done bench $rc
+        ;;
+    *)
+        echo "gpu-validate: unknown stage '$stage'" >&2
+        exit 2
+        ;;
+    esac
+done
+(cd "$out" && tar czf results.tgz --exclude=results.tgz . 2>/dev/null)
+cat "$summary"
+exit $status
