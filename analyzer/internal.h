@@ -264,7 +264,8 @@ int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
  * lambdas, and whether a loop launches kernels or enqueues device work. */
 typedef enum ss_scope_work {
     SS_SCOPE_LAUNCHES, /* kernel launches: k<<<...>>>, API classes LAUNCH and GRAPH_LAUNCH */
-    SS_SCOPE_ENQUEUES  /* a launch or any call for which ss_api_enqueues() is true */
+    SS_SCOPE_ENQUEUES  /* a launch or any call for which ss_api_enqueues() is true, except
+                        * event records and stream waits (ordering, not work) */
 } ss_scope_work;
 
 /* Whether 'c' is a for, while, do or range-for statement. */

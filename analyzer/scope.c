@@ -291,6 +291,10 @@ static int is_work(CXCursor call, ss_scope_work what)
         return 0;
     if (what == SS_SCOPE_LAUNCHES)
         return api->klass == SS_CLASS_LAUNCH || api->klass == SS_CLASS_GRAPH_LAUNCH;
+    /* An event record or a stream wait is ordering, not work: a loop that only creates
+     * streams and records events on them (setup code) leaves nothing for a sync to drain. */
+    if (api->klass == SS_CLASS_EVENT_RECORD || api->klass == SS_CLASS_STREAM_WAIT)
+        return 0;
     return ss_api_enqueues(api);
 }
 

@@ -228,13 +228,17 @@ static void find_torch(CXFile included, CXSourceLocation *stack, unsigned depth,
     clang_disposeString(name);
 }
 
-/* Whether the main file itself defines CUDA_API_PER_THREAD_DEFAULT_STREAM. */
-static int defines_per_thread(CXTranslationUnit tu, const char *file)
+/* Calls 'visit' with each preprocessor directive line of the main file: the text after the
+ * '#' and the blanks that follow it, and its length. Stops at the first directive for which
+ * 'visit' returns 1. Returns 1 when it stopped there, else 0. */
+typedef int (*directive_fn)(const char *text, size_t len, const void *data);
+
+static int scan_directives(CXTranslationUnit tu, const char *file, directive_fn visit,
+                           const void *data)
 {
     CXFile main_file = clang_getFile(tu, file);
     size_t size = 0;
     const char *text = main_file ? clang_getFileContents(tu, main_file, &size) : NULL;
-    static const char macro[] = "CUDA_API_PER_THREAD_DEFAULT_STREAM";
     for (size_t i = 0; text && i < size;) {
         const char *p = text + i;
         const char *end = text + size;
@@ -247,25 +251,66 @@ static int defines_per_thread(CXTranslationUnit tu, const char *file)
             k++;
             while (k < len && (p[k] == ' ' || p[k] == '\t'))
                 k++;
-            if (len - k > 6 && strncmp(p + k, "define", 6) == 0) {
-                k += 6;
-                while (k < len && (p[k] == ' ' || p[k] == '\t'))
-                    k++;
-                size_t m = sizeof macro - 1;
-                if (len - k >= m && strncmp(p + k, macro, m) == 0 &&
-                    (len - k == m || p[k + m] == ' ' || p[k + m] == '\t' || p[k + m] == '\r'))
-                    return 1;
-            }
+            if (visit(p + k, len - k, data))
+                return 1;
         }
         i += len + 1;
     }
     return 0;
 }
 
+/* '#define CUDA_API_PER_THREAD_DEFAULT_STREAM'. */
+static int is_per_thread_define(const char *text, size_t len, const void *data)
+{
+    static const char macro[] = "CUDA_API_PER_THREAD_DEFAULT_STREAM";
+    if (len <= 6 || strncmp(text, "define", 6) != 0)
+        return 0;
+    size_t k = 6;
+    while (k < len && (text[k] == ' ' || text[k] == '\t'))
+        k++;
+    size_t m = sizeof macro - 1;
+    return len - k >= m && strncmp(text + k, macro, m) == 0 &&
+           (len - k == m || text[k + m] == ' ' || text[k + m] == '\t' || text[k + m] == '\r');
+}
+
+/* Whether the main file itself defines CUDA_API_PER_THREAD_DEFAULT_STREAM. */
+static int defines_per_thread(CXTranslationUnit tu, const char *file)
+{
+    return scan_directives(tu, file, is_per_thread_define, NULL);
+}
+
+/* '#include <ATen/...>' or '#include "torch/..."'; the header need not have been found. */
+static int is_torch_include(const char *text, size_t len, const void *data)
+{
+    static const char *const prefixes[] = {"ATen/", "torch/"};
+    if (len <= 7 || strncmp(text, "include", 7) != 0)
+        return 0;
+    size_t k = 7;
+    while (k < len && (text[k] == ' ' || text[k] == '\t'))
+        k++;
+    if (k >= len || (text[k] != '<' && text[k] != '"'))
+        return 0;
+    k++;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (len - k > n && strncmp(text + k, prefixes[i], n) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the main file includes ATen/torch headers, found on the include path or not (a
+ * custom operator linted without libtorch's include folders still gets the libtorch hint). */
+static int includes_torch(CXTranslationUnit tu, const char *file)
+{
+    return scan_directives(tu, file, is_torch_include, NULL);
+}
+
 /* Adds each parse error once; returns 1 when there was any. With KeepGoing, libclang reports
  * what would have been fatal (a missing header) as a plain error, so every error counts:
- * the file was analyzed only as far as clang recovered. */
-static int collect_diagnostics(CXTranslationUnit tu, ss_result *out)
+ * the file was analyzed only as far as clang recovered. An error without a location (clang's
+ * "too many errors emitted") is given the main file 'main_path', so it names its file. */
+static int collect_diagnostics(CXTranslationUnit tu, const char *main_path, ss_result *out)
 {
     int fatal = 0;
     unsigned n = clang_getNumDiagnostics(tu);
@@ -285,6 +330,9 @@ static int collect_diagnostics(CXTranslationUnit tu, ss_result *out)
             CXString fname = clang_getFileName(file);
             path = ss_display_path(clang_getCString(fname));
             clang_disposeString(fname);
+        } else {
+            path = ss_display_path(main_path);
+            line = column = 0;
         }
         CXString text = clang_getDiagnosticSpelling(d);
         char *message = ss_asprintf("%s%s", sev == CXDiagnostic_Fatal ? "fatal error: " : "",
@@ -364,7 +412,7 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
         free(path);
         return -1;
     }
-    int fatal = collect_diagnostics(tu, out);
+    int fatal = collect_diagnostics(tu, in->file, out);
     ss_check_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.tu = tu;
@@ -373,6 +421,8 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
     ctx.function = clang_getNullCursor();
     ctx.readback_bytes = in->readback_bytes;
     clang_getInclusions(tu, find_torch, &ctx.torch);
+    if (!ctx.torch)
+        ctx.torch = includes_torch(tu, in->file);
     if (files) {
         inclusion_walk state = {tu, files};
         clang_getInclusions(tu, record_inclusion, &state);

@@ -382,9 +382,13 @@ static int reference_not_read(ss_check_ctx *ctx, CXCursor access)
         char *name = method_name(p);
         int assign_or_address =
             name && (strcmp(name, "operator=") == 0 || strcmp(name, "operator&") == 0);
+        /* std::cout << v[i]: Thrust's operator<< takes the reference and reads it. */
+        int printed = name && strcmp(name, "operator<<") == 0;
         free(name);
         if (assign_or_address && ss_ast_offset(ss_ast_child(p, 0)) == ss_ast_offset(child))
             return 1; /* v[i] = x, &v[i] */
+        if (printed)
+            return 0;
         int nargs = clang_Cursor_getNumArguments(p);
         CXType ftype = clang_getCursorType(clang_getCursorReferenced(p));
         for (int a = 0; a < nargs; a++) {

@@ -3,7 +3,9 @@
  *   expect: SYNC101[, SYNC102]  on the line a finding must be reported at (each once);
  *   lint-args: ARG...           extra clang arguments for this file;
  *   lint-compdb: COMMAND        analyze through a compile_commands.json entry COMMAND FILE;
- *   expect-hint: TEXT           every finding's hint contains TEXT.
+ *   expect-hint: TEXT           every finding's hint contains TEXT;
+ *   expect-error: TEXT          a parse diagnostic in this file contains TEXT (each one at
+ *                               least once); diagnostics are accepted only this way.
  * A file without expectations must produce no finding and no parse error.
  * usage: lint_driver DIR [--cuda-path PATH] */
 #include "analyzer.h"
@@ -29,6 +31,9 @@ typedef struct case_spec {
     size_t arg_count;
     char *compdb_command;
     char *hint;
+    char *errors[8];
+    int error_matched[8];
+    size_t error_count;
 } case_spec;
 
 static char *trimmed_copy(const char *s)
@@ -62,6 +67,11 @@ static int read_spec(const char *path, case_spec *spec)
             spec->compdb_command = trimmed_copy(p + 12);
         if ((p = strstr(buf, "expect-hint:")) != NULL) {
             spec->hint = trimmed_copy(p + 12);
+            continue;
+        }
+        if ((p = strstr(buf, "expect-error:")) != NULL) {
+            if (spec->error_count < 8)
+                spec->errors[spec->error_count++] = trimmed_copy(p + 13);
             continue;
         }
         if ((p = strstr(buf, "expect:")) == NULL)
@@ -100,6 +110,8 @@ static void free_spec(case_spec *spec)
         free(spec->args[i]);
     free(spec->compdb_command);
     free(spec->hint);
+    for (size_t i = 0; i < spec->error_count; i++)
+        free(spec->errors[i]);
 }
 
 /* Writes DIR/compile_commands.json with one entry for 'file'. Returns 0 or -1. */
@@ -153,12 +165,24 @@ static int run_case(const char *dir, const char *name, const char *cuda_path)
     ss_result_init(&result, SS_RESULT_LINT);
     int status = ss_analyzer_run(&options, &result);
     int failures = 0;
-    if (status != 0) {
+    /* With expected parse errors, the one translation unit had some. */
+    if (status != (spec.error_count ? 1 : 0)) {
         fprintf(stderr, "%s: analyzer status %d\n", name, status);
         failures++;
     }
     for (size_t i = 0; i < result.diag_count; i++) {
         const ss_diag *d = &result.diags[i];
+        char dreal[PATH_MAX];
+        int in_case = d->file && realpath(d->file, dreal) && strcmp(dreal, real) == 0;
+        int expected = 0;
+        for (size_t k = 0; k < spec.error_count && in_case; k++) {
+            if (strstr(d->message, spec.errors[k])) {
+                spec.error_matched[k] = 1;
+                expected = 1;
+            }
+        }
+        if (expected)
+            continue;
         fprintf(stderr, "%s: unexpected diagnostic %s:%u:%u: %s\n", name, d->file ? d->file : "",
                 d->line, d->column, d->message);
         failures++;
@@ -188,6 +212,12 @@ static int run_case(const char *dir, const char *name, const char *cuda_path)
         if (spec.hint && (f->hint == NULL || strstr(f->hint, spec.hint) == NULL)) {
             fprintf(stderr, "%s:%u: hint '%s' lacks '%s'\n", name, f->line,
                     f->hint ? f->hint : "(none)", spec.hint);
+            failures++;
+        }
+    }
+    for (size_t k = 0; k < spec.error_count; k++) {
+        if (!spec.error_matched[k]) {
+            fprintf(stderr, "%s: expected a diagnostic with '%s', none\n", name, spec.errors[k]);
             failures++;
         }
     }

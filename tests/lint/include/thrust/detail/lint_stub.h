@@ -2,6 +2,7 @@
 // looks (device_reference conversions, normal_iterator<device_ptr<T>>, detail::device_t
 // policies), so the lint tests parse the same with and without a CUDA toolkit.
 #pragma once
+#include <iosfwd>
 #include <stddef.h>
 
 namespace thrust {
@@ -18,6 +19,11 @@ template <typename T> class device_reference {
   private:
     device_ptr<T> ptr_;
 };
+
+/* Printing a device element reads it, as in the real library. */
+template <typename T, typename CharT, typename Traits>
+std::basic_ostream<CharT, Traits> &operator<<(std::basic_ostream<CharT, Traits> &os,
+                                              const device_reference<T> &r);
 
 template <typename T> class device_ptr {
   public:
