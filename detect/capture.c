@@ -90,7 +90,7 @@ int det_capture_run(det_ctx *ctx)
                 .rule = SS_RULE_CAPTURE_UNSAFE_CALL,
                 .call = breaker,
                 .stream_id = c->ev->stream_id,
-                .device = c->ev->device,
+                .device = det_call_device(ctx, c),
                 .code = c->ev->result,
                 .aux_call = (uint32_t)i,
             };

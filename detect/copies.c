@@ -16,6 +16,9 @@ static int host_side_pageable(const det_ctx *ctx, const det_call *call)
         return g->src_kind == SS_MEM_PAGEABLE;
     case SS_COPY_DTOH:
         return g->dst_kind == SS_MEM_PAGEABLE;
+    case SS_COPY_DTOD:
+    case SS_COPY_PTOP:
+        return 0; /* device to device, or between two devices: no host side */
     default:
         return g->src_kind == SS_MEM_PAGEABLE || g->dst_kind == SS_MEM_PAGEABLE;
     }
@@ -23,7 +26,8 @@ static int host_side_pageable(const det_ctx *ctx, const det_call *call)
 
 static const char *host_kind_word(const det_ctx *ctx, const det_call *call)
 {
-    if (call->copy_op == DET_NONE)
+    /* A peer copy has no host side, even when it is staged through host memory. */
+    if (call->copy_op == DET_NONE || call->row->dir == SS_DIR_PEER)
         return NULL;
     const ss_ev_gpu *g = &ctx->ops[call->copy_op].ev->u.gpu;
     unsigned kind = g->copy_kind == SS_COPY_DTOH ? g->dst_kind : g->src_kind;
@@ -66,7 +70,7 @@ int det_copies_run(det_ctx *ctx)
             .host_kind = host_kind_word(ctx, c),
             .waited = &waited,
             .stream_id = det_call_stream(ctx, c),
-            .device = c->ev->device,
+            .device = det_call_device(ctx, c),
             .flag = waited.count > 0,
             .aux_call = DET_NONE,
         };

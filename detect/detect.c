@@ -225,6 +225,10 @@ static const char *copy_kind_word(unsigned kind)
 
 const char *det_call_direction(const det_ctx *ctx, const det_call *call)
 {
+    /* A peer copy API copies between two devices, even when the copy without peer access is
+     * staged through host memory and CUPTI reports its pieces as DtoH and HtoD. */
+    if (call->row != NULL && call->row->dir == SS_DIR_PEER)
+        return "PtoP";
     if (call->copy_op != DET_NONE) {
         const char *d = copy_kind_word(ctx->ops[call->copy_op].ev->u.gpu.copy_kind);
         if (d)
@@ -265,6 +269,13 @@ uint32_t det_call_stream(const det_ctx *ctx, const det_call *call)
     if (call->ev->stream_id)
         return call->ev->stream_id;
     return call->first_op != DET_NONE ? ctx->ops[call->first_op].ev->u.gpu.stream_id : 0;
+}
+
+int det_call_device(const det_ctx *ctx, const det_call *call)
+{
+    if (call->ev->device >= 0)
+        return call->ev->device;
+    return call->first_op != DET_NONE ? ctx->ops[call->first_op].ev->u.gpu.device : -1;
 }
 
 const char *det_format_ns(uint64_t ns, char *buf, size_t size)
@@ -364,11 +375,29 @@ static int cmp_end_key(const void *pa, const void *pb)
     return a->op < b->op ? -1 : a->op > b->op;
 }
 
-static uint32_t stream_index(det_ctx *ctx, det_map *by_id, uint32_t stream_id, int32_t device)
+static int is_gpu(uint32_t type)
 {
-    uint32_t s = det_map_get(by_id, stream_id, 0);
+    return type == SS_EV_KERNEL || type == SS_EV_MEMCPY || type == SS_EV_MEMSET;
+}
+
+/* The stream (context, stream_id), made when new; DET_NONE when memory is exhausted. CUPTI
+ * stream ids are only known to be unique within a context, so two devices' streams may share
+ * one. A stream record that does not know its context (0) is taken by the first context
+ * whose work uses its id on the same device. */
+static uint32_t stream_index(det_ctx *ctx, det_map *by_id, uint32_t context, uint32_t stream_id,
+                             int32_t device)
+{
+    uint32_t s = det_map_get(by_id, context, stream_id);
     if (s != DET_NONE)
         return s;
+    if (context != 0) {
+        s = det_map_get(by_id, 0, stream_id);
+        det_stream *st = s != DET_NONE ? &ctx->streams[s] : NULL;
+        if (st && st->context == 0 && (st->device < 0 || device < 0 || st->device == device)) {
+            st->context = context;
+            return det_map_put(by_id, context, stream_id, s) < 0 ? DET_NONE : s;
+        }
+    }
     if (det_grow((void **)&ctx->streams, &ctx->stream_cap, ctx->stream_count + 1,
                  sizeof *ctx->streams) < 0)
         return DET_NONE;
@@ -376,16 +405,29 @@ static uint32_t stream_index(det_ctx *ctx, det_map *by_id, uint32_t stream_id, i
     det_stream *st = &ctx->streams[s];
     memset(st, 0, sizeof *st);
     st->stream_id = stream_id;
+    st->context = context;
     st->device = device;
     st->blocking = 1;
-    if (map_put_first(by_id, stream_id, 0, s) < 0)
+    if (map_put_first(by_id, context, stream_id, s) < 0)
         return DET_NONE;
     return s;
 }
 
-static int is_gpu(uint32_t type)
+/* Whether the log names two or more devices (API calls' current devices, GPU operations). */
+static int names_two_devices(const ss_event_log *log)
 {
-    return type == SS_EV_KERNEL || type == SS_EV_MEMCPY || type == SS_EV_MEMSET;
+    int32_t first = -1;
+    for (size_t i = 0; i < log->count; i++) {
+        const ss_event *e = &log->events[i];
+        int32_t d = e->type == SS_EV_API ? e->u.api.device : is_gpu(e->type) ? e->u.gpu.device : -1;
+        if (d < 0)
+            continue;
+        if (first < 0)
+            first = d;
+        else if (d != first)
+            return 1;
+    }
+    return 0;
 }
 
 static int build_index(det_ctx *ctx)
@@ -438,7 +480,8 @@ static int build_index(det_ctx *ctx)
         const ss_event *e = &log->events[i];
         if (e->type != SS_EV_STREAM)
             continue;
-        uint32_t s = stream_index(ctx, &by_stream, e->u.stream.stream_id, e->u.stream.device);
+        uint32_t s = stream_index(ctx, &by_stream, e->u.stream.context, e->u.stream.stream_id,
+                                  e->u.stream.device);
         if (s == DET_NONE)
             goto out;
         ctx->streams[s].blocking = !(e->u.stream.flags & SS_STREAM_FLAG_NON_BLOCKING);
@@ -464,7 +507,8 @@ static int build_index(det_ctx *ctx)
             if (c->copy_op == DET_NONE && e->type == SS_EV_MEMCPY)
                 c->copy_op = o;
         }
-        op->stream = stream_index(ctx, &by_stream, e->u.gpu.stream_id, e->u.gpu.device);
+        op->stream =
+            stream_index(ctx, &by_stream, e->u.gpu.context, e->u.gpu.stream_id, e->u.gpu.device);
         if (op->stream == DET_NONE)
             goto out;
         det_stream *st = &ctx->streams[op->stream];
@@ -502,6 +546,9 @@ int det_waited(const det_ctx *ctx, uint32_t call, uint32_t stream_id, det_opset 
     out->count = 0;
     const det_call *c = &ctx->calls[call];
     uint64_t enter = c->ev->enter_ns, limit = c->ev->exit_ns + ctx->opt->slack_ns;
+    /* Only the call's own device: a device-wide synchronization on one GPU does not wait for
+     * another's work. */
+    int device = det_call_device(ctx, c);
     /* First operation that ends after the call was entered. */
     size_t lo = 0, hi = ctx->op_count;
     while (lo < hi) {
@@ -518,7 +565,7 @@ int det_waited(const det_ctx *ctx, uint32_t call, uint32_t stream_id, det_opset 
             break;
         if (op->enqueue_ns >= enter || op->call == c->owner)
             continue;
-        if (c->ev->device >= 0 && g->device >= 0 && c->ev->device != g->device)
+        if (device >= 0 && g->device >= 0 && device != g->device)
             continue;
         if (stream_id != 0 && g->stream_id != stream_id)
             continue;
@@ -708,7 +755,11 @@ int det_report(det_ctx *ctx, const det_hit *hit)
         kind = 2;
         site = call->ev->name;
     }
-    uint32_t *slot = map_slot(&ctx->agg_map, (uint64_t)hit->rule << 8 | kind, site, 1);
+    /* With two or more devices, each device's occurrences at a site are a finding of their
+     * own, so that every finding names the one device it is about. */
+    uint64_t device = ctx->multi_device ? (uint64_t)(uint32_t)(hit->device + 1) : 0;
+    uint32_t *slot =
+        map_slot(&ctx->agg_map, device << 32 | (uint64_t)hit->rule << 8 | kind, site, 1);
     if (slot == NULL)
         return -1;
     if (*slot == 0) {
@@ -882,6 +933,11 @@ static void emit_findings(det_ctx *ctx, ss_result *out)
         f->message = fam && fam->message ? fam->message(ctx, agg, f) : NULL;
         if (f->message == NULL)
             f->message = ss_strdup(ss_rules_get(agg->rule)->summary);
+        if (ctx->multi_device && agg->device >= 0) {
+            char *named = ss_asprintf("device %d: %s", agg->device, f->message);
+            free(f->message);
+            f->message = named;
+        }
     }
 }
 
@@ -1002,6 +1058,7 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
     memset(&ctx, 0, sizeof ctx);
     ctx.log = log;
     ctx.opt = options;
+    ctx.multi_device = names_two_devices(log);
     int rc = build_index(&ctx);
     for (size_t i = 0; i < NFAMILIES && rc == 0; i++) {
         if (families[i].run != NULL)

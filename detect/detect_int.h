@@ -32,6 +32,7 @@ typedef struct det_op {
 /* One CUPTI stream seen in the GPU activity. */
 typedef struct det_stream {
     uint32_t stream_id;
+    uint32_t context; /* CUPTI context id; streams are (context, stream_id): ids may repeat */
     int32_t device;
     int blocking;      /* not created with cudaStreamNonBlocking (unknown streams: blocking) */
     int legacy;        /* work of legacy-default-stream calls ran on it */
@@ -96,7 +97,8 @@ typedef struct det_ctx {
     int32_t *site_frame; /* per stack: chosen frame index, -1 none, -2 not computed yet */
     det_agg *aggs;
     size_t agg_count, agg_cap;
-    det_map agg_map; /* (rule, call site) -> index into aggs */
+    det_map agg_map;  /* (rule, call site[, device]) -> index into aggs */
+    int multi_device; /* the log names two or more devices: findings are per device */
 } det_ctx;
 
 /* A detector family: runs over the context and reports through det_report. */
@@ -143,6 +145,9 @@ const char *det_call_direction(const det_ctx *ctx, const det_call *call);
 uint64_t det_call_bytes(const det_ctx *ctx, const det_call *call);
 /* The call's CUPTI stream id: its own, else its first operation's. */
 uint32_t det_call_stream(const det_ctx *ctx, const det_call *call);
+/* The device a call worked on: its own (the current device when it was made), else its first
+ * operation's; -1 when unknown. */
+int det_call_device(const det_ctx *ctx, const det_call *call);
 /* "1.25 ms" / "3.4 us" into 'buf'. */
 const char *det_format_ns(uint64_t ns, char *buf, size_t size);
 

@@ -38,7 +38,7 @@ int det_readback_run(det_ctx *ctx)
             .host_kind = dst_kind_word(ctx, c),
             .waited = &waited,
             .stream_id = det_call_stream(ctx, c),
-            .device = c->ev->device,
+            .device = det_call_device(ctx, c),
             .aux_call = DET_NONE,
         };
         rc = det_report(ctx, &hit);

@@ -75,7 +75,8 @@ static int find_create_calls(const det_ctx *ctx, uint32_t *create_calls)
             const det_stream *st = &ctx->streams[by_handle[lo]];
             uint64_t first = ctx->ops[st->ops[0]].ev->u.gpu.start_ns;
             if (c->ev->enter_ns <= first &&
-                (c->ev->stream_id == 0 || c->ev->stream_id == st->stream_id))
+                (c->ev->stream_id == 0 || c->ev->stream_id == st->stream_id) &&
+                (c->ev->device < 0 || st->device < 0 || c->ev->device == st->device))
                 create_calls[by_handle[lo]] = (uint32_t)i;
         }
     }
@@ -115,7 +116,11 @@ static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement
         const det_stream *st = &ctx->streams[s];
         if (s == legacy->stream || st->legacy || !st->blocking || st->count == 0)
             continue;
+        /* The legacy stream of a context serializes only that context's streams: work on
+         * another device (or in another context) runs on regardless. */
         if (st->device >= 0 && l->device >= 0 && st->device != l->device)
+            continue;
+        if (st->context != 0 && l->context != 0 && st->context != l->context)
             continue;
         int waited = 0, held_back = 0;
         uint64_t held = 0;

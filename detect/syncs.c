@@ -5,11 +5,12 @@
 
 #include <inttypes.h>
 
-/* Number of distinct streams in 'set', counting up to 2. */
+/* Whether 'set' holds operations of two or more streams (streams are (context, stream id):
+ * two devices' streams may share an id). */
 static int two_streams(const det_ctx *ctx, const det_opset *set)
 {
     for (size_t i = 1; i < set->count; i++) {
-        if (ctx->ops[set->ops[i]].ev->u.gpu.stream_id != ctx->ops[set->ops[0]].ev->u.gpu.stream_id)
+        if (ctx->ops[set->ops[i]].stream != ctx->ops[set->ops[0]].stream)
             return 1;
     }
     return 0;
@@ -45,7 +46,7 @@ int det_syncs_run(det_ctx *ctx)
             .bytes = explicit_sync ? 0 : c->ev->bytes,
             .waited = &waited,
             .stream_id = c->row->klass == SS_CLASS_STREAM_SYNC ? c->ev->stream_id : 0,
-            .device = c->ev->device,
+            .device = det_call_device(ctx, c),
             .flag = over,
             .flag_ns = blocked,
             .aux_call = DET_NONE,

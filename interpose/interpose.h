@@ -30,7 +30,7 @@
 /* Launcher variables that carry a process's rank, in the order they are tried. */
 #define SS_RANK_VARIABLES                                                                          \
     {                                                                                              \
-        "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK"                                 \
+        "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK", "LOCAL_RANK"                   \
     }
 
 #define SS_DEFAULT_OUTPUT "syncscope-%p.json"

@@ -544,7 +544,8 @@ typedef struct page_source {
 typedef struct page_lane {
     size_t proc;
     int is_stream;
-    uint32_t id; /* host thread index or CUPTI stream id */
+    uint32_t id;    /* host thread index or CUPTI stream id */
+    int key_device; /* streams: the device the id belongs to (ids repeat across devices) */
     int legacy;
     int non_blocking;
     int device;
@@ -757,11 +758,19 @@ static uint32_t page_name(page *pg, const char *text)
     return (uint32_t)pg->name_count++;
 }
 
-static size_t page_lane_for(page *pg, size_t first_lane, size_t proc, int is_stream, uint32_t id)
+/* The lane of host thread 'id', or of stream 'id' of 'device' (CUPTI stream ids repeat across
+ * devices; a 'device' < 0, unknown, matches the first stream lane with that id). */
+static size_t page_lane_for(page *pg, size_t first_lane, size_t proc, int is_stream, uint32_t id,
+                            int device)
 {
     for (size_t i = first_lane; i < pg->lane_count; i++) {
-        if (pg->lanes[i].is_stream == is_stream && pg->lanes[i].id == id)
+        if (pg->lanes[i].is_stream == is_stream && pg->lanes[i].id == id &&
+            (!is_stream || device < 0 || pg->lanes[i].key_device < 0 ||
+             pg->lanes[i].key_device == device)) {
+            if (is_stream && pg->lanes[i].key_device < 0)
+                pg->lanes[i].key_device = device;
             return i;
+        }
     }
     if (pg->lane_count == pg->lane_cap) {
         pg->lane_cap = pg->lane_cap ? pg->lane_cap * 2 : 16;
@@ -772,7 +781,8 @@ static size_t page_lane_for(page *pg, size_t first_lane, size_t proc, int is_str
     l->proc = proc;
     l->is_stream = is_stream;
     l->id = id;
-    l->device = -1;
+    l->key_device = is_stream ? device : -1;
+    l->device = is_stream ? device : -1;
     return pg->lane_count++;
 }
 
@@ -786,12 +796,15 @@ static int cmp_op(const void *pa, const void *pb)
     return (a->end > b->end) - (a->end < b->end);
 }
 
-/* Lanes are numbered in the order: host threads, then streams (legacy first), each by id. */
+/* Lanes are numbered in the order: host threads, then streams by device (legacy first), each
+ * by id. */
 static int cmp_lane(const void *pa, const void *pb)
 {
     const page_lane *a = pa, *b = pb;
     if (a->is_stream != b->is_stream)
         return a->is_stream - b->is_stream;
+    if (a->is_stream && a->key_device != b->key_device)
+        return a->key_device < b->key_device ? -1 : 1;
     if (a->legacy != b->legacy)
         return b->legacy - a->legacy;
     return (a->id > b->id) - (a->id < b->id);
@@ -924,9 +937,12 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
             (ev->u.api.stream == SS_STREAM_LEGACY_NULL || ev->u.api.stream == SS_STREAM_LEGACY)) {
             const ss_api *row = ss_api_find(log->strings[ev->u.api.name]);
             if (row && row->stream_arg >= 0)
-                pg->lanes[page_lane_for(pg, first_lane, proc, 1, ev->u.api.stream_id)].legacy = 1;
+                pg->lanes[page_lane_for(pg, first_lane, proc, 1, ev->u.api.stream_id,
+                                        ev->u.api.device)]
+                    .legacy = 1;
         } else if (ev->type == SS_EV_STREAM) {
-            size_t l = page_lane_for(pg, first_lane, proc, 1, ev->u.stream.stream_id);
+            size_t l =
+                page_lane_for(pg, first_lane, proc, 1, ev->u.stream.stream_id, ev->u.stream.device);
             pg->lanes[l].non_blocking = (ev->u.stream.flags & SS_STREAM_FLAG_NON_BLOCKING) != 0;
             pg->lanes[l].device = ev->u.stream.device;
         }
@@ -969,7 +985,7 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
         uint32_t name;
         if (ev->type == SS_EV_API && !ev->u.api.nested) {
             const ss_ev_api *a = &ev->u.api;
-            size_t lane = page_lane_for(pg, first_lane, proc, 0, a->thread);
+            size_t lane = page_lane_for(pg, first_lane, proc, 0, a->thread, -1);
             api_lane[e] = (uint32_t)lane;
             op->lane = (uint32_t)lane;
             op->start = a->enter_ns;
@@ -984,7 +1000,7 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
         } else if (ev->type == SS_EV_KERNEL || ev->type == SS_EV_MEMCPY ||
                    ev->type == SS_EV_MEMSET) {
             const ss_ev_gpu *g = &ev->u.gpu;
-            size_t lane = page_lane_for(pg, first_lane, proc, 1, g->stream_id);
+            size_t lane = page_lane_for(pg, first_lane, proc, 1, g->stream_id, g->device);
             if (pg->lanes[lane].device < 0)
                 pg->lanes[lane].device = g->device;
             op->lane = (uint32_t)lane;

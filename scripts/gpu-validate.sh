@@ -11,6 +11,9 @@
 #     traces   tests/gpu/record_traces.sh: traces of every GPU test program for tests/data
 #     prove    samples/prove/prove.sh: SYNC502/SYNC503 predictions against the fixed samples
 #     bench    bench/overhead/run.sh: bare vs CUPTI floor vs syncscope (interleaved rounds)
+#     multi    (not in the default list; run it on a two-GPU machine) ctest -L gpu -R multi:
+#              one process on two GPUs and a two-rank PyTorch DDP step (tests/gpu/multi/),
+#              then their traces as replay cases (tests/gpu/multi/record_multi_traces.sh)
 # Environment: BUILD_DIR (default build/device); on a machine without apt, first
 #   eval "$(scripts/offline-prefix.sh DEB_DIR PREFIX)" so CMake finds cJSON, libdw and Check.
 set -u
@@ -62,6 +65,20 @@ for stage in "$@"; do
         rc=$?
         cat "$out/overhead.txt" >>"$summary" 2>/dev/null
         stage_done bench $rc
+        ;;
+    multi)
+        NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 \
+            ctest --test-dir "$build" -L gpu -R multi --output-on-failure >"$out/multi-tests.log" 2>&1
+        rc=$?
+        grep -E "tests passed|Failed|Skipped|Not Run" "$out/multi-tests.log" | tail -20 >>"$summary"
+        rm -rf "$out/multi-results"
+        cp -r "$build/tests/gpu/multi/results" "$out/multi-results" 2>/dev/null
+        if [ "$rc" = 0 ]; then
+            tests/gpu/multi/record_multi_traces.sh "$build" "$out/multi-traces" \
+                >"$out/multi-traces.log" 2>&1
+            rc=$?
+        fi
+        stage_done multi $rc
         ;;
     *)
         echo "gpu-validate: unknown stage '$stage'" >&2

@@ -365,6 +365,36 @@ static int scenario_small(const char *name)
     return rc;
 }
 
+/* One process driving two GPUs whose streams have the same CUPTI id (13): the timeline must
+ * draw them as two lanes, one per device. */
+static int scenario_twodev(void)
+{
+    ss_result run;
+    ss_event_log log;
+    ss_result_init(&run, SS_RESULT_RUN);
+    if (ss_log_init(&log) < 0)
+        abort();
+    run_meta(&run, "./twodev", -1, 10000000ULL, 0, 4000000ULL);
+    for (int device = 0; device < 2; device++) {
+        for (int k = 0; k < 3; k++) {
+            uint64_t t = 1000000ULL * (uint64_t)k + 100000ULL * (uint64_t)device;
+            uint32_t corr =
+                add_api(&log, 1, "cudaLaunchKernel", t, t + 5000, 0x5000 + device, 13, 0, 0);
+            log.events[log.count - 1].u.api.device = device;
+            add_gpu(&log, SS_EV_KERNEL, 13, t + 10000, t + 400000, "work", SS_COPY_UNKNOWN, 0,
+                    corr);
+            log.events[log.count - 1].u.gpu.device = device;
+            log.events[log.count - 1].u.gpu.context = (uint32_t)device + 1;
+        }
+    }
+    const ss_result *rs[] = {&run};
+    const ss_event_log *ts[] = {&log};
+    int rc = write_page("twodev", rs, 1, ts, fixture_dir, "./twodev");
+    ss_result_free(&run);
+    ss_log_free(&log);
+    return rc;
+}
+
 /* Strings a hostile program, path or source could carry. Each would set window.__pwned if
  * the page ever treated it as markup or code. */
 static const char *const hostile[] = {
@@ -592,6 +622,8 @@ int main(int argc, char **argv)
             rc = scenario_adversarial();
         else if (strcmp(names[i], "big") == 0)
             rc = scenario_big();
+        else if (strcmp(names[i], "twodev") == 0)
+            rc = scenario_twodev();
         else
             rc = scenario_small(names[i]);
     }

@@ -229,6 +229,14 @@ async function testJoined(ctx, file, label) {
   await page.close();
 }
 
+// Two GPUs in one process, both with a CUPTI stream 13: one lane per device.
+async function testTwoDevices(ctx) {
+  const r = await open(ctx, 'twodev.html');
+  finish(r, 'twodev');
+  eq(await r.page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 3, 'twodev: host thread + stream 13 of each device');
+  await r.page.close();
+}
+
 async function testMulti(ctx) {
   const r = await open(ctx, 'multi.html');
   const { page } = r;
@@ -242,6 +250,8 @@ async function testMulti(ctx) {
   eq(rows.length, 3 + 4 + 2, 'multi: rows (joined once across ranks, runtime-only per rank)');
   eq(rows.filter((x) => x.group === 3).map((x) => x.cells[proc]), ['rank 0, rank 1', 'rank 0, rank 1', 'rank 0, rank 1'], 'multi: joined rows name both ranks');
   eq(rows.filter((x) => x.group === 3).map((x) => x.cells[colIndex(h, 'Blocked')]), ['90.0 ms', '24.0 ms', '13.5 ms'], 'multi: joined cost sums the ranks');
+  eq(rows.filter((x) => x.group === 2).map((x) => x.cells[proc]).sort(), ['rank 0', 'rank 0', 'rank 1', 'rank 1'], 'multi: observed-only rows name their rank');
+  eq(await page.$$eval('table.ss-procs tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent)), ['rank 0', 'rank 1'], 'multi: one summary row per rank');
   await select(page, 'ss-f-proc', '2');
   eq((await rowsOf(page)).map((x) => x.cells[rule].slice(0, 7)).sort(), ['SYNC101', 'SYNC102', 'SYNC201', 'SYNC301', 'SYNC402'], 'multi: process filter');
   eq(await page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 10, 'multi: ten lanes');
@@ -387,6 +397,7 @@ async function testCli(ctx) {
     await testRun(ctx);
     await testJoined(ctx, 'joined.html', 'joined');
     await testMulti(ctx);
+    await testTwoDevices(ctx);
     await testAdversarial(ctx);
     await testCli(ctx);
     big = await testBig(ctx);

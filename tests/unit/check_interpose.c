@@ -174,6 +174,8 @@ START_TEST(test_rank_variables)
 {
     clear_rank_variables();
     ck_assert_int_eq(ss_interpose_rank(), -1);
+    setenv("LOCAL_RANK", "3", 1); /* the last resort: a global rank wins over it */
+    ck_assert_int_eq(ss_interpose_rank(), 3);
     setenv("RANK", "7", 1);
     ck_assert_int_eq(ss_interpose_rank(), 7);
     setenv("SLURM_PROCID", "5", 1);
