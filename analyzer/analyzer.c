@@ -269,35 +269,56 @@ static int collect(const ss_lint_options *o, const ss_compdb *db, job_list *jobs
     return 0;
 }
 
-/* clang's resource folder (builtin headers, cuda_wrappers/) beside the libclang actually
- * loaded, symbolic links resolved: libclang derives it from the path it was loaded by, and
- * through the distribution's /usr/lib/<triple>/libclang-16.so link that folder lacks
- * cuda_wrappers/new, which breaks Thrust/CUB. Malloc'ed, or NULL when not found. */
+/* Whether 'dir' is a clang resource folder with the CUDA wrapper headers. */
+static int is_resource_dir(const char *dir)
+{
+    char *probe = ss_asprintf("%s/include/cuda_wrappers/new", dir);
+    struct stat st;
+    int ok = stat(probe, &st) == 0;
+    free(probe);
+    return ok;
+}
+
+/* clang's resource folder (builtin headers, cuda_wrappers/) for the libclang actually loaded.
+ * libclang derives it from the path it was loaded by, and Debian's layout defeats that: the
+ * real library lies in /usr/lib/<triple>/ while the folder is /usr/lib/llvm-N/lib/clang/N, so
+ * cuda_wrappers/new is missing and Thrust/CUB fail to parse. Tried in order: beside the
+ * library as loaded, beside it with links resolved, the folder found at build time, and
+ * /usr/lib/llvm-N/lib/clang/N. Malloc'ed, or NULL when none has the wrappers. */
 static char *clang_resource_dir(void)
 {
-    Dl_info where;
-    if (dladdr((void *)clang_createIndex, &where) == 0 || where.dli_fname == NULL)
-        return NULL;
-    char *lib = realpath(where.dli_fname, NULL);
-    if (lib == NULL)
-        return NULL;
-    char *slash = strrchr(lib, '/');
-    if (slash)
-        *slash = '\0';
     CXString version = clang_getClangVersion();
     const char *v = strstr(clang_getCString(version), "version ");
     int major = v ? atoi(v + 8) : 0;
     clang_disposeString(version);
-    char *dir = major > 0 ? ss_asprintf("%s/clang/%d", lib, major) : NULL;
-    free(lib);
-    char *probe = dir ? ss_asprintf("%s/include/cuda_wrappers/new", dir) : NULL;
-    struct stat st;
-    if (probe == NULL || stat(probe, &st) != 0) {
-        free(dir);
-        dir = NULL;
+    if (major <= 0)
+        return NULL;
+    char *candidates[4] = {NULL, NULL, NULL, NULL};
+    Dl_info where;
+    if (dladdr((void *)clang_createIndex, &where) != 0 && where.dli_fname != NULL) {
+        const char *slash = strrchr(where.dli_fname, '/');
+        if (slash != NULL)
+            candidates[0] = ss_asprintf("%.*s/clang/%d", (int)(slash - where.dli_fname),
+                                        where.dli_fname, major);
+        char *lib = realpath(where.dli_fname, NULL);
+        char *rslash = lib ? strrchr(lib, '/') : NULL;
+        if (rslash != NULL)
+            candidates[1] = ss_asprintf("%.*s/clang/%d", (int)(rslash - lib), lib, major);
+        free(lib);
     }
-    free(probe);
-    return dir;
+#ifdef SS_CLANG_RESOURCE_DIR
+    candidates[2] = ss_strdup(SS_CLANG_RESOURCE_DIR);
+#endif
+    candidates[3] = ss_asprintf("/usr/lib/llvm-%d/lib/clang/%d", major, major);
+    char *found = NULL;
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
+        if (found == NULL && candidates[i] != NULL && is_resource_dir(candidates[i])) {
+            found = candidates[i];
+            candidates[i] = NULL;
+        }
+        free(candidates[i]);
+    }
+    return found;
 }
 
 /* Whether the user's own arguments already choose a resource folder. */

@@ -700,6 +700,40 @@ START_TEST(test_headers_not_parsed_alone)
 }
 END_TEST
 
+/* CUDA 13's Thrust and CUB need clang's CUDA wrapper headers (cuda_wrappers/new), which
+ * libclang does not find by itself on Debian's layout: with the real toolkit, a file that
+ * includes them parses with no diagnostic at all. */
+START_TEST(test_real_thrust_parses)
+{
+    struct stat st;
+    if (stat("/usr/local/cuda/include/cccl/cub/block/block_load.cuh", &st) != 0)
+        return; /* no CUDA 13 toolkit here: the bundled-declaration runs cover the rest */
+    make_work_dir();
+    free(write_text("t.cu", "#include <thrust/device_vector.h>\n"
+                            "#include <thrust/reduce.h>\n"
+                            "#include <cub/block/block_load.cuh>\n"
+                            "int total(const thrust::device_vector<int> &v)\n"
+                            "{\n"
+                            "    return thrust::reduce(v.begin(), v.end());\n"
+                            "}\n"));
+    const char *args[] = {"--cuda-path=/usr/local/cuda",
+                          "--no-cache",
+                          "--color=never",
+                          "--fail-on=none",
+                          "t.cu",
+                          NULL};
+    char *out, *err;
+    ck_assert_int_eq(run(args, &out, &err), 0);
+    ck_assert_ptr_null(strstr(out, "error"));
+    ck_assert_ptr_null(strstr(err, "error"));
+    ck_assert_ptr_nonnull(strstr(out, "t.cu:6:12: warning: 'thrust::reduce' on a device range "
+                                      "returns its result to the host in 'total'"));
+    free(out);
+    free(err);
+    remove_work_dir();
+}
+END_TEST
+
 static Suite *analyzer_suite(void)
 {
     Suite *s = suite_create("analyzer");
@@ -727,6 +761,7 @@ static Suite *analyzer_suite(void)
     tcase_add_test(scale, test_cache_invalidation);
     tcase_add_test(scale, test_jobs_deterministic);
     tcase_add_test(scale, test_headers_not_parsed_alone);
+    tcase_add_test(scale, test_real_thrust_parses);
     suite_add_tcase(s, scale);
     return s;
 }
