@@ -11,6 +11,9 @@
 #     traces   tests/gpu/record_traces.sh: traces of every GPU test program for tests/data
 #     prove    samples/prove/prove.sh: SYNC502/SYNC503 predictions against the fixed samples
 #     bench    bench/overhead/run.sh: bare vs CUPTI floor vs syncscope (interleaved rounds)
+#     lifecycle (not in the default list: `tests` runs these too) ctest -L gpu -R lifecycle:
+#              signals, the program's own handler, exit() from a thread, fork, 32 threads and
+#              another CUPTI client (tests/gpu/lifecycle/); their outputs in OUT_DIR
 #     multi    (not in the default list; run it on a two-GPU machine) ctest -L gpu -R multi:
 #              one process on two GPUs and a two-rank PyTorch DDP step (tests/gpu/multi/),
 #              then their traces as replay cases (tests/gpu/multi/record_multi_traces.sh)
@@ -65,6 +68,15 @@ for stage in "$@"; do
         rc=$?
         cat "$out/overhead.txt" >>"$summary" 2>/dev/null
         stage_done bench $rc
+        ;;
+    lifecycle)
+        ctest --test-dir "$build" -L gpu -R lifecycle --output-on-failure \
+            >"$out/lifecycle-tests.log" 2>&1
+        rc=$?
+        grep -E "tests passed|Failed|Skipped|Not Run" "$out/lifecycle-tests.log" | tail -20 >>"$summary"
+        rm -rf "$out/lifecycle-results"
+        cp -r "$build/tests/gpu/lifecycle/results" "$out/lifecycle-results" 2>/dev/null
+        stage_done lifecycle $rc
         ;;
     multi)
         NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 \
