@@ -4,7 +4,7 @@
 
 void clear(void *device, size_t n, cudaStream_t s)
 {
-    cudaMemsetAsync(device, 0, n, 0); /* expect: SYNC102 */
+    cudaMemsetAsync(device, 0, n, 0);    /* expect: SYNC102 */
     cudaMemsetAsync(device, 0, n, NULL); /* expect: SYNC102 */
     cudaMemsetAsync(device, 0, n, s);
 }

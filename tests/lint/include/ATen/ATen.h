@@ -3,12 +3,15 @@
 #pragma once
 #include <stdint.h>
 
-namespace c10 {
+namespace c10
+{
 enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
 constexpr DeviceType kCPU = DeviceType::CPU;
 constexpr DeviceType kCUDA = DeviceType::CUDA;
 struct Device {
-    Device(DeviceType type, int index = -1) : type_(type), index_(index) {}
+    Device(DeviceType type, int index = -1) : type_(type), index_(index)
+    {
+    }
     DeviceType type_;
     int index_;
 };
@@ -16,19 +19,26 @@ struct Scalar {
     double to_double() const;
 };
 struct TensorOptions {
-    TensorOptions() {}
+    TensorOptions()
+    {
+    }
     TensorOptions device(Device d) const;
 };
 template <typename T> struct ArrayRef {
-    ArrayRef(const T *data, size_t n) : data_(data), size_(n) {}
-    ArrayRef(const T &one) : data_(&one), size_(1) {}
+    ArrayRef(const T *data, size_t n) : data_(data), size_(n)
+    {
+    }
+    ArrayRef(const T &one) : data_(&one), size_(1)
+    {
+    }
     const T *data_;
     size_t size_;
 };
 using IntArrayRef = ArrayRef<int64_t>;
 } // namespace c10
 
-namespace at {
+namespace at
+{
 using c10::Device;
 using c10::DeviceType;
 using c10::IntArrayRef;
@@ -37,7 +47,8 @@ using c10::kCUDA;
 using c10::Scalar;
 using c10::TensorOptions;
 
-class TensorBase {
+class TensorBase
+{
   public:
     Scalar item() const;
     template <typename T> T item() const;
@@ -45,7 +56,8 @@ class TensorBase {
     int64_t numel() const;
 };
 
-class Tensor : public TensorBase {
+class Tensor : public TensorBase
+{
   public:
     Tensor cpu() const;
     Tensor cuda() const;

@@ -2,7 +2,8 @@
 #pragma once
 #include <ATen/ATen.h>
 
-namespace torch {
+namespace torch
+{
 using at::kCPU;
 using at::kCUDA;
 using at::Tensor;

@@ -5,16 +5,23 @@
 #include <iosfwd>
 #include <stddef.h>
 
-namespace thrust {
+namespace thrust
+{
 template <typename T> class device_ptr;
 
-template <typename T> class device_reference {
+template <typename T> class device_reference
+{
   public:
-    explicit device_reference(device_ptr<T> p) : ptr_(p) {}
+    explicit device_reference(device_ptr<T> p) : ptr_(p)
+    {
+    }
     operator T() const;
     device_reference &operator=(const T &value);
     device_reference &operator+=(const T &value);
-    device_ptr<T> operator&() const { return ptr_; }
+    device_ptr<T> operator&() const
+    {
+        return ptr_;
+    }
 
   private:
     device_ptr<T> ptr_;
@@ -25,15 +32,32 @@ template <typename T, typename CharT, typename Traits>
 std::basic_ostream<CharT, Traits> &operator<<(std::basic_ostream<CharT, Traits> &os,
                                               const device_reference<T> &r);
 
-template <typename T> class device_ptr {
+template <typename T> class device_ptr
+{
   public:
     typedef T value_type;
-    device_ptr() : raw_(0) {}
-    explicit device_ptr(T *raw) : raw_(raw) {}
-    device_reference<T> operator*() const { return device_reference<T>(*this); }
-    device_reference<T> operator[](ptrdiff_t i) const { return device_reference<T>(*this + i); }
-    device_ptr operator+(ptrdiff_t i) const { return device_ptr(raw_ + i); }
-    T *get() const { return raw_; }
+    device_ptr() : raw_(0)
+    {
+    }
+    explicit device_ptr(T *raw) : raw_(raw)
+    {
+    }
+    device_reference<T> operator*() const
+    {
+        return device_reference<T>(*this);
+    }
+    device_reference<T> operator[](ptrdiff_t i) const
+    {
+        return device_reference<T>(*this + i);
+    }
+    device_ptr operator+(ptrdiff_t i) const
+    {
+        return device_ptr(raw_ + i);
+    }
+    T *get() const
+    {
+        return raw_;
+    }
 
   private:
     T *raw_;
@@ -51,28 +75,42 @@ template <typename T> struct iterator_traits<T *> {
     typedef T value_type;
 };
 
-namespace detail {
-template <typename Pointer> class normal_iterator {
+namespace detail
+{
+template <typename Pointer> class normal_iterator
+{
   public:
     typedef typename Pointer::value_type value_type;
-    explicit normal_iterator(Pointer p) : p_(p) {}
-    device_reference<value_type> operator*() const { return *p_; }
-    normal_iterator operator+(ptrdiff_t i) const { return normal_iterator(p_ + i); }
+    explicit normal_iterator(Pointer p) : p_(p)
+    {
+    }
+    device_reference<value_type> operator*() const
+    {
+        return *p_;
+    }
+    normal_iterator operator+(ptrdiff_t i) const
+    {
+        return normal_iterator(p_ + i);
+    }
     bool operator==(const normal_iterator &other) const;
 
   private:
     Pointer p_;
 };
 
-struct device_t {};
-struct host_t {};
-template <typename T> struct device_allocator {};
+struct device_t {
+};
+struct host_t {
+};
+template <typename T> struct device_allocator {
+};
 } // namespace detail
 
 extern const detail::device_t device;
 extern const detail::host_t host;
 
-template <typename T> class device_vector {
+template <typename T> class device_vector
+{
   public:
     typedef T value_type;
     typedef device_reference<T> reference;
@@ -87,7 +125,8 @@ template <typename T> class device_vector {
     device_ptr<T> data();
 };
 
-template <typename T> class host_vector {
+template <typename T> class host_vector
+{
   public:
     typedef T value_type;
     explicit host_vector(size_t n = 0);
