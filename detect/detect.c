@@ -301,13 +301,7 @@ const char *det_times(uint64_t n, char *buf, size_t size)
 static const ss_api *resolve_api(det_ctx *ctx, const ss_ev_api *ev)
 {
     /* By name, so that the in-process log and its trace (which stores only the name) agree. */
-    if (ev->name == 0)
-        return NULL;
-    if (!ctx->api_resolved[ev->name]) {
-        ctx->api_by_name[ev->name] = ss_api_find(ctx->log->strings[ev->name]);
-        ctx->api_resolved[ev->name] = 1;
-    }
-    return ctx->api_by_name[ev->name];
+    return ev->name == 0 ? NULL : ss_log_api(ctx->log, ev->name);
 }
 
 typedef struct call_key {
@@ -437,10 +431,8 @@ static int build_index(det_ctx *ctx)
     det_map by_corr = {0}, by_stream = {0};
     end_key *ends = NULL;
 
-    ctx->api_by_name = calloc(log->string_count, sizeof *ctx->api_by_name);
-    ctx->api_resolved = calloc(log->string_count, 1);
     ctx->site_frame = malloc(log->stack_count * sizeof *ctx->site_frame);
-    if (!ctx->api_by_name || !ctx->api_resolved || !ctx->site_frame)
+    if (!ctx->site_frame)
         goto out;
     for (size_t i = 0; i < log->stack_count; i++)
         ctx->site_frame[i] = -2;
@@ -1035,8 +1027,6 @@ static void free_ctx(det_ctx *ctx)
         free(ctx->streams[i].max_end);
     }
     free(ctx->streams);
-    free(ctx->api_by_name);
-    free(ctx->api_resolved);
     free(ctx->site_frame);
     for (size_t i = 0; i < ctx->agg_count; i++) {
         free(ctx->aggs[i].others);

@@ -92,8 +92,6 @@ typedef struct det_ctx {
     uint32_t *ops_by_end; /* op indices by end time */
     det_stream *streams;
     size_t stream_count, stream_cap;
-    const ss_api **api_by_name; /* row per string id, resolved lazily */
-    uint8_t *api_resolved;
     int32_t *site_frame; /* per stack: chosen frame index, -1 none, -2 not computed yet */
     det_agg *aggs;
     size_t agg_count, agg_cap;

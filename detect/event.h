@@ -148,6 +148,11 @@ typedef struct ss_event_log {
     uint64_t dropped;       /* events dropped past the memory cap */
     uint32_t *string_index; /* open-addressing hash of 'strings' (id + 1, 0 = empty slot) */
     size_t string_index_cap;
+    /* Per string id: the cuda_api.def row the string names (ss_api_find, suffixes stripped),
+     * or NULL; computed once when the string is interned, so that no reader of API events
+     * looks a name up per event. */
+    const struct ss_api **string_api;
+    size_t string_api_cap;
 } ss_event_log;
 
 /* Initializes an empty log (string 0 = "", stack 0 = empty). Returns 0, or -1 on memory
@@ -159,6 +164,13 @@ int ss_log_append(ss_event_log *log, const ss_event *event);
 /* Returns the id of 'text' (interned: the same text gives the same id), in expected O(1).
  * Returns 0 (the id of "") when memory is exhausted. */
 uint32_t ss_log_intern(ss_event_log *log, const char *text);
+/* The cuda_api.def row named by string 'name' (an API event's name id), or NULL when the
+ * string names no API in the table or 'name' is out of range. Inline: the report writers read
+ * event logs without linking the detectors. */
+static inline const struct ss_api *ss_log_api(const ss_event_log *log, uint32_t name)
+{
+    return name < log->string_count ? log->string_api[name] : NULL;
+}
 /* Adds a stack of 'depth' frames (copied) and returns its id. */
 uint32_t ss_log_add_stack(ss_event_log *log, const ss_stack_frame *frames, uint32_t depth);
 /* Sets (or replaces) a metadata value. */

@@ -82,6 +82,7 @@ void ss_log_free(ss_event_log *log)
     }
     free(log->meta);
     free(log->string_index);
+    free(log->string_api);
     memset(log, 0, sizeof *log);
 }
 
@@ -142,12 +143,15 @@ uint32_t ss_log_intern(ss_event_log *log, const char *text)
         slot = (slot + 1) & mask;
     }
     if (det_grow((void **)&log->strings, &log->string_cap, log->string_count + 1,
-                 sizeof *log->strings) < 0)
+                 sizeof *log->strings) < 0 ||
+        det_grow((void **)&log->string_api, &log->string_api_cap, log->string_count + 1,
+                 sizeof *log->string_api) < 0)
         return 0;
     char *copy = strdup(text);
     if (copy == NULL)
         return 0;
     log->strings[log->string_count] = copy;
+    log->string_api[log->string_count] = ss_api_find(text);
     log->string_index[slot] = (uint32_t)log->string_count + 1;
     return (uint32_t)log->string_count++;
 }

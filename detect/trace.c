@@ -509,7 +509,7 @@ static int read_event(reader *r, const struct event_record *rec)
     if (rec->type == SS_EV_API) {
         /* The API id is not stored: it is derived from the name, so a trace stays valid when
          * the API table gains rows. */
-        const ss_api *row = ss_api_find(r->log->strings[e.u.api.name]);
+        const ss_api *row = ss_log_api(r->log, e.u.api.name);
         e.u.api.api = (uint16_t)(row ? row->api : SS_API_COUNT);
     }
     if (ss_log_append(r->log, &e) < 0)

@@ -908,8 +908,7 @@ static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
         }
         if (stack_list[sid] == SIZE_MAX)
             continue;
-        const ss_api *row =
-            ss_api_find(ev->u.api.name < log->string_count ? log->strings[ev->u.api.name] : "");
+        const ss_api *row = ss_log_api(log, ev->u.api.name);
         for (size_t d = stack_list[sid]; lists[d] != SIZE_MAX; d++) {
             page_finding *pf = &pg->findings[lists[d]];
             if (pf->api != SS_API_COUNT && (row == NULL || (int)row->api != pf->api))
@@ -935,7 +934,7 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
         const ss_event *ev = &log->events[e];
         if (ev->type == SS_EV_API && ev->u.api.stream_id != 0 && !ev->u.api.per_thread &&
             (ev->u.api.stream == SS_STREAM_LEGACY_NULL || ev->u.api.stream == SS_STREAM_LEGACY)) {
-            const ss_api *row = ss_api_find(log->strings[ev->u.api.name]);
+            const ss_api *row = ss_log_api(log, ev->u.api.name);
             if (row && row->stream_arg >= 0)
                 pg->lanes[page_lane_for(pg, first_lane, proc, 1, ev->u.api.stream_id,
                                         ev->u.api.device)]
@@ -992,8 +991,7 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
             op->end = a->exit_ns > a->enter_ns ? a->exit_ns : a->enter_ns;
             op->bytes = a->bytes;
             op->kind = OP_API;
-            const ss_api *row =
-                a->name < log->string_count ? ss_api_find(log->strings[a->name]) : NULL;
+            const ss_api *row = ss_log_api(log, a->name);
             if (row && row->sync != SS_SYNC_NEVER && op->end - op->start >= BLOCKED_MIN_NS)
                 op->kind = OP_BLOCKED;
             name = a->name;

@@ -1,6 +1,7 @@
 /* check_eventlog.c: the in-memory event log: interning, stacks, metadata, stable sorting. */
 #include "check_main.h"
 #include "event.h"
+#include "rules.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +41,31 @@ START_TEST(test_intern_many)
     }
     ck_assert_uint_eq(log.string_count, 100001);
     ck_assert_uint_eq(ss_log_intern(&log, ""), 0);
+    ss_log_free(&log);
+}
+END_TEST
+
+/* Each interned string knows the API row it names, suffixes stripped, from the moment it is
+ * interned: no reader of API events looks a name up again. */
+START_TEST(test_string_api)
+{
+    ss_event_log log;
+    ck_assert_int_eq(ss_log_init(&log), 0);
+    uint32_t copy = ss_log_intern(&log, "cudaMemcpyAsync_v3020");
+    uint32_t kernel = ss_log_intern(&log, "spin_kernel(unsigned int*, int)");
+    uint32_t driver = ss_log_intern(&log, "cuMemcpyDtoH_v2");
+    for (int i = 0; i < 1000; i++) { /* growth keeps the rows with their strings */
+        char name[32];
+        snprintf(name, sizeof name, "file_%d.cu", i);
+        ss_log_intern(&log, name);
+    }
+    ck_assert_ptr_eq(ss_log_api(&log, copy), &ss_api_all(&(size_t){0})[SS_API_cudaMemcpyAsync]);
+    ck_assert_ptr_eq(ss_log_api(&log, driver), &ss_api_all(&(size_t){0})[SS_API_cuMemcpyDtoH]);
+    ck_assert_ptr_null(ss_log_api(&log, kernel));
+    ck_assert_ptr_null(ss_log_api(&log, 0));
+    ck_assert_ptr_null(ss_log_api(&log, (uint32_t)log.string_count));
+    ck_assert_ptr_eq(ss_log_api(&log, ss_log_intern(&log, "cudaMemcpyAsync_v3020")),
+                     ss_log_api(&log, copy));
     ss_log_free(&log);
 }
 END_TEST
@@ -154,6 +180,7 @@ static Suite *eventlog_suite(void)
     TCase *strings = tcase_create("strings");
     tcase_add_test(strings, test_intern);
     tcase_add_test(strings, test_intern_many);
+    tcase_add_test(strings, test_string_api);
     suite_add_tcase(s, strings);
     TCase *records = tcase_create("records");
     tcase_add_test(records, test_stacks);
