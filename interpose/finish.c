@@ -520,82 +520,56 @@ static int output_path(const ss_capture_view *v, const char *pattern, const char
     return 0;
 }
 
-typedef int (*log_writer)(FILE *out, const ss_event_log *log);
+/* One output of the run: the trace, the Chrome trace, or the result in a format (an HTML page
+ * also draws the log as its timeline). */
+typedef enum output_kind { OUTPUT_TRACE, OUTPUT_CHROME_TRACE, OUTPUT_RESULT } output_kind;
 
-/* Writes 'log' with 'writer' to 'path' through a temporary file and rename(). */
-static int write_log_file(const char *path, log_writer writer, const ss_event_log *log)
+typedef struct output {
+    output_kind kind;
+    ss_format format; /* OUTPUT_RESULT */
+    const ss_result *result;
+    const ss_event_log *log;
+} output;
+
+static int write_output(FILE *out, void *context)
+{
+    const output *o = context;
+    ss_text_options text = {0, 1};
+    if (o->kind == OUTPUT_TRACE)
+        return ss_trace_write(out, o->log);
+    if (o->kind == OUTPUT_CHROME_TRACE)
+        return ss_chrome_trace_write(out, o->log);
+    switch (o->format) {
+    case SS_FORMAT_JSON:
+        return ss_report_write_json(out, o->result);
+    case SS_FORMAT_SARIF:
+        return ss_report_write_sarif(out, o->result);
+    case SS_FORMAT_GITHUB:
+        return ss_report_write_github(out, o->result);
+    case SS_FORMAT_HTML: {
+        const ss_result *results[] = {o->result};
+        const ss_event_log *traces[] = {o->log};
+        ss_html_options options;
+        memset(&options, 0, sizeof options);
+        options.traces = traces;
+        return ss_report_write_html(out, results, 1, &options);
+    }
+    default:
+        return ss_report_write_text(out, o->result, &text);
+    }
+}
+
+/* Writes 'o' to 'path' atomically (ss_write_atomic), or to stderr for "-": stdout is the
+ * program's. Returns 0, or -1 with a message printed. */
+static int write_to(const char *path, output *o)
 {
     if (strcmp(path, "-") == 0)
-        return writer(stderr, log);
-    char tmp[PATH_MAX + 16];
-    const char *slash = strrchr(path, '/');
-    int n = slash != NULL
-                ? snprintf(tmp, sizeof tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1)
-                : snprintf(tmp, sizeof tmp, ".%s.XXXXXX", path);
-    if (n <= 0 || (size_t)n >= sizeof tmp) {
-        ss_log_error("cannot write '%s': name too long", path);
-        return -1;
-    }
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
+        return write_output(stderr, o) == 0 && fflush(stderr) == 0 ? 0 : -1;
+    if (ss_write_atomic(path, write_output, o) != SS_WRITE_OK) {
         ss_log_error("cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
-    FILE *f = fdopen(fd, "w");
-    if (f == NULL) {
-        close(fd);
-        unlink(tmp);
-        ss_log_error("cannot write '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    int rc = writer(f, log);
-    if (fclose(f) != 0)
-        rc = -1;
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = -1;
-    if (rc != 0) {
-        ss_log_error("cannot write '%s': %s", path, strerror(errno));
-        unlink(tmp);
-    }
-    return rc;
-}
-
-/* The result the HTML writer draws, with the log as its timeline (set by write_result; the
- * finisher runs once, on one thread). */
-static const ss_result *html_result;
-
-static int write_html(FILE *out, const ss_event_log *log)
-{
-    const ss_result *results[] = {html_result};
-    const ss_event_log *traces[] = {log};
-    ss_html_options options;
-    memset(&options, 0, sizeof options);
-    options.traces = traces;
-    return ss_report_write_html(out, results, 1, &options);
-}
-
-/* Writes a result in 'format' to 'path'; "-" means stderr (stdout is the program's). An HTML
- * page also draws the run's timeline from 'log'. */
-static int write_result(const char *path, ss_format format, const ss_result *result,
-                        const ss_event_log *log)
-{
-    ss_text_options text = {0, 1};
-    if (format == SS_FORMAT_HTML) {
-        html_result = result;
-        return write_log_file(path, write_html, log);
-    }
-    if (strcmp(path, "-") != 0)
-        return ss_report_write(path, format, result, &text);
-    switch (format) {
-    case SS_FORMAT_JSON:
-        return ss_report_write_json(stderr, result);
-    case SS_FORMAT_SARIF:
-        return ss_report_write_sarif(stderr, result);
-    case SS_FORMAT_GITHUB:
-        return ss_report_write_github(stderr, result);
-    default:
-        return ss_report_write_text(stderr, result, &text);
-    }
+    return 0;
 }
 
 static void format_ns(uint64_t ns, char *out, size_t size)
@@ -686,13 +660,14 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
      * analyze` reads it and runs the same detectors. */
     char path[PATH_MAX];
     if (cfg->trace[0] != '\0') {
-        if (output_path(v, cfg->trace, host, path, sizeof path) < 0 ||
-            write_log_file(path, ss_trace_write, &log) < 0)
+        output trace = {OUTPUT_TRACE, SS_FORMAT_JSON, NULL, &log};
+        if (output_path(v, cfg->trace, host, path, sizeof path) < 0 || write_to(path, &trace) < 0)
             rc = -1;
     }
     if (cfg->chrome_trace[0] != '\0') {
+        output chrome = {OUTPUT_CHROME_TRACE, SS_FORMAT_JSON, NULL, &log};
         if (output_path(v, cfg->chrome_trace, host, path, sizeof path) < 0 ||
-            write_log_file(path, ss_chrome_trace_write, &log) < 0)
+            write_to(path, &chrome) < 0)
             rc = -1;
     }
 
@@ -713,14 +688,15 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     ss_format format = SS_FORMAT_JSON;
     ss_format_parse(cfg->format, &format);
     char written[PATH_MAX] = "";
+    output main_output = {OUTPUT_RESULT, format, &result, &log};
     if (output_path(v, cfg->output, host, path, sizeof path) == 0 &&
-        write_result(path, format, &result, &log) == 0)
+        write_to(path, &main_output) == 0)
         snprintf(written, sizeof written, "%s", path);
     else
         rc = -1;
     if (cfg->sarif[0] != '\0') {
-        if (output_path(v, cfg->sarif, host, path, sizeof path) < 0 ||
-            write_result(path, SS_FORMAT_SARIF, &result, &log) < 0)
+        output sarif = {OUTPUT_RESULT, SS_FORMAT_SARIF, &result, &log};
+        if (output_path(v, cfg->sarif, host, path, sizeof path) < 0 || write_to(path, &sarif) < 0)
             rc = -1;
     }
     if (!cfg->quiet)
