@@ -1,127 +1,49 @@
 /* check_detect.c: the runtime detectors over hand-built event logs, rule by rule. */
 #include "check_main.h"
 #include "detect.h"
+#include "detect_fixture.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define US(x) ((uint64_t)(x)*1000u)
 #define LEGACY_ID 7u /* the CUPTI stream id the legacy stream gets in these logs */
 #define S13 0x1000u  /* handle of the stream with CUPTI id 13 */
 
-static ss_event_log log_;
-static ss_result res;
-static ss_detect_options opt;
-
-static void setup(void)
-{
-    ck_assert_int_eq(ss_log_init(&log_), 0);
-    ss_result_init(&res, SS_RESULT_RUN);
-    ss_detect_options_default(&opt);
-}
-
-static void teardown(void)
-{
-    ss_result_free(&res);
-    ss_log_free(&log_);
-}
-
-/* A stack: a libcudart frame, then the user's frame at file:line in 'function'. */
 static uint32_t site(const char *file, unsigned line)
 {
-    ss_stack_frame frames[2] = {
-        {0x7f0000001000u, ss_log_intern(&log_, "cudaMemcpy"), ss_log_intern(&log_, "cudart.cpp"),
-         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 120, 0},
-        {0x401234u, ss_log_intern(&log_, "main"), ss_log_intern(&log_, file),
-         ss_log_intern(&log_, "/work/app"), line, 0},
-    };
-    return ss_log_add_stack(&log_, frames, 2);
-}
-
-typedef struct call_spec {
-    uint32_t thread;
-    const char *name;
-    uint64_t enter, exit;
-    uint32_t corr;
-    uint64_t stream;
-    uint32_t stream_id;
-    uint64_t bytes;
-    int32_t kind;
-    uint32_t stack;
-    int32_t result;
-    uint8_t nested, per_thread;
-} call_spec;
-
-static void api(call_spec s)
-{
-    ss_event e;
-    memset(&e, 0, sizeof e);
-    e.type = SS_EV_API;
-    ss_ev_api *a = &e.u.api;
-    a->enter_ns = s.enter;
-    a->exit_ns = s.exit;
-    a->thread = s.thread ? s.thread : 1;
-    a->name = ss_log_intern(&log_, s.name);
-    const ss_api *row = ss_api_find(s.name);
-    a->api = (uint16_t)(row ? row->api : SS_API_COUNT);
-    a->correlation = s.corr;
-    a->stream = s.stream;
-    a->stream_id = s.stream_id;
-    a->bytes = s.bytes;
-    a->copy_kind = s.kind;
-    a->stack = s.stack;
-    a->result = s.result;
-    a->device = 0;
-    a->domain = strncmp(s.name, "cu", 2) == 0 && strncmp(s.name, "cuda", 4) != 0
-                    ? SS_DOMAIN_DRIVER
-                    : SS_DOMAIN_RUNTIME;
-    a->nested = s.nested;
-    a->per_thread = s.per_thread;
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    return site_in("/work/app", file, line);
 }
 
 static void kernel(const char *name, uint64_t start, uint64_t end, uint32_t corr,
                    uint32_t stream_id)
 {
-    ss_event e;
-    memset(&e, 0, sizeof e);
-    e.type = SS_EV_KERNEL;
-    e.u.gpu.start_ns = start;
-    e.u.gpu.end_ns = end;
-    e.u.gpu.correlation = corr;
-    e.u.gpu.stream_id = stream_id;
-    e.u.gpu.name = ss_log_intern(&log_, name);
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    gpu_op((gpu_spec){.type = SS_EV_KERNEL,
+                      .name = name,
+                      .start = start,
+                      .end = end,
+                      .corr = corr,
+                      .stream_id = stream_id});
 }
 
 static void copy(uint32_t type, uint64_t start, uint64_t end, uint32_t corr, uint32_t stream_id,
                  uint64_t bytes, ss_copy_kind kind, ss_mem_kind src, ss_mem_kind dst)
 {
-    ss_event e;
-    memset(&e, 0, sizeof e);
-    e.type = type;
-    e.u.gpu.start_ns = start;
-    e.u.gpu.end_ns = end;
-    e.u.gpu.correlation = corr;
-    e.u.gpu.stream_id = stream_id;
-    e.u.gpu.bytes = bytes;
-    e.u.gpu.copy_kind = (uint8_t)kind;
-    e.u.gpu.src_kind = (uint8_t)src;
-    e.u.gpu.dst_kind = (uint8_t)dst;
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    gpu_op((gpu_spec){.type = type,
+                      .start = start,
+                      .end = end,
+                      .corr = corr,
+                      .stream_id = stream_id,
+                      .bytes = bytes,
+                      .kind = kind,
+                      .src = src,
+                      .dst = dst});
 }
 
 static void stream_record(uint64_t handle, uint32_t stream_id, uint32_t flags)
 {
-    ss_event e;
-    memset(&e, 0, sizeof e);
-    e.type = SS_EV_STREAM;
-    e.u.stream.handle = handle;
-    e.u.stream.stream_id = stream_id;
-    e.u.stream.flags = flags;
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    stream_rec(handle, stream_id, flags, 0, 0);
 }
 
 /* The kernel 'scale' on stream 13, launched at 0 (correlation 1), running 10..310 us. */
@@ -136,33 +58,6 @@ static void pending_scale(void)
                     .kind = -1,
                     .stack = site("main.cu", 30)});
     kernel("scale", US(10), US(310), 1, 13);
-}
-
-static void run(void)
-{
-    ck_assert_int_eq(ss_detect_run(&log_, &opt, &res), 0);
-}
-
-static const ss_finding *only(ss_rule_id rule)
-{
-    const ss_finding *found = NULL;
-    for (size_t i = 0; i < res.count; i++) {
-        if (res.findings[i].rule == rule) {
-            ck_assert_ptr_null(found);
-            found = &res.findings[i];
-        }
-    }
-    ck_assert_ptr_nonnull(found);
-    return found;
-}
-
-static const char *extra(const ss_finding *f, const char *key)
-{
-    for (size_t i = 0; i < f->extra_count; i++) {
-        if (strcmp(f->extra[i].key, key) == 0)
-            return f->extra[i].value;
-    }
-    return NULL;
 }
 
 /* ---- SYNC301 ---- */
@@ -1222,7 +1117,7 @@ static Suite *detect_suite(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);
-        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
         for (size_t j = 0; j < 16 && cases[i].tests[j]; j++)
             tcase_add_test(tc, cases[i].tests[j]);
         suite_add_tcase(s, tc);

@@ -2,12 +2,12 @@
  * device attribution, streams of two contexts sharing CUPTI ids, peer copies. */
 #include "check_main.h"
 #include "detect.h"
+#include "detect_fixture.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define US(x) ((uint64_t)(x)*1000u)
 /* Device 0 runs in CUPTI context 1, device 1 in context 2. Both contexts have a stream with
  * CUPTI id 13 and one with id 14, and their legacy streams both have id 7: the ids collide. */
 #define CTX0 1u
@@ -18,72 +18,9 @@
 #define S14_DEV0 0x1100u /* handles of the streams with id 14 */
 #define S14_DEV1 0x2100u
 
-static ss_event_log log_;
-static ss_result res;
-static ss_detect_options opt;
-
-static void setup(void)
-{
-    ck_assert_int_eq(ss_log_init(&log_), 0);
-    ss_result_init(&res, SS_RESULT_RUN);
-    ss_detect_options_default(&opt);
-}
-
-static void teardown(void)
-{
-    ss_result_free(&res);
-    ss_log_free(&log_);
-}
-
-/* A stack: a libcudart frame, then the user's frame at file:line in main. */
 static uint32_t site(const char *file, unsigned line)
 {
-    ss_stack_frame frames[2] = {
-        {0x7f0000001000u, ss_log_intern(&log_, "cudaMemcpy"), ss_log_intern(&log_, "cudart.cpp"),
-         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 120, 0},
-        {0x401234u, ss_log_intern(&log_, "main"), ss_log_intern(&log_, file),
-         ss_log_intern(&log_, "/work/multi"), line, 0},
-    };
-    return ss_log_add_stack(&log_, frames, 2);
-}
-
-/* One API call. 'device' is always given (-1: unknown); 'stream' is the handle as passed. */
-typedef struct call_spec {
-    uint32_t thread;
-    const char *name;
-    uint64_t enter, exit;
-    uint32_t corr;
-    uint64_t stream;
-    uint32_t stream_id;
-    uint64_t bytes;
-    int32_t kind;
-    int32_t device;
-    uint32_t flags;
-    uint32_t stack;
-} call_spec;
-
-static void api(call_spec s)
-{
-    ss_event e;
-    memset(&e, 0, sizeof e);
-    e.type = SS_EV_API;
-    ss_ev_api *a = &e.u.api;
-    a->enter_ns = s.enter;
-    a->exit_ns = s.exit;
-    a->thread = s.thread ? s.thread : 1;
-    a->name = ss_log_intern(&log_, s.name);
-    const ss_api *row = ss_api_find(s.name);
-    a->api = (uint16_t)(row ? row->api : SS_API_COUNT);
-    a->correlation = s.corr;
-    a->stream = s.stream;
-    a->stream_id = s.stream_id;
-    a->bytes = s.bytes;
-    a->copy_kind = s.kind;
-    a->device = s.device;
-    a->flags = s.flags;
-    a->stack = s.stack;
-    a->domain = SS_DOMAIN_RUNTIME;
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    return site_in("/work/multi", file, line);
 }
 
 /* A kernel launch call on 'stream' of 'device' (thread 'thread'), and its kernel. */
@@ -101,75 +38,31 @@ static void launch(uint32_t thread, int32_t device, uint64_t stream, uint32_t st
                     .kind = -1,
                     .device = device,
                     .stack = stack});
-    ss_event e;
-    memset(&e, 0, sizeof e);
-    e.type = SS_EV_KERNEL;
-    e.u.gpu.start_ns = start;
-    e.u.gpu.end_ns = end;
-    e.u.gpu.correlation = corr;
-    e.u.gpu.stream_id = stream_id;
-    e.u.gpu.context = device == 1 ? CTX1 : CTX0;
-    e.u.gpu.device = device;
-    e.u.gpu.name = ss_log_intern(&log_, kernel);
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    gpu_op((gpu_spec){.type = SS_EV_KERNEL,
+                      .name = kernel,
+                      .start = start,
+                      .end = end,
+                      .corr = corr,
+                      .stream_id = stream_id,
+                      .context = device == 1 ? CTX1 : CTX0,
+                      .device = device});
 }
 
 /* A copy on the GPU of 'device' (its context), for the call of correlation 'corr'. */
 static void copy(int32_t device, uint64_t start, uint64_t end, uint32_t corr, uint32_t stream_id,
                  uint64_t bytes, ss_copy_kind kind, ss_mem_kind src, ss_mem_kind dst)
 {
-    ss_event e;
-    memset(&e, 0, sizeof e);
-    e.type = SS_EV_MEMCPY;
-    e.u.gpu.start_ns = start;
-    e.u.gpu.end_ns = end;
-    e.u.gpu.correlation = corr;
-    e.u.gpu.stream_id = stream_id;
-    e.u.gpu.context = device == 1 ? CTX1 : CTX0;
-    e.u.gpu.device = device;
-    e.u.gpu.bytes = bytes;
-    e.u.gpu.copy_kind = (uint8_t)kind;
-    e.u.gpu.src_kind = (uint8_t)src;
-    e.u.gpu.dst_kind = (uint8_t)dst;
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
-}
-
-static void stream_record(uint64_t handle, uint32_t stream_id, uint32_t flags, int32_t device,
-                          uint32_t context)
-{
-    ss_event e;
-    memset(&e, 0, sizeof e);
-    e.type = SS_EV_STREAM;
-    e.u.stream.handle = handle;
-    e.u.stream.stream_id = stream_id;
-    e.u.stream.flags = flags;
-    e.u.stream.device = device;
-    e.u.stream.context = context;
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
-}
-
-static void run(void)
-{
-    ck_assert_int_eq(ss_detect_run(&log_, &opt, &res), 0);
-}
-
-/* The 'index'th finding of 'rule' in result order, or NULL. */
-static const ss_finding *nth(ss_rule_id rule, size_t index)
-{
-    size_t seen = 0;
-    for (size_t i = 0; i < res.count; i++) {
-        if (res.findings[i].rule == rule && seen++ == index)
-            return &res.findings[i];
-    }
-    return NULL;
-}
-
-static size_t count_of(ss_rule_id rule)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < res.count; i++)
-        n += res.findings[i].rule == rule;
-    return n;
+    gpu_op((gpu_spec){.type = SS_EV_MEMCPY,
+                      .start = start,
+                      .end = end,
+                      .corr = corr,
+                      .stream_id = stream_id,
+                      .context = device == 1 ? CTX1 : CTX0,
+                      .device = device,
+                      .bytes = bytes,
+                      .kind = kind,
+                      .src = src,
+                      .dst = dst});
 }
 
 /* The finding of 'rule' on 'device' (exactly one). */
@@ -184,15 +77,6 @@ static const ss_finding *on_device(ss_rule_id rule, int device)
     }
     ck_assert_ptr_nonnull(found);
     return found;
-}
-
-static const char *extra(const ss_finding *f, const char *key)
-{
-    for (size_t i = 0; i < f->extra_count; i++) {
-        if (strcmp(f->extra[i].key, key) == 0)
-            return f->extra[i].value;
-    }
-    return NULL;
 }
 
 /* ---- device-wide synchronizations ---- */
@@ -467,8 +351,8 @@ START_TEST(test_stream_records_of_two_contexts)
                     .device = 1,
                     .flags = 1,
                     .stack = site("multi.cu", 11)});
-    stream_record(S13_DEV0, 13, 0, 0, CTX0);
-    stream_record(S13_DEV1, 13, SS_STREAM_FLAG_NON_BLOCKING, 1, CTX1);
+    stream_rec(S13_DEV0, 13, 0, 0, CTX0);
+    stream_rec(S13_DEV1, 13, SS_STREAM_FLAG_NON_BLOCKING, 1, CTX1);
     legacy_on_device0();
     run();
     ck_assert_uint_eq(res.count, 2);
@@ -488,7 +372,7 @@ START_TEST(test_stream_record_without_context)
 {
     /* A stream record that does not know its context (a hand-written log) applies to the
      * stream of that id on its device: here non-blocking, so nothing is serialized. */
-    stream_record(S13_DEV0, 13, SS_STREAM_FLAG_NON_BLOCKING, 0, 0);
+    stream_rec(S13_DEV0, 13, SS_STREAM_FLAG_NON_BLOCKING, 0, 0);
     legacy_on_device0();
     run();
     ck_assert_uint_eq(res.count, 0);
@@ -786,7 +670,7 @@ static Suite *multidev_suite(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);
-        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
         for (size_t j = 0; j < 8 && cases[i].tests[j]; j++)
             tcase_add_test(tc, cases[i].tests[j]);
         suite_add_tcase(s, tc);

@@ -2,92 +2,66 @@
  * over hand-built event logs: period detection, the conditions, and the exact predictions. */
 #include "check_main.h"
 #include "detect.h"
+#include "detect_fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define US(x) ((uint64_t)(x)*1000u)
-#define MS(x) ((uint64_t)(x)*1000000u)
 #define S13 0x1000u /* handle of the stream with CUPTI id 13 */
 #define S14 0x2000u /* handle of the stream with CUPTI id 14 */
 
-static ss_event_log log_;
-static ss_result res;
-static ss_detect_options opt;
 static uint32_t next_corr;
 
 static void setup(void)
 {
-    ck_assert_int_eq(ss_log_init(&log_), 0);
-    ss_result_init(&res, SS_RESULT_RUN);
-    ss_detect_options_default(&opt);
+    fixture_setup();
     next_corr = 1;
 }
 
-static void teardown(void)
-{
-    ss_result_free(&res);
-    ss_log_free(&log_);
-}
-
-/* A stack: a libcudart frame, then the user's frame at file:line. */
 static uint32_t site(const char *file, unsigned line)
 {
-    ss_stack_frame frames[2] = {
-        {0x7f0000001000u, ss_log_intern(&log_, "cudaLaunchKernel"),
-         ss_log_intern(&log_, "cudart.cpp"),
-         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 120, 0},
-        {0x401234u, ss_log_intern(&log_, "main"), ss_log_intern(&log_, file),
-         ss_log_intern(&log_, "/work/app"), line, 0},
-    };
-    return ss_log_add_stack(&log_, frames, 2);
+    return site_in("/work/app", file, line);
 }
 
 /* One API call of thread 1 on 'stream' (CUPTI id 'stream_id'); returns its correlation id. */
 static uint32_t call(const char *name, uint64_t enter, uint64_t exit, uint64_t stream,
                      uint32_t stream_id, uint32_t stack)
 {
-    ss_event e;
-    memset(&e, 0, sizeof e);
-    e.type = SS_EV_API;
-    e.u.api.enter_ns = enter;
-    e.u.api.exit_ns = exit;
-    e.u.api.thread = 1;
-    e.u.api.name = ss_log_intern(&log_, name);
-    e.u.api.correlation = next_corr++;
-    e.u.api.stream = stream;
-    e.u.api.stream_id = stream_id;
-    e.u.api.copy_kind = -1;
-    e.u.api.stack = stack;
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
-    return e.u.api.correlation;
+    uint32_t corr = next_corr++;
+    api((call_spec){.name = name,
+                    .enter = enter,
+                    .exit = exit,
+                    .corr = corr,
+                    .stream = stream,
+                    .stream_id = stream_id,
+                    .kind = -1,
+                    .stack = stack});
+    return corr;
 }
 
+/* A kernel (named) or a copy between device memory and host memory of kind 'host'. */
 static void gpu(uint32_t type, const char *kernel, uint64_t start, uint64_t end, uint32_t corr,
                 uint32_t stream_id, uint64_t bytes, ss_copy_kind kind, ss_mem_kind host)
 {
-    ss_event e;
-    memset(&e, 0, sizeof e);
-    e.type = type;
-    e.u.gpu.start_ns = start;
-    e.u.gpu.end_ns = end;
-    e.u.gpu.correlation = corr;
-    e.u.gpu.stream_id = stream_id;
-    e.u.gpu.name = kernel ? ss_log_intern(&log_, kernel) : 0;
-    e.u.gpu.bytes = bytes;
-    e.u.gpu.copy_kind = (uint8_t)kind;
-    e.u.gpu.src_kind = (uint8_t)(kind == SS_COPY_HTOD ? host : SS_MEM_DEVICE);
-    e.u.gpu.dst_kind = (uint8_t)(kind == SS_COPY_DTOH ? host : SS_MEM_DEVICE);
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    gpu_op((gpu_spec){.type = type,
+                      .name = kernel,
+                      .start = start,
+                      .end = end,
+                      .corr = corr,
+                      .stream_id = stream_id,
+                      .bytes = bytes,
+                      .kind = kind,
+                      .src = kind == SS_COPY_HTOD ? host : SS_MEM_DEVICE,
+                      .dst = kind == SS_COPY_DTOH ? host : SS_MEM_DEVICE});
 }
 
-/* A kernel 'name' launched at 'enter' (the call takes 'api' ns) that runs from 'start' for
+/* A kernel 'name' launched at 'enter' (the call takes 'api_ns') that runs from 'start' for
  * 'ns' on stream 13. */
-static void launch(const char *name, uint64_t enter, uint64_t api, uint64_t start, uint64_t ns,
+static void launch(const char *name, uint64_t enter, uint64_t api_ns, uint64_t start, uint64_t ns,
                    uint32_t stack)
 {
-    uint32_t corr = call("cudaLaunchKernel", enter, enter + api, S13, 13, stack);
+    uint32_t corr = call("cudaLaunchKernel", enter, enter + api_ns, S13, 13, stack);
     gpu(SS_EV_KERNEL, name, start, start + ns, corr, 13, 0, SS_COPY_UNKNOWN, SS_MEM_UNKNOWN);
 }
 
@@ -101,41 +75,6 @@ static void launch_bound_run(size_t n, size_t period, const char *const *names)
         uint64_t t = US(5) * i;
         launch(names[i % period], t, US(4), t + US(3), US(1), i == 0 ? site("loop.cu", 12) : 0);
     }
-}
-
-static void run(void)
-{
-    ck_assert_int_eq(ss_detect_run(&log_, &opt, &res), 0);
-}
-
-static const ss_finding *only(ss_rule_id rule)
-{
-    const ss_finding *found = NULL;
-    for (size_t i = 0; i < res.count; i++) {
-        if (res.findings[i].rule == rule) {
-            ck_assert_ptr_null(found);
-            found = &res.findings[i];
-        }
-    }
-    ck_assert_ptr_nonnull(found);
-    return found;
-}
-
-static size_t count_of(ss_rule_id rule)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < res.count; i++)
-        n += res.findings[i].rule == rule;
-    return n;
-}
-
-static const char *extra(const ss_finding *f, const char *key)
-{
-    for (size_t i = 0; i < f->extra_count; i++) {
-        if (strcmp(f->extra[i].key, key) == 0)
-            return f->extra[i].value;
-    }
-    return NULL;
 }
 
 static void assert_extra(const ss_finding *f, const char *key, const char *value)
@@ -525,7 +464,7 @@ static Suite *whatif_suite(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);
-        tcase_add_checked_fixture(tc, setup, teardown);
+        tcase_add_checked_fixture(tc, setup, fixture_teardown);
         tcase_set_timeout(tc, 60);
         for (size_t j = 0; cases[i].tests[j] != NULL; j++)
             tcase_add_test(tc, cases[i].tests[j]);

@@ -1,0 +1,184 @@
+/* detect_fixture.h: hand-built event logs for the detector suites (check_detect, check_multidev,
+ * check_whatif): one log, one result and the default options per test, and builders for API
+ * calls, GPU work and stream records. Everything is static inline: a suite uses what it needs. */
+#ifndef SS_DETECT_FIXTURE_H
+#define SS_DETECT_FIXTURE_H
+
+#include <check.h>
+#include <string.h>
+
+#include "detect.h"
+
+#define US(x) ((uint64_t)(x)*1000u)
+#define MS(x) ((uint64_t)(x)*1000000u)
+
+static ss_event_log log_;
+static ss_result res;
+static ss_detect_options opt;
+
+static inline void fixture_setup(void)
+{
+    ck_assert_int_eq(ss_log_init(&log_), 0);
+    ss_result_init(&res, SS_RESULT_RUN);
+    ss_detect_options_default(&opt);
+}
+
+static inline void fixture_teardown(void)
+{
+    ss_result_free(&res);
+    ss_log_free(&log_);
+}
+
+/* A stack: a libcudart frame, then the user's frame at file:line in main() of 'module'. */
+static inline uint32_t site_in(const char *module, const char *file, unsigned line)
+{
+    ss_stack_frame frames[2] = {
+        {0x7f0000001000u, ss_log_intern(&log_, "cudaMemcpy"), ss_log_intern(&log_, "cudart.cpp"),
+         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 120, 0},
+        {0x401234u, ss_log_intern(&log_, "main"), ss_log_intern(&log_, file),
+         ss_log_intern(&log_, module), line, 0},
+    };
+    return ss_log_add_stack(&log_, frames, 2);
+}
+
+/* One API call; fields left out are 0 (thread 0 means thread 1; 'kind' -1: no copy kind). */
+typedef struct call_spec {
+    uint32_t thread;
+    const char *name;
+    uint64_t enter, exit;
+    uint32_t corr;
+    uint64_t stream; /* the handle as passed */
+    uint32_t stream_id;
+    uint64_t bytes;
+    int32_t kind;
+    int32_t device;
+    uint32_t flags;
+    uint32_t stack;
+    int32_t result;
+    uint8_t nested, per_thread;
+} call_spec;
+
+static inline void api(call_spec s)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = SS_EV_API;
+    ss_ev_api *a = &e.u.api;
+    a->enter_ns = s.enter;
+    a->exit_ns = s.exit;
+    a->thread = s.thread ? s.thread : 1;
+    a->name = ss_log_intern(&log_, s.name);
+    const ss_api *row = ss_log_api(&log_, a->name);
+    a->api = (uint16_t)(row ? row->api : SS_API_COUNT);
+    a->correlation = s.corr;
+    a->stream = s.stream;
+    a->stream_id = s.stream_id;
+    a->bytes = s.bytes;
+    a->copy_kind = s.kind;
+    a->device = s.device;
+    a->flags = s.flags;
+    a->stack = s.stack;
+    a->result = s.result;
+    a->domain = strncmp(s.name, "cu", 2) == 0 && strncmp(s.name, "cuda", 4) != 0
+                    ? SS_DOMAIN_DRIVER
+                    : SS_DOMAIN_RUNTIME;
+    a->nested = s.nested;
+    a->per_thread = s.per_thread;
+    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+}
+
+/* One kernel, copy or memset on the GPU; fields left out are 0. */
+typedef struct gpu_spec {
+    uint32_t type; /* SS_EV_KERNEL, SS_EV_MEMCPY, SS_EV_MEMSET */
+    const char *name;
+    uint64_t start, end;
+    uint32_t corr;
+    uint32_t stream_id;
+    uint32_t context;
+    int32_t device;
+    uint64_t bytes;
+    ss_copy_kind kind;
+    ss_mem_kind src, dst;
+} gpu_spec;
+
+static inline void gpu_op(gpu_spec s)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = s.type;
+    e.u.gpu.start_ns = s.start;
+    e.u.gpu.end_ns = s.end;
+    e.u.gpu.correlation = s.corr;
+    e.u.gpu.stream_id = s.stream_id;
+    e.u.gpu.context = s.context;
+    e.u.gpu.device = s.device;
+    e.u.gpu.name = s.name ? ss_log_intern(&log_, s.name) : 0;
+    e.u.gpu.bytes = s.bytes;
+    e.u.gpu.copy_kind = (uint8_t)s.kind;
+    e.u.gpu.src_kind = (uint8_t)s.src;
+    e.u.gpu.dst_kind = (uint8_t)s.dst;
+    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+}
+
+static inline void stream_rec(uint64_t handle, uint32_t stream_id, uint32_t flags, int32_t device,
+                              uint32_t context)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = SS_EV_STREAM;
+    e.u.stream.handle = handle;
+    e.u.stream.stream_id = stream_id;
+    e.u.stream.flags = flags;
+    e.u.stream.device = device;
+    e.u.stream.context = context;
+    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+}
+
+static inline void run(void)
+{
+    ck_assert_int_eq(ss_detect_run(&log_, &opt, &res), 0);
+}
+
+/* The one finding of 'rule' (fails the test unless there is exactly one). */
+static inline const ss_finding *only(ss_rule_id rule)
+{
+    const ss_finding *found = NULL;
+    for (size_t i = 0; i < res.count; i++) {
+        if (res.findings[i].rule == rule) {
+            ck_assert_ptr_null(found);
+            found = &res.findings[i];
+        }
+    }
+    ck_assert_ptr_nonnull(found);
+    return found;
+}
+
+/* The 'index'th finding of 'rule' in result order, or NULL. */
+static inline const ss_finding *nth(ss_rule_id rule, size_t index)
+{
+    size_t seen = 0;
+    for (size_t i = 0; i < res.count; i++) {
+        if (res.findings[i].rule == rule && seen++ == index)
+            return &res.findings[i];
+    }
+    return NULL;
+}
+
+static inline size_t count_of(ss_rule_id rule)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < res.count; i++)
+        n += res.findings[i].rule == rule;
+    return n;
+}
+
+static inline const char *extra(const ss_finding *f, const char *key)
+{
+    for (size_t i = 0; i < f->extra_count; i++) {
+        if (strcmp(f->extra[i].key, key) == 0)
+            return f->extra[i].value;
+    }
+    return NULL;
+}
+
+#endif
