@@ -1,6 +1,7 @@
 /* check_baseline.c: baseline files: round trip, matching that survives moves, counts, errors. */
 #include "check_main.h"
 #include "policy.h"
+#include "tmp_fixture.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -10,27 +11,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Fixture: one temporary folder per test case, made and removed by the parent process. */
-static char fixture_root[256];
 static char fixture_dir[300];
 
 static void make_root(void)
 {
-    snprintf(fixture_root, sizeof fixture_root, "/tmp/ss-baseline-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(fixture_root));
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void remove_root(void)
-{
-    nftw(fixture_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    fixture_root_make("baseline");
 }
 
 static void begin(const char *test_name)

@@ -1,6 +1,7 @@
 /* check_config.c: .syncscope.yml parsing, layering across folders, excludes, dump, apply. */
 #include "check_main.h"
 #include "policy.h"
+#include "tmp_fixture.h"
 
 #include <ftw.h>
 #include <stdio.h>
@@ -9,27 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Fixture: one temporary folder per test case, made and removed by the parent process so that
- * it is cleaned up even when a test fails. */
-static char fixture_root[256];
-
 static void make_root(void)
 {
-    snprintf(fixture_root, sizeof fixture_root, "/tmp/ss-config-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(fixture_root));
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-static void remove_root(void)
-{
-    nftw(fixture_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    fixture_root_make("config");
 }
 
 /* The folder of the running test: a fresh sub-folder of the root per test. */
