@@ -273,6 +273,9 @@ int ss_scope_is_loop(CXCursor c);
 /* The name of the function 'call' calls, malloc'ed, or NULL: ss_ast_callee_name, and for a
  * call left unresolved in a template (type-dependent arguments) the overload set's name. */
 char *ss_scope_callee_name(CXCursor call);
+/* Whether 'c' is the configuration call of a <<<...>>> launch (__cudaPushCallConfiguration,
+ * or cudaConfigureCall before CUDA 9.2). */
+int ss_scope_is_launch_config(CXCursor c);
 /* Whether 'call' is a k<<<...>>>(...) launch (its second child is the configuration call). */
 int ss_scope_is_launch(CXCursor call);
 /* The named function a lambda 'function' sits in (through nested lambdas); any other

@@ -91,7 +91,8 @@ char *ss_qualified_name(CXCursor decl)
         if (k == CXCursor_Namespace && clang_Cursor_isInlineNamespace(p))
             continue;
         if (k != CXCursor_Namespace && k != CXCursor_ClassDecl && k != CXCursor_StructDecl &&
-            k != CXCursor_ClassTemplate && k != CXCursor_ClassTemplatePartialSpecialization)
+            k != CXCursor_UnionDecl && k != CXCursor_ClassTemplate &&
+            k != CXCursor_ClassTemplatePartialSpecialization)
             break;
         CXString ps = clang_getCursorSpelling(p);
         const char *pn = clang_getCString(ps);

@@ -8,8 +8,7 @@
 /* How many local-lambda hops are followed (a lambda called from a lambda...). */
 enum { MAX_LAMBDA_DEPTH = 4 };
 
-/* The functions clang calls for a <<<...>>> configuration (CUDA 9.2+ and older); the same
- * names as the launch dispatch in tu.c. */
+/* The functions clang calls for a <<<...>>> configuration (CUDA 9.2+ and older). */
 static const char *const launch_config_names[] = {"__cudaPushCallConfiguration",
                                                   "cudaConfigureCall"};
 
@@ -48,20 +47,23 @@ char *ss_scope_callee_name(CXCursor call)
     return name;
 }
 
-int ss_scope_is_launch(CXCursor call)
+int ss_scope_is_launch_config(CXCursor c)
 {
-    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+    if (ss_ast_is_null(c) || clang_getCursorKind(c) != CXCursor_CallExpr)
         return 0;
-    CXCursor config = ss_ast_child(call, 1);
-    if (ss_ast_is_null(config) || clang_getCursorKind(config) != CXCursor_CallExpr)
-        return 0;
-    CXString s = clang_getCursorSpelling(config);
+    CXString s = clang_getCursorSpelling(c);
     const char *name = clang_getCString(s);
     int match = 0;
     for (size_t i = 0; i < sizeof launch_config_names / sizeof launch_config_names[0]; i++)
         match |= strcmp(name, launch_config_names[i]) == 0;
     clang_disposeString(s);
     return match;
+}
+
+int ss_scope_is_launch(CXCursor call)
+{
+    return clang_getCursorKind(call) == CXCursor_CallExpr &&
+           ss_scope_is_launch_config(ss_ast_child(call, 1));
 }
 
 /* Whether 'decl' is the class clang makes for a lambda. */

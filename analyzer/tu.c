@@ -54,10 +54,6 @@ typedef void (*launch_check_fn)(ss_check_ctx *ctx, CXCursor launch, CXCursor con
 
 static const launch_check_fn launch_checks[] = {ss_check_default_stream_launch};
 
-/* The functions clang calls for a <<<...>>> configuration (CUDA 9.2+ and older). */
-static const char *const launch_config_names[] = {"__cudaPushCallConfiguration",
-                                                  "cudaConfigureCall"};
-
 char *ss_display_path(const char *path)
 {
     char *real = realpath(path, NULL);
@@ -136,48 +132,11 @@ void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char
     f->line_text = line_text(ctx->tu, file, line);
 }
 
-/* "ns::Class::method" for a function cursor. */
-static char *qualified_name(CXCursor fn)
-{
-    CXString s = clang_getCursorSpelling(fn);
-    char *name = ss_strdup(clang_getCString(s));
-    clang_disposeString(s);
-    for (CXCursor p = clang_getCursorSemanticParent(fn); !ss_ast_is_null(p);
-         p = clang_getCursorSemanticParent(p)) {
-        enum CXCursorKind k = clang_getCursorKind(p);
-        if (k != CXCursor_Namespace && k != CXCursor_ClassDecl && k != CXCursor_StructDecl &&
-            k != CXCursor_ClassTemplate && k != CXCursor_UnionDecl)
-            break;
-        CXString ps = clang_getCursorSpelling(p);
-        const char *pn = clang_getCString(ps);
-        if (*pn) {
-            char *joined = ss_asprintf("%s::%s", pn, name);
-            free(name);
-            name = joined;
-        }
-        clang_disposeString(ps);
-    }
-    return name;
-}
-
-static int is_launch_config(CXCursor c)
-{
-    if (clang_getCursorKind(c) != CXCursor_CallExpr)
-        return 0;
-    CXString s = clang_getCursorSpelling(c);
-    const char *name = clang_getCString(s);
-    int match = 0;
-    for (size_t i = 0; i < sizeof launch_config_names / sizeof launch_config_names[0]; i++)
-        match |= strcmp(name, launch_config_names[i]) == 0;
-    clang_disposeString(s);
-    return match;
-}
-
 static void dispatch_call(ss_check_ctx *ctx, CXCursor call)
 {
     /* A <<<...>>> launch: the callee, then the configuration call, then the arguments. */
     CXCursor second = ss_ast_child(call, 1);
-    if (!ss_ast_is_null(second) && is_launch_config(second)) {
+    if (ss_scope_is_launch_config(second)) {
         for (size_t i = 0; i < sizeof launch_checks / sizeof launch_checks[0]; i++)
             launch_checks[i](ctx, call, second);
         return;
@@ -205,7 +164,7 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData da
         char *saved_name = ctx->function_name;
         ctx->function = c;
         if (clang_getCursorKind(c) != CXCursor_LambdaExpr)
-            ctx->function_name = qualified_name(c);
+            ctx->function_name = ss_qualified_name(c);
         clang_visitChildren(c, walk, ctx);
         if (ctx->function_name != saved_name)
             free(ctx->function_name);
