@@ -113,19 +113,10 @@ static void append(char **buf, size_t *len, const char *s, size_t n)
     *buf = p;
 }
 
-/* Joins 'path' to 'base' (when 'path' is relative) and removes ".", ".." and repeated
- * slashes without touching the file system (the file may not exist here). */
-static char *normalize(const char *base, const char *path)
+char *ss_path_normalize(const char *base, const char *path)
 {
-    char *joined;
-    if (path[0] == '/' || base == NULL)
-        joined = ss_strdup(path);
-    else
-        joined = ss_asprintf("%s/%s", base, path);
-    for (char *p = joined; *p; p++) {
-        if (*p == '\\')
-            *p = '/';
-    }
+    char *joined =
+        path[0] == '/' || base == NULL ? ss_strdup(path) : ss_asprintf("%s/%s", base, path);
     char *out = NULL;
     size_t len = 0;
     append(&out, &len, "", 0);
@@ -152,6 +143,19 @@ static char *normalize(const char *base, const char *path)
     free(joined);
     if (len == 0)
         append(&out, &len, "/", 1);
+    return out;
+}
+
+/* A report path: backslashes (paths recorded on Windows) read as slashes, then normalized. */
+static char *normalize(const char *base, const char *path)
+{
+    char *slashed = ss_strdup(path);
+    for (char *p = slashed; *p; p++) {
+        if (*p == '\\')
+            *p = '/';
+    }
+    char *out = ss_path_normalize(base, slashed);
+    free(slashed);
     return out;
 }
 

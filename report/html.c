@@ -426,39 +426,6 @@ static void strmap_free(strmap *m)
 
 /* ---- paths ---- */
 
-/* 'path' with "//", "/./" and "/x/../" removed lexically; 'path' must be absolute. */
-static char *normalize_lexically(const char *path)
-{
-    size_t len = strlen(path);
-    char *out = ss_calloc(len + 2, 1);
-    size_t o = 0;
-    const char *p = path;
-    while (*p) {
-        while (*p == '/')
-            p++;
-        const char *start = p;
-        while (*p && *p != '/')
-            p++;
-        size_t n = (size_t)(p - start);
-        if (n == 0 || (n == 1 && start[0] == '.'))
-            continue;
-        if (n == 2 && start[0] == '.' && start[1] == '.') {
-            while (o > 0 && out[o - 1] != '/')
-                o--;
-            if (o > 0)
-                o--;
-            continue;
-        }
-        out[o++] = '/';
-        memcpy(out + o, start, n);
-        o += n;
-    }
-    if (o == 0)
-        out[o++] = '/';
-    out[o] = '\0';
-    return out;
-}
-
 /* The current directory, malloc'ed ("/" when it cannot be had). */
 static char *current_dir(void)
 {
@@ -476,7 +443,7 @@ static char *resolve_path(const char *base, const char *path)
         free(joined);
         return real;
     }
-    char *norm = normalize_lexically(joined);
+    char *norm = ss_path_normalize(NULL, joined);
     free(joined);
     return norm;
 }

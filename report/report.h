@@ -122,6 +122,11 @@ void *ss_reallocarray(void *p, size_t count, size_t size);
  * ss_reallocarray. */
 void *ss_calloc(size_t count, size_t size);
 
+/* 'path' joined to 'base' when it is relative and 'base' is not NULL, with repeated slashes,
+ * "." and ".." segments removed lexically (no file system access: the file may not exist).
+ * "/" at the least. Malloc'ed; aborts when memory is exhausted. */
+char *ss_path_normalize(const char *base, const char *path);
+
 /* Reads all of the file 'path' into a malloc'ed buffer with a NUL after the last byte, and
  * its length into *len. Returns the buffer (owned by the caller), or NULL with errno set when
  * the file cannot be opened or read (EIO when the read failed without saying why). */

@@ -6,45 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Appends 'len' bytes of 'segment' and a leading '/' to the path under construction. */
-static void push_segment(char *out, size_t *used, const char *segment, size_t len)
-{
-    out[(*used)++] = '/';
-    memcpy(out + *used, segment, len);
-    *used += len;
-    out[*used] = '\0';
-}
-
-/* Drops the last segment of the path under construction ("/" stays "/"). */
-static void pop_segment(char *out, size_t *used)
-{
-    while (*used > 0 && out[*used - 1] != '/')
-        (*used)--;
-    if (*used > 0)
-        (*used)--;
-    out[*used] = '\0';
-}
-
-/* Normalizes the segments of 'path' onto 'out', which holds an absolute path already. */
-static void add_segments(char *out, size_t *used, const char *path)
-{
-    const char *p = path;
-    while (*p) {
-        while (*p == '/')
-            p++;
-        const char *start = p;
-        while (*p && *p != '/')
-            p++;
-        size_t len = (size_t)(p - start);
-        if (len == 0 || (len == 1 && start[0] == '.'))
-            continue;
-        if (len == 2 && start[0] == '.' && start[1] == '.')
-            pop_segment(out, used);
-        else
-            push_segment(out, used, start, len);
-    }
-}
-
 char *ss_policy_path_absolute(const char *path, const char *cwd)
 {
     char *own_cwd = NULL;
@@ -54,21 +15,7 @@ char *ss_policy_path_absolute(const char *path, const char *cwd)
             return NULL;
         cwd = own_cwd;
     }
-    size_t cap = strlen(path) + (path[0] == '/' ? 0 : strlen(cwd)) + 3;
-    char *out = malloc(cap);
-    if (out == NULL) {
-        free(own_cwd);
-        return NULL;
-    }
-    size_t used = 0;
-    out[0] = '\0';
-    if (path[0] != '/')
-        add_segments(out, &used, cwd);
-    add_segments(out, &used, path);
-    if (used == 0) {
-        out[0] = '/';
-        out[1] = '\0';
-    }
+    char *out = ss_path_normalize(path[0] == '/' ? NULL : cwd, path);
     free(own_cwd);
     return out;
 }

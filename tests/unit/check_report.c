@@ -1011,6 +1011,28 @@ START_TEST(test_reallocarray_overflow)
 }
 END_TEST
 
+/* One lexical normalizer serves the report, the HTML join and the configuration layers. */
+START_TEST(test_path_normalize)
+{
+    static const struct {
+        const char *base, *path, *expected;
+    } cases[] = {
+        {"/src", "a/./b/../c.cu", "/src/a/c.cu"},
+        {"/src/x", "../../../y.cu", "/y.cu"},
+        {"/ignored", "//abs//p/./q/", "/abs/p/q"},
+        {NULL, "/a/b/..", "/a"},
+        {"/", ".", "/"},
+        {NULL, "/..", "/"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = ss_path_normalize(cases[i].base, cases[i].path);
+        ck_assert_msg(strcmp(got, cases[i].expected) == 0, "case %zu: '%s' != '%s'", i, got,
+                      cases[i].expected);
+        free(got);
+    }
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -1038,6 +1060,7 @@ static Suite *report_suite(void)
     tcase_add_test(write, test_write_stdout);
     tcase_add_test(write, test_write_atomic_statuses);
     tcase_add_test(write, test_result_remove_if);
+    tcase_add_test(write, test_path_normalize);
     tcase_add_test_raise_signal(write, test_reallocarray_overflow, SIGABRT);
     suite_add_tcase(s, write);
     return s;
