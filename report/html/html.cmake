@@ -13,8 +13,15 @@ add_custom_command(
   COMMENT "Embedding the HTML report assets"
   VERBATIM)
 
-target_sources(ss_report PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../html.c ${SS_HTML_ASSETS_C})
-target_sources(ss_report_plain PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../html.c ${SS_HTML_ASSETS_C})
+# The generated source belongs to one target only: listed in both libraries, the Makefile
+# generator ran the embedding twice at once under -j, and one run's rename lost the race.
+# It is data only (no sanitizer, position-independent), shared by both variants.
+add_library(ss_html_assets OBJECT ${SS_HTML_ASSETS_C})
+set_target_properties(ss_html_assets PROPERTIES POSITION_INDEPENDENT_CODE ON)
+target_sources(ss_report PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../html.c
+                                 $<TARGET_OBJECTS:ss_html_assets>)
+target_sources(ss_report_plain PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../html.c
+                                       $<TARGET_OBJECTS:ss_html_assets>)
 # The writer reads event logs (detect/event.h: plain structs, no functions).
 target_include_directories(ss_report PRIVATE ${PROJECT_SOURCE_DIR}/detect)
 target_include_directories(ss_report_plain PRIVATE ${PROJECT_SOURCE_DIR}/detect)
