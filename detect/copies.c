@@ -42,7 +42,7 @@ int det_copies_run(det_ctx *ctx)
     int rc = 0;
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
         det_call *c = &ctx->calls[i];
-        if (c->enclosed || c->claimed || c->row == NULL)
+        if (c->enclosed || c->claimed || c->row == NULL || det_is_readback(ctx, c))
             continue;
         ss_api_class klass = c->row->klass;
         int pageable_async = c->row->sync == SS_SYNC_PAGEABLE && klass == SS_CLASS_COPY;

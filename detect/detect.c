@@ -770,6 +770,8 @@ int det_report(det_ctx *ctx, const det_hit *hit)
         *slot = (uint32_t)++ctx->agg_count;
     }
     det_agg *a = &ctx->aggs[*slot - 1];
+    if (a->aux_call == DET_NONE)
+        a->aux_call = hit->aux_call;
     a->count++;
     a->total_ns += hit->ns;
     if (hit->ns > a->max_ns)

@@ -168,6 +168,10 @@ struct det_agg {
     uint64_t figures[DET_FIGURES]; /* sums of the occurrences' figures (det_hit.figures) */
 };
 
+/* Whether 'call' is a device-to-host copy of at most readback_max_bytes: a readback, judged by
+ * SYNC301 alone (never SYNC201/202, whether or not it waited). */
+int det_is_readback(const det_ctx *ctx, const det_call *call);
+
 /* Families (one file each). */
 int det_streams_run(det_ctx *ctx);
 int det_readback_run(det_ctx *ctx);

@@ -6,8 +6,9 @@
 # Usage: scripts/gpu-validate.sh OUT_DIR [STAGE...]
 #   stages (default: all, in this order):
 #     build    configure and build the `device` preset (libclang not needed)
-#     tests    ctest -L gpu: every GPU test program, static and shared cudart, and the
-#              PyTorch samples (exact findings, unchanged output and exit status)
+#     tests    ctest -L gpu: every GPU test program, static and shared cudart, the lifecycle
+#              programs, the PyTorch samples and prove.samples (exact findings, unchanged
+#              output and exit status); their result folders are kept in OUT_DIR
 #     traces   tests/gpu/record_traces.sh: traces of every GPU test program for tests/data
 #     prove    samples/prove/prove.sh: SYNC502/SYNC503 predictions against the fixed samples
 #     bench    bench/overhead/run.sh: bare vs CUPTI floor vs syncscope (interleaved rounds)
@@ -49,8 +50,10 @@ for stage in "$@"; do
         ctest --test-dir "$build" -L gpu --output-on-failure >"$out/gpu-tests.log" 2>&1
         rc=$?
         grep -E "tests passed|Failed|Skipped" "$out/gpu-tests.log" | tail -40 >>"$summary"
-        rm -rf "$out/python-results"
+        rm -rf "$out/python-results" "$out/lifecycle-results" "$out/prove-results"
         cp -r "$build/tests/gpu/python/results" "$out/python-results" 2>/dev/null
+        cp -r "$build/tests/gpu/lifecycle/results" "$out/lifecycle-results" 2>/dev/null
+        cp -r "$build/tests/prove/samples" "$out/prove-results" 2>/dev/null
         stage_done tests $rc
         ;;
     traces)

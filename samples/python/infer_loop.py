@@ -18,7 +18,7 @@ def main():
     torch.manual_seed(0)
     dev = torch.device("cuda")
     model = torch.nn.Sequential(torch.nn.Linear(256, 256), torch.nn.Tanh(),
-                                torch.nn.Linear(256, 4)).to(dev).eval()
+                                torch.nn.Linear(256, 4)).to(dev).eval()  # syncscope: SYNC201
     big = torch.randn(4096, 4096, device=dev)
     rows = [[(i * 7 + j) % 13 / 13.0 for j in range(256)] for i in range(64)]
     with torch.no_grad():

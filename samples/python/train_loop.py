@@ -18,7 +18,7 @@ def main():
     torch.manual_seed(0)
     dev = torch.device("cuda")
     model = torch.nn.Sequential(torch.nn.Linear(512, 512), torch.nn.ReLU(),
-                                torch.nn.Linear(512, 1)).to(dev)
+                                torch.nn.Linear(512, 1)).to(dev)  # syncscope: SYNC201
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
     big = torch.randn(4096, 4096, device=dev)
     host_batch = torch.randn(4096, 512)  # pageable host memory: not pinned
@@ -40,9 +40,9 @@ def main():
         heavy(big)
         weights = model[2].weight.detach().cpu()  # syncscope: SYNC201
         heavy(big)
-        positive = torch.nonzero(labels > 0)  # syncscope: SYNC401
+        positive = torch.nonzero(labels > 0)  # syncscope: SYNC301
         heavy(big)
-        large = labels[labels > 1.0]  # syncscope: SYNC401
+        large = labels[labels > 1.0]  # syncscope: SYNC301
         heavy(big)
         torch.cuda.synchronize()  # syncscope: SYNC401
     print(f"steps {STEPS} kept {kept} weights {tuple(weights.shape)} "

@@ -183,6 +183,187 @@ START_TEST(test_readback_limit_option)
 }
 END_TEST
 
+/* PyTorch's .item(): a 4-byte cudaMemcpyAsync into pageable memory that returns at once, then
+ * cudaStreamSynchronize of the same stream, which waits for the queued kernel. */
+static void item_pattern(uint32_t sync_stream_id, uint64_t sync_handle, const char *sync_name)
+{
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(32),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("train.py", 36)});
+    copy(SS_EV_MEMCPY, US(311), US(313), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    api((call_spec){.name = sync_name,
+                    .enter = US(35),
+                    .exit = US(320),
+                    .corr = 3,
+                    .stream = sync_handle,
+                    .stream_id = sync_stream_id,
+                    .kind = -1,
+                    .stack = site("train.py", 36)});
+}
+
+START_TEST(test_readback_then_stream_sync)
+{
+    item_pattern(13, S13, "cudaStreamSynchronize");
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, "train.py");
+    ck_assert_uint_eq(f->line, 36);
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_uint_eq(f->evidence.total_ns, US(12) + US(285));
+    ck_assert_uint_eq(f->evidence.bytes, 4);
+    ck_assert_str_eq(f->evidence.api, "cudaMemcpyAsync");
+    ck_assert_str_eq(f->evidence.host_kind, "pageable");
+    ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 13 (0.30 ms)");
+    ck_assert_str_eq(f->message, "cudaMemcpyAsync read back 4 bytes to the host in 1 copy and "
+                                 "blocked it 0.30 ms (0.30 ms at most) until earlier device work "
+                                 "finished (each waited in the cudaStreamSynchronize that "
+                                 "followed)");
+    ck_assert_uint_eq(res.blocked_ns, US(297));
+}
+END_TEST
+
+START_TEST(test_readback_then_device_sync)
+{
+    item_pattern(0, 0, "cudaDeviceSynchronize");
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    ck_assert_uint_eq(only(SS_RULE_SCALAR_READBACK)->evidence.total_ns, US(297));
+}
+END_TEST
+
+START_TEST(test_readback_then_other_stream_sync)
+{
+    /* The synchronization is of another stream: not the readback's wait. It is SYNC401 on its
+     * own only if it waited for something of its stream (here nothing: no finding), and the
+     * 4-byte copy is not SYNC201 either. */
+    item_pattern(14, 0x2000u, "cudaStreamSynchronize");
+    run();
+    ck_assert_uint_eq(res.count, 0);
+}
+END_TEST
+
+START_TEST(test_readback_sync_not_next)
+{
+    /* A launch between the copy and the synchronization: the synchronization waits for more
+     * than the value, so it stays SYNC401 and the copy (which waited for nothing) is no
+     * finding. */
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(32),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("train.py", 36)});
+    copy(SS_EV_MEMCPY, US(311), US(313), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(33),
+                    .exit = US(34),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("train.py", 37)});
+    kernel("scale", US(313), US(400), 3, 13);
+    api((call_spec){.name = "cudaStreamSynchronize",
+                    .enter = US(35),
+                    .exit = US(405),
+                    .corr = 4,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("train.py", 38)});
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
+    ck_assert_uint_eq(f->line, 38);
+    ck_assert_uint_eq(f->evidence.total_ns, US(370));
+}
+END_TEST
+
+START_TEST(test_readback_then_idle_sync)
+{
+    /* Nothing pending when the value is read (the loop drained first): neither the copy nor
+     * the synchronization is a finding, although the copy is pageable. */
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(32),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 8,
+                    .kind = 2,
+                    .stack = site("train.py", 54)});
+    copy(SS_EV_MEMCPY, US(25), US(27), 2, 13, 8, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    api((call_spec){.name = "cudaStreamSynchronize",
+                    .enter = US(35),
+                    .exit = US(40),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("train.py", 54)});
+    run();
+    ck_assert_uint_eq(res.count, 0);
+    ck_assert_uint_eq(res.blocked_ns, 0);
+}
+END_TEST
+
+START_TEST(test_readback_then_sync_two_threads)
+{
+    /* The synchronization that follows the copy is the same thread's: thread 2 synchronizing
+     * in between does not count, and it is SYNC401 on its own. */
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .thread = 1,
+                    .enter = US(20),
+                    .exit = US(32),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("train.py", 36)});
+    copy(SS_EV_MEMCPY, US(311), US(313), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    api((call_spec){.name = "cudaStreamSynchronize",
+                    .thread = 2,
+                    .enter = US(33),
+                    .exit = US(318),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("worker.py", 9)});
+    api((call_spec){.name = "cudaStreamSynchronize",
+                    .thread = 1,
+                    .enter = US(35),
+                    .exit = US(320),
+                    .corr = 4,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("train.py", 36)});
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    const ss_finding *r = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_uint_eq(r->line, 36);
+    ck_assert_uint_eq(r->evidence.total_ns, US(297));
+    const ss_finding *s = only(SS_RULE_SYNC_IN_LOOP);
+    ck_assert_str_eq(s->file, "worker.py");
+    ck_assert_uint_eq(s->evidence.total_ns, US(285));
+}
+END_TEST
+
 START_TEST(test_aggregation)
 {
     /* Three readbacks at one call site (different stacks, same file:line). */
@@ -1093,7 +1274,10 @@ static Suite *detect_suite(void)
     } cases[] = {
         {"readback",
          {test_readback_positive, test_readback_nothing_pending,
-          test_readback_async_api_and_size_limit, test_readback_limit_option, test_aggregation,
+          test_readback_async_api_and_size_limit, test_readback_limit_option,
+          test_readback_then_stream_sync, test_readback_then_device_sync,
+          test_readback_then_other_stream_sync, test_readback_sync_not_next,
+          test_readback_then_idle_sync, test_readback_then_sync_two_threads, test_aggregation,
           test_nested_driver_call_not_counted_twice, test_nested_driver_call_without_runtime_parent,
           test_two_threads, test_only_later_work_pending, test_out_of_order_activity}},
         {"copies",

@@ -257,6 +257,59 @@ START_TEST(test_launch_bound_short_run_and_copy_split)
 }
 END_TEST
 
+START_TEST(test_launch_bound_site_borrowed)
+{
+    /* Two launch-bound runs of k0..k4 split by a copy; only the very first launch has a
+     * stack (as the first launch of a kernel, which loads its module, usually has). The second
+     * run takes the site of an earlier launch of its kernels by the same thread: one finding,
+     * two occurrences, at loop.cu:12. A run of another thread's launches does not. */
+    make_names();
+    for (size_t i = 0; i < 60; i++) {
+        uint64_t t = US(5) * i + (i >= 30 ? US(100) : 0);
+        launch(name_table[i % 5], t, US(4), t + US(3), US(1), i == 0 ? site("loop.cu", 12) : 0);
+        if (i == 29) {
+            uint32_t corr = call("cudaMemcpyAsync", t + US(10), t + US(14), S13, 13, 0);
+            gpu(SS_EV_MEMCPY, NULL, t + US(20), t + US(30), corr, 13, 4096, SS_COPY_DTOH,
+                SS_MEM_PINNED);
+        }
+    }
+    for (size_t i = 0; i < 30; i++) {
+        uint64_t t = MS(10) + US(5) * i;
+        uint32_t corr = next_corr++;
+        api((call_spec){.thread = 2,
+                        .name = "cudaLaunchKernel",
+                        .enter = t,
+                        .exit = t + US(4),
+                        .corr = corr,
+                        .stream = S14,
+                        .stream_id = 14,
+                        .kind = -1});
+        gpu(SS_EV_KERNEL, name_table[i % 5], t + US(3), t + US(4), corr, 14, 0, SS_COPY_UNKNOWN,
+            SS_MEM_UNKNOWN);
+    }
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_LAUNCH_BOUND), 2);
+    const ss_finding *sited = NULL, *unsited = NULL;
+    for (size_t i = 0; i < res.count; i++) {
+        if (res.findings[i].rule != SS_RULE_LAUNCH_BOUND)
+            continue;
+        if (res.findings[i].file != NULL)
+            sited = &res.findings[i];
+        else
+            unsited = &res.findings[i];
+    }
+    ck_assert_ptr_nonnull(sited);
+    ck_assert_ptr_nonnull(unsited);
+    ck_assert_str_eq(sited->file, "loop.cu");
+    ck_assert_uint_eq(sited->line, 12);
+    ck_assert_uint_eq(sited->evidence.count, 2);
+    assert_extra(sited, "kernels", "60");
+    ck_assert_uint_eq(unsited->evidence.count, 1);
+    assert_extra(unsited, "kernels", "30");
+    ck_assert_str_eq(unsited->evidence.stream, "stream 14");
+}
+END_TEST
+
 START_TEST(test_launch_bound_no_repeat)
 {
     /* 40 different kernels, none repeated: no sequence to capture once and replay. */
@@ -454,7 +507,7 @@ static Suite *whatif_suite(void)
           test_launch_bound_host_side_bound, test_launch_bound_noise_tolerance,
           test_launch_bound_single_kernel_repeated, test_launch_bound_busy_gpu,
           test_launch_bound_host_busy_elsewhere, test_launch_bound_short_run_and_copy_split,
-          test_launch_bound_no_repeat, NULL}},
+          test_launch_bound_site_borrowed, test_launch_bound_no_repeat, NULL}},
         {"pipeline",
          {test_pipeline_ten_chunks, test_pipeline_pageable_at_pinned_rate,
           test_pipeline_pinned_rate_from_log, test_pipeline_serialized_across_streams,
