@@ -38,7 +38,7 @@ static const char *host_kind_word(const det_ctx *ctx, const det_call *call)
 
 int det_copies_run(det_ctx *ctx)
 {
-    det_opset waited = {0};
+    det_opset waited = {0}, extra = {0};
     int rc = 0;
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
         det_call *c = &ctx->calls[i];
@@ -50,13 +50,33 @@ int det_copies_run(det_ctx *ctx)
             c->row->sync == SS_SYNC_ALWAYS && (klass == SS_CLASS_COPY || klass == SS_CLASS_MEMSET);
         if (!pageable_async && !sync_copy)
             continue;
-        uint64_t blocked = det_blocked_ns(c);
-        if (blocked < ctx->opt->min_blocked_ns)
-            continue;
         if (pageable_async && !host_side_pageable(ctx, c))
             continue;
+        uint64_t blocked = det_blocked_ns(c);
         if ((rc = det_waited(ctx, (uint32_t)i, 0, &waited)) < 0)
             break;
+        /* A pageable copy and the synchronization of its stream that its thread makes next
+         * are one operation (PyTorch's non_blocking=False copies): the wait in the
+         * synchronization is the copy's. */
+        uint32_t sync = pageable_async ? det_following_sync(ctx, (uint32_t)i) : DET_NONE;
+        if (sync != DET_NONE && det_blocked_ns(&ctx->calls[sync]) >= ctx->opt->min_blocked_ns) {
+            if ((rc = det_sync_waited(ctx, sync, (uint32_t)i, &extra)) < 0)
+                break;
+            for (size_t k = 0; k < extra.count && rc == 0; k++)
+                rc = det_opset_add(&waited, extra.ops[k]);
+            if (rc < 0)
+                break;
+            if (extra.count == 0) {
+                sync = DET_NONE;
+            } else {
+                blocked += det_blocked_ns(&ctx->calls[sync]);
+                ctx->calls[sync].claimed = 1;
+            }
+        } else {
+            sync = DET_NONE;
+        }
+        if (blocked < ctx->opt->min_blocked_ns)
+            continue;
         /* A pageable asynchronous copy is a finding by itself (it blocked the host for its
          * own transfer); a synchronous one only when it waited for earlier work. */
         if (sync_copy && waited.count == 0)
@@ -72,12 +92,14 @@ int det_copies_run(det_ctx *ctx)
             .stream_id = det_call_stream(ctx, c),
             .device = det_call_device(ctx, c),
             .flag = waited.count > 0,
-            .aux_call = DET_NONE,
+            .flag_ns = sync != DET_NONE,
+            .aux_call = sync,
         };
         rc = det_report(ctx, &hit);
         c->claimed = 1;
     }
     det_opset_free(&waited);
+    det_opset_free(&extra);
     return rc;
 }
 
@@ -89,13 +111,20 @@ char *det_copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
     det_times(agg->count, times, sizeof times);
     const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
     if (agg->rule == SS_RULE_PAGEABLE_ASYNC_COPY) {
+        char then[96] = "";
         snprintf(waited, sizeof waited, "%" PRIu64, agg->flag_count);
         ss_finding_add_extra(finding, "waited_for_earlier_work", waited);
+        if (agg->flag_ns > 0 && agg->aux_call != DET_NONE) {
+            snprintf(waited, sizeof waited, "%" PRIu64, agg->flag_ns);
+            ss_finding_add_extra(finding, "waited_in_sync", waited);
+            snprintf(then, sizeof then, " (%" PRIu64 " in the %s that followed)", agg->flag_ns,
+                     det_call_name(ctx, &ctx->calls[agg->aux_call]));
+        }
         return ss_asprintf("%s%s%s with pageable host memory blocked the host %s: %s (%s at "
                            "most) for %" PRIu64 " bytes; %" PRIu64 " of %" PRIu64
-                           " waited for earlier device work",
+                           " waited for earlier device work%s",
                            api, agg->direction ? " " : "", agg->direction ? agg->direction : "",
-                           times, total, max, agg->bytes, agg->flag_count, agg->count);
+                           times, total, max, agg->bytes, agg->flag_count, agg->count, then);
     }
     return ss_asprintf("synchronous %s blocked the host %s while earlier device work was "
                        "pending: %s (%s at most)",

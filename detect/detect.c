@@ -352,6 +352,17 @@ static int mark_enclosed(det_ctx *ctx)
             open = keys[i].index;
         }
     }
+    /* Each thread's calls in order, nested driver calls aside. */
+    uint32_t prev = DET_NONE;
+    for (size_t i = 0; i < ctx->call_count; i++) {
+        if (i > 0 && keys[i].thread != keys[i - 1].thread)
+            prev = DET_NONE;
+        if (ctx->calls[keys[i].index].enclosed)
+            continue;
+        if (prev != DET_NONE)
+            ctx->calls[prev].next = keys[i].index;
+        prev = keys[i].index;
+    }
     free(keys);
     return 0;
 }
@@ -457,7 +468,7 @@ static int build_index(det_ctx *ctx)
         c->ev = &e->u.api;
         c->row = resolve_api(ctx, &e->u.api);
         c->owner = (uint32_t)ctx->call_count;
-        c->first_op = c->copy_op = DET_NONE;
+        c->first_op = c->copy_op = c->next = DET_NONE;
         ctx->call_count++;
     }
     if (mark_enclosed(ctx) < 0)
@@ -564,6 +575,48 @@ int det_waited(const det_ctx *ctx, uint32_t call, uint32_t stream_id, det_opset 
         if (det_opset_add(out, ctx->ops_by_end[i]) < 0)
             return -1;
     }
+    return 0;
+}
+
+/* Whether a stream synchronization call waits for the legacy default stream (and so for every
+ * blocking stream) rather than for one stream. */
+static int syncs_legacy(const det_call *sync)
+{
+    return sync->ev->stream == SS_STREAM_LEGACY ||
+           (sync->ev->stream == SS_STREAM_LEGACY_NULL && !sync->ev->per_thread);
+}
+
+uint32_t det_following_sync(const det_ctx *ctx, uint32_t copy)
+{
+    uint32_t n = ctx->calls[copy].next;
+    if (n == DET_NONE)
+        return DET_NONE;
+    const det_call *s = &ctx->calls[n];
+    if (s->claimed || s->row == NULL || s->row->sync != SS_SYNC_EXPLICIT)
+        return DET_NONE;
+    if (s->row->klass == SS_CLASS_DEVICE_SYNC)
+        return n;
+    if (s->row->klass != SS_CLASS_STREAM_SYNC)
+        return DET_NONE;
+    if (syncs_legacy(s))
+        return n;
+    uint32_t stream = det_call_stream(ctx, &ctx->calls[copy]);
+    return stream != 0 && s->ev->stream_id == stream ? n : DET_NONE;
+}
+
+int det_sync_waited(const det_ctx *ctx, uint32_t sync, uint32_t copy, det_opset *out)
+{
+    const det_call *s = &ctx->calls[sync];
+    uint32_t only =
+        s->row->klass == SS_CLASS_STREAM_SYNC && !syncs_legacy(s) ? s->ev->stream_id : 0;
+    if (det_waited(ctx, sync, only, out) < 0)
+        return -1;
+    size_t kept = 0;
+    for (size_t k = 0; k < out->count; k++) {
+        if (ctx->ops[out->ops[k]].call != copy)
+            out->ops[kept++] = out->ops[k];
+    }
+    out->count = kept;
     return 0;
 }
 
@@ -1071,6 +1124,15 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
             char *msg = ss_asprintf("%" PRIu64 " events were dropped past the memory cap; "
                                     "the findings may be incomplete",
                                     log->dropped);
+            ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
+            free(msg);
+        }
+        const char *refused = ss_log_get_meta(log, "refused_activity_buffers");
+        if (refused != NULL && strcmp(refused, "0") != 0) {
+            char *msg = ss_asprintf("CUPTI was refused %s activity buffer%s past the memory cap "
+                                    "and dropped the GPU records meant for them; the findings "
+                                    "may be incomplete (raise SYNCSCOPE_MAX_MEMORY)",
+                                    refused, strcmp(refused, "1") == 0 ? "" : "s");
             ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
             free(msg);
         }

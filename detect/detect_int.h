@@ -16,6 +16,7 @@ typedef struct det_call {
     uint32_t owner;    /* the enclosing runtime call for an enclosed driver call, else itself */
     uint32_t first_op; /* first GPU operation it enqueued (DET_NONE) */
     uint32_t copy_op;  /* first copy it enqueued (DET_NONE) */
+    uint32_t next;     /* the next call its thread made, nested driver calls aside (DET_NONE) */
     uint8_t enclosed;  /* a nested driver call inside a runtime call: never reported */
     uint8_t claimed;   /* a host-blocking rule already reported this call */
 } det_call;
@@ -154,7 +155,10 @@ struct det_agg {
     ss_rule_id rule;
     uint32_t call; /* first occurrence */
     uint64_t count, total_ns, max_ns, bytes;
-    uint64_t flag_count, flag_ns; /* rule-specific (SYNC201: waited; SYNC401: over-synced) */
+    /* rule-specific: SYNC201: occurrences that waited, and (flag_ns) how many of them waited in
+     * the synchronization that followed; SYNC301: waited in that synchronization;
+     * SYNC401: over-synchronized, and their time */
+    uint64_t flag_count, flag_ns;
     int32_t code;
     uint32_t aux_call;
     const char *direction, *host_kind;
@@ -167,6 +171,15 @@ struct det_agg {
     uint64_t items_untracked;
     uint64_t figures[DET_FIGURES]; /* sums of the occurrences' figures (det_hit.figures) */
 };
+
+/* The synchronization that the thread of copy call 'copy' made right after it, when that waits
+ * for the copy's work (a device synchronization, or a stream synchronization of the copy's
+ * stream or of the legacy stream) and no family has claimed it yet; DET_NONE otherwise. Such a
+ * copy and synchronization are one operation (PyTorch's copies with non_blocking=False). */
+uint32_t det_following_sync(const det_ctx *ctx, uint32_t copy);
+/* What synchronization 'sync' waited for (det_waited, narrowed to its stream), without the
+ * operations of call 'copy' itself. Returns 0 or -1. */
+int det_sync_waited(const det_ctx *ctx, uint32_t sync, uint32_t copy, det_opset *out);
 
 /* Whether 'call' is a device-to-host copy of at most readback_max_bytes: a readback, judged by
  * SYNC301 alone (never SYNC201/202, whether or not it waited). */

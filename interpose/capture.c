@@ -27,8 +27,10 @@
 #define SS_EXPORT __attribute__((visibility("default")))
 
 /* Activity buffers handed to CUPTI: size, and how many may exist at once. */
-#define ACTIVITY_BUFFER_SIZE (2u << 20)
-#define ACTIVITY_BUFFER_MAX 32
+/* CUPTI fills one buffer per thread that does CUDA work (per-thread activity buffers are its
+ * default), so the count follows the program's threads; the memory cap bounds the total. */
+#define ACTIVITY_BUFFER_SIZE (512u << 10)
+#define ACTIVITY_BUFFER_MAX 4096
 
 /* The CUPTI functions syncscope calls, resolved with dlsym. */
 #define CUPTI_FUNCTIONS(X)                                                                         \
@@ -463,7 +465,9 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
             g.buffer_count++;
     }
     pthread_mutex_unlock(&g.activity_lock);
-    /* NULL: CUPTI drops the records it has no room for. */
+    /* NULL: CUPTI drops the records it has no room for; the result says so. */
+    if (b == NULL)
+        atomic_fetch_add_explicit(&g.store.budget.refused_buffers, 1, memory_order_relaxed);
     *buffer = b;
     *size = b != NULL ? ACTIVITY_BUFFER_SIZE : 0;
     *max_records = 0;

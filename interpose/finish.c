@@ -403,6 +403,9 @@ static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char
     set_meta_u64(log, "max_memory", v->config->max_memory);
     set_meta_u64(log, "memory_used", ss_budget_used(&v->store->budget));
     set_meta_u64(log, "dropped_stacks", atomic_load(&v->store->budget.dropped_stacks));
+    if (atomic_load(&v->store->budget.refused_buffers) > 0)
+        set_meta_u64(log, "refused_activity_buffers",
+                     atomic_load(&v->store->budget.refused_buffers));
     if (v->forked)
         ss_log_set_meta(log, "forked", "1");
     if (v->signal != 0)

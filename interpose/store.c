@@ -11,6 +11,7 @@ void ss_budget_init(ss_budget *budget, uint64_t cap)
     budget->cap = cap;
     atomic_store(&budget->dropped_events, 0);
     atomic_store(&budget->dropped_stacks, 0);
+    atomic_store(&budget->refused_buffers, 0);
 }
 
 void *ss_budget_alloc(ss_budget *budget, size_t size)

@@ -18,6 +18,7 @@ typedef struct ss_budget {
     uint64_t cap;
     _Atomic uint64_t dropped_events;
     _Atomic uint64_t dropped_stacks;
+    _Atomic uint64_t refused_buffers; /* CUPTI activity buffers not given (records lost) */
 } ss_budget;
 
 /* Events per chunk of an event buffer. */

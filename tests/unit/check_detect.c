@@ -617,6 +617,78 @@ START_TEST(test_pageable_async_copy_without_pending_work)
 }
 END_TEST
 
+START_TEST(test_pageable_async_copy_then_stream_sync)
+{
+    /* torch.tensor(list, device='cuda'): a staged pageable HtoD copy that returns in 40 us,
+     * then cudaStreamSynchronize of its stream, which waits for the queued kernel and the
+     * copy. One SYNC201 with both times; no SYNC401. */
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(60),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 196608,
+                    .kind = 1,
+                    .stack = site("infer.py", 27)});
+    copy(SS_EV_MEMCPY, US(311), US(330), 2, 13, 196608, SS_COPY_HTOD, SS_MEM_PAGEABLE,
+         SS_MEM_DEVICE);
+    api((call_spec){.name = "cudaStreamSynchronize",
+                    .enter = US(62),
+                    .exit = US(332),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("infer.py", 27)});
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_PAGEABLE_ASYNC_COPY);
+    ck_assert_uint_eq(f->line, 27);
+    ck_assert_uint_eq(f->evidence.total_ns, US(40) + US(270));
+    ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 13 (0.30 ms)");
+    ck_assert_str_eq(extra(f, "waited_for_earlier_work"), "1");
+    ck_assert_str_eq(extra(f, "waited_in_sync"), "1");
+    ck_assert_str_eq(f->message,
+                     "cudaMemcpyAsync HtoD with pageable host memory blocked the host 1 time: "
+                     "0.31 ms (0.31 ms at most) for 196608 bytes; 1 of 1 waited for earlier "
+                     "device work (1 in the cudaStreamSynchronize that followed)");
+    ck_assert_uint_eq(res.blocked_ns, US(310));
+}
+END_TEST
+
+START_TEST(test_pinned_copy_then_stream_sync_stays_401)
+{
+    /* Only pageable copies take the synchronization after them: after a pinned copy it is an
+     * explicit synchronization (SYNC401) of its own. */
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(29),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 196608,
+                    .kind = 1,
+                    .stack = site("infer.py", 27)});
+    copy(SS_EV_MEMCPY, US(311), US(330), 2, 13, 196608, SS_COPY_HTOD, SS_MEM_PINNED, SS_MEM_DEVICE);
+    api((call_spec){.name = "cudaStreamSynchronize",
+                    .enter = US(30),
+                    .exit = US(332),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("infer.py", 28)});
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
+    ck_assert_uint_eq(f->line, 28);
+    ck_assert_uint_eq(f->evidence.total_ns, US(302));
+}
+END_TEST
+
 START_TEST(test_pinned_async_copy_is_not_201)
 {
     pending_scale();
@@ -1221,6 +1293,22 @@ START_TEST(test_totals_and_metadata)
 }
 END_TEST
 
+START_TEST(test_refused_activity_buffers_warned)
+{
+    /* The capture refused CUPTI 2 activity buffers (memory cap): a warning, once. */
+    ss_log_set_meta(&log_, "refused_activity_buffers", "2");
+    pending_scale();
+    run();
+    ck_assert_uint_eq(res.count, 0);
+    ck_assert_uint_eq(res.diag_count, 1);
+    ck_assert_int_eq(res.diags[0].severity, SS_SEV_WARNING);
+    ck_assert_str_eq(res.diags[0].message,
+                     "CUPTI was refused 2 activity buffers past the memory cap and dropped the "
+                     "GPU records meant for them; the findings may be incomplete (raise "
+                     "SYNCSCOPE_MAX_MEMORY)");
+}
+END_TEST
+
 START_TEST(test_same_findings_after_trace_round_trip)
 {
     legacy_between(0, 0, 0);
@@ -1282,6 +1370,7 @@ static Suite *detect_suite(void)
           test_two_threads, test_only_later_work_pending, test_out_of_order_activity}},
         {"copies",
          {test_pageable_async_copy, test_pageable_async_copy_without_pending_work,
+          test_pageable_async_copy_then_stream_sync, test_pinned_copy_then_stream_sync_stays_401,
           test_pinned_async_copy_is_not_201, test_sync_copy_in_pipeline,
           test_sync_copy_nothing_pending}},
         {"syncs",
@@ -1297,7 +1386,8 @@ static Suite *detect_suite(void)
         {"sites",
          {test_python_frame_is_primary, test_python_site_skips_library_frames,
           test_native_site_skips_library_frames, test_unsymbolized_stacks_aggregate_by_stack,
-          test_totals_and_metadata, test_same_findings_after_trace_round_trip}},
+          test_totals_and_metadata, test_refused_activity_buffers_warned,
+          test_same_findings_after_trace_round_trip}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         TCase *tc = tcase_create(cases[i].name);
