@@ -622,6 +622,34 @@ int det_sync_waited(const det_ctx *ctx, uint32_t sync, uint32_t copy, det_opset 
 
 /* ---- call sites and aggregation ---- */
 
+/* What a call does, for det_site_call: the kernel a launch ran, else the API. */
+static uint64_t site_key(const det_ctx *ctx, const det_call *c)
+{
+    if (c->row != NULL && c->row->klass == SS_CLASS_LAUNCH && c->first_op != DET_NONE &&
+        ctx->ops[c->first_op].ev->type == SS_EV_KERNEL)
+        return (uint64_t)1 << 32 | ctx->ops[c->first_op].ev->u.gpu.name;
+    return c->ev->name;
+}
+
+uint32_t det_site_call(det_ctx *ctx, uint32_t call)
+{
+    const det_call *c = &ctx->calls[call];
+    if (c->ev->stack != 0)
+        return call;
+    if (!ctx->sited_built) {
+        for (size_t i = 0; i < ctx->call_count; i++) {
+            const det_call *s = &ctx->calls[i];
+            if (s->enclosed || s->ev->stack == 0)
+                continue;
+            if (map_put_first(&ctx->sited, s->ev->thread, site_key(ctx, s), (uint32_t)i) < 0)
+                return DET_NONE;
+        }
+        ctx->sited_built = 1;
+    }
+    uint32_t found = det_map_get(&ctx->sited, c->ev->thread, site_key(ctx, c));
+    return found != DET_NONE ? found : call;
+}
+
 /* Whether 'module' is CUDA, the tool, or a framework/system library, never the user's code. */
 static int is_library_module(const char *module)
 {
@@ -1074,6 +1102,7 @@ static int counts_as_blocked(ss_rule_id rule)
 
 static void free_ctx(det_ctx *ctx)
 {
+    det_map_free(&ctx->sited);
     free(ctx->calls);
     free(ctx->ops);
     free(ctx->ops_by_end);

@@ -96,7 +96,9 @@ typedef struct det_ctx {
     int32_t *site_frame; /* per stack: chosen frame index, -1 none, -2 not computed yet */
     det_agg *aggs;
     size_t agg_count, agg_cap;
-    det_map agg_map;  /* (rule, call site[, device]) -> index into aggs */
+    det_map agg_map; /* (rule, call site[, device]) -> index into aggs */
+    det_map sited;   /* (thread, what a call does) -> its first call with a stack */
+    int sited_built;
     int multi_device; /* the log names two or more devices: findings are per device */
 } det_ctx;
 
@@ -128,6 +130,13 @@ void det_map_free(det_map *map);
 
 /* The call-site frame of 'call' (docs/detectors.md), or NULL when it has none. */
 const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call);
+
+/* The call whose site a finding about 'call' names: 'call' itself when it has a stack, else
+ * the first call with a stack that its thread made doing the same thing (launching the same
+ * kernel, or calling the same API), else 'call' (a finding without a source line). Launches
+ * and asynchronous calls get a stack only when they may become a finding, so a finding about
+ * one of many identical launches often borrows it. DET_NONE when memory is exhausted. */
+uint32_t det_site_call(det_ctx *ctx, uint32_t call);
 
 /* Adds one occurrence to the finding of (rule, call site). Returns 0 or -1. */
 int det_report(det_ctx *ctx, const det_hit *hit);

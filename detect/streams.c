@@ -168,9 +168,12 @@ static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement
     for (size_t i = 0; i < ninv && nothers < 64; i++)
         others[nothers++] = ctx->streams[inv[i].stream].stream_id;
     int is_kernel = legacy->ev->type == SS_EV_KERNEL;
+    uint32_t site = det_site_call(ctx, legacy->call);
+    if (site == DET_NONE)
+        return -1;
     det_hit hit = {
         .rule = is_kernel ? SS_RULE_DEFAULT_STREAM_LAUNCH : SS_RULE_DEFAULT_STREAM_ASYNC_CALL,
-        .call = legacy->call,
+        .call = site,
         .ns = figure,
         .bytes = is_kernel ? 0 : l->bytes,
         .direction = legacy->ev->type == SS_EV_MEMCPY ? direction_of(l) : NULL,

@@ -143,26 +143,7 @@ typedef struct run_scratch {
     uint32_t *names;
     uint64_t *api_ns;
     uint64_t *host_ns;
-    det_map sited; /* (thread, kernel name) -> first launch of it with a stack */
 } run_scratch;
-
-/* Fills scratch->sited: for each (thread, kernel name), the first launch call that has a stack.
- * Launches get a stack only when they may become a finding (the first launch of a kernel
- * usually does: it loads the module), so a launch-bound run often has none of its own.
- * Returns 0 or -1. */
-static int index_sited_launches(det_ctx *ctx, run_scratch *scratch)
-{
-    for (size_t o = 0; o < ctx->op_count; o++) {
-        const ss_ev_api *l = launch_of(ctx, (uint32_t)o);
-        if (l == NULL || l->stack == 0)
-            continue;
-        uint32_t name = ctx->ops[o].ev->u.gpu.name;
-        if (det_map_get(&scratch->sited, l->thread, name) == DET_NONE &&
-            det_map_put(&scratch->sited, l->thread, name, ctx->ops[o].call) < 0)
-            return -1;
-    }
-    return 0;
-}
 
 /* Evaluates the run of 'n' kernels st->ops[first..first+n) and reports it when it is
  * launch-bound (docs/detectors.md). Returns 0 or -1. */
@@ -194,11 +175,15 @@ static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t
             starved_idle += gap;
         scratch->host_ns[k - 1] = l->enter_ns > pl->enter_ns ? l->enter_ns - pl->enter_ns : 0;
     }
-    /* No launch of the run has a stack: the site of another launch of the same kernel by the
-     * same thread, else the first launch (reported without a source line). */
+    /* No launch of the run has a stack: the site of another launch of one of its kernels by
+     * the same thread (det_site_call), else the first launch (no source line). */
     for (size_t k = 0; k < n && site == DET_NONE; k++) {
-        uint32_t o = st->ops[first + k];
-        site = det_map_get(&scratch->sited, launch_of(ctx, o)->thread, ctx->ops[o].ev->u.gpu.name);
+        uint32_t call = ctx->ops[st->ops[first + k]].call;
+        uint32_t borrowed = det_site_call(ctx, call);
+        if (borrowed == DET_NONE)
+            return -1;
+        if (borrowed != call)
+            site = borrowed;
     }
     if (site == DET_NONE)
         site = ctx->ops[st->ops[first]].call;
@@ -267,11 +252,8 @@ int det_launch_bound_run(det_ctx *ctx)
         malloc(longest * sizeof *scratch.names),
         malloc(longest * sizeof *scratch.api_ns),
         malloc(longest * sizeof *scratch.host_ns),
-        {0},
     };
     int rc = scratch.names && scratch.api_ns && scratch.host_ns ? 0 : -1;
-    if (rc == 0)
-        rc = index_sited_launches(ctx, &scratch);
     for (size_t s = 0; s < ctx->stream_count && rc == 0; s++) {
         const det_stream *st = &ctx->streams[s];
         size_t start = 0;
@@ -304,7 +286,6 @@ int det_launch_bound_run(det_ctx *ctx)
     free(scratch.names);
     free(scratch.api_ns);
     free(scratch.host_ns);
-    det_map_free(&scratch.sited);
     return rc;
 }
 

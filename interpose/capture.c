@@ -31,6 +31,8 @@
  * default), so the count follows the program's threads; the memory cap bounds the total. */
 #define ACTIVITY_BUFFER_SIZE (512u << 10)
 #define ACTIVITY_BUFFER_MAX 4096
+/* Handles of the streams created blocking (a power of two; past it, see remember_blocking). */
+#define BLOCKING_STREAM_SLOTS 1024u
 
 /* The CUPTI functions syncscope calls, resolved with dlsym. */
 #define CUPTI_FUNCTIONS(X)                                                                         \
@@ -95,10 +97,13 @@ static struct {
     uint64_t start_ns;
     int64_t started_unix_ns;
     _Atomic uint32_t stream_generation;
-    /* Nonzero once the process has a stream that the legacy default stream serializes with: a
-     * blocking stream, or per-thread default stream work. Until then a legacy-stream launch
-     * cannot become a SYNC101/102 finding and gets no stack (PyTorch runs everything there). */
+    /* Nonzero once work went to a stream that the legacy default stream serializes with: a
+     * stream created blocking, or the per-thread default stream. Until then a legacy-stream
+     * launch gets no stack: PyTorch runs everything there, and cuBLASLt creates a blocking
+     * stream it does not use; a finding about such a launch borrows the site of a launch of
+     * the same kernel that has one (det_site_call). */
     atomic_uint legacy_partners;
+    _Atomic uint64_t blocking_streams[BLOCKING_STREAM_SLOTS]; /* open addressing, 0: empty */
     _Atomic long activity_pid; /* the process that enabled activity records, 0: none yet */
     pthread_mutex_t enable_lock;
     pthread_mutex_t activity_lock;
@@ -313,6 +318,44 @@ static uint32_t capture_stack(thread_state *t)
     return ss_stack_intern_py(&t->store->stacks, &g.store.budget, pcs, depth, py, py_depth);
 }
 
+static size_t blocking_slot(uint64_t handle)
+{
+    handle ^= handle >> 33;
+    handle *= 0xff51afd7ed558ccdull;
+    handle ^= handle >> 33;
+    return (size_t)handle & (BLOCKING_STREAM_SLOTS - 1);
+}
+
+/* Remembers a stream created blocking (lock-free; no allocation). When the table is full,
+ * every launch counts as one that may serialize from then on. */
+static void remember_blocking(uint64_t handle)
+{
+    size_t i = blocking_slot(handle);
+    for (size_t n = 0; n < BLOCKING_STREAM_SLOTS; n++, i = (i + 1) & (BLOCKING_STREAM_SLOTS - 1)) {
+        uint64_t seen = atomic_load_explicit(&g.blocking_streams[i], memory_order_relaxed);
+        if (seen == 0 &&
+            atomic_compare_exchange_strong_explicit(&g.blocking_streams[i], &seen, handle,
+                                                    memory_order_relaxed, memory_order_relaxed))
+            return;
+        if (seen == handle)
+            return;
+    }
+    atomic_store_explicit(&g.legacy_partners, 1, memory_order_relaxed);
+}
+
+static int is_blocking(uint64_t handle)
+{
+    size_t i = blocking_slot(handle);
+    for (size_t n = 0; n < BLOCKING_STREAM_SLOTS; n++, i = (i + 1) & (BLOCKING_STREAM_SLOTS - 1)) {
+        uint64_t seen = atomic_load_explicit(&g.blocking_streams[i], memory_order_relaxed);
+        if (seen == handle)
+            return 1;
+        if (seen == 0)
+            return 0;
+    }
+    return 0;
+}
+
 static void on_stream_created(thread_state *t, const ss_args_spec *spec, const void *params,
                               ss_ev_api *call, void *context)
 {
@@ -332,8 +375,8 @@ static void on_stream_created(thread_state *t, const ss_args_spec *spec, const v
     s->stream_id = context != NULL ? stream_id_of(t, context, handle, 0) : 0;
     /* cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are both 0x1. */
     s->flags = (call->flags & 0x1u) ? SS_STREAM_FLAG_NON_BLOCKING : 0;
-    if (s->flags == 0)
-        atomic_fetch_add_explicit(&g.legacy_partners, 1, memory_order_relaxed);
+    if (s->flags == 0 && handle > SS_STREAM_PER_THREAD)
+        remember_blocking(handle);
     s->device = call->device;
     uint64_t priority = ss_args_read(params, &spec->priority, &present);
     s->priority = present ? (int32_t)(uint32_t)priority : 0;
@@ -424,9 +467,10 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
     int legacy =
         spec->stream.size != 0 && ((a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread) ||
                                    a->stream == SS_STREAM_LEGACY);
-    if (spec->stream.size != 0 && (spec->per_thread || a->stream == SS_STREAM_PER_THREAD) &&
-        atomic_load_explicit(&g.legacy_partners, memory_order_relaxed) == 0)
-        atomic_fetch_add_explicit(&g.legacy_partners, 1, memory_order_relaxed);
+    if (spec->stream.size != 0 && !legacy && ss_api_enqueues(row) &&
+        atomic_load_explicit(&g.legacy_partners, memory_order_relaxed) == 0 &&
+        (spec->per_thread || a->stream == SS_STREAM_PER_THREAD || is_blocking(a->stream)))
+        atomic_store_explicit(&g.legacy_partners, 1, memory_order_relaxed);
     legacy = legacy && atomic_load_explicit(&g.legacy_partners, memory_order_relaxed) != 0;
     if (row->sync != SS_SYNC_NEVER || exit_ns - a->enter_ns >= g.config.stack_min_ns ||
         (legacy && ss_api_enqueues(row)) || row->klass == SS_CLASS_STREAM_CREATE ||

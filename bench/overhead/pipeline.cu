@@ -1,7 +1,8 @@
 /* pipeline.cu: a copy-bound workload: a pinned buffer streamed through the GPU in chunks,
  * each chunk copied in, transformed and copied back on one of two streams, so one stream's
  * copies overlap the other's kernel.
- * Usage: pipeline [passes (300)] [chunks (64)] [chunk KiB (1024)]
+ * Usage: pipeline [passes (300)] [chunks (64)] [chunk KiB (1024)]; the benchmark runs it as
+ * "40 16 16384" (pipeline) and "300 64 1024" (pipeline_small)
  * Prints "bench: pipeline_ms VALUE CHECKSUM". */
 #include "bench_common.h"
 

@@ -8,10 +8,10 @@
 # Environment (all optional):
 #   BENCH_OUT=FILE            also write the results table (and raw samples) to FILE
 #   BENCH_ROUNDS=5            rounds; each runs every workload once per variant
-#   BENCH_WORKLOADS="launch pipeline mlp"
+#   BENCH_WORKLOADS="launch pipeline mlp"  (also: pipeline_small, 1 MiB chunks, no target)
 #   BENCH_VARIANTS="bare floor syncscope"   ("floorcb": the floor plus runtime API callbacks)
 #   BENCH_PYTHON=python3      the Python with PyTorch, for the mlp workload
-#   BENCH_LAUNCHES=200000  BENCH_PIPELINE_ARGS="300 64 1024"  BENCH_MLP_STEPS=2000
+#   BENCH_LAUNCHES=200000  BENCH_PIPELINE_ARGS="40 16 16384"  BENCH_MLP_STEPS=2000
 # Needs only bash, python3 and the built tree (plus PyTorch for the mlp workload).
 set -euo pipefail
 

@@ -973,6 +973,44 @@ START_TEST(test_default_stream_launch)
 }
 END_TEST
 
+START_TEST(test_default_stream_launch_borrowed_site)
+{
+    /* The serializing legacy launch of 'fill' has no stack (launches get one only when they
+     * may become findings); another launch of 'fill' by the same thread, at main.cu:31, has
+     * one: the finding is there. A launch of another kernel lends nothing. */
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = MS(5),
+                    .exit = MS(5) + US(900),
+                    .corr = 20,
+                    .stream = 0,
+                    .stream_id = LEGACY_ID,
+                    .kind = -1,
+                    .stack = site("main.cu", 31)});
+    kernel("fill", MS(5) + US(10), MS(5) + US(20), 20, LEGACY_ID);
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = MS(6),
+                    .exit = MS(6) + US(900),
+                    .corr = 21,
+                    .stream = 0,
+                    .stream_id = LEGACY_ID,
+                    .kind = -1,
+                    .stack = site("main.cu", 32)});
+    kernel("other", MS(6) + US(10), MS(6) + US(20), 21, LEGACY_ID);
+    legacy_between(0, 0, 0);
+    /* legacy_between's 'fill' launch has a stack at main.cu:33; take it away. */
+    for (size_t i = 0; i < log_.count; i++) {
+        if (log_.events[i].type == SS_EV_API && log_.events[i].u.api.correlation == 2)
+            log_.events[i].u.api.stack = 0;
+    }
+    run();
+    const ss_finding *f = only(SS_RULE_DEFAULT_STREAM_LAUNCH);
+    ck_assert_str_eq(f->file, "main.cu");
+    ck_assert_uint_eq(f->line, 31);
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_uint_eq(f->evidence.total_ns, US(92) + US(50));
+}
+END_TEST
+
 START_TEST(test_default_stream_async_call)
 {
     legacy_between(0, 0, 1);
@@ -1377,9 +1415,9 @@ static Suite *detect_suite(void)
          {test_device_sync_over_synchronized, test_stream_sync_waits_for_its_stream_only,
           test_device_wide_sync_call, test_short_block_is_ignored}},
         {"streams",
-         {test_default_stream_launch, test_default_stream_async_call,
-          test_non_blocking_stream_is_not_serialized, test_per_thread_default_stream_is_not_101,
-          test_overlapping_streams_are_not_serialized}},
+         {test_default_stream_launch, test_default_stream_launch_borrowed_site,
+          test_default_stream_async_call, test_non_blocking_stream_is_not_serialized,
+          test_per_thread_default_stream_is_not_101, test_overlapping_streams_are_not_serialized}},
         {"capture",
          {test_capture_invalidated, test_capture_unsafe_call_without_error_result,
           test_capture_success}},
