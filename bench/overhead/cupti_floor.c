@@ -11,9 +11,11 @@
 #define FLOOR_ENV_CALLBACKS "SYNCSCOPE_BENCH_FLOOR_CALLBACKS"
 /* Set to 1 to print the number of records seen at exit (proof that the floor was active). */
 #define FLOOR_ENV_VERBOSE "SYNCSCOPE_BENCH_FLOOR_VERBOSE"
+/* Set to 0 to leave kernel records out (the floor of `--no-kernel-activity`). */
+#define FLOOR_ENV_KERNELS "SYNCSCOPE_BENCH_FLOOR_KERNELS"
 
 /* The interposer's activity buffer size, so both pay the same number of buffer hand-offs. */
-#define FLOOR_BUFFER_SIZE (2u << 20)
+#define FLOOR_BUFFER_SIZE (512u << 10)
 #define FLOOR_BUFFER_ALIGN 8
 
 static CUpti_SubscriberHandle floor_subscriber;
@@ -24,6 +26,12 @@ static int env_is_on(const char *name)
 {
     const char *value = getenv(name);
     return value != NULL && *value != '\0' && strcmp(value, "0") != 0;
+}
+
+static int env_is_off(const char *name)
+{
+    const char *value = getenv(name);
+    return value != NULL && strcmp(value, "0") == 0;
 }
 
 /* The subscriber's callback: does nothing; the domain is enabled only on request. */
@@ -88,6 +96,8 @@ __attribute__((constructor)) static void floor_start(void)
         failed = "cuptiActivityRegisterCallbacks";
     }
     for (size_t i = 0; failed == NULL && i < sizeof kinds / sizeof kinds[0]; i++) {
+        if (kinds[i] == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && env_is_off(FLOOR_ENV_KERNELS))
+            continue;
         if (cuptiActivityEnable(kinds[i]) != CUPTI_SUCCESS)
             failed = "cuptiActivityEnable";
     }

@@ -35,6 +35,11 @@ def env_int(name, default):
     return int(text)
 
 
+# bare; the CUPTI floor (also with every runtime API callback, or without kernel records);
+# syncscope (also with SYNCSCOPE_KERNEL_ACTIVITY=0, i.e. `--no-kernel-activity`).
+VARIANTS = ("bare", "floor", "floorcb", "floor_nokernel", "syncscope", "syncscope_nokernel")
+
+
 class Workload:
     def __init__(self, name, argv, metric, description):
         self.name = name
@@ -102,7 +107,7 @@ class Runner:
         for key in [k for k in env if k.startswith("SYNCSCOPE_")]:
             del env[key]
         output = None
-        if variant in ("floor", "floorcb"):
+        if variant.startswith("floor"):
             env["LD_PRELOAD"] = self.floor
             if self.floor_path:
                 env["LD_LIBRARY_PATH"] = ":".join(
@@ -110,11 +115,15 @@ class Runner:
             env["SYNCSCOPE_BENCH_FLOOR_VERBOSE"] = "1"
             if variant == "floorcb":
                 env["SYNCSCOPE_BENCH_FLOOR_CALLBACKS"] = "1"
-        elif variant == "syncscope":
+            if variant == "floor_nokernel":
+                env["SYNCSCOPE_BENCH_FLOOR_KERNELS"] = "0"
+        elif variant.startswith("syncscope"):
             env["LD_PRELOAD"] = self.preload
             output = os.path.join(self.scratch, f"{tag}.json")
             env["SYNCSCOPE_OUTPUT"] = output
             env["SYNCSCOPE_QUIET"] = "1"
+            if variant == "syncscope_nokernel":
+                env["SYNCSCOPE_KERNEL_ACTIVITY"] = "0"
         return env, output
 
     def run(self, workload, variant):
@@ -135,11 +144,11 @@ class Runner:
             return None, None, None, f"exit {proc.returncode}: " + " | ".join(tail)
         _, value, check = found[-1]
         problem = None
-        if variant in ("floor", "floorcb"):
+        if variant.startswith("floor"):
             m = FLOOR_LINE.search(proc.stderr)
             if not m or int(m.group(1)) == 0:
                 problem = "CUPTI floor not active: " + proc.stderr.strip()[-200:]
-        elif variant == "syncscope":
+        elif variant.startswith("syncscope"):
             if not os.path.isfile(output):
                 problem = "syncscope wrote no result (not attached?): " + proc.stderr.strip()[-200:]
         return float(value), seconds, int(check), problem
@@ -183,8 +192,8 @@ def main():
         if name not in known:
             fail(f"unknown workload '{name}' (launch, pipeline, pipeline_small, mlp)")
     for v in variants:
-        if v not in ("bare", "floor", "floorcb", "syncscope"):
-            fail(f"unknown variant '{v}' (bare, floor, floorcb, syncscope)")
+        if v not in VARIANTS:
+            fail(f"unknown variant '{v}' ({', '.join(VARIANTS)})")
     if "bare" not in variants:
         fail("BENCH_VARIANTS must include bare")
     if any(v.startswith("floor") for v in variants) and not os.path.isfile(floor):

@@ -9,14 +9,15 @@
 #   BENCH_OUT=FILE            also write the results table (and raw samples) to FILE
 #   BENCH_ROUNDS=5            rounds; each runs every workload once per variant
 #   BENCH_WORKLOADS="launch pipeline mlp"  (also: pipeline_small, 1 MiB chunks, no target)
-#   BENCH_VARIANTS="bare floor syncscope"   ("floorcb": the floor plus runtime API callbacks)
+#   BENCH_VARIANTS="bare floor syncscope"   (also: floorcb, the floor plus runtime API
+#       callbacks; floor_nokernel and syncscope_nokernel, both without kernel records)
 #   BENCH_PYTHON=python3      the Python with PyTorch, for the mlp workload
 #   BENCH_LAUNCHES=200000  BENCH_PIPELINE_ARGS="40 16 16384"  BENCH_MLP_STEPS=2000
 # Needs only bash, python3 and the built tree (plus PyTorch for the mlp workload).
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
-    sed -n '2,15s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,16s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"
