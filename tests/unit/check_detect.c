@@ -183,29 +183,47 @@ START_TEST(test_readback_limit_option)
 }
 END_TEST
 
+/* A cudaMemcpyAsync DtoH of 'bytes' into pageable memory on stream 13 by 'thread', called over
+ * [enter, exit] at file:line, its copy running [start, end] on the GPU. */
+static void dtoh_async(uint32_t thread, uint64_t enter, uint64_t exit, uint32_t corr,
+                       uint64_t bytes, uint64_t start, uint64_t end, const char *file,
+                       unsigned line)
+{
+    api((call_spec){.thread = thread,
+                    .name = "cudaMemcpyAsync",
+                    .enter = enter,
+                    .exit = exit,
+                    .corr = corr,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = bytes,
+                    .kind = 2,
+                    .stack = site(file, line)});
+    copy(SS_EV_MEMCPY, start, end, corr, 13, bytes, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+}
+
+/* 'name' (a synchronization) of stream 'stream_id' (handle 'handle') by 'thread'. */
+static void sync_call(uint32_t thread, const char *name, uint64_t handle, uint32_t stream_id,
+                      uint64_t enter, uint64_t exit, uint32_t corr, const char *file, unsigned line)
+{
+    api((call_spec){.thread = thread,
+                    .name = name,
+                    .enter = enter,
+                    .exit = exit,
+                    .corr = corr,
+                    .stream = handle,
+                    .stream_id = stream_id,
+                    .kind = -1,
+                    .stack = site(file, line)});
+}
+
 /* PyTorch's .item(): a 4-byte cudaMemcpyAsync into pageable memory that returns at once, then
  * cudaStreamSynchronize of the same stream, which waits for the queued kernel. */
 static void item_pattern(uint32_t sync_stream_id, uint64_t sync_handle, const char *sync_name)
 {
     pending_scale();
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(32),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("train.py", 36)});
-    copy(SS_EV_MEMCPY, US(311), US(313), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
-    api((call_spec){.name = sync_name,
-                    .enter = US(35),
-                    .exit = US(320),
-                    .corr = 3,
-                    .stream = sync_handle,
-                    .stream_id = sync_stream_id,
-                    .kind = -1,
-                    .stack = site("train.py", 36)});
+    dtoh_async(1, US(20), US(32), 2, 4, US(311), US(313), "train.py", 36);
+    sync_call(1, sync_name, sync_handle, sync_stream_id, US(35), US(320), 3, "train.py", 36);
 }
 
 START_TEST(test_readback_then_stream_sync)
@@ -256,16 +274,7 @@ START_TEST(test_readback_sync_not_next)
      * than the value, so it stays SYNC401 and the copy (which waited for nothing) is no
      * finding. */
     pending_scale();
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(32),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("train.py", 36)});
-    copy(SS_EV_MEMCPY, US(311), US(313), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    dtoh_async(1, US(20), US(32), 2, 4, US(311), US(313), "train.py", 36);
     api((call_spec){.name = "cudaLaunchKernel",
                     .enter = US(33),
                     .exit = US(34),
@@ -275,14 +284,7 @@ START_TEST(test_readback_sync_not_next)
                     .kind = -1,
                     .stack = site("train.py", 37)});
     kernel("scale", US(313), US(400), 3, 13);
-    api((call_spec){.name = "cudaStreamSynchronize",
-                    .enter = US(35),
-                    .exit = US(405),
-                    .corr = 4,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("train.py", 38)});
+    sync_call(1, "cudaStreamSynchronize", S13, 13, US(35), US(405), 4, "train.py", 38);
     run();
     ck_assert_uint_eq(res.count, 1);
     const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
@@ -295,24 +297,8 @@ START_TEST(test_readback_then_idle_sync)
 {
     /* Nothing pending when the value is read (the loop drained first): neither the copy nor
      * the synchronization is a finding, although the copy is pageable. */
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(32),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 8,
-                    .kind = 2,
-                    .stack = site("train.py", 54)});
-    copy(SS_EV_MEMCPY, US(25), US(27), 2, 13, 8, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
-    api((call_spec){.name = "cudaStreamSynchronize",
-                    .enter = US(35),
-                    .exit = US(40),
-                    .corr = 3,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("train.py", 54)});
+    dtoh_async(1, US(20), US(32), 2, 8, US(25), US(27), "train.py", 54);
+    sync_call(1, "cudaStreamSynchronize", S13, 13, US(35), US(40), 3, "train.py", 54);
     run();
     ck_assert_uint_eq(res.count, 0);
     ck_assert_uint_eq(res.blocked_ns, 0);
@@ -324,35 +310,9 @@ START_TEST(test_readback_then_sync_two_threads)
     /* The synchronization that follows the copy is the same thread's: thread 2 synchronizing
      * in between does not count, and it is SYNC401 on its own. */
     pending_scale();
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .thread = 1,
-                    .enter = US(20),
-                    .exit = US(32),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("train.py", 36)});
-    copy(SS_EV_MEMCPY, US(311), US(313), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
-    api((call_spec){.name = "cudaStreamSynchronize",
-                    .thread = 2,
-                    .enter = US(33),
-                    .exit = US(318),
-                    .corr = 3,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("worker.py", 9)});
-    api((call_spec){.name = "cudaStreamSynchronize",
-                    .thread = 1,
-                    .enter = US(35),
-                    .exit = US(320),
-                    .corr = 4,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("train.py", 36)});
+    dtoh_async(1, US(20), US(32), 2, 4, US(311), US(313), "train.py", 36);
+    sync_call(2, "cudaStreamSynchronize", S13, 13, US(33), US(318), 3, "worker.py", 9);
+    sync_call(1, "cudaStreamSynchronize", S13, 13, US(35), US(320), 4, "train.py", 36);
     run();
     ck_assert_uint_eq(res.count, 2);
     const ss_finding *r = only(SS_RULE_SCALAR_READBACK);
