@@ -58,22 +58,14 @@ int det_copies_run(det_ctx *ctx)
         /* A pageable copy and the synchronization of its stream that its thread makes next
          * are one operation (PyTorch's non_blocking=False copies): the wait in the
          * synchronization is the copy's. */
-        uint32_t sync = pageable_async ? det_following_sync(ctx, (uint32_t)i) : DET_NONE;
-        if (sync != DET_NONE && det_blocked_ns(&ctx->calls[sync]) >= ctx->opt->min_blocked_ns) {
-            if ((rc = det_sync_waited(ctx, sync, (uint32_t)i, &extra)) < 0)
+        uint32_t sync = DET_NONE;
+        if (pageable_async && (rc = det_joined_sync(ctx, (uint32_t)i, &extra, &sync)) < 0)
+            break;
+        if (sync != DET_NONE) {
+            if ((rc = det_opset_merge(&waited, &extra)) < 0)
                 break;
-            for (size_t k = 0; k < extra.count && rc == 0; k++)
-                rc = det_opset_add(&waited, extra.ops[k]);
-            if (rc < 0)
-                break;
-            if (extra.count == 0) {
-                sync = DET_NONE;
-            } else {
-                blocked += det_blocked_ns(&ctx->calls[sync]);
-                ctx->calls[sync].claimed = 1;
-            }
-        } else {
-            sync = DET_NONE;
+            blocked += det_blocked_ns(&ctx->calls[sync]);
+            ctx->calls[sync].claimed = 1;
         }
         if (blocked < ctx->opt->min_blocked_ns)
             continue;

@@ -325,7 +325,18 @@ static int cmp_call_key(const void *pa, const void *pb)
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
-/* Marks driver calls made inside a runtime call of the same thread as enclosed by it. */
+static int cmp_call_order(const void *pa, const void *pb)
+{
+    const call_key *a = pa, *b = pb;
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    if (a->enter != b->enter)
+        return a->enter < b->enter ? -1 : 1;
+    return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Marks driver calls made inside a runtime call of the same thread as enclosed by it, and
+ * links each thread's calls (det_call.next). */
 static int mark_enclosed(det_ctx *ctx)
 {
     if (ctx->call_count == 0)
@@ -352,7 +363,9 @@ static int mark_enclosed(det_ctx *ctx)
             open = keys[i].index;
         }
     }
-    /* Each thread's calls in order, nested driver calls aside. */
+    /* Each thread's calls in the order it made them, nested driver calls aside: by entry, and
+     * for equal entries by log order (a thread's calls enter the log as they are made). */
+    qsort(keys, ctx->call_count, sizeof *keys, cmp_call_order);
     uint32_t prev = DET_NONE;
     for (size_t i = 0; i < ctx->call_count; i++) {
         if (i > 0 && keys[i].thread != keys[i - 1].thread)
@@ -586,67 +599,100 @@ static int syncs_legacy(const det_call *sync)
            (sync->ev->stream == SS_STREAM_LEGACY_NULL && !sync->ev->per_thread);
 }
 
-uint32_t det_following_sync(const det_ctx *ctx, uint32_t copy)
+/* Whether the work of copy call 'c' runs on a stream the legacy stream synchronizes with: the
+ * legacy stream itself, or a blocking one (the per-thread default stream is one). */
+static int on_blocking_stream(const det_ctx *ctx, const det_call *c)
 {
-    uint32_t n = ctx->calls[copy].next;
-    if (n == DET_NONE)
-        return DET_NONE;
-    const det_call *s = &ctx->calls[n];
-    if (s->claimed || s->row == NULL || s->row->sync != SS_SYNC_EXPLICIT)
-        return DET_NONE;
-    if (s->row->klass == SS_CLASS_DEVICE_SYNC)
-        return n;
-    if (s->row->klass != SS_CLASS_STREAM_SYNC)
-        return DET_NONE;
-    if (syncs_legacy(s))
-        return n;
-    uint32_t stream = det_call_stream(ctx, &ctx->calls[copy]);
-    return stream != 0 && s->ev->stream_id == stream ? n : DET_NONE;
+    if (c->copy_op == DET_NONE)
+        return det_call_on_legacy(c);
+    const det_stream *st = &ctx->streams[ctx->ops[c->copy_op].stream];
+    return st->blocking || st->legacy;
 }
 
-int det_sync_waited(const det_ctx *ctx, uint32_t sync, uint32_t copy, det_opset *out)
+int det_joined_sync(const det_ctx *ctx, uint32_t copy, det_opset *out, uint32_t *sync)
 {
-    const det_call *s = &ctx->calls[sync];
-    uint32_t only =
-        s->row->klass == SS_CLASS_STREAM_SYNC && !syncs_legacy(s) ? s->ev->stream_id : 0;
-    if (det_waited(ctx, sync, only, out) < 0)
+    *sync = DET_NONE;
+    out->count = 0;
+    const det_call *c = &ctx->calls[copy];
+    /* A synchronous copy's work is done when it returns: nothing is left to wait for. */
+    if (c->row == NULL || c->row->sync == SS_SYNC_ALWAYS || c->copy_op == DET_NONE ||
+        c->next == DET_NONE)
+        return 0;
+    const det_call *s = &ctx->calls[c->next];
+    if (s->claimed || s->row == NULL || s->row->sync != SS_SYNC_EXPLICIT ||
+        det_blocked_ns(s) < ctx->opt->min_blocked_ns)
+        return 0;
+    uint32_t stream = ctx->ops[c->copy_op].stream;
+    uint32_t only = 0;
+    if (s->row->klass == SS_CLASS_STREAM_SYNC && syncs_legacy(s)) {
+        if (!on_blocking_stream(ctx, c))
+            return 0;
+    } else if (s->row->klass == SS_CLASS_STREAM_SYNC) {
+        if (s->ev->stream_id != ctx->ops[c->copy_op].ev->u.gpu.stream_id)
+            return 0;
+        only = s->ev->stream_id;
+    } else if (s->row->klass != SS_CLASS_DEVICE_SYNC) {
+        return 0;
+    }
+    if (det_waited(ctx, c->next, only, out) < 0)
         return -1;
     size_t kept = 0;
     for (size_t k = 0; k < out->count; k++) {
-        if (ctx->ops[out->ops[k]].call != copy)
+        const det_op *op = &ctx->ops[out->ops[k]];
+        if (op->stream != stream) {
+            out->count = 0; /* it waited for other streams too: a synchronization of its own */
+            return 0;
+        }
+        if (op->call != copy)
             out->ops[kept++] = out->ops[k];
     }
     out->count = kept;
+    if (kept > 0)
+        *sync = c->next;
+    return 0;
+}
+
+int det_opset_merge(det_opset *dst, const det_opset *src)
+{
+    for (size_t i = 0; i < src->count; i++) {
+        size_t j = 0;
+        while (j < dst->count && dst->ops[j] != src->ops[i])
+            j++;
+        if (j == dst->count && det_opset_add(dst, src->ops[i]) < 0)
+            return -1;
+    }
     return 0;
 }
 
 /* ---- call sites and aggregation ---- */
 
-/* What a call does, for det_site_call: the kernel a launch ran, else the API. */
-static uint64_t site_key(const det_ctx *ctx, const det_call *c)
+/* The kernel a launch call ran (its name's string id), 0 for any other call. */
+static uint32_t launched_kernel(const det_ctx *ctx, const det_call *c)
 {
     if (c->row != NULL && c->row->klass == SS_CLASS_LAUNCH && c->first_op != DET_NONE &&
         ctx->ops[c->first_op].ev->type == SS_EV_KERNEL)
-        return (uint64_t)1 << 32 | ctx->ops[c->first_op].ev->u.gpu.name;
-    return c->ev->name;
+        return ctx->ops[c->first_op].ev->u.gpu.name;
+    return 0;
 }
 
 uint32_t det_site_call(det_ctx *ctx, uint32_t call)
 {
     const det_call *c = &ctx->calls[call];
-    if (c->ev->stack != 0)
+    uint32_t kernel = launched_kernel(ctx, c);
+    if (c->ev->stack != 0 || kernel == 0)
         return call;
     if (!ctx->sited_built) {
         for (size_t i = 0; i < ctx->call_count; i++) {
             const det_call *s = &ctx->calls[i];
-            if (s->enclosed || s->ev->stack == 0)
+            uint32_t k = launched_kernel(ctx, s);
+            if (s->enclosed || s->ev->stack == 0 || k == 0)
                 continue;
-            if (map_put_first(&ctx->sited, s->ev->thread, site_key(ctx, s), (uint32_t)i) < 0)
+            if (map_put_first(&ctx->sited, s->ev->thread, k, (uint32_t)i) < 0)
                 return DET_NONE;
         }
         ctx->sited_built = 1;
     }
-    uint32_t found = det_map_get(&ctx->sited, c->ev->thread, site_key(ctx, c));
+    uint32_t found = det_map_get(&ctx->sited, c->ev->thread, kernel);
     return found != DET_NONE ? found : call;
 }
 
@@ -1158,10 +1204,12 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
         }
         const char *refused = ss_log_get_meta(log, "refused_activity_buffers");
         if (refused != NULL && strcmp(refused, "0") != 0) {
-            char *msg = ss_asprintf("CUPTI was refused %s activity buffer%s past the memory cap "
-                                    "and dropped the GPU records meant for them; the findings "
-                                    "may be incomplete (raise SYNCSCOPE_MAX_MEMORY)",
-                                    refused, strcmp(refused, "1") == 0 ? "" : "s");
+            char *msg = ss_asprintf("%s request%s of CUPTI for an activity buffer %s refused past "
+                                    "the memory cap, and CUPTI dropped the GPU records it had "
+                                    "no room for; the findings may be incomplete (raise "
+                                    "SYNCSCOPE_MAX_MEMORY)",
+                                    refused, strcmp(refused, "1") == 0 ? "" : "s",
+                                    strcmp(refused, "1") == 0 ? "was" : "were");
             ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
             free(msg);
         }

@@ -97,7 +97,7 @@ typedef struct det_ctx {
     det_agg *aggs;
     size_t agg_count, agg_cap;
     det_map agg_map; /* (rule, call site[, device]) -> index into aggs */
-    det_map sited;   /* (thread, what a call does) -> its first call with a stack */
+    det_map sited;   /* (thread, kernel name) -> the first launch of it with a stack */
     int sited_built;
     int multi_device; /* the log names two or more devices: findings are per device */
 } det_ctx;
@@ -131,11 +131,12 @@ void det_map_free(det_map *map);
 /* The call-site frame of 'call' (docs/detectors.md), or NULL when it has none. */
 const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call);
 
-/* The call whose site a finding about 'call' names: 'call' itself when it has a stack, else
- * the first call with a stack that its thread made doing the same thing (launching the same
- * kernel, or calling the same API), else 'call' (a finding without a source line). Launches
- * and asynchronous calls get a stack only when they may become a finding, so a finding about
- * one of many identical launches often borrows it. DET_NONE when memory is exhausted. */
+/* The call whose site a finding about 'call' names: 'call' itself when it has a stack or is not
+ * a kernel launch, else the first launch of the same kernel by the same thread that has a stack,
+ * else 'call' (a finding without a source line). Launches get a stack only when they may
+ * become a finding, so a finding about one of many identical launches often borrows it; other
+ * calls borrow nothing (an API name says too little about where it was called). DET_NONE when
+ * memory is exhausted. */
 uint32_t det_site_call(det_ctx *ctx, uint32_t call);
 
 /* Adds one occurrence to the finding of (rule, call site). Returns 0 or -1. */
@@ -181,14 +182,17 @@ struct det_agg {
     uint64_t figures[DET_FIGURES]; /* sums of the occurrences' figures (det_hit.figures) */
 };
 
-/* The synchronization that the thread of copy call 'copy' made right after it, when that waits
- * for the copy's work (a device synchronization, or a stream synchronization of the copy's
- * stream or of the legacy stream) and no family has claimed it yet; DET_NONE otherwise. Such a
- * copy and synchronization are one operation (PyTorch's copies with non_blocking=False). */
-uint32_t det_following_sync(const det_ctx *ctx, uint32_t copy);
-/* What synchronization 'sync' waited for (det_waited, narrowed to its stream), without the
- * operations of call 'copy' itself. Returns 0 or -1. */
-int det_sync_waited(const det_ctx *ctx, uint32_t sync, uint32_t copy, det_opset *out);
+/* The synchronization joined to asynchronous copy call 'copy': the next call its thread made
+ * (nested driver calls aside), when that is a synchronization no family has claimed yet, which
+ * covers the copy's stream (a device synchronization; a synchronization of that stream; or of
+ * the legacy stream when the copy's stream is blocking), blocked at least min_blocked_ns, and
+ * waited for work of the copy's stream only, and for some. Such a copy and synchronization are
+ * one operation (PyTorch's `.item()`, and its copies with non_blocking=False). Sets '*sync'
+ * (DET_NONE when there is none) and fills 'out' with what the synchronization waited for,
+ * without the copy's own operations. Returns 0 or -1. */
+int det_joined_sync(const det_ctx *ctx, uint32_t copy, det_opset *out, uint32_t *sync);
+/* Adds the operations of 'src' that 'dst' does not hold yet. Returns 0 or -1. */
+int det_opset_merge(det_opset *dst, const det_opset *src);
 
 /* Whether 'call' is a device-to-host copy of at most readback_max_bytes: a readback, judged by
  * SYNC301 alone (never SYNC201/202, whether or not it waited). */

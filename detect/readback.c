@@ -27,7 +27,7 @@ int det_is_readback(const det_ctx *ctx, const det_call *call)
 
 int det_readback_run(det_ctx *ctx)
 {
-    det_opset waited = {0};
+    det_opset waited = {0}, extra = {0};
     int rc = 0;
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
         det_call *c = &ctx->calls[i];
@@ -40,16 +40,14 @@ int det_readback_run(det_ctx *ctx)
             break;
         if (blocked < ctx->opt->min_blocked_ns || waited.count == 0) {
             /* The copy returned at once: the wait, if any, is in the next synchronization. */
-            uint32_t n = det_following_sync(ctx, (uint32_t)i);
-            if (n == DET_NONE || det_blocked_ns(&ctx->calls[n]) < ctx->opt->min_blocked_ns)
-                continue;
-            if ((rc = det_sync_waited(ctx, n, (uint32_t)i, &waited)) < 0)
+            if ((rc = det_joined_sync(ctx, (uint32_t)i, &extra, &sync)) < 0)
                 break;
-            if (waited.count == 0)
+            if (sync == DET_NONE)
                 continue;
-            sync = n;
-            blocked += det_blocked_ns(&ctx->calls[n]);
-            ctx->calls[n].claimed = 1;
+            if ((rc = det_opset_merge(&waited, &extra)) < 0)
+                break;
+            blocked += det_blocked_ns(&ctx->calls[sync]);
+            ctx->calls[sync].claimed = 1;
         }
         c->claimed = 1;
         det_hit hit = {
@@ -68,6 +66,7 @@ int det_readback_run(det_ctx *ctx)
         rc = det_report(ctx, &hit);
     }
     det_opset_free(&waited);
+    det_opset_free(&extra);
     return rc;
 }
 

@@ -326,6 +326,10 @@ static size_t blocking_slot(uint64_t handle)
     return (size_t)handle & (BLOCKING_STREAM_SLOTS - 1);
 }
 
+/* A slot of a stream handle that was forgotten (handles 0..2 are the special streams, never
+ * stored). */
+#define BLOCKING_TOMBSTONE 1u
+
 /* Remembers a stream created blocking (lock-free; no allocation). When the table is full,
  * every launch counts as one that may serialize from then on. */
 static void remember_blocking(uint64_t handle)
@@ -341,6 +345,21 @@ static void remember_blocking(uint64_t handle)
             return;
     }
     atomic_store_explicit(&g.legacy_partners, 1, memory_order_relaxed);
+}
+
+/* Forgets a handle that a destroyed blocking stream had and a new non-blocking stream got. */
+static void forget_blocking(uint64_t handle)
+{
+    size_t i = blocking_slot(handle);
+    for (size_t n = 0; n < BLOCKING_STREAM_SLOTS; n++, i = (i + 1) & (BLOCKING_STREAM_SLOTS - 1)) {
+        uint64_t seen = atomic_load_explicit(&g.blocking_streams[i], memory_order_relaxed);
+        if (seen == 0)
+            return;
+        if (seen == handle && atomic_compare_exchange_strong_explicit(
+                                  &g.blocking_streams[i], &seen, BLOCKING_TOMBSTONE,
+                                  memory_order_relaxed, memory_order_relaxed))
+            return;
+    }
 }
 
 static int is_blocking(uint64_t handle)
@@ -375,8 +394,12 @@ static void on_stream_created(thread_state *t, const ss_args_spec *spec, const v
     s->stream_id = context != NULL ? stream_id_of(t, context, handle, 0) : 0;
     /* cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are both 0x1. */
     s->flags = (call->flags & 0x1u) ? SS_STREAM_FLAG_NON_BLOCKING : 0;
-    if (s->flags == 0 && handle > SS_STREAM_PER_THREAD)
-        remember_blocking(handle);
+    if (handle > SS_STREAM_PER_THREAD) {
+        if (s->flags == 0)
+            remember_blocking(handle);
+        else
+            forget_blocking(handle);
+    }
     s->device = call->device;
     uint64_t priority = ss_args_read(params, &spec->priority, &present);
     s->priority = present ? (int32_t)(uint32_t)priority : 0;

@@ -324,6 +324,90 @@ START_TEST(test_readback_then_sync_two_threads)
 }
 END_TEST
 
+START_TEST(test_readback_legacy_sync_of_non_blocking_copy)
+{
+    /* The copy is on a non-blocking stream; cudaStreamSynchronize(0) then waits for a kernel
+     * on the legacy stream, which that stream does not synchronize with: not the readback's
+     * wait. SYNC401 at the synchronization; the copy (which waited for nothing) is none. */
+    stream_record(S13, 13, 1);
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = 0,
+                    .exit = US(5),
+                    .corr = 1,
+                    .stream = 0,
+                    .stream_id = LEGACY_ID,
+                    .kind = -1,
+                    .stack = site("main.cu", 30)});
+    kernel("scale", US(10), US(310), 1, LEGACY_ID);
+    dtoh_async(1, US(20), US(32), 2, 4, US(25), US(27), "train.py", 36);
+    sync_call(1, "cudaStreamSynchronize", 0, LEGACY_ID, US(35), US(320), 3, "train.py", 38);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
+    ck_assert_uint_eq(f->line, 38);
+    ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 7 (0.30 ms)");
+}
+END_TEST
+
+START_TEST(test_readback_sync_copy_joins_nothing)
+{
+    /* A synchronous 4-byte cudaMemcpy is done when it returns: the device synchronization
+     * after it, which waits for a kernel of stream 13, is SYNC401 of its own. */
+    pending_scale();
+    api((call_spec){.name = "cudaMemcpy",
+                    .enter = US(20),
+                    .exit = US(30),
+                    .corr = 2,
+                    .bytes = 4,
+                    .kind = 2,
+                    .stack = site("main.cu", 42)});
+    copy(SS_EV_MEMCPY, US(22), US(25), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    sync_call(1, "cudaDeviceSynchronize", 0, 0, US(35), US(320), 3, "main.cu", 43);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
+    ck_assert_uint_eq(f->line, 43);
+    ck_assert_uint_eq(f->evidence.total_ns, US(285));
+}
+END_TEST
+
+START_TEST(test_readback_device_sync_of_other_streams)
+{
+    /* The device synchronization after the readback also waits for stream 14's kernel: it
+     * waits for more than the value and stays SYNC401 (over-synchronized: two streams). */
+    pending_scale();
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = US(6),
+                    .exit = US(8),
+                    .corr = 5,
+                    .stream = 0x2000u,
+                    .stream_id = 14,
+                    .kind = -1,
+                    .stack = site("main.cu", 31)});
+    kernel("bias", US(12), US(300), 5, 14);
+    dtoh_async(1, US(20), US(32), 2, 4, US(311), US(313), "train.py", 36);
+    sync_call(1, "cudaDeviceSynchronize", 0, 0, US(35), US(320), 3, "train.py", 36);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
+    ck_assert_str_eq(extra(f, "over_synchronized"), "1");
+}
+END_TEST
+
+START_TEST(test_readback_same_enter_time)
+{
+    /* A copy that took no measurable time and the synchronization entered at the same
+     * nanosecond: linked in the order the thread made them. */
+    pending_scale();
+    dtoh_async(1, US(20), US(20), 2, 4, US(311), US(313), "train.py", 36);
+    sync_call(1, "cudaStreamSynchronize", S13, 13, US(20), US(320), 3, "train.py", 36);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    ck_assert_uint_eq(only(SS_RULE_SCALAR_READBACK)->evidence.total_ns, US(300));
+}
+END_TEST
+
 START_TEST(test_aggregation)
 {
     /* Three readbacks at one call site (different stacks, same file:line). */
@@ -615,6 +699,38 @@ START_TEST(test_pageable_async_copy_then_stream_sync)
                      "0.31 ms (0.31 ms at most) for 196608 bytes; 1 of 1 waited for earlier "
                      "device work (1 in the cudaStreamSynchronize that followed)");
     ck_assert_uint_eq(res.blocked_ns, US(310));
+}
+END_TEST
+
+START_TEST(test_pageable_copy_then_sync_counts_work_once)
+{
+    /* The kernel ends at 62 us: inside the copy's window (exit 60 us + 5 us slack) and inside
+     * the synchronization's. It is listed once. */
+    api((call_spec){.name = "cudaLaunchKernel",
+                    .enter = 0,
+                    .exit = US(5),
+                    .corr = 1,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .stack = site("main.cu", 30)});
+    kernel("scale", US(10), US(62), 1, 13);
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(60),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 196608,
+                    .kind = 1,
+                    .stack = site("infer.py", 27)});
+    copy(SS_EV_MEMCPY, US(63), US(80), 2, 13, 196608, SS_COPY_HTOD, SS_MEM_PAGEABLE, SS_MEM_DEVICE);
+    sync_call(1, "cudaStreamSynchronize", S13, 13, US(61), US(100), 3, "infer.py", 27);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_PAGEABLE_ASYNC_COPY);
+    ck_assert_uint_eq(f->evidence.total_ns, US(40) + US(39));
+    ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 13 (52.0 us)");
 }
 END_TEST
 
@@ -1301,9 +1417,9 @@ START_TEST(test_refused_activity_buffers_warned)
     ck_assert_uint_eq(res.diag_count, 1);
     ck_assert_int_eq(res.diags[0].severity, SS_SEV_WARNING);
     ck_assert_str_eq(res.diags[0].message,
-                     "CUPTI was refused 2 activity buffers past the memory cap and dropped the "
-                     "GPU records meant for them; the findings may be incomplete (raise "
-                     "SYNCSCOPE_MAX_MEMORY)");
+                     "2 requests of CUPTI for an activity buffer were refused past the memory "
+                     "cap, and CUPTI dropped the GPU records it had no room for; the findings "
+                     "may be incomplete (raise SYNCSCOPE_MAX_MEMORY)");
 }
 END_TEST
 
@@ -1360,17 +1476,20 @@ static Suite *detect_suite(void)
     } cases[] = {
         {"readback",
          {test_readback_positive, test_readback_nothing_pending,
-          test_readback_async_api_and_size_limit, test_readback_limit_option,
-          test_readback_then_stream_sync, test_readback_then_device_sync,
-          test_readback_then_other_stream_sync, test_readback_sync_not_next,
-          test_readback_then_idle_sync, test_readback_then_sync_two_threads, test_aggregation,
+          test_readback_async_api_and_size_limit, test_readback_limit_option, test_aggregation,
           test_nested_driver_call_not_counted_twice, test_nested_driver_call_without_runtime_parent,
           test_two_threads, test_only_later_work_pending, test_out_of_order_activity}},
+        {"joined",
+         {test_readback_then_stream_sync, test_readback_then_device_sync,
+          test_readback_then_other_stream_sync, test_readback_sync_not_next,
+          test_readback_then_idle_sync, test_readback_then_sync_two_threads,
+          test_readback_legacy_sync_of_non_blocking_copy, test_readback_sync_copy_joins_nothing,
+          test_readback_device_sync_of_other_streams, test_readback_same_enter_time}},
         {"copies",
          {test_pageable_async_copy, test_pageable_async_copy_without_pending_work,
-          test_pageable_async_copy_then_stream_sync, test_pinned_copy_then_stream_sync_stays_401,
-          test_pinned_async_copy_is_not_201, test_sync_copy_in_pipeline,
-          test_sync_copy_nothing_pending}},
+          test_pageable_async_copy_then_stream_sync, test_pageable_copy_then_sync_counts_work_once,
+          test_pinned_copy_then_stream_sync_stays_401, test_pinned_async_copy_is_not_201,
+          test_sync_copy_in_pipeline, test_sync_copy_nothing_pending}},
         {"syncs",
          {test_device_sync_over_synchronized, test_stream_sync_waits_for_its_stream_only,
           test_device_wide_sync_call, test_short_block_is_ignored}},
