@@ -217,7 +217,8 @@ static void sync_call(uint32_t thread, const char *name, uint64_t handle, uint32
                     .stack = site(file, line)});
 }
 
-/* PyTorch's .item(): a 4-byte cudaMemcpyAsync into pageable memory that returns at once, then
+/* PyTorch's .item(): a 4-byte cudaMemcpyAsync that returns at once (PyTorch's goes into pinned
+ * memory, this one into pageable: the kind does not matter to SYNC301), then
  * cudaStreamSynchronize of the same stream, which waits for the queued kernel. */
 static void item_pattern(uint32_t sync_stream_id, uint64_t sync_handle, const char *sync_name)
 {
