@@ -38,7 +38,7 @@ static const char *host_kind_word(const det_ctx *ctx, const det_call *call)
 
 int det_copies_run(det_ctx *ctx)
 {
-    det_opset waited = {0}, extra = {0};
+    det_opset waited = {0};
     int rc = 0;
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
         det_call *c = &ctx->calls[i];
@@ -59,14 +59,8 @@ int det_copies_run(det_ctx *ctx)
          * are one operation (PyTorch's non_blocking=False copies): the wait in the
          * synchronization is the copy's. */
         uint32_t sync = DET_NONE;
-        if (pageable_async && (rc = det_joined_sync(ctx, (uint32_t)i, &extra, &sync)) < 0)
+        if (pageable_async && (rc = det_join_sync(ctx, (uint32_t)i, &waited, &blocked, &sync)) < 0)
             break;
-        if (sync != DET_NONE) {
-            if ((rc = det_opset_merge(&waited, &extra)) < 0)
-                break;
-            blocked += det_blocked_ns(&ctx->calls[sync]);
-            ctx->calls[sync].claimed = 1;
-        }
         if (blocked < ctx->opt->min_blocked_ns)
             continue;
         /* A pageable asynchronous copy is a finding by itself (it blocked the host for its
@@ -91,7 +85,6 @@ int det_copies_run(det_ctx *ctx)
         c->claimed = 1;
     }
     det_opset_free(&waited);
-    det_opset_free(&extra);
     return rc;
 }
 

@@ -609,9 +609,23 @@ static int on_blocking_stream(const det_ctx *ctx, const det_call *c)
     return st->blocking || st->legacy;
 }
 
-int det_joined_sync(const det_ctx *ctx, uint32_t copy, det_opset *out, uint32_t *sync)
+/* Adds the operations of 'src' that 'dst' does not hold yet. Returns 0 or -1. */
+static int opset_merge(det_opset *dst, const det_opset *src)
+{
+    for (size_t i = 0; i < src->count; i++) {
+        size_t j = 0;
+        while (j < dst->count && dst->ops[j] != src->ops[i])
+            j++;
+        if (j == dst->count && det_opset_add(dst, src->ops[i]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int det_join_sync(det_ctx *ctx, uint32_t copy, det_opset *waited, uint64_t *blocked, uint32_t *sync)
 {
     *sync = DET_NONE;
+    det_opset *out = &ctx->joined;
     out->count = 0;
     const det_call *c = &ctx->calls[copy];
     /* A synchronous copy's work is done when it returns: nothing is left to wait for. */
@@ -647,20 +661,13 @@ int det_joined_sync(const det_ctx *ctx, uint32_t copy, det_opset *out, uint32_t 
             out->ops[kept++] = out->ops[k];
     }
     out->count = kept;
-    if (kept > 0)
-        *sync = c->next;
-    return 0;
-}
-
-int det_opset_merge(det_opset *dst, const det_opset *src)
-{
-    for (size_t i = 0; i < src->count; i++) {
-        size_t j = 0;
-        while (j < dst->count && dst->ops[j] != src->ops[i])
-            j++;
-        if (j == dst->count && det_opset_add(dst, src->ops[i]) < 0)
-            return -1;
-    }
+    if (kept == 0)
+        return 0;
+    if (opset_merge(waited, out) < 0)
+        return -1;
+    *sync = c->next;
+    *blocked += det_blocked_ns(s);
+    ctx->calls[c->next].claimed = 1;
     return 0;
 }
 
@@ -1149,6 +1156,7 @@ static int counts_as_blocked(ss_rule_id rule)
 static void free_ctx(det_ctx *ctx)
 {
     det_map_free(&ctx->sited);
+    det_opset_free(&ctx->joined);
     free(ctx->calls);
     free(ctx->ops);
     free(ctx->ops_by_end);

@@ -96,8 +96,9 @@ typedef struct det_ctx {
     int32_t *site_frame; /* per stack: chosen frame index, -1 none, -2 not computed yet */
     det_agg *aggs;
     size_t agg_count, agg_cap;
-    det_map agg_map; /* (rule, call site[, device]) -> index into aggs */
-    det_map sited;   /* (thread, kernel name) -> the first launch of it with a stack */
+    det_map agg_map;  /* (rule, call site[, device]) -> index into aggs */
+    det_map sited;    /* (thread, kernel name) -> the first launch of it with a stack */
+    det_opset joined; /* scratch of det_join_sync */
     int sited_built;
     int multi_device; /* the log names two or more devices: findings are per device */
 } det_ctx;
@@ -182,17 +183,16 @@ struct det_agg {
     uint64_t figures[DET_FIGURES]; /* sums of the occurrences' figures (det_hit.figures) */
 };
 
-/* The synchronization joined to asynchronous copy call 'copy': the next call its thread made
- * (nested driver calls aside), when that is a synchronization no family has claimed yet, which
- * covers the copy's stream (a device synchronization; a synchronization of that stream; or of
- * the legacy stream when the copy's stream is blocking), blocked at least min_blocked_ns, and
- * waited for work of the copy's stream only, and for some. Such a copy and synchronization are
- * one operation (PyTorch's `.item()`, and its copies with non_blocking=False). Sets '*sync'
- * (DET_NONE when there is none) and fills 'out' with what the synchronization waited for,
- * without the copy's own operations. Returns 0 or -1. */
-int det_joined_sync(const det_ctx *ctx, uint32_t copy, det_opset *out, uint32_t *sync);
-/* Adds the operations of 'src' that 'dst' does not hold yet. Returns 0 or -1. */
-int det_opset_merge(det_opset *dst, const det_opset *src);
+/* Joins to asynchronous copy call 'copy' the synchronization its thread made next, when that
+ * synchronization no family has claimed yet covers the copy's stream (a device synchronization;
+ * a synchronization of that stream; or of the legacy stream when the copy's stream is
+ * blocking), blocked at least min_blocked_ns, and waited for work of the copy's stream only, and
+ * for some. Such a copy and synchronization are one operation (PyTorch's `.item()`, and its
+ * copies with non_blocking=False): the synchronization is claimed, its host time is added to
+ * '*blocked', and what it waited for (the copy's own operations aside) to 'waited'. Sets '*sync'
+ * to it, or to DET_NONE when nothing was joined. Returns 0 or -1. */
+int det_join_sync(det_ctx *ctx, uint32_t copy, det_opset *waited, uint64_t *blocked,
+                  uint32_t *sync);
 
 /* Whether 'call' is a device-to-host copy of at most readback_max_bytes: a readback, judged by
  * SYNC301 alone (never SYNC201/202, whether or not it waited). */

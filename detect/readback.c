@@ -27,7 +27,7 @@ int det_is_readback(const det_ctx *ctx, const det_call *call)
 
 int det_readback_run(det_ctx *ctx)
 {
-    det_opset waited = {0}, extra = {0};
+    det_opset waited = {0};
     int rc = 0;
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
         det_call *c = &ctx->calls[i];
@@ -40,14 +40,10 @@ int det_readback_run(det_ctx *ctx)
             break;
         if (blocked < ctx->opt->min_blocked_ns || waited.count == 0) {
             /* The copy returned at once: the wait, if any, is in the next synchronization. */
-            if ((rc = det_joined_sync(ctx, (uint32_t)i, &extra, &sync)) < 0)
+            if ((rc = det_join_sync(ctx, (uint32_t)i, &waited, &blocked, &sync)) < 0)
                 break;
             if (sync == DET_NONE)
                 continue;
-            if ((rc = det_opset_merge(&waited, &extra)) < 0)
-                break;
-            blocked += det_blocked_ns(&ctx->calls[sync]);
-            ctx->calls[sync].claimed = 1;
         }
         c->claimed = 1;
         det_hit hit = {
@@ -66,7 +62,6 @@ int det_readback_run(det_ctx *ctx)
         rc = det_report(ctx, &hit);
     }
     det_opset_free(&waited);
-    det_opset_free(&extra);
     return rc;
 }
 

@@ -487,16 +487,17 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
     /* Stacks only for calls that may become findings: synchronizing ones, long ones, work
      * put on the legacy default stream (SYNC101/SYNC102), and the rare calls whose site a
      * finding names: stream creation (SYNC103) and capture begin/end (SYNC501). */
-    int legacy =
-        spec->stream.size != 0 && ((a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread) ||
-                                   a->stream == SS_STREAM_LEGACY);
-    if (spec->stream.size != 0 && !legacy && ss_api_enqueues(row) &&
-        atomic_load_explicit(&g.legacy_partners, memory_order_relaxed) == 0 &&
-        (spec->per_thread || a->stream == SS_STREAM_PER_THREAD || is_blocking(a->stream)))
+    int enqueues = spec->stream.size != 0 && ss_api_enqueues(row);
+    int legacy = enqueues && ((a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread) ||
+                              a->stream == SS_STREAM_LEGACY);
+    int partners = atomic_load_explicit(&g.legacy_partners, memory_order_relaxed) != 0;
+    if (enqueues && !legacy && !partners &&
+        (spec->per_thread || a->stream == SS_STREAM_PER_THREAD || is_blocking(a->stream))) {
         atomic_store_explicit(&g.legacy_partners, 1, memory_order_relaxed);
-    legacy = legacy && atomic_load_explicit(&g.legacy_partners, memory_order_relaxed) != 0;
+        partners = 1;
+    }
     if (row->sync != SS_SYNC_NEVER || exit_ns - a->enter_ns >= g.config.stack_min_ns ||
-        (legacy && ss_api_enqueues(row)) || row->klass == SS_CLASS_STREAM_CREATE ||
+        (legacy && partners) || row->klass == SS_CLASS_STREAM_CREATE ||
         row->klass == SS_CLASS_CAPTURE_BEGIN || row->klass == SS_CLASS_CAPTURE_END)
         a->stack = capture_stack(t);
     a->exit_ns = exit_ns > a->enter_ns ? exit_ns : a->enter_ns + 1;
@@ -593,6 +594,19 @@ static void note_gpu(const char *name)
 }
 
 /* Converts one activity record; called under activity_lock. */
+/* The fields that CUPTI's kernel, memcpy and memset records share, under the same names in
+ * their different record types. */
+#define GPU_RECORD_FIELDS(dst, rec)                                                                \
+    do {                                                                                           \
+        (dst)->start_ns = (rec)->start;                                                            \
+        (dst)->end_ns = (rec)->end;                                                                \
+        (dst)->correlation = (rec)->correlationId;                                                 \
+        (dst)->stream_id = (rec)->streamId;                                                        \
+        (dst)->context = (rec)->contextId;                                                         \
+        (dst)->device = (int32_t)(rec)->deviceId;                                                  \
+        (dst)->graph = (rec)->graphId != 0;                                                        \
+    } while (0)
+
 static void convert_record(const CUpti_Activity *record)
 {
     ss_event ev;
@@ -602,13 +616,7 @@ static void convert_record(const CUpti_Activity *record)
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
         const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *)record;
         ev.type = SS_EV_KERNEL;
-        ev.u.gpu.start_ns = k->start;
-        ev.u.gpu.end_ns = k->end;
-        ev.u.gpu.correlation = k->correlationId;
-        ev.u.gpu.stream_id = k->streamId;
-        ev.u.gpu.context = k->contextId;
-        ev.u.gpu.device = (int32_t)k->deviceId;
-        ev.u.gpu.graph = k->graphId != 0;
+        GPU_RECORD_FIELDS(&ev.u.gpu, k);
         ev.u.gpu.name =
             ss_name_intern(&g.store.names, &g.store.budget, (uint64_t)(uintptr_t)k->name, k->name);
         break;
@@ -616,31 +624,19 @@ static void convert_record(const CUpti_Activity *record)
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
         const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *)record;
         ev.type = SS_EV_MEMCPY;
-        ev.u.gpu.start_ns = m->start;
-        ev.u.gpu.end_ns = m->end;
+        GPU_RECORD_FIELDS(&ev.u.gpu, m);
         ev.u.gpu.bytes = m->bytes;
-        ev.u.gpu.correlation = m->correlationId;
-        ev.u.gpu.stream_id = m->streamId;
-        ev.u.gpu.context = m->contextId;
-        ev.u.gpu.device = (int32_t)m->deviceId;
         ev.u.gpu.copy_kind = copy_kind(m->copyKind);
         ev.u.gpu.src_kind = mem_kind(m->srcKind);
         ev.u.gpu.dst_kind = mem_kind(m->dstKind);
-        ev.u.gpu.graph = m->graphId != 0;
         break;
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
         const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *)record;
         ev.type = SS_EV_MEMSET;
-        ev.u.gpu.start_ns = m->start;
-        ev.u.gpu.end_ns = m->end;
+        GPU_RECORD_FIELDS(&ev.u.gpu, m);
         ev.u.gpu.bytes = m->bytes;
-        ev.u.gpu.correlation = m->correlationId;
-        ev.u.gpu.stream_id = m->streamId;
-        ev.u.gpu.context = m->contextId;
-        ev.u.gpu.device = (int32_t)m->deviceId;
         ev.u.gpu.dst_kind = mem_kind(m->memoryKind);
-        ev.u.gpu.graph = m->graphId != 0;
         break;
     }
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {

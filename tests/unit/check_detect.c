@@ -46,17 +46,39 @@ static void stream_record(uint64_t handle, uint32_t stream_id, uint32_t flags)
     stream_rec(handle, stream_id, flags, 0, 0);
 }
 
+/* cudaLaunchKernel by 'thread' onto the stream 'handle' (CUPTI id 'stream_id'). */
+static void launch_call(uint32_t thread, uint64_t enter, uint64_t exit, uint32_t corr,
+                        uint64_t handle, uint32_t stream_id, uint32_t stack)
+{
+    api((call_spec){.thread = thread,
+                    .name = "cudaLaunchKernel",
+                    .enter = enter,
+                    .exit = exit,
+                    .corr = corr,
+                    .stream = handle,
+                    .stream_id = stream_id,
+                    .kind = -1,
+                    .stack = stack});
+}
+
+/* cudaMemcpy of 'bytes' by 'thread' ('kind': the cudaMemcpyKind argument). */
+static void memcpy_call(uint32_t thread, uint64_t enter, uint64_t exit, uint32_t corr,
+                        uint64_t bytes, int32_t kind, uint32_t stack)
+{
+    api((call_spec){.thread = thread,
+                    .name = "cudaMemcpy",
+                    .enter = enter,
+                    .exit = exit,
+                    .corr = corr,
+                    .bytes = bytes,
+                    .kind = kind,
+                    .stack = stack});
+}
+
 /* The kernel 'scale' on stream 13, launched at 0 (correlation 1), running 10..310 us. */
 static void pending_scale(void)
 {
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = 0,
-                    .exit = US(5),
-                    .corr = 1,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("main.cu", 30)});
+    launch_call(1, 0, US(5), 1, S13, 13, site("main.cu", 30));
     kernel("scale", US(10), US(310), 1, 13);
 }
 
@@ -65,13 +87,7 @@ static void pending_scale(void)
 START_TEST(test_readback_positive)
 {
     pending_scale();
-    api((call_spec){.name = "cudaMemcpy",
-                    .enter = US(20),
-                    .exit = US(320),
-                    .corr = 2,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("main.cu", 42)});
+    memcpy_call(1, US(20), US(320), 2, 4, 2, site("main.cu", 42));
     copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PAGEABLE);
     run();
@@ -104,13 +120,7 @@ END_TEST
 
 START_TEST(test_readback_nothing_pending)
 {
-    api((call_spec){.name = "cudaMemcpy",
-                    .enter = US(20),
-                    .exit = US(40),
-                    .corr = 2,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("main.cu", 42)});
+    memcpy_call(1, US(20), US(40), 2, 4, 2, site("main.cu", 42));
     copy(SS_EV_MEMCPY, US(30), US(33), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PAGEABLE);
     run();
@@ -134,14 +144,7 @@ START_TEST(test_readback_async_api_and_size_limit)
                     .kind = 2,
                     .stack = site("loss.cu", 7)});
     copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(330),
-                    .exit = US(335),
-                    .corr = 3,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("main.cu", 30)});
+    launch_call(1, US(330), US(335), 3, S13, 13, site("main.cu", 30));
     kernel("scale", US(340), US(640), 3, 13);
     api((call_spec){.name = "cudaMemcpyAsync",
                     .enter = US(350),
@@ -167,13 +170,7 @@ END_TEST
 START_TEST(test_readback_limit_option)
 {
     pending_scale();
-    api((call_spec){.name = "cudaMemcpy",
-                    .enter = US(20),
-                    .exit = US(320),
-                    .corr = 2,
-                    .bytes = 64,
-                    .kind = 2,
-                    .stack = site("main.cu", 42)});
+    memcpy_call(1, US(20), US(320), 2, 64, 2, site("main.cu", 42));
     copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 64, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PINNED);
     opt.readback_max_bytes = 64;
@@ -276,14 +273,7 @@ START_TEST(test_readback_sync_not_next)
      * finding. */
     pending_scale();
     dtoh_async(1, US(20), US(32), 2, 4, US(311), US(313), "train.py", 36);
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(33),
-                    .exit = US(34),
-                    .corr = 3,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("train.py", 37)});
+    launch_call(1, US(33), US(34), 3, S13, 13, site("train.py", 37));
     kernel("scale", US(313), US(400), 3, 13);
     sync_call(1, "cudaStreamSynchronize", S13, 13, US(35), US(405), 4, "train.py", 38);
     run();
@@ -331,14 +321,7 @@ START_TEST(test_readback_legacy_sync_of_non_blocking_copy)
      * on the legacy stream, which that stream does not synchronize with: not the readback's
      * wait. SYNC401 at the synchronization; the copy (which waited for nothing) is none. */
     stream_record(S13, 13, 1);
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = 0,
-                    .exit = US(5),
-                    .corr = 1,
-                    .stream = 0,
-                    .stream_id = LEGACY_ID,
-                    .kind = -1,
-                    .stack = site("main.cu", 30)});
+    launch_call(1, 0, US(5), 1, 0, LEGACY_ID, site("main.cu", 30));
     kernel("scale", US(10), US(310), 1, LEGACY_ID);
     dtoh_async(1, US(20), US(32), 2, 4, US(25), US(27), "train.py", 36);
     sync_call(1, "cudaStreamSynchronize", 0, LEGACY_ID, US(35), US(320), 3, "train.py", 38);
@@ -355,13 +338,7 @@ START_TEST(test_readback_sync_copy_joins_nothing)
     /* A synchronous 4-byte cudaMemcpy is done when it returns: the device synchronization
      * after it, which waits for a kernel of stream 13, is SYNC401 of its own. */
     pending_scale();
-    api((call_spec){.name = "cudaMemcpy",
-                    .enter = US(20),
-                    .exit = US(30),
-                    .corr = 2,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("main.cu", 42)});
+    memcpy_call(1, US(20), US(30), 2, 4, 2, site("main.cu", 42));
     copy(SS_EV_MEMCPY, US(22), US(25), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PAGEABLE);
     sync_call(1, "cudaDeviceSynchronize", 0, 0, US(35), US(320), 3, "main.cu", 43);
@@ -378,14 +355,7 @@ START_TEST(test_readback_device_sync_of_other_streams)
     /* The device synchronization after the readback also waits for stream 14's kernel: it
      * waits for more than the value and stays SYNC401 (over-synchronized: two streams). */
     pending_scale();
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(6),
-                    .exit = US(8),
-                    .corr = 5,
-                    .stream = 0x2000u,
-                    .stream_id = 14,
-                    .kind = -1,
-                    .stack = site("main.cu", 31)});
+    launch_call(1, US(6), US(8), 5, 0x2000u, 14, site("main.cu", 31));
     kernel("bias", US(12), US(300), 5, 14);
     dtoh_async(1, US(20), US(32), 2, 4, US(311), US(313), "train.py", 36);
     sync_call(1, "cudaDeviceSynchronize", 0, 0, US(35), US(320), 3, "train.py", 36);
@@ -415,22 +385,10 @@ START_TEST(test_aggregation)
     uint64_t blocked[3] = {US(100), US(300), US(200)};
     for (uint32_t i = 0; i < 3; i++) {
         uint64_t t0 = US(1000) * i;
-        api((call_spec){.name = "cudaLaunchKernel",
-                        .enter = t0,
-                        .exit = t0 + US(5),
-                        .corr = 10 * i + 1,
-                        .stream = S13,
-                        .stream_id = 13,
-                        .kind = -1,
-                        .stack = site("main.cu", 30)});
+        launch_call(1, t0, t0 + US(5), 10 * i + 1, S13, 13, site("main.cu", 30));
         kernel("scale", t0 + US(10), t0 + US(10) + blocked[i] - US(20), 10 * i + 1, 13);
-        api((call_spec){.name = "cudaMemcpy",
-                        .enter = t0 + US(10),
-                        .exit = t0 + US(10) + blocked[i],
-                        .corr = 10 * i + 2,
-                        .bytes = 4,
-                        .kind = 2,
-                        .stack = site("main.cu", 42)});
+        memcpy_call(1, t0 + US(10), t0 + US(10) + blocked[i], 10 * i + 2, 4, 2,
+                    site("main.cu", 42));
         copy(SS_EV_MEMCPY, t0 + blocked[i], t0 + blocked[i] + US(2), 10 * i + 2, LEGACY_ID, 4,
              SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
     }
@@ -451,13 +409,7 @@ END_TEST
 START_TEST(test_nested_driver_call_not_counted_twice)
 {
     pending_scale();
-    api((call_spec){.name = "cudaMemcpy",
-                    .enter = US(20),
-                    .exit = US(320),
-                    .corr = 2,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("main.cu", 42)});
+    memcpy_call(1, US(20), US(320), 2, 4, 2, site("main.cu", 42));
     /* The driver call the runtime made; the copy carries its correlation id. */
     api((call_spec){.name = "cuMemcpyDtoH_v2",
                     .enter = US(21),
@@ -503,33 +455,10 @@ START_TEST(test_two_threads)
 {
     /* Thread 2 launched 'scale' before thread 1's readback: that work is waited for. Thread
      * 2's later launch (after the readback was entered) is not. */
-    api((call_spec){.thread = 2,
-                    .name = "cudaLaunchKernel",
-                    .enter = 0,
-                    .exit = US(5),
-                    .corr = 1,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("worker.cu", 3)});
+    launch_call(2, 0, US(5), 1, S13, 13, site("worker.cu", 3));
     kernel("scale", US(10), US(200), 1, 13);
-    api((call_spec){.thread = 1,
-                    .name = "cudaMemcpy",
-                    .enter = US(20),
-                    .exit = US(320),
-                    .corr = 2,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("main.cu", 42)});
-    api((call_spec){.thread = 2,
-                    .name = "cudaLaunchKernel",
-                    .enter = US(30),
-                    .exit = US(35),
-                    .corr = 3,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("worker.cu", 4)});
+    memcpy_call(1, US(20), US(320), 2, 4, 2, site("main.cu", 42));
+    launch_call(2, US(30), US(35), 3, S13, 13, site("worker.cu", 4));
     kernel("late", US(200), US(310), 3, 13);
     copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PAGEABLE);
@@ -544,23 +473,8 @@ START_TEST(test_only_later_work_pending)
 {
     /* The only work that ends while the call blocks was enqueued after it was entered (by
      * another thread): the call did not wait for earlier work. */
-    api((call_spec){.thread = 1,
-                    .name = "cudaMemcpy",
-                    .enter = US(20),
-                    .exit = US(320),
-                    .corr = 2,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("main.cu", 42)});
-    api((call_spec){.thread = 2,
-                    .name = "cudaLaunchKernel",
-                    .enter = US(30),
-                    .exit = US(35),
-                    .corr = 3,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("worker.cu", 4)});
+    memcpy_call(1, US(20), US(320), 2, 4, 2, site("main.cu", 42));
+    launch_call(2, US(30), US(35), 3, S13, 13, site("worker.cu", 4));
     kernel("late", US(40), US(310), 3, 13);
     copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PAGEABLE);
@@ -572,21 +486,8 @@ END_TEST
 START_TEST(test_out_of_order_activity)
 {
     /* Activity records arrive in buffers after the API records, newest first. */
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = 0,
-                    .exit = US(5),
-                    .corr = 1,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("main.cu", 30)});
-    api((call_spec){.name = "cudaMemcpy",
-                    .enter = US(20),
-                    .exit = US(320),
-                    .corr = 2,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("main.cu", 42)});
+    launch_call(1, 0, US(5), 1, S13, 13, site("main.cu", 30));
+    memcpy_call(1, US(20), US(320), 2, 4, 2, site("main.cu", 42));
     copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PAGEABLE);
     kernel("scale", US(10), US(310), 1, 13);
@@ -707,14 +608,7 @@ START_TEST(test_pageable_copy_then_sync_counts_work_once)
 {
     /* The kernel ends at 62 us: inside the copy's window (exit 60 us + 5 us slack) and inside
      * the synchronization's. It is listed once. */
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = 0,
-                    .exit = US(5),
-                    .corr = 1,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("main.cu", 30)});
+    launch_call(1, 0, US(5), 1, S13, 13, site("main.cu", 30));
     kernel("scale", US(10), US(62), 1, 13);
     api((call_spec){.name = "cudaMemcpyAsync",
                     .enter = US(20),
@@ -789,23 +683,10 @@ START_TEST(test_sync_copy_in_pipeline)
 {
     stream_record(S13, 13, SS_STREAM_FLAG_NON_BLOCKING);
     pending_scale();
-    api((call_spec){.name = "cudaMemcpy",
-                    .enter = US(20),
-                    .exit = US(420),
-                    .corr = 2,
-                    .bytes = 1 << 20,
-                    .kind = 1,
-                    .stack = site("main.cu", 50)});
+    memcpy_call(1, US(20), US(420), 2, 1 << 20, 1, site("main.cu", 50));
     copy(SS_EV_MEMCPY, US(311), US(410), 2, LEGACY_ID, 1 << 20, SS_COPY_HTOD, SS_MEM_PINNED,
          SS_MEM_DEVICE);
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(430),
-                    .exit = US(435),
-                    .corr = 3,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("main.cu", 30)});
+    launch_call(1, US(430), US(435), 3, S13, 13, site("main.cu", 30));
     kernel("scale", US(440), US(740), 3, 13);
     api((call_spec){.name = "cudaMemset",
                     .enter = US(450),
@@ -837,13 +718,7 @@ END_TEST
 
 START_TEST(test_sync_copy_nothing_pending)
 {
-    api((call_spec){.name = "cudaMemcpy",
-                    .enter = US(20),
-                    .exit = US(420),
-                    .corr = 2,
-                    .bytes = 1 << 20,
-                    .kind = 1,
-                    .stack = site("main.cu", 50)});
+    memcpy_call(1, US(20), US(420), 2, 1 << 20, 1, site("main.cu", 50));
     copy(SS_EV_MEMCPY, US(30), US(410), 2, LEGACY_ID, 1 << 20, SS_COPY_HTOD, SS_MEM_PAGEABLE,
          SS_MEM_DEVICE);
     run();
@@ -856,14 +731,7 @@ END_TEST
 static void two_stream_work(void)
 {
     pending_scale();
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(6),
-                    .exit = US(9),
-                    .corr = 5,
-                    .stream = 0x2000,
-                    .stream_id = 14,
-                    .kind = -1,
-                    .stack = site("main.cu", 31)});
+    launch_call(1, US(6), US(9), 5, 0x2000, 14, site("main.cu", 31));
     kernel("bias", US(12), US(400), 5, 14);
 }
 
@@ -979,14 +847,7 @@ static void legacy_between(uint32_t flags, int per_thread, int as_copy)
                     .stream_id = 13,
                     .kind = -1,
                     .stack = site("main.cu", 10)});
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(2),
-                    .exit = US(4),
-                    .corr = 1,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("main.cu", 30)});
+    launch_call(1, US(2), US(4), 1, S13, 13, site("main.cu", 30));
     kernel("k1", US(5), US(100), 1, 13);
     uint32_t legacy_id = per_thread ? 8 : LEGACY_ID;
     if (as_copy) {
@@ -1014,14 +875,7 @@ static void legacy_between(uint32_t flags, int per_thread, int as_copy)
                         .per_thread = (uint8_t)per_thread});
         kernel("fill", US(102), US(150), 2, legacy_id);
     }
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(20),
-                    .exit = US(22),
-                    .corr = 3,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("main.cu", 36)});
+    launch_call(1, US(20), US(22), 3, S13, 13, site("main.cu", 36));
     kernel("k2", US(152), US(250), 3, 13);
 }
 
@@ -1055,23 +909,9 @@ START_TEST(test_default_stream_launch_borrowed_site)
     /* The serializing legacy launch of 'fill' has no stack (launches get one only when they
      * may become findings); another launch of 'fill' by the same thread, at main.cu:31, has
      * one: the finding is there. A launch of another kernel lends nothing. */
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = MS(5),
-                    .exit = MS(5) + US(900),
-                    .corr = 20,
-                    .stream = 0,
-                    .stream_id = LEGACY_ID,
-                    .kind = -1,
-                    .stack = site("main.cu", 31)});
+    launch_call(1, MS(5), MS(5) + US(900), 20, 0, LEGACY_ID, site("main.cu", 31));
     kernel("fill", MS(5) + US(10), MS(5) + US(20), 20, LEGACY_ID);
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = MS(6),
-                    .exit = MS(6) + US(900),
-                    .corr = 21,
-                    .stream = 0,
-                    .stream_id = LEGACY_ID,
-                    .kind = -1,
-                    .stack = site("main.cu", 32)});
+    launch_call(1, MS(6), MS(6) + US(900), 21, 0, LEGACY_ID, site("main.cu", 32));
     kernel("other", MS(6) + US(10), MS(6) + US(20), 21, LEGACY_ID);
     legacy_between(0, 0, 0);
     /* legacy_between's 'fill' launch has a stack at main.cu:33; take it away. */
@@ -1122,23 +962,9 @@ START_TEST(test_overlapping_streams_are_not_serialized)
 {
     /* The legacy kernel ran while stream 13's kernels ran: nothing was serialized. */
     stream_record(S13, 13, 0);
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(2),
-                    .exit = US(4),
-                    .corr = 1,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("main.cu", 30)});
+    launch_call(1, US(2), US(4), 1, S13, 13, site("main.cu", 30));
     kernel("k1", US(5), US(100), 1, 13);
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(10),
-                    .exit = US(12),
-                    .corr = 2,
-                    .stream = SS_STREAM_LEGACY,
-                    .stream_id = LEGACY_ID,
-                    .kind = -1,
-                    .stack = site("main.cu", 33)});
+    launch_call(1, US(10), US(12), 2, SS_STREAM_LEGACY, LEGACY_ID, site("main.cu", 33));
     kernel("fill", US(50), US(150), 2, LEGACY_ID);
     run();
     ck_assert_uint_eq(res.count, 0);
@@ -1157,14 +983,7 @@ static void capture(int32_t copy_result, int32_t end_result)
                     .stream_id = 13,
                     .kind = -1,
                     .stack = site("graph.cu", 20)});
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(3),
-                    .exit = US(4),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("graph.cu", 21)});
+    launch_call(1, US(3), US(4), 2, S13, 13, site("graph.cu", 21));
     api((call_spec){.name = "cudaMemcpy",
                     .enter = US(5),
                     .exit = US(6),
@@ -1333,23 +1152,9 @@ START_TEST(test_unsymbolized_stacks_aggregate_by_stack)
         .name = "cudaFree", .enter = US(210), .exit = US(315), .corr = 4, .kind = -1, .stack = sa});
     /* 'scale' ends at 310 us: only the third call waited for it. The first two waited for
      * nothing, so give them work of their own that ends in time. */
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(1),
-                    .exit = US(2),
-                    .corr = 5,
-                    .stream = 0x2000,
-                    .stream_id = 14,
-                    .kind = -1,
-                    .stack = sa});
+    launch_call(1, US(1), US(2), 5, 0x2000, 14, sa);
     kernel("a", US(3), US(95), 5, 14);
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(101),
-                    .exit = US(102),
-                    .corr = 6,
-                    .stream = 0x2000,
-                    .stream_id = 14,
-                    .kind = -1,
-                    .stack = sa});
+    launch_call(1, US(101), US(102), 6, 0x2000, 14, sa);
     kernel("b", US(103), US(195), 6, 14);
     run();
     ck_assert_uint_eq(res.count, 2);
@@ -1379,14 +1184,7 @@ START_TEST(test_totals_and_metadata)
         ck_assert_int_eq(ss_log_set_meta(&log_, meta[i][0], meta[i][1]), 0);
     log_.dropped = 5;
     pending_scale();
-    api((call_spec){.name = "cudaLaunchKernel",
-                    .enter = US(6),
-                    .exit = US(9),
-                    .corr = 5,
-                    .stream = 0x2000,
-                    .stream_id = 14,
-                    .kind = -1,
-                    .stack = site("main.cu", 31)});
+    launch_call(1, US(6), US(9), 5, 0x2000, 14, site("main.cu", 31));
     kernel("bias", US(200), US(400), 5, 14);
     kernel("orphan", US(1000), US(1010), 77, 14);
     run();
@@ -1428,29 +1226,11 @@ START_TEST(test_same_findings_after_trace_round_trip)
 {
     legacy_between(0, 0, 0);
     pending_scale();
-    api((call_spec){.name = "cudaMemcpy",
-                    .enter = US(300),
-                    .exit = US(320),
-                    .corr = 20,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("main.cu", 42)});
+    memcpy_call(1, US(300), US(320), 20, 4, 2, site("main.cu", 42));
     copy(SS_EV_MEMCPY, US(312), US(315), 20, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PAGEABLE);
-    char path[] = "/tmp/check_detect_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *out = fdopen(fd, "w");
-    ck_assert_int_eq(ss_trace_write(out, &log_), 0);
-    fclose(out);
-    run();
-    ss_event_log replay;
     ss_result again;
-    char err[256];
-    ck_assert_int_eq(ss_trace_read(path, &replay, err, sizeof err), 0);
-    unlink(path);
-    ss_result_init(&again, SS_RESULT_RUN);
-    ck_assert_int_eq(ss_detect_run(&replay, &opt, &again), 0);
+    run_and_replay(&again);
     ck_assert_uint_ge(res.count, 3);
     ck_assert_uint_eq(again.count, res.count);
     for (size_t i = 0; i < res.count; i++) {
@@ -1464,17 +1244,12 @@ START_TEST(test_same_findings_after_trace_round_trip)
         ck_assert_pstr_eq(a->evidence.waited_for, b->evidence.waited_for);
     }
     ss_result_free(&again);
-    ss_log_free(&replay);
 }
 END_TEST
 
 static Suite *detect_suite(void)
 {
-    Suite *s = suite_create("detect");
-    struct {
-        const char *name;
-        const TTest *tests[16];
-    } cases[] = {
+    const fixture_case cases[] = {
         {"readback",
          {test_readback_positive, test_readback_nothing_pending,
           test_readback_async_api_and_size_limit, test_readback_limit_option, test_aggregation,
@@ -1507,14 +1282,7 @@ static Suite *detect_suite(void)
           test_totals_and_metadata, test_refused_activity_buffers_warned,
           test_same_findings_after_trace_round_trip}},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
-        for (size_t j = 0; j < 16 && cases[i].tests[j]; j++)
-            tcase_add_test(tc, cases[i].tests[j]);
-        suite_add_tcase(s, tc);
-    }
-    return s;
+    return fixture_suite("detect", cases, sizeof cases / sizeof cases[0], fixture_setup, 0);
 }
 
 SS_CHECK_MAIN(detect_suite)

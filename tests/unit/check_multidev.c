@@ -608,21 +608,8 @@ START_TEST(test_round_trip_keeps_devices_and_contexts)
                     .kind = -1,
                     .device = 1,
                     .stack = site("multi.cu", 30)});
-    char path[] = "/tmp/check_multidev_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *out = fdopen(fd, "w");
-    ck_assert_ptr_nonnull(out);
-    ck_assert_int_eq(ss_trace_write(out, &log_), 0);
-    fclose(out);
-    run();
-    ss_event_log replay;
     ss_result again;
-    char err[256];
-    ck_assert_int_eq(ss_trace_read(path, &replay, err, sizeof err), 0);
-    unlink(path);
-    ss_result_init(&again, SS_RESULT_RUN);
-    ck_assert_int_eq(ss_detect_run(&replay, &opt, &again), 0);
+    run_and_replay(&again);
     ck_assert_uint_eq(res.count, 2);
     ck_assert_uint_eq(again.count, res.count);
     for (size_t i = 0; i < res.count; i++) {
@@ -641,17 +628,12 @@ START_TEST(test_round_trip_keeps_devices_and_contexts)
     ck_assert_str_eq(sync->evidence.waited_for, "kernel 'a1' on stream 13 (0.28 ms), kernel 'b1' "
                                                 "on stream 13 (0.15 ms)");
     ss_result_free(&again);
-    ss_log_free(&replay);
 }
 END_TEST
 
 static Suite *multidev_suite(void)
 {
-    Suite *s = suite_create("multidev");
-    struct {
-        const char *name;
-        const TTest *tests[8];
-    } cases[] = {
+    const fixture_case cases[] = {
         {"device_syncs",
          {test_device_sync_waits_for_its_device_only, test_free_on_idle_device_is_not_blamed,
           test_free_waits_for_its_device, test_over_synchronized_share_per_device,
@@ -668,14 +650,7 @@ static Suite *multidev_suite(void)
          {test_readbacks_per_device, test_device_from_operation_when_call_has_none,
           test_pageable_copy_names_device, test_round_trip_keeps_devices_and_contexts}},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
-        for (size_t j = 0; j < 8 && cases[i].tests[j]; j++)
-            tcase_add_test(tc, cases[i].tests[j]);
-        suite_add_tcase(s, tc);
-    }
-    return s;
+    return fixture_suite("multidev", cases, sizeof cases / sizeof cases[0], fixture_setup, 0);
 }
 
 SS_CHECK_MAIN(multidev_suite)

@@ -497,11 +497,7 @@ END_TEST
 
 static Suite *whatif_suite(void)
 {
-    Suite *s = suite_create("whatif");
-    struct {
-        const char *name;
-        const TTest *tests[12];
-    } cases[] = {
+    const fixture_case cases[] = {
         {"launch_bound",
          {test_launch_bound_period_and_prediction, test_launch_bound_graph_gap_option,
           test_launch_bound_host_side_bound, test_launch_bound_noise_tolerance,
@@ -515,15 +511,7 @@ static Suite *whatif_suite(void)
           test_pipeline_no_meaningful_saving, test_pipeline_incomplete_chunk_breaks_chain, NULL}},
         {"scale", {test_whatif_large_log, NULL}},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        TCase *tc = tcase_create(cases[i].name);
-        tcase_add_checked_fixture(tc, setup, fixture_teardown);
-        tcase_set_timeout(tc, 60);
-        for (size_t j = 0; cases[i].tests[j] != NULL; j++)
-            tcase_add_test(tc, cases[i].tests[j]);
-        suite_add_tcase(s, tc);
-    }
-    return s;
+    return fixture_suite("whatif", cases, sizeof cases / sizeof cases[0], setup, 60);
 }
 
 SS_CHECK_MAIN(whatif_suite)

@@ -5,7 +5,10 @@
 #define SS_DETECT_FIXTURE_H
 
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "detect.h"
 
@@ -139,6 +142,28 @@ static inline void run(void)
     ck_assert_int_eq(ss_detect_run(&log_, &opt, &res), 0);
 }
 
+/* Runs the detectors on the log (into 'res'), and again on the log written to a trace file and
+ * read back (into 'again', initialized here; the caller frees it). Findings own their strings,
+ * so the replayed log is freed here. */
+static inline void run_and_replay(ss_result *again)
+{
+    char path[] = "/tmp/syncscope_fixture_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *out = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(out);
+    ck_assert_int_eq(ss_trace_write(out, &log_), 0);
+    ck_assert_int_eq(fclose(out), 0);
+    run();
+    ss_event_log replay;
+    char err[256];
+    ck_assert_msg(ss_trace_read(path, &replay, err, sizeof err) == 0, "%s", err);
+    unlink(path);
+    ss_result_init(again, SS_RESULT_RUN);
+    ck_assert_int_eq(ss_detect_run(&replay, &opt, again), 0);
+    ss_log_free(&replay);
+}
+
 /* The one finding of 'rule' (fails the test unless there is exactly one). */
 static inline const ss_finding *only(ss_rule_id rule)
 {
@@ -179,6 +204,32 @@ static inline const char *extra(const ss_finding *f, const char *key)
             return f->extra[i].value;
     }
     return NULL;
+}
+
+/* One test case of a detector suite: a name and up to FIXTURE_CASE_TESTS tests (a longer list is
+ * an "excess elements" error under -Werror; a shorter one ends at the first NULL). */
+#define FIXTURE_CASE_TESTS 24
+typedef struct fixture_case {
+    const char *name;
+    const TTest *tests[FIXTURE_CASE_TESTS];
+} fixture_case;
+
+/* The suite 'name' of 'count' cases, each test between 'setup' and fixture_teardown; 'timeout_s'
+ * 0 keeps Check's default. */
+static inline Suite *fixture_suite(const char *name, const fixture_case *cases, size_t count,
+                                   void (*setup)(void), int timeout_s)
+{
+    Suite *s = suite_create(name);
+    for (size_t i = 0; i < count; i++) {
+        TCase *tc = tcase_create(cases[i].name);
+        tcase_add_checked_fixture(tc, setup, fixture_teardown);
+        if (timeout_s > 0)
+            tcase_set_timeout(tc, timeout_s);
+        for (size_t j = 0; j < FIXTURE_CASE_TESTS && cases[i].tests[j] != NULL; j++)
+            tcase_add_test(tc, cases[i].tests[j]);
+        suite_add_tcase(s, tc);
+    }
+    return s;
 }
 
 #endif
