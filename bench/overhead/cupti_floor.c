@@ -13,6 +13,9 @@
 #define FLOOR_ENV_VERBOSE "SYNCSCOPE_BENCH_FLOOR_VERBOSE"
 /* Set to 0 to leave kernel records out (the floor of `--no-kernel-activity`). */
 #define FLOOR_ENV_KERNELS "SYNCSCOPE_BENCH_FLOOR_KERNELS"
+/* A comma-separated subset of "kernel,memcpy,memset,sync" to enable only those kinds (to
+ * find which kind costs what); unset: all four. */
+#define FLOOR_ENV_KINDS "SYNCSCOPE_BENCH_FLOOR_KINDS"
 
 /* The interposer's activity buffer size, so both pay the same number of buffer hand-offs. */
 #define FLOOR_BUFFER_SIZE (512u << 10)
@@ -32,6 +35,24 @@ static int env_is_off(const char *name)
 {
     const char *value = getenv(name);
     return value != NULL && strcmp(value, "0") == 0;
+}
+
+/* Whether the kind called `word` is in FLOOR_ENV_KINDS (every kind when that is unset). */
+static int kind_is_chosen(const char *word)
+{
+    const char *list = getenv(FLOOR_ENV_KINDS);
+    size_t len = strlen(word);
+    if (list == NULL)
+        return 1;
+    for (const char *p = list; *p != '\0';) {
+        size_t n = strcspn(p, ",");
+        if (n == len && strncmp(p, word, len) == 0)
+            return 1;
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
 }
 
 /* The subscriber's callback: does nothing; the domain is enabled only on request. */
@@ -84,6 +105,7 @@ __attribute__((constructor)) static void floor_start(void)
     static const CUpti_ActivityKind kinds[] = {
         CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
         CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION};
+    static const char *const kind_words[] = {"kernel", "memcpy", "memset", "sync"};
     const char *failed = NULL;
     if (cuptiSubscribe(&floor_subscriber, (CUpti_CallbackFunc)on_api, NULL) != CUPTI_SUCCESS) {
         failed = "cuptiSubscribe";
@@ -97,6 +119,8 @@ __attribute__((constructor)) static void floor_start(void)
     }
     for (size_t i = 0; failed == NULL && i < sizeof kinds / sizeof kinds[0]; i++) {
         if (kinds[i] == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && env_is_off(FLOOR_ENV_KERNELS))
+            continue;
+        if (!kind_is_chosen(kind_words[i]))
             continue;
         if (cuptiActivityEnable(kinds[i]) != CUPTI_SUCCESS)
             failed = "cuptiActivityEnable";

@@ -37,7 +37,8 @@ def env_int(name, default):
 
 # bare; the CUPTI floor (also with every runtime API callback, or without kernel records);
 # syncscope (also with SYNCSCOPE_KERNEL_ACTIVITY=0, i.e. `--no-kernel-activity`).
-VARIANTS = ("bare", "floor", "floorcb", "floor_nokernel", "syncscope", "syncscope_nokernel")
+VARIANTS = ("bare", "floor", "floorcb", "floor_nokernel", "floor_kernel", "floor_nosync",
+            "syncscope", "syncscope_nokernel")
 
 
 class Workload:
@@ -58,6 +59,12 @@ def workloads(build, python):
     return {
         "launch": Workload("launch", [os.path.join(overhead, "empty_launch"), str(launches)],
                            "ns_per_launch", f"{launches} empty-kernel launches, one stream"),
+        # Not in the default list: the same with eight long-named kernels and a 256-byte
+        # argument in turn, to see whether CUPTI's cost per launch depends on the kernel.
+        "launch_mixed": Workload("launch_mixed",
+                                 [os.path.join(overhead, "empty_launch"), str(launches), "mixed"],
+                                 "ns_per_launch",
+                                 f"{launches} launches of 8 long-named kernels, one stream"),
         "pipeline": Workload("pipeline", [os.path.join(overhead, "pipeline")] + pipeline_args,
                              "pipeline_ms",
                              "chunked H2D->kernel->D2H, 2 streams, pinned (passes chunks KiB: "
@@ -117,6 +124,10 @@ class Runner:
                 env["SYNCSCOPE_BENCH_FLOOR_CALLBACKS"] = "1"
             if variant == "floor_nokernel":
                 env["SYNCSCOPE_BENCH_FLOOR_KERNELS"] = "0"
+            if variant == "floor_kernel":
+                env["SYNCSCOPE_BENCH_FLOOR_KINDS"] = "kernel"
+            if variant == "floor_nosync":
+                env["SYNCSCOPE_BENCH_FLOOR_KINDS"] = "kernel,memcpy,memset"
         elif variant.startswith("syncscope"):
             env["LD_PRELOAD"] = self.preload
             output = os.path.join(self.scratch, f"{tag}.json")
@@ -276,14 +287,14 @@ def report(chosen, variants, samples, walls, checks, problems, rounds, command, 
     lines += [header, "|" + "---|" * (header.count("|") - 1)]
     for w in chosen:
         cells = [fmt(med[(w.name, v)]) for v in variants]
-        if w.name == "launch":
+        if w.metric == "ns_per_launch":
             bare = med[(w.name, "bare")]
             added = {v: (med[(w.name, v)] - bare if med[(w.name, v)] is not None and
                          bare is not None else None) for v in variants}
             lines.append(f"| {w.name} | ns per launch | " + " | ".join(cells) + " | | |")
-            lines.append("| launch | added ns per launch | "
+            lines.append(f"| {w.name} | added ns per launch | "
                          + " | ".join(fmt(added[v]) for v in variants) + " | | |")
-            if "floor" in variants and "syncscope" in variants:
+            if w.name == "launch" and "floor" in variants and "syncscope" in variants:
                 ratio = None
                 if added["floor"] and added["syncscope"] is not None and added["floor"] > 0:
                     ratio = added["syncscope"] / added["floor"]
