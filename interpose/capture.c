@@ -877,10 +877,13 @@ static int enable_activity(const char **what, CUptiResult *why)
         *why = r;
         return -1;
     }
-    CUpti_ActivityKind kinds[] = {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_MEMCPY,
-                                  CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-                                  CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL};
-    size_t n = sizeof kinds / sizeof kinds[0] - (g.config.kernel_activity ? 0 : 1);
+    CUpti_ActivityKind kinds[5] = {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_MEMCPY,
+                                   CUPTI_ACTIVITY_KIND_MEMSET};
+    size_t n = 3;
+    if (g.config.sync_records)
+        kinds[n++] = CUPTI_ACTIVITY_KIND_SYNCHRONIZATION;
+    if (g.config.kernel_activity)
+        kinds[n++] = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
     for (size_t i = 0; i < n; i++) {
         r = g.cupti.cuptiActivityEnable(kinds[i]);
         if (r != CUPTI_SUCCESS) {

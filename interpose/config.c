@@ -259,5 +259,6 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
         }
         config->python_depth = (uint32_t)depth;
     }
+    config->sync_records = config->trace[0] != '\0' || config->chrome_trace[0] != '\0';
     return 0;
 }

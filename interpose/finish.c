@@ -400,6 +400,7 @@ static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char
     if (v->python != NULL && v->python[0] != '\0')
         ss_log_set_meta(log, "python", v->python);
     ss_log_set_meta(log, "kernel_activity", v->config->kernel_activity ? "1" : "0");
+    ss_log_set_meta(log, "sync_records", v->config->sync_records ? "1" : "0");
     set_meta_u64(log, "max_memory", v->config->max_memory);
     set_meta_u64(log, "memory_used", ss_budget_used(&v->store->budget));
     set_meta_u64(log, "dropped_stacks", atomic_load(&v->store->budget.dropped_stacks));

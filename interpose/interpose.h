@@ -61,6 +61,9 @@ typedef struct ss_interpose_config {
     uint64_t slack_ns;
     uint64_t stack_min_ns;
     int kernel_activity; /* 1: CONCURRENT_KERNEL records (default) */
+    /* 1: SYNCHRONIZATION records, which only the timeline shows: on when a trace or a Chrome
+     * trace is written (they cost the program about 1 us per launch: docs/performance.md) */
+    int sync_records;
     int quiet;
     uint32_t python_depth; /* Python frames kept per stack, 0: none */
 } ss_interpose_config;

@@ -35,10 +35,12 @@ def env_int(name, default):
     return int(text)
 
 
-# bare; the CUPTI floor (also with every runtime API callback, or without kernel records);
-# syncscope (also with SYNCSCOPE_KERNEL_ACTIVITY=0, i.e. `--no-kernel-activity`).
-VARIANTS = ("bare", "floor", "floorcb", "floor_nokernel", "floor_kernel", "floor_nosync",
-            "syncscope", "syncscope_nokernel")
+# bare; the CUPTI floor (the interposer's default activity kinds; also with every runtime API
+# callback, without kernel records, with kernel records only, or with synchronization records
+# too); syncscope (also with SYNCSCOPE_KERNEL_ACTIVITY=0, i.e. `--no-kernel-activity`, and
+# writing a trace, which adds synchronization records).
+VARIANTS = ("bare", "floor", "floorcb", "floor_nokernel", "floor_kernel", "floor_sync",
+            "syncscope", "syncscope_nokernel", "syncscope_trace")
 
 
 class Workload:
@@ -126,8 +128,8 @@ class Runner:
                 env["SYNCSCOPE_BENCH_FLOOR_KERNELS"] = "0"
             if variant == "floor_kernel":
                 env["SYNCSCOPE_BENCH_FLOOR_KINDS"] = "kernel"
-            if variant == "floor_nosync":
-                env["SYNCSCOPE_BENCH_FLOOR_KINDS"] = "kernel,memcpy,memset"
+            if variant == "floor_sync":
+                env["SYNCSCOPE_BENCH_FLOOR_KINDS"] = "kernel,memcpy,memset,sync"
         elif variant.startswith("syncscope"):
             env["LD_PRELOAD"] = self.preload
             output = os.path.join(self.scratch, f"{tag}.json")
@@ -135,6 +137,8 @@ class Runner:
             env["SYNCSCOPE_QUIET"] = "1"
             if variant == "syncscope_nokernel":
                 env["SYNCSCOPE_KERNEL_ACTIVITY"] = "0"
+            if variant == "syncscope_trace":
+                env["SYNCSCOPE_TRACE"] = os.path.join(self.scratch, f"{tag}.sstrace")
         return env, output
 
     def run(self, workload, variant):

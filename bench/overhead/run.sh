@@ -10,14 +10,16 @@
 #   BENCH_ROUNDS=5            rounds; each runs every workload once per variant
 #   BENCH_WORKLOADS="launch pipeline mlp"  (also: pipeline_small, 1 MiB chunks, no target)
 #   BENCH_VARIANTS="bare floor syncscope"   (also: floorcb, the floor plus runtime API
-#       callbacks; floor_nokernel and syncscope_nokernel, both without kernel records)
+#       callbacks; floor_nokernel and syncscope_nokernel, both without kernel records;
+#       floor_kernel, kernel records only; floor_sync and syncscope_trace, both with
+#       synchronization records)
 #   BENCH_PYTHON=python3      the Python with PyTorch, for the mlp workload
 #   BENCH_LAUNCHES=200000  BENCH_PIPELINE_ARGS="40 16 16384"  BENCH_MLP_STEPS=2000
 # Needs only bash, python3 and the built tree (plus PyTorch for the mlp workload).
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
-    sed -n '2,16s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,18s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -233,6 +233,7 @@ START_TEST(test_config_from_environment)
     ck_assert_uint_eq(c.stack_min_ns, 100000);
     ck_assert_int_eq(c.kernel_activity, 1);
     ck_assert_str_eq(c.trace, "");
+    ck_assert_int_eq(c.sync_records, 0);
 
     setenv(SS_ENV_FORMAT, "SARIF", 1);
     setenv(SS_ENV_MAX_MEMORY, "1G", 1);
@@ -245,6 +246,14 @@ START_TEST(test_config_from_environment)
     ck_assert_int_eq(c.kernel_activity, 0);
     ck_assert_uint_eq(c.min_blocked_ns, 250000);
     ck_assert_str_eq(c.trace, "run-%p.trace");
+    ck_assert_int_eq(c.sync_records, 1);
+    unsetenv(SS_ENV_TRACE);
+    setenv(SS_ENV_CHROME_TRACE, "run.json", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), 0);
+    ck_assert_int_eq(c.sync_records, 1);
+    unsetenv(SS_ENV_CHROME_TRACE);
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), 0);
+    ck_assert_int_eq(c.sync_records, 0);
 
     setenv(SS_ENV_MAX_MEMORY, "1M", 1);
     ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), -1);
