@@ -62,7 +62,7 @@ typedef struct ss_interpose_config {
     uint64_t stack_min_ns;
     int kernel_activity; /* 1: CONCURRENT_KERNEL records (default) */
     /* 1: SYNCHRONIZATION records, which only the timeline shows: on when a trace or a Chrome
-     * trace is written (they cost the program about 1 us per launch: docs/performance.md) */
+     * trace is written (about 1.1 us more per empty launch on an H200: docs/performance.md) */
     int sync_records;
     int quiet;
     uint32_t python_depth; /* Python frames kept per stack, 0: none */

@@ -38,17 +38,31 @@ static int env_is_off(const char *name)
     return value != NULL && strcmp(value, "0") == 0;
 }
 
-/* Whether the kind called `word` is in FLOOR_ENV_KINDS (every kind when that is unset). */
-static int kind_is_chosen(const char *word)
+static const char *const floor_kind_words[] = {"kernel", "memcpy", "memset", "sync"};
+#define FLOOR_KIND_COUNT (sizeof floor_kind_words / sizeof floor_kind_words[0])
+#define FLOOR_DEFAULT_KINDS "kernel,memcpy,memset"
+
+/* Marks in chosen[] the kinds FLOOR_ENV_KINDS names (FLOOR_DEFAULT_KINDS when it is unset).
+ * Returns 0, or -1 after saying which word is not a kind. */
+static int choose_kinds(int chosen[FLOOR_KIND_COUNT])
 {
     const char *list = getenv(FLOOR_ENV_KINDS);
-    size_t len = strlen(word);
     if (list == NULL)
-        list = "kernel,memcpy,memset";
+        list = FLOOR_DEFAULT_KINDS;
+    for (size_t k = 0; k < FLOOR_KIND_COUNT; k++)
+        chosen[k] = 0;
     for (const char *p = list; *p != '\0';) {
         size_t n = strcspn(p, ",");
-        if (n == len && strncmp(p, word, len) == 0)
-            return 1;
+        size_t k = 0;
+        while (k < FLOOR_KIND_COUNT &&
+               !(strlen(floor_kind_words[k]) == n && strncmp(p, floor_kind_words[k], n) == 0))
+            k++;
+        if (k == FLOOR_KIND_COUNT) {
+            fprintf(stderr, "cupti_floor: %s: '%.*s' is not one of kernel, memcpy, memset, sync\n",
+                    FLOOR_ENV_KINDS, (int)n, p);
+            return -1;
+        }
+        chosen[k] = 1;
         p += n;
         if (*p == ',')
             p++;
@@ -103,11 +117,16 @@ static void floor_finish(void)
 
 __attribute__((constructor)) static void floor_start(void)
 {
-    static const CUpti_ActivityKind kinds[] = {
+    /* In the order of floor_kind_words. */
+    static const CUpti_ActivityKind kinds[FLOOR_KIND_COUNT] = {
         CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
         CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION};
-    static const char *const kind_words[] = {"kernel", "memcpy", "memset", "sync"};
+    int chosen[FLOOR_KIND_COUNT];
     const char *failed = NULL;
+    if (choose_kinds(chosen) < 0) {
+        fprintf(stderr, "cupti_floor: the program runs without it\n");
+        return;
+    }
     if (cuptiSubscribe(&floor_subscriber, (CUpti_CallbackFunc)on_api, NULL) != CUPTI_SUCCESS) {
         failed = "cuptiSubscribe";
     } else if (env_is_on(FLOOR_ENV_CALLBACKS) &&
@@ -118,10 +137,10 @@ __attribute__((constructor)) static void floor_start(void)
                CUPTI_SUCCESS) {
         failed = "cuptiActivityRegisterCallbacks";
     }
-    for (size_t i = 0; failed == NULL && i < sizeof kinds / sizeof kinds[0]; i++) {
+    for (size_t i = 0; failed == NULL && i < FLOOR_KIND_COUNT; i++) {
         if (kinds[i] == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && env_is_off(FLOOR_ENV_KERNELS))
             continue;
-        if (!kind_is_chosen(kind_words[i]))
+        if (!chosen[i])
             continue;
         if (cuptiActivityEnable(kinds[i]) != CUPTI_SUCCESS)
             failed = "cuptiActivityEnable";

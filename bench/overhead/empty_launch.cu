@@ -37,7 +37,7 @@ __global__ void elementwise_kernel_with_a_long_templated_name(wide_args args)
 {
     (void)args;
 }
-} // namespace framework_like_namespace
+} /* namespace framework_like_namespace */
 
 #define MIXED_KERNELS 8
 
@@ -87,6 +87,11 @@ static void launch_one(int mixed, long i, cudaStream_t stream, const wide_args &
 int main(int argc, char **argv)
 {
     long launches = arg_or(argc, argv, 1, 200000);
+    if (launches < BLOCKS) {
+        fprintf(stderr, "empty_launch: launches must be at least %d (one per timed block)\n",
+                BLOCKS);
+        return 2;
+    }
     int mixed = argc > 2 && strcmp(argv[2], "mixed") == 0;
     if (argc > 2 && !mixed) {
         fprintf(stderr, "empty_launch: the second argument can only be 'mixed'\n");

@@ -205,7 +205,7 @@ def main():
     known = workloads(build, python)
     for name in names:
         if name not in known:
-            fail(f"unknown workload '{name}' (launch, pipeline, pipeline_small, mlp)")
+            fail(f"unknown workload '{name}' ({', '.join(known)})")
     for v in variants:
         if v not in VARIANTS:
             fail(f"unknown variant '{v}' ({', '.join(VARIANTS)})")
@@ -213,7 +213,7 @@ def main():
         fail("BENCH_VARIANTS must include bare")
     if any(v.startswith("floor") for v in variants) and not os.path.isfile(floor):
         fail(f"{floor} not found: configure BUILD_DIR with nvcc and libcupti available")
-    if "syncscope" in variants and not os.path.isfile(preload):
+    if any(v.startswith("syncscope") for v in variants) and not os.path.isfile(preload):
         fail(f"{preload} not found: build the interposer or pass its path")
     chosen = []
     for name in names:

@@ -8,7 +8,8 @@
 # Environment (all optional):
 #   BENCH_OUT=FILE            also write the results table (and raw samples) to FILE
 #   BENCH_ROUNDS=5            rounds; each runs every workload once per variant
-#   BENCH_WORKLOADS="launch pipeline mlp"  (also: pipeline_small, 1 MiB chunks, no target)
+#   BENCH_WORKLOADS="launch pipeline mlp"  (also: pipeline_small, 1 MiB chunks, and
+#       launch_mixed, eight long-named kernels in turn; neither has a target)
 #   BENCH_VARIANTS="bare floor syncscope"   (also: floorcb, the floor plus runtime API
 #       callbacks; floor_nokernel and syncscope_nokernel, both without kernel records;
 #       floor_kernel, kernel records only; floor_sync and syncscope_trace, both with
@@ -19,7 +20,7 @@
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
-    sed -n '2,18s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,19s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"
