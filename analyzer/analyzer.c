@@ -111,38 +111,6 @@ static size_t scan_folder(const char *dir, const ss_compdb *db, job_list *jobs, 
     return added;
 }
 
-/* Reads a file whole. Returns 0, or -1 with errno set. */
-static int read_whole(const char *path, char **text, size_t *len)
-{
-    FILE *in = fopen(path, "rb");
-    if (in == NULL)
-        return -1;
-    size_t cap = 8192, n = 0, got;
-    char *buf = malloc(cap);
-    if (buf == NULL)
-        abort();
-    while ((got = fread(buf + n, 1, cap - n, in)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2;
-            char *grown = realloc(buf, cap);
-            if (grown == NULL)
-                abort();
-            buf = grown;
-        }
-    }
-    int err = ferror(in);
-    fclose(in);
-    if (err) {
-        free(buf);
-        errno = EIO;
-        return -1;
-    }
-    *text = buf;
-    *len = n;
-    return 0;
-}
-
 /* The offset of the first byte that is not valid UTF-8, or 'len' when all are. */
 static size_t utf8_invalid_at(const unsigned char *s, size_t len)
 {
@@ -175,9 +143,9 @@ static size_t utf8_invalid_at(const unsigned char *s, size_t len)
  * not a text source (message printed). */
 static int check_content(const char *path, ss_result *out)
 {
-    char *text = NULL;
     size_t len = 0;
-    if (read_whole(path, &text, &len) != 0) {
+    char *text = ss_read_file(path, &len);
+    if (text == NULL) {
         ss_log_error("cannot read '%s': %s", path, strerror(errno));
         return -1;
     }

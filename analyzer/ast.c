@@ -86,6 +86,25 @@ unsigned ss_ast_offset(CXCursor c)
     return b;
 }
 
+char *ss_ast_file_text(CXTranslationUnit tu, CXFile file, unsigned begin, unsigned end, size_t max)
+{
+    size_t size = 0;
+    const char *text = clang_getFileContents(tu, file, &size);
+    if (text == NULL || end < begin || end > size || end - begin > max)
+        return NULL;
+    char *out = malloc(end - begin + 1);
+    if (out == NULL)
+        abort();
+    size_t n = 0;
+    for (unsigned i = begin; i < end; i++) {
+        char c = text[i] == '\n' || text[i] == '\t' || text[i] == '\r' ? ' ' : text[i];
+        if (c != ' ' || (n > 0 && out[n - 1] != ' '))
+            out[n++] = c;
+    }
+    out[n] = '\0';
+    return out;
+}
+
 int ss_ast_eval_int(CXCursor expr, long long *value)
 {
     enum CXCursorKind kind = clang_getCursorKind(expr);

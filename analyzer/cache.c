@@ -163,37 +163,6 @@ void ss_cache_key(const ss_tu_input *in, char key[17])
     snprintf(key, 17, "%016llx", (unsigned long long)h);
 }
 
-/* Reads a whole file. Returns a malloc'ed buffer (NUL-terminated) or NULL. */
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *in = fopen(path, "rb");
-    if (in == NULL)
-        return NULL;
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap + 1);
-    if (buf == NULL)
-        abort();
-    while ((got = fread(buf + n, 1, cap - n, in)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2;
-            char *grown = realloc(buf, cap + 1);
-            if (grown == NULL)
-                abort();
-            buf = grown;
-        }
-    }
-    int failed = ferror(in);
-    fclose(in);
-    if (failed) {
-        free(buf);
-        return NULL;
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
 /* The hash of the current content of 'path', computed once per run. Returns 0, or -1 when
  * the file cannot be read. */
 static int current_hash(ss_cache *cache, const char *path, uint64_t *hash)
@@ -211,7 +180,7 @@ static int current_hash(ss_cache *cache, const char *path, uint64_t *hash)
     pthread_mutex_unlock(&cache->lock);
     /* Hashed outside the lock; two workers may both hash a file, with the same answer. */
     size_t len = 0;
-    char *text = read_file(path, &len);
+    char *text = ss_read_file(path, &len);
     content_hash *e = calloc(1, sizeof *e);
     if (e == NULL)
         abort();
@@ -425,7 +394,7 @@ int ss_cache_lookup(ss_cache *cache, const char *key, ss_result *out, int *statu
 {
     char *path = entry_path(cache, key);
     size_t len = 0;
-    char *text = read_file(path, &len);
+    char *text = ss_read_file(path, &len);
     free(path);
     if (text == NULL)
         return 0;

@@ -184,36 +184,14 @@ int ss_compdb_load(const char *build_dir, ss_compdb *db, char *err, size_t err_s
     char *path = join_path(NULL, build_dir);
     char *file = ss_asprintf("%s/compile_commands.json", path);
     free(path);
-    FILE *in = fopen(file, "rb");
-    if (in == NULL) {
+    size_t len = 0;
+    char *text = ss_read_file(file, &len);
+    if (text == NULL) {
         snprintf(err, err_size, "cannot read '%s': %s", file, strerror(errno));
         free(file);
         return -1;
     }
-    size_t cap = 65536, len = 0;
-    char *text = malloc(cap);
-    if (text == NULL)
-        abort();
-    size_t got;
-    while ((got = fread(text + len, 1, cap - len, in)) > 0) {
-        len += got;
-        if (len == cap) {
-            cap *= 2;
-            char *grown = realloc(text, cap);
-            if (grown == NULL)
-                abort();
-            text = grown;
-        }
-    }
-    int read_error = ferror(in);
-    fclose(in);
-    int rc;
-    if (read_error) {
-        snprintf(err, err_size, "cannot read '%s'", file);
-        rc = -1;
-    } else {
-        rc = ss_compdb_parse(text, len, file, db, err, err_size);
-    }
+    int rc = ss_compdb_parse(text, len, file, db, err, err_size);
     free(text);
     free(file);
     return rc;

@@ -110,6 +110,10 @@ int ss_ast_eval_int(CXCursor expr, long long *value);
 /* The name of the function a call calls (the referenced declaration's name), malloc'ed, or
  * NULL. */
 char *ss_ast_callee_name(CXCursor call);
+/* The text of 'file' between offsets 'begin' and 'end' with every run of whitespace folded
+ * to one space, malloc'ed, or NULL when it is unreadable, out of the file or longer than
+ * 'max' bytes. */
+char *ss_ast_file_text(CXTranslationUnit tu, CXFile file, unsigned begin, unsigned end, size_t max);
 /* Whether 'c' lies in a system header (or has no location). */
 int ss_ast_in_system_header(CXCursor c);
 /* The text of the operator token of a binary operator cursor, written to 'out'. Returns 0,

@@ -608,19 +608,5 @@ char *ss_expr_text(CXCursor expr)
     } else if (f1 == NULL || f1 != f2 || end <= begin) {
         return NULL;
     }
-    size_t size = 0;
-    const char *text = clang_getFileContents(tu, f1, &size);
-    if (text == NULL || end > size || end - begin > MAX_TEXT)
-        return NULL;
-    char *out = malloc(end - begin + 1);
-    if (out == NULL)
-        abort();
-    size_t n = 0;
-    for (unsigned i = begin; i < end; i++) {
-        char c = text[i] == '\n' || text[i] == '\t' || text[i] == '\r' ? ' ' : text[i];
-        if (c != ' ' || (n > 0 && out[n - 1] != ' '))
-            out[n++] = c;
-    }
-    out[n] = '\0';
-    return out;
+    return ss_ast_file_text(tu, f1, begin, end, MAX_TEXT);
 }

@@ -141,21 +141,9 @@ static char *expr_text(CXCursor expr)
             clang_disposeTokens(tu, tok, 1);
         }
     }
-    size_t size = 0;
-    const char *text = clang_getFileContents(tu, f1, &size);
-    if (text == NULL || end > size || end == begin || end - begin > MAX_TEXT)
+    if (end == begin)
         return NULL;
-    char *out = malloc(end - begin + 1);
-    if (out == NULL)
-        abort();
-    size_t n = 0;
-    for (unsigned i = begin; i < end; i++) {
-        char c = text[i] == '\n' || text[i] == '\t' || text[i] == '\r' ? ' ' : text[i];
-        if (c != ' ' || (n > 0 && out[n - 1] != ' '))
-            out[n++] = c;
-    }
-    out[n] = '\0';
-    return out;
+    return ss_ast_file_text(tu, f1, begin, end, MAX_TEXT);
 }
 
 static int reportable(const ss_check_ctx *ctx, stream_value v)
