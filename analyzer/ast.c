@@ -79,6 +79,16 @@ void ss_ast_range(CXCursor c, unsigned *begin, unsigned *end)
     clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, end);
 }
 
+int ss_ast_same_node(CXCursor a, CXCursor b)
+{
+    if (clang_getCursorKind(a) != clang_getCursorKind(b))
+        return 0;
+    unsigned ab, ae, bb, be;
+    ss_ast_range(a, &ab, &ae);
+    ss_ast_range(b, &bb, &be);
+    return ab == bb && ae == be;
+}
+
 unsigned ss_ast_offset(CXCursor c)
 {
     unsigned b, e;

@@ -105,6 +105,9 @@ int ss_ast_is_null(CXCursor c);
 unsigned ss_ast_offset(CXCursor c);
 /* Start and end offsets (expansion locations) of a cursor's extent. */
 void ss_ast_range(CXCursor c, unsigned *begin, unsigned *end);
+/* Whether two cursors are the same node: cursors reached by different walks may differ in
+ * the parent they carry, so kind and extent decide. */
+int ss_ast_same_node(CXCursor a, CXCursor b);
 /* The integer value of a constant expression 'expr'. Returns 0, or -1 when not constant. */
 int ss_ast_eval_int(CXCursor expr, long long *value);
 /* The name of the function a call calls (the referenced declaration's name), malloc'ed, or

@@ -48,18 +48,6 @@ static void set_source(ss_provenance *out, ss_host_kind kind, CXCursor origin, c
     out->line = ss_scope_line(origin);
 }
 
-/* Whether two cursors are the same node (kind and extent; cursors met on different walks
- * may differ in the parent they carry). */
-static int same_node(CXCursor a, CXCursor b)
-{
-    if (clang_getCursorKind(a) != clang_getCursorKind(b))
-        return 0;
-    unsigned ab, ae, bb, be;
-    ss_ast_range(a, &ab, &ae);
-    ss_ast_range(b, &bb, &be);
-    return ab == bb && ae == be;
-}
-
 /* The first 'max' token spellings of 'c' into 'tokens' (each 'size' bytes). Returns how many
  * were read. */
 static unsigned lead_tokens(CXCursor c, char tokens[][16], unsigned max)
@@ -558,7 +546,7 @@ static enum CXChildVisitResult find_register(CXCursor c, CXCursor parent, CXClie
     walk_state w = {r->function, 0};
     ss_provenance p = {SS_HOST_UNKNOWN, NULL, clang_getNullCursor(), 0};
     classify(&w, clang_Cursor_getArgument(c, (unsigned)api->dst_arg), &p);
-    if (p.kind == SS_HOST_PAGEABLE && same_node(p.origin, r->origin))
+    if (p.kind == SS_HOST_PAGEABLE && ss_ast_same_node(p.origin, r->origin))
         r->last = ss_ast_offset(c);
     ss_provenance_free(&p);
     return CXChildVisit_Recurse;

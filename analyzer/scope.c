@@ -118,18 +118,6 @@ static enum CXChildVisitResult find_loops(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
-/* Whether two expression cursors are the same node. Cursors reached by different walks may
- * differ in the parent they carry, so kind and extent decide. */
-static int same_node(CXCursor a, CXCursor b)
-{
-    if (clang_getCursorKind(a) != clang_getCursorKind(b))
-        return 0;
-    unsigned ab, ae, bb, be;
-    ss_ast_range(a, &ab, &ae);
-    ss_ast_range(b, &bb, &be);
-    return ab == bb && ae == be;
-}
-
 /* The local variable whose initializer is exactly the lambda 'lambda', or a null cursor. */
 typedef struct binding_walk {
     CXCursor lambda;
@@ -150,7 +138,7 @@ static enum CXChildVisitResult find_binding(CXCursor c, CXCursor parent, CXClien
         CXCursor e = ss_ast_strip(init);
         for (int k = 0; k < 3 && clang_getCursorKind(e) == CXCursor_CallExpr; k++)
             e = ss_ast_strip(ss_ast_child(e, 0));
-        if (same_node(e, w->lambda)) {
+        if (ss_ast_same_node(e, w->lambda)) {
             w->var = c;
             return CXChildVisit_Break;
         }
@@ -251,7 +239,7 @@ static size_t loops_at(CXCursor top, unsigned offset, CXCursor *out, size_t max,
         for (size_t k = 0; k < m && n < max; k++) {
             int seen = 0;
             for (size_t j = 0; j < n && !seen; j++)
-                seen = same_node(out[j], more[k]);
+                seen = ss_ast_same_node(out[j], more[k]);
             if (!seen)
                 out[n++] = more[k];
         }

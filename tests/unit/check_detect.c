@@ -75,6 +75,33 @@ static void memcpy_call(uint32_t thread, uint64_t enter, uint64_t exit, uint32_t
                     .stack = stack});
 }
 
+/* cudaMemcpyAsync of 'bytes' on stream 13 by 'thread' ('kind': the cudaMemcpyKind). */
+static void async_copy_call(uint32_t thread, uint64_t enter, uint64_t exit, uint32_t corr,
+                            uint64_t bytes, int32_t kind, uint32_t stack)
+{
+    api((call_spec){.thread = thread,
+                    .name = "cudaMemcpyAsync",
+                    .enter = enter,
+                    .exit = exit,
+                    .corr = corr,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = bytes,
+                    .kind = kind,
+                    .stack = stack});
+}
+
+/* cudaFree by thread 1. */
+static void free_call(uint64_t enter, uint64_t exit, uint32_t corr, uint32_t stack)
+{
+    api((call_spec){.name = "cudaFree",
+                    .enter = enter,
+                    .exit = exit,
+                    .corr = corr,
+                    .kind = -1,
+                    .stack = stack});
+}
+
 /* The kernel 'scale' on stream 13, launched at 0 (correlation 1), running 10..310 us. */
 static void pending_scale(void)
 {
@@ -134,27 +161,11 @@ START_TEST(test_readback_async_api_and_size_limit)
     /* A 4-byte cudaMemcpyAsync readback is SYNC301 (not 201); a 32-byte one is not a
      * readback: as a pageable async copy it is SYNC201. */
     pending_scale();
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(320),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = site("loss.cu", 7)});
+    async_copy_call(1, US(20), US(320), 2, 4, 2, site("loss.cu", 7));
     copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
     launch_call(1, US(330), US(335), 3, S13, 13, site("main.cu", 30));
     kernel("scale", US(340), US(640), 3, 13);
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(350),
-                    .exit = US(650),
-                    .corr = 4,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 32,
-                    .kind = 2,
-                    .stack = site("loss.cu", 9)});
+    async_copy_call(1, US(350), US(650), 4, 32, 2, site("loss.cu", 9));
     copy(SS_EV_MEMCPY, US(642), US(645), 4, 13, 32, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
     run();
     ck_assert_uint_eq(res.count, 2);
@@ -186,16 +197,7 @@ static void dtoh_async(uint32_t thread, uint64_t enter, uint64_t exit, uint32_t 
                        uint64_t bytes, uint64_t start, uint64_t end, const char *file,
                        unsigned line)
 {
-    api((call_spec){.thread = thread,
-                    .name = "cudaMemcpyAsync",
-                    .enter = enter,
-                    .exit = exit,
-                    .corr = corr,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = bytes,
-                    .kind = 2,
-                    .stack = site(file, line)});
+    async_copy_call(thread, enter, exit, corr, bytes, 2, site(file, line));
     copy(SS_EV_MEMCPY, start, end, corr, 13, bytes, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
 }
 
@@ -510,15 +512,7 @@ END_TEST
 START_TEST(test_pageable_async_copy)
 {
     pending_scale();
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(2220),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 16777216,
-                    .kind = 1,
-                    .stack = site("pipe.cu", 12)});
+    async_copy_call(1, US(20), US(2220), 2, 16777216, 1, site("pipe.cu", 12));
     copy(SS_EV_MEMCPY, US(900), US(2210), 2, 13, 16777216, SS_COPY_HTOD, SS_MEM_PAGEABLE,
          SS_MEM_DEVICE);
     run();
@@ -544,15 +538,7 @@ END_TEST
 START_TEST(test_pageable_async_copy_without_pending_work)
 {
     /* It blocked for its own staging: still SYNC201, with no earlier work waited for. */
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(1620),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 1 << 20,
-                    .kind = 2,
-                    .stack = site("pipe.cu", 14)});
+    async_copy_call(1, US(20), US(1620), 2, 1 << 20, 2, site("pipe.cu", 14));
     copy(SS_EV_MEMCPY, US(30), US(1610), 2, 13, 1 << 20, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PAGEABLE);
     run();
@@ -569,25 +555,10 @@ START_TEST(test_pageable_async_copy_then_stream_sync)
      * then cudaStreamSynchronize of its stream, which waits for the queued kernel and the
      * copy. One SYNC201 with both times; no SYNC401. */
     pending_scale();
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(60),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 196608,
-                    .kind = 1,
-                    .stack = site("infer.py", 27)});
+    async_copy_call(1, US(20), US(60), 2, 196608, 1, site("infer.py", 27));
     copy(SS_EV_MEMCPY, US(311), US(330), 2, 13, 196608, SS_COPY_HTOD, SS_MEM_PAGEABLE,
          SS_MEM_DEVICE);
-    api((call_spec){.name = "cudaStreamSynchronize",
-                    .enter = US(62),
-                    .exit = US(332),
-                    .corr = 3,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("infer.py", 27)});
+    sync_call(1, "cudaStreamSynchronize", S13, 13, US(62), US(332), 3, "infer.py", 27);
     run();
     ck_assert_uint_eq(res.count, 1);
     const ss_finding *f = only(SS_RULE_PAGEABLE_ASYNC_COPY);
@@ -610,15 +581,7 @@ START_TEST(test_pageable_copy_then_sync_counts_work_once)
      * the synchronization's. It is listed once. */
     launch_call(1, 0, US(5), 1, S13, 13, site("main.cu", 30));
     kernel("scale", US(10), US(62), 1, 13);
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(60),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 196608,
-                    .kind = 1,
-                    .stack = site("infer.py", 27)});
+    async_copy_call(1, US(20), US(60), 2, 196608, 1, site("infer.py", 27));
     copy(SS_EV_MEMCPY, US(63), US(80), 2, 13, 196608, SS_COPY_HTOD, SS_MEM_PAGEABLE, SS_MEM_DEVICE);
     sync_call(1, "cudaStreamSynchronize", S13, 13, US(61), US(100), 3, "infer.py", 27);
     run();
@@ -634,24 +597,9 @@ START_TEST(test_pinned_copy_then_stream_sync_stays_401)
     /* Only pageable copies take the synchronization after them: after a pinned copy it is an
      * explicit synchronization (SYNC401) of its own. */
     pending_scale();
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(29),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 196608,
-                    .kind = 1,
-                    .stack = site("infer.py", 27)});
+    async_copy_call(1, US(20), US(29), 2, 196608, 1, site("infer.py", 27));
     copy(SS_EV_MEMCPY, US(311), US(330), 2, 13, 196608, SS_COPY_HTOD, SS_MEM_PINNED, SS_MEM_DEVICE);
-    api((call_spec){.name = "cudaStreamSynchronize",
-                    .enter = US(30),
-                    .exit = US(332),
-                    .corr = 3,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("infer.py", 28)});
+    sync_call(1, "cudaStreamSynchronize", S13, 13, US(30), US(332), 3, "infer.py", 28);
     run();
     ck_assert_uint_eq(res.count, 1);
     const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
@@ -663,15 +611,7 @@ END_TEST
 START_TEST(test_pinned_async_copy_is_not_201)
 {
     pending_scale();
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(29),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 16777216,
-                    .kind = 1,
-                    .stack = site("pipe.cu", 12)});
+    async_copy_call(1, US(20), US(29), 2, 16777216, 1, site("pipe.cu", 12));
     copy(SS_EV_MEMCPY, US(310), US(1600), 2, 13, 16777216, SS_COPY_HTOD, SS_MEM_PINNED,
          SS_MEM_DEVICE);
     run();
@@ -738,20 +678,8 @@ static void two_stream_work(void)
 START_TEST(test_device_sync_over_synchronized)
 {
     two_stream_work();
-    api((call_spec){.name = "cudaDeviceSynchronize",
-                    .enter = US(20),
-                    .exit = US(405),
-                    .corr = 2,
-                    .kind = -1,
-                    .stack = site("main.cu", 60)});
-    api((call_spec){.name = "cudaStreamSynchronize",
-                    .enter = US(500),
-                    .exit = US(505),
-                    .corr = 3,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("main.cu", 61)});
+    sync_call(1, "cudaDeviceSynchronize", 0, 0, US(20), US(405), 2, "main.cu", 60);
+    sync_call(1, "cudaStreamSynchronize", S13, 13, US(500), US(505), 3, "main.cu", 61);
     run();
     ck_assert_uint_eq(res.count, 1);
     const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
@@ -775,14 +703,7 @@ END_TEST
 START_TEST(test_stream_sync_waits_for_its_stream_only)
 {
     two_stream_work();
-    api((call_spec){.name = "cudaStreamSynchronize",
-                    .enter = US(20),
-                    .exit = US(312),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .stack = site("main.cu", 61)});
+    sync_call(1, "cudaStreamSynchronize", S13, 13, US(20), US(312), 2, "main.cu", 61);
     run();
     const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
     ck_assert_str_eq(extra(f, "over_synchronized"), "0");
@@ -794,12 +715,7 @@ END_TEST
 START_TEST(test_device_wide_sync_call)
 {
     pending_scale();
-    api((call_spec){.name = "cudaFree",
-                    .enter = US(20),
-                    .exit = US(330),
-                    .corr = 2,
-                    .kind = -1,
-                    .stack = site("alloc.cu", 8)});
+    free_call(US(20), US(330), 2, site("alloc.cu", 8));
     api((call_spec){.name = "cudaMalloc",
                     .enter = US(400),
                     .exit = US(900),
@@ -821,12 +737,7 @@ END_TEST
 START_TEST(test_short_block_is_ignored)
 {
     pending_scale();
-    api((call_spec){.name = "cudaFree",
-                    .enter = US(306),
-                    .exit = US(310),
-                    .corr = 2,
-                    .kind = -1,
-                    .stack = site("alloc.cu", 8)});
+    free_call(US(306), US(310), 2, site("alloc.cu", 8));
     run();
     ck_assert_uint_eq(res.count, 0);
 }
@@ -1056,15 +967,7 @@ START_TEST(test_python_frame_is_primary)
     };
     uint32_t stack = ss_log_add_stack(&log_, frames, 4);
     pending_scale();
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(320),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = stack});
+    async_copy_call(1, US(20), US(320), 2, 4, 2, stack);
     copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
     opt.python_depth = 1;
     run();
@@ -1094,15 +997,7 @@ START_TEST(test_python_site_skips_library_frames)
     };
     uint32_t stack = ss_log_add_stack(&log_, frames, 4);
     pending_scale();
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(320),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 4,
-                    .kind = 2,
-                    .stack = stack});
+    async_copy_call(1, US(20), US(320), 2, 4, 2, stack);
     copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
     run();
     const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
@@ -1125,12 +1020,7 @@ START_TEST(test_native_site_skips_library_frames)
     };
     uint32_t stack = ss_log_add_stack(&log_, frames, 3);
     pending_scale();
-    api((call_spec){.name = "cudaFree",
-                    .enter = US(20),
-                    .exit = US(330),
-                    .corr = 2,
-                    .kind = -1,
-                    .stack = stack});
+    free_call(US(20), US(330), 2, stack);
     run();
     const ss_finding *f = only(SS_RULE_DEVICE_WIDE_SYNC_CALL);
     ck_assert_str_eq(f->file, "pool.c");
@@ -1144,12 +1034,9 @@ START_TEST(test_unsymbolized_stacks_aggregate_by_stack)
     ss_stack_frame a = {0x4011, 0, 0, 0, 0, 0}, b = {0x4022, 0, 0, 0, 0, 0};
     uint32_t sa = ss_log_add_stack(&log_, &a, 1), sb = ss_log_add_stack(&log_, &b, 1);
     pending_scale();
-    api((call_spec){
-        .name = "cudaFree", .enter = US(20), .exit = US(100), .corr = 2, .kind = -1, .stack = sa});
-    api((call_spec){
-        .name = "cudaFree", .enter = US(110), .exit = US(200), .corr = 3, .kind = -1, .stack = sb});
-    api((call_spec){
-        .name = "cudaFree", .enter = US(210), .exit = US(315), .corr = 4, .kind = -1, .stack = sa});
+    free_call(US(20), US(100), 2, sa);
+    free_call(US(110), US(200), 3, sb);
+    free_call(US(210), US(315), 4, sa);
     /* 'scale' ends at 310 us: only the third call waited for it. The first two waited for
      * nothing, so give them work of their own that ends in time. */
     launch_call(1, US(1), US(2), 5, 0x2000, 14, sa);
