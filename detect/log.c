@@ -97,12 +97,7 @@ int ss_log_append(ss_event_log *log, const ss_event *event)
 /* FNV-1a over a NUL-terminated string. */
 static uint64_t hash_text(const char *text)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        h ^= *p;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
+    return ss_fnv1a(SS_FNV1A_SEED, text, strlen(text));
 }
 
 /* Rebuilds the string hash with 'cap' slots (a power of two). Returns 0 or -1. */

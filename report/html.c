@@ -361,20 +361,10 @@ typedef struct strmap {
     size_t cap, count;
 } strmap;
 
-static uint64_t hash_bytes(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        h ^= *p;
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 static size_t strmap_slot(const strmap *m, const char *key)
 {
     size_t mask = m->cap - 1;
-    size_t slot = (size_t)hash_bytes(key) & mask;
+    size_t slot = (size_t)ss_fnv1a(SS_FNV1A_SEED, key, strlen(key)) & mask;
     while (m->keys[slot] != NULL && strcmp(m->keys[slot], key) != 0)
         slot = (slot + 1) & mask;
     return slot;

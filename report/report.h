@@ -127,6 +127,10 @@ void *ss_calloc(size_t count, size_t size);
  * "/" at the least. Malloc'ed; aborts when memory is exhausted. */
 char *ss_path_normalize(const char *base, const char *path);
 
+/* FNV-1a (64 bits): 'h' (SS_FNV1A_SEED to start) updated with 'len' bytes of 'data'. */
+#define SS_FNV1A_SEED 0xcbf29ce484222325ULL
+uint64_t ss_fnv1a(uint64_t h, const void *data, size_t len);
+
 /* Reads all of the file 'path' into a malloc'ed buffer with a NUL after the last byte, and
  * its length into *len. Returns the buffer (owned by the caller), or NULL with errno set when
  * the file cannot be opened or read (EIO when the read failed without saying why). */

@@ -172,11 +172,11 @@ size_t ss_result_count_at_least(const ss_result *result, ss_severity threshold)
     return n;
 }
 
-/* FNV-1a, 64 bits, over 'len' bytes. */
-static uint64_t fnv1a(uint64_t h, const char *s, size_t len)
+uint64_t ss_fnv1a(uint64_t h, const void *data, size_t len)
 {
+    const unsigned char *p = data;
     for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
+        h ^= p[i];
         h *= 0x100000001b3ULL;
     }
     return h;
@@ -184,19 +184,19 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t len)
 
 void ss_finding_fingerprint(const ss_finding *finding, char *out)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = SS_FNV1A_SEED;
     const ss_rule *rule = ss_rules_get(finding->rule);
-    h = fnv1a(h, rule->id, strlen(rule->id) + 1);
+    h = ss_fnv1a(h, rule->id, strlen(rule->id) + 1);
     if (finding->file)
-        h = fnv1a(h, finding->file, strlen(finding->file) + 1);
+        h = ss_fnv1a(h, finding->file, strlen(finding->file) + 1);
     /* The line's text with all whitespace removed: moving or re-indenting keeps it. */
     const char *text = finding->line_text ? finding->line_text : "";
     for (const char *p = text; *p; p++) {
         if (!isspace((unsigned char)*p))
-            h = fnv1a(h, p, 1);
+            h = ss_fnv1a(h, p, 1);
     }
     if (finding->line_text == NULL && finding->function)
-        h = fnv1a(h, finding->function, strlen(finding->function));
+        h = ss_fnv1a(h, finding->function, strlen(finding->function));
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 

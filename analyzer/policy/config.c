@@ -605,12 +605,7 @@ void ss_config_cache_free(ss_config_cache *cache)
 
 static size_t hash_dir(const char *dir)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (const char *p = dir; *p; p++) {
-        h ^= (unsigned char)*p;
-        h *= 0x100000001b3ULL;
-    }
-    return (size_t)(h % SS_CACHE_BUCKETS);
+    return (size_t)(ss_fnv1a(SS_FNV1A_SEED, dir, strlen(dir)) % SS_CACHE_BUCKETS);
 }
 
 /* The cache entry of 'dir', searching the folder the first time it is asked for. */
