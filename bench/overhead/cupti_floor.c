@@ -11,8 +11,6 @@
 #define FLOOR_ENV_CALLBACKS "SYNCSCOPE_BENCH_FLOOR_CALLBACKS"
 /* Set to 1 to print the number of records seen at exit (proof that the floor was active). */
 #define FLOOR_ENV_VERBOSE "SYNCSCOPE_BENCH_FLOOR_VERBOSE"
-/* Set to 0 to leave kernel records out (the floor of `--no-kernel-activity`). */
-#define FLOOR_ENV_KERNELS "SYNCSCOPE_BENCH_FLOOR_KERNELS"
 /* A comma-separated subset of "kernel,memcpy,memset,sync" to enable only those kinds (to
  * find which kind costs what); unset: "kernel,memcpy,memset", the kinds the interposer
  * enables by default (it adds "sync" only when it writes a trace). */
@@ -30,12 +28,6 @@ static int env_is_on(const char *name)
 {
     const char *value = getenv(name);
     return value != NULL && *value != '\0' && strcmp(value, "0") != 0;
-}
-
-static int env_is_off(const char *name)
-{
-    const char *value = getenv(name);
-    return value != NULL && strcmp(value, "0") == 0;
 }
 
 static const char *const floor_kind_words[] = {"kernel", "memcpy", "memset", "sync"};
@@ -138,8 +130,6 @@ __attribute__((constructor)) static void floor_start(void)
         failed = "cuptiActivityRegisterCallbacks";
     }
     for (size_t i = 0; failed == NULL && i < FLOOR_KIND_COUNT; i++) {
-        if (kinds[i] == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && env_is_off(FLOOR_ENV_KERNELS))
-            continue;
         if (!chosen[i])
             continue;
         if (cuptiActivityEnable(kinds[i]) != CUPTI_SUCCESS)

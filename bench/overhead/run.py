@@ -39,8 +39,19 @@ def env_int(name, default):
 # callback, without kernel records, with kernel records only, or with synchronization records
 # too); syncscope (also with SYNCSCOPE_KERNEL_ACTIVITY=0, i.e. `--no-kernel-activity`, and
 # writing a trace, which adds synchronization records).
-VARIANTS = ("bare", "floor", "floorcb", "floor_nokernel", "floor_kernel", "floor_sync",
-            "syncscope", "syncscope_nokernel", "syncscope_trace")
+# Each variant's settings on top of its tool's ({scratch} and {tag} name the run's files).
+VARIANT_ENV = {
+    "bare": {},
+    "floor": {},
+    "floorcb": {"SYNCSCOPE_BENCH_FLOOR_CALLBACKS": "1"},
+    "floor_nokernel": {"SYNCSCOPE_BENCH_FLOOR_KINDS": "memcpy,memset"},
+    "floor_kernel": {"SYNCSCOPE_BENCH_FLOOR_KINDS": "kernel"},
+    "floor_sync": {"SYNCSCOPE_BENCH_FLOOR_KINDS": "kernel,memcpy,memset,sync"},
+    "syncscope": {},
+    "syncscope_nokernel": {"SYNCSCOPE_KERNEL_ACTIVITY": "0"},
+    "syncscope_trace": {"SYNCSCOPE_TRACE": "{scratch}/{tag}.sstrace"},
+}
+VARIANTS = tuple(VARIANT_ENV)
 
 
 class Workload:
@@ -122,23 +133,13 @@ class Runner:
                 env["LD_LIBRARY_PATH"] = ":".join(
                     p for p in (self.floor_path, env.get("LD_LIBRARY_PATH", "")) if p)
             env["SYNCSCOPE_BENCH_FLOOR_VERBOSE"] = "1"
-            if variant == "floorcb":
-                env["SYNCSCOPE_BENCH_FLOOR_CALLBACKS"] = "1"
-            if variant == "floor_nokernel":
-                env["SYNCSCOPE_BENCH_FLOOR_KERNELS"] = "0"
-            if variant == "floor_kernel":
-                env["SYNCSCOPE_BENCH_FLOOR_KINDS"] = "kernel"
-            if variant == "floor_sync":
-                env["SYNCSCOPE_BENCH_FLOOR_KINDS"] = "kernel,memcpy,memset,sync"
         elif variant.startswith("syncscope"):
             env["LD_PRELOAD"] = self.preload
             output = os.path.join(self.scratch, f"{tag}.json")
             env["SYNCSCOPE_OUTPUT"] = output
             env["SYNCSCOPE_QUIET"] = "1"
-            if variant == "syncscope_nokernel":
-                env["SYNCSCOPE_KERNEL_ACTIVITY"] = "0"
-            if variant == "syncscope_trace":
-                env["SYNCSCOPE_TRACE"] = os.path.join(self.scratch, f"{tag}.sstrace")
+        for key, value in VARIANT_ENV[variant].items():
+            env[key] = value.format(scratch=self.scratch, tag=tag)
         return env, output
 
     def run(self, workload, variant):
