@@ -716,7 +716,9 @@ static uint32_t page_name(page *pg, const char *text)
 }
 
 /* The lane of host thread 'id', or of stream 'id' of 'device' (CUPTI stream ids repeat across
- * devices; a 'device' < 0, unknown, matches the first stream lane with that id). */
+ * devices; a 'device' < 0, unknown, matches the first stream lane with that id). Returns its
+ * index in pg->lanes, which this call may grow and move: a pointer into pg->lanes taken
+ * before the call (or in the same expression) is stale after it. */
 static size_t page_lane_for(page *pg, size_t first_lane, size_t proc, int is_stream, uint32_t id,
                             int device)
 {
@@ -892,10 +894,13 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
         if (ev->type == SS_EV_API && ev->u.api.stream_id != 0 && !ev->u.api.per_thread &&
             (ev->u.api.stream == SS_STREAM_LEGACY_NULL || ev->u.api.stream == SS_STREAM_LEGACY)) {
             const ss_api *row = ss_log_api(log, ev->u.api.name);
-            if (row && row->stream_arg >= 0)
-                pg->lanes[page_lane_for(pg, first_lane, proc, 1, ev->u.api.stream_id,
-                                        ev->u.api.device)]
-                    .legacy = 1;
+            if (row && row->stream_arg >= 0) {
+                /* Two statements: the call may move pg->lanes, and in one expression the old
+                 * pointer could be the one indexed. */
+                size_t l =
+                    page_lane_for(pg, first_lane, proc, 1, ev->u.api.stream_id, ev->u.api.device);
+                pg->lanes[l].legacy = 1;
+            }
         } else if (ev->type == SS_EV_STREAM) {
             size_t l =
                 page_lane_for(pg, first_lane, proc, 1, ev->u.stream.stream_id, ev->u.stream.device);
