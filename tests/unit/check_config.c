@@ -356,6 +356,84 @@ START_TEST(test_glob_match)
     ck_assert_int_eq(ss_policy_glob_match("k?.cu", "k10.cu"), 0);
     ck_assert_int_eq(ss_policy_glob_match("x**y/z", "xaby/z"), 1);
     ck_assert_int_eq(ss_policy_glob_match("", "a.cu"), 0);
+    ck_assert_int_eq(ss_policy_glob_match("**", ""), 0);
+    ck_assert_int_eq(ss_policy_glob_match("src/**", "src"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("*", "a/b.cu"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("a*b*c.cu", "axxbyyc.cu"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("a*b*c.cu", "axxbyyc.cuh"), 0);
+    ck_assert_int_eq(ss_policy_glob_match("a*b*c.cu", "acb.cu"), 0);
+    ck_assert_int_eq(ss_policy_glob_match("**/b/**/c", "x/b/y/z/c/d.cu"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("**/b/**/c", "x/c/b/d.cu"), 0);
+    ck_assert_int_eq(ss_policy_glob_match("**/*/*/x.cu", "a/x.cu"), 0);
+    ck_assert_int_eq(ss_policy_glob_match("**/*/*/x.cu", "a/b/x.cu"), 1);
+    /* Brackets, classes and quoting as fnmatch reads them. */
+    ck_assert_int_eq(ss_policy_glob_match("[!a]*.cu", "b.cu"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("[!a]*.cu", "a.cu"), 0);
+    ck_assert_int_eq(ss_policy_glob_match("[^a]*.cu", "a.cu"), 0);
+    ck_assert_int_eq(ss_policy_glob_match("[]x]", "]"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("[a-]", "-"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("k[[:digit:]].cu", "k7.cu"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("k[[:digit:]].cu", "kx.cu"), 0);
+    ck_assert_int_eq(ss_policy_glob_match("k[[:alpha:]_].cu", "k_.cu"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("k[[=x=]].cu", "kx.cu"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("k[ab.cu", "k[ab.cu"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("k[ab.cu", "ka.cu"), 0);
+    ck_assert_int_eq(ss_policy_glob_match("\\*.cu", "*.cu"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("\\*.cu", "a.cu"), 0);
+    ck_assert_int_eq(ss_policy_glob_match("[\\]]x", "]x"), 1);
+    ck_assert_int_eq(ss_policy_glob_match("a\\", "a"), 0);
+    ck_assert_int_eq(ss_policy_glob_match(".*", ".hidden/a.cu"), 1);
+    /* A name of any length (the matcher once gave up on names of 512 bytes and more). */
+    char long_name[700];
+    memset(long_name, 'n', sizeof long_name - 4);
+    memcpy(long_name + sizeof long_name - 4, ".cu", 4);
+    ck_assert_int_eq(ss_policy_glob_match("*.cu", long_name), 1);
+    ck_assert_int_eq(ss_policy_glob_match("*.cuh", long_name), 0);
+}
+END_TEST
+
+/* Appends 'times' copies of 'piece' to 'buf' (of 'size' bytes). */
+static void repeat(char *buf, size_t size, const char *piece, int times)
+{
+    for (int i = 0; i < times; i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, size - used, "%s", piece);
+    }
+}
+
+/* Patterns that take exponential time in a backtracking matcher; ctest runs this case alone
+ * (config_glob_bound) with a TIMEOUT of a few seconds. */
+START_TEST(test_glob_pathological)
+{
+    char pattern[1024] = "", path[1024] = "";
+    /* 30 pairs of "**" + "*" against 60 folders: each '*' takes one segment. */
+    repeat(pattern, sizeof pattern, "**/*/", 30);
+    repeat(pattern, sizeof pattern, "x.cu", 1);
+    repeat(path, sizeof path, "d/", 60);
+    repeat(path, sizeof path, "y.cu", 1);
+    ck_assert_int_eq(ss_policy_glob_match(pattern, path), 0);
+    path[0] = '\0';
+    repeat(path, sizeof path, "d/", 60);
+    repeat(path, sizeof path, "x.cu", 1);
+    ck_assert_int_eq(ss_policy_glob_match(pattern, path), 1);
+    path[0] = '\0';
+    repeat(path, sizeof path, "d/", 29);
+    repeat(path, sizeof path, "x.cu", 1);
+    ck_assert_int_eq(ss_policy_glob_match(pattern, path), 0);
+    path[0] = '\0';
+    repeat(path, sizeof path, "d/", 30);
+    repeat(path, sizeof path, "x.cu", 1);
+    ck_assert_int_eq(ss_policy_glob_match(pattern, path), 1);
+    /* 30 stars in one segment against a name of 900 bytes. */
+    char name[901];
+    memset(name, 'a', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    pattern[0] = '\0';
+    repeat(pattern, sizeof pattern, "*a", 30);
+    repeat(pattern, sizeof pattern, "b", 1);
+    ck_assert_int_eq(ss_policy_glob_match(pattern, name), 0);
+    name[sizeof name - 2] = 'b';
+    ck_assert_int_eq(ss_policy_glob_match(pattern, name), 1);
 }
 END_TEST
 
@@ -649,6 +727,9 @@ static Suite *config_suite(void)
     tcase_add_test(paths, test_path_absolute);
     tcase_add_test(paths, test_excluded);
     suite_add_tcase(s, paths);
+    TCase *glob_bound = tcase_create("glob_bound");
+    tcase_add_test(glob_bound, test_glob_pathological);
+    suite_add_tcase(s, glob_bound);
     return s;
 }
 
