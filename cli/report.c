@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "detect.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,9 @@ static void usage(FILE *out)
           "  --trace FILE          the trace of the run JSON given just before, for the timeline\n"
           "                        (default: X.sstrace beside X.json, when it exists)\n"
           "  --no-trace            draw no timeline\n"
-          "  --root DIR            the folder paths are shown relative to, joined on and read\n"
-          "                        from for source excerpts (default: the current directory)\n"
+          "  --root DIR            the folder paths are shown relative to and joined on; source\n"
+          "                        excerpts are read only from regular files inside it\n"
+          "                        (default: the current directory)\n"
           "  --no-sources          embed no source excerpts\n"
           "  --title TEXT          the page title (default: syncscope report)\n"
           "  --format html         the only format of this command\n"
@@ -204,6 +206,15 @@ int ss_cli_report(int argc, char **argv)
             }
             i++;
         }
+    }
+    struct stat root_st;
+    if (options.root && stat(options.root, &root_st) != 0) {
+        ss_log_error("--root '%s': %s", options.root, strerror(errno));
+        goto out;
+    }
+    if (options.root && !S_ISDIR(root_st.st_mode)) {
+        ss_log_error("--root '%s': not a folder", options.root);
+        goto out;
     }
     if (n == 0) {
         ss_log_error("report needs at least one lint or run result");

@@ -4,10 +4,12 @@
 #include "event.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,7 +32,10 @@ enum {
     MAX_OCCURRENCES = 50,  /* timeline moments kept per finding (the longest) */
     BLOCKED_MIN_NS = 10000 /* a synchronizing call this long is drawn as host-blocked */
 };
-static const long MAX_SOURCE_SIZE = 16L << 20;
+static const off_t MAX_SOURCE_SIZE = 16L << 20;
+
+/* The source_index value of a file whose excerpt is refused (outside the root, not regular). */
+static const size_t SOURCE_REFUSED = SIZE_MAX - 1;
 
 /* Operation kinds of the timeline; report.js has the same table. */
 enum { OP_KERNEL = 0, OP_HTOD, OP_DTOH, OP_DTOD, OP_COPY_OTHER, OP_MEMSET, OP_API, OP_BLOCKED };
@@ -438,6 +443,33 @@ static char *resolve_path(const char *base, const char *path)
     return norm;
 }
 
+/* Whether 'path' lies inside the folder 'root' (both absolute and resolved): it starts with
+ * 'root' and a '/' right after it, so that /work/rootx is not inside /work/root. */
+static bool path_inside(const char *root, const char *path)
+{
+    size_t n = strlen(root);
+    if (n > 0 && root[n - 1] == '/')
+        n--; /* the root "/" */
+    return strncmp(path, root, n) == 0 && path[n] == '/' && path[n + 1] != '\0';
+}
+
+/* The file an excerpt of 'path' may be read from: 'path' resolved through every symbolic
+ * link, when that lies inside 'source_root' and is a regular file. Malloc'ed, or NULL when
+ * the excerpt is refused ('source_root' NULL refuses every file). */
+static char *excerpt_path(const char *source_root, const char *path)
+{
+    if (source_root == NULL)
+        return NULL;
+    char *real = realpath(path, NULL);
+    struct stat st;
+    if (real == NULL || !path_inside(source_root, real) || stat(real, &st) != 0 ||
+        !S_ISREG(st.st_mode)) {
+        free(real);
+        return NULL;
+    }
+    return real;
+}
+
 /* 'abs' relative to 'root' when inside it, else 'abs' itself. Malloc'ed. */
 static char *relative_to(const char *root, const char *abs)
 {
@@ -473,7 +505,7 @@ typedef struct page_finding {
     const ss_finding *f;
     size_t proc;
     char *key;      /* normalized path (root-relative when inside the root), or NULL */
-    char *resolved; /* absolute path used to read the source, or NULL */
+    char *resolved; /* absolute, resolved when the file exists, or NULL */
     long source;    /* index in page.sources, -1 when no excerpt */
     size_t site;
     int api; /* ss_api_id of the evidence API, SS_API_COUNT when none */
@@ -492,7 +524,7 @@ typedef struct page_site {
 
 typedef struct page_source {
     char *path;     /* as shown (the key) */
-    char *resolved; /* as read */
+    char *resolved; /* as read: resolved, inside the root, a regular file when checked */
     unsigned *lines;
     size_t line_count, line_cap;
 } page_source;
@@ -520,7 +552,8 @@ typedef struct page {
     const ss_result *const *results;
     size_t n;
     const ss_html_options *opt;
-    char *root;
+    char *root;        /* paths are shown relative to it */
+    char *source_root; /* excerpts are read from inside it only; NULL: from nowhere */
     page_finding *findings;
     size_t finding_count;
     page_site *sites;
@@ -604,7 +637,14 @@ static void page_collect_findings(page *pg)
             if (pg->opt->no_sources || pf->f->line == 0)
                 continue;
             size_t src = strmap_get(&pg->source_index, pf->resolved);
+            if (src == SOURCE_REFUSED)
+                continue;
             if (src == SIZE_MAX) {
+                char *readable = excerpt_path(pg->source_root, pf->resolved);
+                if (readable == NULL) {
+                    strmap_put(&pg->source_index, pf->resolved, SOURCE_REFUSED);
+                    continue;
+                }
                 if (pg->source_count == pg->source_cap) {
                     pg->source_cap = pg->source_cap ? pg->source_cap * 2 : 32;
                     pg->sources = ss_reallocarray(pg->sources, pg->source_cap, sizeof *pg->sources);
@@ -613,7 +653,7 @@ static void page_collect_findings(page *pg)
                 page_source *ps = &pg->sources[src];
                 memset(ps, 0, sizeof *ps);
                 ps->path = ss_strdup(pf->key);
-                ps->resolved = ss_strdup(pf->resolved);
+                ps->resolved = readable;
                 strmap_put(&pg->source_index, pf->resolved, src);
             }
             page_source *ps = &pg->sources[src];
@@ -1212,22 +1252,34 @@ static int cmp_unsigned(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* Reads 'path' whole (NUL-terminated) when it is a regular file of sane size, else NULL. */
+/* Reads 'path' whole (NUL-terminated) when it is a regular file of at most MAX_SOURCE_SIZE
+ * bytes, else NULL. The last component is not followed when it is a symbolic link, and the
+ * type is checked on the opened file: a FIFO or device named in its place is never read from
+ * (O_NONBLOCK: opening a FIFO does not wait for a writer). */
 static char *read_source(const char *path, size_t *len)
 {
-    FILE *in = fopen(path, "rb");
-    if (in == NULL)
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
         return NULL;
-    char *text = NULL;
-    if (fseek(in, 0, SEEK_END) == 0) {
-        long size = ftell(in);
-        if (size >= 0 && size <= MAX_SOURCE_SIZE && fseek(in, 0, SEEK_SET) == 0) {
-            text = ss_calloc((size_t)size + 1, 1);
-            *len = fread(text, 1, (size_t)size, in);
-            text[*len] = '\0';
-        }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_SOURCE_SIZE) {
+        close(fd);
+        return NULL;
     }
-    fclose(in);
+    size_t size = (size_t)st.st_size;
+    char *text = ss_calloc(size + 1, 1);
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = read(fd, text + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break; /* a file that shrank: keep what was read */
+        got += (size_t)n;
+    }
+    close(fd);
+    text[got] = '\0';
+    *len = got;
     return text;
 }
 
@@ -1396,6 +1448,7 @@ static void page_free(page *pg)
     free(pg->name_list);
     free(pg->blob.data);
     free(pg->root);
+    free(pg->source_root);
 }
 
 /* Writes the template up to the next "{{NAME}}" and returns NAME's start, or NULL at the end. */
@@ -1426,14 +1479,19 @@ int ss_report_write_html(FILE *out, const ss_result *const *results, size_t n,
     pg.results = results;
     pg.n = n;
     pg.opt = options ? options : &defaults;
-    if (pg.opt->root && pg.opt->root[0]) {
-        char *cwd = current_dir();
-        pg.root = resolve_path(cwd, pg.opt->root);
-        free(cwd);
-    } else {
-        char *cwd = current_dir();
-        pg.root = resolve_path("/", cwd);
-        free(cwd);
+    const char *root = pg.opt->root && pg.opt->root[0] ? pg.opt->root : ".";
+    char cwd[PATH_MAX];
+    bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
+    pg.root = resolve_path(have_cwd ? cwd : "/", root);
+    /* Excerpts come from inside the root only, so a result or trace cannot bring any other
+     * file into the page; a root that cannot be resolved to a folder allows none. */
+    if (root[0] == '/' || have_cwd) {
+        struct stat st;
+        pg.source_root = realpath(pg.root, NULL);
+        if (pg.source_root && (stat(pg.source_root, &st) != 0 || !S_ISDIR(st.st_mode))) {
+            free(pg.source_root);
+            pg.source_root = NULL;
+        }
     }
     pg.proc_t0 = ss_calloc(n, sizeof *pg.proc_t0);
     pg.proc_span = ss_calloc(n, sizeof *pg.proc_span);
