@@ -4,11 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Writes 'text' escaped for a workflow command: '%', CR and LF always; ':' and ',' too in
- * a property value. */
+/* Writes 'text' escaped for a workflow command: '%', CR and LF always, ':' and ',' too in a
+ * property value, as the runner reads them back; every other control character, byte that is
+ * not UTF-8 and bidirectional control as in the text format (ss_report_text_char), since the
+ * runner passes those through to the log and the annotation. */
 static void put_escaped(FILE *out, const char *text, int property)
 {
-    for (const char *p = text ? text : ""; *p; p++) {
+    const char *p = text ? text : "";
+    size_t left = strlen(p);
+    while (left > 0) {
+        size_t n = 1;
         switch (*p) {
         case '%':
             fputs("%25", out);
@@ -25,9 +30,17 @@ static void put_escaped(FILE *out, const char *text, int property)
         case ',':
             fputs(property ? "%2C" : ",", out);
             break;
-        default:
-            fputc(*p, out);
+        default: {
+            char escape[SS_TEXT_ESCAPE_SIZE];
+            n = ss_report_text_char(p, left, escape);
+            if (escape[0])
+                fputs(escape, out);
+            else
+                fwrite(p, 1, n, out);
         }
+        }
+        p += n;
+        left -= n;
     }
 }
 

@@ -1,5 +1,5 @@
 /* html.c: the HTML report: one self-contained page joining lint and run results. */
-#include "report.h"
+#include "report_int.h"
 
 #include "event.h"
 
@@ -220,30 +220,6 @@ static void csp_hash(const char *p, size_t len, char *out, size_t size)
 
 /* ---- escaping ---- */
 
-/* Length of the valid UTF-8 sequence at 'p', or 0 when it is not one. */
-static size_t utf8_sequence(const unsigned char *p, uint32_t *cp)
-{
-    unsigned c = p[0];
-    if (c >= 0xc2 && c <= 0xdf && (p[1] & 0xc0) == 0x80) {
-        *cp = (c & 0x1fu) << 6 | (p[1] & 0x3fu);
-        return 2;
-    }
-    if (c >= 0xe0 && c <= 0xef && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80) {
-        if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f))
-            return 0;
-        *cp = (c & 0x0fu) << 12 | (p[1] & 0x3fu) << 6 | (p[2] & 0x3fu);
-        return 3;
-    }
-    if (c >= 0xf0 && c <= 0xf4 && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80 &&
-        (p[3] & 0xc0) == 0x80) {
-        if ((c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
-            return 0;
-        *cp = (c & 0x07u) << 18 | (p[1] & 0x3fu) << 12 | (p[2] & 0x3fu) << 6 | (p[3] & 0x3fu);
-        return 4;
-    }
-    return 0;
-}
-
 /* Writes 's' as a JSON string that is safe inside <script type="application/json">: '<', '>'
  * and '&' and U+2028/U+2029 are \u escapes, invalid UTF-8 becomes U+FFFD, and at most 'max'
  * bytes are kept (cut at a character boundary, with an ellipsis). NULL is written as null. */
@@ -298,8 +274,9 @@ static void json_string_max(FILE *out, const char *s, size_t max)
             used++;
             continue;
         }
+        /* The string ends in a NUL, which stops the decoder before it reads past it. */
         uint32_t cp = 0;
-        size_t n = utf8_sequence(p, &cp);
+        size_t n = ss_report_utf8_char((const char *)p, 4, &cp);
         if (n == 0) {
             fputs("\\ufffd", out);
             p++;

@@ -1,17 +1,34 @@
 /* log.c: the one place where the tool's own messages are printed, and small string and
  * allocation helpers that abort with a message when memory runs out. */
-#include "report.h"
+#include "report_int.h"
 
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Messages quote names from traces and sources (kernels, files): their control characters
+ * are escaped as in the text format, so that a name cannot drive the terminal. The line is
+ * written with one call, so that lines of several processes on one stderr do not mix. */
 static void log_line(const char *level, const char *fmt, va_list ap)
 {
-    char buf[2048];
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    fprintf(stderr, "syncscope: %s%s\n", level, buf);
+    char message[2048], line[4096];
+    vsnprintf(message, sizeof message, fmt, ap);
+    int o = snprintf(line, sizeof line, "syncscope: %s", level);
+    size_t used = o > 0 ? (size_t)o : 0, len = strlen(message);
+    for (size_t i = 0; i < len;) {
+        char escape[SS_TEXT_ESCAPE_SIZE];
+        size_t n = ss_report_text_char(message + i, len - i, escape);
+        const char *piece = escape[0] ? escape : message + i;
+        size_t piece_len = escape[0] ? strlen(escape) : n;
+        if (used + piece_len + 1 >= sizeof line)
+            break;
+        memcpy(line + used, piece, piece_len);
+        used += piece_len;
+        i += n;
+    }
+    line[used++] = '\n';
+    fwrite(line, 1, used, stderr);
 }
 
 void ss_log_error(const char *fmt, ...)

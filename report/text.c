@@ -2,6 +2,7 @@
 #include "report_int.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 /* The escape sequences clang uses (bold, and bold colours per severity). */
@@ -11,6 +12,101 @@
 #define SS_WARNING_COLOR "\033[0;1;35m"
 #define SS_ERROR_COLOR "\033[0;1;31m"
 #define SS_CARET_COLOR "\033[0;1;32m"
+
+/* ---- characters a terminal must not interpret ---- */
+
+size_t ss_report_utf8_char(const char *text, size_t avail, uint32_t *code_point)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    unsigned c = p[0];
+    size_t n;
+    uint32_t cp, min;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1fu;
+        min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0fu;
+        min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07u;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n > avail)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3fu);
+    }
+    /* Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8. */
+    if (cp < min || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+        return 0;
+    *code_point = cp;
+    return n;
+}
+
+/* The Unicode controls that reorder the text around them (bidirectional marks, embeddings,
+ * overrides and isolates): shown escaped so that a name cannot read differently from what it
+ * is. */
+static bool is_bidi_control(uint32_t cp)
+{
+    return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
+
+size_t ss_report_text_char(const char *text, size_t avail, char escape[SS_TEXT_ESCAPE_SIZE])
+{
+    unsigned c = (unsigned char)text[0];
+    escape[0] = '\0';
+    if (c == '\t' || (c >= 0x20 && c < 0x7f))
+        return 1;
+    if (c < 0x20 || c == 0x7f) {
+        /* Caret notation, as git, less and cat -v show them: ESC is ^[, DEL is ^?. */
+        escape[0] = '^';
+        escape[1] = c == 0x7f ? '?' : (char)(c + 0x40);
+        escape[2] = '\0';
+        return 1;
+    }
+    uint32_t cp = 0;
+    size_t n = ss_report_utf8_char(text, avail, &cp);
+    if (n == 0) {
+        /* Not UTF-8: the byte in hex, as clang shows it in a source line. */
+        snprintf(escape, SS_TEXT_ESCAPE_SIZE, "<%02X>", c);
+        return 1;
+    }
+    if (cp <= 0x9f || is_bidi_control(cp))
+        snprintf(escape, SS_TEXT_ESCAPE_SIZE, "<U+%04" PRIX32 ">", cp);
+    return n;
+}
+
+void ss_report_put_text(FILE *out, const char *text, size_t len)
+{
+    size_t plain = 0; /* start of the run of bytes written as they are */
+    size_t i = 0;
+    while (i < len) {
+        char escape[SS_TEXT_ESCAPE_SIZE];
+        size_t n = ss_report_text_char(text + i, len - i, escape);
+        if (escape[0]) {
+            fwrite(text + plain, 1, i - plain, out);
+            fputs(escape, out);
+            plain = i + n;
+        }
+        i += n;
+    }
+    fwrite(text + plain, 1, len - plain, out);
+}
+
+/* Writes 'text' (NULL: nothing) with its control characters escaped. */
+static void put_text(FILE *out, const char *text)
+{
+    if (text)
+        ss_report_put_text(out, text, strlen(text));
+}
 
 typedef struct text_out {
     FILE *out;
@@ -37,7 +133,7 @@ static void put_location(const text_out *t, const char *file, unsigned line, uns
         return;
     if (t->color)
         fputs(SS_BOLD, t->out);
-    fputs(file, t->out);
+    put_text(t->out, file);
     if (line) {
         fprintf(t->out, ":%u", line);
         if (column)
@@ -63,7 +159,7 @@ static void put_message(const text_out *t, const char *message, const char *suff
 {
     if (t->color)
         fputs(SS_BOLD, t->out);
-    fputs(message ? message : "", t->out);
+    put_text(t->out, message);
     if (suffix)
         fputs(suffix, t->out);
     if (t->color)
@@ -72,20 +168,29 @@ static void put_message(const text_out *t, const char *message, const char *suff
 }
 
 /* The source line and a caret under byte column 'column'. Tabs before the column are
- * repeated in the caret line so that it lines up however the terminal expands them;
- * UTF-8 continuation bytes take no cell. */
+ * repeated in the caret line so that it lines up however the terminal expands them; a UTF-8
+ * character takes one cell, an escaped one as many as its escape. */
 static void put_source(const text_out *t, const char *line_text, unsigned column)
 {
     if (!t->show_source || line_text == NULL || column == 0)
         return;
     size_t len = strcspn(line_text, "\r\n");
-    fwrite(line_text, 1, len, t->out);
+    ss_report_put_text(t->out, line_text, len);
     fputc('\n', t->out);
-    for (size_t i = 0; i + 1 < column; i++) {
-        if (i < len && line_text[i] == '\t')
-            fputc('\t', t->out);
-        else if (i >= len || ((unsigned char)line_text[i] & 0xC0) != 0x80)
+    size_t i = 0;
+    while (i + 1 < column) {
+        if (i >= len) {
             fputc(' ', t->out);
+            i++;
+            continue;
+        }
+        char escape[SS_TEXT_ESCAPE_SIZE];
+        size_t n = ss_report_text_char(line_text + i, len - i, escape);
+        if (line_text[i] == '\t')
+            fputc('\t', t->out);
+        else
+            fprintf(t->out, "%*s", escape[0] ? (int)strlen(escape) : 1, "");
+        i += n;
     }
     if (t->color)
         fputs(SS_CARET_COLOR, t->out);
@@ -104,8 +209,10 @@ static void put_evidence(const text_out *t, const ss_finding *f)
         ss_report_format_ms(total, sizeof total, ev->total_ns);
         ss_report_format_ms(max, sizeof max, ev->max_ns);
         fprintf(t->out, "  observed: %" PRIu64 " %s", ev->count, ev->count == 1 ? "time" : "times");
-        if (ev->api)
-            fprintf(t->out, " in %s", ev->api);
+        if (ev->api) {
+            fputs(" in ", t->out);
+            put_text(t->out, ev->api);
+        }
         /* What the cost figure means depends on the rule: GPU time other streams were held
          * back (legacy-stream serialization), the estimated saving of the fix (what-if
          * rules), or host time blocked (everything else). */
@@ -125,34 +232,50 @@ static void put_evidence(const text_out *t, const ss_finding *f)
         }
         if (ev->bytes)
             fprintf(t->out, ", %" PRIu64 " bytes", ev->bytes);
-        if (ev->direction)
-            fprintf(t->out, " %s", ev->direction);
-        if (ev->host_kind)
-            fprintf(t->out, ", %s host memory", ev->host_kind);
+        if (ev->direction) {
+            fputc(' ', t->out);
+            put_text(t->out, ev->direction);
+        }
+        if (ev->host_kind) {
+            fputs(", ", t->out);
+            put_text(t->out, ev->host_kind);
+            fputs(" host memory", t->out);
+        }
         if (ev->device >= 0)
             fprintf(t->out, ", device %d", ev->device);
         fputc('\n', t->out);
-        if (ev->waited_for)
-            fprintf(t->out, "  waited for: %s\n", ev->waited_for);
-        if (ev->stream)
-            fprintf(t->out, "  stream: %s\n", ev->stream);
-        for (size_t i = 0; i < f->extra_count; i++)
-            fprintf(t->out, "  %s: %s\n", f->extra[i].key ? f->extra[i].key : "",
-                    f->extra[i].value ? f->extra[i].value : "");
+        if (ev->waited_for) {
+            fputs("  waited for: ", t->out);
+            put_text(t->out, ev->waited_for);
+            fputc('\n', t->out);
+        }
+        if (ev->stream) {
+            fputs("  stream: ", t->out);
+            put_text(t->out, ev->stream);
+            fputc('\n', t->out);
+        }
+        for (size_t i = 0; i < f->extra_count; i++) {
+            fputs("  ", t->out);
+            put_text(t->out, f->extra[i].key);
+            fputs(": ", t->out);
+            put_text(t->out, f->extra[i].value);
+            fputc('\n', t->out);
+        }
     }
     for (size_t i = 0; i < f->frame_count; i++) {
         const ss_frame *fr = &f->frames[i];
         fputs("  at ", t->out);
         if (fr->function)
-            fputs(fr->function, t->out);
+            put_text(t->out, fr->function);
         else
             fprintf(t->out, "0x%" PRIx64, fr->pc);
-        if (fr->file && fr->line)
-            fprintf(t->out, " (%s:%u)", fr->file, fr->line);
-        else if (fr->file)
-            fprintf(t->out, " (%s)", fr->file);
-        else if (fr->module)
-            fprintf(t->out, " (%s)", fr->module);
+        if (fr->file || fr->module) {
+            fputs(" (", t->out);
+            put_text(t->out, fr->file ? fr->file : fr->module);
+            if (fr->file && fr->line)
+                fprintf(t->out, ":%u", fr->line);
+            fputc(')', t->out);
+        }
         fputc('\n', t->out);
     }
 }
