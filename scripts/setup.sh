@@ -4,7 +4,7 @@
 set -eu
 
 APT_PACKAGES="build-essential cmake pkg-config ninja-build
-libclang-16-dev clang-16
+libclang-16-dev clang-16 libclang-rt-16-dev
 libcjson-dev libyaml-dev libdw-dev libelf-dev
 check clang-format
 nodejs npm

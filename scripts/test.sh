@@ -1,6 +1,9 @@
 #!/bin/sh
 # test.sh: the whole test suite on a fresh Debian 12 machine: install, configure (ci preset:
-# every part required, warnings as errors, sanitizers), build, run every test.
+# every part required, warnings as errors, sanitizers), build, run every test; then the fuzz
+# build (build/fuzz, clang-16, libFuzzer with ASan and UBSan), whose tests (label fuzz) fuzz
+# each reader for SYNCSCOPE_FUZZ_SECONDS (20 s) and fail on any crash, leak or timeout
+# (docs/reliability.md).
 set -eu
 cd "$(dirname "$0")/.."
 if [ -x /usr/local/cuda/bin/nvcc ]; then export PATH="$PATH:/usr/local/cuda/bin"; fi
@@ -8,3 +11,8 @@ if [ -x /usr/local/cuda/bin/nvcc ]; then export PATH="$PATH:/usr/local/cuda/bin"
 cmake --preset ci
 cmake --build --preset ci -j "$(nproc)"
 ctest --preset ci -j "$(nproc)"
+
+CC=clang-16 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSYNCSCOPE_FUZZ=ON -DSYNCSCOPE_TESTS=OFF -DSYNCSCOPE_SAMPLES=OFF -DSYNCSCOPE_INTERPOSER=OFF
+cmake --build build/fuzz --target fuzzers -j "$(nproc)"
+ctest --test-dir build/fuzz -L fuzz -j "$(nproc)" --output-on-failure
