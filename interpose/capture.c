@@ -1,13 +1,15 @@
 /* capture.c: libsyncscope.so: subscribes to CUPTI from the LD_PRELOAD constructor, records
  * API calls and GPU activity into per-thread budgeted buffers, and at exit (or on
- * SIGINT/SIGTERM) hands them to the finisher module. Links only libc, libdl, libpthread:
- * libcupti is opened with dlopen, and its header is included for types only. */
+ * SIGINT/SIGTERM, from a thread of its own) hands them to the finisher module. Links only libc,
+ * libdl, libpthread: libcupti is opened with dlopen, and its header is included for types only. */
 #include <cupti.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -80,6 +82,8 @@ typedef struct thread_state {
 } thread_state;
 
 static __thread thread_state *tls_state __attribute__((tls_model("initial-exec")));
+/* 1 while this thread writes the outputs at exit (a signal here cannot wait for itself). */
+static __thread int tls_exiting __attribute__((tls_model("initial-exec")));
 
 static struct {
     _Atomic int active;    /* subscribed and recording */
@@ -112,10 +116,22 @@ static struct {
     int buffer_count;
     char gpu[512];
     struct sigaction old_int, old_term;
-    int handlers_installed;
+    /* The end of the run (docs/run.md, "What a killed program gets"). At exit the exiting
+     * thread runs the finisher. On SIGINT/SIGTERM a thread of syncscope's own runs it (the
+     * flusher, started at a process's first recorded CUDA call with every signal blocked),
+     * while the handler, which may have interrupted any lock holder, only asks and waits. */
+    pthread_mutex_t flusher_lock;
+    _Atomic long flusher_pid;        /* the process whose flusher runs, 0: none yet */
+    sem_t end_wake;                  /* posted when the flusher is asked to run */
+    atomic_int end_request;          /* 0, or END_REQUESTED | END_SKIP_FLUSH | signal number */
+    atomic_int end_done;             /* 1 once the finisher has returned */
+    atomic_int end_waiting;          /* 1 once a signal handler waits (or gave up) */
+    atomic_int exit_signal;          /* a signal that interrupted the exiting thread's outputs */
     _Atomic int python_looked_again; /* the interpreter was looked for at the first stack */
     ss_store store;
-} g = {.activity_lock = PTHREAD_MUTEX_INITIALIZER, .enable_lock = PTHREAD_MUTEX_INITIALIZER};
+} g = {.activity_lock = PTHREAD_MUTEX_INITIALIZER,
+       .enable_lock = PTHREAD_MUTEX_INITIALIZER,
+       .flusher_lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* The capture library's one message printer: a single "syncscope: " line on stderr, with
  * write(2) so that it allocates nothing and leaves the program's stdio untouched. */
@@ -233,6 +249,8 @@ static int resolve_cupti(const char **missing)
 
 /* ---- per-thread state ---- */
 
+static void flusher_start(void);
+
 static thread_state *thread_get(void)
 {
     thread_state *t = tls_state;
@@ -245,6 +263,7 @@ static thread_state *thread_get(void)
     if (t->store == NULL)
         return NULL; /* the page stays counted; a later call retries */
     tls_state = t;
+    flusher_start();
     return t;
 }
 
@@ -708,17 +727,13 @@ static int recorded_anything(void)
     return 0;
 }
 
-/* Flushes CUPTI, then loads the finisher next to this library and runs it. Once per process;
- * 'signo' is the signal that ends the run, or 0. */
-static void finish(int signo)
+/* Flushes CUPTI, then loads the finisher next to this library and runs it (finish()). */
+static void run_finisher(int signo, int skip_flush)
 {
-    if (!atomic_load(&g.active) || atomic_exchange(&g.finishing, 1))
-        return;
     thread_state *t = tls_state;
-    int inside = t != NULL && t->busy;
     if (t != NULL)
         t->busy = 1;
-    if (!inside && atomic_load(&g.activity_pid) == (long)getpid())
+    if (!skip_flush && atomic_load(&g.activity_pid) == (long)getpid())
         g.cupti.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     atomic_store(&g.active, 0);
     uint64_t end_ns = now_ns();
@@ -727,7 +742,7 @@ static void finish(int signo)
 
     Dl_info self;
     char path[PATH_MAX];
-    if (dladdr((void *)&finish, &self) == 0 || self.dli_fname == NULL) {
+    if (dladdr((void *)&run_finisher, &self) == 0 || self.dli_fname == NULL) {
         say("cannot locate libsyncscope.so; no report written");
         return;
     }
@@ -769,27 +784,226 @@ static void finish(int signo)
     /* The module stays loaded: the process is ending. */
 }
 
+/* Ends the run: writes the outputs, once per process, and sets g.end_done. 'signo' is the
+ * signal that ends the run, or 0. 'skip_flush': the thread that ended the run was inside a
+ * CUPTI callback, where CUPTI may hold what a flush needs; activity records still buffered
+ * are left out. Returns without waiting when the run is already ending elsewhere. */
+static void finish(int signo, int skip_flush)
+{
+    if (!atomic_load(&g.active) || atomic_exchange(&g.finishing, 1))
+        return;
+    run_finisher(signo, skip_flush);
+    atomic_store(&g.end_done, 1);
+}
+
+/* The request word (g.end_request): the signal number in the low bits. */
+#define END_SIGNAL_MASK 0xffff
+#define END_REQUESTED 0x10000
+#define END_SKIP_FLUSH 0x20000
+
+/* Asks the flusher to end the run for signal 'signo'; the first request wins, later ones
+ * only wait with it. Async-signal-safe: a lock-free compare-and-swap and sem_post. */
+static void end_request(int signo, int skip_flush)
+{
+    int none = 0;
+    int request = END_REQUESTED | (skip_flush ? END_SKIP_FLUSH : 0) | (signo & END_SIGNAL_MASK);
+    if (atomic_compare_exchange_strong(&g.end_request, &none, request))
+        sem_post(&g.end_wake);
+}
+
+/* Waits until the finisher has returned, at most 'bound_ms' milliseconds (< 0: no bound).
+ * Returns 1 when it has, 0 when the bound passed first. Async-signal-safe: clock_gettime and
+ * poll only. */
+static int end_wait(long bound_ms)
+{
+    struct timespec now, deadline;
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    if (bound_ms > 0) {
+        deadline.tv_sec += bound_ms / 1000;
+        deadline.tv_nsec += bound_ms % 1000 * 1000000L;
+        if (deadline.tv_nsec >= 1000000000L) {
+            deadline.tv_sec++;
+            deadline.tv_nsec -= 1000000000L;
+        }
+    }
+    while (!atomic_load(&g.end_done)) {
+        if (bound_ms >= 0) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if (now.tv_sec > deadline.tv_sec ||
+                (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec))
+                return 0;
+        }
+        poll(NULL, 0, 1);
+    }
+    return 1;
+}
+
+/* The flusher thread: waits until a signal handler asks, then runs the finisher (once per
+ * process; finish() returns at once when the exiting thread got there first). */
+static void *flusher_main(void *unused)
+{
+    (void)unused;
+    int request;
+    while ((request = atomic_load(&g.end_request)) == 0) {
+        if (sem_wait(&g.end_wake) != 0 && errno != EINTR)
+            poll(NULL, 0, 1); /* cannot block on the semaphore: look every millisecond */
+    }
+    finish(request & END_SIGNAL_MASK, (request & END_SKIP_FLUSH) != 0);
+    return NULL;
+}
+
+/* Starts this process's flusher, once (a forked child starts its own): at the first recorded
+ * CUDA call, never in a signal handler. Every signal is blocked on it, so that no SIGINT or
+ * SIGTERM is ever handled on the thread that must write the outputs. When it cannot be
+ * started, the outputs are written at exit by the exiting thread, and a signal writes none. */
+static void flusher_start(void)
+{
+    static int said;
+    if (g.config.signal_flush_ms == 0 ||
+        atomic_load_explicit(&g.flusher_pid, memory_order_acquire) == g.pid)
+        return;
+    pthread_mutex_lock(&g.flusher_lock);
+    if (atomic_load(&g.flusher_pid) != g.pid) {
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        pthread_attr_t attr;
+        size_t stack = 0;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        /* Symbolization and the writers want no less stack than a main thread has. */
+        if (pthread_attr_getstacksize(&attr, &stack) == 0 && stack < (8u << 20))
+            pthread_attr_setstacksize(&attr, 8u << 20);
+        pthread_t id;
+        int rc = pthread_create(&id, &attr, flusher_main, NULL);
+        pthread_attr_destroy(&attr);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        if (rc == 0) {
+            pthread_setname_np(id, "syncscope");
+            atomic_store_explicit(&g.flusher_pid, g.pid, memory_order_release);
+        } else if (!said) {
+            said = 1;
+            say("cannot start the thread that writes the outputs (%s); a SIGINT or SIGTERM "
+                "will end the program without them",
+                strerror(rc));
+        }
+    }
+    pthread_mutex_unlock(&g.flusher_lock);
+}
+
+static int flusher_running(void)
+{
+    return atomic_load_explicit(&g.flusher_pid, memory_order_acquire) == g.pid;
+}
+
+/* Appends 'text' to 'line' at '*len' (at most 'size' bytes in all). Async-signal-safe. */
+static void put_text(char *line, size_t size, size_t *len, const char *text)
+{
+    size_t n = strlen(text);
+    if (*len >= size)
+        return;
+    if (n > size - *len)
+        n = size - *len;
+    memcpy(line + *len, text, n);
+    *len += n;
+}
+
+/* Says on stderr, from a signal handler, that the program ends before its outputs were all
+ * written: after 'waited_ms' of waiting, or (waited_ms < 0) at a second signal. Only
+ * async-signal-safe calls (no printf). */
+static void say_given_up(int signo, long waited_ms)
+{
+    char line[256];
+    size_t len = 0;
+    const char *name = signo == SIGINT ? "SIGINT" : "SIGTERM";
+    put_text(line, sizeof line, &len, "syncscope: warning: ");
+    if (waited_ms >= 0) {
+        char reversed[24], number[24];
+        size_t nd = 0;
+        unsigned long v = (unsigned long)waited_ms;
+        do {
+            reversed[nd++] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v > 0 && nd < sizeof reversed);
+        for (size_t i = 0; i < nd; i++)
+            number[i] = reversed[nd - 1 - i];
+        number[nd < sizeof number ? nd : sizeof number - 1] = '\0';
+        put_text(line, sizeof line, &len, "the outputs were not written within ");
+        put_text(line, sizeof line, &len, number);
+        put_text(line, sizeof line, &len, " ms of ");
+        put_text(line, sizeof line, &len, name);
+        put_text(line, sizeof line, &len, " (" SS_ENV_SIGNAL_FLUSH_MS ")");
+    } else {
+        put_text(line, sizeof line, &len, name);
+        put_text(line, sizeof line, &len, " while the outputs were being written");
+    }
+    put_text(line, sizeof line - 1, &len,
+             "; the program ends now, outputs not written by then "
+             "are missing");
+    line[len++] = '\n';
+    ssize_t w = write(STDERR_FILENO, line, len);
+    (void)w;
+}
+
+/* Gives 'signo' back to the action it had before syncscope (the default) and raises it. */
+static void reraise(int signo)
+{
+    sigaction(signo, signo == SIGINT ? &g.old_int : &g.old_term, NULL);
+    raise(signo);
+}
+
+/* At exit the exiting thread writes the outputs itself, as long as they take. A SIGINT or
+ * SIGTERM that lands on it meanwhile is held (on_signal) and raised once they are written. */
 static void at_exit(void)
 {
     int saved_errno = errno;
-    finish(0);
+    thread_state *t = tls_state;
+    tls_exiting = 1;
+    finish(0, t != NULL && t->busy);
+    tls_exiting = 0;
+    /* Outputs that a signal's flusher is writing are not cut short by this exit; the signal's
+     * handler ends the process when they are written or its bound passes. */
+    if (atomic_load(&g.finishing))
+        end_wait(-1);
+    int signo = atomic_exchange(&g.exit_signal, 0);
+    if (signo != 0)
+        reraise(signo);
     errno = saved_errno;
 }
 
+/* SIGINT/SIGTERM at their default action: has the outputs written, then gives the signal back
+ * to its default action and re-raises it, so the process dies of it as it would have without
+ * syncscope. Only async-signal-safe calls, since this thread may hold any lock (the
+ * allocator's, the loader's, stdio's) when the signal lands: the flusher thread writes, this
+ * one waits for it at most SYNCSCOPE_SIGNAL_FLUSH_MS. On the thread that writes the outputs at
+ * exit, the signal is held until they are written (at_exit raises it). A second SIGINT/SIGTERM
+ * while one waits (SA_NODEFER lets it in on this thread too) ends the program at once. */
 static void on_signal(int signo, siginfo_t *info, void *context)
 {
     (void)info;
     (void)context;
     int saved_errno = errno;
-    finish(signo);
-    /* Give the signal back to whoever had it before (the default: the process dies of this
-     * signal, as it would have without syncscope). It is blocked while this handler runs,
-     * so it is delivered to the restored action as soon as the handler returns. */
-    sigaction(signo, signo == SIGINT ? &g.old_int : &g.old_term, NULL);
-    raise(signo);
+    if (tls_exiting) {
+        int none = 0;
+        if (atomic_compare_exchange_strong(&g.exit_signal, &none, signo)) {
+            errno = saved_errno;
+            return;
+        }
+        say_given_up(signo, -1);
+    } else if (!atomic_exchange(&g.end_waiting, 1)) {
+        if (flusher_running())
+            end_request(signo, tls_state != NULL && tls_state->busy);
+        if ((flusher_running() || atomic_load(&g.finishing)) &&
+            !end_wait((long)g.config.signal_flush_ms))
+            say_given_up(signo, (long)g.config.signal_flush_ms);
+    } else if (atomic_load(&g.finishing) && !atomic_load(&g.end_done)) {
+        say_given_up(signo, -1);
+    }
+    reraise(signo);
     errno = saved_errno;
 }
 
+/* Installs on_signal for SIGINT and SIGTERM where they are at their default action. */
 static void install_handlers(void)
 {
     static const int signals[] = {SIGINT, SIGTERM};
@@ -806,7 +1020,7 @@ static void install_handlers(void)
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_sigaction = on_signal;
-        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
         sigemptyset(&sa.sa_mask);
         sigaction(signals[i], &sa, NULL);
     }
@@ -831,6 +1045,14 @@ static void in_child(void)
     ss_store_init(&g.store, cap);
     g.free_count = 0;
     g.buffer_count = 0;
+    /* The parent's flusher thread is not here: the child's first CUDA call starts its own
+     * (g.flusher_pid still names the parent). */
+    pthread_mutex_init(&g.flusher_lock, NULL);
+    sem_init(&g.end_wake, 0, 0);
+    atomic_store(&g.end_request, 0);
+    atomic_store(&g.end_done, 0);
+    atomic_store(&g.end_waiting, 0);
+    atomic_store(&g.exit_signal, 0);
     g.start_ns = now_ns();
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -945,6 +1167,10 @@ static void start(void)
         say("%s; the program runs unobserved", err);
         return;
     }
+    if (sem_init(&g.end_wake, 0, 0) != 0) {
+        say("sem_init failed (%s); the program runs unobserved", strerror(errno));
+        return;
+    }
     const char *injected = getenv("CUDA_INJECTION64_PATH");
     if (injected != NULL && *injected != '\0' && strstr(injected, SS_INTERPOSE_LIBRARY) == NULL) {
         say("another CUDA tool is injected (CUDA_INJECTION64_PATH=%s); the program runs "
@@ -1010,7 +1236,8 @@ static void start(void)
     atomic_store(&g.active, 1);
     atexit(at_exit);
     pthread_atfork(NULL, NULL, in_child);
-    install_handlers();
+    if (g.config.signal_flush_ms > 0)
+        install_handlers();
 }
 
 __attribute__((constructor)) static void syncscope_constructor(void)

@@ -200,6 +200,7 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
     config->stack_min_ns = (uint64_t)SS_DEFAULT_STACK_MIN_US * 1000;
     config->kernel_activity = 1;
     config->python_depth = SS_DEFAULT_PYTHON_DEPTH;
+    config->signal_flush_ms = SS_DEFAULT_SIGNAL_FLUSH_MS;
     if (getcwd(config->cwd, sizeof config->cwd) == NULL)
         config->cwd[0] = '\0';
 
@@ -258,6 +259,16 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
             return -1;
         }
         config->python_depth = (uint32_t)depth;
+    }
+    const char *flush_ms = getenv(SS_ENV_SIGNAL_FLUSH_MS);
+    if (flush_ms != NULL && *flush_ms != '\0') {
+        uint64_t ms;
+        if (ss_interpose_parse_uint(flush_ms, &ms) < 0 || ms > SS_MAX_SIGNAL_FLUSH_MS) {
+            snprintf(err, err_size, "%s='%s' is not a number of milliseconds from 0 to %d",
+                     SS_ENV_SIGNAL_FLUSH_MS, flush_ms, SS_MAX_SIGNAL_FLUSH_MS);
+            return -1;
+        }
+        config->signal_flush_ms = (uint32_t)ms;
     }
     config->sync_records = config->trace[0] != '\0' || config->chrome_trace[0] != '\0';
     return 0;

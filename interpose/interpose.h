@@ -26,6 +26,9 @@
 #define SS_ENV_CUPTI_PATH "SYNCSCOPE_CUPTI_PATH"     /* libcupti file or folder to use */
 #define SS_ENV_QUIET "SYNCSCOPE_QUIET"               /* 1: no summary on stderr */
 #define SS_ENV_PYTHON_DEPTH "SYNCSCOPE_PYTHON_DEPTH" /* Python frames per stack, 0: none */
+/* How long a SIGINT/SIGTERM waits for the outputs to be written before the program dies of
+ * it anyway; 0: no handler, a signal writes nothing */
+#define SS_ENV_SIGNAL_FLUSH_MS "SYNCSCOPE_SIGNAL_FLUSH_MS"
 
 /* Launcher variables that carry a process's rank, in the order they are tried. */
 #define SS_RANK_VARIABLES                                                                          \
@@ -39,6 +42,9 @@
 #define SS_DEFAULT_STACK_MIN_US 100
 #define SS_DEFAULT_PYTHON_DEPTH 8
 #define SS_MAX_PYTHON_DEPTH 32 /* SS_PY_DEPTH_MAX in store.h */
+/* The exit-time work of a PyTorch process took 3.5-4 s on an H200 (docs/performance.md). */
+#define SS_DEFAULT_SIGNAL_FLUSH_MS 10000
+#define SS_MAX_SIGNAL_FLUSH_MS 3600000
 /* Smallest accepted memory cap: below it not even one thread's buffers fit. */
 #define SS_MIN_MAX_MEMORY (4ull << 20)
 
@@ -65,7 +71,8 @@ typedef struct ss_interpose_config {
      * trace is written (about 1.1 us more per empty launch on an H200: docs/performance.md) */
     int sync_records;
     int quiet;
-    uint32_t python_depth; /* Python frames kept per stack, 0: none */
+    uint32_t python_depth;    /* Python frames kept per stack, 0: none */
+    uint32_t signal_flush_ms; /* a signal's wait for the outputs, 0: no signal handler */
 } ss_interpose_config;
 
 /* Parses a byte size: digits with an optional K, M, G or T suffix (powers of 1024,

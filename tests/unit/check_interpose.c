@@ -218,10 +218,10 @@ END_TEST
 START_TEST(test_config_from_environment)
 {
     static const char *const vars[] = {
-        SS_ENV_OUTPUT,         SS_ENV_FORMAT,     SS_ENV_SARIF,           SS_ENV_TRACE,
-        SS_ENV_CHROME_TRACE,   SS_ENV_MAX_MEMORY, SS_ENV_KERNEL_ACTIVITY, SS_ENV_MIN_BLOCKED_US,
-        SS_ENV_READBACK_BYTES, SS_ENV_SLACK_US,   SS_ENV_STACK_MIN_US,    SS_ENV_CUPTI_PATH,
-        SS_ENV_QUIET};
+        SS_ENV_OUTPUT,         SS_ENV_FORMAT,         SS_ENV_SARIF,           SS_ENV_TRACE,
+        SS_ENV_CHROME_TRACE,   SS_ENV_MAX_MEMORY,     SS_ENV_KERNEL_ACTIVITY, SS_ENV_MIN_BLOCKED_US,
+        SS_ENV_READBACK_BYTES, SS_ENV_SLACK_US,       SS_ENV_STACK_MIN_US,    SS_ENV_CUPTI_PATH,
+        SS_ENV_QUIET,          SS_ENV_SIGNAL_FLUSH_MS};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
     ss_interpose_config c;
@@ -234,6 +234,7 @@ START_TEST(test_config_from_environment)
     ck_assert_int_eq(c.kernel_activity, 1);
     ck_assert_str_eq(c.trace, "");
     ck_assert_int_eq(c.sync_records, 0);
+    ck_assert_uint_eq(c.signal_flush_ms, 10000);
 
     setenv(SS_ENV_FORMAT, "SARIF", 1);
     setenv(SS_ENV_MAX_MEMORY, "1G", 1);
@@ -271,6 +272,37 @@ START_TEST(test_config_from_environment)
     ck_assert_str_eq(err, "SYNCSCOPE_KERNEL_ACTIVITY='maybe' is not 0 or 1");
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
+}
+END_TEST
+
+/* SYNCSCOPE_SIGNAL_FLUSH_MS: how long a SIGINT/SIGTERM waits for the outputs; 0 turns the
+ * handler off; more than an hour or anything but digits is refused with a message. */
+START_TEST(test_config_signal_flush)
+{
+    ss_interpose_config c;
+    char err[256] = "";
+    setenv(SS_ENV_SIGNAL_FLUSH_MS, "0", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.signal_flush_ms, 0);
+    setenv(SS_ENV_SIGNAL_FLUSH_MS, "2500", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.signal_flush_ms, 2500);
+    setenv(SS_ENV_SIGNAL_FLUSH_MS, "3600000", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.signal_flush_ms, 3600000);
+    setenv(SS_ENV_SIGNAL_FLUSH_MS, "", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.signal_flush_ms, 10000);
+    setenv(SS_ENV_SIGNAL_FLUSH_MS, "3600001", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), -1);
+    ck_assert_str_eq(err, "SYNCSCOPE_SIGNAL_FLUSH_MS='3600001' is not a number of milliseconds "
+                          "from 0 to 3600000");
+    setenv(SS_ENV_SIGNAL_FLUSH_MS, "2s", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), -1);
+    ck_assert_str_eq(err,
+                     "SYNCSCOPE_SIGNAL_FLUSH_MS='2s' is not a number of milliseconds from 0 to "
+                     "3600000");
+    unsetenv(SS_ENV_SIGNAL_FLUSH_MS);
 }
 END_TEST
 
@@ -420,6 +452,7 @@ static Suite *interpose_suite(void)
     tcase_add_test(config, test_rank_variables);
     tcase_add_test(config, test_parse_sizes);
     tcase_add_test(config, test_config_from_environment);
+    tcase_add_test(config, test_config_signal_flush);
     suite_add_tcase(s, config);
     TCase *store = tcase_create("store");
     tcase_add_test(store, test_memory_cap_drops_and_counts);

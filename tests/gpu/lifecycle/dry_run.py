@@ -17,7 +17,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNNER = os.path.join(HERE, "run_lifecycle.py")
 PROGRAMS = {"sigterm": "lifecycle_signal", "sigint": "lifecycle_signal",
-            "handler": "lifecycle_signal", "subscriber": "lifecycle_signal",
+            "malloc": "lifecycle_signal", "handler": "lifecycle_signal", "subscriber": "lifecycle_signal",
             "thread_exit": "lifecycle_thread_exit", "fork": "lifecycle_fork",
             "threads": "lifecycle_threads"}
 # (case, fault, what the runner must say): each must make the runner fail with that FAIL line.
@@ -25,7 +25,8 @@ FAULTS = [
     # observed, the program exits 0 instead of dying of SIGTERM
     ("sigterm", "status", "exit status 0, bare: died of SIGTERM (shell status 143)"),
     ("sigterm", "pid", "trace names pid"),                       # the trace names another pid
-    ("sigint", "line", "lifecycle_signal.cu:56 x1; expected"),   # the finding one line off
+    ("sigint", "line", "lifecycle_signal.cu:95 x1; expected"),   # the finding one line off
+    ("malloc", "status", "exit status 0, bare: died of SIGTERM"),  # exits 0 instead
     ("sigint", "stdout", "stdout differs from the bare run"),    # an extra line when observed
     ("handler", "tempfile", "no temporary file"),                # a temporary file left behind
     ("handler", "bare_stdout", "bare: stdout 'readback 7"),      # the program itself is wrong

@@ -188,7 +188,10 @@ def fake_program(name, args):
         if mode == "exit":
             out("result 2\n")
             finish(0)
-        out(f"raising {'SIGINT' if mode == 'int' else 'SIGTERM'}\n")
+        if mode == "malloc":
+            out("raising SIGTERM in a malloc loop\n")
+        else:
+            out(f"raising {'SIGINT' if mode == 'int' else 'SIGTERM'}\n")
         if mode == "handler":
             out("handler: SIGTERM, exit(5)\n")
             finish(5)

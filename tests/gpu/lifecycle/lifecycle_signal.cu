@@ -1,9 +1,12 @@
 /* lifecycle_signal.cu: a program that reads back one flag (SYNC301), queues more work and then
  * ends by a signal: SIGTERM or SIGINT left at their default action (it dies of the signal), or
- * SIGTERM caught by a handler of its own that prints a line and calls exit(5). With "exit" it
- * ends normally instead. Usage: lifecycle_signal term|int|handler|exit */
+ * SIGTERM caught by a handler of its own that prints a line and calls exit(5). With "malloc"
+ * the main thread allocates and frees in a loop until a second thread sends it SIGTERM, so the
+ * signal lands while it is inside the allocator (holding its lock, most of the time). With
+ * "exit" it ends normally instead. Usage: lifecycle_signal term|int|handler|malloc|exit */
 #include "gpu_common.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,18 +22,54 @@ static void on_sigterm(int signo)
     exit(5);
 }
 
+static pthread_t main_thread;
+static volatile sig_atomic_t looping;
+
+/* Sends the main thread SIGTERM 20 ms after its allocation loop started. */
+static void *send_sigterm(void *unused)
+{
+    struct timespec pause = {0, 20000000};
+    (void)unused;
+    while (!looping) {
+        nanosleep(&pause, NULL);
+    }
+    nanosleep(&pause, NULL);
+    pthread_kill(main_thread, SIGTERM);
+    return NULL;
+}
+
+/* Allocates and frees blocks too large for the allocator's per-thread cache and small enough
+ * for its heap (each takes the arena lock), until the process ends. */
+static void malloc_loop(void)
+{
+    void *blocks[64] = {0};
+    unsigned seed = 12345;
+    looping = 1;
+    for (;;) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned slot = (seed >> 16) % 64;
+        size_t size = 4096 + (seed >> 8) % (120u << 10);
+        free(blocks[slot]);
+        blocks[slot] = malloc(size);
+        if (blocks[slot] != NULL) {
+            memset(blocks[slot], (int)slot, 64);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
     int signo;
-    if (strcmp(mode, "term") == 0 || strcmp(mode, "handler") == 0) {
+    if (strcmp(mode, "term") == 0 || strcmp(mode, "handler") == 0 ||
+        strcmp(mode, "malloc") == 0) {
         signo = SIGTERM;
     } else if (strcmp(mode, "int") == 0) {
         signo = SIGINT;
     } else if (strcmp(mode, "exit") == 0) {
         signo = 0;
     } else {
-        fprintf(stderr, "usage: %s term|int|handler|exit\n", argv[0]);
+        fprintf(stderr, "usage: %s term|int|handler|malloc|exit\n", argv[0]);
         return 2;
     }
     if (strcmp(mode, "handler") == 0) {
@@ -64,6 +103,17 @@ int main(int argc, char **argv)
     /* Work still queued on the GPU (50 ms) when the signal arrives. */
     spin_kernel<<<1, 1>>>(counters, 1, 50000000ull);
     CHECK(cudaGetLastError());
+    if (strcmp(mode, "malloc") == 0) {
+        pthread_t sender;
+        printf("raising SIGTERM in a malloc loop\n");
+        fflush(stdout);
+        main_thread = pthread_self();
+        if (pthread_create(&sender, NULL, send_sigterm, NULL) != 0) {
+            fprintf(stderr, "pthread_create failed\n");
+            return 2;
+        }
+        malloc_loop();
+    }
     printf("raising %s\n", signo == SIGTERM ? "SIGTERM" : "SIGINT");
     fflush(stdout);
     kill(getpid(), signo);

@@ -14,8 +14,8 @@
       signal, and checks what syncscope wrote: exactly one JSON result and one trace per
       observed process (no temporary file left), for that process's pid, with the findings of
       the case's expectation file, and a trace that `syncscope analyze` turns into the same
-      findings. Cases: sigterm, sigint, handler, thread_exit, fork, threads, subscriber
-      (CASES below). --assume-gpu skips the GPU check (dry runs with stand-in programs).
+      findings. Cases: sigterm, sigint, malloc, handler, thread_exit, fork, threads,
+      subscriber (CASES below). --assume-gpu skips the GPU check (dry runs with stand-in programs).
 Exit status: 0 pass, 1 fail, 2 usage error, 77 skipped (no GPU visible, or for subscriber
 no CUPTI floor library built).
 """
@@ -52,6 +52,11 @@ CASES = {
     "sigint": {
         "program": "lifecycle_signal", "args": ["int"], "status": -signal.SIGINT,
         "stdout": "readback 1\nraising SIGINT\n", "expect": "lifecycle_signal.expect",
+    },
+    "malloc": {
+        "program": "lifecycle_signal", "args": ["malloc"], "status": -signal.SIGTERM,
+        "stdout": "readback 1\nraising SIGTERM in a malloc loop\n",
+        "expect": "lifecycle_signal.expect",
     },
     "handler": {
         "program": "lifecycle_signal", "args": ["handler"], "status": 5,

@@ -1,0 +1,209 @@
+/* fake_cupti.c: a stand-in for libcupti on machines without a GPU, so that libsyncscope.so
+ * subscribes, records calls and runs its end-of-run path as it does under CUDA. The test
+ * program makes "CUDA calls" with fake_cupti_call(), which runs the subscriber's callbacks as
+ * CUPTI would around the named call. FAKE_CUPTI_FLUSH chooses what cuptiActivityFlushAll
+ * (the first thing the end of the run does) does:
+ *   unset   returns at once
+ *   hang    never returns
+ *   signal  sends SIGTERM to the process, waits 200 ms, returns
+ *   second  sends SIGINT to the process, then never returns */
+#include <cupti.h>
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "event.h"
+
+#define FAKE_EXPORT __attribute__((visibility("default")))
+
+static struct CUpti_Subscriber_st *subscriber_handle;
+static CUpti_CallbackFunc subscriber;
+static void *subscriber_data;
+static uint32_t correlation;
+static unsigned char runtime_enabled[CUPTI_RUNTIME_TRACE_CBID_SIZE];
+static int context_created_enabled;
+
+/* The argument table of the interposer: the names CUPTI gives its callbacks. */
+static const ss_args_spec *find_spec(CUpti_CallbackDomain domain, uint32_t cbid, const char *name)
+{
+    size_t count;
+    const ss_args_spec *specs = ss_args_table(&count);
+    for (size_t i = 0; i < count; i++) {
+        int same_domain =
+            (specs[i].domain == SS_DOMAIN_RUNTIME) == (domain == CUPTI_CB_DOMAIN_RUNTIME_API);
+        if (name != NULL ? strcmp(specs[i].cupti_name, name) == 0
+                         : same_domain && specs[i].cbid == cbid)
+            return &specs[i];
+    }
+    return NULL;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiSubscribe(CUpti_SubscriberHandle *subscriber_out,
+                                                CUpti_CallbackFunc callback, void *userdata)
+{
+    static char handle;
+    if (subscriber != NULL)
+        return CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    subscriber = callback;
+    subscriber_data = userdata;
+    subscriber_handle = (struct CUpti_Subscriber_st *)(void *)&handle;
+    *subscriber_out = subscriber_handle;
+    return CUPTI_SUCCESS;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiUnsubscribe(CUpti_SubscriberHandle handle)
+{
+    (void)handle;
+    subscriber = NULL;
+    return CUPTI_SUCCESS;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle handle,
+                                                     CUpti_CallbackDomain domain,
+                                                     CUpti_CallbackId cbid)
+{
+    (void)handle;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
+        runtime_enabled[cbid] = enable != 0;
+    else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+        context_created_enabled = enable != 0;
+    return CUPTI_SUCCESS;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t cbid,
+                                                      const char **name)
+{
+    const ss_args_spec *spec = find_spec(domain, cbid, NULL);
+    if (spec == NULL)
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    *name = spec->cupti_name;
+    return CUPTI_SUCCESS;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiGetTimestamp(uint64_t *timestamp)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    *timestamp = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    return CUPTI_SUCCESS;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiGetStreamIdEx(CUcontext context, CUstream stream,
+                                                    uint8_t per_thread, uint32_t *stream_id)
+{
+    (void)context;
+    (void)stream;
+    (void)per_thread;
+    *stream_id = 7;
+    return CUPTI_SUCCESS;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiGetDeviceId(CUcontext context, uint32_t *device)
+{
+    (void)context;
+    *device = 0;
+    return CUPTI_SUCCESS;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiGetContextId(CUcontext context, uint32_t *id)
+{
+    (void)context;
+    *id = 1;
+    return CUPTI_SUCCESS;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiGetResultString(CUptiResult result, const char **text)
+{
+    *text = result == CUPTI_SUCCESS ? "CUPTI_SUCCESS" : "CUPTI_ERROR (fake)";
+    return CUPTI_SUCCESS;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind)
+{
+    (void)kind;
+    return CUPTI_SUCCESS;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(
+    CUpti_BuffersCallbackRequestFunc requested, CUpti_BuffersCallbackCompleteFunc completed)
+{
+    (void)requested;
+    (void)completed;
+    return CUPTI_SUCCESS;
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid_size,
+                                                            CUpti_Activity **record)
+{
+    (void)buffer;
+    (void)valid_size;
+    (void)record;
+    return CUPTI_ERROR_MAX_LIMIT_REACHED;
+}
+
+/* Sleeps 'ms' milliseconds, whatever interrupts it. */
+static void sleep_ms(long ms)
+{
+    struct timespec left = {ms / 1000, ms % 1000 * 1000000L};
+    while (nanosleep(&left, &left) != 0) {
+    }
+}
+
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
+{
+    (void)flag;
+    const char *mode = getenv("FAKE_CUPTI_FLUSH");
+    if (mode == NULL || *mode == '\0')
+        return CUPTI_SUCCESS;
+    if (strcmp(mode, "signal") == 0) {
+        kill(getpid(), SIGTERM);
+        sleep_ms(200);
+        return CUPTI_SUCCESS;
+    }
+    if (strcmp(mode, "second") == 0)
+        kill(getpid(), SIGINT);
+    for (;;)
+        sleep_ms(1000);
+}
+
+/* Runs the subscriber's callbacks around the CUDA runtime call 'name' (a CUPTI callback name
+ * such as "cudaDeviceSynchronize_v3020"), as CUPTI would; the first call also announces a
+ * context, as the first CUDA call of a process does. Returns 0, or -1 when the name is
+ * unknown or nobody subscribed to it. */
+FAKE_EXPORT int fake_cupti_call(const char *name);
+FAKE_EXPORT int fake_cupti_call(const char *name)
+{
+    static int context_announced;
+    const ss_args_spec *spec = find_spec(CUPTI_CB_DOMAIN_RUNTIME_API, 0, name);
+    if (spec == NULL || spec->domain != SS_DOMAIN_RUNTIME || subscriber == NULL ||
+        !runtime_enabled[spec->cbid])
+        return -1;
+    if (!context_announced && context_created_enabled) {
+        CUpti_ResourceData resource;
+        memset(&resource, 0, sizeof resource);
+        subscriber(subscriber_data, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
+                   &resource);
+    }
+    context_announced = 1;
+    uint64_t params[64];
+    memset(params, 0, sizeof params);
+    int32_t result = 0;
+    uint64_t correlation_data = 0;
+    CUpti_CallbackData data;
+    memset(&data, 0, sizeof data);
+    data.functionName = name;
+    data.functionParams = params;
+    data.functionReturnValue = &result;
+    data.correlationData = &correlation_data;
+    data.correlationId = ++correlation;
+    data.callbackSite = CUPTI_API_ENTER;
+    subscriber(subscriber_data, CUPTI_CB_DOMAIN_RUNTIME_API, spec->cbid, &data);
+    data.callbackSite = CUPTI_API_EXIT;
+    subscriber(subscriber_data, CUPTI_CB_DOMAIN_RUNTIME_API, spec->cbid, &data);
+    return 0;
+}
