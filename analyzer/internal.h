@@ -48,6 +48,24 @@ void ss_compdb_free(ss_compdb *db);
  * no expansion). Returns 0, or -1 on an unterminated quote. */
 int ss_compdb_split(const char *command, ss_args *out);
 
+/* Bounds of response-file expansion: nesting depth, the size of one file, the bytes of all
+ * files of one command, and the arguments of one command. */
+#define SS_COMPDB_RESPONSE_DEPTH 8
+#define SS_COMPDB_RESPONSE_MAX_BYTES (1ull << 20)
+#define SS_COMPDB_RESPONSE_BUDGET (8ull << 20)
+#define SS_COMPDB_RESPONSE_MAX_ARGS 65536
+
+/* Copies the command line 'argv' to 'out' with its response files expanded: "@FILE", and
+ * nvcc's "--options-file FILE" / "-optf FILE" (also "=FILE", and a comma-separated list),
+ * are replaced by the words of FILE, split like a shell command line, and expanded in turn.
+ * Relative file names are taken from 'directory' (the entry's "directory"; nested ones too,
+ * as the compiler, run there, would). Each file must be a regular file of at most
+ * SS_COMPDB_RESPONSE_MAX_BYTES, nested at most SS_COMPDB_RESPONSE_DEPTH deep, within the
+ * bounds above. Returns 0, or -1 with the first failure described in 'err' (the file that
+ * failed is left out; the rest is expanded). */
+int ss_compdb_expand(const ss_args *argv, const char *directory, ss_args *out, char *err,
+                     size_t err_size);
+
 typedef enum ss_lang { SS_LANG_C, SS_LANG_CXX, SS_LANG_CUDA } ss_lang;
 
 /* What flag translation learned about a translation unit. */
@@ -63,11 +81,38 @@ int ss_flags_lang_of(const char *path, ss_lang *out);
 
 /* Translates a compiler command line ('argv'[0] is the compiler; nvcc, gcc, g++, clang...)
  * for 'file' into clang arguments appended to 'out': the compiler, the source file, and
- * output/dependency options are removed, nvcc options are translated or dropped (the table
- * in flags.c), and relative include paths are joined to 'directory' (the entry's
- * "directory"; NULL leaves them). 'file' may be NULL. Fills 'info'. */
+ * every argument a syntax-only parse does not need are removed, nvcc options are translated
+ * or dropped (the tables in flags.c), and relative include paths are joined to 'directory'
+ * (the entry's "directory"; NULL leaves them). 'file' may be NULL. Fills 'info'. */
 void ss_flags_translate(const ss_args *argv, const char *file, const char *directory, ss_args *out,
                         ss_flags_info *info);
+/* What flag translation removes besides what its allow-list drops, and where it says so. */
+typedef struct ss_flags_filter {
+    const char *const *remove; /* --remove-arg patterns: an argument, an option (with its
+                                * value), or a prefix ending in '*' */
+    size_t remove_count;
+    ss_args *dropped; /* when not NULL, receives one line per dropped argument (an option with
+                       * its value is one): "'-MF dep.d' (it writes a file)" */
+} ss_flags_filter;
+
+/* ss_flags_translate, where only the argument kinds a syntax-only parse needs pass (include
+ * paths and files, macros, the language standard, the target, warnings, chosen -f and -m
+ * options, GPU architectures clang knows; the list is in flags.c): every other argument is
+ * dropped, as are those 'filter'->remove names (as written, or as translated), and each
+ * dropped one is described in 'filter'->dropped. Arguments are passed on with their values
+ * joined (-I/build/inc), so that none takes the next one as its value. 'filter' may be
+ * NULL. */
+void ss_flags_translate_filtered(const ss_args *argv, const char *file, const char *directory,
+                                 const ss_flags_filter *filter, ss_args *out, ss_flags_info *info);
+/* The arguments 'argv' joined by spaces as a shell would read them back (quoted where they
+ * hold other than plain characters), control characters written \xNN. Malloc'ed. */
+char *ss_flags_shown(const char *const *argv, size_t count);
+/* Whether 'arg' is an option that takes its value as the next argument (-isystem, -Xclang,
+ * -MF, nvcc's -Xptxas...). Returns 1 or 0. */
+int ss_flags_takes_value(const char *arg);
+/* How many arguments, from argv['i'], make one option with its value: 2 for an option that
+ * takes the next argument as its value, else 1. */
+size_t ss_flags_group_len(const char *const *argv, size_t count, size_t i);
 /* Updates info->per_thread and info->lang from clang arguments such as --extra-arg values. */
 void ss_flags_scan(const char *const *argv, size_t count, ss_flags_info *info);
 
@@ -235,6 +280,10 @@ typedef struct ss_tu_input {
     const ss_args *args;       /* clang arguments without the file */
     const ss_flags_info *info; /* what flag translation learned */
     unsigned readback_bytes;   /* the file's effective readback-bytes */
+    /* Where the arguments come from, to say which one clang rejected: args[user_begin,
+     * extra_begin) from the compile command, [extra_begin, extra_end) from --extra-arg, the
+     * rest the analyzer's own. All zero: none is the user's. */
+    size_t user_begin, extra_begin, extra_end;
 } ss_tu_input;
 
 /* Analyzes one translation unit (tu.c): parses 'in'->file in 'index' and appends findings
@@ -343,6 +392,23 @@ char *ss_qualified_name(CXCursor decl);
 /* The qualified name of the class template a type (or the type a reference or pointer
  * refers to) specializes, or of the class itself, malloc'ed; NULL when it is not a class. */
 char *ss_type_template_name(CXType type);
+
+/* cudaMemcpyKind values (driver_types.h), and SS_COPY_KIND_UNKNOWN. */
+enum {
+    SS_COPY_KIND_H2H = 0,
+    SS_COPY_KIND_H2D = 1,
+    SS_COPY_KIND_D2H = 2,
+    SS_COPY_KIND_D2D = 3,
+    SS_COPY_KIND_DEFAULT = 4,
+    SS_COPY_KIND_UNKNOWN = -1
+};
+
+/* The direction of the runtime copy 'call' ('api' is its row; checks/pageable_copy.c): the
+ * API's fixed direction, else its cudaMemcpyKind argument (a variable followed through its
+ * reaching definitions in 'function' while they agree), else the 'kind' field of the local
+ * cudaMemcpy3DParms it is given. Sets 'dst' and 'src' to the pointer arguments (null cursors
+ * where not visible). Returns an SS_COPY_KIND_ value. */
+int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *dst, CXCursor *src);
 
 /* Checks of the copy rules (checks/pageable_copy.c, checks/sync_copy.c, checks/readback.c),
  * dispatched from tu.c. */

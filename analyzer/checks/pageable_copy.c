@@ -7,12 +7,12 @@
 
 /* cudaMemcpyKind values (driver_types.h). */
 enum {
-    KIND_H2H = 0,
-    KIND_H2D = 1,
-    KIND_D2H = 2,
-    KIND_D2D = 3,
-    KIND_DEFAULT = 4,
-    KIND_UNKNOWN = -1
+    KIND_H2H = SS_COPY_KIND_H2H,
+    KIND_H2D = SS_COPY_KIND_H2D,
+    KIND_D2H = SS_COPY_KIND_D2H,
+    KIND_D2D = SS_COPY_KIND_D2D,
+    KIND_DEFAULT = SS_COPY_KIND_DEFAULT,
+    KIND_UNKNOWN = SS_COPY_KIND_UNKNOWN
 };
 
 /* One side of a copy that may be host memory. */
@@ -115,35 +115,45 @@ static void report(ss_check_ctx *ctx, CXCursor call, const ss_api *api, const co
     free(text);
 }
 
+int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *dst, CXCursor *src)
+{
+    int nargs = clang_Cursor_getNumArguments(call);
+    *dst = clang_getNullCursor();
+    *src = clang_getNullCursor();
+    int kind = KIND_UNKNOWN;
+    if (api->dst_arg >= 0 && api->src_arg >= 0) {
+        if (nargs <= api->dst_arg || nargs <= api->src_arg)
+            return KIND_UNKNOWN;
+        *dst = clang_Cursor_getArgument(call, (unsigned)api->dst_arg);
+        *src = clang_Cursor_getArgument(call, (unsigned)api->src_arg);
+        if (api->dir == SS_DIR_H2D)
+            kind = KIND_H2D;
+        else if (api->dir == SS_DIR_D2H)
+            kind = KIND_D2H;
+        else if (api->dir == SS_DIR_D2D)
+            kind = KIND_D2D;
+        else if (api->dir == SS_DIR_KIND && api->kind_arg >= 0 && nargs > api->kind_arg)
+            kind = kind_value(function, clang_Cursor_getArgument(call, (unsigned)api->kind_arg), 0);
+    } else if (nargs >= 1 && api->dir == SS_DIR_KIND) {
+        /* cudaMemcpy3D(&p) and cudaMemcpy3DAsync(&p, stream): the parameters struct, where it
+         * is visible. */
+        CXCursor params = clang_Cursor_getArgument(call, 0);
+        CXCursor kind_expr = param_field(function, params, "kind", call);
+        if (!ss_ast_is_null(kind_expr))
+            kind = kind_value(function, kind_expr, 0);
+        *dst = pitched_pointer(param_field(function, params, "dstPtr", call));
+        *src = pitched_pointer(param_field(function, params, "srcPtr", call));
+    }
+    return kind;
+}
+
 void ss_check_pageable_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (api->domain != SS_DOMAIN_RT || api->sync != SS_SYNC_PAGEABLE ||
         ss_ast_is_null(ctx->function))
         return;
-    int nargs = clang_Cursor_getNumArguments(call);
-    CXCursor dst = clang_getNullCursor(), src = clang_getNullCursor();
-    int kind = KIND_UNKNOWN;
-    if (api->dst_arg >= 0 && api->src_arg >= 0) {
-        if (nargs <= api->dst_arg || nargs <= api->src_arg)
-            return;
-        dst = clang_Cursor_getArgument(call, (unsigned)api->dst_arg);
-        src = clang_Cursor_getArgument(call, (unsigned)api->src_arg);
-        if (api->dir == SS_DIR_H2D)
-            kind = KIND_H2D;
-        else if (api->dir == SS_DIR_D2H)
-            kind = KIND_D2H;
-        else if (api->dir == SS_DIR_KIND && api->kind_arg >= 0 && nargs > api->kind_arg)
-            kind = kind_value(ctx->function,
-                              clang_Cursor_getArgument(call, (unsigned)api->kind_arg), 0);
-    } else if (nargs >= 1) {
-        /* cudaMemcpy3DAsync(&p, stream): the parameters struct, where it is visible. */
-        CXCursor params = clang_Cursor_getArgument(call, 0);
-        CXCursor kind_expr = param_field(ctx->function, params, "kind", call);
-        if (!ss_ast_is_null(kind_expr))
-            kind = kind_value(ctx->function, kind_expr, 0);
-        dst = pitched_pointer(param_field(ctx->function, params, "dstPtr", call));
-        src = pitched_pointer(param_field(ctx->function, params, "srcPtr", call));
-    }
+    CXCursor dst, src;
+    int kind = ss_copy_kind(ctx->function, call, api, &dst, &src);
     copy_side sides[2];
     size_t count = 0;
     if ((kind == KIND_H2D || kind == KIND_DEFAULT) && !ss_ast_is_null(src))

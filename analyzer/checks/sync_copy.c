@@ -1,5 +1,6 @@
-/* sync_copy.c: SYNC202, synchronous copies and memsets in code that otherwise pipelines work
- * (a function that uses a non-default stream, or a loop that launches kernels). */
+/* sync_copy.c: SYNC202, host-blocking synchronous copies and memsets in code that otherwise
+ * pipelines work (a function that uses a non-default stream, or a loop that launches
+ * kernels). */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -108,15 +109,65 @@ static char *kernel_or_call_name(CXCursor call)
     return name;
 }
 
+/* Whether the pointer 'expr' provably points to device memory (cudaMalloc). */
+static int is_device_pointer(CXCursor function, CXCursor expr)
+{
+    if (ss_ast_is_null(expr))
+        return 0;
+    ss_provenance p;
+    ss_provenance_of(function, expr, &p);
+    int device = p.kind == SS_HOST_DEVICE;
+    ss_provenance_free(&p);
+    return device;
+}
+
+/* Whether the synchronous copy or memset 'call' blocks the host, as CUDA's "API
+ * synchronization behavior" has it: a copy with a host side does (and so does one whose
+ * direction is not known); a device-to-device copy (cudaMemcpyDeviceToDevice, or
+ * cudaMemcpyDefault between two cudaMalloc buffers) and cudaMemcpyPeer do not; a memset does
+ * only when its target is pinned, registered or managed memory, which must be provable here.
+ * For such a memset, '*target' receives words naming the memory (malloc'ed). Returns 1 or 0. */
+static int blocks_host(const ss_check_ctx *ctx, CXCursor call, const ss_api *api, char **target)
+{
+    *target = NULL;
+    if (api->klass == SS_CLASS_MEMSET) {
+        if (api->dst_arg < 0 || clang_Cursor_getNumArguments(call) <= api->dst_arg)
+            return 0;
+        ss_provenance p;
+        ss_provenance_of(ctx->function, clang_Cursor_getArgument(call, (unsigned)api->dst_arg), &p);
+        int host =
+            p.kind == SS_HOST_PINNED || p.kind == SS_HOST_REGISTERED || p.kind == SS_HOST_MANAGED;
+        if (host)
+            *target = ss_asprintf("%s memory from %s (line %u)", ss_host_kind_name(p.kind),
+                                  p.source ? p.source : "an allocation", p.line);
+        ss_provenance_free(&p);
+        return host;
+    }
+    if (api->dir == SS_DIR_PEER || api->dir == SS_DIR_D2D)
+        return 0;
+    CXCursor dst, src;
+    int kind = ss_copy_kind(ctx->function, call, api, &dst, &src);
+    if (kind == SS_COPY_KIND_D2D)
+        return 0;
+    if (kind == SS_COPY_KIND_DEFAULT && is_device_pointer(ctx->function, dst) &&
+        is_device_pointer(ctx->function, src))
+        return 0;
+    return 1;
+}
+
 void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (api->domain != SS_DOMAIN_RT || api->sync != SS_SYNC_ALWAYS || ss_ast_is_null(ctx->function))
+        return;
+    char *target = NULL;
+    if (!blocks_host(ctx, call, api, &target))
         return;
     const char *fix = api->klass == SS_CLASS_MEMSET
                           ? "use the Async variant on the pipeline's stream"
                           : "use the Async variant on the pipeline's stream, with pinned host "
                             "memory, and synchronize only where the result is needed";
-    const char *what = api->klass == SS_CLASS_MEMSET ? "memset" : "copy";
+    char *what = target ? ss_asprintf("memset '%s' of %s", api->name, target)
+                        : ss_asprintf("copy '%s'", api->name);
     char *at = ctx->function_name ? ss_asprintf("'%s'", ctx->function_name) : ss_strdup("it");
     char *message = NULL;
     CXCursor loops[8];
@@ -126,11 +177,10 @@ void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         if (!ss_scope_loop_launches(loops[i], &work))
             continue;
         char *launch = kernel_or_call_name(work);
-        message =
-            ss_asprintf("synchronous %s '%s' inside the loop at line %u, which launches "
-                        "%s (line %u): each iteration waits for the device to drain, so "
-                        "copies and kernels never overlap; %s",
-                        what, api->name, ss_scope_line(loops[i]), launch, ss_scope_line(work), fix);
+        message = ss_asprintf("synchronous %s inside the loop at line %u, which launches "
+                              "%s (line %u): each iteration waits for the device to drain, so "
+                              "copies and kernels never overlap; %s",
+                              what, ss_scope_line(loops[i]), launch, ss_scope_line(work), fix);
         free(launch);
     }
     if (message == NULL) {
@@ -139,11 +189,10 @@ void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         clang_visitChildren(top, find_stream, &w);
         if (!ss_ast_is_null(w.found)) {
             char *stream = ss_expr_text(w.found);
-            message = ss_asprintf("synchronous %s '%s' in %s, which also uses stream '%s' (line "
+            message = ss_asprintf("synchronous %s in %s, which also uses stream '%s' (line "
                                   "%u): it blocks the host and serializes with the work on "
                                   "that stream; %s",
-                                  what, api->name, at, stream ? stream : "...",
-                                  ss_scope_line(w.found), fix);
+                                  what, at, stream ? stream : "...", ss_scope_line(w.found), fix);
             free(stream);
         }
     }
@@ -151,4 +200,6 @@ void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         ss_check_report(ctx, SS_RULE_SYNC_COPY_IN_PIPELINE, call, message, fix);
     free(message);
     free(at);
+    free(what);
+    free(target);
 }

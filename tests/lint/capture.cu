@@ -14,7 +14,7 @@ void straight_line(float *d, float *h, cudaStream_t s, cudaEvent_t e, cudaGraph_
     cudaEventSynchronize(e); // expect: SYNC501
     cudaStreamQuery(s); // expect: SYNC501
     cudaEventQuery(e); // expect: SYNC501
-    cudaMemset(d, 0, 128); // expect: SYNC501, SYNC202
+    cudaMemset(d, 0, 128); // expect: SYNC501
     float *t = nullptr;
     cudaMalloc(&t, 128); // expect: SYNC501
     cudaFree(t); // expect: SYNC501
