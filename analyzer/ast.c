@@ -81,12 +81,10 @@ void ss_ast_range(CXCursor c, unsigned *begin, unsigned *end)
 
 int ss_ast_same_node(CXCursor a, CXCursor b)
 {
-    if (clang_getCursorKind(a) != clang_getCursorKind(b))
-        return 0;
-    unsigned ab, ae, bb, be;
-    ss_ast_range(a, &ab, &ae);
-    ss_ast_range(b, &bb, &be);
-    return ab == bb && ae == be;
+    /* The extent as clang records it, not at expansion locations: every node of one macro
+     * expansion has the same expansion range, but its own spelling position in the macro. */
+    return clang_getCursorKind(a) == clang_getCursorKind(b) &&
+           clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(b));
 }
 
 unsigned ss_ast_offset(CXCursor c)

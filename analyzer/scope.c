@@ -99,23 +99,55 @@ CXCursor ss_scope_outer_function(CXCursor function)
     return fn;
 }
 
-/* Collecting the loops whose extent contains one offset. */
-typedef struct loop_walk {
-    unsigned offset;
-    CXCursor *loops;
-    size_t count, max;
-} loop_walk;
+/* The loops and lambdas on the path from a function down to one node. */
+typedef struct ancestor_walk {
+    CXCursor target;
+    unsigned offset;    /* the target's expansion offset: subtrees that cannot hold it are
+                         * skipped */
+    CXCursor stack[64]; /* loops and lambdas around the node being visited, outermost first */
+    size_t depth;       /* how many of them are on the path (may exceed the stack) */
+    CXCursor found[64]; /* the stack when the target was reached */
+    size_t found_count;
+    int done;
+} ancestor_walk;
 
-static enum CXChildVisitResult find_loops(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_ancestors(CXCursor c, CXCursor parent, CXClientData data)
 {
-    loop_walk *w = data;
+    ancestor_walk *w = data;
     unsigned begin, end;
     ss_ast_range(c, &begin, &end);
-    if (w->offset < begin || w->offset >= end)
+    if (w->offset < begin || w->offset > end)
         return CXChildVisit_Continue;
-    if (ss_scope_is_loop(c) && w->count < w->max)
-        w->loops[w->count++] = c;
-    return CXChildVisit_Recurse;
+    if (ss_ast_same_node(c, w->target)) {
+        size_t n = w->depth < 64 ? w->depth : 64;
+        for (size_t i = 0; i < n; i++)
+            w->found[i] = w->stack[i];
+        w->found_count = n;
+        w->done = 1;
+        return CXChildVisit_Break;
+    }
+    if (!ss_scope_is_loop(c) && clang_getCursorKind(c) != CXCursor_LambdaExpr)
+        return CXChildVisit_Recurse;
+    /* Containment is decided by the tree, not by offsets: the nodes of one macro expansion
+     * all share the expansion's range, so a call after a loop in the same macro would
+     * otherwise seem to be inside it. */
+    if (w->depth < 64)
+        w->stack[w->depth] = c;
+    w->depth++;
+    clang_visitChildren(c, find_ancestors, w);
+    w->depth--;
+    return w->done ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Fills 'w' with the loops and lambdas inside 'top' that contain 'target'. Returns 1 when
+ * the target was found, else 0. */
+static int ancestors_of(CXCursor top, CXCursor target, ancestor_walk *w)
+{
+    memset(w, 0, sizeof *w);
+    w->target = target;
+    w->offset = ss_ast_offset(target);
+    clang_visitChildren(top, find_ancestors, w);
+    return w->done;
 }
 
 /* The local variable whose initializer is exactly the lambda 'lambda', or a null cursor. */
@@ -191,41 +223,32 @@ static enum CXChildVisitResult find_calls(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
-/* The innermost lambda inside 'function' whose extent contains 'offset', or a null cursor. */
-typedef struct lambda_walk {
-    unsigned offset;
-    CXCursor lambda;
-} lambda_walk;
-
-static enum CXChildVisitResult find_lambda(CXCursor c, CXCursor parent, CXClientData data)
+static size_t loops_at(CXCursor top, CXCursor target, CXCursor *out, size_t max, int depth)
 {
-    lambda_walk *w = data;
-    unsigned begin, end;
-    ss_ast_range(c, &begin, &end);
-    if (w->offset < begin || w->offset >= end)
-        return CXChildVisit_Continue;
-    if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
-        w->lambda = c;
-    return CXChildVisit_Recurse;
-}
-
-static size_t loops_at(CXCursor top, unsigned offset, CXCursor *out, size_t max, int depth)
-{
-    /* Loops lexically around the offset, outermost first as visited, then reversed. */
-    CXCursor found[32];
-    loop_walk w = {offset, found, 0, sizeof found / sizeof found[0]};
-    clang_visitChildren(top, find_loops, &w);
+    ancestor_walk *w = malloc(sizeof *w);
+    if (w == NULL)
+        abort();
     size_t n = 0;
-    for (size_t i = w.count; i > 0 && n < max; i--)
-        out[n++] = found[i - 1];
-    if (depth >= MAX_LAMBDA_DEPTH || n >= max)
+    if (!ancestors_of(top, target, w)) {
+        free(w);
+        return 0;
+    }
+    /* Loops around the target, innermost first; the innermost lambda around it. */
+    CXCursor lambda = clang_getNullCursor();
+    for (size_t i = w->found_count; i > 0; i--) {
+        CXCursor c = w->found[i - 1];
+        if (clang_getCursorKind(c) == CXCursor_LambdaExpr) {
+            if (ss_ast_is_null(lambda))
+                lambda = c;
+        } else if (n < max) {
+            out[n++] = c;
+        }
+    }
+    free(w);
+    if (depth >= MAX_LAMBDA_DEPTH || n >= max || ss_ast_is_null(lambda))
         return n;
     /* Inside a lambda bound to a local variable: also the loops around its calls. */
-    lambda_walk lw = {offset, clang_getNullCursor()};
-    clang_visitChildren(top, find_lambda, &lw);
-    if (ss_ast_is_null(lw.lambda))
-        return n;
-    binding_walk bw = {lw.lambda, clang_getNullCursor()};
+    binding_walk bw = {lambda, clang_getNullCursor()};
     clang_visitChildren(top, find_binding, &bw);
     if (ss_ast_is_null(bw.var))
         return n;
@@ -234,8 +257,7 @@ static size_t loops_at(CXCursor top, unsigned offset, CXCursor *out, size_t max,
     clang_visitChildren(top, find_calls, &cw);
     for (size_t i = 0; i < cw.count && n < max; i++) {
         CXCursor more[32];
-        size_t m =
-            loops_at(top, ss_ast_offset(calls[i]), more, sizeof more / sizeof more[0], depth + 1);
+        size_t m = loops_at(top, calls[i], more, sizeof more / sizeof more[0], depth + 1);
         for (size_t k = 0; k < m && n < max; k++) {
             int seen = 0;
             for (size_t j = 0; j < n && !seen; j++)
@@ -252,7 +274,7 @@ size_t ss_scope_enclosing_loops(CXCursor function, CXCursor c, CXCursor *out, si
     if (ss_ast_is_null(function) || max == 0)
         return 0;
     CXCursor top = ss_scope_outer_function(function);
-    return loops_at(top, ss_ast_offset(c), out, max, 0);
+    return loops_at(top, c, out, max, 0);
 }
 
 CXCursor ss_scope_enclosing_loop(CXCursor function, CXCursor c)
