@@ -13,8 +13,9 @@
 #define HALF_BOTH SS_HALF_BOTH
 
 static const ss_rule rule_table[] = {
-#define SS_RULE(enum_name, id, name, severity, halves, summary, explanation)                       \
-    {SS_RULE_##enum_name, id, name, SEV_##severity, HALF_##halves, summary, explanation},
+#define SS_RULE(enum_name, id, name, severity, halves, cost, summary, explanation)                 \
+    {SS_RULE_##enum_name, id,      name,       SEV_##severity, HALF_##halves,                      \
+     SS_COST_##cost,      summary, explanation},
 #include "rules.def"
 };
 
@@ -61,6 +62,23 @@ const char *ss_severity_name(ss_severity severity)
         return "error";
     }
     return "warning";
+}
+
+const char *ss_cost_name(ss_cost cost)
+{
+    switch (cost) {
+    case SS_COST_NONE:
+        return "none";
+    case SS_COST_HOST:
+        return "host";
+    case SS_COST_HOST_EXPLICIT:
+        return "host-explicit";
+    case SS_COST_GPU_HELD:
+        return "gpu-held";
+    case SS_COST_SAVING:
+        return "saving";
+    }
+    return "none";
 }
 
 int ss_severity_parse(const char *text, ss_severity *out)

@@ -9,8 +9,19 @@ typedef enum ss_severity { SS_SEV_NOTE = 0, SS_SEV_WARNING = 1, SS_SEV_ERROR = 2
 /* Which halves of syncscope detect a rule. */
 enum { SS_HALF_STATIC = 1, SS_HALF_RUNTIME = 2, SS_HALF_BOTH = 3 };
 
+/* What a rule's runtime time figure means (rules.def's cost column). Every writer decides
+ * from this how to label and total a finding's time, so no writer names rule IDs. */
+typedef enum ss_cost {
+    SS_COST_NONE = 0,      /* no time figure */
+    SS_COST_HOST,          /* the host was blocked by a synchronization it did not ask for */
+    SS_COST_HOST_EXPLICIT, /* host time in synchronizations the program asked for */
+    SS_COST_GPU_HELD,      /* GPU work on other streams was held back */
+    SS_COST_SAVING         /* an estimated saving; nothing was blocked */
+} ss_cost;
+
 typedef enum ss_rule_id {
-#define SS_RULE(enum_name, id, name, severity, halves, summary, explanation) SS_RULE_##enum_name,
+#define SS_RULE(enum_name, id, name, severity, halves, cost, summary, explanation)                 \
+    SS_RULE_##enum_name,
 #include "rules.def"
     SS_RULE_COUNT
 } ss_rule_id;
@@ -21,6 +32,7 @@ typedef struct ss_rule {
     const char *name;        /* "default-stream-launch" */
     ss_severity severity;    /* default severity */
     int halves;              /* SS_HALF_* bits */
+    ss_cost cost;            /* what its runtime time figure means */
     const char *summary;     /* one line */
     const char *explanation; /* long text with the fix */
 } ss_rule;
@@ -103,6 +115,10 @@ const ss_rule *ss_rules_find(const char *key);
 
 /* "note", "warning", "error". */
 const char *ss_severity_name(ss_severity severity);
+
+/* The cost column's name as JSON and the HTML page spell it: "none", "host",
+ * "host-explicit", "gpu-held", "saving". */
+const char *ss_cost_name(ss_cost cost);
 
 /* Parses "note"/"warning"/"error" (case-insensitive) into 'out'. Returns 0, or -1 when
  * 'text' is not a severity. */

@@ -54,6 +54,38 @@ START_TEST(test_severity_parse)
 }
 END_TEST
 
+START_TEST(test_cost_column)
+{
+    /* Every rule's cost as the catalog states it; the writers label time from this alone. */
+    static const struct {
+        const char *id;
+        ss_cost cost;
+        const char *name;
+    } want[] = {
+        {"SYNC101", SS_COST_GPU_HELD, "gpu-held"},
+        {"SYNC102", SS_COST_GPU_HELD, "gpu-held"},
+        {"SYNC103", SS_COST_GPU_HELD, "gpu-held"},
+        {"SYNC201", SS_COST_HOST, "host"},
+        {"SYNC202", SS_COST_HOST, "host"},
+        {"SYNC301", SS_COST_HOST, "host"},
+        {"SYNC401", SS_COST_HOST_EXPLICIT, "host-explicit"},
+        {"SYNC402", SS_COST_HOST, "host"},
+        {"SYNC501", SS_COST_NONE, "none"},
+        {"SYNC502", SS_COST_SAVING, "saving"},
+        {"SYNC503", SS_COST_SAVING, "saving"},
+    };
+    size_t n;
+    ss_rules_all(&n);
+    ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < n; i++) {
+        const ss_rule *r = ss_rules_find(want[i].id);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_int_eq(r->cost, want[i].cost);
+        ck_assert_str_eq(ss_cost_name(r->cost), want[i].name);
+    }
+}
+END_TEST
+
 START_TEST(test_api_table)
 {
     const ss_api *a = ss_api_find("cudaMemcpyAsync");
@@ -105,6 +137,7 @@ static Suite *rules_suite(void)
     tcase_add_test(catalog, test_rule_ids_unique_and_ordered);
     tcase_add_test(catalog, test_find_by_id_and_name);
     tcase_add_test(catalog, test_severity_parse);
+    tcase_add_test(catalog, test_cost_column);
     suite_add_tcase(s, catalog);
     TCase *api = tcase_create("api-table");
     tcase_add_test(api, test_api_table);
