@@ -334,6 +334,9 @@ char *ss_scope_callee_name(CXCursor call);
 int ss_scope_is_launch_config(CXCursor c);
 /* Whether 'call' is a k<<<...>>>(...) launch (its second child is the configuration call). */
 int ss_scope_is_launch(CXCursor call);
+/* The name of the kernel a k<<<...>>>(...) launch calls, as spelled ('k' for k<T><<<...>>> in
+ * a template too), malloc'ed, or NULL when the callee is not named (a function pointer). */
+char *ss_scope_kernel_name(CXCursor launch);
 /* The named function a lambda 'function' sits in (through nested lambdas); any other
  * cursor is returned as it is. */
 CXCursor ss_scope_outer_function(CXCursor function);

@@ -66,6 +66,30 @@ int ss_scope_is_launch(CXCursor call)
            ss_scope_is_launch_config(ss_ast_child(call, 1));
 }
 
+char *ss_scope_kernel_name(CXCursor launch)
+{
+    CXCursor callee = ss_ast_strip(ss_ast_child(launch, 0));
+    CXString s = clang_getCursorSpelling(callee);
+    char *name = *clang_getCString(s) ? ss_strdup(clang_getCString(s)) : NULL;
+    clang_disposeString(s);
+    if (name)
+        return name;
+    /* A dependent launch in a template ('k<T><<<...>>>', 'ns::k<T><<<...>>>'): the callee is
+     * an unresolved lookup whose overload-set reference carries the name. */
+    unsigned n = ss_ast_child_count(callee);
+    for (unsigned i = 0; i < n && name == NULL; i++) {
+        CXCursor ref = ss_ast_child(callee, i);
+        if (clang_getCursorKind(ref) != CXCursor_OverloadedDeclRef &&
+            clang_getCursorKind(ref) != CXCursor_TemplateRef)
+            continue;
+        CXString inner = clang_getCursorSpelling(ref);
+        if (*clang_getCString(inner))
+            name = ss_strdup(clang_getCString(inner));
+        clang_disposeString(inner);
+    }
+    return name;
+}
+
 /* Whether 'decl' is the class clang makes for a lambda. */
 static int is_closure_class(CXCursor decl)
 {

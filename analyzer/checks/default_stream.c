@@ -278,16 +278,7 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
 /* The kernel's name at a launch: the callee expression's declaration name. */
 static char *kernel_name(CXCursor launch)
 {
-    CXCursor callee = ss_ast_strip(ss_ast_child(launch, 0));
-    CXString s = clang_getCursorSpelling(callee);
-    char *name = *clang_getCString(s) ? ss_strdup(clang_getCString(s)) : NULL;
-    clang_disposeString(s);
-    if (name == NULL) {
-        CXString inner = clang_getCursorSpelling(ss_ast_child(callee, 0));
-        if (*clang_getCString(inner))
-            name = ss_strdup(clang_getCString(inner));
-        clang_disposeString(inner);
-    }
+    char *name = ss_scope_kernel_name(launch);
     return name ? name : ss_strdup("kernel");
 }
 

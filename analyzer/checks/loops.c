@@ -35,13 +35,17 @@ static int loop_with_work(ss_check_ctx *ctx, CXCursor call, CXCursor *loop, CXCu
 /* "kernel 'k' (line 12)" or "'cudaMemcpyAsync' (line 12)", malloc'ed. */
 static char *describe_work(CXCursor work)
 {
-    char *name = ss_ast_callee_name(work);
     char *text;
-    if (ss_scope_is_launch(work))
-        text = ss_asprintf("kernel '%s' is launched at line %u", name ? name : "?",
-                           ss_scope_line(work));
-    else
-        text = ss_asprintf("'%s' enqueues work at line %u", name ? name : "?", ss_scope_line(work));
+    if (ss_scope_is_launch(work)) {
+        char *name = ss_scope_kernel_name(work);
+        text = name ? ss_asprintf("kernel '%s' is launched at line %u", name, ss_scope_line(work))
+                    : ss_asprintf("a kernel is launched at line %u", ss_scope_line(work));
+        free(name);
+        return text;
+    }
+    char *name = ss_scope_callee_name(work);
+    text = name ? ss_asprintf("'%s' enqueues work at line %u", name, ss_scope_line(work))
+                : ss_asprintf("a call enqueues work at line %u", ss_scope_line(work));
     free(name);
     return text;
 }

@@ -96,11 +96,9 @@ static enum CXChildVisitResult find_stream(CXCursor c, CXCursor parent, CXClient
 static char *kernel_or_call_name(CXCursor call)
 {
     if (ss_scope_is_launch(call)) {
-        CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
-        CXString s = clang_getCursorSpelling(callee);
-        char *name = *clang_getCString(s) ? ss_asprintf("kernel '%s'", clang_getCString(s))
-                                          : ss_strdup("a kernel");
-        clang_disposeString(s);
+        char *kernel = ss_scope_kernel_name(call);
+        char *name = kernel ? ss_asprintf("kernel '%s'", kernel) : ss_strdup("a kernel");
+        free(kernel);
         return name;
     }
     char *callee = ss_scope_callee_name(call);

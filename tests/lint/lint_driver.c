@@ -5,7 +5,9 @@
  *   lint-compdb: COMMAND        analyze through a compile_commands.json entry COMMAND FILE;
  *   expect-hint: TEXT           every finding's hint contains TEXT;
  *   expect-error: TEXT          a parse diagnostic in this file contains TEXT (each one at
- *                               least once); diagnostics are accepted only this way.
+ *                               least once); diagnostics are accepted only this way;
+ *   expect-message: TEXT        (after the expect: list, up to the end of the line) a finding
+ *                               on this line has a message that contains TEXT.
  * A file without expectations must produce no finding and no parse error.
  * usage: lint_driver DIR [--cuda-path PATH] */
 #include "analyzer.h"
@@ -24,6 +26,12 @@ typedef struct expectation {
     int matched;
 } expectation;
 
+typedef struct message_expectation {
+    unsigned line;
+    char *text;
+    int matched;
+} message_expectation;
+
 typedef struct case_spec {
     expectation *expects;
     size_t count, cap;
@@ -34,6 +42,8 @@ typedef struct case_spec {
     char *errors[8];
     int error_matched[8];
     size_t error_count;
+    message_expectation messages[16];
+    size_t message_count;
 } case_spec;
 
 static char *trimmed_copy(const char *s)
@@ -74,6 +84,12 @@ static int read_spec(const char *path, case_spec *spec)
                 spec->errors[spec->error_count++] = trimmed_copy(p + 13);
             continue;
         }
+        if ((p = strstr(buf, "expect-message:")) != NULL && spec->message_count < 16) {
+            message_expectation *m = &spec->messages[spec->message_count++];
+            m->line = line;
+            m->text = trimmed_copy(p + 15);
+            m->matched = 0;
+        }
         if ((p = strstr(buf, "expect:")) == NULL)
             continue;
         p += 7;
@@ -112,6 +128,8 @@ static void free_spec(case_spec *spec)
     free(spec->hint);
     for (size_t i = 0; i < spec->error_count; i++)
         free(spec->errors[i]);
+    for (size_t i = 0; i < spec->message_count; i++)
+        free(spec->messages[i].text);
 }
 
 /* Writes DIR/compile_commands.json with one entry for 'file'. Returns 0 or -1. */
@@ -199,6 +217,11 @@ static int run_case(const char *dir, const char *name, const char *cuda_path)
                 found = 1;
             }
         }
+        for (size_t k = 0; k < spec.message_count && same_file; k++) {
+            message_expectation *m = &spec.messages[k];
+            if (m->line == f->line && f->message && strstr(f->message, m->text))
+                m->matched = 1;
+        }
         if (!found) {
             fprintf(stderr, "%s: unexpected %s at %s:%u:%u: %s\n", name, ss_rules_get(f->rule)->id,
                     f->file, f->line, f->column, f->message);
@@ -218,6 +241,13 @@ static int run_case(const char *dir, const char *name, const char *cuda_path)
     for (size_t k = 0; k < spec.error_count; k++) {
         if (!spec.error_matched[k]) {
             fprintf(stderr, "%s: expected a diagnostic with '%s', none\n", name, spec.errors[k]);
+            failures++;
+        }
+    }
+    for (size_t k = 0; k < spec.message_count; k++) {
+        if (!spec.messages[k].matched) {
+            fprintf(stderr, "%s:%u: no finding whose message contains '%s'\n", name,
+                    spec.messages[k].line, spec.messages[k].text);
             failures++;
         }
     }
