@@ -146,7 +146,7 @@ static int check_content(const char *path, ss_result *out)
     size_t len = 0;
     char *text = ss_read_file(path, &len);
     if (text == NULL) {
-        ss_log_error("cannot read '%s': %s", path, strerror(errno));
+        ss_log_error("cannot read '%s': %s", path, ss_file_error());
         return -1;
     }
     int rc = 0;

@@ -196,6 +196,12 @@ static int current_hash(ss_cache *cache, const char *path, uint64_t *hash)
     return e->readable ? 0 : -1;
 }
 
+/* Writes the text of a cache entry. */
+static int put_entry(FILE *out, void *text)
+{
+    return fputs(text, out) < 0 ? -1 : 0;
+}
+
 static char *entry_path(const ss_cache *cache, const char *key)
 {
     return ss_asprintf("%s/%s.json", cache->dir, key);
@@ -255,22 +261,12 @@ int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
     cJSON_Delete(root);
     if (text == NULL)
         return -1;
+    /* Through a temporary file made with O_EXCL beside the entry, renamed over its name: a
+     * link planted in the cache folder is replaced, never followed, and a folder, FIFO or
+     * device of that name is left alone (the entry is then not stored). */
     char *final_path = entry_path(cache, key);
-    char *tmp_path = ss_asprintf("%s/.%s.%ld.%lx.tmp", cache->dir, key, (long)getpid(),
-                                 (unsigned long)pthread_self());
-    int rc = -1;
-    FILE *out = fopen(tmp_path, "wb");
-    if (out) {
-        size_t len = strlen(text);
-        int ok = fwrite(text, 1, len, out) == len;
-        ok &= fclose(out) == 0;
-        if (ok && rename(tmp_path, final_path) == 0)
-            rc = 0;
-        else
-            unlink(tmp_path);
-    }
-    free(text);
-    free(tmp_path);
+    int rc = ss_write_file(final_path, SS_FILE_NOFOLLOW, put_entry, text) == SS_WRITE_OK ? 0 : -1;
+    cJSON_free(text);
     free(final_path);
     return rc;
 }
@@ -392,9 +388,10 @@ static int decode(const cJSON *root, ss_result *out)
 
 int ss_cache_lookup(ss_cache *cache, const char *key, ss_result *out, int *status)
 {
+    /* An entry is a regular file of the cache folder: a link there is not followed. */
     char *path = entry_path(cache, key);
     size_t len = 0;
-    char *text = ss_read_file(path, &len);
+    char *text = ss_read_file_max(path, SS_READ_MAX_BYTES, SS_FILE_NOFOLLOW, &len);
     free(path);
     if (text == NULL)
         return 0;

@@ -185,9 +185,9 @@ int ss_compdb_load(const char *build_dir, ss_compdb *db, char *err, size_t err_s
     char *file = ss_asprintf("%s/compile_commands.json", path);
     free(path);
     size_t len = 0;
-    char *text = ss_read_file(file, &len);
+    char *text = ss_read_file_max(file, SS_READ_MAX_COMPDB_BYTES, 0, &len);
     if (text == NULL) {
-        snprintf(err, err_size, "cannot read '%s': %s", file, strerror(errno));
+        snprintf(err, err_size, "cannot read '%s': %s", file, ss_file_error());
         free(file);
         return -1;
     }

@@ -54,7 +54,7 @@ static int write_chrome(FILE *out, void *log)
 static int write_chrome_trace(const char *path, const ss_event_log *log)
 {
     if (ss_write_atomic(path, write_chrome, (void *)log) != SS_WRITE_OK) {
-        ss_log_error("cannot write '%s': %s", path, strerror(errno));
+        ss_log_error("cannot write '%s': %s", path, ss_file_error());
         return -1;
     }
     return 0;

@@ -56,13 +56,10 @@ static int is_trace_file(const char *path)
     size_t n = strlen(path);
     if (n > 8 && strcmp(path + n - 8, ".sstrace") == 0)
         return 1;
-    FILE *in = fopen(path, "rb");
-    if (in == NULL)
-        return 0;
     char head[8];
-    size_t got = fread(head, 1, sizeof head, in);
-    fclose(in);
-    return got == sizeof head && memcmp(head, "SSTRACE ", 8) == 0;
+    /* A FIFO or device is not opened here: the reader that follows says what it is. */
+    return ss_read_prefix(path, head, sizeof head) == (ssize_t)sizeof head &&
+           memcmp(head, "SSTRACE ", 8) == 0;
 }
 
 /* "X.sstrace" for "X.json" (or "X.sstrace" for "X"), when that file exists; else NULL.

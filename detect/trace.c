@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* How one field of a record is stored and checked. */
 typedef enum field_type {
@@ -189,6 +190,13 @@ int ss_trace_write(FILE *out, const ss_event_log *log)
 
 #define MAX_FIELDS 32
 #define MAX_STACK_DEPTH 65536
+/* The longest line read (docs/trace-format.md, "Limits"): far above any record the tool
+ * writes (a string of 64 KiB, escaped), so that a file without newlines is refused before it
+ * fills memory. */
+#define MAX_LINE_BYTES (1u << 20)
+/* How far outside the run's metadata times (start_ns, end_ns, wall_ns) a record may lie:
+ * the times come from one clock, so this only absorbs rounding in converted GPU times. */
+#define CLOCK_SLACK_NS UINT64_C(1000000000)
 
 typedef struct reader {
     const char *path;
@@ -205,6 +213,10 @@ typedef struct reader {
     uint32_t frames_read;
     int in_stack;
     int saw_dropped, saw_end;
+    uint64_t bytes; /* read so far, at most SS_READ_MAX_TRACE_BYTES */
+    /* The run's times from the metadata read so far, for the plausibility checks. */
+    uint64_t start_ns, end_ns, wall_ns;
+    int have_start, have_end, have_wall;
 } reader;
 
 static int fail(reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -386,6 +398,27 @@ static int parse_fields(reader *r, void *base, const field *fields, size_t count
     return 0;
 }
 
+/* Takes the run's start_ns, end_ns and wall_ns from the meta record being read (other keys
+ * are left alone). Returns 0, or -1 when the value is not an integer or the end precedes the
+ * start. */
+static int read_run_time(reader *r)
+{
+    static const char *const keys[3] = {"start_ns", "end_ns", "wall_ns"};
+    uint64_t *values[3] = {&r->start_ns, &r->end_ns, &r->wall_ns};
+    int *have[3] = {&r->have_start, &r->have_end, &r->have_wall};
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(r->fields[1], keys[i]) != 0)
+            continue;
+        if (parse_u64(r->fields[2], UINT64_MAX, values[i]) < 0)
+            return fail(r, "meta: %s: '%s' is not a valid unsigned integer", keys[i], r->fields[2]);
+        *have[i] = 1;
+    }
+    if (r->have_start && r->have_end && r->end_ns < r->start_ns)
+        return fail(r, "meta: end_ns %" PRIu64 " is before start_ns %" PRIu64, r->end_ns,
+                    r->start_ns);
+    return 0;
+}
+
 static int read_meta(reader *r)
 {
     if (expect_fields(r, 3) < 0 || unescape(r, r->fields[1], "meta") < 0 ||
@@ -393,6 +426,8 @@ static int read_meta(reader *r)
         return -1;
     if (ss_log_get_meta(r->log, r->fields[1]) != NULL)
         return fail(r, "meta: duplicate key '%s'", r->fields[1]);
+    if (read_run_time(r) < 0)
+        return -1;
     if (ss_log_set_meta(r->log, r->fields[1], r->fields[2]) < 0)
         return fail(r, "out of memory");
     return 0;
@@ -498,13 +533,73 @@ static int read_end(reader *r)
     return 0;
 }
 
+/* 'ns' in words for a message: "12.345 ms", "3.000 s". Writes into 'out' ('size' bytes). */
+static const char *span_words(uint64_t ns, char *out, size_t size)
+{
+    if (ns >= UINT64_C(1000000000))
+        snprintf(out, size, "%" PRIu64 ".%03" PRIu64 " s", ns / UINT64_C(1000000000),
+                 ns / UINT64_C(1000000) % 1000);
+    else if (ns >= UINT64_C(1000000))
+        snprintf(out, size, "%" PRIu64 ".%03" PRIu64 " ms", ns / UINT64_C(1000000),
+                 ns / UINT64_C(1000) % 1000);
+    else
+        snprintf(out, size, "%" PRIu64 " ns", ns);
+    return out;
+}
+
+/* Checks that the times of event 'e' are plausible (docs/trace-format.md, "Plausibility"):
+ * its end is not before its start; with the run's start_ns and end_ns known, it lies between
+ * them; with wall_ns known, it lasts no longer than the run. A GPU or synchronization record
+ * whose start and end are both 0 (CUPTI could not time it) is let through. Returns 0, or -1
+ * with the error set. */
+static int check_times(reader *r, const ss_event *e)
+{
+    const char *kw = r->fields[0], *start_name = "start", *end_name = "end";
+    uint64_t start, end;
+    char words[48];
+    if (e->type == SS_EV_STREAM)
+        return 0;
+    if (e->type == SS_EV_API) {
+        start_name = "enter";
+        end_name = "exit";
+        start = e->u.api.enter_ns;
+        end = e->u.api.exit_ns;
+    } else if (e->type == SS_EV_SYNC) {
+        start = e->u.sync.start_ns;
+        end = e->u.sync.end_ns;
+    } else {
+        start = e->u.gpu.start_ns;
+        end = e->u.gpu.end_ns;
+    }
+    if (e->type != SS_EV_API && start == 0 && end == 0)
+        return 0;
+    if (end < start)
+        return fail(r, "%s: %s %" PRIu64 " is before %s %" PRIu64, kw, end_name, end, start_name,
+                    start);
+    if (r->have_start && r->have_end) {
+        if (start < r->start_ns && r->start_ns - start > CLOCK_SLACK_NS)
+            return fail(
+                r, "%s: %s %" PRIu64 " is %s before the run started (meta start_ns %" PRIu64 ")",
+                kw, start_name, start, span_words(r->start_ns - start, words, sizeof words),
+                r->start_ns);
+        if (end > r->end_ns && end - r->end_ns > CLOCK_SLACK_NS)
+            return fail(r, "%s: %s %" PRIu64 " is %s after the run ended (meta end_ns %" PRIu64 ")",
+                        kw, end_name, end, span_words(end - r->end_ns, words, sizeof words),
+                        r->end_ns);
+    }
+    if (r->have_wall && end - start > r->wall_ns && end - start - r->wall_ns > CLOCK_SLACK_NS)
+        return fail(r, "%s: lasts %s, longer than the run (meta wall_ns %" PRIu64 ")", kw,
+                    span_words(end - start, words, sizeof words), r->wall_ns);
+    return 0;
+}
+
 static int read_event(reader *r, const struct event_record *rec)
 {
     ss_event e;
     memset(&e, 0, sizeof e);
     e.type = rec->type;
     void *body = (void *)event_body(&e);
-    if (parse_fields(r, body, rec->fields, rec->count) < 0)
+    if (parse_fields(r, body, rec->fields, rec->count) < 0 || check_times(r, &e) < 0)
         return -1;
     if (rec->type == SS_EV_API) {
         /* The API id is not stored: it is derived from the name, so a trace stays valid when
@@ -563,6 +658,44 @@ static int read_record(reader *r)
     return fail(r, "unknown record type '%s'", kw);
 }
 
+/* Reads the next line of 'in' (locked by the caller), its newline included, into *text
+ * (grown as needed, NUL-terminated). Returns its length, 0 at the end of the input, or -1
+ * with the error set: a read error, a line over MAX_LINE_BYTES, or more than
+ * SS_READ_MAX_TRACE_BYTES in all (a file that grows, or standard input). */
+static ssize_t read_line(reader *r, FILE *in, char **text, size_t *text_cap)
+{
+    size_t used = 0;
+    int c;
+    while ((c = getc_unlocked(in)) != EOF) {
+        if (used + 2 > *text_cap) {
+            size_t cap = *text_cap ? *text_cap * 2 : 256;
+            char *grown = realloc(*text, cap);
+            if (grown == NULL)
+                return fail(r, "out of memory");
+            *text = grown;
+            *text_cap = cap;
+        }
+        (*text)[used++] = (char)c;
+        if (c == '\n')
+            break;
+        if (used > MAX_LINE_BYTES)
+            return fail(r, "line longer than %u MiB", MAX_LINE_BYTES >> 20);
+    }
+    if (ferror(in)) {
+        snprintf(r->err, r->err_size, "%s: %s", r->path, strerror(errno));
+        return -1;
+    }
+    r->bytes += used;
+    if (r->bytes > SS_READ_MAX_TRACE_BYTES) {
+        snprintf(r->err, r->err_size, "%s: larger than %llu GiB", r->path,
+                 (unsigned long long)(SS_READ_MAX_TRACE_BYTES >> 30));
+        return -1;
+    }
+    if (used > 0)
+        (*text)[used] = '\0';
+    return (ssize_t)used;
+}
+
 int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_size)
 {
     reader r;
@@ -578,9 +711,14 @@ int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_siz
         return -1;
     }
     int use_stdin = strcmp(path, "-") == 0;
-    FILE *in = use_stdin ? stdin : fopen(path, "r");
+    /* A file must be a regular one within the limit; standard input may be a pipe, and the
+     * limit holds for what is read from it. */
+    int fd = use_stdin ? -1 : ss_file_open_read(path, SS_READ_MAX_TRACE_BYTES, 0);
+    FILE *in = use_stdin ? stdin : fd >= 0 ? fdopen(fd, "r") : NULL;
     if (in == NULL) {
-        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+        snprintf(err, err_size, "%s: %s", path, fd < 0 ? ss_file_error() : strerror(errno));
+        if (fd >= 0)
+            close(fd);
         ss_log_free(log);
         return -1;
     }
@@ -588,9 +726,16 @@ int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_siz
     size_t text_cap = 0;
     ssize_t len;
     int rc = 0;
-    while (rc == 0 && (len = getline(&text, &text_cap, in)) >= 0) {
+    flockfile(in);
+    while (rc == 0) {
         r.line++;
-        if (len == 0 || text[len - 1] != '\n') {
+        len = read_line(&r, in, &text, &text_cap);
+        if (len <= 0) {
+            rc = (int)len;
+            r.line--;
+            break;
+        }
+        if (text[len - 1] != '\n') {
             rc = fail(&r, "truncated line (no newline at the end of the file)");
             break;
         }
@@ -603,10 +748,6 @@ int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_siz
         if (rc == 0)
             rc = r.line == 1 ? read_header(&r) : read_record(&r);
     }
-    if (rc == 0 && ferror(in)) {
-        snprintf(err, err_size, "%s: %s", path, strerror(errno));
-        rc = -1;
-    }
     if (rc == 0 && r.line == 0) {
         r.line = 1;
         rc = fail(&r, "empty file (a syncscope trace starts with 'SSTRACE %d %d')", SS_TRACE_MAJOR,
@@ -615,6 +756,7 @@ int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_siz
         r.line++;
         rc = fail(&r, "truncated trace: the 'end' record is missing");
     }
+    funlockfile(in);
     free(text);
     free(r.frames);
     if (!use_stdin)

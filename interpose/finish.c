@@ -570,7 +570,7 @@ static int write_to(const char *path, output *o)
     if (strcmp(path, "-") == 0)
         return write_output(stderr, o) == 0 && fflush(stderr) == 0 ? 0 : -1;
     if (ss_write_atomic(path, write_output, o) != SS_WRITE_OK) {
-        ss_log_error("cannot write '%s': %s", path, strerror(errno));
+        ss_log_error("cannot write '%s': %s", path, ss_file_error());
         return -1;
     }
     return 0;

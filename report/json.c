@@ -400,7 +400,7 @@ int ss_report_read_json(const char *path, ss_result *out, char *err, size_t err_
     size_t size = 0;
     char *text = ss_read_file(path, &size);
     if (text == NULL) {
-        snprintf(err, err_size, "cannot read '%s': %s", path, strerror(errno));
+        snprintf(err, err_size, "cannot read '%s': %s", path, ss_file_error());
         return -1;
     }
     const char *end = NULL;

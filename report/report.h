@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "rules.h"
 
@@ -59,6 +60,18 @@ typedef struct ss_finding {
     ss_evidence evidence;
     ss_kv *extra;
     size_t extra_count;
+    /* Run findings (docs/detectors.md, "Call sites"). The library frame the call went through
+     * between the reported line and CUDA ("via transformers/generation/utils.py:2192"), when
+     * the reported line is not the innermost frame that matters; all NULL/0 otherwise. */
+    char *via_file;
+    unsigned via_line;
+    char *via_function;
+    /* The call site's module when the site has no source line (a binary built without -g),
+     * and its offset in the module: "function (module+0xOFFSET)". NULL/0 otherwise. */
+    char *module;
+    uint64_t module_offset;
+    int latent;  /* 1: it synchronized, but blocked less than the evidence threshold */
+    int startup; /* 1: every occurrence came before the program's first repeated GPU work */
 } ss_finding;
 
 /* A tool diagnostic: a parse error, an unreadable file, a dropped-events warning. */
@@ -131,29 +144,76 @@ char *ss_path_normalize(const char *base, const char *path);
 #define SS_FNV1A_SEED 0xcbf29ce484222325ULL
 uint64_t ss_fnv1a(uint64_t h, const void *data, size_t len);
 
-/* Reads all of the file 'path' into a malloc'ed buffer with a NUL after the last byte, and
- * its length into *len. Returns the buffer (owned by the caller), or NULL with errno set when
- * the file cannot be opened or read (EIO when the read failed without saying why). */
+/* The most bytes the tool reads from one file of each kind (docs/configuration.md, "Limits"):
+ * configuration, results, baselines, cache entries and source files; compilation databases;
+ * traces. */
+#define SS_READ_MAX_BYTES (64ull << 20)
+#define SS_READ_MAX_COMPDB_BYTES (1ull << 30)
+#define SS_READ_MAX_TRACE_BYTES (4ull << 30)
+
+/* Flags of the file helpers below. */
+#define SS_FILE_NOFOLLOW                                                                           \
+    1u /* a symbolic link at 'path' itself is not followed: reading                                \
+        * refuses it, writing replaces the link (the tool's own folders,                           \
+        * such as the cache, where nothing is linked on purpose) */
+
+/* Why the most recent failed call of the file helpers below (ss_file_open_read,
+ * ss_read_file, ss_read_file_max, ss_read_prefix, ss_write_file, ss_write_atomic) in this
+ * thread failed, in words for "cannot read 'PATH': %s": "not a regular file (a FIFO)",
+ * "larger than 64 MiB", "is a directory", or strerror's text. Valid until the next such call
+ * in this thread. */
+const char *ss_file_error(void);
+
+/* Opens 'path' for reading when it is a regular file of at most 'max_bytes' bytes; flags:
+ * SS_FILE_NOFOLLOW. A FIFO, device, socket or folder is refused without being opened, so that
+ * the call never waits. Returns the descriptor (blocking, close-on-exec; the caller closes
+ * it), or -1 with errno set (EISDIR or EINVAL for what is not a regular file, EFBIG for a
+ * file over the limit) and ss_file_error saying why. */
+int ss_file_open_read(const char *path, uint64_t max_bytes, unsigned flags);
+
+/* Reads all of the regular file 'path' (ss_file_open_read: at most 'max_bytes' bytes, even
+ * when it grows while being read) into a malloc'ed buffer with a NUL after the last byte, and
+ * its length into *len. Returns the buffer (owned by the caller), or NULL with errno set and
+ * ss_file_error saying why. */
+char *ss_read_file_max(const char *path, uint64_t max_bytes, unsigned flags, size_t *len);
+/* ss_read_file_max with the default limit (SS_READ_MAX_BYTES), following links. */
 char *ss_read_file(const char *path, size_t *len);
+/* Reads the first 'size' bytes (fewer when the file is shorter) of the regular file 'path'
+ * into 'buf'. Returns the number read, or -1 with errno set and ss_file_error saying why. */
+ssize_t ss_read_prefix(const char *path, void *buf, size_t size);
 
 /* Writes one output (a report, a trace, a baseline) into the FILE it is given. Returns 0, or
  * -1 when writing failed. */
 typedef int (*ss_write_fn)(FILE *out, void *context);
 
-/* What ss_write_atomic could not do. */
+/* What ss_write_file could not do. */
 typedef enum ss_write_status {
     SS_WRITE_OK = 0,
     SS_WRITE_CREATE_FAILED = -1, /* no temporary file could be created beside 'path' */
-    SS_WRITE_FAILED = -2         /* writing, syncing or renaming failed; temporary removed */
+    SS_WRITE_FAILED = -2,        /* writing, syncing or renaming failed; temporary removed */
+    SS_WRITE_REFUSED = -3        /* 'path' is a folder, a block device or a link to nothing;
+                                  * nothing was written */
 } ss_write_status;
 
-/* Writes 'path' atomically: 'write'('out', 'context') fills a temporary file in the same
- * folder, which is flushed, synced, given the mode of the file it replaces (a new file:
- * 0666 less the umask) and renamed over 'path', so that readers see either the old file or
- * the whole new one. Prints nothing. Returns SS_WRITE_OK, or another status with errno set. */
+/* Writes one output of the tool to 'path' by what is there (docs/configuration.md, "Output
+ * files"), 'write'('out', 'context') filling it:
+ * - nothing, or a regular file: atomically, through a temporary file created (O_EXCL) in the
+ *   same folder, flushed, synced, given the mode of the file it replaces (less set-user and
+ *   set-group ids; a new file: 0666 less the umask) and renamed over 'path', so that readers
+ *   see either the old file or the whole new one;
+ * - a symbolic link to a regular file: that file is replaced in the same way, the link stays;
+ *   with SS_FILE_NOFOLLOW in 'flags' the link itself is replaced by the file;
+ * - a character device, FIFO or socket (or a link to one), "/dev/stdout", "/dev/stderr",
+ *   "/dev/fd/N": written as it is, as a shell redirection would, never created, truncated or
+ *   replaced (with SS_FILE_NOFOLLOW: refused);
+ * - a folder, a block device, a link to nothing: refused (SS_WRITE_REFUSED).
+ * Prints nothing. Returns SS_WRITE_OK, or another status with errno set and ss_file_error
+ * saying why. */
+ss_write_status ss_write_file(const char *path, unsigned flags, ss_write_fn write, void *context);
+/* ss_write_file with no flags. */
 ss_write_status ss_write_atomic(const char *path, ss_write_fn write, void *context);
 /* Writes one output of the tool: to standard output (flushed) when 'path' is NULL or "-",
- * else atomically as ss_write_atomic. Returns 0, or -1 with a message printed. */
+ * else as ss_write_atomic. Returns 0, or -1 with a message printed. */
 int ss_write_output(const char *path, ss_write_fn write, void *context);
 
 void ss_result_init(ss_result *result, ss_result_kind kind);
@@ -169,6 +229,17 @@ void ss_result_add_diag(ss_result *result, ss_severity severity, const char *fil
 void ss_finding_add_extra(ss_finding *finding, const char *key, const char *value);
 /* Frees what one finding owns (not the finding itself). */
 void ss_finding_clear(ss_finding *finding);
+
+/* 'path' without the folders of an installed package or of the Python standard library
+ * ("/usr/lib/python3/dist-packages/transformers/x.py" -> "transformers/x.py"), a pointer into
+ * 'path'; 'path' itself otherwise. */
+const char *ss_report_short_path(const char *path);
+/* "file:line" of the finding's via frame ('out', 'size' bytes), its function when it has no
+ * file; "" when the finding has none. Returns 'out'. */
+const char *ss_finding_via_text(const ss_finding *finding, char *out, size_t size);
+/* "function (module+0xOFFSET)" for a finding whose site has no source line ('out', 'size'
+ * bytes); "" when it has a source line or no module. Returns 'out'. */
+const char *ss_finding_module_text(const ss_finding *finding, char *out, size_t size);
 
 /* Lint order: file, line, column, rule. Run order: total cost descending, then as lint. */
 void ss_result_sort(ss_result *result);
@@ -229,9 +300,9 @@ typedef struct ss_html_options {
 int ss_report_write_html(FILE *out, const ss_result *const *results, size_t n,
                          const ss_html_options *options);
 
-/* Writes 'result' in 'format' to 'path' atomically (a temporary file in the same folder,
- * then rename), or to stdout when 'path' is NULL or "-". Returns 0, or -1 with a message
- * already printed. */
+/* Writes 'result' in 'format' to 'path' as ss_write_atomic (a regular file: a temporary
+ * file in the same folder, then rename), or to stdout when 'path' is NULL or "-". Returns 0, or -1
+ * with a message already printed. */
 int ss_report_write(const char *path, ss_format format, const ss_result *result,
                     const ss_text_options *options);
 

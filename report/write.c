@@ -1,12 +1,16 @@
 /* write.c: the tool's file output and input: atomic writes (results, traces, baselines),
- * whole-file reads, and writing a result in a chosen format. */
+ * bounded reads of regular files only, and writing a result in a chosen format. */
 #include "report_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static int write_format(FILE *out, ss_format format, const ss_result *result,
@@ -32,12 +36,176 @@ static int write_format(FILE *out, ss_format format, const ss_result *result,
     }
 }
 
+/* Why the last file operation of this thread failed (ss_file_error): a phrase such as "not a
+ * regular file (a FIFO)" or strerror's text. */
+static _Thread_local char file_error[160];
+
+/* Records why a file operation failed and sets errno to 'errnum'. Returns -1. */
+static int file_failed(int errnum, const char *why)
+{
+    snprintf(file_error, sizeof file_error, "%s", why ? why : strerror(errnum));
+    errno = errnum;
+    return -1;
+}
+
+const char *ss_file_error(void)
+{
+    return file_error[0] ? file_error : "no error";
+}
+
+/* What a file that is not a regular one is, in words. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISLNK(mode))
+        return "a symbolic link";
+    return "an unknown kind of file";
+}
+
+/* Refuses a file that is not a regular one (errno EISDIR for a folder, else EINVAL). */
+static int not_regular(mode_t mode)
+{
+    char why[64];
+    snprintf(why, sizeof why, "not a regular file (%s)", file_kind(mode));
+    return file_failed(S_ISDIR(mode) ? EISDIR : EINVAL, why);
+}
+
+/* Refuses a file larger than 'max_bytes' (errno EFBIG). */
+static int too_large(uint64_t max_bytes)
+{
+    char why[64];
+    if (max_bytes >= (1ull << 30) && max_bytes % (1ull << 30) == 0)
+        snprintf(why, sizeof why, "larger than %llu GiB", (unsigned long long)(max_bytes >> 30));
+    else if (max_bytes >= (1ull << 20) && max_bytes % (1ull << 20) == 0)
+        snprintf(why, sizeof why, "larger than %llu MiB", (unsigned long long)(max_bytes >> 20));
+    else
+        snprintf(why, sizeof why, "larger than %llu bytes", (unsigned long long)max_bytes);
+    return file_failed(EFBIG, why);
+}
+
+int ss_file_open_read(const char *path, uint64_t max_bytes, unsigned flags)
+{
+    /* Looked at before it is opened: opening a device can have effects of its own, and
+     * opening a FIFO waits for a writer. */
+    struct stat st;
+    int follow = !(flags & SS_FILE_NOFOLLOW);
+    if ((follow ? stat(path, &st) : lstat(path, &st)) != 0)
+        return file_failed(errno, NULL);
+    if (!S_ISREG(st.st_mode))
+        return not_regular(st.st_mode);
+    /* O_NONBLOCK: should the name be swapped for a FIFO after the look, the open does not
+     * wait; fstat then refuses what was opened. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+    if (fd < 0)
+        return file_failed(errno, errno == ELOOP && !follow ? "not a regular file (a symbolic link)"
+                                                            : NULL);
+    int rc = 0;
+    if (fstat(fd, &st) != 0)
+        rc = file_failed(errno, NULL);
+    else if (!S_ISREG(st.st_mode))
+        rc = not_regular(st.st_mode);
+    else if ((uint64_t)st.st_size > max_bytes)
+        rc = too_large(max_bytes);
+    else {
+        int fl = fcntl(fd, F_GETFL);
+        if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0)
+            rc = file_failed(errno, NULL);
+    }
+    if (rc < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+char *ss_read_file_max(const char *path, uint64_t max_bytes, unsigned flags, size_t *len)
+{
+    int fd = ss_file_open_read(path, max_bytes, flags);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    size_t cap = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+    char *buf = ss_reallocarray(NULL, cap, 1);
+    size_t used = 0;
+    for (;;) {
+        if (cap - used < 2) {
+            cap *= 2;
+            buf = ss_reallocarray(buf, cap, 1);
+        }
+        ssize_t n = read(fd, buf + used, cap - used - 1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int saved = errno;
+            close(fd);
+            free(buf);
+            file_failed(saved ? saved : EIO, NULL);
+            return NULL;
+        }
+        if (n == 0)
+            break;
+        used += (size_t)n;
+        /* The file grew after it was measured: the limit holds for what is read. */
+        if (used > max_bytes) {
+            close(fd);
+            free(buf);
+            too_large(max_bytes);
+            return NULL;
+        }
+    }
+    close(fd);
+    buf[used] = '\0';
+    *len = used;
+    return buf;
+}
+
+char *ss_read_file(const char *path, size_t *len)
+{
+    return ss_read_file_max(path, SS_READ_MAX_BYTES, 0, len);
+}
+
+ssize_t ss_read_prefix(const char *path, void *buf, size_t size)
+{
+    int fd = ss_file_open_read(path, UINT64_MAX, 0);
+    if (fd < 0)
+        return -1;
+    size_t used = 0;
+    while (used < size) {
+        ssize_t n = read(fd, (char *)buf + used, size - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int saved = errno;
+            close(fd);
+            return file_failed(saved, NULL);
+        }
+        if (n == 0)
+            break;
+        used += (size_t)n;
+    }
+    close(fd);
+    return (ssize_t)used;
+}
+
+/* ---- writing ---- */
+
 /* The permissions that a newly created file receives (0666 less the umask), read without
  * changing the process's umask (which another thread might rely on). */
 static mode_t new_file_mode(void)
 {
     mode_t mask = 022;
-    FILE *status = fopen("/proc/self/status", "r");
+    FILE *status = fopen("/proc/self/status", "re");
     if (status) {
         char line[256];
         while (fgets(line, sizeof line, status)) {
@@ -52,33 +220,38 @@ static mode_t new_file_mode(void)
     return 0666 & ~mask;
 }
 
-ss_write_status ss_write_atomic(const char *path, ss_write_fn write, void *context)
+/* Records the failure of a write and returns 'status'. */
+static ss_write_status write_failed(ss_write_status status, int errnum, const char *why)
 {
-    /* A temporary file beside the target, so that rename() is atomic and readers see
-     * either the old file or the whole new one. */
+    file_failed(errnum ? errnum : EIO, why);
+    return status;
+}
+
+/* Writes 'path' (a regular file or a name not taken) through a temporary file in the same
+ * folder that is flushed, synced, given 'mode' and renamed over it. */
+static ss_write_status replace_file(const char *path, mode_t mode, ss_write_fn write, void *context)
+{
+    /* mkostemp creates with O_EXCL: a name planted in the folder (a symbolic link
+     * included) is never opened, another is chosen. */
     const char *slash = strrchr(path, '/');
     char *tmp;
     if (slash)
         tmp = ss_asprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
     else
         tmp = ss_asprintf(".%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
         int saved = errno;
         free(tmp);
-        errno = saved;
-        return SS_WRITE_CREATE_FAILED;
+        return write_failed(SS_WRITE_CREATE_FAILED, saved, NULL);
     }
-    struct stat st;
-    mode_t mode = stat(path, &st) == 0 ? (st.st_mode & 07777) : new_file_mode();
     FILE *out = fdopen(fd, "w");
     if (out == NULL) {
         int saved = errno;
         close(fd);
         unlink(tmp);
         free(tmp);
-        errno = saved;
-        return SS_WRITE_FAILED;
+        return write_failed(SS_WRITE_FAILED, saved, NULL);
     }
     errno = 0;
     int failed = write(out, context) != 0;
@@ -99,38 +272,144 @@ ss_write_status ss_write_atomic(const char *path, ss_write_fn write, void *conte
     if (failed)
         unlink(tmp);
     free(tmp);
-    errno = failed ? (saved ? saved : EIO) : 0;
-    return failed ? SS_WRITE_FAILED : SS_WRITE_OK;
+    if (failed)
+        return write_failed(SS_WRITE_FAILED, saved, NULL);
+    errno = 0;
+    return SS_WRITE_OK;
 }
 
-char *ss_read_file(const char *path, size_t *len)
+/* Writes into the open descriptor 'fd' (closed here) as it is: a terminal, a pipe, a FIFO,
+ * a device, or a standard stream. SIGPIPE is held back while writing, so that a reader that
+ * went away fails the write (EPIPE) instead of killing the process, which matters when the
+ * process is a program observed by `syncscope run`. */
+static ss_write_status write_into(int fd, ss_write_fn write, void *context)
 {
-    FILE *in = fopen(path, "rb");
-    if (in == NULL)
-        return NULL;
-    char *buf = NULL;
-    size_t used = 0, cap = 0;
-    for (;;) {
-        if (cap - used < 4096 + 1) {
-            cap = cap ? cap * 2 : 65536;
-            buf = ss_reallocarray(buf, cap, 1);
+    sigset_t pipe_only, before, pending;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, &before);
+    int was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+    FILE *out = fdopen(fd, "w");
+    int failed = 0, saved = 0;
+    if (out == NULL) {
+        saved = errno;
+        close(fd);
+        failed = 1;
+    } else {
+        errno = 0;
+        failed = write(out, context) != 0;
+        saved = errno;
+        if (!failed && fflush(out) != 0) {
+            failed = 1;
+            saved = errno;
         }
-        size_t n = fread(buf + used, 1, cap - used - 1, in);
-        used += n;
-        if (n == 0)
-            break;
+        if (fclose(out) != 0 && !failed) {
+            failed = 1;
+            saved = errno;
+        }
     }
-    int error = ferror(in);
-    int saved = errno;
-    fclose(in);
-    if (error) {
-        free(buf);
-        errno = saved ? saved : EIO;
-        return NULL;
+    if (!was_pending && sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE)) {
+        struct timespec now = {0, 0};
+        sigtimedwait(&pipe_only, NULL, &now);
     }
-    buf[used] = '\0';
-    *len = used;
-    return buf;
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    if (failed)
+        return write_failed(SS_WRITE_FAILED, saved, NULL);
+    errno = 0;
+    return SS_WRITE_OK;
+}
+
+/* The descriptor that "/dev/stdout", "/dev/stderr", "/dev/fd/N" or "/proc/self/fd/N" name,
+ * or -1 for any other path. Such a name is written through the descriptor the process
+ * already has, as `-` is: reopening it would start at offset 0 of a redirected file, or
+ * fail for a socket. */
+static int standard_stream(const char *path)
+{
+    if (strcmp(path, "/dev/stdout") == 0)
+        return 1;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return 2;
+    const char *digits = NULL;
+    if (strncmp(path, "/dev/fd/", 8) == 0)
+        digits = path + 8;
+    else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+        digits = path + 14;
+    if (digits == NULL || digits[0] < '0' || digits[0] > '9' || strlen(digits) > 9)
+        return -1;
+    int fd = 0;
+    for (const char *p = digits; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        fd = fd * 10 + (*p - '0');
+    }
+    return fd;
+}
+
+ss_write_status ss_write_file(const char *path, unsigned flags, ss_write_fn write, void *context)
+{
+    int follow = !(flags & SS_FILE_NOFOLLOW);
+    int stream = follow ? standard_stream(path) : -1;
+    if (stream >= 0) {
+        int fd = fcntl(stream, F_DUPFD_CLOEXEC, 3);
+        if (fd < 0)
+            return write_failed(SS_WRITE_FAILED, errno, NULL);
+        return write_into(fd, write, context);
+    }
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return replace_file(path, new_file_mode(), write, context); /* a new file */
+    /* Set-user and set-group ids are not carried over, as the kernel clears them when
+     * another user writes to the file. */
+    if (S_ISREG(st.st_mode))
+        return replace_file(path, st.st_mode & 07777 & ~(mode_t)(S_ISUID | S_ISGID), write,
+                            context);
+    if (S_ISLNK(st.st_mode) && !follow)
+        return replace_file(path, new_file_mode(), write, context); /* the link is replaced */
+    if (S_ISLNK(st.st_mode)) {
+        if (stat(path, &st) != 0)
+            return write_failed(SS_WRITE_REFUSED, errno,
+                                errno == ENOENT ? "a symbolic link to a file that does not exist"
+                                                : NULL);
+        if (S_ISREG(st.st_mode)) {
+            /* The file the link names is replaced; the link stays. Opening the link first
+             * lets the kernel's rules on following links (protected_symlinks) decide. */
+            int probe = open(path, O_PATH | O_CLOEXEC);
+            if (probe < 0)
+                return write_failed(SS_WRITE_REFUSED, errno, NULL);
+            close(probe);
+            char *target = realpath(path, NULL);
+            if (target == NULL)
+                return write_failed(SS_WRITE_REFUSED, errno, NULL);
+            ss_write_status status = replace_file(
+                target, st.st_mode & 07777 & ~(mode_t)(S_ISUID | S_ISGID), write, context);
+            int saved = errno;
+            free(target);
+            errno = saved;
+            return status;
+        }
+    }
+    if (S_ISDIR(st.st_mode))
+        return write_failed(SS_WRITE_REFUSED, EISDIR, "is a directory");
+    if (!follow || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+        char why[64];
+        snprintf(why, sizeof why, "is %s", file_kind(st.st_mode));
+        return write_failed(SS_WRITE_REFUSED, EINVAL, why);
+    }
+    /* A character device, FIFO or socket is written as a shell redirection would: opened
+     * as it is, never created, truncated or replaced. A FIFO waits for its reader. */
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return write_failed(SS_WRITE_FAILED, errno, NULL);
+    if (fstat(fd, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
+        close(fd);
+        return write_failed(SS_WRITE_REFUSED, EAGAIN, "changed while it was being opened");
+    }
+    return write_into(fd, write, context);
+}
+
+ss_write_status ss_write_atomic(const char *path, ss_write_fn write, void *context)
+{
+    return ss_write_file(path, 0, write, context);
 }
 
 /* The format and options of a result being written, for write_result. */
@@ -156,7 +435,7 @@ int ss_write_output(const char *path, ss_write_fn write, void *context)
         return 0;
     }
     if (ss_write_atomic(path, write, context) != SS_WRITE_OK) {
-        ss_log_error("cannot write '%s': %s", path, strerror(errno));
+        ss_log_error("cannot write '%s': %s", path, ss_file_error());
         return -1;
     }
     return 0;

@@ -65,16 +65,15 @@ int ss_baseline_write(const char *path, const ss_result *result, char *err, size
 {
     char *text = baseline_json(result);
     ss_write_status status = ss_write_atomic(path, put_text, text);
-    int saved = errno;
     cJSON_free(text);
     if (status == SS_WRITE_CREATE_FAILED) {
         ss_policy_set_error(err, err_size, "%s: cannot create a temporary file: %s", path,
-                            strerror(saved));
+                            ss_file_error());
         return -1;
     }
     if (status != SS_WRITE_OK) {
         ss_policy_set_error(err, err_size, "%s: cannot write the baseline: %s", path,
-                            strerror(saved));
+                            ss_file_error());
         return -1;
     }
     return 0;
@@ -187,7 +186,7 @@ int ss_baseline_load(const char *path, ss_baseline *out, char *err, size_t err_s
     size_t len = 0;
     char *text = ss_read_file(path, &len);
     if (text == NULL) {
-        ss_policy_set_error(err, err_size, "%s: %s", path, strerror(errno));
+        ss_policy_set_error(err, err_size, "%s: %s", path, ss_file_error());
         return -1;
     }
     const char *end = NULL;

@@ -552,7 +552,7 @@ int ss_config_load_file(const char *path, ss_config *out, char *err, size_t err_
     size_t len = 0;
     char *text = ss_read_file(path, &len);
     if (text == NULL) {
-        ss_policy_set_error(err, err_size, "%s: %s", path, strerror(errno));
+        ss_policy_set_error(err, err_size, "%s: %s", path, ss_file_error());
         return -1;
     }
     int rc = ss_config_load_string(path, text, len, out, err, err_size);

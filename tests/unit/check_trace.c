@@ -249,6 +249,66 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* The run's times as syncscope run writes them, before the events (start 10 s into the
+ * clock, 2 s long). */
+#define RUN_TIMES                                                                                  \
+    "SSTRACE 1 0\n"                                                                                \
+    "meta start_ns 10000000000\n"                                                                  \
+    "meta end_ns 12000000000\n"                                                                    \
+    "meta wall_ns 2000000000\n"
+
+START_TEST(test_implausible_times)
+{
+    /* Each record's line and what is wrong with its times. */
+    EXPECT_ERROR("SSTRACE 1 0\napi 5000 4000 1 7 0 0 0 0 0 -1 0 0 0 0 0 0\nend 1 1 1\n",
+                 "2: api: exit 4000 is before enter 5000");
+    EXPECT_ERROR("SSTRACE 1 0\nkernel 300 200 1 7 1 0 0 0 0 0 0 0\nend 1 1 1\n",
+                 "2: kernel: end 200 is before start 300");
+    EXPECT_ERROR("SSTRACE 1 0\nsync 10 9 1 7 1 3\nend 1 1 1\n",
+                 "2: sync: end 9 is before start 10");
+    EXPECT_ERROR("SSTRACE 1 0\nmeta start_ns 20\nmeta end_ns 10\n",
+                 "3: meta: end_ns 10 is before start_ns 20");
+    EXPECT_ERROR("SSTRACE 1 0\nmeta end_ns 1e9\n",
+                 "2: meta: end_ns: '1e9' is not a valid unsigned integer");
+    /* 16 billion ms blocked: the exit is far after the run ended. */
+    EXPECT_ERROR(RUN_TIMES "api 10500000000 16000010500000000 1 7 0 0 0 0 0 -1 0 0 0 0 0 0\n",
+                 "5: api: exit 16000010500000000 is 15999998.500 s after the run ended (meta "
+                 "end_ns 12000000000)");
+    EXPECT_ERROR(RUN_TIMES "memcpy 8999000000 9000000000 1 7 1 0 0 4 2 3 1 0\n",
+                 "5: memcpy: start 8999000000 is 1.001 s before the run started (meta start_ns "
+                 "10000000000)");
+    EXPECT_ERROR(RUN_TIMES "str 1 k\nkernel 10500000000 13000000001 1 7 1 0 1 0 0 0 0 0\n",
+                 "6: kernel: end 13000000001 is 1.000 s after the run ended (meta end_ns "
+                 "12000000000)");
+    /* Without start and end, wall_ns bounds how long one record lasts. */
+    EXPECT_ERROR("SSTRACE 1 0\nmeta wall_ns 7000000\nsync 100 1007000101 1 7 1 3\n",
+                 "3: sync: lasts 1.007 s, longer than the run (meta wall_ns 7000000)");
+
+    /* Within a second of the run's times, and a GPU record CUPTI could not time (0 0), are
+     * accepted. */
+    ss_event_log log;
+    char err[512];
+    static const char near[] =
+        RUN_TIMES "str 1 k\n"
+                  "kernel 0 0 1 7 1 0 1 0 0 0 0 0\n"
+                  "kernel 9000000000 10000000000 1 7 1 0 1 0 0 0 0 0\n"
+                  "api 11000000000 13000000000 1 7 0 0 0 0 0 -1 0 0 0 0 0 0\n"
+                  "end 3 2 1\n";
+    write_file(near, sizeof near - 1);
+    ck_assert_int_eq(ss_trace_read(path, &log, err, sizeof err), 0);
+    ck_assert_uint_eq(log.count, 3);
+    ss_log_free(&log);
+    unlink(path);
+    /* A line without end is refused at 1 MiB, before it fills memory. */
+    size_t long_len = (1u << 20) + 64;
+    char *long_line = malloc(long_len);
+    memcpy(long_line, "SSTRACE 1 0\nstr 1 ", 18);
+    memset(long_line + 18, 'a', long_len - 18);
+    expect_error(long_line, long_len, "2: line longer than 1 MiB");
+    free(long_line);
+}
+END_TEST
+
 START_TEST(test_missing_file)
 {
     ss_event_log log;
@@ -391,6 +451,7 @@ static Suite *trace_suite(void)
     tcase_add_test(format, test_round_trip);
     tcase_add_test(format, test_escaping);
     tcase_add_test(format, test_errors);
+    tcase_add_test(format, test_implausible_times);
     tcase_add_test(format, test_missing_file);
     tcase_add_test(format, test_newer_minor_version);
     suite_add_tcase(s, format);
