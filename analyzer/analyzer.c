@@ -24,6 +24,10 @@ typedef struct job {
     int status;                        /* as ss_tu_analyze returns it */
     int started;
     ss_result result; /* this unit's findings and diagnostics */
+    ss_args args;     /* its clang arguments, made before the workers start */
+    ss_flags_info info;
+    size_t user_begin, extra_begin, extra_end; /* as in ss_tu_input */
+    char *args_error; /* why its command line could not be read whole, or NULL */
 } job;
 
 typedef struct job_list {
@@ -56,6 +60,8 @@ static void free_jobs(job_list *jobs)
     for (size_t i = 0; i < jobs->count; i++) {
         free(jobs->v[i].file);
         ss_result_free(&jobs->v[i].result);
+        ss_args_free(&jobs->v[i].args);
+        free(jobs->v[i].args_error);
     }
     free(jobs->v);
 }
@@ -299,33 +305,60 @@ static int has_resource_dir(const ss_args *args)
     return 0;
 }
 
-/* The clang arguments of one job. */
-static void job_args(const job *j, const ss_lint_options *o, const ss_toolkit *toolkit,
-                     const char *resource_dir, ss_args *args, ss_flags_info *info)
+/* Makes the clang arguments of one job: the compile command's response files expanded and
+ * its arguments translated (what the allow-list drops and --remove-arg names left out, and
+ * said with --verbose), the toolkit's arguments, the --extra-arg values. */
+static void job_args(job *j, const ss_lint_options *o, const ss_toolkit *toolkit,
+                     const char *resource_dir)
 {
-    ss_args translated = {0};
+    ss_args translated = {0}, dropped = {0};
+    ss_flags_info *info = &j->info;
     if (j->command) {
-        ss_flags_translate(&j->command->argv, j->file, j->command->directory, &translated, info);
+        ss_args expanded = {0};
+        char err[1024];
+        if (ss_compdb_expand(&j->command->argv, j->command->directory, &expanded, err,
+                             sizeof err) != 0)
+            j->args_error = ss_strdup(err);
+        ss_flags_filter filter = {o->remove_args, o->remove_arg_count,
+                                  o->verbose ? &dropped : NULL};
+        ss_flags_translate_filtered(&expanded, j->file, j->command->directory, &filter, &translated,
+                                    info);
+        ss_args_free(&expanded);
     } else {
         memset(info, 0, sizeof *info);
         info->lang = SS_LANG_CXX;
         ss_flags_lang_of(j->file, &info->lang);
     }
     ss_flags_scan(o->extra_args, o->extra_arg_count, info);
+    ss_args *args = &j->args;
     ss_toolkit_args(toolkit, info->lang, args);
     /* Warnings are not reported; relative paths were made absolute during translation
      * (clang's -working-directory would change the whole process's directory). */
     ss_args_push(args, "-w");
+    j->user_begin = args->count;
     for (size_t i = 0; i < translated.count; i++)
         ss_args_push(args, translated.v[i]);
+    j->extra_begin = args->count;
     for (size_t i = 0; i < o->extra_arg_count; i++)
         ss_args_push(args, o->extra_args[i]);
+    j->extra_end = args->count;
     if (resource_dir && !has_resource_dir(args)) {
         char *flag = ss_asprintf("-resource-dir=%s", resource_dir);
         ss_args_push(args, flag);
         free(flag);
     }
+    if (o->verbose && j->command) {
+        char *shown = ss_display_path(j->file);
+        for (size_t i = 0; i < dropped.count; i++)
+            ss_log_note("%s: dropped %s", shown, dropped.v[i]);
+        char *kept = ss_flags_shown((const char *const *)translated.v, translated.count);
+        ss_log_note("%s: arguments from the compile command: %s", shown,
+                    translated.count ? kept : "(none)");
+        free(kept);
+        free(shown);
+    }
     ss_args_free(&translated);
+    ss_args_free(&dropped);
 }
 
 /* What the workers share. */
@@ -376,10 +409,8 @@ static int cacheable(const ss_result *r)
 
 static void run_job(run_state *st, CXIndex index, job *j)
 {
-    ss_args args = {0};
-    ss_flags_info info;
-    job_args(j, st->options, st->toolkit, st->resource_dir, &args, &info);
-    ss_tu_input in = {j->file, &args, &info, j->readback_bytes};
+    ss_tu_input in = {j->file,       &j->args,       &j->info,    j->readback_bytes,
+                      j->user_begin, j->extra_begin, j->extra_end};
     char key[17];
     int from_cache = 0;
     if (st->cache) {
@@ -393,7 +424,14 @@ static void run_job(run_state *st, CXIndex index, job *j)
             ss_cache_store(st->cache, key, &files, &j->result, j->status);
         ss_tu_files_free(&files);
     }
-    ss_args_free(&args);
+    if (j->args_error) {
+        /* A response file that could not be read: the command line was not whole. */
+        char *shown = ss_display_path(j->file);
+        ss_result_add_diag(&j->result, SS_SEV_ERROR, shown, 0, 0, j->args_error);
+        free(shown);
+        if (j->status == 0)
+            j->status = 1;
+    }
     pthread_mutex_lock(&st->lock);
     if (from_cache)
         st->cached++;
@@ -678,6 +716,10 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
         st.stop = jobs.count;
         for (size_t i = 0; i < jobs.count; i++)
             st.total += !jobs.v[i].skip;
+        for (size_t i = 0; i < jobs.count; i++) {
+            if (!jobs.v[i].skip)
+                job_args(&jobs.v[i], o, &toolkit, resource_dir);
+        }
         st.cache = o->cache_dir ? ss_cache_open(o->cache_dir) : NULL;
         pthread_mutex_init(&st.lock, NULL);
         clock_gettime(CLOCK_MONOTONIC, &st.started);

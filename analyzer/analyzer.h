@@ -39,6 +39,11 @@ typedef struct ss_lint_options {
     const char *cache_dir;         /* result cache folder, or NULL for no cache */
     int progress;                  /* 1: show progress on stderr (the caller checks isatty) */
     ss_lint_stats *stats;          /* filled in when not NULL */
+    /* --remove-arg: compile-command arguments to leave out. */
+    const char *const *remove_args;
+    size_t remove_arg_count;
+    /* 1: say, file by file, which compile-command arguments were dropped. */
+    int verbose;
 } ss_lint_options;
 
 /* Runs the static checks over the translation units named by 'options' and appends their

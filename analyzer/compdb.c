@@ -1,8 +1,10 @@
-/* compdb.c: reads compile_commands.json (both the "command" and the "arguments" form). */
+/* compdb.c: reads compile_commands.json (both the "command" and the "arguments" form) and
+ * expands the response files its command lines name. */
 #include "internal.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,119 @@ int ss_compdb_split(const char *command, ss_args *out)
 unterminated:
     free(word);
     return -1;
+}
+
+/* One command line's response-file expansion. */
+typedef struct expansion {
+    const char *directory; /* relative file names are taken from here */
+    ss_args *out;
+    uint64_t budget; /* bytes of response files still allowed */
+    char *err;       /* the first failure, for the caller */
+    size_t err_size;
+    int failed;
+} expansion;
+
+/* Records the first failure of an expansion. */
+static void expansion_failed(expansion *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void expansion_failed(expansion *x, const char *fmt, ...)
+{
+    if (x->failed++)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->err, x->err_size, fmt, ap);
+    va_end(ap);
+}
+
+static void expand_words(expansion *x, const char *const *argv, size_t count, unsigned depth);
+
+/* Replaces the response file 'name' by its words, expanded in turn. */
+static void expand_file(expansion *x, const char *name, unsigned depth)
+{
+    char *path = name[0] == '/' || x->directory == NULL || x->directory[0] == '\0'
+                     ? ss_strdup(name)
+                     : ss_asprintf("%s/%s", x->directory, name);
+    size_t len = 0;
+    char *text = NULL;
+    if (depth >= SS_COMPDB_RESPONSE_DEPTH)
+        expansion_failed(x, "response files nest more than %d deep at '%s'",
+                         SS_COMPDB_RESPONSE_DEPTH, path);
+    else if ((text = ss_read_file_max(path, SS_COMPDB_RESPONSE_MAX_BYTES, 0, &len)) == NULL)
+        expansion_failed(x, "cannot read response file '%s': %s", path, ss_file_error());
+    else if (len > x->budget)
+        expansion_failed(x, "the response files of one command exceed %llu bytes in all (at '%s')",
+                         (unsigned long long)SS_COMPDB_RESPONSE_BUDGET, path);
+    else if (memchr(text, '\0', len) != NULL)
+        expansion_failed(x, "response file '%s' is not a text file (it contains NUL bytes)", path);
+    else {
+        x->budget -= len;
+        ss_args words = {0};
+        if (ss_compdb_split(text, &words) != 0)
+            expansion_failed(x, "unterminated quote in response file '%s'", path);
+        else
+            expand_words(x, (const char *const *)words.v, words.count, depth + 1);
+        ss_args_free(&words);
+    }
+    free(text);
+    free(path);
+}
+
+/* nvcc's --options-file / -optf: returns 1 when 'arg' is one, with *files set to its
+ * "=VALUE" (NULL when the value is the next argument). */
+static int is_options_file(const char *arg, const char **files)
+{
+    static const char *const names[] = {"--options-file", "-optf"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t len = strlen(names[i]);
+        if (strncmp(arg, names[i], len) == 0 && (arg[len] == '\0' || arg[len] == '=')) {
+            *files = arg[len] == '=' ? arg + len + 1 : NULL;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void expand_words(expansion *x, const char *const *argv, size_t count, unsigned depth)
+{
+    for (size_t i = 0; i < count; i++) {
+        const char *arg = argv[i];
+        const char *files = NULL;
+        if (arg[0] == '@' && arg[1] != '\0') {
+            expand_file(x, arg + 1, depth);
+        } else if (is_options_file(arg, &files)) {
+            if (files == NULL && i + 1 < count)
+                files = argv[++i];
+            if (files == NULL || files[0] == '\0') {
+                expansion_failed(x, "'%s' names no file", arg);
+                continue;
+            }
+            /* nvcc takes a comma-separated list of files. */
+            char *list = ss_strdup(files);
+            for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
+                 name = strtok_r(NULL, ",", &save))
+                expand_file(x, name, depth);
+            free(list);
+        } else if (x->out->count >= SS_COMPDB_RESPONSE_MAX_ARGS) {
+            expansion_failed(x, "the command has more than %d arguments",
+                             SS_COMPDB_RESPONSE_MAX_ARGS);
+            return;
+        } else {
+            ss_args_push(x->out, arg);
+        }
+    }
+}
+
+int ss_compdb_expand(const ss_args *argv, const char *directory, ss_args *out, char *err,
+                     size_t err_size)
+{
+    if (argv->count == 0)
+        return 0;
+    expansion x = {directory, out, SS_COMPDB_RESPONSE_BUDGET, err, err_size, 0};
+    ss_args_push(out, argv->v[0]);
+    expand_words(&x, (const char *const *)argv->v + 1, argv->count - 1, 0);
+    return x.failed ? -1 : 0;
 }
 
 /* 'path' made absolute against 'directory' (no normalization beyond joining). */

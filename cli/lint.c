@@ -25,6 +25,10 @@ static void usage(FILE *out)
             "  -p BUILD_DIR          read BUILD_DIR/compile_commands.json (all its files when\n"
             "                        no FILE is named)\n"
             "  --extra-arg ARG       add ARG to every clang command line (repeatable)\n"
+            "  --remove-arg ARG      leave ARG (an option with its value; 'PREFIX*': every\n"
+            "                        argument that starts with PREFIX) out of the compile\n"
+            "                        commands (repeatable)\n"
+            "  --verbose             say which compile-command arguments were dropped\n"
             "  --cuda-path DIR       CUDA toolkit root; 'none' parses with the bundled\n"
             "                        declarations (also SYNCSCOPE_NO_CUDA=1)\n"
             "  --format FORMAT       text (default), json, sarif, github or html\n"
@@ -75,6 +79,7 @@ typedef struct lint_cli {
     ss_lint_options options;
     const char **inputs;
     const char **extra;
+    const char **remove;
     ss_format format;
     const char *output;
     int color;        /* -1: auto */
@@ -164,6 +169,8 @@ static int parse(int argc, char **argv, lint_cli *cli)
         }
         if (strcmp(arg, "--keep-going") == 0) {
             cli->options.keep_going = 1;
+        } else if (strcmp(arg, "--verbose") == 0) {
+            cli->options.verbose = 1;
         } else if (strcmp(arg, "--no-cache") == 0) {
             cli->no_cache = 1;
         } else if (strcmp(arg, "--stats") == 0) {
@@ -186,6 +193,8 @@ static int parse(int argc, char **argv, lint_cli *cli)
             cli->options.build_dir = value;
         } else if ((value = option_value(argc, argv, &i, "--extra-arg", &missing)) != NULL) {
             cli->extra[cli->options.extra_arg_count++] = value;
+        } else if ((value = option_value(argc, argv, &i, "--remove-arg", &missing)) != NULL) {
+            cli->remove[cli->options.remove_arg_count++] = value;
         } else if ((value = option_value(argc, argv, &i, "--cuda-path", &missing)) != NULL) {
             cli->options.cuda_path = value;
         } else if ((value = option_value(argc, argv, &i, "--cache-dir", &missing)) != NULL) {
@@ -314,7 +323,8 @@ int ss_cli_lint(int argc, char **argv)
     ss_config_init(&cli.config);
     cli.inputs = calloc((size_t)argc + 1, sizeof *cli.inputs);
     cli.extra = calloc((size_t)argc + 1, sizeof *cli.extra);
-    if (cli.inputs == NULL || cli.extra == NULL)
+    cli.remove = calloc((size_t)argc + 1, sizeof *cli.remove);
+    if (cli.inputs == NULL || cli.extra == NULL || cli.remove == NULL)
         abort();
     int rc = parse(argc, argv, &cli);
     if (rc != 0) {
@@ -322,6 +332,7 @@ int ss_cli_lint(int argc, char **argv)
             usage(stdout);
         free(cli.inputs);
         free(cli.extra);
+        free(cli.remove);
         ss_config_free(&cli.config);
         return rc == 1 ? SS_EXIT_CLEAN : SS_EXIT_ERROR;
     }
@@ -332,6 +343,7 @@ int ss_cli_lint(int argc, char **argv)
         ss_config_free(&cli.config);
         free(cli.inputs);
         free(cli.extra);
+        free(cli.remove);
         return code;
     }
     int exit_code = SS_EXIT_CLEAN;
@@ -351,6 +363,7 @@ int ss_cli_lint(int argc, char **argv)
     memset(&stats, 0, sizeof stats);
     cli.options.inputs = cli.inputs;
     cli.options.extra_args = cli.extra;
+    cli.options.remove_args = cli.remove;
     cli.options.config = &cli.config;
     cli.options.config_cache = configs;
     cli.options.cache_dir = cache_dir;
@@ -395,6 +408,7 @@ int ss_cli_lint(int argc, char **argv)
     ss_config_free(&cli.config);
     free(cli.inputs);
     free(cli.extra);
+    free(cli.remove);
     return exit_code;
 }
 

@@ -1,10 +1,13 @@
-/* check_compdb.c: the compile_commands.json reader: both forms, shell splitting, errors. */
+/* check_compdb.c: the compile_commands.json reader: both forms, shell splitting, errors, and
+ * the expansion of response files (@FILE, nvcc's --options-file). */
 #include "check_main.h"
 #include "internal.h"
+#include "tmp_fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int parse(const char *text, ss_compdb *db, char *err, size_t size)
@@ -127,6 +130,147 @@ START_TEST(test_load_from_build_dir)
 }
 END_TEST
 
+/* Writes 'text' to ROOT/'name', making its folder. */
+static void put_file(const char *name, const char *text)
+{
+    char *path = ss_asprintf("%s/%s", fixture_root, name);
+    char *slash = strrchr(path, '/');
+    *slash = '\0';
+    char *mkdir_p = ss_asprintf("mkdir -p '%s'", path);
+    ck_assert_int_eq(system(mkdir_p), 0);
+    free(mkdir_p);
+    *slash = '/';
+    FILE *out = fopen(path, "w");
+    ck_assert_ptr_nonnull(out);
+    fputs(text, out);
+    fclose(out);
+    free(path);
+}
+
+/* Expands 'command' (split like a shell) in the fixture's root; returns ss_compdb_expand's
+ * result, the arguments joined by '|' in 'joined' and the message in 'err'. */
+static int expand(const char *command, char *joined, size_t size, char *err, size_t err_size)
+{
+    ss_args argv = {0}, out = {0};
+    ck_assert_int_eq(ss_compdb_split(command, &argv), 0);
+    err[0] = '\0';
+    int rc = ss_compdb_expand(&argv, fixture_root, &out, err, err_size);
+    joined[0] = '\0';
+    size_t len = 0;
+    for (size_t i = 0; i < out.count && len < size; i++)
+        len += (size_t)snprintf(joined + len, size - len, "%s%s", i ? "|" : "", out.v[i]);
+    ss_args_free(&argv);
+    ss_args_free(&out);
+    return rc;
+}
+
+static void setup_root(void)
+{
+    fixture_root_make("compdb");
+}
+
+START_TEST(test_response_files_expanded)
+{
+    char joined[2048], err[512];
+    /* What CMake's Makefiles generator writes for nvcc (CMake 3.25, CUDA 13). */
+    put_file("CMakeFiles/k.dir/includes_CUDA.rsp",
+             "-I\"/p/src/inc\" -I\"/p/src/dir with space\"\n");
+    ck_assert_int_eq(expand("/usr/local/cuda/bin/nvcc -forward-unknown-to-host-compiler -DFOO=1 "
+                            "--options-file CMakeFiles/k.dir/includes_CUDA.rsp  "
+                            "--generate-code=arch=compute_80,code=[compute_80,sm_80] -std=c++17 "
+                            "-x cu -c /p/src/k.cu -o CMakeFiles/k.dir/k.cu.o",
+                            joined, sizeof joined, err, sizeof err),
+                     0);
+    ck_assert_str_eq(joined, "/usr/local/cuda/bin/nvcc|-forward-unknown-to-host-compiler|-DFOO=1|"
+                             "-I/p/src/inc|-I/p/src/dir with space|"
+                             "--generate-code=arch=compute_80,code=[compute_80,sm_80]|-std=c++17|"
+                             "-x|cu|-c|/p/src/k.cu|-o|CMakeFiles/k.dir/k.cu.o");
+    ck_assert_str_eq(err, "");
+    /* And for gcc: @FILE. Nested files are taken from the entry's directory too; nvcc's
+     * -optf takes a list. */
+    put_file("CMakeFiles/k.dir/includes_CXX.rsp", "-I/a '-DQ=a b' @nested/more.rsp\n");
+    put_file("nested/more.rsp", "-DMORE\n");
+    put_file("one.rsp", "-DONE");
+    put_file("two.rsp", "-DTWO");
+    ck_assert_int_eq(expand("c++ @CMakeFiles/k.dir/includes_CXX.rsp -optf=one.rsp,two.rsp "
+                            "-optf one.rsp --options-file=two.rsp @ -c k.cpp",
+                            joined, sizeof joined, err, sizeof err),
+                     0);
+    ck_assert_str_eq(joined, "c++|-I/a|-DQ=a b|-DMORE|-DONE|-DTWO|-DONE|-DTWO|@|-c|k.cpp");
+}
+END_TEST
+
+START_TEST(test_response_file_errors)
+{
+    char joined[2048], err[512], *expected;
+    ck_assert_int_eq(expand("cc -DA @missing.rsp -DB", joined, sizeof joined, err, sizeof err), -1);
+    ck_assert_str_eq(joined, "cc|-DA|-DB");
+    expected = ss_asprintf("cannot read response file '%s/missing.rsp': No such file or directory",
+                           fixture_root);
+    ck_assert_str_eq(err, expected);
+    free(expected);
+
+    char *fifo = ss_asprintf("%s/fifo.rsp", fixture_root);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    free(fifo);
+    ck_assert_int_eq(expand("nvcc --options-file fifo.rsp", joined, sizeof joined, err, sizeof err),
+                     -1);
+    expected = ss_asprintf("cannot read response file '%s/fifo.rsp': not a regular file (a FIFO)",
+                           fixture_root);
+    ck_assert_str_eq(err, expected);
+    free(expected);
+
+    put_file("sub/x", "");
+    ck_assert_int_eq(expand("cc @sub", joined, sizeof joined, err, sizeof err), -1);
+    expected = ss_asprintf("cannot read response file '%s/sub': not a regular file (a directory)",
+                           fixture_root);
+    ck_assert_str_eq(err, expected);
+    free(expected);
+
+    put_file("loop.rsp", "-DL @loop.rsp");
+    ck_assert_int_eq(expand("cc @loop.rsp", joined, sizeof joined, err, sizeof err), -1);
+    ck_assert_str_eq(joined, "cc|-DL|-DL|-DL|-DL|-DL|-DL|-DL|-DL");
+    expected = ss_asprintf("response files nest more than 8 deep at '%s/loop.rsp'", fixture_root);
+    ck_assert_str_eq(err, expected);
+    free(expected);
+
+    put_file("quote.rsp", "-DA '-DB");
+    ck_assert_int_eq(expand("cc @quote.rsp", joined, sizeof joined, err, sizeof err), -1);
+    expected = ss_asprintf("unterminated quote in response file '%s/quote.rsp'", fixture_root);
+    ck_assert_str_eq(err, expected);
+    free(expected);
+
+    ck_assert_int_eq(expand("nvcc -c k.cu --options-file", joined, sizeof joined, err, sizeof err),
+                     -1);
+    ck_assert_str_eq(err, "'--options-file' names no file");
+
+    /* One file over the size limit; files within it that add up to more than the budget. */
+    size_t big = (size_t)SS_COMPDB_RESPONSE_MAX_BYTES;
+    char *text = malloc(big + 2);
+    ck_assert_ptr_nonnull(text);
+    memset(text, ' ', big + 1);
+    text[big + 1] = '\0';
+    put_file("big.rsp", text);
+    text[big] = '\0';
+    put_file("full.rsp", text);
+    free(text);
+    ck_assert_int_eq(expand("cc @big.rsp", joined, sizeof joined, err, sizeof err), -1);
+    expected =
+        ss_asprintf("cannot read response file '%s/big.rsp': larger than 1 MiB", fixture_root);
+    ck_assert_str_eq(err, expected);
+    free(expected);
+    put_file("many.rsp", "@full.rsp @full.rsp @full.rsp @full.rsp @full.rsp @full.rsp @full.rsp "
+                         "@full.rsp @full.rsp -DLAST");
+    ck_assert_int_eq(expand("cc @many.rsp", joined, sizeof joined, err, sizeof err), -1);
+    ck_assert_str_eq(joined, "cc|-DLAST");
+    expected = ss_asprintf("the response files of one command exceed 8388608 bytes in all (at "
+                           "'%s/full.rsp')",
+                           fixture_root);
+    ck_assert_str_eq(err, expected);
+    free(expected);
+}
+END_TEST
+
 static Suite *compdb_suite(void)
 {
     Suite *s = suite_create("compdb");
@@ -140,6 +284,11 @@ static Suite *compdb_suite(void)
     TCase *bad = tcase_create("bad_input");
     tcase_add_test(bad, test_malformed_inputs);
     suite_add_tcase(s, bad);
+    TCase *response = tcase_create("response_files");
+    tcase_add_checked_fixture(response, setup_root, remove_root);
+    tcase_add_test(response, test_response_files_expanded);
+    tcase_add_test(response, test_response_file_errors);
+    suite_add_tcase(s, response);
     return s;
 }
 
