@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -355,6 +356,146 @@ static void record_inclusion(CXFile included, CXSourceLocation *stack, unsigned 
     clang_disposeString(name);
 }
 
+/* Whether libclang accepts the command line 'args' ('count' of them) for 'file': an empty
+ * stand-in for the file is parsed, with the CUDA headers left out (-nocudainc), which takes
+ * milliseconds. Only the stand-in is handed over as an unsaved file: libclang 16 never frees
+ * its copies of the unsaved files of a command line it refuses. */
+static int command_accepted(CXIndex index, const char *file, const char *const *args, size_t count)
+{
+    struct CXUnsavedFile stand_in = {file, "", 0};
+    const char **probe = ss_calloc(count + 1, sizeof *probe);
+    memcpy(probe, args, count * sizeof *probe);
+    probe[count] = "-nocudainc";
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode rc = clang_parseTranslationUnit2(index, file, probe, (int)count + 1, &stand_in,
+                                                      1, CXTranslationUnit_Incomplete, &tu);
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    free(probe);
+    return rc == CXError_Success && tu != NULL;
+}
+
+/* What rejected_command found for recent command lines, by a hash of the arguments and their
+ * origins: the files of one target share their command line, and finding the rejected
+ * argument takes a parse per argument. */
+enum { REJECTED_MEMO = 32 };
+static struct {
+    uint64_t key;
+    char *message;
+} rejected_memo[REJECTED_MEMO];
+static size_t rejected_memo_next;
+static pthread_mutex_t rejected_memo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t command_key(const ss_tu_input *in, enum CXErrorCode rc)
+{
+    size_t ranges[4] = {in->user_begin, in->extra_begin, in->extra_end, (size_t)rc};
+    uint64_t h = ss_hash_bytes(ranges, sizeof ranges, 0);
+    for (size_t i = 0; i < in->args->count; i++)
+        h = ss_hash_bytes(in->args->v[i], strlen(in->args->v[i]) + 1, h);
+    return h | 1;
+}
+
+/* Appends ", 'ARG'" (or "'ARG'" first) to a growing list of rejected arguments. */
+static void list_rejected(char **list, const char *const *argv, size_t n)
+{
+    char *shown = ss_flags_shown(argv, n);
+    char *grown = *list ? ss_asprintf("%s, '%s'", *list, shown) : ss_asprintf("'%s'", shown);
+    free(*list);
+    free(shown);
+    *list = grown;
+}
+
+/* Why libclang produced no translation unit ('rc'), in words for the user: when its command
+ * line is the cause, which arguments clang rejected (found by adding the user's arguments,
+ * an option with its value at a time, to the analyzer's own until the command line is
+ * refused) and what to do. libclang keeps the driver's own message to itself. Malloc'ed. */
+static char *find_rejected(CXIndex index, const ss_tu_input *in, enum CXErrorCode rc)
+{
+    const char *const *argv = (const char *const *)in->args->v;
+    size_t n = in->args->count;
+    if ((rc != CXError_Failure && rc != CXError_ASTReadError) ||
+        command_accepted(index, in->file, argv, n))
+        return ss_strdup(ss_cx_error_words(rc));
+    size_t user_begin = in->user_begin, extra_end = in->extra_end;
+    if (user_begin > extra_end || extra_end > n)
+        user_begin = extra_end = 0;
+    const char **kept = ss_calloc(n + 1, sizeof *kept);
+    size_t nkept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i < user_begin || i >= extra_end)
+            kept[nkept++] = argv[i];
+    }
+    char *message = NULL;
+    if (!command_accepted(index, in->file, kept, nkept)) {
+        message = ss_strdup("clang rejected the command line the analyzer made for this file "
+                            "(try --cuda-path DIR, or --cuda-path none)");
+    } else {
+        char *from_db = NULL, *from_extra = NULL;
+        size_t db_count = 0, extra_count = 0;
+        for (size_t i = user_begin; i < extra_end;) {
+            size_t group = ss_flags_group_len(argv, extra_end, i);
+            memcpy(kept + nkept, argv + i, group * sizeof *kept);
+            if (command_accepted(index, in->file, kept, nkept + group)) {
+                nkept += group;
+            } else if (i < in->extra_begin) {
+                list_rejected(&from_db, argv + i, group);
+                db_count++;
+            } else {
+                list_rejected(&from_extra, argv + i, group);
+                extra_count++;
+            }
+            i += group;
+        }
+        char *db_words =
+            from_db ? ss_asprintf("clang rejected the argument%s %s of the compile command: "
+                                  "correct %s in the compile database or leave %s out with "
+                                  "--remove-arg",
+                                  db_count > 1 ? "s" : "", from_db, db_count > 1 ? "them" : "it",
+                                  db_count > 1 ? "them" : "it")
+                    : NULL;
+        char *extra_words =
+            from_extra ? ss_asprintf("clang rejected the argument%s %s given with --extra-arg",
+                                     extra_count > 1 ? "s" : "", from_extra)
+                       : NULL;
+        if (db_words && extra_words)
+            message = ss_asprintf("%s; %s", db_words, extra_words);
+        else if (db_words || extra_words)
+            message = ss_strdup(db_words ? db_words : extra_words);
+        else
+            message = ss_strdup("clang rejected the command line, but no one argument of it "
+                                "(see them with --verbose)");
+        free(db_words);
+        free(extra_words);
+        free(from_db);
+        free(from_extra);
+    }
+    free(kept);
+    return message;
+}
+
+/* find_rejected, remembered for the command lines seen last. Malloc'ed. */
+static char *rejected_command(CXIndex index, const ss_tu_input *in, enum CXErrorCode rc)
+{
+    uint64_t key = command_key(in, rc);
+    char *message = NULL;
+    pthread_mutex_lock(&rejected_memo_lock);
+    for (size_t i = 0; i < REJECTED_MEMO && message == NULL; i++) {
+        if (rejected_memo[i].key == key)
+            message = ss_strdup(rejected_memo[i].message);
+    }
+    pthread_mutex_unlock(&rejected_memo_lock);
+    if (message)
+        return message;
+    message = find_rejected(index, in, rc);
+    pthread_mutex_lock(&rejected_memo_lock);
+    size_t slot = rejected_memo_next++ % REJECTED_MEMO;
+    free(rejected_memo[slot].message);
+    rejected_memo[slot].key = key;
+    rejected_memo[slot].message = ss_strdup(message);
+    pthread_mutex_unlock(&rejected_memo_lock);
+    return message;
+}
+
 int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_files *files)
 {
     unsigned nvirtual;
@@ -367,7 +508,9 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
         (struct CXUnsavedFile *)virtual_files, nvirtual, options, &tu);
     if (rc != CXError_Success || tu == NULL) {
         char *path = ss_display_path(in->file);
-        ss_result_add_diag(out, SS_SEV_ERROR, path, 0, 0, ss_cx_error_words(rc));
+        char *message = rejected_command(index, in, rc);
+        ss_result_add_diag(out, SS_SEV_ERROR, path, 0, 0, message);
+        free(message);
         free(path);
         return -1;
     }

@@ -586,6 +586,66 @@ START_TEST(test_cmake_makefiles_response_files)
 }
 END_TEST
 
+/* A command line clang rejects: the message says which argument and what to do. */
+START_TEST(test_rejected_command_line)
+{
+    put_file("compile_commands.json",
+             "[{\"directory\": \".\", \"file\": \"k.cpp\", \"command\": \"g++ -DOK -std=c++99 "
+             "-march=bogus-cpu -O2 -c k.cpp\"}]");
+    put_file("k.cpp", "int answer(void) { return 42; }\n");
+    char *out, *err;
+    const char *argv[] = {"-p",      ".",     "--no-cache", "--cuda-path", "none",
+                          "--color", "never", "k.cpp",      NULL};
+    ck_assert_int_eq(run_lint(argv, &out, &err), 2);
+    ck_assert_str_eq(out, "k.cpp: error: clang rejected the arguments '-std=c++99', "
+                          "'-march=bogus-cpu' of the compile command: correct them in the "
+                          "compile database or leave them out with --remove-arg\n");
+    /* (The sanitizer build may add its own lines to stderr here: libclang leaks when it
+     * refuses a command line.) */
+    ck_assert_ptr_null(strstr(err, "syncscope:"));
+    free(out);
+    free(err);
+    const char *removed[] = {"-p",
+                             ".",
+                             "--no-cache",
+                             "--cuda-path",
+                             "none",
+                             "--remove-arg",
+                             "-std=c++99",
+                             "--remove-arg",
+                             "-march=*",
+                             "--extra-arg",
+                             "-fbogus-extra",
+                             "k.cpp",
+                             NULL};
+    ck_assert_int_eq(run_lint(removed, &out, &err), 2);
+    ck_assert_str_eq(out, "k.cpp: error: unknown argument: '-fbogus-extra'\n");
+    free(out);
+    free(err);
+    const char *fixed[] = {"-p",         ".",
+                           "--no-cache", "--cuda-path",
+                           "none",       "--remove-arg",
+                           "-std=c++99", "--remove-arg",
+                           "-march=*",   "k.cpp",
+                           NULL};
+    ck_assert_int_eq(run_lint(fixed, &out, &err), 0);
+    ck_assert_str_eq(out, "");
+    ck_assert_str_eq(err, "");
+    free(out);
+    free(err);
+    /* An --extra-arg that clang rejects is named as such. */
+    const char *extra[] = {"-p",          ".",          "--no-cache", "--cuda-path", "none",
+                           "--extra-arg", "-std=c++99", "k.cpp",      NULL};
+    ck_assert_int_eq(run_lint(extra, &out, &err), 2);
+    ck_assert_str_eq(out, "k.cpp: error: clang rejected the arguments '-std=c++99', "
+                          "'-march=bogus-cpu' of the compile command: correct them in the "
+                          "compile database or leave them out with --remove-arg; clang rejected "
+                          "the argument '-std=c++99' given with --extra-arg\n");
+    free(out);
+    free(err);
+}
+END_TEST
+
 static Suite *flags_suite(void)
 {
     Suite *s = suite_create("flags");
@@ -603,6 +663,7 @@ static Suite *flags_suite(void)
     tcase_add_loop_test(lint, test_compile_database_cannot_write_files, 0,
                         sizeof unsafe_forms / sizeof unsafe_forms[0]);
     tcase_add_test(lint, test_unknown_nvcc_options_and_remove_arg);
+    tcase_add_test(lint, test_rejected_command_line);
     tcase_add_test(lint, test_cmake_makefiles_response_files);
     tcase_set_timeout(lint, 60);
     suite_add_tcase(s, lint);
