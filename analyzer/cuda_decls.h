@@ -1,12 +1,19 @@
 /* cuda_decls.h: the bundled CUDA declarations (used when no toolkit is installed) and the
- * texture_fetch_functions.h shim, as strings that toolkit.c hands to libclang as unsaved
- * files. Included by toolkit.c only. */
+ * texture_fetch_functions.h and __CUDACC__ shims, as strings that toolkit.c hands to libclang as
+ * unsaved files. Included by toolkit.c only. */
 #ifndef SS_CUDA_DECLS_H
 #define SS_CUDA_DECLS_H
 
 /* clang's CUDA wrapper includes texture_fetch_functions.h, which CUDA 12 removed. */
 static const char ss_shim_texture_fetch[] =
     "/* syncscope: empty stand-in for the header CUDA 12 removed. */\n";
+
+/* Included after clang's CUDA wrapper header: nvcc defines __CUDACC__ as 1, clang's wrapper
+ * defines it empty, and '#if __CUDACC__' (CUDA 13's NCCL device headers) is then an error. */
+static const char ss_shim_cudacc[] =
+    "/* syncscope: __CUDACC__ as nvcc defines it (clang's CUDA wrapper leaves it empty). */\n"
+    "#undef __CUDACC__\n"
+    "#define __CUDACC__ 1\n";
 
 /* Enough of the CUDA runtime and driver API for host-side analysis: types, constants, the
  * launch configuration call behind <<<...>>>, and every call of rules/cuda_api.def with its

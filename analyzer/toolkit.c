@@ -12,10 +12,13 @@
 /* Shim folder (with toolkit) and bundled-declarations folder (without); both virtual. */
 #define SHIM_DIR SS_VIRTUAL_INCLUDE "/shim"
 #define BUNDLED_DIR SS_VIRTUAL_INCLUDE "/bundled"
+/* Included (-include, after clang's CUDA wrapper) into every CUDA translation unit. */
+#define CUDACC_SHIM SS_VIRTUAL_INCLUDE "/cudacc/__syncscope_cudacc.h"
 
 static const struct CXUnsavedFile virtual_files[] = {
     {SHIM_DIR "/texture_fetch_functions.h", ss_shim_texture_fetch,
      sizeof ss_shim_texture_fetch - 1},
+    {CUDACC_SHIM, ss_shim_cudacc, sizeof ss_shim_cudacc - 1},
     {BUNDLED_DIR "/__syncscope_cuda_runtime.h", ss_bundled_cuda_runtime,
      sizeof ss_bundled_cuda_runtime - 1},
     {BUNDLED_DIR "/cuda_runtime.h", ss_bundled_forward, sizeof ss_bundled_forward - 1},
@@ -139,6 +142,7 @@ void ss_toolkit_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out)
             push_pair(out, "-isystem", BUNDLED_DIR);
             /* nvcc includes cuda_runtime.h implicitly in every .cu file. */
             push_pair(out, "-include", "cuda_runtime.h");
+            push_pair(out, "-include", CUDACC_SHIM);
         } else {
             push_pair(out, "-isystem", BUNDLED_DIR);
         }
@@ -152,6 +156,8 @@ void ss_toolkit_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out)
         ss_args_push(out, path);
         free(path);
         push_pair(out, "-Xclang", "-fcuda-allow-variadic-functions");
+        /* The driver includes clang's CUDA wrapper before any -include. */
+        push_pair(out, "-include", CUDACC_SHIM);
         char *tex = ss_asprintf("%s/include/texture_fetch_functions.h", toolkit->root);
         if (!is_file(tex))
             push_pair(out, "-isystem", SHIM_DIR);
