@@ -122,8 +122,12 @@ static int set_variable(const char *name, const char *value)
     return 0;
 }
 
-/* The libsyncscope.so that belongs to this syncscope: beside it, in ../lib/syncscope
- * (installed), or where the build tree made it. Returns 0 with the path in 'out', else -1. */
+/* The libsyncscope.so that belongs to this syncscope, found from the folder of the running
+ * executable only: beside it, in ../lib/syncscope (the installed layout: bin/syncscope,
+ * lib/syncscope/), in ../lib, or in ../interpose (the build tree). Never a fixed path, so that
+ * an installed copy cannot pick up the library of the tree it was built in. The finisher is
+ * found beside the library that is chosen (interpose/capture.c). Returns 0 with the path in
+ * 'out', else -1. */
 static int find_library(char *out, size_t size)
 {
     const char *dir = ss_cli_self_dir();
@@ -136,12 +140,6 @@ static int find_library(char *out, size_t size)
         if (realpath(path, out) != NULL && strlen(out) < size)
             return 0;
     }
-#ifdef SS_PRELOAD_BUILD_PATH
-    if (access(SS_PRELOAD_BUILD_PATH, R_OK) == 0 && strlen(SS_PRELOAD_BUILD_PATH) < size) {
-        snprintf(out, size, "%s", SS_PRELOAD_BUILD_PATH);
-        return 0;
-    }
-#endif
     return -1;
 }
 

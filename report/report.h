@@ -112,7 +112,8 @@ typedef enum ss_format {
     SS_FORMAT_JSON,
     SS_FORMAT_SARIF,
     SS_FORMAT_GITHUB,
-    SS_FORMAT_HTML
+    SS_FORMAT_HTML,
+    SS_FORMAT_GITLAB
 } ss_format;
 
 /* Messages: every line the tool prints about itself goes through these, with the
@@ -262,7 +263,7 @@ size_t ss_result_count_at_least(const ss_result *result, ss_severity threshold);
  * 'out' (at least 17 bytes). */
 void ss_finding_fingerprint(const ss_finding *finding, char *out);
 
-/* Parses "text", "json", "sarif", "github", "html". Returns 0, or -1 when unknown. */
+/* Parses "text", "json", "sarif", "github", "html", "gitlab". Returns 0, or -1 when unknown. */
 int ss_format_parse(const char *text, ss_format *out);
 
 typedef struct ss_text_options {
@@ -275,6 +276,19 @@ int ss_report_write_text(FILE *out, const ss_result *result, const ss_text_optio
 int ss_report_write_json(FILE *out, const ss_result *result);
 int ss_report_write_sarif(FILE *out, const ss_result *result);
 int ss_report_write_github(FILE *out, const ss_result *result);
+/* GitLab Code Quality: a JSON array of issues (docs/output-formats.md). */
+int ss_report_write_gitlab(FILE *out, const ss_result *result);
+
+/* The variable that gives the base URL of the rule pages when no option does. */
+#define SS_ENV_RULES_URL "SYNCSCOPE_RULES_URL"
+/* Sets the base URL under which the rule pages of docs/rules/ are published (for example
+ * "https://git.example.com/tools/syncscope/-/blob/v0.1.0/docs/rules"): SARIF's helpUri is
+ * then 'base'/<ID>.md. NULL clears it. Returns 0, or -1 when 'base' is not an absolute URL
+ * ("scheme://..."), leaving the setting as it was. The string is copied. */
+int ss_report_set_rules_url(const char *base);
+/* The base URL of the rule pages: the one set with ss_report_set_rules_url, else
+ * $SYNCSCOPE_RULES_URL when it is an absolute URL, else NULL (no helpUri is written). */
+const char *ss_report_rules_url(void);
 
 struct ss_event_log;
 

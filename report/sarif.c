@@ -133,6 +133,50 @@ static cJSON *function_location(const char *function)
     return o;
 }
 
+/* The base URL set with ss_report_set_rules_url; NULL: none (the variable decides). */
+static char *rules_url;
+
+/* 1 when 'text' starts with a URI scheme and "://" ("https://", "file://"). */
+static int is_absolute_url(const char *text)
+{
+    const char *p = text;
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+        return 0;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+           *p == '+' || *p == '-' || *p == '.')
+        p++;
+    return strncmp(p, "://", 3) == 0 && p[3] != '\0';
+}
+
+int ss_report_set_rules_url(const char *base)
+{
+    if (base != NULL && !is_absolute_url(base))
+        return -1;
+    free(rules_url);
+    rules_url = ss_strdup(base);
+    return 0;
+}
+
+const char *ss_report_rules_url(void)
+{
+    if (rules_url != NULL)
+        return rules_url;
+    const char *env = getenv(SS_ENV_RULES_URL);
+    return env != NULL && is_absolute_url(env) ? env : NULL;
+}
+
+/* The rule's page under the configured base URL ("BASE/SYNC101.md"), or NULL when none is
+ * configured: SARIF wants an absolute URI here, and the project publishes its pages at no
+ * address it could assume. Malloc'ed. */
+static char *rule_help_uri(const ss_rule *rule)
+{
+    const char *base = ss_report_rules_url();
+    if (base == NULL)
+        return NULL;
+    size_t len = strlen(base);
+    return ss_asprintf("%s%s%s.md", base, base[len - 1] == '/' ? "" : "/", rule->id);
+}
+
 static cJSON *rule_json(const ss_rule *rule)
 {
     cJSON *o = ss_report_json_checked(cJSON_CreateObject());
@@ -147,8 +191,9 @@ static cJSON *rule_json(const ss_rule *rule)
     char *markdown = ss_report_rule_help_markdown(rule);
     ss_report_json_add_string(help, "markdown", markdown);
     free(markdown);
-    char *uri = ss_asprintf("%s/blob/main/docs/rules/%s.md", SS_INFORMATION_URI, rule->id);
-    ss_report_json_add_string(o, "helpUri", uri);
+    char *uri = rule_help_uri(rule);
+    if (uri != NULL)
+        ss_report_json_add_string(o, "helpUri", uri);
     free(uri);
     cJSON *config = ss_report_json_checked(cJSON_AddObjectToObject(o, "defaultConfiguration"));
     ss_report_json_add_string(config, "level", sarif_level(rule->severity));

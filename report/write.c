@@ -25,6 +25,8 @@ static int write_format(FILE *out, ss_format format, const ss_result *result,
         return ss_report_write_sarif(out, result);
     case SS_FORMAT_GITHUB:
         return ss_report_write_github(out, result);
+    case SS_FORMAT_GITLAB:
+        return ss_report_write_gitlab(out, result);
     case SS_FORMAT_HTML: {
         /* One result, no timeline: `syncscope report` adds traces and merges processes. */
         const ss_result *one = result;

@@ -597,6 +597,7 @@ static const char *path_str(cJSON *root, const char *path)
 
 START_TEST(test_sarif_structure)
 {
+    unsetenv(SS_ENV_RULES_URL);
     ss_result r;
     ss_result_init(&r, SS_RESULT_RUN);
     r.root = ss_strdup("/work/my project");
@@ -624,8 +625,8 @@ START_TEST(test_sarif_structure)
     ck_assert_int_eq(cJSON_GetArraySize(path_get(rules, "9.properties.tags")), 3);
     ck_assert_str_eq(path_str(rules, "9.properties.tags.2"), "run");
     ck_assert_str_eq(path_str(rules, "0.properties.tags.2"), "lint");
-    ck_assert_str_eq(path_str(rules, "0.helpUri"),
-                     SS_INFORMATION_URI "/blob/main/docs/rules/SYNC101.md");
+    /* No base URL for the rule pages is configured: no helpUri (test_sarif_help_uri). */
+    ck_assert_ptr_null(cJSON_GetObjectItem(path_get(rules, "0"), "helpUri"));
     ck_assert_str_eq(path_str(root, "runs.0.originalUriBaseIds.%SRCROOT%.uri"),
                      "file:///work/my%20project/");
 
@@ -1033,6 +1034,216 @@ START_TEST(test_path_normalize)
 }
 END_TEST
 
+/* The fingerprint of 'f' as ss_finding_fingerprint writes it. */
+static char *fingerprint_of(const ss_finding *f)
+{
+    char fp[17];
+    ss_finding_fingerprint(f, fp);
+    return ss_strdup(fp);
+}
+
+START_TEST(test_gitlab_exact)
+{
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_RUN);
+    r.program = ss_strdup("./train");
+    const char *copy_line = "    cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s);";
+    ss_finding *f = add_static(&r, SS_RULE_PAGEABLE_ASYNC_COPY, "src/copy.cu", 12, 5,
+                               "cudaMemcpyAsync from pageable memory", copy_line);
+    f->hint = ss_strdup("pin the buffer");
+    /* The same call on another line: the same ss_finding_fingerprint, another issue. */
+    add_static(&r, SS_RULE_PAGEABLE_ASYNC_COPY, "src/copy.cu", 40, 5,
+               "cudaMemcpyAsync from pageable memory.", copy_line);
+    ss_finding *unsafe = add_static(&r, SS_RULE_CAPTURE_UNSAFE_CALL, "/elsewhere/lib.cu", 0, 0,
+                                    "capture \"broken\"", NULL);
+    ss_finding *note = add_static(&r, SS_RULE_BLOCKING_STREAM_CREATE, "src/a.cu", 30, 0,
+                                  "stream created as a blocking stream.", NULL);
+    ss_finding *frame = add_runtime(&r, "src/main.cu");
+    free(frame->file);
+    frame->file = NULL;
+    frame->hint = ss_strdup("use pinned memory");
+    ss_finding *nowhere = ss_result_add(&r);
+    nowhere->rule = SS_RULE_LAUNCH_BOUND;
+    nowhere->severity = SS_SEV_NOTE;
+    nowhere->origin = SS_ORIGIN_RUNTIME;
+    nowhere->message = ss_strdup("GPU idle");
+    char *fp_capture = fingerprint_of(unsafe), *fp_note = fingerprint_of(note),
+         *fp_frame = fingerprint_of(frame), *fp_nowhere = fingerprint_of(nowhere);
+
+    capture c;
+    capture_open(&c);
+    ck_assert_int_eq(ss_report_write_gitlab(c.out, &r), 0);
+    char *text = capture_close(&c);
+    char *expected = ss_asprintf(
+        "[{\n"
+        "\t\t\"type\":\t\"issue\",\n"
+        "\t\t\"description\":\t\"cudaMemcpyAsync from pageable memory. pin the buffer "
+        "[SYNC201 pageable-async-copy]\",\n"
+        "\t\t\"check_name\":\t\"SYNC201\",\n"
+        "\t\t\"categories\":\t[\"Performance\"],\n"
+        "\t\t\"fingerprint\":\t\"7182f488a79a8c13\",\n"
+        "\t\t\"severity\":\t\"minor\",\n"
+        "\t\t\"location\":\t{\n"
+        "\t\t\t\"path\":\t\"src/copy.cu\",\n"
+        "\t\t\t\"lines\":\t{\n"
+        "\t\t\t\t\"begin\":\t12\n"
+        "\t\t\t}\n"
+        "\t\t}\n"
+        "\t}, {\n"
+        "\t\t\"type\":\t\"issue\",\n"
+        "\t\t\"description\":\t\"cudaMemcpyAsync from pageable memory. "
+        "[SYNC201 pageable-async-copy]\",\n"
+        "\t\t\"check_name\":\t\"SYNC201\",\n"
+        "\t\t\"categories\":\t[\"Performance\"],\n"
+        "\t\t\"fingerprint\":\t\"a38966ffa06d997e\",\n"
+        "\t\t\"severity\":\t\"minor\",\n"
+        "\t\t\"location\":\t{\n"
+        "\t\t\t\"path\":\t\"src/copy.cu\",\n"
+        "\t\t\t\"lines\":\t{\n"
+        "\t\t\t\t\"begin\":\t40\n"
+        "\t\t\t}\n"
+        "\t\t}\n"
+        "\t}, {\n"
+        "\t\t\"type\":\t\"issue\",\n"
+        "\t\t\"description\":\t\"capture \\\"broken\\\" [SYNC501 capture-unsafe-call]\",\n"
+        "\t\t\"check_name\":\t\"SYNC501\",\n"
+        "\t\t\"categories\":\t[\"Performance\"],\n"
+        "\t\t\"fingerprint\":\t\"%s\",\n"
+        "\t\t\"severity\":\t\"major\",\n"
+        "\t\t\"location\":\t{\n"
+        "\t\t\t\"path\":\t\"/elsewhere/lib.cu\",\n"
+        "\t\t\t\"lines\":\t{\n"
+        "\t\t\t\t\"begin\":\t1\n"
+        "\t\t\t}\n"
+        "\t\t}\n"
+        "\t}, {\n"
+        "\t\t\"type\":\t\"issue\",\n"
+        "\t\t\"description\":\t\"stream created as a blocking stream. "
+        "[SYNC103 blocking-stream-create]\",\n"
+        "\t\t\"check_name\":\t\"SYNC103\",\n"
+        "\t\t\"categories\":\t[\"Performance\"],\n"
+        "\t\t\"fingerprint\":\t\"%s\",\n"
+        "\t\t\"severity\":\t\"info\",\n"
+        "\t\t\"location\":\t{\n"
+        "\t\t\t\"path\":\t\"src/a.cu\",\n"
+        "\t\t\t\"lines\":\t{\n"
+        "\t\t\t\t\"begin\":\t30\n"
+        "\t\t\t}\n"
+        "\t\t}\n"
+        "\t}, {\n"
+        "\t\t\"type\":\t\"issue\",\n"
+        "\t\t\"description\":\t\"cudaMemcpyAsync from pageable memory blocked the host. use "
+        "pinned memory [SYNC201 pageable-async-copy]\",\n"
+        "\t\t\"check_name\":\t\"SYNC201\",\n"
+        "\t\t\"categories\":\t[\"Performance\"],\n"
+        "\t\t\"fingerprint\":\t\"%s\",\n"
+        "\t\t\"severity\":\t\"minor\",\n"
+        "\t\t\"location\":\t{\n"
+        "\t\t\t\"path\":\t\"src/main.cu\",\n"
+        "\t\t\t\"lines\":\t{\n"
+        "\t\t\t\t\"begin\":\t42\n"
+        "\t\t\t}\n"
+        "\t\t}\n"
+        "\t}, {\n"
+        "\t\t\"type\":\t\"issue\",\n"
+        "\t\t\"description\":\t\"GPU idle [SYNC502 launch-bound]\",\n"
+        "\t\t\"check_name\":\t\"SYNC502\",\n"
+        "\t\t\"categories\":\t[\"Performance\"],\n"
+        "\t\t\"fingerprint\":\t\"%s\",\n"
+        "\t\t\"severity\":\t\"info\",\n"
+        "\t\t\"location\":\t{\n"
+        "\t\t\t\"path\":\t\"./train\",\n"
+        "\t\t\t\"lines\":\t{\n"
+        "\t\t\t\t\"begin\":\t1\n"
+        "\t\t\t}\n"
+        "\t\t}\n"
+        "\t}]\n",
+        fp_capture, fp_note, fp_frame, fp_nowhere);
+    ck_assert_str_eq(text, expected);
+    /* Six issues, six fingerprints: GitLab keeps one issue per fingerprint. */
+    ck_assert_str_ne(fp_capture, fp_note);
+    ck_assert_str_ne(fp_frame, fp_nowhere);
+    ck_assert_str_ne(fp_frame, "7182f488a79a8c13");
+    free(expected);
+    free(text);
+    free(fp_capture);
+    free(fp_note);
+    free(fp_frame);
+    free(fp_nowhere);
+    ss_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_gitlab_empty_and_format)
+{
+    ss_format format = SS_FORMAT_TEXT;
+    ck_assert_int_eq(ss_format_parse("gitlab", &format), 0);
+    ck_assert_int_eq(format, SS_FORMAT_GITLAB);
+    ck_assert_int_eq(ss_format_parse("GitLab", &format), -1);
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_LINT);
+    char *dir = make_temp_dir();
+    char *path = ss_asprintf("%s/gl-code-quality-report.json", dir);
+    ck_assert_int_eq(ss_report_write(path, SS_FORMAT_GITLAB, &r, NULL), 0);
+    char *text = read_file(path);
+    ck_assert_str_eq(text, "[]\n");
+    free(text);
+    free(path);
+    remove_tree(dir);
+    ss_result_free(&r);
+}
+END_TEST
+
+/* The helpUri of the first rule (SYNC101) in the SARIF log of an empty result, or NULL. */
+static char *help_uri(void)
+{
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_LINT);
+    char *text = sarif_of(&r);
+    cJSON *root = cJSON_Parse(text);
+    cJSON *uri = cJSON_GetObjectItem(path_get(root, "runs.0.tool.driver.rules.0"), "helpUri");
+    char *value = cJSON_IsString(uri) ? ss_strdup(uri->valuestring) : NULL;
+    cJSON_Delete(root);
+    free(text);
+    ss_result_free(&r);
+    return value;
+}
+
+START_TEST(test_sarif_help_uri)
+{
+    /* No base URL: no helpUri (SARIF wants an absolute URI, and none is assumed). */
+    unsetenv(SS_ENV_RULES_URL);
+    ck_assert_ptr_null(ss_report_rules_url());
+    ck_assert_ptr_null(help_uri());
+    /* The variable, with or without a trailing slash. */
+    setenv(SS_ENV_RULES_URL, "https://docs.example.org/syncscope/rules/", 1);
+    char *uri = help_uri();
+    ck_assert_str_eq(uri, "https://docs.example.org/syncscope/rules/SYNC101.md");
+    free(uri);
+    setenv(SS_ENV_RULES_URL, "https://git.example.com/t/syncscope/-/blob/v0.1.0/docs/rules", 1);
+    uri = help_uri();
+    ck_assert_str_eq(uri,
+                     "https://git.example.com/t/syncscope/-/blob/v0.1.0/docs/rules/SYNC101.md");
+    free(uri);
+    /* A relative value of the variable is not a URL: ignored. */
+    setenv(SS_ENV_RULES_URL, "docs/rules", 1);
+    ck_assert_ptr_null(help_uri());
+    /* The option's value wins over the variable; a relative one is refused. */
+    setenv(SS_ENV_RULES_URL, "https://docs.example.org/rules", 1);
+    ck_assert_int_eq(ss_report_set_rules_url("file:///usr/share/doc/syncscope/rules"), 0);
+    ck_assert_int_eq(ss_report_set_rules_url("docs/rules"), -1);
+    ck_assert_int_eq(ss_report_set_rules_url("://x"), -1);
+    ck_assert_int_eq(ss_report_set_rules_url("https://"), -1);
+    uri = help_uri();
+    ck_assert_str_eq(uri, "file:///usr/share/doc/syncscope/rules/SYNC101.md");
+    free(uri);
+    ck_assert_int_eq(ss_report_set_rules_url(NULL), 0);
+    uri = help_uri();
+    ck_assert_str_eq(uri, "https://docs.example.org/rules/SYNC101.md");
+    free(uri);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -1051,10 +1262,15 @@ static Suite *report_suite(void)
     tcase_add_test(sarif, test_sarif_structure);
     tcase_add_test(sarif, test_sarif_location_fallback);
     tcase_add_test(sarif, test_fingerprint_stability);
+    tcase_add_test(sarif, test_sarif_help_uri);
     suite_add_tcase(s, sarif);
     TCase *github = tcase_create("github");
     tcase_add_test(github, test_github_escaping);
     suite_add_tcase(s, github);
+    TCase *gitlab = tcase_create("gitlab");
+    tcase_add_test(gitlab, test_gitlab_exact);
+    tcase_add_test(gitlab, test_gitlab_empty_and_format);
+    suite_add_tcase(s, gitlab);
     TCase *write = tcase_create("write");
     tcase_add_test(write, test_write_atomic);
     tcase_add_test(write, test_write_stdout);

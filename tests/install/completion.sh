@@ -1,0 +1,45 @@
+#!/bin/bash
+# completion.sh STAGE: the installed bash completion completes the installed command's
+# commands, each command's options (from its --help), formats, levels, rule IDs and names,
+# and the program after `run --`.
+set -u
+STAGE=$1
+PATH=$STAGE/bin:$PATH
+# shellcheck source=/dev/null
+source "$STAGE/share/bash-completion/completions/syncscope" || exit 1
+fail=0
+check() { # what expected actual
+    if [ "$2" != "$3" ]; then
+        printf 'FAIL: %s\n--- expected\n%s\n--- actual\n%s\n' "$1" "$2" "$3"
+        fail=1
+    fi
+}
+# complete WORD...: the sorted candidates for the last word of the command line WORD...
+complete() {
+    COMP_WORDS=("$@")
+    COMP_CWORD=$(($# - 1))
+    COMP_LINE="$*"
+    COMP_POINT=${#COMP_LINE}
+    COMPREPLY=()
+    _syncscope
+    if ((${#COMPREPLY[@]} > 0)); then
+        printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort | tr '\n' ' '
+    fi
+}
+
+check "registration" "complete -o default -F _syncscope syncscope" "$(builtin complete -p syncscope)"
+check "commands" "--help --version analyze explain lint report rules run " "$(complete syncscope '')"
+check "l" "lint " "$(complete syncscope l)"
+check "lint --f" "--fail-on --format " "$(complete syncscope lint --f)"
+check "lint -" "$(syncscope lint --help | grep -Eo '^  (-[a-z], )?--?[a-z-]+' | tr -d ' ' | tr ',' '\n' | LC_ALL=C sort | tr '\n' ' ')" "$(complete syncscope lint -)"
+check "run --" "$(syncscope run --help | grep -Eo '^  (-[a-z], )?--[a-z-]+' | grep -Eo -- '--[a-z-]+' | LC_ALL=C sort | tr '\n' ' ')" "$(complete syncscope run --)"
+check "run --no-k" "--no-kernel-activity " "$(complete syncscope run --no-k)"
+check "--format" "github gitlab html json sarif text " "$(complete syncscope lint --format '')"
+check "--fail-on" "error none note warning " "$(complete syncscope analyze --fail-on '')"
+check "--color a" "always auto " "$(complete syncscope lint --color a)"
+check "explain SYNC2" "SYNC201 SYNC202 " "$(complete syncscope explain SYNC2)"
+check "--disable page" "pageable-async-copy " "$(complete syncscope lint --disable page)"
+check "after run --: the program" "syncscope " "$(complete syncscope run -q -- syncsc)"
+check "after run -- prog: its arguments are files" "" "$(complete syncscope run -- ./app --fo)"
+check "files" "" "$(complete syncscope lint src/)"
+exit $fail

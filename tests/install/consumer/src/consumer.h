@@ -1,0 +1,3 @@
+// consumer.h: the consumer's header (not linted on its own).
+#pragma once
+int twice(int x);

@@ -1,0 +1,16 @@
+// copy.cpp: host code of the consumer project: a pageable asynchronous copy, and a memset
+// without a stream, which the target's per-thread default stream makes harmless.
+#include <cuda_runtime.h>
+
+#include <vector>
+
+void upload(cudaStream_t stream, float *device, const std::vector<float> &values)
+{
+    cudaMemcpyAsync(device, values.data(), values.size() * sizeof(float),
+                    cudaMemcpyHostToDevice, stream);
+}
+
+void clear(float *device, size_t n)
+{
+    cudaMemsetAsync(device, 0, n * sizeof(float));
+}
