@@ -106,9 +106,9 @@ static void report(ss_check_ctx *ctx, CXCursor call, const ss_api *api, const co
     const char *fix = fix_for(p);
     char *message = ss_asprintf("host buffer '%s' comes from %s at line %u: '%s'%s copies %s "
                                 "pageable memory, so it is staged and blocks the host instead "
-                                "of overlapping; %s",
+                                "of overlapping",
                                 text ? text : "...", p->source ? p->source : "a pageable source",
-                                p->line, api->name, at, side->is_dst ? "into" : "from", fix);
+                                p->line, api->name, at, side->is_dst ? "into" : "from");
     ss_check_report(ctx, SS_RULE_PAGEABLE_ASYNC_COPY, call, message, fix);
     free(message);
     free(at);

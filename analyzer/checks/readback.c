@@ -280,10 +280,9 @@ void ss_check_readback_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     const char *fix = "keep the value on the device (let the next kernel read it), or batch "
                       "such values and read them back once, asynchronously into pinned memory";
     char *message = ss_asprintf("'%s'%s reads one value (size '%s') back from the device into "
-                                "'%s'%s: the host stalls until all queued work has produced it; "
-                                "%s",
+                                "'%s'%s: the host stalls until all queued work has produced it",
                                 api->name, at, bytes ? bytes : "a few bytes", dst ? dst : "...",
-                                waits ? waits : "", fix);
+                                waits ? waits : "");
     ss_check_report(ctx, SS_RULE_SCALAR_READBACK, call, message, fix);
     free(message);
     free(waits);
@@ -449,9 +448,8 @@ static int device_range(CXCursor call)
 static void report_call(ss_check_ctx *ctx, CXCursor call, const char *what, const char *fix)
 {
     char *at = where(ctx);
-    char *message = ss_asprintf("%s%s: the host stalls until all queued device work has "
-                                "finished; %s",
-                                what, at, fix);
+    char *message =
+        ss_asprintf("%s%s: the host stalls until all queued device work has finished", what, at);
     ss_check_report(ctx, SS_RULE_SCALAR_READBACK, call, message, fix);
     free(message);
     free(at);

@@ -177,8 +177,8 @@ void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         char *launch = kernel_or_call_name(work);
         message = ss_asprintf("synchronous %s inside the loop at line %u, which launches "
                               "%s (line %u): each iteration waits for the device to drain, so "
-                              "copies and kernels never overlap; %s",
-                              what, ss_scope_line(loops[i]), launch, ss_scope_line(work), fix);
+                              "copies and kernels never overlap",
+                              what, ss_scope_line(loops[i]), launch, ss_scope_line(work));
         free(launch);
     }
     if (message == NULL) {
@@ -189,8 +189,8 @@ void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
             char *stream = ss_expr_text(w.found);
             message = ss_asprintf("synchronous %s in %s, which also uses stream '%s' (line "
                                   "%u): it blocks the host and serializes with the work on "
-                                  "that stream; %s",
-                                  what, at, stream ? stream : "...", ss_scope_line(w.found), fix);
+                                  "that stream",
+                                  what, at, stream ? stream : "...", ss_scope_line(w.found));
             free(stream);
         }
     }

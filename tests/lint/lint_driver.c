@@ -8,7 +8,8 @@
  *                               least once); diagnostics are accepted only this way;
  *   expect-message: TEXT        (after the expect: list, up to the end of the line) a finding
  *                               on this line has a message that contains TEXT.
- * A file without expectations must produce no finding and no parse error.
+ * A file without expectations must produce no finding and no parse error. No finding's message
+ * may repeat its hint (the fix is said once).
  * usage: lint_driver DIR [--cuda-path PATH] */
 #include "analyzer.h"
 #include "rules.h"
@@ -230,6 +231,10 @@ static int run_case(const char *dir, const char *name, const char *cuda_path)
         if (f->function == NULL || f->line_text == NULL || f->message == NULL) {
             fprintf(stderr, "%s:%u: finding lacks its function, line text or message\n", name,
                     f->line);
+            failures++;
+        }
+        if (f->hint && f->message && strstr(f->message, f->hint)) {
+            fprintf(stderr, "%s:%u: the message repeats its hint: %s\n", name, f->line, f->message);
             failures++;
         }
         if (spec.hint && (f->hint == NULL || strstr(f->hint, spec.hint) == NULL)) {
