@@ -31,8 +31,10 @@ static void usage(FILE *out)
             "  --verbose             say which compile-command arguments were dropped\n"
             "  --cuda-path DIR       CUDA toolkit root; 'none' parses with the bundled\n"
             "                        declarations (also SYNCSCOPE_NO_CUDA=1)\n"
-            "  --format FORMAT       text (default), json, sarif, github or html\n"
+            "  --format FORMAT       text (default), json, sarif, github, gitlab or html\n"
             "  -o FILE               write the report to FILE instead of stdout\n"
+            "  --rules-url BASE      link each rule to BASE/<ID>.md in SARIF (helpUri; also\n"
+            "                        SYNCSCOPE_RULES_URL)\n"
             "  --fail-on LEVEL       note, warning (default), error or none: exit 1 when a\n"
             "                        finding is at least LEVEL\n"
             "  --enable RULE         enable RULE (ID or name; repeatable)\n"
@@ -205,7 +207,15 @@ static int parse(int argc, char **argv, lint_cli *cli)
             cli->write_baseline = value;
         } else if ((value = option_value(argc, argv, &i, "--format", &missing)) != NULL) {
             if (ss_format_parse(value, &cli->format) != 0) {
-                ss_log_error("unknown --format '%s' (text, json, sarif, github or html)", value);
+                ss_log_error("unknown --format '%s' (text, json, sarif, github, gitlab or html)",
+                             value);
+                return -1;
+            }
+        } else if ((value = option_value(argc, argv, &i, "--rules-url", &missing)) != NULL) {
+            if (ss_report_set_rules_url(value) != 0) {
+                ss_log_error("--rules-url '%s': expected an absolute URL such as "
+                             "https://example.org/syncscope/docs/rules",
+                             value);
                 return -1;
             }
         } else if ((value = option_value(argc, argv, &i, "-o", &missing)) != NULL) {

@@ -117,14 +117,15 @@ check("1: lint cache under the compile database's folder", True,
       os.path.isdir(os.path.join(repo, "build", ".syncscope-cache")))
 
 # 2. Named paths without a compile database, fail-on error, no annotations, the version
-# checked, a rules URL for the help links.
+# checked, a rules URL for the help links (the option's, over the variable's).
 repo = workspace()
 os.environ["SYNCSCOPE_RULES_URL"] = "https://docs.example.org/syncscope/rules"
-report = run_action(SOURCE, repo, {"build-from-source": "false", "paths": "src/pipeline.cu\ninclude/ring.h",
+report = run_action(SOURCE, repo, {"build-from-source": "false",
+                                   "paths": "src/pipeline.cu\ninclude/ring.h",
                                    "fail-on": "error", "annotate": "false",
                                    "version": os.environ.get("SS_TEST_VERSION", "0.1.0"),
+                                   "args": "--rules-url https://git.example.com/t/syncscope/-/raw/v1/docs/rules/",
                                    "sarif-file": "out/lint.sarif", "upload-sarif": "false"})
-del os.environ["SYNCSCOPE_RULES_URL"]
 check("2: steps", [("Install the build dependencies", "skipped"),
                              ("Build syncscope", "skipped"), ("Lint", "success"),
                              ("Upload SARIF", "skipped"), ("Fail on findings", "success")],
@@ -138,8 +139,21 @@ check("2: text output", ["src/pipeline.cu:13:5: warning:", "src/pipeline.cu:14:5
 check("2: outputs", {"sarif-file": "out/lint.sarif", "exit-code": "0"}, report["outputs"])
 _, _, findings, help_uris = sarif_findings(os.path.join(repo, "out", "lint.sarif"))
 check("2: SARIF findings", EXPECTED_FINDINGS, findings)
-check("2: helpUri under the rules URL",
-      "https://docs.example.org/syncscope/rules/SYNC101.md", help_uris[0])
+check("2: helpUri under the rules URL of the option",
+      "https://git.example.com/t/syncscope/-/raw/v1/docs/rules/SYNC101.md", help_uris[0])
+repo = workspace()
+report = run_action(SOURCE, repo, {"build-from-source": "false", "fail-on": "none",
+                                   "paths": "src/pipeline.cu", "upload-sarif": "false"})
+_, _, _, help_uris = sarif_findings(os.path.join(repo, "syncscope.sarif"))
+check("2: helpUri under SYNCSCOPE_RULES_URL",
+      ["https://docs.example.org/syncscope/rules/%s.md" % rule for rule in
+       ("SYNC101", "SYNC102", "SYNC103")], help_uris[:3])
+report = run_action(SOURCE, repo, {"build-from-source": "false", "args": "--rules-url docs/rules"})
+del os.environ["SYNCSCOPE_RULES_URL"]
+lint = step(report, "Lint")
+check("2: a relative --rules-url", (2, "syncscope: error: --rules-url 'docs/rules': expected an "
+                                    "absolute URL such as https://example.org/syncscope/docs/rules\n"),
+      (lint["rc"], lint["stderr"]))
 
 # 3. A version that is not the one installed: the lint step fails and says so.
 repo = workspace()

@@ -182,8 +182,8 @@ START_TEST(test_usage_errors)
     expect_error(unknown, "syncscope: error: unknown option '--frobnicate' (see syncscope lint "
                           "--help)\n");
     const char *format[] = {"--format", "xml", "a.cu", NULL};
-    expect_error(format, "syncscope: error: unknown --format 'xml' (text, json, sarif, github "
-                         "or html)\n");
+    expect_error(format, "syncscope: error: unknown --format 'xml' (text, json, sarif, github, "
+                         "gitlab or html)\n");
     const char *fail_on[] = {"--fail-on", "fatal", "a.cu", NULL};
     expect_error(fail_on, "syncscope: error: unknown --fail-on 'fatal' (note, warning, error or "
                           "none)\n");
