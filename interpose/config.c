@@ -192,7 +192,7 @@ static int read_switch(const char *name, int *flag, char *err, size_t err_size)
 
 int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_size)
 {
-    static const char *const formats[] = {"json", "sarif", "text", "github", "html"};
+    static const char *const formats[] = {"json", "sarif", "text", "github", "html", "gitlab"};
     memset(config, 0, sizeof *config);
     memcpy(config->output, SS_DEFAULT_OUTPUT, sizeof SS_DEFAULT_OUTPUT);
     memcpy(config->format, SS_DEFAULT_FORMAT, sizeof SS_DEFAULT_FORMAT);
@@ -221,7 +221,7 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
         while (i < sizeof formats / sizeof formats[0] && strcasecmp(format, formats[i]) != 0)
             i++;
         if (i == sizeof formats / sizeof formats[0]) {
-            snprintf(err, err_size, "%s='%s' is not one of json, sarif, text, github, html",
+            snprintf(err, err_size, "%s='%s' is not one of json, sarif, text, github, html, gitlab",
                      SS_ENV_FORMAT, format);
             return -1;
         }

@@ -618,6 +618,8 @@ static void print_summary(const ss_result *r, const char *written)
                        (unsigned long long)r->dropped, SS_ENV_MAX_MEMORY);
     if (written != NULL)
         ss_log_note("results: %s", written);
+    case SS_FORMAT_GITLAB:
+        return ss_report_write_gitlab(out, o->result);
 }
 
 SS_EXPORT int syncscope_finish(const ss_capture_view *v);
