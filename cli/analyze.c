@@ -17,7 +17,7 @@ static void usage(FILE *out)
           "and reports the findings, exactly as the run itself would have.\n"
           "\n"
           "options:\n"
-          "  --format FORMAT       text (default), json, sarif or github\n"
+          "  --format FORMAT       text (default), json, sarif, github or gitlab\n"
           "  -o, --output FILE     write the report to FILE (default: standard output)\n"
           "  --chrome-trace FILE   also write the trace as Chrome trace JSON (Perfetto)\n"
           "  --readback-bytes N    SYNC301: largest device-to-host copy that counts as a\n"
@@ -78,7 +78,7 @@ int ss_cli_analyze(int argc, char **argv)
             return SS_EXIT_CLEAN;
         } else if (strcmp(arg, "--format") == 0) {
             if (value == NULL || ss_format_parse(value, &format) < 0) {
-                ss_log_error("--format takes text, json, sarif or github (got '%s')",
+                ss_log_error("--format takes text, json, sarif, github or gitlab (got '%s')",
                              value ? value : "nothing");
                 return SS_EXIT_ERROR;
             }

@@ -23,7 +23,8 @@ static void usage(FILE *out)
             "options:\n"
             "  -o, --output FILE        result file (%s; default %s; %%p pid, %%h host,\n"
             "                           %%r rank, %%%% percent)\n"
-            "  --format FMT             format of --output: json, sarif, text, github, html (%s)\n"
+            "  --format FMT             format of --output: json, sarif, text, github, gitlab,\n"
+            "                           html (%s)\n"
             "  --sarif FILE             also write SARIF 2.1.0 to FILE (%s)\n"
             "  --trace FILE             write the event log for 'syncscope analyze' (%s)\n"
             "  --chrome-trace FILE      write a Chrome/Perfetto timeline (%s)\n"
@@ -89,8 +90,8 @@ static int check_value(const value_option *opt, const char *value)
         return 0;
     case VALUE_FORMAT:
         if (ss_format_parse(value, &format) < 0) {
-            ss_log_error("%s '%s': expected json, sarif, text, github or html", opt->long_name,
-                         value);
+            ss_log_error("%s '%s': expected json, sarif, text, github, gitlab or html",
+                         opt->long_name, value);
             return -1;
         }
         return 0;
