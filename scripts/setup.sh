@@ -8,7 +8,8 @@ libclang-16-dev clang-16 libclang-rt-16-dev
 libcjson-dev libyaml-dev libdw-dev libelf-dev
 check clang-format
 nodejs npm
-zlib1g-dev chromium fonts-dejavu-core"
+zlib1g-dev chromium fonts-dejavu-core
+pre-commit python3-yaml git man-db bsdextrautils"
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
