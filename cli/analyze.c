@@ -24,6 +24,10 @@ static void usage(FILE *out)
           "                        scalar readback (default 16)\n"
           "  --min-blocked-us N    ignore calls that blocked the host less than N us\n"
           "                        (default 5)\n"
+          "  --no-latent           no notes for calls that synchronized but blocked less\n"
+          "                        than --min-blocked-us\n"
+          "  --attribute-to PATH   files under PATH are your own code: findings point at the\n"
+          "                        innermost frame there (repeatable)\n"
           "  --fail-on LEVEL       exit 1 when a finding is at least LEVEL: note, warning\n"
           "                        (default), error, or none (never)\n"
           "\n"
@@ -68,6 +72,10 @@ int ss_cli_analyze(int argc, char **argv)
     ss_severity fail_on = SS_SEV_WARNING;
     ss_detect_options options;
     ss_detect_options_default(&options);
+    /* --attribute-to paths, made absolute against the current folder. */
+    static char user_path_text[16][4096];
+    const char *user_paths[16];
+    size_t user_path_count = 0;
 
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -100,6 +108,25 @@ int ss_cli_analyze(int argc, char **argv)
                 return SS_EXIT_ERROR;
             }
             options.min_blocked_ns = us * 1000;
+        } else if (strcmp(arg, "--no-latent") == 0) {
+            options.latent = 0;
+            takes_value = 0;
+        } else if (strcmp(arg, "--attribute-to") == 0) {
+            char cwd[4096];
+            char *path = value != NULL && *value != '\0'
+                             ? ss_path_normalize(getcwd(cwd, sizeof cwd) ? cwd : NULL, value)
+                             : NULL;
+            if (path == NULL || user_path_count == sizeof user_paths / sizeof user_paths[0] ||
+                strlen(path) >= sizeof user_path_text[0]) {
+                ss_log_error("--attribute-to takes a path, at most %zu times",
+                             sizeof user_paths / sizeof user_paths[0]);
+                free(path);
+                return SS_EXIT_ERROR;
+            }
+            memcpy(user_path_text[user_path_count], path, strlen(path) + 1);
+            free(path);
+            user_paths[user_path_count] = user_path_text[user_path_count];
+            user_path_count++;
         } else if (strcmp(arg, "--fail-on") == 0) {
             if (value != NULL && strcmp(value, "none") == 0) {
                 fail_on_none = 1;
@@ -127,6 +154,8 @@ int ss_cli_analyze(int argc, char **argv)
             i++;
         }
     }
+    options.user_paths = user_paths;
+    options.user_path_count = user_path_count;
     if (trace == NULL) {
         ss_log_error("analyze needs a trace file");
         usage(stderr);

@@ -39,6 +39,10 @@ static void usage(FILE *out)
             "                           of GPU work (%s)\n"
             "  --stack-us N             record the call stack of any call at least this long\n"
             "                           (%s; default %d; synchronizing calls always)\n"
+            "  --no-latent              no notes for calls that synchronized but blocked less\n"
+            "                           than --min-blocked-us (%s=0)\n"
+            "  --attribute-to PATH      files under PATH are your own code: findings point at\n"
+            "                           the innermost frame there (repeatable; %s)\n"
             "  --cupti PATH             libcupti.so to use, or its folder (%s)\n"
             "  -q, --quiet              no summary on stderr (%s=1)\n"
             "  -h, --help               this text\n"
@@ -47,7 +51,7 @@ static void usage(FILE *out)
             SS_ENV_OUTPUT, SS_DEFAULT_OUTPUT, SS_ENV_FORMAT, SS_ENV_SARIF, SS_ENV_TRACE,
             SS_ENV_CHROME_TRACE, SS_ENV_MAX_MEMORY, SS_ENV_KERNEL_ACTIVITY, SS_ENV_MIN_BLOCKED_US,
             SS_ENV_READBACK_BYTES, SS_ENV_SLACK_US, SS_ENV_STACK_MIN_US, SS_DEFAULT_STACK_MIN_US,
-            SS_ENV_CUPTI_PATH, SS_ENV_QUIET);
+            SS_ENV_LATENT, SS_ENV_ATTRIBUTE_TO, SS_ENV_CUPTI_PATH, SS_ENV_QUIET);
 }
 
 #ifdef SS_HAVE_INTERPOSER
@@ -144,9 +148,30 @@ static int find_library(char *out, size_t size)
     return -1;
 }
 
+/* Appends 'path' (made absolute against the current folder) to the ':'-separated list 'list'
+ * ('size' bytes). Returns 0, or -1 with a message printed. */
+static int add_attribute_path(char *list, size_t size, const char *path)
+{
+    if (*path == '\0' || strchr(path, ':') != NULL) {
+        ss_log_error("--attribute-to '%s': expected a non-empty path without ':'", path);
+        return -1;
+    }
+    char cwd[PATH_MAX];
+    char *absolute = ss_path_normalize(getcwd(cwd, sizeof cwd) != NULL ? cwd : NULL, path);
+    size_t used = strlen(list);
+    int n = snprintf(list + used, size - used, "%s%s", used ? ":" : "", absolute);
+    free(absolute);
+    if (n < 0 || (size_t)n >= size - used) {
+        ss_log_error("--attribute-to: the paths are too long together");
+        return -1;
+    }
+    return 0;
+}
+
 int ss_cli_run(int argc, char **argv)
 {
     int i = 1;
+    char attribute_to[SS_CONFIG_PATH_MAX] = "";
     for (; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--") == 0) {
@@ -166,6 +191,21 @@ int ss_cli_run(int argc, char **argv)
         }
         if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
             if (set_variable(SS_ENV_QUIET, "1") < 0)
+                return SS_EXIT_ERROR;
+            continue;
+        }
+        if (strcmp(arg, "--no-latent") == 0) {
+            if (set_variable(SS_ENV_LATENT, "0") < 0)
+                return SS_EXIT_ERROR;
+            continue;
+        }
+        if (strcmp(arg, "--attribute-to") == 0 || strncmp(arg, "--attribute-to=", 15) == 0) {
+            const char *path = arg[14] == '=' ? arg + 15 : i + 1 < argc ? argv[++i] : NULL;
+            if (path == NULL) {
+                ss_log_error("%s needs a value", arg);
+                return SS_EXIT_ERROR;
+            }
+            if (add_attribute_path(attribute_to, sizeof attribute_to, path) < 0)
                 return SS_EXIT_ERROR;
             continue;
         }
@@ -196,6 +236,8 @@ int ss_cli_run(int argc, char **argv)
         if (check_value(opt, value) < 0 || set_variable(opt->variable, value) < 0)
             return SS_EXIT_ERROR;
     }
+    if (attribute_to[0] != '\0' && set_variable(SS_ENV_ATTRIBUTE_TO, attribute_to) < 0)
+        return SS_EXIT_ERROR;
     if (i >= argc) {
         ss_log_error("no program to run");
         usage(stderr);

@@ -4,36 +4,38 @@
 #include "detect_int.h"
 
 #include <inttypes.h>
+#include <string.h>
 
-/* Whether the host side of a call's copy is pageable, as CUPTI reported it. */
+/* Whether the host side of a call's copy is pageable, as CUPTI reported it; the host side is
+ * the source of an HtoD copy and the destination of a DtoH one, by the call's direction
+ * (det_call_direction: the API's own when its name fixes it). */
 static int host_side_pageable(const det_ctx *ctx, const det_call *call)
 {
     if (call->copy_op == DET_NONE)
         return 0;
     const ss_ev_gpu *g = &ctx->ops[call->copy_op].ev->u.gpu;
-    switch (g->copy_kind) {
-    case SS_COPY_HTOD:
-        return g->src_kind == SS_MEM_PAGEABLE;
-    case SS_COPY_DTOH:
-        return g->dst_kind == SS_MEM_PAGEABLE;
-    case SS_COPY_DTOD:
-    case SS_COPY_PTOP:
-        return 0; /* device to device, or between two devices: no host side */
-    default:
+    const char *dir = det_call_direction(ctx, call);
+    if (dir == NULL)
         return g->src_kind == SS_MEM_PAGEABLE || g->dst_kind == SS_MEM_PAGEABLE;
-    }
+    if (strcmp(dir, "HtoD") == 0)
+        return g->src_kind == SS_MEM_PAGEABLE;
+    if (strcmp(dir, "DtoH") == 0)
+        return g->dst_kind == SS_MEM_PAGEABLE;
+    if (strcmp(dir, "DtoD") == 0 || strcmp(dir, "PtoP") == 0)
+        return 0; /* device to device, or between two devices: no host side */
+    return g->src_kind == SS_MEM_PAGEABLE || g->dst_kind == SS_MEM_PAGEABLE;
 }
 
 static const char *host_kind_word(const det_ctx *ctx, const det_call *call)
 {
-    /* A peer copy has no host side, even when it is staged through host memory. */
-    if (call->copy_op == DET_NONE || call->row->dir == SS_DIR_PEER)
+    if (call->copy_op == DET_NONE)
         return NULL;
     const ss_ev_gpu *g = &ctx->ops[call->copy_op].ev->u.gpu;
-    unsigned kind = g->copy_kind == SS_COPY_DTOH ? g->dst_kind : g->src_kind;
-    if (g->copy_kind == SS_COPY_DTOD || g->copy_kind == SS_COPY_PTOP)
+    const char *dir = det_call_direction(ctx, call);
+    /* A peer copy has no host side, even when it is staged through host memory. */
+    if (dir != NULL && (strcmp(dir, "DtoD") == 0 || strcmp(dir, "PtoP") == 0))
         return NULL;
-    return det_mem_kind_word(kind);
+    return det_mem_kind_word(dir != NULL && strcmp(dir, "DtoH") == 0 ? g->dst_kind : g->src_kind);
 }
 
 int det_copies_run(det_ctx *ctx)
@@ -83,6 +85,63 @@ int det_copies_run(det_ctx *ctx)
         };
         rc = det_report(ctx, &hit);
         c->claimed = 1;
+        /* The copy's own synchronization, when it found the copy's stream idle, is part of
+         * the finding and no latent note of its own. */
+        int failed = 0;
+        uint64_t idle_ns;
+        if (rc == 0 && pageable_async && sync == DET_NONE)
+            det_latent_sync(ctx, (uint32_t)i, &idle_ns, &failed);
+        if (failed)
+            rc = -1;
+    }
+    det_opset_free(&waited);
+    return rc;
+}
+
+int det_copies_latent(det_ctx *ctx)
+{
+    det_opset waited = {0};
+    int rc = 0;
+    for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
+        det_call *c = &ctx->calls[i];
+        if (c->enclosed || c->claimed || c->row == NULL || det_is_readback(ctx, c))
+            continue;
+        if (c->ev->result != 0)
+            continue; /* a call that failed did not synchronize */
+        ss_api_class klass = c->row->klass;
+        int pageable_async = c->row->sync == SS_SYNC_PAGEABLE && klass == SS_CLASS_COPY &&
+                             host_side_pageable(ctx, c);
+        int sync_copy =
+            c->row->sync == SS_SYNC_ALWAYS && (klass == SS_CLASS_COPY || klass == SS_CLASS_MEMSET);
+        if (!pageable_async && !sync_copy)
+            continue;
+        if ((rc = det_waited(ctx, (uint32_t)i, 0, &waited)) < 0)
+            break;
+        /* A pageable copy and the synchronization of its stream that follows it are one
+         * operation, as for SYNC201. */
+        int failed = 0;
+        uint64_t sync_ns = 0;
+        uint32_t sync =
+            pageable_async ? det_latent_sync(ctx, (uint32_t)i, &sync_ns, &failed) : DET_NONE;
+        if (failed) {
+            rc = -1;
+            break;
+        }
+        c->claimed = 1;
+        det_hit hit = {
+            .rule = pageable_async ? SS_RULE_PAGEABLE_ASYNC_COPY : SS_RULE_SYNC_COPY_IN_PIPELINE,
+            .call = (uint32_t)i,
+            .ns = (waited.count > 0 ? det_blocked_ns(c) : 0) + sync_ns,
+            .bytes = det_call_bytes(ctx, c),
+            .direction = klass == SS_CLASS_COPY ? det_call_direction(ctx, c) : NULL,
+            .host_kind = host_kind_word(ctx, c),
+            .waited = &waited,
+            .stream_id = det_call_stream(ctx, c),
+            .device = det_call_device(ctx, c),
+            .aux_call = sync,
+            .latent = 1,
+        };
+        rc = det_report(ctx, &hit);
     }
     det_opset_free(&waited);
     return rc;
@@ -105,11 +164,11 @@ char *det_copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
             snprintf(then, sizeof then, " (%" PRIu64 " in the %s that followed)", agg->flag_ns,
                      det_call_name(ctx, &ctx->calls[agg->aux_call]));
         }
-        return ss_asprintf("%s%s%s with pageable host memory blocked the host %s: %s (%s at "
+        return ss_asprintf("%s %s with pageable host memory blocked the host %s: %s (%s at "
                            "most) for %" PRIu64 " bytes; %" PRIu64 " of %" PRIu64
                            " waited for earlier device work%s",
-                           api, agg->direction ? " " : "", agg->direction ? agg->direction : "",
-                           times, total, max, agg->bytes, agg->flag_count, agg->count, then);
+                           api, agg->direction ? agg->direction : "(direction unknown)", times,
+                           total, max, agg->bytes, agg->flag_count, agg->count, then);
     }
     return ss_asprintf("synchronous %s blocked the host %s while earlier device work was "
                        "pending: %s (%s at most)",

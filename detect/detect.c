@@ -27,32 +27,46 @@ typedef struct det_item {
  * (SYNC301 before SYNC201 before SYNC202). */
 static const struct family {
     const char *name;
-    det_run_fn run; /* NULL: planned, not implemented yet */
+    det_run_fn run;    /* NULL: planned, not implemented yet */
+    det_run_fn latent; /* the pass for latent synchronizations, NULL when the family has none */
     det_message_fn message;
     ss_rule_id rules[3];
     size_t rule_count;
 } families[] = {
-    {"readback", det_readback_run, det_readback_message, {SS_RULE_SCALAR_READBACK}, 1},
+    {"readback",
+     det_readback_run,
+     det_readback_latent,
+     det_readback_message,
+     {SS_RULE_SCALAR_READBACK},
+     1},
     {"copies",
      det_copies_run,
+     det_copies_latent,
      det_copies_message,
      {SS_RULE_PAGEABLE_ASYNC_COPY, SS_RULE_SYNC_COPY_IN_PIPELINE},
      2},
     {"syncs",
      det_syncs_run,
+     det_syncs_latent,
      det_syncs_message,
      {SS_RULE_SYNC_IN_LOOP, SS_RULE_DEVICE_WIDE_SYNC_CALL},
      2},
     {"streams",
      det_streams_run,
+     det_streams_latent,
      det_streams_message,
      {SS_RULE_DEFAULT_STREAM_LAUNCH, SS_RULE_DEFAULT_STREAM_ASYNC_CALL,
       SS_RULE_BLOCKING_STREAM_CREATE},
      3},
-    {"capture", det_capture_run, det_capture_message, {SS_RULE_CAPTURE_UNSAFE_CALL}, 1},
+    {"capture", det_capture_run, NULL, det_capture_message, {SS_RULE_CAPTURE_UNSAFE_CALL}, 1},
     /* What-if rules (whatif.c): they estimate a saving rather than observe a stall. */
-    {"launch-bound", det_launch_bound_run, det_whatif_message, {SS_RULE_LAUNCH_BOUND}, 1},
-    {"serialized-pipeline", det_pipeline_run, det_whatif_message, {SS_RULE_SERIALIZED_PIPELINE}, 1},
+    {"launch-bound", det_launch_bound_run, NULL, det_whatif_message, {SS_RULE_LAUNCH_BOUND}, 1},
+    {"serialized-pipeline",
+     det_pipeline_run,
+     NULL,
+     det_whatif_message,
+     {SS_RULE_SERIALIZED_PIPELINE},
+     1},
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])
@@ -71,6 +85,10 @@ void ss_detect_options_default(ss_detect_options *options)
     options->graph_launch_host_ns = 2500;
     options->pipeline_min_chunks = 3;
     options->pinned_bytes_per_us = 54000;
+    options->latent = 1;
+    options->startup_phase = 1;
+    options->user_paths = NULL;
+    options->user_path_count = 0;
 }
 
 /* ---- small helpers ---- */
@@ -225,35 +243,36 @@ static const char *copy_kind_word(unsigned kind)
 
 const char *det_call_direction(const det_ctx *ctx, const det_call *call)
 {
-    /* A peer copy API copies between two devices, even when the copy without peer access is
-     * staged through host memory and CUPTI reports its pieces as DtoH and HtoD. */
-    if (call->row != NULL && call->row->dir == SS_DIR_PEER)
-        return "PtoP";
+    /* An API whose name says the direction (cuMemcpyDtoHAsync, cudaMemcpyPeer) is taken at its
+     * word: the driver's copies have no kind argument, and a peer copy without peer access is
+     * staged through host memory, which CUPTI reports as DtoH and HtoD pieces. */
+    if (call->row != NULL) {
+        switch (call->row->dir) {
+        case SS_DIR_H2D:
+            return "HtoD";
+        case SS_DIR_D2H:
+            return "DtoH";
+        case SS_DIR_D2D:
+            return "DtoD";
+        case SS_DIR_PEER:
+            return "PtoP";
+        default:
+            break;
+        }
+    }
+    /* Otherwise the copy CUPTI saw, then a runtime call's cudaMemcpyKind; unknown rather than
+     * guessed (a driver cuMemcpy has no kind to read). */
     if (call->copy_op != DET_NONE) {
         const char *d = copy_kind_word(ctx->ops[call->copy_op].ev->u.gpu.copy_kind);
         if (d)
             return d;
     }
-    if (call->row == NULL)
+    if (call->row == NULL || call->row->dir != SS_DIR_KIND || call->ev->domain != SS_DOMAIN_RUNTIME)
         return NULL;
-    switch (call->row->dir) {
-    case SS_DIR_H2D:
-        return "HtoD";
-    case SS_DIR_D2H:
-        return "DtoH";
-    case SS_DIR_D2D:
-        return "DtoD";
-    case SS_DIR_PEER:
-        return "PtoP";
-    case SS_DIR_KIND: {
-        /* cudaMemcpyKind: 0 HtoH, 1 HtoD, 2 DtoH, 3 DtoD, 4 default (unknown). */
-        static const char *const kinds[] = {"HtoH", "HtoD", "DtoH", "DtoD"};
-        int k = call->ev->copy_kind;
-        return k >= 0 && k < 4 ? kinds[k] : NULL;
-    }
-    default:
-        return NULL;
-    }
+    /* cudaMemcpyKind: 0 HtoH, 1 HtoD, 2 DtoH, 3 DtoD, 4 default (unknown). */
+    static const char *const kinds[] = {"HtoH", "HtoD", "DtoH", "DtoD"};
+    int k = call->ev->copy_kind;
+    return k >= 0 && k < 4 ? kinds[k] : NULL;
 }
 
 uint64_t det_call_bytes(const det_ctx *ctx, const det_call *call)
@@ -456,10 +475,13 @@ static int build_index(det_ctx *ctx)
     end_key *ends = NULL;
 
     ctx->site_frame = malloc(log->stack_count * sizeof *ctx->site_frame);
-    if (!ctx->site_frame)
+    ctx->via_frame = malloc(log->stack_count * sizeof *ctx->via_frame);
+    if (!ctx->site_frame || !ctx->via_frame)
         goto out;
-    for (size_t i = 0; i < log->stack_count; i++)
+    for (size_t i = 0; i < log->stack_count; i++) {
         ctx->site_frame[i] = -2;
+        ctx->via_frame[i] = -1;
+    }
 
     size_t ncalls = 0, nops = 0;
     for (size_t i = 0; i < log->count; i++) {
@@ -622,32 +644,71 @@ static int opset_merge(det_opset *dst, const det_opset *src)
     return 0;
 }
 
+/* The next call of the thread of asynchronous copy call 'copy' when it is an explicit
+ * synchronization no family has claimed that covers the copy's stream: a device
+ * synchronization, a synchronization of that stream, or of the legacy stream when the copy's
+ * stream is blocking. Sets '*only' to the stream it waits for (0: not narrowed). DET_NONE when
+ * there is none. */
+static uint32_t covering_sync(const det_ctx *ctx, uint32_t copy, uint32_t *only)
+{
+    *only = 0;
+    const det_call *c = &ctx->calls[copy];
+    /* A synchronous copy's work is done when it returns: nothing is left to wait for. */
+    if (c->row == NULL || c->row->sync == SS_SYNC_ALWAYS || c->copy_op == DET_NONE ||
+        c->next == DET_NONE)
+        return DET_NONE;
+    const det_call *s = &ctx->calls[c->next];
+    if (s->claimed || s->row == NULL || s->row->sync != SS_SYNC_EXPLICIT)
+        return DET_NONE;
+    if (s->row->klass == SS_CLASS_STREAM_SYNC && syncs_legacy(s)) {
+        if (!on_blocking_stream(ctx, c))
+            return DET_NONE;
+    } else if (s->row->klass == SS_CLASS_STREAM_SYNC) {
+        if (s->ev->stream_id != ctx->ops[c->copy_op].ev->u.gpu.stream_id)
+            return DET_NONE;
+        *only = s->ev->stream_id;
+    } else if (s->row->klass != SS_CLASS_DEVICE_SYNC) {
+        return DET_NONE;
+    }
+    return c->next;
+}
+
+uint32_t det_latent_sync(det_ctx *ctx, uint32_t copy, uint64_t *blocked, int *failed)
+{
+    *blocked = 0;
+    uint32_t only;
+    uint32_t sync = covering_sync(ctx, copy, &only);
+    if (sync == DET_NONE)
+        return DET_NONE;
+    det_opset *out = &ctx->joined;
+    if (det_waited(ctx, sync, only, out) < 0) {
+        *failed = 1;
+        return DET_NONE;
+    }
+    uint64_t ns = det_blocked_ns(&ctx->calls[sync]);
+    if (out->count > 0 && ns >= ctx->opt->min_blocked_ns)
+        return DET_NONE; /* a synchronization that cost time is a finding of its own */
+    /* Waiting for the copy's own transfer is the copy, not earlier work. */
+    size_t earlier = 0;
+    for (size_t k = 0; k < out->count; k++)
+        earlier += ctx->ops[out->ops[k]].call != copy;
+    *blocked = earlier > 0 ? ns : 0;
+    ctx->calls[sync].claimed = 1;
+    return sync;
+}
+
 int det_join_sync(det_ctx *ctx, uint32_t copy, det_opset *waited, uint64_t *blocked, uint32_t *sync)
 {
     *sync = DET_NONE;
     det_opset *out = &ctx->joined;
     out->count = 0;
     const det_call *c = &ctx->calls[copy];
-    /* A synchronous copy's work is done when it returns: nothing is left to wait for. */
-    if (c->row == NULL || c->row->sync == SS_SYNC_ALWAYS || c->copy_op == DET_NONE ||
-        c->next == DET_NONE)
+    uint32_t only;
+    uint32_t next = covering_sync(ctx, copy, &only);
+    if (next == DET_NONE || det_blocked_ns(&ctx->calls[next]) < ctx->opt->min_blocked_ns)
         return 0;
-    const det_call *s = &ctx->calls[c->next];
-    if (s->claimed || s->row == NULL || s->row->sync != SS_SYNC_EXPLICIT ||
-        det_blocked_ns(s) < ctx->opt->min_blocked_ns)
-        return 0;
+    const det_call *s = &ctx->calls[next];
     uint32_t stream = ctx->ops[c->copy_op].stream;
-    uint32_t only = 0;
-    if (s->row->klass == SS_CLASS_STREAM_SYNC && syncs_legacy(s)) {
-        if (!on_blocking_stream(ctx, c))
-            return 0;
-    } else if (s->row->klass == SS_CLASS_STREAM_SYNC) {
-        if (s->ev->stream_id != ctx->ops[c->copy_op].ev->u.gpu.stream_id)
-            return 0;
-        only = s->ev->stream_id;
-    } else if (s->row->klass != SS_CLASS_DEVICE_SYNC) {
-        return 0;
-    }
     if (det_waited(ctx, c->next, only, out) < 0)
         return -1;
     size_t kept = 0;
@@ -703,118 +764,35 @@ uint32_t det_site_call(det_ctx *ctx, uint32_t call)
     return found != DET_NONE ? found : call;
 }
 
-/* Whether 'module' is CUDA, the tool, or a framework/system library, never the user's code. */
-static int is_library_module(const char *module)
-{
-    static const char *const prefixes[] = {
-        "libcudart", "libcuda.",     "libcuda-",    "libcupti",   "libsyncscope", "libnvidia-",
-        "libnvrtc",  "libnvJitLink", "libcublas",   "libcudnn",   "libnccl",      "libcufft",
-        "libcurand", "libcusparse",  "libcusolver", "libtorch",   "libc10",       "libpython",
-        "libc.so",   "libc-",        "libstdc++",   "libpthread", "ld-linux",
-    };
-    const char *base = strrchr(module, '/');
-    base = base ? base + 1 : module;
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
-        if (strncmp(base, prefixes[i], strlen(prefixes[i])) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-/* Whether a frame is code that CUDA put into the user's own binary: nvcc's launch stubs
- * (__device_stub__*, *.cudafe1.stub.c) and the inline templates of the toolkit's headers
- * (crt/, cuda_runtime.h) or of the system headers. Such frames are never the call site: the
- * line the user wrote is further out. */
-static int is_generated_frame(const char *function, const char *file)
-{
-    static const char *const file_parts[] = {
-        "/include/crt/",
-        "/cuda_runtime.h",
-        "/cuda_runtime_api.h",
-        ".cudafe1.",
-        ".stub.c",
-        "/targets/x86_64-linux/include/",
-        "/targets/sbsa-linux/include/",
-        "/usr/include/",
-    };
-    if (function != NULL && strstr(function, "__device_stub__") != NULL)
-        return 1;
-    for (size_t i = 0; file != NULL && i < sizeof file_parts / sizeof file_parts[0]; i++) {
-        if (strstr(file, file_parts[i]) != NULL)
-            return 1;
-    }
-    return 0;
-}
-
-/* Whether a Python file is part of an installed package or of the standard library. */
-static int is_library_python_file(const char *file)
-{
-    static const char *const parts[] = {"/site-packages/", "/dist-packages/", "/lib/python3",
-                                        "/lib64/python3"};
-    if (strncmp(file, "<frozen ", 8) == 0)
-        return 1;
-    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
-        if (strstr(file, parts[i]) != NULL)
-            return 1;
-    }
-    return 0;
-}
-
-/* The frame of 'stack' that is the call site (docs/detectors.md, "Call sites"), or -1. */
-static int32_t choose_frame(const ss_event_log *log, const ss_stack *stack)
-{
-    const char *const *s = (const char *const *)log->strings;
-    /* Python: the innermost frame of the program's own code, not of an installed package or
-     * the standard library (print(tensor) reaches CUDA through torch/_tensor_str.py). */
-    for (uint32_t i = 0; i < stack->depth; i++) {
-        const ss_stack_frame *f = &stack->frames[i];
-        if (f->python && f->file != 0 && !is_library_python_file(s[f->file]))
-            return (int32_t)i;
-    }
-    for (uint32_t i = 0; i < stack->depth; i++) {
-        const ss_stack_frame *f = &stack->frames[i];
-        if (f->python && f->file != 0)
-            return (int32_t)i;
-    }
-    int after_stub = 0;
-    for (uint32_t i = 0; i < stack->depth; i++) {
-        const ss_stack_frame *f = &stack->frames[i];
-        /* The frame right outside nvcc's __device_stub__ is the kernel's host wrapper, which
-         * nvcc places at the kernel's definition: not the launch the user wrote. */
-        int stub = f->function != 0 && strstr(s[f->function], "__device_stub__") != NULL;
-        int skip = after_stub && !stub;
-        after_stub = stub;
-        if (skip)
-            continue;
-        if (!f->python && f->file != 0 && f->line != 0 && !is_library_module(s[f->module]) &&
-            !is_generated_frame(s[f->function], s[f->file]))
-            return (int32_t)i;
-    }
-    for (uint32_t i = 0; i < stack->depth; i++) {
-        if (stack->frames[i].file != 0 && stack->frames[i].line != 0)
-            return (int32_t)i;
-    }
-    for (uint32_t i = 0; i < stack->depth; i++) {
-        const ss_stack_frame *f = &stack->frames[i];
-        if (f->function != 0 && !is_library_module(s[f->module]))
-            return (int32_t)i;
-    }
-    return -1;
-}
-
 static int32_t site_frame(det_ctx *ctx, uint32_t stack)
 {
     if (stack >= ctx->log->stack_count)
         return -1;
     if (ctx->site_frame[stack] == -2)
-        ctx->site_frame[stack] = choose_frame(ctx->log, &ctx->log->stacks[stack]);
+        ctx->site_frame[stack] =
+            det_choose_site(ctx, &ctx->log->stacks[stack], &ctx->via_frame[stack]);
     return ctx->site_frame[stack];
+}
+
+/* The via frame index of 'stack' (site_frame computes it), -1 when none. */
+static int32_t via_frame(det_ctx *ctx, uint32_t stack)
+{
+    if (site_frame(ctx, stack) < 0)
+        return -1;
+    return ctx->via_frame[stack];
 }
 
 const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call)
 {
     uint32_t stack = ctx->calls[call].ev->stack;
     int32_t frame = site_frame(ctx, stack);
+    return frame >= 0 ? &ctx->log->stacks[stack].frames[frame] : NULL;
+}
+
+const ss_stack_frame *det_call_via(det_ctx *ctx, uint32_t call)
+{
+    uint32_t stack = ctx->calls[call].ev->stack;
+    int32_t frame = via_frame(ctx, stack);
     return frame >= 0 ? &ctx->log->stacks[stack].frames[frame] : NULL;
 }
 
@@ -864,28 +842,53 @@ static int add_stream(det_agg *agg, uint32_t stream_id)
     return 0;
 }
 
+/* The aggregation key of a frame: file and line when it has them, else its pc (one call site
+ * of a binary without -g, however it was reached), else its function. 'kind' says which. */
+static uint64_t frame_key(const ss_stack_frame *f, uint64_t *kind)
+{
+    if (f->file != 0 && f->line != 0) {
+        *kind = 0;
+        return (uint64_t)f->file << 32 | f->line;
+    }
+    if (f->pc != 0) {
+        *kind = 1;
+        return f->pc;
+    }
+    *kind = 3;
+    return f->function;
+}
+
 int det_report(det_ctx *ctx, const det_hit *hit)
 {
     const det_call *call = &ctx->calls[hit->call];
     uint32_t stack = call->ev->stack;
     int32_t frame = site_frame(ctx, stack);
     uint64_t kind, site;
-    const ss_stack_frame *f = frame >= 0 ? &ctx->log->stacks[stack].frames[frame] : NULL;
-    if (f && f->file != 0 && f->line != 0) {
-        kind = 0;
-        site = (uint64_t)f->file << 32 | f->line;
+    if (frame >= 0) {
+        site = frame_key(&ctx->log->stacks[stack].frames[frame], &kind);
     } else if (stack != 0) {
-        kind = 1;
+        kind = 2;
         site = stack;
     } else {
-        kind = 2;
+        kind = 4;
         site = call->ev->name;
     }
+    /* Occurrences at one call site that came through different library lines stay apart: each
+     * names its own "via" frame (the line PyTorch's sync debug mode names). */
+    int32_t via = via_frame(ctx, stack);
+    uint64_t via_kind = 0, via_site = 0;
+    if (via >= 0)
+        via_site = frame_key(&ctx->log->stacks[stack].frames[via], &via_kind) ^ (via_kind + 1)
+                                                                                    << 60;
+    uint32_t *pair = map_slot(&ctx->pairs, site ^ kind << 61, via_site, 1);
+    if (pair == NULL)
+        return -1;
+    if (*pair == 0)
+        *pair = (uint32_t)++ctx->pair_count;
     /* With two or more devices, each device's occurrences at a site are a finding of their
      * own, so that every finding names the one device it is about. */
     uint64_t device = ctx->multi_device ? (uint64_t)(uint32_t)(hit->device + 1) : 0;
-    uint32_t *slot =
-        map_slot(&ctx->agg_map, device << 32 | (uint64_t)hit->rule << 8 | kind, site, 1);
+    uint32_t *slot = map_slot(&ctx->agg_map, device << 32 | (uint64_t)hit->rule << 8, *pair, 1);
     if (slot == NULL)
         return -1;
     if (*slot == 0) {
@@ -906,13 +909,27 @@ int det_report(det_ctx *ctx, const det_hit *hit)
     det_agg *a = &ctx->aggs[*slot - 1];
     if (a->aux_call == DET_NONE)
         a->aux_call = hit->aux_call;
-    a->count++;
-    a->total_ns += hit->ns;
-    if (hit->ns > a->max_ns)
-        a->max_ns = hit->ns;
+    uint64_t at = hit->at_ns ? hit->at_ns : call->ev->enter_ns;
+    if (at > a->last_ns)
+        a->last_ns = at;
+    if (hit->latent) {
+        a->latent_count++;
+        a->latent_ns += hit->ns;
+        if (hit->ns > a->latent_max_ns)
+            a->latent_max_ns = hit->ns;
+        /* Folded into a finding that blocked, a latent occurrence is only counted; what it
+         * waited for does not belong to what the blocking ones waited for. */
+        if (a->count > 0)
+            return 0;
+    } else {
+        a->count++;
+        a->total_ns += hit->ns;
+        if (hit->ns > a->max_ns)
+            a->max_ns = hit->ns;
+        a->flag_count += hit->flag != 0;
+        a->flag_ns += hit->flag ? hit->flag_ns : 0;
+    }
     a->bytes += hit->bytes;
-    a->flag_count += hit->flag != 0;
-    a->flag_ns += hit->flag ? hit->flag_ns : 0;
     for (size_t i = 0; i < hit->other_count; i++) {
         if (add_stream(a, hit->other_streams[i]) < 0)
             return -1;
@@ -995,6 +1012,25 @@ static char *string_or_null(const ss_event_log *log, uint32_t id)
     return id != 0 && id < log->string_count ? ss_strdup(log->strings[id]) : NULL;
 }
 
+/* The load address of native module 'module' in the observed process, from the trace's
+ * metadata ("base:" + the module's path, written by the finisher). Returns 0 with '*base' set,
+ * or -1 when the log does not say. */
+static int module_base(const ss_event_log *log, const char *module, uint64_t *base)
+{
+    char key[4096];
+    if (snprintf(key, sizeof key, "base:%s", module) >= (int)sizeof key)
+        return -1;
+    const char *value = ss_log_get_meta(log, key);
+    if (value == NULL || strncmp(value, "0x", 2) != 0)
+        return -1;
+    char *end;
+    unsigned long long v = strtoull(value + 2, &end, 16);
+    if (*end != '\0' || end == value + 2)
+        return -1;
+    *base = (uint64_t)v;
+    return 0;
+}
+
 static void fill_location(det_ctx *ctx, const det_agg *agg, ss_finding *f)
 {
     const ss_event_log *log = ctx->log;
@@ -1006,6 +1042,20 @@ static void fill_location(det_ctx *ctx, const det_agg *agg, ss_finding *f)
         f->file = string_or_null(log, sf->file);
         f->line = sf->line;
         f->function = string_or_null(log, sf->function);
+        /* A binary built without -g: the site is a function at an offset in a module. */
+        uint64_t base;
+        if (f->file == NULL && !sf->python && sf->module != 0 && sf->pc != 0 &&
+            module_base(log, log->strings[sf->module], &base) == 0 && sf->pc >= base) {
+            f->module = string_or_null(log, sf->module);
+            f->module_offset = sf->pc - base;
+        }
+    }
+    int32_t via = via_frame(ctx, stack);
+    if (via >= 0) {
+        const ss_stack_frame *vf = &log->stacks[stack].frames[via];
+        f->via_file = string_or_null(log, vf->file);
+        f->via_line = vf->file != 0 ? vf->line : 0;
+        f->via_function = string_or_null(log, vf->function);
     }
     const ss_stack *s = stack < log->stack_count ? &log->stacks[stack] : &log->stacks[0];
     if (s->depth == 0)
@@ -1037,19 +1087,76 @@ static const struct family *family_of(ss_rule_id rule)
     return NULL;
 }
 
+/* What a latent finding's call did, for its message: "cudaFree, which synchronizes the
+ * device". */
+static char *latent_what(det_ctx *ctx, const det_agg *agg)
+{
+    const det_call *call = &ctx->calls[agg->call];
+    const char *api = det_call_name(ctx, call);
+    switch (agg->rule) {
+    case SS_RULE_SCALAR_READBACK:
+        if (agg->aux_call != DET_NONE)
+            return ss_asprintf("%s read %" PRIu64 " bytes back to the host and %s waited for the "
+                               "device",
+                               api, agg->bytes, det_call_name(ctx, &ctx->calls[agg->aux_call]));
+        return ss_asprintf("%s read %" PRIu64 " bytes back to the host", api, agg->bytes);
+    case SS_RULE_PAGEABLE_ASYNC_COPY:
+        return ss_asprintf("%s %s with pageable host memory, %" PRIu64 " bytes", api,
+                           agg->direction ? agg->direction : "(direction unknown)", agg->bytes);
+    case SS_RULE_SYNC_COPY_IN_PIPELINE:
+        return ss_asprintf("synchronous %s", api);
+    case SS_RULE_DEVICE_WIDE_SYNC_CALL:
+        return ss_asprintf("%s, which synchronizes the device", api);
+    case SS_RULE_DEFAULT_STREAM_LAUNCH:
+        if (call->first_op != DET_NONE && ctx->ops[call->first_op].ev->type == SS_EV_KERNEL)
+            return ss_asprintf("kernel '%s' on the legacy default stream while other blocking "
+                               "streams had work",
+                               ctx->log->strings[ctx->ops[call->first_op].ev->u.gpu.name]);
+        /* fall through */
+    case SS_RULE_DEFAULT_STREAM_ASYNC_CALL:
+        return ss_asprintf("%s on the legacy default stream while other blocking streams had "
+                           "work",
+                           api);
+    default:
+        return ss_strdup(api);
+    }
+}
+
+/* "latent: synchronized N times, blocked 0.0 ms this run: <what>". */
+static char *latent_message(det_ctx *ctx, const det_agg *agg)
+{
+    char times[32];
+    uint64_t tenths = (agg->latent_ns + 50000) / 100000; /* of a millisecond */
+    char *what = latent_what(ctx, agg);
+    char *text = ss_asprintf("latent: synchronized %s, blocked %" PRIu64 ".%u ms this run: %s",
+                             det_times(agg->latent_count, times, sizeof times), tenths / 10,
+                             (unsigned)(tenths % 10), what);
+    free(what);
+    return text;
+}
+
+/* Whether the what-if rules, which read repeated work by definition, are exempt from the
+ * startup phase. */
+static int phase_applies(ss_rule_id rule)
+{
+    return rule != SS_RULE_LAUNCH_BOUND && rule != SS_RULE_SERIALIZED_PIPELINE;
+}
+
 static void emit_findings(det_ctx *ctx, ss_result *out)
 {
     for (size_t i = 0; i < ctx->agg_count; i++) {
         const det_agg *agg = &ctx->aggs[i];
         ss_finding *f = ss_result_add(out);
+        int latent = agg->count == 0;
         f->rule = agg->rule;
-        f->severity = ss_rules_get(agg->rule)->severity;
+        f->severity = latent ? SS_SEV_NOTE : ss_rules_get(agg->rule)->severity;
         f->origin = SS_ORIGIN_RUNTIME;
+        f->latent = latent;
         fill_location(ctx, agg, f);
         ss_evidence *ev = &f->evidence;
-        ev->count = agg->count;
-        ev->total_ns = agg->total_ns;
-        ev->max_ns = agg->max_ns;
+        ev->count = latent ? agg->latent_count : agg->count;
+        ev->total_ns = latent ? agg->latent_ns : agg->total_ns;
+        ev->max_ns = latent ? agg->latent_max_ns : agg->max_ns;
         ev->bytes = agg->bytes;
         ev->api = ss_strdup(det_call_name(ctx, &ctx->calls[agg->call]));
         ev->direction = ss_strdup(agg->direction);
@@ -1058,9 +1165,28 @@ static void emit_findings(det_ctx *ctx, ss_result *out)
         ev->stream = stream_text(agg);
         ev->device = agg->device;
         const struct family *fam = family_of(agg->rule);
-        f->message = fam && fam->message ? fam->message(ctx, agg, f) : NULL;
+        if (latent)
+            f->message = latent_message(ctx, agg);
+        else
+            f->message = fam && fam->message ? fam->message(ctx, agg, f) : NULL;
         if (f->message == NULL)
             f->message = ss_strdup(ss_rules_get(agg->rule)->summary);
+        if (!latent && agg->latent_count > 0) {
+            char text[32];
+            snprintf(text, sizeof text, "%" PRIu64, agg->latent_count);
+            ss_finding_add_extra(f, "latent_count", text);
+        }
+        const ss_stack_frame *site = det_call_site(ctx, agg->call);
+        f->hint = ss_strdup(det_hint(agg->rule, site != NULL && site->python, agg->direction));
+        /* Work that happened only before the program's first repeated GPU work (loading,
+         * compiling, autotuning, copying the model in) is marked, so that the summary can
+         * group it apart from the loop the program spends its time in. */
+        if (ctx->steady_ns != 0 && agg->last_ns < ctx->steady_ns && phase_applies(agg->rule)) {
+            f->startup = 1;
+            char *marked = ss_asprintf("startup: %s", f->message);
+            free(f->message);
+            f->message = marked;
+        }
         if (ctx->multi_device && agg->device >= 0) {
             char *named = ss_asprintf("device %d: %s", agg->device, f->message);
             free(f->message);
@@ -1147,10 +1273,12 @@ static uint64_t gpu_busy(const det_ctx *ctx)
     return total;
 }
 
-static int counts_as_blocked(ss_rule_id rule)
+static int counts_as_blocked(const ss_finding *f)
 {
-    return rule == SS_RULE_PAGEABLE_ASYNC_COPY || rule == SS_RULE_SYNC_COPY_IN_PIPELINE ||
-           rule == SS_RULE_SCALAR_READBACK || rule == SS_RULE_DEVICE_WIDE_SYNC_CALL;
+    ss_rule_id rule = f->rule;
+    return !f->latent &&
+           (rule == SS_RULE_PAGEABLE_ASYNC_COPY || rule == SS_RULE_SYNC_COPY_IN_PIPELINE ||
+            rule == SS_RULE_SCALAR_READBACK || rule == SS_RULE_DEVICE_WIDE_SYNC_CALL);
 }
 
 static void free_ctx(det_ctx *ctx)
@@ -1166,6 +1294,8 @@ static void free_ctx(det_ctx *ctx)
     }
     free(ctx->streams);
     free(ctx->site_frame);
+    free(ctx->via_frame);
+    det_map_free(&ctx->pairs);
     for (size_t i = 0; i < ctx->agg_count; i++) {
         free(ctx->aggs[i].others);
         free(ctx->aggs[i].items);
@@ -1187,17 +1317,36 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
     ctx.log = log;
     ctx.opt = options;
     ctx.multi_device = names_two_devices(log);
+    const char *python = ss_log_get_meta(log, "python");
+    ctx.python_program = python != NULL && python[0] != '\0';
     int rc = build_index(&ctx);
     for (size_t i = 0; i < NFAMILIES && rc == 0; i++) {
         if (families[i].run != NULL)
             rc = families[i].run(&ctx);
     }
+    /* Latent synchronizations: over the calls that no finding claimed, after every family has
+     * had its turn, so that a latent note never hides a finding that blocked. */
+    for (size_t i = 0; i < NFAMILIES && rc == 0 && options->latent; i++) {
+        if (families[i].latent != NULL)
+            rc = families[i].latent(&ctx);
+    }
+    if (rc == 0 && options->startup_phase)
+        ctx.steady_ns = det_steady_start(&ctx);
     if (rc == 0) {
-        size_t first = out->count;
+        size_t first = out->count, unlined = 0;
         emit_findings(&ctx, out);
         for (size_t i = first; i < out->count; i++) {
-            if (counts_as_blocked(out->findings[i].rule))
+            if (counts_as_blocked(&out->findings[i]))
                 out->blocked_ns += out->findings[i].evidence.total_ns;
+            unlined += out->findings[i].file == NULL && out->findings[i].module != NULL;
+        }
+        if (unlined > 0) {
+            char *msg = ss_asprintf("%zu finding%s no source line, only a function and its "
+                                    "offset in a module: build with -g (or -lineinfo for "
+                                    "device code) for source lines",
+                                    unlined, unlined == 1 ? " has" : "s have");
+            ss_result_add_diag(out, SS_SEV_NOTE, NULL, 0, 0, msg);
+            free(msg);
         }
         copy_meta(log, out);
         out->gpu_busy_ns = gpu_busy(&ctx);

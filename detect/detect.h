@@ -27,6 +27,18 @@ typedef struct ss_detect_options {
     uint64_t pipeline_min_chunks;  /* SYNC503: fewest chunks in a chain (3) */
     uint64_t pinned_bytes_per_us;  /* SYNC503: pinned copy rate assumed when the log has no
                                     * pinned copy of 1 MiB or more in that direction (54000) */
+    /* Latent synchronizations (docs/detectors.md): calls that synchronized but blocked less than
+     * min_blocked_ns are reported as notes (1, the default), or not at all (0). */
+    int latent;
+    /* Findings whose every occurrence came before the program's first repeated GPU work are
+     * marked as startup work and shown as notes (1, the default), or not told apart (0). */
+    int startup_phase;
+    /* Just-my-code: path prefixes under which a frame is the user's code (--attribute-to);
+     * none (the default): every frame outside installed packages, the Python standard
+     * library, the CUDA toolkit's and the system's headers and libraries is. The strings
+     * belong to the caller and must outlive ss_detect_run. */
+    const char *const *user_paths;
+    size_t user_path_count;
 } ss_detect_options;
 
 /* The trace format version this build writes; it reads any 1.x (docs/trace-format.md). */

@@ -12,13 +12,14 @@
 /* One API event, indexed. */
 typedef struct det_call {
     const ss_ev_api *ev;
-    const ss_api *row; /* NULL when the API is not in cuda_api.def */
-    uint32_t owner;    /* the enclosing runtime call for an enclosed driver call, else itself */
-    uint32_t first_op; /* first GPU operation it enqueued (DET_NONE) */
-    uint32_t copy_op;  /* first copy it enqueued (DET_NONE) */
-    uint32_t next;     /* the next call its thread made, nested driver calls aside (DET_NONE) */
-    uint8_t enclosed;  /* a nested driver call inside a runtime call: never reported */
-    uint8_t claimed;   /* a host-blocking rule already reported this call */
+    const ss_api *row;  /* NULL when the API is not in cuda_api.def */
+    uint32_t owner;     /* the enclosing runtime call for an enclosed driver call, else itself */
+    uint32_t first_op;  /* first GPU operation it enqueued (DET_NONE) */
+    uint32_t copy_op;   /* first copy it enqueued (DET_NONE) */
+    uint32_t next;      /* the next call its thread made, nested driver calls aside (DET_NONE) */
+    uint8_t enclosed;   /* a nested driver call inside a runtime call: never reported */
+    uint8_t claimed;    /* a host-blocking rule already reported this call */
+    uint8_t serialized; /* SYNC101/102 reported work of this call (streams.c) */
 } det_call;
 
 /* One GPU operation (kernel, copy, memset), indexed. */
@@ -72,6 +73,10 @@ typedef struct det_hit {
     uint32_t aux_call; /* SYNC501: the cudaStreamEndCapture call, DET_NONE otherwise */
     /* NULL, or DET_FIGURES values added into the finding's (SYNC502/503) */
     const uint64_t *figures;
+    /* 1: a latent occurrence: it synchronized but blocked less than min_blocked_ns ('ns' is
+     * the time it blocked while device work was pending, 0 when none was) */
+    int latent;
+    uint64_t at_ns; /* when it happened (for the startup phase); 0: the call's enter time */
 } det_hit;
 
 /* A hash map from a pair of integers to a uint32_t (open addressing, at most half full). */
@@ -94,13 +99,18 @@ typedef struct det_ctx {
     det_stream *streams;
     size_t stream_count, stream_cap;
     int32_t *site_frame; /* per stack: chosen frame index, -1 none, -2 not computed yet */
+    int32_t *via_frame;  /* per stack: the library frame the call went through, -1 none */
     det_agg *aggs;
     size_t agg_count, agg_cap;
-    det_map agg_map;  /* (rule, call site[, device]) -> index into aggs */
+    det_map agg_map; /* (rule, site pair[, device]) -> index into aggs */
+    det_map pairs;   /* (call site, via frame) -> site pair id */
+    size_t pair_count;
     det_map sited;    /* (thread, kernel name) -> the first launch of it with a stack */
     det_opset joined; /* scratch of det_join_sync */
     int sited_built;
-    int multi_device; /* the log names two or more devices: findings are per device */
+    int multi_device;   /* the log names two or more devices: findings are per device */
+    uint64_t steady_ns; /* start of the first repeated GPU work (phase.c), 0: none found */
+    int python_program; /* the log's program is a Python interpreter */
 } det_ctx;
 
 /* A detector family: runs over the context and reports through det_report. */
@@ -139,6 +149,11 @@ const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call);
  * calls borrow nothing (an API name says too little about where it was called). DET_NONE when
  * memory is exhausted. */
 uint32_t det_site_call(det_ctx *ctx, uint32_t call);
+
+/* The frame of the stack of 'call' that a finding names as the library code the call went
+ * through ("via transformers/generation/utils.py:2192"), or NULL when the call site is the
+ * innermost frame that matters (docs/detectors.md, "Call sites"). */
+const ss_stack_frame *det_call_via(det_ctx *ctx, uint32_t call);
 
 /* Adds one occurrence to the finding of (rule, call site). Returns 0 or -1. */
 int det_report(det_ctx *ctx, const det_hit *hit);
@@ -181,6 +196,10 @@ struct det_agg {
     size_t item_count, item_cap;
     uint64_t items_untracked;
     uint64_t figures[DET_FIGURES]; /* sums of the occurrences' figures (det_hit.figures) */
+    /* Latent occurrences (det_hit.latent): how many, the time they blocked, the longest. A
+     * finding with no other occurrence is a latent note; otherwise they are only counted. */
+    uint64_t latent_count, latent_ns, latent_max_ns;
+    uint64_t last_ns; /* when the last occurrence happened (det_hit.at_ns) */
 };
 
 /* Joins to asynchronous copy call 'copy' the synchronization its thread made next, when that
@@ -194,16 +213,29 @@ struct det_agg {
 int det_join_sync(det_ctx *ctx, uint32_t copy, det_opset *waited, uint64_t *blocked,
                   uint32_t *sync);
 
+/* The synchronization of asynchronous copy call 'copy' that a latent occurrence of it includes:
+ * the next call of its thread when no family has claimed it, it covers the copy's stream (as for
+ * det_join_sync) and it is no finding of its own (it did not block at least min_blocked_ns
+ * waiting for device work). Sets '*blocked' to the time it blocked while device work was pending
+ * (0 when none was) and claims it. Returns the call, DET_NONE when there is none, or DET_NONE
+ * with '*failed' set when memory is exhausted. */
+uint32_t det_latent_sync(det_ctx *ctx, uint32_t copy, uint64_t *blocked, int *failed);
+
 /* Whether 'call' is a device-to-host copy of at most readback_max_bytes: a readback, judged by
  * SYNC301 alone (never SYNC201/202, whether or not it waited). */
 int det_is_readback(const det_ctx *ctx, const det_call *call);
 
-/* Families (one file each). */
+/* Families (one file each). The latent passes run after every family's first pass, over the
+ * calls no finding claimed, in the same order. */
 int det_streams_run(det_ctx *ctx);
 int det_readback_run(det_ctx *ctx);
 int det_copies_run(det_ctx *ctx);
 int det_syncs_run(det_ctx *ctx);
 int det_capture_run(det_ctx *ctx);
+int det_streams_latent(det_ctx *ctx);
+int det_readback_latent(det_ctx *ctx);
+int det_copies_latent(det_ctx *ctx);
+int det_syncs_latent(det_ctx *ctx);
 char *det_streams_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
 char *det_readback_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
 char *det_copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
@@ -216,5 +248,18 @@ char *det_whatif_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
 
 /* "1 time" / "3 times" (static buffer per call site is not used: writes into 'buf'). */
 const char *det_times(uint64_t n, char *buf, size_t size);
+
+/* The advice of rules/hints.def for a finding of 'rule' whose call site is a Python frame
+ * ('python' 1) and whose copy goes in 'direction' (or NULL), or NULL when the catalog's fix
+ * is the advice (hints.c). */
+const char *det_hint(ss_rule_id rule, int python, const char *direction);
+
+/* The start of the program's first repeated GPU work (phase.c, docs/detectors.md "Startup
+ * phase"), or 0 when the log shows none. */
+uint64_t det_steady_start(const det_ctx *ctx);
+
+/* Whether a call site frame is the user's own code and which library frames are never a call
+ * site (site.c). */
+int32_t det_choose_site(const det_ctx *ctx, const ss_stack *stack, int32_t *via);
 
 #endif

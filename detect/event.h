@@ -125,6 +125,41 @@ typedef struct ss_stack_frame {
     uint32_t python; /* 1 for a Python frame */
 } ss_stack_frame;
 
+/* Whether Python source file 'file' belongs to an installed package or to the standard
+ * library rather than to the program: under site-packages or dist-packages, in
+ * PREFIX/lib/python3.N/ (or lib64), or a frozen module. The detectors' default notion of the
+ * user's Python code, also used when Python frames are recorded, so that the one user frame a
+ * deep stack needs is kept (interpose/python.c). Inline: the capture library does not link the
+ * detectors. */
+static inline int ss_python_library_file(const char *file)
+{
+    static const char *const parts[] = {"/site-packages/", "/dist-packages/", "/lib/python3.",
+                                        "/lib64/python3."};
+    if (file[0] == '<')
+        return file[1] == 'f' && file[2] == 'r' && file[3] == 'o' && file[4] == 'z';
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        const char *part = parts[i];
+        size_t len = 0;
+        while (part[len] != '\0')
+            len++;
+        for (const char *p = file; *p != '\0'; p++) {
+            size_t k = 0;
+            while (k < len && p[k] == part[k])
+                k++;
+            if (k < len)
+                continue;
+            if (i < 2)
+                return 1;            /* a package folder */
+            const char *q = p + len; /* the standard library: python3.N/ */
+            while (*q >= '0' && *q <= '9')
+                q++;
+            if (q > p + len && *q == '/')
+                return 1;
+        }
+    }
+    return 0;
+}
+
 typedef struct ss_stack {
     ss_stack_frame *frames; /* innermost first */
     uint32_t depth;

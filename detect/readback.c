@@ -7,6 +7,7 @@
 #include "detect_int.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 static const char *dst_kind_word(const det_ctx *ctx, const det_call *call)
 {
@@ -58,6 +59,61 @@ int det_readback_run(det_ctx *ctx)
             .device = det_call_device(ctx, c),
             .flag = sync != DET_NONE,
             .aux_call = sync,
+        };
+        rc = det_report(ctx, &hit);
+        /* A synchronization of the copy's stream right after a copy that waited by itself
+         * found the stream idle: part of this readback, no latent note of its own. */
+        int failed = 0;
+        uint64_t idle_ns;
+        if (rc == 0 && sync == DET_NONE)
+            det_latent_sync(ctx, (uint32_t)i, &idle_ns, &failed);
+        if (failed)
+            rc = -1;
+    }
+    det_opset_free(&waited);
+    return rc;
+}
+
+int det_readback_latent(det_ctx *ctx)
+{
+    det_opset waited = {0};
+    int rc = 0;
+    for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
+        det_call *c = &ctx->calls[i];
+        if (c->enclosed || c->claimed || !det_is_readback(ctx, c))
+            continue;
+        if (c->ev->result != 0)
+            continue; /* a call that failed did not synchronize */
+        if ((rc = det_waited(ctx, (uint32_t)i, 0, &waited)) < 0)
+            break;
+        /* A readback synchronizes when the copy itself does (a synchronous copy, or one into
+         * pageable memory), or through the synchronization of its stream that follows it (an
+         * asynchronous copy into pinned memory, then cudaStreamSynchronize: `.item()`). */
+        int failed = 0;
+        uint64_t sync_ns = 0;
+        uint32_t sync = det_latent_sync(ctx, (uint32_t)i, &sync_ns, &failed);
+        if (failed) {
+            rc = -1;
+            break;
+        }
+        const char *dst = dst_kind_word(ctx, c);
+        int copy_syncs =
+            c->row->sync == SS_SYNC_ALWAYS || (dst != NULL && strcmp(dst, "pageable") == 0);
+        if (sync == DET_NONE && !copy_syncs)
+            continue;
+        c->claimed = 1;
+        det_hit hit = {
+            .rule = SS_RULE_SCALAR_READBACK,
+            .call = (uint32_t)i,
+            .ns = (waited.count > 0 ? det_blocked_ns(c) : 0) + sync_ns,
+            .bytes = det_call_bytes(ctx, c),
+            .direction = "DtoH",
+            .host_kind = dst,
+            .waited = &waited,
+            .stream_id = det_call_stream(ctx, c),
+            .device = det_call_device(ctx, c),
+            .aux_call = sync,
+            .latent = 1,
         };
         rc = det_report(ctx, &hit);
     }

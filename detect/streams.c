@@ -101,8 +101,30 @@ typedef struct involvement {
     uint64_t ns;
 } involvement;
 
+/* Whether a blocking stream other than the legacy one, on the legacy operation's device and
+ * context, had work queued around it: the operation could have serialized with that work. */
+static int blocking_work_around(const det_ctx *ctx, const det_op *legacy)
+{
+    const ss_ev_gpu *l = &legacy->ev->u.gpu;
+    for (size_t s = 0; s < ctx->stream_count; s++) {
+        const det_stream *st = &ctx->streams[s];
+        if (s == legacy->stream || st->legacy || !st->blocking || st->count == 0)
+            continue;
+        if ((st->device >= 0 && l->device >= 0 && st->device != l->device) ||
+            (st->context != 0 && l->context != 0 && st->context != l->context))
+            continue;
+        uint64_t first = ctx->ops[st->ops[0]].ev->u.gpu.start_ns;
+        if (first < l->end_ns && st->max_end[st->count - 1] > l->start_ns)
+            return 1;
+    }
+    return 0;
+}
+
+/* Checks legacy operation 'o'; 'latent' 0: reports it when it serialized other streams for at
+ * least min_blocked_ns (SYNC101/102, and SYNC103 at the streams' creation); 1: reports a latent
+ * occurrence when it did not but other blocking streams had work around it. */
 static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement *inv,
-                           uint32_t *create_calls)
+                           uint32_t *create_calls, int latent)
 {
     const det_op *legacy = &ctx->ops[o];
     const ss_ev_gpu *l = &legacy->ev->u.gpu;
@@ -160,7 +182,10 @@ static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement
             inv[ninv++] = (involvement){(uint32_t)s, held_back ? held : own};
     }
     uint64_t figure = own_wait + held_total;
-    if (ninv == 0 || figure < ctx->opt->min_blocked_ns || legacy->call == DET_NONE)
+    int reported = ninv > 0 && figure >= ctx->opt->min_blocked_ns;
+    if (legacy->call == DET_NONE || reported == latent)
+        return 0;
+    if (latent && !blocking_work_around(ctx, legacy))
         return 0;
 
     uint32_t others[64];
@@ -184,7 +209,15 @@ static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement
         .other_count = nothers,
         .device = l->device,
         .aux_call = DET_NONE,
+        .latent = latent,
+        .at_ns = ctx->calls[legacy->call].ev->enter_ns,
     };
+    if (latent) {
+        if (ninv == 0)
+            hit.ns = 0;
+        return det_report(ctx, &hit);
+    }
+    ctx->calls[legacy->call].serialized = 1;
     if (det_report(ctx, &hit) < 0)
         return -1;
 
@@ -203,6 +236,7 @@ static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement
             .other_count = 1,
             .device = st->device,
             .aux_call = DET_NONE,
+            .at_ns = ctx->calls[legacy->call].ev->enter_ns,
         };
         if (det_report(ctx, &h) < 0)
             return -1;
@@ -224,11 +258,28 @@ int det_streams_run(det_ctx *ctx)
         if (op->call == DET_NONE || ctx->calls[op->call].claimed ||
             !det_call_on_legacy(&ctx->calls[op->call]))
             continue;
-        rc = check_legacy_op(ctx, (uint32_t)o, &set, inv, create_calls);
+        rc = check_legacy_op(ctx, (uint32_t)o, &set, inv, create_calls, 0);
     }
     det_opset_free(&set);
     free(inv);
     free(create_calls);
+    return rc;
+}
+
+int det_streams_latent(det_ctx *ctx)
+{
+    det_opset set = {0};
+    involvement *inv = malloc((ctx->stream_count ? ctx->stream_count : 1) * sizeof *inv);
+    int rc = inv ? 0 : -1;
+    for (size_t o = 0; o < ctx->op_count && rc == 0; o++) {
+        const det_op *op = &ctx->ops[o];
+        if (op->call == DET_NONE || ctx->calls[op->call].claimed ||
+            ctx->calls[op->call].serialized || !det_call_on_legacy(&ctx->calls[op->call]))
+            continue;
+        rc = check_legacy_op(ctx, (uint32_t)o, &set, inv, NULL, 1);
+    }
+    det_opset_free(&set);
+    free(inv);
     return rc;
 }
 

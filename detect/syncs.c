@@ -58,6 +58,58 @@ int det_syncs_run(det_ctx *ctx)
     return rc;
 }
 
+/* Whether a call of class 'klass' synchronizes the device every time (frees, host frees,
+ * registrations), so that a call that found nothing pending still synchronized. Allocations
+ * only sometimes do: they count only when they were seen waiting. */
+static int always_synchronizes(ss_api_class klass)
+{
+    return klass == SS_CLASS_FREE || klass == SS_CLASS_HOST_FREE ||
+           klass == SS_CLASS_HOST_REGISTER || klass == SS_CLASS_HOST_UNREGISTER;
+}
+
+int det_syncs_latent(det_ctx *ctx)
+{
+    det_opset waited = {0};
+    int rc = 0;
+    for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
+        det_call *c = &ctx->calls[i];
+        if (c->enclosed || c->claimed || c->row == NULL)
+            continue;
+        if (c->ev->result != 0)
+            continue; /* a call that failed did not synchronize */
+        /* Stream and event synchronizations are how libraries synchronize for the program
+         * (PyTorch's copies, Stream.synchronize); a device synchronization is the program's
+         * own explicit request and is reported only when it waited (as before). */
+        int explicit_sync =
+            c->row->sync == SS_SYNC_EXPLICIT &&
+            (c->row->klass == SS_CLASS_STREAM_SYNC || c->row->klass == SS_CLASS_EVENT_SYNC);
+        int device_sync = c->row->sync == SS_SYNC_DEVICE && always_synchronizes(c->row->klass);
+        if (!explicit_sync && !device_sync)
+            continue;
+        uint32_t only = 0;
+        if (c->row->klass == SS_CLASS_STREAM_SYNC && c->ev->stream != SS_STREAM_LEGACY &&
+            !(c->ev->stream == SS_STREAM_LEGACY_NULL && !c->ev->per_thread))
+            only = c->ev->stream_id;
+        if ((rc = det_waited(ctx, (uint32_t)i, only, &waited)) < 0)
+            break;
+        c->claimed = 1;
+        det_hit hit = {
+            .rule = explicit_sync ? SS_RULE_SYNC_IN_LOOP : SS_RULE_DEVICE_WIDE_SYNC_CALL,
+            .call = (uint32_t)i,
+            .ns = waited.count > 0 ? det_blocked_ns(c) : 0,
+            .bytes = explicit_sync ? 0 : c->ev->bytes,
+            .waited = &waited,
+            .stream_id = c->row->klass == SS_CLASS_STREAM_SYNC ? c->ev->stream_id : 0,
+            .device = det_call_device(ctx, c),
+            .aux_call = DET_NONE,
+            .latent = 1,
+        };
+        rc = det_report(ctx, &hit);
+    }
+    det_opset_free(&waited);
+    return rc;
+}
+
 char *det_syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     char total[32], max[32], times[32], over[32], text[32];

@@ -300,6 +300,7 @@ typedef struct chunk {
     uint64_t stage[4];        /* GPU time per stage (index enum stage) */
     uint64_t stage_pinned[4]; /* the same with pageable copies at the pinned rate */
     uint64_t pageable, bytes; /* pageable copies, bytes copied */
+    uint64_t shape;           /* hash of its stages' operations (kinds and kernel names) */
 } chunk;
 
 /* A chain of consecutive chunks on one device with no two operations overlapping. */
@@ -329,13 +330,36 @@ static uint64_t stage_median(const chain *c, enum stage s, int pinned, uint64_t 
     return median(scratch, c->count);
 }
 
-/* Reports the chain when it is long enough and double buffering would pay (docs/detectors.md),
- * then empties it. Returns 0 or -1. */
+/* How many chunks of the chain have its most common shape ('scratch' holds count values). */
+static size_t most_common_shape(const chain *c, uint64_t *scratch)
+{
+    for (size_t i = 0; i < c->count; i++)
+        scratch[i] = c->chunks[i].shape;
+    qsort(scratch, c->count, sizeof *scratch, cmp_u64);
+    size_t best = 0, run = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        run = i > 0 && scratch[i] == scratch[i - 1] ? run + 1 : 1;
+        if (run > best)
+            best = run;
+    }
+    return best;
+}
+
+/* Reports the chain when it is long enough, repeats one shape of chunk at least
+ * pipeline_min_chunks (and 3) times, and double buffering would pay (docs/detectors.md), then
+ * empties it. Returns 0 or -1. */
 static int flush_chain(det_ctx *ctx, chain *c, const uint64_t *rates)
 {
     const ss_detect_options *opt = ctx->opt;
     int rc = 0;
-    if (c->count >= opt->pipeline_min_chunks && c->count >= 2) {
+    uint64_t *shapes = c->count >= 3 ? malloc(c->count * sizeof *shapes) : NULL;
+    if (c->count >= 3 && shapes == NULL)
+        return -1;
+    /* A pipeline repeats one copy-in, compute, copy-out shape; copies around different kernels
+     * one after another (an autotuner trying candidates) are not one. */
+    size_t same = shapes != NULL ? most_common_shape(c, shapes) : 0;
+    free(shapes);
+    if (same >= opt->pipeline_min_chunks && same >= 3) {
         uint64_t *scratch = malloc(c->count * sizeof *scratch);
         if (scratch == NULL)
             return -1;
@@ -420,6 +444,11 @@ static void add_to_chunk(chain *c, const det_ctx *ctx, uint32_t o, enum stage s,
     }
     k->stage[s] += ns;
     k->stage_pinned[s] += pinned;
+    /* The shape: each operation's stage, type and kernel name, in order (bytes aside: the
+     * last chunk of a pipeline is often shorter). */
+    uint64_t item = (uint64_t)s << 40 | (uint64_t)ctx->ops[o].ev->type << 32 |
+                    (ctx->ops[o].ev->type == SS_EV_KERNEL ? g->name : 0);
+    k->shape = (k->shape ^ item) * 0x100000001b3ULL + 0x9e3779b97f4a7c15ULL;
     if (g->end_ns > k->end)
         k->end = g->end_ns;
     c->state = s;

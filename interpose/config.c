@@ -201,6 +201,7 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
     config->kernel_activity = 1;
     config->python_depth = SS_DEFAULT_PYTHON_DEPTH;
     config->signal_flush_ms = SS_DEFAULT_SIGNAL_FLUSH_MS;
+    config->latent = 1;
     if (getcwd(config->cwd, sizeof config->cwd) == NULL)
         config->cwd[0] = '\0';
 
@@ -210,7 +211,9 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
         copy_var(SS_ENV_CHROME_TRACE, config->chrome_trace, sizeof config->chrome_trace, err,
                  err_size) < 0 ||
         copy_var(SS_ENV_CUPTI_PATH, config->cupti_path, sizeof config->cupti_path, err, err_size) <
-            0)
+            0 ||
+        copy_var(SS_ENV_ATTRIBUTE_TO, config->attribute_to, sizeof config->attribute_to, err,
+                 err_size) < 0)
         return -1;
     if (config->output[0] == '\0')
         memcpy(config->output, SS_DEFAULT_OUTPUT, sizeof SS_DEFAULT_OUTPUT);
@@ -248,7 +251,9 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
         read_us(SS_ENV_SLACK_US, &config->slack_ns, err, err_size) < 0 ||
         read_us(SS_ENV_STACK_MIN_US, &config->stack_min_ns, err, err_size) < 0 ||
         read_switch(SS_ENV_KERNEL_ACTIVITY, &config->kernel_activity, err, err_size) < 0 ||
-        read_switch(SS_ENV_QUIET, &config->quiet, err, err_size) < 0)
+        read_switch(SS_ENV_QUIET, &config->quiet, err, err_size) < 0 ||
+        read_switch(SS_ENV_LATENT, &config->latent, err, err_size) < 0 ||
+        read_switch(SS_ENV_TIMING, &config->timing, err, err_size) < 0)
         return -1;
     const char *python_depth = getenv(SS_ENV_PYTHON_DEPTH);
     if (python_depth != NULL && *python_depth != '\0') {

@@ -42,12 +42,22 @@ typedef struct pc_entry {
     int interpreter;                        /* 1: in the Python interpreter's own code */
 } pc_entry;
 
+/* A module that a frame names, and the bias to subtract from its addresses to get the
+ * addresses of its file (what `addr2line -e MODULE` takes). */
+typedef struct module_entry {
+    uint32_t module; /* string id */
+    uint64_t bias;
+} module_entry;
+
 typedef struct symbolizer {
 #ifdef SS_HAVE_LIBDW
     Dwfl *dwfl;
 #endif
     pc_entry *entries; /* open addressing on pc, 'cap' a power of two */
     size_t count, cap;
+    module_entry *modules; /* the modules of the frames, in order of first use */
+    size_t module_count, module_cap;
+    uint64_t resolve_ns; /* time spent symbolizing (SYNCSCOPE_TIMING) */
     char *(*demangle)(const char *, char *, size_t *, int *);
     void *cxx_runtime;            /* libstdc++ opened for its demangler, or NULL */
     char python_module[PATH_MAX]; /* the file of the Python interpreter's code, "" if none */
@@ -119,6 +129,7 @@ static void symbolizer_free(symbolizer *s)
         dwfl_end(s->dwfl);
 #endif
     free(s->entries);
+    free(s->modules);
     /* libstdc++ stays loaded: its demangled strings are already copied, and unloading a C++
      * runtime at exit can run its destructors twice. */
 }
@@ -138,13 +149,62 @@ static uint32_t intern_function(symbolizer *s, ss_event_log *log, const char *na
 {
     if (name == NULL)
         return 0;
+    /* nvcc's launch stubs carry the kernel's mangled name after their prefix
+     * ("__device_stub__Z5scalePfi"): demangled too, the prefix kept. */
+    static const char stub[] = "__device_stub_";
+    const char *mangled = name, *prefix = "";
+    if (strncmp(name, stub, sizeof stub - 1) == 0 && name[sizeof stub - 1] == '_' &&
+        name[sizeof stub] == 'Z') {
+        mangled = name + sizeof stub - 1;
+        prefix = "__device_stub__";
+    }
     int status = -1;
     char *plain = NULL;
-    if (s->demangle != NULL && name[0] == '_' && name[1] == 'Z')
-        plain = s->demangle(name, NULL, NULL, &status);
-    uint32_t id = ss_log_intern(log, status == 0 && plain != NULL ? plain : name);
+    if (s->demangle != NULL && mangled[0] == '_' && mangled[1] == 'Z')
+        plain = s->demangle(mangled, NULL, NULL, &status);
+    uint32_t id;
+    if (status == 0 && plain != NULL && prefix[0] != '\0') {
+        size_t len = strlen(prefix) + strlen(plain) + 1;
+        char *joined = malloc(len);
+        if (joined != NULL)
+            snprintf(joined, len, "%s%s", prefix, plain);
+        id = ss_log_intern(log, joined != NULL ? joined : name);
+        free(joined);
+    } else {
+        id = ss_log_intern(log, status == 0 && plain != NULL ? plain : name);
+    }
     free(plain);
     return id;
+}
+
+/* Remembers the bias of the module named by string 'module' the first time it is seen. */
+static void note_module(symbolizer *s, uint32_t module, uint64_t bias)
+{
+    for (size_t i = 0; i < s->module_count; i++) {
+        if (s->modules[i].module == module)
+            return;
+    }
+    if (s->module_count == s->module_cap) {
+        size_t cap = s->module_cap ? s->module_cap * 2 : 64;
+        module_entry *grown = realloc(s->modules, cap * sizeof *grown);
+        if (grown == NULL)
+            return;
+        s->modules = grown;
+        s->module_cap = cap;
+    }
+    s->modules[s->module_count++] = (module_entry){module, bias};
+}
+
+/* Writes the bias of every module a frame names into the log's metadata ("base:" + path),
+ * which gives the detectors a site's offset in its module when it has no source line. */
+static void add_module_bases(const symbolizer *s, ss_event_log *log)
+{
+    for (size_t i = 0; i < s->module_count; i++) {
+        char key[PATH_MAX + 8], value[32];
+        snprintf(key, sizeof key, "base:%s", log->strings[s->modules[i].module]);
+        snprintf(value, sizeof value, "0x%llx", (unsigned long long)s->modules[i].bias);
+        ss_log_set_meta(log, key, value);
+    }
 }
 
 #ifdef SS_HAVE_LIBDW
@@ -238,6 +298,9 @@ static void resolve_pc(symbolizer *s, ss_event_log *log, uint64_t pc, pc_entry *
     const char *module = mainfile != NULL ? mainfile : modname;
     if (module != NULL) {
         e->frames[0].module = ss_log_intern(log, module);
+        Dwarf_Addr bias = 0;
+        if (dwfl_module_getelf(mod, &bias) != NULL)
+            note_module(s, e->frames[0].module, bias);
         e->keep = !is_tool_module(module);
         if (s->python_module[0] != '\0') {
             char real[PATH_MAX];
@@ -290,7 +353,12 @@ static const pc_entry *lookup_pc(symbolizer *s, ss_event_log *log, uint64_t pc)
             return &s->entries[slot];
         slot = (slot + 1) & (s->cap - 1);
     }
+    struct timespec before, after;
+    clock_gettime(CLOCK_MONOTONIC, &before);
     resolve_pc(s, log, pc, &s->entries[slot]);
+    clock_gettime(CLOCK_MONOTONIC, &after);
+    s->resolve_ns += (uint64_t)(after.tv_sec - before.tv_sec) * 1000000000u +
+                     (uint64_t)after.tv_nsec - (uint64_t)before.tv_nsec;
     s->count++;
     return &s->entries[slot];
 }
@@ -550,6 +618,8 @@ static int write_output(FILE *out, void *context)
         return ss_report_write_sarif(out, o->result);
     case SS_FORMAT_GITHUB:
         return ss_report_write_github(out, o->result);
+    case SS_FORMAT_GITLAB:
+        return ss_report_write_gitlab(out, o->result);
     case SS_FORMAT_HTML: {
         const ss_result *results[] = {o->result};
         const ss_event_log *traces[] = {o->log};
@@ -586,40 +656,113 @@ static void format_ns(uint64_t ns, char *out, size_t size)
         snprintf(out, size, "%.1f us", (double)ns / 1e3);
 }
 
+/* Where a summary line puts a finding: "file:line", else "function (module+0xOFFSET)", else
+ * the function; then " via LIBRARY-LINE" when the call went through a library. */
+static void summary_where(const ss_finding *f, char *out, size_t size)
+{
+    char via[PATH_MAX];
+    ss_finding_via_text(f, via, sizeof via);
+    int n;
+    if (f->file != NULL && f->line > 0)
+        n = snprintf(out, size, "%s:%u", f->file, f->line);
+    else if (f->module != NULL)
+        n = (int)strlen(ss_finding_module_text(f, out, size));
+    else
+        n = snprintf(out, size, "%s", f->function != NULL ? f->function : "?");
+    if (via[0] != '\0' && n >= 0 && (size_t)n < size)
+        snprintf(out + n, size - (size_t)n, " via %s", via);
+}
+
 static void print_summary(const ss_result *r, const char *written)
 {
     char blocked[32], wall[32];
     format_ns(r->blocked_ns, blocked, sizeof blocked);
     format_ns(r->wall_ns, wall, sizeof wall);
-    double share = r->wall_ns > 0 ? 100.0 * (double)r->blocked_ns / (double)r->wall_ns : 0.0;
-    ss_log_note("%s of %s (%.1f%%) host time blocked in implicit synchronization; %zu "
-                "finding%s%s",
-                blocked, wall, share, r->count, r->count == 1 ? "" : "s",
-                r->count > 0 ? ", costliest first:" : "");
-    for (size_t i = 0; i < r->count && i < SUMMARY_LINES; i++) {
+    size_t startup = 0, latent = 0, unlined = 0;
+    uint64_t startup_ns = 0;
+    for (size_t i = 0; i < r->count; i++) {
         const ss_finding *f = &r->findings[i];
+        latent += f->latent;
+        unlined += f->file == NULL && f->module != NULL;
+        if (f->startup) {
+            startup++;
+            startup_ns += f->latent ? 0 : f->evidence.total_ns;
+        }
+    }
+    size_t listed = r->count - startup;
+    double share = r->wall_ns > 0 ? 100.0 * (double)r->blocked_ns / (double)r->wall_ns : 0.0;
+    char notes[96] = "";
+    if (latent > 0)
+        snprintf(notes, sizeof notes, " (%zu latent: synchronized, blocked under the threshold)",
+                 latent);
+    ss_log_note("%s of %s (%.1f%%) host time blocked in implicit synchronization; %zu "
+                "finding%s%s%s",
+                blocked, wall, share, r->count, r->count == 1 ? "" : "s", notes,
+                listed > 0 ? ", costliest first:" : "");
+    /* The loop the program spends its time in first; what only its startup did (loading,
+     * compiling, autotuning, moving data in) in one line after them. */
+    size_t shown = 0;
+    for (size_t i = 0; i < r->count && shown < SUMMARY_LINES; i++) {
+        const ss_finding *f = &r->findings[i];
+        if (f->startup)
+            continue;
         const ss_rule *rule = ss_rules_get(f->rule);
         char cost[32];
         format_ns(f->evidence.total_ns, cost, sizeof cost);
-        char where[PATH_MAX + 32];
-        if (f->file != NULL && f->line > 0)
-            snprintf(where, sizeof where, "%s:%u", f->file, f->line);
-        else
-            snprintf(where, sizeof where, "%s", f->function != NULL ? f->function : "?");
+        char where[PATH_MAX * 2 + 64];
+        summary_where(f, where, sizeof where);
         ss_log_note("  %s %-9s %s x%llu  %s  %s", rule->id, cost,
                     f->evidence.api ? f->evidence.api : "", (unsigned long long)f->evidence.count,
                     where, f->message != NULL ? f->message : rule->summary);
+        shown++;
     }
-    if (r->count > SUMMARY_LINES)
-        ss_log_note("  ... and %zu more", r->count - SUMMARY_LINES);
+    if (listed > shown)
+        ss_log_note("  ... and %zu more", listed - shown);
+    if (startup > 0) {
+        char cost[32];
+        format_ns(startup_ns, cost, sizeof cost);
+        ss_log_note("  %zu finding%s only in the startup phase (before the first repeated GPU "
+                    "work: loading, compiling, autotuning), %s blocked: see the result file",
+                    startup, startup == 1 ? "" : "s", cost);
+    }
+    if (unlined > 0)
+        ss_log_note("build with -g (or -lineinfo for device code) for source lines: %zu "
+                    "finding%s only a function and its offset in a module",
+                    unlined, unlined == 1 ? " has" : "s have");
     if (r->dropped > 0)
         ss_log_warning("%llu events were dropped past the memory cap (%s); findings may be "
                        "incomplete",
                        (unsigned long long)r->dropped, SS_ENV_MAX_MEMORY);
     if (written != NULL)
         ss_log_note("results: %s", written);
-    case SS_FORMAT_GITLAB:
-        return ss_report_write_gitlab(out, o->result);
+}
+
+static uint64_t monotonic_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Splits the ':'-separated path list 'list' into 'paths' (at most 'max'; relative paths are
+ * joined to 'cwd'), each malloc'ed. Returns how many. */
+static size_t split_paths(const char *list, const char *cwd, char **paths, size_t max)
+{
+    size_t n = 0;
+    while (*list != '\0' && n < max) {
+        size_t len = strcspn(list, ":");
+        if (len > 0) {
+            char *piece = strndup(list, len);
+            if (piece == NULL)
+                break;
+            paths[n++] = ss_path_normalize(cwd[0] != '\0' ? cwd : NULL, piece);
+            free(piece);
+        }
+        list += len;
+        if (*list == ':')
+            list++;
+    }
+    return n;
 }
 
 SS_EXPORT int syncscope_finish(const ss_capture_view *v);
@@ -635,11 +778,13 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
         snprintf(host, sizeof host, "localhost");
     host[sizeof host - 1] = '\0';
 
+    uint64_t t_start = monotonic_ns();
     ss_event_log log;
     if (ss_log_init(&log) < 0)
         return -1;
     symbolizer sym;
     symbolizer_init(&sym);
+    uint64_t t_init = monotonic_ns();
     int rc = 0;
     add_metadata(&log, v, host);
     if (build_log(v, &log, &sym) < 0) {
@@ -648,7 +793,11 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
         ss_log_free(&log);
         return -1;
     }
+    add_module_bases(&sym, &log);
+    uint64_t symbolize_ns = (t_init - t_start) + sym.resolve_ns;
+    size_t addresses = sym.count, modules = sym.module_count;
     symbolizer_free(&sym);
+    uint64_t t_log = monotonic_ns();
 
     ss_detect_options options;
     ss_detect_options_default(&options);
@@ -658,9 +807,19 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
         options.readback_max_bytes = cfg->readback_bytes;
     if (cfg->slack_ns > 0)
         options.slack_ns = cfg->slack_ns;
+    options.latent = cfg->latent;
+    char *user_paths[64];
+    options.user_path_count = split_paths(cfg->attribute_to, cfg->cwd, user_paths,
+                                          sizeof user_paths / sizeof user_paths[0]);
+    options.user_paths = (const char *const *)user_paths;
     set_meta_u64(&log, "min_blocked_ns", options.min_blocked_ns);
     set_meta_u64(&log, "readback_max_bytes", options.readback_max_bytes);
     set_meta_u64(&log, "slack_ns", options.slack_ns);
+
+    if (cfg->attribute_to[0] != '\0')
+        ss_log_set_meta(&log, "attribute_to", cfg->attribute_to);
+    if (!cfg->latent)
+        ss_log_set_meta(&log, "latent", "0");
 
     /* The trace is written before the detectors run, exactly as captured: `syncscope
      * analyze` reads it and runs the same detectors. */
@@ -677,14 +836,19 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
             rc = -1;
     }
 
+    uint64_t t_trace = monotonic_ns();
     ss_result result;
     ss_result_init(&result, SS_RESULT_RUN);
-    if (ss_detect_run(&log, &options, &result) < 0) {
+    int detected = ss_detect_run(&log, &options, &result);
+    for (size_t i = 0; i < options.user_path_count; i++)
+        free(user_paths[i]);
+    if (detected < 0) {
         ss_log_error("out of memory in the detectors; no report written");
         ss_result_free(&result);
         ss_log_free(&log);
         return -1;
     }
+    uint64_t t_detect = monotonic_ns();
     if (result.dropped < log.dropped)
         result.dropped = log.dropped;
     if (result.pid == 0)
@@ -707,6 +871,15 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     }
     if (!cfg->quiet)
         print_summary(&result, written[0] != '\0' && strcmp(written, "-") != 0 ? written : NULL);
+    if (cfg->timing) {
+        uint64_t t_end = monotonic_ns();
+        ss_log_note("exit timing: symbolize %.1f ms (%zu addresses, %zu modules), collect %.1f "
+                    "ms (%zu events), trace %.1f ms, detect %.1f ms, write %.1f ms, total %.1f ms",
+                    (double)symbolize_ns / 1e6, addresses, modules,
+                    (double)(t_log - t_start - symbolize_ns) / 1e6, log.count,
+                    (double)(t_trace - t_log) / 1e6, (double)(t_detect - t_trace) / 1e6,
+                    (double)(t_end - t_detect) / 1e6, (double)(t_end - t_start) / 1e6);
+    }
     ss_result_free(&result);
     ss_log_free(&log);
     return rc;

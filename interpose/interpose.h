@@ -29,6 +29,10 @@
 /* How long a SIGINT/SIGTERM waits for the outputs to be written before the program dies of
  * it anyway; 0: no handler, a signal writes nothing */
 #define SS_ENV_SIGNAL_FLUSH_MS "SYNCSCOPE_SIGNAL_FLUSH_MS"
+#define SS_ENV_LATENT "SYNCSCOPE_LATENT" /* 0: no latent notes (docs/detectors.md) */
+/* Path prefixes of the user's own code, separated by ':' (--attribute-to, docs/run.md) */
+#define SS_ENV_ATTRIBUTE_TO "SYNCSCOPE_ATTRIBUTE_TO"
+#define SS_ENV_TIMING "SYNCSCOPE_TIMING" /* 1: one line on the exit-time work's cost */
 
 /* Launcher variables that carry a process's rank, in the order they are tried. */
 #define SS_RANK_VARIABLES                                                                          \
@@ -73,6 +77,9 @@ typedef struct ss_interpose_config {
     int quiet;
     uint32_t python_depth;    /* Python frames kept per stack, 0: none */
     uint32_t signal_flush_ms; /* a signal's wait for the outputs, 0: no signal handler */
+    int latent;               /* 1: latent synchronizations are reported as notes (default) */
+    int timing;               /* 1: the finisher prints what its steps took */
+    char attribute_to[SS_CONFIG_PATH_MAX]; /* ':'-separated path prefixes, "" for none */
 } ss_interpose_config;
 
 /* Parses a byte size: digits with an optional K, M, G or T suffix (powers of 1024,

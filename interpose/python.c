@@ -344,7 +344,18 @@ static int32_t frame_offset(const reader *rd, uintptr_t frame, uintptr_t code, i
     return (int32_t)off;
 }
 
-/* Walks the frames of thread state 'ts'. Returns the number of ids written, or -1 when a
+/* Whether the frame 'id' of 'table' is the program's own code rather than a library's
+ * (ss_python_library_file). */
+static int user_frame(const ss_py_table *table, uint32_t id)
+{
+    const ss_py_frame *f = ss_py_get(table, id);
+    return f != NULL && !ss_python_library_file(ss_py_text(table, f->file));
+}
+
+/* Walks the frames of thread state 'ts', innermost first, keeping at most 'max'. When none of
+ * those is the program's own code (a call deep inside a library: model.to() recursing through
+ * torch.nn's modules), the walk goes on to the first frame that is, and keeps it in place of
+ * the last one: the finding needs that frame. Returns the number of ids written, or -1 when a
  * frame is not what the layout says (a wrong layout). */
 static int walk(const reader *rd, ss_py_table *table, uintptr_t ts, uint32_t *ids, uint32_t max)
 {
@@ -359,7 +370,8 @@ static int walk(const reader *rd, ss_py_table *table, uintptr_t ts, uint32_t *id
             return -1;
     }
     uint32_t n = 0;
-    for (unsigned hops = 0; frame != 0 && n < max && hops < MAX_HOPS; hops++) {
+    int kept_user = 0;
+    for (unsigned hops = 0; frame != 0 && hops < MAX_HOPS && (n < max || !kept_user); hops++) {
         uintptr_t code, previous;
         if (read_ptr(rd, frame + L->fr_previous, &previous) < 0 ||
             read_ptr(rd, frame + L->fr_code, &code) < 0)
@@ -384,11 +396,28 @@ static int walk(const reader *rd, ss_py_table *table, uintptr_t ts, uint32_t *id
         int32_t offset = frame_offset(rd, current, code, owner);
         if (offset == -2)
             continue;
+        if (n == max) {
+            /* Past the depth, only the file decides: is this the program's own code? */
+            uintptr_t file_obj;
+            char file[1024];
+            if (read_ptr(rd, code + L->co_filename, &file_obj) < 0 ||
+                read_text(rd, file_obj, file, sizeof file) < 0)
+                return -1;
+            if (ss_python_library_file(file))
+                continue;
+        }
         uint32_t id = resolve(rd, table, code, offset);
         if (id == UINT32_MAX)
             return -1;
-        if (id != 0)
-            ids[n++] = id;
+        if (id == 0)
+            continue;
+        int user = user_frame(table, id);
+        if (n == max) {
+            ids[max - 1] = id; /* the program's frame, in place of the outermost library one */
+            break;
+        }
+        ids[n++] = id;
+        kept_user |= user;
     }
     return (int)n;
 }

@@ -34,6 +34,28 @@ static cJSON *finding_json(const ss_finding *f)
         cJSON_AddItemToArray(frames, ss_report_json_frame(&f->frames[i]));
     cJSON_AddItemToObject(o, "evidence", ss_report_json_evidence(&f->evidence));
     cJSON_AddItemToObject(o, "extra", ss_report_json_extra(f));
+    if (f->origin == SS_ORIGIN_RUNTIME) {
+        cJSON_AddItemToObject(o, "latent", ss_report_json_checked(cJSON_CreateBool(f->latent)));
+        cJSON_AddItemToObject(o, "startup", ss_report_json_checked(cJSON_CreateBool(f->startup)));
+        if (f->via_file != NULL || f->via_function != NULL) {
+            char text[4096];
+            cJSON *via = ss_report_json_checked(cJSON_AddObjectToObject(o, "via"));
+            ss_report_json_add_string(via, "file", f->via_file);
+            ss_report_json_add_u64(via, "line", f->via_line);
+            ss_report_json_add_string(via, "function", f->via_function);
+            ss_report_json_add_string(via, "text", ss_finding_via_text(f, text, sizeof text));
+        } else {
+            cJSON_AddItemToObject(o, "via", ss_report_json_checked(cJSON_CreateNull()));
+        }
+        ss_report_json_add_string(o, "module", f->module);
+        if (f->module != NULL) {
+            char offset[32];
+            snprintf(offset, sizeof offset, "0x%" PRIx64, f->module_offset);
+            ss_report_json_add_string(o, "moduleOffset", offset);
+        } else {
+            cJSON_AddItemToObject(o, "moduleOffset", ss_report_json_checked(cJSON_CreateNull()));
+        }
+    }
     return o;
 }
 
@@ -241,6 +263,41 @@ static void read_evidence(reader *rd, const cJSON *o, const char *ctx, ss_eviden
     ev->device = (int)get_i64(rd, o, ctx, "device", -1, INT32_MAX, -1);
 }
 
+/* A boolean member: 0 when absent or null. */
+static int get_bool(reader *rd, const cJSON *obj, const char *ctx, const char *name)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(obj, name);
+    if (item != NULL && !cJSON_IsBool(item) && !cJSON_IsNull(item))
+        fail(rd, "%s.%s must be true or false", ctx, name);
+    return cJSON_IsTrue(item);
+}
+
+/* The run-only members of a finding: latent, startup, via, module, moduleOffset. */
+static void read_run_location(reader *rd, const cJSON *o, const char *ctx, ss_finding *f)
+{
+    f->latent = get_bool(rd, o, ctx, "latent");
+    f->startup = get_bool(rd, o, ctx, "startup");
+    const cJSON *via = get_object(rd, o, ctx, "via", 0);
+    if (via != NULL) {
+        char sub[96];
+        snprintf(sub, sizeof sub, "%s.via", ctx);
+        f->via_file = get_string(rd, via, sub, "file", 0);
+        f->via_line = (unsigned)get_u64(rd, via, sub, "line", UINT32_MAX);
+        f->via_function = get_string(rd, via, sub, "function", 0);
+    }
+    f->module = get_string(rd, o, ctx, "module", 0);
+    char *offset = get_string(rd, o, ctx, "moduleOffset", 0);
+    if (offset != NULL) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(offset, &end, 16);
+        if (strncmp(offset, "0x", 2) != 0 || *end != '\0' || errno != 0)
+            fail(rd, "%s.moduleOffset must be a hexadecimal offset like \"0x1a2b\"", ctx);
+        f->module_offset = v;
+        free(offset);
+    }
+}
+
 static void read_finding(reader *rd, const cJSON *o, const char *ctx, ss_finding *f)
 {
     if (!cJSON_IsObject(o)) {
@@ -291,6 +348,7 @@ static void read_finding(reader *rd, const cJSON *o, const char *ctx, ss_finding
     const cJSON *evidence = get_object(rd, o, ctx, "evidence", 0);
     if (evidence)
         read_evidence(rd, evidence, sub, &f->evidence);
+    read_run_location(rd, o, ctx, f);
     const cJSON *extra = get_object(rd, o, ctx, "extra", 0);
     const cJSON *item;
     if (extra && !rd->failed) {

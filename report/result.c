@@ -35,6 +35,9 @@ void ss_finding_clear(ss_finding *f)
         free(f->extra[i].value);
     }
     free(f->extra);
+    free(f->via_file);
+    free(f->via_function);
+    free(f->module);
     memset(f, 0, sizeof *f);
 }
 
@@ -103,6 +106,52 @@ void ss_finding_add_extra(ss_finding *finding, const char *key, const char *valu
     finding->extra[finding->extra_count].key = ss_strdup(key);
     finding->extra[finding->extra_count].value = ss_strdup(value);
     finding->extra_count++;
+}
+
+const char *ss_report_short_path(const char *path)
+{
+    static const char *const parts[] = {"/site-packages/", "/dist-packages/"};
+    const char *best = NULL;
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+        for (const char *p = strstr(path, parts[i]); p != NULL; p = strstr(p + 1, parts[i]))
+            best = p + strlen(parts[i]);
+    }
+    if (best != NULL && *best != '\0')
+        return best;
+    /* The standard library: .../lib/python3.12/x.py */
+    for (const char *p = strstr(path, "/lib/python3."); p != NULL;
+         p = strstr(p + 1, "/lib/python3.")) {
+        const char *q = p + strlen("/lib/python3.");
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (*q == '/' && q[1] != '\0')
+            best = q + 1;
+    }
+    return best != NULL ? best : path;
+}
+
+const char *ss_finding_via_text(const ss_finding *f, char *out, size_t size)
+{
+    if (f->via_file != NULL && f->via_line > 0)
+        snprintf(out, size, "%s:%u", ss_report_short_path(f->via_file), f->via_line);
+    else if (f->via_file != NULL)
+        snprintf(out, size, "%s", ss_report_short_path(f->via_file));
+    else
+        snprintf(out, size, "%s", f->via_function != NULL ? f->via_function : "");
+    return out;
+}
+
+const char *ss_finding_module_text(const ss_finding *f, char *out, size_t size)
+{
+    if (f->file != NULL || f->module == NULL) {
+        snprintf(out, size, "%s", "");
+        return out;
+    }
+    const char *base = strrchr(f->module, '/');
+    base = base != NULL ? base + 1 : f->module;
+    snprintf(out, size, "%s%s(%s+0x%llx)", f->function != NULL ? f->function : "",
+             f->function != NULL ? " " : "", base, (unsigned long long)f->module_offset);
+    return out;
 }
 
 static int cmp_str(const char *a, const char *b)

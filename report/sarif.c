@@ -219,6 +219,15 @@ static cJSON *result_message(const ss_finding *f)
         free(text);
         text = next;
     }
+    if (f->via_file != NULL || f->via_function != NULL) {
+        char via[4096];
+        ss_finding_via_text(f, via, sizeof via);
+        len = strlen(text);
+        char *next = ss_asprintf("%s%s Called through [%s](1)", text,
+                                 len && text[len - 1] == '.' ? "" : ".", via);
+        free(text);
+        text = next;
+    }
     if (f->origin == SS_ORIGIN_RUNTIME && f->evidence.count > 0) {
         char total[48], max[48];
         ss_report_format_ms(total, sizeof total, f->evidence.total_ns);
@@ -302,6 +311,23 @@ static cJSON *primary_location(const char *root_dir, const char *program, const 
 {
     const char *file = f->file, *line_text = f->line_text, *function = f->function;
     unsigned line = f->line, column = f->column;
+    /* A site without a source line (a binary built without -g) is at an offset in its module:
+     * the module is the artifact, the offset its relative address. */
+    if (file == NULL && f->module != NULL) {
+        cJSON *loc = ss_report_json_checked(cJSON_CreateObject());
+        cJSON *physical = physical_location(root_dir, f->module, 0, 0, NULL);
+        cJSON *address = ss_report_json_checked(cJSON_AddObjectToObject(physical, "address"));
+        ss_report_json_add_u64(address, "relativeAddress", f->module_offset);
+        if (function != NULL)
+            ss_report_json_add_string(address, "name", function);
+        cJSON_AddItemToObject(loc, "physicalLocation", physical);
+        if (function != NULL) {
+            cJSON *logical =
+                ss_report_json_checked(cJSON_AddArrayToObject(loc, "logicalLocations"));
+            cJSON_AddItemToArray(logical, function_location(function));
+        }
+        return loc;
+    }
     for (size_t i = 0; i < f->frame_count && file == NULL; i++) {
         if (f->frames[i].file) {
             file = f->frames[i].file;
@@ -340,6 +366,26 @@ static cJSON *result_json(const char *root_dir, const char *program, const ss_fi
     cJSON_AddItemToObject(o, "message", result_message(f));
     cJSON *locations = ss_report_json_checked(cJSON_AddArrayToObject(o, "locations"));
     cJSON_AddItemToArray(locations, primary_location(root_dir, program, f));
+    /* The library frame the call went through, which the message links to ("[...](1)"). */
+    if (f->via_file != NULL || f->via_function != NULL) {
+        char text[4096];
+        ss_finding_via_text(f, text, sizeof text);
+        cJSON *related = ss_report_json_checked(cJSON_AddArrayToObject(o, "relatedLocations"));
+        cJSON *loc = ss_report_json_checked(cJSON_CreateObject());
+        ss_report_json_add_i64(loc, "id", 1);
+        if (f->via_file != NULL)
+            cJSON_AddItemToObject(loc, "physicalLocation",
+                                  physical_location(root_dir, f->via_file, f->via_line, 0, NULL));
+        if (f->via_function != NULL) {
+            cJSON *logical =
+                ss_report_json_checked(cJSON_AddArrayToObject(loc, "logicalLocations"));
+            cJSON_AddItemToArray(logical, function_location(f->via_function));
+        }
+        char *what = ss_asprintf("via %s", text);
+        cJSON_AddItemToObject(loc, "message", message(what));
+        free(what);
+        cJSON_AddItemToArray(related, loc);
+    }
     char fingerprint[17];
     ss_finding_fingerprint(f, fingerprint);
     cJSON *fps = ss_report_json_checked(cJSON_AddObjectToObject(o, "partialFingerprints"));

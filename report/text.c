@@ -254,6 +254,17 @@ static void put_evidence(const text_out *t, const ss_finding *f)
             put_text(t->out, ev->stream);
             fputc('\n', t->out);
         }
+        char where[4096];
+        if (ss_finding_module_text(f, where, sizeof where)[0] != '\0') {
+            fputs("  site: ", t->out);
+            put_text(t->out, where);
+            fputc('\n', t->out);
+        }
+        if (ss_finding_via_text(f, where, sizeof where)[0] != '\0') {
+            fputs("  via: ", t->out);
+            put_text(t->out, where);
+            fputc('\n', t->out);
+        }
         for (size_t i = 0; i < f->extra_count; i++) {
             fputs("  ", t->out);
             put_text(t->out, f->extra[i].key);

@@ -3,6 +3,8 @@
 #include "detect.h"
 #include "detect_fixture.h"
 
+#include <cjson/cJSON.h>
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,7 +153,15 @@ START_TEST(test_readback_nothing_pending)
     copy(SS_EV_MEMCPY, US(30), US(33), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PAGEABLE);
     run();
-    ck_assert_uint_eq(res.count, 0);
+    /* It synchronized, and found the device idle: a latent note, not a warning. */
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only_latent(SS_RULE_SCALAR_READBACK);
+    ck_assert_uint_eq(f->line, 42);
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_uint_eq(f->evidence.total_ns, 0);
+    ck_assert_str_eq(f->evidence.direction, "DtoH");
+    ck_assert_str_eq(f->message, "latent: synchronized 1 time, blocked 0.0 ms this run: "
+                                 "cudaMemcpy read 4 bytes back to the host");
     ck_assert_uint_eq(res.blocked_ns, 0);
 }
 END_TEST
@@ -264,7 +274,13 @@ START_TEST(test_readback_then_other_stream_sync)
      * 4-byte copy is not SYNC201 either. */
     item_pattern(14, 0x2000u, "cudaStreamSynchronize");
     run();
-    ck_assert_uint_eq(res.count, 0);
+    /* Each synchronized (the copy into pageable memory, the synchronization of stream 14),
+     * neither waited for earlier work: two latent notes. */
+    ck_assert_uint_eq(blocking_count(), 0);
+    ck_assert_uint_eq(res.count, 2);
+    ck_assert_uint_eq(only_latent(SS_RULE_SCALAR_READBACK)->line, 36);
+    ck_assert_ptr_null(only_latent(SS_RULE_SCALAR_READBACK)->evidence.waited_for);
+    ck_assert_uint_eq(only_latent(SS_RULE_SYNC_IN_LOOP)->evidence.total_ns, 0);
 }
 END_TEST
 
@@ -279,10 +295,13 @@ START_TEST(test_readback_sync_not_next)
     kernel("scale", US(313), US(400), 3, 13);
     sync_call(1, "cudaStreamSynchronize", S13, 13, US(35), US(405), 4, "train.py", 38);
     run();
-    ck_assert_uint_eq(res.count, 1);
+    ck_assert_uint_eq(blocking_count(), 1);
     const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
     ck_assert_uint_eq(f->line, 38);
     ck_assert_uint_eq(f->evidence.total_ns, US(370));
+    /* The copy into pageable memory synchronized by itself, and found nothing pending. */
+    ck_assert_uint_eq(res.count, 2);
+    ck_assert_uint_eq(only_latent(SS_RULE_SCALAR_READBACK)->line, 36);
 }
 END_TEST
 
@@ -293,7 +312,14 @@ START_TEST(test_readback_then_idle_sync)
     dtoh_async(1, US(20), US(32), 2, 8, US(25), US(27), "train.py", 54);
     sync_call(1, "cudaStreamSynchronize", S13, 13, US(35), US(40), 3, "train.py", 54);
     run();
-    ck_assert_uint_eq(res.count, 0);
+    /* One latent readback: the copy and the synchronization after it. */
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only_latent(SS_RULE_SCALAR_READBACK);
+    ck_assert_uint_eq(f->line, 54);
+    ck_assert_uint_eq(f->evidence.total_ns, 0);
+    ck_assert_str_eq(f->message, "latent: synchronized 1 time, blocked 0.0 ms this run: "
+                                 "cudaMemcpyAsync read 8 bytes back to the host and "
+                                 "cudaStreamSynchronize waited for the device");
     ck_assert_uint_eq(res.blocked_ns, 0);
 }
 END_TEST
@@ -328,7 +354,8 @@ START_TEST(test_readback_legacy_sync_of_non_blocking_copy)
     dtoh_async(1, US(20), US(32), 2, 4, US(25), US(27), "train.py", 36);
     sync_call(1, "cudaStreamSynchronize", 0, LEGACY_ID, US(35), US(320), 3, "train.py", 38);
     run();
-    ck_assert_uint_eq(res.count, 1);
+    ck_assert_uint_eq(blocking_count(), 1);
+    ck_assert_uint_eq(only_latent(SS_RULE_SCALAR_READBACK)->line, 36);
     const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
     ck_assert_uint_eq(f->line, 38);
     ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 7 (0.30 ms)");
@@ -345,7 +372,8 @@ START_TEST(test_readback_sync_copy_joins_nothing)
          SS_MEM_PAGEABLE);
     sync_call(1, "cudaDeviceSynchronize", 0, 0, US(35), US(320), 3, "main.cu", 43);
     run();
-    ck_assert_uint_eq(res.count, 1);
+    ck_assert_uint_eq(blocking_count(), 1);
+    ck_assert_uint_eq(only_latent(SS_RULE_SCALAR_READBACK)->line, 42);
     const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
     ck_assert_uint_eq(f->line, 43);
     ck_assert_uint_eq(f->evidence.total_ns, US(285));
@@ -362,7 +390,8 @@ START_TEST(test_readback_device_sync_of_other_streams)
     dtoh_async(1, US(20), US(32), 2, 4, US(311), US(313), "train.py", 36);
     sync_call(1, "cudaDeviceSynchronize", 0, 0, US(35), US(320), 3, "train.py", 36);
     run();
-    ck_assert_uint_eq(res.count, 1);
+    ck_assert_uint_eq(blocking_count(), 1);
+    ck_assert_uint_eq(only_latent(SS_RULE_SCALAR_READBACK)->line, 36);
     const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
     ck_assert_str_eq(extra(f, "over_synchronized"), "1");
 }
@@ -481,7 +510,8 @@ START_TEST(test_only_later_work_pending)
     copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PAGEABLE);
     run();
-    ck_assert_uint_eq(res.count, 0);
+    ck_assert_uint_eq(res.count, 1);
+    ck_assert_uint_eq(only_latent(SS_RULE_SCALAR_READBACK)->evidence.total_ns, 0);
 }
 END_TEST
 
@@ -662,7 +692,13 @@ START_TEST(test_sync_copy_nothing_pending)
     copy(SS_EV_MEMCPY, US(30), US(410), 2, LEGACY_ID, 1 << 20, SS_COPY_HTOD, SS_MEM_PAGEABLE,
          SS_MEM_DEVICE);
     run();
-    ck_assert_uint_eq(res.count, 0);
+    /* It blocked 0.40 ms for its own transfer, and waited for no earlier work: latent. */
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only_latent(SS_RULE_SYNC_COPY_IN_PIPELINE);
+    ck_assert_uint_eq(f->evidence.total_ns, 0);
+    ck_assert_str_eq(f->message, "latent: synchronized 1 time, blocked 0.0 ms this run: "
+                                 "synchronous cudaMemcpy");
+    ck_assert_uint_eq(res.blocked_ns, 0);
 }
 END_TEST
 
@@ -681,8 +717,12 @@ START_TEST(test_device_sync_over_synchronized)
     sync_call(1, "cudaDeviceSynchronize", 0, 0, US(20), US(405), 2, "main.cu", 60);
     sync_call(1, "cudaStreamSynchronize", S13, 13, US(500), US(505), 3, "main.cu", 61);
     run();
-    ck_assert_uint_eq(res.count, 1);
-    const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
+    ck_assert_uint_eq(blocking_count(), 1);
+    ck_assert_uint_eq(only_latent(SS_RULE_SYNC_IN_LOOP)->line, 61);
+    const ss_finding *f = NULL;
+    for (size_t i = 0; i < res.count; i++)
+        f = res.findings[i].latent ? f : &res.findings[i];
+    ck_assert_int_eq(f->rule, SS_RULE_SYNC_IN_LOOP);
     ck_assert_uint_eq(f->line, 60);
     ck_assert_int_eq(f->severity, SS_SEV_NOTE);
     ck_assert_uint_eq(f->evidence.total_ns, US(385));
@@ -739,7 +779,14 @@ START_TEST(test_short_block_is_ignored)
     pending_scale();
     free_call(US(306), US(310), 2, site("alloc.cu", 8));
     run();
-    ck_assert_uint_eq(res.count, 0);
+    /* 4 us is under the evidence threshold: a latent note with the time it did block. */
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only_latent(SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    ck_assert_uint_eq(f->evidence.total_ns, US(4));
+    ck_assert_str_eq(f->evidence.waited_for, "kernel 'scale' on stream 13 (0.30 ms)");
+    ck_assert_str_eq(f->message, "latent: synchronized 1 time, blocked 0.0 ms this run: "
+                                 "cudaFree, which synchronizes the device");
+    ck_assert_uint_eq(res.blocked_ns, 0);
 }
 END_TEST
 
@@ -878,7 +925,11 @@ START_TEST(test_overlapping_streams_are_not_serialized)
     launch_call(1, US(10), US(12), 2, SS_STREAM_LEGACY, LEGACY_ID, site("main.cu", 33));
     kernel("fill", US(50), US(150), 2, LEGACY_ID);
     run();
-    ck_assert_uint_eq(res.count, 0);
+    /* Stream 13 had work around it: the legacy launch could have serialized (latent). */
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only_latent(SS_RULE_DEFAULT_STREAM_LAUNCH);
+    ck_assert_uint_eq(f->line, 33);
+    ck_assert_uint_eq(f->evidence.total_ns, 0);
 }
 END_TEST
 
@@ -948,7 +999,7 @@ START_TEST(test_capture_success)
 {
     capture(0, 0);
     run();
-    ck_assert_uint_eq(res.count, 0);
+    ck_assert_uint_eq(count_of(SS_RULE_CAPTURE_UNSAFE_CALL), 0);
 }
 END_TEST
 
@@ -1134,6 +1185,569 @@ START_TEST(test_same_findings_after_trace_round_trip)
 }
 END_TEST
 
+/* ---- latent synchronizations ---- */
+
+START_TEST(test_latent_off_reports_nothing)
+{
+    /* --no-latent: a readback that found the device idle is no finding at all (as before). */
+    memcpy_call(1, US(20), US(40), 2, 4, 2, site("main.cu", 42));
+    copy(SS_EV_MEMCPY, US(30), US(33), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    opt.latent = 0;
+    run();
+    ck_assert_uint_eq(res.count, 0);
+}
+END_TEST
+
+START_TEST(test_latent_folds_into_blocking_finding)
+{
+    /* Two readbacks at one line: the first waited for 'scale', the second found nothing
+     * pending. One finding (the one that blocked) that counts the other as latent. */
+    pending_scale();
+    memcpy_call(1, US(20), US(320), 2, 4, 2, site("main.cu", 42));
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    memcpy_call(1, US(400), US(410), 3, 4, 2, site("main.cu", 42));
+    copy(SS_EV_MEMCPY, US(402), US(405), 3, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_int_eq(f->latent, 0);
+    ck_assert_int_eq(f->severity, SS_SEV_WARNING);
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_uint_eq(f->evidence.total_ns, US(300));
+    ck_assert_str_eq(extra(f, "latent_count"), "1");
+    ck_assert_uint_eq(res.blocked_ns, US(300));
+}
+END_TEST
+
+START_TEST(test_latent_pageable_copy)
+{
+    /* A 64 KiB pageable cudaMemcpyAsync that blocked 3 us for its own transfer: latent
+     * SYNC201, with the evidence of a blocking one. */
+    async_copy_call(1, US(20), US(23), 2, 65536, 1, site("load.cu", 12));
+    copy(SS_EV_MEMCPY, US(21), US(22), 2, 13, 65536, SS_COPY_HTOD, SS_MEM_PAGEABLE, SS_MEM_DEVICE);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only_latent(SS_RULE_PAGEABLE_ASYNC_COPY);
+    ck_assert_uint_eq(f->line, 12);
+    ck_assert_uint_eq(f->evidence.bytes, 65536);
+    ck_assert_str_eq(f->evidence.direction, "HtoD");
+    ck_assert_str_eq(f->evidence.host_kind, "pageable");
+    ck_assert_str_eq(f->evidence.stream, "stream 13");
+    ck_assert_str_eq(f->message, "latent: synchronized 1 time, blocked 0.0 ms this run: "
+                                 "cudaMemcpyAsync HtoD with pageable host memory, 65536 bytes");
+    ck_assert_uint_eq(res.blocked_ns, 0);
+}
+END_TEST
+
+START_TEST(test_latent_syncs_by_kind)
+{
+    /* Idle: a stream and an event synchronization are latent SYNC401; a device
+     * synchronization (the program's own explicit request) and a cudaMalloc (which only
+     * sometimes synchronizes) are not reported; a cudaFree that failed did nothing. */
+    sync_call(1, "cudaStreamSynchronize", S13, 13, US(10), US(12), 1, "idle.cu", 1);
+    sync_call(1, "cudaEventSynchronize", 0, 0, US(20), US(22), 2, "idle.cu", 2);
+    sync_call(1, "cudaDeviceSynchronize", 0, 0, US(30), US(32), 3, "idle.cu", 3);
+    api((call_spec){.name = "cudaMalloc",
+                    .enter = US(40),
+                    .exit = US(45),
+                    .corr = 4,
+                    .bytes = 1024,
+                    .kind = -1,
+                    .stack = site("idle.cu", 4)});
+    api((call_spec){.name = "cudaFree",
+                    .enter = US(50),
+                    .exit = US(51),
+                    .corr = 5,
+                    .kind = -1,
+                    .result = 1,
+                    .stack = site("idle.cu", 5)});
+    free_call(US(60), US(61), 6, site("idle.cu", 6));
+    run();
+    ck_assert_uint_eq(res.count, 3);
+    ck_assert_uint_eq(blocking_count(), 0);
+    ck_assert_uint_eq(count_of(SS_RULE_SYNC_IN_LOOP), 2);
+    for (size_t i = 0; i < res.count; i++)
+        ck_assert_uint_ne(res.findings[i].line, 3);
+    ck_assert_uint_eq(only_latent(SS_RULE_DEVICE_WIDE_SYNC_CALL)->line, 6);
+    ck_assert_str_eq(nth(SS_RULE_SYNC_IN_LOOP, 0)->evidence.api, "cudaStreamSynchronize");
+    ck_assert_str_eq(nth(SS_RULE_SYNC_IN_LOOP, 1)->evidence.api, "cudaEventSynchronize");
+}
+END_TEST
+
+START_TEST(test_latent_ranked_after_blocking)
+{
+    /* Latent notes cost (almost) nothing this run: they come after the findings that
+     * blocked, and do not count in the run's blocked time. */
+    pending_scale();
+    free_call(US(20), US(330), 2, site("alloc.cu", 8));
+    free_call(US(400), US(401), 3, site("alloc.cu", 20));
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    ck_assert_int_eq(res.findings[0].latent, 0);
+    ck_assert_uint_eq(res.findings[0].line, 8);
+    ck_assert_int_eq(res.findings[1].latent, 1);
+    ck_assert_uint_eq(res.findings[1].line, 20);
+    ck_assert_uint_eq(res.blocked_ns, US(310));
+}
+END_TEST
+
+/* ---- just-my-code: call sites and via frames ---- */
+
+/* A stack: libcudart, a libtorch frame, then 'python' Python frames (file, line) innermost
+ * first. */
+static uint32_t python_stack(size_t python, const char *const *files, const unsigned *lines)
+{
+    ss_stack_frame frames[8] = {
+        {0x7f01, ss_log_intern(&log_, "cudaMemcpyAsync"), 0,
+         ss_log_intern(&log_, "/usr/lib/libcudart.so.13"), 0, 0},
+        {0x7f02, ss_log_intern(&log_, "at::native::copy_"), 0,
+         ss_log_intern(&log_, "/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so"), 0,
+         0},
+    };
+    for (size_t i = 0; i < python; i++)
+        frames[2 + i] = (ss_stack_frame){
+            0, ss_log_intern(&log_, "f"), ss_log_intern(&log_, files[i]), 0, lines[i], 1};
+    return ss_log_add_stack(&log_, frames, (uint32_t)(2 + python));
+}
+
+#define GENERATION "/venv/lib/python3.12/site-packages/transformers/generation/utils.py"
+
+/* A 4-byte readback that waited for 'scale' (correlation 'corr', at 'at'), made from 'stack'. */
+static void readback_at(uint32_t corr, uint64_t at, uint32_t stack)
+{
+    launch_call(1, at, at + US(5), corr + 100, S13, 13, site("main.cu", 30));
+    kernel("scale", at + US(10), at + US(310), corr + 100, 13);
+    async_copy_call(1, at + US(20), at + US(320), corr, 4, 2, stack);
+    copy(SS_EV_MEMCPY, at + US(312), at + US(315), corr, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+}
+
+START_TEST(test_python_site_with_via)
+{
+    /* generate() in the program's line 11 reaches .item() at transformers' line 2192: the
+     * finding is at line 11, and names the library line it went through. */
+    const char *files[] = {GENERATION, "/work/pt_gpt2.py"};
+    const unsigned lines[] = {2192, 11};
+    readback_at(2, 0, python_stack(2, files, lines));
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, "/work/pt_gpt2.py");
+    ck_assert_uint_eq(f->line, 11);
+    ck_assert_str_eq(f->via_file, GENERATION);
+    ck_assert_uint_eq(f->via_line, 2192);
+    ck_assert_str_eq(f->via_function, "f");
+    char text[256];
+    ck_assert_str_eq(ss_finding_via_text(f, text, sizeof text),
+                     "transformers/generation/utils.py:2192");
+    ck_assert_str_eq(f->hint,
+                     ".item(), float(t), bool(t), 'if t:' and print(t) copy a value to the CPU "
+                     "and wait for the GPU: in a loop, accumulate on the device (total += "
+                     "loss.detach(), correct += (pred == y).sum()) and read once after the loop, "
+                     "or every N steps.");
+}
+END_TEST
+
+START_TEST(test_via_keeps_library_lines_apart)
+{
+    /* One line of the program reaches readbacks at two library lines: two findings, one per
+     * library line (each a line PyTorch's sync debug mode would name). A third occurrence
+     * through the first library line joins the first finding. */
+    const char *files[] = {GENERATION, "/work/pt_gpt2.py"};
+    const unsigned first[] = {2192, 11}, second[] = {2210, 11};
+    readback_at(2, 0, python_stack(2, files, first));
+    readback_at(3, US(1000), python_stack(2, files, second));
+    readback_at(4, US(2000), python_stack(2, files, first));
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    const ss_finding *a = nth(SS_RULE_SCALAR_READBACK, 0), *b = nth(SS_RULE_SCALAR_READBACK, 1);
+    ck_assert_uint_eq(a->line, 11);
+    ck_assert_uint_eq(b->line, 11);
+    ck_assert_uint_eq(a->via_line, 2192);
+    ck_assert_uint_eq(a->evidence.count, 2);
+    ck_assert_uint_eq(b->via_line, 2210);
+    ck_assert_uint_eq(b->evidence.count, 1);
+}
+END_TEST
+
+START_TEST(test_python_stdlib_is_not_user_code)
+{
+    /* The standard library (PREFIX/lib/python3.N/) is library code; a folder that merely
+     * starts like it is not. */
+    const char *files[] = {"/usr/lib/python3.12/json/encoder.py", "/home/me/lib/python3x/run.py"};
+    const unsigned lines[] = {200, 7};
+    readback_at(2, 0, python_stack(2, files, lines));
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, "/home/me/lib/python3x/run.py");
+    ck_assert_str_eq(f->via_file, "/usr/lib/python3.12/json/encoder.py");
+}
+END_TEST
+
+START_TEST(test_attribute_to_paths)
+{
+    /* --attribute-to the package: its frame is the user's code now, no via. */
+    const char *files[] = {GENERATION, "/work/pt_gpt2.py"};
+    const unsigned lines[] = {2192, 11};
+    readback_at(2, 0, python_stack(2, files, lines));
+    const char *const paths[] = {"/venv/lib/python3.12/site-packages/transformers"};
+    opt.user_paths = paths;
+    opt.user_path_count = 1;
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, GENERATION);
+    ck_assert_uint_eq(f->line, 2192);
+    ck_assert_ptr_null(f->via_file);
+}
+END_TEST
+
+START_TEST(test_attribute_to_native)
+{
+    /* Native: by default a library of the program's tree is its code; with --attribute-to the
+     * program's sources, the finding moves to main() and names the library as the via. */
+    ss_stack_frame frames[3] = {
+        {0x7f01, ss_log_intern(&log_, "cudaFree"), 0,
+         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 0, 0},
+        {0x7f02, ss_log_intern(&log_, "pool_release"), ss_log_intern(&log_, "/src/pool/pool.c"),
+         ss_log_intern(&log_, "/opt/app/libpool.so"), 77, 0},
+        {0x4011, ss_log_intern(&log_, "main"), ss_log_intern(&log_, "/src/app/main.c"),
+         ss_log_intern(&log_, "/opt/app/app"), 9, 0},
+    };
+    uint32_t stack = ss_log_add_stack(&log_, frames, 3);
+    pending_scale();
+    free_call(US(20), US(330), 2, stack);
+    const char *const paths[] = {"/src/app/"};
+    opt.user_paths = paths;
+    opt.user_path_count = 1;
+    run();
+    const ss_finding *f = only(SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    ck_assert_str_eq(f->file, "/src/app/main.c");
+    ck_assert_uint_eq(f->line, 9);
+    ck_assert_str_eq(f->via_file, "/src/pool/pool.c");
+    ck_assert_uint_eq(f->via_line, 77);
+    ck_assert_str_eq(f->via_function, "pool_release");
+}
+END_TEST
+
+START_TEST(test_system_library_is_via)
+{
+    /* A library installed under /usr is not the program's: the site is main(), the library
+     * frame is the via; nvcc's header template (cuda_runtime.h) is neither. */
+    ss_stack_frame frames[4] = {
+        {0x7f01, ss_log_intern(&log_, "cudaMallocHost"), 0,
+         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 0, 0},
+        {0x4008, ss_log_intern(&log_, "cudaError cudaMallocHost<float>(float**, unsigned long)"),
+         ss_log_intern(&log_, "/usr/local/cuda/targets/x86_64-linux/include/cuda_runtime.h"),
+         ss_log_intern(&log_, "/work/app"), 575, 0},
+        {0x7f03, ss_log_intern(&log_, "blas_init"), 0,
+         ss_log_intern(&log_, "/usr/lib/x86_64-linux-gnu/libblas.so.3"), 0, 0},
+        {0x4011, ss_log_intern(&log_, "main"), ss_log_intern(&log_, "/work/main.cu"),
+         ss_log_intern(&log_, "/work/app"), 21, 0},
+    };
+    uint32_t stack = ss_log_add_stack(&log_, frames, 4);
+    pending_scale();
+    api((call_spec){.name = "cudaMallocHost",
+                    .enter = US(20),
+                    .exit = US(330),
+                    .corr = 2,
+                    .bytes = 4096,
+                    .kind = -1,
+                    .stack = stack});
+    run();
+    const ss_finding *f = only(SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    ck_assert_str_eq(f->file, "/work/main.cu");
+    ck_assert_uint_eq(f->line, 21);
+    ck_assert_ptr_null(f->via_file);
+    ck_assert_str_eq(f->via_function, "blas_init");
+}
+END_TEST
+
+/* ---- binaries built without -g ---- */
+
+/* A stack of a program built without -g: static cudart inside the executable, then 'caller'
+ * at 'pc' in /work/bin/app (loaded with bias 0x400000, say the metadata), then an outer
+ * frame at 'outer_pc'. */
+static uint32_t release_stack(uint64_t pc, uint64_t outer_pc)
+{
+    ss_log_set_meta(&log_, "executable", "/work/bin/app");
+    ss_log_set_meta(&log_, "base:/work/bin/app", "0x400000");
+    ss_stack_frame frames[4] = {
+        {0x402000, ss_log_intern(&log_, "cudart::cudaApiFree(void*)"), 0,
+         ss_log_intern(&log_, "/work/bin/app"), 0, 0},
+        {0x402100, ss_log_intern(&log_, "cudaFree"), 0, ss_log_intern(&log_, "/work/bin/app"), 0,
+         0},
+        {pc, ss_log_intern(&log_, "release_pool(Pool*)"), 0, ss_log_intern(&log_, "/work/bin/app"),
+         0, 0},
+        {outer_pc, ss_log_intern(&log_, "main"), 0, ss_log_intern(&log_, "/work/bin/app"), 0, 0},
+    };
+    return ss_log_add_stack(&log_, frames, 4);
+}
+
+START_TEST(test_release_binary_site)
+{
+    /* The site is the program's innermost function, at an offset in its module; the same call
+     * site reached from two callers is one finding, and the result says once how to get source
+     * lines. */
+    pending_scale();
+    free_call(US(20), US(330), 2, release_stack(0x401234, 0x401500));
+    launch_call(1, US(400), US(405), 5, S13, 13, site("main.cu", 30));
+    kernel("scale", US(410), US(710), 5, 13);
+    free_call(US(420), US(730), 3, release_stack(0x401234, 0x401600));
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    ck_assert_ptr_null(f->file);
+    ck_assert_uint_eq(f->evidence.count, 2);
+    ck_assert_str_eq(f->function, "release_pool(Pool*)");
+    ck_assert_str_eq(f->module, "/work/bin/app");
+    ck_assert_uint_eq(f->module_offset, 0x1234);
+    char text[256];
+    ck_assert_str_eq(ss_finding_module_text(f, text, sizeof text),
+                     "release_pool(Pool*) (app+0x1234)");
+    ck_assert_uint_eq(res.diag_count, 1);
+    ck_assert_int_eq(res.diags[0].severity, SS_SEV_NOTE);
+    ck_assert_str_eq(res.diags[0].message,
+                     "1 finding has no source line, only a function and its offset in a module: "
+                     "build with -g (or -lineinfo for device code) for source lines");
+}
+END_TEST
+
+START_TEST(test_release_binary_without_base)
+{
+    /* A trace without the module's load address (recorded before it was kept): no offset is
+     * made up. */
+    uint32_t stack = release_stack(0x401234, 0x401500);
+    ss_log_set_meta(&log_, "base:/work/bin/app", "unknown");
+    pending_scale();
+    free_call(US(20), US(330), 2, stack);
+    run();
+    const ss_finding *f = only(SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    ck_assert_str_eq(f->function, "release_pool(Pool*)");
+    ck_assert_ptr_null(f->module);
+    ck_assert_uint_eq(res.diag_count, 0);
+}
+END_TEST
+
+/* ---- copy direction ---- */
+
+START_TEST(test_driver_copy_direction_from_api)
+{
+    /* cuMemcpyDtoHAsync has no kind argument, and CUPTI may report its copy as HtoH (seen with
+     * XLA): the direction is the API's. Its 4 KiB into pageable memory is SYNC201, DtoH. */
+    pending_scale();
+    api((call_spec){.name = "cuMemcpyDtoHAsync_v2",
+                    .enter = US(20),
+                    .exit = US(320),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 4096,
+                    .kind = -1,
+                    .stack = site("xla.cc", 5)});
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4096, SS_COPY_HTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    run();
+    const ss_finding *f = only(SS_RULE_PAGEABLE_ASYNC_COPY);
+    ck_assert_str_eq(f->evidence.direction, "DtoH");
+    ck_assert_str_eq(f->evidence.host_kind, "pageable");
+}
+END_TEST
+
+START_TEST(test_driver_memcpy_direction_unknown)
+{
+    /* cuMemcpy takes no kind: without a copy record its direction is unknown, never guessed;
+     * with one, it is the record's. */
+    pending_scale();
+    api((call_spec){.name = "cuMemcpy",
+                    .enter = US(20),
+                    .exit = US(320),
+                    .corr = 2,
+                    .bytes = 4096,
+                    .kind = -1,
+                    .stack = site("drv.c", 5)});
+    api((call_spec){.name = "cuMemcpy",
+                    .enter = US(400),
+                    .exit = US(420),
+                    .corr = 3,
+                    .bytes = 4096,
+                    .kind = -1,
+                    .stack = site("drv.c", 6)});
+    launch_call(1, US(330), US(331), 4, S13, 13, site("main.cu", 30));
+    kernel("scale", US(332), US(410), 4, 13);
+    copy(SS_EV_MEMCPY, US(412), US(415), 3, LEGACY_ID, 4096, SS_COPY_DTOD, SS_MEM_DEVICE,
+         SS_MEM_DEVICE);
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_SYNC_COPY_IN_PIPELINE), 2);
+    const ss_finding *a = nth(SS_RULE_SYNC_COPY_IN_PIPELINE, 0);
+    const ss_finding *b = nth(SS_RULE_SYNC_COPY_IN_PIPELINE, 1);
+    ck_assert_uint_eq(a->line, 5);
+    ck_assert_ptr_null(a->evidence.direction);
+    ck_assert_uint_eq(b->line, 6);
+    ck_assert_str_eq(b->evidence.direction, "DtoD");
+}
+END_TEST
+
+/* ---- startup phase ---- */
+
+/* A cudaFree that waits for kernel 'init' at 0, then 'rounds' rounds of kernels 'a', 'b' and a
+ * 4-byte readback each that waits for them, starting at 1 ms. */
+static void startup_then_loop(int rounds)
+{
+    launch_call(1, 0, US(5), 1, S13, 13, site("main.cu", 5));
+    kernel("init", US(10), US(310), 1, 13);
+    free_call(US(20), US(320), 2, site("main.cu", 6));
+    uint64_t t = MS(1);
+    uint32_t corr = 10;
+    for (int i = 0; i < rounds; i++, t += MS(1)) {
+        launch_call(1, t, t + US(5), corr, S13, 13, site("main.cu", 10));
+        kernel("a", t + US(10), t + US(110), corr++, 13);
+        launch_call(1, t + US(6), t + US(8), corr, S13, 13, site("main.cu", 11));
+        kernel("b", t + US(110), t + US(310), corr++, 13);
+        async_copy_call(1, t + US(20), t + US(320), corr, 4, 2, site("main.cu", 12));
+        copy(SS_EV_MEMCPY, t + US(312), t + US(315), corr++, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+             SS_MEM_PAGEABLE);
+    }
+}
+
+START_TEST(test_startup_phase_marked)
+{
+    startup_then_loop(4);
+    run();
+    const ss_finding *setup = only(SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    ck_assert_int_eq(setup->startup, 1);
+    ck_assert_int_eq(setup->severity, SS_SEV_WARNING); /* marked, not demoted */
+    ck_assert_int_eq(strncmp(setup->message, "startup: cudaFree blocked the host", 34), 0);
+    const ss_finding *loop = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_int_eq(loop->startup, 0);
+    ck_assert_uint_eq(loop->evidence.count, 4);
+}
+END_TEST
+
+START_TEST(test_startup_phase_needs_three_repeats)
+{
+    /* Two rounds are no loop yet: nothing is marked; and marking can be turned off. */
+    startup_then_loop(2);
+    run();
+    ck_assert_int_eq(only(SS_RULE_DEVICE_WIDE_SYNC_CALL)->startup, 0);
+    ss_result_free(&res);
+    ss_result_init(&res, SS_RESULT_RUN);
+    ss_log_free(&log_);
+    ck_assert_int_eq(ss_log_init(&log_), 0);
+    startup_then_loop(4);
+    opt.startup_phase = 0;
+    run();
+    ck_assert_int_eq(only(SS_RULE_DEVICE_WIDE_SYNC_CALL)->startup, 0);
+}
+END_TEST
+
+/* ---- advice for Python ---- */
+
+START_TEST(test_python_hint_for_pageable_copy)
+{
+    /* x.to('cuda') of a pageable tensor in Python: pin_memory, not cudaMallocHost. The same
+     * copy from C++ keeps the catalog's fix (no hint). */
+    const char *files[] = {"/work/train.py"};
+    const unsigned lines[] = {30};
+    pending_scale();
+    async_copy_call(1, US(20), US(320), 2, 1 << 20, 1, python_stack(1, files, lines));
+    copy(SS_EV_MEMCPY, US(312), US(318), 2, 13, 1 << 20, SS_COPY_HTOD, SS_MEM_PAGEABLE,
+         SS_MEM_DEVICE);
+    async_copy_call(1, US(400), US(700), 3, 1 << 20, 1, site("load.cu", 9));
+    copy(SS_EV_MEMCPY, US(410), US(690), 3, 13, 1 << 20, SS_COPY_HTOD, SS_MEM_PAGEABLE,
+         SS_MEM_DEVICE);
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_PAGEABLE_ASYNC_COPY), 2);
+    for (size_t i = 0; i < res.count; i++) {
+        const ss_finding *f = &res.findings[i];
+        if (f->line == 30)
+            ck_assert_ptr_nonnull(strstr(f->hint, "DataLoader(..., pin_memory=True)"));
+        else
+            ck_assert_ptr_null(f->hint);
+    }
+}
+END_TEST
+
+/* ---- the new fields in the outputs ---- */
+
+START_TEST(test_outputs_carry_via_latent_and_module)
+{
+    const char *files[] = {GENERATION, "/work/pt_gpt2.py"};
+    const unsigned lines[] = {2192, 11};
+    readback_at(2, 0, python_stack(2, files, lines));
+    free_call(US(900), US(901), 9, release_stack(0x401234, 0x401500));
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    char path[] = "/tmp/check_detect_json_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *out = fdopen(fd, "w");
+    ck_assert_int_eq(ss_report_write_json(out, &res), 0);
+    ck_assert_int_eq(fclose(out), 0);
+    ss_result back;
+    char err[256];
+    ck_assert_msg(ss_report_read_json(path, &back, err, sizeof err) == 0, "%s", err);
+    unlink(path);
+    ck_assert_uint_eq(back.count, 2);
+    for (size_t i = 0; i < 2; i++) {
+        const ss_finding *a = &res.findings[i], *b = &back.findings[i];
+        ck_assert_int_eq(a->latent, b->latent);
+        ck_assert_int_eq(a->startup, b->startup);
+        ck_assert_uint_eq(a->via_line, b->via_line);
+        ck_assert_uint_eq(a->module_offset, b->module_offset);
+        if (a->via_file)
+            ck_assert_str_eq(a->via_file, b->via_file);
+        if (a->module)
+            ck_assert_str_eq(a->module, b->module);
+    }
+    ss_result_free(&back);
+
+    /* SARIF: the module as the artifact of the finding without a line, the via frame as a
+     * related location the message links to. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    ck_assert_int_eq(ss_report_write_sarif(mem, &res), 0);
+    ck_assert_int_eq(fclose(mem), 0);
+    cJSON *sarif = cJSON_Parse(text);
+    free(text);
+    ck_assert_ptr_nonnull(sarif);
+    cJSON *results =
+        cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(sarif, "runs"), 0), "results");
+    int checked = 0;
+    cJSON *r;
+    cJSON_ArrayForEach(r, results)
+    {
+        cJSON *physical = cJSON_GetObjectItem(
+            cJSON_GetArrayItem(cJSON_GetObjectItem(r, "locations"), 0), "physicalLocation");
+        cJSON *related = cJSON_GetObjectItem(r, "relatedLocations");
+        const char *message =
+            cJSON_GetObjectItem(cJSON_GetObjectItem(r, "message"), "text")->valuestring;
+        if (related != NULL) {
+            cJSON *via = cJSON_GetArrayItem(related, 0);
+            ck_assert_int_eq(cJSON_GetObjectItem(via, "id")->valueint, 1);
+            ck_assert_str_eq(
+                cJSON_GetObjectItem(cJSON_GetObjectItem(via, "message"), "text")->valuestring,
+                "via transformers/generation/utils.py:2192.");
+            ck_assert_ptr_nonnull(
+                strstr(message, "Called through [transformers/generation/utils.py:2192](1)."));
+            checked++;
+        } else {
+            cJSON *artifact = cJSON_GetObjectItem(physical, "artifactLocation");
+            ck_assert_str_eq(cJSON_GetObjectItem(artifact, "uri")->valuestring,
+                             "file:///work/bin/app");
+            cJSON *address = cJSON_GetObjectItem(physical, "address");
+            ck_assert_int_eq(cJSON_GetObjectItem(address, "relativeAddress")->valueint, 0x1234);
+            ck_assert_str_eq(cJSON_GetObjectItem(address, "name")->valuestring,
+                             "release_pool(Pool*)");
+            checked++;
+        }
+    }
+    ck_assert_int_eq(checked, 2);
+    cJSON_Delete(sarif);
+}
+END_TEST
+
 static Suite *detect_suite(void)
 {
     const fixture_case cases[] = {
@@ -1168,6 +1782,19 @@ static Suite *detect_suite(void)
           test_native_site_skips_library_frames, test_unsymbolized_stacks_aggregate_by_stack,
           test_totals_and_metadata, test_refused_activity_buffers_warned,
           test_same_findings_after_trace_round_trip}},
+        {"latent",
+         {test_latent_off_reports_nothing, test_latent_folds_into_blocking_finding,
+          test_latent_pageable_copy, test_latent_syncs_by_kind, test_latent_ranked_after_blocking}},
+        {"just_my_code",
+         {test_python_site_with_via, test_via_keeps_library_lines_apart,
+          test_python_stdlib_is_not_user_code, test_attribute_to_paths, test_attribute_to_native,
+          test_system_library_is_via}},
+        {"release",
+         {test_release_binary_site, test_release_binary_without_base,
+          test_driver_copy_direction_from_api, test_driver_memcpy_direction_unknown}},
+        {"phase",
+         {test_startup_phase_marked, test_startup_phase_needs_three_repeats,
+          test_python_hint_for_pageable_copy, test_outputs_carry_via_latent_and_module}},
     };
     return fixture_suite("detect", cases, sizeof cases / sizeof cases[0], fixture_setup, 0);
 }

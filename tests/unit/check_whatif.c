@@ -329,6 +329,9 @@ END_TEST
 /* One chunk at 't': copy in of 'in' ns, kernel of 'k' ns, copy out of 'out' ns, back to back,
  * on 'stream_in' for the copies and 'stream_k' for the kernel; copies of 'bytes' from
  * 'host' memory. The first copy in of the log gets the stack pipe.cu:30. Returns the end. */
+/* The kernel name chunk() uses ("work" unless a test says otherwise). */
+static const char *chunk_kernel = "work";
+
 static uint64_t chunk(uint64_t t, uint64_t in, uint64_t k, uint64_t out, uint32_t stream_in,
                       uint32_t stream_k, uint64_t bytes, ss_mem_kind host, int first)
 {
@@ -337,7 +340,8 @@ static uint64_t chunk(uint64_t t, uint64_t in, uint64_t k, uint64_t out, uint32_
         call("cudaMemcpyAsync", t, t + US(5), h_in, stream_in, first ? site("pipe.cu", 30) : 0);
     gpu(SS_EV_MEMCPY, NULL, t, t + in, c, stream_in, bytes, SS_COPY_HTOD, host);
     c = call("cudaLaunchKernel", t + US(6), t + US(9), h_k, stream_k, 0);
-    gpu(SS_EV_KERNEL, "work", t + in, t + in + k, c, stream_k, 0, SS_COPY_UNKNOWN, SS_MEM_UNKNOWN);
+    gpu(SS_EV_KERNEL, chunk_kernel, t + in, t + in + k, c, stream_k, 0, SS_COPY_UNKNOWN,
+        SS_MEM_UNKNOWN);
     c = call("cudaMemcpyAsync", t + US(10), t + US(15), h_in, stream_in, 0);
     gpu(SS_EV_MEMCPY, NULL, t + in + k, t + in + k + out, c, stream_in, bytes, SS_COPY_DTOH, host);
     return t + in + k + out;
@@ -401,12 +405,15 @@ END_TEST
 
 START_TEST(test_pipeline_pinned_rate_from_log)
 {
-    /* A pinned 10 MB copy in 0.5 ms elsewhere in the log: 20 GB/s in, the default out. */
-    uint32_t c = call("cudaMemcpyAsync", 0, US(5), S14, 14, 0);
-    gpu(SS_EV_MEMCPY, NULL, 0, US(500), c, 14, 10000000u, SS_COPY_HTOD, SS_MEM_PINNED);
+    /* A pinned 10 MB copy in 0.5 ms elsewhere in the log (after the chain: before it, it would
+     * join the first chunk's copy-in and give it a shape of its own): 20 GB/s in, the default
+     * out. */
     uint64_t t = MS(1);
     for (int i = 0; i < 3; i++)
         t = chunk(t, MS(20), MS(7), MS(8), 13, 13, 54000000u, SS_MEM_PAGEABLE, i == 0);
+    uint32_t c = call("cudaMemcpyAsync", t + MS(1), t + MS(1) + US(5), S14, 14, 0);
+    gpu(SS_EV_MEMCPY, NULL, t + MS(2), t + MS(2) + US(500), c, 14, 10000000u, SS_COPY_HTOD,
+        SS_MEM_PINNED);
     run();
     const ss_finding *f = only(SS_RULE_SERIALIZED_PIPELINE);
     assert_extra(f, "pinned_h2d_bytes_per_us", "20000");
@@ -450,6 +457,30 @@ START_TEST(test_pipeline_too_few_chunks)
         t = chunk(t, MS(3), MS(7), MS(2), 13, 13, 1u << 20, SS_MEM_PINNED, i == 0);
     run();
     ck_assert_uint_eq(count_of(SS_RULE_SERIALIZED_PIPELINE), 0);
+}
+END_TEST
+
+START_TEST(test_pipeline_needs_a_repeated_shape)
+{
+    /* Four copy-in, kernel, copy-out chunks around four different kernels (an autotuner
+     * trying candidates): no repeated shape, no pipeline; with the same kernel three times
+     * among them, one. */
+    static const char *const candidates[] = {"gemm_64x64", "gemm_128x64", "gemm_64x128",
+                                             "gemm_128x128"};
+    uint64_t t = 0;
+    for (int i = 0; i < 4; i++) {
+        chunk_kernel = candidates[i];
+        t = chunk(t, MS(3), MS(7), MS(2), 13, 13, 1u << 20, SS_MEM_PINNED, i == 0);
+    }
+    chunk_kernel = "work";
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_SERIALIZED_PIPELINE), 0);
+    ss_result_free(&res);
+    ss_result_init(&res, SS_RESULT_RUN);
+    for (int i = 0; i < 3; i++)
+        t = chunk(t, MS(3), MS(7), MS(2), 13, 13, 1u << 20, SS_MEM_PINNED, 0);
+    run();
+    assert_extra(only(SS_RULE_SERIALIZED_PIPELINE), "chunks", "7");
 }
 END_TEST
 
@@ -508,7 +539,8 @@ static Suite *whatif_suite(void)
          {test_pipeline_ten_chunks, test_pipeline_pageable_at_pinned_rate,
           test_pipeline_pinned_rate_from_log, test_pipeline_serialized_across_streams,
           test_pipeline_overlapping_streams, test_pipeline_too_few_chunks,
-          test_pipeline_no_meaningful_saving, test_pipeline_incomplete_chunk_breaks_chain, NULL}},
+          test_pipeline_needs_a_repeated_shape, test_pipeline_no_meaningful_saving,
+          test_pipeline_incomplete_chunk_breaks_chain, NULL}},
         {"scale", {test_whatif_large_log, NULL}},
     };
     return fixture_suite("whatif", cases, sizeof cases / sizeof cases[0], setup, 60);

@@ -189,6 +189,36 @@ static inline const ss_finding *nth(ss_rule_id rule, size_t index)
     return NULL;
 }
 
+/* Findings that are not latent notes (ss_finding.latent). */
+static inline size_t blocking_count(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < res.count; i++)
+        n += !res.findings[i].latent;
+    return n;
+}
+
+/* The one latent note of 'rule' (fails the test unless there is exactly one); checks what
+ * every latent note is: a note whose message starts "latent: synchronized " (after "device N: "
+ * in a log of two or more devices). */
+static inline const ss_finding *only_latent(ss_rule_id rule)
+{
+    const ss_finding *found = NULL;
+    for (size_t i = 0; i < res.count; i++) {
+        if (res.findings[i].rule == rule && res.findings[i].latent) {
+            ck_assert_ptr_null(found);
+            found = &res.findings[i];
+        }
+    }
+    ck_assert_ptr_nonnull(found);
+    ck_assert_int_eq(found->severity, SS_SEV_NOTE);
+    const char *text = found->message;
+    if (strncmp(text, "device ", 7) == 0 && strstr(text, ": ") != NULL)
+        text = strstr(text, ": ") + 2;
+    ck_assert_int_eq(strncmp(text, "latent: synchronized ", 21), 0);
+    return found;
+}
+
 static inline size_t count_of(ss_rule_id rule)
 {
     size_t n = 0;

@@ -69,6 +69,10 @@ def reported(root, json_path):
     base = document.get("root") if isinstance(document.get("root"), str) else root
     rows = set()
     for finding in document.get("findings", []):
+        # A latent note (the call synchronized, the GPU was idle) is what an 'idle' line may
+        # have; markers are about calls that blocked.
+        if finding.get("latent") is True:
+            continue
         rule = finding.get("ruleId")
         if isinstance(rule, dict):
             rule = rule.get("id")

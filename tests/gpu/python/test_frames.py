@@ -7,8 +7,10 @@ read (function, file, line; innermost first) with the lines marked "# frame: NAM
 Exit status 0 when every check passes, 1 otherwise.
 """
 import ctypes
+import importlib.util
 import os
 import sys
+import tempfile
 import threading
 
 HERE = os.path.abspath(__file__)
@@ -63,6 +65,40 @@ def función(lib):
     return capture(lib)  # frame: unicode
 
 
+# A library module (its path has a site-packages folder) that recurses and then reads the
+# stack itself: past the depth limit, the reader keeps the first frame of the program's own
+# code in place of the outermost library frame.
+LIBRARY_SOURCE = '''import ctypes
+def dive(lib, levels, depth):
+    if levels == 0:
+        buffer = ctypes.create_string_buffer(1 << 16)
+        lib.ss_pyframes_capture(buffer, len(buffer), depth)
+        return buffer.value.decode("utf-8")
+    return dive(lib, levels - 1, depth)
+'''
+
+
+def load_library_module():
+    folder = os.path.join(tempfile.mkdtemp(prefix="ss_frames_"), "site-packages")
+    os.makedirs(folder)
+    path = os.path.join(folder, "ss_deeplib.py")
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(LIBRARY_SOURCE)
+    spec = importlib.util.spec_from_file_location("ss_deeplib", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, path
+
+
+def check_deep_library(lib, mode, deeplib, path):
+    text = deeplib.dive(lib, 12, 4)  # frame: deep
+    frames = [tuple(line.split("\t")) for line in text.splitlines()]
+    frames = [(function, file, int(line)) for function, file, line in frames]
+    if len(frames) != 4 or any(f[:2] != ("dive", path) for f in frames[:3]) or \
+            frames[3] != ("check_deep_library", HERE, LINES["deep"]):
+        failures.append(f"{mode}: deep library stack: {frames}")
+
+
 def run_all(lib, mode):
     frames = outer(lib)  # frame: run_all
     expect(f"{mode}: nested calls", frames, [("capture", "capture"), ("inner", "inner"),
@@ -87,6 +123,7 @@ def run_all(lib, mode):
     lam = "run_all.<locals>.<lambda>" if QUALNAMES else "<lambda>"
     expect(f"{mode}: thread", result[0], [("capture", "capture"), ("inner", "inner"),
                                           ("outer", "outer"), (lam, "thread")])
+    check_deep_library(lib, mode, *DEEPLIB)
 
 
 def main():
@@ -102,6 +139,8 @@ def main():
         lib.ss_pyframes_capture.restype = ctypes.c_int
         lib.ss_pyframes_capture.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint]
         lib.ss_pyframes_version.restype = ctypes.c_char_p
+    global DEEPLIB
+    DEEPLIB = load_library_module()
     outer(released)  # the first capture looks for the interpreter
     version = released.ss_pyframes_version().decode()
     wanted = f"{sys.version_info[0]}.{sys.version_info[1]}"
