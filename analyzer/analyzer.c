@@ -20,7 +20,9 @@ typedef struct job {
     char *file;                        /* absolute path */
     const ss_compile_command *command; /* its compile_commands.json entry, or NULL */
     unsigned readback_bytes;           /* the file's effective readback-bytes */
-    int skip;                          /* empty or excluded: not parsed */
+    int skip;                          /* empty, excluded or included: not parsed */
+    int from_folder;                   /* found by a folder walk (not named, not listed) */
+    char *included_by;                 /* folder walk: another source #includes it, or NULL */
     int status;                        /* as ss_tu_analyze returns it */
     int started;
     ss_result result; /* this unit's findings and diagnostics */
@@ -62,6 +64,7 @@ static void free_jobs(job_list *jobs)
         ss_result_free(&jobs->v[i].result);
         ss_args_free(&jobs->v[i].args);
         free(jobs->v[i].args_error);
+        free(jobs->v[i].included_by);
     }
     free(jobs->v);
 }
@@ -105,7 +108,10 @@ static size_t scan_folder(const char *dir, const ss_compdb *db, job_list *jobs, 
                 if (is_header(path)) {
                     (*headers)++;
                 } else {
+                    size_t before = jobs->count;
                     add_job(jobs, path, db ? ss_compdb_find(db, path) : NULL);
+                    if (jobs->count > before)
+                        jobs->v[before].from_folder = 1;
                     added++;
                 }
             }
@@ -143,6 +149,91 @@ static size_t utf8_invalid_at(const unsigned char *s, size_t len)
         i += need + 1;
     }
     return len;
+}
+
+/* The file named by an '#include "NAME"' line of 'text' (the folder of 'includer' is where
+ * the compiler looks first), when it is one of the jobs: that job's index, else -1. */
+static long included_job(const job_list *jobs, const char *includer, const char *name, size_t len)
+{
+    const char *slash = strrchr(includer, '/');
+    char *path =
+        ss_asprintf("%.*s/%.*s", (int)(slash ? slash - includer : 0), includer, (int)len, name);
+    char *real = realpath(path, NULL);
+    free(path);
+    long found = -1;
+    for (size_t i = 0; real && i < jobs->count && found < 0; i++) {
+        if (strcmp(jobs->v[i].file, real) == 0)
+            found = (long)i;
+    }
+    free(real);
+    return found;
+}
+
+/* Folder walks: a source that another source #includes ('#include "kernel.cu"', common in
+ * benchmark suites) is analyzed through its includer, not on its own, where it would lack
+ * what the includer defines first. Marks such jobs 'included_by'. */
+static void mark_included(job_list *jobs)
+{
+    for (size_t i = 0; i < jobs->count; i++) {
+        size_t len = 0;
+        char *text = ss_read_file(jobs->v[i].file, &len);
+        for (const char *p = text; p && p < text + len;) {
+            const char *end = memchr(p, '\n', (size_t)(text + len - p));
+            end = end ? end : text + len;
+            const char *q = p + strspn(p, " \t");
+            if (q < end && *q == '#') {
+                q++;
+                q += strspn(q, " \t");
+                if ((size_t)(end - q) > 8 && strncmp(q, "include", 7) == 0) {
+                    q += 7;
+                    q += strspn(q, " \t");
+                    const char *close =
+                        *q == '"' ? memchr(q + 1, '"', (size_t)(end - q - 1)) : NULL;
+                    long k =
+                        close ? included_job(jobs, jobs->v[i].file, q + 1, (size_t)(close - q - 1))
+                              : -1;
+                    if (k >= 0 && (size_t)k != i && jobs->v[k].from_folder &&
+                        jobs->v[k].included_by == NULL)
+                        jobs->v[k].included_by = ss_strdup(jobs->v[i].file);
+                }
+            }
+            p = end + 1;
+        }
+        free(text);
+    }
+}
+
+/* Folder walks: leaves out the sources another source #includes and, with a compile
+ * database, those it does not list (headers, sources of targets not configured, generated
+ * copies); counts them in *included and *unlisted, and says so with --verbose. */
+static void skip_folder_extras(const ss_lint_options *o, int have_db, job_list *jobs,
+                               size_t *included, size_t *unlisted)
+{
+    mark_included(jobs);
+    for (size_t i = 0; i < jobs->count; i++) {
+        job *j = &jobs->v[i];
+        if (!j->from_folder || j->skip)
+            continue;
+        char *shown = NULL;
+        if (j->included_by) {
+            j->skip = 1;
+            (*included)++;
+            if (o->verbose) {
+                shown = ss_display_path(j->file);
+                char *by = ss_display_path(j->included_by);
+                ss_log_note("%s: not analyzed on its own: %s #includes it", shown, by);
+                free(by);
+            }
+        } else if (have_db && j->command == NULL) {
+            j->skip = 1;
+            (*unlisted)++;
+            if (o->verbose) {
+                shown = ss_display_path(j->file);
+                ss_log_note("%s: not analyzed: the compile database does not list it", shown);
+            }
+        }
+        free(shown);
+    }
 }
 
 /* File checks before parsing. Returns 0 to analyze, 1 to skip (noted), -1 when the file is
@@ -369,10 +460,11 @@ typedef struct run_state {
     job_list *jobs;
     ss_cache *cache;
     pthread_mutex_t lock;
-    size_t next;  /* the next job to start */
-    size_t stop;  /* without keep_going: the first job with parse errors (count: none) */
-    size_t done;  /* jobs finished, for the progress line */
-    size_t total; /* jobs to parse, for the progress line */
+    size_t next;    /* the next job to start */
+    int keep_going; /* analyze every unit after one with parse errors (--keep-going, folders) */
+    size_t stop;    /* without keep_going: the first job with parse errors (count: none) */
+    size_t done;    /* jobs finished, for the progress line */
+    size_t total;   /* jobs to parse, for the progress line */
     size_t parsed, cached;
     struct timespec started;
 } run_state;
@@ -396,15 +488,122 @@ static void show_progress(run_state *st, const char *current)
     free(shown);
 }
 
-/* Whether a unit's result may be cached: a header that was missing may appear later without
- * any listed file changing. */
-static int cacheable(const ss_result *r)
+/* Appends 'path' with 'hash' to 'files', once. */
+static void files_add(ss_tu_files *files, const char *path, uint64_t hash)
 {
-    for (size_t i = 0; i < r->diag_count; i++) {
-        if (strstr(r->diags[i].message, "file not found"))
-            return 0;
+    for (size_t i = 0; i < files->count; i++) {
+        if (strcmp(files->v[i].path, path) == 0)
+            return;
     }
-    return 1;
+    if (files->count == files->cap) {
+        files->cap = files->cap ? files->cap * 2 : 16;
+        files->v = ss_reallocarray(files->v, files->cap, sizeof *files->v);
+    }
+    files->v[files->count].path = ss_strdup(path);
+    files->v[files->count].hash = hash;
+    files->count++;
+}
+
+/* Lists, as a folder the entry depends on, the deepest existing folder on the way from 'dir'
+ * to 'dir'/'name' (a header that was not found): the header, or a folder on its way,
+ * appears there. 'dir' must exist. */
+static void watch_missing(ss_tu_files *files, const char *dir, const char *name)
+{
+    struct stat st;
+    if (dir[0] != '/' || strncmp(dir, SS_VIRTUAL_INCLUDE, strlen(SS_VIRTUAL_INCLUDE)) == 0 ||
+        stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return;
+    char *deepest = ss_asprintf("%s/", dir);
+    const char *slash = name;
+    while ((slash = strchr(slash, '/')) != NULL) {
+        char *candidate = ss_asprintf("%s/%.*s/", dir, (int)(slash - name), name);
+        if (stat(candidate, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            free(candidate);
+            break;
+        }
+        free(deepest);
+        deepest = candidate;
+        slash++;
+    }
+    uint64_t hash;
+    if (ss_cache_folder_hash(deepest, &hash) == 0)
+        files_add(files, deepest, hash);
+    else
+        files->incomplete = 1;
+    free(deepest);
+}
+
+/* The folders a unit's headers are searched in: its include options (joined or separate),
+ * the resource folder's and the toolkit's include folders, and the usual system folders.
+ * Appended (malloc'ed) to 'dirs'. */
+static void include_folders(const ss_args *args, ss_args *dirs)
+{
+    static const char *const options[] = {"-I",      "-isystem-after", "-isystem",
+                                          "-iquote", "-idirafter",     "-cxx-isystem"};
+    for (size_t i = 0; i < args->count; i++) {
+        const char *arg = args->v[i];
+        for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) {
+            size_t len = strlen(options[k]);
+            if (strncmp(arg, options[k], len) != 0)
+                continue;
+            const char *value = arg[len] ? arg + len : i + 1 < args->count ? args->v[i + 1] : "";
+            /* A relative folder (from --extra-arg) is relative to the working directory. */
+            char *real = value[0] ? realpath(value, NULL) : NULL;
+            if (real)
+                ss_args_push(dirs, real);
+            free(real);
+            break;
+        }
+        if (strncmp(arg, "-resource-dir=", 14) == 0 || strncmp(arg, "--cuda-path=", 12) == 0) {
+            char *inc = ss_asprintf("%s/include", strchr(arg, '=') + 1);
+            ss_args_push(dirs, inc);
+            free(inc);
+        }
+    }
+    ss_args_push(dirs, "/usr/local/include");
+    ss_args_push(dirs, "/usr/include");
+}
+
+/* Makes a unit's result fit for the cache: a unit libclang could not parse at all (status -1)
+ * depends on its main file; a unit with a header that was not found also depends on the
+ * folders the header could appear in (those of its include path and of the file that
+ * included it), so that installing the header re-parses it. Returns 0, or -1 when the
+ * result cannot be cached. */
+static int watch_failures(const job *j, int status, const ss_result *result, ss_tu_files *files)
+{
+    if (status < 0) {
+        size_t len = 0;
+        char *text = ss_read_file(j->file, &len);
+        if (text == NULL)
+            return -1;
+        files_add(files, j->file, ss_hash_bytes(text, len, 0));
+        free(text);
+    }
+    ss_args dirs = {0};
+    for (size_t i = 0; i < result->diag_count; i++) {
+        const ss_diag *d = &result->diags[i];
+        const char *end = strstr(d->message, "' file not found");
+        const char *start = d->message[0] == '\'' ? d->message + 1 : NULL;
+        if (end == NULL || start == NULL || end < start)
+            continue;
+        char *name = ss_strdup(start);
+        name[end - start] = '\0';
+        if (dirs.count == 0)
+            include_folders(&j->args, &dirs);
+        for (size_t k = 0; k < dirs.count; k++)
+            watch_missing(files, dirs.v[k], name);
+        /* A quoted include is looked for beside the file that has it first. */
+        char *includer = d->file ? realpath(d->file, NULL) : NULL;
+        char *slash = includer ? strrchr(includer, '/') : NULL;
+        if (slash && slash != includer) {
+            *slash = '\0';
+            watch_missing(files, includer, name);
+        }
+        free(includer);
+        free(name);
+    }
+    ss_args_free(&dirs);
+    return files->incomplete || files->count == 0 ? -1 : 0;
 }
 
 static void run_job(run_state *st, CXIndex index, job *j)
@@ -420,7 +619,7 @@ static void run_job(run_state *st, CXIndex index, job *j)
     if (!from_cache) {
         ss_tu_files files = {0};
         j->status = ss_tu_analyze(index, &in, &j->result, st->cache ? &files : NULL);
-        if (st->cache && j->status >= 0 && cacheable(&j->result))
+        if (st->cache && watch_failures(j, j->status, &j->result, &files) == 0)
             ss_cache_store(st->cache, key, &files, &j->result, j->status);
         ss_tu_files_free(&files);
     }
@@ -438,7 +637,7 @@ static void run_job(run_state *st, CXIndex index, job *j)
     else
         st->parsed++;
     st->done++;
-    if (j->status != 0 && !st->options->keep_going) {
+    if (j->status != 0 && !st->keep_going) {
         size_t index_of = (size_t)(j - st->jobs->v);
         if (index_of < st->stop)
             st->stop = index_of;
@@ -693,6 +892,12 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
     int rc = collect(o, have_db ? &db : NULL, &jobs);
     if (rc == 0)
         rc = configure_jobs(o, configs, &jobs, &excluded);
+    size_t included = 0, unlisted = 0;
+    int folder_walk = 0;
+    for (size_t i = 0; rc == 0 && i < jobs.count; i++)
+        folder_walk |= jobs.v[i].from_folder;
+    if (rc == 0 && folder_walk)
+        skip_folder_extras(o, have_db, &jobs, &included, &unlisted);
     for (size_t i = 0; rc == 0 && i < jobs.count; i++) {
         if (jobs.v[i].skip)
             continue;
@@ -710,6 +915,7 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
     memset(&st, 0, sizeof st);
     if (rc == 0) {
         st.options = o;
+        st.keep_going = o->keep_going || folder_walk;
         st.toolkit = &toolkit;
         st.resource_dir = resource_dir = clang_resource_dir();
         st.jobs = &jobs;
@@ -771,6 +977,10 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
         o->stats->parsed = st.parsed;
         o->stats->cached = st.cached;
         o->stats->excluded = excluded;
+        o->stats->files = jobs.count;
+        o->stats->failed = (size_t)fatal_units;
+        o->stats->included = included;
+        o->stats->unlisted = unlisted;
     }
     free(resource_dir);
     if (configs != o->config_cache)

@@ -22,6 +22,10 @@ typedef struct ss_lint_stats {
     size_t parsed;   /* parsed by libclang */
     size_t cached;   /* taken from the cache */
     size_t excluded; /* source files skipped by an exclude pattern */
+    size_t files;    /* source files found (named, listed or found in folders) */
+    size_t failed;   /* units analyzed with parse errors (or not parsed at all) */
+    size_t included; /* folder walks: sources left out because another source #includes them */
+    size_t unlisted; /* folder walks: sources left out because the compile database lacks them */
 } ss_lint_stats;
 
 typedef struct ss_lint_options {
@@ -60,7 +64,9 @@ typedef struct ss_lint_options {
  * named): a message has been printed and nothing was analyzed. Otherwise returns the number
  * of translation units that had parse errors (0 when every file parsed cleanly); each such
  * file is still analyzed as far as clang recovered, and without keep_going the result ends
- * with the first of them (in input order). */
+ * with the first of them (in input order), except in a folder walk. A folder walk leaves out
+ * the sources another source #includes and, with build_dir, those the compile database does
+ * not list. */
 int ss_analyzer_run(const ss_lint_options *options, ss_result *out);
 
 #endif

@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -163,8 +164,42 @@ void ss_cache_key(const ss_tu_input *in, char key[17])
     snprintf(key, 17, "%016llx", (unsigned long long)h);
 }
 
-/* The hash of the current content of 'path', computed once per run. Returns 0, or -1 when
- * the file cannot be read. */
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int ss_cache_folder_hash(const char *dir, uint64_t *hash)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return -1;
+    char **names = NULL;
+    size_t count = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (count == cap) {
+            cap = cap ? cap * 2 : 64;
+            names = ss_reallocarray(names, cap, sizeof *names);
+        }
+        names[count++] = ss_strdup(e->d_name);
+    }
+    closedir(d);
+    if (count > 1)
+        qsort(names, count, sizeof *names, by_name);
+    uint64_t h = ss_hash_bytes("folder", 6, 0);
+    for (size_t i = 0; i < count; i++) {
+        h = ss_hash_bytes(names[i], strlen(names[i]) + 1, h);
+        free(names[i]);
+    }
+    free(names);
+    *hash = h;
+    return 0;
+}
+
+/* The hash of the current content of 'path' (of the names in it, for a folder named with a
+ * trailing '/'), computed once per run. Returns 0, or -1 when it cannot be read. */
 static int current_hash(ss_cache *cache, const char *path, uint64_t *hash)
 {
     size_t bucket = ss_hash_bytes(path, strlen(path), 0) % MEMO_BUCKETS;
@@ -179,15 +214,20 @@ static int current_hash(ss_cache *cache, const char *path, uint64_t *hash)
     }
     pthread_mutex_unlock(&cache->lock);
     /* Hashed outside the lock; two workers may both hash a file, with the same answer. */
-    size_t len = 0;
-    char *text = ss_read_file(path, &len);
     content_hash *e = calloc(1, sizeof *e);
     if (e == NULL)
         abort();
     e->path = ss_strdup(path);
-    e->readable = text != NULL;
-    e->hash = text ? ss_hash_bytes(text, len, 0) : 0;
-    free(text);
+    size_t path_len = strlen(path);
+    if (path_len > 1 && path[path_len - 1] == '/') {
+        e->readable = ss_cache_folder_hash(path, &e->hash) == 0;
+    } else {
+        size_t len = 0;
+        char *text = ss_read_file(path, &len);
+        e->readable = text != NULL;
+        e->hash = text ? ss_hash_bytes(text, len, 0) : 0;
+        free(text);
+    }
     pthread_mutex_lock(&cache->lock);
     e->next = cache->memo[bucket];
     cache->memo[bucket] = e;
@@ -403,7 +443,9 @@ int ss_cache_lookup(ss_cache *cache, const char *key, ss_result *out, int *statu
     if (root && stored_key && strcmp(stored_key, key) == 0 &&
         get_unsigned(root, "format", 1000, &bad) == SS_CACHE_FORMAT && !bad) {
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "status");
-        if (cJSON_IsNumber(st) && (st->valueint == 0 || st->valueint == 1) &&
+        /* -1: libclang made no translation unit (a refused command line). */
+        if (cJSON_IsNumber(st) && st->valueint >= -1 && st->valueint <= 1 &&
+            st->valuedouble == (double)st->valueint &&
             files_unchanged(cache, cJSON_GetObjectItemCaseSensitive(root, "files")) &&
             decode(root, out) == 0) {
             *status = st->valueint;

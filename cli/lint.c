@@ -324,6 +324,27 @@ static int policy_failed(lint_cli *cli, ss_config_cache *configs, const ss_resul
     return 0;
 }
 
+/* "812 files, 650 analyzed, 162 with errors", and why the others were not analyzed. */
+static void log_file_counts(const ss_lint_stats *stats)
+{
+    char others[256] = "";
+    size_t len = 0;
+    const struct {
+        size_t count;
+        const char *words;
+    } left_out[] = {{stats->included, "#included by other sources"},
+                    {stats->unlisted, "not in the compile database"},
+                    {stats->excluded, "excluded"}};
+    for (size_t i = 0; i < sizeof left_out / sizeof left_out[0]; i++) {
+        if (left_out[i].count && len < sizeof others)
+            len += (size_t)snprintf(others + len, sizeof others - len, "%s%zu %s",
+                                    len ? ", " : "; not analyzed: ", left_out[i].count,
+                                    left_out[i].words);
+    }
+    ss_log_note("%zu files, %zu analyzed, %zu with errors%s", stats->files, stats->units,
+                stats->failed, others);
+}
+
 int ss_cli_lint(int argc, char **argv)
 {
     lint_cli cli;
@@ -388,6 +409,8 @@ int ss_cli_lint(int argc, char **argv)
     } else if (exit_code == SS_EXIT_CLEAN) {
         if (cli.stats)
             ss_log_note("parsed %zu, cached %zu", stats.parsed, stats.cached);
+        if (stats.failed > 0 && stats.files > 1)
+            log_file_counts(&stats);
         char err[2048];
         if (cli.write_baseline &&
             ss_baseline_write(cli.write_baseline, &result, err, sizeof err) != 0) {

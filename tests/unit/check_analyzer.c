@@ -734,6 +734,114 @@ START_TEST(test_real_thrust_parses)
 }
 END_TEST
 
+/* Whole projects: a folder walk leaves out the sources that other sources #include (and,
+ * with a compile database, those it does not list), goes on after a file with errors, and
+ * counts the files. */
+START_TEST(test_folder_walk_of_a_project)
+{
+    make_work_dir();
+    free(write_text("src/main.cu", "#include <cuda_runtime.h>\n"
+                                   "#include \"kernel.cu\"\n"
+                                   "void go(float *x) { scale<<<1, 32>>>(x); }\n"));
+    /* Parsed alone it fails: no CUDA header before it. */
+    free(write_text("src/kernel.cu", "__global__ void scale(float *x) { x[threadIdx.x] *= 2; }\n"));
+    free(write_text("src/broken.cu", "#include <cuda_runtime.h>\n#include \"missing.h\"\n"));
+    free(write_text("src/z_later.cu", "#include <cuda_runtime.h>\n"
+                                      "__global__ void k2(float *x) { x[0] = 1; }\n"
+                                      "void later(float *x) { k2<<<1, 1>>>(x); }\n"));
+    char *out, *err;
+    const char *folder[] = {"--cuda-path=none", "--no-cache", "--color=never",
+                            "--verbose",        "src",        NULL};
+    ck_assert_int_eq(run(folder, &out, &err), 2);
+    ck_assert_ptr_nonnull(strstr(out, "src/broken.cu:2:10: error: 'missing.h' file not found\n"));
+    ck_assert_ptr_nonnull(strstr(out, "src/main.cu:3:21: warning: kernel 'scale'"));
+    ck_assert_ptr_nonnull(strstr(out, "src/z_later.cu:3:24: warning: kernel 'k2'"));
+    ck_assert_ptr_null(strstr(out, "kernel.cu:"));
+    ck_assert_str_eq(err, "syncscope: src/kernel.cu: not analyzed on its own: src/main.cu "
+                          "#includes it\n"
+                          "syncscope: 4 files, 3 analyzed, 1 with errors; not analyzed: 1 "
+                          "#included by other sources\n");
+    free(out);
+    free(err);
+    const char *keep[] = {"--cuda-path=none", "--no-cache", "--keep-going", "src", NULL};
+    ck_assert_int_eq(run(keep, &out, &err), 1);
+    free(out);
+    free(err);
+    /* With a compile database, only the sources it lists. */
+    char *db = ss_asprintf("[{\"directory\": \"%s\", \"file\": \"src/main.cu\", "
+                           "\"command\": \"nvcc -c src/main.cu\"}]",
+                           work);
+    free(write_text("build/compile_commands.json", db));
+    free(db);
+    const char *listed[] = {
+        "--cuda-path=none", "--no-cache", "--verbose", "-p", "build", "src", NULL};
+    ck_assert_int_eq(run(listed, &out, &err), 1);
+    ck_assert_ptr_nonnull(strstr(out, "src/main.cu:3:21: warning: kernel 'scale'"));
+    ck_assert_ptr_null(strstr(out, "z_later"));
+    ck_assert_ptr_nonnull(strstr(err, "syncscope: src/broken.cu: not analyzed: the compile "
+                                      "database does not list it\n"));
+    ck_assert_ptr_nonnull(strstr(err, "syncscope: src/z_later.cu: not analyzed: the compile "
+                                      "database does not list it\n"));
+    free(out);
+    free(err);
+    remove_work_dir();
+}
+END_TEST
+
+/* Units with parse errors are cached too: a missing header, until it appears in a folder of
+ * the include path; a command line clang refuses, until it changes. */
+START_TEST(test_cache_keeps_failures)
+{
+    make_work_dir();
+    free(write_text("inc/.keep", ""));
+    free(write_text("u.cu", "#include \"sub/missing.h\"\n#include <cuda_runtime.h>\n"
+                            "__global__ void k() {}\nvoid f() { k<<<1, 1>>>(); }\n"));
+    const char *lint[] = {"--cuda-path=none", "--cache-dir",       "cache", "--stats",
+                          "--keep-going",     "--extra-arg=-Iinc", "u.cu",  NULL};
+    const char *steps[][2] = {
+        {NULL, "syncscope: parsed 1, cached 0\n"},
+        {NULL, "syncscope: parsed 0, cached 1\n"},
+        {"mkdir inc/sub", "syncscope: parsed 1, cached 0\n"},
+        {NULL, "syncscope: parsed 0, cached 1\n"},
+        {"touch inc/sub/missing.h", "syncscope: parsed 1, cached 0\n"},
+        {NULL, "syncscope: parsed 0, cached 1\n"},
+    };
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        if (steps[i][0]) {
+            char *cmd = ss_asprintf("cd '%s' && %s", work, steps[i][0]);
+            ck_assert_int_eq(system(cmd), 0);
+            free(cmd);
+        }
+        char *out, *err;
+        ck_assert_int_eq(run(lint, &out, &err), 1);
+        ck_assert_msg(strcmp(err, steps[i][1]) == 0, "step %zu: %s", i, err);
+        /* Until the header appears, the error is reported, from the cache too. */
+        ck_assert_int_eq(strstr(out, "u.cu:1:10: error: 'sub/missing.h' file not found") != NULL,
+                         i < 4);
+        free(out);
+        free(err);
+    }
+    free(write_text("c/compile_commands.json",
+                    "[{\"directory\": \".\", \"file\": \"h.cpp\", \"command\": \"g++ "
+                    "-std=c++99 -c h.cpp\"}]"));
+    free(write_text("h.cpp", "int x;\n"));
+    const char *refused[] = {
+        "--cuda-path=none", "--cache-dir", "cache", "--stats", "-p", "c", "h.cpp", NULL};
+    for (int pass = 0; pass < 2; pass++) {
+        char *out, *err;
+        ck_assert_int_eq(run(refused, &out, &err), 2);
+        ck_assert_str_eq(out, "h.cpp: error: clang rejected the argument '-std=c++99' of the "
+                              "compile command: correct it in the compile database or leave it "
+                              "out with --remove-arg\n");
+        ck_assert_ptr_nonnull(strstr(err, pass == 0 ? "syncscope: parsed 1, cached 0\n"
+                                                    : "syncscope: parsed 0, cached 1\n"));
+        free(out);
+        free(err);
+    }
+    remove_work_dir();
+}
+END_TEST
+
 static Suite *analyzer_suite(void)
 {
     Suite *s = suite_create("analyzer");
@@ -762,6 +870,8 @@ static Suite *analyzer_suite(void)
     tcase_add_test(scale, test_jobs_deterministic);
     tcase_add_test(scale, test_headers_not_parsed_alone);
     tcase_add_test(scale, test_real_thrust_parses);
+    tcase_add_test(scale, test_folder_walk_of_a_project);
+    tcase_add_test(scale, test_cache_keeps_failures);
     suite_add_tcase(s, scale);
     return s;
 }
