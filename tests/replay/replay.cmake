@@ -1,7 +1,9 @@
 # replay.cmake: one trace replay (cmake -P). Runs `syncscope analyze --format json` on TRACE,
 # checks that the (rule, file, line, count) set equals the one in EXPECT, that the exit status
-# is the expected one, that a second run gives byte-identical JSON, and that the Chrome trace
-# export is valid JSON. Variables: SYNCSCOPE, TRACE, EXPECT, WORK (a scratch path prefix).
+# is the expected one, that a second run gives byte-identical JSON, that the Chrome trace
+# export is valid JSON, and, when ORACLE exists, that every "FILE LINE" it lists (where
+# PyTorch's sync debug mode warned) is the location or the via frame of a finding.
+# Variables: SYNCSCOPE, TRACE, EXPECT, ORACLE, WORK (a scratch path prefix).
 cmake_minimum_required(VERSION 3.25)
 
 if(NOT EXISTS "${EXPECT}")
@@ -73,6 +75,51 @@ if(nfindings GREATER 0)
 endif()
 list(SORT actual)
 list(SORT expected)
+
+# The oracle: every warned line has a finding there, or one that went through it (via).
+if(DEFINED ORACLE AND EXISTS "${ORACLE}")
+  set(covered "")
+  if(nfindings GREATER 0)
+    foreach(i RANGE ${last})
+      string(JSON file_type TYPE "${json}" findings ${i} file)
+      if(NOT file_type STREQUAL "NULL")
+        string(JSON file GET "${json}" findings ${i} file)
+        string(JSON line GET "${json}" findings ${i} line)
+        list(APPEND covered "${file} ${line}")
+      endif()
+      string(JSON via_type TYPE "${json}" findings ${i} via)
+      if(via_type STREQUAL "OBJECT")
+        string(JSON via_file_type TYPE "${json}" findings ${i} via file)
+        if(via_file_type STREQUAL "STRING")
+          string(JSON via_file GET "${json}" findings ${i} via file)
+          string(JSON via_line GET "${json}" findings ${i} via line)
+          list(APPEND covered "${via_file} ${via_line}")
+        endif()
+      endif()
+    endforeach()
+  endif()
+  file(STRINGS "${ORACLE}" oracle_lines)
+  set(missed "")
+  set(noracle 0)
+  foreach(line IN LISTS oracle_lines)
+    string(REGEX REPLACE "#.*" "" line "${line}")
+    string(STRIP "${line}" line)
+    if(line STREQUAL "")
+      continue()
+    endif()
+    math(EXPR noracle "${noracle} + 1")
+    list(FIND covered "${line}" at)
+    if(at EQUAL -1)
+      list(APPEND missed "${line}")
+    endif()
+  endforeach()
+  if(missed)
+    list(JOIN missed "\n  " m)
+    message(FATAL_ERROR "${TRACE}: lines PyTorch's sync debug mode warned about (${ORACLE}) "
+                        "without a finding there or through them:\n  ${m}")
+  endif()
+  message(STATUS "${TRACE}: all ${noracle} warned lines of ${ORACLE} have a finding")
+endif()
 if(NOT actual STREQUAL expected)
   list(JOIN expected "\n  " e)
   list(JOIN actual "\n  " a)
