@@ -186,10 +186,12 @@ if os.environ.get("SYNCSCOPE_TEST_ACTION_BUILD") == "1":
                        ("Build syncscope", "success"), ("Lint", "success"),
                        ("Upload SARIF", "not run"), ("Fail on findings", "success")],
           steps_summary(report))
-    _, _, findings, _ = sarif_findings(os.path.join(repo, "syncscope.sarif"))
-    check("5: SARIF findings of the built syncscope", EXPECTED_FINDINGS, findings)
-    if step(report, "Build syncscope")["conclusion"] != "success":
-        print(step(report, "Build syncscope")["stderr"][-3000:])
+    build = step(report, "Build syncscope")
+    if build["conclusion"] == "success":
+        _, _, findings, _ = sarif_findings(os.path.join(repo, "syncscope.sarif"))
+        check("5: SARIF findings of the built syncscope", EXPECTED_FINDINGS, findings)
+    else:
+        print((build.get("stdout") or "")[-3000:] + (build.get("stderr") or "")[-3000:])
 
 for failure in failures:
     print("FAIL: " + failure)
