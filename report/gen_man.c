@@ -81,7 +81,7 @@ static size_t parse_commands(const char *help, man_command *out, size_t max)
     return n;
 }
 
-/* "warning", "lint and run", ...: how the pages describe a rule's severity and halves. */
+/* Which commands detect a rule with 'halves' (SS_HALF_*), in words. */
 static const char *halves_words(int halves)
 {
     switch (halves) {
