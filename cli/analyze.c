@@ -49,15 +49,24 @@ static int parse_count(const char *text, uint64_t *out)
     return 0;
 }
 
-static int write_chrome(FILE *out, void *log)
+/* A Chrome trace to write: the log and its findings. */
+typedef struct chrome_output {
+    const ss_event_log *log;
+    const ss_result *result;
+} chrome_output;
+
+static int write_chrome(FILE *out, void *context)
 {
-    return ss_chrome_trace_write(out, log);
+    const chrome_output *chrome = context;
+    return ss_chrome_trace_write_runs(out, &chrome->log, &chrome->result, 1);
 }
 
-/* Writes the Chrome trace of 'log' to 'path' atomically. Returns 0, or -1 with a message. */
-static int write_chrome_trace(const char *path, const ss_event_log *log)
+/* Writes the Chrome trace of 'log', with an instant per finding of 'result', to 'path'
+ * atomically. Returns 0, or -1 with a message. */
+static int write_chrome_trace(const char *path, const ss_event_log *log, const ss_result *result)
 {
-    if (ss_write_atomic(path, write_chrome, (void *)log) != SS_WRITE_OK) {
+    chrome_output chrome = {log, result};
+    if (ss_write_atomic(path, write_chrome, &chrome) != SS_WRITE_OK) {
         ss_log_error("cannot write '%s': %s", path, ss_file_error());
         return -1;
     }
@@ -171,12 +180,12 @@ int ss_cli_analyze(int argc, char **argv)
     int status = SS_EXIT_ERROR;
     ss_result result;
     ss_result_init(&result, SS_RESULT_RUN);
-    if (chrome != NULL && write_chrome_trace(chrome, &log) < 0)
-        goto out;
     if (ss_detect_run(&log, &options, &result) < 0) {
         ss_log_error("out of memory while analyzing '%s'", trace);
         goto out;
     }
+    if (chrome != NULL && write_chrome_trace(chrome, &log, &result) < 0)
+        goto out;
     ss_text_options text = {0, 1};
     text.color = output == NULL && isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
     if (ss_report_write(output, format, &result, &text) < 0)

@@ -63,8 +63,16 @@ int ss_trace_write(FILE *out, const ss_event_log *log);
  * already released. */
 int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_size);
 
-/* Writes 'log' as Chrome trace events (JSON), which Perfetto and chrome://tracing open.
- * Returns 0 or -1. */
+/* Writes 'log' as Chrome trace events (JSON), which Perfetto and chrome://tracing open:
+ * ss_chrome_trace_write_runs for one log without findings. Returns 0 or -1. */
 int ss_chrome_trace_write(FILE *out, const ss_event_log *log);
+
+/* Writes the logs of 'n' processes as one Chrome trace (docs/output-formats.md, "Chrome
+ * trace"): one process per log under its recorded pid (distinct pids when two logs share one),
+ * a track per host thread and per stream, flow arrows from each API call to the GPU operations
+ * it enqueued, and an instant per finding of 'results'[i] (NULL, or an entry NULL: none) on the
+ * call it was observed at. Returns 0, or -1 when writing failed or memory ran out. */
+int ss_chrome_trace_write_runs(FILE *out, const ss_event_log *const *logs,
+                               const ss_result *const *results, size_t n);
 
 #endif

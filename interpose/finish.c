@@ -610,7 +610,7 @@ static int write_output(FILE *out, void *context)
     if (o->kind == OUTPUT_TRACE)
         return ss_trace_write(out, o->log);
     if (o->kind == OUTPUT_CHROME_TRACE)
-        return ss_chrome_trace_write(out, o->log);
+        return ss_chrome_trace_write_runs(out, &o->log, &o->result, 1);
     switch (o->format) {
     case SS_FORMAT_JSON:
         return ss_report_write_json(out, o->result);
@@ -829,13 +829,6 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
         if (output_path(v, cfg->trace, host, path, sizeof path) < 0 || write_to(path, &trace) < 0)
             rc = -1;
     }
-    if (cfg->chrome_trace[0] != '\0') {
-        output chrome = {OUTPUT_CHROME_TRACE, SS_FORMAT_JSON, NULL, &log};
-        if (output_path(v, cfg->chrome_trace, host, path, sizeof path) < 0 ||
-            write_to(path, &chrome) < 0)
-            rc = -1;
-    }
-
     uint64_t t_trace = monotonic_ns();
     ss_result result;
     ss_result_init(&result, SS_RESULT_RUN);
@@ -854,6 +847,13 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     if (result.pid == 0)
         result.pid = v->pid;
     ss_result_sort(&result);
+    /* The Chrome trace marks the findings, so it is written once they are known. */
+    if (cfg->chrome_trace[0] != '\0') {
+        output chrome = {OUTPUT_CHROME_TRACE, SS_FORMAT_JSON, &result, &log};
+        if (output_path(v, cfg->chrome_trace, host, path, sizeof path) < 0 ||
+            write_to(path, &chrome) < 0)
+            rc = -1;
+    }
 
     ss_format format = SS_FORMAT_JSON;
     ss_format_parse(cfg->format, &format);

@@ -30,11 +30,56 @@ cJSON *ss_report_json_checked(cJSON *item)
     return item;
 }
 
+/* The bytes the character at 'text' spans (within 'avail'), or 0 when it is no valid UTF-8. */
+static size_t utf8_span(const char *text, size_t avail)
+{
+    uint32_t code_point;
+    return (unsigned char)text[0] < 0x80 ? 1 : ss_report_utf8_char(text, avail, &code_point);
+}
+
+/* 'text' with every byte that does not start a valid UTF-8 sequence (a stray continuation
+ * byte, a truncated or overlong sequence, a surrogate, a code point past U+10FFFF) replaced by
+ * U+FFFD, one per byte, as the text and HTML writers do: cJSON passes bytes through, and JSON
+ * must be UTF-8. Returns NULL when 'text' is valid UTF-8 already (nothing to copy), else a
+ * malloc'ed string. */
+static char *utf8_repaired(const char *text)
+{
+    size_t len = strlen(text), bad = 0;
+    for (size_t i = 0, n; i < len; i += n ? n : 1) {
+        n = utf8_span(text + i, len - i);
+        bad += n == 0;
+    }
+    if (bad == 0)
+        return NULL;
+    if (bad > (SIZE_MAX - len - 1) / 2)
+        ss_out_of_memory();
+    char *out = ss_reallocarray(NULL, len + 2 * bad + 1, 1);
+    size_t o = 0;
+    for (size_t i = 0, n; i < len; i += n ? n : 1) {
+        n = utf8_span(text + i, len - i);
+        if (n == 0) {
+            memcpy(out + o, "\xef\xbf\xbd", 3); /* U+FFFD */
+            o += 3;
+        } else {
+            memcpy(out + o, text + i, n);
+            o += n;
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
 void ss_report_json_add_string(cJSON *object, const char *name, const char *value)
 {
+    char *fixed_name = utf8_repaired(name);
+    char *fixed_value = value ? utf8_repaired(value) : NULL;
+    const char *text = fixed_value ? fixed_value : value;
+    /* cJSON_AddItemToObject copies the name. */
     cJSON_AddItemToObject(
-        object, name,
-        ss_report_json_checked(value ? cJSON_CreateString(value) : cJSON_CreateNull()));
+        object, fixed_name ? fixed_name : name,
+        ss_report_json_checked(text ? cJSON_CreateString(text) : cJSON_CreateNull()));
+    free(fixed_name);
+    free(fixed_value);
 }
 
 /* Integers are written as raw text so that 64-bit values are printed exactly (cJSON would

@@ -26,11 +26,13 @@ extern const size_t ss_html_report_css_len;
 extern const size_t ss_html_report_js_len;
 
 enum {
-    EXCERPT_RADIUS = 3,    /* lines shown above and below a finding's line */
-    MAX_SOURCE_LINE = 400, /* bytes of one source line kept in an excerpt */
-    MAX_STRING = 16384,    /* bytes of any other string kept in the page */
-    MAX_OCCURRENCES = 50,  /* timeline moments kept per finding (the longest) */
-    BLOCKED_MIN_NS = 10000 /* a synchronizing call this long is drawn as host-blocked */
+    EXCERPT_RADIUS = 3,       /* lines shown above and below a finding's line */
+    MAX_SOURCE_LINE = 400,    /* bytes of one source line kept in an excerpt */
+    MAX_STRING = 16384,       /* bytes of any other string kept in the page */
+    MAX_OCCURRENCES = 50,     /* timeline moments kept per finding (the longest) */
+    BLOCKED_MIN_NS = 10000,   /* a synchronizing call this long is drawn as host-blocked */
+    CONTEXT_MIN_NS = 10000000 /* a first call this long, before any GPU work, created the
+                               * context (context_creation_call) */
 };
 static const off_t MAX_SOURCE_SIZE = 16L << 20;
 
@@ -38,7 +40,17 @@ static const off_t MAX_SOURCE_SIZE = 16L << 20;
 static const size_t SOURCE_REFUSED = SIZE_MAX - 1;
 
 /* Operation kinds of the timeline; report.js has the same table. */
-enum { OP_KERNEL = 0, OP_HTOD, OP_DTOH, OP_DTOD, OP_COPY_OTHER, OP_MEMSET, OP_API, OP_BLOCKED };
+enum {
+    OP_KERNEL = 0,
+    OP_HTOD,
+    OP_DTOH,
+    OP_DTOD,
+    OP_COPY_OTHER,
+    OP_MEMSET,
+    OP_API,
+    OP_BLOCKED,
+    OP_CONTEXT /* the call that created the context: neither a sync nor host-blocked */
+};
 
 /* A growable byte buffer. */
 typedef struct bytes {
@@ -542,6 +554,7 @@ typedef struct page {
     page_lane *lanes;
     size_t lane_count, lane_cap;
     uint64_t *proc_t0, *proc_span;
+    uint64_t *proc_context_ns; /* the time of the call that created the context, 0: none */
     strmap names;
     char **name_list;
     size_t name_count, name_cap;
@@ -900,12 +913,11 @@ static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
     strmap_free(&sites);
 }
 
-/* Adds the lanes and operations of process 'proc' from 'log' to the timeline. */
-static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes cols[5])
+/* Marks the stream lanes of process 'proc' from what 'log' says about its streams: the legacy
+ * default stream (the CUPTI ids of calls given stream 0 or cudaStreamLegacy, not per-thread)
+ * and the streams created non-blocking. */
+static void page_mark_streams(page *pg, size_t first_lane, size_t proc, const ss_event_log *log)
 {
-    size_t first_lane = pg->lane_count;
-    /* CUPTI ids of the legacy default stream: those API calls on stream 0 or
-     * cudaStreamLegacy (not per-thread) were given. */
     for (size_t e = 0; e < log->count; e++) {
         const ss_event *ev = &log->events[e];
         if (ev->type == SS_EV_API && ev->u.api.stream_id != 0 && !ev->u.api.per_thread &&
@@ -925,43 +937,84 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
             pg->lanes[l].device = ev->u.stream.device;
         }
     }
-    uint64_t t0 = UINT64_MAX, t1 = 0;
-    size_t op_count = 0;
+}
+
+/* Whether event 'ev' is drawn on the timeline: a top-level API call or a GPU operation. */
+static bool is_drawn(const ss_event *ev)
+{
+    return (ev->type == SS_EV_API && !ev->u.api.nested) || ev->type == SS_EV_KERNEL ||
+           ev->type == SS_EV_MEMCPY || ev->type == SS_EV_MEMSET;
+}
+
+/* The index of the call of 'log' that created the CUDA context (docs/report.md, "Context
+ * creation"): the earliest top-level API call that lasted CONTEXT_MIN_NS or more and was
+ * entered before any work could be pending, that is before the first GPU operation started
+ * and before the first call that enqueues work was entered (its own work aside). SIZE_MAX
+ * when there is none. Its time is the driver setting up, not the host waiting for the GPU. */
+static size_t context_creation_call(const ss_event_log *log)
+{
+    uint64_t first_work = UINT64_MAX;
     for (size_t e = 0; e < log->count; e++) {
         const ss_event *ev = &log->events[e];
-        uint64_t s, f;
+        uint64_t at = UINT64_MAX;
         if (ev->type == SS_EV_API) {
-            if (ev->u.api.nested)
-                continue;
-            s = ev->u.api.enter_ns;
-            f = ev->u.api.exit_ns;
-        } else if (ev->type == SS_EV_KERNEL || ev->type == SS_EV_MEMCPY ||
-                   ev->type == SS_EV_MEMSET) {
-            s = ev->u.gpu.start_ns;
-            f = ev->u.gpu.end_ns;
-        } else {
-            continue;
+            const ss_api *row = ss_log_api(log, ev->u.api.name);
+            if (row != NULL && ss_api_enqueues(row))
+                at = ev->u.api.enter_ns;
+        } else if (is_drawn(ev)) {
+            at = ev->u.gpu.start_ns;
         }
-        op_count++;
-        if (s < t0)
-            t0 = s;
-        if (f > t1)
-            t1 = f;
+        if (at < first_work)
+            first_work = at;
     }
-    if (op_count == 0)
-        t0 = t1 = 0;
-    pg->proc_t0[proc] = t0;
-    pg->proc_span[proc] = t1 > t0 ? t1 - t0 : 0;
+    size_t found = SIZE_MAX;
+    for (size_t e = 0; e < log->count; e++) {
+        const ss_event *ev = &log->events[e];
+        if (ev->type != SS_EV_API || ev->u.api.nested || ev->u.api.enter_ns > first_work ||
+            ev->u.api.exit_ns < ev->u.api.enter_ns ||
+            ev->u.api.exit_ns - ev->u.api.enter_ns < CONTEXT_MIN_NS)
+            continue;
+        if (found == SIZE_MAX || ev->u.api.enter_ns < log->events[found].u.api.enter_ns)
+            found = e;
+    }
+    return found;
+}
 
-    page_op *ops = ss_calloc(op_count, sizeof *ops);
-    uint32_t *api_lane = ss_calloc(log->count, sizeof *api_lane);
+/* The drawing kind of the GPU operation 'ev'. */
+static uint8_t gpu_op_kind(const ss_event *ev)
+{
+    if (ev->type == SS_EV_KERNEL)
+        return OP_KERNEL;
+    if (ev->type == SS_EV_MEMSET)
+        return OP_MEMSET;
+    switch (ev->u.gpu.copy_kind) {
+    case SS_COPY_HTOD:
+        return OP_HTOD;
+    case SS_COPY_DTOH:
+        return OP_DTOH;
+    case SS_COPY_DTOD:
+        return OP_DTOD;
+    default:
+        return OP_COPY_OTHER;
+    }
+}
+
+/* Fills 'ops' (one per drawn event of 'log', in log order) and 'api_lane' (the lane of each
+ * API call, by event index), creating the lanes of process 'proc'. Returns the number of
+ * operations. */
+static size_t page_collect_ops(page *pg, size_t first_lane, size_t proc, const ss_event_log *log,
+                               page_op *ops, uint32_t *api_lane)
+{
+    size_t context_call = context_creation_call(log);
     uint32_t *name_map = ss_calloc(log->string_count, sizeof *name_map);
     size_t o = 0;
     for (size_t e = 0; e < log->count; e++) {
         const ss_event *ev = &log->events[e];
-        page_op *op = &ops[o];
+        if (!is_drawn(ev))
+            continue;
+        page_op *op = &ops[o++];
         uint32_t name;
-        if (ev->type == SS_EV_API && !ev->u.api.nested) {
+        if (ev->type == SS_EV_API) {
             const ss_ev_api *a = &ev->u.api;
             size_t lane = page_lane_for(pg, first_lane, proc, 0, a->thread, -1);
             api_lane[e] = (uint32_t)lane;
@@ -971,11 +1024,13 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
             op->bytes = a->bytes;
             op->kind = OP_API;
             const ss_api *row = ss_log_api(log, a->name);
-            if (row && row->sync != SS_SYNC_NEVER && op->end - op->start >= BLOCKED_MIN_NS)
+            if (e == context_call) {
+                op->kind = OP_CONTEXT;
+                pg->proc_context_ns[proc] = op->end - op->start;
+            } else if (row && row->sync != SS_SYNC_NEVER && op->end - op->start >= BLOCKED_MIN_NS)
                 op->kind = OP_BLOCKED;
             name = a->name;
-        } else if (ev->type == SS_EV_KERNEL || ev->type == SS_EV_MEMCPY ||
-                   ev->type == SS_EV_MEMSET) {
+        } else {
             const ss_ev_gpu *g = &ev->u.gpu;
             size_t lane = page_lane_for(pg, first_lane, proc, 1, g->stream_id, g->device);
             if (pg->lanes[lane].device < 0)
@@ -984,32 +1039,24 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
             op->start = g->start_ns;
             op->end = g->end_ns > g->start_ns ? g->end_ns : g->start_ns;
             op->bytes = g->bytes;
-            if (ev->type == SS_EV_KERNEL)
-                op->kind = OP_KERNEL;
-            else if (ev->type == SS_EV_MEMSET)
-                op->kind = OP_MEMSET;
-            else if (g->copy_kind == SS_COPY_HTOD)
-                op->kind = OP_HTOD;
-            else if (g->copy_kind == SS_COPY_DTOH)
-                op->kind = OP_DTOH;
-            else if (g->copy_kind == SS_COPY_DTOD)
-                op->kind = OP_DTOD;
-            else
-                op->kind = OP_COPY_OTHER;
+            op->kind = gpu_op_kind(ev);
             name = g->name;
-        } else {
-            continue;
         }
         if (name >= log->string_count)
             name = 0;
         if (name_map[name] == 0)
             name_map[name] = page_name(pg, log->strings[name]) + 1;
         op->name = name_map[name] - 1;
-        o++;
     }
     free(name_map);
+    return o;
+}
 
-    /* Renumber this process's lanes in display order. */
+/* Numbers the lanes of one process (from 'first_lane') in display order and renumbers the
+ * lanes of its 'ops' and 'api_lane' to match. */
+static void page_order_lanes(page *pg, size_t first_lane, const ss_event_log *log, page_op *ops,
+                             size_t op_count, uint32_t *api_lane)
+{
     size_t nl = pg->lane_count - first_lane;
     page_lane *sorted = ss_calloc(nl, sizeof *sorted);
     memcpy(sorted, pg->lanes + first_lane, nl * sizeof *sorted);
@@ -1030,10 +1077,11 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
             api_lane[e] = renumber[api_lane[e] - first_lane];
     }
     free(renumber);
+}
 
-    page_match_moments(pg, proc, log, api_lane, t0);
-    free(api_lane);
-
+/* Appends 'ops' (sorted here) to the five columns, times relative to 't0'. */
+static void page_pack_ops(page *pg, page_op *ops, size_t op_count, uint64_t t0, bytes cols[5])
+{
     qsort(ops, op_count, sizeof *ops, cmp_op);
     uint64_t prev = t0;
     uint32_t prev_lane = UINT32_MAX;
@@ -1052,6 +1100,39 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
         prev = op->start;
     }
     pg->op_total += op_count;
+}
+
+/* Adds the lanes and operations of process 'proc' from 'log' to the timeline. */
+static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes cols[5])
+{
+    size_t first_lane = pg->lane_count;
+    page_mark_streams(pg, first_lane, proc, log);
+    uint64_t t0 = UINT64_MAX, t1 = 0;
+    size_t op_count = 0;
+    for (size_t e = 0; e < log->count; e++) {
+        const ss_event *ev = &log->events[e];
+        if (!is_drawn(ev))
+            continue;
+        op_count++;
+        uint64_t s = ev->type == SS_EV_API ? ev->u.api.enter_ns : ev->u.gpu.start_ns;
+        uint64_t f = ev->type == SS_EV_API ? ev->u.api.exit_ns : ev->u.gpu.end_ns;
+        if (s < t0)
+            t0 = s;
+        if (f > t1)
+            t1 = f;
+    }
+    if (op_count == 0)
+        t0 = t1 = 0;
+    pg->proc_t0[proc] = t0;
+    pg->proc_span[proc] = t1 > t0 ? t1 - t0 : 0;
+
+    page_op *ops = ss_calloc(op_count, sizeof *ops);
+    uint32_t *api_lane = ss_calloc(log->count, sizeof *api_lane);
+    page_collect_ops(pg, first_lane, proc, log, ops, api_lane);
+    page_order_lanes(pg, first_lane, log, ops, op_count, api_lane);
+    page_match_moments(pg, proc, log, api_lane, t0);
+    free(api_lane);
+    page_pack_ops(pg, ops, op_count, t0, cols);
     free(ops);
 }
 
@@ -1089,11 +1170,41 @@ static void write_rules(FILE *out)
         json_key_string(out, "name", rules[i].name);
         fputc(',', out);
         json_key_string(out, "severity", ss_severity_name(rules[i].severity));
+        fputc(',', out);
+        json_key_string(out, "cost", ss_cost_name(rules[i].cost));
         fprintf(out, ",\"halves\":%d,", rules[i].halves);
         json_key_string(out, "summary", rules[i].summary);
         fputc(',', out);
         json_key_string(out, "explanation", rules[i].explanation);
         fputc('}', out);
+    }
+    fputc(']', out);
+}
+
+/* The device ordinals process 'proc' used, ascending, as a JSON array: those of its trace's
+ * stream lanes and of its findings' evidence (a recorded trace may not name its GPUs, but its
+ * operations carry the device they ran on). */
+static void write_devices(FILE *out, const page *pg, size_t proc)
+{
+    enum { MAX_DEVICES = 64 };
+    bool used[MAX_DEVICES] = {false};
+    for (size_t i = 0; i < pg->lane_count; i++) {
+        const page_lane *l = &pg->lanes[i];
+        if (l->proc == proc && l->is_stream && l->device >= 0 && l->device < MAX_DEVICES)
+            used[l->device] = true;
+    }
+    for (size_t i = 0; i < pg->finding_count; i++) {
+        int d = pg->findings[i].f->evidence.device;
+        if (pg->findings[i].proc == proc && d >= 0 && d < MAX_DEVICES)
+            used[d] = true;
+    }
+    fputs("\"devices\":[", out);
+    const char *sep = "";
+    for (int d = 0; d < MAX_DEVICES; d++) {
+        if (used[d]) {
+            fprintf(out, "%s%d", sep, d);
+            sep = ",";
+        }
     }
     fputc(']', out);
 }
@@ -1121,6 +1232,8 @@ static void write_procs(FILE *out, const page *pg)
         fputc(',', out);
         json_key_string(out, "driver", r->driver);
         fputc(',', out);
+        write_devices(out, pg, i);
+        fputc(',', out);
         json_key_string(out, "started_at", r->started_at);
         fputc(',', out);
         json_key_u64(out, "wall_ns", r->wall_ns);
@@ -1138,6 +1251,8 @@ static void write_procs(FILE *out, const page *pg)
         json_key_u64(out, "t0", pg->proc_t0 ? pg->proc_t0[i] : 0);
         fputc(',', out);
         json_key_u64(out, "span", pg->proc_span ? pg->proc_span[i] : 0);
+        fputc(',', out);
+        json_key_u64(out, "context_ns", pg->proc_context_ns ? pg->proc_context_ns[i] : 0);
         fputc('}', out);
     }
     fputc(']', out);
@@ -1187,6 +1302,8 @@ static void write_finding(FILE *out, const page *pg, const page_finding *pf)
     if (pg->results[pf->proc]->kind == SS_RESULT_RUN) {
         fputc(',', out);
         write_evidence(out, &f->evidence);
+        if (f->latent)
+            fputs(",\"lat\":1", out);
     }
     if (f->frame_count) {
         fputs(",\"st\":[", out);
@@ -1419,6 +1536,7 @@ static void page_free(page *pg)
     free(pg->lanes);
     free(pg->proc_t0);
     free(pg->proc_span);
+    free(pg->proc_context_ns);
     strmap_free(&pg->names);
     for (size_t i = 0; i < pg->name_count; i++)
         free(pg->name_list[i]);
@@ -1472,6 +1590,7 @@ int ss_report_write_html(FILE *out, const ss_result *const *results, size_t n,
     }
     pg.proc_t0 = ss_calloc(n, sizeof *pg.proc_t0);
     pg.proc_span = ss_calloc(n, sizeof *pg.proc_span);
+    pg.proc_context_ns = ss_calloc(n, sizeof *pg.proc_context_ns);
 
     page_collect_findings(&pg);
     page_join(&pg);

@@ -19,6 +19,7 @@ static cJSON *finding_json(const ss_finding *f)
     cJSON *o = ss_report_json_checked(cJSON_CreateObject());
     ss_report_json_add_string(o, "ruleId", rule->id);
     ss_report_json_add_string(o, "ruleName", rule->name);
+    ss_report_json_add_string(o, "cost", ss_cost_name(rule->cost));
     ss_report_json_add_string(o, "severity", ss_severity_name(f->severity));
     ss_report_json_add_string(o, "origin", ss_report_origin_name(f->origin));
     ss_report_json_add_string(o, "file", f->file);

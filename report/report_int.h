@@ -22,7 +22,9 @@ cJSON *ss_report_json_frame(const ss_frame *frame);
 /* An object of the finding's extra figures, in their order. */
 cJSON *ss_report_json_extra(const ss_finding *finding);
 
-/* Adds 'value' (or JSON null when NULL) under 'name'. */
+/* Adds 'value' (or JSON null when NULL) under 'name'. Every string of the JSON and SARIF
+ * writers enters cJSON here: bytes of 'name' and 'value' that are not UTF-8 become U+FFFD,
+ * one per byte (docs/output-formats.md, "Control characters"). */
 void ss_report_json_add_string(cJSON *object, const char *name, const char *value);
 /* Adds an unsigned integer under 'name', printed exactly. */
 void ss_report_json_add_u64(cJSON *object, const char *name, uint64_t value);

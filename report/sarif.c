@@ -198,6 +198,7 @@ static cJSON *rule_json(const ss_rule *rule)
     cJSON *config = ss_report_json_checked(cJSON_AddObjectToObject(o, "defaultConfiguration"));
     ss_report_json_add_string(config, "level", sarif_level(rule->severity));
     cJSON *props = ss_report_json_checked(cJSON_AddObjectToObject(o, "properties"));
+    ss_report_json_add_string(props, "cost", ss_cost_name(rule->cost));
     cJSON *tags = ss_report_json_checked(cJSON_AddArrayToObject(props, "tags"));
     cJSON_AddItemToArray(tags, ss_report_json_checked(cJSON_CreateString("cuda")));
     cJSON_AddItemToArray(tags, ss_report_json_checked(cJSON_CreateString("performance")));

@@ -213,20 +213,19 @@ static void put_evidence(const text_out *t, const ss_finding *f)
             fputs(" in ", t->out);
             put_text(t->out, ev->api);
         }
-        /* What the cost figure means depends on the rule: GPU time other streams were held
-         * back (legacy-stream serialization), the estimated saving of the fix (what-if
-         * rules), or host time blocked (everything else). */
-        switch (f->rule) {
-        case SS_RULE_DEFAULT_STREAM_LAUNCH:
-        case SS_RULE_DEFAULT_STREAM_ASYNC_CALL:
-        case SS_RULE_BLOCKING_STREAM_CREATE:
+        /* What the time figure means is the rule's cost column (rules.def): GPU time other
+         * streams were held back, the estimated saving of the fix, or host time blocked
+         * (host, host-explicit, and a rule with no figure of its own). */
+        switch (ss_rules_get(f->rule)->cost) {
+        case SS_COST_GPU_HELD:
             fprintf(t->out, ", held other streams back %s in total, %s at most", total, max);
             break;
-        case SS_RULE_LAUNCH_BOUND:
-        case SS_RULE_SERIALIZED_PIPELINE:
+        case SS_COST_SAVING:
             fprintf(t->out, ", estimated saving %s", total);
             break;
-        default:
+        case SS_COST_HOST:
+        case SS_COST_HOST_EXPLICIT:
+        case SS_COST_NONE:
             fprintf(t->out, ", blocked %s in total, %s at most", total, max);
             break;
         }

@@ -17,8 +17,10 @@
     { name: 'kernel', color: '#4e79a7' }, { name: 'copy HtoD', color: '#59a14f' },
     { name: 'copy DtoH', color: '#2ca6a4' }, { name: 'copy DtoD', color: '#9c755f' },
     { name: 'copy', color: '#a5a09a' }, { name: 'memset', color: '#e0b62a' },
-    { name: 'API call', color: '#b9c0cc' }, { name: 'host blocked', color: '#d9453b' }
+    { name: 'API call', color: '#b9c0cc' }, { name: 'host blocked', color: '#d9453b' },
+    { name: 'context creation', color: '#8c8fa6' }
   ];
+  const OP_CONTEXT = 8;
   const LEGACY_BAND = 'rgba(240, 140, 0, 0.16)';
   const LEGACY_EDGE = 'rgba(220, 120, 0, 0.75)';
 
@@ -79,8 +81,8 @@
   if (hasRun && !multiProc) {
     const p = procs[runProcs[0]];
     metaItem('Program', p.command_line || p.program);
-    metaItem('GPU', p.gpu);
-    metaItem('Driver', p.driver);
+    metaItem('GPU', gpuText(p));
+    metaItem('Driver', driverText(p));
     metaItem('Host', p.hostname);
     metaItem('Started', p.started_at);
   }
@@ -129,7 +131,7 @@
       'Lint and run findings are joined on rule + file + line: ' + groupCount[3] +
       ' call site' + (groupCount[3] === 1 ? '' : 's') + ' predicted and observed, ' + groupCount[1] +
       ' predicted only, ' + groupCount[2] + ' observed only.' +
-      (hasRun ? ' Ordered by host time blocked.' : '');
+      (hasRun ? ' Ordered by the time they cost.' : '');
   } else {
     $('ss-join-note').textContent = hasRun
       ? 'Runtime findings, ordered by the time they cost.'
@@ -137,6 +139,16 @@
   }
 
   /* ---- summary ---- */
+  /* What a finding's time is, from its rule's cost column (rules/rules.def): only 'host' is
+   * host time blocked by a synchronization the program did not ask for. */
+  const COST = {
+    'host': { label: 'Host blocked', row: 'host blocked', share: true },
+    'host-explicit': { label: 'Explicit syncs', row: 'explicit syncs', share: true },
+    'gpu-held': { label: 'GPU held back', row: 'GPU held back', share: false },
+    'saving': { label: 'Est. saving', row: 'est. saving', share: false },
+    'none': { label: 'Time', row: '\u2013', share: false }
+  };
+  const costOf = (f) => D.rules[f.r].cost;
   const summary = $('ss-summary');
   function card(k, v, s, barPct, red) {
     const c = add(summary, 'div', 'ss-card');
@@ -158,37 +170,70 @@
     card('Rules', new Set(F.map((f) => f.r)).size, 'of ' + D.rules.length + ' in the catalog');
   }
   if (joined) card('Predicted and observed', groupCount[3], groupCount[1] + ' predicted only, ' + groupCount[2] + ' observed only');
-  let wall = 0, blocked = 0, busy = 0, dropped = 0;
+  /* Run findings' time per cost and per process. */
+  const costTotal = { 'host': 0, 'host-explicit': 0, 'gpu-held': 0, 'saving': 0, 'none': 0 };
+  const costSeen = new Set();
+  const procCost = new Map();
+  for (const f of F) {
+    if (f.o !== 2 || !f.ev || f.lat) continue; /* a latent note's time is in no total */
+    const c = costOf(f);
+    costTotal[c] += f.ev.total_ns;
+    costSeen.add(c);
+    const pc = procCost.get(f.p) || { 'host': 0, 'host-explicit': 0, 'gpu-held': 0, 'saving': 0, 'none': 0 };
+    pc[c] += f.ev.total_ns;
+    procCost.set(f.p, pc);
+  }
+  let wall = 0, busy = 0, dropped = 0, contextNs = 0;
   for (const i of runProcs) {
-    wall += procs[i].wall_ns; blocked += procs[i].blocked_ns; busy += procs[i].gpu_busy_ns;
-    dropped += procs[i].dropped;
+    wall += procs[i].wall_ns; busy += procs[i].gpu_busy_ns; dropped += procs[i].dropped;
+    contextNs += procs[i].context_ns || 0;
   }
   if (hasRun) {
     card('Wall time', fmtNs(wall), multiProc ? 'summed over ' + runProcs.length + ' processes' : null);
-    card('Host blocked', fmtNs(blocked), fmtPct(blocked, wall) + ' of wall time, in implicit syncs', pct(blocked, wall), true);
+    const host = costTotal.host;
+    card('Host blocked', fmtNs(host), fmtPct(host, wall) + ' of wall time, in implicit syncs' +
+      (contextNs ? '; context creation (' + fmtNs(contextNs) + ') not counted' : ''), pct(host, wall), true).dataset.cost = 'host';
+    if (costSeen.has('host-explicit'))
+      card('Explicit syncs', fmtNs(costTotal['host-explicit']), fmtPct(costTotal['host-explicit'], wall) +
+        ' of wall time, in syncs the program asked for').dataset.cost = 'host-explicit';
+    if (costSeen.has('gpu-held'))
+      card('GPU held back', fmtNs(costTotal['gpu-held']), 'GPU time other streams waited behind the legacy default stream').dataset.cost = 'gpu-held';
+    if (costSeen.has('saving'))
+      card('Est. saving', fmtNs(costTotal.saving), 'predicted by the what-if rules; nothing was blocked').dataset.cost = 'saving';
     card('GPU busy', fmtPct(busy, wall), fmtNs(busy) + ' with work on the GPU', pct(busy, wall));
     if (dropped) card('Events dropped', dropped, 'past the memory cap: figures are lower bounds');
   }
+  /* The GPU and driver of a process: the recorded names, else the devices its trace ran on. */
+  function gpuText(p) {
+    if (p.gpu) return p.gpu;
+    if (p.devices && p.devices.length)
+      return 'GPU ' + p.devices.join(', ') + ' (name not recorded)';
+    return p.kind === 'run' ? 'not recorded' : null;
+  }
+  function driverText(p) { return p.driver || (p.kind === 'run' ? 'not recorded' : null); }
   /* Per rule. */
+  const breakdown = $('ss-breakdown');
   const perRule = new Map();
   for (const f of F) {
     let r = perRule.get(f.r);
     if (!r) { r = { lint: 0, run: 0, ns: 0, count: 0 }; perRule.set(f.r, r); }
-    if (f.o === 1) r.lint++; else { r.run++; r.ns += f.ev.total_ns; r.count += f.ev.count; }
+    if (f.o === 1) r.lint++;
+    else { r.run++; r.ns += f.lat ? 0 : f.ev.total_ns; r.count += f.ev.count; }
   }
   if (perRule.size) {
-    const c = add(summary, 'div', 'ss-card wide');
+    const c = add(breakdown, 'div', 'ss-card wide');
     const t = add(c, 'table', 'ss-rules');
     const hr = add(add(t, 'thead'), 'tr');
     const heads = ['Rule', 'Summary'];
     if (hasLint) heads.push('Lint');
-    if (hasRun) heads.push('Run', 'Occurrences', 'Host blocked', 'Share of wall');
-    heads.forEach((h, k) => add(hr, 'th', k >= 2 ? 'n' : null, h));
+    if (hasRun) heads.push('Run', 'Occurrences', 'Time', 'Counted as', 'Share of wall');
+    heads.forEach((h, k) => add(hr, 'th', k >= 2 && h !== 'Counted as' ? 'n' : null, h));
     const tb = add(t, 'tbody');
     const order = Array.from(perRule.keys()).sort((a, b) => (perRule.get(b).ns - perRule.get(a).ns) || (a - b));
     for (const r of order) {
-      const v = perRule.get(r), rule = D.rules[r];
+      const v = perRule.get(r), rule = D.rules[r], cost = COST[rule.cost] || COST.none;
       const tr = add(tb, 'tr');
+      tr.dataset.cost = rule.cost;
       const td = add(tr, 'td', 'rule', rule.id + ' ');
       add(td, 'small', null, rule.name);
       add(tr, 'td', 'wrap', rule.summary);
@@ -197,26 +242,29 @@
         add(tr, 'td', 'n', v.run);
         add(tr, 'td', 'n', v.count);
         add(tr, 'td', 'n', fmtNs(v.ns));
-        add(tr, 'td', 'n', fmtPct(v.ns, wall));
+        add(tr, 'td', 'ss-cost cost-' + rule.cost, v.run ? cost.row : '');
+        add(tr, 'td', 'n', v.run && cost.share ? fmtPct(v.ns, wall) : '\u2013');
       }
     }
   }
   if (multiProc) {
-    const c = add(summary, 'div', 'ss-card wide');
+    const c = add(breakdown, 'div', 'ss-card wide');
     const t = add(c, 'table', 'ss-procs');
     const hr = add(add(t, 'thead'), 'tr');
-    ['Process', 'Program', 'Host', 'GPU', 'Driver', 'Wall', 'Host blocked', 'GPU busy', 'Findings']
+    ['Process', 'Program', 'Host', 'GPU', 'Driver', 'Wall', 'Host blocked', 'GPU held back', 'GPU busy', 'Findings']
       .forEach((h, k) => add(hr, 'th', k >= 5 ? 'n' : null, h));
     const tb = add(t, 'tbody');
     for (const i of runProcs) {
       const p = procs[i], tr = add(tb, 'tr');
+      const own = procCost.get(i) || { 'host': 0, 'gpu-held': 0 };
       add(tr, 'td', null, procLabel(i));
       add(tr, 'td', null, p.command_line || p.program);
       add(tr, 'td', null, p.hostname);
-      add(tr, 'td', null, p.gpu);
-      add(tr, 'td', null, p.driver);
+      add(tr, 'td', null, gpuText(p));
+      add(tr, 'td', null, driverText(p));
       add(tr, 'td', 'n', fmtNs(p.wall_ns));
-      add(tr, 'td', 'n', fmtNs(p.blocked_ns) + ' (' + fmtPct(p.blocked_ns, p.wall_ns) + ')');
+      add(tr, 'td', 'n', fmtNs(own.host) + ' (' + fmtPct(own.host, p.wall_ns) + ')');
+      add(tr, 'td', 'n', fmtNs(own['gpu-held']));
       add(tr, 'td', 'n', fmtPct(p.gpu_busy_ns, p.wall_ns));
       add(tr, 'td', 'n', p.findings);
     }
@@ -229,7 +277,7 @@
     { key: 'loc', label: 'Location' }, { key: 'msg', label: 'Message' });
   if (multiProc) cols.push({ key: 'proc', label: 'Process' });
   if (hasRun) {
-    cols.push({ key: 'count', label: 'Count', n: true }, { key: 'cost', label: 'Blocked', n: true },
+    cols.push({ key: 'count', label: 'Count', n: true }, { key: 'cost', label: 'Time', n: true },
       { key: 'max', label: 'Max', n: true }, { key: 'bytes', label: 'Bytes', n: true });
   }
   const colgroup = el('colgroup');
@@ -273,7 +321,12 @@
       case 'msg': td.className = 'ss-msg'; td.textContent = s.lead.m || s.rule.summary; break;
       case 'proc': td.textContent = s.procs.map(procLabel).join(', '); break;
       case 'count': td.textContent = s.run.length ? s.count : ''; break;
-      case 'cost': td.textContent = s.run.length ? fmtNs(s.cost) : ''; break;
+      case 'cost':
+        if (!s.run.length) break;
+        td.textContent = fmtNs(s.cost);
+        td.classList.add('cost-' + s.rule.cost);
+        td.title = (COST[s.rule.cost] || COST.none).row;
+        break;
       case 'max': td.textContent = s.run.length ? fmtNs(s.max) : ''; break;
       case 'bytes': td.textContent = s.bytes ? fmtBytes(s.bytes) : ''; break;
     }
@@ -412,6 +465,7 @@
       ? sites.length + ' call site' + (sites.length === 1 ? '' : 's')
       : shown + ' of ' + sites.length + ' call sites';
     $('ss-count').dataset.shown = String(shown);
+    $('ss-sites-count').textContent = '(' + (shown === sites.length ? sites.length : shown + ' of ' + sites.length) + ')';
     $('ss-empty').hidden = shown !== 0 || sites.length === 0;
   }
   for (const s of [fGroup, fRule, fSev, fFile, fProc]) s.addEventListener('change', applyFilters);
@@ -452,8 +506,9 @@
     const e = f.ev;
     if (multiProc || runProcs.length) item('Process', procLabel(f.p) + (procs[f.p].program ? ' \u2014 ' + procs[f.p].program : ''));
     item('Occurrences', e.count);
-    item('Host blocked', fmtNs(e.total_ns) + ' total, ' + fmtNs(e.max_ns) + ' max' +
-      (procs[f.p].wall_ns ? ' (' + fmtPct(e.total_ns, procs[f.p].wall_ns) + ' of wall time)' : ''));
+    const cost = COST[costOf(f)] || COST.none;
+    item(cost.label, fmtNs(e.total_ns) + (costOf(f) === 'saving' ? '' : ' total, ' + fmtNs(e.max_ns) + ' max') +
+      (cost.share && procs[f.p].wall_ns ? ' (' + fmtPct(e.total_ns, procs[f.p].wall_ns) + ' of wall time)' : ''));
     if (e.bytes) item('Bytes', fmtBytes(e.bytes) + ' (' + e.bytes + ')');
     item('API', e.api);
     item('Direction', e.direction);
@@ -528,6 +583,7 @@
     s.tr.classList.add('open');
   }
   function openSite(s) {
+    $('ss-findings').open = true;
     if (!s.shown) $('ss-f-clear').click();
     if (!s.tr.isConnected) {
       const b = bodies[s.g] || bodies[groupOrder[0]];
@@ -675,6 +731,18 @@
       s.appendChild(document.createTextNode('legacy-stream serialization'));
     }
 
+    /* The calls that created a context (kind OP_CONTEXT), each with a label over its bar. */
+    const contextMarks = [];
+    for (let l = 0; l < T.lanes.length; l++) {
+      for (let i = T.laneStart[l]; i < T.laneStart[l + 1]; i++) {
+        if (T.kind[i] !== OP_CONTEXT) continue;
+        const m = add(wrap, 'div', 'ss-ctx', 'context creation');
+        m.style.top = (laneY[l] + 3) + 'px';
+        m.style.height = (LANE - 7) + 'px';
+        m.title = 'context creation, ' + fmtNs(T.end[i] - T.start[i]) + ': the driver setting up before any GPU work; not a synchronization, not counted as host blocked';
+        contextMarks.push({ i, el: m });
+      }
+    }
     let v0 = 0, v1 = T.span * 1.01, W = 0, dpr = 1;
     let selected = null; /* {f, occ} */
     const occIndex = new Map();
@@ -694,7 +762,7 @@
       while (lo < hi) { const m = (lo + hi) >>> 1; if (arr[m] < v) lo = m + 1; else hi = m; }
       return lo;
     }
-    const PRIORITY = [3, 4, 2, 1, 5, 6, 0, 7]; /* rank of each kind when several share a pixel */
+    const PRIORITY = [3, 4, 2, 1, 5, 6, 0, 8, 7]; /* rank of each kind when several share a pixel */
     let drawnRects = 0;
     function drawLane(l, y0, h, band) {
       const a = T.laneStart[l], b = T.laneStart[l + 1];
@@ -725,6 +793,16 @@
         i = j;
       }
     }
+    /* A tick label formatter for ticks 'step' ns apart in a view ending at 'end' ns: the
+     * largest unit the view reaches, and the decimals that make the step exact in it. */
+    function tickFormat(end, step) {
+      const units = [[1e9, ' s'], [1e6, ' ms'], [1e3, ' \u00b5s'], [1, ' ns']];
+      let u = units.find((x) => end >= x[0]) || units[3];
+      let dec = 0;
+      while (dec < 9 && Math.abs(Math.round(step / u[0] * Math.pow(10, dec)) - step / u[0] * Math.pow(10, dec)) > 1e-6) dec++;
+      return (t) => (t === 0 ? '0' : (t / u[0]).toFixed(dec) + u[1]);
+    }
+    let tickLabels = [];
     function niceStep(ns) {
       const p = Math.pow(10, Math.floor(Math.log10(ns)));
       for (const m of [1, 2, 5, 10]) if (m * p >= ns) return m * p;
@@ -741,19 +819,25 @@
         ctx.fillStyle = '#e8ebf0';
         ctx.fillRect(0, r.y + r.h - 1, W, 1);
       }
-      /* Axis. */
+      /* Axis: ticks at multiples of the step, labelled in one unit with as many decimals as
+       * the step needs, so that adjacent labels always differ. */
       const k = W / (v1 - v0);
       const step = niceStep((v1 - v0) / Math.max(2, W / 110));
+      const fmt = tickFormat(v1, step);
       ctx.font = '11px system-ui, "DejaVu Sans", sans-serif';
       ctx.textBaseline = 'middle';
-      for (let tt = Math.ceil(v0 / step) * step; tt <= v1; tt += step) {
+      tickLabels = [];
+      for (let n = Math.ceil(v0 / step); n * step <= v1; n++) {
+        const tt = n * step;
         const x = Math.round((tt - v0) * k) + 0.5;
         ctx.fillStyle = '#f0f2f5';
         ctx.fillRect(x, AXIS, 1, height - AXIS);
         ctx.fillStyle = '#c6ccd6';
         ctx.fillRect(x, AXIS - 6, 1, 6);
         ctx.fillStyle = '#5d6677';
-        ctx.fillText(fmtNs(tt), x + 3, AXIS / 2);
+        const label = fmt(tt);
+        tickLabels.push(label);
+        ctx.fillText(label, x + 3, AXIS / 2);
       }
       ctx.fillStyle = '#c6ccd6';
       ctx.fillRect(0, AXIS - 1, W, 1);
@@ -791,7 +875,15 @@
           }
         }
       }
-      $('ss-tl-range').textContent = fmtNs(v0) + ' \u2013 ' + fmtNs(v1) + '  (' + fmtNs(v1 - v0) + ' shown, ' +
+      /* Context creation: a neutral bar, named on the timeline itself. */
+      for (const m of contextMarks) {
+        const xa = Math.max((T.start[m.i] - v0) * k, 0), xb = Math.min((T.end[m.i] - v0) * k, W);
+        m.el.hidden = xb <= xa;
+        m.el.style.left = (canvas.offsetLeft + xa) + 'px';
+        m.el.style.width = Math.max(0, xb - xa) + 'px';
+      }
+      const edge = tickFormat(v1, niceStep((v1 - v0) / 100));
+      $('ss-tl-range').textContent = edge(v0) + ' \u2013 ' + edge(v1) + '  (' + fmtNs(v1 - v0) + ' shown, ' +
         T.N.toLocaleString('en-US') + ' operations)';
       canvas.dataset.rects = String(drawnRects);
       canvas.dataset.drawMs = (performance.now() - t).toFixed(1);
@@ -868,7 +960,7 @@
     }
     function describe(h) {
       const i = h.i, ln = T.lanes[h.l];
-      const kn = KINDS[T.kind[i]].name, nm = TL.names[T.name[i]] || '';
+      const kn = KINDS[T.kind[i]].name + (T.kind[i] === OP_CONTEXT ? ' (not a synchronization)' : ''), nm = TL.names[T.name[i]] || '';
       let t = (nm ? nm + '\n' : '') + kn + ', ' + fmtNs(T.end[i] - T.start[i]) + ' at ' + fmtNs(T.start[i]);
       if (T.bytes[i]) t += ', ' + fmtBytes(T.bytes[i]);
       t += '\n' + (ln.kind === 'thread' ? 'host thread ' + ln.id : 'stream ' + ln.id + (ln.legacy ? ' (legacy default)' : ''));
@@ -914,6 +1006,12 @@
         section.scrollIntoView({ block: 'start' });
       },
       view() { return [v0, v1]; },
+      ticks() { return tickLabels.slice(); },
+      kinds() {
+        const n = {};
+        for (let i = 0; i < T.N; i++) n[KINDS[T.kind[i]].name] = (n[KINDS[T.kind[i]].name] || 0) + 1;
+        return n;
+      },
       setView(a, b) { v0 = a; v1 = b; clampView(); draw(); },
       draw
     };
@@ -931,6 +1029,10 @@
       document.body.dataset.ready = '1';
     }, 0));
   }
+  /* Printed, the findings table is open. */
+  window.addEventListener('beforeprint', () => { $('ss-findings').open = true; });
+  /* The findings table is open when there is no timeline above it. */
+  if (!(TL && TL.ops > 0)) $('ss-findings').open = true;
   if (TL && TL.ops > 0) {
     buildTimeline().then((T) => {
       const t = performance.now();

@@ -395,6 +395,66 @@ static int scenario_twodev(void)
     return rc;
 }
 
+/* What a finding's time means comes from its rule's cost column: a run with a SYNC101 finding
+ * of 5 ms (GPU time held back), a SYNC301 finding of 2 ms (host blocked) and a latent SYNC202
+ * note of 0.5 ms (in no total). Its blocked_ns
+ * is deliberately the sum of both, 7 ms: the page totals time by cost from the findings. The
+ * trace starts with a cudaMalloc of 150 ms before any GPU work (context creation) and has a
+ * later cudaMalloc of 20 ms while a kernel runs (host blocked). */
+static int scenario_cost(void)
+{
+    char *src = ss_asprintf("%s/app.cu", fixture_dir);
+    ss_result run;
+    ss_event_log log;
+    ss_result_init(&run, SS_RESULT_RUN);
+    if (ss_log_init(&log) < 0)
+        abort();
+    run_meta(&run, "./app", -1, 200000000ULL, 7000000ULL, 50000000ULL);
+    ss_finding *f = add_finding(&run, SS_RULE_DEFAULT_STREAM_LAUNCH, src, 20, "launch",
+                                "kernel 'scale' on the legacy default stream held back stream 13");
+    set_evidence(f, "cudaLaunchKernel", 10, 5000000ULL, 600000ULL, 0,
+                 "all work on blocking streams");
+    add_frames(f, "launch", src, 20);
+    f = add_finding(&run, SS_RULE_SCALAR_READBACK, src, 32, "readback",
+                    "cudaMemcpy read back 4 bytes and blocked the host");
+    set_evidence(f, "cudaMemcpy", 10, 2000000ULL, 250000ULL, 40, "a kernel on the legacy stream");
+    add_frames(f, "readback", src, 32);
+    /* A latent note (it synchronized, blocking less than the threshold): in no total. */
+    f = add_finding(&run, SS_RULE_SYNC_COPY_IN_PIPELINE, src, 40, "main",
+                    "latent: synchronized 5 times, blocked 0.5 ms this run: cudaMemcpy");
+    set_evidence(f, "cudaMemcpy", 5, 500000ULL, 100000ULL, 20, NULL);
+    f->severity = SS_SEV_NOTE;
+    f->latent = 1;
+    ss_result_sort(&run);
+
+    uint32_t st_launch = add_stack(&log, "cudaLaunchKernel", "launch", src, 20);
+    uint32_t st_read = add_stack(&log, "cudaMemcpy", "readback", src, 32);
+    add_stream(&log, 0x5000, BLOCKING, 0);
+    uint64_t t = 1000000000ULL;
+    add_api(&log, 1, "cudaMalloc", t, t + 150000000ULL, 0, 0, 1 << 20, 0);
+    t += 150100000ULL;
+    for (int it = 0; it < 10; it++) {
+        uint32_t corr = add_api(&log, 1, "cudaLaunchKernel", t, t + 5000, 0, LEGACY, 0, st_launch);
+        add_gpu(&log, SS_EV_KERNEL, LEGACY, t + 6000, t + 206000, "scale(float*, int)",
+                SS_COPY_UNKNOWN, 0, corr);
+        corr = add_api(&log, 1, "cudaMemcpy", t + 7000, t + 207000, 0, LEGACY, 4, st_read);
+        add_gpu(&log, SS_EV_MEMCPY, LEGACY, t + 206500, t + 206800, NULL, SS_COPY_DTOH, 4, corr);
+        t += 300000;
+    }
+    uint32_t corr = add_api(&log, 1, "cudaLaunchKernel", t, t + 5000, 0x5000, BLOCKING, 0, 0);
+    add_gpu(&log, SS_EV_KERNEL, BLOCKING, t + 6000, t + 20006000ULL, "long(float*)",
+            SS_COPY_UNKNOWN, 0, corr);
+    add_api(&log, 1, "cudaMalloc", t + 10000, t + 20010000ULL, 0, 0, 1 << 20, 0);
+    ss_log_set_meta(&log, "program", "./app");
+    const ss_result *rs[] = {&run};
+    const ss_event_log *ts[] = {&log};
+    int rc = write_page("cost", rs, 1, ts, fixture_dir, "./app: cost");
+    ss_result_free(&run);
+    ss_log_free(&log);
+    free(src);
+    return rc;
+}
+
 /* Strings a hostile program, path or source could carry. Each would set window.__pwned if
  * the page ever treated it as markup or code. */
 static const char *const hostile[] = {
@@ -598,7 +658,7 @@ int main(int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: gen_html OUT_DIR FIXTURE_DIR [lint|run|joined|multi|"
-                        "adversarial|big...]\n");
+                        "adversarial|big|twodev|cost...]\n");
         return 2;
     }
     mkdir(argv[1], 0777);
@@ -624,6 +684,8 @@ int main(int argc, char **argv)
             rc = scenario_big();
         else if (strcmp(names[i], "twodev") == 0)
             rc = scenario_twodev();
+        else if (strcmp(names[i], "cost") == 0)
+            rc = scenario_cost();
         else
             rc = scenario_small(names[i]);
     }

@@ -72,6 +72,15 @@ function colIndex(headers, name) { return headers.indexOf(name); }
 async function headers(page) {
   return page.$$eval('#ss-thead th', (ths) => ths.map((t) => t.textContent));
 }
+// Opens the findings table (collapsed under the timeline on run pages).
+async function openTable(page) {
+  await page.$eval('#ss-findings', (d) => { d.open = true; });
+}
+// Whether the timeline section comes before the findings table in the document.
+async function timelineFirst(page) {
+  return page.evaluate(() => Boolean(document.getElementById('ss-timeline-section')
+    .compareDocumentPosition(document.getElementById('ss-table')) & Node.DOCUMENT_POSITION_FOLLOWING));
+}
 function finish(r, name) {
   eq(r.problems, [], name + ': no console errors or warnings');
   eq(r.requests, [], name + ': no network request');
@@ -91,6 +100,7 @@ async function testLint(ctx) {
   eq(rows.map((x) => x.cells[loc].replace(/[a-z_]+$/, '')), ['app.cu:12', 'app.cu:20', 'app.cu:32', 'app.cu:41', 'app.cu:45'],
     'lint: ordered by file and line');
   eq(await page.$eval('#ss-timeline-section', (e) => e.hidden), true, 'lint: no timeline without a run');
+  eq(await page.$eval('#ss-findings', (d) => d.open), true, 'lint: without a timeline the table is open');
   // Filters.
   await select(page, 'ss-f-rule', 'SYNC201');
   eq((await rowsOf(page)).length, 1, 'lint: rule filter');
@@ -142,18 +152,28 @@ async function testRun(ctx) {
   const { page } = r;
   finish(r, 'run');
   const data = await pageData(page);
+  eq(await timelineFirst(page), true, 'run: the timeline comes before the table');
+  eq(await page.$eval('#ss-findings', (d) => d.open), false, 'run: the table is collapsed');
+  eq(await page.$eval('#ss-sites-count', (e) => e.textContent), '(5)', 'run: the collapsed table says how many');
+  await page.click('#ss-findings > summary');
+  eq(await page.$eval('#ss-findings', (d) => d.open), true, 'run: the summary opens the table');
   const rows = await rowsOf(page);
   eq(rows.length, data.findings.length, 'run: rows shown equal the findings');
   eq(rows.length, 5, 'run: five findings');
   const h = await headers(page);
-  const rule = colIndex(h, 'Rule'), blocked = colIndex(h, 'Blocked ');
+  const rule = colIndex(h, 'Rule');
   eq(rows.map((x) => x.cells[rule].slice(0, 7)), ['SYNC201', 'SYNC101', 'SYNC301', 'SYNC402', 'SYNC102'], 'run: ordered by cost');
-  eq(rows.map((x) => x.cells[colIndex(h, 'Blocked')]), ['30.0 ms', '8.00 ms', '4.50 ms', '2.50 ms', '100 µs'], 'run: blocked column');
-  void blocked;
+  eq(rows.map((x) => x.cells[colIndex(h, 'Time')]), ['30.0 ms', '8.00 ms', '4.50 ms', '2.50 ms', '100 µs'], 'run: time column');
+  eq(await page.$$eval('#ss-table tr.ss-row td.n[class*="cost-"]', (t) => t.map((x) => x.className.split(' ').pop())),
+    ['cost-host', 'cost-gpu-held', 'cost-host', 'cost-host', 'cost-gpu-held'], 'run: each time is marked with its rule\'s cost');
   const header = await page.$eval('#ss-header', (e) => e.textContent);
   check(header.includes('NVIDIA H200') && header.includes('580.65.06'), 'run: GPU and driver in the header');
   const summary = await page.$eval('#ss-summary', (e) => e.textContent);
-  check(summary.includes('83.0 ms') && summary.includes('33.2 % of wall time'), 'run: host blocked and its share');
+  // Host blocked: SYNC201 30 ms + SYNC301 4.5 ms + SYNC402 2.5 ms (cost 'host'), not the result's
+  // 83 ms; SYNC101 and SYNC102 held GPU work back 8.1 ms.
+  eq(await page.$eval('#ss-summary [data-cost="host"] .v', (e) => e.textContent), '37.0 ms', 'run: host blocked, from the host-cost findings');
+  check(summary.includes('14.8 % of wall time'), 'run: host blocked share of wall');
+  eq(await page.$eval('#ss-summary [data-cost="gpu-held"] .v', (e) => e.textContent), '8.10 ms', 'run: GPU held back');
   check(summary.includes('48.0 %'), 'run: GPU busy share');
   // Sorting by count ascending.
   await page.click('#ss-thead th[data-key="count"]');
@@ -200,6 +220,7 @@ async function testJoined(ctx, file, label) {
   const { page } = r;
   finish(r, label);
   const data = await pageData(page);
+  await openTable(page);
   const lintN = data.findings.filter((f) => f.o === 1).length, runN = data.findings.filter((f) => f.o === 2).length;
   eq([lintN, runN], [5, 5], label + ': inputs');
   const rows = await rowsOf(page);
@@ -213,7 +234,7 @@ async function testJoined(ctx, file, label) {
   eq(rows.length, lintN + runN - 3, label + ': a joined call site is shown once');
   eq(await page.$$eval('#ss-table tr.ss-group th .grp', (g) => g.map((x) => x.textContent)),
     ['Predicted and observed', 'Observed only', 'Predicted only'], label + ': group order');
-  const costs = rows.filter((x) => x.group === 3).map((x) => x.cells[colIndex(h, 'Blocked')]);
+  const costs = rows.filter((x) => x.group === 3).map((x) => x.cells[colIndex(h, 'Time')]);
   eq(costs, ['30.0 ms', '8.00 ms', '4.50 ms'], label + ': joined rows carry the runtime cost, by cost');
   await select(page, 'ss-f-group', '3');
   eq((await rowsOf(page)).length, 3, label + ': group filter');
@@ -242,6 +263,7 @@ async function testMulti(ctx) {
   const { page } = r;
   finish(r, 'multi');
   const data = await pageData(page);
+  await openTable(page);
   eq(data.findings.length, 15, 'multi: findings');
   const rows = await rowsOf(page);
   const h = await headers(page);
@@ -249,7 +271,7 @@ async function testMulti(ctx) {
   check(proc >= 0, 'multi: a process column');
   eq(rows.length, 3 + 4 + 2, 'multi: rows (joined once across ranks, runtime-only per rank)');
   eq(rows.filter((x) => x.group === 3).map((x) => x.cells[proc]), ['rank 0, rank 1', 'rank 0, rank 1', 'rank 0, rank 1'], 'multi: joined rows name both ranks');
-  eq(rows.filter((x) => x.group === 3).map((x) => x.cells[colIndex(h, 'Blocked')]), ['90.0 ms', '24.0 ms', '13.5 ms'], 'multi: joined cost sums the ranks');
+  eq(rows.filter((x) => x.group === 3).map((x) => x.cells[colIndex(h, 'Time')]), ['90.0 ms', '24.0 ms', '13.5 ms'], 'multi: joined cost sums the ranks');
   eq(rows.filter((x) => x.group === 2).map((x) => x.cells[proc]).sort(), ['rank 0', 'rank 0', 'rank 1', 'rank 1'], 'multi: observed-only rows name their rank');
   eq(await page.$$eval('table.ss-procs tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent)), ['rank 0', 'rank 1'], 'multi: one summary row per rank');
   await select(page, 'ss-f-proc', '2');
@@ -264,6 +286,7 @@ async function testAdversarial(ctx) {
   const r = await open(ctx, 'adversarial.html');
   const { page } = r;
   finish(r, 'adversarial');
+  await openTable(page);
   const rows = await rowsOf(page);
   eq(rows.length, 2, 'adversarial: rows');
   // Open every row, hover the timeline, and make the tooltip show a hostile kernel name.
@@ -307,6 +330,58 @@ async function testAdversarial(ctx) {
   await page.close();
 }
 
+// A SYNC101 finding of 5 ms and a SYNC301 finding of 2 ms: by the rules' cost column, 2 ms of
+// host blocked and 5 ms of GPU held back (the result's own blocked_ns says 7 ms); a latent
+// SYNC202 note of 0.5 ms is counted in no total. The trace
+// begins with a 150 ms cudaMalloc before any GPU work: context creation.
+async function testCost(ctx) {
+  const r = await open(ctx, 'cost.html');
+  const { page } = r;
+  finish(r, 'cost');
+  const data = await pageData(page);
+  eq(data.rules.map((x) => x.id + ' ' + x.cost), ['SYNC101 gpu-held', 'SYNC102 gpu-held', 'SYNC103 gpu-held',
+    'SYNC201 host', 'SYNC202 host', 'SYNC301 host', 'SYNC401 host-explicit', 'SYNC402 host', 'SYNC501 none',
+    'SYNC502 saving', 'SYNC503 saving'], 'cost: each rule\'s cost in the page data');
+  const cards = await page.$$eval('#ss-summary .ss-card[data-cost]', (cs) => cs.map((c) => [c.dataset.cost, c.querySelector('.v').textContent]));
+  eq(cards, [['host', '2.00 ms'], ['gpu-held', '5.00 ms']], 'cost: host blocked 2 ms, GPU held back 5 ms, no other kind');
+  const hostNote = await page.$eval('#ss-summary [data-cost="host"] .s', (e) => e.textContent);
+  eq(hostNote, '1.0 % of wall time, in implicit syncs; context creation (150 ms) not counted', 'cost: host share, context creation left out');
+  const byRule = await page.$$eval('table.ss-rules tbody tr', (trs) => trs.map((tr) => [tr.dataset.cost].concat(Array.from(tr.cells).slice(2).map((c) => c.textContent))));
+  eq(byRule, [['gpu-held', '1', '10', '5.00 ms', 'GPU held back', '\u2013'], ['host', '1', '10', '2.00 ms', 'host blocked', '1.0 %'],
+    ['host', '1', '5', '0', 'host blocked', '0.0 %']],
+    'cost: per rule, the time is counted as its cost says; only host time has a share of wall');
+  eq(await page.$$eval('table.ss-rules thead th', (t) => t.map((x) => x.textContent)),
+    ['Rule', 'Summary', 'Run', 'Occurrences', 'Time', 'Counted as', 'Share of wall'], 'cost: per rule columns');
+  // Structure: the timeline at the top, the table collapsed below it.
+  eq(await timelineFirst(page), true, 'cost: the timeline comes before the table');
+  eq(await page.$eval('#ss-findings', (d) => d.open), false, 'cost: the table is collapsed');
+  // Context creation: its own kind, drawn neutral and named on the timeline, not host blocked.
+  eq(await page.evaluate(() => window.ssTimeline.kinds()),
+    { 'context creation': 1, 'API call': 11, 'host blocked': 11, 'kernel': 11, 'copy DtoH': 10 }, 'cost: operations by kind');
+  eq(await page.$$eval('.ss-ctx', (m) => m.map((x) => [x.textContent, x.hidden])), [['context creation', false]], 'cost: the context creation is marked');
+  eq(data.procs[0].context_ns, 150000000, 'cost: the context creation time in the data');
+  check(await page.$$eval('.ss-legend span', (ls) => ls.some((l) => l.textContent === 'context creation')), 'cost: the legend names context creation');
+  // The opened row labels its time by cost.
+  await page.click('#ss-findings > summary');
+  await page.click('#ss-table tr.ss-row >> nth=0');
+  const ev = await page.$eval('tr.ss-detail .ss-ev', (dl) => Array.from(dl.querySelectorAll('dt')).map((d) => d.textContent));
+  check(ev.includes('GPU held back') && !ev.includes('Host blocked'), 'cost: SYNC101 evidence says GPU held back: ' + JSON.stringify(ev));
+  // Tick labels are distinct at every zoom: the whole run, 1 ms, and the narrowest view (1 us).
+  const views = [null, [150000000, 151000000], [150456700, 150457700]];
+  for (const v of views) {
+    const ticks = await page.evaluate((w) => {
+      if (w) window.ssTimeline.setView(w[0], w[1]); else window.ssTimeline.setView(0, 1e12);
+      return window.ssTimeline.ticks();
+    }, v);
+    const what = 'cost: ticks at ' + (v ? (v[1] - v[0]) + ' ns' : 'the whole run') + ' ' + JSON.stringify(ticks);
+    check(ticks.length >= 3, what + ' are several');
+    eq(new Set(ticks).size, ticks.length, what + ' are distinct');
+  }
+  const deep = await page.evaluate(() => window.ssTimeline.ticks());
+  check(deep.every((t) => /^150\.45[67]\d ms$/.test(t)), 'cost: at 1 us, ticks to a tenth of a microsecond: ' + JSON.stringify(deep));
+  await page.close();
+}
+
 async function testBig(ctx) {
   if (!fs.existsSync(path.join(pagesDir, 'big.html'))) return null;
   const size = fs.statSync(path.join(pagesDir, 'big.html')).size;
@@ -320,6 +395,7 @@ async function testBig(ctx) {
   eq(await shownCount(page), 8000, 'big: call sites (2,000 joined)');
   eq(await page.$$eval('#ss-table tbody', (b) => b.map((x) => Number(x.dataset.matches))), [2000, 4000, 2000], 'big: per group');
   eq((await rowsOf(page)).length, 750, 'big: the first 250 rows of each group are in the page');
+  await openTable(page);
   await page.click('#ss-table tbody[data-group="1"] tr.ss-more button >> nth=1');
   eq((await rowsOf(page)).length, 2500, 'big: show all of one group');
   eq(await page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 6, 'big: six lanes');
@@ -359,6 +435,9 @@ async function testCli(ctx) {
   const t = await open(ctx, 'cli-trace.html');
   finish(t, 'cli-trace');
   eq(await t.page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 5, 'cli: trace input draws its lanes');
+  // The trace names no GPU and no driver: the header says which device ran the work instead.
+  const meta = await t.page.$$eval('#ss-meta div', (ds) => Object.fromEntries(ds.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])));
+  eq([meta.GPU, meta.Driver], ['GPU 0 (name not recorded)', 'not recorded'], 'cli: GPU and driver filled from the trace');
   await t.page.close();
   res = run(['report', 'no-such-file.json', '-o', 'x.html']);
   eq(res.status, 2, 'cli: a missing input is exit 2');
@@ -398,6 +477,7 @@ async function testCli(ctx) {
     await testJoined(ctx, 'joined.html', 'joined');
     await testMulti(ctx);
     await testTwoDevices(ctx);
+    await testCost(ctx);
     await testAdversarial(ctx);
     await testCli(ctx);
     big = await testBig(ctx);

@@ -255,6 +255,84 @@ START_TEST(test_log_line)
 }
 END_TEST
 
+/* Bytes that are not UTF-8, one U+FFFD each, and valid characters as they are. */
+static const char bad_utf8[] = "a\xff"
+                               "b \xe2\x82 c \xc0\xaf d \xed\xa0\x80 e \xf4\x90\x80\x80 ok "
+                               "\xc3\xa9 \xf0\x9f\x98\x80";
+#define FFFD "\xef\xbf\xbd"
+static const char repaired_utf8[] = "a" FFFD "b " FFFD FFFD " c " FFFD FFFD " d " FFFD FFFD FFFD
+                                    " e " FFFD FFFD FFFD FFFD " ok \xc3\xa9 \xf0\x9f\x98\x80";
+
+/* Whether all 'len' bytes of 'text' are valid UTF-8. */
+static int all_utf8(const char *text, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t n = (unsigned char)text[i] < 0x80 ? 1 : ss_report_utf8_char(text + i, len - i, &cp);
+        if (n == 0)
+            return 0;
+        i += n;
+    }
+    return 1;
+}
+
+/* Writes 'r' as JSON (0) or SARIF (1) into memory; returns the bytes (free them). */
+static char *json_of(const ss_result *r, int sarif)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_int_eq(sarif ? ss_report_write_sarif(out, r) : ss_report_write_json(out, r), 0);
+    ck_assert_int_eq(fclose(out), 0);
+    return text;
+}
+
+START_TEST(test_json_invalid_utf8)
+{
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_RUN);
+    ss_finding *f = ss_result_add(&r);
+    f->rule = SS_RULE_SCALAR_READBACK;
+    f->severity = SS_SEV_WARNING;
+    f->origin = SS_ORIGIN_RUNTIME;
+    f->file = ss_strdup("app.cu");
+    f->line = 3;
+    f->column = 1;
+    f->message = ss_strdup(bad_utf8);
+    f->function = ss_strdup("f\x80");
+    ss_finding_add_extra(f, "k\xfe", "v");
+    char *json = json_of(&r, 0);
+    ck_assert(all_utf8(json, strlen(json)));
+    char *want = ss_asprintf("\"message\":\t\"%s\",\n", repaired_utf8);
+    ck_assert_msg(strstr(json, want) != NULL, "no %s in %s", want, json);
+    free(want);
+    ck_assert_ptr_nonnull(strstr(json, "\"function\":\t\"f" FFFD "\",\n"));
+    ck_assert_ptr_nonnull(strstr(json, "\"k" FFFD "\":\t\"v\""));
+    /* Read back: the repaired text. */
+    char path[] = "/tmp/check_escape_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+    close(fd);
+    ss_result back;
+    char err[256];
+    ck_assert_int_eq(ss_report_read_json(path, &back, err, sizeof err), 0);
+    unlink(path);
+    ck_assert_str_eq(back.findings[0].message, repaired_utf8);
+    ss_result_free(&back);
+    free(json);
+
+    char *sarif = json_of(&r, 1);
+    ck_assert(all_utf8(sarif, strlen(sarif)));
+    want = ss_asprintf("\"text\":\t\"%s", repaired_utf8);
+    ck_assert_msg(strstr(sarif, want) != NULL, "no %s in the SARIF log", want);
+    free(want);
+    free(sarif);
+    ss_result_free(&r);
+}
+END_TEST
+
 static Suite *escape_suite(void)
 {
     Suite *s = suite_create("escape");
@@ -267,6 +345,9 @@ static Suite *escape_suite(void)
     tcase_add_test(text, test_text_plain_utf8_unchanged);
     tcase_add_test(text, test_log_line);
     suite_add_tcase(s, text);
+    TCase *json = tcase_create("json");
+    tcase_add_test(json, test_json_invalid_utf8);
+    suite_add_tcase(s, json);
     TCase *github = tcase_create("github");
     tcase_add_test(github, test_github);
     suite_add_tcase(s, github);

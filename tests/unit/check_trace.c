@@ -386,46 +386,82 @@ START_TEST(test_chrome_trace)
     cJSON *root = chrome_json(&log);
     const cJSON *events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
     ck_assert(cJSON_IsArray(events));
-    /* 6 complete events, process names (host, GPU 0, GPU 1), lane names (thread 1,
-     * stream 13 of GPU 0, synchronization, stream 14 of GPU 1). */
-    ck_assert_int_eq(cJSON_GetArraySize(events), 6 + 3 + 4);
+    /* 6 complete events; a flow (start and end) from the copy call to its copy, the only GPU
+     * operation whose correlation is a call's; the process's name and order; four tracks
+     * (thread 1, stream 13 of GPU 0, the synchronization records, stream 14 of GPU 1), each
+     * with a name and an order. */
+    ck_assert_int_eq(cJSON_GetArraySize(events), 6 + 2 + 2 + 4 * 2);
 
+    /* No pid recorded: the process is shown as pid 1; its thread 1 is tid 1. */
     const cJSON *api = find_event(events, "X", "cudaMemcpyAsync_v3020");
     ck_assert_ptr_nonnull(api);
     ck_assert_double_eq(num(api, "ts"), 0.0);
     ck_assert_double_eq_tol(num(api, "dur"), 1.5, 1e-9);
-    ck_assert_double_eq(num(api, "pid"), 0);
+    ck_assert_double_eq(num(api, "pid"), 1);
     ck_assert_double_eq(num(api, "tid"), 1);
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(api, "args");
     ck_assert_double_eq(num(args, "correlation"), 7);
     ck_assert_double_eq(num(args, "bytes"), 4);
 
+    /* Streams are tracks of the same process: 5000000 + device * 100000 + stream id. */
     const cJSON *k = find_event(events, "X", "scale(float*, int)");
     ck_assert_ptr_nonnull(k);
     ck_assert_double_eq_tol(num(k, "ts"), 0.1, 1e-9);
     ck_assert_double_eq_tol(num(k, "dur"), 0.9, 1e-9);
     ck_assert_double_eq(num(k, "pid"), 1);
-    ck_assert_double_eq(num(k, "tid"), 13);
+    ck_assert_double_eq(num(k, "tid"), 5000013);
     ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(k, "cat")->valuestring, "kernel");
 
     const cJSON *copy = find_event(events, "X", "DtoH");
     ck_assert_ptr_nonnull(copy);
+    ck_assert_double_eq(num(copy, "tid"), 5000013);
     args = cJSON_GetObjectItemCaseSensitive(copy, "args");
     ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(args, "dst")->valuestring, "pageable");
+
+    /* The flow: id from correlation 7, one nanosecond into each slice. */
+    const cJSON *s = find_event(events, "s", "launch"), *f = find_event(events, "f", "launch");
+    ck_assert_ptr_nonnull(s);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(s, "id")->valuestring, "0x7");
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(f, "id")->valuestring, "0x7");
+    ck_assert_double_eq(num(s, "tid"), 1);
+    ck_assert_double_eq_tol(num(s, "ts"), 0.001, 1e-9);
+    ck_assert_double_eq(num(f, "tid"), 5000013);
+    ck_assert_double_eq_tol(num(f, "ts"), 1.101, 1e-9);
+    ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(f, "bp")->valuestring, "e");
 
     ck_assert_ptr_nonnull(find_event(events, "X", "k<\"\\\n\x01\xef\xbf\xbd>"));
     ck_assert_ptr_nonnull(find_event(events, "X", "cudaStreamSynchronize"));
     ck_assert_ptr_nonnull(find_event(events, "X", "memset"));
-    const cJSON *gpu1 = NULL, *e2;
+    const char *names[4] = {NULL};
+    double tids[4] = {0};
+    int n = 0;
+    const cJSON *e2;
     cJSON_ArrayForEach(e2, events)
     {
-        const cJSON *a = cJSON_GetObjectItemCaseSensitive(e2, "args");
-        const cJSON *n = a ? cJSON_GetObjectItemCaseSensitive(a, "name") : NULL;
-        if (n && cJSON_IsString(n) && strcmp(n->valuestring, "GPU 1") == 0)
-            gpu1 = e2;
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e2, "name");
+        if (strcmp(nm->valuestring, "thread_name") != 0)
+            continue;
+        ck_assert_int_lt(n, 4);
+        names[n] =
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e2, "args"), "name")
+                ->valuestring;
+        tids[n++] = num(e2, "tid");
     }
-    ck_assert_ptr_nonnull(gpu1);
-    ck_assert_double_eq(num(gpu1, "pid"), 2);
+    ck_assert_int_eq(n, 4);
+    ck_assert_str_eq(names[0], "thread 1");
+    ck_assert_double_eq(tids[0], 1);
+    ck_assert_str_eq(names[1], "GPU 0 stream 13 (non-blocking)");
+    ck_assert_double_eq(tids[1], 5000013);
+    ck_assert_str_eq(names[2], "CUPTI synchronization");
+    ck_assert_double_eq(tids[2], 4000000);
+    ck_assert_str_eq(names[3], "GPU 1 stream 14");
+    ck_assert_double_eq(tids[3], 5100014);
+    const cJSON *proc = find_event(events, "M", "process_name");
+    ck_assert_str_eq(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(proc, "args"), "name")
+            ->valuestring,
+        "./my app (pid unknown)");
     cJSON_Delete(root);
     ss_log_free(&log);
 }
