@@ -11,7 +11,8 @@ typedef enum ss_event_type {
     SS_EV_MEMCPY,  /* a copy on the GPU */
     SS_EV_MEMSET,  /* a memset on the GPU */
     SS_EV_SYNC,    /* a CUPTI synchronization record (host waited in the driver) */
-    SS_EV_STREAM   /* a stream became known: handle, CUPTI id, flags */
+    SS_EV_STREAM,  /* a stream became known: handle, CUPTI id, flags */
+    SS_EV_SCOPE    /* a scope mark: an NVTX range, cudaProfilerStart/Stop, syncscope.scope() */
 } ss_event_type;
 
 /* Copy direction as the GPU saw it. */
@@ -104,6 +105,32 @@ typedef struct ss_ev_stream {
     uint32_t context;
 } ss_ev_stream;
 
+/* What a scope mark (SS_EV_SCOPE) says (docs/run.md, "Scopes"). */
+typedef enum ss_scope_kind {
+    SS_SCOPE_PROFILER_START = 1, /* cudaProfilerStart or cuProfilerStart returned */
+    SS_SCOPE_PROFILER_STOP,      /* cudaProfilerStop or cuProfilerStop was called */
+    SS_SCOPE_PUSH,               /* a range opened on its thread (nvtxRangePush*) */
+    SS_SCOPE_POP,                /* the thread's innermost range closed (nvtxRangePop) */
+    SS_SCOPE_START,              /* a range opened for the process, 'id' names it */
+    SS_SCOPE_END                 /* the range 'id' closed */
+} ss_scope_kind;
+#define SS_SCOPE_KIND_MAX SS_SCOPE_END
+
+/* Who made a scope mark. */
+typedef enum ss_scope_source {
+    SS_SCOPE_FROM_NVTX = 0,  /* NVTX, or the CUDA profiler API */
+    SS_SCOPE_FROM_PROGRAM = 1 /* the program called syncscope's own scope API (syncscope.scope()) */
+} ss_scope_source;
+
+typedef struct ss_ev_scope {
+    uint64_t time_ns; /* when the mark was made (API clock) */
+    uint64_t id;      /* SS_SCOPE_START/END: the range's id; 0 otherwise */
+    uint32_t thread;  /* the host thread that made it */
+    uint32_t name;    /* string id of the range's name (PUSH, START); 0 otherwise */
+    uint8_t kind;     /* ss_scope_kind */
+    uint8_t source;   /* ss_scope_source */
+} ss_ev_scope;
+
 typedef struct ss_event {
     uint32_t type; /* ss_event_type */
     union {
@@ -111,6 +138,7 @@ typedef struct ss_event {
         ss_ev_gpu gpu; /* SS_EV_KERNEL, SS_EV_MEMCPY, SS_EV_MEMSET */
         ss_ev_sync sync;
         ss_ev_stream stream;
+        ss_ev_scope scope;
     } u;
 } ss_event;
 
