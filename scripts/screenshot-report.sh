@@ -37,12 +37,19 @@ if [ ! -d "$tools/node_modules/playwright-core" ] || [ ! -x "$chromium" ]; then
     exit 2
 fi
 
+# Absolute paths: the command runs from the checkout.
+trace=$(cd "$(dirname "$trace")" && pwd)/$(basename "$trace")
+syncscope=$(cd "$(dirname "$syncscope")" && pwd)/$(basename "$syncscope")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The trace's paths are those of the machine it was recorded on; excerpts come from this
-# checkout when they match.
-"$syncscope" report "$trace" --root "$repo" --title "$(basename "$trace" .sstrace)" \
-    -o "$work/report.html"
+# checkout (the root) when they match. A trace inside the checkout is named relative to it
+# in the page's header.
+case $trace in
+"$repo"/*) trace=${trace#"$repo"/} ;;
+esac
+(cd "$repo" && "$syncscope" report "$trace" --title "$(basename "$trace" .sstrace)" \
+    -o "$work/report.html")
 
 SS_PAGE="$work/report.html" SS_OUT="$out" SS_TOOLS_DIR="$tools" SS_CHROMIUM="$chromium" \
     SS_WIDTH="$width" SS_PROFILE="$work/profile" node - <<'EOF'
