@@ -89,6 +89,8 @@ void ss_detect_options_default(ss_detect_options *options)
     options->startup_phase = 1;
     options->user_paths = NULL;
     options->user_path_count = 0;
+    options->profile_from_start = 1;
+    options->nvtx_range = NULL;
 }
 
 /* ---- small helpers ---- */
@@ -860,6 +862,8 @@ static uint64_t frame_key(const ss_stack_frame *f, uint64_t *kind)
 
 int det_report(det_ctx *ctx, const det_hit *hit)
 {
+    if (!det_scope_keeps(ctx, hit->call))
+        return 0; /* made outside the scopes asked for (scope.c) */
     const det_call *call = &ctx->calls[hit->call];
     uint32_t stack = call->ev->stack;
     int32_t frame = site_frame(ctx, stack);
@@ -1153,6 +1157,7 @@ static void emit_findings(det_ctx *ctx, ss_result *out)
         f->origin = SS_ORIGIN_RUNTIME;
         f->latent = latent;
         fill_location(ctx, agg, f);
+        det_scope_annotate(ctx, agg->call, f);
         ss_evidence *ev = &f->evidence;
         ev->count = latent ? agg->latent_count : agg->count;
         ev->total_ns = latent ? agg->latent_ns : agg->total_ns;
@@ -1302,6 +1307,7 @@ static void free_ctx(det_ctx *ctx)
     }
     free(ctx->aggs);
     det_map_free(&ctx->agg_map);
+    det_scope_free(ctx);
 }
 
 int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result *out)
@@ -1320,6 +1326,8 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
     const char *python = ss_log_get_meta(log, "python");
     ctx.python_program = python != NULL && python[0] != '\0';
     int rc = build_index(&ctx);
+    if (rc == 0)
+        rc = det_scope_build(&ctx);
     for (size_t i = 0; i < NFAMILIES && rc == 0; i++) {
         if (families[i].run != NULL)
             rc = families[i].run(&ctx);
@@ -1335,6 +1343,7 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
     if (rc == 0) {
         size_t first = out->count, unlined = 0;
         emit_findings(&ctx, out);
+        det_scope_report(&ctx, out);
         for (size_t i = first; i < out->count; i++) {
             if (counts_as_blocked(&out->findings[i]))
                 out->blocked_ns += out->findings[i].evidence.total_ns;

@@ -108,9 +108,10 @@ typedef struct det_ctx {
     det_map sited;    /* (thread, kernel name) -> the first launch of it with a stack */
     det_opset joined; /* scratch of det_join_sync */
     int sited_built;
-    int multi_device;   /* the log names two or more devices: findings are per device */
-    uint64_t steady_ns; /* start of the first repeated GPU work (phase.c), 0: none found */
-    int python_program; /* the log's program is a Python interpreter */
+    int multi_device;        /* the log names two or more devices: findings are per device */
+    uint64_t steady_ns;      /* start of the first repeated GPU work (phase.c), 0: none found */
+    int python_program;      /* the log's program is a Python interpreter */
+    struct det_scope *scope; /* scope.c: NULL when the log has no scope to keep or name */
 } det_ctx;
 
 /* A detector family: runs over the context and reports through det_report. */
@@ -261,5 +262,19 @@ uint64_t det_steady_start(const det_ctx *ctx);
 /* Whether a call site frame is the user's own code and which library frames are never a call
  * site (site.c). */
 int32_t det_choose_site(const det_ctx *ctx, const ss_stack *stack, int32_t *via);
+
+/* Scopes (scope.c, docs/run.md "Scopes"). det_scope_build indexes which calls lie inside the
+ * scopes the options ask for and the ranges around each call (ctx->scope stays NULL when the
+ * log has no scope mark and none is asked for). Returns 0 or -1. */
+int det_scope_build(det_ctx *ctx);
+/* Whether an occurrence at 'call' counts: it lies inside every scope asked for (counted when
+ * not). */
+int det_scope_keeps(det_ctx *ctx, uint32_t call);
+/* Names the innermost NVTX range ("nvtx") and syncscope.scope() ("scope") around 'call' in
+ * the extra figures of 'finding'. */
+void det_scope_annotate(det_ctx *ctx, uint32_t call, ss_finding *finding);
+/* Adds the diagnostics that say which scopes applied and what they left out. */
+void det_scope_report(det_ctx *ctx, ss_result *out);
+void det_scope_free(det_ctx *ctx);
 
 #endif

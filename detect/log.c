@@ -36,6 +36,8 @@ uint64_t ss_event_start_ns(const ss_event *e)
         return e->u.gpu.start_ns;
     case SS_EV_SYNC:
         return e->u.sync.start_ns;
+    case SS_EV_SCOPE:
+        return e->u.scope.time_ns;
     default:
         return 0;
     }
@@ -52,6 +54,8 @@ uint64_t ss_event_end_ns(const ss_event *e)
         return e->u.gpu.end_ns;
     case SS_EV_SYNC:
         return e->u.sync.end_ns;
+    case SS_EV_SCOPE:
+        return e->u.scope.time_ns;
     default:
         return 0;
     }

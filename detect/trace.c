@@ -62,6 +62,12 @@ static const field stream_fields[] = {
     FIELD(ss_ev_stream, priority, F_I32), FIELD(ss_ev_stream, context, F_U32),
 };
 
+static const field scope_fields[] = {
+    FIELD(ss_ev_scope, time_ns, F_U64), FIELD(ss_ev_scope, thread, F_U32),
+    FIELD(ss_ev_scope, kind, F_U8),     FIELD(ss_ev_scope, source, F_U8),
+    FIELD(ss_ev_scope, id, F_U64),      FIELD(ss_ev_scope, name, F_STR),
+};
+
 static const field frame_fields[] = {
     FIELD(ss_stack_frame, pc, F_U64),   FIELD(ss_stack_frame, function, F_STR),
     FIELD(ss_stack_frame, file, F_STR), FIELD(ss_stack_frame, module, F_STR),
@@ -70,19 +76,22 @@ static const field frame_fields[] = {
 
 #define NFIELDS(a) (sizeof(a) / sizeof((a)[0]))
 
-/* The event records: keyword, event type, fields. */
+/* The event records: keyword, event type, fields, and the minor version that introduced the
+ * record (a file of an older minor version may not hold it). */
 static const struct event_record {
     const char *keyword;
     ss_event_type type;
     const field *fields;
     size_t count;
+    unsigned since_minor;
 } event_records[] = {
-    {"stream", SS_EV_STREAM, stream_fields, NFIELDS(stream_fields)},
-    {"api", SS_EV_API, api_fields, NFIELDS(api_fields)},
-    {"kernel", SS_EV_KERNEL, gpu_fields, NFIELDS(gpu_fields)},
-    {"memcpy", SS_EV_MEMCPY, gpu_fields, NFIELDS(gpu_fields)},
-    {"memset", SS_EV_MEMSET, gpu_fields, NFIELDS(gpu_fields)},
-    {"sync", SS_EV_SYNC, sync_fields, NFIELDS(sync_fields)},
+    {"stream", SS_EV_STREAM, stream_fields, NFIELDS(stream_fields), 0},
+    {"api", SS_EV_API, api_fields, NFIELDS(api_fields), 0},
+    {"kernel", SS_EV_KERNEL, gpu_fields, NFIELDS(gpu_fields), 0},
+    {"memcpy", SS_EV_MEMCPY, gpu_fields, NFIELDS(gpu_fields), 0},
+    {"memset", SS_EV_MEMSET, gpu_fields, NFIELDS(gpu_fields), 0},
+    {"sync", SS_EV_SYNC, sync_fields, NFIELDS(sync_fields), 0},
+    {"scope", SS_EV_SCOPE, scope_fields, NFIELDS(scope_fields), 1},
 };
 
 /* ---- writing ---- */
@@ -141,14 +150,31 @@ static const void *event_body(const ss_event *e)
         return &e->u.sync;
     case SS_EV_STREAM:
         return &e->u.stream;
+    case SS_EV_SCOPE:
+        return &e->u.scope;
     default:
         return &e->u.gpu;
     }
 }
 
+/* The oldest minor version that holds every record of 'log': a log without scope marks is
+ * written as 1.0, which readers older than scope marks still read. */
+static unsigned needed_minor(const ss_event_log *log)
+{
+    unsigned minor = 0;
+    for (size_t i = 0; i < log->count; i++) {
+        for (size_t r = 0; r < NFIELDS(event_records); r++) {
+            if (event_records[r].type == (ss_event_type)log->events[i].type &&
+                event_records[r].since_minor > minor)
+                minor = event_records[r].since_minor;
+        }
+    }
+    return minor;
+}
+
 int ss_trace_write(FILE *out, const ss_event_log *log)
 {
-    fprintf(out, "SSTRACE %d %d\n", SS_TRACE_MAJOR, SS_TRACE_MINOR);
+    fprintf(out, "SSTRACE %d %u\n", SS_TRACE_MAJOR, needed_minor(log));
     for (size_t i = 0; i < log->meta_count; i++) {
         fputs("meta ", out);
         put_text(out, log->meta[i].key);
@@ -559,7 +585,10 @@ static int check_times(reader *r, const ss_event *e)
     char words[48];
     if (e->type == SS_EV_STREAM)
         return 0;
-    if (e->type == SS_EV_API) {
+    if (e->type == SS_EV_SCOPE) {
+        start_name = end_name = "time";
+        start = end = e->u.scope.time_ns;
+    } else if (e->type == SS_EV_API) {
         start_name = "enter";
         end_name = "exit";
         start = e->u.api.enter_ns;
@@ -599,8 +628,22 @@ static int read_event(reader *r, const struct event_record *rec)
     memset(&e, 0, sizeof e);
     e.type = rec->type;
     void *body = (void *)event_body(&e);
+    if (r->minor < rec->since_minor)
+        return fail(r, "%s: record of trace format %d.%u, in a file of format %d.%u", rec->keyword,
+                    SS_TRACE_MAJOR, rec->since_minor, SS_TRACE_MAJOR, r->minor);
     if (parse_fields(r, body, rec->fields, rec->count) < 0 || check_times(r, &e) < 0)
         return -1;
+    if (rec->type == SS_EV_SCOPE && r->minor <= SS_TRACE_MINOR) {
+        /* A newer minor version may add kinds and sources: such a mark is kept, and the
+         * detectors, which do not know it, pass over it. */
+        const ss_ev_scope *m = &e.u.scope;
+        if (m->kind < SS_SCOPE_PROFILER_START || m->kind > SS_SCOPE_KIND_MAX)
+            return fail(r, "scope: kind: %u is not a scope kind (1 to %d)", (unsigned)m->kind,
+                        SS_SCOPE_KIND_MAX);
+        if (m->source > SS_SCOPE_FROM_PROGRAM)
+            return fail(r, "scope: source: %u is not 0 (NVTX) or 1 (the program)",
+                        (unsigned)m->source);
+    }
     if (rec->type == SS_EV_API) {
         /* The API id is not stored: it is derived from the name, so a trace stays valid when
          * the API table gains rows. */
@@ -618,8 +661,8 @@ static int read_header(reader *r)
     if (r->field_count != 3 || strcmp(r->fields[0], "SSTRACE") != 0 ||
         parse_u64(r->fields[1], UINT32_MAX, &major) < 0 ||
         parse_u64(r->fields[2], UINT32_MAX, &minor) < 0)
-        return fail(r, "not a syncscope trace (the first line must be 'SSTRACE %d %d')",
-                    SS_TRACE_MAJOR, SS_TRACE_MINOR);
+        return fail(r, "not a syncscope trace (the first line must be 'SSTRACE %d 0')",
+                    SS_TRACE_MAJOR);
     if (major != SS_TRACE_MAJOR)
         return fail(r,
                     "trace format %" PRIu64 ".%" PRIu64 " is not supported (this syncscope "
@@ -750,8 +793,7 @@ int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_siz
     }
     if (rc == 0 && r.line == 0) {
         r.line = 1;
-        rc = fail(&r, "empty file (a syncscope trace starts with 'SSTRACE %d %d')", SS_TRACE_MAJOR,
-                  SS_TRACE_MINOR);
+        rc = fail(&r, "empty file (a syncscope trace starts with 'SSTRACE %d 0')", SS_TRACE_MAJOR);
     } else if (rc == 0 && !r.saw_end) {
         r.line++;
         rc = fail(&r, "truncated trace: the 'end' record is missing");

@@ -290,6 +290,41 @@ int ss_report_set_rules_url(const char *base);
  * $SYNCSCOPE_RULES_URL when it is an absolute URL, else NULL (no helpUri is written). */
 const char *ss_report_rules_url(void);
 
+/* The key under which a baseline remembers a finding (16 hex digits and a NUL into 'out', at
+ * least 17 bytes): for a lint finding ss_finding_fingerprint (rule, path, the line's text); for
+ * a run finding its rule, API, file (as ss_report_short_path shows it) and function (the
+ * module's file name instead of the file for a site without source), and the via frame's file
+ * and function; no line number in either, so that a finding that moves keeps its key. */
+void ss_baseline_fingerprint(const ss_finding *finding, char *out);
+
+/* Findings accepted earlier: fingerprints (ss_baseline_fingerprint) with how many times each
+ * occurred. */
+typedef struct ss_baseline_entry {
+    char fingerprint[17];
+    size_t count;
+} ss_baseline_entry;
+
+typedef struct ss_baseline {
+    ss_baseline_entry *entries; /* sorted by fingerprint */
+    size_t count;
+    size_t total; /* findings in the file */
+} ss_baseline;
+
+#define SS_BASELINE_VERSION 1
+
+/* Writes the findings of 'result' to the baseline file 'path' (JSON, version
+ * SS_BASELINE_VERSION) atomically: a temporary file in the same folder, then rename.
+ * Returns 0, or -1 with a message in 'err'. */
+int ss_baseline_write(const char *path, const ss_result *result, char *err, size_t err_size);
+/* Reads the baseline file 'path' into 'out' (initialized here; ss_baseline_free). Returns 0,
+ * or -1 with "PATH:LINE:COLUMN: message" (or "PATH: message") in 'err'. */
+int ss_baseline_load(const char *path, ss_baseline *out, char *err, size_t err_size);
+void ss_baseline_free(ss_baseline *baseline);
+/* Removes from 'result' the findings the baseline holds, counting occurrences: a fingerprint
+ * recorded twice removes at most two findings (the first two in the result's order). Returns
+ * the number removed. */
+size_t ss_baseline_filter(const ss_baseline *baseline, ss_result *result);
+
 struct ss_event_log;
 
 /* Options of the HTML writer; NULL or a zeroed struct gives the defaults. */

@@ -126,8 +126,9 @@ const char *ss_fail_on_name(ss_fail_on level);
 int ss_fail_on_parse(const char *text, ss_fail_on *out);
 
 /* Applies 'config' to 'result': removes findings of disabled rules and findings in excluded
- * files, and sets the severity of the others to the configured one. Returns the number of
- * findings removed. */
+ * files, and sets the severity of the others to the configured one; a lint finding its check
+ * reported below the rule's default keeps its severity while the configured one is that
+ * default. Returns the number of findings removed. */
 size_t ss_policy_apply(const ss_config *config, ss_result *result);
 
 /* Whether 'result' holds a finding at or above the fail-on level of 'config' (the CLI then
@@ -178,32 +179,6 @@ int ss_suppress_matches(const ss_suppressions *suppressions, ss_rule_id rule, un
  * 'suppressions' cover. Returns the number removed. */
 size_t ss_suppress_apply(const ss_suppressions *suppressions, const char *path, ss_result *result);
 
-/* Findings accepted earlier: fingerprints (ss_finding_fingerprint) with how many times each
- * occurred. */
-typedef struct ss_baseline_entry {
-    char fingerprint[17];
-    size_t count;
-} ss_baseline_entry;
-
-typedef struct ss_baseline {
-    ss_baseline_entry *entries; /* sorted by fingerprint */
-    size_t count;
-    size_t total; /* findings in the file */
-} ss_baseline;
-
-#define SS_BASELINE_VERSION 1
-
-/* Writes the findings of 'result' to the baseline file 'path' (JSON, version
- * SS_BASELINE_VERSION) atomically: a temporary file in the same folder, then rename.
- * Returns 0, or -1 with a message in 'err'. */
-int ss_baseline_write(const char *path, const ss_result *result, char *err, size_t err_size);
-/* Reads the baseline file 'path' into 'out' (initialized here; ss_baseline_free). Returns 0,
- * or -1 with "PATH:LINE:COLUMN: message" (or "PATH: message") in 'err'. */
-int ss_baseline_load(const char *path, ss_baseline *out, char *err, size_t err_size);
-void ss_baseline_free(ss_baseline *baseline);
-/* Removes from 'result' the findings the baseline holds, counting occurrences: a fingerprint
- * recorded twice removes at most two findings (the first two in the result's order). Returns
- * the number removed. */
-size_t ss_baseline_filter(const ss_baseline *baseline, ss_result *result);
+/* The baseline file (ss_baseline_*) is report.h's: lint and run share it. */
 
 #endif

@@ -1,6 +1,6 @@
 /* check_baseline.c: baseline files: round trip, matching that survives moves, counts, errors. */
 #include "check_main.h"
-#include "policy.h"
+#include "report.h"
 #include "tmp_fixture.h"
 
 #include <cjson/cJSON.h>

@@ -1,10 +1,59 @@
-/* baseline.c: the baseline file of accepted findings: writing, loading, filtering. */
-#include "policy_int.h"
+/* baseline.c: the baseline file of accepted findings (lint's and the run's): writing,
+ * loading, filtering. */
+#include "report_int.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Writes printf output into 'err' ('err_size' bytes) when it is not NULL. */
+static void set_error(char *err, size_t err_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void set_error(char *err, size_t err_size, const char *fmt, ...)
+{
+    if (err == NULL || err_size == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+}
+
+/* Adds 'text' and its terminating NUL to the hash 'h' ("" for NULL). */
+static uint64_t hash_text(uint64_t h, const char *text)
+{
+    if (text == NULL)
+        text = "";
+    return ss_fnv1a(h, text, strlen(text) + 1);
+}
+
+void ss_baseline_fingerprint(const ss_finding *finding, char *out)
+{
+    if (finding->origin != SS_ORIGIN_RUNTIME) {
+        ss_finding_fingerprint(finding, out);
+        return;
+    }
+    /* A run's result holds no source text (the run may be analyzed where the sources are
+     * not), so the function stands for the line: the key holds no line number, and neither
+     * does the via frame's part, which names a library's function, not its line. */
+    const ss_rule *rule = ss_rules_get(finding->rule);
+    uint64_t h = hash_text(SS_FNV1A_SEED, "run");
+    h = hash_text(h, rule->id);
+    h = hash_text(h, finding->evidence.api);
+    h = hash_text(h, finding->file != NULL ? ss_report_short_path(finding->file) : NULL);
+    h = hash_text(h, finding->function);
+    if (finding->file == NULL && finding->module != NULL) {
+        const char *slash = strrchr(finding->module, '/');
+        h = hash_text(h, slash != NULL ? slash + 1 : finding->module);
+    }
+    h = hash_text(h, finding->via_file != NULL ? ss_report_short_path(finding->via_file) : NULL);
+    h = hash_text(h, finding->via_function);
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
 
 /* Returns 'item', or aborts when cJSON could not allocate it: a baseline missing findings
  * would hide them from later runs. */
@@ -37,7 +86,7 @@ static char *baseline_json(const ss_result *result)
     for (size_t i = 0; i < result->count; i++) {
         const ss_finding *f = order[i];
         char fingerprint[17];
-        ss_finding_fingerprint(f, fingerprint);
+        ss_baseline_fingerprint(f, fingerprint);
         cJSON *item = must(cJSON_CreateObject());
         cJSON_AddItemToArray(list, item);
         must(cJSON_AddStringToObject(item, "rule", ss_rules_get(f->rule)->id));
@@ -67,13 +116,11 @@ int ss_baseline_write(const char *path, const ss_result *result, char *err, size
     ss_write_status status = ss_write_atomic(path, put_text, text);
     cJSON_free(text);
     if (status == SS_WRITE_CREATE_FAILED) {
-        ss_policy_set_error(err, err_size, "%s: cannot create a temporary file: %s", path,
-                            ss_file_error());
+        set_error(err, err_size, "%s: cannot create a temporary file: %s", path, ss_file_error());
         return -1;
     }
     if (status != SS_WRITE_OK) {
-        ss_policy_set_error(err, err_size, "%s: cannot write the baseline: %s", path,
-                            ss_file_error());
+        set_error(err, err_size, "%s: cannot write the baseline: %s", path, ss_file_error());
         return -1;
     }
     return 0;
@@ -122,27 +169,26 @@ static int load_document(const char *path, const cJSON *root, ss_baseline *out, 
                          size_t err_size)
 {
     if (!cJSON_IsObject(root)) {
-        ss_policy_set_error(err, err_size,
-                            "%s: malformed baseline: the top level must be a JSON object", path);
+        set_error(err, err_size, "%s: malformed baseline: the top level must be a JSON object",
+                  path);
         return -1;
     }
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
     if (version == NULL) {
-        ss_policy_set_error(err, err_size, "%s: malformed baseline: no 'version' field", path);
+        set_error(err, err_size, "%s: malformed baseline: no 'version' field", path);
         return -1;
     }
     if (!cJSON_IsNumber(version) || version->valuedouble != SS_BASELINE_VERSION) {
         char *shown = cJSON_PrintUnformatted(version);
-        ss_policy_set_error(err, err_size,
-                            "%s: unsupported baseline version %s (this syncscope reads version %d)",
-                            path, shown ? shown : "?", SS_BASELINE_VERSION);
+        set_error(err, err_size,
+                  "%s: unsupported baseline version %s (this syncscope reads version %d)", path,
+                  shown ? shown : "?", SS_BASELINE_VERSION);
         cJSON_free(shown);
         return -1;
     }
     const cJSON *findings = cJSON_GetObjectItemCaseSensitive(root, "findings");
     if (!cJSON_IsArray(findings)) {
-        ss_policy_set_error(err, err_size, "%s: malformed baseline: 'findings' must be an array",
-                            path);
+        set_error(err, err_size, "%s: malformed baseline: 'findings' must be an array", path);
         return -1;
     }
     size_t n = (size_t)cJSON_GetArraySize(findings);
@@ -153,10 +199,10 @@ static int load_document(const char *path, const cJSON *root, ss_baseline *out, 
     {
         const cJSON *fp = cJSON_GetObjectItemCaseSensitive(item, "fingerprint");
         if (!cJSON_IsObject(item) || !cJSON_IsString(fp) || !is_fingerprint(fp->valuestring)) {
-            ss_policy_set_error(err, err_size,
-                                "%s: malformed baseline: findings[%zu]: 'fingerprint' must be 16 "
-                                "lowercase hexadecimal digits",
-                                path, i);
+            set_error(err, err_size,
+                      "%s: malformed baseline: findings[%zu]: 'fingerprint' must be 16 "
+                      "lowercase hexadecimal digits",
+                      path, i);
             free(all);
             return -1;
         }
@@ -186,7 +232,7 @@ int ss_baseline_load(const char *path, ss_baseline *out, char *err, size_t err_s
     size_t len = 0;
     char *text = ss_read_file(path, &len);
     if (text == NULL) {
-        ss_policy_set_error(err, err_size, "%s: %s", path, ss_file_error());
+        set_error(err, err_size, "%s: %s", path, ss_file_error());
         return -1;
     }
     const char *end = NULL;
@@ -199,10 +245,10 @@ int ss_baseline_load(const char *path, ss_baseline *out, char *err, size_t err_s
         if (pos > len)
             pos = len;
         position_of(text, pos, &line, &column);
-        ss_policy_set_error(err, err_size, "%s:%zu:%zu: malformed baseline: %s", path, line, column,
-                            len == 0     ? "the file is empty"
-                            : pos >= len ? "the file ends inside the JSON document"
-                                         : "JSON syntax error");
+        set_error(err, err_size, "%s:%zu:%zu: malformed baseline: %s", path, line, column,
+                  len == 0     ? "the file is empty"
+                  : pos >= len ? "the file ends inside the JSON document"
+                               : "JSON syntax error");
         free(text);
         return -1;
     }
@@ -215,9 +261,8 @@ int ss_baseline_load(const char *path, ss_baseline *out, char *err, size_t err_s
     if (pos < len) {
         size_t line, column;
         position_of(text, pos, &line, &column);
-        ss_policy_set_error(err, err_size,
-                            "%s:%zu:%zu: malformed baseline: text after the JSON document", path,
-                            line, column);
+        set_error(err, err_size, "%s:%zu:%zu: malformed baseline: text after the JSON document",
+                  path, line, column);
         rc = -1;
     } else {
         rc = load_document(path, root, out, err, err_size);
@@ -238,7 +283,7 @@ static int drop_baselined(const ss_finding *f, void *context)
     baseline_filter *filter = context;
     const ss_baseline *baseline = filter->baseline;
     ss_baseline_entry key;
-    ss_finding_fingerprint(f, key.fingerprint);
+    ss_baseline_fingerprint(f, key.fingerprint);
     const ss_baseline_entry *hit =
         bsearch(&key, baseline->entries, baseline->count, sizeof *baseline->entries, cmp_entry);
     if (hit == NULL || filter->left[hit - baseline->entries] == 0)
