@@ -15,6 +15,9 @@
 #     lifecycle (not in the default list: `tests` runs these too) ctest -L gpu -R lifecycle:
 #              signals, the program's own handler, exit() from a thread, fork, 32 threads and
 #              another CUPTI client (tests/gpu/lifecycle/); their outputs in OUT_DIR
+#     real     (not in the default list) tests/gpu/real/run_real.sh: ResNet-18 with a DataLoader,
+#              GPT-2 generate, CuPy and JAX, each bare, under syncscope and (PyTorch) under
+#              set_sync_debug_mode("warn"); tables recall and wall times (REAL_BUDGET_S)
 #     multi    (not in the default list; run it on a two-GPU machine) ctest -L gpu -R multi:
 #              one process on two GPUs and a two-rank PyTorch DDP step (tests/gpu/multi/),
 #              then their traces as replay cases (tests/gpu/multi/record_multi_traces.sh)
@@ -80,6 +83,12 @@ for stage in "$@"; do
         rm -rf "$out/lifecycle-results"
         cp -r "$build/tests/gpu/lifecycle/results" "$out/lifecycle-results" 2>/dev/null
         stage_done lifecycle $rc
+        ;;
+    real)
+        bash tests/gpu/real/run_real.sh "$build" "$out/real" >"$out/real.log" 2>&1
+        rc=$?
+        cat "$out/real/results.md" >>"$summary" 2>/dev/null
+        stage_done real $rc
         ;;
     multi)
         NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 \
