@@ -30,8 +30,19 @@ static void usage(FILE *out)
           "                        innermost frame there (repeatable)\n"
           "  --fail-on LEVEL       exit 1 when a finding is at least LEVEL: note, warning\n"
           "                        (default), error, or none (never)\n"
+          "  --fail-over BUDGET    exit 1 when the host was blocked longer than BUDGET: a\n"
+          "                        share of the wall time (2%) or a duration (50ms)\n"
+          "  --error-exitcode N    exit N instead of 1 when the gate fails\n"
+          "  --baseline FILE       report only findings that are not in FILE\n"
+          "  --write-baseline FILE record the findings in FILE\n"
+          "  --profile-from-start on|off\n"
+          "                        off: only calls between cudaProfilerStart and\n"
+          "                        cudaProfilerStop count (default: as the run recorded)\n"
+          "  --nvtx-range NAME     only calls inside NVTX ranges named NAME count (default:\n"
+          "                        as the run recorded; '' for any)\n"
           "\n"
-          "exit status: 0 no finding at or above --fail-on, 1 findings, 2 error\n",
+          "exit status: 0 the gate passed (no finding at or above --fail-on, no more blocked\n"
+          "time than --fail-over), 1 (or --error-exitcode) it failed, 2 error\n",
           out);
 }
 
@@ -47,6 +58,96 @@ static int parse_count(const char *text, uint64_t *out)
         return -1;
     *out = (uint64_t)v;
     return 0;
+}
+
+/* The gate, baseline and scope options (docs/run.md, "Gates" and "Scopes"). */
+typedef struct gate_options {
+    ss_gate gate;
+    int judged;         /* --fail-over or --error-exitcode: the verdict is said on stderr */
+    int error_exitcode; /* -1: 1 */
+    const char *baseline, *write_baseline;
+    int profile_from_start; /* -1: as the trace recorded */
+    const char *nvtx_range; /* NULL: as the trace recorded */
+} gate_options;
+
+/* Parses 'arg' with 'value' when it is a gate, baseline or scope option. Returns 1 when it was
+ * one, 0 when it was not, -1 with a message printed when its value is wrong. */
+static int parse_gate_option(const char *arg, const char *value, gate_options *g)
+{
+    uint64_t code;
+    if (strcmp(arg, "--fail-on") == 0) {
+        if (ss_gate_parse_fail_on(value, &g->gate) == 0)
+            return 1;
+        ss_log_error("--fail-on takes note, warning, error or none (got '%s')",
+                     value ? value : "nothing");
+    } else if (strcmp(arg, "--fail-over") == 0) {
+        g->judged = 1;
+        if (ss_gate_parse_budget(value, &g->gate) == 0)
+            return 1;
+        ss_log_error("--fail-over takes a share of the wall time such as 2%% or a duration such "
+                     "as 50ms (got '%s')",
+                     value ? value : "nothing");
+    } else if (strcmp(arg, "--error-exitcode") == 0) {
+        g->judged = 1;
+        if (parse_count(value, &code) == 0 && code <= 255) {
+            g->error_exitcode = (int)code;
+            return 1;
+        }
+        ss_log_error("--error-exitcode takes an exit status from 0 to 255 (got '%s')",
+                     value ? value : "nothing");
+    } else if (strcmp(arg, "--baseline") == 0 || strcmp(arg, "--write-baseline") == 0) {
+        if (value != NULL && value[0] != '\0') {
+            *(arg[2] == 'b' ? &g->baseline : &g->write_baseline) = value;
+            return 1;
+        }
+        ss_log_error("%s takes a file name", arg);
+    } else if (strcmp(arg, "--profile-from-start") == 0) {
+        if (value != NULL && (strcmp(value, "on") == 0 || strcmp(value, "off") == 0)) {
+            g->profile_from_start = strcmp(value, "on") == 0;
+            return 1;
+        }
+        ss_log_error("--profile-from-start takes on or off (got '%s')", value ? value : "nothing");
+    } else if (strcmp(arg, "--nvtx-range") == 0) {
+        if (value != NULL) {
+            g->nvtx_range = value;
+            return 1;
+        }
+        ss_log_error("--nvtx-range needs a value");
+    } else {
+        return 0;
+    }
+    return -1;
+}
+
+/* Writes the findings of 'result' as a baseline (--write-baseline), then leaves out those of
+ * 'baseline' (NULL: none). Returns 0, or -1 with a message printed. */
+static int apply_baselines(const gate_options *g, const ss_baseline *baseline, ss_result *result)
+{
+    char err[1024];
+    if (g->write_baseline != NULL &&
+        ss_baseline_write(g->write_baseline, result, err, sizeof err) < 0) {
+        ss_log_error("%s", err);
+        return -1;
+    }
+    if (baseline != NULL)
+        ss_baseline_filter(baseline, result);
+    return 0;
+}
+
+/* The exit status the gate gives 'result'. */
+static int gate_status(const gate_options *g, const ss_result *result)
+{
+    char why[512];
+    int failed = ss_gate_check(&g->gate, result, why, sizeof why);
+    if (failed < 0) {
+        ss_log_error("--fail-over: %s", why);
+        return SS_EXIT_ERROR;
+    }
+    if (failed && g->judged)
+        ss_log_note("gate: failed: %s", why);
+    if (!failed)
+        return SS_EXIT_CLEAN;
+    return g->error_exitcode >= 0 ? g->error_exitcode : SS_EXIT_FINDINGS;
 }
 
 /* A Chrome trace to write: the log and its findings. */
@@ -77,8 +178,8 @@ int ss_cli_analyze(int argc, char **argv)
 {
     ss_format format = SS_FORMAT_TEXT;
     const char *output = NULL, *chrome = NULL, *trace = NULL;
-    int fail_on_none = 0;
-    ss_severity fail_on = SS_SEV_WARNING;
+    gate_options gate = {.error_exitcode = -1, .profile_from_start = -1};
+    ss_gate_init(&gate.gate);
     ss_detect_options options;
     ss_detect_options_default(&options);
     /* --attribute-to paths, made absolute against the current folder. */
@@ -136,14 +237,9 @@ int ss_cli_analyze(int argc, char **argv)
             free(path);
             user_paths[user_path_count] = user_path_text[user_path_count];
             user_path_count++;
-        } else if (strcmp(arg, "--fail-on") == 0) {
-            if (value != NULL && strcmp(value, "none") == 0) {
-                fail_on_none = 1;
-            } else if (value == NULL || ss_severity_parse(value, &fail_on) < 0) {
-                ss_log_error("--fail-on takes note, warning, error or none (got '%s')",
-                             value ? value : "nothing");
+        } else if ((takes_value = parse_gate_option(arg, value, &gate)) != 0) {
+            if (takes_value < 0)
                 return SS_EXIT_ERROR;
-            }
         } else if (arg[0] == '-' && arg[1] != '\0') {
             ss_log_error("analyze: unknown option '%s' (syncscope analyze --help lists them)", arg);
             return SS_EXIT_ERROR;
@@ -173,10 +269,23 @@ int ss_cli_analyze(int argc, char **argv)
 
     ss_event_log log;
     char err[1024];
-    if (ss_trace_read(trace, &log, err, sizeof err) < 0) {
+    ss_baseline baseline;
+    if (gate.baseline != NULL && ss_baseline_load(gate.baseline, &baseline, err, sizeof err) < 0) {
         ss_log_error("%s", err);
         return SS_EXIT_ERROR;
     }
+    if (ss_trace_read(trace, &log, err, sizeof err) < 0) {
+        ss_log_error("%s", err);
+        if (gate.baseline != NULL)
+            ss_baseline_free(&baseline);
+        return SS_EXIT_ERROR;
+    }
+    /* Scoped as the run was, unless the command line says otherwise. */
+    ss_detect_scope_from_log(&options, &log);
+    if (gate.profile_from_start >= 0)
+        options.profile_from_start = gate.profile_from_start;
+    if (gate.nvtx_range != NULL)
+        options.nvtx_range = gate.nvtx_range[0] != '\0' ? gate.nvtx_range : NULL;
     int status = SS_EXIT_ERROR;
     ss_result result;
     ss_result_init(&result, SS_RESULT_RUN);
@@ -184,15 +293,18 @@ int ss_cli_analyze(int argc, char **argv)
         ss_log_error("out of memory while analyzing '%s'", trace);
         goto out;
     }
+    if (apply_baselines(&gate, gate.baseline != NULL ? &baseline : NULL, &result) < 0)
+        goto out;
     if (chrome != NULL && write_chrome_trace(chrome, &log, &result) < 0)
         goto out;
     ss_text_options text = {0, 1};
     text.color = output == NULL && isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
     if (ss_report_write(output, format, &result, &text) < 0)
         goto out;
-    status = !fail_on_none && ss_result_count_at_least(&result, fail_on) > 0 ? SS_EXIT_FINDINGS
-                                                                             : SS_EXIT_CLEAN;
+    status = gate_status(&gate, &result);
 out:
+    if (gate.baseline != NULL)
+        ss_baseline_free(&baseline);
     ss_result_free(&result);
     ss_log_free(&log);
     return status;

@@ -118,7 +118,7 @@ typedef enum ss_scope_kind {
 
 /* Who made a scope mark. */
 typedef enum ss_scope_source {
-    SS_SCOPE_FROM_NVTX = 0,  /* NVTX, or the CUDA profiler API */
+    SS_SCOPE_FROM_NVTX = 0,   /* NVTX, or the CUDA profiler API */
     SS_SCOPE_FROM_PROGRAM = 1 /* the program called syncscope's own scope API (syncscope.scope()) */
 } ss_scope_source;
 

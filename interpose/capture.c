@@ -3,6 +3,10 @@
  * SIGINT/SIGTERM, from a thread of its own) hands them to the finisher module. Links only libc,
  * libdl, libpthread: libcupti is opened with dlopen, and its header is included for types only. */
 #include <cupti.h>
+/* NVTX's parameter structures, for the NVTX callbacks; NVTX_NO_IMPL: its declarations only. */
+#define NVTX_NO_IMPL
+#include <generated_nvtx_meta.h>
+
 #include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
@@ -70,6 +74,8 @@ typedef struct stream_slot {
 } stream_slot;
 
 #define STREAM_SLOTS 16
+/* Range names a thread looked up recently (a power of two). */
+#define NAME_CACHE_SLOTS 32
 
 typedef struct thread_state {
     ss_thread_store *store;
@@ -79,6 +85,10 @@ typedef struct thread_state {
     uint32_t device;
     uint32_t context_id;
     stream_slot streams[STREAM_SLOTS];
+    int in_profiler_call; /* inside cudaProfilerStart/Stop: its cuProfilerStart/Stop is not a
+                           * mark of its own */
+    uint64_t name_keys[NAME_CACHE_SLOTS]; /* range names seen lately (range_name) */
+    uint32_t name_ids[NAME_CACHE_SLOTS];
 } thread_state;
 
 static __thread thread_state *tls_state __attribute__((tls_model("initial-exec")));
@@ -107,6 +117,7 @@ static struct {
      * stream it does not use; a finding about such a launch borrows the site of a launch of
      * the same kernel that has one (det_site_call). */
     atomic_uint legacy_partners;
+    _Atomic uint64_t scope_ids; /* ids of syncscope_scope_begin's ranges so far */
     _Atomic uint64_t blocking_streams[BLOCKING_STREAM_SLOTS]; /* open addressing, 0: empty */
     _Atomic long activity_pid; /* the process that enabled activity records, 0: none yet */
     pthread_mutex_t enable_lock;
@@ -523,6 +534,279 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
     t->busy = 0;
 }
 
+/* ---- scope marks (docs/run.md, "Scopes") ---- */
+
+/* Appends a scope mark to the thread's buffer: bounded and allocation-free, as every event. */
+static void record_mark(thread_state *t, uint8_t kind, uint8_t source, uint64_t id, uint32_t name)
+{
+    uint64_t when = now_ns();
+    ss_event *e = ss_evbuf_reserve(&t->store->events, &g.store.budget);
+    if (e == NULL)
+        return;
+    ss_ev_scope *m = &e->u.scope;
+    m->time_ns = when;
+    m->id = id;
+    m->thread = t->store->index;
+    m->name = name;
+    m->kind = kind;
+    m->source = source;
+    e->type = SS_EV_SCOPE;
+}
+
+/* Keys of the name table for range names, apart from the kernel names' (addresses): a text's
+ * FNV-1a hash with the top bit set, or an NVTX registered string's handle with the next one. */
+#define NAME_KEY_TEXT (1ull << 63)
+#define NAME_KEY_REGISTERED (1ull << 62)
+
+static uint64_t text_key(const char *text)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; text[i] != '\0' && i < SS_NAME_TEXT_MAX; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 0x100000001b3ull;
+    }
+    return h | NAME_KEY_TEXT;
+}
+
+/* The name-table id of a range name at 'key' ('text' copied the first time; NULL: only look
+ * it up), 0 when unknown or the table is full. A thread's recent names are found without the
+ * lock; a new one takes the lock once, to be copied. */
+static uint32_t range_name(thread_state *t, uint64_t key, const char *text)
+{
+    size_t slot = (size_t)(key ^ key >> 29 ^ key >> 47) & (NAME_CACHE_SLOTS - 1);
+    if (t->name_keys[slot] == key && t->name_ids[slot] != 0)
+        return t->name_ids[slot];
+    pthread_mutex_lock(&g.activity_lock);
+    uint32_t id = ss_name_intern(&g.store.names, &g.store.budget, key, text);
+    pthread_mutex_unlock(&g.activity_lock);
+    if (id != 0) {
+        t->name_keys[slot] = key;
+        t->name_ids[slot] = id;
+    }
+    return id;
+}
+
+static uint32_t text_name(thread_state *t, const char *text)
+{
+    return text != NULL ? range_name(t, text_key(text), text) : 0;
+}
+
+/* A wide-character NVTX message, its ASCII characters kept and the others as '?'. */
+static uint32_t wide_name(thread_state *t, const wchar_t *text)
+{
+    char narrow[256];
+    size_t n = 0;
+    if (text == NULL)
+        return 0;
+    for (; text[n] != 0 && n < sizeof narrow - 1; n++)
+        narrow[n] = text[n] > 0 && text[n] < 0x7f ? (char)text[n] : '?';
+    narrow[n] = '\0';
+    return text_name(t, narrow);
+}
+
+/* The name of an NVTX event's attributes: its ASCII, wide or registered message. */
+static uint32_t attribute_name(thread_state *t, const nvtxEventAttributes_t *attributes)
+{
+    if (attributes == NULL ||
+        attributes->size < offsetof(nvtxEventAttributes_t, message) + sizeof attributes->message)
+        return 0;
+    switch (attributes->messageType) {
+    case NVTX_MESSAGE_TYPE_ASCII:
+        return text_name(t, attributes->message.ascii);
+    case NVTX_MESSAGE_TYPE_UNICODE:
+        return wide_name(t, attributes->message.unicode);
+    case NVTX_MESSAGE_TYPE_REGISTERED:
+        return range_name(
+            t,
+            ((uint64_t)(uintptr_t)attributes->message.registered | NAME_KEY_REGISTERED) &
+                ~NAME_KEY_TEXT,
+            NULL);
+    default:
+        return 0;
+    }
+}
+
+/* The range id an nvtxRangeStart* call returned, 0 when CUPTI did not pass it. */
+static uint64_t started_id(const CUpti_NvtxData *data)
+{
+    return data->functionReturnValue != NULL ? *(const nvtxRangeId_t *)data->functionReturnValue
+                                             : 0;
+}
+
+/* NVTX ranges (CUPTI_CB_DOMAIN_NVTX; NVTX reaches CUPTI through NVTX_INJECTION64_PATH, which
+ * observe_nvtx sets). Push/pop ranges belong to their thread, start/end ranges to the
+ * process. */
+static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *data)
+{
+    if (!atomic_load_explicit(&g.active, memory_order_relaxed) || data == NULL)
+        return;
+    thread_state *t = thread_get();
+    if (t == NULL || t->busy)
+        return;
+    t->busy = 1;
+    const void *p = data->functionParams;
+    switch (cbid) {
+    case CUPTI_CBID_NVTX_nvtxRangePushA:
+        record_mark(t, SS_SCOPE_PUSH, SS_SCOPE_FROM_NVTX, 0,
+                    text_name(t, ((const nvtxRangePushA_params *)p)->message));
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePushW:
+        record_mark(t, SS_SCOPE_PUSH, SS_SCOPE_FROM_NVTX, 0,
+                    wide_name(t, ((const nvtxRangePushW_params *)p)->message));
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePushEx:
+        record_mark(t, SS_SCOPE_PUSH, SS_SCOPE_FROM_NVTX, 0,
+                    attribute_name(t, ((const nvtxRangePushEx_params *)p)->eventAttrib));
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
+        record_mark(t, SS_SCOPE_PUSH, SS_SCOPE_FROM_NVTX, 0,
+                    attribute_name(t, ((const nvtxDomainRangePushEx_params *)p)->core.eventAttrib));
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePop:
+    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
+        record_mark(t, SS_SCOPE_POP, SS_SCOPE_FROM_NVTX, 0, 0);
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangeStartA:
+        record_mark(t, SS_SCOPE_START, SS_SCOPE_FROM_NVTX, started_id(data),
+                    text_name(t, ((const nvtxRangeStartA_params *)p)->message));
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangeStartW:
+        record_mark(t, SS_SCOPE_START, SS_SCOPE_FROM_NVTX, started_id(data),
+                    wide_name(t, ((const nvtxRangeStartW_params *)p)->message));
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangeStartEx:
+        record_mark(t, SS_SCOPE_START, SS_SCOPE_FROM_NVTX, started_id(data),
+                    attribute_name(t, ((const nvtxRangeStartEx_params *)p)->eventAttrib));
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx:
+        record_mark(
+            t, SS_SCOPE_START, SS_SCOPE_FROM_NVTX, started_id(data),
+            attribute_name(t, ((const nvtxDomainRangeStartEx_params *)p)->core.eventAttrib));
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangeEnd:
+        record_mark(t, SS_SCOPE_END, SS_SCOPE_FROM_NVTX, ((const nvtxRangeEnd_params *)p)->id, 0);
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangeEnd:
+        record_mark(t, SS_SCOPE_END, SS_SCOPE_FROM_NVTX,
+                    ((const nvtxDomainRangeEnd_params *)p)->core.id, 0);
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRegisterStringA: {
+        /* A registered string is named by its handle in the messages that use it. */
+        const nvtxDomainRegisterStringA_params *r = p;
+        if (data->functionReturnValue != NULL && r->string != NULL) {
+            uint64_t handle =
+                (uint64_t)(uintptr_t) * (const nvtxStringHandle_t *)data->functionReturnValue;
+            range_name(t, (handle | NAME_KEY_REGISTERED) & ~NAME_KEY_TEXT, r->string);
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    t->busy = 0;
+}
+
+/* The NVTX callbacks on_nvtx handles. */
+static const CUpti_CallbackId nvtx_callbacks[] = {
+    CUPTI_CBID_NVTX_nvtxRangePushA,
+    CUPTI_CBID_NVTX_nvtxRangePushW,
+    CUPTI_CBID_NVTX_nvtxRangePushEx,
+    CUPTI_CBID_NVTX_nvtxDomainRangePushEx,
+    CUPTI_CBID_NVTX_nvtxRangePop,
+    CUPTI_CBID_NVTX_nvtxDomainRangePop,
+    CUPTI_CBID_NVTX_nvtxRangeStartA,
+    CUPTI_CBID_NVTX_nvtxRangeStartW,
+    CUPTI_CBID_NVTX_nvtxRangeStartEx,
+    CUPTI_CBID_NVTX_nvtxDomainRangeStartEx,
+    CUPTI_CBID_NVTX_nvtxRangeEnd,
+    CUPTI_CBID_NVTX_nvtxDomainRangeEnd,
+    CUPTI_CBID_NVTX_nvtxDomainRegisterStringA,
+};
+
+/* cudaProfilerStart/Stop and cuProfilerStart/Stop: the CUDA profiler API, which
+ * --profile-from-start off scopes by. A start counts from its return, a stop from its call;
+ * the driver call that a runtime call makes is not a second mark. */
+static int is_profiler_call(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, int *start)
+{
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        *start = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000;
+        return *start || cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000;
+    }
+    *start = cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart;
+    return *start || cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop;
+}
+
+static void on_profiler(CUpti_CallbackDomain domain, int start, const CUpti_CallbackData *cb)
+{
+    if (!atomic_load_explicit(&g.active, memory_order_relaxed))
+        return;
+    thread_state *t = thread_get();
+    if (t == NULL || t->busy)
+        return;
+    int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+    int enter = cb->callbackSite == CUPTI_API_ENTER;
+    if (!runtime && t->in_profiler_call)
+        return;
+    if (runtime)
+        t->in_profiler_call = enter;
+    if (enter == start)
+        return; /* a start is marked at its exit, a stop at its entry */
+    t->busy = 1;
+    record_mark(t, start ? SS_SCOPE_PROFILER_START : SS_SCOPE_PROFILER_STOP, SS_SCOPE_FROM_NVTX, 0,
+                0);
+    t->busy = 0;
+}
+
+/* The profiler API callbacks, checked by name like the argument table's. */
+static const struct profiler_callback {
+    CUpti_CallbackDomain domain;
+    CUpti_CallbackId cbid;
+    const char *name;
+} profiler_callbacks[] = {
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000,
+     "cudaProfilerStart_v4000"},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000,
+     "cudaProfilerStop_v4000"},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStart, "cuProfilerStart"},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop, "cuProfilerStop"},
+};
+
+/* Subscribes to the scope marks: the profiler API always, NVTX when it is observed. A
+ * callback CUPTI refuses only loses its marks. */
+static void enable_scope_callbacks(void)
+{
+    for (size_t i = 0; i < sizeof profiler_callbacks / sizeof profiler_callbacks[0]; i++) {
+        const struct profiler_callback *c = &profiler_callbacks[i];
+        const char *name = NULL;
+        if (g.cupti.cuptiGetCallbackName(c->domain, c->cbid, &name) == CUPTI_SUCCESS &&
+            name != NULL && strcmp(name, c->name) == 0)
+            g.cupti.cuptiEnableCallback(1, g.subscriber, c->domain, c->cbid);
+    }
+    if (!g.config.nvtx)
+        return;
+    for (size_t i = 0; i < sizeof nvtx_callbacks / sizeof nvtx_callbacks[0]; i++)
+        g.cupti.cuptiEnableCallback(1, g.subscriber, CUPTI_CB_DOMAIN_NVTX, nvtx_callbacks[i]);
+}
+
+/* NVTX calls reach a tool only through the NVTX injection library the program loads at its
+ * first NVTX call, named by NVTX_INJECTION64_PATH: CUPTI's documented way is to name libcupti
+ * there. Set from the constructor, before the program runs, and only when the program has not
+ * chosen an NVTX tool of its own. */
+static void observe_nvtx(void)
+{
+    if (!g.config.nvtx || !atomic_load(&g.active))
+        return;
+    const char *chosen = getenv("NVTX_INJECTION64_PATH");
+    if (chosen != NULL && *chosen != '\0')
+        return;
+    Dl_info info;
+    const char *path = g.cupti_path;
+    if (dladdr((void *)g.cupti.cuptiSubscribe, &info) != 0 && info.dli_fname != NULL &&
+        strchr(info.dli_fname, '/') != NULL)
+        path = info.dli_fname;
+    setenv("NVTX_INJECTION64_PATH", path, 0);
+}
+
 static void enable_activity_once(void);
 
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -530,8 +814,14 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
 {
     (void)userdata;
     int saved_errno = errno;
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)
+    int start = 0;
+    if ((domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) &&
+        is_profiler_call(domain, cbid, &start))
+        on_profiler(domain, start, (const CUpti_CallbackData *)data);
+    else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)
         on_api(domain, cbid, (const CUpti_CallbackData *)data);
+    else if (domain == CUPTI_CB_DOMAIN_NVTX)
+        on_nvtx(cbid, (const CUpti_NvtxData *)data);
     else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
         enable_activity_once();
     errno = saved_errno;
@@ -1224,6 +1514,7 @@ static void start(void)
         step_aside();
         return;
     }
+    enable_scope_callbacks();
     g.start_ns = now_ns();
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -1244,6 +1535,7 @@ __attribute__((constructor)) static void syncscope_constructor(void)
 {
     int saved_errno = errno;
     start();
+    observe_nvtx();
     errno = saved_errno;
 }
 
@@ -1261,4 +1553,38 @@ SS_EXPORT int InitializeInjection(void)
 SS_EXPORT const char *syncscope_interposer_version(void)
 {
     return SS_INTERPOSE_LIBRARY " " SS_INTERPOSE_VERSION;
+}
+
+/* syncscope.scope() (python/syncscope): opens a range named 'name' (NULL: "syncscope") for the
+ * whole process. While a program has such ranges, only what it does inside them is reported
+ * (docs/run.md, "Scopes"). Returns the range's id for syncscope_scope_end, or 0 when the
+ * process is not observed. */
+SS_EXPORT uint64_t syncscope_scope_begin(const char *name)
+{
+    int saved_errno = errno;
+    uint64_t id = 0;
+    thread_state *t = atomic_load_explicit(&g.active, memory_order_relaxed) ? thread_get() : NULL;
+    if (t != NULL && !t->busy) {
+        t->busy = 1;
+        id = atomic_fetch_add_explicit(&g.scope_ids, 1, memory_order_relaxed) + 1;
+        record_mark(t, SS_SCOPE_START, SS_SCOPE_FROM_PROGRAM, id,
+                    text_name(t, name != NULL && name[0] != '\0' ? name : "syncscope"));
+        t->busy = 0;
+    }
+    errno = saved_errno;
+    return id;
+}
+
+/* Closes the range 'id' that syncscope_scope_begin opened (0: nothing). */
+SS_EXPORT void syncscope_scope_end(uint64_t id)
+{
+    int saved_errno = errno;
+    thread_state *t =
+        id != 0 && atomic_load_explicit(&g.active, memory_order_relaxed) ? thread_get() : NULL;
+    if (t != NULL && !t->busy) {
+        t->busy = 1;
+        record_mark(t, SS_SCOPE_END, SS_SCOPE_FROM_PROGRAM, id, 0);
+        t->busy = 0;
+    }
+    errno = saved_errno;
 }

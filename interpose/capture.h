@@ -40,5 +40,9 @@ typedef int (*ss_finish_fn)(const ss_capture_view *view);
 int InitializeInjection(void);
 /* "libsyncscope.so <version>": lets a tool check what is preloaded. */
 const char *syncscope_interposer_version(void);
+/* The program's own scope marks (syncscope.scope(), docs/run.md "Scopes"): a range for the
+ * process from begin (which returns its id, 0 when the process is not observed) to end. */
+uint64_t syncscope_scope_begin(const char *name);
+void syncscope_scope_end(uint64_t id);
 
 #endif

@@ -190,6 +190,52 @@ static int read_switch(const char *name, int *flag, char *err, size_t err_size)
     return 0;
 }
 
+/* Reads the gate and scope settings (docs/run.md, "Gates" and "Scopes"). The budget of
+ * SYNCSCOPE_FAIL_OVER is checked where it is used (the finisher, `syncscope run`): only its
+ * length here. Returns 0 or -1 (with 'err'). */
+static int read_gate_and_scope(ss_interpose_config *config, char *err, size_t err_size)
+{
+    static const char *const levels[] = {"note", "warning", "error", "none"};
+    if (copy_var(SS_ENV_FAIL_OVER, config->fail_over, sizeof config->fail_over, err, err_size) <
+            0 ||
+        copy_var(SS_ENV_GATE_FILE, config->gate_file, sizeof config->gate_file, err, err_size) <
+            0 ||
+        copy_var(SS_ENV_BASELINE, config->baseline, sizeof config->baseline, err, err_size) < 0 ||
+        copy_var(SS_ENV_WRITE_BASELINE, config->write_baseline, sizeof config->write_baseline, err,
+                 err_size) < 0 ||
+        copy_var(SS_ENV_NVTX_RANGE, config->nvtx_range, sizeof config->nvtx_range, err, err_size) <
+            0 ||
+        read_switch(SS_ENV_PROFILE_FROM_START, &config->profile_from_start, err, err_size) < 0 ||
+        read_switch(SS_ENV_NVTX, &config->nvtx, err, err_size) < 0)
+        return -1;
+    const char *level = getenv(SS_ENV_FAIL_ON);
+    if (level != NULL && *level != '\0') {
+        size_t i = 0;
+        while (i < sizeof levels / sizeof levels[0] && strcmp(level, levels[i]) != 0)
+            i++;
+        if (i == sizeof levels / sizeof levels[0]) {
+            snprintf(err, err_size, "%s='%s' is not one of note, warning, error, none",
+                     SS_ENV_FAIL_ON, level);
+            return -1;
+        }
+        memcpy(config->fail_on, levels[i], strlen(levels[i]) + 1);
+    }
+    const char *code = getenv(SS_ENV_ERROR_EXITCODE);
+    if (code != NULL && *code != '\0') {
+        uint64_t value;
+        if (ss_interpose_parse_uint(code, &value) < 0 || value > 255) {
+            snprintf(err, err_size, "%s='%s' is not an exit status from 0 to 255",
+                     SS_ENV_ERROR_EXITCODE, code);
+            return -1;
+        }
+        config->error_exitcode = (uint32_t)value;
+    }
+    /* A range to scope by is a range to observe. */
+    if (config->nvtx_range[0] != '\0')
+        config->nvtx = 1;
+    return 0;
+}
+
 int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_size)
 {
     static const char *const formats[] = {"json", "sarif", "text", "github", "html", "gitlab"};
@@ -202,6 +248,8 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
     config->python_depth = SS_DEFAULT_PYTHON_DEPTH;
     config->signal_flush_ms = SS_DEFAULT_SIGNAL_FLUSH_MS;
     config->latent = 1;
+    config->profile_from_start = 1;
+    config->nvtx = 1;
     if (getcwd(config->cwd, sizeof config->cwd) == NULL)
         config->cwd[0] = '\0';
 
@@ -213,7 +261,8 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
         copy_var(SS_ENV_CUPTI_PATH, config->cupti_path, sizeof config->cupti_path, err, err_size) <
             0 ||
         copy_var(SS_ENV_ATTRIBUTE_TO, config->attribute_to, sizeof config->attribute_to, err,
-                 err_size) < 0)
+                 err_size) < 0 ||
+        read_gate_and_scope(config, err, err_size) < 0)
         return -1;
     if (config->output[0] == '\0')
         memcpy(config->output, SS_DEFAULT_OUTPUT, sizeof SS_DEFAULT_OUTPUT);

@@ -529,6 +529,10 @@ static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sy
                             entry != NULL ? add_stack(sym, log, entry, t->python) : 0;
                     }
                     a->stack = stack_ids[local];
+                } else if (e.type == SS_EV_SCOPE) {
+                    /* A range's name: from the capture's name table into the log's strings. */
+                    const char *name = ss_name_get(&v->store->names, e.u.scope.name);
+                    e.u.scope.name = name != NULL ? ss_log_intern(log, name) : 0;
                 } else if (e.type != SS_EV_STREAM) {
                     continue;
                 }
@@ -765,6 +769,67 @@ static size_t split_paths(const char *list, const char *cwd, char **paths, size_
     return n;
 }
 
+/* --write-baseline, then --baseline (docs/run.md, "Gates"): the findings are recorded as a
+ * baseline, then those a baseline holds are left out of the outputs. Returns 0, or -1 with a
+ * message printed. */
+static int apply_baselines(const ss_capture_view *v, const char *host, ss_result *result)
+{
+    const ss_interpose_config *cfg = v->config;
+    char path[PATH_MAX], err[1024];
+    int rc = 0;
+    if (cfg->write_baseline[0] != '\0') {
+        if (output_path(v, cfg->write_baseline, host, path, sizeof path) < 0) {
+            rc = -1;
+        } else if (ss_baseline_write(path, result, err, sizeof err) < 0) {
+            ss_log_error("%s", err);
+            rc = -1;
+        }
+    }
+    if (cfg->baseline[0] != '\0') {
+        ss_baseline baseline;
+        char *file = ss_path_normalize(cfg->cwd[0] != '\0' ? cfg->cwd : NULL, cfg->baseline);
+        if (ss_baseline_load(file, &baseline, err, sizeof err) < 0) {
+            ss_log_error("%s; no finding is left out", err);
+            rc = -1;
+        } else {
+            ss_baseline_filter(&baseline, result);
+            ss_baseline_free(&baseline);
+        }
+        free(file);
+    }
+    return rc;
+}
+
+/* The gate (docs/run.md, "Gates"): its verdict on stderr and, for `syncscope run`, which turns
+ * it into the exit status, in the gate file. A gate that cannot be judged fails. */
+static void judge_gate(const ss_capture_view *v, const ss_result *result)
+{
+    const ss_interpose_config *cfg = v->config;
+    ss_gate gate;
+    ss_gate_init(&gate);
+    char why[512];
+    int failed;
+    if ((cfg->fail_on[0] != '\0' && ss_gate_parse_fail_on(cfg->fail_on, &gate) < 0) ||
+        (cfg->fail_over[0] != '\0' && ss_gate_parse_budget(cfg->fail_over, &gate) < 0)) {
+        snprintf(why, sizeof why, "%s='%s' is not a budget such as 2%% or 50ms", SS_ENV_FAIL_OVER,
+                 cfg->fail_over);
+        failed = -1;
+    } else {
+        failed = ss_gate_check(&gate, result, why, sizeof why);
+    }
+    if (failed < 0)
+        ss_log_error("gate: %s", why);
+    else if (!cfg->quiet)
+        ss_log_note("gate: %s: %s", failed ? "failed" : "passed", why);
+    if (cfg->gate_file[0] == '\0')
+        ss_log_warning("%s is applied by 'syncscope run' alone: the exit status stays the "
+                       "program's own",
+                       SS_ENV_ERROR_EXITCODE);
+    else if (ss_gate_record(cfg->gate_file, v->pid, failed != 0, why) < 0)
+        ss_log_error("cannot write the gate's verdict to '%s': %s", cfg->gate_file,
+                     strerror(errno));
+}
+
 SS_EXPORT int syncscope_finish(const ss_capture_view *v);
 
 /* Runs at the end of the observed program (see capture.h). */
@@ -812,6 +877,12 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     options.user_path_count = split_paths(cfg->attribute_to, cfg->cwd, user_paths,
                                           sizeof user_paths / sizeof user_paths[0]);
     options.user_paths = (const char *const *)user_paths;
+    options.profile_from_start = cfg->profile_from_start;
+    options.nvtx_range = cfg->nvtx_range[0] != '\0' ? cfg->nvtx_range : NULL;
+    if (!cfg->profile_from_start)
+        ss_log_set_meta(&log, SS_META_PROFILE_FROM_START, "0");
+    if (cfg->nvtx_range[0] != '\0')
+        ss_log_set_meta(&log, SS_META_NVTX_RANGE, cfg->nvtx_range);
     set_meta_u64(&log, "min_blocked_ns", options.min_blocked_ns);
     set_meta_u64(&log, "readback_max_bytes", options.readback_max_bytes);
     set_meta_u64(&log, "slack_ns", options.slack_ns);
@@ -847,6 +918,8 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     if (result.pid == 0)
         result.pid = v->pid;
     ss_result_sort(&result);
+    if (apply_baselines(v, host, &result) < 0)
+        rc = -1;
     /* The Chrome trace marks the findings, so it is written once they are known. */
     if (cfg->chrome_trace[0] != '\0') {
         output chrome = {OUTPUT_CHROME_TRACE, SS_FORMAT_JSON, &result, &log};
@@ -871,6 +944,8 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     }
     if (!cfg->quiet)
         print_summary(&result, written[0] != '\0' && strcmp(written, "-") != 0 ? written : NULL);
+    if (cfg->gate_file[0] != '\0' || cfg->error_exitcode > 0)
+        judge_gate(v, &result);
     if (cfg->timing) {
         uint64_t t_end = monotonic_ns();
         ss_log_note("exit timing: symbolize %.1f ms (%zu addresses, %zu modules), collect %.1f "

@@ -33,6 +33,19 @@
 /* Path prefixes of the user's own code, separated by ':' (--attribute-to, docs/run.md) */
 #define SS_ENV_ATTRIBUTE_TO "SYNCSCOPE_ATTRIBUTE_TO"
 #define SS_ENV_TIMING "SYNCSCOPE_TIMING" /* 1: one line on the exit-time work's cost */
+/* Gates and scopes (docs/run.md, "Gates" and "Scopes"). */
+/* `syncscope run`: the exit status when the gate fails */
+#define SS_ENV_ERROR_EXITCODE "SYNCSCOPE_ERROR_EXITCODE"
+#define SS_ENV_FAIL_ON "SYNCSCOPE_FAIL_ON"               /* note, warning (default), error, none */
+#define SS_ENV_FAIL_OVER "SYNCSCOPE_FAIL_OVER"           /* blocked-time budget: 2%, 50ms */
+#define SS_ENV_BASELINE "SYNCSCOPE_BASELINE"             /* findings accepted earlier: left out */
+#define SS_ENV_WRITE_BASELINE "SYNCSCOPE_WRITE_BASELINE" /* record the findings as a baseline */
+/* 0: only calls between cudaProfilerStart and cudaProfilerStop count */
+#define SS_ENV_PROFILE_FROM_START "SYNCSCOPE_PROFILE_FROM_START"
+#define SS_ENV_NVTX_RANGE "SYNCSCOPE_NVTX_RANGE" /* only calls inside NVTX ranges of this name */
+#define SS_ENV_NVTX "SYNCSCOPE_NVTX"             /* 0: NVTX ranges are not observed */
+/* Set by `syncscope run` for its gate: the file each observed process appends its verdict to */
+#define SS_ENV_GATE_FILE "SYNCSCOPE_GATE_FILE"
 
 /* Launcher variables that carry a process's rank, in the order they are tried. */
 #define SS_RANK_VARIABLES                                                                          \
@@ -53,6 +66,7 @@
 #define SS_MIN_MAX_MEMORY (4ull << 20)
 
 #define SS_CONFIG_PATH_MAX 4096
+#define SS_CONFIG_NAME_MAX 256 /* an NVTX range name, a --fail-over value */
 
 /* The interposer's settings, read once from the environment when the program starts (the
  * program may change its environment later). Strings are empty when unset. Detector
@@ -80,6 +94,18 @@ typedef struct ss_interpose_config {
     int latent;               /* 1: latent synchronizations are reported as notes (default) */
     int timing;               /* 1: the finisher prints what its steps took */
     char attribute_to[SS_CONFIG_PATH_MAX]; /* ':'-separated path prefixes, "" for none */
+    /* Gates (docs/run.md, "Gates"): judged at exit; the exit status is changed by `syncscope
+     * run` alone, from the gate file. */
+    uint32_t error_exitcode;                 /* 0: none */
+    char fail_on[16];                        /* "", note, warning, error, none */
+    char fail_over[SS_CONFIG_NAME_MAX];      /* "" or a budget (ss_gate_parse_budget) */
+    char gate_file[SS_CONFIG_PATH_MAX];      /* "" when not run by `syncscope run` with a gate */
+    char baseline[SS_CONFIG_PATH_MAX];       /* "" or the baseline to leave findings out by */
+    char write_baseline[SS_CONFIG_PATH_MAX]; /* "" or where to record a baseline (%p ...) */
+    /* Scopes (docs/run.md, "Scopes"). */
+    int profile_from_start;              /* 0: only between cudaProfilerStart/Stop (default 1) */
+    char nvtx_range[SS_CONFIG_NAME_MAX]; /* "" or the NVTX range name calls must be inside */
+    int nvtx;                            /* 1: NVTX ranges are observed (default) */
 } ss_interpose_config;
 
 /* Parses a byte size: digits with an optional K, M, G or T suffix (powers of 1024,

@@ -3,6 +3,7 @@
 #include "report_int.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,28 +32,82 @@ static uint64_t hash_text(uint64_t h, const char *text)
     return ss_fnv1a(h, text, strlen(text) + 1);
 }
 
-void ss_baseline_fingerprint(const ss_finding *finding, char *out)
+/* The source file last read for a run finding's line, kept while one result is keyed. */
+typedef struct source_cache {
+    char *path; /* NULL: none read yet */
+    char *text; /* NULL: 'path' could not be read */
+    size_t len;
+} source_cache;
+
+static void source_cache_free(source_cache *cache)
+{
+    free(cache->path);
+    free(cache->text);
+    memset(cache, 0, sizeof *cache);
+}
+
+/* Adds the text of line 'line' of file 'path' to the hash '*h', whitespace left out (so that
+ * re-indenting keeps the key, as lint's does). Returns 1, or 0 when the file cannot be read
+ * here (ss_read_file: a regular file within the limit) or has no such line. */
+static int hash_source_line(source_cache *cache, const char *path, unsigned line, uint64_t *h)
+{
+    if (cache->path == NULL || strcmp(cache->path, path) != 0) {
+        source_cache_free(cache);
+        cache->path = ss_strdup(path);
+        cache->text = ss_read_file(path, &cache->len);
+    }
+    if (cache->text == NULL || line == 0)
+        return 0;
+    const char *p = cache->text, *end = cache->text + cache->len;
+    for (unsigned n = 1; n < line; n++) {
+        p = memchr(p, '\n', (size_t)(end - p));
+        if (p == NULL)
+            return 0;
+        p++;
+    }
+    if (p >= end)
+        return 0;
+    for (; p < end && *p != '\n'; p++) {
+        if (!isspace((unsigned char)*p))
+            *h = ss_fnv1a(*h, p, 1);
+    }
+    *h = ss_fnv1a(*h, "", 1);
+    return 1;
+}
+
+/* ss_baseline_fingerprint, with the source files read through 'cache'. */
+static void fingerprint(const ss_finding *finding, source_cache *cache, char *out)
 {
     if (finding->origin != SS_ORIGIN_RUNTIME) {
         ss_finding_fingerprint(finding, out);
         return;
     }
-    /* A run's result holds no source text (the run may be analyzed where the sources are
-     * not), so the function stands for the line: the key holds no line number, and neither
-     * does the via frame's part, which names a library's function, not its line. */
     const ss_rule *rule = ss_rules_get(finding->rule);
     uint64_t h = hash_text(SS_FNV1A_SEED, "run");
     h = hash_text(h, rule->id);
     h = hash_text(h, finding->evidence.api);
     h = hash_text(h, finding->file != NULL ? ss_report_short_path(finding->file) : NULL);
-    h = hash_text(h, finding->function);
-    if (finding->file == NULL && finding->module != NULL) {
-        const char *slash = strrchr(finding->module, '/');
-        h = hash_text(h, slash != NULL ? slash + 1 : finding->module);
+    /* The line's text, as lint keys its findings; where the source cannot be read, the
+     * function stands for it. Neither holds the line number. */
+    if (finding->file == NULL || !hash_source_line(cache, finding->file, finding->line, &h)) {
+        h = hash_text(h, finding->function);
+        if (finding->file == NULL && finding->module != NULL) {
+            const char *slash = strrchr(finding->module, '/');
+            h = hash_text(h, slash != NULL ? slash + 1 : finding->module);
+        }
     }
+    /* The library function the call went through, not its line (a library's version moves
+     * its lines). */
     h = hash_text(h, finding->via_file != NULL ? ss_report_short_path(finding->via_file) : NULL);
     h = hash_text(h, finding->via_function);
     snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+void ss_baseline_fingerprint(const ss_finding *finding, char *out)
+{
+    source_cache cache = {0};
+    fingerprint(finding, &cache, out);
+    source_cache_free(&cache);
 }
 
 /* Returns 'item', or aborts when cJSON could not allocate it: a baseline missing findings
@@ -83,20 +138,22 @@ static char *baseline_json(const ss_result *result)
         order[i] = &result->findings[i];
     if (result->count > 1)
         qsort(order, result->count, sizeof *order, cmp_finding_ptr);
+    source_cache cache = {0};
     for (size_t i = 0; i < result->count; i++) {
         const ss_finding *f = order[i];
-        char fingerprint[17];
-        ss_baseline_fingerprint(f, fingerprint);
+        char key[17];
+        fingerprint(f, &cache, key);
         cJSON *item = must(cJSON_CreateObject());
         cJSON_AddItemToArray(list, item);
         must(cJSON_AddStringToObject(item, "rule", ss_rules_get(f->rule)->id));
-        must(cJSON_AddStringToObject(item, "fingerprint", fingerprint));
+        must(cJSON_AddStringToObject(item, "fingerprint", key));
         if (f->file)
             must(cJSON_AddStringToObject(item, "file", f->file));
         must(cJSON_AddNumberToObject(item, "line", f->line));
         if (f->message)
             must(cJSON_AddStringToObject(item, "message", f->message));
     }
+    source_cache_free(&cache);
     free(order);
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
@@ -276,6 +333,7 @@ int ss_baseline_load(const char *path, ss_baseline *out, char *err, size_t err_s
 typedef struct baseline_filter {
     const ss_baseline *baseline;
     size_t *left;
+    source_cache cache;
 } baseline_filter;
 
 static int drop_baselined(const ss_finding *f, void *context)
@@ -283,7 +341,7 @@ static int drop_baselined(const ss_finding *f, void *context)
     baseline_filter *filter = context;
     const ss_baseline *baseline = filter->baseline;
     ss_baseline_entry key;
-    ss_baseline_fingerprint(f, key.fingerprint);
+    fingerprint(f, &filter->cache, key.fingerprint);
     const ss_baseline_entry *hit =
         bsearch(&key, baseline->entries, baseline->count, sizeof *baseline->entries, cmp_entry);
     if (hit == NULL || filter->left[hit - baseline->entries] == 0)
@@ -296,10 +354,12 @@ size_t ss_baseline_filter(const ss_baseline *baseline, ss_result *result)
 {
     if (baseline->count == 0)
         return 0;
-    baseline_filter filter = {baseline, ss_reallocarray(NULL, baseline->count, sizeof(size_t))};
+    baseline_filter filter = {
+        baseline, ss_reallocarray(NULL, baseline->count, sizeof(size_t)), {0}};
     for (size_t i = 0; i < baseline->count; i++)
         filter.left[i] = baseline->entries[i].count;
     size_t removed = ss_result_remove_if(result, drop_baselined, &filter);
+    source_cache_free(&filter.cache);
     free(filter.left);
     return removed;
 }

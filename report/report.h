@@ -292,9 +292,10 @@ const char *ss_report_rules_url(void);
 
 /* The key under which a baseline remembers a finding (16 hex digits and a NUL into 'out', at
  * least 17 bytes): for a lint finding ss_finding_fingerprint (rule, path, the line's text); for
- * a run finding its rule, API, file (as ss_report_short_path shows it) and function (the
- * module's file name instead of the file for a site without source), and the via frame's file
- * and function; no line number in either, so that a finding that moves keeps its key. */
+ * a run finding its rule, API, file (as ss_report_short_path shows it), the text of its line
+ * read from that file (whitespace left out) or, where the file cannot be read, its function
+ * (and the module's file name for a site without a file), and the via frame's file and
+ * function. No line number: a finding that moves keeps its key. */
 void ss_baseline_fingerprint(const ss_finding *finding, char *out);
 
 /* Findings accepted earlier: fingerprints (ss_baseline_fingerprint) with how many times each

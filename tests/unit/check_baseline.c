@@ -304,6 +304,126 @@ START_TEST(test_write_error)
 }
 END_TEST
 
+/* A run finding of 'rule' at file:line in 'function' (NULL file: a site without source, in
+ * 'module'), through 'api'. */
+static ss_finding *add_run(ss_result *r, ss_rule_id rule, const char *file, unsigned line,
+                           const char *function, const char *module, const char *api)
+{
+    ss_finding *f = ss_result_add(r);
+    f->rule = rule;
+    f->severity = ss_rules_get(rule)->severity;
+    f->origin = SS_ORIGIN_RUNTIME;
+    f->file = ss_strdup(file);
+    f->line = line;
+    f->function = ss_strdup(function);
+    f->module = ss_strdup(module);
+    f->evidence.api = ss_strdup(api);
+    f->message = ss_asprintf("observed at line %u", line);
+    return f;
+}
+
+static void key_of(const ss_finding *f, char *out)
+{
+    ss_baseline_fingerprint(f, out);
+    ck_assert_uint_eq(strlen(out), 16);
+}
+
+START_TEST(test_run_keys)
+{
+    begin("run_keys");
+    put("loop.py", "import torch\n\nx = y.item()\nz  =  w.item()\n");
+    put("moved.py", "\n\n\n\n\nx = y.item()   \n");
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_RUN);
+    /* Lines 3 and 4 of one function: keyed by their texts, apart. */
+    const ss_finding *a =
+        add_run(&r, SS_RULE_SCALAR_READBACK, at("loop.py"), 3, "step", NULL, "cudaMemcpyAsync");
+    const ss_finding *b =
+        add_run(&r, SS_RULE_SCALAR_READBACK, at("loop.py"), 4, "step", NULL, "cudaMemcpyAsync");
+    char ka[17], kb[17], k[17];
+    key_of(a, ka);
+    key_of(b, kb);
+    ck_assert_str_ne(ka, kb);
+    /* The same text moved to line 6 of another file is another file. */
+    const ss_finding *m =
+        add_run(&r, SS_RULE_SCALAR_READBACK, at("moved.py"), 6, "step", NULL, "cudaMemcpyAsync");
+    key_of(m, k);
+    ck_assert_str_ne(k, ka);
+    /* ... but moved within its file (the text of line 6 now, trailing spaces aside), it keeps
+     * its key. */
+    put("loop.py", "import torch\n\n\n\n\nx = y.item()   \n");
+    ss_finding *moved =
+        add_run(&r, SS_RULE_SCALAR_READBACK, at("loop.py"), 6, "step", NULL, "cudaMemcpyAsync");
+    key_of(moved, k);
+    ck_assert_str_eq(k, ka);
+    /* Another rule or API on the same line is another finding. */
+    ss_finding *other = add_run(&r, SS_RULE_SYNC_COPY_IN_PIPELINE, at("loop.py"), 6, "step", NULL,
+                                "cudaMemcpyAsync");
+    key_of(other, k);
+    ck_assert_str_ne(k, ka);
+    free(other->evidence.api);
+    other->rule = SS_RULE_SCALAR_READBACK;
+    other->evidence.api = ss_strdup("cudaMemcpy");
+    key_of(other, k);
+    ck_assert_str_ne(k, ka);
+    /* A file that cannot be read: the function stands for the line, so two lines of one
+     * function share a key, and the line number never counts. */
+    const ss_finding *g1 =
+        add_run(&r, SS_RULE_SCALAR_READBACK, at("gone.py"), 3, "step", NULL, "cudaMemcpy");
+    const ss_finding *g2 =
+        add_run(&r, SS_RULE_SCALAR_READBACK, at("gone.py"), 9, "step", NULL, "cudaMemcpy");
+    const ss_finding *g3 =
+        add_run(&r, SS_RULE_SCALAR_READBACK, at("gone.py"), 9, "eval", NULL, "cudaMemcpy");
+    char k1[17], k2[17], k3[17];
+    key_of(g1, k1);
+    key_of(g2, k2);
+    key_of(g3, k3);
+    ck_assert_str_eq(k1, k2);
+    ck_assert_str_ne(k2, k3);
+    /* A site without source: function and the module's file name, whatever its folder. */
+    const ss_finding *n1 =
+        add_run(&r, SS_RULE_SCALAR_READBACK, NULL, 0, "main", "/build/a/bin/app", "cudaMemcpy");
+    const ss_finding *n2 =
+        add_run(&r, SS_RULE_SCALAR_READBACK, NULL, 0, "main", "/opt/app/bin/app", "cudaMemcpy");
+    const ss_finding *n3 =
+        add_run(&r, SS_RULE_SCALAR_READBACK, NULL, 0, "main", "/opt/app/bin/other", "cudaMemcpy");
+    key_of(n1, k1);
+    key_of(n2, k2);
+    key_of(n3, k3);
+    ck_assert_str_eq(k1, k2);
+    ck_assert_str_ne(k2, k3);
+    /* Lint findings keep lint's key. */
+    const ss_finding *lint = add(&r, SS_RULE_SCALAR_READBACK, "a.cu", 3, "x = y;");
+    char fp[17];
+    ss_finding_fingerprint(lint, fp);
+    key_of(lint, k);
+    ck_assert_str_eq(k, fp);
+    ss_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_run_baseline_round_trip)
+{
+    /* A baseline of a run, written and read back, leaves out those findings and keeps a new
+     * line of the same function. */
+    begin("run_round_trip");
+    put("loop.py", "a = x.item()\nb = y.item()\nc = z.item()\n");
+    ss_result old, now;
+    ss_result_init(&old, SS_RESULT_RUN);
+    ss_result_init(&now, SS_RESULT_RUN);
+    add_run(&old, SS_RULE_SCALAR_READBACK, at("loop.py"), 1, "step", NULL, "cudaMemcpyAsync");
+    add_run(&old, SS_RULE_SCALAR_READBACK, at("loop.py"), 2, "step", NULL, "cudaMemcpyAsync");
+    add_run(&now, SS_RULE_SCALAR_READBACK, at("loop.py"), 3, "step", NULL, "cudaMemcpyAsync");
+    add_run(&now, SS_RULE_SCALAR_READBACK, at("loop.py"), 2, "step", NULL, "cudaMemcpyAsync");
+    add_run(&now, SS_RULE_SCALAR_READBACK, at("loop.py"), 1, "step", NULL, "cudaMemcpyAsync");
+    ck_assert_uint_eq(baseline_filter(&old, &now), 2);
+    ck_assert_uint_eq(now.count, 1);
+    ck_assert_uint_eq(now.findings[0].line, 3);
+    ss_result_free(&old);
+    ss_result_free(&now);
+}
+END_TEST
+
 static Suite *baseline_suite(void)
 {
     Suite *s = suite_create("baseline");
@@ -318,6 +438,8 @@ static Suite *baseline_suite(void)
     tcase_add_test(matching, test_moved_code_still_matched);
     tcase_add_test(matching, test_changed_text_is_new);
     tcase_add_test(matching, test_count_aware);
+    tcase_add_test(matching, test_run_keys);
+    tcase_add_test(matching, test_run_baseline_round_trip);
     suite_add_tcase(s, matching);
     return s;
 }
