@@ -1,7 +1,7 @@
 /* html.c: fuzzes the report writers over a parsed trace: the input is read as a trace; when it
- * reads, the detectors run over it and the HTML page (with the trace as its timeline), the
- * text, JSON and SARIF results are written to /dev/null. Source excerpts may only come from an
- * empty folder given as the root. */
+ * reads, the detectors run over it and the HTML page (with the trace as its timeline) and the
+ * text, JSON, SARIF, GitHub and GitLab results are written to /dev/null. Source excerpts may only
+ * come from an empty folder given as the root. */
 #include "common.h"
 #include "detect.h"
 #include "event.h"
@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ss_text_options text;
     memset(&text, 0, sizeof text);
     if (ss_report_write_text(sink, &result, &text) < 0 || ss_report_write_json(sink, &result) < 0 ||
-        ss_report_write_sarif(sink, &result) < 0)
+        ss_report_write_sarif(sink, &result) < 0 || ss_report_write_github(sink, &result) < 0 ||
+        ss_report_write_gitlab(sink, &result) < 0)
         ss_fuzz_fail("a result writer failed");
     ss_result_free(&result);
     ss_log_free(&log);

@@ -32,7 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ss_text_options text;
     memset(&text, 0, sizeof text);
     if (ss_report_write_text(sink, &result, &text) < 0 ||
-        ss_report_write_sarif(sink, &result) < 0 || ss_report_write_github(sink, &result) < 0)
+        ss_report_write_sarif(sink, &result) < 0 || ss_report_write_github(sink, &result) < 0 ||
+        ss_report_write_gitlab(sink, &result) < 0)
         ss_fuzz_fail("a result writer failed");
     const ss_result *results[1] = {&result};
     ss_html_options html;
