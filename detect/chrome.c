@@ -6,13 +6,16 @@
 #include <string.h>
 
 /* Track kinds, in the order a process's tracks are sorted. */
-enum { TRACK_THREAD = 0, TRACK_SYNC = 1, TRACK_STREAM = 2 };
+enum { TRACK_THREAD = 0, TRACK_SYNC = 1, TRACK_STREAM = 2, TRACK_RANGES = 3 };
 
 /* Preferred thread ids (docs/output-formats.md, "Chrome trace"): input i's host thread t is
- * i * TID_INPUT_STRIDE + t, its CUPTI synchronization records TID_SYNC above that, and stream s
- * of device d TID_STREAM + d * TID_DEVICE_STRIDE + s above it. An id out of these ranges, or
- * one that another track or another process's pid has, takes the next of TID_SPARE up. */
+ * i * TID_INPUT_STRIDE + t, the NVTX and scope ranges of that thread TID_RANGES above that,
+ * its CUPTI synchronization records TID_SYNC above it, and stream s of device d TID_STREAM +
+ * d * TID_DEVICE_STRIDE + s above it. An id out of these ranges, or one that another track or
+ * another process's pid has, takes the next of TID_SPARE up. */
 #define TID_INPUT_STRIDE 10000000ull
+#define TID_RANGES 2000000ull
+#define TID_MAX_THREAD 1000000ull
 #define TID_SYNC 4000000ull
 #define TID_STREAM 5000000ull
 #define TID_DEVICE_STRIDE 100000ull
@@ -129,6 +132,7 @@ typedef struct chrome_proc {
     det_map by_corr;         /* correlation -> index of its API event */
     det_map gpu_count;       /* correlation -> GPU operations that carry it */
     det_map flows_done;      /* correlation -> flow ends written so far */
+    det_map range_names;     /* process-wide range id -> string id of its name */
 } chrome_proc;
 
 typedef struct chrome {
@@ -184,8 +188,10 @@ static uint32_t track_for(chrome *c, size_t proc, int kind, int32_t device, uint
     if (found != DET_NONE)
         return found;
     uint64_t base = proc * TID_INPUT_STRIDE, tid = 0;
-    if (kind == TRACK_THREAD && id < TID_SYNC)
+    if (kind == TRACK_THREAD && id < TID_MAX_THREAD)
         tid = base + id;
+    else if (kind == TRACK_RANGES && id < TID_MAX_THREAD)
+        tid = base + TID_RANGES + id;
     else if (kind == TRACK_SYNC)
         tid = base + TID_SYNC;
     else if (kind == TRACK_STREAM && device >= 0 && device < TID_MAX_DEVICE &&
@@ -319,6 +325,65 @@ static void put_event(chrome *c, size_t proc, const ss_event *e)
         }
         put_flow(c, proc, t, 'f', e->u.gpu.correlation, k, start, end);
     }
+}
+
+/* Writes the scope mark 'e' of input 'proc' (docs/output-formats.md, "Chrome trace"): a
+ * thread's NVTX or scope range (push and pop) as a begin and an end on that thread's ranges
+ * track, a process-wide range (start and end, by id) as an async begin and end named by the
+ * start, cudaProfilerStart/Stop as an instant on the thread. Category "nvtx", or "scope" for
+ * the program's own syncscope.scope(). */
+static void put_scope(chrome *c, size_t proc, const ss_event *e)
+{
+    chrome_proc *p = &c->procs[proc];
+    const ss_ev_scope *sc = &e->u.scope;
+    const char *cat = sc->source == SS_SCOPE_FROM_PROGRAM ? "scope" : "nvtx";
+    uint32_t name = sc->name < p->log->string_count ? sc->name : 0;
+    const char *phase;
+    switch (sc->kind) {
+    case SS_SCOPE_PUSH:
+        phase = "B";
+        break;
+    case SS_SCOPE_POP:
+        phase = "E";
+        break;
+    case SS_SCOPE_START:
+        phase = "b";
+        if (det_map_put(&p->range_names, sc->id, 0, name) < 0) {
+            c->failed = 1;
+            return;
+        }
+        break;
+    case SS_SCOPE_END:
+        phase = "e";
+        name = det_map_get(&p->range_names, sc->id, 0);
+        if (name == DET_NONE)
+            return; /* the end of a range that never started */
+        break;
+    case SS_SCOPE_PROFILER_START:
+    case SS_SCOPE_PROFILER_STOP:
+        phase = "i";
+        break;
+    default:
+        return;
+    }
+    int kind = sc->kind == SS_SCOPE_PUSH || sc->kind == SS_SCOPE_POP ? TRACK_RANGES : TRACK_THREAD;
+    uint32_t ti = track_for(c, proc, kind, -1, sc->thread);
+    if (ti == DET_NONE)
+        return;
+    begin_event(c);
+    fprintf(c->out, "{\"ph\":\"%s\",\"cat\":\"%s\"", phase, cat);
+    if (sc->kind == SS_SCOPE_PROFILER_START || sc->kind == SS_SCOPE_PROFILER_STOP) {
+        fprintf(c->out, ",\"s\":\"t\",\"name\":\"%s\"",
+                sc->kind == SS_SCOPE_PROFILER_START ? "cudaProfilerStart" : "cudaProfilerStop");
+    } else if (sc->kind != SS_SCOPE_POP) {
+        fputs(",\"name\":", c->out);
+        put_json_string(c->out, p->log->strings[name]);
+    }
+    if (sc->kind == SS_SCOPE_START || sc->kind == SS_SCOPE_END)
+        fprintf(c->out, ",\"id2\":{\"local\":\"0x%" PRIx64 "\"}", sc->id);
+    fprintf(c->out, ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64, p->pid, c->tracks[ti].tid);
+    put_time(c->out, "ts", rel(c, sc->time_ns));
+    fputc('}', c->out);
 }
 
 /* Indexes the correlations of input 'proc': the API call of each (the first top-level one)
@@ -532,6 +597,8 @@ static void put_names(chrome *c)
                 pid, t->tid);
         if (t->kind == TRACK_THREAD)
             fprintf(c->out, "thread %" PRIu32, t->id);
+        else if (t->kind == TRACK_RANGES)
+            fprintf(c->out, "thread %" PRIu32 " ranges", t->id);
         else if (t->kind == TRACK_SYNC)
             fputs("CUPTI synchronization", c->out);
         else
@@ -540,10 +607,11 @@ static void put_names(chrome *c)
                     : t->non_blocking ? " (non-blocking)"
                                       : "");
         fputs("\"}}", c->out);
-        /* Host threads first, by index; then the synchronization records; then the streams,
-         * by device and id. */
+        /* Host threads first, by index, each followed by its ranges; then the synchronization
+         * records; then the streams, by device and id. */
         uint64_t order =
-            t->kind == TRACK_THREAD ? t->id
+            t->kind == TRACK_THREAD   ? 2 * (uint64_t)t->id
+            : t->kind == TRACK_RANGES ? 2 * (uint64_t)t->id + 1
             : t->kind == TRACK_SYNC
                 ? TID_SYNC
                 : TID_STREAM + (uint64_t)(uint32_t)t->device * TID_DEVICE_STRIDE + t->id;
@@ -624,9 +692,11 @@ int ss_chrome_trace_write_runs(FILE *out, const ss_event_log *const *logs,
             SS_VERSION, c.origin);
     for (size_t i = 0; i < n && !c.failed; i++) {
         for (size_t e = 0; e < logs[i]->count && !c.failed; e++) {
-            /* Scope marks are not drawn as slices (docs/run.md, "Scopes"). */
-            if (logs[i]->events[e].type != SS_EV_STREAM && logs[i]->events[e].type != SS_EV_SCOPE)
-                put_event(&c, i, &logs[i]->events[e]);
+            const ss_event *ev = &logs[i]->events[e];
+            if (ev->type == SS_EV_SCOPE)
+                put_scope(&c, i, ev);
+            else if (ev->type == SS_EV_API || ev->type == SS_EV_SYNC || is_gpu(ev))
+                put_event(&c, i, ev);
         }
     }
     for (size_t i = 0; i < n && !c.failed; i++) {
@@ -640,6 +710,7 @@ int ss_chrome_trace_write_runs(FILE *out, const ss_event_log *const *logs,
         det_map_free(&c.procs[i].by_corr);
         det_map_free(&c.procs[i].gpu_count);
         det_map_free(&c.procs[i].flows_done);
+        det_map_free(&c.procs[i].range_names);
     }
     free(c.procs);
     free(c.tracks);

@@ -1,7 +1,7 @@
 /* check_chrome.c: the Chrome trace of a trace recorded on a GPU (tests/data), with its
  * findings: valid JSON, the recorded pid, one named track per host thread and stream, a flow
  * from every API call to each GPU operation it enqueued, an instant per finding; two logs in
- * one file stay apart. */
+ * one file stay apart; NVTX and scope marks as ranges. */
 #include "check_main.h"
 #include "detect.h"
 
@@ -251,6 +251,80 @@ START_TEST(test_two_logs)
 }
 END_TEST
 
+static void add_scope(ss_event_log *log, ss_scope_kind kind, uint64_t t, uint64_t id,
+                      const char *name, ss_scope_source source)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = SS_EV_SCOPE;
+    e.u.scope.time_ns = t;
+    e.u.scope.id = id;
+    e.u.scope.thread = 1;
+    e.u.scope.name = name ? ss_log_intern(log, name) : 0;
+    e.u.scope.kind = (uint8_t)kind;
+    e.u.scope.source = (uint8_t)source;
+    ck_assert_int_eq(ss_log_append(log, &e), 0);
+}
+
+/* NVTX and scope marks: a thread's ranges as B/E on its own track, a process-wide range as an
+ * async b/e named by its start, profiler start/stop as instants; an end without a start is
+ * left out. */
+START_TEST(test_scope_marks)
+{
+    ss_event_log log;
+    ck_assert_int_eq(ss_log_init(&log), 0);
+    ss_log_set_meta(&log, "pid", "4242");
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = SS_EV_API;
+    e.u.api.enter_ns = 1000;
+    e.u.api.exit_ns = 2000;
+    e.u.api.thread = 1;
+    e.u.api.name = ss_log_intern(&log, "cudaDeviceSynchronize");
+    ck_assert_int_eq(ss_log_append(&log, &e), 0);
+    add_scope(&log, SS_SCOPE_START, 800, 5, "epoch", SS_SCOPE_FROM_NVTX);
+    add_scope(&log, SS_SCOPE_PROFILER_START, 850, 0, NULL, SS_SCOPE_FROM_NVTX);
+    add_scope(&log, SS_SCOPE_PUSH, 900, 0, "step <1>", SS_SCOPE_FROM_NVTX);
+    add_scope(&log, SS_SCOPE_PUSH, 950, 0, "mine", SS_SCOPE_FROM_PROGRAM);
+    add_scope(&log, SS_SCOPE_POP, 1950, 0, NULL, SS_SCOPE_FROM_PROGRAM);
+    add_scope(&log, SS_SCOPE_POP, 2100, 0, NULL, SS_SCOPE_FROM_NVTX);
+    add_scope(&log, SS_SCOPE_END, 2200, 5, NULL, SS_SCOPE_FROM_NVTX);
+    add_scope(&log, SS_SCOPE_PROFILER_STOP, 2250, 0, NULL, SS_SCOPE_FROM_NVTX);
+    add_scope(&log, SS_SCOPE_END, 2300, 9, NULL, SS_SCOPE_FROM_NVTX);
+    const ss_event_log *logs[] = {&log};
+    cJSON *root = chrome_json(logs, NULL, 1);
+    /* Phase, category, name, tid and ts of each event but the metadata, in order. */
+    char got[2048] = "";
+    size_t used = 0;
+    const cJSON *ev;
+    cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(root, "traceEvents"))
+    {
+        if (strcmp(str(ev, "ph"), "M") == 0)
+            continue;
+        const cJSON *id2 = cJSON_GetObjectItemCaseSensitive(ev, "id2");
+        used += (size_t)snprintf(got + used, sizeof got - used, "%s %s %s %.0f %.3f%s%s\n",
+                                 str(ev, "ph"), str(ev, "cat"), str(ev, "name"), num(ev, "tid"),
+                                 num(ev, "ts"), id2 ? " " : "", id2 ? str(id2, "local") : "");
+        ck_assert_uint_lt(used, sizeof got);
+    }
+    ck_assert_str_eq(got, "X runtime cudaDeviceSynchronize 1 0.200\n"
+                          "b nvtx epoch 1 0.000 0x5\n"
+                          "i nvtx cudaProfilerStart 1 0.050\n"
+                          "B nvtx step <1> 2000001 0.100\n"
+                          "B scope mine 2000001 0.150\n"
+                          "E scope  2000001 1.150\n"
+                          "E nvtx  2000001 1.300\n"
+                          "e nvtx epoch 1 1.400 0x5\n"
+                          "i nvtx cudaProfilerStop 1 1.450\n");
+    counts c = count(root);
+    ck_assert_int_eq(c.thread_names, 2);
+    ck_assert_double_eq(c.pids[0], 4242);
+    check_tracks(root);
+    cJSON_Delete(root);
+    ss_log_free(&log);
+}
+END_TEST
+
 static Suite *chrome_suite(void)
 {
     Suite *s = suite_create("chrome");
@@ -258,6 +332,9 @@ static Suite *chrome_suite(void)
     tcase_add_test(recorded, test_recorded_trace);
     tcase_add_test(recorded, test_two_logs);
     suite_add_tcase(s, recorded);
+    TCase *scopes = tcase_create("scopes");
+    tcase_add_test(scopes, test_scope_marks);
+    suite_add_tcase(s, scopes);
     return s;
 }
 
