@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """run_action.py: runs the steps of a composite GitHub Action (action.yml) the way the
 runner does, for tests: `if:` conditions, `${{ }}` expressions in `env:` and `with:`,
-`shell: bash` steps with GITHUB_OUTPUT and GITHUB_PATH. A `uses:` step is not run: its
-evaluated `with:` is recorded. Prints a JSON report of every step on stdout.
+`shell: bash` steps with GITHUB_OUTPUT and GITHUB_PATH, and RUNNER_TEMP a temporary folder
+removed at the end. A `uses:` step is not run: its evaluated `with:` is recorded. Prints a
+JSON report of every step on stdout.
 
 usage: run_action.py ACTION_DIR WORKSPACE [INPUT=VALUE ...]
 """
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -215,6 +217,7 @@ def run_action(action_dir, workspace, inputs):
             ctx.steps[step["id"]] = read_outputs(output_file)
     outputs = {name: interpolate(spec.get("value", ""), ctx)
                for name, spec in action.get("outputs", {}).items()}
+    shutil.rmtree(temp, ignore_errors=True)
     return {"steps": report, "outputs": outputs, "failed": ctx.failed}
 
 

@@ -5,6 +5,7 @@ on PATH: which steps run, what the lint step prints and outputs, the SARIF log i
 (findings exactly, no helpUri unless a rules URL is given), the category and file handed to
 upload-sarif, and the exit status that the last step gates on. With
 SYNCSCOPE_TEST_ACTION_BUILD=1 the build step runs too (a full build: minutes)."""
+import atexit
 import json
 import os
 import shutil
@@ -34,6 +35,7 @@ def check(what, expected, actual):
 def workspace():
     """A fresh copy of the fixture repository, with a compile_commands.json in build/."""
     root = tempfile.mkdtemp(prefix="ci_action.")
+    atexit.register(shutil.rmtree, root, True)
     repo = os.path.join(root, "repo")
     shutil.copytree(FIXTURE, repo)
     os.makedirs(os.path.join(repo, "build"))
