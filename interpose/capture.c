@@ -122,6 +122,7 @@ static struct {
     _Atomic long activity_pid; /* the process that enabled activity records, 0: none yet */
     pthread_mutex_t enable_lock;
     pthread_mutex_t activity_lock;
+    pthread_mutex_t ranges_lock; /* the range-name table (range_name) */
     uint8_t *free_buffers[ACTIVITY_BUFFER_MAX];
     int free_count;
     int buffer_count;
@@ -141,6 +142,7 @@ static struct {
     _Atomic int python_looked_again; /* the interpreter was looked for at the first stack */
     ss_store store;
 } g = {.activity_lock = PTHREAD_MUTEX_INITIALIZER,
+       .ranges_lock = PTHREAD_MUTEX_INITIALIZER,
        .enable_lock = PTHREAD_MUTEX_INITIALIZER,
        .flusher_lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -553,8 +555,8 @@ static void record_mark(thread_state *t, uint8_t kind, uint8_t source, uint64_t 
     e->type = SS_EV_SCOPE;
 }
 
-/* Keys of the name table for range names, apart from the kernel names' (addresses): a text's
- * FNV-1a hash with the top bit set, or an NVTX registered string's handle with the next one. */
+/* Keys of the range-name table: a text's FNV-1a hash with the top bit set, or an NVTX
+ * registered string's handle with the next one. */
 #define NAME_KEY_TEXT (1ull << 63)
 #define NAME_KEY_REGISTERED (1ull << 62)
 
@@ -568,17 +570,18 @@ static uint64_t text_key(const char *text)
     return h | NAME_KEY_TEXT;
 }
 
-/* The name-table id of a range name at 'key' ('text' copied the first time; NULL: only look
- * it up), 0 when unknown or the table is full. A thread's recent names are found without the
- * lock; a new one takes the lock once, to be copied. */
+/* The range-name table's id of a range name at 'key' ('text' copied the first time; NULL:
+ * only look it up), 0 when unknown or the table is full. A thread's recent names are found
+ * without the lock; a new one takes it once, to be copied. The lock is the table's own, apart
+ * from the activity records' (a callback never waits for a buffer being converted). */
 static uint32_t range_name(thread_state *t, uint64_t key, const char *text)
 {
     size_t slot = (size_t)(key ^ key >> 29 ^ key >> 47) & (NAME_CACHE_SLOTS - 1);
     if (t->name_keys[slot] == key && t->name_ids[slot] != 0)
         return t->name_ids[slot];
-    pthread_mutex_lock(&g.activity_lock);
-    uint32_t id = ss_name_intern(&g.store.names, &g.store.budget, key, text);
-    pthread_mutex_unlock(&g.activity_lock);
+    pthread_mutex_lock(&g.ranges_lock);
+    uint32_t id = ss_name_intern(&g.store.ranges, &g.store.budget, key, text);
+    pthread_mutex_unlock(&g.ranges_lock);
     if (id != 0) {
         t->name_keys[slot] = key;
         t->name_ids[slot] = id;
@@ -1331,6 +1334,11 @@ static void in_child(void)
     g.store.names.count = 0;
     g.store.names.arena = NULL;
     g.store.names.arena_used = g.store.names.arena_size = 0;
+    pthread_mutex_init(&g.ranges_lock, NULL);
+    memset(&g.store.ranges.ids, 0, sizeof g.store.ranges.ids);
+    g.store.ranges.count = 0;
+    g.store.ranges.arena = NULL;
+    g.store.ranges.arena_used = g.store.ranges.arena_size = 0;
     uint64_t cap = g.store.budget.cap;
     ss_store_init(&g.store, cap);
     g.free_count = 0;

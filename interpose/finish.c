@@ -530,8 +530,8 @@ static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sy
                     }
                     a->stack = stack_ids[local];
                 } else if (e.type == SS_EV_SCOPE) {
-                    /* A range's name: from the capture's name table into the log's strings. */
-                    const char *name = ss_name_get(&v->store->names, e.u.scope.name);
+                    /* A range's name: from the capture's range names into the log's strings. */
+                    const char *name = ss_name_get(&v->store->ranges, e.u.scope.name);
                     e.u.scope.name = name != NULL ? ss_log_intern(log, name) : 0;
                 } else if (e.type != SS_EV_STREAM) {
                     continue;

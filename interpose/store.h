@@ -119,6 +119,7 @@ typedef struct ss_store {
     _Atomic uint32_t thread_count;
     ss_evbuf activity; /* GPU records, written under the capture's activity lock */
     ss_name_table names;
+    ss_name_table ranges; /* NVTX range and scope names, written under a lock of their own */
 } ss_store;
 
 /* Sets the cap and clears the counters. */
