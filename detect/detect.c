@@ -1278,12 +1278,11 @@ static uint64_t gpu_busy(const det_ctx *ctx)
     return total;
 }
 
+/* Whether a finding's time is host time blocked in an implicit synchronization: the rule's
+ * cost column says so (rules.def), and a latent note blocked under the threshold. */
 static int counts_as_blocked(const ss_finding *f)
 {
-    ss_rule_id rule = f->rule;
-    return !f->latent &&
-           (rule == SS_RULE_PAGEABLE_ASYNC_COPY || rule == SS_RULE_SYNC_COPY_IN_PIPELINE ||
-            rule == SS_RULE_SCALAR_READBACK || rule == SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    return !f->latent && ss_rules_get(f->rule)->cost == SS_COST_HOST;
 }
 
 static void free_ctx(det_ctx *ctx)
