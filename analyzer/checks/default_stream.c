@@ -212,6 +212,100 @@ static char *config_stream_field(CXCursor arg)
     return f.name;
 }
 
+/* Walking a translation unit for another stream or an asynchronous copy; 'ctx' is a copy of
+ * the check context whose function follows the walk (for the reaching definitions). */
+typedef struct stream_use_walk {
+    ss_check_ctx ctx;
+    int found;
+} stream_use_walk;
+
+/* Whether the stream argument 'arg' may be a stream other than the legacy default stream:
+ * anything but an omitted stream, 0/NULL/nullptr and cudaStreamLegacy (or a variable that
+ * always holds one of those). cudaStreamPerThread is another stream here: the legacy stream
+ * synchronizes with it. */
+static int other_stream_arg(ss_check_ctx *ctx, CXCursor arg)
+{
+    if (is_omitted(arg))
+        return 0;
+    stream_value v = classify(ctx, arg, 0);
+    return v != SV_NULL && v != SV_LEGACY;
+}
+
+/* Whether 'call' creates a stream, copies asynchronously, or passes a stream other than the
+ * legacy default stream. */
+static int uses_other_stream(ss_check_ctx *ctx, CXCursor call)
+{
+    if (ss_scope_is_launch(call)) {
+        enum { CONFIG_STREAM_ARG = 3 };
+        CXCursor config = ss_ast_child(call, 1);
+        return clang_Cursor_getNumArguments(config) > CONFIG_STREAM_ARG &&
+               other_stream_arg(ctx, clang_Cursor_getArgument(config, CONFIG_STREAM_ARG));
+    }
+    char *name = ss_scope_callee_name(call);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    if (api == NULL)
+        return 0;
+    if (api->klass == SS_CLASS_STREAM_CREATE ||
+        (api->klass == SS_CLASS_COPY && api->sync != SS_SYNC_ALWAYS))
+        return 1;
+    return api->stream_arg >= 0 && clang_Cursor_getNumArguments(call) > api->stream_arg &&
+           other_stream_arg(ctx, clang_Cursor_getArgument(call, (unsigned)api->stream_arg));
+}
+
+static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+    stream_use_walk *w = data;
+    if (ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (ss_ast_is_function(c)) {
+        CXCursor outer = w->ctx.function;
+        w->ctx.function = c;
+        clang_visitChildren(c, find_stream_use, w);
+        w->ctx.function = outer;
+        return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && uses_other_stream(&w->ctx, c)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the translation unit (outside system headers) creates a stream, passes a stream
+ * other than the legacy default stream, or copies asynchronously. A PyTorch extension counts
+ * as doing so (its caller's streams are not in the unit), and so does a unit compiled with
+ * the per-thread default stream (its default-stream work is on another stream than the
+ * legacy one). Computed once per unit. */
+static int unit_uses_streams(ss_check_ctx *ctx)
+{
+    if (ctx->stream_use == 0) {
+        stream_use_walk w = {*ctx, 0};
+        w.ctx.function = clang_getNullCursor();
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_stream_use, &w);
+        ctx->stream_use = w.found || ctx->torch || ctx->per_thread ? 1 : 2;
+    }
+    return ctx->stream_use == 1;
+}
+
+/* Reports a SYNC101 finding: a warning where the unit uses other streams or asynchronous
+ * copies that the legacy stream can hold up, else a note that says why. */
+static void report_launch(ss_check_ctx *ctx, CXCursor at, const char *message)
+{
+    if (unit_uses_streams(ctx)) {
+        ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_LAUNCH, at, message, hint_for(ctx));
+        return;
+    }
+    char *quiet = ss_asprintf("%s; nothing else in this translation unit uses another stream or "
+                              "an asynchronous copy, so it holds nothing up yet",
+                              message);
+    size_t before = ctx->result->count;
+    ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_LAUNCH, at, quiet, hint_for(ctx));
+    if (ctx->result->count > before)
+        ctx->result->findings[ctx->result->count - 1].severity = SS_SEV_NOTE;
+    free(quiet);
+}
+
 void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (api->stream_arg < 0)
@@ -269,7 +363,10 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
     else
         message = ss_asprintf("'%s' %s runs on the legacy default stream (stream '%s')", api->name,
                               at, text ? text : "...");
-    ss_check_report(ctx, rule, call, message, hint_for(ctx));
+    if (rule == SS_RULE_DEFAULT_STREAM_LAUNCH)
+        report_launch(ctx, call, message);
+    else
+        ss_check_report(ctx, rule, call, message, hint_for(ctx));
     free(message);
     free(at);
     free(text);
@@ -318,7 +415,7 @@ void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, CXCursor
         message = ss_asprintf("kernel '%s' is launched %s on the legacy default stream "
                               "(stream '%s')",
                               kernel, at, text ? text : "...");
-    ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_LAUNCH, launch, message, hint_for(ctx));
+    report_launch(ctx, launch, message);
     free(message);
     free(kernel);
     free(at);

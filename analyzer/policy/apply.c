@@ -10,8 +10,14 @@ static int drop_by_config(const ss_finding *f, void *config)
 size_t ss_policy_apply(const ss_config *config, ss_result *result)
 {
     size_t removed = ss_result_remove_if(result, drop_by_config, (void *)config);
-    for (size_t i = 0; i < result->count; i++)
-        result->findings[i].severity = ss_config_rule_severity(config, result->findings[i].rule);
+    for (size_t i = 0; i < result->count; i++) {
+        ss_finding *f = &result->findings[i];
+        /* A check may report one finding below its rule's default (SYNC101 where nothing in
+         * the unit uses another stream): that stands unless a severity is configured. */
+        int configured = config->severity_set[f->rule] && !config->severity_default[f->rule];
+        if (configured || f->origin != SS_ORIGIN_STATIC)
+            f->severity = ss_config_rule_severity(config, f->rule);
+    }
     return removed;
 }
 

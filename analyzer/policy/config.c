@@ -56,6 +56,7 @@ void ss_config_merge(ss_config *config, const ss_config *lower)
         if (!config->severity_set[r] && lower->severity_set[r]) {
             config->severity[r] = lower->severity[r];
             config->severity_set[r] = 1;
+            config->severity_default[r] = lower->severity_default[r];
         }
     }
     if (!config->readback_bytes_set && lower->readback_bytes_set) {
@@ -92,6 +93,7 @@ void ss_config_fill_defaults(ss_config *config)
         if (!config->severity_set[r]) {
             config->severity[r] = ss_rules_get((ss_rule_id)r)->severity;
             config->severity_set[r] = 1;
+            config->severity_default[r] = 1;
         }
     }
     if (!config->readback_bytes_set) {

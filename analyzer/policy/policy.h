@@ -40,6 +40,9 @@ typedef struct ss_config {
     unsigned char enabled_set[SS_RULE_COUNT];
     ss_severity severity[SS_RULE_COUNT];
     unsigned char severity_set[SS_RULE_COUNT];
+    unsigned char severity_default[SS_RULE_COUNT]; /* 1: severity[] is the catalog's default,
+                                                    * filled in by ss_config_fill_defaults,
+                                                    * not configured */
     unsigned readback_bytes; /* SYNC301: the largest device-to-host copy that is a readback */
     int readback_bytes_set;
     ss_fail_on fail_on;
@@ -126,9 +129,9 @@ const char *ss_fail_on_name(ss_fail_on level);
 int ss_fail_on_parse(const char *text, ss_fail_on *out);
 
 /* Applies 'config' to 'result': removes findings of disabled rules and findings in excluded
- * files, and sets the severity of the others to the configured one; a lint finding its check
- * reported below the rule's default keeps its severity while the configured one is that
- * default. Returns the number of findings removed. */
+ * files, and sets the severity of the others to the configured one. Where no layer configured
+ * a rule's severity, a lint finding keeps the severity its check gave it (the rule's default,
+ * or lower where the check says so). Returns the number of findings removed. */
 size_t ss_policy_apply(const ss_config *config, ss_result *result);
 
 /* Whether 'result' holds a finding at or above the fail-on level of 'config' (the CLI then

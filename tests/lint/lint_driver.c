@@ -7,7 +7,9 @@
  *   expect-error: TEXT          a parse diagnostic in this file contains TEXT (each one at
  *                               least once); diagnostics are accepted only this way;
  *   expect-message: TEXT        (after the expect: list, up to the end of the line) a finding
- *                               on this line has a message that contains TEXT.
+ *                               on this line has a message that contains TEXT;
+ *   expect-severity: LEVEL      (after the expect: list) every finding on this line has the
+ *                               severity LEVEL (note, warning or error).
  * A file without expectations must produce no finding and no parse error. No finding's message
  * may repeat its hint (the fix is said once).
  * usage: lint_driver DIR [--cuda-path PATH] */
@@ -33,6 +35,11 @@ typedef struct message_expectation {
     int matched;
 } message_expectation;
 
+typedef struct severity_expectation {
+    unsigned line;
+    ss_severity severity;
+} severity_expectation;
+
 typedef struct case_spec {
     expectation *expects;
     size_t count, cap;
@@ -45,6 +52,8 @@ typedef struct case_spec {
     size_t error_count;
     message_expectation messages[16];
     size_t message_count;
+    severity_expectation severities[32];
+    size_t severity_count;
 } case_spec;
 
 static char *trimmed_copy(const char *s)
@@ -90,6 +99,20 @@ static int read_spec(const char *path, case_spec *spec)
             m->line = line;
             m->text = trimmed_copy(p + 15);
             m->matched = 0;
+        }
+        if ((p = strstr(buf, "expect-severity:")) != NULL && spec->severity_count < 32) {
+            char *level = trimmed_copy(p + 16);
+            size_t len = strcspn(level, " ");
+            level[len] = '\0';
+            severity_expectation *e = &spec->severities[spec->severity_count++];
+            e->line = line;
+            if (ss_severity_parse(level, &e->severity) != 0) {
+                fprintf(stderr, "%s:%u: unknown severity '%s'\n", path, line, level);
+                free(level);
+                fclose(in);
+                return -1;
+            }
+            free(level);
         }
         if ((p = strstr(buf, "expect:")) == NULL)
             continue;
@@ -232,6 +255,15 @@ static int run_case(const char *dir, const char *name, const char *cuda_path)
             fprintf(stderr, "%s:%u: finding lacks its function, line text or message\n", name,
                     f->line);
             failures++;
+        }
+        for (size_t k = 0; k < spec.severity_count && same_file; k++) {
+            const severity_expectation *e = &spec.severities[k];
+            if (e->line == f->line && e->severity != f->severity) {
+                fprintf(stderr, "%s:%u: %s is a %s, expected a %s\n", name, f->line,
+                        ss_rules_get(f->rule)->id, ss_severity_name(f->severity),
+                        ss_severity_name(e->severity));
+                failures++;
+            }
         }
         if (f->hint && f->message && strstr(f->message, f->hint)) {
             fprintf(stderr, "%s:%u: the message repeats its hint: %s\n", name, f->line, f->message);

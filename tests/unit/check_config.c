@@ -697,6 +697,56 @@ START_TEST(test_apply_and_fail_on)
 }
 END_TEST
 
+/* A check's lowered severity (SYNC101 as a note where nothing else uses a stream) stands
+ * unless a layer configures the rule's severity, to any value, the default one included. */
+START_TEST(test_apply_keeps_lowered_severity)
+{
+    begin("apply_keeps_lowered_severity");
+    put("plain/a.cu", "");
+    put("configured/.syncscope.yml", "rules:\n  SYNC101: warning\n");
+    ss_config_cache *cache = ss_config_cache_new();
+    ss_config plain, configured;
+    char err[512] = "";
+    ck_assert_int_eq(ss_config_for_path(cache, at("plain/a.cu"), NULL, &plain, err, sizeof err), 0);
+    ck_assert_int_eq(
+        ss_config_for_path(cache, at("configured/a.cu"), NULL, &configured, err, sizeof err), 0);
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_LINT);
+    add_finding(&r, SS_RULE_DEFAULT_STREAM_LAUNCH, at("plain/a.cu"), 3)->severity = SS_SEV_NOTE;
+    add_finding(&r, SS_RULE_DEFAULT_STREAM_LAUNCH, at("plain/a.cu"), 5);
+    ck_assert_uint_eq(ss_policy_apply(&plain, &r), 0);
+    ck_assert_int_eq(r.findings[0].severity, SS_SEV_NOTE);
+    ck_assert_int_eq(r.findings[1].severity, SS_SEV_WARNING);
+    ck_assert_int_eq(ss_policy_failed(&plain, &r), 1);
+    r.findings[1].severity = SS_SEV_NOTE;
+    ck_assert_int_eq(ss_policy_failed(&plain, &r), 0);
+    /* 'SYNC101: warning' is configured, although it is the default: every finding gets it. */
+    ck_assert_uint_eq(ss_policy_apply(&configured, &r), 0);
+    ck_assert_int_eq(r.findings[0].severity, SS_SEV_WARNING);
+    ck_assert_int_eq(r.findings[1].severity, SS_SEV_WARNING);
+    /* On the command line too, and a copy of an effective configuration keeps the marks. */
+    ss_config cli, copy;
+    ss_config_init(&cli);
+    ck_assert_int_eq(ss_config_set_severity(&cli, "SYNC101", "warning", err, sizeof err), 0);
+    ss_config_free(&configured);
+    ck_assert_int_eq(
+        ss_config_for_path(cache, at("plain/a.cu"), &cli, &configured, err, sizeof err), 0);
+    r.findings[0].severity = SS_SEV_NOTE;
+    ss_policy_apply(&configured, &r);
+    ck_assert_int_eq(r.findings[0].severity, SS_SEV_WARNING);
+    ss_config_copy(&copy, &plain);
+    r.findings[0].severity = SS_SEV_NOTE;
+    ss_policy_apply(&copy, &r);
+    ck_assert_int_eq(r.findings[0].severity, SS_SEV_NOTE);
+    ss_result_free(&r);
+    ss_config_free(&copy);
+    ss_config_free(&cli);
+    ss_config_free(&plain);
+    ss_config_free(&configured);
+    ss_config_cache_free(cache);
+}
+END_TEST
+
 static Suite *config_suite(void)
 {
     Suite *s = suite_create("config");
@@ -720,6 +770,7 @@ static Suite *config_suite(void)
     tcase_add_test(layers, test_error_found_upward);
     tcase_add_test(layers, test_dump_round_trip);
     tcase_add_test(layers, test_apply_and_fail_on);
+    tcase_add_test(layers, test_apply_keeps_lowered_severity);
     suite_add_tcase(s, layers);
     TCase *paths = tcase_create("paths");
     tcase_add_unchecked_fixture(paths, make_root, remove_root);

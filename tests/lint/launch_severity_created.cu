@@ -1,0 +1,17 @@
+// launch_severity_created.cu: SYNC101 is a warning in a translation unit that creates a
+// stream, even in another function: the legacy launch holds that stream's work up.
+#include <cuda_runtime.h>
+
+__global__ void fill(float *x, float v) { x[threadIdx.x] = v; }
+
+void legacy(float *d)
+{
+    fill<<<1, 32>>>(d, 1.0f); // expect: SYNC101 expect-severity: warning
+}
+
+cudaStream_t make_stream()
+{
+    cudaStream_t s = nullptr;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    return s;
+}

@@ -1,0 +1,15 @@
+// launch_severity_per_thread.cu: SYNC101 is a warning in a translation unit that launches on
+// cudaStreamPerThread, a blocking stream the legacy stream synchronizes with.
+#include <cuda_runtime.h>
+
+__global__ void fill(float *x, float v) { x[threadIdx.x] = v; }
+
+void legacy(float *d)
+{
+    fill<<<1, 32>>>(d, 1.0f); // expect: SYNC101 expect-severity: warning
+}
+
+void per_thread(float *d)
+{
+    fill<<<1, 32, 0, cudaStreamPerThread>>>(d, 2.0f);
+}
