@@ -1,5 +1,6 @@
 #!/bin/sh
-# deb.sh BUILD OUT HAVE_ANALYZER HAVE_INTERPOSER RUN_INSTALLED FIXTURE APP RUN_NOGPU: the .deb
+# deb.sh BUILD OUT HAVE_ANALYZER HAVE_INTERPOSER RUN_INSTALLED FIXTURE APP RUN_NOGPU [FAKE_CUPTI
+# SIGNAL_APP]: the .deb
 # that `cpack -G DEB` makes from BUILD: its files exactly (paths, modes, owners), its control
 # fields, a Depends that names exactly the packages of the libraries its programs need (as
 # dpkg -S finds them, independently of dpkg-shlibdeps), and a real `dpkg -i` into a scratch
@@ -9,6 +10,7 @@
 # in OUT for install_deb_system. SS_TEST_VERSION: the version of the package.
 set -u
 BUILD=$1 OUT=$2 HAVE_ANALYZER=$3 HAVE_INTERPOSER=$4 RUN_INSTALLED=$5 FIXTURE=$6 APP=$7 RUN_NOGPU=$8
+FAKE_CUPTI=${9:-none} SIGNAL_APP=${10:-none}
 fail=0
 check() { # what expected actual
     if [ "$2" != "$3" ]; then
@@ -131,7 +133,8 @@ check "dpkg -L" "$(dpkg-deb -c "$DEB" | awk '{print $6}' | sed 's|^\./|/|; s|/$|
 if [ "$HAVE_INTERPOSER" = ON ]; then
     check "postinst ldconfig" "ldconfig " "$(cat "$OUT/ldconfig.log")"
 fi
-"$RUN_INSTALLED" "$ROOT/usr" "$FIXTURE" "$HAVE_ANALYZER" "$HAVE_INTERPOSER" "$APP" "$RUN_NOGPU"
+"$RUN_INSTALLED" "$ROOT/usr" "$FIXTURE" "$HAVE_ANALYZER" "$HAVE_INTERPOSER" "$APP" "$RUN_NOGPU" \
+    "$FAKE_CUPTI" "$SIGNAL_APP"
 case $? in
 0 | 77) ;;
 *) fail=1 ;;

@@ -1,12 +1,16 @@
 #!/bin/sh
-# run_installed.sh STAGE FIXTURE HAVE_ANALYZER HAVE_INTERPOSER APP RUN_NOGPU: the installed
-# command, run from a folder outside the source and build trees: `syncscope lint` reports the
-# fixture's findings (rules and places) exactly; `syncscope run` preloads the installed libsyncscope.so (found
-# as ../lib/syncscope), prints its one "no GPU" line and leaves the program's output and exit
-# status alone; a copy of the command without its libraries says so instead of using the
-# build tree's. SS_TEST_VERSION: the version it must report.
+# run_installed.sh STAGE FIXTURE HAVE_ANALYZER HAVE_INTERPOSER APP RUN_NOGPU [FAKE_CUPTI
+# SIGNAL_APP]: the installed command, run from a folder outside the source and build trees:
+# `syncscope lint` reports the fixture's findings (rules and places) exactly; `syncscope run`
+# preloads the installed libsyncscope.so (found as ../lib/syncscope), prints its one "no GPU"
+# line and leaves the program's output and exit status alone; a copy of the command without
+# its libraries says so instead of using the build tree's. With the fake CUPTI of
+# tests/signal/ the installed library records a run and loads the installed finisher from its
+# own folder, which writes the result; without that finisher, it says so and writes nothing.
+# SS_TEST_VERSION: the version it must report.
 set -u
 STAGE=$1 FIXTURE=$2 HAVE_ANALYZER=$3 HAVE_INTERPOSER=$4 APP=$5 RUN_NOGPU=$6
+FAKE_CUPTI=${7:-none} SIGNAL_APP=${8:-none}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 WORK=$(cd -P "$WORK" && pwd)
@@ -42,6 +46,24 @@ if [ "$HAVE_INTERPOSER" = ON ]; then
     "$WORK/bare/bin/syncscope" run -- true >bare.out 2>bare.err
     check "run without its library: status" 2 "$?"
     check "run without its library: message" "syncscope: error: libsyncscope.so not found beside $WORK/bare/bin (looked in ., ../lib/syncscope, ../lib, ../interpose); reinstall syncscope" "$(cat bare.err)"
+
+    if [ "$FAKE_CUPTI" != none ]; then
+        # A recorded run: the finisher beside the installed library writes the result.
+        "$SS" run -q --cupti "$FAKE_CUPTI" -o "$WORK/fake.json" -- "$SIGNAL_APP" exit >fake.out 2>fake.err
+        check "fake run status" 0 "$?"
+        check "fake run result" '"format":	"syncscope-result",' "$(grep -o '"format":.*' "$WORK/fake.json" 2>/dev/null)"
+        check "fake run stderr" "" "$(cat fake.err)"
+        # The same prefix without the finisher: nothing is written, and the message says where
+        # the finisher was looked for.
+        cp -R "$STAGE" "$WORK/nofinish"
+        rm "$WORK/nofinish/lib/syncscope/libsyncscope_finish.so"
+        "$WORK/nofinish/bin/syncscope" run -q --cupti "$FAKE_CUPTI" -o "$WORK/nofinish.json" -- \
+            "$SIGNAL_APP" exit >nofinish.out 2>nofinish.err
+        check "run without the finisher: status" 0 "$?"
+        check "run without the finisher: message" "syncscope: cannot load $WORK/nofinish/lib/syncscope/libsyncscope_finish.so" \
+            "$(sed 's/ (.*//' nofinish.err)"
+        check "run without the finisher: no result" "" "$(ls "$WORK/nofinish.json" 2>/dev/null)"
+    fi
 
     if [ -e /dev/nvidiactl ]; then
         echo "a GPU is visible here: the no-GPU checks are for machines without one"
