@@ -1,10 +1,9 @@
 #!/bin/sh
 # deb_system.sh DEB FIXTURE HAVE_ANALYZER HAVE_INTERPOSER RUN_INSTALLED APP RUN_NOGPU [FAKE_CUPTI
-# SIGNAL_APP]: the .deb
-# installed for real with `dpkg -i` (then purged): the command lints and runs from
-# /usr/bin, man finds its page, bash finds its completion. It changes the machine, so it runs
-# only as root with SYNCSCOPE_TEST_DPKG=1, or inside a chroot; elsewhere it is skipped (77).
-# dpkg runs the triggers of man-db: minutes on a machine with many manual pages.
+# SIGNAL_APP]: the .deb installed for real with `dpkg -i` (then purged): the command lints and
+# runs from /usr/bin, man finds its page, bash finds its completion. It changes the machine, so
+# it runs only as root with SYNCSCOPE_TEST_DPKG=1, or inside a chroot; elsewhere it is skipped
+# (77). dpkg runs the triggers of man-db: minutes on a machine with many manual pages.
 set -u
 DEB=$1 FIXTURE=$2 HAVE_ANALYZER=$3 HAVE_INTERPOSER=$4 RUN_INSTALLED=$5 APP=$6 RUN_NOGPU=$7
 FAKE_CUPTI=${8:-none} SIGNAL_APP=${9:-none}
