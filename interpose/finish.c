@@ -769,14 +769,24 @@ static size_t split_paths(const char *list, const char *cwd, char **paths, size_
     return n;
 }
 
-/* --write-baseline, then --baseline (docs/run.md, "Gates"): the findings are recorded as a
- * baseline, then those a baseline holds are left out of the outputs. Returns 0, or -1 with a
- * message printed. */
+/* --baseline and --write-baseline (docs/run.md, "Gates"), as lint does them: the baseline is
+ * read first (so that one file may be both), the findings are recorded, then those the baseline
+ * holds are left out of the outputs. Returns 0, or -1 with a message printed. */
 static int apply_baselines(const ss_capture_view *v, const char *host, ss_result *result)
 {
     const ss_interpose_config *cfg = v->config;
     char path[PATH_MAX], err[1024];
-    int rc = 0;
+    int rc = 0, loaded = 0;
+    ss_baseline baseline;
+    if (cfg->baseline[0] != '\0') {
+        char *file = ss_path_normalize(cfg->cwd[0] != '\0' ? cfg->cwd : NULL, cfg->baseline);
+        loaded = ss_baseline_load(file, &baseline, err, sizeof err) == 0;
+        free(file);
+        if (!loaded) {
+            ss_log_error("%s; no finding is left out", err);
+            rc = -1;
+        }
+    }
     if (cfg->write_baseline[0] != '\0') {
         if (output_path(v, cfg->write_baseline, host, path, sizeof path) < 0) {
             rc = -1;
@@ -785,17 +795,9 @@ static int apply_baselines(const ss_capture_view *v, const char *host, ss_result
             rc = -1;
         }
     }
-    if (cfg->baseline[0] != '\0') {
-        ss_baseline baseline;
-        char *file = ss_path_normalize(cfg->cwd[0] != '\0' ? cfg->cwd : NULL, cfg->baseline);
-        if (ss_baseline_load(file, &baseline, err, sizeof err) < 0) {
-            ss_log_error("%s; no finding is left out", err);
-            rc = -1;
-        } else {
-            ss_baseline_filter(&baseline, result);
-            ss_baseline_free(&baseline);
-        }
-        free(file);
+    if (loaded) {
+        ss_baseline_filter(&baseline, result);
+        ss_baseline_free(&baseline);
     }
     return rc;
 }
