@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,10 @@ typedef struct job {
     char *included_by;                 /* folder walk: another source #includes it, or NULL */
     int status;                        /* as ss_tu_analyze returns it */
     int started;
-    ss_result result; /* this unit's findings and diagnostics */
-    ss_args args;     /* its clang arguments, made before the workers start */
+    int finished;
+    struct timespec began; /* when a worker took it (CLOCK_MONOTONIC) */
+    ss_result result;      /* this unit's findings and diagnostics */
+    ss_args args;          /* its clang arguments, made before the workers start */
     ss_flags_info info;
     size_t user_begin, extra_begin, extra_end; /* as in ss_tu_input */
     char *args_error; /* why its command line could not be read whole, or NULL */
@@ -151,22 +154,69 @@ static size_t utf8_invalid_at(const unsigned char *s, size_t len)
     return len;
 }
 
-/* The file named by an '#include "NAME"' line of 'text' (the folder of 'includer' is where
- * the compiler looks first), when it is one of the jobs: that job's index, else -1. */
-static long included_job(const job_list *jobs, const char *includer, const char *name, size_t len)
+/* Calls 'fn'('name', 'len', 'quoted', 'line', 'context') for each '#include "NAME"' and
+ * '#include <NAME>' line of 'text' ('len' bytes; a '#' first on the line, as the
+ * preprocessor wants it). Lines are not looked at in comments or #if blocks: a cheap look at
+ * the file's own lines, not a preprocessor. */
+typedef void (*include_fn)(const char *name, size_t len, int quoted, unsigned line, void *context);
+static void scan_includes(const char *text, size_t len, include_fn fn, void *context)
+{
+    unsigned line = 1;
+    for (const char *p = text; p && p < text + len; line++) {
+        const char *end = memchr(p, '\n', (size_t)(text + len - p));
+        end = end ? end : text + len;
+        const char *q = p + strspn(p, " \t");
+        if (q < end && *q == '#') {
+            q++;
+            q += strspn(q, " \t");
+            if ((size_t)(end - q) > 8 && strncmp(q, "include", 7) == 0) {
+                q += 7;
+                q += strspn(q, " \t");
+                char closer = *q == '"' ? '"' : *q == '<' ? '>' : '\0';
+                const char *close =
+                    closer && q + 1 < end ? memchr(q + 1, closer, (size_t)(end - q - 1)) : NULL;
+                if (close)
+                    fn(q + 1, (size_t)(close - q - 1), closer == '"', line, context);
+            }
+        }
+        p = end + 1;
+    }
+}
+
+/* The path of '#include "NAME"' in 'includer' as looked for first: beside the includer.
+ * Malloc'ed. */
+static char *beside(const char *includer, const char *name, size_t len)
 {
     const char *slash = strrchr(includer, '/');
-    char *path =
-        ss_asprintf("%.*s/%.*s", (int)(slash ? slash - includer : 0), includer, (int)len, name);
+    return ss_asprintf("%.*s/%.*s", (int)(slash ? slash - includer : 0), includer, (int)len, name);
+}
+
+/* The context of note_included: the jobs, and the one whose lines are scanned. */
+typedef struct includer_scan {
+    job_list *jobs;
+    size_t includer;
+} includer_scan;
+
+/* A quoted include of the scanned job that names another job found by the folder walk marks
+ * that job 'included_by' the scanned one. */
+static void note_included(const char *name, size_t len, int quoted, unsigned line, void *context)
+{
+    (void)line;
+    includer_scan *scan = context;
+    job_list *jobs = scan->jobs;
+    if (!quoted)
+        return;
+    char *path = beside(jobs->v[scan->includer].file, name, len);
     char *real = realpath(path, NULL);
     free(path);
-    long found = -1;
-    for (size_t i = 0; real && i < jobs->count && found < 0; i++) {
-        if (strcmp(jobs->v[i].file, real) == 0)
-            found = (long)i;
+    for (size_t k = 0; real && k < jobs->count; k++) {
+        if (strcmp(jobs->v[k].file, real) == 0) {
+            if (k != scan->includer && jobs->v[k].from_folder && jobs->v[k].included_by == NULL)
+                jobs->v[k].included_by = ss_strdup(jobs->v[scan->includer].file);
+            break;
+        }
     }
     free(real);
-    return found;
 }
 
 /* Folder walks: a source that another source #includes ('#include "kernel.cu"', common in
@@ -177,28 +227,9 @@ static void mark_included(job_list *jobs)
     for (size_t i = 0; i < jobs->count; i++) {
         size_t len = 0;
         char *text = ss_read_file(jobs->v[i].file, &len);
-        for (const char *p = text; p && p < text + len;) {
-            const char *end = memchr(p, '\n', (size_t)(text + len - p));
-            end = end ? end : text + len;
-            const char *q = p + strspn(p, " \t");
-            if (q < end && *q == '#') {
-                q++;
-                q += strspn(q, " \t");
-                if ((size_t)(end - q) > 8 && strncmp(q, "include", 7) == 0) {
-                    q += 7;
-                    q += strspn(q, " \t");
-                    const char *close =
-                        *q == '"' ? memchr(q + 1, '"', (size_t)(end - q - 1)) : NULL;
-                    long k =
-                        close ? included_job(jobs, jobs->v[i].file, q + 1, (size_t)(close - q - 1))
-                              : -1;
-                    if (k >= 0 && (size_t)k != i && jobs->v[k].from_folder &&
-                        jobs->v[k].included_by == NULL)
-                        jobs->v[k].included_by = ss_strdup(jobs->v[i].file);
-                }
-            }
-            p = end + 1;
-        }
+        includer_scan scan = {jobs, i};
+        if (text)
+            scan_includes(text, len, note_included, &scan);
         free(text);
     }
 }
@@ -236,8 +267,51 @@ static void skip_folder_extras(const ss_lint_options *o, int have_db, job_list *
     }
 }
 
+/* What a file is, in words, when it is not a regular file or a folder; NULL otherwise. */
+static const char *special_kind(mode_t mode)
+{
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return NULL;
+}
+
+/* The context of note_special_include: the file scanned, and whether a line was refused. */
+typedef struct special_scan {
+    const char *file;  /* absolute */
+    const char *shown; /* as shown to the user */
+    int refused;
+} special_scan;
+
+/* libclang reads a header to its end whatever its size says: an #include of /dev/zero would
+ * fill memory, one of a FIFO would wait for a writer. The include lines of the main file that
+ * name such a file by an absolute path, or in quotes beside the file (where a quoted name is
+ * looked for first), are refused here with their line; others are left to the guard. */
+static void note_special_include(const char *name, size_t len, int quoted, unsigned line,
+                                 void *context)
+{
+    special_scan *scan = context;
+    if (scan->refused || len == 0 || (name[0] != '/' && !quoted))
+        return;
+    char *path =
+        name[0] == '/' ? ss_asprintf("%.*s", (int)len, name) : beside(scan->file, name, len);
+    struct stat st;
+    const char *kind = stat(path, &st) == 0 ? special_kind(st.st_mode) : NULL;
+    if (kind) {
+        ss_log_error("%s:%u: cannot #include '%.*s': not a regular file (%s)", scan->shown, line,
+                     (int)len, name, kind);
+        scan->refused = 1;
+    }
+    free(path);
+}
+
 /* File checks before parsing. Returns 0 to analyze, 1 to skip (noted), -1 when the file is
- * not a text source (message printed). */
+ * not a text source, or includes what is not a regular file (message printed). */
 static int check_content(const char *path, ss_result *out)
 {
     size_t len = 0;
@@ -257,6 +331,13 @@ static int check_content(const char *path, ss_result *out)
                      (size_t)(nul - text));
         rc = -1;
     } else {
+        special_scan scan = {path, shown, 0};
+        scan_includes(text, len, note_special_include, &scan);
+        if (scan.refused) {
+            free(shown);
+            free(text);
+            return -1;
+        }
         size_t bad = utf8_invalid_at((const unsigned char *)text, len);
         if (bad < len) {
             unsigned line = 1;
@@ -467,6 +548,11 @@ typedef struct run_state {
     size_t total;   /* jobs to parse, for the progress line */
     size_t parsed, cached;
     struct timespec started;
+    /* The guard (below): its bounds, and its wake-up for the end of the run. */
+    uint64_t max_memory;    /* bytes, or SS_LINT_NO_LIMIT */
+    uint64_t parse_timeout; /* seconds per unit, or SS_LINT_NO_LIMIT */
+    pthread_cond_t guard_wake;
+    int workers_done;
 } run_state;
 
 static double seconds_since(const struct timespec *start)
@@ -486,6 +572,188 @@ static void show_progress(run_state *st, const char *current)
             shown ? shown : "");
     fflush(stderr);
     free(shown);
+}
+
+/* The guard. libclang reads a header to its end, whatever its size says (it treats the user's
+ * files as volatile): a header that is /dev/zero, or a link to it, fills memory without end,
+ * and one that is a FIFO waits for a writer forever. A parse cannot be interrupted from
+ * outside, and a thread inside libclang cannot be stopped safely, so a guard thread samples
+ * the resident memory of the process and the time of each unit being parsed, and past a bound
+ * names the file and ends the process. */
+#define GUARD_PERIOD_NS 100000000L /* 0.1 s between samples */
+#define GUARD_EXIT_STATUS 2        /* the tool-error status of the command line */
+
+/* Reads at most 'size' - 1 bytes of the small system file 'path' (/proc, /sys) into 'buf'
+ * with a NUL after them. Returns 0, or -1 when it cannot be read. */
+static int read_small(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    return 0;
+}
+
+/* The resident memory of this process in bytes (/proc/self/statm), or 0 when unknown. */
+static uint64_t resident_bytes(void)
+{
+    char buf[256];
+    unsigned long long size, resident;
+    long page = sysconf(_SC_PAGESIZE);
+    if (read_small("/proc/self/statm", buf, sizeof buf) != 0 ||
+        sscanf(buf, "%llu %llu", &size, &resident) != 2)
+        return 0;
+    return (uint64_t)resident * (uint64_t)(page > 0 ? page : 4096);
+}
+
+/* The memory this process may use: the machine's (MemTotal), or the limit of its control
+ * group (cgroup v2 memory.max: a container's) when that is less. 0 when unknown. */
+static uint64_t memory_available(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t total = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+    char group[512], limit[64];
+    if (read_small("/proc/self/cgroup", group, sizeof group) == 0 &&
+        strncmp(group, "0::", 3) == 0) {
+        group[strcspn(group, "\n")] = '\0';
+        char *path = ss_asprintf("/sys/fs/cgroup%s/memory.max",
+                                 strcmp(group + 3, "/") == 0 ? "" : group + 3);
+        char *end = NULL;
+        unsigned long long bytes = 0;
+        if (read_small(path, limit, sizeof limit) == 0)
+            bytes = strtoull(limit, &end, 10);
+        if (end != NULL && end != limit && bytes > 0 && (total == 0 || bytes < total))
+            total = bytes;
+        free(path);
+    }
+    return total;
+}
+
+/* The default memory bound for 'workers' threads: 8 GiB, or 2 GiB per worker when that is
+ * more (a large unit under libclang takes about one), but at most three quarters of the
+ * memory available (past that, the system would swap or kill the process without a word). */
+static uint64_t default_max_memory(unsigned workers)
+{
+    uint64_t bound = 8ull << 30;
+    if ((uint64_t)workers * (2ull << 30) > bound)
+        bound = (uint64_t)workers * (2ull << 30);
+    uint64_t available = memory_available();
+    if (available > 0 && bound > available / 4 * 3)
+        bound = available / 4 * 3;
+    return bound;
+}
+
+/* 'bytes' for a message: "8 GiB", "1.5 GiB", "512 MiB", "4096 bytes". Returns 'out'. */
+static const char *size_words(uint64_t bytes, char *out, size_t size)
+{
+    static const struct {
+        unsigned shift;
+        const char *unit;
+    } units[] = {{40, "TiB"}, {30, "GiB"}, {20, "MiB"}, {10, "KiB"}};
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        uint64_t one = 1ull << units[i].shift;
+        if (bytes < one)
+            continue;
+        if (bytes % one == 0)
+            snprintf(out, size, "%llu %s", (unsigned long long)(bytes / one), units[i].unit);
+        else
+            snprintf(out, size, "%.1f %s", (double)bytes / (double)one, units[i].unit);
+        return out;
+    }
+    snprintf(out, size, "%llu bytes", (unsigned long long)bytes);
+    return out;
+}
+
+/* Ends the process because a bound was passed: the memory bound when 'resident' (the memory
+ * measured) is not 0, else the time bound by unit 'j'. 'j' is the unit being parsed longest
+ * (NULL when none was). Says which, and that nothing was written. The caller holds the lock,
+ * so that no progress line is drawn meanwhile. Does not return. */
+static void guard_stop(run_state *st, const job *j, uint64_t resident)
+{
+    if (st->options->progress)
+        fputs("\r\033[K", stderr);
+    char *shown = j ? ss_display_path(j->file) : NULL;
+    const char *option;
+    if (resident > 0) {
+        char bound[32];
+        size_words(st->max_memory, bound, sizeof bound);
+        if (shown)
+            ss_log_error("%s: parsing stopped: memory use passed %s (a header that never ends, "
+                         "such as an #include of a device file?)",
+                         shown, bound);
+        else
+            ss_log_error("lint stopped: memory use passed %s", bound);
+        /* The memory is the process's: any unit parsed at the same time may have taken it. */
+        char others[1024] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < st->next && i < st->jobs->count; i++) {
+            const job *other = &st->jobs->v[i];
+            if (other == j || !other->started || other->finished || used >= sizeof others)
+                continue;
+            char *name = ss_display_path(other->file);
+            used += (size_t)snprintf(others + used, sizeof others - used, "%s%s", used ? ", " : "",
+                                     name);
+            free(name);
+        }
+        if (used)
+            ss_log_note("being parsed at the same time: %s (-j 1 tells which one it was)", others);
+        option = "--max-memory SIZE sets the bound";
+    } else {
+        ss_log_error("%s: parsing stopped: it took longer than %llu s (a header that never "
+                     "arrives, such as an #include of a FIFO?)",
+                     shown, (unsigned long long)st->parse_timeout);
+        option = "--parse-timeout SECONDS sets the bound";
+    }
+    ss_log_note("nothing was written: no report, no baseline (libclang cannot be stopped in "
+                "the middle of a parse); %s, 0 for none",
+                option);
+    fflush(stderr);
+    free(shown);
+    /* exit() would run the destructors of libclang's globals under the other workers. */
+    _exit(GUARD_EXIT_STATUS);
+}
+
+/* The guard thread: every GUARD_PERIOD_NS until the workers are done, the resident memory of
+ * the process against max_memory and the oldest unit being parsed against parse_timeout. */
+static void *guard(void *data)
+{
+    run_state *st = data;
+    pthread_mutex_lock(&st->lock);
+    while (!st->workers_done) {
+        struct timespec wake;
+        clock_gettime(CLOCK_MONOTONIC, &wake);
+        wake.tv_nsec += GUARD_PERIOD_NS;
+        if (wake.tv_nsec >= 1000000000L) {
+            wake.tv_sec++;
+            wake.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&st->guard_wake, &st->lock, &wake);
+        if (st->workers_done)
+            break;
+        pthread_mutex_unlock(&st->lock);
+        uint64_t resident = st->max_memory != SS_LINT_NO_LIMIT ? resident_bytes() : 0;
+        pthread_mutex_lock(&st->lock);
+        const job *oldest = NULL;
+        for (size_t i = 0; i < st->next && i < st->jobs->count; i++) {
+            const job *j = &st->jobs->v[i];
+            if (j->started && !j->finished &&
+                (oldest == NULL || j->began.tv_sec < oldest->began.tv_sec ||
+                 (j->began.tv_sec == oldest->began.tv_sec &&
+                  j->began.tv_nsec < oldest->began.tv_nsec)))
+                oldest = j;
+        }
+        if (st->max_memory != SS_LINT_NO_LIMIT && resident > st->max_memory)
+            guard_stop(st, oldest, resident);
+        if (oldest && st->parse_timeout != SS_LINT_NO_LIMIT &&
+            seconds_since(&oldest->began) > (double)st->parse_timeout)
+            guard_stop(st, oldest, 0);
+    }
+    pthread_mutex_unlock(&st->lock);
+    return NULL;
 }
 
 /* Appends 'path' with 'hash' to 'files', once. */
@@ -637,6 +905,7 @@ static void run_job(run_state *st, CXIndex index, job *j)
     else
         st->parsed++;
     st->done++;
+    j->finished = 1;
     if (j->status != 0 && !st->keep_going) {
         size_t index_of = (size_t)(j - st->jobs->v);
         if (index_of < st->stop)
@@ -660,6 +929,7 @@ static void *worker(void *data)
             if (!candidate->skip) {
                 j = candidate;
                 j->started = 1;
+                clock_gettime(CLOCK_MONOTONIC, &j->began);
                 break;
             }
         }
@@ -930,6 +1200,16 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
         pthread_mutex_init(&st.lock, NULL);
         clock_gettime(CLOCK_MONOTONIC, &st.started);
         unsigned nworkers = worker_count(o, st.total);
+        st.max_memory = o->max_memory ? o->max_memory : default_max_memory(nworkers);
+        st.parse_timeout = o->parse_timeout ? o->parse_timeout : SS_LINT_DEFAULT_PARSE_TIMEOUT;
+        pthread_condattr_t wake_attr;
+        pthread_condattr_init(&wake_attr);
+        pthread_condattr_setclock(&wake_attr, CLOCK_MONOTONIC);
+        pthread_cond_init(&st.guard_wake, &wake_attr);
+        pthread_condattr_destroy(&wake_attr);
+        pthread_t guard_thread;
+        int guarded = (st.max_memory != SS_LINT_NO_LIMIT || st.parse_timeout != SS_LINT_NO_LIMIT) &&
+                      pthread_create(&guard_thread, NULL, guard, &st) == 0;
         pthread_t *threads = calloc(nworkers, sizeof *threads);
         if (threads == NULL)
             abort();
@@ -947,6 +1227,14 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
                 pthread_join(threads[i], NULL);
         }
         free(threads);
+        if (guarded) {
+            pthread_mutex_lock(&st.lock);
+            st.workers_done = 1;
+            pthread_cond_signal(&st.guard_wake);
+            pthread_mutex_unlock(&st.lock);
+            pthread_join(guard_thread, NULL);
+        }
+        pthread_cond_destroy(&st.guard_wake);
         if (o->progress) {
             fputs("\r\033[K", stderr);
             fflush(stderr);

@@ -3,6 +3,7 @@
 #define SS_ANALYZER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "policy.h"
 #include "report.h"
@@ -15,6 +16,12 @@
 
 /* --cuda-path value that selects the bundled declarations. */
 #define SS_CUDA_PATH_NONE "none"
+
+/* The guard against parses that never end (docs/lint.md, "Runaway parses"): the value of
+ * ss_lint_options.max_memory and .parse_timeout that turns a bound off, and the time one
+ * translation unit may take by default, in seconds. */
+#define SS_LINT_NO_LIMIT UINT64_MAX
+#define SS_LINT_DEFAULT_PARSE_TIMEOUT 600
 
 /* What a run did, for --stats. */
 typedef struct ss_lint_stats {
@@ -48,6 +55,14 @@ typedef struct ss_lint_options {
     size_t remove_arg_count;
     /* 1: say, file by file, which compile-command arguments were dropped. */
     int verbose;
+    /* The guard: the resident memory of the whole process, in bytes, past which the run
+     * stops (0: 8 GiB, or 2 GiB per worker when that is more, at most three quarters of the
+     * machine's memory), and the seconds one translation unit may take (0:
+     * SS_LINT_DEFAULT_PARSE_TIMEOUT); SS_LINT_NO_LIMIT turns either off. libclang cannot be
+     * interrupted in the middle of a parse, so passing a bound prints what was being parsed
+     * and ends the process with exit status 2 (nothing more is written). */
+    uint64_t max_memory;
+    uint64_t parse_timeout;
 } ss_lint_options;
 
 /* Runs the static checks over the translation units named by 'options' and appends their
@@ -66,7 +81,10 @@ typedef struct ss_lint_options {
  * file is still analyzed as far as clang recovered, and without keep_going the result ends
  * with the first of them (in input order), except in a folder walk. A folder walk leaves out
  * the sources another source #includes and, with build_dir, those the compile database does
- * not list. */
+ * not list. A main file whose own #include line names a device, FIFO or socket by an absolute
+ * path (or, in quotes, beside the file) is unusable input (-1). While the units are parsed, a
+ * guard thread watches the process's resident memory and each unit's time: past
+ * 'max_memory' or 'parse_timeout' it names the file and ends the process (exit status 2). */
 int ss_analyzer_run(const ss_lint_options *options, ss_result *out);
 
 #endif

@@ -2,6 +2,8 @@
 #include "cli.h"
 #include "report.h"
 
+#include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +55,11 @@ static void usage(FILE *out)
             "  --no-cache            parse every file, read and write no cache\n"
             "  --stats               print how many units were parsed and cached\n"
             "  --keep-going          analyze every file even after a fatal parse error\n"
+            "  --max-memory SIZE     stop (exit 2) when lint's memory passes SIZE, e.g. 4G\n"
+            "                        (default 8G, 2G per job when more, at most 3/4 of the\n"
+            "                        machine's; 0: no bound)\n"
+            "  --parse-timeout SEC   stop (exit 2) when one file takes longer than SEC\n"
+            "                        seconds (default 600; 0: no bound)\n"
             "  --color WHEN          auto (default), always or never\n"
             "  --help                show this help\n"
             "\n"
@@ -141,6 +148,40 @@ static int parse_jobs(const char *value, unsigned *out)
     return 0;
 }
 
+/* Parses a --max-memory SIZE (a byte count with an optional K, M, G or T suffix, powers of
+ * 1024) or a --parse-timeout SECONDS value ('size': 1); 0 becomes SS_LINT_NO_LIMIT. Returns
+ * 0, or -1 (message printed). */
+static int parse_bound(const char *option, const char *value, int size, uint64_t *out)
+{
+    const char *p = value;
+    uint64_t n = 0;
+    while (*p >= '0' && *p <= '9') {
+        if (n > (UINT64_MAX - 9) / 10)
+            break;
+        n = n * 10 + (uint64_t)(*p++ - '0');
+    }
+    unsigned shift = 0;
+    if (size && *p != '\0' && p[1] == '\0') {
+        static const char units[] = "KMGT";
+        const char *unit = memchr(units, toupper((unsigned char)*p), 4);
+        if (unit) {
+            shift = 10 * (unsigned)(unit - units + 1);
+            p++;
+        }
+    }
+    if (p == value || *p != '\0' || (shift && n > (UINT64_MAX >> shift))) {
+        if (size)
+            ss_log_error("%s needs a size such as 512M, 4G or 0 (no bound) (got '%s')", option,
+                         value);
+        else
+            ss_log_error("%s needs a number of seconds, or 0 (no bound) (got '%s')", option, value);
+        return -1;
+    }
+    n <<= shift;
+    *out = n == 0 ? SS_LINT_NO_LIMIT : n;
+    return 0;
+}
+
 /* Parses the command line. Returns 0, 1 for --help, or -1 (message printed). */
 static int parse(int argc, char **argv, lint_cli *cli)
 {
@@ -198,6 +239,12 @@ static int parse(int argc, char **argv, lint_cli *cli)
             cli->extra[cli->options.extra_arg_count++] = value;
         } else if ((value = option_value(argc, argv, &i, "--remove-arg", &missing)) != NULL) {
             cli->remove[cli->options.remove_arg_count++] = value;
+        } else if ((value = option_value(argc, argv, &i, "--max-memory", &missing)) != NULL) {
+            if (parse_bound("--max-memory", value, 1, &cli->options.max_memory) != 0)
+                return -1;
+        } else if ((value = option_value(argc, argv, &i, "--parse-timeout", &missing)) != NULL) {
+            if (parse_bound("--parse-timeout", value, 0, &cli->options.parse_timeout) != 0)
+                return -1;
         } else if ((value = option_value(argc, argv, &i, "--cuda-path", &missing)) != NULL) {
             cli->options.cuda_path = value;
         } else if ((value = option_value(argc, argv, &i, "--cache-dir", &missing)) != NULL) {
