@@ -284,6 +284,18 @@ int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
         add_string(o, "message", f->message);
         add_string(o, "hint", f->hint);
         add_string(o, "lineText", f->line_text);
+        if (f->fixit_count) {
+            cJSON *fixits = cJSON_AddArrayToObject(o, "fixits");
+            for (size_t k = 0; k < f->fixit_count; k++) {
+                const ss_fixit *x = &f->fixits[k];
+                cJSON *e = cJSON_CreateObject();
+                cJSON_AddNumberToObject(e, "line", x->line);
+                cJSON_AddNumberToObject(e, "column", x->column);
+                cJSON_AddNumberToObject(e, "endColumn", x->end_column);
+                add_string(e, "text", x->text);
+                cJSON_AddItemToArray(fixits, e);
+            }
+        }
         cJSON_AddItemToArray(findings, o);
     }
     cJSON *diags = cJSON_AddArrayToObject(root, "diags");
@@ -393,6 +405,23 @@ static int decode(const cJSON *root, ss_result *out)
         f->line_text = ss_strdup(get_string(o, "lineText", &bad));
         if (f->message == NULL)
             bad = 1;
+        const cJSON *fixits = cJSON_GetObjectItemCaseSensitive(o, "fixits");
+        if (fixits != NULL && !cJSON_IsArray(fixits))
+            bad = 1;
+        const cJSON *fixit_list = bad ? NULL : fixits;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, fixit_list)
+        {
+            unsigned line = get_unsigned(e, "line", UINT_MAX, &bad);
+            unsigned column = get_unsigned(e, "column", UINT_MAX, &bad);
+            unsigned end_column = get_unsigned(e, "endColumn", UINT_MAX, &bad);
+            const char *text = get_string(e, "text", &bad);
+            if (bad || text == NULL) {
+                bad = 1;
+                break;
+            }
+            ss_finding_add_fixit(f, line, column, end_column, text);
+        }
     }
     const cJSON *diag_list = bad ? NULL : diags;
     cJSON_ArrayForEach(o, diag_list)

@@ -2,6 +2,8 @@
 #ifndef SS_CLI_H
 #define SS_CLI_H
 
+#include <stddef.h>
+
 /* Exit codes of every subcommand. */
 enum { SS_EXIT_CLEAN = 0, SS_EXIT_FINDINGS = 1, SS_EXIT_ERROR = 2 };
 
@@ -13,6 +15,15 @@ int ss_cli_analyze(int argc, char **argv);
 int ss_cli_report(int argc, char **argv);
 int ss_cli_rules(int argc, char **argv);
 int ss_cli_explain(int argc, char **argv);
+
+struct ss_result;
+
+/* syncscope lint --fix (fix.c): writes the fix-its of the findings of 'result' into their
+ * files. The new content of every file is made first, and nothing is written when a line no
+ * longer reads as it was analyzed; then each file is replaced atomically. A fix-it that
+ * overlaps an earlier one in its file is left out. Sets '*applied' and '*files' to the
+ * numbers written. Returns 0, or -1 with a message printed. */
+int ss_cli_apply_fixits(const struct ss_result *result, size_t *applied, size_t *files);
 
 /* The folder of the running syncscope executable (for finding libsyncscope.so and the
  * bundled data next to it). Returns a static string. */

@@ -55,6 +55,8 @@ static void usage(FILE *out)
             "  --no-cache            parse every file, read and write no cache\n"
             "  --stats               print how many units were parsed and cached\n"
             "  --keep-going          analyze every file even after a fatal parse error\n"
+            "  --fix                 apply the findings' fix-its to the files, then lint\n"
+            "                        again and report what is left\n"
             "  --max-memory SIZE     stop (exit 2) when lint's memory passes SIZE, e.g. 4G\n"
             "                        (default 8G, 2G per job when more, at most 3/4 of the\n"
             "                        machine's; 0: no bound)\n"
@@ -101,6 +103,7 @@ typedef struct lint_cli {
     const char *cache_dir;
     int no_cache;
     int stats;
+    int fix; /* --fix: apply the fix-its, then lint again */
 } lint_cli;
 
 /* Applies one configuration option. Returns 0, or -1 (message printed). */
@@ -215,6 +218,8 @@ static int parse(int argc, char **argv, lint_cli *cli)
             cli->options.keep_going = 1;
         } else if (strcmp(arg, "--verbose") == 0) {
             cli->options.verbose = 1;
+        } else if (strcmp(arg, "--fix") == 0) {
+            cli->fix = 1;
         } else if (strcmp(arg, "--no-cache") == 0) {
             cli->no_cache = 1;
         } else if (strcmp(arg, "--stats") == 0) {
@@ -297,6 +302,11 @@ static int parse(int argc, char **argv, lint_cli *cli)
     }
     if (cli->dump_config)
         return 0;
+    if (cli->fix && cli->write_baseline) {
+        ss_log_error("--fix and --write-baseline do not go together: record the baseline of the "
+                     "fixed sources in a second run");
+        return -1;
+    }
     if (cli->options.input_count == 0 && cli->options.build_dir == NULL) {
         ss_log_error("no input: name files or folders, or -p BUILD_DIR "
                      "(see syncscope lint --help)");
@@ -393,6 +403,32 @@ static void log_file_counts(const ss_lint_stats *stats)
                 stats->failed, others);
 }
 
+/* --fix: applies the fix-its of the findings in 'result' (those a baseline leaves), then,
+ * when any was applied, lints again into 'result' and filters it by 'baseline' (may be
+ * NULL). Sets '*exit_code' to SS_EXIT_ERROR when that fails. Returns the analyzer's status
+ * for 'result' as it is now. */
+static int fix_and_lint_again(lint_cli *cli, ss_baseline *baseline, ss_result *result, int status,
+                              int *exit_code)
+{
+    size_t applied = 0, files = 0;
+    if (ss_cli_apply_fixits(result, &applied, &files) != 0) {
+        *exit_code = SS_EXIT_ERROR;
+        return status;
+    }
+    if (applied == 0)
+        return status;
+    ss_log_note("applied %zu fix-it%s in %zu file%s; linting again", applied,
+                applied == 1 ? "" : "s", files, files == 1 ? "" : "s");
+    ss_result_free(result);
+    ss_result_init(result, SS_RESULT_LINT);
+    status = ss_analyzer_run(&cli->options, result);
+    if (status < 0)
+        *exit_code = SS_EXIT_ERROR;
+    else if (baseline)
+        ss_baseline_filter(baseline, result);
+    return status;
+}
+
 int ss_cli_lint(int argc, char **argv)
 {
     lint_cli cli;
@@ -467,6 +503,9 @@ int ss_cli_lint(int argc, char **argv)
         }
         if (have_baseline)
             ss_baseline_filter(&baseline, &result);
+        if (cli.fix && exit_code == SS_EXIT_CLEAN)
+            status = fix_and_lint_again(&cli, have_baseline ? &baseline : NULL, &result, status,
+                                        &exit_code);
         int to_stdout = cli.output == NULL || strcmp(cli.output, "-") == 0;
         ss_text_options text = {0, 1};
         if (cli.color == 1)

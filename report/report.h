@@ -44,6 +44,13 @@ typedef struct ss_evidence {
 
 enum { SS_ORIGIN_STATIC = 1, SS_ORIGIN_RUNTIME = 2 };
 
+/* A fix-it of a lint finding: replace the bytes of 'line' from 'column' up to, not including,
+ * 'end_column' (1-based byte columns; equal for an insertion) with 'text'. */
+typedef struct ss_fixit {
+    unsigned line, column, end_column;
+    char *text;
+} ss_fixit;
+
 typedef struct ss_finding {
     ss_rule_id rule;
     ss_severity severity; /* effective severity (default or configured) */
@@ -72,6 +79,10 @@ typedef struct ss_finding {
     uint64_t module_offset;
     int latent;  /* 1: it synchronized, but blocked less than the evidence threshold */
     int startup; /* 1: every occurrence came before the program's first repeated GPU work */
+    /* Lint findings: the mechanical edits that fix it (clang's fix-its), on the finding's line,
+     * in column order, not overlapping; applied together by syncscope lint --fix. */
+    ss_fixit *fixits;
+    size_t fixit_count;
 } ss_finding;
 
 /* A tool diagnostic: a parse error, an unreadable file, a dropped-events warning. */
@@ -230,6 +241,9 @@ void ss_result_add_diag(ss_result *result, ss_severity severity, const char *fil
 void ss_finding_add_extra(ss_finding *finding, const char *key, const char *value);
 /* Frees what one finding owns (not the finding itself). */
 void ss_finding_clear(ss_finding *finding);
+/* Appends a fix-it to 'finding' (see ss_fixit; 'text' is copied). */
+void ss_finding_add_fixit(ss_finding *finding, unsigned line, unsigned column, unsigned end_column,
+                          const char *text);
 
 /* 'path' without the folders of an installed package or of the Python standard library
  * ("/usr/lib/python3/dist-packages/transformers/x.py" -> "transformers/x.py"), a pointer into

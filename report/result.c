@@ -38,7 +38,22 @@ void ss_finding_clear(ss_finding *f)
     free(f->via_file);
     free(f->via_function);
     free(f->module);
+    for (size_t i = 0; i < f->fixit_count; i++)
+        free(f->fixits[i].text);
+    free(f->fixits);
     memset(f, 0, sizeof *f);
+}
+
+void ss_finding_add_fixit(ss_finding *finding, unsigned line, unsigned column, unsigned end_column,
+                          const char *text)
+{
+    finding->fixits =
+        ss_reallocarray(finding->fixits, finding->fixit_count + 1, sizeof *finding->fixits);
+    ss_fixit *x = &finding->fixits[finding->fixit_count++];
+    x->line = line;
+    x->column = column;
+    x->end_column = end_column;
+    x->text = ss_strdup(text);
 }
 
 void ss_result_free(ss_result *result)

@@ -357,6 +357,37 @@ static cJSON *primary_location(const char *root_dir, const char *program, const 
     return loc;
 }
 
+/* The finding's fix-its as one SARIF fix: its description is the hint, its one artifact
+ * change the finding's file, one replacement per fix-it (the deleted region in the run's
+ * UTF-16 columns, empty for an insertion). */
+static cJSON *fixes_json(const char *root_dir, const ss_finding *f)
+{
+    cJSON *fixes = ss_report_json_checked(cJSON_CreateArray());
+    cJSON *fix = ss_report_json_checked(cJSON_CreateObject());
+    if (f->hint)
+        cJSON_AddItemToObject(fix, "description", message(f->hint));
+    cJSON *changes = ss_report_json_checked(cJSON_AddArrayToObject(fix, "artifactChanges"));
+    cJSON *change = ss_report_json_checked(cJSON_CreateObject());
+    cJSON_AddItemToObject(change, "artifactLocation", artifact_location(root_dir, f->file));
+    cJSON *replacements = ss_report_json_checked(cJSON_AddArrayToObject(change, "replacements"));
+    for (size_t i = 0; i < f->fixit_count; i++) {
+        const ss_fixit *x = &f->fixits[i];
+        const char *line_text = x->line == f->line ? f->line_text : NULL;
+        cJSON *r = ss_report_json_checked(cJSON_CreateObject());
+        cJSON *region = ss_report_json_checked(cJSON_AddObjectToObject(r, "deletedRegion"));
+        ss_report_json_add_u64(region, "startLine", x->line);
+        ss_report_json_add_u64(region, "startColumn", utf16_column(line_text, x->column));
+        ss_report_json_add_u64(region, "endLine", x->line);
+        ss_report_json_add_u64(region, "endColumn", utf16_column(line_text, x->end_column));
+        cJSON *inserted = ss_report_json_checked(cJSON_AddObjectToObject(r, "insertedContent"));
+        ss_report_json_add_string(inserted, "text", x->text);
+        cJSON_AddItemToArray(replacements, r);
+    }
+    cJSON_AddItemToArray(changes, change);
+    cJSON_AddItemToArray(fixes, fix);
+    return fixes;
+}
+
 static cJSON *result_json(const char *root_dir, const char *program, const ss_finding *f)
 {
     const ss_rule *rule = ss_rules_get(f->rule);
@@ -391,6 +422,8 @@ static cJSON *result_json(const char *root_dir, const char *program, const ss_fi
     ss_finding_fingerprint(f, fingerprint);
     cJSON *fps = ss_report_json_checked(cJSON_AddObjectToObject(o, "partialFingerprints"));
     ss_report_json_add_string(fps, SS_SARIF_FINGERPRINT_KEY, fingerprint);
+    if (f->fixit_count > 0 && f->file != NULL)
+        cJSON_AddItemToObject(o, "fixes", fixes_json(root_dir, f));
     if (f->frame_count > 0) {
         cJSON *flow = code_flow_json(root_dir, f);
         if (flow) {

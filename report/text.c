@@ -170,15 +170,14 @@ static void put_message(const text_out *t, const char *message, const char *suff
 /* The source line and a caret under byte column 'column'. Tabs before the column are
  * repeated in the caret line so that it lines up however the terminal expands them; a UTF-8
  * character takes one cell, an escaped one as many as its escape. */
-static void put_source(const text_out *t, const char *line_text, unsigned column)
+/* Writes what lines up under bytes ['from', 'to') of the source line (0-based): a tab for a
+ * tab, as many spaces as the caret line gives other characters, one per byte past the end.
+ * Returns 'to', or 'from' when 'to' lies before it. */
+static size_t put_padding(const text_out *t, const char *line_text, size_t len, size_t from,
+                          size_t to)
 {
-    if (!t->show_source || line_text == NULL || column == 0)
-        return;
-    size_t len = strcspn(line_text, "\r\n");
-    ss_report_put_text(t->out, line_text, len);
-    fputc('\n', t->out);
-    size_t i = 0;
-    while (i + 1 < column) {
+    size_t i = from;
+    while (i < to) {
         if (i >= len) {
             fputc(' ', t->out);
             i++;
@@ -192,12 +191,56 @@ static void put_source(const text_out *t, const char *line_text, unsigned column
             fprintf(t->out, "%*s", escape[0] ? (int)strlen(escape) : 1, "");
         i += n;
     }
+    return i > from ? i : from;
+}
+
+/* The source line, the caret under the finding's column with '~' under the bytes its fix-its
+ * replace, and, as clang shows fix-its, a line with each fix-it's text under those bytes. */
+static void put_source(const text_out *t, const ss_finding *f)
+{
+    const char *line_text = f->line_text;
+    unsigned column = f->column;
+    if (!t->show_source || line_text == NULL || column == 0)
+        return;
+    size_t len = strcspn(line_text, "\r\n");
+    ss_report_put_text(t->out, line_text, len);
+    fputc('\n', t->out);
+    put_padding(t, line_text, len, 0, column - 1);
     if (t->color)
         fputs(SS_CARET_COLOR, t->out);
     fputc('^', t->out);
+    /* '~' under the bytes each fix-it replaces (after the caret). */
+    size_t mark = column;
+    for (size_t i = 0; i < f->fixit_count; i++) {
+        const ss_fixit *x = &f->fixits[i];
+        if (x->line != f->line || x->end_column <= x->column || x->end_column - 1 <= mark)
+            continue;
+        size_t from = x->column - 1 > mark ? x->column - 1 : mark;
+        mark = put_padding(t, line_text, len, mark, from);
+        for (; mark < x->end_column - 1; mark++)
+            fputc('~', t->out);
+    }
     if (t->color)
         fputs(SS_RESET, t->out);
     fputc('\n', t->out);
+    size_t at = 0;
+    int any = 0;
+    for (size_t i = 0; i < f->fixit_count; i++) {
+        const ss_fixit *x = &f->fixits[i];
+        if (x->line != f->line || x->column == 0 || x->column - 1 < at)
+            continue;
+        put_padding(t, line_text, len, at, x->column - 1);
+        if (t->color && !any)
+            fputs(SS_CARET_COLOR, t->out);
+        put_text(t->out, x->text);
+        at = x->end_column > x->column ? x->end_column - 1 : x->column - 1;
+        any = 1;
+    }
+    if (any) {
+        if (t->color)
+            fputs(SS_RESET, t->out);
+        fputc('\n', t->out);
+    }
 }
 
 /* The run's measurements, one compact line each, then the call stack. */
@@ -298,7 +341,7 @@ static void put_finding(const text_out *t, const ss_finding *f)
     put_location(t, f->file, f->line, f->column);
     put_severity(t, f->severity);
     put_message(t, f->message, tag);
-    put_source(t, f->line_text, f->column);
+    put_source(t, f);
     if (f->hint) {
         put_location(t, f->file, f->line, f->column);
         put_severity(t, SS_SEV_NOTE);

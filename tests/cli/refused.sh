@@ -99,6 +99,7 @@ if [ "$HAVE_LINT" = 1 ]; then
     refused lint --baseline bad.json "$CLEAN"
     refused lint --no-cache -o "$WORK/missing/out.txt" "$CLEAN"
     refused lint --no-cache --write-baseline "$WORK/missing/b.json" "$CLEAN"
+    refused lint --no-cache --fix --write-baseline b.json "$CLEAN"
     # Command lines clang refuses: libclang 16 keeps the copies of the bundled headers then.
     for toolkit in "" "--cuda-path=none"; do
         for arg in -std=c++99 -std=gnu89 --cuda-gpu-arch=sm_13 -Xclang=-bogus; do

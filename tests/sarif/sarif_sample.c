@@ -21,6 +21,9 @@ static void add_static(ss_result *result, const char *root, const ss_rule *rule,
     if (rule->rule == SS_RULE_DEFAULT_STREAM_LAUNCH)
         f->hint = ss_strdup("launch on at::cuda::getCurrentCUDAStream()");
     f->line_text = ss_strdup("\tstep<<<grid, block>>>(d_buf, n);   // 100% of the time");
+    /* A fix-it (SARIF 'fixes'), as lint gives SYNC103. */
+    if (rule->rule == SS_RULE_BLOCKING_STREAM_CREATE)
+        ss_finding_add_fixit(f, line, 2, 22, "step<<<grid, block, 0, stream>>>");
 }
 
 static void add_runtime(ss_result *result, const char *root, const ss_rule *rule, unsigned line)
