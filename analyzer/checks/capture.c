@@ -167,7 +167,7 @@ static const char *unsafe_reason(const ss_check_ctx *ctx, CXCursor call, capture
         /* The configuration call is (grid, block, shared memory, stream). */
         CXCursor config = ss_ast_child(call, 1);
         if (mode != MODE_RELAXED && mode != MODE_UNKNOWN && legacy_stream_arg(ctx, config, 3, 1)) {
-            *name = ss_ast_callee_name(call);
+            *name = ss_scope_kernel_name(call);
             return "launches a kernel on the legacy default stream, which joins the capturing "
                    "stream";
         }

@@ -1,4 +1,4 @@
-// loop_template.cu: loop messages name the kernel of a dependent template launch
+// loop_template.cu: loop and capture messages name the kernel of a dependent template launch
 // (k<T><<<...>>> inside a function template) as it is spelled, and the API call of a
 // type-dependent call.
 #include <cuda_runtime.h>
@@ -25,4 +25,11 @@ template <typename T> void iterate(T *d, T *h, int steps, cudaStream_t s)
         cudaMemcpyAsync(d, h, sizeof(T) * steps, cudaMemcpyHostToDevice, s);
         cudaDeviceSynchronize(); // expect: SYNC401 expect-message: ('cudaMemcpyAsync' enqueues work at line 25)
     }
+}
+
+template <typename T> void captured(T *d, cudaStream_t s, cudaGraph_t *g)
+{
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    relax<T><<<1, 32>>>(d); // expect: SYNC501, SYNC101 expect-message: 'relax' in 'captured' is called while stream 's'
+    cudaStreamEndCapture(s, g);
 }
