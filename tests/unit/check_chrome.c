@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* tests/gpu/sync101_legacy_launch.cu recorded on an H200 (pid 6642): one host thread, streams
- * 7 (legacy), 13 and 14 of GPU 0, 12 CUPTI synchronization records, 49 timed events, 8 GPU
+/* tests/gpu/sync101_legacy_launch.cu recorded on an H200 (pid 8384): one host thread, streams
+ * 7 (legacy), 13 and 14 of GPU 0, 4 CUPTI synchronization records, 35 timed events, 8 GPU
  * operations, each enqueued by a recorded call. */
 #define TRACE SS_SOURCE_DIR "/tests/data/gpu_sync101_legacy_launch.sstrace"
-enum { TIMED_EVENTS = 49, GPU_OPS = 8, TRACKS = 5 };
+enum { TIMED_EVENTS = 35, GPU_OPS = 8, TRACKS = 5 };
 
 static void load(ss_event_log *log, ss_result *result)
 {
@@ -129,7 +129,7 @@ START_TEST(test_recorded_trace)
     ck_assert_int_eq(c.matched, (int)result.count);
     ck_assert_int_eq(c.thread_names, TRACKS);
     ck_assert_int_eq(c.process_names, 1);
-    ck_assert_double_eq(c.pids[0], 6642);
+    ck_assert_double_eq(c.pids[0], 8384);
     check_tracks(root);
 
     /* The tracks, by name; thread 1 is tid 1, streams 5000000 + stream id on GPU 0. */
@@ -217,7 +217,7 @@ START_TEST(test_two_logs)
     ck_assert_int_eq(c.instants, (int)ra.count); /* the second has no result */
     ck_assert_int_eq(c.thread_names, 2 * TRACKS);
     ck_assert_int_eq(c.process_names, 2);
-    ck_assert_double_eq(c.pids[0], 6642);
+    ck_assert_double_eq(c.pids[0], 8384);
     ck_assert_double_eq(c.pids[1], 1);
     check_tracks(root);
     const cJSON *e, *g;
@@ -238,10 +238,10 @@ START_TEST(test_two_logs)
         const char *name = str(cJSON_GetObjectItemCaseSensitive(e, "args"), "name");
         if (num(e, "pid") == 1)
             ck_assert_str_eq(name, "rank 1: build/device/tests/gpu/"
-                                   "sync101_legacy_launch_static (pid 6642)");
+                                   "sync101_legacy_launch_static (pid 8384)");
         else
             ck_assert_str_eq(name, "build/device/tests/gpu/"
-                                   "sync101_legacy_launch_static (pid 6642)");
+                                   "sync101_legacy_launch_static (pid 8384)");
     }
     cJSON_Delete(root);
     ss_result_free(&ra);
