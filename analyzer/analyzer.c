@@ -21,7 +21,7 @@ typedef struct job {
     char *file;                        /* absolute path */
     const ss_compile_command *command; /* its compile_commands.json entry, or NULL */
     unsigned readback_bytes;           /* the file's effective readback-bytes */
-    int skip;                          /* empty, excluded or included: not parsed */
+    int skip;                          /* 0, or why it is not parsed (an ss_skip_reason) */
     int from_folder;                   /* found by a folder walk (not named, not listed) */
     char *included_by;                 /* folder walk: another source #includes it, or NULL */
     int status;                        /* as ss_tu_analyze returns it */
@@ -247,7 +247,7 @@ static void skip_folder_extras(const ss_lint_options *o, int have_db, job_list *
             continue;
         char *shown = NULL;
         if (j->included_by) {
-            j->skip = 1;
+            j->skip = SS_SKIP_INCLUDED;
             (*included)++;
             if (o->verbose) {
                 shown = ss_display_path(j->file);
@@ -256,7 +256,7 @@ static void skip_folder_extras(const ss_lint_options *o, int have_db, job_list *
                 free(by);
             }
         } else if (have_db && j->command == NULL) {
-            j->skip = 1;
+            j->skip = SS_SKIP_UNLISTED;
             (*unlisted)++;
             if (o->verbose) {
                 shown = ss_display_path(j->file);
@@ -1115,6 +1115,28 @@ static int apply_policy(const ss_lint_options *o, ss_config_cache *configs, char
     return rc;
 }
 
+/* Records in 'counts' what became of each job, in input order: not parsed (and why), not
+ * reached because the result ends at job 'last', or analyzed (with or without errors). */
+static void count_files(const job_list *jobs, size_t last, ss_file_counts *counts)
+{
+    counts->counted = 1;
+    counts->total = jobs->count;
+    for (size_t i = 0; i < jobs->count; i++) {
+        const job *j = &jobs->v[i];
+        char *shown = ss_display_path(j->file);
+        if (j->skip) {
+            ss_file_counts_add_skipped(counts, shown, (ss_skip_reason)j->skip);
+        } else if (!j->started || i > last) {
+            ss_file_counts_add_skipped(counts, shown, SS_SKIP_STOPPED);
+        } else {
+            counts->analyzed++;
+            if (j->status != 0)
+                ss_file_counts_add_error(counts, shown);
+        }
+        free(shown);
+    }
+}
+
 /* Resolves each job's configuration: excluded files are skipped, the others get their
  * readback limit. Returns 0, or -1 (message printed) for a malformed configuration. */
 static int configure_jobs(const ss_lint_options *o, ss_config_cache *configs, job_list *jobs,
@@ -1129,7 +1151,7 @@ static int configure_jobs(const ss_lint_options *o, ss_config_cache *configs, jo
             return -1;
         }
         if (ss_config_excluded(&effective, jobs->v[i].file)) {
-            jobs->v[i].skip = 1;
+            jobs->v[i].skip = SS_SKIP_EXCLUDED;
             (*excluded)++;
         }
         jobs->v[i].readback_bytes = effective.readback_bytes;
@@ -1175,7 +1197,7 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
         if (content < 0)
             rc = -1;
         else if (content > 0)
-            jobs.v[i].skip = 1; /* noted as empty */
+            jobs.v[i].skip = SS_SKIP_EMPTY; /* noted as such */
     }
     if (rc == 0)
         rc = ss_toolkit_find(o->cuda_path, &toolkit);
@@ -1253,6 +1275,7 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
             }
         }
         merge(&jobs, last, out);
+        count_files(&jobs, last, &out->files);
         ss_result_sort(out);
         if (apply_policy(o, configs, sources, source_count, out) != 0)
             rc = -1;

@@ -383,24 +383,11 @@ static int policy_failed(lint_cli *cli, ss_config_cache *configs, const ss_resul
 }
 
 /* "812 files, 650 analyzed, 162 with errors", and why the others were not analyzed. */
-static void log_file_counts(const ss_lint_stats *stats)
+static void log_file_counts(const ss_file_counts *counts)
 {
-    char others[256] = "";
-    size_t len = 0;
-    const struct {
-        size_t count;
-        const char *words;
-    } left_out[] = {{stats->included, "#included by other sources"},
-                    {stats->unlisted, "not in the compile database"},
-                    {stats->excluded, "excluded"}};
-    for (size_t i = 0; i < sizeof left_out / sizeof left_out[0]; i++) {
-        if (left_out[i].count && len < sizeof others)
-            len += (size_t)snprintf(others + len, sizeof others - len, "%s%zu %s",
-                                    len ? ", " : "; not analyzed: ", left_out[i].count,
-                                    left_out[i].words);
-    }
-    ss_log_note("%zu files, %zu analyzed, %zu with errors%s", stats->files, stats->units,
-                stats->failed, others);
+    char *text = ss_file_counts_text(counts);
+    ss_log_note("%s", text);
+    free(text);
 }
 
 /* --fix: applies the fix-its of the findings in 'result' (those a baseline leaves), then,
@@ -427,6 +414,37 @@ static int fix_and_lint_again(lint_cli *cli, ss_baseline *baseline, ss_result *r
     else if (baseline)
         ss_baseline_filter(baseline, result);
     return status;
+}
+
+/* A text report and the options it is written with. */
+typedef struct text_report {
+    const ss_result *result;
+    const ss_text_options *options;
+} text_report;
+
+/* Writes a text report that goes to a file: the report, then the file counts that stderr
+ * gets, so that the file says on its own how much of the project was analyzed. */
+static int write_text_with_counts(FILE *out, void *context)
+{
+    const text_report *report = context;
+    if (ss_report_write_text(out, report->result, report->options) != 0)
+        return -1;
+    char *counts = ss_file_counts_text(&report->result->files);
+    int rc = fprintf(out, "syncscope: %s\n", counts) < 0 ? -1 : 0;
+    free(counts);
+    return rc;
+}
+
+/* Writes the report of 'result' where --format and -o say. Returns 0, or -1 (message
+ * printed). */
+static int write_report(const lint_cli *cli, int to_stdout, const ss_result *result,
+                        const ss_text_options *text)
+{
+    if (cli->format == SS_FORMAT_TEXT && !to_stdout && ss_file_counts_notable(&result->files)) {
+        text_report report = {result, text};
+        return ss_write_output(cli->output, write_text_with_counts, &report);
+    }
+    return ss_report_write(cli->output, cli->format, result, text);
 }
 
 int ss_cli_lint(int argc, char **argv)
@@ -493,8 +511,8 @@ int ss_cli_lint(int argc, char **argv)
     } else if (exit_code == SS_EXIT_CLEAN) {
         if (cli.stats)
             ss_log_note("parsed %zu, cached %zu", stats.parsed, stats.cached);
-        if (stats.failed > 0 && stats.files > 1)
-            log_file_counts(&stats);
+        if (ss_file_counts_notable(&result.files))
+            log_file_counts(&result.files);
         char err[2048];
         if (cli.write_baseline &&
             ss_baseline_write(cli.write_baseline, &result, err, sizeof err) != 0) {
@@ -513,7 +531,7 @@ int ss_cli_lint(int argc, char **argv)
         else if (cli.color == -1)
             text.color = to_stdout && isatty(STDOUT_FILENO) && getenv("NO_COLOR") == NULL;
         int failed = policy_failed(&cli, configs, &result);
-        if (ss_report_write(cli.output, cli.format, &result, &text) != 0 || failed < 0)
+        if (write_report(&cli, to_stdout, &result, &text) != 0 || failed < 0)
             exit_code = SS_EXIT_ERROR;
         else if (exit_code == SS_EXIT_CLEAN && status > 0 && !cli.options.keep_going)
             exit_code = SS_EXIT_ERROR;

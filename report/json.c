@@ -60,6 +60,31 @@ static cJSON *finding_json(const ss_finding *f)
     return o;
 }
 
+cJSON *ss_report_json_files(const ss_file_counts *counts)
+{
+    if (!counts->counted)
+        return ss_report_json_checked(cJSON_CreateNull());
+    cJSON *o = ss_report_json_checked(cJSON_CreateObject());
+    ss_report_json_add_u64(o, "total", counts->total);
+    ss_report_json_add_u64(o, "analyzed", counts->analyzed);
+    ss_report_json_add_u64(o, "withErrors", counts->with_errors_count);
+    ss_report_json_add_u64(o, "notAnalyzed", counts->not_analyzed_count);
+    cJSON *errors = ss_report_json_checked(cJSON_AddArrayToObject(o, "filesWithErrors"));
+    for (size_t i = 0; i < counts->with_errors_count; i++) {
+        cJSON *e = ss_report_json_checked(cJSON_CreateObject());
+        ss_report_json_add_string(e, "file", counts->with_errors[i]);
+        cJSON_AddItemToArray(errors, e);
+    }
+    cJSON *skipped = ss_report_json_checked(cJSON_AddArrayToObject(o, "filesNotAnalyzed"));
+    for (size_t i = 0; i < counts->not_analyzed_count; i++) {
+        cJSON *s = ss_report_json_checked(cJSON_CreateObject());
+        ss_report_json_add_string(s, "file", counts->not_analyzed[i].file);
+        ss_report_json_add_string(s, "reason", ss_skip_reason_name(counts->not_analyzed[i].reason));
+        cJSON_AddItemToArray(skipped, s);
+    }
+    return o;
+}
+
 static cJSON *result_json(const ss_result *result)
 {
     cJSON *root = ss_report_json_checked(cJSON_CreateObject());
@@ -95,6 +120,7 @@ static cJSON *result_json(const ss_result *result)
     ss_report_json_add_u64(summary, "warnings", warnings);
     ss_report_json_add_u64(summary, "notes", result->count - errors - warnings);
     ss_report_json_add_u64(summary, "diagnostics", result->diag_count);
+    cJSON_AddItemToObject(summary, "files", ss_report_json_files(&result->files));
 
     cJSON *findings = ss_report_json_checked(cJSON_AddArrayToObject(root, "findings"));
     for (size_t i = 0; i < result->count; i++)
@@ -382,6 +408,70 @@ static void read_run(reader *rd, const cJSON *run, ss_result *out)
     out->started_at = get_string(rd, run, ctx, "startedAt", 0);
 }
 
+/* summary.files (written by ss_report_json_files): the counts must agree with the lists. */
+static void read_files(reader *rd, const cJSON *o, ss_file_counts *counts)
+{
+    const char *ctx = "summary.files";
+    counts->counted = 1;
+    counts->total = (size_t)get_u64(rd, o, ctx, "total", SIZE_MAX);
+    counts->analyzed = (size_t)get_u64(rd, o, ctx, "analyzed", SIZE_MAX);
+    uint64_t with_errors = get_u64(rd, o, ctx, "withErrors", SIZE_MAX);
+    uint64_t not_analyzed = get_u64(rd, o, ctx, "notAnalyzed", SIZE_MAX);
+    const cJSON *errors = get_array(rd, o, ctx, "filesWithErrors", 1);
+    const cJSON *skipped = get_array(rd, o, ctx, "filesNotAnalyzed", 1);
+    const cJSON *item;
+    int i = 0;
+    if (errors && !rd->failed) {
+        cJSON_ArrayForEach(item, errors)
+        {
+            char at[64];
+            snprintf(at, sizeof at, "%s.filesWithErrors[%d]", ctx, i++);
+            if (!cJSON_IsObject(item)) {
+                fail(rd, "%s must be an object", at);
+                return;
+            }
+            char *file = get_string(rd, item, at, "file", 1);
+            if (!rd->failed)
+                ss_file_counts_add_error(counts, file);
+            free(file);
+            if (rd->failed)
+                return;
+        }
+    }
+    i = 0;
+    if (skipped && !rd->failed) {
+        cJSON_ArrayForEach(item, skipped)
+        {
+            char at[64];
+            snprintf(at, sizeof at, "%s.filesNotAnalyzed[%d]", ctx, i++);
+            if (!cJSON_IsObject(item)) {
+                fail(rd, "%s must be an object", at);
+                return;
+            }
+            char *file = get_string(rd, item, at, "file", 1);
+            char *reason = get_string(rd, item, at, "reason", 1);
+            ss_skip_reason why = SS_SKIP_EXCLUDED;
+            if (reason && ss_skip_reason_parse(reason, &why) != 0)
+                fail(rd, "%s.reason: unknown reason '%s'", at, reason);
+            if (!rd->failed)
+                ss_file_counts_add_skipped(counts, file, why);
+            free(file);
+            free(reason);
+            if (rd->failed)
+                return;
+        }
+    }
+    if (!rd->failed &&
+        (with_errors != counts->with_errors_count || not_analyzed != counts->not_analyzed_count ||
+         counts->with_errors_count > counts->analyzed ||
+         counts->total != counts->analyzed + counts->not_analyzed_count))
+        fail(rd,
+             "%s: the counts do not agree with the lists (total %zu, analyzed %zu, withErrors "
+             "%" PRIu64 ", notAnalyzed %" PRIu64 "; listed: %zu with errors, %zu not analyzed)",
+             ctx, counts->total, counts->analyzed, with_errors, not_analyzed,
+             counts->with_errors_count, counts->not_analyzed_count);
+}
+
 static void read_result(reader *rd, const cJSON *root, ss_result *out)
 {
     if (!cJSON_IsObject(root)) {
@@ -415,6 +505,10 @@ static void read_result(reader *rd, const cJSON *root, ss_result *out)
     const cJSON *run = get_object(rd, root, "$", "run", 0);
     if (run)
         read_run(rd, run, out);
+    const cJSON *summary = get_object(rd, root, "$", "summary", 0);
+    const cJSON *files = summary ? get_object(rd, summary, "summary", "files", 0) : NULL;
+    if (files)
+        read_files(rd, files, &out->files);
 
     const cJSON *findings = get_array(rd, root, "$", "findings", 1);
     const cJSON *item;

@@ -93,6 +93,32 @@ typedef struct ss_diag {
     char *message;
 } ss_diag;
 
+/* Why a source file that `syncscope lint` found was not analyzed. */
+typedef enum ss_skip_reason {
+    SS_SKIP_EXCLUDED = 1, /* an exclude pattern matches it */
+    SS_SKIP_INCLUDED,     /* folder walk: another source #includes it */
+    SS_SKIP_UNLISTED,     /* folder walk: the compile database does not list it */
+    SS_SKIP_EMPTY,        /* the file is empty */
+    SS_SKIP_STOPPED       /* the run stopped at an earlier file's parse errors (no --keep-going) */
+} ss_skip_reason;
+
+typedef struct ss_skipped_file {
+    char *file; /* as shown to the user */
+    ss_skip_reason reason;
+} ss_skipped_file;
+
+/* What a lint run did with the source files it found (docs/output-formats.md, the summary's
+ * "files"). 'total' is 'analyzed' plus 'not_analyzed_count'. */
+typedef struct ss_file_counts {
+    int counted;        /* 1: a lint run counted its files; 0: nothing below (run results) */
+    size_t total;       /* source files found: named, listed or found in folders */
+    size_t analyzed;    /* analyzed, as far as clang recovered: the files with errors among them */
+    char **with_errors; /* the analyzed files that had parse errors, as shown, in input order */
+    size_t with_errors_count;
+    ss_skipped_file *not_analyzed; /* in input order */
+    size_t not_analyzed_count;
+} ss_file_counts;
+
 typedef enum ss_result_kind { SS_RESULT_LINT = 1, SS_RESULT_RUN = 2 } ss_result_kind;
 
 typedef struct ss_result {
@@ -113,9 +139,10 @@ typedef struct ss_result {
     uint64_t wall_ns;    /* wall time of the run */
     uint64_t blocked_ns; /* host time blocked in implicit synchronization */
     uint64_t gpu_busy_ns;
-    uint64_t events;  /* events recorded */
-    uint64_t dropped; /* events dropped past the memory cap */
-    char *started_at; /* ISO 8601 UTC */
+    uint64_t events;      /* events recorded */
+    uint64_t dropped;     /* events dropped past the memory cap */
+    char *started_at;     /* ISO 8601 UTC */
+    ss_file_counts files; /* lint: what became of each source file */
 } ss_result;
 
 typedef enum ss_format {
@@ -255,6 +282,23 @@ const char *ss_finding_via_text(const ss_finding *finding, char *out, size_t siz
 /* "function (module+0xOFFSET)" for a finding whose site has no source line ('out', 'size'
  * bytes); "" when it has a source line or no module. Returns 'out'. */
 const char *ss_finding_module_text(const ss_finding *finding, char *out, size_t size);
+
+/* Records in 'counts' an analyzed file that had parse errors ('file' as shown; copied). */
+void ss_file_counts_add_error(ss_file_counts *counts, const char *file);
+/* Records in 'counts' a file that was not analyzed, and why ('file' as shown; copied). */
+void ss_file_counts_add_skipped(ss_file_counts *counts, const char *file, ss_skip_reason reason);
+/* "excluded", "included", "unlisted", "empty", "stopped" (the JSON names); NULL for another
+ * value. */
+const char *ss_skip_reason_name(ss_skip_reason reason);
+/* Why one file was not analyzed, in words: "not analyzed: an exclude pattern matches it". */
+const char *ss_skip_reason_sentence(ss_skip_reason reason);
+/* Parses a name of ss_skip_reason_name. Returns 0, or -1 when unknown. */
+int ss_skip_reason_parse(const char *name, ss_skip_reason *out);
+/* Whether the counts are worth a line of their own: several files, and some had errors. */
+int ss_file_counts_notable(const ss_file_counts *counts);
+/* "812 files, 650 analyzed, 162 with errors; not analyzed: 40 #included by other sources, 2
+ * excluded" (docs/lint.md). Returns a malloc'ed string. */
+char *ss_file_counts_text(const ss_file_counts *counts);
 
 /* Lint order: file, line, column, rule. Run order: total cost descending, then as lint. */
 void ss_result_sort(ss_result *result);

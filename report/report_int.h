@@ -22,6 +22,11 @@ cJSON *ss_report_json_frame(const ss_frame *frame);
 /* An object of the finding's extra figures, in their order. */
 cJSON *ss_report_json_extra(const ss_finding *finding);
 
+/* The summary's "files" of a lint result (docs/output-formats.md), shared by the JSON and SARIF
+ * writers: JSON null when the result did not count its files. Returns a new cJSON item owned
+ * by the caller. */
+cJSON *ss_report_json_files(const ss_file_counts *counts);
+
 /* Adds 'value' (or JSON null when NULL) under 'name'. Every string of the JSON and SARIF
  * writers enters cJSON here: bytes of 'name' and 'value' that are not UTF-8 become U+FFFD,
  * one per byte (docs/output-formats.md, "Control characters"). */

@@ -73,6 +73,12 @@ void ss_result_free(ss_result *result)
     free(result->gpu);
     free(result->driver);
     free(result->started_at);
+    for (size_t i = 0; i < result->files.with_errors_count; i++)
+        free(result->files.with_errors[i]);
+    free(result->files.with_errors);
+    for (size_t i = 0; i < result->files.not_analyzed_count; i++)
+        free(result->files.not_analyzed[i].file);
+    free(result->files.not_analyzed);
     memset(result, 0, sizeof *result);
 }
 

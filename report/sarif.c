@@ -445,27 +445,55 @@ static cJSON *result_json(const char *root_dir, const char *program, const ss_fi
     return o;
 }
 
+/* A toolExecutionNotification: 'text' at 'severity', about 'file' (may be NULL) at 'line' and
+ * 'column' (0: none). */
+static cJSON *notification(const char *root_dir, ss_severity severity, const char *text,
+                           const char *file, unsigned line, unsigned column)
+{
+    cJSON *n = ss_report_json_checked(cJSON_CreateObject());
+    ss_report_json_add_string(n, "level", sarif_level(severity));
+    cJSON_AddItemToObject(n, "message", message(text));
+    if (file) {
+        cJSON *locations = ss_report_json_checked(cJSON_AddArrayToObject(n, "locations"));
+        cJSON *loc = ss_report_json_checked(cJSON_CreateObject());
+        cJSON_AddItemToObject(loc, "physicalLocation",
+                              physical_location(root_dir, file, line, column, NULL));
+        cJSON_AddItemToArray(locations, loc);
+    }
+    return n;
+}
+
 static cJSON *invocation_json(const char *root_dir, const ss_result *result)
 {
     cJSON *inv = ss_report_json_checked(cJSON_CreateObject());
     cJSON_AddItemToObject(inv, "executionSuccessful", ss_report_json_checked(cJSON_CreateTrue()));
-    if (result->diag_count == 0)
+    const ss_file_counts *files = &result->files;
+    /* An empty file's note is among the diagnostics already. */
+    size_t skipped = 0;
+    for (size_t i = 0; i < files->not_analyzed_count; i++)
+        skipped += files->not_analyzed[i].reason != SS_SKIP_EMPTY;
+    if (result->diag_count == 0 && files->with_errors_count == 0 && skipped == 0)
         return inv;
     cJSON *notes =
         ss_report_json_checked(cJSON_AddArrayToObject(inv, "toolExecutionNotifications"));
     for (size_t i = 0; i < result->diag_count; i++) {
         const ss_diag *d = &result->diags[i];
-        cJSON *n = ss_report_json_checked(cJSON_CreateObject());
-        ss_report_json_add_string(n, "level", sarif_level(d->severity));
-        cJSON_AddItemToObject(n, "message", message(d->message));
-        if (d->file) {
-            cJSON *locations = ss_report_json_checked(cJSON_AddArrayToObject(n, "locations"));
-            cJSON *loc = ss_report_json_checked(cJSON_CreateObject());
-            cJSON_AddItemToObject(loc, "physicalLocation",
-                                  physical_location(root_dir, d->file, d->line, d->column, NULL));
-            cJSON_AddItemToArray(locations, loc);
-        }
-        cJSON_AddItemToArray(notes, n);
+        cJSON_AddItemToArray(
+            notes, notification(root_dir, d->severity, d->message, d->file, d->line, d->column));
+    }
+    /* Then one per file that had errors or was left out, so that a viewer shows how much of
+     * the project was analyzed. */
+    for (size_t i = 0; i < files->with_errors_count; i++)
+        cJSON_AddItemToArray(notes, notification(root_dir, SS_SEV_WARNING,
+                                                 "analyzed with parse errors: findings in this "
+                                                 "file may be missing",
+                                                 files->with_errors[i], 0, 0));
+    for (size_t i = 0; i < files->not_analyzed_count; i++) {
+        const ss_skipped_file *s = &files->not_analyzed[i];
+        if (s->reason != SS_SKIP_EMPTY)
+            cJSON_AddItemToArray(notes,
+                                 notification(root_dir, SS_SEV_NOTE,
+                                              ss_skip_reason_sentence(s->reason), s->file, 0, 0));
     }
     return inv;
 }
@@ -474,6 +502,8 @@ static cJSON *run_properties(const ss_result *result)
 {
     cJSON *props = ss_report_json_checked(cJSON_CreateObject());
     ss_report_json_add_string(props, "kind", ss_report_kind_name(result->kind));
+    if (result->files.counted)
+        cJSON_AddItemToObject(props, "files", ss_report_json_files(&result->files));
     if (result->kind != SS_RESULT_RUN)
         return props;
     ss_report_json_add_string(props, "program", result->program);
