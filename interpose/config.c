@@ -236,6 +236,39 @@ static int read_gate_and_scope(ss_interpose_config *config, char *err, size_t er
     return 0;
 }
 
+/* Reads SYNCSCOPE_SYMBOL_CACHE into config->symbol_cache: unset, empty, 1, yes or on: the
+ * default folder ($XDG_CACHE_HOME/syncscope/symbols, else ~/.cache/syncscope/symbols; none
+ * without an absolute one); 0, no or off: none; anything else: that folder, relative to the
+ * folder the program started in. Returns 0 or -1 (with 'err'). */
+static int read_symbol_cache(ss_interpose_config *config, char *err, size_t err_size)
+{
+    const char *v = getenv(SS_ENV_SYMBOL_CACHE);
+    char *out = config->symbol_cache;
+    size_t size = sizeof config->symbol_cache;
+    int n = 0;
+    out[0] = '\0';
+    if (v != NULL && (strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 || strcasecmp(v, "off") == 0))
+        return 0;
+    if (v == NULL || v[0] == '\0' || strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 ||
+        strcasecmp(v, "on") == 0) {
+        const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+        if (xdg != NULL && xdg[0] == '/')
+            n = snprintf(out, size, "%s/syncscope/symbols", xdg);
+        else if (home != NULL && home[0] == '/')
+            n = snprintf(out, size, "%s/.cache/syncscope/symbols", home);
+    } else if (v[0] == '/' || config->cwd[0] == '\0') {
+        n = snprintf(out, size, "%s", v);
+    } else {
+        n = snprintf(out, size, "%s/%s", config->cwd, v);
+    }
+    if (n < 0 || (size_t)n >= size) {
+        out[0] = '\0';
+        snprintf(err, err_size, "%s is too long", SS_ENV_SYMBOL_CACHE);
+        return -1;
+    }
+    return 0;
+}
+
 int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_size)
 {
     static const char *const formats[] = {"json", "sarif", "text", "github", "html", "gitlab"};
@@ -302,7 +335,8 @@ int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_
         read_switch(SS_ENV_KERNEL_ACTIVITY, &config->kernel_activity, err, err_size) < 0 ||
         read_switch(SS_ENV_QUIET, &config->quiet, err, err_size) < 0 ||
         read_switch(SS_ENV_LATENT, &config->latent, err, err_size) < 0 ||
-        read_switch(SS_ENV_TIMING, &config->timing, err, err_size) < 0)
+        read_switch(SS_ENV_TIMING, &config->timing, err, err_size) < 0 ||
+        read_symbol_cache(config, err, err_size) < 0)
         return -1;
     const char *python_depth = getenv(SS_ENV_PYTHON_DEPTH);
     if (python_depth != NULL && *python_depth != '\0') {

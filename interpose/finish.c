@@ -17,12 +17,7 @@
 #include "report.h"
 #include "rules.h"
 #include "store.h"
-
-#ifdef SS_HAVE_LIBDW
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
-#endif
+#include "symbolize.h"
 
 #define SS_EXPORT __attribute__((visibility("default")))
 
@@ -32,7 +27,7 @@
 /* ---- symbolization ---- */
 
 /* Functions inlined at one pc that are shown as frames of their own (innermost first). */
-#define SS_INLINE_DEPTH 8
+#define SS_INLINE_DEPTH SS_SYM_INLINE_DEPTH
 
 typedef struct pc_entry {
     uint64_t pc;
@@ -40,6 +35,7 @@ typedef struct pc_entry {
     uint32_t nframes;                       /* 1 + the inlined calls expanded */
     int keep;                               /* 0: a frame of syncscope, CUPTI or the driver */
     int interpreter;                        /* 1: in the Python interpreter's own code */
+    int resolved; /* 1: function and lines looked up (0: only the module is known) */
 } pc_entry;
 
 /* A module that a frame names, and the bias to subtract from its addresses to get the
@@ -49,26 +45,33 @@ typedef struct module_entry {
     uint64_t bias;
 } module_entry;
 
+/* Whether a module is the Python interpreter's, remembered per module (string id). */
+typedef struct interpreter_entry {
+    uint32_t module;
+    int interpreter;
+} interpreter_entry;
+
 typedef struct symbolizer {
-#ifdef SS_HAVE_LIBDW
-    Dwfl *dwfl;
-#endif
-    pc_entry *entries; /* open addressing on pc, 'cap' a power of two */
+    ss_symbolizer *sym; /* NULL without libdw or when the process's modules cannot be read */
+    pc_entry *entries;  /* open addressing on pc, 'cap' a power of two */
     size_t count, cap;
     module_entry *modules; /* the modules of the frames, in order of first use */
     size_t module_count, module_cap;
+    interpreter_entry *interpreters;
+    size_t interpreter_count, interpreter_cap;
     uint64_t resolve_ns; /* time spent symbolizing (SYNCSCOPE_TIMING) */
+    uint64_t intern_ns;  /* of which demangling and interning the names */
     char *(*demangle)(const char *, char *, size_t *, int *);
     void *cxx_runtime;            /* libstdc++ opened for its demangler, or NULL */
     char python_module[PATH_MAX]; /* the file of the Python interpreter's code, "" if none */
 } symbolizer;
 
-#ifdef SS_HAVE_LIBDW
-static const Dwfl_Callbacks dwfl_callbacks = {
-    .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-};
-#endif
+static uint64_t monotonic_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 /* The file that holds the Python interpreter (libpython, or the python executable that has
  * it linked in), resolved, into 'out'; "" when the program is not a Python interpreter. */
@@ -94,21 +97,13 @@ static void find_python_module(char *out, size_t size)
     snprintf(out, size, "%s", real);
 }
 
-static void symbolizer_init(symbolizer *s)
+/* 'cache_dir': the persistent symbol cache's folder, "" for none. */
+static void symbolizer_init(symbolizer *s, const char *cache_dir)
 {
     memset(s, 0, sizeof *s);
     find_python_module(s->python_module, sizeof s->python_module);
-#ifdef SS_HAVE_LIBDW
-    s->dwfl = dwfl_begin(&dwfl_callbacks);
-    if (s->dwfl != NULL) {
-        dwfl_report_begin(s->dwfl);
-        if (dwfl_linux_proc_report(s->dwfl, getpid()) != 0 ||
-            dwfl_report_end(s->dwfl, NULL, NULL) != 0) {
-            dwfl_end(s->dwfl);
-            s->dwfl = NULL;
-        }
-    }
-#endif
+    ss_sym_options options = {cache_dir, 0};
+    s->sym = ss_sym_open_process(getpid(), &options);
     /* C++ names (functions and kernels) are demangled with the C++ runtime's demangler: the
      * program's own when it has one, else libstdc++ loaded privately (RTLD_LOCAL) now, at
      * exit, where it can no longer collide with anything the program does. */
@@ -124,17 +119,14 @@ static void symbolizer_init(symbolizer *s)
 
 static void symbolizer_free(symbolizer *s)
 {
-#ifdef SS_HAVE_LIBDW
-    if (s->dwfl != NULL)
-        dwfl_end(s->dwfl);
-#endif
+    ss_sym_close(s->sym);
     free(s->entries);
     free(s->modules);
+    free(s->interpreters);
     /* libstdc++ stays loaded: its demangled strings are already copied, and unloading a C++
      * runtime at exit can run its destructors twice. */
 }
 
-#ifdef SS_HAVE_LIBDW
 /* Frames that belong to the observation, not to the program. */
 static int is_tool_module(const char *path)
 {
@@ -143,7 +135,6 @@ static int is_tool_module(const char *path)
     return strncmp(base, "libsyncscope", 12) == 0 || strncmp(base, "libcupti", 8) == 0 ||
            strncmp(base, "libcuda.so", 10) == 0;
 }
-#endif
 
 static uint32_t intern_function(symbolizer *s, ss_event_log *log, const char *name)
 {
@@ -207,128 +198,95 @@ static void add_module_bases(const symbolizer *s, ss_event_log *log)
     }
 }
 
-#ifdef SS_HAVE_LIBDW
-/* The name of a subprogram or inlined-subroutine DIE (following its abstract origin). */
-static const char *die_function_name(Dwarf_Die *die)
+/* Whether module 'path' (string id 'module') is the Python interpreter's file; realpath is
+ * called once per module. */
+static int is_interpreter(symbolizer *s, uint32_t module, const char *path)
 {
-    Dwarf_Attribute attr;
-    const char *name = NULL;
-    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) != NULL ||
-        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr) != NULL)
-        name = dwarf_formstring(&attr);
-    if (name == NULL && dwarf_attr_integrate(die, DW_AT_name, &attr) != NULL)
-        name = dwarf_formstring(&attr);
-    return name;
-}
-
-/* Expands the functions inlined at 'addr' into frames of their own, so that a call written
- * in main() through an inline template of a CUDA header (cudaMalloc<T>, a <<<>>> launch
- * stub) shows main()'s own line: each inlined subroutine's DW_AT_call_file/call_line is the
- * location in the function around it. e->frames[0] already holds the line-table location;
- * this sets the function names and adds the outer frames. */
-static void expand_inlines(symbolizer *s, ss_event_log *log, Dwfl_Module *mod, Dwarf_Addr addr,
-                           pc_entry *e)
-{
-    Dwarf_Addr bias = 0;
-    Dwarf_Die *cudie = dwfl_module_addrdie(mod, addr, &bias);
-    if (cudie == NULL)
-        return;
-    Dwarf_Die *scopes = NULL;
-    int nscopes = dwarf_getscopes(cudie, addr - bias, &scopes);
-    if (nscopes <= 0)
-        return;
-    Dwarf_Files *files = NULL;
-    size_t nfiles = 0;
-    if (dwarf_getsrcfiles(cudie, &files, &nfiles) != 0)
-        files = NULL;
-    uint32_t n = 0; /* frames filled so far; frames[n] is the one being named */
-    for (int i = 0; i < nscopes && n < SS_INLINE_DEPTH; i++) {
-        int tag = dwarf_tag(&scopes[i]);
-        if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
-            continue;
-        const char *name = die_function_name(&scopes[i]);
-        if (name != NULL)
-            e->frames[n].function = intern_function(s, log, name);
-        if (tag == DW_TAG_subprogram)
-            break;
-        /* The call site of this inlined body, in the function around it. */
-        Dwarf_Attribute attr;
-        Dwarf_Word call_file = 0, call_line = 0;
-        if (n + 1 >= SS_INLINE_DEPTH ||
-            dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &call_file) != 0 ||
-            dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &call_line) != 0)
-            break;
-        ss_stack_frame *outer = &e->frames[n + 1];
-        *outer = e->frames[n];
-        outer->function = 0;
-        outer->file = 0;
-        outer->line = (uint32_t)call_line;
-        const char *file = files != NULL && call_file < nfiles
-                               ? dwarf_filesrc(files, call_file, NULL, NULL)
-                               : NULL;
-        if (file != NULL)
-            outer->file = ss_log_intern(log, file);
-        n++;
+    if (s->python_module[0] == '\0')
+        return 0;
+    for (size_t i = 0; i < s->interpreter_count; i++) {
+        if (s->interpreters[i].module == module)
+            return s->interpreters[i].interpreter;
     }
-    e->nframes = n + 1;
-    free(scopes);
+    char real[PATH_MAX];
+    int interpreter = strcmp(path, s->python_module) == 0 ||
+                      (realpath(path, real) != NULL && strcmp(real, s->python_module) == 0);
+    if (s->interpreter_count == s->interpreter_cap) {
+        size_t cap = s->interpreter_cap ? s->interpreter_cap * 2 : 64;
+        interpreter_entry *grown = realloc(s->interpreters, cap * sizeof *grown);
+        if (grown == NULL)
+            return interpreter;
+        s->interpreters = grown;
+        s->interpreter_cap = cap;
+    }
+    s->interpreters[s->interpreter_count++] = (interpreter_entry){module, interpreter};
+    return interpreter;
 }
-#endif
 
-static void resolve_pc(symbolizer *s, ss_event_log *log, uint64_t pc, pc_entry *e)
+/* The module of 'pc' into 'e': frames[0].module, whether the frame is the program's
+ * ('keep') and the interpreter's; the module's bias is noted for the metadata. */
+static void identify_pc(symbolizer *s, ss_event_log *log, uint64_t pc, pc_entry *e)
 {
     e->pc = pc;
     memset(e->frames, 0, sizeof e->frames);
     e->frames[0].pc = pc;
     e->nframes = 1;
     e->keep = 1;
-#ifndef SS_HAVE_LIBDW
-    (void)s;
-    (void)log;
-#else
-    if (s->dwfl == NULL)
+    e->resolved = 0;
+    const char *module = NULL;
+    uint64_t bias = 0;
+    int found = ss_sym_module(s->sym, pc, &module, &bias);
+    if (found < 0)
         return;
-    /* A return address: the call is the instruction before it. */
-    Dwarf_Addr addr = pc > 0 ? pc - 1 : pc;
-    Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
-    if (mod == NULL)
-        return;
-    const char *mainfile = NULL;
-    const char *modname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &mainfile, NULL);
-    const char *module = mainfile != NULL ? mainfile : modname;
-    if (module != NULL) {
-        e->frames[0].module = ss_log_intern(log, module);
-        Dwarf_Addr bias = 0;
-        if (dwfl_module_getelf(mod, &bias) != NULL)
-            note_module(s, e->frames[0].module, bias);
-        e->keep = !is_tool_module(module);
-        if (s->python_module[0] != '\0') {
-            char real[PATH_MAX];
-            e->interpreter =
-                strcmp(module, s->python_module) == 0 ||
-                (realpath(module, real) != NULL && strcmp(real, s->python_module) == 0);
-        }
-    }
-    e->frames[0].function = intern_function(s, log, dwfl_module_addrname(mod, addr));
-    Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
-    if (line != NULL) {
-        int lineno = 0;
-        const char *file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
-        if (file != NULL && lineno > 0) {
-            e->frames[0].file = ss_log_intern(log, file);
-            e->frames[0].line = (uint32_t)lineno;
-        }
-    }
-    if (e->keep)
-        expand_inlines(s, log, mod, addr, e);
-    /* The outermost frame keeps the symbol table's name when DWARF had none. */
-    if (e->frames[e->nframes - 1].function == 0)
-        e->frames[e->nframes - 1].function =
-            intern_function(s, log, dwfl_module_addrname(mod, addr));
-#endif
+    e->frames[0].module = ss_log_intern(log, module);
+    if (found > 0)
+        note_module(s, e->frames[0].module, bias);
+    e->keep = !is_tool_module(module);
+    e->interpreter = is_interpreter(s, e->frames[0].module, module);
 }
 
-static const pc_entry *lookup_pc(symbolizer *s, ss_event_log *log, uint64_t pc)
+/* Symbolizes 'e' (identified): its function, source line and, in the program's own modules,
+ * the functions inlined there as frames of their own. Strings are interned in the order the
+ * lookups made them: the symbol table's name, the line table's file, then each scope's name
+ * and the file it was inlined from. */
+static void resolve_pc(symbolizer *s, ss_event_log *log, pc_entry *e)
+{
+    e->resolved = 1;
+    if (e->frames[0].module == 0)
+        return;
+    ss_symcache_entry r;
+    if (ss_sym_resolve(s->sym, e->pc, e->keep, &r) < 0)
+        return;
+    uint64_t start = monotonic_ns();
+    uint32_t symbol = intern_function(s, log, r.symbol);
+    e->frames[0].function = symbol;
+    if (r.frames[0].file != NULL) {
+        e->frames[0].file = ss_log_intern(log, r.frames[0].file);
+        e->frames[0].line = r.frames[0].line;
+    }
+    /* The outer frames of inlined calls share the pc and the module. */
+    for (uint32_t k = 0; r.expanded && k < r.nframes; k++) {
+        if (r.frames[k].function != NULL)
+            e->frames[k].function = intern_function(s, log, r.frames[k].function);
+        if (k + 1 < r.nframes) {
+            ss_stack_frame *outer = &e->frames[k + 1];
+            *outer = e->frames[k];
+            outer->function = 0;
+            outer->file =
+                r.frames[k + 1].file != NULL ? ss_log_intern(log, r.frames[k + 1].file) : 0;
+            outer->line = r.frames[k + 1].line;
+        }
+    }
+    e->nframes = r.expanded ? r.nframes : 1;
+    /* The outermost frame keeps the symbol table's name when DWARF had none. */
+    if (e->frames[e->nframes - 1].function == 0)
+        e->frames[e->nframes - 1].function = symbol;
+    s->intern_ns += monotonic_ns() - start;
+}
+
+/* The entry of 'pc', identified (its module known) and, with 'names', resolved. NULL when out
+ * of memory. */
+static const pc_entry *lookup_pc(symbolizer *s, ss_event_log *log, uint64_t pc, int names)
 {
     if ((s->count + 1) * 2 > s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 1024;
@@ -348,23 +306,40 @@ static const pc_entry *lookup_pc(symbolizer *s, ss_event_log *log, uint64_t pc)
         s->cap = cap;
     }
     size_t slot = (size_t)(pc * 0x9e3779b97f4a7c15ull >> 20) & (s->cap - 1);
-    while (s->entries[slot].pc != 0) {
-        if (s->entries[slot].pc == pc)
-            return &s->entries[slot];
+    while (s->entries[slot].pc != 0 && s->entries[slot].pc != pc)
         slot = (slot + 1) & (s->cap - 1);
+    pc_entry *e = &s->entries[slot];
+    if (e->pc == pc && (e->resolved || !names))
+        return e;
+    uint64_t start = monotonic_ns();
+    if (e->pc != pc) {
+        identify_pc(s, log, pc, e);
+        s->count++;
     }
-    struct timespec before, after;
-    clock_gettime(CLOCK_MONOTONIC, &before);
-    resolve_pc(s, log, pc, &s->entries[slot]);
-    clock_gettime(CLOCK_MONOTONIC, &after);
-    s->resolve_ns += (uint64_t)(after.tv_sec - before.tv_sec) * 1000000000u +
-                     (uint64_t)after.tv_nsec - (uint64_t)before.tv_nsec;
-    s->count++;
-    return &s->entries[slot];
+    if (names)
+        resolve_pc(s, log, e);
+    s->resolve_ns += monotonic_ns() - start;
+    return e;
+}
+
+/* What the symbolization did, for SYNCSCOPE_TIMING: "N addresses, M modules: ..." with the time
+ * of each step (docs/run.md). */
+static void symbolize_text(const symbolizer *s, char *out, size_t size)
+{
+    const ss_sym_stats *st = ss_sym_stats_get(s->sym);
+    snprintf(out, size,
+             "%zu addresses, %zu modules; %zu resolved, %zu from the symbol cache: report %.1f, "
+             "open %.1f, symbol tables %.1f (%zu symbols), symbols %.1f, lines %.1f, inlined "
+             "%.1f, names %.1f, cache %.1f ms",
+             s->count, s->module_count, st->resolved, st->cache_hits, (double)st->report_ns / 1e6,
+             (double)st->open_ns / 1e6, (double)st->index_ns / 1e6, st->symbols,
+             (double)st->symbol_ns / 1e6, (double)st->line_ns / 1e6, (double)st->inline_ns / 1e6,
+             (double)s->intern_ns / 1e6, (double)st->cache_ns / 1e6);
 }
 
 /* Adds the symbolized stack 'entry' to 'log' without the observation's own leading frames;
- * returns its id. Its Python frames ('python' is the thread's table) go where the program
+ * returns its id. Those leading frames are only identified (their module), never resolved:
+ * nothing shows them. Its Python frames ('python' is the thread's table) go where the program
  * called from the interpreter into native code: before the first frame of the interpreter's
  * own code, or after the native frames when none is known. */
 static uint32_t add_stack(symbolizer *s, ss_event_log *log, const ss_stack_entry *entry,
@@ -374,11 +349,14 @@ static uint32_t add_stack(symbolizer *s, ss_event_log *log, const ss_stack_entry
     uint32_t depth = 0;
     int32_t python_at = -1;
     for (uint32_t i = 0; i < entry->depth && entry->pcs[i] != 0; i++) {
-        const pc_entry *e = lookup_pc(s, log, entry->pcs[i]);
+        const pc_entry *e = lookup_pc(s, log, entry->pcs[i], 0);
         if (e == NULL)
             break;
         if (depth == 0 && !e->keep)
             continue;
+        e = lookup_pc(s, log, entry->pcs[i], 1);
+        if (e == NULL)
+            break;
         if (e->interpreter && python_at < 0)
             python_at = (int32_t)depth;
         for (uint32_t k = 0; k < e->nframes && depth < SS_STACK_DEPTH; k++)
@@ -610,7 +588,7 @@ typedef struct output {
 static int write_output(FILE *out, void *context)
 {
     const output *o = context;
-    ss_text_options text = {0, 1};
+    ss_text_options text = {.color = 0, .show_source = 1};
     if (o->kind == OUTPUT_TRACE)
         return ss_trace_write(out, o->log);
     if (o->kind == OUTPUT_CHROME_TRACE)
@@ -741,13 +719,6 @@ static void print_summary(const ss_result *r, const char *written)
         ss_log_note("results: %s", written);
 }
 
-static uint64_t monotonic_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* Splits the ':'-separated path list 'list' into 'paths' (at most 'max'; relative paths are
  * joined to 'cwd'), each malloc'ed. Returns how many. */
 static size_t split_paths(const char *list, const char *cwd, char **paths, size_t max)
@@ -850,7 +821,7 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     if (ss_log_init(&log) < 0)
         return -1;
     symbolizer sym;
-    symbolizer_init(&sym);
+    symbolizer_init(&sym, cfg->symbol_cache);
     uint64_t t_init = monotonic_ns();
     int rc = 0;
     add_metadata(&log, v, host);
@@ -861,8 +832,12 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
         return -1;
     }
     add_module_bases(&sym, &log);
-    uint64_t symbolize_ns = (t_init - t_start) + sym.resolve_ns;
-    size_t addresses = sym.count, modules = sym.module_count;
+    /* What this run learned goes into the symbol cache for the next run of the program. */
+    uint64_t t_save = monotonic_ns();
+    ss_sym_save(sym.sym);
+    uint64_t symbolize_ns = (t_init - t_start) + sym.resolve_ns + (monotonic_ns() - t_save);
+    char symbolize_detail[512];
+    symbolize_text(&sym, symbolize_detail, sizeof symbolize_detail);
     symbolizer_free(&sym);
     uint64_t t_log = monotonic_ns();
 
@@ -950,9 +925,9 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
         judge_gate(v, &result);
     if (cfg->timing) {
         uint64_t t_end = monotonic_ns();
-        ss_log_note("exit timing: symbolize %.1f ms (%zu addresses, %zu modules), collect %.1f "
+        ss_log_note("exit timing: symbolize %.1f ms (%s), collect %.1f "
                     "ms (%zu events), trace %.1f ms, detect %.1f ms, write %.1f ms, total %.1f ms",
-                    (double)symbolize_ns / 1e6, addresses, modules,
+                    (double)symbolize_ns / 1e6, symbolize_detail,
                     (double)(t_log - t_start - symbolize_ns) / 1e6, log.count,
                     (double)(t_trace - t_log) / 1e6, (double)(t_detect - t_trace) / 1e6,
                     (double)(t_end - t_detect) / 1e6, (double)(t_end - t_start) / 1e6);

@@ -33,6 +33,9 @@
 /* Path prefixes of the user's own code, separated by ':' (--attribute-to, docs/run.md) */
 #define SS_ENV_ATTRIBUTE_TO "SYNCSCOPE_ATTRIBUTE_TO"
 #define SS_ENV_TIMING "SYNCSCOPE_TIMING" /* 1: one line on the exit-time work's cost */
+/* The finisher's symbol cache: 0 none, 1 (default) $XDG_CACHE_HOME/syncscope/symbols, or a
+ * folder (docs/run.md, "Symbol cache") */
+#define SS_ENV_SYMBOL_CACHE "SYNCSCOPE_SYMBOL_CACHE"
 /* Gates and scopes (docs/run.md, "Gates" and "Scopes"). */
 /* `syncscope run`: the exit status when the gate fails */
 #define SS_ENV_ERROR_EXITCODE "SYNCSCOPE_ERROR_EXITCODE"
@@ -93,6 +96,7 @@ typedef struct ss_interpose_config {
     uint32_t signal_flush_ms; /* a signal's wait for the outputs, 0: no signal handler */
     int latent;               /* 1: latent synchronizations are reported as notes (default) */
     int timing;               /* 1: the finisher prints what its steps took */
+    char symbol_cache[SS_CONFIG_PATH_MAX]; /* the symbol cache's folder, "" for none */
     char attribute_to[SS_CONFIG_PATH_MAX]; /* ':'-separated path prefixes, "" for none */
     /* Gates (docs/run.md, "Gates"): judged at exit; the exit status is changed by `syncscope
      * run` alone, from the gate file. */
