@@ -89,30 +89,33 @@ void ss_sym_close(ss_symbolizer *s)
  *   - the symbols it considers: named, defined, not a section, file or TLS symbol, at or below
  *     the address; the global ones first (indexes first_global ... count - 1), the local ones
  *     (1 ... first_global - 1) only when no sized global symbol holds the address and no
- *     sizeless one in its section sits exactly at it;
+ *     sizeless one sits exactly at it;
  *   - among the sized symbols that hold the address, taken in table order, a later one
  *     replaces the one kept when it starts higher or binds more strongly (global over weak
  *     over local), or starts at the same place and is shorter without binding more weakly;
  *   - with none, the last sizeless symbol (in scan order) in the address's section whose
  *     value is at or above the end of every symbol considered below the address.
- * A module whose symbol values libdw resolves differently (function descriptors, ET_REL
- * files) keeps libdw's own lookup. */
+ * Names are read only for the symbols that decide an address (reading every name of a large
+ * table costs more than the rest of the index); a symbol with a name offset of 0 has none. An
+ * address whose largest symbol end below it belongs to a nameless symbol, and a module whose
+ * symbol values libdw resolves differently (function descriptors, ET_REL files), keep libdw's
+ * own lookup. */
 
 typedef struct index_sym {
     uint64_t value; /* run-time address */
     uint64_t size;
-    uint64_t wend;  /* value + size as libdw computes it (it may wrap) */
-    uint64_t reach; /* value + size, saturated: how far the symbol covers */
-    const char *name;
+    const char *name;   /* not read while indexing: may still be "" */
     int32_t index;      /* position in libdw's table: the scan order */
     uint8_t bind;       /* 3 global, 2 weak, 1 local, 0 other */
     uint8_t exact_only; /* section index >= SHN_LORESERVE: same section only at its value */
 } index_sym;
 
-/* The symbols of one scan pass, by value, with the running maximum of their ends. */
+/* The symbols of one scan pass, by value, with the running maximum of their ends (value +
+ * size as libdw computes it: it may wrap) and the symbol that reached it. */
 typedef struct pass_ends {
     uint64_t *values;
-    uint64_t *max_wend;
+    uint64_t *max_end;
+    const index_sym **max_sym;
     size_t count;
 } pass_ends;
 
@@ -133,10 +136,12 @@ typedef struct sym_index {
     index_state state;
     int count;        /* libdw's table size (dwfl_module_getsymtab) */
     int first_global; /* dwfl_module_getsymtab_first_global */
-    index_sym *sized; /* sized symbols by value, with the running maximum of 'reach' */
-    uint64_t *sized_reach;
+    index_sym *syms;  /* every symbol considered, by value, then table order */
+    size_t nsyms;
+    const index_sym **sized; /* sized symbols by value, with the running maximum of their reach */
+    uint64_t *sized_reach;   /* (value + size, saturated) */
     size_t nsized;
-    index_sym *sizeless; /* sizeless symbols by value */
+    const index_sym **sizeless; /* sizeless symbols by value */
     size_t nsizeless;
     pass_ends pass[2];  /* [0] global pass, [1] local pass */
     int sections_state; /* 0 not read, 1 read, -1 unreadable (libdw: no section known) */
@@ -144,25 +149,9 @@ typedef struct sym_index {
     size_t nsections;
 } sym_index;
 
-typedef struct sym_module {
-    Dwfl_Module *mod;
-    const char *path;
-    uint64_t bias;
-    int has_bias;
-    int counted;     /* counted in stats.modules */
-    int cache_state; /* 0 not looked at, 1 table usable, -1 not cached */
-    ss_symcache_table cache;
-    sym_index index;
-    struct sym_module *next;
-} sym_module;
-
-struct ss_symbolizer {
-    Dwfl *dwfl;
-    ss_sym_options options;
-    char *cache_dir;
-    sym_module *modules; /* newest first */
-    ss_sym_stats stats;
-};
+/* What index_lookup returns when libdw's own lookup must decide. */
+static const char lookup_by_libdw[] = "";
+#define LOOKUP_LIBDW (&lookup_by_libdw[0])
 
 static int binding_value(unsigned char info)
 {
@@ -178,14 +167,6 @@ static int binding_value(unsigned char info)
     }
 }
 
-static int by_value(const void *a, const void *b)
-{
-    const index_sym *x = a, *y = b;
-    if (x->value != y->value)
-        return x->value < y->value ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
 static int by_index(const void *a, const void *b)
 {
     const index_sym *x = *(const index_sym *const *)a, *y = *(const index_sym *const *)b;
@@ -194,12 +175,14 @@ static int by_index(const void *a, const void *b)
 
 static void index_free(sym_index *idx)
 {
+    free(idx->syms);
     free(idx->sized);
     free(idx->sized_reach);
     free(idx->sizeless);
     for (int p = 0; p < 2; p++) {
         free(idx->pass[p].values);
-        free(idx->pass[p].max_wend);
+        free(idx->pass[p].max_end);
+        free(idx->pass[p].max_sym);
     }
     free(idx->sections);
     memset(idx, 0, sizeof *idx);
@@ -209,6 +192,43 @@ static void index_free(sym_index *idx)
 static int pass_of(const sym_index *idx, int32_t index)
 {
     return index >= (idx->first_global > 1 ? idx->first_global : 1) ? 0 : 1;
+}
+
+typedef struct sort_key {
+    uint64_t value;
+    uint32_t at; /* position in table order */
+} sort_key;
+
+/* Sorts 'keys' by value, stably (equal values keep table order): a radix sort, 8 bits a pass,
+ * over the bits in which the values differ. Returns 0, or -1 out of memory. */
+static int sort_by_value(sort_key *keys, size_t n)
+{
+    if (n < 2)
+        return 0;
+    uint64_t low = UINT64_MAX, high = 0;
+    for (size_t i = 0; i < n; i++) {
+        low = keys[i].value < low ? keys[i].value : low;
+        high = keys[i].value > high ? keys[i].value : high;
+    }
+    sort_key *tmp = malloc(n * sizeof *tmp), *from = keys, *to = tmp;
+    if (tmp == NULL)
+        return -1;
+    for (unsigned shift = 0; shift < 64 && ((high - low) >> shift) != 0; shift += 8) {
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((from[i].value - low) >> shift & 0xff) + 1]++;
+        for (size_t d = 1; d < 257; d++)
+            count[d] += count[d - 1];
+        for (size_t i = 0; i < n; i++)
+            to[count[(from[i].value - low) >> shift & 0xff]++] = from[i];
+        sort_key *swap = from;
+        from = to;
+        to = swap;
+    }
+    if (from != keys)
+        memcpy(keys, from, n * sizeof *keys);
+    free(tmp);
+    return 0;
 }
 
 /* Builds 'idx' for 'mod'. Leaves the state INDEX_READY, INDEX_EMPTY or INDEX_LIBDW; -1 only
@@ -231,8 +251,12 @@ static int index_build(sym_index *idx, Dwfl_Module *mod)
     }
     size_t cap = idx->count > 1 ? (size_t)idx->count : 1;
     index_sym *all = malloc(cap * sizeof *all);
-    if (all == NULL)
+    sort_key *keys = malloc(cap * sizeof *keys);
+    if (all == NULL || keys == NULL) {
+        free(all);
+        free(keys);
         return -1;
+    }
     size_t n = 0;
     for (int i = 1; i < idx->count; i++) {
         GElf_Sym sym;
@@ -242,8 +266,8 @@ static int index_build(sym_index *idx, Dwfl_Module *mod)
         Dwarf_Addr bias;
         const char *name = dwfl_module_getsym_info(mod, i, &sym, &value, &shndx, &elf, &bias);
         int type = GELF_ST_TYPE(sym.st_info);
-        if (name == NULL || name[0] == '\0' || sym.st_shndx == SHN_UNDEF || type == STT_SECTION ||
-            type == STT_FILE || type == STT_TLS)
+        if (name == NULL || (sym.st_name == 0 && name[0] == '\0') || sym.st_shndx == SHN_UNDEF ||
+            type == STT_SECTION || type == STT_FILE || type == STT_TLS)
             continue;
         /* libdw adds the bias to a value in an allocated section, else keeps it; any other
          * value is one it resolved (a function descriptor), which its lookup also tries
@@ -253,58 +277,75 @@ static int index_build(sym_index *idx, Dwfl_Module *mod)
             expected += bias;
         if (value != expected) {
             free(all);
+            free(keys);
             idx->state = INDEX_LIBDW;
             return 0;
         }
-        index_sym *e = &all[n++];
-        e->value = value;
-        e->size = sym.st_size;
-        e->wend = value + sym.st_size;
-        e->reach = e->wend < value ? UINT64_MAX : e->wend;
-        e->name = name;
-        e->index = i;
-        e->bind = (uint8_t)binding_value(sym.st_info);
-        e->exact_only = shndx >= SHN_LORESERVE;
+        all[n] = (index_sym){value,
+                             sym.st_size,
+                             name,
+                             i,
+                             (uint8_t)binding_value(sym.st_info),
+                             shndx >= SHN_LORESERVE};
+        keys[n] = (sort_key){value, (uint32_t)n};
+        n++;
     }
-    qsort(all, n, sizeof *all, by_value);
-    size_t nsized = 0;
-    for (size_t i = 0; i < n; i++)
-        nsized += all[i].size != 0;
+    idx->syms = malloc((n ? n : 1) * sizeof *idx->syms);
+    if (idx->syms == NULL || sort_by_value(keys, n) < 0) {
+        free(all);
+        free(keys);
+        index_free(idx);
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++)
+        idx->syms[k] = all[keys[k].at];
+    idx->nsyms = n;
+    free(all);
+    free(keys);
+    size_t nsized = 0, per_pass[2] = {0, 0};
+    for (size_t k = 0; k < n; k++) {
+        nsized += idx->syms[k].size != 0;
+        per_pass[pass_of(idx, idx->syms[k].index)]++;
+    }
     idx->sized = malloc((nsized ? nsized : 1) * sizeof *idx->sized);
     idx->sized_reach = malloc((nsized ? nsized : 1) * sizeof *idx->sized_reach);
     idx->sizeless = malloc((n - nsized ? n - nsized : 1) * sizeof *idx->sizeless);
-    size_t per_pass[2] = {0, 0};
-    for (size_t i = 0; i < n; i++)
-        per_pass[pass_of(idx, all[i].index)]++;
+    int failed = idx->sized == NULL || idx->sized_reach == NULL || idx->sizeless == NULL;
     for (int p = 0; p < 2; p++) {
-        idx->pass[p].values = malloc((per_pass[p] ? per_pass[p] : 1) * sizeof(uint64_t));
-        idx->pass[p].max_wend = malloc((per_pass[p] ? per_pass[p] : 1) * sizeof(uint64_t));
+        size_t m = per_pass[p] ? per_pass[p] : 1;
+        idx->pass[p].values = malloc(m * sizeof *idx->pass[p].values);
+        idx->pass[p].max_end = malloc(m * sizeof *idx->pass[p].max_end);
+        idx->pass[p].max_sym = malloc(m * sizeof *idx->pass[p].max_sym);
+        failed |= idx->pass[p].values == NULL || idx->pass[p].max_end == NULL ||
+                  idx->pass[p].max_sym == NULL;
     }
-    if (idx->sized == NULL || idx->sized_reach == NULL || idx->sizeless == NULL ||
-        idx->pass[0].values == NULL || idx->pass[0].max_wend == NULL ||
-        idx->pass[1].values == NULL || idx->pass[1].max_wend == NULL) {
-        free(all);
+    if (failed) {
         index_free(idx);
         return -1;
     }
     uint64_t reach = 0;
-    for (size_t i = 0; i < n; i++) {
-        const index_sym *e = &all[i];
+    for (size_t k = 0; k < n; k++) {
+        const index_sym *e = &idx->syms[k];
+        uint64_t end = e->value + e->size; /* as libdw computes it */
         if (e->size != 0) {
-            if (e->reach > reach)
-                reach = e->reach;
+            uint64_t covers = end < e->value ? UINT64_MAX : end;
+            reach = covers > reach ? covers : reach;
             idx->sized_reach[idx->nsized] = reach;
-            idx->sized[idx->nsized++] = *e;
+            idx->sized[idx->nsized++] = e;
         } else {
-            idx->sizeless[idx->nsizeless++] = *e;
+            idx->sizeless[idx->nsizeless++] = e;
         }
         pass_ends *p = &idx->pass[pass_of(idx, e->index)];
-        uint64_t before = p->count > 0 ? p->max_wend[p->count - 1] : 0;
         p->values[p->count] = e->value;
-        p->max_wend[p->count] = e->wend > before ? e->wend : before;
+        if (p->count == 0 || end > p->max_end[p->count - 1]) {
+            p->max_end[p->count] = end;
+            p->max_sym[p->count] = e;
+        } else {
+            p->max_end[p->count] = p->max_end[p->count - 1];
+            p->max_sym[p->count] = p->max_sym[p->count - 1];
+        }
         p->count++;
     }
-    free(all);
     idx->state = INDEX_READY;
     return 0;
 }
@@ -323,12 +364,13 @@ static size_t count_at_or_below(const uint64_t *values, size_t count, uint64_t a
     return lo;
 }
 
-static size_t syms_at_or_below(const index_sym *syms, size_t count, uint64_t addr)
+/* The same over symbols sorted by value. */
+static size_t syms_at_or_below(const index_sym *const *syms, size_t count, uint64_t addr)
 {
     size_t lo = 0, hi = count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (syms[mid].value <= addr)
+        if (syms[mid]->value <= addr)
             lo = mid + 1;
         else
             hi = mid;
@@ -435,28 +477,31 @@ static const index_sym *fold_sized(const index_sym *const *cands, size_t count)
     return best;
 }
 
-/* The largest end of the symbols of pass 'p' at or below 'addr' (0 for none). */
-static uint64_t pass_max_end(const pass_ends *p, uint64_t addr)
+/* The largest end of the symbols of pass 'p' at or below 'addr' (0 for none) into '*end';
+ * returns 0, or -1 when the symbol that reaches it has no name (libdw would not count it). */
+static int pass_max_end(const pass_ends *p, uint64_t addr, uint64_t *end)
 {
     size_t n = count_at_or_below(p->values, p->count, addr);
-    return n > 0 ? p->max_wend[n - 1] : 0;
+    *end = n > 0 ? p->max_end[n - 1] : 0;
+    return n > 0 && p->max_sym[n - 1]->name[0] == '\0' ? -1 : 0;
 }
 
-/* The symbol the scan would name for 'addr'; NULL for none. 'scratch' holds 'scratch_cap'
- * pointers; returns (void *)-1 when the sized symbols holding 'addr' are more than that. */
+/* The symbol the scan would name for 'addr'; NULL for none; LOOKUP_LIBDW when libdw's own
+ * lookup must decide ('scratch', 'scratch_cap' pointers, is too small, or a nameless symbol
+ * would count). */
 static const char *index_lookup(sym_index *idx, Dwfl_Module *mod, uint64_t addr,
                                 const index_sym **scratch, size_t scratch_cap)
 {
-    /* Sized symbols holding addr: walk down from the last one starting at or below it while
-     * some symbol at or before the position still reaches past it. */
+    /* Named sized symbols holding addr: walk down from the last one starting at or below it
+     * while some symbol at or before the position still reaches past it. */
     size_t held[2] = {0, 0};
     size_t n = 0;
     for (size_t k = syms_at_or_below(idx->sized, idx->nsized, addr);
          k > 0 && idx->sized_reach[k - 1] > addr; k--) {
-        const index_sym *s = &idx->sized[k - 1];
-        if (addr - s->value < s->size) {
+        const index_sym *s = idx->sized[k - 1];
+        if (addr - s->value < s->size && s->name[0] != '\0') {
             if (n == scratch_cap)
-                return (const char *)(void *)-1;
+                return LOOKUP_LIBDW;
             scratch[n++] = s;
             held[pass_of(idx, s->index)]++;
         }
@@ -467,12 +512,13 @@ static const char *index_lookup(sym_index *idx, Dwfl_Module *mod, uint64_t addr,
     const index_sym *best = fold_sized(scratch + held[1], held[0]);
     if (best != NULL)
         return best->name;
-    /* A global sizeless symbol exactly at addr stops the local pass (at its own value a symbol
-     * is always in addr's section). */
+    /* A named global sizeless symbol exactly at addr stops the local pass (at its own value a
+     * symbol is always in addr's section). */
     size_t at = syms_at_or_below(idx->sizeless, idx->nsizeless, addr);
     int local_pass = idx->first_global > 1;
-    for (size_t k = at; k > 0 && local_pass && idx->sizeless[k - 1].value == addr; k--) {
-        if (pass_of(idx, idx->sizeless[k - 1].index) == 0)
+    for (size_t k = at; k > 0 && local_pass && idx->sizeless[k - 1]->value == addr; k--) {
+        const index_sym *s = idx->sizeless[k - 1];
+        if (pass_of(idx, s->index) == 0 && s->name[0] != '\0')
             local_pass = 0;
     }
     if (local_pass) {
@@ -480,19 +526,19 @@ static const char *index_lookup(sym_index *idx, Dwfl_Module *mod, uint64_t addr,
         if (best != NULL)
             return best->name;
     }
-    /* No sized symbol: the last sizeless one in scan order, in addr's section, sitting at the
-     * largest end of all the symbols scanned below addr. */
-    uint64_t label = pass_max_end(&idx->pass[0], addr);
-    if (local_pass) {
-        uint64_t local = pass_max_end(&idx->pass[1], addr);
-        if (local > label)
-            label = local;
-    }
+    /* No sized symbol: the last named sizeless one in scan order, in addr's section, sitting
+     * at the largest end of all the symbols scanned below addr. */
+    uint64_t label, local = 0;
+    if (pass_max_end(&idx->pass[0], addr, &label) < 0 ||
+        (local_pass && pass_max_end(&idx->pass[1], addr, &local) < 0))
+        return LOOKUP_LIBDW;
+    label = local > label ? local : label;
     const index_sym *last[2] = {NULL, NULL};
-    for (size_t k = at; k > 0 && idx->sizeless[k - 1].value >= label; k--) {
-        const index_sym *s = &idx->sizeless[k - 1];
+    for (size_t k = at; k > 0 && idx->sizeless[k - 1]->value >= label; k--) {
+        const index_sym *s = idx->sizeless[k - 1];
         int p = pass_of(idx, s->index);
-        if (s->value != label || (p == 1 && !local_pass) || !same_section(idx, mod, s, addr))
+        if (s->value != label || (p == 1 && !local_pass) || s->name[0] == '\0' ||
+            !same_section(idx, mod, s, addr))
             continue;
         if (last[p] == NULL || s->index > last[p]->index)
             last[p] = s;
@@ -502,6 +548,26 @@ static const char *index_lookup(sym_index *idx, Dwfl_Module *mod, uint64_t addr,
 }
 
 /* ---- modules ---- */
+
+typedef struct sym_module {
+    Dwfl_Module *mod;
+    const char *path;
+    uint64_t bias;
+    int has_bias;
+    int counted;     /* counted in stats.modules */
+    int cache_state; /* 0 not looked at, 1 table usable, -1 not cached */
+    ss_symcache_table cache;
+    sym_index index;
+    struct sym_module *next;
+} sym_module;
+
+struct ss_symbolizer {
+    Dwfl *dwfl;
+    ss_sym_options options;
+    char *cache_dir;
+    sym_module *modules; /* newest first */
+    ss_sym_stats stats;
+};
 
 static const Dwfl_Callbacks process_callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
@@ -707,7 +773,7 @@ static const char *symbol_of(ss_symbolizer *s, sym_module *m, Dwarf_Addr addr)
         uint64_t start = now_ns();
         if (index_build(idx, m->mod) < 0)
             idx->state = INDEX_LIBDW;
-        s->stats.symbols += idx->nsized + idx->nsizeless;
+        s->stats.symbols += idx->nsyms;
         s->stats.index_ns += now_ns() - start;
     }
     uint64_t start = now_ns();
@@ -719,7 +785,7 @@ static const char *symbol_of(ss_symbolizer *s, sym_module *m, Dwarf_Addr addr)
     } else {
         const index_sym *scratch[64];
         name = index_lookup(idx, m->mod, addr, scratch, sizeof scratch / sizeof scratch[0]);
-        if (name == (const char *)(void *)-1) /* more overlapping symbols than the scratch */
+        if (name == LOOKUP_LIBDW)
             name = dwfl_module_addrname(m->mod, addr);
     }
     s->stats.symbol_ns += now_ns() - start;

@@ -9,7 +9,8 @@
  *   - libclang (libclang-16, its own code hidden) parses a generated C++ file, indexes it and
  *     visits its cursors; its callbacks make synchronizing calls from inside its walks;
  *   - qsort (libc) sorts with a comparator that makes a call now and then.
- * Usage: exit_app [SCALE]   (SCALE, default 1, multiplies the generated code)
+ * Usage: exit_app [SCALE]   (SCALE, default 1, multiplies the generated code); without
+ * SYNCSCOPE_CUPTI_PATH it runs bare, its calls doing nothing.
  * It prints how many calls it made; exit status 0, 2 when the fake CUPTI or a library is
  * missing. */
 #include <clang-c/Index.h>
@@ -24,11 +25,22 @@
 static int (*fake_call)(const char *name);
 static unsigned long calls;
 
+/* The calls of a bare run (no SYNCSCOPE_CUPTI_PATH): nothing to observe them. */
+static int no_call(const char *name)
+{
+    (void)name;
+    return 0;
+}
+
 /* Finds fake_cupti_call in the fake CUPTI that the interposer loaded; exits 2 without it. */
 static void find_fake(void)
 {
     const char *path = getenv("SYNCSCOPE_CUPTI_PATH");
-    void *fake = path != NULL ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    if (path == NULL) {
+        fake_call = no_call;
+        return;
+    }
+    void *fake = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
     if (fake != NULL)
         *(void **)&fake_call = dlsym(fake, "fake_cupti_call");
     if (fake_call == NULL) {
@@ -38,17 +50,23 @@ static void find_fake(void)
     }
 }
 
-/* One synchronizing "CUDA call" from wherever the caller is. Not inlined: its own frame. */
-static __attribute__((noinline)) void sync_call(int which)
+static const char *const sync_names[] = {"cudaDeviceSynchronize_v3020",
+                                         "cudaStreamSynchronize_v3020"};
+
+static void call_failed(void)
 {
-    static const char *const names[] = {"cudaDeviceSynchronize_v3020",
-                                        "cudaStreamSynchronize_v3020"};
-    if (fake_call(names[which & 1]) != 0) {
-        fprintf(stderr, "exit_app: fake_cupti_call failed\n");
-        exit(2);
-    }
-    calls++;
+    fprintf(stderr, "exit_app: fake_cupti_call failed\n");
+    exit(2);
 }
+
+/* One synchronizing "CUDA call" from wherever it is written: a macro, so that each place is a
+ * call site (a finding) of its own. */
+#define SYNC_CALL(which)                                                                           \
+    do {                                                                                           \
+        if (fake_call(sync_names[(which)&1]) != 0)                                                 \
+            call_failed();                                                                         \
+        calls++;                                                                                   \
+    } while (0)
 
 /* A growing text buffer. */
 typedef struct text {
@@ -99,7 +117,7 @@ static void on_remark(llvm_ref info, void *context)
 {
     (void)info;
     (void)context;
-    sync_call(0);
+    SYNC_CALL(0);
 }
 
 /* A module of 'count' groups of functions: a small leaf called in a loop (inlining, loop
@@ -210,21 +228,21 @@ static void on_declaration(CXClientData data, const CXIdxDeclInfo *info)
 {
     (void)data;
     (void)info;
-    sync_call(1);
+    SYNC_CALL(1);
 }
 
 static void on_reference(CXClientData data, const CXIdxEntityRefInfo *info)
 {
     (void)data;
     (void)info;
-    sync_call(0);
+    SYNC_CALL(0);
 }
 
 static CXIdxClientFile on_include(CXClientData data, const CXIdxIncludedFileInfo *info)
 {
     (void)data;
     (void)info;
-    sync_call(1);
+    SYNC_CALL(1);
     return NULL;
 }
 
@@ -259,7 +277,7 @@ static enum CXChildVisitResult visit(CXCursor cursor, CXCursor parent, CXClientD
     (void)parent;
     (void)data;
     if (clang_isDeclaration(clang_getCursorKind(cursor)))
-        sync_call(0);
+        SYNC_CALL(0);
     return CXChildVisit_Recurse;
 }
 
@@ -299,7 +317,7 @@ static int compare(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
     if ((x ^ y) % 97 == 0)
-        sync_call(x);
+        SYNC_CALL(x);
     return (x > y) - (x < y);
 }
 

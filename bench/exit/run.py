@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""run.py: the exit-time benchmark (bench/exit/run.sh; docs/performance.md, "Exit time").
+
+  run.py BUILD_DIR
+
+Part 1, the whole process: exit_app (bench/exit/exit_app.c: fake CUDA calls from inside
+libLLVM's optimizer, libclang and qsort) bare and under libsyncscope.so with the fake CUPTI, the
+symbol cache off, cold (an empty folder) and warm (the folder the cold run filled), in
+interleaved rounds; the process's wall time and the finisher's own SYNCSCOPE_TIMING line, medians.
+The call stacks of the three traces must be the same frame for frame (pcs aside: each run is
+another process), and so must the findings' sites and frames.
+
+Part 2, the symbolization alone (bench/exit/symbench.c): the native frames of that trace, and
+addresses sampled in a set of large libraries standing in for a PyTorch process, resolved with
+libdw's own lookup (the finisher before the symbol index), with the index, and through the
+cache cold and warm; every result must equal libdw's.
+
+Environment: BENCH_ROUNDS (3), BENCH_SCALE (1: exit_app's amount of generated code),
+BENCH_MODULES (space-separated library paths; default: the large libraries found here),
+BENCH_PER_MODULE (30), BENCH_OUT (also write the report to this file).
+Exit status: 0, 1 when results differ between paths or a run failed, 2 on a usage error.
+"""
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+TIMING = re.compile(r"^syncscope: exit timing: symbolize ([0-9.]+) ms \((.*?)\), collect "
+                    r"([0-9.]+) ms .*? total ([0-9.]+) ms$", re.M)
+DEFAULT_MODULES = [
+    "/usr/lib/x86_64-linux-gnu/libLLVM-16.so.1", "/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1",
+    "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1", "/usr/lib/llvm-16/lib/libclang-cpp.so.16",
+    "/usr/lib/llvm-14/lib/libclang-cpp.so.14", "/usr/lib/x86_64-linux-gnu/libclang-16.so.1",
+    "/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6",
+    "/usr/lib/x86_64-linux-gnu/libc.so.6", "/usr/local/cuda/lib64/libcudart.so",
+    "/usr/local/cuda/lib64/libcublasLt.so", "/usr/local/cuda/lib64/libcublas.so",
+    "/usr/local/cuda/lib64/libcudnn_graph.so", "/usr/local/cuda/lib64/libcupti.so",
+    "/usr/lib/x86_64-linux-gnu/libgrpc.so.29", "/usr/lib/x86_64-linux-gnu/libz3.so.4",
+]
+
+
+def die(message, status=1):
+    print(f"run.py: {message}", file=sys.stderr)
+    sys.exit(status)
+
+
+def run_app(paths, mode, cache_dir, out_dir, tag, scale):
+    """One run of exit_app; returns (wall s, timing dict or None, files)."""
+    env = dict(os.environ)
+    for key in list(env):
+        if key.startswith("SYNCSCOPE_"):
+            del env[key]
+    files = {}
+    if mode != "bare":
+        files = {"json": os.path.join(out_dir, f"{tag}.json"),
+                 "trace": os.path.join(out_dir, f"{tag}.sstrace")}
+        env.update({"LD_PRELOAD": paths["preload"], "SYNCSCOPE_CUPTI_PATH": paths["cupti"],
+                    "SYNCSCOPE_TIMING": "1", "SYNCSCOPE_QUIET": "1",
+                    "SYNCSCOPE_OUTPUT": files["json"], "SYNCSCOPE_TRACE": files["trace"],
+                    "SYNCSCOPE_SYMBOL_CACHE": cache_dir if mode != "off" else "0"})
+    start = time.monotonic()
+    proc = subprocess.run([paths["app"], str(scale)], env=env, capture_output=True, text=True,
+                          timeout=600)
+    wall = time.monotonic() - start
+    if proc.returncode != 0:
+        die(f"exit_app ({mode}) exited {proc.returncode}: {proc.stderr[-2000:]}")
+    if mode == "bare":
+        return wall, None, files
+    m = TIMING.search(proc.stderr)
+    if not m:
+        die(f"no exit timing line ({mode}): {proc.stderr[-2000:]}")
+    detail = m.group(2)
+    timing = {"symbolize": float(m.group(1)), "collect": float(m.group(3)),
+              "total": float(m.group(4)), "detail": detail}
+    for name in ("report", "open", "symbol tables", "symbols", "lines", "inlined", "names",
+                 "cache"):
+        s = re.search(re.escape(name) + r" ([0-9.]+)", detail)
+        timing[name] = float(s.group(1)) if s else 0.0
+    counts = re.match(r"(\d+) addresses, (\d+) modules; (\d+) resolved, (\d+) from", detail)
+    if counts:
+        timing.update(addresses=int(counts.group(1)), modules=int(counts.group(2)),
+                      resolved=int(counts.group(3)), hits=int(counts.group(4)))
+    return wall, timing, files
+
+
+def read_stacks(trace):
+    """The trace's stacks as tuples of frames without their pcs."""
+    strings = {"0": ""}
+    stacks = []
+    current = None
+
+    def text(i):
+        return strings.get(i, "?")
+
+    with open(trace, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            p = line.rstrip("\n").split(" ")
+            if p[0] == "str":
+                strings[p[1]] = p[2]
+            elif p[0] == "stack":
+                current = []
+                stacks.append(current)
+            elif p[0] == "frame":
+                current.append((text(p[2]), text(p[3]), text(p[4]), p[5], p[6]))
+    return [tuple(s) for s in stacks]
+
+
+def read_sites(result):
+    """The findings' places and frames (pcs aside), in the result's order."""
+    with open(result, encoding="utf-8") as f:
+        data = json.load(f)
+    sites = []
+    for g in data.get("findings", []):
+        frames = tuple((fr.get("function"), fr.get("file"), fr.get("line"), fr.get("module"))
+                       for fr in g.get("frames") or [])
+        sites.append((g.get("ruleId"), g.get("file"), g.get("line"), g.get("function"),
+                      g.get("via"), g.get("module"), g.get("moduleOffset"), frames))
+    return sites
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def symbench(paths, args, rounds):
+    cmd = [paths["symbench"], "--rounds", str(rounds)] + args
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    build = os.path.abspath(sys.argv[1])
+    paths = {"app": f"{build}/bench/exit/exit_app", "symbench": f"{build}/bench/exit/symbench",
+             "cupti": f"{build}/bench/exit/libcupti_fake.so",
+             "preload": f"{build}/interpose/libsyncscope.so"}
+    for name, path in paths.items():
+        if not os.path.exists(path):
+            die(f"{path} is missing: build the tree ({name})", 2)
+    rounds = int(os.environ.get("BENCH_ROUNDS", "3"))
+    scale = int(os.environ.get("BENCH_SCALE", "1"))
+    per_module = int(os.environ.get("BENCH_PER_MODULE", "30"))
+    modules = os.environ.get("BENCH_MODULES", "").split() or \
+        [m for m in DEFAULT_MODULES if os.path.exists(m)]
+    report = []
+
+    def say(line=""):
+        print(line, flush=True)
+        report.append(line)
+
+    work = tempfile.mkdtemp(prefix="exit-bench-")
+    failed = False
+    try:
+        walls = {m: [] for m in ("bare", "off", "cold", "warm")}
+        timings = {m: [] for m in ("off", "cold", "warm")}
+        first = {}
+        for r in range(rounds):
+            cache = os.path.join(work, f"cache{r}")
+            for mode in ("bare", "off", "cold", "warm"):
+                wall, timing, files = run_app(paths, mode, cache, work, f"{mode}{r}", scale)
+                walls[mode].append(wall)
+                if timing:
+                    timings[mode].append(timing)
+                if r == 0:
+                    first[mode] = files
+        # The three paths give the same stacks and the same findings.
+        stacks = {m: read_stacks(first[m]["trace"]) for m in ("off", "cold", "warm")}
+        sites = {m: read_sites(first[m]["json"]) for m in ("off", "cold", "warm")}
+        same_stacks = stacks["off"] == stacks["cold"] == stacks["warm"]
+        same_sites = sites["off"] == sites["cold"] == sites["warm"]
+        failed |= not (same_stacks and same_sites)
+
+        t0 = timings["off"][0]
+        say(f"## Exit time: exit_app (scale {scale}), {rounds} interleaved rounds, medians")
+        say()
+        say(f"{t0.get('addresses', '?')} addresses in {t0.get('modules', '?')} modules, "
+            f"{len(stacks['off'])} stacks, {len(sites['off'])} findings; stacks identical "
+            f"across cache off/cold/warm: {'yes' if same_stacks else 'NO'}; findings' sites "
+            f"and frames identical: {'yes' if same_sites else 'NO'}")
+        say()
+        say("| measure | bare | cache off | cache cold | cache warm |")
+        say("|---|---|---|---|---|")
+        say("| process wall s | " + " | ".join(f"{median(walls[m]):.3f}"
+                                             for m in ("bare", "off", "cold", "warm")) + " |")
+        say("| / bare | 1.000x | " + " | ".join(
+            f"{median(walls[m]) / median(walls['bare']):.3f}x" for m in ("off", "cold", "warm"))
+            + " |")
+        for key, label in (("symbolize", "symbolize ms"), ("report", "  report modules"),
+                           ("open", "  open files"), ("symbol tables", "  symbol tables"),
+                           ("symbols", "  symbol lookups"), ("lines", "  line tables"),
+                           ("inlined", "  inlined calls"), ("names", "  names (demangle)"),
+                           ("cache", "  cache read/write"), ("collect", "collect ms"),
+                           ("total", "exit total ms")):
+            say(f"| {label} | | " + " | ".join(
+                f"{median([t[key] for t in timings[m]]):.1f}" for m in ("off", "cold", "warm"))
+                + " |")
+        say("| addresses resolved / from cache | | " + " | ".join(
+            f"{timings[m][0].get('resolved', '?')} / {timings[m][0].get('hits', '?')}"
+            for m in ("off", "cold", "warm")) + " |")
+        say("| exit total / cache off | | 1.000x | " + " | ".join(
+            f"{median([t['total'] for t in timings[m]]) / median([t['total'] for t in timings['off']]):.3f}x"
+            for m in ("cold", "warm")) + " |")
+        say()
+
+        say("## Symbolization steps: the trace's native frames")
+        say()
+        rc, out, err = symbench(paths, ["--trace", first["off"]["trace"]], rounds)
+        for line in out.splitlines():
+            say(line)
+        if rc != 0:
+            failed = True
+            say(f"symbench failed ({rc}): {err.strip()[-2000:]}")
+        say()
+        if modules:
+            say(f"## Symbolization steps: {per_module} addresses in each of {len(modules)} "
+                "large libraries (a stand-in for a PyTorch process)")
+            say()
+            say("modules: " + ", ".join(os.path.basename(m) for m in modules))
+            say()
+            rc, out, err = symbench(paths, ["--per-module", str(per_module)] + modules, rounds)
+            for line in out.splitlines():
+                say(line)
+            if rc != 0:
+                failed = True
+                say(f"symbench failed ({rc}): {err.strip()[-2000:]}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    out_file = os.environ.get("BENCH_OUT")
+    if out_file:
+        with open(out_file, "w", encoding="utf-8") as f:
+            f.write("\n".join(report) + "\n")
+    if failed:
+        print("run.py: results differ between paths (see above)", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
