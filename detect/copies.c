@@ -98,6 +98,22 @@ int det_copies_run(det_ctx *ctx)
     return rc;
 }
 
+/* Whether a synchronous copy or memset holds the host at all (CUDA's "API synchronization
+ * behavior"): a device-to-device or peer copy does not, nor does a memset of device memory; a
+ * memset does only when CUPTI saw its target in host memory (pinned, pageable or managed).
+ * An unknown direction counts as blocking, an unseen memset target as not. */
+static int sync_call_holds_host(const det_ctx *ctx, const det_call *c)
+{
+    if (c->row->klass == SS_CLASS_COPY) {
+        const char *d = det_call_direction(ctx, c);
+        return d == NULL || (strcmp(d, "DtoD") != 0 && strcmp(d, "PtoP") != 0);
+    }
+    if (c->first_op == DET_NONE)
+        return 0;
+    uint8_t kind = ctx->ops[c->first_op].ev->u.gpu.dst_kind;
+    return kind == SS_MEM_PINNED || kind == SS_MEM_PAGEABLE || kind == SS_MEM_MANAGED;
+}
+
 int det_copies_latent(det_ctx *ctx)
 {
     det_opset waited = {0};
@@ -111,8 +127,9 @@ int det_copies_latent(det_ctx *ctx)
         ss_api_class klass = c->row->klass;
         int pageable_async = c->row->sync == SS_SYNC_PAGEABLE && klass == SS_CLASS_COPY &&
                              host_side_pageable(ctx, c);
-        int sync_copy =
-            c->row->sync == SS_SYNC_ALWAYS && (klass == SS_CLASS_COPY || klass == SS_CLASS_MEMSET);
+        int sync_copy = c->row->sync == SS_SYNC_ALWAYS &&
+                        (klass == SS_CLASS_COPY || klass == SS_CLASS_MEMSET) &&
+                        sync_call_holds_host(ctx, c);
         if (!pageable_async && !sync_copy)
             continue;
         if ((rc = det_waited(ctx, (uint32_t)i, 0, &waited)) < 0)

@@ -702,6 +702,40 @@ START_TEST(test_sync_copy_nothing_pending)
 }
 END_TEST
 
+START_TEST(test_sync_copy_device_side_not_latent)
+{
+    /* A device-to-device cudaMemcpy and a cudaMemset of device memory do not hold the host
+     * (CUDA's API synchronization behavior): nothing pending, nothing blocked, no latent note.
+     * A memset of pinned host memory does: one latent SYNC202. */
+    memcpy_call(1, US(20), US(40), 2, 1 << 20, 3, site("main.cu", 50));
+    copy(SS_EV_MEMCPY, US(30), US(90), 2, LEGACY_ID, 1 << 20, SS_COPY_DTOD, SS_MEM_DEVICE,
+         SS_MEM_DEVICE);
+    api((call_spec){.name = "cudaMemset",
+                    .enter = US(100),
+                    .exit = US(110),
+                    .corr = 3,
+                    .bytes = 4096,
+                    .kind = -1,
+                    .stack = site("main.cu", 51)});
+    copy(SS_EV_MEMSET, US(102), US(104), 3, LEGACY_ID, 4096, SS_COPY_UNKNOWN, SS_MEM_UNKNOWN,
+         SS_MEM_DEVICE);
+    api((call_spec){.name = "cudaMemset",
+                    .enter = US(200),
+                    .exit = US(230),
+                    .corr = 4,
+                    .bytes = 4096,
+                    .kind = -1,
+                    .stack = site("main.cu", 52)});
+    copy(SS_EV_MEMSET, US(202), US(228), 4, LEGACY_ID, 4096, SS_COPY_UNKNOWN, SS_MEM_UNKNOWN,
+         SS_MEM_PINNED);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only_latent(SS_RULE_SYNC_COPY_IN_PIPELINE);
+    ck_assert_uint_eq(f->line, 52);
+    ck_assert_str_eq(f->evidence.api, "cudaMemset");
+}
+END_TEST
+
 /* ---- SYNC401 / SYNC402 ---- */
 
 static void two_stream_work(void)
@@ -1766,7 +1800,8 @@ static Suite *detect_suite(void)
          {test_pageable_async_copy, test_pageable_async_copy_without_pending_work,
           test_pageable_async_copy_then_stream_sync, test_pageable_copy_then_sync_counts_work_once,
           test_pinned_copy_then_stream_sync_stays_401, test_pinned_async_copy_is_not_201,
-          test_sync_copy_in_pipeline, test_sync_copy_nothing_pending}},
+          test_sync_copy_in_pipeline, test_sync_copy_nothing_pending,
+          test_sync_copy_device_side_not_latent}},
         {"syncs",
          {test_device_sync_over_synchronized, test_stream_sync_waits_for_its_stream_only,
           test_device_wide_sync_call, test_short_block_is_ignored}},
