@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """run.py: the exit-time benchmark (bench/exit/run.sh; docs/performance.md, "Exit time").
 
-  run.py BUILD_DIR
+  run.py BUILD_DIR [-- PROGRAM ARGS...]
 
 Part 1, the whole process: exit_app (bench/exit/exit_app.c: fake CUDA calls from inside
-libLLVM's optimizer, libclang and qsort) bare and under libsyncscope.so with the fake CUPTI, the
-symbol cache off, cold (an empty folder) and warm (the folder the cold run filled), in
-interleaved rounds; the process's wall time and the finisher's own SYNCSCOPE_TIMING line, medians.
-The call stacks of the three traces must be the same frame for frame (pcs aside: each run is
-another process), and so must the findings' sites and frames.
+libLLVM's optimizer, libclang and qsort, under the fake CUPTI), or PROGRAM on a machine with a
+GPU, bare and under libsyncscope.so with the symbol cache off, cold (an empty folder) and warm
+(the folder the cold run filled), and with BENCH_OLD_FINISHER (another libsyncscope_finish.so,
+e.g. one built before the symbol index) also under that finisher ("old"), in interleaved
+rounds; the process's wall time and the finisher's own SYNCSCOPE_TIMING line, medians. The call
+stacks of the traces must be the same frame for frame (pcs aside: each run is another process;
+for exit_app in order, for another program as a set), and so must the findings' sites and
+frames (exit_app).
 
 Part 2, the symbolization alone (bench/exit/symbench.c): the native frames of that trace, and
 addresses sampled in a set of large libraries standing in for a PyTorch process, resolved with
@@ -16,8 +19,9 @@ libdw's own lookup (the finisher before the symbol index), with the index, and t
 cache cold and warm; every result must equal libdw's.
 
 Environment: BENCH_ROUNDS (3), BENCH_SCALE (1: exit_app's amount of generated code),
-BENCH_MODULES (space-separated library paths; default: the large libraries found here),
-BENCH_PER_MODULE (30), BENCH_OUT (also write the report to this file).
+BENCH_MODULES (space-separated library paths; default: the large libraries found here; "none"
+for no such part), BENCH_PER_MODULE (30), BENCH_OLD_FINISHER, BENCH_OUT (also write the report
+to this file).
 Exit status: 0, 1 when results differ between paths or a run failed, 2 on a usage error.
 """
 import json
@@ -49,8 +53,8 @@ def die(message, status=1):
     sys.exit(status)
 
 
-def run_app(paths, mode, cache_dir, out_dir, tag, scale):
-    """One run of exit_app; returns (wall s, timing dict or None, files)."""
+def run_app(paths, mode, cache_dir, out_dir, tag, scale, program):
+    """One run; returns (wall s, timing dict or None, files)."""
     env = dict(os.environ)
     for key in list(env):
         if key.startswith("SYNCSCOPE_"):
@@ -59,16 +63,18 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale):
     if mode != "bare":
         files = {"json": os.path.join(out_dir, f"{tag}.json"),
                  "trace": os.path.join(out_dir, f"{tag}.sstrace")}
-        env.update({"LD_PRELOAD": paths["preload"], "SYNCSCOPE_CUPTI_PATH": paths["cupti"],
-                    "SYNCSCOPE_TIMING": "1", "SYNCSCOPE_QUIET": "1",
+        preload = paths["old_preload"] if mode == "old" else paths["preload"]
+        env.update({"LD_PRELOAD": preload, "SYNCSCOPE_TIMING": "1", "SYNCSCOPE_QUIET": "1",
                     "SYNCSCOPE_OUTPUT": files["json"], "SYNCSCOPE_TRACE": files["trace"],
-                    "SYNCSCOPE_SYMBOL_CACHE": cache_dir if mode != "off" else "0"})
+                    "SYNCSCOPE_SYMBOL_CACHE": cache_dir if mode in ("cold", "warm") else "0"})
+        if program is None:
+            env["SYNCSCOPE_CUPTI_PATH"] = paths["cupti"]
+    command = program if program is not None else [paths["app"], str(scale)]
     start = time.monotonic()
-    proc = subprocess.run([paths["app"], str(scale)], env=env, capture_output=True, text=True,
-                          timeout=600)
+    proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
     wall = time.monotonic() - start
     if proc.returncode != 0:
-        die(f"exit_app ({mode}) exited {proc.returncode}: {proc.stderr[-2000:]}")
+        die(f"{command[0]} ({mode}) exited {proc.returncode}: {proc.stderr[-2000:]}")
     if mode == "bare":
         return wall, None, files
     m = TIMING.search(proc.stderr)
@@ -80,11 +86,12 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale):
     for name in ("report", "open", "symbol tables", "symbols", "lines", "inlined", "names",
                  "cache"):
         s = re.search(re.escape(name) + r" ([0-9.]+)", detail)
-        timing[name] = float(s.group(1)) if s else 0.0
-    counts = re.match(r"(\d+) addresses, (\d+) modules; (\d+) resolved, (\d+) from", detail)
+        timing[name] = float(s.group(1)) if s else float("nan")
+    counts = re.match(r"(\d+) addresses, (\d+) modules(?:; (\d+) resolved, (\d+) from)?", detail)
     if counts:
         timing.update(addresses=int(counts.group(1)), modules=int(counts.group(2)),
-                      resolved=int(counts.group(3)), hits=int(counts.group(4)))
+                      resolved=int(counts.group(3) or counts.group(1)),
+                      hits=int(counts.group(4) or 0))
     return wall, timing, files
 
 
@@ -134,13 +141,20 @@ def symbench(paths, args, rounds):
 
 
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    program = None
+    if "--" in args:
+        program = args[args.index("--") + 1:]
+        args = args[:args.index("--")]
+    if len(args) != 1 or (program is not None and not program):
         print(__doc__, file=sys.stderr)
         return 2
-    build = os.path.abspath(sys.argv[1])
-    paths = {"app": f"{build}/bench/exit/exit_app", "symbench": f"{build}/bench/exit/symbench",
-             "cupti": f"{build}/bench/exit/libcupti_fake.so",
+    build = os.path.abspath(args[0])
+    paths = {"symbench": f"{build}/bench/exit/symbench",
              "preload": f"{build}/interpose/libsyncscope.so"}
+    if program is None:
+        paths.update(app=f"{build}/bench/exit/exit_app",
+                     cupti=f"{build}/bench/exit/libcupti_fake.so")
     for name, path in paths.items():
         if not os.path.exists(path):
             die(f"{path} is missing: build the tree ({name})", 2)
@@ -149,6 +163,8 @@ def main():
     per_module = int(os.environ.get("BENCH_PER_MODULE", "30"))
     modules = os.environ.get("BENCH_MODULES", "").split() or \
         [m for m in DEFAULT_MODULES if os.path.exists(m)]
+    if modules == ["none"]:
+        modules = []
     report = []
 
     def say(line=""):
@@ -156,42 +172,60 @@ def main():
         report.append(line)
 
     work = tempfile.mkdtemp(prefix="exit-bench-")
+    modes = ["bare", "off", "cold", "warm"]
+    old = os.environ.get("BENCH_OLD_FINISHER")
+    if old:
+        # The capture library loads the finisher from its own folder.
+        folder = os.path.join(work, "old")
+        os.mkdir(folder)
+        shutil.copy(paths["preload"], folder)
+        shutil.copy(old, os.path.join(folder, "libsyncscope_finish.so"))
+        paths["old_preload"] = os.path.join(folder, "libsyncscope.so")
+        modes.insert(1, "old")
+    traced = [m for m in modes if m != "bare"]
     failed = False
     try:
-        walls = {m: [] for m in ("bare", "off", "cold", "warm")}
-        timings = {m: [] for m in ("off", "cold", "warm")}
+        walls = {m: [] for m in modes}
+        timings = {m: [] for m in traced}
         first = {}
         for r in range(rounds):
             cache = os.path.join(work, f"cache{r}")
-            for mode in ("bare", "off", "cold", "warm"):
-                wall, timing, files = run_app(paths, mode, cache, work, f"{mode}{r}", scale)
+            for mode in modes:
+                wall, timing, files = run_app(paths, mode, cache, work, f"{mode}{r}", scale,
+                                              program)
                 walls[mode].append(wall)
                 if timing:
                     timings[mode].append(timing)
                 if r == 0:
                     first[mode] = files
-        # The three paths give the same stacks and the same findings.
-        stacks = {m: read_stacks(first[m]["trace"]) for m in ("off", "cold", "warm")}
-        sites = {m: read_sites(first[m]["json"]) for m in ("off", "cold", "warm")}
-        same_stacks = stacks["off"] == stacks["cold"] == stacks["warm"]
-        same_sites = sites["off"] == sites["cold"] == sites["warm"]
-        failed |= not (same_stacks and same_sites)
+        # Every path gives the same stacks and the same findings.
+        stacks = {m: read_stacks(first[m]["trace"]) for m in traced}
+        sites = {m: read_sites(first[m]["json"]) for m in traced}
+        if program is not None:
+            stacks = {m: sorted(set(v)) for m, v in stacks.items()}
+            sites = {m: sorted(set(v), key=repr) for m, v in sites.items()}
+        same_stacks = all(stacks[m] == stacks["off"] for m in traced)
+        same_sites = all(sites[m] == sites["off"] for m in traced)
+        if program is None:
+            failed |= not (same_stacks and same_sites)
+        differ = sum(len(set(stacks[m]) ^ set(stacks["off"])) for m in traced)
 
         t0 = timings["off"][0]
-        say(f"## Exit time: exit_app (scale {scale}), {rounds} interleaved rounds, medians")
+        name = "exit_app (scale %d)" % scale if program is None else " ".join(program)
+        say(f"## Exit time: {name}, {rounds} interleaved rounds, medians")
         say()
         say(f"{t0.get('addresses', '?')} addresses in {t0.get('modules', '?')} modules, "
             f"{len(stacks['off'])} stacks, {len(sites['off'])} findings; stacks identical "
-            f"across cache off/cold/warm: {'yes' if same_stacks else 'NO'}; findings' sites "
-            f"and frames identical: {'yes' if same_sites else 'NO'}")
+            f"across {', '.join(traced)}: {'yes' if same_stacks else f'NO ({differ} differ)'}; "
+            f"findings' sites and frames identical: {'yes' if same_sites else 'NO'}")
         say()
-        say("| measure | bare | cache off | cache cold | cache warm |")
-        say("|---|---|---|---|---|")
-        say("| process wall s | " + " | ".join(f"{median(walls[m]):.3f}"
-                                             for m in ("bare", "off", "cold", "warm")) + " |")
+        labels = {"bare": "bare", "old": "old finisher", "off": "cache off",
+                  "cold": "cache cold", "warm": "cache warm"}
+        say("| measure | " + " | ".join(labels[m] for m in modes) + " |")
+        say("|---" * (len(modes) + 1) + "|")
+        say("| process wall s | " + " | ".join(f"{median(walls[m]):.3f}" for m in modes) + " |")
         say("| / bare | 1.000x | " + " | ".join(
-            f"{median(walls[m]) / median(walls['bare']):.3f}x" for m in ("off", "cold", "warm"))
-            + " |")
+            f"{median(walls[m]) / median(walls['bare']):.3f}x" for m in traced) + " |")
         for key, label in (("symbolize", "symbolize ms"), ("report", "  report modules"),
                            ("open", "  open files"), ("symbol tables", "  symbol tables"),
                            ("symbols", "  symbol lookups"), ("lines", "  line tables"),
@@ -199,14 +233,13 @@ def main():
                            ("cache", "  cache read/write"), ("collect", "collect ms"),
                            ("total", "exit total ms")):
             say(f"| {label} | | " + " | ".join(
-                f"{median([t[key] for t in timings[m]]):.1f}" for m in ("off", "cold", "warm"))
-                + " |")
+                f"{median([t[key] for t in timings[m]]):.1f}" for m in traced) + " |")
         say("| addresses resolved / from cache | | " + " | ".join(
             f"{timings[m][0].get('resolved', '?')} / {timings[m][0].get('hits', '?')}"
-            for m in ("off", "cold", "warm")) + " |")
-        say("| exit total / cache off | | 1.000x | " + " | ".join(
-            f"{median([t['total'] for t in timings[m]]) / median([t['total'] for t in timings['off']]):.3f}x"
-            for m in ("cold", "warm")) + " |")
+            for m in traced) + " |")
+        base = median([t["total"] for t in timings["off"]])
+        say("| exit total / cache off | | " + " | ".join(
+            f"{median([t['total'] for t in timings[m]]) / base:.3f}x" for m in traced) + " |")
         say()
 
         say("## Symbolization steps: the trace's native frames")
