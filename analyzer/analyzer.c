@@ -267,20 +267,6 @@ static void skip_folder_extras(const ss_lint_options *o, int have_db, job_list *
     }
 }
 
-/* What a file is, in words, when it is not a regular file or a folder; NULL otherwise. */
-static const char *special_kind(mode_t mode)
-{
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    if (S_ISFIFO(mode))
-        return "a FIFO";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    return NULL;
-}
-
 /* The context of note_special_include: the file scanned, and whether a line was refused. */
 typedef struct special_scan {
     const char *file;  /* absolute */
@@ -301,7 +287,9 @@ static void note_special_include(const char *name, size_t len, int quoted, unsig
     char *path =
         name[0] == '/' ? ss_asprintf("%.*s", (int)len, name) : beside(scan->file, name, len);
     struct stat st;
-    const char *kind = stat(path, &st) == 0 ? special_kind(st.st_mode) : NULL;
+    const char *kind = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)
+                           ? ss_file_kind(st.st_mode)
+                           : NULL;
     if (kind) {
         ss_log_error("%s:%u: cannot #include '%.*s': not a regular file (%s)", scan->shown, line,
                      (int)len, name, kind);

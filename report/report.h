@@ -203,6 +203,10 @@ uint64_t ss_fnv1a(uint64_t h, const void *data, size_t len);
  * in this thread. */
 const char *ss_file_error(void);
 
+/* What a file of type 'mode' (st_mode) is, in words, for messages: "a directory", "a FIFO",
+ * "a character device", ...; "a regular file" for one. */
+const char *ss_file_kind(mode_t mode);
+
 /* Opens 'path' for reading when it is a regular file of at most 'max_bytes' bytes; flags:
  * SS_FILE_NOFOLLOW. A FIFO, device, socket or folder is refused without being opened, so that
  * the call never waits. Returns the descriptor (blocking, close-on-exec; the caller closes

@@ -55,9 +55,10 @@ const char *ss_file_error(void)
     return file_error[0] ? file_error : "no error";
 }
 
-/* What a file that is not a regular one is, in words. */
-static const char *file_kind(mode_t mode)
+const char *ss_file_kind(mode_t mode)
 {
+    if (S_ISREG(mode))
+        return "a regular file";
     if (S_ISDIR(mode))
         return "a directory";
     if (S_ISCHR(mode))
@@ -77,7 +78,7 @@ static const char *file_kind(mode_t mode)
 static int not_regular(mode_t mode)
 {
     char why[64];
-    snprintf(why, sizeof why, "not a regular file (%s)", file_kind(mode));
+    snprintf(why, sizeof why, "not a regular file (%s)", ss_file_kind(mode));
     return file_failed(S_ISDIR(mode) ? EISDIR : EINVAL, why);
 }
 
@@ -394,7 +395,7 @@ ss_write_status ss_write_file(const char *path, unsigned flags, ss_write_fn writ
         return write_failed(SS_WRITE_REFUSED, EISDIR, "is a directory");
     if (!follow || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
         char why[64];
-        snprintf(why, sizeof why, "is %s", file_kind(st.st_mode));
+        snprintf(why, sizeof why, "is %s", ss_file_kind(st.st_mode));
         return write_failed(SS_WRITE_REFUSED, EINVAL, why);
     }
     /* A character device, FIFO or socket is written as a shell redirection would: opened
