@@ -3,6 +3,7 @@
  * baseline, cache, -j). */
 #include "analyzer.h"
 #include "check_main.h"
+#include "cli_fixture.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,9 +13,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define SYNCSCOPE SS_BINARY_DIR "/cli/syncscope"
-
 static char work[64];
+
+/* Runs syncscope lint with 'argv' (NULL-terminated) in WORK; fills the captured stdout and
+ * stderr (malloc'ed) and returns the exit status. */
+static int run(const char *const *argv, char **out, char **err)
+{
+    static const char *const lead[] = {"lint", NULL};
+    char *capture = ss_asprintf("%s/", work);
+    int status = cli_run(work, capture, NULL, lead, argv, out, err);
+    free(capture);
+    return status;
+}
 
 static void make_work_dir(void)
 {
@@ -47,49 +57,6 @@ static char *write_file(const char *name, const char *text, size_t len)
 static char *write_text(const char *name, const char *text)
 {
     return write_file(name, text, strlen(text));
-}
-
-static char *slurp(const char *path)
-{
-    FILE *in = fopen(path, "rb");
-    ck_assert_ptr_nonnull(in);
-    char *buf = calloc(1, 1 << 20);
-    size_t n = fread(buf, 1, (1 << 20) - 1, in);
-    buf[n] = '\0';
-    fclose(in);
-    return buf;
-}
-
-/* Runs syncscope with 'argv' (NULL-terminated, without the program name) in WORK; fills
- * the captured stdout and stderr (malloc'ed) and returns the exit status. */
-static int run(const char *const *argv, char **out, char **err)
-{
-    char *out_path = ss_asprintf("%s/.stdout", work), *err_path = ss_asprintf("%s/.stderr", work);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        if (chdir(work) != 0)
-            _exit(127);
-        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        const char *args[32] = {SYNCSCOPE, "lint"};
-        size_t n = 2;
-        for (size_t i = 0; argv[i] && n < 31; i++)
-            args[n++] = argv[i];
-        args[n] = NULL;
-        execv(SYNCSCOPE, (char *const *)args);
-        _exit(127);
-    }
-    int status;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    *out = slurp(out_path);
-    *err = slurp(err_path);
-    free(out_path);
-    free(err_path);
-    ck_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
 }
 
 /* SYNC101 is a warning where the unit also uses another stream (else a note): the sources
@@ -134,7 +101,7 @@ START_TEST(test_text_output_and_exit_codes)
     free(out);
     free(err);
     char *json_path = ss_asprintf("%s/r.json", work);
-    char *report = slurp(json_path);
+    char *report = cli_slurp(json_path);
     ck_assert_ptr_nonnull(strstr(report, "\"SYNC101\""));
     ck_assert_ptr_nonnull(strstr(report, "\"go\""));
     free(report);
@@ -529,7 +496,7 @@ START_TEST(test_baseline_after_code_moves)
                            "base.json",        "a.cu",       NULL};
     free(lint_output(write, 1, NULL));
     char *base_path = ss_asprintf("%s/base.json", work);
-    char *base = slurp(base_path);
+    char *base = cli_slurp(base_path);
     ck_assert_ptr_nonnull(strstr(base, "\"version\":\t1"));
     free(base);
     free(base_path);

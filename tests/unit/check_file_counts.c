@@ -2,6 +2,7 @@
  * line, the JSON summary's "files" (written and read back), SARIF's notifications and
  * properties, and `syncscope lint` end to end in text, JSON and SARIF. */
 #include "check_main.h"
+#include "cli_fixture.h"
 #include "report.h"
 
 #include <cjson/cJSON.h>
@@ -12,8 +13,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#define SYNCSCOPE SS_BINARY_DIR "/cli/syncscope"
 
 /* A lint result with 5 files: 2 analyzed (1 with errors), 3 left out for three reasons. */
 static void sample_counts(ss_result *r)
@@ -39,19 +38,6 @@ static char *render(int (*write)(FILE *, const ss_result *), const ss_result *r)
     ck_assert_int_eq(write(out, r), 0);
     fclose(out);
     return text;
-}
-
-/* The text of 'path', malloc'ed. */
-static char *slurp(const char *path)
-{
-    FILE *in = fopen(path, "rb");
-    ck_assert_ptr_nonnull(in);
-    char *buf = calloc(1, 1 << 20);
-    ck_assert_ptr_nonnull(buf);
-    size_t n = fread(buf, 1, (1 << 20) - 1, in);
-    buf[n] = '\0';
-    fclose(in);
-    return buf;
 }
 
 /* 'object'.'name' printed unformatted, malloc'ed. */
@@ -246,32 +232,11 @@ static void put(const char *name, const char *text)
  * stderr (malloc'ed) and returns the exit status. */
 static int lint(const char *const *argv, char **out, char **err)
 {
-    char *out_path = ss_asprintf("%s/.stdout", work), *err_path = ss_asprintf("%s/.stderr", work);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        if (chdir(work) != 0)
-            _exit(127);
-        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        const char *args[32] = {SYNCSCOPE, "lint", "--cuda-path=none", "--no-cache"};
-        size_t n = 4;
-        for (size_t i = 0; argv[i] && n < 31; i++)
-            args[n++] = argv[i];
-        args[n] = NULL;
-        execv(SYNCSCOPE, (char *const *)args);
-        _exit(127);
-    }
-    int status;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    *out = slurp(out_path);
-    *err = slurp(err_path);
-    free(out_path);
-    free(err_path);
-    ck_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    static const char *const lead[] = {"lint", "--cuda-path=none", "--no-cache", NULL};
+    char *capture = ss_asprintf("%s/", work);
+    int status = cli_run(work, capture, NULL, lead, argv, out, err);
+    free(capture);
+    return status;
 }
 
 /* A folder walk over a small project: one source #included by another, one with a missing
@@ -347,7 +312,7 @@ START_TEST(test_lint_counts_every_format)
     free(out);
     free(err);
     char *path = ss_asprintf("%s/report.txt", work);
-    char *report = slurp(path);
+    char *report = cli_slurp(path);
     free(path);
     const char *last = strstr(report, "1 note generated.\n");
     ck_assert_ptr_nonnull(last);

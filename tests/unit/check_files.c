@@ -3,6 +3,7 @@
  * too large, through the helpers and through `syncscope` end to end. Run as root, as CI is:
  * some cases make device nodes. */
 #include "check_main.h"
+#include "cli_fixture.h"
 #include "report.h"
 #ifdef SS_FILES_ANALYZER
 #include "internal.h"
@@ -19,8 +20,6 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#define SYNCSCOPE SS_BINARY_DIR "/cli/syncscope"
 
 static char work[64];
 
@@ -51,18 +50,6 @@ static void put(const char *name, const char *text)
     fputs(text, out);
     ck_assert_int_eq(fclose(out), 0);
     free(path);
-}
-
-/* The content of 'path' (at most 1 MiB), malloc'ed. */
-static char *slurp(const char *path)
-{
-    FILE *in = fopen(path, "rb");
-    ck_assert_msg(in != NULL, "cannot open %s", path);
-    char *buf = calloc(1, 1 << 20);
-    size_t n = fread(buf, 1, (1 << 20) - 1, in);
-    buf[n] = '\0';
-    fclose(in);
-    return buf;
 }
 
 /* The file type bits of 'path' as lstat sees it. */
@@ -143,7 +130,7 @@ START_TEST(test_write_regular_keeps_mode)
     ck_assert_int_eq(ss_write_atomic(path, put_text, "again\n"), SS_WRITE_OK);
     ck_assert_int_eq(stat(path, &st), 0);
     ck_assert_int_eq(st.st_mode & 07777, 0751);
-    char *text = slurp(path);
+    char *text = cli_slurp(path);
     ck_assert_str_eq(text, "again\n");
     ck_assert_int_eq(entries(), 1);
     umask(022);
@@ -162,7 +149,7 @@ START_TEST(test_write_fifo_stays_fifo)
     ck_assert_int_eq(ss_write_atomic(fifo, put_text, "through the pipe\n"), SS_WRITE_OK);
     wait_ok(reader);
     ck_assert_int_eq(kind_of(fifo), S_IFIFO);
-    char *text = slurp(copy);
+    char *text = cli_slurp(copy);
     ck_assert_str_eq(text, "through the pipe\n");
     ck_assert_int_eq(entries(), 2); /* no temporary file left */
     free(text);
@@ -205,7 +192,7 @@ START_TEST(test_write_link_to_file_replaces_the_file)
     char target[64] = "";
     ck_assert_int_eq(readlink(link, target, sizeof target - 1), 9);
     ck_assert_str_eq(target, "real.json");
-    char *text = slurp(file);
+    char *text = cli_slurp(file);
     ck_assert_str_eq(text, "new\n");
     struct stat st;
     ck_assert_int_eq(stat(file, &st), 0);
@@ -259,10 +246,10 @@ START_TEST(test_write_nofollow)
     ck_assert_int_eq(symlink(victim, link), 0);
     ck_assert_int_eq(ss_write_file(link, SS_FILE_NOFOLLOW, put_text, "entry\n"), SS_WRITE_OK);
     ck_assert_int_eq(kind_of(link), S_IFREG);
-    char *text = slurp(victim);
+    char *text = cli_slurp(victim);
     ck_assert_str_eq(text, "precious\n");
     free(text);
-    text = slurp(link);
+    text = cli_slurp(link);
     ck_assert_str_eq(text, "entry\n");
     free(text);
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);
@@ -294,7 +281,7 @@ START_TEST(test_write_standard_stream_names)
     free(name);
     ck_assert_int_eq(write(fd, "after\n", 6), 6);
     close(fd);
-    char *text = slurp(log);
+    char *text = cli_slurp(log);
     ck_assert_str_eq(text, "before\nreport\nagain\nafter\n");
     ck_assert_int_eq(kind_of(log), S_IFREG);
     ck_assert_int_eq(entries(), 1);
@@ -446,7 +433,7 @@ START_TEST(test_cache_store_does_not_follow_links)
     ss_result_init(&result, SS_RESULT_LINT);
     umask(022);
     ck_assert_int_eq(ss_cache_store(cache, key, &files, &result, 0), 0);
-    char *text = slurp(victim);
+    char *text = cli_slurp(victim);
     ck_assert_str_eq(text, "precious\n");
     free(text);
     ck_assert_int_eq(kind_of(entry), S_IFREG);
@@ -486,36 +473,10 @@ END_TEST
  * (malloc'ed) and returns the exit status. */
 static int run_in(const char *in, const char *const *argv, char **out, char **err)
 {
-    char *out_path = ss_asprintf("%s/.stdout", work), *err_path = ss_asprintf("%s/.stderr", work);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        if (chdir(work) != 0)
-            _exit(127);
-        int i = open(in ? in : "/dev/null", O_RDONLY);
-        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(i, 0);
-        dup2(o, 1);
-        dup2(e, 2);
-        const char *args[32] = {SYNCSCOPE};
-        size_t n = 1;
-        for (size_t k = 0; argv[k] && n < 31; k++)
-            args[n++] = argv[k];
-        args[n] = NULL;
-        execv(SYNCSCOPE, (char *const *)args);
-        _exit(127);
-    }
-    int status;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    *out = slurp(out_path);
-    *err = slurp(err_path);
-    unlink(out_path);
-    unlink(err_path);
-    free(out_path);
-    free(err_path);
-    ck_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    char *capture = ss_asprintf("%s/", work);
+    int status = cli_run(work, capture, in, NULL, argv, out, err);
+    free(capture);
+    return status;
 }
 
 static int run(const char *const *argv, char **out, char **err)
@@ -564,7 +525,7 @@ START_TEST(test_cli_outputs)
     free(out);
     free(err);
     ck_assert_int_eq(kind_of(fifo), S_IFIFO);
-    char *copied = slurp(copy);
+    char *copied = cli_slurp(copy);
     ck_assert_ptr_nonnull(strstr(copied, "\"kind\":\t\"run\""));
     free(copied);
 

@@ -2,6 +2,7 @@
  * compile database may pass to libclang, what is dropped and how it is said), --remove-arg,
  * and `syncscope lint` over compile databases that try to make it write files. */
 #include "check_main.h"
+#include "cli_fixture.h"
 #include "internal.h"
 #include "tmp_fixture.h"
 
@@ -14,8 +15,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#define SYNCSCOPE SS_BINARY_DIR "/cli/syncscope"
 
 /* Joins 'args' by single spaces into 'joined'. */
 static void join(const ss_args *args, char *joined, size_t size)
@@ -293,52 +292,13 @@ static char *with_root(const char *format)
     return out;
 }
 
-static char *slurp(const char *path)
-{
-    FILE *in = fopen(path, "rb");
-    ck_assert_ptr_nonnull(in);
-    char *buf = calloc(1, 1 << 20);
-    ck_assert_ptr_nonnull(buf);
-    size_t n = fread(buf, 1, (1 << 20) - 1, in);
-    buf[n] = '\0';
-    fclose(in);
-    return buf;
-}
-
 /* Runs `syncscope lint ARGS` (NULL-terminated) in the fixture's root, with stdout and stderr
  * captured outside it (so that the root holds only what the run wrote). Returns the exit
  * status; *out and *err are malloc'ed. */
 static int run_lint(const char *const *argv, char **out, char **err)
 {
-    char *out_path = ss_asprintf("%s.stdout", fixture_root);
-    char *err_path = ss_asprintf("%s.stderr", fixture_root);
-    pid_t pid = fork();
-    ck_assert_int_ge(pid, 0);
-    if (pid == 0) {
-        if (chdir(fixture_root) != 0)
-            _exit(127);
-        int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        const char *args[48] = {SYNCSCOPE, "lint"};
-        size_t n = 2;
-        for (size_t i = 0; argv[i] && n < 47; i++)
-            args[n++] = argv[i];
-        args[n] = NULL;
-        execv(SYNCSCOPE, (char *const *)args);
-        _exit(127);
-    }
-    int status;
-    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-    *out = slurp(out_path);
-    *err = slurp(err_path);
-    unlink(out_path);
-    unlink(err_path);
-    free(out_path);
-    free(err_path);
-    ck_assert(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    static const char *const lead[] = {"lint", NULL};
+    return cli_run(fixture_root, fixture_root, NULL, lead, argv, out, err);
 }
 
 /* Appends the names under 'dir' (relative to the root, sorted, folders with a '/') to
