@@ -6,6 +6,13 @@
 #include <inttypes.h>
 #include <string.h>
 
+/* Whether a copy of direction 'dir' (det_call_direction) has no host side: device to device,
+ * or between two devices (even when a peer copy is staged through host memory). */
+static int device_only(const char *dir)
+{
+    return dir != NULL && (strcmp(dir, "DtoD") == 0 || strcmp(dir, "PtoP") == 0);
+}
+
 /* Whether the host side of a call's copy is pageable, as CUPTI reported it; the host side is
  * the source of an HtoD copy and the destination of a DtoH one, by the call's direction
  * (det_call_direction: the API's own when its name fixes it). */
@@ -21,8 +28,8 @@ static int host_side_pageable(const det_ctx *ctx, const det_call *call)
         return g->src_kind == SS_MEM_PAGEABLE;
     if (strcmp(dir, "DtoH") == 0)
         return g->dst_kind == SS_MEM_PAGEABLE;
-    if (strcmp(dir, "DtoD") == 0 || strcmp(dir, "PtoP") == 0)
-        return 0; /* device to device, or between two devices: no host side */
+    if (device_only(dir))
+        return 0;
     return g->src_kind == SS_MEM_PAGEABLE || g->dst_kind == SS_MEM_PAGEABLE;
 }
 
@@ -32,8 +39,7 @@ static const char *host_kind_word(const det_ctx *ctx, const det_call *call)
         return NULL;
     const ss_ev_gpu *g = &ctx->ops[call->copy_op].ev->u.gpu;
     const char *dir = det_call_direction(ctx, call);
-    /* A peer copy has no host side, even when it is staged through host memory. */
-    if (dir != NULL && (strcmp(dir, "DtoD") == 0 || strcmp(dir, "PtoP") == 0))
+    if (device_only(dir))
         return NULL;
     return det_mem_kind_word(dir != NULL && strcmp(dir, "DtoH") == 0 ? g->dst_kind : g->src_kind);
 }
@@ -104,10 +110,8 @@ int det_copies_run(det_ctx *ctx)
  * An unknown direction counts as blocking, an unseen memset target as not. */
 static int sync_call_holds_host(const det_ctx *ctx, const det_call *c)
 {
-    if (c->row->klass == SS_CLASS_COPY) {
-        const char *d = det_call_direction(ctx, c);
-        return d == NULL || (strcmp(d, "DtoD") != 0 && strcmp(d, "PtoP") != 0);
-    }
+    if (c->row->klass == SS_CLASS_COPY)
+        return !device_only(det_call_direction(ctx, c));
     if (c->first_op == DET_NONE)
         return 0;
     uint8_t kind = ctx->ops[c->first_op].ev->u.gpu.dst_kind;
