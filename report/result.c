@@ -1,5 +1,5 @@
 /* result.c: the finding model: building, sorting, counting and fingerprinting results. */
-#include "report.h"
+#include "report_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -252,21 +252,39 @@ uint64_t ss_fnv1a(uint64_t h, const void *data, size_t len)
     return h;
 }
 
+/* 'h' extended by 'text' as the JSON and text writers spell it: each byte that starts no valid
+ * UTF-8 sequence as U+FFFD, so a finding read back from its JSON keeps its fingerprint; with
+ * 'skip_space', ASCII whitespace left out; with 'terminate', a NUL after it. */
+static uint64_t hash_as_written(uint64_t h, const char *text, int skip_space, int terminate)
+{
+    size_t len = strlen(text);
+    for (size_t i = 0; i < len;) {
+        uint32_t code_point;
+        unsigned char c = (unsigned char)text[i];
+        size_t n = c < 0x80 ? 1 : ss_report_utf8_char(text + i, len - i, &code_point);
+        if (n == 0) {
+            h = ss_fnv1a(h, "\xef\xbf\xbd", 3);
+            i++;
+            continue;
+        }
+        if (!(skip_space && n == 1 && isspace(c)))
+            h = ss_fnv1a(h, text + i, n);
+        i += n;
+    }
+    return terminate ? ss_fnv1a(h, "", 1) : h;
+}
+
 void ss_finding_fingerprint(const ss_finding *finding, char *out)
 {
     uint64_t h = SS_FNV1A_SEED;
     const ss_rule *rule = ss_rules_get(finding->rule);
     h = ss_fnv1a(h, rule->id, strlen(rule->id) + 1);
     if (finding->file)
-        h = ss_fnv1a(h, finding->file, strlen(finding->file) + 1);
+        h = hash_as_written(h, finding->file, 0, 1);
     /* The line's text with all whitespace removed: moving or re-indenting keeps it. */
-    const char *text = finding->line_text ? finding->line_text : "";
-    for (const char *p = text; *p; p++) {
-        if (!isspace((unsigned char)*p))
-            h = ss_fnv1a(h, p, 1);
-    }
+    h = hash_as_written(h, finding->line_text ? finding->line_text : "", 1, 0);
     if (finding->line_text == NULL && finding->function)
-        h = ss_fnv1a(h, finding->function, strlen(finding->function));
+        h = hash_as_written(h, finding->function, 0, 0);
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 

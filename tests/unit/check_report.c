@@ -775,6 +775,17 @@ START_TEST(test_fingerprint_stability)
     f->line_text = ss_strdup("cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, t);");
     ss_finding_fingerprint(f, after);
     ck_assert_str_ne(before, after);
+
+    /* A line that is not UTF-8 (a Latin-1 byte) is fingerprinted as the writers spell it, with
+     * U+FFFD: the fingerprint survives a round trip through JSON, which repairs the byte. */
+    char latin1[17], repaired[17];
+    free(f->line_text);
+    f->line_text = ss_strdup("h[0] = 1; /* caf\xe9 */");
+    ss_finding_fingerprint(f, latin1);
+    free(f->line_text);
+    f->line_text = ss_strdup("h[0] = 1; /* caf\xef\xbf\xbd */");
+    ss_finding_fingerprint(f, repaired);
+    ck_assert_str_eq(latin1, repaired);
     ss_result_free(&r);
 }
 END_TEST
