@@ -693,16 +693,25 @@ int ss_config_for_path(ss_config_cache *cache, const char *source_path,
     return 0;
 }
 
-/* Writes 'text' as a YAML double-quoted scalar. */
+/* Writes 'text' as a YAML double-quoted scalar that loads back as itself: quotes, backslashes,
+ * C0 and C1 controls, DEL, U+2028, U+2029 and U+FEFF escaped. */
 static void write_quoted(FILE *out, const char *text)
 {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
         if (*p == '"' || *p == '\\')
             fprintf(out, "\\%c", *p);
-        else if (*p < 0x20)
+        else if (*p < 0x20 || *p == 0x7f)
             fprintf(out, "\\x%02x", *p);
-        else
+        else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+            fprintf(out, "\\x%02x", *++p); /* a C1 control: YAML refuses it raw */
+        else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9)) {
+            fputs(p[2] == 0xa8 ? "\\L" : "\\P", out); /* read raw as a line break */
+            p += 2;
+        } else if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) {
+            fputs("\\uFEFF", out); /* a byte order mark */
+            p += 2;
+        } else
             fputc(*p, out);
     }
     fputc('"', out);

@@ -644,6 +644,45 @@ START_TEST(test_dump_round_trip)
 }
 END_TEST
 
+/* 'config' dumped as YAML, malloc'ed. */
+static char *dump_of(const ss_config *config)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    ck_assert_int_eq(ss_config_dump(mem, config), 0);
+    fclose(mem);
+    return text;
+}
+
+START_TEST(test_dump_escapes)
+{
+    /* Characters YAML refuses raw (DEL, a C1 control) or reads back as something else (U+2028
+     * as a line break, U+FEFF) are escaped, so the dump loads back into the same patterns. */
+    static const char yml[] = "exclude: [\"a\\x7fb\", \"c\\Ld\", \"e\\x85f\", \"\\uFEFFg\"]\n";
+    ss_config c, back;
+    char err[512] = "";
+    ck_assert_msg(
+        ss_config_load_string("/p/.syncscope.yml", yml, strlen(yml), &c, err, sizeof err) == 0,
+        "%s", err);
+    char *text = dump_of(&c);
+    ck_assert_ptr_nonnull(strstr(text, "exclude:\n"
+                                       "  - \"/p/a\\x7fb\"\n"
+                                       "  - \"/p/c\\Ld\"\n"
+                                       "  - \"/p/e\\x85f\"\n"
+                                       "  - \"/p/\\uFEFFg\"\n"));
+    ck_assert_msg(
+        ss_config_load_string("/p/.syncscope.yml", text, strlen(text), &back, err, sizeof err) == 0,
+        "%s", err);
+    char *again = dump_of(&back);
+    ck_assert_str_eq(again, text);
+    free(again);
+    free(text);
+    ss_config_free(&back);
+    ss_config_free(&c);
+}
+END_TEST
+
 static ss_finding *add_finding(ss_result *r, ss_rule_id rule, const char *file, unsigned line)
 {
     ss_finding *f = ss_result_add(r);
@@ -769,6 +808,7 @@ static Suite *config_suite(void)
     tcase_add_test(layers, test_precedence_nested_and_cli);
     tcase_add_test(layers, test_error_found_upward);
     tcase_add_test(layers, test_dump_round_trip);
+    tcase_add_test(layers, test_dump_escapes);
     tcase_add_test(layers, test_apply_and_fail_on);
     tcase_add_test(layers, test_apply_keeps_lowered_severity);
     suite_add_tcase(s, layers);
