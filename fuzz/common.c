@@ -1,5 +1,5 @@
-/* common.c: the fuzz targets' shared setup: a private temporary folder (on /dev/shm when it
- * can be written), removed at exit. */
+/* common.c: the fuzz targets' shared setup: a private temporary folder in $TMPDIR (else on
+ * /dev/shm when it can be written), removed at a normal exit. */
 #include "common.h"
 #include "report.h"
 
@@ -24,12 +24,11 @@ static void remove_temp_dir(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     /* The input is written once or twice per run: on tmpfs that costs little, on a disk it
-     * costs most of the run. */
+     * costs most of the run. libFuzzer ends without running atexit handlers when its time is
+     * up, so run_fuzzer.sh points TMPDIR at a folder it removes itself. */
     const char *tmp = getenv("TMPDIR");
-    if (access("/dev/shm", W_OK | X_OK) == 0)
-        tmp = "/dev/shm";
-    else if (tmp == NULL || tmp[0] == '\0')
-        tmp = "/tmp";
+    if (tmp == NULL || tmp[0] == '\0')
+        tmp = access("/dev/shm", W_OK | X_OK) == 0 ? "/dev/shm" : "/tmp";
     snprintf(temp_dir, sizeof temp_dir, "%s/syncscope-fuzz.XXXXXX", tmp);
     if (mkdtemp(temp_dir) == NULL)
         ss_fuzz_fail("cannot create a temporary folder");

@@ -15,7 +15,15 @@ artifacts=$4
 dict=${5:-}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/syncscope-fuzz-run.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# The target rewrites its input file on every run: on tmpfs when there is one. libFuzzer ends
+# without removing it, so its folder is made (and removed) here.
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+    scratch=$(mktemp -d /dev/shm/syncscope-fuzz-run.XXXXXX)
+else
+    scratch=$work/scratch
+    mkdir "$scratch"
+fi
+trap 'rm -rf "$work" "$scratch"' EXIT
 trap 'exit 130' INT TERM
 mkdir "$work/corpus" "$work/found"
 cp -R "$corpus"/. "$work/corpus/"
@@ -36,7 +44,7 @@ if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ]; then
 fi
 
 status=0
-"$fuzzer" "$@" "$work/corpus" || status=$?
+TMPDIR=$scratch "$fuzzer" "$@" "$work/corpus" || status=$?
 found=$(ls "$work/found")
 if [ "$status" != 0 ] || [ -n "$found" ]; then
     echo "syncscope: error: $(basename "$fuzzer") failed (exit status $status)" >&2
