@@ -125,8 +125,10 @@ def read_sites(result):
     for g in data.get("findings", []):
         frames = tuple((fr.get("function"), fr.get("file"), fr.get("line"), fr.get("module"))
                        for fr in g.get("frames") or [])
+        via = g.get("via") or {}
         sites.append((g.get("ruleId"), g.get("file"), g.get("line"), g.get("function"),
-                      g.get("via"), g.get("module"), g.get("moduleOffset"), frames))
+                      (via.get("file"), via.get("line"), via.get("function")),
+                      g.get("module"), g.get("moduleOffset"), frames))
     return sites
 
 
