@@ -306,6 +306,6 @@ out:
     if (gate.baseline != NULL)
         ss_baseline_free(&baseline);
     ss_result_free(&result);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
     return status;
 }

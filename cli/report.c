@@ -98,7 +98,7 @@ static int load_input(report_input *in, int use_traces)
         }
         ss_result_sort(&in->result);
         if (!use_traces) {
-            ss_log_free(&in->log);
+            ss_evlog_free(&in->log);
             in->have_log = 0;
         }
         return 0;
@@ -251,7 +251,7 @@ int ss_cli_report(int argc, char **argv)
     for (size_t i = 0; i < loaded && i < n; i++) {
         ss_result_free(&inputs[i].result);
         if (inputs[i].have_log)
-            ss_log_free(&inputs[i].log);
+            ss_evlog_free(&inputs[i].log);
     }
     free(results);
     free(traces);

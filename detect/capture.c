@@ -58,7 +58,7 @@ int det_capture_run(det_ctx *ctx)
             continue;
         uint32_t t = det_map_get(&by_thread, c->ev->thread, 0);
         if (t == DET_NONE) {
-            if (det_grow((void **)&states, &cap, nstates + 1, sizeof *states) < 0) {
+            if (ss_grow((void **)&states, &cap, nstates + 1, sizeof *states) < 0) {
                 rc = -1;
                 break;
             }

@@ -199,7 +199,7 @@ static uint32_t track_for(chrome *c, size_t proc, int kind, int32_t device, uint
         tid = base + TID_STREAM + (uint64_t)device * TID_DEVICE_STRIDE + id;
     while (!tid_free(c, proc, tid))
         tid = c->next_spare++;
-    if (det_grow((void **)&c->tracks, &c->track_cap, c->track_count + 1, sizeof *c->tracks) < 0 ||
+    if (ss_grow((void **)&c->tracks, &c->track_cap, c->track_count + 1, sizeof *c->tracks) < 0 ||
         det_map_put(&c->used_tids, tid, 0, 1) < 0 ||
         det_map_put(&c->track_index, a, id, (uint32_t)c->track_count) < 0) {
         c->failed = 1;
@@ -423,7 +423,7 @@ static void mark_streams(chrome *c, size_t proc)
         uint32_t ti = DET_NONE;
         if (e->type == SS_EV_API && e->u.api.stream_id != 0 && !e->u.api.per_thread &&
             (e->u.api.stream == SS_STREAM_LEGACY_NULL || e->u.api.stream == SS_STREAM_LEGACY)) {
-            const ss_api *row = ss_log_api(log, e->u.api.name);
+            const ss_api *row = ss_evlog_api(log, e->u.api.name);
             if (row == NULL || row->stream_arg < 0)
                 continue;
             uint64_t a =
@@ -468,7 +468,7 @@ static size_t finding_call(const chrome_proc *p, const ss_finding *f)
         const ss_event *e = &log->events[i];
         if (e->type != SS_EV_API || e->u.api.nested)
             continue;
-        const ss_api *row = ss_log_api(log, e->u.api.name);
+        const ss_api *row = ss_evlog_api(log, e->u.api.name);
         if (f->evidence.api && row != want)
             continue;
         if (first_of_api == SIZE_MAX && f->evidence.api)
@@ -550,8 +550,8 @@ static void put_findings(chrome *c, size_t proc)
 /* The name of input 'proc' as a process: "rank R: PROGRAM (pid P)". Malloc'ed. */
 static char *process_label(const chrome_proc *p)
 {
-    const char *program = ss_log_get_meta(p->log, "program");
-    const char *rank = ss_log_get_meta(p->log, "rank");
+    const char *program = ss_evlog_get_meta(p->log, "program");
+    const char *rank = ss_evlog_get_meta(p->log, "rank");
     if (program == NULL && p->result != NULL)
         program = p->result->program;
     char pid[48];
@@ -629,7 +629,7 @@ static void choose_pids(chrome *c)
 {
     for (size_t i = 0; i < c->n; i++) {
         chrome_proc *p = &c->procs[i];
-        const char *text = ss_log_get_meta(p->log, "pid");
+        const char *text = ss_evlog_get_meta(p->log, "pid");
         p->recorded_pid = text ? atol(text) : 0;
         if (p->recorded_pid <= 0 && p->result != NULL)
             p->recorded_pid = p->result->pid;

@@ -171,8 +171,8 @@ int det_copies_latent(det_ctx *ctx)
 char *det_copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     char total[32], max[32], times[32], waited[32];
-    det_format_ns(agg->total_ns, total, sizeof total);
-    det_format_ns(agg->max_ns, max, sizeof max);
+    ss_format_duration(agg->total_ns, total, sizeof total);
+    ss_format_duration(agg->max_ns, max, sizeof max);
     det_times(agg->count, times, sizeof times);
     const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
     if (agg->rule == SS_RULE_PAGEABLE_ASYNC_COPY) {

@@ -111,7 +111,7 @@ const char *det_mem_kind_word(unsigned kind)
 
 int det_opset_add(det_opset *set, uint32_t op)
 {
-    if (det_grow((void **)&set->ops, &set->cap, set->count + 1, sizeof *set->ops) < 0)
+    if (ss_grow((void **)&set->ops, &set->cap, set->count + 1, sizeof *set->ops) < 0)
         return -1;
     set->ops[set->count++] = op;
     return 0;
@@ -299,18 +299,6 @@ int det_call_device(const det_ctx *ctx, const det_call *call)
     return call->first_op != DET_NONE ? ctx->ops[call->first_op].ev->u.gpu.device : -1;
 }
 
-const char *det_format_ns(uint64_t ns, char *buf, size_t size)
-{
-    if (ns >= 100000) {
-        uint64_t hundredths = (ns + 5000) / 10000; /* of a millisecond */
-        snprintf(buf, size, "%" PRIu64 ".%02u ms", hundredths / 100, (unsigned)(hundredths % 100));
-    } else {
-        uint64_t tenths = (ns + 50) / 100; /* of a microsecond */
-        snprintf(buf, size, "%" PRIu64 ".%u us", tenths / 10, (unsigned)(tenths % 10));
-    }
-    return buf;
-}
-
 const char *det_times(uint64_t n, char *buf, size_t size)
 {
     snprintf(buf, size, "%" PRIu64 " time%s", n, n == 1 ? "" : "s");
@@ -322,7 +310,7 @@ const char *det_times(uint64_t n, char *buf, size_t size)
 static const ss_api *resolve_api(det_ctx *ctx, const ss_ev_api *ev)
 {
     /* By name, so that the in-process log and its trace (which stores only the name) agree. */
-    return ev->name == 0 ? NULL : ss_log_api(ctx->log, ev->name);
+    return ev->name == 0 ? NULL : ss_evlog_api(ctx->log, ev->name);
 }
 
 typedef struct call_key {
@@ -437,8 +425,8 @@ static uint32_t stream_index(det_ctx *ctx, det_map *by_id, uint32_t context, uin
             return det_map_put(by_id, context, stream_id, s) < 0 ? DET_NONE : s;
         }
     }
-    if (det_grow((void **)&ctx->streams, &ctx->stream_cap, ctx->stream_count + 1,
-                 sizeof *ctx->streams) < 0)
+    if (ss_grow((void **)&ctx->streams, &ctx->stream_cap, ctx->stream_count + 1,
+                sizeof *ctx->streams) < 0)
         return DET_NONE;
     s = (uint32_t)ctx->stream_count++;
     det_stream *st = &ctx->streams[s];
@@ -556,9 +544,9 @@ static int build_index(det_ctx *ctx)
             st->device = e->u.gpu.device;
         if (op->call != DET_NONE && det_call_on_legacy(&ctx->calls[op->call]))
             st->legacy = 1;
-        if (det_grow((void **)&st->ops, &st->cap, st->count + 1, sizeof *st->ops) < 0)
+        if (ss_grow((void **)&st->ops, &st->cap, st->count + 1, sizeof *st->ops) < 0)
             goto out;
-        if (det_grow((void **)&st->max_end, &st->max_end_cap, st->count + 1, sizeof *st->max_end) <
+        if (ss_grow((void **)&st->max_end, &st->max_end_cap, st->count + 1, sizeof *st->max_end) <
             0)
             goto out;
         uint64_t prev = st->count ? st->max_end[st->count - 1] : 0;
@@ -821,7 +809,7 @@ static int add_item(det_agg *agg, const det_op *op)
         agg->items_untracked++;
         return 0;
     }
-    if (det_grow((void **)&agg->items, &agg->item_cap, agg->item_count + 1, sizeof *agg->items) < 0)
+    if (ss_grow((void **)&agg->items, &agg->item_cap, agg->item_count + 1, sizeof *agg->items) < 0)
         return -1;
     key.count = 1;
     key.ns = ns;
@@ -837,8 +825,8 @@ static int add_stream(det_agg *agg, uint32_t stream_id)
     }
     if (agg->other_count == MAX_STREAMS)
         return 0;
-    if (det_grow((void **)&agg->others, &agg->other_cap, agg->other_count + 1,
-                 sizeof *agg->others) < 0)
+    if (ss_grow((void **)&agg->others, &agg->other_cap, agg->other_count + 1, sizeof *agg->others) <
+        0)
         return -1;
     agg->others[agg->other_count++] = stream_id;
     return 0;
@@ -896,7 +884,7 @@ int det_report(det_ctx *ctx, const det_hit *hit)
     if (slot == NULL)
         return -1;
     if (*slot == 0) {
-        if (det_grow((void **)&ctx->aggs, &ctx->agg_cap, ctx->agg_count + 1, sizeof *ctx->aggs) < 0)
+        if (ss_grow((void **)&ctx->aggs, &ctx->agg_cap, ctx->agg_count + 1, sizeof *ctx->aggs) < 0)
             return -1;
         det_agg *a = &ctx->aggs[ctx->agg_count];
         memset(a, 0, sizeof *a);
@@ -989,7 +977,7 @@ static char *waited_text(const det_ctx *ctx, const det_agg *agg)
         append(&text, &len, " on stream %" PRIu32 " (", it->stream_id);
         if (it->count > 1)
             append(&text, &len, "%" PRIu64 " times, ", it->count);
-        append(&text, &len, "%s)", det_format_ns(it->ns, d, sizeof d));
+        append(&text, &len, "%s)", ss_format_duration(it->ns, d, sizeof d));
     }
     uint64_t more = agg->item_count - shown + agg->items_untracked;
     if (more)
@@ -1024,7 +1012,7 @@ static int module_base(const ss_event_log *log, const char *module, uint64_t *ba
     char key[4096];
     if (snprintf(key, sizeof key, "base:%s", module) >= (int)sizeof key)
         return -1;
-    const char *value = ss_log_get_meta(log, key);
+    const char *value = ss_evlog_get_meta(log, key);
     if (value == NULL || strncmp(value, "0x", 2) != 0)
         return -1;
     char *end;
@@ -1202,7 +1190,7 @@ static void emit_findings(det_ctx *ctx, ss_result *out)
 
 static uint64_t meta_u64(const ss_event_log *log, const char *key, uint64_t fallback)
 {
-    const char *v = ss_log_get_meta(log, key);
+    const char *v = ss_evlog_get_meta(log, key);
     if (v == NULL || *v < '0' || *v > '9')
         return fallback;
     char *end;
@@ -1224,7 +1212,7 @@ static void copy_meta(const ss_event_log *log, ss_result *out)
         {"started_at", offsetof(ss_result, started_at)},
     };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {
-        const char *v = ss_log_get_meta(log, strings[i].key);
+        const char *v = ss_evlog_get_meta(log, strings[i].key);
         if (v == NULL)
             continue;
         char **field = (char **)((char *)out + strings[i].offset);
@@ -1232,7 +1220,7 @@ static void copy_meta(const ss_event_log *log, ss_result *out)
         *field = ss_strdup(v);
     }
     out->pid = (long)meta_u64(log, "pid", (uint64_t)out->pid);
-    const char *rank = ss_log_get_meta(log, "rank");
+    const char *rank = ss_evlog_get_meta(log, "rank");
     if (rank != NULL) {
         char *end;
         long r = strtol(rank, &end, 10);
@@ -1316,13 +1304,13 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
         ss_detect_options_default(&defaults);
         options = &defaults;
     }
-    ss_log_sort(log);
+    ss_evlog_sort(log);
     det_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.log = log;
     ctx.opt = options;
     ctx.multi_device = names_two_devices(log);
-    const char *python = ss_log_get_meta(log, "python");
+    const char *python = ss_evlog_get_meta(log, "python");
     ctx.python_program = python != NULL && python[0] != '\0';
     int rc = build_index(&ctx);
     if (rc == 0)
@@ -1367,7 +1355,7 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
             ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
             free(msg);
         }
-        const char *refused = ss_log_get_meta(log, "refused_activity_buffers");
+        const char *refused = ss_evlog_get_meta(log, "refused_activity_buffers");
         if (refused != NULL && strcmp(refused, "0") != 0) {
             char *msg = ss_asprintf("%s request%s of CUPTI for an activity buffer %s refused past "
                                     "the memory cap, and CUPTI dropped the GPU records it had "

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "event.h"
+#include "evlog.h"
 #include "report.h"
 
 typedef struct ss_detect_options {

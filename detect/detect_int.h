@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "detect.h"
+#include "util.h"
 
 #define DET_NONE UINT32_MAX
 
@@ -126,11 +127,6 @@ int det_waited(const det_ctx *ctx, uint32_t call, uint32_t stream_id, det_opset 
 int det_opset_add(det_opset *set, uint32_t op);
 void det_opset_free(det_opset *set);
 
-/* Grows the array '*base' of '*cap' elements of 'size' bytes (doubling, from 16) until it
- * holds 'need'. Returns 0, or -1 when memory is exhausted or the size overflows ('*base'
- * then unchanged). */
-int det_grow(void **base, size_t *cap, size_t need, size_t size);
-
 /* "pageable", "pinned" or "managed" for a CUPTI memory kind (SS_MEM_*); NULL otherwise. */
 const char *det_mem_kind_word(unsigned kind);
 
@@ -174,8 +170,6 @@ uint32_t det_call_stream(const det_ctx *ctx, const det_call *call);
 /* The device a call worked on: its own (the current device when it was made), else its first
  * operation's; -1 when unknown. */
 int det_call_device(const det_ctx *ctx, const det_call *call);
-/* "1.25 ms" / "3.4 us" into 'buf'. */
-const char *det_format_ns(uint64_t ns, char *buf, size_t size);
 
 /* Aggregated figures, readable by the message functions. */
 struct det_agg {

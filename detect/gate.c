@@ -145,12 +145,12 @@ int ss_gate_check(const ss_gate *gate, const ss_result *result, char *why, size_
         budget_ns = share_of(result->wall_ns, gate->budget);
         char pct[16];
         snprintf(share, sizeof share, " (%s of %s)", percent_text(gate->budget, pct, sizeof pct),
-                 det_format_ns(result->wall_ns, wall, sizeof wall));
+                 ss_format_duration(result->wall_ns, wall, sizeof wall));
     }
     int over = result->blocked_ns > budget_ns;
     snprintf(why, why_size, "%s; %s blocked, %s the budget of %s%s", level,
-             det_format_ns(result->blocked_ns, blocked, sizeof blocked), over ? "over" : "within",
-             det_format_ns(budget_ns, budget, sizeof budget), share);
+             ss_format_duration(result->blocked_ns, blocked, sizeof blocked),
+             over ? "over" : "within", ss_format_duration(budget_ns, budget, sizeof budget), share);
     return findings > 0 || over;
 }
 

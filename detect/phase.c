@@ -60,7 +60,7 @@ static int find_regions(const uint32_t *names, const size_t *next, size_t n, reg
         while (i + (reps + 1) * found <= n && work < budget &&
                repeats(names, i + (reps - 1) * found, found, found, &work))
             reps++;
-        if (det_grow((void **)out, cap, *count + 1, sizeof **out) < 0)
+        if (ss_grow((void **)out, cap, *count + 1, sizeof **out) < 0)
             return -1;
         (*out)[(*count)++] = (region){i, reps * found};
         i += reps * found;

@@ -124,8 +124,8 @@ int det_readback_latent(det_ctx *ctx)
 char *det_readback_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     char total[32], max[32], then[96] = "";
-    det_format_ns(agg->total_ns, total, sizeof total);
-    det_format_ns(agg->max_ns, max, sizeof max);
+    ss_format_duration(agg->total_ns, total, sizeof total);
+    ss_format_duration(agg->max_ns, max, sizeof max);
     if (agg->flag_count > 0 && agg->aux_call != DET_NONE) {
         char count[32];
         snprintf(count, sizeof count, "%" PRIu64, agg->flag_count);

@@ -79,7 +79,7 @@ static thread_stack *stack_of(scope_walk *w, uint32_t thread, uint8_t source)
     uint32_t s = det_map_get(&w->stack_of, thread, source);
     if (s != DET_NONE)
         return &w->stacks[s];
-    if (det_grow((void **)&w->stacks, &w->stack_cap, w->stack_count + 1, sizeof *w->stacks) < 0 ||
+    if (ss_grow((void **)&w->stacks, &w->stack_cap, w->stack_count + 1, sizeof *w->stacks) < 0 ||
         det_map_put(&w->stack_of, thread, source, (uint32_t)w->stack_count) < 0)
         return NULL;
     thread_stack *st = &w->stacks[w->stack_count++];
@@ -90,7 +90,7 @@ static thread_stack *stack_of(scope_walk *w, uint32_t thread, uint8_t source)
 static int push(det_scope *sc, scope_walk *w, const ss_ev_scope *m)
 {
     thread_stack *st = stack_of(w, m->thread, m->source);
-    if (st == NULL || det_grow((void **)&st->items, &st->cap, st->count + 1, sizeof *st->items) < 0)
+    if (st == NULL || ss_grow((void **)&st->items, &st->cap, st->count + 1, sizeof *st->items) < 0)
         return -1;
     st->items[st->count++] = (pushed){m->name, ++w->order};
     if (m->source == SS_SCOPE_FROM_NVTX && sc->nvtx_name != 0 && m->name == sc->nvtx_name) {
@@ -115,7 +115,7 @@ static int pop(det_scope *sc, scope_walk *w, const ss_ev_scope *m)
 
 static int start(det_scope *sc, scope_walk *w, const ss_ev_scope *m)
 {
-    if (det_grow((void **)&w->ranges, &w->range_cap, w->range_count + 1, sizeof *w->ranges) < 0 ||
+    if (ss_grow((void **)&w->ranges, &w->range_cap, w->range_count + 1, sizeof *w->ranges) < 0 ||
         det_map_put(&w->started_at, m->id, m->source, (uint32_t)w->range_count) < 0)
         return -1;
     uint32_t r = (uint32_t)w->range_count++;
@@ -373,10 +373,10 @@ void det_scope_free(det_ctx *ctx)
 
 void ss_detect_scope_from_log(ss_detect_options *options, const ss_event_log *log)
 {
-    const char *from_start = ss_log_get_meta(log, SS_META_PROFILE_FROM_START);
+    const char *from_start = ss_evlog_get_meta(log, SS_META_PROFILE_FROM_START);
     if (from_start != NULL && strcmp(from_start, "0") == 0)
         options->profile_from_start = 0;
-    const char *range = ss_log_get_meta(log, SS_META_NVTX_RANGE);
+    const char *range = ss_evlog_get_meta(log, SS_META_NVTX_RANGE);
     if (range != NULL && range[0] != '\0')
         options->nvtx_range = range;
 }

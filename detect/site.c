@@ -51,7 +51,7 @@ static int is_library_module(const det_ctx *ctx, const char *module)
                                         "/miniconda",      "/anaconda",       "/.local/lib/"};
     if (module[0] == '\0')
         return 0;
-    const char *exe = ss_log_get_meta(ctx->log, "executable");
+    const char *exe = ss_evlog_get_meta(ctx->log, "executable");
     if (exe != NULL && strcmp(exe, module) == 0)
         return ctx->python_program;
     if (is_known_library(module))

@@ -286,8 +286,8 @@ int det_streams_latent(det_ctx *ctx)
 char *det_streams_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     char total[32], max[32], times[32];
-    det_format_ns(agg->total_ns, total, sizeof total);
-    det_format_ns(agg->max_ns, max, sizeof max);
+    ss_format_duration(agg->total_ns, total, sizeof total);
+    ss_format_duration(agg->max_ns, max, sizeof max);
     det_times(agg->count, times, sizeof times);
     const det_call *call = &ctx->calls[agg->call];
     if (agg->rule == SS_RULE_BLOCKING_STREAM_CREATE)

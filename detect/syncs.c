@@ -113,8 +113,8 @@ int det_syncs_latent(det_ctx *ctx)
 char *det_syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     char total[32], max[32], times[32], over[32], text[32];
-    det_format_ns(agg->total_ns, total, sizeof total);
-    det_format_ns(agg->max_ns, max, sizeof max);
+    ss_format_duration(agg->total_ns, total, sizeof total);
+    ss_format_duration(agg->max_ns, max, sizeof max);
     det_times(agg->count, times, sizeof times);
     const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
     if (agg->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL)
@@ -132,5 +132,5 @@ char *det_syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
                        " of them (%s) waited for work on two or more streams, where waiting "
                        "for one stream or event may suffice",
                        api, times, total, max, agg->flag_count,
-                       det_format_ns(agg->flag_ns, over, sizeof over));
+                       ss_format_duration(agg->flag_ns, over, sizeof over));
 }

@@ -450,11 +450,11 @@ static int read_meta(reader *r)
     if (expect_fields(r, 3) < 0 || unescape(r, r->fields[1], "meta") < 0 ||
         unescape(r, r->fields[2], "meta") < 0)
         return -1;
-    if (ss_log_get_meta(r->log, r->fields[1]) != NULL)
+    if (ss_evlog_get_meta(r->log, r->fields[1]) != NULL)
         return fail(r, "meta: duplicate key '%s'", r->fields[1]);
     if (read_run_time(r) < 0)
         return -1;
-    if (ss_log_set_meta(r->log, r->fields[1], r->fields[2]) < 0)
+    if (ss_evlog_set_meta(r->log, r->fields[1], r->fields[2]) < 0)
         return fail(r, "out of memory");
     return 0;
 }
@@ -471,7 +471,7 @@ static int read_str(reader *r)
     if (unescape(r, r->fields[2], "str") < 0)
         return -1;
     size_t before = r->log->string_count;
-    uint32_t got = ss_log_intern(r->log, r->fields[2]);
+    uint32_t got = ss_evlog_intern(r->log, r->fields[2]);
     if (r->log->string_count == before) {
         if (got == 0 && r->fields[2][0] != '\0')
             return fail(r, "out of memory");
@@ -483,7 +483,7 @@ static int read_str(reader *r)
 static int finish_stack(reader *r)
 {
     size_t before = r->log->stack_count;
-    ss_log_add_stack(r->log, r->frames, r->stack_depth);
+    ss_evlog_add_stack(r->log, r->frames, r->stack_depth);
     r->in_stack = 0;
     if (r->log->stack_count == before)
         return fail(r, "out of memory");
@@ -647,10 +647,10 @@ static int read_event(reader *r, const struct event_record *rec)
     if (rec->type == SS_EV_API) {
         /* The API id is not stored: it is derived from the name, so a trace stays valid when
          * the API table gains rows. */
-        const ss_api *row = ss_log_api(r->log, e.u.api.name);
+        const ss_api *row = ss_evlog_api(r->log, e.u.api.name);
         e.u.api.api = (uint16_t)(row ? row->api : SS_API_COUNT);
     }
-    if (ss_log_append(r->log, &e) < 0)
+    if (ss_evlog_append(r->log, &e) < 0)
         return fail(r, "out of memory");
     return 0;
 }
@@ -749,7 +749,7 @@ int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_siz
     r.log = log;
     if (err_size > 0)
         err[0] = '\0';
-    if (ss_log_init(log) < 0) {
+    if (ss_evlog_init(log) < 0) {
         snprintf(err, err_size, "%s: out of memory", path);
         return -1;
     }
@@ -762,7 +762,7 @@ int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_siz
         snprintf(err, err_size, "%s: %s", path, fd < 0 ? ss_file_error() : strerror(errno));
         if (fd >= 0)
             close(fd);
-        ss_log_free(log);
+        ss_evlog_free(log);
         return -1;
     }
     char *text = NULL;
@@ -804,6 +804,6 @@ int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_siz
     if (!use_stdin)
         fclose(in);
     if (rc < 0)
-        ss_log_free(log);
+        ss_evlog_free(log);
     return rc;
 }

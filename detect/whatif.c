@@ -416,7 +416,7 @@ static int flush_chain(det_ctx *ctx, chain *c, const uint64_t *rates)
 /* Closes the chunk being filled into the chain. Returns 0 or -1. */
 static int close_chunk(chain *c)
 {
-    if (det_grow((void **)&c->chunks, &c->cap, c->count + 1, sizeof *c->chunks) < 0)
+    if (ss_grow((void **)&c->chunks, &c->cap, c->count + 1, sizeof *c->chunks) < 0)
         return -1;
     c->chunks[c->count++] = c->current;
     return 0;
@@ -518,7 +518,7 @@ static int pinned_rate(const det_ctx *ctx, uint8_t kind, uint64_t fallback, uint
         if (e->type != SS_EV_MEMCPY || g->copy_kind != kind || host != SS_MEM_PINNED ||
             g->bytes < PINNED_RATE_MIN_BYTES || gpu_ns(g) == 0)
             continue;
-        if (det_grow((void **)&rates, &cap, n + 1, sizeof *rates) < 0) {
+        if (ss_grow((void **)&rates, &cap, n + 1, sizeof *rates) < 0) {
             free(rates);
             return -1;
         }
@@ -619,13 +619,15 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
         "inside the launch call. The kernel sequence repeats every %" PRIu64 " kernel%s "
         "(%" PRIu64 " iterations, %s each); replayed as a CUDA graph it would take about %s "
         "(%s per iteration)",
-        f[LB_KERNELS], name[0] ? name : "unknown", det_format_ns(f[LB_IDLE], idle, sizeof idle),
-        idle_percent, det_format_ns(f[LB_MEASURED], measured, sizeof measured),
-        det_format_ns(f[LB_PER_LAUNCH] / runs, host, sizeof host),
-        det_format_ns(f[LB_LAUNCH_API] / runs, api, sizeof api), period, period == 1 ? "" : "s",
-        f[LB_ITERATIONS], det_format_ns(measured_iteration, it_m, sizeof it_m),
-        det_format_ns(f[LB_PREDICTED], predicted, sizeof predicted),
-        det_format_ns(predicted_iteration, it_p, sizeof it_p));
+        f[LB_KERNELS], name[0] ? name : "unknown",
+        ss_format_duration(f[LB_IDLE], idle, sizeof idle), idle_percent,
+        ss_format_duration(f[LB_MEASURED], measured, sizeof measured),
+        ss_format_duration(f[LB_PER_LAUNCH] / runs, host, sizeof host),
+        ss_format_duration(f[LB_LAUNCH_API] / runs, api, sizeof api), period,
+        period == 1 ? "" : "s", f[LB_ITERATIONS],
+        ss_format_duration(measured_iteration, it_m, sizeof it_m),
+        ss_format_duration(f[LB_PREDICTED], predicted, sizeof predicted),
+        ss_format_duration(predicted_iteration, it_p, sizeof it_p));
 }
 
 static char *pipeline_message(const det_agg *agg, ss_finding *finding)
@@ -657,11 +659,12 @@ static char *pipeline_message(const det_agg *agg, ss_finding *finding)
         "overlapping them: %s; double-buffered they would take about %s (the first chunk, then "
         "%" PRIu64 " times the slowest stage, %s). Stages per chunk (median): copy in %s, "
         "kernel %s, copy out %s",
-        f[PL_CHUNKS], det_format_ns(f[PL_MEASURED], measured, sizeof measured),
-        det_format_ns(f[PL_PREDICTED], predicted, sizeof predicted),
+        f[PL_CHUNKS], ss_format_duration(f[PL_MEASURED], measured, sizeof measured),
+        ss_format_duration(f[PL_PREDICTED], predicted, sizeof predicted),
         f[PL_CHUNKS] >= runs ? (f[PL_CHUNKS] - runs) / runs : 0,
-        det_format_ns(slowest, t_slow, sizeof t_slow), det_format_ns(in, t_in, sizeof t_in),
-        det_format_ns(kernel, t_k, sizeof t_k), det_format_ns(out, t_out, sizeof t_out));
+        ss_format_duration(slowest, t_slow, sizeof t_slow),
+        ss_format_duration(in, t_in, sizeof t_in), ss_format_duration(kernel, t_k, sizeof t_k),
+        ss_format_duration(out, t_out, sizeof t_out));
     if (f[PL_PAGEABLE] == 0)
         return text;
     char r_in[32], r_out[32];
@@ -670,8 +673,8 @@ static char *pipeline_message(const det_agg *agg, ss_finding *finding)
                              "%s and copy out %s, as the prediction assumes",
                              text, rate_text(f[PL_RATE_H2D] / runs, r_in, sizeof r_in),
                              rate_text(f[PL_RATE_D2H] / runs, r_out, sizeof r_out),
-                             det_format_ns(in_pinned, t_in, sizeof t_in),
-                             det_format_ns(out_pinned, t_out, sizeof t_out));
+                             ss_format_duration(in_pinned, t_in, sizeof t_in),
+                             ss_format_duration(out_pinned, t_out, sizeof t_out));
     free(text);
     return more;
 }

@@ -4,7 +4,7 @@
  * come from an empty folder given as the root. */
 #include "common.h"
 #include "detect.h"
-#include "event.h"
+#include "evlog.h"
 #include "report.h"
 
 #include <string.h>
@@ -43,6 +43,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ss_report_write_gitlab(sink, &result) < 0)
         ss_fuzz_fail("a result writer failed");
     ss_result_free(&result);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
     return 0;
 }

@@ -3,7 +3,7 @@
  * again byte for byte the same. */
 #include "common.h"
 #include "detect.h"
-#include "event.h"
+#include "evlog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ss_fuzz_fail("ss_chrome_trace_write failed");
     size_t first_len = 0;
     char *first = trace_text(&log, &first_len);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
 
     if (ss_trace_read(ss_fuzz_input_file(first, first_len), &log, err, sizeof err) < 0) {
         fprintf(stderr, "%s\n", err);
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     size_t second_len = 0;
     char *second = trace_text(&log, &second_len);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
     if (first_len != second_len || memcmp(first, second, first_len) != 0)
         ss_fuzz_fail("a trace read back writes out differently");
     free(first);

@@ -5,7 +5,7 @@
 #include <cupti.h> /* types only: cbid enums and the generated parameter structs */
 #include <string.h>
 
-#include "event.h"
+#include "evlog.h"
 #include "rules.h"
 
 /* A field of the parameter struct of callback 'fn'. */

@@ -12,12 +12,13 @@
 
 #include "capture.h"
 #include "detect.h"
-#include "event.h"
+#include "evlog.h"
 #include "interpose.h"
 #include "report.h"
 #include "rules.h"
 #include "store.h"
 #include "symbolize.h"
+#include "util.h"
 
 #define SS_EXPORT __attribute__((visibility("default")))
 
@@ -159,10 +160,10 @@ static uint32_t intern_function(symbolizer *s, ss_event_log *log, const char *na
         char *joined = malloc(len);
         if (joined != NULL)
             snprintf(joined, len, "%s%s", prefix, plain);
-        id = ss_log_intern(log, joined != NULL ? joined : name);
+        id = ss_evlog_intern(log, joined != NULL ? joined : name);
         free(joined);
     } else {
-        id = ss_log_intern(log, status == 0 && plain != NULL ? plain : name);
+        id = ss_evlog_intern(log, status == 0 && plain != NULL ? plain : name);
     }
     free(plain);
     return id;
@@ -194,7 +195,7 @@ static void add_module_bases(const symbolizer *s, ss_event_log *log)
         char key[PATH_MAX + 8], value[32];
         snprintf(key, sizeof key, "base:%s", log->strings[s->modules[i].module]);
         snprintf(value, sizeof value, "0x%llx", (unsigned long long)s->modules[i].bias);
-        ss_log_set_meta(log, key, value);
+        ss_evlog_set_meta(log, key, value);
     }
 }
 
@@ -238,7 +239,7 @@ static void identify_pc(symbolizer *s, ss_event_log *log, uint64_t pc, pc_entry 
     int found = ss_sym_module(s->sym, pc, &module, &bias);
     if (found < 0)
         return;
-    e->frames[0].module = ss_log_intern(log, module);
+    e->frames[0].module = ss_evlog_intern(log, module);
     if (found > 0)
         note_module(s, e->frames[0].module, bias);
     e->keep = !is_tool_module(module);
@@ -261,7 +262,7 @@ static void resolve_pc(symbolizer *s, ss_event_log *log, pc_entry *e)
     uint32_t symbol = intern_function(s, log, r.symbol);
     e->frames[0].function = symbol;
     if (r.frames[0].file != NULL) {
-        e->frames[0].file = ss_log_intern(log, r.frames[0].file);
+        e->frames[0].file = ss_evlog_intern(log, r.frames[0].file);
         e->frames[0].line = r.frames[0].line;
     }
     /* The outer frames of inlined calls share the pc and the module. */
@@ -273,7 +274,7 @@ static void resolve_pc(symbolizer *s, ss_event_log *log, pc_entry *e)
             *outer = e->frames[k];
             outer->function = 0;
             outer->file =
-                r.frames[k + 1].file != NULL ? ss_log_intern(log, r.frames[k + 1].file) : 0;
+                r.frames[k + 1].file != NULL ? ss_evlog_intern(log, r.frames[k + 1].file) : 0;
             outer->line = r.frames[k + 1].line;
         }
     }
@@ -370,8 +371,8 @@ static uint32_t add_stack(symbolizer *s, ss_event_log *log, const ss_stack_entry
             continue;
         ss_stack_frame *out = &py[py_depth++];
         memset(out, 0, sizeof *out);
-        out->function = ss_log_intern(log, ss_py_text(python, f->function));
-        out->file = ss_log_intern(log, ss_py_text(python, f->file));
+        out->function = ss_evlog_intern(log, ss_py_text(python, f->function));
+        out->file = ss_evlog_intern(log, ss_py_text(python, f->file));
         out->line = f->line;
         out->python = 1;
     }
@@ -381,7 +382,7 @@ static uint32_t add_stack(symbolizer *s, ss_event_log *log, const ss_stack_entry
         memcpy(&frames[at], py, py_depth * sizeof *py);
         depth += py_depth;
     }
-    return depth > 0 ? ss_log_add_stack(log, frames, depth) : 0;
+    return depth > 0 ? ss_evlog_add_stack(log, frames, depth) : 0;
 }
 
 /* ---- building the event log ---- */
@@ -390,7 +391,7 @@ static void set_meta_u64(ss_event_log *log, const char *key, uint64_t value)
 {
     char text[32];
     snprintf(text, sizeof text, "%llu", (unsigned long long)value);
-    ss_log_set_meta(log, key, text);
+    ss_evlog_set_meta(log, key, text);
 }
 
 static void read_command_line(ss_event_log *log)
@@ -399,7 +400,7 @@ static void read_command_line(ss_event_log *log)
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         exe[n] = '\0';
-        ss_log_set_meta(log, "executable", exe);
+        ss_evlog_set_meta(log, "executable", exe);
     }
     FILE *f = fopen("/proc/self/cmdline", "r");
     if (f == NULL)
@@ -410,29 +411,29 @@ static void read_command_line(ss_event_log *log)
     if (len == 0)
         return;
     buf[len] = '\0';
-    ss_log_set_meta(log, "program", buf);
+    ss_evlog_set_meta(log, "program", buf);
     for (size_t i = 0; i + 1 < len; i++) {
         if (buf[i] == '\0')
             buf[i] = ' ';
     }
-    ss_log_set_meta(log, "command_line", buf);
+    ss_evlog_set_meta(log, "command_line", buf);
 }
 
 static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char *host)
 {
     set_meta_u64(log, "pid", (uint64_t)v->pid);
     read_command_line(log);
-    ss_log_set_meta(log, "hostname", host);
+    ss_evlog_set_meta(log, "hostname", host);
     int rank = ss_interpose_rank();
     if (rank >= 0)
         set_meta_u64(log, "rank", (uint64_t)rank);
     if (v->gpu != NULL && v->gpu[0] != '\0')
-        ss_log_set_meta(log, "gpu", v->gpu);
+        ss_evlog_set_meta(log, "gpu", v->gpu);
     if (v->driver_version > 0) {
         char text[32];
         snprintf(text, sizeof text, "%d.%d", v->driver_version / 1000,
                  v->driver_version % 1000 / 10);
-        ss_log_set_meta(log, "driver", text);
+        ss_evlog_set_meta(log, "driver", text);
     }
     set_meta_u64(log, "wall_ns", v->end_ns > v->start_ns ? v->end_ns - v->start_ns : 0);
     set_meta_u64(log, "start_ns", v->start_ns);
@@ -441,12 +442,12 @@ static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char
     struct tm tm;
     char when[64];
     if (gmtime_r(&secs, &tm) != NULL && strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm))
-        ss_log_set_meta(log, "started_at", when);
-    ss_log_set_meta(log, "cupti", v->cupti_path != NULL ? v->cupti_path : "");
+        ss_evlog_set_meta(log, "started_at", when);
+    ss_evlog_set_meta(log, "cupti", v->cupti_path != NULL ? v->cupti_path : "");
     if (v->python != NULL && v->python[0] != '\0')
-        ss_log_set_meta(log, "python", v->python);
-    ss_log_set_meta(log, "kernel_activity", v->config->kernel_activity ? "1" : "0");
-    ss_log_set_meta(log, "sync_records", v->config->sync_records ? "1" : "0");
+        ss_evlog_set_meta(log, "python", v->python);
+    ss_evlog_set_meta(log, "kernel_activity", v->config->kernel_activity ? "1" : "0");
+    ss_evlog_set_meta(log, "sync_records", v->config->sync_records ? "1" : "0");
     set_meta_u64(log, "max_memory", v->config->max_memory);
     set_meta_u64(log, "memory_used", ss_budget_used(&v->store->budget));
     set_meta_u64(log, "dropped_stacks", atomic_load(&v->store->budget.dropped_stacks));
@@ -454,10 +455,10 @@ static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char
         set_meta_u64(log, "refused_activity_buffers",
                      atomic_load(&v->store->budget.refused_buffers));
     if (v->forked)
-        ss_log_set_meta(log, "forked", "1");
+        ss_evlog_set_meta(log, "forked", "1");
     if (v->signal != 0)
         set_meta_u64(log, "signal", (uint64_t)v->signal);
-    ss_log_set_meta(log, "syncscope", SS_VERSION);
+    ss_evlog_set_meta(log, "syncscope", SS_VERSION);
 }
 
 /* Copies the threads' events (complete calls only) and the activity into 'log'. */
@@ -467,7 +468,7 @@ static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sy
     size_t api_count;
     const ss_api *apis = ss_api_all(&api_count);
     for (size_t i = 0; i < SS_API_COUNT; i++)
-        api_names[i] = ss_log_intern(log, apis[i].name);
+        api_names[i] = ss_evlog_intern(log, apis[i].name);
 
     /* Threads in registration order, so that the log does not depend on list order. */
     uint32_t nthreads = atomic_load(&v->store->thread_count);
@@ -510,11 +511,11 @@ static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sy
                 } else if (e.type == SS_EV_SCOPE) {
                     /* A range's name: from the capture's range names into the log's strings. */
                     const char *name = ss_name_get(&v->store->ranges, e.u.scope.name);
-                    e.u.scope.name = name != NULL ? ss_log_intern(log, name) : 0;
+                    e.u.scope.name = name != NULL ? ss_evlog_intern(log, name) : 0;
                 } else if (e.type != SS_EV_STREAM) {
                     continue;
                 }
-                if (ss_log_append(log, &e) < 0) {
+                if (ss_evlog_append(log, &e) < 0) {
                     free(stack_ids);
                     free(threads);
                     return -1;
@@ -539,7 +540,7 @@ static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sy
                 e.u.gpu.name = e.u.gpu.name <= names->count ? name_ids[e.u.gpu.name] : 0;
             if (e.type == 0)
                 continue;
-            if (ss_log_append(log, &e) < 0) {
+            if (ss_evlog_append(log, &e) < 0) {
                 free(name_ids);
                 return -1;
             }
@@ -628,16 +629,6 @@ static int write_to(const char *path, output *o)
     return 0;
 }
 
-static void format_ns(uint64_t ns, char *out, size_t size)
-{
-    if (ns >= 1000000000ull)
-        snprintf(out, size, "%.2f s", (double)ns / 1e9);
-    else if (ns >= 1000000ull)
-        snprintf(out, size, "%.2f ms", (double)ns / 1e6);
-    else
-        snprintf(out, size, "%.1f us", (double)ns / 1e3);
-}
-
 /* Where a summary line puts a finding: "file:line", else "function (module+0xOFFSET)", else
  * the function; then " via LIBRARY-LINE" when the call went through a library. */
 static void summary_where(const ss_finding *f, char *out, size_t size)
@@ -658,8 +649,8 @@ static void summary_where(const ss_finding *f, char *out, size_t size)
 static void print_summary(const ss_result *r, const char *written)
 {
     char blocked[32], wall[32];
-    format_ns(r->blocked_ns, blocked, sizeof blocked);
-    format_ns(r->wall_ns, wall, sizeof wall);
+    ss_format_duration(r->blocked_ns, blocked, sizeof blocked);
+    ss_format_duration(r->wall_ns, wall, sizeof wall);
     size_t startup = 0, latent = 0, unlined = 0;
     uint64_t startup_ns = 0;
     for (size_t i = 0; i < r->count; i++) {
@@ -690,7 +681,7 @@ static void print_summary(const ss_result *r, const char *written)
             continue;
         const ss_rule *rule = ss_rules_get(f->rule);
         char cost[32];
-        format_ns(f->evidence.total_ns, cost, sizeof cost);
+        ss_format_duration(f->evidence.total_ns, cost, sizeof cost);
         char where[PATH_MAX * 2 + 64];
         summary_where(f, where, sizeof where);
         ss_log_note("  %s %-9s %s x%llu  %s  %s", rule->id, cost,
@@ -702,7 +693,7 @@ static void print_summary(const ss_result *r, const char *written)
         ss_log_note("  ... and %zu more", listed - shown);
     if (startup > 0) {
         char cost[32];
-        format_ns(startup_ns, cost, sizeof cost);
+        ss_format_duration(startup_ns, cost, sizeof cost);
         ss_log_note("  %zu finding%s only in the startup phase (before the first repeated GPU "
                     "work: loading, compiling, autotuning), %s blocked: see the result file",
                     startup, startup == 1 ? "" : "s", cost);
@@ -818,7 +809,7 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
 
     uint64_t t_start = monotonic_ns();
     ss_event_log log;
-    if (ss_log_init(&log) < 0)
+    if (ss_evlog_init(&log) < 0)
         return -1;
     symbolizer sym;
     symbolizer_init(&sym, cfg->symbol_cache);
@@ -828,7 +819,7 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     if (build_log(v, &log, &sym) < 0) {
         ss_log_error("out of memory while collecting the events; no report written");
         symbolizer_free(&sym);
-        ss_log_free(&log);
+        ss_evlog_free(&log);
         return -1;
     }
     add_module_bases(&sym, &log);
@@ -857,17 +848,17 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     options.profile_from_start = cfg->profile_from_start;
     options.nvtx_range = cfg->nvtx_range[0] != '\0' ? cfg->nvtx_range : NULL;
     if (!cfg->profile_from_start)
-        ss_log_set_meta(&log, SS_META_PROFILE_FROM_START, "0");
+        ss_evlog_set_meta(&log, SS_META_PROFILE_FROM_START, "0");
     if (cfg->nvtx_range[0] != '\0')
-        ss_log_set_meta(&log, SS_META_NVTX_RANGE, cfg->nvtx_range);
+        ss_evlog_set_meta(&log, SS_META_NVTX_RANGE, cfg->nvtx_range);
     set_meta_u64(&log, "min_blocked_ns", options.min_blocked_ns);
     set_meta_u64(&log, "readback_max_bytes", options.readback_max_bytes);
     set_meta_u64(&log, "slack_ns", options.slack_ns);
 
     if (cfg->attribute_to[0] != '\0')
-        ss_log_set_meta(&log, "attribute_to", cfg->attribute_to);
+        ss_evlog_set_meta(&log, "attribute_to", cfg->attribute_to);
     if (!cfg->latent)
-        ss_log_set_meta(&log, "latent", "0");
+        ss_evlog_set_meta(&log, "latent", "0");
 
     /* The trace is written before the detectors run, exactly as captured: `syncscope
      * analyze` reads it and runs the same detectors. */
@@ -886,7 +877,7 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     if (detected < 0) {
         ss_log_error("out of memory in the detectors; no report written");
         ss_result_free(&result);
-        ss_log_free(&log);
+        ss_evlog_free(&log);
         return -1;
     }
     uint64_t t_detect = monotonic_ns();
@@ -933,6 +924,6 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
                     (double)(t_end - t_detect) / 1e6, (double)(t_end - t_start) / 1e6);
     }
     ss_result_free(&result);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
     return rc;
 }

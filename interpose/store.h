@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "evlog.h"
 
 /* Every byte the capture takes is counted against 'cap'; past it, events are dropped and
  * counted. Memory comes from mmap, never from the program's malloc, and is given back only

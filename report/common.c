@@ -34,7 +34,7 @@ cJSON *ss_report_json_checked(cJSON *item)
 static size_t utf8_span(const char *text, size_t avail)
 {
     uint32_t code_point;
-    return (unsigned char)text[0] < 0x80 ? 1 : ss_report_utf8_char(text, avail, &code_point);
+    return (unsigned char)text[0] < 0x80 ? 1 : ss_utf8_decode(text, avail, &code_point);
 }
 
 /* 'text' with every byte that does not start a valid UTF-8 sequence (a stray continuation
@@ -232,10 +232,4 @@ char *ss_report_relative_path(const char *root_dir, const char *file, int *insid
     }
     *inside = 0;
     return abs;
-}
-
-void ss_report_format_ms(char *out, size_t size, uint64_t ns)
-{
-    uint64_t us = (ns + 500) / 1000;
-    snprintf(out, size, "%" PRIu64 ".%03" PRIu64 " ms", us / 1000, us % 1000);
 }

@@ -1,7 +1,7 @@
 /* html.c: the HTML report: one self-contained page joining lint and run results. */
 #include "report_int.h"
 
-#include "event.h"
+#include "evlog.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -288,7 +288,7 @@ static void json_string_max(FILE *out, const char *s, size_t max)
         }
         /* The string ends in a NUL, which stops the decoder before it reads past it. */
         uint32_t cp = 0;
-        size_t n = ss_report_utf8_char((const char *)p, 4, &cp);
+        size_t n = ss_utf8_decode((const char *)p, 4, &cp);
         if (n == 0) {
             fputs("\\ufffd", out);
             p++;
@@ -897,7 +897,7 @@ static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
         }
         if (stack_list[sid] == SIZE_MAX)
             continue;
-        const ss_api *row = ss_log_api(log, ev->u.api.name);
+        const ss_api *row = ss_evlog_api(log, ev->u.api.name);
         for (size_t d = stack_list[sid]; lists[d] != SIZE_MAX; d++) {
             page_finding *pf = &pg->findings[lists[d]];
             if (pf->api != SS_API_COUNT && (row == NULL || (int)row->api != pf->api))
@@ -922,7 +922,7 @@ static void page_mark_streams(page *pg, size_t first_lane, size_t proc, const ss
         const ss_event *ev = &log->events[e];
         if (ev->type == SS_EV_API && ev->u.api.stream_id != 0 && !ev->u.api.per_thread &&
             (ev->u.api.stream == SS_STREAM_LEGACY_NULL || ev->u.api.stream == SS_STREAM_LEGACY)) {
-            const ss_api *row = ss_log_api(log, ev->u.api.name);
+            const ss_api *row = ss_evlog_api(log, ev->u.api.name);
             if (row && row->stream_arg >= 0) {
                 /* Two statements: the call may move pg->lanes, and in one expression the old
                  * pointer could be the one indexed. */
@@ -958,7 +958,7 @@ static size_t context_creation_call(const ss_event_log *log)
         const ss_event *ev = &log->events[e];
         uint64_t at = UINT64_MAX;
         if (ev->type == SS_EV_API) {
-            const ss_api *row = ss_log_api(log, ev->u.api.name);
+            const ss_api *row = ss_evlog_api(log, ev->u.api.name);
             if (row != NULL && ss_api_enqueues(row))
                 at = ev->u.api.enter_ns;
         } else if (is_drawn(ev)) {
@@ -1023,7 +1023,7 @@ static size_t page_collect_ops(page *pg, size_t first_lane, size_t proc, const s
             op->end = a->exit_ns > a->enter_ns ? a->exit_ns : a->enter_ns;
             op->bytes = a->bytes;
             op->kind = OP_API;
-            const ss_api *row = ss_log_api(log, a->name);
+            const ss_api *row = ss_evlog_api(log, a->name);
             if (e == context_call) {
                 op->kind = OP_CONTEXT;
                 pg->proc_context_ns[proc] = op->end - op->start;

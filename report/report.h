@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "rules.h"
+#include "util.h"
 
 #define SS_VERSION "0.1.0"
 #define SS_INFORMATION_URI "https://github.com/syncscope/syncscope"
@@ -178,10 +179,6 @@ void *ss_calloc(size_t count, size_t size);
  * "." and ".." segments removed lexically (no file system access: the file may not exist).
  * "/" at the least. Malloc'ed; aborts when memory is exhausted. */
 char *ss_path_normalize(const char *base, const char *path);
-
-/* FNV-1a (64 bits): 'h' (SS_FNV1A_SEED to start) updated with 'len' bytes of 'data'. */
-#define SS_FNV1A_SEED 0xcbf29ce484222325ULL
-uint64_t ss_fnv1a(uint64_t h, const void *data, size_t len);
 
 /* The most bytes the tool reads from one file of each kind (docs/configuration.md, "Limits"):
  * configuration, results, baselines, cache entries and source files; compilation databases;

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 
 #include "report.h"
+#include "util.h"
 
 /* "static" or "runtime" for SS_ORIGIN_*; "unknown" otherwise. */
 const char *ss_report_origin_name(int origin);
@@ -50,16 +51,8 @@ char *ss_report_root_dir(const ss_result *result);
  * string. */
 char *ss_report_relative_path(const char *root_dir, const char *file, int *inside);
 
-/* Writes a number of nanoseconds as milliseconds with three decimals ("2.250 ms"). */
-void ss_report_format_ms(char *out, size_t size, uint64_t ns);
-
 /* Bytes an escape of ss_report_text_char needs, its NUL included. */
 #define SS_TEXT_ESCAPE_SIZE 12
-
-/* The length (2 to 4) of the valid UTF-8 sequence at 'text', within 'avail' bytes, with its
- * code point in *code_point; 0 when the bytes there are not UTF-8 (overlong forms and
- * surrogates included). */
-size_t ss_report_utf8_char(const char *text, size_t avail, uint32_t *code_point);
 
 /* How the character at 'text' (at most 'avail' bytes, at least one) is written where a
  * terminal shows it (docs/output-formats.md, "Control characters"): sets 'escape' to its

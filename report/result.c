@@ -242,16 +242,6 @@ size_t ss_result_count_at_least(const ss_result *result, ss_severity threshold)
     return n;
 }
 
-uint64_t ss_fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ULL;
-    }
-    return h;
-}
-
 /* 'h' extended by 'text' as the JSON and text writers spell it: each byte that starts no valid
  * UTF-8 sequence as U+FFFD, so a finding read back from its JSON keeps its fingerprint; with
  * 'skip_space', ASCII whitespace left out; with 'terminate', a NUL after it. */
@@ -261,7 +251,7 @@ static uint64_t hash_as_written(uint64_t h, const char *text, int skip_space, in
     for (size_t i = 0; i < len;) {
         uint32_t code_point;
         unsigned char c = (unsigned char)text[i];
-        size_t n = c < 0x80 ? 1 : ss_report_utf8_char(text + i, len - i, &code_point);
+        size_t n = c < 0x80 ? 1 : ss_utf8_decode(text + i, len - i, &code_point);
         if (n == 0) {
             h = ss_fnv1a(h, "\xef\xbf\xbd", 3);
             i++;

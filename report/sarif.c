@@ -231,8 +231,8 @@ static cJSON *result_message(const ss_finding *f)
     }
     if (f->origin == SS_ORIGIN_RUNTIME && f->evidence.count > 0) {
         char total[48], max[48];
-        ss_report_format_ms(total, sizeof total, f->evidence.total_ns);
-        ss_report_format_ms(max, sizeof max, f->evidence.max_ns);
+        ss_format_duration(f->evidence.total_ns, total, sizeof total);
+        ss_format_duration(f->evidence.max_ns, max, sizeof max);
         len = strlen(text);
         char *next = ss_asprintf("%s%s Observed %" PRIu64 " %s, costing %s in total (%s at most)",
                                  text, len && text[len - 1] == '.' ? "" : ".", f->evidence.count,

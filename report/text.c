@@ -15,41 +15,6 @@
 
 /* ---- characters a terminal must not interpret ---- */
 
-size_t ss_report_utf8_char(const char *text, size_t avail, uint32_t *code_point)
-{
-    const unsigned char *p = (const unsigned char *)text;
-    unsigned c = p[0];
-    size_t n;
-    uint32_t cp, min;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        cp = c & 0x1fu;
-        min = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        cp = c & 0x0fu;
-        min = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        cp = c & 0x07u;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (n > avail)
-        return 0;
-    for (size_t i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-        cp = cp << 6 | (p[i] & 0x3fu);
-    }
-    /* Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8. */
-    if (cp < min || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-        return 0;
-    *code_point = cp;
-    return n;
-}
-
 /* The Unicode controls that reorder the text around them (bidirectional marks, embeddings,
  * overrides and isolates): shown escaped so that a name cannot read differently from what it
  * is. */
@@ -73,7 +38,7 @@ size_t ss_report_text_char(const char *text, size_t avail, char escape[SS_TEXT_E
         return 1;
     }
     uint32_t cp = 0;
-    size_t n = ss_report_utf8_char(text, avail, &cp);
+    size_t n = ss_utf8_decode(text, avail, &cp);
     if (n == 0) {
         /* Not UTF-8: the byte in hex, as clang shows it in a source line. */
         snprintf(escape, SS_TEXT_ESCAPE_SIZE, "<%02X>", c);
@@ -249,8 +214,8 @@ static void put_evidence(const text_out *t, const ss_finding *f)
     const ss_evidence *ev = &f->evidence;
     if (f->origin == SS_ORIGIN_RUNTIME) {
         char total[48], max[48];
-        ss_report_format_ms(total, sizeof total, ev->total_ns);
-        ss_report_format_ms(max, sizeof max, ev->max_ns);
+        ss_format_duration(ev->total_ns, total, sizeof total);
+        ss_format_duration(ev->max_ns, max, sizeof max);
         fprintf(t->out, "  observed: %" PRIu64 " %s", ev->count, ev->count == 1 ? "time" : "times");
         if (ev->api) {
             fputs(" in ", t->out);

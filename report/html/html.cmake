@@ -22,9 +22,6 @@ target_sources(ss_report PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../html.c
                                  $<TARGET_OBJECTS:ss_html_assets>)
 target_sources(ss_report_plain PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../html.c
                                        $<TARGET_OBJECTS:ss_html_assets>)
-# The writer reads event logs (detect/event.h: plain structs, no functions).
-target_include_directories(ss_report PRIVATE ${PROJECT_SOURCE_DIR}/detect)
-target_include_directories(ss_report_plain PRIVATE ${PROJECT_SOURCE_DIR}/detect)
 
 # zlib deflates the timeline. Only the tool's variant uses it: the _plain variant is loaded
 # into the observed program, which must not get an extra library.

@@ -2,7 +2,7 @@
  * memory and writes the pages the browser tests load, plus the same inputs as files where
  * the JSON and trace writers exist. Usage: gen_html OUT_DIR FIXTURE_DIR [SCENARIO...]. */
 #include "detect.h"
-#include "event.h"
+#include "evlog.h"
 #include "report.h"
 
 #include <errno.h>
@@ -86,14 +86,14 @@ static uint32_t add_stack(ss_event_log *log, const char *api, const char *functi
     ss_stack_frame frames[2];
     memset(frames, 0, sizeof frames);
     frames[0].pc = 0x7f0000001000;
-    frames[0].function = ss_log_intern(log, api);
-    frames[0].module = ss_log_intern(log, "/usr/local/cuda/lib64/libcudart.so.13");
+    frames[0].function = ss_evlog_intern(log, api);
+    frames[0].module = ss_evlog_intern(log, "/usr/local/cuda/lib64/libcudart.so.13");
     frames[1].pc = 0x401234 + line;
-    frames[1].function = ss_log_intern(log, function);
-    frames[1].file = ss_log_intern(log, file);
+    frames[1].function = ss_evlog_intern(log, function);
+    frames[1].file = ss_evlog_intern(log, file);
     frames[1].line = line;
-    frames[1].module = ss_log_intern(log, "/opt/app/bin/app");
-    return ss_log_add_stack(log, frames, 2);
+    frames[1].module = ss_evlog_intern(log, "/opt/app/bin/app");
+    return ss_evlog_add_stack(log, frames, 2);
 }
 
 /* Appends an API call and returns its correlation id. */
@@ -112,12 +112,12 @@ static uint32_t add_api(ss_event_log *log, uint32_t thread, const char *name, ui
     ev.u.api.correlation = next_correlation++;
     ev.u.api.thread = thread;
     ev.u.api.stack = stack;
-    ev.u.api.name = ss_log_intern(log, name);
+    ev.u.api.name = ss_evlog_intern(log, name);
     ev.u.api.device = 0;
     ev.u.api.copy_kind = -1;
     const ss_api *row = ss_api_find(name);
     ev.u.api.api = (uint16_t)(row ? row->api : SS_API_COUNT);
-    if (ss_log_append(log, &ev) < 0)
+    if (ss_evlog_append(log, &ev) < 0)
         abort();
     return ev.u.api.correlation;
 }
@@ -135,12 +135,12 @@ static void add_gpu(ss_event_log *log, ss_event_type type, uint32_t stream_id, u
     ev.u.gpu.correlation = correlation;
     ev.u.gpu.stream_id = stream_id;
     ev.u.gpu.context = 1;
-    ev.u.gpu.name = name ? ss_log_intern(log, name) : 0;
+    ev.u.gpu.name = name ? ss_evlog_intern(log, name) : 0;
     ev.u.gpu.device = 0;
     ev.u.gpu.copy_kind = (uint8_t)copy;
     ev.u.gpu.src_kind = copy == SS_COPY_HTOD ? SS_MEM_PAGEABLE : SS_MEM_DEVICE;
     ev.u.gpu.dst_kind = copy == SS_COPY_DTOH ? SS_MEM_PAGEABLE : SS_MEM_DEVICE;
-    if (ss_log_append(log, &ev) < 0)
+    if (ss_evlog_append(log, &ev) < 0)
         abort();
 }
 
@@ -153,7 +153,7 @@ static void add_stream(ss_event_log *log, uint64_t handle, uint32_t stream_id, u
     ev.u.stream.stream_id = stream_id;
     ev.u.stream.flags = flags;
     ev.u.stream.context = 1;
-    if (ss_log_append(log, &ev) < 0)
+    if (ss_evlog_append(log, &ev) < 0)
         abort();
 }
 
@@ -207,7 +207,7 @@ static void small_trace(ss_event_log *log, const char *src, int iterations, cons
         }
         add_gpu(log, SS_EV_MEMSET, BLOCKING, t - 10000, t - 8000, NULL, SS_COPY_UNKNOWN, 4096, 0);
     }
-    ss_log_set_meta(log, "program", "./app");
+    ss_evlog_set_meta(log, "program", "./app");
 }
 
 /* ---- results ---- */
@@ -323,7 +323,7 @@ static int scenario_small(const char *name)
     ss_result_init(&lint, SS_RESULT_LINT);
     ss_result_init(&run0, SS_RESULT_RUN);
     ss_result_init(&run1, SS_RESULT_RUN);
-    if (ss_log_init(&log0) < 0 || ss_log_init(&log1) < 0)
+    if (ss_evlog_init(&log0) < 0 || ss_evlog_init(&log1) < 0)
         abort();
     small_lint(&lint);
     int rc = 0;
@@ -359,8 +359,8 @@ static int scenario_small(const char *name)
     ss_result_free(&lint);
     ss_result_free(&run0);
     ss_result_free(&run1);
-    ss_log_free(&log0);
-    ss_log_free(&log1);
+    ss_evlog_free(&log0);
+    ss_evlog_free(&log1);
     free(src);
     return rc;
 }
@@ -372,7 +372,7 @@ static int scenario_twodev(void)
     ss_result run;
     ss_event_log log;
     ss_result_init(&run, SS_RESULT_RUN);
-    if (ss_log_init(&log) < 0)
+    if (ss_evlog_init(&log) < 0)
         abort();
     run_meta(&run, "./twodev", -1, 10000000ULL, 0, 4000000ULL);
     for (int device = 0; device < 2; device++) {
@@ -391,7 +391,7 @@ static int scenario_twodev(void)
     const ss_event_log *ts[] = {&log};
     int rc = write_page("twodev", rs, 1, ts, fixture_dir, "./twodev");
     ss_result_free(&run);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
     return rc;
 }
 
@@ -407,7 +407,7 @@ static int scenario_cost(void)
     ss_result run;
     ss_event_log log;
     ss_result_init(&run, SS_RESULT_RUN);
-    if (ss_log_init(&log) < 0)
+    if (ss_evlog_init(&log) < 0)
         abort();
     run_meta(&run, "./app", -1, 200000000ULL, 7000000ULL, 50000000ULL);
     ss_finding *f = add_finding(&run, SS_RULE_DEFAULT_STREAM_LAUNCH, src, 20, "launch",
@@ -445,12 +445,12 @@ static int scenario_cost(void)
     add_gpu(&log, SS_EV_KERNEL, BLOCKING, t + 6000, t + 20006000ULL, "long(float*)",
             SS_COPY_UNKNOWN, 0, corr);
     add_api(&log, 1, "cudaMalloc", t + 10000, t + 20010000ULL, 0, 0, 1 << 20, 0);
-    ss_log_set_meta(&log, "program", "./app");
+    ss_evlog_set_meta(&log, "program", "./app");
     const ss_result *rs[] = {&run};
     const ss_event_log *ts[] = {&log};
     int rc = write_page("cost", rs, 1, ts, fixture_dir, "./app: cost");
     ss_result_free(&run);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
     free(src);
     return rc;
 }
@@ -503,7 +503,7 @@ static int scenario_adversarial(void)
     ss_event_log log;
     ss_result_init(&lint, SS_RESULT_LINT);
     ss_result_init(&run, SS_RESULT_RUN);
-    if (ss_log_init(&log) < 0)
+    if (ss_evlog_init(&log) < 0)
         abort();
     lint.root = ss_strdup(dir);
     size_t nh = sizeof hostile / sizeof hostile[0];
@@ -541,7 +541,7 @@ static int scenario_adversarial(void)
                         "</title><script>window.__pwned=1</script> \"javascript:x\"");
     ss_result_free(&lint);
     ss_result_free(&run);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
     free(long_text);
     free(src);
     free(dir);
@@ -571,7 +571,7 @@ static int scenario_big(void)
     ss_event_log log;
     ss_result_init(&lint, SS_RESULT_LINT);
     ss_result_init(&run, SS_RESULT_RUN);
-    if (ss_log_init(&log) < 0)
+    if (ss_evlog_init(&log) < 0)
         abort();
     lint.root = ss_strdup(dir);
     static const ss_rule_id rules[] = {SS_RULE_PAGEABLE_ASYNC_COPY, SS_RULE_DEFAULT_STREAM_LAUNCH,
@@ -649,7 +649,7 @@ static int scenario_big(void)
     int rc = write_page("big", rs, 2, ts, dir, "big: 10,000 findings, 1,000,000 operations");
     ss_result_free(&lint);
     ss_result_free(&run);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
     free(dir);
     return rc;
 }

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "event.h"
+#include "evlog.h"
 
 #define FAKE_EXPORT __attribute__((visibility("default")))
 

@@ -194,7 +194,7 @@ START_TEST(test_recorded_trace)
     ck_assert_uint_eq(k, result.count);
     cJSON_Delete(root);
     ss_result_free(&result);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
 }
 END_TEST
 
@@ -206,7 +206,7 @@ START_TEST(test_two_logs)
     ss_result ra, rb;
     load(&a, &ra);
     load(&b, &rb);
-    ss_log_set_meta(&b, "rank", "1");
+    ss_evlog_set_meta(&b, "rank", "1");
     const ss_event_log *logs[] = {&a, &b};
     const ss_result *results[] = {&ra, NULL};
     cJSON *root = chrome_json(logs, results, 2);
@@ -246,8 +246,8 @@ START_TEST(test_two_logs)
     cJSON_Delete(root);
     ss_result_free(&ra);
     ss_result_free(&rb);
-    ss_log_free(&a);
-    ss_log_free(&b);
+    ss_evlog_free(&a);
+    ss_evlog_free(&b);
 }
 END_TEST
 
@@ -260,10 +260,10 @@ static void add_scope(ss_event_log *log, ss_scope_kind kind, uint64_t t, uint64_
     e.u.scope.time_ns = t;
     e.u.scope.id = id;
     e.u.scope.thread = 1;
-    e.u.scope.name = name ? ss_log_intern(log, name) : 0;
+    e.u.scope.name = name ? ss_evlog_intern(log, name) : 0;
     e.u.scope.kind = (uint8_t)kind;
     e.u.scope.source = (uint8_t)source;
-    ck_assert_int_eq(ss_log_append(log, &e), 0);
+    ck_assert_int_eq(ss_evlog_append(log, &e), 0);
 }
 
 /* NVTX and scope marks: a thread's ranges as B/E on its own track, a process-wide range as an
@@ -272,16 +272,16 @@ static void add_scope(ss_event_log *log, ss_scope_kind kind, uint64_t t, uint64_
 START_TEST(test_scope_marks)
 {
     ss_event_log log;
-    ck_assert_int_eq(ss_log_init(&log), 0);
-    ss_log_set_meta(&log, "pid", "4242");
+    ck_assert_int_eq(ss_evlog_init(&log), 0);
+    ss_evlog_set_meta(&log, "pid", "4242");
     ss_event e;
     memset(&e, 0, sizeof e);
     e.type = SS_EV_API;
     e.u.api.enter_ns = 1000;
     e.u.api.exit_ns = 2000;
     e.u.api.thread = 1;
-    e.u.api.name = ss_log_intern(&log, "cudaDeviceSynchronize");
-    ck_assert_int_eq(ss_log_append(&log, &e), 0);
+    e.u.api.name = ss_evlog_intern(&log, "cudaDeviceSynchronize");
+    ck_assert_int_eq(ss_evlog_append(&log, &e), 0);
     add_scope(&log, SS_SCOPE_START, 800, 5, "epoch", SS_SCOPE_FROM_NVTX);
     add_scope(&log, SS_SCOPE_PROFILER_START, 850, 0, NULL, SS_SCOPE_FROM_NVTX);
     add_scope(&log, SS_SCOPE_PUSH, 900, 0, "step <1>", SS_SCOPE_FROM_NVTX);
@@ -321,7 +321,7 @@ START_TEST(test_scope_marks)
     ck_assert_double_eq(c.pids[0], 4242);
     check_tracks(root);
     cJSON_Delete(root);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
 }
 END_TEST
 

@@ -68,19 +68,18 @@ START_TEST(test_text)
     cost_run(&r);
     char *text = written(&r, SS_FORMAT_TEXT);
     ck_assert_str_eq(
-        text,
-        "app.cu:20:5: warning: kernel on the legacy stream [SYNC101 default-stream-launch]\n"
-        "  observed: 10 times in cudaLaunchKernel, held other streams back 5.000 ms in total, "
-        "0.600 ms at most, device 0\n"
-        "app.cu:32:5: warning: 4 bytes read back [SYNC301 scalar-readback]\n"
-        "  observed: 10 times in cudaMemcpy, blocked 2.000 ms in total, 0.250 ms at most, "
-        "device 0\n"
-        "app.cu:45:5: note: synchronize in a loop [SYNC401 sync-in-loop]\n"
-        "  observed: 10 times in cudaDeviceSynchronize, blocked 1.000 ms in total, 0.100 ms at "
-        "most, device 0\n"
-        "app.cu:50:5: note: launch-bound loop [SYNC502 launch-bound]\n"
-        "  observed: 10 times in cudaLaunchKernel, estimated saving 3.000 ms, device 0\n"
-        "2 warnings and 2 notes generated.\n");
+        text, "app.cu:20:5: warning: kernel on the legacy stream [SYNC101 default-stream-launch]\n"
+              "  observed: 10 times in cudaLaunchKernel, held other streams back 5.00 ms in total, "
+              "0.60 ms at most, device 0\n"
+              "app.cu:32:5: warning: 4 bytes read back [SYNC301 scalar-readback]\n"
+              "  observed: 10 times in cudaMemcpy, blocked 2.00 ms in total, 0.25 ms at most, "
+              "device 0\n"
+              "app.cu:45:5: note: synchronize in a loop [SYNC401 sync-in-loop]\n"
+              "  observed: 10 times in cudaDeviceSynchronize, blocked 1.00 ms in total, 0.10 ms at "
+              "most, device 0\n"
+              "app.cu:50:5: note: launch-bound loop [SYNC502 launch-bound]\n"
+              "  observed: 10 times in cudaLaunchKernel, estimated saving 3.00 ms, device 0\n"
+              "2 warnings and 2 notes generated.\n");
     free(text);
     ss_result_free(&r);
 }

@@ -1042,15 +1042,15 @@ END_TEST
 START_TEST(test_python_frame_is_primary)
 {
     ss_stack_frame frames[4] = {
-        {0x7f01, ss_log_intern(&log_, "cudaMemcpyAsync"), ss_log_intern(&log_, "x.cpp"),
-         ss_log_intern(&log_, "/usr/lib/libcudart.so.13"), 5, 0},
-        {0x7f02, ss_log_intern(&log_, "at::native::_local_scalar_dense_cuda"),
-         ss_log_intern(&log_, "Scalar.cu"), ss_log_intern(&log_, "/torch/lib/libtorch_cuda.so"), 30,
-         0},
-        {0, ss_log_intern(&log_, "train_step"), ss_log_intern(&log_, "train.py"), 0, 17, 1},
-        {0, ss_log_intern(&log_, "<module>"), ss_log_intern(&log_, "main.py"), 0, 3, 1},
+        {0x7f01, ss_evlog_intern(&log_, "cudaMemcpyAsync"), ss_evlog_intern(&log_, "x.cpp"),
+         ss_evlog_intern(&log_, "/usr/lib/libcudart.so.13"), 5, 0},
+        {0x7f02, ss_evlog_intern(&log_, "at::native::_local_scalar_dense_cuda"),
+         ss_evlog_intern(&log_, "Scalar.cu"), ss_evlog_intern(&log_, "/torch/lib/libtorch_cuda.so"),
+         30, 0},
+        {0, ss_evlog_intern(&log_, "train_step"), ss_evlog_intern(&log_, "train.py"), 0, 17, 1},
+        {0, ss_evlog_intern(&log_, "<module>"), ss_evlog_intern(&log_, "main.py"), 0, 3, 1},
     };
-    uint32_t stack = ss_log_add_stack(&log_, frames, 4);
+    uint32_t stack = ss_evlog_add_stack(&log_, frames, 4);
     pending_scale();
     async_copy_call(1, US(20), US(320), 2, 4, 2, stack);
     copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
@@ -1071,16 +1071,16 @@ START_TEST(test_python_site_skips_library_frames)
     /* print(tensor): the readback is made in torch's own Python code; the site is the
      * program's print line. */
     ss_stack_frame frames[4] = {
-        {0x7f01, ss_log_intern(&log_, "cudaMemcpyAsync"), ss_log_intern(&log_, "x.cpp"),
-         ss_log_intern(&log_, "/usr/lib/libcudart.so.13"), 5, 0},
-        {0, ss_log_intern(&log_, "_tensor_str"),
-         ss_log_intern(&log_, "/usr/lib/python3/dist-packages/torch/_tensor_str.py"), 0, 700, 1},
-        {0, ss_log_intern(&log_, "main"), ss_log_intern(&log_, "samples/python/infer_loop.py"), 0,
-         38, 1},
-        {0, ss_log_intern(&log_, "<module>"), ss_log_intern(&log_, "samples/python/infer_loop.py"),
-         0, 50, 1},
+        {0x7f01, ss_evlog_intern(&log_, "cudaMemcpyAsync"), ss_evlog_intern(&log_, "x.cpp"),
+         ss_evlog_intern(&log_, "/usr/lib/libcudart.so.13"), 5, 0},
+        {0, ss_evlog_intern(&log_, "_tensor_str"),
+         ss_evlog_intern(&log_, "/usr/lib/python3/dist-packages/torch/_tensor_str.py"), 0, 700, 1},
+        {0, ss_evlog_intern(&log_, "main"), ss_evlog_intern(&log_, "samples/python/infer_loop.py"),
+         0, 38, 1},
+        {0, ss_evlog_intern(&log_, "<module>"),
+         ss_evlog_intern(&log_, "samples/python/infer_loop.py"), 0, 50, 1},
     };
-    uint32_t stack = ss_log_add_stack(&log_, frames, 4);
+    uint32_t stack = ss_evlog_add_stack(&log_, frames, 4);
     pending_scale();
     async_copy_call(1, US(20), US(320), 2, 4, 2, stack);
     copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
@@ -1096,14 +1096,14 @@ END_TEST
 START_TEST(test_native_site_skips_library_frames)
 {
     ss_stack_frame frames[3] = {
-        {0x7f01, ss_log_intern(&log_, "cudaFree"), ss_log_intern(&log_, "cudart.cpp"),
-         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 5, 0},
-        {0x7f02, ss_log_intern(&log_, "pool_release"), ss_log_intern(&log_, "pool.c"),
-         ss_log_intern(&log_, "/opt/app/libpool.so"), 77, 0},
-        {0x4011, ss_log_intern(&log_, "main"), ss_log_intern(&log_, "main.c"),
-         ss_log_intern(&log_, "/opt/app/app"), 9, 0},
+        {0x7f01, ss_evlog_intern(&log_, "cudaFree"), ss_evlog_intern(&log_, "cudart.cpp"),
+         ss_evlog_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 5, 0},
+        {0x7f02, ss_evlog_intern(&log_, "pool_release"), ss_evlog_intern(&log_, "pool.c"),
+         ss_evlog_intern(&log_, "/opt/app/libpool.so"), 77, 0},
+        {0x4011, ss_evlog_intern(&log_, "main"), ss_evlog_intern(&log_, "main.c"),
+         ss_evlog_intern(&log_, "/opt/app/app"), 9, 0},
     };
-    uint32_t stack = ss_log_add_stack(&log_, frames, 3);
+    uint32_t stack = ss_evlog_add_stack(&log_, frames, 3);
     pending_scale();
     free_call(US(20), US(330), 2, stack);
     run();
@@ -1117,7 +1117,7 @@ END_TEST
 START_TEST(test_unsymbolized_stacks_aggregate_by_stack)
 {
     ss_stack_frame a = {0x4011, 0, 0, 0, 0, 0}, b = {0x4022, 0, 0, 0, 0, 0};
-    uint32_t sa = ss_log_add_stack(&log_, &a, 1), sb = ss_log_add_stack(&log_, &b, 1);
+    uint32_t sa = ss_evlog_add_stack(&log_, &a, 1), sb = ss_evlog_add_stack(&log_, &b, 1);
     pending_scale();
     free_call(US(20), US(100), 2, sa);
     free_call(US(110), US(200), 3, sb);
@@ -1153,7 +1153,7 @@ START_TEST(test_totals_and_metadata)
         {"wall_ns", "123456789"},
     };
     for (size_t i = 0; i < sizeof meta / sizeof meta[0]; i++)
-        ck_assert_int_eq(ss_log_set_meta(&log_, meta[i][0], meta[i][1]), 0);
+        ck_assert_int_eq(ss_evlog_set_meta(&log_, meta[i][0], meta[i][1]), 0);
     log_.dropped = 5;
     pending_scale();
     launch_call(1, US(6), US(9), 5, 0x2000, 14, site("main.cu", 31));
@@ -1181,7 +1181,7 @@ END_TEST
 START_TEST(test_refused_activity_buffers_warned)
 {
     /* The capture refused CUPTI 2 activity buffers (memory cap): a warning, once. */
-    ss_log_set_meta(&log_, "refused_activity_buffers", "2");
+    ss_evlog_set_meta(&log_, "refused_activity_buffers", "2");
     pending_scale();
     run();
     ck_assert_uint_eq(res.count, 0);
@@ -1335,16 +1335,16 @@ END_TEST
 static uint32_t python_stack(size_t python, const char *const *files, const unsigned *lines)
 {
     ss_stack_frame frames[8] = {
-        {0x7f01, ss_log_intern(&log_, "cudaMemcpyAsync"), 0,
-         ss_log_intern(&log_, "/usr/lib/libcudart.so.13"), 0, 0},
-        {0x7f02, ss_log_intern(&log_, "at::native::copy_"), 0,
-         ss_log_intern(&log_, "/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so"), 0,
+        {0x7f01, ss_evlog_intern(&log_, "cudaMemcpyAsync"), 0,
+         ss_evlog_intern(&log_, "/usr/lib/libcudart.so.13"), 0, 0},
+        {0x7f02, ss_evlog_intern(&log_, "at::native::copy_"), 0,
+         ss_evlog_intern(&log_, "/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so"), 0,
          0},
     };
     for (size_t i = 0; i < python; i++)
         frames[2 + i] = (ss_stack_frame){
-            0, ss_log_intern(&log_, "f"), ss_log_intern(&log_, files[i]), 0, lines[i], 1};
-    return ss_log_add_stack(&log_, frames, (uint32_t)(2 + python));
+            0, ss_evlog_intern(&log_, "f"), ss_evlog_intern(&log_, files[i]), 0, lines[i], 1};
+    return ss_evlog_add_stack(&log_, frames, (uint32_t)(2 + python));
 }
 
 #define GENERATION "/venv/lib/python3.12/site-packages/transformers/generation/utils.py"
@@ -1442,14 +1442,14 @@ START_TEST(test_attribute_to_native)
     /* Native: by default a library of the program's tree is its code; with --attribute-to the
      * program's sources, the finding moves to main() and names the library as the via. */
     ss_stack_frame frames[3] = {
-        {0x7f01, ss_log_intern(&log_, "cudaFree"), 0,
-         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 0, 0},
-        {0x7f02, ss_log_intern(&log_, "pool_release"), ss_log_intern(&log_, "/src/pool/pool.c"),
-         ss_log_intern(&log_, "/opt/app/libpool.so"), 77, 0},
-        {0x4011, ss_log_intern(&log_, "main"), ss_log_intern(&log_, "/src/app/main.c"),
-         ss_log_intern(&log_, "/opt/app/app"), 9, 0},
+        {0x7f01, ss_evlog_intern(&log_, "cudaFree"), 0,
+         ss_evlog_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 0, 0},
+        {0x7f02, ss_evlog_intern(&log_, "pool_release"), ss_evlog_intern(&log_, "/src/pool/pool.c"),
+         ss_evlog_intern(&log_, "/opt/app/libpool.so"), 77, 0},
+        {0x4011, ss_evlog_intern(&log_, "main"), ss_evlog_intern(&log_, "/src/app/main.c"),
+         ss_evlog_intern(&log_, "/opt/app/app"), 9, 0},
     };
-    uint32_t stack = ss_log_add_stack(&log_, frames, 3);
+    uint32_t stack = ss_evlog_add_stack(&log_, frames, 3);
     pending_scale();
     free_call(US(20), US(330), 2, stack);
     const char *const paths[] = {"/src/app/"};
@@ -1470,17 +1470,17 @@ START_TEST(test_system_library_is_via)
     /* A library installed under /usr is not the program's: the site is main(), the library
      * frame is the via; nvcc's header template (cuda_runtime.h) is neither. */
     ss_stack_frame frames[4] = {
-        {0x7f01, ss_log_intern(&log_, "cudaMallocHost"), 0,
-         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 0, 0},
-        {0x4008, ss_log_intern(&log_, "cudaError cudaMallocHost<float>(float**, unsigned long)"),
-         ss_log_intern(&log_, "/usr/local/cuda/targets/x86_64-linux/include/cuda_runtime.h"),
-         ss_log_intern(&log_, "/work/app"), 575, 0},
-        {0x7f03, ss_log_intern(&log_, "blas_init"), 0,
-         ss_log_intern(&log_, "/usr/lib/x86_64-linux-gnu/libblas.so.3"), 0, 0},
-        {0x4011, ss_log_intern(&log_, "main"), ss_log_intern(&log_, "/work/main.cu"),
-         ss_log_intern(&log_, "/work/app"), 21, 0},
+        {0x7f01, ss_evlog_intern(&log_, "cudaMallocHost"), 0,
+         ss_evlog_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 0, 0},
+        {0x4008, ss_evlog_intern(&log_, "cudaError cudaMallocHost<float>(float**, unsigned long)"),
+         ss_evlog_intern(&log_, "/usr/local/cuda/targets/x86_64-linux/include/cuda_runtime.h"),
+         ss_evlog_intern(&log_, "/work/app"), 575, 0},
+        {0x7f03, ss_evlog_intern(&log_, "blas_init"), 0,
+         ss_evlog_intern(&log_, "/usr/lib/x86_64-linux-gnu/libblas.so.3"), 0, 0},
+        {0x4011, ss_evlog_intern(&log_, "main"), ss_evlog_intern(&log_, "/work/main.cu"),
+         ss_evlog_intern(&log_, "/work/app"), 21, 0},
     };
-    uint32_t stack = ss_log_add_stack(&log_, frames, 4);
+    uint32_t stack = ss_evlog_add_stack(&log_, frames, 4);
     pending_scale();
     api((call_spec){.name = "cudaMallocHost",
                     .enter = US(20),
@@ -1505,18 +1505,19 @@ END_TEST
  * frame at 'outer_pc'. */
 static uint32_t release_stack(uint64_t pc, uint64_t outer_pc)
 {
-    ss_log_set_meta(&log_, "executable", "/work/bin/app");
-    ss_log_set_meta(&log_, "base:/work/bin/app", "0x400000");
+    ss_evlog_set_meta(&log_, "executable", "/work/bin/app");
+    ss_evlog_set_meta(&log_, "base:/work/bin/app", "0x400000");
     ss_stack_frame frames[4] = {
-        {0x402000, ss_log_intern(&log_, "cudart::cudaApiFree(void*)"), 0,
-         ss_log_intern(&log_, "/work/bin/app"), 0, 0},
-        {0x402100, ss_log_intern(&log_, "cudaFree"), 0, ss_log_intern(&log_, "/work/bin/app"), 0,
-         0},
-        {pc, ss_log_intern(&log_, "release_pool(Pool*)"), 0, ss_log_intern(&log_, "/work/bin/app"),
+        {0x402000, ss_evlog_intern(&log_, "cudart::cudaApiFree(void*)"), 0,
+         ss_evlog_intern(&log_, "/work/bin/app"), 0, 0},
+        {0x402100, ss_evlog_intern(&log_, "cudaFree"), 0, ss_evlog_intern(&log_, "/work/bin/app"),
          0, 0},
-        {outer_pc, ss_log_intern(&log_, "main"), 0, ss_log_intern(&log_, "/work/bin/app"), 0, 0},
+        {pc, ss_evlog_intern(&log_, "release_pool(Pool*)"), 0,
+         ss_evlog_intern(&log_, "/work/bin/app"), 0, 0},
+        {outer_pc, ss_evlog_intern(&log_, "main"), 0, ss_evlog_intern(&log_, "/work/bin/app"), 0,
+         0},
     };
-    return ss_log_add_stack(&log_, frames, 4);
+    return ss_evlog_add_stack(&log_, frames, 4);
 }
 
 START_TEST(test_release_binary_site)
@@ -1553,7 +1554,7 @@ START_TEST(test_release_binary_without_base)
     /* A trace without the module's load address (recorded before it was kept): no offset is
      * made up. */
     uint32_t stack = release_stack(0x401234, 0x401500);
-    ss_log_set_meta(&log_, "base:/work/bin/app", "unknown");
+    ss_evlog_set_meta(&log_, "base:/work/bin/app", "unknown");
     pending_scale();
     free_call(US(20), US(330), 2, stack);
     run();
@@ -1666,8 +1667,8 @@ START_TEST(test_startup_phase_needs_three_repeats)
     ck_assert_int_eq(only(SS_RULE_DEVICE_WIDE_SYNC_CALL)->startup, 0);
     ss_result_free(&res);
     ss_result_init(&res, SS_RESULT_RUN);
-    ss_log_free(&log_);
-    ck_assert_int_eq(ss_log_init(&log_), 0);
+    ss_evlog_free(&log_);
+    ck_assert_int_eq(ss_evlog_init(&log_), 0);
     startup_then_loop(4);
     opt.startup_phase = 0;
     run();

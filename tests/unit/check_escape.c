@@ -164,7 +164,7 @@ START_TEST(test_text_writer)
         "\t                     ^\n"
         "src/^[[31mred.cu:3:13: note: use <U+202E>evil\n"
         "m.cu: warning: copy^? [SYNC201 pageable-async-copy]\n"
-        "  observed: 1 time in cudaMemcpyAsync^[[8m, blocked 1.000 ms in total, 1.000 ms at "
+        "  observed: 1 time in cudaMemcpyAsync^[[8m, blocked 1.00 ms in total, 1.00 ms at "
         "most, 4 bytes Dt<9B>oH, page<U+009D>able host memory\n"
         "  waited for: stream^M7\n"
         "  stream: s<U+2067>\n"
@@ -268,7 +268,7 @@ static int all_utf8(const char *text, size_t len)
 {
     for (size_t i = 0; i < len;) {
         uint32_t cp;
-        size_t n = (unsigned char)text[i] < 0x80 ? 1 : ss_report_utf8_char(text + i, len - i, &cp);
+        size_t n = (unsigned char)text[i] < 0x80 ? 1 : ss_utf8_decode(text + i, len - i, &cp);
         if (n == 0)
             return 0;
         i += n;

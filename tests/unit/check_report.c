@@ -183,7 +183,7 @@ START_TEST(test_text_plain)
         "[SYNC201 pageable-async-copy]\n"
         "        cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, s);\n"
         "        ^\n"
-        "  observed: 12 times in cudaMemcpyAsync, blocked 26.400 ms in total, 2.200 ms at most, "
+        "  observed: 12 times in cudaMemcpyAsync, blocked 26.40 ms in total, 2.20 ms at most, "
         "201326592 bytes DtoH, pageable host memory, device 0\n"
         "  waited for: a kernel on stream 13\n"
         "  stream: stream 13\n"
@@ -270,12 +270,12 @@ START_TEST(test_text_cost_wording)
         const char *words;
     } cases[] = {
         {SS_RULE_DEFAULT_STREAM_LAUNCH,
-         ", held other streams back 26.400 ms in total, 2.200 ms at most"},
+         ", held other streams back 26.40 ms in total, 2.20 ms at most"},
         {SS_RULE_BLOCKING_STREAM_CREATE,
-         ", held other streams back 26.400 ms in total, 2.200 ms at most"},
-        {SS_RULE_LAUNCH_BOUND, ", estimated saving 26.400 ms"},
-        {SS_RULE_SERIALIZED_PIPELINE, ", estimated saving 26.400 ms"},
-        {SS_RULE_SCALAR_READBACK, ", blocked 26.400 ms in total, 2.200 ms at most"},
+         ", held other streams back 26.40 ms in total, 2.20 ms at most"},
+        {SS_RULE_LAUNCH_BOUND, ", estimated saving 26.40 ms"},
+        {SS_RULE_SERIALIZED_PIPELINE, ", estimated saving 26.40 ms"},
+        {SS_RULE_SCALAR_READBACK, ", blocked 26.40 ms in total, 2.20 ms at most"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ss_result r;
@@ -670,7 +670,7 @@ START_TEST(test_sarif_structure)
     /* The run finding: message with hint and cost, stack, code flow, evidence. */
     ck_assert_str_eq(path_str(results, "2.message.text"),
                      "cudaMemcpyAsync from pageable memory blocked the host. pin the buffer. "
-                     "Observed 12 times, costing 26.400 ms in total (2.200 ms at most).");
+                     "Observed 12 times, costing 26.40 ms in total (2.20 ms at most).");
     ck_assert_str_eq(path_str(results, "2.properties.origin"), "runtime");
     ck_assert_int_eq(path_get(results, "2.properties.evidence.totalNs")->valueint, 26400000);
     ck_assert_str_eq(path_str(results, "2.stacks.0.frames.0.module"), "libcudart.so.13");

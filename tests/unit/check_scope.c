@@ -84,8 +84,8 @@ static void mark(uint32_t thread, uint64_t when, ss_scope_kind kind, ss_scope_so
     e.u.scope.kind = (uint8_t)kind;
     e.u.scope.source = (uint8_t)source;
     e.u.scope.id = id;
-    e.u.scope.name = name != NULL ? ss_log_intern(&log_, name) : 0;
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    e.u.scope.name = name != NULL ? ss_evlog_intern(&log_, name) : 0;
+    ck_assert_int_eq(ss_evlog_append(&log_, &e), 0);
 }
 
 /* The finding of SYNC301 at 'line', or NULL. */
@@ -380,7 +380,7 @@ static const char *read_text(const char *text)
     ss_event_log log;
     err[0] = '\0';
     if (ss_trace_read(path, &log, err, sizeof err) == 0)
-        ss_log_free(&log);
+        ss_evlog_free(&log);
     unlink(path);
     const char *colon = strchr(err, ':');
     return colon != NULL ? colon + 1 : err;
@@ -413,8 +413,8 @@ START_TEST(test_settings_from_the_log)
     ss_detect_scope_from_log(&o, &log_);
     ck_assert_int_eq(o.profile_from_start, 1);
     ck_assert_ptr_null(o.nvtx_range);
-    ck_assert_int_eq(ss_log_set_meta(&log_, SS_META_PROFILE_FROM_START, "0"), 0);
-    ck_assert_int_eq(ss_log_set_meta(&log_, SS_META_NVTX_RANGE, "step"), 0);
+    ck_assert_int_eq(ss_evlog_set_meta(&log_, SS_META_PROFILE_FROM_START, "0"), 0);
+    ck_assert_int_eq(ss_evlog_set_meta(&log_, SS_META_NVTX_RANGE, "step"), 0);
     ss_detect_scope_from_log(&o, &log_);
     ck_assert_int_eq(o.profile_from_start, 0);
     ck_assert_str_eq(o.nvtx_range, "step");
@@ -475,7 +475,7 @@ END_TEST
 START_TEST(test_gate_verdicts)
 {
     four_rounds();
-    ck_assert_int_eq(ss_log_set_meta(&log_, "wall_ns", "50000000"), 0);
+    ck_assert_int_eq(ss_evlog_set_meta(&log_, "wall_ns", "50000000"), 0);
     run();
     char why[512];
     ss_gate gate;

@@ -41,26 +41,26 @@ static char *to_text(const ss_event_log *log)
 /* A small log with every record type. */
 static void build(ss_event_log *log)
 {
-    ck_assert_int_eq(ss_log_init(log), 0);
-    ss_log_set_meta(log, "program", "./my app");
-    ss_log_set_meta(log, "hostname", "");
-    uint32_t fn = ss_log_intern(log, "main");
-    uint32_t file = ss_log_intern(log, "src/100% <script>.cu");
-    uint32_t mod = ss_log_intern(log, "-");
+    ck_assert_int_eq(ss_evlog_init(log), 0);
+    ss_evlog_set_meta(log, "program", "./my app");
+    ss_evlog_set_meta(log, "hostname", "");
+    uint32_t fn = ss_evlog_intern(log, "main");
+    uint32_t file = ss_evlog_intern(log, "src/100% <script>.cu");
+    uint32_t mod = ss_evlog_intern(log, "-");
     ss_stack_frame frames[2] = {{4198400, fn, file, mod, 12, 0}, {0, fn, file, 0, 3, 1}};
-    uint32_t stack = ss_log_add_stack(log, frames, 2);
+    uint32_t stack = ss_evlog_add_stack(log, frames, 2);
     ss_event e;
     memset(&e, 0, sizeof e);
     e.type = SS_EV_STREAM;
     e.u.stream = (ss_ev_stream){4096, 13, 1, 0, -1, 1};
-    ss_log_append(log, &e);
+    ss_evlog_append(log, &e);
     memset(&e, 0, sizeof e);
     e.type = SS_EV_API;
     e.u.api.enter_ns = 1000;
     e.u.api.exit_ns = 2500;
     e.u.api.thread = 1;
     e.u.api.correlation = 7;
-    e.u.api.name = ss_log_intern(log, "cudaMemcpyAsync_v3020");
+    e.u.api.name = ss_evlog_intern(log, "cudaMemcpyAsync_v3020");
     e.u.api.stream = 4096;
     e.u.api.stream_id = 13;
     e.u.api.bytes = 4;
@@ -69,23 +69,23 @@ static void build(ss_event_log *log)
     e.u.api.device = 0;
     e.u.api.stack = stack;
     e.u.api.api = (uint16_t)ss_api_find("cudaMemcpyAsync")->api;
-    ss_log_append(log, &e);
+    ss_evlog_append(log, &e);
     memset(&e, 0, sizeof e);
     e.type = SS_EV_KERNEL;
-    e.u.gpu = (ss_ev_gpu){1100, 2000, 0, 6, 13, 1, ss_log_intern(log, "scale(float*, int)"),
+    e.u.gpu = (ss_ev_gpu){1100, 2000, 0, 6, 13, 1, ss_evlog_intern(log, "scale(float*, int)"),
                           0,    0,    0, 0, 0};
-    ss_log_append(log, &e);
+    ss_evlog_append(log, &e);
     e.type = SS_EV_MEMCPY;
     e.u.gpu =
         (ss_ev_gpu){2100, 2200, 4, 7, 13, 1, 0, 0, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE, 0};
-    ss_log_append(log, &e);
+    ss_evlog_append(log, &e);
     e.type = SS_EV_MEMSET;
     e.u.gpu = (ss_ev_gpu){2300, 2310, 256, 8, 13, 1, 0, 0, 0, 0, 0, 1};
-    ss_log_append(log, &e);
+    ss_evlog_append(log, &e);
     memset(&e, 0, sizeof e);
     e.type = SS_EV_SYNC;
     e.u.sync = (ss_ev_sync){2400, 2450, 9, 13, 1, SS_SYNCREC_STREAM_SYNCHRONIZE};
-    ss_log_append(log, &e);
+    ss_evlog_append(log, &e);
     log->dropped = 3;
 }
 
@@ -116,7 +116,7 @@ START_TEST(test_exact_bytes)
     char *text = to_text(&log);
     ck_assert_str_eq(text, expected);
     free(text);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
 }
 END_TEST
 
@@ -134,8 +134,8 @@ START_TEST(test_round_trip)
     /* What the detectors use survives: the API id is derived from the name. */
     ck_assert_uint_eq(back.count, 6);
     ck_assert_uint_eq(back.events[1].u.api.api, ss_api_find("cudaMemcpyAsync")->api);
-    ck_assert_str_eq(ss_log_get_meta(&back, "program"), "./my app");
-    ck_assert_str_eq(ss_log_get_meta(&back, "hostname"), "");
+    ck_assert_str_eq(ss_evlog_get_meta(&back, "program"), "./my app");
+    ck_assert_str_eq(ss_evlog_get_meta(&back, "hostname"), "");
     ck_assert_str_eq(back.strings[2], "src/100% <script>.cu");
     ck_assert_str_eq(back.strings[3], "-");
     ck_assert_uint_eq(back.stacks[1].frames[1].python, 1);
@@ -143,8 +143,8 @@ START_TEST(test_round_trip)
     ck_assert_uint_eq(back.dropped, 3);
     free(first);
     free(second);
-    ss_log_free(&log);
-    ss_log_free(&back);
+    ss_evlog_free(&log);
+    ss_evlog_free(&back);
 }
 END_TEST
 
@@ -152,7 +152,7 @@ START_TEST(test_escaping)
 {
     ss_event_log log, back;
     char err[256];
-    ck_assert_int_eq(ss_log_init(&log), 0);
+    ck_assert_int_eq(ss_evlog_init(&log), 0);
     const char *odd[] = {"a b",
                          "100%",
                          "line\nbreak",
@@ -163,7 +163,7 @@ START_TEST(test_escaping)
                          "tab\there",
                          "%41"};
     for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
-        ss_log_intern(&log, odd[i]);
+        ss_evlog_intern(&log, odd[i]);
     char *text = to_text(&log);
     ck_assert_str_eq(text, "SSTRACE 1 0\n"
                            "str 1 a%20b\n"
@@ -180,8 +180,8 @@ START_TEST(test_escaping)
     for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
         ck_assert_str_eq(back.strings[i + 1], odd[i]);
     free(text);
-    ss_log_free(&log);
-    ss_log_free(&back);
+    ss_evlog_free(&log);
+    ss_evlog_free(&back);
 }
 END_TEST
 
@@ -195,7 +195,7 @@ static void expect_error(const char *text, size_t len, const char *what)
     snprintf(want, sizeof want, "%s:%s", path, what);
     ck_assert_str_eq(err, want);
     /* The log was released: freeing it again is harmless. */
-    ss_log_free(&log);
+    ss_evlog_free(&log);
     unlink(path);
 }
 
@@ -297,7 +297,7 @@ START_TEST(test_implausible_times)
     write_file(near, sizeof near - 1);
     ck_assert_int_eq(ss_trace_read(path, &log, err, sizeof err), 0);
     ck_assert_uint_eq(log.count, 3);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
     unlink(path);
     /* A line without end is refused at 1 MiB, before it fills memory. */
     size_t long_len = (1u << 20) + 64;
@@ -332,7 +332,7 @@ START_TEST(test_newer_minor_version)
     ck_assert_int_eq(ss_trace_read(path, &log, err, sizeof err), 0);
     ck_assert_uint_eq(log.count, 1);
     ck_assert_uint_eq(log.events[0].u.stream.stream_id, 2);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
 }
 END_TEST
 
@@ -380,9 +380,9 @@ START_TEST(test_chrome_trace)
     ss_event e;
     memset(&e, 0, sizeof e);
     e.type = SS_EV_KERNEL;
-    e.u.gpu = (ss_ev_gpu){3000, 3500, 0, 10, 14, 1, ss_log_intern(&log, "k<\"\\\n\x01\xff>"),
+    e.u.gpu = (ss_ev_gpu){3000, 3500, 0, 10, 14, 1, ss_evlog_intern(&log, "k<\"\\\n\x01\xff>"),
                           1,    0,    0, 0,  0};
-    ss_log_append(&log, &e);
+    ss_evlog_append(&log, &e);
     cJSON *root = chrome_json(&log);
     const cJSON *events = cJSON_GetObjectItemCaseSensitive(root, "traceEvents");
     ck_assert(cJSON_IsArray(events));
@@ -463,18 +463,18 @@ START_TEST(test_chrome_trace)
             ->valuestring,
         "./my app (pid unknown)");
     cJSON_Delete(root);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
 }
 END_TEST
 
 START_TEST(test_chrome_trace_empty_log)
 {
     ss_event_log log;
-    ck_assert_int_eq(ss_log_init(&log), 0);
+    ck_assert_int_eq(ss_evlog_init(&log), 0);
     cJSON *root = chrome_json(&log);
     ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "traceEvents")), 0);
     cJSON_Delete(root);
-    ss_log_free(&log);
+    ss_evlog_free(&log);
 }
 END_TEST
 

@@ -21,7 +21,7 @@ static ss_detect_options opt;
 
 static inline void fixture_setup(void)
 {
-    ck_assert_int_eq(ss_log_init(&log_), 0);
+    ck_assert_int_eq(ss_evlog_init(&log_), 0);
     ss_result_init(&res, SS_RESULT_RUN);
     ss_detect_options_default(&opt);
 }
@@ -29,19 +29,20 @@ static inline void fixture_setup(void)
 static inline void fixture_teardown(void)
 {
     ss_result_free(&res);
-    ss_log_free(&log_);
+    ss_evlog_free(&log_);
 }
 
 /* A stack: a libcudart frame, then the user's frame at file:line in main() of 'module'. */
 static inline uint32_t site_in(const char *module, const char *file, unsigned line)
 {
     ss_stack_frame frames[2] = {
-        {0x7f0000001000u, ss_log_intern(&log_, "cudaMemcpy"), ss_log_intern(&log_, "cudart.cpp"),
-         ss_log_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 120, 0},
-        {0x401234u, ss_log_intern(&log_, "main"), ss_log_intern(&log_, file),
-         ss_log_intern(&log_, module), line, 0},
+        {0x7f0000001000u, ss_evlog_intern(&log_, "cudaMemcpy"),
+         ss_evlog_intern(&log_, "cudart.cpp"),
+         ss_evlog_intern(&log_, "/usr/local/cuda/lib64/libcudart.so.13"), 120, 0},
+        {0x401234u, ss_evlog_intern(&log_, "main"), ss_evlog_intern(&log_, file),
+         ss_evlog_intern(&log_, module), line, 0},
     };
-    return ss_log_add_stack(&log_, frames, 2);
+    return ss_evlog_add_stack(&log_, frames, 2);
 }
 
 /* One API call; fields left out are 0 (thread 0 means thread 1; 'kind' -1: no copy kind). */
@@ -70,8 +71,8 @@ static inline void api(call_spec s)
     a->enter_ns = s.enter;
     a->exit_ns = s.exit;
     a->thread = s.thread ? s.thread : 1;
-    a->name = ss_log_intern(&log_, s.name);
-    const ss_api *row = ss_log_api(&log_, a->name);
+    a->name = ss_evlog_intern(&log_, s.name);
+    const ss_api *row = ss_evlog_api(&log_, a->name);
     a->api = (uint16_t)(row ? row->api : SS_API_COUNT);
     a->correlation = s.corr;
     a->stream = s.stream;
@@ -87,7 +88,7 @@ static inline void api(call_spec s)
                     : SS_DOMAIN_RUNTIME;
     a->nested = s.nested;
     a->per_thread = s.per_thread;
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    ck_assert_int_eq(ss_evlog_append(&log_, &e), 0);
 }
 
 /* One kernel, copy or memset on the GPU; fields left out are 0. */
@@ -115,12 +116,12 @@ static inline void gpu_op(gpu_spec s)
     e.u.gpu.stream_id = s.stream_id;
     e.u.gpu.context = s.context;
     e.u.gpu.device = s.device;
-    e.u.gpu.name = s.name ? ss_log_intern(&log_, s.name) : 0;
+    e.u.gpu.name = s.name ? ss_evlog_intern(&log_, s.name) : 0;
     e.u.gpu.bytes = s.bytes;
     e.u.gpu.copy_kind = (uint8_t)s.kind;
     e.u.gpu.src_kind = (uint8_t)s.src;
     e.u.gpu.dst_kind = (uint8_t)s.dst;
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    ck_assert_int_eq(ss_evlog_append(&log_, &e), 0);
 }
 
 static inline void stream_rec(uint64_t handle, uint32_t stream_id, uint32_t flags, int32_t device,
@@ -134,7 +135,7 @@ static inline void stream_rec(uint64_t handle, uint32_t stream_id, uint32_t flag
     e.u.stream.flags = flags;
     e.u.stream.device = device;
     e.u.stream.context = context;
-    ck_assert_int_eq(ss_log_append(&log_, &e), 0);
+    ck_assert_int_eq(ss_evlog_append(&log_, &e), 0);
 }
 
 static inline void run(void)
@@ -161,7 +162,7 @@ static inline void run_and_replay(ss_result *again)
     unlink(path);
     ss_result_init(again, SS_RESULT_RUN);
     ck_assert_int_eq(ss_detect_run(&replay, &opt, again), 0);
-    ss_log_free(&replay);
+    ss_evlog_free(&replay);
 }
 
 /* The one finding of 'rule' (fails the test unless there is exactly one). */

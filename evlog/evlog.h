@@ -1,6 +1,7 @@
-/* event.h: the event log the interposer records and the detectors read (no CUDA headers). */
-#ifndef SS_EVENT_H
-#define SS_EVENT_H
+/* evlog.h: the event log the interposer records, the detectors read and the report writers
+ * draw (no CUDA headers). */
+#ifndef SS_EVLOG_H
+#define SS_EVLOG_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -220,28 +221,28 @@ typedef struct ss_event_log {
 
 /* Initializes an empty log (string 0 = "", stack 0 = empty). Returns 0, or -1 on memory
  * exhaustion. */
-int ss_log_init(ss_event_log *log);
-void ss_log_free(ss_event_log *log);
+int ss_evlog_init(ss_event_log *log);
+void ss_evlog_free(ss_event_log *log);
 /* Appends a copy of 'event'. Returns 0 or -1. */
-int ss_log_append(ss_event_log *log, const ss_event *event);
+int ss_evlog_append(ss_event_log *log, const ss_event *event);
 /* Returns the id of 'text' (interned: the same text gives the same id), in expected O(1).
  * Returns 0 (the id of "") when memory is exhausted. */
-uint32_t ss_log_intern(ss_event_log *log, const char *text);
+uint32_t ss_evlog_intern(ss_event_log *log, const char *text);
 /* The cuda_api.def row named by string 'name' (an API event's name id), or NULL when the
  * string names no API in the table or 'name' is out of range. Inline: the report writers read
  * event logs without linking the detectors. */
-static inline const struct ss_api *ss_log_api(const ss_event_log *log, uint32_t name)
+static inline const struct ss_api *ss_evlog_api(const ss_event_log *log, uint32_t name)
 {
     return name < log->string_count ? log->string_api[name] : NULL;
 }
 /* Adds a stack of 'depth' frames (copied) and returns its id. */
-uint32_t ss_log_add_stack(ss_event_log *log, const ss_stack_frame *frames, uint32_t depth);
+uint32_t ss_evlog_add_stack(ss_event_log *log, const ss_stack_frame *frames, uint32_t depth);
 /* Sets (or replaces) a metadata value. */
-int ss_log_set_meta(ss_event_log *log, const char *key, const char *value);
+int ss_evlog_set_meta(ss_event_log *log, const char *key, const char *value);
 /* The value of 'key', or NULL. */
-const char *ss_log_get_meta(const ss_event_log *log, const char *key);
+const char *ss_evlog_get_meta(const ss_event_log *log, const char *key);
 /* Sorts events by their start time (enter_ns/start_ns), stably; streams first. */
-void ss_log_sort(ss_event_log *log);
+void ss_evlog_sort(ss_event_log *log);
 
 /* When an event began (an API call's enter, a GPU operation's or synchronization's start)
  * and ended (exit, end), in nanoseconds; 0 for a stream event, which has no time. */

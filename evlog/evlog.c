@@ -1,29 +1,12 @@
-/* log.c: the in-memory event log: append, intern strings, stacks, metadata, sort. */
-#include "detect_int.h"
+/* evlog.c: the in-memory event log: append, intern strings, stacks, metadata, sort. */
+#include "evlog.h"
+
+#include "rules.h"
+#include "util.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-int det_grow(void **base, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t ncap = *cap ? *cap : 16;
-    while (ncap < need) {
-        if (ncap > SIZE_MAX / 2)
-            return -1;
-        ncap *= 2;
-    }
-    if (size != 0 && ncap > SIZE_MAX / size)
-        return -1;
-    void *p = realloc(*base, ncap * size);
-    if (p == NULL)
-        return -1;
-    *base = p;
-    *cap = ncap;
-    return 0;
-}
 
 uint64_t ss_event_start_ns(const ss_event *e)
 {
@@ -61,17 +44,17 @@ uint64_t ss_event_end_ns(const ss_event *e)
     }
 }
 
-int ss_log_init(ss_event_log *log)
+int ss_evlog_init(ss_event_log *log)
 {
     memset(log, 0, sizeof *log);
-    if (ss_log_intern(log, "") != 0)
+    if (ss_evlog_intern(log, "") != 0)
         return -1;
-    if (ss_log_add_stack(log, NULL, 0) != 0)
+    if (ss_evlog_add_stack(log, NULL, 0) != 0)
         return -1;
     return 0;
 }
 
-void ss_log_free(ss_event_log *log)
+void ss_evlog_free(ss_event_log *log)
 {
     free(log->events);
     for (size_t i = 0; i < log->string_count; i++)
@@ -90,9 +73,9 @@ void ss_log_free(ss_event_log *log)
     memset(log, 0, sizeof *log);
 }
 
-int ss_log_append(ss_event_log *log, const ss_event *event)
+int ss_evlog_append(ss_event_log *log, const ss_event *event)
 {
-    if (det_grow((void **)&log->events, &log->cap, log->count + 1, sizeof *log->events) < 0)
+    if (ss_grow((void **)&log->events, &log->cap, log->count + 1, sizeof *log->events) < 0)
         return -1;
     log->events[log->count++] = *event;
     return 0;
@@ -122,7 +105,7 @@ static int rehash_strings(ss_event_log *log, size_t cap)
     return 0;
 }
 
-uint32_t ss_log_intern(ss_event_log *log, const char *text)
+uint32_t ss_evlog_intern(ss_event_log *log, const char *text)
 {
     /* Open addressing with linear probing, kept at most half full: a trace can hold
      * hundreds of thousands of distinct kernel names and source files. */
@@ -141,10 +124,10 @@ uint32_t ss_log_intern(ss_event_log *log, const char *text)
             return id;
         slot = (slot + 1) & mask;
     }
-    if (det_grow((void **)&log->strings, &log->string_cap, log->string_count + 1,
-                 sizeof *log->strings) < 0 ||
-        det_grow((void **)&log->string_api, &log->string_api_cap, log->string_count + 1,
-                 sizeof *log->string_api) < 0)
+    if (ss_grow((void **)&log->strings, &log->string_cap, log->string_count + 1,
+                sizeof *log->strings) < 0 ||
+        ss_grow((void **)&log->string_api, &log->string_api_cap, log->string_count + 1,
+                sizeof *log->string_api) < 0)
         return 0;
     char *copy = strdup(text);
     if (copy == NULL)
@@ -155,10 +138,10 @@ uint32_t ss_log_intern(ss_event_log *log, const char *text)
     return (uint32_t)log->string_count++;
 }
 
-uint32_t ss_log_add_stack(ss_event_log *log, const ss_stack_frame *frames, uint32_t depth)
+uint32_t ss_evlog_add_stack(ss_event_log *log, const ss_stack_frame *frames, uint32_t depth)
 {
-    if (det_grow((void **)&log->stacks, &log->stack_cap, log->stack_count + 1,
-                 sizeof *log->stacks) < 0)
+    if (ss_grow((void **)&log->stacks, &log->stack_cap, log->stack_count + 1, sizeof *log->stacks) <
+        0)
         return 0;
     ss_stack *s = &log->stacks[log->stack_count];
     s->frames = NULL;
@@ -173,7 +156,7 @@ uint32_t ss_log_add_stack(ss_event_log *log, const ss_stack_frame *frames, uint3
     return (uint32_t)log->stack_count++;
 }
 
-int ss_log_set_meta(ss_event_log *log, const char *key, const char *value)
+int ss_evlog_set_meta(ss_event_log *log, const char *key, const char *value)
 {
     for (size_t i = 0; i < log->meta_count; i++) {
         if (strcmp(log->meta[i].key, key) == 0) {
@@ -185,7 +168,7 @@ int ss_log_set_meta(ss_event_log *log, const char *key, const char *value)
             return 0;
         }
     }
-    if (det_grow((void **)&log->meta, &log->meta_cap, log->meta_count + 1, sizeof *log->meta) < 0)
+    if (ss_grow((void **)&log->meta, &log->meta_cap, log->meta_count + 1, sizeof *log->meta) < 0)
         return -1;
     log->meta[log->meta_count].key = strdup(key);
     log->meta[log->meta_count].value = strdup(value);
@@ -195,7 +178,7 @@ int ss_log_set_meta(ss_event_log *log, const char *key, const char *value)
     return 0;
 }
 
-const char *ss_log_get_meta(const ss_event_log *log, const char *key)
+const char *ss_evlog_get_meta(const ss_event_log *log, const char *key)
 {
     for (size_t i = 0; i < log->meta_count; i++) {
         if (strcmp(log->meta[i].key, key) == 0)
@@ -205,7 +188,7 @@ const char *ss_log_get_meta(const ss_event_log *log, const char *key)
 }
 
 /* Merge sort: stable, and the log can be large (no recursion depth issue at n log n). */
-void ss_log_sort(ss_event_log *log)
+void ss_evlog_sort(ss_event_log *log)
 {
     size_t n = log->count;
     if (n < 2)

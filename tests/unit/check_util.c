@@ -1,0 +1,115 @@
+/* check_util.c: util/: array growth, FNV-1a, UTF-8 decoding and the one duration format. */
+#include "check_main.h"
+#include "util.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *duration(uint64_t ns)
+{
+    static char buf[SS_DURATION_SIZE];
+    return ss_format_duration(ns, buf, sizeof buf);
+}
+
+START_TEST(test_duration_units)
+{
+    /* Under 100 us: microseconds, one decimal, rounded to nearest. */
+    ck_assert_str_eq(duration(0), "0.0 us");
+    ck_assert_str_eq(duration(49), "0.0 us");
+    ck_assert_str_eq(duration(50), "0.1 us");
+    ck_assert_str_eq(duration(19900), "19.9 us");
+    ck_assert_str_eq(duration(99949), "99.9 us");
+    /* What rounds to 100.0 us is printed as milliseconds, never as "100.0 us". */
+    ck_assert_str_eq(duration(99950), "0.10 ms");
+    ck_assert_str_eq(duration(300000), "0.30 ms");
+    ck_assert_str_eq(duration(3614999), "3.61 ms");
+    ck_assert_str_eq(duration(3615000), "3.62 ms");
+    ck_assert_str_eq(duration(999994999), "999.99 ms");
+    /* What rounds to 1000.00 ms is printed as seconds. */
+    ck_assert_str_eq(duration(999995000), "1.00 s");
+    ck_assert_str_eq(duration(3720000000u), "3.72 s");
+    ck_assert_str_eq(duration(UINT64_C(86400000000000)), "86400.00 s");
+}
+END_TEST
+
+START_TEST(test_duration_small_buffer)
+{
+    char buf[5];
+    ck_assert_ptr_eq(ss_format_duration(123456789, buf, sizeof buf), buf);
+    ck_assert_str_eq(buf, "123.");
+}
+END_TEST
+
+START_TEST(test_grow)
+{
+    int *v = NULL;
+    size_t cap = 0;
+    ck_assert_int_eq(ss_grow((void **)&v, &cap, 1, sizeof *v), 0);
+    ck_assert_uint_eq(cap, 16);
+    v[15] = 7;
+    ck_assert_int_eq(ss_grow((void **)&v, &cap, 16, sizeof *v), 0);
+    ck_assert_uint_eq(cap, 16);
+    ck_assert_int_eq(ss_grow((void **)&v, &cap, 17, sizeof *v), 0);
+    ck_assert_uint_eq(cap, 32);
+    ck_assert_int_eq(v[15], 7);
+    ck_assert_int_eq(ss_grow((void **)&v, &cap, 100, sizeof *v), 0);
+    ck_assert_uint_eq(cap, 128);
+    /* A size that would overflow leaves the array as it was. */
+    int *before = v;
+    ck_assert_int_eq(ss_grow((void **)&v, &cap, SIZE_MAX / 2 + 2, sizeof *v), -1);
+    ck_assert_ptr_eq(v, before);
+    ck_assert_uint_eq(cap, 128);
+    ck_assert_int_eq(ss_grow((void **)&v, &cap, SIZE_MAX / 4 + 1, sizeof *v), -1);
+    ck_assert_uint_eq(cap, 128);
+    free(v);
+}
+END_TEST
+
+START_TEST(test_fnv1a)
+{
+    /* The published FNV-1a 64 test vectors. */
+    ck_assert_uint_eq(ss_fnv1a(SS_FNV1A_SEED, "", 0), UINT64_C(0xcbf29ce484222325));
+    ck_assert_uint_eq(ss_fnv1a(SS_FNV1A_SEED, "a", 1), UINT64_C(0xaf63dc4c8601ec8c));
+    ck_assert_uint_eq(ss_fnv1a(SS_FNV1A_SEED, "foobar", 6), UINT64_C(0x85944171f73967e8));
+    /* Incremental use gives the same hash as one call. */
+    ck_assert_uint_eq(ss_fnv1a(ss_fnv1a(SS_FNV1A_SEED, "foo", 3), "bar", 3),
+                      UINT64_C(0x85944171f73967e8));
+}
+END_TEST
+
+START_TEST(test_utf8_decode)
+{
+    uint32_t cp = 0;
+    ck_assert_uint_eq(ss_utf8_decode("\xc3\xa9", 2, &cp), 2);
+    ck_assert_uint_eq(cp, 0xe9);
+    ck_assert_uint_eq(ss_utf8_decode("\xe2\x80\xae", 3, &cp), 3);
+    ck_assert_uint_eq(cp, 0x202e);
+    ck_assert_uint_eq(ss_utf8_decode("\xf0\x9f\x98\x80", 4, &cp), 4);
+    ck_assert_uint_eq(cp, 0x1f600);
+    cp = 1;
+    ck_assert_uint_eq(ss_utf8_decode("a", 1, &cp), 0);                /* ASCII */
+    ck_assert_uint_eq(ss_utf8_decode("\xc0\xaf", 2, &cp), 0);         /* overlong */
+    ck_assert_uint_eq(ss_utf8_decode("\xe0\x80\xaf", 3, &cp), 0);     /* overlong */
+    ck_assert_uint_eq(ss_utf8_decode("\xed\xa0\x80", 3, &cp), 0);     /* surrogate */
+    ck_assert_uint_eq(ss_utf8_decode("\xf4\x90\x80\x80", 4, &cp), 0); /* past U+10FFFF */
+    ck_assert_uint_eq(ss_utf8_decode("\xe2\x80\xae", 2, &cp), 0);     /* cut short */
+    ck_assert_uint_eq(ss_utf8_decode("\xe2\x28\xae", 3, &cp), 0);     /* bad continuation */
+    ck_assert_uint_eq(cp, 1);
+}
+END_TEST
+
+static Suite *util_suite(void)
+{
+    Suite *s = suite_create("util");
+    TCase *tc = tcase_create("util");
+    tcase_add_test(tc, test_duration_units);
+    tcase_add_test(tc, test_duration_small_buffer);
+    tcase_add_test(tc, test_grow);
+    tcase_add_test(tc, test_fnv1a);
+    tcase_add_test(tc, test_utf8_decode);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+SS_CHECK_MAIN(util_suite)

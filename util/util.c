@@ -1,0 +1,86 @@
+/* util.c: array growth, hashing, UTF-8 decoding and the duration format (util.h). */
+#include "util.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int ss_grow(void **base, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t ncap = *cap ? *cap : 16;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2)
+            return -1;
+        ncap *= 2;
+    }
+    if (size != 0 && ncap > SIZE_MAX / size)
+        return -1;
+    void *p = realloc(*base, ncap * size);
+    if (p == NULL)
+        return -1;
+    *base = p;
+    *cap = ncap;
+    return 0;
+}
+
+uint64_t ss_fnv1a(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+size_t ss_utf8_decode(const char *text, size_t avail, uint32_t *code_point)
+{
+    const unsigned char *p = (const unsigned char *)text;
+    unsigned c = p[0];
+    size_t n;
+    uint32_t cp, min;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+        cp = c & 0x1fu;
+        min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        cp = c & 0x0fu;
+        min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        cp = c & 0x07u;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n > avail)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[i] & 0x3fu);
+    }
+    /* Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8. */
+    if (cp < min || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+        return 0;
+    *code_point = cp;
+    return n;
+}
+
+const char *ss_format_duration(uint64_t ns, char *buf, size_t size)
+{
+    if (ns >= 999995000ull) {                            /* what rounds to 1000.00 ms or more */
+        uint64_t hundredths = (ns + 5000000) / 10000000; /* of a second */
+        snprintf(buf, size, "%" PRIu64 ".%02u s", hundredths / 100, (unsigned)(hundredths % 100));
+    } else if (ns >= 99950) {                      /* what rounds to 100.0 us or more */
+        uint64_t hundredths = (ns + 5000) / 10000; /* of a millisecond */
+        snprintf(buf, size, "%" PRIu64 ".%02u ms", hundredths / 100, (unsigned)(hundredths % 100));
+    } else {
+        uint64_t tenths = (ns + 50) / 100; /* of a microsecond */
+        snprintf(buf, size, "%" PRIu64 ".%u us", tenths / 10, (unsigned)(tenths % 10));
+    }
+    return buf;
+}

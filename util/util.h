@@ -1,0 +1,32 @@
+/* util.h: the small helpers every part shares: array growth, UTF-8 decoding and FNV-1a hashing
+ * and the one duration format. No part of syncscope lies below util/; it depends on libc alone. */
+#ifndef SS_UTIL_H
+#define SS_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Grows the array '*base' of '*cap' elements of 'size' bytes to hold at least 'need'
+ * (capacity doubles from 16). Returns 0, or -1 when memory is exhausted or the size would
+ * overflow; then '*base' and '*cap' are unchanged. This is the out-of-memory policy of code
+ * that runs inside the observed program (the event log, the detectors): report and go on,
+ * never abort. The tool's own writers abort with a message instead (ss_out_of_memory). */
+int ss_grow(void **base, size_t *cap, size_t need, size_t size);
+
+/* FNV-1a (64 bits): 'h' (SS_FNV1A_SEED to start) updated with 'len' bytes of 'data'. */
+#define SS_FNV1A_SEED 0xcbf29ce484222325ULL
+uint64_t ss_fnv1a(uint64_t h, const void *data, size_t len);
+
+/* Decodes the UTF-8 character at 'text' ('avail' bytes readable): returns its length (2-4)
+ * and sets '*code_point', or returns 0 when the bytes there are not one well-formed
+ * multi-byte character (ASCII, an overlong form, a surrogate, past U+10FFFF, cut short). */
+size_t ss_utf8_decode(const char *text, size_t avail, uint32_t *code_point);
+
+/* The one way a duration is printed, in every message and writer: under 100 us as
+ * microseconds with one decimal ("12.3 us"), under 1 s as milliseconds with two ("0.30 ms",
+ * "123.46 ms"), from 1 s as seconds with two ("3.72 s"); rounded to nearest. Writes into
+ * 'buf' ('size' bytes, SS_DURATION_SIZE is enough) and returns it. */
+#define SS_DURATION_SIZE 32
+const char *ss_format_duration(uint64_t ns, char *buf, size_t size);
+
+#endif
