@@ -10,6 +10,8 @@
 #   share/man/man1/syncscope.1                     generated from the catalog and the
 #   share/man/man7/syncscope-rules.7               commands' --help (report/gen_man.c)
 #   share/bash-completion/completions/syncscope
+#   lib/python3/dist-packages/syncscope/           the Python module (syncscope.scope()),
+#                                                  where Debian's python3 looks under /usr
 #
 # The layout is fixed (no GNUInstallDirs): the command finds its libraries by it.
 include(CMakePackageConfigHelpers)
@@ -52,6 +54,10 @@ install(FILES ${SS_GENERATED_DOCS}/man/syncscope.1 DESTINATION share/man/man1)
 install(FILES ${SS_GENERATED_DOCS}/man/syncscope-rules.7 DESTINATION share/man/man7)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/syncscope.bash
         DESTINATION share/bash-completion/completions RENAME syncscope)
+# The pure-Python module (docs/python.md): on Debian's sys.path when the prefix is /usr (the
+# .deb); under another prefix, PYTHONPATH=PREFIX/lib/python3/dist-packages.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/syncscope DESTINATION lib/python3/dist-packages
+        FILES_MATCHING PATTERN "*.py")
 
 # find_package(syncscope): syncscope::syncscope and syncscope_lint(TARGET ...).
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/syncscopeConfig.cmake.in

@@ -45,6 +45,10 @@ expected=$(
     f lib/cmake/syncscope/syncscopeConfig.cmake
     f lib/cmake/syncscope/syncscopeConfigVersion.cmake
     f lib/cmake/syncscope/syncscopeLint.cmake
+    d lib/python3/
+    d lib/python3/dist-packages/
+    d lib/python3/dist-packages/syncscope/
+    f lib/python3/dist-packages/syncscope/__init__.py
     if [ "$HAVE_INTERPOSER" = ON ]; then
         d lib/syncscope/
         f lib/syncscope/libsyncscope.so

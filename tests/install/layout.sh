@@ -25,6 +25,7 @@ expected=$(
             echo lib/syncscope/libsyncscope.so
             echo lib/syncscope/libsyncscope_finish.so
         fi
+        echo lib/python3/dist-packages/syncscope/__init__.py
         echo share/bash-completion/completions/syncscope
         echo share/doc/syncscope/rules/README.md
         for id in $rules; do echo "share/doc/syncscope/rules/$id.md"; done
@@ -46,6 +47,15 @@ diff -r "$SOURCE/docs/rules" "$STAGE/share/doc/syncscope/rules" || {
     echo "FAIL: the installed rule pages differ from docs/rules/"
     fail=1
 }
+
+# The installed Python module imports from the prefix, and scope() is a no-op unobserved.
+if command -v python3 >/dev/null 2>&1; then
+    check "python module" "ok" "$(cd / && PYTHONPATH="$STAGE/lib/python3/dist-packages" \
+        python3 -c 'import syncscope
+with syncscope.scope("step"):
+    pass
+print("ok" if syncscope.__file__.startswith("'"$STAGE"'") else syncscope.__file__)' 2>&1)"
+fi
 
 # Modes: the command 755, everything else 644 (shared libraries too, as Debian's policy
 # wants and CMake does on Debian: CMAKE_INSTALL_SO_NO_EXE).
