@@ -18,6 +18,11 @@ addresses sampled in a set of large libraries standing in for a PyTorch process,
 libdw's own lookup (the finisher before the symbol index), with the index, and through the
 cache cold and warm; every result must equal libdw's.
 
+With BENCH_FLOOR=LIB (bench/overhead's libcupti_floor.so, a GPU machine) the process also runs
+under the CUPTI floor alone ("floor": the least a CUPTI-based tool pays), and with BENCH_PLAIN=1
+as a user's run costs ("plain": no trace, the symbol cache warm): bare, floor and plain side by
+side give the whole-process overhead and how much of it is CUPTI's.
+
 Environment: BENCH_ROUNDS (3), BENCH_SCALE (1: exit_app's amount of generated code),
 BENCH_MODULES (space-separated library paths; default: the large libraries found here; "none"
 for no such part), BENCH_PER_MODULE (30), BENCH_OLD_FINISHER, BENCH_OUT (also write the report
@@ -60,13 +65,18 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale, program):
         if key.startswith("SYNCSCOPE_"):
             del env[key]
     files = {}
-    if mode != "bare":
-        files = {"json": os.path.join(out_dir, f"{tag}.json"),
-                 "trace": os.path.join(out_dir, f"{tag}.sstrace")}
+    if mode == "floor":
+        env["LD_PRELOAD"] = paths["floor"]
+    elif mode != "bare":
+        files = {"json": os.path.join(out_dir, f"{tag}.json")}
         preload = paths["old_preload"] if mode == "old" else paths["preload"]
         env.update({"LD_PRELOAD": preload, "SYNCSCOPE_TIMING": "1", "SYNCSCOPE_QUIET": "1",
-                    "SYNCSCOPE_OUTPUT": files["json"], "SYNCSCOPE_TRACE": files["trace"],
-                    "SYNCSCOPE_SYMBOL_CACHE": cache_dir if mode in ("cold", "warm") else "0"})
+                    "SYNCSCOPE_OUTPUT": files["json"],
+                    "SYNCSCOPE_SYMBOL_CACHE": cache_dir if mode in ("cold", "warm", "plain")
+                    else "0"})
+        if mode != "plain":  # "plain": what a user's run costs: no trace, a warm cache
+            files["trace"] = os.path.join(out_dir, f"{tag}.sstrace")
+            env["SYNCSCOPE_TRACE"] = files["trace"]
         if program is None:
             env["SYNCSCOPE_CUPTI_PATH"] = paths["cupti"]
     command = program if program is not None else [paths["app"], str(scale)]
@@ -75,7 +85,7 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale, program):
     wall = time.monotonic() - start
     if proc.returncode != 0:
         die(f"{command[0]} ({mode}) exited {proc.returncode}: {proc.stderr[-2000:]}")
-    if mode == "bare":
+    if mode in ("bare", "floor"):
         return wall, None, files
     m = TIMING.search(proc.stderr)
     if not m:
@@ -184,11 +194,20 @@ def main():
         shutil.copy(old, os.path.join(folder, "libsyncscope_finish.so"))
         paths["old_preload"] = os.path.join(folder, "libsyncscope.so")
         modes.insert(1, "old")
-    traced = [m for m in modes if m != "bare"]
+    floor = os.environ.get("BENCH_FLOOR")
+    if floor:
+        if not os.path.exists(floor):
+            die(f"{floor} is missing (BENCH_FLOOR: bench/overhead's libcupti_floor.so)", 2)
+        paths["floor"] = os.path.abspath(floor)
+        modes.insert(1, "floor")
+    if os.environ.get("BENCH_PLAIN", "0") not in ("", "0"):
+        modes.append("plain")
+    traced = [m for m in modes if m not in ("bare", "floor", "plain")]
+    timed = [m for m in modes if m not in ("bare", "floor")]
     failed = False
     try:
         walls = {m: [] for m in modes}
-        timings = {m: [] for m in traced}
+        timings = {m: [] for m in timed}
         first = {}
         for r in range(rounds):
             cache = os.path.join(work, f"cache{r}")
@@ -221,27 +240,29 @@ def main():
             f"across {', '.join(traced)}: {'yes' if same_stacks else f'NO ({differ} differ)'}; "
             f"findings' sites and frames identical: {'yes' if same_sites else 'NO'}")
         say()
-        labels = {"bare": "bare", "old": "old finisher", "off": "cache off",
+        labels = {"bare": "bare", "floor": "CUPTI floor", "plain": "no trace, cache warm",
+                  "old": "old finisher", "off": "cache off",
                   "cold": "cache cold", "warm": "cache warm"}
         say("| measure | " + " | ".join(labels[m] for m in modes) + " |")
         say("|---" * (len(modes) + 1) + "|")
         say("| process wall s | " + " | ".join(f"{median(walls[m]):.3f}" for m in modes) + " |")
         say("| / bare | 1.000x | " + " | ".join(
-            f"{median(walls[m]) / median(walls['bare']):.3f}x" for m in traced) + " |")
+            f"{median(walls[m]) / median(walls['bare']):.3f}x" for m in modes[1:]) + " |")
+        skip = "| " * (len(modes) - len(timed))
         for key, label in (("symbolize", "symbolize ms"), ("report", "  report modules"),
                            ("open", "  open files"), ("symbol tables", "  symbol tables"),
                            ("symbols", "  symbol lookups"), ("lines", "  line tables"),
                            ("inlined", "  inlined calls"), ("names", "  names (demangle)"),
                            ("cache", "  cache read/write"), ("collect", "collect ms"),
                            ("total", "exit total ms")):
-            say(f"| {label} | | " + " | ".join(
-                f"{median([t[key] for t in timings[m]]):.1f}" for m in traced) + " |")
-        say("| addresses resolved / from cache | | " + " | ".join(
+            say(f"| {label} {skip}| " + " | ".join(
+                f"{median([t[key] for t in timings[m]]):.1f}" for m in timed) + " |")
+        say(f"| addresses resolved / from cache {skip}| " + " | ".join(
             f"{timings[m][0].get('resolved', '?')} / {timings[m][0].get('hits', '?')}"
-            for m in traced) + " |")
+            for m in timed) + " |")
         base = median([t["total"] for t in timings["off"]])
-        say("| exit total / cache off | | " + " | ".join(
-            f"{median([t['total'] for t in timings[m]]) / base:.3f}x" for m in traced) + " |")
+        say(f"| exit total / cache off {skip}| " + " | ".join(
+            f"{median([t['total'] for t in timings[m]]) / base:.3f}x" for m in timed) + " |")
         say()
 
         say("## Symbolization steps: the trace's native frames")

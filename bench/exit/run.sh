@@ -15,6 +15,9 @@
 #   BENCH_MODULES="..."   libraries to sample addresses in (default: the large ones found;
 #                         "none": no such part)
 #   BENCH_PER_MODULE=30   addresses sampled per library
+#   BENCH_FLOOR=LIB       also run under the CUPTI floor alone (bench/overhead's
+#                         libcupti_floor.so; a GPU machine)
+#   BENCH_PLAIN=1         also run as a user's run costs: no trace, the symbol cache warm
 #   BENCH_OLD_FINISHER=F  also run under finisher F (a libsyncscope_finish.so of another
 #                         version, e.g. one built before the symbol index)
 #   BENCH_OUT=FILE        also write the report to FILE
@@ -22,7 +25,7 @@
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ "$1" = -h ] || [ "$1" = --help ] || { [ $# -gt 1 ] && [ "$2" != -- ]; }; then
-    sed -n '2,22s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,25s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"
