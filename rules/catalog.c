@@ -227,3 +227,32 @@ const ss_readback *ss_readback_match(const char *text, ss_readback_kind kind)
     }
     return NULL;
 }
+
+typedef struct compile_frame {
+    int file; /* 1: a Python file fragment, 0: a native function prefix */
+    const char *text;
+} compile_frame;
+
+static const compile_frame compile_frames[] = {
+#define SS_COMPILE_FRAME(kind, text) {SS_COMPILE_##kind, text},
+#define SS_COMPILE_FUNCTION 0
+#define SS_COMPILE_FILE 1
+#include "compile_frames.def"
+#undef SS_COMPILE_FUNCTION
+#undef SS_COMPILE_FILE
+};
+
+int ss_compile_frame(const char *function, const char *file, int python)
+{
+    for (size_t i = 0; i < sizeof compile_frames / sizeof compile_frames[0]; i++) {
+        const compile_frame *c = &compile_frames[i];
+        if (c->file) {
+            if (python && file != NULL && strstr(file, c->text) != NULL)
+                return 1;
+        } else if (!python && function != NULL &&
+                   strncmp(function, c->text, strlen(c->text)) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}

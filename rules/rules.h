@@ -193,4 +193,9 @@ const ss_readback *ss_readback_find(const char *name, ss_readback_kind kind);
  * NULL. */
 const ss_readback *ss_readback_match(const char *text, ss_readback_kind kind);
 
+/* Whether a frame says a framework is compiling or autotuning (compile_frames.def): a native
+ * frame whose function starts with a FUNCTION row, or, when 'python', a frame whose file
+ * contains a FILE row. NULL names match nothing. */
+int ss_compile_frame(const char *function, const char *file, int python);
+
 #endif

@@ -111,6 +111,39 @@ START_TEST(test_api_table)
 }
 END_TEST
 
+START_TEST(test_compile_frames)
+{
+    /* XLA's autotuner and profiler, demangled as the symbolizer writes them. */
+    ck_assert_int_eq(ss_compile_frame("xla::Autotuner::GetTunedConfig(xla::HloInstruction "
+                                      "const&)",
+                                      NULL, 0),
+                     1);
+    ck_assert_int_eq(
+        ss_compile_frame("stream_executor::RedzoneAllocator::CheckRedzones()", "x.cc", 0), 1);
+    /* A prefix only: the same name elsewhere in a function is not compilation. */
+    ck_assert_int_eq(ss_compile_frame("my::xla::Autotuner::Run()", NULL, 0), 0);
+    /* The stream's own copy, shared by autotuning and the program's readbacks, is not. */
+    ck_assert_int_eq(ss_compile_frame("stream_executor::gpu::CudaStream::Memcpy(void*, "
+                                      "stream_executor::DeviceAddressBase const&, unsigned long)",
+                                      NULL, 0),
+                     0);
+    /* Python rows match Python frames by file, never native frames. */
+    ck_assert_int_eq(ss_compile_frame("backend_compile_and_load",
+                                      "/opt/venv/lib/python3.12/site-packages/jax/_src/"
+                                      "compiler.py",
+                                      1),
+                     1);
+    ck_assert_int_eq(ss_compile_frame(NULL,
+                                      "/usr/lib/python3/dist-packages/torch/_inductor/"
+                                      "select_algorithm.py",
+                                      1),
+                     1);
+    ck_assert_int_eq(ss_compile_frame(NULL, "/opt/venv/site-packages/jax/_src/compiler.py", 0), 0);
+    ck_assert_int_eq(ss_compile_frame(NULL, "/home/me/train.py", 1), 0);
+    ck_assert_int_eq(ss_compile_frame(NULL, NULL, 1), 0);
+}
+END_TEST
+
 START_TEST(test_api_rows_sane)
 {
     size_t n;
@@ -142,6 +175,7 @@ static Suite *rules_suite(void)
     TCase *api = tcase_create("api-table");
     tcase_add_test(api, test_api_table);
     tcase_add_test(api, test_api_rows_sane);
+    tcase_add_test(api, test_compile_frames);
     suite_add_tcase(s, api);
     return s;
 }
