@@ -18,6 +18,9 @@
 #     real     (not in the default list) tests/gpu/real/run_real.sh: ResNet-18 with a DataLoader,
 #              GPT-2 generate, CuPy and JAX, each bare, under syncscope and (PyTorch) under
 #              set_sync_debug_mode("warn"); tables recall and wall times (REAL_BUDGET_S)
+#     realbench (not in the default list) bench/exit/run.sh on each real workload
+#              (REAL_WORKLOADS): bare, the CUPTI floor, a user's run (no trace, cache warm) and
+#              the traced runs, interleaved (BENCH_ROUNDS, default 2), within REAL_BUDGET_S
 #     multi    (not in the default list; run it on a two-GPU machine) ctest -L gpu -R multi:
 #              one process on two GPUs and a two-rank PyTorch DDP step (tests/gpu/multi/),
 #              then their traces as replay cases (tests/gpu/multi/record_multi_traces.sh)
@@ -89,6 +92,28 @@ for stage in "$@"; do
         rc=$?
         cat "$out/real/results.md" >>"$summary" 2>/dev/null
         stage_done real $rc
+        ;;
+    realbench)
+        mkdir -p "$out/realbench"
+        rc=0
+        bench_end=$(($(date +%s) + ${REAL_BUDGET_S:-400}))
+        for w in ${REAL_WORKLOADS:-resnet_train gpt2_generate cupy_loop jax_loop}; do
+            left=$((bench_end - $(date +%s)))
+            if [ "$left" -lt 30 ]; then
+                echo "realbench $w: skipped (time budget)" >>"$summary"
+                continue
+            fi
+            BENCH_ROUNDS=${BENCH_ROUNDS:-2} BENCH_MODULES=none BENCH_PLAIN=1 \
+                BENCH_FLOOR="$build/bench/overhead/libcupti_floor.so" \
+                BENCH_OUT="$out/realbench/$w.md" timeout "$left" \
+                bash bench/exit/run.sh "$build" -- python3 "tests/gpu/real/$w.py" \
+                >"$out/realbench/$w.log" 2>&1
+            r=$?
+            echo "realbench $w: exit $r" >>"$summary"
+            sed -n '1,12p' "$out/realbench/$w.md" >>"$summary" 2>/dev/null
+            [ "$r" = 0 ] || rc=$r
+        done
+        stage_done realbench $rc
         ;;
     multi)
         NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 \
