@@ -12,11 +12,11 @@ import os
 import re
 import shlex
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+from floor import analyzer_args, fmt, lang_of, machine_line, make_shims, median, run_floor, timed
 
 # The lint options this benchmark relies on, in one place. A measurement whose option is
 # missing from `syncscope lint --help` is reported as n/a.
@@ -24,14 +24,6 @@ LINT_JOBS = "-j"              # -j N: parse N translation units at once
 LINT_NO_CACHE = "--no-cache"  # neither read nor write the per-file cache
 LINT_CACHE_DIR = "--cache-dir"  # --cache-dir DIR: where the cache lives
 LINT_BASE = ["lint", "--fail-on", "none", "--keep-going", "--format", "json"]
-
-# What the analyzer adds for a CUDA file parsed host-side (analyzer/toolkit.c), so that the
-# floor parses exactly what lint parses. SHIM is replaced by a folder holding an empty
-# texture_fetch_functions.h (CUDA 12+ removed the header that clang 16 includes).
-ANALYZER_CUDA_ARGS = ["-x", "cuda", "--cuda-host-only", "-nocudalib",
-                      "-Wno-unknown-cuda-version", "--cuda-path={cuda}", "-Xclang",
-                      "-fcuda-allow-variadic-functions", "-isystem", "{shim}", "-isystem",
-                      "{cuda}/include/cccl"]
 
 TARGET_FLOOR = 1.15   # lint -j1 cold / floor
 TARGET_WARM = 0.10    # warm re-run / cold run
@@ -51,22 +43,11 @@ def env_int(name, default):
     return int(text)
 
 
-def timed(argv, cwd=None):
-    """Runs argv; returns (seconds, peak RSS in KiB, exit status, stderr text)."""
-    with tempfile.TemporaryFile() as err:
-        start = time.monotonic()
-        proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(proc.pid, 0)
-        seconds = time.monotonic() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        err.seek(0)
-        return seconds, usage.ru_maxrss, proc.returncode, err.read().decode(errors="replace")
-
-
-def floor_commands(corpus, cuda, shim, clang):
+def floor_commands(corpus, cuda, shims, clang):
+    """The floor's commands: each entry's arguments less -c, -o and the file, after what the
+    analyzer adds for its language (floor.py)."""
     with open(os.path.join(corpus, "compile_commands.json"), encoding="utf-8") as f:
         entries = json.load(f)
-    extra = [a.format(cuda=cuda, shim=shim) for a in ANALYZER_CUDA_ARGS]
     commands = []
     for e in entries:
         args = e["arguments"][1:]
@@ -83,22 +64,10 @@ def floor_commands(corpus, cuda, shim, clang):
                 continue
             else:
                 kept.append(a)
-        commands.append((e["directory"], [clang, "-fsyntax-only"] + extra + kept + [e["file"]]))
+        extra = analyzer_args(lang_of(e["file"], args), cuda, shims)
+        commands.append((e["directory"], [clang, "-fsyntax-only"] + extra + kept + [e["file"]],
+                         e["file"]))
     return commands
-
-
-def run_floor(commands):
-    total = 0.0
-    peak = 0
-    errors = 0
-    failed = 0
-    for cwd, argv in commands:
-        seconds, rss, rc, err = timed(argv, cwd)
-        total += seconds
-        peak = max(peak, rss)
-        errors += len(re.findall(r"\berror:", err))
-        failed += rc != 0
-    return {"seconds": total, "rss": peak, "errors": errors, "failed": failed}
 
 
 def lint_summary(path):
@@ -129,27 +98,6 @@ def run_lint(syncscope, corpus, scratch, jobs, supported, cache_dir=None, tag="r
                    f"{err.strip()[:300]}")
     return {"seconds": seconds, "rss": rss, "findings": findings, "diagnostics": diagnostics,
             "problem": problem, "argv": argv}
-
-
-def machine_line():
-    model = "unknown CPU"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} x {model}"
-
-
-def median(values):
-    return statistics.median(values) if values else None
-
-
-def fmt(value, digits=2, suffix=""):
-    return "n/a" if value is None else f"{value:.{digits}f}{suffix}"
 
 
 def verdict(value, target, at_most=True):
@@ -197,10 +145,7 @@ def main():
     if os.path.isdir(os.path.join(corpus, "src")):
         shutil.rmtree(os.path.join(corpus, "src"))
     generated = subprocess.run(gen, capture_output=True, text=True, check=True).stdout.strip()
-    shim = os.path.join(scratch, "shim")
-    os.makedirs(shim)
-    open(os.path.join(shim, "texture_fetch_functions.h"), "w").close()
-    commands = floor_commands(corpus, cuda, shim, clang)
+    commands = floor_commands(corpus, cuda, make_shims(scratch), clang)
 
     command = "bench/lint/run.sh " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     settings = " ".join(f"{k}={shlex.quote(os.environ[k])}" for k in sorted(os.environ)

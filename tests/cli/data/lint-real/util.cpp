@@ -1,0 +1,5 @@
+// Plain C++: analyzed, nothing to report.
+int twice(int x)
+{
+    return 2 * x;
+}
