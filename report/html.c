@@ -232,6 +232,62 @@ static void csp_hash(const char *p, size_t len, char *out, size_t size)
 
 /* ---- escaping ---- */
 
+/* Writes the ASCII character 'c' as it stands inside a JSON string of the page: quotes,
+ * backslashes and controls escaped, and '<', '>' and '&' as \u escapes so that no markup can
+ * close the script block. */
+static void json_ascii(FILE *out, unsigned c)
+{
+    switch (c) {
+    case '"':
+        fputs("\\\"", out);
+        break;
+    case '\\':
+        fputs("\\\\", out);
+        break;
+    case '\n':
+        fputs("\\n", out);
+        break;
+    case '\t':
+        fputs("\\t", out);
+        break;
+    case '\r':
+        fputs("\\r", out);
+        break;
+    case '<':
+        fputs("\\u003c", out);
+        break;
+    case '>':
+        fputs("\\u003e", out);
+        break;
+    case '&':
+        fputs("\\u0026", out);
+        break;
+    default:
+        if (c < 0x20 || c == 0x7f)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc((int)c, out);
+    }
+}
+
+/* Writes the character that starts at 'p' (not ASCII) and returns the bytes it took: a byte
+ * that starts no UTF-8 sequence becomes U+FFFD, U+2028 and U+2029 \u escapes. */
+static size_t json_non_ascii(FILE *out, const unsigned char *p)
+{
+    /* The string ends in a NUL, which stops the decoder before it reads past it. */
+    uint32_t cp = 0;
+    size_t n = ss_utf8_decode((const char *)p, 4, &cp);
+    if (n == 0) {
+        fputs("\\ufffd", out);
+        return 1;
+    }
+    if (cp == 0x2028 || cp == 0x2029)
+        fprintf(out, "\\u%04x", (unsigned)cp);
+    else
+        fwrite(p, 1, n, out);
+    return n;
+}
+
 /* Writes 's' as a JSON string that is safe inside <script type="application/json">: '<', '>'
  * and '&' and U+2028/U+2029 are \u escapes, invalid UTF-8 becomes U+FFFD, and at most 'max'
  * bytes are kept (cut at a character boundary, with an ellipsis). NULL is written as null. */
@@ -249,56 +305,11 @@ static void json_string_max(FILE *out, const char *s, size_t max)
             fputs("\\u2026", out);
             break;
         }
-        unsigned c = *p;
-        if (c < 0x80) {
-            switch (c) {
-            case '"':
-                fputs("\\\"", out);
-                break;
-            case '\\':
-                fputs("\\\\", out);
-                break;
-            case '\n':
-                fputs("\\n", out);
-                break;
-            case '\t':
-                fputs("\\t", out);
-                break;
-            case '\r':
-                fputs("\\r", out);
-                break;
-            case '<':
-                fputs("\\u003c", out);
-                break;
-            case '>':
-                fputs("\\u003e", out);
-                break;
-            case '&':
-                fputs("\\u0026", out);
-                break;
-            default:
-                if (c < 0x20 || c == 0x7f)
-                    fprintf(out, "\\u%04x", c);
-                else
-                    fputc((int)c, out);
-            }
-            p++;
-            used++;
-            continue;
-        }
-        /* The string ends in a NUL, which stops the decoder before it reads past it. */
-        uint32_t cp = 0;
-        size_t n = ss_utf8_decode((const char *)p, 4, &cp);
-        if (n == 0) {
-            fputs("\\ufffd", out);
-            p++;
-            used++;
-            continue;
-        }
-        if (cp == 0x2028 || cp == 0x2029)
-            fprintf(out, "\\u%04x", (unsigned)cp);
+        size_t n = 1;
+        if (*p < 0x80)
+            json_ascii(out, *p);
         else
-            fwrite(p, 1, n, out);
+            n = json_non_ascii(out, p);
         p += n;
         used += n;
     }
@@ -598,6 +609,62 @@ static char *result_base(const page *pg, const ss_result *r)
     return base;
 }
 
+/* Sets up 'pf' for finding 'f' of process 'proc', with no site, excerpt or API yet known
+ * beyond what its evidence names. */
+static void page_finding_init(page_finding *pf, const ss_finding *f, size_t proc)
+{
+    pf->f = f;
+    pf->proc = proc;
+    pf->source = -1;
+    pf->site = SIZE_MAX;
+    pf->api = SS_API_COUNT;
+    if (f->evidence.api) {
+        const ss_api *row = ss_api_find(f->evidence.api);
+        if (row)
+            pf->api = (int)row->api;
+    }
+}
+
+/* Registers the file of 'pf' as a source whose excerpt the page embeds. Returns its index in
+ * pg->sources, or SOURCE_REFUSED when it may not be read (recorded, so it is asked once). */
+static size_t page_add_source(page *pg, const page_finding *pf)
+{
+    char *readable = excerpt_path(pg->source_root, pf->resolved);
+    if (readable == NULL) {
+        strmap_put(&pg->source_index, pf->resolved, SOURCE_REFUSED);
+        return SOURCE_REFUSED;
+    }
+    if (pg->source_count == pg->source_cap) {
+        pg->source_cap = pg->source_cap ? pg->source_cap * 2 : 32;
+        pg->sources = ss_reallocarray(pg->sources, pg->source_cap, sizeof *pg->sources);
+    }
+    size_t src = pg->source_count++;
+    page_source *ps = &pg->sources[src];
+    memset(ps, 0, sizeof *ps);
+    ps->path = ss_strdup(pf->key);
+    ps->resolved = readable;
+    strmap_put(&pg->source_index, pf->resolved, src);
+    return src;
+}
+
+/* Adds the line of 'pf' to the excerpt of its file and points pf->source at it, unless the
+ * file's excerpt is refused. */
+static void page_add_excerpt_line(page *pg, page_finding *pf)
+{
+    size_t src = strmap_get(&pg->source_index, pf->resolved);
+    if (src == SIZE_MAX)
+        src = page_add_source(pg, pf);
+    if (src == SOURCE_REFUSED)
+        return;
+    page_source *ps = &pg->sources[src];
+    if (ps->line_count == ps->line_cap) {
+        ps->line_cap = ps->line_cap ? ps->line_cap * 2 : 8;
+        ps->lines = ss_reallocarray(ps->lines, ps->line_cap, sizeof *ps->lines);
+    }
+    ps->lines[ps->line_count++] = pf->f->line;
+    pf->source = (long)src;
+}
+
 /* Normalizes every finding's path and records the source lines its excerpt needs. */
 static void page_collect_findings(page *pg)
 {
@@ -610,58 +677,85 @@ static void page_collect_findings(page *pg)
         char *base = result_base(pg, r);
         for (size_t j = 0; j < r->count; j++) {
             page_finding *pf = &pg->findings[pg->finding_count++];
-            pf->f = &r->findings[j];
-            pf->proc = i;
-            pf->source = -1;
-            pf->site = SIZE_MAX;
-            pf->api = SS_API_COUNT;
-            if (pf->f->evidence.api) {
-                const ss_api *row = ss_api_find(pf->f->evidence.api);
-                if (row)
-                    pf->api = (int)row->api;
-            }
+            page_finding_init(pf, &r->findings[j], i);
             if (pf->f->file == NULL || pf->f->file[0] == '\0')
                 continue;
             pf->resolved = resolve_path(base, pf->f->file);
             pf->key = relative_to(pg->root, pf->resolved);
-            if (pg->opt->no_sources || pf->f->line == 0)
-                continue;
-            size_t src = strmap_get(&pg->source_index, pf->resolved);
-            if (src == SOURCE_REFUSED)
-                continue;
-            if (src == SIZE_MAX) {
-                char *readable = excerpt_path(pg->source_root, pf->resolved);
-                if (readable == NULL) {
-                    strmap_put(&pg->source_index, pf->resolved, SOURCE_REFUSED);
-                    continue;
-                }
-                if (pg->source_count == pg->source_cap) {
-                    pg->source_cap = pg->source_cap ? pg->source_cap * 2 : 32;
-                    pg->sources = ss_reallocarray(pg->sources, pg->source_cap, sizeof *pg->sources);
-                }
-                src = pg->source_count++;
-                page_source *ps = &pg->sources[src];
-                memset(ps, 0, sizeof *ps);
-                ps->path = ss_strdup(pf->key);
-                ps->resolved = readable;
-                strmap_put(&pg->source_index, pf->resolved, src);
-            }
-            page_source *ps = &pg->sources[src];
-            if (ps->line_count == ps->line_cap) {
-                ps->line_cap = ps->line_cap ? ps->line_cap * 2 : 8;
-                ps->lines = ss_reallocarray(ps->lines, ps->line_cap, sizeof *ps->lines);
-            }
-            ps->lines[ps->line_count++] = pf->f->line;
-            pf->source = (long)src;
+            if (!pg->opt->no_sources && pf->f->line != 0)
+                page_add_excerpt_line(pg, pf);
         }
         free(base);
     }
 }
 
+/* The key of the call site of 'pf' at 'path': its rule, line and 'path'. Malloc'ed. */
+static char *site_key(const page_finding *pf, const char *path)
+{
+    return ss_asprintf("%s\x1f%u\x1f%s", ss_rules_get(pf->f->rule)->id, pf->f->line, path);
+}
+
+/* The lint site of the lint finding 'pf', whose site key is 'key': created when new, and then
+ * chained into 'by_base' under its rule, line and base name for join_by_suffix. */
+static size_t join_lint(page *pg, strmap *exact, strmap *by_base, const page_finding *pf,
+                        const char *key)
+{
+    size_t site = strmap_get(exact, key);
+    if (site != SIZE_MAX)
+        return site;
+    site = page_add_site(pg, SS_ORIGIN_STATIC);
+    strmap_put(exact, key, site);
+    char *bkey = site_key(pf, base_name(pf->key));
+    pg->sites[site].next_candidate = strmap_get(by_base, bkey);
+    strmap_put(by_base, bkey, site);
+    free(bkey);
+    return site;
+}
+
+/* The one lint site of the rule, line and base name of the run finding 'pf' whose path is a
+ * trailing run of the components of pf's path; SIZE_MAX when there is none or more than one. */
+static size_t join_by_suffix(const page *pg, const strmap *by_base, const page_finding *pf)
+{
+    char *bkey = site_key(pf, base_name(pf->key));
+    size_t found = SIZE_MAX, matches = 0;
+    for (size_t c = strmap_get(by_base, bkey); c != SIZE_MAX; c = pg->sites[c].next_candidate) {
+        const page_finding *lf = &pg->findings[pg->sites[c].members[0]];
+        if (component_suffix(pf->key, lf->key)) {
+            found = c;
+            matches++;
+        }
+    }
+    free(bkey);
+    return matches == 1 ? found : SIZE_MAX;
+}
+
+/* The site of the run finding 'pf', whose site key is 'key': the lint site it joins (marked as
+ * observed too), else the runtime-only site of that key in its own process. */
+static size_t join_run(page *pg, strmap *exact, const strmap *by_base, const page_finding *pf,
+                       const char *key)
+{
+    size_t site = strmap_get(exact, key);
+    if (site == SIZE_MAX && pf->key[0] == '/')
+        site = join_by_suffix(pg, by_base, pf);
+    if (site != SIZE_MAX) {
+        pg->sites[site].group |= SS_ORIGIN_RUNTIME;
+        return site;
+    }
+    /* Runtime-only sites stay one per process. */
+    char *rkey = ss_asprintf("%s\x1f%zu", key, pf->proc);
+    site = strmap_get(exact, rkey);
+    if (site == SIZE_MAX) {
+        site = page_add_site(pg, SS_ORIGIN_RUNTIME);
+        strmap_put(exact, rkey, site);
+    }
+    free(rkey);
+    return site;
+}
+
 /* The join: lint and run findings with the same rule, normalized path and line are one
  * call site. A run path that is not under the root (a program built elsewhere) also joins a
  * lint finding of the same rule and line whose path is a trailing run of its components,
- * when exactly one such lint site exists. */
+ * when exactly one such lint site exists. Lint findings are placed first, then run ones. */
 static void page_join(page *pg)
 {
     strmap exact = {0}, by_base = {0};
@@ -674,55 +768,13 @@ static void page_join(page *pg)
                 continue;
             if (pf->key == NULL || pf->f->line == 0) {
                 pf->site = page_add_site(pg, origin);
-                site_add_member(&pg->sites[pf->site], i);
-                continue;
-            }
-            const char *rule_id = ss_rules_get(pf->f->rule)->id;
-            char *key = ss_asprintf("%s\x1f%u\x1f%s", rule_id, pf->f->line, pf->key);
-            size_t site = strmap_get(&exact, key);
-            if (origin == SS_ORIGIN_STATIC) {
-                if (site == SIZE_MAX) {
-                    site = page_add_site(pg, SS_ORIGIN_STATIC);
-                    strmap_put(&exact, key, site);
-                    char *bkey =
-                        ss_asprintf("%s\x1f%u\x1f%s", rule_id, pf->f->line, base_name(pf->key));
-                    pg->sites[site].next_candidate = strmap_get(&by_base, bkey);
-                    strmap_put(&by_base, bkey, site);
-                    free(bkey);
-                }
             } else {
-                if (site == SIZE_MAX && pf->key[0] == '/') {
-                    char *bkey =
-                        ss_asprintf("%s\x1f%u\x1f%s", rule_id, pf->f->line, base_name(pf->key));
-                    size_t found = SIZE_MAX, matches = 0;
-                    for (size_t c = strmap_get(&by_base, bkey); c != SIZE_MAX;
-                         c = pg->sites[c].next_candidate) {
-                        const page_finding *lf = &pg->findings[pg->sites[c].members[0]];
-                        if (component_suffix(pf->key, lf->key)) {
-                            found = c;
-                            matches++;
-                        }
-                    }
-                    free(bkey);
-                    if (matches == 1)
-                        site = found;
-                }
-                if (site == SIZE_MAX) {
-                    /* Runtime-only sites stay one per process. */
-                    char *rkey = ss_asprintf("%s\x1f%zu", key, pf->proc);
-                    site = strmap_get(&exact, rkey);
-                    if (site == SIZE_MAX) {
-                        site = page_add_site(pg, SS_ORIGIN_RUNTIME);
-                        strmap_put(&exact, rkey, site);
-                    }
-                    free(rkey);
-                } else {
-                    pg->sites[site].group |= SS_ORIGIN_RUNTIME;
-                }
+                char *key = site_key(pf, pf->key);
+                pf->site = origin == SS_ORIGIN_STATIC ? join_lint(pg, &exact, &by_base, pf, key)
+                                                      : join_run(pg, &exact, &by_base, pf, key);
+                free(key);
             }
-            free(key);
-            pf->site = site;
-            site_add_member(&pg->sites[site], i);
+            site_add_member(&pg->sites[pf->site], i);
         }
     }
     strmap_free(&exact);
@@ -824,93 +876,133 @@ static void finding_add_moment(page_finding *pf, uint64_t start, uint64_t end, u
     }
 }
 
-/* Links the API calls of 'log' to the findings of process 'proc' whose call site is on their
- * stack: those are the finding's moments on the timeline. 'ops' are the process's operations
- * in log order (API calls carry their lane). */
-static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
-                               const uint32_t *api_lane, uint64_t t0)
+/* The findings of one process by call site, and the findings each stack of its trace reaches,
+ * while page_match_moments runs. */
+typedef struct moment_match {
+    strmap sites;       /* "line\x1fbase name" -> the last finding with that call site */
+    size_t *chain;      /* per finding: the previous one with the same key, or SIZE_MAX */
+    size_t *stack_list; /* per stack: its list's start in 'lists', SIZE_MAX for none, or
+                         * STACK_UNSEEN */
+    size_t *lists;      /* the lists of findings, each SIZE_MAX-terminated */
+    size_t list_len, list_cap;
+} moment_match;
+
+/* The stack_list value of a stack not looked at yet. */
+static const size_t STACK_UNSEEN = SIZE_MAX - 1;
+
+/* Indexes the findings of process 'proc' that have a file and line into m->sites and
+ * m->chain. Returns whether there was any. */
+static bool match_index_findings(const page *pg, size_t proc, moment_match *m)
 {
-    strmap sites = {0};
-    size_t *chain = ss_calloc(pg->finding_count, sizeof *chain);
     bool any = false;
     for (size_t i = 0; i < pg->finding_count; i++) {
-        page_finding *pf = &pg->findings[i];
-        chain[i] = SIZE_MAX;
+        const page_finding *pf = &pg->findings[i];
+        m->chain[i] = SIZE_MAX;
         if (pf->proc != proc || pf->f->file == NULL || pf->f->line == 0)
             continue;
         char *key = ss_asprintf("%u\x1f%s", pf->f->line, base_name(pf->f->file));
-        chain[i] = strmap_get(&sites, key);
-        strmap_put(&sites, key, i);
+        m->chain[i] = strmap_get(&m->sites, key);
+        strmap_put(&m->sites, key, i);
         free(key);
         any = true;
     }
-    if (!any) {
-        free(chain);
-        strmap_free(&sites);
-        return;
+    return any;
+}
+
+/* Makes room for 'extra' more entries in m->lists. */
+static void match_list_reserve(moment_match *m, size_t extra)
+{
+    if (m->list_len + extra > m->list_cap) {
+        m->list_cap = m->list_cap ? m->list_cap * 2 : 256;
+        m->lists = ss_reallocarray(m->lists, m->list_cap, sizeof *m->lists);
     }
-    /* Per stack: the findings it matches, as a list in 'lists' (SIZE_MAX-terminated), or none. */
-    size_t *stack_list = ss_calloc(log->stack_count, sizeof *stack_list);
-    for (size_t s = 0; s < log->stack_count; s++)
-        stack_list[s] = SIZE_MAX - 1; /* not computed yet */
-    size_t *lists = NULL, list_len = 0, list_cap = 0;
-    for (size_t e = 0; e < log->count; e++) {
-        const ss_event *ev = &log->events[e];
-        if (ev->type != SS_EV_API || ev->u.api.stack == 0 || ev->u.api.stack >= log->stack_count)
+}
+
+/* Appends to the list begun at 'begin' the findings whose call site is the frame at
+ * 'file':'line' (the same line, and one path a trailing run of the other's components), each
+ * once. */
+static void match_frame(const page *pg, moment_match *m, const char *file, uint32_t line,
+                        size_t begin)
+{
+    char *key = ss_asprintf("%u\x1f%s", line, base_name(file));
+    for (size_t c = strmap_get(&m->sites, key); c != SIZE_MAX; c = m->chain[c]) {
+        const char *ffile = pg->findings[c].f->file;
+        if (!component_suffix(file, ffile) && !component_suffix(ffile, file))
             continue;
-        uint32_t sid = ev->u.api.stack;
-        if (stack_list[sid] == SIZE_MAX - 1) {
-            stack_list[sid] = SIZE_MAX;
-            const ss_stack *st = &log->stacks[sid];
-            size_t begin = list_len;
-            for (uint32_t k = 0; k < st->depth; k++) {
-                const ss_stack_frame *fr = &st->frames[k];
-                if (fr->file == 0 || fr->file >= log->string_count || fr->line == 0)
-                    continue;
-                const char *file = log->strings[fr->file];
-                char *key = ss_asprintf("%u\x1f%s", fr->line, base_name(file));
-                for (size_t c = strmap_get(&sites, key); c != SIZE_MAX; c = chain[c]) {
-                    const char *ffile = pg->findings[c].f->file;
-                    if (!component_suffix(file, ffile) && !component_suffix(ffile, file))
-                        continue;
-                    bool dup = false;
-                    for (size_t d = begin; d < list_len; d++)
-                        dup |= lists[d] == c;
-                    if (dup)
-                        continue;
-                    if (list_len + 2 > list_cap) {
-                        list_cap = list_cap ? list_cap * 2 : 256;
-                        lists = ss_reallocarray(lists, list_cap, sizeof *lists);
-                    }
-                    lists[list_len++] = c;
-                }
-                free(key);
-            }
-            if (list_len > begin) {
-                if (list_len + 1 > list_cap) {
-                    list_cap = list_cap ? list_cap * 2 : 256;
-                    lists = ss_reallocarray(lists, list_cap, sizeof *lists);
-                }
-                lists[list_len++] = SIZE_MAX;
-                stack_list[sid] = begin;
-            }
-        }
-        if (stack_list[sid] == SIZE_MAX)
+        bool dup = false;
+        for (size_t d = begin; d < m->list_len; d++)
+            dup |= m->lists[d] == c;
+        if (dup)
             continue;
-        const ss_api *row = ss_evlog_api(log, ev->u.api.name);
-        for (size_t d = stack_list[sid]; lists[d] != SIZE_MAX; d++) {
-            page_finding *pf = &pg->findings[lists[d]];
-            if (pf->api != SS_API_COUNT && (row == NULL || (int)row->api != pf->api))
+        match_list_reserve(m, 2);
+        m->lists[m->list_len++] = c;
+    }
+    free(key);
+}
+
+/* Sets m->stack_list[sid] to the list of the findings whose call site is a frame of stack
+ * 'sid' of 'log', or to SIZE_MAX when there is none. */
+static void match_stack(const page *pg, const ss_event_log *log, moment_match *m, uint32_t sid)
+{
+    m->stack_list[sid] = SIZE_MAX;
+    const ss_stack *st = &log->stacks[sid];
+    size_t begin = m->list_len;
+    for (uint32_t k = 0; k < st->depth; k++) {
+        const ss_stack_frame *fr = &st->frames[k];
+        if (fr->file == 0 || fr->file >= log->string_count || fr->line == 0)
+            continue;
+        match_frame(pg, m, log->strings[fr->file], fr->line, begin);
+    }
+    if (m->list_len > begin) {
+        match_list_reserve(m, 1);
+        m->lists[m->list_len++] = SIZE_MAX;
+        m->stack_list[sid] = begin;
+    }
+}
+
+/* Adds the API call 'ev' of 'log', drawn on 'lane', as a moment of each finding of 'list'
+ * (SIZE_MAX-terminated) that names no API or names the one called. */
+static void add_call_moments(page *pg, const ss_event_log *log, const ss_event *ev,
+                             const size_t *list, uint32_t lane, uint64_t t0)
+{
+    const ss_api *row = ss_evlog_api(log, ev->u.api.name);
+    for (; *list != SIZE_MAX; list++) {
+        page_finding *pf = &pg->findings[*list];
+        if (pf->api != SS_API_COUNT && (row == NULL || (int)row->api != pf->api))
+            continue;
+        uint64_t start = ev->u.api.enter_ns >= t0 ? ev->u.api.enter_ns - t0 : 0;
+        uint64_t end = ev->u.api.exit_ns >= ev->u.api.enter_ns ? ev->u.api.exit_ns - t0 : start;
+        finding_add_moment(pf, start, end, lane);
+    }
+}
+
+/* Links the API calls of 'log' to the findings of process 'proc' whose call site is on their
+ * stack: those are the finding's moments on the timeline. 'api_lane' is the lane of each API
+ * call, by event index; times are taken relative to 't0'. */
+static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
+                               const uint32_t *api_lane, uint64_t t0)
+{
+    moment_match m = {0};
+    m.chain = ss_calloc(pg->finding_count, sizeof *m.chain);
+    if (match_index_findings(pg, proc, &m)) {
+        m.stack_list = ss_calloc(log->stack_count, sizeof *m.stack_list);
+        for (size_t s = 0; s < log->stack_count; s++)
+            m.stack_list[s] = STACK_UNSEEN;
+        for (size_t e = 0; e < log->count; e++) {
+            const ss_event *ev = &log->events[e];
+            uint32_t sid = ev->type == SS_EV_API ? ev->u.api.stack : 0;
+            if (sid == 0 || sid >= log->stack_count)
                 continue;
-            uint64_t start = ev->u.api.enter_ns >= t0 ? ev->u.api.enter_ns - t0 : 0;
-            uint64_t end = ev->u.api.exit_ns >= ev->u.api.enter_ns ? ev->u.api.exit_ns - t0 : start;
-            finding_add_moment(pf, start, end, api_lane[e]);
+            if (m.stack_list[sid] == STACK_UNSEEN)
+                match_stack(pg, log, &m, sid);
+            if (m.stack_list[sid] != SIZE_MAX)
+                add_call_moments(pg, log, ev, &m.lists[m.stack_list[sid]], api_lane[e], t0);
         }
     }
-    free(lists);
-    free(stack_list);
-    free(chain);
-    strmap_free(&sites);
+    free(m.lists);
+    free(m.stack_list);
+    free(m.chain);
+    strmap_free(&m.sites);
 }
 
 /* Marks the stream lanes of process 'proc' from what 'log' says about its streams: the legacy
@@ -1281,6 +1373,48 @@ static void write_evidence(FILE *out, const ss_evidence *ev)
     fprintf(out, ",\"device\":%d}", ev->device);
 }
 
+/* The call stack of 'f': "st":[[function, file, line, module, is_python, pc], ...]. */
+static void write_frames(FILE *out, const ss_finding *f)
+{
+    fputs(",\"st\":[", out);
+    for (size_t i = 0; i < f->frame_count; i++) {
+        const ss_frame *fr = &f->frames[i];
+        fputs(i ? ",[" : "[", out);
+        json_string(out, fr->function);
+        fputc(',', out);
+        json_string(out, fr->file);
+        fprintf(out, ",%u,", fr->line);
+        json_string(out, fr->module);
+        fprintf(out, ",%d,%llu]", fr->is_python ? 1 : 0, (unsigned long long)fr->pc);
+    }
+    fputc(']', out);
+}
+
+/* The detector's extra facts of 'f': "x":[[key, value], ...]. */
+static void write_extra(FILE *out, const ss_finding *f)
+{
+    fputs(",\"x\":[", out);
+    for (size_t i = 0; i < f->extra_count; i++) {
+        fputs(i ? ",[" : "[", out);
+        json_string(out, f->extra[i].key);
+        fputc(',', out);
+        json_string(out, f->extra[i].value);
+        fputc(']', out);
+    }
+    fputc(']', out);
+}
+
+/* The timeline moments of 'pf': how many there were, and the kept [start, end, lane]. */
+static void write_moments(FILE *out, const page_finding *pf)
+{
+    fprintf(out, ",\"occn\":%llu,\"occ\":[", (unsigned long long)pf->occ_total);
+    for (size_t i = 0; i < pf->occ_count; i++)
+        fprintf(out, "%s[%llu,%llu,%llu]", i ? "," : "", (unsigned long long)pf->occ[i][0],
+                (unsigned long long)pf->occ[i][1], (unsigned long long)pf->occ[i][2]);
+    fputc(']', out);
+}
+
+/* One finding of the data block, with the short member names report.js reads. */
 static void write_finding(FILE *out, const page *pg, const page_finding *pf)
 {
     const ss_finding *f = pf->f;
@@ -1305,38 +1439,12 @@ static void write_finding(FILE *out, const page *pg, const page_finding *pf)
         if (f->latent)
             fputs(",\"lat\":1", out);
     }
-    if (f->frame_count) {
-        fputs(",\"st\":[", out);
-        for (size_t i = 0; i < f->frame_count; i++) {
-            const ss_frame *fr = &f->frames[i];
-            fputs(i ? ",[" : "[", out);
-            json_string(out, fr->function);
-            fputc(',', out);
-            json_string(out, fr->file);
-            fprintf(out, ",%u,", fr->line);
-            json_string(out, fr->module);
-            fprintf(out, ",%d,%llu]", fr->is_python ? 1 : 0, (unsigned long long)fr->pc);
-        }
-        fputc(']', out);
-    }
-    if (f->extra_count) {
-        fputs(",\"x\":[", out);
-        for (size_t i = 0; i < f->extra_count; i++) {
-            fputs(i ? ",[" : "[", out);
-            json_string(out, f->extra[i].key);
-            fputc(',', out);
-            json_string(out, f->extra[i].value);
-            fputc(']', out);
-        }
-        fputc(']', out);
-    }
-    if (pf->occ_count) {
-        fprintf(out, ",\"occn\":%llu,\"occ\":[", (unsigned long long)pf->occ_total);
-        for (size_t i = 0; i < pf->occ_count; i++)
-            fprintf(out, "%s[%llu,%llu,%llu]", i ? "," : "", (unsigned long long)pf->occ[i][0],
-                    (unsigned long long)pf->occ[i][1], (unsigned long long)pf->occ[i][2]);
-        fputc(']', out);
-    }
+    if (f->frame_count)
+        write_frames(out, f);
+    if (f->extra_count)
+        write_extra(out, f);
+    if (pf->occ_count)
+        write_moments(out, pf);
     fputc('}', out);
 }
 
@@ -1453,21 +1561,60 @@ static void write_timeline(FILE *out, const page *pg, int compressed, size_t raw
     fputs("]}", out);
 }
 
+/* The sites: "sites":[{"g": group, "f": [finding, ...]}, ...]. */
+static void write_sites(FILE *out, const page *pg)
+{
+    fputs("\"sites\":[", out);
+    for (size_t i = 0; i < pg->site_count; i++) {
+        const page_site *s = &pg->sites[i];
+        fprintf(out, "%s{\"g\":%d,\"f\":[", i ? "," : "", s->group);
+        for (size_t j = 0; j < s->member_count; j++)
+            fprintf(out, "%s%zu", j ? "," : "", s->members[j]);
+        fputs("]}", out);
+    }
+    fputc(']', out);
+}
+
+/* The diagnostics of every result: "diags":[{"p": process, "s", "f", "l", "m"}, ...]. */
+static void write_diags(FILE *out, const page *pg)
+{
+    fputs("\"diags\":[", out);
+    bool first = true;
+    for (size_t i = 0; i < pg->n; i++) {
+        const ss_result *r = pg->results[i];
+        for (size_t j = 0; j < r->diag_count; j++) {
+            const ss_diag *d = &r->diags[j];
+            fprintf(out, "%s{\"p\":%zu,\"s\":%d,", first ? "" : ",", i, (int)d->severity);
+            json_key_string(out, "f", d->file);
+            fprintf(out, ",\"l\":%u,", d->line);
+            json_key_string(out, "m", d->message);
+            fputc('}', out);
+            first = false;
+        }
+    }
+    fputc(']', out);
+}
+
+/* The date the header shows: the options' one, else now (UTC) written into 'now'. */
+static const char *generated_date(const page *pg, char *now, size_t size)
+{
+    if (pg->opt->generated_at != NULL)
+        return pg->opt->generated_at;
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(now, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return now;
+}
+
+/* The page's data block: one JSON object that report.js reads. */
 static void write_data(FILE *out, const page *pg, int compressed, size_t raw)
 {
     fputc('{', out);
     json_key_string(out, "version", SS_VERSION);
     fputc(',', out);
     char now[32];
-    const char *date = pg->opt->generated_at;
-    if (date == NULL) {
-        time_t t = time(NULL);
-        struct tm tm;
-        gmtime_r(&t, &tm);
-        strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        date = now;
-    }
-    json_key_string(out, "generated", date);
+    json_key_string(out, "generated", generated_date(pg, now, sizeof now));
     fputc(',', out);
     json_key_string(out, "title", pg->opt->title ? pg->opt->title : "syncscope report");
     fputc(',', out);
@@ -1482,35 +1629,17 @@ static void write_data(FILE *out, const page *pg, int compressed, size_t raw)
             fputs(",\n", out);
         write_finding(out, pg, &pg->findings[i]);
     }
-    fputs("],\n\"sites\":[", out);
-    for (size_t i = 0; i < pg->site_count; i++) {
-        const page_site *s = &pg->sites[i];
-        fprintf(out, "%s{\"g\":%d,\"f\":[", i ? "," : "", s->group);
-        for (size_t j = 0; j < s->member_count; j++)
-            fprintf(out, "%s%zu", j ? "," : "", s->members[j]);
-        fputs("]}", out);
-    }
-    fputs("],\n\"sources\":[", out);
+    fputs("],\n", out);
+    write_sites(out, pg);
+    fputs(",\n\"sources\":[", out);
     for (size_t i = 0; i < pg->source_count; i++) {
         if (i)
             fputs(",\n", out);
         write_source(out, &pg->sources[i]);
     }
-    fputs("],\n\"diags\":[", out);
-    bool first = true;
-    for (size_t i = 0; i < pg->n; i++) {
-        const ss_result *r = pg->results[i];
-        for (size_t j = 0; j < r->diag_count; j++) {
-            const ss_diag *d = &r->diags[j];
-            fprintf(out, "%s{\"p\":%zu,\"s\":%d,", first ? "" : ",", i, (int)d->severity);
-            json_key_string(out, "f", d->file);
-            fprintf(out, ",\"l\":%u,", d->line);
-            json_key_string(out, "m", d->message);
-            fputc('}', out);
-            first = false;
-        }
-    }
     fputs("],\n", out);
+    write_diags(out, pg);
+    fputs(",\n", out);
     write_timeline(out, pg, compressed, raw);
     fputc('}', out);
 }
@@ -1565,84 +1694,118 @@ static const char *template_until_field(FILE *out, const char *p, const char *en
     return NULL;
 }
 
-int ss_report_write_html(FILE *out, const ss_result *const *results, size_t n,
-                         const ss_html_options *options)
+/* Sets up the page for 'n' results: its root, the folder excerpts may come from, and the
+ * per-process timeline figures. */
+static void page_init(page *pg, const ss_result *const *results, size_t n,
+                      const ss_html_options *options)
 {
     static const ss_html_options defaults = {0};
-    page pg;
-    memset(&pg, 0, sizeof pg);
-    pg.results = results;
-    pg.n = n;
-    pg.opt = options ? options : &defaults;
-    const char *root = pg.opt->root && pg.opt->root[0] ? pg.opt->root : ".";
+    memset(pg, 0, sizeof *pg);
+    pg->results = results;
+    pg->n = n;
+    pg->opt = options ? options : &defaults;
+    const char *root = pg->opt->root && pg->opt->root[0] ? pg->opt->root : ".";
     char cwd[PATH_MAX];
     bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
-    pg.root = resolve_path(have_cwd ? cwd : "/", root);
+    pg->root = resolve_path(have_cwd ? cwd : "/", root);
     /* Excerpts come from inside the root only, so a result or trace cannot bring any other
      * file into the page; a root that cannot be resolved to a folder allows none. */
     if (root[0] == '/' || have_cwd) {
         struct stat st;
-        pg.source_root = realpath(pg.root, NULL);
-        if (pg.source_root && (stat(pg.source_root, &st) != 0 || !S_ISDIR(st.st_mode))) {
-            free(pg.source_root);
-            pg.source_root = NULL;
+        pg->source_root = realpath(pg->root, NULL);
+        if (pg->source_root && (stat(pg->source_root, &st) != 0 || !S_ISDIR(st.st_mode))) {
+            free(pg->source_root);
+            pg->source_root = NULL;
         }
     }
-    pg.proc_t0 = ss_calloc(n, sizeof *pg.proc_t0);
-    pg.proc_span = ss_calloc(n, sizeof *pg.proc_span);
-    pg.proc_context_ns = ss_calloc(n, sizeof *pg.proc_context_ns);
+    pg->proc_t0 = ss_calloc(n, sizeof *pg->proc_t0);
+    pg->proc_span = ss_calloc(n, sizeof *pg->proc_span);
+    pg->proc_context_ns = ss_calloc(n, sizeof *pg->proc_context_ns);
+}
 
-    page_collect_findings(&pg);
-    page_join(&pg);
-    page_build_timeline(&pg);
+/* What fills the template besides the page model: the Content-Security-Policy hashes of the
+ * style and the script, and the timeline as embedded. */
+typedef struct page_fill {
+    char style_hash[80], script_hash[80];
+    const unsigned char *blob; /* pg->blob, or 'deflated' */
+    size_t blob_len;
+    int compressed;
+    unsigned char *deflated; /* malloc'ed, or NULL */
+} page_fill;
 
-    /* The timeline, deflated when zlib is there and it helps. */
-    const unsigned char *blob = pg.blob.data;
-    size_t blob_len = pg.blob.len;
-    int compressed = 0;
-    unsigned char *deflated = NULL;
+/* Fills 'fill' for 'pg': the timeline deflated when zlib is there and it helps. */
+static void page_fill_init(const page *pg, page_fill *fill)
+{
+    memset(fill, 0, sizeof *fill);
+    fill->blob = pg->blob.data;
+    fill->blob_len = pg->blob.len;
 #ifdef SS_HAVE_ZLIB
-    if (!pg.opt->no_compress && blob_len > 0) {
-        uLongf dlen = compressBound((uLong)blob_len);
-        deflated = ss_calloc(dlen, 1);
-        if (compress2(deflated, &dlen, blob, (uLong)blob_len, 6) == Z_OK && dlen < blob_len) {
-            blob = deflated;
-            blob_len = dlen;
-            compressed = 1;
+    if (!pg->opt->no_compress && fill->blob_len > 0) {
+        uLongf dlen = compressBound((uLong)fill->blob_len);
+        fill->deflated = ss_calloc(dlen, 1);
+        if (compress2(fill->deflated, &dlen, fill->blob, (uLong)fill->blob_len, 6) == Z_OK &&
+            dlen < fill->blob_len) {
+            fill->blob = fill->deflated;
+            fill->blob_len = dlen;
+            fill->compressed = 1;
         }
     }
 #endif
+    csp_hash(ss_html_report_css, ss_html_report_css_len, fill->style_hash, sizeof fill->style_hash);
+    csp_hash(ss_html_report_js, ss_html_report_js_len, fill->script_hash, sizeof fill->script_hash);
+}
 
-    char style_hash[80], script_hash[80];
-    csp_hash(ss_html_report_css, ss_html_report_css_len, style_hash, sizeof style_hash);
-    csp_hash(ss_html_report_js, ss_html_report_js_len, script_hash, sizeof script_hash);
+/* Whether the template field 'name' ('len' bytes) is 'field'. */
+static bool field_is(const char *name, size_t len, const char *field)
+{
+    return len == strlen(field) && memcmp(name, field, len) == 0;
+}
+
+/* Writes what the template field 'name' ('len' bytes) stands for; an unknown field writes
+ * nothing. */
+static void write_field(FILE *out, const page *pg, const page_fill *fill, const char *name,
+                        size_t len)
+{
+    if (field_is(name, len, "CSP")) {
+        fprintf(out,
+                "default-src 'none'; script-src %s; style-src %s; img-src data:; "
+                "base-uri 'none'; form-action 'none'",
+                fill->script_hash, fill->style_hash);
+    } else if (field_is(name, len, "VERSION")) {
+        fputs(SS_VERSION, out);
+    } else if (field_is(name, len, "TITLE")) {
+        html_text(out, pg->opt->title ? pg->opt->title : "syncscope report");
+    } else if (field_is(name, len, "STYLE")) {
+        fwrite(ss_html_report_css, 1, ss_html_report_css_len, out);
+    } else if (field_is(name, len, "SCRIPT")) {
+        fwrite(ss_html_report_js, 1, ss_html_report_js_len, out);
+    } else if (field_is(name, len, "DATA")) {
+        write_data(out, pg, fill->compressed, pg->blob.len);
+    } else if (field_is(name, len, "TRACE")) {
+        if (fill->blob_len)
+            base64_write(out, fill->blob, fill->blob_len);
+    }
+}
+
+int ss_report_write_html(FILE *out, const ss_result *const *results, size_t n,
+                         const ss_html_options *options)
+{
+    page pg;
+    page_init(&pg, results, n, options);
+    page_collect_findings(&pg);
+    page_join(&pg);
+    page_build_timeline(&pg);
+    page_fill fill;
+    page_fill_init(&pg, &fill);
 
     const char *p = ss_html_page_html, *end = ss_html_page_html + ss_html_page_html_len;
     size_t name_len = 0;
     const char *name;
     while ((name = template_until_field(out, p, end, &name_len)) != NULL) {
-        if (name_len == 3 && memcmp(name, "CSP", 3) == 0) {
-            fprintf(out,
-                    "default-src 'none'; script-src %s; style-src %s; img-src data:; "
-                    "base-uri 'none'; form-action 'none'",
-                    script_hash, style_hash);
-        } else if (name_len == 7 && memcmp(name, "VERSION", 7) == 0) {
-            fputs(SS_VERSION, out);
-        } else if (name_len == 5 && memcmp(name, "TITLE", 5) == 0) {
-            html_text(out, pg.opt->title ? pg.opt->title : "syncscope report");
-        } else if (name_len == 5 && memcmp(name, "STYLE", 5) == 0) {
-            fwrite(ss_html_report_css, 1, ss_html_report_css_len, out);
-        } else if (name_len == 6 && memcmp(name, "SCRIPT", 6) == 0) {
-            fwrite(ss_html_report_js, 1, ss_html_report_js_len, out);
-        } else if (name_len == 4 && memcmp(name, "DATA", 4) == 0) {
-            write_data(out, &pg, compressed, pg.blob.len);
-        } else if (name_len == 5 && memcmp(name, "TRACE", 5) == 0) {
-            if (blob_len)
-                base64_write(out, blob, blob_len);
-        }
+        write_field(out, &pg, &fill, name, name_len);
         p = name + name_len + 2;
     }
-    free(deflated);
+    free(fill.deflated);
     page_free(&pg);
     if (fflush(out) != 0 || ferror(out)) {
         if (errno == 0)
