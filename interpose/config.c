@@ -1,8 +1,10 @@
-/* config.c: the interposer's settings from SYNCSCOPE_* variables, output names, ranks. */
+/* config.c: the interposer's settings from the SYNCSCOPE_* variables of settings.def (one
+ * parser per kind, parse_<KIND>), output names, ranks. */
 #include "interpose.h"
 
 #include <ctype.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,220 +146,290 @@ int ss_interpose_expand(const char *pattern, long pid, const char *host, int ran
     return 0;
 }
 
-/* Copies the variable 'name' into 'dst' when set. Returns -1 (with 'err') when too long. */
-static int copy_var(const char *name, char *dst, size_t size, char *err, size_t err_size)
+/* ---- the settings of settings.def ---- */
+
+/* Rows of the option column as data. */
+#define SS_OPTION_VALUE(long_name, short_name, value)                                              \
+    SS_OPTION_FORM_VALUE, long_name, short_name, value
+#define SS_OPTION_FLAG(long_name, short_name, value)                                               \
+    SS_OPTION_FORM_FLAG, long_name, short_name, value
+#define SS_OPTION_LIST(long_name, short_name, value)                                               \
+    SS_OPTION_FORM_LIST, long_name, short_name, value
+#define SS_OPTION_NONE SS_OPTION_FORM_NONE, NULL, 0, NULL
+
+static const ss_interpose_setting settings[] = {
+#define SS_SETTING(name, field, kind, limit, default_value, option, doc)                           \
+    {SS_ENV(name), SS_KIND_##kind, #kind, limit, default_value, option, doc, NULL},
+#include "settings.def"
+#define SS_SETTING_ELSEWHERE(name, part, option, doc)                                              \
+    {SS_ENV(name), SS_KIND_PATH, "", 0, "", option, doc, part},
+#include "settings.def"
+};
+
+#undef SS_OPTION_VALUE
+#undef SS_OPTION_FLAG
+#undef SS_OPTION_LIST
+#undef SS_OPTION_NONE
+
+const ss_interpose_setting *ss_interpose_settings(size_t *n)
 {
-    const char *v = getenv(name);
-    if (v == NULL)
-        return 0;
-    if (strlen(v) >= size) {
-        snprintf(err, err_size, "%s is too long", name);
+    *n = sizeof settings / sizeof settings[0];
+    return settings;
+}
+
+const ss_interpose_setting *ss_interpose_setting_find(const char *variable)
+{
+    for (size_t i = 0; variable != NULL && i < sizeof settings / sizeof settings[0]; i++) {
+        if (strcmp(settings[i].variable, variable) == 0)
+            return &settings[i];
+    }
+    return NULL;
+}
+
+/* Parses 'value' (never empty) for the row 's' into 'field' ('size' bytes of 'config').
+ * Returns 0, or -1 with a one-line description in 'err'. */
+typedef int (*setting_parser)(const ss_interpose_setting *s, const ss_interpose_config *config,
+                              const char *value, void *field, size_t size, char *err,
+                              size_t err_size);
+
+/* PATH, LIST, NAME: the text as written. */
+static int parse_text(const ss_interpose_setting *s, const ss_interpose_config *config,
+                      const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    size_t len = strlen(value);
+    if (len >= size) {
+        snprintf(err, err_size, "%s is too long", s->variable);
         return -1;
     }
-    memcpy(dst, v, strlen(v) + 1);
+    memcpy(field, value, len + 1);
     return 0;
 }
 
-/* Reads a microsecond threshold 'name' into 'ns'. Returns 0 or -1 (with 'err'). */
-static int read_us(const char *name, uint64_t *ns, char *err, size_t err_size)
+#define parse_PATH parse_text
+#define parse_LIST parse_text
+#define parse_NAME parse_text
+
+/* Whether 'value' is one of the words of a switch: 1 on, 0 off, -1 neither. */
+static int switch_word(const char *value)
 {
-    const char *v = getenv(name);
-    if (v == NULL || *v == '\0')
+    if (strcmp(value, "0") == 0 || strcasecmp(value, "no") == 0 || strcasecmp(value, "off") == 0)
         return 0;
-    uint64_t us;
-    if (ss_interpose_parse_uint(v, &us) < 0 || us > UINT64_MAX / 1000) {
-        snprintf(err, err_size, "%s='%s' is not a number of microseconds", name, v);
+    if (strcmp(value, "1") == 0 || strcasecmp(value, "yes") == 0 || strcasecmp(value, "on") == 0)
+        return 1;
+    return -1;
+}
+
+static int parse_SWITCH(const ss_interpose_setting *s, const ss_interpose_config *config,
+                        const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    int on = switch_word(value);
+    if (on < 0) {
+        snprintf(err, err_size, "%s='%s' is not 0 or 1", s->variable, value);
         return -1;
     }
-    *ns = us * 1000;
+    *(int *)field = on;
     return 0;
 }
 
-/* Reads a 0/1 switch 'name' into 'flag'. Returns 0 or -1 (with 'err'). */
-static int read_switch(const char *name, int *flag, char *err, size_t err_size)
+/* The row's limit as a size is written: "4M". */
+static void size_text(uint64_t bytes, char *out, size_t size)
 {
-    const char *v = getenv(name);
-    if (v == NULL || *v == '\0')
+    static const char units[] = "KMGT";
+    int unit = -1;
+    while (unit < 3 && bytes >= 1024 && bytes % 1024 == 0) {
+        bytes /= 1024;
+        unit++;
+    }
+    if (unit < 0)
+        snprintf(out, size, "%llu", (unsigned long long)bytes);
+    else
+        snprintf(out, size, "%llu%c", (unsigned long long)bytes, units[unit]);
+}
+
+static int parse_SIZE(const ss_interpose_setting *s, const ss_interpose_config *config,
+                      const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    uint64_t bytes;
+    if (ss_interpose_parse_size(value, &bytes) == 0 && bytes >= s->limit) {
+        *(uint64_t *)field = bytes;
         return 0;
-    if (strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 || strcasecmp(v, "off") == 0) {
-        *flag = 0;
-    } else if (strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 || strcasecmp(v, "on") == 0) {
-        *flag = 1;
+    }
+    if (s->limit > 0) {
+        char least[32];
+        size_text(s->limit, least, sizeof least);
+        snprintf(err, err_size, "%s='%s' is not a size of at least %s (e.g. 256M, 2G)", s->variable,
+                 value, least);
     } else {
-        snprintf(err, err_size, "%s='%s' is not 0 or 1", name, v);
+        snprintf(err, err_size, "%s='%s' is not a byte count", s->variable, value);
+    }
+    return -1;
+}
+
+static int parse_MICROS(const ss_interpose_setting *s, const ss_interpose_config *config,
+                        const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    uint64_t us;
+    if (ss_interpose_parse_uint(value, &us) < 0 || us > UINT64_MAX / 1000) {
+        snprintf(err, err_size, "%s='%s' is not a number of microseconds", s->variable, value);
         return -1;
     }
+    *(uint64_t *)field = us * 1000;
     return 0;
 }
 
-/* Reads the gate and scope settings (docs/run.md, "Gates" and "Scopes"). The budget of
- * SYNCSCOPE_FAIL_OVER is checked where it is used (the finisher, `syncscope run`): only its
- * length here. Returns 0 or -1 (with 'err'). */
-static int read_gate_and_scope(ss_interpose_config *config, char *err, size_t err_size)
+/* A whole number from 0 to the row's limit; 'what' names it in the message ("a number of
+ * frames"). */
+static int parse_bounded(const ss_interpose_setting *s, const char *what, const char *value,
+                         void *field, char *err, size_t err_size)
 {
-    static const char *const levels[] = {"note", "warning", "error", "none"};
-    if (copy_var(SS_ENV_FAIL_OVER, config->fail_over, sizeof config->fail_over, err, err_size) <
-            0 ||
-        copy_var(SS_ENV_GATE_FILE, config->gate_file, sizeof config->gate_file, err, err_size) <
-            0 ||
-        copy_var(SS_ENV_BASELINE, config->baseline, sizeof config->baseline, err, err_size) < 0 ||
-        copy_var(SS_ENV_WRITE_BASELINE, config->write_baseline, sizeof config->write_baseline, err,
-                 err_size) < 0 ||
-        copy_var(SS_ENV_NVTX_RANGE, config->nvtx_range, sizeof config->nvtx_range, err, err_size) <
-            0 ||
-        read_switch(SS_ENV_PROFILE_FROM_START, &config->profile_from_start, err, err_size) < 0 ||
-        read_switch(SS_ENV_NVTX, &config->nvtx, err, err_size) < 0)
+    uint64_t n;
+    if (ss_interpose_parse_uint(value, &n) < 0 || n > s->limit || n > UINT32_MAX) {
+        snprintf(err, err_size, "%s='%s' is not %s from 0 to %llu", s->variable, value, what,
+                 (unsigned long long)s->limit);
         return -1;
-    const char *level = getenv(SS_ENV_FAIL_ON);
-    if (level != NULL && *level != '\0') {
-        size_t i = 0;
-        while (i < sizeof levels / sizeof levels[0] && strcmp(level, levels[i]) != 0)
-            i++;
-        if (i == sizeof levels / sizeof levels[0]) {
-            snprintf(err, err_size, "%s='%s' is not one of note, warning, error, none",
-                     SS_ENV_FAIL_ON, level);
-            return -1;
-        }
-        memcpy(config->fail_on, levels[i], strlen(levels[i]) + 1);
     }
-    const char *code = getenv(SS_ENV_ERROR_EXITCODE);
-    if (code != NULL && *code != '\0') {
-        uint64_t value;
-        if (ss_interpose_parse_uint(code, &value) < 0 || value > 255) {
-            snprintf(err, err_size, "%s='%s' is not an exit status from 0 to 255",
-                     SS_ENV_ERROR_EXITCODE, code);
-            return -1;
-        }
-        config->error_exitcode = (uint32_t)value;
-    }
-    /* A range to scope by is a range to observe. */
-    if (config->nvtx_range[0] != '\0')
-        config->nvtx = 1;
+    *(uint32_t *)field = (uint32_t)n;
     return 0;
 }
 
-/* Reads SYNCSCOPE_SYMBOL_CACHE into config->symbol_cache: unset, empty, 1, yes or on: the
- * default folder ($XDG_CACHE_HOME/syncscope/symbols, else ~/.cache/syncscope/symbols; none
- * without an absolute one); 0, no or off: none; anything else: that folder, relative to the
- * folder the program started in. Returns 0 or -1 (with 'err'). */
-static int read_symbol_cache(ss_interpose_config *config, char *err, size_t err_size)
+static int parse_MILLIS(const ss_interpose_setting *s, const ss_interpose_config *config,
+                        const char *value, void *field, size_t size, char *err, size_t err_size)
 {
-    const char *v = getenv(SS_ENV_SYMBOL_CACHE);
-    char *out = config->symbol_cache;
-    size_t size = sizeof config->symbol_cache;
+    return parse_bounded(s, "a number of milliseconds", value, field, err, err_size);
+}
+
+static int parse_FRAMES(const ss_interpose_setting *s, const ss_interpose_config *config,
+                        const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    return parse_bounded(s, "a number of frames", value, field, err, err_size);
+}
+
+static int parse_EXIT_STATUS(const ss_interpose_setting *s, const ss_interpose_config *config,
+                             const char *value, void *field, size_t size, char *err,
+                             size_t err_size)
+{
+    return parse_bounded(s, "an exit status", value, field, err, err_size);
+}
+
+/* One of 'words' (NULL-terminated), compared as 'fold' says (1: in any case); the word is
+ * kept as the list spells it. */
+static int parse_word(const ss_interpose_setting *s, const char *const *words, int fold,
+                      const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    for (size_t i = 0; words[i] != NULL; i++) {
+        if ((fold ? strcasecmp(value, words[i]) : strcmp(value, words[i])) == 0 &&
+            strlen(words[i]) < size) {
+            memcpy(field, words[i], strlen(words[i]) + 1);
+            return 0;
+        }
+    }
+    int n = snprintf(err, err_size, "%s='%s' is not one of ", s->variable, value);
+    for (size_t i = 0; words[i] != NULL && n >= 0 && (size_t)n < err_size; i++)
+        n += snprintf(err + n, err_size - (size_t)n, "%s%s", i > 0 ? ", " : "", words[i]);
+    return -1;
+}
+
+/* A --fail-on level: as `syncscope run --fail-on` takes it, in lower case. */
+static int parse_LEVEL(const ss_interpose_setting *s, const ss_interpose_config *config,
+                       const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    static const char *const levels[] = {"note", "warning", "error", "none", NULL};
+    return parse_word(s, levels, 0, value, field, size, err, err_size);
+}
+
+/* The formats of report/formats.def that the interposer writes, in any case. */
+static int parse_FORMAT(const ss_interpose_setting *s, const ss_interpose_config *config,
+                        const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    static const char *const formats[] = {
+#define SS_FORMAT(enum_name, name, extension, writer, lint, run, analyze, report, doc)             \
+    (run) ? (name) : NULL,
+#include "formats.def"
+    };
+    const char *names[sizeof formats / sizeof formats[0] + 1];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+        if (formats[i] != NULL)
+            names[n++] = formats[i];
+    }
+    names[n] = NULL;
+    return parse_word(s, names, 1, value, field, size, err, err_size);
+}
+
+/* The symbol cache's folder: 0, no or off: none (""); 1, yes or on: $XDG_CACHE_HOME/syncscope/
+ * symbols, else ~/.cache/syncscope/symbols (none without an absolute one); anything else: that
+ * folder, relative to the folder the program started in. */
+static int parse_CACHE_FOLDER(const ss_interpose_setting *s, const ss_interpose_config *config,
+                              const char *value, void *field, size_t size, char *err,
+                              size_t err_size)
+{
+    char *out = field;
     int n = 0;
     out[0] = '\0';
-    if (v != NULL && (strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 || strcasecmp(v, "off") == 0))
+    int on = switch_word(value);
+    if (on == 0)
         return 0;
-    if (v == NULL || v[0] == '\0' || strcmp(v, "1") == 0 || strcasecmp(v, "yes") == 0 ||
-        strcasecmp(v, "on") == 0) {
+    if (on == 1) {
         const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
         if (xdg != NULL && xdg[0] == '/')
             n = snprintf(out, size, "%s/syncscope/symbols", xdg);
         else if (home != NULL && home[0] == '/')
             n = snprintf(out, size, "%s/.cache/syncscope/symbols", home);
-    } else if (v[0] == '/' || config->cwd[0] == '\0') {
-        n = snprintf(out, size, "%s", v);
+    } else if (value[0] == '/' || config->cwd[0] == '\0') {
+        n = snprintf(out, size, "%s", value);
     } else {
-        n = snprintf(out, size, "%s/%s", config->cwd, v);
+        n = snprintf(out, size, "%s/%s", config->cwd, value);
     }
     if (n < 0 || (size_t)n >= size) {
         out[0] = '\0';
-        snprintf(err, err_size, "%s is too long", SS_ENV_SYMBOL_CACHE);
+        snprintf(err, err_size, "%s is too long", s->variable);
         return -1;
     }
     return 0;
 }
 
+/* Where each of the interposer's rows keeps its value, and its parser. */
+static const struct {
+    setting_parser parse;
+    size_t offset, size;
+} fields[] = {
+#define SS_SETTING(name, field, kind, limit, default_value, option, doc)                           \
+    {parse_##kind, offsetof(ss_interpose_config, field), sizeof((ss_interpose_config *)0)->field},
+#include "settings.def"
+};
+
+int ss_interpose_setting_set(ss_interpose_config *config, const ss_interpose_setting *setting,
+                             const char *value, char *err, size_t err_size)
+{
+    if (setting == NULL || setting->read_by != NULL) {
+        snprintf(err, err_size, "%s is not read by the interposer",
+                 setting != NULL ? setting->variable : "(null)");
+        return -1;
+    }
+    size_t i = (size_t)(setting - settings); /* the interposer's rows come first */
+    if (value == NULL || *value == '\0')
+        value = setting->default_value;
+    char *field = (char *)config + fields[i].offset;
+    if (*value == '\0') {
+        memset(field, 0, fields[i].size);
+        return 0;
+    }
+    return fields[i].parse(setting, config, value, field, fields[i].size, err, err_size);
+}
+
 int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_size)
 {
-    static const char *const formats[] = {"json", "sarif", "text", "github", "html", "gitlab"};
     memset(config, 0, sizeof *config);
-    memcpy(config->output, SS_DEFAULT_OUTPUT, sizeof SS_DEFAULT_OUTPUT);
-    memcpy(config->format, SS_DEFAULT_FORMAT, sizeof SS_DEFAULT_FORMAT);
-    config->max_memory = SS_DEFAULT_MAX_MEMORY;
-    config->stack_min_ns = (uint64_t)SS_DEFAULT_STACK_MIN_US * 1000;
-    config->kernel_activity = 1;
-    config->python_depth = SS_DEFAULT_PYTHON_DEPTH;
-    config->signal_flush_ms = SS_DEFAULT_SIGNAL_FLUSH_MS;
-    config->latent = 1;
-    config->profile_from_start = 1;
-    config->nvtx = 1;
     if (getcwd(config->cwd, sizeof config->cwd) == NULL)
         config->cwd[0] = '\0';
-
-    if (copy_var(SS_ENV_OUTPUT, config->output, sizeof config->output, err, err_size) < 0 ||
-        copy_var(SS_ENV_SARIF, config->sarif, sizeof config->sarif, err, err_size) < 0 ||
-        copy_var(SS_ENV_TRACE, config->trace, sizeof config->trace, err, err_size) < 0 ||
-        copy_var(SS_ENV_CHROME_TRACE, config->chrome_trace, sizeof config->chrome_trace, err,
-                 err_size) < 0 ||
-        copy_var(SS_ENV_CUPTI_PATH, config->cupti_path, sizeof config->cupti_path, err, err_size) <
-            0 ||
-        copy_var(SS_ENV_ATTRIBUTE_TO, config->attribute_to, sizeof config->attribute_to, err,
-                 err_size) < 0 ||
-        read_gate_and_scope(config, err, err_size) < 0)
-        return -1;
-    if (config->output[0] == '\0')
-        memcpy(config->output, SS_DEFAULT_OUTPUT, sizeof SS_DEFAULT_OUTPUT);
-
-    const char *format = getenv(SS_ENV_FORMAT);
-    if (format != NULL && *format != '\0') {
-        size_t i = 0;
-        while (i < sizeof formats / sizeof formats[0] && strcasecmp(format, formats[i]) != 0)
-            i++;
-        if (i == sizeof formats / sizeof formats[0]) {
-            snprintf(err, err_size, "%s='%s' is not one of json, sarif, text, github, html, gitlab",
-                     SS_ENV_FORMAT, format);
+    for (size_t i = 0; i < SS_SETTING_COUNT; i++) {
+        if (ss_interpose_setting_set(config, &settings[i], getenv(settings[i].variable), err,
+                                     err_size) < 0)
             return -1;
-        }
-        memcpy(config->format, formats[i], strlen(formats[i]) + 1);
     }
-
-    const char *memory = getenv(SS_ENV_MAX_MEMORY);
-    if (memory != NULL && *memory != '\0') {
-        if (ss_interpose_parse_size(memory, &config->max_memory) < 0 ||
-            config->max_memory < SS_MIN_MAX_MEMORY) {
-            snprintf(err, err_size, "%s='%s' is not a size of at least 4M (e.g. 256M, 2G)",
-                     SS_ENV_MAX_MEMORY, memory);
-            return -1;
-        }
-    }
-
-    const char *readback = getenv(SS_ENV_READBACK_BYTES);
-    if (readback != NULL && *readback != '\0' &&
-        ss_interpose_parse_size(readback, &config->readback_bytes) < 0) {
-        snprintf(err, err_size, "%s='%s' is not a byte count", SS_ENV_READBACK_BYTES, readback);
-        return -1;
-    }
-    if (read_us(SS_ENV_MIN_BLOCKED_US, &config->min_blocked_ns, err, err_size) < 0 ||
-        read_us(SS_ENV_SLACK_US, &config->slack_ns, err, err_size) < 0 ||
-        read_us(SS_ENV_STACK_MIN_US, &config->stack_min_ns, err, err_size) < 0 ||
-        read_switch(SS_ENV_KERNEL_ACTIVITY, &config->kernel_activity, err, err_size) < 0 ||
-        read_switch(SS_ENV_QUIET, &config->quiet, err, err_size) < 0 ||
-        read_switch(SS_ENV_LATENT, &config->latent, err, err_size) < 0 ||
-        read_switch(SS_ENV_TIMING, &config->timing, err, err_size) < 0 ||
-        read_symbol_cache(config, err, err_size) < 0)
-        return -1;
-    const char *python_depth = getenv(SS_ENV_PYTHON_DEPTH);
-    if (python_depth != NULL && *python_depth != '\0') {
-        uint64_t depth;
-        if (ss_interpose_parse_uint(python_depth, &depth) < 0 || depth > SS_MAX_PYTHON_DEPTH) {
-            snprintf(err, err_size, "%s='%s' is not a number of frames from 0 to %d",
-                     SS_ENV_PYTHON_DEPTH, python_depth, SS_MAX_PYTHON_DEPTH);
-            return -1;
-        }
-        config->python_depth = (uint32_t)depth;
-    }
-    const char *flush_ms = getenv(SS_ENV_SIGNAL_FLUSH_MS);
-    if (flush_ms != NULL && *flush_ms != '\0') {
-        uint64_t ms;
-        if (ss_interpose_parse_uint(flush_ms, &ms) < 0 || ms > SS_MAX_SIGNAL_FLUSH_MS) {
-            snprintf(err, err_size, "%s='%s' is not a number of milliseconds from 0 to %d",
-                     SS_ENV_SIGNAL_FLUSH_MS, flush_ms, SS_MAX_SIGNAL_FLUSH_MS);
-            return -1;
-        }
-        config->signal_flush_ms = (uint32_t)ms;
-    }
+    /* A range to scope by is a range to observe. */
+    if (config->nvtx_range[0] != '\0')
+        config->nvtx = 1;
     config->sync_records = config->trace[0] != '\0' || config->chrome_trace[0] != '\0';
     return 0;
 }

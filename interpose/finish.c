@@ -589,31 +589,13 @@ typedef struct output {
 static int write_output(FILE *out, void *context)
 {
     const output *o = context;
-    ss_text_options text = {.color = 0, .show_source = 1};
     if (o->kind == OUTPUT_TRACE)
         return ss_trace_write(out, o->log);
     if (o->kind == OUTPUT_CHROME_TRACE)
         return ss_chrome_trace_write_runs(out, &o->log, &o->result, 1);
-    switch (o->format) {
-    case SS_FORMAT_JSON:
-        return ss_report_write_json(out, o->result);
-    case SS_FORMAT_SARIF:
-        return ss_report_write_sarif(out, o->result);
-    case SS_FORMAT_GITHUB:
-        return ss_report_write_github(out, o->result);
-    case SS_FORMAT_GITLAB:
-        return ss_report_write_gitlab(out, o->result);
-    case SS_FORMAT_HTML: {
-        const ss_result *results[] = {o->result};
-        const ss_event_log *traces[] = {o->log};
-        ss_html_options options;
-        memset(&options, 0, sizeof options);
-        options.traces = traces;
-        return ss_report_write_html(out, results, 1, &options);
-    }
-    default:
-        return ss_report_write_text(out, o->result, &text);
-    }
+    /* No colour, with source lines; an HTML page draws the run's timeline. */
+    ss_format_options options = {NULL, o->log};
+    return ss_report_write_format(out, o->format, o->result, &options);
 }
 
 /* Writes 'o' to 'path' atomically (ss_write_atomic), or to stderr for "-": stdout is the

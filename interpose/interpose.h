@@ -5,50 +5,47 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* File names of the capture library (LD_PRELOAD) and of its exit-time finisher, which is
  * loaded from the same folder only when the program ends. */
 #define SS_INTERPOSE_LIBRARY "libsyncscope.so"
 #define SS_INTERPOSE_FINISHER "libsyncscope_finish.so"
 
-/* Environment variables (docs/run.md). `syncscope run` options set the same variables. */
-#define SS_ENV_OUTPUT "SYNCSCOPE_OUTPUT"                   /* result file; %p %h %r %% expanded */
-#define SS_ENV_FORMAT "SYNCSCOPE_FORMAT"                   /* json (default), sarif, text, github */
-#define SS_ENV_SARIF "SYNCSCOPE_SARIF"                     /* a second result file, always SARIF */
-#define SS_ENV_TRACE "SYNCSCOPE_TRACE"                     /* event log for `syncscope analyze` */
-#define SS_ENV_CHROME_TRACE "SYNCSCOPE_CHROME_TRACE"       /* Chrome/Perfetto timeline */
-#define SS_ENV_MAX_MEMORY "SYNCSCOPE_MAX_MEMORY"           /* capture memory cap: 256M, 1G, bytes */
-#define SS_ENV_KERNEL_ACTIVITY "SYNCSCOPE_KERNEL_ACTIVITY" /* 0: no per-kernel records */
-#define SS_ENV_MIN_BLOCKED_US "SYNCSCOPE_MIN_BLOCKED_US"   /* detector: shortest finding */
-#define SS_ENV_READBACK_BYTES "SYNCSCOPE_READBACK_BYTES"   /* detector: SYNC301 size limit */
-#define SS_ENV_SLACK_US "SYNCSCOPE_SLACK_US"               /* detector: matching tolerance */
-#define SS_ENV_STACK_MIN_US "SYNCSCOPE_STACK_MIN_US" /* stack for any call at least this long */
-#define SS_ENV_CUPTI_PATH "SYNCSCOPE_CUPTI_PATH"     /* libcupti file or folder to use */
-#define SS_ENV_QUIET "SYNCSCOPE_QUIET"               /* 1: no summary on stderr */
-#define SS_ENV_PYTHON_DEPTH "SYNCSCOPE_PYTHON_DEPTH" /* Python frames per stack, 0: none */
-/* How long a SIGINT/SIGTERM waits for the outputs to be written before the program dies of
- * it anyway; 0: no handler, a signal writes nothing */
-#define SS_ENV_SIGNAL_FLUSH_MS "SYNCSCOPE_SIGNAL_FLUSH_MS"
-#define SS_ENV_LATENT "SYNCSCOPE_LATENT" /* 0: no latent notes (docs/detectors.md) */
-/* Path prefixes of the user's own code, separated by ':' (--attribute-to, docs/run.md) */
-#define SS_ENV_ATTRIBUTE_TO "SYNCSCOPE_ATTRIBUTE_TO"
-#define SS_ENV_TIMING "SYNCSCOPE_TIMING" /* 1: one line on the exit-time work's cost */
-/* The finisher's symbol cache: 0 none, 1 (default) $XDG_CACHE_HOME/syncscope/symbols, or a
- * folder (docs/run.md, "Symbol cache") */
-#define SS_ENV_SYMBOL_CACHE "SYNCSCOPE_SYMBOL_CACHE"
-/* Gates and scopes (docs/run.md, "Gates" and "Scopes"). */
-/* `syncscope run`: the exit status when the gate fails */
-#define SS_ENV_ERROR_EXITCODE "SYNCSCOPE_ERROR_EXITCODE"
-#define SS_ENV_FAIL_ON "SYNCSCOPE_FAIL_ON"               /* note, warning (default), error, none */
-#define SS_ENV_FAIL_OVER "SYNCSCOPE_FAIL_OVER"           /* blocked-time budget: 2%, 50ms */
-#define SS_ENV_BASELINE "SYNCSCOPE_BASELINE"             /* findings accepted earlier: left out */
-#define SS_ENV_WRITE_BASELINE "SYNCSCOPE_WRITE_BASELINE" /* record the findings as a baseline */
-/* 0: only calls between cudaProfilerStart and cudaProfilerStop count */
-#define SS_ENV_PROFILE_FROM_START "SYNCSCOPE_PROFILE_FROM_START"
-#define SS_ENV_NVTX_RANGE "SYNCSCOPE_NVTX_RANGE" /* only calls inside NVTX ranges of this name */
-#define SS_ENV_NVTX "SYNCSCOPE_NVTX"             /* 0: NVTX ranges are not observed */
-/* Set by `syncscope run` for its gate: the file each observed process appends its verdict to */
-#define SS_ENV_GATE_FILE "SYNCSCOPE_GATE_FILE"
+/* Environment variables: one row each in settings.def, which gives the name, the parser, the
+ * default, the `syncscope run` option and the line of docs/run.md. SS_ENV(NAME) spells
+ * SYNCSCOPE_NAME as a string literal. */
+#define SS_ENV(name) "SYNCSCOPE_" #name
+
+/* The names the rest of the code already uses; new code writes SS_ENV(NAME). */
+#define SS_ENV_OUTPUT SS_ENV(OUTPUT)
+#define SS_ENV_FORMAT SS_ENV(FORMAT)
+#define SS_ENV_SARIF SS_ENV(SARIF)
+#define SS_ENV_TRACE SS_ENV(TRACE)
+#define SS_ENV_CHROME_TRACE SS_ENV(CHROME_TRACE)
+#define SS_ENV_MAX_MEMORY SS_ENV(MAX_MEMORY)
+#define SS_ENV_KERNEL_ACTIVITY SS_ENV(KERNEL_ACTIVITY)
+#define SS_ENV_MIN_BLOCKED_US SS_ENV(MIN_BLOCKED_US)
+#define SS_ENV_READBACK_BYTES SS_ENV(READBACK_BYTES)
+#define SS_ENV_SLACK_US SS_ENV(SLACK_US)
+#define SS_ENV_STACK_MIN_US SS_ENV(STACK_MIN_US)
+#define SS_ENV_CUPTI_PATH SS_ENV(CUPTI_PATH)
+#define SS_ENV_QUIET SS_ENV(QUIET)
+#define SS_ENV_PYTHON_DEPTH SS_ENV(PYTHON_DEPTH)
+#define SS_ENV_SIGNAL_FLUSH_MS SS_ENV(SIGNAL_FLUSH_MS)
+#define SS_ENV_LATENT SS_ENV(LATENT)
+#define SS_ENV_ATTRIBUTE_TO SS_ENV(ATTRIBUTE_TO)
+#define SS_ENV_TIMING SS_ENV(TIMING)
+#define SS_ENV_SYMBOL_CACHE SS_ENV(SYMBOL_CACHE)
+#define SS_ENV_ERROR_EXITCODE SS_ENV(ERROR_EXITCODE)
+#define SS_ENV_FAIL_ON SS_ENV(FAIL_ON)
+#define SS_ENV_FAIL_OVER SS_ENV(FAIL_OVER)
+#define SS_ENV_BASELINE SS_ENV(BASELINE)
+#define SS_ENV_WRITE_BASELINE SS_ENV(WRITE_BASELINE)
+#define SS_ENV_PROFILE_FROM_START SS_ENV(PROFILE_FROM_START)
+#define SS_ENV_NVTX_RANGE SS_ENV(NVTX_RANGE)
+#define SS_ENV_NVTX SS_ENV(NVTX)
+#define SS_ENV_GATE_FILE SS_ENV(GATE_FILE)
 
 /* Launcher variables that carry a process's rank, in the order they are tried. */
 #define SS_RANK_VARIABLES                                                                          \
@@ -56,61 +53,114 @@
         "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "RANK", "LOCAL_RANK"                   \
     }
 
+/* Values the rows of settings.def refer to. SS_DEFAULT_STACK_MIN_US repeats the row's default
+ * for the --help text of `syncscope run` (check_settings holds the two equal). */
 #define SS_DEFAULT_OUTPUT "syncscope-%p.json"
-#define SS_DEFAULT_FORMAT "json"
-#define SS_DEFAULT_MAX_MEMORY (256ull << 20)
 #define SS_DEFAULT_STACK_MIN_US 100
-#define SS_DEFAULT_PYTHON_DEPTH 8
 #define SS_MAX_PYTHON_DEPTH 32 /* SS_PY_DEPTH_MAX in store.h */
 /* The exit-time work of a PyTorch process took 3.5-4 s on an H200 (docs/performance.md). */
-#define SS_DEFAULT_SIGNAL_FLUSH_MS 10000
 #define SS_MAX_SIGNAL_FLUSH_MS 3600000
 /* Smallest accepted memory cap: below it not even one thread's buffers fit. */
 #define SS_MIN_MAX_MEMORY (4ull << 20)
 
 #define SS_CONFIG_PATH_MAX 4096
 #define SS_CONFIG_NAME_MAX 256 /* an NVTX range name, a --fail-over value */
+#define SS_CONFIG_WORD_MAX 16  /* a --fail-on level, a format's name */
+
+/* The member of ss_interpose_config that each parser kind of settings.def fills. */
+#define SS_SETTING_FIELD_PATH(field) char field[SS_CONFIG_PATH_MAX];
+#define SS_SETTING_FIELD_LIST(field) char field[SS_CONFIG_PATH_MAX];
+#define SS_SETTING_FIELD_CACHE_FOLDER(field) char field[SS_CONFIG_PATH_MAX];
+#define SS_SETTING_FIELD_NAME(field) char field[SS_CONFIG_NAME_MAX];
+#define SS_SETTING_FIELD_LEVEL(field) char field[SS_CONFIG_WORD_MAX];
+#define SS_SETTING_FIELD_FORMAT(field) char field[SS_CONFIG_WORD_MAX];
+#define SS_SETTING_FIELD_SWITCH(field) int field;
+#define SS_SETTING_FIELD_SIZE(field) uint64_t field;
+#define SS_SETTING_FIELD_MICROS(field) uint64_t field;
+#define SS_SETTING_FIELD_MILLIS(field) uint32_t field;
+#define SS_SETTING_FIELD_FRAMES(field) uint32_t field;
+#define SS_SETTING_FIELD_EXIT_STATUS(field) uint32_t field;
 
 /* The interposer's settings, read once from the environment when the program starts (the
- * program may change its environment later). Strings are empty when unset. Detector
- * thresholds are 0 when unset (the detector's defaults apply). */
+ * program may change its environment later): one member per row of settings.def, which says
+ * what each holds. Strings are empty and numbers 0 when the row has no default; so are the
+ * detector thresholds, and the detector's own defaults then apply. */
 typedef struct ss_interpose_config {
-    char output[SS_CONFIG_PATH_MAX];
-    char format[16];
-    char sarif[SS_CONFIG_PATH_MAX];
-    char trace[SS_CONFIG_PATH_MAX];
-    char chrome_trace[SS_CONFIG_PATH_MAX];
-    char cupti_path[SS_CONFIG_PATH_MAX];
+#define SS_SETTING(name, field, kind, limit, default_value, option, doc)                           \
+    SS_SETTING_FIELD_##kind(field)
+#include "settings.def"
     char cwd[SS_CONFIG_PATH_MAX]; /* relative output paths are relative to this */
-    uint64_t max_memory;
-    uint64_t min_blocked_ns;
-    uint64_t readback_bytes;
-    uint64_t slack_ns;
-    uint64_t stack_min_ns;
-    int kernel_activity; /* 1: CONCURRENT_KERNEL records (default) */
     /* 1: SYNCHRONIZATION records, which only the timeline shows: on when a trace or a Chrome
      * trace is written (about 1.1 us more per empty launch on an H200: docs/performance.md) */
     int sync_records;
-    int quiet;
-    uint32_t python_depth;    /* Python frames kept per stack, 0: none */
-    uint32_t signal_flush_ms; /* a signal's wait for the outputs, 0: no signal handler */
-    int latent;               /* 1: latent synchronizations are reported as notes (default) */
-    int timing;               /* 1: the finisher prints what its steps took */
-    char symbol_cache[SS_CONFIG_PATH_MAX]; /* the symbol cache's folder, "" for none */
-    char attribute_to[SS_CONFIG_PATH_MAX]; /* ':'-separated path prefixes, "" for none */
-    /* Gates (docs/run.md, "Gates"): judged at exit; the exit status is changed by `syncscope
-     * run` alone, from the gate file. */
-    uint32_t error_exitcode;                 /* 0: none */
-    char fail_on[16];                        /* "", note, warning, error, none */
-    char fail_over[SS_CONFIG_NAME_MAX];      /* "" or a budget (ss_gate_parse_budget) */
-    char gate_file[SS_CONFIG_PATH_MAX];      /* "" when not run by `syncscope run` with a gate */
-    char baseline[SS_CONFIG_PATH_MAX];       /* "" or the baseline to leave findings out by */
-    char write_baseline[SS_CONFIG_PATH_MAX]; /* "" or where to record a baseline (%p ...) */
-    /* Scopes (docs/run.md, "Scopes"). */
-    int profile_from_start;              /* 0: only between cudaProfilerStart/Stop (default 1) */
-    char nvtx_range[SS_CONFIG_NAME_MAX]; /* "" or the NVTX range name calls must be inside */
-    int nvtx;                            /* 1: NVTX ranges are observed (default) */
 } ss_interpose_config;
+
+/* One per row of the interposer's in settings.def, in its order. */
+typedef enum ss_setting_id {
+#define SS_SETTING(name, field, kind, limit, default_value, option, doc) SS_SETTING_##name,
+#include "settings.def"
+    SS_SETTING_COUNT
+} ss_setting_id;
+
+/* The parser kinds of settings.def. */
+typedef enum ss_setting_kind {
+    SS_KIND_PATH,
+    SS_KIND_LIST,
+    SS_KIND_CACHE_FOLDER,
+    SS_KIND_NAME,
+    SS_KIND_LEVEL,
+    SS_KIND_FORMAT,
+    SS_KIND_SWITCH,
+    SS_KIND_SIZE,
+    SS_KIND_MICROS,
+    SS_KIND_MILLIS,
+    SS_KIND_FRAMES,
+    SS_KIND_EXIT_STATUS
+} ss_setting_kind;
+
+/* How a `syncscope run` option sets its variable (the option column of settings.def). */
+typedef enum ss_option_form {
+    SS_OPTION_FORM_NONE,  /* no option */
+    SS_OPTION_FORM_VALUE, /* --opt VALUE sets the variable to VALUE */
+    SS_OPTION_FORM_FLAG,  /* --opt sets the variable to a fixed value */
+    SS_OPTION_FORM_LIST   /* repeatable; the values are joined with ':' */
+} ss_option_form;
+
+/* A row of settings.def as data. */
+typedef struct ss_interpose_setting {
+    const char *variable;      /* "SYNCSCOPE_OUTPUT" */
+    ss_setting_kind kind;      /* the parser (not used when 'read_by' is set) */
+    const char *kind_name;     /* "PATH", "SWITCH", ...: the kind column */
+    uint64_t limit;            /* the kind's bound, 0 for none */
+    const char *default_value; /* as written in the variable; "" none */
+    ss_option_form form;
+    const char *option;       /* "--output", NULL when none */
+    char short_option;        /* 'o', 0 when none */
+    const char *option_value; /* VALUE, LIST: the value's name ("FILE"); FLAG: the value set */
+    const char *doc;          /* one Markdown line */
+    const char *read_by;      /* NULL: the interposer; else the part that reads it ("report") */
+} ss_interpose_setting;
+
+/* The rows of settings.def as data, in its order: the interposer's first (SS_SETTING_COUNT of
+ * them, indexed by ss_setting_id), then those other parts read; how many in all in '*n'.
+ * Static storage. */
+const ss_interpose_setting *ss_interpose_settings(size_t *n);
+
+/* The row of the variable named 'variable' ("SYNCSCOPE_FORMAT"), or NULL when none is. */
+const ss_interpose_setting *ss_interpose_setting_find(const char *variable);
+
+/* Parses 'value' into the member of 'config' of 'setting' (one of the interposer's rows, as
+ * ss_interpose_settings or ss_interpose_setting_find give it) as the interposer reads the
+ * variable; NULL or "" gives the row's default. Other members stay as they are. Returns 0, or
+ * -1 with a one-line description in 'err' ('err_size' bytes), such as "SYNCSCOPE_FORMAT='xml'
+ * is not one of text, json, sarif, github, html, gitlab". */
+int ss_interpose_setting_set(ss_interpose_config *config, const ss_interpose_setting *setting,
+                             const char *value, char *err, size_t err_size);
+
+/* Writes the Markdown table of the interposer's variables and their options ('elsewhere' 0,
+ * docs/run.md), or of the variables that other parts read ('elsewhere' 1,
+ * docs/configuration.md). Returns 0, or -1 when writing failed. */
+int ss_interpose_write_settings_table(FILE *out, int elsewhere);
 
 /* Parses a byte size: digits with an optional K, M, G or T suffix (powers of 1024,
  * optionally followed by "B" or "iB", any case). Returns 0, or -1 when 'text' is not a
@@ -130,9 +180,9 @@ int ss_interpose_rank(void);
 int ss_interpose_expand(const char *pattern, long pid, const char *host, int rank, char *out,
                         size_t size);
 
-/* Fills 'config' with the defaults, then reads the SYNCSCOPE_* variables. Returns 0, or -1
- * with a one-line description in 'err' ('err_size' bytes) when a variable's value is not
- * valid. */
+/* Fills 'config' with the defaults, then reads the SYNCSCOPE_* variables of settings.def, in
+ * its order. Returns 0, or -1 with a one-line description in 'err' ('err_size' bytes) for the
+ * first variable whose value is not valid. */
 int ss_interpose_config_load(ss_interpose_config *config, char *err, size_t err_size);
 
 #endif

@@ -146,13 +146,12 @@ typedef struct ss_result {
     ss_file_counts files; /* lint: what became of each source file */
 } ss_result;
 
+/* The output formats: one per row of formats.def, in its order. */
 typedef enum ss_format {
-    SS_FORMAT_TEXT,
-    SS_FORMAT_JSON,
-    SS_FORMAT_SARIF,
-    SS_FORMAT_GITHUB,
-    SS_FORMAT_HTML,
-    SS_FORMAT_GITLAB
+#define SS_FORMAT(enum_name, name, extension, writer, lint, run, analyze, report, doc)             \
+    SS_FORMAT_##enum_name,
+#include "formats.def"
+    SS_FORMAT_COUNT
 } ss_format;
 
 /* Messages: every line the tool prints about itself goes through these, with the
@@ -322,13 +321,68 @@ size_t ss_result_count_at_least(const ss_result *result, ss_severity threshold);
  * 'out' (at least 17 bytes). */
 void ss_finding_fingerprint(const ss_finding *finding, char *out);
 
-/* Parses "text", "json", "sarif", "github", "html", "gitlab". Returns 0, or -1 when unknown. */
-int ss_format_parse(const char *text, ss_format *out);
-
 typedef struct ss_text_options {
     int color;       /* ANSI colours */
     int show_source; /* print the source line and a caret */
 } ss_text_options;
+
+/* The subcommands that write a format (the lint, run, analyze and report columns of
+ * formats.def), as bits. */
+enum {
+    SS_FORMAT_FOR_LINT = 1,
+    SS_FORMAT_FOR_RUN = 2,
+    SS_FORMAT_FOR_ANALYZE = 4,
+    SS_FORMAT_FOR_REPORT = 8
+};
+
+/* A row of formats.def as data. */
+typedef struct ss_format_info {
+    ss_format format;
+    const char *name;      /* "json": what --format takes (in any case) */
+    const char *extension; /* "json": the usual file name extension, without the dot */
+    unsigned commands;     /* SS_FORMAT_FOR_* bits: the subcommands that write it */
+    const char *doc;       /* one Markdown line */
+} ss_format_info;
+
+/* What a writer of formats.def may use besides the result. */
+typedef struct ss_format_options {
+    const ss_text_options *text; /* text: NULL for no colour, with source lines */
+    /* html: the run's event log, drawn as the page's timeline; NULL for none */
+    const struct ss_event_log *trace;
+} ss_format_options;
+
+/* The writer of each row of formats.def (report/<format>.c, or report/formats.c for the
+ * writers whose own signature differs): writes 'result'; 'options' may be NULL. Returns 0, or
+ * -1 when writing failed (errno set). */
+#define SS_FORMAT(enum_name, name, extension, writer, lint, run, analyze, report, doc)             \
+    int writer(FILE *out, const ss_result *result, const struct ss_format_options *options);
+#include "formats.def"
+
+/* Parses a format's name (formats.def), in any case: "json", "JSON" and "Json" are
+ * SS_FORMAT_JSON. Returns 0, or -1 when no format has that name (NULL included). */
+int ss_format_parse(const char *text, ss_format *out);
+
+/* The row of 'format', or NULL when it is not one. Static storage. */
+const ss_format_info *ss_format_get(ss_format format);
+
+/* The names of the formats that the subcommands in 'commands' (SS_FORMAT_FOR_* bits, any of
+ * them) write, in the order of formats.def, separated by ", " and the last by 'last' (", " or
+ * " or "): "text, json, sarif, github, html or gitlab". Returns a malloc'ed string. */
+char *ss_format_names(unsigned commands, const char *last);
+
+/* Writes 'result' in 'format' through the row's writer; 'options' may be NULL. Returns 0, or
+ * -1 when writing failed or 'format' is not one (errno set: EINVAL). */
+int ss_report_write_format(FILE *out, ss_format format, const ss_result *result,
+                           const ss_format_options *options);
+
+/* Writes the Markdown table of the formats (docs/output-formats.md). Returns 0, or -1 when
+ * writing failed. */
+int ss_report_write_format_table(FILE *out);
+
+/* Replaces the text between the lines "<!-- NAME:begin -->" and "<!-- NAME:end -->" of
+ * 'text' with 'content' (which should end with a newline). Returns the new text (malloc'ed),
+ * or NULL when 'text' does not hold the two lines once each, in that order. */
+char *ss_doc_region_replace(const char *text, const char *name, const char *content);
 
 /* Writers. Each returns 0, or -1 when writing failed (errno set). */
 int ss_report_write_text(FILE *out, const ss_result *result, const ss_text_options *options);

@@ -277,20 +277,3 @@ void ss_finding_fingerprint(const ss_finding *finding, char *out)
         h = hash_as_written(h, finding->function, 0, 0);
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
-
-int ss_format_parse(const char *text, ss_format *out)
-{
-    static const struct {
-        const char *name;
-        ss_format format;
-    } formats[] = {{"text", SS_FORMAT_TEXT},   {"json", SS_FORMAT_JSON},
-                   {"sarif", SS_FORMAT_SARIF}, {"github", SS_FORMAT_GITHUB},
-                   {"html", SS_FORMAT_HTML},   {"gitlab", SS_FORMAT_GITLAB}};
-    for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
-        if (text && strcmp(text, formats[i].name) == 0) {
-            *out = formats[i].format;
-            return 0;
-        }
-    }
-    return -1;
-}

@@ -13,31 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static int write_format(FILE *out, ss_format format, const ss_result *result,
-                        const ss_text_options *options)
-{
-    switch (format) {
-    case SS_FORMAT_TEXT:
-        return ss_report_write_text(out, result, options);
-    case SS_FORMAT_JSON:
-        return ss_report_write_json(out, result);
-    case SS_FORMAT_SARIF:
-        return ss_report_write_sarif(out, result);
-    case SS_FORMAT_GITHUB:
-        return ss_report_write_github(out, result);
-    case SS_FORMAT_GITLAB:
-        return ss_report_write_gitlab(out, result);
-    case SS_FORMAT_HTML: {
-        /* One result, no timeline: `syncscope report` adds traces and merges processes. */
-        const ss_result *one = result;
-        return ss_report_write_html(out, &one, 1, NULL);
-    }
-    default:
-        errno = EINVAL;
-        return -1;
-    }
-}
-
 /* Why the last file operation of this thread failed (ss_file_error): a phrase such as "not a
  * regular file (a FIFO)" or strerror's text. */
 static _Thread_local char file_error[160];
@@ -422,10 +397,13 @@ typedef struct result_output {
     const ss_text_options *options;
 } result_output;
 
+/* Writes through the writer of formats.def; an HTML page gets no timeline (`syncscope report`
+ * adds traces and merges processes). */
 static int write_result(FILE *out, void *context)
 {
     const result_output *r = context;
-    return write_format(out, r->format, r->result, r->options);
+    ss_format_options options = {r->options, NULL};
+    return ss_report_write_format(out, r->format, r->result, &options);
 }
 
 int ss_write_output(const char *path, ss_write_fn write, void *context)

@@ -266,7 +266,7 @@ START_TEST(test_config_from_environment)
     setenv(SS_ENV_FORMAT, "xml", 1);
     ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), -1);
     ck_assert_str_eq(
-        err, "SYNCSCOPE_FORMAT='xml' is not one of json, sarif, text, github, html, gitlab");
+        err, "SYNCSCOPE_FORMAT='xml' is not one of text, json, sarif, github, html, gitlab");
     setenv(SS_ENV_FORMAT, "gitlab", 1);
     ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), 0);
     ck_assert_str_eq(c.format, "gitlab");

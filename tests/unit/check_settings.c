@@ -1,0 +1,480 @@
+/* check_settings.c: interpose/settings.def and report/formats.def: each parser kind's accepted
+ * and refused values (with the exact message), the rows as data, and format names taken in
+ * any case by SYNCSCOPE_FORMAT, ss_format_parse and the command's --format. */
+#include "check_main.h"
+#include "cli_fixture.h"
+#include "interpose.h"
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Unsets every variable of settings.def. */
+static void clear_settings(void)
+{
+    size_t n;
+    const ss_interpose_setting *rows = ss_interpose_settings(&n);
+    for (size_t i = 0; i < n; i++)
+        unsetenv(rows[i].variable);
+}
+
+/* Loads the settings with 'variable' set to 'value' alone; returns what the load returns. */
+static int load_with(const char *variable, const char *value, ss_interpose_config *c, char *err,
+                     size_t err_size)
+{
+    clear_settings();
+    setenv(variable, value, 1);
+    err[0] = '\0';
+    int rc = ss_interpose_config_load(c, err, err_size);
+    unsetenv(variable);
+    return rc;
+}
+
+/* Asserts that 'value' for 'variable' is refused with the message 'expected'. */
+static void assert_refused(const char *variable, const char *value, const char *expected)
+{
+    ss_interpose_config c;
+    char err[512];
+    ck_assert_int_eq(load_with(variable, value, &c, err, sizeof err), -1);
+    ck_assert_str_eq(err, expected);
+}
+
+/* A string of 'len' copies of 'ch', malloc'ed. */
+static char *repeat(char ch, size_t len)
+{
+    char *text = malloc(len + 1);
+    ck_assert_ptr_nonnull(text);
+    memset(text, ch, len);
+    text[len] = '\0';
+    return text;
+}
+
+START_TEST(test_defaults)
+{
+    clear_settings();
+    setenv("XDG_CACHE_HOME", "/cache", 1);
+    ss_interpose_config c;
+    char err[256] = "";
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), 0);
+    ck_assert_str_eq(c.output, "syncscope-%p.json");
+    ck_assert_str_eq(c.format, "json");
+    ck_assert_str_eq(c.sarif, "");
+    ck_assert_uint_eq(c.max_memory, 256u << 20);
+    ck_assert_int_eq(c.kernel_activity, 1);
+    ck_assert_uint_eq(c.min_blocked_ns, 0);
+    ck_assert_uint_eq(c.readback_bytes, 0);
+    ck_assert_uint_eq(c.slack_ns, 0);
+    ck_assert_uint_eq(c.stack_min_ns, (uint64_t)SS_DEFAULT_STACK_MIN_US * 1000);
+    ck_assert_uint_eq(c.python_depth, 8);
+    ck_assert_uint_eq(c.signal_flush_ms, 10000);
+    ck_assert_int_eq(c.latent, 1);
+    ck_assert_int_eq(c.timing, 0);
+    ck_assert_str_eq(c.symbol_cache, "/cache/syncscope/symbols");
+    ck_assert_int_eq(c.quiet, 0);
+    ck_assert_uint_eq(c.error_exitcode, 0);
+    ck_assert_str_eq(c.fail_on, "warning");
+    ck_assert_str_eq(c.fail_over, "");
+    ck_assert_int_eq(c.profile_from_start, 1);
+    ck_assert_str_eq(c.nvtx_range, "");
+    ck_assert_int_eq(c.nvtx, 1);
+    ck_assert_str_eq(c.gate_file, "");
+    ck_assert_int_eq(c.sync_records, 0);
+    /* The --help text's default is the row's. */
+    const ss_interpose_setting *stack = ss_interpose_setting_find(SS_ENV_STACK_MIN_US);
+    ck_assert_ptr_nonnull(stack);
+    char text[16];
+    snprintf(text, sizeof text, "%d", SS_DEFAULT_STACK_MIN_US);
+    ck_assert_str_eq(stack->default_value, text);
+    unsetenv("XDG_CACHE_HOME");
+}
+END_TEST
+
+/* An empty variable is the same as an unset one, for every kind. */
+START_TEST(test_empty_is_unset)
+{
+    ss_interpose_config unset, empty;
+    char err[256];
+    clear_settings();
+    setenv("XDG_CACHE_HOME", "/cache", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&unset, err, sizeof err), 0);
+    size_t n;
+    const ss_interpose_setting *rows = ss_interpose_settings(&n);
+    for (size_t i = 0; i < SS_SETTING_COUNT; i++)
+        setenv(rows[i].variable, "", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&empty, err, sizeof err), 0);
+    ck_assert_int_eq(memcmp(&unset, &empty, sizeof unset), 0);
+    clear_settings();
+    unsetenv("XDG_CACHE_HOME");
+}
+END_TEST
+
+START_TEST(test_kind_path)
+{
+    ss_interpose_config c;
+    char err[256];
+    ck_assert_int_eq(load_with(SS_ENV_OUTPUT, "out/run-%r.sarif", &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.output, "out/run-%r.sarif");
+    char *longest = repeat('a', SS_CONFIG_PATH_MAX - 1);
+    ck_assert_int_eq(load_with(SS_ENV_TRACE, longest, &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.trace, longest);
+    ck_assert_int_eq(c.sync_records, 1);
+    free(longest);
+    char *too_long = repeat('a', SS_CONFIG_PATH_MAX);
+    assert_refused(SS_ENV_OUTPUT, too_long, "SYNCSCOPE_OUTPUT is too long");
+    assert_refused(SS_ENV_BASELINE, too_long, "SYNCSCOPE_BASELINE is too long");
+    free(too_long);
+}
+END_TEST
+
+START_TEST(test_kind_list_and_name)
+{
+    ss_interpose_config c;
+    char err[256];
+    ck_assert_int_eq(load_with(SS_ENV_ATTRIBUTE_TO, "/src/app:/src/lib", &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.attribute_to, "/src/app:/src/lib");
+    char *name = repeat('r', SS_CONFIG_NAME_MAX - 1);
+    ck_assert_int_eq(load_with(SS_ENV_NVTX_RANGE, name, &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.nvtx_range, name);
+    free(name);
+    char *too_long = repeat('r', SS_CONFIG_NAME_MAX);
+    assert_refused(SS_ENV_NVTX_RANGE, too_long, "SYNCSCOPE_NVTX_RANGE is too long");
+    assert_refused(SS_ENV_FAIL_OVER, too_long, "SYNCSCOPE_FAIL_OVER is too long");
+    free(too_long);
+    /* A range to scope by is a range to observe, whatever SYNCSCOPE_NVTX says. */
+    clear_settings();
+    setenv(SS_ENV_NVTX, "0", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), 0);
+    ck_assert_int_eq(c.nvtx, 0);
+    setenv(SS_ENV_NVTX_RANGE, "step", 1);
+    ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), 0);
+    ck_assert_int_eq(c.nvtx, 1);
+    clear_settings();
+}
+END_TEST
+
+START_TEST(test_kind_switch)
+{
+    static const char *const off[] = {"0", "no", "NO", "off", "Off"};
+    static const char *const on[] = {"1", "yes", "Yes", "on", "ON"};
+    ss_interpose_config c;
+    char err[256];
+    for (size_t i = 0; i < 5; i++) {
+        ck_assert_int_eq(load_with(SS_ENV_LATENT, off[i], &c, err, sizeof err), 0);
+        ck_assert_int_eq(c.latent, 0);
+        ck_assert_int_eq(load_with(SS_ENV_QUIET, on[i], &c, err, sizeof err), 0);
+        ck_assert_int_eq(c.quiet, 1);
+    }
+    assert_refused(SS_ENV_QUIET, "2", "SYNCSCOPE_QUIET='2' is not 0 or 1");
+    assert_refused(SS_ENV_PROFILE_FROM_START, "true",
+                   "SYNCSCOPE_PROFILE_FROM_START='true' is not 0 or 1");
+    assert_refused(SS_ENV_NVTX, " 1", "SYNCSCOPE_NVTX=' 1' is not 0 or 1");
+}
+END_TEST
+
+START_TEST(test_kind_size)
+{
+    ss_interpose_config c;
+    char err[256];
+    ck_assert_int_eq(load_with(SS_ENV_MAX_MEMORY, "4M", &c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.max_memory, 4u << 20);
+    ck_assert_int_eq(load_with(SS_ENV_MAX_MEMORY, "2GiB", &c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.max_memory, 2ull << 30);
+    assert_refused(SS_ENV_MAX_MEMORY, "4194303",
+                   "SYNCSCOPE_MAX_MEMORY='4194303' is not a size of at least 4M (e.g. 256M, 2G)");
+    assert_refused(SS_ENV_MAX_MEMORY, "lots",
+                   "SYNCSCOPE_MAX_MEMORY='lots' is not a size of at least 4M (e.g. 256M, 2G)");
+    ck_assert_int_eq(load_with(SS_ENV_READBACK_BYTES, "0", &c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.readback_bytes, 0);
+    ck_assert_int_eq(load_with(SS_ENV_READBACK_BYTES, "1K", &c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.readback_bytes, 1024);
+    assert_refused(SS_ENV_READBACK_BYTES, "1.5K",
+                   "SYNCSCOPE_READBACK_BYTES='1.5K' is not a byte count");
+}
+END_TEST
+
+START_TEST(test_kind_micros)
+{
+    ss_interpose_config c;
+    char err[256];
+    ck_assert_int_eq(load_with(SS_ENV_MIN_BLOCKED_US, "250", &c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.min_blocked_ns, 250000);
+    ck_assert_int_eq(load_with(SS_ENV_SLACK_US, "18446744073709551", &c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.slack_ns, 18446744073709551000ull);
+    assert_refused(SS_ENV_SLACK_US, "18446744073709552",
+                   "SYNCSCOPE_SLACK_US='18446744073709552' is not a number of microseconds");
+    assert_refused(SS_ENV_STACK_MIN_US, "-1",
+                   "SYNCSCOPE_STACK_MIN_US='-1' is not a number of microseconds");
+    assert_refused(SS_ENV_MIN_BLOCKED_US, "5ms",
+                   "SYNCSCOPE_MIN_BLOCKED_US='5ms' is not a number of microseconds");
+}
+END_TEST
+
+START_TEST(test_kind_bounded_numbers)
+{
+    ss_interpose_config c;
+    char err[256];
+    ck_assert_int_eq(load_with(SS_ENV_PYTHON_DEPTH, "32", &c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.python_depth, 32);
+    ck_assert_int_eq(load_with(SS_ENV_PYTHON_DEPTH, "0", &c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.python_depth, 0);
+    assert_refused(SS_ENV_PYTHON_DEPTH, "33",
+                   "SYNCSCOPE_PYTHON_DEPTH='33' is not a number of frames from 0 to 32");
+    ck_assert_int_eq(load_with(SS_ENV_ERROR_EXITCODE, "255", &c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.error_exitcode, 255);
+    assert_refused(SS_ENV_ERROR_EXITCODE, "256",
+                   "SYNCSCOPE_ERROR_EXITCODE='256' is not an exit status from 0 to 255");
+    assert_refused(SS_ENV_SIGNAL_FLUSH_MS, "99999999999999999999",
+                   "SYNCSCOPE_SIGNAL_FLUSH_MS='99999999999999999999' is not a number of "
+                   "milliseconds from 0 to 3600000");
+}
+END_TEST
+
+START_TEST(test_kind_level)
+{
+    ss_interpose_config c;
+    char err[256];
+    static const char *const levels[] = {"note", "warning", "error", "none"};
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_int_eq(load_with(SS_ENV_FAIL_ON, levels[i], &c, err, sizeof err), 0);
+        ck_assert_str_eq(c.fail_on, levels[i]);
+    }
+    /* As `syncscope run --fail-on` takes them: lower case only. */
+    assert_refused(SS_ENV_FAIL_ON, "WARNING",
+                   "SYNCSCOPE_FAIL_ON='WARNING' is not one of note, warning, error, none");
+}
+END_TEST
+
+START_TEST(test_kind_format_any_case)
+{
+    ss_interpose_config c;
+    char err[256];
+    static const char *const written[] = {"JSON", "Sarif", "text", "GitHub", "HTML", "gitLAB"};
+    static const char *const kept[] = {"json", "sarif", "text", "github", "html", "gitlab"};
+    for (size_t i = 0; i < 6; i++) {
+        ck_assert_int_eq(load_with(SS_ENV_FORMAT, written[i], &c, err, sizeof err), 0);
+        ck_assert_str_eq(c.format, kept[i]);
+    }
+    assert_refused(SS_ENV_FORMAT, "xml",
+                   "SYNCSCOPE_FORMAT='xml' is not one of text, json, sarif, github, html, gitlab");
+    assert_refused(SS_ENV_FORMAT, "jsonl",
+                   "SYNCSCOPE_FORMAT='jsonl' is not one of text, json, sarif, github, html, "
+                   "gitlab");
+}
+END_TEST
+
+START_TEST(test_kind_cache_folder)
+{
+    ss_interpose_config c;
+    char err[256];
+    ck_assert_int_eq(load_with(SS_ENV_SYMBOL_CACHE, "OFF", &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.symbol_cache, "");
+    ck_assert_int_eq(load_with(SS_ENV_SYMBOL_CACHE, "/srv/symbols", &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.symbol_cache, "/srv/symbols");
+    ck_assert_int_eq(load_with(SS_ENV_SYMBOL_CACHE, "symbols", &c, err, sizeof err), 0);
+    char expected[SS_CONFIG_PATH_MAX + 16];
+    snprintf(expected, sizeof expected, "%s/symbols", c.cwd);
+    ck_assert_str_eq(c.symbol_cache, expected);
+    char *too_long = repeat('s', SS_CONFIG_PATH_MAX);
+    assert_refused(SS_ENV_SYMBOL_CACHE, too_long, "SYNCSCOPE_SYMBOL_CACHE is too long");
+    free(too_long);
+}
+END_TEST
+
+/* The rows as data: every variable of the code has its row, with the option columns. */
+START_TEST(test_rows)
+{
+    static const char *const named[] = {SS_ENV_OUTPUT,
+                                        SS_ENV_FORMAT,
+                                        SS_ENV_SARIF,
+                                        SS_ENV_TRACE,
+                                        SS_ENV_CHROME_TRACE,
+                                        SS_ENV_MAX_MEMORY,
+                                        SS_ENV_KERNEL_ACTIVITY,
+                                        SS_ENV_MIN_BLOCKED_US,
+                                        SS_ENV_READBACK_BYTES,
+                                        SS_ENV_SLACK_US,
+                                        SS_ENV_STACK_MIN_US,
+                                        SS_ENV_CUPTI_PATH,
+                                        SS_ENV_QUIET,
+                                        SS_ENV_PYTHON_DEPTH,
+                                        SS_ENV_SIGNAL_FLUSH_MS,
+                                        SS_ENV_LATENT,
+                                        SS_ENV_ATTRIBUTE_TO,
+                                        SS_ENV_TIMING,
+                                        SS_ENV_SYMBOL_CACHE,
+                                        SS_ENV_ERROR_EXITCODE,
+                                        SS_ENV_FAIL_ON,
+                                        SS_ENV_FAIL_OVER,
+                                        SS_ENV_BASELINE,
+                                        SS_ENV_WRITE_BASELINE,
+                                        SS_ENV_PROFILE_FROM_START,
+                                        SS_ENV_NVTX_RANGE,
+                                        SS_ENV_NVTX,
+                                        SS_ENV_GATE_FILE};
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        const ss_interpose_setting *s = ss_interpose_setting_find(named[i]);
+        ck_assert_msg(s != NULL, "%s has no row in settings.def", named[i]);
+        ck_assert_ptr_null(s->read_by);
+    }
+    ck_assert_uint_eq(sizeof named / sizeof named[0], SS_SETTING_COUNT);
+    const ss_interpose_setting *rules_url = ss_interpose_setting_find(SS_ENV_RULES_URL);
+    ck_assert_ptr_nonnull(rules_url);
+    ck_assert_str_eq(rules_url->read_by, "report");
+    ck_assert_ptr_null(ss_interpose_setting_find("SYNCSCOPE_NOTHING"));
+
+    const ss_interpose_setting *output = ss_interpose_setting_find(SS_ENV_OUTPUT);
+    ck_assert_int_eq(output->form, SS_OPTION_FORM_VALUE);
+    ck_assert_str_eq(output->option, "--output");
+    ck_assert_int_eq(output->short_option, 'o');
+    ck_assert_str_eq(output->option_value, "FILE");
+    ck_assert_str_eq(output->kind_name, "PATH");
+    ck_assert_str_eq(output->default_value, SS_DEFAULT_OUTPUT);
+    const ss_interpose_setting *quiet = ss_interpose_setting_find(SS_ENV_QUIET);
+    ck_assert_int_eq(quiet->form, SS_OPTION_FORM_FLAG);
+    ck_assert_str_eq(quiet->option, "--quiet");
+    ck_assert_int_eq(quiet->short_option, 'q');
+    ck_assert_str_eq(quiet->option_value, "1");
+    const ss_interpose_setting *attribute = ss_interpose_setting_find(SS_ENV_ATTRIBUTE_TO);
+    ck_assert_int_eq(attribute->form, SS_OPTION_FORM_LIST);
+    ck_assert_int_eq(attribute->kind, SS_KIND_LIST);
+    const ss_interpose_setting *depth = ss_interpose_setting_find(SS_ENV_PYTHON_DEPTH);
+    ck_assert_int_eq(depth->form, SS_OPTION_FORM_NONE);
+    ck_assert_ptr_null(depth->option);
+    ck_assert_uint_eq(depth->limit, SS_MAX_PYTHON_DEPTH);
+
+    /* ss_interpose_setting_set parses one row and leaves the others. */
+    ss_interpose_config c;
+    memset(&c, 0, sizeof c);
+    char err[256];
+    ck_assert_int_eq(ss_interpose_setting_set(&c, depth, "12", err, sizeof err), 0);
+    ck_assert_uint_eq(c.python_depth, 12);
+    ck_assert_str_eq(c.output, "");
+    ck_assert_int_eq(ss_interpose_setting_set(&c, depth, NULL, err, sizeof err), 0);
+    ck_assert_uint_eq(c.python_depth, 8);
+    ck_assert_int_eq(ss_interpose_setting_set(&c, rules_url, "x", err, sizeof err), -1);
+    ck_assert_str_eq(err, "SYNCSCOPE_RULES_URL is not read by the interposer");
+}
+END_TEST
+
+START_TEST(test_format_parse_any_case)
+{
+    ss_format f = SS_FORMAT_TEXT;
+    ck_assert_int_eq(ss_format_parse("JSON", &f), 0);
+    ck_assert_int_eq(f, SS_FORMAT_JSON);
+    ck_assert_int_eq(ss_format_parse("Html", &f), 0);
+    ck_assert_int_eq(f, SS_FORMAT_HTML);
+    ck_assert_int_eq(ss_format_parse("gitlab", &f), 0);
+    ck_assert_int_eq(f, SS_FORMAT_GITLAB);
+    ck_assert_int_eq(ss_format_parse("xml", &f), -1);
+    ck_assert_int_eq(ss_format_parse("", &f), -1);
+    ck_assert_int_eq(ss_format_parse(NULL, &f), -1);
+    ck_assert_int_eq(f, SS_FORMAT_GITLAB);
+    for (int i = 0; i < SS_FORMAT_COUNT; i++) {
+        const ss_format_info *info = ss_format_get((ss_format)i);
+        ck_assert_ptr_nonnull(info);
+        ck_assert_int_eq(info->format, i);
+        ck_assert_int_eq(ss_format_parse(info->name, &f), 0);
+        ck_assert_int_eq(f, i);
+    }
+    ck_assert_ptr_null(ss_format_get(SS_FORMAT_COUNT));
+    ck_assert_str_eq(ss_format_get(SS_FORMAT_SARIF)->extension, "sarif");
+
+    char *names = ss_format_names(SS_FORMAT_FOR_LINT, " or ");
+    ck_assert_str_eq(names, "text, json, sarif, github, html or gitlab");
+    free(names);
+    names = ss_format_names(SS_FORMAT_FOR_REPORT, " or ");
+    ck_assert_str_eq(names, "html");
+    free(names);
+    names = ss_format_names(SS_FORMAT_FOR_RUN, ", ");
+    ck_assert_str_eq(names, "text, json, sarif, github, html, gitlab");
+    free(names);
+}
+END_TEST
+
+/* The dispatch writes through the row's writer: the same bytes as the writer itself. */
+START_TEST(test_write_format_dispatch)
+{
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_LINT);
+    char *direct = NULL, *dispatched = NULL;
+    size_t direct_len = 0, dispatched_len = 0;
+    FILE *a = open_memstream(&direct, &direct_len);
+    FILE *b = open_memstream(&dispatched, &dispatched_len);
+    ck_assert_int_eq(ss_report_write_json(a, &r), 0);
+    ck_assert_int_eq(ss_report_write_format(b, SS_FORMAT_JSON, &r, NULL), 0);
+    fclose(a);
+    fclose(b);
+    ck_assert_str_eq(dispatched, direct);
+    free(direct);
+    free(dispatched);
+    FILE *c = open_memstream(&dispatched, &dispatched_len);
+    errno = 0;
+    ck_assert_int_eq(ss_report_write_format(c, SS_FORMAT_COUNT, &r, NULL), -1);
+    ck_assert_int_eq(errno, EINVAL);
+    fclose(c);
+    free(dispatched);
+    ss_result_free(&r);
+}
+END_TEST
+
+/* `syncscope analyze --format JSON` is `--format json`; an unknown name is refused (exit 2). */
+START_TEST(test_cli_format_any_case)
+{
+    char dir[] = "/tmp/ss-settings-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *capture = ss_asprintf("%s/out", dir);
+    static const char *const lower[] = {"analyze", "--format", "json",
+                                        SS_SOURCE_DIR "/tests/data/readback_loop.sstrace", NULL};
+    static const char *const upper[] = {"analyze", "--format", "JSON",
+                                        SS_SOURCE_DIR "/tests/data/readback_loop.sstrace", NULL};
+    static const char *const unknown[] = {"analyze", "--format", "xml",
+                                          SS_SOURCE_DIR "/tests/data/readback_loop.sstrace", NULL};
+    char *out_lower, *err_lower, *out_upper, *err_upper, *out, *err;
+    int rc_lower = cli_run(dir, capture, NULL, NULL, lower, &out_lower, &err_lower);
+    int rc_upper = cli_run(dir, capture, NULL, NULL, upper, &out_upper, &err_upper);
+    ck_assert_int_eq(rc_upper, rc_lower);
+    ck_assert_ptr_nonnull(strstr(out_lower, "\"format\":\t\"syncscope-result\""));
+    ck_assert_str_eq(out_upper, out_lower);
+    ck_assert_int_eq(cli_run(dir, capture, NULL, NULL, unknown, &out, &err), 2);
+    ck_assert_str_eq(out, "");
+    ck_assert_ptr_eq(strstr(err, "syncscope: error: --format "), err);
+    ck_assert_ptr_nonnull(strstr(err, "'xml'"));
+    free(out_lower);
+    free(err_lower);
+    free(out_upper);
+    free(err_upper);
+    free(out);
+    free(err);
+    free(capture);
+    rmdir(dir);
+}
+END_TEST
+
+static Suite *settings_suite(void)
+{
+    Suite *s = suite_create("settings");
+    TCase *kinds = tcase_create("kinds");
+    tcase_add_test(kinds, test_defaults);
+    tcase_add_test(kinds, test_empty_is_unset);
+    tcase_add_test(kinds, test_kind_path);
+    tcase_add_test(kinds, test_kind_list_and_name);
+    tcase_add_test(kinds, test_kind_switch);
+    tcase_add_test(kinds, test_kind_size);
+    tcase_add_test(kinds, test_kind_micros);
+    tcase_add_test(kinds, test_kind_bounded_numbers);
+    tcase_add_test(kinds, test_kind_level);
+    tcase_add_test(kinds, test_kind_format_any_case);
+    tcase_add_test(kinds, test_kind_cache_folder);
+    tcase_add_test(kinds, test_rows);
+    suite_add_tcase(s, kinds);
+    TCase *formats = tcase_create("formats");
+    tcase_add_test(formats, test_format_parse_any_case);
+    tcase_add_test(formats, test_write_format_dispatch);
+    tcase_add_test(formats, test_cli_format_any_case);
+    tcase_set_timeout(formats, 60);
+    suite_add_tcase(s, formats);
+    return s;
+}
+
+SS_CHECK_MAIN(settings_suite)
