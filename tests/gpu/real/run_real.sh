@@ -1,7 +1,8 @@
 #!/bin/bash
 # run_real.sh: real library workloads on a GPU (issue 15): a torchvision ResNet-18 training loop
-# with a DataLoader, transformers' generate() on a small GPT-2, a CuPy loop and a jitted JAX
-# loop. Each runs bare (exit status and stdout kept), under `syncscope run --trace ... --format
+# with a DataLoader, transformers' generate() on a small GPT-2, a CuPy loop, a jitted JAX loop,
+# timm inference with pinned batches (timm_infer) and a torch.compile training loop
+# (torch_compile, not in the default list: compiling takes a while). Each runs bare (exit status and stdout kept), under `syncscope run --trace ... --format
 # json`, and, for the PyTorch ones, under torch.cuda.set_sync_debug_mode("warn") (the oracle);
 # then compare_real.py tables syncscope's recall against the oracle, what it found beyond it,
 # the wall times bare and under syncscope, and the finisher's own time (SYNCSCOPE_TIMING=1).
@@ -58,7 +59,7 @@ bounded() {
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
     echo "source: $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)"
     echo "python: $("$python" --version 2>&1)"
-    for module in torch torchvision transformers cupy jax; do
+    for module in torch torchvision transformers cupy jax timm triton; do
         echo "$module: $("$python" -c "import $module; print($module.__version__)" 2>/dev/null || echo missing)"
     done
 } >"$out/MANIFEST"
@@ -74,6 +75,8 @@ for name in ${REAL_WORKLOADS:-resnet_train gpt2_generate cupy_loop jax_loop}; do
     gpt2_generate) needs="torch transformers"; oracle=1 ;;
     cupy_loop) needs="cupy"; oracle=0 ;;
     jax_loop) needs="jax"; oracle=0 ;;
+    timm_infer) needs="torch timm"; oracle=1 ;;
+    torch_compile) needs="torch triton"; oracle=1 ;;
     *) needs=""; oracle=0 ;;
     esac
     missing=""
