@@ -208,78 +208,92 @@ static void put_source(const text_out *t, const ss_finding *f)
     }
 }
 
-/* The run's measurements, one compact line each, then the call stack. */
-static void put_evidence(const text_out *t, const ss_finding *f)
+/* What the time figures of 'f' mean, after "observed: N times": its rule's cost column
+ * (rules.def) says whether they are GPU time other streams were held back, the estimated
+ * saving of the fix, or host time blocked (host, host-explicit, and a rule with no figure of
+ * its own). */
+static void put_cost(const text_out *t, const ss_finding *f)
+{
+    char total[48], max[48];
+    ss_format_duration(f->evidence.total_ns, total, sizeof total);
+    ss_format_duration(f->evidence.max_ns, max, sizeof max);
+    switch (ss_rules_get(f->rule)->cost) {
+    case SS_COST_GPU_HELD:
+        fprintf(t->out, ", held other streams back %s in total, %s at most", total, max);
+        break;
+    case SS_COST_SAVING:
+        fprintf(t->out, ", estimated saving %s", total);
+        break;
+    case SS_COST_HOST:
+    case SS_COST_HOST_EXPLICIT:
+    case SS_COST_NONE:
+        fprintf(t->out, ", blocked %s in total, %s at most", total, max);
+        break;
+    }
+}
+
+/* The "observed:" line of a run finding: how often, in which call, what it cost, and the
+ * copy's bytes, direction, host memory kind and device. */
+static void put_observed(const text_out *t, const ss_finding *f)
 {
     const ss_evidence *ev = &f->evidence;
-    if (f->origin == SS_ORIGIN_RUNTIME) {
-        char total[48], max[48];
-        ss_format_duration(ev->total_ns, total, sizeof total);
-        ss_format_duration(ev->max_ns, max, sizeof max);
-        fprintf(t->out, "  observed: %" PRIu64 " %s", ev->count, ev->count == 1 ? "time" : "times");
-        if (ev->api) {
-            fputs(" in ", t->out);
-            put_text(t->out, ev->api);
-        }
-        /* What the time figure means is the rule's cost column (rules.def): GPU time other
-         * streams were held back, the estimated saving of the fix, or host time blocked
-         * (host, host-explicit, and a rule with no figure of its own). */
-        switch (ss_rules_get(f->rule)->cost) {
-        case SS_COST_GPU_HELD:
-            fprintf(t->out, ", held other streams back %s in total, %s at most", total, max);
-            break;
-        case SS_COST_SAVING:
-            fprintf(t->out, ", estimated saving %s", total);
-            break;
-        case SS_COST_HOST:
-        case SS_COST_HOST_EXPLICIT:
-        case SS_COST_NONE:
-            fprintf(t->out, ", blocked %s in total, %s at most", total, max);
-            break;
-        }
-        if (ev->bytes)
-            fprintf(t->out, ", %" PRIu64 " bytes", ev->bytes);
-        if (ev->direction) {
-            fputc(' ', t->out);
-            put_text(t->out, ev->direction);
-        }
-        if (ev->host_kind) {
-            fputs(", ", t->out);
-            put_text(t->out, ev->host_kind);
-            fputs(" host memory", t->out);
-        }
-        if (ev->device >= 0)
-            fprintf(t->out, ", device %d", ev->device);
-        fputc('\n', t->out);
-        if (ev->waited_for) {
-            fputs("  waited for: ", t->out);
-            put_text(t->out, ev->waited_for);
-            fputc('\n', t->out);
-        }
-        if (ev->stream) {
-            fputs("  stream: ", t->out);
-            put_text(t->out, ev->stream);
-            fputc('\n', t->out);
-        }
-        char where[4096];
-        if (ss_finding_module_text(f, where, sizeof where)[0] != '\0') {
-            fputs("  site: ", t->out);
-            put_text(t->out, where);
-            fputc('\n', t->out);
-        }
-        if (ss_finding_via_text(f, where, sizeof where)[0] != '\0') {
-            fputs("  via: ", t->out);
-            put_text(t->out, where);
-            fputc('\n', t->out);
-        }
-        for (size_t i = 0; i < f->extra_count; i++) {
-            fputs("  ", t->out);
-            put_text(t->out, f->extra[i].key);
-            fputs(": ", t->out);
-            put_text(t->out, f->extra[i].value);
-            fputc('\n', t->out);
-        }
+    fprintf(t->out, "  observed: %" PRIu64 " %s", ev->count, ev->count == 1 ? "time" : "times");
+    if (ev->api) {
+        fputs(" in ", t->out);
+        put_text(t->out, ev->api);
     }
+    put_cost(t, f);
+    if (ev->bytes)
+        fprintf(t->out, ", %" PRIu64 " bytes", ev->bytes);
+    if (ev->direction) {
+        fputc(' ', t->out);
+        put_text(t->out, ev->direction);
+    }
+    if (ev->host_kind) {
+        fputs(", ", t->out);
+        put_text(t->out, ev->host_kind);
+        fputs(" host memory", t->out);
+    }
+    if (ev->device >= 0)
+        fprintf(t->out, ", device %d", ev->device);
+    fputc('\n', t->out);
+}
+
+/* One indented "label: value" line, the value escaped; nothing when 'value' is NULL. */
+static void put_labelled(const text_out *t, const char *label, const char *value)
+{
+    if (value == NULL)
+        return;
+    fputs("  ", t->out);
+    fputs(label, t->out);
+    fputs(": ", t->out);
+    put_text(t->out, value);
+    fputc('\n', t->out);
+}
+
+/* The run's measurements of 'f': the "observed:" line, then one line for each other fact. */
+static void put_measurements(const text_out *t, const ss_finding *f)
+{
+    put_observed(t, f);
+    put_labelled(t, "waited for", f->evidence.waited_for);
+    put_labelled(t, "stream", f->evidence.stream);
+    char where[4096];
+    if (ss_finding_module_text(f, where, sizeof where)[0] != '\0')
+        put_labelled(t, "site", where);
+    if (ss_finding_via_text(f, where, sizeof where)[0] != '\0')
+        put_labelled(t, "via", where);
+    for (size_t i = 0; i < f->extra_count; i++) {
+        fputs("  ", t->out);
+        put_text(t->out, f->extra[i].key);
+        fputs(": ", t->out);
+        put_text(t->out, f->extra[i].value);
+        fputc('\n', t->out);
+    }
+}
+
+/* The call stack of 'f', one "at" line a frame. */
+static void put_frames(const text_out *t, const ss_finding *f)
+{
     for (size_t i = 0; i < f->frame_count; i++) {
         const ss_frame *fr = &f->frames[i];
         fputs("  at ", t->out);
@@ -296,6 +310,14 @@ static void put_evidence(const text_out *t, const ss_finding *f)
         }
         fputc('\n', t->out);
     }
+}
+
+/* The run's measurements, one compact line each, then the call stack. */
+static void put_evidence(const text_out *t, const ss_finding *f)
+{
+    if (f->origin == SS_ORIGIN_RUNTIME)
+        put_measurements(t, f);
+    put_frames(t, f);
 }
 
 static void put_finding(const text_out *t, const ss_finding *f)
