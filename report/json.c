@@ -325,12 +325,9 @@ static void read_run_location(reader *rd, const cJSON *o, const char *ctx, ss_fi
     }
 }
 
-static void read_finding(reader *rd, const cJSON *o, const char *ctx, ss_finding *f)
+/* ruleId and origin of a finding: a rule of the catalog, "static" or "runtime". */
+static void read_rule_origin(reader *rd, const cJSON *o, const char *ctx, ss_finding *f)
 {
-    if (!cJSON_IsObject(o)) {
-        fail(rd, "%s must be an object", ctx);
-        return;
-    }
     char *id = get_string(rd, o, ctx, "ruleId", 1);
     const ss_rule *rule = id ? ss_rules_find(id) : NULL;
     if (id && (rule == NULL || strcmp(rule->id, id) != 0))
@@ -347,6 +344,53 @@ static void read_finding(reader *rd, const cJSON *o, const char *ctx, ss_finding
     else if (origin)
         fail(rd, "%s.origin must be \"static\" or \"runtime\"", ctx);
     free(origin);
+}
+
+/* A finding's frames, when it has any and nothing failed before them. */
+static void read_frames(reader *rd, const cJSON *o, const char *ctx, ss_finding *f)
+{
+    char sub[96];
+    snprintf(sub, sizeof sub, "%s.frames", ctx);
+    const cJSON *frames = get_array(rd, o, ctx, "frames", 0);
+    int n = frames ? cJSON_GetArraySize(frames) : 0;
+    if (n <= 0 || rd->failed)
+        return;
+    f->frames = ss_calloc((size_t)n, sizeof *f->frames);
+    f->frame_count = (size_t)n;
+    int i = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, frames)
+    {
+        char fctx[128];
+        snprintf(fctx, sizeof fctx, "%s[%d]", sub, i);
+        read_frame(rd, item, fctx, &f->frames[i++]);
+    }
+}
+
+/* A finding's extra facts: an object of strings. */
+static void read_extra(reader *rd, const cJSON *o, const char *ctx, ss_finding *f)
+{
+    const cJSON *extra = get_object(rd, o, ctx, "extra", 0);
+    const cJSON *item;
+    if (extra == NULL || rd->failed)
+        return;
+    cJSON_ArrayForEach(item, extra)
+    {
+        if (!cJSON_IsString(item)) {
+            fail(rd, "%s.extra.%s must be a string", ctx, item->string);
+            break;
+        }
+        ss_finding_add_extra(f, item->string, item->valuestring);
+    }
+}
+
+static void read_finding(reader *rd, const cJSON *o, const char *ctx, ss_finding *f)
+{
+    if (!cJSON_IsObject(o)) {
+        fail(rd, "%s must be an object", ctx);
+        return;
+    }
+    read_rule_origin(rd, o, ctx, f);
     f->file = get_string(rd, o, ctx, "file", 0);
     f->line = (unsigned)get_u64(rd, o, ctx, "line", UINT32_MAX);
     f->column = (unsigned)get_u64(rd, o, ctx, "column", UINT32_MAX);
@@ -354,40 +398,14 @@ static void read_finding(reader *rd, const cJSON *o, const char *ctx, ss_finding
     f->message = get_string(rd, o, ctx, "message", 1);
     f->hint = get_string(rd, o, ctx, "hint", 0);
     f->line_text = get_string(rd, o, ctx, "lineText", 0);
-
+    read_frames(rd, o, ctx, f);
     char sub[96];
-    snprintf(sub, sizeof sub, "%s.frames", ctx);
-    const cJSON *frames = get_array(rd, o, ctx, "frames", 0);
-    int n = frames ? cJSON_GetArraySize(frames) : 0;
-    if (n > 0 && !rd->failed) {
-        f->frames = ss_calloc((size_t)n, sizeof *f->frames);
-        f->frame_count = (size_t)n;
-        int i = 0;
-        const cJSON *item;
-        cJSON_ArrayForEach(item, frames)
-        {
-            char fctx[128];
-            snprintf(fctx, sizeof fctx, "%s[%d]", sub, i);
-            read_frame(rd, item, fctx, &f->frames[i++]);
-        }
-    }
     snprintf(sub, sizeof sub, "%s.evidence", ctx);
     const cJSON *evidence = get_object(rd, o, ctx, "evidence", 0);
     if (evidence)
         read_evidence(rd, evidence, sub, &f->evidence);
     read_run_location(rd, o, ctx, f);
-    const cJSON *extra = get_object(rd, o, ctx, "extra", 0);
-    const cJSON *item;
-    if (extra && !rd->failed) {
-        cJSON_ArrayForEach(item, extra)
-        {
-            if (!cJSON_IsString(item)) {
-                fail(rd, "%s.extra.%s must be a string", ctx, item->string);
-                break;
-            }
-            ss_finding_add_extra(f, item->string, item->valuestring);
-        }
-    }
+    read_extra(rd, o, ctx, f);
 }
 
 static void read_run(reader *rd, const cJSON *run, ss_result *out)
@@ -408,6 +426,57 @@ static void read_run(reader *rd, const cJSON *run, ss_result *out)
     out->started_at = get_string(rd, run, ctx, "startedAt", 0);
 }
 
+/* summary.files.filesWithErrors: [{"file"}], added to 'counts'. */
+static void read_files_with_errors(reader *rd, const cJSON *errors, const char *ctx,
+                                   ss_file_counts *counts)
+{
+    const cJSON *item;
+    int i = 0;
+    cJSON_ArrayForEach(item, errors)
+    {
+        char at[64];
+        snprintf(at, sizeof at, "%s.filesWithErrors[%d]", ctx, i++);
+        if (!cJSON_IsObject(item)) {
+            fail(rd, "%s must be an object", at);
+            return;
+        }
+        char *file = get_string(rd, item, at, "file", 1);
+        if (!rd->failed)
+            ss_file_counts_add_error(counts, file);
+        free(file);
+        if (rd->failed)
+            return;
+    }
+}
+
+/* summary.files.filesNotAnalyzed: [{"file", "reason"}], added to 'counts'. */
+static void read_files_not_analyzed(reader *rd, const cJSON *skipped, const char *ctx,
+                                    ss_file_counts *counts)
+{
+    const cJSON *item;
+    int i = 0;
+    cJSON_ArrayForEach(item, skipped)
+    {
+        char at[64];
+        snprintf(at, sizeof at, "%s.filesNotAnalyzed[%d]", ctx, i++);
+        if (!cJSON_IsObject(item)) {
+            fail(rd, "%s must be an object", at);
+            return;
+        }
+        char *file = get_string(rd, item, at, "file", 1);
+        char *reason = get_string(rd, item, at, "reason", 1);
+        ss_skip_reason why = SS_SKIP_EXCLUDED;
+        if (reason && ss_skip_reason_parse(reason, &why) != 0)
+            fail(rd, "%s.reason: unknown reason '%s'", at, reason);
+        if (!rd->failed)
+            ss_file_counts_add_skipped(counts, file, why);
+        free(file);
+        free(reason);
+        if (rd->failed)
+            return;
+    }
+}
+
 /* summary.files (written by ss_report_json_files): the counts must agree with the lists. */
 static void read_files(reader *rd, const cJSON *o, ss_file_counts *counts)
 {
@@ -419,48 +488,10 @@ static void read_files(reader *rd, const cJSON *o, ss_file_counts *counts)
     uint64_t not_analyzed = get_u64(rd, o, ctx, "notAnalyzed", SIZE_MAX);
     const cJSON *errors = get_array(rd, o, ctx, "filesWithErrors", 1);
     const cJSON *skipped = get_array(rd, o, ctx, "filesNotAnalyzed", 1);
-    const cJSON *item;
-    int i = 0;
-    if (errors && !rd->failed) {
-        cJSON_ArrayForEach(item, errors)
-        {
-            char at[64];
-            snprintf(at, sizeof at, "%s.filesWithErrors[%d]", ctx, i++);
-            if (!cJSON_IsObject(item)) {
-                fail(rd, "%s must be an object", at);
-                return;
-            }
-            char *file = get_string(rd, item, at, "file", 1);
-            if (!rd->failed)
-                ss_file_counts_add_error(counts, file);
-            free(file);
-            if (rd->failed)
-                return;
-        }
-    }
-    i = 0;
-    if (skipped && !rd->failed) {
-        cJSON_ArrayForEach(item, skipped)
-        {
-            char at[64];
-            snprintf(at, sizeof at, "%s.filesNotAnalyzed[%d]", ctx, i++);
-            if (!cJSON_IsObject(item)) {
-                fail(rd, "%s must be an object", at);
-                return;
-            }
-            char *file = get_string(rd, item, at, "file", 1);
-            char *reason = get_string(rd, item, at, "reason", 1);
-            ss_skip_reason why = SS_SKIP_EXCLUDED;
-            if (reason && ss_skip_reason_parse(reason, &why) != 0)
-                fail(rd, "%s.reason: unknown reason '%s'", at, reason);
-            if (!rd->failed)
-                ss_file_counts_add_skipped(counts, file, why);
-            free(file);
-            free(reason);
-            if (rd->failed)
-                return;
-        }
-    }
+    if (errors && !rd->failed)
+        read_files_with_errors(rd, errors, ctx, counts);
+    if (skipped && !rd->failed)
+        read_files_not_analyzed(rd, skipped, ctx, counts);
     if (!rd->failed &&
         (with_errors != counts->with_errors_count || not_analyzed != counts->not_analyzed_count ||
          counts->with_errors_count > counts->analyzed ||
@@ -472,27 +503,76 @@ static void read_files(reader *rd, const cJSON *o, ss_file_counts *counts)
              counts->with_errors_count, counts->not_analyzed_count);
 }
 
-static void read_result(reader *rd, const cJSON *root, ss_result *out)
+/* The header of a result: "format" and "formatVersion" this syncscope reads. Returns 0, or
+ * -1 (failed) when the rest cannot be read as a result. */
+static int read_header(reader *rd, const cJSON *root)
 {
     if (!cJSON_IsObject(root)) {
         fail(rd, "the top level must be an object");
-        return;
+        return -1;
     }
     const cJSON *format = cJSON_GetObjectItemCaseSensitive(root, "format");
     if (!cJSON_IsString(format) || strcmp(format->valuestring, SS_JSON_FORMAT) != 0) {
         fail(rd, "\"format\" must be \"" SS_JSON_FORMAT "\"");
-        return;
+        return -1;
     }
     long long version = get_i64(rd, root, "$", "formatVersion", 0, INT32_MAX, -1);
     if (!rd->failed && version == -1) {
         fail(rd, "$.formatVersion is missing");
-        return;
+        return -1;
     }
     if (!rd->failed && version != SS_JSON_FORMAT_VERSION) {
         fail(rd, "formatVersion %lld is not supported (this syncscope reads version %d)", version,
              SS_JSON_FORMAT_VERSION);
-        return;
+        return -1;
     }
+    return 0;
+}
+
+/* The findings of a result, each added to 'out'; reading stops at the first that fails. */
+static void read_findings(reader *rd, const cJSON *findings, ss_result *out)
+{
+    const cJSON *item;
+    int i = 0;
+    cJSON_ArrayForEach(item, findings)
+    {
+        char ctx[64];
+        snprintf(ctx, sizeof ctx, "findings[%d]", i++);
+        read_finding(rd, item, ctx, ss_result_add(out));
+        if (rd->failed)
+            return;
+    }
+}
+
+/* The diagnostics of a result, each added to 'out' while nothing failed. */
+static void read_diags(reader *rd, const cJSON *diags, ss_result *out)
+{
+    const cJSON *item;
+    int i = 0;
+    cJSON_ArrayForEach(item, diags)
+    {
+        char ctx[64];
+        snprintf(ctx, sizeof ctx, "diagnostics[%d]", i++);
+        if (!cJSON_IsObject(item)) {
+            fail(rd, "%s must be an object", ctx);
+            return;
+        }
+        ss_severity severity = get_severity(rd, item, ctx);
+        char *file = get_string(rd, item, ctx, "file", 0);
+        unsigned line = (unsigned)get_u64(rd, item, ctx, "line", UINT32_MAX);
+        unsigned column = (unsigned)get_u64(rd, item, ctx, "column", UINT32_MAX);
+        char *message = get_string(rd, item, ctx, "message", 1);
+        if (!rd->failed)
+            ss_result_add_diag(out, severity, file, line, column, message);
+        free(file);
+        free(message);
+    }
+}
+
+static void read_result(reader *rd, const cJSON *root, ss_result *out)
+{
+    if (read_header(rd, root) != 0)
+        return;
     char *kind = get_string(rd, root, "$", "kind", 1);
     if (kind && strcmp(kind, "lint") == 0)
         out->kind = SS_RESULT_LINT;
@@ -509,42 +589,12 @@ static void read_result(reader *rd, const cJSON *root, ss_result *out)
     const cJSON *files = summary ? get_object(rd, summary, "summary", "files", 0) : NULL;
     if (files)
         read_files(rd, files, &out->files);
-
     const cJSON *findings = get_array(rd, root, "$", "findings", 1);
-    const cJSON *item;
-    int i = 0;
-    if (findings && !rd->failed) {
-        cJSON_ArrayForEach(item, findings)
-        {
-            char ctx[64];
-            snprintf(ctx, sizeof ctx, "findings[%d]", i++);
-            read_finding(rd, item, ctx, ss_result_add(out));
-            if (rd->failed)
-                return;
-        }
-    }
+    if (findings && !rd->failed)
+        read_findings(rd, findings, out);
     const cJSON *diags = get_array(rd, root, "$", "diagnostics", 0);
-    i = 0;
-    if (diags && !rd->failed) {
-        cJSON_ArrayForEach(item, diags)
-        {
-            char ctx[64];
-            snprintf(ctx, sizeof ctx, "diagnostics[%d]", i++);
-            if (!cJSON_IsObject(item)) {
-                fail(rd, "%s must be an object", ctx);
-                return;
-            }
-            ss_severity severity = get_severity(rd, item, ctx);
-            char *file = get_string(rd, item, ctx, "file", 0);
-            unsigned line = (unsigned)get_u64(rd, item, ctx, "line", UINT32_MAX);
-            unsigned column = (unsigned)get_u64(rd, item, ctx, "column", UINT32_MAX);
-            char *message = get_string(rd, item, ctx, "message", 1);
-            if (!rd->failed)
-                ss_result_add_diag(out, severity, file, line, column, message);
-            free(file);
-            free(message);
-        }
-    }
+    if (diags && !rd->failed)
+        read_diags(rd, diags, out);
 }
 
 int ss_report_read_json(const char *path, ss_result *out, char *err, size_t err_size)
