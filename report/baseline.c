@@ -221,9 +221,9 @@ static void position_of(const char *text, size_t pos, size_t *line, size_t *colu
     }
 }
 
-/* Checks the parsed document and collects its fingerprints into 'out'. Returns 0 or -1. */
-static int load_document(const char *path, const cJSON *root, ss_baseline *out, char *err,
-                         size_t err_size)
+/* Checks that the parsed document is an object of the version this syncscope reads.
+ * Returns 0, or -1 with the reason in 'err'. */
+static int check_header(const char *path, const cJSON *root, char *err, size_t err_size)
 {
     if (!cJSON_IsObject(root)) {
         set_error(err, err_size, "%s: malformed baseline: the top level must be a JSON object",
@@ -243,6 +243,31 @@ static int load_document(const char *path, const cJSON *root, ss_baseline *out, 
         cJSON_free(shown);
         return -1;
     }
+    return 0;
+}
+
+/* Sorts the 'n' entries of 'all' and folds repeated fingerprints into counts. Returns the
+ * number of distinct fingerprints, now first in 'all'. */
+static size_t fold_repeats(ss_baseline_entry *all, size_t n)
+{
+    if (n > 1)
+        qsort(all, n, sizeof *all, cmp_entry);
+    size_t unique = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (unique > 0 && strcmp(all[unique - 1].fingerprint, all[k].fingerprint) == 0)
+            all[unique - 1].count++;
+        else
+            all[unique++] = all[k];
+    }
+    return unique;
+}
+
+/* Checks the parsed document and collects its fingerprints into 'out'. Returns 0 or -1. */
+static int load_document(const char *path, const cJSON *root, ss_baseline *out, char *err,
+                         size_t err_size)
+{
+    if (check_header(path, root, err, err_size) != 0)
+        return -1;
     const cJSON *findings = cJSON_GetObjectItemCaseSensitive(root, "findings");
     if (!cJSON_IsArray(findings)) {
         set_error(err, err_size, "%s: malformed baseline: 'findings' must be an array", path);
@@ -267,18 +292,8 @@ static int load_document(const char *path, const cJSON *root, ss_baseline *out, 
         all[i].count = 1;
         i++;
     }
-    if (n > 1)
-        qsort(all, n, sizeof *all, cmp_entry);
-    /* Fold repeated fingerprints into counts. */
-    size_t unique = 0;
-    for (size_t k = 0; k < n; k++) {
-        if (unique > 0 && strcmp(all[unique - 1].fingerprint, all[k].fingerprint) == 0)
-            all[unique - 1].count++;
-        else
-            all[unique++] = all[k];
-    }
     out->entries = all;
-    out->count = unique;
+    out->count = fold_repeats(all, n);
     out->total = n;
     return 0;
 }
