@@ -1,5 +1,6 @@
-/* detect_int.h: what the detector families share: the indexed log, the pending-work query and
- * the aggregation of occurrences into findings. Private to detect/. */
+/* detect_int.h: what the detector families share: the index of the log (index.c), what a call
+ * waited for (waits.c), call sites (callsite.c, site.c) and the aggregation of occurrences
+ * into findings (findings.c). Private to detect/. */
 #ifndef SS_DETECT_INT_H
 #define SS_DETECT_INT_H
 
@@ -120,6 +121,19 @@ typedef int (*det_run_fn)(det_ctx *ctx);
 /* Writes the message of one aggregated finding. */
 typedef char *(*det_message_fn)(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
 
+/* The detector table (detect.c), in precedence order. */
+typedef struct det_family {
+    const char *name;
+    det_run_fn run;    /* NULL: planned, not implemented yet */
+    det_run_fn latent; /* the pass for latent synchronizations, NULL when the family has none */
+    det_message_fn message;
+    ss_rule_id rules[3];
+    size_t rule_count;
+} det_family;
+
+/* The family that reports 'rule', or NULL. */
+const det_family *det_family_of(ss_rule_id rule);
+
 /* The operations enqueued (API enter) before 'call' was entered, on its device, that were
  * still pending when it was entered and ended before it returned (within the slack); when
  * 'stream_id' is not 0 only that stream's. Fills 'out' (cleared first). Returns 0 or -1. */
@@ -129,12 +143,34 @@ void det_opset_free(det_opset *set);
 
 /* "pageable", "pinned" or "managed" for a CUPTI memory kind (SS_MEM_*); NULL otherwise. */
 const char *det_mem_kind_word(unsigned kind);
+/* "HtoD", "DtoH", "DtoD", "HtoH" or "PtoP" for a CUPTI copy kind; NULL otherwise. */
+const char *det_copy_kind_word(unsigned kind);
 
-/* The value of (a, b), or DET_NONE. */
+/* The value of (a, b), or DET_NONE (map.c). */
 uint32_t det_map_get(det_map *map, uint64_t a, uint64_t b);
 /* Sets (a, b) to 'value'. Returns 0 or -1. */
 int det_map_put(det_map *map, uint64_t a, uint64_t b, uint32_t value);
+/* Sets (a, b) to 'value' unless it is set already. Returns the value (a, b) has now, or
+ * DET_NONE when memory is exhausted. */
+uint32_t det_map_put_first(det_map *map, uint64_t a, uint64_t b, uint32_t value);
 void det_map_free(det_map *map);
+
+/* Builds the index of ctx->log (index.c): calls, GPU operations, streams, and whether the log
+ * names two or more devices. Returns 0 or -1; det_index_free frees what it built either way. */
+int det_index_build(det_ctx *ctx);
+void det_index_free(det_ctx *ctx);
+
+/* Allocates the per-stack call-site caches (callsite.c). Returns 0 or -1; det_sites_free frees
+ * them and the site maps either way. */
+int det_sites_init(det_ctx *ctx);
+void det_sites_free(det_ctx *ctx);
+/* The id of the call site of 'call' that occurrences aggregate by: its site frame (file and
+ * line, else pc, else function; else its stack, else its API) with its via frame. DET_NONE when
+ * memory is exhausted. */
+uint32_t det_site_pair(det_ctx *ctx, uint32_t call);
+/* Writes the location of 'call' into 'finding': file, line, function (or module and offset),
+ * via frame and the stack's frames. */
+void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *finding);
 
 /* The call-site frame of 'call' (docs/detectors.md), or NULL when it has none. */
 const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call);
@@ -154,6 +190,9 @@ const ss_stack_frame *det_call_via(det_ctx *ctx, uint32_t call);
 
 /* Adds one occurrence to the finding of (rule, call site). Returns 0 or -1. */
 int det_report(det_ctx *ctx, const det_hit *hit);
+/* Appends every finding to 'out' (findings.c). */
+void det_findings_emit(det_ctx *ctx, ss_result *out);
+void det_findings_free(det_ctx *ctx);
 
 /* Host time a call blocked. */
 uint64_t det_blocked_ns(const det_call *call);

@@ -1,0 +1,223 @@
+/* callsite.c: a call's site as its findings name it: the frame of its stack that site.c
+ * chooses (cached per stack), the stack a kernel launch without one borrows, the key that
+ * occurrences at one site aggregate by, and the location a finding is written with. */
+#include "detect_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int det_sites_init(det_ctx *ctx)
+{
+    const ss_event_log *log = ctx->log;
+    ctx->site_frame = malloc(log->stack_count * sizeof *ctx->site_frame);
+    ctx->via_frame = malloc(log->stack_count * sizeof *ctx->via_frame);
+    if (!ctx->site_frame || !ctx->via_frame)
+        return -1;
+    for (size_t i = 0; i < log->stack_count; i++) {
+        ctx->site_frame[i] = -2;
+        ctx->via_frame[i] = -1;
+    }
+    return 0;
+}
+
+void det_sites_free(det_ctx *ctx)
+{
+    free(ctx->site_frame);
+    free(ctx->via_frame);
+    det_map_free(&ctx->pairs);
+    det_map_free(&ctx->sited);
+}
+
+/* The kernel a launch call ran (its name's string id), 0 for any other call. */
+static uint32_t launched_kernel(const det_ctx *ctx, const det_call *c)
+{
+    if (c->row != NULL && c->row->klass == SS_CLASS_LAUNCH && c->first_op != DET_NONE &&
+        ctx->ops[c->first_op].ev->type == SS_EV_KERNEL)
+        return ctx->ops[c->first_op].ev->u.gpu.name;
+    return 0;
+}
+
+/* Indexes the first launch of each kernel by each thread that has a stack (det_ctx.sited).
+ * Returns 0 or -1. */
+static int index_sited_launches(det_ctx *ctx)
+{
+    for (size_t i = 0; i < ctx->call_count; i++) {
+        const det_call *s = &ctx->calls[i];
+        uint32_t k = launched_kernel(ctx, s);
+        if (s->enclosed || s->ev->stack == 0 || k == 0)
+            continue;
+        if (det_map_put_first(&ctx->sited, s->ev->thread, k, (uint32_t)i) == DET_NONE)
+            return -1;
+    }
+    ctx->sited_built = 1;
+    return 0;
+}
+
+uint32_t det_site_call(det_ctx *ctx, uint32_t call)
+{
+    const det_call *c = &ctx->calls[call];
+    uint32_t kernel = launched_kernel(ctx, c);
+    if (c->ev->stack != 0 || kernel == 0)
+        return call;
+    if (!ctx->sited_built && index_sited_launches(ctx) < 0)
+        return DET_NONE;
+    uint32_t found = det_map_get(&ctx->sited, c->ev->thread, kernel);
+    return found != DET_NONE ? found : call;
+}
+
+/* The call-site frame index of 'stack', -1 when none (chosen once, then cached). */
+static int32_t site_frame(det_ctx *ctx, uint32_t stack)
+{
+    if (stack >= ctx->log->stack_count)
+        return -1;
+    if (ctx->site_frame[stack] == -2)
+        ctx->site_frame[stack] =
+            det_choose_site(ctx, &ctx->log->stacks[stack], &ctx->via_frame[stack]);
+    return ctx->site_frame[stack];
+}
+
+/* The via frame index of 'stack' (site_frame computes it), -1 when none. */
+static int32_t via_frame(det_ctx *ctx, uint32_t stack)
+{
+    if (site_frame(ctx, stack) < 0)
+        return -1;
+    return ctx->via_frame[stack];
+}
+
+const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call)
+{
+    uint32_t stack = ctx->calls[call].ev->stack;
+    int32_t frame = site_frame(ctx, stack);
+    return frame >= 0 ? &ctx->log->stacks[stack].frames[frame] : NULL;
+}
+
+const ss_stack_frame *det_call_via(det_ctx *ctx, uint32_t call)
+{
+    uint32_t stack = ctx->calls[call].ev->stack;
+    int32_t frame = via_frame(ctx, stack);
+    return frame >= 0 ? &ctx->log->stacks[stack].frames[frame] : NULL;
+}
+
+/* The aggregation key of a frame: file and line when it has them, else its pc (one call site
+ * of a binary without -g, however it was reached), else its function. 'kind' says which. */
+static uint64_t frame_key(const ss_stack_frame *f, uint64_t *kind)
+{
+    if (f->file != 0 && f->line != 0) {
+        *kind = 0;
+        return (uint64_t)f->file << 32 | f->line;
+    }
+    if (f->pc != 0) {
+        *kind = 1;
+        return f->pc;
+    }
+    *kind = 3;
+    return f->function;
+}
+
+uint32_t det_site_pair(det_ctx *ctx, uint32_t call)
+{
+    const det_call *c = &ctx->calls[call];
+    uint32_t stack = c->ev->stack;
+    int32_t frame = site_frame(ctx, stack);
+    uint64_t kind, site;
+    if (frame >= 0) {
+        site = frame_key(&ctx->log->stacks[stack].frames[frame], &kind);
+    } else if (stack != 0) {
+        kind = 2;
+        site = stack;
+    } else {
+        kind = 4;
+        site = c->ev->name;
+    }
+    /* Occurrences at one call site that came through different library lines stay apart: each
+     * names its own "via" frame (the line PyTorch's sync debug mode names). */
+    int32_t via = via_frame(ctx, stack);
+    uint64_t via_kind = 0, via_site = 0;
+    if (via >= 0)
+        via_site = frame_key(&ctx->log->stacks[stack].frames[via], &via_kind) ^ (via_kind + 1)
+                                                                                    << 60;
+    uint32_t pair =
+        det_map_put_first(&ctx->pairs, site ^ kind << 61, via_site, (uint32_t)ctx->pair_count);
+    if (pair != DET_NONE && pair == ctx->pair_count)
+        ctx->pair_count++;
+    return pair;
+}
+
+static char *string_or_null(const ss_event_log *log, uint32_t id)
+{
+    return id != 0 && id < log->string_count ? ss_strdup(log->strings[id]) : NULL;
+}
+
+/* The load address of native module 'module' in the observed process, from the trace's
+ * metadata ("base:" + the module's path, written by the finisher). Returns 0 with '*base' set,
+ * or -1 when the log does not say. */
+static int module_base(const ss_event_log *log, const char *module, uint64_t *base)
+{
+    char key[4096];
+    if (snprintf(key, sizeof key, "base:%s", module) >= (int)sizeof key)
+        return -1;
+    const char *value = ss_evlog_get_meta(log, key);
+    if (value == NULL || strncmp(value, "0x", 2) != 0)
+        return -1;
+    char *end;
+    unsigned long long v = strtoull(value + 2, &end, 16);
+    if (*end != '\0' || end == value + 2)
+        return -1;
+    *base = (uint64_t)v;
+    return 0;
+}
+
+/* Names the site frame 'sf' as the finding's file, line and function, or (a binary built
+ * without -g) as a function at an offset in a module. */
+static void locate_site(const ss_event_log *log, const ss_stack_frame *sf, ss_finding *f)
+{
+    f->file = string_or_null(log, sf->file);
+    f->line = sf->line;
+    f->function = string_or_null(log, sf->function);
+    uint64_t base;
+    if (f->file == NULL && !sf->python && sf->module != 0 && sf->pc != 0 &&
+        module_base(log, log->strings[sf->module], &base) == 0 && sf->pc >= base) {
+        f->module = string_or_null(log, sf->module);
+        f->module_offset = sf->pc - base;
+    }
+}
+
+/* Copies the frames of 's' into the finding, at most python_depth of its Python frames. */
+static void copy_frames(const det_ctx *ctx, const ss_stack *s, ss_finding *f)
+{
+    const ss_event_log *log = ctx->log;
+    f->frames = ss_calloc(s->depth, sizeof *f->frames);
+    unsigned python = 0;
+    for (uint32_t i = 0; i < s->depth; i++) {
+        const ss_stack_frame *sf = &s->frames[i];
+        if (sf->python && python++ >= ctx->opt->python_depth)
+            continue;
+        ss_frame *out = &f->frames[f->frame_count++];
+        out->pc = sf->pc;
+        out->function = string_or_null(log, sf->function);
+        out->file = string_or_null(log, sf->file);
+        out->line = sf->line;
+        out->module = string_or_null(log, sf->module);
+        out->is_python = sf->python != 0;
+    }
+}
+
+void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *f)
+{
+    const ss_event_log *log = ctx->log;
+    uint32_t stack = ctx->calls[call].ev->stack;
+    int32_t frame = site_frame(ctx, stack);
+    if (frame >= 0)
+        locate_site(log, &log->stacks[stack].frames[frame], f);
+    int32_t via = via_frame(ctx, stack);
+    if (via >= 0) {
+        const ss_stack_frame *vf = &log->stacks[stack].frames[via];
+        f->via_file = string_or_null(log, vf->file);
+        f->via_line = vf->file != 0 ? vf->line : 0;
+        f->via_function = string_or_null(log, vf->function);
+    }
+    const ss_stack *s = stack < log->stack_count ? &log->stacks[stack] : &log->stacks[0];
+    if (s->depth > 0)
+        copy_frames(ctx, s, f);
+}

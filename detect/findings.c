@@ -1,0 +1,362 @@
+/* findings.c: occurrences become findings: det_report aggregates each occurrence into the
+ * finding of its (rule, call site, device) with what it waited for and the streams involved,
+ * and det_findings_emit writes every finding (location, evidence, message, hint, latent,
+ * startup and device marks) into the result. */
+#include "detect_int.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the item list of a finding remembers about what was waited for. */
+typedef struct det_item {
+    uint32_t type; /* SS_EV_KERNEL, SS_EV_MEMCPY, SS_EV_MEMSET */
+    uint32_t name; /* kernel name string id */
+    uint32_t copy_kind;
+    uint32_t stream_id;
+    uint64_t count, ns;
+} det_item;
+
+#define MAX_ITEMS 32   /* distinct waited-for items tracked per finding */
+#define SHOWN_ITEMS 4  /* of which the text names at most this many */
+#define MAX_STREAMS 16 /* streams named per finding */
+
+const char *det_times(uint64_t n, char *buf, size_t size)
+{
+    snprintf(buf, size, "%" PRIu64 " time%s", n, n == 1 ? "" : "s");
+    return buf;
+}
+
+/* ---- aggregation ---- */
+
+static int add_item(det_agg *agg, const det_op *op)
+{
+    const ss_ev_gpu *g = &op->ev->u.gpu;
+    det_item key = {op->ev->type,
+                    op->ev->type == SS_EV_KERNEL ? g->name : 0,
+                    op->ev->type == SS_EV_MEMCPY ? g->copy_kind : 0,
+                    g->stream_id,
+                    0,
+                    0};
+    uint64_t ns = g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0;
+    for (size_t i = 0; i < agg->item_count; i++) {
+        det_item *it = &agg->items[i];
+        if (it->type == key.type && it->name == key.name && it->copy_kind == key.copy_kind &&
+            it->stream_id == key.stream_id) {
+            it->count++;
+            it->ns += ns;
+            return 0;
+        }
+    }
+    if (agg->item_count == MAX_ITEMS) {
+        agg->items_untracked++;
+        return 0;
+    }
+    if (ss_grow((void **)&agg->items, &agg->item_cap, agg->item_count + 1, sizeof *agg->items) < 0)
+        return -1;
+    key.count = 1;
+    key.ns = ns;
+    agg->items[agg->item_count++] = key;
+    return 0;
+}
+
+static int add_stream(det_agg *agg, uint32_t stream_id)
+{
+    for (size_t i = 0; i < agg->other_count; i++) {
+        if (agg->others[i] == stream_id)
+            return 0;
+    }
+    if (agg->other_count == MAX_STREAMS)
+        return 0;
+    if (ss_grow((void **)&agg->others, &agg->other_cap, agg->other_count + 1, sizeof *agg->others) <
+        0)
+        return -1;
+    agg->others[agg->other_count++] = stream_id;
+    return 0;
+}
+
+/* The finding of 'hit': its rule at its call site (site and via frame), and with two or more
+ * devices on its device, made from 'hit' when new. NULL when memory is exhausted. */
+static det_agg *finding_of(det_ctx *ctx, const det_hit *hit)
+{
+    uint32_t pair = det_site_pair(ctx, hit->call);
+    if (pair == DET_NONE)
+        return NULL;
+    /* With two or more devices, each device's occurrences at a site are a finding of their
+     * own, so that every finding names the one device it is about. */
+    uint64_t device = ctx->multi_device ? (uint64_t)(uint32_t)(hit->device + 1) : 0;
+    uint32_t index = det_map_put_first(&ctx->agg_map, device << 32 | (uint64_t)hit->rule << 8, pair,
+                                       (uint32_t)ctx->agg_count);
+    if (index == DET_NONE)
+        return NULL;
+    if (index < ctx->agg_count)
+        return &ctx->aggs[index];
+    if (ss_grow((void **)&ctx->aggs, &ctx->agg_cap, ctx->agg_count + 1, sizeof *ctx->aggs) < 0)
+        return NULL;
+    det_agg *a = &ctx->aggs[ctx->agg_count++];
+    memset(a, 0, sizeof *a);
+    a->rule = hit->rule;
+    a->call = hit->call;
+    a->code = hit->code;
+    a->aux_call = hit->aux_call;
+    a->direction = hit->direction;
+    a->host_kind = hit->host_kind;
+    a->device = hit->device;
+    a->stream_id = hit->stream_id;
+    return a;
+}
+
+/* Adds what 'hit' names (bytes, the streams involved, its figures, what it waited for) to its
+ * finding 'a'. Returns 0 or -1. */
+static int add_evidence(det_ctx *ctx, det_agg *a, const det_hit *hit)
+{
+    a->bytes += hit->bytes;
+    for (size_t i = 0; i < hit->other_count; i++) {
+        if (add_stream(a, hit->other_streams[i]) < 0)
+            return -1;
+    }
+    for (size_t i = 0; hit->figures != NULL && i < DET_FIGURES; i++)
+        a->figures[i] += hit->figures[i];
+    for (size_t i = 0; hit->waited && i < hit->waited->count; i++) {
+        if (add_item(a, &ctx->ops[hit->waited->ops[i]]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int det_report(det_ctx *ctx, const det_hit *hit)
+{
+    if (!det_scope_keeps(ctx, hit->call))
+        return 0; /* made outside the scopes asked for (scope.c) */
+    det_agg *a = finding_of(ctx, hit);
+    if (a == NULL)
+        return -1;
+    if (a->aux_call == DET_NONE)
+        a->aux_call = hit->aux_call;
+    uint64_t at = hit->at_ns ? hit->at_ns : ctx->calls[hit->call].ev->enter_ns;
+    if (at > a->last_ns)
+        a->last_ns = at;
+    if (hit->latent) {
+        a->latent_count++;
+        a->latent_ns += hit->ns;
+        if (hit->ns > a->latent_max_ns)
+            a->latent_max_ns = hit->ns;
+        /* Folded into a finding that blocked, a latent occurrence is only counted; what it
+         * waited for does not belong to what the blocking ones waited for. */
+        if (a->count > 0)
+            return 0;
+    } else {
+        a->count++;
+        a->total_ns += hit->ns;
+        if (hit->ns > a->max_ns)
+            a->max_ns = hit->ns;
+        a->flag_count += hit->flag != 0;
+        a->flag_ns += hit->flag ? hit->flag_ns : 0;
+    }
+    return add_evidence(ctx, a, hit);
+}
+
+void det_findings_free(det_ctx *ctx)
+{
+    for (size_t i = 0; i < ctx->agg_count; i++) {
+        free(ctx->aggs[i].others);
+        free(ctx->aggs[i].items);
+    }
+    free(ctx->aggs);
+    det_map_free(&ctx->agg_map);
+}
+
+/* ---- the findings' text ---- */
+
+/* Appends printf output to a growing string. */
+static void append(char **buf, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void append(char **buf, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *piece = NULL;
+    int n = vasprintf(&piece, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        ss_out_of_memory();
+    char *p = ss_reallocarray(*buf, *len + (size_t)n + 1, 1);
+    memcpy(p + *len, piece, (size_t)n + 1);
+    *buf = p;
+    *len += (size_t)n;
+    free(piece);
+}
+
+static char *waited_text(const det_ctx *ctx, const det_agg *agg)
+{
+    if (agg->item_count == 0)
+        return NULL;
+    char *text = NULL;
+    size_t len = 0;
+    char d[32];
+    size_t shown = agg->item_count < SHOWN_ITEMS ? agg->item_count : SHOWN_ITEMS;
+    for (size_t i = 0; i < shown; i++) {
+        const det_item *it = &agg->items[i];
+        const char *sep = i ? ", " : "";
+        if (it->type == SS_EV_KERNEL)
+            append(&text, &len, "%skernel '%s'", sep, ctx->log->strings[it->name]);
+        else if (it->type == SS_EV_MEMCPY && det_copy_kind_word(it->copy_kind))
+            append(&text, &len, "%s%s copy", sep, det_copy_kind_word(it->copy_kind));
+        else
+            append(&text, &len, "%s%s", sep, it->type == SS_EV_MEMCPY ? "copy" : "memset");
+        append(&text, &len, " on stream %" PRIu32 " (", it->stream_id);
+        if (it->count > 1)
+            append(&text, &len, "%" PRIu64 " times, ", it->count);
+        append(&text, &len, "%s)", ss_format_duration(it->ns, d, sizeof d));
+    }
+    uint64_t more = agg->item_count - shown + agg->items_untracked;
+    if (more)
+        append(&text, &len, ", and %" PRIu64 " more", more);
+    return text;
+}
+
+static char *stream_text(const det_agg *agg)
+{
+    if (agg->stream_id == 0 && agg->other_count == 0)
+        return NULL;
+    char *text = NULL;
+    size_t len = 0;
+    if (agg->stream_id)
+        append(&text, &len, "stream %" PRIu32, agg->stream_id);
+    for (size_t i = 0; i < agg->other_count; i++)
+        append(&text, &len, "%s%" PRIu32, i == 0 ? (len ? "; other streams: " : "streams ") : ", ",
+               agg->others[i]);
+    return text;
+}
+
+/* What a latent finding's call did, for its message: "cudaFree, which synchronizes the
+ * device". */
+static char *latent_what(det_ctx *ctx, const det_agg *agg)
+{
+    const det_call *call = &ctx->calls[agg->call];
+    const char *api = det_call_name(ctx, call);
+    switch (agg->rule) {
+    case SS_RULE_SCALAR_READBACK:
+        if (agg->aux_call != DET_NONE)
+            return ss_asprintf("%s read %" PRIu64 " bytes back to the host and %s waited for the "
+                               "device",
+                               api, agg->bytes, det_call_name(ctx, &ctx->calls[agg->aux_call]));
+        return ss_asprintf("%s read %" PRIu64 " bytes back to the host", api, agg->bytes);
+    case SS_RULE_PAGEABLE_ASYNC_COPY:
+        return ss_asprintf("%s %s with pageable host memory, %" PRIu64 " bytes", api,
+                           agg->direction ? agg->direction : "(direction unknown)", agg->bytes);
+    case SS_RULE_SYNC_COPY_IN_PIPELINE:
+        return ss_asprintf("synchronous %s", api);
+    case SS_RULE_DEVICE_WIDE_SYNC_CALL:
+        return ss_asprintf("%s, which synchronizes the device", api);
+    case SS_RULE_DEFAULT_STREAM_LAUNCH:
+        if (call->first_op != DET_NONE && ctx->ops[call->first_op].ev->type == SS_EV_KERNEL)
+            return ss_asprintf("kernel '%s' on the legacy default stream while other blocking "
+                               "streams had work",
+                               ctx->log->strings[ctx->ops[call->first_op].ev->u.gpu.name]);
+        /* fall through */
+    case SS_RULE_DEFAULT_STREAM_ASYNC_CALL:
+        return ss_asprintf("%s on the legacy default stream while other blocking streams had "
+                           "work",
+                           api);
+    default:
+        return ss_strdup(api);
+    }
+}
+
+/* "latent: synchronized N times, blocked 0.0 ms this run: <what>". */
+static char *latent_message(det_ctx *ctx, const det_agg *agg)
+{
+    char times[32];
+    uint64_t tenths = (agg->latent_ns + 50000) / 100000; /* of a millisecond */
+    char *what = latent_what(ctx, agg);
+    char *text = ss_asprintf("latent: synchronized %s, blocked %" PRIu64 ".%u ms this run: %s",
+                             det_times(agg->latent_count, times, sizeof times), tenths / 10,
+                             (unsigned)(tenths % 10), what);
+    free(what);
+    return text;
+}
+
+/* Whether the what-if rules, which read repeated work by definition, are exempt from the
+ * startup phase. */
+static int phase_applies(ss_rule_id rule)
+{
+    return rule != SS_RULE_LAUNCH_BOUND && rule != SS_RULE_SERIALIZED_PIPELINE;
+}
+
+/* The finding's evidence: its occurrences (the latent ones for a latent note), their time,
+ * bytes, API, what they waited for and the streams involved. */
+static void fill_evidence(det_ctx *ctx, const det_agg *agg, ss_evidence *ev)
+{
+    int latent = agg->count == 0;
+    ev->count = latent ? agg->latent_count : agg->count;
+    ev->total_ns = latent ? agg->latent_ns : agg->total_ns;
+    ev->max_ns = latent ? agg->latent_max_ns : agg->max_ns;
+    ev->bytes = agg->bytes;
+    ev->api = ss_strdup(det_call_name(ctx, &ctx->calls[agg->call]));
+    ev->direction = ss_strdup(agg->direction);
+    ev->host_kind = ss_strdup(agg->host_kind);
+    ev->waited_for = waited_text(ctx, agg);
+    ev->stream = stream_text(agg);
+    ev->device = agg->device;
+}
+
+/* The finding's message: its family's, a latent note's, or the rule's summary; a finding that
+ * blocked also counts its latent occurrences. */
+static void write_message(det_ctx *ctx, const det_agg *agg, ss_finding *f)
+{
+    const det_family *fam = det_family_of(agg->rule);
+    if (f->latent)
+        f->message = latent_message(ctx, agg);
+    else
+        f->message = fam && fam->message ? fam->message(ctx, agg, f) : NULL;
+    if (f->message == NULL)
+        f->message = ss_strdup(ss_rules_get(agg->rule)->summary);
+    if (!f->latent && agg->latent_count > 0) {
+        char text[32];
+        snprintf(text, sizeof text, "%" PRIu64, agg->latent_count);
+        ss_finding_add_extra(f, "latent_count", text);
+    }
+}
+
+/* Prefixes the message with "startup: " and "device N: " where they apply. */
+static void mark_message(det_ctx *ctx, const det_agg *agg, ss_finding *f)
+{
+    /* Work that happened only before the program's first repeated GPU work (loading,
+     * compiling, autotuning, copying the model in) is marked, so that the summary can group
+     * it apart from the loop the program spends its time in. */
+    if (ctx->steady_ns != 0 && agg->last_ns < ctx->steady_ns && phase_applies(agg->rule)) {
+        f->startup = 1;
+        char *marked = ss_asprintf("startup: %s", f->message);
+        free(f->message);
+        f->message = marked;
+    }
+    if (ctx->multi_device && agg->device >= 0) {
+        char *named = ss_asprintf("device %d: %s", agg->device, f->message);
+        free(f->message);
+        f->message = named;
+    }
+}
+
+void det_findings_emit(det_ctx *ctx, ss_result *out)
+{
+    for (size_t i = 0; i < ctx->agg_count; i++) {
+        const det_agg *agg = &ctx->aggs[i];
+        ss_finding *f = ss_result_add(out);
+        int latent = agg->count == 0;
+        f->rule = agg->rule;
+        f->severity = latent ? SS_SEV_NOTE : ss_rules_get(agg->rule)->severity;
+        f->origin = SS_ORIGIN_RUNTIME;
+        f->latent = latent;
+        det_site_locate(ctx, agg->call, f);
+        det_scope_annotate(ctx, agg->call, f);
+        fill_evidence(ctx, agg, &f->evidence);
+        write_message(ctx, agg, f);
+        const ss_stack_frame *site = det_call_site(ctx, agg->call);
+        f->hint = ss_strdup(det_hint(agg->rule, site != NULL && site->python, agg->direction));
+        mark_message(ctx, agg, f);
+    }
+}
