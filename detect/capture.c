@@ -46,7 +46,9 @@ static int capture_unsafe(const det_call *c)
     return ss_api_enqueues(row) && det_call_on_legacy(c);
 }
 
-int det_capture_run(det_ctx *ctx)
+/* SYNC501: captures that ended with a capture error, at the call that broke them. Returns 0
+ * or -1. */
+static int capture_run(det_ctx *ctx)
 {
     det_map by_thread = {0};
     capture_state *states = NULL;
@@ -91,8 +93,7 @@ int det_capture_run(det_ctx *ctx)
                 .call = breaker,
                 .stream_id = c->ev->stream_id,
                 .device = det_call_device(ctx, c),
-                .code = c->ev->result,
-                .aux_call = (uint32_t)i,
+                .figures.capture = {.capture_error = c->ev->result, .end_call = (uint32_t)i},
             };
             rc = det_report(ctx, &hit);
         }
@@ -103,23 +104,32 @@ int det_capture_run(det_ctx *ctx)
     return rc;
 }
 
-char *det_capture_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+static char *capture_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
+    int32_t code = agg->figures.capture.capture_error;
+    uint32_t end_call = agg->figures.capture.end_call;
     char times[32];
     det_times(agg->count, times, sizeof times);
-    const char *error = capture_error_name(agg->code);
+    const char *error = capture_error_name(code);
     ss_finding_add_extra(finding, "capture_error", error);
-    const char *end = det_call_name(ctx, &ctx->calls[agg->aux_call]);
-    if (agg->aux_call == agg->call)
+    const char *end = det_call_name(ctx, &ctx->calls[end_call]);
+    if (end_call == agg->call)
         return ss_asprintf("%s returned %s (%" PRId32 ") %s; no call that broke the capture "
                            "was recorded on this thread",
-                           end, error, agg->code, times);
-    const ss_stack_frame *site = det_call_site(ctx, agg->aux_call);
+                           end, error, code, times);
+    const ss_stack_frame *site = det_call_site(ctx, end_call);
     if (site != NULL && site->file != 0 && site->line != 0) {
         char *where = ss_asprintf("%s:%" PRIu32, ctx->log->strings[site->file], site->line);
         ss_finding_add_extra(finding, "capture_ended_at", where);
         free(where);
     }
     return ss_asprintf("%s broke a stream capture %s: %s then returned %s (%" PRId32 ")",
-                       det_call_name(ctx, &ctx->calls[agg->call]), times, end, error, agg->code);
+                       det_call_name(ctx, &ctx->calls[agg->call]), times, end, error, code);
 }
+
+/* A finding names the capture error and the cudaStreamEndCapture call of its first
+ * occurrence (no fold). */
+const det_family det_family_capture = {
+    .run = capture_run,
+    .message = capture_message,
+};

@@ -44,7 +44,10 @@ static const char *host_kind_word(const det_ctx *ctx, const det_call *call)
     return det_mem_kind_word(dir != NULL && strcmp(dir, "DtoH") == 0 ? g->dst_kind : g->src_kind);
 }
 
-int det_copies_run(det_ctx *ctx)
+/* SYNC201 and SYNC202: copies that blocked at least min_blocked_ns (a pageable asynchronous
+ * copy, with the synchronization joined to it; a synchronous copy or memset that waited for
+ * earlier work). Returns 0 or -1. */
+static int copies_run(det_ctx *ctx)
 {
     det_opset waited = {0};
     int rc = 0;
@@ -85,9 +88,9 @@ int det_copies_run(det_ctx *ctx)
             .waited = &waited,
             .stream_id = det_call_stream(ctx, c),
             .device = det_call_device(ctx, c),
-            .flag = waited.count > 0,
-            .flag_ns = sync != DET_NONE,
-            .aux_call = sync,
+            .figures.copies = {.waited = waited.count > 0,
+                               .waited_in_sync = waited.count > 0 && sync != DET_NONE,
+                               .sync_call = sync},
         };
         rc = det_report(ctx, &hit);
         c->claimed = 1;
@@ -118,7 +121,8 @@ static int sync_call_holds_host(const det_ctx *ctx, const det_call *c)
     return kind == SS_MEM_PINNED || kind == SS_MEM_PAGEABLE || kind == SS_MEM_MANAGED;
 }
 
-int det_copies_latent(det_ctx *ctx)
+/* Latent SYNC201 and SYNC202: copies that synchronized but blocked less. Returns 0 or -1. */
+static int copies_latent(det_ctx *ctx)
 {
     det_opset waited = {0};
     int rc = 0;
@@ -159,7 +163,7 @@ int det_copies_latent(det_ctx *ctx)
             .waited = &waited,
             .stream_id = det_call_stream(ctx, c),
             .device = det_call_device(ctx, c),
-            .aux_call = sync,
+            .figures.copies = {.sync_call = sync},
             .latent = 1,
         };
         rc = det_report(ctx, &hit);
@@ -168,7 +172,7 @@ int det_copies_latent(det_ctx *ctx)
     return rc;
 }
 
-char *det_copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+static char *copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     char total[32], max[32], times[32], waited[32];
     ss_format_duration(agg->total_ns, total, sizeof total);
@@ -176,22 +180,49 @@ char *det_copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
     det_times(agg->count, times, sizeof times);
     const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
     if (agg->rule == SS_RULE_PAGEABLE_ASYNC_COPY) {
+        uint64_t waited_in_sync = agg->figures.copies.waited_in_sync;
+        uint32_t sync = agg->figures.copies.sync_call;
         char then[96] = "";
-        snprintf(waited, sizeof waited, "%" PRIu64, agg->flag_count);
+        snprintf(waited, sizeof waited, "%" PRIu64, agg->figures.copies.waited);
         ss_finding_add_extra(finding, "waited_for_earlier_work", waited);
-        if (agg->flag_ns > 0 && agg->aux_call != DET_NONE) {
-            snprintf(waited, sizeof waited, "%" PRIu64, agg->flag_ns);
+        if (waited_in_sync > 0 && sync != DET_NONE) {
+            snprintf(waited, sizeof waited, "%" PRIu64, waited_in_sync);
             ss_finding_add_extra(finding, "waited_in_sync", waited);
-            snprintf(then, sizeof then, " (%" PRIu64 " in the %s that followed)", agg->flag_ns,
-                     det_call_name(ctx, &ctx->calls[agg->aux_call]));
+            snprintf(then, sizeof then, " (%" PRIu64 " in the %s that followed)", waited_in_sync,
+                     det_call_name(ctx, &ctx->calls[sync]));
         }
         return ss_asprintf("%s %s with pageable host memory blocked the host %s: %s (%s at "
                            "most) for %" PRIu64 " bytes; %" PRIu64 " of %" PRIu64
                            " waited for earlier device work%s",
                            api, agg->direction ? agg->direction : "(direction unknown)", times,
-                           total, max, agg->bytes, agg->flag_count, agg->count, then);
+                           total, max, agg->bytes, agg->figures.copies.waited, agg->count, then);
     }
     return ss_asprintf("synchronous %s blocked the host %s while earlier device work was "
                        "pending: %s (%s at most)",
                        api, times, total, max);
 }
+
+static char *copies_latent_what(det_ctx *ctx, const det_agg *agg)
+{
+    const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
+    if (agg->rule == SS_RULE_PAGEABLE_ASYNC_COPY)
+        return ss_asprintf("%s %s with pageable host memory, %" PRIu64 " bytes", api,
+                           agg->direction ? agg->direction : "(direction unknown)", agg->bytes);
+    return ss_asprintf("synchronous %s", api);
+}
+
+static void copies_fold(det_figures *sum, const det_figures *one)
+{
+    sum->copies.waited += one->copies.waited;
+    sum->copies.waited_in_sync += one->copies.waited_in_sync;
+    if (sum->copies.sync_call == DET_NONE)
+        sum->copies.sync_call = one->copies.sync_call;
+}
+
+const det_family det_family_copies = {
+    .run = copies_run,
+    .latent = copies_latent,
+    .latent_what = copies_latent_what,
+    .message = copies_message,
+    .fold = copies_fold,
+};

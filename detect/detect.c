@@ -10,44 +10,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The detector table, in precedence order: a family that claims a call (det_call.claimed)
- * hides it from the families after it, so one call gives at most one host-blocking finding
- * (SYNC301 before SYNC201 before SYNC202). */
-static const det_family families[] = {
-    {"readback",
-     det_readback_run,
-     det_readback_latent,
-     det_readback_message,
-     {SS_RULE_SCALAR_READBACK},
-     1},
-    {"copies",
-     det_copies_run,
-     det_copies_latent,
-     det_copies_message,
-     {SS_RULE_PAGEABLE_ASYNC_COPY, SS_RULE_SYNC_COPY_IN_PIPELINE},
-     2},
-    {"syncs",
-     det_syncs_run,
-     det_syncs_latent,
-     det_syncs_message,
-     {SS_RULE_SYNC_IN_LOOP, SS_RULE_DEVICE_WIDE_SYNC_CALL},
-     2},
-    {"streams",
-     det_streams_run,
-     det_streams_latent,
-     det_streams_message,
-     {SS_RULE_DEFAULT_STREAM_LAUNCH, SS_RULE_DEFAULT_STREAM_ASYNC_CALL,
-      SS_RULE_BLOCKING_STREAM_CREATE},
-     3},
-    {"capture", det_capture_run, NULL, det_capture_message, {SS_RULE_CAPTURE_UNSAFE_CALL}, 1},
-    /* What-if rules (whatif.c): they estimate a saving rather than observe a stall. */
-    {"launch-bound", det_launch_bound_run, NULL, det_whatif_message, {SS_RULE_LAUNCH_BOUND}, 1},
-    {"serialized-pipeline",
-     det_pipeline_run,
-     NULL,
-     det_whatif_message,
-     {SS_RULE_SERIALIZED_PIPELINE},
-     1},
+/* The most rules one family reports. */
+#define DET_FAMILY_RULES 3
+
+/* The detector table: the rows of families.def, in their (precedence) order. */
+static const struct family_row {
+    const det_family *family;
+    ss_rule_id rules[DET_FAMILY_RULES];
+    size_t rule_count;
+} families[] = {
+#define DET_FAMILY(id, ...)                                                                        \
+    {&det_family_##id, {__VA_ARGS__}, sizeof((ss_rule_id[]){__VA_ARGS__}) / sizeof(ss_rule_id)},
+#include "families.def"
+#undef DET_FAMILY
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])
@@ -57,7 +32,7 @@ const det_family *det_family_of(ss_rule_id rule)
     for (size_t i = 0; i < NFAMILIES; i++) {
         for (size_t j = 0; j < families[i].rule_count; j++) {
             if (families[i].rules[j] == rule)
-                return &families[i];
+                return families[i].family;
         }
     }
     return NULL;
@@ -175,15 +150,13 @@ static int counts_as_blocked(const ss_finding *f)
 static int run_families(det_ctx *ctx)
 {
     int rc = 0;
-    for (size_t i = 0; i < NFAMILIES && rc == 0; i++) {
-        if (families[i].run != NULL)
-            rc = families[i].run(ctx);
-    }
+    for (size_t i = 0; i < NFAMILIES && rc == 0; i++)
+        rc = families[i].family->run(ctx);
     /* Latent synchronizations: over the calls that no finding claimed, after every family has
      * had its turn, so that a latent note never hides a finding that blocked. */
     for (size_t i = 0; i < NFAMILIES && rc == 0 && ctx->opt->latent; i++) {
-        if (families[i].latent != NULL)
-            rc = families[i].latent(ctx);
+        if (families[i].family->latent != NULL)
+            rc = families[i].family->latent(ctx);
     }
     return rc;
 }

@@ -1,6 +1,7 @@
-/* detect_int.h: what the detector families share: the index of the log (index.c), what a call
- * waited for (waits.c), call sites (callsite.c, site.c) and the aggregation of occurrences
- * into findings (findings.c). Private to detect/. */
+/* detect_int.h: what the detector families share, private to detect/: the index of the log
+ * (index.c), what a call waited for (waits.c), call sites (callsite.c, site.c), the family
+ * table (families.def, detect.c) and the aggregation of occurrences into findings
+ * (findings.c). */
 #ifndef SS_DETECT_INT_H
 #define SS_DETECT_INT_H
 
@@ -10,6 +11,8 @@
 #include "util.h"
 
 #define DET_NONE UINT32_MAX
+
+/* ---- the index (index.c) ---- */
 
 /* One API event, indexed. */
 typedef struct det_call {
@@ -53,8 +56,72 @@ typedef struct det_opset {
     size_t count, cap;
 } det_opset;
 
-/* Rule-specific figures one occurrence may carry (SYNC502/503, whatif.c). */
-#define DET_FIGURES 12
+/* A hash map from a pair of integers to a uint32_t (map.c: open addressing, at most half
+ * full). */
+typedef struct det_map {
+    uint64_t *keys;   /* 2 per slot */
+    uint32_t *values; /* value + 1; 0 = empty */
+    size_t cap, count;
+} det_map;
+
+/* ---- occurrences and findings ---- */
+
+/* The figures a family keeps about its findings besides those every finding has (det_agg):
+ * the family fills its own member in each occurrence it reports (det_hit.figures), a finding
+ * starts with its first occurrence's, and the family's fold adds each further one's. */
+typedef union det_figures {
+    /* SYNC301 (readback.c). */
+    struct det_readback_figures {
+        uint64_t waited_in_sync; /* occurrences whose wait was in the synchronization of the
+                                  * copy's stream that its thread made next */
+        uint32_t sync_call;      /* the first such synchronization, DET_NONE when none */
+    } readback;
+    /* SYNC201 and SYNC202 (copies.c). */
+    struct det_copies_figures {
+        uint64_t waited;         /* occurrences that waited for earlier device work */
+        uint64_t waited_in_sync; /* of which in the synchronization that followed (SYNC201) */
+        uint32_t sync_call;      /* the first such synchronization, DET_NONE when none */
+    } copies;
+    /* SYNC401 (syncs.c). */
+    struct det_syncs_figures {
+        uint64_t over_synchronized;    /* device synchronizations that waited for work on two
+                                        * or more streams */
+        uint64_t over_synchronized_ns; /* the host time they blocked */
+    } syncs;
+    /* SYNC501 (capture.c). */
+    struct det_capture_figures {
+        int32_t capture_error; /* what the cudaStreamEndCapture call returned */
+        uint32_t end_call;     /* that call */
+    } capture;
+    /* SYNC502 (whatif.c): a run of kernels launched one by one. */
+    struct det_launch_bound_figures {
+        uint64_t kernels;          /* kernels in the run */
+        uint64_t iterations;       /* whole repeats of the kernel sequence */
+        uint64_t period;           /* kernels per repeat */
+        uint64_t measured_ns;      /* GPU time from the first kernel's start to the last's end */
+        uint64_t predicted_ns;     /* the same kernels replayed as CUDA graphs */
+        uint64_t busy_ns;          /* GPU time of the kernels themselves */
+        uint64_t idle_ns;          /* GPU idle time between them */
+        uint64_t launch_api_ns;    /* median duration of one launch call */
+        uint64_t per_launch_ns;    /* median host time from one launch call's entry to the next's */
+        uint64_t graph_launches;   /* graph launches the prediction assumes */
+        uint64_t graph_iterations; /* iterations captured per graph in the prediction */
+    } launch_bound;
+    /* SYNC503 (whatif.c): a chain of chunks of copy in, kernel, copy out. */
+    struct det_pipeline_figures {
+        uint64_t chunks;        /* chunks in the chain */
+        uint64_t measured_ns;   /* first chunk's start to last chunk's end */
+        uint64_t predicted_ns;  /* first chunk latency + (chunks - 1) x slowest stage */
+        uint64_t h2d_ns;        /* median copy-in stage, as observed */
+        uint64_t kernel_ns;     /* median compute stage */
+        uint64_t d2h_ns;        /* median copy-out stage, as observed */
+        uint64_t h2d_pinned_ns; /* median copy-in stage at the pinned rate (pageable copies) */
+        uint64_t d2h_pinned_ns; /* median copy-out stage at the pinned rate */
+        uint64_t pageable;      /* copies whose host side was pageable */
+        uint64_t h2d_rate;      /* pinned copy-in rate assumed, bytes per microsecond */
+        uint64_t d2h_rate;      /* pinned copy-out rate assumed */
+    } pipeline;
+} det_figures;
 
 /* One occurrence of a rule, handed to det_report. */
 typedef struct det_hit {
@@ -69,26 +136,38 @@ typedef struct det_hit {
     const uint32_t *other_streams; /* streams involved besides it (SYNC101/102/103) */
     size_t other_count;
     int device;
-    int flag;          /* rule-specific: see each family */
-    uint64_t flag_ns;  /* rule-specific */
-    int32_t code;      /* SYNC501: the capture error */
-    uint32_t aux_call; /* SYNC501: the cudaStreamEndCapture call, DET_NONE otherwise */
-    /* NULL, or DET_FIGURES values added into the finding's (SYNC502/503) */
-    const uint64_t *figures;
+    det_figures figures; /* the reporting family's own figures */
     /* 1: a latent occurrence: it synchronized but blocked less than min_blocked_ns ('ns' is
      * the time it blocked while device work was pending, 0 when none was) */
     int latent;
     uint64_t at_ns; /* when it happened (for the startup phase); 0: the call's enter time */
 } det_hit;
 
-/* A hash map from a pair of integers to a uint32_t (open addressing, at most half full). */
-typedef struct det_map {
-    uint64_t *keys;   /* 2 per slot */
-    uint32_t *values; /* value + 1; 0 = empty */
-    size_t cap, count;
-} det_map;
+typedef struct det_family det_family;
 
-typedef struct det_agg det_agg;
+/* A finding: the occurrences of one rule at one call site (and device), added up. Read by the
+ * families' message functions. */
+typedef struct det_agg {
+    ss_rule_id rule;
+    const det_family *family; /* the family that reports the rule */
+    uint32_t call;            /* first occurrence */
+    uint64_t count, total_ns, max_ns, bytes;
+    det_figures figures; /* the family's own figures, added up */
+    const char *direction, *host_kind;
+    int device;
+    uint32_t stream_id;
+    uint32_t *others; /* streams involved, first seen first */
+    size_t other_count, other_cap;
+    struct det_item *items; /* what was waited for, first seen first */
+    size_t item_count, item_cap;
+    uint64_t items_untracked;
+    /* Latent occurrences (det_hit.latent): how many, the time they blocked, the longest. A
+     * finding with no other occurrence is a latent note; otherwise they are only counted. */
+    uint64_t latent_count, latent_ns, latent_max_ns;
+    uint64_t last_ns; /* when the last occurrence happened (det_hit.at_ns) */
+} det_agg;
+
+/* ---- the run ---- */
 
 typedef struct det_ctx {
     ss_event_log *log;
@@ -116,83 +195,44 @@ typedef struct det_ctx {
     struct det_scope *scope; /* scope.c: NULL when the log has no scope to keep or name */
 } det_ctx;
 
-/* A detector family: runs over the context and reports through det_report. */
-typedef int (*det_run_fn)(det_ctx *ctx);
-/* Writes the message of one aggregated finding. */
-typedef char *(*det_message_fn)(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
+/* ---- detector families (families.def) ---- */
 
-/* The detector table (detect.c), in precedence order. */
-typedef struct det_family {
-    const char *name;
-    det_run_fn run;    /* NULL: planned, not implemented yet */
-    det_run_fn latent; /* the pass for latent synchronizations, NULL when the family has none */
-    det_message_fn message;
-    ss_rule_id rules[3];
-    size_t rule_count;
-} det_family;
+/* A detector family: the passes that report its rules and how its findings read. Each is
+ * defined in the family's own file as det_family_<id>, and families.def registers it with its
+ * rules, in precedence order. */
+struct det_family {
+    /* Reports the family's occurrences through det_report. Returns 0 or -1. */
+    int (*run)(det_ctx *ctx);
+    /* Reports latent occurrences (docs/detectors.md) over the calls no finding claimed, after
+     * every family's run; NULL when the family has none. Returns 0 or -1. */
+    int (*latent)(det_ctx *ctx);
+    /* What the call of a latent note did ("cudaFree, which synchronizes the device"), as a
+     * malloc'ed string; NULL: the API's name. */
+    char *(*latent_what)(det_ctx *ctx, const det_agg *agg);
+    /* The message of a finding that blocked, as a malloc'ed string (NULL: the rule's summary);
+     * it may add extra figures to 'finding'. */
+    char *(*message)(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
+    /* Adds the figures of a further occurrence 'one' into those of its finding 'sum'; NULL:
+     * the finding keeps its first occurrence's. */
+    void (*fold)(det_figures *sum, const det_figures *one);
+    /* 1: its findings are about repeated work by definition (the what-if rules), so they are
+     * never marked as startup work. */
+    int repeated_work;
+};
 
-/* The family that reports 'rule', or NULL. */
+#define DET_FAMILY(id, ...) extern const det_family det_family_##id;
+#include "families.def"
+#undef DET_FAMILY
+
+/* The family that reports 'rule' (families.def), or NULL. */
 const det_family *det_family_of(ss_rule_id rule);
 
-/* The operations enqueued (API enter) before 'call' was entered, on its device, that were
- * still pending when it was entered and ended before it returned (within the slack); when
- * 'stream_id' is not 0 only that stream's. Fills 'out' (cleared first). Returns 0 or -1. */
-int det_waited(const det_ctx *ctx, uint32_t call, uint32_t stream_id, det_opset *out);
-int det_opset_add(det_opset *set, uint32_t op);
-void det_opset_free(det_opset *set);
+/* ---- the index (index.c) ---- */
 
-/* "pageable", "pinned" or "managed" for a CUPTI memory kind (SS_MEM_*); NULL otherwise. */
-const char *det_mem_kind_word(unsigned kind);
-/* "HtoD", "DtoH", "DtoD", "HtoH" or "PtoP" for a CUPTI copy kind; NULL otherwise. */
-const char *det_copy_kind_word(unsigned kind);
-
-/* The value of (a, b), or DET_NONE (map.c). */
-uint32_t det_map_get(det_map *map, uint64_t a, uint64_t b);
-/* Sets (a, b) to 'value'. Returns 0 or -1. */
-int det_map_put(det_map *map, uint64_t a, uint64_t b, uint32_t value);
-/* Sets (a, b) to 'value' unless it is set already. Returns the value (a, b) has now, or
- * DET_NONE when memory is exhausted. */
-uint32_t det_map_put_first(det_map *map, uint64_t a, uint64_t b, uint32_t value);
-void det_map_free(det_map *map);
-
-/* Builds the index of ctx->log (index.c): calls, GPU operations, streams, and whether the log
- * names two or more devices. Returns 0 or -1; det_index_free frees what it built either way. */
+/* Builds the index of ctx->log: calls, GPU operations, streams, and whether the log names two
+ * or more devices. Returns 0 or -1; det_index_free frees what it built either way. */
 int det_index_build(det_ctx *ctx);
 void det_index_free(det_ctx *ctx);
-
-/* Allocates the per-stack call-site caches (callsite.c). Returns 0 or -1; det_sites_free frees
- * them and the site maps either way. */
-int det_sites_init(det_ctx *ctx);
-void det_sites_free(det_ctx *ctx);
-/* The id of the call site of 'call' that occurrences aggregate by: its site frame (file and
- * line, else pc, else function; else its stack, else its API) with its via frame. DET_NONE when
- * memory is exhausted. */
-uint32_t det_site_pair(det_ctx *ctx, uint32_t call);
-/* Writes the location of 'call' into 'finding': file, line, function (or module and offset),
- * via frame and the stack's frames. */
-void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *finding);
-
-/* The call-site frame of 'call' (docs/detectors.md), or NULL when it has none. */
-const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call);
-
-/* The call whose site a finding about 'call' names: 'call' itself when it has a stack or is not
- * a kernel launch, else the first launch of the same kernel by the same thread that has a stack,
- * else 'call' (a finding without a source line). Launches get a stack only when they may
- * become a finding, so a finding about one of many identical launches often borrows it; other
- * calls borrow nothing (an API name says too little about where it was called). DET_NONE when
- * memory is exhausted. */
-uint32_t det_site_call(det_ctx *ctx, uint32_t call);
-
-/* The frame of the stack of 'call' that a finding names as the library code the call went
- * through ("via transformers/generation/utils.py:2192"), or NULL when the call site is the
- * innermost frame that matters (docs/detectors.md, "Call sites"). */
-const ss_stack_frame *det_call_via(det_ctx *ctx, uint32_t call);
-
-/* Adds one occurrence to the finding of (rule, call site). Returns 0 or -1. */
-int det_report(det_ctx *ctx, const det_hit *hit);
-/* Appends every finding to 'out' (findings.c). */
-void det_findings_emit(det_ctx *ctx, ss_result *out);
-void det_findings_free(det_ctx *ctx);
 
 /* Host time a call blocked. */
 uint64_t det_blocked_ns(const det_call *call);
@@ -209,32 +249,29 @@ uint32_t det_call_stream(const det_ctx *ctx, const det_call *call);
 /* The device a call worked on: its own (the current device when it was made), else its first
  * operation's; -1 when unknown. */
 int det_call_device(const det_ctx *ctx, const det_call *call);
+/* "pageable", "pinned" or "managed" for a CUPTI memory kind (SS_MEM_*); NULL otherwise. */
+const char *det_mem_kind_word(unsigned kind);
+/* "HtoD", "DtoH", "DtoD", "HtoH" or "PtoP" for a CUPTI copy kind; NULL otherwise. */
+const char *det_copy_kind_word(unsigned kind);
 
-/* Aggregated figures, readable by the message functions. */
-struct det_agg {
-    ss_rule_id rule;
-    uint32_t call; /* first occurrence */
-    uint64_t count, total_ns, max_ns, bytes;
-    /* rule-specific: SYNC201: occurrences that waited, and (flag_ns) how many of them waited in
-     * the synchronization that followed; SYNC301: waited in that synchronization;
-     * SYNC401: over-synchronized, and their time */
-    uint64_t flag_count, flag_ns;
-    int32_t code;
-    uint32_t aux_call;
-    const char *direction, *host_kind;
-    int device;
-    uint32_t stream_id;
-    uint32_t *others; /* streams involved, first seen first */
-    size_t other_count, other_cap;
-    struct det_item *items; /* what was waited for, first seen first */
-    size_t item_count, item_cap;
-    uint64_t items_untracked;
-    uint64_t figures[DET_FIGURES]; /* sums of the occurrences' figures (det_hit.figures) */
-    /* Latent occurrences (det_hit.latent): how many, the time they blocked, the longest. A
-     * finding with no other occurrence is a latent note; otherwise they are only counted. */
-    uint64_t latent_count, latent_ns, latent_max_ns;
-    uint64_t last_ns; /* when the last occurrence happened (det_hit.at_ns) */
-};
+/* The value of (a, b), or DET_NONE (map.c). */
+uint32_t det_map_get(det_map *map, uint64_t a, uint64_t b);
+/* Sets (a, b) to 'value'. Returns 0 or -1. */
+int det_map_put(det_map *map, uint64_t a, uint64_t b, uint32_t value);
+/* Sets (a, b) to 'value' unless it is set already. Returns the value (a, b) has now, or
+ * DET_NONE when memory is exhausted. */
+uint32_t det_map_put_first(det_map *map, uint64_t a, uint64_t b, uint32_t value);
+void det_map_free(det_map *map);
+
+/* ---- what a call waited for (waits.c) ---- */
+
+/* The operations enqueued (API enter) before 'call' was entered, on its device, that were
+ * still pending when it was entered and ended before it returned (within the slack); when
+ * 'stream_id' is not 0 only that stream's. Fills 'out' (cleared first). Returns 0 or -1. */
+int det_waited(const det_ctx *ctx, uint32_t call, uint32_t stream_id, det_opset *out);
+/* Adds 'op' to 'set'. Returns 0 or -1. */
+int det_opset_add(det_opset *set, uint32_t op);
+void det_opset_free(det_opset *set);
 
 /* Joins to asynchronous copy call 'copy' the synchronization its thread made next, when that
  * synchronization no family has claimed yet covers the copy's stream (a device synchronization;
@@ -256,31 +293,54 @@ int det_join_sync(det_ctx *ctx, uint32_t copy, det_opset *waited, uint64_t *bloc
 uint32_t det_latent_sync(det_ctx *ctx, uint32_t copy, uint64_t *blocked, int *failed);
 
 /* Whether 'call' is a device-to-host copy of at most readback_max_bytes: a readback, judged by
- * SYNC301 alone (never SYNC201/202, whether or not it waited). */
+ * SYNC301 alone (never SYNC201/202, whether or not it waited; readback.c). */
 int det_is_readback(const det_ctx *ctx, const det_call *call);
 
-/* Families (one file each). The latent passes run after every family's first pass, over the
- * calls no finding claimed, in the same order. */
-int det_streams_run(det_ctx *ctx);
-int det_readback_run(det_ctx *ctx);
-int det_copies_run(det_ctx *ctx);
-int det_syncs_run(det_ctx *ctx);
-int det_capture_run(det_ctx *ctx);
-int det_streams_latent(det_ctx *ctx);
-int det_readback_latent(det_ctx *ctx);
-int det_copies_latent(det_ctx *ctx);
-int det_syncs_latent(det_ctx *ctx);
-char *det_streams_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
-char *det_readback_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
-char *det_copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
-char *det_syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
-char *det_capture_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
-/* What-if rules (whatif.c): SYNC502 and SYNC503, one message function for both. */
-int det_launch_bound_run(det_ctx *ctx);
-int det_pipeline_run(det_ctx *ctx);
-char *det_whatif_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding);
+/* ---- call sites (callsite.c, site.c) ---- */
 
-/* "1 time" / "3 times" (static buffer per call site is not used: writes into 'buf'). */
+/* Allocates the per-stack call-site caches. Returns 0 or -1; det_sites_free frees them and the
+ * site maps either way. */
+int det_sites_init(det_ctx *ctx);
+void det_sites_free(det_ctx *ctx);
+
+/* The call-site frame of 'call' (docs/detectors.md), or NULL when it has none. */
+const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call);
+
+/* The frame of the stack of 'call' that a finding names as the library code the call went
+ * through ("via transformers/generation/utils.py:2192"), or NULL when the call site is the
+ * innermost frame that matters (docs/detectors.md, "Call sites"). */
+const ss_stack_frame *det_call_via(det_ctx *ctx, uint32_t call);
+
+/* The call whose site a finding about 'call' names: 'call' itself when it has a stack or is not
+ * a kernel launch, else the first launch of the same kernel by the same thread that has a stack,
+ * else 'call' (a finding without a source line). Launches get a stack only when they may
+ * become a finding, so a finding about one of many identical launches often borrows it; other
+ * calls borrow nothing (an API name says too little about where it was called). DET_NONE when
+ * memory is exhausted. */
+uint32_t det_site_call(det_ctx *ctx, uint32_t call);
+
+/* The id of the call site of 'call' that occurrences aggregate by: its site frame (file and
+ * line, else pc, else function; else its stack, else its API) with its via frame. DET_NONE when
+ * memory is exhausted. */
+uint32_t det_site_pair(det_ctx *ctx, uint32_t call);
+
+/* Writes the location of 'call' into 'finding': file, line, function (or module and offset),
+ * via frame and the stack's frames. */
+void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *finding);
+
+/* Whether a call site frame is the user's own code and which library frames are never a call
+ * site (site.c). */
+int32_t det_choose_site(const det_ctx *ctx, const ss_stack *stack, int32_t *via);
+
+/* ---- findings (findings.c) ---- */
+
+/* Adds one occurrence to the finding of (rule, call site). Returns 0 or -1. */
+int det_report(det_ctx *ctx, const det_hit *hit);
+/* Appends every finding to 'out'. */
+void det_findings_emit(det_ctx *ctx, ss_result *out);
+void det_findings_free(det_ctx *ctx);
+
+/* "1 time" / "3 times", written into 'buf'. */
 const char *det_times(uint64_t n, char *buf, size_t size);
 
 /* The advice of rules/hints.def for a finding of 'rule' whose call site is a Python frame
@@ -288,13 +348,11 @@ const char *det_times(uint64_t n, char *buf, size_t size);
  * is the advice (hints.c). */
 const char *det_hint(ss_rule_id rule, int python, const char *direction);
 
+/* ---- phases and scopes (phase.c, scope.c) ---- */
+
 /* The start of the program's first repeated GPU work (phase.c, docs/detectors.md "Startup
  * phase"), or 0 when the log shows none. */
 uint64_t det_steady_start(const det_ctx *ctx);
-
-/* Whether a call site frame is the user's own code and which library frames are never a call
- * site (site.c). */
-int32_t det_choose_site(const det_ctx *ctx, const ss_stack *stack, int32_t *via);
 
 /* Scopes (scope.c, docs/run.md "Scopes"). det_scope_build indexes which calls lie inside the
  * scopes the options ask for and the ranges around each call (ctx->scope stays NULL when the

@@ -78,9 +78,11 @@ static int add_stream(det_agg *agg, uint32_t stream_id)
 }
 
 /* The finding of 'hit': its rule at its call site (site and via frame), and with two or more
- * devices on its device, made from 'hit' when new. NULL when memory is exhausted. */
-static det_agg *finding_of(det_ctx *ctx, const det_hit *hit)
+ * devices on its device, made from 'hit' when new ('*made' set). NULL when memory is
+ * exhausted. */
+static det_agg *finding_of(det_ctx *ctx, const det_hit *hit, int *made)
 {
+    *made = 0;
     uint32_t pair = det_site_pair(ctx, hit->call);
     if (pair == DET_NONE)
         return NULL;
@@ -98,18 +100,19 @@ static det_agg *finding_of(det_ctx *ctx, const det_hit *hit)
     det_agg *a = &ctx->aggs[ctx->agg_count++];
     memset(a, 0, sizeof *a);
     a->rule = hit->rule;
+    a->family = det_family_of(hit->rule);
     a->call = hit->call;
-    a->code = hit->code;
-    a->aux_call = hit->aux_call;
+    a->figures = hit->figures;
     a->direction = hit->direction;
     a->host_kind = hit->host_kind;
     a->device = hit->device;
     a->stream_id = hit->stream_id;
+    *made = 1;
     return a;
 }
 
-/* Adds what 'hit' names (bytes, the streams involved, its figures, what it waited for) to its
- * finding 'a'. Returns 0 or -1. */
+/* Adds what 'hit' names (bytes, the streams involved, what it waited for) to its finding 'a'.
+ * Returns 0 or -1. */
 static int add_evidence(det_ctx *ctx, det_agg *a, const det_hit *hit)
 {
     a->bytes += hit->bytes;
@@ -117,8 +120,6 @@ static int add_evidence(det_ctx *ctx, det_agg *a, const det_hit *hit)
         if (add_stream(a, hit->other_streams[i]) < 0)
             return -1;
     }
-    for (size_t i = 0; hit->figures != NULL && i < DET_FIGURES; i++)
-        a->figures[i] += hit->figures[i];
     for (size_t i = 0; hit->waited && i < hit->waited->count; i++) {
         if (add_item(a, &ctx->ops[hit->waited->ops[i]]) < 0)
             return -1;
@@ -130,11 +131,12 @@ int det_report(det_ctx *ctx, const det_hit *hit)
 {
     if (!det_scope_keeps(ctx, hit->call))
         return 0; /* made outside the scopes asked for (scope.c) */
-    det_agg *a = finding_of(ctx, hit);
+    int made;
+    det_agg *a = finding_of(ctx, hit, &made);
     if (a == NULL)
         return -1;
-    if (a->aux_call == DET_NONE)
-        a->aux_call = hit->aux_call;
+    if (!made && a->family != NULL && a->family->fold != NULL)
+        a->family->fold(&a->figures, &hit->figures);
     uint64_t at = hit->at_ns ? hit->at_ns : ctx->calls[hit->call].ev->enter_ns;
     if (at > a->last_ns)
         a->last_ns = at;
@@ -152,8 +154,6 @@ int det_report(det_ctx *ctx, const det_hit *hit)
         a->total_ns += hit->ns;
         if (hit->ns > a->max_ns)
             a->max_ns = hit->ns;
-        a->flag_count += hit->flag != 0;
-        a->flag_ns += hit->flag ? hit->flag_ns : 0;
     }
     return add_evidence(ctx, a, hit);
 }
@@ -232,59 +232,19 @@ static char *stream_text(const det_agg *agg)
     return text;
 }
 
-/* What a latent finding's call did, for its message: "cudaFree, which synchronizes the
- * device". */
-static char *latent_what(det_ctx *ctx, const det_agg *agg)
-{
-    const det_call *call = &ctx->calls[agg->call];
-    const char *api = det_call_name(ctx, call);
-    switch (agg->rule) {
-    case SS_RULE_SCALAR_READBACK:
-        if (agg->aux_call != DET_NONE)
-            return ss_asprintf("%s read %" PRIu64 " bytes back to the host and %s waited for the "
-                               "device",
-                               api, agg->bytes, det_call_name(ctx, &ctx->calls[agg->aux_call]));
-        return ss_asprintf("%s read %" PRIu64 " bytes back to the host", api, agg->bytes);
-    case SS_RULE_PAGEABLE_ASYNC_COPY:
-        return ss_asprintf("%s %s with pageable host memory, %" PRIu64 " bytes", api,
-                           agg->direction ? agg->direction : "(direction unknown)", agg->bytes);
-    case SS_RULE_SYNC_COPY_IN_PIPELINE:
-        return ss_asprintf("synchronous %s", api);
-    case SS_RULE_DEVICE_WIDE_SYNC_CALL:
-        return ss_asprintf("%s, which synchronizes the device", api);
-    case SS_RULE_DEFAULT_STREAM_LAUNCH:
-        if (call->first_op != DET_NONE && ctx->ops[call->first_op].ev->type == SS_EV_KERNEL)
-            return ss_asprintf("kernel '%s' on the legacy default stream while other blocking "
-                               "streams had work",
-                               ctx->log->strings[ctx->ops[call->first_op].ev->u.gpu.name]);
-        /* fall through */
-    case SS_RULE_DEFAULT_STREAM_ASYNC_CALL:
-        return ss_asprintf("%s on the legacy default stream while other blocking streams had "
-                           "work",
-                           api);
-    default:
-        return ss_strdup(api);
-    }
-}
-
 /* "latent: synchronized N times, blocked 0.0 ms this run: <what>". */
 static char *latent_message(det_ctx *ctx, const det_agg *agg)
 {
     char times[32];
     uint64_t tenths = (agg->latent_ns + 50000) / 100000; /* of a millisecond */
-    char *what = latent_what(ctx, agg);
+    char *what = agg->family != NULL && agg->family->latent_what != NULL
+                     ? agg->family->latent_what(ctx, agg)
+                     : ss_strdup(det_call_name(ctx, &ctx->calls[agg->call]));
     char *text = ss_asprintf("latent: synchronized %s, blocked %" PRIu64 ".%u ms this run: %s",
                              det_times(agg->latent_count, times, sizeof times), tenths / 10,
                              (unsigned)(tenths % 10), what);
     free(what);
     return text;
-}
-
-/* Whether the what-if rules, which read repeated work by definition, are exempt from the
- * startup phase. */
-static int phase_applies(ss_rule_id rule)
-{
-    return rule != SS_RULE_LAUNCH_BOUND && rule != SS_RULE_SERIALIZED_PIPELINE;
 }
 
 /* The finding's evidence: its occurrences (the latent ones for a latent note), their time,
@@ -308,11 +268,10 @@ static void fill_evidence(det_ctx *ctx, const det_agg *agg, ss_evidence *ev)
  * blocked also counts its latent occurrences. */
 static void write_message(det_ctx *ctx, const det_agg *agg, ss_finding *f)
 {
-    const det_family *fam = det_family_of(agg->rule);
     if (f->latent)
         f->message = latent_message(ctx, agg);
-    else
-        f->message = fam && fam->message ? fam->message(ctx, agg, f) : NULL;
+    else if (agg->family != NULL && agg->family->message != NULL)
+        f->message = agg->family->message(ctx, agg, f);
     if (f->message == NULL)
         f->message = ss_strdup(ss_rules_get(agg->rule)->summary);
     if (!f->latent && agg->latent_count > 0) {
@@ -328,7 +287,8 @@ static void mark_message(det_ctx *ctx, const det_agg *agg, ss_finding *f)
     /* Work that happened only before the program's first repeated GPU work (loading,
      * compiling, autotuning, copying the model in) is marked, so that the summary can group
      * it apart from the loop the program spends its time in. */
-    if (ctx->steady_ns != 0 && agg->last_ns < ctx->steady_ns && phase_applies(agg->rule)) {
+    int repeated = agg->family != NULL && agg->family->repeated_work;
+    if (ctx->steady_ns != 0 && agg->last_ns < ctx->steady_ns && !repeated) {
         f->startup = 1;
         char *marked = ss_asprintf("startup: %s", f->message);
         free(f->message);

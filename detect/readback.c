@@ -26,7 +26,9 @@ int det_is_readback(const det_ctx *ctx, const det_call *call)
            bytes <= ctx->opt->readback_max_bytes;
 }
 
-int det_readback_run(det_ctx *ctx)
+/* SYNC301: readbacks that blocked at least min_blocked_ns waiting for earlier device work, in
+ * the copy itself or in the synchronization that followed it. Returns 0 or -1. */
+static int readback_run(det_ctx *ctx)
 {
     det_opset waited = {0};
     int rc = 0;
@@ -57,8 +59,7 @@ int det_readback_run(det_ctx *ctx)
             .waited = &waited,
             .stream_id = det_call_stream(ctx, c),
             .device = det_call_device(ctx, c),
-            .flag = sync != DET_NONE,
-            .aux_call = sync,
+            .figures.readback = {.waited_in_sync = sync != DET_NONE, .sync_call = sync},
         };
         rc = det_report(ctx, &hit);
         /* A synchronization of the copy's stream right after a copy that waited by itself
@@ -74,7 +75,8 @@ int det_readback_run(det_ctx *ctx)
     return rc;
 }
 
-int det_readback_latent(det_ctx *ctx)
+/* Latent SYNC301: readbacks that synchronized but blocked less. Returns 0 or -1. */
+static int readback_latent(det_ctx *ctx)
 {
     det_opset waited = {0};
     int rc = 0;
@@ -112,7 +114,7 @@ int det_readback_latent(det_ctx *ctx)
             .waited = &waited,
             .stream_id = det_call_stream(ctx, c),
             .device = det_call_device(ctx, c),
-            .aux_call = sync,
+            .figures.readback = {.sync_call = sync},
             .latent = 1,
         };
         rc = det_report(ctx, &hit);
@@ -121,19 +123,21 @@ int det_readback_latent(det_ctx *ctx)
     return rc;
 }
 
-char *det_readback_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+static char *readback_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
+    uint64_t waited_in_sync = agg->figures.readback.waited_in_sync;
+    uint32_t sync = agg->figures.readback.sync_call;
     char total[32], max[32], then[96] = "";
     ss_format_duration(agg->total_ns, total, sizeof total);
     ss_format_duration(agg->max_ns, max, sizeof max);
-    if (agg->flag_count > 0 && agg->aux_call != DET_NONE) {
+    if (waited_in_sync > 0 && sync != DET_NONE) {
         char count[32];
-        snprintf(count, sizeof count, "%" PRIu64, agg->flag_count);
+        snprintf(count, sizeof count, "%" PRIu64, waited_in_sync);
         ss_finding_add_extra(finding, "waited_in_sync", count);
         snprintf(then, sizeof then, " (%s%s waited in the %s that followed)",
-                 agg->flag_count == agg->count ? "each" : count,
-                 agg->flag_count == agg->count ? "" : " of them",
-                 det_call_name(ctx, &ctx->calls[agg->aux_call]));
+                 waited_in_sync == agg->count ? "each" : count,
+                 waited_in_sync == agg->count ? "" : " of them",
+                 det_call_name(ctx, &ctx->calls[sync]));
     }
     return ss_asprintf("%s read back %" PRIu64 " byte%s to the host in %" PRIu64 " cop%s and "
                        "blocked it %s (%s at most) until earlier device work finished%s",
@@ -141,3 +145,29 @@ char *det_readback_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding
                        agg->bytes == 1 ? "" : "s", agg->count, agg->count == 1 ? "y" : "ies", total,
                        max, then);
 }
+
+static char *readback_latent_what(det_ctx *ctx, const det_agg *agg)
+{
+    const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
+    uint32_t sync = agg->figures.readback.sync_call;
+    if (sync != DET_NONE)
+        return ss_asprintf("%s read %" PRIu64 " bytes back to the host and %s waited for the "
+                           "device",
+                           api, agg->bytes, det_call_name(ctx, &ctx->calls[sync]));
+    return ss_asprintf("%s read %" PRIu64 " bytes back to the host", api, agg->bytes);
+}
+
+static void readback_fold(det_figures *sum, const det_figures *one)
+{
+    sum->readback.waited_in_sync += one->readback.waited_in_sync;
+    if (sum->readback.sync_call == DET_NONE)
+        sum->readback.sync_call = one->readback.sync_call;
+}
+
+const det_family det_family_readback = {
+    .run = readback_run,
+    .latent = readback_latent,
+    .latent_what = readback_latent_what,
+    .message = readback_message,
+    .fold = readback_fold,
+};

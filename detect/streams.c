@@ -89,12 +89,6 @@ static const char *host_kind_of(const ss_ev_gpu *g)
     return det_mem_kind_word(g->copy_kind == SS_COPY_DTOH ? g->dst_kind : g->src_kind);
 }
 
-static const char *direction_of(const ss_ev_gpu *g)
-{
-    static const char *const names[] = {NULL, "HtoD", "DtoH", "DtoD", "HtoH", "PtoP"};
-    return g->copy_kind < sizeof names / sizeof names[0] ? names[g->copy_kind] : NULL;
-}
-
 /* Per-stream figures of one legacy operation. */
 typedef struct involvement {
     uint32_t stream; /* det_stream index */
@@ -201,14 +195,13 @@ static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement
         .call = site,
         .ns = figure,
         .bytes = is_kernel ? 0 : l->bytes,
-        .direction = legacy->ev->type == SS_EV_MEMCPY ? direction_of(l) : NULL,
+        .direction = legacy->ev->type == SS_EV_MEMCPY ? det_copy_kind_word(l->copy_kind) : NULL,
         .host_kind = legacy->ev->type == SS_EV_MEMCPY ? host_kind_of(l) : NULL,
         .waited = set,
         .stream_id = l->stream_id,
         .other_streams = others,
         .other_count = nothers,
         .device = l->device,
-        .aux_call = DET_NONE,
         .latent = latent,
         .at_ns = ctx->calls[legacy->call].ev->enter_ns,
     };
@@ -235,7 +228,6 @@ static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement
             .other_streams = &l->stream_id,
             .other_count = 1,
             .device = st->device,
-            .aux_call = DET_NONE,
             .at_ns = ctx->calls[legacy->call].ev->enter_ns,
         };
         if (det_report(ctx, &h) < 0)
@@ -244,7 +236,9 @@ static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement
     return 0;
 }
 
-int det_streams_run(det_ctx *ctx)
+/* SYNC101/102 for legacy-stream operations that serialized other blocking streams for at least
+ * min_blocked_ns, and SYNC103 at those streams' creation. Returns 0 or -1. */
+static int streams_run(det_ctx *ctx)
 {
     det_opset set = {0};
     involvement *inv = malloc((ctx->stream_count ? ctx->stream_count : 1) * sizeof *inv);
@@ -266,7 +260,9 @@ int det_streams_run(det_ctx *ctx)
     return rc;
 }
 
-int det_streams_latent(det_ctx *ctx)
+/* Latent SYNC101/102: legacy-stream operations that serialized less, or nothing, while other
+ * blocking streams had work around them. Returns 0 or -1. */
+static int streams_latent(det_ctx *ctx)
 {
     det_opset set = {0};
     involvement *inv = malloc((ctx->stream_count ? ctx->stream_count : 1) * sizeof *inv);
@@ -283,7 +279,15 @@ int det_streams_latent(det_ctx *ctx)
     return rc;
 }
 
-char *det_streams_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+/* The kernel a call launched (its first operation), or NULL when it launched none. */
+static const char *launched_kernel(const det_ctx *ctx, const det_call *call)
+{
+    if (call->first_op == DET_NONE || ctx->ops[call->first_op].ev->type != SS_EV_KERNEL)
+        return NULL;
+    return ctx->log->strings[ctx->ops[call->first_op].ev->u.gpu.name];
+}
+
+static char *streams_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     char total[32], max[32], times[32];
     ss_format_duration(agg->total_ns, total, sizeof total);
@@ -294,14 +298,36 @@ char *det_streams_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
         return ss_asprintf("stream %" PRIu32 " was created blocking here, and legacy default "
                            "stream work serialized with it %s: %s of GPU time lost (%s at most)",
                            agg->stream_id, times, total, max);
-    if (agg->rule == SS_RULE_DEFAULT_STREAM_LAUNCH && call->first_op != DET_NONE &&
-        ctx->ops[call->first_op].ev->type == SS_EV_KERNEL) {
-        const char *kernel = ctx->log->strings[ctx->ops[call->first_op].ev->u.gpu.name];
+    const char *kernel = launched_kernel(ctx, call);
+    if (agg->rule == SS_RULE_DEFAULT_STREAM_LAUNCH && kernel != NULL)
         return ss_asprintf("kernel '%s' ran on the legacy default stream and serialized with "
                            "other blocking streams %s: %s of GPU time lost (%s at most)",
                            kernel, times, total, max);
-    }
     return ss_asprintf("%s on the legacy default stream serialized with other blocking streams "
                        "%s: %s of GPU time lost (%s at most)",
                        det_call_name(ctx, call), times, total, max);
 }
+
+static char *streams_latent_what(det_ctx *ctx, const det_agg *agg)
+{
+    const det_call *call = &ctx->calls[agg->call];
+    const char *kernel = launched_kernel(ctx, call);
+    if (agg->rule == SS_RULE_DEFAULT_STREAM_LAUNCH && kernel != NULL)
+        return ss_asprintf("kernel '%s' on the legacy default stream while other blocking "
+                           "streams had work",
+                           kernel);
+    if (agg->rule == SS_RULE_DEFAULT_STREAM_LAUNCH ||
+        agg->rule == SS_RULE_DEFAULT_STREAM_ASYNC_CALL)
+        return ss_asprintf("%s on the legacy default stream while other blocking streams had "
+                           "work",
+                           det_call_name(ctx, call));
+    return ss_strdup(det_call_name(ctx, call));
+}
+
+/* SYNC101-103 carry no figures of their own (no fold). */
+const det_family det_family_streams = {
+    .run = streams_run,
+    .latent = streams_latent,
+    .latent_what = streams_latent_what,
+    .message = streams_message,
+};

@@ -16,7 +16,9 @@ static int two_streams(const det_ctx *ctx, const det_opset *set)
     return 0;
 }
 
-int det_syncs_run(det_ctx *ctx)
+/* SYNC401 and SYNC402: synchronizations that blocked at least min_blocked_ns waiting for
+ * device work. Returns 0 or -1. */
+static int syncs_run(det_ctx *ctx)
 {
     det_opset waited = {0};
     int rc = 0;
@@ -47,9 +49,8 @@ int det_syncs_run(det_ctx *ctx)
             .waited = &waited,
             .stream_id = c->row->klass == SS_CLASS_STREAM_SYNC ? c->ev->stream_id : 0,
             .device = det_call_device(ctx, c),
-            .flag = over,
-            .flag_ns = blocked,
-            .aux_call = DET_NONE,
+            .figures.syncs = {.over_synchronized = over,
+                              .over_synchronized_ns = over ? blocked : 0},
         };
         rc = det_report(ctx, &hit);
         c->claimed = 1;
@@ -67,7 +68,9 @@ static int always_synchronizes(ss_api_class klass)
            klass == SS_CLASS_HOST_REGISTER || klass == SS_CLASS_HOST_UNREGISTER;
 }
 
-int det_syncs_latent(det_ctx *ctx)
+/* Latent SYNC401 and SYNC402: stream and event synchronizations, and calls that always
+ * synchronize the device, that blocked less. Returns 0 or -1. */
+static int syncs_latent(det_ctx *ctx)
 {
     det_opset waited = {0};
     int rc = 0;
@@ -101,7 +104,6 @@ int det_syncs_latent(det_ctx *ctx)
             .waited = &waited,
             .stream_id = c->row->klass == SS_CLASS_STREAM_SYNC ? c->ev->stream_id : 0,
             .device = det_call_device(ctx, c),
-            .aux_call = DET_NONE,
             .latent = 1,
         };
         rc = det_report(ctx, &hit);
@@ -110,7 +112,7 @@ int det_syncs_latent(det_ctx *ctx)
     return rc;
 }
 
-char *det_syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+static char *syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     char total[32], max[32], times[32], over[32], text[32];
     ss_format_duration(agg->total_ns, total, sizeof total);
@@ -121,16 +123,40 @@ char *det_syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
         return ss_asprintf("%s blocked the host %s while device work was pending: %s (%s at "
                            "most)",
                            api, times, total, max);
-    snprintf(text, sizeof text, "%" PRIu64, agg->flag_count);
+    uint64_t over_count = agg->figures.syncs.over_synchronized;
+    uint64_t over_ns = agg->figures.syncs.over_synchronized_ns;
+    snprintf(text, sizeof text, "%" PRIu64, over_count);
     ss_finding_add_extra(finding, "over_synchronized", text);
-    snprintf(text, sizeof text, "%" PRIu64, agg->flag_ns);
+    snprintf(text, sizeof text, "%" PRIu64, over_ns);
     ss_finding_add_extra(finding, "over_synchronized_ns", text);
-    if (agg->flag_count == 0)
+    if (over_count == 0)
         return ss_asprintf("%s blocked the host %s waiting for device work: %s (%s at most)", api,
                            times, total, max);
     return ss_asprintf("%s blocked the host %s waiting for device work: %s (%s at most); %" PRIu64
                        " of them (%s) waited for work on two or more streams, where waiting "
                        "for one stream or event may suffice",
-                       api, times, total, max, agg->flag_count,
-                       ss_format_duration(agg->flag_ns, over, sizeof over));
+                       api, times, total, max, over_count,
+                       ss_format_duration(over_ns, over, sizeof over));
 }
+
+static char *syncs_latent_what(det_ctx *ctx, const det_agg *agg)
+{
+    const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
+    if (agg->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL)
+        return ss_asprintf("%s, which synchronizes the device", api);
+    return ss_strdup(api);
+}
+
+static void syncs_fold(det_figures *sum, const det_figures *one)
+{
+    sum->syncs.over_synchronized += one->syncs.over_synchronized;
+    sum->syncs.over_synchronized_ns += one->syncs.over_synchronized_ns;
+}
+
+const det_family det_family_syncs = {
+    .run = syncs_run,
+    .latent = syncs_latent,
+    .latent_what = syncs_latent_what,
+    .message = syncs_message,
+    .fold = syncs_fold,
+};

@@ -10,36 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Figures of one SYNC502 occurrence (a run of kernels), summed per finding. */
-enum {
-    LB_KERNELS,          /* kernels in the run */
-    LB_ITERATIONS,       /* whole repeats of the kernel sequence */
-    LB_PERIOD,           /* kernels per repeat */
-    LB_MEASURED,         /* GPU time from the first kernel's start to the last one's end */
-    LB_PREDICTED,        /* the same kernels replayed as CUDA graphs */
-    LB_BUSY,             /* GPU time of the kernels themselves */
-    LB_IDLE,             /* GPU idle time between them */
-    LB_LAUNCH_API,       /* median duration of one launch call */
-    LB_PER_LAUNCH,       /* median host time from one launch call's entry to the next's */
-    LB_GRAPH_LAUNCHES,   /* graph launches the prediction assumes */
-    LB_GRAPH_ITERATIONS, /* iterations captured per graph in the prediction */
-};
-
-/* Figures of one SYNC503 occurrence (a chain of chunks), summed per finding. */
-enum {
-    PL_CHUNKS,     /* chunks in the chain */
-    PL_MEASURED,   /* first chunk's start to last chunk's end */
-    PL_PREDICTED,  /* first chunk latency + (chunks - 1) x slowest stage */
-    PL_H2D,        /* median copy-in stage, as observed */
-    PL_KERNEL,     /* median compute stage */
-    PL_D2H,        /* median copy-out stage, as observed */
-    PL_H2D_PINNED, /* median copy-in stage at the pinned rate (pageable copies) */
-    PL_D2H_PINNED, /* median copy-out stage at the pinned rate */
-    PL_PAGEABLE,   /* copies whose host side was pageable */
-    PL_RATE_H2D,   /* pinned rate assumed, bytes per microsecond */
-    PL_RATE_D2H,
-};
-
 /* Period search: at most this share (percent) of positions may differ from the position one
  * period later, and at most this many candidate periods are tried per anchor. */
 #define PERIOD_MISMATCH_PERCENT 5
@@ -215,31 +185,33 @@ static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t
     if (predicted * 100 > measured * opt->whatif_max_percent)
         return 0;
 
-    uint64_t figures[DET_FIGURES] = {0};
-    figures[LB_KERNELS] = n;
-    figures[LB_ITERATIONS] = iterations;
-    figures[LB_PERIOD] = period;
-    figures[LB_MEASURED] = measured;
-    figures[LB_PREDICTED] = predicted;
-    figures[LB_BUSY] = busy;
-    figures[LB_IDLE] = idle;
-    figures[LB_LAUNCH_API] = median(scratch->api_ns, n);
-    figures[LB_PER_LAUNCH] = median(scratch->host_ns, n - 1);
-    figures[LB_GRAPH_LAUNCHES] = graph_launches;
-    figures[LB_GRAPH_ITERATIONS] = per_graph;
     det_hit hit = {
         .rule = SS_RULE_LAUNCH_BOUND,
         .call = site,
         .ns = measured - predicted,
         .stream_id = st->stream_id,
         .device = st->device,
-        .aux_call = DET_NONE,
-        .figures = figures,
+        .figures.launch_bound =
+            {
+                .kernels = n,
+                .iterations = iterations,
+                .period = period,
+                .measured_ns = measured,
+                .predicted_ns = predicted,
+                .busy_ns = busy,
+                .idle_ns = idle,
+                .launch_api_ns = median(scratch->api_ns, n),
+                .per_launch_ns = median(scratch->host_ns, n - 1),
+                .graph_launches = graph_launches,
+                .graph_iterations = per_graph,
+            },
     };
     return det_report(ctx, &hit);
 }
 
-int det_launch_bound_run(det_ctx *ctx)
+/* SYNC502: runs of short kernels that the GPU waited between for the host to launch. Returns
+ * 0 or -1. */
+static int launch_bound_run(det_ctx *ctx)
 {
     size_t longest = 0;
     for (size_t s = 0; s < ctx->stream_count; s++) {
@@ -363,30 +335,30 @@ static int flush_chain(det_ctx *ctx, chain *c, const uint64_t *rates)
         uint64_t *scratch = malloc(c->count * sizeof *scratch);
         if (scratch == NULL)
             return -1;
-        uint64_t figures[DET_FIGURES] = {0};
-        figures[PL_CHUNKS] = c->count;
-        figures[PL_H2D] = stage_median(c, STAGE_H2D, 0, scratch);
-        figures[PL_KERNEL] = stage_median(c, STAGE_COMPUTE, 0, scratch);
-        figures[PL_D2H] = stage_median(c, STAGE_D2H, 0, scratch);
-        figures[PL_H2D_PINNED] = stage_median(c, STAGE_H2D, 1, scratch);
-        figures[PL_D2H_PINNED] = stage_median(c, STAGE_D2H, 1, scratch);
+        struct det_pipeline_figures pl = {0};
+        pl.chunks = c->count;
+        pl.h2d_ns = stage_median(c, STAGE_H2D, 0, scratch);
+        pl.kernel_ns = stage_median(c, STAGE_COMPUTE, 0, scratch);
+        pl.d2h_ns = stage_median(c, STAGE_D2H, 0, scratch);
+        pl.h2d_pinned_ns = stage_median(c, STAGE_H2D, 1, scratch);
+        pl.d2h_pinned_ns = stage_median(c, STAGE_D2H, 1, scratch);
         uint64_t bytes = 0;
         for (size_t i = 0; i < c->count; i++) {
-            figures[PL_PAGEABLE] += c->chunks[i].pageable;
+            pl.pageable += c->chunks[i].pageable;
             bytes += c->chunks[i].bytes;
         }
-        figures[PL_RATE_H2D] = rates[STAGE_H2D];
-        figures[PL_RATE_D2H] = rates[STAGE_D2H];
+        pl.h2d_rate = rates[STAGE_H2D];
+        pl.d2h_rate = rates[STAGE_D2H];
         free(scratch);
-        uint64_t in = figures[PL_H2D_PINNED], kernel = figures[PL_KERNEL];
-        uint64_t out = figures[PL_D2H_PINNED];
+        uint64_t in = pl.h2d_pinned_ns, kernel = pl.kernel_ns;
+        uint64_t out = pl.d2h_pinned_ns;
         uint64_t slowest = in > kernel ? in : kernel;
         slowest = out > slowest ? out : slowest;
         uint64_t predicted = in + kernel + out + (c->count - 1) * slowest;
         const chunk *first = &c->chunks[0], *last = &c->chunks[c->count - 1];
         uint64_t measured = last->end > first->start ? last->end - first->start : 0;
-        figures[PL_MEASURED] = measured;
-        figures[PL_PREDICTED] = predicted;
+        pl.measured_ns = measured;
+        pl.predicted_ns = predicted;
         uint32_t call = DET_NONE;
         for (size_t i = 0; i < c->count && call == DET_NONE; i++)
             call = ctx->ops[c->chunks[i].first_op].call;
@@ -401,8 +373,7 @@ static int flush_chain(det_ctx *ctx, chain *c, const uint64_t *rates)
                 .other_streams = c->streams + 1,
                 .other_count = c->stream_count > 0 ? c->stream_count - 1 : 0,
                 .device = op->ev->u.gpu.device,
-                .aux_call = DET_NONE,
-                .figures = figures,
+                .figures.pipeline = pl,
             };
             rc = det_report(ctx, &hit);
         }
@@ -529,7 +500,8 @@ static int pinned_rate(const det_ctx *ctx, uint8_t kind, uint64_t fallback, uint
     return 0;
 }
 
-int det_pipeline_run(det_ctx *ctx)
+/* SYNC503: chains of copy in, kernel, copy out that nothing overlapped. Returns 0 or -1. */
+static int pipeline_run(det_ctx *ctx)
 {
     uint64_t rates[4] = {0};
     if (pinned_rate(ctx, SS_COPY_HTOD, ctx->opt->pinned_bytes_per_us, &rates[STAGE_H2D]) < 0 ||
@@ -589,29 +561,29 @@ static const char *rate_text(uint64_t bytes_per_us, char *buf, size_t size)
 
 static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
-    const uint64_t *f = agg->figures;
+    const struct det_launch_bound_figures *f = &agg->figures.launch_bound;
     uint64_t runs = agg->count ? agg->count : 1;
-    uint64_t kernels = f[LB_KERNELS] ? f[LB_KERNELS] : 1;
-    uint64_t period = f[LB_PERIOD] / runs;
-    uint64_t measured_iteration = f[LB_MEASURED] * period / kernels;
-    uint64_t predicted_iteration = f[LB_PREDICTED] * period / kernels;
-    add_figure(finding, "kernels", f[LB_KERNELS]);
-    add_figure(finding, "iterations", f[LB_ITERATIONS]);
+    uint64_t kernels = f->kernels ? f->kernels : 1;
+    uint64_t period = f->period / runs;
+    uint64_t measured_iteration = f->measured_ns * period / kernels;
+    uint64_t predicted_iteration = f->predicted_ns * period / kernels;
+    add_figure(finding, "kernels", f->kernels);
+    add_figure(finding, "iterations", f->iterations);
     add_figure(finding, "kernels_per_iteration", period);
-    add_figure(finding, "measured_ns", f[LB_MEASURED]);
-    add_figure(finding, "predicted_ns", f[LB_PREDICTED]);
+    add_figure(finding, "measured_ns", f->measured_ns);
+    add_figure(finding, "predicted_ns", f->predicted_ns);
     add_figure(finding, "measured_iteration_ns", measured_iteration);
     add_figure(finding, "predicted_iteration_ns", predicted_iteration);
-    add_figure(finding, "gpu_busy_ns", f[LB_BUSY]);
-    add_figure(finding, "gpu_idle_ns", f[LB_IDLE]);
-    add_figure(finding, "launch_api_ns", f[LB_LAUNCH_API] / runs);
-    add_figure(finding, "per_launch_host_ns", f[LB_PER_LAUNCH] / runs);
-    add_figure(finding, "graph_launches", f[LB_GRAPH_LAUNCHES]);
-    add_figure(finding, "iterations_per_graph", f[LB_GRAPH_ITERATIONS] / runs);
+    add_figure(finding, "gpu_busy_ns", f->busy_ns);
+    add_figure(finding, "gpu_idle_ns", f->idle_ns);
+    add_figure(finding, "launch_api_ns", f->launch_api_ns / runs);
+    add_figure(finding, "per_launch_host_ns", f->per_launch_ns / runs);
+    add_figure(finding, "graph_launches", f->graph_launches);
+    add_figure(finding, "iterations_per_graph", f->graph_iterations / runs);
     add_figure(finding, "saving_ns", agg->total_ns);
 
     char idle[32], measured[32], predicted[32], host[32], api[32], it_m[32], it_p[32];
-    uint64_t idle_percent = f[LB_MEASURED] ? f[LB_IDLE] * 100 / f[LB_MEASURED] : 0;
+    uint64_t idle_percent = f->measured_ns ? f->idle_ns * 100 / f->measured_ns : 0;
     const char *name = ctx->log->strings[ctx->ops[ctx->calls[agg->call].first_op].ev->u.gpu.name];
     return ss_asprintf(
         "%" PRIu64 " kernels (first '%s') were launched one by one and the GPU sat idle %s "
@@ -619,36 +591,35 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
         "inside the launch call. The kernel sequence repeats every %" PRIu64 " kernel%s "
         "(%" PRIu64 " iterations, %s each); replayed as a CUDA graph it would take about %s "
         "(%s per iteration)",
-        f[LB_KERNELS], name[0] ? name : "unknown",
-        ss_format_duration(f[LB_IDLE], idle, sizeof idle), idle_percent,
-        ss_format_duration(f[LB_MEASURED], measured, sizeof measured),
-        ss_format_duration(f[LB_PER_LAUNCH] / runs, host, sizeof host),
-        ss_format_duration(f[LB_LAUNCH_API] / runs, api, sizeof api), period,
-        period == 1 ? "" : "s", f[LB_ITERATIONS],
+        f->kernels, name[0] ? name : "unknown", ss_format_duration(f->idle_ns, idle, sizeof idle),
+        idle_percent, ss_format_duration(f->measured_ns, measured, sizeof measured),
+        ss_format_duration(f->per_launch_ns / runs, host, sizeof host),
+        ss_format_duration(f->launch_api_ns / runs, api, sizeof api), period,
+        period == 1 ? "" : "s", f->iterations,
         ss_format_duration(measured_iteration, it_m, sizeof it_m),
-        ss_format_duration(f[LB_PREDICTED], predicted, sizeof predicted),
+        ss_format_duration(f->predicted_ns, predicted, sizeof predicted),
         ss_format_duration(predicted_iteration, it_p, sizeof it_p));
 }
 
-static char *pipeline_message(const det_agg *agg, ss_finding *finding)
+static char *pipeline_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
-    const uint64_t *f = agg->figures;
+    const struct det_pipeline_figures *f = &agg->figures.pipeline;
     uint64_t runs = agg->count ? agg->count : 1;
-    uint64_t in = f[PL_H2D] / runs, kernel = f[PL_KERNEL] / runs, out = f[PL_D2H] / runs;
-    uint64_t in_pinned = f[PL_H2D_PINNED] / runs, out_pinned = f[PL_D2H_PINNED] / runs;
-    add_figure(finding, "chunks", f[PL_CHUNKS]);
-    add_figure(finding, "measured_ns", f[PL_MEASURED]);
-    add_figure(finding, "predicted_ns", f[PL_PREDICTED]);
+    uint64_t in = f->h2d_ns / runs, kernel = f->kernel_ns / runs, out = f->d2h_ns / runs;
+    uint64_t in_pinned = f->h2d_pinned_ns / runs, out_pinned = f->d2h_pinned_ns / runs;
+    add_figure(finding, "chunks", f->chunks);
+    add_figure(finding, "measured_ns", f->measured_ns);
+    add_figure(finding, "predicted_ns", f->predicted_ns);
     add_figure(finding, "stage_h2d_ns", in);
     add_figure(finding, "stage_kernel_ns", kernel);
     add_figure(finding, "stage_d2h_ns", out);
     add_figure(finding, "saving_ns", agg->total_ns);
-    add_figure(finding, "pageable_copies", f[PL_PAGEABLE]);
-    if (f[PL_PAGEABLE]) {
+    add_figure(finding, "pageable_copies", f->pageable);
+    if (f->pageable) {
         add_figure(finding, "stage_h2d_pinned_ns", in_pinned);
         add_figure(finding, "stage_d2h_pinned_ns", out_pinned);
-        add_figure(finding, "pinned_h2d_bytes_per_us", f[PL_RATE_H2D] / runs);
-        add_figure(finding, "pinned_d2h_bytes_per_us", f[PL_RATE_D2H] / runs);
+        add_figure(finding, "pinned_h2d_bytes_per_us", f->h2d_rate / runs);
+        add_figure(finding, "pinned_d2h_bytes_per_us", f->d2h_rate / runs);
     }
 
     uint64_t slowest = in_pinned > kernel ? in_pinned : kernel;
@@ -659,29 +630,73 @@ static char *pipeline_message(const det_agg *agg, ss_finding *finding)
         "overlapping them: %s; double-buffered they would take about %s (the first chunk, then "
         "%" PRIu64 " times the slowest stage, %s). Stages per chunk (median): copy in %s, "
         "kernel %s, copy out %s",
-        f[PL_CHUNKS], ss_format_duration(f[PL_MEASURED], measured, sizeof measured),
-        ss_format_duration(f[PL_PREDICTED], predicted, sizeof predicted),
-        f[PL_CHUNKS] >= runs ? (f[PL_CHUNKS] - runs) / runs : 0,
+        f->chunks, ss_format_duration(f->measured_ns, measured, sizeof measured),
+        ss_format_duration(f->predicted_ns, predicted, sizeof predicted),
+        f->chunks >= runs ? (f->chunks - runs) / runs : 0,
         ss_format_duration(slowest, t_slow, sizeof t_slow),
         ss_format_duration(in, t_in, sizeof t_in), ss_format_duration(kernel, t_k, sizeof t_k),
         ss_format_duration(out, t_out, sizeof t_out));
-    if (f[PL_PAGEABLE] == 0)
+    if (f->pageable == 0)
         return text;
     char r_in[32], r_out[32];
     char *more = ss_asprintf("%s. The copies used pageable host memory, which cannot overlap: "
                              "with pinned buffers (at %s in and %s out) copy in would take "
                              "%s and copy out %s, as the prediction assumes",
-                             text, rate_text(f[PL_RATE_H2D] / runs, r_in, sizeof r_in),
-                             rate_text(f[PL_RATE_D2H] / runs, r_out, sizeof r_out),
+                             text, rate_text(f->h2d_rate / runs, r_in, sizeof r_in),
+                             rate_text(f->d2h_rate / runs, r_out, sizeof r_out),
                              ss_format_duration(in_pinned, t_in, sizeof t_in),
                              ss_format_duration(out_pinned, t_out, sizeof t_out));
     free(text);
     return more;
 }
 
-char *det_whatif_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+static void launch_bound_fold(det_figures *sum, const det_figures *one)
 {
-    if (agg->rule == SS_RULE_LAUNCH_BOUND)
-        return launch_bound_message(ctx, agg, finding);
-    return pipeline_message(agg, finding);
+    struct det_launch_bound_figures *s = &sum->launch_bound;
+    const struct det_launch_bound_figures *o = &one->launch_bound;
+    s->kernels += o->kernels;
+    s->iterations += o->iterations;
+    s->period += o->period;
+    s->measured_ns += o->measured_ns;
+    s->predicted_ns += o->predicted_ns;
+    s->busy_ns += o->busy_ns;
+    s->idle_ns += o->idle_ns;
+    s->launch_api_ns += o->launch_api_ns;
+    s->per_launch_ns += o->per_launch_ns;
+    s->graph_launches += o->graph_launches;
+    s->graph_iterations += o->graph_iterations;
 }
+
+static void pipeline_fold(det_figures *sum, const det_figures *one)
+{
+    struct det_pipeline_figures *s = &sum->pipeline;
+    const struct det_pipeline_figures *o = &one->pipeline;
+    s->chunks += o->chunks;
+    s->measured_ns += o->measured_ns;
+    s->predicted_ns += o->predicted_ns;
+    s->h2d_ns += o->h2d_ns;
+    s->kernel_ns += o->kernel_ns;
+    s->d2h_ns += o->d2h_ns;
+    s->h2d_pinned_ns += o->h2d_pinned_ns;
+    s->d2h_pinned_ns += o->d2h_pinned_ns;
+    s->pageable += o->pageable;
+    s->h2d_rate += o->h2d_rate;
+    s->d2h_rate += o->d2h_rate;
+}
+
+/* The what-if families: their figures are summed over the runs or chains of a finding (the
+ * messages divide by the count where they mean one run's), and they read repeated work by
+ * definition, so their findings are never startup work. */
+const det_family det_family_launch_bound = {
+    .run = launch_bound_run,
+    .message = launch_bound_message,
+    .fold = launch_bound_fold,
+    .repeated_work = 1,
+};
+
+const det_family det_family_pipeline = {
+    .run = pipeline_run,
+    .message = pipeline_message,
+    .fold = pipeline_fold,
+    .repeated_work = 1,
+};
