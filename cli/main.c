@@ -7,19 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct subcommand {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary;
-} subcommand;
-
-static const subcommand subcommands[] = {
-    {"lint", ss_cli_lint, "find implicit synchronization in CUDA sources (libclang)"},
-    {"run", ss_cli_run, "run a program and report the implicit synchronizations it hits"},
-    {"analyze", ss_cli_analyze, "run the runtime detectors over a recorded trace"},
-    {"report", ss_cli_report, "turn lint and run results into one HTML page"},
-    {"rules", ss_cli_rules, "list the rule catalog"},
-    {"explain", ss_cli_explain, "print a rule's explanation and fix"},
+/* The subcommands of cli/commands.def, in its order: ss_cli_<id> runs each. */
+static int (*const subcommands[])(int argc, char **argv) = {
+#define SS_COMMAND(id, summary, usage, description, exit_status) ss_cli_##id,
+#include "commands.def"
 };
 
 #if defined(__has_feature)
@@ -48,9 +39,11 @@ const char *__lsan_default_suppressions(void)
 
 static void usage(FILE *out)
 {
+    size_t n;
+    const ss_command_info *commands = ss_cli_commands(&n);
     fprintf(out, "usage: syncscope <command> [options]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-        fprintf(out, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
+    for (size_t i = 0; i < n; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
     fprintf(out, "\nsyncscope <command> --help shows a command's options.\n");
 }
 
@@ -71,26 +64,54 @@ const char *ss_cli_self_dir(void)
     return dir;
 }
 
+/* Refuses the unknown command 'name', with the nearest command when one is near. */
+static void unknown_command(const char *name)
+{
+    size_t n;
+    const ss_command_info *commands = ss_cli_commands(&n);
+    const char *names[16];
+    for (size_t i = 0; i < n && i < 16; i++)
+        names[i] = commands[i].name;
+    const char *near = ss_cli_suggest(name, names, n < 16 ? n : 16);
+    if (near != NULL) {
+        ss_log_error("unknown command '%s' (did you mean '%s'?)", name, near);
+    } else {
+        ss_log_error("unknown command '%s'", name);
+        usage(stderr);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
         return SS_EXIT_ERROR;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-        strcmp(argv[1], "help") == 0) {
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
+        (strcmp(name, "help") == 0 && argc == 2)) {
         usage(stdout);
         return SS_EXIT_CLEAN;
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (strcmp(name, "--version") == 0) {
         printf("syncscope %s\n", SS_VERSION);
         return SS_EXIT_CLEAN;
     }
-    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++) {
-        if (strcmp(argv[1], subcommands[i].name) == 0)
-            return subcommands[i].run(argc - 1, argv + 1);
+    /* "syncscope help lint" is "syncscope lint --help". */
+    int help = strcmp(name, "help") == 0 && argc == 3;
+    if (help)
+        name = argv[2];
+    size_t n;
+    const ss_command_info *commands = ss_cli_commands(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(name, commands[i].name) != 0)
+            continue;
+        if (help) {
+            ss_cli_write_help(stdout, commands[i].bit);
+            return SS_EXIT_CLEAN;
+        }
+        return subcommands[i](argc - 1, argv + 1);
     }
-    ss_log_error("unknown command '%s'", argv[1]);
-    usage(stderr);
+    unknown_command(name);
     return SS_EXIT_ERROR;
 }

@@ -10,36 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void usage(FILE *out)
-{
-    fputs("usage: syncscope report [options] INPUT... [-o report.html]\n"
-          "\n"
-          "Writes one self-contained HTML page (no network access, works opened from disk)\n"
-          "for lint and run results. Lint findings and run findings on the same call site\n"
-          "(same rule, file and line) are shown once, as predicted and observed.\n"
-          "\n"
-          "inputs (any number, any order):\n"
-          "  RESULT.json           a result of `syncscope lint --format json` or a run's JSON\n"
-          "                        (one per process or rank)\n"
-          "  TRACE.sstrace         a trace of `syncscope run --trace`: analyzed as\n"
-          "                        `syncscope analyze` would, and drawn as a timeline\n"
-          "\n"
-          "options:\n"
-          "  -o, --output FILE     the page to write (default report.html; - for standard output)\n"
-          "  --trace FILE          the trace of the run JSON given just before, for the timeline\n"
-          "                        (default: X.sstrace beside X.json, when it exists)\n"
-          "  --no-trace            draw no timeline\n"
-          "  --root DIR            the folder paths are shown relative to and joined on; source\n"
-          "                        excerpts are read only from regular files inside it\n"
-          "                        (default: the current directory)\n"
-          "  --no-sources          embed no source excerpts\n"
-          "  --title TEXT          the page title (default: syncscope report)\n"
-          "  --format html         the only format of this command\n"
-          "\n"
-          "exit status: 0 written, 2 usage or input error\n",
-          out);
-}
-
 /* One input: a result, and the trace drawn for it (owned). */
 typedef struct report_input {
     const char *path;
@@ -79,8 +49,10 @@ static char *trace_beside(const char *json_path)
     return NULL;
 }
 
-/* Reads every input's result and trace. Returns 0, or -1 with a message printed. */
-static int load_input(report_input *in, int use_traces)
+/* Reads an input's result and trace: a trace is analyzed as `syncscope analyze` would, with
+ * the settings its run recorded ('verbose': said on stderr). Returns 0, or -1 with a message
+ * printed. */
+static int load_input(report_input *in, int use_traces, int verbose)
 {
     char err[1024];
     if (in->is_trace) {
@@ -90,9 +62,11 @@ static int load_input(report_input *in, int use_traces)
         }
         in->have_log = 1;
         ss_result_init(&in->result, SS_RESULT_RUN);
-        ss_detect_options options;
-        ss_detect_options_default(&options);
-        if (ss_detect_run(&in->log, &options, &in->result) < 0) {
+        ss_cli_detect d;
+        ss_cli_detect_init(&d, &in->log, NULL, NULL, in->path, verbose);
+        int rc = ss_detect_run(&in->log, &d.options, &in->result);
+        ss_cli_detect_free(&d);
+        if (rc < 0) {
             ss_log_error("out of memory while analyzing '%s'", in->path);
             return -1;
         }
@@ -115,6 +89,8 @@ static int load_input(report_input *in, int use_traces)
     }
     char *found = in->trace_path ? NULL : trace_beside(in->path);
     const char *trace = in->trace_path ? in->trace_path : found;
+    if (trace && verbose)
+        ss_log_note("%s: timeline from %s", in->path, trace);
     if (trace) {
         if (ss_trace_read(trace, &in->log, err, sizeof err) < 0) {
             ss_log_error("%s", err);
@@ -140,123 +116,132 @@ static int write_html(FILE *out, void *context)
     return ss_report_write_html(out, pg->results, pg->count, pg->options);
 }
 
-int ss_cli_report(int argc, char **argv)
+/* The inputs of the command line, in order, each --trace given to the run JSON named just
+ * before it. Returns the number, or -1 with a message printed. */
+static ssize_t collect_inputs(const ss_cli_args *args, report_input *inputs)
 {
-    const char *output = "report.html";
+    for (size_t i = 0; i < args->operand_count; i++) {
+        inputs[i].path = args->operands[i];
+        inputs[i].is_trace = is_trace_file(args->operands[i]);
+    }
+    for (size_t i = 0; i < args->given_count; i++) {
+        const ss_cli_given *given = &args->given[i];
+        if (given->opt != SS_OPT_REPORT_TRACE)
+            continue;
+        if (given->operands_before == 0 || inputs[given->operands_before - 1].is_trace) {
+            ss_log_error("--trace follows the run JSON it belongs to");
+            return -1;
+        }
+        inputs[given->operands_before - 1].trace_path = given->value;
+    }
+    if (args->operand_count == 0) {
+        ss_log_error("report needs at least one lint or run result (see syncscope report --help)");
+        return -1;
+    }
+    return (ssize_t)args->operand_count;
+}
+
+/* --root: the folder named (DIR, or TO of FROM=TO) must be one. Returns 0, or -1 with a
+ * message printed. */
+static int check_root(const ss_cli_args *args, ss_cli_root *root, const char **folder)
+{
+    const char *value = ss_cli_value(args, SS_OPT_REPORT_ROOT);
+    *folder = NULL;
+    if (value == NULL)
+        return 0;
+    if (ss_cli_root_parse(value, root) != 0)
+        return -1;
+    const char *eq = strchr(value, '=');
+    *folder = eq ? eq + 1 : value;
+    struct stat st;
+    if (stat(*folder, &st) != 0) {
+        ss_log_error("--root '%s': %s", *folder, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        ss_log_error("--root '%s': not a folder", *folder);
+        return -1;
+    }
+    return 0;
+}
+
+/* The page of 'n' loaded inputs, written where -o says. Returns 0, or -1 with a message
+ * printed. */
+static int write_page(const ss_cli_args *args, report_input *inputs, size_t n,
+                      ss_html_options *options)
+{
+    const ss_result **results = ss_calloc(n, sizeof *results);
+    const ss_event_log **traces = ss_calloc(n, sizeof *traces);
+    const char **names = ss_calloc(n, sizeof *names);
+    for (size_t i = 0; i < n; i++) {
+        results[i] = &inputs[i].result;
+        traces[i] = inputs[i].have_log ? &inputs[i].log : NULL;
+        names[i] = inputs[i].path;
+    }
+    options->inputs = names;
+    options->input_count = n;
+    options->traces = traces;
+    page pg = {results, n, options};
+    const char *output = ss_cli_value(args, SS_OPT_REPORT_OUTPUT);
+    /* Standard output for "-", else atomically: a temporary file beside it, then rename. */
+    int rc = ss_write_output(output ? output : "report.html", write_html, &pg);
+    free(results);
+    free(traces);
+    free(names);
+    return rc == 0 ? 0 : -1;
+}
+
+/* Loads the inputs, maps their paths (--root FROM=TO) and writes the page. Returns the exit
+ * status. */
+static int report(const ss_cli_args *args, report_input *inputs, size_t n)
+{
     ss_html_options options;
     memset(&options, 0, sizeof options);
-    int use_traces = 1;
-    report_input *inputs = calloc((size_t)argc, sizeof *inputs);
-    if (inputs == NULL) {
-        ss_log_error("out of memory");
-        return SS_EXIT_ERROR;
-    }
-    size_t n = 0;
+    options.no_sources = ss_cli_has(args, SS_OPT_NO_SOURCES);
+    options.title = ss_cli_value(args, SS_OPT_TITLE);
+    ss_cli_root root = {NULL, NULL};
     int status = SS_EXIT_ERROR;
-
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes_value = 1;
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
-            free(inputs);
-            return SS_EXIT_CLEAN;
-        } else if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
-            output = value;
-        } else if (strcmp(arg, "--format") == 0) {
-            if (value != NULL && strcmp(value, "html") != 0) {
-                ss_log_error("report writes html only (got '%s'); lint and run write the "
-                             "other formats",
-                             value);
-                goto out;
-            }
-        } else if (strcmp(arg, "--trace") == 0) {
-            if (n == 0 || inputs[n - 1].is_trace) {
-                ss_log_error("--trace follows the run JSON it belongs to");
-                goto out;
-            }
-            inputs[n - 1].trace_path = value;
-        } else if (strcmp(arg, "--no-trace") == 0) {
-            use_traces = 0;
-            takes_value = 0;
-        } else if (strcmp(arg, "--no-sources") == 0) {
-            options.no_sources = 1;
-            takes_value = 0;
-        } else if (strcmp(arg, "--root") == 0) {
-            options.root = value;
-        } else if (strcmp(arg, "--title") == 0) {
-            options.title = value;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            ss_log_error("report: unknown option '%s' (syncscope report --help lists them)", arg);
-            goto out;
-        } else {
-            takes_value = 0;
-            inputs[n].path = arg;
-            inputs[n].is_trace = is_trace_file(arg);
-            n++;
-        }
-        if (takes_value) {
-            if (value == NULL) {
-                ss_log_error("%s needs a value", arg);
-                goto out;
-            }
-            i++;
-        }
+    if (check_root(args, &root, &options.root) != 0) {
+        ss_cli_root_free(&root);
+        return status;
     }
-    struct stat root_st;
-    if (options.root && stat(options.root, &root_st) != 0) {
-        ss_log_error("--root '%s': %s", options.root, strerror(errno));
-        goto out;
-    }
-    if (options.root && !S_ISDIR(root_st.st_mode)) {
-        ss_log_error("--root '%s': not a folder", options.root);
-        goto out;
-    }
-    if (n == 0) {
-        ss_log_error("report needs at least one lint or run result");
-        usage(stderr);
-        goto out;
-    }
-
-    const ss_result **results = calloc(n, sizeof *results);
-    const ss_event_log **traces = calloc(n, sizeof *traces);
-    const char **names = calloc(n, sizeof *names);
-    if (results == NULL || traces == NULL || names == NULL) {
-        ss_log_error("out of memory");
-        free(results);
-        free(traces);
-        free(names);
-        goto out;
-    }
+    int use_traces = !ss_cli_has(args, SS_OPT_NO_TRACE);
+    int verbose = ss_cli_has(args, SS_OPT_TRACE_VERBOSE);
     size_t loaded = 0;
-    for (; loaded < n; loaded++) {
-        if (load_input(&inputs[loaded], use_traces) < 0)
-            break;
-        results[loaded] = &inputs[loaded].result;
-        traces[loaded] = inputs[loaded].have_log ? &inputs[loaded].log : NULL;
-        names[loaded] = inputs[loaded].path;
+    int failed = 0;
+    for (; loaded < n && !failed; loaded++) {
+        failed = load_input(&inputs[loaded], use_traces, verbose) != 0;
+        if (!failed && root.from != NULL)
+            ss_cli_root_apply(&root, &inputs[loaded].result);
     }
-    if (loaded == n) {
-        options.inputs = names;
-        options.input_count = n;
-        options.traces = traces;
-        page pg = {results, n, &options};
-        /* Standard output for "-", else atomically: a temporary file beside it, then rename. */
-        if (ss_write_output(output, write_html, &pg) == 0)
-            status = SS_EXIT_CLEAN;
-    } else {
-        loaded++; /* the failed input may hold a partial result */
-    }
-    for (size_t i = 0; i < loaded && i < n; i++) {
+    if (!failed && write_page(args, inputs, n, &options) == 0)
+        status = SS_EXIT_CLEAN;
+    /* A failed input may hold a partial result. */
+    for (size_t i = 0; i < loaded; i++) {
         ss_result_free(&inputs[i].result);
         if (inputs[i].have_log)
             ss_evlog_free(&inputs[i].log);
     }
-    free(results);
-    free(traces);
-    free(names);
-out:
+    ss_cli_root_free(&root);
+    return status;
+}
+
+int ss_cli_report(int argc, char **argv)
+{
+    ss_cli_args args;
+    int rc = ss_cli_parse(SS_CMD_REPORT, argc, argv, 0, &args);
+    int status = rc > 0 ? SS_EXIT_CLEAN : SS_EXIT_ERROR;
+    report_input *inputs = ss_calloc((size_t)argc + 1, sizeof *inputs);
+    const char *format = rc == 0 ? ss_cli_value(&args, SS_OPT_REPORT_FORMAT) : NULL;
+    if (format != NULL && strcmp(format, "html") != 0) {
+        ss_log_error("report writes html only (got '%s'); lint and run write the other formats",
+                     format);
+    } else if (rc == 0) {
+        ssize_t n = collect_inputs(&args, inputs);
+        if (n > 0)
+            status = report(&args, inputs, (size_t)n);
+    }
     free(inputs);
+    ss_cli_args_free(&args);
     return status;
 }

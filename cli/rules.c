@@ -20,15 +20,15 @@ static const char *halves_name(int halves)
 
 int ss_cli_rules(int argc, char **argv)
 {
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        printf("usage: syncscope rules\n\nLists every rule: ID, name, default severity, "
-               "which halves detect it, summary.\n");
-        return SS_EXIT_CLEAN;
+    ss_cli_args args;
+    int rc = ss_cli_parse(SS_CMD_RULES, argc, argv, 0, &args);
+    if (rc == 0 && args.operand_count > 0) {
+        ss_log_error("rules takes no arguments (got '%s')", args.operands[0]);
+        rc = -1;
     }
-    if (argc > 1) {
-        ss_log_error("rules takes no arguments (got '%s')", argv[1]);
-        return SS_EXIT_ERROR;
-    }
+    ss_cli_args_free(&args);
+    if (rc != 0)
+        return rc > 0 ? SS_EXIT_CLEAN : SS_EXIT_ERROR;
     size_t n;
     const ss_rule *rules = ss_rules_all(&n);
     for (size_t i = 0; i < n; i++)
@@ -39,17 +39,24 @@ int ss_cli_rules(int argc, char **argv)
 
 int ss_cli_explain(int argc, char **argv)
 {
-    if (argc != 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        FILE *out = argc == 2 ? stdout : stderr;
-        fprintf(out, "usage: syncscope explain RULE   (an ID like SYNC201 or a name like "
-                     "pageable-async-copy)\n");
-        return argc == 2 ? SS_EXIT_CLEAN : SS_EXIT_ERROR;
+    ss_cli_args args;
+    int rc = ss_cli_parse(SS_CMD_EXPLAIN, argc, argv, 0, &args);
+    const ss_rule *rule = NULL;
+    if (rc == 0 && args.operand_count != 1) {
+        if (args.operand_count == 0)
+            ss_log_error("explain needs a rule: an ID like SYNC201 or a name like "
+                         "pageable-async-copy (syncscope rules lists them)");
+        else
+            ss_log_error("explain takes one rule (got '%s' and '%s')", args.operands[0],
+                         args.operands[1]);
+        rc = -1;
+    } else if (rc == 0) {
+        rule = ss_cli_find_rule(NULL, args.operands[0]);
+        rc = rule ? 0 : -1;
     }
-    const ss_rule *rule = ss_rules_find(argv[1]);
-    if (rule == NULL) {
-        ss_log_error("unknown rule '%s' (syncscope rules lists them)", argv[1]);
-        return SS_EXIT_ERROR;
-    }
+    ss_cli_args_free(&args);
+    if (rc != 0)
+        return rc > 0 ? SS_EXIT_CLEAN : SS_EXIT_ERROR;
     printf("%s %s (%s; detected by %s)\n\n%s.\n\n%s\n", rule->id, rule->name,
            ss_severity_name(rule->severity), halves_name(rule->halves), rule->summary,
            rule->explanation);

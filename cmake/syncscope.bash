@@ -8,12 +8,13 @@ _syncscope_commands()
     "$1" --help 2>/dev/null | sed -n '/^commands:$/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p'
 }
 
-# The options of command $2, from the lines of its --help that start with an option.
+# The options of command $2, from the lines of its --help that start with an option (two
+# blanks, then a dash; the wrapped lines of a description are indented further).
 _syncscope_options()
 {
     local line word
-    "$1" "$2" --help 2>/dev/null | while read -r line; do
-        [[ $line == -* ]] || continue
+    "$1" "$2" --help 2>/dev/null | while IFS= read -r line; do
+        [[ $line == "  -"* ]] || continue
         for word in $line; do
             word=${word%,}
             word=${word%%=*}

@@ -64,9 +64,9 @@ expect 9 "--fail-over 1ms --error-exitcode 9" "$SS" analyze --fail-on none --fai
 has err 1 "syncscope: gate: failed: findings do not fail it (--fail-on none); 1.02 ms blocked, over the budget of 1.00 ms"
 expect 0 "--fail-over 1.1ms" "$SS" analyze --fail-on none --fail-over 1.1ms "$SYNC301"
 expect 2 "--fail-over 2x" "$SS" analyze --fail-over 2x "$SYNC301"
-has err 1 "syncscope: error: --fail-over takes a share of the wall time such as 2% or a duration such as 50ms (got '2x')"
+has err 1 "syncscope: error: --fail-over needs a share of the wall time such as 2% or a duration such as 50ms (got '2x')"
 expect 2 "--error-exitcode 256" "$SS" analyze --error-exitcode 256 "$SYNC301"
-has err 1 "syncscope: error: --error-exitcode takes an exit status from 0 to 255 (got '256')"
+has err 1 "syncscope: error: --error-exitcode needs an exit status from 0 to 255 (got '256')"
 expect 2 "--profile-from-start maybe" "$SS" analyze --profile-from-start maybe "$SYNC301"
 # A share of the wall time needs the wall time (a hand-made trace without wall_ns).
 grep -v '^meta wall_ns ' "$SYNC301" >nowall.sstrace
@@ -156,7 +156,7 @@ if "$SS" run --help | grep -q -- '--error-exitcode'; then
     has out 1 "got TERM"
     # Values are checked before the program starts.
     expect 2 "run: --fail-over bad" "$SS" run --error-exitcode 3 --fail-over 5 -- true
-    has err 1 "syncscope: error: --fail-over '5': expected a share of the wall time such as 2% or a duration such as 50ms"
+    has err 1 "syncscope: error: --fail-over needs a share of the wall time such as 2% or a duration such as 50ms (got '5')"
     expect 2 "run: --error-exitcode 300" "$SS" run --error-exitcode 300 -- true
     expect 2 "run: --fail-on bad" "$SS" run --fail-on warnings -- true
     expect 2 "run: --baseline broken" "$SS" run --baseline broken.json -- true

@@ -474,7 +474,8 @@ START_TEST(test_malformed_config_and_baseline)
     const char *severity[] = {"--severity", "SYNC101", "src", NULL};
     expect_error(severity, "syncscope: error: --severity needs RULE=LEVEL (got 'SYNC101')\n");
     const char *rule[] = {"--disable", "SYNC999", "src", NULL};
-    expect_error(rule, "syncscope: error: --disable: unknown rule 'SYNC999'\n");
+    expect_error(rule, "syncscope: error: --disable: unknown rule 'SYNC999' (syncscope rules "
+                       "lists them)\n");
     const char *jobs[] = {"-j", "0", "src", NULL};
     expect_error(jobs, "syncscope: error: -j needs a number of jobs from 1 to 1024 (got '0')\n");
     remove_work_dir();
