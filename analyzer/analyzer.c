@@ -2,7 +2,11 @@
  * compile_commands.json), checks that each is a readable text source, runs the
  * per-translation-unit analysis over them on worker threads (or takes it from the cache),
  * and merges, configures and suppresses the findings in a stable order. */
-#include "internal.h"
+#include "analyzer.h"
+#include "cache.h"
+#include "compdb.h"
+#include "flags.h"
+#include "tu.h"
 
 #include <dirent.h>
 #include <dlfcn.h>

@@ -1,5 +1,6 @@
 /* ast.c: small libclang cursor helpers shared by the checks and the dataflow. */
-#include "internal.h"
+#include "ast.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

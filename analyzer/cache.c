@@ -1,6 +1,8 @@
 /* cache.c: the per-translation-unit result cache: an unchanged unit (same arguments, same
  * content of every file it read) is not parsed again. */
-#include "internal.h"
+#include "cache.h"
+#include "flags.h"
+#include "tu.h"
 
 #include <cjson/cJSON.h>
 #include <dirent.h>

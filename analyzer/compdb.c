@@ -1,6 +1,7 @@
 /* compdb.c: reads compile_commands.json (both the "command" and the "arguments" form) and
  * expands the response files its command lines name. */
-#include "internal.h"
+#include "compdb.h"
+#include "report.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* cxerror.c: libclang error codes in words, for messages. */
-#include "internal.h"
+#include "tu.h"
 
 const char *ss_cx_error_words(enum CXErrorCode code)
 {

@@ -2,7 +2,9 @@
  * variable, a field of a local struct, the elements of a local array). Conservative: what
  * it cannot bound it reports as an SS_DEF_UNKNOWN definition. Stream checks use it to prove
  * "always the legacy stream"; provenance checks can use it to prove "always malloc'ed". */
-#include "internal.h"
+#include "dataflow.h"
+#include "ast.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,9 @@
  * input like any other: an option such as -MJ FILE, -Wp,-MD,FILE or -Xclang -load would
  * otherwise make the analyzer write files or load code. What is dropped is said, on request,
  * one line per argument. */
-#include "internal.h"
+#include "flags.h"
+#include "compdb.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,10 @@
 /* provenance.c: where a host pointer's buffer comes from (pageable, pinned, registered,
  * managed or unknown), followed within one function through the reaching definitions of
  * dataflow.c; the allocation names come from rules/host_memory.def and cuda_api.def. */
-#include "internal.h"
+#include "ast.h"
+#include "dataflow.h"
+#include "report.h"
+#include "scope.h"
 
 #include <stdio.h>
 #include <stdlib.h>

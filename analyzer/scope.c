@@ -1,6 +1,8 @@
 /* scope.c: where a call sits inside its function: the loops around it (also through local
  * lambdas called from a loop) and whether a loop launches kernels or enqueues device work. */
-#include "internal.h"
+#include "scope.h"
+#include "ast.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>

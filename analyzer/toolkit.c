@@ -1,6 +1,9 @@
 /* toolkit.c: finds the CUDA toolkit and supplies the parse arguments, the
  * texture_fetch_functions.h shim and the bundled declarations used without a toolkit. */
-#include "internal.h"
+#include "analyzer.h"
+#include "compdb.h"
+#include "flags.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,11 @@
 /* tu.c: analyzes one translation unit: parses it, turns parse errors into diagnostics,
  * walks the AST and dispatches calls to the checks by API class and launch syntax. */
-#include "internal.h"
+#include "tu.h"
+#include "ast.h"
+#include "cache.h"
+#include "checks.h"
+#include "flags.h"
+#include "scope.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -1,7 +1,9 @@
 /* capture.c: SYNC501, calls between cudaStreamBeginCapture and cudaStreamEndCapture that
  * invalidate or fail the stream capture. Tracked within one function, along straight-line
  * code and simple branches (docs/lint.md, "SYNC501"). */
-#include "internal.h"
+#include "ast.h"
+#include "checks.h"
+#include "scope.h"
 
 #include <stdlib.h>
 #include <string.h>

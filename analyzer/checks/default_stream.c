@@ -1,6 +1,9 @@
 /* default_stream.c: SYNC101 (kernel launches on the legacy default stream) and SYNC102
  * (asynchronous calls on the legacy default stream). */
-#include "internal.h"
+#include "ast.h"
+#include "checks.h"
+#include "dataflow.h"
+#include "scope.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,8 @@
 /* loops.c: SYNC401 (explicit synchronization inside a loop that enqueues device work) and
  * SYNC402 (device-wide synchronizing calls, such as cudaMalloc, inside such a loop). */
-#include "internal.h"
+#include "ast.h"
+#include "checks.h"
+#include "scope.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,9 @@
 /* pageable_copy.c: SYNC201, asynchronous copies whose host buffer is provably pageable (the
  * copy is staged and the call blocks the host, so it overlaps with nothing). */
-#include "internal.h"
+#include "ast.h"
+#include "checks.h"
+#include "dataflow.h"
+#include "scope.h"
 
 #include <stdlib.h>
 #include <string.h>

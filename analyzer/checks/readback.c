@@ -1,7 +1,10 @@
 /* readback.c: SYNC301, a single value read back from the device that makes the host wait for
  * all queued work: small device-to-host copies, Thrust element reads and value-returning
  * algorithms, libtorch item()/cpu()/nonzero() and friends (names from rules/readback.def). */
-#include "internal.h"
+#include "ast.h"
+#include "checks.h"
+#include "dataflow.h"
+#include "scope.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,7 @@
 /* stream_create.c: SYNC103, streams created as blocking streams, with the fix-it that makes
  * them non-blocking. */
-#include "internal.h"
+#include "ast.h"
+#include "checks.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,10 @@
 /* sync_copy.c: SYNC202, host-blocking synchronous copies and memsets in code that otherwise
  * pipelines work (a function that uses a non-default stream, or a loop that launches
  * kernels). */
-#include "internal.h"
+#include "ast.h"
+#include "checks.h"
+#include "dataflow.h"
+#include "scope.h"
 
 #include <stdlib.h>
 

@@ -51,7 +51,7 @@ private_part() {
     case $1 in
     report_int.h) echo report ;;
     detect_int.h) echo detect ;;
-    internal.h | cuda_decls.h | policy.h | policy_int.h) echo analyzer ;;
+    internal.h | cuda_decls.h | policy.h | policy_int.h | ast.h | cache.h | checks.h | compdb.h | dataflow.h | flags.h | scope.h | tu.h) echo analyzer ;;
     args.h | capture.h | python.h | store.h) echo interpose ;;
     cli.h) echo cli ;;
     *) echo "" ;;

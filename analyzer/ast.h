@@ -1,0 +1,51 @@
+/* ast.h: small libclang cursor helpers shared by the checks and the dataflow (ast.c),
+ * and the text and names of expressions, declarations and types (provenance.c). Private to
+ * the analyzer. */
+#ifndef SS_ANALYZER_AST_H
+#define SS_ANALYZER_AST_H
+
+#include <clang-c/Index.h>
+#include <stddef.h>
+
+/* The cursor with casts, parentheses and implicit conversions peeled off. */
+CXCursor ss_ast_strip(CXCursor expr);
+/* The 'index'-th child of 'parent', or a null cursor. */
+CXCursor ss_ast_child(CXCursor parent, unsigned index);
+unsigned ss_ast_child_count(CXCursor parent);
+/* Whether 'c' is a null or invalid cursor. */
+int ss_ast_is_null(CXCursor c);
+/* Start offset of a cursor's extent, at its expansion location. */
+unsigned ss_ast_offset(CXCursor c);
+/* Start and end offsets (expansion locations) of a cursor's extent. */
+void ss_ast_range(CXCursor c, unsigned *begin, unsigned *end);
+/* Whether two cursors are the same node: cursors reached by different walks may differ in
+ * the parent they carry, so kind and extent decide. */
+int ss_ast_same_node(CXCursor a, CXCursor b);
+/* The integer value of a constant expression 'expr'. Returns 0, or -1 when not constant. */
+int ss_ast_eval_int(CXCursor expr, long long *value);
+/* The name of the function a call calls (the referenced declaration's name), malloc'ed, or
+ * NULL. */
+char *ss_ast_callee_name(CXCursor call);
+/* The text of 'file' between offsets 'begin' and 'end' with every run of whitespace folded
+ * to one space, malloc'ed, or NULL when it is unreadable, out of the file or longer than
+ * 'max' bytes. */
+char *ss_ast_file_text(CXTranslationUnit tu, CXFile file, unsigned begin, unsigned end, size_t max);
+/* Whether 'c' lies in a system header (or has no location). */
+int ss_ast_in_system_header(CXCursor c);
+/* The text of the operator token of a binary operator cursor, written to 'out'. Returns 0,
+ * or -1 when it cannot be read (inside a macro expansion). */
+int ss_ast_binary_op(CXCursor op, char *out, size_t out_size);
+/* Whether 'c' is a function-like cursor (function, method, constructor, lambda...). */
+int ss_ast_is_function(CXCursor c);
+
+/* The text of 'expr' as written (a macro argument as in the invocation; whitespace runs
+ * folded), malloc'ed, or NULL when it is long or unreadable. */
+char *ss_expr_text(CXCursor expr);
+/* "ns::Class::name" for a declaration, skipping inline namespaces (std::__1, std::__cxx11),
+ * malloc'ed. */
+char *ss_qualified_name(CXCursor decl);
+/* The qualified name of the class template a type (or the type a reference or pointer
+ * refers to) specializes, or of the class itself, malloc'ed; NULL when it is not a class. */
+char *ss_type_template_name(CXType type);
+
+#endif
