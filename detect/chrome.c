@@ -94,8 +94,8 @@ static void put_json_string(FILE *out, const char *text)
 
 static const char *copy_kind_name(unsigned kind)
 {
-    static const char *const names[] = {"copy", "HtoD", "DtoH", "DtoD", "HtoH", "PtoP"};
-    return kind < sizeof names / sizeof names[0] ? names[kind] : "copy";
+    const char *word = det_copy_kind_word(kind);
+    return word != NULL ? word : "copy";
 }
 
 static const char *mem_kind_name(unsigned kind)
@@ -253,61 +253,56 @@ static void put_flow(chrome *c, size_t proc, const track *t, char phase, uint32_
     fputc('}', c->out);
 }
 
-/* Writes event 'e' of input 'proc' as a complete ("X") event, with the flows it starts or
- * ends. */
-static void put_event(chrome *c, size_t proc, const ss_event *e)
+/* The name and category of the slice of event 'e' of input 'p'. */
+static void event_label(const chrome_proc *p, const ss_event *e, const char **name,
+                        const char **cat)
 {
-    chrome_proc *p = &c->procs[proc];
-    uint32_t ti = event_track(c, proc, e);
-    if (ti == DET_NONE)
-        return;
-    const track *t = &c->tracks[ti];
-    uint64_t start = ss_event_start_ns(e), end = ss_event_end_ns(e);
-    if (end < start)
-        end = start;
-    const char *name, *cat;
     if (e->type == SS_EV_API) {
-        name = p->log->strings[e->u.api.name];
-        cat = e->u.api.domain == SS_DOMAIN_DRIVER ? "driver" : "runtime";
+        *name = p->log->strings[e->u.api.name];
+        *cat = e->u.api.domain == SS_DOMAIN_DRIVER ? "driver" : "runtime";
     } else if (e->type == SS_EV_SYNC) {
-        name = sync_type_name(e->u.sync.type);
-        cat = "sync";
+        *name = sync_type_name(e->u.sync.type);
+        *cat = "sync";
     } else if (e->type == SS_EV_KERNEL) {
-        name = p->log->strings[e->u.gpu.name];
-        cat = "kernel";
+        *name = p->log->strings[e->u.gpu.name];
+        *cat = "kernel";
     } else if (e->type == SS_EV_MEMCPY) {
-        name = copy_kind_name(e->u.gpu.copy_kind);
-        cat = "memcpy";
+        *name = copy_kind_name(e->u.gpu.copy_kind);
+        *cat = "memcpy";
     } else {
-        name = "memset";
-        cat = "memset";
+        *name = "memset";
+        *cat = "memset";
     }
-    begin_event(c);
-    fputs("{\"ph\":\"X\",\"name\":", c->out);
-    put_json_string(c->out, name);
-    fprintf(c->out, ",\"cat\":\"%s\",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64, cat, p->pid, t->tid);
-    put_time(c->out, "ts", rel(c, start));
-    put_time(c->out, "dur", end - start);
-    fputs(",\"args\":{", c->out);
+}
+
+/* Writes the "args" members of event 'e': its correlation and what its kind records. */
+static void put_event_args(FILE *out, const ss_event *e)
+{
     if (e->type == SS_EV_API) {
         const ss_ev_api *a = &e->u.api;
-        fprintf(c->out,
+        fprintf(out,
                 "\"correlation\":%" PRIu32 ",\"stream\":%" PRIu32 ",\"bytes\":%" PRIu64
                 ",\"result\":%" PRId32 ",\"stack\":%" PRIu32,
                 a->correlation, a->stream_id, a->bytes, a->result, a->stack);
     } else if (e->type == SS_EV_SYNC) {
-        fprintf(c->out, "\"correlation\":%" PRIu32 ",\"stream\":%" PRIu32, e->u.sync.correlation,
+        fprintf(out, "\"correlation\":%" PRIu32 ",\"stream\":%" PRIu32, e->u.sync.correlation,
                 e->u.sync.stream_id);
     } else {
         const ss_ev_gpu *g = &e->u.gpu;
-        fprintf(c->out, "\"correlation\":%" PRIu32 ",\"bytes\":%" PRIu64, g->correlation, g->bytes);
+        fprintf(out, "\"correlation\":%" PRIu32 ",\"bytes\":%" PRIu64, g->correlation, g->bytes);
         if (e->type == SS_EV_MEMCPY)
-            fprintf(c->out, ",\"src\":\"%s\",\"dst\":\"%s\"", mem_kind_name(g->src_kind),
+            fprintf(out, ",\"src\":\"%s\",\"dst\":\"%s\"", mem_kind_name(g->src_kind),
                     mem_kind_name(g->dst_kind));
     }
-    fputs("}}", c->out);
+}
 
-    /* An API call starts one flow per GPU operation it enqueued; each operation ends its own. */
+/* Writes the flows event 'e' of input 'proc' (drawn on track 't' from 'start' to 'end') takes
+ * part in: an API call starts one flow per GPU operation it enqueued; each operation ends its
+ * own. */
+static void put_event_flows(chrome *c, size_t proc, const track *t, const ss_event *e,
+                            uint64_t start, uint64_t end)
+{
+    chrome_proc *p = &c->procs[proc];
     if (e->type == SS_EV_API && e->u.api.correlation != 0) {
         uint32_t launched = det_map_get(&p->gpu_count, e->u.api.correlation, 0);
         if (launched != DET_NONE &&
@@ -325,6 +320,32 @@ static void put_event(chrome *c, size_t proc, const ss_event *e)
         }
         put_flow(c, proc, t, 'f', e->u.gpu.correlation, k, start, end);
     }
+}
+
+/* Writes event 'e' of input 'proc' as a complete ("X") event, with the flows it starts or
+ * ends. */
+static void put_event(chrome *c, size_t proc, const ss_event *e)
+{
+    chrome_proc *p = &c->procs[proc];
+    uint32_t ti = event_track(c, proc, e);
+    if (ti == DET_NONE)
+        return;
+    const track *t = &c->tracks[ti];
+    uint64_t start = ss_event_start_ns(e), end = ss_event_end_ns(e);
+    if (end < start)
+        end = start;
+    const char *name, *cat;
+    event_label(p, e, &name, &cat);
+    begin_event(c);
+    fputs("{\"ph\":\"X\",\"name\":", c->out);
+    put_json_string(c->out, name);
+    fprintf(c->out, ",\"cat\":\"%s\",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64, cat, p->pid, t->tid);
+    put_time(c->out, "ts", rel(c, start));
+    put_time(c->out, "dur", end - start);
+    fputs(",\"args\":{", c->out);
+    put_event_args(c->out, e);
+    fputs("}}", c->out);
+    put_event_flows(c, proc, t, e, start, end);
 }
 
 /* Writes the scope mark 'e' of input 'proc' (docs/output-formats.md, "Chrome trace"): a
@@ -655,50 +676,84 @@ static void choose_pids(chrome *c)
     }
 }
 
-int ss_chrome_trace_write_runs(FILE *out, const ss_event_log *const *logs,
-                               const ss_result *const *results, size_t n)
+/* Sets up the writer 'c' for the 'n' inputs: the clock origin (the earliest event of any), the
+ * correlations of each and the pids they are shown under. Returns 0, or -1 when memory is
+ * exhausted (chrome_free frees what was made either way). */
+static int chrome_open(chrome *c, FILE *out, const ss_event_log *const *logs,
+                       const ss_result *const *results, size_t n)
 {
-    chrome c;
-    memset(&c, 0, sizeof c);
-    c.out = out;
-    c.sep = "\n";
-    c.n = n;
-    c.next_spare = TID_SPARE;
-    c.procs = calloc(n ? n : 1, sizeof *c.procs);
-    if (c.procs == NULL)
+    memset(c, 0, sizeof *c);
+    c->out = out;
+    c->sep = "\n";
+    c->n = n;
+    c->next_spare = TID_SPARE;
+    c->procs = calloc(n ? n : 1, sizeof *c->procs);
+    if (c->procs == NULL)
         return -1;
-    c.origin = UINT64_MAX;
+    c->origin = UINT64_MAX;
     for (size_t i = 0; i < n; i++) {
-        c.procs[i].log = logs[i];
-        c.procs[i].result = results ? results[i] : NULL;
+        c->procs[i].log = logs[i];
+        c->procs[i].result = results ? results[i] : NULL;
         for (size_t e = 0; e < logs[i]->count; e++) {
             if (logs[i]->events[e].type == SS_EV_STREAM)
                 continue; /* no time */
             uint64_t t = ss_event_start_ns(&logs[i]->events[e]);
-            if (t < c.origin)
-                c.origin = t;
+            if (t < c->origin)
+                c->origin = t;
         }
-        if (index_correlations(&c.procs[i]) < 0)
-            c.failed = 1;
+        if (index_correlations(&c->procs[i]) < 0)
+            c->failed = 1;
     }
-    if (c.origin == UINT64_MAX)
-        c.origin = 0;
-    choose_pids(&c);
+    if (c->origin == UINT64_MAX)
+        c->origin = 0;
+    choose_pids(c);
+    return 0;
+}
 
+static void chrome_free(chrome *c)
+{
+    for (size_t i = 0; c->procs != NULL && i < c->n; i++) {
+        det_map_free(&c->procs[i].by_corr);
+        det_map_free(&c->procs[i].gpu_count);
+        det_map_free(&c->procs[i].flows_done);
+        det_map_free(&c->procs[i].range_names);
+    }
+    free(c->procs);
+    free(c->tracks);
+    det_map_free(&c->track_index);
+    det_map_free(&c->used_tids);
+}
+
+/* Writes every input's timed events in log order: API calls, synchronization records and GPU
+ * operations as slices with their flows, scope marks as ranges and instants. */
+static void put_events(chrome *c)
+{
+    for (size_t i = 0; i < c->n && !c->failed; i++) {
+        const ss_event_log *log = c->procs[i].log;
+        for (size_t e = 0; e < log->count && !c->failed; e++) {
+            const ss_event *ev = &log->events[e];
+            if (ev->type == SS_EV_SCOPE)
+                put_scope(c, i, ev);
+            else if (ev->type == SS_EV_API || ev->type == SS_EV_SYNC || is_gpu(ev))
+                put_event(c, i, ev);
+        }
+    }
+}
+
+int ss_chrome_trace_write_runs(FILE *out, const ss_event_log *const *logs,
+                               const ss_result *const *results, size_t n)
+{
+    chrome c;
+    if (chrome_open(&c, out, logs, results, n) < 0) {
+        chrome_free(&c);
+        return -1;
+    }
     /* The clock origin lets traces written apart be lined up: ts = clock - origin. */
     fprintf(out,
             "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"syncscope %s\","
             "\"clock_origin_ns\":\"%" PRIu64 "\"},\"traceEvents\":[",
             SS_VERSION, c.origin);
-    for (size_t i = 0; i < n && !c.failed; i++) {
-        for (size_t e = 0; e < logs[i]->count && !c.failed; e++) {
-            const ss_event *ev = &logs[i]->events[e];
-            if (ev->type == SS_EV_SCOPE)
-                put_scope(&c, i, ev);
-            else if (ev->type == SS_EV_API || ev->type == SS_EV_SYNC || is_gpu(ev))
-                put_event(&c, i, ev);
-        }
-    }
+    put_events(&c);
     for (size_t i = 0; i < n && !c.failed; i++) {
         put_findings(&c, i);
         mark_streams(&c, i);
@@ -706,16 +761,7 @@ int ss_chrome_trace_write_runs(FILE *out, const ss_event_log *const *logs,
     if (!c.failed)
         put_names(&c);
     fputs("\n]}\n", out);
-    for (size_t i = 0; i < n; i++) {
-        det_map_free(&c.procs[i].by_corr);
-        det_map_free(&c.procs[i].gpu_count);
-        det_map_free(&c.procs[i].flows_done);
-        det_map_free(&c.procs[i].range_names);
-    }
-    free(c.procs);
-    free(c.tracks);
-    det_map_free(&c.track_index);
-    det_map_free(&c.used_tids);
+    chrome_free(&c);
     fflush(out);
     return !c.failed && !ferror(out) ? 0 : -1;
 }
