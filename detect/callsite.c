@@ -12,11 +12,13 @@ int det_sites_init(det_ctx *ctx)
     const ss_event_log *log = ctx->log;
     ctx->site_frame = malloc(log->stack_count * sizeof *ctx->site_frame);
     ctx->via_frame = malloc(log->stack_count * sizeof *ctx->via_frame);
-    if (!ctx->site_frame || !ctx->via_frame)
+    ctx->compile_stack = malloc(log->stack_count * sizeof *ctx->compile_stack);
+    if (!ctx->site_frame || !ctx->via_frame || !ctx->compile_stack)
         return -1;
     for (size_t i = 0; i < log->stack_count; i++) {
         ctx->site_frame[i] = -2;
         ctx->via_frame[i] = -1;
+        ctx->compile_stack[i] = -1;
     }
     return 0;
 }
@@ -25,6 +27,7 @@ void det_sites_free(det_ctx *ctx)
 {
     free(ctx->site_frame);
     free(ctx->via_frame);
+    free(ctx->compile_stack);
     det_map_free(&ctx->pairs);
     det_map_free(&ctx->sited);
 }

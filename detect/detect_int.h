@@ -165,6 +165,7 @@ typedef struct det_agg {
      * finding with no other occurrence is a latent note; otherwise they are only counted. */
     uint64_t latent_count, latent_ns, latent_max_ns;
     uint64_t last_ns; /* when the last occurrence happened (det_hit.at_ns) */
+    int compile;      /* 1: every occurrence was made while a framework compiled or autotuned */
 } det_agg;
 
 /* ---- the run ---- */
@@ -181,6 +182,9 @@ typedef struct det_ctx {
     size_t stream_count, stream_cap;
     int32_t *site_frame; /* per stack: chosen frame index, -1 none, -2 not computed yet */
     int32_t *via_frame;  /* per stack: the library frame the call went through, -1 none */
+    /* per stack: 1 made while a framework compiled or autotuned (compile_frames.def), 0 not,
+     * -1 not computed yet (phase.c) */
+    int8_t *compile_stack;
     det_agg *aggs;
     size_t agg_count, agg_cap;
     det_map agg_map; /* (rule, site pair[, device]) -> index into aggs */
@@ -353,6 +357,9 @@ const char *det_hint(ss_rule_id rule, int python, const char *direction);
 /* The start of the program's first repeated GPU work (phase.c, docs/detectors.md "Startup
  * phase"), or 0 when the log shows none. */
 uint64_t det_steady_start(const det_ctx *ctx);
+/* Whether stack 'stack' was recorded while a framework compiled or autotuned: one of its
+ * frames matches rules/compile_frames.def. Cached per stack. */
+int det_stack_compiles(det_ctx *ctx, uint32_t stack);
 
 /* Scopes (scope.c, docs/run.md "Scopes"). det_scope_build indexes which calls lie inside the
  * scopes the options ask for and the ranges around each call (ctx->scope stays NULL when the

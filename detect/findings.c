@@ -89,8 +89,13 @@ static det_agg *finding_of(det_ctx *ctx, const det_hit *hit, int *made)
     /* With two or more devices, each device's occurrences at a site are a finding of their
      * own, so that every finding names the one device it is about. */
     uint64_t device = ctx->multi_device ? (uint64_t)(uint32_t)(hit->device + 1) : 0;
-    uint32_t index = det_map_put_first(&ctx->agg_map, device << 32 | (uint64_t)hit->rule << 8, pair,
-                                       (uint32_t)ctx->agg_count);
+    /* What a framework did while compiling or autotuning (XLA's autotuner reads its
+     * candidates' results back through the same copy as the program's own readbacks) is a
+     * finding of its own, marked as startup work (mark_message). */
+    int compile = det_stack_compiles(ctx, ctx->calls[hit->call].ev->stack);
+    uint32_t index = det_map_put_first(&ctx->agg_map,
+                                       device << 32 | (uint64_t)hit->rule << 8 | (uint64_t)compile,
+                                       pair, (uint32_t)ctx->agg_count);
     if (index == DET_NONE)
         return NULL;
     if (index < ctx->agg_count)
@@ -107,6 +112,7 @@ static det_agg *finding_of(det_ctx *ctx, const det_hit *hit, int *made)
     a->host_kind = hit->host_kind;
     a->device = hit->device;
     a->stream_id = hit->stream_id;
+    a->compile = compile;
     *made = 1;
     return a;
 }
@@ -285,10 +291,12 @@ static void write_message(det_ctx *ctx, const det_agg *agg, ss_finding *f)
 static void mark_message(det_ctx *ctx, const det_agg *agg, ss_finding *f)
 {
     /* Work that happened only before the program's first repeated GPU work (loading,
-     * compiling, autotuning, copying the model in) is marked, so that the summary can group
-     * it apart from the loop the program spends its time in. */
+     * compiling, autotuning, copying the model in), or only while a framework compiled or
+     * autotuned, is marked, so that the summary can group it apart from the loop the program
+     * spends its time in. */
     int repeated = agg->family != NULL && agg->family->repeated_work;
-    if (ctx->steady_ns != 0 && agg->last_ns < ctx->steady_ns && !repeated) {
+    int before_loop = ctx->steady_ns != 0 && agg->last_ns < ctx->steady_ns;
+    if ((before_loop || (agg->compile && ctx->opt->startup_phase)) && !repeated) {
         f->startup = 1;
         char *marked = ss_asprintf("startup: %s", f->message);
         free(f->message);

@@ -157,3 +157,20 @@ uint64_t det_steady_start(const det_ctx *ctx)
     free(next);
     return steady;
 }
+
+int det_stack_compiles(det_ctx *ctx, uint32_t stack)
+{
+    if (stack >= ctx->log->stack_count)
+        return 0;
+    if (ctx->compile_stack[stack] < 0) {
+        const ss_stack *st = &ctx->log->stacks[stack];
+        int8_t compiles = 0;
+        for (uint32_t i = 0; i < st->depth && !compiles; i++) {
+            const ss_stack_frame *f = &st->frames[i];
+            compiles = (int8_t)ss_compile_frame(ctx->log->strings[f->function],
+                                                ctx->log->strings[f->file], (int)f->python);
+        }
+        ctx->compile_stack[stack] = compiles;
+    }
+    return ctx->compile_stack[stack];
+}

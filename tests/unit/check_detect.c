@@ -1093,6 +1093,75 @@ START_TEST(test_python_site_skips_library_frames)
 }
 END_TEST
 
+/* Two readbacks through one copy function of a release library (no line), one from inside
+ * XLA's autotuner: the stack of each, the copy frame first. */
+static uint32_t xla_stack(const char *caller, uint64_t caller_pc)
+{
+    uint32_t plugin = ss_evlog_intern(&log_, "/opt/jax/xla_cuda_plugin.so");
+    ss_stack_frame frames[2] = {
+        {0x7f01, ss_evlog_intern(&log_, "stream_executor::gpu::CudaStream::Memcpy(void*)"), 0,
+         plugin, 0, 0},
+        {caller_pc, ss_evlog_intern(&log_, caller), 0, plugin, 0, 0},
+    };
+    return ss_evlog_add_stack(&log_, frames, 2);
+}
+
+static void autotuned_and_loop_readbacks(void)
+{
+    pending_scale();
+    memcpy_call(
+        1, US(20), US(320), 2, 4, 2,
+        xla_stack("xla::Autotuner::GetTunedConfig(xla::HloInstruction const*, int)", 0x7f02));
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+    launch_call(1, US(330), US(335), 3, S13, 13, site("main.cu", 30));
+    kernel("scale", US(340), US(640), 3, 13);
+    memcpy_call(
+        1, US(350), US(650), 4, 4, 2,
+        xla_stack("xla::PjRtStreamExecutorBuffer::ToLiteral(xla::MutableLiteralBase*)", 0x7f03));
+    copy(SS_EV_MEMCPY, US(642), US(645), 4, LEGACY_ID, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
+         SS_MEM_PAGEABLE);
+}
+
+START_TEST(test_compile_work_is_apart_and_startup)
+{
+    autotuned_and_loop_readbacks();
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_SCALAR_READBACK), 2);
+    const ss_finding *tuned = nth(SS_RULE_SCALAR_READBACK, 0);
+    const ss_finding *loop = nth(SS_RULE_SCALAR_READBACK, 1);
+    if (!tuned->startup) {
+        const ss_finding *t = tuned;
+        tuned = loop;
+        loop = t;
+    }
+    ck_assert_int_eq(tuned->startup, 1);
+    ck_assert_uint_eq(tuned->evidence.count, 1);
+    ck_assert_str_eq(tuned->frames[1].function,
+                     "xla::Autotuner::GetTunedConfig(xla::HloInstruction const*, int)");
+    ck_assert_str_eq(tuned->message, "startup: cudaMemcpy read back 4 bytes to the host in 1 "
+                                     "copy and blocked it 0.30 ms (0.30 ms at most) until "
+                                     "earlier device work finished");
+    ck_assert_int_eq(loop->startup, 0);
+    ck_assert_uint_eq(loop->evidence.count, 1);
+    ck_assert_str_eq(loop->message, "cudaMemcpy read back 4 bytes to the host in 1 copy and "
+                                    "blocked it 0.30 ms (0.30 ms at most) until earlier device "
+                                    "work finished");
+}
+END_TEST
+
+START_TEST(test_compile_work_unmarked_without_phase)
+{
+    /* With the startup phase off, compile work is still a finding of its own, unmarked. */
+    autotuned_and_loop_readbacks();
+    opt.startup_phase = 0;
+    run();
+    ck_assert_uint_eq(count_of(SS_RULE_SCALAR_READBACK), 2);
+    ck_assert_int_eq(nth(SS_RULE_SCALAR_READBACK, 0)->startup, 0);
+    ck_assert_int_eq(nth(SS_RULE_SCALAR_READBACK, 1)->startup, 0);
+}
+END_TEST
+
 START_TEST(test_native_site_skips_library_frames)
 {
     ss_stack_frame frames[3] = {
@@ -1816,6 +1885,7 @@ static Suite *detect_suite(void)
         {"sites",
          {test_python_frame_is_primary, test_python_site_skips_library_frames,
           test_native_site_skips_library_frames, test_unsymbolized_stacks_aggregate_by_stack,
+          test_compile_work_is_apart_and_startup, test_compile_work_unmarked_without_phase,
           test_totals_and_metadata, test_refused_activity_buffers_warned,
           test_same_findings_after_trace_round_trip}},
         {"latent",
