@@ -95,6 +95,20 @@ typedef struct involvement {
     uint64_t ns;
 } involvement;
 
+/* Whether stream 's' is a blocking stream other than the legacy one, with work, on the legacy
+ * operation's device and context: the legacy stream of a context serializes only that
+ * context's streams, and work on another device (or in another context) runs on regardless. */
+static int serializes_with(const det_ctx *ctx, const det_op *legacy, size_t s)
+{
+    const det_stream *st = &ctx->streams[s];
+    const ss_ev_gpu *l = &legacy->ev->u.gpu;
+    if (s == legacy->stream || st->legacy || !st->blocking || st->count == 0)
+        return 0;
+    if (st->device >= 0 && l->device >= 0 && st->device != l->device)
+        return 0;
+    return st->context == 0 || l->context == 0 || st->context == l->context;
+}
+
 /* Whether a blocking stream other than the legacy one, on the legacy operation's device and
  * context, had work queued around it: the operation could have serialized with that work. */
 static int blocking_work_around(const det_ctx *ctx, const det_op *legacy)
@@ -102,14 +116,109 @@ static int blocking_work_around(const det_ctx *ctx, const det_op *legacy)
     const ss_ev_gpu *l = &legacy->ev->u.gpu;
     for (size_t s = 0; s < ctx->stream_count; s++) {
         const det_stream *st = &ctx->streams[s];
-        if (s == legacy->stream || st->legacy || !st->blocking || st->count == 0)
-            continue;
-        if ((st->device >= 0 && l->device >= 0 && st->device != l->device) ||
-            (st->context != 0 && l->context != 0 && st->context != l->context))
+        if (!serializes_with(ctx, legacy, s))
             continue;
         uint64_t first = ctx->ops[st->ops[0]].ev->u.gpu.start_ns;
         if (first < l->end_ns && st->max_end[st->count - 1] > l->start_ns)
             return 1;
+    }
+    return 0;
+}
+
+/* (a) Whether the legacy operation started only when the work of stream 'st' finished (within
+ * serial_gap_ns), work enqueued before it: legacy semantics make it wait for blocking-stream
+ * work enqueued before it. Adds that work to 'set'. Returns 1, 0, or -1. */
+static int waited_for(const det_ctx *ctx, const det_op *legacy, const det_stream *st,
+                      det_opset *set)
+{
+    const ss_ev_gpu *l = &legacy->ev->u.gpu;
+    long a = last_ended_by(st, l->start_ns);
+    if (a < 0)
+        return 0;
+    uint64_t end = st->max_end[a];
+    long w = a;
+    while (w > 0 && ctx->ops[st->ops[w]].ev->u.gpu.end_ns != end)
+        w--;
+    if (l->start_ns - end > ctx->opt->serial_gap_ns || legacy->ready_ns >= end ||
+        ctx->ops[st->ops[w]].enqueue_ns >= legacy->enqueue_ns)
+        return 0;
+    return det_opset_add(set, st->ops[w]) < 0 ? -1 : 1;
+}
+
+/* (b) Whether the next operation of stream 'st' was ready but started only when the legacy
+ * operation ended (within serial_gap_ns), an operation enqueued after it: blocking-stream work
+ * enqueued after a legacy operation waits for it. Sets '*held' to how long it was held back
+ * and adds it to 'set'. Returns 1, 0, or -1. */
+static int held_back(const det_ctx *ctx, const det_op *legacy, const det_stream *st, det_opset *set,
+                     uint64_t *held)
+{
+    const ss_ev_gpu *l = &legacy->ev->u.gpu;
+    size_t b = first_started_from(ctx, st, l->start_ns);
+    if (b == st->count)
+        return 0;
+    const det_op *next = &ctx->ops[st->ops[b]];
+    const ss_ev_gpu *g = &next->ev->u.gpu;
+    if (g->start_ns < l->end_ns || g->start_ns - l->end_ns > ctx->opt->serial_gap_ns ||
+        next->ready_ns >= l->end_ns || next->enqueue_ns <= legacy->enqueue_ns)
+        return 0;
+    uint64_t from = next->ready_ns > l->start_ns ? next->ready_ns : l->start_ns;
+    *held = g->start_ns - from;
+    return det_opset_add(set, st->ops[b]) < 0 ? -1 : 1;
+}
+
+/* Measures how legacy operation 'legacy' serialized the other blocking streams: fills 'set'
+ * with the operations it waited for or held back, 'inv' with the streams involved and
+ * '*figure' with the time lost (how long it waited itself, ready to start, plus how long it
+ * held the others' next operations back). Returns the number of streams involved, or -1. */
+static long measure_serialization(const det_ctx *ctx, const det_op *legacy, det_opset *set,
+                                  involvement *inv, uint64_t *figure)
+{
+    /* How long the legacy operation itself waited: ready (enqueued, its stream idle) to start. */
+    uint64_t own = legacy->ev->u.gpu.start_ns - legacy->ready_ns;
+    uint64_t own_wait = 0, held_total = 0;
+    long ninv = 0;
+    set->count = 0;
+    for (size_t s = 0; s < ctx->stream_count; s++) {
+        if (!serializes_with(ctx, legacy, s))
+            continue;
+        const det_stream *st = &ctx->streams[s];
+        uint64_t held = 0;
+        int waited = waited_for(ctx, legacy, st, set);
+        int was_held = waited < 0 ? -1 : held_back(ctx, legacy, st, set, &held);
+        if (was_held < 0)
+            return -1;
+        if (waited)
+            own_wait = own;
+        held_total += held;
+        if (waited || was_held)
+            inv[ninv++] = (involvement){(uint32_t)s, was_held ? held : own};
+    }
+    *figure = own_wait + held_total;
+    return ninv;
+}
+
+/* SYNC103: each blocking stream 'inv' names, at its creation site when it was recorded, for
+ * the time legacy operation 'legacy' cost it. Returns 0 or -1. */
+static int report_creations(det_ctx *ctx, const det_op *legacy, const involvement *inv, size_t ninv,
+                            const uint32_t *create_calls)
+{
+    for (size_t i = 0; i < ninv; i++) {
+        uint32_t create = create_calls[inv[i].stream];
+        if (create == DET_NONE || ctx->calls[create].ev->stack == 0)
+            continue;
+        const det_stream *st = &ctx->streams[inv[i].stream];
+        det_hit h = {
+            .rule = SS_RULE_BLOCKING_STREAM_CREATE,
+            .call = create,
+            .ns = inv[i].ns,
+            .stream_id = st->stream_id,
+            .other_streams = &legacy->ev->u.gpu.stream_id,
+            .other_count = 1,
+            .device = st->device,
+            .at_ns = ctx->calls[legacy->call].ev->enter_ns,
+        };
+        if (det_report(ctx, &h) < 0)
+            return -1;
     }
     return 0;
 }
@@ -122,81 +231,30 @@ static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement
 {
     const det_op *legacy = &ctx->ops[o];
     const ss_ev_gpu *l = &legacy->ev->u.gpu;
-    uint64_t gap = ctx->opt->serial_gap_ns;
-    /* How long the legacy operation itself waited: ready (enqueued, its stream idle) to start. */
-    uint64_t own = l->start_ns - legacy->ready_ns;
-    uint64_t own_wait = 0, held_total = 0;
-    size_t ninv = 0;
-    set->count = 0;
-    for (size_t s = 0; s < ctx->stream_count; s++) {
-        const det_stream *st = &ctx->streams[s];
-        if (s == legacy->stream || st->legacy || !st->blocking || st->count == 0)
-            continue;
-        /* The legacy stream of a context serializes only that context's streams: work on
-         * another device (or in another context) runs on regardless. */
-        if (st->device >= 0 && l->device >= 0 && st->device != l->device)
-            continue;
-        if (st->context != 0 && l->context != 0 && st->context != l->context)
-            continue;
-        int waited = 0, held_back = 0;
-        uint64_t held = 0;
-        /* (a) The legacy operation started only when this stream's work finished. */
-        long a = last_ended_by(st, l->start_ns);
-        if (a >= 0) {
-            uint64_t end = st->max_end[a];
-            long w = a;
-            while (w > 0 && ctx->ops[st->ops[w]].ev->u.gpu.end_ns != end)
-                w--;
-            /* Legacy semantics: it waits for blocking-stream work enqueued before it. */
-            if (l->start_ns - end <= gap && legacy->ready_ns < end &&
-                ctx->ops[st->ops[w]].enqueue_ns < legacy->enqueue_ns) {
-                if (det_opset_add(set, st->ops[w]) < 0)
-                    return -1;
-                own_wait = own;
-                waited = 1;
-            }
-        }
-        /* (b) This stream's next operation was ready but started only when it ended. */
-        size_t b = first_started_from(ctx, st, l->start_ns);
-        if (b < st->count) {
-            const det_op *next = &ctx->ops[st->ops[b]];
-            const ss_ev_gpu *g = &next->ev->u.gpu;
-            /* ... and blocking-stream work enqueued after it waits for it. */
-            if (g->start_ns >= l->end_ns && g->start_ns - l->end_ns <= gap &&
-                next->ready_ns < l->end_ns && next->enqueue_ns > legacy->enqueue_ns) {
-                uint64_t from = next->ready_ns > l->start_ns ? next->ready_ns : l->start_ns;
-                held = g->start_ns - from;
-                if (det_opset_add(set, st->ops[b]) < 0)
-                    return -1;
-                held_total += held;
-                held_back = 1;
-            }
-        }
-        if (waited || held_back)
-            inv[ninv++] = (involvement){(uint32_t)s, held_back ? held : own};
-    }
-    uint64_t figure = own_wait + held_total;
+    uint64_t figure;
+    long ninv = measure_serialization(ctx, legacy, set, inv, &figure);
+    if (ninv < 0)
+        return -1;
     int reported = ninv > 0 && figure >= ctx->opt->min_blocked_ns;
     if (legacy->call == DET_NONE || reported == latent)
         return 0;
     if (latent && !blocking_work_around(ctx, legacy))
         return 0;
-
     uint32_t others[64];
     size_t nothers = 0;
-    for (size_t i = 0; i < ninv && nothers < 64; i++)
+    for (long i = 0; i < ninv && nothers < 64; i++)
         others[nothers++] = ctx->streams[inv[i].stream].stream_id;
-    int is_kernel = legacy->ev->type == SS_EV_KERNEL;
+    int is_kernel = legacy->ev->type == SS_EV_KERNEL, is_copy = legacy->ev->type == SS_EV_MEMCPY;
     uint32_t site = det_site_call(ctx, legacy->call);
     if (site == DET_NONE)
         return -1;
     det_hit hit = {
         .rule = is_kernel ? SS_RULE_DEFAULT_STREAM_LAUNCH : SS_RULE_DEFAULT_STREAM_ASYNC_CALL,
         .call = site,
-        .ns = figure,
+        .ns = latent && ninv == 0 ? 0 : figure,
         .bytes = is_kernel ? 0 : l->bytes,
-        .direction = legacy->ev->type == SS_EV_MEMCPY ? det_copy_kind_word(l->copy_kind) : NULL,
-        .host_kind = legacy->ev->type == SS_EV_MEMCPY ? host_kind_of(l) : NULL,
+        .direction = is_copy ? det_copy_kind_word(l->copy_kind) : NULL,
+        .host_kind = is_copy ? host_kind_of(l) : NULL,
         .waited = set,
         .stream_id = l->stream_id,
         .other_streams = others,
@@ -205,35 +263,12 @@ static int check_legacy_op(det_ctx *ctx, uint32_t o, det_opset *set, involvement
         .latent = latent,
         .at_ns = ctx->calls[legacy->call].ev->enter_ns,
     };
-    if (latent) {
-        if (ninv == 0)
-            hit.ns = 0;
+    if (latent)
         return det_report(ctx, &hit);
-    }
     ctx->calls[legacy->call].serialized = 1;
     if (det_report(ctx, &hit) < 0)
         return -1;
-
-    /* SYNC103: each blocking stream involved, at its creation site when it was recorded. */
-    for (size_t i = 0; i < ninv; i++) {
-        uint32_t create = create_calls[inv[i].stream];
-        if (create == DET_NONE || ctx->calls[create].ev->stack == 0)
-            continue;
-        const det_stream *st = &ctx->streams[inv[i].stream];
-        det_hit h = {
-            .rule = SS_RULE_BLOCKING_STREAM_CREATE,
-            .call = create,
-            .ns = inv[i].ns,
-            .stream_id = st->stream_id,
-            .other_streams = &l->stream_id,
-            .other_count = 1,
-            .device = st->device,
-            .at_ns = ctx->calls[legacy->call].ev->enter_ns,
-        };
-        if (det_report(ctx, &h) < 0)
-            return -1;
-    }
-    return 0;
+    return report_creations(ctx, legacy, inv, (size_t)ninv, create_calls);
 }
 
 /* SYNC101/102 for legacy-stream operations that serialized other blocking streams for at least
