@@ -115,21 +115,20 @@ typedef struct run_scratch {
     uint64_t *host_ns;
 } run_scratch;
 
-/* Evaluates the run of 'n' kernels st->ops[first..first+n) and reports it when it is
- * launch-bound (docs/detectors.md). Returns 0 or -1. */
-static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t n,
-                        run_scratch *scratch)
+/* Fills the scratch arrays for the run of 'n' kernels st->ops[first..first+n) and adds up the
+ * kernels' GPU time ('*busy'), the GPU gaps between them ('*idle') and the gaps in which the
+ * GPU waited for a launch ('*starved'). Returns the first launch of the run that has a stack,
+ * or DET_NONE. */
+static uint32_t scan_run(const det_ctx *ctx, const det_stream *st, size_t first, size_t n,
+                         run_scratch *scratch, uint64_t *busy, uint64_t *idle, uint64_t *starved)
 {
-    const ss_detect_options *opt = ctx->opt;
-    if (n < opt->launch_min_kernels || n < 2)
-        return 0;
-    uint64_t busy = 0, idle = 0, starved_idle = 0;
     uint32_t site = DET_NONE;
+    *busy = *idle = *starved = 0;
     for (size_t k = 0; k < n; k++) {
         uint32_t o = st->ops[first + k];
         const ss_ev_gpu *g = &ctx->ops[o].ev->u.gpu;
         const ss_ev_api *l = launch_of(ctx, o);
-        busy += gpu_ns(g);
+        *busy += gpu_ns(g);
         scratch->names[k] = g->name;
         scratch->api_ns[k] = l->exit_ns > l->enter_ns ? l->exit_ns - l->enter_ns : 0;
         if (site == DET_NONE && l->stack != 0)
@@ -140,23 +139,66 @@ static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t
         const ss_ev_gpu *pg = &ctx->ops[prev].ev->u.gpu;
         const ss_ev_api *pl = launch_of(ctx, prev);
         uint64_t gap = g->start_ns > pg->end_ns ? g->start_ns - pg->end_ns : 0;
-        idle += gap;
+        *idle += gap;
         if (starved_link(pg, g, pl, l))
-            starved_idle += gap;
+            *starved += gap;
         scratch->host_ns[k - 1] = l->enter_ns > pl->enter_ns ? l->enter_ns - pl->enter_ns : 0;
     }
-    /* No launch of the run has a stack: the site of another launch of one of its kernels by
-     * the same thread (det_site_call), else the first launch (no source line). */
-    for (size_t k = 0; k < n && site == DET_NONE; k++) {
+    return site;
+}
+
+/* The site of a run none of whose launches has a stack: the site of another launch of one of
+ * its kernels by the same thread (det_site_call), else the first launch (no source line).
+ * Returns 0 with '*site' set, or -1. */
+static int borrow_run_site(det_ctx *ctx, const det_stream *st, size_t first, size_t n,
+                           uint32_t *site)
+{
+    for (size_t k = 0; k < n; k++) {
         uint32_t call = ctx->ops[st->ops[first + k]].call;
         uint32_t borrowed = det_site_call(ctx, call);
         if (borrowed == DET_NONE)
             return -1;
-        if (borrowed != call)
-            site = borrowed;
+        if (borrowed != call) {
+            *site = borrowed;
+            return 0;
+        }
     }
-    if (site == DET_NONE)
-        site = ctx->ops[st->ops[first]].call;
+    *site = ctx->ops[st->ops[first]].call;
+    return 0;
+}
+
+/* The time 'n' kernels of 'busy' GPU time, repeating every 'period', would take replayed as
+ * CUDA graphs: each graph holds as many iterations as its GPU time needs to cover one graph
+ * launch on the host ('*per_graph'), so that the replay is bound by the GPU, and
+ * '*graph_launches' graphs are launched. */
+static uint64_t graph_replay_ns(const ss_detect_options *opt, uint64_t busy, size_t n,
+                                size_t period, uint64_t *per_graph, uint64_t *graph_launches)
+{
+    uint64_t iteration_gpu = busy * period / n + (period - 1) * opt->graph_kernel_gap_ns;
+    *per_graph = iteration_gpu >= opt->graph_launch_host_ns
+                     ? 1
+                     : ceil_div(opt->graph_launch_host_ns, iteration_gpu ? iteration_gpu : 1);
+    uint64_t all_iterations = ceil_div(n, period);
+    if (*per_graph > all_iterations)
+        *per_graph = all_iterations;
+    *graph_launches = ceil_div(all_iterations, *per_graph);
+    uint64_t gpu_side = busy + (n - 1) * opt->graph_kernel_gap_ns;
+    uint64_t host_side = *graph_launches * opt->graph_launch_host_ns;
+    return gpu_side > host_side ? gpu_side : host_side;
+}
+
+/* Evaluates the run of 'n' kernels st->ops[first..first+n) and reports it when it is
+ * launch-bound (docs/detectors.md). Returns 0 or -1. */
+static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t n,
+                        run_scratch *scratch)
+{
+    const ss_detect_options *opt = ctx->opt;
+    if (n < opt->launch_min_kernels || n < 2)
+        return 0;
+    uint64_t busy, idle, starved_idle;
+    uint32_t site = scan_run(ctx, st, first, n, scratch, &busy, &idle, &starved_idle);
+    if (site == DET_NONE && borrow_run_site(ctx, st, first, n, &site) < 0)
+        return -1;
     /* The GPU waited mostly for launches, not for other host work. */
     if (idle == 0 || starved_idle * 2 < idle)
         return 0;
@@ -164,27 +206,13 @@ static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t
     uint64_t iterations = n / period;
     if (iterations < 2)
         return 0;
-
     const ss_ev_gpu *g0 = &ctx->ops[st->ops[first]].ev->u.gpu;
     const ss_ev_gpu *g1 = &ctx->ops[st->ops[first + n - 1]].ev->u.gpu;
     uint64_t measured = g1->end_ns > g0->start_ns ? g1->end_ns - g0->start_ns : 0;
-    /* A graph holds as many iterations as its GPU time needs to cover one graph launch on
-     * the host, so that the replay is bound by the GPU. */
-    uint64_t iteration_gpu = busy * period / n + (period - 1) * opt->graph_kernel_gap_ns;
-    uint64_t per_graph =
-        iteration_gpu >= opt->graph_launch_host_ns
-            ? 1
-            : ceil_div(opt->graph_launch_host_ns, iteration_gpu ? iteration_gpu : 1);
-    uint64_t all_iterations = ceil_div(n, period);
-    if (per_graph > all_iterations)
-        per_graph = all_iterations;
-    uint64_t graph_launches = ceil_div(all_iterations, per_graph);
-    uint64_t gpu_side = busy + (n - 1) * opt->graph_kernel_gap_ns;
-    uint64_t host_side = graph_launches * opt->graph_launch_host_ns;
-    uint64_t predicted = gpu_side > host_side ? gpu_side : host_side;
+    uint64_t per_graph, graph_launches;
+    uint64_t predicted = graph_replay_ns(opt, busy, n, period, &per_graph, &graph_launches);
     if (predicted * 100 > measured * opt->whatif_max_percent)
         return 0;
-
     det_hit hit = {
         .rule = SS_RULE_LAUNCH_BOUND,
         .call = site,
@@ -317,13 +345,68 @@ static size_t most_common_shape(const chain *c, uint64_t *scratch)
     return best;
 }
 
+/* The figures of chain 'c' at the pinned copy rates 'rates' (a double-buffered prediction);
+ * 'scratch' holds count values. Sets '*bytes' to the bytes its copies moved. */
+static struct det_pipeline_figures chain_figures(const chain *c, const uint64_t *rates,
+                                                 uint64_t *scratch, uint64_t *bytes)
+{
+    struct det_pipeline_figures pl = {0};
+    pl.chunks = c->count;
+    pl.h2d_ns = stage_median(c, STAGE_H2D, 0, scratch);
+    pl.kernel_ns = stage_median(c, STAGE_COMPUTE, 0, scratch);
+    pl.d2h_ns = stage_median(c, STAGE_D2H, 0, scratch);
+    pl.h2d_pinned_ns = stage_median(c, STAGE_H2D, 1, scratch);
+    pl.d2h_pinned_ns = stage_median(c, STAGE_D2H, 1, scratch);
+    *bytes = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        pl.pageable += c->chunks[i].pageable;
+        *bytes += c->chunks[i].bytes;
+    }
+    pl.h2d_rate = rates[STAGE_H2D];
+    pl.d2h_rate = rates[STAGE_D2H];
+    uint64_t in = pl.h2d_pinned_ns, kernel = pl.kernel_ns, out = pl.d2h_pinned_ns;
+    uint64_t slowest = in > kernel ? in : kernel;
+    slowest = out > slowest ? out : slowest;
+    pl.predicted_ns = in + kernel + out + (c->count - 1) * slowest;
+    const chunk *first = &c->chunks[0], *last = &c->chunks[c->count - 1];
+    pl.measured_ns = last->end > first->start ? last->end - first->start : 0;
+    return pl;
+}
+
+/* Reports chain 'c' when double buffering would pay. Returns 0 or -1. */
+static int report_chain(det_ctx *ctx, const chain *c, const uint64_t *rates)
+{
+    uint64_t *scratch = malloc(c->count * sizeof *scratch);
+    if (scratch == NULL)
+        return -1;
+    uint64_t bytes;
+    struct det_pipeline_figures pl = chain_figures(c, rates, scratch, &bytes);
+    free(scratch);
+    uint32_t call = DET_NONE;
+    for (size_t i = 0; i < c->count && call == DET_NONE; i++)
+        call = ctx->ops[c->chunks[i].first_op].call;
+    if (call == DET_NONE || pl.predicted_ns * 100 > pl.measured_ns * ctx->opt->whatif_max_percent)
+        return 0;
+    const det_op *op = &ctx->ops[c->chunks[0].first_op];
+    det_hit hit = {
+        .rule = SS_RULE_SERIALIZED_PIPELINE,
+        .call = call,
+        .ns = pl.measured_ns - pl.predicted_ns,
+        .bytes = bytes,
+        .stream_id = op->ev->u.gpu.stream_id,
+        .other_streams = c->streams + 1,
+        .other_count = c->stream_count > 0 ? c->stream_count - 1 : 0,
+        .device = op->ev->u.gpu.device,
+        .figures.pipeline = pl,
+    };
+    return det_report(ctx, &hit);
+}
+
 /* Reports the chain when it is long enough, repeats one shape of chunk at least
  * pipeline_min_chunks (and 3) times, and double buffering would pay (docs/detectors.md), then
  * empties it. Returns 0 or -1. */
 static int flush_chain(det_ctx *ctx, chain *c, const uint64_t *rates)
 {
-    const ss_detect_options *opt = ctx->opt;
-    int rc = 0;
     uint64_t *shapes = c->count >= 3 ? malloc(c->count * sizeof *shapes) : NULL;
     if (c->count >= 3 && shapes == NULL)
         return -1;
@@ -331,53 +414,9 @@ static int flush_chain(det_ctx *ctx, chain *c, const uint64_t *rates)
      * one after another (an autotuner trying candidates) are not one. */
     size_t same = shapes != NULL ? most_common_shape(c, shapes) : 0;
     free(shapes);
-    if (same >= opt->pipeline_min_chunks && same >= 3) {
-        uint64_t *scratch = malloc(c->count * sizeof *scratch);
-        if (scratch == NULL)
-            return -1;
-        struct det_pipeline_figures pl = {0};
-        pl.chunks = c->count;
-        pl.h2d_ns = stage_median(c, STAGE_H2D, 0, scratch);
-        pl.kernel_ns = stage_median(c, STAGE_COMPUTE, 0, scratch);
-        pl.d2h_ns = stage_median(c, STAGE_D2H, 0, scratch);
-        pl.h2d_pinned_ns = stage_median(c, STAGE_H2D, 1, scratch);
-        pl.d2h_pinned_ns = stage_median(c, STAGE_D2H, 1, scratch);
-        uint64_t bytes = 0;
-        for (size_t i = 0; i < c->count; i++) {
-            pl.pageable += c->chunks[i].pageable;
-            bytes += c->chunks[i].bytes;
-        }
-        pl.h2d_rate = rates[STAGE_H2D];
-        pl.d2h_rate = rates[STAGE_D2H];
-        free(scratch);
-        uint64_t in = pl.h2d_pinned_ns, kernel = pl.kernel_ns;
-        uint64_t out = pl.d2h_pinned_ns;
-        uint64_t slowest = in > kernel ? in : kernel;
-        slowest = out > slowest ? out : slowest;
-        uint64_t predicted = in + kernel + out + (c->count - 1) * slowest;
-        const chunk *first = &c->chunks[0], *last = &c->chunks[c->count - 1];
-        uint64_t measured = last->end > first->start ? last->end - first->start : 0;
-        pl.measured_ns = measured;
-        pl.predicted_ns = predicted;
-        uint32_t call = DET_NONE;
-        for (size_t i = 0; i < c->count && call == DET_NONE; i++)
-            call = ctx->ops[c->chunks[i].first_op].call;
-        if (call != DET_NONE && predicted * 100 <= measured * opt->whatif_max_percent) {
-            const det_op *op = &ctx->ops[first->first_op];
-            det_hit hit = {
-                .rule = SS_RULE_SERIALIZED_PIPELINE,
-                .call = call,
-                .ns = measured - predicted,
-                .bytes = bytes,
-                .stream_id = op->ev->u.gpu.stream_id,
-                .other_streams = c->streams + 1,
-                .other_count = c->stream_count > 0 ? c->stream_count - 1 : 0,
-                .device = op->ev->u.gpu.device,
-                .figures.pipeline = pl,
-            };
-            rc = det_report(ctx, &hit);
-        }
-    }
+    int rc = 0;
+    if (same >= ctx->opt->pipeline_min_chunks && same >= 3)
+        rc = report_chain(ctx, c, rates);
     c->count = 0;
     c->state = STAGE_NONE;
     c->stream_count = 0;
