@@ -75,13 +75,21 @@ static char *plain_text(const char *markdown)
     return out;
 }
 
-/* The help of 'row' for `command --help`: a row of settings.def, in plain text, names its
- * variable and default. Malloc'ed. */
-static char *help_text(const ss_option *row)
+/* The help of 'row' for 'command': a format's names the formats that the command writes
+ * (report/formats.def); a row of settings.def, in plain text, names its variable and
+ * default. Malloc'ed. */
+static char *help_text(const ss_option *row, unsigned command)
 {
+    char *plain = row->variable ? plain_text(row->help) : ss_strdup(row->help);
+    if (row->value == SS_VALUE_FORMAT) {
+        char *names = ss_format_names(ss_cli_format_commands(command), " or ");
+        char *longer = ss_asprintf("%s (%s)", plain, names);
+        free(names);
+        free(plain);
+        plain = longer;
+    }
     if (row->variable == NULL)
-        return ss_strdup(row->help);
-    char *plain = plain_text(row->help);
+        return plain;
     size_t len = strlen(plain);
     if (len > 0 && plain[len - 1] == '.')
         plain[len - 1] = '\0';
@@ -135,10 +143,10 @@ static void put_wrapped(FILE *out, const char *text, size_t column, size_t inden
 }
 
 /* Writes one option line (or two, when its spelling is too long for the column). */
-static void put_option(FILE *out, const ss_option *row)
+static void put_option(FILE *out, const ss_option *row, unsigned command)
 {
     char *spelled = spelling(row);
-    char *help = help_text(row);
+    char *help = help_text(row, command);
     size_t used = 2 + columns(spelled, strlen(spelled));
     fprintf(out, "  %s", spelled);
     if (used + 1 > HELP_COLUMN) {
@@ -158,7 +166,7 @@ void ss_cli_write_help(FILE *out, unsigned command)
             info->usage, info->description);
     for (size_t k = 0; k < SS_OPT_COUNT; k++)
         if (takes(ss_cli_option((ss_opt)k), command))
-            put_option(out, ss_cli_option((ss_opt)k));
+            put_option(out, ss_cli_option((ss_opt)k), command);
     fprintf(out, "\n%s", info->exit_status);
 }
 
@@ -203,8 +211,10 @@ int ss_cli_write_markdown(FILE *out, unsigned command)
             fputc(*p, out);
         }
         fputs("` | ", out);
-        put_cell(out, row->help);
+        char *help = help_text(row, command);
+        put_cell(out, help);
         fputs(" |\n", out);
+        free(help);
         free(spelled);
     }
     return ferror(out) ? -1 : 0;

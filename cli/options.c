@@ -81,8 +81,6 @@ static const word_set level_words = {{"note", "warning", "error", "none"},
                                      "note, warning, error or none"};
 static const word_set color_words = {{"auto", "always", "never"}, "auto, always or never"};
 static const word_set switch_words = {{"off", "on"}, "on or off"};
-static const word_set format_words = {{"text", "json", "sarif", "github", "html", "gitlab"},
-                                      "text, json, sarif, github, gitlab or html"};
 
 /* The index of 'text' among the words of 'set', in any case, or -1. */
 static int find_word(const word_set *set, const char *text)
@@ -202,9 +200,42 @@ static int check_rule_level(ss_cli_given *given)
     return found ? 0 : -2;
 }
 
-/* Checks the value of 'given' as its row's kind says. Returns 0, or -1 with a message
- * printed. */
-static int check_value(const ss_option *row, ss_cli_given *given)
+unsigned ss_cli_format_commands(unsigned command)
+{
+    unsigned writes = 0;
+    writes |= command & SS_CMD_LINT ? SS_FORMAT_FOR_LINT : 0;
+    writes |= command & SS_CMD_RUN ? SS_FORMAT_FOR_RUN : 0;
+    writes |= command & SS_CMD_ANALYZE ? SS_FORMAT_FOR_ANALYZE : 0;
+    writes |= command & SS_CMD_REPORT ? SS_FORMAT_FOR_REPORT : 0;
+    return writes;
+}
+
+/* Checks a format's name (report/formats.def, in any case) for 'command': its canonical name
+ * becomes the value. Returns 0, or -1 with a message printed. */
+static int check_format(unsigned command, ss_cli_given *given)
+{
+    ss_format format;
+    unsigned writes = ss_cli_format_commands(command);
+    const ss_format_info *info =
+        ss_format_parse(given->value, &format) == 0 ? ss_format_get(format) : NULL;
+    if (info != NULL && (info->commands & writes)) {
+        given->value = info->name;
+        given->number = (uint64_t)format;
+        return 0;
+    }
+    char *names = ss_format_names(writes, " or ");
+    if (info == NULL)
+        ss_log_error("unknown %s '%s' (%s)", given->spelled, given->value, names);
+    else
+        ss_log_error("%s does not write %s (it writes %s)", command_name(command), info->name,
+                     names);
+    free(names);
+    return -1;
+}
+
+/* Checks the value of 'given' as its row's kind says, for subcommand 'command'. Returns 0, or
+ * -1 with a message printed. */
+static int check_value(unsigned command, const ss_option *row, ss_cli_given *given)
 {
     ss_gate gate;
     int rc = 0;
@@ -214,7 +245,7 @@ static int check_value(const ss_option *row, ss_cli_given *given)
     case SS_VALUE_OPTIONAL:
         return 0;
     case SS_VALUE_FORMAT:
-        return check_word(&format_words, given);
+        return check_format(command, given);
     case SS_VALUE_LEVEL:
         return check_word(&level_words, given);
     case SS_VALUE_COLOR:
@@ -327,7 +358,7 @@ static int record(parser *p, const ss_option *row, const char *spelled, size_t l
     given->value = value;
     given->number = 0;
     given->operands_before = p->out->operand_count;
-    return value != NULL ? check_value(row, given) : 0;
+    return value != NULL ? check_value(p->command, row, given) : 0;
 }
 
 /* The value of 'row' that follows its name: 'attached' ("--x=V", "-xV"), else the next

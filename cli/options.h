@@ -133,6 +133,9 @@ const char *ss_cli_value(const ss_cli_args *args, ss_opt opt);
 /* Whether 'opt' was given. */
 int ss_cli_has(const ss_cli_args *args, ss_opt opt);
 
+/* The SS_FORMAT_FOR_* bits (report/formats.def) of the subcommands in 'command'. */
+unsigned ss_cli_format_commands(unsigned command);
+
 /* Refuses the value of 'given' as not of 'kind': "OPTION needs WHAT (got 'VALUE')". */
 void ss_cli_refuse(const ss_cli_given *given, ss_value_kind kind);
 
@@ -170,7 +173,8 @@ void ss_cli_root_apply(const ss_cli_root *root, ss_result *result);
 size_t ss_cli_distance(const char *a, const char *b, size_t limit);
 /* Among 'candidates' ('count' strings, NULL entries skipped), the first nearest to 'word'
  * within the did-you-mean distance (2, and less than the word's length), compared without
- * regard to case; NULL when none is near. */
+ * regard to case; else the one candidate that starts with 'word' (of 3 characters or more);
+ * NULL when there is none. */
 const char *ss_cli_suggest(const char *word, const char *const *candidates, size_t count);
 /* The ID or name of a rule nearest to 'key' (as ss_cli_suggest), or NULL. */
 const char *ss_cli_suggest_rule(const char *key);

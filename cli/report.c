@@ -232,11 +232,7 @@ int ss_cli_report(int argc, char **argv)
     int rc = ss_cli_parse(SS_CMD_REPORT, argc, argv, 0, &args);
     int status = rc > 0 ? SS_EXIT_CLEAN : SS_EXIT_ERROR;
     report_input *inputs = ss_calloc((size_t)argc + 1, sizeof *inputs);
-    const char *format = rc == 0 ? ss_cli_value(&args, SS_OPT_REPORT_FORMAT) : NULL;
-    if (format != NULL && strcmp(format, "html") != 0) {
-        ss_log_error("report writes html only (got '%s'); lint and run write the other formats",
-                     format);
-    } else if (rc == 0) {
+    if (rc == 0) {
         ssize_t n = collect_inputs(&args, inputs);
         if (n > 0)
             status = report(&args, inputs, (size_t)n);

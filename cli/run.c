@@ -162,26 +162,11 @@ static int read_verdicts(const char *path)
     return judged > 0 ? failed : -1;
 }
 
-/* Runs 'argv' (the environment already set) as a child, waits for it, and applies the gate
- * (docs/run.md, "Gates"): when the program exited 0 and a process of it failed the gate, the
- * exit status is 'exitcode'; otherwise it is the program's own, and a program that a signal
- * ended ends syncscope with the same signal. */
-static int run_gated(char **argv, int exitcode)
+/* Starts 'argv' (the environment already set) as a child and waits for it, the signals of
+ * waited_signals forwarded or ignored meanwhile. Returns 0 with its wait status in '*status',
+ * or -1 with a message printed when it cannot be started. */
+static int wait_for_program(char **argv, int *status)
 {
-    const char *tmp = getenv("TMPDIR");
-    char *gate_path = ss_asprintf("%s/syncscope-gate-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
-    int fd = mkostemp(gate_path, O_CLOEXEC);
-    if (fd < 0) {
-        ss_log_error("cannot create the gate file '%s': %s", gate_path, strerror(errno));
-        free(gate_path);
-        return SS_EXIT_ERROR;
-    }
-    close(fd);
-    if (set_variable(SS_ENV_GATE_FILE, gate_path) < 0) {
-        unlink(gate_path);
-        free(gate_path);
-        return SS_EXIT_ERROR;
-    }
     /* The signals are blocked from before the fork until their handlers are in place. */
     sigset_t waited, old_mask;
     sigemptyset(&waited);
@@ -198,9 +183,7 @@ static int run_gated(char **argv, int exitcode)
     if (pid < 0) {
         ss_log_error("cannot start '%s': %s", argv[0], strerror(errno));
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
-        unlink(gate_path);
-        free(gate_path);
-        return SS_EXIT_ERROR;
+        return -1;
     }
     child_pid = pid;
     struct sigaction old_actions[WAITED_SIGNALS];
@@ -212,16 +195,20 @@ static int run_gated(char **argv, int exitcode)
         sigaction(waited_signals[k].signo, &sa, &old_actions[k]);
     }
     sigprocmask(SIG_SETMASK, &old_mask, NULL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    *status = 0;
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
     }
     child_pid = 0;
     for (size_t k = 0; k < WAITED_SIGNALS; k++)
         sigaction(waited_signals[k].signo, &old_actions[k], NULL);
+    return 0;
+}
 
-    int failed = read_verdicts(gate_path);
-    unlink(gate_path);
-    free(gate_path);
+/* The exit status of the gated run: the program's own unless it exited 0 and 'failed'
+ * processes failed the gate (-1: none judged it); a program that a signal ended ends
+ * syncscope with the same signal. */
+static int gated_status(int status, int failed, int exitcode)
+{
     if (WIFSIGNALED(status)) {
         int signo = WTERMSIG(status);
         signal(signo, SIG_DFL);
@@ -243,6 +230,30 @@ static int run_gated(char **argv, int exitcode)
         return exitcode;
     }
     return 0;
+}
+
+/* Runs 'argv' (the environment already set) as a child, waits for it, and applies the gate
+ * (docs/run.md, "Gates"): when the program exited 0 and a process of it failed the gate, the
+ * exit status is 'exitcode'; otherwise it is the program's own (gated_status). */
+static int run_gated(char **argv, int exitcode)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *gate_path = ss_asprintf("%s/syncscope-gate-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
+    int fd = mkostemp(gate_path, O_CLOEXEC);
+    if (fd < 0) {
+        ss_log_error("cannot create the gate file '%s': %s", gate_path, strerror(errno));
+        free(gate_path);
+        return SS_EXIT_ERROR;
+    }
+    close(fd);
+    int status = 0;
+    int rc = set_variable(SS_ENV_GATE_FILE, gate_path) < 0 || wait_for_program(argv, &status) < 0
+                 ? SS_EXIT_ERROR
+                 : -1;
+    int failed = rc < 0 ? read_verdicts(gate_path) : 0;
+    unlink(gate_path);
+    free(gate_path);
+    return rc < 0 ? gated_status(status, failed, exitcode) : rc;
 }
 
 /* Sets the variable of every option of 'args' for the program ('verbose': said on stderr);

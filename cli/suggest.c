@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The longest word compared; longer words are never near anything. */
 #define SUGGEST_MAX_LEN 64
@@ -68,6 +69,16 @@ const char *ss_cli_suggest(const char *word, const char *const *candidates, size
             best = candidates[i];
             best_distance = d;
         }
+    }
+    if (best != NULL || len < 3)
+        return best;
+    /* Else the one candidate that starts with the word, if only one does ("--min-blocked"). */
+    for (size_t i = 0; i < count; i++) {
+        if (candidates[i] == NULL || strncasecmp(candidates[i], word, len) != 0)
+            continue;
+        if (best != NULL)
+            return NULL;
+        best = candidates[i];
     }
     return best;
 }

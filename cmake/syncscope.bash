@@ -42,6 +42,11 @@ _syncscope()
         return 0
     fi
     local command=${COMP_WORDS[1]}
+    # `syncscope help COMMAND` is `syncscope COMMAND --help`.
+    if [[ $command == help ]]; then
+        ((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "$(_syncscope_commands "$tool")" -- "$cur"))
+        return 0
+    fi
     # After `run ... --` come the program and its arguments: commands, then files.
     for ((i = 2; i < COMP_CWORD; i++)); do
         if [[ $command == run && ${COMP_WORDS[i]} == -- ]]; then
@@ -60,6 +65,10 @@ _syncscope()
         ;;
     --color)
         COMPREPLY=($(compgen -W "auto always never" -- "$cur"))
+        return 0
+        ;;
+    --profile-from-start)
+        COMPREPLY=($(compgen -W "on off" -- "$cur"))
         return 0
         ;;
     --enable | --disable | --severity)

@@ -154,7 +154,7 @@ START_TEST(test_usage_errors)
                           "--help)\n");
     const char *format[] = {"--format", "xml", "a.cu", NULL};
     expect_error(format, "syncscope: error: unknown --format 'xml' (text, json, sarif, github, "
-                         "gitlab or html)\n");
+                         "html or gitlab)\n");
     const char *fail_on[] = {"--fail-on", "fatal", "a.cu", NULL};
     expect_error(fail_on, "syncscope: error: unknown --fail-on 'fatal' (note, warning, error or "
                           "none)\n");
