@@ -254,7 +254,8 @@ static int write_command_page(FILE *out, const man_command *commands, char *cons
           ".PP\n.B syncscope run\nexits with the status of the program it runs.\n",
           out);
     fputs(".SH ENVIRONMENT\n"
-          ".TP\n.B NO_COLOR\nWhen set, text output is never coloured.\n"
+          ".TP\n.B NO_COLOR\nWhen set to a non\\-empty value, text output is not coloured "
+          "unless \\fB\\-\\-color always\\fR asks for it.\n"
           ".TP\n.B SYNCSCOPE_RULES_URL\n"
           "The base URL under which the rule pages are published; SARIF output then links "
           "each rule to its page.\n"
