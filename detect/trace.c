@@ -739,6 +739,62 @@ static ssize_t read_line(reader *r, FILE *in, char **text, size_t *text_cap)
     return (ssize_t)used;
 }
 
+/* Opens trace 'path' for reading ("-": standard input). A file must be a regular one within
+ * the limit; standard input may be a pipe, and the limit holds for what is read from it.
+ * Returns the stream, or NULL with the reason in 'err'. */
+static FILE *open_trace(const char *path, char *err, size_t err_size)
+{
+    if (strcmp(path, "-") == 0)
+        return stdin;
+    int fd = ss_file_open_read(path, SS_READ_MAX_TRACE_BYTES, 0);
+    FILE *in = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (in == NULL) {
+        snprintf(err, err_size, "%s: %s", path, fd < 0 ? ss_file_error() : strerror(errno));
+        if (fd >= 0)
+            close(fd);
+    }
+    return in;
+}
+
+/* Reads every line of 'in' (locked by the caller) into the log: the header, then the records
+ * up to and including 'end'. Returns 0, or -1 with the reason in r->err. */
+static int read_lines(reader *r, FILE *in)
+{
+    char *text = NULL;
+    size_t text_cap = 0;
+    int rc = 0;
+    while (rc == 0) {
+        r->line++;
+        ssize_t len = read_line(r, in, &text, &text_cap);
+        if (len <= 0) {
+            rc = (int)len;
+            r->line--;
+            break;
+        }
+        if (text[len - 1] != '\n') {
+            rc = fail(r, "truncated line (no newline at the end of the file)");
+            break;
+        }
+        text[len - 1] = '\0';
+        if ((size_t)(len - 1) != strlen(text)) {
+            rc = fail(r, "NUL byte in line");
+            break;
+        }
+        rc = split(r, text);
+        if (rc == 0)
+            rc = r->line == 1 ? read_header(r) : read_record(r);
+    }
+    free(text);
+    if (rc == 0 && r->line == 0) {
+        r->line = 1;
+        rc = fail(r, "empty file (a syncscope trace starts with 'SSTRACE %d 0')", SS_TRACE_MAJOR);
+    } else if (rc == 0 && !r->saw_end) {
+        r->line++;
+        rc = fail(r, "truncated trace: the 'end' record is missing");
+    }
+    return rc;
+}
+
 int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_size)
 {
     reader r;
@@ -753,55 +809,16 @@ int ss_trace_read(const char *path, ss_event_log *log, char *err, size_t err_siz
         snprintf(err, err_size, "%s: out of memory", path);
         return -1;
     }
-    int use_stdin = strcmp(path, "-") == 0;
-    /* A file must be a regular one within the limit; standard input may be a pipe, and the
-     * limit holds for what is read from it. */
-    int fd = use_stdin ? -1 : ss_file_open_read(path, SS_READ_MAX_TRACE_BYTES, 0);
-    FILE *in = use_stdin ? stdin : fd >= 0 ? fdopen(fd, "r") : NULL;
+    FILE *in = open_trace(path, err, err_size);
     if (in == NULL) {
-        snprintf(err, err_size, "%s: %s", path, fd < 0 ? ss_file_error() : strerror(errno));
-        if (fd >= 0)
-            close(fd);
         ss_evlog_free(log);
         return -1;
     }
-    char *text = NULL;
-    size_t text_cap = 0;
-    ssize_t len;
-    int rc = 0;
     flockfile(in);
-    while (rc == 0) {
-        r.line++;
-        len = read_line(&r, in, &text, &text_cap);
-        if (len <= 0) {
-            rc = (int)len;
-            r.line--;
-            break;
-        }
-        if (text[len - 1] != '\n') {
-            rc = fail(&r, "truncated line (no newline at the end of the file)");
-            break;
-        }
-        text[len - 1] = '\0';
-        if ((size_t)(len - 1) != strlen(text)) {
-            rc = fail(&r, "NUL byte in line");
-            break;
-        }
-        rc = split(&r, text);
-        if (rc == 0)
-            rc = r.line == 1 ? read_header(&r) : read_record(&r);
-    }
-    if (rc == 0 && r.line == 0) {
-        r.line = 1;
-        rc = fail(&r, "empty file (a syncscope trace starts with 'SSTRACE %d 0')", SS_TRACE_MAJOR);
-    } else if (rc == 0 && !r.saw_end) {
-        r.line++;
-        rc = fail(&r, "truncated trace: the 'end' record is missing");
-    }
+    int rc = read_lines(&r, in);
     funlockfile(in);
-    free(text);
     free(r.frames);
-    if (!use_stdin)
+    if (in != stdin)
         fclose(in);
     if (rc < 0)
         ss_evlog_free(log);
