@@ -1,10 +1,11 @@
-/* checks.h: what a static check is given (the per-unit context), how it reports, and
- * the checks' entry points. Private to the analyzer. */
+/* checks.h: what a static check is given (the per-unit context), how it reports, and the
+ * table of checks made from checks.def. Private to the analyzer. */
 #ifndef SS_ANALYZER_CHECKS_H
 #define SS_ANALYZER_CHECKS_H
 
 #include <clang-c/Index.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "report.h"
 #include "rules.h"
@@ -28,23 +29,43 @@ typedef struct ss_check_ctx {
 void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
                      const char *hint);
 
-/* Checks, dispatched from tu.c by API class and by kernel-launch syntax. */
-/* An API call ('api' is its row) with a stream argument: SYNC101 for launches, graph launches
- * and host functions, SYNC102 for the asynchronous classes. */
-void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
-/* A k<<<grid, block, shmem, stream>>>(...) launch; 'config' is its configuration call. */
-void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, CXCursor config);
-/* cudaStreamCreate and friends: SYNC103. */
-void ss_check_stream_create(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
-/* Stream, device and event synchronization inside a loop that enqueues device work:
- * SYNC401 (loops.c). */
-void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
-/* A call of the device-wide synchronizing class (cudaMalloc, cudaFree, cudaHostRegister,
- * cudaDeviceSetLimit...) inside a loop that enqueues device work: SYNC402 (loops.c). */
-void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
-/* cudaStreamBeginCapture: capture-unsafe calls before the matching EndCapture in the same
- * function, SYNC501 (capture.c). */
-void ss_check_capture(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+/* A check's entry point. 'call' is the call expression it was dispatched for; 'api' is the
+ * callee's row of rules/cuda_api.def, or NULL (see the 'on' column of checks.def). */
+typedef void ss_check_fn(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+
+/* Which call expressions a check is given (checks.def's 'on' column). */
+typedef enum ss_check_on {
+    SS_CHECK_API,    /* calls of a CUDA API of one of the row's classes */
+    SS_CHECK_CALL,   /* every call but a <<<...>>> launch */
+    SS_CHECK_LAUNCH, /* k<<<...>>>(...) launches */
+} ss_check_on;
+
+/* The bit of API class 'klass' (without SS_CLASS_) in checks.def's 'classes' column. */
+#define SS_CHECK_ON(klass) (UINT64_C(1) << SS_CLASS_##klass)
+/* The bit of rule 'rule' (without SS_RULE_) in checks.def's 'rules' column. */
+#define SS_CHECK_RULE(rule) (UINT64_C(1) << SS_RULE_##rule)
+
+/* One row of checks.def. */
+typedef struct ss_check {
+    const char *family; /* analyzer/checks/<family>.c */
+    const char *name;   /* the entry function's name */
+    ss_check_fn *entry;
+    ss_check_on on;
+    uint64_t classes; /* SS_CHECK_ON bits, for SS_CHECK_API */
+    uint64_t rules;   /* SS_CHECK_RULE bits */
+} ss_check;
+
+/* The entry functions, each in analyzer/checks/<family>.c. */
+#define SS_CHECK(family, entry, on, classes, rules) ss_check_fn entry;
+#include "checks.def"
+
+/* The table of checks (checks.c), in checks.def's order; 'count' receives the number of
+ * rows. */
+const ss_check *ss_checks_all(size_t *count);
+
+/* Runs the checks that take the call expression 'call' (checks.c), as checks.def says: a
+ * launch's LAUNCH rows; else the CALL rows, then the API rows of the callee's class. */
+void ss_checks_dispatch(ss_check_ctx *ctx, CXCursor call);
 
 /* cudaMemcpyKind values (driver_types.h), and SS_COPY_KIND_UNKNOWN. */
 enum {
@@ -62,17 +83,5 @@ enum {
  * cudaMemcpy3DParms it is given. Sets 'dst' and 'src' to the pointer arguments (null cursors
  * where not visible). Returns an SS_COPY_KIND_ value. */
 int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *dst, CXCursor *src);
-
-/* Checks of the copy rules (checks/pageable_copy.c, checks/sync_copy.c, checks/readback.c),
- * dispatched from tu.c. */
-/* SYNC201: an asynchronous copy whose host side is provably pageable (class COPY). */
-void ss_check_pageable_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
-/* SYNC202: a synchronous runtime copy or memset in a function that uses a non-default stream
- * or inside a loop that launches kernels (classes COPY and MEMSET). */
-void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
-/* SYNC301: a device-to-host copy of a scalar that the host waits for (class COPY). */
-void ss_check_readback_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
-/* SYNC301: Thrust and libtorch readbacks; called for every call, whatever its callee. */
-void ss_check_readback_call(ss_check_ctx *ctx, CXCursor call);
 
 #endif

@@ -1,64 +1,16 @@
 /* tu.c: analyzes one translation unit: parses it, turns parse errors into diagnostics,
- * walks the AST and dispatches calls to the checks by API class and launch syntax. */
+ * and walks the AST, handing each call expression to the checks (checks.c, checks.def). */
 #include "tu.h"
 #include "ast.h"
 #include "cache.h"
 #include "checks.h"
 #include "flags.h"
-#include "scope.h"
 
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* Checks of API calls, keyed by the API's class in rules/cuda_api.def. */
-typedef void (*call_check_fn)(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
-
-static const struct {
-    ss_api_class klass;
-    call_check_fn check;
-} call_checks[] = {
-    {SS_CLASS_LAUNCH, ss_check_default_stream_call},
-    {SS_CLASS_GRAPH_LAUNCH, ss_check_default_stream_call},
-    {SS_CLASS_HOST_FUNC, ss_check_default_stream_call},
-    {SS_CLASS_COPY, ss_check_default_stream_call},
-    {SS_CLASS_MEMSET, ss_check_default_stream_call},
-    {SS_CLASS_ALLOC, ss_check_default_stream_call},
-    {SS_CLASS_FREE, ss_check_default_stream_call},
-    {SS_CLASS_EVENT_RECORD, ss_check_default_stream_call},
-    {SS_CLASS_STREAM_WAIT, ss_check_default_stream_call},
-    {SS_CLASS_PREFETCH, ss_check_default_stream_call},
-    {SS_CLASS_ATTACH, ss_check_default_stream_call},
-    {SS_CLASS_STREAM_CREATE, ss_check_stream_create},
-    {SS_CLASS_STREAM_SYNC, ss_check_sync_in_loop},
-    {SS_CLASS_DEVICE_SYNC, ss_check_sync_in_loop},
-    {SS_CLASS_EVENT_SYNC, ss_check_sync_in_loop},
-    {SS_CLASS_ALLOC, ss_check_device_sync_in_loop},
-    {SS_CLASS_FREE, ss_check_device_sync_in_loop},
-    {SS_CLASS_HOST_ALLOC, ss_check_device_sync_in_loop},
-    {SS_CLASS_HOST_FREE, ss_check_device_sync_in_loop},
-    {SS_CLASS_MANAGED_ALLOC, ss_check_device_sync_in_loop},
-    {SS_CLASS_HOST_REGISTER, ss_check_device_sync_in_loop},
-    {SS_CLASS_HOST_UNREGISTER, ss_check_device_sync_in_loop},
-    {SS_CLASS_DEVICE_CONFIG, ss_check_device_sync_in_loop},
-    {SS_CLASS_CAPTURE_BEGIN, ss_check_capture},
-    {SS_CLASS_COPY, ss_check_pageable_copy},
-    {SS_CLASS_COPY, ss_check_sync_copy},
-    {SS_CLASS_MEMSET, ss_check_sync_copy},
-    {SS_CLASS_COPY, ss_check_readback_copy},
-};
-
-/* Checks of every call, whatever it calls (library readbacks: Thrust, libtorch). */
-typedef void (*any_call_check_fn)(ss_check_ctx *ctx, CXCursor call);
-
-static const any_call_check_fn any_call_checks[] = {ss_check_readback_call};
-
-/* Checks of k<<<...>>>(...) launches. */
-typedef void (*launch_check_fn)(ss_check_ctx *ctx, CXCursor launch, CXCursor config);
-
-static const launch_check_fn launch_checks[] = {ss_check_default_stream_launch};
 
 char *ss_display_path(const char *path)
 {
@@ -77,89 +29,8 @@ char *ss_display_path(const char *path)
     return real;
 }
 
-/* The text of line 'line' of 'file', malloc'ed, or NULL. */
-static char *line_text(CXTranslationUnit tu, CXFile file, unsigned line)
-{
-    size_t size = 0;
-    const char *text = clang_getFileContents(tu, file, &size);
-    if (text == NULL)
-        return NULL;
-    const char *p = text, *end = text + size;
-    for (unsigned l = 1; l < line && p < end; l++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (nl == NULL)
-            return NULL;
-        p = nl + 1;
-    }
-    const char *eol = memchr(p, '\n', (size_t)(end - p));
-    size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
-    if (len && p[len - 1] == '\r')
-        len--;
-    char *out = malloc(len + 1);
-    if (out == NULL)
-        abort();
-    memcpy(out, p, len);
-    out[len] = '\0';
-    return out;
-}
-
-void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
-                     const char *hint)
-{
-    if (ss_ast_in_system_header(at))
-        return;
-    CXFile file = NULL;
-    unsigned line, column;
-    clang_getExpansionLocation(clang_getCursorLocation(at), &file, &line, &column, NULL);
-    if (file == NULL)
-        return;
-    CXString name = clang_getFileName(file);
-    char *path = ss_display_path(clang_getCString(name));
-    clang_disposeString(name);
-    /* A finding in a header seen by several translation units is reported once. */
-    for (size_t i = 0; i < ctx->result->count; i++) {
-        const ss_finding *f = &ctx->result->findings[i];
-        if (f->rule == rule && f->line == line && f->column == column &&
-            strcmp(f->file, path) == 0) {
-            free(path);
-            return;
-        }
-    }
-    ss_finding *f = ss_result_add(ctx->result);
-    f->rule = rule;
-    f->severity = ss_rules_get(rule)->severity;
-    f->origin = SS_ORIGIN_STATIC;
-    f->file = path;
-    f->line = line;
-    f->column = column;
-    f->function = ss_strdup(ctx->function_name);
-    f->message = ss_strdup(message);
-    f->hint = ss_strdup(hint);
-    f->line_text = line_text(ctx->tu, file, line);
-}
-
-static void dispatch_call(ss_check_ctx *ctx, CXCursor call)
-{
-    /* A <<<...>>> launch: the callee, then the configuration call, then the arguments. */
-    CXCursor second = ss_ast_child(call, 1);
-    if (ss_scope_is_launch_config(second)) {
-        for (size_t i = 0; i < sizeof launch_checks / sizeof launch_checks[0]; i++)
-            launch_checks[i](ctx, call, second);
-        return;
-    }
-    for (size_t i = 0; i < sizeof any_call_checks / sizeof any_call_checks[0]; i++)
-        any_call_checks[i](ctx, call);
-    char *name = ss_scope_callee_name(call);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
-    if (api == NULL)
-        return;
-    for (size_t i = 0; i < sizeof call_checks / sizeof call_checks[0]; i++) {
-        if (call_checks[i].klass == api->klass)
-            call_checks[i].check(ctx, call, api);
-    }
-}
-
+/* The AST walk: keeps the function around each node in the context, and hands every call
+ * expression to the checks. */
 static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData data)
 {
     ss_check_ctx *ctx = data;
@@ -179,7 +50,7 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData da
         return CXChildVisit_Continue;
     }
     if (clang_getCursorKind(c) == CXCursor_CallExpr)
-        dispatch_call(ctx, c);
+        ss_checks_dispatch(ctx, c);
     return CXChildVisit_Recurse;
 }
 

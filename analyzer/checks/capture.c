@@ -252,6 +252,8 @@ static int block_contains(const call_site *s, unsigned offset)
     return offset >= s->block_begin && offset < s->block_end;
 }
 
+/* SYNC501 (checks.def): at a cudaStreamBeginCapture 'call', the capture-unsafe calls before
+ * the matching EndCapture in the same function. */
 void ss_check_capture(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (api->klass != SS_CLASS_CAPTURE_BEGIN || ss_ast_is_null(ctx->function))

@@ -309,6 +309,9 @@ static void report_launch(ss_check_ctx *ctx, CXCursor at, const char *message)
     free(quiet);
 }
 
+/* SYNC101 and SYNC102 (checks.def): an API call ('api' is its row) whose stream argument is
+ * the legacy default stream; SYNC101 for launches, graph launches and host functions, SYNC102
+ * for the asynchronous classes. */
 void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (api->stream_arg < 0)
@@ -382,10 +385,13 @@ static char *kernel_name(CXCursor launch)
     return name ? name : ss_strdup("kernel");
 }
 
-void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, CXCursor config)
+/* SYNC101 (checks.def): a k<<<grid, block, shmem, stream>>>(...) launch ('launch'; 'api' is
+ * NULL) on the legacy default stream. */
+void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, const ss_api *api)
 {
     /* The configuration call is (grid, block, shared memory, stream). */
     enum { CONFIG_STREAM_ARG = 3 };
+    CXCursor config = ss_ast_child(launch, 1);
     int nargs = clang_Cursor_getNumArguments(config);
     stream_value v;
     int omitted = 0;

@@ -68,6 +68,8 @@ static const char *loop_words(CXCursor loop)
     }
 }
 
+/* SYNC401 (checks.def): stream, device and event synchronization inside a loop that
+ * enqueues device work. */
 void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     CXCursor loop, work;
@@ -94,6 +96,8 @@ void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     free(at);
 }
 
+/* SYNC402 (checks.def): a call of the device-wide synchronizing class (cudaMalloc, cudaFree,
+ * cudaHostRegister, cudaDeviceSetLimit...) inside a loop that enqueues device work. */
 void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (api->sync != SS_SYNC_DEVICE)

@@ -150,6 +150,7 @@ int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *
     return kind;
 }
 
+/* SYNC201 (checks.def): an asynchronous copy whose host side is provably pageable. */
 void ss_check_pageable_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (api->domain != SS_DOMAIN_RT || api->sync != SS_SYNC_PAGEABLE ||

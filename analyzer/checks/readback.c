@@ -241,6 +241,7 @@ static enum CXChildVisitResult find_sync(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
+/* SYNC301 (checks.def): a device-to-host copy of a scalar that the host waits for. */
 void ss_check_readback_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (api->domain != SS_DOMAIN_RT || api->size_arg < 0 || ss_ast_is_null(ctx->function) ||
@@ -697,7 +698,9 @@ static void torch_function(ss_check_ctx *ctx, CXCursor call, const char *qualifi
     free(text);
 }
 
-void ss_check_readback_call(ss_check_ctx *ctx, CXCursor call)
+/* SYNC301 (checks.def): Thrust and libtorch readbacks; given every call but a launch,
+ * whatever its callee ('api' is unused). */
+void ss_check_readback_call(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (ss_ast_is_null(ctx->function))
         return;

@@ -92,6 +92,8 @@ static void add_fixit(ss_check_ctx *ctx, CXCursor call, const ss_api *api, ss_fi
                          "cudaStreamNonBlocking");
 }
 
+/* SYNC103 (checks.def): cudaStreamCreate and friends creating a blocking stream, with the
+ * fix-it that makes it non-blocking. */
 void ss_check_stream_create(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     char *at = ctx->function_name ? ss_asprintf("in '%s'", ctx->function_name)

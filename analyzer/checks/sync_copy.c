@@ -156,6 +156,8 @@ static int blocks_host(const ss_check_ctx *ctx, CXCursor call, const ss_api *api
     return 1;
 }
 
+/* SYNC202 (checks.def): a synchronous runtime copy or memset in a function that uses a
+ * non-default stream, or inside a loop that launches kernels. */
 void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (api->domain != SS_DOMAIN_RT || api->sync != SS_SYNC_ALWAYS || ss_ast_is_null(ctx->function))

@@ -1,0 +1,114 @@
+/* checks.c: the table of static checks (checks.def), the dispatch of one call expression to
+ * the checks that take it, and how a check's finding is recorded. */
+#include "checks.h"
+#include "ast.h"
+#include "scope.h"
+#include "tu.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One bit per rule and per API class in the table's columns. */
+_Static_assert(SS_RULE_COUNT <= 64, "checks.def's rules column has one bit per rule");
+_Static_assert(SS_CLASS_DEVICE_CONFIG < 64, "checks.def's classes column has one bit per class");
+
+static const ss_check checks[] = {
+#define SS_CHECK(family, entry, on, classes, rules)                                                \
+    {#family, #entry, entry, SS_CHECK_##on, classes, rules},
+#include "checks.def"
+};
+
+const ss_check *ss_checks_all(size_t *count)
+{
+    *count = sizeof checks / sizeof checks[0];
+    return checks;
+}
+
+/* Runs, in table order, the rows of 'on' that take 'api' (for SS_CHECK_API, by its class). */
+static void run_rows(ss_check_ctx *ctx, ss_check_on on, CXCursor call, const ss_api *api)
+{
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+        const ss_check *check = &checks[i];
+        if (check->on != on)
+            continue;
+        if (on == SS_CHECK_API && !(check->classes & (UINT64_C(1) << api->klass)))
+            continue;
+        check->entry(ctx, call, api);
+    }
+}
+
+void ss_checks_dispatch(ss_check_ctx *ctx, CXCursor call)
+{
+    /* A <<<...>>> launch: the callee, then the configuration call, then the arguments. */
+    if (ss_scope_is_launch(call)) {
+        run_rows(ctx, SS_CHECK_LAUNCH, call, NULL);
+        return;
+    }
+    char *name = ss_scope_callee_name(call);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    run_rows(ctx, SS_CHECK_CALL, call, api);
+    if (api)
+        run_rows(ctx, SS_CHECK_API, call, api);
+}
+
+/* The text of line 'line' of 'file', malloc'ed, or NULL. */
+static char *line_text(CXTranslationUnit tu, CXFile file, unsigned line)
+{
+    size_t size = 0;
+    const char *text = clang_getFileContents(tu, file, &size);
+    if (text == NULL)
+        return NULL;
+    const char *p = text, *end = text + size;
+    for (unsigned l = 1; l < line && p < end; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            return NULL;
+        p = nl + 1;
+    }
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
+    if (len && p[len - 1] == '\r')
+        len--;
+    char *out = malloc(len + 1);
+    if (out == NULL)
+        abort();
+    memcpy(out, p, len);
+    out[len] = '\0';
+    return out;
+}
+
+void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
+                     const char *hint)
+{
+    if (ss_ast_in_system_header(at))
+        return;
+    CXFile file = NULL;
+    unsigned line, column;
+    clang_getExpansionLocation(clang_getCursorLocation(at), &file, &line, &column, NULL);
+    if (file == NULL)
+        return;
+    CXString name = clang_getFileName(file);
+    char *path = ss_display_path(clang_getCString(name));
+    clang_disposeString(name);
+    /* A finding in a header seen by several translation units is reported once. */
+    for (size_t i = 0; i < ctx->result->count; i++) {
+        const ss_finding *f = &ctx->result->findings[i];
+        if (f->rule == rule && f->line == line && f->column == column &&
+            strcmp(f->file, path) == 0) {
+            free(path);
+            return;
+        }
+    }
+    ss_finding *f = ss_result_add(ctx->result);
+    f->rule = rule;
+    f->severity = ss_rules_get(rule)->severity;
+    f->origin = SS_ORIGIN_STATIC;
+    f->file = path;
+    f->line = line;
+    f->column = column;
+    f->function = ss_strdup(ctx->function_name);
+    f->message = ss_strdup(message);
+    f->hint = ss_strdup(hint);
+    f->line_text = line_text(ctx->tu, file, line);
+}
