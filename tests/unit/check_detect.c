@@ -1852,9 +1852,34 @@ START_TEST(test_outputs_carry_via_latent_and_module)
 }
 END_TEST
 
+/* detect/families.def: every rule that the runtime half finds is reported by exactly one
+ * family, and no family reports a rule that only the static half finds. */
+START_TEST(test_families_cover_runtime_rules)
+{
+    static const ss_rule_id listed[] = {
+#define DET_FAMILY(id, ...) __VA_ARGS__,
+#include "families.def"
+#undef DET_FAMILY
+    };
+    size_t runtime = 0;
+    for (int r = 0; r < SS_RULE_COUNT; r++) {
+        size_t families = 0;
+        for (size_t i = 0; i < sizeof listed / sizeof listed[0]; i++)
+            families += listed[i] == (ss_rule_id)r;
+        int found_at_run_time = (ss_rules_get((ss_rule_id)r)->halves & SS_HALF_RUNTIME) != 0;
+        ck_assert_msg(families == (size_t)found_at_run_time, "%s: in %zu families",
+                      ss_rules_get((ss_rule_id)r)->id, families);
+        runtime += (size_t)found_at_run_time;
+    }
+    ck_assert_uint_eq(sizeof listed / sizeof listed[0], runtime);
+    ck_assert_uint_eq(runtime, 11);
+}
+END_TEST
+
 static Suite *detect_suite(void)
 {
     const fixture_case cases[] = {
+        {"families", {test_families_cover_runtime_rules}},
         {"readback",
          {test_readback_positive, test_readback_nothing_pending,
           test_readback_async_api_and_size_limit, test_readback_limit_option, test_aggregation,
