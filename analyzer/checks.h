@@ -67,21 +67,4 @@ const ss_check *ss_checks_all(size_t *count);
  * launch's LAUNCH rows; else the CALL rows, then the API rows of the callee's class. */
 void ss_checks_dispatch(ss_check_ctx *ctx, CXCursor call);
 
-/* cudaMemcpyKind values (driver_types.h), and SS_COPY_KIND_UNKNOWN. */
-enum {
-    SS_COPY_KIND_H2H = 0,
-    SS_COPY_KIND_H2D = 1,
-    SS_COPY_KIND_D2H = 2,
-    SS_COPY_KIND_D2D = 3,
-    SS_COPY_KIND_DEFAULT = 4,
-    SS_COPY_KIND_UNKNOWN = -1
-};
-
-/* The direction of the runtime copy 'call' ('api' is its row; checks/pageable_copy.c): the
- * API's fixed direction, else its cudaMemcpyKind argument (a variable followed through its
- * reaching definitions in 'function' while they agree), else the 'kind' field of the local
- * cudaMemcpy3DParms it is given. Sets 'dst' and 'src' to the pointer arguments (null cursors
- * where not visible). Returns an SS_COPY_KIND_ value. */
-int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *dst, CXCursor *src);
-
 #endif

@@ -7,6 +7,7 @@
 #include "ast.h"
 #include "cache.h"
 #include "checks.h"
+#include "checks/common.h"
 #include "compdb.h"
 #include "dataflow.h"
 #include "flags.h"

@@ -3,6 +3,7 @@
  * code and simple branches (docs/lint.md, "SYNC501"). */
 #include "ast.h"
 #include "checks.h"
+#include "common.h"
 #include "scope.h"
 
 #include <stdlib.h>
@@ -137,27 +138,18 @@ static const char *mode_words(capture_mode mode)
     }
 }
 
-/* Whether an argument was left out and filled in from a C++ default argument. */
-static int is_omitted(CXCursor arg)
+/* Whether the stream argument of 'call' (a launch, or a call of 'api') is the legacy default
+ * stream: omitted (where it may be), or the constant 0 or cudaStreamLegacy (only
+ * cudaStreamLegacy when the default stream is per-thread). */
+static int legacy_stream_arg(const ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
-    CXFile file = NULL;
-    clang_getExpansionLocation(clang_getCursorLocation(arg), &file, NULL, NULL, NULL);
-    return file == NULL;
-}
-
-/* Whether a stream argument is the legacy default stream: omitted, or the constant 0 or
- * cudaStreamLegacy (only cudaStreamLegacy when the default stream is per-thread). */
-static int legacy_stream_arg(const ss_check_ctx *ctx, CXCursor call, int index, int optional)
-{
-    if (clang_Cursor_getNumArguments(call) <= index)
-        return optional && !ctx->per_thread;
-    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)index);
-    if (is_omitted(arg))
-        return !ctx->per_thread;
-    long long value;
-    if (ss_ast_eval_int(ss_ast_strip(arg), &value) != 0)
-        return 0;
-    return value == 1 || (value == 0 && !ctx->per_thread);
+    CXCursor arg = ss_check_stream_arg(call, api);
+    ss_stream_value v;
+    if (ss_ast_is_null(arg))
+        v = api == NULL || api->stream_opt ? SS_STREAM_NULL : SS_STREAM_UNKNOWN;
+    else
+        v = ss_check_is_omitted(arg) ? SS_STREAM_NULL : ss_stream_constant(arg);
+    return ss_stream_is_legacy(v, ctx->per_thread);
 }
 
 /* What is wrong with 'call' under a capture in 'mode', as the message's reason, or NULL. */
@@ -166,9 +158,7 @@ static const char *unsafe_reason(const ss_check_ctx *ctx, CXCursor call, capture
 {
     *name = NULL;
     if (ss_scope_is_launch(call)) {
-        /* The configuration call is (grid, block, shared memory, stream). */
-        CXCursor config = ss_ast_child(call, 1);
-        if (mode != MODE_RELAXED && mode != MODE_UNKNOWN && legacy_stream_arg(ctx, config, 3, 1)) {
+        if (mode != MODE_RELAXED && mode != MODE_UNKNOWN && legacy_stream_arg(ctx, call, NULL)) {
             *name = ss_scope_kernel_name(call);
             return "launches a kernel on the legacy default stream, which joins the capturing "
                    "stream";
@@ -206,8 +196,7 @@ static const char *unsafe_reason(const ss_check_ctx *ctx, CXCursor call, capture
         break;
     }
     if (reason == NULL && ss_api_enqueues(api) && api->stream_arg >= 0 &&
-        (mode == MODE_GLOBAL || mode == MODE_THREAD_LOCAL) &&
-        legacy_stream_arg(ctx, call, api->stream_arg, api->stream_opt))
+        (mode == MODE_GLOBAL || mode == MODE_THREAD_LOCAL) && legacy_stream_arg(ctx, call, api))
         reason = "enqueues work on the legacy default stream, which joins the capturing stream";
     if (reason)
         *name = ss_strdup(api->name);
@@ -309,8 +298,7 @@ void ss_check_capture(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
             free(name);
             continue;
         }
-        char *at = ctx->function_name ? ss_asprintf("in '%s'", ctx->function_name)
-                                      : ss_strdup("at file scope");
+        char *at = ss_check_where(ctx);
         char *message = ss_asprintf("'%s' %s is called while stream '%s' is being captured "
                                     "(cudaStreamBeginCapture at line %u, %s): it %s, so the "
                                     "capture fails or is invalidated",

@@ -2,113 +2,89 @@
  * (asynchronous calls on the legacy default stream). */
 #include "ast.h"
 #include "checks.h"
+#include "common.h"
 #include "dataflow.h"
 #include "scope.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* What a stream expression is known to be. */
-typedef enum stream_value {
-    SV_UNKNOWN,    /* anything the analysis cannot pin down */
-    SV_OTHER,      /* a stream that is not the default one (created, returned by a call) */
-    SV_PER_THREAD, /* cudaStreamPerThread */
-    SV_NULL,       /* 0, NULL, nullptr, an omitted stream: the default stream */
-    SV_LEGACY      /* cudaStreamLegacy, explicitly */
-} stream_value;
-
 /* How deep "s = t; t = 0;" chains are followed. */
 enum { MAX_CHAIN = 4 };
 
-static stream_value classify(ss_check_ctx *ctx, CXCursor expr, int depth);
+static ss_stream_value classify(ss_check_ctx *ctx, CXCursor expr, int depth);
 
 /* Merges the values of several reaching definitions: legacy only when all are. */
-static stream_value merge(stream_value a, stream_value b)
+static ss_stream_value merge(ss_stream_value a, ss_stream_value b)
 {
     if (a == b)
         return a;
-    if ((a == SV_NULL || a == SV_LEGACY) && (b == SV_NULL || b == SV_LEGACY))
-        return SV_NULL;
-    return SV_UNKNOWN;
+    if ((a == SS_STREAM_NULL || a == SS_STREAM_LEGACY) &&
+        (b == SS_STREAM_NULL || b == SS_STREAM_LEGACY))
+        return SS_STREAM_NULL;
+    return SS_STREAM_UNKNOWN;
 }
 
-static stream_value classify_def(ss_check_ctx *ctx, const ss_def *def, int depth)
+static ss_stream_value classify_def(ss_check_ctx *ctx, const ss_def *def, int depth)
 {
     switch (def->kind) {
     case SS_DEF_VALUE:
         return classify(ctx, def->value, depth + 1);
     case SS_DEF_ZERO:
-        return SV_NULL;
+        return SS_STREAM_NULL;
     case SS_DEF_OUT_ARG: {
         /* Written by a stream-creating API through its destination argument. */
         char *name = ss_ast_callee_name(def->call);
         const ss_api *api = name ? ss_api_find(name) : NULL;
         free(name);
         if (api && api->klass == SS_CLASS_STREAM_CREATE && (int)def->arg_index == api->dst_arg)
-            return SV_OTHER;
-        return SV_UNKNOWN;
+            return SS_STREAM_OTHER;
+        return SS_STREAM_UNKNOWN;
     }
     case SS_DEF_UNKNOWN:
         break;
     }
-    return SV_UNKNOWN;
+    return SS_STREAM_UNKNOWN;
 }
 
-static stream_value classify_location(ss_check_ctx *ctx, const ss_location *loc, CXCursor use,
-                                      int depth)
+static ss_stream_value classify_location(ss_check_ctx *ctx, const ss_location *loc, CXCursor use,
+                                         int depth)
 {
     if (depth > MAX_CHAIN)
-        return SV_UNKNOWN;
+        return SS_STREAM_UNKNOWN;
     ss_defs defs = {0};
     ss_dataflow_reaching(ctx->function, loc, use, &defs);
-    stream_value v = defs.count ? classify_def(ctx, &defs.v[0], depth) : SV_UNKNOWN;
-    for (size_t i = 1; i < defs.count && v != SV_UNKNOWN; i++)
+    ss_stream_value v = defs.count ? classify_def(ctx, &defs.v[0], depth) : SS_STREAM_UNKNOWN;
+    for (size_t i = 1; i < defs.count && v != SS_STREAM_UNKNOWN; i++)
         v = merge(v, classify_def(ctx, &defs.v[i], depth));
     ss_defs_free(&defs);
     return v;
 }
 
-static stream_value classify(ss_check_ctx *ctx, CXCursor expr, int depth)
+static ss_stream_value classify(ss_check_ctx *ctx, CXCursor expr, int depth)
 {
     if (ss_ast_is_null(expr) || depth > MAX_CHAIN)
-        return SV_UNKNOWN;
+        return SS_STREAM_UNKNOWN;
     CXCursor e = ss_ast_strip(expr);
-    long long value;
-    if (ss_ast_eval_int(e, &value) == 0) {
-        /* The CUDA headers define cudaStreamLegacy as ((cudaStream_t)0x1) and
-         * cudaStreamPerThread as ((cudaStream_t)0x2). */
-        if (value == 0)
-            return SV_NULL;
-        if (value == 1)
-            return SV_LEGACY;
-        if (value == 2)
-            return SV_PER_THREAD;
-        return SV_OTHER;
-    }
+    ss_stream_value constant = ss_stream_constant(e);
+    if (constant != SS_STREAM_UNKNOWN)
+        return constant;
     switch (clang_getCursorKind(e)) {
     case CXCursor_DeclRefExpr:
     case CXCursor_MemberRefExpr:
     case CXCursor_ArraySubscriptExpr: {
         ss_location loc;
         if (ss_location_of(e, NULL, &loc) != 0)
-            return SV_UNKNOWN;
-        stream_value v = classify_location(ctx, &loc, e, depth);
+            return SS_STREAM_UNKNOWN;
+        ss_stream_value v = classify_location(ctx, &loc, e, depth);
         ss_location_free(&loc);
         return v;
     }
     case CXCursor_CallExpr:
-        return SV_OTHER;
+        return SS_STREAM_OTHER;
     default:
-        return SV_UNKNOWN;
+        return SS_STREAM_UNKNOWN;
     }
-}
-
-/* Whether an argument was left out and filled in from a C++ default argument. */
-static int is_omitted(CXCursor arg)
-{
-    CXFile file = NULL;
-    clang_getExpansionLocation(clang_getCursorLocation(arg), &file, NULL, NULL, NULL);
-    return file == NULL;
 }
 
 /* The source text of 'expr' as written at its expansion location (a macro name stays a
@@ -149,13 +125,6 @@ static char *expr_text(CXCursor expr)
     return ss_ast_file_text(tu, f1, begin, end, MAX_TEXT);
 }
 
-static int reportable(const ss_check_ctx *ctx, stream_value v)
-{
-    if (ctx->per_thread)
-        return v == SV_LEGACY;
-    return v == SV_NULL || v == SV_LEGACY;
-}
-
 static const char *hint_for(const ss_check_ctx *ctx)
 {
     if (ctx->torch)
@@ -165,14 +134,6 @@ static const char *hint_for(const ss_check_ctx *ctx)
         return "use cudaStreamPerThread or an explicit stream instead of cudaStreamLegacy";
     return "pass an explicit stream created with cudaStreamNonBlocking, or compile with "
            "--default-stream per-thread";
-}
-
-/* "in 'f'" or "at file scope". */
-static char *where(const ss_check_ctx *ctx)
-{
-    if (ctx->function_name)
-        return ss_asprintf("in '%s'", ctx->function_name);
-    return ss_strdup("at file scope");
 }
 
 /* The config struct's stream field, when 'arg' points to a launch configuration
@@ -228,32 +189,29 @@ typedef struct stream_use_walk {
  * synchronizes with it. */
 static int other_stream_arg(ss_check_ctx *ctx, CXCursor arg)
 {
-    if (is_omitted(arg))
+    if (ss_check_is_omitted(arg))
         return 0;
-    stream_value v = classify(ctx, arg, 0);
-    return v != SV_NULL && v != SV_LEGACY;
+    /* Not per-thread: a unit compiled per-thread counts as using other streams anyway. */
+    return !ss_stream_is_legacy(classify(ctx, arg, 0), 0);
 }
 
 /* Whether 'call' creates a stream, copies asynchronously, or passes a stream other than the
  * legacy default stream. */
 static int uses_other_stream(ss_check_ctx *ctx, CXCursor call)
 {
-    if (ss_scope_is_launch(call)) {
-        enum { CONFIG_STREAM_ARG = 3 };
-        CXCursor config = ss_ast_child(call, 1);
-        return clang_Cursor_getNumArguments(config) > CONFIG_STREAM_ARG &&
-               other_stream_arg(ctx, clang_Cursor_getArgument(config, CONFIG_STREAM_ARG));
+    const ss_api *api = NULL;
+    if (!ss_scope_is_launch(call)) {
+        char *name = ss_scope_callee_name(call);
+        api = name ? ss_api_find(name) : NULL;
+        free(name);
+        if (api == NULL)
+            return 0;
+        if (api->klass == SS_CLASS_STREAM_CREATE ||
+            (api->klass == SS_CLASS_COPY && api->sync != SS_SYNC_ALWAYS))
+            return 1;
     }
-    char *name = ss_scope_callee_name(call);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
-    if (api == NULL)
-        return 0;
-    if (api->klass == SS_CLASS_STREAM_CREATE ||
-        (api->klass == SS_CLASS_COPY && api->sync != SS_SYNC_ALWAYS))
-        return 1;
-    return api->stream_arg >= 0 && clang_Cursor_getNumArguments(call) > api->stream_arg &&
-           other_stream_arg(ctx, clang_Cursor_getArgument(call, (unsigned)api->stream_arg));
+    CXCursor arg = ss_check_stream_arg(call, api);
+    return !ss_ast_is_null(arg) && other_stream_arg(ctx, arg);
 }
 
 static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXClientData data)
@@ -321,14 +279,14 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
                           ? SS_RULE_DEFAULT_STREAM_LAUNCH
                           : SS_RULE_DEFAULT_STREAM_ASYNC_CALL;
     int nargs = clang_Cursor_getNumArguments(call);
-    stream_value v;
+    ss_stream_value v;
     int omitted = 0;
     char *text = NULL;
     if (nargs <= api->stream_arg) {
         if (!api->stream_opt)
             return; /* an incomplete call clang recovered from */
         omitted = 1;
-        v = SV_NULL;
+        v = SS_STREAM_NULL;
     } else {
         CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->stream_arg);
         char *field = config_stream_field(arg);
@@ -336,7 +294,7 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
             /* A launch configuration: the stream is its field, traced through '&cfg'. */
             ss_location loc;
             CXCursor e = ss_ast_strip(arg);
-            v = SV_UNKNOWN;
+            v = SS_STREAM_UNKNOWN;
             if (clang_getCursorKind(e) == CXCursor_UnaryOperator &&
                 ss_location_of(e, field, &loc) == 0) {
                 CXType vt = clang_getCanonicalType(clang_getCursorType(loc.var));
@@ -348,19 +306,19 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
             text = cfg ? ss_asprintf("%s.%s", cfg, field) : NULL;
             free(cfg);
             free(field);
-        } else if (is_omitted(arg)) {
+        } else if (ss_check_is_omitted(arg)) {
             omitted = 1;
-            v = SV_NULL;
+            v = SS_STREAM_NULL;
         } else {
             v = classify(ctx, arg, 0);
             text = expr_text(arg);
         }
     }
-    if (!reportable(ctx, v)) {
+    if (!ss_stream_is_legacy(v, ctx->per_thread)) {
         free(text);
         return;
     }
-    char *at = where(ctx);
+    char *at = ss_check_where(ctx);
     char *message;
     if (omitted)
         message = ss_asprintf("'%s' %s has no stream argument: it runs on the legacy default "
@@ -389,32 +347,20 @@ static char *kernel_name(CXCursor launch)
  * NULL) on the legacy default stream. */
 void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, const ss_api *api)
 {
-    /* The configuration call is (grid, block, shared memory, stream). */
-    enum { CONFIG_STREAM_ARG = 3 };
-    CXCursor config = ss_ast_child(launch, 1);
-    int nargs = clang_Cursor_getNumArguments(config);
-    stream_value v;
-    int omitted = 0;
+    CXCursor arg = ss_check_stream_arg(launch, NULL);
+    int omitted = ss_ast_is_null(arg) || ss_check_is_omitted(arg);
+    ss_stream_value v = SS_STREAM_NULL;
     char *text = NULL;
-    if (nargs <= CONFIG_STREAM_ARG) {
-        omitted = 1;
-        v = SV_NULL;
-    } else {
-        CXCursor arg = clang_Cursor_getArgument(config, CONFIG_STREAM_ARG);
-        if (is_omitted(arg)) {
-            omitted = 1;
-            v = SV_NULL;
-        } else {
-            v = classify(ctx, arg, 0);
-            text = expr_text(arg);
-        }
+    if (!omitted) {
+        v = classify(ctx, arg, 0);
+        text = expr_text(arg);
     }
-    if (!reportable(ctx, v)) {
+    if (!ss_stream_is_legacy(v, ctx->per_thread)) {
         free(text);
         return;
     }
     char *kernel = kernel_name(launch);
-    char *at = where(ctx);
+    char *at = ss_check_where(ctx);
     char *message;
     if (omitted)
         message = ss_asprintf("kernel '%s' is launched %s without a stream: it runs on the "

@@ -2,20 +2,13 @@
  * SYNC402 (device-wide synchronizing calls, such as cudaMalloc, inside such a loop). */
 #include "ast.h"
 #include "checks.h"
+#include "common.h"
 #include "scope.h"
 
 #include <stdlib.h>
 
 /* How many loops around a call are looked at, innermost first. */
 enum { MAX_LOOPS = 8 };
-
-/* "in 'f'" or "at file scope". */
-static char *where(const ss_check_ctx *ctx)
-{
-    if (ctx->function_name)
-        return ss_asprintf("in '%s'", ctx->function_name);
-    return ss_strdup("at file scope");
-}
 
 /* The innermost loop around 'call' that enqueues device work; its first enqueuing call goes
  * to 'work'. Returns 1, or 0 when no loop around the call does. */
@@ -75,7 +68,7 @@ void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     CXCursor loop, work;
     if (!loop_with_work(ctx, call, &loop, &work))
         return;
-    char *at = where(ctx);
+    char *at = ss_check_where(ctx);
     char *what = describe_work(work);
     char *message = ss_asprintf("'%s' %s blocks the host on every iteration of a %s (line %u) "
                                 "that also enqueues device work (%s): the GPU drains and idles "
@@ -105,7 +98,7 @@ void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api
     CXCursor loop, work;
     if (!loop_with_work(ctx, call, &loop, &work))
         return;
-    char *at = where(ctx);
+    char *at = ss_check_where(ctx);
     char *what = describe_work(work);
     char *message = ss_asprintf("'%s' %s inside a %s (line %u) that enqueues device work (%s) "
                                 "synchronizes the whole device on every iteration",

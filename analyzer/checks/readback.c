@@ -3,6 +3,7 @@
  * algorithms, libtorch item()/cpu()/nonzero() and friends (names from rules/readback.def). */
 #include "ast.h"
 #include "checks.h"
+#include "common.h"
 #include "dataflow.h"
 #include "scope.h"
 
@@ -12,20 +13,12 @@
 /* The readback size when the configuration does not set one (bytes). */
 enum { DEFAULT_READBACK_BYTES = 16 };
 
-/* cudaMemcpyKind's device-to-host value (driver_types.h). */
-enum { KIND_D2H = 2 };
-
 /* How deep tensor variables are followed to prove a tensor is on the CPU. */
 enum { MAX_CHAIN = 4 };
 
 static unsigned limit_of(const ss_check_ctx *ctx)
 {
     return ctx->readback_bytes ? ctx->readback_bytes : DEFAULT_READBACK_BYTES;
-}
-
-static char *where(const ss_check_ctx *ctx)
-{
-    return ctx->function_name ? ss_asprintf(" in '%s'", ctx->function_name) : ss_strdup("");
 }
 
 /* The first token of 'c', written to 'out'. Returns 0, or -1 when it has none. */
@@ -255,7 +248,7 @@ void ss_check_readback_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         if (api->kind_arg < 0 || nargs <= api->kind_arg ||
             ss_ast_eval_int(ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)api->kind_arg)),
                             &kind) != 0 ||
-            kind != KIND_D2H)
+            kind != SS_COPY_KIND_D2H)
             return;
     } else if (api->dir != SS_DIR_D2H) {
         return;
@@ -273,7 +266,7 @@ void ss_check_readback_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     }
     char *dst = ss_expr_text(clang_Cursor_getArgument(call, (unsigned)api->dst_arg));
     char *bytes = ss_expr_text(size);
-    char *at = where(ctx);
+    char *at = ss_check_where_suffix(ctx);
     char *waits = NULL;
     if (!ss_ast_is_null(sync)) {
         char *sync_name = ss_scope_callee_name(sync);
@@ -451,7 +444,7 @@ static int device_range(CXCursor call)
 
 static void report_call(ss_check_ctx *ctx, CXCursor call, const char *what, const char *fix)
 {
-    char *at = where(ctx);
+    char *at = ss_check_where_suffix(ctx);
     char *message =
         ss_asprintf("%s%s: the host stalls until all queued device work has finished", what, at);
     ss_check_report(ctx, SS_RULE_SCALAR_READBACK, call, message, fix);
@@ -591,14 +584,6 @@ static int to_cpu(CXCursor call)
 
 static int on_cpu(ss_check_ctx *ctx, CXCursor expr, int depth);
 
-/* Whether an argument was left out and filled in from a C++ default argument. */
-static int is_omitted(CXCursor arg)
-{
-    CXFile file = NULL;
-    clang_getExpansionLocation(clang_getCursorLocation(arg), &file, NULL, NULL, NULL);
-    return file == NULL;
-}
-
 /* Whether every definition of a tensor variable reaching 'use' is a CPU tensor. */
 static int location_on_cpu(ss_check_ctx *ctx, CXCursor e, int depth)
 {
@@ -647,7 +632,7 @@ static int on_cpu(ss_check_ctx *ctx, CXCursor expr, int depth)
             int nargs = clang_Cursor_getNumArguments(e);
             for (int i = 0; i < nargs && cpu; i++) {
                 CXCursor arg = clang_Cursor_getArgument(e, (unsigned)i);
-                cpu = is_omitted(arg) || !mentions(arg, SS_READBACK_TORCH_CUDA_MARK);
+                cpu = ss_check_is_omitted(arg) || !mentions(arg, SS_READBACK_TORCH_CUDA_MARK);
             }
         }
         free(q);

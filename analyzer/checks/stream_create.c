@@ -2,6 +2,7 @@
  * them non-blocking. */
 #include "ast.h"
 #include "checks.h"
+#include "common.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -96,8 +97,7 @@ static void add_fixit(ss_check_ctx *ctx, CXCursor call, const ss_api *api, ss_fi
  * fix-it that makes it non-blocking. */
 void ss_check_stream_create(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
-    char *at = ctx->function_name ? ss_asprintf("in '%s'", ctx->function_name)
-                                  : ss_strdup("at file scope");
+    char *at = ss_check_where(ctx);
     char *message = NULL;
     if (api->flags_arg < 0) {
         message = ss_asprintf("'%s' %s creates a blocking stream, which synchronizes with the "

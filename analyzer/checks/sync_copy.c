@@ -3,35 +3,25 @@
  * kernels). */
 #include "ast.h"
 #include "checks.h"
+#include "common.h"
 #include "dataflow.h"
 #include "scope.h"
 
 #include <stdlib.h>
 
-/* The launch configuration's stream argument (grid, block, shared memory, stream). */
-enum { CONFIG_STREAM_ARG = 3 };
-
 /* How deep "s = t; t = 0;" chains are followed. */
 enum { MAX_CHAIN = 4 };
-
-/* Whether an argument was left out and filled in from a C++ default argument. */
-static int is_omitted(CXCursor arg)
-{
-    CXFile file = NULL;
-    clang_getExpansionLocation(clang_getCursorLocation(arg), &file, NULL, NULL, NULL);
-    return file == NULL;
-}
 
 /* Whether a stream expression is provably a default stream: 0/NULL/nullptr,
  * cudaStreamLegacy (1), cudaStreamPerThread (2), or a variable always holding one. */
 static int is_default_stream(CXCursor function, CXCursor expr, int depth)
 {
-    if (is_omitted(expr))
+    if (ss_check_is_omitted(expr))
         return 1;
     CXCursor e = ss_ast_strip(expr);
-    long long v;
-    if (ss_ast_eval_int(e, &v) == 0)
-        return v >= 0 && v <= 2;
+    ss_stream_value constant = ss_stream_constant(e);
+    if (constant != SS_STREAM_UNKNOWN)
+        return ss_stream_is_default(constant);
     if (depth > MAX_CHAIN)
         return 0;
     ss_location loc;
@@ -60,26 +50,21 @@ typedef struct stream_walk {
 /* The stream argument of 'call' (a launch or an API call with one), or a null cursor. */
 static CXCursor stream_argument(CXCursor call)
 {
-    CXCursor none = clang_getNullCursor();
-    if (ss_scope_is_launch(call)) {
-        CXCursor config = ss_ast_child(call, 1);
-        if (clang_Cursor_getNumArguments(config) <= CONFIG_STREAM_ARG)
-            return none;
-        return clang_Cursor_getArgument(config, CONFIG_STREAM_ARG);
-    }
+    if (ss_scope_is_launch(call))
+        return ss_check_stream_arg(call, NULL);
     char *name = ss_scope_callee_name(call);
     const ss_api *api = name ? ss_api_find(name) : NULL;
     free(name);
-    if (api == NULL || api->stream_arg < 0 || clang_Cursor_getNumArguments(call) <= api->stream_arg)
-        return none;
-    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->stream_arg);
+    CXCursor arg = ss_check_stream_arg(call, api);
+    if (ss_ast_is_null(arg))
+        return arg;
     /* A stream is a pointer to an opaque struct; a pointer to a complete struct is a launch
      * configuration (cudaLaunchKernelEx), whose stream field is not followed here. */
     CXType t = clang_getCanonicalType(clang_getCursorType(ss_ast_strip(arg)));
     CXType pointee = clang_getCanonicalType(clang_getPointeeType(t));
     if (t.kind == CXType_Pointer && pointee.kind == CXType_Record &&
         clang_Type_getSizeOf(pointee) > 0)
-        return none;
+        return clang_getNullCursor();
     return arg;
 }
 

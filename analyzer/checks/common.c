@@ -1,0 +1,164 @@
+/* common.c: what several static checks share: whether an argument was written, how a
+ * finding names the function it is in, what a constant stream argument is, and the direction
+ * of a runtime copy. */
+#include "common.h"
+#include "ast.h"
+#include "dataflow.h"
+#include "scope.h"
+
+#include <stdlib.h>
+
+int ss_check_is_omitted(CXCursor arg)
+{
+    CXFile file = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(arg), &file, NULL, NULL, NULL);
+    return file == NULL;
+}
+
+char *ss_check_where(const ss_check_ctx *ctx)
+{
+    if (ctx->function_name)
+        return ss_asprintf("in '%s'", ctx->function_name);
+    return ss_strdup("at file scope");
+}
+
+char *ss_check_where_suffix(const ss_check_ctx *ctx)
+{
+    return ctx->function_name ? ss_asprintf(" in '%s'", ctx->function_name) : ss_strdup("");
+}
+
+CXCursor ss_check_stream_arg(CXCursor call, const ss_api *api)
+{
+    if (ss_scope_is_launch(call)) {
+        CXCursor config = ss_ast_child(call, 1);
+        if (clang_Cursor_getNumArguments(config) <= SS_CONFIG_STREAM_ARG)
+            return clang_getNullCursor();
+        return clang_Cursor_getArgument(config, SS_CONFIG_STREAM_ARG);
+    }
+    if (api == NULL || api->stream_arg < 0 || clang_Cursor_getNumArguments(call) <= api->stream_arg)
+        return clang_getNullCursor();
+    return clang_Cursor_getArgument(call, (unsigned)api->stream_arg);
+}
+
+ss_stream_value ss_stream_constant(CXCursor expr)
+{
+    long long value;
+    if (ss_ast_eval_int(ss_ast_strip(expr), &value) != 0)
+        return SS_STREAM_UNKNOWN;
+    /* The CUDA headers define cudaStreamLegacy as ((cudaStream_t)0x1) and
+     * cudaStreamPerThread as ((cudaStream_t)0x2). */
+    if (value == 0)
+        return SS_STREAM_NULL;
+    if (value == 1)
+        return SS_STREAM_LEGACY;
+    if (value == 2)
+        return SS_STREAM_PER_THREAD;
+    return SS_STREAM_OTHER;
+}
+
+int ss_stream_is_legacy(ss_stream_value v, int per_thread)
+{
+    return v == SS_STREAM_LEGACY || (v == SS_STREAM_NULL && !per_thread);
+}
+
+int ss_stream_is_default(ss_stream_value v)
+{
+    return v == SS_STREAM_NULL || v == SS_STREAM_LEGACY || v == SS_STREAM_PER_THREAD;
+}
+
+/* The value of a cudaMemcpyKind expression, or SS_COPY_KIND_UNKNOWN. A variable is followed through
+ * its reaching definitions when they all agree. */
+static int kind_value(CXCursor function, CXCursor expr, int depth)
+{
+    long long v;
+    CXCursor e = ss_ast_strip(expr);
+    if (ss_ast_eval_int(e, &v) == 0)
+        return v >= SS_COPY_KIND_H2H && v <= SS_COPY_KIND_DEFAULT ? (int)v : SS_COPY_KIND_UNKNOWN;
+    if (depth > 3)
+        return SS_COPY_KIND_UNKNOWN;
+    ss_location loc;
+    if (ss_location_of(e, NULL, &loc) != 0)
+        return SS_COPY_KIND_UNKNOWN;
+    ss_defs defs = {0};
+    ss_dataflow_reaching(function, &loc, e, &defs);
+    int kind = defs.count ? SS_COPY_KIND_DEFAULT + 1 : SS_COPY_KIND_UNKNOWN;
+    for (size_t i = 0; i < defs.count && kind != SS_COPY_KIND_UNKNOWN; i++) {
+        int k = defs.v[i].kind == SS_DEF_VALUE ? kind_value(function, defs.v[i].value, depth + 1)
+                                               : SS_COPY_KIND_UNKNOWN;
+        kind = (kind == SS_COPY_KIND_DEFAULT + 1 || kind == k) ? k : SS_COPY_KIND_UNKNOWN;
+    }
+    ss_defs_free(&defs);
+    ss_location_free(&loc);
+    return kind;
+}
+
+/* The value a field of the local cudaMemcpy3DParms behind '&p' receives, when one definition
+ * reaches 'use'; else a null cursor. */
+static CXCursor param_field(CXCursor function, CXCursor arg, const char *field, CXCursor use)
+{
+    CXCursor none = clang_getNullCursor();
+    ss_location loc;
+    CXCursor e = ss_ast_strip(arg);
+    if (clang_getCursorKind(e) != CXCursor_UnaryOperator || ss_location_of(e, field, &loc) != 0)
+        return none;
+    loc.values = 1; /* 'p.srcPtr = make_cudaPitchedPtr(...)' is a class assignment in C++ */
+    ss_defs defs = {0};
+    ss_dataflow_reaching(function, &loc, use, &defs);
+    CXCursor value = none;
+    if (defs.count == 1 && defs.v[0].kind == SS_DEF_VALUE)
+        value = defs.v[0].value;
+    ss_defs_free(&defs);
+    ss_location_free(&loc);
+    return value;
+}
+
+/* The pointer inside a cudaPitchedPtr value built by a PITCHED_PTR_MAKER call. */
+static CXCursor pitched_pointer(CXCursor value)
+{
+    CXCursor e = ss_ast_strip(value);
+    for (int i = 0; i < 2 && clang_getCursorKind(e) == CXCursor_CallExpr; i++) {
+        char *name = ss_scope_callee_name(e);
+        const ss_host_memory *row =
+            name ? ss_host_memory_find(name, SS_HOSTMEM_PITCHED_PTR_MAKER) : NULL;
+        free(name);
+        if (row && clang_Cursor_getNumArguments(e) > row->arg)
+            return clang_Cursor_getArgument(e, (unsigned)row->arg);
+        /* A copy of the value: 'cudaPitchedPtr(make_cudaPitchedPtr(...))'. */
+        if (clang_Cursor_getNumArguments(e) != 1)
+            break;
+        e = ss_ast_strip(clang_Cursor_getArgument(e, 0));
+    }
+    return clang_getNullCursor();
+}
+
+int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *dst, CXCursor *src)
+{
+    int nargs = clang_Cursor_getNumArguments(call);
+    *dst = clang_getNullCursor();
+    *src = clang_getNullCursor();
+    int kind = SS_COPY_KIND_UNKNOWN;
+    if (api->dst_arg >= 0 && api->src_arg >= 0) {
+        if (nargs <= api->dst_arg || nargs <= api->src_arg)
+            return SS_COPY_KIND_UNKNOWN;
+        *dst = clang_Cursor_getArgument(call, (unsigned)api->dst_arg);
+        *src = clang_Cursor_getArgument(call, (unsigned)api->src_arg);
+        if (api->dir == SS_DIR_H2D)
+            kind = SS_COPY_KIND_H2D;
+        else if (api->dir == SS_DIR_D2H)
+            kind = SS_COPY_KIND_D2H;
+        else if (api->dir == SS_DIR_D2D)
+            kind = SS_COPY_KIND_D2D;
+        else if (api->dir == SS_DIR_KIND && api->kind_arg >= 0 && nargs > api->kind_arg)
+            kind = kind_value(function, clang_Cursor_getArgument(call, (unsigned)api->kind_arg), 0);
+    } else if (nargs >= 1 && api->dir == SS_DIR_KIND) {
+        /* cudaMemcpy3D(&p) and cudaMemcpy3DAsync(&p, stream): the parameters struct, where it
+         * is visible. */
+        CXCursor params = clang_Cursor_getArgument(call, 0);
+        CXCursor kind_expr = param_field(function, params, "kind", call);
+        if (!ss_ast_is_null(kind_expr))
+            kind = kind_value(function, kind_expr, 0);
+        *dst = pitched_pointer(param_field(function, params, "dstPtr", call));
+        *src = pitched_pointer(param_field(function, params, "srcPtr", call));
+    }
+    return kind;
+}

@@ -1,0 +1,74 @@
+/* common.h: what several static checks share (common.c): whether an argument was written,
+ * how a finding names the function it is in, what a constant stream argument is, and the
+ * direction of a runtime copy. Included by the files under analyzer/checks/ only. */
+#ifndef SS_ANALYZER_CHECKS_COMMON_H
+#define SS_ANALYZER_CHECKS_COMMON_H
+
+#include <clang-c/Index.h>
+
+#include "checks.h"
+#include "rules.h"
+
+/* Whether the argument 'arg' was left out of the call and filled in from a C++ default
+ * argument (it has no location in a file). Returns 1 or 0. */
+int ss_check_is_omitted(CXCursor arg);
+
+/* Where the call being checked sits, for a message: "in 'f'" (the named function around it)
+ * or "at file scope". Malloc'ed. */
+char *ss_check_where(const ss_check_ctx *ctx);
+/* The same, to follow a word: " in 'f'", or "" outside a named function. Malloc'ed. */
+char *ss_check_where_suffix(const ss_check_ctx *ctx);
+
+/* The stream argument of a launch's configuration call (grid, block, shared memory,
+ * stream). */
+#define SS_CONFIG_STREAM_ARG 3
+
+/* The stream argument of 'call': for a k<<<...>>>(...) launch the configuration call's
+ * (SS_CONFIG_STREAM_ARG; 'api' is not looked at), else argument 'api'->stream_arg. A null
+ * cursor where there is none: 'api' is NULL or has no stream argument, or the call has too
+ * few arguments (an incomplete call clang recovered from). */
+CXCursor ss_check_stream_arg(CXCursor call, const ss_api *api);
+
+/* What a stream expression is known to be. */
+typedef enum ss_stream_value {
+    SS_STREAM_UNKNOWN,    /* anything the analysis cannot pin down */
+    SS_STREAM_OTHER,      /* a stream that is not a default one (created, returned by a call) */
+    SS_STREAM_PER_THREAD, /* cudaStreamPerThread */
+    SS_STREAM_NULL,       /* 0, NULL, nullptr, an omitted stream: the default stream */
+    SS_STREAM_LEGACY      /* cudaStreamLegacy, explicitly */
+} ss_stream_value;
+
+/* The value of the stream expression 'expr' when it is a constant (casts peeled off): 0 is
+ * SS_STREAM_NULL, 1 (cudaStreamLegacy) SS_STREAM_LEGACY, 2 (cudaStreamPerThread)
+ * SS_STREAM_PER_THREAD, any other constant SS_STREAM_OTHER; SS_STREAM_UNKNOWN when it is not
+ * a constant. Whether the argument was left out is the caller's to ask
+ * (ss_check_is_omitted): an omitted stream is SS_STREAM_NULL. */
+ss_stream_value ss_stream_constant(CXCursor expr);
+
+/* Whether a stream of value 'v' is the legacy default stream: cudaStreamLegacy always, and 0
+ * (or an omitted stream) unless the unit's default stream is per-thread ('per_thread').
+ * Returns 1 or 0. */
+int ss_stream_is_legacy(ss_stream_value v, int per_thread);
+
+/* Whether a stream of value 'v' is one of the default streams (0, cudaStreamLegacy or
+ * cudaStreamPerThread). Returns 1 or 0. */
+int ss_stream_is_default(ss_stream_value v);
+
+/* cudaMemcpyKind values (driver_types.h), and SS_COPY_KIND_UNKNOWN. */
+enum {
+    SS_COPY_KIND_H2H = 0,
+    SS_COPY_KIND_H2D = 1,
+    SS_COPY_KIND_D2H = 2,
+    SS_COPY_KIND_D2D = 3,
+    SS_COPY_KIND_DEFAULT = 4,
+    SS_COPY_KIND_UNKNOWN = -1
+};
+
+/* The direction of the runtime copy 'call' ('api' is its row): the API's fixed direction,
+ * else its cudaMemcpyKind argument (a variable followed through its reaching definitions in
+ * 'function' while they agree), else the 'kind' field of the local cudaMemcpy3DParms it is
+ * given. Sets 'dst' and 'src' to the pointer arguments (null cursors
+ * where not visible). Returns an SS_COPY_KIND_ value. */
+int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *dst, CXCursor *src);
+
+#endif
