@@ -336,15 +336,11 @@ static void call_defs(scan *s, CXCursor call, unsigned begin)
     }
 }
 
-static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
+/* Whether statements of kind 'k' make a region: 1 a loop, 0 code that may run zero times or
+ * out of order (branches, labels, handlers, lambda bodies), -1 neither. */
+static int region_kind(enum CXCursorKind k)
 {
-    scan *s = data;
-    unsigned begin, end;
-    ss_ast_range(c, &begin, &end);
-    if (begin >= s->use_begin && end <= s->use_end && end > begin)
-        return CXChildVisit_Continue; /* the use itself */
-    CXCursor none = clang_getNullCursor();
-    switch (clang_getCursorKind(c)) {
+    switch (k) {
     case CXCursor_IfStmt:
     case CXCursor_SwitchStmt:
     case CXCursor_ConditionalOperator:
@@ -354,101 +350,149 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     case CXCursor_CXXTryStmt:
     case CXCursor_CXXCatchStmt:
     case CXCursor_LambdaExpr:
-        add_region(s, c, 0);
-        break;
+        return 0;
     case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
     case CXCursor_DoStmt:
     case CXCursor_CXXForRangeStmt:
-        add_region(s, c, 1);
-        break;
+        return 1;
+    default:
+        return -1;
+    }
+}
+
+/* A variable declaration: the tracked variable's own (its initializer, the last expression
+ * child, defines it), or a reference bound to the location, which lets it change unseen. */
+static void var_decl_defs(scan *s, CXCursor c, unsigned begin)
+{
+    CXCursor none = clang_getNullCursor();
+    if (clang_equalCursors(c, s->loc->var)) {
+        s->declared = 1;
+        unsigned n = ss_ast_child_count(c);
+        CXCursor init = none;
+        for (unsigned i = 0; i < n; i++) {
+            CXCursor k = ss_ast_child(c, i);
+            if (clang_isExpression(clang_getCursorKind(k)))
+                init = k;
+        }
+        declaration_defs(s, c, init);
+        return;
+    }
+    /* A pointer to it is taken with '&location', an escape of its own (unary_defs). */
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    if (t.kind != CXType_LValueReference && t.kind != CXType_RValueReference)
+        return;
+    unsigned n = ss_ast_child_count(c);
+    for (unsigned i = 0; i < n; i++) {
+        if (touches(s, ss_ast_strip(ss_ast_child(c, i))) != TOUCH_NONE)
+            add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
+    }
+}
+
+/* 'lhs = value' (a plain assignment) and the other binary operators on the location. */
+static void assign_defs(scan *s, CXCursor c, unsigned begin)
+{
+    CXCursor none = clang_getNullCursor();
+    touch t = touches(s, ss_ast_child(c, 0));
+    if (t == TOUCH_NONE)
+        return;
+    char op[8];
+    if (ss_ast_binary_op(c, op, sizeof op) != 0)
+        add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
+    else if (strcmp(op, "=") == 0 && t == TOUCH_WHOLE)
+        add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 1);
+    else if (strcmp(op, "=") == 0)
+        add_def(s, SS_DEF_VALUE, ss_ast_child(c, 1), none, 0, begin, !s->loc->element);
+}
+
+/* 'lhs op= value': an advance of a pointer in 'values' mode ('+=', '-='), else unknown. */
+static void compound_assign_defs(scan *s, CXCursor c, unsigned begin, unsigned end)
+{
+    touch t = touches(s, ss_ast_child(c, 0));
+    if (t == TOUCH_NONE)
+        return;
+    char op[8];
+    if (s->loc->values && t == TOUCH_EXACT && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+        (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0)) {
+        add_advance(s, c, begin, end);
+        return;
+    }
+    add_def(s, SS_DEF_UNKNOWN, clang_getNullCursor(), clang_getNullCursor(), 0, begin, 0);
+}
+
+/* '&location' outside a call's arguments (an escape), '++'/'--' (an advance in 'values'
+ * mode, else unknown); other unary operators only read it. */
+static void unary_defs(scan *s, CXCursor c, unsigned begin, unsigned end)
+{
+    CXCursor none = clang_getNullCursor();
+    CXCursor operand = ss_ast_child(c, 0);
+    if (touches(s, operand) == TOUCH_NONE || is_handled(s, begin))
+        return;
+    char first[16], last[16];
+    if (edge_tokens(c, first, last, sizeof first) != 0 || strcmp(first, "&") == 0) {
+        add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
+        return;
+    }
+    if (strcmp(first, "++") != 0 && strcmp(first, "--") != 0 && strcmp(last, "++") != 0 &&
+        strcmp(last, "--") != 0)
+        return;
+    if (s->loc->values && touches(s, operand) == TOUCH_EXACT)
+        add_advance(s, c, begin, end);
+    else
+        add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
+}
+
+/* A call: an operator= assignment in 'values' mode, out-arguments, and a non-const method
+ * called on the whole struct ('obj.method()'), which may change it. */
+static void call_expr_defs(scan *s, CXCursor c, unsigned begin)
+{
+    if (s->loc->values && assignment_def(s, c, begin))
+        return;
+    call_defs(s, c, begin);
+    CXCursor method = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(method) != CXCursor_CXXMethod)
+        return;
+    CXCursor callee = ss_ast_strip(ss_ast_child(c, 0));
+    if (clang_getCursorKind(callee) == CXCursor_MemberRefExpr &&
+        clang_getCursorKind(clang_getCursorReferenced(callee)) == CXCursor_CXXMethod &&
+        touches(s, ss_ast_child(callee, 0)) == TOUCH_WHOLE && !clang_CXXMethod_isConst(method))
+        add_def(s, SS_DEF_UNKNOWN, clang_getNullCursor(), clang_getNullCursor(), 0, begin, 0);
+}
+
+/* The walk over the function: records regions, gotos and the definitions of the location,
+ * skipping the use itself. */
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    scan *s = data;
+    unsigned begin, end;
+    ss_ast_range(c, &begin, &end);
+    if (begin >= s->use_begin && end <= s->use_end && end > begin)
+        return CXChildVisit_Continue; /* the use itself */
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    int loop = region_kind(kind);
+    if (loop >= 0) {
+        add_region(s, c, loop);
+        return CXChildVisit_Recurse;
+    }
+    switch (kind) {
     case CXCursor_GotoStmt:
     case CXCursor_IndirectGotoStmt:
         s->has_goto = 1;
         break;
     case CXCursor_VarDecl:
-        if (clang_equalCursors(c, s->loc->var)) {
-            s->declared = 1;
-            unsigned n = ss_ast_child_count(c);
-            CXCursor init = none;
-            for (unsigned i = 0; i < n; i++) {
-                CXCursor k = ss_ast_child(c, i);
-                if (clang_isExpression(clang_getCursorKind(k)))
-                    init = k;
-            }
-            declaration_defs(s, c, init);
-        } else {
-            CXType t = clang_getCanonicalType(clang_getCursorType(c));
-            if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference ||
-                t.kind == CXType_Pointer) {
-                /* A reference or pointer bound to the location lets it change unseen. */
-                unsigned n = ss_ast_child_count(c);
-                for (unsigned i = 0; i < n; i++) {
-                    CXCursor k = ss_ast_strip(ss_ast_child(c, i));
-                    if (t.kind != CXType_Pointer && touches(s, k) != TOUCH_NONE)
-                        add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
-                }
-            }
-        }
+        var_decl_defs(s, c, begin);
         break;
-    case CXCursor_BinaryOperator: {
-        CXCursor lhs = ss_ast_child(c, 0);
-        touch t = touches(s, lhs);
-        if (t == TOUCH_NONE)
-            break;
-        char op[8];
-        if (ss_ast_binary_op(c, op, sizeof op) != 0) {
-            add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
-        } else if (strcmp(op, "=") == 0) {
-            if (t == TOUCH_WHOLE)
-                add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 1);
-            else
-                add_def(s, SS_DEF_VALUE, ss_ast_child(c, 1), none, 0, begin, !s->loc->element);
-        }
+    case CXCursor_BinaryOperator:
+        assign_defs(s, c, begin);
         break;
-    }
     case CXCursor_CompoundAssignOperator:
-        if (touches(s, ss_ast_child(c, 0)) == TOUCH_NONE)
-            break;
-        if (s->loc->values && touches(s, ss_ast_child(c, 0)) == TOUCH_EXACT) {
-            char op[8];
-            if (ss_ast_binary_op(c, op, sizeof op) == 0 &&
-                (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0)) {
-                add_advance(s, c, begin, end);
-                break;
-            }
-        }
-        add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
+        compound_assign_defs(s, c, begin, end);
         break;
-    case CXCursor_UnaryOperator: {
-        CXCursor operand = ss_ast_child(c, 0);
-        if (touches(s, operand) == TOUCH_NONE || is_handled(s, begin))
-            break;
-        char first[16], last[16];
-        if (edge_tokens(c, first, last, sizeof first) != 0 || strcmp(first, "&") == 0)
-            add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
-        else if (strcmp(first, "++") == 0 || strcmp(first, "--") == 0 || strcmp(last, "++") == 0 ||
-                 strcmp(last, "--") == 0) {
-            if (s->loc->values && touches(s, operand) == TOUCH_EXACT)
-                add_advance(s, c, begin, end);
-            else
-                add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
-        }
+    case CXCursor_UnaryOperator:
+        unary_defs(s, c, begin, end);
         break;
-    }
     case CXCursor_CallExpr:
-        if (s->loc->values && assignment_def(s, c, begin))
-            break;
-        call_defs(s, c, begin);
-        if (clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_CXXMethod) {
-            /* obj.method(): a non-const method may change the object. */
-            CXCursor callee = ss_ast_strip(ss_ast_child(c, 0));
-            if (clang_getCursorKind(callee) == CXCursor_MemberRefExpr &&
-                clang_getCursorKind(clang_getCursorReferenced(callee)) == CXCursor_CXXMethod &&
-                touches(s, ss_ast_child(callee, 0)) == TOUCH_WHOLE &&
-                !clang_CXXMethod_isConst(clang_getCursorReferenced(c)))
-                add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
-        }
+        call_expr_defs(s, c, begin);
         break;
     default:
         break;
