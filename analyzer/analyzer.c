@@ -1152,45 +1152,166 @@ static int configure_jobs(const ss_lint_options *o, ss_config_cache *configs, jo
     return 0;
 }
 
+/* Reads BUILD_DIR/compile_commands.json into 'db'. Returns 0, or -1 (message printed) when it
+ * cannot be read or holds no entries. */
+static int load_compdb(const char *build_dir, ss_compdb *db)
+{
+    char err[1024];
+    if (ss_compdb_load(build_dir, db, err, sizeof err) != 0) {
+        ss_log_error("%s", err);
+        return -1;
+    }
+    if (db->count == 0) {
+        ss_log_error("'%s/compile_commands.json' holds no entries", build_dir);
+        ss_compdb_free(db);
+        return -1;
+    }
+    return 0;
+}
+
+/* What became of the files before any was parsed, for --stats. */
+typedef struct prepared {
+    size_t excluded; /* by the configuration */
+    size_t included; /* folder walk: #included by another source */
+    size_t unlisted; /* folder walk: not in the compile database */
+    int folder_walk; /* some file was found by a folder walk */
+} prepared;
+
+/* Makes the jobs: the translation units named by 'o' (and 'db', may be NULL), their
+ * configuration, the folder walk's extras left out, and each remaining file checked to be a
+ * readable text source (empty ones are skipped, refused ones noted in 'out'). Returns 0, or
+ * -1 (message printed). */
+static int prepare_jobs(const ss_lint_options *o, const ss_compdb *db, ss_config_cache *configs,
+                        job_list *jobs, ss_result *out, prepared *prep)
+{
+    if (collect(o, db, jobs) != 0 || configure_jobs(o, configs, jobs, &prep->excluded) != 0)
+        return -1;
+    for (size_t i = 0; i < jobs->count; i++)
+        prep->folder_walk |= jobs->v[i].from_folder;
+    if (prep->folder_walk)
+        skip_folder_extras(o, db != NULL, jobs, &prep->included, &prep->unlisted);
+    for (size_t i = 0; i < jobs->count; i++) {
+        if (jobs->v[i].skip)
+            continue;
+        int content = check_content(jobs->v[i].file, out);
+        if (content < 0)
+            return -1;
+        if (content > 0)
+            jobs->v[i].skip = SS_SKIP_EMPTY; /* noted as such */
+    }
+    return 0;
+}
+
+/* Sets up 'st' to run 'jobs': their clang arguments, the cache, the lock, the guard's bounds
+ * and wake-up. Returns the number of workers to start. */
+static unsigned start_run(run_state *st, const ss_lint_options *o, job_list *jobs,
+                          const ss_toolkit *toolkit, const char *resource_dir, int folder_walk)
+{
+    st->options = o;
+    st->keep_going = o->keep_going || folder_walk;
+    st->toolkit = toolkit;
+    st->resource_dir = resource_dir;
+    st->jobs = jobs;
+    st->stop = jobs->count;
+    for (size_t i = 0; i < jobs->count; i++)
+        st->total += !jobs->v[i].skip;
+    for (size_t i = 0; i < jobs->count; i++) {
+        if (!jobs->v[i].skip)
+            job_args(&jobs->v[i], o, toolkit, resource_dir);
+    }
+    st->cache = o->cache_dir ? ss_cache_open(o->cache_dir) : NULL;
+    pthread_mutex_init(&st->lock, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &st->started);
+    unsigned nworkers = worker_count(o, st->total);
+    st->max_memory = o->max_memory ? o->max_memory : default_max_memory(nworkers);
+    st->parse_timeout = o->parse_timeout ? o->parse_timeout : SS_LINT_DEFAULT_PARSE_TIMEOUT;
+    pthread_condattr_t wake_attr;
+    pthread_condattr_init(&wake_attr);
+    pthread_condattr_setclock(&wake_attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&st->guard_wake, &wake_attr);
+    pthread_condattr_destroy(&wake_attr);
+    return nworkers;
+}
+
+/* Runs the jobs on 'nworkers' worker threads (on this thread when one is asked for, or when
+ * none can be started) under the guard thread, then releases what start_run set up. */
+static void run_workers(run_state *st, unsigned nworkers)
+{
+    pthread_t guard_thread;
+    int guarded = (st->max_memory != SS_LINT_NO_LIMIT || st->parse_timeout != SS_LINT_NO_LIMIT) &&
+                  pthread_create(&guard_thread, NULL, guard, st) == 0;
+    pthread_t *threads = calloc(nworkers, sizeof *threads);
+    if (threads == NULL)
+        abort();
+    unsigned started = 0;
+    if (nworkers == 1) {
+        worker(st);
+    } else {
+        for (unsigned i = 0; i < nworkers; i++) {
+            if (pthread_create(&threads[i], NULL, worker, st) == 0)
+                started++;
+        }
+        if (started == 0)
+            worker(st);
+        for (unsigned i = 0; i < started; i++)
+            pthread_join(threads[i], NULL);
+    }
+    free(threads);
+    if (guarded) {
+        pthread_mutex_lock(&st->lock);
+        st->workers_done = 1;
+        pthread_cond_signal(&st->guard_wake);
+        pthread_mutex_unlock(&st->lock);
+        pthread_join(guard_thread, NULL);
+    }
+    pthread_cond_destroy(&st->guard_wake);
+    if (st->options->progress) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+    }
+    pthread_mutex_destroy(&st->lock);
+    ss_cache_close(st->cache);
+}
+
+/* Gathers the results of the jobs up to the one the run stopped at ('stop'; the count when
+ * none) into 'out': merged, counted, sorted, then configured and suppressed file by file.
+ * '*fatal_units' receives the number of units with parse errors. Returns 0, or -1 (message
+ * printed) for a malformed configuration. */
+static int finish_results(const ss_lint_options *o, ss_config_cache *configs, job_list *jobs,
+                          size_t stop, ss_result *out, int *fatal_units)
+{
+    size_t last = stop < jobs->count ? stop : jobs->count - 1;
+    char **sources = malloc((jobs->count + 1) * sizeof *sources);
+    if (sources == NULL)
+        abort();
+    size_t source_count = 0;
+    for (size_t i = 0; i <= last && i < jobs->count; i++) {
+        if (jobs->v[i].started) {
+            *fatal_units += jobs->v[i].status != 0;
+            sources[source_count++] = ss_display_path(jobs->v[i].file);
+        }
+    }
+    merge(jobs, last, out);
+    count_files(jobs, last, &out->files);
+    ss_result_sort(out);
+    int rc = apply_policy(o, configs, sources, source_count, out);
+    for (size_t i = 0; i < source_count; i++)
+        free(sources[i]);
+    free(sources);
+    return rc;
+}
+
 int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
 {
     ss_compdb db;
-    int have_db = 0;
-    if (o->build_dir) {
-        char err[1024];
-        if (ss_compdb_load(o->build_dir, &db, err, sizeof err) != 0) {
-            ss_log_error("%s", err);
-            return -1;
-        }
-        if (db.count == 0) {
-            ss_log_error("'%s/compile_commands.json' holds no entries", o->build_dir);
-            ss_compdb_free(&db);
-            return -1;
-        }
-        have_db = 1;
-    }
+    int have_db = o->build_dir != NULL;
+    if (have_db && load_compdb(o->build_dir, &db) != 0)
+        return -1;
     job_list jobs = {0};
     ss_toolkit toolkit = {0};
     ss_config_cache *configs = o->config_cache ? o->config_cache : ss_config_cache_new();
-    size_t excluded = 0;
-    int rc = collect(o, have_db ? &db : NULL, &jobs);
-    if (rc == 0)
-        rc = configure_jobs(o, configs, &jobs, &excluded);
-    size_t included = 0, unlisted = 0;
-    int folder_walk = 0;
-    for (size_t i = 0; rc == 0 && i < jobs.count; i++)
-        folder_walk |= jobs.v[i].from_folder;
-    if (rc == 0 && folder_walk)
-        skip_folder_extras(o, have_db, &jobs, &included, &unlisted);
-    for (size_t i = 0; rc == 0 && i < jobs.count; i++) {
-        if (jobs.v[i].skip)
-            continue;
-        int content = check_content(jobs.v[i].file, out);
-        if (content < 0)
-            rc = -1;
-        else if (content > 0)
-            jobs.v[i].skip = SS_SKIP_EMPTY; /* noted as such */
-    }
+    prepared prep = {0};
+    int rc = prepare_jobs(o, have_db ? &db : NULL, configs, &jobs, out, &prep);
     if (rc == 0)
         rc = ss_toolkit_find(o->cuda_path, &toolkit);
     int fatal_units = 0;
@@ -1198,92 +1319,20 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
     run_state st;
     memset(&st, 0, sizeof st);
     if (rc == 0) {
-        st.options = o;
-        st.keep_going = o->keep_going || folder_walk;
-        st.toolkit = &toolkit;
-        st.resource_dir = resource_dir = clang_resource_dir();
-        st.jobs = &jobs;
-        st.stop = jobs.count;
-        for (size_t i = 0; i < jobs.count; i++)
-            st.total += !jobs.v[i].skip;
-        for (size_t i = 0; i < jobs.count; i++) {
-            if (!jobs.v[i].skip)
-                job_args(&jobs.v[i], o, &toolkit, resource_dir);
-        }
-        st.cache = o->cache_dir ? ss_cache_open(o->cache_dir) : NULL;
-        pthread_mutex_init(&st.lock, NULL);
-        clock_gettime(CLOCK_MONOTONIC, &st.started);
-        unsigned nworkers = worker_count(o, st.total);
-        st.max_memory = o->max_memory ? o->max_memory : default_max_memory(nworkers);
-        st.parse_timeout = o->parse_timeout ? o->parse_timeout : SS_LINT_DEFAULT_PARSE_TIMEOUT;
-        pthread_condattr_t wake_attr;
-        pthread_condattr_init(&wake_attr);
-        pthread_condattr_setclock(&wake_attr, CLOCK_MONOTONIC);
-        pthread_cond_init(&st.guard_wake, &wake_attr);
-        pthread_condattr_destroy(&wake_attr);
-        pthread_t guard_thread;
-        int guarded = (st.max_memory != SS_LINT_NO_LIMIT || st.parse_timeout != SS_LINT_NO_LIMIT) &&
-                      pthread_create(&guard_thread, NULL, guard, &st) == 0;
-        pthread_t *threads = calloc(nworkers, sizeof *threads);
-        if (threads == NULL)
-            abort();
-        unsigned started = 0;
-        if (nworkers == 1) {
-            worker(&st);
-        } else {
-            for (unsigned i = 0; i < nworkers; i++) {
-                if (pthread_create(&threads[i], NULL, worker, &st) == 0)
-                    started++;
-            }
-            if (started == 0)
-                worker(&st);
-            for (unsigned i = 0; i < started; i++)
-                pthread_join(threads[i], NULL);
-        }
-        free(threads);
-        if (guarded) {
-            pthread_mutex_lock(&st.lock);
-            st.workers_done = 1;
-            pthread_cond_signal(&st.guard_wake);
-            pthread_mutex_unlock(&st.lock);
-            pthread_join(guard_thread, NULL);
-        }
-        pthread_cond_destroy(&st.guard_wake);
-        if (o->progress) {
-            fputs("\r\033[K", stderr);
-            fflush(stderr);
-        }
-        pthread_mutex_destroy(&st.lock);
-        ss_cache_close(st.cache);
-        size_t last = st.stop < jobs.count ? st.stop : jobs.count - 1;
-        char **sources = malloc((jobs.count + 1) * sizeof *sources);
-        if (sources == NULL)
-            abort();
-        size_t source_count = 0;
-        for (size_t i = 0; i <= last && i < jobs.count; i++) {
-            if (jobs.v[i].started) {
-                fatal_units += jobs.v[i].status != 0;
-                sources[source_count++] = ss_display_path(jobs.v[i].file);
-            }
-        }
-        merge(&jobs, last, out);
-        count_files(&jobs, last, &out->files);
-        ss_result_sort(out);
-        if (apply_policy(o, configs, sources, source_count, out) != 0)
-            rc = -1;
-        for (size_t i = 0; i < source_count; i++)
-            free(sources[i]);
-        free(sources);
+        resource_dir = clang_resource_dir();
+        unsigned nworkers = start_run(&st, o, &jobs, &toolkit, resource_dir, prep.folder_walk);
+        run_workers(&st, nworkers);
+        rc = finish_results(o, configs, &jobs, st.stop, out, &fatal_units);
     }
     if (o->stats) {
         o->stats->units = st.parsed + st.cached;
         o->stats->parsed = st.parsed;
         o->stats->cached = st.cached;
-        o->stats->excluded = excluded;
+        o->stats->excluded = prep.excluded;
         o->stats->files = jobs.count;
         o->stats->failed = (size_t)fatal_units;
-        o->stats->included = included;
-        o->stats->unlisted = unlisted;
+        o->stats->included = prep.included;
+        o->stats->unlisted = prep.unlisted;
     }
     free(resource_dir);
     if (configs != o->config_cache)
