@@ -683,16 +683,41 @@ int ss_sym_module(ss_symbolizer *s, uint64_t pc, const char **path, uint64_t *bi
     return m->has_bias;
 }
 
+/* The key of a module that has no GNU build-id (XLA's CUDA plugin, for one): the file's
+ * identity, which any change to the file changes: device, inode, size and modification time,
+ * after a marker byte no build-id starts with in practice (0xff, then "file"). Fills 'id'
+ * (SS_FILE_ID_LEN bytes). Returns 0, or -1 when the file cannot be looked at. */
+#define SS_FILE_ID_LEN 37
+static int file_identity(const char *path, unsigned char id[SS_FILE_ID_LEN])
+{
+    struct stat st;
+    if (path == NULL || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    uint64_t fields[4] = {(uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size,
+                          (uint64_t)st.st_mtim.tv_sec * 1000000000u + (uint64_t)st.st_mtim.tv_nsec};
+    static const unsigned char marker[5] = {0xff, 'f', 'i', 'l', 'e'};
+    memcpy(id, marker, sizeof marker);
+    memcpy(id + 5, fields, sizeof fields);
+    return 0;
+}
+
 /* The module's table in the persistent cache, read at its first use; NULL when the module is
- * not cached (no cache, no ELF file or no build-id). */
+ * not cached (no cache, or no ELF file). A module without a build-id is keyed by its file's
+ * identity (file_identity). */
 static ss_symcache_table *module_cache(ss_symbolizer *s, sym_module *m)
 {
     if (m->cache_state == 0) {
         m->cache_state = -1;
         const unsigned char *id = NULL;
+        unsigned char file_id[SS_FILE_ID_LEN];
         GElf_Addr vaddr;
         int len =
             s->cache_dir != NULL && m->has_bias ? dwfl_module_build_id(m->mod, &id, &vaddr) : 0;
+        if (len <= 0 && s->cache_dir != NULL && m->has_bias &&
+            file_identity(m->path, file_id) == 0) {
+            id = file_id;
+            len = SS_FILE_ID_LEN;
+        }
         if (len > 0 && ss_symcache_init(&m->cache, id, (size_t)len) == 0) {
             uint64_t start = now_ns();
             if (ss_symcache_load(s->cache_dir, &m->cache) > 0)

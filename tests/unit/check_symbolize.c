@@ -29,11 +29,11 @@ static void setup_tmp(void)
 
 /* ---- the fixture's own symbol table, read with libelf ---- */
 
-/* The file address of symbol 'name' of the fixture (its .symtab). */
-static uint64_t fixture_value(const char *name)
+/* The file address of symbol 'name' in the .symtab of the library 'path'. */
+static uint64_t file_value(const char *path, const char *name)
 {
     elf_version(EV_CURRENT);
-    int fd = open(SS_SYMTAB_FIXTURE, O_RDONLY);
+    int fd = open(path, O_RDONLY);
     ck_assert_int_ge(fd, 0);
     Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
     ck_assert_ptr_nonnull(elf);
@@ -57,8 +57,14 @@ static uint64_t fixture_value(const char *name)
     }
     elf_end(elf);
     close(fd);
-    ck_assert_msg(found, "the fixture has no symbol %s", name);
+    ck_assert_msg(found, "%s has no symbol %s", path, name);
     return value;
+}
+
+/* The file address of symbol 'name' of the fixture. */
+static uint64_t fixture_value(const char *name)
+{
+    return file_value(SS_SYMTAB_FIXTURE, name);
 }
 
 /* The range of the fixture's allocated sections (file addresses). */
@@ -667,6 +673,57 @@ START_TEST(test_symbolizer_cache_files)
 }
 END_TEST
 
+/* Resolves fx_alpha + 8 of the library 'path' through a symbolizer with the cache 'folder';
+ * returns how many addresses the cache served, and saves. */
+static size_t resolve_alpha(const char *path, const char *folder)
+{
+    const char *paths[] = {path};
+    uint64_t biases[] = {FIXTURE_BIAS};
+    ss_sym_options options = {folder, 0};
+    ss_symbolizer *s = ss_sym_open_files(paths, biases, 1, &options);
+    ck_assert_ptr_nonnull(s);
+    ss_symcache_entry e;
+    ck_assert_int_eq(ss_sym_resolve(s, FIXTURE_BIAS + file_value(path, "fx_alpha") + 9, 0, &e), 0);
+    ck_assert_str_eq(e.symbol, "fx_alpha");
+    size_t hits = ss_sym_stats_get(s)->cache_hits;
+    ss_sym_save(s);
+    ss_sym_close(s);
+    return hits;
+}
+
+/* A module without a GNU build-id (XLA's CUDA plugin is one) is cached under its file's
+ * identity (device, inode, size, modification time): the second run reads it from the cache,
+ * and a changed file is another key. */
+START_TEST(test_cache_without_build_id)
+{
+    char copy[PATH_MAX], folder[PATH_MAX], cmd[3 * PATH_MAX];
+    snprintf(copy, sizeof copy, "%s/libnoid.so", fixture_root);
+    snprintf(folder, sizeof folder, "%s/symbols", fixture_root);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s'", SS_SYMTAB_FIXTURE_NOID, copy);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_uint_eq(resolve_alpha(copy, folder), 0);
+    DIR *d = opendir(folder);
+    ck_assert_ptr_nonnull(d);
+    size_t files = 0;
+    for (struct dirent *de; (de = readdir(d)) != NULL;) {
+        if (de->d_name[0] == '.')
+            continue;
+        files++;
+        /* 0xff "file", then the identity: 37 bytes, 74 hex digits. */
+        ck_assert_uint_eq(strlen(de->d_name), 74 + 4);
+        ck_assert_int_eq(strncmp(de->d_name, "ff66696c65", 10), 0);
+        ck_assert_str_eq(de->d_name + 74, ".sym");
+    }
+    closedir(d);
+    ck_assert_uint_eq(files, 1);
+    ck_assert_uint_eq(resolve_alpha(copy, folder), 1);
+    struct timespec times[2] = {{1000, 0}, {1000, 0}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, copy, times, 0), 0);
+    ck_assert_uint_eq(resolve_alpha(copy, folder), 0);
+    ck_assert_uint_eq(resolve_alpha(copy, folder), 1);
+}
+END_TEST
+
 /* SYNCSCOPE_SYMBOL_CACHE: the default folder, off, or a folder of one's own. */
 START_TEST(test_symbol_cache_setting)
 {
@@ -735,6 +792,7 @@ static Suite *symbolize_suite(void)
     tcase_add_test(cache, test_cache_bound);
     tcase_add_test(cache, test_cache_prune);
     tcase_add_test(cache, test_symbolizer_cache_files);
+    tcase_add_test(cache, test_cache_without_build_id);
     tcase_add_test(cache, test_symbol_cache_setting);
     suite_add_tcase(s, cache);
     return s;
