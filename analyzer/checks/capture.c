@@ -241,6 +241,74 @@ static int block_contains(const call_site *s, unsigned offset)
     return offset >= s->block_begin && offset < s->block_end;
 }
 
+/* How many EndCapture calls of one stream are looked at. */
+enum { MAX_ENDS = 64 };
+
+/* One capture being followed: its BeginCapture, stream and mode, the calls of the function
+ * around it, and the EndCapture calls of the same stream after it. */
+typedef struct capture {
+    CXCursor begin_call;
+    const char *stream;
+    capture_mode mode;
+    call_list calls;
+    const call_site *begin; /* the BeginCapture among 'calls' */
+    const call_site *ends[MAX_ENDS];
+    size_t end_count;
+} capture;
+
+/* Collects the EndCapture calls of the capture's stream after its BeginCapture. */
+static void find_ends(capture *cap)
+{
+    for (size_t i = 0; i < cap->calls.count; i++) {
+        const call_site *s = &cap->calls.v[i];
+        if (s->offset <= cap->begin->offset || clang_getCursorKind(s->call) != CXCursor_CallExpr)
+            continue;
+        char *callee = ss_ast_callee_name(s->call);
+        const ss_api *other = callee ? ss_api_find(callee) : NULL;
+        free(callee);
+        if (other && other->klass == SS_CLASS_CAPTURE_END && cap->end_count < MAX_ENDS) {
+            char *end_stream = capture_stream(s->call, other);
+            if (end_stream && strcmp(end_stream, cap->stream) == 0)
+                cap->ends[cap->end_count++] = s;
+            free(end_stream);
+        }
+    }
+}
+
+/* Whether the capture has ended for the later call at 's': at an EndCapture of the same
+ * stream that runs whenever that call runs (its block holds the call), or that is no more
+ * conditional than the BeginCapture itself. */
+static int capture_ended(const capture *cap, const call_site *s)
+{
+    for (size_t k = 0; k < cap->end_count; k++) {
+        const call_site *e = cap->ends[k];
+        if (e->offset <= s->offset &&
+            (block_contains(e, s->offset) || e->conditional_depth <= cap->begin->conditional_depth))
+            return 1;
+    }
+    return 0;
+}
+
+/* Reports the call at 's' when it is unsafe under the capture. */
+static void check_site(ss_check_ctx *ctx, const capture *cap, const call_site *s)
+{
+    char *name = NULL;
+    const char *reason = unsafe_reason(ctx, s->call, cap->mode, &name);
+    if (reason) {
+        char *at = ss_check_where(ctx);
+        char *message = ss_asprintf("'%s' %s is called while stream '%s' is being captured "
+                                    "(cudaStreamBeginCapture at line %u, %s): it %s, so the "
+                                    "capture fails or is invalidated",
+                                    name ? name : "?", at, cap->stream,
+                                    ss_scope_line(cap->begin_call), mode_words(cap->mode), reason);
+        ss_check_report(ctx, SS_RULE_CAPTURE_UNSAFE_CALL, s->call, message,
+                        hint_for(s->call, cap->mode));
+        free(message);
+        free(at);
+    }
+    free(name);
+}
+
 /* SYNC501 (checks.def): at a cudaStreamBeginCapture 'call', the capture-unsafe calls before
  * the matching EndCapture in the same function. */
 void ss_check_capture(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
@@ -250,66 +318,26 @@ void ss_check_capture(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     char *stream = capture_stream(call, api);
     if (stream == NULL)
         return;
-    capture_mode mode = mode_of(call, api);
-    call_list calls = {0};
-    site_walk w = {&calls, 0, 0, 0};
+    capture cap;
+    memset(&cap, 0, sizeof cap);
+    cap.begin_call = call;
+    cap.stream = stream;
+    cap.mode = mode_of(call, api);
+    site_walk w = {&cap.calls, 0, 0, 0};
     ss_ast_range(ctx->function, &w.block_begin, &w.block_end);
     clang_visitChildren(ctx->function, collect_sites, &w);
     unsigned begin_offset = ss_ast_offset(call);
-    const call_site *begin = NULL;
-    for (size_t i = 0; i < calls.count && begin == NULL; i++) {
-        if (calls.v[i].offset == begin_offset)
-            begin = &calls.v[i];
+    for (size_t i = 0; i < cap.calls.count && cap.begin == NULL; i++) {
+        if (cap.calls.v[i].offset == begin_offset)
+            cap.begin = &cap.calls.v[i];
     }
-    /* The capture ends, for a later call, at an EndCapture of the same stream that runs
-     * whenever that call runs (its block holds the call), or that is no more conditional
-     * than the BeginCapture itself. */
-    const call_site *ends[64];
-    size_t end_count = 0;
-    for (size_t i = 0; begin && i < calls.count; i++) {
-        const call_site *s = &calls.v[i];
-        if (s->offset <= begin_offset || clang_getCursorKind(s->call) != CXCursor_CallExpr)
-            continue;
-        char *callee = ss_ast_callee_name(s->call);
-        const ss_api *other = callee ? ss_api_find(callee) : NULL;
-        free(callee);
-        if (other && other->klass == SS_CLASS_CAPTURE_END && end_count < 64) {
-            char *end_stream = capture_stream(s->call, other);
-            if (end_stream && strcmp(end_stream, stream) == 0)
-                ends[end_count++] = s;
-            free(end_stream);
-        }
+    if (cap.begin)
+        find_ends(&cap);
+    for (size_t i = 0; cap.begin && i < cap.calls.count; i++) {
+        const call_site *s = &cap.calls.v[i];
+        if (s->offset > begin_offset && !capture_ended(&cap, s))
+            check_site(ctx, &cap, s);
     }
-    for (size_t i = 0; begin && i < calls.count; i++) {
-        const call_site *s = &calls.v[i];
-        if (s->offset <= begin_offset)
-            continue;
-        int ended = 0;
-        for (size_t k = 0; k < end_count && !ended; k++) {
-            const call_site *e = ends[k];
-            ended = e->offset <= s->offset && (block_contains(e, s->offset) ||
-                                               e->conditional_depth <= begin->conditional_depth);
-        }
-        if (ended)
-            continue;
-        char *name = NULL;
-        const char *reason = unsafe_reason(ctx, s->call, mode, &name);
-        if (reason == NULL) {
-            free(name);
-            continue;
-        }
-        char *at = ss_check_where(ctx);
-        char *message = ss_asprintf("'%s' %s is called while stream '%s' is being captured "
-                                    "(cudaStreamBeginCapture at line %u, %s): it %s, so the "
-                                    "capture fails or is invalidated",
-                                    name ? name : "?", at, stream, ss_scope_line(call),
-                                    mode_words(mode), reason);
-        ss_check_report(ctx, SS_RULE_CAPTURE_UNSAFE_CALL, s->call, message,
-                        hint_for(s->call, mode));
-        free(message);
-        free(at);
-        free(name);
-    }
-    free(calls.v);
+    free(cap.calls.v);
     free(stream);
 }

@@ -267,6 +267,27 @@ static void report_launch(ss_check_ctx *ctx, CXCursor at, const char *message)
     free(quiet);
 }
 
+/* The stream of the launch configuration 'arg' ('&cfg', cudaLaunchKernelEx): its stream
+ * field 'field', traced through the local struct's definitions that reach 'call'. '*text'
+ * receives "cfg.field" (malloc'ed), or NULL when the text cannot be read. */
+static ss_stream_value config_stream(ss_check_ctx *ctx, CXCursor call, CXCursor arg,
+                                     const char *field, char **text)
+{
+    ss_location loc;
+    CXCursor e = ss_ast_strip(arg);
+    ss_stream_value v = SS_STREAM_UNKNOWN;
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_location_of(e, field, &loc) == 0) {
+        CXType vt = clang_getCanonicalType(clang_getCursorType(loc.var));
+        if (vt.kind == CXType_Record)
+            v = classify_location(ctx, &loc, call, 0);
+        ss_location_free(&loc);
+    }
+    char *cfg = expr_text(ss_ast_child(e, 0));
+    *text = cfg ? ss_asprintf("%s.%s", cfg, field) : NULL;
+    free(cfg);
+    return v;
+}
+
 /* SYNC101 and SYNC102 (checks.def): an API call ('api' is its row) whose stream argument is
  * the legacy default stream; SYNC101 for launches, graph launches and host functions, SYNC102
  * for the asynchronous classes. */
@@ -291,20 +312,7 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
         CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->stream_arg);
         char *field = config_stream_field(arg);
         if (field) {
-            /* A launch configuration: the stream is its field, traced through '&cfg'. */
-            ss_location loc;
-            CXCursor e = ss_ast_strip(arg);
-            v = SS_STREAM_UNKNOWN;
-            if (clang_getCursorKind(e) == CXCursor_UnaryOperator &&
-                ss_location_of(e, field, &loc) == 0) {
-                CXType vt = clang_getCanonicalType(clang_getCursorType(loc.var));
-                if (vt.kind == CXType_Record)
-                    v = classify_location(ctx, &loc, call, 0);
-                ss_location_free(&loc);
-            }
-            char *cfg = expr_text(ss_ast_child(e, 0));
-            text = cfg ? ss_asprintf("%s.%s", cfg, field) : NULL;
-            free(cfg);
+            v = config_stream(ctx, call, arg, field, &text);
             free(field);
         } else if (ss_check_is_omitted(arg)) {
             omitted = 1;
