@@ -1022,14 +1022,11 @@ static int cmp_strings(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Applies, file by file, the file's own configuration and its suppression comments to the
- * sorted findings of 'out'. 'sources' are the analyzed main files (their suppression
- * comments are checked even when they have no finding). Returns 0, or -1 (message printed)
- * for a malformed configuration file. */
-static int apply_policy(const ss_lint_options *o, ss_config_cache *configs, char **sources,
-                        size_t source_count, ss_result *out)
+/* The files the policy is applied to: those of the findings of 'out' and the main files
+ * 'sources', sorted (a name may repeat). Malloc'ed, each name too; '*count' receives their
+ * number. */
+static char **policy_files(const ss_result *out, char **sources, size_t source_count, size_t *count)
 {
-    /* Every file to look at: the finding files and the main files, sorted, once each. */
     size_t file_count = 0;
     char **files = malloc((out->count + source_count + 1) * sizeof *files);
     if (files == NULL)
@@ -1041,56 +1038,75 @@ static int apply_policy(const ss_lint_options *o, ss_config_cache *configs, char
     for (size_t i = 0; i < source_count; i++)
         files[file_count++] = ss_strdup(sources[i]);
     qsort(files, file_count, sizeof *files, cmp_strings);
+    *count = file_count;
+    return files;
+}
 
+/* Moves finding 'i' of 'from' to 'to', leaving an empty finding behind. */
+static void move_finding(ss_result *from, size_t i, ss_result *to)
+{
+    *ss_result_add(to) = from->findings[i];
+    memset(&from->findings[i], 0, sizeof(ss_finding));
+}
+
+/* Applies to 'slice', the findings of 'file', the file's own configuration (when it has
+ * findings) and then, unless that failed, its suppression comments (whose diagnostics go to
+ * 'out'). Returns 0, or -1 (message printed) for a malformed configuration file. */
+static int apply_to_file(const ss_lint_options *o, ss_config_cache *configs, const char *file,
+                         ss_result *slice, ss_result *out)
+{
+    char err[2048];
+    if (slice->count) {
+        ss_config effective;
+        if (ss_config_for_path(configs, file, o->config, &effective, err, sizeof err) != 0) {
+            ss_log_error("%s", err);
+            return -1;
+        }
+        ss_policy_apply(&effective, slice);
+        ss_config_free(&effective);
+    }
+    ss_suppressions sup;
+    if (ss_suppress_scan_file(file, &sup, out, err, sizeof err) >= 0) {
+        ss_suppress_apply(&sup, file, slice);
+        ss_suppress_free(&sup);
+    }
+    return 0;
+}
+
+/* Applies, file by file, the file's own configuration and its suppression comments to the
+ * sorted findings of 'out'. 'sources' are the analyzed main files (their suppression
+ * comments are checked even when they have no finding). Returns 0, or -1 (message printed)
+ * for a malformed configuration file. */
+static int apply_policy(const ss_lint_options *o, ss_config_cache *configs, char **sources,
+                        size_t source_count, ss_result *out)
+{
+    size_t file_count;
+    char **files = policy_files(out, sources, source_count, &file_count);
     ss_result kept;
     ss_result_init(&kept, SS_RESULT_LINT);
-    size_t next_finding = 0;
+    size_t next = 0;
     int rc = 0;
     for (size_t i = 0; i < file_count && rc == 0; i++) {
         if (i > 0 && strcmp(files[i], files[i - 1]) == 0)
             continue;
         const char *file = files[i];
-        /* The findings of 'file': findings are sorted by file, like 'files'. */
+        /* Findings are sorted by file, like 'files'. A finding without a file (none today)
+         * is kept as it is. */
+        while (next < out->count &&
+               (out->findings[next].file == NULL || strcmp(out->findings[next].file, file) < 0))
+            move_finding(out, next++, &kept);
         ss_result slice;
         ss_result_init(&slice, SS_RESULT_LINT);
-        while (next_finding < out->count && (out->findings[next_finding].file == NULL ||
-                                             strcmp(out->findings[next_finding].file, file) < 0)) {
-            /* A finding without a file (none today) is kept as it is. */
-            *ss_result_add(&kept) = out->findings[next_finding];
-            memset(&out->findings[next_finding++], 0, sizeof(ss_finding));
-        }
-        while (next_finding < out->count && out->findings[next_finding].file &&
-               strcmp(out->findings[next_finding].file, file) == 0) {
-            *ss_result_add(&slice) = out->findings[next_finding];
-            memset(&out->findings[next_finding++], 0, sizeof(ss_finding));
-        }
-        if (slice.count) {
-            ss_config effective;
-            char err[2048];
-            if (ss_config_for_path(configs, file, o->config, &effective, err, sizeof err) != 0) {
-                ss_log_error("%s", err);
-                rc = -1;
-            } else {
-                ss_policy_apply(&effective, &slice);
-                ss_config_free(&effective);
-            }
-        }
-        ss_suppressions sup;
-        char err[2048];
-        if (rc == 0 && ss_suppress_scan_file(file, &sup, out, err, sizeof err) >= 0) {
-            ss_suppress_apply(&sup, file, &slice);
-            ss_suppress_free(&sup);
-        }
-        for (size_t k = 0; k < slice.count; k++) {
-            *ss_result_add(&kept) = slice.findings[k];
-            memset(&slice.findings[k], 0, sizeof(ss_finding));
-        }
+        while (next < out->count && out->findings[next].file &&
+               strcmp(out->findings[next].file, file) == 0)
+            move_finding(out, next++, &slice);
+        rc = apply_to_file(o, configs, file, &slice, out);
+        for (size_t k = 0; k < slice.count; k++)
+            move_finding(&slice, k, &kept);
         ss_result_free(&slice);
     }
-    while (next_finding < out->count) {
-        *ss_result_add(&kept) = out->findings[next_finding];
-        memset(&out->findings[next_finding++], 0, sizeof(ss_finding));
-    }
+    while (next < out->count)
+        move_finding(out, next++, &kept);
     for (size_t i = 0; i < file_count; i++)
         free(files[i]);
     free(files);
