@@ -155,15 +155,17 @@ typedef struct ss_stack_frame {
 } ss_stack_frame;
 
 /* Whether Python source file 'file' belongs to an installed package or to the standard
- * library rather than to the program: under site-packages or dist-packages, in
+ * library rather than to the program: under site-packages or dist-packages, code that
+ * TorchInductor generated (its cache folder, /tmp/torchinductor_USER/ by default), in
  * PREFIX/lib/python3.N/ (or lib64), or a frozen module. The detectors' default notion of the
  * user's Python code, also used when Python frames are recorded, so that the one user frame a
  * deep stack needs is kept (interpose/python.c). Inline: the capture library does not link the
  * detectors. */
 static inline int ss_python_library_file(const char *file)
 {
-    static const char *const parts[] = {"/site-packages/", "/dist-packages/", "/lib/python3.",
-                                        "/lib64/python3."};
+    static const char *const parts[] = {"/site-packages/", "/dist-packages/", "/torchinductor_",
+                                        "/lib/python3.", "/lib64/python3."};
+    enum { PACKAGE_PARTS = 3 }; /* the parts before the standard library's */
     if (file[0] == '<')
         return file[1] == 'f' && file[2] == 'r' && file[3] == 'o' && file[4] == 'z';
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
@@ -177,8 +179,8 @@ static inline int ss_python_library_file(const char *file)
                 k++;
             if (k < len)
                 continue;
-            if (i < 2)
-                return 1;            /* a package folder */
+            if (i < PACKAGE_PARTS)
+                return 1;            /* a package folder, generated code */
             const char *q = p + len; /* the standard library: python3.N/ */
             while (*q >= '0' && *q <= '9')
                 q++;

@@ -1489,6 +1489,22 @@ START_TEST(test_python_stdlib_is_not_user_code)
 }
 END_TEST
 
+START_TEST(test_inductor_code_is_not_user_code)
+{
+    /* torch.compile: the call is made in the Python TorchInductor generated (its cache folder);
+     * the site is the program's call of the compiled function, through the generated line. */
+    const char *files[] = {"/tmp/torchinductor_me/3z/c3zc7ooyi4.py", "/work/train.py"};
+    const unsigned lines[] = {262, 30};
+    readback_at(2, 0, python_stack(2, files, lines));
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, "/work/train.py");
+    ck_assert_uint_eq(f->line, 30);
+    ck_assert_str_eq(f->via_file, "/tmp/torchinductor_me/3z/c3zc7ooyi4.py");
+    ck_assert_uint_eq(f->via_line, 262);
+}
+END_TEST
+
 START_TEST(test_attribute_to_paths)
 {
     /* --attribute-to the package: its frame is the user's code now, no via. */
@@ -1918,8 +1934,8 @@ static Suite *detect_suite(void)
           test_latent_pageable_copy, test_latent_syncs_by_kind, test_latent_ranked_after_blocking}},
         {"just_my_code",
          {test_python_site_with_via, test_via_keeps_library_lines_apart,
-          test_python_stdlib_is_not_user_code, test_attribute_to_paths, test_attribute_to_native,
-          test_system_library_is_via}},
+          test_python_stdlib_is_not_user_code, test_inductor_code_is_not_user_code,
+          test_attribute_to_paths, test_attribute_to_native, test_system_library_is_via}},
         {"release",
          {test_release_binary_site, test_release_binary_without_base,
           test_driver_copy_direction_from_api, test_driver_memcpy_direction_unknown}},
