@@ -18,6 +18,10 @@ addresses sampled in a set of large libraries standing in for a PyTorch process,
 libdw's own lookup (the finisher before the symbol index), with the index, and through the
 cache cold and warm; every result must equal libdw's.
 
+BENCH_WHOLE=1 (with a PROGRAM) measures only the whole process: bare, the CUPTI floor (with
+BENCH_FLOOR) and a user's run, after a discarded warm-up run of each, in rounds of alternating
+order (the first run of a process that loads large libraries pays for the page cache).
+
 With BENCH_FLOOR=LIB (bench/overhead's libcupti_floor.so, a GPU machine) the process also runs
 under the CUPTI floor alone ("floor": the least a CUPTI-based tool pays), and with BENCH_PLAIN=1
 as a user's run costs ("plain": no trace, the symbol cache warm): bare, floor and plain side by
@@ -79,6 +83,8 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale, program):
             env["SYNCSCOPE_TRACE"] = files["trace"]
         if program is None:
             env["SYNCSCOPE_CUPTI_PATH"] = paths["cupti"]
+        elif os.environ.get("BENCH_CUPTI_PATH"):  # a stand-in CUPTI, to try it without a GPU
+            env["SYNCSCOPE_CUPTI_PATH"] = os.environ["BENCH_CUPTI_PATH"]
     command = program if program is not None else [paths["app"], str(scale)]
     start = time.monotonic()
     proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
@@ -152,6 +158,41 @@ def symbench(paths, args, rounds):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def whole_process(paths, program, rounds, say):
+    """BENCH_WHOLE=1: only the whole process, bare, under the CUPTI floor (when BENCH_FLOOR is
+    set) and as a user's run (no trace, a warm cache), after one discarded run of each (the
+    page cache, the symbol cache), in rounds whose order alternates so that drift cancels."""
+    work = tempfile.mkdtemp(prefix="exit-bench-")
+    cache = os.path.join(work, "cache")
+    modes = ["bare"] + (["floor"] if "floor" in paths else []) + ["plain"]
+    try:
+        for mode in modes:  # warm-up, discarded
+            run_app(paths, mode, cache, work, f"warm-{mode}", 1, program)
+        walls = {m: [] for m in modes}
+        totals = []
+        for r in range(rounds):
+            for mode in (modes if r % 2 == 0 else list(reversed(modes))):
+                wall, timing, _ = run_app(paths, mode, cache, work, f"{mode}{r}", 1, program)
+                walls[mode].append(wall)
+                if timing:
+                    totals.append(timing["total"])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    labels = {"bare": "bare", "floor": "CUPTI floor", "plain": "syncscope (no trace, cache warm)"}
+    say(f"## Whole process: {' '.join(program)}, {rounds} rounds after a warm-up, order "
+        "alternating, medians")
+    say()
+    say("| measure | " + " | ".join(labels[m] for m in modes) + " |")
+    say("|---" * (len(modes) + 1) + "|")
+    say("| process wall s | " + " | ".join(f"{median(walls[m]):.3f}" for m in modes) + " |")
+    say("| / bare | " + " | ".join(
+        f"{median(walls[m]) / median(walls['bare']):.3f}x" for m in modes) + " |")
+    say("| runs (s) | " + " | ".join(", ".join(f"{w:.2f}" for w in walls[m]) for m in modes)
+        + " |")
+    say(f"| syncscope's exit total ms | {'| ' * (len(modes) - 1)}{median(totals):.1f} |")
+    say()
+
+
 def main():
     args = sys.argv[1:]
     program = None
@@ -183,6 +224,21 @@ def main():
         print(line, flush=True)
         report.append(line)
 
+    floor = os.environ.get("BENCH_FLOOR")
+    if floor:
+        if not os.path.exists(floor):
+            die(f"{floor} is missing (BENCH_FLOOR: bench/overhead's libcupti_floor.so)", 2)
+        paths["floor"] = os.path.abspath(floor)
+    if os.environ.get("BENCH_WHOLE", "0") not in ("", "0"):
+        if program is None:
+            die("BENCH_WHOLE needs a program after '--'", 2)
+        whole_process(paths, program, rounds, say)
+        out_file = os.environ.get("BENCH_OUT")
+        if out_file:
+            with open(out_file, "w", encoding="utf-8") as f:
+                f.write("\n".join(report) + "\n")
+        return 0
+
     work = tempfile.mkdtemp(prefix="exit-bench-")
     modes = ["bare", "off", "cold", "warm"]
     old = os.environ.get("BENCH_OLD_FINISHER")
@@ -194,11 +250,7 @@ def main():
         shutil.copy(old, os.path.join(folder, "libsyncscope_finish.so"))
         paths["old_preload"] = os.path.join(folder, "libsyncscope.so")
         modes.insert(1, "old")
-    floor = os.environ.get("BENCH_FLOOR")
     if floor:
-        if not os.path.exists(floor):
-            die(f"{floor} is missing (BENCH_FLOOR: bench/overhead's libcupti_floor.so)", 2)
-        paths["floor"] = os.path.abspath(floor)
         modes.insert(1, "floor")
     if os.environ.get("BENCH_PLAIN", "0") not in ("", "0"):
         modes.append("plain")

@@ -18,6 +18,8 @@
 #   BENCH_FLOOR=LIB       also run under the CUPTI floor alone (bench/overhead's
 #                         libcupti_floor.so; a GPU machine)
 #   BENCH_PLAIN=1         also run as a user's run costs: no trace, the symbol cache warm
+#   BENCH_WHOLE=1         only the whole process (bare, floor, a user's run), after a warm-up,
+#                         in rounds of alternating order
 #   BENCH_OLD_FINISHER=F  also run under finisher F (a libsyncscope_finish.so of another
 #                         version, e.g. one built before the symbol index)
 #   BENCH_OUT=FILE        also write the report to FILE
@@ -25,7 +27,7 @@
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ "$1" = -h ] || [ "$1" = --help ] || { [ $# -gt 1 ] && [ "$2" != -- ]; }; then
-    sed -n '2,25s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,27s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"
