@@ -255,6 +255,46 @@ static void add_string(cJSON *o, const char *name, const char *value)
         cJSON_AddStringToObject(o, name, value);
 }
 
+/* A finding as the cache stores it: its rule by ID, and its fix-its when it has any. */
+static cJSON *encode_finding(const ss_finding *f)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "rule", ss_rules_get(f->rule)->id);
+    cJSON_AddNumberToObject(o, "severity", f->severity);
+    add_string(o, "file", f->file);
+    cJSON_AddNumberToObject(o, "line", f->line);
+    cJSON_AddNumberToObject(o, "column", f->column);
+    add_string(o, "function", f->function);
+    add_string(o, "message", f->message);
+    add_string(o, "hint", f->hint);
+    add_string(o, "lineText", f->line_text);
+    if (f->fixit_count) {
+        cJSON *fixits = cJSON_AddArrayToObject(o, "fixits");
+        for (size_t k = 0; k < f->fixit_count; k++) {
+            const ss_fixit *x = &f->fixits[k];
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddNumberToObject(e, "line", x->line);
+            cJSON_AddNumberToObject(e, "column", x->column);
+            cJSON_AddNumberToObject(e, "endColumn", x->end_column);
+            add_string(e, "text", x->text);
+            cJSON_AddItemToArray(fixits, e);
+        }
+    }
+    return o;
+}
+
+/* A parse diagnostic as the cache stores it. */
+static cJSON *encode_diag(const ss_diag *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "severity", d->severity);
+    add_string(o, "file", d->file);
+    cJSON_AddNumberToObject(o, "line", d->line);
+    cJSON_AddNumberToObject(o, "column", d->column);
+    add_string(o, "message", d->message);
+    return o;
+}
+
 int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
                    const ss_result *result, int status)
 {
@@ -274,43 +314,11 @@ int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
         cJSON_AddItemToArray(list, pair);
     }
     cJSON *findings = cJSON_AddArrayToObject(root, "findings");
-    for (size_t i = 0; i < result->count; i++) {
-        const ss_finding *f = &result->findings[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "rule", ss_rules_get(f->rule)->id);
-        cJSON_AddNumberToObject(o, "severity", f->severity);
-        add_string(o, "file", f->file);
-        cJSON_AddNumberToObject(o, "line", f->line);
-        cJSON_AddNumberToObject(o, "column", f->column);
-        add_string(o, "function", f->function);
-        add_string(o, "message", f->message);
-        add_string(o, "hint", f->hint);
-        add_string(o, "lineText", f->line_text);
-        if (f->fixit_count) {
-            cJSON *fixits = cJSON_AddArrayToObject(o, "fixits");
-            for (size_t k = 0; k < f->fixit_count; k++) {
-                const ss_fixit *x = &f->fixits[k];
-                cJSON *e = cJSON_CreateObject();
-                cJSON_AddNumberToObject(e, "line", x->line);
-                cJSON_AddNumberToObject(e, "column", x->column);
-                cJSON_AddNumberToObject(e, "endColumn", x->end_column);
-                add_string(e, "text", x->text);
-                cJSON_AddItemToArray(fixits, e);
-            }
-        }
-        cJSON_AddItemToArray(findings, o);
-    }
+    for (size_t i = 0; i < result->count; i++)
+        cJSON_AddItemToArray(findings, encode_finding(&result->findings[i]));
     cJSON *diags = cJSON_AddArrayToObject(root, "diags");
-    for (size_t i = 0; i < result->diag_count; i++) {
-        const ss_diag *d = &result->diags[i];
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "severity", d->severity);
-        add_string(o, "file", d->file);
-        cJSON_AddNumberToObject(o, "line", d->line);
-        cJSON_AddNumberToObject(o, "column", d->column);
-        add_string(o, "message", d->message);
-        cJSON_AddItemToArray(diags, o);
-    }
+    for (size_t i = 0; i < result->diag_count; i++)
+        cJSON_AddItemToArray(diags, encode_diag(&result->diags[i]));
     char *text = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
     if (text == NULL)
@@ -372,6 +380,70 @@ static int files_unchanged(ss_cache *cache, const cJSON *list)
     return 1;
 }
 
+/* Reads the fix-its of the cached finding 'o' into 'f'; sets '*bad' when they are
+ * malformed. */
+static void decode_fixits(const cJSON *o, ss_finding *f, int *bad)
+{
+    const cJSON *fixits = cJSON_GetObjectItemCaseSensitive(o, "fixits");
+    if (fixits != NULL && !cJSON_IsArray(fixits))
+        *bad = 1;
+    const cJSON *fixit_list = *bad ? NULL : fixits;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, fixit_list)
+    {
+        unsigned line = get_unsigned(e, "line", UINT_MAX, bad);
+        unsigned column = get_unsigned(e, "column", UINT_MAX, bad);
+        unsigned end_column = get_unsigned(e, "endColumn", UINT_MAX, bad);
+        const char *text = get_string(e, "text", bad);
+        if (*bad || text == NULL) {
+            *bad = 1;
+            return;
+        }
+        ss_finding_add_fixit(f, line, column, end_column, text);
+    }
+}
+
+/* Adds the cached finding 'o' to 'decoded'; sets '*bad' when it is malformed. */
+static void decode_finding(const cJSON *o, ss_result *decoded, int *bad)
+{
+    const char *id = get_string(o, "rule", bad);
+    const ss_rule *rule = id ? ss_rules_find(id) : NULL;
+    unsigned severity = get_unsigned(o, "severity", SS_SEV_ERROR, bad);
+    if (rule == NULL || *bad) {
+        *bad = 1;
+        return;
+    }
+    ss_finding *f = ss_result_add(decoded);
+    f->rule = rule->rule;
+    f->severity = (ss_severity)severity;
+    f->origin = SS_ORIGIN_STATIC;
+    f->file = ss_strdup(get_string(o, "file", bad));
+    f->line = get_unsigned(o, "line", UINT_MAX, bad);
+    f->column = get_unsigned(o, "column", UINT_MAX, bad);
+    f->function = ss_strdup(get_string(o, "function", bad));
+    f->message = ss_strdup(get_string(o, "message", bad));
+    f->hint = ss_strdup(get_string(o, "hint", bad));
+    f->line_text = ss_strdup(get_string(o, "lineText", bad));
+    if (f->message == NULL)
+        *bad = 1;
+    decode_fixits(o, f, bad);
+}
+
+/* Adds the cached diagnostic 'o' to 'decoded'; sets '*bad' when it is malformed. */
+static void decode_diag(const cJSON *o, ss_result *decoded, int *bad)
+{
+    unsigned severity = get_unsigned(o, "severity", SS_SEV_ERROR, bad);
+    const char *file = get_string(o, "file", bad);
+    unsigned line = get_unsigned(o, "line", UINT_MAX, bad);
+    unsigned column = get_unsigned(o, "column", UINT_MAX, bad);
+    const char *message = get_string(o, "message", bad);
+    if (*bad || message == NULL) {
+        *bad = 1;
+        return;
+    }
+    ss_result_add_diag(decoded, (ss_severity)severity, file, line, column, message);
+}
+
 /* Turns the entry's findings and diagnostics into 'out'. Returns 0, or -1 when malformed
  * ('out' then holds nothing of it). */
 static int decode(const cJSON *root, ss_result *out)
@@ -387,57 +459,16 @@ static int decode(const cJSON *root, ss_result *out)
     const cJSON *finding_list = bad ? NULL : findings;
     cJSON_ArrayForEach(o, finding_list)
     {
-        const char *id = get_string(o, "rule", &bad);
-        const ss_rule *rule = id ? ss_rules_find(id) : NULL;
-        unsigned severity = get_unsigned(o, "severity", SS_SEV_ERROR, &bad);
-        if (rule == NULL || bad) {
-            bad = 1;
+        decode_finding(o, &decoded, &bad);
+        if (bad)
             break;
-        }
-        ss_finding *f = ss_result_add(&decoded);
-        f->rule = rule->rule;
-        f->severity = (ss_severity)severity;
-        f->origin = SS_ORIGIN_STATIC;
-        f->file = ss_strdup(get_string(o, "file", &bad));
-        f->line = get_unsigned(o, "line", UINT_MAX, &bad);
-        f->column = get_unsigned(o, "column", UINT_MAX, &bad);
-        f->function = ss_strdup(get_string(o, "function", &bad));
-        f->message = ss_strdup(get_string(o, "message", &bad));
-        f->hint = ss_strdup(get_string(o, "hint", &bad));
-        f->line_text = ss_strdup(get_string(o, "lineText", &bad));
-        if (f->message == NULL)
-            bad = 1;
-        const cJSON *fixits = cJSON_GetObjectItemCaseSensitive(o, "fixits");
-        if (fixits != NULL && !cJSON_IsArray(fixits))
-            bad = 1;
-        const cJSON *fixit_list = bad ? NULL : fixits;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, fixit_list)
-        {
-            unsigned line = get_unsigned(e, "line", UINT_MAX, &bad);
-            unsigned column = get_unsigned(e, "column", UINT_MAX, &bad);
-            unsigned end_column = get_unsigned(e, "endColumn", UINT_MAX, &bad);
-            const char *text = get_string(e, "text", &bad);
-            if (bad || text == NULL) {
-                bad = 1;
-                break;
-            }
-            ss_finding_add_fixit(f, line, column, end_column, text);
-        }
     }
     const cJSON *diag_list = bad ? NULL : diags;
     cJSON_ArrayForEach(o, diag_list)
     {
-        unsigned severity = get_unsigned(o, "severity", SS_SEV_ERROR, &bad);
-        const char *file = get_string(o, "file", &bad);
-        unsigned line = get_unsigned(o, "line", UINT_MAX, &bad);
-        unsigned column = get_unsigned(o, "column", UINT_MAX, &bad);
-        const char *message = get_string(o, "message", &bad);
-        if (bad || message == NULL) {
-            bad = 1;
+        decode_diag(o, &decoded, &bad);
+        if (bad)
             break;
-        }
-        ss_result_add_diag(&decoded, (ss_severity)severity, file, line, column, message);
     }
     if (bad) {
         ss_result_free(&decoded);

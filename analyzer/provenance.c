@@ -450,6 +450,40 @@ static void new_value(CXCursor e, ss_provenance *out)
         set_unknown(out);
 }
 
+/* 'p + n' or 'n + p' (also '-'): the buffer of its pointer (or array) side. */
+static void arithmetic_value(walk_state *w, CXCursor e, ss_provenance *out)
+{
+    char op[8];
+    if (ss_ast_binary_op(e, op, sizeof op) != 0 || (strcmp(op, "+") && strcmp(op, "-")))
+        return;
+    for (unsigned i = 0; i < 2; i++) {
+        CXCursor side = ss_ast_child(e, i);
+        CXType t = clang_getCanonicalType(clang_getCursorType(side));
+        if (t.kind == CXType_Pointer || t.kind == CXType_ConstantArray ||
+            t.kind == CXType_IncompleteArray) {
+            classify(w, side, out);
+            return;
+        }
+    }
+}
+
+/* '&x' (the storage of x), and '++p', 'p--' as a definition of p: the value p had before,
+ * moved. */
+static void unary_value(walk_state *w, CXCursor e, ss_provenance *out)
+{
+    char tok[2][16];
+    unsigned n = lead_tokens(e, tok, 2);
+    CXCursor operand = ss_ast_child(e, 0);
+    if (n >= 1 && strcmp(tok[0], "&") == 0)
+        address_of(w, operand, out);
+    else if (n >= 1 && (!strcmp(tok[0], "++") || !strcmp(tok[0], "--")))
+        classify(w, operand, out);
+    else if (n >= 2 && (!strcmp(tok[1], "++") || !strcmp(tok[1], "--")))
+        classify(w, operand, out);
+}
+
+/* Where the host pointer expression 'expr' points into, in 'out' (unknown where that cannot
+ * be told, or past MAX_DEPTH steps). */
 static void classify(walk_state *w, CXCursor expr, ss_provenance *out)
 {
     set_unknown(out);
@@ -464,21 +498,9 @@ static void classify(walk_state *w, CXCursor expr, ss_provenance *out)
     case CXCursor_CallExpr:
         call_value(e, out);
         break;
-    case CXCursor_BinaryOperator: {
-        char op[8];
-        if (ss_ast_binary_op(e, op, sizeof op) != 0 || (strcmp(op, "+") && strcmp(op, "-")))
-            break;
-        for (unsigned i = 0; i < 2; i++) {
-            CXCursor side = ss_ast_child(e, i);
-            CXType t = clang_getCanonicalType(clang_getCursorType(side));
-            if (t.kind == CXType_Pointer || t.kind == CXType_ConstantArray ||
-                t.kind == CXType_IncompleteArray) {
-                classify(w, side, out);
-                break;
-            }
-        }
+    case CXCursor_BinaryOperator:
+        arithmetic_value(w, e, out);
         break;
-    }
     case CXCursor_CompoundAssignOperator: {
         /* 'p += n' as a definition of p: the value p had before, moved. */
         char op[8];
@@ -493,18 +515,9 @@ static void classify(walk_state *w, CXCursor expr, ss_provenance *out)
         merge(out, &second, 0);
         break;
     }
-    case CXCursor_UnaryOperator: {
-        char tok[2][16];
-        unsigned n = lead_tokens(e, tok, 2);
-        CXCursor operand = ss_ast_child(e, 0);
-        if (n >= 1 && strcmp(tok[0], "&") == 0)
-            address_of(w, operand, out);
-        else if (n >= 1 && (!strcmp(tok[0], "++") || !strcmp(tok[0], "--")))
-            classify(w, operand, out); /* '++p' as a definition of p */
-        else if (n >= 2 && (!strcmp(tok[1], "++") || !strcmp(tok[1], "--")))
-            classify(w, operand, out);
+    case CXCursor_UnaryOperator:
+        unary_value(w, e, out);
         break;
-    }
     case CXCursor_DeclRefExpr:
         if (!variable_storage(e, 0, out))
             location_value(w, e, out);

@@ -281,6 +281,36 @@ static void list_rejected(char **list, const char *const *argv, size_t n)
     *list = grown;
 }
 
+/* What to tell the user about the rejected arguments: 'from_db' ('db_count' of them, from the
+ * compile command) and 'from_extra' ('extra_count', from --extra-arg), lists made by
+ * list_rejected or NULL. Malloc'ed. */
+static char *rejected_words(const char *from_db, size_t db_count, const char *from_extra,
+                            size_t extra_count)
+{
+    char *db_words = from_db
+                         ? ss_asprintf("clang rejected the argument%s %s of the compile command: "
+                                       "correct %s in the compile database or leave %s out with "
+                                       "--remove-arg",
+                                       db_count > 1 ? "s" : "", from_db,
+                                       db_count > 1 ? "them" : "it", db_count > 1 ? "them" : "it")
+                         : NULL;
+    char *extra_words = from_extra
+                            ? ss_asprintf("clang rejected the argument%s %s given with --extra-arg",
+                                          extra_count > 1 ? "s" : "", from_extra)
+                            : NULL;
+    char *message;
+    if (db_words && extra_words)
+        message = ss_asprintf("%s; %s", db_words, extra_words);
+    else if (db_words || extra_words)
+        message = ss_strdup(db_words ? db_words : extra_words);
+    else
+        message = ss_strdup("clang rejected the command line, but no one argument of it "
+                            "(see them with --verbose)");
+    free(db_words);
+    free(extra_words);
+    return message;
+}
+
 /* Why libclang produced no translation unit ('rc'), in words for the user: when its command
  * line is the cause, which arguments clang rejected (found by adding the user's arguments,
  * an option with its value at a time, to the analyzer's own until the command line is
@@ -322,26 +352,7 @@ static char *find_rejected(CXIndex index, const ss_tu_input *in, enum CXErrorCod
             }
             i += group;
         }
-        char *db_words =
-            from_db ? ss_asprintf("clang rejected the argument%s %s of the compile command: "
-                                  "correct %s in the compile database or leave %s out with "
-                                  "--remove-arg",
-                                  db_count > 1 ? "s" : "", from_db, db_count > 1 ? "them" : "it",
-                                  db_count > 1 ? "them" : "it")
-                    : NULL;
-        char *extra_words =
-            from_extra ? ss_asprintf("clang rejected the argument%s %s given with --extra-arg",
-                                     extra_count > 1 ? "s" : "", from_extra)
-                       : NULL;
-        if (db_words && extra_words)
-            message = ss_asprintf("%s; %s", db_words, extra_words);
-        else if (db_words || extra_words)
-            message = ss_strdup(db_words ? db_words : extra_words);
-        else
-            message = ss_strdup("clang rejected the command line, but no one argument of it "
-                                "(see them with --verbose)");
-        free(db_words);
-        free(extra_words);
+        message = rejected_words(from_db, db_count, from_extra, extra_count);
         free(from_db);
         free(from_extra);
     }
