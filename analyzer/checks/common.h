@@ -1,6 +1,7 @@
 /* common.h: what several static checks share (common.c): whether an argument was written,
  * how a finding names the function it is in, what a constant stream argument is, and the
- * direction of a runtime copy. Included by the files under analyzer/checks/ only. */
+ * direction of a runtime copy. Included by the checks under analyzer/checks/ (and by
+ * internal.h, for the unit tests). */
 #ifndef SS_ANALYZER_CHECKS_COMMON_H
 #define SS_ANALYZER_CHECKS_COMMON_H
 
