@@ -25,71 +25,15 @@ enum { TRACK_THREAD = 0, TRACK_SYNC = 1, TRACK_STREAM = 2, TRACK_RANGES = 3 };
 /* The longest finding message an instant's name carries, in bytes. */
 #define INSTANT_MESSAGE_MAX 80
 
-/* Length of the valid UTF-8 sequence at 's', or 0 when it is not one. */
-static size_t utf8_length(const unsigned char *s)
-{
-    size_t n;
-    uint32_t cp;
-    if (s[0] < 0x80)
-        return 1;
-    if ((s[0] & 0xe0) == 0xc0) {
-        n = 2;
-        cp = s[0] & 0x1f;
-    } else if ((s[0] & 0xf0) == 0xe0) {
-        n = 3;
-        cp = s[0] & 0x0f;
-    } else if ((s[0] & 0xf8) == 0xf0) {
-        n = 4;
-        cp = s[0] & 0x07;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    static const uint32_t min_cp[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < min_cp[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
-}
-
-/* Writes the first 'max' bytes of 'text' (all of it when shorter; cut at a character boundary,
- * with an ellipsis) as a JSON string: quotes, backslashes and control bytes escaped, '<' and
- * '>' escaped so the file can be embedded in HTML, invalid UTF-8 replaced by U+FFFD. */
+/* 'text' (NULL as "") as a JSON string of at most 'max' bytes (util.h). */
 static void put_json_string_max(FILE *out, const char *text, size_t max)
 {
-    fputc('"', out);
-    const unsigned char *p = (const unsigned char *)(text ? text : "");
-    size_t used = 0;
-    while (*p) {
-        size_t n = *p < 0x80 ? 1 : utf8_length(p);
-        if (used + (n ? n : 1) > max) {
-            fputs("\\u2026", out);
-            break;
-        }
-        if (*p == '"' || *p == '\\') {
-            fputc('\\', out);
-            fputc(*p, out);
-        } else if (*p == '\n') {
-            fputs("\\n", out);
-        } else if (*p < 0x20 || *p == '<' || *p == '>' || *p == 0x7f) {
-            fprintf(out, "\\u%04x", *p);
-        } else if (n == 0) {
-            fputs("\\ufffd", out);
-        } else {
-            fwrite(p, 1, n, out);
-        }
-        p += n ? n : 1;
-        used += n ? n : 1;
-    }
-    fputc('"', out);
+    ss_json_write_string(out, text ? text : "", max);
 }
 
 static void put_json_string(FILE *out, const char *text)
 {
-    put_json_string_max(out, text, SIZE_MAX);
+    ss_json_write_string(out, text ? text : "", SIZE_MAX);
 }
 
 static const char *copy_kind_name(unsigned kind)

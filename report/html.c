@@ -232,88 +232,12 @@ static void csp_hash(const char *p, size_t len, char *out, size_t size)
 
 /* ---- escaping ---- */
 
-/* Writes the ASCII character 'c' as it stands inside a JSON string of the page: quotes,
- * backslashes and controls escaped, and '<', '>' and '&' as \u escapes so that no markup can
- * close the script block. */
-static void json_ascii(FILE *out, unsigned c)
-{
-    switch (c) {
-    case '"':
-        fputs("\\\"", out);
-        break;
-    case '\\':
-        fputs("\\\\", out);
-        break;
-    case '\n':
-        fputs("\\n", out);
-        break;
-    case '\t':
-        fputs("\\t", out);
-        break;
-    case '\r':
-        fputs("\\r", out);
-        break;
-    case '<':
-        fputs("\\u003c", out);
-        break;
-    case '>':
-        fputs("\\u003e", out);
-        break;
-    case '&':
-        fputs("\\u0026", out);
-        break;
-    default:
-        if (c < 0x20 || c == 0x7f)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc((int)c, out);
-    }
-}
-
-/* Writes the character that starts at 'p' (not ASCII) and returns the bytes it took: a byte
- * that starts no UTF-8 sequence becomes U+FFFD, U+2028 and U+2029 \u escapes. */
-static size_t json_non_ascii(FILE *out, const unsigned char *p)
-{
-    /* The string ends in a NUL, which stops the decoder before it reads past it. */
-    uint32_t cp = 0;
-    size_t n = ss_utf8_decode((const char *)p, 4, &cp);
-    if (n == 0) {
-        fputs("\\ufffd", out);
-        return 1;
-    }
-    if (cp == 0x2028 || cp == 0x2029)
-        fprintf(out, "\\u%04x", (unsigned)cp);
-    else
-        fwrite(p, 1, n, out);
-    return n;
-}
-
-/* Writes 's' as a JSON string that is safe inside <script type="application/json">: '<', '>'
- * and '&' and U+2028/U+2029 are \u escapes, invalid UTF-8 becomes U+FFFD, and at most 'max'
- * bytes are kept (cut at a character boundary, with an ellipsis). NULL is written as null. */
+/* Writes 's' as a JSON string that is safe inside <script type="application/json">, at most
+ * 'max' bytes of it (ss_json_write_string: '<', '>', '&' and U+2028/U+2029 escaped, invalid
+ * UTF-8 as U+FFFD). NULL is written as null. */
 static void json_string_max(FILE *out, const char *s, size_t max)
 {
-    if (s == NULL) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    const unsigned char *p = (const unsigned char *)s;
-    size_t used = 0;
-    while (*p) {
-        if (used >= max) {
-            fputs("\\u2026", out);
-            break;
-        }
-        size_t n = 1;
-        if (*p < 0x80)
-            json_ascii(out, *p);
-        else
-            n = json_non_ascii(out, p);
-        p += n;
-        used += n;
-    }
-    fputc('"', out);
+    ss_json_write_string(out, s, max);
 }
 
 static void json_string(FILE *out, const char *s)

@@ -84,3 +84,67 @@ const char *ss_format_duration(uint64_t ns, char *buf, size_t size)
     }
     return buf;
 }
+
+/* Writes the ASCII character 'c' as it stands inside such a JSON string. */
+static void json_ascii(FILE *out, unsigned c)
+{
+    switch (c) {
+    case '"':
+        fputs("\\\"", out);
+        break;
+    case '\\':
+        fputs("\\\\", out);
+        break;
+    case '\n':
+        fputs("\\n", out);
+        break;
+    case '\t':
+        fputs("\\t", out);
+        break;
+    case '\r':
+        fputs("\\r", out);
+        break;
+    case '<':
+    case '>':
+    case '&':
+        fprintf(out, "\\u%04x", c);
+        break;
+    default:
+        if (c < 0x20 || c == 0x7f)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc((int)c, out);
+    }
+}
+
+void ss_json_write_string(FILE *out, const char *text, size_t max)
+{
+    if (text == NULL) {
+        fputs("null", out);
+        return;
+    }
+    fputc('"', out);
+    const unsigned char *p = (const unsigned char *)text;
+    size_t used = 0;
+    while (*p) {
+        uint32_t cp = 0;
+        /* The string ends in a NUL, which stops the decoder before it reads past it. */
+        size_t n = *p < 0x80 ? 1 : ss_utf8_decode((const char *)p, 4, &cp);
+        size_t take = n ? n : 1;
+        if (take > max - used) {
+            fputs("\\u2026", out);
+            break;
+        }
+        if (*p < 0x80)
+            json_ascii(out, *p);
+        else if (n == 0)
+            fputs("\\ufffd", out);
+        else if (cp == 0x2028 || cp == 0x2029)
+            fprintf(out, "\\u%04x", (unsigned)cp);
+        else
+            fwrite(p, 1, n, out);
+        p += take;
+        used += take;
+    }
+    fputc('"', out);
+}

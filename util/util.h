@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Grows the array '*base' of '*cap' elements of 'size' bytes to hold at least 'need'
  * (capacity doubles from 16). Returns 0, or -1 when memory is exhausted or the size would
@@ -21,6 +22,15 @@ uint64_t ss_fnv1a(uint64_t h, const void *data, size_t len);
  * and sets '*code_point', or returns 0 when the bytes there are not one well-formed
  * multi-byte character (ASCII, an overlong form, a surrogate, past U+10FFFF, cut short). */
 size_t ss_utf8_decode(const char *text, size_t avail, uint32_t *code_point);
+
+/* Writes 'text' to 'out' as a JSON string that is also safe inside an HTML <script> block:
+ * quotes, backslashes and control characters escaped ("\n", "\t", "\r", else \u00XX), '<',
+ * '>' and '&' and U+2028/U+2029 as \u escapes, each byte that starts no UTF-8 sequence as
+ * U+FFFD; at most 'max' bytes of 'text' are written (cut before the character that would pass
+ * it, then an ellipsis, U+2026); SIZE_MAX for all of it. NULL is written as null. The one
+ * JSON string writer of the hand-written JSON outputs (the Chrome trace, the HTML page's data
+ * block); the result files go through cJSON. */
+void ss_json_write_string(FILE *out, const char *text, size_t max);
 
 /* The one way a duration is printed, in every message and writer: under 100 us as
  * microseconds with one decimal ("12.3 us"), under 1 s as milliseconds with two ("0.30 ms",

@@ -99,6 +99,38 @@ START_TEST(test_utf8_decode)
 }
 END_TEST
 
+/* What ss_json_write_string writes for 'text' and 'max', in a static buffer. */
+static const char *json(const char *text, size_t max)
+{
+    static char *buf;
+    size_t size;
+    free(buf);
+    FILE *out = open_memstream(&buf, &size);
+    ck_assert_ptr_nonnull(out);
+    ss_json_write_string(out, text, max);
+    fclose(out);
+    return buf;
+}
+
+START_TEST(test_json_string)
+{
+    ck_assert_str_eq(json(NULL, SIZE_MAX), "null");
+    ck_assert_str_eq(json("", SIZE_MAX), "\"\"");
+    ck_assert_str_eq(json("k<T>(a && b) \"q\" \\", SIZE_MAX),
+                     "\"k\\u003cT\\u003e(a \\u0026\\u0026 b) \\\"q\\\" \\\\\"");
+    ck_assert_str_eq(json("a\nb\tc\rd\x01\x7f", SIZE_MAX), "\"a\\nb\\tc\\rd\\u0001\\u007f\"");
+    /* UTF-8 kept, the two line separators JavaScript ends a line at escaped, invalid bytes
+     * replaced. */
+    ck_assert_str_eq(json("caf\xc3\xa9 \xe2\x80\xa8 \xff\xc3", SIZE_MAX),
+                     "\"caf\xc3\xa9 \\u2028 \\ufffd\\ufffd\"");
+    /* Cut before the character that would pass 'max' bytes, then an ellipsis. */
+    ck_assert_str_eq(json("abcdef", 4), "\"abcd\\u2026\"");
+    ck_assert_str_eq(json("ab\xc3\xa9", 3), "\"ab\\u2026\"");
+    ck_assert_str_eq(json("ab\xc3\xa9", 4), "\"ab\xc3\xa9\"");
+    ck_assert_str_eq(json("abc", 0), "\"\\u2026\"");
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
     Suite *s = suite_create("util");
@@ -108,6 +140,7 @@ static Suite *util_suite(void)
     tcase_add_test(tc, test_grow);
     tcase_add_test(tc, test_fnv1a);
     tcase_add_test(tc, test_utf8_decode);
+    tcase_add_test(tc, test_json_string);
     suite_add_tcase(s, tc);
     return s;
 }
