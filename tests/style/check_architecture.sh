@@ -23,12 +23,12 @@ cd "$root" || exit 2
 public_of() {
     case $1 in
     rules.h | rules.def | cuda_api.def | host_memory.def | readback.def | hints.def) echo rules ;;
-    report.h) echo report ;;
+    report.h | formats.def) echo report ;;
     detect.h) echo detect ;;
     evlog.h) echo evlog ;;
     util.h) echo util ;;
     analyzer.h) echo analyzer ;;
-    interpose.h) echo interpose ;;
+    interpose.h | settings.def) echo interpose ;;
     *) echo "" ;;
     esac
 }
@@ -50,10 +50,10 @@ KNOWN="
 private_part() {
     case $1 in
     report_int.h) echo report ;;
-    detect_int.h) echo detect ;;
-    internal.h | cuda_decls.h | policy.h | policy_int.h | ast.h | cache.h | checks.h | compdb.h | dataflow.h | flags.h | scope.h | tu.h) echo analyzer ;;
-    args.h | capture.h | python.h | store.h) echo interpose ;;
-    cli.h) echo cli ;;
+    detect_int.h | families.def) echo detect ;;
+    internal.h | cuda_decls.h | policy.h | policy_int.h | ast.h | cache.h | checks.h | compdb.h | dataflow.h | flags.h | scope.h | tu.h | checks.def) echo analyzer ;;
+    args.h | capture.h | python.h | store.h | symbolize.h | symcache.h) echo interpose ;;
+    cli.h | options.h | options.def | commands.def) echo cli ;;
     *) echo "" ;;
     esac
 }
