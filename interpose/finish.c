@@ -776,6 +776,170 @@ static void judge_gate(const ss_capture_view *v, const ss_result *result)
                      strerror(errno));
 }
 
+/* ---- the end of the run, step by step ---- */
+
+/* The clocks of the exit-time steps and what the symbolization did, for SYNCSCOPE_TIMING. */
+typedef struct exit_timing {
+    uint64_t start;        /* the finisher began */
+    uint64_t log;          /* the event log was built and symbolized */
+    uint64_t trace;        /* the trace was written */
+    uint64_t detect;       /* the detectors ran */
+    uint64_t symbolize_ns; /* of the time before 'log', what symbolizing took */
+    char symbolize_detail[512];
+} exit_timing;
+
+/* This machine's name into 'host' ("localhost" when it cannot be had). */
+static void host_name(char *host, size_t size)
+{
+    if (gethostname(host, size) != 0)
+        snprintf(host, size, "localhost");
+    host[size - 1] = '\0';
+}
+
+/* Builds 'log' (initialized here) from the capture, its stacks symbolized, and saves what the
+ * symbolization learned in the symbol cache. Returns 0, or -1 with nothing left to free. */
+static int collect_events(const ss_capture_view *v, const char *host, ss_event_log *log,
+                          exit_timing *t)
+{
+    t->start = monotonic_ns();
+    if (ss_evlog_init(log) < 0)
+        return -1;
+    symbolizer sym;
+    symbolizer_init(&sym, v->config->symbol_cache);
+    uint64_t t_init = monotonic_ns();
+    add_metadata(log, v, host);
+    if (build_log(v, log, &sym) < 0) {
+        ss_log_error("out of memory while collecting the events; no report written");
+        symbolizer_free(&sym);
+        ss_evlog_free(log);
+        return -1;
+    }
+    add_module_bases(&sym, log);
+    /* What this run learned goes into the symbol cache for the next run of the program. */
+    uint64_t t_save = monotonic_ns();
+    ss_sym_save(sym.sym);
+    t->symbolize_ns = (t_init - t->start) + sym.resolve_ns + (monotonic_ns() - t_save);
+    symbolize_text(&sym, t->symbolize_detail, sizeof t->symbolize_detail);
+    symbolizer_free(&sym);
+    t->log = monotonic_ns();
+    return 0;
+}
+
+/* The detectors' options from the settings into 'options', also recorded in the log's
+ * metadata; the SYNCSCOPE_ATTRIBUTE_TO paths go into 'user_paths' (at most 'max', malloc'ed:
+ * the caller frees the options.user_path_count of them). */
+static void detect_options(const ss_interpose_config *cfg, ss_event_log *log,
+                           ss_detect_options *options, char **user_paths, size_t max)
+{
+    ss_detect_options_default(options);
+    if (cfg->min_blocked_ns > 0)
+        options->min_blocked_ns = cfg->min_blocked_ns;
+    if (cfg->readback_bytes > 0)
+        options->readback_max_bytes = cfg->readback_bytes;
+    if (cfg->slack_ns > 0)
+        options->slack_ns = cfg->slack_ns;
+    options->latent = cfg->latent;
+    options->user_path_count = split_paths(cfg->attribute_to, cfg->cwd, user_paths, max);
+    options->user_paths = (const char *const *)user_paths;
+    options->profile_from_start = cfg->profile_from_start;
+    options->nvtx_range = cfg->nvtx_range[0] != '\0' ? cfg->nvtx_range : NULL;
+    if (!cfg->profile_from_start)
+        ss_evlog_set_meta(log, SS_META_PROFILE_FROM_START, "0");
+    if (cfg->nvtx_range[0] != '\0')
+        ss_evlog_set_meta(log, SS_META_NVTX_RANGE, cfg->nvtx_range);
+    set_meta_u64(log, "min_blocked_ns", options->min_blocked_ns);
+    set_meta_u64(log, "readback_max_bytes", options->readback_max_bytes);
+    set_meta_u64(log, "slack_ns", options->slack_ns);
+
+    if (cfg->attribute_to[0] != '\0')
+        ss_evlog_set_meta(log, "attribute_to", cfg->attribute_to);
+    if (!cfg->latent)
+        ss_evlog_set_meta(log, "latent", "0");
+}
+
+/* Writes 'o' to the file that setting 'pattern' names, when it names one. Returns 0, or -1
+ * with a message printed. */
+static int write_setting(const ss_capture_view *v, const char *host, const char *pattern, output *o)
+{
+    char path[PATH_MAX];
+    if (pattern[0] == '\0')
+        return 0;
+    return output_path(v, pattern, host, path, sizeof path) < 0 || write_to(path, o) < 0 ? -1 : 0;
+}
+
+/* Writes 'o', the result, to the file SYNCSCOPE_OUTPUT names, and that file's path into
+ * 'written'. Returns 0, or -1 with a message printed ('written' left as it was). */
+static int write_result_file(const ss_capture_view *v, const char *host, output *o, char *written,
+                             size_t size)
+{
+    char path[PATH_MAX];
+    if (output_path(v, v->config->output, host, path, sizeof path) < 0 || write_to(path, o) < 0)
+        return -1;
+    snprintf(written, size, "%s", path);
+    return 0;
+}
+
+/* Writes the outputs made from the findings: the Chrome trace, the result file (its path into
+ * 'written', left "" when it was not written) and the SARIF file. Returns 0, or -1 when any of
+ * them failed (with a message printed). */
+static int write_results(const ss_capture_view *v, const char *host, const ss_event_log *log,
+                         const ss_result *result, char *written, size_t size)
+{
+    const ss_interpose_config *cfg = v->config;
+    int rc = 0;
+    /* The Chrome trace marks the findings, so it is written once they are known. */
+    output chrome = {OUTPUT_CHROME_TRACE, SS_FORMAT_JSON, result, log};
+    if (write_setting(v, host, cfg->chrome_trace, &chrome) < 0)
+        rc = -1;
+
+    ss_format format = SS_FORMAT_JSON;
+    ss_format_parse(cfg->format, &format);
+    output main_output = {OUTPUT_RESULT, format, result, log};
+    if (write_result_file(v, host, &main_output, written, size) < 0)
+        rc = -1;
+    output sarif = {OUTPUT_RESULT, SS_FORMAT_SARIF, result, log};
+    if (write_setting(v, host, cfg->sarif, &sarif) < 0)
+        rc = -1;
+    return rc;
+}
+
+/* What follows the detectors: the result completed and sorted, the baselines applied, the
+ * outputs written, the summary and the gate's verdict on stderr. Returns 0, or -1 when a step
+ * failed (with a message printed). */
+static int report_result(const ss_capture_view *v, const char *host, const ss_event_log *log,
+                         ss_result *result)
+{
+    const ss_interpose_config *cfg = v->config;
+    int rc = 0;
+    if (result->dropped < log->dropped)
+        result->dropped = log->dropped;
+    if (result->pid == 0)
+        result->pid = v->pid;
+    ss_result_sort(result);
+    if (apply_baselines(v, host, result) < 0)
+        rc = -1;
+    char written[PATH_MAX] = "";
+    if (write_results(v, host, log, result, written, sizeof written) < 0)
+        rc = -1;
+    if (!cfg->quiet)
+        print_summary(result, written[0] != '\0' && strcmp(written, "-") != 0 ? written : NULL);
+    if (cfg->gate_file[0] != '\0' || cfg->error_exitcode > 0)
+        judge_gate(v, result);
+    return rc;
+}
+
+/* The SYNCSCOPE_TIMING line: the time of each step, up to now ('events' in the log). */
+static void print_timing(const exit_timing *t, size_t events)
+{
+    uint64_t t_end = monotonic_ns();
+    ss_log_note("exit timing: symbolize %.1f ms (%s), collect %.1f "
+                "ms (%zu events), trace %.1f ms, detect %.1f ms, write %.1f ms, total %.1f ms",
+                (double)t->symbolize_ns / 1e6, t->symbolize_detail,
+                (double)(t->log - t->start - t->symbolize_ns) / 1e6, events,
+                (double)(t->trace - t->log) / 1e6, (double)(t->detect - t->trace) / 1e6,
+                (double)(t_end - t->detect) / 1e6, (double)(t_end - t->start) / 1e6);
+}
+
 SS_EXPORT int syncscope_finish(const ss_capture_view *v);
 
 /* Runs at the end of the observed program (see capture.h). */
@@ -785,72 +949,22 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
         return -1;
     const ss_interpose_config *cfg = v->config;
     char host[256];
-    if (gethostname(host, sizeof host) != 0)
-        snprintf(host, sizeof host, "localhost");
-    host[sizeof host - 1] = '\0';
-
-    uint64_t t_start = monotonic_ns();
+    host_name(host, sizeof host);
+    exit_timing timing;
     ss_event_log log;
-    if (ss_evlog_init(&log) < 0)
+    if (collect_events(v, host, &log, &timing) < 0)
         return -1;
-    symbolizer sym;
-    symbolizer_init(&sym, cfg->symbol_cache);
-    uint64_t t_init = monotonic_ns();
-    int rc = 0;
-    add_metadata(&log, v, host);
-    if (build_log(v, &log, &sym) < 0) {
-        ss_log_error("out of memory while collecting the events; no report written");
-        symbolizer_free(&sym);
-        ss_evlog_free(&log);
-        return -1;
-    }
-    add_module_bases(&sym, &log);
-    /* What this run learned goes into the symbol cache for the next run of the program. */
-    uint64_t t_save = monotonic_ns();
-    ss_sym_save(sym.sym);
-    uint64_t symbolize_ns = (t_init - t_start) + sym.resolve_ns + (monotonic_ns() - t_save);
-    char symbolize_detail[512];
-    symbolize_text(&sym, symbolize_detail, sizeof symbolize_detail);
-    symbolizer_free(&sym);
-    uint64_t t_log = monotonic_ns();
-
     ss_detect_options options;
-    ss_detect_options_default(&options);
-    if (cfg->min_blocked_ns > 0)
-        options.min_blocked_ns = cfg->min_blocked_ns;
-    if (cfg->readback_bytes > 0)
-        options.readback_max_bytes = cfg->readback_bytes;
-    if (cfg->slack_ns > 0)
-        options.slack_ns = cfg->slack_ns;
-    options.latent = cfg->latent;
     char *user_paths[64];
-    options.user_path_count = split_paths(cfg->attribute_to, cfg->cwd, user_paths,
-                                          sizeof user_paths / sizeof user_paths[0]);
-    options.user_paths = (const char *const *)user_paths;
-    options.profile_from_start = cfg->profile_from_start;
-    options.nvtx_range = cfg->nvtx_range[0] != '\0' ? cfg->nvtx_range : NULL;
-    if (!cfg->profile_from_start)
-        ss_evlog_set_meta(&log, SS_META_PROFILE_FROM_START, "0");
-    if (cfg->nvtx_range[0] != '\0')
-        ss_evlog_set_meta(&log, SS_META_NVTX_RANGE, cfg->nvtx_range);
-    set_meta_u64(&log, "min_blocked_ns", options.min_blocked_ns);
-    set_meta_u64(&log, "readback_max_bytes", options.readback_max_bytes);
-    set_meta_u64(&log, "slack_ns", options.slack_ns);
-
-    if (cfg->attribute_to[0] != '\0')
-        ss_evlog_set_meta(&log, "attribute_to", cfg->attribute_to);
-    if (!cfg->latent)
-        ss_evlog_set_meta(&log, "latent", "0");
+    detect_options(cfg, &log, &options, user_paths, sizeof user_paths / sizeof user_paths[0]);
 
     /* The trace is written before the detectors run, exactly as captured: `syncscope
      * analyze` reads it and runs the same detectors. */
-    char path[PATH_MAX];
-    if (cfg->trace[0] != '\0') {
-        output trace = {OUTPUT_TRACE, SS_FORMAT_JSON, NULL, &log};
-        if (output_path(v, cfg->trace, host, path, sizeof path) < 0 || write_to(path, &trace) < 0)
-            rc = -1;
-    }
-    uint64_t t_trace = monotonic_ns();
+    int rc = 0;
+    output trace = {OUTPUT_TRACE, SS_FORMAT_JSON, NULL, &log};
+    if (write_setting(v, host, cfg->trace, &trace) < 0)
+        rc = -1;
+    timing.trace = monotonic_ns();
     ss_result result;
     ss_result_init(&result, SS_RESULT_RUN);
     int detected = ss_detect_run(&log, &options, &result);
@@ -862,49 +976,11 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
         ss_evlog_free(&log);
         return -1;
     }
-    uint64_t t_detect = monotonic_ns();
-    if (result.dropped < log.dropped)
-        result.dropped = log.dropped;
-    if (result.pid == 0)
-        result.pid = v->pid;
-    ss_result_sort(&result);
-    if (apply_baselines(v, host, &result) < 0)
+    timing.detect = monotonic_ns();
+    if (report_result(v, host, &log, &result) < 0)
         rc = -1;
-    /* The Chrome trace marks the findings, so it is written once they are known. */
-    if (cfg->chrome_trace[0] != '\0') {
-        output chrome = {OUTPUT_CHROME_TRACE, SS_FORMAT_JSON, &result, &log};
-        if (output_path(v, cfg->chrome_trace, host, path, sizeof path) < 0 ||
-            write_to(path, &chrome) < 0)
-            rc = -1;
-    }
-
-    ss_format format = SS_FORMAT_JSON;
-    ss_format_parse(cfg->format, &format);
-    char written[PATH_MAX] = "";
-    output main_output = {OUTPUT_RESULT, format, &result, &log};
-    if (output_path(v, cfg->output, host, path, sizeof path) == 0 &&
-        write_to(path, &main_output) == 0)
-        snprintf(written, sizeof written, "%s", path);
-    else
-        rc = -1;
-    if (cfg->sarif[0] != '\0') {
-        output sarif = {OUTPUT_RESULT, SS_FORMAT_SARIF, &result, &log};
-        if (output_path(v, cfg->sarif, host, path, sizeof path) < 0 || write_to(path, &sarif) < 0)
-            rc = -1;
-    }
-    if (!cfg->quiet)
-        print_summary(&result, written[0] != '\0' && strcmp(written, "-") != 0 ? written : NULL);
-    if (cfg->gate_file[0] != '\0' || cfg->error_exitcode > 0)
-        judge_gate(v, &result);
-    if (cfg->timing) {
-        uint64_t t_end = monotonic_ns();
-        ss_log_note("exit timing: symbolize %.1f ms (%s), collect %.1f "
-                    "ms (%zu events), trace %.1f ms, detect %.1f ms, write %.1f ms, total %.1f ms",
-                    (double)symbolize_ns / 1e6, symbolize_detail,
-                    (double)(t_log - t_start - symbolize_ns) / 1e6, log.count,
-                    (double)(t_trace - t_log) / 1e6, (double)(t_detect - t_trace) / 1e6,
-                    (double)(t_end - t_detect) / 1e6, (double)(t_end - t_start) / 1e6);
-    }
+    if (cfg->timing)
+        print_timing(&timing, log.count);
     ss_result_free(&result);
     ss_evlog_free(&log);
     return rc;
