@@ -96,12 +96,13 @@ def parse_args(argv):
     return syncscope, project, database, options
 
 
-def find_toolkit(options):
-    """The toolkit root lint and the floor use: --cuda-path, $CUDA_PATH, nvcc's on PATH,
-    /usr/local/cuda (as lint looks for it); None for 'none' or when there is none."""
+def find_toolkit(options, project):
+    """The toolkit root lint and the floor use, and whether the options name it: --cuda-path
+    (read in 'project', where lint runs), $CUDA_PATH, nvcc's on PATH, /usr/local/cuda (as
+    lint looks for it); None for 'none' or when there is none."""
     given = option_values(options, "--cuda-path")
     if given:
-        return None if given[-1] == "none" else os.path.abspath(given[-1]), True
+        return None if given[-1] == "none" else os.path.join(project, given[-1]), True
     if os.environ.get("SYNCSCOPE_NO_CUDA") == "1":
         return None, False
     candidates = [os.environ.get("CUDA_PATH", "")]
@@ -215,12 +216,11 @@ def main(argv):
     jobs = env_int("BENCH_JOBS", 1)
     show = env_int("BENCH_SHOW", 5)
     measures = os.environ.get("BENCH_MEASURE", "floor lint").split()
-    if not measures or any(m not in ("floor", "lint") for m in measures):
-        raise UsageError("BENCH_MEASURE is 'floor lint', 'lint' or 'floor'")
-    if "floor" in measures and "lint" not in measures:
-        raise UsageError("the floor needs lint's arguments: BENCH_MEASURE must include lint")
+    if sorted(measures) not in (["floor", "lint"], ["lint"]):
+        raise UsageError("BENCH_MEASURE is 'floor lint' or 'lint' (the floor takes its "
+                         "arguments from lint)")
     clang = os.environ.get("CLANG", "clang-16")
-    cuda, cuda_given = find_toolkit(options)
+    cuda, cuda_given = find_toolkit(options, project)
     floor_off = None
     if "floor" not in measures:
         floor_off = "not measured (BENCH_MEASURE)"
@@ -360,8 +360,9 @@ def render(v):
                        for f in files["filesWithErrors"]}
         only_lint = sorted(lint_failed - set(floor_failed))
         only_floor = sorted(set(floor_failed) - lint_failed)
-        lines.append(f"  floor ({v['clang']} alone): {len(floor_failed)} files with errors; "
-                     f"errors under lint only: {len(only_lint)}; under {v['clang']} only: "
+        n = len(floor_failed)
+        lines.append(f"  floor ({v['clang']} alone): {n} file{'' if n == 1 else 's'} with "
+                     f"errors; errors under lint only: {len(only_lint)}; under {v['clang']} only: "
                      f"{len(only_floor)}")
         for real in only_lint[:v["show"]]:
             lines.append(f"    lint only: {shown(project, real)}")

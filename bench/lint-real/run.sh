@@ -12,12 +12,12 @@
 #   PROJECT_DIR     the project's source folder; lint runs there, paths are shown from it
 #   COMPILE_DB_DIR  the folder holding compile_commands.json (default: PROJECT_DIR when it
 #                   has one; otherwise lint walks PROJECT_DIR as a folder)
-#   LINT_OPTION     given to every lint run, e.g. --remove-arg ARG, --extra-arg ARG,
-#                   --cuda-path DIR (the floor uses --extra-arg and --cuda-path too)
+#   LINT_OPTION     given to every lint run (which runs in PROJECT_DIR), e.g. --remove-arg
+#                   ARG, --extra-arg ARG, --cuda-path DIR (the floor uses the last two too)
 # Environment (all optional):
 #   BENCH_ROUNDS=2        rounds; each runs the floor once and lint cold + warm once
 #   BENCH_JOBS=1          lint -j (the floor is always one file after another)
-#   BENCH_MEASURE="floor lint"   what to run ("lint" alone skips the floor)
+#   BENCH_MEASURE="floor lint"   or "lint", which skips the floor
 #   BENCH_SHOW=5          how many parse errors to show
 #   BENCH_OUT=FILE        also write this report to FILE
 #   BENCH_REPORT=FILE     keep the first cold run's JSON result (syncscope report reads it)
