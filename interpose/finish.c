@@ -461,16 +461,77 @@ static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char
     ss_evlog_set_meta(log, "syncscope", SS_VERSION);
 }
 
-/* Copies the threads' events (complete calls only) and the activity into 'log'. */
-static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sym)
-{
-    uint32_t api_names[SS_API_COUNT];
-    size_t api_count;
-    const ss_api *apis = ss_api_all(&api_count);
-    for (size_t i = 0; i < SS_API_COUNT; i++)
-        api_names[i] = ss_evlog_intern(log, apis[i].name);
+/* One thread's events on their way into the log, with the log's ids of its stacks so far. */
+typedef struct thread_copy {
+    const ss_capture_view *v;
+    ss_thread_store *thread;
+    ss_event_log *log;
+    symbolizer *sym;
+    const uint32_t *api_names; /* the log's string of each API */
+    uint32_t *stack_ids; /* the log's id of each stack 0 ... nstacks; UINT32_MAX: not added yet */
+    uint32_t nstacks;
+} thread_copy;
 
-    /* Threads in registration order, so that the log does not depend on list order. */
+/* Rewrites event 'e' of the thread in the log's terms (its API name, stack and range name as
+ * the log's ids; a stack is symbolized at its first use). Returns 1 when the log takes the
+ * event: complete calls, scope marks and stream events. */
+static int thread_event(thread_copy *c, ss_event *e)
+{
+    if (e->type == SS_EV_API) {
+        if (e->u.api.exit_ns == 0)
+            return 0; /* still inside the call when the run ended */
+        ss_ev_api *a = &e->u.api;
+        a->name = a->api < SS_API_COUNT ? c->api_names[a->api] : 0;
+        uint32_t local = a->stack <= c->nstacks ? a->stack : 0;
+        if (c->stack_ids[local] == UINT32_MAX) {
+            const ss_stack_entry *entry = ss_stack_get(&c->thread->stacks, local);
+            c->stack_ids[local] =
+                entry != NULL ? add_stack(c->sym, c->log, entry, c->thread->python) : 0;
+        }
+        a->stack = c->stack_ids[local];
+        return 1;
+    }
+    if (e->type == SS_EV_SCOPE) {
+        /* A range's name: from the capture's range names into the log's strings. */
+        const char *name = ss_name_get(&c->v->store->ranges, e->u.scope.name);
+        e->u.scope.name = name != NULL ? ss_evlog_intern(c->log, name) : 0;
+        return 1;
+    }
+    return e->type == SS_EV_STREAM;
+}
+
+/* Copies the events of thread 't' that the log takes (thread_event) into 'log'. Returns 0, or
+ * -1 out of memory. */
+static int copy_thread(const ss_capture_view *v, ss_thread_store *t, ss_event_log *log,
+                       symbolizer *sym, const uint32_t *api_names)
+{
+    uint32_t nstacks = atomic_load(&t->stacks.count);
+    uint32_t *stack_ids = malloc((nstacks + 1) * sizeof *stack_ids);
+    if (stack_ids == NULL)
+        return -1;
+    for (uint32_t i = 0; i <= nstacks; i++)
+        stack_ids[i] = UINT32_MAX;
+    stack_ids[0] = 0;
+    thread_copy c = {v, t, log, sym, api_names, stack_ids, nstacks};
+    for (ss_chunk *chunk = atomic_load(&t->events.head); chunk != NULL; chunk = chunk->next) {
+        uint32_t n = atomic_load(&chunk->count);
+        for (uint32_t i = 0; i < n; i++) {
+            ss_event e = chunk->events[i];
+            if (thread_event(&c, &e) && ss_evlog_append(log, &e) < 0) {
+                free(stack_ids);
+                return -1;
+            }
+        }
+    }
+    free(stack_ids);
+    return 0;
+}
+
+/* Copies every thread's events into 'log', the threads in registration order, so that the log
+ * does not depend on list order. Returns 0, or -1 out of memory. */
+static int copy_threads(const ss_capture_view *v, ss_event_log *log, symbolizer *sym,
+                        const uint32_t *api_names)
+{
     uint32_t nthreads = atomic_load(&v->store->thread_count);
     ss_thread_store **threads = calloc(nthreads + 1, sizeof *threads);
     if (threads == NULL)
@@ -480,52 +541,19 @@ static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sy
             threads[t->index] = t;
     }
     for (uint32_t ti = 1; ti <= nthreads; ti++) {
-        ss_thread_store *t = threads[ti];
-        if (t == NULL)
-            continue;
-        uint32_t nstacks = atomic_load(&t->stacks.count);
-        uint32_t *stack_ids = malloc((nstacks + 1) * sizeof *stack_ids);
-        if (stack_ids == NULL) {
+        if (threads[ti] != NULL && copy_thread(v, threads[ti], log, sym, api_names) < 0) {
             free(threads);
             return -1;
         }
-        for (uint32_t i = 0; i <= nstacks; i++)
-            stack_ids[i] = UINT32_MAX;
-        stack_ids[0] = 0;
-        for (ss_chunk *c = atomic_load(&t->events.head); c != NULL; c = c->next) {
-            uint32_t n = atomic_load(&c->count);
-            for (uint32_t i = 0; i < n; i++) {
-                ss_event e = c->events[i];
-                if (e.type == SS_EV_API) {
-                    if (e.u.api.exit_ns == 0)
-                        continue; /* still inside the call when the run ended */
-                    ss_ev_api *a = &e.u.api;
-                    a->name = a->api < SS_API_COUNT ? api_names[a->api] : 0;
-                    uint32_t local = a->stack <= nstacks ? a->stack : 0;
-                    if (stack_ids[local] == UINT32_MAX) {
-                        const ss_stack_entry *entry = ss_stack_get(&t->stacks, local);
-                        stack_ids[local] =
-                            entry != NULL ? add_stack(sym, log, entry, t->python) : 0;
-                    }
-                    a->stack = stack_ids[local];
-                } else if (e.type == SS_EV_SCOPE) {
-                    /* A range's name: from the capture's range names into the log's strings. */
-                    const char *name = ss_name_get(&v->store->ranges, e.u.scope.name);
-                    e.u.scope.name = name != NULL ? ss_evlog_intern(log, name) : 0;
-                } else if (e.type != SS_EV_STREAM) {
-                    continue;
-                }
-                if (ss_evlog_append(log, &e) < 0) {
-                    free(stack_ids);
-                    free(threads);
-                    return -1;
-                }
-            }
-        }
-        free(stack_ids);
     }
     free(threads);
+    return 0;
+}
 
+/* Copies the activity (GPU-side records) into 'log', kernel names demangled. Returns 0, or -1
+ * out of memory. */
+static int copy_activity(const ss_capture_view *v, ss_event_log *log, symbolizer *sym)
+{
     const ss_name_table *names = &v->store->names;
     uint32_t *name_ids = calloc(names->count + 1, sizeof *name_ids);
     if (name_ids == NULL)
@@ -547,6 +575,19 @@ static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sy
         }
     }
     free(name_ids);
+    return 0;
+}
+
+/* Copies the threads' events (complete calls only) and the activity into 'log'. */
+static int build_log(const ss_capture_view *v, ss_event_log *log, symbolizer *sym)
+{
+    uint32_t api_names[SS_API_COUNT];
+    size_t api_count;
+    const ss_api *apis = ss_api_all(&api_count);
+    for (size_t i = 0; i < SS_API_COUNT; i++)
+        api_names[i] = ss_evlog_intern(log, apis[i].name);
+    if (copy_threads(v, log, sym, api_names) < 0 || copy_activity(v, log, sym) < 0)
+        return -1;
     log->dropped = atomic_load(&v->store->budget.dropped_events);
     return 0;
 }
