@@ -669,34 +669,33 @@ static void summary_where(const ss_finding *f, char *out, size_t size)
         snprintf(out + n, size - (size_t)n, " via %s", via);
 }
 
-static void print_summary(const ss_result *r, const char *written)
+/* What the summary says about the findings besides listing them. */
+typedef struct summary_counts {
+    size_t startup;      /* findings only in the startup phase */
+    uint64_t startup_ns; /* what those blocked (latent ones not counted) */
+    size_t latent;       /* synchronized, blocked under the threshold */
+    size_t unlined;      /* a function and its offset in a module, no source line */
+} summary_counts;
+
+/* Counts what the summary says of the findings of 'r' into 'c'. */
+static void count_findings(const ss_result *r, summary_counts *c)
 {
-    char blocked[32], wall[32];
-    ss_format_duration(r->blocked_ns, blocked, sizeof blocked);
-    ss_format_duration(r->wall_ns, wall, sizeof wall);
-    size_t startup = 0, latent = 0, unlined = 0;
-    uint64_t startup_ns = 0;
+    memset(c, 0, sizeof *c);
     for (size_t i = 0; i < r->count; i++) {
         const ss_finding *f = &r->findings[i];
-        latent += f->latent;
-        unlined += f->file == NULL && f->module != NULL;
+        c->latent += f->latent;
+        c->unlined += f->file == NULL && f->module != NULL;
         if (f->startup) {
-            startup++;
-            startup_ns += f->latent ? 0 : f->evidence.total_ns;
+            c->startup++;
+            c->startup_ns += f->latent ? 0 : f->evidence.total_ns;
         }
     }
-    size_t listed = r->count - startup;
-    double share = r->wall_ns > 0 ? 100.0 * (double)r->blocked_ns / (double)r->wall_ns : 0.0;
-    char notes[96] = "";
-    if (latent > 0)
-        snprintf(notes, sizeof notes, " (%zu latent: synchronized, blocked under the threshold)",
-                 latent);
-    ss_log_note("%s of %s (%.1f%%) host time blocked in implicit synchronization; %zu "
-                "finding%s%s%s",
-                blocked, wall, share, r->count, r->count == 1 ? "" : "s", notes,
-                listed > 0 ? ", costliest first:" : "");
-    /* The loop the program spends its time in first; what only its startup did (loading,
-     * compiling, autotuning, moving data in) in one line after them. */
+}
+
+/* One line per finding outside the startup phase, in the result's order (costliest first), at
+ * most SUMMARY_LINES. Returns how many it printed. */
+static size_t list_findings(const ss_result *r)
+{
     size_t shown = 0;
     for (size_t i = 0; i < r->count && shown < SUMMARY_LINES; i++) {
         const ss_finding *f = &r->findings[i];
@@ -712,25 +711,56 @@ static void print_summary(const ss_result *r, const char *written)
                     where, f->message != NULL ? f->message : rule->summary);
         shown++;
     }
-    if (listed > shown)
-        ss_log_note("  ... and %zu more", listed - shown);
-    if (startup > 0) {
+    return shown;
+}
+
+/* The summary's closing lines: what the startup phase did, the missing source lines, the
+ * dropped events and where the results are ('written', or NULL). */
+static void print_summary_notes(const ss_result *r, const summary_counts *c, const char *written)
+{
+    if (c->startup > 0) {
         char cost[32];
-        ss_format_duration(startup_ns, cost, sizeof cost);
+        ss_format_duration(c->startup_ns, cost, sizeof cost);
         ss_log_note("  %zu finding%s only in the startup phase (before the first repeated GPU "
                     "work: loading, compiling, autotuning), %s blocked: see the result file",
-                    startup, startup == 1 ? "" : "s", cost);
+                    c->startup, c->startup == 1 ? "" : "s", cost);
     }
-    if (unlined > 0)
+    if (c->unlined > 0)
         ss_log_note("build with -g (or -lineinfo for device code) for source lines: %zu "
                     "finding%s only a function and its offset in a module",
-                    unlined, unlined == 1 ? " has" : "s have");
+                    c->unlined, c->unlined == 1 ? " has" : "s have");
     if (r->dropped > 0)
         ss_log_warning("%llu events were dropped past the memory cap (%s); findings may be "
                        "incomplete",
                        (unsigned long long)r->dropped, SS_ENV_MAX_MEMORY);
     if (written != NULL)
         ss_log_note("results: %s", written);
+}
+
+/* The summary on stderr: the time blocked, the findings of the loop the program spends its
+ * time in, then what only its startup did (loading, compiling, autotuning, moving data in) in
+ * one line after them; 'written' is the result file, or NULL. */
+static void print_summary(const ss_result *r, const char *written)
+{
+    char blocked[32], wall[32];
+    ss_format_duration(r->blocked_ns, blocked, sizeof blocked);
+    ss_format_duration(r->wall_ns, wall, sizeof wall);
+    summary_counts c;
+    count_findings(r, &c);
+    size_t listed = r->count - c.startup;
+    double share = r->wall_ns > 0 ? 100.0 * (double)r->blocked_ns / (double)r->wall_ns : 0.0;
+    char notes[96] = "";
+    if (c.latent > 0)
+        snprintf(notes, sizeof notes, " (%zu latent: synchronized, blocked under the threshold)",
+                 c.latent);
+    ss_log_note("%s of %s (%.1f%%) host time blocked in implicit synchronization; %zu "
+                "finding%s%s%s",
+                blocked, wall, share, r->count, r->count == 1 ? "" : "s", notes,
+                listed > 0 ? ", costliest first:" : "");
+    size_t shown = list_findings(r);
+    if (listed > shown)
+        ss_log_note("  ... and %zu more", listed - shown);
+    print_summary_notes(r, &c, written);
 }
 
 /* Splits the ':'-separated path list 'list' into 'paths' (at most 'max'; relative paths are
