@@ -231,9 +231,10 @@ static int sort_by_value(sort_key *keys, size_t n)
     return 0;
 }
 
-/* Builds 'idx' for 'mod'. Leaves the state INDEX_READY, INDEX_EMPTY or INDEX_LIBDW; -1 only
- * when out of memory (the caller then uses libdw's lookup). */
-static int index_build(sym_index *idx, Dwfl_Module *mod)
+/* Starts 'idx' for 'mod': its table's size and first global symbol. Returns 1 when the index
+ * can be built; else 0 with the state INDEX_EMPTY (no symbol table) or INDEX_LIBDW (an ET_REL
+ * file or no ELF header: libdw's own lookup). */
+static int index_begin(sym_index *idx, Dwfl_Module *mod)
 {
     memset(idx, 0, sizeof *idx);
     idx->count = dwfl_module_getsymtab(mod);
@@ -249,15 +250,15 @@ static int index_build(sym_index *idx, Dwfl_Module *mod)
         idx->state = INDEX_LIBDW;
         return 0;
     }
-    size_t cap = idx->count > 1 ? (size_t)idx->count : 1;
-    index_sym *all = malloc(cap * sizeof *all);
-    sort_key *keys = malloc(cap * sizeof *keys);
-    if (all == NULL || keys == NULL) {
-        free(all);
-        free(keys);
-        return -1;
-    }
-    size_t n = 0;
+    return 1;
+}
+
+/* Reads the symbols that libdw's lookup considers into 'all', in table order, with their sort
+ * keys in 'keys' (room for idx->count each); how many into '*n'. Returns 0, or 1 when a value
+ * is one libdw resolved, which the index does not model (the module keeps libdw's lookup). */
+static int read_symbols(const sym_index *idx, Dwfl_Module *mod, index_sym *all, sort_key *keys,
+                        size_t *n)
+{
     for (int i = 1; i < idx->count; i++) {
         GElf_Sym sym;
         GElf_Addr value;
@@ -275,34 +276,39 @@ static int index_build(sym_index *idx, Dwfl_Module *mod)
         uint64_t expected = sym.st_value;
         if (sym.st_shndx != SHN_ABS && sym.st_shndx != SHN_COMMON && shndx != (GElf_Word)-1)
             expected += bias;
-        if (value != expected) {
-            free(all);
-            free(keys);
-            idx->state = INDEX_LIBDW;
-            return 0;
-        }
-        all[n] = (index_sym){value,
-                             sym.st_size,
-                             name,
-                             i,
-                             (uint8_t)binding_value(sym.st_info),
-                             shndx >= SHN_LORESERVE};
-        keys[n] = (sort_key){value, (uint32_t)n};
-        n++;
+        if (value != expected)
+            return 1;
+        all[*n] = (index_sym){value,
+                              sym.st_size,
+                              name,
+                              i,
+                              (uint8_t)binding_value(sym.st_info),
+                              shndx >= SHN_LORESERVE};
+        keys[*n] = (sort_key){value, (uint32_t)*n};
+        (*n)++;
     }
+    return 0;
+}
+
+/* idx->syms: the 'n' symbols of 'all' by value, equal values in table order ('keys' is sorted
+ * here). Returns 0, or -1 out of memory. */
+static int sort_symbols(sym_index *idx, const index_sym *all, sort_key *keys, size_t n)
+{
     idx->syms = malloc((n ? n : 1) * sizeof *idx->syms);
-    if (idx->syms == NULL || sort_by_value(keys, n) < 0) {
-        free(all);
-        free(keys);
-        index_free(idx);
+    if (idx->syms == NULL || sort_by_value(keys, n) < 0)
         return -1;
-    }
     for (size_t k = 0; k < n; k++)
         idx->syms[k] = all[keys[k].at];
     idx->nsyms = n;
-    free(all);
-    free(keys);
-    size_t nsized = 0, per_pass[2] = {0, 0};
+    return 0;
+}
+
+/* Allocates the lists that index_fill fills: the sized and sizeless symbols and each pass's
+ * values and running maximum of ends. Returns 0, or -1 when any allocation failed (the caller
+ * frees the others with index_free). */
+static int index_alloc(sym_index *idx)
+{
+    size_t n = idx->nsyms, nsized = 0, per_pass[2] = {0, 0};
     for (size_t k = 0; k < n; k++) {
         nsized += idx->syms[k].size != 0;
         per_pass[pass_of(idx, idx->syms[k].index)]++;
@@ -319,12 +325,14 @@ static int index_build(sym_index *idx, Dwfl_Module *mod)
         failed |= idx->pass[p].values == NULL || idx->pass[p].max_end == NULL ||
                   idx->pass[p].max_sym == NULL;
     }
-    if (failed) {
-        index_free(idx);
-        return -1;
-    }
+    return failed ? -1 : 0;
+}
+
+/* Fills the lists of 'idx' (index_alloc) from idx->syms, in value order. */
+static void index_fill(sym_index *idx)
+{
     uint64_t reach = 0;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < idx->nsyms; k++) {
         const index_sym *e = &idx->syms[k];
         uint64_t end = e->value + e->size; /* as libdw computes it */
         if (e->size != 0) {
@@ -346,6 +354,36 @@ static int index_build(sym_index *idx, Dwfl_Module *mod)
         }
         p->count++;
     }
+}
+
+/* Builds 'idx' for 'mod'. Leaves the state INDEX_READY, INDEX_EMPTY or INDEX_LIBDW; -1 only
+ * when out of memory (the caller then uses libdw's lookup). */
+static int index_build(sym_index *idx, Dwfl_Module *mod)
+{
+    if (!index_begin(idx, mod))
+        return 0;
+    size_t cap = idx->count > 1 ? (size_t)idx->count : 1;
+    index_sym *all = malloc(cap * sizeof *all);
+    sort_key *keys = malloc(cap * sizeof *keys);
+    if (all == NULL || keys == NULL) {
+        free(all);
+        free(keys);
+        return -1;
+    }
+    size_t n = 0;
+    int by_libdw = read_symbols(idx, mod, all, keys, &n);
+    int sorted = by_libdw ? 0 : sort_symbols(idx, all, keys, n);
+    free(all);
+    free(keys);
+    if (by_libdw) {
+        idx->state = INDEX_LIBDW;
+        return 0;
+    }
+    if (sorted < 0 || index_alloc(idx) < 0) {
+        index_free(idx);
+        return -1;
+    }
+    index_fill(idx);
     idx->state = INDEX_READY;
     return 0;
 }
