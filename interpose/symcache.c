@@ -463,6 +463,60 @@ static int same_debug(const ss_symcache_debug *a, const ss_symcache_debug *b)
     return strcmp(a->path, b->path) == 0 && a->size == b->size && a->mtime_ns == b->mtime_ns;
 }
 
+/* Marks the file 'path' recently used when it served this run (an entry read from it was used):
+ * the pruning of the folder removes the least recently used first. */
+static void touch_if_used(const ss_symcache_table *table, const char *path)
+{
+    for (size_t i = 0; i < table->count; i++) {
+        if (table->flags[i] & SS_SYMCACHE_USED) {
+            utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW);
+            break;
+        }
+    }
+}
+
+/* Appends the entries to write to 'entries', their strings to 'set': those used in this run
+ * first, then the others, while they fit; entries read from the file are left out unless
+ * 'keep_read'. Returns how many. */
+static uint32_t collect_entries(const ss_symcache_table *table, int keep_read, buffer *entries,
+                                string_set *set)
+{
+    uint32_t count = 0;
+    for (int pass = 1; pass >= 0; pass--) {
+        for (size_t i = 0; i < table->count && count < ENTRIES_MAX; i++) {
+            uint8_t flags = table->flags[i];
+            if (!(flags & SS_SYMCACHE_ADDED) && !keep_read)
+                continue;
+            if ((flags & SS_SYMCACHE_USED ? 1 : 0) == pass &&
+                add_entry(entries, set, &table->entries[i]) == 0)
+                count++;
+        }
+    }
+    return count;
+}
+
+/* Lays out the whole file in 'file' (see the layout above): the header, the strings 'set' and
+ * the 'count' entries. */
+static void assemble_file(buffer *file, const ss_symcache_table *table,
+                          const ss_symcache_debug *debug, const string_set *set, uint32_t count,
+                          const buffer *entries)
+{
+    size_t path_len = strlen(debug->path);
+    append(file, magic, sizeof magic);
+    append_u32(file, FORMAT_VERSION);
+    append_u32(file, BYTE_ORDER_MARK);
+    append_u32(file, (uint32_t)table->build_id_len);
+    append(file, table->build_id, table->build_id_len);
+    append_u32(file, (uint32_t)path_len);
+    append(file, debug->path, path_len);
+    append(file, &debug->size, sizeof debug->size);
+    append(file, &debug->mtime_ns, sizeof debug->mtime_ns);
+    append_u32(file, (uint32_t)set->text.len);
+    append(file, set->text.data, set->text.len);
+    append_u32(file, count);
+    append(file, entries->data, entries->len);
+}
+
 int ss_symcache_save(const char *dir, ss_symcache_table *table, const ss_symcache_debug *debug)
 {
     char path[PATH_MAX];
@@ -471,14 +525,7 @@ int ss_symcache_save(const char *dir, ss_symcache_table *table, const ss_symcach
         return -1;
     }
     if (table->added == 0) {
-        /* Nothing new: a file that served this run is marked recently used (the pruning of the
-         * folder removes the least recently used first). */
-        for (size_t i = 0; i < table->count; i++) {
-            if (table->flags[i] & SS_SYMCACHE_USED) {
-                utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW);
-                break;
-            }
-        }
+        touch_if_used(table, path); /* nothing new */
         return 0;
     }
     if (make_folder(dir) < 0)
@@ -489,33 +536,9 @@ int ss_symcache_save(const char *dir, ss_symcache_table *table, const ss_symcach
     memset(&set, 0, sizeof set);
     append(&set.text, "", 1); /* reference 0: none */
     buffer entries = {0};
-    uint32_t count = 0;
-    /* Used in this run first, then the others, while they fit. */
-    for (int pass = 1; pass >= 0; pass--) {
-        for (size_t i = 0; i < table->count && count < ENTRIES_MAX; i++) {
-            uint8_t flags = table->flags[i];
-            if (!(flags & SS_SYMCACHE_ADDED) && !keep_read)
-                continue;
-            if ((flags & SS_SYMCACHE_USED ? 1 : 0) == pass &&
-                add_entry(&entries, &set, &table->entries[i]) == 0)
-                count++;
-        }
-    }
+    uint32_t count = collect_entries(table, keep_read, &entries, &set);
     buffer file = {0};
-    size_t path_len = strlen(debug->path);
-    append(&file, magic, sizeof magic);
-    append_u32(&file, FORMAT_VERSION);
-    append_u32(&file, BYTE_ORDER_MARK);
-    append_u32(&file, (uint32_t)table->build_id_len);
-    append(&file, table->build_id, table->build_id_len);
-    append_u32(&file, (uint32_t)path_len);
-    append(&file, debug->path, path_len);
-    append(&file, &debug->size, sizeof debug->size);
-    append(&file, &debug->mtime_ns, sizeof debug->mtime_ns);
-    append_u32(&file, (uint32_t)set.text.len);
-    append(&file, set.text.data, set.text.len);
-    append_u32(&file, count);
-    append(&file, entries.data, entries.len);
+    assemble_file(&file, table, debug, &set, count, &entries);
     int rc = -1;
     if (file.failed || entries.failed || set.text.failed)
         errno = ENOMEM;
