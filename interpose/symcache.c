@@ -311,7 +311,7 @@ typedef struct buffer {
 
 static void append(buffer *b, const void *bytes, size_t n)
 {
-    if (b->failed)
+    if (b->failed || n == 0) /* nothing to copy: 'bytes' may then be NULL */
         return;
     if (b->len + n > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
