@@ -288,6 +288,37 @@ static ss_stream_value config_stream(ss_check_ctx *ctx, CXCursor call, CXCursor 
     return v;
 }
 
+/* The stream argument 'arg' of 'call' as the message names it (expr_text). An argument
+ * written inside another macro's arguments (checkCudaErrors(cuLaunchKernel(..., NULL, ...)))
+ * expands where that macro does, where the call begins too, so its expansion names the outer
+ * macro; the token written at its spelling location is the argument then ("NULL"). */
+static char *stream_text(CXCursor call, CXCursor arg)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(arg);
+    CXFile fa = NULL, fc = NULL, fs = NULL;
+    unsigned arg_begin, call_begin, spelled;
+    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(arg));
+    clang_getExpansionLocation(start, &fa, NULL, NULL, &arg_begin);
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(call)), &fc, NULL, NULL,
+                               &call_begin);
+    clang_getSpellingLocation(start, &fs, NULL, NULL, &spelled);
+    if (fa == NULL || fa != fc || fs != fa || arg_begin != call_begin || spelled == arg_begin)
+        return expr_text(arg);
+    CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, fs, spelled));
+    if (tok == NULL)
+        return expr_text(arg);
+    CXTokenKind kind = clang_getTokenKind(*tok);
+    CXString sp = clang_getTokenSpelling(tu, *tok);
+    char *text = ss_strdup(clang_getCString(sp));
+    clang_disposeString(sp);
+    clang_disposeTokens(tu, tok, 1);
+    if (kind == CXToken_Punctuation) { /* "(cudaStream_t)0": more than one token */
+        free(text);
+        return expr_text(arg);
+    }
+    return text;
+}
+
 /* SYNC101 and SYNC102 (checks.def): an API call ('api' is its row) whose stream argument is
  * the legacy default stream; SYNC101 for launches, graph launches and host functions, SYNC102
  * for the asynchronous classes. */
@@ -319,7 +350,7 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
             v = SS_STREAM_NULL;
         } else {
             v = classify(ctx, arg, 0);
-            text = expr_text(arg);
+            text = stream_text(call, arg);
         }
     }
     if (!ss_stream_is_legacy(v, ctx->per_thread)) {
@@ -361,7 +392,7 @@ void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, const ss
     char *text = NULL;
     if (!omitted) {
         v = classify(ctx, arg, 0);
-        text = expr_text(arg);
+        text = stream_text(launch, arg);
     }
     if (!ss_stream_is_legacy(v, ctx->per_thread)) {
         free(text);
