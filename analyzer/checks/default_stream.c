@@ -87,6 +87,24 @@ static ss_stream_value classify(ss_check_ctx *ctx, CXCursor expr, int depth)
     }
 }
 
+/* The identifier or literal token at 'offset' of 'file', malloc'ed, or NULL when the token
+ * there is neither. */
+static char *token_at(CXTranslationUnit tu, CXFile file, unsigned offset)
+{
+    CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, file, offset));
+    if (tok == NULL)
+        return NULL;
+    char *text = NULL;
+    CXTokenKind kind = clang_getTokenKind(*tok);
+    if (kind == CXToken_Identifier || kind == CXToken_Literal) {
+        CXString sp = clang_getTokenSpelling(tu, *tok);
+        text = ss_strdup(clang_getCString(sp));
+        clang_disposeString(sp);
+    }
+    clang_disposeTokens(tu, tok, 1);
+    return text;
+}
+
 /* The source text of 'expr' as written at its expansion location (a macro name stays a
  * macro name), malloc'ed, or NULL when it is long or unreadable. */
 static char *expr_text(CXCursor expr)
@@ -103,6 +121,16 @@ static char *expr_text(CXCursor expr)
     CXFile fb = NULL;
     unsigned spelled_begin;
     clang_getSpellingLocation(clang_getRangeStart(r), &fb, NULL, NULL, &spelled_begin);
+    /* One token written in this file away from where it expands: a macro (NULL,
+     * cudaStreamLegacy) written as another macro's argument
+     * (checkCudaErrors(cuLaunchKernel(..., NULL, ...))), whose expansion is the outer macro's:
+     * it is named as written, not after the outer macro. */
+    char *token =
+        fb && fb == fs && fb == f1 && spelled_begin == spelled_end && spelled_begin != begin
+            ? token_at(tu, fb, spelled_begin)
+            : NULL;
+    if (token != NULL)
+        return token;
     if (fb && fb == fs && fb == f1 && spelled_begin < spelled_end &&
         (spelled_begin != begin || spelled_end != end)) {
         /* A macro argument: its own text, as written in the macro's invocation. */
@@ -288,37 +316,6 @@ static ss_stream_value config_stream(ss_check_ctx *ctx, CXCursor call, CXCursor 
     return v;
 }
 
-/* The stream argument 'arg' of 'call' as the message names it (expr_text). An argument
- * written inside another macro's arguments (checkCudaErrors(cuLaunchKernel(..., NULL, ...)))
- * expands where that macro does, where the call begins too, so its expansion names the outer
- * macro; the token written at its spelling location is the argument then ("NULL"). */
-static char *stream_text(CXCursor call, CXCursor arg)
-{
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(arg);
-    CXFile fa = NULL, fc = NULL, fs = NULL;
-    unsigned arg_begin, call_begin, spelled;
-    CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(arg));
-    clang_getExpansionLocation(start, &fa, NULL, NULL, &arg_begin);
-    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(call)), &fc, NULL, NULL,
-                               &call_begin);
-    clang_getSpellingLocation(start, &fs, NULL, NULL, &spelled);
-    if (fa == NULL || fa != fc || fs != fa || arg_begin != call_begin || spelled == arg_begin)
-        return expr_text(arg);
-    CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, fs, spelled));
-    if (tok == NULL)
-        return expr_text(arg);
-    CXTokenKind kind = clang_getTokenKind(*tok);
-    CXString sp = clang_getTokenSpelling(tu, *tok);
-    char *text = ss_strdup(clang_getCString(sp));
-    clang_disposeString(sp);
-    clang_disposeTokens(tu, tok, 1);
-    if (kind == CXToken_Punctuation) { /* "(cudaStream_t)0": more than one token */
-        free(text);
-        return expr_text(arg);
-    }
-    return text;
-}
-
 /* SYNC101 and SYNC102 (checks.def): an API call ('api' is its row) whose stream argument is
  * the legacy default stream; SYNC101 for launches, graph launches and host functions, SYNC102
  * for the asynchronous classes. */
@@ -350,7 +347,7 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
             v = SS_STREAM_NULL;
         } else {
             v = classify(ctx, arg, 0);
-            text = stream_text(call, arg);
+            text = expr_text(arg);
         }
     }
     if (!ss_stream_is_legacy(v, ctx->per_thread)) {
@@ -392,7 +389,7 @@ void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, const ss
     char *text = NULL;
     if (!omitted) {
         v = classify(ctx, arg, 0);
-        text = stream_text(launch, arg);
+        text = expr_text(arg);
     }
     if (!ss_stream_is_legacy(v, ctx->per_thread)) {
         free(text);

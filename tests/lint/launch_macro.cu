@@ -11,7 +11,7 @@ void run_macros(int *p, cudaStream_t s)
 {
     LAUNCH_FILL(p, 1, 0); // expect: SYNC101
     LAUNCH_FILL_DEFAULT(p, 2); // expect: SYNC101
-    LAUNCH_FILL(p, 3, DEFAULT_STREAM); // expect: SYNC101
+    LAUNCH_FILL(p, 3, DEFAULT_STREAM); // expect: SYNC101 expect-message: (stream 'DEFAULT_STREAM')
     LAUNCH_FILL(p, 4, s);
     LAUNCH_FILL(p, 5, cudaStreamPerThread);
 }
