@@ -158,6 +158,14 @@ def symbench(paths, args, rounds):
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def save_report(report):
+    """Also writes the report's lines to BENCH_OUT when it is set."""
+    out_file = os.environ.get("BENCH_OUT")
+    if out_file:
+        with open(out_file, "w", encoding="utf-8") as f:
+            f.write("\n".join(report) + "\n")
+
+
 def whole_process(paths, program, rounds, say):
     """BENCH_WHOLE=1: only the whole process, bare, under the CUPTI floor (when BENCH_FLOOR is
     set) and as a user's run (no trace, a warm cache), after one discarded run of each (the
@@ -233,10 +241,7 @@ def main():
         if program is None:
             die("BENCH_WHOLE needs a program after '--'", 2)
         whole_process(paths, program, rounds, say)
-        out_file = os.environ.get("BENCH_OUT")
-        if out_file:
-            with open(out_file, "w", encoding="utf-8") as f:
-                f.write("\n".join(report) + "\n")
+        save_report(report)
         return 0
 
     work = tempfile.mkdtemp(prefix="exit-bench-")
@@ -340,10 +345,7 @@ def main():
                 say(f"symbench failed ({rc}): {err.strip()[-2000:]}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    out_file = os.environ.get("BENCH_OUT")
-    if out_file:
-        with open(out_file, "w", encoding="utf-8") as f:
-            f.write("\n".join(report) + "\n")
+    save_report(report)
     if failed:
         print("run.py: results differ between paths (see above)", file=sys.stderr)
     return 1 if failed else 0
