@@ -20,7 +20,9 @@
 #              set_sync_debug_mode("warn"); tables recall and wall times (REAL_BUDGET_S)
 #     realbench (not in the default list) bench/exit/run.sh on each real workload
 #              (REAL_WORKLOADS): bare, the CUPTI floor, a user's run (no trace, cache warm) and
-#              the traced runs, interleaved (BENCH_ROUNDS, default 2), within REAL_BUDGET_S
+#              the traced runs, interleaved (BENCH_ROUNDS, default 2), within REAL_BUDGET_S;
+#              each through bench/exit/phases.py (where the time goes); REAL_FLOOR= (empty)
+#              leaves the floor out
 #     multi    (not in the default list; run it on a two-GPU machine) ctest -L gpu -R multi:
 #              one process on two GPUs and a two-rank PyTorch DDP step (tests/gpu/multi/),
 #              then their traces as replay cases (tests/gpu/multi/record_multi_traces.sh)
@@ -103,10 +105,19 @@ for stage in "$@"; do
                 echo "realbench $w: skipped (time budget)" >>"$summary"
                 continue
             fi
+            case $w in # what the workload imports first (bench/exit/phases.py)
+            resnet_train) pre="torch torchvision" ;;
+            gpt2_generate) pre="torch transformers" ;;
+            timm_infer) pre="torch timm" ;;
+            cupy_loop) pre="cupy" ;;
+            jax_loop) pre="jax" ;;
+            *) pre="torch" ;;
+            esac
             BENCH_ROUNDS=${BENCH_ROUNDS:-2} BENCH_MODULES=none BENCH_PLAIN=1 \
-                BENCH_FLOOR="$build/bench/overhead/libcupti_floor.so" \
-                BENCH_OUT="$out/realbench/$w.md" timeout "$left" \
-                bash bench/exit/run.sh "$build" -- python3 "tests/gpu/real/$w.py" \
+                BENCH_FLOOR="${REAL_FLOOR-$build/bench/overhead/libcupti_floor.so}" \
+                BENCH_PREIMPORT="$pre" BENCH_OUT="$out/realbench/$w.md" timeout "$left" \
+                bash bench/exit/run.sh "$build" -- \
+                python3 bench/exit/phases.py "tests/gpu/real/$w.py" \
                 >"$out/realbench/$w.log" 2>&1
             r=$?
             echo "realbench $w: exit $r" >>"$summary"

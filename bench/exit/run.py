@@ -20,7 +20,9 @@ cache cold and warm; every result must equal libdw's.
 
 BENCH_WHOLE=1 (with a PROGRAM) measures only the whole process: bare, the CUPTI floor (with
 BENCH_FLOOR) and a user's run, after a discarded warm-up run of each, in rounds of alternating
-order (the first run of a process that loads large libraries pays for the page cache).
+order (the first run of a process that loads large libraries pays for the page cache);
+medians and minima. A Python PROGRAM run through bench/exit/phases.py also gets the median of
+each phase of the process (startup, import of BENCH_PREIMPORT, the script, exit).
 
 With BENCH_FLOOR=LIB (bench/overhead's libcupti_floor.so, a GPU machine) the process also runs
 under the CUPTI floor alone ("floor": the least a CUPTI-based tool pays), and with BENCH_PLAIN=1
@@ -45,6 +47,7 @@ import time
 
 TIMING = re.compile(r"^syncscope: exit timing: symbolize ([0-9.]+) ms \((.*?)\), collect "
                     r"([0-9.]+) ms .*? total ([0-9.]+) ms$", re.M)
+PHASE = re.compile(r"^bench-phase (start|imported|ran) ([0-9.]+)$", re.M)
 DEFAULT_MODULES = [
     "/usr/lib/x86_64-linux-gnu/libLLVM-16.so.1", "/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1",
     "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1", "/usr/lib/llvm-16/lib/libclang-cpp.so.16",
@@ -62,8 +65,9 @@ def die(message, status=1):
     sys.exit(status)
 
 
-def run_app(paths, mode, cache_dir, out_dir, tag, scale, program):
-    """One run; returns (wall s, timing dict or None, files)."""
+def run_app(paths, mode, cache_dir, out_dir, tag, scale, program, need_timing=True):
+    """One run; returns (wall s, timing dict or None, files). Without need_timing a run with
+    no exit timing line (a program that never used CUDA) gives None."""
     env = dict(os.environ)
     for key in list(env):
         if key.startswith("SYNCSCOPE_"):
@@ -86,14 +90,18 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale, program):
         elif os.environ.get("BENCH_CUPTI_PATH"):  # a stand-in CUPTI, to try it without a GPU
             env["SYNCSCOPE_CUPTI_PATH"] = os.environ["BENCH_CUPTI_PATH"]
     command = program if program is not None else [paths["app"], str(scale)]
+    launched = time.time()
     start = time.monotonic()
     proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
     wall = time.monotonic() - start
     if proc.returncode != 0:
         die(f"{command[0]} ({mode}) exited {proc.returncode}: {proc.stderr[-2000:]}")
+    files["phases"] = read_phases(proc.stderr, launched, wall)
     if mode in ("bare", "floor"):
         return wall, None, files
     m = TIMING.search(proc.stderr)
+    if not m and not need_timing:
+        return wall, None, files
     if not m:
         die(f"no exit timing line ({mode}): {proc.stderr[-2000:]}")
     detail = m.group(2)
@@ -109,6 +117,18 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale, program):
                       resolved=int(counts.group(3) or counts.group(1)),
                       hits=int(counts.group(4) or 0))
     return wall, timing, files
+
+
+def read_phases(stderr, launched, wall):
+    """The phases bench/exit/phases.py marked, in seconds: startup (to the interpreter),
+    import (BENCH_PREIMPORT), run (the script) and exit (the rest); {} without the marks."""
+    marks = {m.group(1): float(m.group(2))
+             for m in PHASE.finditer(stderr)}
+    if not all(k in marks for k in ("start", "imported", "ran")):
+        return {}
+    return {"startup": marks["start"] - launched, "import": marks["imported"] - marks["start"],
+            "run": marks["ran"] - marks["imported"],
+            "exit": launched + wall - marks["ran"]}
 
 
 def read_stacks(trace):
@@ -169,35 +189,51 @@ def save_report(report):
 def whole_process(paths, program, rounds, say):
     """BENCH_WHOLE=1: only the whole process, bare, under the CUPTI floor (when BENCH_FLOOR is
     set) and as a user's run (no trace, a warm cache), after one discarded run of each (the
-    page cache, the symbol cache), in rounds whose order alternates so that drift cancels."""
+    page cache, the symbol cache), in rounds whose order alternates so that drift cancels.
+    Medians and minima (a process's wall time only ever gains noise), and, when the program is
+    bench/exit/phases.py, the median of each phase."""
     work = tempfile.mkdtemp(prefix="exit-bench-")
     cache = os.path.join(work, "cache")
     modes = ["bare"] + (["floor"] if "floor" in paths else []) + ["plain"]
     try:
         for mode in modes:  # warm-up, discarded
-            run_app(paths, mode, cache, work, f"warm-{mode}", 1, program)
+            run_app(paths, mode, cache, work, f"warm-{mode}", 1, program, False)
         walls = {m: [] for m in modes}
+        phases = {m: [] for m in modes}
         totals = []
         for r in range(rounds):
             for mode in (modes if r % 2 == 0 else list(reversed(modes))):
-                wall, timing, _ = run_app(paths, mode, cache, work, f"{mode}{r}", 1, program)
+                wall, timing, files = run_app(paths, mode, cache, work, f"{mode}{r}", 1,
+                                              program, False)
                 walls[mode].append(wall)
+                if files["phases"]:
+                    phases[mode].append(files["phases"])
                 if timing:
                     totals.append(timing["total"])
     finally:
         shutil.rmtree(work, ignore_errors=True)
     labels = {"bare": "bare", "floor": "CUPTI floor", "plain": "syncscope (no trace, cache warm)"}
+
+    def row(name, values, form):
+        say(f"| {name} | " + " | ".join(form(v) for v in values) + " |")
+
     say(f"## Whole process: {' '.join(program)}, {rounds} rounds after a warm-up, order "
-        "alternating, medians")
+        "alternating")
     say()
     say("| measure | " + " | ".join(labels[m] for m in modes) + " |")
     say("|---" * (len(modes) + 1) + "|")
-    say("| process wall s | " + " | ".join(f"{median(walls[m]):.3f}" for m in modes) + " |")
-    say("| / bare | " + " | ".join(
-        f"{median(walls[m]) / median(walls['bare']):.3f}x" for m in modes) + " |")
-    say("| runs (s) | " + " | ".join(", ".join(f"{w:.2f}" for w in walls[m]) for m in modes)
-        + " |")
-    say(f"| syncscope's exit total ms | {'| ' * (len(modes) - 1)}{median(totals):.1f} |")
+    bare_median, bare_min = median(walls["bare"]), min(walls["bare"])
+    row("process wall s, median", [median(walls[m]) for m in modes], lambda v: f"{v:.3f}")
+    row("/ bare, medians", [median(walls[m]) / bare_median for m in modes], lambda v: f"{v:.3f}x")
+    row("process wall s, minimum", [min(walls[m]) for m in modes], lambda v: f"{v:.3f}")
+    row("/ bare, minima", [min(walls[m]) / bare_min for m in modes], lambda v: f"{v:.3f}x")
+    row("runs (s)", [walls[m] for m in modes], lambda v: ", ".join(f"{w:.2f}" for w in v))
+    if all(len(phases[m]) == rounds for m in modes):
+        for phase in ("startup", "import", "run", "exit"):
+            row(f"{phase} s, median", [median([p[phase] for p in phases[m]]) for m in modes],
+                lambda v: f"{v:.3f}")
+    exit_total = f"{median(totals):.1f}" if totals else "- (no timing line)"
+    say(f"| syncscope's exit total ms | {'| ' * (len(modes) - 1)}{exit_total} |")
     say()
 
 
