@@ -72,7 +72,7 @@ static void unknown_command(const char *name)
     const char *names[16];
     for (size_t i = 0; i < n && i < 16; i++)
         names[i] = commands[i].name;
-    const char *near = ss_cli_suggest(name, names, n < 16 ? n : 16);
+    const char *near = ss_suggest(name, names, n < 16 ? n : 16);
     if (near != NULL) {
         ss_log_error("unknown command '%s' (did you mean '%s'?)", name, near);
     } else {

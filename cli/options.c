@@ -338,7 +338,7 @@ static void unknown_option(unsigned command, const char *word)
             n++;
         }
     }
-    const char *near = ss_cli_suggest(word, names, n);
+    const char *near = ss_suggest(word, names, n);
     if (near)
         ss_log_error("unknown option '%s' (did you mean '%s'?)", word, near);
     else

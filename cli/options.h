@@ -167,17 +167,6 @@ char *ss_cli_root_map(const ss_cli_root *root, const char *path);
  * diagnostics and the result's own root. */
 void ss_cli_root_apply(const ss_cli_root *root, ss_result *result);
 
-/* The optimal string alignment distance between 'a' and 'b' (insertions, deletions,
- * substitutions and transpositions of neighbours), computed up to 'limit': any larger
- * distance is returned as limit + 1. */
-size_t ss_cli_distance(const char *a, const char *b, size_t limit);
-/* Among 'candidates' ('count' strings, NULL entries skipped), the first nearest to 'word'
- * within the did-you-mean distance (2, and less than the word's length), compared without
- * regard to case; else the one candidate that starts with 'word' (of 3 characters or more);
- * NULL when there is none. */
-const char *ss_cli_suggest(const char *word, const char *const *candidates, size_t count);
-/* The ID or name of a rule nearest to 'key' (as ss_cli_suggest), or NULL. */
-const char *ss_cli_suggest_rule(const char *key);
 /* Checks that 'key' names a rule. Returns the rule, or NULL with "CONTEXT: unknown rule
  * 'KEY'" printed ('context' NULL: no prefix), followed by "(did you mean 'X'?)" when one is
  * near, else by "(syncscope rules lists them)". */

@@ -40,6 +40,16 @@ const ss_rule *ss_rules_get(ss_rule_id rule)
     return &rule_table[rule];
 }
 
+const char *const *ss_rules_keys(size_t *count)
+{
+    static const char *const keys[] = {
+#define SS_RULE(enum_name, id, name, severity, halves, cost, summary, explanation) id, name,
+#include "rules.def"
+    };
+    *count = sizeof keys / sizeof keys[0];
+    return keys;
+}
+
 const ss_rule *ss_rules_find(const char *key)
 {
     if (key == NULL)

@@ -113,6 +113,10 @@ const ss_rule *ss_rules_get(ss_rule_id rule);
  * Returns the row, or NULL when 'key' names no rule. */
 const ss_rule *ss_rules_find(const char *key);
 
+/* Every way a rule may be written, for "did you mean": each rule's ID, then its name, in ID
+ * order; 'count' receives the number of strings (twice the number of rules). */
+const char *const *ss_rules_keys(size_t *count);
+
 /* "note", "warning", "error". */
 const char *ss_severity_name(ss_severity severity);
 

@@ -1,5 +1,6 @@
-/* util.h: the small helpers every part shares: array growth, UTF-8 decoding and FNV-1a hashing
- * and the one duration format. No part of syncscope lies below util/; it depends on libc alone. */
+/* util.h: the small helpers every part shares: array growth, UTF-8 decoding and FNV-1a hashing,
+ * the one duration format and the one "did you mean". No part of syncscope lies below util/; it
+ * depends on libc alone. */
 #ifndef SS_UTIL_H
 #define SS_UTIL_H
 
@@ -38,5 +39,20 @@ void ss_json_write_string(FILE *out, const char *text, size_t max);
  * 'buf' ('size' bytes, SS_DURATION_SIZE is enough) and returns it. */
 #define SS_DURATION_SIZE 32
 const char *ss_format_duration(uint64_t ns, char *buf, size_t size);
+
+/* The optimal string alignment distance between 'a' and 'b' (insertions, deletions,
+ * substitutions and transpositions of neighbours), compared without regard to case, computed
+ * up to 'limit': any larger distance, and any word longer than 64 bytes, gives limit + 1. */
+size_t ss_edit_distance(const char *a, const char *b, size_t limit);
+
+/* The largest edit distance a suggestion may have. */
+#define SS_SUGGEST_DISTANCE 2
+
+/* "Did you mean": among 'candidates' ('count' strings, NULL entries skipped), the one nearest
+ * to 'word' within SS_SUGGEST_DISTANCE and less than the word's length, compared without regard
+ * to case; between equally near ones, the one that shares the longest start with 'word', then
+ * the first. Else the one candidate that starts with 'word' (of 3 characters or more). Returns
+ * a pointer into 'candidates', or NULL when none is near. */
+const char *ss_suggest(const char *word, const char *const *candidates, size_t count);
 
 #endif

@@ -1,6 +1,6 @@
 /* check_cli.c: the one option table (cli/options.def and the rows of settings.def) and its
- * parser: the table's invariants, the did-you-mean distance and suggestions, parsed command
- * lines, --root mappings, and colour on a terminal under NO_COLOR (the command on a pty). */
+ * parser: the table's invariants, parsed command lines, --root mappings, and colour on a terminal
+ * under NO_COLOR (the command on a pty). */
 #include "check_main.h"
 #include "cli_fixture.h"
 #include "options.h"
@@ -83,36 +83,6 @@ START_TEST(test_help_lines)
         }
         free(text);
     }
-}
-END_TEST
-
-START_TEST(test_distance)
-{
-    ck_assert_uint_eq(ss_cli_distance("lnit", "lint", 2), 1);        /* a transposition */
-    ck_assert_uint_eq(ss_cli_distance("--formt", "--format", 2), 1); /* an insertion */
-    ck_assert_uint_eq(ss_cli_distance("LINT", "lint", 2), 0);        /* any case */
-    ck_assert_uint_eq(ss_cli_distance("kitten", "sitting", 5), 3);
-    ck_assert_uint_eq(ss_cli_distance("kitten", "sitting", 2), 3); /* limit + 1 */
-    ck_assert_uint_eq(ss_cli_distance("ca", "abc", 3), 3);         /* OSA, not Damerau's 2 */
-    ck_assert_uint_eq(ss_cli_distance("", "ab", 2), 2);
-    ck_assert_uint_eq(ss_cli_distance("abcdef", "uvwxyz", 2), 3);
-}
-END_TEST
-
-START_TEST(test_suggest)
-{
-    const char *commands[] = {"lint", "run", "analyze", "report", "rules", "explain"};
-    ck_assert_str_eq(ss_cli_suggest("lnit", commands, 6), "lint");
-    ck_assert_str_eq(ss_cli_suggest("rn", commands, 6), "run");
-    ck_assert_str_eq(ss_cli_suggest("Rules", commands, 6), "rules");
-    ck_assert_str_eq(ss_cli_suggest("expl", commands, 6), "explain"); /* the one it starts */
-    ck_assert_ptr_null(ss_cli_suggest("bogus", commands, 6));
-    ck_assert_ptr_null(ss_cli_suggest("r", commands, 6));  /* as long as its distance */
-    ck_assert_ptr_null(ss_cli_suggest("re", commands, 6)); /* report and rules start so */
-    ck_assert_str_eq(ss_cli_suggest_rule("pagable-async-copy"), "pageable-async-copy");
-    ck_assert_str_eq(ss_cli_suggest_rule("SYNC2O1"), "SYNC201");
-    ck_assert_str_eq(ss_cli_suggest_rule("sync301"), "SYNC301");
-    ck_assert_ptr_null(ss_cli_suggest_rule("SYNC999"));
 }
 END_TEST
 
@@ -339,10 +309,6 @@ static Suite *cli_suite(void)
     tcase_add_test(table, test_rows_complete);
     tcase_add_test(table, test_help_lines);
     suite_add_tcase(s, table);
-    TCase *suggest = tcase_create("suggest");
-    tcase_add_test(suggest, test_distance);
-    tcase_add_test(suggest, test_suggest);
-    suite_add_tcase(s, suggest);
     TCase *parser = tcase_create("parse");
     tcase_add_test(parser, test_parse);
     tcase_add_test(parser, test_root);

@@ -1,6 +1,7 @@
 /* check_rules.c: the rule catalog and CUDA API table are consistent and searchable. */
 #include "check_main.h"
 #include "rules.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -39,6 +40,25 @@ START_TEST(test_find_by_id_and_name)
     ck_assert_int_eq(ss_rules_find("SYNC501")->severity, SS_SEV_ERROR);
     ck_assert_int_eq(ss_rules_find("SYNC103")->severity, SS_SEV_NOTE);
     ck_assert_int_eq(ss_rules_find("launch-bound")->halves, SS_HALF_RUNTIME);
+}
+END_TEST
+
+START_TEST(test_keys_suggest)
+{
+    size_t n, rule_count;
+    const char *const *keys = ss_rules_keys(&n);
+    const ss_rule *rules = ss_rules_all(&rule_count);
+    ck_assert_uint_eq(n, 2 * rule_count);
+    for (size_t i = 0; i < rule_count; i++) {
+        ck_assert_str_eq(keys[2 * i], rules[i].id);
+        ck_assert_str_eq(keys[2 * i + 1], rules[i].name);
+    }
+    ck_assert_str_eq(ss_suggest("pagable-async-copy", keys, n), "pageable-async-copy");
+    ck_assert_str_eq(ss_suggest("SYNC2O1", keys, n), "SYNC201");
+    ck_assert_str_eq(ss_suggest("SYNC310", keys, n), "SYNC301"); /* not SYNC101 */
+    ck_assert_str_eq(ss_suggest("sync-in-lop", keys, n), "sync-in-loop");
+    ck_assert_ptr_null(ss_suggest("SYNC999", keys, n));
+    ck_assert_ptr_null(ss_suggest("legacy-default-stream", keys, n));
 }
 END_TEST
 
@@ -169,6 +189,7 @@ static Suite *rules_suite(void)
     TCase *catalog = tcase_create("catalog");
     tcase_add_test(catalog, test_rule_ids_unique_and_ordered);
     tcase_add_test(catalog, test_find_by_id_and_name);
+    tcase_add_test(catalog, test_keys_suggest);
     tcase_add_test(catalog, test_severity_parse);
     tcase_add_test(catalog, test_cost_column);
     suite_add_tcase(s, catalog);

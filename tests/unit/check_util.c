@@ -1,4 +1,5 @@
-/* check_util.c: util/: array growth, FNV-1a, UTF-8 decoding and the one duration format. */
+/* check_util.c: util/: array growth, FNV-1a, UTF-8 decoding, the one duration format and the
+ * did-you-mean distance and suggestions. */
 #include "check_main.h"
 #include "util.h"
 
@@ -131,6 +132,40 @@ START_TEST(test_json_string)
 }
 END_TEST
 
+START_TEST(test_distance)
+{
+    ck_assert_uint_eq(ss_edit_distance("lnit", "lint", 2), 1);        /* a transposition */
+    ck_assert_uint_eq(ss_edit_distance("--formt", "--format", 2), 1); /* an insertion */
+    ck_assert_uint_eq(ss_edit_distance("LINT", "lint", 2), 0);        /* any case */
+    ck_assert_uint_eq(ss_edit_distance("kitten", "sitting", 5), 3);
+    ck_assert_uint_eq(ss_edit_distance("kitten", "sitting", 2), 3); /* limit + 1 */
+    ck_assert_uint_eq(ss_edit_distance("ca", "abc", 3), 3);         /* OSA, not Damerau's 2 */
+    ck_assert_uint_eq(ss_edit_distance("", "ab", 2), 2);
+    ck_assert_uint_eq(ss_edit_distance("abcdef", "uvwxyz", 2), 3);
+}
+END_TEST
+
+START_TEST(test_suggest)
+{
+    const char *commands[] = {"lint", "run", "analyze", "report", "rules", "explain"};
+    ck_assert_str_eq(ss_suggest("lnit", commands, 6), "lint");
+    ck_assert_str_eq(ss_suggest("rn", commands, 6), "run");
+    ck_assert_str_eq(ss_suggest("Rules", commands, 6), "rules");
+    ck_assert_str_eq(ss_suggest("expl", commands, 6), "explain"); /* the one it starts */
+    ck_assert_ptr_null(ss_suggest("bogus", commands, 6));
+    ck_assert_ptr_null(ss_suggest("r", commands, 6));  /* as long as its distance */
+    ck_assert_ptr_null(ss_suggest("re", commands, 6)); /* report and rules start so */
+    /* Equally near: the one that keeps more of the start, whatever the order. */
+    const char *ids[] = {"SYNC101", "SYNC301", "SYNC401"};
+    ck_assert_str_eq(ss_suggest("SYNC310", ids, 3), "SYNC301");
+    ck_assert_str_eq(ss_suggest("SYNC410", ids, 3), "SYNC401");
+    const char *levels[] = {"note", "warning", "error", "none"};
+    ck_assert_str_eq(ss_suggest("eror", levels, 4), "error");
+    ck_assert_str_eq(ss_suggest("Warnig", levels, 4), "warning");
+    ck_assert_ptr_null(ss_suggest("loud", levels, 4));
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
     Suite *s = suite_create("util");
@@ -142,6 +177,10 @@ static Suite *util_suite(void)
     tcase_add_test(tc, test_utf8_decode);
     tcase_add_test(tc, test_json_string);
     suite_add_tcase(s, tc);
+    TCase *suggest = tcase_create("suggest");
+    tcase_add_test(suggest, test_distance);
+    tcase_add_test(suggest, test_suggest);
+    suite_add_tcase(s, suggest);
     return s;
 }
 
