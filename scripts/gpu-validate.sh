@@ -107,7 +107,7 @@ for stage in "$@"; do
             fi
             case $w in # what the workload imports first (bench/exit/phases.py)
             resnet_train) pre="torch torchvision" ;;
-            gpt2_generate) pre="torch transformers" ;;
+            gpt2_generate) pre="torch transformers transformers.models.gpt2.modeling_gpt2 transformers.generation.utils" ;;
             timm_infer) pre="torch timm" ;;
             cupy_loop) pre="cupy" ;;
             jax_loop) pre="jax" ;;

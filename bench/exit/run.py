@@ -38,6 +38,7 @@ Exit status: 0, 1 when results differ between paths or a run failed, 2 on a usag
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -91,9 +92,14 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale, program, need_timing=Tr
             env["SYNCSCOPE_CUPTI_PATH"] = os.environ["BENCH_CUPTI_PATH"]
     command = program if program is not None else [paths["app"], str(scale)]
     launched = time.time()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
     proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
     wall = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU seconds of the process and the children it waited for (a DataLoader's workers):
+    # what the run computed, without the time it spent waiting for files or other processes.
+    files["cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         die(f"{command[0]} ({mode}) exited {proc.returncode}: {proc.stderr[-2000:]}")
     files["phases"] = read_phases(proc.stderr, launched, wall)
@@ -190,7 +196,8 @@ def whole_process(paths, program, rounds, say):
     """BENCH_WHOLE=1: only the whole process, bare, under the CUPTI floor (when BENCH_FLOOR is
     set) and as a user's run (no trace, a warm cache), after one discarded run of each (the
     page cache, the symbol cache), in rounds whose order alternates so that drift cancels.
-    Medians and minima (a process's wall time only ever gains noise), and, when the program is
+    Medians and minima (a process's wall time only ever gains noise), CPU time (user and
+    system, the process and the children it waited for), and, when the program is
     bench/exit/phases.py, the median of each phase."""
     work = tempfile.mkdtemp(prefix="exit-bench-")
     cache = os.path.join(work, "cache")
@@ -199,6 +206,7 @@ def whole_process(paths, program, rounds, say):
         for mode in modes:  # warm-up, discarded
             run_app(paths, mode, cache, work, f"warm-{mode}", 1, program, False)
         walls = {m: [] for m in modes}
+        cpus = {m: [] for m in modes}
         phases = {m: [] for m in modes}
         totals = []
         for r in range(rounds):
@@ -206,6 +214,7 @@ def whole_process(paths, program, rounds, say):
                 wall, timing, files = run_app(paths, mode, cache, work, f"{mode}{r}", 1,
                                               program, False)
                 walls[mode].append(wall)
+                cpus[mode].append(files["cpu"])
                 if files["phases"]:
                     phases[mode].append(files["phases"])
                 if timing:
@@ -228,6 +237,9 @@ def whole_process(paths, program, rounds, say):
     row("process wall s, minimum", [min(walls[m]) for m in modes], lambda v: f"{v:.3f}")
     row("/ bare, minima", [min(walls[m]) / bare_min for m in modes], lambda v: f"{v:.3f}x")
     row("runs (s)", [walls[m] for m in modes], lambda v: ", ".join(f"{w:.2f}" for w in v))
+    row("CPU s (user + system), median", [median(cpus[m]) for m in modes], lambda v: f"{v:.3f}")
+    row("/ bare, CPU medians", [median(cpus[m]) / median(cpus["bare"]) for m in modes],
+        lambda v: f"{v:.3f}x")
     if all(len(phases[m]) == rounds for m in modes):
         for phase in ("startup", "import", "run", "exit"):
             row(f"{phase} s, median", [median([p[phase] for p in phases[m]]) for m in modes],
