@@ -173,13 +173,22 @@ static int check_number(const ss_option *row, ss_cli_given *given)
     }
 }
 
-/* Checks an enumerated kind: the canonical word becomes the value. Returns 0, or -1 with a
- * message printed. */
+/* Checks an enumerated kind: the canonical word becomes the value. An unknown word is refused
+ * with the nearest word, or with the list when none is near. Returns 0, or -1 with a message
+ * printed. */
 static int check_word(const word_set *set, ss_cli_given *given)
 {
     int i = find_word(set, given->value);
     if (i < 0) {
-        ss_log_error("unknown %s '%s' (%s)", given->spelled, given->value, set->listed);
+        size_t n = 0;
+        while (n < 8 && set->words[n])
+            n++;
+        const char *near = ss_suggest(given->value, set->words, n);
+        if (near)
+            ss_log_error("unknown %s '%s' (did you mean '%s'?)", given->spelled, given->value,
+                         near);
+        else
+            ss_log_error("unknown %s '%s' (%s)", given->spelled, given->value, set->listed);
         return -1;
     }
     given->value = set->words[i];

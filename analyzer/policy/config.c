@@ -187,12 +187,45 @@ void ss_policy_set_error(char *err, size_t err_size, const char *fmt, ...)
     va_end(ap);
 }
 
+const char *ss_policy_rule_hint(const char *key, char *out, size_t size)
+{
+    size_t n;
+    const char *const *keys = ss_rules_keys(&n);
+    const char *near = key ? ss_suggest(key, keys, n) : NULL;
+    if (near)
+        snprintf(out, size, " (did you mean '%s'?)", near);
+    else
+        snprintf(out, size, " (syncscope rules lists them)");
+    return out;
+}
+
+const char *ss_policy_word_hint(const char *text, const char *const *words, size_t count, char *out,
+                                size_t size)
+{
+    const char *near = text ? ss_suggest(text, words, count) : NULL;
+    if (near)
+        snprintf(out, size, "; did you mean '%s'?", near);
+    else if (size > 0)
+        out[0] = '\0';
+    return out;
+}
+
+/* The words of each kind of value, for the hints. */
+static const char *const severity_words[] = {"note", "warning", "error"};
+static const char *const fail_on_words[] = {"note", "warning", "error", "none"};
+static const char *const bool_words[] = {"true", "false", "yes", "no", "on", "off"};
+static const char *const rule_value_words[] = {"note", "warning", "error", "true", "false",
+                                               "yes",  "no",      "on",    "off"};
+#define WORDS(list) (list), (sizeof(list) / sizeof(list)[0])
+
 int ss_config_set_enabled(ss_config *config, const char *rule_key, int enabled, char *err,
                           size_t err_size)
 {
     const ss_rule *rule = ss_rules_find(rule_key);
+    char hint[SS_POLICY_HINT_SIZE];
     if (rule == NULL) {
-        ss_policy_set_error(err, err_size, "unknown rule '%s'", rule_key ? rule_key : "");
+        ss_policy_set_error(err, err_size, "unknown rule '%s'%s", rule_key ? rule_key : "",
+                            ss_policy_rule_hint(rule_key, hint, sizeof hint));
         return -1;
     }
     config->enabled[rule->rule] = enabled != 0;
@@ -205,13 +238,17 @@ int ss_config_set_severity(ss_config *config, const char *rule_key, const char *
 {
     const ss_rule *rule = ss_rules_find(rule_key);
     ss_severity value;
+    char hint[SS_POLICY_HINT_SIZE];
     if (rule == NULL) {
-        ss_policy_set_error(err, err_size, "unknown rule '%s'", rule_key ? rule_key : "");
+        ss_policy_set_error(err, err_size, "unknown rule '%s'%s", rule_key ? rule_key : "",
+                            ss_policy_rule_hint(rule_key, hint, sizeof hint));
         return -1;
     }
     if (severity == NULL || ss_severity_parse(severity, &value) != 0) {
-        ss_policy_set_error(err, err_size, "severity must be note, warning or error (got '%s')",
-                            severity ? severity : "");
+        ss_policy_set_error(
+            err, err_size, "severity must be note, warning or error (got '%s'%s)",
+            severity ? severity : "",
+            ss_policy_word_hint(severity, WORDS(severity_words), hint, sizeof hint));
         return -1;
     }
     config->severity[rule->rule] = value;
@@ -221,10 +258,11 @@ int ss_config_set_severity(ss_config *config, const char *rule_key, const char *
 
 int ss_config_set_fail_on(ss_config *config, const char *text, char *err, size_t err_size)
 {
+    char hint[SS_POLICY_HINT_SIZE];
     if (ss_fail_on_parse(text, &config->fail_on) != 0) {
-        ss_policy_set_error(err, err_size,
-                            "fail-on must be note, warning, error or none (got '%s')",
-                            text ? text : "");
+        ss_policy_set_error(
+            err, err_size, "fail-on must be note, warning, error or none (got '%s'%s)",
+            text ? text : "", ss_policy_word_hint(text, WORDS(fail_on_words), hint, sizeof hint));
         return -1;
     }
     config->fail_on_set = 1;
@@ -288,9 +326,11 @@ static int load_severity(loader *ld, const yaml_node_t *node, ss_rule_id rule)
 {
     const char *text = scalar(node);
     ss_severity value;
+    char hint[SS_POLICY_HINT_SIZE];
     if (text == NULL || ss_severity_parse(text, &value) != 0)
-        return fail_at(ld, node, "'severity' must be note, warning or error (got '%s')",
-                       text ? text : "a collection");
+        return fail_at(ld, node, "'severity' must be note, warning or error (got '%s'%s)",
+                       text ? text : "a collection",
+                       ss_policy_word_hint(text, WORDS(severity_words), hint, sizeof hint));
     ld->out->severity[rule] = value;
     ld->out->severity_set[rule] = 1;
     return 0;
@@ -300,9 +340,11 @@ static int load_enabled(loader *ld, const yaml_node_t *node, ss_rule_id rule)
 {
     const char *text = scalar(node);
     int value;
+    char hint[SS_POLICY_HINT_SIZE];
     if (text == NULL || parse_bool(text, &value) != 0)
-        return fail_at(ld, node, "'enabled' must be true or false (got '%s')",
-                       text ? text : "a collection");
+        return fail_at(ld, node, "'enabled' must be true or false (got '%s'%s)",
+                       text ? text : "a collection",
+                       ss_policy_word_hint(text, WORDS(bool_words), hint, sizeof hint));
     ld->out->enabled[rule] = (unsigned char)value;
     ld->out->enabled_set[rule] = 1;
     return 0;
@@ -314,6 +356,7 @@ static int load_rule(loader *ld, const yaml_node_t *value, ss_rule_id rule, cons
     const char *text = scalar(value);
     int enabled;
     ss_severity severity;
+    char hint[SS_POLICY_HINT_SIZE];
     if (text) {
         if (parse_bool(text, &enabled) == 0) {
             ld->out->enabled[rule] = (unsigned char)enabled;
@@ -329,8 +372,9 @@ static int load_rule(loader *ld, const yaml_node_t *value, ss_rule_id rule, cons
         }
         return fail_at(ld, value,
                        "rule '%s' must be true, false, a severity (note, warning, error) or a "
-                       "mapping with 'enabled' and 'severity' (got '%s')",
-                       key, text);
+                       "mapping with 'enabled' and 'severity' (got '%s'%s)",
+                       key, text,
+                       ss_policy_word_hint(text, WORDS(rule_value_words), hint, sizeof hint));
     }
     if (value->type != YAML_MAPPING_NODE)
         return fail_at(ld, value, "rule '%s' must be true, false, a severity or a mapping", key);
@@ -371,8 +415,10 @@ static int load_rules(loader *ld, const yaml_node_t *node)
         yaml_node_t *v = yaml_document_get_node(ld->doc, pair->value);
         const char *key = scalar(k);
         const ss_rule *rule = key ? ss_rules_find(key) : NULL;
+        char hint[SS_POLICY_HINT_SIZE];
         if (rule == NULL)
-            return fail_at(ld, k, "unknown rule '%s' in 'rules'", key ? key : "(collection)");
+            return fail_at(ld, k, "unknown rule '%s' in 'rules'%s", key ? key : "(collection)",
+                           ss_policy_rule_hint(key, hint, sizeof hint));
         if (seen[rule->rule])
             return fail_at(ld, k, "rule '%s' is configured twice (first at line %zu)", key,
                            seen[rule->rule]->start_mark.line + 1);
@@ -430,18 +476,21 @@ static int load_top(loader *ld, const yaml_node_t *root)
                            seen[which]->start_mark.line + 1);
         seen[which] = k;
         const char *text = scalar(v);
+        char hint[SS_POLICY_HINT_SIZE];
         int rc = 0;
         switch (which) {
         case 0:
             if (text == NULL || parse_bool(text, &ld->out->inherit) != 0)
-                rc = fail_at(ld, v, "'inherit' must be true or false (got '%s')",
-                             text ? text : "a collection");
+                rc = fail_at(ld, v, "'inherit' must be true or false (got '%s'%s)",
+                             text ? text : "a collection",
+                             ss_policy_word_hint(text, WORDS(bool_words), hint, sizeof hint));
             ld->out->inherit_set = 1;
             break;
         case 1:
             if (text == NULL || ss_fail_on_parse(text, &ld->out->fail_on) != 0)
-                rc = fail_at(ld, v, "'fail-on' must be note, warning, error or none (got '%s')",
-                             text ? text : "a collection");
+                rc = fail_at(ld, v, "'fail-on' must be note, warning, error or none (got '%s'%s)",
+                             text ? text : "a collection",
+                             ss_policy_word_hint(text, WORDS(fail_on_words), hint, sizeof hint));
             ld->out->fail_on_set = 1;
             break;
         case 2:

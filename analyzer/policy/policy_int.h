@@ -9,4 +9,17 @@
 void ss_policy_set_error(char *err, size_t err_size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* What follows an unknown rule 'key' in a message: " (did you mean 'X'?)" with the rule ID or
+ * name nearest to it, else " (syncscope rules lists them)". Written into 'out' ('size' bytes);
+ * returns 'out'. */
+const char *ss_policy_rule_hint(const char *key, char *out, size_t size);
+
+/* What follows "(got 'TEXT'" when 'text' is not one of the 'count' 'words': "; did you mean
+ * 'X'?" with the nearest word, else "". Written into 'out' ('size' bytes); returns 'out'. */
+const char *ss_policy_word_hint(const char *text, const char *const *words, size_t count, char *out,
+                                size_t size);
+
+/* The size of a buffer that holds either hint. */
+#define SS_POLICY_HINT_SIZE 128
+
 #endif

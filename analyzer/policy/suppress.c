@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A rule key is looked up, and suggested for, only within this many bytes; longer words name
+ * no rule and are near none. */
+#define SUGGEST_KEY_SIZE 96
+
 /* A NOLINTBEGIN waiting for its NOLINTEND. */
 typedef struct open_block {
     ss_rule_id rule;
@@ -108,6 +112,17 @@ static const ss_rule *find_rule(const scanner *sc, size_t p, size_t len)
     return ss_rules_find(key);
 }
 
+/* Warns at byte offset 'pos' that text[p..p+len) names no rule, in a comment of the form
+ * 'form', with the nearest rule suggested. */
+static void unknown_rule(scanner *sc, size_t pos, size_t p, size_t len, const char *form)
+{
+    char key[SUGGEST_KEY_SIZE];
+    char hint[SS_POLICY_HINT_SIZE];
+    snprintf(key, sizeof key, "%.*s", (int)len, sc->text + p);
+    problem(sc, pos, "unknown rule '%.*s' in %s comment%s", (int)len, sc->text + p, form,
+            ss_policy_rule_hint(key, hint, sizeof hint));
+}
+
 /* "syncscope-ignore: A, B" and "syncscope-ignore-file: A": parses the list after the
  * directive that ends at 'p' and applies it. Returns where scanning continues. */
 static size_t ignore_directive(scanner *sc, size_t start, size_t p, size_t end, int file_wide,
@@ -132,8 +147,7 @@ static size_t ignore_directive(scanner *sc, size_t start, size_t p, size_t end, 
         }
         const ss_rule *rule = find_rule(sc, token, p - token);
         if (rule == NULL)
-            problem(sc, token, "unknown rule '%.*s' in %s comment", (int)(p - token),
-                    sc->text + token, form);
+            unknown_rule(sc, token, token, p - token, form);
         else if (file_wide)
             sc->out->file_wide[rule->rule] = 1;
         else
@@ -198,8 +212,7 @@ static size_t nolint_directive(scanner *sc, size_t start, size_t p, size_t end,
         } else {
             const ss_rule *row = find_rule(sc, name, name_len);
             if (row == NULL) {
-                problem(sc, entry, "unknown rule '%.*s' in %s comment", (int)name_len,
-                        sc->text + name, form);
+                unknown_rule(sc, entry, name, name_len, form);
                 continue;
             }
             rule = row->rule;

@@ -310,13 +310,24 @@ START_TEST(test_cli_setters_reject)
     char err[256] = "";
     ss_config_init(&c);
     ck_assert_int_eq(ss_config_set_enabled(&c, "SYNC999", 0, err, sizeof err), -1);
-    ck_assert_str_eq(err, "unknown rule 'SYNC999'");
+    ck_assert_str_eq(err, "unknown rule 'SYNC999' (syncscope rules lists them)");
     ck_assert_int_eq(ss_config_set_severity(&c, "SYNC201", "loud", err, sizeof err), -1);
     ck_assert_str_eq(err, "severity must be note, warning or error (got 'loud')");
     ck_assert_int_eq(ss_config_set_severity(&c, "nope", "note", err, sizeof err), -1);
-    ck_assert_str_eq(err, "unknown rule 'nope'");
+    ck_assert_str_eq(err, "unknown rule 'nope' (syncscope rules lists them)");
     ck_assert_int_eq(ss_config_set_fail_on(&c, "always", err, sizeof err), -1);
     ck_assert_str_eq(err, "fail-on must be note, warning, error or none (got 'always')");
+    /* A near miss names what was meant, in any case. */
+    ck_assert_int_eq(ss_config_set_enabled(&c, "SYNC310", 0, err, sizeof err), -1);
+    ck_assert_str_eq(err, "unknown rule 'SYNC310' (did you mean 'SYNC301'?)");
+    ck_assert_int_eq(ss_config_set_severity(&c, "scalar-redback", "note", err, sizeof err), -1);
+    ck_assert_str_eq(err, "unknown rule 'scalar-redback' (did you mean 'scalar-readback'?)");
+    ck_assert_int_eq(ss_config_set_severity(&c, "SYNC201", "Warnig", err, sizeof err), -1);
+    ck_assert_str_eq(err, "severity must be note, warning or error (got 'Warnig'; did you mean "
+                          "'warning'?)");
+    ck_assert_int_eq(ss_config_set_fail_on(&c, "EROR", err, sizeof err), -1);
+    ck_assert_str_eq(err, "fail-on must be note, warning, error or none (got 'EROR'; did you mean "
+                          "'error'?)");
     ck_assert_int_eq(ss_config_set_readback_bytes(&c, "0", err, sizeof err), -1);
     ck_assert_str_eq(err, "readback-bytes must be an integer from 1 to 1048576 (got '0')");
     ck_assert_int_eq(ss_config_set_readback_bytes(&c, "1048577", err, sizeof err), -1);
@@ -557,11 +568,70 @@ END_TEST
 START_TEST(test_bad_rule_names)
 {
     begin("bad_rule_names");
-    expect_error("r1.yml", "rules:\n  SYNC999: off\n", "%s:2:3: unknown rule 'SYNC999' in 'rules'");
+    /* A far miss: where the rules are listed; a close one: the rule meant, by ID or name. */
+    expect_error("r1.yml", "rules:\n  SYNC999: off\n",
+                 "%s:2:3: unknown rule 'SYNC999' in 'rules' (syncscope rules lists them)");
     expect_error("r2.yml", "rules:\n  SYNC101: off\n  pageable-async-kopy: off\n",
-                 "%s:3:3: unknown rule 'pageable-async-kopy' in 'rules'");
+                 "%s:3:3: unknown rule 'pageable-async-kopy' in 'rules' (did you mean "
+                 "'pageable-async-copy'?)");
     expect_error("r3.yml", "rules:\n  SYNC201: off\n  pageable-async-copy: on\n",
                  "%s:3:3: rule 'pageable-async-copy' is configured twice (first at line 2)");
+    expect_error("r4.yml", "fail-on: error\nrules:\n  SYNC101: off\n  SYNC310: error\n",
+                 "%s:4:3: unknown rule 'SYNC310' in 'rules' (did you mean 'SYNC301'?)");
+    expect_error("r5.yml", "rules:\n  sync4o2: off\n",
+                 "%s:2:3: unknown rule 'sync4o2' in 'rules' (did you mean 'SYNC402'?)");
+    expect_error("r6.yml", "rules:\n  sync-in-lop: off\n",
+                 "%s:2:3: unknown rule 'sync-in-lop' in 'rules' (did you mean 'sync-in-loop'?)");
+    expect_error("r7.yml", "rules:\n  legacy-default-stream: off\n",
+                 "%s:2:3: unknown rule 'legacy-default-stream' in 'rules' (syncscope rules lists "
+                 "them)");
+    expect_error("r8.yml", "rules:\n  {a: b}: off\n",
+                 "%s:2:3: unknown rule '(collection)' in 'rules' (syncscope rules lists them)");
+}
+END_TEST
+
+/* Levels and booleans are read in any case; a near miss is named. */
+START_TEST(test_bad_levels_suggested)
+{
+    begin("bad_levels_suggested");
+    expect_error("l1.yml", "rules:\n  SYNC201:\n    severity: Eror\n",
+                 "%s:3:15: 'severity' must be note, warning or error (got 'Eror'; did you mean "
+                 "'error'?)");
+    expect_error("l2.yml", "fail-on: WARNIGN\n",
+                 "%s:1:10: 'fail-on' must be note, warning, error or none (got 'WARNIGN'; did you "
+                 "mean 'warning'?)");
+    expect_error("l3.yml", "fail-on: non\n",
+                 "%s:1:10: 'fail-on' must be note, warning, error or none (got 'non'; did you "
+                 "mean 'none'?)");
+    expect_error("l4.yml", "rules:\n  SYNC201: nots\n",
+                 "%s:2:12: rule 'SYNC201' must be true, false, a severity (note, warning, error) "
+                 "or a mapping with 'enabled' and 'severity' (got 'nots'; did you mean 'note'?)");
+    expect_error("l5.yml", "rules:\n  SYNC201: flase\n",
+                 "%s:2:12: rule 'SYNC201' must be true, false, a severity (note, warning, error) "
+                 "or a mapping with 'enabled' and 'severity' (got 'flase'; did you mean "
+                 "'false'?)");
+    expect_error("l6.yml", "rules:\n  SYNC201:\n    enabled: ture\n",
+                 "%s:3:14: 'enabled' must be true or false (got 'ture'; did you mean 'true'?)");
+    expect_error("l7.yml", "inherit: yse\n",
+                 "%s:1:10: 'inherit' must be true or false (got 'yse'; did you mean 'yes'?)");
+
+    /* Every level in any case. */
+    put("ok.yml", "fail-on: ERROR\nrules:\n  SYNC101: Note\n  SYNC201: {severity: ERROR}\n"
+                  "  SYNC301:\n    severity: wArNiNg\n");
+    ss_config c;
+    char err[512] = "";
+    ck_assert_int_eq(ss_config_load_file(at("ok.yml"), &c, err, sizeof err), 0);
+    ck_assert_int_eq(c.fail_on, SS_FAIL_ERROR);
+    ck_assert_int_eq(c.severity[SS_RULE_DEFAULT_STREAM_LAUNCH], SS_SEV_NOTE);
+    ck_assert_int_eq(c.severity[SS_RULE_PAGEABLE_ASYNC_COPY], SS_SEV_ERROR);
+    ck_assert_int_eq(c.severity[SS_RULE_SCALAR_READBACK], SS_SEV_WARNING);
+    ss_config_free(&c);
+    ss_config_init(&c);
+    ck_assert_int_eq(ss_config_set_severity(&c, "SYNC101", "Warning", err, sizeof err), 0);
+    ck_assert_int_eq(c.severity[SS_RULE_DEFAULT_STREAM_LAUNCH], SS_SEV_WARNING);
+    ck_assert_int_eq(ss_config_set_fail_on(&c, "NONE", err, sizeof err), 0);
+    ck_assert_int_eq(c.fail_on, SS_FAIL_NONE);
+    ss_config_free(&c);
 }
 END_TEST
 
@@ -800,6 +870,7 @@ static Suite *config_suite(void)
     tcase_add_test(errors, test_malformed_yaml);
     tcase_add_test(errors, test_unknown_keys);
     tcase_add_test(errors, test_bad_values);
+    tcase_add_test(errors, test_bad_levels_suggested);
     tcase_add_test(errors, test_bad_rule_names);
     tcase_add_test(errors, test_cli_setters_reject);
     suite_add_tcase(s, errors);

@@ -239,9 +239,14 @@ START_TEST(test_unknown_rules_and_bad_forms)
     ss_result diags;
     ck_assert_int_eq(scan(text, &s, &diags), 9);
     ck_assert_uint_eq(diags.diag_count, 9);
-    expect_diag(&diags, 0, 1, 29, "unknown rule 'SYNC999' in syncscope-ignore comment");
-    expect_diag(&diags, 1, 2, 11, "unknown rule 'pagable-async-copy' in NOLINT comment");
-    expect_diag(&diags, 2, 3, 27, "unknown rule 'nope' in syncscope-ignore-file comment");
+    expect_diag(&diags, 0, 1, 29,
+                "unknown rule 'SYNC999' in syncscope-ignore comment (syncscope rules lists them)");
+    expect_diag(&diags, 1, 2, 11,
+                "unknown rule 'pagable-async-copy' in NOLINT comment (did you mean "
+                "'pageable-async-copy'?)");
+    expect_diag(&diags, 2, 3, 27,
+                "unknown rule 'nope' in syncscope-ignore-file comment (syncscope rules lists "
+                "them)");
     expect_diag(&diags, 3, 4, 4, "'syncscope-ignore' needs ':' and a list of rules (IDs or names)");
     expect_diag(&diags, 4, 5, 4,
                 "unknown suppression 'syncscope-ignore-line' (expected syncscope-ignore or "
@@ -263,6 +268,53 @@ START_TEST(test_unknown_rules_and_bad_forms)
     /* Without a diagnostics list the problems are still counted. */
     ck_assert_int_eq(ss_suppress_scan("k.cu", text, strlen(text), &s, NULL), 9);
     ss_suppress_free(&s);
+}
+END_TEST
+
+/* Fifty nines: a word longer than any rule key. */
+#define NINES_50 "99999999999999999999999999999999999999999999999999"
+
+/* An unknown rule in a comment names the rule meant when one is near, in every form; a word
+ * too long to be near anything is quoted whole. */
+START_TEST(test_unknown_rules_suggested)
+{
+    const char *text = "k<<<1, 1>>>(); // syncscope-ignore: SYNC310\n"        /* 1 */
+                       "// syncscope-ignore: sync-in-lop, SYNC201\n"          /* 2 */
+                       "// NOLINTNEXTLINE(syncscope-SYNC1O1)\n"               /* 3 */
+                       "/* syncscope-ignore-file: default-stream-lunch */\n"  /* 4 */
+                       "// NOLINTBEGIN(syncscope-legacy-default-stream)\n"    /* 5 */
+                       "// NOLINT(readability-x, syncscope-scalar-redback)\n" /* 6 */
+                       "// syncscope-ignore: SYNC" NINES_50 NINES_50 "\n";    /* 7 */
+    ss_suppressions s;
+    ss_result diags;
+    ck_assert_int_eq(scan(text, &s, &diags), 7);
+    ck_assert_uint_eq(diags.diag_count, 7);
+    expect_diag(&diags, 0, 1, 37,
+                "unknown rule 'SYNC310' in syncscope-ignore comment (did you mean 'SYNC301'?)");
+    expect_diag(&diags, 1, 2, 22,
+                "unknown rule 'sync-in-lop' in syncscope-ignore comment (did you mean "
+                "'sync-in-loop'?)");
+    expect_diag(&diags, 2, 3, 19,
+                "unknown rule 'SYNC1O1' in NOLINTNEXTLINE comment (did you mean 'SYNC101'?)");
+    expect_diag(&diags, 3, 4, 27,
+                "unknown rule 'default-stream-lunch' in syncscope-ignore-file comment (did you "
+                "mean 'default-stream-launch'?)");
+    expect_diag(&diags, 4, 5, 16,
+                "unknown rule 'legacy-default-stream' in NOLINTBEGIN comment (syncscope rules "
+                "lists them)");
+    expect_diag(&diags, 5, 6, 26,
+                "unknown rule 'scalar-redback' in NOLINT comment (did you mean "
+                "'scalar-readback'?)");
+    expect_diag(&diags, 6, 7, 22,
+                "unknown rule 'SYNC" NINES_50 NINES_50
+                "' in syncscope-ignore comment (syncscope rules lists them)");
+    /* The known rule beside an unknown one still counts; the unknown ones suppress nothing. */
+    ck_assert_int_eq(ss_suppress_matches(&s, SS_RULE_PAGEABLE_ASYNC_COPY, 2), 1);
+    ck_assert_int_eq(ss_suppress_matches(&s, SS_RULE_SCALAR_READBACK, 1), 0);
+    ck_assert_int_eq(ss_suppress_matches(&s, SS_RULE_SYNC_IN_LOOP, 2), 0);
+    ck_assert_int_eq(ss_suppress_matches(&s, SS_RULE_DEFAULT_STREAM_LAUNCH, 4), 0);
+    ss_suppress_free(&s);
+    ss_result_free(&diags);
 }
 END_TEST
 
@@ -360,6 +412,7 @@ static Suite *suppress_suite(void)
     suite_add_tcase(s, lexing);
     TCase *problems = tcase_create("problems");
     tcase_add_test(problems, test_unknown_rules_and_bad_forms);
+    tcase_add_test(problems, test_unknown_rules_suggested);
     suite_add_tcase(s, problems);
     TCase *use = tcase_create("use");
     tcase_add_test(use, test_apply_and_scan_file);
