@@ -55,7 +55,7 @@ const ss_rule *ss_rules_find(const char *key)
     if (key == NULL)
         return NULL;
     for (size_t i = 0; i < SS_RULE_COUNT; i++) {
-        if (strcasecmp(rule_table[i].id, key) == 0 || strcmp(rule_table[i].name, key) == 0)
+        if (strcasecmp(rule_table[i].id, key) == 0 || strcasecmp(rule_table[i].name, key) == 0)
             return &rule_table[i];
     }
     return NULL;

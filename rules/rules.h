@@ -109,7 +109,7 @@ const ss_rule *ss_rules_all(size_t *count);
 /* The row of 'rule' (always valid for rule < SS_RULE_COUNT). */
 const ss_rule *ss_rules_get(ss_rule_id rule);
 
-/* Finds a rule by ID ("SYNC101", case-insensitive) or by name ("default-stream-launch").
+/* Finds a rule by ID ("SYNC101") or by name ("default-stream-launch"), both in any case.
  * Returns the row, or NULL when 'key' names no rule. */
 const ss_rule *ss_rules_find(const char *key);
 

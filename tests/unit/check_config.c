@@ -135,7 +135,7 @@ START_TEST(test_values_spelled_other_ways)
 {
     begin("values_spelled_other_ways");
     put("a.yml", "inherit: no\nfail-on: None\nrules:\n  SYNC101: On\n  SYNC102: NO\n"
-                 "  SYNC103: Warning\nexclude: []\n");
+                 "  SYNC103: Warning\n  Sync-In-Loop: off\n  sync402: Error\nexclude: []\n");
     ss_config c;
     char err[512] = "";
     ck_assert_int_eq(ss_config_load_file(at("a.yml"), &c, err, sizeof err), 0);
@@ -145,6 +145,9 @@ START_TEST(test_values_spelled_other_ways)
     ck_assert_int_eq(c.enabled[SS_RULE_DEFAULT_STREAM_LAUNCH], 1);
     ck_assert_int_eq(c.enabled[SS_RULE_DEFAULT_STREAM_ASYNC_CALL], 0);
     ck_assert_int_eq(c.severity[SS_RULE_BLOCKING_STREAM_CREATE], SS_SEV_WARNING);
+    ck_assert_int_eq(c.enabled[SS_RULE_SYNC_IN_LOOP], 0); /* a name in any case */
+    ck_assert_int_eq(c.enabled_set[SS_RULE_SYNC_IN_LOOP], 1);
+    ck_assert_int_eq(c.severity[SS_RULE_DEVICE_WIDE_SYNC_CALL], SS_SEV_ERROR);
     ck_assert_uint_eq(c.exclude_count, 0);
     ss_config_free(&c);
 

@@ -35,7 +35,9 @@ START_TEST(test_find_by_id_and_name)
     ck_assert_int_eq(a->rule, SS_RULE_PAGEABLE_ASYNC_COPY);
     ck_assert_int_eq(a->severity, SS_SEV_WARNING);
     ck_assert_ptr_null(ss_rules_find("SYNC999"));
-    ck_assert_ptr_null(ss_rules_find("Pageable-Async-Copy"));
+    ck_assert_ptr_eq(ss_rules_find("Pageable-Async-Copy"), a); /* names in any case too */
+    ck_assert_ptr_eq(ss_rules_find("SCALAR-READBACK"), ss_rules_find("SYNC301"));
+    ck_assert_ptr_null(ss_rules_find("pageable_async_copy"));
     ck_assert_ptr_null(ss_rules_find(NULL));
     ck_assert_int_eq(ss_rules_find("SYNC501")->severity, SS_SEV_ERROR);
     ck_assert_int_eq(ss_rules_find("SYNC103")->severity, SS_SEV_NOTE);

@@ -58,7 +58,7 @@ START_TEST(test_lists_names_and_ids)
     const char *text = "x();\n"
                        "// syncscope-ignore: SYNC101, pageable-async-copy,sync301 -- pinned\n"
                        "k<<<1, 1>>>();\n"
-                       "y();\n";
+                       "y(); // NOLINT(syncscope-Sync-In-Loop, syncscope-DEVICE-WIDE-SYNC-CALL)\n";
     ss_suppressions s;
     ss_result diags;
     ck_assert_int_eq(scan(text, &s, &diags), 0);
@@ -71,6 +71,9 @@ START_TEST(test_lists_names_and_ids)
     }
     ck_assert_int_eq(ss_suppress_matches(&s, SS_RULE_DEFAULT_STREAM_LAUNCH, 1), 0);
     ck_assert_int_eq(ss_suppress_matches(&s, SS_RULE_DEFAULT_STREAM_LAUNCH, 4), 0);
+    /* Names in any case, as IDs. */
+    ck_assert_int_eq(ss_suppress_matches(&s, SS_RULE_SYNC_IN_LOOP, 4), 1);
+    ck_assert_int_eq(ss_suppress_matches(&s, SS_RULE_DEVICE_WIDE_SYNC_CALL, 4), 1);
     ss_suppress_free(&s);
     ss_result_free(&diags);
 }
