@@ -395,6 +395,11 @@ static int load_rule(loader *ld, const yaml_node_t *value, ss_rule_id rule, cons
             if (load_severity(ld, v, rule) != 0)
                 return -1;
         } else {
+            static const char *const rule_keys[] = {"enabled", "severity"};
+            const char *near = name ? ss_suggest(name, WORDS(rule_keys)) : NULL;
+            if (near)
+                return fail_at(ld, k, "unknown key '%s' in rule '%s' (did you mean '%s'?)", name,
+                               key, near);
             return fail_at(ld, k, "unknown key '%s' in rule '%s' (expected enabled, severity)",
                            name ? name : "(collection)", key);
         }
@@ -466,6 +471,9 @@ static int load_top(loader *ld, const yaml_node_t *root)
             if (strcmp(key, top_keys[i]) == 0)
                 which = i;
         }
+        const char *near = which == TOP_KEY_COUNT && key ? ss_suggest(key, WORDS(top_keys)) : NULL;
+        if (near)
+            return fail_at(ld, k, "unknown key '%s' (did you mean '%s'?)", key, near);
         if (which == TOP_KEY_COUNT)
             return fail_at(ld, k,
                            "unknown key '%s' (expected inherit, fail-on, readback-bytes, "

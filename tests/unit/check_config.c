@@ -525,11 +525,18 @@ END_TEST
 START_TEST(test_unknown_keys)
 {
     begin("unknown_keys");
+    /* A near miss: the key meant; a far one: the keys there are. */
     expect_error("k1.yml", "fail-on: error\nreadback_bytes: 8\n",
-                 "%s:2:1: unknown key 'readback_bytes' (expected inherit, fail-on, "
-                 "readback-bytes, exclude, rules)");
+                 "%s:2:1: unknown key 'readback_bytes' (did you mean 'readback-bytes'?)");
     expect_error("k2.yml", "rules:\n  SYNC201:\n    severty: error\n",
-                 "%s:3:5: unknown key 'severty' in rule 'SYNC201' (expected enabled, severity)");
+                 "%s:3:5: unknown key 'severty' in rule 'SYNC201' (did you mean 'severity'?)");
+    expect_error("k5.yml", "fail-on: error\nverbosity: 8\n",
+                 "%s:2:1: unknown key 'verbosity' (expected inherit, fail-on, readback-bytes, "
+                 "exclude, rules)");
+    expect_error("k6.yml", "rules:\n  SYNC201:\n    level: error\n",
+                 "%s:3:5: unknown key 'level' in rule 'SYNC201' (expected enabled, severity)");
+    expect_error("k7.yml", "Rules:\n  SYNC201: off\n",
+                 "%s:1:1: unknown key 'Rules' (did you mean 'rules'?)");
     expect_error("k3.yml", "fail-on: error\nfail-on: note\n",
                  "%s:2:1: duplicate key 'fail-on' (first at line 1)");
     expect_error("k4.yml", "rules:\n  SYNC201:\n    enabled: true\n    enabled: false\n",
