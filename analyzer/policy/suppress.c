@@ -242,6 +242,23 @@ static size_t nolint_directive(scanner *sc, size_t start, size_t p, size_t end,
     return close + 1;
 }
 
+/* Warns about the word text[p..p+len) when it is a misspelled directive: it starts with
+ * "syncscope-", is followed by ':' and is near one of the directives ("syncscope-ingore:").
+ * Other words that start so are left alone: a comment may mention syncscope freely. */
+static void misspelled_directive(scanner *sc, size_t p, size_t len, size_t end)
+{
+    static const char *const directives[] = {"syncscope-ignore", "syncscope-ignore-file"};
+    char word[SUGGEST_KEY_SIZE];
+    size_t after = skip_blanks(sc, p + len, end);
+    if (len <= 10 || memcmp(sc->text + p, "syncscope-", 10) != 0 || after >= end ||
+        sc->text[after] != ':' || len >= sizeof word)
+        return;
+    snprintf(word, sizeof word, "%.*s", (int)len, sc->text + p);
+    const char *near = ss_suggest(word, directives, 2);
+    if (near)
+        problem(sc, p, "unknown suppression '%s' (did you mean '%s'?)", word, near);
+}
+
 /* Looks for directives in the comment body text[begin..end); 'last_line' is the line the
  * comment ends on. */
 static void scan_comment(scanner *sc, size_t begin, size_t end, unsigned last_line)
@@ -267,6 +284,7 @@ static void scan_comment(scanner *sc, size_t begin, size_t end, unsigned last_li
             const char *word = sc->text + p;
             size_t len = w - p;
             if (len < 16 || memcmp(word, "syncscope-ignore", 16) != 0) {
+                misspelled_directive(sc, p, len, end);
                 p = w;
                 continue;
             }

@@ -159,6 +159,9 @@ warned "comment close, beside a known one" s3 "k.cu:2:50: warning: unknown rule 
 accepted "comment: the known one suppresses" s3 0 $P --fail-on note
 put_source s4 "// syncscope-ignore: legacy-default-stream"
 warned "comment far" s4 "k.cu:2:50: warning: unknown rule 'legacy-default-stream' in syncscope-ignore comment (syncscope rules lists them)" $P
+put_source s6 "// syncscope-ingore: SYNC101"
+warned "comment close directive" s6 "k.cu:2:32: warning: unknown suppression 'syncscope-ingore' (did you mean 'syncscope-ignore'?)" $P
+accepted "comment close directive: suppresses nothing" s6 1 $P --fail-on note
 put_source s5 "// NOLINT(syncscope-Default-Stream-Launch)"
 lint s5 $P --fail-on note
 status "comment name, other case" 0

@@ -321,6 +321,39 @@ START_TEST(test_unknown_rules_suggested)
 }
 END_TEST
 
+/* A directive misspelled before its ':' is warned about with the one meant; other words that
+ * start with "syncscope-" are not directives. */
+START_TEST(test_misspelled_directives)
+{
+    const char *text = "k<<<1, 1>>>(); // syncscope-ingore: SYNC101\n"       /* 1 */
+                       "/* syncscope-ignroe-file : SYNC201 */\n"             /* 2 */
+                       "// Syncscope-Ignore: SYNC301\n"                      /* 3 */
+                       "// syncscope-Ignore: SYNC301\n"                      /* 4 */
+                       "// syncscope-ingore SYNC101 -- no ':'\n"             /* 5 */
+                       "// see syncscope-docs: the manual; syncscope-x: y\n" /* 6 */
+                       "// syncscope-ignored-by-design: SYNC101\n";          /* 7 */
+    ss_suppressions s;
+    ss_result diags;
+    ck_assert_int_eq(scan(text, &s, &diags), 4);
+    ck_assert_uint_eq(diags.diag_count, 4);
+    expect_diag(&diags, 0, 1, 19,
+                "unknown suppression 'syncscope-ingore' (did you mean 'syncscope-ignore'?)");
+    expect_diag(&diags, 1, 2, 4,
+                "unknown suppression 'syncscope-ignroe-file' (did you mean "
+                "'syncscope-ignore-file'?)");
+    expect_diag(&diags, 2, 4, 4,
+                "unknown suppression 'syncscope-Ignore' (did you mean 'syncscope-ignore'?)");
+    expect_diag(&diags, 3, 7, 4,
+                "unknown suppression 'syncscope-ignored-by-design' (expected syncscope-ignore or "
+                "syncscope-ignore-file)");
+    ck_assert_uint_eq(s.count, 0);
+    for (int r = 0; r < SS_RULE_COUNT; r++)
+        ck_assert_int_eq(s.file_wide[r], 0);
+    ss_suppress_free(&s);
+    ss_result_free(&diags);
+}
+END_TEST
+
 START_TEST(test_apply_and_scan_file)
 {
     char dir[] = "/tmp/ss-suppress-XXXXXX";
@@ -416,6 +449,7 @@ static Suite *suppress_suite(void)
     TCase *problems = tcase_create("problems");
     tcase_add_test(problems, test_unknown_rules_and_bad_forms);
     tcase_add_test(problems, test_unknown_rules_suggested);
+    tcase_add_test(problems, test_misspelled_directives);
     suite_add_tcase(s, problems);
     TCase *use = tcase_create("use");
     tcase_add_test(use, test_apply_and_scan_file);
