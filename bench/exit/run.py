@@ -21,7 +21,9 @@ cache cold and warm; every result must equal libdw's.
 BENCH_WHOLE=1 (with a PROGRAM) measures only the whole process: bare, the CUPTI floor (with
 BENCH_FLOOR) and a user's run, after a discarded warm-up run of each, in rounds of alternating
 order (the first run of a process that loads large libraries pays for the page cache);
-medians and minima. A Python PROGRAM run through bench/exit/phases.py also gets the median of
+medians and minima. BENCH_VARIANTS="NAME:VAR=VALUE[,VAR=VALUE] ..." adds a user's run with
+those settings for each word (e.g. nonvtx:SYNCSCOPE_NVTX=0: what observing NVTX costs). A Python
+PROGRAM run through bench/exit/phases.py also gets the median of
 each phase of the process (startup, import of BENCH_PREIMPORT, the script, exit).
 
 With BENCH_FLOOR=LIB (bench/overhead's libcupti_floor.so, a GPU machine) the process also runs
@@ -48,6 +50,20 @@ import time
 
 TIMING = re.compile(r"^syncscope: exit timing: symbolize ([0-9.]+) ms \((.*?)\), collect "
                     r"([0-9.]+) ms .*? total ([0-9.]+) ms$", re.M)
+def read_variants(text):
+    """BENCH_VARIANTS: 'NAME:VAR=VALUE[,VAR=VALUE...]' words, each a user's run with those
+    settings besides the plain one (what one feature costs)."""
+    variants = {}
+    for word in text.split():
+        name, _, settings = word.partition(":")
+        pairs = [p.partition("=") for p in settings.split(",") if p]
+        if not name or not pairs or any(not k or not eq for k, eq, _ in pairs):
+            die(f"BENCH_VARIANTS: '{word}' is not NAME:VAR=VALUE[,VAR=VALUE...]", 2)
+        variants[name] = {k: v for k, _, v in pairs}
+    return variants
+
+
+VARIANTS = {}  # main() fills it from BENCH_VARIANTS
 PHASE = re.compile(r"^bench-phase (start|imported|ran) ([0-9.]+)$", re.M)
 DEFAULT_MODULES = [
     "/usr/lib/x86_64-linux-gnu/libLLVM-16.so.1", "/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1",
@@ -74,6 +90,9 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale, program, need_timing=Tr
         if key.startswith("SYNCSCOPE_"):
             del env[key]
     files = {}
+    extra = {}
+    if mode.startswith("plain+"):  # a user's run with settings of its own (BENCH_VARIANTS)
+        mode, extra = "plain", VARIANTS[mode[len("plain+"):]]
     if mode == "floor":
         env["LD_PRELOAD"] = paths["floor"]
     elif mode != "bare":
@@ -86,6 +105,7 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale, program, need_timing=Tr
         if mode != "plain":  # "plain": what a user's run costs: no trace, a warm cache
             files["trace"] = os.path.join(out_dir, f"{tag}.sstrace")
             env["SYNCSCOPE_TRACE"] = files["trace"]
+        env.update(extra)
         if program is None:
             env["SYNCSCOPE_CUPTI_PATH"] = paths["cupti"]
         elif os.environ.get("BENCH_CUPTI_PATH"):  # a stand-in CUPTI, to try it without a GPU
@@ -201,14 +221,15 @@ def whole_process(paths, program, rounds, say):
     bench/exit/phases.py, the median of each phase."""
     work = tempfile.mkdtemp(prefix="exit-bench-")
     cache = os.path.join(work, "cache")
-    modes = ["bare"] + (["floor"] if "floor" in paths else []) + ["plain"]
+    modes = ["bare"] + (["floor"] if "floor" in paths else []) + ["plain"] + \
+        [f"plain+{name}" for name in VARIANTS]
     try:
         for mode in modes:  # warm-up, discarded
             run_app(paths, mode, cache, work, f"warm-{mode}", 1, program, False)
         walls = {m: [] for m in modes}
         cpus = {m: [] for m in modes}
         phases = {m: [] for m in modes}
-        totals = []
+        totals = {m: [] for m in modes}
         for r in range(rounds):
             for mode in (modes if r % 2 == 0 else list(reversed(modes))):
                 wall, timing, files = run_app(paths, mode, cache, work, f"{mode}{r}", 1,
@@ -218,10 +239,12 @@ def whole_process(paths, program, rounds, say):
                 if files["phases"]:
                     phases[mode].append(files["phases"])
                 if timing:
-                    totals.append(timing["total"])
+                    totals[mode].append(timing["total"])
     finally:
         shutil.rmtree(work, ignore_errors=True)
     labels = {"bare": "bare", "floor": "CUPTI floor", "plain": "syncscope (no trace, cache warm)"}
+    labels.update({f"plain+{name}": "syncscope, " + " ".join(f"{k}={v}" for k, v in env.items())
+                   for name, env in VARIANTS.items()})
 
     def row(name, values, form):
         say(f"| {name} | " + " | ".join(form(v) for v in values) + " |")
@@ -244,8 +267,8 @@ def whole_process(paths, program, rounds, say):
         for phase in ("startup", "import", "run", "exit"):
             row(f"{phase} s, median", [median([p[phase] for p in phases[m]]) for m in modes],
                 lambda v: f"{v:.3f}")
-    exit_total = f"{median(totals):.1f}" if totals else "- (no timing line)"
-    say(f"| syncscope's exit total ms | {'| ' * (len(modes) - 1)}{exit_total} |")
+    row("syncscope's exit total ms", [totals[m] for m in modes],
+        lambda v: f"{median(v):.1f}" if v else "-")
     say()
 
 
@@ -267,6 +290,7 @@ def main():
     for name, path in paths.items():
         if not os.path.exists(path):
             die(f"{path} is missing: build the tree ({name})", 2)
+    VARIANTS.update(read_variants(os.environ.get("BENCH_VARIANTS", "")))
     rounds = int(os.environ.get("BENCH_ROUNDS", "3"))
     scale = int(os.environ.get("BENCH_SCALE", "1"))
     per_module = int(os.environ.get("BENCH_PER_MODULE", "30"))

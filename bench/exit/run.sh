@@ -19,7 +19,10 @@
 #                         libcupti_floor.so; a GPU machine)
 #   BENCH_PLAIN=1         also run as a user's run costs: no trace, the symbol cache warm
 #   BENCH_WHOLE=1         only the whole process (bare, floor, a user's run), after a warm-up,
-#                         in rounds of alternating order
+#                         in rounds of alternating order; with a Python program run through
+#                         bench/exit/phases.py, also the time of each phase
+#   BENCH_VARIANTS="NAME:VAR=VALUE[,VAR=VALUE] ..."  (BENCH_WHOLE) also a user's run with
+#                         those settings, one per word (what each feature costs)
 #   BENCH_OLD_FINISHER=F  also run under finisher F (a libsyncscope_finish.so of another
 #                         version, e.g. one built before the symbol index)
 #   BENCH_OUT=FILE        also write the report to FILE
@@ -27,7 +30,7 @@
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ "$1" = -h ] || [ "$1" = --help ] || { [ $# -gt 1 ] && [ "$2" != -- ]; }; then
-    sed -n '2,27s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,31s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"
