@@ -162,3 +162,110 @@ int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *
     }
     return kind;
 }
+
+/* How deep "s = t; t = 0;" chains are followed. */
+enum { MAX_CHAIN = 4 };
+
+/* Whether a stream expression is provably a default stream: 0/NULL/nullptr,
+ * cudaStreamLegacy (1), cudaStreamPerThread (2), or a variable always holding one. */
+static int is_default_stream(CXCursor function, CXCursor expr, int depth)
+{
+    if (ss_check_is_omitted(expr))
+        return 1;
+    CXCursor e = ss_ast_strip(expr);
+    ss_stream_value constant = ss_stream_constant(e);
+    if (constant != SS_STREAM_UNKNOWN)
+        return ss_stream_is_default(constant);
+    if (depth > MAX_CHAIN)
+        return 0;
+    ss_location loc;
+    if (ss_location_of(e, NULL, &loc) != 0)
+        return 0;
+    ss_defs defs = {0};
+    ss_dataflow_reaching(function, &loc, e, &defs);
+    int all_default = defs.count > 0;
+    for (size_t i = 0; i < defs.count && all_default; i++) {
+        if (defs.v[i].kind == SS_DEF_ZERO)
+            continue;
+        all_default = defs.v[i].kind == SS_DEF_VALUE &&
+                      is_default_stream(function, defs.v[i].value, depth + 1);
+    }
+    ss_defs_free(&defs);
+    ss_location_free(&loc);
+    return all_default;
+}
+
+/* The first explicit non-default stream used in a function. */
+typedef struct stream_walk {
+    CXCursor function;
+    CXCursor found;
+} stream_walk;
+
+/* The stream argument of 'call' (a launch or an API call with one), or a null cursor. */
+static CXCursor stream_argument(CXCursor call)
+{
+    if (ss_scope_is_launch(call))
+        return ss_check_stream_arg(call, NULL);
+    char *name = ss_scope_callee_name(call);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    CXCursor arg = ss_check_stream_arg(call, api);
+    if (ss_ast_is_null(arg))
+        return arg;
+    /* A stream is a pointer to an opaque struct; a pointer to a complete struct is a launch
+     * configuration (cudaLaunchKernelEx), whose stream field is not followed here. */
+    CXType t = clang_getCanonicalType(clang_getCursorType(ss_ast_strip(arg)));
+    CXType pointee = clang_getCanonicalType(clang_getPointeeType(t));
+    if (t.kind == CXType_Pointer && pointee.kind == CXType_Record &&
+        clang_Type_getSizeOf(pointee) > 0)
+        return clang_getNullCursor();
+    return arg;
+}
+
+static enum CXChildVisitResult find_stream(CXCursor c, CXCursor parent, CXClientData data)
+{
+    stream_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXCursor arg = stream_argument(c);
+    if (!ss_ast_is_null(arg) && !is_default_stream(w->function, arg, 0)) {
+        w->found = arg;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+int ss_check_pipeline(const ss_check_ctx *ctx, CXCursor call, ss_pipeline *out)
+{
+    out->loop = out->work = out->stream = clang_getNullCursor();
+    if (ss_ast_is_null(ctx->function))
+        return 0;
+    CXCursor loops[8];
+    size_t nloops = ss_scope_enclosing_loops(ctx->function, call, loops, 8);
+    for (size_t i = 0; i < nloops; i++) {
+        if (ss_scope_loop_launches(loops[i], &out->work)) {
+            out->loop = loops[i];
+            return 1;
+        }
+    }
+    out->work = clang_getNullCursor();
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    stream_walk w = {top, clang_getNullCursor()};
+    clang_visitChildren(top, find_stream, &w);
+    out->stream = w.found;
+    return !ss_ast_is_null(w.found);
+}
+
+char *ss_check_work_name(CXCursor work)
+{
+    if (ss_scope_is_launch(work)) {
+        char *kernel = ss_scope_kernel_name(work);
+        char *name = kernel ? ss_asprintf("kernel '%s'", kernel) : ss_strdup("a kernel");
+        free(kernel);
+        return name;
+    }
+    char *callee = ss_scope_callee_name(work);
+    char *name = ss_asprintf("'%s'", callee ? callee : "a launch");
+    free(callee);
+    return name;
+}

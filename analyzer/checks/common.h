@@ -1,7 +1,8 @@
 /* common.h: what several static checks share (common.c): whether an argument was written,
- * how a finding names the function it is in, what a constant stream argument is, and the
- * direction of a runtime copy. Included by the checks under analyzer/checks/ (and by
- * internal.h, for the unit tests). */
+ * how a finding names the function it is in, what a constant stream argument is, the
+ * direction of a runtime copy and the pipeline a synchronous copy sits in; and what one check
+ * asks of another (readback.c: whether SYNC301 takes a copy). Included by the checks under
+ * analyzer/checks/ (and by internal.h, for the unit tests). */
 #ifndef SS_ANALYZER_CHECKS_COMMON_H
 #define SS_ANALYZER_CHECKS_COMMON_H
 
@@ -71,5 +72,28 @@ enum {
  * given. Sets 'dst' and 'src' to the pointer arguments (null cursors
  * where not visible). Returns an SS_COPY_KIND_ value. */
 int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *dst, CXCursor *src);
+
+/* The pipeline a synchronous copy or memset holds up (rules.md, SYNC202): the innermost loop
+ * around it that launches kernels, else an explicit non-default stream used in its function. */
+typedef struct ss_pipeline {
+    CXCursor loop;   /* the loop, or a null cursor */
+    CXCursor work;   /* the loop's first launch (a k<<<...>>> launch or an API call) */
+    CXCursor stream; /* without such a loop: the first stream argument in the named function
+                      * around the call that is not provably a default stream */
+} ss_pipeline;
+
+/* Finds the pipeline around the call 'call' in the check context's function (nothing outside
+ * a function). Fills 'out' (null cursors where there is none). Returns 1 when the call sits in
+ * a pipeline (a loop or a stream was found), else 0. */
+int ss_check_pipeline(const ss_check_ctx *ctx, CXCursor call, ss_pipeline *out);
+
+/* How a message names the work 'work' of a pipeline's loop: "kernel 'k'" (or "a kernel") for a
+ * k<<<...>>> launch, "'cudaLaunchKernel'" for a call. Malloc'ed. */
+char *ss_check_work_name(CXCursor work);
+
+/* Whether the SYNC301 check of raw copies (readback.c) reports the runtime copy 'call' ('api'
+ * is its row): a device-to-host copy of one scalar that the host waits for. SYNC202 leaves
+ * such a copy to SYNC301, so that one call has one finding. Returns 1 or 0. */
+int ss_check_is_readback(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
 
 #endif

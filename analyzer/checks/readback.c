@@ -234,55 +234,102 @@ static enum CXChildVisitResult find_sync(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
-/* SYNC301 (checks.def): a device-to-host copy of a scalar that the host waits for. */
-void ss_check_readback_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+/* The byte count of the runtime copy 'call' ('api' is its row) when SYNC301 reports it: a
+ * device-to-host copy of one scalar that the host waits for; else a null cursor. '*sync'
+ * receives the later call that waits for an asynchronous copy (a null cursor for a
+ * synchronous one). */
+static CXCursor readback_size(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CXCursor *sync)
 {
+    CXCursor none = clang_getNullCursor();
+    *sync = none;
     if (api->domain != SS_DOMAIN_RT || api->size_arg < 0 || ss_ast_is_null(ctx->function) ||
         (api->sync != SS_SYNC_ALWAYS && api->sync != SS_SYNC_PAGEABLE))
-        return;
+        return none;
     int nargs = clang_Cursor_getNumArguments(call);
     if (nargs <= api->size_arg || nargs <= api->dst_arg || api->dst_arg < 0)
-        return;
+        return none;
     if (api->dir == SS_DIR_KIND) {
         long long kind;
         if (api->kind_arg < 0 || nargs <= api->kind_arg ||
             ss_ast_eval_int(ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)api->kind_arg)),
                             &kind) != 0 ||
             kind != SS_COPY_KIND_D2H)
-            return;
+            return none;
     } else if (api->dir != SS_DIR_D2H) {
-        return;
+        return none;
     }
     CXCursor size = clang_Cursor_getArgument(call, (unsigned)api->size_arg);
     if (!scalar_size(ctx, size))
-        return;
-    CXCursor sync = clang_getNullCursor();
+        return none;
     if (api->sync == SS_SYNC_PAGEABLE) {
-        sync_walk w = {ss_ast_offset(call), clang_getNullCursor()};
+        sync_walk w = {ss_ast_offset(call), none};
         clang_visitChildren(ss_scope_outer_function(ctx->function), find_sync, &w);
         if (ss_ast_is_null(w.found))
-            return; /* nothing waits for it in this function */
-        sync = w.found;
+            return none; /* nothing waits for it in this function */
+        *sync = w.found;
     }
+    return size;
+}
+
+int ss_check_is_readback(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    CXCursor sync;
+    return !ss_ast_is_null(readback_size(ctx, call, api, &sync));
+}
+
+/* What a readback's message adds after "... into 'dst'": the later call that waits for an
+ * asynchronous copy, or the pipeline a synchronous one holds up (the context SYNC202 would
+ * give, since SYNC202 leaves the copy to this rule), or nothing. Malloc'ed. */
+static char *readback_context(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CXCursor sync)
+{
+    const char *stalls = "the host stalls until all queued work has produced it";
+    ss_pipeline pipe;
+    if (!ss_ast_is_null(sync)) {
+        char *sync_name = ss_scope_callee_name(sync);
+        char *text = ss_asprintf(" and '%s' at line %u waits for it: %s",
+                                 sync_name ? sync_name : "a sync", ss_scope_line(sync), stalls);
+        free(sync_name);
+        return text;
+    }
+    if (api->sync != SS_SYNC_ALWAYS || !ss_check_pipeline(ctx, call, &pipe))
+        return ss_asprintf(": %s", stalls);
+    if (!ss_ast_is_null(pipe.loop)) {
+        char *launch = ss_check_work_name(pipe.work);
+        char *text =
+            ss_asprintf(" inside the loop at line %u, which launches %s (line %u): in "
+                        "every iteration %s",
+                        ss_scope_line(pipe.loop), launch, ss_scope_line(pipe.work), stalls);
+        free(launch);
+        return text;
+    }
+    char *stream = ss_expr_text(pipe.stream);
+    char *text = ss_asprintf(": %s, and the synchronous copy serializes with the work on stream "
+                             "'%s' (line %u)",
+                             stalls, stream ? stream : "...", ss_scope_line(pipe.stream));
+    free(stream);
+    return text;
+}
+
+/* SYNC301 (checks.def): a device-to-host copy of a scalar that the host waits for. */
+void ss_check_readback_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    CXCursor sync;
+    CXCursor size = readback_size(ctx, call, api, &sync);
+    if (ss_ast_is_null(size))
+        return;
     char *dst = ss_expr_text(clang_Cursor_getArgument(call, (unsigned)api->dst_arg));
     char *bytes = ss_expr_text(size);
     char *at = ss_check_where_suffix(ctx);
-    char *waits = NULL;
-    if (!ss_ast_is_null(sync)) {
-        char *sync_name = ss_scope_callee_name(sync);
-        waits = ss_asprintf(" and '%s' at line %u waits for it", sync_name ? sync_name : "a sync",
-                            ss_scope_line(sync));
-        free(sync_name);
-    }
+    char *context = readback_context(ctx, call, api, sync);
     const char *fix = "keep the value on the device (let the next kernel read it), or batch "
                       "such values and read them back once, asynchronously into pinned memory";
-    char *message = ss_asprintf("'%s'%s reads one value (size '%s') back from the device into "
-                                "'%s'%s: the host stalls until all queued work has produced it",
-                                api->name, at, bytes ? bytes : "a few bytes", dst ? dst : "...",
-                                waits ? waits : "");
+    char *message =
+        ss_asprintf("'%s'%s reads one value (size '%s') back from the device into "
+                    "'%s'%s",
+                    api->name, at, bytes ? bytes : "a few bytes", dst ? dst : "...", context);
     ss_check_report(ctx, SS_RULE_SCALAR_READBACK, call, message, fix);
     free(message);
-    free(waits);
+    free(context);
     free(at);
     free(bytes);
     free(dst);
