@@ -20,8 +20,8 @@ typedef struct ss_check_ctx {
     char *function_name;     /* the named function around the call, or NULL */
     unsigned readback_bytes; /* SYNC301: the largest device-to-host copy that is a readback
                               * (the file's effective readback-bytes setting) */
-    int stream_use;          /* SYNC101: 0 not looked at yet, 1 the unit uses another stream or
-                              * an asynchronous copy, 2 it does not */
+    int stream_use;          /* SYNC101/SYNC102: 0 not looked at yet, 1 the unit uses a stream
+                              * other than the legacy one, 2 it does not */
 } ss_check_ctx;
 
 /* Adds a finding of 'rule' at 'at' (its expansion location) to the context's result, unless

@@ -204,8 +204,8 @@ static char *config_stream_field(CXCursor arg)
     return f.name;
 }
 
-/* Walking a translation unit for another stream or an asynchronous copy; 'ctx' is a copy of
- * the check context whose function follows the walk (for the reaching definitions). */
+/* Walking a translation unit for work on a stream other than the legacy one; 'ctx' is a copy
+ * of the check context whose function follows the walk (for the reaching definitions). */
 typedef struct stream_use_walk {
     ss_check_ctx ctx;
     int found;
@@ -223,8 +223,10 @@ static int other_stream_arg(ss_check_ctx *ctx, CXCursor arg)
     return !ss_stream_is_legacy(classify(ctx, arg, 0), 0);
 }
 
-/* Whether 'call' creates a stream, copies asynchronously, or passes a stream other than the
- * legacy default stream. */
+/* Whether 'call' creates a stream or passes a stream other than the legacy default stream
+ * (a launch, a copy, an event record, ... on it). Work on the legacy stream itself, an
+ * asynchronous copy on stream 0 included, is not: it runs in order with the legacy stream's
+ * other work, which holds nothing else up. */
 static int uses_other_stream(ss_check_ctx *ctx, CXCursor call)
 {
     const ss_api *api = NULL;
@@ -234,8 +236,7 @@ static int uses_other_stream(ss_check_ctx *ctx, CXCursor call)
         free(name);
         if (api == NULL)
             return 0;
-        if (api->klass == SS_CLASS_STREAM_CREATE ||
-            (api->klass == SS_CLASS_COPY && api->sync != SS_SYNC_ALWAYS))
+        if (api->klass == SS_CLASS_STREAM_CREATE)
             return 1;
     }
     CXCursor arg = ss_check_stream_arg(call, api);
@@ -261,11 +262,11 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Recurse;
 }
 
-/* Whether the translation unit (outside system headers) creates a stream, passes a stream
- * other than the legacy default stream, or copies asynchronously. A PyTorch extension counts
- * as doing so (its caller's streams are not in the unit), and so does a unit compiled with
- * the per-thread default stream (its default-stream work is on another stream than the
- * legacy one). Computed once per unit. */
+/* Whether the translation unit (outside system headers) creates a stream or passes a stream
+ * other than the legacy default stream. A PyTorch extension counts as doing so (its caller's
+ * streams are not in the unit), and so does a unit compiled with the per-thread default
+ * stream (its default-stream work is on another stream than the legacy one). Computed once
+ * per unit. */
 static int unit_uses_streams(ss_check_ctx *ctx)
 {
     if (ctx->stream_use == 0) {
@@ -277,19 +278,19 @@ static int unit_uses_streams(ss_check_ctx *ctx)
     return ctx->stream_use == 1;
 }
 
-/* Reports a SYNC101 finding: a warning where the unit uses other streams or asynchronous
- * copies that the legacy stream can hold up, else a note that says why. */
-static void report_launch(ss_check_ctx *ctx, CXCursor at, const char *message)
+/* Reports a SYNC101 or SYNC102 finding ('rule'): a warning where the unit uses another stream
+ * that the legacy stream can hold up, else a note that says why. */
+static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message)
 {
     if (unit_uses_streams(ctx)) {
-        ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_LAUNCH, at, message, hint_for(ctx));
+        ss_check_report(ctx, rule, at, message, hint_for(ctx));
         return;
     }
-    char *quiet = ss_asprintf("%s; nothing else in this translation unit uses another stream or "
-                              "an asynchronous copy, so it holds nothing up yet",
+    char *quiet = ss_asprintf("%s; nothing in this translation unit uses a stream other than "
+                              "the legacy one, so it holds nothing up yet",
                               message);
     size_t before = ctx->result->count;
-    ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_LAUNCH, at, quiet, hint_for(ctx));
+    ss_check_report(ctx, rule, at, quiet, hint_for(ctx));
     if (ctx->result->count > before)
         ctx->result->findings[ctx->result->count - 1].severity = SS_SEV_NOTE;
     free(quiet);
@@ -363,10 +364,7 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
     else
         message = ss_asprintf("'%s' %s runs on the legacy default stream (stream '%s')", api->name,
                               at, text ? text : "...");
-    if (rule == SS_RULE_DEFAULT_STREAM_LAUNCH)
-        report_launch(ctx, call, message);
-    else
-        ss_check_report(ctx, rule, call, message, hint_for(ctx));
+    report_legacy(ctx, rule, call, message);
     free(message);
     free(at);
     free(text);
@@ -406,7 +404,7 @@ void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, const ss
         message = ss_asprintf("kernel '%s' is launched %s on the legacy default stream "
                               "(stream '%s')",
                               kernel, at, text ? text : "...");
-    report_launch(ctx, launch, message);
+    report_legacy(ctx, SS_RULE_DEFAULT_STREAM_LAUNCH, launch, message);
     free(message);
     free(kernel);
     free(at);

@@ -1,5 +1,5 @@
-// launch_severity_per_thread.cu: SYNC101 is a warning in a translation unit that launches on
-// cudaStreamPerThread, a blocking stream the legacy stream synchronizes with.
+// launch_severity_per_thread.cu: SYNC101 and SYNC102 are warnings in a translation unit that
+// launches on cudaStreamPerThread, a blocking stream the legacy stream synchronizes with.
 #include <cuda_runtime.h>
 
 __global__ void fill(float *x, float v) { x[threadIdx.x] = v; }
@@ -7,6 +7,7 @@ __global__ void fill(float *x, float v) { x[threadIdx.x] = v; }
 void legacy(float *d)
 {
     fill<<<1, 32>>>(d, 1.0f); // expect: SYNC101 expect-severity: warning
+    cudaMemsetAsync(d, 0, 32 * sizeof(float)); // expect: SYNC102 expect-severity: warning
 }
 
 void per_thread(float *d)

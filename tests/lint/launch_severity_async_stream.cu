@@ -1,0 +1,18 @@
+// launch_severity_async_stream.cu: an asynchronous copy on a stream other than the legacy one
+// (here a stream parameter, in another function) makes SYNC101 and SYNC102 warnings: the
+// legacy stream's work holds that copy up.
+#include <cuda_runtime.h>
+
+__global__ void fill(float *x, float v) { x[threadIdx.x] = v; }
+
+void legacy(float *d, int n, cudaEvent_t done)
+{
+    fill<<<1, 32>>>(d, 1.0f); // expect: SYNC101 expect-severity: warning
+    cudaMemsetAsync(d, 0, n * sizeof(float), 0); // expect: SYNC102 expect-severity: warning
+    cudaEventRecord(done); // expect: SYNC102 expect-severity: warning
+}
+
+void upload(float *d, const float *pinned, int n, cudaStream_t s)
+{
+    cudaMemcpyAsync(d, pinned, n * sizeof(float), cudaMemcpyHostToDevice, s);
+}
