@@ -450,13 +450,13 @@ START_TEST(test_malformed_config_and_baseline)
     free(write_text("src/.syncscope.yml", "rules:\n  SYNC201:\n    severty: error\n"));
     const char *lint[] = {"--cuda-path=none", "--no-cache", "src", NULL};
     char *expected = ss_asprintf("syncscope: error: %s/src/.syncscope.yml:3:5: unknown key "
-                                 "'severty' in rule 'SYNC201' (expected enabled, severity)\n",
+                                 "'severty' in rule 'SYNC201' (did you mean 'severity'?)\n",
                                  work);
     expect_error(lint, expected);
     free(expected);
     const char *dump[] = {"--dump-config", "src/a.cu", NULL};
     expected = ss_asprintf("syncscope: error: %s/src/.syncscope.yml:3:5: unknown key "
-                           "'severty' in rule 'SYNC201' (expected enabled, severity)\n",
+                           "'severty' in rule 'SYNC201' (did you mean 'severity'?)\n",
                            work);
     expect_error(dump, expected);
     free(expected);
