@@ -72,7 +72,8 @@ typedef enum drop_why {
     WHY_STD_FOR_CXX,
     WHY_REMOVED,
     WHY_INPUT,
-    WHY_NO_VALUE
+    WHY_NO_VALUE,
+    WHY_OPENMP
 } drop_why;
 
 static const char *const why_words[] = {
@@ -91,6 +92,8 @@ static const char *const why_words[] = {
     [WHY_REMOVED] = "--remove-arg",
     [WHY_INPUT] = "another input file",
     [WHY_NO_VALUE] = "its value is missing",
+    [WHY_OPENMP] = "libclang hides the code inside OpenMP directives; they are read as plain "
+                   "pragmas",
 };
 
 /* How an option is spelled with its value. */
@@ -355,17 +358,9 @@ static const allowed_option allowed_options[] = {
     {"-Oz", FORM_FLAG, 0, NULL},
     {"-Ofast", FORM_FLAG, 0, NULL},
     {"-Og", FORM_FLAG, 0, NULL},
-    /* -f options that change what the source means: the language (exceptions, RTTI,
-     * OpenMP, MS extensions, char8_t...) or predefined macros (__PIC__, __FAST_MATH__,
-     * __NO_INLINE__, __GNUC__...). */
-    {"-fopenmp", FORM_FLAG, 0, NULL},
-    {"-fno-openmp", FORM_FLAG, 0, NULL},
-    {"-fopenmp=", FORM_PREFIX, 0, NULL},
-    {"-fopenmp-simd", FORM_FLAG, 0, NULL},
-    {"-fno-openmp-simd", FORM_FLAG, 0, NULL},
-    {"-fopenmp-version=", FORM_PREFIX, 0, NULL},
-    {"-fopenmp-extensions", FORM_FLAG, 0, NULL},
-    {"-fno-openmp-extensions", FORM_FLAG, 0, NULL},
+    /* -f options that change what the source means: the language (exceptions, RTTI, MS
+     * extensions, char8_t...) or predefined macros (__PIC__, __FAST_MATH__, __NO_INLINE__,
+     * __GNUC__...). The OpenMP options are translate_openmp's. */
     {"-fexceptions", FORM_FLAG, 0, NULL},
     {"-fno-exceptions", FORM_FLAG, 0, NULL},
     {"-fcxx-exceptions", FORM_FLAG, 0, NULL},
@@ -532,7 +527,10 @@ typedef struct translation {
     ss_args *out;
     ss_flags_info *info;
     int lang_set;
-    int depth; /* nesting of -Xcompiler and renamed options */
+    int depth;          /* nesting of -Xcompiler and renamed options */
+    int openmp;         /* the last of -fopenmp[=RUNTIME] and -fno-openmp turned OpenMP on */
+    int openmp_version; /* -fopenmp-version=N, or 0 */
+    int defines_openmp; /* the command has its own -D or -U of _OPENMP */
 } translation;
 
 /* Appends 'arg' to 'text' (grown as needed) as the user should see it: control characters
@@ -799,11 +797,16 @@ static ss_lang lang_of_x(const char *value, ss_lang fallback)
     return fallback;
 }
 
+/* Whether the value 'def' of a -D or -U names the macro 'macro' (NAME or NAME=VALUE). */
+static int names_macro(const char *def, const char *macro)
+{
+    size_t len = strlen(macro);
+    return strncmp(def, macro, len) == 0 && (def[len] == '\0' || def[len] == '=');
+}
+
 static int is_per_thread_define(const char *def)
 {
-    static const char macro[] = "CUDA_API_PER_THREAD_DEFAULT_STREAM";
-    size_t len = sizeof macro - 1;
-    return strncmp(def, macro, len) == 0 && (def[len] == '\0' || def[len] == '=');
+    return names_macro(def, "CUDA_API_PER_THREAD_DEFAULT_STREAM");
 }
 
 /* Whether the argument 'arg' names the entry's source file (as written, or relative to the
@@ -975,6 +978,53 @@ static int is_m_feature(const char *arg)
     return 0;
 }
 
+/* An OpenMP option at argv['i']. libclang 16 shows the code inside an OpenMP directive
+ * (the block after '#pragma omp parallel', the loop after '#pragma omp parallel for') only
+ * as the variables it captures, so that launches, copies and syncs there would go unseen:
+ * the options are dropped, the directives become pragmas clang ignores, and _OPENMP is
+ * defined instead where the command turned OpenMP on (openmp_macro). Returns 1 when
+ * argv['i'] was one. */
+static int translate_openmp(translation *t, const char *const *argv, size_t i)
+{
+    static const char *const plain[] = {"-fopenmp-simd", "-fno-openmp-simd", "-fopenmp-extensions",
+                                        "-fno-openmp-extensions"};
+    const char *arg = argv[i];
+    int known = 1;
+    if (strcmp(arg, "-fopenmp") == 0) {
+        t->openmp = 1;
+    } else if (strncmp(arg, "-fopenmp=", 9) == 0) {
+        /* clang turns OpenMP on for its own runtimes only (libomp, libiomp5). */
+        t->openmp = strcmp(arg + 9, "libgomp") != 0;
+    } else if (strcmp(arg, "-fno-openmp") == 0) {
+        t->openmp = 0;
+    } else if (strncmp(arg, "-fopenmp-version=", 17) == 0) {
+        t->openmp_version = atoi(arg + 17);
+    } else {
+        known = 0;
+        for (size_t k = 0; k < sizeof plain / sizeof plain[0] && !known; k++)
+            known = strcmp(arg, plain[k]) == 0;
+    }
+    if (known)
+        note_drop(t, argv, i, 1, WHY_OPENMP);
+    return known;
+}
+
+/* -D_OPENMP=VALUE as clang 16 defines it for -fopenmp-version='version' (0: its default,
+ * OpenMP 5.0). Malloc'ed. */
+static char *openmp_macro(int version)
+{
+    static const struct {
+        int version;
+        const char *value;
+    } values[] = {{31, "201107"}, {40, "201307"}, {45, "201511"}, {51, "202011"}, {52, "202111"}};
+    const char *value = "201811";
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        if (values[i].version == version)
+            value = values[i].value;
+    }
+    return ss_asprintf("-D_OPENMP=%s", value);
+}
+
 /* An argument of the allow-list at argv[*i]. Returns 1 when it was one (and was handled). */
 static int translate_allowed(translation *t, const char *const *argv, size_t count, size_t *i)
 {
@@ -996,6 +1046,9 @@ static int translate_allowed(translation *t, const char *const *argv, size_t cou
         }
         if (strcmp(a->name, "-D") == 0 && is_per_thread_define(value))
             t->info->per_thread = 1;
+        if ((strcmp(a->name, "-D") == 0 || strcmp(a->name, "-U") == 0) &&
+            names_macro(value, "_OPENMP"))
+            t->defines_openmp = 1;
         push_valued(t, a->canonical ? a->canonical : a->name, value, a->path);
         *i += used - 1;
         return 1;
@@ -1064,7 +1117,7 @@ static void translate_one(translation *t, const char *const *argv, size_t count,
             return;
         }
     }
-    if (translate_allowed(t, argv, count, i))
+    if (translate_openmp(t, argv, *i) || translate_allowed(t, argv, count, i))
         return;
     note_drop(t, argv, *i, 1, WHY_UNNEEDED);
 }
@@ -1121,9 +1174,14 @@ void ss_flags_translate_filtered(const ss_args *argv, const char *file, const ch
     const char *compiler = strrchr(argv->v[0], '/');
     compiler = compiler ? compiler + 1 : argv->v[0];
     info->nvcc = strncmp(compiler, "nvcc", 4) == 0;
-    translation t = {file, directory, filter, out, info, 0, 0};
+    translation t = {file, directory, filter, out, info, 0, 0, 0, 0, 0};
     for (size_t i = 1; i < argv->count; i++)
         translate_one(&t, (const char *const *)argv->v, argv->count, &i);
+    if (t.openmp && !t.defines_openmp) {
+        char *define = openmp_macro(t.openmp_version);
+        ss_args_push(out, define);
+        free(define);
+    }
     if (out->count > first)
         filter_output(&t, first);
 }

@@ -1,5 +1,6 @@
 /* toolkit.c: finds the CUDA toolkit and supplies the parse arguments, the
- * texture_fetch_functions.h shim and the bundled declarations used without a toolkit. */
+ * texture_fetch_functions.h shim, the bundled declarations used without a toolkit and the
+ * omp.h fallback. */
 #include "analyzer.h"
 #include "compdb.h"
 #include "flags.h"
@@ -17,6 +18,8 @@
 #define BUNDLED_DIR SS_VIRTUAL_INCLUDE "/bundled"
 /* Included (-include, after clang's CUDA wrapper) into every CUDA translation unit. */
 #define CUDACC_SHIM SS_VIRTUAL_INCLUDE "/cudacc/__syncscope_cudacc.h"
+/* The omp.h fallback, searched after every other include folder (-idirafter). */
+#define OPENMP_DIR SS_VIRTUAL_INCLUDE "/openmp"
 
 static const struct CXUnsavedFile virtual_files[] = {
     {SHIM_DIR "/texture_fetch_functions.h", ss_shim_texture_fetch,
@@ -29,6 +32,7 @@ static const struct CXUnsavedFile virtual_files[] = {
     {BUNDLED_DIR "/cuda.h", ss_bundled_forward, sizeof ss_bundled_forward - 1},
     {BUNDLED_DIR "/driver_types.h", ss_bundled_forward, sizeof ss_bundled_forward - 1},
     {BUNDLED_DIR "/device_launch_parameters.h", ss_bundled_forward, sizeof ss_bundled_forward - 1},
+    {OPENMP_DIR "/omp.h", ss_fallback_omp, sizeof ss_fallback_omp - 1},
 };
 
 const struct CXUnsavedFile *ss_toolkit_virtual_files(unsigned *count)
@@ -131,6 +135,7 @@ void ss_toolkit_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out)
 {
     static const char *const lang_names[] = {"c", "c++", "cuda"};
     push_pair(out, "-x", lang_names[lang]);
+    push_pair(out, "-idirafter", OPENMP_DIR);
     /* What GCC only warns about in old code and clang 16 refuses: the project builds with
      * GCC, so lint must not fail the file for it (an option of the compile command, later,
      * still wins). */

@@ -59,7 +59,15 @@ START_TEST(test_translation_table)
         {"nvcc -arch sm_13 -arch=native -arch all k.cu", ""},
         {"clang++ --cuda-gpu-arch=sm_90a --offload-arch=sm_86 k.cu", "--cuda-gpu-arch=sm_86"},
         {"nvcc -Xcompiler -fPIC,-Wall -Xcompiler=-O2 k.cu", "-fPIC -Wall -O2"},
-        {"nvcc --compiler-options -fopenmp k.cu", "-fopenmp"},
+        /* OpenMP: the directives become plain pragmas, and _OPENMP is defined as clang 16
+         * defines it for the command's OpenMP version, unless the command defines it. */
+        {"nvcc --compiler-options -fopenmp k.cu", "-D_OPENMP=201811"},
+        {"clang++ -fopenmp=libomp -fopenmp-version=45 -fopenmp-simd k.cu", "-D_OPENMP=201511"},
+        {"clang++ -fopenmp -fopenmp-version=51 -fopenmp-extensions k.cu", "-D_OPENMP=202011"},
+        {"clang++ -fopenmp=libgomp -fopenmp-simd -fno-openmp-simd k.cu", ""},
+        {"g++ -fopenmp -O2 -fno-openmp k.cu", "-O2"},
+        {"g++ -fopenmp -D_OPENMP=201511 k.cu", "-D_OPENMP=201511"},
+        {"nvcc -Xcompiler -fopenmp --undefine-macro _OPENMP k.cu", "-U_OPENMP"},
         {"nvcc --expt-relaxed-constexpr --expt-extended-lambda --extended-lambda "
          "--use_fast_math -lineinfo -G -rdc=true -rdc true -dc k.cu",
          ""},
@@ -89,8 +97,8 @@ START_TEST(test_translation_table)
         {"g++ -m64 -mavx2 -mno-sse4a -march=native -mavx512f -mllvm -x -fopenmp -fPIC "
          "-fno-exceptions -fvisibility=hidden -g -pipe -fno-strict-aliasing -w -Wall "
          "-Wno-unused -pthread k.cu",
-         "-m64 -mavx2 -mno-sse4a -march=native -mavx512f -fopenmp -fPIC -fno-exceptions "
-         "-fvisibility=hidden -w -Wall -Wno-unused -pthread"},
+         "-m64 -mavx2 -mno-sse4a -march=native -mavx512f -fPIC -fno-exceptions "
+         "-fvisibility=hidden -w -Wall -Wno-unused -pthread -D_OPENMP=201811"},
         /* A C standard for a CUDA file: gcc ignores it, clang refuses it. */
         {"g++ -std=gnu11 -std=c++14 k.cu", "-std=c++14"},
         /* An empty value would take the next argument as its own. */
@@ -221,6 +229,15 @@ START_TEST(test_dropped_arguments_are_said)
                    "--cuda-path)|"
                    "'-std=c99' (a C standard for a C++ or CUDA file: gcc ignores it, clang "
                    "rejects it)");
+    /* OpenMP options are said; --remove-arg takes the define made for them too. */
+    expect_dropped("nvcc -Xcompiler -fopenmp,-fopenmp-simd /src/k.cu", NULL, 0, "-D_OPENMP=201811",
+                   "'-fopenmp' (libclang hides the code inside OpenMP directives; they are read "
+                   "as plain pragmas)|'-fopenmp-simd' (libclang hides the code inside OpenMP "
+                   "directives; they are read as plain pragmas)");
+    const char *no_define[] = {"-D_OPENMP"};
+    expect_dropped("g++ -fopenmp /src/k.cu", no_define, 1, "",
+                   "'-fopenmp' (libclang hides the code inside OpenMP directives; they are read "
+                   "as plain pragmas)|'-D_OPENMP=201811' (--remove-arg)");
     /* Control characters from a compile database never reach the terminal as they are. */
     expect_dropped("g++ '-fbogus\033[31m' /src/k.cu", NULL, 0, "",
                    "'-fbogus\\x1b[31m' (not needed to parse)");
