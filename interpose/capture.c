@@ -3,9 +3,10 @@
  * SIGINT/SIGTERM, from a thread of its own) hands them to the finisher module. Links only libc,
  * libdl, libpthread: libcupti is opened with dlopen, and its header is included for types only. */
 #include <cupti.h>
-/* NVTX's parameter structures, for the NVTX callbacks; NVTX_NO_IMPL: its declarations only. */
+/* NVTX's declarations and its tool interface (the injection entry point and its tables);
+ * NVTX_NO_IMPL: no implementation of NVTX itself. */
 #define NVTX_NO_IMPL
-#include <generated_nvtx_meta.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -117,7 +118,8 @@ static struct {
      * stream it does not use; a finding about such a launch borrows the site of a launch of
      * the same kernel that has one (det_site_call). */
     atomic_uint legacy_partners;
-    _Atomic uint64_t scope_ids; /* ids of syncscope_scope_begin's ranges so far */
+    _Atomic uint64_t scope_ids;      /* ids of syncscope_scope_begin's ranges so far */
+    _Atomic uint64_t nvtx_range_ids; /* ids of NVTX start/end ranges so far */
     _Atomic uint64_t blocking_streams[BLOCKING_STREAM_SLOTS]; /* open addressing, 0: empty */
     _Atomic long activity_pid; /* the process that enabled activity records, 0: none yet */
     pthread_mutex_t enable_lock;
@@ -555,10 +557,9 @@ static void record_mark(thread_state *t, uint8_t kind, uint8_t source, uint64_t 
     e->type = SS_EV_SCOPE;
 }
 
-/* Keys of the range-name table: a text's FNV-1a hash with the top bit set, or an NVTX
- * registered string's handle with the next one. */
+/* Keys of the range-name table: a text's FNV-1a hash with the top bit set. An NVTX string
+ * registered with syncscope gets its text's key as its handle (nvtx_register_string). */
 #define NAME_KEY_TEXT (1ull << 63)
-#define NAME_KEY_REGISTERED (1ull << 62)
 
 static uint64_t text_key(const char *text)
 {
@@ -618,114 +619,213 @@ static uint32_t attribute_name(thread_state *t, const nvtxEventAttributes_t *att
         return text_name(t, attributes->message.ascii);
     case NVTX_MESSAGE_TYPE_UNICODE:
         return wide_name(t, attributes->message.unicode);
-    case NVTX_MESSAGE_TYPE_REGISTERED:
-        return range_name(
-            t,
-            ((uint64_t)(uintptr_t)attributes->message.registered | NAME_KEY_REGISTERED) &
-                ~NAME_KEY_TEXT,
-            NULL);
+    case NVTX_MESSAGE_TYPE_REGISTERED: {
+        uint64_t key = (uint64_t)(uintptr_t)attributes->message.registered;
+        return (key & NAME_KEY_TEXT) != 0 ? range_name(t, key, NULL) : 0;
+    }
     default:
         return 0;
     }
 }
 
-/* The range id an nvtxRangeStart* call returned, 0 when CUPTI did not pass it. */
-static uint64_t started_id(const CUpti_NvtxData *data)
-{
-    return data->functionReturnValue != NULL ? *(const nvtxRangeId_t *)data->functionReturnValue
-                                             : 0;
-}
+/* ---- NVTX: syncscope is the program's NVTX tool (docs/run.md, "Scopes") ---- */
 
-/* NVTX ranges (CUPTI_CB_DOMAIN_NVTX; NVTX reaches CUPTI through NVTX_INJECTION64_PATH, which
- * observe_nvtx sets). Push/pop ranges belong to their thread, start/end ranges to the
- * process. */
-static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *data)
-{
-    if (!atomic_load_explicit(&g.active, memory_order_relaxed) || data == NULL)
-        return;
-    thread_state *t = thread_get();
-    if (t == NULL || t->busy)
-        return;
-    t->busy = 1;
-    const void *p = data->functionParams;
-    switch (cbid) {
-    case CUPTI_CBID_NVTX_nvtxRangePushA:
-        record_mark(t, SS_SCOPE_PUSH, SS_SCOPE_FROM_NVTX, 0,
-                    text_name(t, ((const nvtxRangePushA_params *)p)->message));
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangePushW:
-        record_mark(t, SS_SCOPE_PUSH, SS_SCOPE_FROM_NVTX, 0,
-                    wide_name(t, ((const nvtxRangePushW_params *)p)->message));
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangePushEx:
-        record_mark(t, SS_SCOPE_PUSH, SS_SCOPE_FROM_NVTX, 0,
-                    attribute_name(t, ((const nvtxRangePushEx_params *)p)->eventAttrib));
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx:
-        record_mark(t, SS_SCOPE_PUSH, SS_SCOPE_FROM_NVTX, 0,
-                    attribute_name(t, ((const nvtxDomainRangePushEx_params *)p)->core.eventAttrib));
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangePop:
-    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
-        record_mark(t, SS_SCOPE_POP, SS_SCOPE_FROM_NVTX, 0, 0);
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangeStartA:
-        record_mark(t, SS_SCOPE_START, SS_SCOPE_FROM_NVTX, started_id(data),
-                    text_name(t, ((const nvtxRangeStartA_params *)p)->message));
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangeStartW:
-        record_mark(t, SS_SCOPE_START, SS_SCOPE_FROM_NVTX, started_id(data),
-                    wide_name(t, ((const nvtxRangeStartW_params *)p)->message));
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangeStartEx:
-        record_mark(t, SS_SCOPE_START, SS_SCOPE_FROM_NVTX, started_id(data),
-                    attribute_name(t, ((const nvtxRangeStartEx_params *)p)->eventAttrib));
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangeStartEx:
-        record_mark(
-            t, SS_SCOPE_START, SS_SCOPE_FROM_NVTX, started_id(data),
-            attribute_name(t, ((const nvtxDomainRangeStartEx_params *)p)->core.eventAttrib));
-        break;
-    case CUPTI_CBID_NVTX_nvtxRangeEnd:
-        record_mark(t, SS_SCOPE_END, SS_SCOPE_FROM_NVTX, ((const nvtxRangeEnd_params *)p)->id, 0);
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRangeEnd:
-        record_mark(t, SS_SCOPE_END, SS_SCOPE_FROM_NVTX,
-                    ((const nvtxDomainRangeEnd_params *)p)->core.id, 0);
-        break;
-    case CUPTI_CBID_NVTX_nvtxDomainRegisterStringA: {
-        /* A registered string is named by its handle in the messages that use it. */
-        const nvtxDomainRegisterStringA_params *r = p;
-        if (data->functionReturnValue != NULL && r->string != NULL) {
-            uint64_t handle =
-                (uint64_t)(uintptr_t) * (const nvtxStringHandle_t *)data->functionReturnValue;
-            range_name(t, (handle | NAME_KEY_REGISTERED) & ~NAME_KEY_TEXT, r->string);
-        }
-        break;
-    }
-    default:
-        break;
-    }
-    t->busy = 0;
-}
+/* Push/pop depth of this thread's NVTX ranges: what nvtxRangePush and nvtxRangePop return. */
+static __thread int tls_nvtx_depth __attribute__((tls_model("initial-exec")));
 
-/* The NVTX callbacks on_nvtx handles. */
-static const CUpti_CallbackId nvtx_callbacks[] = {
-    CUPTI_CBID_NVTX_nvtxRangePushA,
-    CUPTI_CBID_NVTX_nvtxRangePushW,
-    CUPTI_CBID_NVTX_nvtxRangePushEx,
-    CUPTI_CBID_NVTX_nvtxDomainRangePushEx,
-    CUPTI_CBID_NVTX_nvtxRangePop,
-    CUPTI_CBID_NVTX_nvtxDomainRangePop,
-    CUPTI_CBID_NVTX_nvtxRangeStartA,
-    CUPTI_CBID_NVTX_nvtxRangeStartW,
-    CUPTI_CBID_NVTX_nvtxRangeStartEx,
-    CUPTI_CBID_NVTX_nvtxDomainRangeStartEx,
-    CUPTI_CBID_NVTX_nvtxRangeEnd,
-    CUPTI_CBID_NVTX_nvtxDomainRangeEnd,
-    CUPTI_CBID_NVTX_nvtxDomainRegisterStringA,
+/* How an NVTX call names its range. */
+enum nvtx_name_form {
+    NVTX_UNNAMED,    /* a pop or an end */
+    NVTX_ASCII,      /* const char * */
+    NVTX_WIDE,       /* const wchar_t * */
+    NVTX_ATTRIBUTES, /* const nvtxEventAttributes_t * */
+    NVTX_REGISTER    /* const char * to copy into the name table, no mark */
 };
 
+/* Records an NVTX mark of 'kind' on the calling thread (or, NVTX_REGISTER, only copies the
+ * text): allocation-free and lock-free once the name was seen on this thread. Keeps errno. */
+static void nvtx_mark(uint8_t kind, uint64_t id, enum nvtx_name_form form, const void *what)
+{
+    if (!atomic_load_explicit(&g.active, memory_order_relaxed))
+        return;
+    int saved_errno = errno;
+    thread_state *t = thread_get();
+    if (t != NULL && !t->busy) {
+        t->busy = 1;
+        uint32_t name = 0;
+        switch (form) {
+        case NVTX_ASCII:
+            name = text_name(t, what);
+            break;
+        case NVTX_WIDE:
+            name = wide_name(t, what);
+            break;
+        case NVTX_ATTRIBUTES:
+            name = attribute_name(t, what);
+            break;
+        case NVTX_REGISTER:
+            text_name(t, what);
+            break;
+        case NVTX_UNNAMED:
+            break;
+        }
+        if (form != NVTX_REGISTER)
+            record_mark(t, kind, SS_SCOPE_FROM_NVTX, id, name);
+        t->busy = 0;
+    }
+    errno = saved_errno;
+}
+
+static int nvtx_pushed(void)
+{
+    return tls_nvtx_depth++;
+}
+
+static int nvtx_popped(void)
+{
+    if (tls_nvtx_depth == 0)
+        return -1; /* a pop without a push: NVTX's error value */
+    return --tls_nvtx_depth;
+}
+
+static nvtxRangeId_t nvtx_new_range_id(void)
+{
+    return atomic_fetch_add_explicit(&g.nvtx_range_ids, 1, memory_order_relaxed) + 1;
+}
+
+static int NVTX_API nvtx_push_a(const char *message)
+{
+    nvtx_mark(SS_SCOPE_PUSH, 0, NVTX_ASCII, message);
+    return nvtx_pushed();
+}
+
+static int NVTX_API nvtx_push_w(const wchar_t *message)
+{
+    nvtx_mark(SS_SCOPE_PUSH, 0, NVTX_WIDE, message);
+    return nvtx_pushed();
+}
+
+static int NVTX_API nvtx_push_ex(const nvtxEventAttributes_t *attributes)
+{
+    nvtx_mark(SS_SCOPE_PUSH, 0, NVTX_ATTRIBUTES, attributes);
+    return nvtx_pushed();
+}
+
+static int NVTX_API nvtx_pop(void)
+{
+    nvtx_mark(SS_SCOPE_POP, 0, NVTX_UNNAMED, NULL);
+    return nvtx_popped();
+}
+
+static nvtxRangeId_t NVTX_API nvtx_start_a(const char *message)
+{
+    nvtxRangeId_t id = nvtx_new_range_id();
+    nvtx_mark(SS_SCOPE_START, id, NVTX_ASCII, message);
+    return id;
+}
+
+static nvtxRangeId_t NVTX_API nvtx_start_w(const wchar_t *message)
+{
+    nvtxRangeId_t id = nvtx_new_range_id();
+    nvtx_mark(SS_SCOPE_START, id, NVTX_WIDE, message);
+    return id;
+}
+
+static nvtxRangeId_t NVTX_API nvtx_start_ex(const nvtxEventAttributes_t *attributes)
+{
+    nvtxRangeId_t id = nvtx_new_range_id();
+    nvtx_mark(SS_SCOPE_START, id, NVTX_ATTRIBUTES, attributes);
+    return id;
+}
+
+static void NVTX_API nvtx_end(nvtxRangeId_t id)
+{
+    nvtx_mark(SS_SCOPE_END, id, NVTX_UNNAMED, NULL);
+}
+
+static int NVTX_API nvtx_domain_push_ex(nvtxDomainHandle_t domain,
+                                        const nvtxEventAttributes_t *attributes)
+{
+    (void)domain;
+    return nvtx_push_ex(attributes);
+}
+
+static int NVTX_API nvtx_domain_pop(nvtxDomainHandle_t domain)
+{
+    (void)domain;
+    return nvtx_pop();
+}
+
+static nvtxRangeId_t NVTX_API nvtx_domain_start_ex(nvtxDomainHandle_t domain,
+                                                   const nvtxEventAttributes_t *attributes)
+{
+    (void)domain;
+    return nvtx_start_ex(attributes);
+}
+
+static void NVTX_API nvtx_domain_end(nvtxDomainHandle_t domain, nvtxRangeId_t id)
+{
+    (void)domain;
+    nvtx_end(id);
+}
+
+/* A registered string's handle is its text's key in the range-name table (never NULL, the
+ * same for the same text); the text is copied into the table now, when there is room. */
+static nvtxStringHandle_t NVTX_API nvtx_register_a(nvtxDomainHandle_t domain, const char *string)
+{
+    (void)domain;
+    if (string == NULL)
+        return NULL;
+    nvtx_mark(0, 0, NVTX_REGISTER, string);
+    return (nvtxStringHandle_t)(uintptr_t)text_key(string);
+}
+
+/* What syncscope implements of NVTX's core and domain modules; NVTX makes the rest no-ops. */
+static const struct nvtx_slot {
+    NvtxCallbackModule module;
+    unsigned id;
+    NvtxFunctionPointer function;
+} nvtx_slots[] = {
+    {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushA, (NvtxFunctionPointer)nvtx_push_a},
+    {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushW, (NvtxFunctionPointer)nvtx_push_w},
+    {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePushEx, (NvtxFunctionPointer)nvtx_push_ex},
+    {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangePop, (NvtxFunctionPointer)nvtx_pop},
+    {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartA, (NvtxFunctionPointer)nvtx_start_a},
+    {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartW, (NvtxFunctionPointer)nvtx_start_w},
+    {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeStartEx, (NvtxFunctionPointer)nvtx_start_ex},
+    {NVTX_CB_MODULE_CORE, NVTX_CBID_CORE_RangeEnd, (NvtxFunctionPointer)nvtx_end},
+    {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePushEx,
+     (NvtxFunctionPointer)nvtx_domain_push_ex},
+    {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangePop, (NvtxFunctionPointer)nvtx_domain_pop},
+    {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangeStartEx,
+     (NvtxFunctionPointer)nvtx_domain_start_ex},
+    {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRangeEnd, (NvtxFunctionPointer)nvtx_domain_end},
+    {NVTX_CB_MODULE_CORE2, NVTX_CBID_CORE2_DomainRegisterStringA,
+     (NvtxFunctionPointer)nvtx_register_a},
+};
+
+/* NVTX's tool entry point, called at a library's first NVTX call when NVTX_INJECTION64_PATH
+ * names this library (observe_nvtx): fills in the functions above. Returns 1, or 0 when this
+ * process is not observed or the tables are not NVTX's (NVTX then leaves every call a no-op). */
+SS_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table)
+{
+    if (!atomic_load(&g.active) || !g.config.nvtx || get_export_table == NULL)
+        return 0;
+    const NvtxExportTableCallbacks *callbacks = get_export_table(NVTX_ETID_CALLBACKS);
+    if (callbacks == NULL || callbacks->struct_size < sizeof *callbacks ||
+        callbacks->GetModuleFunctionTable == NULL)
+        return 0;
+    for (size_t i = 0; i < sizeof nvtx_slots / sizeof nvtx_slots[0]; i++) {
+        const struct nvtx_slot *slot = &nvtx_slots[i];
+        NvtxFunctionTable table = NULL;
+        unsigned int size = 0;
+        if (callbacks->GetModuleFunctionTable(slot->module, &table, &size) == 0 || table == NULL)
+            continue;
+        if (slot->id < size && table[slot->id] != NULL)
+            *table[slot->id] = slot->function;
+    }
+    return 1;
+}
 /* cudaProfilerStart/Stop and cuProfilerStart/Stop: the CUDA profiler API, which
  * --profile-from-start off scopes by. A start counts from its return, a stop from its call;
  * the driver call that a runtime call makes is not a second mark. */
@@ -774,8 +874,8 @@ static const struct profiler_callback {
     {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuProfilerStop, "cuProfilerStop"},
 };
 
-/* Subscribes to the scope marks: the profiler API always, NVTX when it is observed. A
- * callback CUPTI refuses only loses its marks. */
+/* Subscribes to the profiler API's scope marks (NVTX's come through
+ * InitializeInjectionNvtx2). A callback CUPTI refuses only loses its marks. */
 static void enable_scope_callbacks(void)
 {
     for (size_t i = 0; i < sizeof profiler_callbacks / sizeof profiler_callbacks[0]; i++) {
@@ -785,16 +885,14 @@ static void enable_scope_callbacks(void)
             name != NULL && strcmp(name, c->name) == 0)
             g.cupti.cuptiEnableCallback(1, g.subscriber, c->domain, c->cbid);
     }
-    if (!g.config.nvtx)
-        return;
-    for (size_t i = 0; i < sizeof nvtx_callbacks / sizeof nvtx_callbacks[0]; i++)
-        g.cupti.cuptiEnableCallback(1, g.subscriber, CUPTI_CB_DOMAIN_NVTX, nvtx_callbacks[i]);
 }
 
 /* NVTX calls reach a tool only through the NVTX injection library the program loads at its
- * first NVTX call, named by NVTX_INJECTION64_PATH: CUPTI's documented way is to name libcupti
- * there. Set from the constructor, before the program runs, and only when the program has not
- * chosen an NVTX tool of its own. */
+ * first NVTX call, named by NVTX_INJECTION64_PATH: this library, whose
+ * InitializeInjectionNvtx2 records the ranges itself (naming libcupti there, CUPTI's way,
+ * made every process that imports PyTorch 0.4-0.5 s slower: docs/performance.md). Set from
+ * the constructor, before the program runs, and only when the program has not chosen an
+ * NVTX tool of its own. */
 static void observe_nvtx(void)
 {
     if (!g.config.nvtx || !atomic_load(&g.active))
@@ -803,11 +901,10 @@ static void observe_nvtx(void)
     if (chosen != NULL && *chosen != '\0')
         return;
     Dl_info info;
-    const char *path = g.cupti_path;
-    if (dladdr((void *)g.cupti.cuptiSubscribe, &info) != 0 && info.dli_fname != NULL &&
-        strchr(info.dli_fname, '/') != NULL)
-        path = info.dli_fname;
-    setenv("NVTX_INJECTION64_PATH", path, 0);
+    if (dladdr((void *)InitializeInjectionNvtx2, &info) == 0 || info.dli_fname == NULL ||
+        info.dli_fname[0] == '\0')
+        return;
+    setenv("NVTX_INJECTION64_PATH", info.dli_fname, 0);
 }
 
 static void enable_activity_once(void);
@@ -823,8 +920,6 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
         on_profiler(domain, start, (const CUpti_CallbackData *)data);
     else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)
         on_api(domain, cbid, (const CUpti_CallbackData *)data);
-    else if (domain == CUPTI_CB_DOMAIN_NVTX)
-        on_nvtx(cbid, (const CUpti_NvtxData *)data);
     else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
         enable_activity_once();
     errno = saved_errno;
@@ -1539,9 +1634,24 @@ static void start(void)
         install_handlers();
 }
 
+/* Whether the environment variable 'name' names this library. */
+static int names_this_library(const char *name)
+{
+    const char *value = getenv(name);
+    return value != NULL && strstr(value, SS_INTERPOSE_LIBRARY) != NULL;
+}
+
 __attribute__((constructor)) static void syncscope_constructor(void)
 {
     int saved_errno = errno;
+    /* Loaded by NVTX only (a process that inherited NVTX_INJECTION64_PATH but is neither
+     * preloaded nor CUDA-injected, e.g. one started with a cleaned LD_PRELOAD): such a process
+     * is not observed; InitializeInjectionNvtx2 declines and NVTX unloads the library. */
+    if (names_this_library("NVTX_INJECTION64_PATH") && !names_this_library("LD_PRELOAD") &&
+        !names_this_library("CUDA_INJECTION64_PATH")) {
+        errno = saved_errno;
+        return;
+    }
     start();
     observe_nvtx();
     errno = saved_errno;

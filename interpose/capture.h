@@ -38,6 +38,10 @@ typedef int (*ss_finish_fn)(const ss_capture_view *view);
  * CUDA's injection hook (CUDA_INJECTION64_PATH); it starts the capture if the constructor
  * has not, and returns 1. */
 int InitializeInjection(void);
+/* NVTX's tool hook (NVTX_INJECTION64_PATH, which the constructor sets): records the
+ * program's NVTX ranges; the argument is NVTX's NvtxGetExportTableFunc_t. Returns 1, or 0
+ * when the process is not observed. */
+int InitializeInjectionNvtx2(const void *(*get_export_table)(uint32_t table_id));
 /* "libsyncscope.so <version>": lets a tool check what is preloaded. */
 const char *syncscope_interposer_version(void);
 /* The program's own scope marks (syncscope.scope(), docs/run.md "Scopes"): a range for the
