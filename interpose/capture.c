@@ -889,10 +889,9 @@ static void enable_scope_callbacks(void)
 
 /* NVTX calls reach a tool only through the NVTX injection library the program loads at its
  * first NVTX call, named by NVTX_INJECTION64_PATH: this library, whose
- * InitializeInjectionNvtx2 records the ranges itself (naming libcupti there, CUPTI's way,
- * made every process that imports PyTorch 0.4-0.5 s slower: docs/performance.md). Set from
- * the constructor, before the program runs, and only when the program has not chosen an
- * NVTX tool of its own. */
+ * InitializeInjectionNvtx2 records the ranges itself (no need for CUPTI's NVTX layer, and the
+ * same on machines without a GPU). Set from the constructor, before the program runs, and
+ * only when the program has not chosen an NVTX tool of its own. */
 static void observe_nvtx(void)
 {
     if (!g.config.nvtx || !atomic_load(&g.active))
