@@ -8,12 +8,50 @@
 static const char ss_shim_texture_fetch[] =
     "/* syncscope: empty stand-in for the header CUDA 12 removed. */\n";
 
-/* Included after clang's CUDA wrapper header: nvcc defines __CUDACC__ as 1, clang's wrapper
- * defines it empty, and '#if __CUDACC__' (CUDA 13's NCCL device headers) is then an error. */
+/* Included after clang's CUDA wrapper header (or the bundled declarations). nvcc defines
+ * __CUDACC__ as 1, clang's wrapper defines it empty, and '#if __CUDACC__' (CUDA 13's NCCL
+ * device headers) is then an error.
+ * nvcc declares min and max for host and device code alike (int in crt/math_functions.h, the
+ * other overloads in crt/math_functions.hpp); clang's wrapper makes every one of them a
+ * device function, so host code that calls them ('min(n_partialSums, blockSize)') fails to
+ * parse ("call to __device__ function from __host__ function"). The same overloads are
+ * declared here for the host (for host and device with the bundled declarations, which have
+ * none); in host code they are the only viable ones, in device code clang prefers CUDA's. */
 static const char ss_shim_cudacc[] =
     "/* syncscope: __CUDACC__ as nvcc defines it (clang's CUDA wrapper leaves it empty). */\n"
     "#undef __CUDACC__\n"
-    "#define __CUDACC__ 1\n";
+    "#define __CUDACC__ 1\n"
+    "/* syncscope: nvcc's min and max overloads, callable from host code. */\n"
+    "#ifdef __cplusplus\n"
+    "#ifdef SS_BUNDLED_CUDA_RUNTIME_H\n"
+    "#define SS_MINMAX_TARGET __attribute__((host, device))\n"
+    "#else\n"
+    "#define SS_MINMAX_TARGET __attribute__((host))\n"
+    "#endif\n"
+    "#define SS_MINMAX(f, r, a, b) SS_MINMAX_TARGET r f(a, b);\n"
+    "#define SS_MINMAX_ALL(f) \\\n"
+    "  SS_MINMAX(f, int, int, int) \\\n"
+    "  SS_MINMAX(f, unsigned int, unsigned int, unsigned int) \\\n"
+    "  SS_MINMAX(f, unsigned int, int, unsigned int) \\\n"
+    "  SS_MINMAX(f, unsigned int, unsigned int, int) \\\n"
+    "  SS_MINMAX(f, long int, long int, long int) \\\n"
+    "  SS_MINMAX(f, unsigned long int, unsigned long int, unsigned long int) \\\n"
+    "  SS_MINMAX(f, unsigned long int, long int, unsigned long int) \\\n"
+    "  SS_MINMAX(f, unsigned long int, unsigned long int, long int) \\\n"
+    "  SS_MINMAX(f, long long int, long long int, long long int) \\\n"
+    "  SS_MINMAX(f, unsigned long long int, unsigned long long int, unsigned long long int) \\\n"
+    "  SS_MINMAX(f, unsigned long long int, long long int, unsigned long long int) \\\n"
+    "  SS_MINMAX(f, unsigned long long int, unsigned long long int, long long int) \\\n"
+    "  SS_MINMAX(f, float, float, float) \\\n"
+    "  SS_MINMAX(f, double, double, double) \\\n"
+    "  SS_MINMAX(f, double, float, double) \\\n"
+    "  SS_MINMAX(f, double, double, float)\n"
+    "SS_MINMAX_ALL(min)\n"
+    "SS_MINMAX_ALL(max)\n"
+    "#undef SS_MINMAX_ALL\n"
+    "#undef SS_MINMAX\n"
+    "#undef SS_MINMAX_TARGET\n"
+    "#endif\n";
 
 /* Enough of the CUDA runtime and driver API for host-side analysis: types, constants, the
  * launch configuration call behind <<<...>>>, and every call of rules/cuda_api.def with its
