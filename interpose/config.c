@@ -11,6 +11,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "util.h"
+
 int ss_interpose_parse_uint(const char *text, uint64_t *out)
 {
     if (text == NULL || !isdigit((unsigned char)*text))
@@ -312,9 +314,11 @@ static int parse_EXIT_STATUS(const ss_interpose_setting *s, const ss_interpose_c
 }
 
 /* One of 'words' (NULL-terminated), compared as 'fold' says (1: in any case); the word is
- * kept as the list spells it. */
+ * kept as the list spells it. A refusal names the near word when 'suggest' is 1 (as the
+ * command line does for the same setting). */
 static int parse_word(const ss_interpose_setting *s, const char *const *words, int fold,
-                      const char *value, void *field, size_t size, char *err, size_t err_size)
+                      int suggest, const char *value, void *field, size_t size, char *err,
+                      size_t err_size)
 {
     for (size_t i = 0; words[i] != NULL; i++) {
         if ((fold ? strcasecmp(value, words[i]) : strcmp(value, words[i])) == 0 &&
@@ -324,17 +328,21 @@ static int parse_word(const ss_interpose_setting *s, const char *const *words, i
         }
     }
     int n = snprintf(err, err_size, "%s='%s' is not one of ", s->variable, value);
-    for (size_t i = 0; words[i] != NULL && n >= 0 && (size_t)n < err_size; i++)
-        n += snprintf(err + n, err_size - (size_t)n, "%s%s", i > 0 ? ", " : "", words[i]);
+    size_t count = 0;
+    for (; words[count] != NULL && n >= 0 && (size_t)n < err_size; count++)
+        n += snprintf(err + n, err_size - (size_t)n, "%s%s", count > 0 ? ", " : "", words[count]);
+    const char *near = suggest ? ss_suggest(value, words, count) : NULL;
+    if (near != NULL && n >= 0 && (size_t)n < err_size)
+        snprintf(err + n, err_size - (size_t)n, " (did you mean '%s'?)", near);
     return -1;
 }
 
-/* A --fail-on level: as `syncscope run --fail-on` takes it, in lower case. */
+/* A --fail-on level, in any case (as `syncscope run --fail-on` takes it); kept in lower case. */
 static int parse_LEVEL(const ss_interpose_setting *s, const ss_interpose_config *config,
                        const char *value, void *field, size_t size, char *err, size_t err_size)
 {
     static const char *const levels[] = {"note", "warning", "error", "none", NULL};
-    return parse_word(s, levels, 0, value, field, size, err, err_size);
+    return parse_word(s, levels, 1, 1, value, field, size, err, err_size);
 }
 
 /* The formats of report/formats.def that the interposer writes, in any case. */
@@ -353,7 +361,7 @@ static int parse_FORMAT(const ss_interpose_setting *s, const ss_interpose_config
             names[n++] = formats[i];
     }
     names[n] = NULL;
-    return parse_word(s, names, 1, value, field, size, err, err_size);
+    return parse_word(s, names, 1, 0, value, field, size, err, err_size);
 }
 
 /* The symbol cache's folder: 0, no or off: none (""); 1, yes or on: $XDG_CACHE_HOME/syncscope/

@@ -239,9 +239,16 @@ START_TEST(test_kind_level)
         ck_assert_int_eq(load_with(SS_ENV_FAIL_ON, levels[i], &c, err, sizeof err), 0);
         ck_assert_str_eq(c.fail_on, levels[i]);
     }
-    /* As `syncscope run --fail-on` takes them: lower case only. */
-    assert_refused(SS_ENV_FAIL_ON, "WARNING",
-                   "SYNCSCOPE_FAIL_ON='WARNING' is not one of note, warning, error, none");
+    /* In any case, as `syncscope run --fail-on` takes them; kept in lower case. */
+    ck_assert_int_eq(load_with(SS_ENV_FAIL_ON, "WARNING", &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.fail_on, "warning");
+    ck_assert_int_eq(load_with(SS_ENV_FAIL_ON, "Error", &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.fail_on, "error");
+    assert_refused(SS_ENV_FAIL_ON, "eror",
+                   "SYNCSCOPE_FAIL_ON='eror' is not one of note, warning, error, none (did you "
+                   "mean 'error'?)");
+    assert_refused(SS_ENV_FAIL_ON, "severe",
+                   "SYNCSCOPE_FAIL_ON='severe' is not one of note, warning, error, none");
 }
 END_TEST
 
