@@ -232,23 +232,54 @@ static void record_inclusion(CXFile included, CXSourceLocation *stack, unsigned 
     clang_disposeString(name);
 }
 
-/* Whether libclang accepts the command line 'args' ('count' of them) for 'file': an empty
- * stand-in for the file is parsed, with the CUDA headers left out (-nocudainc), which takes
- * milliseconds. Only the stand-in is handed over as an unsaved file: libclang 16 never frees
- * its copies of the unsaved files of a command line it refuses. */
-static int command_accepted(CXIndex index, const char *file, const char *const *args, size_t count)
+/* Whether libclang accepts the command line 'args' ('count' of them): an empty file
+ * (/dev/null) is parsed in their language, with the CUDA headers left out (-nocudainc), which
+ * takes milliseconds. No unsaved file is handed over: libclang 16 never frees its copies of
+ * the unsaved files of a command line it refuses (clang's ASTUnit::LoadFromCommandLine
+ * returns before it takes them over). */
+static int command_accepted(CXIndex index, const char *const *args, size_t count)
 {
-    struct CXUnsavedFile stand_in = {file, "", 0};
     const char **probe = ss_calloc(count + 1, sizeof *probe);
     memcpy(probe, args, count * sizeof *probe);
     probe[count] = "-nocudainc";
     CXTranslationUnit tu = NULL;
-    enum CXErrorCode rc = clang_parseTranslationUnit2(index, file, probe, (int)count + 1, &stand_in,
-                                                      1, CXTranslationUnit_Incomplete, &tu);
+    enum CXErrorCode rc = clang_parseTranslationUnit2(index, "/dev/null", probe, (int)count + 1,
+                                                      NULL, 0, CXTranslationUnit_Incomplete, &tu);
     if (tu)
         clang_disposeTranslationUnit(tu);
     free(probe);
     return rc == CXError_Success && tu != NULL;
+}
+
+/* The command lines libclang accepted lately, by a hash of their arguments: the files of
+ * one target share theirs, and one probe answers for all of them. */
+enum { ACCEPTED_MEMO = 64 };
+static uint64_t accepted_memo[ACCEPTED_MEMO];
+static size_t accepted_memo_next;
+static pthread_mutex_t accepted_memo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether libclang accepts the command line of 'in' (command_accepted, remembered). It is
+ * asked before the parse that hands over the bundled headers, so that a command line clang
+ * refuses never gets them. */
+static int input_accepted(CXIndex index, const ss_tu_input *in)
+{
+    uint64_t key = ss_hash_bytes("accepted", 8, 0);
+    for (size_t i = 0; i < in->args->count; i++)
+        key = ss_hash_bytes(in->args->v[i], strlen(in->args->v[i]) + 1, key);
+    key |= 1;
+    int known = 0;
+    pthread_mutex_lock(&accepted_memo_lock);
+    for (size_t i = 0; i < ACCEPTED_MEMO && !known; i++)
+        known = accepted_memo[i] == key;
+    pthread_mutex_unlock(&accepted_memo_lock);
+    if (known)
+        return 1;
+    if (!command_accepted(index, (const char *const *)in->args->v, in->args->count))
+        return 0;
+    pthread_mutex_lock(&accepted_memo_lock);
+    accepted_memo[accepted_memo_next++ % ACCEPTED_MEMO] = key;
+    pthread_mutex_unlock(&accepted_memo_lock);
+    return 1;
 }
 
 /* What rejected_command found for recent command lines, by a hash of the arguments and their
@@ -319,8 +350,7 @@ static char *find_rejected(CXIndex index, const ss_tu_input *in, enum CXErrorCod
 {
     const char *const *argv = (const char *const *)in->args->v;
     size_t n = in->args->count;
-    if ((rc != CXError_Failure && rc != CXError_ASTReadError) ||
-        command_accepted(index, in->file, argv, n))
+    if ((rc != CXError_Failure && rc != CXError_ASTReadError) || command_accepted(index, argv, n))
         return ss_strdup(ss_cx_error_words(rc));
     size_t user_begin = in->user_begin, extra_end = in->extra_end;
     if (user_begin > extra_end || extra_end > n)
@@ -332,7 +362,7 @@ static char *find_rejected(CXIndex index, const ss_tu_input *in, enum CXErrorCod
             kept[nkept++] = argv[i];
     }
     char *message = NULL;
-    if (!command_accepted(index, in->file, kept, nkept)) {
+    if (!command_accepted(index, kept, nkept)) {
         message = ss_strdup("clang rejected the command line the analyzer made for this file "
                             "(try --cuda-path DIR, or --cuda-path none)");
     } else {
@@ -341,7 +371,7 @@ static char *find_rejected(CXIndex index, const ss_tu_input *in, enum CXErrorCod
         for (size_t i = user_begin; i < extra_end;) {
             size_t group = ss_flags_group_len(argv, extra_end, i);
             memcpy(kept + nkept, argv + i, group * sizeof *kept);
-            if (command_accepted(index, in->file, kept, nkept + group)) {
+            if (command_accepted(index, kept, nkept + group)) {
                 nkept += group;
             } else if (i < in->extra_begin) {
                 list_rejected(&from_db, argv + i, group);
@@ -390,9 +420,11 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
     CXTranslationUnit tu = NULL;
     unsigned options =
         CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-    enum CXErrorCode rc = clang_parseTranslationUnit2(
-        index, in->file, (const char *const *)in->args->v, (int)in->args->count,
-        (struct CXUnsavedFile *)virtual_files, nvirtual, options, &tu);
+    enum CXErrorCode rc = CXError_Failure;
+    if (input_accepted(index, in))
+        rc = clang_parseTranslationUnit2(
+            index, in->file, (const char *const *)in->args->v, (int)in->args->count,
+            (struct CXUnsavedFile *)virtual_files, nvirtual, options, &tu);
     if (rc != CXError_Success || tu == NULL) {
         char *path = ss_display_path(in->file);
         char *message = rejected_command(index, in, rc);

@@ -13,30 +13,6 @@ static int (*const subcommands[])(int argc, char **argv) = {
 #include "commands.def"
 };
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SS_ASAN_BUILD 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define SS_ASAN_BUILD 1
-#endif
-
-#ifdef SS_ASAN_BUILD
-const char *__lsan_default_suppressions(void);
-
-/* LeakSanitizer reads this in the sanitizer build. When clang refuses a translation unit's
- * command line (an -std that does not fit the language, an unknown GPU architecture, an
- * unknown -Xclang option), libclang 16 returns before it takes ownership of its copies of the
- * unsaved files it was given (the bundled headers, 12.5 KB per refused unit: clang's
- * ASTUnit::LoadFromCommandLine) and nothing can free them. That one allocation, in LLVM, is
- * not reported; any other leak still turns the exit status into 1. */
-const char *__lsan_default_suppressions(void)
-{
-    return "leak:llvm::WritableMemoryBuffer::getNewUninitMemBuffer\n";
-}
-#endif
-
 static void usage(FILE *out)
 {
     size_t n;
