@@ -6,6 +6,7 @@
 # latent notes its trace recorded; --root FROM=TO in analyze and report; the docs tables
 # check of syncscope-gen-options.
 set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
 SS=$(realpath "$1") GEN=$(realpath "$2") ROOT=$(realpath "$3") HAVE_LINT=$4 HAVE_RUN=$5
 DATA=$ROOT/tests/data
 T=$DATA/gpu_sync301_scalar_readback.sstrace
@@ -22,25 +23,7 @@ ss() {
     "$SS" "$@" >out 2>err
     rc=$?
 }
-fails() { # NAME WHAT
-    echo "FAIL: $1: $2"
-    fail=1
-}
-# status NAME WANT: the last status was WANT.
-status() {
-    [ "$rc" = "$2" ] || fails "$1" "exit $rc, expected $2 (stderr: $(head -3 err))"
-}
-# text NAME FILE EXPECTED: FILE holds exactly EXPECTED and a newline (nothing for "").
-text() {
-    if [ -z "$3" ]; then
-        [ ! -s "$2" ] || fails "$1" "$2 is not empty: $(head -3 "$2")"
-    elif [ "$(cat "$2")" != "$3" ] || [ "$(tail -c 1 "$2" | od -An -c | tr -d ' ')" != '\n' ]; then
-        fails "$1" "$2 is
-$(cat "$2")
---- expected
-$3"
-    fi
-}
+. "$HERE/assert.sh"
 # refused NAME MESSAGE ARGS...: exit 2, nothing on stdout, exactly MESSAGE on stderr.
 refused() {
     name=$1 message=$2

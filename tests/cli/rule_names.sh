@@ -7,6 +7,7 @@
 # words are listed. The command line and .syncscope.yml refuse with exit status 2; a
 # suppression comment is warned about and lint goes on (the warning never fails it).
 set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
 SS=$(realpath "$1")
 WORK=$(cd "$(mktemp -d)" && pwd -P)
 trap 'rm -rf "$WORK"' EXIT
@@ -24,24 +25,7 @@ lint() {
         >"$WORK/out" 2>"$WORK/err")
     rc=$?
 }
-fails() { # NAME WHAT
-    echo "FAIL: $1: $2"
-    fail=1
-}
-status() { # NAME WANT
-    [ "$rc" = "$2" ] || fails "$1" "exit $rc, expected $2 (stderr: $(head -3 "$WORK/err"))"
-}
-# text NAME FILE EXPECTED: FILE holds exactly EXPECTED and a newline (nothing for "").
-text() {
-    if [ -z "$3" ]; then
-        [ ! -s "$2" ] || fails "$1" "$2 is not empty: $(head -3 "$2")"
-    elif [ "$(cat "$2")" != "$3" ] || [ "$(tail -c 1 "$2" | od -An -c | tr -d ' ')" != '\n' ]; then
-        fails "$1" "$2 is
-$(cat "$2")
---- expected
-$3"
-    fi
-}
+. "$HERE/assert.sh"
 # refused NAME DIR MESSAGE ARGS...: exit 2, nothing on stdout, exactly MESSAGE on stderr.
 refused() {
     name=$1 dir=$2 message=$3

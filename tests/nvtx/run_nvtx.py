@@ -19,6 +19,9 @@ import subprocess
 import sys
 import urllib.parse
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "signal"))
+from run_signal import run_all  # noqa: E402  (the shared case loop)
+
 TIMEOUT_S = 30
 # What NVTX's calls return when no tool took them: NVTX_NO_PUSH_POP_TRACKING for push and pop,
 # 0 for start ids, NULL handles.
@@ -105,18 +108,8 @@ def main(argv):
         return 2
     opts = dict(zip(("app", "preload", "fake", "workdir"),
                     (os.path.abspath(a) for a in argv[1:5])))
-    failures = []
-    cases = ("observed", "no_nvtx", "own_tool", "not_preloaded")
-    for name in cases:
-        before = len(failures)
-        run_case(name, opts, failures)
-        for failure in failures[before:]:
-            print(f"FAIL: {failure}")
-        if len(failures) == before:
-            print(f"ok: {name}")
-    print(f"run_nvtx: {len(cases) - len({f.split(':')[0] for f in failures})} of "
-          f"{len(cases)} cases passed")
-    return 1 if failures else 0
+    return run_all("run_nvtx", ("observed", "no_nvtx", "own_tool", "not_preloaded"),
+                    lambda name, failures: run_case(name, opts, failures))
 
 
 if __name__ == "__main__":

@@ -189,6 +189,23 @@ def run_case(name, case, opts, failures):
     return status
 
 
+def run_all(program, names, run_one):
+    """Runs run_one(name, failures) for each case (it appends "NAME: what" to failures and
+    returns what to say of a passed case, or None), prints "ok:" or "FAIL:" lines and the
+    count; returns the exit status (0 all passed, 1 not). Shared with tests/nvtx."""
+    failures = []
+    for name in names:
+        before = len(failures)
+        said = run_one(name, failures)
+        for failure in failures[before:]:
+            print(f"FAIL: {failure}")
+        if len(failures) == before:
+            print(f"ok: {name}" + (f": {said}" if said else ""))
+    print(f"{program}: {len(names) - len({f.split(':')[0] for f in failures})} of "
+          f"{len(names)} cases passed")
+    return 1 if failures else 0
+
+
 def main(argv):
     if len(argv) < 5:
         print(__doc__, file=sys.stderr)
@@ -201,17 +218,8 @@ def main(argv):
         print(f"run_signal: unknown case {unknown[0]}; cases: {', '.join(CASES)}",
               file=sys.stderr)
         return 2
-    failures = []
-    for name in names:
-        before = len(failures)
-        status = run_case(name, CASES[name], opts, failures)
-        for failure in failures[before:]:
-            print(f"FAIL: {failure}")
-        if len(failures) == before:
-            print(f"ok: {name}: {status_words(status)}")
-    print(f"run_signal: {len(names) - len({f.split(':')[0] for f in failures})} of "
-          f"{len(names)} cases passed")
-    return 1 if failures else 0
+    return run_all("run_signal", names, lambda name, failures: status_words(
+        run_case(name, CASES[name], opts, failures)))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,22 @@
+# assert.sh: the assertions the shell tests of tests/cli share, sourced after `cd "$WORK"`
+# (the command's standard error in the file err there) with fail=0 set.
+
+fails() { # NAME WHAT
+    echo "FAIL: $1: $2"
+    fail=1
+}
+# status NAME WANT: the last status, $rc, was WANT.
+status() {
+    [ "$rc" = "$2" ] || fails "$1" "exit $rc, expected $2 (stderr: $(head -3 err))"
+}
+# text NAME FILE EXPECTED: FILE holds exactly EXPECTED and a newline (nothing for "").
+text() {
+    if [ -z "$3" ]; then
+        [ ! -s "$2" ] || fails "$1" "$2 is not empty: $(head -3 "$2")"
+    elif [ "$(cat "$2")" != "$3" ] || [ "$(tail -c 1 "$2" | od -An -c | tr -d ' ')" != '\n' ]; then
+        fails "$1" "$2 is
+$(cat "$2")
+--- expected
+$3"
+    fi
+}
