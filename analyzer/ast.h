@@ -38,8 +38,11 @@ int ss_ast_binary_op(CXCursor op, char *out, size_t out_size);
 /* Whether 'c' is a function-like cursor (function, method, constructor, lambda...). */
 int ss_ast_is_function(CXCursor c);
 
-/* The text of 'expr' as written (a macro argument as in the invocation; whitespace runs
- * folded), malloc'ed, or NULL when it is long or unreadable. */
+/* The text of 'expr' as written at its expansion location, whitespace runs folded: a macro
+ * argument as in the invocation, a macro name as a macro name (an expression that ends in a
+ * macro includes its name; a single macro written as another macro's argument is named as
+ * written, not after the outer macro). Malloc'ed, or NULL when it is longer than 60 bytes or
+ * unreadable. The one reader of an expression's text for messages. */
 char *ss_expr_text(CXCursor expr);
 /* "ns::Class::name" for a declaration, skipping inline namespaces (std::__1, std::__cxx11),
  * malloc'ed. */

@@ -593,24 +593,61 @@ int ss_provenance_of(CXCursor function, CXCursor expr, ss_provenance *out)
     return 0;
 }
 
+/* The length of the identifier or literal token that starts at 'offset' of 'file', or 0 when
+ * none starts there. */
+static unsigned name_length_at(CXTranslationUnit tu, CXFile file, unsigned offset)
+{
+    CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, file, offset));
+    if (tok == NULL)
+        return 0;
+    unsigned length = 0, start;
+    CXTokenKind kind = clang_getTokenKind(*tok);
+    clang_getSpellingLocation(clang_getTokenLocation(tu, *tok), NULL, NULL, NULL, &start);
+    if ((kind == CXToken_Identifier || kind == CXToken_Literal) && start == offset) {
+        CXString sp = clang_getTokenSpelling(tu, *tok);
+        length = (unsigned)strlen(clang_getCString(sp));
+        clang_disposeString(sp);
+    }
+    clang_disposeTokens(tu, tok, 1);
+    return length;
+}
+
 char *ss_expr_text(CXCursor expr)
 {
-    enum { MAX_TEXT = 48 };
+    enum { MAX_TEXT = 60 };
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(expr);
     CXSourceRange r = clang_getCursorExtent(expr);
-    CXFile f1 = NULL, f2 = NULL;
-    unsigned begin, end;
+    CXSourceLocation end_loc = clang_getRangeEnd(r);
+    CXFile f1 = NULL, f2 = NULL, fs = NULL;
+    unsigned begin, end, spelled_end;
     clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &begin);
-    clang_getExpansionLocation(clang_getRangeEnd(r), &f2, NULL, NULL, &end);
-    CXFile s1 = NULL, s2 = NULL;
-    unsigned sb, se;
-    clang_getSpellingLocation(clang_getRangeStart(r), &s1, NULL, NULL, &sb);
-    clang_getSpellingLocation(clang_getRangeEnd(r), &s2, NULL, NULL, &se);
-    if (s1 && s1 == s2 && s1 == f1 && sb < se && (sb != begin || se != end)) {
-        begin = sb; /* a macro argument: its text in the invocation */
-        end = se;
-    } else if (f1 == NULL || f1 != f2 || end <= begin) {
+    clang_getExpansionLocation(end_loc, &f2, NULL, NULL, &end);
+    clang_getSpellingLocation(end_loc, &fs, NULL, NULL, &spelled_end);
+    CXFile fb = NULL;
+    unsigned spelled_begin;
+    clang_getSpellingLocation(clang_getRangeStart(r), &fb, NULL, NULL, &spelled_begin);
+    /* A macro argument, as written in the macro's invocation. When it ends in a macro of its
+     * own (checkCudaErrors(cuLaunchKernel(..., NULL, ...)), CHECK(cudaMemcpy(..., 1 * ELEM,
+     * ...))), its range ends where that macro's name begins: the name is taken in, so the
+     * argument is named as written, not after the outer macro. */
+    unsigned name = fb && fb == fs && fb == f1 ? name_length_at(tu, fb, spelled_end) : 0;
+    if (fb && fb == fs && fb == f1 && spelled_begin < spelled_end + name &&
+        (spelled_begin != begin || spelled_end != end)) {
+        begin = spelled_begin;
+        end = spelled_end + name;
+    } else if (f1 == NULL || f1 != f2 || end < begin) {
         return NULL;
+    } else if (fs != f2 || spelled_end != end) {
+        /* The expression ends inside a macro: include the macro's name. */
+        CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, f2, end));
+        if (tok) {
+            CXString sp = clang_getTokenSpelling(tu, *tok);
+            end += (unsigned)strlen(clang_getCString(sp));
+            clang_disposeString(sp);
+            clang_disposeTokens(tu, tok, 1);
+        }
     }
+    if (end == begin)
+        return NULL;
     return ss_ast_file_text(tu, f1, begin, end, MAX_TEXT);
 }

@@ -66,6 +66,92 @@ int ss_stream_is_default(ss_stream_value v)
     return v == SS_STREAM_NULL || v == SS_STREAM_LEGACY || v == SS_STREAM_PER_THREAD;
 }
 
+/* How many variables deep "s = t; t = 0;" chains are followed. */
+enum { MAX_CHAIN = 4 };
+
+/* What stops a walk over definitions: neither test can hold any more. */
+#define SS_STREAM_NEITHER (SS_STREAM_BIT(SS_STREAM_UNKNOWN) | SS_STREAM_BIT(SS_STREAM_OTHER))
+
+static unsigned stream_values(CXCursor function, CXCursor expr, int depth);
+
+static unsigned def_values(CXCursor function, const ss_def *def, int depth)
+{
+    switch (def->kind) {
+    case SS_DEF_VALUE:
+        return stream_values(function, def->value, depth + 1);
+    case SS_DEF_ZERO:
+        return SS_STREAM_BIT(SS_STREAM_NULL);
+    case SS_DEF_OUT_ARG: {
+        /* Written by a stream-creating API through its destination argument. */
+        char *name = ss_ast_callee_name(def->call);
+        const ss_api *api = name ? ss_api_find(name) : NULL;
+        free(name);
+        if (api && api->klass == SS_CLASS_STREAM_CREATE && (int)def->arg_index == api->dst_arg)
+            return SS_STREAM_BIT(SS_STREAM_OTHER);
+        break;
+    }
+    case SS_DEF_UNKNOWN:
+        break;
+    }
+    return SS_STREAM_BIT(SS_STREAM_UNKNOWN);
+}
+
+static unsigned location_values(CXCursor function, const ss_location *loc, CXCursor use, int depth)
+{
+    ss_defs defs = {0};
+    ss_dataflow_reaching(function, loc, use, &defs);
+    unsigned values = defs.count ? 0 : SS_STREAM_BIT(SS_STREAM_UNKNOWN);
+    for (size_t i = 0; i < defs.count && !(values & SS_STREAM_NEITHER); i++)
+        values |= def_values(function, &defs.v[i], depth);
+    ss_defs_free(&defs);
+    return values;
+}
+
+static unsigned stream_values(CXCursor function, CXCursor expr, int depth)
+{
+    if (ss_ast_is_null(expr))
+        return SS_STREAM_BIT(SS_STREAM_UNKNOWN);
+    if (ss_check_is_omitted(expr))
+        return SS_STREAM_BIT(SS_STREAM_NULL);
+    CXCursor e = ss_ast_strip(expr);
+    ss_stream_value constant = ss_stream_constant(e);
+    if (constant != SS_STREAM_UNKNOWN)
+        return SS_STREAM_BIT(constant);
+    if (clang_getCursorKind(e) == CXCursor_CallExpr)
+        return SS_STREAM_BIT(SS_STREAM_OTHER);
+    ss_location loc;
+    if (depth > MAX_CHAIN || ss_location_of(e, NULL, &loc) != 0)
+        return SS_STREAM_BIT(SS_STREAM_UNKNOWN);
+    unsigned values = location_values(function, &loc, e, depth);
+    ss_location_free(&loc);
+    return values;
+}
+
+unsigned ss_stream_values(CXCursor function, CXCursor expr)
+{
+    return stream_values(function, expr, 0);
+}
+
+unsigned ss_stream_location_values(CXCursor function, const ss_location *loc, CXCursor use)
+{
+    return location_values(function, loc, use, 0);
+}
+
+int ss_stream_all_legacy(unsigned values, int per_thread)
+{
+    unsigned legacy = SS_STREAM_BIT(SS_STREAM_LEGACY);
+    if (!per_thread)
+        legacy |= SS_STREAM_BIT(SS_STREAM_NULL);
+    return values != 0 && (values & ~legacy) == 0;
+}
+
+int ss_stream_all_default(unsigned values)
+{
+    unsigned defaults = SS_STREAM_BIT(SS_STREAM_NULL) | SS_STREAM_BIT(SS_STREAM_LEGACY) |
+                        SS_STREAM_BIT(SS_STREAM_PER_THREAD);
+    return values != 0 && (values & ~defaults) == 0;
+}
+
 /* The value of a cudaMemcpyKind expression, or SS_COPY_KIND_UNKNOWN. A variable is followed through
  * its reaching definitions when they all agree. */
 static int kind_value(CXCursor function, CXCursor expr, int depth)
@@ -163,38 +249,6 @@ int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *
     return kind;
 }
 
-/* How deep "s = t; t = 0;" chains are followed. */
-enum { MAX_CHAIN = 4 };
-
-/* Whether a stream expression is provably a default stream: 0/NULL/nullptr,
- * cudaStreamLegacy (1), cudaStreamPerThread (2), or a variable always holding one. */
-static int is_default_stream(CXCursor function, CXCursor expr, int depth)
-{
-    if (ss_check_is_omitted(expr))
-        return 1;
-    CXCursor e = ss_ast_strip(expr);
-    ss_stream_value constant = ss_stream_constant(e);
-    if (constant != SS_STREAM_UNKNOWN)
-        return ss_stream_is_default(constant);
-    if (depth > MAX_CHAIN)
-        return 0;
-    ss_location loc;
-    if (ss_location_of(e, NULL, &loc) != 0)
-        return 0;
-    ss_defs defs = {0};
-    ss_dataflow_reaching(function, &loc, e, &defs);
-    int all_default = defs.count > 0;
-    for (size_t i = 0; i < defs.count && all_default; i++) {
-        if (defs.v[i].kind == SS_DEF_ZERO)
-            continue;
-        all_default = defs.v[i].kind == SS_DEF_VALUE &&
-                      is_default_stream(function, defs.v[i].value, depth + 1);
-    }
-    ss_defs_free(&defs);
-    ss_location_free(&loc);
-    return all_default;
-}
-
 /* The first explicit non-default stream used in a function. */
 typedef struct stream_walk {
     CXCursor function;
@@ -228,7 +282,7 @@ static enum CXChildVisitResult find_stream(CXCursor c, CXCursor parent, CXClient
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
     CXCursor arg = stream_argument(c);
-    if (!ss_ast_is_null(arg) && !is_default_stream(w->function, arg, 0)) {
+    if (!ss_ast_is_null(arg) && !ss_stream_all_default(ss_stream_values(w->function, arg))) {
         w->found = arg;
         return CXChildVisit_Break;
     }

@@ -9,6 +9,7 @@
 #include <clang-c/Index.h>
 
 #include "checks.h"
+#include "dataflow.h"
 #include "rules.h"
 
 /* Whether the argument 'arg' was left out of the call and filled in from a C++ default
@@ -55,6 +56,29 @@ int ss_stream_is_legacy(ss_stream_value v, int per_thread);
 /* Whether a stream of value 'v' is one of the default streams (0, cudaStreamLegacy or
  * cudaStreamPerThread). Returns 1 or 0. */
 int ss_stream_is_default(ss_stream_value v);
+
+/* The bit of the value 'v' in a set of stream values (ss_stream_values). */
+#define SS_STREAM_BIT(v) (1u << (v))
+
+/* The values the stream expression 'expr' may hold where it stands in 'function' (a check
+ * context's function, or the named function around it), as SS_STREAM_BIT bits, never none:
+ * an omitted argument is SS_STREAM_NULL, a constant its value (ss_stream_constant), a call's
+ * result SS_STREAM_OTHER. A variable, a field of a local struct or an element of a local array
+ * has the values of its reaching definitions (dataflow.c), each followed in turn through up
+ * to four variables ("s = t; t = 0;"): an empty initializer is SS_STREAM_NULL, a stream
+ * created into it (cudaStreamCreate*(&s)) SS_STREAM_OTHER, anything else SS_STREAM_UNKNOWN.
+ * The walk may stop at the first definition that is SS_STREAM_UNKNOWN or SS_STREAM_OTHER,
+ * where neither test below can hold. */
+unsigned ss_stream_values(CXCursor function, CXCursor expr);
+/* The same for the storage location 'loc' (dataflow.h) as used at 'use': the values of its
+ * reaching definitions. */
+unsigned ss_stream_location_values(CXCursor function, const ss_location *loc, CXCursor use);
+/* Whether every value of 'values' is the legacy default stream (ss_stream_is_legacy: 0 only
+ * unless 'per_thread'). Returns 1 or 0. */
+int ss_stream_all_legacy(unsigned values, int per_thread);
+/* Whether every value of 'values' is one of the default streams (ss_stream_is_default).
+ * Returns 1 or 0. */
+int ss_stream_all_default(unsigned values);
 
 /* cudaMemcpyKind values (driver_types.h), and SS_COPY_KIND_UNKNOWN. */
 enum {

@@ -9,150 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How deep "s = t; t = 0;" chains are followed. */
-enum { MAX_CHAIN = 4 };
-
-static ss_stream_value classify(ss_check_ctx *ctx, CXCursor expr, int depth);
-
-/* Merges the values of several reaching definitions: legacy only when all are. */
-static ss_stream_value merge(ss_stream_value a, ss_stream_value b)
-{
-    if (a == b)
-        return a;
-    if ((a == SS_STREAM_NULL || a == SS_STREAM_LEGACY) &&
-        (b == SS_STREAM_NULL || b == SS_STREAM_LEGACY))
-        return SS_STREAM_NULL;
-    return SS_STREAM_UNKNOWN;
-}
-
-static ss_stream_value classify_def(ss_check_ctx *ctx, const ss_def *def, int depth)
-{
-    switch (def->kind) {
-    case SS_DEF_VALUE:
-        return classify(ctx, def->value, depth + 1);
-    case SS_DEF_ZERO:
-        return SS_STREAM_NULL;
-    case SS_DEF_OUT_ARG: {
-        /* Written by a stream-creating API through its destination argument. */
-        char *name = ss_ast_callee_name(def->call);
-        const ss_api *api = name ? ss_api_find(name) : NULL;
-        free(name);
-        if (api && api->klass == SS_CLASS_STREAM_CREATE && (int)def->arg_index == api->dst_arg)
-            return SS_STREAM_OTHER;
-        return SS_STREAM_UNKNOWN;
-    }
-    case SS_DEF_UNKNOWN:
-        break;
-    }
-    return SS_STREAM_UNKNOWN;
-}
-
-static ss_stream_value classify_location(ss_check_ctx *ctx, const ss_location *loc, CXCursor use,
-                                         int depth)
-{
-    if (depth > MAX_CHAIN)
-        return SS_STREAM_UNKNOWN;
-    ss_defs defs = {0};
-    ss_dataflow_reaching(ctx->function, loc, use, &defs);
-    ss_stream_value v = defs.count ? classify_def(ctx, &defs.v[0], depth) : SS_STREAM_UNKNOWN;
-    for (size_t i = 1; i < defs.count && v != SS_STREAM_UNKNOWN; i++)
-        v = merge(v, classify_def(ctx, &defs.v[i], depth));
-    ss_defs_free(&defs);
-    return v;
-}
-
-static ss_stream_value classify(ss_check_ctx *ctx, CXCursor expr, int depth)
-{
-    if (ss_ast_is_null(expr) || depth > MAX_CHAIN)
-        return SS_STREAM_UNKNOWN;
-    CXCursor e = ss_ast_strip(expr);
-    ss_stream_value constant = ss_stream_constant(e);
-    if (constant != SS_STREAM_UNKNOWN)
-        return constant;
-    switch (clang_getCursorKind(e)) {
-    case CXCursor_DeclRefExpr:
-    case CXCursor_MemberRefExpr:
-    case CXCursor_ArraySubscriptExpr: {
-        ss_location loc;
-        if (ss_location_of(e, NULL, &loc) != 0)
-            return SS_STREAM_UNKNOWN;
-        ss_stream_value v = classify_location(ctx, &loc, e, depth);
-        ss_location_free(&loc);
-        return v;
-    }
-    case CXCursor_CallExpr:
-        return SS_STREAM_OTHER;
-    default:
-        return SS_STREAM_UNKNOWN;
-    }
-}
-
-/* The identifier or literal token at 'offset' of 'file', malloc'ed, or NULL when the token
- * there is neither. */
-static char *token_at(CXTranslationUnit tu, CXFile file, unsigned offset)
-{
-    CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, file, offset));
-    if (tok == NULL)
-        return NULL;
-    char *text = NULL;
-    CXTokenKind kind = clang_getTokenKind(*tok);
-    if (kind == CXToken_Identifier || kind == CXToken_Literal) {
-        CXString sp = clang_getTokenSpelling(tu, *tok);
-        text = ss_strdup(clang_getCString(sp));
-        clang_disposeString(sp);
-    }
-    clang_disposeTokens(tu, tok, 1);
-    return text;
-}
-
-/* The source text of 'expr' as written at its expansion location (a macro name stays a
- * macro name), malloc'ed, or NULL when it is long or unreadable. */
-static char *expr_text(CXCursor expr)
-{
-    enum { MAX_TEXT = 60 };
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(expr);
-    CXSourceRange r = clang_getCursorExtent(expr);
-    CXSourceLocation end_loc = clang_getRangeEnd(r);
-    CXFile f1 = NULL, f2 = NULL, fs = NULL;
-    unsigned begin, end, spelled_end;
-    clang_getExpansionLocation(clang_getRangeStart(r), &f1, NULL, NULL, &begin);
-    clang_getExpansionLocation(end_loc, &f2, NULL, NULL, &end);
-    clang_getSpellingLocation(end_loc, &fs, NULL, NULL, &spelled_end);
-    CXFile fb = NULL;
-    unsigned spelled_begin;
-    clang_getSpellingLocation(clang_getRangeStart(r), &fb, NULL, NULL, &spelled_begin);
-    /* One token written in this file away from where it expands: a macro (NULL,
-     * cudaStreamLegacy) written as another macro's argument
-     * (checkCudaErrors(cuLaunchKernel(..., NULL, ...))), whose expansion is the outer macro's:
-     * it is named as written, not after the outer macro. */
-    char *token =
-        fb && fb == fs && fb == f1 && spelled_begin == spelled_end && spelled_begin != begin
-            ? token_at(tu, fb, spelled_begin)
-            : NULL;
-    if (token != NULL)
-        return token;
-    if (fb && fb == fs && fb == f1 && spelled_begin < spelled_end &&
-        (spelled_begin != begin || spelled_end != end)) {
-        /* A macro argument: its own text, as written in the macro's invocation. */
-        begin = spelled_begin;
-        end = spelled_end;
-    } else if (f1 == NULL || f1 != f2 || end < begin) {
-        return NULL;
-    } else if (fs != f2 || spelled_end != end) {
-        /* The expression ends inside a macro: include the macro's name. */
-        CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, f2, end));
-        if (tok) {
-            CXString sp = clang_getTokenSpelling(tu, *tok);
-            end += (unsigned)strlen(clang_getCString(sp));
-            clang_disposeString(sp);
-            clang_disposeTokens(tu, tok, 1);
-        }
-    }
-    if (end == begin)
-        return NULL;
-    return ss_ast_file_text(tu, f1, begin, end, MAX_TEXT);
-}
-
 static const char *hint_for(const ss_check_ctx *ctx)
 {
     if (ctx->torch)
@@ -220,7 +76,7 @@ static int other_stream_arg(ss_check_ctx *ctx, CXCursor arg)
     if (ss_check_is_omitted(arg))
         return 0;
     /* Not per-thread: a unit compiled per-thread counts as using other streams anyway. */
-    return !ss_stream_is_legacy(classify(ctx, arg, 0), 0);
+    return !ss_stream_all_legacy(ss_stream_values(ctx->function, arg), 0);
 }
 
 /* Whether 'call' creates a stream or passes a stream other than the legacy default stream
@@ -296,25 +152,26 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
     free(quiet);
 }
 
-/* The stream of the launch configuration 'arg' ('&cfg', cudaLaunchKernelEx): its stream
- * field 'field', traced through the local struct's definitions that reach 'call'. '*text'
- * receives "cfg.field" (malloc'ed), or NULL when the text cannot be read. */
-static ss_stream_value config_stream(ss_check_ctx *ctx, CXCursor call, CXCursor arg,
-                                     const char *field, char **text)
+/* The stream of the launch configuration 'arg' ('&cfg', cudaLaunchKernelEx): the values
+ * (ss_stream_values) of its stream field 'field', traced through the local struct's
+ * definitions that reach 'call'. '*text' receives "cfg.field" (malloc'ed), or NULL when the
+ * text cannot be read. */
+static unsigned config_stream(ss_check_ctx *ctx, CXCursor call, CXCursor arg, const char *field,
+                              char **text)
 {
     ss_location loc;
     CXCursor e = ss_ast_strip(arg);
-    ss_stream_value v = SS_STREAM_UNKNOWN;
+    unsigned values = SS_STREAM_BIT(SS_STREAM_UNKNOWN);
     if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_location_of(e, field, &loc) == 0) {
         CXType vt = clang_getCanonicalType(clang_getCursorType(loc.var));
         if (vt.kind == CXType_Record)
-            v = classify_location(ctx, &loc, call, 0);
+            values = ss_stream_location_values(ctx->function, &loc, call);
         ss_location_free(&loc);
     }
-    char *cfg = expr_text(ss_ast_child(e, 0));
+    char *cfg = ss_expr_text(ss_ast_child(e, 0));
     *text = cfg ? ss_asprintf("%s.%s", cfg, field) : NULL;
     free(cfg);
-    return v;
+    return values;
 }
 
 /* SYNC101 and SYNC102 (checks.def): an API call ('api' is its row) whose stream argument is
@@ -329,29 +186,27 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
                           ? SS_RULE_DEFAULT_STREAM_LAUNCH
                           : SS_RULE_DEFAULT_STREAM_ASYNC_CALL;
     int nargs = clang_Cursor_getNumArguments(call);
-    ss_stream_value v;
+    unsigned values = SS_STREAM_BIT(SS_STREAM_NULL);
     int omitted = 0;
     char *text = NULL;
     if (nargs <= api->stream_arg) {
         if (!api->stream_opt)
             return; /* an incomplete call clang recovered from */
         omitted = 1;
-        v = SS_STREAM_NULL;
     } else {
         CXCursor arg = clang_Cursor_getArgument(call, (unsigned)api->stream_arg);
         char *field = config_stream_field(arg);
         if (field) {
-            v = config_stream(ctx, call, arg, field, &text);
+            values = config_stream(ctx, call, arg, field, &text);
             free(field);
         } else if (ss_check_is_omitted(arg)) {
             omitted = 1;
-            v = SS_STREAM_NULL;
         } else {
-            v = classify(ctx, arg, 0);
-            text = expr_text(arg);
+            values = ss_stream_values(ctx->function, arg);
+            text = ss_expr_text(arg);
         }
     }
-    if (!ss_stream_is_legacy(v, ctx->per_thread)) {
+    if (!ss_stream_all_legacy(values, ctx->per_thread)) {
         free(text);
         return;
     }
@@ -383,13 +238,13 @@ void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, const ss
 {
     CXCursor arg = ss_check_stream_arg(launch, NULL);
     int omitted = ss_ast_is_null(arg) || ss_check_is_omitted(arg);
-    ss_stream_value v = SS_STREAM_NULL;
+    unsigned values = SS_STREAM_BIT(SS_STREAM_NULL);
     char *text = NULL;
     if (!omitted) {
-        v = classify(ctx, arg, 0);
-        text = expr_text(arg);
+        values = ss_stream_values(ctx->function, arg);
+        text = ss_expr_text(arg);
     }
-    if (!ss_stream_is_legacy(v, ctx->per_thread)) {
+    if (!ss_stream_all_legacy(values, ctx->per_thread)) {
         free(text);
         return;
     }
