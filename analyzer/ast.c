@@ -192,6 +192,34 @@ int ss_ast_binary_op(CXCursor op, char *out, size_t out_size)
     return rc;
 }
 
+/* Sets bits of '*data' for the CUDA execution-space attributes among a function's children:
+ * 1 __global__, 2 __device__, 4 __host__. */
+static enum CXChildVisitResult space_attrs(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_CUDAGlobalAttr:
+        *(unsigned *)data |= 1;
+        break;
+    case CXCursor_CUDADeviceAttr:
+        *(unsigned *)data |= 2;
+        break;
+    case CXCursor_CUDAHostAttr:
+        *(unsigned *)data |= 4;
+        break;
+    default:
+        break;
+    }
+    return CXChildVisit_Continue;
+}
+
+int ss_ast_is_device_only(CXCursor function)
+{
+    unsigned spaces = 0;
+    clang_visitChildren(function, space_attrs, &spaces);
+    return (spaces & 1) != 0 || (spaces & 6) == 2;
+}
+
 int ss_ast_is_function(CXCursor c)
 {
     switch (clang_getCursorKind(c)) {

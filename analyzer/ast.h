@@ -37,6 +37,10 @@ int ss_ast_in_system_header(CXCursor c);
 int ss_ast_binary_op(CXCursor op, char *out, size_t out_size);
 /* Whether 'c' is a function-like cursor (function, method, constructor, lambda...). */
 int ss_ast_is_function(CXCursor c);
+/* Whether the function cursor 'function' runs on the device only: __global__, or __device__
+ * without __host__. Its calls are device-side (dynamic parallelism's launches and streams run
+ * on the device), not the host's synchronization. */
+int ss_ast_is_device_only(CXCursor function);
 
 /* The text of 'expr' as written at its expansion location, whitespace runs folded: a macro
  * argument as in the invocation, a macro name as a macro name (an expression that ends in a

@@ -30,11 +30,14 @@ char *ss_display_path(const char *path)
 }
 
 /* The AST walk: keeps the function around each node in the context, and hands every call
- * expression to the checks. */
+ * expression of host code to the checks (device-only functions are left out: a launch or a
+ * stream there is dynamic parallelism's, on the device). */
 static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData data)
 {
     ss_check_ctx *ctx = data;
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (ss_ast_is_function(c) && ss_ast_is_device_only(c))
         return CXChildVisit_Continue;
     if (ss_ast_is_function(c)) {
         CXCursor saved_fn = ctx->function;

@@ -104,6 +104,8 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
     stream_use_walk *w = data;
     if (ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
+    if (ss_ast_is_function(c) && ss_ast_is_device_only(c))
+        return CXChildVisit_Continue; /* a stream there is the device's (dynamic parallelism) */
     if (ss_ast_is_function(c)) {
         CXCursor outer = w->ctx.function;
         w->ctx.function = c;
