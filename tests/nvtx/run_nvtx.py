@@ -14,13 +14,12 @@ call returned), the files written and the trace's scope marks (kind, source, id,
 Exit status: 0 pass, 1 fail, 2 usage error.
 """
 import os
-import shutil
 import subprocess
 import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "signal"))
-from run_signal import run_all  # noqa: E402  (the shared case loop)
+from run_signal import run_all, start_case  # noqa: E402  (shared with the signal test)
 
 TIMEOUT_S = 30
 # What NVTX's calls return when no tool took them: NVTX_NO_PUSH_POP_TRACKING for push and pop,
@@ -50,16 +49,7 @@ def read_trace(path):
 
 
 def run_case(name, opts, failures):
-    def check(ok, what):
-        if not ok:
-            failures.append(f"{name}: {what}")
-        return ok
-
-    workdir = os.path.join(opts["workdir"], name)
-    shutil.rmtree(workdir, ignore_errors=True)
-    os.makedirs(workdir)
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("SYNCSCOPE_") and k not in ("LD_PRELOAD", "NVTX_INJECTION64_PATH")}
+    workdir, check, env = start_case(name, opts, failures, drop=("NVTX_INJECTION64_PATH",))
     env.update({"SYNCSCOPE_CUPTI_PATH": opts["fake"], "SYNCSCOPE_QUIET": "1",
                 "SYNCSCOPE_OUTPUT": os.path.join(workdir, "out.json"),
                 "SYNCSCOPE_TRACE": os.path.join(workdir, "out.sstrace")})

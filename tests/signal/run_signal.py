@@ -117,7 +117,10 @@ def read_meta(path):
     return meta
 
 
-def run_case(name, case, opts, failures):
+def start_case(name, opts, failures, drop=()):
+    """A case's start: its work folder (emptied), its check(ok, what), which appends
+    "NAME: what" to failures when ok is false, and the environment without syncscope's and the
+    fake CUPTI's variables, LD_PRELOAD and the names in 'drop'. Shared with tests/nvtx."""
     def check(ok, what):
         if not ok:
             failures.append(f"{name}: {what}")
@@ -127,7 +130,13 @@ def run_case(name, case, opts, failures):
     shutil.rmtree(workdir, ignore_errors=True)
     os.makedirs(workdir)
     env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("SYNCSCOPE_", "FAKE_CUPTI_")) and k != "LD_PRELOAD"}
+           if not k.startswith(("SYNCSCOPE_", "FAKE_CUPTI_")) and k != "LD_PRELOAD"
+           and k not in drop}
+    return workdir, check, env
+
+
+def run_case(name, case, opts, failures):
+    workdir, check, env = start_case(name, opts, failures)
     env.update({"LD_PRELOAD": opts["preload"], "SYNCSCOPE_CUPTI_PATH": opts["fake"],
                 "SYNCSCOPE_OUTPUT": os.path.join(workdir, "out-%p.json"),
                 "SYNCSCOPE_TRACE": os.path.join(workdir, "out-%p.sstrace")})
