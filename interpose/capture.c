@@ -558,7 +558,7 @@ static void record_mark(thread_state *t, uint8_t kind, uint8_t source, uint64_t 
 }
 
 /* Keys of the range-name table: a text's FNV-1a hash with the top bit set. An NVTX string
- * registered with syncscope gets its text's key as its handle (nvtx_register_string). */
+ * registered with syncscope gets its text's key as its handle (nvtx_register_a). */
 #define NAME_KEY_TEXT (1ull << 63)
 
 static uint64_t text_key(const char *text)
@@ -633,47 +633,59 @@ static uint32_t attribute_name(thread_state *t, const nvtxEventAttributes_t *att
 /* Push/pop depth of this thread's NVTX ranges: what nvtxRangePush and nvtxRangePop return. */
 static __thread int tls_nvtx_depth __attribute__((tls_model("initial-exec")));
 
-/* How an NVTX call names its range. */
-enum nvtx_name_form {
-    NVTX_UNNAMED,    /* a pop or an end */
-    NVTX_ASCII,      /* const char * */
-    NVTX_WIDE,       /* const wchar_t * */
-    NVTX_ATTRIBUTES, /* const nvtxEventAttributes_t * */
-    NVTX_REGISTER    /* const char * to copy into the name table, no mark */
+/* How a scope mark names its range. */
+enum mark_name_form {
+    MARK_UNNAMED,    /* a pop or an end */
+    MARK_ASCII,      /* const char * */
+    MARK_WIDE,       /* const wchar_t * */
+    MARK_ATTRIBUTES, /* const nvtxEventAttributes_t * */
+    MARK_REGISTER    /* const char * to copy into the name table, no mark */
 };
 
-/* Records an NVTX mark of 'kind' on the calling thread (or, NVTX_REGISTER, only copies the
- * text): allocation-free and lock-free once the name was seen on this thread. Keeps errno. */
-static void nvtx_mark(uint8_t kind, uint64_t id, enum nvtx_name_form form, const void *what)
+/* Records a scope mark of 'kind' from 'source' (NVTX or the program's syncscope.scope()) on
+ * the calling thread, or, MARK_REGISTER, only copies the text: allocation-free and lock-free
+ * once the name was seen on this thread. Keeps errno. Returns 1 when the thread could record
+ * it, 0 when the process is not observed or the thread is inside syncscope. */
+static int scope_mark(uint8_t kind, uint8_t source, uint64_t id, enum mark_name_form form,
+                      const void *what)
 {
     if (!atomic_load_explicit(&g.active, memory_order_relaxed))
-        return;
+        return 0;
     int saved_errno = errno;
+    int recorded = 0;
     thread_state *t = thread_get();
     if (t != NULL && !t->busy) {
         t->busy = 1;
         uint32_t name = 0;
         switch (form) {
-        case NVTX_ASCII:
+        case MARK_ASCII:
             name = text_name(t, what);
             break;
-        case NVTX_WIDE:
+        case MARK_WIDE:
             name = wide_name(t, what);
             break;
-        case NVTX_ATTRIBUTES:
+        case MARK_ATTRIBUTES:
             name = attribute_name(t, what);
             break;
-        case NVTX_REGISTER:
+        case MARK_REGISTER:
             text_name(t, what);
             break;
-        case NVTX_UNNAMED:
+        case MARK_UNNAMED:
             break;
         }
-        if (form != NVTX_REGISTER)
-            record_mark(t, kind, SS_SCOPE_FROM_NVTX, id, name);
+        if (form != MARK_REGISTER)
+            record_mark(t, kind, source, id, name);
         t->busy = 0;
+        recorded = 1;
     }
     errno = saved_errno;
+    return recorded;
+}
+
+/* An NVTX call's mark (scope_mark). */
+static void nvtx_mark(uint8_t kind, uint64_t id, enum mark_name_form form, const void *what)
+{
+    scope_mark(kind, SS_SCOPE_FROM_NVTX, id, form, what);
 }
 
 static int nvtx_pushed(void)
@@ -695,52 +707,52 @@ static nvtxRangeId_t nvtx_new_range_id(void)
 
 static int NVTX_API nvtx_push_a(const char *message)
 {
-    nvtx_mark(SS_SCOPE_PUSH, 0, NVTX_ASCII, message);
+    nvtx_mark(SS_SCOPE_PUSH, 0, MARK_ASCII, message);
     return nvtx_pushed();
 }
 
 static int NVTX_API nvtx_push_w(const wchar_t *message)
 {
-    nvtx_mark(SS_SCOPE_PUSH, 0, NVTX_WIDE, message);
+    nvtx_mark(SS_SCOPE_PUSH, 0, MARK_WIDE, message);
     return nvtx_pushed();
 }
 
 static int NVTX_API nvtx_push_ex(const nvtxEventAttributes_t *attributes)
 {
-    nvtx_mark(SS_SCOPE_PUSH, 0, NVTX_ATTRIBUTES, attributes);
+    nvtx_mark(SS_SCOPE_PUSH, 0, MARK_ATTRIBUTES, attributes);
     return nvtx_pushed();
 }
 
 static int NVTX_API nvtx_pop(void)
 {
-    nvtx_mark(SS_SCOPE_POP, 0, NVTX_UNNAMED, NULL);
+    nvtx_mark(SS_SCOPE_POP, 0, MARK_UNNAMED, NULL);
     return nvtx_popped();
 }
 
 static nvtxRangeId_t NVTX_API nvtx_start_a(const char *message)
 {
     nvtxRangeId_t id = nvtx_new_range_id();
-    nvtx_mark(SS_SCOPE_START, id, NVTX_ASCII, message);
+    nvtx_mark(SS_SCOPE_START, id, MARK_ASCII, message);
     return id;
 }
 
 static nvtxRangeId_t NVTX_API nvtx_start_w(const wchar_t *message)
 {
     nvtxRangeId_t id = nvtx_new_range_id();
-    nvtx_mark(SS_SCOPE_START, id, NVTX_WIDE, message);
+    nvtx_mark(SS_SCOPE_START, id, MARK_WIDE, message);
     return id;
 }
 
 static nvtxRangeId_t NVTX_API nvtx_start_ex(const nvtxEventAttributes_t *attributes)
 {
     nvtxRangeId_t id = nvtx_new_range_id();
-    nvtx_mark(SS_SCOPE_START, id, NVTX_ATTRIBUTES, attributes);
+    nvtx_mark(SS_SCOPE_START, id, MARK_ATTRIBUTES, attributes);
     return id;
 }
 
 static void NVTX_API nvtx_end(nvtxRangeId_t id)
 {
-    nvtx_mark(SS_SCOPE_END, id, NVTX_UNNAMED, NULL);
+    nvtx_mark(SS_SCOPE_END, id, MARK_UNNAMED, NULL);
 }
 
 static int NVTX_API nvtx_domain_push_ex(nvtxDomainHandle_t domain,
@@ -776,7 +788,7 @@ static nvtxStringHandle_t NVTX_API nvtx_register_a(nvtxDomainHandle_t domain, co
     (void)domain;
     if (string == NULL)
         return NULL;
-    nvtx_mark(0, 0, NVTX_REGISTER, string);
+    nvtx_mark(0, 0, MARK_REGISTER, string);
     return (nvtxStringHandle_t)(uintptr_t)text_key(string);
 }
 
@@ -1678,30 +1690,18 @@ SS_EXPORT const char *syncscope_interposer_version(void)
  * process is not observed. */
 SS_EXPORT uint64_t syncscope_scope_begin(const char *name)
 {
-    int saved_errno = errno;
-    uint64_t id = 0;
-    thread_state *t = atomic_load_explicit(&g.active, memory_order_relaxed) ? thread_get() : NULL;
-    if (t != NULL && !t->busy) {
-        t->busy = 1;
-        id = atomic_fetch_add_explicit(&g.scope_ids, 1, memory_order_relaxed) + 1;
-        record_mark(t, SS_SCOPE_START, SS_SCOPE_FROM_PROGRAM, id,
-                    text_name(t, name != NULL && name[0] != '\0' ? name : "syncscope"));
-        t->busy = 0;
-    }
-    errno = saved_errno;
-    return id;
+    if (!atomic_load_explicit(&g.active, memory_order_relaxed))
+        return 0;
+    uint64_t id = atomic_fetch_add_explicit(&g.scope_ids, 1, memory_order_relaxed) + 1;
+    return scope_mark(SS_SCOPE_START, SS_SCOPE_FROM_PROGRAM, id, MARK_ASCII,
+                      name != NULL && name[0] != '\0' ? name : "syncscope")
+               ? id
+               : 0;
 }
 
 /* Closes the range 'id' that syncscope_scope_begin opened (0: nothing). */
 SS_EXPORT void syncscope_scope_end(uint64_t id)
 {
-    int saved_errno = errno;
-    thread_state *t =
-        id != 0 && atomic_load_explicit(&g.active, memory_order_relaxed) ? thread_get() : NULL;
-    if (t != NULL && !t->busy) {
-        t->busy = 1;
-        record_mark(t, SS_SCOPE_END, SS_SCOPE_FROM_PROGRAM, id, 0);
-        t->busy = 0;
-    }
-    errno = saved_errno;
+    if (id != 0)
+        scope_mark(SS_SCOPE_END, SS_SCOPE_FROM_PROGRAM, id, MARK_UNNAMED, NULL);
 }
