@@ -50,7 +50,7 @@ _syncscope()
     # After `run ... --` come the program and its arguments: commands, then files.
     for ((i = 2; i < COMP_CWORD; i++)); do
         if [[ $command == run && ${COMP_WORDS[i]} == -- ]]; then
-            ((i + 1 == COMP_CWORD)) && COMPREPLY=($(compgen -c -- "$cur"))
+            ((i + 1 == COMP_CWORD)) && COMPREPLY=($(compgen -c -- "$cur" | LC_ALL=C sort -u))
             return 0
         fi
     done

@@ -9,7 +9,7 @@ libcjson-dev libyaml-dev libdw-dev libelf-dev
 check clang-format
 nodejs npm
 zlib1g-dev chromium fonts-dejavu-core
-pre-commit python3-yaml git man-db bsdextrautils"
+pre-commit python3-yaml git man-db bsdextrautils lintian"
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi

@@ -4,7 +4,12 @@
 # and the program after `run --`.
 set -u
 STAGE=$1
-PATH=$STAGE/bin:$PATH
+# A second copy of the command further on PATH (as when the .deb is installed too): the
+# program after `run --` is still offered once.
+SECOND=$(mktemp -d)
+trap 'rm -rf "$SECOND"' EXIT
+ln -s "$STAGE/bin/syncscope" "$SECOND/syncscope"
+PATH=$STAGE/bin:$SECOND:$PATH
 # shellcheck source=/dev/null
 source "$STAGE/share/bash-completion/completions/syncscope" || exit 1
 fail=0

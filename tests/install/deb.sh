@@ -11,6 +11,7 @@
 set -u
 BUILD=$1 OUT=$2 HAVE_ANALYZER=$3 HAVE_INTERPOSER=$4 RUN_INSTALLED=$5 FIXTURE=$6 APP=$7 RUN_NOGPU=$8
 FAKE_CUPTI=${9:-none} SIGNAL_APP=${10:-none}
+SOURCE=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$BUILD/CMakeCache.txt")
 fail=0
 check() { # what expected actual
     if [ "$2" != "$3" ]; then
@@ -60,14 +61,16 @@ expected=$(
     f share/bash-completion/completions/syncscope
     d share/doc/
     d share/doc/syncscope/
+    f share/doc/syncscope/changelog.gz
+    f share/doc/syncscope/copyright
     d share/doc/syncscope/rules/
     f share/doc/syncscope/rules/README.md
     for id in $rules; do f "share/doc/syncscope/rules/$id.md"; done
     d share/man/
     d share/man/man1/
-    f share/man/man1/syncscope.1
+    f share/man/man1/syncscope.1.gz
     d share/man/man7/
-    f share/man/man7/syncscope-rules.7
+    f share/man/man7/syncscope-rules.7.gz
 )
 check "dpkg-deb -c" "$expected" "$(dpkg-deb -c "$DEB" | awk '{print $1, $2, $6}')"
 
@@ -100,9 +103,11 @@ needed=$(
             fi
             echo "${owner:-unowned:$soname}"
         done
-    done | LC_ALL=C sort -u
+    done
+    echo python3 # the Python module's
 )
-check "Depends (as dpkg -S finds the libraries)" "$needed" "$depends"
+needed=$(echo "$needed" | LC_ALL=C sort -u)
+check "Depends (as dpkg -S finds the libraries, and python3)" "$needed" "$depends"
 for package in libc6 libcjson1; do
     echo "$depends" | grep -qx "$package" || { echo "FAIL: Depends lacks $package"; fail=1; }
 done
@@ -112,12 +117,33 @@ if [ "$HAVE_ANALYZER" = ON ]; then
     done
 fi
 
-# dpkg -i into a scratch root whose database is a copy of this machine's.
+# The packaged documentation: the copyright file names the licence and holds LICENSE's text;
+# the manual pages and the changelog are gzip's, without a name or time stamp.
+check "copyright" "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: syncscope
+
+Files: *
+Copyright: 2026 The syncscope developers
+License: MIT
+ MIT License" "$(head -7 "$unpacked/usr/share/doc/syncscope/copyright")"
+check "copyright: the LICENSE text" "$(sed 's/^$/./; s/^/ /' "$SOURCE/LICENSE")" \
+    "$(sed -n '7,$p' "$unpacked/usr/share/doc/syncscope/copyright")"
+check "changelog" "syncscope ($SS_TEST_VERSION) unstable; urgency=medium" \
+    "$(gzip -dc "$unpacked/usr/share/doc/syncscope/changelog.gz" | head -1)"
+check "gzip -n" "" "$(for gz in "$unpacked/usr/share/doc/syncscope/changelog.gz" \
+    "$unpacked"/usr/share/man/man*/*.gz; do
+        # The flags (no FNAME) and the time stamp (0) of the gzip header.
+        [ "$(od -An -tx1 -j3 -N5 "$gz" | tr -d ' ')" = 0000000000 ] || echo "$gz"
+    done)"
+
+# dpkg -i into a scratch root whose database is a copy of this machine's, without syncscope
+# (which may be installed here: the test must not depend on it).
 ROOT=$OUT/root
 mkdir -p "$ROOT/var/lib/dpkg/info" "$ROOT/var/lib/dpkg/updates" "$OUT/stub"
-cp /var/lib/dpkg/status "$ROOT/var/lib/dpkg/status"
+awk 'BEGIN {RS = ""; ORS = "\n\n"} $0 !~ /(^|\n)Package: syncscope\n/' /var/lib/dpkg/status \
+    >"$ROOT/var/lib/dpkg/status"
 : >"$ROOT/var/lib/dpkg/available"
-dpkg-query -W -f '${binary:Package}\n' | while read -r package; do
+dpkg-query -W -f '${binary:Package}\n' | grep -vx syncscope | while read -r package; do
     : >"$ROOT/var/lib/dpkg/info/$package.list"
 done
 printf '#!/bin/sh\necho "ldconfig $*" >>"%s/ldconfig.log"\n' "$OUT" >"$OUT/stub/ldconfig"

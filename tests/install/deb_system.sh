@@ -26,7 +26,7 @@ dpkg -i "$DEB" >/dev/null 2>&1
 check "dpkg -i status" 0 "$?"
 check "installed" "install ok installed" "$(dpkg -s syncscope | sed -n 's/^Status: //p')"
 check "syncscope on PATH" /usr/bin/syncscope "$(PATH=/usr/bin:/bin command -v syncscope)"
-check "man page" /usr/share/man/man1/syncscope.1 "$(man -w syncscope)"
+check "man page" /usr/share/man/man1/syncscope.1.gz "$(man -w syncscope)"
 check "completion" /usr/share/bash-completion/completions/syncscope \
     "$(ls /usr/share/bash-completion/completions/syncscope)"
 "$RUN_INSTALLED" /usr "$FIXTURE" "$HAVE_ANALYZER" "$HAVE_INTERPOSER" "$APP" "$RUN_NOGPU" \
