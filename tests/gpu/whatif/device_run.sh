@@ -77,7 +77,7 @@ log "built in $(($(date +%s) - start)) s: $(ls "$bin" | tr '\n' ' ')"
 args_of() { # PAIR traced|bare
     case $1:$2 in
     c_sync503:bare) echo "60 5" ;; c_sync503:traced) echo "24 4" ;;
-    c_sync502:bare) echo "2000 20" ;; c_sync502:traced) echo "24 4" ;;
+    c_sync502:bare) echo "2000 20" ;; c_sync502:traced) echo "12 3" ;;
     c_sync201:bare) echo "100 5" ;; c_sync201:traced) echo "24 4" ;;
     c_sync301:bare) echo "500 10" ;; c_sync301:traced) echo "40 5" ;;
     cupy_sync503:bare) echo "40 5" ;; cupy_sync503:traced) echo "16 4" ;;

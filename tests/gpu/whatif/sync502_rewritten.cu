@@ -12,7 +12,7 @@ static __global__ void bump(unsigned *d)
 int main(int argc, char **argv)
 {
     int steps = arg_or(argc, argv, 1, 2000), warmup = arg_or(argc, argv, 2, 20);
-    int host_us = arg_or(argc, argv, 3, 30), kernels = arg_or(argc, argv, 4, 16);
+    int host_us = arg_or(argc, argv, 3, 20), kernels = arg_or(argc, argv, 4, 48);
     unsigned *d = NULL, h[256];
     cudaStream_t stream;
     cudaGraph_t graph;
