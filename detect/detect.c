@@ -81,6 +81,8 @@ static void copy_meta(const ss_event_log *log, ss_result *out)
         {"hostname", offsetof(ss_result, hostname)},
         {"gpu", offsetof(ss_result, gpu)},
         {"driver", offsetof(ss_result, driver)},
+        {"cuda", offsetof(ss_result, cuda)},
+        {"cuda_runtime", offsetof(ss_result, cuda_runtime)},
         {"started_at", offsetof(ss_result, started_at)},
     };
     for (size_t i = 0; i < sizeof strings / sizeof strings[0]; i++) {

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <execinfo.h>
 #include <limits.h>
+#include <link.h>
 #include <poll.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -1102,17 +1103,105 @@ static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uin
 
 /* ---- the end of the run ---- */
 
-static int driver_version(void)
+/* What the run learns of its GPUs and CUDA at the end (docs/trace-format.md, metadata). */
+typedef struct device_info {
+    char names[512];     /* the devices' names, ", " between them; "" when unknown */
+    char driver[64];     /* the kernel driver's version ("580.65.06"); "" when unknown */
+    int cuda_version;    /* cuDriverGetVersion (13000: the driver's CUDA 13.0), 0 unknown */
+    int runtime_version; /* cudaRuntimeGetVersion of the loaded runtime, 0 when unknown */
+} device_info;
+
+/* The version of the kernel driver, as /proc/driver/nvidia/version gives it ("NVRM version:
+ * NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 ..."): the first word of its first
+ * line made of digits and dots with a dot in it. Reading a file loads nothing into the
+ * program. */
+static void read_driver_version(char *out, size_t size)
 {
-    void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
-    if (cuda == NULL)
+    out[0] = '\0';
+    FILE *f = fopen("/proc/driver/nvidia/version", "re");
+    if (f == NULL)
+        return;
+    char line[512];
+    char *got = fgets(line, sizeof line, f);
+    fclose(f);
+    if (got == NULL)
+        return;
+    char *save = NULL;
+    for (char *word = strtok_r(line, " \t\n", &save); word != NULL;
+         word = strtok_r(NULL, " \t\n", &save)) {
+        if (strspn(word, "0123456789.") == strlen(word) && word[0] != '.' &&
+            strchr(word, '.') != NULL) {
+            snprintf(out, size, "%s", word);
+            return;
+        }
+    }
+}
+
+/* dl_iterate_phdr's callback: the path of the first loaded CUDA runtime (libcudart.so*) into
+ * 'data' (PATH_MAX bytes). */
+static int find_runtime(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    const char *slash = info->dlpi_name != NULL ? strrchr(info->dlpi_name, '/') : NULL;
+    const char *base = slash != NULL ? slash + 1 : info->dlpi_name;
+    if (base == NULL || strncmp(base, "libcudart.so", 12) != 0)
         return 0;
+    snprintf(data, PATH_MAX, "%s", info->dlpi_name);
+    return 1;
+}
+
+/* cudaRuntimeGetVersion of the CUDA runtime the program loaded (a shared libcudart, which
+ * PyTorch, CuPy and JAX load with RTLD_LOCAL, so it is found by its path), else of one the
+ * executable exports; 0 when there is none (a runtime linked statically and not exported).
+ * The call only returns the version the runtime was built as. */
+static int runtime_version(void)
+{
+    char path[PATH_MAX] = "";
+    void *runtime = NULL;
+    if (dl_iterate_phdr(find_runtime, path) != 0)
+        runtime = dlopen(path, RTLD_LAZY | RTLD_NOLOAD);
+    int (*get)(int *) =
+        (int (*)(int *))dlsym(runtime != NULL ? runtime : RTLD_DEFAULT, "cudaRuntimeGetVersion");
     int version = 0;
-    int (*get)(int *) = (int (*)(int *))dlsym(cuda, "cuDriverGetVersion");
     if (get == NULL || get(&version) != 0)
         version = 0;
-    dlclose(cuda);
+    if (runtime != NULL)
+        dlclose(runtime);
     return version;
+}
+
+/* Fills 'out': the driver's CUDA version, the runtime's, the kernel driver's version and,
+ * with 'ask_devices', the devices' names from the driver (cuDeviceGetName, for a run whose
+ * CUPTI gave no device record). Called at the end, once recording has stopped and under the
+ * re-entry guard: the driver is the program's own (RTLD_NOLOAD), initialized by it, and stays
+ * so until the process unloads it after the exit handlers. Not asked for names in a forked
+ * child (whose driver state is the parent's) nor when a signal ends the run (the interrupted
+ * thread may hold the driver's locks). */
+static void read_devices(device_info *out, int ask_devices)
+{
+    memset(out, 0, sizeof *out);
+    read_driver_version(out->driver, sizeof out->driver);
+    out->runtime_version = runtime_version();
+    void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (cuda == NULL)
+        return;
+    int (*get_version)(int *) = (int (*)(int *))dlsym(cuda, "cuDriverGetVersion");
+    int (*get_count)(int *) = (int (*)(int *))dlsym(cuda, "cuDeviceGetCount");
+    int (*get_name)(char *, int, int) = (int (*)(char *, int, int))dlsym(cuda, "cuDeviceGetName");
+    if (get_version == NULL || get_version(&out->cuda_version) != 0)
+        out->cuda_version = 0;
+    int count = 0;
+    if (ask_devices && get_count != NULL && get_name != NULL && get_count(&count) == 0) {
+        for (int d = 0; d < count && d < 64; d++) {
+            char name[256];
+            if (get_name(name, (int)sizeof name, d) != 0 || name[0] == '\0' ||
+                strstr(out->names, name) != NULL)
+                continue;
+            size_t used = strlen(out->names);
+            snprintf(out->names + used, sizeof out->names - used, "%s%s", used ? ", " : "", name);
+        }
+    }
+    dlclose(cuda);
 }
 
 static int recorded_anything(void)
@@ -1163,6 +1252,8 @@ static void run_finisher(int signo, int skip_flush)
         say("%s lacks %s; no report written", path, SS_FINISH_SYMBOL);
         return;
     }
+    device_info devices;
+    read_devices(&devices, signo == 0 && !g.forked);
     ss_capture_view view = {
         .version = SS_CAPTURE_VIEW_VERSION,
         .size = sizeof view,
@@ -1174,8 +1265,10 @@ static void run_finisher(int signo, int skip_flush)
         .start_ns = g.start_ns,
         .end_ns = end_ns,
         .started_unix_ns = g.started_unix_ns,
-        .gpu = g.gpu,
-        .driver_version = driver_version(),
+        .gpu = g.gpu[0] != '\0' ? g.gpu : devices.names,
+        .driver_version = devices.cuda_version,
+        .driver = devices.driver,
+        .runtime_version = devices.runtime_version,
         .cupti_path = g.cupti_path,
         .python = ss_python_version(),
     };

@@ -7,7 +7,7 @@
 #include "interpose.h"
 #include "store.h"
 
-#define SS_CAPTURE_VIEW_VERSION 1
+#define SS_CAPTURE_VIEW_VERSION 2
 /* The finisher's one exported function (libsyncscope_finish.so). */
 #define SS_FINISH_SYMBOL "syncscope_finish"
 
@@ -24,10 +24,12 @@ typedef struct ss_capture_view {
     uint64_t start_ns;       /* CUPTI clock at start (or at fork in a child) */
     uint64_t end_ns;         /* CUPTI clock at the end */
     int64_t started_unix_ns; /* wall clock at start */
-    const char *gpu;         /* GPU names seen in device records, "" when none */
-    int driver_version;      /* cuDriverGetVersion, 0 when unknown */
+    const char *gpu;         /* GPU names (device records, else the driver's), "" none */
+    int driver_version;      /* cuDriverGetVersion (the driver's CUDA), 0 when unknown */
     const char *cupti_path;  /* the libcupti that was loaded */
     const char *python;      /* "3.12": the Python version whose frames were read, or "" */
+    const char *driver;      /* the kernel driver's version ("580.65.06"), or "" */
+    int runtime_version;     /* cudaRuntimeGetVersion of the program's runtime, 0 unknown */
 } ss_capture_view;
 
 /* Type of SS_FINISH_SYMBOL. Returns 0, or -1 when an output could not be written (a

@@ -419,6 +419,17 @@ static void read_command_line(ss_event_log *log)
     ss_evlog_set_meta(log, "command_line", buf);
 }
 
+/* Sets 'key' to a CUDA version number as CUDA writes it (13000 -> "13.0", 12080 -> "12.8");
+ * nothing when it is 0 (unknown). */
+static void set_meta_version(ss_event_log *log, const char *key, int version)
+{
+    if (version <= 0)
+        return;
+    char text[32];
+    snprintf(text, sizeof text, "%d.%d", version / 1000, version % 1000 / 10);
+    ss_evlog_set_meta(log, key, text);
+}
+
 static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char *host)
 {
     set_meta_u64(log, "pid", (uint64_t)v->pid);
@@ -429,12 +440,10 @@ static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char
         set_meta_u64(log, "rank", (uint64_t)rank);
     if (v->gpu != NULL && v->gpu[0] != '\0')
         ss_evlog_set_meta(log, "gpu", v->gpu);
-    if (v->driver_version > 0) {
-        char text[32];
-        snprintf(text, sizeof text, "%d.%d", v->driver_version / 1000,
-                 v->driver_version % 1000 / 10);
-        ss_evlog_set_meta(log, "driver", text);
-    }
+    if (v->driver != NULL && v->driver[0] != '\0')
+        ss_evlog_set_meta(log, "driver", v->driver);
+    set_meta_version(log, "cuda", v->driver_version);
+    set_meta_version(log, "cuda_runtime", v->runtime_version);
     set_meta_u64(log, "wall_ns", v->end_ns > v->start_ns ? v->end_ns - v->start_ns : 0);
     set_meta_u64(log, "start_ns", v->start_ns);
     set_meta_u64(log, "end_ns", v->end_ns);

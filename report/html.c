@@ -1248,6 +1248,10 @@ static void write_procs(FILE *out, const page *pg)
         fputc(',', out);
         json_key_string(out, "driver", r->driver);
         fputc(',', out);
+        json_key_string(out, "cuda", r->cuda);
+        fputc(',', out);
+        json_key_string(out, "cuda_runtime", r->cuda_runtime);
+        fputc(',', out);
         write_devices(out, pg, i);
         fputc(',', out);
         json_key_string(out, "started_at", r->started_at);

@@ -105,6 +105,8 @@ static cJSON *result_json(const ss_result *result)
     ss_report_json_add_i64(run, "rank", result->rank);
     ss_report_json_add_string(run, "gpu", result->gpu);
     ss_report_json_add_string(run, "driver", result->driver);
+    ss_report_json_add_string(run, "cuda", result->cuda);
+    ss_report_json_add_string(run, "cudaRuntime", result->cuda_runtime);
     ss_report_json_add_u64(run, "wallNs", result->wall_ns);
     ss_report_json_add_u64(run, "blockedNs", result->blocked_ns);
     ss_report_json_add_u64(run, "gpuBusyNs", result->gpu_busy_ns);
@@ -418,6 +420,8 @@ static void read_run(reader *rd, const cJSON *run, ss_result *out)
     out->rank = (int)get_i64(rd, run, ctx, "rank", -1, INT32_MAX, -1);
     out->gpu = get_string(rd, run, ctx, "gpu", 0);
     out->driver = get_string(rd, run, ctx, "driver", 0);
+    out->cuda = get_string(rd, run, ctx, "cuda", 0);
+    out->cuda_runtime = get_string(rd, run, ctx, "cudaRuntime", 0);
     out->wall_ns = get_u64(rd, run, ctx, "wallNs", UINT64_MAX);
     out->blocked_ns = get_u64(rd, run, ctx, "blockedNs", UINT64_MAX);
     out->gpu_busy_ns = get_u64(rd, run, ctx, "gpuBusyNs", UINT64_MAX);

@@ -136,7 +136,9 @@ typedef struct ss_result {
     long pid;
     int rank;            /* -1 when not launched as a rank */
     char *gpu;           /* GPU name(s), NULL when unknown */
-    char *driver;        /* driver version, NULL when unknown */
+    char *driver;        /* kernel driver version ("580.65.06"), NULL when unknown */
+    char *cuda;          /* the driver's CUDA version ("13.0"), NULL when unknown */
+    char *cuda_runtime;  /* the program's CUDA runtime version, NULL when unknown */
     uint64_t wall_ns;    /* wall time of the run */
     uint64_t blocked_ns; /* host time blocked in implicit synchronization */
     uint64_t gpu_busy_ns;

@@ -72,6 +72,8 @@ void ss_result_free(ss_result *result)
     free(result->hostname);
     free(result->gpu);
     free(result->driver);
+    free(result->cuda);
+    free(result->cuda_runtime);
     free(result->started_at);
     for (size_t i = 0; i < result->files.with_errors_count; i++)
         free(result->files.with_errors[i]);

@@ -513,6 +513,8 @@ static cJSON *run_properties(const ss_result *result)
     ss_report_json_add_i64(props, "rank", result->rank);
     ss_report_json_add_string(props, "gpu", result->gpu);
     ss_report_json_add_string(props, "driver", result->driver);
+    ss_report_json_add_string(props, "cuda", result->cuda);
+    ss_report_json_add_string(props, "cudaRuntime", result->cuda_runtime);
     ss_report_json_add_u64(props, "wallNs", result->wall_ns);
     ss_report_json_add_u64(props, "blockedNs", result->blocked_ns);
     ss_report_json_add_u64(props, "gpuBusyNs", result->gpu_busy_ns);

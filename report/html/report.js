@@ -83,6 +83,7 @@
     metaItem('Program', p.command_line || p.program);
     metaItem('GPU', gpuText(p));
     metaItem('Driver', driverText(p));
+    metaItem('CUDA', cudaText(p));
     metaItem('Host', p.hostname);
     metaItem('Started', p.started_at);
   }
@@ -211,6 +212,13 @@
     return p.kind === 'run' ? 'not recorded' : null;
   }
   function driverText(p) { return p.driver || (p.kind === 'run' ? 'not recorded' : null); }
+  /* "13.0 (runtime 12.8)": the driver's CUDA version and the program's runtime, as recorded. */
+  function cudaText(p) {
+    if (p.cuda && p.cuda_runtime && p.cuda_runtime !== p.cuda) return p.cuda + ' (runtime ' + p.cuda_runtime + ')';
+    if (p.cuda) return p.cuda;
+    if (p.cuda_runtime) return 'runtime ' + p.cuda_runtime;
+    return p.kind === 'run' ? 'not recorded' : null;
+  }
   /* Per rule. */
   const breakdown = $('ss-breakdown');
   const perRule = new Map();
@@ -251,8 +259,8 @@
     const c = add(breakdown, 'div', 'ss-card wide');
     const t = add(c, 'table', 'ss-procs');
     const hr = add(add(t, 'thead'), 'tr');
-    ['Process', 'Program', 'Host', 'GPU', 'Driver', 'Wall', 'Host blocked', 'GPU held back', 'GPU busy', 'Findings']
-      .forEach((h, k) => add(hr, 'th', k >= 5 ? 'n' : null, h));
+    ['Process', 'Program', 'Host', 'GPU', 'Driver', 'CUDA', 'Wall', 'Host blocked', 'GPU held back', 'GPU busy', 'Findings']
+      .forEach((h, k) => add(hr, 'th', k >= 6 ? 'n' : null, h));
     const tb = add(t, 'tbody');
     for (const i of runProcs) {
       const p = procs[i], tr = add(tb, 'tr');
@@ -262,6 +270,7 @@
       add(tr, 'td', null, p.hostname);
       add(tr, 'td', null, gpuText(p));
       add(tr, 'td', null, driverText(p));
+      add(tr, 'td', null, cudaText(p));
       add(tr, 'td', 'n', fmtNs(p.wall_ns));
       add(tr, 'td', 'n', fmtNs(own.host) + ' (' + fmtPct(own.host, p.wall_ns) + ')');
       add(tr, 'td', 'n', fmtNs(own['gpu-held']));

@@ -70,6 +70,8 @@ static void run_meta(ss_result *r, const char *program, int rank, uint64_t wall_
     r->rank = rank;
     r->gpu = ss_strdup("NVIDIA H200");
     r->driver = ss_strdup("580.65.06");
+    r->cuda = ss_strdup("13.0");
+    r->cuda_runtime = ss_strdup(rank == 1 ? "13.0" : "12.8");
     r->wall_ns = wall_ns;
     r->blocked_ns = blocked_ns;
     r->gpu_busy_ns = busy_ns;

@@ -166,8 +166,8 @@ async function testRun(ctx) {
   eq(rows.map((x) => x.cells[colIndex(h, 'Time')]), ['30.0 ms', '8.00 ms', '4.50 ms', '2.50 ms', '100 µs'], 'run: time column');
   eq(await page.$$eval('#ss-table tr.ss-row td.n[class*="cost-"]', (t) => t.map((x) => x.className.split(' ').pop())),
     ['cost-host', 'cost-gpu-held', 'cost-host', 'cost-host', 'cost-gpu-held'], 'run: each time is marked with its rule\'s cost');
-  const header = await page.$eval('#ss-header', (e) => e.textContent);
-  check(header.includes('NVIDIA H200') && header.includes('580.65.06'), 'run: GPU and driver in the header');
+  const meta = await page.$$eval('#ss-meta div', (ds) => Object.fromEntries(ds.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])));
+  eq([meta.GPU, meta.Driver, meta.CUDA], ['NVIDIA H200', '580.65.06', '13.0 (runtime 12.8)'], 'run: GPU, driver and CUDA versions in the header');
   const summary = await page.$eval('#ss-summary', (e) => e.textContent);
   // Host blocked: SYNC201 30 ms + SYNC301 4.5 ms + SYNC402 2.5 ms (cost 'host'), not the result's
   // 83 ms; SYNC101 and SYNC102 held GPU work back 8.1 ms.
@@ -274,6 +274,8 @@ async function testMulti(ctx) {
   eq(rows.filter((x) => x.group === 3).map((x) => x.cells[colIndex(h, 'Time')]), ['90.0 ms', '24.0 ms', '13.5 ms'], 'multi: joined cost sums the ranks');
   eq(rows.filter((x) => x.group === 2).map((x) => x.cells[proc]).sort(), ['rank 0', 'rank 0', 'rank 1', 'rank 1'], 'multi: observed-only rows name their rank');
   eq(await page.$$eval('table.ss-procs tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent)), ['rank 0', 'rank 1'], 'multi: one summary row per rank');
+  eq(await page.$$eval('table.ss-procs tbody tr', (trs) => trs.map((tr) => [tr.cells[3].textContent, tr.cells[4].textContent, tr.cells[5].textContent])),
+    [['NVIDIA H200', '580.65.06', '13.0 (runtime 12.8)'], ['NVIDIA H200', '580.65.06', '13.0']], 'multi: GPU, driver and CUDA of each rank');
   await select(page, 'ss-f-proc', '2');
   eq((await rowsOf(page)).map((x) => x.cells[rule].slice(0, 7)).sort(), ['SYNC101', 'SYNC102', 'SYNC201', 'SYNC301', 'SYNC402'], 'multi: process filter');
   eq(await page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 10, 'multi: ten lanes');
@@ -437,7 +439,7 @@ async function testCli(ctx) {
   eq(await t.page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 5, 'cli: trace input draws its lanes');
   // The trace names no GPU and no driver: the header says which device ran the work instead.
   const meta = await t.page.$$eval('#ss-meta div', (ds) => Object.fromEntries(ds.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])));
-  eq([meta.GPU, meta.Driver], ['GPU 0 (name not recorded)', 'not recorded'], 'cli: GPU and driver filled from the trace');
+  eq([meta.GPU, meta.Driver, meta.CUDA], ['GPU 0 (name not recorded)', 'not recorded', 'not recorded'], 'cli: GPU and driver filled from the trace');
   await t.page.close();
   res = run(['report', 'no-such-file.json', '-o', 'x.html']);
   eq(res.status, 2, 'cli: a missing input is exit 2');

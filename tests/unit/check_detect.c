@@ -1218,6 +1218,8 @@ START_TEST(test_totals_and_metadata)
         {"rank", "3"},
         {"gpu", "NVIDIA H200"},
         {"driver", "580.65"},
+        {"cuda", "13.0"},
+        {"cuda_runtime", "12.8"},
         {"started_at", "2025-01-02T03:04:05Z"},
         {"wall_ns", "123456789"},
     };
@@ -1236,6 +1238,8 @@ START_TEST(test_totals_and_metadata)
     ck_assert_int_eq(res.rank, 3);
     ck_assert_str_eq(res.gpu, "NVIDIA H200");
     ck_assert_str_eq(res.driver, "580.65");
+    ck_assert_str_eq(res.cuda, "13.0");
+    ck_assert_str_eq(res.cuda_runtime, "12.8");
     ck_assert_str_eq(res.started_at, "2025-01-02T03:04:05Z");
     ck_assert_uint_eq(res.wall_ns, 123456789);
     ck_assert_uint_eq(res.gpu_busy_ns, US(390) + US(10)); /* 10..400 and 1000..1010 */

@@ -344,6 +344,8 @@ static void run_metadata(ss_result *r)
     r->rank = 3;
     r->gpu = ss_strdup("NVIDIA H200");
     r->driver = ss_strdup("580.65.06");
+    r->cuda = ss_strdup("13.0");
+    r->cuda_runtime = ss_strdup("12.8");
     r->wall_ns = 5000000000123ULL;
     r->blocked_ns = 26400000;
     r->gpu_busy_ns = 3100000000ULL;
@@ -370,6 +372,9 @@ START_TEST(test_json_structure)
     cJSON *run = cJSON_GetObjectItem(root, "run");
     ck_assert_str_eq(cJSON_GetObjectItem(run, "hostname")->valuestring, "node1");
     ck_assert_int_eq(cJSON_GetObjectItem(run, "rank")->valueint, 3);
+    ck_assert_str_eq(cJSON_GetObjectItem(run, "driver")->valuestring, "580.65.06");
+    ck_assert_str_eq(cJSON_GetObjectItem(run, "cuda")->valuestring, "13.0");
+    ck_assert_str_eq(cJSON_GetObjectItem(run, "cudaRuntime")->valuestring, "12.8");
     ck_assert(cJSON_GetObjectItem(run, "wallNs")->valuedouble == 5000000000123.0);
     ck_assert_ptr_nonnull(strstr(text, "\"wallNs\":\t5000000000123,"));
     cJSON *summary = cJSON_GetObjectItem(root, "summary");
@@ -448,6 +453,8 @@ START_TEST(test_json_round_trip)
     ck_assert_uint_eq(back.diag_count, 1);
     ck_assert_uint_eq(back.wall_ns, 5000000000123ULL);
     ck_assert_int_eq(back.rank, 3);
+    ck_assert_str_eq(back.cuda, "13.0");
+    ck_assert_str_eq(back.cuda_runtime, "12.8");
     ck_assert_str_eq(back.findings[1].message, "quote \" slash \\ \x01 caf\xc3\xa9");
     ck_assert_uint_eq(back.findings[2].frames[0].pc, 0x7f0011223344ULL);
     ck_assert_int_eq(back.findings[2].frames[2].is_python, 1);
