@@ -48,10 +48,10 @@ typedef struct ss_detect_options {
     const char *nvtx_range;
 } ss_detect_options;
 
-/* The newest trace format version this build writes (1.1 when the log has scope marks, else
- * 1.0); it reads any 1.x (docs/trace-format.md). */
+/* The newest trace format version this build writes (1.2 when the log has argument records,
+ * else 1.1 when it has scope marks, else 1.0); it reads any 1.x (docs/trace-format.md). */
 #define SS_TRACE_MAJOR 1
-#define SS_TRACE_MINOR 1
+#define SS_TRACE_MINOR 2
 
 /* Fills 'options' with the documented defaults. */
 void ss_detect_options_default(ss_detect_options *options);

@@ -68,6 +68,17 @@ static const field scope_fields[] = {
     FIELD(ss_ev_scope, id, F_U64),      FIELD(ss_ev_scope, name, F_STR),
 };
 
+static const field args_fields[] = {
+    FIELD(ss_ev_args, time_ns, F_U64),   FIELD(ss_ev_args, correlation, F_U32),
+    FIELD(ss_ev_args, kind, F_U8),       FIELD(ss_ev_args, complete, F_U8),
+    FIELD(ss_ev_args, count, F_U8),      FIELD(ss_ev_args, values[0], F_U64),
+    FIELD(ss_ev_args, values[1], F_U64), FIELD(ss_ev_args, values[2], F_U64),
+    FIELD(ss_ev_args, values[3], F_U64), FIELD(ss_ev_args, values[4], F_U64),
+    FIELD(ss_ev_args, values[5], F_U64), FIELD(ss_ev_args, values[6], F_U64),
+    FIELD(ss_ev_args, values[7], F_U64),
+};
+_Static_assert(SS_ARGS_MAX == 8, "args_fields lists SS_ARGS_MAX values");
+
 static const field frame_fields[] = {
     FIELD(ss_stack_frame, pc, F_U64),   FIELD(ss_stack_frame, function, F_STR),
     FIELD(ss_stack_frame, file, F_STR), FIELD(ss_stack_frame, module, F_STR),
@@ -92,6 +103,7 @@ static const struct event_record {
     {"memset", SS_EV_MEMSET, gpu_fields, NFIELDS(gpu_fields), 0},
     {"sync", SS_EV_SYNC, sync_fields, NFIELDS(sync_fields), 0},
     {"scope", SS_EV_SCOPE, scope_fields, NFIELDS(scope_fields), 1},
+    {"args", SS_EV_ARGS, args_fields, NFIELDS(args_fields), 2},
 };
 
 /* ---- writing ---- */
@@ -152,13 +164,16 @@ static const void *event_body(const ss_event *e)
         return &e->u.stream;
     case SS_EV_SCOPE:
         return &e->u.scope;
+    case SS_EV_ARGS:
+        return &e->u.args;
     default:
         return &e->u.gpu;
     }
 }
 
-/* The oldest minor version that holds every record of 'log': a log without scope marks is
- * written as 1.0, which readers older than scope marks still read. */
+/* The oldest minor version that holds every record of 'log': a log without argument records
+ * is written as 1.1, and one without scope marks either as 1.0, which older readers still
+ * read. */
 static unsigned needed_minor(const ss_event_log *log)
 {
     unsigned minor = 0;
@@ -585,9 +600,9 @@ static int check_times(reader *r, const ss_event *e)
     char words[48];
     if (e->type == SS_EV_STREAM)
         return 0;
-    if (e->type == SS_EV_SCOPE) {
+    if (e->type == SS_EV_SCOPE || e->type == SS_EV_ARGS) {
         start_name = end_name = "time";
-        start = end = e->u.scope.time_ns;
+        start = end = ss_event_start_ns(e);
     } else if (e->type == SS_EV_API) {
         start_name = "enter";
         end_name = "exit";
@@ -643,6 +658,19 @@ static int read_event(reader *r, const struct event_record *rec)
         if (m->source > SS_SCOPE_FROM_PROGRAM)
             return fail(r, "scope: source: %u is not 0 (NVTX) or 1 (the program)",
                         (unsigned)m->source);
+    }
+    if (rec->type == SS_EV_ARGS && r->minor <= SS_TRACE_MINOR) {
+        const ss_ev_args *a = &e.u.args;
+        if (a->kind < SS_ARGS_LAUNCH || a->kind > SS_ARGS_KIND_MAX)
+            return fail(r, "args: kind: %u is not an argument kind (1 to %d)", (unsigned)a->kind,
+                        SS_ARGS_KIND_MAX);
+        if (a->count > SS_ARGS_MAX || a->complete > 1)
+            return fail(r, "args: count %u (at most %d) or complete %u (0 or 1) out of range",
+                        (unsigned)a->count, SS_ARGS_MAX, (unsigned)a->complete);
+        for (unsigned i = a->count; i < SS_ARGS_MAX; i++) {
+            if (a->values[i] != 0)
+                return fail(r, "args: value %u is set, but count is %u", i + 1, (unsigned)a->count);
+        }
     }
     if (rec->type == SS_EV_API) {
         /* The API id is not stored: it is derived from the name, so a trace stays valid when

@@ -21,6 +21,8 @@ uint64_t ss_event_start_ns(const ss_event *e)
         return e->u.sync.start_ns;
     case SS_EV_SCOPE:
         return e->u.scope.time_ns;
+    case SS_EV_ARGS:
+        return e->u.args.time_ns;
     default:
         return 0;
     }
@@ -39,6 +41,8 @@ uint64_t ss_event_end_ns(const ss_event *e)
         return e->u.sync.end_ns;
     case SS_EV_SCOPE:
         return e->u.scope.time_ns;
+    case SS_EV_ARGS:
+        return e->u.args.time_ns;
     default:
         return 0;
     }

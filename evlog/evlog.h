@@ -13,7 +13,8 @@ typedef enum ss_event_type {
     SS_EV_MEMSET,  /* a memset on the GPU */
     SS_EV_SYNC,    /* a CUPTI synchronization record (host waited in the driver) */
     SS_EV_STREAM,  /* a stream became known: handle, CUPTI id, flags */
-    SS_EV_SCOPE    /* a scope mark: an NVTX range, cudaProfilerStart/Stop, syncscope.scope() */
+    SS_EV_SCOPE,   /* a scope mark: an NVTX range, cudaProfilerStart/Stop, syncscope.scope() */
+    SS_EV_ARGS     /* the device pointers an API call was handed (ss_ev_args) */
 } ss_event_type;
 
 /* Copy direction as the GPU saw it. */
@@ -132,6 +133,36 @@ typedef struct ss_ev_scope {
     uint8_t source;   /* ss_scope_source */
 } ss_ev_scope;
 
+/* Pointers kept per call (ss_ev_args.values). */
+#define SS_ARGS_MAX 8
+
+/* What the pointers of an SS_EV_ARGS event are. */
+typedef enum ss_args_kind {
+    SS_ARGS_LAUNCH = 1, /* a kernel launch: the pointer-sized words of its parameters that lay
+                         * in the address range of the device allocations seen so far */
+    SS_ARGS_COPY,       /* a copy or memset: values[0] the destination, values[1] the source
+                         * (0 for a memset) */
+    SS_ARGS_ALLOC,      /* an allocation that succeeded: values[0] its address, the call's
+                         * bytes its size */
+    SS_ARGS_FREE        /* a free: values[0] the address */
+} ss_args_kind;
+#define SS_ARGS_KIND_MAX SS_ARGS_FREE
+
+/* The device pointers one API call was handed, joined to it by 'correlation'
+ * (docs/trace-format.md, "args"). */
+typedef struct ss_ev_args {
+    uint64_t time_ns; /* the call's enter time, so that the record sorts beside it */
+    uint64_t values[SS_ARGS_MAX];
+    uint32_t correlation; /* the API call's */
+    uint8_t kind;         /* ss_args_kind */
+    /* SS_ARGS_LAUNCH: 1 when every parameter of the kernel was read and 'values' holds every
+     * word that lay in the range (at most SS_ARGS_MAX); 0 when the kernel's parameters could
+     * not be had or there were more such words: what it was handed is unknown */
+    uint8_t complete;
+    uint8_t count; /* values used */
+} ss_ev_args;
+_Static_assert(sizeof(ss_ev_args) <= sizeof(ss_ev_api), "args events do not make events larger");
+
 typedef struct ss_event {
     uint32_t type; /* ss_event_type */
     union {
@@ -140,6 +171,7 @@ typedef struct ss_event {
         ss_ev_sync sync;
         ss_ev_stream stream;
         ss_ev_scope scope;
+        ss_ev_args args;
     } u;
 } ss_event;
 

@@ -27,6 +27,24 @@
     {#fn, CUPTI_DRIVER_TRACE_CBID_##fn, SS_API_##api, SS_DOMAIN_DRIVER, pt, args(fn)}
 /* clang-format on */
 
+/* Pointer sets (SS_EV_ARGS): a driver launch's function and parameters, a copy's or memset's
+ * destination and source, an allocation's address (written through its first argument), a
+ * freed pointer. */
+#define P_LAUNCH(fn)                                                                               \
+    .pointers = SS_ARGS_LAUNCH, .function = FIELD(fn, f), .kernel_params = FIELD(fn, kernelParams)
+#define P_LAUNCH_EXTRA(fn) P_LAUNCH(fn), .extra = FIELD(fn, extra)
+#define P_COPY(fn) .pointers = SS_ARGS_COPY, .dst = FIELD(fn, dst), .src = FIELD(fn, src)
+#define P_SET(fn) .pointers = SS_ARGS_COPY, .dst = FIELD(fn, devPtr)
+#define P_DRV_COPY(fn, d, s) .pointers = SS_ARGS_COPY, .dst = FIELD(fn, d), .src = FIELD(fn, s)
+#define P_DRV_SET(fn) .pointers = SS_ARGS_COPY, .dst = FIELD(fn, dstDevice)
+#define P_ALLOC(fn, f) .pointers = SS_ARGS_ALLOC, .dst = DEREF_PTR(fn, f)
+#define P_FREE(fn, f) .pointers = SS_ARGS_FREE, .dst = FIELD(fn, f)
+/* The pointer that field 'f' (a pointer to a pointer) points to. */
+#define DEREF_PTR(fn, f)                                                                           \
+    {                                                                                              \
+        (int16_t) offsetof(fn##_params, f), 0, (uint8_t)sizeof(void *)                             \
+    }
+
 /* Argument sets, one per parameter shape. A_NONE: the call is timed, no argument needed. */
 #define A_NONE(fn) .stream = {0, -1, 0}
 #define A_STREAM(fn) .stream = FIELD(fn, stream)
@@ -69,6 +87,31 @@
 #define A_DRV_ALLOC(fn) .bytes = FIELD(fn, bytesize)
 #define A_DRV_CREATE(fn) .out_stream = FIELD(fn, phStream), .flags = FIELD(fn, Flags)
 #define A_DRV_CAPTURE(fn) .stream = FIELD(fn, hStream), .flags = FIELD(fn, mode)
+#define A_DRV_LAUNCH(fn) A_HSTREAM(fn), P_LAUNCH_EXTRA(fn)
+#define A_DRV_LAUNCH_EX(fn) A_DRV_CONFIG(fn), P_LAUNCH_EXTRA(fn)
+#define A_DRV_LAUNCH_COOP(fn) A_HSTREAM(fn), P_LAUNCH(fn)
+#define A_COPY_ASYNC_P(fn) A_COPY_ASYNC(fn), P_COPY(fn)
+#define A_COPY_P(fn) A_COPY(fn), P_COPY(fn)
+#define A_SET_ASYNC_P(fn) A_SET_ASYNC(fn), P_SET(fn)
+#define A_COUNT_SET(fn) A_COUNT(fn), P_SET(fn)
+#define A_SIZE_ALLOC(fn) A_SIZE(fn), P_ALLOC(fn, devPtr)
+#define A_MANAGED_ALLOC(fn) A_SIZE_FLAGS(fn), P_ALLOC(fn, devPtr)
+#define A_ALLOC_ASYNC_P(fn) A_ALLOC_ASYNC(fn), P_ALLOC(fn, devPtr)
+#define A_POOL_ASYNC_P(fn) A_POOL_ASYNC(fn), P_ALLOC(fn, ptr)
+#define A_FREE(fn) P_FREE(fn, devPtr)
+#define A_FREE_ASYNC(fn) A_HSTREAM(fn), P_FREE(fn, devPtr)
+#define A_DRV_ALLOC_P(fn) A_DRV_ALLOC(fn), P_ALLOC(fn, dptr)
+#define A_DRV_FREE(fn) P_FREE(fn, dptr)
+#define A_DRV_DTOH(fn) A_DRV_BYTES(fn), P_DRV_COPY(fn, dstHost, srcDevice)
+#define A_DRV_DTOH_ASYNC(fn) A_DRV_BYTES_ASYNC(fn), P_DRV_COPY(fn, dstHost, srcDevice)
+#define A_DRV_HTOD(fn) A_DRV_BYTES(fn), P_DRV_COPY(fn, dstDevice, srcHost)
+#define A_DRV_HTOD_ASYNC(fn) A_DRV_BYTES_ASYNC(fn), P_DRV_COPY(fn, dstDevice, srcHost)
+#define A_DRV_DTOD(fn) A_DRV_BYTES(fn), P_DRV_COPY(fn, dstDevice, srcDevice)
+#define A_DRV_DTOD_ASYNC(fn) A_DRV_BYTES_ASYNC(fn), P_DRV_COPY(fn, dstDevice, srcDevice)
+#define A_DRV_ANY(fn) A_DRV_BYTES(fn), P_DRV_COPY(fn, dst, src)
+#define A_DRV_ANY_ASYNC(fn) A_DRV_BYTES_ASYNC(fn), P_DRV_COPY(fn, dst, src)
+#define A_DRV_SET_P(fn) A_DRV_SET(fn), P_DRV_SET(fn)
+#define A_DRV_SET_ASYNC_P(fn) A_DRV_SET_ASYNC(fn), P_DRV_SET(fn)
 
 static const ss_args_spec table[] = {
     /* clang-format off */
@@ -85,8 +128,8 @@ static const ss_args_spec table[] = {
     RT(cudaGraphLaunch, cudaGraphLaunch_ptsz_v10000, 1, A_STREAM),
 
     /* Asynchronous copies and memsets. */
-    RT(cudaMemcpyAsync, cudaMemcpyAsync_v3020, 0, A_COPY_ASYNC),
-    RT(cudaMemcpyAsync, cudaMemcpyAsync_ptsz_v7000, 1, A_COPY_ASYNC),
+    RT(cudaMemcpyAsync, cudaMemcpyAsync_v3020, 0, A_COPY_ASYNC_P),
+    RT(cudaMemcpyAsync, cudaMemcpyAsync_ptsz_v7000, 1, A_COPY_ASYNC_P),
     RT(cudaMemcpy2DAsync, cudaMemcpy2DAsync_v3020, 0, A_COPY2D_ASYNC),
     RT(cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz_v7000, 1, A_COPY2D_ASYNC),
     RT(cudaMemcpy3DAsync, cudaMemcpy3DAsync_v3020, 0, A_COPY3D_ASYNC),
@@ -96,20 +139,20 @@ static const ss_args_spec table[] = {
     RT(cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_v3020, 0, A_COPY_ASYNC),
     RT(cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_ptsz_v7000, 1, A_COPY_ASYNC),
     RT(cudaMemcpyPeerAsync, cudaMemcpyPeerAsync_v4000, 0, A_PEER_ASYNC),
-    RT(cudaMemsetAsync, cudaMemsetAsync_v3020, 0, A_SET_ASYNC),
-    RT(cudaMemsetAsync, cudaMemsetAsync_ptsz_v7000, 1, A_SET_ASYNC),
+    RT(cudaMemsetAsync, cudaMemsetAsync_v3020, 0, A_SET_ASYNC_P),
+    RT(cudaMemsetAsync, cudaMemsetAsync_ptsz_v7000, 1, A_SET_ASYNC_P),
     RT(cudaMemset2DAsync, cudaMemset2DAsync_v3020, 0, A_SET2D_ASYNC),
     RT(cudaMemset2DAsync, cudaMemset2DAsync_ptsz_v7000, 1, A_SET2D_ASYNC),
     RT(cudaMemset3DAsync, cudaMemset3DAsync_v3020, 0, A_STREAM),
     RT(cudaMemset3DAsync, cudaMemset3DAsync_ptsz_v7000, 1, A_STREAM),
     RT(cudaMemPrefetchAsync, cudaMemPrefetchAsync_v12020, 0, A_SET_ASYNC),
     RT(cudaMemPrefetchAsync, cudaMemPrefetchAsync_ptsz_v12020, 1, A_SET_ASYNC),
-    RT(cudaMallocAsync, cudaMallocAsync_v11020, 0, A_ALLOC_ASYNC),
-    RT(cudaMallocAsync, cudaMallocAsync_ptsz_v11020, 1, A_ALLOC_ASYNC),
-    RT(cudaFreeAsync, cudaFreeAsync_v11020, 0, A_HSTREAM),
-    RT(cudaFreeAsync, cudaFreeAsync_ptsz_v11020, 1, A_HSTREAM),
-    RT(cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_v11020, 0, A_POOL_ASYNC),
-    RT(cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_ptsz_v11020, 1, A_POOL_ASYNC),
+    RT(cudaMallocAsync, cudaMallocAsync_v11020, 0, A_ALLOC_ASYNC_P),
+    RT(cudaMallocAsync, cudaMallocAsync_ptsz_v11020, 1, A_ALLOC_ASYNC_P),
+    RT(cudaFreeAsync, cudaFreeAsync_v11020, 0, A_FREE_ASYNC),
+    RT(cudaFreeAsync, cudaFreeAsync_ptsz_v11020, 1, A_FREE_ASYNC),
+    RT(cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_v11020, 0, A_POOL_ASYNC_P),
+    RT(cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_ptsz_v11020, 1, A_POOL_ASYNC_P),
     RT(cudaEventRecord, cudaEventRecord_v3020, 0, A_STREAM),
     RT(cudaEventRecord, cudaEventRecord_ptsz_v7000, 1, A_STREAM),
     RT(cudaEventRecordWithFlags, cudaEventRecordWithFlags_v11010, 0, A_STREAM_FLAGS),
@@ -120,8 +163,8 @@ static const ss_args_spec table[] = {
     RT(cudaStreamAttachMemAsync, cudaStreamAttachMemAsync_ptsz_v7000, 1, A_ATTACH),
 
     /* Synchronous copies and memsets. */
-    RT(cudaMemcpy, cudaMemcpy_v3020, 0, A_COPY),
-    RT(cudaMemcpy, cudaMemcpy_ptds_v7000, 1, A_COPY),
+    RT(cudaMemcpy, cudaMemcpy_v3020, 0, A_COPY_P),
+    RT(cudaMemcpy, cudaMemcpy_ptds_v7000, 1, A_COPY_P),
     RT(cudaMemcpy2D, cudaMemcpy2D_v3020, 0, A_COPY2D),
     RT(cudaMemcpy2D, cudaMemcpy2D_ptds_v7000, 1, A_COPY2D),
     RT(cudaMemcpy3D, cudaMemcpy3D_v3020, 0, A_COPY3D),
@@ -131,21 +174,21 @@ static const ss_args_spec table[] = {
     RT(cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_v3020, 0, A_COPY),
     RT(cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_ptds_v7000, 1, A_COPY),
     RT(cudaMemcpyPeer, cudaMemcpyPeer_v4000, 0, A_COUNT),
-    RT(cudaMemset, cudaMemset_v3020, 0, A_COUNT),
-    RT(cudaMemset, cudaMemset_ptds_v7000, 1, A_COUNT),
+    RT(cudaMemset, cudaMemset_v3020, 0, A_COUNT_SET),
+    RT(cudaMemset, cudaMemset_ptds_v7000, 1, A_COUNT_SET),
     RT(cudaMemset2D, cudaMemset2D_v3020, 0, A_SET2D),
     RT(cudaMemset2D, cudaMemset2D_ptds_v7000, 1, A_SET2D),
     RT(cudaMemset3D, cudaMemset3D_v3020, 0, A_NONE),
     RT(cudaMemset3D, cudaMemset3D_ptds_v7000, 1, A_NONE),
 
     /* Allocation and registration. */
-    RT(cudaMalloc, cudaMalloc_v3020, 0, A_SIZE),
+    RT(cudaMalloc, cudaMalloc_v3020, 0, A_SIZE_ALLOC),
     RT(cudaMallocPitch, cudaMallocPitch_v3020, 0, A_PITCH),
-    RT(cudaFree, cudaFree_v3020, 0, A_NONE),
+    RT(cudaFree, cudaFree_v3020, 0, A_FREE),
     RT(cudaMallocHost, cudaMallocHost_v3020, 0, A_SIZE),
     RT(cudaHostAlloc, cudaHostAlloc_v3020, 0, A_SIZE_FLAGS),
     RT(cudaFreeHost, cudaFreeHost_v3020, 0, A_NONE),
-    RT(cudaMallocManaged, cudaMallocManaged_v6000, 0, A_SIZE_FLAGS),
+    RT(cudaMallocManaged, cudaMallocManaged_v6000, 0, A_MANAGED_ALLOC),
     RT(cudaHostRegister, cudaHostRegister_v4000, 0, A_SIZE_FLAGS),
     RT(cudaHostUnregister, cudaHostUnregister_v4000, 0, A_NONE),
     RT(cudaDeviceSetLimit, cudaDeviceSetLimit_v3020, 0, A_NONE),
@@ -170,38 +213,38 @@ static const ss_args_spec table[] = {
     RT(cudaStreamEndCapture, cudaStreamEndCapture_ptsz_v10000, 1, A_STREAM),
 
     /* Driver API (current, 64-bit variants; the CUDA 3.x ones are not taken). */
-    DRV(cuLaunchKernel, cuLaunchKernel, 0, A_HSTREAM),
-    DRV(cuLaunchKernel, cuLaunchKernel_ptsz, 1, A_HSTREAM),
-    DRV(cuLaunchKernelEx, cuLaunchKernelEx, 0, A_DRV_CONFIG),
-    DRV(cuLaunchKernelEx, cuLaunchKernelEx_ptsz, 1, A_DRV_CONFIG),
-    DRV(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel, 0, A_HSTREAM),
-    DRV(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz, 1, A_HSTREAM),
-    DRV(cuMemcpyHtoD, cuMemcpyHtoD_v2, 0, A_DRV_BYTES),
-    DRV(cuMemcpyHtoD, cuMemcpyHtoD_v2_ptds, 1, A_DRV_BYTES),
-    DRV(cuMemcpyDtoH, cuMemcpyDtoH_v2, 0, A_DRV_BYTES),
-    DRV(cuMemcpyDtoH, cuMemcpyDtoH_v2_ptds, 1, A_DRV_BYTES),
-    DRV(cuMemcpyDtoD, cuMemcpyDtoD_v2, 0, A_DRV_BYTES),
-    DRV(cuMemcpyDtoD, cuMemcpyDtoD_v2_ptds, 1, A_DRV_BYTES),
-    DRV(cuMemcpy, cuMemcpy, 0, A_DRV_BYTES),
-    DRV(cuMemcpy, cuMemcpy_ptds, 1, A_DRV_BYTES),
-    DRV(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2, 0, A_DRV_BYTES_ASYNC),
-    DRV(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2_ptsz, 1, A_DRV_BYTES_ASYNC),
-    DRV(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2, 0, A_DRV_BYTES_ASYNC),
-    DRV(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2_ptsz, 1, A_DRV_BYTES_ASYNC),
-    DRV(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2, 0, A_DRV_BYTES_ASYNC),
-    DRV(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2_ptsz, 1, A_DRV_BYTES_ASYNC),
-    DRV(cuMemcpyAsync, cuMemcpyAsync, 0, A_DRV_BYTES_ASYNC),
-    DRV(cuMemcpyAsync, cuMemcpyAsync_ptsz, 1, A_DRV_BYTES_ASYNC),
-    DRV(cuMemsetD8, cuMemsetD8_v2, 0, A_DRV_SET),
-    DRV(cuMemsetD8, cuMemsetD8_v2_ptds, 1, A_DRV_SET),
-    DRV(cuMemsetD32, cuMemsetD32_v2, 0, A_DRV_SET),
-    DRV(cuMemsetD32, cuMemsetD32_v2_ptds, 1, A_DRV_SET),
-    DRV(cuMemsetD8Async, cuMemsetD8Async, 0, A_DRV_SET_ASYNC),
-    DRV(cuMemsetD8Async, cuMemsetD8Async_ptsz, 1, A_DRV_SET_ASYNC),
-    DRV(cuMemsetD32Async, cuMemsetD32Async, 0, A_DRV_SET_ASYNC),
-    DRV(cuMemsetD32Async, cuMemsetD32Async_ptsz, 1, A_DRV_SET_ASYNC),
-    DRV(cuMemAlloc, cuMemAlloc_v2, 0, A_DRV_ALLOC),
-    DRV(cuMemFree, cuMemFree_v2, 0, A_NONE),
+    DRV(cuLaunchKernel, cuLaunchKernel, 0, A_DRV_LAUNCH),
+    DRV(cuLaunchKernel, cuLaunchKernel_ptsz, 1, A_DRV_LAUNCH),
+    DRV(cuLaunchKernelEx, cuLaunchKernelEx, 0, A_DRV_LAUNCH_EX),
+    DRV(cuLaunchKernelEx, cuLaunchKernelEx_ptsz, 1, A_DRV_LAUNCH_EX),
+    DRV(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel, 0, A_DRV_LAUNCH_COOP),
+    DRV(cuLaunchCooperativeKernel, cuLaunchCooperativeKernel_ptsz, 1, A_DRV_LAUNCH_COOP),
+    DRV(cuMemcpyHtoD, cuMemcpyHtoD_v2, 0, A_DRV_HTOD),
+    DRV(cuMemcpyHtoD, cuMemcpyHtoD_v2_ptds, 1, A_DRV_HTOD),
+    DRV(cuMemcpyDtoH, cuMemcpyDtoH_v2, 0, A_DRV_DTOH),
+    DRV(cuMemcpyDtoH, cuMemcpyDtoH_v2_ptds, 1, A_DRV_DTOH),
+    DRV(cuMemcpyDtoD, cuMemcpyDtoD_v2, 0, A_DRV_DTOD),
+    DRV(cuMemcpyDtoD, cuMemcpyDtoD_v2_ptds, 1, A_DRV_DTOD),
+    DRV(cuMemcpy, cuMemcpy, 0, A_DRV_ANY),
+    DRV(cuMemcpy, cuMemcpy_ptds, 1, A_DRV_ANY),
+    DRV(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2, 0, A_DRV_HTOD_ASYNC),
+    DRV(cuMemcpyHtoDAsync, cuMemcpyHtoDAsync_v2_ptsz, 1, A_DRV_HTOD_ASYNC),
+    DRV(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2, 0, A_DRV_DTOH_ASYNC),
+    DRV(cuMemcpyDtoHAsync, cuMemcpyDtoHAsync_v2_ptsz, 1, A_DRV_DTOH_ASYNC),
+    DRV(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2, 0, A_DRV_DTOD_ASYNC),
+    DRV(cuMemcpyDtoDAsync, cuMemcpyDtoDAsync_v2_ptsz, 1, A_DRV_DTOD_ASYNC),
+    DRV(cuMemcpyAsync, cuMemcpyAsync, 0, A_DRV_ANY_ASYNC),
+    DRV(cuMemcpyAsync, cuMemcpyAsync_ptsz, 1, A_DRV_ANY_ASYNC),
+    DRV(cuMemsetD8, cuMemsetD8_v2, 0, A_DRV_SET_P),
+    DRV(cuMemsetD8, cuMemsetD8_v2_ptds, 1, A_DRV_SET_P),
+    DRV(cuMemsetD32, cuMemsetD32_v2, 0, A_DRV_SET_P),
+    DRV(cuMemsetD32, cuMemsetD32_v2_ptds, 1, A_DRV_SET_P),
+    DRV(cuMemsetD8Async, cuMemsetD8Async, 0, A_DRV_SET_ASYNC_P),
+    DRV(cuMemsetD8Async, cuMemsetD8Async_ptsz, 1, A_DRV_SET_ASYNC_P),
+    DRV(cuMemsetD32Async, cuMemsetD32Async, 0, A_DRV_SET_ASYNC_P),
+    DRV(cuMemsetD32Async, cuMemsetD32Async_ptsz, 1, A_DRV_SET_ASYNC_P),
+    DRV(cuMemAlloc, cuMemAlloc_v2, 0, A_DRV_ALLOC_P),
+    DRV(cuMemFree, cuMemFree_v2, 0, A_DRV_FREE),
     DRV(cuMemAllocHost, cuMemAllocHost_v2, 0, A_DRV_ALLOC),
     DRV(cuMemFreeHost, cuMemFreeHost, 0, A_NONE),
     DRV(cuCtxSynchronize, cuCtxSynchronize, 0, A_NONE),

@@ -29,6 +29,14 @@ typedef struct ss_args_spec {
     ss_arg_ref flags;       /* stream flags, capture mode, event/host flags */
     ss_arg_ref out_stream;  /* stream creation: the cudaStream_t* / CUstream* argument */
     ss_arg_ref priority;    /* stream creation with a priority */
+    /* The device pointers the call is handed (an SS_EV_ARGS event, docs/trace-format.md). */
+    uint8_t pointers;         /* ss_args_kind of the call, 0: none taken */
+    ss_arg_ref dst;           /* copies and memsets: the destination; frees: the pointer;
+                               * allocations: where the allocation's address is written */
+    ss_arg_ref src;           /* copies: the source */
+    ss_arg_ref function;      /* driver launches: the CUfunction */
+    ss_arg_ref kernel_params; /* driver launches: the kernelParams array */
+    ss_arg_ref extra;         /* driver launches: the 'extra' array (parameters in one buffer) */
 } ss_args_spec;
 
 /* The whole table; 'count' receives the number of rows. */

@@ -28,6 +28,7 @@
 #include "args.h"
 #include "capture.h"
 #include "interpose.h"
+#include "pointers.h"
 #include "python.h"
 #include "rules.h"
 #include "store.h"
@@ -91,6 +92,8 @@ typedef struct thread_state {
                            * mark of its own */
     uint64_t name_keys[NAME_CACHE_SLOTS]; /* range names seen lately (range_name) */
     uint32_t name_ids[NAME_CACHE_SLOTS];
+    ss_event *open_call; /* the runtime call in progress: a launch's driver call names its
+                          * kernel's parameters (record_pointers) */
 } thread_state;
 
 static __thread thread_state *tls_state __attribute__((tls_model("initial-exec")));
@@ -442,6 +445,38 @@ static void on_stream_created(thread_state *t, const ss_args_spec *spec, const v
     e->type = SS_EV_STREAM;
 }
 
+/* Appends the device pointers call 'call' was handed (an SS_EV_ARGS event, allocation-free):
+ * at its entry a copy's or memset's pointers, and a driver launch's parameters (also when the
+ * launch is the driver call inside a runtime launch, 'call' being the runtime call); at its
+ * exit an allocation's address or a freed pointer, when the call succeeded. */
+static void record_pointers(thread_state *t, const ss_args_spec *spec, const void *params,
+                            const ss_ev_api *call, int at_exit)
+{
+    int kind = spec->pointers, present;
+    if (at_exit != (kind == SS_ARGS_ALLOC || kind == SS_ARGS_FREE) ||
+        (at_exit && call->result != 0))
+        return;
+    ss_ev_args args = {.time_ns = call->enter_ns, .correlation = call->correlation};
+    if (kind == SS_ARGS_LAUNCH) {
+        ss_pointers_launch(&args, ss_args_read(params, &spec->function, &present),
+                           ss_args_read(params, &spec->kernel_params, &present),
+                           ss_args_read(params, &spec->extra, &present));
+    } else {
+        args.kind = (uint8_t)kind;
+        args.complete = 1;
+        args.values[0] = ss_args_read(params, &spec->dst, &present);
+        args.values[1] = ss_args_read(params, &spec->src, &present);
+        args.count = kind == SS_ARGS_COPY ? 2 : 1;
+        if (kind == SS_ARGS_ALLOC)
+            ss_pointers_note_alloc(args.values[0], call->bytes);
+    }
+    ss_event *e = ss_evbuf_reserve(&t->store->events, &g.store.budget);
+    if (e == NULL)
+        return;
+    e->u.args = args;
+    e->type = SS_EV_ARGS;
+}
+
 static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     const ss_args_spec *spec = NULL;
@@ -464,10 +499,17 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
         }
         if (t->busy)
             return;
-        if (runtime)
+        if (runtime) {
             t->runtime_depth++;
-        else if (t->runtime_depth > 0)
-            return; /* the runtime call around it is the one recorded */
+        } else if (t->runtime_depth > 0) {
+            /* The runtime call around it is the one recorded; a launch names its parameters. */
+            if (spec->pointers == SS_ARGS_LAUNCH && t->open_call != NULL) {
+                t->busy = 1;
+                record_pointers(t, spec, cb->functionParams, &t->open_call->u.api, 0);
+                t->busy = 0;
+            }
+            return;
+        }
         t->busy = 1;
         ss_event *e = ss_evbuf_reserve(&t->store->events, &g.store.budget);
         if (e != NULL) {
@@ -492,7 +534,11 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
             a->flags = (uint32_t)ss_args_read(p, &spec->flags, &present);
             e->type = SS_EV_API;
             *cb->correlationData = (uint64_t)(uintptr_t)e;
+            if (spec->pointers != 0)
+                record_pointers(t, spec, p, a, 0);
         }
+        if (runtime)
+            t->open_call = e;
         t->busy = 0;
         return;
     }
@@ -502,6 +548,8 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
         return;
     if (runtime && t->runtime_depth > 0)
         t->runtime_depth--;
+    if (runtime)
+        t->open_call = NULL;
     ss_event *e = (ss_event *)(uintptr_t)*cb->correlationData;
     if (e == NULL)
         return;
@@ -518,6 +566,8 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
     }
     if (spec->out_stream.size != 0 && a->result == 0)
         on_stream_created(t, spec, cb->functionParams, a, context);
+    if (spec->pointers != 0)
+        record_pointers(t, spec, cb->functionParams, a, 1);
     const ss_api *row = &g.api_rows[spec->api];
     /* Stacks only for calls that may become findings: synchronizing ones, long ones, work
      * put on the legacy default stream (SYNC101/SYNC102), and the rare calls whose site a

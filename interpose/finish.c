@@ -483,7 +483,7 @@ typedef struct thread_copy {
 
 /* Rewrites event 'e' of the thread in the log's terms (its API name, stack and range name as
  * the log's ids; a stack is symbolized at its first use). Returns 1 when the log takes the
- * event: complete calls, scope marks and stream events. */
+ * event: complete calls, scope marks, stream events and the pointers calls were handed. */
 static int thread_event(thread_copy *c, ss_event *e)
 {
     if (e->type == SS_EV_API) {
@@ -506,7 +506,7 @@ static int thread_event(thread_copy *c, ss_event *e)
         e->u.scope.name = name != NULL ? ss_evlog_intern(c->log, name) : 0;
         return 1;
     }
-    return e->type == SS_EV_STREAM;
+    return e->type == SS_EV_STREAM || e->type == SS_EV_ARGS;
 }
 
 /* Copies the events of thread 't' that the log takes (thread_event) into 'log'. Returns 0, or

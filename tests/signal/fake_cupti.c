@@ -26,6 +26,7 @@ static CUpti_CallbackFunc subscriber;
 static void *subscriber_data;
 static uint32_t correlation;
 static unsigned char runtime_enabled[CUPTI_RUNTIME_TRACE_CBID_SIZE];
+static unsigned char driver_enabled[CUPTI_DRIVER_TRACE_CBID_SIZE];
 static int context_created_enabled;
 
 /* The argument table of the interposer: the names CUPTI gives its callbacks. */
@@ -70,6 +71,8 @@ FAKE_EXPORT CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_Subs
     (void)handle;
     if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
         runtime_enabled[cbid] = enable != 0;
+    else if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE)
+        driver_enabled[cbid] = enable != 0;
     else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
         context_created_enabled = enable != 0;
     return CUPTI_SUCCESS;
@@ -171,17 +174,44 @@ FAKE_EXPORT CUptiResult CUPTIAPI cuptiActivityFlushAll(uint32_t flag)
         sleep_ms(1000);
 }
 
-/* Runs the subscriber's callbacks around the CUDA runtime call 'name' (a CUPTI callback name
- * such as "cudaDeviceSynchronize_v3020"), as CUPTI would; the first call also announces a
- * context, as the first CUDA call of a process does. Returns 0, or -1 when the name is
- * unknown or nobody subscribed to it. */
-FAKE_EXPORT int fake_cupti_call(const char *name);
-FAKE_EXPORT int fake_cupti_call(const char *name)
+/* The enabled spec of callback 'name' (runtime or driver), or NULL. */
+static const ss_args_spec *enabled_spec(const char *name)
+{
+    const ss_args_spec *spec = find_spec(CUPTI_CB_DOMAIN_RUNTIME_API, 0, name);
+    if (spec == NULL || subscriber == NULL)
+        return NULL;
+    if (spec->domain == SS_DOMAIN_RUNTIME)
+        return runtime_enabled[spec->cbid] ? spec : NULL;
+    return driver_enabled[spec->cbid] ? spec : NULL;
+}
+
+/* Runs one side (enter or exit) of call 'spec' with 'data'. */
+static void call_site(const ss_args_spec *spec, CUpti_CallbackData *data,
+                      CUpti_ApiCallbackSite site)
+{
+    data->callbackSite = site;
+    subscriber(subscriber_data,
+               spec->domain == SS_DOMAIN_RUNTIME ? CUPTI_CB_DOMAIN_RUNTIME_API
+                                                 : CUPTI_CB_DOMAIN_DRIVER_API,
+               spec->cbid, data);
+}
+
+/* Runs the subscriber's callbacks around the CUDA call 'name' (a CUPTI callback name such as
+ * "cudaDeviceSynchronize_v3020" or "cuLaunchKernel") with the parameter struct 'params' (NULL:
+ * zeros), as CUPTI would; when 'nested' is not NULL, the driver call of that name with
+ * 'nested_params' is made inside it, as the runtime makes its driver calls. The first call
+ * also announces a context, as the first CUDA call of a process does. Returns 0, or -1 when a
+ * name is unknown or nobody subscribed to it. */
+FAKE_EXPORT int fake_cupti_call_with(const char *name, void *params, const char *nested,
+                                     void *nested_params);
+FAKE_EXPORT int fake_cupti_call_with(const char *name, void *params, const char *nested,
+                                     void *nested_params)
 {
     static int context_announced;
-    const ss_args_spec *spec = find_spec(CUPTI_CB_DOMAIN_RUNTIME_API, 0, name);
-    if (spec == NULL || spec->domain != SS_DOMAIN_RUNTIME || subscriber == NULL ||
-        !runtime_enabled[spec->cbid])
+    static char fake_context;
+    const ss_args_spec *spec = enabled_spec(name);
+    const ss_args_spec *inner = nested != NULL ? enabled_spec(nested) : NULL;
+    if (spec == NULL || (nested != NULL && inner == NULL))
         return -1;
     if (!context_announced && context_created_enabled) {
         CUpti_ResourceData resource;
@@ -190,20 +220,38 @@ FAKE_EXPORT int fake_cupti_call(const char *name)
                    &resource);
     }
     context_announced = 1;
-    uint64_t params[64];
-    memset(params, 0, sizeof params);
+    uint64_t zeros[64];
+    memset(zeros, 0, sizeof zeros);
     int32_t result = 0;
-    uint64_t correlation_data = 0;
-    CUpti_CallbackData data;
+    uint64_t correlation_data = 0, inner_data = 0;
+    CUpti_CallbackData data, inner_call;
     memset(&data, 0, sizeof data);
     data.functionName = name;
-    data.functionParams = params;
+    data.functionParams = params != NULL ? params : zeros;
     data.functionReturnValue = &result;
     data.correlationData = &correlation_data;
     data.correlationId = ++correlation;
-    data.callbackSite = CUPTI_API_ENTER;
-    subscriber(subscriber_data, CUPTI_CB_DOMAIN_RUNTIME_API, spec->cbid, &data);
-    data.callbackSite = CUPTI_API_EXIT;
-    subscriber(subscriber_data, CUPTI_CB_DOMAIN_RUNTIME_API, spec->cbid, &data);
+    data.context = params != NULL ? (CUcontext)(void *)&fake_context : NULL;
+    call_site(spec, &data, CUPTI_API_ENTER);
+    if (inner != NULL) {
+        inner_call = data;
+        inner_call.functionName = nested;
+        inner_call.functionParams = nested_params;
+        inner_call.correlationData = &inner_data;
+        inner_call.correlationId = ++correlation;
+        call_site(inner, &inner_call, CUPTI_API_ENTER);
+        call_site(inner, &inner_call, CUPTI_API_EXIT);
+    }
+    call_site(spec, &data, CUPTI_API_EXIT);
     return 0;
+}
+
+/* fake_cupti_call_with('name') with zeroed parameters and nothing nested. */
+FAKE_EXPORT int fake_cupti_call(const char *name);
+FAKE_EXPORT int fake_cupti_call(const char *name)
+{
+    const ss_args_spec *spec = find_spec(CUPTI_CB_DOMAIN_RUNTIME_API, 0, name);
+    if (spec == NULL || spec->domain != SS_DOMAIN_RUNTIME)
+        return -1;
+    return fake_cupti_call_with(name, NULL, NULL, NULL);
 }
