@@ -156,26 +156,42 @@ int ss_ast_in_system_header(CXCursor c)
     return clang_Location_isInSystemHeader(loc);
 }
 
+int ss_ast_spelled(CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXFile sf[2] = {NULL, NULL}, ef[2] = {NULL, NULL};
+    unsigned so[2], eo[2];
+    CXSourceLocation at[2] = {clang_getRangeStart(r), clang_getRangeEnd(r)};
+    for (unsigned i = 0; i < 2; i++) {
+        clang_getSpellingLocation(at[i], &sf[i], NULL, NULL, &so[i]);
+        clang_getExpansionLocation(at[i], &ef[i], NULL, NULL, &eo[i]);
+        /* A token of a macro's body is spelled in its #define, which comes before the
+         * invocation (or in another file); a token of an argument is spelled after the
+         * invocation's start, where the expansion location points. */
+        if (sf[i] == NULL || sf[i] != ef[i] || so[i] < eo[i])
+            return 0;
+    }
+    return sf[0] == sf[1] && so[0] <= so[1];
+}
+
 int ss_ast_binary_op(CXCursor op, char *out, size_t out_size)
 {
     CXCursor lhs = ss_ast_child(op, 0);
-    if (ss_ast_is_null(lhs))
-        return -1;
-    CXSourceRange whole = clang_getCursorExtent(op);
-    CXSourceLocation begin = clang_getRangeStart(whole);
+    if (ss_ast_is_null(lhs) || !ss_ast_spelled(op) || !ss_ast_spelled(lhs))
+        return -1; /* the operator may come from a macro's body */
+    CXSourceLocation begin = clang_getRangeStart(clang_getCursorExtent(op));
     CXFile f1, f2;
     unsigned o1, o2;
     clang_getSpellingLocation(begin, &f1, NULL, NULL, &o1);
     clang_getExpansionLocation(begin, &f2, NULL, NULL, &o2);
-    if (f1 != f2 || o1 != o2)
-        return -1; /* the operator comes from a macro expansion */
+    int in_macro = o1 != o2;
     unsigned lhs_end;
     clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(lhs)), NULL, NULL, NULL,
                               &lhs_end);
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(op);
     CXToken *tokens = NULL;
     unsigned n = 0;
-    clang_tokenize(tu, whole, &tokens, &n);
+    clang_tokenize(tu, clang_getCursorExtent(op), &tokens, &n);
     int rc = -1;
     for (unsigned i = 0; i < n; i++) {
         unsigned off;
@@ -185,7 +201,9 @@ int ss_ast_binary_op(CXCursor op, char *out, size_t out_size)
         CXString s = clang_getTokenSpelling(tu, tokens[i]);
         snprintf(out, out_size, "%s", clang_getCString(s));
         clang_disposeString(s);
-        rc = 0;
+        /* Inside a macro's arguments a ',' between two of them may stand for an operator of
+         * the macro's body ('#define ADD(a, b) a + b'). */
+        rc = in_macro && strcmp(out, ",") == 0 ? -1 : 0;
         break;
     }
     clang_disposeTokens(tu, tokens, n);

@@ -32,8 +32,12 @@ char *ss_ast_callee_name(CXCursor call);
 char *ss_ast_file_text(CXTranslationUnit tu, CXFile file, unsigned begin, unsigned end, size_t max);
 /* Whether 'c' lies in a system header (or has no location). */
 int ss_ast_in_system_header(CXCursor c);
+/* Whether the text of 'c' is written in one piece in a file: outside any macro, or inside
+ * the arguments of one macro invocation ('CHECK(cudaMemcpyAsync(d, h + 1, ...))'), so that
+ * its tokens are the expression's own. 0 when a token comes from a macro's body. */
+int ss_ast_spelled(CXCursor c);
 /* The text of the operator token of a binary operator cursor, written to 'out'. Returns 0,
- * or -1 when it cannot be read (inside a macro expansion). */
+ * or -1 when it cannot be read (the operator may come from a macro's body). */
 int ss_ast_binary_op(CXCursor op, char *out, size_t out_size);
 /* Whether 'c' is a function-like cursor (function, method, constructor, lambda...). */
 int ss_ast_is_function(CXCursor c);

@@ -238,16 +238,13 @@ static void declaration_defs(scan *s, CXCursor var, CXCursor init)
         add_def(s, SS_DEF_ZERO, none, none, 0, begin, 1);
 }
 
-/* The first and last token of 'c', when 'c' is not inside a macro expansion. */
+/* The first and last token of 'c', when its text is written in one piece (ss_ast_spelled:
+ * outside macros, or within a macro invocation's arguments). */
 static int edge_tokens(CXCursor c, char *first, char *last, size_t size)
 {
-    CXSourceRange r = clang_getCursorExtent(c);
-    CXFile f1, f2;
-    unsigned o1, o2;
-    clang_getSpellingLocation(clang_getRangeStart(r), &f1, NULL, NULL, &o1);
-    clang_getExpansionLocation(clang_getRangeStart(r), &f2, NULL, NULL, &o2);
-    if (f1 != f2 || o1 != o2)
+    if (!ss_ast_spelled(c))
         return -1;
+    CXSourceRange r = clang_getCursorExtent(c);
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
     CXToken *tokens = NULL;
     unsigned n = 0;
@@ -301,6 +298,45 @@ static int is_handled(const scan *s, unsigned begin)
     return 0;
 }
 
+/* Whether a parameter of type 'ptype' may change the caller's argument: a non-const
+ * lvalue reference, or a forwarding reference ('T&&') of a function template. */
+static int writable_param(CXType ptype)
+{
+    if (ptype.kind == CXType_RValueReference)
+        return 1;
+    return ptype.kind == CXType_LValueReference &&
+           !clang_isConstQualifiedType(clang_getPointeeType(ptype));
+}
+
+/* A call in a template that is not resolved yet ('cudaMemcpyAsync(h, d, n * sizeof(T), ...)'
+ * with an argument whose type depends on a template parameter): whether some function it may
+ * call takes argument 'index' as a writable reference. 1 also when the candidates are not
+ * known. */
+static int unresolved_may_write(CXCursor call, unsigned index)
+{
+    CXCursor ref = clang_getCursorReferenced(ss_ast_strip(ss_ast_child(call, 0)));
+    if (clang_getCursorKind(ref) != CXCursor_OverloadedDeclRef)
+        return 1;
+    unsigned n = clang_getNumOverloadedDecls(ref);
+    if (n == 0)
+        return 1;
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor decl = clang_getOverloadedDecl(ref, i);
+        enum CXCursorKind k = clang_getCursorKind(decl);
+        if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+            return 1; /* a using-declaration, a class: not read here */
+        CXType ftype = clang_getCursorType(decl);
+        int nparams = clang_getNumArgTypes(ftype);
+        if (nparams < 0)
+            return 1;
+        if ((int)index >= nparams)
+            continue; /* variadic C arguments are passed by value; else not viable */
+        if (writable_param(clang_getArgType(ftype, index)))
+            return 1;
+    }
+    return 0;
+}
+
 /* A call: arguments that are '&location' or the location bound to a non-const reference
  * parameter are out-arguments; methods called on the struct may change it. */
 static void call_defs(scan *s, CXCursor call, unsigned begin)
@@ -331,7 +367,8 @@ static void call_defs(scan *s, CXCursor call, unsigned begin)
             !clang_isConstQualifiedType(clang_getPointeeType(ptype)))
             add_def(s, SS_DEF_OUT_ARG, none, call, (unsigned)i, begin, 0);
         else if (ptype.kind == CXType_Invalid &&
-                 clang_getCursorKind(callee) != CXCursor_FunctionDecl)
+                 clang_getCursorKind(callee) != CXCursor_FunctionDecl &&
+                 unresolved_may_write(call, (unsigned)i))
             add_def(s, SS_DEF_UNKNOWN, none, none, 0, begin, 0);
     }
 }

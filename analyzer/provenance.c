@@ -134,9 +134,11 @@ static char *pageable_container(CXType type)
         if (arg.kind == CXType_Invalid)
             continue; /* a non-type argument (std::array's size) */
         CXType canon = clang_getCanonicalType(arg);
-        if (canon.kind != CXType_Record)
-            continue;
-        char *helper = ss_type_template_name(canon);
+        if (canon.kind != CXType_Record && canon.kind != CXType_Unexposed)
+            continue; /* a builtin type */
+        /* A class, or in a template one that depends on a parameter ('PinnedAllocator<T>',
+         * 'Alloc'): pageable only when it is one of the default helpers. */
+        char *helper = ss_type_template_name(arg);
         int ok = helper && ss_host_memory_find(helper, SS_HOSTMEM_DEFAULT_HELPER);
         free(helper);
         if (!ok) {
@@ -167,20 +169,34 @@ static CXCursor object_decl(CXCursor object)
     return e;
 }
 
-/* A method call on a pageable container whose method has 'kind' ("v.data()", "v[0]"). */
-static int container_call(CXCursor call, ss_host_memory_kind kind, ss_provenance *out)
+/* The member a call names in a template, where it is not resolved yet ('out.data()' on a
+ * 'std::vector<T>'): the last token of the member expression, in 'name' ('size' bytes).
+ * Returns 0, or -1 when the call is no such member call. */
+static int dependent_member(CXCursor call, char *name, size_t size)
 {
-    CXCursor method = clang_getCursorReferenced(call);
-    if (clang_getCursorKind(method) != CXCursor_CXXMethod)
-        return 0;
-    CXString ms = clang_getCursorSpelling(method);
-    int match = ss_host_memory_find(clang_getCString(ms), kind) != NULL;
-    clang_disposeString(ms);
-    if (!match)
-        return 0;
-    CXCursor object = call_object(call);
-    if (ss_ast_is_null(object))
-        return 0;
+    CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr ||
+        !ss_ast_is_null(clang_getCursorReferenced(callee)) || !ss_ast_spelled(callee))
+        return -1;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(callee);
+    CXToken *list = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(callee), &list, &n);
+    int rc = -1;
+    if (n > 0 && clang_getTokenKind(list[n - 1]) == CXToken_Identifier) {
+        CXString s = clang_getTokenSpelling(tu, list[n - 1]);
+        snprintf(name, size, "%s", clang_getCString(s));
+        clang_disposeString(s);
+        rc = 0;
+    }
+    clang_disposeTokens(tu, list, n);
+    return rc;
+}
+
+/* Sets 'out' to the storage of the pageable container 'object' (a variable, parameter or
+ * field). Returns 1, or 0 when its type is no pageable container. */
+static int container_storage(CXCursor object, ss_provenance *out)
+{
     char *container = pageable_container(clang_getCursorType(object));
     if (container == NULL)
         return 0;
@@ -192,6 +208,27 @@ static int container_call(CXCursor call, ss_host_memory_kind kind, ss_provenance
     free(text);
     free(container);
     return 1;
+}
+
+/* A method call on a pageable container whose method has 'kind' ("v.data()", "v[0]"), also
+ * in a template where the container's type depends on a template parameter. */
+static int container_call(CXCursor call, ss_host_memory_kind kind, ss_provenance *out)
+{
+    CXCursor method = clang_getCursorReferenced(call);
+    char member[64];
+    if (clang_getCursorKind(method) == CXCursor_CXXMethod) {
+        CXString ms = clang_getCursorSpelling(method);
+        snprintf(member, sizeof member, "%s", clang_getCString(ms));
+        clang_disposeString(ms);
+    } else if (dependent_member(call, member, sizeof member) != 0) {
+        return 0;
+    }
+    if (ss_host_memory_find(member, kind) == NULL)
+        return 0;
+    CXCursor object = call_object(call);
+    if (ss_ast_is_null(object))
+        return 0;
+    return container_storage(object, out);
 }
 
 /* Whether a variable carries a CUDA memory-space attribute (__device__, __constant__,
@@ -261,9 +298,14 @@ static void address_of(walk_state *w, CXCursor operand, ss_provenance *out)
 {
     CXCursor o = ss_ast_strip(operand);
     switch (clang_getCursorKind(o)) {
-    case CXCursor_ArraySubscriptExpr:
-        classify(w, ss_ast_child(o, 0), out);
+    case CXCursor_ArraySubscriptExpr: {
+        /* 'v[i]' on a container whose type depends on a template parameter is no call yet. */
+        CXCursor base = ss_ast_child(o, 0);
+        CXType bt = clang_getCanonicalType(clang_getCursorType(base));
+        if (bt.kind == CXType_Pointer || !container_storage(ss_ast_strip(base), out))
+            classify(w, base, out);
         return;
+    }
     case CXCursor_CallExpr:
         if (!container_call(o, SS_HOSTMEM_STORAGE_ELEMENT, out))
             set_unknown(out);
