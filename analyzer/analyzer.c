@@ -6,6 +6,7 @@
 #include "cache.h"
 #include "compdb.h"
 #include "flags.h"
+#include "stack.h"
 #include "tu.h"
 
 #include <dirent.h>
@@ -878,7 +879,9 @@ static void run_job(run_state *st, CXIndex index, job *j)
     }
     if (!from_cache) {
         ss_tu_files files = {0};
+        ss_stack_set_unit(j->file);
         j->status = ss_tu_analyze(index, &in, &j->result, st->cache ? &files : NULL);
+        ss_stack_set_unit(NULL);
         if (st->cache && watch_failures(j, j->status, &j->result, &files) == 0)
             ss_cache_store(st->cache, key, &files, &j->result, j->status);
         ss_tu_files_free(&files);
@@ -1249,10 +1252,15 @@ static unsigned start_run(run_state *st, const ss_lint_options *o, job_list *job
     return nworkers;
 }
 
-/* Runs the jobs on 'nworkers' worker threads (on this thread when one is asked for, or when
+/* Runs the jobs on 'nworkers' worker threads with large stacks (stack.c; on this thread when
  * none can be started) under the guard thread, then releases what start_run set up. */
 static void run_workers(run_state *st, unsigned nworkers)
 {
+    /* libclang's crash recovery is enabled by the first index; the stack overflow handler
+     * goes in front of it. */
+    CXIndex first = clang_createIndex(0, 0);
+    ss_stack_prepare();
+    clang_disposeIndex(first);
     pthread_t guard_thread;
     int guarded = (st->max_memory != SS_LINT_NO_LIMIT || st->parse_timeout != SS_LINT_NO_LIMIT) &&
                   pthread_create(&guard_thread, NULL, guard, st) == 0;
@@ -1260,18 +1268,14 @@ static void run_workers(run_state *st, unsigned nworkers)
     if (threads == NULL)
         abort();
     unsigned started = 0;
-    if (nworkers == 1) {
-        worker(st);
-    } else {
-        for (unsigned i = 0; i < nworkers; i++) {
-            if (pthread_create(&threads[i], NULL, worker, st) == 0)
-                started++;
-        }
-        if (started == 0)
-            worker(st);
-        for (unsigned i = 0; i < started; i++)
-            pthread_join(threads[i], NULL);
+    for (unsigned i = 0; i < nworkers; i++) {
+        if (ss_stack_thread_create(&threads[i], worker, st) == 0)
+            started++;
     }
+    if (started == 0)
+        worker(st);
+    for (unsigned i = 0; i < started; i++)
+        pthread_join(threads[i], NULL);
     free(threads);
     if (guarded) {
         pthread_mutex_lock(&st->lock);

@@ -13,6 +13,9 @@
 #define SS_ENV_NO_CUDA "SYNCSCOPE_NO_CUDA"
 /* Environment: the CUDA toolkit root, used when --cuda-path is not given. */
 #define SS_ENV_CUDA_PATH "CUDA_PATH"
+/* Environment: the stack of each lint worker thread (bytes, or with K, M or G; default 1G):
+ * deeper nesting exits 2 (docs/reliability.md). */
+#define SS_ENV_LINT_STACK "SYNCSCOPE_LINT_STACK"
 
 /* --cuda-path value that selects the bundled declarations. */
 #define SS_CUDA_PATH_NONE "none"

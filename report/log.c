@@ -8,26 +8,46 @@
 #include <string.h>
 
 /* Messages quote names from traces and sources (kernels, files): their control characters
- * are escaped as in the text format, so that a name cannot drive the terminal. The line is
- * written with one call, so that lines of several processes on one stderr do not mix. */
-static void log_line(const char *level, const char *fmt, va_list ap)
+ * are escaped as in the text format, so that a name cannot drive the terminal. */
+static size_t compose_line(char *line, size_t size, const char *level, const char *fmt, va_list ap)
 {
-    char message[2048], line[4096];
+    char message[2048];
     vsnprintf(message, sizeof message, fmt, ap);
-    int o = snprintf(line, sizeof line, "syncscope: %s", level);
+    int o = snprintf(line, size, "syncscope: %s", level);
     size_t used = o > 0 ? (size_t)o : 0, len = strlen(message);
+    if (used >= size)
+        used = size - 1;
     for (size_t i = 0; i < len;) {
         char escape[SS_TEXT_ESCAPE_SIZE];
         size_t n = ss_report_text_char(message + i, len - i, escape);
         const char *piece = escape[0] ? escape : message + i;
         size_t piece_len = escape[0] ? strlen(escape) : n;
-        if (used + piece_len + 1 >= sizeof line)
+        if (used + piece_len + 1 >= size)
             break;
         memcpy(line + used, piece, piece_len);
         used += piece_len;
         i += n;
     }
     line[used++] = '\n';
+    line[used] = '\0';
+    return used;
+}
+
+size_t ss_log_compose(char *line, size_t size, const char *level, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t used = compose_line(line, size, level, fmt, ap);
+    va_end(ap);
+    return used;
+}
+
+/* The line is written with one call, so that lines of several processes on one stderr do
+ * not mix. */
+static void log_line(const char *level, const char *fmt, va_list ap)
+{
+    char line[4096];
+    size_t used = compose_line(line, sizeof line, level, fmt, ap);
     fwrite(line, 1, used, stderr);
 }
 

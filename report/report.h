@@ -161,6 +161,12 @@ typedef enum ss_format {
 void ss_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ss_log_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ss_log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The line ss_log_error ('level' "error: "), ss_log_warning ("warning: ") or ss_log_note ("")
+ * would print, with its newline, into 'line' ('size' bytes, at least 64), for a message that
+ * must be written later without a call that allocates (from a signal handler). Returns its
+ * length. */
+size_t ss_log_compose(char *line, size_t size, const char *level, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* strdup that aborts with a message on exhaustion; NULL stays NULL. */
 char *ss_strdup(const char *s);

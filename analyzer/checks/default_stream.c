@@ -102,7 +102,9 @@ static int uses_other_stream(ss_check_ctx *ctx, CXCursor call)
 static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXClientData data)
 {
     stream_use_walk *w = data;
-    if (ss_ast_in_system_header(c))
+    /* Asked of the unit's top-level declarations only, as the AST walk does: the location of
+     * a node deep in a left-nested expression takes time in its depth to find. */
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
     if (ss_ast_is_function(c) && ss_ast_is_device_only(c))
         return CXChildVisit_Continue; /* a stream there is the device's (dynamic parallelism) */
