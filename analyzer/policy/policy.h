@@ -14,6 +14,8 @@
 /* Defaults of the settings that are not per rule. */
 #define SS_CONFIG_DEFAULT_READBACK_BYTES 16u
 #define SS_CONFIG_MAX_READBACK_BYTES 1048576u
+/* The deepest nesting of mappings and sequences a configuration may have (it needs 3). */
+#define SS_CONFIG_MAX_DEPTH 64
 #define SS_CONFIG_DEFAULT_FAIL_ON SS_FAIL_WARNING
 
 /* The --fail-on / fail-on levels: the ss_severity values, plus "none" (never fail). */

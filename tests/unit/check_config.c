@@ -522,6 +522,58 @@ START_TEST(test_malformed_yaml)
 }
 END_TEST
 
+/* 'times' copies of 'piece' after 'head' and 'tail' copies of 'close', malloc'ed. */
+static char *nested(const char *head, const char *piece, int times, const char *close, int tail)
+{
+    size_t size = strlen(head) + strlen(piece) * (size_t)times + strlen(close) * (size_t)tail + 2;
+    char *text = malloc(size);
+    ck_assert_ptr_nonnull(text);
+    char *p = text + snprintf(text, size, "%s", head);
+    for (int i = 0; i < times; i++)
+        p += snprintf(p, size - (size_t)(p - text), "%s", piece);
+    for (int i = 0; i < tail; i++)
+        p += snprintf(p, size - (size_t)(p - text), "%s", close);
+    snprintf(p, size - (size_t)(p - text), "\n");
+    return text;
+}
+
+/* Loads 'text' as "deep.yml" and expects the error 'expected'. */
+static void expect_string_error(char *text, const char *expected)
+{
+    ss_config config;
+    char err[1024] = "";
+    ck_assert_int_eq(
+        ss_config_load_string("deep.yml", text, strlen(text), &config, err, sizeof err), -1);
+    ck_assert_str_eq(err, expected);
+    ck_assert_uint_eq(config.exclude_count, 0);
+    free(text);
+}
+
+/* Nesting is refused past SS_CONFIG_MAX_DEPTH at the collection that goes too deep, before
+ * the document is built (100,000 levels took libyaml 43 s to build and then refuse). */
+START_TEST(test_nesting_depth)
+{
+    const char *too_deep = "nested more than 64 levels deep (a configuration needs 3)";
+    char expected[256];
+    /* The top mapping is level 1: the 64th '[' is level 65, at column 10 + 63. */
+    snprintf(expected, sizeof expected, "deep.yml:1:73: %s", too_deep);
+    expect_string_error(nested("exclude: ", "[", 100000, "]", 100000), expected);
+    expect_string_error(nested("exclude: ", "[", 64, "]", 64), expected);
+    snprintf(expected, sizeof expected, "deep.yml:1:%d: %s", 10 + 63 * 4, too_deep);
+    expect_string_error(nested("exclude: ", "{a: ", 100000, "}", 100000), expected);
+    /* Block sequences: "- - - x", the 65th '-' at column 1 + 64 * 2. */
+    snprintf(expected, sizeof expected, "deep.yml:1:129: %s", too_deep);
+    expect_string_error(nested("", "- ", 100000, "x", 1), expected);
+    /* Unclosed: refused before the syntax error at the end is reached. */
+    expect_string_error(nested("rules: ", "[", 100000, "", 0),
+                        "deep.yml:1:71: nested more than 64 levels deep (a configuration "
+                        "needs 3)");
+    /* 64 levels are read, and refused for what they hold. */
+    expect_string_error(nested("exclude: ", "[", 63, "]", 63),
+                        "deep.yml:1:11: 'exclude' entries must be non-empty glob patterns");
+}
+END_TEST
+
 START_TEST(test_unknown_keys)
 {
     begin("unknown_keys");
@@ -878,6 +930,7 @@ static Suite *config_suite(void)
     TCase *errors = tcase_create("errors");
     tcase_add_unchecked_fixture(errors, make_root, remove_root);
     tcase_add_test(errors, test_malformed_yaml);
+    tcase_add_test(errors, test_nesting_depth);
     tcase_add_test(errors, test_unknown_keys);
     tcase_add_test(errors, test_bad_values);
     tcase_add_test(errors, test_bad_levels_suggested);
