@@ -191,23 +191,10 @@ char *ss_path_normalize(const char *base, const char *path)
     return out;
 }
 
-/* A report path: backslashes (paths recorded on Windows) read as slashes, then normalized. */
-static char *normalize(const char *base, const char *path)
-{
-    char *slashed = ss_strdup(path);
-    for (char *p = slashed; *p; p++) {
-        if (*p == '\\')
-            *p = '/';
-    }
-    char *out = ss_path_normalize(base, slashed);
-    free(slashed);
-    return out;
-}
-
 char *ss_report_root_dir(const ss_result *result)
 {
     char *cwd = getcwd(NULL, 0);
-    char *root = normalize(cwd ? cwd : "/", result->root ? result->root : ".");
+    char *root = ss_path_normalize(cwd ? cwd : "/", result->root ? result->root : ".");
     free(cwd);
     return root;
 }
@@ -215,7 +202,7 @@ char *ss_report_root_dir(const ss_result *result)
 char *ss_report_relative_path(const char *root_dir, const char *file, int *inside)
 {
     char *cwd = getcwd(NULL, 0);
-    char *abs = normalize(cwd ? cwd : "/", file);
+    char *abs = ss_path_normalize(cwd ? cwd : "/", file);
     free(cwd);
     size_t n = strlen(root_dir);
     if (strcmp(root_dir, "/") == 0 && abs[1] != '\0') {

@@ -46,9 +46,9 @@ int ss_report_json_print(FILE *out, const cJSON *root);
  * directory. Returns a malloc'ed string without a trailing slash ("/" for the root). */
 char *ss_report_root_dir(const ss_result *result);
 
-/* 'file' relative to 'root_dir' when it lies inside it (with '\' turned into '/');
- * otherwise the absolute normalized path, and *inside is set to 0. Returns a malloc'ed
- * string. */
+/* 'file' relative to 'root_dir' when it lies inside it; otherwise the absolute normalized
+ * path, and *inside is set to 0. A backslash is a character of the name, not a separator.
+ * Returns a malloc'ed string. */
 char *ss_report_relative_path(const char *root_dir, const char *file, int *inside);
 
 /* Bytes an escape of ss_report_text_char needs, its NUL included. */

@@ -828,6 +828,52 @@ START_TEST(test_github_escaping)
 }
 END_TEST
 
+/* A backslash is a character of a file name on Linux, not a separator: it is kept in GitHub's
+ * file= and GitLab's path, and percent-encoded in a SARIF URI ('\\' read as '/' named another
+ * file, one that may exist). */
+START_TEST(test_backslash_in_file_names)
+{
+    unsetenv(SS_ENV_RULES_URL);
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_LINT);
+    r.root = ss_strdup("/repo");
+    add_static(&r, SS_RULE_SCALAR_READBACK, "/repo/src\\evil/..\\a.cu", 4, 7, "read back", NULL);
+    add_static(&r, SS_RULE_SYNC_IN_LOOP, "/elsewhere/x\\y.cu", 9, 0, "sync in loop", NULL);
+
+    char *text = sarif_of(&r);
+    cJSON *root = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(root);
+    cJSON *results = path_get(root, "runs.0.results");
+    ck_assert_str_eq(path_str(results, "0.locations.0.physicalLocation.artifactLocation.uri"),
+                     "src%5Cevil/..%5Ca.cu");
+    ck_assert_str_eq(path_str(results, "1.locations.0.physicalLocation.artifactLocation.uri"),
+                     "file:///elsewhere/x%5Cy.cu");
+    cJSON_Delete(root);
+    free(text);
+
+    capture c;
+    capture_open(&c);
+    ck_assert_int_eq(ss_report_write_github(c.out, &r), 0);
+    text = capture_close(&c);
+    ck_assert_str_eq(text, "::warning file=src\\evil/..\\a.cu,line=4,col=7,title=SYNC301 "
+                           "scalar-readback::read back\n"
+                           "::notice file=/elsewhere/x\\y.cu,line=9,title=SYNC401 "
+                           "sync-in-loop::sync in loop\n");
+    free(text);
+
+    capture_open(&c);
+    ck_assert_int_eq(ss_report_write_gitlab(c.out, &r), 0);
+    text = capture_close(&c);
+    root = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(root);
+    ck_assert_str_eq(path_str(root, "0.location.path"), "src\\evil/..\\a.cu");
+    ck_assert_str_eq(path_str(root, "1.location.path"), "/elsewhere/x\\y.cu");
+    cJSON_Delete(root);
+    free(text);
+    ss_result_free(&r);
+}
+END_TEST
+
 START_TEST(test_write_atomic)
 {
     char *dir = make_temp_dir();
@@ -1288,6 +1334,7 @@ static Suite *report_suite(void)
     suite_add_tcase(s, sarif);
     TCase *github = tcase_create("github");
     tcase_add_test(github, test_github_escaping);
+    tcase_add_test(github, test_backslash_in_file_names);
     suite_add_tcase(s, github);
     TCase *gitlab = tcase_create("gitlab");
     tcase_add_test(gitlab, test_gitlab_exact);
