@@ -356,6 +356,12 @@ static int collect(const ss_lint_options *o, const ss_compdb *db, job_list *jobs
         struct stat st;
         if (stat(input, &st) != 0) {
             ss_log_error("cannot read '%s': %s", input, strerror(errno));
+            /* Only an operand after "--" starts with '-': the options were meant to precede it
+             * (pre-commit puts a hook's args after its entry, which ends in "--"). */
+            if (input[0] == '-' && input[1] != '\0')
+                ss_log_note("'%s' came after '--', which ends the options: it was read as a "
+                            "file; options go before '--'",
+                            input);
             return -1;
         }
         char *real = realpath(input, NULL);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """docs_check.py SOURCE: every YAML example of docs/ci.md loads; the inputs it gives the
 action exist in action.yml; the hooks it names exist in .pre-commit-hooks.yaml, and its local
-hook is the same hook; the GitLab job publishes the file its lint writes."""
+hook is the same hook; a hook gives no args and its entry ends with "--"; the GitLab job
+publishes the file its lint writes."""
 import os
 import re
 import sys
@@ -51,6 +52,12 @@ for number, text in enumerate(blocks, 1):
         for repo in doc["repos"]:
             for hook in repo["hooks"]:
                 counts["hook"] += 1
+                if "args" in hook:
+                    failures.append("example %d gives the hook args: they come after the "
+                                    "entry's '--' and are read as files" % number)
+                if not str(hook.get("entry", "--")).endswith("--"):
+                    failures.append("example %d: the entry does not end the options with '--'"
+                                    % number)
                 if hook["id"] not in hooks:
                     failures.append("example %d names the unknown hook %s" % (number, hook["id"]))
                 elif repo["repo"] == "local":

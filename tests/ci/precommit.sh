@@ -7,6 +7,8 @@
 #                    run --all-files` fails on the findings; the installed git hook refuses the
 #                    commit, accepts it once the file is fixed, and skips a commit without
 #                    matching files.
+# In both, a file named like an option (`--output=victim.cu`) is linted, not obeyed: its
+# finding is reported and no victim.cu is written (the entry ends the options with `--`).
 set -u
 MODE=$1 SOURCE=$2 STAGE=$3 FIXTURE=$4
 if [ "$MODE" = pre-commit ] && ! command -v pre-commit >/dev/null 2>&1; then
@@ -35,6 +37,22 @@ findings() {
     grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error|note):' |
         sed 's/^\([^ ]* [a-z]*:\) .*\( \[SYNC.*\]\)$/\1\2/; s/^\([^ ]* note:\) .*/\1/'
 }
+# The file named like an option, and its one finding.
+add_dash_file() {
+    cat >./--output=victim.cu <<'EOF2'
+// A file named like an option: linted, not obeyed.
+#include <cuda_runtime.h>
+__global__ void k(float *x) { x[0] = 1.0f; }
+void f(float *x, cudaStream_t s)
+{
+    k<<<1, 1, 0, s>>>(x);
+    k<<<1, 1>>>(x);
+}
+EOF2
+    git add -- --output=victim.cu
+}
+DASH_FINDINGS="--output=victim.cu:7:5: warning: [SYNC101 default-stream-launch]
+--output=victim.cu:7:5: note:"
 EXPECTED_FINDINGS="src/pipeline.cu:13:5: warning: [SYNC201 pageable-async-copy]
 src/pipeline.cu:13:5: note:
 src/pipeline.cu:14:5: warning: [SYNC101 default-stream-launch]
@@ -63,13 +81,14 @@ cd "$REPO" || exit 1
 git add -A
 
 if [ "$MODE" = entry ]; then
-    check "hook definition" "syncscope-lint|syncscope lint|system|\\.(cu|cuh|cpp|cc|h|hpp)\$|True" \
+    check "hook definition" "syncscope-lint|syncscope lint --|system|\\.(cu|cuh|cpp|cc|h|hpp)\$|True" \
         "$(python3 -c '
 import sys, yaml
 hook, = yaml.safe_load(open(sys.argv[1]))
 print("|".join(str(hook[k]) for k in ("id", "entry", "language", "files", "require_serial")))
 ' "$SOURCE/.pre-commit-hooks.yaml")"
-    python3 - "$SOURCE/.pre-commit-hooks.yaml" >"$WORK/entry.out" 2>&1 <<'EOF2'
+    run_entry() { # the entry on the tracked files that match, output in $WORK/entry.out
+        python3 - "$SOURCE/.pre-commit-hooks.yaml" >"$WORK/entry.out" 2>&1 <<'EOF2'
 import re, shlex, subprocess, sys, yaml
 hook, = yaml.safe_load(open(sys.argv[1]))
 files = [f for f in subprocess.run(["git", "ls-files"], capture_output=True, text=True,
@@ -79,11 +98,23 @@ print("files: " + " ".join(files))
 sys.stdout.flush()
 sys.exit(subprocess.run(shlex.split(hook["entry"]) + hook.get("args", []) + files).returncode)
 EOF2
+    }
+    run_entry
     check "entry status" 1 "$?"
     check "files handed to the entry" "files: include/ring.cuh include/ring.h src/pipeline.cu" \
         "$(head -1 "$WORK/entry.out")"
     check "entry findings" "$EXPECTED_FINDINGS" "$(findings <"$WORK/entry.out")"
     check "entry summary" "2 warnings generated." "$(tail -1 "$WORK/entry.out")"
+    add_dash_file
+    run_entry
+    check "entry with a file named like an option: status" 1 "$?"
+    check "entry with a file named like an option: files" \
+        "files: --output=victim.cu include/ring.cuh include/ring.h src/pipeline.cu" \
+        "$(head -1 "$WORK/entry.out")"
+    check "entry with a file named like an option: findings" "$DASH_FINDINGS
+$EXPECTED_FINDINGS" "$(findings <"$WORK/entry.out")"
+    check "entry with a file named like an option: no victim.cu" no \
+        "$([ -e victim.cu ] && echo yes || echo no)"
     exit $fail
 fi
 
@@ -116,4 +147,27 @@ check "commit without sources" 0 "$?"
 check "commit without sources: hook" "syncscope lint.......................................(no files to check)Skipped" \
     "$(grep '^syncscope lint' "$WORK/commit.out")"
 check "commits" 2 "$(git rev-list --count HEAD)"
+
+# A file named like an option is linted (its warning refuses the commit), not obeyed.
+add_dash_file
+git commit -qm "dash" >"$WORK/commit.out" 2>&1
+check "file named like an option: commit refused" 1 "$?"
+check "file named like an option: findings" "$DASH_FINDINGS" "$(findings <"$WORK/commit.out")"
+check "file named like an option: no victim.cu" no "$([ -e victim.cu ] && echo yes || echo no)"
+
+# Options go in an overridden entry that ends with "--": warnings then pass.
+cat >.pre-commit-config.yaml <<EOF2
+repos:
+  - repo: $HOOKS
+    rev: $REV
+    hooks:
+      - id: syncscope-lint
+        entry: syncscope lint --fail-on error --
+EOF2
+git add .pre-commit-config.yaml
+pre-commit run --all-files --color never >"$WORK/run.out" 2>&1
+check "overridden entry: status" 0 "$?"
+check "overridden entry: hook" "syncscope lint...........................................................Passed" \
+    "$(grep '^syncscope lint' "$WORK/run.out")"
+check "overridden entry: no victim.cu" no "$([ -e victim.cu ] && echo yes || echo no)"
 exit $fail

@@ -243,6 +243,16 @@ if [ "$HAVE_LINT" = 1 ]; then
     "$SS" lint --verbose --cuda-path=none --no-cache proj >/dev/null 2>verbose.txt
     "$SS" lint -v --cuda-path=none --no-cache proj >/dev/null 2>v.txt
     same "lint -v" v.txt verbose.txt
+    # After "--", a file named like an option is linted, not obeyed; an option there is a
+    # file that is not found, and the message says why.
+    cp "$CLEAN" ./--output=victim.cu
+    ss lint --cuda-path=none --no-cache -- --output=victim.cu
+    status "lint -- --output=victim.cu" 0
+    text "lint -- --output=victim.cu: stdout" out ""
+    [ ! -e victim.cu ] || fails "lint -- --output=victim.cu" "victim.cu was written"
+    refused "lint -- -p build" "$E cannot read '-p': No such file or directory
+syncscope: '-p' came after '--', which ends the options: it was read as a file; options go before '--'" \
+        lint --cuda-path=none --no-cache -- -p build ./--output=victim.cu
 fi
 
 # ---- run: -v says what is set; values in any case ----
