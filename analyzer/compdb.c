@@ -74,6 +74,7 @@ typedef struct expansion {
     const char *directory; /* relative file names are taken from here */
     ss_args *out;
     uint64_t budget; /* bytes of response files still allowed */
+    unsigned files;  /* response files opened so far */
     char *err;       /* the first failure, for the caller */
     size_t err_size;
     int failed;
@@ -95,25 +96,22 @@ static void expansion_failed(expansion *x, const char *fmt, ...)
 
 static void expand_words(expansion *x, const char *const *argv, size_t count, unsigned depth);
 
-/* Replaces the response file 'name' by its words, expanded in turn. */
-static void expand_file(expansion *x, const char *name, unsigned depth)
+/* Expands the words of the response file 'path', read into 'text' ('len' bytes; NULL when it
+ * could not be read, with errno set). */
+static void read_words(expansion *x, const char *path, char *text, size_t len, unsigned depth)
 {
-    char *path = name[0] == '/' || x->directory == NULL || x->directory[0] == '\0'
-                     ? ss_strdup(name)
-                     : ss_asprintf("%s/%s", x->directory, name);
-    size_t len = 0;
-    char *text = NULL;
-    if (depth >= SS_COMPDB_RESPONSE_DEPTH)
-        expansion_failed(x, "response files nest more than %d deep at '%s'",
-                         SS_COMPDB_RESPONSE_DEPTH, path);
-    else if ((text = ss_read_file_max(path, SS_COMPDB_RESPONSE_MAX_BYTES, 0, &len)) == NULL)
-        expansion_failed(x, "cannot read response file '%s': %s", path, ss_file_error());
-    else if (len > x->budget)
-        expansion_failed(x, "the response files of one command exceed %llu bytes in all (at '%s')",
-                         (unsigned long long)SS_COMPDB_RESPONSE_BUDGET, path);
-    else if (memchr(text, '\0', len) != NULL)
+    if (text == NULL) {
+        /* A file over what is left of the budget is refused before it is read. */
+        if (errno == EFBIG && x->budget < SS_COMPDB_RESPONSE_MAX_BYTES)
+            expansion_failed(x,
+                             "the response files of one command exceed %llu bytes in all (at "
+                             "'%s')",
+                             (unsigned long long)SS_COMPDB_RESPONSE_BUDGET, path);
+        else
+            expansion_failed(x, "cannot read response file '%s': %s", path, ss_file_error());
+    } else if (memchr(text, '\0', len) != NULL) {
         expansion_failed(x, "response file '%s' is not a text file (it contains NUL bytes)", path);
-    else {
+    } else {
         x->budget -= len;
         ss_args words = {0};
         if (ss_compdb_split(text, &words) != 0)
@@ -121,6 +119,33 @@ static void expand_file(expansion *x, const char *name, unsigned depth)
         else
             expand_words(x, (const char *const *)words.v, words.count, depth + 1);
         ss_args_free(&words);
+    }
+}
+
+/* Replaces the response file 'name' by its words, expanded in turn. Nothing is opened once
+ * the expansion has failed, and the bounds are checked before a file is read: a response
+ * file whose words all name itself would otherwise be read once per word at every depth. */
+static void expand_file(expansion *x, const char *name, unsigned depth)
+{
+    if (x->failed)
+        return;
+    char *path = name[0] == '/' || x->directory == NULL || x->directory[0] == '\0'
+                     ? ss_strdup(name)
+                     : ss_asprintf("%s/%s", x->directory, name);
+    uint64_t max =
+        x->budget < SS_COMPDB_RESPONSE_MAX_BYTES ? x->budget : SS_COMPDB_RESPONSE_MAX_BYTES;
+    size_t len = 0;
+    char *text = NULL;
+    if (depth >= SS_COMPDB_RESPONSE_DEPTH) {
+        expansion_failed(x, "response files nest more than %d deep at '%s'",
+                         SS_COMPDB_RESPONSE_DEPTH, path);
+    } else if (x->files >= SS_COMPDB_RESPONSE_MAX_FILES) {
+        expansion_failed(x, "the command names more than %d response files in all (at '%s')",
+                         SS_COMPDB_RESPONSE_MAX_FILES, path);
+    } else {
+        x->files++;
+        text = ss_read_file_max(path, max, 0, &len);
+        read_words(x, path, text, len, depth);
     }
     free(text);
     free(path);
@@ -176,7 +201,7 @@ int ss_compdb_expand(const ss_args *argv, const char *directory, ss_args *out, c
 {
     if (argv->count == 0)
         return 0;
-    expansion x = {directory, out, SS_COMPDB_RESPONSE_BUDGET, err, err_size, 0};
+    expansion x = {directory, out, SS_COMPDB_RESPONSE_BUDGET, 0, err, err_size, 0};
     ss_args_push(out, argv->v[0]);
     expand_words(&x, (const char *const *)argv->v + 1, argv->count - 1, 0);
     return x.failed ? -1 : 0;

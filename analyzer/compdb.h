@@ -45,10 +45,12 @@ void ss_compdb_free(ss_compdb *db);
 int ss_compdb_split(const char *command, ss_args *out);
 
 /* Bounds of response-file expansion: nesting depth, the size of one file, the bytes of all
- * files of one command, and the arguments of one command. */
+ * files of one command, the files one command opens (each time a file is named counts), and
+ * the arguments of one command. */
 #define SS_COMPDB_RESPONSE_DEPTH 8
 #define SS_COMPDB_RESPONSE_MAX_BYTES (1ull << 20)
 #define SS_COMPDB_RESPONSE_BUDGET (8ull << 20)
+#define SS_COMPDB_RESPONSE_MAX_FILES 256
 #define SS_COMPDB_RESPONSE_MAX_ARGS 65536
 
 /* Copies the command line 'argv' to 'out' with its response files expanded: "@FILE", and
@@ -57,8 +59,9 @@ int ss_compdb_split(const char *command, ss_args *out);
  * Relative file names are taken from 'directory' (the entry's "directory"; nested ones too,
  * as the compiler, run there, would). Each file must be a regular file of at most
  * SS_COMPDB_RESPONSE_MAX_BYTES, nested at most SS_COMPDB_RESPONSE_DEPTH deep, within the
- * bounds above. Returns 0, or -1 with the first failure described in 'err' (the file that
- * failed is left out; the rest is expanded). */
+ * bounds above, which are checked before a file is read. Returns 0, or -1 with the first
+ * failure described in 'err': from there on no response file is opened (the file that
+ * failed and those after it are left out; the other arguments are kept). */
 int ss_compdb_expand(const ss_args *argv, const char *directory, ss_args *out, char *err,
                      size_t err_size);
 

@@ -271,6 +271,60 @@ START_TEST(test_response_file_errors)
 }
 END_TEST
 
+/* Appends 'times' copies of 'piece' to the string in 'buf' ('size' bytes). */
+static void repeat(char *buf, size_t size, const char *piece, int times)
+{
+    for (int i = 0; i < times; i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, size - used, "%s", piece);
+    }
+}
+
+/* Response files that name others many times: the files opened are counted across the whole
+ * expansion, and nothing is opened after the first failure. */
+START_TEST(test_response_file_fan_out)
+{
+    char joined[4096], err[512], *expected;
+    /* Almost 1 MiB of "@self.rsp": before, 8 reads used up the byte budget, and then each of
+     * the 104,857 words pending at every depth was read (1 MiB) and refused: 700 GB. */
+    enum { SELF_WORDS = (int)(SS_COMPDB_RESPONSE_MAX_BYTES / 10) };
+    char *words = malloc(SELF_WORDS * 10 + 1);
+    ck_assert_ptr_nonnull(words);
+    for (int i = 0; i < SELF_WORDS; i++)
+        memcpy(words + i * 10, "@self.rsp ", 10);
+    words[SELF_WORDS * 10] = '\0';
+    put_file("self.rsp", words);
+    free(words);
+    ck_assert_int_eq(
+        expand("cc -DA @self.rsp -DB @self.rsp", joined, sizeof joined, err, sizeof err), -1);
+    ck_assert_str_eq(joined, "cc|-DA|-DB");
+    expected = ss_asprintf("response files nest more than 8 deep at '%s/self.rsp'", fixture_root);
+    ck_assert_str_eq(err, expected);
+    free(expected);
+
+    /* 1 + 16 + 16 * 16 = 273 files named, each within every other bound: the 257th is
+     * refused (the 16th of the middle ones), and the 15 before it were expanded. */
+    char middle[16 * 10 + 1] = "", top[16 * 12 + 1] = "";
+    repeat(middle, sizeof middle, "@leaf.rsp ", 16);
+    repeat(top, sizeof top, "@middle.rsp ", 16);
+    put_file("top.rsp", top);
+    put_file("middle.rsp", middle);
+    put_file("leaf.rsp", "-DL");
+    ck_assert_int_eq(expand("cc @top.rsp -DEND @leaf.rsp", joined, sizeof joined, err, sizeof err),
+                     -1);
+    expected = ss_asprintf("the command names more than 256 response files in all (at "
+                           "'%s/middle.rsp')",
+                           fixture_root);
+    ck_assert_str_eq(err, expected);
+    free(expected);
+    /* cc, 15 * 16 leaves, -DEND; the last @leaf.rsp is not opened. */
+    char want[4096] = "cc";
+    repeat(want, sizeof want, "|-DL", 15 * 16);
+    repeat(want, sizeof want, "|-DEND", 1);
+    ck_assert_str_eq(joined, want);
+}
+END_TEST
+
 static Suite *compdb_suite(void)
 {
     Suite *s = suite_create("compdb");
@@ -288,6 +342,7 @@ static Suite *compdb_suite(void)
     tcase_add_checked_fixture(response, setup_root, remove_root);
     tcase_add_test(response, test_response_files_expanded);
     tcase_add_test(response, test_response_file_errors);
+    tcase_add_test(response, test_response_file_fan_out);
     suite_add_tcase(s, response);
     return s;
 }
