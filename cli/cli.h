@@ -9,6 +9,10 @@
 
 /* Exit codes of every subcommand. */
 enum { SS_EXIT_CLEAN = 0, SS_EXIT_FINDINGS = 1, SS_EXIT_ERROR = 2 };
+/* `syncscope run --error-exitcode N`: the program exited 0, but no process of it was observed
+ * (it made no CUDA call that syncscope could watch: no usable GPU, CUPTI could not start), so
+ * the gate was not judged (docs/run.md, "Gates"). */
+enum { SS_EXIT_UNOBSERVED = 4 };
 
 /* Each takes the arguments after the subcommand name (argv[0] is the subcommand) and
  * returns an exit code. The subcommands are listed in cli/commands.def, their options in

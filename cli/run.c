@@ -205,8 +205,9 @@ static int wait_for_program(char **argv, int *status)
 }
 
 /* The exit status of the gated run: the program's own unless it exited 0 and 'failed'
- * processes failed the gate (-1: none judged it); a program that a signal ended ends
- * syncscope with the same signal. */
+ * processes failed the gate (then 'exitcode'), or none judged it ('failed' -1: then
+ * SS_EXIT_UNOBSERVED, so that a job on a runner without a usable GPU does not pass); a program
+ * that a signal ended ends syncscope with the same signal. */
 static int gated_status(int status, int failed, int exitcode)
 {
     if (WIFSIGNALED(status)) {
@@ -222,9 +223,12 @@ static int gated_status(int status, int failed, int exitcode)
     int own = WIFEXITED(status) ? WEXITSTATUS(status) : SS_EXIT_ERROR;
     if (own != 0)
         return own; /* the program's own failure is kept */
-    if (failed < 0)
-        ss_log_warning("no observed process judged the gate (did the program make a CUDA "
-                       "call?): exit status 0");
+    if (failed < 0) {
+        ss_log_error("no observed process judged the gate (no CUDA call was seen: no usable "
+                     "GPU, CUPTI could not start, or the program makes none): exit status %d",
+                     SS_EXIT_UNOBSERVED);
+        return SS_EXIT_UNOBSERVED;
+    }
     if (failed > 0) {
         ss_log_error("exit status %d (--error-exitcode): the gate failed", exitcode);
         return exitcode;
@@ -234,7 +238,8 @@ static int gated_status(int status, int failed, int exitcode)
 
 /* Runs 'argv' (the environment already set) as a child, waits for it, and applies the gate
  * (docs/run.md, "Gates"): when the program exited 0 and a process of it failed the gate, the
- * exit status is 'exitcode'; otherwise it is the program's own (gated_status). */
+ * exit status is 'exitcode', and when none judged it SS_EXIT_UNOBSERVED; otherwise it is the
+ * program's own (gated_status). */
 static int run_gated(char **argv, int exitcode)
 {
     const char *tmp = getenv("TMPDIR");

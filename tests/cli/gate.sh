@@ -137,8 +137,12 @@ if "$SS" run --help | grep -q -- '--error-exitcode'; then
     expect 0 "run: gate passed" "$SS" run --error-exitcode 3 -- sh -c "$(record 99 0 'no finding')"
     expect 3 "run: one of two failed" "$SS" run --error-exitcode 3 -- sh -c "$(record 98 0 ok); $(record 99 1 over)"
     expect 4 "run: the program's failure is kept" "$SS" run --error-exitcode 3 -- sh -c "$(record 99 1 x); exit 4"
-    expect 0 "run: nothing judged" "$SS" run --error-exitcode 3 -- true
-    has err 1 "syncscope: warning: no observed process judged the gate (did the program make a CUDA call?): exit status 0"
+    # Nothing observed (no CUDA call: here, no GPU either): a status of its own, not a pass.
+    expect 4 "run: nothing judged" "$SS" run --error-exitcode 3 -- true
+    has err 1 "syncscope: error: no observed process judged the gate (no CUDA call was seen: no usable GPU, CUPTI could not start, or the program makes none): exit status 4"
+    lines err 'gate' 1
+    expect 6 "run: nothing judged, the program's failure is kept" "$SS" run --error-exitcode 3 -- sh -c 'exit 6'
+    lines err 'gate' 0
     expect 5 "run: SYNCSCOPE_ERROR_EXITCODE" env SYNCSCOPE_ERROR_EXITCODE=5 "$SS" run -- sh -c "$(record 1 1 x)"
     expect 0 "run: --error-exitcode 0" "$SS" run --error-exitcode 0 -- true
     lines err 'gate' 0

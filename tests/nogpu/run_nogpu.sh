@@ -1,7 +1,8 @@
 #!/bin/sh
 # run_nogpu.sh APP LIBSYNCSCOPE SYNCSCOPE: on a machine without a GPU, the program runs the
 # same bare, under LD_PRELOAD=libsyncscope.so and under `syncscope run`: identical stdout,
-# stderr apart from exactly one "syncscope:" line, identical exit status, no output file.
+# stderr apart from exactly one "syncscope:" line, identical exit status, no output file; a
+# gate (--error-exitcode) that nothing could judge exits 4.
 set -u
 APP=$1 LIB=$2 SS=$3
 if [ -e /dev/nvidiactl ]; then
@@ -42,6 +43,16 @@ for mode in ok exit3 term; do
     echo "$mode: status $bare_rc; $(head -c 200 pre.err | grep '^syncscope: ')"
 done
 check "no result file" "" "$(ls syncscope-*.json 2>/dev/null)"
+# A gate asked for where nothing can be observed does not pass: exit status 4, the program's
+# output unchanged; a program that fails keeps its own status.
+"$APP" ok >bare.out 2>bare.err
+"$SS" run --error-exitcode 3 -- "$APP" ok >gated.out 2>gated.err
+check "gate, nothing observed: status" 4 "$?"
+cmp -s bare.out gated.out || { echo "FAIL: gate, nothing observed: stdout differs"; fail=1; }
+check "gate, nothing observed: message" "syncscope: error: no observed process judged the gate (no CUDA call was seen: no usable GPU, CUPTI could not start, or the program makes none): exit status 4" \
+    "$(grep '^syncscope: error: ' gated.err)"
+"$SS" run --error-exitcode 3 -- "$APP" exit3 >/dev/null 2>&1
+check "gate, nothing observed, the program failed: status" 3 "$?"
 "$SS" run -- ./no-such-program >/dev/null 2>err
 check "missing program status" 2 "$?"
 check "missing program message" "syncscope: error: cannot start './no-such-program': No such file or directory" "$(cat err)"
