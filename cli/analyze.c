@@ -157,8 +157,18 @@ static int write_outputs(analysis *a)
         ss_format_parse(name, &format);
     const char *output = ss_cli_value(a->args, SS_OPT_OUTPUT);
     int to_stdout = output == NULL || strcmp(output, "-") == 0;
-    ss_text_options text = {0, 1};
+    ss_text_options text = {.color = 0, .show_source = 1};
     text.color = ss_cli_color(a->args, to_stdout && isatty(STDOUT_FILENO));
+    const char *frames = ss_cli_value(a->args, SS_OPT_FRAMES);
+    if (frames != NULL) {
+        unsigned long long n = strtoull(frames, NULL, 10);
+        text.frames = n < SS_TEXT_ALL_FRAMES ? (unsigned)n : SS_TEXT_ALL_FRAMES;
+        text.evidence = 1;
+    } else if (ss_cli_has(a->args, SS_OPT_TRACE_VERBOSE)) {
+        text.frames = SS_TEXT_ALL_FRAMES;
+        text.evidence = 1;
+    }
+    text.full_names = ss_cli_has(a->args, SS_OPT_FULL_NAMES);
     return ss_report_write(output, format, &a->result, &text) < 0 ? -1 : 0;
 }
 

@@ -309,7 +309,8 @@ static int finish(lint_cli *cli, ss_config_cache *configs, ss_baseline *baseline
     if (cli->fix && exit_code == SS_EXIT_CLEAN)
         status = fix_and_lint_again(cli, baseline, result, status, &exit_code);
     int to_stdout = cli->output == NULL || strcmp(cli->output, "-") == 0;
-    ss_text_options text = {ss_cli_color(&cli->args, to_stdout && isatty(STDOUT_FILENO)), 1};
+    ss_text_options text = {.color = ss_cli_color(&cli->args, to_stdout && isatty(STDOUT_FILENO)),
+                            .show_source = 1};
     int failed = policy_failed(cli, configs, result);
     if (write_report(cli, to_stdout, result, &text) != 0 || failed < 0)
         return SS_EXIT_ERROR;

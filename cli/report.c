@@ -206,7 +206,7 @@ static int report(const ss_cli_args *args, report_input *inputs, size_t n)
         return status;
     }
     int use_traces = !ss_cli_has(args, SS_OPT_NO_TRACE);
-    int verbose = ss_cli_has(args, SS_OPT_TRACE_VERBOSE);
+    int verbose = ss_cli_has(args, SS_OPT_REPORT_VERBOSE);
     size_t loaded = 0;
     int failed = 0;
     for (; loaded < n && !failed; loaded++) {

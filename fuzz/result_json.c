@@ -32,7 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FILE *sink = ss_fuzz_sink();
     ss_text_options text;
     memset(&text, 0, sizeof text);
+    /* Run findings in both forms: concise, and every frame and figure. */
+    ss_text_options full = {.frames = SS_TEXT_ALL_FRAMES, .evidence = 1};
     if (ss_report_write_text(sink, &result, &text) < 0 ||
+        ss_report_write_text(sink, &result, &full) < 0 ||
         ss_report_write_sarif(sink, &result) < 0 || ss_report_write_github(sink, &result) < 0 ||
         ss_report_write_gitlab(sink, &result) < 0)
         ss_fuzz_fail("a result writer failed");

@@ -634,6 +634,7 @@ typedef struct output {
     ss_format format; /* OUTPUT_RESULT */
     const ss_result *result;
     const ss_event_log *log;
+    const ss_interpose_config *config; /* the text format's settings */
 } output;
 
 static int write_output(FILE *out, void *context)
@@ -643,8 +644,15 @@ static int write_output(FILE *out, void *context)
         return ss_trace_write(out, o->log);
     if (o->kind == OUTPUT_CHROME_TRACE)
         return ss_chrome_trace_write_runs(out, &o->log, &o->result, 1);
-    /* No colour, with source lines; an HTML page draws the run's timeline. */
-    ss_format_options options = {NULL, o->log};
+    /* No colour, with source lines, as much of each finding as --frames and --full-names
+     * say; an HTML page draws the run's timeline. */
+    const ss_interpose_config *cfg = o->config;
+    ss_text_options text = {.color = 0,
+                            .show_source = 1,
+                            .frames = cfg->frames,
+                            .evidence = cfg->frames > 0,
+                            .full_names = cfg->full_names};
+    ss_format_options options = {&text, o->log};
     return ss_report_write_format(out, o->format, o->result, &options);
 }
 
@@ -968,16 +976,16 @@ static int write_results(const ss_capture_view *v, const char *host, const ss_ev
     const ss_interpose_config *cfg = v->config;
     int rc = 0;
     /* The Chrome trace marks the findings, so it is written once they are known. */
-    output chrome = {OUTPUT_CHROME_TRACE, SS_FORMAT_JSON, result, log};
+    output chrome = {OUTPUT_CHROME_TRACE, SS_FORMAT_JSON, result, log, cfg};
     if (write_setting(v, host, cfg->chrome_trace, &chrome) < 0)
         rc = -1;
 
     ss_format format = SS_FORMAT_JSON;
     ss_format_parse(cfg->format, &format);
-    output main_output = {OUTPUT_RESULT, format, result, log};
+    output main_output = {OUTPUT_RESULT, format, result, log, cfg};
     if (write_result_file(v, host, &main_output, written, size) < 0)
         rc = -1;
-    output sarif = {OUTPUT_RESULT, SS_FORMAT_SARIF, result, log};
+    output sarif = {OUTPUT_RESULT, SS_FORMAT_SARIF, result, log, cfg};
     if (write_setting(v, host, cfg->sarif, &sarif) < 0)
         rc = -1;
     return rc;
@@ -1041,7 +1049,7 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     /* The trace is written before the detectors run, exactly as captured: `syncscope
      * analyze` reads it and runs the same detectors. */
     int rc = 0;
-    output trace = {OUTPUT_TRACE, SS_FORMAT_JSON, NULL, &log};
+    output trace = {OUTPUT_TRACE, SS_FORMAT_JSON, NULL, &log, cfg};
     if (write_setting(v, host, cfg->trace, &trace) < 0)
         rc = -1;
     timing.trace = monotonic_ns();

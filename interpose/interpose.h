@@ -20,6 +20,8 @@
 /* The names the rest of the code already uses; new code writes SS_ENV(NAME). */
 #define SS_ENV_OUTPUT SS_ENV(OUTPUT)
 #define SS_ENV_FORMAT SS_ENV(FORMAT)
+#define SS_ENV_FRAMES SS_ENV(FRAMES)
+#define SS_ENV_FULL_NAMES SS_ENV(FULL_NAMES)
 #define SS_ENV_SARIF SS_ENV(SARIF)
 #define SS_ENV_TRACE SS_ENV(TRACE)
 #define SS_ENV_CHROME_TRACE SS_ENV(CHROME_TRACE)
@@ -58,6 +60,7 @@
 #define SS_DEFAULT_OUTPUT "syncscope-%p.json"
 #define SS_DEFAULT_STACK_MIN_US 100
 #define SS_MAX_PYTHON_DEPTH 32 /* SS_PY_DEPTH_MAX in store.h */
+#define SS_MAX_TEXT_FRAMES 100 /* more than a recorded stack holds (native and Python) */
 /* The exit-time work of a PyTorch process took 3.5-4 s on an H200 (docs/performance.md). */
 #define SS_MAX_SIGNAL_FLUSH_MS 3600000
 /* Smallest accepted memory cap: below it not even one thread's buffers fit. */

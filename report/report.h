@@ -284,6 +284,21 @@ void ss_finding_add_fixit(ss_finding *finding, unsigned line, unsigned column, u
  * ("/usr/lib/python3/dist-packages/transformers/x.py" -> "transformers/x.py"), a pointer into
  * 'path'; 'path' itself otherwise. */
 const char *ss_report_short_path(const char *path);
+/* 'name' (a demangled kernel or function name) without its template arguments, parameter
+ * list and return type, as the readable outputs show it: "void at::native::elementwise_kernel<
+ * 128, 4, ...>(int, ...)" -> "at::native::elementwise_kernel", "at::(anonymous namespace)::
+ * f(int) [clone .isra.0]" -> "at::(anonymous namespace)::f". A name without any, or whose
+ * brackets do not pair, is kept whole. Returns a malloc'ed string. */
+char *ss_report_short_name(const char *name);
+/* 'text' (a finding's message or "waited for" evidence) with each "kernel 'NAME'" shortened
+ * as ss_report_short_name does. Returns a malloc'ed string. */
+char *ss_report_short_kernels(const char *text);
+/* Whether frame 'index' of 'finding' belongs to the Python interpreter or the C library's
+ * start rather than to the program or its libraries: a native frame of libpython or of the
+ * python executable (_PyEval_EvalFrameDefault, bare addresses), one below the outermost Python
+ * frame (the interpreter's start), or one below a native main (__libc_start_main, _start).
+ * The readable outputs leave these out; JSON and SARIF keep every frame. Returns 1 or 0. */
+int ss_report_frame_hidden(const ss_finding *finding, size_t index);
 /* "file:line" of the finding's via frame ('out', 'size' bytes), its function when it has no
  * file; "" when the finding has none. Returns 'out'. */
 const char *ss_finding_via_text(const ss_finding *finding, char *out, size_t size);
@@ -329,9 +344,19 @@ size_t ss_result_count_at_least(const ss_result *result, ss_severity threshold);
  * 'out' (at least 17 bytes). */
 void ss_finding_fingerprint(const ss_finding *finding, char *out);
 
+/* ss_text_options.frames: every frame. */
+#define SS_TEXT_ALL_FRAMES ((unsigned)-1)
+
+/* How the text writer shows a run finding (docs/run.md, "Reading the output"): by default its
+ * diagnostic, the hint, what was observed, what it waited for and the library line it went
+ * through, names shortened; a zeroed struct past 'show_source' gives that. */
 typedef struct ss_text_options {
     int color;       /* ANSI colours */
     int show_source; /* print the source line and a caret */
+    unsigned frames; /* run findings: call-stack frames shown (interpreter frames never are);
+                      * SS_TEXT_ALL_FRAMES for all */
+    int evidence;    /* 1: every evidence line (the streams, the detectors' figures) */
+    int full_names;  /* 1: kernel and function names as recorded, templates and parameters */
 } ss_text_options;
 
 /* The subcommands that write a format (the lint, run, analyze and report columns of

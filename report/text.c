@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The escape sequences clang uses (bold, and bold colours per severity). */
@@ -77,7 +78,25 @@ typedef struct text_out {
     FILE *out;
     int color;
     int show_source;
+    unsigned frames; /* ss_text_options.frames */
+    int evidence;
+    int full_names;
 } text_out;
+
+/* Writes a run finding's text that may name kernels ('text' NULL: nothing), their names
+ * shortened unless --full-names. */
+static void put_kernels_text(const text_out *t, const char *text)
+{
+    if (text == NULL)
+        return;
+    if (t->full_names) {
+        put_text(t->out, text);
+        return;
+    }
+    char *shown = ss_report_short_kernels(text);
+    put_text(t->out, shown);
+    free(shown);
+}
 
 static const char *severity_color(ss_severity severity)
 {
@@ -271,18 +290,28 @@ static void put_labelled(const text_out *t, const char *label, const char *value
     fputc('\n', t->out);
 }
 
-/* The run's measurements of 'f': the "observed:" line, then one line for each other fact. */
+/* The run's measurements of 'f': the "observed:" line, what it waited for, where it went
+ * through a library ("via") or, without a source line, its module ("site"), and the NVTX range
+ * it was in; with the whole evidence also the streams and the detectors' other figures, one
+ * line each. */
 static void put_measurements(const text_out *t, const ss_finding *f)
 {
     put_observed(t, f);
-    put_labelled(t, "waited for", f->evidence.waited_for);
-    put_labelled(t, "stream", f->evidence.stream);
+    if (f->evidence.waited_for) {
+        fputs("  waited for: ", t->out);
+        put_kernels_text(t, f->evidence.waited_for);
+        fputc('\n', t->out);
+    }
+    if (t->evidence)
+        put_labelled(t, "stream", f->evidence.stream);
     char where[4096];
     if (ss_finding_module_text(f, where, sizeof where)[0] != '\0')
         put_labelled(t, "site", where);
     if (ss_finding_via_text(f, where, sizeof where)[0] != '\0')
         put_labelled(t, "via", where);
     for (size_t i = 0; i < f->extra_count; i++) {
+        if (!t->evidence && strcmp(f->extra[i].key, "nvtx") != 0)
+            continue;
         fputs("  ", t->out);
         put_text(t->out, f->extra[i].key);
         fputs(": ", t->out);
@@ -291,24 +320,41 @@ static void put_measurements(const text_out *t, const ss_finding *f)
     }
 }
 
-/* The call stack of 'f', one "at" line a frame. */
+/* One "at" line: the frame's function (shortened unless --full-names; a Python function as
+ * it is) or address, and its file and line, else its module. */
+static void put_frame(const text_out *t, const ss_frame *fr)
+{
+    fputs("  at ", t->out);
+    if (fr->function && (t->full_names || fr->is_python)) {
+        put_text(t->out, fr->function);
+    } else if (fr->function) {
+        char *shown = ss_report_short_name(fr->function);
+        put_text(t->out, shown);
+        free(shown);
+    } else {
+        fprintf(t->out, "0x%" PRIx64, fr->pc);
+    }
+    if (fr->file || fr->module) {
+        fputs(" (", t->out);
+        put_text(t->out, fr->file ? fr->file : fr->module);
+        if (fr->file && fr->line)
+            fprintf(t->out, ":%u", fr->line);
+        fputc(')', t->out);
+    }
+    fputc('\n', t->out);
+}
+
+/* The call stack of 'f', innermost first, one "at" line a frame: a lint finding's whole, a run
+ * finding's first 'frames' (ss_text_options) leaving out the interpreter's own. */
 static void put_frames(const text_out *t, const ss_finding *f)
 {
+    int runtime = f->origin == SS_ORIGIN_RUNTIME;
+    unsigned shown = 0;
     for (size_t i = 0; i < f->frame_count; i++) {
-        const ss_frame *fr = &f->frames[i];
-        fputs("  at ", t->out);
-        if (fr->function)
-            put_text(t->out, fr->function);
-        else
-            fprintf(t->out, "0x%" PRIx64, fr->pc);
-        if (fr->file || fr->module) {
-            fputs(" (", t->out);
-            put_text(t->out, fr->file ? fr->file : fr->module);
-            if (fr->file && fr->line)
-                fprintf(t->out, ":%u", fr->line);
-            fputc(')', t->out);
-        }
-        fputc('\n', t->out);
+        if (runtime && (shown >= t->frames || ss_report_frame_hidden(f, i)))
+            continue;
+        put_frame(t, &f->frames[i]);
+        shown++;
     }
 }
 
@@ -327,7 +373,13 @@ static void put_finding(const text_out *t, const ss_finding *f)
     snprintf(tag, sizeof tag, " [%s %s]", rule->id, rule->name);
     put_location(t, f->file, f->line, f->column);
     put_severity(t, f->severity);
-    put_message(t, f->message, tag);
+    if (f->origin == SS_ORIGIN_RUNTIME && !t->full_names && f->message) {
+        char *shown = ss_report_short_kernels(f->message);
+        put_message(t, shown, tag);
+        free(shown);
+    } else {
+        put_message(t, f->message, tag);
+    }
     put_source(t, f);
     if (f->hint) {
         put_location(t, f->file, f->line, f->column);
@@ -378,7 +430,14 @@ static void put_summary(const text_out *t, const ss_result *result)
 
 int ss_report_write_text(FILE *out, const ss_result *result, const ss_text_options *options)
 {
-    text_out t = {out, options ? options->color : 0, options ? options->show_source : 1};
+    text_out t = {out, 0, 1, 0, 0, 0};
+    if (options) {
+        t.color = options->color;
+        t.show_source = options->show_source;
+        t.frames = options->frames;
+        t.evidence = options->evidence;
+        t.full_names = options->full_names;
+    }
     for (size_t i = 0; i < result->diag_count; i++)
         put_diag(&t, &result->diags[i]);
     for (size_t i = 0; i < result->count; i++)

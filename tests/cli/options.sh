@@ -133,7 +133,39 @@ ss analyze --quiet --fail-on none --fail-over 1ms "$T"
 text "--quiet: no verdict" err ""
 ss analyze -v "$T"
 status "-v" 1
-same "-v: stdout" out text.txt
+# -v: each finding as by default, with its stream and every frame of its stack but the C
+# library's start below main (14 of 29 recorded frames over the five findings).
+grep -v '^  \(stream: \|at \)' out >v-brief.txt
+same "-v: stdout, less the stacks and streams" v-brief.txt text.txt
+grep -c '^  at ' out >n.txt
+text "-v: frames" n.txt 14
+grep -c '^  stream: stream 7$' out >n.txt
+text "-v: streams" n.txt 3
+grep -c '__libc_start_main\|^  at 0x' out >n.txt
+text "-v: no C library start" n.txt 0
+sed -n '4,6p' out | sed 's/ (.*//' >first.txt
+text "-v: the first finding's" first.txt "  stream: stream 7
+  at cudaMemcpy
+  at main"
+cp err v-err.txt
+ss analyze --frames 1 "$T"
+status "--frames 1" 1
+grep '^  at ' out | sed 's/^  //; s/ (.*//' | sort | uniq -c | sed 's/^ *//' >n.txt
+text "--frames 1: the innermost frame of each finding" n.txt "1 at cudaFree
+1 at cudaFreeHost
+3 at cudaMemcpy"
+# Kernel names shortened unless --full-names (py_train_loop: three readbacks waited for the
+# same elementwise kernel).
+P=$DATA/py_train_loop.sstrace
+ss analyze "$P"
+grep -o "kernel 'at::native::vectorized_elementwise_kernel' on stream 7" out | uniq -c |
+    sed 's/^ *//' >n.txt
+text "short kernel names" n.txt "3 kernel 'at::native::vectorized_elementwise_kernel' on stream 7"
+ss analyze --full-names "$P"
+grep -o "kernel 'void at::native::vectorized_elementwise_kernel<4, at::native::compare_scalar_kernel<float>(" out |
+    uniq -c | sed 's/^ *//' >n.txt
+text "--full-names" n.txt "3 kernel 'void at::native::vectorized_elementwise_kernel<4, at::native::compare_scalar_kernel<float>("
+mv v-err.txt err
 text "-v: the settings" err "syncscope: $T: --min-blocked-us 5 (recorded in the trace)
 syncscope: $T: --readback-bytes 16 (recorded in the trace)
 syncscope: $T: --slack-us 5 (recorded in the trace)

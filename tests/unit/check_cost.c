@@ -52,7 +52,7 @@ static char *written(const ss_result *r, ss_format format)
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);
     ck_assert_ptr_nonnull(out);
-    ss_text_options options = {0, 0};
+    ss_text_options options = {.color = 0, .show_source = 0};
     int rc = format == SS_FORMAT_TEXT    ? ss_report_write_text(out, r, &options)
              : format == SS_FORMAT_JSON  ? ss_report_write_json(out, r)
              : format == SS_FORMAT_SARIF ? ss_report_write_sarif(out, r)

@@ -17,7 +17,8 @@ static char *text_of(const ss_result *r, int github)
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);
     ck_assert_ptr_nonnull(out);
-    ss_text_options options = {0, 1};
+    /* Every frame and figure, so that each of them is seen escaped. */
+    ss_text_options options = {.show_source = 1, .frames = SS_TEXT_ALL_FRAMES, .evidence = 1};
     if (github)
         ck_assert_int_eq(ss_report_write_github(out, r), 0);
     else

@@ -168,7 +168,7 @@ START_TEST(test_text_plain)
     sample_result(&r);
     capture c;
     capture_open(&c);
-    ss_text_options options = {0, 1};
+    ss_text_options options = {.color = 0, .show_source = 1};
     ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
     char *text = capture_close(&c);
     const char *expected =
@@ -186,14 +186,38 @@ START_TEST(test_text_plain)
         "  observed: 12 times in cudaMemcpyAsync, blocked 26.40 ms in total, 2.20 ms at most, "
         "201326592 bytes DtoH, pageable host memory, device 0\n"
         "  waited for: a kernel on stream 13\n"
-        "  stream: stream 13\n"
-        "  predicted: yes\n"
-        "  at cudaMemcpyAsync (libcudart.so.13)\n"
-        "  at train_step (app/main.cu:42)\n"
-        "  at <module> (train.py:7)\n"
         "2 warnings and 1 note generated.\n";
     ck_assert_str_eq(text, expected);
     free(text);
+
+    /* --frames 2: the first two frames and all the evidence. A lint finding is as before. */
+    capture_open(&c);
+    options.frames = 2;
+    options.evidence = 1;
+    ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
+    text = capture_close(&c);
+    const char *tail = "  waited for: a kernel on stream 13\n"
+                       "  stream: stream 13\n"
+                       "  predicted: yes\n"
+                       "  at cudaMemcpyAsync (libcudart.so.13)\n"
+                       "  at train_step (app/main.cu:42)\n"
+                       "2 warnings and 1 note generated.\n";
+    ck_assert_str_eq(text + strlen(text) - strlen(tail), tail);
+    ck_assert_ptr_nonnull(strstr(text, "src/a.cu:12:10: note: launch on an explicit stream\n"
+                                       "src/a.cu:30: note: "));
+    free(text);
+
+    /* -v: every frame. */
+    capture_open(&c);
+    options.frames = SS_TEXT_ALL_FRAMES;
+    ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
+    text = capture_close(&c);
+    ck_assert_ptr_nonnull(strstr(text, "  at train_step (app/main.cu:42)\n"
+                                       "  at <module> (train.py:7)\n"
+                                       "2 warnings and 1 note generated.\n"));
+    free(text);
+    options.frames = 0;
+    options.evidence = 0;
 
     /* Without the source lines. */
     capture_open(&c);
@@ -208,6 +232,165 @@ START_TEST(test_text_plain)
 }
 END_TEST
 
+/* A PyTorch run finding as recorded: a copy through libtorch, the user's Python line, and the
+ * interpreter's frames around and below it; what it waited for names two kernels by their
+ * full demangled names. */
+static ss_finding *add_python_finding(ss_result *r)
+{
+    ss_finding *f = add_runtime(r, "train.py");
+    free(f->evidence.waited_for);
+    f->evidence.waited_for =
+        ss_strdup("kernel 'void at::native::elementwise_kernel<128, 4, "
+                  "at::native::gpu_kernel_impl<at::native::AddFunctor<float> >(at::"
+                  "TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1}>"
+                  "(int, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >(at::"
+                  "TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1})' "
+                  "on stream 7 (3 times, 8.05 ms), kernel 'sm80_xmma_gemm_f32f32_nn_n' on stream "
+                  "7 (2.1 us), and 2 more");
+    static const struct {
+        const char *function, *file, *module;
+        unsigned line;
+        int python;
+    } frames[] = {
+        {"cudaMemcpyAsync", NULL, "/venv/nvidia/cu13/lib/libcudart.so.13", 0, 0},
+        {"at::native::copy_impl(at::Tensor&, at::Tensor const&, bool) [clone .isra.0]", NULL,
+         "/venv/torch/lib/libtorch_cpu.so", 0, 0},
+        {"c10::impl::wrap_kernel_functor_unboxed_<c10::impl::detail::WrapFunctionIntoFunctor_<"
+         "c10::CompileTimeFunctionPointer<at::Tensor (at::Tensor const&), &at::(anonymous "
+         "namespace)::wrapper_CUDA__nonzero>, at::Tensor> >::call(c10::OperatorKernel*)",
+         NULL, "/venv/torch/lib/libtorch_cpu.so", 0, 0},
+        {"_PyEval_EvalFrameDefault", NULL, "/usr/bin/python3.12", 0, 0},
+        {NULL, NULL, "/usr/lib/x86_64-linux-gnu/libpython3.12.so.1.0", 0, 0},
+        {"main", "train.py", NULL, 30, 1},
+        {"PyObject_Vectorcall", NULL, "/usr/bin/python3.12", 0, 0},
+        {"<module>", "train.py", NULL, 53, 1},
+        {"Py_BytesMain", NULL, "/usr/bin/python3.12", 0, 0},
+        {"__libc_start_main", NULL, "/usr/lib/x86_64-linux-gnu/libc.so.6", 0, 0},
+        {"_start", NULL, "/opt/venv/bin/python", 0, 0},
+    };
+    size_t n = sizeof frames / sizeof frames[0];
+    for (size_t i = 0; i < f->frame_count; i++) {
+        free(f->frames[i].function);
+        free(f->frames[i].file);
+        free(f->frames[i].module);
+    }
+    f->frames = ss_reallocarray(f->frames, n, sizeof *f->frames);
+    memset(f->frames, 0, n * sizeof *f->frames);
+    f->frame_count = n;
+    for (size_t i = 0; i < n; i++) {
+        f->frames[i].pc = 0x1000 + i;
+        f->frames[i].function = frames[i].function ? ss_strdup(frames[i].function) : NULL;
+        f->frames[i].file = frames[i].file ? ss_strdup(frames[i].file) : NULL;
+        f->frames[i].module = frames[i].module ? ss_strdup(frames[i].module) : NULL;
+        f->frames[i].line = frames[i].line;
+        f->frames[i].is_python = frames[i].python;
+    }
+    return f;
+}
+
+/* The concise form by default; -v shows every frame but the interpreter's, with short names;
+ * --full-names the names as recorded. */
+START_TEST(test_text_run_detail)
+{
+    ss_result r;
+    ss_result_init(&r, SS_RESULT_RUN);
+    add_python_finding(&r);
+    capture c;
+    capture_open(&c);
+    ss_text_options options = {.show_source = 1};
+    ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
+    char *text = capture_close(&c);
+    ck_assert_str_eq(
+        text, "train.py:42:9: warning: cudaMemcpyAsync from pageable memory blocked the host "
+              "[SYNC201 pageable-async-copy]\n"
+              "        cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, s);\n"
+              "        ^\n"
+              "  observed: 12 times in cudaMemcpyAsync, blocked 26.40 ms in total, 2.20 ms "
+              "at most, 201326592 bytes DtoH, pageable host memory, device 0\n"
+              "  waited for: kernel 'at::native::elementwise_kernel' on stream 7 (3 times, "
+              "8.05 ms), kernel 'sm80_xmma_gemm_f32f32_nn_n' on stream 7 (2.1 us), and 2 "
+              "more\n"
+              "1 warning generated.\n");
+    free(text);
+
+    capture_open(&c);
+    options.frames = SS_TEXT_ALL_FRAMES;
+    options.evidence = 1;
+    ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
+    text = capture_close(&c);
+    const char *frames = "  at cudaMemcpyAsync (/venv/nvidia/cu13/lib/libcudart.so.13)\n"
+                         "  at at::native::copy_impl (/venv/torch/lib/libtorch_cpu.so)\n"
+                         "  at c10::impl::wrap_kernel_functor_unboxed_::call "
+                         "(/venv/torch/lib/libtorch_cpu.so)\n"
+                         "  at main (train.py:30)\n"
+                         "  at <module> (train.py:53)\n"
+                         "1 warning generated.\n";
+    ck_assert_str_eq(text + strlen(text) - strlen(frames), frames);
+    free(text);
+
+    /* --frames 2 counts the frames shown. */
+    capture_open(&c);
+    options.frames = 4;
+    ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
+    text = capture_close(&c);
+    ck_assert_ptr_nonnull(strstr(text, "  at main (train.py:30)\n1 warning generated.\n"));
+    ck_assert_ptr_null(strstr(text, "<module>"));
+    free(text);
+
+    capture_open(&c);
+    options.full_names = 1;
+    ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
+    text = capture_close(&c);
+    ck_assert_ptr_nonnull(strstr(text, "  waited for: kernel 'void at::native::elementwise_kernel<"
+                                       "128, 4, at::native::gpu_kernel_impl<"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "  at at::native::copy_impl(at::Tensor&, at::Tensor const&, "
+                                 "bool) [clone .isra.0] (/venv/torch/lib/libtorch_cpu.so)\n"));
+    ck_assert_ptr_null(strstr(text, "_PyEval_EvalFrameDefault"));
+    free(text);
+    ss_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_short_name)
+{
+    static const char *const cases[][2] = {
+        {"void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<at::native::"
+         "AddFunctor<float> >(at::TensorIteratorBase&, at::native::AddFunctor<float> const&)::"
+         "{lambda(int)#1}>(int, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >(at::"
+         "TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1})",
+         "at::native::elementwise_kernel"},
+        {"void at::native::(anonymous namespace)::indexSelectLargeIndex<float, unsigned int, 2, "
+         "2, -2, true>(at::cuda::detail::TensorInfo<float, unsigned int>)",
+         "at::native::(anonymous namespace)::indexSelectLargeIndex"},
+        {"at::native::copy_impl(at::Tensor&, at::Tensor const&, bool) [clone .isra.0]",
+         "at::native::copy_impl"},
+        {"unsigned int cub::detail::f<int>(int)", "cub::detail::f"},
+        {"std::vector<int, std::allocator<int> >::operator[](unsigned long)",
+         "std::vector::operator[]"},
+        {"bool operator< <int>(a const&, b const&)", "operator<"},
+        {"Foo::operator()(int) const", "Foo::operator()"},
+        {"sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_cublas",
+         "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize256x128x8_cublas"},
+        {"_Z6kernelPfi", "_Z6kernelPfi"},
+        {"spin_kernel(long long)", "spin_kernel"},
+        {"void broken<int(int)", "void broken<int(int)"},
+        {"", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *shown = ss_report_short_name(cases[i][0]);
+        ck_assert_msg(strcmp(shown, cases[i][1]) == 0, "case %zu: '%s', not '%s'", i, shown,
+                      cases[i][1]);
+        free(shown);
+    }
+    char *text = ss_report_short_kernels("kernel 'void k<1>(int)' ran on the legacy default "
+                                         "stream; kernel 'b' on stream 3, kernel 'c<'x'>()'");
+    ck_assert_str_eq(text, "kernel 'k' ran on the legacy default stream; kernel 'b' on stream "
+                           "3, kernel 'c'");
+    free(text);
+}
+END_TEST
+
 START_TEST(test_text_color)
 {
     ss_result r;
@@ -218,7 +401,7 @@ START_TEST(test_text_color)
     f->hint = ss_strdup("move it out");
     capture c;
     capture_open(&c);
-    ss_text_options options = {1, 1};
+    ss_text_options options = {.color = 1, .show_source = 1};
     ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
     char *text = capture_close(&c);
     const char *expected =
@@ -248,7 +431,7 @@ static char *summary_of(int warnings, int errors, int notes)
         add_static(&r, SS_RULE_SYNC_IN_LOOP, "a.cu", 1, 1, "n", NULL);
     capture c;
     capture_open(&c);
-    ss_text_options options = {0, 0};
+    ss_text_options options = {.color = 0, .show_source = 0};
     ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
     char *text = capture_close(&c);
     ss_result_free(&r);
@@ -284,7 +467,7 @@ START_TEST(test_text_cost_wording)
         f->rule = cases[i].rule;
         capture c;
         capture_open(&c);
-        ss_text_options options = {0, 0};
+        ss_text_options options = {.color = 0, .show_source = 0};
         ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
         char *text = capture_close(&c);
         char *line = ss_asprintf("  observed: 12 times in cudaMemcpyAsync%s, 201326592 bytes DtoH",
@@ -1317,6 +1500,8 @@ static Suite *report_suite(void)
     Suite *s = suite_create("report");
     TCase *text = tcase_create("text");
     tcase_add_test(text, test_text_plain);
+    tcase_add_test(text, test_text_run_detail);
+    tcase_add_test(text, test_short_name);
     tcase_add_test(text, test_text_color);
     tcase_add_test(text, test_text_summary_wording);
     tcase_add_test(text, test_text_cost_wording);

@@ -293,6 +293,8 @@ START_TEST(test_rows)
 {
     static const char *const named[] = {SS_ENV_OUTPUT,
                                         SS_ENV_FORMAT,
+                                        SS_ENV_FRAMES,
+                                        SS_ENV_FULL_NAMES,
                                         SS_ENV_SARIF,
                                         SS_ENV_TRACE,
                                         SS_ENV_CHROME_TRACE,
