@@ -268,6 +268,11 @@ static cJSON *encode_finding(const ss_finding *f)
     add_string(o, "message", f->message);
     add_string(o, "hint", f->hint);
     add_string(o, "lineText", f->line_text);
+    if (f->macro) {
+        add_string(o, "macro", f->macro);
+        cJSON_AddNumberToObject(o, "macroLine", f->macro_line);
+        cJSON_AddNumberToObject(o, "macroColumn", f->macro_column);
+    }
     if (f->fixit_count) {
         cJSON *fixits = cJSON_AddArrayToObject(o, "fixits");
         for (size_t k = 0; k < f->fixit_count; k++) {
@@ -424,6 +429,11 @@ static void decode_finding(const cJSON *o, ss_result *decoded, int *bad)
     f->message = ss_strdup(get_string(o, "message", bad));
     f->hint = ss_strdup(get_string(o, "hint", bad));
     f->line_text = ss_strdup(get_string(o, "lineText", bad));
+    f->macro = ss_strdup(get_string(o, "macro", bad));
+    if (f->macro) {
+        f->macro_line = get_unsigned(o, "macroLine", UINT_MAX, bad);
+        f->macro_column = get_unsigned(o, "macroColumn", UINT_MAX, bad);
+    }
     if (f->message == NULL)
         *bad = 1;
     decode_fixits(o, f, bad);

@@ -78,16 +78,44 @@ static char *line_text(CXTranslationUnit tu, CXFile file, unsigned line)
     return out;
 }
 
+/* The name of the macro invoked at 'offset' of 'file', malloc'ed, or NULL. */
+static char *macro_name_at(CXTranslationUnit tu, CXFile file, unsigned offset)
+{
+    CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, file, offset));
+    if (tok == NULL)
+        return NULL;
+    char *name = NULL;
+    if (clang_getTokenKind(*tok) == CXToken_Identifier) {
+        CXString s = clang_getTokenSpelling(tu, *tok);
+        name = ss_strdup(clang_getCString(s));
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(tu, tok, 1);
+    return name;
+}
+
 void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
                      const char *hint)
 {
     if (ss_ast_in_system_header(at))
         return;
-    CXFile file = NULL;
-    unsigned line, column;
-    clang_getExpansionLocation(clang_getCursorLocation(at), &file, &line, &column, NULL);
+    CXFile file = NULL, spelled_file = NULL;
+    unsigned line, column, offset, spelled_line, spelled_column, spelled_offset;
+    CXSourceLocation loc = clang_getCursorLocation(at);
+    clang_getExpansionLocation(loc, &file, &line, &column, &offset);
     if (file == NULL)
         return;
+    /* A call written in a macro's argument ('checkCudaErrors(\n    cudaMemcpy(...))') is
+     * reported where it is written, with the macro it is expanded from, as clang does; a call
+     * that a macro's body spells is reported at the macro's invocation. */
+    clang_getSpellingLocation(loc, &spelled_file, &spelled_line, &spelled_column, &spelled_offset);
+    char *macro = NULL;
+    unsigned macro_line = line, macro_column = column;
+    if (spelled_file == file && spelled_offset > offset) {
+        macro = macro_name_at(ctx->tu, file, offset);
+        line = spelled_line;
+        column = spelled_column;
+    }
     CXString name = clang_getFileName(file);
     char *path = ss_display_path(clang_getCString(name));
     clang_disposeString(name);
@@ -97,6 +125,7 @@ void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char
         if (f->rule == rule && f->line == line && f->column == column &&
             strcmp(f->file, path) == 0) {
             free(path);
+            free(macro);
             return;
         }
     }
@@ -111,4 +140,9 @@ void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char
     f->message = ss_strdup(message);
     f->hint = ss_strdup(hint);
     f->line_text = line_text(ctx->tu, file, line);
+    if (macro) {
+        f->macro = macro;
+        f->macro_line = macro_line;
+        f->macro_column = macro_column;
+    }
 }

@@ -29,6 +29,16 @@ static cJSON *finding_json(const ss_finding *f)
     ss_report_json_add_string(o, "message", f->message);
     ss_report_json_add_string(o, "hint", f->hint);
     ss_report_json_add_string(o, "lineText", f->line_text);
+    if (f->origin == SS_ORIGIN_STATIC) {
+        if (f->macro != NULL) {
+            cJSON *macro = ss_report_json_checked(cJSON_AddObjectToObject(o, "expandedFrom"));
+            ss_report_json_add_string(macro, "macro", f->macro);
+            ss_report_json_add_u64(macro, "line", f->macro_line);
+            ss_report_json_add_u64(macro, "column", f->macro_column);
+        } else {
+            cJSON_AddItemToObject(o, "expandedFrom", ss_report_json_checked(cJSON_CreateNull()));
+        }
+    }
     ss_report_json_add_string(o, "fingerprint", fingerprint);
     cJSON *frames = ss_report_json_checked(cJSON_AddArrayToObject(o, "frames"));
     for (size_t i = 0; i < f->frame_count; i++)
@@ -400,6 +410,14 @@ static void read_finding(reader *rd, const cJSON *o, const char *ctx, ss_finding
     f->message = get_string(rd, o, ctx, "message", 1);
     f->hint = get_string(rd, o, ctx, "hint", 0);
     f->line_text = get_string(rd, o, ctx, "lineText", 0);
+    const cJSON *macro = get_object(rd, o, ctx, "expandedFrom", 0);
+    if (macro != NULL) {
+        char at[96];
+        snprintf(at, sizeof at, "%s.expandedFrom", ctx);
+        f->macro = get_string(rd, macro, at, "macro", 1);
+        f->macro_line = (unsigned)get_u64(rd, macro, at, "line", UINT32_MAX);
+        f->macro_column = (unsigned)get_u64(rd, macro, at, "column", UINT32_MAX);
+    }
     read_frames(rd, o, ctx, f);
     char sub[96];
     snprintf(sub, sizeof sub, "%s.evidence", ctx);

@@ -84,6 +84,12 @@ typedef struct ss_finding {
      * in column order, not overlapping; applied together by syncscope lint --fix. */
     ss_fixit *fixits;
     size_t fixit_count;
+    /* Lint findings at a call written in a macro's argument ('CHECK(\n cudaMemcpy(...))'):
+     * the finding is at the call as written, as clang places a diagnostic; 'macro' names the
+     * (outermost) macro it is expanded from, invoked at 'macro_line':'macro_column' of the
+     * same file. NULL/0 otherwise. */
+    char *macro;
+    unsigned macro_line, macro_column;
 } ss_finding;
 
 /* A tool diagnostic: a parse error, an unreadable file, a dropped-events warning. */

@@ -41,6 +41,7 @@ void ss_finding_clear(ss_finding *f)
     for (size_t i = 0; i < f->fixit_count; i++)
         free(f->fixits[i].text);
     free(f->fixits);
+    free(f->macro);
     memset(f, 0, sizeof *f);
 }
 

@@ -418,6 +418,20 @@ static cJSON *result_json(const char *root_dir, const char *program, const ss_fi
         free(what);
         cJSON_AddItemToArray(related, loc);
     }
+    /* A lint finding in a macro's argument: the macro's invocation, as clang's "expanded from
+     * macro" note. */
+    if (f->macro != NULL && f->file != NULL) {
+        cJSON *related = ss_report_json_checked(cJSON_AddArrayToObject(o, "relatedLocations"));
+        cJSON *loc = ss_report_json_checked(cJSON_CreateObject());
+        ss_report_json_add_i64(loc, "id", 1);
+        cJSON_AddItemToObject(
+            loc, "physicalLocation",
+            physical_location(root_dir, f->file, f->macro_line, f->macro_column, NULL));
+        char *what = ss_asprintf("expanded from macro '%s'", f->macro);
+        cJSON_AddItemToObject(loc, "message", message(what));
+        free(what);
+        cJSON_AddItemToArray(related, loc);
+    }
     char fingerprint[17];
     ss_finding_fingerprint(f, fingerprint);
     cJSON *fps = ss_report_json_checked(cJSON_AddObjectToObject(o, "partialFingerprints"));

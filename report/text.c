@@ -381,6 +381,14 @@ static void put_finding(const text_out *t, const ss_finding *f)
         put_message(t, f->message, tag);
     }
     put_source(t, f);
+    if (f->macro) {
+        /* As clang notes a diagnostic inside a macro's argument. */
+        char *note = ss_asprintf("expanded from macro '%s'", f->macro);
+        put_location(t, f->file, f->macro_line, f->macro_column);
+        put_severity(t, SS_SEV_NOTE);
+        put_message(t, note, NULL);
+        free(note);
+    }
     if (f->hint) {
         put_location(t, f->file, f->line, f->column);
         put_severity(t, SS_SEV_NOTE);

@@ -521,8 +521,10 @@ typedef struct suppress_filter {
 static int drop_suppressed(const ss_finding *f, void *context)
 {
     const suppress_filter *filter = context;
+    /* A call written in a macro's argument is also suppressed on the macro's line. */
     return f->file && strcmp(f->file, filter->path) == 0 &&
-           ss_suppress_matches(filter->suppressions, f->rule, f->line);
+           (ss_suppress_matches(filter->suppressions, f->rule, f->line) ||
+            (f->macro && ss_suppress_matches(filter->suppressions, f->rule, f->macro_line)));
 }
 
 size_t ss_suppress_apply(const ss_suppressions *s, const char *path, ss_result *result)
