@@ -4,6 +4,7 @@
 #include "detect_int.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Whether a copy of direction 'dir' (det_call_direction) has no host side: device to device,
@@ -50,6 +51,10 @@ static const char *host_kind_word(const det_ctx *ctx, const det_call *call)
 static int copies_run(det_ctx *ctx)
 {
     det_opset waited = {0};
+    uint64_t h2d_rate, d2h_rate;
+    if (det_pinned_rate(ctx, SS_COPY_HTOD, &h2d_rate) < 0 ||
+        det_pinned_rate(ctx, SS_COPY_DTOH, &d2h_rate) < 0)
+        return -1;
     int rc = 0;
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
         det_call *c = &ctx->calls[i];
@@ -78,6 +83,17 @@ static int copies_run(det_ctx *ctx)
          * own transfer); a synchronous one only when it waited for earlier work. */
         if (sync_copy && waited.count == 0)
             continue;
+        /* SYNC201's prediction: the same copy at the pinned rate. */
+        uint64_t copy_ns = 0, pinned_ns = 0, rate = 0;
+        if (pageable_async && c->copy_op != DET_NONE) {
+            const ss_ev_gpu *g = &ctx->ops[c->copy_op].ev->u.gpu;
+            const char *dir = det_call_direction(ctx, c);
+            rate = dir != NULL && strcmp(dir, "DtoH") == 0 ? d2h_rate : h2d_rate;
+            copy_ns = g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0;
+            pinned_ns = rate ? g->bytes * 1000 / rate : copy_ns;
+            if (pinned_ns > copy_ns)
+                pinned_ns = copy_ns;
+        }
         det_hit hit = {
             .rule = pageable_async ? SS_RULE_PAGEABLE_ASYNC_COPY : SS_RULE_SYNC_COPY_IN_PIPELINE,
             .call = (uint32_t)i,
@@ -90,7 +106,10 @@ static int copies_run(det_ctx *ctx)
             .device = det_call_device(ctx, c),
             .figures.copies = {.waited = waited.count > 0,
                                .waited_in_sync = waited.count > 0 && sync != DET_NONE,
-                               .sync_call = sync},
+                               .sync_call = sync,
+                               .copy_ns = copy_ns,
+                               .pinned_ns = pinned_ns,
+                               .rate = rate},
         };
         rc = det_report(ctx, &hit);
         c->claimed = 1;
@@ -191,11 +210,33 @@ static char *copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *findin
             snprintf(then, sizeof then, " (%" PRIu64 " in the %s that followed)", waited_in_sync,
                      det_call_name(ctx, &ctx->calls[sync]));
         }
-        return ss_asprintf("%s %s with pageable host memory blocked the host %s: %s (%s at "
-                           "most) for %" PRIu64 " bytes; %" PRIu64 " of %" PRIu64
-                           " waited for earlier device work%s",
-                           api, agg->direction ? agg->direction : "(direction unknown)", times,
-                           total, max, agg->bytes, agg->figures.copies.waited, agg->count, then);
+        char *text = ss_asprintf(
+            "%s %s with pageable host memory blocked the host %s: %s (%s at most) for %" PRIu64
+            " bytes; %" PRIu64 " of %" PRIu64 " waited for earlier device work%s",
+            api, agg->direction ? agg->direction : "(direction unknown)", times, total, max,
+            agg->bytes, agg->figures.copies.waited, agg->count, then);
+        const struct det_copies_figures *f = &agg->figures.copies;
+        if (text == NULL || f->copy_ns == 0)
+            return text;
+        /* The prediction (docs/detectors.md): the same copies, in the same order, at the
+         * pinned rate; the host no longer held in them. */
+        uint64_t rate = f->rate;
+        uint64_t saving = f->copy_ns - f->pinned_ns;
+        char r[32], gpu[32], pinned[32], s_text[32];
+        det_add_figure(finding, "copy_gpu_ns", f->copy_ns);
+        det_add_figure(finding, "copy_pinned_ns", f->pinned_ns);
+        det_add_figure(finding, "pinned_bytes_per_us", rate);
+        det_add_figure(finding, "saving_ns", saving);
+        char *more = ss_asprintf(
+            "%s. Model: from pinned memory the same copies run in the same order at the pinned "
+            "rate (%s) and do not hold the host: %s on the GPU instead of %s, a saving of about "
+            "%s",
+            text, det_rate_text(rate, r, sizeof r),
+            ss_format_duration(f->pinned_ns, pinned, sizeof pinned),
+            ss_format_duration(f->copy_ns, gpu, sizeof gpu),
+            ss_format_duration(saving, s_text, sizeof s_text));
+        free(text);
+        return more;
     }
     return ss_asprintf("synchronous %s blocked the host %s while earlier device work was "
                        "pending: %s (%s at most)",
@@ -217,6 +258,10 @@ static void copies_fold(det_figures *sum, const det_figures *one)
     sum->copies.waited_in_sync += one->copies.waited_in_sync;
     if (sum->copies.sync_call == DET_NONE)
         sum->copies.sync_call = one->copies.sync_call;
+    sum->copies.copy_ns += one->copies.copy_ns;
+    sum->copies.pinned_ns += one->copies.pinned_ns;
+    if (one->copies.rate > sum->copies.rate)
+        sum->copies.rate = one->copies.rate;
 }
 
 const det_family det_family_copies = {

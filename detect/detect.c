@@ -241,10 +241,11 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
         rc = det_sites_init(&ctx);
     if (rc == 0)
         rc = det_scope_build(&ctx);
-    if (rc == 0)
-        rc = run_families(&ctx);
+    /* The startup phase first: the what-if rules leave it out. */
     if (rc == 0 && options->startup_phase)
         ctx.steady_ns = det_steady_start(&ctx);
+    if (rc == 0)
+        rc = run_families(&ctx);
     if (rc == 0)
         write_result(&ctx, out);
     det_opset_free(&ctx.joined);

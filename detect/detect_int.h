@@ -75,12 +75,19 @@ typedef union det_figures {
         uint64_t waited_in_sync; /* occurrences whose wait was in the synchronization of the
                                   * copy's stream that its thread made next */
         uint32_t sync_call;      /* the first such synchronization, DET_NONE when none */
+        uint64_t overlap_ns;     /* the host time a deferred read would overlap with device
+                                  * work: per readback the lesser of the time it blocked and
+                                  * the GPU's idle time after it */
     } readback;
     /* SYNC201 and SYNC202 (copies.c). */
     struct det_copies_figures {
         uint64_t waited;         /* occurrences that waited for earlier device work */
         uint64_t waited_in_sync; /* of which in the synchronization that followed (SYNC201) */
         uint32_t sync_call;      /* the first such synchronization, DET_NONE when none */
+        uint64_t copy_ns;        /* GPU time of the copies (SYNC201) */
+        uint64_t pinned_ns;      /* the same at the pinned rate (SYNC201) */
+        uint64_t rate;           /* pinned rate assumed, bytes per microsecond (SYNC201; the
+                                  * highest of the occurrences') */
     } copies;
     /* SYNC401 (syncs.c). */
     struct det_syncs_figures {
@@ -95,23 +102,33 @@ typedef union det_figures {
     } capture;
     /* SYNC502 (whatif.c): a run of kernels launched one by one. */
     struct det_launch_bound_figures {
-        uint64_t kernels;          /* kernels in the run */
-        uint64_t iterations;       /* whole repeats of the kernel sequence */
-        uint64_t period;           /* kernels per repeat */
-        uint64_t measured_ns;      /* GPU time from the first kernel's start to the last's end */
-        uint64_t predicted_ns;     /* the same kernels replayed as CUDA graphs */
-        uint64_t busy_ns;          /* GPU time of the kernels themselves */
-        uint64_t idle_ns;          /* GPU idle time between them */
-        uint64_t launch_api_ns;    /* median duration of one launch call */
+        uint64_t kernels;            /* kernels in the run */
+        uint64_t iterations;         /* whole repeats of the kernel sequence */
+        uint64_t period;             /* kernels per repeat */
+        uint64_t measured_ns;        /* GPU time from the first kernel's start to the last's end */
+        uint64_t predicted_ns;       /* the same kernels replayed as CUDA graphs, the host's time
+                                      * per launch removed */
+        uint64_t predicted_calls_ns; /* the same with only the launch calls' time removed */
+        uint64_t per_launch_all_ns;  /* host time per launch removed (each gap to the next
+                                      * launch up to the median) */
+        uint64_t busy_ns;            /* GPU time of the kernels themselves */
+        uint64_t idle_ns;            /* GPU idle time between them */
+        uint64_t launch_calls_ns;    /* host time inside the launch calls (each capped by the
+                                      * time to the next launch) */
+        uint64_t launch_api_ns;      /* median duration of one launch call */
         uint64_t per_launch_ns;    /* median host time from one launch call's entry to the next's */
         uint64_t graph_launches;   /* graph launches the prediction assumes */
         uint64_t graph_iterations; /* iterations captured per graph in the prediction */
     } launch_bound;
     /* SYNC503 (whatif.c): a chain of chunks of copy in, kernel, copy out. */
     struct det_pipeline_figures {
-        uint64_t chunks;        /* chunks in the chain */
+        uint64_t chunks;        /* chunks in the chain (after the startup phase) */
         uint64_t measured_ns;   /* first chunk's start to last chunk's end */
-        uint64_t predicted_ns;  /* first chunk latency + (chunks - 1) x slowest stage */
+        uint64_t gpu_ns;        /* the chunks' stages, as observed */
+        uint64_t predicted_ns;  /* double-buffered: per chunk the longer of the GPU's idle time
+                                 * around it and its slowest stage (pinned), plus one fill */
+        uint64_t idle_ns;       /* median GPU idle time per chunk (the host's own work) */
+        uint64_t period_ns;     /* median time from one chunk's start to the next's */
         uint64_t h2d_ns;        /* median copy-in stage, as observed */
         uint64_t kernel_ns;     /* median compute stage */
         uint64_t d2h_ns;        /* median copy-out stage, as observed */
@@ -351,6 +368,20 @@ const char *det_times(uint64_t n, char *buf, size_t size);
  * ('python' 1) and whose copy goes in 'direction' (or NULL), or NULL when the catalog's fix
  * is the advice (hints.c). */
 const char *det_hint(ss_rule_id rule, int python, const char *direction);
+
+/* ---- what-ifs (whatif.c) ---- */
+
+/* The median rate, in bytes per microsecond, of the log's pinned copies of at least 1 MiB in
+ * direction 'kind' (SS_COPY_HTOD or SS_COPY_DTOH), or the pinned_bytes_per_us option when there
+ * is none: the rate a copy from or to pinned memory is predicted at. Returns 0 or -1. */
+int det_pinned_rate(const det_ctx *ctx, uint8_t kind, uint64_t *rate);
+/* Adds the extra figure 'key' = 'value' (decimal) to 'finding'. */
+void det_add_figure(ss_finding *finding, const char *key, uint64_t value);
+/* "54.0 GB/s" for a rate in bytes per microsecond, into 'buf'. */
+const char *det_rate_text(uint64_t bytes_per_us, char *buf, size_t size);
+/* The GPU's idle time on 'device' after 'from_ns': until the next operation on it starts;
+ * 'cap' when none starts before from_ns + cap, 0 when none starts at all. */
+uint64_t det_gpu_idle_after(const det_ctx *ctx, int32_t device, uint64_t from_ns, uint64_t cap);
 
 /* ---- phases and scopes (phase.c, scope.c) ---- */
 

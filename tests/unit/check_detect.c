@@ -437,6 +437,35 @@ START_TEST(test_aggregation)
 }
 END_TEST
 
+START_TEST(test_readback_prediction)
+{
+    /* Ten readbacks, one every 500 us, each blocked 300 us by its kernel; after each the GPU
+     * idles 208 us (the host's own work) until the next kernel, and after the last nothing
+     * runs. Deferred, each of the first nine overlaps 208 us: 1.872 ms, 9 of 10 of it saved. */
+    for (uint32_t i = 0; i < 10; i++) {
+        uint64_t t0 = US(500) * i;
+        launch_call(1, t0, t0 + US(5), 10 * i + 1, S13, 13, site("main.cu", 30));
+        kernel("scale", t0 + US(10), t0 + US(280), 10 * i + 1, 13);
+        memcpy_call(1, t0 + US(10), t0 + US(310), 10 * i + 2, 4, 2, site("main.cu", 42));
+        copy(SS_EV_MEMCPY, t0 + US(300), t0 + US(302), 10 * i + 2, LEGACY_ID, 4, SS_COPY_DTOH,
+             SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    }
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_uint_eq(f->evidence.count, 10);
+    ck_assert_uint_eq(f->evidence.total_ns, US(3000));
+    ck_assert_str_eq(extra(f, "overlap_ns"), "1872000");
+    ck_assert_str_eq(extra(f, "saving_ns"), "1684800");
+    ck_assert_str_eq(f->message,
+                     "cudaMemcpy read back 40 bytes to the host in 10 copies and blocked it "
+                     "3.00 ms (0.30 ms at most) until earlier device work finished. Model: kept "
+                     "on the device and read every 10th time, the other reads no longer hold "
+                     "the host, and its own work after each (the GPU's idle time after the "
+                     "value arrived) overlaps the device work the read waited for, the lesser "
+                     "of the two: 1.87 ms in all, 9 of 10 of it saved, about 1.68 ms");
+}
+END_TEST
+
 START_TEST(test_nested_driver_call_not_counted_twice)
 {
     pending_scale();
@@ -560,7 +589,14 @@ START_TEST(test_pageable_async_copy)
     ck_assert_str_eq(f->message,
                      "cudaMemcpyAsync HtoD with pageable host memory blocked the host 1 time: "
                      "2.20 ms (2.20 ms at most) for 16777216 bytes; 1 of 1 waited for earlier "
-                     "device work");
+                     "device work. Model: from pinned memory the same copies run in the same "
+                     "order at the pinned rate (54.0 GB/s) and do not hold the host: 0.31 ms on "
+                     "the GPU instead of 1.31 ms, a saving of about 1.00 ms");
+    /* 16 MiB at the default 54 GB/s: 310.689 us instead of the 1.31 ms it took. */
+    ck_assert_str_eq(extra(f, "copy_gpu_ns"), "1310000");
+    ck_assert_str_eq(extra(f, "copy_pinned_ns"), "310689");
+    ck_assert_str_eq(extra(f, "pinned_bytes_per_us"), "54000");
+    ck_assert_str_eq(extra(f, "saving_ns"), "999311");
     ck_assert_uint_eq(res.blocked_ns, US(2200));
 }
 END_TEST
@@ -600,7 +636,10 @@ START_TEST(test_pageable_async_copy_then_stream_sync)
     ck_assert_str_eq(f->message,
                      "cudaMemcpyAsync HtoD with pageable host memory blocked the host 1 time: "
                      "0.31 ms (0.31 ms at most) for 196608 bytes; 1 of 1 waited for earlier "
-                     "device work (1 in the cudaStreamSynchronize that followed)");
+                     "device work (1 in the cudaStreamSynchronize that followed). Model: from "
+                     "pinned memory the same copies run in the same order at the pinned rate "
+                     "(54.0 GB/s) and do not hold the host: 3.6 us on the GPU instead of 19.0 "
+                     "us, a saving of about 15.4 us");
     ck_assert_uint_eq(res.blocked_ns, US(310));
 }
 END_TEST
@@ -1903,8 +1942,9 @@ static Suite *detect_suite(void)
         {"readback",
          {test_readback_positive, test_readback_nothing_pending,
           test_readback_async_api_and_size_limit, test_readback_limit_option, test_aggregation,
-          test_nested_driver_call_not_counted_twice, test_nested_driver_call_without_runtime_parent,
-          test_two_threads, test_only_later_work_pending, test_out_of_order_activity}},
+          test_readback_prediction, test_nested_driver_call_not_counted_twice,
+          test_nested_driver_call_without_runtime_parent, test_two_threads,
+          test_only_later_work_pending, test_out_of_order_activity}},
         {"joined",
          {test_readback_then_stream_sync, test_readback_then_device_sync,
           test_readback_then_other_stream_sync, test_readback_sync_not_next,

@@ -595,7 +595,10 @@ START_TEST(test_pageable_copy_names_device)
     ck_assert_str_eq(extra(f, "waited_for_earlier_work"), "0");
     ck_assert_str_eq(f->message, "device 1: cudaMemcpyAsync HtoD with pageable host memory "
                                  "blocked the host 1 time: 0.10 ms (0.10 ms at most) for 1048576 "
-                                 "bytes; 0 of 1 waited for earlier device work");
+                                 "bytes; 0 of 1 waited for earlier device work. Model: from "
+                                 "pinned memory the same copies run in the same order at the "
+                                 "pinned rate (54.0 GB/s) and do not hold the host: 19.4 us on "
+                                 "the GPU instead of 93.0 us, a saving of about 73.6 us");
 }
 END_TEST
 

@@ -114,26 +114,72 @@ START_TEST(test_launch_bound_period_and_prediction)
     /* From the first kernel's start (3 us) to the last one's end (149 * 5 + 4 us). */
     assert_extra(f, "measured_ns", "746000");
     assert_extra(f, "measured_iteration_ns", "248666");
-    /* A graph per iteration: 150 kernels of 1 us back to back; 3 graph launches of 2.5 us on
-     * the host are less. */
+    /* The graph removes the host's 5 us per launch (149 x 5 us before the last launch) and
+     * adds 3 graph launches of 2.5 us on the host: 746 - 745 + 7.5 us, less than the 150 us of
+     * kernels back to back, which it takes. Counting only the 4 us inside each launch call:
+     * 746 - 596 + 7.5 = 157.5 us. */
     assert_extra(f, "predicted_ns", "150000");
+    assert_extra(f, "predicted_calls_ns", "157500");
     assert_extra(f, "predicted_iteration_ns", "50000");
     assert_extra(f, "gpu_busy_ns", "150000");
     assert_extra(f, "gpu_idle_ns", "596000");
+    assert_extra(f, "launch_host_ns", "745000");
+    assert_extra(f, "launch_calls_ns", "596000");
     assert_extra(f, "launch_api_ns", "4000");
     assert_extra(f, "per_launch_host_ns", "5000");
     assert_extra(f, "graph_launches", "3");
     assert_extra(f, "iterations_per_graph", "1");
     assert_extra(f, "saving_ns", "596000");
+    assert_extra(f, "saving_calls_ns", "588500");
     ck_assert_uint_eq(f->evidence.total_ns, US(596));
     ck_assert_str_eq(f->evidence.stream, "stream 13");
     ck_assert_str_eq(f->message,
                      "150 kernels (first 'k0') were launched one by one and the GPU sat idle "
-                     "0.60 ms (79% of 0.75 ms) between them, waiting for the host: 5.0 us per "
-                     "launch, 4.0 us of it inside the launch call. The kernel sequence repeats "
-                     "every 50 kernels (3 iterations, 0.25 ms each); replayed as a CUDA graph it "
-                     "would take about 0.15 ms (50.0 us per iteration)");
+                     "0.60 ms (79% of 0.75 ms) between them: the host took 5.0 us per launch, "
+                     "4.0 us of it inside the launch call. The kernel sequence repeats every 50 "
+                     "kernels (3 iterations, 0.25 ms each). Model: a CUDA graph replay (3 graph "
+                     "launches) removes the host's time per launch (0.75 ms in all) but not its "
+                     "other work (1.0 us), and the GPU still runs its 0.15 ms of kernels: about "
+                     "0.15 ms (50.0 us per iteration), a saving of 0.60 ms");
     ck_assert_uint_eq(res.blocked_ns, 0);
+}
+END_TEST
+
+START_TEST(test_launch_bound_host_work_between_steps)
+{
+    /* 4 steps of 40 launch-bound kernels (as above) with 60 us of the host's own work between
+     * steps, more than a step's 40 us of kernels: a graph removes the launches, not that
+     * work. */
+    make_names();
+    for (size_t i = 0; i < 160; i++) {
+        uint64_t t = US(5) * i + US(60) * (i / 40);
+        launch(name_table[i % 40], t, US(4), t + US(3), US(1), i == 0 ? site("loop.cu", 12) : 0);
+    }
+    run();
+    const ss_finding *f = only(SS_RULE_LAUNCH_BOUND);
+    assert_extra(f, "kernels_per_iteration", "40");
+    /* From 3 us to 3 x 260 + 39 x 5 + 4 us. */
+    assert_extra(f, "measured_ns", "976000");
+    assert_extra(f, "gpu_idle_ns", "816000");
+    /* 159 gaps to the next launch, each counted up to the median 5 us. */
+    assert_extra(f, "launch_host_ns", "795000");
+    /* 976 - 795 us (the 3 x 60 us of own work and 1 us) and 4 graph launches of 2.5 us:
+     * 191 us, above the 160 us of kernels. */
+    assert_extra(f, "predicted_ns", "191000");
+    assert_extra(f, "saving_ns", "785000");
+    /* The 4 us inside each launch call only: 976 - 636 + 10 us. */
+    assert_extra(f, "launch_calls_ns", "636000");
+    assert_extra(f, "predicted_calls_ns", "350000");
+    assert_extra(f, "saving_calls_ns", "626000");
+    ck_assert_str_eq(f->message,
+                     "160 kernels (first 'k0') were launched one by one and the GPU sat idle "
+                     "0.82 ms (83% of 0.98 ms) between them: the host took 5.0 us per launch, "
+                     "4.0 us of it inside the launch call. The kernel sequence repeats every 40 "
+                     "kernels (4 iterations, 0.24 ms each). Model: a CUDA graph replay (4 graph "
+                     "launches) removes the host's time per launch (0.80 ms in all) but not its "
+                     "other work (0.18 ms), and the GPU still runs its 0.16 ms of kernels: about "
+                     "0.19 ms (47.8 us per iteration), a saving of 0.79 ms (at least 0.63 ms if "
+                     "only the time inside the launch calls goes)");
 }
 END_TEST
 
@@ -162,10 +208,11 @@ START_TEST(test_launch_bound_host_side_bound)
     const ss_finding *f = only(SS_RULE_LAUNCH_BOUND);
     assert_extra(f, "kernels_per_iteration", "2");
     assert_extra(f, "iterations", "20");
-    /* An iteration is 1 us on the GPU: 10 per graph, 2 graphs, 20 us of GPU time. */
+    /* An iteration is 1 us on the GPU: 10 per graph, 2 graphs of 10 us on the host, after
+     * the 0.5 us left of the launches (195.5 us - 39 x 5 us): 20.5 us. */
     assert_extra(f, "iterations_per_graph", "10");
     assert_extra(f, "graph_launches", "2");
-    assert_extra(f, "predicted_ns", "20000");
+    assert_extra(f, "predicted_ns", "20500");
 }
 END_TEST
 
@@ -193,7 +240,8 @@ START_TEST(test_launch_bound_single_kernel_repeated)
     const ss_finding *f = only(SS_RULE_LAUNCH_BOUND);
     assert_extra(f, "kernels_per_iteration", "1");
     assert_extra(f, "iterations", "100");
-    /* A 1 us iteration: 3 per graph to cover a 2.5 us graph launch; 34 graphs. */
+    /* A 1 us iteration: 3 per graph to cover a 2.5 us graph launch; 34 graphs (85 us on the
+     * host, after 1 us left of the launches), under the 100 us of kernels. */
     assert_extra(f, "iterations_per_graph", "3");
     assert_extra(f, "graph_launches", "34");
     assert_extra(f, "predicted_ns", "100000");
@@ -374,11 +422,76 @@ START_TEST(test_pipeline_ten_chunks)
     ck_assert_uint_eq(f->evidence.bytes, 20u << 20);
     ck_assert_str_eq(f->evidence.stream, "stream 13");
     ck_assert_str_eq(f->message,
-                     "10 chunks of copy in, kernel, copy out ran one after another with "
-                     "nothing overlapping them: 120.09 ms; double-buffered they would take "
-                     "about 75.01 ms (the first chunk, then 9 times the slowest stage, 7.00 "
-                     "ms). Stages per chunk (median): copy in 3.01 ms, kernel 7.00 ms, copy "
-                     "out 2.00 ms");
+                     "10 chunks of copy in, kernel, copy out ran one after another with nothing "
+                     "overlapping them: 120.09 ms, of which the GPU worked 120.09 ms (per chunk, "
+                     "median: copy in 3.01 ms, kernel 7.00 ms, copy out 2.00 ms). Model: "
+                     "double-buffered, a chunk takes the longer of the host's own work, which "
+                     "stays, and its slowest stage with pinned buffers (7.00 ms), plus one "
+                     "pipeline fill: about 75.01 ms, a saving of 45.08 ms");
+}
+END_TEST
+
+START_TEST(test_pipeline_host_work_between_chunks)
+{
+    /* 10 chunks of 0.1 ms stages with 2 ms of the host's own work after each but the last
+     * (a CuPy loop's Python, a sample's CPU work): double buffering hides the GPU's 0.3 ms
+     * per chunk behind that work and nothing more. */
+    uint64_t t = 0;
+    for (int i = 0; i < 10; i++)
+        t = chunk(t, US(100), US(100), US(100), 13, 13, 1u << 20, SS_MEM_PINNED, i == 0) +
+            (i < 9 ? MS(2) : 0);
+    run();
+    const ss_finding *f = only(SS_RULE_SERIALIZED_PIPELINE);
+    assert_extra(f, "chunks", "10");
+    assert_extra(f, "measured_ns", "21000000");
+    assert_extra(f, "gpu_ns", "3000000");
+    assert_extra(f, "chunk_idle_ns", "2000000");
+    assert_extra(f, "chunk_period_ns", "2300000");
+    /* 9 chunks of 2 ms (the host's work), the last one's 0.1 ms slowest stage, one fill of
+     * 0.2 ms: 18.3 ms; the saving, 2.7 ms, stays under the GPU's 3 ms. */
+    assert_extra(f, "predicted_ns", "18300000");
+    assert_extra(f, "saving_ns", "2700000");
+    ck_assert_str_eq(f->message,
+                     "10 chunks of copy in, kernel, copy out ran one after another with nothing "
+                     "overlapping them: 21.00 ms, of which the GPU worked 3.00 ms (per chunk, "
+                     "median: copy in 0.10 ms, kernel 0.10 ms, copy out 0.10 ms) and was idle "
+                     "86% of each chunk's time waiting for the host's own work (2.00 ms per "
+                     "chunk). Model: double-buffered, a chunk takes the longer of the host's own "
+                     "work, which stays, and its slowest stage with pinned buffers (0.10 ms), "
+                     "plus one pipeline fill: about 18.30 ms. The GPU was idle 86% of this loop "
+                     "waiting for the host's own work: overlap would save at most 2.70 ms (of the "
+                     "3.00 ms the GPU worked)");
+}
+END_TEST
+
+START_TEST(test_pipeline_two_loops_one_finding)
+{
+    /* Two chains of 5 chunks at one call site, split by a lone kernel: one finding of 10
+     * chunks in 2 loops, its figures the sums of the two (medians: their mean). */
+    uint64_t t = 0;
+    for (int loop = 0; loop < 2; loop++) {
+        for (int i = 0; i < 5; i++)
+            t = chunk(t, MS(3), MS(7), MS(2), 13, 13, 1u << 20, SS_MEM_PINNED, i == 0);
+        uint32_t c = call("cudaLaunchKernel", t, t + US(3), S13, 13, 0);
+        gpu(SS_EV_KERNEL, "other", t + US(5), t + US(10), c, 13, 0, SS_COPY_UNKNOWN,
+            SS_MEM_UNKNOWN);
+        t += MS(1);
+    }
+    run();
+    const ss_finding *f = only(SS_RULE_SERIALIZED_PIPELINE);
+    ck_assert_uint_eq(f->evidence.count, 2);
+    assert_extra(f, "chunks", "10");
+    /* Each chain: 60 ms measured, 3 + 7 + 2 + 4 x 7 = 40 ms predicted. */
+    assert_extra(f, "measured_ns", "120000000");
+    assert_extra(f, "predicted_ns", "80000000");
+    assert_extra(f, "stage_kernel_ns", "7000000");
+    ck_assert_str_eq(f->message,
+                     "10 chunks (in 2 loops) of copy in, kernel, copy out ran one after another "
+                     "with nothing overlapping them: 120.00 ms, of which the GPU worked 120.00 "
+                     "ms (per chunk, median: copy in 3.00 ms, kernel 7.00 ms, copy out 2.00 ms). "
+                     "Model: double-buffered, a chunk takes the longer of the host's own work, "
+                     "which stays, and its slowest stage with pinned buffers (7.00 ms), plus one "
+                     "pipeline fill: about 80.00 ms, a saving of 40.00 ms");
 }
 END_TEST
 
@@ -480,7 +593,9 @@ START_TEST(test_pipeline_needs_a_repeated_shape)
     for (int i = 0; i < 3; i++)
         t = chunk(t, MS(3), MS(7), MS(2), 13, 13, 1u << 20, SS_MEM_PINNED, 0);
     run();
-    assert_extra(only(SS_RULE_SERIALIZED_PIPELINE), "chunks", "7");
+    /* The four candidates' chunks are the startup phase (the first repeated kernels begin
+     * after them): the what-if leaves them out. */
+    assert_extra(only(SS_RULE_SERIALIZED_PIPELINE), "chunks", "3");
 }
 END_TEST
 
@@ -530,13 +645,15 @@ static Suite *whatif_suite(void)
 {
     const fixture_case cases[] = {
         {"launch_bound",
-         {test_launch_bound_period_and_prediction, test_launch_bound_graph_gap_option,
-          test_launch_bound_host_side_bound, test_launch_bound_noise_tolerance,
-          test_launch_bound_single_kernel_repeated, test_launch_bound_busy_gpu,
-          test_launch_bound_host_busy_elsewhere, test_launch_bound_short_run_and_copy_split,
-          test_launch_bound_site_borrowed, test_launch_bound_no_repeat, NULL}},
+         {test_launch_bound_period_and_prediction, test_launch_bound_host_work_between_steps,
+          test_launch_bound_graph_gap_option, test_launch_bound_host_side_bound,
+          test_launch_bound_noise_tolerance, test_launch_bound_single_kernel_repeated,
+          test_launch_bound_busy_gpu, test_launch_bound_host_busy_elsewhere,
+          test_launch_bound_short_run_and_copy_split, test_launch_bound_site_borrowed,
+          test_launch_bound_no_repeat, NULL}},
         {"pipeline",
-         {test_pipeline_ten_chunks, test_pipeline_pageable_at_pinned_rate,
+         {test_pipeline_ten_chunks, test_pipeline_host_work_between_chunks,
+          test_pipeline_two_loops_one_finding, test_pipeline_pageable_at_pinned_rate,
           test_pipeline_pinned_rate_from_log, test_pipeline_serialized_across_streams,
           test_pipeline_overlapping_streams, test_pipeline_too_few_chunks,
           test_pipeline_needs_a_repeated_shape, test_pipeline_no_meaningful_saving,
