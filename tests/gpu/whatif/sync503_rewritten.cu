@@ -2,7 +2,8 @@
  * non-blocking streams, pinned buffers, cudaMemcpyAsync; the host prepares chunk c + 1 while
  * the GPU copies and computes chunk c, and reads a chunk's result once its stream is done with
  * it (the same host work, copies and kernels as the written form).
- * Usage: sync503_rewritten [chunks] [warm-up] [host us per chunk] [words per chunk] [kernel iters] */
+ * Usage: sync503_rewritten [chunks] [warm-up] [host us per chunk] [words per chunk] [kernel iters]
+ */
 #include "whatif_common.h"
 
 #define SLOTS 2
