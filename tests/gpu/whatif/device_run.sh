@@ -9,11 +9,12 @@
 #   sm_90: the H200), WHATIF_PAIRS (default: every pair, see below).
 # OUT_DIR gets: MANIFEST; traces/NAME.{sstrace,json,stdout,stderr} (NAME = pair_form);
 #   rounds/PAIR.txt (every round's "steady:" figure); results.txt, one line per pair:
-#   PAIR written_median_us rewritten_median_us saving_us rounds
+#   PAIR written_median_us rewritten_median_us saving_us rounds; prove/ (the samples' pairs,
+#   samples/prove/prove.sh, when the budget leaves 20 s for it).
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 1 ]; then
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -160,6 +161,14 @@ for pair in $pairs; do
     echo "$pair $w $rw $saving $n" >>"$out/results.txt"
     log "bare $pair: written $w us, rewritten $rw us per iteration, saving $saving us ($n rounds)"
 done
+
+# ---- last, with what the budget has left: the samples' pairs (samples/prove/prove.sh), whose
+# traces the what-if models are also checked against ----
+if [ -x "$build/samples/pipeline/naive" ] && [ $((deadline - $(date +%s))) -gt 20 ]; then
+    bounded 45 sh "$root/samples/prove/prove.sh" -o "$out/prove" "$build" \
+        >"$out/logs/prove.log" 2>&1
+    log "samples/prove/prove.sh: exit $? ($out/prove/table.md)"
+fi
 
 log "done in $(($(date +%s) - start)) s (budget $budget s), exit $status"
 exit "$status"
