@@ -327,7 +327,7 @@
         td.textContent = s.loc ? s.loc + (s.line ? ':' + s.line : '') : '(unknown)';
         if (s.lead.fn) add(td, 'div', 'ss-fn', s.lead.fn);
         break;
-      case 'msg': td.className = 'ss-msg'; td.textContent = s.lead.m || s.rule.summary; break;
+      case 'msg': td.className = 'ss-msg'; kernelText(td, s.lead.m || s.rule.summary); break;
       case 'proc': td.textContent = s.procs.map(procLabel).join(', '); break;
       case 'count': td.textContent = s.run.length ? s.count : ''; break;
       case 'cost':
@@ -488,6 +488,69 @@
     applyFilters();
   });
 
+  /* Kernel and function names as the text report shows them (report/names.c): without
+   * template arguments, parameter list and return type; a name whose brackets do not pair is
+   * kept whole. */
+  function shortName(name) {
+    const ANON = '(anonymous namespace)';
+    const isIdent = (c) => /[A-Za-z0-9_]/.test(c || '');
+    const isOperator = (t, i) => t.startsWith('operator', i) && !isIdent(t[i - 1]) && !isIdent(t[i + 8]);
+    let out = '', angle = 0, brace = 0, cut = false, i = 0;
+    while (i < name.length) {
+      const c = name[i];
+      if (angle === 0 && brace === 0 && name.startsWith(ANON, i)) { out += ANON; i += ANON.length; continue; }
+      if (angle === 0 && isOperator(name, i)) {
+        const rest = name.slice(i + 8);
+        const sym = rest.startsWith('()') || rest.startsWith('[]') ? 2 : (rest.match(/^[+\-*/%^&|~!=<>,]*/)[0].length);
+        out += name.slice(i, i + 8 + sym);
+        i += 8 + sym;
+        continue;
+      }
+      if (c === '<') angle++;
+      else if (c === '>' && angle > 0) angle--;
+      else if (angle === 0 && c === '{') { brace++; out += c; }
+      else if (angle === 0 && c === '}' && brace > 0) { brace--; out += c; }
+      else if (angle === 0 && brace === 0 && c === '(') { cut = true; break; }
+      else if (angle === 0) out += c;
+      i++;
+    }
+    if (angle !== 0 || brace !== 0 || (out.length === name.length && !cut)) return name;
+    out = out.replace(/ +$/, '');
+    let start = 0;
+    brace = 0;
+    for (let k = 0; k < out.length; k++) {
+      if (out.startsWith(ANON, k)) { k += ANON.length - 1; continue; }
+      if (out[k] === '{') brace++;
+      else if (out[k] === '}' && brace > 0) brace--;
+      else if (out[k] === ' ' && brace === 0 && !(k >= 8 && isOperator(out, k - 8))) start = k + 1;
+    }
+    return start >= out.length ? name : out.slice(start);
+  }
+  /* Appends 'text' to 'parent' with each "kernel 'NAME'" shortened, the full name on hover. */
+  function kernelText(parent, text) {
+    const MARK = "kernel '";
+    let at = 0;
+    for (let hit = text.indexOf(MARK); hit >= 0; hit = text.indexOf(MARK, at)) {
+      const from = hit + MARK.length;
+      let depth = 0, end = -1;
+      for (let k = from; k < text.length && end < 0; k++) {
+        const c = text[k];
+        if ('<({['.includes(c)) depth++;
+        else if ('>)}]'.includes(c) && depth > 0) depth--;
+        else if (c === "'" && depth === 0) end = k;
+      }
+      if (end < 0) end = text.indexOf("'", from);
+      if (end < 0) break;
+      parent.appendChild(document.createTextNode(text.slice(at, from)));
+      const full = text.slice(from, end), short = shortName(full);
+      const span = add(parent, 'span', short === full ? null : 'ss-kname', short);
+      if (short !== full) span.title = full;
+      at = end;
+    }
+    parent.appendChild(document.createTextNode(text.slice(at)));
+    return parent;
+  }
+
   /* Details. */
   function paragraphs(parent, text) {
     for (const p of String(text).split(/\n\n+/)) add(parent, 'p', null, p);
@@ -522,7 +585,10 @@
     item('API', e.api);
     item('Direction', e.direction);
     item('Host memory', e.host_kind);
-    item('Waited for', e.waited_for);
+    if (e.waited_for) {
+      add(dl, 'dt', null, 'Waited for');
+      kernelText(add(dl, 'dd'), e.waited_for);
+    }
     item('Stream', e.stream);
     if (e.device >= 0) item('Device', e.device);
     for (const [k, v] of (f.x || [])) item(k, v);
@@ -542,10 +608,12 @@
     const ol = add(parent, 'ol', 'ss-stack');
     for (const fr of f.st) {
       const [fn, file, line, mod, py] = fr;
-      let t = (fn || '??');
+      const name = fn ? (py ? fn : shortName(fn)) : '??';
+      let t = name;
       if (file) t += '  ' + file + (line ? ':' + line : '');
       else if (mod) t += '  (' + mod + ')';
-      add(ol, 'li', py ? 'py' : null, t);
+      const li = add(ol, 'li', py ? 'py' : null, t);
+      if (fn && name !== fn) li.title = fn;
     }
   }
   function buildDetail(s) {
@@ -569,7 +637,7 @@
     }
     for (const f of s.members) {
       add(left, 'div', 'ss-origin', f.o === 1 ? 'Predicted by lint' : 'Observed at run time' + (multiProc ? ' (' + procLabel(f.p) + ')' : ''));
-      const p = add(left, 'p', null, f.m || '');
+      const p = kernelText(add(left, 'p'), f.m || '');
       if (f.o === 1 && f.c) add(p, 'span', 'ss-count', 'column ' + f.c);
       if (f.h) add(left, 'p', 'ss-note', 'Hint: ' + f.h);
       if (f.ev) evidence(left, f);
@@ -684,48 +752,77 @@
     const wrap = $('ss-tl-wrap'), canvas = $('ss-tl'), tip = $('ss-tip');
     const ctx = canvas.getContext('2d');
     const AXIS = 24, LANE = 20, GROUP = 20;
-    /* Rows: a group header per process, then its lanes. */
-    const rows = [];
+    /* Rows: a group header per process, then its lanes. A stream lane with no operation (a
+     * stream created and never used: PyTorch's stream pool) is left out until the toggle shows
+     * the empty lanes; laneY is -1 for a lane left out. */
+    let rows = [];
     const labels = el('div', 'ss-lanes');
     wrap.insertBefore(labels, canvas);
-    const axisLabel = add(labels, 'div', null, '');
-    axisLabel.style.height = AXIS + 'px';
-    let y = AXIS;
-    let lastProc = -1;
     const laneY = new Float64Array(T.lanes.length);
-    const procStreamsY = new Map();
-    T.lanes.forEach((ln, i) => {
-      if (ln.p !== lastProc) {
-        lastProc = ln.p;
-        const p = procs[ln.p];
-        const g = add(labels, 'div', 'ss-lane-group', (multiProc ? procLabel(ln.p) + ': ' : '') +
-          (p.program || 'process') + (p.gpu ? ' \u2014 ' + p.gpu : ''));
-        g.style.height = GROUP + 'px';
-        g.style.lineHeight = GROUP + 'px';
-        g.title = g.textContent;
-        rows.push({ type: 'group', y, h: GROUP, p: ln.p });
-        y += GROUP;
-      }
-      let text;
-      if (ln.kind === 'thread') text = 'host thread ' + ln.id;
-      else text = 'stream ' + ln.id + (ln.legacy ? ' (legacy default)' : ln.nonblocking ? ' (non-blocking)' : '') +
-        (ln.device >= 0 ? ' \u00b7 GPU ' + ln.device : '');
-      const d = add(labels, 'div', 'ss-lane-label' + (ln.legacy ? ' legacy' : ''), text);
-      d.style.height = LANE + 'px';
-      d.style.lineHeight = LANE + 'px';
-      d.title = text + ' \u2014 ' + ln.n + ' operations';
-      d.dataset.lane = String(i);
-      laneY[i] = y;
-      if (ln.kind === 'stream') {
-        const r = procStreamsY.get(ln.p) || { y0: y, y1: y + LANE };
-        r.y1 = y + LANE;
-        procStreamsY.set(ln.p, r);
-      }
-      rows.push({ type: 'lane', y, h: LANE, lane: i });
-      y += LANE;
-    });
-    const height = y + 4;
-    canvas.dataset.lanes = String(T.lanes.length);
+    let procStreamsY = new Map();
+    let height = AXIS + 4;
+    const emptyLanes = T.lanes.filter((ln) => ln.n === 0).length;
+    let showEmpty = false;
+    const emptyToggle = $('ss-tl-empty');
+    if (emptyLanes > 0) {
+      emptyToggle.hidden = false;
+      emptyToggle.addEventListener('click', () => {
+        showEmpty = !showEmpty;
+        layout();
+        placeContextMarks();
+        resize();
+      });
+    }
+    function layout() {
+      labels.textContent = '';
+      rows = [];
+      procStreamsY = new Map();
+      const axisLabel = add(labels, 'div', null, '');
+      axisLabel.style.height = AXIS + 'px';
+      let y = AXIS;
+      let lastProc = -1, drawn = 0;
+      T.lanes.forEach((ln, i) => {
+        if (ln.n === 0 && !showEmpty) {
+          laneY[i] = -1;
+          return;
+        }
+        if (ln.p !== lastProc) {
+          lastProc = ln.p;
+          const p = procs[ln.p];
+          const g = add(labels, 'div', 'ss-lane-group', (multiProc ? procLabel(ln.p) + ': ' : '') +
+            (p.program || 'process') + (p.gpu ? ' \u2014 ' + p.gpu : ''));
+          g.style.height = GROUP + 'px';
+          g.style.lineHeight = GROUP + 'px';
+          g.title = g.textContent;
+          rows.push({ type: 'group', y, h: GROUP, p: ln.p });
+          y += GROUP;
+        }
+        let text;
+        if (ln.kind === 'thread') text = 'host thread ' + ln.id;
+        else text = 'stream ' + ln.id + (ln.legacy ? ' (legacy default)' : ln.nonblocking ? ' (non-blocking)' : '') +
+          (ln.device >= 0 ? ' \u00b7 GPU ' + ln.device : '');
+        const d = add(labels, 'div', 'ss-lane-label' + (ln.legacy ? ' legacy' : '') + (ln.n === 0 ? ' empty' : ''), text);
+        d.style.height = LANE + 'px';
+        d.style.lineHeight = LANE + 'px';
+        d.title = text + ' \u2014 ' + ln.n + ' operations';
+        d.dataset.lane = String(i);
+        laneY[i] = y;
+        if (ln.kind === 'stream') {
+          const r = procStreamsY.get(ln.p) || { y0: y, y1: y + LANE };
+          r.y1 = y + LANE;
+          procStreamsY.set(ln.p, r);
+        }
+        rows.push({ type: 'lane', y, h: LANE, lane: i });
+        y += LANE;
+        drawn++;
+      });
+      height = y + 4;
+      canvas.dataset.lanes = String(drawn);
+      canvas.dataset.emptyLanes = String(emptyLanes);
+      emptyToggle.textContent = (showEmpty ? 'Hide ' : 'Show ') + emptyLanes + ' empty lane' + (emptyLanes === 1 ? '' : 's');
+      emptyToggle.setAttribute('aria-pressed', showEmpty ? 'true' : 'false');
+    }
+    layout();
     const legend = $('ss-legend');
     KINDS.forEach((k) => {
       const s = add(legend, 'span');
@@ -746,12 +843,15 @@
       for (let i = T.laneStart[l]; i < T.laneStart[l + 1]; i++) {
         if (T.kind[i] !== OP_CONTEXT) continue;
         const m = add(wrap, 'div', 'ss-ctx', 'context creation');
-        m.style.top = (laneY[l] + 3) + 'px';
         m.style.height = (LANE - 7) + 'px';
         m.title = 'context creation, ' + fmtNs(T.end[i] - T.start[i]) + ': the driver setting up before any GPU work; not a synchronization, not counted as host blocked';
-        contextMarks.push({ i, el: m });
+        contextMarks.push({ i, l, el: m });
       }
     }
+    function placeContextMarks() {
+      for (const m of contextMarks) m.el.style.top = (laneY[m.l] + 3) + 'px';
+    }
+    placeContextMarks();
     let v0 = 0, v1 = T.span * 1.01, W = 0, dpr = 1;
     let selected = null; /* {f, occ} */
     const occIndex = new Map();
@@ -860,6 +960,7 @@
       });
       /* Operations. */
       for (let l = 0; l < T.lanes.length; l++) {
+        if (laneY[l] < 0) continue;
         const y0 = laneY[l] + 3, h = LANE - 7;
         drawLane(l, y0, h, false);
         if (T.lanes[l].legacy) {
@@ -1041,7 +1142,8 @@
   /* Printed, the findings table is open. */
   window.addEventListener('beforeprint', () => { $('ss-findings').open = true; });
   /* The findings table is open when there is no timeline above it. */
-  if (!(TL && TL.ops > 0)) $('ss-findings').open = true;
+  /* The call sites are open from the start, costliest first, under the timeline. */
+  $('ss-findings').open = true;
   if (TL && TL.ops > 0) {
     buildTimeline().then((T) => {
       const t = performance.now();

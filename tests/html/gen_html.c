@@ -336,6 +336,20 @@ static int scenario_small(const char *name)
         small_run(&run0, strcmp(name, "multi") == 0 ? 0 : -1, 1);
         small_trace(&log0, src, 100, "scale(float*, int)");
         if (strcmp(name, "run") == 0) {
+            /* A stream created and never used (a framework's stream pool): an empty lane. And
+             * a readback that waited for a kernel with a long demangled name. */
+            add_stream(&log0, 0x9000, 21, SS_STREAM_FLAG_NON_BLOCKING);
+            for (size_t i = 0; i < run0.count; i++) {
+                ss_finding *f = &run0.findings[i];
+                if (f->rule != SS_RULE_SCALAR_READBACK)
+                    continue;
+                free(f->evidence.waited_for);
+                f->evidence.waited_for =
+                    ss_strdup("kernel 'void scale<float, 4>(float*, int)' on stream 7 (400 times, "
+                              "8.00 ms), kernel 'sum' on stream 7 (4.0 us)");
+                free(f->frames[1].function);
+                f->frames[1].function = ss_strdup("readback(float const*, unsigned long)");
+            }
             const ss_result *rs[] = {&run0};
             const ss_event_log *ts[] = {&log0};
             rc = write_page(name, rs, 1, ts, fixture_dir, "./app --iterations 100");

@@ -153,10 +153,12 @@ async function testRun(ctx) {
   finish(r, 'run');
   const data = await pageData(page);
   eq(await timelineFirst(page), true, 'run: the timeline comes before the table');
-  eq(await page.$eval('#ss-findings', (d) => d.open), false, 'run: the table is collapsed');
-  eq(await page.$eval('#ss-sites-count', (e) => e.textContent), '(5)', 'run: the collapsed table says how many');
+  eq(await page.$eval('#ss-findings', (d) => d.open), true, 'run: the call sites are open from the start');
+  eq(await page.$eval('#ss-sites-count', (e) => e.textContent), '(5)', 'run: the table says how many');
   await page.click('#ss-findings > summary');
-  eq(await page.$eval('#ss-findings', (d) => d.open), true, 'run: the summary opens the table');
+  eq(await page.$eval('#ss-findings', (d) => d.open), false, 'run: the summary folds the table');
+  await page.click('#ss-findings > summary');
+  eq(await page.$eval('#ss-findings', (d) => d.open), true, 'run: and opens it again');
   const rows = await rowsOf(page);
   eq(rows.length, data.findings.length, 'run: rows shown equal the findings');
   eq(rows.length, 5, 'run: five findings');
@@ -185,6 +187,18 @@ async function testRun(ctx) {
   eq(await page.$$eval('.ss-lane-label', (ls) => ls.map((l) => l.textContent)),
     ['host thread 1', 'host thread 2', 'stream 7 (legacy default) · GPU 0', 'stream 13 · GPU 0', 'stream 14 (non-blocking) · GPU 0'],
     'run: lane labels');
+  // Stream 21 was created and never used: its lane is left out until the toggle shows it.
+  eq(data.timeline.lanes.map((l) => l.n === 0 ? l.id : null).filter((x) => x !== null), [21], 'run: the data keeps the empty lane');
+  eq(await page.$eval('#ss-tl-empty', (b) => [b.hidden, b.textContent, b.getAttribute('aria-pressed')]), [false, 'Show 1 empty lane', 'false'], 'run: the empty-lanes toggle');
+  const tallBefore = await page.$eval('#ss-tl', (c) => c.clientHeight);
+  await page.click('#ss-tl-empty');
+  eq(await page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 6, 'run: six lanes with the empty one');
+  eq(await page.$$eval('.ss-lane-label.empty', (ls) => ls.map((l) => l.textContent)), ['stream 21 (non-blocking) · GPU 0'], 'run: the empty lane, marked');
+  eq(await page.$eval('#ss-tl', (c) => c.clientHeight) - tallBefore, 20, 'run: the canvas grows by one lane');
+  eq(await page.$eval('#ss-tl-empty', (b) => [b.textContent, b.getAttribute('aria-pressed')]), ['Hide 1 empty lane', 'true'], 'run: the toggle says it hides them now');
+  await page.click('#ss-tl-empty');
+  eq(await page.$eval('#ss-tl', (c) => Number(c.dataset.lanes)), 5, 'run: hidden again');
+  eq(await page.$$eval('.ss-lane-label.empty', (ls) => ls.length), 0, 'run: no empty lane label');
   const rects = await page.$eval('#ss-tl', (c) => Number(c.dataset.rects));
   check(rects > 0, 'run: operations drawn (' + rects + ')');
   // A finding clicked to its moment zooms the timeline onto it.
@@ -212,6 +226,16 @@ async function testRun(ctx) {
   await page.waitForTimeout(50);
   const p = await page.evaluate(() => window.ssTimeline.view());
   check(p[0] > z[0] && Math.abs((p[1] - p[0]) - (z[1] - z[0])) < 1, 'run: dragging pans');
+  // Kernel and function names shortened as in the text report, the full name on hover.
+  await page.$$eval('tr.ss-detail', (ds) => ds.forEach((d) => d.previousElementSibling.click()));
+  await page.click('#ss-table tr.ss-row:has(td:text-is("SYNC301"))');
+  const dd = await page.$$eval('tr.ss-detail dl.ss-ev dt', (dts) => dts.filter((t) => t.textContent === 'Waited for')
+    .map((t) => [t.nextElementSibling.textContent, Array.from(t.nextElementSibling.querySelectorAll('.ss-kname')).map((s) => [s.textContent, s.title])]));
+  eq(dd, [["kernel 'scale' on stream 7 (400 times, 8.00 ms), kernel 'sum' on stream 7 (4.0 us)",
+    [['scale', 'void scale<float, 4>(float*, int)']]]], 'run: waited for, kernel names shortened with the full one on hover');
+  eq(await page.$$eval('tr.ss-detail ol.ss-stack li', (ls) => ls.map((l) => [l.textContent, l.title])),
+    [['cudaMemcpy  (/usr/local/cuda/lib64/libcudart.so.13)', ''], ['readback  /builds/ci/proj/app.cu:32', 'readback(float const*, unsigned long)']],
+    'run: stack function names shortened, the full one on hover');
   await page.close();
 }
 
@@ -354,9 +378,9 @@ async function testCost(ctx) {
     'cost: per rule, the time is counted as its cost says; only host time has a share of wall');
   eq(await page.$$eval('table.ss-rules thead th', (t) => t.map((x) => x.textContent)),
     ['Rule', 'Summary', 'Run', 'Occurrences', 'Time', 'Counted as', 'Share of wall'], 'cost: per rule columns');
-  // Structure: the timeline at the top, the table collapsed below it.
+  // Structure: the timeline at the top, the call sites open below it.
   eq(await timelineFirst(page), true, 'cost: the timeline comes before the table');
-  eq(await page.$eval('#ss-findings', (d) => d.open), false, 'cost: the table is collapsed');
+  eq(await page.$eval('#ss-findings', (d) => d.open), true, 'cost: the call sites are open');
   // Context creation: its own kind, drawn neutral and named on the timeline, not host blocked.
   eq(await page.evaluate(() => window.ssTimeline.kinds()),
     { 'context creation': 1, 'API call': 11, 'host blocked': 11, 'kernel': 11, 'copy DtoH': 10 }, 'cost: operations by kind');
@@ -364,7 +388,6 @@ async function testCost(ctx) {
   eq(data.procs[0].context_ns, 150000000, 'cost: the context creation time in the data');
   check(await page.$$eval('.ss-legend span', (ls) => ls.some((l) => l.textContent === 'context creation')), 'cost: the legend names context creation');
   // The opened row labels its time by cost.
-  await page.click('#ss-findings > summary');
   await page.click('#ss-table tr.ss-row >> nth=0');
   const ev = await page.$eval('tr.ss-detail .ss-ev', (dl) => Array.from(dl.querySelectorAll('dt')).map((d) => d.textContent));
   check(ev.includes('GPU held back') && !ev.includes('Host blocked'), 'cost: SYNC101 evidence says GPU held back: ' + JSON.stringify(ev));
