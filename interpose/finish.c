@@ -710,8 +710,9 @@ static void count_findings(const ss_result *r, summary_counts *c)
 }
 
 /* One line per finding outside the startup phase, in the result's order (costliest first), at
- * most SUMMARY_LINES. Returns how many it printed. */
-static size_t list_findings(const ss_result *r)
+ * most SUMMARY_LINES, kernel names shortened unless 'full_names'. Returns how many it
+ * printed. */
+static size_t list_findings(const ss_result *r, int full_names)
 {
     size_t shown = 0;
     for (size_t i = 0; i < r->count && shown < SUMMARY_LINES; i++) {
@@ -723,9 +724,13 @@ static size_t list_findings(const ss_result *r)
         ss_format_duration(f->evidence.total_ns, cost, sizeof cost);
         char where[PATH_MAX * 2 + 64];
         summary_where(f, where, sizeof where);
+        char *message = f->message == NULL ? NULL
+                        : full_names       ? ss_strdup(f->message)
+                                           : ss_report_short_kernels(f->message);
         ss_log_note("  %s %-9s %s x%llu  %s  %s", rule->id, cost,
                     f->evidence.api ? f->evidence.api : "", (unsigned long long)f->evidence.count,
-                    where, f->message != NULL ? f->message : rule->summary);
+                    where, message != NULL ? message : rule->summary);
+        free(message);
         shown++;
     }
     return shown;
@@ -756,8 +761,9 @@ static void print_summary_notes(const ss_result *r, const summary_counts *c, con
 
 /* The summary on stderr: the time blocked, the findings of the loop the program spends its
  * time in, then what only its startup did (loading, compiling, autotuning, moving data in) in
- * one line after them; 'written' is the result file, or NULL. */
-static void print_summary(const ss_result *r, const char *written)
+ * one line after them; 'written' is the result file, or NULL; 'full_names': kernel names as
+ * recorded (--full-names), else shortened as the text report shows them. */
+static void print_summary(const ss_result *r, const char *written, int full_names)
 {
     char blocked[32], wall[32];
     ss_format_duration(r->blocked_ns, blocked, sizeof blocked);
@@ -774,7 +780,7 @@ static void print_summary(const ss_result *r, const char *written)
                 "finding%s%s%s",
                 blocked, wall, share, r->count, r->count == 1 ? "" : "s", notes,
                 listed > 0 ? ", costliest first:" : "");
-    size_t shown = list_findings(r);
+    size_t shown = list_findings(r, full_names);
     if (listed > shown)
         ss_log_note("  ... and %zu more", listed - shown);
     print_summary_notes(r, &c, written);
@@ -1010,7 +1016,8 @@ static int report_result(const ss_capture_view *v, const char *host, const ss_ev
     if (write_results(v, host, log, result, written, sizeof written) < 0)
         rc = -1;
     if (!cfg->quiet)
-        print_summary(result, written[0] != '\0' && strcmp(written, "-") != 0 ? written : NULL);
+        print_summary(result, written[0] != '\0' && strcmp(written, "-") != 0 ? written : NULL,
+                      cfg->full_names);
     if (cfg->gate_file[0] != '\0' || cfg->error_exitcode > 0)
         judge_gate(v, result);
     return rc;
