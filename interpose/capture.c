@@ -96,6 +96,15 @@ typedef struct thread_state {
                           * kernel's parameters (record_pointers) */
 } thread_state;
 
+/* What the run learns of its GPUs and CUDA (docs/trace-format.md, metadata keys gpu, driver,
+ * cuda and cuda_runtime). */
+typedef struct device_info {
+    char names[512];     /* the devices' names, ", " between them; "" when unknown */
+    char driver[64];     /* the kernel driver's version ("580.65.06"); "" when unknown */
+    int cuda_version;    /* cuDriverGetVersion (13000: the driver's CUDA 13.0), 0 unknown */
+    int runtime_version; /* cudaRuntimeGetVersion of the loaded runtime, 0 when unknown */
+} device_info;
+
 static __thread thread_state *tls_state __attribute__((tls_model("initial-exec")));
 /* 1 while this thread writes the outputs at exit (a signal here cannot wait for itself). */
 static __thread int tls_exiting __attribute__((tls_model("initial-exec")));
@@ -133,6 +142,9 @@ static struct {
     int free_count;
     int buffer_count;
     char gpu[512];
+    /* Read when the program created its first context (read_devices), else at the end. */
+    device_info devices;
+    int devices_read;
     struct sigaction old_int, old_term;
     /* The end of the run (docs/run.md, "What a killed program gets"). At exit the exiting
      * thread runs the finisher. On SIGINT/SIGTERM a thread of syncscope's own runs it (the
@@ -1153,14 +1165,6 @@ static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uin
 
 /* ---- the end of the run ---- */
 
-/* What the run learns of its GPUs and CUDA at the end (docs/trace-format.md, metadata). */
-typedef struct device_info {
-    char names[512];     /* the devices' names, ", " between them; "" when unknown */
-    char driver[64];     /* the kernel driver's version ("580.65.06"); "" when unknown */
-    int cuda_version;    /* cuDriverGetVersion (13000: the driver's CUDA 13.0), 0 unknown */
-    int runtime_version; /* cudaRuntimeGetVersion of the loaded runtime, 0 when unknown */
-} device_info;
-
 /* The version of the kernel driver, as /proc/driver/nvidia/version gives it ("NVRM version:
  * NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 ..."): the first word of its first
  * line made of digits and dots with a dot in it. Reading a file loads nothing into the
@@ -1221,12 +1225,14 @@ static int runtime_version(void)
 }
 
 /* Fills 'out': the driver's CUDA version, the runtime's, the kernel driver's version and,
- * with 'ask_devices', the devices' names from the driver (cuDeviceGetName, for a run whose
- * CUPTI gave no device record). Called at the end, once recording has stopped and under the
- * re-entry guard: the driver is the program's own (RTLD_NOLOAD), initialized by it, and stays
- * so until the process unloads it after the exit handlers. Not asked for names in a forked
- * child (whose driver state is the parent's) nor when a signal ends the run (the interrupted
- * thread may hold the driver's locks). */
+ * with 'ask_devices', the devices' names from the driver (cuDeviceGetName; CUPTI gave no
+ * device record in the runs seen on an H200). The driver is the program's own (RTLD_NOLOAD).
+ * Called under the re-entry guard when the program has created its first context, where the
+ * driver is loaded and initialized (at exit, the runtime may have unloaded it already: on an
+ * H200 with CUDA 13, dlopen of libcuda.so.1 with RTLD_NOLOAD failed there), and at the end
+ * for a run that saw no context created, asking for names only when neither a forked child
+ * (whose driver state is the parent's) nor a signal (the interrupted thread may hold the
+ * driver's locks) ends it. */
 static void read_devices(device_info *out, int ask_devices)
 {
     memset(out, 0, sizeof *out);
@@ -1302,8 +1308,9 @@ static void run_finisher(int signo, int skip_flush)
         say("%s lacks %s; no report written", path, SS_FINISH_SYMBOL);
         return;
     }
-    device_info devices;
-    read_devices(&devices, signo == 0 && !g.forked);
+    device_info devices = g.devices;
+    if (!g.devices_read)
+        read_devices(&devices, signo == 0 && !g.forked);
     ss_capture_view view = {
         .version = SS_CAPTURE_VIEW_VERSION,
         .size = sizeof view,
@@ -1686,6 +1693,10 @@ static void enable_activity_once(void)
         if (enable_activity(&what, &r) < 0)
             say("%s failed (%s): no GPU activity records; API calls are still recorded", what,
                 cupti_error(r));
+        if (!g.devices_read) {
+            read_devices(&g.devices, 1);
+            g.devices_read = 1;
+        }
         if (t != NULL)
             t->busy = was_busy;
         atomic_store(&g.activity_pid, g.pid);
