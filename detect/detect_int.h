@@ -138,6 +138,16 @@ typedef union det_figures {
         uint64_t h2d_rate;      /* pinned copy-in rate assumed, bytes per microsecond */
         uint64_t d2h_rate;      /* pinned copy-out rate assumed */
     } pipeline;
+    /* SYNC601 (overwide.c): a wait wider than the buffer read back needed. */
+    struct det_overwide_figures {
+        uint64_t waited_ns;       /* host time the call blocked */
+        uint64_t narrow_ns;       /* what a wait for the needed work alone would have blocked */
+        uint32_t producer_name;   /* string id of the needed kernel that ended last, 0: none */
+        uint32_t producer_kind;   /* its event type (SS_EV_KERNEL, ...), 0: nothing was needed */
+        uint32_t producer_stream; /* its CUPTI stream id */
+        uint32_t read_call;       /* a synchronization's first readback after it, DET_NONE: the call
+                                   * is the readback */
+    } overwide;
 } det_figures;
 
 /* One occurrence of a rule, handed to det_report. */

@@ -34,7 +34,7 @@ expected=$(
     } | LC_ALL=C sort
 )
 check "files under --prefix" "$expected" "$(files_under "$STAGE")"
-check "rule count" 11 "$(echo "$rules" | wc -l)"
+check "rule count" 12 "$(echo "$rules" | wc -l)"
 
 # The same files under DESTDIR, and nothing beside the prefix.
 rm -rf "$WORK"

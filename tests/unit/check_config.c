@@ -752,6 +752,9 @@ START_TEST(test_dump_round_trip)
                                  "    severity: note\n"
                                  "  SYNC503: # serialized-pipeline\n"
                                  "    enabled: true\n"
+                                 "    severity: note\n"
+                                 "  SYNC601: # over-wide-wait\n"
+                                 "    enabled: true\n"
                                  "    severity: note\n",
                                  fixture_dir, fixture_dir, fixture_dir);
     ck_assert_str_eq(text, expected);

@@ -10,7 +10,7 @@ START_TEST(test_rule_ids_unique_and_ordered)
     size_t n;
     const ss_rule *rules = ss_rules_all(&n);
     ck_assert_uint_eq(n, SS_RULE_COUNT);
-    ck_assert_uint_eq(n, 11);
+    ck_assert_uint_eq(n, 12);
     for (size_t i = 0; i < n; i++) {
         ck_assert_int_eq(rules[i].rule, (int)i);
         ck_assert_uint_eq(strlen(rules[i].id), 7);
@@ -95,6 +95,7 @@ START_TEST(test_cost_column)
         {"SYNC501", SS_COST_NONE, "none"},
         {"SYNC502", SS_COST_SAVING, "saving"},
         {"SYNC503", SS_COST_SAVING, "saving"},
+        {"SYNC601", SS_COST_SAVING, "saving"},
     };
     size_t n;
     ss_rules_all(&n);

@@ -402,7 +402,26 @@ START_TEST(test_trace_scope_records)
                      "4: scope: time 5 is 9.999 s before the run started (meta start_ns "
                      "10000000000)");
     /* A newer minor version's kinds are kept and passed over. */
-    ck_assert_str_eq(read_text("SSTRACE 1 2\nscope 5 1 9 3 0 0\nend 1 1 1\n"), "");
+    ck_assert_str_eq(read_text("SSTRACE 1 3\nscope 5 1 9 3 0 0\nend 1 1 1\n"), "");
+}
+END_TEST
+
+START_TEST(test_trace_args_records)
+{
+    /* The device pointers a call was handed (format 1.2 on), and what the reader refuses. */
+    ck_assert_str_eq(read_text("SSTRACE 1 2\nargs 5 1 1 1 2 7 8 0 0 0 0 0 0\nend 1 1 1\n"), "");
+    ck_assert_str_eq(read_text("SSTRACE 1 1\nargs 5 1 1 1 0 0 0 0 0 0 0 0 0\nend 1 1 1\n"),
+                     "2: args: record of trace format 1.2, in a file of format 1.1");
+    ck_assert_str_eq(read_text("SSTRACE 1 2\nargs 5 1 5 1 0 0 0 0 0 0 0 0 0\nend 1 1 1\n"),
+                     "2: args: kind: 5 is not an argument kind (1 to 4)");
+    ck_assert_str_eq(read_text("SSTRACE 1 2\nargs 5 1 1 1 9 0 0 0 0 0 0 0 0\nend 1 1 1\n"),
+                     "2: args: count 9 (at most 8) or complete 1 (0 or 1) out of range");
+    ck_assert_str_eq(read_text("SSTRACE 1 2\nargs 5 1 2 1 2 7 8 9 0 0 0 0 0\nend 1 1 1\n"),
+                     "2: args: value 3 is set, but count is 2");
+    ck_assert_str_eq(read_text("SSTRACE 1 2\nargs 5 1 1 1 0\nend 1 1 1\n"),
+                     "2: args: expected 13 fields, got 5");
+    /* A newer minor version's kinds are kept and passed over. */
+    ck_assert_str_eq(read_text("SSTRACE 1 3\nargs 5 1 9 1 0 0 0 0 0 0 0 0 0\nend 1 1 1\n"), "");
 }
 END_TEST
 
@@ -555,7 +574,8 @@ static Suite *scope_suite(void)
         {"program",
          {test_program_scope_restricts_by_itself, test_program_ids_apart_from_nvtx_ids, NULL}},
         {"trace",
-         {test_trace_versions, test_trace_scope_records, test_settings_from_the_log, NULL}},
+         {test_trace_versions, test_trace_scope_records, test_trace_args_records,
+          test_settings_from_the_log, NULL}},
         {"gate", {test_gate_budgets, test_gate_verdicts, test_gate_records, NULL}},
     };
     return fixture_suite("scope", cases, sizeof cases / sizeof cases[0], setup, 0);
