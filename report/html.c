@@ -1301,7 +1301,9 @@ static void write_evidence(FILE *out, const ss_evidence *ev)
     fprintf(out, ",\"device\":%d}", ev->device);
 }
 
-/* The call stack of 'f': "st":[[function, file, line, module, is_python, pc], ...]. */
+/* The call stack of 'f': "st":[[function, file, line, module, is_python, pc, hidden], ...];
+ * 'hidden' is 1 for a frame of the Python interpreter or the C library's start
+ * (ss_report_frame_hidden), which the page leaves out. */
 static void write_frames(FILE *out, const ss_finding *f)
 {
     fputs(",\"st\":[", out);
@@ -1313,7 +1315,8 @@ static void write_frames(FILE *out, const ss_finding *f)
         json_string(out, fr->file);
         fprintf(out, ",%u,", fr->line);
         json_string(out, fr->module);
-        fprintf(out, ",%d,%llu]", fr->is_python ? 1 : 0, (unsigned long long)fr->pc);
+        fprintf(out, ",%d,%llu,%d]", fr->is_python ? 1 : 0, (unsigned long long)fr->pc,
+                f->origin == SS_ORIGIN_RUNTIME && ss_report_frame_hidden(f, i));
     }
     fputc(']', out);
 }

@@ -606,8 +606,10 @@
     if (!f.st || !f.st.length) return;
     add(parent, 'h3', null, 'Call stack');
     const ol = add(parent, 'ol', 'ss-stack');
+    let hidden = 0;
     for (const fr of f.st) {
-      const [fn, file, line, mod, py] = fr;
+      const [fn, file, line, mod, py, , skip] = fr;
+      if (skip) { hidden++; continue; }
       const name = fn ? (py ? fn : shortName(fn)) : '??';
       let t = name;
       if (file) t += '  ' + file + (line ? ':' + line : '');
@@ -615,6 +617,7 @@
       const li = add(ol, 'li', py ? 'py' : null, t);
       if (fn && name !== fn) li.title = fn;
     }
+    if (hidden) add(parent, 'p', 'ss-note', hidden + ' frame' + (hidden === 1 ? '' : 's') + ' of the Python interpreter or the C library\'s start not shown');
   }
   function buildDetail(s) {
     const tr = el('tr', 'ss-detail');

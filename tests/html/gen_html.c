@@ -349,6 +349,17 @@ static int scenario_small(const char *name)
                               "8.00 ms), kernel 'sum' on stream 7 (4.0 us)");
                 free(f->frames[1].function);
                 f->frames[1].function = ss_strdup("readback(float const*, unsigned long)");
+                /* Called from Python: its line, then the interpreter's own frame. */
+                f->frames = ss_reallocarray(f->frames, 4, sizeof *f->frames);
+                memset(&f->frames[2], 0, 2 * sizeof *f->frames);
+                f->frames[2].function = ss_strdup("step");
+                f->frames[2].file = ss_strdup("train.py");
+                f->frames[2].line = 9;
+                f->frames[2].is_python = 1;
+                f->frames[3].function = ss_strdup("_PyEval_EvalFrameDefault");
+                f->frames[3].module = ss_strdup("/usr/bin/python3.12");
+                f->frames[3].pc = 0x54caed;
+                f->frame_count = 4;
             }
             const ss_result *rs[] = {&run0};
             const ss_event_log *ts[] = {&log0};

@@ -234,8 +234,12 @@ async function testRun(ctx) {
   eq(dd, [["kernel 'scale' on stream 7 (400 times, 8.00 ms), kernel 'sum' on stream 7 (4.0 us)",
     [['scale', 'void scale<float, 4>(float*, int)']]]], 'run: waited for, kernel names shortened with the full one on hover');
   eq(await page.$$eval('tr.ss-detail ol.ss-stack li', (ls) => ls.map((l) => [l.textContent, l.title])),
-    [['cudaMemcpy  (/usr/local/cuda/lib64/libcudart.so.13)', ''], ['readback  /builds/ci/proj/app.cu:32', 'readback(float const*, unsigned long)']],
-    'run: stack function names shortened, the full one on hover');
+    [['cudaMemcpy  (/usr/local/cuda/lib64/libcudart.so.13)', ''], ['readback  /builds/ci/proj/app.cu:32', 'readback(float const*, unsigned long)'], ['step  train.py:9', '']],
+    'run: stack function names shortened, the full one on hover, no interpreter frame');
+  eq(await page.$$eval('tr.ss-detail ol.ss-stack + p.ss-note', (ps) => ps.map((p) => p.textContent)),
+    ["1 frame of the Python interpreter or the C library's start not shown"], 'run: the interpreter frame counted');
+  eq((await pageData(page)).findings.filter((f) => f.st && f.st.some((fr) => fr[6] === 1)).map((f) => f.st.map((fr) => fr[6])),
+    [[0, 0, 0, 1]], 'run: the data keeps every frame, the interpreter\'s marked');
   await page.close();
 }
 
