@@ -515,7 +515,7 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
             t->runtime_depth++;
         } else if (t->runtime_depth > 0) {
             /* The runtime call around it is the one recorded; a launch names its parameters. */
-            if (spec->pointers == SS_ARGS_LAUNCH && t->open_call != NULL) {
+            if (spec->pointers == SS_ARGS_LAUNCH && t->open_call != NULL && g.config.pointers) {
                 t->busy = 1;
                 record_pointers(t, spec, cb->functionParams, &t->open_call->u.api, 0);
                 t->busy = 0;
@@ -546,7 +546,7 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
             a->flags = (uint32_t)ss_args_read(p, &spec->flags, &present);
             e->type = SS_EV_API;
             *cb->correlationData = (uint64_t)(uintptr_t)e;
-            if (spec->pointers != 0)
+            if (spec->pointers != 0 && g.config.pointers)
                 record_pointers(t, spec, p, a, 0);
         }
         if (runtime)
@@ -578,7 +578,7 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
     }
     if (spec->out_stream.size != 0 && a->result == 0)
         on_stream_created(t, spec, cb->functionParams, a, context);
-    if (spec->pointers != 0)
+    if (spec->pointers != 0 && g.config.pointers)
         record_pointers(t, spec, cb->functionParams, a, 1);
     const ss_api *row = &g.api_rows[spec->api];
     /* Stacks only for calls that may become findings: synchronizing ones, long ones, work

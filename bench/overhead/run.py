@@ -50,6 +50,7 @@ VARIANT_ENV = {
     "syncscope": {},
     "syncscope_nokernel": {"SYNCSCOPE_KERNEL_ACTIVITY": "0"},
     "syncscope_trace": {"SYNCSCOPE_TRACE": "{scratch}/{tag}.sstrace"},
+    "syncscope_nopointers": {"SYNCSCOPE_POINTERS": "0"},
 }
 VARIANTS = tuple(VARIANT_ENV)
 

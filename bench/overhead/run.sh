@@ -13,7 +13,8 @@
 #   BENCH_VARIANTS="bare floor syncscope"   (also: floorcb, the floor plus runtime API
 #       callbacks; floor_nokernel and syncscope_nokernel, both without kernel records;
 #       floor_kernel, kernel records only; floor_sync and syncscope_trace, both with
-#       synchronization records)
+#       synchronization records; syncscope_nopointers, without the device pointers of
+#       launches, copies and allocations, SYNC601's evidence)
 #   BENCH_PYTHON=python3      the Python with PyTorch, for the mlp workload
 #   BENCH_LAUNCHES=200000  BENCH_PIPELINE_ARGS="40 16 16384"  BENCH_MLP_STEPS=2000
 # Needs only bash, python3 and the built tree (plus PyTorch for the mlp workload).

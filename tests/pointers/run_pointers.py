@@ -6,7 +6,8 @@ the trace), captured by libsyncscope.so without a GPU.
 
 Runs APP (tests/pointers/pointers_app.c) under the interposer with the fake CUPTI of
 tests/signal and checks the trace's `args` records exactly: the call each names (by
-correlation, with the call's enter time), kind, completeness and pointers, in order.
+correlation, with the call's enter time), kind, completeness and pointers, in order; and that
+SYNCSCOPE_POINTERS=0 (--no-pointers) records none.
 Exit status: 0 pass, 1 fail, 2 usage error.
 """
 import os
@@ -59,12 +60,30 @@ def read_trace(path):
     return header, calls, args
 
 
+def run_off(opts, failures):
+    """SYNCSCOPE_POINTERS=0 (--no-pointers): the same calls, no args record, format 1.0."""
+    workdir, check, env = start_case("no_pointers", opts, failures)
+    trace = os.path.join(workdir, "out.sstrace")
+    env.update({"LD_PRELOAD": opts["preload"], "SYNCSCOPE_CUPTI_PATH": opts["fake"],
+                "SYNCSCOPE_QUIET": "1", "SYNCSCOPE_OUTPUT": os.path.join(workdir, "out.json"),
+                "SYNCSCOPE_TRACE": trace, "SYNCSCOPE_POINTERS": "0"})
+    proc = subprocess.run([opts["app"]], cwd=workdir, env=env, capture_output=True, text=True,
+                          timeout=TIMEOUT_S)
+    check(proc.returncode == 0, f"exit status {proc.returncode}: {proc.stderr}")
+    if check(os.path.exists(trace), "no trace written"):
+        header, calls, args = read_trace(trace)
+        check(header == ["SSTRACE", "1", "0"] and args == [] and len(calls) == 11,
+              f"header {header}, {len(args)} args records, {len(calls)} calls; expected "
+              "SSTRACE 1 0, none, 11")
+
+
 def main():
     if len(sys.argv) != 5:
         print(__doc__, file=sys.stderr)
         return 2
     opts = dict(zip(("app", "preload", "fake", "workdir"), sys.argv[1:]))
     failures = []
+    run_off(opts, failures)
     workdir, check, env = start_case("pointers", opts, failures)
     trace = os.path.join(workdir, "out.sstrace")
     env.update({"LD_PRELOAD": opts["preload"], "SYNCSCOPE_CUPTI_PATH": opts["fake"],
@@ -76,7 +95,7 @@ def main():
     lines = proc.stdout.splitlines()
     check(len(lines) == 2 and lines[0].startswith("host buffer: ")
           and lines[1] == "pointers_app: end", f"stdout {proc.stdout!r}")
-    if failures or not os.path.exists(trace):
+    if not os.path.exists(trace):
         failures.append("pointers: no trace written")
     else:
         host = int(lines[0].split(": ")[1])

@@ -300,6 +300,7 @@ START_TEST(test_rows)
                                         SS_ENV_CHROME_TRACE,
                                         SS_ENV_MAX_MEMORY,
                                         SS_ENV_KERNEL_ACTIVITY,
+                                        SS_ENV(POINTERS),
                                         SS_ENV_MIN_BLOCKED_US,
                                         SS_ENV_READBACK_BYTES,
                                         SS_ENV_SLACK_US,
