@@ -12,6 +12,7 @@
 #include "dataflow.h"
 #include "flags.h"
 #include "scope.h"
+#include "stack.h"
 #include "tu.h"
 
 #endif
