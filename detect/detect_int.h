@@ -86,6 +86,8 @@ typedef union det_figures {
         uint32_t sync_call;      /* the first such synchronization, DET_NONE when none */
         uint64_t copy_ns;        /* GPU time of the copies (SYNC201) */
         uint64_t pinned_ns;      /* the same at the pinned rate (SYNC201) */
+        uint64_t gap_ns;         /* the host's time from its thread's previous such copy's
+                                  * return to this one's call (SYNC201) */
         uint64_t rate;           /* pinned rate assumed, bytes per microsecond (SYNC201; the
                                   * highest of the occurrences') */
     } copies;
@@ -125,9 +127,12 @@ typedef union det_figures {
         uint64_t chunks;        /* chunks in the chain (after the startup phase) */
         uint64_t measured_ns;   /* first chunk's start to last chunk's end */
         uint64_t gpu_ns;        /* the chunks' stages, as observed */
+        uint64_t removable_ns;  /* measured_ns less the host's own work: the stages and the
+                                 * host's time inside their calls */
         uint64_t predicted_ns;  /* double-buffered: per chunk the longer of the GPU's idle time
                                  * around it and its slowest stage (pinned), plus one fill */
-        uint64_t idle_ns;       /* median GPU idle time per chunk (the host's own work) */
+        uint64_t idle_ns;       /* median host's own work per chunk: the time neither its
+                                 * operations nor their calls took */
         uint64_t period_ns;     /* median time from one chunk's start to the next's */
         uint64_t h2d_ns;        /* median copy-in stage, as observed */
         uint64_t kernel_ns;     /* median compute stage */

@@ -387,10 +387,11 @@ static uint64_t chunk(uint64_t t, uint64_t in, uint64_t k, uint64_t out, uint32_
     uint32_t c =
         call("cudaMemcpyAsync", t, t + US(5), h_in, stream_in, first ? site("pipe.cu", 30) : 0);
     gpu(SS_EV_MEMCPY, NULL, t, t + in, c, stream_in, bytes, SS_COPY_HTOD, host);
-    c = call("cudaLaunchKernel", t + US(6), t + US(9), h_k, stream_k, 0);
+    c = call("cudaLaunchKernel", t + US(5), t + US(10), h_k, stream_k, 0);
     gpu(SS_EV_KERNEL, chunk_kernel, t + in, t + in + k, c, stream_k, 0, SS_COPY_UNKNOWN,
         SS_MEM_UNKNOWN);
-    c = call("cudaMemcpyAsync", t + US(10), t + US(15), h_in, stream_in, 0);
+    /* The copy out holds the host until the chunk is done (a synchronous pipeline). */
+    c = call("cudaMemcpy", t + US(10), t + in + k + out, h_in, stream_in, 0);
     gpu(SS_EV_MEMCPY, NULL, t + in + k, t + in + k + out, c, stream_in, bytes, SS_COPY_DTOH, host);
     return t + in + k + out;
 }
@@ -403,7 +404,9 @@ START_TEST(test_pipeline_ten_chunks)
         t = chunk(t, MS(3) + US(10) * (uint64_t)(i % 3), MS(7), MS(2), 13, 13, 1u << 20,
                   SS_MEM_PINNED, i == 0);
     run();
-    ck_assert_uint_eq(res.count, 1);
+    /* The pipeline, and its synchronous copies out (SYNC202). */
+    ck_assert_uint_eq(res.count, 2);
+    ck_assert_uint_eq(count_of(SS_RULE_SYNC_COPY_IN_PIPELINE), 1);
     const ss_finding *f = only(SS_RULE_SERIALIZED_PIPELINE);
     ck_assert_str_eq(f->file, "pipe.cu");
     ck_assert_uint_eq(f->line, 30);
@@ -445,22 +448,58 @@ START_TEST(test_pipeline_host_work_between_chunks)
     assert_extra(f, "chunks", "10");
     assert_extra(f, "measured_ns", "21000000");
     assert_extra(f, "gpu_ns", "3000000");
-    assert_extra(f, "chunk_idle_ns", "2000000");
+    /* 2 ms of its own work and the two 5 us calls that enqueue (which stay). */
+    assert_extra(f, "chunk_idle_ns", "2010000");
     assert_extra(f, "chunk_period_ns", "2300000");
-    /* 9 chunks of 2 ms (the host's work), the last one's 0.1 ms slowest stage, one fill of
-     * 0.2 ms: 18.3 ms; the saving, 2.7 ms, stays under the GPU's 3 ms. */
-    assert_extra(f, "predicted_ns", "18300000");
-    assert_extra(f, "saving_ns", "2700000");
+    /* 9 chunks of 2.01 ms (the host's work), the last one's 0.1 ms slowest stage, one fill of
+     * 0.2 ms: 18.39 ms; the saving, 2.61 ms, stays under the 2.9 ms the fix can remove. */
+    assert_extra(f, "predicted_ns", "18390000");
+    assert_extra(f, "saving_ns", "2610000");
+    assert_extra(f, "removable_ns", "2900000");
     ck_assert_str_eq(f->message,
                      "10 chunks of copy in, kernel, copy out ran one after another with nothing "
                      "overlapping them: 21.00 ms, of which the GPU worked 3.00 ms (per chunk, "
                      "median: copy in 0.10 ms, kernel 0.10 ms, copy out 0.10 ms) and was idle "
-                     "86% of each chunk's time waiting for the host's own work (2.00 ms per "
+                     "87% of each chunk's time waiting for the host's own work (2.01 ms per "
                      "chunk). Model: double-buffered, a chunk takes the longer of the host's own "
                      "work, which stays, and its slowest stage with pinned buffers (0.10 ms), "
-                     "plus one pipeline fill: about 18.30 ms. The GPU was idle 86% of this loop "
-                     "waiting for the host's own work: overlap would save at most 2.70 ms (of the "
-                     "3.00 ms the GPU worked)");
+                     "plus one pipeline fill: about 18.39 ms. The GPU was idle 87% of this loop "
+                     "waiting for the host's own work: overlap would save at most 2.61 ms (of the "
+                     "2.90 ms that is not the host's own work)");
+}
+END_TEST
+
+START_TEST(test_pipeline_host_time_inside_the_calls)
+{
+    /* Four chunks whose copy calls outlast their GPU copies (staging: the copy in's call
+     * 1 ms, its copy the last 0.4 ms of it; the copy out's call 0.29 ms after its copy), then
+     * 0.2 ms of the host's own work. The time inside the calls is the fix's to remove; only
+     * the 0.2 ms (and 1 us between two calls) is the host's own. */
+    for (int i = 0; i < 4; i++) {
+        uint64_t t = US(1600) * (uint64_t)i;
+        uint32_t c = call("cudaMemcpy", t, t + US(1000), S13, 13, i == 0 ? site("pipe.cu", 30) : 0);
+        gpu(SS_EV_MEMCPY, NULL, t + US(600), t + US(1000), c, 13, 1u << 20, SS_COPY_HTOD,
+            SS_MEM_PINNED);
+        c = call("cudaLaunchKernel", t + US(1000), t + US(1005), S13, 13, 0);
+        gpu(SS_EV_KERNEL, "work", t + US(1010), t + US(1110), c, 13, 0, SS_COPY_UNKNOWN,
+            SS_MEM_UNKNOWN);
+        c = call("cudaMemcpy", t + US(1006), t + US(1400), S13, 13, 0);
+        gpu(SS_EV_MEMCPY, NULL, t + US(1110), t + US(1200), c, 13, 1u << 20, SS_COPY_DTOH,
+            SS_MEM_PINNED);
+    }
+    run();
+    const ss_finding *f = only(SS_RULE_SERIALIZED_PIPELINE);
+    assert_extra(f, "chunks", "4");
+    /* From the first copy's start (0.6 ms) to the last copy out's end (4.8 + 1.2 ms). */
+    assert_extra(f, "measured_ns", "5400000");
+    assert_extra(f, "gpu_ns", "2360000");
+    /* 3 x 206 us of own work (the launch call, which stays, and the gaps) and the last
+     * chunk's 6 us: 5.4 - 0.624 ms. */
+    assert_extra(f, "removable_ns", "4776000");
+    assert_extra(f, "chunk_idle_ns", "206000");
+    /* Each chunk the slowest stage, 0.4 ms, over its 0.2 ms of own work; a fill of 0.19 ms. */
+    assert_extra(f, "predicted_ns", "1790000");
+    assert_extra(f, "saving_ns", "3610000");
 }
 END_TEST
 
@@ -653,11 +692,11 @@ static Suite *whatif_suite(void)
           test_launch_bound_no_repeat, NULL}},
         {"pipeline",
          {test_pipeline_ten_chunks, test_pipeline_host_work_between_chunks,
-          test_pipeline_two_loops_one_finding, test_pipeline_pageable_at_pinned_rate,
-          test_pipeline_pinned_rate_from_log, test_pipeline_serialized_across_streams,
-          test_pipeline_overlapping_streams, test_pipeline_too_few_chunks,
-          test_pipeline_needs_a_repeated_shape, test_pipeline_no_meaningful_saving,
-          test_pipeline_incomplete_chunk_breaks_chain, NULL}},
+          test_pipeline_two_loops_one_finding, test_pipeline_host_time_inside_the_calls,
+          test_pipeline_pageable_at_pinned_rate, test_pipeline_pinned_rate_from_log,
+          test_pipeline_serialized_across_streams, test_pipeline_overlapping_streams,
+          test_pipeline_too_few_chunks, test_pipeline_needs_a_repeated_shape,
+          test_pipeline_no_meaningful_saving, test_pipeline_incomplete_chunk_breaks_chain, NULL}},
         {"scale", {test_whatif_large_log, NULL}},
     };
     return fixture_suite("whatif", cases, sizeof cases / sizeof cases[0], setup, 60);

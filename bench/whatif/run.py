@@ -1,0 +1,128 @@
+"""run.py: the what-if predictions against the rewritten programs (tests/gpu/whatif).
+
+  run.py SYNCSCOPE [TRACES_DIR [MEASURED]]
+
+For each pair of tests/gpu/whatif, replays the trace of the written program
+(TRACES_DIR/whatif_PAIR.sstrace, default tests/data) with `SYNCSCOPE analyze`, takes the
+predicted saving of the pair's rule per iteration, and prints it beside the saving measured on
+the GPU (MEASURED, default bench/whatif/measured.txt: the results.txt that
+tests/gpu/whatif/device_run.sh wrote, "PAIR written_us rewritten_us saving_us rounds", and
+"traced PAIR us" lines, the written program's own time per iteration under syncscope), with
+their ratio. It also prints the rewritten program's time per iteration as predicted (SYNC502
+and SYNC503 predict it; for SYNC201 and SYNC301 it is the traced written time less the
+predicted saving) beside the measured one: the saving's ratio includes syncscope's own cost in
+the traced run, the rewritten time's does not. A pair whose trace has no finding of its rule is
+"no claim"; one whose message gives a range (SYNC201's "down to none") shows "0 to X".
+Exit status: 0, 1 when a trace or the measurements cannot be read, 2 on a usage error.
+"""
+import json
+import os
+import subprocess
+import sys
+
+# pair: (rule, the program's source file, what one iteration is in the finding's figures)
+PAIRS = {
+    "c_sync503": ("SYNC503", "sync503_written.cu", "chunks"),
+    "cupy_sync503": ("SYNC503", "cupy_sync503.py", "chunks"),
+    "jax_sync503": ("SYNC503", "jax_sync503.py", "chunks"),
+    "c_sync502": ("SYNC502", "sync502_written.cu", "steps"),
+    "torch_sync502": ("SYNC502", "torch_sync502.py", "steps"),
+    "c_sync201": ("SYNC201", "sync201_written.cu", "count"),
+    "torch_sync201": ("SYNC201", "torch_sync201.py", "count"),
+    "c_sync301": ("SYNC301", "sync301_written.cu", "count"),
+    "torch_sync301": ("SYNC301", "torch_sync301.py", "count"),
+}
+# The traced runs' iterations (device_run.sh: args_of PAIR traced): steps + warm-up.
+TRACED_STEPS = {"c_sync502": 15, "torch_sync502": 28}
+
+
+def findings(syncscope, trace):
+    run = subprocess.run([syncscope, "analyze", "--format", "json", trace],
+                         capture_output=True, text=True)
+    if run.returncode not in (0, 1) or not run.stdout:
+        sys.exit(f"run.py: syncscope analyze {trace} exited with {run.returncode}: "
+                 f"{run.stderr.strip()}")
+    return json.loads(run.stdout).get("findings", [])
+
+
+def prediction(pair, found):
+    """(predicted saving per iteration, predicted rewritten time per iteration or None, whether
+    the message gives a range) in us, or None when the trace holds no finding of the pair's rule
+    at the program's lines."""
+    rule, source, unit = PAIRS[pair]
+    mine = [f for f in found if f.get("ruleId") == rule and not f.get("latent")
+            and not f.get("startup")
+            and (os.path.basename(f.get("file") or "") == source
+                 or os.path.basename((f.get("via") or {}).get("file") or "") == source)]
+    if not mine:
+        return None
+    saving = sum(int(f["extra"]["saving_ns"]) for f in mine if "saving_ns" in f["extra"])
+    ranged = any("down to none" in f.get("message", "") for f in mine)
+    if unit == "chunks":
+        n = sum(int(f["extra"]["chunks"]) for f in mine)
+        predicted = sum(int(f["extra"]["predicted_ns"]) for f in mine) / n / 1e3
+    elif unit == "steps":
+        n = TRACED_STEPS[pair]
+        predicted = sum(int(f["extra"]["predicted_ns"]) for f in mine) / n / 1e3
+    else:
+        n = sum(int(f["evidence"]["count"]) for f in mine)
+        predicted = None
+    return saving / n / 1e3, predicted, ranged
+
+
+def main(argv):
+    if len(argv) < 2 or len(argv) > 4:
+        sys.exit(__doc__)
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    syncscope = argv[1]
+    traces = argv[2] if len(argv) > 2 else os.path.join(root, "tests", "data")
+    measured_path = argv[3] if len(argv) > 3 else os.path.join(here, "measured.txt")
+    measured, traced = {}, {}
+    try:
+        with open(measured_path, encoding="utf-8") as handle:
+            for line in handle:
+                fields = line.split()
+                if line.startswith("#") or not fields:
+                    continue
+                if fields[0] == "traced" and len(fields) == 3:
+                    traced[fields[1]] = float(fields[2])
+                elif len(fields) == 5:
+                    measured[fields[0]] = [float(v) for v in fields[1:4]]
+    except (OSError, ValueError) as e:
+        print(f"run.py: cannot read the measurements {measured_path}: {e}", file=sys.stderr)
+        return 1
+    print("| pair | rule | predicted saving | measured saving | ratio | predicted rewritten | "
+          "measured rewritten | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for pair, (rule, _source, _unit) in PAIRS.items():
+        trace = os.path.join(traces, f"whatif_{pair}.sstrace")
+        if pair not in measured:
+            print(f"| {pair} | {rule} | (not measured) | | | | | |")
+            continue
+        if not os.path.exists(trace):
+            print(f"| {pair} | {rule} | (trace not kept) | {measured[pair][2]:.1f} us | | | "
+                  f"{measured[pair][1]:.1f} us | |")
+            continue
+        _written, rewritten, saving = measured[pair]
+        got = prediction(pair, findings(syncscope, trace))
+        if got is None:
+            print(f"| {pair} | {rule} | no claim | {saving:.1f} us | | | {rewritten:.1f} us | |")
+            continue
+        p_saving, p_rewritten, ranged = got
+        if p_rewritten is None and pair in traced:
+            p_rewritten = traced[pair] - p_saving
+        claim = f"0 to {p_saving:.1f} us" if ranged else f"{p_saving:.1f} us"
+        if ranged:
+            ratio = "in range" if -0.2 * p_saving <= saving <= 1.2 * p_saving else "outside"
+        else:
+            ratio = f"{p_saving / saving:.2f}" if saving > 0 else "n/a"
+        r_text = "" if ranged or p_rewritten is None else f"{p_rewritten:.1f} us"
+        r_ratio = "" if not r_text else f"{p_rewritten / rewritten:.2f}"
+        print(f"| {pair} | {rule} | {claim} | {saving:.1f} us | {ratio} | {r_text} | "
+              f"{rewritten:.1f} us | {r_ratio} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
