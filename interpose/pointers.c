@@ -1,6 +1,7 @@
 /* pointers.c: the device pointers a call is handed (docs/trace-format.md, "args"): the address
  * range of the device allocations seen so far, and each kernel's parameter layout, asked of
- * the driver (cuFuncGetParamInfo, CUDA 12.4 on) once per function and kept in a fixed table.
+ * the driver (cuFuncGetParamInfo or cuKernelGetParamInfo, CUDA 12.4 on) once per function and
+ * kept in a fixed table.
  * Lock-free and allocation-free: it runs inside every kernel launch. */
 #include "pointers.h"
 
@@ -55,40 +56,70 @@ void ss_pointers_note_alloc(uint64_t base, uint64_t bytes)
     }
 }
 
-/* The driver's cuFuncGetParamInfo, looked up once (the driver is loaded by the time a kernel
- * is launched), or NULL before CUDA 12.4. */
-static param_info_fn find_param_info(void)
+/* CUDA_SUCCESS and CUDA_ERROR_INVALID_VALUE (what both queries return past the last
+ * parameter). */
+#define DRIVER_SUCCESS 0
+#define DRIVER_PAST_LAST 1
+
+/* The driver's two parameter queries: cuFuncGetParamInfo for a CUfunction, cuKernelGetParamInfo
+ * for a CUkernel (what the runtime hands cuLaunchKernel for its kernels since CUDA 12, cast to
+ * a CUfunction), looked up once (the driver is loaded by the time a kernel is launched); NULL
+ * before CUDA 12.4. */
+static _Atomic(param_info_fn) kernel_param_info;
+
+static param_info_fn find_symbol(const char *name)
 {
-    if (atomic_load_explicit(&param_info_looked, memory_order_acquire))
-        return atomic_load_explicit(&param_info, memory_order_relaxed);
-    void *found = dlsym(RTLD_DEFAULT, "cuFuncGetParamInfo");
+    void *found = dlsym(RTLD_DEFAULT, name);
     if (found == NULL) {
         void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
         if (driver != NULL) {
-            found = dlsym(driver, "cuFuncGetParamInfo");
+            found = dlsym(driver, name);
             dlclose(driver); /* the driver stays: the program holds it */
         }
     }
     param_info_fn fn;
     memcpy(&fn, &found, sizeof fn);
-    atomic_store_explicit(&param_info, fn, memory_order_relaxed);
-    atomic_store_explicit(&param_info_looked, 1, memory_order_release);
     return fn;
 }
 
-/* Asks the driver for the layout of 'function' into 'slot' (which this thread claimed). */
+static void find_param_info(param_info_fn *function_query, param_info_fn *kernel_query)
+{
+    if (!atomic_load_explicit(&param_info_looked, memory_order_acquire)) {
+        atomic_store_explicit(&param_info, find_symbol("cuFuncGetParamInfo"), memory_order_relaxed);
+        atomic_store_explicit(&kernel_param_info, find_symbol("cuKernelGetParamInfo"),
+                              memory_order_relaxed);
+        atomic_store_explicit(&param_info_looked, 1, memory_order_release);
+    }
+    *function_query = atomic_load_explicit(&param_info, memory_order_relaxed);
+    *kernel_query = atomic_load_explicit(&kernel_param_info, memory_order_relaxed);
+}
+
+/* Asks the driver for the layout of 'function' into 'slot' (which this thread claimed): with
+ * the query that answers for its first parameter, to the first index past the last. A kernel
+ * that neither query answers for (no parameter, or a handle neither takes) stays unknown, as
+ * does any other error. */
 static void fill_layout(function_layout *slot, uint64_t function)
 {
-    param_info_fn info = find_param_info();
+    param_info_fn queries[2];
+    find_param_info(&queries[0], &queries[1]);
     slot->known = 0;
     slot->count = 0;
-    if (info == NULL)
-        return;
-    for (size_t i = 0; i <= FUNCTION_PARAMS; i++) {
-        size_t offset = 0, size = 0;
-        if (info((void *)(uintptr_t)function, i, &offset, &size) != 0) {
-            slot->known = 1; /* past the last parameter */
-            return;
+    void *handle = (void *)(uintptr_t)function;
+    param_info_fn info = NULL;
+    size_t offset = 0, size = 0;
+    for (int q = 0; q < 2 && info == NULL; q++) {
+        if (queries[q] != NULL && queries[q](handle, 0, &offset, &size) == DRIVER_SUCCESS)
+            info = queries[q];
+    }
+    for (size_t i = 0; info != NULL; i++) {
+        if (i > 0) {
+            int rc = info(handle, i, &offset, &size);
+            if (rc == DRIVER_PAST_LAST) {
+                slot->known = 1;
+                return;
+            }
+            if (rc != DRIVER_SUCCESS)
+                return;
         }
         if (i == FUNCTION_PARAMS || offset > UINT16_MAX || size > UINT16_MAX)
             return; /* more parameters than kept, or a layout out of range: unknown */

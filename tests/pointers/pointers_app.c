@@ -20,6 +20,9 @@
 #define KERNEL_WIDE 0x2000u
 #define KERNEL_EMPTY 0x3000u
 #define KERNEL_NINE 0x4000u
+/* A CUkernel (what the runtime launches since CUDA 12): cuFuncGetParamInfo refuses the handle,
+ * cuKernelGetParamInfo gives two pointers. */
+#define KERNEL_HANDLE 0x5000u
 
 typedef struct mixed_struct {
     int n;
@@ -42,6 +45,8 @@ __attribute__((visibility("default"))) CUresult CUDAAPI cuFuncGetParamInfo(CUfun
         *offset = mixed_offset[index];
         *size = mixed_size[index];
         return CUDA_SUCCESS;
+    case KERNEL_HANDLE:
+        return CUDA_ERROR_INVALID_HANDLE;
     case KERNEL_WIDE:
     case KERNEL_NINE:
         if (index >= ((uintptr_t)function == KERNEL_WIDE ? 40u : 9u))
@@ -52,6 +57,21 @@ __attribute__((visibility("default"))) CUresult CUDAAPI cuFuncGetParamInfo(CUfun
     default:
         return CUDA_ERROR_INVALID_VALUE;
     }
+}
+
+/* cuKernelGetParamInfo: the CUkernel's two pointers; any other handle is refused. */
+__attribute__((visibility("default"))) CUresult CUDAAPI cuKernelGetParamInfo(CUkernel kernel,
+                                                                             size_t index,
+                                                                             size_t *offset,
+                                                                             size_t *size)
+{
+    if ((uintptr_t)kernel != KERNEL_HANDLE)
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (index >= 2)
+        return CUDA_ERROR_INVALID_VALUE;
+    *offset = 8 * index;
+    *size = 8;
+    return CUDA_SUCCESS;
 }
 
 static int (*fake_call)(const char *name, void *params, const char *nested, void *nested_params);
@@ -141,6 +161,9 @@ int main(void)
     launch(KERNEL_WIDE, wide_args, NULL);
     launch(KERNEL_EMPTY, NULL, NULL);
     launch(KERNEL_NINE, nine_args, NULL);
+    uint64_t handle_first = BASE1 + 64, handle_second = 0x99;
+    void *handle_args[] = {&handle_first, &handle_second};
+    launch(KERNEL_HANDLE, handle_args, NULL);
 
     /* A runtime launch whose driver call never comes: no pointers recorded. */
     call("cudaLaunchKernel_v7000", &rt, NULL, NULL);

@@ -33,8 +33,12 @@ EXPECTED = [
     # A driver launch with its parameters in one buffer, read at cuFuncGetParamInfo's offsets.
     ("cuLaunchKernel", LAUNCH, 1, [BASE2, BASE1 + 4095]),
     ("cuLaunchKernel", LAUNCH, 0, []),  # 40 parameters: more than kept, unknown
-    ("cuLaunchKernel", LAUNCH, 1, []),  # no parameters
+    # No parameters: neither query answers for index 0, which a handle neither takes would
+    # also give; unknown.
+    ("cuLaunchKernel", LAUNCH, 0, []),
     ("cuLaunchKernel", LAUNCH, 0, [BASE2 + i for i in range(8)]),  # nine pointers
+    # A CUkernel: cuFuncGetParamInfo refuses it, cuKernelGetParamInfo answers.
+    ("cuLaunchKernel", LAUNCH, 1, [BASE1 + 64]),
     # (the second runtime launch made no driver call: no record)
     ("cudaMemcpy", COPY, 1, [HOST, BASE1]),
     ("cudaMemsetAsync", COPY, 1, [BASE2, 0]),
@@ -72,9 +76,9 @@ def run_off(opts, failures):
     check(proc.returncode == 0, f"exit status {proc.returncode}: {proc.stderr}")
     if check(os.path.exists(trace), "no trace written"):
         header, calls, args = read_trace(trace)
-        check(header == ["SSTRACE", "1", "0"] and args == [] and len(calls) == 11,
+        check(header == ["SSTRACE", "1", "0"] and args == [] and len(calls) == 12,
               f"header {header}, {len(args)} args records, {len(calls)} calls; expected "
-              "SSTRACE 1 0, none, 11")
+              "SSTRACE 1 0, none, 12")
 
 
 def main():
