@@ -62,25 +62,6 @@ static void on_segv(int signo, siginfo_t *info, void *context)
     }
 }
 
-static void prepare_once(void)
-{
-    /* libclang runs each parse on a thread of its own with an 8 MiB stack unless told not
-     * to; a value the user set is kept (any value means the same). */
-    setenv("LIBCLANG_NOTHREADS", "1", 0);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_segv;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, &next_segv);
-}
-
-void ss_stack_prepare(void)
-{
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, prepare_once);
-}
-
 /* The worker stack size: SYNCSCOPE_LINT_STACK (bytes, or with K, M or G), else
  * SS_STACK_WORKER_BYTES. A value that is not a size is ignored with a warning. */
 static size_t worker_stack_bytes(void)
@@ -102,6 +83,29 @@ static size_t worker_stack_bytes(void)
         return (size_t)SS_STACK_WORKER_BYTES;
     }
     return (size_t)(n << shift);
+}
+
+/* The stack size of the workers, read once (ss_stack_prepare). */
+static size_t stack_bytes = (size_t)SS_STACK_WORKER_BYTES;
+
+static void prepare_once(void)
+{
+    stack_bytes = worker_stack_bytes();
+    /* libclang runs each parse on a thread of its own with an 8 MiB stack unless told not
+     * to; a value the user set is kept (any value means the same). */
+    setenv("LIBCLANG_NOTHREADS", "1", 0);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_segv;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &next_segv);
+}
+
+void ss_stack_prepare(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, prepare_once);
 }
 
 /* What a worker thread runs: its function, between setting up and taking down its
@@ -159,7 +163,7 @@ int ss_stack_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
     pthread_attr_t attr;
     int rc = pthread_attr_init(&attr);
     if (rc == 0) {
-        rc = pthread_attr_setstacksize(&attr, worker_stack_bytes());
+        rc = pthread_attr_setstacksize(&attr, stack_bytes);
         if (rc == 0)
             rc = pthread_attr_setguardsize(&attr, SS_STACK_GUARD_BYTES);
         if (rc == 0)

@@ -68,7 +68,8 @@ run "8M stack: exit 2 naming the file" 2 "" "$(overflow deep.cu)" deep.cu
 run "8M stack: exit 2 naming the file, -j 1" 2 "" "$(overflow 'other deep.cu')" -j 1 'other deep.cu'
 printf 'int shallow = 1+1;\n' >shallow.cu
 run "8M stack: a shallow file is analyzed" 0 "" "" shallow.cu
-SYNCSCOPE_LINT_STACK=8 run "a stack size that is not one" 0 "" \
+cp shallow.cu shallow2.cu
+SYNCSCOPE_LINT_STACK=8 run "a stack size that is not one: said once" 0 "" \
     "syncscope: warning: SYNCSCOPE_LINT_STACK='8' is not a stack size from 64K (such as 256M or 2G): 1073741824 bytes are used" \
-    shallow.cu
+    -j 2 shallow.cu shallow2.cu
 exit $fail
