@@ -48,9 +48,12 @@ static int apply_baselines(const gate_options *g, const ss_baseline *baseline, s
     return 0;
 }
 
-/* The exit status the gate gives 'result'; the verdict is said unless 'quiet'. */
+/* The exit status the gate gives 'result'; the verdict is said unless 'quiet'. A run that
+ * records a baseline (--write-baseline) passes: its findings are what it records. */
 static int gate_status(const gate_options *g, const ss_result *result, int quiet)
 {
+    if (g->write_baseline != NULL)
+        return SS_EXIT_CLEAN;
     char why[512];
     int failed = ss_gate_check(&g->gate, result, why, sizeof why);
     if (failed < 0) {
@@ -157,7 +160,8 @@ static int write_outputs(analysis *a)
         ss_format_parse(name, &format);
     const char *output = ss_cli_value(a->args, SS_OPT_OUTPUT);
     int to_stdout = output == NULL || strcmp(output, "-") == 0;
-    ss_text_options text = {.color = 0, .show_source = 1};
+    ss_text_options text = {.color = 0, .show_source = 1,
+                            .no_summary = ss_cli_has(a->args, SS_OPT_QUIET)};
     text.color = ss_cli_color(a->args, to_stdout && isatty(STDOUT_FILENO));
     const char *frames = ss_cli_value(a->args, SS_OPT_FRAMES);
     if (frames != NULL) {

@@ -6,6 +6,7 @@
 #include "options.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Exit codes of every subcommand. */
 enum { SS_EXIT_CLEAN = 0, SS_EXIT_FINDINGS = 1, SS_EXIT_ERROR = 2 };
@@ -13,11 +14,18 @@ enum { SS_EXIT_CLEAN = 0, SS_EXIT_FINDINGS = 1, SS_EXIT_ERROR = 2 };
  * (it made no CUDA call that syncscope could watch: no usable GPU, CUPTI could not start), so
  * the gate was not judged (docs/run.md, "Gates"). */
 enum { SS_EXIT_UNOBSERVED = 4 };
+/* `syncscope run`: the program could not be run (found, not executable) or not found, as env
+ * and timeout exit. */
+enum { SS_EXIT_CANNOT_RUN = 126, SS_EXIT_NOT_FOUND = 127 };
 
 /* Each takes the arguments after the subcommand name (argv[0] is the subcommand) and
  * returns an exit code. The subcommands are listed in cli/commands.def, their options in
  * cli/options.def. */
 int ss_cli_lint(int argc, char **argv);
+/* The libclang line of --version: what lint was built with and the libclang it runs with
+ * ("libclang 16 (clang-c API 0.63), running Debian clang version 16.0.6"), or that lint is
+ * not built in. */
+void ss_cli_version_libclang(FILE *out);
 int ss_cli_run(int argc, char **argv);
 int ss_cli_analyze(int argc, char **argv);
 int ss_cli_report(int argc, char **argv);

@@ -12,6 +12,8 @@
 #ifdef SS_HAVE_ANALYZER
 #include "analyzer.h"
 
+#include <clang-c/Index.h>
+
 typedef struct lint_cli {
     ss_cli_args args;
     ss_lint_options options;
@@ -280,7 +282,8 @@ static int write_text_with_counts(FILE *out, void *context)
 static int write_report(const lint_cli *cli, int to_stdout, const ss_result *result,
                         const ss_text_options *text)
 {
-    if (cli->format == SS_FORMAT_TEXT && !to_stdout && ss_file_counts_notable(&result->files)) {
+    if (cli->format == SS_FORMAT_TEXT && !to_stdout && !cli->quiet &&
+        ss_file_counts_notable(&result->files)) {
         text_report report = {result, text};
         return ss_write_output(cli->output, write_text_with_counts, &report);
     }
@@ -310,13 +313,15 @@ static int finish(lint_cli *cli, ss_config_cache *configs, ss_baseline *baseline
         status = fix_and_lint_again(cli, baseline, result, status, &exit_code);
     int to_stdout = cli->output == NULL || strcmp(cli->output, "-") == 0;
     ss_text_options text = {.color = ss_cli_color(&cli->args, to_stdout && isatty(STDOUT_FILENO)),
-                            .show_source = 1};
+                            .show_source = 1,
+                            .no_summary = cli->quiet};
     int failed = policy_failed(cli, configs, result);
     if (write_report(cli, to_stdout, result, &text) != 0 || failed < 0)
         return SS_EXIT_ERROR;
     if (exit_code != SS_EXIT_CLEAN || (status > 0 && !cli->options.keep_going))
         return SS_EXIT_ERROR;
-    return failed ? SS_EXIT_FINDINGS : SS_EXIT_CLEAN;
+    /* Recording a baseline is the point of --write-baseline: its findings fail nothing. */
+    return failed && !cli->write_baseline ? SS_EXIT_FINDINGS : SS_EXIT_CLEAN;
 }
 
 /* Lints what the command line names, with the configurations of 'configs', the findings of
@@ -368,6 +373,14 @@ static int dump_or_lint(lint_cli *cli)
     return exit_code;
 }
 
+void ss_cli_version_libclang(FILE *out)
+{
+    CXString running = clang_getClangVersion();
+    fprintf(out, "libclang %d (clang-c API %s), running %s\n", SS_LIBCLANG_MAJOR,
+            CINDEX_VERSION_STRING, clang_getCString(running));
+    clang_disposeString(running);
+}
+
 int ss_cli_lint(int argc, char **argv)
 {
     lint_cli cli;
@@ -389,11 +402,16 @@ int ss_cli_lint(int argc, char **argv)
 
 #else
 
+void ss_cli_version_libclang(FILE *out)
+{
+    fprintf(out, "libclang: not built in (no lint)\n");
+}
+
 int ss_cli_lint(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
-    ss_log_error("'lint' is not available in this build (libclang 16 was not found)");
+    ss_log_error("'lint' is not available in this build (libclang was not found)");
     return SS_EXIT_ERROR;
 }
 

@@ -40,6 +40,19 @@ const char *ss_cli_self_dir(void)
     return dir;
 }
 
+/* --version: syncscope's version, then what it was built with: the libclang of lint, the CUDA
+ * toolkit and CUPTI API of run (the first line alone is the version, for scripts). */
+static void version(FILE *out)
+{
+    fprintf(out, "syncscope %s\n", SS_VERSION);
+    ss_cli_version_libclang(out);
+#ifdef SS_HAVE_INTERPOSER
+    fprintf(out, "CUDA %s, CUPTI API %s (run)\n", SS_BUILT_CUDA, SS_BUILT_CUPTI);
+#else
+    fprintf(out, "CUDA: not built in (no run)\n");
+#endif
+}
+
 /* Refuses the unknown command 'name', with the nearest command when one is near. */
 static void unknown_command(const char *name)
 {
@@ -69,8 +82,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return SS_EXIT_CLEAN;
     }
-    if (strcmp(name, "--version") == 0) {
-        printf("syncscope %s\n", SS_VERSION);
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
+        version(stdout);
         return SS_EXIT_CLEAN;
     }
     /* "syncscope help lint" is "syncscope lint --help". */

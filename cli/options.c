@@ -233,7 +233,15 @@ static int check_format(unsigned command, ss_cli_given *given)
         return 0;
     }
     char *names = ss_format_names(writes, " or ");
-    if (info == NULL)
+    const char *candidates[SS_FORMAT_COUNT];
+    size_t n = 0;
+    for (int f = 0; f < SS_FORMAT_COUNT; f++)
+        if (ss_format_get((ss_format)f)->commands & writes)
+            candidates[n++] = ss_format_get((ss_format)f)->name;
+    const char *near = info == NULL ? ss_suggest(given->value, candidates, n) : NULL;
+    if (near != NULL)
+        ss_log_error("unknown %s '%s' (did you mean '%s'?)", given->spelled, given->value, near);
+    else if (info == NULL)
         ss_log_error("unknown %s '%s' (%s)", given->spelled, given->value, names);
     else
         ss_log_error("%s does not write %s (it writes %s)", command_name(command), info->name,

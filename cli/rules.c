@@ -3,8 +3,12 @@
 #include "cli.h"
 #include "report.h"
 
+#include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *halves_name(int halves)
 {
@@ -18,6 +22,50 @@ static const char *halves_name(int halves)
     }
 }
 
+/* The catalog as a JSON array: each rule's ID, name, default severity, the commands that
+ * detect it, summary and explanation. Returns 0, or -1 when writing failed. */
+static int write_rules_json(FILE *out, const ss_rule *rules, size_t n)
+{
+    cJSON *array = cJSON_CreateArray();
+    for (size_t i = 0; i < n; i++) {
+        cJSON *rule = cJSON_CreateObject();
+        cJSON_AddStringToObject(rule, "id", rules[i].id);
+        cJSON_AddStringToObject(rule, "name", rules[i].name);
+        cJSON_AddStringToObject(rule, "severity", ss_severity_name(rules[i].severity));
+        cJSON *by = cJSON_AddArrayToObject(rule, "detectedBy");
+        if (rules[i].halves & SS_HALF_STATIC)
+            cJSON_AddItemToArray(by, cJSON_CreateString("lint"));
+        if (rules[i].halves & SS_HALF_RUNTIME)
+            cJSON_AddItemToArray(by, cJSON_CreateString("run"));
+        cJSON_AddStringToObject(rule, "summary", rules[i].summary);
+        cJSON_AddStringToObject(rule, "explanation", rules[i].explanation);
+        cJSON_AddItemToArray(array, rule);
+    }
+    char *text = cJSON_Print(array);
+    cJSON_Delete(array);
+    int rc = text != NULL && fprintf(out, "%s\n", text) >= 0 && fflush(out) == 0 ? 0 : -1;
+    free(text);
+    return rc;
+}
+
+/* --format of rules: 0 text, 1 json, -1 refused (message printed). */
+static int rules_format(const ss_cli_args *args)
+{
+    const ss_cli_given *given = ss_cli_last(args, SS_OPT_RULES_FORMAT);
+    static const char *const names[] = {"text", "json"};
+    if (given == NULL)
+        return 0;
+    for (int i = 0; i < 2; i++)
+        if (strcasecmp(given->value, names[i]) == 0)
+            return i;
+    const char *near = ss_suggest(given->value, names, 2);
+    if (near != NULL)
+        ss_log_error("unknown %s '%s' (did you mean '%s'?)", given->spelled, given->value, near);
+    else
+        ss_log_error("unknown %s '%s' (text or json)", given->spelled, given->value);
+    return -1;
+}
+
 int ss_cli_rules(int argc, char **argv)
 {
     ss_cli_args args;
@@ -26,11 +74,18 @@ int ss_cli_rules(int argc, char **argv)
         ss_log_error("rules takes no arguments (got '%s')", args.operands[0]);
         rc = -1;
     }
+    int format = rc == 0 ? rules_format(&args) : 0;
     ss_cli_args_free(&args);
-    if (rc != 0)
+    if (rc != 0 || format < 0)
         return rc > 0 ? SS_EXIT_CLEAN : SS_EXIT_ERROR;
     size_t n;
     const ss_rule *rules = ss_rules_all(&n);
+    if (format == 1) {
+        if (write_rules_json(stdout, rules, n) == 0)
+            return SS_EXIT_CLEAN;
+        ss_log_error("cannot write the rules: %s", strerror(errno));
+        return SS_EXIT_ERROR;
+    }
     for (size_t i = 0; i < n; i++)
         printf("%s  %-26s %-8s %-9s %s\n", rules[i].id, rules[i].name,
                ss_severity_name(rules[i].severity), halves_name(rules[i].halves), rules[i].summary);

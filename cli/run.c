@@ -110,6 +110,16 @@ static int error_exitcode(void)
     return (int)n;
 }
 
+/* Says that 'program' could not be started (errno from execvp) and returns the exit status of
+ * env and timeout for it: 127 when it was not found, 126 when it was found but could not be
+ * run. */
+static int not_started(const char *program)
+{
+    int err = errno;
+    ss_log_error("cannot start '%s': %s", program, strerror(err));
+    return err == ENOENT || err == ENOTDIR ? SS_EXIT_NOT_FOUND : SS_EXIT_CANNOT_RUN;
+}
+
 /* The program's pid while run_gated waits for it, for the forwarded signals. */
 static volatile sig_atomic_t child_pid;
 
@@ -177,8 +187,7 @@ static int wait_for_program(char **argv, int *status)
     if (pid == 0) {
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         execvp(argv[0], argv);
-        ss_log_error("cannot start '%s': %s", argv[0], strerror(errno));
-        _exit(SS_EXIT_ERROR);
+        _exit(not_started(argv[0]));
     }
     if (pid < 0) {
         ss_log_error("cannot start '%s': %s", argv[0], strerror(errno));
@@ -333,8 +342,7 @@ static int run(const ss_cli_args *args)
     if (gate_exitcode > 0)
         return run_gated(args->operands, gate_exitcode);
     execvp(args->operands[0], args->operands);
-    ss_log_error("cannot start '%s': %s", args->operands[0], strerror(errno));
-    return SS_EXIT_ERROR;
+    return not_started(args->operands[0]);
 }
 
 #endif

@@ -31,13 +31,17 @@ if(NOT LIBDW_FOUND)
   ss_missing("elfutils libdw (stack symbolization)" "libdw-dev")
 endif()
 
-# libclang 16: the analyzer.
+# libclang (16 by default; SYNCSCOPE_LIBCLANG_VERSION picks another of Debian's llvm-N): the
+# analyzer.
+set(SYNCSCOPE_LIBCLANG_VERSION 16 CACHE STRING
+    "LLVM major version of the libclang that lint is built with (/usr/lib/llvm-N)")
 set(SS_HAVE_ANALYZER OFF)
 if(SYNCSCOPE_ANALYZER)
+  set(ss_llvm /usr/lib/llvm-${SYNCSCOPE_LIBCLANG_VERSION})
   find_path(LIBCLANG_INCLUDE_DIR clang-c/Index.h
-            HINTS /usr/lib/llvm-16/include ENV LIBCLANG_ROOT PATH_SUFFIXES include NO_DEFAULT_PATH)
-  find_library(LIBCLANG_LIBRARY NAMES clang-16 clang
-               HINTS /usr/lib/llvm-16/lib ENV LIBCLANG_ROOT PATH_SUFFIXES lib NO_DEFAULT_PATH)
+            HINTS ${ss_llvm}/include ENV LIBCLANG_ROOT PATH_SUFFIXES include NO_DEFAULT_PATH)
+  find_library(LIBCLANG_LIBRARY NAMES clang-${SYNCSCOPE_LIBCLANG_VERSION} clang
+               HINTS ${ss_llvm}/lib ENV LIBCLANG_ROOT PATH_SUFFIXES lib NO_DEFAULT_PATH)
   find_program(CLANG16_EXECUTABLE NAMES clang-16 HINTS /usr/lib/llvm-16/bin)
   if(LIBCLANG_INCLUDE_DIR AND LIBCLANG_LIBRARY)
     set(SS_HAVE_ANALYZER ON)
@@ -45,9 +49,13 @@ if(SYNCSCOPE_ANALYZER)
     target_include_directories(ss_libclang INTERFACE ${LIBCLANG_INCLUDE_DIR})
     target_link_libraries(ss_libclang INTERFACE ${LIBCLANG_LIBRARY})
     get_filename_component(LIBCLANG_LIBDIR "${LIBCLANG_LIBRARY}" DIRECTORY)
-    set(LIBCLANG_RESOURCE_DIR "${LIBCLANG_LIBDIR}/clang/16" CACHE PATH "clang resource dir")
+    # clang/16 in LLVM 16, clang/14.0.6 in LLVM 14.
+    file(GLOB ss_resource_dirs "${LIBCLANG_LIBDIR}/clang/${SYNCSCOPE_LIBCLANG_VERSION}*")
+    list(GET ss_resource_dirs 0 ss_resource_dir)
+    set(LIBCLANG_RESOURCE_DIR "${ss_resource_dir}" CACHE PATH "clang resource dir")
   else()
-    ss_missing("libclang 16 (syncscope lint)" "libclang-16-dev")
+    ss_missing("libclang ${SYNCSCOPE_LIBCLANG_VERSION} (syncscope lint)"
+               "libclang-${SYNCSCOPE_LIBCLANG_VERSION}-dev")
   endif()
 endif()
 

@@ -309,6 +309,48 @@ void det_scope_annotate(det_ctx *ctx, uint32_t call, ss_finding *finding)
         ss_finding_add_extra(finding, "scope", log->strings[sc->program[call]]);
 }
 
+/* The NVTX ranges that were opened, each name once in the order first seen, quoted and
+ * joined ("'fwd', 'bwd' and 'opt'"): the first SEEN_LISTED names, then "and others" when there
+ * were more. "" when none was. Malloc'ed. */
+#define SEEN_LISTED 8
+static char *ranges_seen(const ss_event_log *log)
+{
+    uint32_t seen[SEEN_LISTED];
+    size_t listed = 0;
+    int others = 0;
+    for (size_t i = 0; i < log->count && !others; i++) {
+        const ss_event *e = &log->events[i];
+        if (e->type != SS_EV_SCOPE || e->u.scope.source != SS_SCOPE_FROM_NVTX ||
+            (e->u.scope.kind != SS_SCOPE_PUSH && e->u.scope.kind != SS_SCOPE_START))
+            continue;
+        uint32_t name = e->u.scope.name;
+        if (name == 0 || name >= log->string_count)
+            continue;
+        size_t k = 0;
+        while (k < listed && seen[k] != name)
+            k++;
+        if (k < listed)
+            continue;
+        if (listed < SEEN_LISTED)
+            seen[listed++] = name;
+        else
+            others = 1;
+    }
+    char *text = ss_strdup("");
+    for (size_t k = 0; k < listed; k++) {
+        const char *sep = k == 0 ? "" : k + 1 == listed && !others ? " and " : ", ";
+        char *joined = ss_asprintf("%s%s'%s'", text, sep, log->strings[seen[k]]);
+        free(text);
+        text = joined;
+    }
+    if (others) {
+        char *joined = ss_asprintf("%s and others", text);
+        free(text);
+        text = joined;
+    }
+    return text;
+}
+
 void det_scope_report(det_ctx *ctx, ss_result *out)
 {
     const det_scope *sc = ctx->scope;
@@ -319,12 +361,21 @@ void det_scope_report(det_ctx *ctx, ss_result *out)
                            "the program never called cudaProfilerStart: with "
                            "--profile-from-start off no call is in scope");
     if (sc->need_nvtx && !sc->saw_named) {
-        char *msg = ss_asprintf("no NVTX range named '%s' was seen: no call is in scope (NVTX "
-                                "ranges are seen under syncscope run or LD_PRELOAD unless %s "
-                                "turns them off or NVTX_INJECTION64_PATH names another tool)",
-                                ctx->opt->nvtx_range, "SYNCSCOPE_NVTX=0");
+        char *seen = ranges_seen(ctx->log);
+        char *msg;
+        if (seen[0] != '\0')
+            msg = ss_asprintf("no NVTX range named '%s' was seen: no call is in scope (the "
+                              "ranges seen: %s)",
+                              ctx->opt->nvtx_range, seen);
+        else
+            msg = ss_asprintf("no NVTX range named '%s' was seen, nor any other: no call is in "
+                              "scope (NVTX ranges are seen under syncscope run or LD_PRELOAD "
+                              "unless %s turns them off or NVTX_INJECTION64_PATH names another "
+                              "tool)",
+                              ctx->opt->nvtx_range, "SYNCSCOPE_NVTX=0");
         ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
         free(msg);
+        free(seen);
     }
     /* Which scopes, in words: "inside NVTX range 'step', between cudaProfilerStart and
      * cudaProfilerStop and inside syncscope.scope()". */

@@ -363,6 +363,7 @@ typedef struct ss_text_options {
                       * SS_TEXT_ALL_FRAMES for all */
     int evidence;    /* 1: every evidence line (the streams, the detectors' figures) */
     int full_names;  /* 1: kernel and function names as recorded, templates and parameters */
+    int no_summary;  /* no "2 warnings generated." line (-q: diagnostics only) */
 } ss_text_options;
 
 /* The subcommands that write a format (the lint, run, analyze and report columns of

@@ -446,11 +446,12 @@ int ss_report_write_text(FILE *out, const ss_result *result, const ss_text_optio
         t.evidence = options->evidence;
         t.full_names = options->full_names;
     }
+    int summary = options == NULL || !options->no_summary;
     for (size_t i = 0; i < result->diag_count; i++)
         put_diag(&t, &result->diags[i]);
     for (size_t i = 0; i < result->count; i++)
         put_finding(&t, &result->findings[i]);
-    if (result->count > 0)
+    if (result->count > 0 && summary)
         put_summary(&t, result);
     return ferror(out) ? -1 : 0;
 }

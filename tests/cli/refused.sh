@@ -74,7 +74,6 @@ refused run --output '' -- true
 refused run --max-memory 1K -- true
 refused run --min-blocked-us x -- true
 refused run --readback-bytes x -- true
-refused run ./missing-program
 if [ "$HAVE_LINT" = 1 ]; then
     refused lint
     refused lint --bogus "$CLEAN"

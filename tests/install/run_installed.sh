@@ -27,7 +27,7 @@ check() { # what expected actual
 }
 SS=$STAGE/bin/syncscope
 
-check "version" "syncscope $SS_TEST_VERSION" "$("$SS" --version)"
+check "version" "syncscope $SS_TEST_VERSION" "$("$SS" --version | head -1)"
 
 if [ "$HAVE_ANALYZER" = ON ]; then
     "$SS" lint --format github --color never src/pipeline.cu >lint.out 2>lint.err

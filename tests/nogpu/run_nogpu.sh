@@ -54,7 +54,7 @@ check "gate, nothing observed: message" "syncscope: error: no observed process j
 "$SS" run --error-exitcode 3 -- "$APP" exit3 >/dev/null 2>&1
 check "gate, nothing observed, the program failed: status" 3 "$?"
 "$SS" run -- ./no-such-program >/dev/null 2>err
-check "missing program status" 2 "$?"
+check "missing program status" 127 "$?"
 check "missing program message" "syncscope: error: cannot start './no-such-program': No such file or directory" "$(cat err)"
 "$SS" run --max-memory lots -- "$APP" >/dev/null 2>err
 check "bad option status" 2 "$?"

@@ -237,10 +237,58 @@ START_TEST(test_nvtx_range_never_seen)
     run();
     ck_assert_uint_eq(res.count, 0);
     ck_assert_uint_eq(res.blocked_ns, 0);
-    assert_diags("warning: no NVTX range named 'step' was seen: no call is in scope (NVTX ranges "
-                 "are seen under syncscope run or LD_PRELOAD unless SYNCSCOPE_NVTX=0 turns them "
-                 "off or NVTX_INJECTION64_PATH names another tool)|note: scope: only calls made "
-                 "inside NVTX range 'step' count; 4 occurrences outside were left out");
+    assert_diags("warning: no NVTX range named 'step' was seen: no call is in scope (the ranges "
+                 "seen: 'other')|note: scope: only calls made inside NVTX range 'step' count; 4 "
+                 "occurrences outside were left out");
+}
+END_TEST
+
+/* No NVTX range at all: the message says where ranges come from. */
+START_TEST(test_nvtx_range_none_seen)
+{
+    four_rounds();
+    opt.nvtx_range = "step";
+    run();
+    ck_assert_uint_eq(res.count, 0);
+    assert_diags("warning: no NVTX range named 'step' was seen, nor any other: no call is in scope "
+                 "(NVTX ranges are seen under syncscope run or LD_PRELOAD unless SYNCSCOPE_NVTX=0 "
+                 "turns them off or NVTX_INJECTION64_PATH names another tool)|note: scope: only "
+                 "calls made inside NVTX range 'step' count; 4 occurrences outside were left out");
+}
+END_TEST
+
+/* The ranges seen are listed once each, in the order first seen, start/end ranges too, the
+ * program's own scopes not; past eight names, "and others". */
+START_TEST(test_nvtx_range_seen_listed)
+{
+    four_rounds();
+    static const char *const names[] = {"fwd", "bwd", "fwd", "opt", "a", "b", "c", "d", "e"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        mark(1, MS(2) + i, SS_SCOPE_PUSH, SS_SCOPE_FROM_NVTX, 0, names[i]);
+    mark(1, MS(3), SS_SCOPE_PUSH, SS_SCOPE_FROM_PROGRAM, 0, "mine");
+    opt.nvtx_range = "step";
+    run();
+    assert_diags("warning: no NVTX range named 'step' was seen: no call is in scope (the ranges "
+                 "seen: 'fwd', 'bwd', 'opt', 'a', 'b', 'c', 'd' and 'e')|note: scope: only calls "
+                 "made inside NVTX range 'step' and inside syncscope.scope() count; 4 occurrences "
+                 "outside were left out");
+}
+END_TEST
+
+START_TEST(test_nvtx_range_seen_others)
+{
+    four_rounds();
+    static const char *const names[] = {"fwd", "bwd", "fwd", "opt", "a", "b", "c", "d", "e"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        mark(1, MS(2) + i, SS_SCOPE_PUSH, SS_SCOPE_FROM_NVTX, 0, names[i]);
+    mark(1, MS(3), SS_SCOPE_PUSH, SS_SCOPE_FROM_PROGRAM, 0, "mine");
+    mark(1, MS(4), SS_SCOPE_START, SS_SCOPE_FROM_NVTX, 7, "ninth");
+    opt.nvtx_range = "step";
+    run();
+    assert_diags("warning: no NVTX range named 'step' was seen: no call is in scope (the ranges "
+                 "seen: 'fwd', 'bwd', 'opt', 'a', 'b', 'c', 'd', 'e' and others)|note: scope: "
+                 "only calls made inside NVTX range 'step' and inside syncscope.scope() count; 4 "
+                 "occurrences outside were left out");
 }
 END_TEST
 
@@ -568,7 +616,8 @@ static Suite *scope_suite(void)
          {test_unscoped_names_the_range, test_nvtx_range_keeps_inside_only,
           test_nvtx_range_counts_occurrences_of_one_site, test_push_pop_belongs_to_its_thread,
           test_start_end_holds_every_thread, test_nested_and_unmatched_ranges,
-          test_nvtx_range_never_seen, NULL}},
+          test_nvtx_range_never_seen, test_nvtx_range_none_seen, test_nvtx_range_seen_listed,
+          test_nvtx_range_seen_others, NULL}},
         {"profiler",
          {test_profiler_region, test_profiler_never_started, test_scopes_intersect, NULL}},
         {"program",
