@@ -1183,7 +1183,12 @@ static int load_compdb(const char *build_dir, ss_compdb *db)
 {
     char err[1024];
     if (ss_compdb_load(build_dir, db, err, sizeof err) != 0) {
-        ss_log_error("%s", err);
+        int missing = errno == ENOENT;
+        ss_log_error("%s%s", err,
+                     missing ? " (-p takes the folder that holds compile_commands.json: the build "
+                               "folder of a CMake project configured with "
+                               "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)"
+                             : "");
         return -1;
     }
     if (db->count == 0) {

@@ -323,13 +323,18 @@ int ss_compdb_load(const char *build_dir, ss_compdb *db, char *err, size_t err_s
 {
     memset(db, 0, sizeof *db);
     char *path = join_path(NULL, build_dir);
-    char *file = ss_asprintf("%s/compile_commands.json", path);
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--; /* "build/" names build/compile_commands.json, not build//compile_commands.json */
+    char *file = ss_asprintf("%.*s/compile_commands.json", (int)n, path);
     free(path);
     size_t len = 0;
     char *text = ss_read_file_max(file, SS_READ_MAX_COMPDB_BYTES, 0, &len);
     if (text == NULL) {
+        int saved = errno; /* the caller tells a missing file from the others */
         snprintf(err, err_size, "cannot read '%s': %s", file, ss_file_error());
         free(file);
+        errno = saved;
         return -1;
     }
     int rc = ss_compdb_parse(text, len, file, db, err, err_size);

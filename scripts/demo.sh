@@ -1,9 +1,10 @@
 #!/bin/sh
-# demo.sh: install, build (release preset) and lint the bundled samples.
+# demo.sh: install what a release build needs (setup.sh --build: no test tools, no browser),
+# build (release preset) and lint the bundled samples.
 set -eu
 cd "$(dirname "$0")/.."
 if [ -x /usr/local/cuda/bin/nvcc ]; then export PATH="$PATH:/usr/local/cuda/bin"; fi
-SYNCSCOPE_SKIP_NPM=1 ./scripts/setup.sh
+./scripts/setup.sh --build
 cmake --preset release
 cmake --build --preset release -j "$(nproc)"
 status=0

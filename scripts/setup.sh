@@ -1,18 +1,37 @@
 #!/bin/sh
-# setup.sh: installs what syncscope needs to build and test on Debian 12 (apt, npm).
-# Idempotent: installs only what is missing. Run as root or with sudo available.
+# setup.sh [--build]: installs what syncscope needs on Debian 12 (apt, npm): to build it and
+# run the whole test suite (scripts/test.sh), or with --build only what a release build needs
+# (scripts/demo.sh): no test tools, no browser, no Node.js.
+# Idempotent: installs only what is missing. Run as root or with sudo available. apt waits up
+# to SYNCSCOPE_APT_LOCK_TIMEOUT seconds (600) for another apt or dpkg (an unattended upgrade
+# at boot) to let go of its lock, instead of failing at once.
 set -eu
 
-APT_PACKAGES="build-essential cmake pkg-config ninja-build
-libclang-16-dev clang-16 libclang-rt-16-dev
-libcjson-dev libyaml-dev libdw-dev libelf-dev
-check clang-format
-nodejs npm
-zlib1g-dev chromium fonts-dejavu-core
+# What a release build of every part needs.
+BUILD_PACKAGES="build-essential cmake pkg-config ninja-build
+libclang-16-dev libcjson-dev libyaml-dev libdw-dev libelf-dev zlib1g-dev"
+# What the tests need besides: Check, the fuzz build's clang, the style check, the browser
+# tests (Node.js, Chromium), the CI integrations (pre-commit, PyYAML, git), the manual page
+# and package checks (man-db, bsdextrautils' col, lintian).
+TEST_PACKAGES="clang-16 libclang-rt-16-dev check clang-format
+nodejs npm chromium fonts-dejavu-core
 pre-commit python3-yaml git man-db bsdextrautils lintian"
+
+build_only=0
+case ${1:-} in
+--build) build_only=1 ;;
+'') ;;
+*)
+    echo "usage: setup.sh [--build]" >&2
+    exit 2
+    ;;
+esac
+APT_PACKAGES=$BUILD_PACKAGES
+if [ "$build_only" = 0 ]; then APT_PACKAGES="$BUILD_PACKAGES $TEST_PACKAGES"; fi
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+LOCK="-o DPkg::Lock::Timeout=${SYNCSCOPE_APT_LOCK_TIMEOUT:-600}"
 
 missing=""
 for p in $APT_PACKAGES; do
@@ -24,9 +43,12 @@ for p in $APT_PACKAGES; do
 done
 if [ -n "$missing" ]; then
     echo "syncscope setup: installing$missing"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+    # shellcheck disable=SC2086 # $LOCK and $missing are words
+    $SUDO apt-get $LOCK update -qq
+    # shellcheck disable=SC2086
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get $LOCK install -y -qq --no-install-recommends $missing
 fi
+if [ "$build_only" = 1 ]; then exit 0; fi
 
 # The SARIF validator used by the tests (Microsoft's SARIF Multitool), in a project-local
 # folder so nothing global changes. 4.x crashes in 'validate' on Linux; 5.7.0 works. The

@@ -94,7 +94,8 @@ os.environ.pop("SYNCSCOPE_RULES_URL", None)
 repo = workspace()
 report = run_action(SOURCE, repo, {"build-from-source": "false", "compile-commands-dir": "build",
                                    "sarif-category": "syncscope-lint/cuda"})
-check("1: steps", [("Install the build dependencies", "skipped"), ("Build syncscope", "skipped"),
+check("1: steps", [("Install the build dependencies", "skipped"), ("Cache key", "skipped"),
+                   ("Cache the build", "skipped"), ("Build syncscope", "skipped"),
                    ("Lint", "success"), ("Upload SARIF", "not run"),
                    ("Fail on findings", "failure")], steps_summary(report))
 lint = step(report, "Lint")
@@ -128,8 +129,8 @@ report = run_action(SOURCE, repo, {"build-from-source": "false",
                                    "version": os.environ.get("SS_TEST_VERSION", "0.1.0"),
                                    "args": "--rules-url https://git.example.com/t/syncscope/-/raw/v1/docs/rules/",
                                    "sarif-file": "out/lint.sarif", "upload-sarif": "false"})
-check("2: steps", [("Install the build dependencies", "skipped"),
-                             ("Build syncscope", "skipped"), ("Lint", "success"),
+check("2: steps", [("Install the build dependencies", "skipped"), ("Cache key", "skipped"),
+                   ("Cache the build", "skipped"), ("Build syncscope", "skipped"), ("Lint", "success"),
                              ("Upload SARIF", "skipped"), ("Fail on findings", "success")],
       steps_summary(report))
 lint = step(report, "Lint")
@@ -164,7 +165,8 @@ lint = step(report, "Lint")
 check("3: wrong version", (2, "::error title=syncscope::wanted syncscope 99.0, found syncscope %s\n"
                            % os.environ.get("SS_TEST_VERSION", "0.1.0")),
       (lint["rc"], lint["stdout"]))
-check("3: steps", [("Install the build dependencies", "skipped"), ("Build syncscope", "skipped"),
+check("3: steps", [("Install the build dependencies", "skipped"), ("Cache key", "skipped"),
+                   ("Cache the build", "skipped"), ("Build syncscope", "skipped"),
                    ("Lint", "failure"), ("Upload SARIF", "skipped"),
                    ("Fail on findings", "skipped")], steps_summary(report))
 
@@ -184,8 +186,9 @@ if os.environ.get("SYNCSCOPE_TEST_ACTION_BUILD") == "1":
     repo = workspace()
     report = run_action(SOURCE, repo, {"install-dependencies": "false",
                                        "compile-commands-dir": "build", "fail-on": "none"})
-    check("5: steps", [("Install the build dependencies", "skipped"),
-                       ("Build syncscope", "success"), ("Lint", "success"),
+    check("5: steps", [("Install the build dependencies", "skipped"), ("Cache key", "success"),
+                       ("Cache the build", "not run"), ("Build syncscope", "success"),
+                       ("Lint", "success"),
                        ("Upload SARIF", "not run"), ("Fail on findings", "success")],
           steps_summary(report))
     build = step(report, "Build syncscope")
@@ -194,6 +197,39 @@ if os.environ.get("SYNCSCOPE_TEST_ACTION_BUILD") == "1":
         check("5: SARIF findings of the built syncscope", EXPECTED_FINDINGS, findings)
     else:
         print((build.get("stdout") or "")[-3000:] + (build.get("stderr") or "")[-3000:])
+
+# 6. args and paths are split as a shell splits them, without expansion: the documented
+# --exclude "src/**" excludes src/ (its quotes are not part of the pattern), a quoted path
+# with a blank is one path, and $HOME is not expanded.
+os.environ["PATH"] = os.path.join(STAGE, "bin") + os.pathsep + env_path
+repo = workspace()
+os.makedirs(os.path.join(repo, "third party"))
+shutil.copy(os.path.join(repo, "src", "pipeline.cu"), os.path.join(repo, "third party", "copy.cu"))
+report = run_action(SOURCE, repo, {"build-from-source": "false", "upload-sarif": "false",
+                                   "args": '--exclude "src/**"\n--disable \'SYNC103\'',
+                                   "paths": "'third party' src"})
+lint = step(report, "Lint")
+check("6: lint status", (0, ""), (lint["rc"], lint["stderr"]))
+_, _, findings, _ = sarif_findings(os.path.join(repo, "syncscope.sarif"))
+check("6: only the quoted path's findings, src/ excluded",
+      [(rule, level, "third%20party/copy.cu", base, line, col)
+       for rule, level, _, base, line, col in EXPECTED_FINDINGS], findings)
+report = run_action(SOURCE, repo, {"build-from-source": "false", "upload-sarif": "false",
+                                   "args": '--exclude "src/**'})
+lint = step(report, "Lint")
+check("6: an unclosed quote", (2, '::error title=syncscope::args: a quote is not closed: '
+                               '--exclude "src/**\n'), (lint["rc"], lint["stdout"]))
+
+# 7. A line break in sarif-file is refused: it cannot add step outputs of its own.
+repo = workspace()
+report = run_action(SOURCE, repo, {"build-from-source": "false", "upload-sarif": "false",
+                                   "sarif-file": "a.sarif\nexit-code=0"})
+lint = step(report, "Lint")
+check("7: sarif-file with a line break", (2, "::error title=syncscope::sarif-file must be one "
+                                          "line (it has a line break)\n"),
+      (lint["rc"], lint["stdout"]))
+check("7: no output", {"sarif-file": "", "exit-code": ""}, report["outputs"])
+check("7: the gate is not reached", "skipped", step(report, "Fail on findings")["conclusion"])
 
 for failure in failures:
     print("FAIL: " + failure)
