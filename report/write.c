@@ -2,6 +2,7 @@
  * bounded reads of regular files only, and writing a result in a chosen format. */
 #include "report_int.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -205,29 +206,179 @@ static ss_write_status write_failed(ss_write_status status, int errnum, const ch
     return status;
 }
 
-/* Writes 'path' (a regular file or a name not taken) through a temporary file in the same
- * folder that is flushed, synced, given 'mode' and renamed over it. */
-static ss_write_status replace_file(const char *path, mode_t mode, ss_write_fn write, void *context)
+/* The temporary names of replace_file: ".NAME.syncscope-PID-HOST.XXXXXX" beside NAME, so that
+ * a writer killed while its file had a name (SIGKILL, a second signal) leaves one that the
+ * next write into the folder recognizes as stale: this host's, of a process that is gone. */
+#define TEMP_TAG ".syncscope-"
+
+/* This host's name, "" when it has none. */
+static const char *host_name(char *buf, size_t size)
 {
-    /* mkostemp creates with O_EXCL: a name planted in the folder (a symbolic link
-     * included) is never opened, another is chosen. */
-    const char *slash = strrchr(path, '/');
-    char *tmp;
-    if (slash)
-        tmp = ss_asprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
-    else
-        tmp = ss_asprintf(".%s.XXXXXX", path);
-    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (gethostname(buf, size) != 0)
+        buf[0] = '\0';
+    buf[size - 1] = '\0';
+    return buf;
+}
+
+/* Removes the temporary files that writers of this host left in 'dir' (NULL: the current
+ * folder) when they were killed: names of the form above whose host is this one and whose
+ * process no longer exists, regular files owned by this user. A file of a live process, of
+ * another host (a shared folder) or of another user is left alone. */
+static void sweep_stale(const char *dir)
+{
+    DIR *d = opendir(dir ? dir : ".");
+    if (d == NULL)
+        return;
+    char host[256];
+    host_name(host, sizeof host);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *name = e->d_name;
+        size_t len = strlen(name);
+        const char *tag = NULL;
+        for (const char *p = strstr(name, TEMP_TAG); p != NULL; p = strstr(p + 1, TEMP_TAG))
+            tag = p;
+        if (name[0] != '.' || tag == NULL || tag == name || len < 8 || name[len - 7] != '.')
+            continue;
+        char *digits_end;
+        long pid = strtol(tag + strlen(TEMP_TAG), &digits_end, 10);
+        const char *their_host = digits_end + 1;
+        size_t host_len = (size_t)(name + len - 7 - their_host);
+        if (pid <= 0 || *digits_end != '-' || their_host > name + len - 7 ||
+            host_len != strlen(host) || strncmp(their_host, host, host_len) != 0 ||
+            (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            st.st_uid == getuid())
+            unlinkat(dirfd(d), name, 0);
+    }
+    closedir(d);
+}
+
+/* Six characters for a temporary name, different at each call. */
+static void temp_suffix(char out[7])
+{
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    static _Atomic unsigned long counter;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    unsigned long v = (unsigned long)now.tv_nsec ^ ((unsigned long)now.tv_sec << 20) ^
+                      ((unsigned long)getpid() << 32) ^ (++counter * 0x9E3779B97F4A7C15ul);
+    for (int i = 0; i < 6; i++) {
+        out[i] = digits[v % 62];
+        v /= 62;
+    }
+    out[6] = '\0';
+}
+
+/* The temporary name for 'path' ('dir_len' bytes of folder before its name): ".NAME.syncscope-
+ * PID-HOST.XXXXXX" with a fresh suffix, or without the tag where the name would pass
+ * NAME_MAX. Malloc'ed. */
+static char *temp_name(const char *path, size_t dir_len, const char *base)
+{
+    char host[256], suffix[7];
+    host_name(host, sizeof host);
+    temp_suffix(suffix);
+    char *tmp = ss_asprintf("%.*s.%s" TEMP_TAG "%ld-%s.%s", (int)dir_len, path, base,
+                            (long)getpid(), host, suffix);
+    if (strlen(tmp) - dir_len > NAME_MAX) {
+        free(tmp);
+        tmp = ss_asprintf("%.*s.%s.%s", (int)dir_len, path, base, suffix);
+    }
+    return tmp;
+}
+
+/* Gives the unnamed file 'fd' (O_TMPFILE) the name 'path': linked there directly when the name
+ * is free, else linked under a temporary name beside it and renamed over it, so that only the
+ * moment between the two has a temporary name. Returns 0, or -1 with errno set. */
+static int publish_unnamed(int fd, const char *path, size_t dir_len, const char *base)
+{
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    if (linkat(AT_FDCWD, self, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0)
+        return 0;
+    if (errno != EEXIST)
+        return -1;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        char *tmp = temp_name(path, dir_len, base);
+        if (linkat(AT_FDCWD, self, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) != 0) {
+            int saved = errno;
+            free(tmp);
+            if (saved == EEXIST)
+                continue;
+            errno = saved;
+            return -1;
+        }
+        int rc = rename(tmp, path);
+        int saved = errno;
+        if (rc != 0)
+            unlink(tmp);
+        free(tmp);
+        errno = saved;
+        return rc;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* Opens the file that replace_file writes: an unnamed file in the folder (O_TMPFILE, where the
+ * file system and /proc allow it: nothing is left behind if the process dies while writing),
+ * else a new temporary name (mkostemp's O_EXCL: a name planted in the folder, a symbolic link
+ * included, is never opened). Sets '*tmp' to the name, or NULL for an unnamed file. Returns the
+ * descriptor, or -1 with errno set. */
+static int open_temp(const char *path, size_t dir_len, const char *base, char **tmp)
+{
+    *tmp = NULL;
+    char *dir = dir_len > 0 ? ss_asprintf("%.*s", (int)dir_len, path) : ss_strdup(".");
+    int fd = access("/proc/self/fd", X_OK) == 0
+                 ? open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, S_IRUSR | S_IWUSR)
+                 : -1;
+    free(dir);
+    if (fd >= 0)
+        return fd;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        *tmp = temp_name(path, dir_len, base);
+        fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, S_IRUSR | S_IWUSR);
+        if (fd >= 0 || errno != EEXIST)
+            break;
+        free(*tmp);
+        *tmp = NULL;
+    }
     if (fd < 0) {
         int saved = errno;
-        free(tmp);
-        return write_failed(SS_WRITE_CREATE_FAILED, saved, NULL);
+        free(*tmp);
+        *tmp = NULL;
+        errno = saved;
     }
+    return fd;
+}
+
+/* Writes 'path' (a regular file or a name not taken) through a file in the same folder that
+ * is flushed, synced, given 'mode' and then named 'path' (open_temp, publish_unnamed, or a
+ * rename). The stale temporary files of killed writers in that folder are removed first. */
+static ss_write_status replace_file(const char *path, mode_t mode, ss_write_fn write, void *context)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path + 1) : 0;
+    const char *base = path + dir_len;
+    if (dir_len > 0) {
+        char *dir = ss_asprintf("%.*s", (int)dir_len, path);
+        sweep_stale(dir);
+        free(dir);
+    } else {
+        sweep_stale(NULL);
+    }
+    char *tmp;
+    int fd = open_temp(path, dir_len, base, &tmp);
+    if (fd < 0)
+        return write_failed(SS_WRITE_CREATE_FAILED, errno, NULL);
     FILE *out = fdopen(fd, "w");
     if (out == NULL) {
         int saved = errno;
         close(fd);
-        unlink(tmp);
+        if (tmp)
+            unlink(tmp);
         free(tmp);
         return write_failed(SS_WRITE_FAILED, saved, NULL);
     }
@@ -239,15 +390,19 @@ static ss_write_status replace_file(const char *path, mode_t mode, ss_write_fn w
         failed = 1;
         saved = errno;
     }
+    if (!failed && tmp == NULL && publish_unnamed(fileno(out), path, dir_len, base) != 0) {
+        failed = 1;
+        saved = errno;
+    }
     if (fclose(out) != 0 && !failed) {
         failed = 1;
         saved = errno;
     }
-    if (!failed && rename(tmp, path) != 0) {
+    if (!failed && tmp != NULL && rename(tmp, path) != 0) {
         failed = 1;
         saved = errno;
     }
-    if (failed)
+    if (failed && tmp != NULL)
         unlink(tmp);
     free(tmp);
     if (failed)

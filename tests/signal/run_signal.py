@@ -9,7 +9,9 @@ and SYNCSCOPE_TRACE=WORKDIR/<case>/out-%p.sstrace, once per case (all cases when
 named), and checks for each: the exit status or the signal the program died of, its exact
 stdout, the files written (exactly one result and one trace per process that wrote, or none;
 never a temporary file), the trace's `signal` and `forked` metadata, the result's `run.pid`,
-and syncscope's lines on stderr. A run that outlives TIMEOUT_S is killed and fails.
+and syncscope's lines on stderr. A run that outlives TIMEOUT_S is killed and fails. The cases
+that signal the program while it writes its outputs preload SS_TEST_AT_FSYNC_LIB (at_fsync.c)
+before libsyncscope.so.
 Exit status: 0 pass, 1 fail, 2 usage error.
 """
 import json
@@ -17,6 +19,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 
@@ -83,6 +86,29 @@ CASES = {
                "status": -signal.SIGINT,
                "stdout": lines("app: term", *CALLED, "app: raising SIGTERM"), "writes": {},
                "warning": SECOND},
+    # A second signal (SIGINT) while the outputs of the first are being written, the file
+    # being synced: the program ends at once and no file is left, partial or hidden.
+    "second_while_writing": {"mode": "term", "at_fsync": "INT",
+                             "env": {"SYNCSCOPE_SIGNAL_FLUSH_MS": "60000",
+                                     "SYNCSCOPE_SYMBOL_CACHE": "0"},
+                             "status": -signal.SIGINT,
+                             "stdout": lines("app: term", *CALLED, "app: raising SIGTERM"),
+                             "writes": {}, "warning": SECOND},
+    # SIGKILL while an output is being written: nothing is left behind either.
+    "kill_while_writing": {"mode": "term", "at_fsync": "KILL", "status": -signal.SIGKILL,
+                           "env": {"SYNCSCOPE_SYMBOL_CACHE": "0"},
+                           "stdout": lines("app: term", *CALLED, "app: raising SIGTERM"),
+                           "writes": {}},
+    # What killed writers of this host left is removed at the next write into the folder: a
+    # temporary file of a process that is gone; one of a live process, of another host (a
+    # shared folder) and a hidden file of another kind stay.
+    "stale_swept": {"mode": "exit", "status": 0,
+                    "stdout": lines("app: exit", *CALLED, "app: end"), "writes": {"main": ""},
+                    "stale": {".out-1.json.syncscope-{dead}-{host}.Ab3dE9": False,
+                              ".out-1.sstrace.syncscope-{dead}-{host}.xY7zQ2": False,
+                              ".out-1.json.syncscope-{live}-{host}.Ab3dE9": True,
+                              ".out-1.json.syncscope-{dead}-other-{host}.Ab3dE9": True,
+                              ".out-1.json.Ab3dE9": True}},
     # SYNCSCOPE_SIGNAL_FLUSH_MS=0: no handler and no flusher; the signal writes nothing.
     "off": {"mode": "term", "env": {"SYNCSCOPE_SIGNAL_FLUSH_MS": "0"},
             "status": -signal.SIGTERM,
@@ -135,9 +161,37 @@ def start_case(name, opts, failures, drop=()):
     return workdir, check, env
 
 
+def dead_pid():
+    """The pid of a process that has ended (and been waited for)."""
+    proc = subprocess.Popen(["true"])
+    proc.wait()
+    return proc.pid
+
+
+def plant_stale(workdir, stale):
+    """Creates the files of a case's 'stale' names; returns those that must stay."""
+    words = {"dead": dead_pid(), "live": os.getpid(), "host": socket.gethostname()}
+    kept = []
+    for pattern, stays in stale.items():
+        name = pattern.format(**words)
+        with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
+            handle.write("partial")
+        if stays:
+            kept.append(name)
+    return kept
+
+
 def run_case(name, case, opts, failures):
     workdir, check, env = start_case(name, opts, failures)
-    env.update({"LD_PRELOAD": opts["preload"], "SYNCSCOPE_CUPTI_PATH": opts["fake"],
+    preload = opts["preload"]
+    if "at_fsync" in case:
+        shim = os.environ.get("SS_TEST_AT_FSYNC_LIB", "")
+        if not check(os.path.isfile(shim), "SS_TEST_AT_FSYNC_LIB names no library"):
+            return None
+        preload = shim + ":" + preload
+        env["SS_TEST_SIGNAL_AT_FSYNC"] = case["at_fsync"]
+    kept = plant_stale(workdir, case.get("stale", {}))
+    env.update({"LD_PRELOAD": preload, "SYNCSCOPE_CUPTI_PATH": opts["fake"],
                 "SYNCSCOPE_OUTPUT": os.path.join(workdir, "out-%p.json"),
                 "SYNCSCOPE_TRACE": os.path.join(workdir, "out-%p.sstrace")})
     env.update(case.get("env", {}))
@@ -166,8 +220,8 @@ def run_case(name, case, opts, failures):
         children = [int(f[4:-8]) for f in traces if f != f"out-{proc.pid}.sstrace"]
         if check(len(children) == 1, f"expected one child trace, have {traces}"):
             pids["child"] = children[0]
-    wanted_files = sorted(f"out-{pids[p]}.{ext}" for p in case["writes"] if p in pids
-                          for ext in ("json", "sstrace"))
+    wanted_files = sorted([f"out-{pids[p]}.{ext}" for p in case["writes"] if p in pids
+                           for ext in ("json", "sstrace")] + kept)
     present = sorted(os.listdir(workdir))
     check(present == wanted_files, f"{workdir} holds {present}, expected {wanted_files}")
     results = RESULTS.findall(err)

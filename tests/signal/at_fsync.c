@@ -1,0 +1,23 @@
+/* at_fsync.c: preloaded before libsyncscope.so by run_signal.py, a stand-in for a signal that
+ * lands while syncscope writes its outputs: the first fsync() of the process (the finisher
+ * syncs each output before naming it) sends the process the signal SS_TEST_SIGNAL_AT_FSYNC
+ * names ("INT", "TERM" or "KILL"), then syncs as asked. Unset: fsync() only. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int fsync(int fd)
+{
+    static atomic_int sent;
+    const char *name = getenv("SS_TEST_SIGNAL_AT_FSYNC");
+    if (name != NULL && !atomic_exchange(&sent, 1)) {
+        int signo = strcmp(name, "KILL") == 0 ? SIGKILL : strcmp(name, "INT") == 0 ? SIGINT : SIGTERM;
+        kill(getpid(), signo);
+    }
+    int (*real)(int) = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+    return real != NULL ? real(fd) : 0;
+}
