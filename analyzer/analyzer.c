@@ -517,6 +517,16 @@ static void job_args(job *j, const ss_lint_options *o, const ss_toolkit *toolkit
         char *flag = ss_asprintf("-resource-dir=%s", resource_dir);
         ss_args_push(args, flag);
         free(flag);
+        /* clang's own omp.h (libomp-N-dev, in the resource folder of LLVM 14) declares
+         * omp_is_initial_device twice, for host and device, in 'declare variant' blocks that
+         * only -fopenmp (which lint leaves out: flags.c) keeps apart: where it is there, the
+         * fallback omp.h is searched before it (after the command's own -isystem folders). */
+        char *omp = ss_asprintf("%s/include/omp.h", resource_dir);
+        if (access(omp, F_OK) == 0) {
+            ss_args_push(args, "-isystem");
+            ss_args_push(args, SS_VIRTUAL_INCLUDE "/openmp-first");
+        }
+        free(omp);
     }
     if (o->verbose && j->command) {
         char *shown = ss_display_path(j->file);

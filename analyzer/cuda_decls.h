@@ -279,6 +279,12 @@ static const char ss_bundled_cuda_runtime[] =
     "#undef SS_DEFAULT\n"
     "#endif\n";
 
+/* <omp.h> searched before clang's own where the resource folder has one (LLVM 14's
+ * libclang-common-14-dev brings libomp-14-dev's, which needs -fopenmp: analyzer.c, job_args):
+ * the fallback below, without deferring to a later omp.h. */
+static const char ss_fallback_omp_first[] = "#define SS_FALLBACK_OMP_FIRST 1\n"
+                                            "#include \"/__syncscope__/include/openmp/omp.h\"\n";
+
 /* Headers that programs include by name; each pulls in the declarations above. */
 static const char ss_bundled_forward[] = "#include \"__syncscope_cuda_runtime.h\"\n";
 
@@ -289,7 +295,7 @@ static const char ss_bundled_forward[] = "#include \"__syncscope_cuda_runtime.h\
  * this one still wins. */
 static const char ss_fallback_omp[] =
     "/* syncscope: the OpenMP runtime routines (no other omp.h was found). */\n"
-    "#if __has_include_next(<omp.h>)\n"
+    "#if !defined(SS_FALLBACK_OMP_FIRST) && __has_include_next(<omp.h>)\n"
     "#include_next <omp.h>\n"
     "#elif !defined(SS_FALLBACK_OMP_H)\n"
     "#define SS_FALLBACK_OMP_H\n"

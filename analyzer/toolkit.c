@@ -33,6 +33,8 @@ static const struct CXUnsavedFile virtual_files[] = {
     {BUNDLED_DIR "/driver_types.h", ss_bundled_forward, sizeof ss_bundled_forward - 1},
     {BUNDLED_DIR "/device_launch_parameters.h", ss_bundled_forward, sizeof ss_bundled_forward - 1},
     {OPENMP_DIR "/omp.h", ss_fallback_omp, sizeof ss_fallback_omp - 1},
+    {SS_VIRTUAL_INCLUDE "/openmp-first/omp.h", ss_fallback_omp_first,
+     sizeof ss_fallback_omp_first - 1},
 };
 
 const struct CXUnsavedFile *ss_toolkit_virtual_files(unsigned *count)
