@@ -2,7 +2,6 @@
  * lands while syncscope writes its outputs: the first fsync() of the process (the finisher
  * syncs each output before naming it) sends the process the signal SS_TEST_SIGNAL_AT_FSYNC
  * names ("INT", "TERM" or "KILL"), then syncs as asked. Unset: fsync() only. */
-#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <signal.h>
 #include <stdatomic.h>
