@@ -206,6 +206,84 @@ static void copy_frames(const det_ctx *ctx, const ss_stack *s, ss_finding *f)
     }
 }
 
+/* The length of the C++ name at 'p' (up to "::", '(' or '<'). */
+static size_t name_length(const char *p)
+{
+    size_t n = 0;
+    while (p[n] != '\0' && p[n] != ':' && p[n] != '(' && p[n] != '<' && p[n] != ' ')
+        n++;
+    return n;
+}
+
+/* The PyTorch operation that the native frames of 's' name, as "the backward of aten::index ->
+ * aten::nonzero" (an autograd node, torch::autograd::generated::IndexBackward0, and the
+ * innermost operator, at::_ops::nonzero) or "aten::nonzero", written into 'out' ('size'
+ * bytes); "" when they name none. */
+static const char *operation_text(const det_ctx *ctx, const ss_stack *s, char *out, size_t size)
+{
+    static const char ops[] = "at::_ops::", node[] = "torch::autograd::generated::";
+    const char *op = NULL, *backward = NULL;
+    size_t op_len = 0, backward_len = 0;
+    out[0] = '\0';
+    for (uint32_t i = 0; i < s->depth; i++) {
+        const ss_stack_frame *f = &s->frames[i];
+        if (f->python || f->function == 0 || f->function >= ctx->log->string_count)
+            continue;
+        const char *fn = ctx->log->strings[f->function];
+        const char *p = strstr(fn, ops);
+        if (op == NULL && p != NULL && (op_len = name_length(p + sizeof ops - 1)) > 0)
+            op = p + sizeof ops - 1;
+        p = strstr(fn, node);
+        if (backward == NULL && p != NULL) {
+            p += sizeof node - 1;
+            size_t n = name_length(p);
+            while (n > 0 && p[n - 1] >= '0' && p[n - 1] <= '9')
+                n--;
+            if (n > 8 && strncmp(p + n - 8, "Backward", 8) == 0) {
+                backward = p;
+                backward_len = n - 8;
+            }
+        }
+    }
+    size_t at = 0;
+    if (backward != NULL) {
+        /* IndexBackward0 -> index, MaxPool2DWithIndicesBackward0 -> max_pool2d_with_indices. */
+        at = (size_t)snprintf(out, size, "the backward of aten::");
+        for (size_t i = 0; i < backward_len && at + 3 < size; i++) {
+            char c = backward[i];
+            if (c >= 'A' && c <= 'Z') {
+                if (i > 0 && backward[i - 1] >= 'a' && backward[i - 1] <= 'z')
+                    out[at++] = '_';
+                c = (char)(c - 'A' + 'a');
+            }
+            out[at++] = c;
+        }
+        out[at] = '\0';
+    }
+    if (op != NULL && at + 1 < size)
+        snprintf(out + at, size - at, "%saten::%.*s", at > 0 ? " -> " : "", (int)op_len, op);
+    return out;
+}
+
+/* Names, in the extra figures of 'f', the thread a call was made on when its site is a frame of
+ * another thread (a Python thread that waited while a thread without Python frames worked:
+ * docs/run.md, "Work of other threads"), and the operation the call's native frames name. */
+static void name_other_thread(det_ctx *ctx, uint32_t call, const ss_stack *s, ss_finding *f)
+{
+    char key[32], operation[512];
+    uint32_t thread = ctx->calls[call].ev->thread;
+    snprintf(key, sizeof key, "thread_name:%u", (unsigned)thread);
+    const char *name = ss_evlog_get_meta(ctx->log, key);
+    char *text = ss_asprintf("%u%s%s%s, which runs no Python code: the line is where the program's "
+                             "Python thread waited meanwhile",
+                             (unsigned)thread, name != NULL ? " (" : "", name != NULL ? name : "",
+                             name != NULL ? ")" : "");
+    ss_finding_add_extra(f, "thread", text);
+    free(text);
+    if (operation_text(ctx, s, operation, sizeof operation)[0] != '\0')
+        ss_finding_add_extra(f, "operation", operation);
+}
+
 void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *f)
 {
     const ss_event_log *log = ctx->log;
@@ -213,6 +291,8 @@ void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *f)
     int32_t frame = site_frame(ctx, stack);
     if (frame >= 0)
         locate_site(log, &log->stacks[stack].frames[frame], f);
+    if (frame >= 0 && log->stacks[stack].frames[frame].python == SS_FRAME_OTHER_THREAD)
+        name_other_thread(ctx, call, &log->stacks[stack], f);
     int32_t via = via_frame(ctx, stack);
     if (via >= 0) {
         const ss_stack_frame *vf = &log->stacks[stack].frames[via];

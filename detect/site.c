@@ -223,6 +223,14 @@ int32_t det_choose_site(const det_ctx *ctx, const ss_stack *stack, int32_t *via)
         if (f->function != 0 && !is_known_library(str(ctx, f->module)))
             site = (int32_t)i;
     }
+    /* Never a finding without a place: a stack of library frames only (a framework's own
+     * thread, its teardown at exit) is named by its innermost function that is not CUDA's,
+     * with its module and offset. */
+    for (uint32_t i = 0; i < stack->depth && site < 0; i++) {
+        const ss_stack_frame *f = &stack->frames[i];
+        if (f->function != 0 && !cuda_frame(ctx, f))
+            site = (int32_t)i;
+    }
     /* The library the call went through: the innermost frame inside the call site that is
      * neither CUDA's own nor the user's (nvcc's kernel wrappers included). */
     for (int32_t i = 0; i < site; i++) {

@@ -183,8 +183,13 @@ typedef struct ss_stack_frame {
     uint32_t file;
     uint32_t module;
     uint32_t line;
-    uint32_t python; /* 1 for a Python frame */
+    uint32_t python; /* 1 for a Python frame, SS_FRAME_OTHER_THREAD for one of another thread */
 } ss_stack_frame;
+
+/* ss_stack_frame.python of a Python frame of another thread: a call made on a thread without
+ * Python frames carries the stack of the Python thread that waited meanwhile (docs/run.md,
+ * "Work of other threads"). */
+#define SS_FRAME_OTHER_THREAD 2u
 
 /* Whether Python source file 'file' belongs to an installed package or to the standard
  * library rather than to the program: under site-packages or dist-packages, code that

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -293,6 +294,10 @@ static thread_state *thread_get(void)
     t->store = ss_store_add_thread(&g.store);
     if (t->store == NULL)
         return NULL; /* the page stays counted; a later call retries */
+    /* The thread's name as it is now (PyTorch's "pt_autograd_0"): a finding made on a thread
+     * without Python frames names it. One system call, once per thread. */
+    if (prctl(PR_GET_NAME, t->store->name) != 0)
+        t->store->name[0] = '\0';
     tls_state = t;
     flusher_start();
     return t;
@@ -355,17 +360,25 @@ static uint32_t capture_stack(thread_state *t)
     for (int i = 1; i < n; i++)
         pcs[depth++] = (uint64_t)(uintptr_t)frames[i];
     uint32_t py[SS_PY_DEPTH_MAX];
-    uint32_t py_depth = 0;
+    uint32_t py_depth = 0, py_other = 0;
     if (g.config.python_depth > 0) {
         /* An interpreter loaded after the start (a program that embeds one) is looked for
          * once more, at the first stack. */
         if (!atomic_exchange_explicit(&g.python_looked_again, 1, memory_order_relaxed))
             ss_python_init(say);
         py_depth = ss_python_capture(t->store, &g.store.budget, py, g.config.python_depth);
+        /* A thread without Python frames (PyTorch's autograd engine, XLA's runtime) works for
+         * a Python thread that waits meanwhile: its stack names the program's line. */
+        if (py_depth == 0 && g.config.cross_thread) {
+            py_depth =
+                ss_python_capture_other(t->store, &g.store.budget, py, g.config.python_depth);
+            py_other = py_depth > 0;
+        }
     }
     if (depth == 0 && py_depth == 0)
         return 0;
-    return ss_stack_intern_py(&t->store->stacks, &g.store.budget, pcs, depth, py, py_depth);
+    return ss_stack_intern_py(&t->store->stacks, &g.store.budget, pcs, depth, py, py_depth,
+                              py_other);
 }
 
 static size_t blocking_slot(uint64_t handle)

@@ -374,10 +374,11 @@ static uint32_t add_stack(symbolizer *s, ss_event_log *log, const ss_stack_entry
         out->function = ss_evlog_intern(log, ss_py_text(python, f->function));
         out->file = ss_evlog_intern(log, ss_py_text(python, f->file));
         out->line = f->line;
-        out->python = 1;
+        out->python = entry->py_other ? SS_FRAME_OTHER_THREAD : 1;
     }
     if (py_depth > 0) {
-        uint32_t at = python_at >= 0 ? (uint32_t)python_at : depth;
+        /* Another thread's frames (2 in the trace) follow this thread's own. */
+        uint32_t at = python_at >= 0 && !entry->py_other ? (uint32_t)python_at : depth;
         memmove(&frames[at + py_depth], &frames[at], (depth - at) * sizeof *frames);
         memcpy(&frames[at], py, py_depth * sizeof *py);
         depth += py_depth;
@@ -550,6 +551,12 @@ static int copy_threads(const ss_capture_view *v, ss_event_log *log, symbolizer 
             threads[t->index] = t;
     }
     for (uint32_t ti = 1; ti <= nthreads; ti++) {
+        if (threads[ti] != NULL && threads[ti]->name[0] != '\0') {
+            char key[32], name[sizeof threads[ti]->name + 1];
+            snprintf(key, sizeof key, "thread_name:%u", (unsigned)ti);
+            snprintf(name, sizeof name, "%s", threads[ti]->name);
+            ss_evlog_set_meta(log, key, name);
+        }
         if (threads[ti] != NULL && copy_thread(v, threads[ti], log, sym, api_names) < 0) {
             free(threads);
             return -1;

@@ -18,6 +18,10 @@
 #define NO_FIELD ((size_t)-1)
 /* Frames walked per capture at most (kept and skipped together): a bound on time. */
 #define MAX_HOPS 256
+/* Thread states looked at per capture of another thread's stack at most. */
+#define MAX_THREADS 32
+/* Where PyThreadState.next is: the same in 3.10 to 3.13 (after 'prev'). */
+#define TS_NEXT 8
 /* Captures that read through process_vm_readv, which fails instead of faulting, while the
  * chosen layout is being confirmed on real frames; later captures read memory directly. */
 #define CHECKED_WALKS 8
@@ -151,6 +155,8 @@ static struct {
     const void *unicode_type;
     int (*is_initialized)(void);
     void *(*this_thread_state)(void);
+    void *(*interpreter_head)(void);    /* PyInterpreterState_Head */
+    void *(*thread_head)(void *interp); /* PyInterpreterState_ThreadHead */
     int (*addr2line)(void *code, int addrq);
     char version[16];
     char why[200];
@@ -161,6 +167,7 @@ static struct {
 
 typedef struct reader {
     int checked; /* 1: through process_vm_readv */
+    int strict;  /* 1: fail, never read directly, when process_vm_readv is not permitted */
     pid_t pid;
 } reader;
 
@@ -184,6 +191,8 @@ static int read_mem(const reader *rd, uintptr_t addr, void *out, size_t n)
             return -1;
         py.no_vm = 1; /* not permitted here: plausibility and type checks only */
     }
+    if (rd->strict)
+        return -1;
     memcpy(out, (const void *)addr, n);
     return 0;
 }
@@ -508,6 +517,8 @@ void ss_python_init(ss_python_say_fn say)
     py.unicode_type = unicode_type;
     py.is_initialized = (int (*)(void))is_initialized;
     py.this_thread_state = (void *(*)(void))this_thread_state;
+    py.interpreter_head = (void *(*)(void))dlsym(RTLD_DEFAULT, "PyInterpreterState_Head");
+    py.thread_head = (void *(*)(void *))dlsym(RTLD_DEFAULT, "PyInterpreterState_ThreadHead");
     py.addr2line = (int (*)(void *, int))addr2line;
 
     const py_layout *chosen = NULL;
@@ -561,7 +572,7 @@ uint32_t ss_python_capture(ss_thread_store *thread, ss_budget *budget, uint32_t 
         return 0;
     if (max > SS_PY_DEPTH_MAX)
         max = SS_PY_DEPTH_MAX;
-    reader rd = {0, 0};
+    reader rd = {0, 0, 0};
     int checking = atomic_load_explicit(&py.checked_left, memory_order_relaxed) > 0;
     if (checking) {
         rd.checked = 1;
@@ -579,4 +590,117 @@ uint32_t ss_python_capture(ss_thread_store *thread, ss_budget *budget, uint32_t 
     if (checking && n > 0)
         atomic_fetch_sub_explicit(&py.checked_left, 1, memory_order_relaxed);
     return (uint32_t)n;
+}
+
+/* ---- the stack of another thread ---- */
+
+/* Where thread state 'ts' is: its innermost frame and that frame's instruction, into 'at'.
+ * Returns 0, or -1 when they cannot be read. */
+static int position(const reader *rd, uintptr_t ts, uintptr_t at[2])
+{
+    const py_layout *L = &py.layout;
+    uintptr_t frame;
+    at[0] = at[1] = 0;
+    if (read_ptr(rd, ts + L->ts_frame, &frame) < 0)
+        return -1;
+    if (L->cframe_current != NO_FIELD && frame != 0 &&
+        read_ptr(rd, frame + L->cframe_current, &frame) < 0)
+        return -1;
+    at[0] = frame;
+    if (frame != 0 && read_mem(rd, frame + L->fr_instr, &at[1],
+                               L->frame_object ? sizeof(int32_t) : sizeof at[1]) < 0)
+        return -1;
+    return 0;
+}
+
+/* Whether every frame of 'ts' can be read as the layout says, without resolving any. */
+static int frames_readable(const reader *rd, uintptr_t ts)
+{
+    const py_layout *L = &py.layout;
+    uintptr_t at[2];
+    if (position(rd, ts, at) < 0 || at[0] == 0)
+        return 0;
+    uintptr_t frame = at[0];
+    for (unsigned hops = 0; frame != 0 && hops < MAX_HOPS; hops++) {
+        uintptr_t code, previous;
+        if (read_ptr(rd, frame + L->fr_previous, &previous) < 0 ||
+            read_ptr(rd, frame + L->fr_code, &code) < 0)
+            return 0;
+        if (L->minor < 13 && !has_type(rd, code, py.code_type)) {
+            uint8_t owner = 0;
+            if (L->fr_owner == NO_FIELD || read_mem(rd, frame + L->fr_owner, &owner, 1) < 0 ||
+                L->minor < 12 || owner != OWNED_BY_CSTACK)
+                return 0;
+        }
+        frame = previous;
+    }
+    return 1;
+}
+
+/* The frames of the other thread state 'ts' into 'ids' (at most 'max'), when that thread stood
+ * still while they were read (the same innermost frame and instruction before the walk, in
+ * between and after it: a thread waiting outside the interpreter, or for the GIL) and one of
+ * them is the program's own code. A thread that runs meanwhile may pop frames whose code
+ * objects then go (only PyCode_Addr2Line reads one directly): the looks keep that window to
+ * the walk itself, and a thread that runs is rarely kept. Returns the number written, or 0. */
+static uint32_t walk_other(const reader *rd, ss_py_table *table, uintptr_t ts, uint32_t *ids,
+                           uint32_t max)
+{
+    uintptr_t before[2], at[2];
+    if (position(rd, ts, before) < 0 || before[0] == 0 || !frames_readable(rd, ts) ||
+        position(rd, ts, at) < 0 || at[0] != before[0] || at[1] != before[1])
+        return 0;
+    int n = walk(rd, table, ts, ids, max);
+    /* A running thread passes each look with the odds of being at the same instruction
+     * again; four looks make those odds small, and the frames are read all the same. */
+    if (n <= 0 || position(rd, ts, at) < 0 || at[0] != before[0] || at[1] != before[1] ||
+        !frames_readable(rd, ts) || position(rd, ts, at) < 0 || at[0] != before[0] ||
+        at[1] != before[1])
+        return 0;
+    for (int i = 0; i < n; i++) {
+        if (user_frame(table, ids[i]))
+            return (uint32_t)n;
+    }
+    return 0;
+}
+
+uint32_t ss_python_capture_other(ss_thread_store *thread, ss_budget *budget, uint32_t *ids,
+                                 uint32_t max)
+{
+    if (atomic_load_explicit(&py.state, memory_order_acquire) != PY_READY || max == 0 || py.no_vm ||
+        py.interpreter_head == NULL || py.thread_head == NULL || !py.is_initialized())
+        return 0;
+    void *interp = py.interpreter_head();
+    if (interp == NULL)
+        return 0;
+    ss_py_table *table = ss_py_table_of(thread, budget);
+    if (table == NULL)
+        return 0;
+    if (max > SS_PY_DEPTH_MAX)
+        max = SS_PY_DEPTH_MAX;
+    /* Every read is checked: the other threads go on running, and a thread state may be freed
+     * while it is read. */
+    int saved_errno = errno; /* a failed read sets it; the program's must not change */
+    reader rd = {1, 1, getpid()};
+    uintptr_t own = (uintptr_t)py.this_thread_state();
+    uintptr_t ts = (uintptr_t)py.thread_head(interp);
+    uint32_t found[SS_PY_DEPTH_MAX];
+    uint32_t n = 0;
+    /* The list runs from the newest thread state to the oldest: the oldest that qualifies,
+     * the program's main thread where it does, is kept. */
+    for (unsigned k = 0; ts != 0 && k < MAX_THREADS; k++) {
+        uintptr_t next;
+        if (read_ptr(&rd, ts + TS_NEXT, &next) < 0)
+            break;
+        if (ts != own) {
+            uint32_t got = walk_other(&rd, table, ts, found, max);
+            if (got > 0) {
+                memcpy(ids, found, got * sizeof *ids);
+                n = got;
+            }
+        }
+        ts = next;
+    }
+    errno = saved_errno;
+    return n;
 }

@@ -25,6 +25,17 @@ void ss_python_init(ss_python_say_fn say);
  * the GIL or any lock, never calls malloc; bounded in time. */
 uint32_t ss_python_capture(ss_thread_store *thread, ss_budget *budget, uint32_t *ids, uint32_t max);
 
+/* The Python frames of another thread of the interpreter, for a call made on a thread that has
+ * none (PyTorch's autograd engine, XLA's runtime threads): the stack of the oldest thread that
+ * stood still while it was read (a thread waiting outside the interpreter, in the call that
+ * started this work, or for the GIL) and has a frame of the program's own code. Resolves them
+ * into the calling thread's table as ss_python_capture does and writes at most 'max' ids.
+ * Returns the number written, 0 when there is no such thread. Every read of another thread's
+ * memory goes through process_vm_readv, which fails instead of faulting: nothing is read where
+ * it is not permitted. Never takes the GIL or a lock, never calls malloc. */
+uint32_t ss_python_capture_other(ss_thread_store *thread, ss_budget *budget, uint32_t *ids,
+                                 uint32_t max);
+
 /* "3.12" for an interpreter whose frames are read, "" otherwise. */
 const char *ss_python_version(void);
 

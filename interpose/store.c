@@ -119,22 +119,24 @@ static ss_stack_entry *entry_at(const ss_stack_table *table, uint32_t id)
 uint32_t ss_stack_intern(ss_stack_table *table, ss_budget *budget, const uint64_t *pcs,
                          uint32_t depth)
 {
-    return ss_stack_intern_py(table, budget, pcs, depth, NULL, 0);
+    return ss_stack_intern_py(table, budget, pcs, depth, NULL, 0, 0);
 }
 
 uint32_t ss_stack_intern_py(ss_stack_table *table, ss_budget *budget, const uint64_t *pcs,
-                            uint32_t depth, const uint32_t *py, uint32_t py_depth)
+                            uint32_t depth, const uint32_t *py, uint32_t py_depth,
+                            uint32_t py_other)
 {
     if (depth > SS_STACK_DEPTH)
         depth = SS_STACK_DEPTH;
     if (py == NULL || py_depth > SS_PY_DEPTH_MAX)
         py_depth = py == NULL ? 0 : SS_PY_DEPTH_MAX;
-    uint64_t h = hash_stack(pcs, depth, py, py_depth);
+    py_other = py_depth > 0 && py_other;
+    uint64_t h = hash_stack(pcs, depth, py, py_depth) ^ py_other;
     uint32_t slot = (uint32_t)h & (SS_STACK_SLOTS - 1);
     while (table->slots[slot] != 0) {
         const ss_stack_entry *e = entry_at(table, table->slots[slot]);
         if (e->hash == h && e->depth == depth && e->py_depth == py_depth &&
-            memcmp(e->pcs, pcs, depth * sizeof *pcs) == 0 &&
+            e->py_other == py_other && memcmp(e->pcs, pcs, depth * sizeof *pcs) == 0 &&
             (py_depth == 0 || memcmp(e->py, py, py_depth * sizeof *py) == 0))
             return table->slots[slot];
         slot = (slot + 1) & (SS_STACK_SLOTS - 1);
@@ -156,6 +158,7 @@ uint32_t ss_stack_intern_py(ss_stack_table *table, ss_budget *budget, const uint
     ss_stack_entry *e = entry_at(table, id);
     e->depth = depth;
     e->py_depth = py_depth;
+    e->py_other = py_other;
     e->hash = h;
     memcpy(e->pcs, pcs, depth * sizeof *pcs);
     if (py_depth > 0)

@@ -50,6 +50,7 @@ typedef struct ss_evbuf {
 typedef struct ss_stack_entry {
     uint32_t depth;
     uint32_t py_depth; /* Python frames in 'py' */
+    uint32_t py_other; /* 1: they are another thread's (ss_python_capture_other) */
     uint64_t hash;
     uint64_t pcs[SS_STACK_DEPTH];
     uint32_t py[SS_PY_DEPTH_MAX]; /* Python frame ids (ss_py_table), innermost first */
@@ -96,6 +97,7 @@ typedef struct ss_thread_store {
     ss_evbuf events;
     ss_stack_table stacks;
     ss_py_table *python; /* made at the first Python frame, NULL until then */
+    char name[16];       /* the thread's name when it registered ("" when unknown) */
 } ss_thread_store;
 
 /* Kernel names: keyed by the address CUPTI gives (the same for every record of a kernel),
@@ -152,10 +154,12 @@ uint32_t ss_stack_intern(ss_stack_table *table, ss_budget *budget, const uint64_
                          uint32_t depth);
 
 /* The same for a stack with Python frames: 'py' holds 'py_depth' ids of the thread's
- * ss_py_table (cut to SS_PY_DEPTH_MAX), innermost first; two stacks are the same when both
- * their program counters and their Python frames are. */
+ * ss_py_table (cut to SS_PY_DEPTH_MAX), innermost first, of this thread ('py_other' 0) or of
+ * another thread that waited meanwhile ('py_other' 1); two stacks are the same when their
+ * program counters, their Python frames and whose frames those are all are. */
 uint32_t ss_stack_intern_py(ss_stack_table *table, ss_budget *budget, const uint64_t *pcs,
-                            uint32_t depth, const uint32_t *py, uint32_t py_depth);
+                            uint32_t depth, const uint32_t *py, uint32_t py_depth,
+                            uint32_t py_other);
 
 /* The stack with id 'id' (1 ... count), or NULL. */
 const ss_stack_entry *ss_stack_get(const ss_stack_table *table, uint32_t id);

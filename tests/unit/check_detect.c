@@ -1526,6 +1526,114 @@ START_TEST(test_python_site_with_via)
 }
 END_TEST
 
+/* The value of the extra figure 'key' of 'f', or NULL. */
+static const char *extra_of(const ss_finding *f, const char *key)
+{
+    for (size_t i = 0; i < f->extra_count; i++) {
+        if (strcmp(f->extra[i].key, key) == 0)
+            return f->extra[i].value;
+    }
+    return NULL;
+}
+
+/* The stack of a readback on PyTorch's autograd thread: its native frames (the backward of
+ * boolean-mask indexing calling nonzero), then the frames of the Python thread that waited
+ * in loss.backward() meanwhile ('python' SS_FRAME_OTHER_THREAD). */
+static uint32_t autograd_stack(void)
+{
+    uint32_t torch = ss_evlog_intern(&log_, "/venv/lib/python3.12/site-packages/torch/lib/"
+                                            "libtorch_cpu.so");
+    ss_stack_frame frames[8] = {
+        {0x7f01, ss_evlog_intern(&log_, "cudaMemcpyAsync"), 0,
+         ss_evlog_intern(&log_, "/usr/lib/libcudart.so.13"), 0, 0},
+        {0x7f02,
+         ss_evlog_intern(&log_, "at::native::nonzero_out_cuda(at::Tensor const&, "
+                                "at::Tensor&)"),
+         0, ss_evlog_intern(&log_, "/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so"),
+         0, 0},
+        {0x7f03, ss_evlog_intern(&log_, "at::_ops::nonzero::call(at::Tensor const&)"), 0, torch, 0,
+         0},
+        {0x7f04, ss_evlog_intern(&log_, "at::_ops::_index_put_impl_::call(at::Tensor&, ...)"), 0,
+         torch, 0, 0},
+        {0x7f05,
+         ss_evlog_intern(&log_, "torch::autograd::generated::IndexBackward0::apply(std::"
+                                "vector<at::Tensor, std::allocator<at::Tensor> >&&)"),
+         0, torch, 0, 0},
+        {0x7f06,
+         ss_evlog_intern(&log_, "torch::autograd::Engine::thread_main(std::shared_ptr<"
+                                "torch::autograd::GraphTask> const&)"),
+         0, torch, 0, 0},
+        {0, ss_evlog_intern(&log_, "_engine_run_backward"),
+         ss_evlog_intern(&log_, "/venv/lib/python3.12/site-packages/torch/autograd/graph.py"), 0,
+         825, SS_FRAME_OTHER_THREAD},
+        {0, ss_evlog_intern(&log_, "main"), ss_evlog_intern(&log_, "/work/train.py"), 0, 28,
+         SS_FRAME_OTHER_THREAD},
+    };
+    return ss_evlog_add_stack(&log_, frames, 8);
+}
+
+START_TEST(test_other_thread_site)
+{
+    /* Two readbacks in the backward, on thread 2 (no Python frames of its own): one finding at
+     * the program's loss.backward() line, naming the thread and the operation. */
+    ss_evlog_set_meta(&log_, "thread_name:2", "pt_autograd_0");
+    uint32_t stack = autograd_stack();
+    launch_call(1, 0, US(5), 102, S13, 13, site("main.cu", 30));
+    kernel("scale", US(10), US(310), 102, 13);
+    async_copy_call(2, US(20), US(320), 2, 4, 2, stack);
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    launch_call(1, US(1000), US(1005), 103, S13, 13, site("main.cu", 30));
+    kernel("scale", US(1010), US(1310), 103, 13);
+    async_copy_call(2, US(1020), US(1320), 3, 4, 2, stack);
+    copy(SS_EV_MEMCPY, US(1312), US(1315), 3, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, "/work/train.py");
+    ck_assert_uint_eq(f->line, 28);
+    ck_assert_uint_eq(f->evidence.count, 2);
+    ck_assert_uint_eq(f->via_line, 825);
+    ck_assert_str_eq(extra_of(f, "thread"),
+                     "2 (pt_autograd_0), which runs no Python code: the line is where the "
+                     "program's Python thread waited meanwhile");
+    ck_assert_str_eq(extra_of(f, "operation"), "the backward of aten::index -> aten::nonzero");
+}
+END_TEST
+
+START_TEST(test_own_python_frames_name_no_thread)
+{
+    /* A readback with the thread's own Python frames: no thread or operation named. */
+    const char *files[] = {GENERATION, "/work/pt_gpt2.py"};
+    const unsigned lines[] = {2192, 11};
+    readback_at(2, 0, python_stack(2, files, lines));
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_ptr_null(extra_of(f, "thread"));
+    ck_assert_ptr_null(extra_of(f, "operation"));
+}
+END_TEST
+
+START_TEST(test_library_only_stack_names_function)
+{
+    /* A readback whose stack has library frames only (a framework's thread, no Python): the
+     * finding names the innermost function that is not CUDA's, with its module and offset. */
+    uint32_t module = ss_evlog_intern(&log_, "/torch/lib/libtorch_cuda.so");
+    ss_stack_frame frames[3] = {
+        {0x7f01, ss_evlog_intern(&log_, "cudaMemcpyAsync"), 0,
+         ss_evlog_intern(&log_, "/usr/lib/libcudart.so.13"), 0, 0},
+        {0x7f0200, ss_evlog_intern(&log_, "at::native::_local_scalar_dense_cuda"), 0, module, 0, 0},
+        {0x7f0300, ss_evlog_intern(&log_, "torch::autograd::Engine::thread_main"), 0, module, 0, 0},
+    };
+    ss_evlog_set_meta(&log_, "base:/torch/lib/libtorch_cuda.so", "0x7f0000");
+    readback_at(2, 0, ss_evlog_add_stack(&log_, frames, 3));
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_ptr_null(f->file);
+    ck_assert_str_eq(f->function, "at::native::_local_scalar_dense_cuda");
+    ck_assert_str_eq(f->module, "/torch/lib/libtorch_cuda.so");
+    ck_assert_uint_eq(f->module_offset, 0x200);
+}
+END_TEST
+
 START_TEST(test_via_keeps_library_lines_apart)
 {
     /* One line of the program reaches readbacks at two library lines: two findings, one per
@@ -2008,7 +2116,8 @@ static Suite *detect_suite(void)
          {test_latent_off_reports_nothing, test_latent_folds_into_blocking_finding,
           test_latent_pageable_copy, test_latent_syncs_by_kind, test_latent_ranked_after_blocking}},
         {"just_my_code",
-         {test_python_site_with_via, test_via_keeps_library_lines_apart,
+         {test_python_site_with_via, test_via_keeps_library_lines_apart, test_other_thread_site,
+          test_library_only_stack_names_function, test_own_python_frames_name_no_thread,
           test_python_stdlib_is_not_user_code, test_inductor_code_is_not_user_code,
           test_attribute_to_paths, test_attribute_to_native, test_system_library_is_via}},
         {"release",

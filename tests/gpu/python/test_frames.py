@@ -78,6 +78,35 @@ def dive(lib, levels, depth):
 '''
 
 
+def capture_other(lib, depth=8):
+    """The stack a thread without Python frames reads while this thread waits for it."""
+    buffer = ctypes.create_string_buffer(1 << 16)
+    count = lib.ss_pyframes_capture_other(buffer, len(buffer), depth)  # frame: capture_other
+    frames = [tuple(line.split("\t")) for line in buffer.value.decode("utf-8").splitlines()]
+    if count != len(frames):
+        failures.append(f"capture_other returned {count} but wrote {len(frames)} frames")
+    return [(function, file, int(line)) for function, file, line in frames]
+
+
+def waiting(lib):
+    return capture_other(lib)  # frame: waiting
+
+
+def check_other_threads(lib, mode):
+    """ss_python_capture_other: from a thread without Python frames, the stack of the thread
+    that waits for it; with a second thread waiting in the program's code too, the older one
+    (this, the main thread)."""
+    expect(f"{mode}: other thread", waiting(lib), [("capture_other", "capture_other"),
+                                                  ("waiting", "waiting")])
+    release = threading.Event()
+    parked = threading.Thread(target=lambda: release.wait())  # frame: parked
+    parked.start()
+    expect(f"{mode}: other thread, one more waiting", waiting(lib),
+           [("capture_other", "capture_other"), ("waiting", "waiting")])
+    release.set()
+    parked.join()
+
+
 def load_library_module():
     folder = os.path.join(tempfile.mkdtemp(prefix="ss_frames_"), "site-packages")
     os.makedirs(folder)
@@ -124,6 +153,7 @@ def run_all(lib, mode):
     expect(f"{mode}: thread", result[0], [("capture", "capture"), ("inner", "inner"),
                                           ("outer", "outer"), (lam, "thread")])
     check_deep_library(lib, mode, *DEEPLIB)
+    check_other_threads(lib, mode)
 
 
 def main():
@@ -139,6 +169,9 @@ def main():
         lib.ss_pyframes_capture.restype = ctypes.c_int
         lib.ss_pyframes_capture.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint]
         lib.ss_pyframes_version.restype = ctypes.c_char_p
+        lib.ss_pyframes_capture_other.restype = ctypes.c_int
+        lib.ss_pyframes_capture_other.argtypes = [ctypes.c_char_p, ctypes.c_size_t,
+                                                   ctypes.c_uint]
     global DEEPLIB
     DEEPLIB = load_library_module()
     outer(released)  # the first capture looks for the interpreter
