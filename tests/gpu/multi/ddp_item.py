@@ -1,5 +1,6 @@
 """ddp_item.py: a data-parallel training step on two GPUs (torchrun, NCCL, one process per
-GPU) with a stray loss.item() on rank 1 only. Under syncscope each rank writes its own output;
+GPU), or with DDP_BACKEND=gloo two processes on one GPU, with a stray loss.item() on rank 1
+only. Under syncscope each rank writes its own output;
 the .item() must be found in rank 1's, at its line, once per step, and not in rank 0's.
 
     torchrun --standalone --nproc_per_node=2 --no-python \\
@@ -13,6 +14,8 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
 STEPS = 3
+# DDP_BACKEND=gloo: both processes share the one GPU and talk through gloo (no NCCL).
+BACKEND = os.environ.get("DDP_BACKEND", "nccl")
 
 
 def heavy(m):
@@ -23,9 +26,15 @@ def heavy(m):
 def main():
     rank = int(os.environ["RANK"])
     local_rank = int(os.environ["LOCAL_RANK"])
+    if BACKEND == "gloo":
+        # Both ranks on the one GPU: gloo needs no GPU of its own per process.
+        local_rank = 0
     device = torch.device("cuda", local_rank)
     torch.cuda.set_device(device)
-    dist.init_process_group("nccl", device_id=device)
+    if BACKEND == "gloo":
+        dist.init_process_group("gloo")
+    else:
+        dist.init_process_group("nccl", device_id=device)
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(256, 256), torch.nn.ReLU(),
                                 torch.nn.Linear(256, 1)).to(device)

@@ -1,12 +1,13 @@
 #!/bin/sh
 # run_ddp_test.sh: the two-process PyTorch DDP test: torchrun starts one `syncscope run` per
-# GPU (NCCL), each writing syncscope-<rank>.json and .sstrace; `syncscope report` merges the
+# GPU (NCCL), or two on one GPU with DDP_BACKEND=gloo, each writing syncscope-<rank>.json and .sstrace; `syncscope report` merges the
 # two into one page. Requires both runs (bare and observed) to succeed, the outputs to be
 # named by rank and carry it, the marked .item() finding in rank 1's output only (at its line,
 # once per step), and the page to list both ranks with the finding on rank 1.
 # Usage: run_ddp_test.sh SYNCSCOPE PYTHON ROOT WORKDIR SCRIPT
 #   SCRIPT is relative to ROOT (tests/gpu/multi/ddp_item.py); it runs from ROOT.
-# Exit status: 0 pass, 1 fail, 77 skipped (fewer than two GPUs, no PyTorch with CUDA and NCCL).
+# Exit status: 0 pass, 1 fail, 77 skipped (fewer than two GPUs, one with gloo; no PyTorch with
+# CUDA and NCCL, or gloo).
 set -u
 if [ "$#" -ne 5 ]; then
     echo "usage: $0 SYNCSCOPE PYTHON ROOT WORKDIR SCRIPT" >&2
@@ -25,14 +26,19 @@ TORCH_SYMM_MEM_DISABLE_MULTICAST=1
 NVSHMEM_DISABLE_NVLS=1
 export NCCL_NVLS_ENABLE TORCH_SYMM_MEM_DISABLE_MULTICAST NVSHMEM_DISABLE_NVLS
 
+# DDP_BACKEND=gloo: both ranks on one GPU through gloo (issue 24 item 4); NCCL by default.
+DDP_BACKEND=${DDP_BACKEND:-nccl}
+export DDP_BACKEND
+need=2
+[ "$DDP_BACKEND" = gloo ] && need=1
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
-if [ "${gpus:-0}" -lt 2 ]; then
-    echo "skipped: needs two GPUs, nvidia-smi -L lists ${gpus:-0}"
+if [ "${gpus:-0}" -lt "$need" ]; then
+    echo "skipped: needs $need GPUs, nvidia-smi -L lists ${gpus:-0}"
     exit 77
 fi
-if ! "$python" -c "import sys, torch, torch.distributed as d; sys.exit(0 if torch.cuda.device_count() >= 2 and d.is_available() and d.is_nccl_available() else 1)" \
+if ! "$python" -c "import sys, torch, torch.distributed as d; sys.exit(0 if torch.cuda.device_count() >= $need and d.is_available() and (d.is_gloo_available() if '$DDP_BACKEND' == 'gloo' else d.is_nccl_available()) else 1)" \
         >/dev/null 2>&1; then
-    echo "skipped: $python has no PyTorch with two CUDA devices and NCCL"
+    echo "skipped: $python has no PyTorch with $need CUDA devices and $DDP_BACKEND"
     exit 77
 fi
 
@@ -84,5 +90,5 @@ if ! "$python" "$here/multi_expect.py" ranks "$root" "$script" "$workdir/syncsco
         "$workdir/syncscope-1.json" "$workdir/report.html"; then
     failed=1
 fi
-[ "$failed" -eq 0 ] && echo "ok: $script on two ranks"
+[ "$failed" -eq 0 ] && echo "ok: $script on two ranks ($DDP_BACKEND)"
 exit "$failed"

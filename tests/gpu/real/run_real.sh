@@ -77,7 +77,8 @@ for name in ${REAL_WORKLOADS:-resnet_train gpt2_generate cupy_loop jax_loop}; do
     jax_loop) needs="jax"; oracle=0 ;;
     timm_infer) needs="torch timm"; oracle=1 ;;
     torch_compile) needs="torch triton"; oracle=1 ;;
-    xthread_backward | xthread_pin) needs="torch"; oracle=1 ;;
+    xthread_backward) needs="torch"; oracle=1 ;;
+    xthread_pin) needs="torch"; oracle=0 ;;
     xthread_jax) needs="jax"; oracle=0 ;;
     *) needs=""; oracle=0 ;;
     esac

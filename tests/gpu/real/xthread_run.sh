@@ -4,7 +4,8 @@
 # a JAX loop whose readback XLA waits for on its own threads (xthread_jax) and a DataLoader
 # whose pin-memory thread allocates page-locked memory (xthread_pin). run_real.sh runs each bare,
 # under `syncscope run --trace` and (PyTorch) under the sync debug mode; then each trace is
-# replayed as text; with XTHREAD_BEFORE=1 the first two run once more with
+# replayed as text; then, with the time left, tests/gpu/multi's DDP step as two processes on the
+# one GPU through gloo (run_ddp_test.sh, DDP_BACKEND=gloo); with XTHREAD_BEFORE=1 the first two run once more with
 # SYNCSCOPE_CROSS_THREAD=0 (the output without cross-thread attribution) when time is left.
 # Usage: xthread_run.sh OUT_DIR [BUILD_DIR]   (BUILD_DIR default build/device; run from the
 # repository root). The whole script stays under 165 s. Exit status as run_real.sh's.
@@ -21,8 +22,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 python=${PYTHON:-python3}
 syncscope=$build/cli/syncscope
 
-REAL_WORKLOADS="xthread_backward xthread_jax xthread_pin" REAL_BUDGET_S=150 \
-    timeout 155 "$here/run_real.sh" "$build" "$out" >"$out/run_real.log" 2>&1
+REAL_WORKLOADS="xthread_backward xthread_jax xthread_pin" REAL_BUDGET_S=115 \
+    timeout 120 "$here/run_real.sh" "$build" "$out" >"$out/run_real.log" 2>&1
 status=$?
 tail -40 "$out/run_real.log"
 
@@ -33,6 +34,18 @@ for name in xthread_backward xthread_jax xthread_pin; do
     echo "== $name (analyze, text)"
     head -60 "$out/$name/analyze.txt"
 done
+
+# Two processes on the one GPU (torchrun, gloo), each observed, then one report of both.
+left=$((start + 165 - $(date +%s)))
+if [ "$left" -ge 35 ]; then
+    root=$(cd "$here/../../.." && pwd)
+    DDP_BACKEND=gloo timeout "$left" sh "$root/tests/gpu/multi/run_ddp_test.sh" "$syncscope" \
+        "$python" "$root" "$out/ddp_gloo" tests/gpu/multi/ddp_item.py >"$out/ddp_gloo.log" 2>&1
+    echo "== ddp_gloo (exit $?)"
+    tail -20 "$out/ddp_gloo.log"
+else
+    echo "ddp_gloo: skipped ($left s left)"
+fi
 
 for name in xthread_backward xthread_jax; do
     [ "${XTHREAD_BEFORE:-0}" = 1 ] || break
