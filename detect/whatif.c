@@ -821,13 +821,21 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
     char launching[32], busy[32], saving[32], low[32], rest[32];
     uint64_t idle_percent = f->measured_ns ? f->idle_ns * 100 / f->measured_ns : 0;
     const char *name = ctx->log->strings[ctx->ops[ctx->calls[agg->call].first_op].ev->u.gpu.name];
+    /* Where the host spent much more per launch than inside the call, that time may be work
+     * of its own a graph keeps: a range down to the launch calls alone. */
+    char range[96] = "";
+    if (saving_low * 6 < agg->total_ns * 5)
+        snprintf(range, sizeof range,
+                 " (at least %s if only the time inside the launch calls goes)",
+                 ss_format_duration(saving_low, low, sizeof low));
     char *text = ss_asprintf(
         "%" PRIu64 " kernels (first '%s') were launched one by one and the GPU sat idle %s "
         "(%" PRIu64 "%% of %s) between them: the host took %s per launch, %s of it inside the "
         "launch call. The kernel sequence repeats every %" PRIu64 " kernel%s (%" PRIu64
         " iterations, %s each). Model: a CUDA graph replay (%" PRIu64 " graph launch%s) removes "
         "the host's time per launch (%s in all) but not its other work (%s), and the GPU still "
-        "runs its %s of kernels: about %s (%s per iteration), a saving of %s",
+        "runs its %s of kernels: about %s (%s per iteration), a saving of %s%s in this run, "
+        "in which syncscope's own work lengthens each launch (bare, the saving is smaller)",
         f->kernels, name[0] ? name : "unknown", ss_format_duration(f->idle_ns, idle, sizeof idle),
         idle_percent, ss_format_duration(f->measured_ns, measured, sizeof measured),
         ss_format_duration(f->per_launch_ns / runs, host, sizeof host),
@@ -840,15 +848,8 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
         ss_format_duration(f->busy_ns, busy, sizeof busy),
         ss_format_duration(f->predicted_ns, predicted, sizeof predicted),
         ss_format_duration(predicted_iteration, it_p, sizeof it_p),
-        ss_format_duration(agg->total_ns, saving, sizeof saving));
-    /* Where the host spent much more per launch than inside the call, that time may be work
-     * of its own a graph keeps: a range down to the launch calls alone. */
-    if (text == NULL || saving_low * 6 >= agg->total_ns * 5)
-        return text;
-    char *more = ss_asprintf("%s (at least %s if only the time inside the launch calls goes)", text,
-                             ss_format_duration(saving_low, low, sizeof low));
-    free(text);
-    return more;
+        ss_format_duration(agg->total_ns, saving, sizeof saving), range);
+    return text;
 }
 
 static char *pipeline_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
