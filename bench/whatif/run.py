@@ -3,7 +3,8 @@
   run.py SYNCSCOPE [TRACES_DIR [MEASURED]]
 
 For each pair of tests/gpu/whatif, replays the trace of the written program
-(TRACES_DIR/whatif_PAIR.sstrace, default tests/data) with `SYNCSCOPE analyze`, takes the
+(TRACES_DIR/whatif_PAIR.sstrace, default tests/data, or TRACES_DIR/PAIR_written.sstrace as
+device_run.sh writes them) with `SYNCSCOPE analyze`, takes the
 predicted saving of the pair's rule per iteration, and prints it beside the saving measured on
 the GPU (MEASURED, default bench/whatif/measured.txt: the results.txt that
 tests/gpu/whatif/device_run.sh wrote, "PAIR written_us rewritten_us saving_us rounds", and
@@ -97,6 +98,8 @@ def main(argv):
     print("|---|---|---|---|---|---|---|---|")
     for pair, (rule, _source, _unit) in PAIRS.items():
         trace = os.path.join(traces, f"whatif_{pair}.sstrace")
+        if not os.path.exists(trace):  # a device_run.sh output folder's traces/
+            trace = os.path.join(traces, f"{pair}_written.sstrace")
         if pair not in measured:
             print(f"| {pair} | {rule} | (not measured) | | | | | |")
             continue

@@ -9,7 +9,8 @@
 #   sm_90: the H200), WHATIF_PAIRS (default: every pair, see below).
 # OUT_DIR gets: MANIFEST; traces/NAME.{sstrace,json,stdout,stderr} (NAME = pair_form);
 #   rounds/PAIR.txt (every round's "steady:" figure); results.txt, one line per pair:
-#   PAIR written_median_us rewritten_median_us saving_us rounds; prove/ (the samples' pairs,
+#   PAIR written_median_us rewritten_median_us saving_us rounds, and "traced PAIR us" (the
+#   written form's own time under syncscope); for bench/whatif/run.py; prove/ (the samples' pairs,
 #   samples/prove/prove.sh, when the budget leaves 20 s for it).
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
@@ -159,6 +160,8 @@ for pair in $pairs; do
     n=$(awk '$3 == "written" && $4 != "" { n++ } END { print n + 0 }' "$file")
     saving=$(awk -v a="$w" -v b="$rw" 'BEGIN { if (a == "nan" || b == "nan") print "nan"; else printf "%.3f", a - b }')
     echo "$pair $w $rw $saving $n" >>"$out/results.txt"
+    t=$(steady "$out/traces/${pair}_written.stdout" 2>/dev/null)
+    [ -n "$t" ] && echo "traced $pair $t" >>"$out/results.txt"
     log "bare $pair: written $w us, rewritten $rw us per iteration, saving $saving us ($n rounds)"
 done
 
