@@ -513,6 +513,7 @@ static void job_args(job *j, const ss_lint_options *o, const ss_toolkit *toolkit
     for (size_t i = 0; i < o->extra_arg_count; i++)
         ss_args_push(args, o->extra_args[i]);
     j->extra_end = args->count;
+    ss_toolkit_search_args(toolkit, info->lang, args);
     if (resource_dir && !has_resource_dir(args)) {
         char *flag = ss_asprintf("-resource-dir=%s", resource_dir);
         ss_args_push(args, flag);
@@ -528,14 +529,24 @@ static void job_args(job *j, const ss_lint_options *o, const ss_toolkit *toolkit
         }
         free(omp);
     }
-    if (o->verbose && j->command) {
+    if (o->verbose) {
         char *shown = ss_display_path(j->file);
         for (size_t i = 0; i < dropped.count; i++)
             ss_log_note("%s: dropped %s", shown, dropped.v[i]);
-        char *kept = ss_flags_shown((const char *const *)translated.v, translated.count);
-        ss_log_note("%s: arguments from the compile command: %s", shown,
-                    translated.count ? kept : "(none)");
-        free(kept);
+        if (j->command) {
+            char *kept = ss_flags_shown((const char *const *)translated.v, translated.count);
+            ss_log_note("%s: arguments from the compile command: %s", shown,
+                        translated.count ? kept : "(none)");
+            free(kept);
+        }
+        /* Every argument lint adds itself, and where: the command's own come in between. */
+        char *before = ss_flags_shown((const char *const *)args->v, j->user_begin);
+        char *after =
+            ss_flags_shown((const char *const *)args->v + j->extra_end, args->count - j->extra_end);
+        ss_log_note("%s: arguments lint adds before them: %s", shown, before);
+        ss_log_note("%s: arguments lint adds after them: %s", shown, after);
+        free(before);
+        free(after);
         free(shown);
     }
     ss_args_free(&translated);

@@ -112,6 +112,7 @@ typedef enum flag_action {
     ACT_ARCH,           /* -arch sm_80 -> --cuda-gpu-arch=sm_80 */
     ACT_XCOMPILER,      /* -Xcompiler a,b -> a b (each translated again) */
     ACT_DEFAULT_STREAM, /* --default-stream per-thread -> per-thread mode */
+    ACT_RDC,            /* -rdc=true, -dc -> -fgpu-rdc (relocatable device code) */
     ACT_RENAME,         /* 'clang' with the value joined to it, then checked like any argument */
     ACT_DROP            /* dropped with its value, for the reason 'why' */
 } flag_action;
@@ -169,8 +170,10 @@ static const flag_rule flag_rules[] = {
     {"-ccbin", 1, ACT_DROP, NULL, WHY_UNNEEDED},
     {"--compiler-bindir", 1, ACT_DROP, NULL, WHY_UNNEEDED},
     /* Other nvcc options with a value (device code, linking, diagnostics). */
-    {"-rdc", 1, ACT_DROP, NULL, WHY_UNNEEDED},
-    {"--relocatable-device-code", 1, ACT_DROP, NULL, WHY_UNNEEDED},
+    {"-rdc", 1, ACT_RDC, NULL, 0},
+    {"--relocatable-device-code", 1, ACT_RDC, NULL, 0},
+    {"-dc", 0, ACT_RDC, NULL, 0},
+    {"--device-c", 0, ACT_RDC, NULL, 0},
     {"-Xptxas", 1, ACT_DROP, NULL, WHY_UNNEEDED},
     {"--ptxas-options", 1, ACT_DROP, NULL, WHY_UNNEEDED},
     {"-Xcudafe", 1, ACT_DROP, NULL, WHY_UNNEEDED},
@@ -892,6 +895,17 @@ static void apply_rule(translation *t, const flag_rule *rule, const char *value,
             t->info->per_thread = 1;
             ss_args_push(t->out, "-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
         }
+        break;
+    case ACT_RDC:
+        /* Relocatable device code changes what parses: 'extern __shared__' arrays and
+         * __device__ variables declared 'extern' in another unit (clang: -fgpu-rdc). -dc is
+         * -rdc=true -c. */
+        if (!rule->takes_value || strcmp(value, "true") == 0)
+            ss_args_push(t->out, "-fgpu-rdc");
+        else if (strcmp(value, "false") == 0)
+            ss_args_push(t->out, "-fno-gpu-rdc");
+        else
+            note_drop(t, argv, at, used, WHY_UNNEEDED);
         break;
     case ACT_RENAME: {
         char *joined = ss_asprintf("%s%s", rule->clang, value);

@@ -73,8 +73,15 @@ typedef struct ss_toolkit {
  * 'requested' names a folder without include/cuda_runtime.h. */
 int ss_toolkit_find(const char *requested, ss_toolkit *out);
 void ss_toolkit_free(ss_toolkit *toolkit);
-/* Appends the arguments that parse 'lang' sources against 'toolkit' to 'out'. */
+/* Appends the arguments that parse 'lang' sources against 'toolkit' to 'out': the language,
+ * the CUDA mode and the implicit -include files, which go before the compile command's own
+ * arguments (which override them). */
 void ss_toolkit_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out);
+/* Appends the toolkit's include folders (TOOLKIT/include for C and C++, TOOLKIT/include/cccl,
+ * the shims, or the bundled declarations) to 'out'. They go after the compile command's own
+ * arguments and --extra-arg, as nvcc searches them: a project's own CCCL given with
+ * -isystem is found before the toolkit's. */
+void ss_toolkit_search_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out);
 /* The unsaved files under SS_VIRTUAL_INCLUDE; 'count' receives their number. */
 const struct CXUnsavedFile *ss_toolkit_virtual_files(unsigned *count);
 

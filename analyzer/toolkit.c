@@ -158,18 +158,12 @@ void ss_toolkit_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out)
     if (toolkit->root == NULL) {
         if (lang == SS_LANG_CUDA) {
             ss_args_push(out, "-nocudainc");
-            push_pair(out, "-isystem", BUNDLED_DIR);
             /* nvcc includes cuda_runtime.h implicitly in every .cu file. */
             push_pair(out, "-include", "cuda_runtime.h");
             push_pair(out, "-include", CUDACC_SHIM);
-        } else {
-            push_pair(out, "-isystem", BUNDLED_DIR);
         }
         return;
     }
-    char *cccl = ss_asprintf("%s/include/cccl", toolkit->root);
-    struct stat st;
-    int have_cccl = stat(cccl, &st) == 0 && S_ISDIR(st.st_mode);
     if (lang == SS_LANG_CUDA) {
         char *path = ss_asprintf("--cuda-path=%s", toolkit->root);
         ss_args_push(out, path);
@@ -177,6 +171,17 @@ void ss_toolkit_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out)
         push_pair(out, "-Xclang", "-fcuda-allow-variadic-functions");
         /* The driver includes clang's CUDA wrapper before any -include. */
         push_pair(out, "-include", CUDACC_SHIM);
+    }
+}
+
+void ss_toolkit_search_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out)
+{
+    if (toolkit->root == NULL) {
+        push_pair(out, "-isystem", BUNDLED_DIR);
+        return;
+    }
+    if (lang == SS_LANG_CUDA) {
+        /* The driver searches TOOLKIT/include itself (--cuda-path), after every -isystem. */
         char *tex = ss_asprintf("%s/include/texture_fetch_functions.h", toolkit->root);
         if (!is_file(tex))
             push_pair(out, "-isystem", SHIM_DIR);
@@ -186,7 +191,9 @@ void ss_toolkit_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out)
         push_pair(out, "-isystem", inc);
         free(inc);
     }
-    if (have_cccl && lang != SS_LANG_C)
+    char *cccl = ss_asprintf("%s/include/cccl", toolkit->root);
+    struct stat st;
+    if (lang != SS_LANG_C && stat(cccl, &st) == 0 && S_ISDIR(st.st_mode))
         push_pair(out, "-isystem", cccl);
     free(cccl);
 }

@@ -69,8 +69,15 @@ START_TEST(test_translation_table)
         {"g++ -fopenmp -D_OPENMP=201511 k.cu", "-D_OPENMP=201511"},
         {"nvcc -Xcompiler -fopenmp --undefine-macro _OPENMP k.cu", "-U_OPENMP"},
         {"nvcc --expt-relaxed-constexpr --expt-extended-lambda --extended-lambda "
-         "--use_fast_math -lineinfo -G -rdc=true -rdc true -dc k.cu",
+         "--use_fast_math -lineinfo -G k.cu",
          ""},
+        /* Relocatable device code: 'extern __shared__' and extern __device__ variables. */
+        {"nvcc -rdc=true k.cu", "-fgpu-rdc"},
+        {"nvcc -rdc true --relocatable-device-code=false k.cu", "-fgpu-rdc -fno-gpu-rdc"},
+        {"nvcc --relocatable-device-code true -O2 k.cu", "-fgpu-rdc -O2"},
+        {"nvcc -dc k.cu", "-fgpu-rdc"},
+        {"nvcc --device-c -o k.o k.cu", "-fgpu-rdc"},
+        {"nvcc -rdc=maybe k.cu", ""},
         {"nvcc -Xptxas -v --ptxas-options=-v -Xcudafe --diag_suppress=1 -maxrregcount 32 "
          "-ccbin /usr/bin/g++ -cudart shared -t 4 --diag-suppress 20012 k.cu",
          ""},
@@ -318,6 +325,20 @@ static int run_lint(const char *const *argv, char **out, char **err)
     return cli_run(fixture_root, fixture_root, NULL, lead, argv, out, err);
 }
 
+/* 'text' with the value of every -resource-dir= (which depends on where libclang is) replaced
+ * by "DIR", in place. */
+static void mask_resource_dir(char *text)
+{
+    for (char *p = strstr(text, "-resource-dir="); p; p = strstr(p, "-resource-dir=")) {
+        p += strlen("-resource-dir=");
+        size_t len = strcspn(p, " \n");
+        if (len >= 3) {
+            memcpy(p, "DIR", 3);
+            memmove(p + 3, p + len, strlen(p + len) + 1);
+        }
+    }
+}
+
 /* Appends the names under 'dir' (relative to the root, sorted, folders with a '/') to
  * 'list'. */
 static void list_tree(const char *dir, const char *prefix, char *list, size_t size)
@@ -462,13 +483,21 @@ START_TEST(test_unknown_nvcc_options_and_remove_arg)
     ck_assert_msg(strncmp(out, "k.cu:5:13: ", 11) == 0 &&
                       strstr(out, "[SYNC101 default-stream-launch]\n") != NULL,
                   "%s", out);
+    mask_resource_dir(err);
     ck_assert_str_eq(err, "syncscope: k.cu: dropped '-compress-mode=size' (not needed to parse)\n"
                           "syncscope: k.cu: dropped '-cuda' (--remove-arg)\n"
                           "syncscope: k.cu: dropped '--frobnicate' (not needed to parse)\n"
                           "syncscope: k.cu: dropped '-DBAR' (--remove-arg)\n"
                           "syncscope: k.cu: dropped '-c' (not needed to parse)\n"
                           "syncscope: k.cu: dropped '-o k.o' (it writes a file)\n"
-                          "syncscope: k.cu: arguments from the compile command: -DFOO=1\n");
+                          "syncscope: k.cu: arguments from the compile command: -DFOO=1\n"
+                          "syncscope: k.cu: arguments lint adds before them: -x cuda -idirafter "
+                          "/__syncscope__/include/openmp -Wno-error=reserved-user-defined-literal "
+                          "-std=c++17 --cuda-host-only -nocudalib -Wno-unknown-cuda-version "
+                          "-nocudainc -include cuda_runtime.h -include "
+                          "/__syncscope__/include/cudacc/__syncscope_cudacc.h -w\n"
+                          "syncscope: k.cu: arguments lint adds after them: -isystem "
+                          "/__syncscope__/include/bundled -resource-dir=DIR\n");
     free(out);
     free(err);
     /* Without --verbose nothing is said. */
@@ -557,6 +586,52 @@ START_TEST(test_cmake_makefiles_response_files)
 }
 END_TEST
 
+/* The toolkit's include folders are searched after the command's own, as nvcc searches them:
+ * a project's newer CCCL given with -isystem (as CMake gives an imported target's folders)
+ * wins over the toolkit's. --verbose names every argument lint adds, and where. */
+START_TEST(test_toolkit_folders_after_the_command)
+{
+    const char *dirs[] = {
+        "cuda",    "cuda/include", "cuda/include/cccl",  "cuda/include/cccl/thrust",
+        "project", "project/cccl", "project/cccl/thrust"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        char *path = ss_asprintf("%s/%s", fixture_root, dirs[i]);
+        ck_assert_int_eq(mkdir(path, 0755), 0);
+        free(path);
+    }
+    put_file("cuda/include/cuda_runtime.h", "#pragma once\n");
+    put_file("cuda/include/cccl/thrust/version.h", "#define THRUST_VERSION 200900\n");
+    put_file("project/cccl/thrust/version.h", "#define THRUST_VERSION 300300\n");
+    put_file("project/a.cpp", "#include <thrust/version.h>\n"
+                              "#if THRUST_VERSION < 300000\n"
+                              "#error requires CCCL 3.3\n"
+                              "#endif\n");
+    char *db = with_root("[{\"directory\": \"@T@/project\", \"file\": \"a.cpp\", "
+                         "\"command\": \"g++ -isystem cccl -c a.cpp\"}]");
+    put_file("project/compile_commands.json", db);
+    free(db);
+    char *out, *err;
+    char *cuda = ss_asprintf("%s/cuda", fixture_root);
+    const char *argv[] = {"-p",        "project", "--no-cache", "--cuda-path", cuda,
+                          "--verbose", "--color", "never",      NULL};
+    ck_assert_int_eq(run_lint(argv, &out, &err), 0);
+    ck_assert_ptr_null(strstr(out, "error"));
+    mask_resource_dir(err);
+    char *want = with_root(
+        "syncscope: project/a.cpp: dropped '-c' (not needed to parse)\n"
+        "syncscope: project/a.cpp: arguments from the compile command: -isystem@T@/project/cccl\n"
+        "syncscope: project/a.cpp: arguments lint adds before them: -x c++ -idirafter "
+        "/__syncscope__/include/openmp -Wno-error=reserved-user-defined-literal -w\n"
+        "syncscope: project/a.cpp: arguments lint adds after them: -isystem @T@/cuda/include "
+        "-isystem @T@/cuda/include/cccl -resource-dir=DIR\n");
+    ck_assert_str_eq(err, want);
+    free(want);
+    free(out);
+    free(err);
+    free(cuda);
+}
+END_TEST
+
 /* A command line clang rejects: the message says which argument and what to do. */
 START_TEST(test_rejected_command_line)
 {
@@ -635,6 +710,7 @@ static Suite *flags_suite(void)
                         sizeof unsafe_forms / sizeof unsafe_forms[0]);
     tcase_add_test(lint, test_unknown_nvcc_options_and_remove_arg);
     tcase_add_test(lint, test_rejected_command_line);
+    tcase_add_test(lint, test_toolkit_folders_after_the_command);
     tcase_add_test(lint, test_cmake_makefiles_response_files);
     tcase_set_timeout(lint, 60);
     suite_add_tcase(s, lint);
