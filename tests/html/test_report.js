@@ -371,7 +371,7 @@ async function testCost(ctx) {
   const data = await pageData(page);
   eq(data.rules.map((x) => x.id + ' ' + x.cost), ['SYNC101 gpu-held', 'SYNC102 gpu-held', 'SYNC103 gpu-held',
     'SYNC201 host', 'SYNC202 host', 'SYNC301 host', 'SYNC401 host-explicit', 'SYNC402 host', 'SYNC501 none',
-    'SYNC502 saving', 'SYNC503 saving'], 'cost: each rule\'s cost in the page data');
+    'SYNC502 saving', 'SYNC503 saving', 'SYNC601 saving'], 'cost: each rule\'s cost in the page data');
   const cards = await page.$$eval('#ss-summary .ss-card[data-cost]', (cs) => cs.map((c) => [c.dataset.cost, c.querySelector('.v').textContent]));
   eq(cards, [['host', '2.00 ms'], ['gpu-held', '5.00 ms']], 'cost: host blocked 2 ms, GPU held back 5 ms, no other kind');
   const hostNote = await page.$eval('#ss-summary [data-cost="host"] .s', (e) => e.textContent);
