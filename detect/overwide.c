@@ -152,6 +152,7 @@ static int waits_for_legacy(const det_call *c)
 static int waited_for(det_ctx *ctx, uint32_t call, det_opset *out)
 {
     const det_call *c = &ctx->calls[call];
+    out->count = 0;
     int device_wide = c->row->klass == SS_CLASS_DEVICE_SYNC;
     int legacy = !device_wide && waits_for_legacy(c);
     uint32_t only = device_wide || legacy ? 0 : det_call_stream(ctx, c);
