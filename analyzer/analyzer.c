@@ -26,10 +26,12 @@ typedef struct job {
     char *file;                        /* absolute path */
     const ss_compile_command *command; /* its compile_commands.json entry, or NULL */
     unsigned readback_bytes;           /* the file's effective readback-bytes */
-    int skip;                          /* 0, or why it is not parsed (an ss_skip_reason) */
-    int from_folder;                   /* found by a folder walk (not named, not listed) */
-    char *included_by;                 /* folder walk: another source #includes it, or NULL */
-    int status;                        /* as ss_tu_analyze returns it */
+    char **hot_functions;              /* the file's effective hot-functions (owned) */
+    size_t hot_count;
+    int skip;          /* 0, or why it is not parsed (an ss_skip_reason) */
+    int from_folder;   /* found by a folder walk (not named, not listed) */
+    char *included_by; /* folder walk: another source #includes it, or NULL */
+    int status;        /* as ss_tu_analyze returns it */
     int started;
     int finished;
     struct timespec began; /* when a worker took it (CLOCK_MONOTONIC) */
@@ -73,6 +75,9 @@ static void free_jobs(job_list *jobs)
         ss_args_free(&jobs->v[i].args);
         free(jobs->v[i].args_error);
         free(jobs->v[i].included_by);
+        for (size_t k = 0; k < jobs->v[i].hot_count; k++)
+            free(jobs->v[i].hot_functions[k]);
+        free(jobs->v[i].hot_functions);
     }
     free(jobs->v);
 }
@@ -896,8 +901,10 @@ static int watch_failures(const job *j, int status, const ss_result *result, ss_
 
 static void run_job(run_state *st, CXIndex index, job *j)
 {
-    ss_tu_input in = {j->file,       &j->args,       &j->info,    j->readback_bytes,
-                      j->user_begin, j->extra_begin, j->extra_end};
+    ss_tu_input in = {
+        j->file,       &j->args,       &j->info,     j->readback_bytes,
+        j->user_begin, j->extra_begin, j->extra_end, (const char *const *)j->hot_functions,
+        j->hot_count};
     char key[17];
     int from_cache = 0;
     if (st->cache) {
@@ -1193,6 +1200,14 @@ static int configure_jobs(const ss_lint_options *o, ss_config_cache *configs, jo
             (*excluded)++;
         }
         jobs->v[i].readback_bytes = effective.readback_bytes;
+        /* Taken over from the effective configuration. */
+        for (size_t k = 0; k < jobs->v[i].hot_count; k++)
+            free(jobs->v[i].hot_functions[k]);
+        free(jobs->v[i].hot_functions);
+        jobs->v[i].hot_functions = effective.hot_functions;
+        jobs->v[i].hot_count = effective.hot_function_count;
+        effective.hot_functions = NULL;
+        effective.hot_function_count = 0;
         ss_config_free(&effective);
     }
     return 0;

@@ -90,4 +90,10 @@ typedef struct ss_lint_options {
  * 'max_memory' or 'parse_timeout' it names the file and ends the process (exit status 2). */
 int ss_analyzer_run(const ss_lint_options *options, ss_result *out);
 
+/* Why the lint finding 'f' carries no fix-it although its rule has one: a SYNC103 whose stream
+ * the unit's legacy-stream work relies on being blocking ("legacy-stream work at lines 12 and
+ * 20 is ordered with this stream only because it is blocking: move that work onto the stream
+ * first"), pointing into its message; NULL otherwise. syncscope lint --fix says it. */
+const char *ss_lint_fix_refused(const ss_finding *f);
+
 #endif

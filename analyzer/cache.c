@@ -156,6 +156,8 @@ void ss_cache_key(const ss_tu_input *in, char key[17])
         h = ss_hash_bytes(in->args->v[i], strlen(in->args->v[i]) + 1, h);
     unsigned settings[2] = {in->readback_bytes, (unsigned)in->info->per_thread};
     h = ss_hash_bytes(settings, sizeof settings, h);
+    for (size_t i = 0; i < in->hot_count; i++)
+        h = ss_hash_bytes(in->hot_functions[i], strlen(in->hot_functions[i]) + 1, h);
     /* The bundled declarations and the shim are part of the binary, not of any file. */
     unsigned nvirtual;
     const struct CXUnsavedFile *virtual_files = ss_toolkit_virtual_files(&nvirtual);

@@ -2,6 +2,7 @@
  * the checks that take it, and how a check's finding is recorded. */
 #include "checks.h"
 #include "ast.h"
+#include "checks/context.h"
 #include "scope.h"
 #include "tu.h"
 
@@ -94,8 +95,9 @@ static char *macro_name_at(CXTranslationUnit tu, CXFile file, unsigned offset)
     return name;
 }
 
-void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
-                     const char *hint)
+/* Adds the finding as ss_check_report does, before its context is applied. */
+static void record(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
+                   const char *hint)
 {
     if (ss_ast_in_system_header(at))
         return;
@@ -152,4 +154,14 @@ void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char
         f->macro_line = macro_line;
         f->macro_column = macro_column;
     }
+}
+
+void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
+                     const char *hint)
+{
+    size_t before = ctx->result->count;
+    record(ctx, rule, at, message, hint);
+    if (ctx->result->count > before)
+        ss_context_apply(ctx, rule, at, &ctx->result->findings[ctx->result->count - 1]);
+    ctx->loop_said = 0;
 }

@@ -14,18 +14,30 @@
 typedef struct ss_check_ctx {
     CXTranslationUnit tu;
     ss_result *result;
-    int per_thread;          /* the default stream is per-thread in this TU */
-    int torch;               /* the TU includes ATen/torch headers */
-    CXCursor function;       /* innermost function-like cursor around the call, or null */
-    char *function_name;     /* the named function around the call, or NULL */
-    unsigned readback_bytes; /* SYNC301: the largest device-to-host copy that is a readback
-                              * (the file's effective readback-bytes setting) */
-    int stream_use;          /* SYNC101/SYNC102: 0 not looked at yet, 1 the unit uses a stream
-                              * other than the legacy one, 2 it does not */
+    int per_thread;             /* the default stream is per-thread in this TU */
+    int torch;                  /* the TU includes ATen/torch headers */
+    CXCursor function;          /* innermost function-like cursor around the call, or null */
+    char *function_name;        /* the named function around the call, or NULL */
+    unsigned readback_bytes;    /* SYNC301: the largest device-to-host copy that is a readback
+                                 * (the file's effective readback-bytes setting) */
+    int stream_use;             /* SYNC101/SYNC102: 0 not looked at yet, 1 the unit uses a stream
+                                 * other than the legacy one, 2 it does not */
+    int blocking_stream;        /* SYNC102: 0 not looked at yet, the line of the first blocking
+                                 * stream the unit creates, or -1 when it creates none */
+    struct ss_callgraph *graph; /* the unit's call graph (callgraph.h), built when a check
+                                 * first needs it (ss_check_graph), or NULL */
+    const char *const *hot_functions; /* the file's hot-functions patterns (context.h) */
+    size_t hot_count;
+    /* Set by a check just before it reports, for ss_context_apply (context.h), and cleared by
+     * ss_check_report: the message already names the loop the call runs in; the finding is a
+     * legacy-stream note because nothing else in the unit uses another stream. */
+    int loop_said;
+    int legacy_note;
 } ss_check_ctx;
 
 /* Adds a finding of 'rule' at 'at' (its expansion location) to the context's result, unless
- * it lies in a system header. 'message' and 'hint' are copied; 'hint' may be NULL. */
+ * it lies in a system header, with the severity its context gives it (context.h). 'message'
+ * and 'hint' are copied; 'hint' may be NULL. */
 void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
                      const char *hint);
 

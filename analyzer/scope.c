@@ -14,14 +14,30 @@ enum { MAX_LAMBDA_DEPTH = 4 };
 static const char *const launch_config_names[] = {"__cudaPushCallConfiguration",
                                                   "cudaConfigureCall"};
 
+/* Whether the condition 'cond' of a loop is the constant false (0, false, after macro
+ * expansion). */
+static int is_constant_false(CXCursor cond)
+{
+    long long value;
+    return !ss_ast_is_null(cond) && ss_ast_eval_int(ss_ast_strip(cond), &value) == 0 && value == 0;
+}
+
 int ss_scope_is_loop(CXCursor c)
 {
     switch (clang_getCursorKind(c)) {
     case CXCursor_ForStmt:
-    case CXCursor_WhileStmt:
-    case CXCursor_DoStmt:
     case CXCursor_CXXForRangeStmt:
         return 1;
+    case CXCursor_DoStmt: {
+        /* 'do { ... } while (0)', every error-checking macro's shape, runs once. The
+         * condition is the last child. */
+        unsigned n = ss_ast_child_count(c);
+        return n == 0 || !is_constant_false(ss_ast_child(c, n - 1));
+    }
+    case CXCursor_WhileStmt:
+        /* 'while (0)' never runs. The condition is the first of two children (a condition
+         * variable makes three). */
+        return ss_ast_child_count(c) != 2 || !is_constant_false(ss_ast_child(c, 0));
     default:
         return 0;
     }
@@ -316,7 +332,39 @@ typedef struct work_walk {
     ss_scope_work what;
     CXCursor found;
     int depth;
+    CXCursor except; /* the call the work is looked for: the other arm of a ?: around it
+                      * never runs with it; or a null cursor */
 } work_walk;
+
+typedef struct contains_walk {
+    CXCursor target;
+    unsigned offset;
+    int found;
+} contains_walk;
+
+static enum CXChildVisitResult find_target(CXCursor c, CXCursor parent, CXClientData data)
+{
+    contains_walk *w = data;
+    unsigned begin, end;
+    ss_ast_range(c, &begin, &end);
+    if (w->offset < begin || w->offset > end)
+        return CXChildVisit_Continue;
+    if (ss_ast_same_node(c, w->target)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'node' is 'target' or contains it (by the tree). */
+static int contains(CXCursor node, CXCursor target)
+{
+    if (ss_ast_same_node(node, target))
+        return 1;
+    contains_walk w = {target, ss_ast_offset(target), 0};
+    clang_visitChildren(node, find_target, &w);
+    return w.found;
+}
 
 static int is_work(CXCursor call, ss_scope_work what)
 {
@@ -336,9 +384,31 @@ static int is_work(CXCursor call, ss_scope_work what)
     return ss_api_enqueues(api);
 }
 
+static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientData data);
+
+/* Visits 'c' itself and, as find_work asks, its children. */
+static void find_work_in(CXCursor c, CXCursor parent, work_walk *w)
+{
+    if (find_work(c, parent, w) == CXChildVisit_Recurse)
+        clang_visitChildren(c, find_work, w);
+}
+
 static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientData data)
 {
     work_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_ConditionalOperator && !ss_ast_is_null(w->except) &&
+        ss_ast_child_count(c) == 3) {
+        /* 'a ? cudaMallocAsync(...) : cudaMalloc(...)': one arm runs, never both, so the
+         * arm without the call is no work beside it. */
+        CXCursor cond = ss_ast_child(c, 0), yes = ss_ast_child(c, 1), no = ss_ast_child(c, 2);
+        int in_yes = contains(yes, w->except), in_no = !in_yes && contains(no, w->except);
+        if (in_yes || in_no) {
+            find_work_in(cond, c, w);
+            if (ss_ast_is_null(w->found))
+                find_work_in(in_yes ? yes : no, c, w);
+            return ss_ast_is_null(w->found) ? CXChildVisit_Continue : CXChildVisit_Break;
+        }
+    }
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
     if (is_work(c, w->what)) {
@@ -358,7 +428,12 @@ static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientDa
 
 int ss_scope_has_work(CXCursor body, ss_scope_work what, CXCursor *first)
 {
-    work_walk w = {what, clang_getNullCursor(), 0};
+    return ss_scope_has_work_beside(body, what, clang_getNullCursor(), first);
+}
+
+int ss_scope_has_work_beside(CXCursor body, ss_scope_work what, CXCursor call, CXCursor *first)
+{
+    work_walk w = {what, clang_getNullCursor(), 0, call};
     if (!ss_ast_is_null(body))
         clang_visitChildren(body, find_work, &w);
     if (first)

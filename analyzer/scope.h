@@ -14,7 +14,9 @@ typedef enum ss_scope_work {
                         * event records and stream waits (ordering, not work) */
 } ss_scope_work;
 
-/* Whether 'c' is a for, while, do or range-for statement. */
+/* Whether 'c' is a for, while, do or range-for statement that may run more than once: a do
+ * or while loop whose condition is the constant false ('do { ... } while (0)', after macro
+ * expansion) is not. */
 int ss_scope_is_loop(CXCursor c);
 /* The name of the function 'call' calls, malloc'ed, or NULL: ss_ast_callee_name, and for a
  * call left unresolved in a template (type-dependent arguments) the overload set's name. */
@@ -42,6 +44,10 @@ CXCursor ss_scope_enclosing_loop(CXCursor function, CXCursor c);
  * lambda it calls through a variable. '*first' (may be NULL) receives the first such call,
  * or a null cursor. Returns 1 or 0. */
 int ss_scope_has_work(CXCursor body, ss_scope_work what, CXCursor *first);
+/* The same, for work that may run with the call 'call' inside 'body': the arm of a ?: around
+ * 'call' that does not hold it is left out (one arm runs, never both). A null 'call' is
+ * ss_scope_has_work. */
+int ss_scope_has_work_beside(CXCursor body, ss_scope_work what, CXCursor call, CXCursor *first);
 /* ss_scope_has_work(loop, SS_SCOPE_LAUNCHES, first). */
 int ss_scope_loop_launches(CXCursor loop, CXCursor *first);
 /* ss_scope_has_work(loop, SS_SCOPE_ENQUEUES, first). */

@@ -3,6 +3,7 @@
 #include "tu.h"
 #include "ast.h"
 #include "cache.h"
+#include "callgraph.h"
 #include "checks.h"
 #include "flags.h"
 
@@ -444,6 +445,8 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
     ctx.per_thread = in->info->per_thread || defines_per_thread(tu, in->file);
     ctx.function = clang_getNullCursor();
     ctx.readback_bytes = in->readback_bytes;
+    ctx.hot_functions = in->hot_functions;
+    ctx.hot_count = in->hot_count;
     clang_getInclusions(tu, find_torch, &ctx.torch);
     if (!ctx.torch)
         ctx.torch = includes_torch(tu, in->file);
@@ -452,6 +455,7 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
         clang_getInclusions(tu, record_inclusion, &state);
     }
     clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &ctx);
+    ss_callgraph_free(ctx.graph);
     clang_disposeTranslationUnit(tu);
     return fatal ? 1 : 0;
 }

@@ -44,6 +44,8 @@ typedef struct ss_tu_input {
      * extra_begin) from the compile command, [extra_begin, extra_end) from --extra-arg, the
      * rest the analyzer's own. All zero: none is the user's. */
     size_t user_begin, extra_begin, extra_end;
+    const char *const *hot_functions; /* the file's hot-functions globs */
+    size_t hot_count;
 } ss_tu_input;
 
 /* Analyzes one translation unit (tu.c): parses 'in'->file in 'index' and appends findings

@@ -123,6 +123,11 @@ static int take_single(lint_cli *cli)
         ss_log_error("--fail-on: %s", err);
         return -1;
     }
+    const char *min = ss_cli_value(args, SS_OPT_MIN_SEVERITY);
+    if (min != NULL && ss_config_set_min_severity(&cli->config, min, err, sizeof err) != 0) {
+        ss_log_error("--min-severity: %s", err);
+        return -1;
+    }
     const char *url = ss_cli_value(args, SS_OPT_RULES_URL);
     if (url != NULL && ss_report_set_rules_url(url) != 0) {
         ss_log_error("--rules-url '%s': expected an absolute URL such as "

@@ -7,6 +7,7 @@
 #include "scope.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int ss_check_is_omitted(CXCursor arg)
 {
@@ -289,25 +290,114 @@ static enum CXChildVisitResult find_stream(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Recurse;
 }
 
-int ss_check_pipeline(const ss_check_ctx *ctx, CXCursor call, ss_pipeline *out)
+int ss_check_is_device_pointer(CXCursor function, CXCursor expr)
 {
-    out->loop = out->work = out->stream = clang_getNullCursor();
+    if (ss_ast_is_null(expr))
+        return 0;
+    ss_provenance p;
+    ss_provenance_of(function, expr, &p);
+    int device = p.kind == SS_HOST_DEVICE;
+    ss_provenance_free(&p);
+    return device;
+}
+
+ss_callgraph *ss_check_graph(ss_check_ctx *ctx)
+{
+    if (ctx->graph == NULL)
+        ctx->graph = ss_callgraph_build(ctx->tu);
+    return ctx->graph;
+}
+
+int ss_check_loop(ss_check_ctx *ctx, CXCursor call, ss_scope_work what, ss_loop_context *out)
+{
+    memset(out, 0, sizeof *out);
+    out->loop = out->work = out->via = clang_getNullCursor();
     if (ss_ast_is_null(ctx->function))
         return 0;
+    ss_callgraph *graph = ss_check_graph(ctx);
     CXCursor loops[8];
-    size_t nloops = ss_scope_enclosing_loops(ctx->function, call, loops, 8);
-    for (size_t i = 0; i < nloops; i++) {
-        if (ss_scope_loop_launches(loops[i], &out->work)) {
+    size_t n = ss_scope_enclosing_loops(ctx->function, call, loops, 8);
+    for (size_t i = 0; i < n; i++) {
+        if (ss_callgraph_loop_work(graph, loops[i], what, call, &out->work, &out->via)) {
             out->loop = loops[i];
             return 1;
         }
     }
-    out->work = clang_getNullCursor();
+    out->work = out->via = clang_getNullCursor();
+    if (clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return 0;
+    ss_loop_reach reach;
+    if (!ss_callgraph_reached_from_loop(graph, ctx->function, what, &reach))
+        return 0;
+    out->loop = reach.loop;
+    out->work = reach.work;
+    out->chain = reach.chain;
+    out->place = reach.place;
+    return 1;
+}
+
+void ss_loop_context_free(ss_loop_context *loop)
+{
+    free(loop->chain);
+    free(loop->place);
+    loop->chain = loop->place = NULL;
+}
+
+char *ss_check_loop_where(const ss_check_ctx *ctx, const ss_loop_context *loop)
+{
+    if (loop->chain == NULL)
+        return ss_check_where(ctx);
+    return ss_asprintf("in %s called from the loop at %s", loop->chain, loop->place);
+}
+
+char *ss_check_loop_via(const ss_loop_context *loop)
+{
+    if (ss_ast_is_null(loop->via))
+        return ss_strdup("");
+    char *name = ss_qualified_name(loop->via);
+    char *text = ss_asprintf(", through '%s()'", name);
+    free(name);
+    return text;
+}
+
+int ss_check_pipeline(ss_check_ctx *ctx, CXCursor call, ss_pipeline *out)
+{
+    memset(out, 0, sizeof *out);
+    out->loop = out->work = out->stream = clang_getNullCursor();
+    out->in.loop = out->in.work = out->in.via = clang_getNullCursor();
+    if (ss_ast_is_null(ctx->function))
+        return 0;
+    if (ss_check_loop(ctx, call, SS_SCOPE_LAUNCHES, &out->in)) {
+        out->loop = out->in.loop;
+        out->work = out->in.work;
+        return 1;
+    }
     CXCursor top = ss_scope_outer_function(ctx->function);
     stream_walk w = {top, clang_getNullCursor()};
     clang_visitChildren(top, find_stream, &w);
     out->stream = w.found;
     return !ss_ast_is_null(w.found);
+}
+
+void ss_pipeline_free(ss_pipeline *pipe)
+{
+    ss_loop_context_free(&pipe->in);
+}
+
+char *ss_check_pipeline_loop_words(const ss_pipeline *pipe)
+{
+    char *launch = ss_check_work_name(pipe->work);
+    char *via = ss_check_loop_via(&pipe->in);
+    char *text;
+    if (pipe->in.chain)
+        text = ss_asprintf("in %s called from the loop at %s, which launches %s (line %u%s)",
+                           pipe->in.chain, pipe->in.place, launch, ss_scope_line(pipe->work), via);
+    else
+        text = ss_asprintf("inside the loop at line %u, which launches %s (line %u%s)",
+                           ss_scope_line(pipe->loop), launch, ss_scope_line(pipe->work), via);
+    free(via);
+    free(launch);
+    return text;
 }
 
 char *ss_check_work_name(CXCursor work)

@@ -8,9 +8,11 @@
 
 #include <clang-c/Index.h>
 
+#include "callgraph.h"
 #include "checks.h"
 #include "dataflow.h"
 #include "rules.h"
+#include "scope.h"
 
 /* Whether the argument 'arg' was left out of the call and filled in from a C++ default
  * argument (it has no location in a file). Returns 1 or 0. */
@@ -97,19 +99,60 @@ enum {
  * where not visible). Returns an SS_COPY_KIND_ value. */
 int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *dst, CXCursor *src);
 
-/* The pipeline a synchronous copy or memset holds up (rules.md, SYNC202): the innermost loop
- * around it that launches kernels, else an explicit non-default stream used in its function. */
+/* Whether the pointer 'expr' provably points to device memory (cudaMalloc...) where it stands
+ * in 'function' (dataflow.h, ss_provenance_of). Returns 1 or 0. */
+int ss_check_is_device_pointer(CXCursor function, CXCursor expr);
+
+/* The unit's call graph, built the first time a check asks for it. */
+ss_callgraph *ss_check_graph(ss_check_ctx *ctx);
+
+/* The loop a call runs in, for the loop rules (SYNC401, SYNC402, SYNC202, SYNC301). */
+typedef struct ss_loop_context {
+    CXCursor loop; /* the loop */
+    CXCursor work; /* its first work (a launch, or an API call that enqueues work) */
+    CXCursor via;  /* the function of the unit the loop calls that does that work, or a null
+                    * cursor when the loop does it itself */
+    char *chain;   /* NULL when the loop is in the call's own function; else the functions from
+                    * the call's up to the one called in the loop, "'f()' called from 'g()'"
+                    * (callgraph.h), malloc'ed */
+    char *place;   /* with 'chain': "file.cu:160", where the loop is, malloc'ed */
+} ss_loop_context;
+
+/* Finds the innermost loop around 'call' in its function that does 'what' (scope.h; work in
+ * the functions of the unit the loop calls counts, and the other arm of a ?: around the call
+ * does not), else a loop elsewhere in the unit that does 'what' and from which the call's
+ * named function is called, directly or through other functions (not for calls inside a
+ * lambda). Fills 'out' (ss_loop_context_free). Returns 1 when there is such a loop, else 0. */
+int ss_check_loop(ss_check_ctx *ctx, CXCursor call, ss_scope_work what, ss_loop_context *out);
+void ss_loop_context_free(ss_loop_context *loop);
+
+/* How a message says where a call in a loop sits: "in 'f'" for a loop in its own function (as
+ * ss_check_where), "in 'f()' called from the loop at file.cu:160" for a loop elsewhere.
+ * Malloc'ed. */
+char *ss_check_loop_where(const ss_check_ctx *ctx, const ss_loop_context *loop);
+/* ", through 'f()'" when the loop's work is in a function it calls, else "". Malloc'ed. */
+char *ss_check_loop_via(const ss_loop_context *loop);
+
+/* The pipeline a synchronous copy or memset holds up (rules.md, SYNC202): the loop it runs in
+ * that launches kernels (ss_check_loop), else an explicit non-default stream used in its
+ * function. */
 typedef struct ss_pipeline {
-    CXCursor loop;   /* the loop, or a null cursor */
-    CXCursor work;   /* the loop's first launch (a k<<<...>>> launch or an API call) */
-    CXCursor stream; /* without such a loop: the first stream argument in the named function
-                      * around the call that is not provably a default stream */
+    ss_loop_context in; /* the loop (in.loop a null cursor when there is none) */
+    CXCursor loop;      /* in.loop */
+    CXCursor work;      /* the loop's first launch (a k<<<...>>> launch or an API call) */
+    CXCursor stream;    /* without such a loop: the first stream argument in the named function
+                         * around the call that is not provably a default stream */
 } ss_pipeline;
 
 /* Finds the pipeline around the call 'call' in the check context's function (nothing outside
- * a function). Fills 'out' (null cursors where there is none). Returns 1 when the call sits in
- * a pipeline (a loop or a stream was found), else 0. */
-int ss_check_pipeline(const ss_check_ctx *ctx, CXCursor call, ss_pipeline *out);
+ * a function). Fills 'out' (null cursors where there is none; ss_pipeline_free). Returns 1
+ * when the call sits in a pipeline (a loop or a stream was found), else 0. */
+int ss_check_pipeline(ss_check_ctx *ctx, CXCursor call, ss_pipeline *out);
+void ss_pipeline_free(ss_pipeline *pipe);
+/* How a SYNC202 or SYNC301 message names the pipeline's loop: "inside the loop at line 11,
+ * which launches kernel 'k' (line 12)", or "in 'f()' called from the loop at k.cu:30, which
+ * launches ...". Malloc'ed. */
+char *ss_check_pipeline_loop_words(const ss_pipeline *pipe);
 
 /* How a message names the work 'work' of a pipeline's loop: "kernel 'k'" (or "a kernel") for a
  * k<<<...>>> launch, "'cudaLaunchKernel'" for a call. Malloc'ed. */

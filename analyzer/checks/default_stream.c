@@ -150,7 +150,9 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
                               "the legacy one, so it holds nothing up yet",
                               message);
     size_t before = ctx->result->count;
+    ctx->legacy_note = 1;
     ss_check_report(ctx, rule, at, quiet, hint_for(ctx));
+    ctx->legacy_note = 0;
     if (ctx->result->count > before)
         ctx->result->findings[ctx->result->count - 1].severity = SS_SEV_NOTE;
     free(quiet);
@@ -178,13 +180,94 @@ static unsigned config_stream(ss_check_ctx *ctx, CXCursor call, CXCursor arg, co
     return values;
 }
 
+/* The first blocking stream the unit creates (cudaStreamCreate, or a flags argument of 0). */
+typedef struct blocking_walk {
+    CXCursor found;
+} blocking_walk;
+
+static enum CXChildVisitResult find_blocking(CXCursor c, CXCursor parent, CXClientData data)
+{
+    blocking_walk *w = data;
+    if (ss_ast_in_system_header(c) || (ss_ast_is_function(c) && ss_ast_is_device_only(c)))
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    char *name = ss_scope_callee_name(c);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    if (api == NULL || api->klass != SS_CLASS_STREAM_CREATE)
+        return CXChildVisit_Recurse;
+    long long flags = 0;
+    int nargs = clang_Cursor_getNumArguments(c);
+    if (api->flags_arg >= 0 &&
+        (api->flags_arg >= nargs ||
+         ss_ast_eval_int(ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)api->flags_arg)),
+                         &flags) != 0))
+        return CXChildVisit_Recurse; /* flags not known */
+    if (flags != 0)
+        return CXChildVisit_Recurse;
+    w->found = c;
+    return CXChildVisit_Break;
+}
+
+/* SYNC102 for the synchronous forms that do not block the host but are queued on the legacy
+ * stream: a device-to-device copy or a memset of device memory, in a unit that creates a
+ * blocking stream, with which it serializes (rules.md, SYNC102 and SYNC202). */
+static void device_side_sync_call(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    if (ctx->per_thread || api->domain != SS_DOMAIN_RT || api->sync != SS_SYNC_ALWAYS ||
+        ss_ast_is_null(ctx->function) || api->dst_arg < 0 ||
+        clang_Cursor_getNumArguments(call) <= api->dst_arg)
+        return;
+    CXCursor dst = clang_Cursor_getArgument(call, (unsigned)api->dst_arg);
+    const char *what;
+    if (api->klass == SS_CLASS_MEMSET) {
+        if (!ss_check_is_device_pointer(ctx->function, dst))
+            return;
+        what = "sets device memory";
+    } else if (api->klass == SS_CLASS_COPY) {
+        CXCursor src;
+        int kind = ss_copy_kind(ctx->function, call, api, &dst, &src);
+        if (!(kind == SS_COPY_KIND_D2D ||
+              (kind == SS_COPY_KIND_DEFAULT && ss_check_is_device_pointer(ctx->function, dst) &&
+               ss_check_is_device_pointer(ctx->function, src))))
+            return;
+        what = "copies device to device";
+    } else {
+        return;
+    }
+    if (ctx->blocking_stream == 0) {
+        blocking_walk w = {clang_getNullCursor()};
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_blocking, &w);
+        ctx->blocking_stream = ss_ast_is_null(w.found) ? -1 : (int)ss_scope_line(w.found);
+    }
+    if (ctx->blocking_stream < 0)
+        return;
+    char *at = ss_check_where(ctx);
+    char *target = ss_expr_text(dst);
+    char *message = ss_asprintf("'%s' %s %s ('%s') without blocking the host, on the legacy "
+                                "default stream: it serializes with the blocking streams this "
+                                "unit creates (line %d)",
+                                api->name, at, what, target ? target : "...", ctx->blocking_stream);
+    ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message,
+                    api->klass == SS_CLASS_MEMSET
+                        ? "use cudaMemsetAsync on the stream that uses the memory"
+                        : "use cudaMemcpyAsync on the stream that uses the memory");
+    free(message);
+    free(target);
+    free(at);
+}
+
 /* SYNC101 and SYNC102 (checks.def): an API call ('api' is its row) whose stream argument is
  * the legacy default stream; SYNC101 for launches, graph launches and host functions, SYNC102
- * for the asynchronous classes. */
+ * for the asynchronous classes, and for the synchronous copies and memsets that stay on the
+ * device (device_side_sync_call). */
 void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
-    if (api->stream_arg < 0)
+    if (api->stream_arg < 0) {
+        device_side_sync_call(ctx, call, api);
         return;
+    }
     ss_rule_id rule = (api->klass == SS_CLASS_LAUNCH || api->klass == SS_CLASS_GRAPH_LAUNCH ||
                        api->klass == SS_CLASS_HOST_FUNC)
                           ? SS_RULE_DEFAULT_STREAM_LAUNCH

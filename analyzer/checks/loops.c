@@ -6,42 +6,29 @@
 #include "scope.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-/* How many loops around a call are looked at, innermost first. */
-enum { MAX_LOOPS = 8 };
-
-/* The innermost loop around 'call' that enqueues device work; its first enqueuing call goes
- * to 'work'. Returns 1, or 0 when no loop around the call does. */
-static int loop_with_work(ss_check_ctx *ctx, CXCursor call, CXCursor *loop, CXCursor *work)
+/* "kernel 'k' is launched at line 12" or "'cudaMemcpyAsync' enqueues work at line 12", with
+ * ", through 'f()'" when a function the loop calls does it; malloc'ed. */
+static char *describe_work(const ss_loop_context *loop)
 {
-    if (ss_ast_is_null(ctx->function))
-        return 0;
-    CXCursor loops[MAX_LOOPS];
-    size_t n = ss_scope_enclosing_loops(ctx->function, call, loops, MAX_LOOPS);
-    for (size_t i = 0; i < n; i++) {
-        if (ss_scope_loop_enqueues(loops[i], work)) {
-            *loop = loops[i];
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* "kernel 'k' (line 12)" or "'cudaMemcpyAsync' (line 12)", malloc'ed. */
-static char *describe_work(CXCursor work)
-{
+    CXCursor work = loop->work;
+    char *via = ss_check_loop_via(loop);
     char *text;
     if (ss_scope_is_launch(work)) {
         char *name = ss_scope_kernel_name(work);
-        text = name ? ss_asprintf("kernel '%s' is launched at line %u", name, ss_scope_line(work))
-                    : ss_asprintf("a kernel is launched at line %u", ss_scope_line(work));
+        text = name ? ss_asprintf("kernel '%s' is launched at line %u%s", name, ss_scope_line(work),
+                                  via)
+                    : ss_asprintf("a kernel is launched at line %u%s", ss_scope_line(work), via);
         free(name);
+        free(via);
         return text;
     }
     char *name = ss_scope_callee_name(work);
-    text = name ? ss_asprintf("'%s' enqueues work at line %u", name, ss_scope_line(work))
-                : ss_asprintf("a call enqueues work at line %u", ss_scope_line(work));
+    text = name ? ss_asprintf("'%s' enqueues work at line %u%s", name, ss_scope_line(work), via)
+                : ss_asprintf("a call enqueues work at line %u%s", ss_scope_line(work), via);
     free(name);
+    free(via);
     return text;
 }
 
@@ -61,19 +48,96 @@ static const char *loop_words(CXCursor loop)
     }
 }
 
+/* The event records of a loop, for ping-pong waits. */
+typedef struct record_walk {
+    CXCursor sync;     /* the cudaEventSynchronize */
+    char *event;       /* its event as written */
+    char *base;        /* the array of an 'events[i]' event, or NULL */
+    int before_same;   /* the same event is recorded before the wait */
+    int after_same;    /* ... only after it: the wait is for the previous iteration's record */
+    int other_element; /* another element of the same array is recorded in the loop */
+} record_walk;
+
+/* The array of 'events[i]' as written, or NULL. */
+static char *array_base(CXCursor event)
+{
+    CXCursor e = ss_ast_strip(event);
+    if (clang_getCursorKind(e) != CXCursor_ArraySubscriptExpr)
+        return NULL;
+    return ss_expr_text(ss_ast_child(e, 0));
+}
+
+static enum CXChildVisitResult find_records(CXCursor c, CXCursor parent, CXClientData data)
+{
+    record_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    char *name = ss_scope_callee_name(c);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    if (api == NULL || api->klass != SS_CLASS_EVENT_RECORD || clang_Cursor_getNumArguments(c) < 1)
+        return CXChildVisit_Recurse;
+    CXCursor event = clang_Cursor_getArgument(c, 0);
+    char *text = ss_expr_text(event);
+    if (text && strcmp(text, w->event) == 0) {
+        if (ss_ast_offset(c) < ss_ast_offset(w->sync))
+            w->before_same = 1;
+        else
+            w->after_same = 1;
+    } else if (text && w->base) {
+        char *base = array_base(event);
+        w->other_element |= base && strcmp(base, w->base) == 0;
+        free(base);
+    }
+    free(text);
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the event wait 'call' in the loop 'loop' (of its own function) waits for an event
+ * recorded in an earlier iteration: the loop records the same event only after the wait, or
+ * records another element of the event's array (ping-pong buffers). The work queued since
+ * stays queued: it is no drain. Returns 1 or 0. */
+static int waits_for_earlier_iteration(CXCursor loop, CXCursor call)
+{
+    if (clang_Cursor_getNumArguments(call) < 1)
+        return 0;
+    CXCursor event = clang_Cursor_getArgument(call, 0);
+    record_walk w = {call, ss_expr_text(event), array_base(event), 0, 0, 0};
+    if (w.event == NULL) {
+        free(w.base);
+        return 0;
+    }
+    clang_visitChildren(loop, find_records, &w);
+    free(w.event);
+    free(w.base);
+    return !w.before_same && (w.after_same || w.other_element);
+}
+
 /* SYNC401 (checks.def): stream, device and event synchronization inside a loop that
- * enqueues device work. */
+ * enqueues device work. A wait for an event recorded in an earlier iteration is not
+ * reported (waits_for_earlier_iteration). */
 void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
-    CXCursor loop, work;
-    if (!loop_with_work(ctx, call, &loop, &work))
+    ss_loop_context loop;
+    if (!ss_check_loop(ctx, call, SS_SCOPE_ENQUEUES, &loop))
         return;
-    char *at = ss_check_where(ctx);
-    char *what = describe_work(work);
-    char *message = ss_asprintf("'%s' %s blocks the host on every iteration of a %s (line %u) "
-                                "that also enqueues device work (%s): the GPU drains and idles "
-                                "while the host catches up",
-                                api->name, at, loop_words(loop), ss_scope_line(loop), what);
+    if (api->klass == SS_CLASS_EVENT_SYNC && loop.chain == NULL &&
+        waits_for_earlier_iteration(loop.loop, call)) {
+        ss_loop_context_free(&loop);
+        return;
+    }
+    char *at = ss_check_loop_where(ctx, &loop);
+    char *what = describe_work(&loop);
+    char *message =
+        loop.chain
+            ? ss_asprintf("'%s' %s blocks the host on every iteration of that %s, which "
+                          "also enqueues device work (%s): the GPU drains and idles while "
+                          "the host catches up",
+                          api->name, at, loop_words(loop.loop), what)
+            : ss_asprintf("'%s' %s blocks the host on every iteration of a %s (line %u) "
+                          "that also enqueues device work (%s): the GPU drains and idles "
+                          "while the host catches up",
+                          api->name, at, loop_words(loop.loop), ss_scope_line(loop.loop), what);
     const char *hint;
     if (api->klass == SS_CLASS_DEVICE_SYNC)
         hint = "synchronize once after the loop; where a later step needs one result, record "
@@ -83,7 +147,9 @@ void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         hint = "synchronize once after the loop, or let the next step wait on the device "
                "(cudaEventRecord + cudaStreamWaitEvent) instead of blocking the host each "
                "iteration";
+    ctx->loop_said = 1;
     ss_check_report(ctx, SS_RULE_SYNC_IN_LOOP, call, message, hint);
+    ss_loop_context_free(&loop);
     free(message);
     free(what);
     free(at);
@@ -95,14 +161,19 @@ void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api
 {
     if (api->sync != SS_SYNC_DEVICE)
         return;
-    CXCursor loop, work;
-    if (!loop_with_work(ctx, call, &loop, &work))
+    ss_loop_context loop;
+    if (!ss_check_loop(ctx, call, SS_SCOPE_ENQUEUES, &loop))
         return;
-    char *at = ss_check_where(ctx);
-    char *what = describe_work(work);
-    char *message = ss_asprintf("'%s' %s inside a %s (line %u) that enqueues device work (%s) "
-                                "synchronizes the whole device on every iteration",
-                                api->name, at, loop_words(loop), ss_scope_line(loop), what);
+    char *at = ss_check_loop_where(ctx, &loop);
+    char *what = describe_work(&loop);
+    char *message =
+        loop.chain
+            ? ss_asprintf("'%s' %s, a %s that enqueues device work (%s), synchronizes the "
+                          "whole device on every iteration",
+                          api->name, at, loop_words(loop.loop), what)
+            : ss_asprintf("'%s' %s inside a %s (line %u) that enqueues device work (%s) "
+                          "synchronizes the whole device on every iteration",
+                          api->name, at, loop_words(loop.loop), ss_scope_line(loop.loop), what);
     const char *hint;
     switch (api->klass) {
     case SS_CLASS_ALLOC:
@@ -121,7 +192,9 @@ void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api
         hint = "configure the device once before the loop";
         break;
     }
+    ctx->loop_said = 1;
     ss_check_report(ctx, SS_RULE_DEVICE_WIDE_SYNC_CALL, call, message, hint);
+    ss_loop_context_free(&loop);
     free(message);
     free(what);
     free(at);

@@ -283,7 +283,7 @@ int ss_check_is_readback(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 static char *readback_context(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CXCursor sync)
 {
     const char *stalls = "the host stalls until all queued work has produced it";
-    ss_pipeline pipe;
+    ss_pipeline pipe = {0};
     if (!ss_ast_is_null(sync)) {
         char *sync_name = ss_scope_callee_name(sync);
         char *text = ss_asprintf(" and '%s' at line %u waits for it: %s",
@@ -291,15 +291,16 @@ static char *readback_context(ss_check_ctx *ctx, CXCursor call, const ss_api *ap
         free(sync_name);
         return text;
     }
-    if (api->sync != SS_SYNC_ALWAYS || !ss_check_pipeline(ctx, call, &pipe))
+    if (api->sync != SS_SYNC_ALWAYS || !ss_check_pipeline(ctx, call, &pipe)) {
+        ss_pipeline_free(&pipe);
         return ss_asprintf(": %s", stalls);
+    }
     if (!ss_ast_is_null(pipe.loop)) {
-        char *launch = ss_check_work_name(pipe.work);
-        char *text =
-            ss_asprintf(" inside the loop at line %u, which launches %s (line %u): in "
-                        "every iteration %s",
-                        ss_scope_line(pipe.loop), launch, ss_scope_line(pipe.work), stalls);
-        free(launch);
+        char *loop = ss_check_pipeline_loop_words(&pipe);
+        char *text = ss_asprintf(" %s: in every iteration %s", loop, stalls);
+        ctx->loop_said = 1;
+        free(loop);
+        ss_pipeline_free(&pipe);
         return text;
     }
     char *stream = ss_expr_text(pipe.stream);
@@ -307,6 +308,7 @@ static char *readback_context(ss_check_ctx *ctx, CXCursor call, const ss_api *ap
                              "'%s' (line %u)",
                              stalls, stream ? stream : "...", ss_scope_line(pipe.stream));
     free(stream);
+    ss_pipeline_free(&pipe);
     return text;
 }
 

@@ -1,11 +1,159 @@
 /* stream_create.c: SYNC103, streams created as blocking streams, with the fix-it that makes
  * them non-blocking. */
+#include "analyzer.h"
 #include "ast.h"
 #include "checks.h"
 #include "common.h"
+#include "scope.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The words that say why a SYNC103 finding has no fix-it (ss_lint_fix_refused). */
+static const char legacy_words[] = "legacy-stream work at ";
+static const char legacy_reason[] = " is ordered with this stream only because it is blocking: "
+                                    "move that work onto the stream first";
+
+/* How many places of legacy-stream work a message lists, and how many are told apart. */
+enum { MAX_PLACES = 5, MAX_SEEN = 256 };
+
+/* Walking the unit for work on the legacy default stream. */
+typedef struct legacy_walk {
+    ss_check_ctx *ctx;
+    CXCursor function;
+    CXFile file; /* the file of the stream's creation: its places are named by line alone */
+    char *places[MAX_PLACES]; /* "" in 'file', else the other file's name */
+    unsigned lines[MAX_PLACES];
+    CXFile seen_files[MAX_SEEN];
+    unsigned seen_lines[MAX_SEEN];
+    size_t count; /* all places found, also those not kept */
+} legacy_walk;
+
+/* Whether 'call' puts work on the legacy default stream: a launch or an asynchronous call
+ * whose stream is omitted or legacy (ss_stream_values), or a synchronous copy or memset, which
+ * runs there (with the per-thread default stream, only an explicit cudaStreamLegacy). */
+static int is_legacy_work(legacy_walk *w, CXCursor call)
+{
+    int per_thread = w->ctx->per_thread;
+    const ss_api *api = NULL;
+    if (!ss_scope_is_launch(call)) {
+        char *name = ss_scope_callee_name(call);
+        api = name ? ss_api_find(name) : NULL;
+        free(name);
+        if (api == NULL)
+            return 0;
+        if (api->stream_arg < 0)
+            return !per_thread && (api->klass == SS_CLASS_COPY || api->klass == SS_CLASS_MEMSET);
+        if (!ss_api_enqueues(api) || api->klass == SS_CLASS_EVENT_RECORD ||
+            api->klass == SS_CLASS_STREAM_WAIT)
+            return 0;
+    }
+    CXCursor arg = ss_check_stream_arg(call, api);
+    if (ss_ast_is_null(arg)) {
+        /* An omitted stream (a launch without one, or a C++ default argument). */
+        int omitted =
+            ss_scope_is_launch(call) ||
+            (api && api->stream_opt && clang_Cursor_getNumArguments(call) <= api->stream_arg);
+        return omitted && !per_thread;
+    }
+    if (ss_check_is_omitted(arg))
+        return !per_thread;
+    return ss_stream_all_legacy(ss_stream_values(w->function, arg), per_thread);
+}
+
+static void add_place(legacy_walk *w, CXCursor call)
+{
+    CXFile file = NULL;
+    unsigned line = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(call), &file, &line, NULL, NULL);
+    size_t seen = w->count < MAX_SEEN ? w->count : MAX_SEEN;
+    for (size_t i = 0; i < seen; i++) {
+        if (w->seen_files[i] == file && w->seen_lines[i] == line)
+            return; /* two calls on one line are one place */
+    }
+    if (w->count < MAX_SEEN) {
+        w->seen_files[w->count] = file;
+        w->seen_lines[w->count] = line;
+    }
+    if (w->count < MAX_PLACES) {
+        char *place;
+        if (file == w->file) {
+            place = ss_strdup("");
+        } else {
+            CXString name = clang_getFileName(file);
+            const char *path = clang_getCString(name) ? clang_getCString(name) : "";
+            const char *base = strrchr(path, '/');
+            place = ss_strdup(base ? base + 1 : path);
+            clang_disposeString(name);
+        }
+        w->places[w->count] = place;
+        w->lines[w->count] = line;
+    }
+    w->count++;
+}
+
+static enum CXChildVisitResult find_legacy(CXCursor c, CXCursor parent, CXClientData data)
+{
+    legacy_walk *w = data;
+    if (ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (ss_ast_is_function(c) && ss_ast_is_device_only(c))
+        return CXChildVisit_Continue; /* dynamic parallelism's own streams */
+    if (ss_ast_is_function(c)) {
+        CXCursor outer = w->function;
+        w->function = c;
+        clang_visitChildren(c, find_legacy, w);
+        w->function = outer;
+        return CXChildVisit_Continue;
+    }
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && is_legacy_work(w, c))
+        add_place(w, c);
+    return CXChildVisit_Recurse;
+}
+
+/* "legacy-stream work at lines 12 and 20 is ordered with ...", for the unit's work on the
+ * legacy default stream ('at' is the stream's creation), or NULL when it has none.
+ * Malloc'ed. */
+static char *legacy_work(ss_check_ctx *ctx, CXCursor at)
+{
+    legacy_walk w;
+    memset(&w, 0, sizeof w);
+    w.ctx = ctx;
+    w.function = clang_getNullCursor();
+    clang_getExpansionLocation(clang_getCursorLocation(at), &w.file, NULL, NULL, NULL);
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_legacy, &w);
+    if (w.count == 0)
+        return NULL;
+    size_t kept = w.count < MAX_PLACES ? w.count : MAX_PLACES;
+    char *list = ss_strdup("");
+    for (size_t i = 0; i < kept; i++) {
+        const char *sep = i == 0 ? "" : (i + 1 == kept && w.count == kept ? " and " : ", ");
+        char *item = w.places[i][0] ? ss_asprintf("%s:%u", w.places[i], w.lines[i])
+                                    : ss_asprintf("%u", w.lines[i]);
+        char *longer = ss_asprintf("%s%s%s", list, sep, item);
+        free(item);
+        free(list);
+        list = longer;
+        free(w.places[i]);
+    }
+    if (w.count > kept) {
+        char *longer = ss_asprintf("%s and %zu more", list, w.count - kept);
+        free(list);
+        list = longer;
+    }
+    char *words = ss_asprintf("%s%s %s%s", legacy_words, w.count == 1 ? "line" : "lines", list,
+                              legacy_reason);
+    free(list);
+    return words;
+}
+
+const char *ss_lint_fix_refused(const ss_finding *f)
+{
+    if (f->rule != SS_RULE_BLOCKING_STREAM_CREATE || f->fixit_count > 0 || f->message == NULL)
+        return NULL;
+    const char *words = strstr(f->message, legacy_words);
+    return words && strstr(words, legacy_reason) ? words : NULL;
+}
 
 /* Where a cursor is written: its line, first column and byte range in its file, when all of
  * it is written on one line of a file, outside any macro. */
@@ -115,12 +263,25 @@ void ss_check_stream_create(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
                                   api->name, at);
     }
     if (message) {
+        /* Work on the legacy stream is ordered with a blocking stream; made non-blocking, the
+         * stream would race with it. Then the fix is to move that work first, and there is no
+         * fix-it. */
+        char *legacy = legacy_work(ctx, call);
+        if (legacy) {
+            char *longer = ss_asprintf("%s; %s", message, legacy);
+            free(message);
+            message = longer;
+        }
         size_t before = ctx->result->count;
         ss_check_report(ctx, SS_RULE_BLOCKING_STREAM_CREATE, call, message,
-                        "create it with cudaStreamCreateWithFlags(&stream, "
-                        "cudaStreamNonBlocking)");
-        if (ctx->result->count > before && api->domain == SS_DOMAIN_RT)
+                        legacy ? "move the legacy-stream work onto a stream, then create this "
+                                 "one with cudaStreamCreateWithFlags(&stream, "
+                                 "cudaStreamNonBlocking)"
+                               : "create it with cudaStreamCreateWithFlags(&stream, "
+                                 "cudaStreamNonBlocking)");
+        if (ctx->result->count > before && api->domain == SS_DOMAIN_RT && legacy == NULL)
             add_fixit(ctx, call, api, &ctx->result->findings[ctx->result->count - 1]);
+        free(legacy);
     }
     free(message);
     free(at);

@@ -9,18 +9,6 @@
 
 #include <stdlib.h>
 
-/* Whether the pointer 'expr' provably points to device memory (cudaMalloc). */
-static int is_device_pointer(CXCursor function, CXCursor expr)
-{
-    if (ss_ast_is_null(expr))
-        return 0;
-    ss_provenance p;
-    ss_provenance_of(function, expr, &p);
-    int device = p.kind == SS_HOST_DEVICE;
-    ss_provenance_free(&p);
-    return device;
-}
-
 /* Whether the synchronous copy or memset 'call' blocks the host, as CUDA's "API
  * synchronization behavior" has it: a copy with a host side does (and so does one whose
  * direction is not known); a device-to-device copy (cudaMemcpyDeviceToDevice, or
@@ -49,8 +37,8 @@ static int blocks_host(const ss_check_ctx *ctx, CXCursor call, const ss_api *api
     int kind = ss_copy_kind(ctx->function, call, api, &dst, &src);
     if (kind == SS_COPY_KIND_D2D)
         return 0;
-    if (kind == SS_COPY_KIND_DEFAULT && is_device_pointer(ctx->function, dst) &&
-        is_device_pointer(ctx->function, src))
+    if (kind == SS_COPY_KIND_DEFAULT && ss_check_is_device_pointer(ctx->function, dst) &&
+        ss_check_is_device_pointer(ctx->function, src))
         return 0;
     return 1;
 }
@@ -63,10 +51,11 @@ void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     if (api->domain != SS_DOMAIN_RT || api->sync != SS_SYNC_ALWAYS || ss_ast_is_null(ctx->function))
         return;
     char *target = NULL;
-    ss_pipeline pipe;
-    if (!blocks_host(ctx, call, api, &target) || !ss_check_pipeline(ctx, call, &pipe) ||
-        ss_check_is_readback(ctx, call, api)) {
+    ss_pipeline pipe = {0};
+    if (!blocks_host(ctx, call, api, &target) || ss_check_is_readback(ctx, call, api) ||
+        !ss_check_pipeline(ctx, call, &pipe)) {
         free(target);
+        ss_pipeline_free(&pipe);
         return;
     }
     const char *fix = api->klass == SS_CLASS_MEMSET
@@ -77,12 +66,11 @@ void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
                         : ss_asprintf("copy '%s'", api->name);
     char *message;
     if (!ss_ast_is_null(pipe.loop)) {
-        char *launch = ss_check_work_name(pipe.work);
-        message = ss_asprintf("synchronous %s inside the loop at line %u, which launches "
-                              "%s (line %u): each iteration waits for the device to drain, so "
-                              "copies and kernels never overlap",
-                              what, ss_scope_line(pipe.loop), launch, ss_scope_line(pipe.work));
-        free(launch);
+        char *loop = ss_check_pipeline_loop_words(&pipe);
+        message = ss_asprintf("synchronous %s %s: each iteration waits for the device to "
+                              "drain, so copies and kernels never overlap",
+                              what, loop);
+        free(loop);
     } else {
         char *at = ctx->function_name ? ss_asprintf("'%s'", ctx->function_name) : ss_strdup("it");
         char *stream = ss_expr_text(pipe.stream);
@@ -93,7 +81,9 @@ void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         free(stream);
         free(at);
     }
+    ctx->loop_said = !ss_ast_is_null(pipe.loop);
     ss_check_report(ctx, SS_RULE_SYNC_COPY_IN_PIPELINE, call, message, fix);
+    ss_pipeline_free(&pipe);
     free(message);
     free(what);
     free(target);

@@ -7,6 +7,12 @@ static int drop_by_config(const ss_finding *f, void *config)
            (f->file && ss_config_excluded(config, f->file));
 }
 
+static int below_min(const ss_finding *f, void *data)
+{
+    const ss_config *config = data;
+    return f->severity < config->min_severity;
+}
+
 size_t ss_policy_apply(const ss_config *config, ss_result *result)
 {
     size_t removed = ss_result_remove_if(result, drop_by_config, (void *)config);
@@ -18,6 +24,8 @@ size_t ss_policy_apply(const ss_config *config, ss_result *result)
         if (configured || f->origin != SS_ORIGIN_STATIC)
             f->severity = ss_config_rule_severity(config, f->rule);
     }
+    if (config->min_severity_set && config->min_severity > SS_SEV_NOTE)
+        removed += ss_result_remove_if(result, below_min, (void *)config);
     return removed;
 }
 

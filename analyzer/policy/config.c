@@ -26,7 +26,21 @@ void ss_config_free(ss_config *config)
     for (size_t i = 0; i < config->source_count; i++)
         free(config->sources[i]);
     free(config->sources);
+    for (size_t i = 0; i < config->hot_function_count; i++)
+        free(config->hot_functions[i]);
+    free(config->hot_functions);
     ss_config_init(config);
+}
+
+void ss_config_add_hot_function(ss_config *config, const char *pattern)
+{
+    for (size_t i = 0; i < config->hot_function_count; i++) {
+        if (strcmp(config->hot_functions[i], pattern) == 0)
+            return;
+    }
+    config->hot_functions = ss_reallocarray(config->hot_functions, config->hot_function_count + 1,
+                                            sizeof *config->hot_functions);
+    config->hot_functions[config->hot_function_count++] = ss_strdup(pattern);
 }
 
 /* Appends an exclude (both strings copied). */
@@ -67,6 +81,12 @@ void ss_config_merge(ss_config *config, const ss_config *lower)
         config->fail_on = lower->fail_on;
         config->fail_on_set = 1;
     }
+    if (!config->min_severity_set && lower->min_severity_set) {
+        config->min_severity = lower->min_severity;
+        config->min_severity_set = 1;
+    }
+    for (size_t i = 0; i < lower->hot_function_count; i++)
+        ss_config_add_hot_function(config, lower->hot_functions[i]);
     if (!config->inherit_set && lower->inherit_set) {
         config->inherit = lower->inherit;
         config->inherit_set = 1;
@@ -103,6 +123,10 @@ void ss_config_fill_defaults(ss_config *config)
     if (!config->fail_on_set) {
         config->fail_on = SS_CONFIG_DEFAULT_FAIL_ON;
         config->fail_on_set = 1;
+    }
+    if (!config->min_severity_set) {
+        config->min_severity = SS_SEV_NOTE;
+        config->min_severity_set = 1;
     }
     if (!config->inherit_set) {
         config->inherit = 0;
@@ -266,6 +290,19 @@ int ss_config_set_fail_on(ss_config *config, const char *text, char *err, size_t
         return -1;
     }
     config->fail_on_set = 1;
+    return 0;
+}
+
+int ss_config_set_min_severity(ss_config *config, const char *text, char *err, size_t err_size)
+{
+    char hint[SS_POLICY_HINT_SIZE];
+    if (text == NULL || ss_severity_parse(text, &config->min_severity) != 0) {
+        ss_policy_set_error(
+            err, err_size, "min-severity must be note, warning or error (got '%s'%s)",
+            text ? text : "", ss_policy_word_hint(text, WORDS(severity_words), hint, sizeof hint));
+        return -1;
+    }
+    config->min_severity_set = 1;
     return 0;
 }
 
@@ -451,7 +488,24 @@ static int load_excludes(loader *ld, const yaml_node_t *node)
     return 0;
 }
 
-static const char *const top_keys[] = {"inherit", "fail-on", "readback-bytes", "exclude", "rules"};
+static const char *const top_keys[] = {"inherit", "fail-on",      "readback-bytes", "exclude",
+                                       "rules",   "min-severity", "hot-functions"};
+
+/* hot-functions: a list of function-name globs. */
+static int load_hot_functions(loader *ld, const yaml_node_t *node)
+{
+    if (node->type != YAML_SEQUENCE_NODE)
+        return fail_at(ld, node, "'hot-functions' must be a list of function names or globs");
+    for (yaml_node_item_t *item = node->data.sequence.items.start;
+         item < node->data.sequence.items.top; item++) {
+        yaml_node_t *v = yaml_document_get_node(ld->doc, *item);
+        const char *pattern = scalar(v);
+        if (pattern == NULL || pattern[0] == '\0')
+            return fail_at(ld, v, "'hot-functions' entries must be non-empty names or globs");
+        ss_config_add_hot_function(ld->out, pattern);
+    }
+    return 0;
+}
 #define TOP_KEY_COUNT (sizeof top_keys / sizeof top_keys[0])
 
 static int load_top(loader *ld, const yaml_node_t *root)
@@ -477,7 +531,7 @@ static int load_top(loader *ld, const yaml_node_t *root)
         if (which == TOP_KEY_COUNT)
             return fail_at(ld, k,
                            "unknown key '%s' (expected inherit, fail-on, readback-bytes, "
-                           "exclude, rules)",
+                           "exclude, rules, min-severity, hot-functions)",
                            key ? key : "(collection)");
         if (seen[which])
             return fail_at(ld, k, "duplicate key '%s' (first at line %zu)", key,
@@ -509,6 +563,16 @@ static int load_top(loader *ld, const yaml_node_t *root)
             break;
         case 3:
             rc = load_excludes(ld, v);
+            break;
+        case 5:
+            if (text == NULL || ss_severity_parse(text, &ld->out->min_severity) != 0)
+                rc = fail_at(ld, v, "'min-severity' must be note, warning or error (got '%s'%s)",
+                             text ? text : "a collection",
+                             ss_policy_word_hint(text, WORDS(severity_words), hint, sizeof hint));
+            ld->out->min_severity_set = 1;
+            break;
+        case 6:
+            rc = load_hot_functions(ld, v);
             break;
         default:
             rc = load_rules(ld, v);
@@ -833,6 +897,18 @@ int ss_config_dump(FILE *out, const ss_config *config)
         fprintf(out, "fail-on: %s\n", ss_fail_on_name(config->fail_on));
     if (config->readback_bytes_set)
         fprintf(out, "readback-bytes: %u\n", config->readback_bytes);
+    if (config->min_severity_set)
+        fprintf(out, "min-severity: %s\n", ss_severity_name(config->min_severity));
+    if (config->hot_function_count == 0) {
+        fputs("hot-functions: []\n", out);
+    } else {
+        fputs("hot-functions:\n", out);
+        for (size_t i = 0; i < config->hot_function_count; i++) {
+            fputs("  - ", out);
+            write_quoted(out, config->hot_functions[i]);
+            fputc('\n', out);
+        }
+    }
     if (config->exclude_count == 0) {
         fputs("exclude: []\n", out);
     } else {

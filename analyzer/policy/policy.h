@@ -49,6 +49,11 @@ typedef struct ss_config {
     int readback_bytes_set;
     ss_fail_on fail_on;
     int fail_on_set;
+    ss_severity min_severity; /* findings below it are left out of the report */
+    int min_severity_set;
+    char **hot_functions; /* function-name globs the analysis counts as per iteration (owned;
+                           * every layer's apply) */
+    size_t hot_function_count;
     int inherit; /* also merge the configuration of the folders above (files only) */
     int inherit_set;
     ss_exclude *excludes; /* owned; every layer's excludes apply */
@@ -93,6 +98,10 @@ int ss_config_set_severity(ss_config *config, const char *rule_key, const char *
 int ss_config_set_fail_on(ss_config *config, const char *text, char *err, size_t err_size);
 /* 'text' is a decimal number from 1 to SS_CONFIG_MAX_READBACK_BYTES. */
 int ss_config_set_readback_bytes(ss_config *config, const char *text, char *err, size_t err_size);
+/* 'text' is "note", "warning" or "error" (any case). */
+int ss_config_set_min_severity(ss_config *config, const char *text, char *err, size_t err_size);
+/* Adds a hot-functions glob (a function's name, qualified or not). */
+void ss_config_add_hot_function(ss_config *config, const char *pattern);
 /* Adds an exclusion glob relative to 'base' (NULL: the working directory). Returns 0, or -1
  * when the working directory cannot be read. */
 int ss_config_add_exclude(ss_config *config, const char *pattern, const char *base);
@@ -131,7 +140,8 @@ const char *ss_fail_on_name(ss_fail_on level);
 int ss_fail_on_parse(const char *text, ss_fail_on *out);
 
 /* Applies 'config' to 'result': removes findings of disabled rules and findings in excluded
- * files, and sets the severity of the others to the configured one. Where no layer configured
+ * files, sets the severity of the others to the configured one, and removes those below the
+ * configuration's min-severity. Where no layer configured
  * a rule's severity, a lint finding keeps the severity its check gave it (the rule's default,
  * or lower where the check says so). Returns the number of findings removed. */
 size_t ss_policy_apply(const ss_config *config, ss_result *result);

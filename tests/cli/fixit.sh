@@ -62,5 +62,19 @@ lint --no-cache --fix
 check "--fix CRLF: status" 0 "$rc"
 same "--fix CRLF: the file" expected_crlf.cu fixit.cu
 
+# Refused: the unit launches on the legacy stream and copies synchronously, which a
+# non-blocking stream would race with; --fix says why and leaves the file byte for byte.
+cp "$DATA/fixit_refused.cu" fixit_refused.cu
+"$SS" lint --no-cache --cuda-path=none --color=never --fix fixit_refused.cu >out.txt 2>err.txt
+rc=$?
+check "--fix refused: status" 1 "$rc"
+check "--fix refused: stderr" "syncscope: fixit_refused.cu:10:5: not fixed (SYNC103): legacy-stream work at lines 11 and 13 is ordered with this stream only because it is blocking: move that work onto the stream first" "$(cat err.txt)"
+same "--fix refused: the file" "$DATA/fixit_refused.cu" fixit_refused.cu
+check "--fix refused: the finding" "fixit_refused.cu:10:5: note: 'cudaStreamCreate' in 'forward' creates a blocking stream, which synchronizes with the legacy default stream; legacy-stream work at lines 11 and 13 is ordered with this stream only because it is blocking: move that work onto the stream first [SYNC103 blocking-stream-create]" \
+    "$(grep -F '[SYNC103' out.txt)"
+check "--fix refused: the hint" "fixit_refused.cu:10:5: note: move the legacy-stream work onto a stream, then create this one with cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)" \
+    "$(grep -F 'fixit_refused.cu:10:5: note: move' out.txt)"
+check "--fix refused: no fix-it line" "" "$(grep -F '    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)' out.txt)"
+
 [ "$fail" = 0 ] && echo "fixit: text, cache, SARIF and --fix exact"
 exit $fail

@@ -584,7 +584,7 @@ START_TEST(test_unknown_keys)
                  "%s:3:5: unknown key 'severty' in rule 'SYNC201' (did you mean 'severity'?)");
     expect_error("k5.yml", "fail-on: error\nverbosity: 8\n",
                  "%s:2:1: unknown key 'verbosity' (expected inherit, fail-on, readback-bytes, "
-                 "exclude, rules)");
+                 "exclude, rules, min-severity, hot-functions)");
     expect_error("k6.yml", "rules:\n  SYNC201:\n    level: error\n",
                  "%s:3:5: unknown key 'level' in rule 'SYNC201' (expected enabled, severity)");
     expect_error("k7.yml", "Rules:\n  SYNC201: off\n",
@@ -717,6 +717,8 @@ START_TEST(test_dump_round_trip)
                                  "inherit: false\n"
                                  "fail-on: error\n"
                                  "readback-bytes: 24\n"
+                                 "min-severity: note\n"
+                                 "hot-functions: []\n"
                                  "exclude:\n"
                                  "  - \"%s/sub/gen/**\"\n"
                                  "rules:\n"

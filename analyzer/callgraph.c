@@ -1,0 +1,515 @@
+/* callgraph.c: the call graph of one translation unit, for the loop rules (a call in a
+ * function called from a loop that enqueues device work is in that loop) and for a finding's
+ * severity (per iteration or once). */
+#include "callgraph.h"
+#include "ast.h"
+#include "report.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How many calls deep a loop's reach and a function's work are followed. */
+enum { MAX_DEPTH = 8 };
+/* The two kinds of work (ss_scope_work) the graph answers for. */
+enum { KINDS = 2 };
+
+typedef struct node {
+    CXCursor cursor; /* the definition */
+    char *name;      /* qualified name */
+    size_t refs;     /* references to it that are not the callee of a call */
+    /* Work, per kind: 'work' the first call that does it (in this function or one it calls),
+     * 'work_depth' how many calls down (0: here). */
+    int has_work[KINDS];
+    CXCursor work[KINDS];
+    int work_depth[KINDS];
+    /* Reached from a loop, per kind: the loop, its work, and the caller on the way there
+     * (-1: the loop's own function calls this one in the loop). */
+    int reached[KINDS];
+    CXCursor loop[KINDS];
+    CXCursor loop_work[KINDS];
+    int parent[KINDS];
+    int depth[KINDS];
+    int once;       /* 0 not decided, 1 deciding, 2 runs once, 3 does not */
+    char *once_why; /* when it runs once */
+} node;
+
+typedef struct site {
+    CXCursor call;
+    size_t caller;
+    size_t callee;
+} site;
+
+struct ss_callgraph {
+    CXTranslationUnit tu;
+    node *nodes;
+    size_t count, cap;
+    site *sites;
+    size_t site_count, site_cap;
+    size_t *table; /* open addressing: node index + 1, 0 empty */
+    size_t table_size;
+    int reach_done;
+};
+
+static void *grow(void *v, size_t *cap, size_t count, size_t size)
+{
+    if (count < *cap)
+        return v;
+    *cap = *cap ? *cap * 2 : 64;
+    void *grown = realloc(v, *cap * size);
+    if (grown == NULL)
+        abort();
+    return grown;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Finding a function's node. */
+
+static long find_node(const ss_callgraph *g, CXCursor def)
+{
+    if (g->table_size == 0 || ss_ast_is_null(def))
+        return -1;
+    size_t i = clang_hashCursor(def) % g->table_size;
+    while (g->table[i]) {
+        size_t n = g->table[i] - 1;
+        if (clang_equalCursors(g->nodes[n].cursor, def))
+            return (long)n;
+        i = (i + 1) % g->table_size;
+    }
+    return -1;
+}
+
+static void index_nodes(ss_callgraph *g)
+{
+    g->table_size = g->count * 2 + 1;
+    g->table = ss_calloc(g->table_size, sizeof *g->table);
+    for (size_t n = 0; n < g->count; n++) {
+        size_t i = clang_hashCursor(g->nodes[n].cursor) % g->table_size;
+        while (g->table[i])
+            i = (i + 1) % g->table_size;
+        g->table[i] = n + 1;
+    }
+}
+
+/* The definition of the function a declaration reference or call names: an instantiation's
+ * template, a declaration's definition. A null cursor when it is not a function of the unit. */
+static CXCursor definition_of(CXCursor ref)
+{
+    if (ss_ast_is_null(ref) || !ss_ast_is_function(ref) ||
+        clang_getCursorKind(ref) == CXCursor_LambdaExpr)
+        return clang_getNullCursor();
+    CXCursor templ = clang_getSpecializedCursorTemplate(ref);
+    if (!ss_ast_is_null(templ))
+        ref = templ;
+    return clang_getCursorDefinition(ref);
+}
+
+/* The function a call calls: its referenced declaration, or the one declaration of an
+ * unresolved name in a template. */
+static CXCursor callee_definition(CXCursor call)
+{
+    CXCursor ref = clang_getCursorReferenced(call);
+    if (ss_ast_is_null(ref)) {
+        CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
+        unsigned n = ss_ast_child_count(callee);
+        for (unsigned i = 0; i < n; i++) {
+            CXCursor c = ss_ast_child(callee, i);
+            if (clang_getCursorKind(c) == CXCursor_OverloadedDeclRef &&
+                clang_getNumOverloadedDecls(c) == 1)
+                ref = clang_getOverloadedDecl(c, 0);
+        }
+    }
+    return definition_of(ref);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Building. */
+
+typedef struct build_walk {
+    ss_callgraph *g;
+    size_t caller;
+    /* the references counted while walking a body, resolved later */
+    CXCursor *refs;
+    size_t ref_count, ref_cap;
+} build_walk;
+
+static enum CXChildVisitResult collect_calls(CXCursor c, CXCursor parent, CXClientData data)
+{
+    build_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr) {
+        ss_callgraph *g = w->g;
+        g->sites = grow(g->sites, &g->site_cap, g->site_count, sizeof *g->sites);
+        /* The callee is resolved once every node is known: keep its definition in 'call''s
+         * place for now. */
+        g->sites[g->site_count++] = (site){c, w->caller, (size_t)-1};
+    } else if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        if (ss_ast_is_function(ref) && clang_getCursorKind(ref) != CXCursor_LambdaExpr) {
+            w->refs = grow(w->refs, &w->ref_cap, w->ref_count, sizeof *w->refs);
+            w->refs[w->ref_count++] = ref;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult collect_nodes(CXCursor c, CXCursor parent, CXClientData data)
+{
+    build_walk *w = data;
+    ss_callgraph *g = w->g;
+    if (ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (!ss_ast_is_function(c))
+        return clang_isDeclaration(clang_getCursorKind(c)) ? CXChildVisit_Recurse
+                                                           : CXChildVisit_Continue;
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr || ss_ast_is_device_only(c) ||
+        !clang_isCursorDefinition(c))
+        return CXChildVisit_Continue;
+    g->nodes = grow(g->nodes, &g->cap, g->count, sizeof *g->nodes);
+    node *n = &g->nodes[g->count];
+    memset(n, 0, sizeof *n);
+    n->cursor = c;
+    n->name = ss_qualified_name(c);
+    for (int k = 0; k < KINDS; k++)
+        n->parent[k] = -1;
+    w->caller = g->count++;
+    clang_visitChildren(c, collect_calls, w);
+    return CXChildVisit_Continue;
+}
+
+static void find_work(ss_callgraph *g)
+{
+    static const ss_scope_work kinds[KINDS] = {SS_SCOPE_LAUNCHES, SS_SCOPE_ENQUEUES};
+    for (size_t n = 0; n < g->count; n++) {
+        for (int k = 0; k < KINDS; k++)
+            g->nodes[n].has_work[k] =
+                ss_scope_has_work(g->nodes[n].cursor, kinds[k], &g->nodes[n].work[k]);
+    }
+    /* Through the calls, a level at a time, so that the work named is the nearest. */
+    for (int depth = 1; depth <= MAX_DEPTH; depth++) {
+        int changed = 0;
+        for (size_t s = 0; s < g->site_count; s++) {
+            node *caller = &g->nodes[g->sites[s].caller];
+            const node *callee = &g->nodes[g->sites[s].callee];
+            for (int k = 0; k < KINDS; k++) {
+                if (caller->has_work[k] || !callee->has_work[k] ||
+                    callee->work_depth[k] != depth - 1)
+                    continue;
+                caller->has_work[k] = 1;
+                caller->work[k] = callee->work[k];
+                caller->work_depth[k] = depth;
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+}
+
+ss_callgraph *ss_callgraph_build(CXTranslationUnit tu)
+{
+    ss_callgraph *g = ss_calloc(1, sizeof *g);
+    g->tu = tu;
+    build_walk w = {g, 0, NULL, 0, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_nodes, &w);
+    index_nodes(g);
+    /* Keep the calls of the unit's functions, resolved. */
+    size_t kept = 0;
+    for (size_t s = 0; s < g->site_count; s++) {
+        long callee = find_node(g, callee_definition(g->sites[s].call));
+        if (callee < 0)
+            continue;
+        g->sites[kept] = g->sites[s];
+        g->sites[kept++].callee = (size_t)callee;
+    }
+    g->site_count = kept;
+    /* A function referred to other than by calling it (its address taken: a callback) may be
+     * called from anywhere. */
+    for (size_t i = 0; i < w.ref_count; i++) {
+        long n = find_node(g, definition_of(w.refs[i]));
+        if (n >= 0)
+            g->nodes[n].refs++;
+    }
+    for (size_t s = 0; s < g->site_count; s++) {
+        node *callee = &g->nodes[g->sites[s].callee];
+        if (callee->refs > 0)
+            callee->refs--; /* the call's own reference to its callee */
+    }
+    free(w.refs);
+    find_work(g);
+    return g;
+}
+
+void ss_callgraph_free(ss_callgraph *g)
+{
+    if (g == NULL)
+        return;
+    for (size_t n = 0; n < g->count; n++) {
+        free(g->nodes[n].name);
+        free(g->nodes[n].once_why);
+    }
+    free(g->nodes);
+    free(g->sites);
+    free(g->table);
+    free(g);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Loops. */
+
+static int kind_index(ss_scope_work what)
+{
+    return what == SS_SCOPE_LAUNCHES ? 0 : 1;
+}
+
+typedef struct loop_walk {
+    ss_callgraph *g;
+    int kind;
+    long found;
+} loop_walk;
+
+static enum CXChildVisitResult find_working_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    loop_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    long n = find_node(w->g, callee_definition(c));
+    if (n >= 0 && w->g->nodes[n].has_work[w->kind]) {
+        w->found = n;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+int ss_callgraph_loop_work(ss_callgraph *g, CXCursor loop, ss_scope_work what, CXCursor call,
+                           CXCursor *work, CXCursor *via)
+{
+    if (via)
+        *via = clang_getNullCursor();
+    if (ss_scope_has_work_beside(loop, what, call, work))
+        return 1;
+    if (g == NULL)
+        return 0;
+    loop_walk w = {g, kind_index(what), -1};
+    clang_visitChildren(loop, find_working_call, &w);
+    if (w.found < 0)
+        return 0;
+    *work = g->nodes[w.found].work[w.kind];
+    if (via)
+        *via = g->nodes[w.found].cursor;
+    return 1;
+}
+
+/* Finds, for each kind, the functions reached from a loop with work: first those a working
+ * loop calls, then (a level at a time) the functions they call. */
+static void find_reach(ss_callgraph *g)
+{
+    static const ss_scope_work kinds[KINDS] = {SS_SCOPE_LAUNCHES, SS_SCOPE_ENQUEUES};
+    g->reach_done = 1;
+    for (size_t s = 0; s < g->site_count; s++) {
+        const site *st = &g->sites[s];
+        node *callee = &g->nodes[st->callee];
+        if (callee->reached[0] && callee->reached[1])
+            continue;
+        CXCursor loops[8];
+        size_t n = ss_scope_enclosing_loops(g->nodes[st->caller].cursor, st->call, loops, 8);
+        for (int k = 0; k < KINDS; k++) {
+            for (size_t i = 0; i < n && !callee->reached[k]; i++) {
+                CXCursor work;
+                if (!ss_callgraph_loop_work(g, loops[i], kinds[k], st->call, &work, NULL))
+                    continue;
+                callee->reached[k] = 1;
+                callee->loop[k] = loops[i];
+                callee->loop_work[k] = work;
+                callee->parent[k] = -1;
+                callee->depth[k] = 1;
+            }
+        }
+    }
+    for (int depth = 1; depth < MAX_DEPTH; depth++) {
+        for (size_t s = 0; s < g->site_count; s++) {
+            const node *caller = &g->nodes[g->sites[s].caller];
+            node *callee = &g->nodes[g->sites[s].callee];
+            for (int k = 0; k < KINDS; k++) {
+                if (callee->reached[k] || !caller->reached[k] || caller->depth[k] != depth)
+                    continue;
+                callee->reached[k] = 1;
+                callee->loop[k] = caller->loop[k];
+                callee->loop_work[k] = caller->loop_work[k];
+                callee->parent[k] = (int)g->sites[s].caller;
+                callee->depth[k] = depth + 1;
+            }
+        }
+    }
+}
+
+static char *file_place(CXCursor c)
+{
+    CXFile file = NULL;
+    unsigned line = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, NULL, NULL);
+    CXString name = clang_getFileName(file);
+    const char *path = clang_getCString(name) ? clang_getCString(name) : "";
+    const char *base = strrchr(path, '/');
+    char *place = ss_asprintf("%s:%u", base ? base + 1 : path, line);
+    clang_disposeString(name);
+    return place;
+}
+
+int ss_callgraph_reached_from_loop(ss_callgraph *g, CXCursor function, ss_scope_work what,
+                                   ss_loop_reach *out)
+{
+    memset(out, 0, sizeof *out);
+    if (g == NULL)
+        return 0;
+    long n = find_node(g, definition_of(function));
+    if (n < 0)
+        return 0;
+    if (!g->reach_done)
+        find_reach(g);
+    int k = kind_index(what);
+    const node *nd = &g->nodes[n];
+    if (!nd->reached[k])
+        return 0;
+    out->loop = nd->loop[k];
+    out->work = nd->loop_work[k];
+    out->place = file_place(nd->loop[k]);
+    out->chain = ss_asprintf("'%s()'", nd->name);
+    for (int p = nd->parent[k]; p >= 0; p = g->nodes[p].parent[k]) {
+        char *longer = ss_asprintf("%s called from '%s()'", out->chain, g->nodes[p].name);
+        free(out->chain);
+        out->chain = longer;
+    }
+    return 1;
+}
+
+void ss_loop_reach_free(ss_loop_reach *reach)
+{
+    free(reach->chain);
+    free(reach->place);
+    memset(reach, 0, sizeof *reach);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Once. */
+
+/* The words of a function's name that say it sets up, validates or tears down: a word of the
+ * name (split at '_' and where a capital follows a lower-case letter or digit, lower-cased,
+ * two words joined where the stem has two: 'set_up', 'WarmUp') that starts with one of them. */
+static const char *const once_stems[] = {"init",     "setup",    "create",  "alloc",   "load",
+                                         "prepare",  "config",   "valid",   "verify",  "check",
+                                         "warmup",   "release",  "destroy", "cleanup", "teardown",
+                                         "shutdown", "finalize", "reset"};
+
+static int is_once_word(const char *word)
+{
+    for (size_t i = 0; i < sizeof once_stems / sizeof once_stems[0]; i++) {
+        if (strncmp(word, once_stems[i], strlen(once_stems[i])) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the identifier 'name' has a word that is_once_word accepts, alone or joined with
+ * the next. */
+static int name_says_once(const char *name)
+{
+    char words[16][64];
+    size_t count = 0, len = 0;
+    for (size_t i = 0; name[i] && count < 16; i++) {
+        char c = name[i];
+        int boundary =
+            c == '_' ||
+            (i > 0 && isupper((unsigned char)c) &&
+             (islower((unsigned char)name[i - 1]) || isdigit((unsigned char)name[i - 1])));
+        if (boundary && len > 0) {
+            words[count++][len] = '\0';
+            len = 0;
+        }
+        if (c != '_' && count < 16 && len + 1 < sizeof words[0])
+            words[count][len++] = (char)tolower((unsigned char)c);
+    }
+    if (len > 0 && count < 16)
+        words[count++][len] = '\0';
+    for (size_t i = 0; i < count; i++) {
+        if (is_once_word(words[i]))
+            return 1;
+        char joined[128];
+        if (i + 1 < count) {
+            snprintf(joined, sizeof joined, "%s%s", words[i], words[i + 1]);
+            if (is_once_word(joined) && strlen(joined) <= 8)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static int once_by_name(const node *nd, char **why)
+{
+    enum CXCursorKind k = clang_getCursorKind(nd->cursor);
+    if (k == CXCursor_Constructor || k == CXCursor_Destructor) {
+        *why = ss_asprintf("'%s' is a %s", nd->name,
+                           k == CXCursor_Constructor ? "constructor" : "destructor");
+        return 1;
+    }
+    CXString s = clang_getCursorSpelling(nd->cursor);
+    const char *spelled = clang_getCString(s) ? clang_getCString(s) : "";
+    int once = 0;
+    if (strcmp(spelled, "main") == 0 && k == CXCursor_FunctionDecl) {
+        *why = ss_strdup("'main' runs once");
+        once = 1;
+    } else if (name_says_once(spelled)) {
+        *why = ss_asprintf("'%s' sets up, checks or tears down (its name says so)", nd->name);
+        once = 1;
+    }
+    clang_disposeString(s);
+    return once;
+}
+
+static int runs_once(ss_callgraph *g, size_t n, int depth)
+{
+    node *nd = &g->nodes[n];
+    if (nd->once >= 2)
+        return nd->once == 2;
+    if (nd->once == 1 || depth > MAX_DEPTH)
+        return 0; /* recursion: not once */
+    if (once_by_name(nd, &nd->once_why)) {
+        nd->once = 2;
+        return 1;
+    }
+    nd->once = 1;
+    int callers = 0, once = nd->refs == 0;
+    size_t first_caller = 0;
+    for (size_t s = 0; s < g->site_count && once; s++) {
+        const site *st = &g->sites[s];
+        if (st->callee != n)
+            continue;
+        if (callers++ == 0)
+            first_caller = st->caller;
+        once = st->caller != n &&
+               ss_ast_is_null(ss_scope_enclosing_loop(g->nodes[st->caller].cursor, st->call)) &&
+               runs_once(g, st->caller, depth + 1);
+    }
+    once = once && callers > 0;
+    nd->once = once ? 2 : 3;
+    if (once)
+        nd->once_why = callers == 1 ? ss_asprintf("'%s' is called once, from '%s'", nd->name,
+                                                  g->nodes[first_caller].name)
+                                    : ss_asprintf("'%s' is called only outside loops, from "
+                                                  "functions that run once",
+                                                  nd->name);
+    return once;
+}
+
+int ss_callgraph_runs_once(ss_callgraph *g, CXCursor function, char **why)
+{
+    *why = NULL;
+    if (g == NULL)
+        return 0;
+    long n = find_node(g, definition_of(function));
+    if (n < 0 || !runs_once(g, (size_t)n, 0))
+        return 0;
+    *why = ss_strdup(g->nodes[n].once_why);
+    return 1;
+}

@@ -1,0 +1,52 @@
+/* callgraph.h: the call graph of one translation unit (callgraph.c): which of its functions
+ * (functions, methods, constructors, function templates) call which, which of them enqueue
+ * device work themselves or through the functions they call, which are reached from a loop
+ * that enqueues device work, and which run once. Private to the analyzer. */
+#ifndef SS_ANALYZER_CALLGRAPH_H
+#define SS_ANALYZER_CALLGRAPH_H
+
+#include <clang-c/Index.h>
+
+#include "scope.h"
+
+typedef struct ss_callgraph ss_callgraph;
+
+/* The call graph of the functions defined in 'tu' outside system headers (device-only
+ * functions left out). Calls inside a lambda count as calls of the function the lambda sits
+ * in. A call is followed to the definition of the function it names (a template's
+ * instantiation to the template). */
+ss_callgraph *ss_callgraph_build(CXTranslationUnit tu);
+void ss_callgraph_free(ss_callgraph *graph);
+
+/* Whether the loop 'loop' does 'what' (scope.h): in its own body (ss_scope_has_work_beside,
+ * 'call' as there), else in a function of the unit it calls, directly or further down.
+ * '*work' receives the first such call; '*via' (may be NULL) the function of the unit the loop
+ * calls that does it, or a null cursor when the loop does it itself. Returns 1 or 0. */
+int ss_callgraph_loop_work(ss_callgraph *graph, CXCursor loop, ss_scope_work what, CXCursor call,
+                           CXCursor *work, CXCursor *via);
+
+/* A loop in another function from which a function is called (through up to eight calls). */
+typedef struct ss_loop_reach {
+    CXCursor loop; /* the loop */
+    CXCursor work; /* its first work (ss_callgraph_loop_work) */
+    char *chain;   /* "'postprocess()'" or "'postprocess()' called from 'run()'": the
+                    * function and its callers up to the one the loop calls, malloc'ed */
+    char *place;   /* where the loop is: "centerpoint.cpp:160" (the file's name), malloc'ed */
+} ss_loop_reach;
+
+/* Whether the named function 'function' is called, in this unit, from a loop that does
+ * 'what', or from a function so called. Fills 'out' (ss_loop_reach_free). Returns 1 or 0. */
+int ss_callgraph_reached_from_loop(ss_callgraph *graph, CXCursor function, ss_scope_work what,
+                                   ss_loop_reach *out);
+void ss_loop_reach_free(ss_loop_reach *reach);
+
+/* Whether the named function 'function' runs once per program: it is 'main', a constructor or
+ * destructor, or a word of its name (split at '_' and before a capital: 'InitOnCUDA', 'set_up')
+ * starts with init, setup, create, alloc, load, prepare, config, valid, verify, check, warmup,
+ * release, destroy, cleanup, teardown, shutdown, finalize or reset (any case); or every call of it
+ * in the unit is outside any loop of a function that runs once, and its address is never taken.
+ * '*why' receives words for a message ("'main' runs once", "'runTest' is called once, from
+ * 'main'"), malloc'ed. Returns 1 or 0. */
+int ss_callgraph_runs_once(ss_callgraph *graph, CXCursor function, char **why);
+
+#endif

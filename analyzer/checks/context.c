@@ -1,0 +1,414 @@
+/* context.c: a finding's severity from where its call runs: per iteration (a warning), once or
+ * where the host needs the value at once (a note), or neither (the check's own severity). */
+#include "context.h"
+#include "ast.h"
+#include "callgraph.h"
+#include "common.h"
+#include "scope.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether the severity of 'rule' depends on where its call runs. */
+static int context_rule(ss_rule_id rule)
+{
+    switch (rule) {
+    case SS_RULE_DEFAULT_STREAM_LAUNCH:
+    case SS_RULE_DEFAULT_STREAM_ASYNC_CALL:
+    case SS_RULE_PAGEABLE_ASYNC_COPY:
+    case SS_RULE_SYNC_COPY_IN_PIPELINE:
+    case SS_RULE_SCALAR_READBACK:
+    case SS_RULE_SYNC_IN_LOOP:
+    case SS_RULE_DEVICE_WIDE_SYNC_CALL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int ss_context_is_hot_function(const ss_check_ctx *ctx, const char *name)
+{
+    if (name == NULL)
+        return 0;
+    const char *last = name;
+    for (const char *p = strstr(name, "::"); p; p = strstr(p + 2, "::"))
+        last = p + 2;
+    for (size_t i = 0; i < ctx->hot_count; i++) {
+        if (fnmatch(ctx->hot_functions[i], name, 0) == 0 ||
+            fnmatch(ctx->hot_functions[i], last, 0) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The path from a function down to a node. */
+
+enum { MAX_PATH = 96 };
+
+typedef struct path_walk {
+    CXCursor target;
+    unsigned offset;
+    CXCursor stack[MAX_PATH];
+    size_t depth;
+    CXCursor found[MAX_PATH];
+    size_t found_count;
+    int done;
+} path_walk;
+
+static enum CXChildVisitResult find_path(CXCursor c, CXCursor parent, CXClientData data)
+{
+    path_walk *w = data;
+    unsigned begin, end;
+    ss_ast_range(c, &begin, &end);
+    if (w->offset < begin || w->offset > end)
+        return CXChildVisit_Continue;
+    if (ss_ast_same_node(c, w->target)) {
+        memcpy(w->found, w->stack, w->depth * sizeof *w->stack);
+        w->found_count = w->depth;
+        w->done = 1;
+        return CXChildVisit_Break;
+    }
+    if (w->depth >= MAX_PATH)
+        return CXChildVisit_Continue;
+    w->stack[w->depth++] = c;
+    clang_visitChildren(c, find_path, w);
+    w->depth--;
+    return w->done ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Whether the host needs the value at once. */
+
+typedef struct ref_walk {
+    CXCursor var;
+    int found;
+} ref_walk;
+
+static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+    ref_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(c), w->var)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'c' is or contains a reference to the variable 'var'. */
+static int refers_to(CXCursor c, CXCursor var)
+{
+    if (ss_ast_is_null(c) || ss_ast_is_null(var))
+        return 0;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(c), var))
+        return 1;
+    ref_walk w = {var, 0};
+    clang_visitChildren(c, find_ref, &w);
+    return w.found;
+}
+
+/* Calls that size an allocation with their arguments. */
+static const char *const allocators[] = {"malloc",
+                                         "calloc",
+                                         "realloc",
+                                         "aligned_alloc",
+                                         "cudaMalloc",
+                                         "cudaMallocHost",
+                                         "cudaHostAlloc",
+                                         "cudaMallocManaged",
+                                         "cudaMallocAsync",
+                                         "cudaMallocPitch",
+                                         "cudaMallocFromPoolAsync",
+                                         "resize",
+                                         "reserve",
+                                         "assign"};
+
+static int is_allocator(CXCursor call)
+{
+    char *name = ss_scope_callee_name(call);
+    int match = 0;
+    for (size_t i = 0; name && i < sizeof allocators / sizeof allocators[0] && !match; i++)
+        match = strcmp(name, allocators[i]) == 0;
+    free(name);
+    return match;
+}
+
+/* How 'stmt' needs the variable 'var' at once, in words ("sizes an allocation with it"), or
+ * NULL. */
+typedef struct use_walk {
+    CXCursor var;
+    const char *use;
+} use_walk;
+
+static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+    use_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CXXNewExpr && refers_to(c, w->var)) {
+        w->use = "sizes an allocation with it";
+        return CXChildVisit_Break;
+    }
+    if (k == CXCursor_CallExpr) {
+        if (ss_scope_is_launch(c) && refers_to(ss_ast_child(c, 1), w->var)) {
+            w->use = "sizes a launch with it";
+            return CXChildVisit_Break;
+        }
+        if (is_allocator(c) && refers_to(c, w->var)) {
+            w->use = "sizes an allocation with it";
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+static const char *statement_use(CXCursor stmt, CXCursor var)
+{
+    switch (clang_getCursorKind(stmt)) {
+    case CXCursor_IfStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_SwitchStmt: {
+        /* The condition: the children before the last (the body; an if's else comes later,
+         * so look at the first child that is an expression). */
+        unsigned n = ss_ast_child_count(stmt);
+        for (unsigned i = 0; i < n; i++) {
+            CXCursor c = ss_ast_child(stmt, i);
+            if (clang_isExpression(clang_getCursorKind(c)) ||
+                clang_getCursorKind(c) == CXCursor_DeclStmt)
+                return refers_to(c, var) ? "branches on it" : NULL;
+        }
+        return NULL;
+    }
+    case CXCursor_ReturnStmt:
+        return refers_to(stmt, var) ? "returns it" : NULL;
+    default: {
+        use_walk w = {var, NULL};
+        clang_visitChildren(stmt, find_use, &w);
+        return w.use;
+    }
+    }
+}
+
+/* Whether 'stmt' only waits for the device or checks an error: a call of a synchronizing API
+ * in it, and no other statement. */
+typedef struct sync_walk {
+    int found;
+} sync_walk;
+
+static enum CXChildVisitResult find_sync(CXCursor c, CXCursor parent, CXClientData data)
+{
+    sync_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    char *name = ss_scope_callee_name(c);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    if (api && (api->klass == SS_CLASS_STREAM_SYNC || api->klass == SS_CLASS_DEVICE_SYNC ||
+                api->klass == SS_CLASS_EVENT_SYNC)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int is_wait(CXCursor stmt)
+{
+    switch (clang_getCursorKind(stmt)) {
+    case CXCursor_CallExpr:
+    case CXCursor_DoStmt: /* an error-checking macro */
+    case CXCursor_UnexposedExpr:
+    case CXCursor_BinaryOperator: /* err = cudaStreamSynchronize(s) */
+    case CXCursor_DeclStmt:
+        break;
+    default:
+        return 0;
+    }
+    sync_walk w = {0};
+    if (clang_getCursorKind(stmt) == CXCursor_CallExpr)
+        find_sync(stmt, stmt, &w);
+    if (!w.found)
+        clang_visitChildren(stmt, find_sync, &w);
+    return w.found;
+}
+
+/* The variable a copy's destination names: '&x', 'x', 'x.data()', '&x[0]', 'x + i'. */
+static CXCursor destination_var(CXCursor dst)
+{
+    CXCursor e = ss_ast_strip(dst);
+    for (int hops = 0; hops < 6 && !ss_ast_is_null(e); hops++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_DeclRefExpr) {
+            CXCursor var = clang_getCursorReferenced(e);
+            enum CXCursorKind vk = clang_getCursorKind(var);
+            return vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl ? var : clang_getNullCursor();
+        }
+        if (k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr ||
+            k == CXCursor_BinaryOperator || k == CXCursor_MemberRefExpr || k == CXCursor_CallExpr)
+            e = ss_ast_strip(ss_ast_child(e, 0));
+        else
+            break;
+    }
+    return clang_getNullCursor();
+}
+
+/* The value a readback gives the host: the destination of a device-to-host copy, or the
+ * variable a call's result initializes or is assigned to ('stmt' holds the call). */
+static CXCursor value_var(ss_check_ctx *ctx, CXCursor at, CXCursor stmt)
+{
+    char *name = ss_scope_callee_name(at);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    if (api) {
+        if (api->dst_arg < 0)
+            return clang_getNullCursor();
+        CXCursor dst, src;
+        int kind = ss_copy_kind(ctx->function, at, api, &dst, &src);
+        if (kind != SS_COPY_KIND_D2H)
+            return clang_getNullCursor();
+        return destination_var(dst);
+    }
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    if (k == CXCursor_DeclStmt) {
+        CXCursor var = ss_ast_child(stmt, 0);
+        return clang_getCursorKind(var) == CXCursor_VarDecl ? var : clang_getNullCursor();
+    }
+    if (k == CXCursor_BinaryOperator || k == CXCursor_CallExpr) /* x = ..., or operator= */
+        return destination_var(ss_ast_child(stmt, 0));
+    return clang_getNullCursor();
+}
+
+/* "inherent: ..." when the host uses the readback's value at once: the call is the condition
+ * of a branch, the value returned, or the size of an allocation, or the next statement (after
+ * waits for the device) does one of these with it. Malloc'ed, or NULL. */
+static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    if (rule != SS_RULE_SCALAR_READBACK && rule != SS_RULE_SYNC_COPY_IN_PIPELINE &&
+        rule != SS_RULE_PAGEABLE_ASYNC_COPY)
+        return NULL;
+    path_walk *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        abort();
+    w->target = at;
+    w->offset = ss_ast_offset(at);
+    clang_visitChildren(ss_scope_outer_function(ctx->function), find_path, w);
+    char *words = NULL;
+    /* The statement of a block that holds the call, and what it holds the call in. */
+    for (size_t i = w->found_count; i > 0 && w->done && words == NULL; i--) {
+        CXCursor up = w->found[i - 1];
+        CXCursor child = i < w->found_count ? w->found[i] : at;
+        enum CXCursorKind k = clang_getCursorKind(up);
+        if ((k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_SwitchStmt) &&
+            clang_isExpression(clang_getCursorKind(child))) {
+            words = ss_strdup("inherent: the host branches on the value at once");
+            break;
+        }
+        if (k == CXCursor_ReturnStmt) {
+            words = ss_strdup("inherent: the host returns the value at once");
+            break;
+        }
+        if ((k == CXCursor_CallExpr && is_allocator(up)) || k == CXCursor_CXXNewExpr) {
+            words = ss_strdup("inherent: the host sizes an allocation with the value at once");
+            break;
+        }
+        if (k != CXCursor_CompoundStmt)
+            continue;
+        /* 'child' is the statement; what follows it in the block. */
+        CXCursor var = value_var(ctx, at, child);
+        if (ss_ast_is_null(var))
+            break;
+        unsigned n = ss_ast_child_count(up), at_index = n;
+        for (unsigned s = 0; s < n; s++) {
+            if (ss_ast_same_node(ss_ast_child(up, s), child)) {
+                at_index = s;
+                break;
+            }
+        }
+        for (unsigned s = at_index + 1; s < n && s <= at_index + 3; s++) {
+            CXCursor next = ss_ast_child(up, s);
+            const char *use = statement_use(next, var);
+            if (use) {
+                words = ss_asprintf("inherent: the next statement needs the value (line %u %s)",
+                                    ss_scope_line(next), use);
+                break;
+            }
+            if (!is_wait(next))
+                break;
+        }
+        break;
+    }
+    free(w);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Applying it. */
+
+static void append(ss_finding *f, const char *words)
+{
+    char *longer = ss_asprintf("%s; %s", f->message, words);
+    free(f->message);
+    f->message = longer;
+}
+
+void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f)
+{
+    int said_loop = ctx->loop_said;
+    ctx->loop_said = 0;
+    if (!context_rule(rule) || ctx->legacy_note || ss_ast_is_null(ctx->function))
+        return;
+    ss_severity raised = f->severity < SS_SEV_WARNING ? SS_SEV_WARNING : f->severity;
+    /* Per iteration. */
+    ss_loop_context loop;
+    if (ss_check_loop(ctx, at, SS_SCOPE_ENQUEUES, &loop)) {
+        f->severity = raised;
+        if (!said_loop) {
+            char *words;
+            if (loop.chain)
+                words = ss_asprintf("it runs on every iteration: %s is called from the loop at "
+                                    "%s, which enqueues device work",
+                                    loop.chain, loop.place);
+            else
+                words = ss_asprintf("it runs on every iteration of the loop at line %u, which "
+                                    "enqueues device work",
+                                    ss_scope_line(loop.loop));
+            append(f, words);
+            free(words);
+        }
+        ss_loop_context_free(&loop);
+        return;
+    }
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    char *name = ss_ast_is_null(top) ? NULL : ss_qualified_name(top);
+    int hot = ss_context_is_hot_function(ctx, name);
+    if (hot) {
+        f->severity = raised;
+        char *words = ss_asprintf("'%s' is marked hot in the configuration (hot-functions)", name);
+        append(f, words);
+        free(words);
+        free(name);
+        return;
+    }
+    free(name);
+    /* The host needs the value at once. */
+    char *inherent = inherent_words(ctx, rule, at);
+    if (inherent) {
+        f->severity = SS_SEV_NOTE;
+        append(f, inherent);
+        free(inherent);
+        return;
+    }
+    /* Once: outside any loop of a function that runs once (not in a lambda, which may be
+     * called from anywhere). */
+    char *why = NULL;
+    if (clang_getCursorKind(ctx->function) != CXCursor_LambdaExpr &&
+        ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, at)) &&
+        ss_callgraph_runs_once(ss_check_graph(ctx), ctx->function, &why)) {
+        f->severity = SS_SEV_NOTE;
+        char *words = ss_asprintf("it runs once: outside any loop, and %s", why);
+        append(f, words);
+        free(words);
+    }
+    free(why);
+}
