@@ -13,6 +13,11 @@
 
 /* Buffers read back after one synchronization, at most. */
 #define READS_MAX 8
+/* Operations waited for that one call's split examines, at most (a wider wait is left alone:
+ * the split is quadratic in them). */
+#define WAITED_MAX 4096
+/* Allocations at lower addresses looked at for one address: past them it counts as in none. */
+#define NEIGHBOURS_MAX 64
 
 /* A device allocation as the args records give it: live from 'from_ns' until 'until_ns'. */
 typedef struct ow_alloc {
@@ -23,6 +28,12 @@ typedef struct ow_index {
     det_map args; /* (correlation, 0) -> log event of the call's first args record */
     ow_alloc *allocs;
     size_t alloc_count, alloc_cap;
+    struct ow_base {
+        uint64_t base, from_ns;
+        uint32_t alloc;
+    } * by_base;     /* 'allocs' by base address */
+    uint64_t *waits; /* enter times of the cudaStreamWaitEvent calls, in order */
+    size_t wait_count, wait_cap;
 } ow_index;
 
 /* What an operation was handed, against the buffers read back. */
@@ -34,16 +45,64 @@ static const ss_ev_args *args_of(const det_ctx *ctx, ow_index *ow, const det_cal
     return e == DET_NONE ? NULL : &ctx->log->events[e].u.args;
 }
 
-/* The allocation holding 'address' at 'ns', or DET_NONE. */
+/* The allocation holding 'address' at 'ns', or DET_NONE: among the NEIGHBOURS_MAX
+ * allocations with the highest bases at or below it. */
 static uint32_t alloc_at(const ow_index *ow, uint64_t address, uint64_t ns)
 {
-    for (size_t i = ow->alloc_count; i-- > 0;) {
-        const ow_alloc *a = &ow->allocs[i];
-        if (address >= a->base && address - a->base < a->size && a->from_ns <= ns &&
-            ns < a->until_ns)
-            return (uint32_t)i;
+    size_t lo = 0, hi = ow->alloc_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ow->by_base[mid].base <= address)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = lo, seen = 0; k-- > 0 && seen < NEIGHBOURS_MAX; seen++) {
+        const ow_alloc *a = &ow->allocs[ow->by_base[k].alloc];
+        if (address - a->base < a->size && a->from_ns <= ns && ns < a->until_ns)
+            return ow->by_base[k].alloc;
     }
     return DET_NONE;
+}
+
+static int cmp_base(const void *pa, const void *pb)
+{
+    const struct ow_base *a = pa, *b = pb;
+    if (a->base != b->base)
+        return a->base < b->base ? -1 : 1;
+    return a->from_ns < b->from_ns ? -1 : a->from_ns > b->from_ns;
+}
+
+/* Ends each allocation at its free (the log is in time order: a free ends the allocation at
+ * its address that is live then), and sorts the allocations by base. Returns 0 or -1. */
+static int apply_frees(det_ctx *ctx, ow_index *ow)
+{
+    det_map live = {0}; /* (base, 0) -> the allocation at that base allocated last */
+    const ss_event_log *log = ctx->log;
+    int rc = 0;
+    size_t next = 0;
+    for (size_t i = 0; i < log->count && rc == 0; i++) {
+        const ss_ev_args *a = &log->events[i].u.args;
+        if (log->events[i].type != SS_EV_ARGS || a->count == 0)
+            continue;
+        if (a->kind == SS_ARGS_ALLOC && next < ow->alloc_count &&
+            ow->allocs[next].from_ns == a->time_ns && ow->allocs[next].base == a->values[0]) {
+            rc = det_map_put(&live, a->values[0], 0, (uint32_t)next++);
+        } else if (a->kind == SS_ARGS_FREE) {
+            uint32_t k = det_map_get(&live, a->values[0], 0);
+            if (k != DET_NONE && ow->allocs[k].until_ns == UINT64_MAX &&
+                ow->allocs[k].from_ns <= a->time_ns)
+                ow->allocs[k].until_ns = a->time_ns;
+        }
+    }
+    det_map_free(&live);
+    ow->by_base = malloc((ow->alloc_count ? ow->alloc_count : 1) * sizeof *ow->by_base);
+    if (rc < 0 || ow->by_base == NULL)
+        return -1;
+    for (size_t i = 0; i < ow->alloc_count; i++)
+        ow->by_base[i] = (struct ow_base){ow->allocs[i].base, ow->allocs[i].from_ns, (uint32_t)i};
+    qsort(ow->by_base, ow->alloc_count, sizeof *ow->by_base, cmp_base);
+    return 0;
 }
 
 /* Indexes the args records and the allocations they describe (the log is in time order).
@@ -75,14 +134,19 @@ static int index_build(det_ctx *ctx, ow_index *ow)
             }
             ow->allocs[ow->alloc_count++] =
                 (ow_alloc){a->values[0], ctx->calls[call].ev->bytes, a->time_ns, UINT64_MAX};
-        } else if (a->kind == SS_ARGS_FREE && a->count >= 1) {
-            uint32_t k = alloc_at(ow, a->values[0], a->time_ns);
-            if (k != DET_NONE && ow->allocs[k].base == a->values[0])
-                ow->allocs[k].until_ns = a->time_ns;
         }
     }
+    for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
+        const det_call *c = &ctx->calls[i];
+        if (c->row == NULL || c->row->klass != SS_CLASS_STREAM_WAIT)
+            continue;
+        if (ss_grow((void **)&ow->waits, &ow->wait_cap, ow->wait_count + 1, sizeof *ow->waits) < 0)
+            rc = -1;
+        else
+            ow->waits[ow->wait_count++] = c->ev->enter_ns;
+    }
     det_map_free(&by_corr);
-    return rc;
+    return rc < 0 ? -1 : apply_frees(ctx, ow);
 }
 
 /* Whether 'call' is a device-to-host copy. */
@@ -188,15 +252,17 @@ static int ordered_before(const det_ctx *ctx, uint32_t before, uint32_t o)
 
 /* Whether a stream waited on an event between 'from' and 'to' ns: work on it may then depend on
  * any stream's, which the log does not say. */
-static int waits_on_events(const det_ctx *ctx, uint64_t from, uint64_t to)
+static int waits_on_events(const ow_index *ow, uint64_t from, uint64_t to)
 {
-    for (size_t i = 0; i < ctx->call_count; i++) {
-        const det_call *c = &ctx->calls[i];
-        if (c->row != NULL && c->row->klass == SS_CLASS_STREAM_WAIT && c->ev->enter_ns >= from &&
-            c->ev->enter_ns <= to)
-            return 1;
+    size_t lo = 0, hi = ow->wait_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ow->waits[mid] < from)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    return 0;
+    return lo < ow->wait_count && ow->waits[lo] <= to;
 }
 
 /* One over-wide wait, worked out. */
@@ -227,7 +293,7 @@ static int split_wait(det_ctx *ctx, ow_index *ow, uint32_t call, const det_opset
         if (ctx->ops[waited->ops[k]].enqueue_ns < first_enqueue)
             first_enqueue = ctx->ops[waited->ops[k]].enqueue_ns;
     }
-    if (proven && count > 0 && waits_on_events(ctx, first_enqueue, c->ev->enter_ns))
+    if (proven && count > 0 && waits_on_events(ow, first_enqueue, c->ev->enter_ns))
         proven = 0;
     for (int grew = 1; proven && grew;) {
         grew = 0;
@@ -314,7 +380,7 @@ static int check_call(det_ctx *ctx, ow_index *ow, uint32_t i, ow_wait *w, det_op
         return 0;
     if (waited_for(ctx, i, waited) < 0)
         return -1;
-    if (waited->count == 0)
+    if (waited->count == 0 || waited->count > WAITED_MAX)
         return 0;
     int over = split_wait(ctx, ow, i, waited, reads, n, w);
     if (over <= 0)
@@ -354,6 +420,8 @@ static int overwide_run(det_ctx *ctx)
     det_opset_free(&w.wide);
     det_map_free(&ow.args);
     free(ow.allocs);
+    free(ow.by_base);
+    free(ow.waits);
     return rc;
 }
 
