@@ -284,6 +284,22 @@ static void name_other_thread(det_ctx *ctx, uint32_t call, const ss_stack *s, ss
         ss_finding_add_extra(f, "operation", operation);
 }
 
+/* The phase of the run a call without any frame was made in, which its finding names in place
+ * of a place: before the program's first repeated GPU work, after the last GPU operation ended
+ * (context teardown at exit), or in between. */
+static const char *phase_of(const det_ctx *ctx, uint32_t call)
+{
+    uint64_t at = ctx->calls[call].ev->enter_ns;
+    if (ctx->steady_ns != 0 && at < ctx->steady_ns)
+        return "startup, before the first repeated GPU work (no call stack was recorded)";
+    uint64_t last_end = 0;
+    if (ctx->op_count > 0)
+        last_end = ss_event_end_ns(ctx->ops[ctx->ops_by_end[ctx->op_count - 1]].ev);
+    if (last_end != 0 && at > last_end)
+        return "teardown at exit, after the last GPU operation ended (no call stack was recorded)";
+    return "during the run (no call stack was recorded)";
+}
+
 void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *f)
 {
     const ss_event_log *log = ctx->log;
@@ -293,6 +309,8 @@ void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *f)
         locate_site(log, &log->stacks[stack].frames[frame], f);
     if (frame >= 0 && log->stacks[stack].frames[frame].python == SS_FRAME_OTHER_THREAD)
         name_other_thread(ctx, call, &log->stacks[stack], f);
+    if (frame < 0)
+        ss_finding_add_extra(f, "phase", phase_of(ctx, call));
     int32_t via = via_frame(ctx, stack);
     if (via >= 0) {
         const ss_stack_frame *vf = &log->stacks[stack].frames[via];

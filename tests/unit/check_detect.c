@@ -1634,6 +1634,18 @@ START_TEST(test_library_only_stack_names_function)
 }
 END_TEST
 
+START_TEST(test_no_stack_names_phase)
+{
+    /* A readback without any stack is named by the phase of the run it was made in. */
+    readback_at(2, 0, 0);
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_ptr_null(f->file);
+    ck_assert_ptr_null(f->function);
+    ck_assert_str_eq(extra_of(f, "phase"), "during the run (no call stack was recorded)");
+}
+END_TEST
+
 START_TEST(test_via_keeps_library_lines_apart)
 {
     /* One line of the program reaches readbacks at two library lines: two findings, one per
@@ -2117,9 +2129,10 @@ static Suite *detect_suite(void)
           test_latent_pageable_copy, test_latent_syncs_by_kind, test_latent_ranked_after_blocking}},
         {"just_my_code",
          {test_python_site_with_via, test_via_keeps_library_lines_apart, test_other_thread_site,
-          test_library_only_stack_names_function, test_own_python_frames_name_no_thread,
-          test_python_stdlib_is_not_user_code, test_inductor_code_is_not_user_code,
-          test_attribute_to_paths, test_attribute_to_native, test_system_library_is_via}},
+          test_library_only_stack_names_function, test_no_stack_names_phase,
+          test_own_python_frames_name_no_thread, test_python_stdlib_is_not_user_code,
+          test_inductor_code_is_not_user_code, test_attribute_to_paths, test_attribute_to_native,
+          test_system_library_is_via}},
         {"release",
          {test_release_binary_site, test_release_binary_without_base,
           test_driver_copy_direction_from_api, test_driver_memcpy_direction_unknown}},
