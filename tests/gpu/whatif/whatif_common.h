@@ -2,47 +2,15 @@
  * a host clock, the host's own work as a timed busy loop, a compute kernel of tunable length,
  * and the one timing line every program prints:
  *   steady: <microseconds> us per iteration (<n> iterations after <w> warm-up)
- * Each program takes [iterations] [warm-up] as its first two arguments. */
+ * Each program takes [iterations] [warm-up] as its first two arguments (positive integers). */
 #ifndef WHATIF_COMMON_H
 #define WHATIF_COMMON_H
 
-#include <cuda_runtime.h>
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-#define CHECK(call)                                                                                \
-    do {                                                                                           \
-        cudaError_t check_err_ = (call);                                                           \
-        if (check_err_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,                   \
-                    cudaGetErrorName(check_err_));                                                 \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "../../../samples/common.h" /* CHECK, now_ms, arg_or */
 
 static inline double now_us(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-/* argv['index'] as a positive integer, or 'fallback' when absent; exits 2 when it is not. */
-static inline int arg_or(int argc, char **argv, int index, int fallback)
-{
-    char *end = NULL;
-    long value;
-    if (index >= argc)
-        return fallback;
-    value = strtol(argv[index], &end, 10);
-    if (end == argv[index] || *end != '\0' || value < 0 || value > 1000000) {
-        fprintf(stderr, "%s: argument %d must be an integer from 0 to 1000000: %s\n", argv[0],
-                index, argv[index]);
-        exit(2);
-    }
-    return (int)value;
+    return now_ms() * 1e3;
 }
 
 /* The host's own work: 'us' microseconds of CPU time writing 'n' words of 'dst' (which may
