@@ -284,6 +284,40 @@ static void name_other_thread(det_ctx *ctx, uint32_t call, const ss_stack *s, ss
         ss_finding_add_extra(f, "operation", operation);
 }
 
+/* Names, in the extra figures of 'f', the thread of a call whose Python frames are all a
+ * library's (a framework's helper thread: the DataLoader's pin-memory thread runs
+ * torch/utils/data/_utils/pin_memory.py): its number, its name and the function it runs, the
+ * outermost of its Python frames outside the threading module. */
+static void name_helper_thread(det_ctx *ctx, uint32_t call, const ss_stack *s, ss_finding *f)
+{
+    const ss_stack_frame *runs = NULL;
+    for (uint32_t i = 0; i < s->depth; i++) {
+        const ss_stack_frame *fr = &s->frames[i];
+        if (!fr->python || fr->file == 0 || fr->file >= ctx->log->string_count)
+            continue;
+        const char *file = ctx->log->strings[fr->file];
+        const char *base = strrchr(file, '/');
+        if (strcmp(base != NULL ? base + 1 : file, "threading.py") != 0)
+            runs = fr;
+    }
+    char key[32];
+    uint32_t thread = ctx->calls[call].ev->thread;
+    snprintf(key, sizeof key, "thread_name:%u", (unsigned)thread);
+    const char *name = ss_evlog_get_meta(ctx->log, key);
+    const char *function =
+        runs != NULL && runs->function != 0 && runs->function < ctx->log->string_count
+            ? ctx->log->strings[runs->function]
+            : NULL;
+    const char *file = runs != NULL ? ctx->log->strings[runs->file] : NULL;
+    char *text =
+        ss_asprintf("%u%s%s%s%s%s%s%s: no frame of the program's own code", (unsigned)thread,
+                    name != NULL ? " (" : "", name != NULL ? name : "", name != NULL ? ")" : "",
+                    function != NULL ? ", running " : "", function != NULL ? function : "",
+                    function != NULL ? " in " : "", function != NULL ? file : "");
+    ss_finding_add_extra(f, "thread", text);
+    free(text);
+}
+
 /* The phase of the run a call without any frame was made in, which its finding names in place
  * of a place: before the program's first repeated GPU work, after the last GPU operation ended
  * (context teardown at exit), or in between. */
@@ -309,6 +343,9 @@ void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *f)
         locate_site(log, &log->stacks[stack].frames[frame], f);
     if (frame >= 0 && log->stacks[stack].frames[frame].python == SS_FRAME_OTHER_THREAD)
         name_other_thread(ctx, call, &log->stacks[stack], f);
+    else if (frame >= 0 && log->stacks[stack].frames[frame].python &&
+             !det_frame_is_user(ctx, &log->stacks[stack].frames[frame]))
+        name_helper_thread(ctx, call, &log->stacks[stack], f);
     if (frame < 0)
         ss_finding_add_extra(f, "phase", phase_of(ctx, call));
     int32_t via = via_frame(ctx, stack);

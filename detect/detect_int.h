@@ -367,6 +367,8 @@ void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *finding);
 /* Whether a call site frame is the user's own code and which library frames are never a call
  * site (site.c). */
 int32_t det_choose_site(const det_ctx *ctx, const ss_stack *stack, int32_t *via);
+/* Whether 'frame' is the user's own code, as det_choose_site judges it. */
+int det_frame_is_user(const det_ctx *ctx, const ss_stack_frame *frame);
 
 /* ---- findings (findings.c) ---- */
 

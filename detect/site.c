@@ -243,3 +243,8 @@ int32_t det_choose_site(const det_ctx *ctx, const ss_stack *stack, int32_t *via)
     }
     return site;
 }
+
+int det_frame_is_user(const det_ctx *ctx, const ss_stack_frame *frame)
+{
+    return frame->python ? user_python(ctx, frame) : user_native(ctx, frame);
+}

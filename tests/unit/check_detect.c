@@ -1646,6 +1646,28 @@ START_TEST(test_no_stack_names_phase)
 }
 END_TEST
 
+#define PIN_MEMORY "/venv/lib/python3.12/site-packages/torch/utils/data/_utils/pin_memory.py"
+
+START_TEST(test_helper_thread_named)
+{
+    /* A call whose Python frames are all a library's (the DataLoader's pin-memory thread): the
+     * finding names the thread and the function it runs, outside the threading module. */
+    ss_evlog_set_meta(&log_, "thread_name:1", "pt_pin");
+    const char *files[] = {PIN_MEMORY, PIN_MEMORY, "/usr/lib/python3.12/threading.py"};
+    const unsigned lines[] = {71, 52, 1012};
+    uint32_t stack = python_stack(3, files, lines);
+    ss_stack *st = &log_.stacks[stack];
+    st->frames[3].function = ss_evlog_intern(&log_, "_pin_memory_loop");
+    readback_at(2, 0, stack);
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, PIN_MEMORY);
+    ck_assert_uint_eq(f->line, 71);
+    ck_assert_str_eq(extra_of(f, "thread"), "1 (pt_pin), running _pin_memory_loop in " PIN_MEMORY
+                                            ": no frame of the program's own code");
+}
+END_TEST
+
 START_TEST(test_via_keeps_library_lines_apart)
 {
     /* One line of the program reaches readbacks at two library lines: two findings, one per
@@ -2130,9 +2152,9 @@ static Suite *detect_suite(void)
         {"just_my_code",
          {test_python_site_with_via, test_via_keeps_library_lines_apart, test_other_thread_site,
           test_library_only_stack_names_function, test_no_stack_names_phase,
-          test_own_python_frames_name_no_thread, test_python_stdlib_is_not_user_code,
-          test_inductor_code_is_not_user_code, test_attribute_to_paths, test_attribute_to_native,
-          test_system_library_is_via}},
+          test_helper_thread_named, test_own_python_frames_name_no_thread,
+          test_python_stdlib_is_not_user_code, test_inductor_code_is_not_user_code,
+          test_attribute_to_paths, test_attribute_to_native, test_system_library_is_via}},
         {"release",
          {test_release_binary_site, test_release_binary_without_base,
           test_driver_copy_direction_from_api, test_driver_memcpy_direction_unknown}},
