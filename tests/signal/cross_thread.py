@@ -69,7 +69,7 @@ def main():
         other = [f for f in frames if f[6] == "2"]
         if len(other) != 3 or [int(f[5]) for f in other] != [lines["native thread"],
                                                             lines["caller"],
-                                                            lines["caller"] + 4]:
+                                                            lines["module"]]:
             failures.append(f"on: the other thread's frames in the trace: {other}")
         native = [f for f in result["findings"] if f.get("line") == lines["native thread"]]
         thread = (native[0].get("extra") or {}).get("thread", "") if native else ""

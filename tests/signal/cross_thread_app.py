@@ -12,9 +12,10 @@ CALL = ctypes.c_char_p(b"cudaStreamSynchronize_v3020")
 def wait_for_native_thread():
     thread = ctypes.c_ulong()
     start = ctypes.cast(fake.fake_cupti_call, ctypes.c_void_p)
-    if libc.pthread_create(ctypes.byref(thread), None, start, CALL) != 0:
-        raise SystemExit("pthread_create failed")
-    libc.pthread_join(thread, None)  # call: native thread
+    create, join = libc.pthread_create, libc.pthread_join
+    # One line: the thread may make its call while this one is still in pthread_create.
+    if create(ctypes.byref(thread), None, start, CALL) or join(thread, None):  # call: native thread
+        raise SystemExit("pthread_create or pthread_join failed")
 
 
 def main():
@@ -23,4 +24,4 @@ def main():
     print("done")
 
 
-main()
+main()  # call: module
