@@ -1,5 +1,7 @@
 /* fix.c: syncscope lint --fix: writes the fix-its of lint findings into the source files. */
+#ifdef SS_HAVE_ANALYZER
 #include "analyzer.h"
+#endif
 #include "cli.h"
 #include "report.h"
 
@@ -112,7 +114,9 @@ static void apply(const char *text, size_t len, const edit *edits, size_t count,
 int ss_cli_apply_fixits(const ss_result *result, size_t *applied, size_t *files)
 {
     *applied = *files = 0;
-    /* A fix-it left out on purpose: its file stays as it is, and --fix says why. */
+#ifdef SS_HAVE_ANALYZER
+    /* A fix-it left out on purpose: its file stays as it is, and --fix says why. (Fix-its
+     * come from lint, so a build without the analyzer has none to refuse.) */
     for (size_t i = 0; i < result->count; i++) {
         const ss_finding *f = &result->findings[i];
         const char *why = f->file ? ss_lint_fix_refused(f) : NULL;
@@ -120,6 +124,7 @@ int ss_cli_apply_fixits(const ss_result *result, size_t *applied, size_t *files)
             ss_log_note("%s:%u:%u: not fixed (%s): %s", f->file, f->line, f->column,
                         ss_rules_get(f->rule)->id, why);
     }
+#endif
     size_t count = 0;
     for (size_t i = 0; i < result->count; i++)
         if (result->findings[i].file)
