@@ -284,6 +284,23 @@ static void name_other_thread(det_ctx *ctx, uint32_t call, const ss_stack *s, ss
         ss_finding_add_extra(f, "operation", operation);
 }
 
+char *det_site_note(det_ctx *ctx, uint32_t call)
+{
+    const ss_event_log *log = ctx->log;
+    uint32_t stack = ctx->calls[call].ev->stack;
+    int32_t frame = site_frame(ctx, stack);
+    if (frame < 0 || log->stacks[stack].frames[frame].python != SS_FRAME_OTHER_THREAD)
+        return NULL;
+    char key[32], operation[512];
+    uint32_t thread = ctx->calls[call].ev->thread;
+    snprintf(key, sizeof key, "thread_name:%u", (unsigned)thread);
+    const char *name = ss_evlog_get_meta(log, key);
+    operation_text(ctx, &log->stacks[stack], operation, sizeof operation);
+    return ss_asprintf("made on thread %u%s%s%s while this line waited%s%s", (unsigned)thread,
+                       name != NULL ? " (" : "", name != NULL ? name : "", name != NULL ? ")" : "",
+                       operation[0] != '\0' ? ", in " : "", operation);
+}
+
 /* Names, in the extra figures of 'f', the thread of a call whose Python frames are all a
  * library's (a framework's helper thread: the DataLoader's pin-memory thread runs
  * torch/utils/data/_utils/pin_memory.py): its number, its name and the function it runs, the

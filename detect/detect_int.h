@@ -364,6 +364,11 @@ uint32_t det_site_pair(det_ctx *ctx, uint32_t call);
  * via frame and the stack's frames. */
 void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *finding);
 
+/* For a call whose site is a frame of another thread (docs/run.md, "Work of other threads"),
+ * what its finding's message adds: "made on thread 3 (pt_autograd_0) while this line waited,
+ * in the backward of aten::index -> aten::nonzero", malloc'ed; NULL for any other call. */
+char *det_site_note(det_ctx *ctx, uint32_t call);
+
 /* Whether a call site frame is the user's own code and which library frames are never a call
  * site (site.c). */
 int32_t det_choose_site(const det_ctx *ctx, const ss_stack *stack, int32_t *via);

@@ -326,5 +326,12 @@ void det_findings_emit(det_ctx *ctx, ss_result *out)
         const ss_stack_frame *site = det_call_site(ctx, agg->call);
         f->hint = ss_strdup(det_hint(agg->rule, site != NULL && site->python, agg->direction));
         mark_message(ctx, agg, f);
+        char *note = det_site_note(ctx, agg->call);
+        if (note != NULL) {
+            char *noted = ss_asprintf("%s; %s", f->message, note);
+            free(f->message);
+            f->message = noted;
+            free(note);
+        }
     }
 }

@@ -1596,6 +1596,10 @@ START_TEST(test_other_thread_site)
                      "2 (pt_autograd_0), which runs no Python code: the line is where the "
                      "program's Python thread waited meanwhile");
     ck_assert_str_eq(extra_of(f, "operation"), "the backward of aten::index -> aten::nonzero");
+    const char *note = strstr(f->message, "; made on thread");
+    ck_assert_ptr_nonnull(note);
+    ck_assert_str_eq(note, "; made on thread 2 (pt_autograd_0) while this line waited, in the "
+                           "backward of aten::index -> aten::nonzero");
 }
 END_TEST
 
