@@ -1492,13 +1492,19 @@ static uint32_t python_stack(size_t python, const char *const *files, const unsi
 #define GENERATION "/venv/lib/python3.12/site-packages/transformers/generation/utils.py"
 
 /* A 4-byte readback that waited for 'scale' (correlation 'corr', at 'at'), made from 'stack'. */
-static void readback_at(uint32_t corr, uint64_t at, uint32_t stack)
+static void readback_on(uint32_t thread, uint32_t corr, uint64_t at, uint32_t stack)
 {
     launch_call(1, at, at + US(5), corr + 100, S13, 13, site("main.cu", 30));
     kernel("scale", at + US(10), at + US(310), corr + 100, 13);
-    async_copy_call(1, at + US(20), at + US(320), corr, 4, 2, stack);
+    async_copy_call(thread, at + US(20), at + US(320), corr, 4, 2, stack);
     copy(SS_EV_MEMCPY, at + US(312), at + US(315), corr, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE,
          SS_MEM_PAGEABLE);
+}
+
+/* The same, made by the main thread (1). */
+static void readback_at(uint32_t corr, uint64_t at, uint32_t stack)
+{
+    readback_on(1, corr, at, stack);
 }
 
 START_TEST(test_python_site_with_via)
@@ -1578,14 +1584,8 @@ START_TEST(test_other_thread_site)
      * the program's loss.backward() line, naming the thread and the operation. */
     ss_evlog_set_meta(&log_, "thread_name:2", "pt_autograd_0");
     uint32_t stack = autograd_stack();
-    launch_call(1, 0, US(5), 102, S13, 13, site("main.cu", 30));
-    kernel("scale", US(10), US(310), 102, 13);
-    async_copy_call(2, US(20), US(320), 2, 4, 2, stack);
-    copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
-    launch_call(1, US(1000), US(1005), 103, S13, 13, site("main.cu", 30));
-    kernel("scale", US(1010), US(1310), 103, 13);
-    async_copy_call(2, US(1020), US(1320), 3, 4, 2, stack);
-    copy(SS_EV_MEMCPY, US(1312), US(1315), 3, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PAGEABLE);
+    readback_on(2, 2, 0, stack);
+    readback_on(2, 3, US(1000), stack);
     run();
     const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
     ck_assert_str_eq(f->file, "/work/train.py");
