@@ -251,6 +251,11 @@ static void skip_folder_extras(const ss_lint_options *o, int have_db, job_list *
                                size_t *included, size_t *unlisted)
 {
     mark_included(jobs);
+    /* The CUDA sources the database leaves out: CMake's old FindCUDA (cuda_add_library)
+     * lists a target's .cpp files and none of its .cu files, so lint would see none of the
+     * CUDA code without a word. */
+    size_t cu_unlisted = 0;
+    char *cu_named[2] = {NULL, NULL};
     for (size_t i = 0; i < jobs->count; i++) {
         job *j = &jobs->v[i];
         if (!j->from_folder || j->skip)
@@ -268,6 +273,9 @@ static void skip_folder_extras(const ss_lint_options *o, int have_db, job_list *
         } else if (have_db && j->command == NULL) {
             j->skip = SS_SKIP_UNLISTED;
             (*unlisted)++;
+            size_t len = strlen(j->file);
+            if (len > 3 && strcmp(j->file + len - 3, ".cu") == 0 && cu_unlisted++ < 2)
+                cu_named[cu_unlisted - 1] = ss_display_path(j->file);
             if (o->verbose) {
                 shown = ss_display_path(j->file);
                 ss_log_note("%s: not analyzed: the compile database does not list it", shown);
@@ -275,6 +283,20 @@ static void skip_folder_extras(const ss_lint_options *o, int have_db, job_list *
         }
         free(shown);
     }
+    if (cu_unlisted > 0) {
+        char *more = cu_unlisted > 2 ? ss_asprintf(" and %zu more", cu_unlisted - 2) : NULL;
+        ss_log_warning("%zu .cu file%s under the linted folders %s not in the compile database, "
+                       "so %s CUDA code is not analyzed: %s%s%s%s (CMake's FindCUDA "
+                       "cuda_add_library leaves a target's .cu files out; CMake's CUDA language "
+                       "lists them)",
+                       cu_unlisted, cu_unlisted == 1 ? "" : "s", cu_unlisted == 1 ? "is" : "are",
+                       cu_unlisted == 1 ? "its" : "their", cu_named[0],
+                       cu_named[1] ? (cu_unlisted == 2 ? " and " : ", ") : "",
+                       cu_named[1] ? cu_named[1] : "", more ? more : "");
+        free(more);
+    }
+    free(cu_named[0]);
+    free(cu_named[1]);
 }
 
 /* The context of note_special_include: the file scanned, and whether a line was refused. */

@@ -136,6 +136,25 @@ int ss_ast_eval_int(CXCursor expr, long long *value)
     return rc;
 }
 
+/* Whether the call's callee is written as 'name' where the call is (not through a macro). */
+static int written_as(CXCursor call, const char *name)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(call);
+    CXFile file = NULL;
+    unsigned offset;
+    clang_getExpansionLocation(clang_getCursorLocation(call), &file, NULL, NULL, &offset);
+    if (file == NULL)
+        return 0;
+    CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, file, offset));
+    if (tok == NULL)
+        return 0;
+    CXString s = clang_getTokenSpelling(tu, *tok);
+    int same = strcmp(clang_getCString(s), name) == 0;
+    clang_disposeString(s);
+    clang_disposeTokens(tu, tok, 1);
+    return same;
+}
+
 char *ss_ast_callee_name(CXCursor call)
 {
     CXCursor callee = clang_getCursorReferenced(call);
@@ -143,6 +162,14 @@ char *ss_ast_callee_name(CXCursor call)
     const char *text = clang_getCString(name);
     char *out = text && *text ? ss_strdup(text) : NULL;
     clang_disposeString(name);
+    /* A CUDA API that the headers rename by macro (cudaMemcpyAsync_ptsz under
+     * CUDA_API_PER_THREAD_DEFAULT_STREAM, cuMemcpyHtoD_v2) is named as the program writes
+     * it, unless it is written with the suffix. */
+    const ss_api *api = out ? ss_api_find(out) : NULL;
+    if (api && strcmp(api->name, out) != 0 && !written_as(call, out)) {
+        free(out);
+        out = ss_strdup(api->name);
+    }
     return out;
 }
 

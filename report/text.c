@@ -436,6 +436,16 @@ static void put_summary(const text_out *t, const ss_result *result)
     fputs(" generated.\n", t->out);
 }
 
+/* Whether a diagnostic of 'result' is an error (a parse error, an unreadable file). */
+static int has_errors(const ss_result *result)
+{
+    for (size_t i = 0; i < result->diag_count; i++) {
+        if (result->diags[i].severity == SS_SEV_ERROR)
+            return 1;
+    }
+    return 0;
+}
+
 int ss_report_write_text(FILE *out, const ss_result *result, const ss_text_options *options)
 {
     text_out t = {out, 0, 1, 0, 0, 0};
@@ -453,5 +463,10 @@ int ss_report_write_text(FILE *out, const ss_result *result, const ss_text_optio
         put_finding(&t, &result->findings[i]);
     if (result->count > 0 && summary)
         put_summary(&t, result);
+    else if (summary && result->kind == SS_RESULT_LINT && result->files.counted &&
+             result->files.analyzed > 0 && !has_errors(result))
+        /* A lint run that finds nothing says so once, as clang-tidy and ruff do. */
+        fprintf(t.out, "%zu file%s, 0 findings\n", result->files.analyzed,
+                result->files.analyzed == 1 ? "" : "s");
     return ferror(out) ? -1 : 0;
 }

@@ -281,7 +281,7 @@ if [ "$HAVE_LINT" = 1 ]; then
     cp "$CLEAN" ./--output=victim.cu
     ss lint --cuda-path=none --no-cache -- --output=victim.cu
     status "lint -- --output=victim.cu" 0
-    text "lint -- --output=victim.cu: stdout" out ""
+    text "lint -- --output=victim.cu: stdout" out "1 file, 0 findings"
     [ ! -e victim.cu ] || fails "lint -- --output=victim.cu" "victim.cu was written"
     refused "lint -- -p build" "$E cannot read '-p': No such file or directory
 syncscope: '-p' came after '--', which ends the options: it was read as a file; options go before '--'" \

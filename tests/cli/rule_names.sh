@@ -149,7 +149,7 @@ accepted "comment close directive: suppresses nothing" s6 1 $P --fail-on note
 put_source s5 "// NOLINT(syncscope-Default-Stream-Launch)"
 lint s5 $P --fail-on note
 status "comment name, other case" 0
-text "comment name, other case: stdout" "$WORK/out" ""
+text "comment name, other case: stdout" "$WORK/out" "1 file, 0 findings"
 text "comment name, other case: stderr" "$WORK/err" ""
 
 exit $fail

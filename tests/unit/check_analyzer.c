@@ -508,7 +508,7 @@ START_TEST(test_baseline_after_code_moves)
     const char *with[] = {
         "--cuda-path=none", "--no-cache", "--color=never", "--baseline", "base.json", "a.cu", NULL};
     char *out = lint_output(with, 0, NULL);
-    ck_assert_str_eq(out, "");
+    ck_assert_str_eq(out, "1 file, 0 findings\n");
     free(out);
     /* Lines added above and re-indentation: the same findings, still in the baseline. */
     free(write_text("a.cu", "#include <cuda_runtime.h>\n"
@@ -796,6 +796,54 @@ START_TEST(test_folder_walk_of_a_project)
 }
 END_TEST
 
+/* A compile database that lists a folder's .cpp files and none of its .cu files (CMake's
+ * FindCUDA cuda_add_library): a warning counts and names the .cu files it leaves out, once;
+ * a text run that finds nothing says so in one line. */
+START_TEST(test_database_without_cuda_sources)
+{
+    make_work_dir();
+    free(write_text("src/host.cpp", "int host_side(void) { return 1; }\n"));
+    free(write_text("src/io.cpp", "int io_side(void) { return 2; }\n"));
+    for (int i = 1; i <= 3; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "src/kernel%d.cu", i);
+        free(write_text(name, "__global__ void k(float *x) { x[0] = 1; }\n"));
+    }
+    char *db = ss_asprintf("[{\"directory\": \"%s\", \"file\": \"src/host.cpp\", "
+                           "\"command\": \"g++ -c src/host.cpp\"}, "
+                           "{\"directory\": \"%s\", \"file\": \"src/io.cpp\", "
+                           "\"command\": \"g++ -c src/io.cpp\"}]",
+                           work, work);
+    free(write_text("build/compile_commands.json", db));
+    free(db);
+    char *out, *err;
+    const char *argv[] = {"--cuda-path=none", "--no-cache", "-p", "build", "src", NULL};
+    ck_assert_int_eq(run(argv, &out, &err), 0);
+    ck_assert_str_eq(out, "2 files, 0 findings\n");
+    ck_assert_str_eq(err, "syncscope: warning: 3 .cu files under the linted folders are not in "
+                          "the compile database, so their CUDA code is not analyzed: "
+                          "src/kernel1.cu, src/kernel2.cu and 1 more (CMake's FindCUDA "
+                          "cuda_add_library leaves a target's .cu files out; CMake's CUDA "
+                          "language lists them)\n");
+    free(out);
+    free(err);
+    for (int i = 2; i <= 3; i++) {
+        char *path = ss_asprintf("%s/src/kernel%d.cu", work, i);
+        ck_assert_int_eq(remove(path), 0);
+        free(path);
+    }
+    ck_assert_int_eq(run(argv, &out, &err), 0);
+    ck_assert_str_eq(out, "2 files, 0 findings\n");
+    ck_assert_str_eq(err, "syncscope: warning: 1 .cu file under the linted folders is not in the "
+                          "compile database, so its CUDA code is not analyzed: src/kernel1.cu "
+                          "(CMake's FindCUDA cuda_add_library leaves a target's .cu files out; "
+                          "CMake's CUDA language lists them)\n");
+    free(out);
+    free(err);
+    remove_work_dir();
+}
+END_TEST
+
 /* Units with parse errors are cached too: a missing header, until it appears in a folder of
  * the include path; a command line clang refuses, until it changes. */
 START_TEST(test_cache_keeps_failures)
@@ -877,6 +925,7 @@ static Suite *analyzer_suite(void)
     tcase_add_test(scale, test_cache_invalidation);
     tcase_add_test(scale, test_jobs_deterministic);
     tcase_add_test(scale, test_headers_not_parsed_alone);
+    tcase_add_test(scale, test_database_without_cuda_sources);
     tcase_add_test(scale, test_real_thrust_parses);
     tcase_add_test(scale, test_folder_walk_of_a_project);
     tcase_add_test(scale, test_cache_keeps_failures);
