@@ -107,9 +107,6 @@ static void record(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *
     clang_getExpansionLocation(loc, &file, &line, &column, &offset);
     if (file == NULL)
         return;
-    /* A call written in a macro's argument ('checkCudaErrors(\n    cudaMemcpy(...))') is
-     * reported where it is written, with the macro it is expanded from, as clang does; a call
-     * that a macro's body spells is reported at the macro's invocation. */
 #if CINDEX_VERSION_MAJOR == 0 && CINDEX_VERSION_MINOR < 63
     /* Before LLVM 16 clang_getSpellingLocation gives a macro argument's expansion location;
      * clang_getFileLocation gives where the argument is written (and a macro body's call at
@@ -118,6 +115,9 @@ static void record(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *
 #else
     clang_getSpellingLocation(loc, &spelled_file, &spelled_line, &spelled_column, &spelled_offset);
 #endif
+    /* A call written in a macro's argument (the call on the line after 'checkCudaErrors(') is
+     * reported where it is written, with the macro it is expanded from, as clang does; a call
+     * that a macro's body spells is reported at the macro's invocation. */
     char *macro = NULL;
     unsigned macro_line = line, macro_column = column;
     if (spelled_file == file && spelled_offset > offset) {
