@@ -22,6 +22,12 @@ cmake --build build/clang14 --target syncscope lint_driver -j "$(nproc)"
 ctest --test-dir build/clang14 -R '^lint_(bundled|guard|deep|cmake_makefiles)$' --no-tests=error \
     -j "$(nproc)" --output-on-failure
 
+# the build without libclang (SYNCSCOPE_ANALYZER=OFF, as on a GPU machine that has no
+# libclang): every part but the analyzer must still compile and link.
+cmake -S . -B build/noanalyzer -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSYNCSCOPE_ANALYZER=OFF \
+    -DSYNCSCOPE_TESTS=OFF -DSYNCSCOPE_SAMPLES=OFF
+cmake --build build/noanalyzer -j "$(nproc)"
+
 CC=clang-16 cmake -S . -B build/fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DSYNCSCOPE_FUZZ=ON -DSYNCSCOPE_TESTS=OFF -DSYNCSCOPE_SAMPLES=OFF -DSYNCSCOPE_INTERPOSER=OFF
 cmake --build build/fuzz --target fuzzers -j "$(nproc)"
