@@ -434,6 +434,17 @@ static const char *read_text(const char *text)
     return colon != NULL ? colon + 1 : err;
 }
 
+/* Reads 'records' (lines after the header) as a trace of the minor version after this reader's,
+ * so that the case stays newer when the format's minor version is raised. */
+static const char *read_newer(const char *records)
+{
+    char text[512];
+    int n = snprintf(text, sizeof text, "SSTRACE %d %d\n%s", SS_TRACE_MAJOR, SS_TRACE_MINOR + 1,
+                     records);
+    ck_assert(n > 0 && (size_t)n < sizeof text);
+    return read_text(text);
+}
+
 START_TEST(test_trace_scope_records)
 {
     ck_assert_str_eq(read_text("SSTRACE 1 1\nstr 1 step\nscope 5 1 3 0 0 1\nend 1 2 1\n"), "");
@@ -450,7 +461,7 @@ START_TEST(test_trace_scope_records)
                      "4: scope: time 5 is 9.999 s before the run started (meta start_ns "
                      "10000000000)");
     /* A newer minor version's kinds are kept and passed over. */
-    ck_assert_str_eq(read_text("SSTRACE 1 3\nscope 5 1 9 3 0 0\nend 1 1 1\n"), "");
+    ck_assert_str_eq(read_newer("scope 5 1 9 3 0 0\nend 1 1 1\n"), "");
 }
 END_TEST
 
@@ -469,7 +480,7 @@ START_TEST(test_trace_args_records)
     ck_assert_str_eq(read_text("SSTRACE 1 2\nargs 5 1 1 1 0\nend 1 1 1\n"),
                      "2: args: expected 13 fields, got 5");
     /* A newer minor version's kinds are kept and passed over. */
-    ck_assert_str_eq(read_text("SSTRACE 1 3\nargs 5 1 9 1 0 0 0 0 0 0 0 0 0\nend 1 1 1\n"), "");
+    ck_assert_str_eq(read_newer("args 5 1 9 1 0 0 0 0 0 0 0 0 0\nend 1 1 1\n"), "");
 }
 END_TEST
 
