@@ -2107,7 +2107,6 @@ START_TEST(test_families_cover_runtime_rules)
         runtime += (size_t)found_at_run_time;
     }
     ck_assert_uint_eq(sizeof listed / sizeof listed[0], runtime);
-    ck_assert_uint_eq(runtime, 12);
 }
 END_TEST
 

