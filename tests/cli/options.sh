@@ -48,6 +48,24 @@ differ() {
     ! cmp -s "$2" "$3" || fails "$1" "$2 and $3 are the same"
 }
 E="syncscope: error:"
+# formats COLUMN: the names of the formats of report/formats.def whose COLUMN (5 lint, 6 run,
+# 7 analyze, 8 report) is 1, in the table's order: "text, json or sarif". A row's first line
+# holds its columns; a row that does not is a failure here, not a shorter list.
+formats() {
+    awk -v col="$1" '
+        /^SS_FORMAT\(/ {
+            line = $0
+            sub(/^SS_FORMAT\(/, "", line)
+            n = split(line, f, /, */)
+            if (n < 9 || f[col] !~ /^[01]$/) { bad = 1; next }
+            if (f[col] == 1) { gsub(/"/, "", f[2]); names[++k] = f[2] }
+        }
+        END {
+            if (bad || k == 0) { print "unreadable report/formats.def"; exit 1 }
+            for (i = 1; i <= k; i++) printf "%s%s", (i == 1 ? "" : i == k ? " or " : ", "), names[i]
+        }' "$ROOT/report/formats.def"
+}
+ANALYZE_FORMATS=$(formats 7)
 
 # ---- did you mean: subcommands, options, rules ----
 refused "lnit" "$E unknown command 'lnit' (did you mean 'lint'?)" lnit
@@ -59,7 +77,7 @@ printf '%s\n' "$E unknown command 'bogus'" | cat - help.txt >expected
 same "bogus: the message, then the commands" err expected
 refused "--formt" "$E unknown option '--formt' (did you mean '--format'?)" analyze --formt json "$T"
 refused "--format=JSN" "$E unknown --format 'JSN' (did you mean 'json'?)" analyze --format=JSN "$T"
-refused "--format=pdf" "$E unknown --format 'pdf' (text, json, sarif, github, html or gitlab)" analyze --format=pdf "$T"
+refused "--format=pdf" "$E unknown --format 'pdf' ($ANALYZE_FORMATS)" analyze --format=pdf "$T"
 refused "-format" "$E unknown option '-format' (did you mean '--format'?)" analyze -format json "$T"
 refused "--frobnicate" "$E unknown option '--frobnicate' (see syncscope analyze --help)" analyze --frobnicate "$T"
 refused "--min-blocked" "$E unknown option '--min-blocked' (did you mean '--min-blocked-us'?)" analyze --min-blocked 5 "$T"
@@ -88,7 +106,7 @@ for command in lint run analyze report rules explain; do
     same "help $command" out "$command.help"
 done
 format_help=$(sed -n '/^  --format/,/^  -o,/p' analyze.help | sed '$d' | tr -s ' \n' '  ')
-[ "$format_help" = " --format FORMAT the report's format, in any case; text by default (text, json, sarif, github, html or gitlab) " ] ||
+[ "$format_help" = " --format FORMAT the report's format, in any case; text by default ($ANALYZE_FORMATS) " ] ||
     fails "analyze --help" "its --format: '$format_help'"
 
 # ---- --format=VALUE and --format VALUE, in any case ----

@@ -153,8 +153,11 @@ START_TEST(test_usage_errors)
     expect_error(unknown, "syncscope: error: unknown option '--frobnicate' (see syncscope lint "
                           "--help)\n");
     const char *format[] = {"--format", "pdf", "a.cu", NULL};
-    expect_error(format, "syncscope: error: unknown --format 'pdf' (text, json, sarif, github, "
-                         "html or gitlab)\n");
+    char *formats = ss_format_names(SS_FORMAT_FOR_LINT, " or ");
+    char *unknown_format = ss_asprintf("syncscope: error: unknown --format 'pdf' (%s)\n", formats);
+    expect_error(format, unknown_format);
+    free(unknown_format);
+    free(formats);
     const char *near_format[] = {"--format", "xml", "a.cu", NULL};
     expect_error(near_format, "syncscope: error: unknown --format 'xml' (did you mean 'html'?)\n");
     const char *fail_on[] = {"--fail-on", "fatal", "a.cu", NULL};

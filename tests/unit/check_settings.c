@@ -6,6 +6,7 @@
 #include "interpose.h"
 #include "report.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,17 +257,32 @@ START_TEST(test_kind_format_any_case)
 {
     ss_interpose_config c;
     char err[256];
-    static const char *const written[] = {"JSON", "Sarif", "text", "GitHub", "HTML", "gitLAB"};
-    static const char *const kept[] = {"json", "sarif", "text", "github", "html", "gitlab"};
-    for (size_t i = 0; i < 6; i++) {
-        ck_assert_int_eq(load_with(SS_ENV_FORMAT, written[i], &c, err, sizeof err), 0);
-        ck_assert_str_eq(c.format, kept[i]);
+    static const char *const written[][2] = {{"JSON", "json"}, {"gitLAB", "gitlab"}};
+    for (size_t i = 0; i < sizeof written / sizeof written[0]; i++) {
+        ck_assert_int_eq(load_with(SS_ENV_FORMAT, written[i][0], &c, err, sizeof err), 0);
+        ck_assert_str_eq(c.format, written[i][1]);
     }
-    assert_refused(SS_ENV_FORMAT, "xml",
-                   "SYNCSCOPE_FORMAT='xml' is not one of text, json, sarif, github, html, gitlab");
-    assert_refused(SS_ENV_FORMAT, "jsonl",
-                   "SYNCSCOPE_FORMAT='jsonl' is not one of text, json, sarif, github, html, "
-                   "gitlab");
+    /* Every format that run writes, written in upper case, is kept as its name. */
+    for (int i = 0; i < SS_FORMAT_COUNT; i++) {
+        const ss_format_info *info = ss_format_get((ss_format)i);
+        if (!(info->commands & SS_FORMAT_FOR_RUN))
+            continue;
+        char upper[16];
+        size_t len = strlen(info->name);
+        ck_assert_uint_lt(len, sizeof upper);
+        for (size_t k = 0; k <= len; k++)
+            upper[k] = (char)toupper((unsigned char)info->name[k]);
+        ck_assert_int_eq(load_with(SS_ENV_FORMAT, upper, &c, err, sizeof err), 0);
+        ck_assert_str_eq(c.format, info->name);
+    }
+    char *names = ss_format_names(SS_FORMAT_FOR_RUN, ", ");
+    char *expected = ss_asprintf("SYNCSCOPE_FORMAT='xml' is not one of %s", names);
+    assert_refused(SS_ENV_FORMAT, "xml", expected);
+    free(expected);
+    expected = ss_asprintf("SYNCSCOPE_FORMAT='jsonl' is not one of %s", names);
+    assert_refused(SS_ENV_FORMAT, "jsonl", expected);
+    free(expected);
+    free(names);
 }
 END_TEST
 
@@ -288,59 +304,90 @@ START_TEST(test_kind_cache_folder)
 }
 END_TEST
 
-/* The rows as data: every variable of the code has its row, with the option columns. */
+/* The SYNCSCOPE_ variables that the public headers of the parts name (#define SS_ENV_X
+ * SS_ENV(X) or "SYNCSCOPE_X"), one a line, malloc'ed. */
+static char *variables_named_in_headers(void)
+{
+    static const char *const headers[] = {"interpose/interpose.h", "report/report.h",
+                                          "analyzer/analyzer.h"};
+    char *names = ss_strdup("");
+    for (size_t h = 0; h < sizeof headers / sizeof headers[0]; h++) {
+        char *path = ss_asprintf("%s/%s", SS_SOURCE_DIR, headers[h]);
+        FILE *in = fopen(path, "r");
+        ck_assert_msg(in != NULL, "cannot read %s", path);
+        char line[512], macro[128], name[128];
+        while (fgets(line, sizeof line, in) != NULL) {
+            const char *variable = NULL;
+            char *more;
+            if (sscanf(line, "#define SS_ENV_%127s SS_ENV(%127[A-Z_])", macro, name) == 2)
+                variable = name;
+            else if (sscanf(line, "#define SS_ENV_%127s \"SYNCSCOPE_%127[A-Z_]\"", macro, name) ==
+                     2)
+                variable = name;
+            if (variable == NULL)
+                continue;
+            more = ss_asprintf("%sSYNCSCOPE_%s\n", names, variable);
+            free(names);
+            names = more;
+        }
+        fclose(in);
+        free(path);
+    }
+    return names;
+}
+
+/* Whether two read_by columns name the same part (NULL: the interposer). */
+static int same_part(const char *a, const char *b)
+{
+    return a == NULL || b == NULL ? a == b : strcmp(a, b) == 0;
+}
+
+/* The rows as data: every variable the code names has its row; each row is well formed, with
+ * a doc line and its option columns. */
 START_TEST(test_rows)
 {
-    static const char *const named[] = {SS_ENV_OUTPUT,
-                                        SS_ENV_FORMAT,
-                                        SS_ENV_FRAMES,
-                                        SS_ENV_FULL_NAMES,
-                                        SS_ENV_SARIF,
-                                        SS_ENV_TRACE,
-                                        SS_ENV_CHROME_TRACE,
-                                        SS_ENV_MAX_MEMORY,
-                                        SS_ENV_KERNEL_ACTIVITY,
-                                        SS_ENV(POINTERS),
-                                        SS_ENV_MIN_BLOCKED_US,
-                                        SS_ENV_READBACK_BYTES,
-                                        SS_ENV_SLACK_US,
-                                        SS_ENV_STACK_MIN_US,
-                                        SS_ENV_CUPTI_PATH,
-                                        SS_ENV_QUIET,
-                                        SS_ENV_PYTHON_DEPTH,
-                                        SS_ENV_CROSS_THREAD,
-                                        SS_ENV_SIGNAL_FLUSH_MS,
-                                        SS_ENV_LATENT,
-                                        SS_ENV_ATTRIBUTE_TO,
-                                        SS_ENV_TIMING,
-                                        SS_ENV_SYMBOL_CACHE,
-                                        SS_ENV_ERROR_EXITCODE,
-                                        SS_ENV_FAIL_ON,
-                                        SS_ENV_FAIL_OVER,
-                                        SS_ENV_BASELINE,
-                                        SS_ENV_WRITE_BASELINE,
-                                        SS_ENV_PROFILE_FROM_START,
-                                        SS_ENV_NVTX_RANGE,
-                                        SS_ENV_NVTX,
-                                        SS_ENV_GATE_FILE};
-    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-        const ss_interpose_setting *s = ss_interpose_setting_find(named[i]);
-        ck_assert_msg(s != NULL, "%s has no row in settings.def", named[i]);
-        ck_assert_ptr_null(s->read_by);
+    char *named = variables_named_in_headers();
+    size_t found = 0;
+    for (char *line = named, *end; (end = strchr(line, '\n')) != NULL; line = end + 1) {
+        *end = '\0';
+        ck_assert_msg(ss_interpose_setting_find(line) != NULL, "%s has no row in settings.def",
+                      line);
+        found++;
     }
-    ck_assert_uint_eq(sizeof named / sizeof named[0], SS_SETTING_COUNT);
+    /* The headers do name variables (this reads them): the interposer's and RULES_URL. */
+    ck_assert_uint_gt(found, 1);
+    free(named);
+    size_t n;
+    const ss_interpose_setting *rows = ss_interpose_settings(&n);
+    ck_assert_uint_gt(n, SS_SETTING_COUNT);
+    for (size_t i = 0; i < n; i++) {
+        const ss_interpose_setting *s = &rows[i];
+        ck_assert_msg(strncmp(s->variable, "SYNCSCOPE_", 10) == 0, "%s", s->variable);
+        ck_assert_ptr_eq(ss_interpose_setting_find(s->variable), s); /* one row each */
+        /* The interposer's rows first, then those another part reads. */
+        ck_assert_msg((s->read_by == NULL) == (i < SS_SETTING_COUNT), "%s: read_by", s->variable);
+        /* A doc line for the tables, --help and the manual page: ASCII only (troff warns). */
+        ck_assert_msg(s->doc[0] != '\0', "%s has no doc line", s->variable);
+        for (const char *p = s->doc; *p; p++)
+            ck_assert_msg((unsigned char)*p < 0x80, "%s: the doc line is not ASCII", s->variable);
+        /* The option columns: none, or a long option (no other row's) and its value. */
+        if (s->form == SS_OPTION_FORM_NONE) {
+            ck_assert_ptr_null(s->option);
+            ck_assert_int_eq(s->short_option, 0);
+            continue;
+        }
+        ck_assert_msg(s->option != NULL && strncmp(s->option, "--", 2) == 0, "%s: option",
+                      s->variable);
+        ck_assert_ptr_nonnull(s->option_value);
+        for (size_t j = 0; j < i; j++)
+            ck_assert_msg(rows[j].option == NULL || strcmp(rows[j].option, s->option) != 0 ||
+                              !same_part(rows[j].read_by, s->read_by),
+                          "%s and %s share %s", rows[j].variable, s->variable, s->option);
+    }
     const ss_interpose_setting *rules_url = ss_interpose_setting_find(SS_ENV_RULES_URL);
     ck_assert_ptr_nonnull(rules_url);
     ck_assert_str_eq(rules_url->read_by, "report");
     ck_assert_ptr_null(ss_interpose_setting_find("SYNCSCOPE_NOTHING"));
-    /* The doc lines are --help text and the manual page's too: ASCII only (troff warns). */
-    size_t n;
-    const ss_interpose_setting *rows = ss_interpose_settings(&n);
-    for (size_t i = 0; i < n; i++) {
-        for (const char *p = rows[i].doc; *p; p++)
-            ck_assert_msg((unsigned char)*p < 0x80, "%s: the doc line is not ASCII",
-                          rows[i].variable);
-    }
 
     const ss_interpose_setting *output = ss_interpose_setting_find(SS_ENV_OUTPUT);
     ck_assert_int_eq(output->form, SS_OPTION_FORM_VALUE);
@@ -376,6 +423,30 @@ START_TEST(test_rows)
 }
 END_TEST
 
+/* The names of the rows of formats.def that a command of 'commands' writes, in the table's
+ * order, joined by ", " and 'last' before the last one (malloc'ed). */
+static char *joined_names(unsigned commands, const char *last)
+{
+    size_t count = 0, done = 0;
+    for (int i = 0; i < SS_FORMAT_COUNT; i++)
+        count += (ss_format_get((ss_format)i)->commands & commands) != 0;
+    char *text = ss_strdup("");
+    for (int i = 0; i < SS_FORMAT_COUNT; i++) {
+        const ss_format_info *info = ss_format_get((ss_format)i);
+        if (!(info->commands & commands))
+            continue;
+        done++;
+        char *longer = ss_asprintf("%s%s%s", text,
+                                   done == 1       ? ""
+                                   : done == count ? last
+                                                   : ", ",
+                                   info->name);
+        free(text);
+        text = longer;
+    }
+    return text;
+}
+
 START_TEST(test_format_parse_any_case)
 {
     ss_format f = SS_FORMAT_TEXT;
@@ -404,14 +475,26 @@ START_TEST(test_format_parse_any_case)
     }
     ck_assert_str_eq(ss_format_get(SS_FORMAT_SARIF)->extension, "sarif");
 
+    /* The names of each command's formats: the rows that command writes, in the table's
+     * order, the last after 'last'; an example of each separator. */
+    static const unsigned commands[] = {SS_FORMAT_FOR_LINT, SS_FORMAT_FOR_RUN,
+                                        SS_FORMAT_FOR_ANALYZE, SS_FORMAT_FOR_REPORT};
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+        char *names = ss_format_names(commands[c], " or ");
+        char *expected = joined_names(commands[c], " or ");
+        ck_assert_str_eq(names, expected);
+        ck_assert_str_ne(names, "");
+        free(expected);
+        free(names);
+    }
     char *names = ss_format_names(SS_FORMAT_FOR_LINT, " or ");
-    ck_assert_str_eq(names, "text, json, sarif, github, html or gitlab");
+    ck_assert_int_eq(strncmp(names, "text, json, sarif, ", 19), 0);
     free(names);
     names = ss_format_names(SS_FORMAT_FOR_REPORT, " or ");
-    ck_assert_str_eq(names, "html");
+    ck_assert_ptr_nonnull(strstr(names, "html"));
     free(names);
-    names = ss_format_names(SS_FORMAT_FOR_RUN, ", ");
-    ck_assert_str_eq(names, "text, json, sarif, github, html, gitlab");
+    names = ss_format_names(0, " or ");
+    ck_assert_str_eq(names, "");
     free(names);
 }
 END_TEST
@@ -475,6 +558,41 @@ START_TEST(test_cli_format_any_case)
 }
 END_TEST
 
+/* Every option column of the interposer's rows is an option of `syncscope run`, in its --help
+ * with the row's value name. */
+START_TEST(test_run_takes_every_option)
+{
+    char dir[] = "/tmp/ss-settings-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *capture = ss_asprintf("%s/out", dir);
+    static const char *const help[] = {"run", "--help", NULL};
+    char *out, *err;
+    ck_assert_int_eq(cli_run(dir, capture, NULL, NULL, help, &out, &err), 0);
+    size_t n, options = 0;
+    const ss_interpose_setting *rows = ss_interpose_settings(&n);
+    for (size_t i = 0; i < SS_SETTING_COUNT; i++) {
+        if (rows[i].form == SS_OPTION_FORM_NONE)
+            continue;
+        char *shown = rows[i].form == SS_OPTION_FORM_FLAG
+                          ? ss_strdup(rows[i].option)
+                          : ss_asprintf("%s %s", rows[i].option, rows[i].option_value);
+        char *variable = ss_asprintf("(%s", rows[i].variable);
+        ck_assert_msg(strstr(out, shown) != NULL, "%s: run --help has no '%s'", rows[i].variable,
+                      shown);
+        ck_assert_msg(strstr(out, variable) != NULL, "run --help does not name %s",
+                      rows[i].variable);
+        options++;
+        free(variable);
+        free(shown);
+    }
+    ck_assert_uint_gt(options, 0);
+    free(out);
+    free(err);
+    free(capture);
+    rmdir(dir);
+}
+END_TEST
+
 static Suite *settings_suite(void)
 {
     Suite *s = suite_create("settings");
@@ -491,6 +609,7 @@ static Suite *settings_suite(void)
     tcase_add_test(kinds, test_kind_format_any_case);
     tcase_add_test(kinds, test_kind_cache_folder);
     tcase_add_test(kinds, test_rows);
+    tcase_add_test(kinds, test_run_takes_every_option);
     suite_add_tcase(s, kinds);
     TCase *formats = tcase_create("formats");
     tcase_add_test(formats, test_format_parse_any_case);
