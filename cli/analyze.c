@@ -160,8 +160,8 @@ static int write_outputs(analysis *a)
         ss_format_parse(name, &format);
     const char *output = ss_cli_value(a->args, SS_OPT_OUTPUT);
     int to_stdout = output == NULL || strcmp(output, "-") == 0;
-    ss_text_options text = {.color = 0, .show_source = 1,
-                            .no_summary = ss_cli_has(a->args, SS_OPT_QUIET)};
+    ss_text_options text = {
+        .color = 0, .show_source = 1, .no_summary = ss_cli_has(a->args, SS_OPT_QUIET)};
     text.color = ss_cli_color(a->args, to_stdout && isatty(STDOUT_FILENO));
     const char *frames = ss_cli_value(a->args, SS_OPT_FRAMES);
     if (frames != NULL) {
