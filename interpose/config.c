@@ -345,6 +345,15 @@ static int parse_LEVEL(const ss_interpose_setting *s, const ss_interpose_config 
     return parse_word(s, levels, 1, 1, value, field, size, err, err_size);
 }
 
+/* When text is coloured: auto, always or never, in any case (as `syncscope run --color`
+ * takes it); kept in lower case. */
+static int parse_COLOR(const ss_interpose_setting *s, const ss_interpose_config *config,
+                       const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    static const char *const whens[] = {"auto", "always", "never", NULL};
+    return parse_word(s, whens, 1, 1, value, field, size, err, err_size);
+}
+
 /* The formats of report/formats.def that the interposer writes, in any case. */
 static int parse_FORMAT(const ss_interpose_setting *s, const ss_interpose_config *config,
                         const char *value, void *field, size_t size, char *err, size_t err_size)

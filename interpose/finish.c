@@ -642,6 +642,7 @@ typedef struct output {
     const ss_result *result;
     const ss_event_log *log;
     const ss_interpose_config *config; /* the text format's settings */
+    int color;                         /* text in colour (write_to decides) */
 } output;
 
 static int write_output(FILE *out, void *context)
@@ -651,10 +652,10 @@ static int write_output(FILE *out, void *context)
         return ss_trace_write(out, o->log);
     if (o->kind == OUTPUT_CHROME_TRACE)
         return ss_chrome_trace_write_runs(out, &o->log, &o->result, 1);
-    /* No colour, with source lines, as much of each finding as --frames and --full-names
-     * say; an HTML page draws the run's timeline. */
+    /* Colour as --color says (color_output), with source lines, as much of each finding as
+     * --frames and --full-names say; an HTML page draws the run's timeline. */
     const ss_interpose_config *cfg = o->config;
-    ss_text_options text = {.color = 0,
+    ss_text_options text = {.color = o->color,
                             .show_source = 1,
                             .frames = cfg->frames,
                             .evidence = cfg->frames > 0,
@@ -667,7 +668,15 @@ static int write_output(FILE *out, void *context)
  * program's. Returns 0, or -1 with a message printed. */
 static int write_to(const char *path, output *o)
 {
-    if (strcmp(path, "-") == 0)
+    /* SYNCSCOPE_COLOR (run --color): always colours any text; auto only stderr when it is a
+     * terminal and NO_COLOR is unset or empty; never none. */
+    const char *when = o->config->color;
+    const char *no_color = getenv("NO_COLOR");
+    int to_stderr = strcmp(path, "-") == 0;
+    o->color = strcmp(when, "always") == 0 ||
+               (strcmp(when, "never") != 0 && to_stderr && isatty(STDERR_FILENO) &&
+                (no_color == NULL || no_color[0] == '\0'));
+    if (to_stderr)
         return write_output(stderr, o) == 0 && fflush(stderr) == 0 ? 0 : -1;
     if (ss_write_atomic(path, write_output, o) != SS_WRITE_OK) {
         ss_log_error("cannot write '%s': %s", path, ss_file_error());
@@ -989,16 +998,16 @@ static int write_results(const ss_capture_view *v, const char *host, const ss_ev
     const ss_interpose_config *cfg = v->config;
     int rc = 0;
     /* The Chrome trace marks the findings, so it is written once they are known. */
-    output chrome = {OUTPUT_CHROME_TRACE, SS_FORMAT_JSON, result, log, cfg};
+    output chrome = {OUTPUT_CHROME_TRACE, SS_FORMAT_JSON, result, log, cfg, 0};
     if (write_setting(v, host, cfg->chrome_trace, &chrome) < 0)
         rc = -1;
 
     ss_format format = SS_FORMAT_JSON;
     ss_format_parse(cfg->format, &format);
-    output main_output = {OUTPUT_RESULT, format, result, log, cfg};
+    output main_output = {OUTPUT_RESULT, format, result, log, cfg, 0};
     if (write_result_file(v, host, &main_output, written, size) < 0)
         rc = -1;
-    output sarif = {OUTPUT_RESULT, SS_FORMAT_SARIF, result, log, cfg};
+    output sarif = {OUTPUT_RESULT, SS_FORMAT_SARIF, result, log, cfg, 0};
     if (write_setting(v, host, cfg->sarif, &sarif) < 0)
         rc = -1;
     return rc;
@@ -1063,7 +1072,7 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     /* The trace is written before the detectors run, exactly as captured: `syncscope
      * analyze` reads it and runs the same detectors. */
     int rc = 0;
-    output trace = {OUTPUT_TRACE, SS_FORMAT_JSON, NULL, &log, cfg};
+    output trace = {OUTPUT_TRACE, SS_FORMAT_JSON, NULL, &log, cfg, 0};
     if (write_setting(v, host, cfg->trace, &trace) < 0)
         rc = -1;
     timing.trace = monotonic_ns();

@@ -78,6 +78,7 @@
 #define SS_SETTING_FIELD_NAME(field) char field[SS_CONFIG_NAME_MAX];
 #define SS_SETTING_FIELD_LEVEL(field) char field[SS_CONFIG_WORD_MAX];
 #define SS_SETTING_FIELD_FORMAT(field) char field[SS_CONFIG_WORD_MAX];
+#define SS_SETTING_FIELD_COLOR(field) char field[SS_CONFIG_WORD_MAX];
 #define SS_SETTING_FIELD_SWITCH(field) int field;
 #define SS_SETTING_FIELD_SIZE(field) uint64_t field;
 #define SS_SETTING_FIELD_MICROS(field) uint64_t field;
@@ -114,6 +115,7 @@ typedef enum ss_setting_kind {
     SS_KIND_NAME,
     SS_KIND_LEVEL,
     SS_KIND_FORMAT,
+    SS_KIND_COLOR,
     SS_KIND_SWITCH,
     SS_KIND_SIZE,
     SS_KIND_MICROS,

@@ -1,13 +1,16 @@
 #!/bin/sh
-# conventions.sh SYNCSCOPE ROOT HAVE_LINT LIBCLANG_MAJOR CUDA_LINE: what users of clang-tidy and
+# conventions.sh SYNCSCOPE ROOT HAVE_LINT LIBCLANG_MAJOR CUDA_LINE [FAKE_CUPTI APP]: what users
+# of clang-tidy and
 # ruff expect, with exact exit statuses and outputs: -q prints the diagnostics only (no
 # summary line); --version and -V name the libclang, CUDA and CUPTI syncscope was built with;
 # rules --format json; run exits 127 for a program that is not found and 126 for one that
 # cannot be run, as env and timeout do; a mistyped format gets a did-you-mean; --write-baseline
-# exits 0; --nvtx-range that matched nothing lists the ranges the trace has.
+# exits 0; --nvtx-range that matched nothing lists the ranges the trace has; run --color (with
+# the fake CUPTI of tests/signal, where it is built).
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 SS=$(realpath "$1") ROOT=$(realpath "$2") HAVE_LINT=$3 LIBCLANG=$4 CUDA_LINE=$5
+FAKE=${6:--} APP=${7:--}
 WORK=$(cd "$(mktemp -d)" && pwd -P)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
@@ -92,6 +95,31 @@ status "run -- a file that is not executable" 126
 text "run -- not executable: stderr" err "$E cannot start './plain.txt': Permission denied"
 ss run --error-exitcode 3 -- ./nonexistent
 status "run --error-exitcode 3 -- ./nonexistent" 127
+
+# ---- run --color: the words of --color, and the text report on stderr coloured ----
+ss run --color sometimes -- true
+status "run --color sometimes" 2
+text "run --color sometimes" err "$E unknown --color 'sometimes' (auto, always or never)"
+ss run --color ALWAYS --verbose -- true
+status "run --color ALWAYS" 0
+grep '^syncscope: SYNCSCOPE_COLOR=' err >color.txt
+text "run --color ALWAYS: the variable" color.txt "syncscope: SYNCSCOPE_COLOR=always"
+if [ "$FAKE" != "-" ] && [ "$APP" != "-" ]; then
+    ESC=$(printf '\033')
+    for when in always never auto; do
+        SYNCSCOPE_CUPTI_PATH=$FAKE "$SS" run --color "$when" --nvtx-range nope -o - --format text \
+            -- "$APP" exit >out 2>err
+        rc=$?
+        status "run --color $when (fake CUPTI)" 0
+        grep "no NVTX range named 'nope'" err | grep -c "$ESC\[" >count.txt
+        # always: the warning in colour; never, and auto with stderr not a terminal: plain.
+        want=0
+        if [ "$when" = always ]; then want=1; fi
+        text "run --color $when: escapes" count.txt "$want"
+        grep -c "no NVTX range named 'nope'" err >count.txt
+        text "run --color $when: the warning" count.txt 1
+    done
+fi
 
 # ---- --nvtx-range that matched nothing: the ranges seen ----
 ss analyze --nvtx-range nope "$ROOT/tests/data/scope_marks.sstrace"
