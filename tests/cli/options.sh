@@ -184,6 +184,14 @@ ss analyze --full-names "$P"
 grep -o "kernel 'void at::native::vectorized_elementwise_kernel<4, at::native::compare_scalar_kernel<float>(" out |
     uniq -c | sed 's/^ *//' >n.txt
 text "--full-names" n.txt "3 kernel 'void at::native::vectorized_elementwise_kernel<4, at::native::compare_scalar_kernel<float>("
+# A trace recorded on a GPU names it, its driver and CUDA: the JSON carries them.
+ss analyze --format json "$DATA/gpu_device_metadata.sstrace"
+status "metadata: json" 1
+grep -o '"\(gpu\|driver\|cuda\|cudaRuntime\)":[^,]*' out >meta.txt
+text "metadata: the run's GPU, driver and CUDA" meta.txt '"gpu":	"NVIDIA H200"
+"driver":	"580.159.04"
+"cuda":	"13.0"
+"cudaRuntime":	"13.0"'
 mv v-err.txt err
 text "-v: the settings" err "syncscope: $T: --min-blocked-us 5 (recorded in the trace)
 syncscope: $T: --readback-bytes 16 (recorded in the trace)

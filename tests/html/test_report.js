@@ -468,6 +468,14 @@ async function testCli(ctx) {
   const meta = await t.page.$$eval('#ss-meta div', (ds) => Object.fromEntries(ds.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])));
   eq([meta.GPU, meta.Driver, meta.CUDA], ['GPU 0 (name not recorded)', 'not recorded', 'not recorded'], 'cli: GPU and driver filled from the trace');
   await t.page.close();
+  // A trace recorded on an H200 names the GPU, the driver and CUDA: no 'not recorded'.
+  res = run(['report', path.join(fixtures, '..', '..', 'data', 'gpu_device_metadata.sstrace'), '-o', 'cli-metadata.html']);
+  eq(res.status, 0, 'cli: the H200 trace is drawn (' + res.stderr + ')');
+  const g = await open(ctx, 'cli-metadata.html');
+  finish(g, 'cli-metadata');
+  const gmeta = await g.page.$$eval('#ss-meta div', (ds) => Object.fromEntries(ds.map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])));
+  eq([gmeta.GPU, gmeta.Driver, gmeta.CUDA], ['NVIDIA H200', '580.159.04', '13.0'], 'cli: GPU, driver and CUDA recorded on the GPU');
+  await g.page.close();
   res = run(['report', 'no-such-file.json', '-o', 'x.html']);
   eq(res.status, 2, 'cli: a missing input is exit 2');
   check(!fs.existsSync(path.join(pagesDir, 'x.html')), 'cli: nothing written on error');
