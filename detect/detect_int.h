@@ -305,6 +305,10 @@ void det_map_free(det_map *map);
  * still pending when it was entered and ended before it returned (within the slack); when
  * 'stream_id' is not 0 only that stream's. Fills 'out' (cleared first). Returns 0 or -1. */
 int det_waited(const det_ctx *ctx, uint32_t call, uint32_t stream_id, det_opset *out);
+/* The same, with the operations that ended by 'until_ns' (within the slack) in place of those
+ * that ended before the call returned. Returns 0 or -1. */
+int det_waited_until(const det_ctx *ctx, uint32_t call, uint32_t stream_id, uint64_t until_ns,
+                     det_opset *out);
 /* Adds 'op' to 'set'. Returns 0 or -1. */
 int det_opset_add(det_opset *set, uint32_t op);
 void det_opset_free(det_opset *set);

@@ -30,6 +30,23 @@ int det_is_readback(const det_ctx *ctx, const det_call *call)
            bytes <= ctx->opt->readback_max_bytes;
 }
 
+/* Whether readback 'call' was made on a thread without Python frames while the program's
+ * Python thread waited in a native call (its site is that thread's frame: docs/run.md, "Work of
+ * other threads"; XLA copies a JAX value back on a thread of its own while the program waits in
+ * float()). Then the program waited at least from the copy's enqueue until the value arrived:
+ * '*blocked' is that time and 'waited' (filled) the device work pending at the enqueue that
+ * ended by then. Returns 1, 0 when the call is not such a readback, or -1. */
+static int waited_by_other_thread(det_ctx *ctx, uint32_t call, det_opset *waited, uint64_t *blocked)
+{
+    const det_call *c = &ctx->calls[call];
+    const ss_stack_frame *site = det_call_site(ctx, call);
+    if (site == NULL || site->python != SS_FRAME_OTHER_THREAD || c->copy_op == DET_NONE)
+        return 0;
+    uint64_t arrived = ctx->ops[c->copy_op].ev->u.gpu.end_ns;
+    *blocked = arrived > c->ev->enter_ns ? arrived - c->ev->enter_ns : 0;
+    return det_waited_until(ctx, call, 0, arrived, waited) < 0 ? -1 : 1;
+}
+
 /* SYNC301: readbacks that blocked at least min_blocked_ns waiting for earlier device work, in
  * the copy itself or in the synchronization that followed it. Returns 0 or -1. */
 static int readback_run(det_ctx *ctx)
@@ -49,8 +66,13 @@ static int readback_run(det_ctx *ctx)
             /* The copy returned at once: the wait, if any, is in the next synchronization. */
             if ((rc = det_join_sync(ctx, (uint32_t)i, &waited, &blocked, &sync)) < 0)
                 break;
-            if (sync == DET_NONE)
-                continue;
+            if (sync == DET_NONE) {
+                int other = waited_by_other_thread(ctx, (uint32_t)i, &waited, &blocked);
+                if ((rc = other < 0 ? -1 : 0) < 0)
+                    break;
+                if (!other || blocked < ctx->opt->min_blocked_ns || waited.count == 0)
+                    continue;
+            }
         }
         c->claimed = 1;
         /* What deferring it would let overlap: the host's time after the value arrived (the
@@ -113,7 +135,9 @@ static int readback_latent(det_ctx *ctx)
         const char *dst = dst_kind_word(ctx, c);
         int copy_syncs =
             c->row->sync == SS_SYNC_ALWAYS || (dst != NULL && strcmp(dst, "pageable") == 0);
-        if (sync == DET_NONE && !copy_syncs)
+        const ss_stack_frame *site = det_call_site(ctx, (uint32_t)i);
+        int other = site != NULL && site->python == SS_FRAME_OTHER_THREAD && c->copy_op != DET_NONE;
+        if (sync == DET_NONE && !copy_syncs && !other)
             continue;
         c->claimed = 1;
         det_hit hit = {

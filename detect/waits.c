@@ -49,9 +49,15 @@ static size_t first_ending_after(const det_ctx *ctx, uint64_t ns)
 
 int det_waited(const det_ctx *ctx, uint32_t call, uint32_t stream_id, det_opset *out)
 {
+    return det_waited_until(ctx, call, stream_id, ctx->calls[call].ev->exit_ns, out);
+}
+
+int det_waited_until(const det_ctx *ctx, uint32_t call, uint32_t stream_id, uint64_t until_ns,
+                     det_opset *out)
+{
     out->count = 0;
     const det_call *c = &ctx->calls[call];
-    uint64_t enter = c->ev->enter_ns, limit = c->ev->exit_ns + ctx->opt->slack_ns;
+    uint64_t enter = c->ev->enter_ns, limit = until_ns + ctx->opt->slack_ns;
     /* Only the call's own device: a device-wide synchronization on one GPU does not wait for
      * another's work. */
     int device = det_call_device(ctx, c);

@@ -1603,6 +1603,32 @@ START_TEST(test_other_thread_site)
 }
 END_TEST
 
+START_TEST(test_readback_waited_by_other_thread)
+{
+    /* JAX: a runtime thread without Python frames copies a 4-byte value back and returns at once
+     * (pinned memory, no synchronization call) while the program waits in float(): the program
+     * waited from the copy's enqueue (20 us) until the value arrived (315 us), behind the kernel
+     * pending then. The same copy with the thread's own frames is no finding. */
+    uint32_t stack = autograd_stack();
+    launch_call(1, 0, US(5), 102, S13, 13, site("main.cu", 30));
+    kernel("scale", US(10), US(310), 102, 13);
+    async_copy_call(2, US(20), US(25), 2, 4, 2, stack);
+    copy(SS_EV_MEMCPY, US(312), US(315), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PINNED);
+    const char *files[] = {"/work/train.py"};
+    const unsigned lines[] = {40};
+    launch_call(1, US(1000), US(1005), 103, S13, 13, site("main.cu", 30));
+    kernel("scale", US(1010), US(1310), 103, 13);
+    async_copy_call(1, US(1020), US(1025), 3, 4, 2, python_stack(1, files, lines));
+    copy(SS_EV_MEMCPY, US(1312), US(1315), 3, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PINNED);
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_int_eq(f->latent, 0);
+    ck_assert_uint_eq(f->line, 28);
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_uint_eq(f->evidence.total_ns, US(295));
+}
+END_TEST
+
 START_TEST(test_own_python_frames_name_no_thread)
 {
     /* A readback with the thread's own Python frames: no thread or operation named. */
@@ -2154,10 +2180,11 @@ static Suite *detect_suite(void)
           test_latent_pageable_copy, test_latent_syncs_by_kind, test_latent_ranked_after_blocking}},
         {"just_my_code",
          {test_python_site_with_via, test_via_keeps_library_lines_apart, test_other_thread_site,
-          test_library_only_stack_names_function, test_no_stack_names_phase,
-          test_helper_thread_named, test_own_python_frames_name_no_thread,
-          test_python_stdlib_is_not_user_code, test_inductor_code_is_not_user_code,
-          test_attribute_to_paths, test_attribute_to_native, test_system_library_is_via}},
+          test_library_only_stack_names_function, test_readback_waited_by_other_thread,
+          test_no_stack_names_phase, test_helper_thread_named,
+          test_own_python_frames_name_no_thread, test_python_stdlib_is_not_user_code,
+          test_inductor_code_is_not_user_code, test_attribute_to_paths, test_attribute_to_native,
+          test_system_library_is_via}},
         {"release",
          {test_release_binary_site, test_release_binary_without_base,
           test_driver_copy_direction_from_api, test_driver_memcpy_direction_unknown}},
