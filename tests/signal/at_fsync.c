@@ -14,7 +14,9 @@ int fsync(int fd)
     static atomic_int sent;
     const char *name = getenv("SS_TEST_SIGNAL_AT_FSYNC");
     if (name != NULL && !atomic_exchange(&sent, 1)) {
-        int signo = strcmp(name, "KILL") == 0 ? SIGKILL : strcmp(name, "INT") == 0 ? SIGINT : SIGTERM;
+        int signo = strcmp(name, "KILL") == 0  ? SIGKILL
+                    : strcmp(name, "INT") == 0 ? SIGINT
+                                               : SIGTERM;
         kill(getpid(), signo);
     }
     int (*real)(int) = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
