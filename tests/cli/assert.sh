@@ -20,3 +20,15 @@ $(cat "$2")
 $3"
     fi
 }
+# ss ARGS...: runs $SS (syncscope); its status in $rc, its outputs in the files out and err.
+ss() {
+    "$SS" "$@" >out 2>err
+    rc=$?
+}
+# first NAME FILE LINE, last NAME FILE LINE: the first (last) line of FILE is LINE.
+first() {
+    [ "$(head -1 "$2")" = "$3" ] || fails "$1" "the first line of $2 is '$(head -1 "$2")', expected '$3'"
+}
+last() {
+    [ "$(tail -1 "$2")" = "$3" ] || fails "$1" "the last line of $2 is '$(tail -1 "$2")', expected '$3'"
+}

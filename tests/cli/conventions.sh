@@ -17,15 +17,7 @@ cd "$WORK" || exit 1
 unset NO_COLOR SYNCSCOPE_OUTPUT SYNCSCOPE_FORMAT SYNCSCOPE_TRACE SYNCSCOPE_QUIET LD_PRELOAD
 export SYNCSCOPE_CUPTI_PATH=$WORK/no-cupti
 fail=0
-ss() {
-    "$SS" "$@" >out 2>err
-    rc=$?
-}
 . "$HERE/assert.sh"
-# last NAME FILE LINE: the last line of FILE is LINE.
-last() {
-    [ "$(tail -1 "$2")" = "$3" ] || fails "$1" "the last line of $2 is '$(tail -1 "$2")', expected '$3'"
-}
 E="syncscope: error:"
 
 # ---- --version and -V: the version, then what was built in ----

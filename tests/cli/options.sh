@@ -18,11 +18,6 @@ unset NO_COLOR SYNCSCOPE_OUTPUT SYNCSCOPE_FORMAT SYNCSCOPE_TRACE SYNCSCOPE_QUIET
 export SYNCSCOPE_CUPTI_PATH=$WORK/no-cupti
 fail=0
 
-# ss ARGS...: runs syncscope; its status in $rc, its outputs in the files out and err.
-ss() {
-    "$SS" "$@" >out 2>err
-    rc=$?
-}
 . "$HERE/assert.sh"
 # refused NAME MESSAGE ARGS...: exit 2, nothing on stdout, exactly MESSAGE on stderr.
 refused() {
@@ -36,13 +31,6 @@ refused() {
 # same NAME FILE1 FILE2: the two files are identical.
 same() {
     cmp -s "$2" "$3" || fails "$1" "$2 and $3 differ: $(diff "$2" "$3" | head -6)"
-}
-# first NAME FILE LINE, last NAME FILE LINE: the first (last) line of FILE is LINE.
-first() {
-    [ "$(head -1 "$2")" = "$3" ] || fails "$1" "the first line of $2 is '$(head -1 "$2")', expected '$3'"
-}
-last() {
-    [ "$(tail -1 "$2")" = "$3" ] || fails "$1" "the last line of $2 is '$(tail -1 "$2")', expected '$3'"
 }
 differ() {
     ! cmp -s "$2" "$3" || fails "$1" "$2 and $3 are the same"
