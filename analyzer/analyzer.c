@@ -589,8 +589,8 @@ typedef struct run_state {
     ss_cache *cache;
     pthread_mutex_t lock;
     size_t next;    /* the next job to start */
-    int keep_going; /* analyze every unit after one with parse errors (--keep-going, folders) */
-    size_t stop;    /* without keep_going: the first job with parse errors (count: none) */
+    int keep_going; /* analyze every unit after one with parse errors (all but --fail-fast) */
+    size_t stop;    /* with --fail-fast: the first job with parse errors (count: none) */
     size_t done;    /* jobs finished, for the progress line */
     size_t total;   /* jobs to parse, for the progress line */
     size_t parsed, cached;
@@ -1197,8 +1197,24 @@ static void count_files(const job_list *jobs, size_t last, ss_file_counts *count
             ss_file_counts_add_skipped(counts, shown, SS_SKIP_STOPPED);
         } else {
             counts->analyzed++;
-            if (j->status != 0)
+            if (j->status != 0) {
                 ss_file_counts_add_error(counts, shown);
+                /* Its first error, for the summary (before the results are merged). */
+                for (size_t k = 0; k < j->result.diag_count; k++) {
+                    const ss_diag *d = &j->result.diags[k];
+                    if (d->severity != SS_SEV_ERROR)
+                        continue;
+                    char *where = d->file && d->line
+                                      ? ss_asprintf("%s:%u:%u: ", d->file, d->line, d->column)
+                                  : d->file ? ss_asprintf("%s: ", d->file)
+                                            : ss_strdup("");
+                    char *text = ss_asprintf("%s%s", where, d->message);
+                    ss_file_counts_set_first_error(counts, text);
+                    free(text);
+                    free(where);
+                    break;
+                }
+            }
         }
         free(shown);
     }
@@ -1293,10 +1309,10 @@ static int prepare_jobs(const ss_lint_options *o, const ss_compdb *db, ss_config
 /* Sets up 'st' to run 'jobs': their clang arguments, the cache, the lock, the guard's bounds
  * and wake-up. Returns the number of workers to start. */
 static unsigned start_run(run_state *st, const ss_lint_options *o, job_list *jobs,
-                          const ss_toolkit *toolkit, const char *resource_dir, int folder_walk)
+                          const ss_toolkit *toolkit, const char *resource_dir)
 {
     st->options = o;
-    st->keep_going = o->keep_going || folder_walk;
+    st->keep_going = !o->fail_fast;
     st->toolkit = toolkit;
     st->resource_dir = resource_dir;
     st->jobs = jobs;
@@ -1409,7 +1425,7 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
     memset(&st, 0, sizeof st);
     if (rc == 0) {
         resource_dir = clang_resource_dir();
-        unsigned nworkers = start_run(&st, o, &jobs, &toolkit, resource_dir, prep.folder_walk);
+        unsigned nworkers = start_run(&st, o, &jobs, &toolkit, resource_dir);
         run_workers(&st, nworkers);
         rc = finish_results(o, configs, &jobs, st.stop, out, &fatal_units);
     }

@@ -45,7 +45,8 @@ typedef struct ss_lint_options {
     const char *const *extra_args; /* appended to every translation unit's arguments */
     size_t extra_arg_count;
     const char *cuda_path; /* toolkit root, SS_CUDA_PATH_NONE, or NULL to discover */
-    int keep_going;        /* analyze every file even after a fatal parse error */
+    int keep_going;        /* parse errors do not decide the exit status (the CLI's business) */
+    int fail_fast;         /* stop at the first file with parse errors (else analyze all) */
     /* The fields below may be left zero. */
     const ss_config *config;       /* the command-line configuration layer, or NULL */
     ss_config_cache *config_cache; /* shared with the caller, or NULL for a private one */
@@ -81,8 +82,8 @@ typedef struct ss_lint_options {
  * compile_commands.json, a malformed .syncscope.yml, a binary file, no toolkit where one was
  * named): a message has been printed and nothing was analyzed. Otherwise returns the number
  * of translation units that had parse errors (0 when every file parsed cleanly); each such
- * file is still analyzed as far as clang recovered, and without keep_going the result ends
- * with the first of them (in input order), except in a folder walk. A folder walk leaves out
+ * file is still analyzed as far as clang recovered, and with fail_fast the result ends with
+ * the first of them (in input order). A folder walk leaves out
  * the sources another source #includes and, with build_dir, those the compile database does
  * not list. A main file whose own #include line names a device, FIFO or socket by an absolute
  * path (or, in quotes, beside the file) is unusable input (-1). While the units are parsed, a

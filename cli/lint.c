@@ -99,6 +99,7 @@ static int take_single(lint_cli *cli)
     cli->options.build_dir = ss_cli_value(args, SS_OPT_BUILD_DIR);
     cli->options.cuda_path = ss_cli_value(args, SS_OPT_CUDA_PATH);
     cli->options.keep_going = ss_cli_has(args, SS_OPT_KEEP_GOING);
+    cli->options.fail_fast = ss_cli_has(args, SS_OPT_FAIL_FAST);
     cli->options.verbose = ss_cli_has(args, SS_OPT_VERBOSE);
     const ss_cli_given *jobs = ss_cli_last(args, SS_OPT_JOBS);
     cli->options.jobs = jobs ? (unsigned)jobs->number : 0;
@@ -234,6 +235,14 @@ static void log_file_counts(const ss_file_counts *counts)
     char *text = ss_file_counts_text(counts);
     ss_log_note("%s", text);
     free(text);
+    /* Each file with errors and its first error, as run-clang-tidy lists the failed units. */
+    for (size_t i = 0; i < counts->with_errors_count; i++) {
+        const char *first = counts->first_errors ? counts->first_errors[i] : NULL;
+        if (first)
+            ss_log_note("  %s: first error: %s", counts->with_errors[i], first);
+        else
+            ss_log_note("  %s: errors", counts->with_errors[i]);
+    }
 }
 
 /* --fix: applies the fix-its of the findings in 'result' (those a baseline leaves), then,

@@ -18,16 +18,31 @@ static const struct {
      "not analyzed: the compile database does not list it"},
     {SS_SKIP_EXCLUDED, "excluded", "excluded", "not analyzed: an exclude pattern matches it"},
     {SS_SKIP_EMPTY, "empty", "empty", "not analyzed: empty file"},
-    {SS_SKIP_STOPPED, "stopped", "after the first file with errors (--keep-going analyzes them)",
-     "not analyzed: the run stopped at an earlier file's parse errors (--keep-going analyzes "
-     "it)"},
+    {SS_SKIP_STOPPED, "stopped", "after the first file with errors (--fail-fast)",
+     "not analyzed: the run stopped at an earlier file's parse errors (--fail-fast)"},
 };
 
 void ss_file_counts_add_error(ss_file_counts *counts, const char *file)
 {
     counts->with_errors = ss_reallocarray(counts->with_errors, counts->with_errors_count + 1,
                                           sizeof *counts->with_errors);
+    if (counts->first_errors) {
+        counts->first_errors = ss_reallocarray(counts->first_errors, counts->with_errors_count + 1,
+                                               sizeof *counts->first_errors);
+        counts->first_errors[counts->with_errors_count] = NULL;
+    }
     counts->with_errors[counts->with_errors_count++] = ss_strdup(file);
+}
+
+void ss_file_counts_set_first_error(ss_file_counts *counts, const char *first_error)
+{
+    if (counts->with_errors_count == 0 || first_error == NULL)
+        return;
+    if (counts->first_errors == NULL)
+        counts->first_errors = ss_calloc(counts->with_errors_count, sizeof *counts->first_errors);
+    size_t last = counts->with_errors_count - 1;
+    free(counts->first_errors[last]);
+    counts->first_errors[last] = ss_strdup(first_error);
 }
 
 void ss_file_counts_add_skipped(ss_file_counts *counts, const char *file, ss_skip_reason reason)

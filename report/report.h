@@ -106,7 +106,7 @@ typedef enum ss_skip_reason {
     SS_SKIP_INCLUDED,     /* folder walk: another source #includes it */
     SS_SKIP_UNLISTED,     /* folder walk: the compile database does not list it */
     SS_SKIP_EMPTY,        /* the file is empty */
-    SS_SKIP_STOPPED       /* the run stopped at an earlier file's parse errors (no --keep-going) */
+    SS_SKIP_STOPPED       /* the run stopped at an earlier file's parse errors (--fail-fast) */
 } ss_skip_reason;
 
 typedef struct ss_skipped_file {
@@ -124,6 +124,9 @@ typedef struct ss_file_counts {
     size_t with_errors_count;
     ss_skipped_file *not_analyzed; /* in input order */
     size_t not_analyzed_count;
+    /* Lint runs: the first error of each file of 'with_errors' ("k.cu:3:10: 'x.h' file not
+     * found"), NULL where unknown; NULL when none was recorded. */
+    char **first_errors;
 } ss_file_counts;
 
 typedef enum ss_result_kind { SS_RESULT_LINT = 1, SS_RESULT_RUN = 2 } ss_result_kind;
@@ -314,6 +317,9 @@ const char *ss_finding_module_text(const ss_finding *finding, char *out, size_t 
 
 /* Records in 'counts' an analyzed file that had parse errors ('file' as shown; copied). */
 void ss_file_counts_add_error(ss_file_counts *counts, const char *file);
+/* Records the first error ('first_error', copied) of the file added last by
+ * ss_file_counts_add_error, for the summary that names each file with errors. */
+void ss_file_counts_set_first_error(ss_file_counts *counts, const char *first_error);
 /* Records in 'counts' a file that was not analyzed, and why ('file' as shown; copied). */
 void ss_file_counts_add_skipped(ss_file_counts *counts, const char *file, ss_skip_reason reason);
 /* "excluded", "included", "unlisted", "empty", "stopped" (the JSON names); NULL for another

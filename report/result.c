@@ -76,9 +76,13 @@ void ss_result_free(ss_result *result)
     free(result->cuda);
     free(result->cuda_runtime);
     free(result->started_at);
-    for (size_t i = 0; i < result->files.with_errors_count; i++)
+    for (size_t i = 0; i < result->files.with_errors_count; i++) {
         free(result->files.with_errors[i]);
+        if (result->files.first_errors)
+            free(result->files.first_errors[i]);
+    }
     free(result->files.with_errors);
+    free(result->files.first_errors);
     for (size_t i = 0; i < result->files.not_analyzed_count; i++)
         free(result->files.not_analyzed[i].file);
     free(result->files.not_analyzed);

@@ -283,7 +283,8 @@ if [ "$HAVE_LINT" = 1 ]; then
     echo 'int broken = ;' >proj/broken.cu
     ss lint --keep-going --cuda-path=none --no-cache proj
     status "lint: file counts" 0
-    text "lint: file counts" err "syncscope: 2 files, 2 analyzed, 1 with errors"
+    text "lint: file counts" err "syncscope: 2 files, 2 analyzed, 1 with errors
+syncscope:   proj/broken.cu: first error: proj/broken.cu:1:14: expected expression"
     ss lint -q --keep-going --cuda-path=none --no-cache proj
     status "lint -q" 0
     text "lint -q" err ""

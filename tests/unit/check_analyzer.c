@@ -245,7 +245,17 @@ START_TEST(test_parse_errors_keep_going)
                                  "void f() { int x = ; k<<<1, 1>>>(); }\n" USES_A_STREAM));
     free(write_text("z.cu", launch_file));
     char *out, *err;
-    const char *stop[] = {"--cuda-path=none", "broken.cu", "z.cu", NULL};
+    /* By default every file is analyzed, and the summary names each file with errors and its
+     * first error; parse errors make the exit status 2. */
+    const char *plain[] = {"--cuda-path=none", "broken.cu", "z.cu", NULL};
+    ck_assert_int_eq(run(plain, &out, &err), 2);
+    ck_assert_ptr_nonnull(strstr(out, "z.cu:5:5: warning"));
+    ck_assert_str_eq(err, "syncscope: 2 files, 2 analyzed, 1 with errors\n"
+                          "syncscope:   broken.cu: first error: broken.cu:2:10: "
+                          "'missing_header.h' file not found\n");
+    free(out);
+    free(err);
+    const char *stop[] = {"--cuda-path=none", "--fail-fast", "broken.cu", "z.cu", NULL};
     ck_assert_int_eq(run(stop, &out, &err), 2);
     ck_assert_ptr_nonnull(strstr(out, "broken.cu:2:10: error: 'missing_header.h' file not "
                                       "found\n"));
@@ -764,7 +774,9 @@ START_TEST(test_folder_walk_of_a_project)
     ck_assert_str_eq(err, "syncscope: src/kernel.cu: not analyzed on its own: src/main.cu "
                           "#includes it\n"
                           "syncscope: 4 files, 3 analyzed, 1 with errors; not analyzed: 1 "
-                          "#included by other sources\n");
+                          "#included by other sources\n"
+                          "syncscope:   src/broken.cu: first error: src/broken.cu:2:10: "
+                          "'missing.h' file not found\n");
     free(out);
     free(err);
     const char *keep[] = {"--cuda-path=none", "--no-cache", "--keep-going",

@@ -72,15 +72,15 @@ START_TEST(test_summary_line)
     text = ss_file_counts_text(&r.files);
     ck_assert_str_eq(text, "7 files, 2 analyzed, 1 with errors; not analyzed: 1 #included by "
                            "other sources, 1 not in the compile database, 1 excluded, 1 empty, 1 "
-                           "after the first file with errors (--keep-going analyzes them)");
+                           "after the first file with errors (--fail-fast)");
     free(text);
     ss_result_free(&r);
 
     /* One file, or no errors: nothing worth a line; a run result has no counts. */
-    ss_file_counts one = {1, 1, 1, NULL, 0, NULL, 0};
+    ss_file_counts one = {1, 1, 1, NULL, 0, NULL, 0, NULL};
     ss_file_counts_add_error(&one, "a.cu");
     ck_assert_int_eq(ss_file_counts_notable(&one), 0);
-    ss_file_counts clean = {1, 3, 3, NULL, 0, NULL, 0};
+    ss_file_counts clean = {1, 3, 3, NULL, 0, NULL, 0, NULL};
     ck_assert_int_eq(ss_file_counts_notable(&clean), 0);
     text = ss_file_counts_text(&clean);
     ck_assert_str_eq(text, "3 files, 3 analyzed, 0 with errors");
@@ -264,6 +264,8 @@ static void remove_project(void)
 #define COUNTS_LINE                                                                                \
     "syncscope: 5 files, 2 analyzed, 1 with errors; not analyzed: 1 #included by other sources, "  \
     "1 excluded, 1 empty\n"
+#define FIRST_ERRORS                                                                               \
+    "syncscope:   src/broken.cu: first error: src/broken.cu:2:10: 'missing.h' file not found\n"
 
 START_TEST(test_lint_counts_every_format)
 {
@@ -271,7 +273,7 @@ START_TEST(test_lint_counts_every_format)
     char *out, *err;
     const char *json[] = {"--exclude", "src/vendor_*", "--format", "json", "src", NULL};
     ck_assert_int_eq(lint(json, &out, &err), 2);
-    ck_assert_str_eq(err, COUNTS_LINE);
+    ck_assert_str_eq(err, COUNTS_LINE FIRST_ERRORS);
     cJSON *root = cJSON_Parse(out);
     ck_assert_ptr_nonnull(root);
     char *files = member_text(cJSON_GetObjectItem(root, "summary"), "files");
@@ -283,7 +285,7 @@ START_TEST(test_lint_counts_every_format)
 
     const char *sarif[] = {"--exclude", "src/vendor_*", "--format", "sarif", "src", NULL};
     ck_assert_int_eq(lint(sarif, &out, &err), 2);
-    ck_assert_str_eq(err, COUNTS_LINE);
+    ck_assert_str_eq(err, COUNTS_LINE FIRST_ERRORS);
     root = cJSON_Parse(out);
     ck_assert_ptr_nonnull(root);
     const cJSON *run = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "runs"), 0);
@@ -308,7 +310,7 @@ START_TEST(test_lint_counts_every_format)
                           NULL};
     ck_assert_int_eq(lint(text, &out, &err), 2);
     ck_assert_str_eq(out, "");
-    ck_assert_str_eq(err, COUNTS_LINE);
+    ck_assert_str_eq(err, COUNTS_LINE FIRST_ERRORS);
     free(out);
     free(err);
     char *path = ss_asprintf("%s/report.txt", work);
@@ -321,25 +323,28 @@ START_TEST(test_lint_counts_every_format)
     const char *to_stdout[] = {"--exclude", "src/vendor_*", "--color=never", "src", NULL};
     ck_assert_int_eq(lint(to_stdout, &out, &err), 2);
     ck_assert_ptr_null(strstr(out, "5 files"));
-    ck_assert_str_eq(err, COUNTS_LINE);
+    ck_assert_str_eq(err, COUNTS_LINE FIRST_ERRORS);
     free(out);
     free(err);
     remove_project();
 }
 END_TEST
 
-/* Named files without --keep-going: the run ends at the first file with errors, and the files
+/* Named files with --fail-fast: the run ends at the first file with errors, and the files
  * after it are counted as not analyzed, whatever -j is. */
 START_TEST(test_lint_counts_stopped)
 {
     make_project();
     static const char *const jobs[] = {"-j1", "-j2"};
     for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
-        const char *argv[] = {jobs[i], "--format", "json", "src/broken.cu", "src/main.cu", NULL};
+        const char *argv[] = {jobs[i],         "--fail-fast", "--format", "json",
+                              "src/broken.cu", "src/main.cu", NULL};
         char *out, *err;
         ck_assert_int_eq(lint(argv, &out, &err), 2);
         ck_assert_str_eq(err, "syncscope: 2 files, 1 analyzed, 1 with errors; not analyzed: 1 "
-                              "after the first file with errors (--keep-going analyzes them)\n");
+                              "after the first file with errors (--fail-fast)\n"
+                              "syncscope:   src/broken.cu: first error: src/broken.cu:2:10: "
+                              "'missing.h' file not found\n");
         cJSON *root = cJSON_Parse(out);
         ck_assert_ptr_nonnull(root);
         char *files = member_text(cJSON_GetObjectItem(root, "summary"), "files");
