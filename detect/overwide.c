@@ -276,8 +276,26 @@ typedef struct ow_wait {
 
 /* Splits 'waited' (what call 'call' waited for) by what the buffers 'reads' need. Returns 1
  * when part of the wait was not needed and that is proven, 0 when not, -1 out of memory. */
+/* Whether waited-for operation 'o' is ordered before readback copy 'reader' anyway: on the
+ * copy's own stream (the readback is work handed the buffer, and what precedes it on its stream
+ * is needed); and for a copy made after the wait ('after' 1), also by the legacy stream's
+ * ordering with the blocking streams, which a narrower wait would not lift. */
+static int before_reader(const det_ctx *ctx, uint32_t o, const det_call *reader, int after)
+{
+    const det_op *op = &ctx->ops[o];
+    const det_stream *st = &ctx->streams[op->stream];
+    uint32_t rs = reader->copy_op != DET_NONE ? ctx->ops[reader->copy_op].stream : DET_NONE;
+    if (rs != DET_NONE ? op->stream == rs : op->ev->u.gpu.stream_id == det_call_stream(ctx, reader))
+        return 1;
+    if (!after)
+        return 0;
+    if (waits_for_legacy(reader) && (st->blocking || st->legacy))
+        return 1;
+    return rs != DET_NONE && ctx->streams[rs].blocking && !ctx->streams[rs].legacy && st->legacy;
+}
+
 static int split_wait(det_ctx *ctx, ow_index *ow, uint32_t call, const det_opset *waited,
-                      const uint32_t *reads, size_t n, ow_wait *w)
+                      const uint32_t *reads, size_t n, const uint32_t *readers, ow_wait *w)
 {
     const det_call *c = &ctx->calls[call];
     size_t count = waited->count;
@@ -290,6 +308,9 @@ static int split_wait(det_ctx *ctx, ow_index *ow, uint32_t call, const det_opset
         int what = classify(ctx, ow, waited->ops[k], reads, n);
         proven = what != OW_UNKNOWN;
         needed[k] = what == OW_TOUCHES;
+        for (size_t r = 0; r < n && !needed[k]; r++)
+            needed[k] =
+                before_reader(ctx, waited->ops[k], &ctx->calls[readers[r]], readers[r] != call);
         if (ctx->ops[waited->ops[k]].enqueue_ns < first_enqueue)
             first_enqueue = ctx->ops[waited->ops[k]].enqueue_ns;
     }
@@ -343,7 +364,7 @@ static int split_wait(det_ctx *ctx, ow_index *ow, uint32_t call, const det_opset
  * next (up to READS_MAX), into 'reads'; the first such copy into '*read_call'. Returns how many,
  * 0 when the next call is no such copy or a buffer is unknown. */
 static size_t reads_after(const det_ctx *ctx, ow_index *ow, const det_call *call, uint32_t *reads,
-                          uint32_t *read_call)
+                          uint32_t *readers, uint32_t *read_call)
 {
     size_t n = 0;
     *read_call = call->next;
@@ -355,6 +376,7 @@ static size_t reads_after(const det_ctx *ctx, ow_index *ow, const det_call *call
         uint32_t buffer = read_buffer(ctx, ow, r);
         if (buffer == DET_NONE)
             return 0;
+        readers[n] = next;
         reads[n++] = buffer;
     }
     return n;
@@ -365,16 +387,17 @@ static size_t reads_after(const det_ctx *ctx, ow_index *ow, const det_call *call
 static int check_call(det_ctx *ctx, ow_index *ow, uint32_t i, ow_wait *w, det_opset *waited)
 {
     det_call *c = &ctx->calls[i];
-    uint32_t reads[READS_MAX];
+    uint32_t reads[READS_MAX], readers[READS_MAX];
     size_t n = 0;
     uint32_t read_call = DET_NONE;
     if (c->ev->result != 0 || det_blocked_ns(c) < ctx->opt->min_blocked_ns)
         return 0;
     if (is_readback_copy(ctx, c)) {
         reads[0] = read_buffer(ctx, ow, c);
+        readers[0] = i;
         n = reads[0] != DET_NONE;
     } else if (c->row->klass == SS_CLASS_DEVICE_SYNC || c->row->klass == SS_CLASS_STREAM_SYNC) {
-        n = reads_after(ctx, ow, c, reads, &read_call);
+        n = reads_after(ctx, ow, c, reads, readers, &read_call);
     }
     if (n == 0)
         return 0;
@@ -382,7 +405,7 @@ static int check_call(det_ctx *ctx, ow_index *ow, uint32_t i, ow_wait *w, det_op
         return -1;
     if (waited->count == 0 || waited->count > WAITED_MAX)
         return 0;
-    int over = split_wait(ctx, ow, i, waited, reads, n, w);
+    int over = split_wait(ctx, ow, i, waited, reads, n, readers, w);
     if (over <= 0)
         return over;
     const det_op *p = w->producer != DET_NONE ? &ctx->ops[w->producer] : NULL;

@@ -10,7 +10,7 @@ sid={s:i+1 for i,s in enumerate(S)}
 lines=["SSTRACE 1 2","meta program ./overwide","meta pid 4242","meta hostname example","meta gpu NVIDIA%20H200"]
 for i,s in enumerate(S): lines.append(f"str {i+1} {s.replace(' ','%20')}")
 stacks={}
-for ln in [20,21,22,30,31,40,41,50,51,60,61,70,25,80,81,90,91,85]:
+for ln in [20,21,22,30,31,40,41,50,51,60,61,70,25,80,81,90,91,85,100]:
     stacks[ln]=len(stacks)+1
     lines+= [f"stack {stacks[ln]} 1", f"frame {4198000+ln} 1 2 3 {ln} 0"]
 ev=[]
@@ -67,6 +67,11 @@ launch(T,5002,14,[B],2000000,"u")
 corr+=1; api(T+50,T+60,corr,"cudaStreamWaitEvent",5001,13,line=85)
 launch(T+100,5001,13,[A],300000,"p"); e=T+2000020
 corr+=1; api(T+300,e+2000,corr,"cudaDeviceSynchronize",line=90); readback(e+3000,91)
+# case 8: cudaMemcpy of the producer's buffer behind an unrelated kernel on its own (legacy)
+# stream: what precedes the readback on its stream is needed
+T=25000000
+launch(T,5001,13,[A],300000,"p"); e=launch(T+400000,0,7,[B],2000000,"u")
+corr+=1; api(T+400300,e+5000,corr,"cudaMemcpy",bytes_=4096,kind=2,line=100); args(T+400300,corr,2,1,[77777,A]); memcpy(e+1000,e+4000,corr,7)
 ev.sort(key=lambda l:(0 if l.startswith("stream") else int(l.split()[1])))
 lines+=ev
 lines+= ["dropped 0", f"end {len(ev)} {len(S)+1} {len(stacks)+1}"]
