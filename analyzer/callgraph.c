@@ -513,3 +513,49 @@ int ss_callgraph_runs_once(ss_callgraph *g, CXCursor function, char **why)
     *why = ss_strdup(g->nodes[n].once_why);
     return 1;
 }
+
+/* ------------------------------------------------------------------------------------------
+ * Calls of named functions in a loop. */
+
+typedef struct named_walk {
+    ss_callgraph *g;
+    const char *const *names;
+    size_t count;
+    int depth;
+    CXCursor found;
+} named_walk;
+
+static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientData data)
+{
+    named_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXCursor ref = clang_getCursorReferenced(c);
+    CXString s = clang_getCursorSpelling(ss_ast_is_null(ref) ? c : ref);
+    const char *name = clang_getCString(s);
+    for (size_t i = 0; name && i < w->count && ss_ast_is_null(w->found); i++) {
+        if (strcmp(name, w->names[i]) == 0)
+            w->found = c;
+    }
+    clang_disposeString(s);
+    if (!ss_ast_is_null(w->found))
+        return CXChildVisit_Break;
+    long n = w->depth < 2 ? find_node(w->g, callee_definition(c)) : -1;
+    if (n >= 0) {
+        w->depth++;
+        clang_visitChildren(w->g->nodes[n].cursor, find_named, w);
+        w->depth--;
+        if (!ss_ast_is_null(w->found))
+            return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+int ss_callgraph_calls_named(ss_callgraph *g, CXCursor body, const char *const *names, size_t count,
+                             CXCursor *found)
+{
+    named_walk w = {g, names, count, 0, clang_getNullCursor()};
+    clang_visitChildren(body, find_named, &w);
+    *found = w.found;
+    return !ss_ast_is_null(w.found);
+}

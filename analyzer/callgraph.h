@@ -7,6 +7,8 @@
 
 #include <clang-c/Index.h>
 
+#include <stddef.h>
+
 #include "scope.h"
 
 typedef struct ss_callgraph ss_callgraph;
@@ -48,5 +50,11 @@ void ss_loop_reach_free(ss_loop_reach *reach);
  * '*why' receives words for a message ("'main' runs once", "'runTest' is called once, from
  * 'main'"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_runs_once(ss_callgraph *graph, CXCursor function, char **why);
+
+/* Whether 'body' calls a function whose name (unqualified, as declared) is one of
+ * 'names[0..count)', itself or in a function of the unit it calls (two calls deep). '*found'
+ * receives the first such call, or a null cursor. Returns 1 or 0. */
+int ss_callgraph_calls_named(ss_callgraph *graph, CXCursor body, const char *const *names,
+                             size_t count, CXCursor *found);
 
 #endif

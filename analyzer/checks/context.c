@@ -343,6 +343,38 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 }
 
 /* ------------------------------------------------------------------------------------------
+ * Loops that time themselves. */
+
+/* Calls that read a clock: a loop that makes one measures its own iterations (a benchmark),
+ * and a wait in it is how the measurement ends. */
+static const char *const clocks[] = {"cudaEventElapsedTime",
+                                     "cuEventElapsedTime",
+                                     "sdkStopTimer",
+                                     "sdkGetTimerValue",
+                                     "sdkGetAverageTimerValue",
+                                     "clock_gettime",
+                                     "gettimeofday",
+                                     "omp_get_wtime",
+                                     "MPI_Wtime",
+                                     "now"};
+
+/* "the loop at line 12 times its iterations ('cudaEventElapsedTime' at line 20)" when the
+ * loop reads a clock (itself or in a function it calls), or NULL. Malloc'ed. */
+static char *timing_words(ss_check_ctx *ctx, const ss_loop_context *loop)
+{
+    CXCursor found;
+    if (!ss_callgraph_calls_named(ss_check_graph(ctx), loop->loop, clocks,
+                                  sizeof clocks / sizeof clocks[0], &found))
+        return NULL;
+    char *name = ss_scope_callee_name(found);
+    char *words = ss_asprintf("the loop times its iterations ('%s' at line %u): the wait is "
+                              "part of a measurement",
+                              name ? name : "a clock", ss_scope_line(found));
+    free(name);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
  * Applying it. */
 
 static void append(ss_finding *f, const char *words)
@@ -362,6 +394,15 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
     /* Per iteration. */
     ss_loop_context loop;
     if (ss_check_loop(ctx, at, SS_SCOPE_ENQUEUES, &loop)) {
+        char *timing = timing_words(ctx, &loop);
+        if (timing) {
+            /* A benchmark's loop: per iteration, but on purpose. */
+            f->severity = SS_SEV_NOTE;
+            append(f, timing);
+            free(timing);
+            ss_loop_context_free(&loop);
+            return;
+        }
         f->severity = raised;
         if (!said_loop) {
             char *words;

@@ -36,11 +36,26 @@ void poll(int *d, int n, cudaStream_t s)
     }
 }
 
+// A loop that times its iterations (a benchmark): the wait is part of the measurement.
+float timed(int *d, int n, cudaStream_t s, cudaEvent_t start, cudaEvent_t stop)
+{
+    float total = 0.0f, ms = 0.0f;
+    for (int i = 0; i < n; i++) {
+        cudaEventRecord(start, s);
+        step<<<1, 32, 0, s>>>(d);
+        cudaEventRecord(stop, s);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: ; the loop times its iterations ('cudaEventElapsedTime' at line 48): the wait is part of a measurement
+        cudaEventElapsedTime(&ms, start, stop);
+        total += ms;
+    }
+    return total;
+}
+
 // Inherent: the value sizes an allocation, decides a branch, or is returned at once.
 int *sized_by_device(const int *d_count)
 {
     int count = 0;
-    cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the next statement needs the value (line 45 sizes an allocation with it)
+    cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the next statement needs the value (line 60 sizes an allocation with it)
     cudaDeviceSynchronize();
     int *h = (int *)malloc(count * sizeof(int));
     return h;
@@ -49,7 +64,7 @@ int *sized_by_device(const int *d_count)
 int branch_on_flag(const int *d_flag, cudaStream_t s)
 {
     int flag = 0;
-    cudaMemcpyAsync(&flag, d_flag, sizeof(int), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: note expect-message: (line 54 branches on it)
+    cudaMemcpyAsync(&flag, d_flag, sizeof(int), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: note expect-message: (line 69 branches on it)
     cudaStreamSynchronize(s);
     if (flag)
         return 1;
