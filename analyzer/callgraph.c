@@ -540,7 +540,7 @@ static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientD
     clang_disposeString(s);
     if (!ss_ast_is_null(w->found))
         return CXChildVisit_Break;
-    long n = w->depth < 2 ? find_node(w->g, callee_definition(c)) : -1;
+    long n = w->g && w->depth < 2 ? find_node(w->g, callee_definition(c)) : -1;
     if (n >= 0) {
         w->depth++;
         clang_visitChildren(w->g->nodes[n].cursor, find_named, w);
@@ -555,7 +555,8 @@ int ss_callgraph_calls_named(ss_callgraph *g, CXCursor body, const char *const *
                              CXCursor *found)
 {
     named_walk w = {g, names, count, 0, clang_getNullCursor()};
-    clang_visitChildren(body, find_named, &w);
+    if (find_named(body, body, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(body, find_named, &w);
     *found = w.found;
     return !ss_ast_is_null(w.found);
 }

@@ -358,17 +358,53 @@ static const char *const clocks[] = {"cudaEventElapsedTime",
                                      "MPI_Wtime",
                                      "now"};
 
-/* "the loop at line 12 times its iterations ('cudaEventElapsedTime' at line 20)" when the
- * loop reads a clock (itself or in a function it calls), or NULL. Malloc'ed. */
+/* The clock call among the (at most four) statements that follow 'loop' in its block, in the
+ * function 'function': a loop timed from outside ('record; for (...) {...}; record; sync;
+ * elapsed'). A null cursor when there is none. */
+static CXCursor clock_after(ss_check_ctx *ctx, CXCursor function, CXCursor loop)
+{
+    CXCursor none = clang_getNullCursor();
+    path_walk *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        abort();
+    w->target = loop;
+    w->offset = ss_ast_offset(loop);
+    clang_visitChildren(function, find_path, w);
+    CXCursor found = none;
+    if (w->done && w->found_count > 0 &&
+        clang_getCursorKind(w->found[w->found_count - 1]) == CXCursor_CompoundStmt) {
+        CXCursor block = w->found[w->found_count - 1];
+        unsigned n = ss_ast_child_count(block), at = n;
+        for (unsigned i = 0; i < n && at == n; i++) {
+            if (ss_ast_same_node(ss_ast_child(block, i), loop))
+                at = i;
+        }
+        for (unsigned i = at + 1; i < n && i <= at + 4 && ss_ast_is_null(found); i++)
+            ss_callgraph_calls_named(NULL, ss_ast_child(block, i), clocks,
+                                     sizeof clocks / sizeof clocks[0], &found);
+    }
+    free(w);
+    return found;
+}
+
+/* "the loop times its iterations ('cudaEventElapsedTime' at line 20): ..." when the loop
+ * reads a clock (itself or in a function it calls), or is timed by the statements right after
+ * it; or NULL. Malloc'ed. */
 static char *timing_words(ss_check_ctx *ctx, const ss_loop_context *loop)
 {
     CXCursor found;
+    const char *what = "the loop times its iterations";
     if (!ss_callgraph_calls_named(ss_check_graph(ctx), loop->loop, clocks,
-                                  sizeof clocks / sizeof clocks[0], &found))
-        return NULL;
+                                  sizeof clocks / sizeof clocks[0], &found)) {
+        if (loop->chain != NULL)
+            return NULL;
+        found = clock_after(ctx, ss_scope_outer_function(ctx->function), loop->loop);
+        if (ss_ast_is_null(found))
+            return NULL;
+        what = "the loop is timed";
+    }
     char *name = ss_scope_callee_name(found);
-    char *words = ss_asprintf("the loop times its iterations ('%s' at line %u): the wait is "
-                              "part of a measurement",
+    char *words = ss_asprintf("%s ('%s' at line %u): the wait is part of a measurement", what,
                               name ? name : "a clock", ss_scope_line(found));
     free(name);
     return words;

@@ -5,6 +5,7 @@
 // the value at once (a branch, a return, an allocation's size); otherwise the rule's own.
 #include <cuda_runtime.h>
 #include <stdlib.h>
+#include <time.h>
 
 __global__ void step(int *x) { x[threadIdx.x] += 1; }
 
@@ -23,7 +24,7 @@ int count_in_loop(int *d, int n, cudaStream_t s)
 static int peek(const int *d)
 {
     int h = 0;
-    cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning expect-message: it runs on every iteration: 'peek()' is called from the loop at context_severity.cu:33
+    cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning expect-message: it runs on every iteration: 'peek()' is called from the loop at context_severity.cu:34
     h *= 2;
     return 0;
 }
@@ -37,25 +38,39 @@ void poll(int *d, int n, cudaStream_t s)
 }
 
 // A loop that times its iterations (a benchmark): the wait is part of the measurement.
-float timed(int *d, int n, cudaStream_t s, cudaEvent_t start, cudaEvent_t stop)
+double timed(int *d, int n, cudaStream_t s)
 {
-    float total = 0.0f, ms = 0.0f;
+    double total = 0.0;
+    struct timespec t0, t1;
     for (int i = 0; i < n; i++) {
-        cudaEventRecord(start, s);
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         step<<<1, 32, 0, s>>>(d);
-        cudaEventRecord(stop, s);
-        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: ; the loop times its iterations ('cudaEventElapsedTime' at line 48): the wait is part of a measurement
-        cudaEventElapsedTime(&ms, start, stop);
-        total += ms;
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: ; the loop times its iterations ('clock_gettime' at line 46): the wait is part of a measurement
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        total += (double)(t1.tv_nsec - t0.tv_nsec);
     }
     return total;
+}
+
+// A loop timed from outside: the statements right after it read the clock.
+long timed_from_outside(int *d, int *h, int n, cudaStream_t s)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < n; i++) {
+        step<<<1, 32, 0, s>>>(d);
+        cudaMemcpy(h, d, 128, cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: note expect-message: ; the loop is timed ('clock_gettime' at line 65): the wait is part of a measurement
+    }
+    cudaStreamSynchronize(s);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return t1.tv_nsec - t0.tv_nsec;
 }
 
 // Inherent: the value sizes an allocation, decides a branch, or is returned at once.
 int *sized_by_device(const int *d_count)
 {
     int count = 0;
-    cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the next statement needs the value (line 60 sizes an allocation with it)
+    cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the next statement needs the value (line 75 sizes an allocation with it)
     cudaDeviceSynchronize();
     int *h = (int *)malloc(count * sizeof(int));
     return h;
@@ -64,7 +79,7 @@ int *sized_by_device(const int *d_count)
 int branch_on_flag(const int *d_flag, cudaStream_t s)
 {
     int flag = 0;
-    cudaMemcpyAsync(&flag, d_flag, sizeof(int), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: note expect-message: (line 69 branches on it)
+    cudaMemcpyAsync(&flag, d_flag, sizeof(int), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: note expect-message: (line 84 branches on it)
     cudaStreamSynchronize(s);
     if (flag)
         return 1;
