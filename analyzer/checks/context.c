@@ -294,11 +294,18 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     w->offset = ss_ast_offset(at);
     clang_visitChildren(ss_scope_outer_function(ctx->function), find_path, w);
     char *words = NULL;
+    /* A CUDA API call returns an error code, not the value: an error-checking macro's 'if
+     * ((err = call) != cudaSuccess)' branches on the code. */
+    char *callee = ss_scope_callee_name(at);
+    int returns_value = callee == NULL || ss_api_find(callee) == NULL;
+    free(callee);
     /* The statement of a block that holds the call, and what it holds the call in. */
     for (size_t i = w->found_count; i > 0 && w->done && words == NULL; i--) {
         CXCursor up = w->found[i - 1];
         CXCursor child = i < w->found_count ? w->found[i] : at;
         enum CXCursorKind k = clang_getCursorKind(up);
+        if (!returns_value && k != CXCursor_CompoundStmt)
+            continue;
         if ((k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_SwitchStmt) &&
             clang_isExpression(clang_getCursorKind(child))) {
             words = ss_strdup("inherent: the host branches on the value at once");

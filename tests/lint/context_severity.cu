@@ -114,6 +114,19 @@ static void report_total(const int *d)
     (void)h;
 }
 
+// An error-checking macro branches on the call's error code, not on a value: not inherent.
+#define CU_SAFE_CALL(call)                                                                       \
+    {                                                                                            \
+        int ret_;                                                                                \
+        if ((ret_ = (call)) != 0)                                                                \
+            abort();                                                                             \
+    }
+
+void set_value(float *d, float v, cudaStream_t s)
+{
+    CU_SAFE_CALL(cudaMemcpyAsync(d, &v, sizeof(float), cudaMemcpyHostToDevice, s)); // expect: SYNC201 expect-severity: warning
+}
+
 // Neither: a library function nobody in the unit calls keeps the rule's severity.
 void library_entry(const int *d)
 {
