@@ -217,7 +217,8 @@ static int is_wait(CXCursor stmt)
 {
     switch (clang_getCursorKind(stmt)) {
     case CXCursor_CallExpr:
-    case CXCursor_DoStmt: /* an error-checking macro */
+    case CXCursor_DoStmt:       /* an error-checking macro */
+    case CXCursor_CompoundStmt: /* one written as a bare block */
     case CXCursor_UnexposedExpr:
     case CXCursor_BinaryOperator: /* err = cudaStreamSynchronize(s) */
     case CXCursor_DeclStmt:
@@ -322,18 +323,37 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         if (k != CXCursor_CompoundStmt)
             continue;
         /* 'child' is the statement; what follows it in the block. */
+        /* The block's statements, the empty ones (the ';' after a macro written as a block)
+         * left out. */
+        CXCursor stmts[256];
+        unsigned n = 0, at_index = 0;
+        for (unsigned s = 0, all = ss_ast_child_count(up); s < all && n < 256; s++) {
+            CXCursor stmt = ss_ast_child(up, s);
+            if (clang_getCursorKind(stmt) == CXCursor_NullStmt)
+                continue;
+            if (ss_ast_same_node(stmt, child))
+                at_index = n;
+            stmts[n++] = stmt;
+        }
+        /* The last statement of a bare block (an error-checking macro's '{ ... }'): what
+         * follows is in the block around it. */
+        if (at_index + 1 >= n && i >= 2 &&
+            clang_getCursorKind(w->found[i - 2]) == CXCursor_CompoundStmt)
+            continue;
+        /* An asynchronous copy of pageable memory that the next statement waits for: the host
+         * waits for it anyway, and the staging costs nothing more. */
+        if (rule == SS_RULE_PAGEABLE_ASYNC_COPY && at_index + 1 < n &&
+            is_wait(stmts[at_index + 1])) {
+            words = ss_asprintf("inherent: the next statement (line %u) waits for the copy "
+                                "anyway",
+                                ss_scope_line(stmts[at_index + 1]));
+            break;
+        }
         CXCursor var = value_var(ctx, at, child);
         if (ss_ast_is_null(var))
             break;
-        unsigned n = ss_ast_child_count(up), at_index = n;
-        for (unsigned s = 0; s < n; s++) {
-            if (ss_ast_same_node(ss_ast_child(up, s), child)) {
-                at_index = s;
-                break;
-            }
-        }
         for (unsigned s = at_index + 1; s < n && s <= at_index + 3; s++) {
-            CXCursor next = ss_ast_child(up, s);
+            CXCursor next = stmts[s];
             const char *use = statement_use(next, var);
             if (use) {
                 words = ss_asprintf("inherent: the next statement needs the value (line %u %s)",

@@ -127,6 +127,13 @@ void set_value(float *d, float v, cudaStream_t s)
     CU_SAFE_CALL(cudaMemcpyAsync(d, &v, sizeof(float), cudaMemcpyHostToDevice, s)); // expect: SYNC201 expect-severity: warning
 }
 
+// A pageable copy that the next statement waits for anyway: the staging costs nothing more.
+void set_and_wait(float *d, float v, cudaStream_t s)
+{
+    CU_SAFE_CALL(cudaMemcpyAsync(d, &v, sizeof(float), cudaMemcpyHostToDevice, s)); // expect: SYNC201 expect-severity: note expect-message: ; inherent: the next statement (line 134) waits for the copy anyway
+    CU_SAFE_CALL(cudaStreamSynchronize(s));
+}
+
 // Neither: a library function nobody in the unit calls keeps the rule's severity.
 void library_entry(const int *d)
 {
