@@ -37,7 +37,7 @@ status "--min-severity warning" 1
 levels "--min-severity warning" "context.cu:20:9: warning [SYNC401"
 lint --min-severity Error context.cu
 status "--min-severity error" 0
-text "--min-severity error" out ""
+text "--min-severity error" out "1 file, 0 findings"
 
 printf 'hot-functions:\n  - "proc*"\n' >.syncscope.yml
 lint context.cu
