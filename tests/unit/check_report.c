@@ -785,6 +785,14 @@ static const char *path_str(cJSON *root, const char *path)
     return item->valuestring;
 }
 
+/* The string at 'path' in the SARIF rule of 'rule' (its index in 'rules'). */
+static const char *rule_str(cJSON *rules, ss_rule_id rule, const char *path)
+{
+    char full[128];
+    snprintf(full, sizeof full, "%d.%s", (int)rule, path);
+    return path_str(rules, full);
+}
+
 START_TEST(test_sarif_structure)
 {
     unsetenv(SS_ENV_RULES_URL);
@@ -807,14 +815,18 @@ START_TEST(test_sarif_structure)
     ck_assert_str_eq(path_str(root, "runs.0.tool.driver.semanticVersion"), SS_VERSION);
     cJSON *rules = path_get(root, "runs.0.tool.driver.rules");
     ck_assert_int_eq(cJSON_GetArraySize(rules), SS_RULE_COUNT);
-    ck_assert_str_eq(path_str(rules, "3.id"), "SYNC201");
-    ck_assert_str_eq(path_str(rules, "3.name"), "pageable-async-copy");
-    ck_assert_str_eq(path_str(rules, "3.shortDescription.text"),
+    /* A rule's row is at its catalog index (the results' ruleIndex), whatever rules precede
+     * it. */
+    ck_assert_str_eq(rule_str(rules, SS_RULE_PAGEABLE_ASYNC_COPY, "id"), "SYNC201");
+    ck_assert_str_eq(rule_str(rules, SS_RULE_PAGEABLE_ASYNC_COPY, "name"), "pageable-async-copy");
+    ck_assert_str_eq(rule_str(rules, SS_RULE_PAGEABLE_ASYNC_COPY, "shortDescription.text"),
                      "Asynchronous copy from or to pageable host memory.");
-    ck_assert_str_eq(path_str(rules, "8.defaultConfiguration.level"), "error");
-    ck_assert_int_eq(cJSON_GetArraySize(path_get(rules, "9.properties.tags")), 3);
-    ck_assert_str_eq(path_str(rules, "9.properties.tags.2"), "run");
-    ck_assert_str_eq(path_str(rules, "0.properties.tags.2"), "lint");
+    ck_assert_str_eq(rule_str(rules, SS_RULE_CAPTURE_UNSAFE_CALL, "defaultConfiguration.level"),
+                     "error");
+    cJSON *tags = path_get(cJSON_GetArrayItem(rules, SS_RULE_LAUNCH_BOUND), "properties.tags");
+    ck_assert_int_eq(cJSON_GetArraySize(tags), 3);
+    ck_assert_str_eq(rule_str(rules, SS_RULE_LAUNCH_BOUND, "properties.tags.2"), "run");
+    ck_assert_str_eq(rule_str(rules, SS_RULE_DEFAULT_STREAM_LAUNCH, "properties.tags.2"), "lint");
     /* No base URL for the rule pages is configured: no helpUri (test_sarif_help_uri). */
     ck_assert_ptr_null(cJSON_GetObjectItem(path_get(rules, "0"), "helpUri"));
     ck_assert_str_eq(path_str(root, "runs.0.originalUriBaseIds.%SRCROOT%.uri"),
