@@ -35,7 +35,7 @@ complete() {
 check "registration" "complete -o default -F _syncscope syncscope" "$(builtin complete -p syncscope)"
 check "commands" "--help --version analyze explain lint report rules run " "$(complete syncscope '')"
 check "l" "lint " "$(complete syncscope l)"
-check "lint --f" "--fail-on --fix --format " "$(complete syncscope lint --f)"
+check "lint --f" "--fail-fast --fail-on --fix --format " "$(complete syncscope lint --f)"
 check "lint -" "$(syncscope lint --help | grep -Eo '^  (-[a-z], )?--?[a-z-]+' | tr -d ' ' | tr ',' '\n' | LC_ALL=C sort | tr '\n' ' ')" "$(complete syncscope lint -)"
 check "run --" "$(syncscope run --help | grep -Eo '^  (-[a-z], )?--[a-z-]+' | grep -Eo -- '--[a-z-]+' | LC_ALL=C sort | tr '\n' ' ')" "$(complete syncscope run --)"
 check "run --no-k" "--no-kernel-activity " "$(complete syncscope run --no-k)"
