@@ -142,54 +142,61 @@ CXCursor ss_scope_outer_function(CXCursor function)
 }
 
 /* The loops and lambdas on the path from a function down to one node. */
-typedef struct ancestor_walk {
+typedef struct path_walk {
     CXCursor target;
-    unsigned offset;    /* the target's expansion offset: subtrees that cannot hold it are
-                         * skipped */
-    CXCursor stack[64]; /* loops and lambdas around the node being visited, outermost first */
-    size_t depth;       /* how many of them are on the path (may exceed the stack) */
-    CXCursor found[64]; /* the stack when the target was reached */
-    size_t found_count;
+    unsigned offset; /* the target's expansion offset: subtrees that cannot hold it are
+                      * skipped */
+    int (*keep)(CXCursor);
+    CXCursor *stack; /* the kept nodes around the node being visited, outermost first */
+    size_t max;
+    size_t depth; /* how many are on the path (may exceed 'max': only 'max' are stored) */
+    CXCursor *out;
+    size_t found; /* 'depth' when the target was reached */
     int done;
-} ancestor_walk;
+} path_walk;
 
-static enum CXChildVisitResult find_ancestors(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_path(CXCursor c, CXCursor parent, CXClientData data)
 {
-    ancestor_walk *w = data;
+    path_walk *w = data;
     unsigned begin, end;
     ss_ast_range(c, &begin, &end);
     if (w->offset < begin || w->offset > end)
         return CXChildVisit_Continue;
     if (ss_ast_same_node(c, w->target)) {
-        size_t n = w->depth < 64 ? w->depth : 64;
-        for (size_t i = 0; i < n; i++)
-            w->found[i] = w->stack[i];
-        w->found_count = n;
+        size_t n = w->depth < w->max ? w->depth : w->max;
+        memcpy(w->out, w->stack, n * sizeof *w->stack);
+        w->found = w->depth;
         w->done = 1;
         return CXChildVisit_Break;
     }
-    if (!ss_scope_is_loop(c) && clang_getCursorKind(c) != CXCursor_LambdaExpr)
+    if (w->keep != NULL && !w->keep(c))
         return CXChildVisit_Recurse;
     /* Containment is decided by the tree, not by offsets: the nodes of one macro expansion
      * all share the expansion's range, so a call after a loop in the same macro would
      * otherwise seem to be inside it. */
-    if (w->depth < 64)
+    if (w->depth < w->max)
         w->stack[w->depth] = c;
     w->depth++;
-    clang_visitChildren(c, find_ancestors, w);
+    clang_visitChildren(c, find_path, w);
     w->depth--;
     return w->done ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-/* Fills 'w' with the loops and lambdas inside 'top' that contain 'target'. Returns 1 when
- * the target was found, else 0. */
-static int ancestors_of(CXCursor top, CXCursor target, ancestor_walk *w)
+long ss_scope_path(CXCursor top, CXCursor target, int (*keep)(CXCursor), CXCursor *out,
+                   size_t max)
 {
-    memset(w, 0, sizeof *w);
-    w->target = target;
-    w->offset = ss_ast_offset(target);
-    clang_visitChildren(top, find_ancestors, w);
-    return w->done;
+    CXCursor *stack = malloc((max ? max : 1) * sizeof *stack);
+    if (stack == NULL)
+        abort();
+    path_walk w = {target, ss_ast_offset(target), keep, stack, max, 0, out, 0, 0};
+    clang_visitChildren(top, find_path, &w);
+    free(stack);
+    return w.done ? (long)w.found : -1;
+}
+
+static int is_loop_or_lambda(CXCursor c)
+{
+    return ss_scope_is_loop(c) || clang_getCursorKind(c) == CXCursor_LambdaExpr;
 }
 
 /* The local variable whose initializer is exactly the lambda 'lambda', or a null cursor. */
@@ -267,18 +274,15 @@ static enum CXChildVisitResult find_calls(CXCursor c, CXCursor parent, CXClientD
 
 static size_t loops_at(CXCursor top, CXCursor target, CXCursor *out, size_t max, int depth)
 {
-    ancestor_walk *w = malloc(sizeof *w);
-    if (w == NULL)
-        abort();
-    size_t n = 0;
-    if (!ancestors_of(top, target, w)) {
-        free(w);
+    CXCursor path[64];
+    long found = ss_scope_path(top, target, is_loop_or_lambda, path, 64);
+    if (found < 0)
         return 0;
-    }
+    size_t n = 0, kept = (size_t)found < 64 ? (size_t)found : 64;
     /* Loops around the target, innermost first; the innermost lambda around it. */
     CXCursor lambda = clang_getNullCursor();
-    for (size_t i = w->found_count; i > 0; i--) {
-        CXCursor c = w->found[i - 1];
+    for (size_t i = kept; i > 0; i--) {
+        CXCursor c = path[i - 1];
         if (clang_getCursorKind(c) == CXCursor_LambdaExpr) {
             if (ss_ast_is_null(lambda))
                 lambda = c;
@@ -286,7 +290,6 @@ static size_t loops_at(CXCursor top, CXCursor target, CXCursor *out, size_t max,
             out[n++] = c;
         }
     }
-    free(w);
     if (depth >= MAX_LAMBDA_DEPTH || n >= max || ss_ast_is_null(lambda))
         return n;
     /* Inside a lambda bound to a local variable: also the loops around its calls. */

@@ -32,6 +32,12 @@ char *ss_scope_kernel_name(CXCursor launch);
 /* The named function a lambda 'function' sits in (through nested lambdas); any other
  * cursor is returned as it is. */
 CXCursor ss_scope_outer_function(CXCursor function);
+/* The path inside 'top' down to 'target': the nodes around it for which 'keep' says yes
+ * (every node when 'keep' is NULL), outermost first; the first 'max' are written to 'out'.
+ * Returns how many such nodes are on the path (more than 'max' when it is deeper), or -1 when
+ * 'target' is not inside 'top'. Containment follows the tree, not source offsets. */
+long ss_scope_path(CXCursor top, CXCursor target, int (*keep)(CXCursor), CXCursor *out,
+                   size_t max);
 /* Writes to 'out' (at most 'max') the loops around 'c', innermost first, looking in the
  * whole named function around 'function' (the check context's function; it may be a
  * lambda). When 'c' is inside a lambda bound to a local variable ('auto step = [&]{...}'),

@@ -47,35 +47,12 @@ int ss_context_is_hot_function(const ss_check_ctx *ctx, const char *name)
 
 enum { MAX_PATH = 96 };
 
-typedef struct path_walk {
-    CXCursor target;
-    unsigned offset;
-    CXCursor stack[MAX_PATH];
-    size_t depth;
-    CXCursor found[MAX_PATH];
-    size_t found_count;
-    int done;
-} path_walk;
-
-static enum CXChildVisitResult find_path(CXCursor c, CXCursor parent, CXClientData data)
+/* The nodes from 'top' down to 'target', outermost first, into 'path' (MAX_PATH of them).
+ * Returns how many, or -1 when the target is not there or lies deeper than MAX_PATH. */
+static long path_to(CXCursor top, CXCursor target, CXCursor *path)
 {
-    path_walk *w = data;
-    unsigned begin, end;
-    ss_ast_range(c, &begin, &end);
-    if (w->offset < begin || w->offset > end)
-        return CXChildVisit_Continue;
-    if (ss_ast_same_node(c, w->target)) {
-        memcpy(w->found, w->stack, w->depth * sizeof *w->stack);
-        w->found_count = w->depth;
-        w->done = 1;
-        return CXChildVisit_Break;
-    }
-    if (w->depth >= MAX_PATH)
-        return CXChildVisit_Continue;
-    w->stack[w->depth++] = c;
-    clang_visitChildren(c, find_path, w);
-    w->depth--;
-    return w->done ? CXChildVisit_Break : CXChildVisit_Continue;
+    long n = ss_scope_path(top, target, NULL, path, MAX_PATH);
+    return n > MAX_PATH ? -1 : n;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -288,12 +265,10 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     if (rule != SS_RULE_SCALAR_READBACK && rule != SS_RULE_SYNC_COPY_IN_PIPELINE &&
         rule != SS_RULE_PAGEABLE_ASYNC_COPY)
         return NULL;
-    path_walk *w = calloc(1, sizeof *w);
-    if (w == NULL)
+    CXCursor *path = malloc(MAX_PATH * sizeof *path);
+    if (path == NULL)
         abort();
-    w->target = at;
-    w->offset = ss_ast_offset(at);
-    clang_visitChildren(ss_scope_outer_function(ctx->function), find_path, w);
+    long found = path_to(ss_scope_outer_function(ctx->function), at, path);
     char *words = NULL;
     /* A CUDA API call returns an error code, not the value: an error-checking macro's 'if
      * ((err = call) != cudaSuccess)' branches on the code. */
@@ -301,9 +276,9 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     int returns_value = callee == NULL || ss_api_find(callee) == NULL;
     free(callee);
     /* The statement of a block that holds the call, and what it holds the call in. */
-    for (size_t i = w->found_count; i > 0 && w->done && words == NULL; i--) {
-        CXCursor up = w->found[i - 1];
-        CXCursor child = i < w->found_count ? w->found[i] : at;
+    for (size_t i = found > 0 ? (size_t)found : 0; i > 0 && words == NULL; i--) {
+        CXCursor up = path[i - 1];
+        CXCursor child = i < (size_t)found ? path[i] : at;
         enum CXCursorKind k = clang_getCursorKind(up);
         if (!returns_value && k != CXCursor_CompoundStmt)
             continue;
@@ -338,7 +313,7 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         /* The last statement of a bare block (an error-checking macro's '{ ... }'): what
          * follows is in the block around it. */
         if (at_index + 1 >= n && i >= 2 &&
-            clang_getCursorKind(w->found[i - 2]) == CXCursor_CompoundStmt)
+            clang_getCursorKind(path[i - 2]) == CXCursor_CompoundStmt)
             continue;
         /* An asynchronous copy of pageable memory that the next statement waits for: the host
          * waits for it anyway, and the staging costs nothing more. */
@@ -365,7 +340,7 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         }
         break;
     }
-    free(w);
+    free(path);
     return words;
 }
 
@@ -391,16 +366,13 @@ static const char *const clocks[] = {"cudaEventElapsedTime",
 static CXCursor clock_after(ss_check_ctx *ctx, CXCursor function, CXCursor loop)
 {
     CXCursor none = clang_getNullCursor();
-    path_walk *w = calloc(1, sizeof *w);
-    if (w == NULL)
+    CXCursor *path = malloc(MAX_PATH * sizeof *path);
+    if (path == NULL)
         abort();
-    w->target = loop;
-    w->offset = ss_ast_offset(loop);
-    clang_visitChildren(function, find_path, w);
+    long depth = path_to(function, loop, path);
     CXCursor found = none;
-    if (w->done && w->found_count > 0 &&
-        clang_getCursorKind(w->found[w->found_count - 1]) == CXCursor_CompoundStmt) {
-        CXCursor block = w->found[w->found_count - 1];
+    if (depth > 0 && clang_getCursorKind(path[depth - 1]) == CXCursor_CompoundStmt) {
+        CXCursor block = path[depth - 1];
         unsigned n = ss_ast_child_count(block), at = n;
         for (unsigned i = 0; i < n && at == n; i++) {
             if (ss_ast_same_node(ss_ast_child(block, i), loop))
@@ -410,7 +382,7 @@ static CXCursor clock_after(ss_check_ctx *ctx, CXCursor function, CXCursor loop)
             ss_callgraph_calls_named(NULL, ss_ast_child(block, i), clocks,
                                      sizeof clocks / sizeof clocks[0], &found);
     }
-    free(w);
+    free(path);
     return found;
 }
 
