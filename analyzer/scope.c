@@ -182,8 +182,7 @@ static enum CXChildVisitResult find_path(CXCursor c, CXCursor parent, CXClientDa
     return w->done ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-long ss_scope_path(CXCursor top, CXCursor target, int (*keep)(CXCursor), CXCursor *out,
-                   size_t max)
+long ss_scope_path(CXCursor top, CXCursor target, int (*keep)(CXCursor), CXCursor *out, size_t max)
 {
     CXCursor *stack = malloc((max ? max : 1) * sizeof *stack);
     if (stack == NULL)

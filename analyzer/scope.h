@@ -36,8 +36,7 @@ CXCursor ss_scope_outer_function(CXCursor function);
  * (every node when 'keep' is NULL), outermost first; the first 'max' are written to 'out'.
  * Returns how many such nodes are on the path (more than 'max' when it is deeper), or -1 when
  * 'target' is not inside 'top'. Containment follows the tree, not source offsets. */
-long ss_scope_path(CXCursor top, CXCursor target, int (*keep)(CXCursor), CXCursor *out,
-                   size_t max);
+long ss_scope_path(CXCursor top, CXCursor target, int (*keep)(CXCursor), CXCursor *out, size_t max);
 /* Writes to 'out' (at most 'max') the loops around 'c', innermost first, looking in the
  * whole named function around 'function' (the check context's function; it may be a
  * lambda). When 'c' is inside a lambda bound to a local variable ('auto step = [&]{...}'),
