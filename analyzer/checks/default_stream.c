@@ -188,7 +188,9 @@ typedef struct blocking_walk {
 static enum CXChildVisitResult find_blocking(CXCursor c, CXCursor parent, CXClientData data)
 {
     blocking_walk *w = data;
-    if (ss_ast_in_system_header(c) || (ss_ast_is_function(c) && ss_ast_is_device_only(c)))
+    /* System headers are left at the unit's top level, as find_stream_use does. */
+    if ((clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c)) ||
+        (ss_ast_is_function(c) && ss_ast_is_device_only(c)))
         return CXChildVisit_Continue;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;

@@ -95,7 +95,9 @@ static void add_place(legacy_walk *w, CXCursor call)
 static enum CXChildVisitResult find_legacy(CXCursor c, CXCursor parent, CXClientData data)
 {
     legacy_walk *w = data;
-    if (ss_ast_in_system_header(c))
+    /* Asked of the unit's top-level declarations only: the location of a node deep in a
+     * left-nested expression takes time in its depth to find. */
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
     if (ss_ast_is_function(c) && ss_ast_is_device_only(c))
         return CXChildVisit_Continue; /* dynamic parallelism's own streams */

@@ -471,19 +471,32 @@ static int load_rules(loader *ld, const yaml_node_t *node)
     return 0;
 }
 
-static int load_excludes(loader *ld, const yaml_node_t *node)
+static void push_exclude_entry(loader *ld, const char *pattern)
+{
+    push_exclude(ld->out, pattern, ld->base);
+}
+
+static void push_hot_function(loader *ld, const char *pattern)
+{
+    ss_config_add_hot_function(ld->out, pattern);
+}
+
+/* A list of non-empty strings under 'key' (an empty value is an empty list), each handed to
+ * 'push'; 'what' names the entries in messages. Returns 0 or -1. */
+static int load_list(loader *ld, const yaml_node_t *node, const char *key, const char *what,
+                     void (*push)(loader *, const char *))
 {
     if (node->type == YAML_SCALAR_NODE && node->data.scalar.length == 0)
         return 0;
     if (node->type != YAML_SEQUENCE_NODE)
-        return fail_at(ld, node, "'exclude' must be a list of glob patterns");
+        return fail_at(ld, node, "'%s' must be a list of %s", key, what);
     for (yaml_node_item_t *item = node->data.sequence.items.start;
          item < node->data.sequence.items.top; item++) {
         yaml_node_t *v = yaml_document_get_node(ld->doc, *item);
         const char *pattern = scalar(v);
         if (pattern == NULL || pattern[0] == '\0')
-            return fail_at(ld, v, "'exclude' entries must be non-empty glob patterns");
-        push_exclude(ld->out, pattern, ld->base);
+            return fail_at(ld, v, "'%s' entries must be non-empty %s", key, what);
+        push(ld, pattern);
     }
     return 0;
 }
@@ -491,21 +504,6 @@ static int load_excludes(loader *ld, const yaml_node_t *node)
 static const char *const top_keys[] = {"inherit", "fail-on",      "readback-bytes", "exclude",
                                        "rules",   "min-severity", "hot-functions"};
 
-/* hot-functions: a list of function-name globs. */
-static int load_hot_functions(loader *ld, const yaml_node_t *node)
-{
-    if (node->type != YAML_SEQUENCE_NODE)
-        return fail_at(ld, node, "'hot-functions' must be a list of function names or globs");
-    for (yaml_node_item_t *item = node->data.sequence.items.start;
-         item < node->data.sequence.items.top; item++) {
-        yaml_node_t *v = yaml_document_get_node(ld->doc, *item);
-        const char *pattern = scalar(v);
-        if (pattern == NULL || pattern[0] == '\0')
-            return fail_at(ld, v, "'hot-functions' entries must be non-empty names or globs");
-        ss_config_add_hot_function(ld->out, pattern);
-    }
-    return 0;
-}
 #define TOP_KEY_COUNT (sizeof top_keys / sizeof top_keys[0])
 
 static int load_top(loader *ld, const yaml_node_t *root)
@@ -562,7 +560,7 @@ static int load_top(loader *ld, const yaml_node_t *root)
             ld->out->readback_bytes_set = 1;
             break;
         case 3:
-            rc = load_excludes(ld, v);
+            rc = load_list(ld, v, "exclude", "glob patterns", push_exclude_entry);
             break;
         case 5:
             if (text == NULL || ss_severity_parse(text, &ld->out->min_severity) != 0)
@@ -572,7 +570,7 @@ static int load_top(loader *ld, const yaml_node_t *root)
             ld->out->min_severity_set = 1;
             break;
         case 6:
-            rc = load_hot_functions(ld, v);
+            rc = load_list(ld, v, "hot-functions", "function names or globs", push_hot_function);
             break;
         default:
             rc = load_rules(ld, v);
