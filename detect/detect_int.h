@@ -395,16 +395,19 @@ const char *det_times(uint64_t n, char *buf, size_t size);
  * is the advice (hints.c). */
 const char *det_hint(ss_rule_id rule, int python, const char *direction);
 
+/* ---- figures of findings (findings.c) ---- */
+
+/* Adds the extra figure 'key' = 'value' (decimal) to 'finding'. */
+void det_add_figure(ss_finding *finding, const char *key, uint64_t value);
+/* "54.0 GB/s" for a rate in bytes per microsecond, into 'buf'. */
+const char *det_rate_text(uint64_t bytes_per_us, char *buf, size_t size);
+
 /* ---- what-ifs (whatif.c) ---- */
 
 /* The median rate, in bytes per microsecond, of the log's pinned copies of at least 1 MiB in
  * direction 'kind' (SS_COPY_HTOD or SS_COPY_DTOH), or the pinned_bytes_per_us option when there
  * is none: the rate a copy from or to pinned memory is predicted at. Returns 0 or -1. */
 int det_pinned_rate(const det_ctx *ctx, uint8_t kind, uint64_t *rate);
-/* Adds the extra figure 'key' = 'value' (decimal) to 'finding'. */
-void det_add_figure(ss_finding *finding, const char *key, uint64_t value);
-/* "54.0 GB/s" for a rate in bytes per microsecond, into 'buf'. */
-const char *det_rate_text(uint64_t bytes_per_us, char *buf, size_t size);
 /* The GPU's idle time on 'device' after 'from_ns': until the next operation on it starts;
  * 'cap' when none starts before from_ns + cap, 0 when none starts at all. */
 uint64_t det_gpu_idle_after(const det_ctx *ctx, int32_t device, uint64_t from_ns, uint64_t cap);

@@ -335,3 +335,20 @@ void det_findings_emit(det_ctx *ctx, ss_result *out)
         }
     }
 }
+
+/* Figures that findings of several families carry in their extras. */
+
+void det_add_figure(ss_finding *finding, const char *key, uint64_t value)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%" PRIu64, value);
+    ss_finding_add_extra(finding, key, text);
+}
+
+/* "54.0 GB/s" for a rate in bytes per microsecond. */
+const char *det_rate_text(uint64_t bytes_per_us, char *buf, size_t size)
+{
+    uint64_t tenths = (bytes_per_us + 50) / 100; /* of a GB/s */
+    snprintf(buf, size, "%" PRIu64 ".%u GB/s", tenths / 10, (unsigned)(tenths % 10));
+    return buf;
+}

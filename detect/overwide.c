@@ -462,7 +462,7 @@ static const char *stream_words(const uint32_t *ids, size_t n, char *buf, size_t
 static char *overwide_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     const struct det_overwide_figures *f = &agg->figures.overwide;
-    char waited[32], saving[32], narrow[32], times[48], streams[160], text[32], producer[200];
+    char waited[32], saving[32], narrow[32], times[48], streams[160], producer[200];
     ss_format_duration(f->waited_ns, waited, sizeof waited);
     ss_format_duration(agg->total_ns, saving, sizeof saving);
     ss_format_duration(f->narrow_ns, narrow, sizeof narrow);
@@ -472,10 +472,8 @@ static char *overwide_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
         snprintf(times, sizeof times, " in all (%s)", det_times(agg->count, n, sizeof n));
     }
     stream_words(agg->others, agg->other_count, streams, sizeof streams);
-    snprintf(text, sizeof text, "%" PRIu64, f->narrow_ns);
-    ss_finding_add_extra(finding, "narrow_ns", text);
-    snprintf(text, sizeof text, "%" PRIu64, f->waited_ns);
-    ss_finding_add_extra(finding, "waited_ns", text);
+    det_add_figure(finding, "narrow_ns", f->narrow_ns);
+    det_add_figure(finding, "waited_ns", f->waited_ns);
     const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
     char read[160] = "it read back";
     if (f->read_call != DET_NONE) {

@@ -771,21 +771,6 @@ static int pipeline_run(det_ctx *ctx)
 
 /* ---- messages ---- */
 
-void det_add_figure(ss_finding *finding, const char *key, uint64_t value)
-{
-    char text[32];
-    snprintf(text, sizeof text, "%" PRIu64, value);
-    ss_finding_add_extra(finding, key, text);
-}
-
-/* "54.0 GB/s" for a rate in bytes per microsecond. */
-const char *det_rate_text(uint64_t bytes_per_us, char *buf, size_t size)
-{
-    uint64_t tenths = (bytes_per_us + 50) / 100; /* of a GB/s */
-    snprintf(buf, size, "%" PRIu64 ".%u GB/s", tenths / 10, (unsigned)(tenths % 10));
-    return buf;
-}
-
 static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     const struct det_launch_bound_figures *f = &agg->figures.launch_bound;
