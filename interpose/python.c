@@ -684,22 +684,20 @@ uint32_t ss_python_capture_other(ss_thread_store *thread, ss_budget *budget, uin
     reader rd = {1, 1, getpid()};
     uintptr_t own = (uintptr_t)py.this_thread_state();
     uintptr_t ts = (uintptr_t)py.thread_head(interp);
-    uint32_t found[SS_PY_DEPTH_MAX];
-    uint32_t n = 0;
-    /* The list runs from the newest thread state to the oldest: the oldest that qualifies,
-     * the program's main thread where it does, is kept. */
-    for (unsigned k = 0; ts != 0 && k < MAX_THREADS; k++) {
-        uintptr_t next;
-        if (read_ptr(&rd, ts + TS_NEXT, &next) < 0)
+    /* The list runs from the newest thread state to the oldest; the oldest that qualifies,
+     * the program's main thread where it does, is wanted: the list is read first, then the
+     * threads are walked from its end, and the first that qualifies ends the search. */
+    uintptr_t states[MAX_THREADS];
+    unsigned count = 0;
+    while (ts != 0 && count < MAX_THREADS) {
+        states[count++] = ts;
+        if (read_ptr(&rd, ts + TS_NEXT, &ts) < 0)
             break;
-        if (ts != own) {
-            uint32_t got = walk_other(&rd, table, ts, found, max);
-            if (got > 0) {
-                memcpy(ids, found, got * sizeof *ids);
-                n = got;
-            }
-        }
-        ts = next;
+    }
+    uint32_t n = 0;
+    for (unsigned k = count; k > 0 && n == 0; k--) {
+        if (states[k - 1] != own)
+            n = walk_other(&rd, table, states[k - 1], ids, max);
     }
     errno = saved_errno;
     return n;
