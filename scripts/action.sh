@@ -130,7 +130,10 @@ step_lint() {
         refuse "syncscope is not on PATH: set build-from-source to 'true' or install it first"
     fi
     if [ -n "${SS_VERSION:-}" ]; then
-        found=$("$tool" --version | head -1)
+        # The whole output, then its first line: 'head -1' may close the pipe before the
+        # tool has written its later lines, and pipefail then fails on its SIGPIPE.
+        found=$("$tool" --version)
+        found=${found%%$'\n'*}
         [ "$found" = "syncscope $SS_VERSION" ] ||
             refuse "wanted syncscope $SS_VERSION, found $found"
     fi
