@@ -530,7 +530,9 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
             /* The runtime call around it is the one recorded; a launch names its parameters. */
             if (spec->pointers == SS_ARGS_LAUNCH && t->open_call != NULL && g.config.pointers) {
                 t->busy = 1;
+                uint64_t begin = now_ns();
                 record_pointers(t, spec, cb->functionParams, &t->open_call->u.api, 0);
+                t->store->self_launch_ns += now_ns() - begin;
                 t->busy = 0;
             }
             return;
@@ -564,6 +566,8 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
         }
         if (runtime)
             t->open_call = e;
+        if (e != NULL && g.api_rows[spec->api].klass == SS_CLASS_LAUNCH)
+            t->store->self_launch_ns += now_ns() - e->u.api.enter_ns;
         t->busy = 0;
         return;
     }
@@ -611,6 +615,12 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
         row->klass == SS_CLASS_CAPTURE_BEGIN || row->klass == SS_CLASS_CAPTURE_END)
         a->stack = capture_stack(t);
     a->exit_ns = exit_ns > a->enter_ns ? exit_ns : a->enter_ns + 1;
+    /* syncscope's own time in a launch (the enter side is added when it ends): what the
+     * launch-bound what-if takes off the traced launches (docs/detectors.md, SYNC502) */
+    if (row->klass == SS_CLASS_LAUNCH) {
+        t->store->self_launch_ns += now_ns() - exit_ns;
+        t->store->self_launches++;
+    }
     t->busy = 0;
 }
 

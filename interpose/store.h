@@ -98,6 +98,11 @@ typedef struct ss_thread_store {
     ss_stack_table stacks;
     ss_py_table *python; /* made at the first Python frame, NULL until then */
     char name[16];       /* the thread's name when it registered ("" when unknown) */
+    /* syncscope's own time in the callbacks of this thread's kernel-launch calls and their
+     * count (trace metadata self_launch_ns, self_launches); written by the thread only, read
+     * once the threads are done */
+    uint64_t self_launch_ns;
+    uint64_t self_launches;
 } ss_thread_store;
 
 /* Kernel names: keyed by the address CUPTI gives (the same for every record of a kernel),

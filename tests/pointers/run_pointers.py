@@ -46,6 +46,26 @@ EXPECTED = [
 ]
 
 
+# The launches pointers_app makes: 5 driver launches of its own and 2 runtime launches (a
+# driver launch inside a runtime one is not a call of its own).
+LAUNCHES = 7
+
+
+def check_self_cost(check, path):
+    """The trace's metadata counts every launch and syncscope's own time in them (SYNC502 takes
+    it off the traced launches)."""
+    meta = {}
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            f = line.rstrip("\n").split(" ")
+            if f[0] == "meta" and len(f) == 3:
+                meta[f[1]] = f[2]
+    check(meta.get("self_launches") == str(LAUNCHES),
+          f"meta self_launches {meta.get('self_launches')!r}, expected {LAUNCHES}")
+    check(meta.get("self_launch_ns", "").isdigit() and int(meta["self_launch_ns"]) > 0,
+          f"meta self_launch_ns {meta.get('self_launch_ns')!r}, expected a positive count")
+
+
 def read_trace(path):
     """The trace's calls by correlation (name, enter) and its args records."""
     strings, calls, args = {0: ""}, {}, []
@@ -79,6 +99,7 @@ def run_off(opts, failures):
         check(header == ["SSTRACE", "1", "0"] and args == [] and len(calls) == 12,
               f"header {header}, {len(args)} args records, {len(calls)} calls; expected "
               "SSTRACE 1 0, none, 12")
+        check_self_cost(check, trace)
 
 
 def main():
@@ -105,6 +126,7 @@ def main():
         host = int(lines[0].split(": ")[1])
         header, calls, args = read_trace(trace)
         check(header == ["SSTRACE", "1", "2"], f"header {header}, expected SSTRACE 1 2")
+        check_self_cost(check, trace)
         got = []
         for time, corr, kind, complete, count, values in args:
             name, enter = calls.get(corr, ("<no call>", None))
