@@ -17,16 +17,19 @@ typedef struct ss_detect_options {
                                   * end and the next one's start for the second to count as
                                   * having waited for the first */
     /* What-if rules (SYNC502, SYNC503: docs/detectors.md). */
-    uint64_t whatif_max_percent;   /* reported only when the prediction is at most this
-                                    * percentage of the measured time (90) */
-    uint64_t launch_min_kernels;   /* SYNC502: fewest kernels in a run (20) */
-    uint64_t launch_split_gap_ns;  /* SYNC502: a GPU gap this long that the host did not spend
-                                    * launching ends a run (100 us) */
-    uint64_t graph_kernel_gap_ns;  /* SYNC502: GPU gap between two kernels of a graph (0) */
-    uint64_t graph_launch_host_ns; /* SYNC502: host cost of one graph launch (2.5 us) */
-    uint64_t pipeline_min_chunks;  /* SYNC503: fewest chunks in a chain (3) */
-    uint64_t pinned_bytes_per_us;  /* SYNC503: pinned copy rate assumed when the log has no
-                                    * pinned copy of 1 MiB or more in that direction (54000) */
+    uint64_t whatif_max_percent;    /* reported only when the prediction is at most this
+                                     * percentage of the measured time (90) */
+    uint64_t launch_min_kernels;    /* SYNC502: fewest kernels in a run (20) */
+    uint64_t launch_split_gap_ns;   /* SYNC502: a GPU gap this long that the host did not spend
+                                     * launching ends a run (100 us) */
+    uint64_t graph_kernel_gap_ns;   /* SYNC502: GPU gap between two kernels of a graph (0) */
+    uint64_t graph_launch_host_ns;  /* SYNC502: host cost of one graph launch (2.5 us) */
+    uint64_t traced_launch_low_ns;  /* SYNC502: what CUPTI's records add to a traced launch, */
+    uint64_t traced_launch_high_ns; /* at least and at most (1 and 2.5 us), beyond syncscope's
+                                     * own callbacks (measured: trace metadata) */
+    uint64_t pipeline_min_chunks;   /* SYNC503: fewest chunks in a chain (3) */
+    uint64_t pinned_bytes_per_us;   /* SYNC503: pinned copy rate assumed when the log has no
+                                     * pinned copy of 1 MiB or more in that direction (54000) */
     /* Latent synchronizations (docs/detectors.md): calls that synchronized but blocked less than
      * min_blocked_ns are reported as notes (1, the default), or not at all (0). */
     int latent;

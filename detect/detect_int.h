@@ -121,6 +121,10 @@ typedef union det_figures {
         uint64_t per_launch_ns;    /* median host time from one launch call's entry to the next's */
         uint64_t graph_launches;   /* graph launches the prediction assumes */
         uint64_t graph_iterations; /* iterations captured per graph in the prediction */
+        uint64_t bare_low_ns;      /* the saving without syncscope's cost per launch, at the
+                                    * high end of that cost */
+        uint64_t bare_high_ns;     /* the same at its low end */
+        uint64_t self_launch_ns;   /* syncscope's own callbacks' time per launch, measured */
     } launch_bound;
     /* SYNC503 (whatif.c): a chain of chunks of copy in, kernel, copy out. */
     struct det_pipeline_figures {

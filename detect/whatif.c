@@ -117,6 +117,7 @@ typedef struct run_scratch {
     uint32_t *names;
     uint64_t *api_ns;
     uint64_t *host_ns;
+    uint64_t self_ns; /* syncscope's own callbacks' time per launch (trace metadata), or 0 */
 } run_scratch;
 
 /* Fills the scratch arrays for the run of 'n' kernels st->ops[first..first+n) and adds up the
@@ -209,6 +210,20 @@ static uint64_t host_bound_ns(uint64_t measured, uint64_t removed, uint64_t grap
     return left > replay ? left : replay;
 }
 
+/* The saving of a run measured 'measured' (GPU time), of which 'starved' the GPU waited for
+ * launches, had each of its launches cost the host 'cost' less in all: the GPU's waits for
+ * launches and the host time a graph removes both shrink by it (the waits no further than to
+ * none), the replay does not. */
+static uint64_t saving_without(uint64_t measured, uint64_t removed, uint64_t starved, uint64_t cost,
+                               uint64_t graphs_host, uint64_t replay)
+{
+    uint64_t less = cost < starved ? cost : starved;
+    uint64_t shorter = measured > less ? measured - less : 0;
+    uint64_t predicted =
+        host_bound_ns(shorter, removed > less ? removed - less : 0, graphs_host, replay);
+    return shorter > predicted ? shorter - predicted : 0;
+}
+
 /* The median of the 'n' 'values', sorted in a copy in 'copy' (room for n). */
 static uint64_t median_copy(const uint64_t *values, uint64_t *copy, size_t n)
 {
@@ -263,10 +278,21 @@ static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t
     uint64_t predicted_calls = host_bound_ns(measured, calls, graphs_host, replay);
     if (predicted * 100 > measured * opt->whatif_max_percent)
         return 0;
+    /* Without syncscope each launch costs the host less: its own callbacks' measured time and
+     * what CUPTI's records add, known only within a range. */
+    uint64_t launches = n - 1;
+    uint64_t bare_low = saving_without(measured, per_launch_all, starved_idle,
+                                       launches * (scratch->self_ns + opt->traced_launch_high_ns),
+                                       graphs_host, replay);
+    uint64_t bare_high = saving_without(measured, per_launch_all, starved_idle,
+                                        launches * (scratch->self_ns + opt->traced_launch_low_ns),
+                                        graphs_host, replay);
+    if (bare_high == 0)
+        return 0;
     det_hit hit = {
         .rule = SS_RULE_LAUNCH_BOUND,
         .call = site,
-        .ns = measured - predicted,
+        .ns = bare_high,
         .stream_id = st->stream_id,
         .device = st->device,
         .figures.launch_bound =
@@ -285,6 +311,9 @@ static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t
                 .per_launch_ns = per_launch,
                 .graph_launches = graph_launches,
                 .graph_iterations = per_graph,
+                .bare_low_ns = bare_low,
+                .bare_high_ns = bare_high,
+                .self_launch_ns = scratch->self_ns,
             },
     };
     return det_report(ctx, &hit);
@@ -305,8 +334,14 @@ static int launch_bound_run(det_ctx *ctx)
         malloc(longest * sizeof *scratch.names),
         malloc(2 * longest * sizeof *scratch.api_ns), /* the second half: median_copy's */
         malloc(longest * sizeof *scratch.host_ns),
+        0,
     };
     int rc = scratch.names && scratch.api_ns && scratch.host_ns ? 0 : -1;
+    /* syncscope's own time per launch, as the capture measured it (0 for a trace without it) */
+    const char *self = ss_evlog_get_meta(ctx->log, "self_launch_ns");
+    const char *self_count = ss_evlog_get_meta(ctx->log, "self_launches");
+    if (self != NULL && self_count != NULL && strtoull(self_count, NULL, 10) > 0)
+        scratch.self_ns = strtoull(self, NULL, 10) / strtoull(self_count, NULL, 10);
     for (size_t s = 0; s < ctx->stream_count && rc == 0; s++) {
         const det_stream *st = &ctx->streams[s];
         size_t start = 0;
@@ -799,28 +834,41 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
     det_add_figure(finding, "per_launch_host_ns", f->per_launch_ns / runs);
     det_add_figure(finding, "graph_launches", f->graph_launches);
     det_add_figure(finding, "iterations_per_graph", f->graph_iterations / runs);
-    det_add_figure(finding, "saving_ns", agg->total_ns);
+    det_add_figure(finding, "saving_traced_ns", f->measured_ns - f->predicted_ns);
     det_add_figure(finding, "saving_calls_ns", saving_low);
+    det_add_figure(finding, "self_launch_ns", f->self_launch_ns / runs);
+    det_add_figure(finding, "saving_low_ns", f->bare_low_ns);
+    det_add_figure(finding, "saving_ns", agg->total_ns);
 
     char idle[32], measured[32], predicted[32], host[32], api[32], it_m[32], it_p[32];
-    char launching[32], busy[32], saving[32], low[32], rest[32];
+    char launching[32], busy[32], saving[32], low[32], rest[32], own[64], cupti_low[32];
+    char cupti_high[32], bare_low[32], bare_high[32];
+    uint64_t traced = f->measured_ns - f->predicted_ns;
     uint64_t idle_percent = f->measured_ns ? f->idle_ns * 100 / f->measured_ns : 0;
     const char *name = ctx->log->strings[ctx->ops[ctx->calls[agg->call].first_op].ev->u.gpu.name];
     /* Where the host spent much more per launch than inside the call, that time may be work
      * of its own a graph keeps: a range down to the launch calls alone. */
     char range[96] = "";
-    if (saving_low * 6 < agg->total_ns * 5)
+    if (saving_low * 6 < traced * 5)
         snprintf(range, sizeof range,
                  " (at least %s if only the time inside the launch calls goes)",
                  ss_format_duration(saving_low, low, sizeof low));
+    if (f->self_launch_ns == 0) {
+        snprintf(own, sizeof own, "its callbacks' time not recorded");
+    } else {
+        char self[32];
+        snprintf(own, sizeof own, "its callbacks by %s",
+                 ss_format_duration(f->self_launch_ns / runs, self, sizeof self));
+    }
     char *text = ss_asprintf(
         "%" PRIu64 " kernels (first '%s') were launched one by one and the GPU sat idle %s "
         "(%" PRIu64 "%% of %s) between them: the host took %s per launch, %s of it inside the "
         "launch call. The kernel sequence repeats every %" PRIu64 " kernel%s (%" PRIu64
         " iterations, %s each). Model: a CUDA graph replay (%" PRIu64 " graph launch%s) removes "
         "the host's time per launch (%s in all) but not its other work (%s), and the GPU still "
-        "runs its %s of kernels: about %s (%s per iteration), a saving of %s%s in this run, "
-        "in which syncscope's own work lengthens each launch (bare, the saving is smaller)",
+        "runs its %s of kernels: about %s (%s per iteration), a saving of %s%s in this run. "
+        "syncscope's own work lengthened each launch (%s, CUPTI's records about %s to %s "
+        "more): without it the saving would be between %s and %s",
         f->kernels, name[0] ? name : "unknown", ss_format_duration(f->idle_ns, idle, sizeof idle),
         idle_percent, ss_format_duration(f->measured_ns, measured, sizeof measured),
         ss_format_duration(f->per_launch_ns / runs, host, sizeof host),
@@ -833,7 +881,11 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
         ss_format_duration(f->busy_ns, busy, sizeof busy),
         ss_format_duration(f->predicted_ns, predicted, sizeof predicted),
         ss_format_duration(predicted_iteration, it_p, sizeof it_p),
-        ss_format_duration(agg->total_ns, saving, sizeof saving), range);
+        ss_format_duration(traced, saving, sizeof saving), range, own,
+        ss_format_duration(ctx->opt->traced_launch_low_ns, cupti_low, sizeof cupti_low),
+        ss_format_duration(ctx->opt->traced_launch_high_ns, cupti_high, sizeof cupti_high),
+        ss_format_duration(f->bare_low_ns, bare_low, sizeof bare_low),
+        ss_format_duration(agg->total_ns, bare_high, sizeof bare_high));
     return text;
 }
 
@@ -930,6 +982,9 @@ static void launch_bound_fold(det_figures *sum, const det_figures *one)
     s->per_launch_ns += o->per_launch_ns;
     s->graph_launches += o->graph_launches;
     s->graph_iterations += o->graph_iterations;
+    s->bare_low_ns += o->bare_low_ns;
+    s->bare_high_ns += o->bare_high_ns;
+    s->self_launch_ns += o->self_launch_ns;
 }
 
 static void pipeline_fold(det_figures *sum, const det_figures *one)

@@ -13,7 +13,9 @@ their ratio. It also prints the rewritten program's time per iteration as predic
 and SYNC503 predict it; for SYNC201 and SYNC301 it is the traced written time less the
 predicted saving) beside the measured one: the saving's ratio includes syncscope's own cost in
 the traced run, the rewritten time's does not. A pair whose trace has no finding of its rule is
-"no claim"; one whose message gives a range (SYNC201's "down to none") shows "0 to X".
+"no claim"; one whose message gives a range (SYNC201's "down to none") shows "0 to X", and
+SYNC502's saving without syncscope's own cost per launch shows "X to Y" (saving_low_ns to
+saving_ns), "in range" when the measured saving lies between the two.
 Exit status: 0, 1 when a trace or the measurements cannot be read, 2 on a usage error.
 """
 import json
@@ -47,9 +49,9 @@ def findings(syncscope, trace):
 
 
 def prediction(pair, found):
-    """(predicted saving per iteration, predicted rewritten time per iteration or None, whether
-    the message gives a range) in us, or None when the trace holds no finding of the pair's rule
-    at the program's lines."""
+    """(predicted saving per iteration, predicted rewritten time per iteration or None, the
+    low end of the saving's range: 0 for a range down to none, None for no range) in us, or
+    None when the trace holds no finding of the pair's rule at the program's lines."""
     rule, source, unit = PAIRS[pair]
     mine = [f for f in found if f.get("ruleId") == rule and not f.get("latent")
             and not f.get("startup")
@@ -58,7 +60,9 @@ def prediction(pair, found):
     if not mine:
         return None
     saving = sum(int(f["extra"]["saving_ns"]) for f in mine if "saving_ns" in f["extra"])
-    ranged = any("down to none" in f.get("message", "") for f in mine)
+    low = 0.0 if any("down to none" in f.get("message", "") for f in mine) else None
+    if all("saving_low_ns" in f["extra"] for f in mine):
+        low = float(sum(int(f["extra"]["saving_low_ns"]) for f in mine))
     if unit == "chunks":
         n = sum(int(f["extra"]["chunks"]) for f in mine)
         predicted = sum(int(f["extra"]["predicted_ns"]) for f in mine) / n / 1e3
@@ -68,7 +72,7 @@ def prediction(pair, found):
     else:
         n = sum(int(f["evidence"]["count"]) for f in mine)
         predicted = None
-    return saving / n / 1e3, predicted, ranged
+    return saving / n / 1e3, predicted, None if low is None else low / n / 1e3
 
 
 def main(argv):
@@ -112,15 +116,20 @@ def main(argv):
         if got is None:
             print(f"| {pair} | {rule} | no claim | {saving:.1f} us | | | {rewritten:.1f} us | |")
             continue
-        p_saving, p_rewritten, ranged = got
+        p_saving, p_rewritten, low = got
+        ranged = low is not None
         if p_rewritten is None and pair in traced:
             p_rewritten = traced[pair] - p_saving
-        claim = f"0 to {p_saving:.1f} us" if ranged else f"{p_saving:.1f} us"
-        if ranged:
+        claim = f"{low:.1f} to {p_saving:.1f} us" if ranged else f"{p_saving:.1f} us"
+        if ranged and low > 0:
+            ratio = ("in range" if low <= saving <= p_saving else
+                     f"outside ({saving / p_saving:.2f} of the high end)" if saving > 0 else
+                     "outside")
+        elif ranged:
             ratio = "in range" if -0.2 * p_saving <= saving <= 1.2 * p_saving else "outside"
         else:
             ratio = f"{p_saving / saving:.2f}" if saving > 0 else "n/a"
-        r_text = "" if ranged or p_rewritten is None else f"{p_rewritten:.1f} us"
+        r_text = "" if (ranged and low == 0) or p_rewritten is None else f"{p_rewritten:.1f} us"
         r_ratio = "" if not r_text else f"{p_rewritten / rewritten:.2f}"
         print(f"| {pair} | {rule} | {claim} | {saving:.1f} us | {ratio} | {r_text} | "
               f"{rewritten:.1f} us | {r_ratio} |")
