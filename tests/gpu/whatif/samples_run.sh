@@ -1,0 +1,152 @@
+#!/bin/bash
+# samples_run.sh: two cuda-samples of issue 23's real cases, UnifiedMemoryPerf and
+# streamOrderedAllocation, built with nvcc as their CMake files build them, run bare and under
+# `syncscope run --trace`, and the loop of streamOrderedAllocation as written and rewritten the
+# way SYNC503's hint says (stream_ordered_pair.cu) in interleaved rounds, all within a budget.
+# Usage: tests/gpu/whatif/samples_run.sh SAMPLES_DIR OUT_DIR    (run on a machine with a GPU)
+#   SAMPLES_DIR: a cuda-samples checkout, or a copy holding Common/ and the two samples'
+#   folders under Samples/ (6_Performance/UnifiedMemoryPerf,
+#   2_Concepts_and_Techniques/streamOrderedAllocation).
+# Environment: BUILD_DIR (default build/device: its cli/syncscope), WHATIF_ARCH (nvcc -arch,
+#   default sm_90), SAMPLES_BUDGET_S (default 75), SAMPLES_ROUNDS (default 5).
+# OUT_DIR gets: MANIFEST; logs/; traces/NAME.{sstrace,json,stdout,stderr} for NAME in ump,
+#   soa and soa_pair_written; results.txt, one line each:
+#   soa_sample ROUND total_ms        (the sample's own "Total elapsed time" of its 20 iterations)
+#   soa_pair written_median_us rewritten_median_us saving_us rounds   (per iteration)
+#   traced soa_pair us               (the written form's time per iteration under syncscope)
+#   ump_sample                       (then the sample's own table, bare, in logs/ump_bare.stdout)
+# Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
+set -u
+if [ "$#" -ne 2 ]; then
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+fi
+start=$(date +%s)
+deadline=$((start + ${SAMPLES_BUDGET_S:-75}))
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+samples=$(cd "$1" 2>/dev/null && pwd) || {
+    echo "samples_run.sh: no folder $1" >&2
+    exit 2
+}
+ump_dir=$samples/Samples/6_Performance/UnifiedMemoryPerf
+soa_dir=$samples/Samples/2_Concepts_and_Techniques/streamOrderedAllocation
+for f in "$samples/Common/helper_cuda.h" "$ump_dir/matrixMultiplyPerf.cu" \
+    "$soa_dir/streamOrderedAllocation.cu"; do
+    [ -f "$f" ] || {
+        echo "samples_run.sh: $f is missing" >&2
+        exit 2
+    }
+done
+mkdir -p "$2" || exit 2
+out=$(cd "$2" && pwd)
+build=${BUILD_DIR:-$root/build/device}
+case $build in /*) ;; *) build=$root/$build ;; esac
+syncscope=$build/cli/syncscope
+arch=${WHATIF_ARCH:-sm_90}
+rounds=${SAMPLES_ROUNDS:-5}
+status=0
+mkdir -p "$out/traces" "$out/logs"
+log() { echo "samples: $*" | tee -a "$out/logs/samples_run.log"; }
+
+# bounded LIMIT CMD...: runs CMD for at most LIMIT seconds and what the budget has left.
+bounded() {
+    local limit=$1 left
+    shift
+    left=$((deadline - $(date +%s)))
+    [ "$left" -lt "$limit" ] && limit=$left
+    if [ "$limit" -le 2 ]; then
+        log "out of time budget: $*"
+        return 124
+    fi
+    timeout "$limit" "$@"
+}
+
+{
+    echo "recorded: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+    echo "source: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "nvcc: $(nvcc --version 2>/dev/null | tail -1)"
+    echo "samples: $samples; rounds: $rounds; budget: ${SAMPLES_BUDGET_S:-75} s"
+} >"$out/MANIFEST"
+cat "$out/MANIFEST"
+[ -x "$syncscope" ] || {
+    log "no syncscope at $syncscope"
+    exit 2
+}
+
+# ---- builds, in parallel: the samples as their CMakeLists.txt build them (-lineinfo, C++17;
+# UnifiedMemoryPerf with separable compilation and --extended-lambda), and the pair ----
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+nvcc -O2 -lineinfo -arch="$arch" -std=c++17 -rdc=true --extended-lambda \
+    -I"$samples/Common" -I"$ump_dir" -o "$bin/UnifiedMemoryPerf" "$ump_dir/helperFunctions.cpp" \
+    "$ump_dir/matrixMultiplyPerf.cu" "$ump_dir/commonKernels.cu" >"$out/logs/nvcc_ump.log" 2>&1 &
+nvcc -O2 -lineinfo -arch="$arch" -std=c++17 -I"$samples/Common" \
+    -o "$bin/streamOrderedAllocation" "$soa_dir/streamOrderedAllocation.cu" \
+    >"$out/logs/nvcc_soa.log" 2>&1 &
+nvcc -O2 -g -lineinfo -arch="$arch" -Xcompiler=-fno-omit-frame-pointer \
+    -o "$bin/stream_ordered_pair" "$here/stream_ordered_pair.cu" >"$out/logs/nvcc_pair.log" 2>&1 &
+wait
+for p in UnifiedMemoryPerf streamOrderedAllocation stream_ordered_pair; do
+    [ -x "$bin/$p" ] || {
+        log "build of $p failed (logs/nvcc_*.log)"
+        status=1
+    }
+done
+log "built in $(($(date +%s) - start)) s"
+
+# traced NAME CMD...: one run under syncscope, its trace and JSON result kept as traces/NAME.*
+traced() {
+    local name=$1 dir
+    shift
+    dir=$(mktemp -d "$out/traces/.$name.XXXX")
+    bounded 40 "$syncscope" run -q --format json -o "$dir/result.json" \
+        --trace "$dir/trace.sstrace" -- "$@" >"$out/traces/$name.stdout" \
+        2>"$out/traces/$name.stderr"
+    local rc=$?
+    [ -f "$dir/result.json" ] && mv "$dir/result.json" "$out/traces/$name.json"
+    [ -f "$dir/trace.sstrace" ] && mv "$dir/trace.sstrace" "$out/traces/$name.sstrace"
+    rm -rf "$dir"
+    log "traced $name: exit $rc"
+    if [ "$rc" != 0 ] && [ "$rc" != 1 ] || [ ! -f "$out/traces/$name.sstrace" ]; then
+        status=1
+    fi
+}
+
+steady() { sed -n 's/^steady: \([0-9.]*\) us per iteration.*/\1/p' "$1"; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "nan" }'; }
+: >"$out/results.txt"
+
+# ---- streamOrderedAllocation: traced once, bare in rounds with the pair ----
+traced soa "$bin/streamOrderedAllocation"
+traced soa_pair_written "$bin/stream_ordered_pair" written 20 2
+file=$out/logs/soa_pair_rounds.txt
+: >"$file"
+for r in $(seq 1 "$rounds"); do
+    bounded 20 "$bin/streamOrderedAllocation" >"$out/logs/soa_bare.$r.stdout" 2>&1 || status=1
+    total=$(sed -n 's/^Total elapsed time = \([0-9.]*\) ms.*/\1/p' "$out/logs/soa_bare.$r.stdout")
+    echo "soa_sample $r ${total:-nan}" >>"$out/results.txt"
+    for form in written rewritten; do
+        bounded 20 "$bin/stream_ordered_pair" "$form" 40 3 \
+            >"$out/logs/soa_pair.$form.$r.stdout" 2>&1 || status=1
+        echo "round $r $form $(steady "$out/logs/soa_pair.$form.$r.stdout")" >>"$file"
+    done
+done
+w=$(awk '$3 == "written" && $4 != "" { print $4 }' "$file" | median)
+rw=$(awk '$3 == "rewritten" && $4 != "" { print $4 }' "$file" | median)
+n=$(awk '$3 == "written" && $4 != "" { n++ } END { print n + 0 }' "$file")
+saving=$(awk -v a="$w" -v b="$rw" 'BEGIN { if (a == "nan" || b == "nan") print "nan"; else printf "%.3f", a - b }')
+echo "soa_pair $w $rw $saving $n" >>"$out/results.txt"
+t=$(steady "$out/traces/soa_pair_written.stdout")
+[ -n "$t" ] && echo "traced soa_pair $t" >>"$out/results.txt"
+log "soa_pair: written $w us, rewritten $rw us per iteration, saving $saving us ($n rounds)"
+
+# ---- UnifiedMemoryPerf: bare once with its own per-stage table, then traced ----
+bounded 40 "$bin/UnifiedMemoryPerf" -print-launch-transfer-results \
+    >"$out/logs/ump_bare.stdout" 2>&1 || status=1
+echo "ump_sample" >>"$out/results.txt"
+traced ump "$bin/UnifiedMemoryPerf"
+
+log "done in $(($(date +%s) - start)) s, exit $status"
+exit "$status"
