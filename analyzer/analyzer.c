@@ -40,6 +40,8 @@ typedef struct job {
     ss_flags_info info;
     size_t user_begin, extra_begin, extra_end; /* as in ss_tu_input */
     char *args_error; /* why its command line could not be read whole, or NULL */
+    const char *text; /* the source read from standard input (not owned), or NULL */
+    size_t text_len;
 } job;
 
 typedef struct job_list {
@@ -330,12 +332,23 @@ static void note_special_include(const char *name, size_t len, int quoted, unsig
     free(path);
 }
 
-/* File checks before parsing. Returns 0 to analyze, 1 to skip (noted), -1 when the file is
- * not a text source, or includes what is not a regular file (message printed). */
-static int check_content(const char *path, ss_result *out)
+/* File checks before parsing, of the file 'path' or of 'given' ('given_len' bytes: the
+ * source read from standard input) when not NULL. Returns 0 to analyze, 1 to skip (noted),
+ * -1 when the file is not a text source, or includes what is not a regular file (message
+ * printed). */
+static int check_content(const char *path, const char *given, size_t given_len, ss_result *out)
 {
-    size_t len = 0;
-    char *text = ss_read_file(path, &len);
+    size_t len = given_len;
+    char *text = NULL;
+    if (given) {
+        text = malloc(len + 1);
+        if (text == NULL)
+            abort();
+        memcpy(text, given, len);
+        text[len] = '\0';
+    } else {
+        text = ss_read_file(path, &len);
+    }
     if (text == NULL) {
         ss_log_error("cannot read '%s': %s", path, ss_file_error());
         return -1;
@@ -375,9 +388,36 @@ static int check_content(const char *path, ss_result *out)
     return rc;
 }
 
+/* The job of the source read from standard input, analyzed as the file named 'name', which
+ * need not exist. Returns 0, or -1 (message printed). */
+static int collect_stdin(const ss_lint_options *o, const char *name, const ss_compdb *db,
+                         job_list *jobs)
+{
+    char *real = ss_real_or_named(name);
+    struct stat st;
+    ss_lang lang;
+    if (real == NULL) {
+        ss_log_error("--stdin-filename '%s': its folder cannot be resolved: %s", name,
+                     strerror(errno));
+        return -1;
+    }
+    if ((stat(real, &st) == 0 && !S_ISREG(st.st_mode)) || ss_flags_lang_of(real, &lang) != 0) {
+        ss_log_error("--stdin-filename '%s' is not a C, C++ or CUDA source file name", name);
+        free(real);
+        return -1;
+    }
+    add_job(jobs, real, db ? ss_compdb_find(db, real) : NULL);
+    jobs->v[jobs->count - 1].text = o->stdin_text;
+    jobs->v[jobs->count - 1].text_len = o->stdin_len;
+    free(real);
+    return 0;
+}
+
 /* Gathers the jobs. Returns 0, or -1 (message printed). */
 static int collect(const ss_lint_options *o, const ss_compdb *db, job_list *jobs)
 {
+    if (o->stdin_text)
+        return o->input_count == 1 ? collect_stdin(o, o->inputs[0], db, jobs) : -1;
     for (size_t i = 0; i < o->input_count; i++) {
         const char *input = o->inputs[i];
         struct stat st;
@@ -926,7 +966,7 @@ static void run_job(run_state *st, CXIndex index, job *j)
     ss_tu_input in = {
         j->file,       &j->args,       &j->info,     j->readback_bytes,
         j->user_begin, j->extra_begin, j->extra_end, (const char *const *)j->hot_functions,
-        j->hot_count};
+        j->hot_count,  j->text,        j->text_len};
     char key[17];
     int from_cache = 0;
     if (st->cache) {
@@ -1125,7 +1165,13 @@ static int apply_to_file(const ss_lint_options *o, ss_config_cache *configs, con
         ss_config_free(&effective);
     }
     ss_suppressions sup;
-    if (ss_suppress_scan_file(file, &sup, out, err, sizeof err) >= 0) {
+    /* The source read from standard input has its comments in its text, not in the file. */
+    char *stdin_shown = o->stdin_text ? ss_display_path(o->inputs[0]) : NULL;
+    int scanned = stdin_shown && strcmp(stdin_shown, file) == 0
+                      ? ss_suppress_scan(file, o->stdin_text, o->stdin_len, &sup, out)
+                      : ss_suppress_scan_file(file, &sup, out, err, sizeof err);
+    free(stdin_shown);
+    if (scanned >= 0) {
         ss_suppress_apply(&sup, file, slice);
         ss_suppress_free(&sup);
     }
@@ -1297,7 +1343,7 @@ static int prepare_jobs(const ss_lint_options *o, const ss_compdb *db, ss_config
     for (size_t i = 0; i < jobs->count; i++) {
         if (jobs->v[i].skip)
             continue;
-        int content = check_content(jobs->v[i].file, out);
+        int content = check_content(jobs->v[i].file, jobs->v[i].text, jobs->v[i].text_len, out);
         if (content < 0)
             return -1;
         if (content > 0)
@@ -1323,7 +1369,7 @@ static unsigned start_run(run_state *st, const ss_lint_options *o, job_list *job
         if (!jobs->v[i].skip)
             job_args(&jobs->v[i], o, toolkit, resource_dir);
     }
-    st->cache = o->cache_dir ? ss_cache_open(o->cache_dir) : NULL;
+    st->cache = o->cache_dir && !o->stdin_text ? ss_cache_open(o->cache_dir) : NULL;
     pthread_mutex_init(&st->lock, NULL);
     clock_gettime(CLOCK_MONOTONIC, &st->started);
     unsigned nworkers = worker_count(o, st->total);

@@ -67,6 +67,12 @@ typedef struct ss_lint_options {
      * and ends the process with exit status 2 (nothing more is written). */
     uint64_t max_memory;
     uint64_t parse_timeout;
+    /* The source read from standard input (syncscope lint -), or NULL: then 'inputs' names
+     * the one file it is analyzed as (--stdin-filename; it need not exist), and this text,
+     * not the file's, is what is parsed, read for suppression comments and shown ('stdin_len'
+     * bytes, NUL-terminated). No cache goes with it. */
+    const char *stdin_text;
+    size_t stdin_len;
 } ss_lint_options;
 
 /* Runs the static checks over the translation units named by 'options' and appends their

@@ -7,15 +7,34 @@
 #include "checks.h"
 #include "flags.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-char *ss_display_path(const char *path)
+char *ss_real_or_named(const char *path)
 {
     char *real = realpath(path, NULL);
+    const char *slash = strrchr(path, '/');
+    if (real || errno != ENOENT || (slash && slash[1] == '\0'))
+        return real;
+    size_t dir_len = slash == path ? 1 : (size_t)(slash - path);
+    char *dir = slash ? ss_asprintf("%.*s", (int)dir_len, path) : ss_strdup(".");
+    char *real_dir = realpath(dir, NULL);
+    free(dir);
+    if (real_dir == NULL)
+        return NULL;
+    const char *name = slash ? slash + 1 : path;
+    char *named = ss_asprintf("%s%s%s", real_dir, strcmp(real_dir, "/") == 0 ? "" : "/", name);
+    free(real_dir);
+    return named;
+}
+
+char *ss_display_path(const char *path)
+{
+    char *real = ss_real_or_named(path);
     if (real == NULL)
         return ss_strdup(path);
     char cwd[PATH_MAX];
@@ -421,14 +440,25 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
 {
     unsigned nvirtual;
     const struct CXUnsavedFile *virtual_files = ss_toolkit_virtual_files(&nvirtual);
+    /* The analyzer's in-memory headers, and the main file's text when it is not on disk: every
+     * reader of the source (tokens, provenance, fix-its, quoted text) asks libclang for it. */
+    struct CXUnsavedFile *unsaved = ss_calloc(nvirtual + 1, sizeof *unsaved);
+    memcpy(unsaved, virtual_files, nvirtual * sizeof *unsaved);
+    unsigned nunsaved = nvirtual;
+    if (in->text) {
+        unsaved[nunsaved].Filename = in->file;
+        unsaved[nunsaved].Contents = in->text;
+        unsaved[nunsaved].Length = (unsigned long)in->text_len;
+        nunsaved++;
+    }
     CXTranslationUnit tu = NULL;
     unsigned options =
         CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
     enum CXErrorCode rc = CXError_Failure;
     if (input_accepted(index, in))
-        rc = clang_parseTranslationUnit2(
-            index, in->file, (const char *const *)in->args->v, (int)in->args->count,
-            (struct CXUnsavedFile *)virtual_files, nvirtual, options, &tu);
+        rc = clang_parseTranslationUnit2(index, in->file, (const char *const *)in->args->v,
+                                         (int)in->args->count, unsaved, nunsaved, options, &tu);
+    free(unsaved);
     if (rc != CXError_Success || tu == NULL) {
         char *path = ss_display_path(in->file);
         char *message = rejected_command(index, in, rc);

@@ -15,6 +15,9 @@
 /* A path as shown to the user (malloc'ed): relative to the working directory when the file
  * lies under it, else absolute. */
 char *ss_display_path(const char *path);
+/* realpath of 'path', or, for a file that does not exist (a source named with
+ * --stdin-filename), realpath of its folder with its name. Malloc'ed, or NULL (errno set). */
+char *ss_real_or_named(const char *path);
 
 /* A libclang error code in words. */
 const char *ss_cx_error_words(enum CXErrorCode code);
@@ -46,6 +49,9 @@ typedef struct ss_tu_input {
     size_t user_begin, extra_begin, extra_end;
     const char *const *hot_functions; /* the file's hot-functions globs */
     size_t hot_count;
+    /* The main file's text when it is not read from 'file' (standard input), or NULL. */
+    const char *text;
+    size_t text_len;
 } ss_tu_input;
 
 /* Analyzes one translation unit (tu.c): parses 'in'->file in 'index' and appends findings

@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,8 @@ typedef struct lint_cli {
     int no_cache;
     int stats;
     int quiet;
-    int fix; /* --fix: apply the fix-its, then lint again */
+    int fix;                /* --fix: apply the fix-its, then lint again */
+    const char *stdin_name; /* --stdin-filename: the input '-' is the source named so */
 } lint_cli;
 
 /* Applies one configuration option of the command line. Returns 0, or -1 (message
@@ -139,6 +141,79 @@ static int take_single(lint_cli *cli)
     return 0;
 }
 
+/* The input '-' (the source on standard input) and --stdin-filename: '-' goes alone, with a
+ * name, and not with --fix (there is no file to write the fixes into). Returns 0, or -1
+ * (message printed). */
+static int check_stdin(lint_cli *cli)
+{
+    cli->stdin_name = ss_cli_value(&cli->args, SS_OPT_STDIN_FILENAME);
+    int dash = 0;
+    for (size_t i = 0; i < cli->options.input_count; i++)
+        dash |= strcmp(cli->inputs[i], "-") == 0;
+    if (!dash) {
+        if (cli->stdin_name)
+            ss_log_error("--stdin-filename names the source read from standard input: give '-' "
+                         "as the input (syncscope lint --stdin-filename %s -)",
+                         cli->stdin_name);
+        return cli->stdin_name ? -1 : 0;
+    }
+    if (cli->options.input_count > 1) {
+        ss_log_error("'-' (the source on standard input) is the only input of its run: name no "
+                     "other file or folder with it");
+        return -1;
+    }
+    if (cli->stdin_name == NULL) {
+        ss_log_error("'-' reads the source from standard input: name it with --stdin-filename "
+                     "NAME (its language, compile command and configuration come from the "
+                     "name)");
+        return -1;
+    }
+    if (cli->fix) {
+        ss_log_error("--fix does not go with '-': the source on standard input has no file to "
+                     "write the fixes into (lint %s itself with --fix, or take the fix-its from "
+                     "--format sarif)",
+                     cli->stdin_name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads all of standard input into '*text' (malloc'ed, NUL-terminated) and its length into
+ * '*len'. Returns 0, or -1 (message printed) when it cannot be read or passes
+ * SS_READ_MAX_BYTES. */
+static int read_stdin(char **text, size_t *len)
+{
+    size_t cap = 1 << 16, used = 0;
+    char *buf = malloc(cap);
+    if (buf == NULL)
+        abort();
+    for (;;) {
+        if (cap - used < 2) {
+            if (cap >= SS_READ_MAX_BYTES) {
+                ss_log_error("standard input: the source is larger than %llu MiB",
+                             (unsigned long long)(SS_READ_MAX_BYTES >> 20));
+                free(buf);
+                return -1;
+            }
+            cap *= 2;
+            buf = ss_reallocarray(buf, cap, 1);
+        }
+        size_t n = fread(buf + used, 1, cap - used - 1, stdin);
+        used += n;
+        if (n == 0)
+            break;
+    }
+    if (ferror(stdin)) {
+        ss_log_error("cannot read standard input: %s", strerror(errno));
+        free(buf);
+        return -1;
+    }
+    buf[used] = '\0';
+    *text = buf;
+    *len = used;
+    return 0;
+}
+
 /* Parses the command line. Returns 0, 1 for --help (written), or -1 (message printed). */
 static int parse(int argc, char **argv, lint_cli *cli)
 {
@@ -154,6 +229,8 @@ static int parse(int argc, char **argv, lint_cli *cli)
                      "fixed sources in a second run");
         return -1;
     }
+    if (check_stdin(cli) != 0)
+        return -1;
     if (cli->options.input_count == 0 && cli->options.build_dir == NULL) {
         ss_log_error("no input: name files or folders, or -p BUILD_DIR "
                      "(see syncscope lint --help)");
@@ -342,6 +419,15 @@ static int finish(lint_cli *cli, ss_config_cache *configs, ss_baseline *baseline
  * 'baseline' (may be NULL) left out. Returns the exit status. */
 static int lint(lint_cli *cli, ss_config_cache *configs, ss_baseline *baseline)
 {
+    char *source = NULL;
+    if (cli->stdin_name) {
+        /* The source on standard input is analyzed under its name, and never cached. */
+        if (read_stdin(&source, &cli->options.stdin_len) != 0)
+            return SS_EXIT_ERROR;
+        cli->options.stdin_text = source;
+        cli->inputs[0] = cli->stdin_name;
+        cli->no_cache = 1;
+    }
     char *cache_dir = cache_folder(cli);
     ss_lint_stats stats;
     memset(&stats, 0, sizeof stats);
@@ -360,6 +446,7 @@ static int lint(lint_cli *cli, ss_config_cache *configs, ss_baseline *baseline)
         status < 0 ? SS_EXIT_ERROR : finish(cli, configs, baseline, &result, status, &stats);
     ss_result_free(&result);
     free(cache_dir);
+    free(source);
     return exit_code;
 }
 
