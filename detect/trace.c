@@ -171,13 +171,15 @@ static const void *event_body(const ss_event *e)
     }
 }
 
-/* The oldest minor version that holds every record of 'log': a log without argument records
- * is written as 1.1, and one without scope marks either as 1.0, which older readers still
- * read. */
+/* The oldest minor version that holds every record of 'log': a log without event arguments
+ * (kind SS_ARGS_EVENT, 1.3) is written as 1.2, one without argument records as 1.1, and one
+ * without scope marks either as 1.0, which older readers still read. */
 static unsigned needed_minor(const ss_event_log *log)
 {
     unsigned minor = 0;
     for (size_t i = 0; i < log->count; i++) {
+        if (log->events[i].type == SS_EV_ARGS && log->events[i].u.args.kind == SS_ARGS_EVENT)
+            return 3;
         for (size_t r = 0; r < NFIELDS(event_records); r++) {
             if (event_records[r].type == (ss_event_type)log->events[i].type &&
                 event_records[r].since_minor > minor)
@@ -664,6 +666,11 @@ static int read_event(reader *r, const struct event_record *rec)
         if (a->kind < SS_ARGS_LAUNCH || a->kind > SS_ARGS_KIND_MAX)
             return fail(r, "args: kind: %u is not an argument kind (1 to %d)", (unsigned)a->kind,
                         SS_ARGS_KIND_MAX);
+        if (a->kind == SS_ARGS_EVENT && r->minor < 3)
+            return fail(r,
+                        "args: kind 5 (an event) is of trace format %d.3, in a file of format "
+                        "%d.%u",
+                        SS_TRACE_MAJOR, SS_TRACE_MAJOR, r->minor);
         if (a->count > SS_ARGS_MAX || a->complete > 1)
             return fail(r, "args: count %u (at most %d) or complete %u (0 or 1) out of range",
                         (unsigned)a->count, SS_ARGS_MAX, (unsigned)a->complete);

@@ -144,9 +144,11 @@ typedef enum ss_args_kind {
                          * (0 for a memset) */
     SS_ARGS_ALLOC,      /* an allocation that succeeded: values[0] its address, the call's
                          * bytes its size */
-    SS_ARGS_FREE        /* a free: values[0] the address */
+    SS_ARGS_FREE,       /* a free: values[0] the address */
+    SS_ARGS_EVENT       /* an event recorded or waited for: values[0] the event's handle
+                         * (trace format 1.3) */
 } ss_args_kind;
-#define SS_ARGS_KIND_MAX SS_ARGS_FREE
+#define SS_ARGS_KIND_MAX SS_ARGS_EVENT
 
 /* The device pointers one API call was handed, joined to it by 'correlation'
  * (docs/trace-format.md, "args"). */

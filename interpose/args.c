@@ -39,6 +39,11 @@
 #define P_DRV_SET(fn) .pointers = SS_ARGS_COPY, .dst = FIELD(fn, dstDevice)
 #define P_ALLOC(fn, f) .pointers = SS_ARGS_ALLOC, .dst = DEREF_PTR(fn, f)
 #define P_FREE(fn, f) .pointers = SS_ARGS_FREE, .dst = FIELD(fn, f)
+#define P_EVENT(fn, f) .pointers = SS_ARGS_EVENT, .dst = FIELD(fn, f)
+/* A 3D copy's pointers, in its parameter struct (NULL for a CUDA array). */
+#define P_COPY3D(fn)                                                                               \
+    .pointers = SS_ARGS_COPY, .dst = DEREF(fn, p, struct cudaMemcpy3DParms, dstPtr.ptr),           \
+    .src = DEREF(fn, p, struct cudaMemcpy3DParms, srcPtr.ptr)
 /* The pointer that field 'f' (a pointer to a pointer) points to. */
 #define DEREF_PTR(fn, f)                                                                           \
     {                                                                                              \
@@ -92,6 +97,14 @@
 #define A_DRV_LAUNCH_COOP(fn) A_HSTREAM(fn), P_LAUNCH(fn)
 #define A_COPY_ASYNC_P(fn) A_COPY_ASYNC(fn), P_COPY(fn)
 #define A_COPY_P(fn) A_COPY(fn), P_COPY(fn)
+#define A_COPY2D_ASYNC_P(fn) A_COPY2D_ASYNC(fn), P_COPY(fn)
+#define A_COPY2D_P(fn) A_COPY2D(fn), P_COPY(fn)
+#define A_COPY3D_ASYNC_P(fn) A_COPY3D_ASYNC(fn), P_COPY3D(fn)
+#define A_COPY3D_P(fn) A_COPY3D(fn), P_COPY3D(fn)
+#define A_EVENT_RECORD_P(fn) A_STREAM(fn), P_EVENT(fn, event)
+#define A_EVENT_RECORD_FLAGS_P(fn) A_STREAM_FLAGS(fn), P_EVENT(fn, event)
+#define A_EVENT_SYNC_P(fn) A_NONE(fn), P_EVENT(fn, event)
+#define A_DRV_EVENT_SYNC_P(fn) A_NONE(fn), P_EVENT(fn, hEvent)
 #define A_SET_ASYNC_P(fn) A_SET_ASYNC(fn), P_SET(fn)
 #define A_COUNT_SET(fn) A_COUNT(fn), P_SET(fn)
 #define A_SIZE_ALLOC(fn) A_SIZE(fn), P_ALLOC(fn, devPtr)
@@ -130,10 +143,10 @@ static const ss_args_spec table[] = {
     /* Asynchronous copies and memsets. */
     RT(cudaMemcpyAsync, cudaMemcpyAsync_v3020, 0, A_COPY_ASYNC_P),
     RT(cudaMemcpyAsync, cudaMemcpyAsync_ptsz_v7000, 1, A_COPY_ASYNC_P),
-    RT(cudaMemcpy2DAsync, cudaMemcpy2DAsync_v3020, 0, A_COPY2D_ASYNC),
-    RT(cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz_v7000, 1, A_COPY2D_ASYNC),
-    RT(cudaMemcpy3DAsync, cudaMemcpy3DAsync_v3020, 0, A_COPY3D_ASYNC),
-    RT(cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz_v7000, 1, A_COPY3D_ASYNC),
+    RT(cudaMemcpy2DAsync, cudaMemcpy2DAsync_v3020, 0, A_COPY2D_ASYNC_P),
+    RT(cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz_v7000, 1, A_COPY2D_ASYNC_P),
+    RT(cudaMemcpy3DAsync, cudaMemcpy3DAsync_v3020, 0, A_COPY3D_ASYNC_P),
+    RT(cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz_v7000, 1, A_COPY3D_ASYNC_P),
     RT(cudaMemcpyToSymbolAsync, cudaMemcpyToSymbolAsync_v3020, 0, A_COPY_ASYNC),
     RT(cudaMemcpyToSymbolAsync, cudaMemcpyToSymbolAsync_ptsz_v7000, 1, A_COPY_ASYNC),
     RT(cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_v3020, 0, A_COPY_ASYNC),
@@ -153,10 +166,10 @@ static const ss_args_spec table[] = {
     RT(cudaFreeAsync, cudaFreeAsync_ptsz_v11020, 1, A_FREE_ASYNC),
     RT(cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_v11020, 0, A_POOL_ASYNC_P),
     RT(cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_ptsz_v11020, 1, A_POOL_ASYNC_P),
-    RT(cudaEventRecord, cudaEventRecord_v3020, 0, A_STREAM),
-    RT(cudaEventRecord, cudaEventRecord_ptsz_v7000, 1, A_STREAM),
-    RT(cudaEventRecordWithFlags, cudaEventRecordWithFlags_v11010, 0, A_STREAM_FLAGS),
-    RT(cudaEventRecordWithFlags, cudaEventRecordWithFlags_ptsz_v11010, 1, A_STREAM_FLAGS),
+    RT(cudaEventRecord, cudaEventRecord_v3020, 0, A_EVENT_RECORD_P),
+    RT(cudaEventRecord, cudaEventRecord_ptsz_v7000, 1, A_EVENT_RECORD_P),
+    RT(cudaEventRecordWithFlags, cudaEventRecordWithFlags_v11010, 0, A_EVENT_RECORD_FLAGS_P),
+    RT(cudaEventRecordWithFlags, cudaEventRecordWithFlags_ptsz_v11010, 1, A_EVENT_RECORD_FLAGS_P),
     RT(cudaStreamWaitEvent, cudaStreamWaitEvent_v3020, 0, A_STREAM_FLAGS),
     RT(cudaStreamWaitEvent, cudaStreamWaitEvent_ptsz_v7000, 1, A_STREAM_FLAGS),
     RT(cudaStreamAttachMemAsync, cudaStreamAttachMemAsync_v6000, 0, A_ATTACH),
@@ -165,10 +178,10 @@ static const ss_args_spec table[] = {
     /* Synchronous copies and memsets. */
     RT(cudaMemcpy, cudaMemcpy_v3020, 0, A_COPY_P),
     RT(cudaMemcpy, cudaMemcpy_ptds_v7000, 1, A_COPY_P),
-    RT(cudaMemcpy2D, cudaMemcpy2D_v3020, 0, A_COPY2D),
-    RT(cudaMemcpy2D, cudaMemcpy2D_ptds_v7000, 1, A_COPY2D),
-    RT(cudaMemcpy3D, cudaMemcpy3D_v3020, 0, A_COPY3D),
-    RT(cudaMemcpy3D, cudaMemcpy3D_ptds_v7000, 1, A_COPY3D),
+    RT(cudaMemcpy2D, cudaMemcpy2D_v3020, 0, A_COPY2D_P),
+    RT(cudaMemcpy2D, cudaMemcpy2D_ptds_v7000, 1, A_COPY2D_P),
+    RT(cudaMemcpy3D, cudaMemcpy3D_v3020, 0, A_COPY3D_P),
+    RT(cudaMemcpy3D, cudaMemcpy3D_ptds_v7000, 1, A_COPY3D_P),
     RT(cudaMemcpyToSymbol, cudaMemcpyToSymbol_v3020, 0, A_COPY),
     RT(cudaMemcpyToSymbol, cudaMemcpyToSymbol_ptds_v7000, 1, A_COPY),
     RT(cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_v3020, 0, A_COPY),
@@ -198,7 +211,7 @@ static const ss_args_spec table[] = {
     RT(cudaDeviceSynchronize, cudaDeviceSynchronize_v3020, 0, A_NONE),
     RT(cudaStreamSynchronize, cudaStreamSynchronize_v3020, 0, A_STREAM),
     RT(cudaStreamSynchronize, cudaStreamSynchronize_ptsz_v7000, 1, A_STREAM),
-    RT(cudaEventSynchronize, cudaEventSynchronize_v3020, 0, A_NONE),
+    RT(cudaEventSynchronize, cudaEventSynchronize_v3020, 0, A_EVENT_SYNC_P),
     RT(cudaStreamQuery, cudaStreamQuery_v3020, 0, A_STREAM),
     RT(cudaStreamQuery, cudaStreamQuery_ptsz_v7000, 1, A_STREAM),
     RT(cudaEventQuery, cudaEventQuery_v3020, 0, A_NONE),
@@ -251,7 +264,7 @@ static const ss_args_spec table[] = {
     DRV(cuCtxSynchronize, cuCtxSynchronize_v2, 0, A_NONE),
     DRV(cuStreamSynchronize, cuStreamSynchronize, 0, A_HSTREAM),
     DRV(cuStreamSynchronize, cuStreamSynchronize_ptsz, 1, A_HSTREAM),
-    DRV(cuEventSynchronize, cuEventSynchronize, 0, A_NONE),
+    DRV(cuEventSynchronize, cuEventSynchronize, 0, A_DRV_EVENT_SYNC_P),
     DRV(cuStreamCreate, cuStreamCreate, 0, A_DRV_CREATE),
     DRV(cuStreamBeginCapture, cuStreamBeginCapture_v2, 0, A_DRV_CAPTURE),
     DRV(cuStreamBeginCapture, cuStreamBeginCapture_v2_ptsz, 1, A_DRV_CAPTURE),

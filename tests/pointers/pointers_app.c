@@ -14,6 +14,7 @@
 /* Made-up device allocations (the fake driver hands them out). */
 #define BASE1 UINT64_C(0x7f0000000000)
 #define BASE2 UINT64_C(0x7f0000100000)
+#define EVENT 0xE1u /* an event handle */
 /* Made-up kernels: four parameters (a pointer, an int, a 24-byte struct holding a pointer, a
  * pointer); 40 parameters; none; nine pointers. */
 #define KERNEL_MIXED 0x1000u
@@ -176,6 +177,26 @@ int main(void)
     set.devPtr = (void *)(uintptr_t)BASE2;
     set.count = 16;
     call("cudaMemsetAsync_v3020", &set, NULL, NULL);
+    /* An event recorded and waited for: its handle. A 2D and a 3D readback: their pointers. */
+    cudaEventRecord_v3020_params record = {.event = (cudaEvent_t)(uintptr_t)EVENT};
+    call("cudaEventRecord_v3020", &record, NULL, NULL);
+    cudaEventSynchronize_v3020_params wait = {.event = (cudaEvent_t)(uintptr_t)EVENT};
+    call("cudaEventSynchronize_v3020", &wait, NULL, NULL);
+    cudaMemcpy2D_v3020_params copy2d = {.dst = host,
+                                        .dpitch = 16,
+                                        .src = (const void *)(uintptr_t)(BASE2 + 32),
+                                        .spitch = 16,
+                                        .width = 16,
+                                        .height = 2,
+                                        .kind = cudaMemcpyDeviceToHost};
+    call("cudaMemcpy2D_v3020", &copy2d, NULL, NULL);
+    struct cudaMemcpy3DParms parms;
+    memset(&parms, 0, sizeof parms);
+    parms.srcPtr.ptr = (void *)(uintptr_t)(BASE1 + 128);
+    parms.dstPtr.ptr = host;
+    parms.kind = cudaMemcpyDeviceToHost;
+    cudaMemcpy3D_v3020_params copy3d = {.p = &parms};
+    call("cudaMemcpy3D_v3020", &copy3d, NULL, NULL);
     cudaFree_v3020_params release = {(void *)(uintptr_t)BASE1};
     call("cudaFree_v3020", &release, NULL, NULL);
     printf("pointers_app: end\n");

@@ -20,7 +20,8 @@ from run_signal import start_case  # noqa: E402  (shared with the signal test)
 
 TIMEOUT_S = 30
 BASE1, BASE2 = 0x7F0000000000, 0x7F0000100000
-LAUNCH, COPY, ALLOC, FREE = 1, 2, 3, 4
+LAUNCH, COPY, ALLOC, FREE, EVENT = 1, 2, 3, 4, 5
+EVENT_HANDLE = 0xE1
 HOST = "host"  # stands for the host buffer's address, which the app prints
 
 # (API of the call, kind, complete, pointers), in the order of the calls.
@@ -42,6 +43,11 @@ EXPECTED = [
     # (the second runtime launch made no driver call: no record)
     ("cudaMemcpy", COPY, 1, [HOST, BASE1]),
     ("cudaMemsetAsync", COPY, 1, [BASE2, 0]),
+    # An event's handle where it is recorded and waited for; a 2D and a 3D copy's pointers.
+    ("cudaEventRecord", EVENT, 1, [EVENT_HANDLE]),
+    ("cudaEventSynchronize", EVENT, 1, [EVENT_HANDLE]),
+    ("cudaMemcpy2D", COPY, 1, [HOST, BASE2 + 32]),
+    ("cudaMemcpy3D", COPY, 1, [HOST, BASE1 + 128]),
     ("cudaFree", FREE, 1, [BASE1]),
 ]
 
@@ -96,9 +102,9 @@ def run_off(opts, failures):
     check(proc.returncode == 0, f"exit status {proc.returncode}: {proc.stderr}")
     if check(os.path.exists(trace), "no trace written"):
         header, calls, args = read_trace(trace)
-        check(header == ["SSTRACE", "1", "0"] and args == [] and len(calls) == 12,
+        check(header == ["SSTRACE", "1", "0"] and args == [] and len(calls) == 16,
               f"header {header}, {len(args)} args records, {len(calls)} calls; expected "
-              "SSTRACE 1 0, none, 12")
+              "SSTRACE 1 0, none, 16")
         check_self_cost(check, trace)
 
 
@@ -125,7 +131,7 @@ def main():
     else:
         host = int(lines[0].split(": ")[1])
         header, calls, args = read_trace(trace)
-        check(header == ["SSTRACE", "1", "2"], f"header {header}, expected SSTRACE 1 2")
+        check(header == ["SSTRACE", "1", "3"], f"header {header}, expected SSTRACE 1 3")
         check_self_cost(check, trace)
         got = []
         for time, corr, kind, complete, count, values in args:

@@ -471,8 +471,12 @@ START_TEST(test_trace_args_records)
     ck_assert_str_eq(read_text("SSTRACE 1 2\nargs 5 1 1 1 2 7 8 0 0 0 0 0 0\nend 1 1 1\n"), "");
     ck_assert_str_eq(read_text("SSTRACE 1 1\nargs 5 1 1 1 0 0 0 0 0 0 0 0 0\nend 1 1 1\n"),
                      "2: args: record of trace format 1.2, in a file of format 1.1");
-    ck_assert_str_eq(read_text("SSTRACE 1 2\nargs 5 1 5 1 0 0 0 0 0 0 0 0 0\nend 1 1 1\n"),
-                     "2: args: kind: 5 is not an argument kind (1 to 4)");
+    ck_assert_str_eq(read_text("SSTRACE 1 3\nargs 5 1 6 1 0 0 0 0 0 0 0 0 0\nend 1 1 1\n"),
+                     "2: args: kind: 6 is not an argument kind (1 to 5)");
+    /* An event's handle (kind 5) is of format 1.3. */
+    ck_assert_str_eq(read_text("SSTRACE 1 3\nargs 5 1 5 1 1 225 0 0 0 0 0 0 0\nend 1 1 1\n"), "");
+    ck_assert_str_eq(read_text("SSTRACE 1 2\nargs 5 1 5 1 1 225 0 0 0 0 0 0 0\nend 1 1 1\n"),
+                     "2: args: kind 5 (an event) is of trace format 1.3, in a file of format 1.2");
     ck_assert_str_eq(read_text("SSTRACE 1 2\nargs 5 1 1 1 9 0 0 0 0 0 0 0 0\nend 1 1 1\n"),
                      "2: args: count 9 (at most 8) or complete 1 (0 or 1) out of range");
     ck_assert_str_eq(read_text("SSTRACE 1 2\nargs 5 1 2 1 2 7 8 9 0 0 0 0 0\nend 1 1 1\n"),
