@@ -1,10 +1,10 @@
 /* overwide.c: SYNC601 at run time: waits wider than the data the host read. A blocking
- * device-to-host copy, or a device or stream synchronization followed by device-to-host copies,
- * waited for GPU work; the `args` records (docs/trace-format.md) say which allocations each
- * waited-for kernel, copy and memset was handed. The work that was handed the buffer read back,
- * and the work ordered before it, was needed; the rest was waited for in vain. Conservative:
- * only when the buffer read is a recorded allocation and every waited-for operation's pointers
- * are known (docs/detectors.md, "Over-wide waits"). */
+ * device-to-host copy, or a device, stream or event synchronization followed by device-to-host
+ * copies, waited for GPU work; the `args` records (docs/trace-format.md) say which allocations
+ * each waited-for kernel, copy and memset was handed. The work that was handed the buffer read
+ * back, and the work ordered before it, was needed; the rest was waited for in vain.
+ * Conservative: only when the buffer read is a recorded allocation and every waited-for
+ * operation's pointers are known (docs/detectors.md, "Over-wide waits"). */
 #include "detect_int.h"
 
 #include <inttypes.h>
@@ -34,6 +34,7 @@ typedef struct ow_index {
     } * by_base;     /* 'allocs' by base address */
     uint64_t *waits; /* enter times of the cudaStreamWaitEvent calls, in order */
     size_t wait_count, wait_cap;
+    det_map records; /* (event handle, 0) -> its last record so far (the calls in order) */
 } ow_index;
 
 /* What an operation was handed, against the buffers read back. */
@@ -212,14 +213,17 @@ static int waits_for_legacy(const det_call *c)
 
 /* What call 'c' waited for, by what it waits for by definition: the device's work for a device
  * synchronization, one stream's for a stream's, and for the legacy stream its work and that of
- * the blocking streams; a readback's own copy aside. Returns 0 or -1. */
-static int waited_for(det_ctx *ctx, uint32_t call, det_opset *out)
+ * the blocking streams; a readback's own copy aside. An event synchronization waits for what
+ * its event's record ('record', else DET_NONE) was enqueued after on the record's stream.
+ * Returns 0 or -1. */
+static int waited_for(det_ctx *ctx, uint32_t call, uint32_t record, det_opset *out)
 {
     const det_call *c = &ctx->calls[call];
+    const det_call *on = record != DET_NONE ? &ctx->calls[record] : c;
     out->count = 0;
     int device_wide = c->row->klass == SS_CLASS_DEVICE_SYNC;
-    int legacy = !device_wide && waits_for_legacy(c);
-    uint32_t only = device_wide || legacy ? 0 : det_call_stream(ctx, c);
+    int legacy = !device_wide && waits_for_legacy(on);
+    uint32_t only = device_wide || legacy ? 0 : det_call_stream(ctx, on);
     if (!device_wide && !legacy && only == 0)
         return 0;
     if (det_waited(ctx, call, only, out) < 0)
@@ -228,7 +232,8 @@ static int waited_for(det_ctx *ctx, uint32_t call, det_opset *out)
     for (size_t k = 0; k < out->count; k++) {
         const det_op *op = &ctx->ops[out->ops[k]];
         const det_stream *st = &ctx->streams[op->stream];
-        if (op->call == call || (legacy && !st->legacy && !st->blocking))
+        if (op->call == call || (legacy && !st->legacy && !st->blocking) ||
+            (record != DET_NONE && op->enqueue_ns >= on->ev->enter_ns))
             continue;
         out->ops[kept++] = out->ops[k];
     }
@@ -389,7 +394,11 @@ static int check_call(det_ctx *ctx, ow_index *ow, uint32_t i, ow_wait *w, det_op
     det_call *c = &ctx->calls[i];
     uint32_t reads[READS_MAX], readers[READS_MAX];
     size_t n = 0;
-    uint32_t read_call = DET_NONE;
+    uint32_t read_call = DET_NONE, record = DET_NONE;
+    const ss_ev_args *a = args_of(ctx, ow, c);
+    int event = a != NULL && a->kind == SS_ARGS_EVENT && a->count >= 1;
+    if (c->row->klass == SS_CLASS_EVENT_RECORD && event && c->ev->result == 0)
+        return det_map_put(&ow->records, a->values[0], 0, i);
     if (c->ev->result != 0 || det_blocked_ns(c) < ctx->opt->min_blocked_ns)
         return 0;
     if (is_readback_copy(ctx, c)) {
@@ -398,10 +407,15 @@ static int check_call(det_ctx *ctx, ow_index *ow, uint32_t i, ow_wait *w, det_op
         n = reads[0] != DET_NONE;
     } else if (c->row->klass == SS_CLASS_DEVICE_SYNC || c->row->klass == SS_CLASS_STREAM_SYNC) {
         n = reads_after(ctx, ow, c, reads, readers, &read_call);
+    } else if (c->row->klass == SS_CLASS_EVENT_SYNC && event) {
+        /* The event's last record before the wait: an event never recorded is complete. */
+        record = det_map_get(&ow->records, a->values[0], 0);
+        if (record != DET_NONE)
+            n = reads_after(ctx, ow, c, reads, readers, &read_call);
     }
     if (n == 0)
         return 0;
-    if (waited_for(ctx, i, waited) < 0)
+    if (waited_for(ctx, i, record, waited) < 0)
         return -1;
     if (waited->count == 0 || waited->count > WAITED_MAX)
         return 0;
@@ -442,6 +456,7 @@ static int overwide_run(det_ctx *ctx)
     det_opset_free(&waited);
     det_opset_free(&w.wide);
     det_map_free(&ow.args);
+    det_map_free(&ow.records);
     free(ow.allocs);
     free(ow.by_base);
     free(ow.waits);

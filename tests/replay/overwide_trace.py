@@ -5,12 +5,12 @@ over-wide wait cases (its .expect says what each case is).
   overwide_trace.py OUT
 """
 import sys
-S=["main","overwide.cu","/app/overwide","cudaMalloc","cudaLaunchKernel","cudaDeviceSynchronize","cudaMemcpy","producer(unsigned*)","unrelated(unsigned*)","cudaStreamSynchronize","cudaStreamWaitEvent"]
+S=["main","overwide.cu","/app/overwide","cudaMalloc","cudaLaunchKernel","cudaDeviceSynchronize","cudaMemcpy","producer(unsigned*)","unrelated(unsigned*)","cudaStreamSynchronize","cudaStreamWaitEvent","cudaEventRecord","cudaEventSynchronize","cudaMemcpy2D"]
 sid={s:i+1 for i,s in enumerate(S)}
-lines=["SSTRACE 1 2","meta program ./overwide","meta pid 4242","meta hostname example","meta gpu NVIDIA%20H200"]
+lines=["SSTRACE 1 3","meta program ./overwide","meta pid 4242","meta hostname example","meta gpu NVIDIA%20H200"]
 for i,s in enumerate(S): lines.append(f"str {i+1} {s.replace(' ','%20')}")
 stacks={}
-for ln in [20,21,22,30,31,40,41,50,51,60,61,70,25,80,81,90,91,85,100]:
+for ln in [20,21,22,30,31,40,41,50,51,60,61,70,25,80,81,90,91,85,100,105,110,111,115,120,121]:
     stacks[ln]=len(stacks)+1
     lines+= [f"stack {stacks[ln]} 1", f"frame {4198000+ln} 1 2 3 {ln} 0"]
 ev=[]
@@ -72,6 +72,27 @@ corr+=1; api(T+300,e+2000,corr,"cudaDeviceSynchronize",line=90); readback(e+3000
 T=25000000
 launch(T,5001,13,[A],300000,"p"); e=launch(T+400000,0,7,[B],2000000,"u")
 corr+=1; api(T+400300,e+5000,corr,"cudaMemcpy",bytes_=4096,kind=2,line=100); args(T+400300,corr,2,1,[77777,A]); memcpy(e+1000,e+4000,corr,7)
+# cases 9 and 10: cudaEventSynchronize of an event recorded on stream 13 (handle 0xE1, args
+# kind 5), each followed by a cudaMemcpy2D of the producer's buffer. Line 110: the event was
+# recorded (line 105) right after the producer, while stream 14 runs an unrelated kernel: a
+# narrow wait, nothing. Line 120: the same event recorded again (line 115), now after the
+# producer and an unrelated kernel on stream 13: the wait's last record decides, SYNC601.
+EVT=0xE1
+def event_record(t,line):
+    global corr
+    corr+=1; api(t,t+5,corr,"cudaEventRecord",5001,13,line=line); args(t,corr,5,1,[EVT])
+def event_sync(t,end,line):
+    global corr
+    corr+=1; api(t,end,corr,"cudaEventSynchronize",line=line); args(t,corr,5,1,[EVT])
+def readback_2d(t,line):
+    global corr
+    corr+=1; api(t,t+3000,corr,"cudaMemcpy2D",bytes_=4096,kind=2,line=line); args(t,corr,2,1,[77777,A+64]); memcpy(t+1000,t+2000,corr,7)
+T=29000000
+e=launch(T,5001,13,[A],300000,"p"); launch(T+100,5002,14,[B],2000000,"u")
+event_record(T+200,105); event_sync(T+300,e+2000,110); readback_2d(e+3000,111)
+T=33000000
+p=launch(T,5001,13,[A],300000,"p"); e=launch(T+100,5001,13,[B],1500000,"u",start=p+1000)
+event_record(T+200,115); event_sync(T+300,e+2000,120); readback_2d(e+3000,121)
 ev.sort(key=lambda l:(0 if l.startswith("stream") else int(l.split()[1])))
 lines+=ev
 lines+= ["dropped 0", f"end {len(ev)} {len(S)+1} {len(stacks)+1}"]
