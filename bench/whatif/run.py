@@ -34,7 +34,14 @@ PAIRS = {
     "torch_sync201": ("SYNC201", "torch_sync201.py", "count"),
     "c_sync301": ("SYNC301", "sync301_written.cu", "count"),
     "torch_sync301": ("SYNC301", "torch_sync301.py", "count"),
+    # cuda-samples' streamOrderedAllocation (tests/gpu/whatif/samples_run.sh): the sample's
+    # trace predicts, stream_ordered_pair.cu's two forms measure.
+    "soa_pair": ("SYNC503", "streamOrderedAllocation.cu", "chunks"),
+    # UnifiedMemoryPerf's copy modes, predicted from the pair's own written form.
+    "ump_pair": ("SYNC503", "unified_memory_pair.cu", "chunks"),
 }
+# Traces named otherwise than whatif_PAIR.sstrace or PAIR_written.sstrace.
+TRACE_NAMES = {"soa_pair": "soa.sstrace"}
 # The traced runs' iterations (device_run.sh: args_of PAIR traced): steps + warm-up.
 TRACED_STEPS = {"c_sync502": 15, "torch_sync502": 28}
 
@@ -104,6 +111,8 @@ def main(argv):
         trace = os.path.join(traces, f"whatif_{pair}.sstrace")
         if not os.path.exists(trace):  # a device_run.sh output folder's traces/
             trace = os.path.join(traces, f"{pair}_written.sstrace")
+        if not os.path.exists(trace) and pair in TRACE_NAMES:
+            trace = os.path.join(traces, TRACE_NAMES[pair])
         if pair not in measured:
             print(f"| {pair} | {rule} | (not measured) | | | | | |")
             continue

@@ -1,24 +1,25 @@
 #!/bin/bash
 # samples_run.sh: two cuda-samples of issue 23's real cases, UnifiedMemoryPerf and
 # streamOrderedAllocation, built with nvcc as their CMake files build them, run bare and under
-# `syncscope run --trace`, and the loop of streamOrderedAllocation as written and rewritten the
-# way SYNC503's hint says (stream_ordered_pair.cu) in interleaved rounds, all within a budget.
+# `syncscope run --trace`, and each one's loop as written and rewritten the way SYNC503's hint
+# says (stream_ordered_pair.cu, unified_memory_pair.cu) in interleaved rounds, within a budget.
 # Usage: tests/gpu/whatif/samples_run.sh SAMPLES_DIR OUT_DIR    (run on a machine with a GPU)
 #   SAMPLES_DIR: a cuda-samples checkout, or a copy holding Common/ and the two samples'
 #   folders under Samples/ (6_Performance/UnifiedMemoryPerf,
 #   2_Concepts_and_Techniques/streamOrderedAllocation).
 # Environment: BUILD_DIR (default build/device: its cli/syncscope), WHATIF_ARCH (nvcc -arch,
-#   default sm_90), SAMPLES_BUDGET_S (default 75), SAMPLES_ROUNDS (default 5).
+#   default sm_90), SAMPLES_BUDGET_S (default 75), SAMPLES_ROUNDS (default 3).
 # OUT_DIR gets: MANIFEST; logs/; traces/NAME.{sstrace,json,stdout,stderr} for NAME in ump,
-#   soa and soa_pair_written; results.txt, one line each:
+#   soa, soa_pair_written and ump_pair_written; results.txt, one line each:
 #   soa_sample ROUND total_ms        (the sample's own "Total elapsed time" of its 20 iterations)
-#   soa_pair written_median_us rewritten_median_us saving_us rounds   (per iteration)
-#   traced soa_pair us               (the written form's time per iteration under syncscope)
-#   ump_sample                       (then the sample's own table, bare, in logs/ump_bare.stdout)
+#   PAIR written_median_us rewritten_median_us saving_us rounds   (per iteration; PAIR soa_pair
+#                                    or ump_pair: stream_ordered_pair.cu, unified_memory_pair.cu)
+#   traced PAIR us                   (the written form's time per iteration under syncscope)
+#   ump_sample                       (the sample's own table, bare, is in logs/ump_bare.stdout)
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 2 ]; then
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -44,7 +45,7 @@ build=${BUILD_DIR:-$root/build/device}
 case $build in /*) ;; *) build=$root/$build ;; esac
 syncscope=$build/cli/syncscope
 arch=${WHATIF_ARCH:-sm_90}
-rounds=${SAMPLES_ROUNDS:-5}
+rounds=${SAMPLES_ROUNDS:-3}
 status=0
 mkdir -p "$out/traces" "$out/logs"
 log() { echo "samples: $*" | tee -a "$out/logs/samples_run.log"; }
@@ -85,10 +86,12 @@ nvcc -O2 -lineinfo -arch="$arch" -std=c++17 -rdc=true --extended-lambda \
 nvcc -O2 -lineinfo -arch="$arch" -std=c++17 -I"$samples/Common" \
     -o "$bin/streamOrderedAllocation" "$soa_dir/streamOrderedAllocation.cu" \
     >"$out/logs/nvcc_soa.log" 2>&1 &
-nvcc -O2 -g -lineinfo -arch="$arch" -Xcompiler=-fno-omit-frame-pointer \
-    -o "$bin/stream_ordered_pair" "$here/stream_ordered_pair.cu" >"$out/logs/nvcc_pair.log" 2>&1 &
+for p in stream_ordered_pair unified_memory_pair; do
+    nvcc -O2 -g -lineinfo -arch="$arch" -Xcompiler=-fno-omit-frame-pointer \
+        -o "$bin/$p" "$here/$p.cu" >"$out/logs/nvcc_$p.log" 2>&1 &
+done
 wait
-for p in UnifiedMemoryPerf streamOrderedAllocation stream_ordered_pair; do
+for p in UnifiedMemoryPerf streamOrderedAllocation stream_ordered_pair unified_memory_pair; do
     [ -x "$bin/$p" ] || {
         log "build of $p failed (logs/nvcc_*.log)"
         status=1
@@ -114,39 +117,52 @@ traced() {
     fi
 }
 
+# pair_rounds PAIR ARGS...: the pair's two forms bare in interleaved rounds (PAIR's program
+# with written|rewritten and ARGS), their medians per iteration into results.txt.
+pair_rounds() {
+    local pair=$1 program=$2 file=$out/logs/$1_rounds.txt
+    shift 2
+    : >"$file"
+    for r in $(seq 1 "$rounds"); do
+        for form in written rewritten; do
+            bounded 30 "$bin/$program" "$form" "$@" >"$out/logs/$pair.$form.$r.stdout" 2>&1 ||
+                status=1
+            echo "round $r $form $(steady "$out/logs/$pair.$form.$r.stdout")" >>"$file"
+        done
+    done
+    local w rw n saving t
+    w=$(awk '$3 == "written" && $4 != "" { print $4 }' "$file" | median)
+    rw=$(awk '$3 == "rewritten" && $4 != "" { print $4 }' "$file" | median)
+    n=$(awk '$3 == "written" && $4 != "" { n++ } END { print n + 0 }' "$file")
+    saving=$(awk -v a="$w" -v b="$rw" 'BEGIN { if (a == "nan" || b == "nan") print "nan"; else printf "%.3f", a - b }')
+    echo "$pair $w $rw $saving $n" >>"$out/results.txt"
+    t=$(steady "$out/traces/${pair}_written.stdout")
+    [ -n "$t" ] && echo "traced $pair $t" >>"$out/results.txt"
+    log "$pair: written $w us, rewritten $rw us per iteration, saving $saving us ($n rounds)"
+}
+
 steady() { sed -n 's/^steady: \([0-9.]*\) us per iteration.*/\1/p' "$1"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "nan" }'; }
 : >"$out/results.txt"
 
-# ---- streamOrderedAllocation: traced once, bare in rounds with the pair ----
+# ---- streamOrderedAllocation: traced once, bare in rounds; its loop as a pair ----
 traced soa "$bin/streamOrderedAllocation"
-traced soa_pair_written "$bin/stream_ordered_pair" written 20 2
-file=$out/logs/soa_pair_rounds.txt
-: >"$file"
 for r in $(seq 1 "$rounds"); do
     bounded 20 "$bin/streamOrderedAllocation" >"$out/logs/soa_bare.$r.stdout" 2>&1 || status=1
     total=$(sed -n 's/^Total elapsed time = \([0-9.]*\) ms.*/\1/p' "$out/logs/soa_bare.$r.stdout")
     echo "soa_sample $r ${total:-nan}" >>"$out/results.txt"
-    for form in written rewritten; do
-        bounded 20 "$bin/stream_ordered_pair" "$form" 40 3 \
-            >"$out/logs/soa_pair.$form.$r.stdout" 2>&1 || status=1
-        echo "round $r $form $(steady "$out/logs/soa_pair.$form.$r.stdout")" >>"$file"
-    done
 done
-w=$(awk '$3 == "written" && $4 != "" { print $4 }' "$file" | median)
-rw=$(awk '$3 == "rewritten" && $4 != "" { print $4 }' "$file" | median)
-n=$(awk '$3 == "written" && $4 != "" { n++ } END { print n + 0 }' "$file")
-saving=$(awk -v a="$w" -v b="$rw" 'BEGIN { if (a == "nan" || b == "nan") print "nan"; else printf "%.3f", a - b }')
-echo "soa_pair $w $rw $saving $n" >>"$out/results.txt"
-t=$(steady "$out/traces/soa_pair_written.stdout")
-[ -n "$t" ] && echo "traced soa_pair $t" >>"$out/results.txt"
-log "soa_pair: written $w us, rewritten $rw us per iteration, saving $saving us ($n rounds)"
+traced soa_pair_written "$bin/stream_ordered_pair" written 20 2
+pair_rounds soa_pair stream_ordered_pair 40 3
 
-# ---- UnifiedMemoryPerf: bare once with its own per-stage table, then traced ----
+# ---- UnifiedMemoryPerf: bare once with its own per-stage table, then traced; its copy modes
+# as a pair (10 runs per size and mode, the sample's sizes) ----
 bounded 40 "$bin/UnifiedMemoryPerf" -print-launch-transfer-results \
     >"$out/logs/ump_bare.stdout" 2>&1 || status=1
 echo "ump_sample" >>"$out/results.txt"
 traced ump "$bin/UnifiedMemoryPerf"
+traced ump_pair_written "$bin/unified_memory_pair" written 10 2048
+pair_rounds ump_pair unified_memory_pair 10 2048
 
 log "done in $(($(date +%s) - start)) s, exit $status"
 exit "$status"

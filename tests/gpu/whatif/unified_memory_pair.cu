@@ -1,0 +1,223 @@
+/* unified_memory_pair.cu: the copy modes of cuda-samples' UnifiedMemoryPerf
+ * (matrixMultiplyPerf.cu's runMatrixMultiplyKernel for host pageable and page-locked memory,
+ * each with cudaMemcpy and with cudaMemcpyAsync on one stream) as written, and rewritten the way
+ * SYNC503's hint says. Per matrix size (32 x 32 to 2048 x 2048, doubling) and mode, 20
+ * iterations of: the host fills A and B (copyMatrix), copies them in, multiplies them in a
+ * 32 x 32-tiled kernel, copies C out, synchronizes, and checks C against the expected product
+ * (verifyMatrixData). The rewritten form keeps that work but double-buffers it: pinned buffers
+ * and a non-blocking stream per slot, the host filling the next iteration's inputs while the
+ * GPU works, and checking an iteration's C once its slot's stream is done. Both print the
+ * whole schedule's time per iteration ("steady:"); the sample's trace gives the prediction
+ * (tests/gpu/whatif/samples_run.sh).
+ * Usage: unified_memory_pair written|rewritten [runs per size and mode] [largest dimension] */
+#include "whatif_common.h"
+
+#include <string.h>
+
+#define TILE 32
+#define SLOTS 2
+
+/* Microseconds spent in the iterations' loops (allocations and frees left out, as the
+ * sample's own timers leave them out). */
+static double loop_us;
+
+static __global__ void multiply(float *c, const float *a, const float *b, int n)
+{
+    __shared__ float as[TILE][TILE], bs[TILE][TILE];
+    int tx = threadIdx.x, ty = threadIdx.y, row = blockIdx.y * TILE + ty,
+        col = blockIdx.x * TILE + tx;
+    float sum = 0;
+    for (int k = 0; k < n; k += TILE) {
+        as[ty][tx] = a[row * n + k + tx];
+        bs[ty][tx] = b[(k + ty) * n + col];
+        __syncthreads();
+        for (int j = 0; j < TILE; j++)
+            sum += as[ty][j] * bs[j][tx];
+        __syncthreads();
+    }
+    c[row * n + col] = sum;
+}
+
+static void fill(float *dst, const float *src, int n)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            dst[j + i * n] = src[j + i * n];
+}
+
+/* The mismatches of 'c' against 'want' (the sample's check: a relative error over 1e-4). */
+static int check(const float *want, const float *c, int n)
+{
+    int wrong = 0;
+    for (int i = 0; i < n * n; i++) {
+        float d = want[i] - c[i];
+        if (d * d > 1e-8f * want[i] * want[i])
+            wrong++;
+    }
+    return wrong;
+}
+
+/* The expected product of 'a' and 'b', made once per size on the GPU. */
+static void expected(float *out, const float *a, const float *b, int n)
+{
+    size_t bytes = (size_t)n * n * sizeof(float);
+    float *da, *db, *dc;
+    CHECK(cudaMalloc((void **)&da, bytes));
+    CHECK(cudaMalloc((void **)&db, bytes));
+    CHECK(cudaMalloc((void **)&dc, bytes));
+    CHECK(cudaMemcpy(da, a, bytes, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(db, b, bytes, cudaMemcpyHostToDevice));
+    multiply<<<dim3(n / TILE, n / TILE), dim3(TILE, TILE)>>>(dc, da, db, n);
+    CHECK(cudaMemcpy(out, dc, bytes, cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(da));
+    CHECK(cudaFree(db));
+    CHECK(cudaFree(dc));
+}
+
+/* The sample's loop for one size and mode: host memory pageable or pinned, copies synchronous
+ * or asynchronous on 'stream'. Returns the mismatches. */
+static int written(const float *x, const float *want, int n, int runs, int pinned, int async,
+                   cudaStream_t stream)
+{
+    size_t bytes = (size_t)n * n * sizeof(float);
+    float *ha, *hb, *hc, *da, *db, *dc;
+    if (pinned) {
+        CHECK(cudaMallocHost((void **)&ha, bytes));
+        CHECK(cudaMallocHost((void **)&hb, bytes));
+        CHECK(cudaMallocHost((void **)&hc, bytes));
+    } else {
+        ha = (float *)malloc(bytes);
+        hb = (float *)malloc(bytes);
+        hc = (float *)malloc(bytes);
+    }
+    CHECK(cudaMalloc((void **)&da, bytes));
+    CHECK(cudaMalloc((void **)&db, bytes));
+    CHECK(cudaMalloc((void **)&dc, bytes));
+    int wrong = 0;
+    double start = now_us();
+    for (int i = 0; i < runs; i++) {
+        fill(ha, x, n);
+        fill(hb, x, n);
+        if (async) {
+            CHECK(cudaMemcpyAsync(da, ha, bytes, cudaMemcpyHostToDevice, stream));
+            CHECK(cudaMemcpyAsync(db, hb, bytes, cudaMemcpyHostToDevice, stream));
+        } else {
+            CHECK(cudaMemcpy(da, ha, bytes, cudaMemcpyHostToDevice));
+            CHECK(cudaMemcpy(db, hb, bytes, cudaMemcpyHostToDevice));
+        }
+        multiply<<<dim3(n / TILE, n / TILE), dim3(TILE, TILE), 0, stream>>>(dc, da, db, n);
+        if (!async)
+            CHECK(cudaStreamSynchronize(stream));
+        if (async)
+            CHECK(cudaMemcpyAsync(hc, dc, bytes, cudaMemcpyDeviceToHost, stream));
+        else
+            CHECK(cudaMemcpy(hc, dc, bytes, cudaMemcpyDeviceToHost));
+        if (async)
+            CHECK(cudaStreamSynchronize(stream));
+        wrong += check(want, hc, n);
+    }
+    loop_us += now_us() - start;
+    if (pinned) {
+        CHECK(cudaFreeHost(ha));
+        CHECK(cudaFreeHost(hb));
+        CHECK(cudaFreeHost(hc));
+    } else {
+        free(ha);
+        free(hb);
+        free(hc);
+    }
+    CHECK(cudaFree(da));
+    CHECK(cudaFree(db));
+    CHECK(cudaFree(dc));
+    return wrong;
+}
+
+/* The same work double-buffered: pinned buffers and a stream per slot; iteration i + 1's
+ * inputs are filled while the GPU works on iteration i, whose C is checked once its slot's
+ * stream is done. Returns the mismatches. */
+static int rewritten(const float *x, const float *want, int n, int runs, cudaStream_t *streams)
+{
+    size_t bytes = (size_t)n * n * sizeof(float);
+    float *ha[SLOTS], *hb[SLOTS], *hc[SLOTS], *da[SLOTS], *db[SLOTS], *dc[SLOTS];
+    int pending[SLOTS] = {0, 0}, wrong = 0;
+    for (int s = 0; s < SLOTS; s++) {
+        CHECK(cudaMallocHost((void **)&ha[s], bytes));
+        CHECK(cudaMallocHost((void **)&hb[s], bytes));
+        CHECK(cudaMallocHost((void **)&hc[s], bytes));
+        CHECK(cudaMalloc((void **)&da[s], bytes));
+        CHECK(cudaMalloc((void **)&db[s], bytes));
+        CHECK(cudaMalloc((void **)&dc[s], bytes));
+    }
+    double start = now_us();
+    for (int i = 0; i < runs; i++) {
+        int s = i % SLOTS;
+        if (pending[s]) {
+            CHECK(cudaStreamSynchronize(streams[s]));
+            wrong += check(want, hc[s], n);
+            pending[s] = 0;
+        }
+        fill(ha[s], x, n);
+        fill(hb[s], x, n);
+        CHECK(cudaMemcpyAsync(da[s], ha[s], bytes, cudaMemcpyHostToDevice, streams[s]));
+        CHECK(cudaMemcpyAsync(db[s], hb[s], bytes, cudaMemcpyHostToDevice, streams[s]));
+        multiply<<<dim3(n / TILE, n / TILE), dim3(TILE, TILE), 0, streams[s]>>>(dc[s], da[s], db[s],
+                                                                                n);
+        CHECK(cudaMemcpyAsync(hc[s], dc[s], bytes, cudaMemcpyDeviceToHost, streams[s]));
+        pending[s] = 1;
+    }
+    for (int s = 0; s < SLOTS; s++) {
+        CHECK(cudaStreamSynchronize(streams[s]));
+        if (pending[s])
+            wrong += check(want, hc[s], n);
+    }
+    loop_us += now_us() - start;
+    for (int s = 0; s < SLOTS; s++) {
+        CHECK(cudaFreeHost(ha[s]));
+        CHECK(cudaFreeHost(hb[s]));
+        CHECK(cudaFreeHost(hc[s]));
+        CHECK(cudaFree(da[s]));
+        CHECK(cudaFree(db[s]));
+        CHECK(cudaFree(dc[s]));
+    }
+    return wrong;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || (strcmp(argv[1], "written") != 0 && strcmp(argv[1], "rewritten") != 0)) {
+        fprintf(stderr,
+                "usage: unified_memory_pair written|rewritten [runs] [largest dimension]\n");
+        return 2;
+    }
+    int is_rewritten = strcmp(argv[1], "rewritten") == 0;
+    int runs = arg_or(argc - 1, argv + 1, 1, 20), largest = arg_or(argc - 1, argv + 1, 2, 2048);
+    size_t most = (size_t)largest * largest;
+    float *x = (float *)malloc(most * sizeof(float)), *want = (float *)malloc(most * sizeof(float));
+    if (x == NULL || want == NULL || largest < TILE || largest % TILE != 0) {
+        fprintf(stderr, "unified_memory_pair: largest dimension a multiple of %d\n", TILE);
+        return 2;
+    }
+    srand(1);
+    for (size_t i = 0; i < most; i++)
+        x[i] = (float)rand() / (float)RAND_MAX * 10.0f;
+    cudaStream_t streams[SLOTS];
+    for (int s = 0; s < SLOTS; s++)
+        CHECK(is_rewritten ? cudaStreamCreateWithFlags(&streams[s], cudaStreamNonBlocking)
+                           : cudaStreamCreate(&streams[s]));
+    CHECK(cudaDeviceSynchronize());
+    int wrong = 0, iterations = 0;
+    for (int n = TILE; n <= largest; n *= 2) {
+        expected(want, x, x, n);
+        /* The sample's four copy modes: pageable, pageable async, pinned, pinned async; the
+         * rewritten form runs the same iterations double-buffered. */
+        for (int mode = 0; mode < 4; mode++) {
+            wrong += is_rewritten ? rewritten(x, want, n, runs, streams)
+                                  : written(x, want, n, runs, mode >= 2, mode % 2, streams[0]);
+            iterations += runs;
+        }
+    }
+    printf("steady: %.3f us per iteration (%d iterations after 0 warm-up)\n",
+           iterations > 0 ? loop_us / iterations : 0.0, iterations);
+    printf("mismatches %d\n%s\n", wrong, wrong == 0 ? "ok" : "wrong");
+    return wrong == 0 ? 0 : 1;
+}
