@@ -20,6 +20,16 @@ int det_sites_init(det_ctx *ctx)
         ctx->via_frame[i] = -1;
         ctx->compile_stack[i] = -1;
     }
+    ctx->thread_count = 1;
+    for (size_t i = 0; i < ctx->call_count; i++) {
+        if (ctx->calls[i].ev->thread >= ctx->thread_count)
+            ctx->thread_count = ctx->calls[i].ev->thread + 1;
+    }
+    ctx->started = malloc(ctx->thread_count * sizeof *ctx->started);
+    if (ctx->started == NULL)
+        return -1;
+    for (uint32_t i = 0; i < ctx->thread_count; i++)
+        ctx->started[i] = UINT32_MAX;
     return 0;
 }
 
@@ -28,6 +38,7 @@ void det_sites_free(det_ctx *ctx)
     free(ctx->site_frame);
     free(ctx->via_frame);
     free(ctx->compile_stack);
+    free(ctx->started);
     det_map_free(&ctx->pairs);
     det_map_free(&ctx->sited);
 }
@@ -88,18 +99,79 @@ static int32_t via_frame(det_ctx *ctx, uint32_t stack)
     return ctx->via_frame[stack];
 }
 
-const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call)
+/* Whether the site frame of 'stack' is the program's own code. */
+static int site_is_user(det_ctx *ctx, uint32_t stack)
+{
+    int32_t frame = site_frame(ctx, stack);
+    return frame >= 0 && det_frame_is_user(ctx, &ctx->log->stacks[stack].frames[frame]);
+}
+
+/* Hops from a thread to the thread that started it, to the one that started that, ... */
+#define STARTER_HOPS 8
+
+/* The stack of the line of the program's own code that started host thread 'thread': the stack
+ * its starter had in pthread_create (metadata thread_start:N, "STARTER STACK"), else, when that
+ * has no frame of the program's code, its starter's, and so on; 0 when none. */
+static uint32_t started_stack(det_ctx *ctx, uint32_t thread)
+{
+    if (thread >= ctx->thread_count)
+        return 0;
+    if (ctx->started[thread] != UINT32_MAX)
+        return ctx->started[thread];
+    uint32_t found = 0, at = thread;
+    for (int hops = 0; hops < STARTER_HOPS && found == 0; hops++) {
+        char key[32];
+        snprintf(key, sizeof key, "thread_start:%u", (unsigned)at);
+        const char *value = ss_evlog_get_meta(ctx->log, key);
+        unsigned by, stack;
+        if (value == NULL || sscanf(value, "%u %u", &by, &stack) != 2)
+            break;
+        if (stack != 0 && stack < ctx->log->stack_count && site_is_user(ctx, stack))
+            found = stack;
+        at = by;
+    }
+    ctx->started[thread] = found;
+    return found;
+}
+
+/* Where a finding about a call is: the site frame of the call's own stack, or, when that is no
+ * frame of the program's own code (a framework's helper thread) and the thread was started
+ * from a line of the program, that line; the call's own site is then the library line it went
+ * through (its via). */
+typedef struct call_site {
+    uint32_t stack;     /* the stack of the site frame */
+    int32_t frame;      /* the site frame, -1 none */
+    uint32_t via_stack; /* the stack of the via frame */
+    int32_t via;        /* the via frame, -1 none */
+    int started;        /* 1: the site is the line that started the call's thread */
+} call_site;
+
+static call_site resolve_site(det_ctx *ctx, uint32_t call)
 {
     uint32_t stack = ctx->calls[call].ev->stack;
-    int32_t frame = site_frame(ctx, stack);
-    return frame >= 0 ? &ctx->log->stacks[stack].frames[frame] : NULL;
+    call_site r = {stack, site_frame(ctx, stack), stack, via_frame(ctx, stack), 0};
+    if (site_is_user(ctx, stack))
+        return r;
+    uint32_t started = started_stack(ctx, ctx->calls[call].ev->thread);
+    if (started == 0)
+        return r;
+    r.via = r.frame;
+    r.stack = started;
+    r.frame = site_frame(ctx, started);
+    r.started = 1;
+    return r;
+}
+
+const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call)
+{
+    call_site r = resolve_site(ctx, call);
+    return r.frame >= 0 ? &ctx->log->stacks[r.stack].frames[r.frame] : NULL;
 }
 
 const ss_stack_frame *det_call_via(det_ctx *ctx, uint32_t call)
 {
-    uint32_t stack = ctx->calls[call].ev->stack;
-    int32_t frame = via_frame(ctx, stack);
-    return frame >= 0 ? &ctx->log->stacks[stack].frames[frame] : NULL;
+    call_site r = resolve_site(ctx, call);
+    return r.via >= 0 ? &ctx->log->stacks[r.via_stack].frames[r.via] : NULL;
 }
 
 /* The aggregation key of a frame: file and line when it has them, else its pc (one call site
@@ -121,25 +193,23 @@ static uint64_t frame_key(const ss_stack_frame *f, uint64_t *kind)
 uint32_t det_site_pair(det_ctx *ctx, uint32_t call)
 {
     const det_call *c = &ctx->calls[call];
-    uint32_t stack = c->ev->stack;
-    int32_t frame = site_frame(ctx, stack);
+    call_site r = resolve_site(ctx, call);
     uint64_t kind, site;
-    if (frame >= 0) {
-        site = frame_key(&ctx->log->stacks[stack].frames[frame], &kind);
-    } else if (stack != 0) {
+    if (r.frame >= 0) {
+        site = frame_key(&ctx->log->stacks[r.stack].frames[r.frame], &kind);
+    } else if (r.stack != 0) {
         kind = 2;
-        site = stack;
+        site = r.stack;
     } else {
         kind = 4;
         site = c->ev->name;
     }
     /* Occurrences at one call site that came through different library lines stay apart: each
      * names its own "via" frame (the line PyTorch's sync debug mode names). */
-    int32_t via = via_frame(ctx, stack);
     uint64_t via_kind = 0, via_site = 0;
-    if (via >= 0)
-        via_site = frame_key(&ctx->log->stacks[stack].frames[via], &via_kind) ^ (via_kind + 1)
-                                                                                    << 60;
+    if (r.via >= 0)
+        via_site = frame_key(&ctx->log->stacks[r.via_stack].frames[r.via], &via_kind) ^
+                   (via_kind + 1) << 60;
     uint32_t pair =
         det_map_put_first(&ctx->pairs, site ^ kind << 61, via_site, (uint32_t)ctx->pair_count);
     if (pair != DET_NONE && pair == ctx->pair_count)
@@ -284,28 +354,9 @@ static void name_other_thread(det_ctx *ctx, uint32_t call, const ss_stack *s, ss
         ss_finding_add_extra(f, "operation", operation);
 }
 
-char *det_site_note(det_ctx *ctx, uint32_t call)
-{
-    const ss_event_log *log = ctx->log;
-    uint32_t stack = ctx->calls[call].ev->stack;
-    int32_t frame = site_frame(ctx, stack);
-    if (frame < 0 || log->stacks[stack].frames[frame].python != SS_FRAME_OTHER_THREAD)
-        return NULL;
-    char key[32], operation[512];
-    uint32_t thread = ctx->calls[call].ev->thread;
-    snprintf(key, sizeof key, "thread_name:%u", (unsigned)thread);
-    const char *name = ss_evlog_get_meta(log, key);
-    operation_text(ctx, &log->stacks[stack], operation, sizeof operation);
-    return ss_asprintf("made on thread %u%s%s%s while this line waited%s%s", (unsigned)thread,
-                       name != NULL ? " (" : "", name != NULL ? name : "", name != NULL ? ")" : "",
-                       operation[0] != '\0' ? ", in " : "", operation);
-}
-
-/* Names, in the extra figures of 'f', the thread of a call whose Python frames are all a
- * library's (a framework's helper thread: the DataLoader's pin-memory thread runs
- * torch/utils/data/_utils/pin_memory.py): its number, its name and the function it runs, the
- * outermost of its Python frames outside the threading module. */
-static void name_helper_thread(det_ctx *ctx, uint32_t call, const ss_stack *s, ss_finding *f)
+/* The Python function a thread runs: the outermost of the Python frames of 's' outside the
+ * threading module (the DataLoader's pin-memory thread runs _pin_memory_loop), NULL when none. */
+static const ss_stack_frame *runs_frame(const det_ctx *ctx, const ss_stack *s)
 {
     const ss_stack_frame *runs = NULL;
     for (uint32_t i = 0; i < s->depth; i++) {
@@ -317,22 +368,120 @@ static void name_helper_thread(det_ctx *ctx, uint32_t call, const ss_stack *s, s
         if (strcmp(base != NULL ? base + 1 : file, "threading.py") != 0)
             runs = fr;
     }
+    return runs != NULL && runs->function != 0 && runs->function < ctx->log->string_count ? runs
+                                                                                          : NULL;
+}
+
+/* "2 (pt_data_pin)" and, with 'file', ", running _pin_memory_loop in FILE" (without it,
+ * "running _pin_memory_loop" goes into the parentheses): the thread of 'call' as a finding
+ * names it. Malloc'ed. */
+static char *thread_role(det_ctx *ctx, uint32_t call, int file)
+{
     char key[32];
     uint32_t thread = ctx->calls[call].ev->thread;
     snprintf(key, sizeof key, "thread_name:%u", (unsigned)thread);
     const char *name = ss_evlog_get_meta(ctx->log, key);
-    const char *function =
-        runs != NULL && runs->function != 0 && runs->function < ctx->log->string_count
-            ? ctx->log->strings[runs->function]
-            : NULL;
-    const char *file = runs != NULL ? ctx->log->strings[runs->file] : NULL;
-    char *text =
-        ss_asprintf("%u%s%s%s%s%s%s%s: no frame of the program's own code", (unsigned)thread,
-                    name != NULL ? " (" : "", name != NULL ? name : "", name != NULL ? ")" : "",
-                    function != NULL ? ", running " : "", function != NULL ? function : "",
-                    function != NULL ? " in " : "", function != NULL ? file : "");
+    uint32_t stack = ctx->calls[call].ev->stack;
+    const ss_stack_frame *runs =
+        stack < ctx->log->stack_count ? runs_frame(ctx, &ctx->log->stacks[stack]) : NULL;
+    const char *function = runs != NULL ? ctx->log->strings[runs->function] : NULL;
+    if (file)
+        return ss_asprintf("%u%s%s%s%s%s%s%s", (unsigned)thread, name != NULL ? " (" : "",
+                           name != NULL ? name : "", name != NULL ? ")" : "",
+                           function != NULL ? ", running " : "", function != NULL ? function : "",
+                           function != NULL ? " in " : "",
+                           function != NULL ? ctx->log->strings[runs->file] : "");
+    int paren = name != NULL || function != NULL;
+    return ss_asprintf("%u%s%s%s%s%s%s", (unsigned)thread, paren ? " (" : "",
+                       name != NULL ? name : "", name != NULL && function != NULL ? ", " : "",
+                       function != NULL ? "running " : "", function != NULL ? function : "",
+                       paren ? ")" : "");
+}
+
+/* The function through which the stack of 'call' ends the process (the interpreter's
+ * finalization, the C library's exit handlers, a module's destructors at exit), innermost
+ * first; NULL when it goes through none. */
+static const char *exit_path(const det_ctx *ctx, uint32_t call)
+{
+    static const char *const exits[] = {"Py_FinalizeEx",       "Py_Finalize",    "Py_Exit",
+                                        "__run_exit_handlers", "exit",           "_dl_fini",
+                                        "__cxa_finalize",      "__libc_csu_fini"};
+    uint32_t stack = ctx->calls[call].ev->stack;
+    if (stack == 0 || stack >= ctx->log->stack_count)
+        return NULL;
+    const ss_stack *s = &ctx->log->stacks[stack];
+    for (uint32_t i = 0; i < s->depth; i++) {
+        const ss_stack_frame *fr = &s->frames[i];
+        if (fr->python || fr->function == 0 || fr->function >= ctx->log->string_count)
+            continue;
+        const char *function = ctx->log->strings[fr->function];
+        size_t len = strcspn(function, "(");
+        for (size_t k = 0; k < sizeof exits / sizeof exits[0]; k++) {
+            if (strlen(exits[k]) == len && strncmp(function, exits[k], len) == 0)
+                return exits[k];
+        }
+    }
+    return NULL;
+}
+
+/* Whether the finding of 'call' is at a line of the program's own code. */
+static int at_user_line(det_ctx *ctx, const call_site *r)
+{
+    return r->frame >= 0 && det_frame_is_user(ctx, &ctx->log->stacks[r->stack].frames[r->frame]);
+}
+
+char *det_site_note(det_ctx *ctx, uint32_t call)
+{
+    const ss_event_log *log = ctx->log;
+    call_site r = resolve_site(ctx, call);
+    if (r.started) {
+        char *role = thread_role(ctx, call, 0);
+        char *note = ss_asprintf("made on thread %s, which this line started", role);
+        free(role);
+        return note;
+    }
+    if (!at_user_line(ctx, &r)) {
+        const char *exit = exit_path(ctx, call);
+        return exit != NULL ? ss_asprintf("in the context teardown at exit (%s), after the "
+                                          "program's last line",
+                                          exit)
+                            : NULL;
+    }
+    if (log->stacks[r.stack].frames[r.frame].python != SS_FRAME_OTHER_THREAD)
+        return NULL;
+    char key[32], operation[512];
+    uint32_t thread = ctx->calls[call].ev->thread;
+    snprintf(key, sizeof key, "thread_name:%u", (unsigned)thread);
+    const char *name = ss_evlog_get_meta(log, key);
+    operation_text(ctx, &log->stacks[r.stack], operation, sizeof operation);
+    return ss_asprintf("made on thread %u%s%s%s while this line waited%s%s", (unsigned)thread,
+                       name != NULL ? " (" : "", name != NULL ? name : "", name != NULL ? ")" : "",
+                       operation[0] != '\0' ? ", in " : "", operation);
+}
+
+/* Names, in the extra figures of 'f', the thread of a call whose Python frames are all a
+ * library's (a framework's helper thread: the DataLoader's pin-memory thread runs
+ * torch/utils/data/_utils/pin_memory.py): its number, its name and the function it runs, the
+ * outermost of its Python frames outside the threading module; and, when the line that started
+ * it is the finding's, which thread started it. */
+static void name_helper_thread(det_ctx *ctx, uint32_t call, const call_site *r, ss_finding *f)
+{
+    char *role = thread_role(ctx, call, 1);
+    char *text;
+    if (r->started) {
+        char key[32];
+        snprintf(key, sizeof key, "thread_start:%u", (unsigned)ctx->calls[call].ev->thread);
+        const char *value = ss_evlog_get_meta(ctx->log, key);
+        unsigned by = 0;
+        if (value == NULL || sscanf(value, "%u", &by) != 1)
+            by = 0;
+        text = ss_asprintf("%s: started at this line (by thread %u)", role, by);
+    } else {
+        text = ss_asprintf("%s: no frame of the program's own code", role);
+    }
     ss_finding_add_extra(f, "thread", text);
     free(text);
+    free(role);
 }
 
 /* The phase of the run a call without any frame was made in, which its finding names in place
@@ -354,20 +503,37 @@ static const char *phase_of(const det_ctx *ctx, uint32_t call)
 void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *f)
 {
     const ss_event_log *log = ctx->log;
+    call_site r = resolve_site(ctx, call);
+    const ss_stack_frame *site = r.frame >= 0 ? &log->stacks[r.stack].frames[r.frame] : NULL;
+    if (site != NULL)
+        locate_site(log, site, f);
     uint32_t stack = ctx->calls[call].ev->stack;
-    int32_t frame = site_frame(ctx, stack);
-    if (frame >= 0)
-        locate_site(log, &log->stacks[stack].frames[frame], f);
-    if (frame >= 0 && log->stacks[stack].frames[frame].python == SS_FRAME_OTHER_THREAD)
+    int32_t own = site_frame(ctx, stack);
+    const ss_stack_frame *own_site = own >= 0 ? &log->stacks[stack].frames[own] : NULL;
+    if (site != NULL && site->python == SS_FRAME_OTHER_THREAD)
         name_other_thread(ctx, call, &log->stacks[stack], f);
-    else if (frame >= 0 && log->stacks[stack].frames[frame].python &&
-             !det_frame_is_user(ctx, &log->stacks[stack].frames[frame]))
-        name_helper_thread(ctx, call, &log->stacks[stack], f);
-    if (frame < 0)
+    else if (own_site != NULL && own_site->python && !det_frame_is_user(ctx, own_site))
+        name_helper_thread(ctx, call, &r, f);
+    else if (r.started) {
+        char *role = thread_role(ctx, call, 1);
+        char *text =
+            ss_asprintf("%s: no frame of the program's own code; started at this line", role);
+        ss_finding_add_extra(f, "thread", text);
+        free(text);
+        free(role);
+    }
+    const char *exit = !at_user_line(ctx, &r) ? exit_path(ctx, call) : NULL;
+    if (exit != NULL) {
+        char *text = ss_asprintf("context teardown at exit: made in %s, after the program's last "
+                                 "line, with no frame of the program's own code",
+                                 exit);
+        ss_finding_add_extra(f, "phase", text);
+        free(text);
+    } else if (site == NULL) {
         ss_finding_add_extra(f, "phase", phase_of(ctx, call));
-    int32_t via = via_frame(ctx, stack);
-    if (via >= 0) {
-        const ss_stack_frame *vf = &log->stacks[stack].frames[via];
+    }
+    if (r.via >= 0) {
+        const ss_stack_frame *vf = &log->stacks[r.via_stack].frames[r.via];
         f->via_file = string_or_null(log, vf->file);
         f->via_line = vf->file != 0 ? vf->line : 0;
         f->via_function = string_or_null(log, vf->function);

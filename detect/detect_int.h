@@ -221,6 +221,11 @@ typedef struct det_ctx {
     /* per stack: 1 made while a framework compiled or autotuned (compile_frames.def), 0 not,
      * -1 not computed yet (phase.c) */
     int8_t *compile_stack;
+    /* per host thread: the stack of the line that started it (metadata thread_start:N, through
+     * the threads that started its starters) when that line is the program's own, else 0;
+     * UINT32_MAX not computed yet (callsite.c) */
+    uint32_t *started;
+    uint32_t thread_count; /* host thread indexes are below it */
     det_agg *aggs;
     size_t agg_count, agg_cap;
     det_map agg_map; /* (rule, site pair[, device]) -> index into aggs */
@@ -347,7 +352,9 @@ int det_is_readback(const det_ctx *ctx, const det_call *call);
 int det_sites_init(det_ctx *ctx);
 void det_sites_free(det_ctx *ctx);
 
-/* The call-site frame of 'call' (docs/detectors.md), or NULL when it has none. */
+/* The call-site frame of 'call' (docs/detectors.md), or NULL when it has none: a frame of its
+ * stack, or, when none of the program's own code is there, of the stack of the line that
+ * started its thread. */
 const ss_stack_frame *det_call_site(det_ctx *ctx, uint32_t call);
 
 /* The frame of the stack of 'call' that a finding names as the library code the call went
@@ -372,9 +379,13 @@ uint32_t det_site_pair(det_ctx *ctx, uint32_t call);
  * via frame and the stack's frames. */
 void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *finding);
 
-/* For a call whose site is a frame of another thread (docs/run.md, "Work of other threads"),
- * what its finding's message adds: "made on thread 3 (pt_autograd_0) while this line waited,
- * in the backward of aten::index -> aten::nonzero", malloc'ed; NULL for any other call. */
+/* What the finding's message of 'call' adds about where it was made, malloc'ed, NULL when
+ * nothing: for a call whose site is a frame of another thread (docs/run.md, "Work of other
+ * threads") "made on thread 3 (pt_autograd_0) while this line waited, in the backward of
+ * aten::index -> aten::nonzero"; for one at the line that started its thread (docs/run.md,
+ * "Helper threads") "made on thread 2 (pt_data_pin), which this line started, running
+ * _pin_memory_loop"; for one with no frame of the program's own code in the process's
+ * teardown "in the context teardown at exit (Py_FinalizeEx), after the program's last line". */
 char *det_site_note(det_ctx *ctx, uint32_t call);
 
 /* Whether a call site frame is the user's own code and which library frames are never a call

@@ -11,8 +11,8 @@ if(NOT EXISTS "${EXPECT}")
 endif()
 
 # Expectations: "RULE FILE LINE COUNT" per finding, "exit N", "extra RULE FILE LINE KEY VALUE"
-# (that finding's extra figure KEY is VALUE: the what-ifs' predictions), '#' comments, blank
-# lines.
+# (that finding's extra figure KEY is VALUE, the rest of the line with its spaces: the what-ifs'
+# predictions, a phase), '#' comments, blank lines.
 file(STRINGS "${EXPECT}" lines)
 set(expected "")
 set(expected_extras "")
@@ -30,9 +30,8 @@ foreach(line IN LISTS lines)
   list(GET fields 0 first)
   if(first STREQUAL "exit" AND count EQUAL 2)
     list(GET fields 1 expected_exit)
-  elseif(first STREQUAL "extra" AND count EQUAL 6)
-    list(SUBLIST fields 1 5 entry)
-    list(JOIN entry " " entry)
+  elseif(first STREQUAL "extra" AND count GREATER_EQUAL 6)
+    string(REGEX REPLACE "^extra[ \t]+" "" entry "${line}")
     list(APPEND expected_extras "${entry}")
   elseif(count EQUAL 4 AND first MATCHES "^SYNC[0-9][0-9][0-9]$")
     list(JOIN fields " " entry)
@@ -136,12 +135,13 @@ endif()
 
 # The extra figures named: the finding at RULE FILE LINE has KEY = VALUE.
 foreach(entry IN LISTS expected_extras)
-  string(REPLACE " " ";" want "${entry}")
-  list(GET want 0 want_rule)
-  list(GET want 1 want_file)
-  list(GET want 2 want_line)
-  list(GET want 3 key)
-  list(GET want 4 value)
+  string(REGEX MATCH "^([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+([^ \t]+)[ \t]+(.+)$" _
+               "${entry}")
+  set(want_rule "${CMAKE_MATCH_1}")
+  set(want_file "${CMAKE_MATCH_2}")
+  set(want_line "${CMAKE_MATCH_3}")
+  set(key "${CMAKE_MATCH_4}")
+  set(value "${CMAKE_MATCH_5}")
   set(found "")
   if(nfindings GREATER 0)
     foreach(i RANGE ${last})

@@ -1698,6 +1698,162 @@ START_TEST(test_helper_thread_named)
 }
 END_TEST
 
+START_TEST(test_started_thread_site)
+{
+    /* The pin-memory thread (2) was started by thread 1 at the program's line 30 (its stack in
+     * pthread_create: Thread.start in threading.py, DataLoader.__iter__, then the program): its
+     * readback with library frames only is at line 30, via its own library line, and names the
+     * thread, what it runs and who started it. */
+    ss_evlog_set_meta(&log_, "thread_name:2", "pt_data_pin");
+    const char *start_files[] = {"/usr/lib/python3.12/threading.py",
+                                 "/venv/lib/python3.12/site-packages/torch/utils/data/"
+                                 "dataloader.py",
+                                 "/work/train.py"};
+    const unsigned start_lines[] = {992, 1135, 30};
+    char value[32];
+    snprintf(value, sizeof value, "1 %u", (unsigned)python_stack(3, start_files, start_lines));
+    ss_evlog_set_meta(&log_, "thread_start:2", value);
+    const char *files[] = {PIN_MEMORY, "/usr/lib/python3.12/threading.py"};
+    const unsigned lines[] = {57, 1012};
+    uint32_t stack = python_stack(2, files, lines);
+    log_.stacks[stack].frames[2].function = ss_evlog_intern(&log_, "_pin_memory_loop");
+    readback_on(2, 2, 0, stack);
+    readback_on(2, 3, US(1000), stack);
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, "/work/train.py");
+    ck_assert_uint_eq(f->line, 30);
+    ck_assert_uint_eq(f->evidence.count, 2);
+    ck_assert_str_eq(f->via_file, PIN_MEMORY);
+    ck_assert_uint_eq(f->via_line, 57);
+    ck_assert_str_eq(extra_of(f, "thread"),
+                     "2 (pt_data_pin), running _pin_memory_loop in " PIN_MEMORY
+                     ": started at this line (by thread 1)");
+    const char *note = strstr(f->message, "; made on thread");
+    ck_assert_ptr_nonnull(note);
+    ck_assert_str_eq(note, "; made on thread 2 (pt_data_pin, running _pin_memory_loop), which "
+                           "this line started");
+}
+END_TEST
+
+START_TEST(test_started_thread_through_starters)
+{
+    /* A native thread (3) without Python frames, started by a runtime's thread (2) whose stack
+     * then had no frame of the program's code, which thread 1 started at the program's line 12:
+     * the readback is at line 12. A thread whose starter's stack is unknown (4) keeps its own
+     * library frame. */
+    uint32_t library = ss_evlog_intern(&log_, "/venv/lib/python3.12/site-packages/jaxlib/x.so");
+    ss_stack_frame pool[2] = {
+        {0x7f10, ss_evlog_intern(&log_, "tsl::thread::ThreadPool::Schedule"), 0, library, 0, 0},
+        {0x7f11, ss_evlog_intern(&log_, "start_thread"), 0,
+         ss_evlog_intern(&log_, "/usr/lib/libc.so.6"), 0, 0},
+    };
+    uint32_t pool_stack = ss_evlog_add_stack(&log_, pool, 2);
+    const char *files[] = {"/work/loop.py"};
+    const unsigned lines[] = {12};
+    char value[32];
+    snprintf(value, sizeof value, "1 %u", (unsigned)python_stack(1, files, lines));
+    ss_evlog_set_meta(&log_, "thread_start:2", value);
+    snprintf(value, sizeof value, "2 %u", (unsigned)pool_stack);
+    ss_evlog_set_meta(&log_, "thread_start:3", value);
+    ss_evlog_set_meta(&log_, "thread_start:4", "1 0");
+    ss_stack_frame own[2] = {
+        {0x7f01, ss_evlog_intern(&log_, "cuMemcpyDtoHAsync_v2"), 0,
+         ss_evlog_intern(&log_, "/usr/lib/libcuda.so.1"), 0, 0},
+        {0x7f20, ss_evlog_intern(&log_, "xla::TransferToHost"), 0, library, 0, 0},
+    };
+    uint32_t stack = ss_evlog_add_stack(&log_, own, 2);
+    readback_on(3, 2, 0, stack);
+    readback_on(4, 3, US(1000), stack);
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    const ss_finding *a = nth(SS_RULE_SCALAR_READBACK, 0), *b = nth(SS_RULE_SCALAR_READBACK, 1);
+    if (a->file == NULL) {
+        const ss_finding *t = a;
+        a = b;
+        b = t;
+    }
+    ck_assert_str_eq(a->file, "/work/loop.py");
+    ck_assert_uint_eq(a->line, 12);
+    ck_assert_str_eq(a->via_function, "xla::TransferToHost");
+    ck_assert_str_eq(extra_of(a, "thread"),
+                     "3: no frame of the program's own code; started at this line");
+    ck_assert_ptr_null(b->file);
+    ck_assert_str_eq(b->function, "xla::TransferToHost");
+    ck_assert_ptr_null(extra_of(b, "thread"));
+}
+END_TEST
+
+/* A stack of library frames only that ends the process through 'exit_function' (the
+ * interpreter's finalization destroying a framework's client), its site at 'pc'. */
+static uint32_t exit_stack(const char *exit_function, uint64_t pc)
+{
+    uint32_t plugin = ss_evlog_intern(&log_, "/venv/lib/python3.12/site-packages/jax_plugins/"
+                                             "xla_cuda_plugin.so");
+    uint32_t python = ss_evlog_intern(&log_, "/usr/bin/python3.12");
+    ss_stack_frame frames[5] = {
+        {0x7f01, ss_evlog_intern(&log_, "cuMemcpyDtoHAsync_v2"), 0,
+         ss_evlog_intern(&log_, "/usr/lib/libcuda.so.1"), 0, 0},
+        {pc, ss_evlog_intern(&log_, "xla::LocalDeviceState::~LocalDeviceState()"), 0, plugin, 0, 0},
+        {0x7f31, ss_evlog_intern(&log_, "PyGC_Collect"), 0, python, 0, 0},
+        {0x7f32, ss_evlog_intern(&log_, exit_function), 0, python, 0, 0},
+        {0x7f33, ss_evlog_intern(&log_, "Py_RunMain"), 0, python, 0, 0},
+    };
+    return ss_evlog_add_stack(&log_, frames, 5);
+}
+
+START_TEST(test_exit_teardown_names_phase)
+{
+    /* A call with no frame of the program's code, made in Py_FinalizeEx: the finding names the
+     * phase in its figure and its message; one through a function of another name does not. */
+    ss_evlog_set_meta(&log_, "executable", "/usr/bin/python3.12");
+    ss_evlog_set_meta(&log_, "python", "3.12");
+    readback_at(2, 0, exit_stack("Py_FinalizeEx", 0x7f30));
+    readback_at(3, US(1000), exit_stack("Py_RunFinal", 0x7f50));
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    const ss_finding *a = nth(SS_RULE_SCALAR_READBACK, 0), *b = nth(SS_RULE_SCALAR_READBACK, 1);
+    if (extra_of(a, "phase") == NULL) {
+        const ss_finding *t = a;
+        a = b;
+        b = t;
+    }
+    ck_assert_ptr_null(a->file);
+    ck_assert_str_eq(a->function, "xla::LocalDeviceState::~LocalDeviceState()");
+    ck_assert_str_eq(extra_of(a, "phase"),
+                     "context teardown at exit: made in Py_FinalizeEx, after the program's last "
+                     "line, with no frame of the program's own code");
+    const char *note = strstr(a->message, "; in the context");
+    ck_assert_ptr_nonnull(note);
+    ck_assert_str_eq(note, "; in the context teardown at exit (Py_FinalizeEx), after the "
+                           "program's last line");
+    ck_assert_ptr_null(extra_of(b, "phase"));
+    ck_assert_ptr_null(strstr(b->message, "teardown"));
+}
+END_TEST
+
+START_TEST(test_exit_at_user_line_no_phase)
+{
+    /* A static destructor of the program's own code at exit: its line, no phase. */
+    ss_stack_frame frames[3] = {
+        {0x7f01, ss_evlog_intern(&log_, "cudaFree"), 0,
+         ss_evlog_intern(&log_, "/usr/lib/libcudart.so.13"), 0, 0},
+        {0x5501, ss_evlog_intern(&log_, "Pool::~Pool()"),
+         ss_evlog_intern(&log_, "/work/app/pool.cu"), ss_evlog_intern(&log_, "/work/app/a.out"), 41,
+         0},
+        {0x7f40, ss_evlog_intern(&log_, "__run_exit_handlers"), 0,
+         ss_evlog_intern(&log_, "/usr/lib/libc.so.6"), 0, 0},
+    };
+    readback_at(2, 0, ss_evlog_add_stack(&log_, frames, 3));
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, "/work/app/pool.cu");
+    ck_assert_uint_eq(f->line, 41);
+    ck_assert_ptr_null(extra_of(f, "phase"));
+    ck_assert_ptr_null(strstr(f->message, "teardown"));
+}
+END_TEST
+
 START_TEST(test_via_keeps_library_lines_apart)
 {
     /* One line of the program reaches readbacks at two library lines: two findings, one per
@@ -2181,10 +2337,11 @@ static Suite *detect_suite(void)
         {"just_my_code",
          {test_python_site_with_via, test_via_keeps_library_lines_apart, test_other_thread_site,
           test_library_only_stack_names_function, test_readback_waited_by_other_thread,
-          test_no_stack_names_phase, test_helper_thread_named,
-          test_own_python_frames_name_no_thread, test_python_stdlib_is_not_user_code,
-          test_inductor_code_is_not_user_code, test_attribute_to_paths, test_attribute_to_native,
-          test_system_library_is_via}},
+          test_no_stack_names_phase, test_helper_thread_named, test_started_thread_site,
+          test_started_thread_through_starters, test_exit_teardown_names_phase,
+          test_exit_at_user_line_no_phase, test_own_python_frames_name_no_thread,
+          test_python_stdlib_is_not_user_code, test_inductor_code_is_not_user_code,
+          test_attribute_to_paths, test_attribute_to_native, test_system_library_is_via}},
         {"release",
          {test_release_binary_site, test_release_binary_without_base,
           test_driver_copy_direction_from_api, test_driver_memcpy_direction_unknown}},
