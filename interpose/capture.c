@@ -33,6 +33,7 @@
 #include "python.h"
 #include "rules.h"
 #include "store.h"
+#include "threads.h"
 
 #define SS_EXPORT __attribute__((visibility("default")))
 
@@ -298,6 +299,7 @@ static thread_state *thread_get(void)
      * without Python frames names it. One system call, once per thread. */
     if (prctl(PR_GET_NAME, t->store->name) != 0)
         t->store->name[0] = '\0';
+    ss_threads_started_by(&t->store->started_by, &t->store->start_stack);
     tls_state = t;
     flusher_start();
     return t;
@@ -379,6 +381,22 @@ static uint32_t capture_stack(thread_state *t)
         return 0;
     return ss_stack_intern_py(&t->store->stacks, &g.store.budget, pcs, depth, py, py_depth,
                               py_other);
+}
+
+void ss_capture_starter(uint32_t *thread, uint32_t *stack)
+{
+    *thread = *stack = 0;
+    if (!atomic_load_explicit(&g.active, memory_order_relaxed) || !g.config.cross_thread)
+        return;
+    int saved_errno = errno;
+    thread_state *t = thread_get();
+    if (t != NULL && !t->busy) {
+        t->busy = 1;
+        *thread = t->store->index;
+        *stack = capture_stack(t);
+        t->busy = 0;
+    }
+    errno = saved_errno;
 }
 
 static size_t blocking_slot(uint64_t handle)

@@ -571,6 +571,21 @@ static int copy_threads(const ss_capture_view *v, ss_event_log *log, symbolizer 
             return -1;
         }
     }
+    /* The thread that started each thread and its stack then: "THREAD STACK" (the stack 0
+     * when none was recorded). */
+    for (uint32_t ti = 1; ti <= nthreads; ti++) {
+        const ss_thread_store *t = threads[ti];
+        if (t == NULL || t->started_by == 0 || t->started_by > nthreads ||
+            threads[t->started_by] == NULL)
+            continue;
+        const ss_thread_store *by = threads[t->started_by];
+        const ss_stack_entry *entry = ss_stack_get(&by->stacks, t->start_stack);
+        uint32_t stack = entry != NULL ? add_stack(sym, log, entry, by->python) : 0;
+        char key[32], value[32];
+        snprintf(key, sizeof key, "thread_start:%u", (unsigned)ti);
+        snprintf(value, sizeof value, "%u %u", (unsigned)t->started_by, (unsigned)stack);
+        ss_evlog_set_meta(log, key, value);
+    }
     free(threads);
     return 0;
 }

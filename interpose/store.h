@@ -96,8 +96,10 @@ typedef struct ss_thread_store {
     uint32_t index; /* 1, 2, ... in registration order */
     ss_evbuf events;
     ss_stack_table stacks;
-    ss_py_table *python; /* made at the first Python frame, NULL until then */
-    char name[16];       /* the thread's name when it registered ("" when unknown) */
+    ss_py_table *python;  /* made at the first Python frame, NULL until then */
+    char name[16];        /* the thread's name when it registered ("" when unknown) */
+    uint32_t started_by;  /* the thread that started it (threads.c), 0 when unknown */
+    uint32_t start_stack; /* that thread's stack then, an id of its table; 0: none */
     /* syncscope's own time in the callbacks of this thread's kernel-launch calls and their
      * count (trace metadata self_launch_ns, self_launches); written by the thread only, read
      * once the threads are done */

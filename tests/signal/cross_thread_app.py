@@ -1,8 +1,10 @@
 """cross_thread_app.py: the observed program of cross_thread.py. Through the fake CUPTI that
-libsyncscope.so loaded, it makes one "CUDA call" on its own thread and one on a native thread
-(started with pthread_create, so without Python frames of its own) that it waits for."""
+libsyncscope.so loaded, it makes one "CUDA call" on its own thread, one on a native thread
+(started with pthread_create, so without Python frames of its own) that it waits for, and one
+on a Python thread whose only Python frames are the threading module's (a helper thread)."""
 import ctypes
 import os
+import threading
 
 fake = ctypes.CDLL(os.environ["SYNCSCOPE_CUPTI_PATH"])
 libc = ctypes.CDLL(None)
@@ -18,9 +20,16 @@ def wait_for_native_thread():
         raise SystemExit("pthread_create or pthread_join failed")
 
 
+def start_helper_thread():
+    helper = threading.Thread(target=fake.fake_cupti_call, args=(CALL,))
+    helper.start()  # call: helper started
+    helper.join()
+
+
 def main():
     fake.fake_cupti_call(CALL)  # call: own thread
     wait_for_native_thread()  # call: caller
+    start_helper_thread()
     print("done")
 
 
