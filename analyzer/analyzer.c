@@ -42,6 +42,7 @@ typedef struct job {
     char *args_error; /* why its command line could not be read whole, or NULL */
     const char *text; /* the source read from standard input (not owned), or NULL */
     size_t text_len;
+    ss_tu_streams streams; /* what the other units need to know of its streams */
 } job;
 
 typedef struct job_list {
@@ -75,6 +76,7 @@ static void free_jobs(job_list *jobs)
         free(jobs->v[i].file);
         ss_result_free(&jobs->v[i].result);
         ss_args_free(&jobs->v[i].args);
+        ss_tu_streams_free(&jobs->v[i].streams);
         free(jobs->v[i].args_error);
         free(jobs->v[i].included_by);
         for (size_t k = 0; k < jobs->v[i].hot_count; k++)
@@ -971,15 +973,15 @@ static void run_job(run_state *st, CXIndex index, job *j)
     int from_cache = 0;
     if (st->cache) {
         ss_cache_key(&in, key);
-        from_cache = ss_cache_lookup(st->cache, key, &j->result, &j->status);
+        from_cache = ss_cache_lookup(st->cache, key, &j->result, &j->status, &j->streams);
     }
     if (!from_cache) {
         ss_tu_files files = {0};
         ss_stack_set_unit(j->file);
-        j->status = ss_tu_analyze(index, &in, &j->result, st->cache ? &files : NULL);
+        j->status = ss_tu_analyze(index, &in, &j->result, st->cache ? &files : NULL, &j->streams);
         ss_stack_set_unit(NULL);
         if (st->cache && watch_failures(j, j->status, &j->result, &files) == 0)
-            ss_cache_store(st->cache, key, &files, &j->result, j->status);
+            ss_cache_store(st->cache, key, &files, &j->result, j->status, &j->streams);
         ss_tu_files_free(&files);
     }
     if (j->args_error) {
@@ -1443,6 +1445,12 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, jo
         }
     }
     merge(jobs, last, out);
+    /* SYNC103 across units: a blocking stream that another unit of the run shares. */
+    const ss_tu_streams **streams = ss_calloc(jobs->count + 1, sizeof *streams);
+    for (size_t i = 0; i <= last && i < jobs->count; i++)
+        streams[i] = jobs->v[i].started ? &jobs->v[i].streams : NULL;
+    ss_streams_relate(streams, last < jobs->count ? last + 1 : jobs->count, out);
+    free(streams);
     count_files(jobs, last, &out->files);
     ss_result_sort(out);
     int rc = apply_policy(o, configs, sources, source_count, out);

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 /* Bumped whenever the entry layout or the meaning of a cached finding changes. */
-#define SS_CACHE_FORMAT 1
+#define SS_CACHE_FORMAT 2
 
 /* Hash of a file as read from disk now, remembered for the run. */
 typedef struct content_hash {
@@ -302,8 +302,30 @@ static cJSON *encode_diag(const ss_diag *d)
     return o;
 }
 
+/* The unit's shared streams as the cache stores them (ss_tu_streams). */
+static cJSON *encode_streams(const ss_tu_streams *streams)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *created = cJSON_AddArrayToObject(o, "created");
+    for (size_t i = 0; i < streams->created_count; i++) {
+        const ss_shared_stream *s = &streams->created[i];
+        cJSON *e = cJSON_CreateObject();
+        add_string(e, "key", s->key);
+        add_string(e, "name", s->name);
+        add_string(e, "file", s->file);
+        cJSON_AddNumberToObject(e, "line", s->line);
+        cJSON_AddNumberToObject(e, "column", s->column);
+        cJSON_AddItemToArray(created, e);
+    }
+    cJSON *used = cJSON_AddArrayToObject(o, "used");
+    for (size_t i = 0; i < streams->used_count; i++)
+        cJSON_AddItemToArray(used, cJSON_CreateString(streams->used[i]));
+    add_string(o, "legacy", streams->legacy);
+    return o;
+}
+
 int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
-                   const ss_result *result, int status)
+                   const ss_result *result, int status, const ss_tu_streams *streams)
 {
     if (files->incomplete)
         return -1;
@@ -326,6 +348,7 @@ int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
     cJSON *diags = cJSON_AddArrayToObject(root, "diags");
     for (size_t i = 0; i < result->diag_count; i++)
         cJSON_AddItemToArray(diags, encode_diag(&result->diags[i]));
+    cJSON_AddItemToObject(root, "streams", encode_streams(streams));
     char *text = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
     if (text == NULL)
@@ -500,7 +523,47 @@ static int decode(const cJSON *root, ss_result *out)
     return 0;
 }
 
-int ss_cache_lookup(ss_cache *cache, const char *key, ss_result *out, int *status)
+/* Reads the entry's shared streams into 'streams'. Returns 0, or -1 when malformed ('streams'
+ * then holds nothing). */
+static int decode_streams(const cJSON *o, ss_tu_streams *streams)
+{
+    int bad = !cJSON_IsObject(o);
+    const cJSON *created = bad ? NULL : cJSON_GetObjectItemCaseSensitive(o, "created");
+    const cJSON *used = bad ? NULL : cJSON_GetObjectItemCaseSensitive(o, "used");
+    bad |= !cJSON_IsArray(created) || !cJSON_IsArray(used);
+    const cJSON *e;
+    const cJSON *created_list = bad ? NULL : created;
+    cJSON_ArrayForEach(e, created_list)
+    {
+        const char *k = get_string(e, "key", &bad), *name = get_string(e, "name", &bad),
+                   *file = get_string(e, "file", &bad);
+        unsigned line = get_unsigned(e, "line", UINT_MAX, &bad);
+        unsigned column = get_unsigned(e, "column", UINT_MAX, &bad);
+        if (bad || !k || !name || !file) {
+            bad = 1;
+            break;
+        }
+        ss_tu_streams_create(streams, k, name, file, line, column);
+    }
+    const cJSON *used_list = bad ? NULL : used;
+    cJSON_ArrayForEach(e, used_list)
+    {
+        if (!cJSON_IsString(e)) {
+            bad = 1;
+            break;
+        }
+        ss_tu_streams_use(streams, e->valuestring);
+    }
+    const char *legacy = bad ? NULL : get_string(o, "legacy", &bad);
+    if (legacy)
+        streams->legacy = ss_strdup(legacy);
+    if (bad)
+        ss_tu_streams_free(streams);
+    return bad ? -1 : 0;
+}
+
+int ss_cache_lookup(ss_cache *cache, const char *key, ss_result *out, int *status,
+                    ss_tu_streams *streams)
 {
     /* An entry is a regular file of the cache folder: a link there is not followed. */
     char *path = entry_path(cache, key);
@@ -521,9 +584,13 @@ int ss_cache_lookup(ss_cache *cache, const char *key, ss_result *out, int *statu
         if (cJSON_IsNumber(st) && st->valueint >= -1 && st->valueint <= 1 &&
             st->valuedouble == (double)st->valueint &&
             files_unchanged(cache, cJSON_GetObjectItemCaseSensitive(root, "files")) &&
-            decode(root, out) == 0) {
-            *status = st->valueint;
-            hit = 1;
+            decode_streams(cJSON_GetObjectItemCaseSensitive(root, "streams"), streams) == 0) {
+            if (decode(root, out) == 0) {
+                *status = st->valueint;
+                hit = 1;
+            } else {
+                ss_tu_streams_free(streams);
+            }
         }
     }
     cJSON_Delete(root);

@@ -29,16 +29,18 @@ void ss_cache_key(const ss_tu_input *in, char key[17]);
 /* Looks 'key' up. Returns 1 and appends the cached findings and diagnostics to 'out' (with
  * the unit's status, as ss_tu_analyze returns it, -1 included, in 'status') when the entry
  * exists, reads back whole and every file it lists still hashes the same (a folder, listed
- * with a trailing '/', the same names); 0 otherwise (a missing, stale or corrupt entry: the
- * caller parses). */
-int ss_cache_lookup(ss_cache *cache, const char *key, ss_result *out, int *status);
+ * with a trailing '/', the same names), with the unit's shared streams in 'streams'; 0
+ * otherwise (a missing, stale or corrupt entry: the caller parses). */
+int ss_cache_lookup(ss_cache *cache, const char *key, ss_result *out, int *status,
+                    ss_tu_streams *streams);
 /* The hash of the names in the folder 'dir' (sorted), for an entry that lists a folder (its
  * path with a trailing '/') as a file it depends on: a header that was not found appears
  * there. Returns 0, or -1 when the folder cannot be read. */
 int ss_cache_folder_hash(const char *dir, uint64_t *hash);
-/* Stores the unit's 'result', 'status' and 'files' under 'key' atomically (a temporary file,
- * then rename). Returns 0, or -1 when it could not be written (the run goes on). */
+/* Stores the unit's 'result', 'status', 'files' and 'streams' under 'key' atomically (a
+ * temporary file, then rename). Returns 0, or -1 when it could not be written (the run goes
+ * on). */
 int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
-                   const ss_result *result, int status);
+                   const ss_result *result, int status, const ss_tu_streams *streams);
 
 #endif

@@ -10,6 +10,42 @@
 #include "report.h"
 #include "rules.h"
 
+/* A blocking stream other translation units may share (SYNC103 across units,
+ * checks/stream_create.c): one a global variable with external linkage holds, or one a
+ * function with external linkage creates and hands out (returns it, or through a pointer or
+ * reference parameter). */
+typedef struct ss_shared_stream {
+    char *key;  /* the USR of that variable or function: the same in every unit */
+    char *name; /* as a message names it: 'g_stream' or 'make_stream()' */
+    char *file; /* the SYNC103 finding at its creation: its file as shown, line, column */
+    unsigned line, column;
+} ss_shared_stream;
+
+/* What a translation unit tells the others about its streams: the blocking streams it creates
+ * that others may share (those whose own unit has no legacy-stream work), the shared streams
+ * it refers to (keys as above: variables it names, functions it calls), and, when it refers
+ * to any, its legacy-stream work in words ("b.cu (lines 4 and 9)"). Cached with the unit. */
+typedef struct ss_tu_streams {
+    ss_shared_stream *created;
+    size_t created_count;
+    char **used;
+    size_t used_count;
+    char *legacy;
+} ss_tu_streams;
+
+void ss_tu_streams_free(ss_tu_streams *streams);
+/* Adds 'key' to what 'streams' uses, once. */
+void ss_tu_streams_use(ss_tu_streams *streams, const char *key);
+/* Adds a created stream (the strings are copied). */
+void ss_tu_streams_create(ss_tu_streams *streams, const char *key, const char *name,
+                          const char *file, unsigned line, unsigned column);
+
+/* SYNC103 across units: for each blocking stream one unit of 'units' ('count' of them, NULL
+ * entries skipped) creates and another refers to, where that other unit has legacy-stream
+ * work, the creation's finding in 'out' says so and loses its fix-it, as it does for the
+ * unit's own legacy-stream work (ss_lint_fix_refused). */
+void ss_streams_relate(const ss_tu_streams *const *units, size_t count, ss_result *out);
+
 /* What one translation unit knows while its checks run (tu.c). */
 typedef struct ss_check_ctx {
     CXTranslationUnit tu;
@@ -33,7 +69,15 @@ typedef struct ss_check_ctx {
      * legacy-stream note because nothing else in the unit uses another stream. */
     int loop_said;
     int legacy_note;
+    /* Filled for SYNC103 across units when not NULL (ss_stream_note_use, stream_create.c). */
+    ss_tu_streams *streams;
 } ss_check_ctx;
+
+/* While the unit is walked: 'ref', a reference (DeclRefExpr), names a shared stream's
+ * variable or a function that hands one out: it is added to ctx->streams' uses. */
+void ss_stream_note_use(ss_check_ctx *ctx, CXCursor ref);
+/* After the walk: the unit's legacy-stream work in words, when it uses a shared stream. */
+void ss_stream_note_legacy(ss_check_ctx *ctx, const char *main_file);
 
 /* Adds a finding of 'rule' at 'at' (its expansion location) to the context's result, unless
  * it lies in a system header, with the severity its context gives it (context.h). 'message'

@@ -72,8 +72,11 @@ static enum CXChildVisitResult walk(CXCursor c, CXCursor parent, CXClientData da
         ctx->function_name = saved_name;
         return CXChildVisit_Continue;
     }
-    if (clang_getCursorKind(c) == CXCursor_CallExpr)
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    if (kind == CXCursor_CallExpr)
         ss_checks_dispatch(ctx, c);
+    else if (kind == CXCursor_DeclRefExpr && ctx->streams)
+        ss_stream_note_use(ctx, c);
     return CXChildVisit_Recurse;
 }
 
@@ -436,7 +439,8 @@ static char *rejected_command(CXIndex index, const ss_tu_input *in, enum CXError
     return message;
 }
 
-int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_files *files)
+int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_files *files,
+                  ss_tu_streams *streams)
 {
     unsigned nvirtual;
     const struct CXUnsavedFile *virtual_files = ss_toolkit_virtual_files(&nvirtual);
@@ -477,6 +481,7 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
     ctx.readback_bytes = in->readback_bytes;
     ctx.hot_functions = in->hot_functions;
     ctx.hot_count = in->hot_count;
+    ctx.streams = streams;
     clang_getInclusions(tu, find_torch, &ctx.torch);
     if (!ctx.torch)
         ctx.torch = includes_torch(tu, in->file);
@@ -485,6 +490,8 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
         clang_getInclusions(tu, record_inclusion, &state);
     }
     clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &ctx);
+    if (streams)
+        ss_stream_note_legacy(&ctx, in->file);
     ss_callgraph_free(ctx.graph);
     clang_disposeTranslationUnit(tu);
     return fatal ? 1 : 0;

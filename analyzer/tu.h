@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "checks.h"
 #include "compdb.h"
 #include "flags.h"
 #include "report.h"
@@ -56,9 +57,11 @@ typedef struct ss_tu_input {
 
 /* Analyzes one translation unit (tu.c): parses 'in'->file in 'index' and appends findings
  * and parse diagnostics to 'out'; when 'files' is not NULL, appends the files it read
- * (clang_getInclusions) with their content hashes. Returns 0, 1 when the parse had an error
- * (the file was analyzed as far as clang recovered), or -1 when libclang produced no
- * translation unit at all. */
-int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_files *files);
+ * (clang_getInclusions) with their content hashes; when 'streams' is not NULL, fills it with
+ * what the other units need to know of its streams (SYNC103 across units). Returns 0, 1 when
+ * the parse had an error (the file was analyzed as far as clang recovered), or -1 when
+ * libclang produced no translation unit at all. */
+int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_files *files,
+                  ss_tu_streams *streams);
 
 #endif

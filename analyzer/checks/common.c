@@ -16,6 +16,17 @@ int ss_check_is_omitted(CXCursor arg)
     return file == NULL;
 }
 
+int ss_check_is_stream_type(CXType type)
+{
+    CXType t = clang_getCanonicalType(type);
+    if (t.kind != CXType_Pointer)
+        return 0;
+    CXString ts = clang_getCursorSpelling(clang_getTypeDeclaration(clang_getPointeeType(t)));
+    int is_stream = strcmp(clang_getCString(ts), "CUstream_st") == 0;
+    clang_disposeString(ts);
+    return is_stream;
+}
+
 char *ss_check_where(const ss_check_ctx *ctx)
 {
     if (ctx->function_name)

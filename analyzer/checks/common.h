@@ -18,6 +18,10 @@
  * argument (it has no location in a file). Returns 1 or 0. */
 int ss_check_is_omitted(CXCursor arg);
 
+/* Whether 'type' is a stream (cudaStream_t and CUstream are both 'struct CUstream_st *').
+ * Returns 1 or 0. */
+int ss_check_is_stream_type(CXType type);
+
 /* Where the call being checked sits, for a message: "in 'f'" (the named function around it)
  * or "at file scope". Malloc'ed. */
 char *ss_check_where(const ss_check_ctx *ctx);

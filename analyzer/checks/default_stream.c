@@ -29,15 +29,7 @@ typedef struct stream_field {
 static enum CXVisitorResult find_stream_field(CXCursor c, CXClientData data)
 {
     stream_field *f = data;
-    /* cudaStream_t and CUstream are both 'struct CUstream_st *'. */
-    CXType t = clang_getCanonicalType(clang_getCursorType(c));
-    int is_stream = 0;
-    if (t.kind == CXType_Pointer) {
-        CXString ts = clang_getCursorSpelling(clang_getTypeDeclaration(clang_getPointeeType(t)));
-        is_stream = strcmp(clang_getCString(ts), "CUstream_st") == 0;
-        clang_disposeString(ts);
-    }
-    if (!is_stream)
+    if (!ss_check_is_stream_type(clang_getCursorType(c)))
         return CXVisit_Continue;
     CXString n = clang_getCursorSpelling(c);
     f->name = ss_strdup(clang_getCString(n));

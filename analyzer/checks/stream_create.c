@@ -5,14 +5,19 @@
 #include "checks.h"
 #include "common.h"
 #include "scope.h"
+#include "tu.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The words that say why a SYNC103 finding has no fix-it (ss_lint_fix_refused). */
-static const char legacy_words[] = "legacy-stream work at ";
+/* The words that say why a SYNC103 finding has no fix-it (ss_lint_fix_refused), and its hint
+ * then. */
+static const char legacy_words[] = "legacy-stream work ";
 static const char legacy_reason[] = " is ordered with this stream only because it is blocking: "
                                     "move that work onto the stream first";
+static const char legacy_hint[] = "move the legacy-stream work onto a stream, then create this "
+                                  "one with cudaStreamCreateWithFlags(&stream, "
+                                  "cudaStreamNonBlocking)";
 
 /* How many places of legacy-stream work a message lists, and how many are told apart. */
 enum { MAX_PLACES = 5, MAX_SEEN = 256 };
@@ -113,16 +118,15 @@ static enum CXChildVisitResult find_legacy(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Recurse;
 }
 
-/* "legacy-stream work at lines 12 and 20 is ordered with ...", for the unit's work on the
- * legacy default stream ('at' is the stream's creation), or NULL when it has none.
- * Malloc'ed. */
-static char *legacy_work(ss_check_ctx *ctx, CXCursor at)
+/* "lines 12 and 20", the places of the unit's work on the legacy default stream (those in
+ * 'file' by their line, others as 'name.h:40'), or NULL when it has none. Malloc'ed. */
+static char *legacy_places(ss_check_ctx *ctx, CXFile file)
 {
     legacy_walk w;
     memset(&w, 0, sizeof w);
     w.ctx = ctx;
     w.function = clang_getNullCursor();
-    clang_getExpansionLocation(clang_getCursorLocation(at), &w.file, NULL, NULL, NULL);
+    w.file = file;
     clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_legacy, &w);
     if (w.count == 0)
         return NULL;
@@ -143,10 +147,245 @@ static char *legacy_work(ss_check_ctx *ctx, CXCursor at)
         free(list);
         list = longer;
     }
-    char *words = ss_asprintf("%s%s %s%s", legacy_words, w.count == 1 ? "line" : "lines", list,
-                              legacy_reason);
+    char *places = ss_asprintf("%s %s", w.count == 1 ? "line" : "lines", list);
     free(list);
+    return places;
+}
+
+/* "legacy-stream work at lines 12 and 20 is ordered with ...", for the unit's work on the
+ * legacy default stream ('at' is the stream's creation), or NULL when it has none.
+ * Malloc'ed. */
+static char *legacy_work(ss_check_ctx *ctx, CXCursor at)
+{
+    CXFile file = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(at), &file, NULL, NULL, NULL);
+    char *places = legacy_places(ctx, file);
+    if (places == NULL)
+        return NULL;
+    char *words = ss_asprintf("%sat %s%s", legacy_words, places, legacy_reason);
+    free(places);
     return words;
+}
+
+/* Shared streams (SYNC103 across units). */
+
+void ss_tu_streams_free(ss_tu_streams *streams)
+{
+    for (size_t i = 0; i < streams->created_count; i++) {
+        free(streams->created[i].key);
+        free(streams->created[i].name);
+        free(streams->created[i].file);
+    }
+    free(streams->created);
+    for (size_t i = 0; i < streams->used_count; i++)
+        free(streams->used[i]);
+    free(streams->used);
+    free(streams->legacy);
+    memset(streams, 0, sizeof *streams);
+}
+
+static int uses(const ss_tu_streams *streams, const char *key)
+{
+    for (size_t i = 0; i < streams->used_count; i++) {
+        if (strcmp(streams->used[i], key) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+void ss_tu_streams_use(ss_tu_streams *streams, const char *key)
+{
+    if (uses(streams, key))
+        return;
+    streams->used = ss_reallocarray(streams->used, streams->used_count + 1, sizeof *streams->used);
+    streams->used[streams->used_count++] = ss_strdup(key);
+}
+
+void ss_tu_streams_create(ss_tu_streams *streams, const char *key, const char *name,
+                          const char *file, unsigned line, unsigned column)
+{
+    streams->created =
+        ss_reallocarray(streams->created, streams->created_count + 1, sizeof *streams->created);
+    ss_shared_stream *s = &streams->created[streams->created_count++];
+    s->key = ss_strdup(key);
+    s->name = ss_strdup(name);
+    s->file = ss_strdup(file);
+    s->line = line;
+    s->column = column;
+}
+
+/* A stream, or an array of them. */
+static int holds_streams(CXType type)
+{
+    CXType t = clang_getCanonicalType(type);
+    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    return ss_check_is_stream_type(t);
+}
+
+/* Whether the function 'fn' hands a stream out: it returns one, or has a pointer or reference
+ * parameter to one (or to an array of them). */
+static int hands_out_stream(CXCursor fn)
+{
+    if (ss_check_is_stream_type(clang_getCursorResultType(fn)))
+        return 1;
+    int n = clang_Cursor_getNumArguments(fn);
+    for (int i = 0; i < n; i++) {
+        CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, i)));
+        if ((t.kind == CXType_Pointer || t.kind == CXType_LValueReference) &&
+            holds_streams(clang_getPointeeType(t)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the declaration 'decl' can give other units a stream of this one: a global variable
+ * with external linkage that holds streams, or a function with external linkage that hands
+ * one out; neither in a system header nor a CUDA API. Returns 1 or 0. */
+static int shares_streams(CXCursor decl)
+{
+    enum CXCursorKind kind = clang_getCursorKind(decl);
+    if ((kind != CXCursor_VarDecl && kind != CXCursor_FunctionDecl) ||
+        clang_getCursorLinkage(decl) != CXLinkage_External)
+        return 0;
+    if (kind == CXCursor_VarDecl && (clang_Cursor_hasVarDeclGlobalStorage(decl) != 1 ||
+                                     !holds_streams(clang_getCursorType(decl))))
+        return 0;
+    if (kind == CXCursor_FunctionDecl) {
+        if (!hands_out_stream(decl))
+            return 0;
+        CXString name = clang_getCursorSpelling(decl);
+        int api = ss_api_find(clang_getCString(name)) != NULL;
+        clang_disposeString(name);
+        if (api)
+            return 0;
+    }
+    return !ss_ast_in_system_header(decl);
+}
+
+static char *usr_of(CXCursor decl)
+{
+    CXString usr = clang_getCursorUSR(decl);
+    const char *text = clang_getCString(usr);
+    char *copy = text && text[0] ? ss_strdup(text) : NULL;
+    clang_disposeString(usr);
+    return copy;
+}
+
+void ss_stream_note_use(ss_check_ctx *ctx, CXCursor ref)
+{
+    CXCursor decl = clang_getCursorReferenced(ref);
+    if (!shares_streams(decl))
+        return;
+    char *key = usr_of(decl);
+    if (key)
+        ss_tu_streams_use(ctx->streams, key);
+    free(key);
+}
+
+void ss_stream_note_legacy(ss_check_ctx *ctx, const char *main_file)
+{
+    if (ctx->streams == NULL || ctx->streams->used_count == 0)
+        return;
+    char *places = legacy_places(ctx, clang_getFile(ctx->tu, main_file));
+    if (places == NULL)
+        return;
+    char *shown = ss_display_path(main_file);
+    ctx->streams->legacy = ss_asprintf("%s (%s)", shown, places);
+    free(shown);
+    free(places);
+}
+
+static enum CXChildVisitResult first_reference(CXCursor c, CXCursor parent, CXClientData data)
+{
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    *(CXCursor *)data = clang_getCursorReferenced(c);
+    return CXChildVisit_Break;
+}
+
+/* Notes the stream that 'call' creates, reported as 'f', when other units may share it: it is
+ * stored in a variable that they can name ('&g_stream', '&g_streams[i]'), or created in a
+ * function they can call that hands it out. */
+static void note_created(ss_check_ctx *ctx, CXCursor call, const ss_finding *f)
+{
+    if (ctx->streams == NULL || clang_Cursor_getNumArguments(call) < 1 || f->file == NULL)
+        return;
+    CXCursor held = clang_getNullCursor();
+    CXCursor arg = clang_Cursor_getArgument(call, 0);
+    if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr)
+        held = clang_getCursorReferenced(arg);
+    else
+        clang_visitChildren(arg, first_reference, &held);
+    CXCursor decl = clang_getNullCursor();
+    char *name = NULL;
+    if (!ss_ast_is_null(held) && clang_getCursorKind(held) == CXCursor_VarDecl &&
+        shares_streams(held)) {
+        decl = held;
+        CXString spelled = clang_getCursorSpelling(held);
+        name = ss_strdup(clang_getCString(spelled));
+        clang_disposeString(spelled);
+    } else if (!ss_ast_is_null(ctx->function) &&
+               clang_getCursorKind(ctx->function) == CXCursor_FunctionDecl &&
+               shares_streams(ctx->function)) {
+        decl = ctx->function;
+        name = ss_asprintf("%s()", ctx->function_name ? ctx->function_name : "");
+    }
+    char *key = ss_ast_is_null(decl) ? NULL : usr_of(decl);
+    if (key)
+        ss_tu_streams_create(ctx->streams, key, name, f->file, f->line, f->column);
+    free(key);
+    free(name);
+}
+
+void ss_streams_relate(const ss_tu_streams *const *units, size_t count, ss_result *out)
+{
+    enum { MAX_UNITS = 3 };
+    for (size_t i = 0; i < count; i++) {
+        for (size_t c = 0; units[i] && c < units[i]->created_count; c++) {
+            const ss_shared_stream *s = &units[i]->created[c];
+            char *list = ss_strdup("");
+            size_t found = 0;
+            for (size_t j = 0; j < count; j++) {
+                if (j == i || units[j] == NULL || units[j]->legacy == NULL ||
+                    !uses(units[j], s->key))
+                    continue;
+                if (found < MAX_UNITS) {
+                    char *longer = ss_asprintf("%s%s%s", list, found ? ", " : "", units[j]->legacy);
+                    free(list);
+                    list = longer;
+                }
+                found++;
+            }
+            ss_finding *f = NULL;
+            for (size_t k = 0; found && k < out->count && f == NULL; k++) {
+                ss_finding *o = &out->findings[k];
+                if (o->rule == SS_RULE_BLOCKING_STREAM_CREATE && o->file &&
+                    strcmp(o->file, s->file) == 0 && o->line == s->line && o->column == s->column &&
+                    ss_lint_fix_refused(o) == NULL)
+                    f = o;
+            }
+            if (f) {
+                char *more = found > MAX_UNITS ? ss_asprintf(" and %zu more", found - MAX_UNITS)
+                                               : ss_strdup("");
+                char *message = ss_asprintf("%s; %sin %s%s, %s the stream through '%s',%s",
+                                            f->message, legacy_words, list, more,
+                                            found == 1 ? "a unit that shares" : "units that share",
+                                            s->name, legacy_reason);
+                free(more);
+                free(f->message);
+                f->message = message;
+                free(f->hint);
+                f->hint = ss_strdup(legacy_hint);
+                for (size_t k = 0; k < f->fixit_count; k++)
+                    free(f->fixits[k].text);
+                free(f->fixits);
+                f->fixits = NULL;
+                f->fixit_count = 0;
+            }
+            free(list);
+        }
+    }
 }
 
 const char *ss_lint_fix_refused(const ss_finding *f)
@@ -276,13 +515,15 @@ void ss_check_stream_create(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         }
         size_t before = ctx->result->count;
         ss_check_report(ctx, SS_RULE_BLOCKING_STREAM_CREATE, call, message,
-                        legacy ? "move the legacy-stream work onto a stream, then create this "
-                                 "one with cudaStreamCreateWithFlags(&stream, "
-                                 "cudaStreamNonBlocking)"
+                        legacy ? legacy_hint
                                : "create it with cudaStreamCreateWithFlags(&stream, "
                                  "cudaStreamNonBlocking)");
-        if (ctx->result->count > before && api->domain == SS_DOMAIN_RT && legacy == NULL)
-            add_fixit(ctx, call, api, &ctx->result->findings[ctx->result->count - 1]);
+        if (ctx->result->count > before && legacy == NULL) {
+            ss_finding *f = &ctx->result->findings[ctx->result->count - 1];
+            if (api->domain == SS_DOMAIN_RT)
+                add_fixit(ctx, call, api, f);
+            note_created(ctx, call, f);
+        }
         free(legacy);
     }
     free(message);

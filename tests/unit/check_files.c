@@ -431,8 +431,9 @@ START_TEST(test_cache_store_does_not_follow_links)
     ss_tu_files files = {&read, 1, 1, 0};
     ss_result result;
     ss_result_init(&result, SS_RESULT_LINT);
+    ss_tu_streams streams = {0};
     umask(022);
-    ck_assert_int_eq(ss_cache_store(cache, key, &files, &result, 0), 0);
+    ck_assert_int_eq(ss_cache_store(cache, key, &files, &result, 0, &streams), 0);
     char *text = cli_slurp(victim);
     ck_assert_str_eq(text, "precious\n");
     free(text);
@@ -444,18 +445,19 @@ START_TEST(test_cache_store_does_not_follow_links)
     ck_assert_int_eq(entries(), 4);
     /* The entry reads back. */
     int status = -1;
-    ck_assert_int_eq(ss_cache_lookup(cache, key, &result, &status), 1);
+    ck_assert_int_eq(ss_cache_lookup(cache, key, &result, &status, &streams), 1);
     ck_assert_int_eq(status, 0);
     /* An entry that is a link, or a FIFO, is a miss, and never blocks. */
     ck_assert_int_eq(unlink(entry), 0);
     ck_assert_int_eq(symlink(victim, entry), 0);
-    ck_assert_int_eq(ss_cache_lookup(cache, key, &result, &status), 0);
+    ck_assert_int_eq(ss_cache_lookup(cache, key, &result, &status, &streams), 0);
     ck_assert_int_eq(unlink(entry), 0);
     ck_assert_int_eq(mkfifo(entry, 0600), 0);
-    ck_assert_int_eq(ss_cache_lookup(cache, key, &result, &status), 0);
-    ck_assert_int_eq(ss_cache_store(cache, key, &files, &result, 0), -1);
+    ck_assert_int_eq(ss_cache_lookup(cache, key, &result, &status, &streams), 0);
+    ck_assert_int_eq(ss_cache_store(cache, key, &files, &result, 0, &streams), -1);
     ck_assert_int_eq(kind_of(entry), S_IFIFO);
     ss_result_free(&result);
+    ss_tu_streams_free(&streams);
     ss_cache_close(cache);
     free(source);
     free(guessed);
