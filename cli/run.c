@@ -41,6 +41,21 @@ static int check_gate_value(const ss_cli_given *given)
         }
         ss_baseline_free(&baseline);
     }
+    if (given->opt == SS_OPT_SET_MODE) {
+        /* Words and durations the interposer's own parser checks. */
+        const ss_interpose_setting *setting =
+            ss_interpose_setting_find(ss_cli_option(given->opt)->variable);
+        ss_interpose_config *scratch = calloc(1, sizeof *scratch);
+        char err[512];
+        int rc = scratch == NULL
+                     ? -1
+                     : ss_interpose_setting_set(scratch, setting, given->value, err, sizeof err);
+        free(scratch);
+        if (rc < 0) {
+            ss_log_error("%s needs full or light (got '%s')", given->spelled, given->value);
+            return -1;
+        }
+    }
     return 0;
 }
 

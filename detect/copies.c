@@ -22,30 +22,32 @@ static int device_only(const char *dir)
  * (det_call_direction: the API's own when its name fixes it). */
 static int host_side_pageable(const det_ctx *ctx, const det_call *call)
 {
-    if (call->copy_op == DET_NONE)
+    uint8_t src, dst;
+    if ((call->copy_op == DET_NONE && !det_call_light(ctx, call)) ||
+        !det_call_mem_kinds(ctx, call, &src, &dst))
         return 0;
-    const ss_ev_gpu *g = &ctx->ops[call->copy_op].ev->u.gpu;
     const char *dir = det_call_direction(ctx, call);
     if (dir == NULL)
-        return g->src_kind == SS_MEM_PAGEABLE || g->dst_kind == SS_MEM_PAGEABLE;
+        return src == SS_MEM_PAGEABLE || dst == SS_MEM_PAGEABLE;
     if (strcmp(dir, "HtoD") == 0)
-        return g->src_kind == SS_MEM_PAGEABLE;
+        return src == SS_MEM_PAGEABLE;
     if (strcmp(dir, "DtoH") == 0)
-        return g->dst_kind == SS_MEM_PAGEABLE;
+        return dst == SS_MEM_PAGEABLE;
     if (device_only(dir))
         return 0;
-    return g->src_kind == SS_MEM_PAGEABLE || g->dst_kind == SS_MEM_PAGEABLE;
+    return src == SS_MEM_PAGEABLE || dst == SS_MEM_PAGEABLE;
 }
 
 static const char *host_kind_word(const det_ctx *ctx, const det_call *call)
 {
-    if (call->copy_op == DET_NONE)
+    uint8_t src, dst;
+    if ((call->copy_op == DET_NONE && !det_call_light(ctx, call)) ||
+        !det_call_mem_kinds(ctx, call, &src, &dst))
         return NULL;
-    const ss_ev_gpu *g = &ctx->ops[call->copy_op].ev->u.gpu;
     const char *dir = det_call_direction(ctx, call);
     if (device_only(dir))
         return NULL;
-    return det_mem_kind_word(dir != NULL && strcmp(dir, "DtoH") == 0 ? g->dst_kind : g->src_kind);
+    return det_mem_kind_word(dir != NULL && strcmp(dir, "DtoH") == 0 ? dst : src);
 }
 
 /* SYNC201 and SYNC202: copies that blocked at least min_blocked_ns (a pageable asynchronous
@@ -88,7 +90,7 @@ static int copies_run(det_ctx *ctx)
             continue;
         /* A pageable asynchronous copy is a finding by itself (it blocked the host for its
          * own transfer); a synchronous one only when it waited for earlier work. */
-        if (sync_copy && waited.count == 0)
+        if (sync_copy && !det_call_waited(ctx, c, &waited))
             continue;
         /* SYNC201's prediction: the same copy at the pinned rate; and the host's own time
          * since its thread's previous such copy returned. */
@@ -154,9 +156,10 @@ static int sync_call_holds_host(const det_ctx *ctx, const det_call *c)
 {
     if (c->row->klass == SS_CLASS_COPY)
         return !device_only(det_call_direction(ctx, c));
-    if (c->first_op == DET_NONE)
+    uint8_t src, kind;
+    if ((c->first_op == DET_NONE && !det_call_light(ctx, c)) ||
+        !det_call_mem_kinds(ctx, c, &src, &kind))
         return 0;
-    uint8_t kind = ctx->ops[c->first_op].ev->u.gpu.dst_kind;
     return kind == SS_MEM_PINNED || kind == SS_MEM_PAGEABLE || kind == SS_MEM_MANAGED;
 }
 
@@ -195,7 +198,7 @@ static int copies_latent(det_ctx *ctx)
         det_hit hit = {
             .rule = pageable_async ? SS_RULE_PAGEABLE_ASYNC_COPY : SS_RULE_SYNC_COPY_IN_PIPELINE,
             .call = (uint32_t)i,
-            .ns = (waited.count > 0 ? det_blocked_ns(c) : 0) + sync_ns,
+            .ns = (det_call_waited(ctx, c, &waited) ? det_blocked_ns(c) : 0) + sync_ns,
             .bytes = det_call_bytes(ctx, c),
             .direction = klass == SS_CLASS_COPY ? det_call_direction(ctx, c) : NULL,
             .host_kind = host_kind_word(ctx, c),

@@ -27,6 +27,94 @@ static const struct family_row {
 
 #define NFAMILIES (sizeof families / sizeof families[0])
 
+/* The rules the light mode reports (docs/run.md, "Modes"): the calls that blocked the host,
+ * timed around the call, which need no GPU record and no launch. */
+static const ss_rule_id light_rules[] = {SS_RULE_PAGEABLE_ASYNC_COPY, SS_RULE_SYNC_COPY_IN_PIPELINE,
+                                         SS_RULE_SCALAR_READBACK, SS_RULE_SYNC_IN_LOOP,
+                                         SS_RULE_DEVICE_WIDE_SYNC_CALL};
+
+int ss_detect_light_rule(ss_rule_id rule)
+{
+    for (size_t i = 0; i < sizeof light_rules / sizeof light_rules[0]; i++) {
+        if (light_rules[i] == rule)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether family row 'row' runs on 'ctx': every family in the full and the sampled mode (the
+ * others see the windows' launches and GPU records only), the light rules' alone in the light
+ * mode. */
+static int family_runs(const det_ctx *ctx, const struct family_row *row)
+{
+    if (ctx->mode != DET_MODE_LIGHT)
+        return 1;
+    for (size_t j = 0; j < row->rule_count; j++) {
+        if (!ss_detect_light_rule(row->rules[j]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Reads the log's mode and the sampled mode's windows ("START-END,..." in the API clock) into
+ * 'ctx'. An unknown mode is read as the full one. Returns 0 or -1. */
+static int read_mode(det_ctx *ctx)
+{
+    const char *mode = ss_evlog_get_meta(ctx->log, "mode");
+    ctx->mode = DET_MODE_FULL;
+    if (mode != NULL && strcmp(mode, "light") == 0)
+        ctx->mode = DET_MODE_LIGHT;
+    else if (mode != NULL && strcmp(mode, "sampled") == 0)
+        ctx->mode = DET_MODE_SAMPLED;
+    const char *windows = ss_evlog_get_meta(ctx->log, "sample_windows");
+    if (ctx->mode != DET_MODE_SAMPLED || windows == NULL)
+        return 0;
+    size_t pairs = 1;
+    for (const char *p = windows; *p; p++)
+        pairs += *p == ',';
+    ctx->windows = calloc(pairs * 2, sizeof *ctx->windows);
+    if (ctx->windows == NULL)
+        return -1;
+    const char *p = windows;
+    while (*p != '\0' && ctx->window_count < pairs) {
+        char *end;
+        unsigned long long start = strtoull(p, &end, 10);
+        if (*end != '-')
+            break;
+        unsigned long long stop = strtoull(end + 1, &end, 10);
+        if (*end != ',' && *end != '\0')
+            break;
+        ctx->windows[2 * ctx->window_count] = start;
+        ctx->windows[2 * ctx->window_count + 1] = stop;
+        ctx->window_count++;
+        p = *end == ',' ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* Says once what a log of the light (or sampled) mode cannot report, and marks each finding
+ * with the mode that saw its first occurrence (the extra figure "mode"). */
+static void report_mode(det_ctx *ctx, ss_result *out, size_t first)
+{
+    if (ctx->mode == DET_MODE_FULL)
+        return;
+    for (size_t i = first; i < out->count && i - first < ctx->agg_count; i++) {
+        const det_call *c = &ctx->calls[ctx->aggs[i - first].call];
+        ss_finding_add_extra(&out->findings[i], "mode",
+                             det_call_light(ctx, c) ? "light" : "full window");
+    }
+    const char *msg =
+        ctx->mode == DET_MODE_LIGHT
+            ? "light mode: only SYNC201, SYNC202, SYNC301, SYNC401 and SYNC402 are reported, "
+              "timed around each call, without what a call waited for; the default-stream "
+              "rules (SYNC101, SYNC102, SYNC103), SYNC501-SYNC601 and the what-ifs need the "
+              "full mode (--mode full, or windows of it with --sample)"
+            : "sampled mode: outside its full windows only SYNC201, SYNC202, SYNC301, SYNC401 "
+              "and SYNC402 are seen, without what a call waited for; the other rules and the "
+              "what-ifs cover the full windows alone";
+    ss_result_add_diag(out, SS_SEV_NOTE, NULL, 0, 0, msg);
+}
+
 const det_family *det_family_of(ss_rule_id rule)
 {
     for (size_t i = 0; i < NFAMILIES; i++) {
@@ -154,12 +242,14 @@ static int counts_as_blocked(const ss_finding *f)
 static int run_families(det_ctx *ctx)
 {
     int rc = 0;
-    for (size_t i = 0; i < NFAMILIES && rc == 0; i++)
-        rc = families[i].family->run(ctx);
+    for (size_t i = 0; i < NFAMILIES && rc == 0; i++) {
+        if (family_runs(ctx, &families[i]))
+            rc = families[i].family->run(ctx);
+    }
     /* Latent synchronizations: over the calls that no finding claimed, after every family has
      * had its turn, so that a latent note never hides a finding that blocked. */
     for (size_t i = 0; i < NFAMILIES && rc == 0 && ctx->opt->latent; i++) {
-        if (families[i].family->latent != NULL)
+        if (families[i].family->latent != NULL && family_runs(ctx, &families[i]))
             rc = families[i].family->latent(ctx);
     }
     return rc;
@@ -214,6 +304,7 @@ static void write_result(det_ctx *ctx, ss_result *out)
     const ss_event_log *log = ctx->log;
     size_t first = out->count;
     det_findings_emit(ctx, out);
+    report_mode(ctx, out, first);
     det_scope_report(ctx, out);
     add_totals(out, first);
     copy_meta(log, out);
@@ -238,7 +329,9 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
     ctx.opt = options;
     const char *python = ss_evlog_get_meta(log, "python");
     ctx.python_program = python != NULL && python[0] != '\0';
-    int rc = det_index_build(&ctx);
+    int rc = read_mode(&ctx);
+    if (rc == 0)
+        rc = det_index_build(&ctx);
     if (rc == 0)
         rc = det_sites_init(&ctx);
     if (rc == 0)
@@ -255,5 +348,6 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
     det_sites_free(&ctx);
     det_scope_free(&ctx);
     det_index_free(&ctx);
+    free(ctx.windows);
     return rc;
 }

@@ -67,6 +67,10 @@ void ss_detect_options_default(ss_detect_options *options);
  * on memory exhaustion. */
 int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result *out);
 
+/* Whether the light mode (docs/run.md, "Modes") reports 'rule': SYNC201, SYNC202, SYNC301,
+ * SYNC401 and SYNC402, the calls that blocked the host, timed around the call. */
+int ss_detect_light_rule(ss_rule_id rule);
+
 /* Writes 'log' in the syncscope trace format (docs/trace-format.md). Returns 0 or -1. */
 int ss_trace_write(FILE *out, const ss_event_log *log);
 

@@ -238,7 +238,15 @@ typedef struct det_ctx {
     uint64_t steady_ns;      /* start of the first repeated GPU work (phase.c), 0: none found */
     int python_program;      /* the log's program is a Python interpreter */
     struct det_scope *scope; /* scope.c: NULL when the log has no scope to keep or name */
+    /* How the log was recorded (metadata "mode", docs/run.md "Modes"): DET_MODE_FULL,
+     * DET_MODE_LIGHT (no launch, no GPU record), or DET_MODE_SAMPLED (light, with full
+     * windows: 'windows' holds their start and end, 'window_count' pairs). */
+    int mode;
+    uint64_t *windows;
+    size_t window_count;
 } det_ctx;
+
+enum { DET_MODE_FULL, DET_MODE_LIGHT, DET_MODE_SAMPLED };
 
 /* ---- detector families (families.def) ---- */
 
@@ -281,6 +289,21 @@ void det_index_free(det_ctx *ctx);
 
 /* Host time a call blocked. */
 uint64_t det_blocked_ns(const det_call *call);
+
+/* Whether 'call' was observed in the light mode: the whole log in the light mode, and a call
+ * entered outside every full window in the sampled mode. Such a call has no GPU operation. */
+int det_call_light(const det_ctx *ctx, const det_call *call);
+
+/* Whether 'call' waited for earlier device work: 'waited' (det_waited) holds some of it; or,
+ * for a call of the light mode, which sees no device work: the driver said that work pending
+ * at its entry was complete at its exit (SS_API_WAITED), or, where it was not asked (an event
+ * synchronization), the call blocked at least min_blocked_ns. */
+int det_call_waited(const det_ctx *ctx, const det_call *call, const det_opset *waited);
+
+/* The memory kinds (ss_mem_kind) of the source and destination of copy or memset 'call': its
+ * GPU operation's, as CUPTI reported them, or those the light mode recorded with the call.
+ * Returns 1, or 0 when neither is known. */
+int det_call_mem_kinds(const det_ctx *ctx, const det_call *call, uint8_t *src, uint8_t *dst);
 /* The name of a call's API ("cudaMemcpy"). */
 const char *det_call_name(const det_ctx *ctx, const det_call *call);
 /* Whether 'call' puts its work on the legacy default stream. */

@@ -360,6 +360,50 @@ uint64_t det_blocked_ns(const det_call *call)
     return call->ev->exit_ns > call->ev->enter_ns ? call->ev->exit_ns - call->ev->enter_ns : 0;
 }
 
+int det_call_light(const det_ctx *ctx, const det_call *call)
+{
+    if (ctx->mode == DET_MODE_LIGHT)
+        return 1;
+    if (ctx->mode != DET_MODE_SAMPLED)
+        return 0;
+    for (size_t i = 0; i < ctx->window_count; i++) {
+        if (call->ev->enter_ns >= ctx->windows[2 * i] &&
+            call->ev->enter_ns < ctx->windows[2 * i + 1])
+            return 0;
+    }
+    return 1;
+}
+
+int det_call_waited(const det_ctx *ctx, const det_call *call, const det_opset *waited)
+{
+    if (waited->count > 0)
+        return 1;
+    if (!det_call_light(ctx, call))
+        return 0;
+    /* The driver's answer at the call's entry and exit where the light mode asked it, else
+     * the call's time alone. */
+    if (call->ev->flags & SS_API_PROBED)
+        return (call->ev->flags & SS_API_WAITED) != 0;
+    return det_blocked_ns(call) >= ctx->opt->min_blocked_ns;
+}
+
+int det_call_mem_kinds(const det_ctx *ctx, const det_call *call, uint8_t *src, uint8_t *dst)
+{
+    uint32_t op = call->copy_op != DET_NONE ? call->copy_op : call->first_op;
+    if (op != DET_NONE) {
+        *src = ctx->ops[op].ev->u.gpu.src_kind;
+        *dst = ctx->ops[op].ev->u.gpu.dst_kind;
+        return 1;
+    }
+    const ss_api *row = call->row;
+    if (row == NULL || (row->klass != SS_CLASS_COPY && row->klass != SS_CLASS_MEMSET) ||
+        (call->ev->flags & SS_API_MEM_KNOWN) == 0)
+        return 0;
+    *src = SS_API_MEM_SRC(call->ev->flags);
+    *dst = SS_API_MEM_DST(call->ev->flags);
+    return 1;
+}
+
 const char *det_call_name(const det_ctx *ctx, const det_call *call)
 {
     const char *name = ctx->log->strings[call->ev->name];

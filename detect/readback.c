@@ -15,9 +15,11 @@
 
 static const char *dst_kind_word(const det_ctx *ctx, const det_call *call)
 {
-    if (call->copy_op == DET_NONE)
+    uint8_t src, dst;
+    if ((call->copy_op == DET_NONE && !det_call_light(ctx, call)) ||
+        !det_call_mem_kinds(ctx, call, &src, &dst))
         return NULL;
-    return det_mem_kind_word(ctx->ops[call->copy_op].ev->u.gpu.dst_kind);
+    return det_mem_kind_word(dst);
 }
 
 int det_is_readback(const det_ctx *ctx, const det_call *call)
@@ -62,7 +64,7 @@ static int readback_run(det_ctx *ctx)
         uint32_t sync = DET_NONE;
         if ((rc = det_waited(ctx, (uint32_t)i, 0, &waited)) < 0)
             break;
-        if (blocked < ctx->opt->min_blocked_ns || waited.count == 0) {
+        if (blocked < ctx->opt->min_blocked_ns || !det_call_waited(ctx, c, &waited)) {
             /* The copy returned at once: the wait, if any, is in the next synchronization. */
             if ((rc = det_join_sync(ctx, (uint32_t)i, &waited, &blocked, &sync)) < 0)
                 break;
@@ -136,14 +138,15 @@ static int readback_latent(det_ctx *ctx)
         int copy_syncs =
             c->row->sync == SS_SYNC_ALWAYS || (dst != NULL && strcmp(dst, "pageable") == 0);
         const ss_stack_frame *site = det_call_site(ctx, (uint32_t)i);
-        int other = site != NULL && site->python == SS_FRAME_OTHER_THREAD && c->copy_op != DET_NONE;
+        int other = site != NULL && site->python == SS_FRAME_OTHER_THREAD &&
+                    (c->copy_op != DET_NONE || det_call_light(ctx, c));
         if (sync == DET_NONE && !copy_syncs && !other)
             continue;
         c->claimed = 1;
         det_hit hit = {
             .rule = SS_RULE_SCALAR_READBACK,
             .call = (uint32_t)i,
-            .ns = (waited.count > 0 ? det_blocked_ns(c) : 0) + sync_ns,
+            .ns = (det_call_waited(ctx, c, &waited) ? det_blocked_ns(c) : 0) + sync_ns,
             .bytes = det_call_bytes(ctx, c),
             .direction = "DtoH",
             .host_kind = dst,

@@ -38,7 +38,8 @@ static int syncs_run(det_ctx *ctx)
         if (c->row->klass == SS_CLASS_STREAM_SYNC && c->ev->stream != SS_STREAM_LEGACY &&
             !(c->ev->stream == SS_STREAM_LEGACY_NULL && !c->ev->per_thread))
             only = c->ev->stream_id;
-        if ((rc = det_waited(ctx, (uint32_t)i, only, &waited)) < 0 || waited.count == 0)
+        if ((rc = det_waited(ctx, (uint32_t)i, only, &waited)) < 0 ||
+            !det_call_waited(ctx, c, &waited))
             continue;
         int over = c->row->klass == SS_CLASS_DEVICE_SYNC && two_streams(ctx, &waited);
         det_hit hit = {
@@ -99,7 +100,7 @@ static int syncs_latent(det_ctx *ctx)
         det_hit hit = {
             .rule = explicit_sync ? SS_RULE_SYNC_IN_LOOP : SS_RULE_DEVICE_WIDE_SYNC_CALL,
             .call = (uint32_t)i,
-            .ns = waited.count > 0 ? det_blocked_ns(c) : 0,
+            .ns = det_call_waited(ctx, c, &waited) ? det_blocked_ns(c) : 0,
             .bytes = explicit_sync ? 0 : c->ev->bytes,
             .waited = &waited,
             .stream_id = c->row->klass == SS_CLASS_STREAM_SYNC ? c->ev->stream_id : 0,

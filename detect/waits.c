@@ -106,7 +106,8 @@ static uint32_t covering_sync(const det_ctx *ctx, uint32_t copy, uint32_t *only)
     *only = 0;
     const det_call *c = &ctx->calls[copy];
     /* A synchronous copy's work is done when it returns: nothing is left to wait for. */
-    if (c->row == NULL || c->row->sync == SS_SYNC_ALWAYS || c->copy_op == DET_NONE ||
+    int light = det_call_light(ctx, c);
+    if (c->row == NULL || c->row->sync == SS_SYNC_ALWAYS || (c->copy_op == DET_NONE && !light) ||
         c->next == DET_NONE)
         return DET_NONE;
     const det_call *s = &ctx->calls[c->next];
@@ -116,7 +117,9 @@ static uint32_t covering_sync(const det_ctx *ctx, uint32_t copy, uint32_t *only)
         if (!on_blocking_stream(ctx, c))
             return DET_NONE;
     } else if (s->row->klass == SS_CLASS_STREAM_SYNC) {
-        if (s->ev->stream_id != ctx->ops[c->copy_op].ev->u.gpu.stream_id)
+        uint32_t copy_stream =
+            c->copy_op != DET_NONE ? ctx->ops[c->copy_op].ev->u.gpu.stream_id : c->ev->stream_id;
+        if (s->ev->stream_id != copy_stream)
             return DET_NONE;
         *only = s->ev->stream_id;
     } else if (s->row->klass != SS_CLASS_DEVICE_SYNC) {
@@ -138,7 +141,7 @@ uint32_t det_latent_sync(det_ctx *ctx, uint32_t copy, uint64_t *blocked, int *fa
         return DET_NONE;
     }
     uint64_t ns = det_blocked_ns(&ctx->calls[sync]);
-    if (out->count > 0 && ns >= ctx->opt->min_blocked_ns)
+    if (det_call_waited(ctx, &ctx->calls[sync], out) && ns >= ctx->opt->min_blocked_ns)
         return DET_NONE; /* a synchronization that cost time is a finding of its own */
     /* Waiting for the copy's own transfer is the copy, not earlier work. */
     size_t earlier = 0;
@@ -160,6 +163,16 @@ int det_join_sync(det_ctx *ctx, uint32_t copy, det_opset *waited, uint64_t *bloc
     if (next == DET_NONE || det_blocked_ns(&ctx->calls[next]) < ctx->opt->min_blocked_ns)
         return 0;
     const det_call *s = &ctx->calls[next];
+    if (c->copy_op == DET_NONE && !det_call_waited(ctx, s, out))
+        return 0;
+    if (c->copy_op == DET_NONE) {
+        /* The light mode sees neither the copy's work nor what the synchronization waited
+         * for: a covering synchronization that blocked is taken as the copy's wait. */
+        *sync = next;
+        *blocked += det_blocked_ns(s);
+        ctx->calls[next].claimed = 1;
+        return 0;
+    }
     uint32_t stream = ctx->ops[c->copy_op].stream;
     if (det_waited(ctx, c->next, only, out) < 0)
         return -1;

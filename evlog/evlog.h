@@ -56,6 +56,20 @@ typedef enum ss_sync_type {
 
 enum { SS_DOMAIN_RUNTIME = 0, SS_DOMAIN_DRIVER = 1 };
 
+/* A copy's or memset's memory kinds in ss_ev_api.flags, as the light mode records them (the
+ * full mode takes them from CUPTI's copy and memset records): SS_API_MEM_KNOWN, the source's
+ * ss_mem_kind in bits 8-15 and the destination's in bits 0-7 (SS_MEM_UNKNOWN for a pointer
+ * not taken). Copies and memsets have no flags of their own. */
+#define SS_API_MEM_KNOWN 0x80000000u
+/* What the light mode learnt of the work a call could wait for, in ss_ev_api.flags:
+ * SS_API_PROBED when it asked the driver at the call's entry and exit, SS_API_WAITED when work
+ * pending at the entry was complete at the exit (docs/run.md, "Modes"). */
+#define SS_API_PROBED 0x40000000u
+#define SS_API_WAITED 0x20000000u
+#define SS_API_MEM_WORD(src, dst) (SS_API_MEM_KNOWN | (uint32_t)(src) << 8 | (uint32_t)(dst))
+#define SS_API_MEM_SRC(flags) ((uint8_t)((flags) >> 8 & 0xffu))
+#define SS_API_MEM_DST(flags) ((uint8_t)((flags)&0xffu))
+
 typedef struct ss_ev_api {
     uint64_t enter_ns, exit_ns;
     uint64_t stream;      /* stream handle as passed; SS_STREAM_* for the fixed ones; for
@@ -66,7 +80,9 @@ typedef struct ss_ev_api {
     uint32_t stream_id;   /* CUPTI stream id of 'stream', 0 when unknown */
     uint32_t stack;       /* stack id (ss_event_log.stacks), 0 when none captured */
     uint32_t name;        /* string id of the API name */
-    uint32_t flags;       /* stream flags or capture mode, where the API has them */
+    uint32_t flags;       /* stream flags or capture mode, where the API has them; for a copy
+                           * or memset in the light mode, the memory kinds of its pointers
+                           * (SS_API_MEM_*) */
     int32_t result;       /* the call's return code */
     int32_t device;       /* current device, -1 when unknown */
     int32_t copy_kind;    /* cudaMemcpyKind argument, -1 when none */

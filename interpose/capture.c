@@ -44,6 +44,10 @@
 #define ACTIVITY_BUFFER_MAX 4096
 /* Handles of the streams created blocking (a power of two; past it, see remember_blocking). */
 #define BLOCKING_STREAM_SLOTS 1024u
+/* The streams the light mode asks about at a device-wide call (every stream created and not
+ * yet destroyed; open addressing, lock-free, a power of two), and how many one call asks. */
+#define LIVE_STREAM_SLOTS 512u
+#define PROBE_STREAMS_MAX 32
 
 /* The CUPTI functions syncscope calls, resolved with dlsym. */
 #define CUPTI_FUNCTIONS(X)                                                                         \
@@ -57,6 +61,7 @@
     X(cuptiGetContextId)                                                                           \
     X(cuptiGetResultString)                                                                        \
     X(cuptiActivityEnable)                                                                         \
+    X(cuptiActivityDisable)                                                                        \
     X(cuptiActivityRegisterCallbacks)                                                              \
     X(cuptiActivityGetNextRecord)                                                                  \
     X(cuptiActivityFlushAll)
@@ -96,6 +101,11 @@ typedef struct thread_state {
     uint32_t name_ids[NAME_CACHE_SLOTS];
     ss_event *open_call; /* the runtime call in progress: a launch's driver call names its
                           * kernel's parameters (record_pointers) */
+    /* The light mode's probe of the call in progress (probe_enter): the streams asked at its
+     * entry and which of them had work pending then. */
+    CUstream probed[PROBE_STREAMS_MAX];
+    uint32_t probed_count;
+    uint32_t probed_pending;
 } thread_state;
 
 /* What the run learns of its GPUs and CUDA (docs/trace-format.md, metadata keys gpu, driver,
@@ -111,8 +121,24 @@ static __thread thread_state *tls_state __attribute__((tls_model("initial-exec")
 /* 1 while this thread writes the outputs at exit (a signal here cannot wait for itself). */
 static __thread int tls_exiting __attribute__((tls_model("initial-exec")));
 
+/* cuPointerGetAttributes and cuStreamQuery, from the program's own driver (the light mode's
+ * host memory kinds and pending work). */
+typedef CUresult (*pointer_attributes_fn)(unsigned int, CUpointer_attribute *, void **,
+                                          CUdeviceptr);
+typedef CUresult (*stream_query_fn)(CUstream);
+
 static struct {
-    _Atomic int active;    /* subscribed and recording */
+    _Atomic int active; /* subscribed and recording */
+    /* The light mode (docs/run.md, "Modes"): only the calls ss_api_light selects are
+     * subscribed to, no activity record is enabled, and a copy's or memset's host memory kind
+     * is asked of the driver (host_kinds). */
+    int light;
+    _Atomic(pointer_attributes_fn) pointer_attributes;
+    _Atomic(stream_query_fn) stream_query;
+    _Atomic uint64_t live_streams[LIVE_STREAM_SLOTS]; /* handles, 0 empty, 1 forgotten */
+    /* 1: device-wide calls are not probed (no destruction can be seen, or live_streams is
+     * full): they are judged by their time alone */
+    _Atomic int live_streams_off;
     _Atomic int finishing; /* the finisher has started (once per process) */
     int forked;
     long pid;
@@ -399,61 +425,188 @@ void ss_capture_starter(uint32_t *thread, uint32_t *stack)
     errno = saved_errno;
 }
 
-static size_t blocking_slot(uint64_t handle)
+/* ---- sets of stream handles: fixed lock-free tables, open addressing, no allocation ---- */
+
+/* A slot of a stream handle that was forgotten (handles 0..2 are the special streams, never
+ * stored). */
+#define HANDLE_TOMBSTONE 1u
+
+static size_t handle_slot(uint64_t handle, size_t slots)
 {
     handle ^= handle >> 33;
     handle *= 0xff51afd7ed558ccdull;
     handle ^= handle >> 33;
-    return (size_t)handle & (BLOCKING_STREAM_SLOTS - 1);
+    return (size_t)handle & (slots - 1);
 }
 
-/* A slot of a stream handle that was forgotten (handles 0..2 are the special streams, never
- * stored). */
-#define BLOCKING_TOMBSTONE 1u
-
-/* Remembers a stream created blocking (lock-free; no allocation). When the table is full,
- * every launch counts as one that may serialize from then on. */
-static void remember_blocking(uint64_t handle)
+/* Adds 'handle' to 'table' ('slots' of them, a power of two; a forgotten slot is not reused, so
+ * that a handle is never in the table twice). Returns 0, or -1 when the table is full. */
+static int handle_add(_Atomic uint64_t *table, size_t slots, uint64_t handle)
 {
-    size_t i = blocking_slot(handle);
-    for (size_t n = 0; n < BLOCKING_STREAM_SLOTS; n++, i = (i + 1) & (BLOCKING_STREAM_SLOTS - 1)) {
-        uint64_t seen = atomic_load_explicit(&g.blocking_streams[i], memory_order_relaxed);
-        if (seen == 0 &&
-            atomic_compare_exchange_strong_explicit(&g.blocking_streams[i], &seen, handle,
-                                                    memory_order_relaxed, memory_order_relaxed))
-            return;
+    size_t i = handle_slot(handle, slots);
+    for (size_t n = 0; n < slots; n++, i = (i + 1) & (slots - 1)) {
+        uint64_t seen = atomic_load_explicit(&table[i], memory_order_relaxed);
+        if (seen == 0 && atomic_compare_exchange_strong_explicit(
+                             &table[i], &seen, handle, memory_order_release, memory_order_relaxed))
+            return 0;
         if (seen == handle)
-            return;
+            return 0;
     }
-    atomic_store_explicit(&g.legacy_partners, 1, memory_order_relaxed);
+    return -1;
 }
 
-/* Forgets a handle that a destroyed blocking stream had and a new non-blocking stream got. */
-static void forget_blocking(uint64_t handle)
+/* Forgets 'handle' in 'table'. */
+static void handle_forget(_Atomic uint64_t *table, size_t slots, uint64_t handle)
 {
-    size_t i = blocking_slot(handle);
-    for (size_t n = 0; n < BLOCKING_STREAM_SLOTS; n++, i = (i + 1) & (BLOCKING_STREAM_SLOTS - 1)) {
-        uint64_t seen = atomic_load_explicit(&g.blocking_streams[i], memory_order_relaxed);
+    size_t i = handle_slot(handle, slots);
+    for (size_t n = 0; n < slots; n++, i = (i + 1) & (slots - 1)) {
+        uint64_t seen = atomic_load_explicit(&table[i], memory_order_relaxed);
         if (seen == 0)
             return;
-        if (seen == handle && atomic_compare_exchange_strong_explicit(
-                                  &g.blocking_streams[i], &seen, BLOCKING_TOMBSTONE,
-                                  memory_order_relaxed, memory_order_relaxed))
+        if (seen == handle &&
+            atomic_compare_exchange_strong_explicit(&table[i], &seen, HANDLE_TOMBSTONE,
+                                                    memory_order_release, memory_order_relaxed))
             return;
     }
 }
 
-static int is_blocking(uint64_t handle)
+static int handle_known(_Atomic uint64_t *table, size_t slots, uint64_t handle)
 {
-    size_t i = blocking_slot(handle);
-    for (size_t n = 0; n < BLOCKING_STREAM_SLOTS; n++, i = (i + 1) & (BLOCKING_STREAM_SLOTS - 1)) {
-        uint64_t seen = atomic_load_explicit(&g.blocking_streams[i], memory_order_relaxed);
+    size_t i = handle_slot(handle, slots);
+    for (size_t n = 0; n < slots; n++, i = (i + 1) & (slots - 1)) {
+        uint64_t seen = atomic_load_explicit(&table[i], memory_order_relaxed);
         if (seen == handle)
             return 1;
         if (seen == 0)
             return 0;
     }
     return 0;
+}
+
+/* Remembers a stream created blocking. When the table is full, every launch counts as one
+ * that may serialize from then on. */
+static void remember_blocking(uint64_t handle)
+{
+    if (handle_add(g.blocking_streams, BLOCKING_STREAM_SLOTS, handle) < 0)
+        atomic_store_explicit(&g.legacy_partners, 1, memory_order_relaxed);
+}
+
+/* Forgets a handle that a destroyed blocking stream had and a new non-blocking stream got. */
+static void forget_blocking(uint64_t handle)
+{
+    handle_forget(g.blocking_streams, BLOCKING_STREAM_SLOTS, handle);
+}
+
+static int is_blocking(uint64_t handle)
+{
+    return handle_known(g.blocking_streams, BLOCKING_STREAM_SLOTS, handle);
+}
+
+/* ---- the light mode's probe of pending work (docs/run.md, "Modes") ---- */
+
+/* Remembers a created stream. When the table is full (more than LIVE_STREAM_SLOTS streams
+ * made over the run), device-wide calls are no longer probed: they are judged by their time. */
+static void live_stream_add(uint64_t handle)
+{
+    if (handle_add(g.live_streams, LIVE_STREAM_SLOTS, handle) < 0)
+        atomic_store_explicit(&g.live_streams_off, 1, memory_order_relaxed);
+}
+
+/* Forgets a stream at the entry of its destruction, before the driver frees it. */
+static void live_stream_remove(uint64_t handle)
+{
+    handle_forget(g.live_streams, LIVE_STREAM_SLOTS, handle);
+}
+
+/* The stream a call's handle names, for cuStreamQuery: the legacy or the per-thread default
+ * stream for the special handles, as the call's variant reads 0. */
+static CUstream query_handle(uint64_t handle, int per_thread)
+{
+    if (handle == SS_STREAM_LEGACY_NULL)
+        return per_thread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+    if (handle == SS_STREAM_LEGACY)
+        return CU_STREAM_LEGACY;
+    if (handle == SS_STREAM_PER_THREAD)
+        return CU_STREAM_PER_THREAD;
+    return (CUstream)(uintptr_t)handle;
+}
+
+/* At the entry of a call that may wait, in the light mode: asks the driver which streams the
+ * call may wait for have work pending (cuStreamQuery, no allocation, no lock): the stream a
+ * stream synchronization or an asynchronous copy names, else (a device-wide call, a
+ * synchronous copy, a synchronization of the legacy stream) the default stream and every live
+ * stream. Sets t->probed_count to 0 when the call is not probed: an event synchronization
+ * (its event is not taken), or a device-wide call while more than PROBE_STREAMS_MAX streams
+ * live or some may not be known (live_streams_off). */
+static void probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a)
+{
+    t->probed_count = 0;
+    t->probed_pending = 0;
+    stream_query_fn query = atomic_load_explicit(&g.stream_query, memory_order_acquire);
+    const ss_api *row = &g.api_rows[spec->api];
+    if (query == NULL || row->klass == SS_CLASS_EVENT_SYNC || row->klass == SS_CLASS_QUERY ||
+        (row->sync == SS_SYNC_NEVER && row->klass != SS_CLASS_COPY &&
+         row->klass != SS_CLASS_MEMSET))
+        return;
+    int one_stream =
+        spec->stream.size != 0 && !(row->klass == SS_CLASS_STREAM_SYNC &&
+                                    (a->stream == SS_STREAM_LEGACY ||
+                                     (a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread)));
+    uint32_t n = 0;
+    if (one_stream) {
+        t->probed[n++] = query_handle(a->stream, spec->per_thread);
+    } else {
+        /* Every live stream, or none: a device-wide call asked about some streams only would
+         * look as if it waited for nothing. */
+        if (atomic_load_explicit(&g.live_streams_off, memory_order_relaxed))
+            return;
+        t->probed[n++] = CU_STREAM_LEGACY;
+        if (spec->per_thread)
+            t->probed[n++] = CU_STREAM_PER_THREAD;
+        for (size_t i = 0; i < LIVE_STREAM_SLOTS; i++) {
+            uint64_t h = atomic_load_explicit(&g.live_streams[i], memory_order_acquire);
+            if (h <= SS_STREAM_PER_THREAD)
+                continue;
+            if (n == PROBE_STREAMS_MAX)
+                return;
+            t->probed[n++] = (CUstream)(uintptr_t)h;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (query(t->probed[i]) == CUDA_ERROR_NOT_READY)
+            t->probed_pending |= 1u << i;
+    }
+    t->probed_count = n;
+}
+
+/* At the exit of a probed call: SS_API_PROBED, with SS_API_WAITED when work that was pending
+ * at its entry is complete now (what the call waited for, as the full mode's GPU records
+ * show it); 0 when the call was not probed. */
+static uint32_t probe_exit(thread_state *t)
+{
+    stream_query_fn query = atomic_load_explicit(&g.stream_query, memory_order_acquire);
+    if (t->probed_count == 0 || query == NULL)
+        return 0;
+    uint32_t word = SS_API_PROBED;
+    for (uint32_t i = 0; i < t->probed_count; i++) {
+        if ((t->probed_pending & 1u << i) && query(t->probed[i]) == CUDA_SUCCESS) {
+            word |= SS_API_WAITED;
+            break;
+        }
+    }
+    t->probed_count = 0;
+    return word;
+}
+
+/* The entry of a stream's destruction (cuStreamDestroy, also inside cudaStreamDestroy): the
+ * light mode no longer asks about it. */
+static void on_stream_destroy(const CUpti_CallbackData *cb)
+{
+    if (cb->callbackSite != CUPTI_API_ENTER || cb->functionParams == NULL)
+        return;
+    CUstream stream;
+    memcpy(&stream, cb->functionParams, sizeof stream);
+    live_stream_remove((uint64_t)(uintptr_t)stream);
 }
 
 static void on_stream_created(thread_state *t, const ss_args_spec *spec, const void *params,
@@ -480,6 +633,8 @@ static void on_stream_created(thread_state *t, const ss_args_spec *spec, const v
             remember_blocking(handle);
         else
             forget_blocking(handle);
+        if (g.light)
+            live_stream_add(handle);
     }
     s->device = call->device;
     uint64_t priority = ss_args_read(params, &spec->priority, &present);
@@ -518,6 +673,47 @@ static void record_pointers(thread_state *t, const ss_args_spec *spec, const voi
         return;
     e->u.args = args;
     e->type = SS_EV_ARGS;
+}
+
+/* The memory kind (ss_mem_kind) of 'pointer' as the driver knows it: pinned (page-locked or
+ * registered host memory), device, array or managed memory, and pageable for an address the
+ * driver does not know; unknown for NULL or when the driver cannot be asked. One driver call,
+ * allocation-free (cuPointerGetAttributes answers for any address, without an error). */
+static uint8_t memory_kind_of(uint64_t pointer)
+{
+    pointer_attributes_fn ask = atomic_load_explicit(&g.pointer_attributes, memory_order_acquire);
+    if (pointer == 0 || ask == NULL)
+        return SS_MEM_UNKNOWN;
+    CUpointer_attribute attributes[2] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                         CU_POINTER_ATTRIBUTE_IS_MANAGED};
+    uint64_t type = 0, managed = 0; /* wider than either answer, which is written at the start */
+    void *data[2] = {&type, &managed};
+    if (ask(2, attributes, data, (CUdeviceptr)pointer) != CUDA_SUCCESS)
+        return SS_MEM_UNKNOWN;
+    if ((uint32_t)managed != 0)
+        return SS_MEM_MANAGED;
+    switch ((uint32_t)type) {
+    case 0:
+        return SS_MEM_PAGEABLE;
+    case CU_MEMORYTYPE_HOST:
+        return SS_MEM_PINNED;
+    case CU_MEMORYTYPE_DEVICE:
+        return SS_MEM_DEVICE;
+    case CU_MEMORYTYPE_ARRAY:
+        return SS_MEM_ARRAY;
+    default:
+        return SS_MEM_UNKNOWN;
+    }
+}
+
+/* The light mode's word for a copy or memset (ss_ev_api.flags, SS_API_MEM_*): the memory
+ * kinds of its destination and source, which CUPTI's copy records give in the full mode. */
+static uint32_t host_kinds(const ss_args_spec *spec, const void *params)
+{
+    int present;
+    uint64_t dst = ss_args_read(params, &spec->dst, &present);
+    uint64_t src = ss_args_read(params, &spec->src, &present);
+    return SS_API_MEM_WORD(memory_kind_of(src), memory_kind_of(dst));
 }
 
 static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
@@ -577,6 +773,10 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
             if (present)
                 a->copy_kind = (int32_t)kind;
             a->flags = (uint32_t)ss_args_read(p, &spec->flags, &present);
+            if (g.light && (spec->pointers == SS_ARGS_COPY))
+                a->flags = host_kinds(spec, p);
+            if (g.light)
+                probe_enter(t, spec, a);
             e->type = SS_EV_API;
             *cb->correlationData = (uint64_t)(uintptr_t)e;
             if (spec->pointers != 0 && g.config.pointers)
@@ -603,6 +803,8 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
     t->busy = 1;
     ss_ev_api *a = &e->u.api;
     uint64_t exit_ns = now_ns();
+    if (g.light)
+        a->flags |= probe_exit(t);
     a->result = cb->functionReturnValue != NULL ? *(const int32_t *)cb->functionReturnValue : 0;
     void *context = (void *)cb->context;
     if (context != NULL) {
@@ -1003,6 +1205,30 @@ static void enable_scope_callbacks(void)
     }
 }
 
+/* The light mode forgets a stream when it is destroyed (probe_enter asks only about live
+ * streams); checked by name like the other callbacks. Without them, no stream is forgotten and
+ * device-wide calls ask about the default streams alone. */
+static void enable_destroy_callbacks(void)
+{
+    static const struct {
+        CUpti_CallbackId cbid;
+        const char *name;
+    } destroys[] = {{CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2, "cuStreamDestroy_v2"},
+                    {CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy, "cuStreamDestroy"}};
+    int enabled = 0;
+    for (size_t i = 0; i < sizeof destroys / sizeof destroys[0]; i++) {
+        const char *name = NULL;
+        if (g.cupti.cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, destroys[i].cbid, &name) ==
+                CUPTI_SUCCESS &&
+            name != NULL && strcmp(name, destroys[i].name) == 0 &&
+            g.cupti.cuptiEnableCallback(1, g.subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                                        destroys[i].cbid) == CUPTI_SUCCESS)
+            enabled++;
+    }
+    if (enabled == 0)
+        atomic_store(&g.live_streams_off, 1);
+}
+
 /* NVTX calls reach a tool only through the NVTX injection library the program loads at its
  * first NVTX call, named by NVTX_INJECTION64_PATH: this library, whose
  * InitializeInjectionNvtx2 records the ranges itself (no need for CUPTI's NVTX layer, and the
@@ -1033,6 +1259,10 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
     if ((domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) &&
         is_profiler_call(domain, cbid, &start))
         on_profiler(domain, start, (const CUpti_CallbackData *)data);
+    else if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+             (cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2 ||
+              cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy))
+        on_stream_destroy((const CUpti_CallbackData *)data);
     else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)
         on_api(domain, cbid, (const CUpti_CallbackData *)data);
     else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
@@ -1369,6 +1599,8 @@ static void run_finisher(int signo, int skip_flush)
         .runtime_version = devices.runtime_version,
         .cupti_path = g.cupti_path,
         .python = ss_python_version(),
+        .mode = g.light ? "light" : "full",
+        .windows = "",
     };
     run(&view);
     /* The module stays loaded: the process is ending. */
@@ -1675,6 +1907,9 @@ static int enable_callbacks(void)
             g.cupti.cuptiGetCallbackName(domain, s->cbid, &name) != CUPTI_SUCCESS || name == NULL ||
             strcmp(name, s->cupti_name) != 0)
             continue;
+        /* The light mode subscribes to the calls that can block the host only. */
+        if (g.light && !ss_api_light(&g.api_rows[s->api]))
+            continue;
         if (g.cupti.cuptiEnableCallback(1, g.subscriber, domain, s->cbid) != CUPTI_SUCCESS)
             continue;
         if (s->domain == SS_DOMAIN_RUNTIME)
@@ -1712,6 +1947,37 @@ static int enable_activity(const char **what, CUptiResult *why)
     return 0;
 }
 
+/* The light mode asks the program's driver, which has created a context by now, for the memory
+ * kinds of copies (memory_kind_of): the symbol the program's global scope has, else the loaded
+ * driver's (as pointers.c finds the driver's parameter queries). Loads nothing (RTLD_NOLOAD). */
+static void find_pointer_attributes(void)
+{
+    if (atomic_load(&g.pointer_attributes) != NULL)
+        return;
+    void *found = dlsym(RTLD_DEFAULT, "cuPointerGetAttributes");
+    if (found == NULL) {
+        void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+        if (cuda != NULL) {
+            found = dlsym(cuda, "cuPointerGetAttributes");
+            dlclose(cuda); /* the driver stays: the program holds it */
+        }
+    }
+    pointer_attributes_fn ask;
+    memcpy(&ask, &found, sizeof ask);
+    atomic_store_explicit(&g.pointer_attributes, ask, memory_order_release);
+    found = dlsym(RTLD_DEFAULT, "cuStreamQuery");
+    if (found == NULL) {
+        void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+        if (cuda != NULL) {
+            found = dlsym(cuda, "cuStreamQuery");
+            dlclose(cuda);
+        }
+    }
+    stream_query_fn query;
+    memcpy(&query, &found, sizeof query);
+    atomic_store_explicit(&g.stream_query, query, memory_order_release);
+}
+
 /* Activity records are enabled when the program creates its first CUDA context, not at
  * start: enabling them initializes the driver, and a program that forks before it uses CUDA
  * must find the driver untouched in its children. Once per process (a forked child that
@@ -1731,7 +1997,9 @@ static void enable_activity_once(void)
         int was_busy = t != NULL ? t->busy : 0;
         if (t != NULL)
             t->busy = 1;
-        if (enable_activity(&what, &r) < 0)
+        if (g.light)
+            find_pointer_attributes();
+        else if (enable_activity(&what, &r) < 0)
             say("%s failed (%s): no GPU activity records; API calls are still recorded", what,
                 cupti_error(r));
         if (!g.devices_read) {
@@ -1793,6 +2061,7 @@ static void start(void)
     ss_store_init(&g.store, g.config.max_memory);
     size_t api_count;
     g.api_rows = ss_api_all(&api_count);
+    g.light = strcmp(g.config.mode, "light") == 0;
     g.pid = (long)getpid();
 
     CUptiResult r = g.cupti.cuptiSubscribe(&g.subscriber, on_callback, NULL);
@@ -1824,6 +2093,8 @@ static void start(void)
         return;
     }
     enable_scope_callbacks();
+    if (g.light)
+        enable_destroy_callbacks();
     g.start_ns = now_ns();
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);

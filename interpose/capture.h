@@ -7,7 +7,7 @@
 #include "interpose.h"
 #include "store.h"
 
-#define SS_CAPTURE_VIEW_VERSION 2
+#define SS_CAPTURE_VIEW_VERSION 3
 /* The finisher's one exported function (libsyncscope_finish.so). */
 #define SS_FINISH_SYMBOL "syncscope_finish"
 
@@ -30,6 +30,9 @@ typedef struct ss_capture_view {
     const char *python;      /* "3.12": the Python version whose frames were read, or "" */
     const char *driver;      /* the kernel driver's version ("580.65.06"), or "" */
     int runtime_version;     /* cudaRuntimeGetVersion of the program's runtime, 0 unknown */
+    const char *mode;        /* "full", "light" or "sampled" (docs/run.md, "Modes") */
+    const char *windows;     /* the sampled mode's full windows, "START-END,..." in the CUPTI
+                              * clock; "" none */
 } ss_capture_view;
 
 /* Type of SS_FINISH_SYMBOL. Returns 0, or -1 when an output could not be written (a

@@ -30,6 +30,49 @@ int ss_interpose_parse_uint(const char *text, uint64_t *out)
     return 0;
 }
 
+/* A duration of --sample: digits then ms, s or m, into nanoseconds. Returns 0 or -1. */
+static int parse_duration(const char *text, size_t len, uint64_t *out)
+{
+    char digits[16];
+    size_t n = 0;
+    while (n < len && isdigit((unsigned char)text[n])) {
+        if (n + 1 >= sizeof digits)
+            return -1;
+        digits[n] = text[n];
+        n++;
+    }
+    digits[n] = '\0';
+    uint64_t value, unit;
+    if (n == 0 || ss_interpose_parse_uint(digits, &value) < 0)
+        return -1;
+    const char *suffix = text + n;
+    size_t rest = len - n;
+    if (rest == 2 && strncasecmp(suffix, "ms", 2) == 0)
+        unit = 1000000ull;
+    else if (rest == 1 && (suffix[0] == 's' || suffix[0] == 'S'))
+        unit = 1000000000ull;
+    else if (rest == 1 && (suffix[0] == 'm' || suffix[0] == 'M'))
+        unit = 60000000000ull;
+    else
+        return -1;
+    if (value > UINT64_MAX / unit)
+        return -1;
+    *out = value * unit;
+    return 0;
+}
+
+int ss_interpose_parse_sample(const char *text, uint64_t *on_ns, uint64_t *every_ns)
+{
+    const char *slash = text != NULL ? strchr(text, '/') : NULL;
+    uint64_t on, every;
+    if (slash == NULL || parse_duration(text, (size_t)(slash - text), &on) < 0 ||
+        parse_duration(slash + 1, strlen(slash + 1), &every) < 0 || on < 1000000ull || on >= every)
+        return -1;
+    *on_ns = on;
+    *every_ns = every;
+    return 0;
+}
+
 int ss_interpose_parse_size(const char *text, uint64_t *out)
 {
     if (text == NULL || !isdigit((unsigned char)*text))
@@ -343,6 +386,14 @@ static int parse_LEVEL(const ss_interpose_setting *s, const ss_interpose_config 
 {
     static const char *const levels[] = {"note", "warning", "error", "none", NULL};
     return parse_word(s, levels, 1, 1, value, field, size, err, err_size);
+}
+
+/* What is observed (docs/run.md, "Modes"): full or light, in any case; kept in lower case. */
+static int parse_MODE(const ss_interpose_setting *s, const ss_interpose_config *config,
+                      const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    static const char *const modes[] = {"full", "light", NULL};
+    return parse_word(s, modes, 1, 1, value, field, size, err, err_size);
 }
 
 /* When text is coloured: auto, always or never, in any case (as `syncscope run --color`

@@ -477,6 +477,11 @@ static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char
         ss_evlog_set_meta(log, "forked", "1");
     if (v->signal != 0)
         set_meta_u64(log, "signal", (uint64_t)v->signal);
+    /* A full run's log says nothing of its mode, as before the modes. */
+    if (v->mode != NULL && strcmp(v->mode, "full") != 0)
+        ss_evlog_set_meta(log, "mode", v->mode);
+    if (v->windows != NULL && v->windows[0] != '\0')
+        ss_evlog_set_meta(log, "sample_windows", v->windows);
     ss_evlog_set_meta(log, "syncscope", SS_VERSION);
 }
 

@@ -85,6 +85,7 @@
 #define SS_SETTING_FIELD_MILLIS(field) uint32_t field;
 #define SS_SETTING_FIELD_FRAMES(field) uint32_t field;
 #define SS_SETTING_FIELD_EXIT_STATUS(field) uint32_t field;
+#define SS_SETTING_FIELD_MODE(field) char field[SS_CONFIG_WORD_MAX];
 
 /* The interposer's settings, read once from the environment when the program starts (the
  * program may change its environment later): one member per row of settings.def, which says
@@ -121,7 +122,8 @@ typedef enum ss_setting_kind {
     SS_KIND_MICROS,
     SS_KIND_MILLIS,
     SS_KIND_FRAMES,
-    SS_KIND_EXIT_STATUS
+    SS_KIND_EXIT_STATUS,
+    SS_KIND_MODE
 } ss_setting_kind;
 
 /* How a `syncscope run` option sets its variable (the option column of settings.def). */
@@ -172,6 +174,11 @@ int ss_interpose_write_settings_table(FILE *out, int elsewhere);
  * optionally followed by "B" or "iB", any case). Returns 0, or -1 when 'text' is not a
  * size or overflows. */
 int ss_interpose_parse_size(const char *text, uint64_t *out);
+
+/* Parses a --sample value, "ON/EVERY": two durations, each digits with ms, s or m ("5s/120s"),
+ * ON shorter than EVERY and at least 1 ms. Returns 0 with the durations in nanoseconds in
+ * '*on_ns' and '*every_ns', or -1 when 'text' is not one. */
+int ss_interpose_parse_sample(const char *text, uint64_t *on_ns, uint64_t *every_ns);
 
 /* Parses a non-negative decimal integer. Returns 0, or -1 when 'text' is not one. */
 int ss_interpose_parse_uint(const char *text, uint64_t *out);

@@ -150,6 +150,31 @@ const ss_api *ss_api_find(const char *name)
     return NULL;
 }
 
+int ss_api_light(const ss_api *api)
+{
+    if (api->sync != SS_SYNC_NEVER)
+        return 1;
+    switch (api->klass) {
+    case SS_CLASS_COPY:
+    case SS_CLASS_MEMSET:
+    case SS_CLASS_ALLOC:
+    case SS_CLASS_FREE:
+    case SS_CLASS_HOST_ALLOC:
+    case SS_CLASS_MANAGED_ALLOC:
+    case SS_CLASS_HOST_REGISTER:
+    case SS_CLASS_HOST_UNREGISTER:
+    case SS_CLASS_HOST_FREE:
+    case SS_CLASS_STREAM_CREATE:
+    case SS_CLASS_QUERY:
+    case SS_CLASS_STREAM_SYNC:
+    case SS_CLASS_DEVICE_SYNC:
+    case SS_CLASS_EVENT_SYNC:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int ss_api_enqueues(const ss_api *api)
 {
     switch (api->klass) {

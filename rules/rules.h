@@ -140,6 +140,14 @@ const ss_api *ss_api_find(const char *name);
  * records, host functions, graph launches, prefetches). */
 int ss_api_enqueues(const ss_api *api);
 
+/* Whether the light mode (docs/run.md, "Modes") observes 'api': a call that can block the host
+ * or synchronize (any sync class but NEVER), a copy or memset of any kind (the host side
+ * decides whether it blocks), an allocation or free of any family, a stream creation (which
+ * streams the legacy one waits for) and a query. Never a launch, an event record, a stream
+ * wait, a host function, a graph launch, a prefetch or an attach: the calls a launch-bound
+ * program makes by the million. */
+int ss_api_light(const ss_api *api);
+
 /* Short words for the enums, for messages and the trace format. */
 const char *ss_api_class_name(ss_api_class klass);
 const char *ss_sync_class_name(ss_sync_class sync);

@@ -51,8 +51,19 @@ VARIANT_ENV = {
     "syncscope_nokernel": {"SYNCSCOPE_KERNEL_ACTIVITY": "0"},
     "syncscope_trace": {"SYNCSCOPE_TRACE": "{scratch}/{tag}.sstrace"},
     "syncscope_nopointers": {"SYNCSCOPE_POINTERS": "0"},
+    # The light mode (docs/run.md, "Modes"), and the light mode with a full window of 5 s every
+    # 120 s; "syncscope" is the full mode.
+    "light": {"SYNCSCOPE_MODE": "light"},
+    "sampled": {"SYNCSCOPE_SAMPLE": "5s/120s"},
 }
 VARIANTS = tuple(VARIANT_ENV)
+# The light mode's target on the launch-bound workloads (issue: always-on light mode).
+LIGHT_TARGET = 1.02
+
+
+def observed(variant):
+    """Whether 'variant' runs under libsyncscope.so."""
+    return variant.startswith("syncscope") or variant in ("light", "sampled")
 
 
 class Workload:
@@ -134,7 +145,7 @@ class Runner:
                 env["LD_LIBRARY_PATH"] = ":".join(
                     p for p in (self.floor_path, env.get("LD_LIBRARY_PATH", "")) if p)
             env["SYNCSCOPE_BENCH_FLOOR_VERBOSE"] = "1"
-        elif variant.startswith("syncscope"):
+        elif observed(variant):
             env["LD_PRELOAD"] = self.preload
             output = os.path.join(self.scratch, f"{tag}.json")
             env["SYNCSCOPE_OUTPUT"] = output
@@ -165,7 +176,7 @@ class Runner:
             m = FLOOR_LINE.search(proc.stderr)
             if not m or int(m.group(1)) == 0:
                 problem = "CUPTI floor not active: " + proc.stderr.strip()[-200:]
-        elif variant.startswith("syncscope"):
+        elif observed(variant):
             if not os.path.isfile(output):
                 problem = "syncscope wrote no result (not attached?): " + proc.stderr.strip()[-200:]
         return float(value), seconds, int(check), problem
@@ -215,7 +226,7 @@ def main():
         fail("BENCH_VARIANTS must include bare")
     if any(v.startswith("floor") for v in variants) and not os.path.isfile(floor):
         fail(f"{floor} not found: configure BUILD_DIR with nvcc and libcupti available")
-    if any(v.startswith("syncscope") for v in variants) and not os.path.isfile(preload):
+    if any(observed(v) for v in variants) and not os.path.isfile(preload):
         fail(f"{preload} not found: build the interposer or pass its path")
     chosen = []
     for name in names:
@@ -324,6 +335,12 @@ def report(chosen, variants, samples, walls, checks, problems, rounds, command, 
             lines.append(f"| {w.name} | / bare | " + " | ".join(fmt(x, 3) for x in ratios)
                          + f" | {verdict} | " + (f"<= {WALL_TARGET}x" if has_target else "")
                          + " |")
+            if "light" in variants and has_target:
+                r = ratios[variants.index("light")]
+                lines.append(f"| {w.name} | light / bare | " + " | ".join("" for _ in variants)
+                             + " | " + ("n/a" if r is None else f"{r:.3f}x " + (
+                                 "PASS" if r <= LIGHT_TARGET else "FAIL"))
+                             + f" | <= {LIGHT_TARGET}x |")
             if "syncscope" in variants and "floor" in variants:
                 f_ms, s_ms = med[(w.name, "floor")], med[(w.name, "syncscope")]
                 lines.append(f"| {w.name} | syncscope / floor | " + " | ".join("" for _ in variants)

@@ -132,6 +132,12 @@ FAKE_EXPORT CUptiResult CUPTIAPI cuptiActivityEnable(CUpti_ActivityKind kind)
     return CUPTI_SUCCESS;
 }
 
+FAKE_EXPORT CUptiResult CUPTIAPI cuptiActivityDisable(CUpti_ActivityKind kind)
+{
+    (void)kind;
+    return CUPTI_SUCCESS;
+}
+
 FAKE_EXPORT CUptiResult CUPTIAPI cuptiActivityRegisterCallbacks(
     CUpti_BuffersCallbackRequestFunc requested, CUpti_BuffersCallbackCompleteFunc completed)
 {

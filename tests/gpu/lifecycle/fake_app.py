@@ -40,11 +40,17 @@ def fake_syncscope(argv):
 
 
 def marked(program):
-    """(rule, absolute file, line) of every marker in the program's source."""
-    path = os.path.join(os.environ["FAKE_ROOT"], "tests/gpu/lifecycle", program + ".cu")
+    """(rule, absolute file, line) of every marker in the program's source that its own
+    expectation file (<program>.expect, the process the runner starts) lists: a marker of
+    another role (the forked child's, seen in the light mode) is not the parent's."""
+    folder = os.path.join(os.environ["FAKE_ROOT"], "tests/gpu/lifecycle")
+    path = os.path.join(folder, program + ".cu")
+    with open(os.path.join(folder, program + ".expect"), encoding="utf-8") as handle:
+        listed = {(words[0], int(words[2])) for words in (line.split() for line in handle)
+                  if len(words) == 4 and not words[0].startswith("#")}
     with open(path, encoding="utf-8") as handle:
         return [(rule, path, n) for n, text in enumerate(handle, 1)
-                for rule in MARKER.findall(text)]
+                for rule in MARKER.findall(text) if (rule, n) in listed]
 
 
 def escape(text):

@@ -25,8 +25,8 @@ int main(void)
         spin_kernel<<<1, 1>>>(counters, 0, 500000);
         CHECK(cudaGetLastError());
         start = ss_now_ns();
-        /* The child's readback: lifecycle_fork.child.expect says what syncscope reports. */
-        CHECK(cudaMemcpy(&flag, d, sizeof flag, cudaMemcpyDeviceToHost));
+        /* The child's readback: lifecycle_fork.child.expect, .child.light.expect say what. */
+        CHECK(cudaMemcpy(&flag, d, sizeof flag, cudaMemcpyDeviceToHost)); /* syncscope: SYNC301 */
         ss_note_blocked("child: 4-byte cudaMemcpy DtoH", start);
         printf("child readback %u\n", flag);
         const cudaStream_t used[] = {0};

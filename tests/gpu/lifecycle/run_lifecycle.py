@@ -7,7 +7,7 @@
       marker (the format of tests/gpu/gpu_expect.py).
   run_lifecycle.py run CASE --root ROOT --syncscope SYNCSCOPE --preload LIBSYNCSCOPE
                    --probe GPU_PROBE --program PROGRAM --workdir DIR [--floor LIB]
-                   [--assume-gpu]
+                   [--mode light] [--assume-gpu]
       Runs PROGRAM bare, under `syncscope run -o DIR/out-%p.json --trace DIR/out-%p.sstrace`
       and under LD_PRELOAD=LIBSYNCSCOPE (SYNCSCOPE_OUTPUT/SYNCSCOPE_TRACE set the same way),
       requires the same stdout (and the one the case expects) and the same exit status or
@@ -15,7 +15,11 @@
       observed process (no temporary file left), for that process's pid, with the findings of
       the case's expectation file, and a trace that `syncscope analyze` turns into the same
       findings. Cases: sigterm, sigint, malloc, handler, thread_exit, fork, threads,
-      subscriber (CASES below). --assume-gpu skips the GPU check (dry runs with stand-in programs).
+      subscriber (CASES below). --mode light runs them in the light mode (`--mode light`,
+      SYNCSCOPE_MODE=light): the light rules of the same expectation files, a trace with
+      "mode" light and no launch or GPU record, and a forked child that reports its readback
+      (<program>.<role>.light.expect where the light mode sees more). --assume-gpu skips the
+      GPU check (dry runs with stand-in programs).
 Exit status: 0 pass, 1 fail, 2 usage error, 77 skipped (no GPU visible, or for subscriber
 no CUPTI floor library built).
 """
@@ -39,6 +43,7 @@ STEP_ASIDE = ("syncscope: another CUPTI client is already subscribed; "
 FLOOR_VERBOSE = "SYNCSCOPE_BENCH_FLOOR_VERBOSE"
 FLOOR_LINE = re.compile(r"^cupti_floor: ([0-9]+) records in ([0-9]+) buffers$")
 CHILD_PID = re.compile(r"^fork: child pid ([0-9]+)$", re.M)
+LIGHT_RULES = ("SYNC201", "SYNC202", "SYNC301", "SYNC401", "SYNC402")
 
 # What each case runs and must see. 'status' is the exit status, or minus the signal that
 # ended the program (a shell shows 128 + signal: 143 for SIGTERM, 130 for SIGINT). 'expect'
@@ -71,6 +76,8 @@ CASES = {
         "program": "lifecycle_fork", "args": [], "status": 0,
         "stdout": "child readback 1\nresult 2\nchild exited 0\nparent readback 2\nresult 4\n",
         "expect": "lifecycle_fork.expect", "child_expect": "lifecycle_fork.child.expect",
+        # The light mode needs no GPU record: the child's readback is seen.
+        "child_expect_light": "lifecycle_fork.child.light.expect",
     },
     "threads": {
         "program": "lifecycle_threads", "args": [], "status": 0,
@@ -170,6 +177,8 @@ def check_process(fail, opts, label, workdir, pid, expect_path, forked, stderr):
     if not fail.check(os.path.isfile(json_path), f"{label}: no result {json_path}"):
         return
     expected = gpu_expect.read_expect(expect_path)
+    if opts.mode == "light":
+        expected = [row for row in expected if row[0] in LIGHT_RULES]
     try:
         with open(json_path, encoding="utf-8") as handle:
             document = json.load(handle)
@@ -188,10 +197,16 @@ def check_process(fail, opts, label, workdir, pid, expect_path, forked, stderr):
         return
     meta, apis, gpu = read_trace(trace_path)
     fail.check(meta.get("pid") == str(pid), f"{label}: trace names pid {meta.get('pid')}")
+    if opts.mode == "light":
+        fail.check(meta.get("mode") == "light", f"{label}: trace meta 'mode' is "
+                   f"{meta.get('mode')!r}, expected 'light'")
+        fail.check(sum(gpu.values()) == 0 and not any(a.startswith(("cudaLaunch", "cuLaunch"))
+                                                      for a in apis),
+                   f"{label}: the light mode's trace holds GPU records {gpu} or launches")
     fail.check((meta.get("forked") == "1") == forked,
                f"{label}: trace meta 'forked' is {meta.get('forked')!r} in the "
                f"{'child' if forked else 'process started'}")
-    if forked:
+    if forked and opts.mode != "light":
         # Documented (docs/run.md, Limits): a forked child records its API calls, no activity.
         fail.check(any(a.startswith("cudaMemcpy") for a in apis)
                    and any(a.startswith("cudaLaunchKernel") for a in apis),
@@ -217,13 +232,17 @@ def observed_run(fail, opts, case, bare, mode):
     json_pattern = os.path.join(workdir, "out-%p.json")
     trace_pattern = os.path.join(workdir, "out-%p.sstrace")
     program = [opts.program] + case["args"]
+    light = ["--mode", "light"] if opts.mode == "light" else []
     if mode == "run":
-        cmd = [opts.syncscope, "run", "-o", json_pattern, "--trace", trace_pattern, "--"] + program
+        cmd = [opts.syncscope, "run", "-o", json_pattern, "--trace", trace_pattern] + light \
+            + ["--"] + program
         env = clean_env()
     else:
         cmd = program
         env = clean_env({"LD_PRELOAD": opts.preload, "SYNCSCOPE_OUTPUT": json_pattern,
                          "SYNCSCOPE_TRACE": trace_pattern})
+        if light:
+            env["SYNCSCOPE_MODE"] = "light"
     pid, status, out, err = execute(cmd, workdir, env)
     label = "syncscope run" if mode == "run" else "LD_PRELOAD"
     fail.check(status == bare[1], f"{label}: {status_words(status)}, bare: "
@@ -236,7 +255,10 @@ def observed_run(fail, opts, case, bare, mode):
         children = [int(p) for p in CHILD_PID.findall(err)]
         if fail.check(len(children) == 1 and children[0] != pid,
                       f"{label}: expected one 'fork: child pid N' line on stderr, got {children}"):
-            pids.append((children[0], case["child_expect"], True))
+            child = case["child_expect"]
+            if opts.mode == "light":
+                child = case.get("child_expect_light", child)
+            pids.append((children[0], child, True))
     wanted = sorted(f"out-{p}.{ext}" for p, _, _ in pids for ext in ("json", "sstrace"))
     present = sorted(os.listdir(workdir))
     fail.check(present == wanted, f"{label}: {workdir} holds {present}, expected {wanted} "
@@ -261,13 +283,16 @@ def subscriber_run(fail, opts, case, bare, mode):
         cmd, env = program, clean_env(dict(verbose, LD_PRELOAD=opts.floor))
         label = "LD_PRELOAD=floor"
     elif mode == "run":
-        cmd = [opts.syncscope, "run", "-o", json_pattern, "--trace", trace_pattern, "--"] + program
+        cmd = [opts.syncscope, "run", "-o", json_pattern, "--trace", trace_pattern] \
+            + (["--mode", "light"] if opts.mode == "light" else []) + ["--"] + program
         env = clean_env(dict(verbose, LD_PRELOAD=opts.floor))
         label = "LD_PRELOAD=floor syncscope run"
     else:
         cmd = program
         env = clean_env(dict(verbose, LD_PRELOAD=f"{opts.preload} {opts.floor}",
                              SYNCSCOPE_OUTPUT=json_pattern, SYNCSCOPE_TRACE=trace_pattern))
+        if opts.mode == "light":
+            env["SYNCSCOPE_MODE"] = "light"
         label = "LD_PRELOAD='libsyncscope floor'"
     _, status, out, err = execute(cmd, workdir, env)
     fail.check(status == bare[1], f"{label}: {status_words(status)}, bare: "
@@ -368,7 +393,8 @@ def check(root):
         for rule, line in sorted(markers - set(seen)):
             errors.append(f"{source}:{line}: marker {rule} has no expectation line")
     for name in sorted(set(c["expect"] for c in CASES.values() if c["expect"])
-                       | set(c["child_expect"] for c in CASES.values() if "child_expect" in c)):
+                       | set(c[k] for c in CASES.values()
+                             for k in ("child_expect", "child_expect_light") if k in c)):
         if not os.path.isfile(os.path.join(folder, name)):
             errors.append(f"run_lifecycle.py names {name}, which does not exist")
     for message in errors:
@@ -386,6 +412,7 @@ def main(argv):
     for name in ("root", "syncscope", "preload", "probe", "program", "workdir"):
         parser.add_argument(f"--{name}", required=True)
     parser.add_argument("--floor", default="")
+    parser.add_argument("--mode", choices=("full", "light"), default="full")
     parser.add_argument("--assume-gpu", action="store_true")
     if len(argv) < 2 or argv[1] != "run":
         print(__doc__, file=sys.stderr)

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# device_run.sh OUT [PARTS]: the light mode on a GPU machine, from the repository root with the
+# tree built in build/device (cmake --preset device). Writes everything under OUT: per part a
+# log, and OUT/results.txt with one line per part. PARTS (default "same lifecycle bench"):
+#   same       the light-vs-full equality (tests/gpu/light/same_answers.py) on every GPU test
+#              program of tests/gpu (shared cudart) and samples/python/train_loop.py
+#   lifecycle  the lifecycle cases (tests/gpu/lifecycle) in the light mode, shared cudart
+#   bench      bench/overhead: bare / light / full on the launch-bound MLP and the empty-launch
+#              loop, interleaved rounds
+#   real       same_answers.py on tests/gpu/real/resnet_train.py and gpt2_generate.py
+# Each part runs under its own time bound (timeout); the whole stays under about 200 s.
+set -u
+if [ $# -lt 1 ]; then
+    sed -n '2,13s/^# \{0,1\}//p' "$0" >&2
+    exit 2
+fi
+out=$1
+parts=${2:-same lifecycle bench}
+mkdir -p "$out"
+build=${SS_BUILD:-build/device}
+syncscope=$build/cli/syncscope
+preload=$build/interpose/libsyncscope.so
+probe=$build/tests/gpu/gpu_probe
+python=${SS_GPU_PYTHON:-python3}
+results=$out/results.txt
+: >"$results"
+started=$(date +%s)
+
+note() { echo "$*" | tee -a "$results"; }
+bounded() { # bounded SECONDS NAME COMMAND...: runs COMMAND with a time bound, logs to OUT/NAME.log
+    local limit=$1 name=$2
+    shift 2
+    local t0=$(date +%s)
+    timeout --kill-after=5 "$limit" "$@" >"$out/$name.log" 2>&1
+    local rc=$?
+    note "$name: exit $rc in $(($(date +%s) - t0)) s (bound $limit s); log $name.log"
+    tail -n 3 "$out/$name.log" | sed 's/^/  /' | tee -a "$results"
+}
+
+# The tree is built by the caller; this only brings the three binaries up to date with the
+# checkout (seconds when they are).
+bounded 40 build cmake --build "$build" -j16 --target syncscope syncscope_preload syncscope_finish
+
+for part in $parts; do
+    case $part in
+    same)
+        programs=()
+        for f in tests/gpu/*.cu; do
+            name=$(basename "$f" .cu)
+            case $name in gpu_probe) continue ;; esac
+            exe=$build/tests/gpu/${name}_shared
+            [ -x "$exe" ] && programs+=("$exe" "::")
+        done
+        programs+=("$python" samples/python/train_loop.py "::" "$python" samples/python/infer_loop.py)
+        bounded 90 same "$python" tests/gpu/light/same_answers.py --syncscope "$syncscope" \
+            --root . --workdir "$out/same" --probe "$probe" --report "$out/same-report.txt" \
+            -- "${programs[@]}"
+        # Keep the results, not the traces of every run.
+        find "$out/same" -name '*.sstrace' -size +2M -delete 2>/dev/null
+        ;;
+    lifecycle)
+        for case in sigterm sigint malloc handler thread_exit fork threads subscriber; do
+            case $case in
+            thread_exit) program=lifecycle_thread_exit ;;
+            fork) program=lifecycle_fork ;;
+            threads) program=lifecycle_threads ;;
+            *) program=lifecycle_signal ;;
+            esac
+            bounded 25 "lifecycle-$case" "$python" tests/gpu/lifecycle/run_lifecycle.py run "$case" \
+                --mode light --root . --syncscope "$syncscope" --preload "$preload" \
+                --probe "$probe" --program "$build/tests/gpu/lifecycle/${program}_shared" \
+                --workdir "$out/lifecycle/$case" --floor "$build/bench/overhead/libcupti_floor.so"
+        done
+        find "$out/lifecycle" -name '*.sstrace' -size +2M -delete 2>/dev/null
+        ;;
+    bench)
+        bounded 75 bench env BENCH_OUT="$out/bench.txt" BENCH_ROUNDS=3 BENCH_MLP_STEPS=1500 \
+            BENCH_LAUNCHES=100000 BENCH_WORKLOADS="mlp launch" \
+            BENCH_VARIANTS="bare light syncscope" BENCH_PYTHON="$python" \
+            bench/overhead/run.sh "$build"
+        ;;
+    real)
+        bounded 120 real "$python" tests/gpu/light/same_answers.py --syncscope "$syncscope" \
+            --root . --workdir "$out/real" --probe "$probe" --report "$out/real-report.txt" \
+            -- "$python" tests/gpu/real/resnet_train.py "::" "$python" tests/gpu/real/gpt2_generate.py
+        find "$out/real" -name '*.sstrace' -size +2M -delete 2>/dev/null
+        ;;
+    *)
+        note "unknown part '$part'"
+        ;;
+    esac
+done
+note "total: $(($(date +%s) - started)) s"

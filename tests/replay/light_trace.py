@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""light_trace.py: what the light mode would have recorded of a run recorded in the full mode.
+
+  light_trace.py ROOT FULL.sstrace LIGHT.sstrace
+      Writes LIGHT.sstrace: FULL.sstrace with the metadata "mode" light, without the calls the
+      light mode does not subscribe to (rules/cuda_api.def rows that ss_api_light leaves out:
+      launches, event records, stream waits, host functions, graph launches, prefetches,
+      attaches), without GPU, synchronization and pointer records, and with each copy's and
+      memset's memory kinds moved from its GPU record into its call's flags word, as the light
+      mode records them (evlog.h, SS_API_MEM_WORD), and what the light mode's probe of pending
+      work would have said (SS_API_PROBED, SS_API_WAITED): work of the streams the call may
+      wait for (its own stream, or every stream of its device) pending at its entry, and one
+      of those streams complete at its exit. ROOT is the source tree (for cuda_api.def).
+  light_trace.py compare ROOT FULL.json LIGHT.json
+      Compares the findings of the light rules of two `syncscope analyze --format json`
+      results as (rule, file, line, count, latent); prints the differences.
+Exit status: 0 done (or equal), 1 different, 2 usage or input error.
+"""
+import json
+import re
+import sys
+
+LIGHT_RULES = ("SYNC201", "SYNC202", "SYNC301", "SYNC401", "SYNC402")
+# ss_api_light (rules/catalog.c): any sync class but NEVER, and these classes.
+LIGHT_CLASSES = {"COPY", "MEMSET", "ALLOC", "FREE", "HOST_ALLOC", "MANAGED_ALLOC",
+                 "HOST_REGISTER", "HOST_UNREGISTER", "HOST_FREE", "STREAM_CREATE", "QUERY",
+                 "STREAM_SYNC", "DEVICE_SYNC", "EVENT_SYNC"}
+MEM_KNOWN = 0x80000000
+EVENT_RECORDS = ("stream", "api", "kernel", "memcpy", "memset", "sync", "scope", "args")
+PROBED, WAITED = 0x40000000, 0x20000000
+SLACK_NS = 5000
+ROW = re.compile(r"^SS_API\(\s*(\w+),\s*(RT|DRV),\s*(\w+),\s*(\w+),\s*(-?[0-9]+),")
+# Field positions after the keyword (docs/trace-format.md, "Records").
+API_NAME, API_CORRELATION, API_FLAGS = 4, 3, 10
+OP_CORRELATION, OP_SRC, OP_DST = 2, 9, 10
+
+
+def light_apis(root):
+    """The cuda_api.def rows the light mode subscribes to: name -> (class, sync, has stream)."""
+    names = {}
+    with open(f"{root}/rules/cuda_api.def", encoding="utf-8") as handle:
+        for line in handle:
+            m = ROW.match(line)
+            if m and (m.group(4) != "NEVER" or m.group(3) in LIGHT_CLASSES):
+                names[m.group(1)] = (m.group(3), m.group(4), m.group(5) != "-1")
+    return names
+
+
+def probe(row, fields, ops, enter_of):
+    """The flags bits the light mode's probe gives call 'fields' (capture.c, probe_enter)."""
+    klass, sync, has_stream = row
+    if klass in ("EVENT_SYNC", "QUERY") or (sync == "NEVER" and klass not in ("COPY", "MEMSET")):
+        return 0
+    enter, leave, correlation = int(fields[0]), int(fields[1]), fields[3]
+    stream, stream_id, device = int(fields[5]), int(fields[6]), int(fields[12])
+    legacy_sync = klass == "STREAM_SYNC" and (stream == 1 or (stream == 0 and fields[7] == "0"))
+    one = has_stream and not legacy_sync
+    streams = {}
+    for op in ops:
+        if one and op["stream"] != stream_id:
+            continue
+        if not one and device >= 0 and op["device"] >= 0 and op["device"] != device:
+            continue
+        enqueued = enter_of.get(op["correlation"])
+        if enqueued is None or enqueued >= leave:
+            continue
+        state = streams.setdefault(op["stream"], [False, True])
+        if enqueued < enter and op["correlation"] != correlation and op["end"] > enter:
+            state[0] = True
+        if op["end"] > leave + SLACK_NS:
+            state[1] = False
+    waited = any(pending and complete for pending, complete in streams.values())
+    return PROBED | (WAITED if waited else 0)
+
+
+def convert(root, source, target):
+    wanted = light_apis(root)
+    with open(source, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    strings, kinds, ops, enter_of = {}, {}, [], {}
+    for line in lines:
+        words = line.split(" ")
+        if words[0] == "str":
+            strings[words[1]] = words[2]
+        elif words[0] == "api":
+            enter_of[words[1 + API_CORRELATION]] = int(words[1])
+        if words[0] in ("memcpy", "memset"):
+            fields = words[1:]
+            kinds.setdefault(fields[OP_CORRELATION], (int(fields[OP_SRC]), int(fields[OP_DST])))
+        if words[0] in ("kernel", "memcpy", "memset"):
+            fields = words[1:]
+            ops.append({"end": int(fields[1]), "correlation": fields[OP_CORRELATION],
+                        "stream": int(fields[3]), "device": int(fields[5])})
+    out, meta_done = [], False
+    for line in lines:
+        words = line.split(" ")
+        key = words[0]
+        if key in ("kernel", "memcpy", "memset", "sync", "args"):
+            continue
+        if key != "meta" and not meta_done and key not in ("SSTRACE", ""):
+            out.append("meta mode light")
+            meta_done = True
+        if key == "SSTRACE":
+            line = "SSTRACE 1 1" if any(w.startswith("scope ") for w in lines) else line
+            line = line if words[2] in ("0", "1") else "SSTRACE 1 1"
+        if key == "meta" and words[1] in ("mode", "sync_records", "kernel_activity"):
+            continue
+        if key == "api":
+            fields = words[1:]
+            name = strings.get(fields[API_NAME], "")
+            base = re.sub(r"(_v[0-9]+)?(_ptsz|_ptds)?$", "", name)
+            row = wanted.get(base, wanted.get(name))
+            if row is None:
+                continue
+            flags = int(fields[API_FLAGS])
+            if fields[API_CORRELATION] in kinds:
+                src, dst = kinds[fields[API_CORRELATION]]
+                flags = MEM_KNOWN | src << 8 | dst
+            flags |= probe(row, fields, ops, enter_of)
+            fields[API_FLAGS] = str(flags)
+            line = " ".join(["api"] + fields)
+        if key == "end":
+            events = sum(1 for kept in out if kept.split(" ")[0] in EVENT_RECORDS)
+            line = " ".join(["end", str(events)] + words[2:])
+        out.append(line)
+    with open(target, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(out))
+    return 0
+
+
+def findings(path):
+    with open(path, encoding="utf-8") as handle:
+        document = json.load(handle)
+    rows = []
+    for f in document.get("findings", []):
+        if f.get("ruleId") in LIGHT_RULES:
+            rows.append((f.get("ruleId"), f.get("file") or "", f.get("line") or 0,
+                         (f.get("evidence") or {}).get("count", 0), bool(f.get("latent"))))
+    return sorted(rows)
+
+
+def compare(full, light):
+    a, b = findings(full), findings(light)
+    for row in sorted(set(a) - set(b)):
+        print(f"only full:  {row}")
+    for row in sorted(set(b) - set(a)):
+        print(f"only light: {row}")
+    print(f"{len(a)} full, {len(b)} light, {len(set(a) & set(b))} equal")
+    return 0 if a == b else 1
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == "compare":
+        return compare(argv[3], argv[4])
+    if len(argv) == 4:
+        return convert(argv[1], argv[2], argv[3])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
