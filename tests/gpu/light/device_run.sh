@@ -52,7 +52,7 @@ for part in $parts; do
             [ -x "$exe" ] && programs+=("$exe" "::")
         done
         programs+=("$python" samples/python/train_loop.py "::" "$python" samples/python/infer_loop.py)
-        bounded 90 same "$python" tests/gpu/light/same_answers.py --syncscope "$syncscope" \
+        bounded 70 same "$python" tests/gpu/light/same_answers.py --syncscope "$syncscope" \
             --root . --workdir "$out/same" --probe "$probe" --report "$out/same-report.txt" \
             -- "${programs[@]}"
         # Keep the results, not the traces of every run.
@@ -66,7 +66,7 @@ for part in $parts; do
             threads) program=lifecycle_threads ;;
             *) program=lifecycle_signal ;;
             esac
-            bounded 25 "lifecycle-$case" "$python" tests/gpu/lifecycle/run_lifecycle.py run "$case" \
+            bounded 15 "lifecycle-$case" "$python" tests/gpu/lifecycle/run_lifecycle.py run "$case" \
                 --mode light --root . --syncscope "$syncscope" --preload "$preload" \
                 --probe "$probe" --program "$build/tests/gpu/lifecycle/${program}_shared" \
                 --workdir "$out/lifecycle/$case" --floor "$build/bench/overhead/libcupti_floor.so"
@@ -74,7 +74,7 @@ for part in $parts; do
         find "$out/lifecycle" -name '*.sstrace' -size +2M -delete 2>/dev/null
         ;;
     bench)
-        bounded 75 bench env BENCH_OUT="$out/bench.txt" BENCH_ROUNDS=3 BENCH_MLP_STEPS=1500 \
+        bounded 70 bench env BENCH_OUT="$out/bench.txt" BENCH_ROUNDS=3 BENCH_MLP_STEPS=1500 \
             BENCH_LAUNCHES=100000 BENCH_WORKLOADS="mlp launch" \
             BENCH_VARIANTS="bare light syncscope" BENCH_PYTHON="$python" \
             bench/overhead/run.sh "$build"
