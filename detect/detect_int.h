@@ -428,10 +428,13 @@ void det_findings_free(det_ctx *ctx);
 /* "1 time" / "3 times", written into 'buf'. */
 const char *det_times(uint64_t n, char *buf, size_t size);
 
-/* The advice of rules/hints.def for a finding of 'rule' whose call site is a Python frame
- * ('python' 1) and whose copy goes in 'direction' (or NULL), or NULL when the catalog's fix
- * is the advice (hints.c). */
-const char *det_hint(ss_rule_id rule, int python, const char *direction);
+/* The advice of rules/hints.def for a finding of 'rule' about 'call' whose call site is a
+ * Python frame ('python' 1) and whose copy goes in 'direction' (or NULL), or NULL when the
+ * catalog's fix is the advice (hints.c). The rows about PyTorch's allocations apply to calls
+ * of that class (a free, an allocation, a pinned host allocation) with a frame in the installed
+ * torch package. */
+const char *det_hint(const det_ctx *ctx, uint32_t call, ss_rule_id rule, int python,
+                     const char *direction);
 
 /* ---- figures of findings (findings.c) ---- */
 

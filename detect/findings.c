@@ -324,7 +324,8 @@ void det_findings_emit(det_ctx *ctx, ss_result *out)
         fill_evidence(ctx, agg, &f->evidence);
         write_message(ctx, agg, f);
         const ss_stack_frame *site = det_call_site(ctx, agg->call);
-        f->hint = ss_strdup(det_hint(agg->rule, site != NULL && site->python, agg->direction));
+        f->hint = ss_strdup(
+            det_hint(ctx, agg->call, agg->rule, site != NULL && site->python, agg->direction));
         mark_message(ctx, agg, f);
         char *note = det_site_note(ctx, agg->call);
         if (note != NULL) {

@@ -1854,6 +1854,53 @@ START_TEST(test_exit_at_user_line_no_phase)
 }
 END_TEST
 
+START_TEST(test_python_hints_for_allocations)
+{
+    /* PyTorch's pinned-memory allocation (a frame in site-packages/torch) from the program's
+     * line 30 gets the advice about its caching host allocator; a JAX program's cudaFree (its
+     * venv folder named torch, no torch package in the stack) gets no PyTorch advice. */
+    const char *files[] = {PIN_MEMORY, "/work/train.py"};
+    const unsigned lines[] = {57, 30};
+    pending_scale();
+    api((call_spec){.name = "cudaHostAlloc",
+                    .enter = US(20),
+                    .exit = US(330),
+                    .corr = 2,
+                    .bytes = 1 << 20,
+                    .kind = -1,
+                    .stack = python_stack(2, files, lines)});
+    ss_stack_frame jax[3] = {
+        {0x7f01, ss_evlog_intern(&log_, "cudaFree"), 0,
+         ss_evlog_intern(&log_, "/usr/lib/libcudart.so.13"), 0, 0},
+        {0, ss_evlog_intern(&log_, "compile_or_get_cached"),
+         ss_evlog_intern(&log_, "/opt/torch/.venv/lib/python3.12/site-packages/jax/_src/"
+                                "compiler.py"),
+         0, 395, 1},
+        {0, ss_evlog_intern(&log_, "main"), ss_evlog_intern(&log_, "/work/loop.py"), 0, 25, 1},
+    };
+    launch_call(1, US(1000), US(1005), 3, S13, 13, site("main.cu", 30));
+    kernel("scale", US(1010), US(1310), 3, 13);
+    free_call(US(1020), US(1330), 4, ss_evlog_add_stack(&log_, jax, 3));
+    run();
+    ck_assert_uint_eq(res.count, 2);
+    const ss_finding *a = nth(SS_RULE_DEVICE_WIDE_SYNC_CALL, 0);
+    const ss_finding *b = nth(SS_RULE_DEVICE_WIDE_SYNC_CALL, 1);
+    if (a->line != 30) {
+        const ss_finding *t = a;
+        a = b;
+        b = t;
+    }
+    ck_assert_uint_eq(a->line, 30);
+    ck_assert_str_eq(a->hint,
+                     "Pinned memory (DataLoader(..., pin_memory=True), tensor.pin_memory()) is "
+                     "allocated with cudaHostAlloc, which waits for the whole device, whenever "
+                     "PyTorch's caching host allocator has no free block of the size: keep batch "
+                     "shapes fixed (pad them, drop_last=True) so that its blocks are reused.");
+    ck_assert_str_eq(b->file, "/work/loop.py");
+    ck_assert_ptr_null(b->hint);
+}
+END_TEST
+
 START_TEST(test_via_keeps_library_lines_apart)
 {
     /* One line of the program reaches readbacks at two library lines: two findings, one per
@@ -2339,9 +2386,10 @@ static Suite *detect_suite(void)
           test_library_only_stack_names_function, test_readback_waited_by_other_thread,
           test_no_stack_names_phase, test_helper_thread_named, test_started_thread_site,
           test_started_thread_through_starters, test_exit_teardown_names_phase,
-          test_exit_at_user_line_no_phase, test_own_python_frames_name_no_thread,
-          test_python_stdlib_is_not_user_code, test_inductor_code_is_not_user_code,
-          test_attribute_to_paths, test_attribute_to_native, test_system_library_is_via}},
+          test_exit_at_user_line_no_phase, test_python_hints_for_allocations,
+          test_own_python_frames_name_no_thread, test_python_stdlib_is_not_user_code,
+          test_inductor_code_is_not_user_code, test_attribute_to_paths, test_attribute_to_native,
+          test_system_library_is_via}},
         {"release",
          {test_release_binary_site, test_release_binary_without_base,
           test_driver_copy_direction_from_api, test_driver_memcpy_direction_unknown}},
