@@ -1542,6 +1542,35 @@ static const char *extra_of(const ss_finding *f, const char *key)
     return NULL;
 }
 
+/* The two findings of 'rule' into 'a' and 'b', 'a' the one 'is_a' accepts. */
+static void two_findings(ss_rule_id rule, int (*is_a)(const ss_finding *), const ss_finding **a,
+                         const ss_finding **b)
+{
+    ck_assert_uint_eq(res.count, 2);
+    *a = nth(rule, 0);
+    *b = nth(rule, 1);
+    if (!is_a(*a)) {
+        const ss_finding *t = *a;
+        *a = *b;
+        *b = t;
+    }
+}
+
+static int has_file(const ss_finding *f)
+{
+    return f->file != NULL;
+}
+
+static int has_phase(const ss_finding *f)
+{
+    return extra_of(f, "phase") != NULL;
+}
+
+static int at_line_30(const ss_finding *f)
+{
+    return f->line == 30;
+}
+
 /* The stack of a readback on PyTorch's autograd thread: its native frames (the backward of
  * boolean-mask indexing calling nonzero), then the frames of the Python thread that waited
  * in loss.backward() meanwhile ('python' SS_FRAME_OTHER_THREAD). */
@@ -1766,13 +1795,8 @@ START_TEST(test_started_thread_through_starters)
     readback_on(3, 2, 0, stack);
     readback_on(4, 3, US(1000), stack);
     run();
-    ck_assert_uint_eq(res.count, 2);
-    const ss_finding *a = nth(SS_RULE_SCALAR_READBACK, 0), *b = nth(SS_RULE_SCALAR_READBACK, 1);
-    if (a->file == NULL) {
-        const ss_finding *t = a;
-        a = b;
-        b = t;
-    }
+    const ss_finding *a, *b;
+    two_findings(SS_RULE_SCALAR_READBACK, has_file, &a, &b);
     ck_assert_str_eq(a->file, "/work/loop.py");
     ck_assert_uint_eq(a->line, 12);
     ck_assert_str_eq(a->via_function, "xla::TransferToHost");
@@ -1811,13 +1835,8 @@ START_TEST(test_exit_teardown_names_phase)
     readback_at(2, 0, exit_stack("Py_FinalizeEx", 0x7f30));
     readback_at(3, US(1000), exit_stack("Py_RunFinal", 0x7f50));
     run();
-    ck_assert_uint_eq(res.count, 2);
-    const ss_finding *a = nth(SS_RULE_SCALAR_READBACK, 0), *b = nth(SS_RULE_SCALAR_READBACK, 1);
-    if (extra_of(a, "phase") == NULL) {
-        const ss_finding *t = a;
-        a = b;
-        b = t;
-    }
+    const ss_finding *a, *b;
+    two_findings(SS_RULE_SCALAR_READBACK, has_phase, &a, &b);
     ck_assert_ptr_null(a->file);
     ck_assert_str_eq(a->function, "xla::LocalDeviceState::~LocalDeviceState()");
     ck_assert_str_eq(extra_of(a, "phase"),
@@ -1882,14 +1901,8 @@ START_TEST(test_python_hints_for_allocations)
     kernel("scale", US(1010), US(1310), 3, 13);
     free_call(US(1020), US(1330), 4, ss_evlog_add_stack(&log_, jax, 3));
     run();
-    ck_assert_uint_eq(res.count, 2);
-    const ss_finding *a = nth(SS_RULE_DEVICE_WIDE_SYNC_CALL, 0);
-    const ss_finding *b = nth(SS_RULE_DEVICE_WIDE_SYNC_CALL, 1);
-    if (a->line != 30) {
-        const ss_finding *t = a;
-        a = b;
-        b = t;
-    }
+    const ss_finding *a, *b;
+    two_findings(SS_RULE_DEVICE_WIDE_SYNC_CALL, at_line_30, &a, &b);
     ck_assert_uint_eq(a->line, 30);
     ck_assert_str_eq(a->hint,
                      "Pinned memory (DataLoader(..., pin_memory=True), tensor.pin_memory()) is "
