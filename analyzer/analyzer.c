@@ -895,21 +895,15 @@ static void watch_missing(ss_tu_files *files, const char *dir, const char *name)
  * Appended (malloc'ed) to 'dirs'. */
 static void include_folders(const ss_args *args, ss_args *dirs)
 {
-    static const char *const options[] = {"-I",      "-isystem-after", "-isystem",
-                                          "-iquote", "-idirafter",     "-cxx-isystem"};
     for (size_t i = 0; i < args->count; i++) {
         const char *arg = args->v[i];
-        for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) {
-            size_t len = strlen(options[k]);
-            if (strncmp(arg, options[k], len) != 0)
-                continue;
-            const char *value = arg[len] ? arg + len : i + 1 < args->count ? args->v[i + 1] : "";
+        const char *value = ss_flags_include_dir((const char *const *)args->v, args->count, i);
+        if (value) {
             /* A relative folder (from --extra-arg) is relative to the working directory. */
             char *real = value[0] ? realpath(value, NULL) : NULL;
             if (real)
                 ss_args_push(dirs, real);
             free(real);
-            break;
         }
         if (strncmp(arg, "-resource-dir=", 14) == 0 || strncmp(arg, "--cuda-path=", 12) == 0) {
             char *inc = ss_asprintf("%s/include", strchr(arg, '=') + 1);
@@ -968,7 +962,7 @@ static void run_job(run_state *st, CXIndex index, job *j)
     ss_tu_input in = {
         j->file,       &j->args,       &j->info,     j->readback_bytes,
         j->user_begin, j->extra_begin, j->extra_end, (const char *const *)j->hot_functions,
-        j->hot_count,  j->text,        j->text_len};
+        j->hot_count,  j->text,        j->text_len,  j->command ? j->command->directory : NULL};
     char key[17];
     int from_cache = 0;
     if (st->cache) {

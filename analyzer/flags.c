@@ -1206,6 +1206,19 @@ void ss_flags_translate(const ss_args *argv, const char *file, const char *direc
     ss_flags_translate_filtered(argv, file, directory, NULL, out, info);
 }
 
+const char *ss_flags_include_dir(const char *const *argv, size_t count, size_t i)
+{
+    static const char *const options[] = {"-I",      "-isystem-after", "-isystem",
+                                          "-iquote", "-idirafter",     "-cxx-isystem"};
+    const char *arg = argv[i];
+    for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) {
+        size_t len = strlen(options[k]);
+        if (strncmp(arg, options[k], len) == 0)
+            return arg[len] ? arg + len : i + 1 < count ? argv[i + 1] : NULL;
+    }
+    return NULL;
+}
+
 size_t ss_flags_group_len(const char *const *argv, size_t count, size_t i)
 {
     return i + 1 < count && ss_flags_takes_value(argv[i]) ? 2 : 1;

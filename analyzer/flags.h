@@ -56,6 +56,10 @@ int ss_flags_takes_value(const char *arg);
 /* How many arguments, from argv['i'], make one option with its value: 2 for an option that
  * takes the next argument as its value, else 1. */
 size_t ss_flags_group_len(const char *const *argv, size_t count, size_t i);
+/* The folder that the include option at argv['i'] (-I, -isystem, -iquote, -idirafter,
+ * -isystem-after, -cxx-isystem; its value joined or the next argument) adds to the search, or
+ * NULL when argv['i'] is no such option. Points into argv. */
+const char *ss_flags_include_dir(const char *const *argv, size_t count, size_t i);
 /* Updates info->per_thread and info->lang from clang arguments such as --extra-arg values. */
 void ss_flags_scan(const char *const *argv, size_t count, ss_flags_info *info);
 

@@ -7,11 +7,13 @@
 #include "checks.h"
 #include "flags.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 char *ss_real_or_named(const char *path)
@@ -35,9 +37,15 @@ char *ss_real_or_named(const char *path)
 char *ss_display_path(const char *path)
 {
     char *real = ss_real_or_named(path);
+    char cwd[PATH_MAX];
+    if (real == NULL && path[0] == '/' && getcwd(cwd, sizeof cwd)) {
+        /* A file in a folder that does not exist (yet): shown relative all the same. */
+        size_t len = strlen(cwd);
+        if (strncmp(path, cwd, len) == 0 && path[len] == '/')
+            return ss_strdup(path + len + 1);
+    }
     if (real == NULL)
         return ss_strdup(path);
-    char cwd[PATH_MAX];
     if (getcwd(cwd, sizeof cwd)) {
         size_t len = strlen(cwd);
         if (strncmp(real, cwd, len) == 0 && real[len] == '/') {
@@ -214,6 +222,228 @@ static int collect_diagnostics(CXTranslationUnit tu, const char *main_path, ss_r
         clang_disposeDiagnostic(d);
     }
     return fatal;
+}
+
+/* A header found further down the search path because a folder of the build tree is not
+ * there yet (docs/lint.md, "A header the build has not made yet"). */
+typedef struct unbuilt_walk {
+    const ss_args *build_dirs; /* the compile command's include folders in its build folder */
+    const size_t *build_at;    /* their places in the arguments */
+    const ss_tu_input *in;
+    CXTranslationUnit tu;
+    const ss_result *errors; /* the parse's diagnostics, from 'first' on */
+    size_t first;
+    char *header;             /* the first such header: 'build folder'/'name' */
+    char *found;              /* where it was found instead */
+    int toolkit;              /* that is the toolkit's include folder */
+    CXSourceLocation include; /* its #include */
+    size_t others;            /* more such headers */
+} unbuilt_walk;
+
+/* Whether 'text' ('size' bytes) has 'name' ('len' bytes) as a whole word. */
+static int has_word(const char *text, size_t size, const char *name, size_t len)
+{
+    for (const char *p = text; p + len <= text + size;) {
+        const char *hit = memmem(p, (size_t)(text + size - p), name, len);
+        if (hit == NULL)
+            return 0;
+        int before = hit > text && (isalnum((unsigned char)hit[-1]) || hit[-1] == '_');
+        int after =
+            hit + len < text + size && (isalnum((unsigned char)hit[len]) || hit[len] == '_');
+        if (!before && !after)
+            return 1;
+        p = hit + 1;
+    }
+    return 0;
+}
+
+/* Whether an error of the parse quotes a name (an identifier between quotes) that the text of
+ * 'file' has as a word: the errors follow from that header ("no member named 'depth' in
+ * 'conf'", where the header declares conf). Returns 1 or 0. */
+static int errors_name(const unbuilt_walk *w, CXFile file)
+{
+    size_t size = 0;
+    const char *text = clang_getFileContents(w->tu, file, &size);
+    for (size_t k = w->first; text && k < w->errors->diag_count; k++) {
+        const ss_diag *d = &w->errors->diags[k];
+        const char *open = d->severity == SS_SEV_ERROR ? strchr(d->message, '\'') : NULL;
+        while (open) {
+            const char *close = strchr(open + 1, '\'');
+            if (close == NULL)
+                break;
+            size_t len = (size_t)(close - open - 1);
+            int identifier = len >= 2;
+            for (size_t i = 0; identifier && i < len; i++)
+                identifier = isalnum((unsigned char)open[1 + i]) || open[1 + i] == '_';
+            if (identifier && has_word(text, size, open + 1, len))
+                return 1;
+            open = strchr(close + 1, '\'');
+        }
+    }
+    return 0;
+}
+
+/* Whether 'path' lies in the folder 'dir' (a plain prefix and a slash). */
+static const char *in_folder(const char *path, const char *dir)
+{
+    size_t len = strlen(dir);
+    while (len > 1 && dir[len - 1] == '/')
+        len--;
+    return strncmp(path, dir, len) == 0 && path[len] == '/' ? path + len + 1 : NULL;
+}
+
+/* The folder of the search path after argument 'after' that 'path' lies in: a later include
+ * option's, the toolkit's (--cuda-path=ROOT: ROOT/include) or a system folder; '*toolkit' says
+ * whether it is the toolkit's. NULL when none. Written into 'buf'. */
+static const char *found_in(const ss_args *args, size_t after, const char *path, int *toolkit,
+                            char *buf, size_t size)
+{
+    *toolkit = 0;
+    for (size_t i = after + 1; i < args->count; i++) {
+        const char *dir = ss_flags_include_dir((const char *const *)args->v, args->count, i);
+        if (dir && dir[0] == '/' && in_folder(path, dir)) {
+            snprintf(buf, size, "%s", dir);
+            return buf;
+        }
+    }
+    /* clang searches the toolkit's include folder after every -isystem one, wherever
+     * --cuda-path stands. */
+    for (size_t i = 0; i < args->count; i++) {
+        if (strncmp(args->v[i], "--cuda-path=", 12) == 0) {
+            snprintf(buf, size, "%s/include", args->v[i] + 12);
+            if (in_folder(path, buf)) {
+                *toolkit = 1;
+                return buf;
+            }
+        }
+    }
+    static const char *const system[] = {"/usr/local/include", "/usr/include"};
+    for (size_t k = 0; k < sizeof system / sizeof system[0]; k++) {
+        if (in_folder(path, system[k])) {
+            snprintf(buf, size, "%s", system[k]);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+static void find_unbuilt(CXFile included, CXSourceLocation *stack, unsigned depth,
+                         CXClientData data)
+{
+    unbuilt_walk *w = data;
+    /* Only a header the project's own files include (not the toolkit's own includes, nor one
+     * the command line includes), whose names the errors quote. */
+    CXFile includer = NULL;
+    if (depth > 0)
+        clang_getExpansionLocation(stack[0], &includer, NULL, NULL, NULL);
+    if (includer == NULL || clang_Location_isInSystemHeader(stack[0]) || !errors_name(w, included))
+        return;
+    CXString name = clang_getFileName(included);
+    const char *path = clang_getCString(name);
+    for (size_t m = 0; path && path[0] == '/' && m < w->build_dirs->count; m++) {
+        char buf[PATH_MAX];
+        int toolkit = 0;
+        const char *dir = found_in(w->in->args, w->build_at[m], path, &toolkit, buf, sizeof buf);
+        const char *rel = dir ? in_folder(path, dir) : NULL;
+        char *header = rel ? ss_asprintf("%s/%s", w->build_dirs->v[m], rel) : NULL;
+        struct stat st;
+        int absent = header && stat(header, &st) != 0;
+        free(header);
+        if (!absent)
+            continue;
+        if (w->header) {
+            w->others++;
+            break;
+        }
+        w->header = ss_asprintf("%s/%s", w->build_dirs->v[m], rel);
+        w->found = ss_strdup(dir);
+        w->toolkit = toolkit;
+        w->include = stack[0];
+        break;
+    }
+    clang_disposeString(name);
+}
+
+/* After a parse with errors: where a header that the project's files include, and whose
+ * names the errors quote, was found further down the search path than an include folder of
+ * the compile command in its build folder that does not have it (yet: the folder or the
+ * header is not made before the build runs; the toolkit's copy of a header the build
+ * generates), the unit's errors ('out'->diags from 'first_diag' on) are replaced by one that
+ * says so at its #include, with how many there were and the first of them. Returns 1 when it
+ * did. */
+static int explain_unbuilt(CXTranslationUnit tu, const ss_tu_input *in, ss_result *out,
+                           size_t first_diag)
+{
+    if (in->directory == NULL || in->directory[0] != '/')
+        return 0;
+    ss_args build_dirs = {0};
+    size_t *build_at = ss_calloc(in->args->count + 1, sizeof *build_at);
+    for (size_t i = in->user_begin; i < in->extra_begin && i < in->args->count; i++) {
+        const char *dir =
+            ss_flags_include_dir((const char *const *)in->args->v, in->args->count, i);
+        if (dir && dir[0] == '/' &&
+            (in_folder(dir, in->directory) || strcmp(dir, in->directory) == 0)) {
+            build_at[build_dirs.count] = i;
+            ss_args_push(&build_dirs, dir);
+        }
+    }
+    unbuilt_walk w = {
+        &build_dirs, build_at, in, tu, out, first_diag, NULL, NULL, 0, clang_getNullLocation(), 0};
+    if (build_dirs.count)
+        clang_getInclusions(tu, find_unbuilt, &w);
+    int said = w.header != NULL;
+    size_t errors = 0;
+    for (size_t k = first_diag; said && k < out->diag_count; k++)
+        errors += out->diags[k].severity == SS_SEV_ERROR;
+    if (said && errors) {
+        const ss_diag *d = NULL;
+        for (size_t k = first_diag; k < out->diag_count && d == NULL; k++)
+            d = out->diags[k].severity == SS_SEV_ERROR ? &out->diags[k] : NULL;
+        char *first = d->file && d->line
+                          ? ss_asprintf("%s:%u:%u: %s", d->file, d->line, d->column, d->message)
+                          : ss_strdup(d->message);
+        char *header = ss_display_path(w.header);
+        char *found = ss_display_path(w.found);
+        char *copy =
+            w.toolkit ? ss_strdup("the toolkit's copy") : ss_asprintf("the copy in %s", found);
+        char *others = w.others ? ss_asprintf(" (and for %zu other header%s)", w.others,
+                                              w.others == 1 ? "" : "s")
+                                : ss_strdup("");
+        char *message = ss_asprintf(
+            "%s does not exist yet: %s was used%s; build the project first (the %zu error%s of "
+            "this parse may follow from it; the first: %s)",
+            header, copy, others, errors, errors == 1 ? "" : "s", first);
+        CXFile file = NULL;
+        unsigned line = 0, column = 0;
+        clang_getExpansionLocation(w.include, &file, &line, &column, NULL);
+        CXString fname = clang_getFileName(file);
+        char *where = clang_getCString(fname) ? ss_display_path(clang_getCString(fname)) : NULL;
+        clang_disposeString(fname);
+        /* The unit's errors go; its other diagnostics stay, in their order. */
+        size_t kept = first_diag;
+        for (size_t k = first_diag; k < out->diag_count; k++) {
+            if (out->diags[k].severity == SS_SEV_ERROR) {
+                free(out->diags[k].file);
+                free(out->diags[k].message);
+            } else {
+                out->diags[kept++] = out->diags[k];
+            }
+        }
+        out->diag_count = kept;
+        ss_result_add_diag(out, SS_SEV_ERROR, where, line, column, message);
+        free(where);
+        free(message);
+        free(others);
+        free(copy);
+        free(found);
+        free(header);
+        free(first);
+    }
+    free(w.header);
+    free(w.found);
+    ss_args_free(&build_dirs);
+    free(build_at);
+    return said && errors;
 }
 
 void ss_tu_files_free(ss_tu_files *files)
@@ -471,7 +701,10 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
         free(path);
         return -1;
     }
+    size_t first_diag = out->diag_count;
     int fatal = collect_diagnostics(tu, in->file, out);
+    if (fatal)
+        explain_unbuilt(tu, in, out, first_diag);
     ss_check_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.tu = tu;

@@ -53,6 +53,8 @@ typedef struct ss_tu_input {
     /* The main file's text when it is not read from 'file' (standard input), or NULL. */
     const char *text;
     size_t text_len;
+    /* The folder of its compile command (the build folder), or NULL without one. */
+    const char *directory;
 } ss_tu_input;
 
 /* Analyzes one translation unit (tu.c): parses 'in'->file in 'index' and appends findings

@@ -1,0 +1,92 @@
+#!/bin/sh
+# unbuilt_header.sh SYNCSCOPE: a header the build makes (build/include/conf.h) that is not
+# there yet, while an older copy is found further down the search path (third/include): one
+# error at its #include says so, in place of the parse's cascade of errors (exact output).
+# Nothing is said when the parse is clean, when the errors name nothing of that header, when
+# the build's copy is there, or when the command has no include folder in its build folder.
+set -u
+SS=$(realpath "$1") HERE=$(dirname "$(realpath "$0")")
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+fail=0
+. "$HERE/assert.sh"
+
+mkdir -p src third/include build
+cat >third/include/conf.h <<'SRC'
+/* conf.h, the older copy: no depth or border yet. */
+typedef struct conf {
+    int width;
+} conf;
+SRC
+cat >new_conf.h <<'SRC'
+typedef struct conf {
+    int width, depth, border;
+} conf;
+SRC
+cat >uses_new.cu <<'SRC'
+#include <conf.h>
+int area(const conf *c)
+{
+    return c->width * c->depth + c->border;
+}
+SRC
+cat >uses_old.cu <<'SRC'
+#include <conf.h>
+int width_of(const conf *c)
+{
+    return c->width;
+}
+SRC
+cat >typo.cu <<'SRC'
+#include <conf.h>
+int width_of(const conf *c)
+{
+    return c->width + undefined_x;
+}
+SRC
+# database INCLUDE_ARGS: the compile command of src/a.cu, run in build/.
+database() {
+    printf '[{"directory": "%s/build", "file": "%s/src/a.cu", "arguments": ["nvcc", %s"-c", "../src/a.cu"]}]\n' \
+        "$WORK" "$WORK" "$1" >build/compile_commands.json
+}
+lint() {
+    ss lint --no-cache --color never --cuda-path none -p build
+}
+BOTH="\"-I$WORK/build/include\", \"-I../third/include\", "
+MESSAGE="src/a.cu:1:10: error: build/include/conf.h does not exist yet: the copy in third/include was used; build the project first (the 2 errors of this parse may follow from it; the first: src/a.cu:4:26: no member named 'depth' in 'conf')"
+
+database "$BOTH"
+cp uses_new.cu src/a.cu
+lint
+status "no build/include" 2
+text "no build/include" out "$MESSAGE"
+
+mkdir build/include
+lint
+status "build/include without conf.h" 2
+text "build/include without conf.h" out "$MESSAGE"
+
+cp new_conf.h build/include/conf.h
+lint
+status "the build's conf.h" 0
+text "the build's conf.h" out "1 file, 0 findings"
+
+rm -r build/include
+cp uses_old.cu src/a.cu
+lint
+status "a clean parse" 0
+text "a clean parse" out "1 file, 0 findings"
+
+cp typo.cu src/a.cu
+lint
+status "errors that name nothing of conf.h" 2
+text "errors that name nothing of conf.h" out "src/a.cu:4:23: error: use of undeclared identifier 'undefined_x'"
+
+database "\"-I../third/include\", "
+cp uses_new.cu src/a.cu
+lint
+status "no include folder in the build folder" 2
+text "no include folder in the build folder" out "src/a.cu:4:26: error: no member named 'depth' in 'conf'
+src/a.cu:4:37: error: no member named 'border' in 'conf'"
+exit $fail
