@@ -19,8 +19,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lint"))
-from floor import (analyzer_args, fmt, lang_of, machine_line, make_shims,  # noqa: E402
-                   measure, median, run_floor)
+from floor import (analyzer_args, analyzer_args_after, fmt, lang_of,  # noqa: E402
+                   machine_line, make_shims, measure, median, run_floor)
 
 USAGE = "usage: run.sh SYNCSCOPE PROJECT_DIR [COMPILE_DB_DIR] [-- LINT_OPTION...] (--help)"
 LINT_BASE = ["lint", "--fail-on", "none", "--keep-going", "--format", "json", "--verbose"]
@@ -201,7 +201,8 @@ def floor_commands(clang, project, analyzed, kept, database_args, extra, cuda, s
         own = kept.get(real, [])
         lang = lang_of(real, database_args.get(real, ()), extra)
         argv = [clang, "-fsyntax-only"] + analyzer_args(lang, cuda, shims) + (own or [])
-        commands.append((project, argv + list(extra) + [real], real))
+        argv += list(extra) + analyzer_args_after(lang, cuda, shims)
+        commands.append((project, argv + [real], real))
     return commands
 
 

@@ -3,8 +3,9 @@
 The parse floor is what no analysis can beat without a cache: clang parsing the same files,
 with the same arguments, one process per file, one file after another. `analyzer_args`
 gives the arguments that analyzer/toolkit.c (ss_toolkit_args) and analyzer/analyzer.c
-(job_args) put before a compile command's own, so that the floor parses exactly what lint
-parses; keep it in step with those two files. Standard library only.
+(job_args) put before a compile command's own, and `analyzer_args_after` the toolkit's
+include folders they put after it, so that the floor parses exactly what lint parses; keep
+it in step with those two files. Standard library only.
 """
 import os
 import re
@@ -88,13 +89,23 @@ def analyzer_args(lang, cuda, shims):
         args += ["-std=c++17", "--cuda-host-only", "-nocudalib", "-Wno-unknown-cuda-version",
                  f"--cuda-path={cuda}", "-Xclang", "-fcuda-allow-variadic-functions",
                  "-include", cudacc]
+    return args + ["-w"]
+
+
+def analyzer_args_after(lang, cuda, shims):
+    """The toolkit's include folders, which lint puts after the compile command's own
+    arguments (and after --extra-arg), as nvcc searches them: a project's own newer CCCL given
+    with -isystem wins over the toolkit's."""
+    shim, _ = shims
+    args = []
+    if lang == "cuda":
         if not os.path.isfile(os.path.join(cuda, "include", "texture_fetch_functions.h")):
             args += ["-isystem", shim]
     else:
         args += ["-isystem", os.path.join(cuda, "include")]
     if lang != "c" and os.path.isdir(os.path.join(cuda, "include", "cccl")):
         args += ["-isystem", os.path.join(cuda, "include", "cccl")]
-    return args + ["-w"]
+    return args
 
 
 def first_error(stderr_text):

@@ -16,7 +16,8 @@ import subprocess
 import sys
 import tempfile
 
-from floor import analyzer_args, fmt, lang_of, machine_line, make_shims, median, run_floor, timed
+from floor import (analyzer_args, analyzer_args_after, fmt, lang_of, machine_line, make_shims,
+                   median, run_floor, timed)
 
 # The lint options this benchmark relies on, in one place. A measurement whose option is
 # missing from `syncscope lint --help` is reported as n/a.
@@ -64,9 +65,11 @@ def floor_commands(corpus, cuda, shims, clang):
                 continue
             else:
                 kept.append(a)
-        extra = analyzer_args(lang_of(e["file"], args), cuda, shims)
-        commands.append((e["directory"], [clang, "-fsyntax-only"] + extra + kept + [e["file"]],
-                         e["file"]))
+        lang = lang_of(e["file"], args)
+        before = analyzer_args(lang, cuda, shims)
+        after = analyzer_args_after(lang, cuda, shims)
+        commands.append((e["directory"],
+                         [clang, "-fsyntax-only"] + before + kept + after + [e["file"]], e["file"]))
     return commands
 
 

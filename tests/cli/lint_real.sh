@@ -123,4 +123,22 @@ check "compile database: rounds" "Time: medians of 1 interleaved rounds, lint -j
 check "compile database: nothing written in the project" "" \
     "$(cd "$PROJECT" && ls -A | grep -v -x -e broken.cu -e kernels.cu -e main.cu \
         -e pipeline.cu -e util.cpp)"
+
+# The floor's clang command puts the toolkit's include folders after the compile command's own
+# arguments and --extra-arg, as lint does: a project's own CCCL given with -isystem wins (a
+# toolkit folder made up here; nothing is run).
+mkdir -p "$WORK/cuda/include/cccl"
+floor_argv() { # lang: the floor's arguments for a file of that language, one line
+    python3 -B -c "import sys; sys.path.insert(0, '$SRC/bench/lint-real')
+import run
+shims = ('SHIM', 'CUDACC')
+print(' '.join(run.floor_commands('clang-16', '/p', ['/p/a.' + sys.argv[1]], {'/p/a.' + sys.argv[1]: ['-isystem', '/own/cccl']},
+    {}, ['-DEXTRA'], '$WORK/cuda', shims)[0][1]))" "$1"
+}
+check "floor order: C++" \
+    "clang-16 -fsyntax-only -x c++ -w -isystem /own/cccl -DEXTRA -isystem $WORK/cuda/include -isystem $WORK/cuda/include/cccl /p/a.cpp" \
+    "$(floor_argv cpp)"
+check "floor order: CUDA" \
+    "clang-16 -fsyntax-only -x cuda -std=c++17 --cuda-host-only -nocudalib -Wno-unknown-cuda-version --cuda-path=$WORK/cuda -Xclang -fcuda-allow-variadic-functions -include CUDACC -w -isystem /own/cccl -DEXTRA -isystem SHIM -isystem $WORK/cuda/include/cccl /p/a.cu" \
+    "$(floor_argv cu)"
 exit $fail
