@@ -41,7 +41,7 @@ static int check_gate_value(const ss_cli_given *given)
         }
         ss_baseline_free(&baseline);
     }
-    if (given->opt == SS_OPT_SET_MODE) {
+    if (given->opt == SS_OPT_SET_MODE || given->opt == SS_OPT_SET_SAMPLE) {
         /* Words and durations the interposer's own parser checks. */
         const ss_interpose_setting *setting =
             ss_interpose_setting_find(ss_cli_option(given->opt)->variable);
@@ -51,10 +51,14 @@ static int check_gate_value(const ss_cli_given *given)
                      ? -1
                      : ss_interpose_setting_set(scratch, setting, given->value, err, sizeof err);
         free(scratch);
-        if (rc < 0) {
+        if (rc < 0 && given->opt == SS_OPT_SET_MODE)
             ss_log_error("%s needs full or light (got '%s')", given->spelled, given->value);
+        else if (rc < 0)
+            ss_log_error("%s needs ON/EVERY, two durations with ms, s or m, ON at least 1ms and "
+                         "shorter than EVERY, such as 5s/120s (got '%s')",
+                         given->spelled, given->value);
+        if (rc < 0)
             return -1;
-        }
     }
     return 0;
 }

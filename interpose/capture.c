@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -48,6 +49,8 @@
  * yet destroyed; open addressing, lock-free, a power of two), and how many one call asks. */
 #define LIVE_STREAM_SLOTS 512u
 #define PROBE_STREAMS_MAX 32
+/* Full windows of the sampled mode kept for the log; past it, no more window opens. */
+#define SAMPLE_WINDOWS_MAX 256
 
 /* The CUPTI functions syncscope calls, resolved with dlsym. */
 #define CUPTI_FUNCTIONS(X)                                                                         \
@@ -136,6 +139,18 @@ static struct {
     _Atomic(pointer_attributes_fn) pointer_attributes;
     _Atomic(stream_query_fn) stream_query;
     _Atomic uint64_t live_streams[LIVE_STREAM_SLOTS]; /* handles, 0 empty, 1 forgotten */
+    /* The sampled mode (docs/run.md, "Modes"): full windows of sample_on_ns every
+     * sample_every_ns, and on demand (SIGUSR2, the trigger file), opened and closed by the
+     * flusher thread; 'windows' holds each one's start and end (CUPTI clock, 0: still open). */
+    uint64_t sample_on_ns, sample_every_ns;
+    atomic_int window_requested; /* SIGUSR2 asked for a window */
+    int window_open;
+    int activity_registered;
+    uint64_t windows[2 * SAMPLE_WINDOWS_MAX];
+    _Atomic uint32_t window_count;
+    struct sigaction old_usr2;
+    /* 1 while the flusher writes an interval line (the end of the run waits for it) */
+    atomic_int interval_busy;
     /* 1: device-wide calls are not probed (no destruction can be seen, or live_streams is
      * full): they are judged by their time alone */
     _Atomic int live_streams_off;
@@ -755,7 +770,6 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
         ss_event *e = ss_evbuf_reserve(&t->store->events, &g.store.budget);
         if (e != NULL) {
             ss_ev_api *a = &e->u.api;
-            a->enter_ns = now_ns();
             a->correlation = cb->correlationId;
             a->thread = t->store->index;
             a->api = spec->api;
@@ -777,6 +791,8 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
                 a->flags = host_kinds(spec, p);
             if (g.light)
                 probe_enter(t, spec, a);
+            /* After the light mode's questions to the driver: their time is not the call's. */
+            a->enter_ns = now_ns();
             e->type = SS_EV_API;
             *cb->correlationData = (uint64_t)(uintptr_t)e;
             if (spec->pointers != 0 && g.config.pointers)
@@ -1542,6 +1558,10 @@ static int recorded_anything(void)
     return 0;
 }
 
+static void *finisher_symbol(const char *name, const char *consequence);
+static int set_activity(int on, const char **what, CUptiResult *why);
+static ss_capture_view make_view(int signo, uint64_t end_ns, const device_info *devices);
+
 /* Flushes CUPTI, then loads the finisher next to this library and runs it (finish()). */
 static void run_finisher(int signo, int skip_flush)
 {
@@ -1555,33 +1575,72 @@ static void run_finisher(int signo, int skip_flush)
     if (!recorded_anything())
         return; /* no CUDA call: nothing to report, no file written */
 
-    Dl_info self;
-    char path[PATH_MAX];
-    if (dladdr((void *)&run_finisher, &self) == 0 || self.dli_fname == NULL) {
-        say("cannot locate libsyncscope.so; no report written");
+    ss_finish_fn run = (ss_finish_fn)finisher_symbol(SS_FINISH_SYMBOL, "no report written");
+    if (run == NULL)
         return;
-    }
-    const char *slash = strrchr(self.dli_fname, '/');
-    int dir_len = slash != NULL ? (int)(slash - self.dli_fname) : 1;
-    const char *dir = slash != NULL ? self.dli_fname : ".";
-    int n = snprintf(path, sizeof path, "%.*s/%s", dir_len, dir, SS_INTERPOSE_FINISHER);
-    if (n <= 0 || (size_t)n >= sizeof path) {
-        say("path of %s is too long; no report written", SS_INTERPOSE_FINISHER);
-        return;
-    }
-    void *module = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (module == NULL) {
-        say("cannot load %s (%s); no report written", path, dlerror());
-        return;
-    }
-    ss_finish_fn run = (ss_finish_fn)dlsym(module, SS_FINISH_SYMBOL);
-    if (run == NULL) {
-        say("%s lacks %s; no report written", path, SS_FINISH_SYMBOL);
-        return;
-    }
     device_info devices = g.devices;
     if (!g.devices_read)
         read_devices(&devices, signo == 0 && !g.forked);
+    ss_capture_view view = make_view(signo, end_ns, &devices);
+    run(&view);
+    /* The module stays loaded: the process is ending. */
+}
+
+/* The finisher's function 'name' (libsyncscope_finish.so beside this library, loaded
+ * RTLD_LOCAL at its first use and kept), or NULL with a message ending in 'consequence'. */
+static void *finisher_symbol(const char *name, const char *consequence)
+{
+    static void *module;
+    Dl_info self;
+    char path[PATH_MAX];
+    if (module == NULL) {
+        if (dladdr((void *)&finisher_symbol, &self) == 0 || self.dli_fname == NULL) {
+            say("cannot locate libsyncscope.so; %s", consequence);
+            return NULL;
+        }
+        const char *slash = strrchr(self.dli_fname, '/');
+        int dir_len = slash != NULL ? (int)(slash - self.dli_fname) : 1;
+        const char *dir = slash != NULL ? self.dli_fname : ".";
+        int n = snprintf(path, sizeof path, "%.*s/%s", dir_len, dir, SS_INTERPOSE_FINISHER);
+        if (n <= 0 || (size_t)n >= sizeof path) {
+            say("path of %s is too long; %s", SS_INTERPOSE_FINISHER, consequence);
+            return NULL;
+        }
+        module = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (module == NULL) {
+            say("cannot load %s (%s); %s", path, dlerror(), consequence);
+            return NULL;
+        }
+    }
+    void *fn = dlsym(module, name);
+    if (fn == NULL)
+        say("%s lacks %s; %s", SS_INTERPOSE_FINISHER, name, consequence);
+    return fn;
+}
+
+/* The sampled mode's full windows as the log's metadata "sample_windows" ("START-END,...",
+ * CUPTI clock; a window still open ends at 'end_ns'). Static storage: written by the one
+ * thread that ends the run, or by the flusher between windows. */
+static const char *windows_text(uint64_t end_ns)
+{
+    static char text[SAMPLE_WINDOWS_MAX * 44];
+    size_t used = 0;
+    text[0] = '\0';
+    uint32_t count = atomic_load(&g.window_count);
+    for (uint32_t i = 0; i < count && i < SAMPLE_WINDOWS_MAX; i++) {
+        uint64_t start = g.windows[2 * i], stop = g.windows[2 * i + 1];
+        int n = snprintf(text + used, sizeof text - used, "%s%llu-%llu", used ? "," : "",
+                         (unsigned long long)start, (unsigned long long)(stop ? stop : end_ns));
+        if (n < 0 || (size_t)n >= sizeof text - used)
+            break;
+        used += (size_t)n;
+    }
+    return text;
+}
+
+/* What the finisher reads of the run as it is at 'end_ns' ('signo': the signal ending it). */
+static ss_capture_view make_view(int signo, uint64_t end_ns, const device_info *devices)
+{
     ss_capture_view view = {
         .version = SS_CAPTURE_VIEW_VERSION,
         .size = sizeof view,
@@ -1593,17 +1652,18 @@ static void run_finisher(int signo, int skip_flush)
         .start_ns = g.start_ns,
         .end_ns = end_ns,
         .started_unix_ns = g.started_unix_ns,
-        .gpu = g.gpu[0] != '\0' ? g.gpu : devices.names,
-        .driver_version = devices.cuda_version,
-        .driver = devices.driver,
-        .runtime_version = devices.runtime_version,
+        .gpu = g.gpu[0] != '\0' ? g.gpu : devices->names,
+        .driver_version = devices->cuda_version,
+        .driver = devices->driver,
+        .runtime_version = devices->runtime_version,
         .cupti_path = g.cupti_path,
         .python = ss_python_version(),
-        .mode = g.light ? "light" : "full",
-        .windows = "",
+        .mode = g.config.sample[0] != '\0' ? "sampled"
+                : g.light                  ? "light"
+                                           : "full",
+        .windows = windows_text(end_ns),
     };
-    run(&view);
-    /* The module stays loaded: the process is ending. */
+    return view;
 }
 
 /* Ends the run: writes the outputs, once per process, and sets g.end_done. 'signo' is the
@@ -1614,6 +1674,10 @@ static void finish(int signo, int skip_flush)
 {
     if (!atomic_load(&g.active) || atomic_exchange(&g.finishing, 1))
         return;
+    /* An interval line being written reads the capture: the end waits for it (it no longer
+     * starts once g.finishing is set). */
+    while (atomic_load(&g.interval_busy))
+        poll(NULL, 0, 1);
     run_finisher(signo, skip_flush);
     atomic_store(&g.end_done, 1);
 }
@@ -1662,13 +1726,186 @@ static int end_wait(long bound_ms)
 
 /* The flusher thread: waits until a signal handler asks, then runs the finisher (once per
  * process; finish() returns at once when the exiting thread got there first). */
+static uint64_t monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Waits for the flusher's semaphore until the monotonic time 'deadline_ns' (UINT64_MAX: no
+ * bound). */
+static void flusher_wait(uint64_t deadline_ns)
+{
+    if (deadline_ns == UINT64_MAX) {
+        if (sem_wait(&g.end_wake) != 0 && errno != EINTR)
+            poll(NULL, 0, 1); /* cannot block on the semaphore: look every millisecond */
+        return;
+    }
+    uint64_t now = monotonic_ns();
+    if (deadline_ns <= now)
+        return;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    uint64_t wait = deadline_ns - now;
+    until.tv_sec += (time_t)(wait / 1000000000ull);
+    until.tv_nsec += (long)(wait % 1000000000ull);
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    if (sem_timedwait(&g.end_wake, &until) != 0 && errno != ETIMEDOUT && errno != EINTR)
+        poll(NULL, 0, 1);
+}
+
+/* Enables ('on' 1) or disables the callbacks the light mode leaves out (launches and the other
+ * stream work) for a full window. */
+static void set_window_callbacks(int on)
+{
+    for (size_t cbid = 0; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; cbid++) {
+        const ss_args_spec *s = g.runtime_specs[cbid];
+        if (s != NULL && !ss_api_light(&g.api_rows[s->api]))
+            g.cupti.cuptiEnableCallback(on, g.subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+                                        (CUpti_CallbackId)cbid);
+    }
+    for (size_t cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++) {
+        const ss_args_spec *s = g.driver_specs[cbid];
+        if (s != NULL && !ss_api_light(&g.api_rows[s->api]))
+            g.cupti.cuptiEnableCallback(on, g.subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                                        (CUpti_CallbackId)cbid);
+    }
+}
+
+/* Opens a full window of the sampled mode (on the flusher): the light mode's missing callbacks
+ * and the activity records on. Not in a forked child (no activity there: "Limits"). */
+static void open_window(void)
+{
+    uint32_t k = atomic_load(&g.window_count);
+    if (g.window_open || g.forked || k >= SAMPLE_WINDOWS_MAX)
+        return;
+    const char *what = NULL;
+    CUptiResult r = CUPTI_SUCCESS;
+    if (set_activity(1, &what, &r) < 0) {
+        say("%s failed (%s): no full window", what, cupti_error(r));
+        return;
+    }
+    atomic_store(&g.activity_pid, g.pid);
+    set_window_callbacks(1);
+    g.windows[2 * k] = now_ns();
+    g.windows[2 * k + 1] = 0;
+    atomic_store(&g.window_count, k + 1);
+    g.window_open = 1;
+}
+
+/* Closes the open full window: the callbacks and activity records off, the records flushed. */
+static void close_window(void)
+{
+    if (!g.window_open)
+        return;
+    const char *what = NULL;
+    CUptiResult r = CUPTI_SUCCESS;
+    set_window_callbacks(0);
+    if (set_activity(0, &what, &r) < 0)
+        say("%s failed (%s) at the end of a full window", what, cupti_error(r));
+    g.cupti.cuptiActivityFlushAll(0);
+    uint32_t k = atomic_load(&g.window_count);
+    g.windows[2 * k - 1] = now_ns();
+    g.window_open = 0;
+}
+
+/* Whether the trigger file was created or touched since the last look ('*seen': its last
+ * modification time, 0 when absent). */
+static int trigger_touched(int64_t *seen)
+{
+    char path[PATH_MAX], host[256];
+    if (gethostname(host, sizeof host) != 0)
+        host[0] = '\0';
+    host[sizeof host - 1] = '\0';
+    if (ss_interpose_expand(g.config.trigger_file, g.pid, host, ss_interpose_rank(), path,
+                            sizeof path) < 0)
+        return 0;
+    struct stat st;
+    int64_t mtime = 0;
+    if (path[0] != '/' && g.config.cwd[0] != '\0') {
+        char full[PATH_MAX];
+        if (snprintf(full, sizeof full, "%s/%s", g.config.cwd, path) >= (int)sizeof full)
+            return 0;
+        memcpy(path, full, sizeof path);
+    }
+    if (stat(path, &st) == 0)
+        mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    int touched = mtime != 0 && mtime != *seen;
+    *seen = mtime;
+    return touched;
+}
+
+/* Appends one interval line (docs/run.md, "Interval lines"): the finisher's
+ * syncscope_interval over the capture as it is now. On the flusher thread. */
+static void write_interval(void)
+{
+    atomic_store(&g.interval_busy, 1);
+    if (!atomic_load(&g.finishing)) {
+        ss_interval_fn line =
+            (ss_interval_fn)finisher_symbol(SS_INTERVAL_SYMBOL, "no interval line written");
+        if (line != NULL) {
+            if (atomic_load(&g.activity_pid) == g.pid)
+                g.cupti.cuptiActivityFlushAll(0);
+            device_info devices = g.devices;
+            ss_capture_view view = make_view(0, now_ns(), &devices);
+            line(&view, 0);
+        }
+    }
+    atomic_store(&g.interval_busy, 0);
+}
+
+/* The flusher thread: writes the interval lines and opens and closes the sampled mode's full
+ * windows on time; when a signal handler asks, runs the finisher (once per process; finish()
+ * returns at once when the exiting thread got there first). */
 static void *flusher_main(void *unused)
 {
     (void)unused;
+    const uint64_t second = 1000000000ull;
+    uint64_t interval_ns = (uint64_t)g.config.interval * second;
+    uint64_t now = monotonic_ns();
+    uint64_t next_line = interval_ns ? now + interval_ns : UINT64_MAX;
+    uint64_t next_window = g.sample_every_ns ? now + g.sample_every_ns : UINT64_MAX;
+    uint64_t window_end = UINT64_MAX;
+    uint64_t next_look = g.config.trigger_file[0] != '\0' ? now : UINT64_MAX;
+    int64_t trigger_seen = 0;
+    if (next_look != UINT64_MAX)
+        trigger_touched(&trigger_seen); /* a file there before the run is no request */
     int request;
     while ((request = atomic_load(&g.end_request)) == 0) {
-        if (sem_wait(&g.end_wake) != 0 && errno != EINTR)
-            poll(NULL, 0, 1); /* cannot block on the semaphore: look every millisecond */
+        uint64_t deadline = next_line < next_window ? next_line : next_window;
+        if (window_end < deadline)
+            deadline = window_end;
+        if (next_look < deadline)
+            deadline = next_look;
+        flusher_wait(atomic_load(&g.finishing) ? UINT64_MAX : deadline);
+        if (atomic_load(&g.end_request) != 0 || atomic_load(&g.finishing))
+            continue;
+        now = monotonic_ns();
+        int wanted = atomic_exchange(&g.window_requested, 0);
+        if (next_look != UINT64_MAX && now >= next_look) {
+            wanted |= trigger_touched(&trigger_seen);
+            next_look = now + second;
+        }
+        if (g.sample_every_ns && now >= next_window) {
+            wanted = 1;
+            next_window += g.sample_every_ns * ((now - next_window) / g.sample_every_ns + 1);
+        }
+        if (wanted && !g.window_open) {
+            open_window();
+            window_end = g.window_open ? now + g.sample_on_ns : UINT64_MAX;
+        }
+        if (g.window_open && now >= window_end) {
+            close_window();
+            window_end = UINT64_MAX;
+        }
+        if (interval_ns && now >= next_line) {
+            write_interval();
+            next_line += interval_ns * ((monotonic_ns() - next_line) / interval_ns + 1);
+        }
     }
     finish(request & END_SIGNAL_MASK, (request & END_SKIP_FLUSH) != 0);
     return NULL;
@@ -1681,7 +1918,8 @@ static void *flusher_main(void *unused)
 static void flusher_start(void)
 {
     static int said;
-    if (g.config.signal_flush_ms == 0 ||
+    int timers = g.config.interval > 0 || g.config.sample[0] != '\0';
+    if ((g.config.signal_flush_ms == 0 && !timers) ||
         atomic_load_explicit(&g.flusher_pid, memory_order_acquire) == g.pid)
         return;
     pthread_mutex_lock(&g.flusher_lock);
@@ -1825,6 +2063,31 @@ static void on_signal(int signo, siginfo_t *info, void *context)
     errno = saved_errno;
 }
 
+/* SIGUSR2 in the sampled mode: asks the flusher for a full window. Async-signal-safe. */
+static void on_window_signal(int signo)
+{
+    (void)signo;
+    int saved_errno = errno;
+    atomic_store(&g.window_requested, 1);
+    sem_post(&g.end_wake);
+    errno = saved_errno;
+}
+
+/* Installs on_window_signal for SIGUSR2 where it is at its default action (which would end the
+ * program): a program's own handler, or an ignored SIGUSR2, is left alone. */
+static void install_window_signal(void)
+{
+    if (sigaction(SIGUSR2, NULL, &g.old_usr2) != 0 || (g.old_usr2.sa_flags & SA_SIGINFO) ||
+        g.old_usr2.sa_handler != SIG_DFL)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_window_signal;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGUSR2, &sa, NULL);
+}
+
 /* Installs on_signal for SIGINT and SIGTERM where they are at their default action. */
 static void install_handlers(void)
 {
@@ -1880,6 +2143,9 @@ static void in_child(void)
     atomic_store(&g.end_done, 0);
     atomic_store(&g.end_waiting, 0);
     atomic_store(&g.exit_signal, 0);
+    atomic_store(&g.window_count, 0);
+    g.window_open = 0;
+    atomic_store(&g.interval_busy, 0);
     g.start_ns = now_ns();
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -1907,27 +2173,35 @@ static int enable_callbacks(void)
             g.cupti.cuptiGetCallbackName(domain, s->cbid, &name) != CUPTI_SUCCESS || name == NULL ||
             strcmp(name, s->cupti_name) != 0)
             continue;
-        /* The light mode subscribes to the calls that can block the host only. */
-        if (g.light && !ss_api_light(&g.api_rows[s->api]))
-            continue;
-        if (g.cupti.cuptiEnableCallback(1, g.subscriber, domain, s->cbid) != CUPTI_SUCCESS)
+        /* The light mode subscribes to the calls that can block the host only; the others'
+         * rows are kept for the full windows of the sampled mode (set_window_callbacks). */
+        int light_only = g.light && !ss_api_light(&g.api_rows[s->api]);
+        if (!light_only &&
+            g.cupti.cuptiEnableCallback(1, g.subscriber, domain, s->cbid) != CUPTI_SUCCESS)
             continue;
         if (s->domain == SS_DOMAIN_RUNTIME)
             g.runtime_specs[s->cbid] = s;
         else
             g.driver_specs[s->cbid] = s;
-        enabled++;
+        enabled += !light_only;
     }
     return enabled;
 }
 
-static int enable_activity(const char **what, CUptiResult *why)
+/* Registers the activity buffers (once per process) and enables ('on' 1) or disables ('on'
+ * 0) the activity kinds the settings ask for. Returns 0, or -1 with the failing call in
+ * '*what' and its result in '*why'. */
+static int set_activity(int on, const char **what, CUptiResult *why)
 {
-    CUptiResult r = g.cupti.cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
-    if (r != CUPTI_SUCCESS) {
-        *what = "cuptiActivityRegisterCallbacks";
-        *why = r;
-        return -1;
+    CUptiResult r;
+    if (!g.activity_registered) {
+        r = g.cupti.cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
+        if (r != CUPTI_SUCCESS) {
+            *what = "cuptiActivityRegisterCallbacks";
+            *why = r;
+            return -1;
+        }
+        g.activity_registered = 1;
     }
     CUpti_ActivityKind kinds[5] = {CUPTI_ACTIVITY_KIND_DEVICE, CUPTI_ACTIVITY_KIND_MEMCPY,
                                    CUPTI_ACTIVITY_KIND_MEMSET};
@@ -1937,14 +2211,19 @@ static int enable_activity(const char **what, CUptiResult *why)
     if (g.config.kernel_activity)
         kinds[n++] = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
     for (size_t i = 0; i < n; i++) {
-        r = g.cupti.cuptiActivityEnable(kinds[i]);
+        r = on ? g.cupti.cuptiActivityEnable(kinds[i]) : g.cupti.cuptiActivityDisable(kinds[i]);
         if (r != CUPTI_SUCCESS) {
-            *what = "cuptiActivityEnable";
+            *what = on ? "cuptiActivityEnable" : "cuptiActivityDisable";
             *why = r;
             return -1;
         }
     }
     return 0;
+}
+
+static int enable_activity(const char **what, CUptiResult *why)
+{
+    return set_activity(1, what, why);
 }
 
 /* The light mode asks the program's driver, which has created a context by now, for the memory
@@ -2061,7 +2340,10 @@ static void start(void)
     ss_store_init(&g.store, g.config.max_memory);
     size_t api_count;
     g.api_rows = ss_api_all(&api_count);
-    g.light = strcmp(g.config.mode, "light") == 0;
+    g.light = strcmp(g.config.mode, "light") == 0 || g.config.sample[0] != '\0';
+    if (g.config.sample[0] != '\0' &&
+        ss_interpose_parse_sample(g.config.sample, &g.sample_on_ns, &g.sample_every_ns) < 0)
+        g.sample_on_ns = g.sample_every_ns = 0; /* checked when the settings were read */
     g.pid = (long)getpid();
 
     CUptiResult r = g.cupti.cuptiSubscribe(&g.subscriber, on_callback, NULL);
@@ -2109,6 +2391,8 @@ static void start(void)
     pthread_atfork(NULL, NULL, in_child);
     if (g.config.signal_flush_ms > 0)
         install_handlers();
+    if (g.config.sample[0] != '\0')
+        install_window_signal();
 }
 
 /* Whether the environment variable 'name' names this library. */

@@ -8,8 +8,9 @@
 #include "store.h"
 
 #define SS_CAPTURE_VIEW_VERSION 3
-/* The finisher's one exported function (libsyncscope_finish.so). */
+/* The finisher's exported functions (libsyncscope_finish.so). */
 #define SS_FINISH_SYMBOL "syncscope_finish"
+#define SS_INTERVAL_SYMBOL "syncscope_interval"
 
 /* A finished (or interrupted) run as the capture library saw it. Everything stays owned by
  * the capture library; the finisher only reads. */
@@ -38,6 +39,11 @@ typedef struct ss_capture_view {
 /* Type of SS_FINISH_SYMBOL. Returns 0, or -1 when an output could not be written (a
  * message was printed). */
 typedef int (*ss_finish_fn)(const ss_capture_view *view);
+
+/* Type of SS_INTERVAL_SYMBOL: appends one line to the interval file (docs/run.md, "Interval
+ * lines") from the capture as it is now, while the program runs ('final' 0) or from the end of
+ * the run ('final' 1). Returns 0, or -1 when the line could not be written (said once). */
+typedef int (*ss_interval_fn)(const ss_capture_view *view, int final);
 
 /* The capture library's exported entry points (libsyncscope.map). InitializeInjection is
  * CUDA's injection hook (CUDA_INJECTION64_PATH); it starts the capture if the constructor

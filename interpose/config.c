@@ -356,6 +356,28 @@ static int parse_EXIT_STATUS(const ss_interpose_setting *s, const ss_interpose_c
     return parse_bounded(s, "an exit status", value, field, err, err_size);
 }
 
+static int parse_SECONDS(const ss_interpose_setting *s, const ss_interpose_config *config,
+                         const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    return parse_bounded(s, "a number of seconds", value, field, err, err_size);
+}
+
+/* ON/EVERY (ss_interpose_parse_sample), kept as written. */
+static int parse_SAMPLE(const ss_interpose_setting *s, const ss_interpose_config *config,
+                        const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    uint64_t on, every;
+    if (ss_interpose_parse_sample(value, &on, &every) < 0 || strlen(value) >= size) {
+        snprintf(err, err_size,
+                 "%s='%s' is not ON/EVERY, two durations with ms, s or m, ON at least 1ms "
+                 "and shorter than EVERY (such as 5s/120s)",
+                 s->variable, value);
+        return -1;
+    }
+    memcpy(field, value, strlen(value) + 1);
+    return 0;
+}
+
 /* One of 'words' (NULL-terminated), compared as 'fold' says (1: in any case); the word is
  * kept as the list spells it. A refusal names the near word when 'suggest' is 1 (as the
  * command line does for the same setting). */

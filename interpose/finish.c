@@ -1,8 +1,10 @@
 /* finish.c: libsyncscope_finish.so, loaded only when the observed program ends: turns the
  * captured buffers into an event log, symbolizes stacks with elfutils libdw, runs the
  * detectors and writes the outputs and the summary on stderr. */
+#include <cjson/cJSON.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -796,6 +798,13 @@ static void print_summary_notes(const ss_result *r, const summary_counts *c, con
         ss_log_note("build with -g (or -lineinfo for device code) for source lines: %zu "
                     "finding%s only a function and its offset in a module",
                     c->unlined, c->unlined == 1 ? " has" : "s have");
+    /* What the light or sampled mode cannot report (detect.c, report_mode), said once. */
+    for (size_t i = 0; i < r->diag_count; i++) {
+        const char *m = r->diags[i].message;
+        if (m != NULL &&
+            (strncmp(m, "light mode: ", 12) == 0 || strncmp(m, "sampled mode: ", 14) == 0))
+            ss_log_note("%s", m);
+    }
     if (r->dropped > 0)
         ss_log_warning("%llu events were dropped past the memory cap (%s); findings may be "
                        "incomplete",
@@ -1080,6 +1089,145 @@ static void print_timing(const exit_timing *t, size_t events)
                 (double)(t_end - t->detect) / 1e6, (double)(t_end - t->start) / 1e6);
 }
 
+/* ---- interval lines (docs/run.md, "Interval lines") ---- */
+
+/* The interval line of 'result': one JSON object, no newline inside; malloc'ed, NULL when out
+ * of memory. */
+static char *interval_line(const ss_capture_view *v, const char *host, const ss_result *result,
+                           int final)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (o == NULL)
+        return NULL;
+    int rank = ss_interpose_rank();
+    cJSON_AddStringToObject(o, "syncscope", "interval");
+    cJSON_AddNumberToObject(o, "pid", (double)v->pid);
+    if (rank >= 0)
+        cJSON_AddNumberToObject(o, "rank", rank);
+    else
+        cJSON_AddNullToObject(o, "rank");
+    cJSON_AddStringToObject(o, "host", host);
+    cJSON_AddStringToObject(o, "mode", v->mode != NULL ? v->mode : "full");
+    cJSON_AddBoolToObject(o, "final", final);
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    cJSON_AddNumberToObject(o, "time_ns", (double)((int64_t)now.tv_sec * 1000000000 + now.tv_nsec));
+    cJSON_AddNumberToObject(o, "elapsed_ns",
+                            (double)(v->end_ns > v->start_ns ? v->end_ns - v->start_ns : 0));
+    cJSON_AddNumberToObject(o, "blocked_ns", (double)result->blocked_ns);
+    cJSON_AddNumberToObject(o, "dropped", (double)result->dropped);
+    cJSON *list = cJSON_AddArrayToObject(o, "findings");
+    for (size_t i = 0; list != NULL && i < result->count; i++) {
+        const ss_finding *f = &result->findings[i];
+        cJSON *item = cJSON_CreateObject();
+        if (item == NULL)
+            break;
+        cJSON_AddStringToObject(item, "rule", ss_rules_get(f->rule)->id);
+        if (f->file != NULL)
+            cJSON_AddStringToObject(item, "file", f->file);
+        else
+            cJSON_AddNullToObject(item, "file");
+        cJSON_AddNumberToObject(item, "line", f->line);
+        if (f->function != NULL)
+            cJSON_AddStringToObject(item, "function", f->function);
+        if (f->evidence.api != NULL)
+            cJSON_AddStringToObject(item, "api", f->evidence.api);
+        cJSON_AddNumberToObject(item, "count", (double)f->evidence.count);
+        cJSON_AddNumberToObject(item, "blocked_ns", (double)f->evidence.total_ns);
+        cJSON_AddBoolToObject(item, "latent", f->latent);
+        cJSON_AddItemToArray(list, item);
+    }
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return text;
+}
+
+/* Appends 'result' as one line to the interval file, with one write(2) on an O_APPEND file,
+ * so that readers (and other processes appending to a shared file) never see half a line.
+ * Returns 0, or -1 with a message printed once per process. */
+static int append_interval(const ss_capture_view *v, const char *host, const ss_result *result,
+                           int final)
+{
+    static int said;
+    char path[PATH_MAX];
+    if (output_path(v, v->config->interval_file, host, path, sizeof path) < 0)
+        return -1;
+    char *text = interval_line(v, host, result, final);
+    int fd = text != NULL ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644) : -1;
+    int rc = -1;
+    if (fd >= 0) {
+        size_t len = strlen(text);
+        text[len] = '\n'; /* the line's end replaces the NUL, written with it */
+        rc = write(fd, text, len + 1) == (ssize_t)(len + 1) ? 0 : -1;
+        text[len] = '\0';
+        close(fd);
+    }
+    if (rc < 0 && !said) {
+        said = 1;
+        ss_log_error("cannot append to the interval file %s: %s", path,
+                     text == NULL ? "out of memory" : strerror(errno));
+    }
+    cJSON_free(text);
+    return rc;
+}
+
+/* Collects the capture into 'log' and judges it into 'result' (both initialized here); with
+ * 'trace', writes the trace first, exactly as captured, before the detectors run (`syncscope
+ * analyze` reads it and runs the same detectors), '*trace_failed' set when it could not be.
+ * Returns 0, or -1 with a message printed and nothing left to free. */
+static int judge_capture(const ss_capture_view *v, const char *host, ss_event_log *log,
+                         ss_result *result, exit_timing *timing, int trace, int *trace_failed)
+{
+    *trace_failed = 0;
+    if (collect_events(v, host, log, timing) < 0)
+        return -1;
+    const ss_interpose_config *cfg = v->config;
+    ss_detect_options options;
+    char *user_paths[64];
+    detect_options(cfg, log, &options, user_paths, sizeof user_paths / sizeof user_paths[0]);
+    output trace_output = {OUTPUT_TRACE, SS_FORMAT_JSON, NULL, log, cfg, 0};
+    if (trace && write_setting(v, host, cfg->trace, &trace_output) < 0)
+        *trace_failed = 1;
+    timing->trace = monotonic_ns();
+    ss_result_init(result, SS_RESULT_RUN);
+    int detected = ss_detect_run(log, &options, result);
+    for (size_t i = 0; i < options.user_path_count; i++)
+        free(user_paths[i]);
+    if (detected < 0) {
+        ss_log_error("out of memory in the detectors; no report written");
+        ss_result_free(result);
+        ss_evlog_free(log);
+        return -1;
+    }
+    timing->detect = monotonic_ns();
+    return 0;
+}
+
+SS_EXPORT int syncscope_interval(const ss_capture_view *v, int final);
+
+/* One interval line from the capture as it is now (see capture.h): the events so far
+ * collected and symbolized as at exit, the detectors run, no other output written. */
+SS_EXPORT int syncscope_interval(const ss_capture_view *v, int final)
+{
+    if (v == NULL || v->version != SS_CAPTURE_VIEW_VERSION || v->size != sizeof *v)
+        return -1;
+    char host[256];
+    host_name(host, sizeof host);
+    exit_timing timing;
+    ss_event_log log;
+    ss_result result;
+    int unused;
+    if (judge_capture(v, host, &log, &result, &timing, 0, &unused) < 0)
+        return -1;
+    if (result.dropped < log.dropped)
+        result.dropped = log.dropped;
+    ss_result_sort(&result);
+    int rc = append_interval(v, host, &result, final);
+    ss_result_free(&result);
+    ss_evlog_free(&log);
+    return rc;
+}
+
 SS_EXPORT int syncscope_finish(const ss_capture_view *v);
 
 /* Runs at the end of the observed program (see capture.h). */
@@ -1092,32 +1240,15 @@ SS_EXPORT int syncscope_finish(const ss_capture_view *v)
     host_name(host, sizeof host);
     exit_timing timing;
     ss_event_log log;
-    if (collect_events(v, host, &log, &timing) < 0)
-        return -1;
-    ss_detect_options options;
-    char *user_paths[64];
-    detect_options(cfg, &log, &options, user_paths, sizeof user_paths / sizeof user_paths[0]);
-
-    /* The trace is written before the detectors run, exactly as captured: `syncscope
-     * analyze` reads it and runs the same detectors. */
-    int rc = 0;
-    output trace = {OUTPUT_TRACE, SS_FORMAT_JSON, NULL, &log, cfg, 0};
-    if (write_setting(v, host, cfg->trace, &trace) < 0)
-        rc = -1;
-    timing.trace = monotonic_ns();
     ss_result result;
-    ss_result_init(&result, SS_RESULT_RUN);
-    int detected = ss_detect_run(&log, &options, &result);
-    for (size_t i = 0; i < options.user_path_count; i++)
-        free(user_paths[i]);
-    if (detected < 0) {
-        ss_log_error("out of memory in the detectors; no report written");
-        ss_result_free(&result);
-        ss_evlog_free(&log);
+    int trace_failed;
+    if (judge_capture(v, host, &log, &result, &timing, 1, &trace_failed) < 0)
         return -1;
-    }
-    timing.detect = monotonic_ns();
+    int rc = trace_failed ? -1 : 0;
     if (report_result(v, host, &log, &result) < 0)
+        rc = -1;
+    /* The run's last interval line: the findings of the whole run, as the result has them. */
+    if (cfg->interval > 0 && append_interval(v, host, &result, 1) < 0)
         rc = -1;
     if (cfg->timing)
         print_timing(&timing, log.count);

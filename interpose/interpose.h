@@ -86,6 +86,8 @@
 #define SS_SETTING_FIELD_FRAMES(field) uint32_t field;
 #define SS_SETTING_FIELD_EXIT_STATUS(field) uint32_t field;
 #define SS_SETTING_FIELD_MODE(field) char field[SS_CONFIG_WORD_MAX];
+#define SS_SETTING_FIELD_SAMPLE(field) char field[SS_CONFIG_WORD_MAX * 2];
+#define SS_SETTING_FIELD_SECONDS(field) uint32_t field;
 
 /* The interposer's settings, read once from the environment when the program starts (the
  * program may change its environment later): one member per row of settings.def, which says
@@ -123,7 +125,9 @@ typedef enum ss_setting_kind {
     SS_KIND_MILLIS,
     SS_KIND_FRAMES,
     SS_KIND_EXIT_STATUS,
-    SS_KIND_MODE
+    SS_KIND_MODE,
+    SS_KIND_SAMPLE,
+    SS_KIND_SECONDS
 } ss_setting_kind;
 
 /* How a `syncscope run` option sets its variable (the option column of settings.def). */

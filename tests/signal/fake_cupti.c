@@ -81,6 +81,13 @@ FAKE_EXPORT CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_Subs
 FAKE_EXPORT CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t cbid,
                                                       const char **name)
 {
+    /* The callbacks the interposer enables outside its argument table: stream destruction,
+     * which the light mode follows. */
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+        cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2) {
+        *name = "cuStreamDestroy_v2";
+        return CUPTI_SUCCESS;
+    }
     const ss_args_spec *spec = find_spec(domain, cbid, NULL);
     if (spec == NULL)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -202,6 +209,24 @@ static void call_site(const ss_args_spec *spec, CUpti_CallbackData *data,
                spec->cbid, data);
 }
 
+/* How long each call lasts from its entry to its exit (fake_cupti_set_call_ns): 0, at once. */
+static long call_ns;
+
+static void sleep_ns(long ns)
+{
+    struct timespec left = {ns / 1000000000L, ns % 1000000000L};
+    while (nanosleep(&left, &left) != 0) {
+    }
+}
+
+/* Makes every later call last 'ns' nanoseconds between its entry and its exit callbacks, as
+ * a call that blocks the host does (0: none). */
+FAKE_EXPORT void fake_cupti_set_call_ns(long ns);
+FAKE_EXPORT void fake_cupti_set_call_ns(long ns)
+{
+    call_ns = ns;
+}
+
 /* Runs the subscriber's callbacks around the CUDA call 'name' (a CUPTI callback name such as
  * "cudaDeviceSynchronize_v3020" or "cuLaunchKernel") with the parameter struct 'params' (NULL:
  * zeros), as CUPTI would; when 'nested' is not NULL, the driver call of that name with
@@ -239,6 +264,8 @@ FAKE_EXPORT int fake_cupti_call_with(const char *name, void *params, const char 
     data.correlationId = ++correlation;
     data.context = params != NULL ? (CUcontext)(void *)&fake_context : NULL;
     call_site(spec, &data, CUPTI_API_ENTER);
+    if (call_ns > 0)
+        sleep_ns(call_ns);
     if (inner != NULL) {
         inner_call = data;
         inner_call.functionName = nested;

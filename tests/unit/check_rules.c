@@ -109,6 +109,48 @@ START_TEST(test_cost_column)
 }
 END_TEST
 
+/* The light mode's selection (ss_api_light): every row of cuda_api.def but the stream work a
+ * launch-bound program makes by the million and capture begin/end, named here one by one. */
+START_TEST(test_api_light)
+{
+    static const char *const left_out[] = {"cudaLaunchKernel",
+                                           "cudaLaunchCooperativeKernel",
+                                           "cudaLaunchKernelEx",
+                                           "cudaLaunchKernelExC",
+                                           "cudaLaunchHostFunc",
+                                           "cudaGraphLaunch",
+                                           "cudaMemPrefetchAsync",
+                                           "cudaEventRecord",
+                                           "cudaEventRecordWithFlags",
+                                           "cudaStreamWaitEvent",
+                                           "cudaStreamAttachMemAsync",
+                                           "cudaStreamBeginCapture",
+                                           "cudaStreamEndCapture",
+                                           "cuLaunchKernel",
+                                           "cuLaunchKernelEx",
+                                           "cuLaunchCooperativeKernel",
+                                           "cuStreamBeginCapture",
+                                           "cuStreamEndCapture",
+                                           "cuGraphLaunch"};
+    size_t count, out = 0;
+    const ss_api *rows = ss_api_all(&count);
+    for (size_t i = 0; i < count; i++) {
+        int listed = 0;
+        for (size_t j = 0; j < sizeof left_out / sizeof left_out[0]; j++)
+            listed |= strcmp(rows[i].name, left_out[j]) == 0;
+        ck_assert_msg(ss_api_light(&rows[i]) == !listed, "%s: ss_api_light %d", rows[i].name,
+                      ss_api_light(&rows[i]));
+        out += listed;
+    }
+    ck_assert_uint_eq(out, sizeof left_out / sizeof left_out[0]);
+    /* Rows that never block the host but belong to the families the mode follows. */
+    ck_assert(ss_api_light(ss_api_find("cudaMallocAsync")));
+    ck_assert(ss_api_light(ss_api_find("cudaMemsetAsync")));
+    ck_assert(ss_api_light(ss_api_find("cudaStreamQuery")));
+    ck_assert(ss_api_light(ss_api_find("cudaStreamCreateWithFlags")));
+}
+END_TEST
+
 START_TEST(test_api_table)
 {
     const ss_api *a = ss_api_find("cudaMemcpyAsync");
@@ -198,6 +240,7 @@ static Suite *rules_suite(void)
     suite_add_tcase(s, catalog);
     TCase *api = tcase_create("api-table");
     tcase_add_test(api, test_api_table);
+    tcase_add_test(api, test_api_light);
     tcase_add_test(api, test_api_rows_sane);
     tcase_add_test(api, test_compile_frames);
     suite_add_tcase(s, api);

@@ -231,6 +231,42 @@ START_TEST(test_kind_bounded_numbers)
 }
 END_TEST
 
+/* --mode, --sample and --interval (docs/run.md, "Modes", "Interval lines"). */
+START_TEST(test_kind_modes)
+{
+    ss_interpose_config c;
+    char err[512];
+    ck_assert_int_eq(load_with(SS_ENV(MODE), "Light", &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.mode, "light");
+    ck_assert_int_eq(load_with(SS_ENV(MODE), "", &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.mode, "full");
+    assert_refused(SS_ENV(MODE), "heavy", "SYNCSCOPE_MODE='heavy' is not one of full, light");
+    ck_assert_int_eq(load_with(SS_ENV(SAMPLE), "5s/120s", &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.sample, "5s/120s");
+    uint64_t on = 0, every = 0;
+    ck_assert_int_eq(ss_interpose_parse_sample("5s/120s", &on, &every), 0);
+    ck_assert_uint_eq(on, 5000000000ull);
+    ck_assert_uint_eq(every, 120000000000ull);
+    ck_assert_int_eq(ss_interpose_parse_sample("250ms/2m", &on, &every), 0);
+    ck_assert_uint_eq(on, 250000000ull);
+    ck_assert_uint_eq(every, 120000000000ull);
+    static const char *const bad[] = {"5s",     "5s/",   "/5s",   "5/120s",     "5s/120",
+                                      "0ms/1s", "2s/2s", "5h/9h", "5s/120s/1s", "-1s/2s"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(ss_interpose_parse_sample(bad[i], &on, &every) == -1, "%s", bad[i]);
+    assert_refused(SS_ENV(SAMPLE), "5s",
+                   "SYNCSCOPE_SAMPLE='5s' is not ON/EVERY, two durations with ms, s or m, ON at "
+                   "least 1ms and shorter than EVERY (such as 5s/120s)");
+    ck_assert_int_eq(load_with(SS_ENV(INTERVAL), "86400", &c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.interval, 86400);
+    assert_refused(SS_ENV(INTERVAL), "86401",
+                   "SYNCSCOPE_INTERVAL='86401' is not a number of seconds from 0 to 86400");
+    ck_assert_int_eq(load_with(SS_ENV(INTERVAL), "", &c, err, sizeof err), 0);
+    ck_assert_uint_eq(c.interval, 0);
+    ck_assert(strstr(c.interval_file, "syncscope-%p.jsonl") != NULL);
+}
+END_TEST
+
 START_TEST(test_kind_level)
 {
     ss_interpose_config c;
@@ -608,6 +644,7 @@ static Suite *settings_suite(void)
     tcase_add_test(kinds, test_kind_level);
     tcase_add_test(kinds, test_kind_format_any_case);
     tcase_add_test(kinds, test_kind_cache_folder);
+    tcase_add_test(kinds, test_kind_modes);
     tcase_add_test(kinds, test_rows);
     tcase_add_test(kinds, test_run_takes_every_option);
     suite_add_tcase(s, kinds);

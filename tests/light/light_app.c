@@ -1,0 +1,131 @@
+/* light_app.c: the observed program of the light mode test (run_light.py): makes CUDA calls
+ * through the fake CUPTI of tests/signal, each lasting as long as a call that blocks, and
+ * answers the light mode's two driver questions as a driver would: cuPointerGetAttributes
+ * (a pinned and a device range; any other address is unknown to the driver, pageable) and
+ * cuStreamQuery (busy for as many answers as the program asks before a call). With arguments,
+ * it calls each named CUPTI callback instead and prints whether the interposer subscribed to
+ * it ("NAME yes" or "NAME no"). */
+#include <cupti.h>
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PINNED_BASE UINT64_C(0x7e0000000000)
+#define DEVICE_BASE UINT64_C(0x7f0000000000)
+#define RANGE_BYTES UINT64_C(0x100000)
+
+/* cuStreamQuery answers CUDA_ERROR_NOT_READY this many more times. */
+static int busy_answers;
+
+__attribute__((visibility("default"))) CUresult CUDAAPI cuStreamQuery(CUstream stream)
+{
+    (void)stream;
+    if (busy_answers > 0) {
+        busy_answers--;
+        return CUDA_ERROR_NOT_READY;
+    }
+    return CUDA_SUCCESS;
+}
+
+__attribute__((visibility("default"))) CUresult CUDAAPI cuPointerGetAttributes(
+    unsigned int count, CUpointer_attribute *attributes, void **data, CUdeviceptr pointer)
+{
+    for (unsigned i = 0; i < count; i++) {
+        unsigned value = 0;
+        if (attributes[i] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE) {
+            if (pointer >= PINNED_BASE && pointer < PINNED_BASE + RANGE_BYTES)
+                value = CU_MEMORYTYPE_HOST;
+            else if (pointer >= DEVICE_BASE && pointer < DEVICE_BASE + RANGE_BYTES)
+                value = CU_MEMORYTYPE_DEVICE;
+        }
+        memcpy(data[i], &value, sizeof value);
+    }
+    return CUDA_SUCCESS;
+}
+
+static int (*fake_call)(const char *name, void *params, const char *nested, void *nested_params);
+static void (*fake_call_ns)(long ns);
+
+/* Makes CUDA call 'name' with 'params', lasting 'ns' from its entry to its exit, while
+ * cuStreamQuery answers "busy" 'busy' more times. A macro, so that the call's site is the line
+ * that names it. */
+#define CALL(name, params, ns, busy)                                                               \
+    do {                                                                                           \
+        fake_call_ns(ns);                                                                          \
+        busy_answers = (busy);                                                                     \
+        if (fake_call((name), (params), NULL, NULL) != 0) {                                        \
+            fprintf(stderr, "light_app: fake_cupti_call_with(%s) failed\n", (name));               \
+            exit(2);                                                                               \
+        }                                                                                          \
+        busy_answers = 0;                                                                          \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    const char *path = getenv("SYNCSCOPE_CUPTI_PATH");
+    void *fake = path != NULL ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    if (fake != NULL) {
+        *(void **)&fake_call = dlsym(fake, "fake_cupti_call_with");
+        *(void **)&fake_call_ns = dlsym(fake, "fake_cupti_set_call_ns");
+    }
+    if (fake_call == NULL || fake_call_ns == NULL) {
+        fprintf(stderr, "light_app: the fake CUPTI is not loaded\n");
+        return 2;
+    }
+    fake_call_ns(0);
+    if (getenv("LIGHT_APP_WINDOW") != NULL) {
+        /* The sampled mode: a window asked with SIGUSR2 opens the launches' callbacks for its
+         * ON time; 'before', 'during' and 'after' say whether a launch was taken. */
+        static const char *const when[] = {"before", "during", "after"};
+        struct timespec step = {0, 200 * 1000000L};
+        for (int i = 0; i < 3; i++) {
+            if (i == 1) {
+                raise(SIGUSR2);
+                nanosleep(&step, NULL);
+            } else if (i == 2) {
+                struct timespec rest = {1, 0};
+                nanosleep(&rest, NULL);
+            }
+            uint64_t none[4] = {0};
+            CALL("cudaDeviceSynchronize_v3020", none, 0, 0);
+            printf("%s %s\n", when[i],
+                   fake_call("cudaLaunchKernel_v7000", NULL, NULL, NULL) == 0 ? "yes" : "no");
+        }
+        return 0;
+    }
+    if (argc > 1) {
+        for (int i = 1; i < argc; i++)
+            printf("%s %s\n", argv[i], fake_call(argv[i], NULL, NULL, NULL) == 0 ? "yes" : "no");
+        return 0;
+    }
+    static unsigned char pageable[1 << 20];
+    void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
+    const long ms = 1000000;
+
+    cudaMemcpyAsync_v3020_params upload = {device, pageable, sizeof pageable,
+                                           cudaMemcpyHostToDevice, 0};
+    CALL("cudaMemcpyAsync_v3020", &upload, ms, 1); /* expect: SYNC201 */
+    cudaMemcpyAsync_v3020_params readback = {pinned, device, 4, cudaMemcpyDeviceToHost, 0};
+    CALL("cudaMemcpyAsync_v3020", &readback, 0, 100); /* expect: SYNC301 */
+    cudaStreamSynchronize_v3020_params wait = {0};
+    CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 1);
+    CALL("cudaDeviceSynchronize_v3020", &wait, ms, 1); /* expect: SYNC401 */
+    cudaFree_v3020_params release = {device};
+    CALL("cudaFree_v3020", &release, ms, 0); /* expect: SYNC402 latent */
+    CALL("cudaFree_v3020", &release, ms, 1); /* expect: SYNC402 */
+    /* The interval test: time for a line or two while the program runs. */
+    const char *linger = getenv("LIGHT_APP_LINGER_MS");
+    if (linger != NULL) {
+        struct timespec rest = {atol(linger) / 1000, atol(linger) % 1000 * 1000000L};
+        printf("lingering\n");
+        fflush(stdout);
+        nanosleep(&rest, NULL);
+    }
+    printf("light_app: done\n");
+    return 0;
+}

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""run_light.py: the light mode (docs/run.md, "Modes") without a GPU.
+
+  run_light.py APP LIBSYNCSCOPE FAKE_CUPTI SYNCSCOPE WORKDIR
+
+Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of tests/signal:
+  selection  the CUPTI callbacks each mode subscribes to, call by call (exact lists)
+  findings   SYNCSCOPE_MODE=light: the findings exactly (rule, line of the '/* expect: */'
+             marker, count, latent), each marked "mode": "light", the result's note of what
+             the mode cannot report, the trace's "mode" and no launch in it
+  interval   SYNCSCOPE_INTERVAL=1: lines while the program runs and a final one, each a JSON
+             object with the pid, the mode and the findings so far
+  killed     the same, the program SIGKILLed after its first line: the lines written stay
+  window     SYNCSCOPE_SAMPLE=300ms/10m: SIGUSR2 opens a full window (launches taken during
+             it, not before or after); the trace says "sampled" and holds the window
+  refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
+             LD_PRELOAD the program runs unobserved, with one line
+Exit status: 0 pass, 1 fail, 2 usage error.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+TIMEOUT_S = 30
+HERE = os.path.dirname(os.path.abspath(__file__))
+MARKER = re.compile(r"/\* expect: (SYNC[0-9]{3})( latent)? \*/")
+LIGHT_NOTE = "light mode: only SYNC201, SYNC202, SYNC301, SYNC401 and SYNC402 are reported"
+
+# Callbacks the light mode subscribes to and those it leaves to the full mode (a sample of
+# each class of rules/cuda_api.def; ss_api_light in rules/catalog.c).
+SUBSCRIBED = ["cudaMemcpy_v3020", "cudaMemcpyAsync_v3020", "cudaMemsetAsync_v3020",
+              "cudaMemset_v3020", "cudaMalloc_v3020", "cudaFree_v3020", "cudaMallocHost_v3020",
+              "cudaHostAlloc_v3020", "cudaFreeHost_v3020", "cudaMallocAsync_v11020",
+              "cudaStreamSynchronize_v3020", "cudaDeviceSynchronize_v3020",
+              "cudaEventSynchronize_v3020", "cudaStreamQuery_v3020", "cudaEventQuery_v3020",
+              "cudaStreamCreateWithFlags_v5000", "cuMemcpyDtoH_v2", "cuCtxSynchronize",
+              "cuMemAlloc_v2", "cuMemFree_v2"]
+LEFT_OUT = ["cudaLaunchKernel_v7000", "cudaLaunchKernelExC_v11060", "cudaEventRecord_v3020",
+            "cudaStreamWaitEvent_v3020", "cudaLaunchHostFunc_v10000", "cudaGraphLaunch_v10000",
+            "cudaStreamBeginCapture_v10000", "cuLaunchKernel"]
+
+
+def markers():
+    """(rule, line, latent) of each marker of light_app.c."""
+    with open(os.path.join(HERE, "light_app.c"), encoding="utf-8") as handle:
+        return sorted((m.group(1), n, bool(m.group(2))) for n, text in enumerate(handle, 1)
+                      for m in [MARKER.search(text)] if m)
+
+
+def environment(opts, workdir, **extra):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("SYNCSCOPE_", "FAKE_CUPTI_", "LIGHT_APP_")) and k != "LD_PRELOAD"}
+    env.update({"LD_PRELOAD": opts["preload"], "SYNCSCOPE_CUPTI_PATH": opts["fake"],
+                "SYNCSCOPE_OUTPUT": os.path.join(workdir, "out.json"),
+                "SYNCSCOPE_TRACE": os.path.join(workdir, "out.sstrace"),
+                "SYNCSCOPE_SYMBOL_CACHE": "0"})
+    env.update(extra)
+    return env
+
+
+def run(cmd, env, cwd):
+    done = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True,
+                          timeout=TIMEOUT_S, check=False)
+    return done.returncode, done.stdout, done.stderr
+
+
+def start(opts, name):
+    workdir = os.path.join(opts["workdir"], name)
+    shutil.rmtree(workdir, ignore_errors=True)
+    os.makedirs(workdir)
+    return workdir
+
+
+def trace_meta(path):
+    meta, apis, strings = {}, [], {}
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            words = line.rstrip("\n").split(" ")
+            if words[0] == "meta":
+                meta[words[1]] = words[2]
+            elif words[0] == "str":
+                strings[words[1]] = words[2]
+            elif words[0] == "api":
+                apis.append(strings.get(words[5], ""))
+    return meta, apis
+
+
+def rows_of(findings):
+    return sorted((f["rule"] if "rule" in f else f["ruleId"],
+                   int(f["line"]), bool(f.get("latent")),
+                   int(f["count"] if "count" in f else f["evidence"]["count"]))
+                  for f in findings
+                  if os.path.basename(f.get("file") or "") == "light_app.c")
+
+
+def expected_rows():
+    return sorted((rule, line, latent, 1) for rule, line, latent in markers())
+
+
+def case_selection(opts, check):
+    workdir = start(opts, "selection")
+    names = SUBSCRIBED + LEFT_OUT
+    for mode, wanted in (("light", set(SUBSCRIBED)), ("full", set(names))):
+        status, out, err = run([opts["app"]] + names,
+                               environment(opts, workdir, SYNCSCOPE_MODE=mode), workdir)
+        check(status == 0, f"{mode}: exit {status}: {err}")
+        seen = {line.split()[0] for line in out.splitlines() if line.endswith(" yes")}
+        check(seen == wanted, f"{mode}: subscribed {sorted(seen)}, expected {sorted(wanted)}")
+
+
+def case_findings(opts, check):
+    workdir = start(opts, "findings")
+    status, out, err = run([opts["app"]], environment(opts, workdir, SYNCSCOPE_MODE="light"),
+                           workdir)
+    check(status == 0 and out.endswith("light_app: done\n"), f"exit {status}: {out}{err}")
+    with open(os.path.join(workdir, "out.json"), encoding="utf-8") as handle:
+        result = json.load(handle)
+    findings = result["findings"]
+    rows = rows_of(findings)
+    check(rows == expected_rows(), f"findings {rows}, expected {expected_rows()}")
+    check(all((f.get("extra") or {}).get("mode") == "light" for f in findings),
+          f"findings not marked light: {[f.get('extra') for f in findings]}")
+    notes = [d.get("message", "") for d in result.get("diagnostics", [])]
+    check(sum(n.startswith(LIGHT_NOTE) for n in notes) == 1, f"the light note: {notes}")
+    check(f"syncscope: {LIGHT_NOTE}" in err, f"the summary lacks the light note:\n{err}")
+    meta, apis = trace_meta(os.path.join(workdir, "out.sstrace"))
+    check(meta.get("mode") == "light", f"trace meta mode {meta.get('mode')!r}")
+    check(apis == ["cudaMemcpyAsync", "cudaMemcpyAsync", "cudaStreamSynchronize",
+                   "cudaDeviceSynchronize", "cudaFree", "cudaFree"], f"trace calls {apis}")
+    # The trace replays to the same findings (analyze reads the mode from it).
+    replay = os.path.join(workdir, "replay.json")
+    status, _, err = run([opts["syncscope"], "analyze", "--format", "json", "--fail-on", "none",
+                          "-o", replay, os.path.join(workdir, "out.sstrace")], None, workdir)
+    if check(status == 0, f"analyze: exit {status}: {err}"):
+        with open(replay, encoding="utf-8") as handle:
+            replayed = rows_of(json.load(handle)["findings"])
+        check(replayed == rows, f"the trace replays to {replayed}, the run reported {rows}")
+
+
+def read_lines(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle.read().splitlines()]
+
+
+def check_line(check, label, line, pid):
+    check(line.get("syncscope") == "interval" and line.get("pid") == pid
+          and line.get("mode") == "light" and isinstance(line.get("blocked_ns"), (int, float)),
+          f"{label}: {line}")
+    rows = rows_of(line.get("findings", []))
+    check(rows == expected_rows(), f"{label}: findings {rows}, expected {expected_rows()}")
+
+
+def case_interval(opts, check):
+    workdir = start(opts, "interval")
+    lines_path = os.path.join(workdir, "lines.jsonl")
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_INTERVAL="1",
+                      SYNCSCOPE_INTERVAL_FILE=os.path.join(workdir, "lines-%p.jsonl"),
+                      LIGHT_APP_LINGER_MS="2600")
+    proc = subprocess.Popen([opts["app"]], env=env, cwd=workdir, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    out, err = proc.communicate(timeout=TIMEOUT_S)
+    lines_path = os.path.join(workdir, f"lines-{proc.pid}.jsonl")
+    check(proc.returncode == 0, f"exit {proc.returncode}: {err}")
+    lines = read_lines(lines_path)
+    finals = [line.get("final") for line in lines]
+    check(finals in ([False, False, True], [False, True]) and len(lines) >= 2,
+          f"{len(lines)} lines, final flags {finals}: expected two while running (one at 1 s, "
+          f"one at 2 s, the second may race the end) and a final one")
+    for i, line in enumerate(lines):
+        check_line(check, f"line {i + 1}", line, proc.pid)
+
+
+def case_killed(opts, check):
+    workdir = start(opts, "killed")
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_INTERVAL="1",
+                      SYNCSCOPE_INTERVAL_FILE=os.path.join(workdir, "lines-%p.jsonl"),
+                      LIGHT_APP_LINGER_MS="20000")
+    proc = subprocess.Popen([opts["app"]], env=env, cwd=workdir, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    lines_path = os.path.join(workdir, f"lines-{proc.pid}.jsonl")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not read_lines(lines_path):
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=TIMEOUT_S)
+    lines = read_lines(lines_path)
+    check(proc.returncode == -signal.SIGKILL, f"status {proc.returncode}")
+    check(len(lines) >= 1 and not any(line.get("final") for line in lines),
+          f"after SIGKILL: {len(lines)} lines, final flags {[x.get('final') for x in lines]}")
+    check(not os.path.exists(os.path.join(workdir, "out.json")), "a result after SIGKILL")
+    if lines:
+        check_line(check, "line 1 (killed)", lines[0], proc.pid)
+
+
+def case_window(opts, check):
+    workdir = start(opts, "window")
+    env = environment(opts, workdir, SYNCSCOPE_SAMPLE="300ms/10m", LIGHT_APP_WINDOW="1")
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0, f"exit {status}: {err}")
+    check(out == "before no\nduring yes\nafter no\n", f"launches taken: {out!r}")
+    meta, _ = trace_meta(os.path.join(workdir, "out.sstrace"))
+    windows = meta.get("sample_windows", "")
+    check(meta.get("mode") == "sampled" and re.fullmatch(r"[0-9]+-[0-9]+", windows) is not None,
+          f"trace meta mode {meta.get('mode')!r}, sample_windows {windows!r}")
+    if re.fullmatch(r"[0-9]+-[0-9]+", windows):
+        start_ns, end_ns = map(int, windows.split("-"))
+        check(250e6 <= end_ns - start_ns <= 800e6, f"window of {end_ns - start_ns} ns")
+
+
+def case_refused(opts, check):
+    workdir = start(opts, "refused")
+    for args, message in ((["--mode", "heavy"], "--mode needs full or light (got 'heavy')"),
+                          (["--sample", "5s"], "--sample needs ON/EVERY"),
+                          (["--sample", "5s/2s"], "--sample needs ON/EVERY")):
+        status, _, err = run([opts["syncscope"], "run"] + args + ["--", "true"], None, workdir)
+        check(status == 2 and message in err, f"run {' '.join(args)}: exit {status}: {err}")
+    status, out, err = run([opts["app"]], environment(opts, workdir, SYNCSCOPE_MODE="heavy"),
+                           workdir)
+    # Unobserved, the program does not find the fake CUPTI the interposer would have loaded.
+    check(status == 2 and "light_app: the fake CUPTI is not loaded" in err
+          and "syncscope: SYNCSCOPE_MODE='heavy' is not one of full, light" in err
+          and "the program runs unobserved" in err, f"SYNCSCOPE_MODE=heavy: {status}: {err}")
+    check(not os.path.exists(os.path.join(workdir, "out.json")), "a result while unobserved")
+
+
+CASES = [("selection", case_selection), ("findings", case_findings),
+         ("interval", case_interval), ("killed", case_killed), ("window", case_window),
+         ("refused", case_refused)]
+
+
+def main(argv):
+    if len(argv) != 6:
+        print(__doc__, file=sys.stderr)
+        return 2
+    opts = {"app": argv[1], "preload": argv[2], "fake": argv[3], "syncscope": argv[4],
+            "workdir": argv[5]}
+    failures = []
+    for name, case in CASES:
+        def check(ok, what, name=name):
+            if not ok:
+                failures.append(f"{name}: {what}")
+            return ok
+        try:
+            case(opts, check)
+        except (OSError, ValueError, KeyError, subprocess.TimeoutExpired) as err:
+            failures.append(f"{name}: {type(err).__name__}: {err}")
+    for failure in failures:
+        print(f"FAIL: {failure}")
+    if not failures:
+        print(f"ok: {len(CASES)} cases")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
