@@ -10,11 +10,11 @@ set -eu
 # What a release build of every part needs.
 BUILD_PACKAGES="build-essential cmake pkg-config ninja-build
 libclang-16-dev libcjson-dev libyaml-dev libdw-dev libelf-dev zlib1g-dev"
-# What the tests need besides: Check, the fuzz build's clang, libclang 14 (lint built against
-# Debian 12's default libclang too), the style check, the browser
+# What the tests need besides: Check, the fuzz build's clang, libclang 14 and 15 (lint built
+# against Debian 12's default libclang and 15 too), the style check, the browser
 # tests (Node.js, Chromium), the CI integrations (pre-commit, PyYAML, git), the manual page
 # and package checks (man-db, bsdextrautils' col, lintian).
-TEST_PACKAGES="clang-16 libclang-rt-16-dev libclang-14-dev check clang-format
+TEST_PACKAGES="clang-16 libclang-rt-16-dev libclang-14-dev libclang-15-dev check clang-format
 nodejs npm chromium fonts-dejavu-core
 pre-commit python3-yaml git man-db bsdextrautils lintian"
 

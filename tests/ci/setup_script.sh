@@ -27,7 +27,7 @@ chmod +x "$STUBS"/*
 export CALLS=$WORK/calls SYNCSCOPE_SKIP_NPM=1 PATH="$STUBS:$PATH"
 
 BUILD="build-essential cmake pkg-config ninja-build libclang-16-dev libcjson-dev libyaml-dev libdw-dev libelf-dev zlib1g-dev"
-TESTS="clang-16 libclang-rt-16-dev libclang-14-dev check clang-format nodejs npm chromium fonts-dejavu-core pre-commit python3-yaml git man-db bsdextrautils lintian"
+TESTS="clang-16 libclang-rt-16-dev libclang-14-dev libclang-15-dev check clang-format nodejs npm chromium fonts-dejavu-core pre-commit python3-yaml git man-db bsdextrautils lintian"
 # npm counts as installed where an npm command exists (NodeSource's nodejs bundles it).
 if command -v npm >/dev/null 2>&1; then TESTS=$(echo "$TESTS" | sed 's/ npm / /'); fi
 
