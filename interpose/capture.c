@@ -86,6 +86,9 @@ typedef struct stream_slot {
     uint8_t valid;
 } stream_slot;
 
+/* A launch whose own time in syncscope's callbacks exceeded this is not counted in the trace
+ * metadata self_launch_ns (20 us). */
+#define SELF_LAUNCH_MAX_NS 20000u
 #define STREAM_SLOTS 16
 /* Range names a thread looked up recently (a power of two). */
 #define NAME_CACHE_SLOTS 32
@@ -102,8 +105,9 @@ typedef struct thread_state {
                            * mark of its own */
     uint64_t name_keys[NAME_CACHE_SLOTS]; /* range names seen lately (range_name) */
     uint32_t name_ids[NAME_CACHE_SLOTS];
-    ss_event *open_call; /* the runtime call in progress: a launch's driver call names its
-                          * kernel's parameters (record_pointers) */
+    ss_event *open_call;   /* the runtime call in progress: a launch's driver call names its
+                            * kernel's parameters (record_pointers) */
+    uint64_t self_pending; /* syncscope's own time so far in the launch call in progress */
     /* The light mode's probe of the call in progress (probe_enter): the streams asked at its
      * entry and which of them had work pending then. */
     CUstream probed[PROBE_STREAMS_MAX];
@@ -761,7 +765,7 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
                 t->busy = 1;
                 uint64_t begin = now_ns();
                 record_pointers(t, spec, cb->functionParams, &t->open_call->u.api, 0);
-                t->store->self_launch_ns += now_ns() - begin;
+                t->self_pending += now_ns() - begin;
                 t->busy = 0;
             }
             return;
@@ -801,7 +805,7 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
         if (runtime)
             t->open_call = e;
         if (e != NULL && g.api_rows[spec->api].klass == SS_CLASS_LAUNCH)
-            t->store->self_launch_ns += now_ns() - e->u.api.enter_ns;
+            t->self_pending = now_ns() - e->u.api.enter_ns;
         t->busy = 0;
         return;
     }
@@ -851,11 +855,19 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
         row->klass == SS_CLASS_CAPTURE_BEGIN || row->klass == SS_CLASS_CAPTURE_END)
         a->stack = capture_stack(t);
     a->exit_ns = exit_ns > a->enter_ns ? exit_ns : a->enter_ns + 1;
-    /* syncscope's own time in a launch (the enter side is added when it ends): what the
-     * launch-bound what-if takes off the traced launches (docs/detectors.md, SYNC502) */
+    /* syncscope's own time in a launch, its enter side included: what the launch-bound
+     * what-if takes off the traced launches (docs/detectors.md, SYNC502). A launch that took
+     * longer (a kernel's first, whose parameter layout the driver is asked for, or one whose
+     * stack was taken) is counted apart: one-time work, not the cost of every launch. */
     if (row->klass == SS_CLASS_LAUNCH) {
-        t->store->self_launch_ns += now_ns() - exit_ns;
-        t->store->self_launches++;
+        uint64_t own = t->self_pending + (now_ns() - exit_ns);
+        t->self_pending = 0;
+        if (own <= SELF_LAUNCH_MAX_NS) {
+            t->store->self_launch_ns += own;
+            t->store->self_launches++;
+        } else {
+            t->store->self_slow_launches++;
+        }
     }
     t->busy = 0;
 }

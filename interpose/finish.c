@@ -463,15 +463,18 @@ static void add_metadata(ss_event_log *log, const ss_capture_view *v, const char
     set_meta_u64(log, "max_memory", v->config->max_memory);
     set_meta_u64(log, "memory_used", ss_budget_used(&v->store->budget));
     set_meta_u64(log, "dropped_stacks", atomic_load(&v->store->budget.dropped_stacks));
-    uint64_t self_ns = 0, launches = 0;
+    uint64_t self_ns = 0, launches = 0, slow = 0;
     for (ss_thread_store *t = atomic_load(&v->store->threads); t != NULL; t = t->next) {
         self_ns += t->self_launch_ns;
         launches += t->self_launches;
+        slow += t->self_slow_launches;
     }
     if (launches > 0) {
         set_meta_u64(log, "self_launch_ns", self_ns);
         set_meta_u64(log, "self_launches", launches);
     }
+    if (slow > 0)
+        set_meta_u64(log, "self_slow_launches", slow);
     if (atomic_load(&v->store->budget.refused_buffers) > 0)
         set_meta_u64(log, "refused_activity_buffers",
                      atomic_load(&v->store->budget.refused_buffers));

@@ -101,10 +101,11 @@ typedef struct ss_thread_store {
     uint32_t started_by;  /* the thread that started it (threads.c), 0 when unknown */
     uint32_t start_stack; /* that thread's stack then, an id of its table; 0: none */
     /* syncscope's own time in the callbacks of this thread's kernel-launch calls and their
-     * count (trace metadata self_launch_ns, self_launches); written by the thread only, read
-     * once the threads are done */
+     * count (trace metadata self_launch_ns, self_launches, self_slow_launches); written by the
+     * thread only, read once the threads are done */
     uint64_t self_launch_ns;
     uint64_t self_launches;
+    uint64_t self_slow_launches; /* launches whose own time was over 20 us, not counted */
 } ss_thread_store;
 
 /* Kernel names: keyed by the address CUPTI gives (the same for every record of a kernel),

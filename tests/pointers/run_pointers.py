@@ -66,8 +66,11 @@ def check_self_cost(check, path):
             f = line.rstrip("\n").split(" ")
             if f[0] == "meta" and len(f) == 3:
                 meta[f[1]] = f[2]
-    check(meta.get("self_launches") == str(LAUNCHES),
-          f"meta self_launches {meta.get('self_launches')!r}, expected {LAUNCHES}")
+    # A launch over 20 us of syncscope's own time (a loaded machine) is counted apart.
+    counted = int(meta.get("self_launches", "0")) + int(meta.get("self_slow_launches", "0"))
+    check(counted == LAUNCHES,
+          f"meta self_launches {meta.get('self_launches')!r} and self_slow_launches "
+          f"{meta.get('self_slow_launches')!r}, expected {LAUNCHES} in all")
     check(meta.get("self_launch_ns", "").isdigit() and int(meta["self_launch_ns"]) > 0,
           f"meta self_launch_ns {meta.get('self_launch_ns')!r}, expected a positive count")
 
