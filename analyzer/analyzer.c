@@ -6,6 +6,7 @@
 #include "cache.h"
 #include "compdb.h"
 #include "flags.h"
+#include "log.h"
 #include "stack.h"
 #include "tu.h"
 
@@ -58,14 +59,12 @@ static void add_job(job_list *jobs, const char *file, const ss_compile_command *
     }
     if (jobs->count == jobs->cap) {
         jobs->cap = jobs->cap ? jobs->cap * 2 : 32;
-        job *grown = realloc(jobs->v, jobs->cap * sizeof *grown);
-        if (grown == NULL)
-            abort();
+        job *grown = ss_xreallocarray(jobs->v, jobs->cap, sizeof *grown);
         jobs->v = grown;
     }
     job *j = &jobs->v[jobs->count++];
     memset(j, 0, sizeof *j);
-    j->file = ss_strdup(file);
+    j->file = ss_xstrdup(file);
     j->command = command;
     ss_result_init(&j->result, SS_RESULT_LINT);
 }
@@ -116,7 +115,7 @@ static size_t scan_folder(const char *dir, const ss_compdb *db, job_list *jobs, 
     for (int i = 0; i < n; i++) {
         const char *name = entries[i]->d_name;
         if (name[0] != '.') {
-            char *path = ss_asprintf("%s/%s", dir, name);
+            char *path = ss_xasprintf("%s/%s", dir, name);
             struct stat st;
             ss_lang lang;
             if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -202,7 +201,7 @@ static void scan_includes(const char *text, size_t len, include_fn fn, void *con
 static char *beside(const char *includer, const char *name, size_t len)
 {
     const char *slash = strrchr(includer, '/');
-    return ss_asprintf("%.*s/%.*s", (int)(slash ? slash - includer : 0), includer, (int)len, name);
+    return ss_xasprintf("%.*s/%.*s", (int)(slash ? slash - includer : 0), includer, (int)len, name);
 }
 
 /* The context of note_included: the jobs, and the one whose lines are scanned. */
@@ -226,7 +225,7 @@ static void note_included(const char *name, size_t len, int quoted, unsigned lin
     for (size_t k = 0; real && k < jobs->count; k++) {
         if (strcmp(jobs->v[k].file, real) == 0) {
             if (k != scan->includer && jobs->v[k].from_folder && jobs->v[k].included_by == NULL)
-                jobs->v[k].included_by = ss_strdup(jobs->v[scan->includer].file);
+                jobs->v[k].included_by = ss_xstrdup(jobs->v[scan->includer].file);
             break;
         }
     }
@@ -288,7 +287,7 @@ static void skip_folder_extras(const ss_lint_options *o, int have_db, job_list *
         free(shown);
     }
     if (cu_unlisted > 0) {
-        char *more = cu_unlisted > 2 ? ss_asprintf(" and %zu more", cu_unlisted - 2) : NULL;
+        char *more = cu_unlisted > 2 ? ss_xasprintf(" and %zu more", cu_unlisted - 2) : NULL;
         ss_log_warning("%zu .cu file%s under the linted folders %s not in the compile database, "
                        "so %s CUDA code is not analyzed: %s%s%s%s (CMake's FindCUDA "
                        "cuda_add_library leaves a target's .cu files out; CMake's CUDA language "
@@ -321,7 +320,7 @@ static void note_special_include(const char *name, size_t len, int quoted, unsig
     if (scan->refused || len == 0 || (name[0] != '/' && !quoted))
         return;
     char *path =
-        name[0] == '/' ? ss_asprintf("%.*s", (int)len, name) : beside(scan->file, name, len);
+        name[0] == '/' ? ss_xasprintf("%.*s", (int)len, name) : beside(scan->file, name, len);
     struct stat st;
     const char *kind = stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)
                            ? ss_file_kind(st.st_mode)
@@ -343,9 +342,7 @@ static int check_content(const char *path, const char *given, size_t given_len, 
     size_t len = given_len;
     char *text = NULL;
     if (given) {
-        text = malloc(len + 1);
-        if (text == NULL)
-            abort();
+        text = ss_xmalloc(len + 1);
         memcpy(text, given, len);
         text[len] = '\0';
     } else {
@@ -378,9 +375,9 @@ static int check_content(const char *path, const char *given, size_t given_len, 
             unsigned line = 1;
             for (size_t i = 0; i < bad; i++)
                 line += text[i] == '\n';
-            char *msg = ss_asprintf("invalid UTF-8 at line %u (byte offset %zu); the file is "
-                                    "analyzed as raw bytes",
-                                    line, bad);
+            char *msg = ss_xasprintf("invalid UTF-8 at line %u (byte offset %zu); the file is "
+                                     "analyzed as raw bytes",
+                                     line, bad);
             ss_result_add_diag(out, SS_SEV_WARNING, shown, line, 0, msg);
             free(msg);
         }
@@ -486,7 +483,7 @@ static int collect(const ss_lint_options *o, const ss_compdb *db, job_list *jobs
 /* Whether 'dir' is a clang resource folder with the CUDA wrapper headers. */
 static int is_resource_dir(const char *dir)
 {
-    char *probe = ss_asprintf("%s/include/cuda_wrappers/new", dir);
+    char *probe = ss_xasprintf("%s/include/cuda_wrappers/new", dir);
     struct stat st;
     int ok = stat(probe, &st) == 0;
     free(probe);
@@ -512,18 +509,18 @@ static char *clang_resource_dir(void)
     if (dladdr((void *)clang_createIndex, &where) != 0 && where.dli_fname != NULL) {
         const char *slash = strrchr(where.dli_fname, '/');
         if (slash != NULL)
-            candidates[0] = ss_asprintf("%.*s/clang/%d", (int)(slash - where.dli_fname),
-                                        where.dli_fname, major);
+            candidates[0] = ss_xasprintf("%.*s/clang/%d", (int)(slash - where.dli_fname),
+                                         where.dli_fname, major);
         char *lib = realpath(where.dli_fname, NULL);
         char *rslash = lib ? strrchr(lib, '/') : NULL;
         if (rslash != NULL)
-            candidates[1] = ss_asprintf("%.*s/clang/%d", (int)(rslash - lib), lib, major);
+            candidates[1] = ss_xasprintf("%.*s/clang/%d", (int)(rslash - lib), lib, major);
         free(lib);
     }
 #ifdef SS_CLANG_RESOURCE_DIR
-    candidates[2] = ss_strdup(SS_CLANG_RESOURCE_DIR);
+    candidates[2] = ss_xstrdup(SS_CLANG_RESOURCE_DIR);
 #endif
-    candidates[3] = ss_asprintf("/usr/lib/llvm-%d/lib/clang/%d", major, major);
+    candidates[3] = ss_xasprintf("/usr/lib/llvm-%d/lib/clang/%d", major, major);
     char *found = NULL;
     for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++) {
         if (found == NULL && candidates[i] != NULL && is_resource_dir(candidates[i])) {
@@ -558,7 +555,7 @@ static void job_args(job *j, const ss_lint_options *o, const ss_toolkit *toolkit
         char err[1024];
         if (ss_compdb_expand(&j->command->argv, j->command->directory, &expanded, err,
                              sizeof err) != 0)
-            j->args_error = ss_strdup(err);
+            j->args_error = ss_xstrdup(err);
         ss_flags_filter filter = {o->remove_args, o->remove_arg_count,
                                   o->verbose ? &dropped : NULL};
         ss_flags_translate_filtered(&expanded, j->file, j->command->directory, &filter, &translated,
@@ -584,14 +581,14 @@ static void job_args(job *j, const ss_lint_options *o, const ss_toolkit *toolkit
     j->extra_end = args->count;
     ss_toolkit_search_args(toolkit, info->lang, args);
     if (resource_dir && !has_resource_dir(args)) {
-        char *flag = ss_asprintf("-resource-dir=%s", resource_dir);
+        char *flag = ss_xasprintf("-resource-dir=%s", resource_dir);
         ss_args_push(args, flag);
         free(flag);
         /* clang's own omp.h (libomp-N-dev, in the resource folder of LLVM 14) declares
          * omp_is_initial_device twice, for host and device, in 'declare variant' blocks that
          * only -fopenmp (which lint leaves out: flags.c) keeps apart: where it is there, the
          * fallback omp.h is searched before it (after the command's own -isystem folders). */
-        char *omp = ss_asprintf("%s/include/omp.h", resource_dir);
+        char *omp = ss_xasprintf("%s/include/omp.h", resource_dir);
         if (access(omp, F_OK) == 0) {
             ss_args_push(args, "-isystem");
             ss_args_push(args, SS_VIRTUAL_INCLUDE "/openmp-first");
@@ -709,8 +706,8 @@ static uint64_t memory_available(void)
     if (read_small("/proc/self/cgroup", group, sizeof group) == 0 &&
         strncmp(group, "0::", 3) == 0) {
         group[strcspn(group, "\n")] = '\0';
-        char *path = ss_asprintf("/sys/fs/cgroup%s/memory.max",
-                                 strcmp(group + 3, "/") == 0 ? "" : group + 3);
+        char *path = ss_xasprintf("/sys/fs/cgroup%s/memory.max",
+                                  strcmp(group + 3, "/") == 0 ? "" : group + 3);
         char *end = NULL;
         unsigned long long bytes = 0;
         if (read_small(path, limit, sizeof limit) == 0)
@@ -854,9 +851,9 @@ static void files_add(ss_tu_files *files, const char *path, uint64_t hash)
     }
     if (files->count == files->cap) {
         files->cap = files->cap ? files->cap * 2 : 16;
-        files->v = ss_reallocarray(files->v, files->cap, sizeof *files->v);
+        files->v = ss_xreallocarray(files->v, files->cap, sizeof *files->v);
     }
-    files->v[files->count].path = ss_strdup(path);
+    files->v[files->count].path = ss_xstrdup(path);
     files->v[files->count].hash = hash;
     files->count++;
 }
@@ -870,10 +867,10 @@ static void watch_missing(ss_tu_files *files, const char *dir, const char *name)
     if (dir[0] != '/' || strncmp(dir, SS_VIRTUAL_INCLUDE, strlen(SS_VIRTUAL_INCLUDE)) == 0 ||
         stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
         return;
-    char *deepest = ss_asprintf("%s/", dir);
+    char *deepest = ss_xasprintf("%s/", dir);
     const char *slash = name;
     while ((slash = strchr(slash, '/')) != NULL) {
-        char *candidate = ss_asprintf("%s/%.*s/", dir, (int)(slash - name), name);
+        char *candidate = ss_xasprintf("%s/%.*s/", dir, (int)(slash - name), name);
         if (stat(candidate, &st) != 0 || !S_ISDIR(st.st_mode)) {
             free(candidate);
             break;
@@ -906,7 +903,7 @@ static void include_folders(const ss_args *args, ss_args *dirs)
             free(real);
         }
         if (strncmp(arg, "-resource-dir=", 14) == 0 || strncmp(arg, "--cuda-path=", 12) == 0) {
-            char *inc = ss_asprintf("%s/include", strchr(arg, '=') + 1);
+            char *inc = ss_xasprintf("%s/include", strchr(arg, '=') + 1);
             ss_args_push(dirs, inc);
             free(inc);
         }
@@ -937,7 +934,7 @@ static int watch_failures(const job *j, int status, const ss_result *result, ss_
         const char *start = d->message[0] == '\'' ? d->message + 1 : NULL;
         if (end == NULL || start == NULL || end < start)
             continue;
-        char *name = ss_strdup(start);
+        char *name = ss_xstrdup(start);
         name[end - start] = '\0';
         if (dirs.count == 0)
             include_folders(&j->args, &dirs);
@@ -1051,9 +1048,7 @@ static int key_set_add(key_set *set, uint64_t key)
 {
     key |= 1; /* 0 marks an empty slot */
     if (2 * (set->count + 1) > set->cap) {
-        key_set grown = {calloc(set->cap ? set->cap * 2 : 256, sizeof(uint64_t)), 0, 0};
-        if (grown.slots == NULL)
-            abort();
+        key_set grown = {ss_xcalloc(set->cap ? set->cap * 2 : 256, sizeof(uint64_t)), 0, 0};
         grown.cap = set->cap ? set->cap * 2 : 256;
         for (size_t i = 0; i < set->cap; i++) {
             if (set->slots[i])
@@ -1123,15 +1118,13 @@ static int cmp_strings(const void *a, const void *b)
 static char **policy_files(const ss_result *out, char **sources, size_t source_count, size_t *count)
 {
     size_t file_count = 0;
-    char **files = malloc((out->count + source_count + 1) * sizeof *files);
-    if (files == NULL)
-        abort();
+    char **files = ss_xreallocarray(NULL, out->count + source_count + 1, sizeof *files);
     for (size_t i = 0; i < out->count; i++) {
         if (out->findings[i].file)
-            files[file_count++] = ss_strdup(out->findings[i].file);
+            files[file_count++] = ss_xstrdup(out->findings[i].file);
     }
     for (size_t i = 0; i < source_count; i++)
-        files[file_count++] = ss_strdup(sources[i]);
+        files[file_count++] = ss_xstrdup(sources[i]);
     qsort(files, file_count, sizeof *files, cmp_strings);
     *count = file_count;
     return files;
@@ -1247,10 +1240,10 @@ static void count_files(const job_list *jobs, size_t last, ss_file_counts *count
                     if (d->severity != SS_SEV_ERROR)
                         continue;
                     char *where = d->file && d->line
-                                      ? ss_asprintf("%s:%u:%u: ", d->file, d->line, d->column)
-                                  : d->file ? ss_asprintf("%s: ", d->file)
-                                            : ss_strdup("");
-                    char *text = ss_asprintf("%s%s", where, d->message);
+                                      ? ss_xasprintf("%s:%u:%u: ", d->file, d->line, d->column)
+                                  : d->file ? ss_xasprintf("%s: ", d->file)
+                                            : ss_xstrdup("");
+                    char *text = ss_xasprintf("%s%s", where, d->message);
                     ss_file_counts_set_first_error(counts, text);
                     free(text);
                     free(where);
@@ -1391,9 +1384,7 @@ static void run_workers(run_state *st, unsigned nworkers)
     pthread_t guard_thread;
     int guarded = (st->max_memory != SS_LINT_NO_LIMIT || st->parse_timeout != SS_LINT_NO_LIMIT) &&
                   pthread_create(&guard_thread, NULL, guard, st) == 0;
-    pthread_t *threads = calloc(nworkers, sizeof *threads);
-    if (threads == NULL)
-        abort();
+    pthread_t *threads = ss_xcalloc(nworkers, sizeof *threads);
     unsigned started = 0;
     for (unsigned i = 0; i < nworkers; i++) {
         if (ss_stack_thread_create(&threads[i], worker, st) == 0)
@@ -1428,9 +1419,7 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, jo
                           size_t stop, ss_result *out, int *fatal_units)
 {
     size_t last = stop < jobs->count ? stop : jobs->count - 1;
-    char **sources = malloc((jobs->count + 1) * sizeof *sources);
-    if (sources == NULL)
-        abort();
+    char **sources = ss_xreallocarray(NULL, jobs->count + 1, sizeof *sources);
     size_t source_count = 0;
     for (size_t i = 0; i <= last && i < jobs->count; i++) {
         if (jobs->v[i].started) {
@@ -1440,7 +1429,7 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, jo
     }
     merge(jobs, last, out);
     /* SYNC103 across units: a blocking stream that another unit of the run shares. */
-    const ss_tu_streams **streams = ss_calloc(jobs->count + 1, sizeof *streams);
+    const ss_tu_streams **streams = ss_xcalloc(jobs->count + 1, sizeof *streams);
     for (size_t i = 0; i <= last && i < jobs->count; i++)
         streams[i] = jobs->v[i].started ? &jobs->v[i].streams : NULL;
     ss_streams_relate(streams, last < jobs->count ? last + 1 : jobs->count, out);

@@ -1,5 +1,6 @@
 /* ast.c: small libclang cursor helpers shared by the checks and the dataflow. */
 #include "ast.h"
+#include "log.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -101,9 +102,7 @@ char *ss_ast_file_text(CXTranslationUnit tu, CXFile file, unsigned begin, unsign
     const char *text = clang_getFileContents(tu, file, &size);
     if (text == NULL || end < begin || end > size || end - begin > max)
         return NULL;
-    char *out = malloc(end - begin + 1);
-    if (out == NULL)
-        abort();
+    char *out = ss_xmalloc(end - begin + 1);
     size_t n = 0;
     for (unsigned i = begin; i < end; i++) {
         char c = text[i] == '\n' || text[i] == '\t' || text[i] == '\r' ? ' ' : text[i];
@@ -160,7 +159,7 @@ char *ss_ast_callee_name(CXCursor call)
     CXCursor callee = clang_getCursorReferenced(call);
     CXString name = clang_getCursorSpelling(ss_ast_is_null(callee) ? call : callee);
     const char *text = clang_getCString(name);
-    char *out = text && *text ? ss_strdup(text) : NULL;
+    char *out = text && *text ? ss_xstrdup(text) : NULL;
     clang_disposeString(name);
     /* A CUDA API that the headers rename by macro (cudaMemcpyAsync_ptsz under
      * CUDA_API_PER_THREAD_DEFAULT_STREAM, cuMemcpyHtoD_v2) is named as the program writes
@@ -168,7 +167,7 @@ char *ss_ast_callee_name(CXCursor call)
     const ss_api *api = out ? ss_api_find(out) : NULL;
     if (api && strcmp(api->name, out) != 0 && !written_as(call, out)) {
         free(out);
-        out = ss_strdup(api->name);
+        out = ss_xstrdup(api->name);
     }
     return out;
 }

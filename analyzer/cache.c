@@ -2,6 +2,7 @@
  * content of every file it read) is not parsed again. */
 #include "cache.h"
 #include "flags.h"
+#include "log.h"
 #include "tu.h"
 
 #include <cjson/cJSON.h>
@@ -73,7 +74,7 @@ uint64_t ss_hash_bytes(const void *data, size_t len, uint64_t seed)
 ss_cache *ss_cache_open(const char *dir)
 {
     /* mkdir -p. */
-    char *path = ss_strdup(dir);
+    char *path = ss_xstrdup(dir);
     for (char *p = path + 1; *p; p++) {
         if (*p == '/') {
             *p = '\0';
@@ -95,9 +96,7 @@ ss_cache *ss_cache_open(const char *dir)
         free(path);
         return NULL;
     }
-    ss_cache *cache = calloc(1, sizeof *cache);
-    if (cache == NULL)
-        abort();
+    ss_cache *cache = ss_xcalloc(1, sizeof *cache);
     cache->dir = path;
     pthread_mutex_init(&cache->lock, NULL);
     return cache;
@@ -185,9 +184,9 @@ int ss_cache_folder_hash(const char *dir, uint64_t *hash)
             continue;
         if (count == cap) {
             cap = cap ? cap * 2 : 64;
-            names = ss_reallocarray(names, cap, sizeof *names);
+            names = ss_xreallocarray(names, cap, sizeof *names);
         }
-        names[count++] = ss_strdup(e->d_name);
+        names[count++] = ss_xstrdup(e->d_name);
     }
     closedir(d);
     if (count > 1)
@@ -218,10 +217,8 @@ static int current_hash(ss_cache *cache, const char *path, uint64_t *hash)
     }
     pthread_mutex_unlock(&cache->lock);
     /* Hashed outside the lock; two workers may both hash a file, with the same answer. */
-    content_hash *e = calloc(1, sizeof *e);
-    if (e == NULL)
-        abort();
-    e->path = ss_strdup(path);
+    content_hash *e = ss_xcalloc(1, sizeof *e);
+    e->path = ss_xstrdup(path);
     size_t path_len = strlen(path);
     if (path_len > 1 && path[path_len - 1] == '/') {
         e->readable = ss_cache_folder_hash(path, &e->hash) == 0;
@@ -248,7 +245,7 @@ static int put_entry(FILE *out, void *text)
 
 static char *entry_path(const ss_cache *cache, const char *key)
 {
-    return ss_asprintf("%s/%s.json", cache->dir, key);
+    return ss_xasprintf("%s/%s.json", cache->dir, key);
 }
 
 static void add_string(cJSON *o, const char *name, const char *value)
@@ -447,14 +444,14 @@ static void decode_finding(const cJSON *o, ss_result *decoded, int *bad)
     f->rule = rule->rule;
     f->severity = (ss_severity)severity;
     f->origin = SS_ORIGIN_STATIC;
-    f->file = ss_strdup(get_string(o, "file", bad));
+    f->file = ss_xstrdup(get_string(o, "file", bad));
     f->line = get_unsigned(o, "line", UINT_MAX, bad);
     f->column = get_unsigned(o, "column", UINT_MAX, bad);
-    f->function = ss_strdup(get_string(o, "function", bad));
-    f->message = ss_strdup(get_string(o, "message", bad));
-    f->hint = ss_strdup(get_string(o, "hint", bad));
-    f->line_text = ss_strdup(get_string(o, "lineText", bad));
-    f->macro = ss_strdup(get_string(o, "macro", bad));
+    f->function = ss_xstrdup(get_string(o, "function", bad));
+    f->message = ss_xstrdup(get_string(o, "message", bad));
+    f->hint = ss_xstrdup(get_string(o, "hint", bad));
+    f->line_text = ss_xstrdup(get_string(o, "lineText", bad));
+    f->macro = ss_xstrdup(get_string(o, "macro", bad));
     if (f->macro) {
         f->macro_line = get_unsigned(o, "macroLine", UINT_MAX, bad);
         f->macro_column = get_unsigned(o, "macroColumn", UINT_MAX, bad);
@@ -556,7 +553,7 @@ static int decode_streams(const cJSON *o, ss_tu_streams *streams)
     }
     const char *legacy = bad ? NULL : get_string(o, "legacy", &bad);
     if (legacy)
-        streams->legacy = ss_strdup(legacy);
+        streams->legacy = ss_xstrdup(legacy);
     if (bad)
         ss_tu_streams_free(streams);
     return bad ? -1 : 0;

@@ -3,6 +3,7 @@
  * severity (per iteration or once). */
 #include "callgraph.h"
 #include "ast.h"
+#include "log.h"
 #include "report.h"
 
 #include <ctype.h>
@@ -57,9 +58,7 @@ static void *grow(void *v, size_t *cap, size_t count, size_t size)
     if (count < *cap)
         return v;
     *cap = *cap ? *cap * 2 : 64;
-    void *grown = realloc(v, *cap * size);
-    if (grown == NULL)
-        abort();
+    void *grown = ss_xreallocarray(v, *cap, size);
     return grown;
 }
 
@@ -83,7 +82,7 @@ static long find_node(const ss_callgraph *g, CXCursor def)
 static void index_nodes(ss_callgraph *g)
 {
     g->table_size = g->count * 2 + 1;
-    g->table = ss_calloc(g->table_size, sizeof *g->table);
+    g->table = ss_xcalloc(g->table_size, sizeof *g->table);
     for (size_t n = 0; n < g->count; n++) {
         size_t i = clang_hashCursor(g->nodes[n].cursor) % g->table_size;
         while (g->table[i])
@@ -209,7 +208,7 @@ static void find_work(ss_callgraph *g)
 
 ss_callgraph *ss_callgraph_build(CXTranslationUnit tu)
 {
-    ss_callgraph *g = ss_calloc(1, sizeof *g);
+    ss_callgraph *g = ss_xcalloc(1, sizeof *g);
     g->tu = tu;
     build_walk w = {g, 0, NULL, 0, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_nodes, &w);
@@ -352,7 +351,7 @@ static char *file_place(CXCursor c)
     CXString name = clang_getFileName(file);
     const char *path = clang_getCString(name) ? clang_getCString(name) : "";
     const char *base = strrchr(path, '/');
-    char *place = ss_asprintf("%s:%u", base ? base + 1 : path, line);
+    char *place = ss_xasprintf("%s:%u", base ? base + 1 : path, line);
     clang_disposeString(name);
     return place;
 }
@@ -375,9 +374,9 @@ int ss_callgraph_reached_from_loop(ss_callgraph *g, CXCursor function, ss_scope_
     out->loop = nd->loop[k];
     out->work = nd->loop_work[k];
     out->place = file_place(nd->loop[k]);
-    out->chain = ss_asprintf("'%s()'", nd->name);
+    out->chain = ss_xasprintf("'%s()'", nd->name);
     for (int p = nd->parent[k]; p >= 0; p = g->nodes[p].parent[k]) {
-        char *longer = ss_asprintf("%s called from '%s()'", out->chain, g->nodes[p].name);
+        char *longer = ss_xasprintf("%s called from '%s()'", out->chain, g->nodes[p].name);
         free(out->chain);
         out->chain = longer;
     }
@@ -449,18 +448,18 @@ static int once_by_name(const node *nd, char **why)
 {
     enum CXCursorKind k = clang_getCursorKind(nd->cursor);
     if (k == CXCursor_Constructor || k == CXCursor_Destructor) {
-        *why = ss_asprintf("'%s' is a %s", nd->name,
-                           k == CXCursor_Constructor ? "constructor" : "destructor");
+        *why = ss_xasprintf("'%s' is a %s", nd->name,
+                            k == CXCursor_Constructor ? "constructor" : "destructor");
         return 1;
     }
     CXString s = clang_getCursorSpelling(nd->cursor);
     const char *spelled = clang_getCString(s) ? clang_getCString(s) : "";
     int once = 0;
     if (strcmp(spelled, "main") == 0 && k == CXCursor_FunctionDecl) {
-        *why = ss_strdup("'main' runs once");
+        *why = ss_xstrdup("'main' runs once");
         once = 1;
     } else if (name_says_once(spelled)) {
-        *why = ss_asprintf("'%s' sets up, checks or tears down (its name says so)", nd->name);
+        *why = ss_xasprintf("'%s' sets up, checks or tears down (its name says so)", nd->name);
         once = 1;
     }
     clang_disposeString(s);
@@ -494,11 +493,11 @@ static int runs_once(ss_callgraph *g, size_t n, int depth)
     once = once && callers > 0;
     nd->once = once ? 2 : 3;
     if (once)
-        nd->once_why = callers == 1 ? ss_asprintf("'%s' is called once, from '%s'", nd->name,
-                                                  g->nodes[first_caller].name)
-                                    : ss_asprintf("'%s' is called only outside loops, from "
-                                                  "functions that run once",
-                                                  nd->name);
+        nd->once_why = callers == 1 ? ss_xasprintf("'%s' is called once, from '%s'", nd->name,
+                                                   g->nodes[first_caller].name)
+                                    : ss_xasprintf("'%s' is called only outside loops, from "
+                                                   "functions that run once",
+                                                   nd->name);
     return once;
 }
 
@@ -510,7 +509,7 @@ int ss_callgraph_runs_once(ss_callgraph *g, CXCursor function, char **why)
     long n = find_node(g, definition_of(function));
     if (n < 0 || !runs_once(g, (size_t)n, 0))
         return 0;
-    *why = ss_strdup(g->nodes[n].once_why);
+    *why = ss_xstrdup(g->nodes[n].once_why);
     return 1;
 }
 

@@ -3,6 +3,7 @@
 #include "checks.h"
 #include "ast.h"
 #include "checks/context.h"
+#include "log.h"
 #include "scope.h"
 #include "tu.h"
 
@@ -71,9 +72,7 @@ static char *line_text(CXTranslationUnit tu, CXFile file, unsigned line)
     size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
     if (len && p[len - 1] == '\r')
         len--;
-    char *out = malloc(len + 1);
-    if (out == NULL)
-        abort();
+    char *out = ss_xmalloc(len + 1);
     memcpy(out, p, len);
     out[len] = '\0';
     return out;
@@ -88,7 +87,7 @@ static char *macro_name_at(CXTranslationUnit tu, CXFile file, unsigned offset)
     char *name = NULL;
     if (clang_getTokenKind(*tok) == CXToken_Identifier) {
         CXString s = clang_getTokenSpelling(tu, *tok);
-        name = ss_strdup(clang_getCString(s));
+        name = ss_xstrdup(clang_getCString(s));
         clang_disposeString(s);
     }
     clang_disposeTokens(tu, tok, 1);
@@ -145,9 +144,9 @@ static void record(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *
     f->file = path;
     f->line = line;
     f->column = column;
-    f->function = ss_strdup(ctx->function_name);
-    f->message = ss_strdup(message);
-    f->hint = ss_strdup(hint);
+    f->function = ss_xstrdup(ctx->function_name);
+    f->message = ss_xstrdup(message);
+    f->hint = ss_xstrdup(hint);
     f->line_text = line_text(ctx->tu, file, line);
     if (macro) {
         f->macro = macro;

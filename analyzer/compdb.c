@@ -1,6 +1,7 @@
 /* compdb.c: reads compile_commands.json (both the "command" and the "arguments" form) and
  * expands the response files its command lines name. */
 #include "compdb.h"
+#include "log.h"
 #include "report.h"
 
 #include <cjson/cJSON.h>
@@ -13,9 +14,7 @@
 int ss_compdb_split(const char *command, ss_args *out)
 {
     size_t len = strlen(command);
-    char *word = malloc(len + 1);
-    if (word == NULL)
-        abort();
+    char *word = ss_xmalloc(len + 1);
     size_t n = 0;
     int in_word = 0;
     const char *p = command;
@@ -130,8 +129,8 @@ static void expand_file(expansion *x, const char *name, unsigned depth)
     if (x->failed)
         return;
     char *path = name[0] == '/' || x->directory == NULL || x->directory[0] == '\0'
-                     ? ss_strdup(name)
-                     : ss_asprintf("%s/%s", x->directory, name);
+                     ? ss_xstrdup(name)
+                     : ss_xasprintf("%s/%s", x->directory, name);
     uint64_t max =
         x->budget < SS_COMPDB_RESPONSE_MAX_BYTES ? x->budget : SS_COMPDB_RESPONSE_MAX_BYTES;
     size_t len = 0;
@@ -181,7 +180,7 @@ static void expand_words(expansion *x, const char *const *argv, size_t count, un
                 continue;
             }
             /* nvcc takes a comma-separated list of files. */
-            char *list = ss_strdup(files);
+            char *list = ss_xstrdup(files);
             for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
                  name = strtok_r(NULL, ",", &save))
                 expand_file(x, name, depth);
@@ -211,9 +210,9 @@ int ss_compdb_expand(const ss_args *argv, const char *directory, ss_args *out, c
 static char *join_path(const char *directory, const char *path)
 {
     if (path[0] == '/' || directory == NULL || directory[0] == '\0')
-        return ss_strdup(path);
+        return ss_xstrdup(path);
     size_t dl = strlen(directory);
-    return ss_asprintf("%s%s%s", directory, directory[dl - 1] == '/' ? "" : "/", path);
+    return ss_xasprintf("%s%s%s", directory, directory[dl - 1] == '/' ? "" : "/", path);
 }
 
 /* realpath() when the file exists, else the joined path. */
@@ -242,7 +241,7 @@ static int parse_entry(const cJSON *entry, size_t index, ss_compile_command *cmd
         snprintf(err, err_size, "entry %zu lacks a \"directory\" or \"file\" string", index + 1);
         return -1;
     }
-    cmd->directory = ss_strdup(dir->valuestring);
+    cmd->directory = ss_xstrdup(dir->valuestring);
     cmd->file = canonical(dir->valuestring, file->valuestring);
     if (cJSON_IsArray(arguments)) {
         const cJSON *arg;
@@ -298,9 +297,7 @@ int ss_compdb_parse(const char *text, size_t len, const char *origin, ss_compdb 
         return -1;
     }
     size_t n = (size_t)cJSON_GetArraySize(root);
-    db->commands = calloc(n ? n : 1, sizeof *db->commands);
-    if (db->commands == NULL)
-        abort();
+    db->commands = ss_xcalloc(n, sizeof *db->commands);
     const cJSON *entry;
     size_t i = 0;
     char entry_err[512];
@@ -326,7 +323,7 @@ int ss_compdb_load(const char *build_dir, ss_compdb *db, char *err, size_t err_s
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/')
         n--; /* "build/" names build/compile_commands.json, not build//compile_commands.json */
-    char *file = ss_asprintf("%.*s/compile_commands.json", (int)n, path);
+    char *file = ss_xasprintf("%.*s/compile_commands.json", (int)n, path);
     free(path);
     size_t len = 0;
     char *text = ss_read_file_max(file, SS_READ_MAX_COMPDB_BYTES, 0, &len);

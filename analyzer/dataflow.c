@@ -4,6 +4,7 @@
  * "always the legacy stream"; provenance checks can use it to prove "always malloc'ed". */
 #include "dataflow.h"
 #include "ast.h"
+#include "log.h"
 #include "report.h"
 
 #include <stdlib.h>
@@ -43,9 +44,7 @@ static void *grow(void *base, size_t *cap, size_t need, size_t size)
     size_t ncap = *cap ? *cap * 2 : 16;
     while (ncap < need)
         ncap *= 2;
-    void *p = realloc(base, ncap * size);
-    if (p == NULL)
-        abort();
+    void *p = ss_xreallocarray(base, ncap, size);
     *cap = ncap;
     return p;
 }
@@ -95,7 +94,7 @@ int ss_location_of(CXCursor expr, const char *field, ss_location *out)
         }
         CXString name = clang_getCursorSpelling(e);
         out->var = inner.var;
-        out->field = ss_strdup(clang_getCString(name));
+        out->field = ss_xstrdup(clang_getCString(name));
         clang_disposeString(name);
         return 0;
     }
@@ -120,7 +119,7 @@ int ss_location_of(CXCursor expr, const char *field, ss_location *out)
     if (vt.kind == CXType_LValueReference || vt.kind == CXType_RValueReference)
         return -1; /* a reference names someone else's object */
     out->var = var;
-    out->field = field ? ss_strdup(field) : NULL;
+    out->field = field ? ss_xstrdup(field) : NULL;
     return 0;
 }
 

@@ -7,6 +7,7 @@
  * one line per argument. */
 #include "flags.h"
 #include "compdb.h"
+#include "log.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -17,13 +18,11 @@ void ss_args_push(ss_args *args, const char *arg)
 {
     if (args->count + 1 >= args->cap) {
         size_t cap = args->cap ? args->cap * 2 : 16;
-        char **grown = realloc(args->v, cap * sizeof *grown);
-        if (grown == NULL)
-            abort();
+        char **grown = ss_xreallocarray(args->v, cap, sizeof *grown);
         args->v = grown;
         args->cap = cap;
     }
-    args->v[args->count++] = ss_strdup(arg);
+    args->v[args->count++] = ss_xstrdup(arg);
     args->v[args->count] = NULL;
 }
 
@@ -820,8 +819,8 @@ static int same_file(const char *arg, const translation *t)
         return 0;
     if (strcmp(arg, t->file) == 0)
         return 1;
-    char *joined = arg[0] == '/' || t->directory == NULL ? ss_strdup(arg)
-                                                         : ss_asprintf("%s/%s", t->directory, arg);
+    char *joined = arg[0] == '/' || t->directory == NULL ? ss_xstrdup(arg)
+                                                         : ss_xasprintf("%s/%s", t->directory, arg);
     char *real = realpath(joined, NULL);
     int same = real && strcmp(real, t->file) == 0;
     free(real);
@@ -834,9 +833,9 @@ static void push_valued(translation *t, const char *canonical, const char *value
 {
     char *arg;
     if (path && value[0] != '/' && value[0] != '=' && t->directory && t->directory[0])
-        arg = ss_asprintf("%s%s/%s", canonical, t->directory, value);
+        arg = ss_xasprintf("%s%s/%s", canonical, t->directory, value);
     else
-        arg = ss_asprintf("%s%s", canonical, value);
+        arg = ss_xasprintf("%s%s", canonical, value);
     ss_args_push(t->out, arg);
     free(arg);
 }
@@ -856,7 +855,7 @@ static void translate_single(translation *t, const char *arg)
 static void translate_xcompiler(translation *t, const char *value)
 {
     ss_args parts = {0};
-    char *copy = ss_strdup(value);
+    char *copy = ss_xstrdup(value);
     for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
         if (*tok)
@@ -908,7 +907,7 @@ static void apply_rule(translation *t, const flag_rule *rule, const char *value,
             note_drop(t, argv, at, used, WHY_UNNEEDED);
         break;
     case ACT_RENAME: {
-        char *joined = ss_asprintf("%s%s", rule->clang, value);
+        char *joined = ss_xasprintf("%s%s", rule->clang, value);
         translate_single(t, joined);
         free(joined);
         break;
@@ -1036,7 +1035,7 @@ static char *openmp_macro(int version)
         if (values[i].version == version)
             value = values[i].value;
     }
-    return ss_asprintf("-D_OPENMP=%s", value);
+    return ss_xasprintf("-D_OPENMP=%s", value);
 }
 
 /* An argument of the allow-list at argv[*i]. Returns 1 when it was one (and was handled). */

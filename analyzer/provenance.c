@@ -3,6 +3,7 @@
  * dataflow.c; the allocation names come from rules/host_memory.def and cuda_api.def. */
 #include "ast.h"
 #include "dataflow.h"
+#include "log.h"
 #include "report.h"
 #include "scope.h"
 
@@ -72,7 +73,7 @@ static unsigned lead_tokens(CXCursor c, char tokens[][16], unsigned max)
 char *ss_qualified_name(CXCursor decl)
 {
     CXString s = clang_getCursorSpelling(decl);
-    char *name = ss_strdup(clang_getCString(s));
+    char *name = ss_xstrdup(clang_getCString(s));
     clang_disposeString(s);
     for (CXCursor p = clang_getCursorSemanticParent(decl); !ss_ast_is_null(p);
          p = clang_getCursorSemanticParent(p)) {
@@ -88,7 +89,7 @@ char *ss_qualified_name(CXCursor decl)
         CXString ps = clang_getCursorSpelling(p);
         const char *pn = clang_getCString(ps);
         if (*pn) {
-            char *joined = ss_asprintf("%s::%s", pn, name);
+            char *joined = ss_xasprintf("%s::%s", pn, name);
             free(name);
             name = joined;
         }
@@ -203,8 +204,8 @@ static int container_storage(CXCursor object, ss_provenance *out)
     CXCursor decl = object_decl(object);
     char *text = ss_expr_text(object);
     set_source(out, SS_HOST_PAGEABLE, decl,
-               text ? ss_asprintf("the storage of %s '%s'", container, text)
-                    : ss_asprintf("the storage of a %s", container));
+               text ? ss_xasprintf("the storage of %s '%s'", container, text)
+                    : ss_xasprintf("the storage of a %s", container));
     free(text);
     free(container);
     return 1;
@@ -283,10 +284,10 @@ static int variable_storage(CXCursor ref, int address, ss_provenance *out)
         (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
          t.kind == CXType_VariableArray) &&
         vk == CXCursor_VarDecl)
-        set_source(out, SS_HOST_PAGEABLE, var, ss_asprintf("%s array '%s'", storage, name));
+        set_source(out, SS_HOST_PAGEABLE, var, ss_xasprintf("%s array '%s'", storage, name));
     else if (address)
         set_source(out, SS_HOST_PAGEABLE, var,
-                   ss_asprintf("the address of %s '%s'", storage, name));
+                   ss_xasprintf("the address of %s '%s'", storage, name));
     else
         done = 0;
     clang_disposeString(s);
@@ -379,7 +380,7 @@ static void out_arg(const ss_def *def, ss_provenance *out)
         else if (api->klass == SS_CLASS_ALLOC)
             kind = SS_HOST_DEVICE;
         if (kind != SS_HOST_UNKNOWN) {
-            set_source(out, kind, def->call, ss_asprintf("%s()", api->name));
+            set_source(out, kind, def->call, ss_xasprintf("%s()", api->name));
             free(name);
             return;
         }
@@ -387,7 +388,7 @@ static void out_arg(const ss_def *def, ss_provenance *out)
     const ss_host_memory *row =
         name ? ss_host_memory_find(name, SS_HOSTMEM_PAGEABLE_OUT_ALLOC) : NULL;
     if (row && row->arg == (int)def->arg_index)
-        set_source(out, SS_HOST_PAGEABLE, def->call, ss_asprintf("%s()", row->name));
+        set_source(out, SS_HOST_PAGEABLE, def->call, ss_xasprintf("%s()", row->name));
     else
         set_unknown(out);
     free(name);
@@ -448,7 +449,7 @@ static void call_value(CXCursor call, ss_provenance *out)
             name ? ss_host_memory_find(name, SS_HOSTMEM_PAGEABLE_ALLOC) : NULL;
         free(name);
         if (row) {
-            set_source(out, SS_HOST_PAGEABLE, call, ss_asprintf("%s()", row->name));
+            set_source(out, SS_HOST_PAGEABLE, call, ss_xasprintf("%s()", row->name));
             return;
         }
     }
@@ -487,7 +488,7 @@ static void new_value(CXCursor e, ss_provenance *out)
     const ss_host_memory *row =
         ss_host_memory_find(array ? "new[]" : "new", SS_HOSTMEM_PAGEABLE_NEW);
     if (row)
-        set_source(out, SS_HOST_PAGEABLE, e, ss_strdup(row->name));
+        set_source(out, SS_HOST_PAGEABLE, e, ss_xstrdup(row->name));
     else
         set_unknown(out);
 }

@@ -2,6 +2,7 @@
  * lambdas called from a loop) and whether a loop launches kernels or enqueues device work. */
 #include "scope.h"
 #include "ast.h"
+#include "log.h"
 #include "report.h"
 
 #include <stdlib.h>
@@ -58,7 +59,7 @@ char *ss_scope_callee_name(CXCursor call)
         if (clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef) {
             CXString s = clang_getCursorSpelling(ref);
             if (*clang_getCString(s))
-                name = ss_strdup(clang_getCString(s));
+                name = ss_xstrdup(clang_getCString(s));
             clang_disposeString(s);
         }
     }
@@ -88,7 +89,7 @@ char *ss_scope_kernel_name(CXCursor launch)
 {
     CXCursor callee = ss_ast_strip(ss_ast_child(launch, 0));
     CXString s = clang_getCursorSpelling(callee);
-    char *name = *clang_getCString(s) ? ss_strdup(clang_getCString(s)) : NULL;
+    char *name = *clang_getCString(s) ? ss_xstrdup(clang_getCString(s)) : NULL;
     clang_disposeString(s);
     if (name)
         return name;
@@ -102,7 +103,7 @@ char *ss_scope_kernel_name(CXCursor launch)
             continue;
         CXString inner = clang_getCursorSpelling(ref);
         if (*clang_getCString(inner))
-            name = ss_strdup(clang_getCString(inner));
+            name = ss_xstrdup(clang_getCString(inner));
         clang_disposeString(inner);
     }
     return name;
@@ -184,9 +185,7 @@ static enum CXChildVisitResult find_path(CXCursor c, CXCursor parent, CXClientDa
 
 long ss_scope_path(CXCursor top, CXCursor target, int (*keep)(CXCursor), CXCursor *out, size_t max)
 {
-    CXCursor *stack = malloc((max ? max : 1) * sizeof *stack);
-    if (stack == NULL)
-        abort();
+    CXCursor *stack = ss_xreallocarray(NULL, max ? max : 1, sizeof *stack);
     path_walk w = {target, ss_ast_offset(target), keep, stack, max, 0, out, 0, 0};
     clang_visitChildren(top, find_path, &w);
     free(stack);

@@ -4,6 +4,7 @@
  * (`1+1+...`) is a tree 80,000 deep, which libclang parses and visits recursively. */
 #include "stack.h"
 #include "analyzer.h"
+#include "log.h"
 #include "report.h"
 #include "tu.h"
 

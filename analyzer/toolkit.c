@@ -4,6 +4,7 @@
 #include "analyzer.h"
 #include "compdb.h"
 #include "flags.h"
+#include "log.h"
 #include "report.h"
 
 #include <stdlib.h>
@@ -51,7 +52,7 @@ static int is_file(const char *path)
 
 static int is_toolkit(const char *root)
 {
-    char *header = ss_asprintf("%s/include/cuda_runtime.h", root);
+    char *header = ss_xasprintf("%s/include/cuda_runtime.h", root);
     int ok = is_file(header);
     free(header);
     return ok;
@@ -63,11 +64,11 @@ static char *root_from_path(void)
     const char *path = getenv("PATH");
     if (path == NULL)
         return NULL;
-    char *copy = ss_strdup(path);
+    char *copy = ss_xstrdup(path);
     char *found = NULL;
     for (char *save = NULL, *dir = strtok_r(copy, ":", &save); dir && !found;
          dir = strtok_r(NULL, ":", &save)) {
-        char *nvcc = ss_asprintf("%s/nvcc", *dir ? dir : ".");
+        char *nvcc = ss_xasprintf("%s/nvcc", *dir ? dir : ".");
         char *real = access(nvcc, X_OK) == 0 ? realpath(nvcc, NULL) : NULL;
         free(nvcc);
         if (real == NULL)
@@ -100,7 +101,7 @@ int ss_toolkit_find(const char *requested, ss_toolkit *out)
         }
         out->root = realpath(requested, NULL);
         if (out->root == NULL)
-            out->root = ss_strdup(requested);
+            out->root = ss_xstrdup(requested);
         return 0;
     }
     const char *no_cuda = getenv(SS_ENV_NO_CUDA);
@@ -165,7 +166,7 @@ void ss_toolkit_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *out)
         return;
     }
     if (lang == SS_LANG_CUDA) {
-        char *path = ss_asprintf("--cuda-path=%s", toolkit->root);
+        char *path = ss_xasprintf("--cuda-path=%s", toolkit->root);
         ss_args_push(out, path);
         free(path);
         push_pair(out, "-Xclang", "-fcuda-allow-variadic-functions");
@@ -182,16 +183,16 @@ void ss_toolkit_search_args(const ss_toolkit *toolkit, ss_lang lang, ss_args *ou
     }
     if (lang == SS_LANG_CUDA) {
         /* The driver searches TOOLKIT/include itself (--cuda-path), after every -isystem. */
-        char *tex = ss_asprintf("%s/include/texture_fetch_functions.h", toolkit->root);
+        char *tex = ss_xasprintf("%s/include/texture_fetch_functions.h", toolkit->root);
         if (!is_file(tex))
             push_pair(out, "-isystem", SHIM_DIR);
         free(tex);
     } else {
-        char *inc = ss_asprintf("%s/include", toolkit->root);
+        char *inc = ss_xasprintf("%s/include", toolkit->root);
         push_pair(out, "-isystem", inc);
         free(inc);
     }
-    char *cccl = ss_asprintf("%s/include/cccl", toolkit->root);
+    char *cccl = ss_xasprintf("%s/include/cccl", toolkit->root);
     struct stat st;
     if (lang != SS_LANG_C && stat(cccl, &st) == 0 && S_ISDIR(st.st_mode))
         push_pair(out, "-isystem", cccl);

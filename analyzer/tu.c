@@ -6,6 +6,7 @@
 #include "callgraph.h"
 #include "checks.h"
 #include "flags.h"
+#include "log.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -23,13 +24,13 @@ char *ss_real_or_named(const char *path)
     if (real || errno != ENOENT || (slash && slash[1] == '\0'))
         return real;
     size_t dir_len = slash == path ? 1 : (size_t)(slash - path);
-    char *dir = slash ? ss_asprintf("%.*s", (int)dir_len, path) : ss_strdup(".");
+    char *dir = slash ? ss_xasprintf("%.*s", (int)dir_len, path) : ss_xstrdup(".");
     char *real_dir = realpath(dir, NULL);
     free(dir);
     if (real_dir == NULL)
         return NULL;
     const char *name = slash ? slash + 1 : path;
-    char *named = ss_asprintf("%s%s%s", real_dir, strcmp(real_dir, "/") == 0 ? "" : "/", name);
+    char *named = ss_xasprintf("%s%s%s", real_dir, strcmp(real_dir, "/") == 0 ? "" : "/", name);
     free(real_dir);
     return named;
 }
@@ -42,14 +43,14 @@ char *ss_display_path(const char *path)
         /* A file in a folder that does not exist (yet): shown relative all the same. */
         size_t len = strlen(cwd);
         if (strncmp(path, cwd, len) == 0 && path[len] == '/')
-            return ss_strdup(path + len + 1);
+            return ss_xstrdup(path + len + 1);
     }
     if (real == NULL)
-        return ss_strdup(path);
+        return ss_xstrdup(path);
     if (getcwd(cwd, sizeof cwd)) {
         size_t len = strlen(cwd);
         if (strncmp(real, cwd, len) == 0 && real[len] == '/') {
-            char *rel = ss_strdup(real + len + 1);
+            char *rel = ss_xstrdup(real + len + 1);
             free(real);
             return rel;
         }
@@ -205,8 +206,8 @@ static int collect_diagnostics(CXTranslationUnit tu, const char *main_path, ss_r
             line = column = 0;
         }
         CXString text = clang_getDiagnosticSpelling(d);
-        char *message = ss_asprintf("%s%s", sev == CXDiagnostic_Fatal ? "fatal error: " : "",
-                                    clang_getCString(text));
+        char *message = ss_xasprintf("%s%s", sev == CXDiagnostic_Fatal ? "fatal error: " : "",
+                                     clang_getCString(text));
         clang_disposeString(text);
         int seen = 0;
         for (size_t k = 0; k < out->diag_count && !seen; k++) {
@@ -345,7 +346,7 @@ static void find_unbuilt(CXFile included, CXSourceLocation *stack, unsigned dept
         int toolkit = 0;
         const char *dir = found_in(w->in->args, w->build_at[m], path, &toolkit, buf, sizeof buf);
         const char *rel = dir ? in_folder(path, dir) : NULL;
-        char *header = rel ? ss_asprintf("%s/%s", w->build_dirs->v[m], rel) : NULL;
+        char *header = rel ? ss_xasprintf("%s/%s", w->build_dirs->v[m], rel) : NULL;
         struct stat st;
         int absent = header && stat(header, &st) != 0;
         free(header);
@@ -355,8 +356,8 @@ static void find_unbuilt(CXFile included, CXSourceLocation *stack, unsigned dept
             w->others++;
             break;
         }
-        w->header = ss_asprintf("%s/%s", w->build_dirs->v[m], rel);
-        w->found = ss_strdup(dir);
+        w->header = ss_xasprintf("%s/%s", w->build_dirs->v[m], rel);
+        w->found = ss_xstrdup(dir);
         w->toolkit = toolkit;
         w->include = stack[0];
         break;
@@ -377,7 +378,7 @@ static int explain_unbuilt(CXTranslationUnit tu, const ss_tu_input *in, ss_resul
     if (in->directory == NULL || in->directory[0] != '/')
         return 0;
     ss_args build_dirs = {0};
-    size_t *build_at = ss_calloc(in->args->count + 1, sizeof *build_at);
+    size_t *build_at = ss_xcalloc(in->args->count + 1, sizeof *build_at);
     for (size_t i = in->user_begin; i < in->extra_begin && i < in->args->count; i++) {
         const char *dir =
             ss_flags_include_dir((const char *const *)in->args->v, in->args->count, i);
@@ -400,16 +401,16 @@ static int explain_unbuilt(CXTranslationUnit tu, const ss_tu_input *in, ss_resul
         for (size_t k = first_diag; k < out->diag_count && d == NULL; k++)
             d = out->diags[k].severity == SS_SEV_ERROR ? &out->diags[k] : NULL;
         char *first = d->file && d->line
-                          ? ss_asprintf("%s:%u:%u: %s", d->file, d->line, d->column, d->message)
-                          : ss_strdup(d->message);
+                          ? ss_xasprintf("%s:%u:%u: %s", d->file, d->line, d->column, d->message)
+                          : ss_xstrdup(d->message);
         char *header = ss_display_path(w.header);
         char *found = ss_display_path(w.found);
         char *copy =
-            w.toolkit ? ss_strdup("the toolkit's copy") : ss_asprintf("the copy in %s", found);
-        char *others = w.others ? ss_asprintf(" (and for %zu other header%s)", w.others,
-                                              w.others == 1 ? "" : "s")
-                                : ss_strdup("");
-        char *message = ss_asprintf(
+            w.toolkit ? ss_xstrdup("the toolkit's copy") : ss_xasprintf("the copy in %s", found);
+        char *others = w.others ? ss_xasprintf(" (and for %zu other header%s)", w.others,
+                                               w.others == 1 ? "" : "s")
+                                : ss_xstrdup("");
+        char *message = ss_xasprintf(
             "%s does not exist yet: %s was used%s; build the project first (the %zu error%s of "
             "this parse may follow from it; the first: %s)",
             header, copy, others, errors, errors == 1 ? "" : "s", first);
@@ -477,12 +478,10 @@ static void record_inclusion(CXFile included, CXSourceLocation *stack, unsigned 
         files->incomplete = 1;
     if (files->count == files->cap) {
         files->cap = files->cap ? files->cap * 2 : 64;
-        ss_tu_file *grown = realloc(files->v, files->cap * sizeof *grown);
-        if (grown == NULL)
-            abort();
+        ss_tu_file *grown = ss_xreallocarray(files->v, files->cap, sizeof *grown);
         files->v = grown;
     }
-    files->v[files->count].path = ss_strdup(path);
+    files->v[files->count].path = ss_xstrdup(path);
     files->v[files->count].hash = text ? ss_hash_bytes(text, size, 0) : 0;
     files->count++;
     clang_disposeString(name);
@@ -495,7 +494,7 @@ static void record_inclusion(CXFile included, CXSourceLocation *stack, unsigned 
  * returns before it takes them over). */
 static int command_accepted(CXIndex index, const char *const *args, size_t count)
 {
-    const char **probe = ss_calloc(count + 1, sizeof *probe);
+    const char **probe = ss_xcalloc(count + 1, sizeof *probe);
     memcpy(probe, args, count * sizeof *probe);
     probe[count] = "-nocudainc";
     CXTranslationUnit tu = NULL;
@@ -562,7 +561,7 @@ static uint64_t command_key(const ss_tu_input *in, enum CXErrorCode rc)
 static void list_rejected(char **list, const char *const *argv, size_t n)
 {
     char *shown = ss_flags_shown(argv, n);
-    char *grown = *list ? ss_asprintf("%s, '%s'", *list, shown) : ss_asprintf("'%s'", shown);
+    char *grown = *list ? ss_xasprintf("%s, '%s'", *list, shown) : ss_xasprintf("'%s'", shown);
     free(*list);
     free(shown);
     *list = grown;
@@ -575,24 +574,24 @@ static char *rejected_words(const char *from_db, size_t db_count, const char *fr
                             size_t extra_count)
 {
     char *db_words = from_db
-                         ? ss_asprintf("clang rejected the argument%s %s of the compile command: "
-                                       "correct %s in the compile database or leave %s out with "
-                                       "--remove-arg",
-                                       db_count > 1 ? "s" : "", from_db,
-                                       db_count > 1 ? "them" : "it", db_count > 1 ? "them" : "it")
+                         ? ss_xasprintf("clang rejected the argument%s %s of the compile command: "
+                                        "correct %s in the compile database or leave %s out with "
+                                        "--remove-arg",
+                                        db_count > 1 ? "s" : "", from_db,
+                                        db_count > 1 ? "them" : "it", db_count > 1 ? "them" : "it")
                          : NULL;
-    char *extra_words = from_extra
-                            ? ss_asprintf("clang rejected the argument%s %s given with --extra-arg",
-                                          extra_count > 1 ? "s" : "", from_extra)
-                            : NULL;
+    char *extra_words =
+        from_extra ? ss_xasprintf("clang rejected the argument%s %s given with --extra-arg",
+                                  extra_count > 1 ? "s" : "", from_extra)
+                   : NULL;
     char *message;
     if (db_words && extra_words)
-        message = ss_asprintf("%s; %s", db_words, extra_words);
+        message = ss_xasprintf("%s; %s", db_words, extra_words);
     else if (db_words || extra_words)
-        message = ss_strdup(db_words ? db_words : extra_words);
+        message = ss_xstrdup(db_words ? db_words : extra_words);
     else
-        message = ss_strdup("clang rejected the command line, but no one argument of it "
-                            "(see them with --verbose)");
+        message = ss_xstrdup("clang rejected the command line, but no one argument of it "
+                             "(see them with --verbose)");
     free(db_words);
     free(extra_words);
     return message;
@@ -607,11 +606,11 @@ static char *find_rejected(CXIndex index, const ss_tu_input *in, enum CXErrorCod
     const char *const *argv = (const char *const *)in->args->v;
     size_t n = in->args->count;
     if ((rc != CXError_Failure && rc != CXError_ASTReadError) || command_accepted(index, argv, n))
-        return ss_strdup(ss_cx_error_words(rc));
+        return ss_xstrdup(ss_cx_error_words(rc));
     size_t user_begin = in->user_begin, extra_end = in->extra_end;
     if (user_begin > extra_end || extra_end > n)
         user_begin = extra_end = 0;
-    const char **kept = ss_calloc(n + 1, sizeof *kept);
+    const char **kept = ss_xcalloc(n + 1, sizeof *kept);
     size_t nkept = 0;
     for (size_t i = 0; i < n; i++) {
         if (i < user_begin || i >= extra_end)
@@ -619,8 +618,8 @@ static char *find_rejected(CXIndex index, const ss_tu_input *in, enum CXErrorCod
     }
     char *message = NULL;
     if (!command_accepted(index, kept, nkept)) {
-        message = ss_strdup("clang rejected the command line the analyzer made for this file "
-                            "(try --cuda-path DIR, or --cuda-path none)");
+        message = ss_xstrdup("clang rejected the command line the analyzer made for this file "
+                             "(try --cuda-path DIR, or --cuda-path none)");
     } else {
         char *from_db = NULL, *from_extra = NULL;
         size_t db_count = 0, extra_count = 0;
@@ -654,7 +653,7 @@ static char *rejected_command(CXIndex index, const ss_tu_input *in, enum CXError
     pthread_mutex_lock(&rejected_memo_lock);
     for (size_t i = 0; i < REJECTED_MEMO && message == NULL; i++) {
         if (rejected_memo[i].key == key)
-            message = ss_strdup(rejected_memo[i].message);
+            message = ss_xstrdup(rejected_memo[i].message);
     }
     pthread_mutex_unlock(&rejected_memo_lock);
     if (message)
@@ -664,7 +663,7 @@ static char *rejected_command(CXIndex index, const ss_tu_input *in, enum CXError
     size_t slot = rejected_memo_next++ % REJECTED_MEMO;
     free(rejected_memo[slot].message);
     rejected_memo[slot].key = key;
-    rejected_memo[slot].message = ss_strdup(message);
+    rejected_memo[slot].message = ss_xstrdup(message);
     pthread_mutex_unlock(&rejected_memo_lock);
     return message;
 }
@@ -676,7 +675,7 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
     const struct CXUnsavedFile *virtual_files = ss_toolkit_virtual_files(&nvirtual);
     /* The analyzer's in-memory headers, and the main file's text when it is not on disk: every
      * reader of the source (tokens, provenance, fix-its, quoted text) asks libclang for it. */
-    struct CXUnsavedFile *unsaved = ss_calloc(nvirtual + 1, sizeof *unsaved);
+    struct CXUnsavedFile *unsaved = ss_xcalloc(nvirtual + 1, sizeof *unsaved);
     memcpy(unsaved, virtual_files, nvirtual * sizeof *unsaved);
     unsigned nunsaved = nvirtual;
     if (in->text) {

@@ -1,6 +1,7 @@
 /* analyze.c: `syncscope analyze`: the runtime detectors over a recorded trace file. */
 #include "cli.h"
 #include "detect.h"
+#include "log.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -142,7 +143,7 @@ static int detect(analysis *a)
     if (a->root.to != NULL) {
         ss_cli_root_apply(&a->root, &a->result);
         if (a->result.root == NULL)
-            a->result.root = ss_strdup(a->root.to);
+            a->result.root = ss_xstrdup(a->root.to);
     }
     return 0;
 }

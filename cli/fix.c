@@ -1,6 +1,7 @@
 /* fix.c: syncscope lint --fix: writes the fix-its of lint findings into the source files. */
 #ifdef SS_HAVE_ANALYZER
 #include "analyzer.h"
+#include "log.h"
 #endif
 #include "cli.h"
 #include "report.h"
@@ -89,9 +90,7 @@ static void apply(const char *text, size_t len, const edit *edits, size_t count,
     size_t size = len + 1;
     for (size_t i = 0; i < count; i++)
         size += strlen(edits[i].fixit->text);
-    out->text = malloc(size);
-    if (out->text == NULL)
-        abort();
+    out->text = ss_xmalloc(size);
     size_t at = 0, n = 0;
     for (size_t i = 0; i < count; i++) {
         const edit *e = &edits[i];
@@ -131,10 +130,8 @@ int ss_cli_apply_fixits(const ss_result *result, size_t *applied, size_t *files)
             count += result->findings[i].fixit_count;
     if (count == 0)
         return 0;
-    edit *edits = calloc(count, sizeof *edits);
-    fixed_file *fixed = calloc(count, sizeof *fixed);
-    if (edits == NULL || fixed == NULL)
-        abort();
+    edit *edits = ss_xcalloc(count, sizeof *edits);
+    fixed_file *fixed = ss_xcalloc(count, sizeof *fixed);
     size_t n = 0;
     for (size_t i = 0; i < result->count; i++) {
         const ss_finding *f = &result->findings[i];

@@ -2,6 +2,7 @@
  * subcommand into the docs pages, between the lines "<!-- options: COMMAND -->" and
  * "<!-- end of options -->", from cli/options.def; with --check it writes nothing and fails
  * when a table differs (the cli_docs test). */
+#include "log.h"
 #include "options.h"
 
 #include <dirent.h>
@@ -63,7 +64,7 @@ static char *regenerate(const char *path, const char *text, unsigned *seen)
 /* Regenerates (or with 'check' compares) the tables of DIR/NAME. Returns 0, or -1. */
 static int process(const char *dir, const char *name, int check, unsigned *seen)
 {
-    char *path = ss_asprintf("%s/%s", dir, name);
+    char *path = ss_xasprintf("%s/%s", dir, name);
     size_t len;
     char *text = ss_read_file(path, &len);
     int rc = -1;

@@ -1,5 +1,6 @@
 /* help.c: each subcommand's --help and the docs tables of its options, written from the
  * option table, so that the two always say the same. */
+#include "log.h"
 #include "options.h"
 
 #include <stdlib.h>
@@ -31,10 +32,10 @@ static char *spelling(const ss_option *row)
 {
     const char *space = row->metavar[0] ? " " : "";
     if (row->short_name && row->long_name)
-        return ss_asprintf("-%c, --%s%s%s", row->short_name, row->long_name, space, row->metavar);
+        return ss_xasprintf("-%c, --%s%s%s", row->short_name, row->long_name, space, row->metavar);
     if (row->short_name)
-        return ss_asprintf("-%c%s%s", row->short_name, space, row->metavar);
-    return ss_asprintf("--%s%s%s", row->long_name, space, row->metavar);
+        return ss_xasprintf("-%c%s%s", row->short_name, space, row->metavar);
+    return ss_xasprintf("--%s%s%s", row->long_name, space, row->metavar);
 }
 
 /* Characters of the docs that --help (and the manual page made from it) spells in ASCII. */
@@ -46,7 +47,7 @@ static const struct {
  * arrows and dashes are spelled in ASCII. */
 static char *plain_text(const char *markdown)
 {
-    char *out = ss_calloc(2 * strlen(markdown) + 1, 1);
+    char *out = ss_xcalloc(2 * strlen(markdown) + 1, 1);
     size_t n = 0;
     for (const char *p = markdown; *p; p++) {
         if (*p == '`')
@@ -80,10 +81,10 @@ static char *plain_text(const char *markdown)
  * default. Malloc'ed. */
 static char *help_text(const ss_option *row, unsigned command)
 {
-    char *plain = row->variable ? plain_text(row->help) : ss_strdup(row->help);
+    char *plain = row->variable ? plain_text(row->help) : ss_xstrdup(row->help);
     if (row->value == SS_VALUE_FORMAT) {
         char *names = ss_format_names(ss_cli_format_commands(command), " or ");
-        char *longer = ss_asprintf("%s (%s)", plain, names);
+        char *longer = ss_xasprintf("%s (%s)", plain, names);
         free(names);
         free(plain);
         plain = longer;
@@ -95,11 +96,11 @@ static char *help_text(const ss_option *row, unsigned command)
         plain[len - 1] = '\0';
     char *text;
     if (row->flag_value)
-        text = ss_asprintf("%s (%s=%s)", plain, row->variable, row->flag_value);
+        text = ss_xasprintf("%s (%s=%s)", plain, row->variable, row->flag_value);
     else if (row->default_value[0])
-        text = ss_asprintf("%s (%s; default %s)", plain, row->variable, row->default_value);
+        text = ss_xasprintf("%s (%s; default %s)", plain, row->variable, row->default_value);
     else
-        text = ss_asprintf("%s (%s)", plain, row->variable);
+        text = ss_xasprintf("%s (%s)", plain, row->variable);
     free(plain);
     return text;
 }

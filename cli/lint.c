@@ -1,5 +1,6 @@
 /* lint.c: `syncscope lint`: static analysis of CUDA sources with libclang. */
 #include "cli.h"
+#include "log.h"
 #include "report.h"
 
 #include <ctype.h>
@@ -47,7 +48,7 @@ static int config_option(lint_cli *cli, const ss_cli_given *given)
                                    sizeof err);
     } else if (given->opt == SS_OPT_SEVERITY) {
         const char *eq = strchr(given->value, '=');
-        char *rule = ss_asprintf("%.*s", (int)(eq - given->value), given->value);
+        char *rule = ss_xasprintf("%.*s", (int)(eq - given->value), given->value);
         rc = ss_config_set_severity(&cli->config, rule, eq + 1, err, sizeof err);
         free(rule);
     } else if (given->opt == SS_OPT_READBACK_BYTES) {
@@ -184,9 +185,7 @@ static int check_stdin(lint_cli *cli)
 static int read_stdin(char **text, size_t *len)
 {
     size_t cap = 1 << 16, used = 0;
-    char *buf = malloc(cap);
-    if (buf == NULL)
-        abort();
+    char *buf = ss_xmalloc(cap);
     for (;;) {
         if (cap - used < 2) {
             if (cap >= SS_READ_MAX_BYTES) {
@@ -196,7 +195,7 @@ static int read_stdin(char **text, size_t *len)
                 return -1;
             }
             cap *= 2;
-            buf = ss_reallocarray(buf, cap, 1);
+            buf = ss_xreallocarray(buf, cap, 1);
         }
         size_t n = fread(buf + used, 1, cap - used - 1, stdin);
         used += n;
@@ -247,15 +246,15 @@ static char *cache_folder(const lint_cli *cli)
     if (cli->no_cache)
         return NULL;
     if (cli->cache_dir)
-        return ss_strdup(cli->cache_dir);
+        return ss_xstrdup(cli->cache_dir);
     if (cli->options.build_dir)
-        return ss_asprintf("%s/.syncscope-cache", cli->options.build_dir);
+        return ss_xasprintf("%s/.syncscope-cache", cli->options.build_dir);
     const char *xdg = getenv("XDG_CACHE_HOME");
     if (xdg && xdg[0] == '/')
-        return ss_asprintf("%s/syncscope", xdg);
+        return ss_xasprintf("%s/syncscope", xdg);
     const char *home = getenv("HOME");
     if (home && home[0] == '/')
-        return ss_asprintf("%s/.cache/syncscope", home);
+        return ss_xasprintf("%s/.cache/syncscope", home);
     return NULL;
 }
 
@@ -488,9 +487,9 @@ int ss_cli_lint(int argc, char **argv)
     memset(&cli, 0, sizeof cli);
     cli.format = SS_FORMAT_TEXT;
     ss_config_init(&cli.config);
-    cli.inputs = ss_calloc((size_t)argc + 1, sizeof *cli.inputs);
-    cli.extra = ss_calloc((size_t)argc + 1, sizeof *cli.extra);
-    cli.remove = ss_calloc((size_t)argc + 1, sizeof *cli.remove);
+    cli.inputs = ss_xcalloc((size_t)argc + 1, sizeof *cli.inputs);
+    cli.extra = ss_xcalloc((size_t)argc + 1, sizeof *cli.extra);
+    cli.remove = ss_xcalloc((size_t)argc + 1, sizeof *cli.remove);
     int rc = parse(argc, argv, &cli);
     int exit_code = rc > 0 ? SS_EXIT_CLEAN : rc < 0 ? SS_EXIT_ERROR : dump_or_lint(&cli);
     ss_config_free(&cli.config);

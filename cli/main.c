@@ -1,5 +1,6 @@
 /* main.c: the syncscope command: dispatches to the subcommand named by argv[1]. */
 #include "cli.h"
+#include "log.h"
 #include "report.h"
 
 #include <limits.h>

@@ -2,6 +2,7 @@
 #include "options.h"
 #include "detect.h"
 #include "interpose.h"
+#include "log.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -203,7 +204,7 @@ static int check_rule_level(ss_cli_given *given)
     const char *eq = strchr(given->value, '=');
     if (eq == NULL)
         return -1;
-    char *rule = ss_asprintf("%.*s", (int)(eq - given->value), given->value);
+    char *rule = ss_xasprintf("%.*s", (int)(eq - given->value), given->value);
     const ss_rule *found = ss_cli_find_rule(given->spelled, rule);
     free(rule);
     return found ? 0 : -2;
@@ -350,7 +351,7 @@ static void unknown_option(unsigned command, const char *word)
     size_t n = 0;
     for (size_t k = 0; k < SS_OPT_COUNT; k++) {
         if ((options[k].commands & command) && options[k].long_name) {
-            spelled[n] = ss_asprintf("--%s", options[k].long_name);
+            spelled[n] = ss_xasprintf("--%s", options[k].long_name);
             names[n] = spelled[n];
             n++;
         }
@@ -371,7 +372,7 @@ static int record(parser *p, const ss_option *row, const char *spelled, size_t l
 {
     ss_cli_given *given = &p->out->given[p->out->given_count++];
     given->opt = (ss_opt)(row - options);
-    given->spelled = ss_asprintf("%.*s", (int)len, spelled);
+    given->spelled = ss_xasprintf("%.*s", (int)len, spelled);
     given->value = value;
     given->number = 0;
     given->operands_before = p->out->operand_count;
@@ -419,7 +420,7 @@ static int parse_long(parser *p)
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
     const ss_option *row = find_long(p->command, arg + 2, len - 2);
     if (row == NULL) {
-        char *word = ss_asprintf("%.*s", (int)len, arg);
+        char *word = ss_xasprintf("%.*s", (int)len, arg);
         unknown_option(p->command, word);
         free(word);
         return -1;
@@ -462,8 +463,8 @@ int ss_cli_parse(unsigned command, int argc, char **argv, int stop_at_operand, s
 {
     memset(out, 0, sizeof *out);
     out->command = command;
-    out->given = ss_calloc((size_t)argc + 1, sizeof *out->given);
-    out->operands = ss_calloc((size_t)argc + 1, sizeof *out->operands);
+    out->given = ss_xcalloc((size_t)argc + 1, sizeof *out->given);
+    out->operands = ss_xcalloc((size_t)argc + 1, sizeof *out->operands);
     parser p = {command, argc, argv, 1, out};
     int options_done = 0;
     for (; p.i < argc; p.i++) {

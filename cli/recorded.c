@@ -1,6 +1,7 @@
 /* recorded.c: the detector settings a run recorded in its trace, as `syncscope analyze` and
  * `syncscope report` take them back, and analyze's options that replace them. */
 #include "cli.h"
+#include "log.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -85,7 +86,7 @@ static void take_numbers(ss_cli_detect *d, const ss_event_log *log, const ss_cli
 /* Appends 'path' to the attribution paths. */
 static void add_path(ss_cli_detect *d, char *path)
 {
-    d->paths = ss_reallocarray(d->paths, d->path_count + 1, sizeof *d->paths);
+    d->paths = ss_xreallocarray(d->paths, d->path_count + 1, sizeof *d->paths);
     d->paths[d->path_count++] = path;
 }
 
@@ -123,7 +124,7 @@ static void take_attribution(ss_cli_detect *d, const ss_event_log *log, const ss
         for (const char *p = recorded; *p;) {
             size_t len = strcspn(p, ":");
             if (len > 0)
-                add_path(d, ss_asprintf("%.*s", (int)len, p));
+                add_path(d, ss_xasprintf("%.*s", (int)len, p));
             p += len + (p[len] == ':');
         }
     }
@@ -138,9 +139,9 @@ static void take_attribution(ss_cli_detect *d, const ss_event_log *log, const ss
         d->options.latent = 0;
     if (!verbose)
         return;
-    char *paths = ss_strdup("");
+    char *paths = ss_xstrdup("");
     for (size_t i = 0; i < d->path_count; i++) {
-        char *longer = ss_asprintf("%s%s%s", paths, i ? ":" : "", d->paths[i]);
+        char *longer = ss_xasprintf("%s%s%s", paths, i ? ":" : "", d->paths[i]);
         free(paths);
         paths = longer;
     }

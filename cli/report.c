@@ -2,6 +2,7 @@
 #include "report.h"
 #include "cli.h"
 #include "detect.h"
+#include "log.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,9 +40,9 @@ static char *trace_beside(const char *json_path)
     size_t n = strlen(json_path);
     char *guess;
     if (n > 5 && strcmp(json_path + n - 5, ".json") == 0)
-        guess = ss_asprintf("%.*s.sstrace", (int)(n - 5), json_path);
+        guess = ss_xasprintf("%.*s.sstrace", (int)(n - 5), json_path);
     else
-        guess = ss_asprintf("%s.sstrace", json_path);
+        guess = ss_xasprintf("%s.sstrace", json_path);
     struct stat st;
     if (stat(guess, &st) == 0 && S_ISREG(st.st_mode))
         return guess;
@@ -170,9 +171,9 @@ static int check_root(const ss_cli_args *args, ss_cli_root *root, const char **f
 static int write_page(const ss_cli_args *args, report_input *inputs, size_t n,
                       ss_html_options *options)
 {
-    const ss_result **results = ss_calloc(n, sizeof *results);
-    const ss_event_log **traces = ss_calloc(n, sizeof *traces);
-    const char **names = ss_calloc(n, sizeof *names);
+    const ss_result **results = ss_xcalloc(n, sizeof *results);
+    const ss_event_log **traces = ss_xcalloc(n, sizeof *traces);
+    const char **names = ss_xcalloc(n, sizeof *names);
     for (size_t i = 0; i < n; i++) {
         results[i] = &inputs[i].result;
         traces[i] = inputs[i].have_log ? &inputs[i].log : NULL;
@@ -231,7 +232,7 @@ int ss_cli_report(int argc, char **argv)
     ss_cli_args args;
     int rc = ss_cli_parse(SS_CMD_REPORT, argc, argv, 0, &args);
     int status = rc > 0 ? SS_EXIT_CLEAN : SS_EXIT_ERROR;
-    report_input *inputs = ss_calloc((size_t)argc + 1, sizeof *inputs);
+    report_input *inputs = ss_xcalloc((size_t)argc + 1, sizeof *inputs);
     if (rc == 0) {
         ssize_t n = collect_inputs(&args, inputs);
         if (n > 0)

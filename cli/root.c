@@ -1,5 +1,6 @@
 /* root.c: --root DIR and --root FROM=TO: the local checkout, and the paths a run or lint on
  * another machine recorded mapped onto it. */
+#include "log.h"
 #include "options.h"
 
 #include <limits.h>
@@ -13,7 +14,7 @@ static char *without_slash(const char *path)
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/')
         n--;
-    return ss_asprintf("%.*s", (int)n, path);
+    return ss_xasprintf("%.*s", (int)n, path);
 }
 
 int ss_cli_root_parse(const char *value, ss_cli_root *root)
@@ -31,7 +32,7 @@ int ss_cli_root_parse(const char *value, ss_cli_root *root)
         return -1;
     }
     /* FROM is a path of the machine that recorded it: taken as written, not resolved here. */
-    char *from = ss_asprintf("%.*s", (int)(eq - value), value);
+    char *from = ss_xasprintf("%.*s", (int)(eq - value), value);
     root->from = without_slash(from);
     free(from);
     root->to = ss_path_normalize(base, eq + 1);
@@ -56,8 +57,8 @@ char *ss_cli_root_map(const ss_cli_root *root, const char *path)
         return NULL;
     const char *rest = path + n;
     if (strcmp(root->to, "/") == 0 && rest[0] == '/')
-        return ss_strdup(rest);
-    return ss_asprintf("%s%s", root->to, rest);
+        return ss_xstrdup(rest);
+    return ss_xasprintf("%s%s", root->to, rest);
 }
 
 /* Replaces '*path' by its mapping, when it has one. */

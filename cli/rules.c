@@ -1,6 +1,7 @@
 /* rules.c: `syncscope rules` lists the catalog; `syncscope explain RULE` prints one rule. */
 #include "rules.h"
 #include "cli.h"
+#include "log.h"
 #include "report.h"
 
 #include <cjson/cJSON.h>

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "detect.h"
 #include "interpose.h"
+#include "log.h"
 #include "report.h"
 
 #include <errno.h>
@@ -271,7 +272,7 @@ static int gated_status(int status, int failed, int exitcode)
 static int run_gated(char **argv, int exitcode)
 {
     const char *tmp = getenv("TMPDIR");
-    char *gate_path = ss_asprintf("%s/syncscope-gate-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
+    char *gate_path = ss_xasprintf("%s/syncscope-gate-XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
     int fd = mkostemp(gate_path, O_CLOEXEC);
     if (fd < 0) {
         ss_log_error("cannot create the gate file '%s': %s", gate_path, strerror(errno));
@@ -334,8 +335,8 @@ static int preload(int verbose)
         return -1;
     }
     const char *old = getenv("LD_PRELOAD");
-    char *value = old != NULL && *old != '\0' ? ss_asprintf("%s:%s", library, old)
-                                              : ss_asprintf("%s", library);
+    char *value = old != NULL && *old != '\0' ? ss_xasprintf("%s:%s", library, old)
+                                              : ss_xasprintf("%s", library);
     int rc = set_variable("LD_PRELOAD", value);
     if (rc == 0 && verbose)
         ss_log_note("LD_PRELOAD=%s", value);

@@ -1,4 +1,5 @@
 /* suggest.c: "did you mean" for a mistyped rule ID or name on the command line. */
+#include "log.h"
 #include "options.h"
 
 const ss_rule *ss_cli_find_rule(const char *context, const char *key)

@@ -2,6 +2,7 @@
  * chooses (cached per stack), the stack a kernel launch without one borrows, the key that
  * occurrences at one site aggregate by, and the location a finding is written with. */
 #include "detect_int.h"
+#include "log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,7 +220,7 @@ uint32_t det_site_pair(det_ctx *ctx, uint32_t call)
 
 static char *string_or_null(const ss_event_log *log, uint32_t id)
 {
-    return id != 0 && id < log->string_count ? ss_strdup(log->strings[id]) : NULL;
+    return id != 0 && id < log->string_count ? ss_xstrdup(log->strings[id]) : NULL;
 }
 
 /* The load address of native module 'module' in the observed process, from the trace's
@@ -260,7 +261,7 @@ static void locate_site(const ss_event_log *log, const ss_stack_frame *sf, ss_fi
 static void copy_frames(const det_ctx *ctx, const ss_stack *s, ss_finding *f)
 {
     const ss_event_log *log = ctx->log;
-    f->frames = ss_calloc(s->depth, sizeof *f->frames);
+    f->frames = ss_xcalloc(s->depth, sizeof *f->frames);
     unsigned python = 0;
     for (uint32_t i = 0; i < s->depth; i++) {
         const ss_stack_frame *sf = &s->frames[i];
@@ -344,10 +345,11 @@ static void name_other_thread(det_ctx *ctx, uint32_t call, const ss_stack *s, ss
     uint32_t thread = ctx->calls[call].ev->thread;
     snprintf(key, sizeof key, "thread_name:%u", (unsigned)thread);
     const char *name = ss_evlog_get_meta(ctx->log, key);
-    char *text = ss_asprintf("%u%s%s%s, which runs no Python code: the line is where the program's "
-                             "Python thread waited meanwhile",
-                             (unsigned)thread, name != NULL ? " (" : "", name != NULL ? name : "",
-                             name != NULL ? ")" : "");
+    char *text =
+        ss_xasprintf("%u%s%s%s, which runs no Python code: the line is where the program's "
+                     "Python thread waited meanwhile",
+                     (unsigned)thread, name != NULL ? " (" : "", name != NULL ? name : "",
+                     name != NULL ? ")" : "");
     ss_finding_add_extra(f, "thread", text);
     free(text);
     if (operation_text(ctx, s, operation, sizeof operation)[0] != '\0')
@@ -386,16 +388,16 @@ static char *thread_role(det_ctx *ctx, uint32_t call, int file)
         stack < ctx->log->stack_count ? runs_frame(ctx, &ctx->log->stacks[stack]) : NULL;
     const char *function = runs != NULL ? ctx->log->strings[runs->function] : NULL;
     if (file)
-        return ss_asprintf("%u%s%s%s%s%s%s%s", (unsigned)thread, name != NULL ? " (" : "",
-                           name != NULL ? name : "", name != NULL ? ")" : "",
-                           function != NULL ? ", running " : "", function != NULL ? function : "",
-                           function != NULL ? " in " : "",
-                           function != NULL ? ctx->log->strings[runs->file] : "");
+        return ss_xasprintf("%u%s%s%s%s%s%s%s", (unsigned)thread, name != NULL ? " (" : "",
+                            name != NULL ? name : "", name != NULL ? ")" : "",
+                            function != NULL ? ", running " : "", function != NULL ? function : "",
+                            function != NULL ? " in " : "",
+                            function != NULL ? ctx->log->strings[runs->file] : "");
     int paren = name != NULL || function != NULL;
-    return ss_asprintf("%u%s%s%s%s%s%s", (unsigned)thread, paren ? " (" : "",
-                       name != NULL ? name : "", name != NULL && function != NULL ? ", " : "",
-                       function != NULL ? "running " : "", function != NULL ? function : "",
-                       paren ? ")" : "");
+    return ss_xasprintf("%u%s%s%s%s%s%s", (unsigned)thread, paren ? " (" : "",
+                        name != NULL ? name : "", name != NULL && function != NULL ? ", " : "",
+                        function != NULL ? "running " : "", function != NULL ? function : "",
+                        paren ? ")" : "");
 }
 
 /* The function through which the stack of 'call' ends the process (the interpreter's
@@ -436,15 +438,15 @@ char *det_site_note(det_ctx *ctx, uint32_t call)
     call_site r = resolve_site(ctx, call);
     if (r.started) {
         char *role = thread_role(ctx, call, 0);
-        char *note = ss_asprintf("made on thread %s, which this line started", role);
+        char *note = ss_xasprintf("made on thread %s, which this line started", role);
         free(role);
         return note;
     }
     if (!at_user_line(ctx, &r)) {
         const char *exit = exit_path(ctx, call);
-        return exit != NULL ? ss_asprintf("in the context teardown at exit (%s), after the "
-                                          "program's last line",
-                                          exit)
+        return exit != NULL ? ss_xasprintf("in the context teardown at exit (%s), after the "
+                                           "program's last line",
+                                           exit)
                             : NULL;
     }
     if (log->stacks[r.stack].frames[r.frame].python != SS_FRAME_OTHER_THREAD)
@@ -454,9 +456,9 @@ char *det_site_note(det_ctx *ctx, uint32_t call)
     snprintf(key, sizeof key, "thread_name:%u", (unsigned)thread);
     const char *name = ss_evlog_get_meta(log, key);
     operation_text(ctx, &log->stacks[r.stack], operation, sizeof operation);
-    return ss_asprintf("made on thread %u%s%s%s while this line waited%s%s", (unsigned)thread,
-                       name != NULL ? " (" : "", name != NULL ? name : "", name != NULL ? ")" : "",
-                       operation[0] != '\0' ? ", in " : "", operation);
+    return ss_xasprintf("made on thread %u%s%s%s while this line waited%s%s", (unsigned)thread,
+                        name != NULL ? " (" : "", name != NULL ? name : "", name != NULL ? ")" : "",
+                        operation[0] != '\0' ? ", in " : "", operation);
 }
 
 /* Names, in the extra figures of 'f', the thread of a call whose Python frames are all a
@@ -475,9 +477,9 @@ static void name_helper_thread(det_ctx *ctx, uint32_t call, const call_site *r, 
         unsigned by = 0;
         if (value == NULL || sscanf(value, "%u", &by) != 1)
             by = 0;
-        text = ss_asprintf("%s: started at this line (by thread %u)", role, by);
+        text = ss_xasprintf("%s: started at this line (by thread %u)", role, by);
     } else {
-        text = ss_asprintf("%s: no frame of the program's own code", role);
+        text = ss_xasprintf("%s: no frame of the program's own code", role);
     }
     ss_finding_add_extra(f, "thread", text);
     free(text);
@@ -517,16 +519,16 @@ void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *f)
     else if (r.started) {
         char *role = thread_role(ctx, call, 1);
         char *text =
-            ss_asprintf("%s: no frame of the program's own code; started at this line", role);
+            ss_xasprintf("%s: no frame of the program's own code; started at this line", role);
         ss_finding_add_extra(f, "thread", text);
         free(text);
         free(role);
     }
     const char *exit = !at_user_line(ctx, &r) ? exit_path(ctx, call) : NULL;
     if (exit != NULL) {
-        char *text = ss_asprintf("context teardown at exit: made in %s, after the program's last "
-                                 "line, with no frame of the program's own code",
-                                 exit);
+        char *text = ss_xasprintf("context teardown at exit: made in %s, after the program's last "
+                                  "line, with no frame of the program's own code",
+                                  exit);
         ss_finding_add_extra(f, "phase", text);
         free(text);
     } else if (site == NULL) {

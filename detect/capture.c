@@ -1,6 +1,7 @@
 /* capture.c: SYNC501 at run time: stream captures that ended with a capture error, and the
  * call made during the capture that broke it. */
 #include "detect_int.h"
+#include "log.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -114,17 +115,17 @@ static char *capture_message(det_ctx *ctx, const det_agg *agg, ss_finding *findi
     ss_finding_add_extra(finding, "capture_error", error);
     const char *end = det_call_name(ctx, &ctx->calls[end_call]);
     if (end_call == agg->call)
-        return ss_asprintf("%s returned %s (%" PRId32 ") %s; no call that broke the capture "
-                           "was recorded on this thread",
-                           end, error, code, times);
+        return ss_xasprintf("%s returned %s (%" PRId32 ") %s; no call that broke the capture "
+                            "was recorded on this thread",
+                            end, error, code, times);
     const ss_stack_frame *site = det_call_site(ctx, end_call);
     if (site != NULL && site->file != 0 && site->line != 0) {
-        char *where = ss_asprintf("%s:%" PRIu32, ctx->log->strings[site->file], site->line);
+        char *where = ss_xasprintf("%s:%" PRIu32, ctx->log->strings[site->file], site->line);
         ss_finding_add_extra(finding, "capture_ended_at", where);
         free(where);
     }
-    return ss_asprintf("%s broke a stream capture %s: %s then returned %s (%" PRId32 ")",
-                       det_call_name(ctx, &ctx->calls[agg->call]), times, end, error, code);
+    return ss_xasprintf("%s broke a stream capture %s: %s then returned %s (%" PRId32 ")",
+                        det_call_name(ctx, &ctx->calls[agg->call]), times, end, error, code);
 }
 
 /* A finding names the capture error and the cudaStreamEndCapture call of its first

@@ -1,5 +1,6 @@
 /* chrome.c: event logs as Chrome trace event JSON (Perfetto, chrome://tracing). */
 #include "detect_int.h"
+#include "log.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -488,7 +489,7 @@ static void put_findings(chrome *c, size_t proc)
         uint32_t ti = track_for(c, proc, TRACK_THREAD, -1, thread);
         if (ti == DET_NONE)
             return;
-        char *label = ss_asprintf("%s: %s", rule->id, f->message ? f->message : rule->summary);
+        char *label = ss_xasprintf("%s: %s", rule->id, f->message ? f->message : rule->summary);
         begin_event(c);
         fputs("{\"ph\":\"i\",\"s\":\"t\",\"name\":", c->out);
         put_json_string_max(c->out, label, strlen(rule->id) + 2 + INSTANT_MESSAGE_MAX);
@@ -524,8 +525,8 @@ static char *process_label(const chrome_proc *p)
         snprintf(pid, sizeof pid, "pid %ld", p->recorded_pid);
     else
         snprintf(pid, sizeof pid, "pid unknown");
-    return ss_asprintf("%s%s%s%s (%s)", rank ? "rank " : "", rank ? rank : "", rank ? ": " : "",
-                       program ? program : "program", pid);
+    return ss_xasprintf("%s%s%s%s (%s)", rank ? "rank " : "", rank ? rank : "", rank ? ": " : "",
+                        program ? program : "program", pid);
 }
 
 /* The metadata events: each process's name and order, each track's name and order. */

@@ -2,6 +2,7 @@
  * because the host side was pageable, and synchronous copies/memsets that waited for earlier
  * device work. */
 #include "detect_int.h"
+#include "log.h"
 
 /* SYNC201 follows the host's own time between copies on this many threads at most. */
 #define LAST_COPY_THREADS 64
@@ -233,7 +234,7 @@ static char *copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *findin
             snprintf(then, sizeof then, " (%" PRIu64 " in the %s that followed)", waited_in_sync,
                      det_call_name(ctx, &ctx->calls[sync]));
         }
-        char *text = ss_asprintf(
+        char *text = ss_xasprintf(
             "%s %s with pageable host memory blocked the host %s: %s (%s at most) for %" PRIu64
             " bytes; %" PRIu64 " of %" PRIu64 " waited for earlier device work%s",
             api, agg->direction ? agg->direction : "(direction unknown)", times, total, max,
@@ -251,7 +252,7 @@ static char *copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *findin
         det_add_figure(finding, "pinned_bytes_per_us", rate);
         det_add_figure(finding, "saving_ns", saving);
         det_add_figure(finding, "host_between_ns", f->gap_ns);
-        char *more = ss_asprintf(
+        char *more = ss_xasprintf(
             "%s. Model: from pinned memory the same copies run in the same order at the pinned "
             "rate (%s) and do not hold the host: %s on the GPU instead of %s, a saving of about "
             "%s",
@@ -265,25 +266,25 @@ static char *copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *findin
         if (more == NULL || f->gap_ns < saving)
             return more;
         char between[32];
-        text = ss_asprintf("%s if the copies bound the loop; the host's own time between them "
-                           "is as long (%s in all), and where it waits for the data (a data "
-                           "loader's workers) the saving is smaller, down to none",
-                           more, ss_format_duration(f->gap_ns, between, sizeof between));
+        text = ss_xasprintf("%s if the copies bound the loop; the host's own time between them "
+                            "is as long (%s in all), and where it waits for the data (a data "
+                            "loader's workers) the saving is smaller, down to none",
+                            more, ss_format_duration(f->gap_ns, between, sizeof between));
         free(more);
         return text;
     }
-    return ss_asprintf("synchronous %s blocked the host %s while earlier device work was "
-                       "pending: %s (%s at most)",
-                       api, times, total, max);
+    return ss_xasprintf("synchronous %s blocked the host %s while earlier device work was "
+                        "pending: %s (%s at most)",
+                        api, times, total, max);
 }
 
 static char *copies_latent_what(det_ctx *ctx, const det_agg *agg)
 {
     const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
     if (agg->rule == SS_RULE_PAGEABLE_ASYNC_COPY)
-        return ss_asprintf("%s %s with pageable host memory, %" PRIu64 " bytes", api,
-                           agg->direction ? agg->direction : "(direction unknown)", agg->bytes);
-    return ss_asprintf("synchronous %s", api);
+        return ss_xasprintf("%s %s with pageable host memory, %" PRIu64 " bytes", api,
+                            agg->direction ? agg->direction : "(direction unknown)", agg->bytes);
+    return ss_xasprintf("synchronous %s", api);
 }
 
 static void copies_fold(det_figures *sum, const det_figures *one)

@@ -3,6 +3,7 @@
  * into findings (findings.c) and adds what the run as a whole says (metadata, GPU busy time,
  * the blocked total, diagnostics). */
 #include "detect_int.h"
+#include "log.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -181,7 +182,7 @@ static void copy_meta(const ss_event_log *log, ss_result *out)
             continue;
         char **field = (char **)((char *)out + strings[i].offset);
         free(*field);
-        *field = ss_strdup(v);
+        *field = ss_xstrdup(v);
     }
     out->pid = (long)meta_u64(log, "pid", (uint64_t)out->pid);
     const char *rank = ss_evlog_get_meta(log, "rank");
@@ -259,20 +260,20 @@ static int run_families(det_ctx *ctx)
 static void report_losses(const ss_event_log *log, ss_result *out)
 {
     if (log->dropped > 0) {
-        char *msg = ss_asprintf("%" PRIu64 " events were dropped past the memory cap; "
-                                "the findings may be incomplete",
-                                log->dropped);
+        char *msg = ss_xasprintf("%" PRIu64 " events were dropped past the memory cap; "
+                                 "the findings may be incomplete",
+                                 log->dropped);
         ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
         free(msg);
     }
     const char *refused = ss_evlog_get_meta(log, "refused_activity_buffers");
     if (refused != NULL && strcmp(refused, "0") != 0) {
-        char *msg = ss_asprintf("%s request%s of CUPTI for an activity buffer %s refused past "
-                                "the memory cap, and CUPTI dropped the GPU records it had "
-                                "no room for; the findings may be incomplete (raise "
-                                "SYNCSCOPE_MAX_MEMORY)",
-                                refused, strcmp(refused, "1") == 0 ? "" : "s",
-                                strcmp(refused, "1") == 0 ? "was" : "were");
+        char *msg = ss_xasprintf("%s request%s of CUPTI for an activity buffer %s refused past "
+                                 "the memory cap, and CUPTI dropped the GPU records it had "
+                                 "no room for; the findings may be incomplete (raise "
+                                 "SYNCSCOPE_MAX_MEMORY)",
+                                 refused, strcmp(refused, "1") == 0 ? "" : "s",
+                                 strcmp(refused, "1") == 0 ? "was" : "were");
         ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
         free(msg);
     }
@@ -289,10 +290,10 @@ static void add_totals(ss_result *out, size_t first)
         unlined += out->findings[i].file == NULL && out->findings[i].module != NULL;
     }
     if (unlined > 0) {
-        char *msg = ss_asprintf("%zu finding%s no source line, only a function and its "
-                                "offset in a module: build with -g (or -lineinfo for "
-                                "device code) for source lines",
-                                unlined, unlined == 1 ? " has" : "s have");
+        char *msg = ss_xasprintf("%zu finding%s no source line, only a function and its "
+                                 "offset in a module: build with -g (or -lineinfo for "
+                                 "device code) for source lines",
+                                 unlined, unlined == 1 ? " has" : "s have");
         ss_result_add_diag(out, SS_SEV_NOTE, NULL, 0, 0, msg);
         free(msg);
     }

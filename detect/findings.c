@@ -3,6 +3,7 @@
  * and det_findings_emit writes every finding (location, evidence, message, hint, latent,
  * startup and device marks) into the result. */
 #include "detect_int.h"
+#include "log.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -189,7 +190,7 @@ static void append(char **buf, size_t *len, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         ss_out_of_memory();
-    char *p = ss_reallocarray(*buf, *len + (size_t)n + 1, 1);
+    char *p = ss_xreallocarray(*buf, *len + (size_t)n + 1, 1);
     memcpy(p + *len, piece, (size_t)n + 1);
     *buf = p;
     *len += (size_t)n;
@@ -245,10 +246,10 @@ static char *latent_message(det_ctx *ctx, const det_agg *agg)
     uint64_t tenths = (agg->latent_ns + 50000) / 100000; /* of a millisecond */
     char *what = agg->family != NULL && agg->family->latent_what != NULL
                      ? agg->family->latent_what(ctx, agg)
-                     : ss_strdup(det_call_name(ctx, &ctx->calls[agg->call]));
-    char *text = ss_asprintf("latent: synchronized %s, blocked %" PRIu64 ".%u ms this run: %s",
-                             det_times(agg->latent_count, times, sizeof times), tenths / 10,
-                             (unsigned)(tenths % 10), what);
+                     : ss_xstrdup(det_call_name(ctx, &ctx->calls[agg->call]));
+    char *text = ss_xasprintf("latent: synchronized %s, blocked %" PRIu64 ".%u ms this run: %s",
+                              det_times(agg->latent_count, times, sizeof times), tenths / 10,
+                              (unsigned)(tenths % 10), what);
     free(what);
     return text;
 }
@@ -262,9 +263,9 @@ static void fill_evidence(det_ctx *ctx, const det_agg *agg, ss_evidence *ev)
     ev->total_ns = latent ? agg->latent_ns : agg->total_ns;
     ev->max_ns = latent ? agg->latent_max_ns : agg->max_ns;
     ev->bytes = agg->bytes;
-    ev->api = ss_strdup(det_call_name(ctx, &ctx->calls[agg->call]));
-    ev->direction = ss_strdup(agg->direction);
-    ev->host_kind = ss_strdup(agg->host_kind);
+    ev->api = ss_xstrdup(det_call_name(ctx, &ctx->calls[agg->call]));
+    ev->direction = ss_xstrdup(agg->direction);
+    ev->host_kind = ss_xstrdup(agg->host_kind);
     ev->waited_for = waited_text(ctx, agg);
     ev->stream = stream_text(agg);
     ev->device = agg->device;
@@ -279,7 +280,7 @@ static void write_message(det_ctx *ctx, const det_agg *agg, ss_finding *f)
     else if (agg->family != NULL && agg->family->message != NULL)
         f->message = agg->family->message(ctx, agg, f);
     if (f->message == NULL)
-        f->message = ss_strdup(ss_rules_get(agg->rule)->summary);
+        f->message = ss_xstrdup(ss_rules_get(agg->rule)->summary);
     if (!f->latent && agg->latent_count > 0) {
         char text[32];
         snprintf(text, sizeof text, "%" PRIu64, agg->latent_count);
@@ -298,12 +299,12 @@ static void mark_message(det_ctx *ctx, const det_agg *agg, ss_finding *f)
     int before_loop = ctx->steady_ns != 0 && agg->last_ns < ctx->steady_ns;
     if ((before_loop || (agg->compile && ctx->opt->startup_phase)) && !repeated) {
         f->startup = 1;
-        char *marked = ss_asprintf("startup: %s", f->message);
+        char *marked = ss_xasprintf("startup: %s", f->message);
         free(f->message);
         f->message = marked;
     }
     if (ctx->multi_device && agg->device >= 0) {
-        char *named = ss_asprintf("device %d: %s", agg->device, f->message);
+        char *named = ss_xasprintf("device %d: %s", agg->device, f->message);
         free(f->message);
         f->message = named;
     }
@@ -324,12 +325,12 @@ void det_findings_emit(det_ctx *ctx, ss_result *out)
         fill_evidence(ctx, agg, &f->evidence);
         write_message(ctx, agg, f);
         const ss_stack_frame *site = det_call_site(ctx, agg->call);
-        f->hint = ss_strdup(
+        f->hint = ss_xstrdup(
             det_hint(ctx, agg->call, agg->rule, site != NULL && site->python, agg->direction));
         mark_message(ctx, agg, f);
         char *note = det_site_note(ctx, agg->call);
         if (note != NULL) {
-            char *noted = ss_asprintf("%s; %s", f->message, note);
+            char *noted = ss_xasprintf("%s; %s", f->message, note);
             free(f->message);
             f->message = noted;
             free(note);

@@ -6,6 +6,7 @@
  * Conservative: only when the buffer read is a recorded allocation and every waited-for
  * operation's pointers are known (docs/detectors.md, "Over-wide waits"). */
 #include "detect_int.h"
+#include "log.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -506,15 +507,15 @@ static char *overwide_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
         snprintf(producer, sizeof producer, "the %s into it",
                  f->producer_kind == SS_EV_MEMSET ? "memset" : "copy");
     if (f->producer_kind == 0)
-        return ss_asprintf("%s waited %s%s, of which %s for work on %s that was not handed "
-                           "the buffer %s, which no waited-for work was handed: it was ready "
-                           "when the wait began",
-                           api, waited, times, saving, streams, read);
-    return ss_asprintf("%s waited %s%s, of which %s for work on %s that was not handed the "
-                       "buffer %s: wait on an event recorded after %s on stream %" PRIu32
-                       " (it would have returned after %s)",
-                       api, waited, times, saving, streams, read, producer, f->producer_stream,
-                       narrow);
+        return ss_xasprintf("%s waited %s%s, of which %s for work on %s that was not handed "
+                            "the buffer %s, which no waited-for work was handed: it was ready "
+                            "when the wait began",
+                            api, waited, times, saving, streams, read);
+    return ss_xasprintf("%s waited %s%s, of which %s for work on %s that was not handed the "
+                        "buffer %s: wait on an event recorded after %s on stream %" PRIu32
+                        " (it would have returned after %s)",
+                        api, waited, times, saving, streams, read, producer, f->producer_stream,
+                        narrow);
 }
 
 static void overwide_fold(det_figures *sum, const det_figures *one)

@@ -5,6 +5,7 @@
  * what PyTorch's `.item()` does). Small device-to-host copies are judged here only: the fix for
  * a scalar readback is to defer it, not to pin its few bytes (docs/detectors.md). */
 #include "detect_int.h"
+#include "log.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -178,12 +179,12 @@ static char *readback_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
                  waited_in_sync == agg->count ? "" : " of them",
                  det_call_name(ctx, &ctx->calls[sync]));
     }
-    char *text = ss_asprintf("%s read back %" PRIu64 " byte%s to the host in %" PRIu64
-                             " cop%s and blocked it %s (%s at most) until earlier device work "
-                             "finished%s",
-                             det_call_name(ctx, &ctx->calls[agg->call]), agg->bytes,
-                             agg->bytes == 1 ? "" : "s", agg->count, agg->count == 1 ? "y" : "ies",
-                             total, max, then);
+    char *text = ss_xasprintf("%s read back %" PRIu64 " byte%s to the host in %" PRIu64
+                              " cop%s and blocked it %s (%s at most) until earlier device work "
+                              "finished%s",
+                              det_call_name(ctx, &ctx->calls[agg->call]), agg->bytes,
+                              agg->bytes == 1 ? "" : "s", agg->count, agg->count == 1 ? "y" : "ies",
+                              total, max, then);
     uint64_t overlap = agg->figures.readback.overlap_ns;
     if (text == NULL || agg->count < READ_EVERY)
         return text;
@@ -194,7 +195,7 @@ static char *readback_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
     char o_text[32], s_text[32];
     det_add_figure(finding, "overlap_ns", overlap);
     det_add_figure(finding, "saving_ns", saving);
-    char *more = ss_asprintf(
+    char *more = ss_xasprintf(
         "%s. Model: kept on the device and read every %dth time, the other reads no longer "
         "hold the host, and its own work after each (the GPU's idle time after the value "
         "arrived) overlaps the device work the read waited for, the lesser of the two: %s in "
@@ -210,10 +211,10 @@ static char *readback_latent_what(det_ctx *ctx, const det_agg *agg)
     const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
     uint32_t sync = agg->figures.readback.sync_call;
     if (sync != DET_NONE)
-        return ss_asprintf("%s read %" PRIu64 " bytes back to the host and %s waited for the "
-                           "device",
-                           api, agg->bytes, det_call_name(ctx, &ctx->calls[sync]));
-    return ss_asprintf("%s read %" PRIu64 " bytes back to the host", api, agg->bytes);
+        return ss_xasprintf("%s read %" PRIu64 " bytes back to the host and %s waited for the "
+                            "device",
+                            api, agg->bytes, det_call_name(ctx, &ctx->calls[sync]));
+    return ss_xasprintf("%s read %" PRIu64 " bytes back to the host", api, agg->bytes);
 }
 
 static void readback_fold(det_figures *sum, const det_figures *one)

@@ -2,6 +2,7 @@
  * cudaProfilerStart/Stop regions and the syncscope.scope() regions of the event log, so that
  * only occurrences made inside count, and findings name the range they were observed in. */
 #include "detect_int.h"
+#include "log.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -336,15 +337,15 @@ static char *ranges_seen(const ss_event_log *log)
         else
             others = 1;
     }
-    char *text = ss_strdup("");
+    char *text = ss_xstrdup("");
     for (size_t k = 0; k < listed; k++) {
         const char *sep = k == 0 ? "" : k + 1 == listed && !others ? " and " : ", ";
-        char *joined = ss_asprintf("%s%s'%s'", text, sep, log->strings[seen[k]]);
+        char *joined = ss_xasprintf("%s%s'%s'", text, sep, log->strings[seen[k]]);
         free(text);
         text = joined;
     }
     if (others) {
-        char *joined = ss_asprintf("%s and others", text);
+        char *joined = ss_xasprintf("%s and others", text);
         free(text);
         text = joined;
     }
@@ -364,27 +365,27 @@ void det_scope_report(det_ctx *ctx, ss_result *out)
         char *seen = ranges_seen(ctx->log);
         char *msg;
         if (seen[0] != '\0')
-            msg = ss_asprintf("no NVTX range named '%s' was seen: no call is in scope (the "
-                              "ranges seen: %s)",
-                              ctx->opt->nvtx_range, seen);
+            msg = ss_xasprintf("no NVTX range named '%s' was seen: no call is in scope (the "
+                               "ranges seen: %s)",
+                               ctx->opt->nvtx_range, seen);
         else
-            msg = ss_asprintf("no NVTX range named '%s' was seen, nor any other: no call is in "
-                              "scope (NVTX ranges are seen under syncscope run or LD_PRELOAD "
-                              "unless %s turns them off or NVTX_INJECTION64_PATH names another "
-                              "tool)",
-                              ctx->opt->nvtx_range, "SYNCSCOPE_NVTX=0");
+            msg = ss_xasprintf("no NVTX range named '%s' was seen, nor any other: no call is in "
+                               "scope (NVTX ranges are seen under syncscope run or LD_PRELOAD "
+                               "unless %s turns them off or NVTX_INJECTION64_PATH names another "
+                               "tool)",
+                               ctx->opt->nvtx_range, "SYNCSCOPE_NVTX=0");
         ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
         free(msg);
         free(seen);
     }
     /* Which scopes, in words: "inside NVTX range 'step', between cudaProfilerStart and
      * cudaProfilerStop and inside syncscope.scope()". */
-    char *what = ss_strdup("");
+    char *what = ss_xstrdup("");
     const char *parts[3];
     size_t n = 0;
     char *range = NULL;
     if (sc->need_nvtx) {
-        range = ss_asprintf("inside NVTX range '%s'", ctx->opt->nvtx_range);
+        range = ss_xasprintf("inside NVTX range '%s'", ctx->opt->nvtx_range);
         parts[n++] = range;
     }
     if (sc->need_profiler)
@@ -392,18 +393,18 @@ void det_scope_report(det_ctx *ctx, ss_result *out)
     if (sc->need_program)
         parts[n++] = "inside syncscope.scope()";
     for (size_t i = 0; i < n; i++) {
-        char *joined = ss_asprintf("%s%s%s", what,
-                                   i == 0       ? ""
-                                   : i + 1 == n ? " and "
-                                                : ", ",
-                                   parts[i]);
+        char *joined = ss_xasprintf("%s%s%s", what,
+                                    i == 0       ? ""
+                                    : i + 1 == n ? " and "
+                                                 : ", ",
+                                    parts[i]);
         free(what);
         what = joined;
     }
-    char *msg = ss_asprintf("scope: only calls made %s count; %" PRIu64 " occurrence%s outside %s "
-                            "left out",
-                            what, sc->left_out, sc->left_out == 1 ? "" : "s",
-                            sc->left_out == 1 ? "was" : "were");
+    char *msg = ss_xasprintf("scope: only calls made %s count; %" PRIu64 " occurrence%s outside %s "
+                             "left out",
+                             what, sc->left_out, sc->left_out == 1 ? "" : "s",
+                             sc->left_out == 1 ? "was" : "were");
     ss_result_add_diag(out, SS_SEV_NOTE, NULL, 0, 0, msg);
     free(msg);
     free(what);

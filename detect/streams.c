@@ -1,6 +1,7 @@
 /* streams.c: SYNC101/102/103 at run time: legacy-default-stream work serializing other blocking
  * streams, measured on the GPU timeline. */
 #include "detect_int.h"
+#include "log.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -330,17 +331,17 @@ static char *streams_message(det_ctx *ctx, const det_agg *agg, ss_finding *findi
     det_times(agg->count, times, sizeof times);
     const det_call *call = &ctx->calls[agg->call];
     if (agg->rule == SS_RULE_BLOCKING_STREAM_CREATE)
-        return ss_asprintf("stream %" PRIu32 " was created blocking here, and legacy default "
-                           "stream work serialized with it %s: %s of GPU time lost (%s at most)",
-                           agg->stream_id, times, total, max);
+        return ss_xasprintf("stream %" PRIu32 " was created blocking here, and legacy default "
+                            "stream work serialized with it %s: %s of GPU time lost (%s at most)",
+                            agg->stream_id, times, total, max);
     const char *kernel = launched_kernel(ctx, call);
     if (agg->rule == SS_RULE_DEFAULT_STREAM_LAUNCH && kernel != NULL)
-        return ss_asprintf("kernel '%s' ran on the legacy default stream and serialized with "
-                           "other blocking streams %s: %s of GPU time lost (%s at most)",
-                           kernel, times, total, max);
-    return ss_asprintf("%s on the legacy default stream serialized with other blocking streams "
-                       "%s: %s of GPU time lost (%s at most)",
-                       det_call_name(ctx, call), times, total, max);
+        return ss_xasprintf("kernel '%s' ran on the legacy default stream and serialized with "
+                            "other blocking streams %s: %s of GPU time lost (%s at most)",
+                            kernel, times, total, max);
+    return ss_xasprintf("%s on the legacy default stream serialized with other blocking streams "
+                        "%s: %s of GPU time lost (%s at most)",
+                        det_call_name(ctx, call), times, total, max);
 }
 
 static char *streams_latent_what(det_ctx *ctx, const det_agg *agg)
@@ -348,15 +349,15 @@ static char *streams_latent_what(det_ctx *ctx, const det_agg *agg)
     const det_call *call = &ctx->calls[agg->call];
     const char *kernel = launched_kernel(ctx, call);
     if (agg->rule == SS_RULE_DEFAULT_STREAM_LAUNCH && kernel != NULL)
-        return ss_asprintf("kernel '%s' on the legacy default stream while other blocking "
-                           "streams had work",
-                           kernel);
+        return ss_xasprintf("kernel '%s' on the legacy default stream while other blocking "
+                            "streams had work",
+                            kernel);
     if (agg->rule == SS_RULE_DEFAULT_STREAM_LAUNCH ||
         agg->rule == SS_RULE_DEFAULT_STREAM_ASYNC_CALL)
-        return ss_asprintf("%s on the legacy default stream while other blocking streams had "
-                           "work",
-                           det_call_name(ctx, call));
-    return ss_strdup(det_call_name(ctx, call));
+        return ss_xasprintf("%s on the legacy default stream while other blocking streams had "
+                            "work",
+                            det_call_name(ctx, call));
+    return ss_xstrdup(det_call_name(ctx, call));
 }
 
 /* SYNC101-103 carry no figures of their own (no fold). */

@@ -2,6 +2,7 @@
  * work (and how many of them waited on more streams than one), and allocation/registration
  * calls that synchronized the device. */
 #include "detect_int.h"
+#include "log.h"
 
 #include <inttypes.h>
 
@@ -121,9 +122,9 @@ static char *syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding
     det_times(agg->count, times, sizeof times);
     const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
     if (agg->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL)
-        return ss_asprintf("%s blocked the host %s while device work was pending: %s (%s at "
-                           "most)",
-                           api, times, total, max);
+        return ss_xasprintf("%s blocked the host %s while device work was pending: %s (%s at "
+                            "most)",
+                            api, times, total, max);
     uint64_t over_count = agg->figures.syncs.over_synchronized;
     uint64_t over_ns = agg->figures.syncs.over_synchronized_ns;
     snprintf(text, sizeof text, "%" PRIu64, over_count);
@@ -131,21 +132,21 @@ static char *syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding
     snprintf(text, sizeof text, "%" PRIu64, over_ns);
     ss_finding_add_extra(finding, "over_synchronized_ns", text);
     if (over_count == 0)
-        return ss_asprintf("%s blocked the host %s waiting for device work: %s (%s at most)", api,
-                           times, total, max);
-    return ss_asprintf("%s blocked the host %s waiting for device work: %s (%s at most); %" PRIu64
-                       " of them (%s) waited for work on two or more streams, where waiting "
-                       "for one stream or event may suffice",
-                       api, times, total, max, over_count,
-                       ss_format_duration(over_ns, over, sizeof over));
+        return ss_xasprintf("%s blocked the host %s waiting for device work: %s (%s at most)", api,
+                            times, total, max);
+    return ss_xasprintf("%s blocked the host %s waiting for device work: %s (%s at most); %" PRIu64
+                        " of them (%s) waited for work on two or more streams, where waiting "
+                        "for one stream or event may suffice",
+                        api, times, total, max, over_count,
+                        ss_format_duration(over_ns, over, sizeof over));
 }
 
 static char *syncs_latent_what(det_ctx *ctx, const det_agg *agg)
 {
     const char *api = det_call_name(ctx, &ctx->calls[agg->call]);
     if (agg->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL)
-        return ss_asprintf("%s, which synchronizes the device", api);
-    return ss_strdup(api);
+        return ss_xasprintf("%s, which synchronizes the device", api);
+    return ss_xstrdup(api);
 }
 
 static void syncs_fold(det_figures *sum, const det_figures *one)

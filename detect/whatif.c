@@ -4,6 +4,7 @@
  * kernel, copy out chunk after chunk with nothing overlapping; predicted double-buffered
  * time). Both are O(n log n) in the number of GPU operations (docs/detectors.md). */
 #include "detect_int.h"
+#include "log.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -860,7 +861,7 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
         snprintf(own, sizeof own, "its callbacks by %s",
                  ss_format_duration(f->self_launch_ns / runs, self, sizeof self));
     }
-    char *text = ss_asprintf(
+    char *text = ss_xasprintf(
         "%" PRIu64 " kernels (first '%s') were launched one by one and the GPU sat idle %s "
         "(%" PRIu64 "%% of %s) between them: the host took %s per launch, %s of it inside the "
         "launch call. The kernel sequence repeats every %" PRIu64 " kernel%s (%" PRIu64
@@ -928,7 +929,7 @@ static char *pipeline_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
                  " and was idle %" PRIu64 "%% of each chunk's time waiting for the host's own "
                  "work (%s per chunk)",
                  idle_percent, ss_format_duration(idle, t_idle, sizeof t_idle));
-    char *text = ss_asprintf(
+    char *text = ss_xasprintf(
         "%" PRIu64 " chunks%s of copy in, kernel, copy out ran one after another with nothing "
         "overlapping them: %s, of which the GPU worked %s (per chunk, median: copy in %s, "
         "kernel %s, copy out %s)%s. Model: double-buffered, a chunk takes the longer of the "
@@ -942,24 +943,24 @@ static char *pipeline_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
     char *more;
     ss_format_duration(agg->total_ns, saving, sizeof saving);
     if (idle_percent >= 50)
-        more = ss_asprintf("%s. The GPU was idle %" PRIu64 "%% of this loop waiting for the "
-                           "host's own work: overlap would save at most %s (of the %s that "
-                           "is not the host's own work)",
-                           text, idle_percent, saving,
-                           ss_format_duration(f->removable_ns, gpu, sizeof gpu));
+        more = ss_xasprintf("%s. The GPU was idle %" PRIu64 "%% of this loop waiting for the "
+                            "host's own work: overlap would save at most %s (of the %s that "
+                            "is not the host's own work)",
+                            text, idle_percent, saving,
+                            ss_format_duration(f->removable_ns, gpu, sizeof gpu));
     else
-        more = ss_asprintf("%s, a saving of %s", text, saving);
+        more = ss_xasprintf("%s, a saving of %s", text, saving);
     free(text);
     if (more == NULL || f->pageable == 0)
         return more;
     char r_in[32], r_out[32];
-    text = ss_asprintf("%s. The copies used pageable host memory, which cannot overlap: with "
-                       "pinned buffers (at %s in and %s out) copy in would take %s and copy out "
-                       "%s, as the prediction assumes",
-                       more, det_rate_text(f->h2d_rate / runs, r_in, sizeof r_in),
-                       det_rate_text(f->d2h_rate / runs, r_out, sizeof r_out),
-                       ss_format_duration(in_pinned, t_in, sizeof t_in),
-                       ss_format_duration(out_pinned, t_out, sizeof t_out));
+    text = ss_xasprintf("%s. The copies used pageable host memory, which cannot overlap: with "
+                        "pinned buffers (at %s in and %s out) copy in would take %s and copy out "
+                        "%s, as the prediction assumes",
+                        more, det_rate_text(f->h2d_rate / runs, r_in, sizeof r_in),
+                        det_rate_text(f->d2h_rate / runs, r_out, sizeof r_out),
+                        ss_format_duration(in_pinned, t_in, sizeof t_in),
+                        ss_format_duration(out_pinned, t_out, sizeof t_out));
     free(more);
     return text;
 }

@@ -1,6 +1,7 @@
 /* common.c: the fuzz targets' shared setup: a private temporary folder in $TMPDIR (else on
  * /dev/shm when it can be written), removed at a normal exit. */
 #include "common.h"
+#include "log.h"
 #include "report.h"
 
 #include <fcntl.h>

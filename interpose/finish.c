@@ -16,6 +16,7 @@
 #include "detect.h"
 #include "evlog.h"
 #include "interpose.h"
+#include "log.h"
 #include "report.h"
 #include "rules.h"
 #include "store.h"
@@ -775,7 +776,7 @@ static size_t list_findings(const ss_result *r, int full_names)
         char where[PATH_MAX * 2 + 64];
         summary_where(f, where, sizeof where);
         char *message = f->message == NULL ? NULL
-                        : full_names       ? ss_strdup(f->message)
+                        : full_names       ? ss_xstrdup(f->message)
                                            : ss_report_short_kernels(f->message);
         ss_log_note("  %s %-9s %s x%llu  %s  %s", rule->id, cost,
                     f->evidence.api ? f->evidence.api : "", (unsigned long long)f->evidence.count,

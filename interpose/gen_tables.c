@@ -4,6 +4,7 @@
  * between its lines "<!-- NAME:begin -->" and "<!-- NAME:end -->". With --check it changes
  * nothing and exits 1 when a page differs from its table. */
 #include "interpose.h"
+#include "log.h"
 #include "report.h"
 
 #include <stdlib.h>
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
     const char *root = argv[1 + check];
     int status = 0;
     for (size_t i = 0; i < sizeof regions / sizeof regions[0]; i++) {
-        char *path = ss_asprintf("%s/%s", root, regions[i].page);
+        char *path = ss_xasprintf("%s/%s", root, regions[i].page);
         size_t len;
         char *page = ss_read_file(path, &len);
         if (page == NULL) {

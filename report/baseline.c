@@ -1,5 +1,6 @@
 /* baseline.c: the baseline file of accepted findings (lint's and the run's): writing,
  * loading, filtering. */
+#include "log.h"
 #include "report_int.h"
 
 #include <cjson/cJSON.h>
@@ -53,7 +54,7 @@ static int hash_source_line(source_cache *cache, const char *path, unsigned line
 {
     if (cache->path == NULL || strcmp(cache->path, path) != 0) {
         source_cache_free(cache);
-        cache->path = ss_strdup(path);
+        cache->path = ss_xstrdup(path);
         cache->text = ss_read_file(path, &cache->len);
     }
     if (cache->text == NULL || line == 0)
@@ -133,7 +134,7 @@ static char *baseline_json(const ss_result *result)
     must(cJSON_AddStringToObject(root, "tool", "syncscope"));
     must(cJSON_AddStringToObject(root, "tool_version", SS_VERSION));
     cJSON *list = must(cJSON_AddArrayToObject(root, "findings"));
-    const ss_finding **order = ss_reallocarray(NULL, result->count, sizeof *order);
+    const ss_finding **order = ss_xreallocarray(NULL, result->count, sizeof *order);
     for (size_t i = 0; i < result->count; i++)
         order[i] = &result->findings[i];
     if (result->count > 1)
@@ -274,7 +275,7 @@ static int load_document(const char *path, const cJSON *root, ss_baseline *out, 
         return -1;
     }
     size_t n = (size_t)cJSON_GetArraySize(findings);
-    ss_baseline_entry *all = ss_reallocarray(NULL, n, sizeof *all);
+    ss_baseline_entry *all = ss_xreallocarray(NULL, n, sizeof *all);
     size_t i = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, findings)
@@ -370,7 +371,7 @@ size_t ss_baseline_filter(const ss_baseline *baseline, ss_result *result)
     if (baseline->count == 0)
         return 0;
     baseline_filter filter = {
-        baseline, ss_reallocarray(NULL, baseline->count, sizeof(size_t)), {0}};
+        baseline, ss_xreallocarray(NULL, baseline->count, sizeof(size_t)), {0}};
     for (size_t i = 0; i < baseline->count; i++)
         filter.left[i] = baseline->entries[i].count;
     size_t removed = ss_result_remove_if(result, drop_baselined, &filter);

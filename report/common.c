@@ -1,4 +1,5 @@
 /* common.c: helpers shared by the writers: JSON pieces, path relativization, durations. */
+#include "log.h"
 #include "report_int.h"
 
 #include <inttypes.h>
@@ -53,7 +54,7 @@ static char *utf8_repaired(const char *text)
         return NULL;
     if (bad > (SIZE_MAX - len - 1) / 2)
         ss_out_of_memory();
-    char *out = ss_reallocarray(NULL, len + 2 * bad + 1, 1);
+    char *out = ss_xreallocarray(NULL, len + 2 * bad + 1, 1);
     size_t o = 0;
     for (size_t i = 0, n; i < len; i += n ? n : 1) {
         n = utf8_span(text + i, len - i);
@@ -151,7 +152,7 @@ static void append(char **buf, size_t *len, const char *s, size_t n)
 {
     if (n > SIZE_MAX - *len - 1)
         ss_out_of_memory();
-    char *p = ss_reallocarray(*buf, *len + n + 1, 1);
+    char *p = ss_xreallocarray(*buf, *len + n + 1, 1);
     memcpy(p + *len, s, n);
     *len += n;
     p[*len] = '\0';
@@ -161,7 +162,7 @@ static void append(char **buf, size_t *len, const char *s, size_t n)
 char *ss_path_normalize(const char *base, const char *path)
 {
     char *joined =
-        path[0] == '/' || base == NULL ? ss_strdup(path) : ss_asprintf("%s/%s", base, path);
+        path[0] == '/' || base == NULL ? ss_xstrdup(path) : ss_xasprintf("%s/%s", base, path);
     char *out = NULL;
     size_t len = 0;
     append(&out, &len, "", 0);
@@ -207,13 +208,13 @@ char *ss_report_relative_path(const char *root_dir, const char *file, int *insid
     size_t n = strlen(root_dir);
     if (strcmp(root_dir, "/") == 0 && abs[1] != '\0') {
         *inside = 1;
-        char *rel = ss_strdup(abs + 1);
+        char *rel = ss_xstrdup(abs + 1);
         free(abs);
         return rel;
     }
     if (strncmp(abs, root_dir, n) == 0 && abs[n] == '/' && abs[n + 1] != '\0') {
         *inside = 1;
-        char *rel = ss_strdup(abs + n + 1);
+        char *rel = ss_xstrdup(abs + n + 1);
         free(abs);
         return rel;
     }

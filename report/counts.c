@@ -1,4 +1,5 @@
 /* counts.c: what a lint run did with its source files (ss_file_counts), and its words. */
+#include "log.h"
 #include "report.h"
 
 #include <stdlib.h>
@@ -24,14 +25,14 @@ static const struct {
 
 void ss_file_counts_add_error(ss_file_counts *counts, const char *file)
 {
-    counts->with_errors = ss_reallocarray(counts->with_errors, counts->with_errors_count + 1,
-                                          sizeof *counts->with_errors);
+    counts->with_errors = ss_xreallocarray(counts->with_errors, counts->with_errors_count + 1,
+                                           sizeof *counts->with_errors);
     if (counts->first_errors) {
-        counts->first_errors = ss_reallocarray(counts->first_errors, counts->with_errors_count + 1,
-                                               sizeof *counts->first_errors);
+        counts->first_errors = ss_xreallocarray(counts->first_errors, counts->with_errors_count + 1,
+                                                sizeof *counts->first_errors);
         counts->first_errors[counts->with_errors_count] = NULL;
     }
-    counts->with_errors[counts->with_errors_count++] = ss_strdup(file);
+    counts->with_errors[counts->with_errors_count++] = ss_xstrdup(file);
 }
 
 void ss_file_counts_set_first_error(ss_file_counts *counts, const char *first_error)
@@ -39,18 +40,18 @@ void ss_file_counts_set_first_error(ss_file_counts *counts, const char *first_er
     if (counts->with_errors_count == 0 || first_error == NULL)
         return;
     if (counts->first_errors == NULL)
-        counts->first_errors = ss_calloc(counts->with_errors_count, sizeof *counts->first_errors);
+        counts->first_errors = ss_xcalloc(counts->with_errors_count, sizeof *counts->first_errors);
     size_t last = counts->with_errors_count - 1;
     free(counts->first_errors[last]);
-    counts->first_errors[last] = ss_strdup(first_error);
+    counts->first_errors[last] = ss_xstrdup(first_error);
 }
 
 void ss_file_counts_add_skipped(ss_file_counts *counts, const char *file, ss_skip_reason reason)
 {
-    counts->not_analyzed = ss_reallocarray(counts->not_analyzed, counts->not_analyzed_count + 1,
-                                           sizeof *counts->not_analyzed);
+    counts->not_analyzed = ss_xreallocarray(counts->not_analyzed, counts->not_analyzed_count + 1,
+                                            sizeof *counts->not_analyzed);
     ss_skipped_file *skipped = &counts->not_analyzed[counts->not_analyzed_count++];
-    skipped->file = ss_strdup(file);
+    skipped->file = ss_xstrdup(file);
     skipped->reason = reason;
 }
 
@@ -90,8 +91,8 @@ int ss_file_counts_notable(const ss_file_counts *counts)
 
 char *ss_file_counts_text(const ss_file_counts *counts)
 {
-    char *text = ss_asprintf("%zu files, %zu analyzed, %zu with errors", counts->total,
-                             counts->analyzed, counts->with_errors_count);
+    char *text = ss_xasprintf("%zu files, %zu analyzed, %zu with errors", counts->total,
+                              counts->analyzed, counts->with_errors_count);
     int first = 1;
     for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++) {
         size_t n = 0;
@@ -99,8 +100,8 @@ char *ss_file_counts_text(const ss_file_counts *counts)
             n += counts->not_analyzed[k].reason == reasons[i].reason;
         if (n == 0)
             continue;
-        char *longer =
-            ss_asprintf("%s%s%zu %s", text, first ? "; not analyzed: " : ", ", n, reasons[i].words);
+        char *longer = ss_xasprintf("%s%s%zu %s", text, first ? "; not analyzed: " : ", ", n,
+                                    reasons[i].words);
         free(text);
         text = longer;
         first = 0;

@@ -1,4 +1,5 @@
 /* docs.c: the Markdown rule pages (docs/rules/), generated from the rule catalog only. */
+#include "log.h"
 #include "report_int.h"
 
 #include <ctype.h>

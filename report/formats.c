@@ -1,5 +1,6 @@
 /* formats.c: the output formats of formats.def: their names, the dispatch of every
  * subcommand's output to a writer, and the writers whose own signature differs. */
+#include "log.h"
 #include "report_int.h"
 
 #include <errno.h>
@@ -46,13 +47,13 @@ char *ss_format_names(unsigned commands, const char *last)
     size_t count = 0;
     for (size_t i = 0; i < SS_FORMAT_COUNT; i++)
         count += (format_table[i].commands & commands) != 0;
-    char *text = ss_strdup("");
+    char *text = ss_xstrdup("");
     size_t done = 0;
     for (size_t i = 0; i < SS_FORMAT_COUNT; i++) {
         if ((format_table[i].commands & commands) == 0)
             continue;
         const char *sep = done == 0 ? "" : done + 1 == count ? last : ", ";
-        char *longer = ss_asprintf("%s%s%s", text, sep, format_table[i].name);
+        char *longer = ss_xasprintf("%s%s%s", text, sep, format_table[i].name);
         free(text);
         text = longer;
         done++;
@@ -153,7 +154,7 @@ int ss_report_write_format_table(FILE *out)
  * lines there are. */
 static const char *find_marker(const char *text, const char *name, const char *which, size_t *count)
 {
-    char *marker = ss_asprintf("<!-- %s:%s -->\n", name, which);
+    char *marker = ss_xasprintf("<!-- %s:%s -->\n", name, which);
     size_t len = strlen(marker);
     const char *found = NULL;
     *count = 0;
@@ -176,5 +177,5 @@ char *ss_doc_region_replace(const char *text, const char *name, const char *cont
     if (begins != 1 || ends != 1 || end < begin)
         return NULL;
     const char *inside = strchr(begin, '\n') + 1;
-    return ss_asprintf("%.*s%s%s", (int)(inside - text), text, content, end);
+    return ss_xasprintf("%.*s%s%s", (int)(inside - text), text, content, end);
 }

@@ -1,4 +1,5 @@
 /* gen_docs.c: syncscope-gen-docs DIR writes the rule pages (DIR/<ID>.md, DIR/README.md). */
+#include "log.h"
 #include "report.h"
 
 #include <dirent.h>
@@ -10,7 +11,7 @@
  */
 static int write_page(const char *dir, const char *name, const ss_rule *rule)
 {
-    char *path = ss_asprintf("%s/%s", dir, name);
+    char *path = ss_xasprintf("%s/%s", dir, name);
     FILE *out = fopen(path, "w");
     if (out == NULL) {
         ss_log_error("cannot write '%s': %s", path, strerror(errno));

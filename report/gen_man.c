@@ -1,5 +1,6 @@
 /* gen_man.c: syncscope-gen-man OUTDIR HELPDIR writes the manual pages syncscope.1 and
  * syncscope-rules.7 from the rule catalog and the commands' own --help texts. */
+#include "log.h"
 #include "report.h"
 
 #include <ctype.h>
@@ -280,7 +281,7 @@ static int write_command_page(FILE *out, const man_command *commands, char *cons
 /* Reads HELPDIR/NAME.txt. Returns the malloc'ed text, or NULL with a message. */
 static char *read_help(const char *help_dir, const char *name)
 {
-    char *path = ss_asprintf("%s/%s.txt", help_dir, name);
+    char *path = ss_xasprintf("%s/%s.txt", help_dir, name);
     size_t len;
     char *text = ss_read_file(path, &len);
     if (text == NULL)
@@ -293,7 +294,7 @@ static char *read_help(const char *help_dir, const char *name)
  * with a message (and *path freed). */
 static FILE *open_page(const char *dir, const char *name, char **path)
 {
-    *path = ss_asprintf("%s/%s", dir, name);
+    *path = ss_xasprintf("%s/%s", dir, name);
     FILE *out = fopen(*path, "w");
     if (out == NULL) {
         ss_log_error("cannot write '%s': %s", *path, strerror(errno));

@@ -6,7 +6,7 @@
 
 /* Writes 'text' escaped for a workflow command: '%', CR and LF always, ':' and ',' too in a
  * property value, as the runner reads them back; every other control character, byte that is
- * not UTF-8 and bidirectional control as in the text format (ss_report_text_char), since the
+ * not UTF-8 and bidirectional control as in the text format (ss_text_char), since the
  * runner passes those through to the log and the annotation. */
 static void put_escaped(FILE *out, const char *text, int property)
 {
@@ -32,7 +32,7 @@ static void put_escaped(FILE *out, const char *text, int property)
             break;
         default: {
             char escape[SS_TEXT_ESCAPE_SIZE];
-            n = ss_report_text_char(p, left, escape);
+            n = ss_text_char(p, left, escape);
             if (escape[0])
                 fputs(escape, out);
             else

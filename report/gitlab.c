@@ -1,4 +1,5 @@
 /* gitlab.c: the GitLab Code Quality report (a JSON array of Code Climate issues). */
+#include "log.h"
 #include "report_int.h"
 
 #include <stdlib.h>
@@ -39,7 +40,7 @@ static int compare_keys(const void *a, const void *b)
  * gets the FNV-1a of "<fingerprint>#<n>". Writes 17 bytes per finding into 'out'. */
 static void unique_fingerprints(const ss_result *result, char (*out)[17])
 {
-    issue_key *keys = ss_calloc(result->count, sizeof *keys);
+    issue_key *keys = ss_xcalloc(result->count, sizeof *keys);
     for (size_t i = 0; i < result->count; i++) {
         ss_finding_fingerprint(&result->findings[i], keys[i].fingerprint);
         keys[i].index = i;
@@ -55,7 +56,7 @@ static void unique_fingerprints(const ss_result *result, char (*out)[17])
         if (repeat == 0) {
             memcpy(dst, keys[i].fingerprint, 17);
         } else {
-            char *seed = ss_asprintf("%s#%zu", keys[i].fingerprint, repeat);
+            char *seed = ss_xasprintf("%s#%zu", keys[i].fingerprint, repeat);
             uint64_t h = ss_fnv1a(SS_FNV1A_SEED, seed, strlen(seed));
             snprintf(dst, 17, "%016llx", (unsigned long long)h);
             free(seed);
@@ -72,8 +73,8 @@ static char *description(const ss_finding *f, const ss_rule *rule)
     size_t len = strlen(message);
     const char *stop = len > 0 && message[len - 1] == '.' ? "" : ".";
     if (f->hint)
-        return ss_asprintf("%s%s %s [%s %s]", message, stop, f->hint, rule->id, rule->name);
-    return ss_asprintf("%s [%s %s]", message, rule->id, rule->name);
+        return ss_xasprintf("%s%s %s [%s %s]", message, stop, f->hint, rule->id, rule->name);
+    return ss_xasprintf("%s [%s %s]", message, rule->id, rule->name);
 }
 
 /* location {path, lines {begin}}: the finding's own line, else (run findings) the innermost
@@ -106,7 +107,7 @@ static cJSON *location(const char *root_dir, const char *program, const ss_findi
 int ss_report_write_gitlab(FILE *out, const ss_result *result)
 {
     char *root_dir = ss_report_root_dir(result);
-    char(*fingerprints)[17] = ss_calloc(result->count, sizeof *fingerprints);
+    char(*fingerprints)[17] = ss_xcalloc(result->count, sizeof *fingerprints);
     unique_fingerprints(result, fingerprints);
     cJSON *issues = ss_report_json_checked(cJSON_CreateArray());
     for (size_t i = 0; i < result->count; i++) {

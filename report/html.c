@@ -1,4 +1,5 @@
 /* html.c: the HTML report: one self-contained page joining lint and run results. */
+#include "log.h"
 #include "report_int.h"
 
 #include "evlog.h"
@@ -70,7 +71,7 @@ static void bytes_reserve(bytes *b, size_t extra)
             ss_out_of_memory();
         cap *= 2;
     }
-    b->data = ss_reallocarray(b->data, cap, 1);
+    b->data = ss_xreallocarray(b->data, cap, 1);
     b->cap = cap;
 }
 
@@ -314,8 +315,8 @@ static void strmap_put(strmap *m, const char *key, size_t value)
     if ((m->count + 1) * 2 > m->cap) {
         strmap old = *m;
         m->cap = old.cap ? old.cap * 2 : 64;
-        m->keys = ss_calloc(m->cap, sizeof *m->keys);
-        m->values = ss_calloc(m->cap, sizeof *m->values);
+        m->keys = ss_xcalloc(m->cap, sizeof *m->keys);
+        m->values = ss_xcalloc(m->cap, sizeof *m->values);
         for (size_t i = 0; i < old.cap; i++) {
             if (old.keys[i]) {
                 size_t slot = strmap_slot(m, old.keys[i]);
@@ -328,7 +329,7 @@ static void strmap_put(strmap *m, const char *key, size_t value)
     }
     size_t slot = strmap_slot(m, key);
     if (m->keys[slot] == NULL) {
-        m->keys[slot] = ss_strdup(key);
+        m->keys[slot] = ss_xstrdup(key);
         m->count++;
     }
     m->values[slot] = value;
@@ -349,14 +350,14 @@ static void strmap_free(strmap *m)
 static char *current_dir(void)
 {
     char buf[PATH_MAX];
-    return ss_strdup(getcwd(buf, sizeof buf) ? buf : "/");
+    return ss_xstrdup(getcwd(buf, sizeof buf) ? buf : "/");
 }
 
 /* 'path' made absolute against 'base' (absolute), resolved through symbolic links when it
  * exists, else normalized lexically. Malloc'ed. */
 static char *resolve_path(const char *base, const char *path)
 {
-    char *joined = path[0] == '/' ? ss_strdup(path) : ss_asprintf("%s/%s", base, path);
+    char *joined = path[0] == '/' ? ss_xstrdup(path) : ss_xasprintf("%s/%s", base, path);
     char *real = realpath(joined, NULL);
     if (real) {
         free(joined);
@@ -399,10 +400,10 @@ static char *relative_to(const char *root, const char *abs)
 {
     size_t n = strlen(root);
     if (strcmp(root, "/") == 0)
-        return ss_strdup(abs[0] == '/' ? abs + 1 : abs);
+        return ss_xstrdup(abs[0] == '/' ? abs + 1 : abs);
     if (strncmp(abs, root, n) == 0 && abs[n] == '/' && abs[n + 1] != '\0')
-        return ss_strdup(abs + n + 1);
-    return ss_strdup(abs);
+        return ss_xstrdup(abs + n + 1);
+    return ss_xstrdup(abs);
 }
 
 static const char *base_name(const char *path)
@@ -503,7 +504,7 @@ static size_t page_add_site(page *pg, int group)
 {
     if (pg->site_count == pg->site_cap) {
         pg->site_cap = pg->site_cap ? pg->site_cap * 2 : 64;
-        pg->sites = ss_reallocarray(pg->sites, pg->site_cap, sizeof *pg->sites);
+        pg->sites = ss_xreallocarray(pg->sites, pg->site_cap, sizeof *pg->sites);
     }
     page_site *s = &pg->sites[pg->site_count];
     memset(s, 0, sizeof *s);
@@ -514,7 +515,7 @@ static size_t page_add_site(page *pg, int group)
 
 static void site_add_member(page_site *s, size_t finding)
 {
-    s->members = ss_reallocarray(s->members, s->member_count + 1, sizeof *s->members);
+    s->members = ss_xreallocarray(s->members, s->member_count + 1, sizeof *s->members);
     s->members[s->member_count++] = finding;
 }
 
@@ -560,12 +561,12 @@ static size_t page_add_source(page *pg, const page_finding *pf)
     }
     if (pg->source_count == pg->source_cap) {
         pg->source_cap = pg->source_cap ? pg->source_cap * 2 : 32;
-        pg->sources = ss_reallocarray(pg->sources, pg->source_cap, sizeof *pg->sources);
+        pg->sources = ss_xreallocarray(pg->sources, pg->source_cap, sizeof *pg->sources);
     }
     size_t src = pg->source_count++;
     page_source *ps = &pg->sources[src];
     memset(ps, 0, sizeof *ps);
-    ps->path = ss_strdup(pf->key);
+    ps->path = ss_xstrdup(pf->key);
     ps->resolved = readable;
     strmap_put(&pg->source_index, pf->resolved, src);
     return src;
@@ -583,7 +584,7 @@ static void page_add_excerpt_line(page *pg, page_finding *pf)
     page_source *ps = &pg->sources[src];
     if (ps->line_count == ps->line_cap) {
         ps->line_cap = ps->line_cap ? ps->line_cap * 2 : 8;
-        ps->lines = ss_reallocarray(ps->lines, ps->line_cap, sizeof *ps->lines);
+        ps->lines = ss_xreallocarray(ps->lines, ps->line_cap, sizeof *ps->lines);
     }
     ps->lines[ps->line_count++] = pf->f->line;
     pf->source = (long)src;
@@ -595,7 +596,7 @@ static void page_collect_findings(page *pg)
     size_t total = 0;
     for (size_t i = 0; i < pg->n; i++)
         total += pg->results[i]->count;
-    pg->findings = ss_calloc(total, sizeof *pg->findings);
+    pg->findings = ss_xcalloc(total, sizeof *pg->findings);
     for (size_t i = 0; i < pg->n; i++) {
         const ss_result *r = pg->results[i];
         char *base = result_base(pg, r);
@@ -616,7 +617,7 @@ static void page_collect_findings(page *pg)
 /* The key of the call site of 'pf' at 'path': its rule, line and 'path'. Malloc'ed. */
 static char *site_key(const page_finding *pf, const char *path)
 {
-    return ss_asprintf("%s\x1f%u\x1f%s", ss_rules_get(pf->f->rule)->id, pf->f->line, path);
+    return ss_xasprintf("%s\x1f%u\x1f%s", ss_rules_get(pf->f->rule)->id, pf->f->line, path);
 }
 
 /* The lint site of the lint finding 'pf', whose site key is 'key': created when new, and then
@@ -666,7 +667,7 @@ static size_t join_run(page *pg, strmap *exact, const strmap *by_base, const pag
         return site;
     }
     /* Runtime-only sites stay one per process. */
-    char *rkey = ss_asprintf("%s\x1f%zu", key, pf->proc);
+    char *rkey = ss_xasprintf("%s\x1f%zu", key, pf->proc);
     site = strmap_get(exact, rkey);
     if (site == SIZE_MAX) {
         site = page_add_site(pg, SS_ORIGIN_RUNTIME);
@@ -714,9 +715,9 @@ static uint32_t page_name(page *pg, const char *text)
         return (uint32_t)id;
     if (pg->name_count == pg->name_cap) {
         pg->name_cap = pg->name_cap ? pg->name_cap * 2 : 256;
-        pg->name_list = ss_reallocarray(pg->name_list, pg->name_cap, sizeof *pg->name_list);
+        pg->name_list = ss_xreallocarray(pg->name_list, pg->name_cap, sizeof *pg->name_list);
     }
-    pg->name_list[pg->name_count] = ss_strdup(text);
+    pg->name_list[pg->name_count] = ss_xstrdup(text);
     strmap_put(&pg->names, text, pg->name_count);
     return (uint32_t)pg->name_count++;
 }
@@ -739,7 +740,7 @@ static size_t page_lane_for(page *pg, size_t first_lane, size_t proc, int is_str
     }
     if (pg->lane_count == pg->lane_cap) {
         pg->lane_cap = pg->lane_cap ? pg->lane_cap * 2 : 16;
-        pg->lanes = ss_reallocarray(pg->lanes, pg->lane_cap, sizeof *pg->lanes);
+        pg->lanes = ss_xreallocarray(pg->lanes, pg->lane_cap, sizeof *pg->lanes);
     }
     page_lane *l = &pg->lanes[pg->lane_count];
     memset(l, 0, sizeof *l);
@@ -780,7 +781,7 @@ static void finding_add_moment(page_finding *pf, uint64_t start, uint64_t end, u
 {
     pf->occ_total++;
     if (pf->occ == NULL)
-        pf->occ = ss_calloc(MAX_OCCURRENCES, sizeof *pf->occ);
+        pf->occ = ss_xcalloc(MAX_OCCURRENCES, sizeof *pf->occ);
     if (pf->occ_count < MAX_OCCURRENCES) {
         pf->occ[pf->occ_count][0] = start;
         pf->occ[pf->occ_count][1] = end;
@@ -824,7 +825,7 @@ static bool match_index_findings(const page *pg, size_t proc, moment_match *m)
         m->chain[i] = SIZE_MAX;
         if (pf->proc != proc || pf->f->file == NULL || pf->f->line == 0)
             continue;
-        char *key = ss_asprintf("%u\x1f%s", pf->f->line, base_name(pf->f->file));
+        char *key = ss_xasprintf("%u\x1f%s", pf->f->line, base_name(pf->f->file));
         m->chain[i] = strmap_get(&m->sites, key);
         strmap_put(&m->sites, key, i);
         free(key);
@@ -838,7 +839,7 @@ static void match_list_reserve(moment_match *m, size_t extra)
 {
     if (m->list_len + extra > m->list_cap) {
         m->list_cap = m->list_cap ? m->list_cap * 2 : 256;
-        m->lists = ss_reallocarray(m->lists, m->list_cap, sizeof *m->lists);
+        m->lists = ss_xreallocarray(m->lists, m->list_cap, sizeof *m->lists);
     }
 }
 
@@ -848,7 +849,7 @@ static void match_list_reserve(moment_match *m, size_t extra)
 static void match_frame(const page *pg, moment_match *m, const char *file, uint32_t line,
                         size_t begin)
 {
-    char *key = ss_asprintf("%u\x1f%s", line, base_name(file));
+    char *key = ss_xasprintf("%u\x1f%s", line, base_name(file));
     for (size_t c = strmap_get(&m->sites, key); c != SIZE_MAX; c = m->chain[c]) {
         const char *ffile = pg->findings[c].f->file;
         if (!component_suffix(file, ffile) && !component_suffix(ffile, file))
@@ -907,9 +908,9 @@ static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
                                const uint32_t *api_lane, uint64_t t0)
 {
     moment_match m = {0};
-    m.chain = ss_calloc(pg->finding_count, sizeof *m.chain);
+    m.chain = ss_xcalloc(pg->finding_count, sizeof *m.chain);
     if (match_index_findings(pg, proc, &m)) {
-        m.stack_list = ss_calloc(log->stack_count, sizeof *m.stack_list);
+        m.stack_list = ss_xcalloc(log->stack_count, sizeof *m.stack_list);
         for (size_t s = 0; s < log->stack_count; s++)
             m.stack_list[s] = STACK_UNSEEN;
         for (size_t e = 0; e < log->count; e++) {
@@ -1022,7 +1023,7 @@ static size_t page_collect_ops(page *pg, size_t first_lane, size_t proc, const s
                                page_op *ops, uint32_t *api_lane)
 {
     size_t context_call = context_creation_call(log);
-    uint32_t *name_map = ss_calloc(log->string_count, sizeof *name_map);
+    uint32_t *name_map = ss_xcalloc(log->string_count, sizeof *name_map);
     size_t o = 0;
     for (size_t e = 0; e < log->count; e++) {
         const ss_event *ev = &log->events[e];
@@ -1074,12 +1075,12 @@ static void page_order_lanes(page *pg, size_t first_lane, const ss_event_log *lo
                              size_t op_count, uint32_t *api_lane)
 {
     size_t nl = pg->lane_count - first_lane;
-    page_lane *sorted = ss_calloc(nl, sizeof *sorted);
+    page_lane *sorted = ss_xcalloc(nl, sizeof *sorted);
     memcpy(sorted, pg->lanes + first_lane, nl * sizeof *sorted);
     for (size_t i = 0; i < nl; i++)
         sorted[i].ops = i; /* remember the old position */
     qsort(sorted, nl, sizeof *sorted, cmp_lane);
-    uint32_t *renumber = ss_calloc(nl, sizeof *renumber);
+    uint32_t *renumber = ss_xcalloc(nl, sizeof *renumber);
     for (size_t i = 0; i < nl; i++) {
         renumber[sorted[i].ops] = (uint32_t)(first_lane + i);
         sorted[i].ops = 0;
@@ -1142,8 +1143,8 @@ static void page_add_trace(page *pg, size_t proc, const ss_event_log *log, bytes
     pg->proc_t0[proc] = t0;
     pg->proc_span[proc] = t1 > t0 ? t1 - t0 : 0;
 
-    page_op *ops = ss_calloc(op_count, sizeof *ops);
-    uint32_t *api_lane = ss_calloc(log->count, sizeof *api_lane);
+    page_op *ops = ss_xcalloc(op_count, sizeof *ops);
+    uint32_t *api_lane = ss_xcalloc(log->count, sizeof *api_lane);
     page_collect_ops(pg, first_lane, proc, log, ops, api_lane);
     page_order_lanes(pg, first_lane, log, ops, op_count, api_lane);
     page_match_moments(pg, proc, log, api_lane, t0);
@@ -1400,7 +1401,7 @@ static char *read_source(const char *path, size_t *len)
         return NULL;
     }
     size_t size = (size_t)st.st_size;
-    char *text = ss_calloc(size + 1, 1);
+    char *text = ss_xcalloc(size + 1, 1);
     size_t got = 0;
     while (got < size) {
         ssize_t n = read(fd, text + got, size - got);
@@ -1448,7 +1449,7 @@ static void write_source(FILE *out, page_source *ps)
                 size_t n_bytes = nl ? (size_t)(nl - p) : (size_t)(end - p);
                 if (n_bytes && p[n_bytes - 1] == '\r')
                     n_bytes--;
-                char *line = ss_calloc(n_bytes + 1, 1);
+                char *line = ss_xcalloc(n_bytes + 1, 1);
                 memcpy(line, p, n_bytes);
                 fprintf(out, "%s[%u,", first ? "" : ",", n);
                 json_string_max(out, line, MAX_SOURCE_LINE);
@@ -1649,9 +1650,9 @@ static void page_init(page *pg, const ss_result *const *results, size_t n,
             pg->source_root = NULL;
         }
     }
-    pg->proc_t0 = ss_calloc(n, sizeof *pg->proc_t0);
-    pg->proc_span = ss_calloc(n, sizeof *pg->proc_span);
-    pg->proc_context_ns = ss_calloc(n, sizeof *pg->proc_context_ns);
+    pg->proc_t0 = ss_xcalloc(n, sizeof *pg->proc_t0);
+    pg->proc_span = ss_xcalloc(n, sizeof *pg->proc_span);
+    pg->proc_context_ns = ss_xcalloc(n, sizeof *pg->proc_context_ns);
 }
 
 /* What fills the template besides the page model: the Content-Security-Policy hashes of the
@@ -1673,7 +1674,7 @@ static void page_fill_init(const page *pg, page_fill *fill)
 #ifdef SS_HAVE_ZLIB
     if (!pg->opt->no_compress && fill->blob_len > 0) {
         uLongf dlen = compressBound((uLong)fill->blob_len);
-        fill->deflated = ss_calloc(dlen, 1);
+        fill->deflated = ss_xcalloc(dlen, 1);
         if (compress2(fill->deflated, &dlen, fill->blob, (uLong)fill->blob_len, 6) == Z_OK &&
             dlen < fill->blob_len) {
             fill->blob = fill->deflated;

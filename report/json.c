@@ -1,4 +1,5 @@
 /* json.c: the JSON form of a result (docs/output-formats.md), written and read back. */
+#include "log.h"
 #include "report_int.h"
 
 #include <errno.h>
@@ -206,7 +207,7 @@ static char *get_string(reader *rd, const cJSON *obj, const char *ctx, const cha
                         int required)
 {
     const cJSON *item = get_member(rd, obj, ctx, name, required, cJSON_IsString, "a string");
-    return item == NULL || rd->failed ? NULL : ss_strdup(item->valuestring);
+    return item == NULL || rd->failed ? NULL : ss_xstrdup(item->valuestring);
 }
 
 /* Doubles hold integers exactly up to 2^53; larger values cannot be read back exactly. */
@@ -367,7 +368,7 @@ static void read_frames(reader *rd, const cJSON *o, const char *ctx, ss_finding 
     int n = frames ? cJSON_GetArraySize(frames) : 0;
     if (n <= 0 || rd->failed)
         return;
-    f->frames = ss_calloc((size_t)n, sizeof *f->frames);
+    f->frames = ss_xcalloc((size_t)n, sizeof *f->frames);
     f->frame_count = (size_t)n;
     int i = 0;
     const cJSON *item;

@@ -1,5 +1,6 @@
 /* names.c: what the readable outputs leave out of a run finding: the template arguments and
  * parameter lists of kernel and function names, and the interpreter's own frames. */
+#include "log.h"
 #include "report_int.h"
 
 #include <stdbool.h>
@@ -38,7 +39,7 @@ char *ss_report_short_name(const char *name)
 {
     size_t len = strlen(name);
     /* The name with template arguments left out, up to its parameter list. */
-    char *out = ss_reallocarray(NULL, len + 1, 1);
+    char *out = ss_xreallocarray(NULL, len + 1, 1);
     size_t o = 0;
     int angle = 0, brace = 0;
     size_t i = 0;
@@ -81,7 +82,7 @@ char *ss_report_short_name(const char *name)
     /* A name whose brackets do not pair (an unusual demangling) is kept as it is. */
     if (angle != 0 || brace != 0 || (o == len && !cut)) {
         free(out);
-        return ss_strdup(name);
+        return ss_xstrdup(name);
     }
     while (o > 0 && out[o - 1] == ' ')
         o--;
@@ -104,7 +105,7 @@ char *ss_report_short_name(const char *name)
     }
     if (start >= o) {
         free(out);
-        return ss_strdup(name);
+        return ss_xstrdup(name);
     }
     memmove(out, out + start, o - start + 1);
     return out;
@@ -130,14 +131,14 @@ char *ss_report_short_kernels(const char *text)
 {
     static const char mark[] = "kernel '";
     size_t cap = strlen(text) + 1, len = 0;
-    char *out = ss_reallocarray(NULL, cap, 1);
+    char *out = ss_xreallocarray(NULL, cap, 1);
     const char *p = text;
     for (const char *hit = strstr(p, mark); hit != NULL; hit = strstr(p, mark)) {
         const char *name = hit + strlen(mark);
         const char *end = quoted_name_end(name);
         if (end == NULL)
             break;
-        char *full = ss_reallocarray(NULL, (size_t)(end - name) + 1, 1);
+        char *full = ss_xreallocarray(NULL, (size_t)(end - name) + 1, 1);
         memcpy(full, name, (size_t)(end - name));
         full[end - name] = '\0';
         char *shown = ss_report_short_name(full);

@@ -165,32 +165,6 @@ typedef enum ss_format {
     SS_FORMAT_COUNT
 } ss_format;
 
-/* Messages: every line the tool prints about itself goes through these, with the
- * "syncscope: " prefix, on stderr. */
-void ss_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void ss_log_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void ss_log_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The line ss_log_error ('level' "error: "), ss_log_warning ("warning: ") or ss_log_note ("")
- * would print, with its newline, into 'line' ('size' bytes, at least 64), for a message that
- * must be written later without a call that allocates (from a signal handler). Returns its
- * length. */
-size_t ss_log_compose(char *line, size_t size, const char *level, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-/* strdup that aborts with a message on exhaustion; NULL stays NULL. */
-char *ss_strdup(const char *s);
-/* malloc'ed printf. Aborts on exhaustion. */
-char *ss_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints "out of memory" through ss_log_error and aborts: the tool's one answer to
- * exhausted memory. */
-void ss_out_of_memory(void) __attribute__((noreturn));
-/* realloc of 'p' to 'count' elements of 'size' bytes (at least one byte). Aborts with a
- * message on exhaustion, and when count * size does not fit in a size_t. */
-void *ss_reallocarray(void *p, size_t count, size_t size);
-/* calloc of 'count' elements of 'size' bytes (at least one byte), aborting as
- * ss_reallocarray. */
-void *ss_calloc(size_t count, size_t size);
-
 /* 'path' joined to 'base' when it is relative and 'base' is not NULL, with repeated slashes,
  * "." and ".." segments removed lexically (no file system access: the file may not exist).
  * "/" at the least. Malloc'ed; aborts when memory is exhausted. */

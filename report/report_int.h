@@ -51,18 +51,6 @@ char *ss_report_root_dir(const ss_result *result);
  * Returns a malloc'ed string. */
 char *ss_report_relative_path(const char *root_dir, const char *file, int *inside);
 
-/* Bytes an escape of ss_report_text_char needs, its NUL included. */
-#define SS_TEXT_ESCAPE_SIZE 12
-
-/* How the character at 'text' (at most 'avail' bytes, at least one) is written where a
- * terminal shows it (docs/output-formats.md, "Control characters"): sets 'escape' to its
- * escaped form, or to "" when it is written as it is. Returns the bytes it spans. */
-size_t ss_report_text_char(const char *text, size_t avail, char escape[SS_TEXT_ESCAPE_SIZE]);
-
-/* Writes the 'len' bytes at 'text' to 'out' with every character ss_report_text_char
- * escapes escaped. */
-void ss_report_put_text(FILE *out, const char *text, size_t len);
-
 /* A rule's help in Markdown for SARIF (summary, explanation, fix), from the catalog.
  * Returns a malloc'ed string. */
 char *ss_report_rule_help_markdown(const ss_rule *rule);

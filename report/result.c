@@ -1,4 +1,5 @@
 /* result.c: the finding model: building, sorting, counting and fingerprinting results. */
+#include "log.h"
 #include "report_int.h"
 
 #include <ctype.h>
@@ -49,12 +50,12 @@ void ss_finding_add_fixit(ss_finding *finding, unsigned line, unsigned column, u
                           const char *text)
 {
     finding->fixits =
-        ss_reallocarray(finding->fixits, finding->fixit_count + 1, sizeof *finding->fixits);
+        ss_xreallocarray(finding->fixits, finding->fixit_count + 1, sizeof *finding->fixits);
     ss_fixit *x = &finding->fixits[finding->fixit_count++];
     x->line = line;
     x->column = column;
     x->end_column = end_column;
-    x->text = ss_strdup(text);
+    x->text = ss_xstrdup(text);
 }
 
 void ss_result_free(ss_result *result)
@@ -99,7 +100,7 @@ static void *grow(void *base, size_t *cap, size_t need, size_t size)
             ss_out_of_memory();
         ncap *= 2;
     }
-    void *p = ss_reallocarray(base, ncap, size);
+    void *p = ss_xreallocarray(base, ncap, size);
     *cap = ncap;
     return p;
 }
@@ -121,18 +122,18 @@ void ss_result_add_diag(ss_result *result, ss_severity severity, const char *fil
         grow(result->diags, &result->diag_cap, result->diag_count + 1, sizeof *result->diags);
     ss_diag *d = &result->diags[result->diag_count++];
     d->severity = severity;
-    d->file = ss_strdup(file);
+    d->file = ss_xstrdup(file);
     d->line = line;
     d->column = column;
-    d->message = ss_strdup(message);
+    d->message = ss_xstrdup(message);
 }
 
 void ss_finding_add_extra(ss_finding *finding, const char *key, const char *value)
 {
     finding->extra =
-        ss_reallocarray(finding->extra, finding->extra_count + 1, sizeof *finding->extra);
-    finding->extra[finding->extra_count].key = ss_strdup(key);
-    finding->extra[finding->extra_count].value = ss_strdup(value);
+        ss_xreallocarray(finding->extra, finding->extra_count + 1, sizeof *finding->extra);
+    finding->extra[finding->extra_count].key = ss_xstrdup(key);
+    finding->extra[finding->extra_count].value = ss_xstrdup(value);
     finding->extra_count++;
 }
 

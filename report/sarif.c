@@ -1,4 +1,5 @@
 /* sarif.c: the SARIF 2.1.0 writer (GitHub code scanning and other SARIF viewers). */
+#include "log.h"
 #include "report_int.h"
 
 #include <inttypes.h>
@@ -26,7 +27,7 @@ static char *percent_encode(const char *path)
 {
     static const char hex[] = "0123456789ABCDEF";
     size_t len = strlen(path);
-    char *out = ss_reallocarray(NULL, len + 1, 3);
+    char *out = ss_xreallocarray(NULL, len + 1, 3);
     char *o = out;
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
@@ -50,7 +51,7 @@ static cJSON *message(const char *text)
     if (len > 0 && text[len - 1] == '.') {
         ss_report_json_add_string(o, "text", text);
     } else {
-        char *s = ss_asprintf("%s.", text ? text : "");
+        char *s = ss_xasprintf("%s.", text ? text : "");
         ss_report_json_add_string(o, "text", s);
         free(s);
     }
@@ -69,7 +70,7 @@ static cJSON *artifact_location(const char *root_dir, const char *file)
         ss_report_json_add_string(o, "uri", encoded);
         ss_report_json_add_string(o, "uriBaseId", SS_SARIF_SRCROOT);
     } else {
-        char *uri = ss_asprintf("file://%s", encoded);
+        char *uri = ss_xasprintf("file://%s", encoded);
         ss_report_json_add_string(o, "uri", uri);
         free(uri);
     }
@@ -111,11 +112,11 @@ static cJSON *physical_location(const char *root_dir, const char *file, unsigned
         ss_report_json_add_u64(region, "startColumn", utf16_column(line_text, column));
     if (line_text && (column == 0 || column - 1 <= text_len)) {
         size_t from = column ? column - 1 : 0;
-        char *snippet = ss_asprintf("%.*s", (int)(text_len - from), line_text + from);
+        char *snippet = ss_xasprintf("%.*s", (int)(text_len - from), line_text + from);
         cJSON *s = ss_report_json_checked(cJSON_AddObjectToObject(region, "snippet"));
         ss_report_json_add_string(s, "text", snippet);
         free(snippet);
-        char *whole = ss_asprintf("%.*s", (int)text_len, line_text);
+        char *whole = ss_xasprintf("%.*s", (int)text_len, line_text);
         cJSON *context = ss_report_json_checked(cJSON_AddObjectToObject(o, "contextRegion"));
         ss_report_json_add_u64(context, "startLine", line);
         cJSON *cs = ss_report_json_checked(cJSON_AddObjectToObject(context, "snippet"));
@@ -153,7 +154,7 @@ int ss_report_set_rules_url(const char *base)
     if (base != NULL && !is_absolute_url(base))
         return -1;
     free(rules_url);
-    rules_url = ss_strdup(base);
+    rules_url = ss_xstrdup(base);
     return 0;
 }
 
@@ -174,7 +175,7 @@ static char *rule_help_uri(const ss_rule *rule)
     if (base == NULL)
         return NULL;
     size_t len = strlen(base);
-    return ss_asprintf("%s%s%s.md", base, base[len - 1] == '/' ? "" : "/", rule->id);
+    return ss_xasprintf("%s%s%s.md", base, base[len - 1] == '/' ? "" : "/", rule->id);
 }
 
 static cJSON *rule_json(const ss_rule *rule)
@@ -185,7 +186,7 @@ static cJSON *rule_json(const ss_rule *rule)
     cJSON_AddItemToObject(o, "shortDescription", message(rule->summary));
     cJSON_AddItemToObject(o, "fullDescription", message(rule->explanation));
     cJSON *help = ss_report_json_checked(cJSON_AddObjectToObject(o, "help"));
-    char *text = ss_asprintf("%s.\n\n%s", rule->summary, rule->explanation);
+    char *text = ss_xasprintf("%s.\n\n%s", rule->summary, rule->explanation);
     ss_report_json_add_string(help, "text", text);
     free(text);
     char *markdown = ss_report_rule_help_markdown(rule);
@@ -213,10 +214,10 @@ static cJSON *rule_json(const ss_rule *rule)
  * was measured, each as a sentence. */
 static cJSON *result_message(const ss_finding *f)
 {
-    char *text = ss_strdup(f->message ? f->message : "");
+    char *text = ss_xstrdup(f->message ? f->message : "");
     size_t len = strlen(text);
     if (f->hint) {
-        char *next = ss_asprintf("%s%s %s", text, len && text[len - 1] == '.' ? "" : ".", f->hint);
+        char *next = ss_xasprintf("%s%s %s", text, len && text[len - 1] == '.' ? "" : ".", f->hint);
         free(text);
         text = next;
     }
@@ -224,8 +225,8 @@ static cJSON *result_message(const ss_finding *f)
         char via[4096];
         ss_finding_via_text(f, via, sizeof via);
         len = strlen(text);
-        char *next = ss_asprintf("%s%s Called through [%s](1)", text,
-                                 len && text[len - 1] == '.' ? "" : ".", via);
+        char *next = ss_xasprintf("%s%s Called through [%s](1)", text,
+                                  len && text[len - 1] == '.' ? "" : ".", via);
         free(text);
         text = next;
     }
@@ -234,9 +235,9 @@ static cJSON *result_message(const ss_finding *f)
         ss_format_duration(f->evidence.total_ns, total, sizeof total);
         ss_format_duration(f->evidence.max_ns, max, sizeof max);
         len = strlen(text);
-        char *next = ss_asprintf("%s%s Observed %" PRIu64 " %s, costing %s in total (%s at most)",
-                                 text, len && text[len - 1] == '.' ? "" : ".", f->evidence.count,
-                                 f->evidence.count == 1 ? "time" : "times", total, max);
+        char *next = ss_xasprintf("%s%s Observed %" PRIu64 " %s, costing %s in total (%s at most)",
+                                  text, len && text[len - 1] == '.' ? "" : ".", f->evidence.count,
+                                  f->evidence.count == 1 ? "time" : "times", total, max);
         free(text);
         text = next;
     }
@@ -413,7 +414,7 @@ static cJSON *result_json(const char *root_dir, const char *program, const ss_fi
                 ss_report_json_checked(cJSON_AddArrayToObject(loc, "logicalLocations"));
             cJSON_AddItemToArray(logical, function_location(f->via_function));
         }
-        char *what = ss_asprintf("via %s", text);
+        char *what = ss_xasprintf("via %s", text);
         cJSON_AddItemToObject(loc, "message", message(what));
         free(what);
         cJSON_AddItemToArray(related, loc);
@@ -427,7 +428,7 @@ static cJSON *result_json(const char *root_dir, const char *program, const ss_fi
         cJSON_AddItemToObject(
             loc, "physicalLocation",
             physical_location(root_dir, f->file, f->macro_line, f->macro_column, NULL));
-        char *what = ss_asprintf("expanded from macro '%s'", f->macro);
+        char *what = ss_xasprintf("expanded from macro '%s'", f->macro);
         cJSON_AddItemToObject(loc, "message", message(what));
         free(what);
         cJSON_AddItemToArray(related, loc);
@@ -567,7 +568,7 @@ int ss_report_write_sarif(FILE *out, const ss_result *result)
     cJSON *base_ids = ss_report_json_checked(cJSON_AddObjectToObject(run, "originalUriBaseIds"));
     cJSON *srcroot = ss_report_json_checked(cJSON_AddObjectToObject(base_ids, SS_SARIF_SRCROOT));
     char *encoded = percent_encode(root_dir);
-    char *root_uri = ss_asprintf("file://%s%s", encoded, strcmp(root_dir, "/") ? "/" : "");
+    char *root_uri = ss_xasprintf("file://%s%s", encoded, strcmp(root_dir, "/") ? "/" : "");
     ss_report_json_add_string(srcroot, "uri", root_uri);
     free(root_uri);
     free(encoded);

@@ -1,4 +1,5 @@
 /* text.c: the clang-style text writer (file:line:col: warning: message [ID name]). */
+#include "log.h"
 #include "report_int.h"
 
 #include <inttypes.h>
@@ -14,64 +15,11 @@
 #define SS_ERROR_COLOR "\033[0;1;31m"
 #define SS_CARET_COLOR "\033[0;1;32m"
 
-/* ---- characters a terminal must not interpret ---- */
-
-/* The Unicode controls that reorder the text around them (bidirectional marks, embeddings,
- * overrides and isolates): shown escaped so that a name cannot read differently from what it
- * is. */
-static bool is_bidi_control(uint32_t cp)
-{
-    return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
-           (cp >= 0x2066 && cp <= 0x2069);
-}
-
-size_t ss_report_text_char(const char *text, size_t avail, char escape[SS_TEXT_ESCAPE_SIZE])
-{
-    unsigned c = (unsigned char)text[0];
-    escape[0] = '\0';
-    if (c == '\t' || (c >= 0x20 && c < 0x7f))
-        return 1;
-    if (c < 0x20 || c == 0x7f) {
-        /* Caret notation, as git, less and cat -v show them: ESC is ^[, DEL is ^?. */
-        escape[0] = '^';
-        escape[1] = c == 0x7f ? '?' : (char)(c + 0x40);
-        escape[2] = '\0';
-        return 1;
-    }
-    uint32_t cp = 0;
-    size_t n = ss_utf8_decode(text, avail, &cp);
-    if (n == 0) {
-        /* Not UTF-8: the byte in hex, as clang shows it in a source line. */
-        snprintf(escape, SS_TEXT_ESCAPE_SIZE, "<%02X>", c);
-        return 1;
-    }
-    if (cp <= 0x9f || is_bidi_control(cp))
-        snprintf(escape, SS_TEXT_ESCAPE_SIZE, "<U+%04" PRIX32 ">", cp);
-    return n;
-}
-
-void ss_report_put_text(FILE *out, const char *text, size_t len)
-{
-    size_t plain = 0; /* start of the run of bytes written as they are */
-    size_t i = 0;
-    while (i < len) {
-        char escape[SS_TEXT_ESCAPE_SIZE];
-        size_t n = ss_report_text_char(text + i, len - i, escape);
-        if (escape[0]) {
-            fwrite(text + plain, 1, i - plain, out);
-            fputs(escape, out);
-            plain = i + n;
-        }
-        i += n;
-    }
-    fwrite(text + plain, 1, len - plain, out);
-}
-
 /* Writes 'text' (NULL: nothing) with its control characters escaped. */
 static void put_text(FILE *out, const char *text)
 {
     if (text)
-        ss_report_put_text(out, text, strlen(text));
+        ss_put_text(out, text, strlen(text));
 }
 
 typedef struct text_out {
@@ -168,7 +116,7 @@ static size_t put_padding(const text_out *t, const char *line_text, size_t len, 
             continue;
         }
         char escape[SS_TEXT_ESCAPE_SIZE];
-        size_t n = ss_report_text_char(line_text + i, len - i, escape);
+        size_t n = ss_text_char(line_text + i, len - i, escape);
         if (line_text[i] == '\t')
             fputc('\t', t->out);
         else
@@ -187,7 +135,7 @@ static void put_source(const text_out *t, const ss_finding *f)
     if (!t->show_source || line_text == NULL || column == 0)
         return;
     size_t len = strcspn(line_text, "\r\n");
-    ss_report_put_text(t->out, line_text, len);
+    ss_put_text(t->out, line_text, len);
     fputc('\n', t->out);
     put_padding(t, line_text, len, 0, column - 1);
     if (t->color)
@@ -383,7 +331,7 @@ static void put_finding(const text_out *t, const ss_finding *f)
     put_source(t, f);
     if (f->macro) {
         /* As clang notes a diagnostic inside a macro's argument. */
-        char *note = ss_asprintf("expanded from macro '%s'", f->macro);
+        char *note = ss_xasprintf("expanded from macro '%s'", f->macro);
         put_location(t, f->file, f->macro_line, f->macro_column);
         put_severity(t, SS_SEV_NOTE);
         put_message(t, note, NULL);

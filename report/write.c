@@ -1,5 +1,6 @@
 /* write.c: the tool's file output and input: atomic writes (results, traces, baselines),
  * bounded reads of regular files only, and writing a result in a chosen format. */
+#include "log.h"
 #include "report_int.h"
 
 #include <dirent.h>
@@ -115,12 +116,12 @@ char *ss_read_file_max(const char *path, uint64_t max_bytes, unsigned flags, siz
         return NULL;
     struct stat st;
     size_t cap = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
-    char *buf = ss_reallocarray(NULL, cap, 1);
+    char *buf = ss_xreallocarray(NULL, cap, 1);
     size_t used = 0;
     for (;;) {
         if (cap - used < 2) {
             cap *= 2;
-            buf = ss_reallocarray(buf, cap, 1);
+            buf = ss_xreallocarray(buf, cap, 1);
         }
         ssize_t n = read(fd, buf + used, cap - used - 1);
         if (n < 0 && errno == EINTR)
@@ -280,11 +281,11 @@ static char *temp_name(const char *path, size_t dir_len, const char *base)
     char host[256], suffix[7];
     host_name(host, sizeof host);
     temp_suffix(suffix);
-    char *tmp = ss_asprintf("%.*s.%s" TEMP_TAG "%ld-%s.%s", (int)dir_len, path, base,
-                            (long)getpid(), host, suffix);
+    char *tmp = ss_xasprintf("%.*s.%s" TEMP_TAG "%ld-%s.%s", (int)dir_len, path, base,
+                             (long)getpid(), host, suffix);
     if (strlen(tmp) - dir_len > NAME_MAX) {
         free(tmp);
-        tmp = ss_asprintf("%.*s.%s.%s", (int)dir_len, path, base, suffix);
+        tmp = ss_xasprintf("%.*s.%s.%s", (int)dir_len, path, base, suffix);
     }
     return tmp;
 }
@@ -330,7 +331,7 @@ static int publish_unnamed(int fd, const char *path, size_t dir_len, const char 
 static int open_temp(const char *path, size_t dir_len, const char *base, char **tmp)
 {
     *tmp = NULL;
-    char *dir = dir_len > 0 ? ss_asprintf("%.*s", (int)dir_len, path) : ss_strdup(".");
+    char *dir = dir_len > 0 ? ss_xasprintf("%.*s", (int)dir_len, path) : ss_xstrdup(".");
     int fd = access("/proc/self/fd", X_OK) == 0
                  ? open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, S_IRUSR | S_IWUSR)
                  : -1;
@@ -363,7 +364,7 @@ static ss_write_status replace_file(const char *path, mode_t mode, ss_write_fn w
     size_t dir_len = slash ? (size_t)(slash - path + 1) : 0;
     const char *base = path + dir_len;
     if (dir_len > 0) {
-        char *dir = ss_asprintf("%.*s", (int)dir_len, path);
+        char *dir = ss_xasprintf("%.*s", (int)dir_len, path);
         sweep_stale(dir);
         free(dir);
     } else {

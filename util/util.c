@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -147,4 +148,57 @@ void ss_json_write_string(FILE *out, const char *text, size_t max)
         used += take;
     }
     fputc('"', out);
+}
+
+/* ---- characters a terminal must not interpret ---- */
+
+/* The Unicode controls that reorder the text around them (bidirectional marks, embeddings,
+ * overrides and isolates): shown escaped so that a name cannot read differently from what it
+ * is. */
+static bool is_bidi_control(uint32_t cp)
+{
+    return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
+
+size_t ss_text_char(const char *text, size_t avail, char escape[SS_TEXT_ESCAPE_SIZE])
+{
+    unsigned c = (unsigned char)text[0];
+    escape[0] = '\0';
+    if (c == '\t' || (c >= 0x20 && c < 0x7f))
+        return 1;
+    if (c < 0x20 || c == 0x7f) {
+        /* Caret notation, as git, less and cat -v show them: ESC is ^[, DEL is ^?. */
+        escape[0] = '^';
+        escape[1] = c == 0x7f ? '?' : (char)(c + 0x40);
+        escape[2] = '\0';
+        return 1;
+    }
+    uint32_t cp = 0;
+    size_t n = ss_utf8_decode(text, avail, &cp);
+    if (n == 0) {
+        /* Not UTF-8: the byte in hex, as clang shows it in a source line. */
+        snprintf(escape, SS_TEXT_ESCAPE_SIZE, "<%02X>", c);
+        return 1;
+    }
+    if (cp <= 0x9f || is_bidi_control(cp))
+        snprintf(escape, SS_TEXT_ESCAPE_SIZE, "<U+%04" PRIX32 ">", cp);
+    return n;
+}
+
+void ss_put_text(FILE *out, const char *text, size_t len)
+{
+    size_t plain = 0; /* start of the run of bytes written as they are */
+    size_t i = 0;
+    while (i < len) {
+        char escape[SS_TEXT_ESCAPE_SIZE];
+        size_t n = ss_text_char(text + i, len - i, escape);
+        if (escape[0]) {
+            fwrite(text + plain, 1, i - plain, out);
+            fputs(escape, out);
+            plain = i + n;
+        }
+        i += n;
+    }
+    fwrite(text + plain, 1, len - plain, out);
 }

@@ -12,7 +12,8 @@
  * (capacity doubles from 16). Returns 0, or -1 when memory is exhausted or the size would
  * overflow; then '*base' and '*cap' are unchanged. This is the out-of-memory policy of code
  * that runs inside the observed program (the event log, the detectors): report and go on,
- * never abort. The tool's own writers abort with a message instead (ss_out_of_memory). */
+ * never abort. The tool's own writers use the ss_x* allocators of log.h, which abort with
+ * "out of memory" instead. */
 int ss_grow(void **base, size_t *cap, size_t need, size_t size);
 
 /* FNV-1a (64 bits): 'h' (SS_FNV1A_SEED to start) updated with 'len' bytes of 'data'. */
@@ -23,6 +24,18 @@ uint64_t ss_fnv1a(uint64_t h, const void *data, size_t len);
  * and sets '*code_point', or returns 0 when the bytes there are not one well-formed
  * multi-byte character (ASCII, an overlong form, a surrogate, past U+10FFFF, cut short). */
 size_t ss_utf8_decode(const char *text, size_t avail, uint32_t *code_point);
+
+/* Bytes an escape of ss_text_char needs, its NUL included. */
+#define SS_TEXT_ESCAPE_SIZE 12
+
+/* How the character at 'text' (at most 'avail' bytes, at least one) is written where a
+ * terminal shows it (docs/output-formats.md, "Control characters"): sets 'escape' to its
+ * escaped form, or to "" when it is written as it is. Returns the bytes it spans. */
+size_t ss_text_char(const char *text, size_t avail, char escape[SS_TEXT_ESCAPE_SIZE]);
+
+/* Writes the 'len' bytes at 'text' to 'out' with every character ss_text_char
+ * escapes escaped. */
+void ss_put_text(FILE *out, const char *text, size_t len);
 
 /* Writes 'text' to 'out' as a JSON string that is also safe inside an HTML <script> block:
  * quotes, backslashes and control characters escaped ("\n", "\t", "\r", else \u00XX), '<',

@@ -4,6 +4,7 @@
 #include "ast.h"
 #include "checks.h"
 #include "common.h"
+#include "log.h"
 #include "scope.h"
 
 #include <stdlib.h>
@@ -55,9 +56,7 @@ static enum CXChildVisitResult collect_sites(CXCursor c, CXCursor parent, CXClie
         call_list *list = w->calls;
         if (list->count == list->cap) {
             list->cap = list->cap ? list->cap * 2 : 64;
-            call_site *grown = realloc(list->v, list->cap * sizeof *grown);
-            if (grown == NULL)
-                abort();
+            call_site *grown = ss_xreallocarray(list->v, list->cap, sizeof *grown);
             list->v = grown;
         }
         call_site *s = &list->v[list->count++];
@@ -92,10 +91,10 @@ static char *token_text(CXCursor expr)
     CXToken *tokens = NULL;
     unsigned n = 0;
     clang_tokenize(tu, clang_getCursorExtent(expr), &tokens, &n);
-    char *text = ss_strdup("");
+    char *text = ss_xstrdup("");
     for (unsigned i = 0; i < n; i++) {
         CXString s = clang_getTokenSpelling(tu, tokens[i]);
-        char *joined = ss_asprintf("%s%s", text, clang_getCString(s));
+        char *joined = ss_xasprintf("%s%s", text, clang_getCString(s));
         clang_disposeString(s);
         free(text);
         text = joined;
@@ -199,7 +198,7 @@ static const char *unsafe_reason(const ss_check_ctx *ctx, CXCursor call, capture
         (mode == MODE_GLOBAL || mode == MODE_THREAD_LOCAL) && legacy_stream_arg(ctx, call, api))
         reason = "enqueues work on the legacy default stream, which joins the capturing stream";
     if (reason)
-        *name = ss_strdup(api->name);
+        *name = ss_xstrdup(api->name);
     return reason;
 }
 
@@ -296,11 +295,11 @@ static void check_site(ss_check_ctx *ctx, const capture *cap, const call_site *s
     const char *reason = unsafe_reason(ctx, s->call, cap->mode, &name);
     if (reason) {
         char *at = ss_check_where(ctx);
-        char *message = ss_asprintf("'%s' %s is called while stream '%s' is being captured "
-                                    "(cudaStreamBeginCapture at line %u, %s): it %s, so the "
-                                    "capture fails or is invalidated",
-                                    name ? name : "?", at, cap->stream,
-                                    ss_scope_line(cap->begin_call), mode_words(cap->mode), reason);
+        char *message = ss_xasprintf("'%s' %s is called while stream '%s' is being captured "
+                                     "(cudaStreamBeginCapture at line %u, %s): it %s, so the "
+                                     "capture fails or is invalidated",
+                                     name ? name : "?", at, cap->stream,
+                                     ss_scope_line(cap->begin_call), mode_words(cap->mode), reason);
         ss_check_report(ctx, SS_RULE_CAPTURE_UNSAFE_CALL, s->call, message,
                         hint_for(s->call, cap->mode));
         free(message);

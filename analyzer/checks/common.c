@@ -4,6 +4,7 @@
 #include "common.h"
 #include "ast.h"
 #include "dataflow.h"
+#include "log.h"
 #include "scope.h"
 
 #include <stdlib.h>
@@ -30,13 +31,13 @@ int ss_check_is_stream_type(CXType type)
 char *ss_check_where(const ss_check_ctx *ctx)
 {
     if (ctx->function_name)
-        return ss_asprintf("in '%s'", ctx->function_name);
-    return ss_strdup("at file scope");
+        return ss_xasprintf("in '%s'", ctx->function_name);
+    return ss_xstrdup("at file scope");
 }
 
 char *ss_check_where_suffix(const ss_check_ctx *ctx)
 {
-    return ctx->function_name ? ss_asprintf(" in '%s'", ctx->function_name) : ss_strdup("");
+    return ctx->function_name ? ss_xasprintf(" in '%s'", ctx->function_name) : ss_xstrdup("");
 }
 
 CXCursor ss_check_stream_arg(CXCursor call, const ss_api *api)
@@ -358,15 +359,15 @@ char *ss_check_loop_where(const ss_check_ctx *ctx, const ss_loop_context *loop)
 {
     if (loop->chain == NULL)
         return ss_check_where(ctx);
-    return ss_asprintf("in %s called from the loop at %s", loop->chain, loop->place);
+    return ss_xasprintf("in %s called from the loop at %s", loop->chain, loop->place);
 }
 
 char *ss_check_loop_via(const ss_loop_context *loop)
 {
     if (ss_ast_is_null(loop->via))
-        return ss_strdup("");
+        return ss_xstrdup("");
     char *name = ss_qualified_name(loop->via);
-    char *text = ss_asprintf(", through '%s()'", name);
+    char *text = ss_xasprintf(", through '%s()'", name);
     free(name);
     return text;
 }
@@ -401,11 +402,11 @@ char *ss_check_pipeline_loop_words(const ss_pipeline *pipe)
     char *via = ss_check_loop_via(&pipe->in);
     char *text;
     if (pipe->in.chain)
-        text = ss_asprintf("in %s called from the loop at %s, which launches %s (line %u%s)",
-                           pipe->in.chain, pipe->in.place, launch, ss_scope_line(pipe->work), via);
+        text = ss_xasprintf("in %s called from the loop at %s, which launches %s (line %u%s)",
+                            pipe->in.chain, pipe->in.place, launch, ss_scope_line(pipe->work), via);
     else
-        text = ss_asprintf("inside the loop at line %u, which launches %s (line %u%s)",
-                           ss_scope_line(pipe->loop), launch, ss_scope_line(pipe->work), via);
+        text = ss_xasprintf("inside the loop at line %u, which launches %s (line %u%s)",
+                            ss_scope_line(pipe->loop), launch, ss_scope_line(pipe->work), via);
     free(via);
     free(launch);
     return text;
@@ -415,12 +416,12 @@ char *ss_check_work_name(CXCursor work)
 {
     if (ss_scope_is_launch(work)) {
         char *kernel = ss_scope_kernel_name(work);
-        char *name = kernel ? ss_asprintf("kernel '%s'", kernel) : ss_strdup("a kernel");
+        char *name = kernel ? ss_xasprintf("kernel '%s'", kernel) : ss_xstrdup("a kernel");
         free(kernel);
         return name;
     }
     char *callee = ss_scope_callee_name(work);
-    char *name = ss_asprintf("'%s'", callee ? callee : "a launch");
+    char *name = ss_xasprintf("'%s'", callee ? callee : "a launch");
     free(callee);
     return name;
 }

@@ -4,6 +4,7 @@
 #include "ast.h"
 #include "callgraph.h"
 #include "common.h"
+#include "log.h"
 #include "scope.h"
 
 #include <fnmatch.h>
@@ -265,9 +266,7 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     if (rule != SS_RULE_SCALAR_READBACK && rule != SS_RULE_SYNC_COPY_IN_PIPELINE &&
         rule != SS_RULE_PAGEABLE_ASYNC_COPY)
         return NULL;
-    CXCursor *path = malloc(MAX_PATH * sizeof *path);
-    if (path == NULL)
-        abort();
+    CXCursor *path = ss_xreallocarray(NULL, MAX_PATH, sizeof *path);
     long found = path_to(ss_scope_outer_function(ctx->function), at, path);
     char *words = NULL;
     /* A CUDA API call returns an error code, not the value: an error-checking macro's 'if
@@ -284,15 +283,15 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
             continue;
         if ((k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_SwitchStmt) &&
             clang_isExpression(clang_getCursorKind(child))) {
-            words = ss_strdup("inherent: the host branches on the value at once");
+            words = ss_xstrdup("inherent: the host branches on the value at once");
             break;
         }
         if (k == CXCursor_ReturnStmt) {
-            words = ss_strdup("inherent: the host returns the value at once");
+            words = ss_xstrdup("inherent: the host returns the value at once");
             break;
         }
         if ((k == CXCursor_CallExpr && is_allocator(up)) || k == CXCursor_CXXNewExpr) {
-            words = ss_strdup("inherent: the host sizes an allocation with the value at once");
+            words = ss_xstrdup("inherent: the host sizes an allocation with the value at once");
             break;
         }
         if (k != CXCursor_CompoundStmt)
@@ -319,9 +318,9 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
          * waits for it anyway, and the staging costs nothing more. */
         if (rule == SS_RULE_PAGEABLE_ASYNC_COPY && at_index + 1 < n &&
             is_wait(stmts[at_index + 1])) {
-            words = ss_asprintf("inherent: the next statement (line %u) waits for the copy "
-                                "anyway",
-                                ss_scope_line(stmts[at_index + 1]));
+            words = ss_xasprintf("inherent: the next statement (line %u) waits for the copy "
+                                 "anyway",
+                                 ss_scope_line(stmts[at_index + 1]));
             break;
         }
         CXCursor var = value_var(ctx, at, child);
@@ -331,8 +330,8 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
             CXCursor next = stmts[s];
             const char *use = statement_use(next, var);
             if (use) {
-                words = ss_asprintf("inherent: the next statement needs the value (line %u %s)",
-                                    ss_scope_line(next), use);
+                words = ss_xasprintf("inherent: the next statement needs the value (line %u %s)",
+                                     ss_scope_line(next), use);
                 break;
             }
             if (!is_wait(next))
@@ -366,9 +365,7 @@ static const char *const clocks[] = {"cudaEventElapsedTime",
 static CXCursor clock_after(ss_check_ctx *ctx, CXCursor function, CXCursor loop)
 {
     CXCursor none = clang_getNullCursor();
-    CXCursor *path = malloc(MAX_PATH * sizeof *path);
-    if (path == NULL)
-        abort();
+    CXCursor *path = ss_xreallocarray(NULL, MAX_PATH, sizeof *path);
     long depth = path_to(function, loop, path);
     CXCursor found = none;
     if (depth > 0 && clang_getCursorKind(path[depth - 1]) == CXCursor_CompoundStmt) {
@@ -403,8 +400,8 @@ static char *timing_words(ss_check_ctx *ctx, const ss_loop_context *loop)
         what = "the loop is timed";
     }
     char *name = ss_scope_callee_name(found);
-    char *words = ss_asprintf("%s ('%s' at line %u): the wait is part of a measurement", what,
-                              name ? name : "a clock", ss_scope_line(found));
+    char *words = ss_xasprintf("%s ('%s' at line %u): the wait is part of a measurement", what,
+                               name ? name : "a clock", ss_scope_line(found));
     free(name);
     return words;
 }
@@ -414,7 +411,7 @@ static char *timing_words(ss_check_ctx *ctx, const ss_loop_context *loop)
 
 static void append(ss_finding *f, const char *words)
 {
-    char *longer = ss_asprintf("%s; %s", f->message, words);
+    char *longer = ss_xasprintf("%s; %s", f->message, words);
     free(f->message);
     f->message = longer;
 }
@@ -442,13 +439,13 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
         if (!said_loop) {
             char *words;
             if (loop.chain)
-                words = ss_asprintf("it runs on every iteration: %s is called from the loop at "
-                                    "%s, which enqueues device work",
-                                    loop.chain, loop.place);
+                words = ss_xasprintf("it runs on every iteration: %s is called from the loop at "
+                                     "%s, which enqueues device work",
+                                     loop.chain, loop.place);
             else
-                words = ss_asprintf("it runs on every iteration of the loop at line %u, which "
-                                    "enqueues device work",
-                                    ss_scope_line(loop.loop));
+                words = ss_xasprintf("it runs on every iteration of the loop at line %u, which "
+                                     "enqueues device work",
+                                     ss_scope_line(loop.loop));
             append(f, words);
             free(words);
         }
@@ -460,7 +457,7 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
     int hot = ss_context_is_hot_function(ctx, name);
     if (hot) {
         f->severity = raised;
-        char *words = ss_asprintf("'%s' is marked hot in the configuration (hot-functions)", name);
+        char *words = ss_xasprintf("'%s' is marked hot in the configuration (hot-functions)", name);
         append(f, words);
         free(words);
         free(name);
@@ -482,7 +479,7 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
         ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, at)) &&
         ss_callgraph_runs_once(ss_check_graph(ctx), ctx->function, &why)) {
         f->severity = SS_SEV_NOTE;
-        char *words = ss_asprintf("it runs once: outside any loop, and %s", why);
+        char *words = ss_xasprintf("it runs once: outside any loop, and %s", why);
         append(f, words);
         free(words);
     }

@@ -4,6 +4,7 @@
 #include "checks.h"
 #include "common.h"
 #include "dataflow.h"
+#include "log.h"
 #include "scope.h"
 
 #include <stdlib.h>
@@ -32,7 +33,7 @@ static enum CXVisitorResult find_stream_field(CXCursor c, CXClientData data)
     if (!ss_check_is_stream_type(clang_getCursorType(c)))
         return CXVisit_Continue;
     CXString n = clang_getCursorSpelling(c);
-    f->name = ss_strdup(clang_getCString(n));
+    f->name = ss_xstrdup(clang_getCString(n));
     clang_disposeString(n);
     return CXVisit_Break;
 }
@@ -138,9 +139,9 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
         ss_check_report(ctx, rule, at, message, hint_for(ctx));
         return;
     }
-    char *quiet = ss_asprintf("%s; nothing in this translation unit uses a stream other than "
-                              "the legacy one, so it holds nothing up yet",
-                              message);
+    char *quiet = ss_xasprintf("%s; nothing in this translation unit uses a stream other than "
+                               "the legacy one, so it holds nothing up yet",
+                               message);
     size_t before = ctx->result->count;
     ctx->legacy_note = 1;
     ss_check_report(ctx, rule, at, quiet, hint_for(ctx));
@@ -167,7 +168,7 @@ static unsigned config_stream(ss_check_ctx *ctx, CXCursor call, CXCursor arg, co
         ss_location_free(&loc);
     }
     char *cfg = ss_expr_text(ss_ast_child(e, 0));
-    *text = cfg ? ss_asprintf("%s.%s", cfg, field) : NULL;
+    *text = cfg ? ss_xasprintf("%s.%s", cfg, field) : NULL;
     free(cfg);
     return values;
 }
@@ -239,10 +240,11 @@ static void device_side_sync_call(ss_check_ctx *ctx, CXCursor call, const ss_api
         return;
     char *at = ss_check_where(ctx);
     char *target = ss_expr_text(dst);
-    char *message = ss_asprintf("'%s' %s %s ('%s') without blocking the host, on the legacy "
-                                "default stream: it serializes with the blocking streams this "
-                                "unit creates (line %d)",
-                                api->name, at, what, target ? target : "...", ctx->blocking_stream);
+    char *message =
+        ss_xasprintf("'%s' %s %s ('%s') without blocking the host, on the legacy "
+                     "default stream: it serializes with the blocking streams this "
+                     "unit creates (line %d)",
+                     api->name, at, what, target ? target : "...", ctx->blocking_stream);
     ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message,
                     api->klass == SS_CLASS_MEMSET
                         ? "use cudaMemsetAsync on the stream that uses the memory"
@@ -294,12 +296,12 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
     char *at = ss_check_where(ctx);
     char *message;
     if (omitted)
-        message = ss_asprintf("'%s' %s has no stream argument: it runs on the legacy default "
-                              "stream",
-                              api->name, at);
+        message = ss_xasprintf("'%s' %s has no stream argument: it runs on the legacy default "
+                               "stream",
+                               api->name, at);
     else
-        message = ss_asprintf("'%s' %s runs on the legacy default stream (stream '%s')", api->name,
-                              at, text ? text : "...");
+        message = ss_xasprintf("'%s' %s runs on the legacy default stream (stream '%s')", api->name,
+                               at, text ? text : "...");
     report_legacy(ctx, rule, call, message);
     free(message);
     free(at);
@@ -310,7 +312,7 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
 static char *kernel_name(CXCursor launch)
 {
     char *name = ss_scope_kernel_name(launch);
-    return name ? name : ss_strdup("kernel");
+    return name ? name : ss_xstrdup("kernel");
 }
 
 /* SYNC101 (checks.def): a k<<<grid, block, shmem, stream>>>(...) launch ('launch'; 'api' is
@@ -333,13 +335,13 @@ void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, const ss
     char *at = ss_check_where(ctx);
     char *message;
     if (omitted)
-        message = ss_asprintf("kernel '%s' is launched %s without a stream: it runs on the "
-                              "legacy default stream",
-                              kernel, at);
+        message = ss_xasprintf("kernel '%s' is launched %s without a stream: it runs on the "
+                               "legacy default stream",
+                               kernel, at);
     else
-        message = ss_asprintf("kernel '%s' is launched %s on the legacy default stream "
-                              "(stream '%s')",
-                              kernel, at, text ? text : "...");
+        message = ss_xasprintf("kernel '%s' is launched %s on the legacy default stream "
+                               "(stream '%s')",
+                               kernel, at, text ? text : "...");
     report_legacy(ctx, SS_RULE_DEFAULT_STREAM_LAUNCH, launch, message);
     free(message);
     free(kernel);

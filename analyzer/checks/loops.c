@@ -3,6 +3,7 @@
 #include "ast.h"
 #include "checks.h"
 #include "common.h"
+#include "log.h"
 #include "scope.h"
 
 #include <stdlib.h>
@@ -17,16 +18,16 @@ static char *describe_work(const ss_loop_context *loop)
     char *text;
     if (ss_scope_is_launch(work)) {
         char *name = ss_scope_kernel_name(work);
-        text = name ? ss_asprintf("kernel '%s' is launched at line %u%s", name, ss_scope_line(work),
-                                  via)
-                    : ss_asprintf("a kernel is launched at line %u%s", ss_scope_line(work), via);
+        text = name ? ss_xasprintf("kernel '%s' is launched at line %u%s", name,
+                                   ss_scope_line(work), via)
+                    : ss_xasprintf("a kernel is launched at line %u%s", ss_scope_line(work), via);
         free(name);
         free(via);
         return text;
     }
     char *name = ss_scope_callee_name(work);
-    text = name ? ss_asprintf("'%s' enqueues work at line %u%s", name, ss_scope_line(work), via)
-                : ss_asprintf("a call enqueues work at line %u%s", ss_scope_line(work), via);
+    text = name ? ss_xasprintf("'%s' enqueues work at line %u%s", name, ss_scope_line(work), via)
+                : ss_xasprintf("a call enqueues work at line %u%s", ss_scope_line(work), via);
     free(name);
     free(via);
     return text;
@@ -130,14 +131,14 @@ void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     char *what = describe_work(&loop);
     char *message =
         loop.chain
-            ? ss_asprintf("'%s' %s blocks the host on every iteration of that %s, which "
-                          "also enqueues device work (%s): the GPU drains and idles while "
-                          "the host catches up",
-                          api->name, at, loop_words(loop.loop), what)
-            : ss_asprintf("'%s' %s blocks the host on every iteration of a %s (line %u) "
-                          "that also enqueues device work (%s): the GPU drains and idles "
-                          "while the host catches up",
-                          api->name, at, loop_words(loop.loop), ss_scope_line(loop.loop), what);
+            ? ss_xasprintf("'%s' %s blocks the host on every iteration of that %s, which "
+                           "also enqueues device work (%s): the GPU drains and idles while "
+                           "the host catches up",
+                           api->name, at, loop_words(loop.loop), what)
+            : ss_xasprintf("'%s' %s blocks the host on every iteration of a %s (line %u) "
+                           "that also enqueues device work (%s): the GPU drains and idles "
+                           "while the host catches up",
+                           api->name, at, loop_words(loop.loop), ss_scope_line(loop.loop), what);
     const char *hint;
     if (api->klass == SS_CLASS_DEVICE_SYNC)
         hint = "synchronize once after the loop; where a later step needs one result, record "
@@ -168,12 +169,12 @@ void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api
     char *what = describe_work(&loop);
     char *message =
         loop.chain
-            ? ss_asprintf("'%s' %s, a %s that enqueues device work (%s), synchronizes the "
-                          "whole device on every iteration",
-                          api->name, at, loop_words(loop.loop), what)
-            : ss_asprintf("'%s' %s inside a %s (line %u) that enqueues device work (%s) "
-                          "synchronizes the whole device on every iteration",
-                          api->name, at, loop_words(loop.loop), ss_scope_line(loop.loop), what);
+            ? ss_xasprintf("'%s' %s, a %s that enqueues device work (%s), synchronizes the "
+                           "whole device on every iteration",
+                           api->name, at, loop_words(loop.loop), what)
+            : ss_xasprintf("'%s' %s inside a %s (line %u) that enqueues device work (%s) "
+                           "synchronizes the whole device on every iteration",
+                           api->name, at, loop_words(loop.loop), ss_scope_line(loop.loop), what);
     const char *hint;
     switch (api->klass) {
     case SS_CLASS_ALLOC:

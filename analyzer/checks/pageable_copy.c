@@ -4,6 +4,7 @@
 #include "checks.h"
 #include "common.h"
 #include "dataflow.h"
+#include "log.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,11 +33,11 @@ static void report(ss_check_ctx *ctx, CXCursor call, const ss_api *api, const co
     char *text = ss_expr_text(side->expr);
     char *at = ss_check_where_suffix(ctx);
     const char *fix = fix_for(p);
-    char *message = ss_asprintf("host buffer '%s' comes from %s at line %u: '%s'%s copies %s "
-                                "pageable memory, so it is staged and blocks the host instead "
-                                "of overlapping",
-                                text ? text : "...", p->source ? p->source : "a pageable source",
-                                p->line, api->name, at, side->is_dst ? "into" : "from");
+    char *message = ss_xasprintf("host buffer '%s' comes from %s at line %u: '%s'%s copies %s "
+                                 "pageable memory, so it is staged and blocks the host instead "
+                                 "of overlapping",
+                                 text ? text : "...", p->source ? p->source : "a pageable source",
+                                 p->line, api->name, at, side->is_dst ? "into" : "from");
     ss_check_report(ctx, SS_RULE_PAGEABLE_ASYNC_COPY, call, message, fix);
     free(message);
     free(at);

@@ -5,6 +5,7 @@
 #include "checks.h"
 #include "common.h"
 #include "dataflow.h"
+#include "log.h"
 #include "scope.h"
 
 #include <stdlib.h>
@@ -286,27 +287,27 @@ static char *readback_context(ss_check_ctx *ctx, CXCursor call, const ss_api *ap
     ss_pipeline pipe = {0};
     if (!ss_ast_is_null(sync)) {
         char *sync_name = ss_scope_callee_name(sync);
-        char *text = ss_asprintf(" and '%s' at line %u waits for it: %s",
-                                 sync_name ? sync_name : "a sync", ss_scope_line(sync), stalls);
+        char *text = ss_xasprintf(" and '%s' at line %u waits for it: %s",
+                                  sync_name ? sync_name : "a sync", ss_scope_line(sync), stalls);
         free(sync_name);
         return text;
     }
     if (api->sync != SS_SYNC_ALWAYS || !ss_check_pipeline(ctx, call, &pipe)) {
         ss_pipeline_free(&pipe);
-        return ss_asprintf(": %s", stalls);
+        return ss_xasprintf(": %s", stalls);
     }
     if (!ss_ast_is_null(pipe.loop)) {
         char *loop = ss_check_pipeline_loop_words(&pipe);
-        char *text = ss_asprintf(" %s: in every iteration %s", loop, stalls);
+        char *text = ss_xasprintf(" %s: in every iteration %s", loop, stalls);
         ctx->loop_said = 1;
         free(loop);
         ss_pipeline_free(&pipe);
         return text;
     }
     char *stream = ss_expr_text(pipe.stream);
-    char *text = ss_asprintf(": %s, and the synchronous copy serializes with the work on stream "
-                             "'%s' (line %u)",
-                             stalls, stream ? stream : "...", ss_scope_line(pipe.stream));
+    char *text = ss_xasprintf(": %s, and the synchronous copy serializes with the work on stream "
+                              "'%s' (line %u)",
+                              stalls, stream ? stream : "...", ss_scope_line(pipe.stream));
     free(stream);
     ss_pipeline_free(&pipe);
     return text;
@@ -326,9 +327,9 @@ void ss_check_readback_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     const char *fix = "keep the value on the device (let the next kernel read it), or batch "
                       "such values and read them back once, asynchronously into pinned memory";
     char *message =
-        ss_asprintf("'%s'%s reads one value (size '%s') back from the device into "
-                    "'%s'%s",
-                    api->name, at, bytes ? bytes : "a few bytes", dst ? dst : "...", context);
+        ss_xasprintf("'%s'%s reads one value (size '%s') back from the device into "
+                     "'%s'%s",
+                     api->name, at, bytes ? bytes : "a few bytes", dst ? dst : "...", context);
     ss_check_report(ctx, SS_RULE_SCALAR_READBACK, call, message, fix);
     free(message);
     free(context);
@@ -396,7 +397,7 @@ static int is_implicit(CXCursor c)
 static char *method_name(CXCursor call)
 {
     CXString s = clang_getCursorSpelling(clang_getCursorReferenced(call));
-    char *name = ss_strdup(clang_getCString(s));
+    char *name = ss_xstrdup(clang_getCString(s));
     clang_disposeString(s);
     return name;
 }
@@ -495,7 +496,7 @@ static void report_call(ss_check_ctx *ctx, CXCursor call, const char *what, cons
 {
     char *at = ss_check_where_suffix(ctx);
     char *message =
-        ss_asprintf("%s%s: the host stalls until all queued device work has finished", what, at);
+        ss_xasprintf("%s%s: the host stalls until all queued device work has finished", what, at);
     ss_check_report(ctx, SS_RULE_SCALAR_READBACK, call, message, fix);
     free(message);
     free(at);
@@ -510,7 +511,7 @@ static void thrust_algorithm(ss_check_ctx *ctx, CXCursor call, const char *quali
     const ss_readback *row = ss_readback_find(qualified, SS_READBACK_THRUST_VALUE_ALGO);
     if (row && device_range(call)) {
         char *what =
-            ss_asprintf("'%s' on a device range returns its result to the host", row->name);
+            ss_xasprintf("'%s' on a device range returns its result to the host", row->name);
         report_call(ctx, call, what, thrust_fix);
         free(what);
         return;
@@ -529,7 +530,7 @@ static void thrust_algorithm(ss_check_ctx *ctx, CXCursor call, const char *quali
     char tok[16];
     if (i < n && clang_getCursorKind(up[i]) == CXCursor_UnaryOperator &&
         first_token(up[i], tok, sizeof tok) == 0 && strcmp(tok, "*") == 0) {
-        char *what = ss_asprintf("the element '%s' finds is dereferenced on the host", row->name);
+        char *what = ss_xasprintf("the element '%s' finds is dereferenced on the host", row->name);
         report_call(ctx, call, what, thrust_fix);
         free(what);
     }
@@ -549,9 +550,9 @@ static void thrust_element(ss_check_ctx *ctx, CXCursor call, const char *method)
     if (type_side(clang_getCursorType(object)) != 1 || reference_not_read(ctx, call))
         return;
     char *text = ss_expr_text(call);
-    char *what = ss_asprintf("'%s' reads one device element on the host (a synchronous "
-                             "copy of a single value)",
-                             text ? text : method);
+    char *what = ss_xasprintf("'%s' reads one device element on the host (a synchronous "
+                              "copy of a single value)",
+                              text ? text : method);
     report_call(ctx, call, what, element_fix);
     free(what);
     free(text);
@@ -569,9 +570,9 @@ static void thrust_conversion(ss_check_ctx *ctx, CXCursor call, CXCursor convers
     if (!match)
         return;
     char *text = ss_expr_text(call);
-    char *what = ss_asprintf("'%s' reads one device element on the host (a synchronous "
-                             "copy of a single value)",
-                             text ? text : "a device reference");
+    char *what = ss_xasprintf("'%s' reads one device element on the host (a synchronous "
+                              "copy of a single value)",
+                              text ? text : "a device reference");
     report_call(ctx, call, what, element_fix);
     free(what);
     free(text);
@@ -666,7 +667,7 @@ static int on_cpu(ss_check_ctx *ctx, CXCursor expr, int depth)
         clang_isExpression(clang_getCursorKind(ss_ast_child(e, 0))))
         return on_cpu(ctx, ss_ast_child(e, 0), depth + 1); /* a copy or move */
     CXString s = clang_getCursorSpelling(callee);
-    char *name = ss_strdup(clang_getCString(s));
+    char *name = ss_xstrdup(clang_getCString(s));
     clang_disposeString(s);
     int cpu = 0;
     if (ck == CXCursor_CXXMethod && is_tensor_class(callee)) {
@@ -707,9 +708,9 @@ static void torch_method(ss_check_ctx *ctx, CXCursor call, CXCursor method, cons
     if (ss_ast_is_null(object) || on_cpu(ctx, object, 0))
         return;
     char *text = ss_expr_text(object);
-    char *what = ss_asprintf("'%s()' on tensor '%s', which may be on CUDA, copies it to the "
-                             "host",
-                             name, text ? text : "...");
+    char *what = ss_xasprintf("'%s()' on tensor '%s', which may be on CUDA, copies it to the "
+                              "host",
+                              name, text ? text : "...");
     report_call(ctx, call, what, torch_fix);
     free(what);
     free(text);
@@ -724,9 +725,9 @@ static void torch_function(ss_check_ctx *ctx, CXCursor call, const char *qualifi
     if (on_cpu(ctx, tensor, 0))
         return;
     char *text = ss_expr_text(tensor);
-    char *what = ss_asprintf("'%s' on tensor '%s', which may be on CUDA, copies a result "
-                             "to the host",
-                             row->name, text ? text : "...");
+    char *what = ss_xasprintf("'%s' on tensor '%s', which may be on CUDA, copies a result "
+                              "to the host",
+                              row->name, text ? text : "...");
     report_call(ctx, call, what, torch_fix);
     free(what);
     free(text);

@@ -4,6 +4,7 @@
 #include "ast.h"
 #include "checks.h"
 #include "common.h"
+#include "log.h"
 #include "scope.h"
 #include "tu.h"
 
@@ -83,12 +84,12 @@ static void add_place(legacy_walk *w, CXCursor call)
     if (w->count < MAX_PLACES) {
         char *place;
         if (file == w->file) {
-            place = ss_strdup("");
+            place = ss_xstrdup("");
         } else {
             CXString name = clang_getFileName(file);
             const char *path = clang_getCString(name) ? clang_getCString(name) : "";
             const char *base = strrchr(path, '/');
-            place = ss_strdup(base ? base + 1 : path);
+            place = ss_xstrdup(base ? base + 1 : path);
             clang_disposeString(name);
         }
         w->places[w->count] = place;
@@ -131,23 +132,23 @@ static char *legacy_places(ss_check_ctx *ctx, CXFile file)
     if (w.count == 0)
         return NULL;
     size_t kept = w.count < MAX_PLACES ? w.count : MAX_PLACES;
-    char *list = ss_strdup("");
+    char *list = ss_xstrdup("");
     for (size_t i = 0; i < kept; i++) {
         const char *sep = i == 0 ? "" : (i + 1 == kept && w.count == kept ? " and " : ", ");
-        char *item = w.places[i][0] ? ss_asprintf("%s:%u", w.places[i], w.lines[i])
-                                    : ss_asprintf("%u", w.lines[i]);
-        char *longer = ss_asprintf("%s%s%s", list, sep, item);
+        char *item = w.places[i][0] ? ss_xasprintf("%s:%u", w.places[i], w.lines[i])
+                                    : ss_xasprintf("%u", w.lines[i]);
+        char *longer = ss_xasprintf("%s%s%s", list, sep, item);
         free(item);
         free(list);
         list = longer;
         free(w.places[i]);
     }
     if (w.count > kept) {
-        char *longer = ss_asprintf("%s and %zu more", list, w.count - kept);
+        char *longer = ss_xasprintf("%s and %zu more", list, w.count - kept);
         free(list);
         list = longer;
     }
-    char *places = ss_asprintf("%s %s", w.count == 1 ? "line" : "lines", list);
+    char *places = ss_xasprintf("%s %s", w.count == 1 ? "line" : "lines", list);
     free(list);
     return places;
 }
@@ -162,7 +163,7 @@ static char *legacy_work(ss_check_ctx *ctx, CXCursor at)
     char *places = legacy_places(ctx, file);
     if (places == NULL)
         return NULL;
-    char *words = ss_asprintf("%sat %s%s", legacy_words, places, legacy_reason);
+    char *words = ss_xasprintf("%sat %s%s", legacy_words, places, legacy_reason);
     free(places);
     return words;
 }
@@ -197,19 +198,19 @@ void ss_tu_streams_use(ss_tu_streams *streams, const char *key)
 {
     if (uses(streams, key))
         return;
-    streams->used = ss_reallocarray(streams->used, streams->used_count + 1, sizeof *streams->used);
-    streams->used[streams->used_count++] = ss_strdup(key);
+    streams->used = ss_xreallocarray(streams->used, streams->used_count + 1, sizeof *streams->used);
+    streams->used[streams->used_count++] = ss_xstrdup(key);
 }
 
 void ss_tu_streams_create(ss_tu_streams *streams, const char *key, const char *name,
                           const char *file, unsigned line, unsigned column)
 {
     streams->created =
-        ss_reallocarray(streams->created, streams->created_count + 1, sizeof *streams->created);
+        ss_xreallocarray(streams->created, streams->created_count + 1, sizeof *streams->created);
     ss_shared_stream *s = &streams->created[streams->created_count++];
-    s->key = ss_strdup(key);
-    s->name = ss_strdup(name);
-    s->file = ss_strdup(file);
+    s->key = ss_xstrdup(key);
+    s->name = ss_xstrdup(name);
+    s->file = ss_xstrdup(file);
     s->line = line;
     s->column = column;
 }
@@ -267,7 +268,7 @@ static char *usr_of(CXCursor decl)
 {
     CXString usr = clang_getCursorUSR(decl);
     const char *text = clang_getCString(usr);
-    char *copy = text && text[0] ? ss_strdup(text) : NULL;
+    char *copy = text && text[0] ? ss_xstrdup(text) : NULL;
     clang_disposeString(usr);
     return copy;
 }
@@ -291,7 +292,7 @@ void ss_stream_note_legacy(ss_check_ctx *ctx, const char *main_file)
     if (places == NULL)
         return;
     char *shown = ss_display_path(main_file);
-    ctx->streams->legacy = ss_asprintf("%s (%s)", shown, places);
+    ctx->streams->legacy = ss_xasprintf("%s (%s)", shown, places);
     free(shown);
     free(places);
 }
@@ -323,13 +324,13 @@ static void note_created(ss_check_ctx *ctx, CXCursor call, const ss_finding *f)
         shares_streams(held)) {
         decl = held;
         CXString spelled = clang_getCursorSpelling(held);
-        name = ss_strdup(clang_getCString(spelled));
+        name = ss_xstrdup(clang_getCString(spelled));
         clang_disposeString(spelled);
     } else if (!ss_ast_is_null(ctx->function) &&
                clang_getCursorKind(ctx->function) == CXCursor_FunctionDecl &&
                shares_streams(ctx->function)) {
         decl = ctx->function;
-        name = ss_asprintf("%s()", ctx->function_name ? ctx->function_name : "");
+        name = ss_xasprintf("%s()", ctx->function_name ? ctx->function_name : "");
     }
     char *key = ss_ast_is_null(decl) ? NULL : usr_of(decl);
     if (key)
@@ -344,14 +345,15 @@ void ss_streams_relate(const ss_tu_streams *const *units, size_t count, ss_resul
     for (size_t i = 0; i < count; i++) {
         for (size_t c = 0; units[i] && c < units[i]->created_count; c++) {
             const ss_shared_stream *s = &units[i]->created[c];
-            char *list = ss_strdup("");
+            char *list = ss_xstrdup("");
             size_t found = 0;
             for (size_t j = 0; j < count; j++) {
                 if (j == i || units[j] == NULL || units[j]->legacy == NULL ||
                     !uses(units[j], s->key))
                     continue;
                 if (found < MAX_UNITS) {
-                    char *longer = ss_asprintf("%s%s%s", list, found ? ", " : "", units[j]->legacy);
+                    char *longer =
+                        ss_xasprintf("%s%s%s", list, found ? ", " : "", units[j]->legacy);
                     free(list);
                     list = longer;
                 }
@@ -366,17 +368,17 @@ void ss_streams_relate(const ss_tu_streams *const *units, size_t count, ss_resul
                     f = o;
             }
             if (f) {
-                char *more = found > MAX_UNITS ? ss_asprintf(" and %zu more", found - MAX_UNITS)
-                                               : ss_strdup("");
-                char *message = ss_asprintf("%s; %sin %s%s, %s the stream through '%s',%s",
-                                            f->message, legacy_words, list, more,
-                                            found == 1 ? "a unit that shares" : "units that share",
-                                            s->name, legacy_reason);
+                char *more = found > MAX_UNITS ? ss_xasprintf(" and %zu more", found - MAX_UNITS)
+                                               : ss_xstrdup("");
+                char *message = ss_xasprintf("%s; %sin %s%s, %s the stream through '%s',%s",
+                                             f->message, legacy_words, list, more,
+                                             found == 1 ? "a unit that shares" : "units that share",
+                                             s->name, legacy_reason);
                 free(more);
                 free(f->message);
                 f->message = message;
                 free(f->hint);
-                f->hint = ss_strdup(legacy_hint);
+                f->hint = ss_xstrdup(legacy_hint);
                 for (size_t k = 0; k < f->fixit_count; k++)
                     free(f->fixits[k].text);
                 free(f->fixits);
@@ -433,7 +435,7 @@ static char *written_text(CXTranslationUnit tu, const written *w)
     const char *text = clang_getFileContents(tu, w->file, &size);
     if (text == NULL || w->end > size)
         return NULL;
-    return ss_asprintf("%.*s", (int)(w->end - w->begin), text + w->begin);
+    return ss_xasprintf("%.*s", (int)(w->end - w->begin), text + w->begin);
 }
 
 /* Adds to the finding just reported for 'call' the edit that creates the stream
@@ -466,7 +468,7 @@ static void add_fixit(ss_check_ctx *ctx, CXCursor call, const ss_api *api, ss_fi
             return;
         char *stream = written_text(ctx->tu, &arg);
         char *replacement =
-            stream ? ss_asprintf("cudaStreamCreateWithFlags(%s, cudaStreamNonBlocking)", stream)
+            stream ? ss_xasprintf("cudaStreamCreateWithFlags(%s, cudaStreamNonBlocking)", stream)
                    : NULL;
         if (replacement)
             ss_finding_add_fixit(f, w.line, w.column, w.column + (w.end - w.begin), replacement);
@@ -489,9 +491,9 @@ void ss_check_stream_create(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     char *at = ss_check_where(ctx);
     char *message = NULL;
     if (api->flags_arg < 0) {
-        message = ss_asprintf("'%s' %s creates a blocking stream, which synchronizes with the "
-                              "legacy default stream",
-                              api->name, at);
+        message = ss_xasprintf("'%s' %s creates a blocking stream, which synchronizes with the "
+                               "legacy default stream",
+                               api->name, at);
     } else {
         int nargs = clang_Cursor_getNumArguments(call);
         long long flags;
@@ -499,9 +501,9 @@ void ss_check_stream_create(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
             ss_ast_eval_int(ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)api->flags_arg)),
                             &flags) == 0 &&
             flags == 0)
-            message = ss_asprintf("'%s' %s creates a blocking stream (flags 0, the default), "
-                                  "which synchronizes with the legacy default stream",
-                                  api->name, at);
+            message = ss_xasprintf("'%s' %s creates a blocking stream (flags 0, the default), "
+                                   "which synchronizes with the legacy default stream",
+                                   api->name, at);
     }
     if (message) {
         /* Work on the legacy stream is ordered with a blocking stream; made non-blocking, the
@@ -509,7 +511,7 @@ void ss_check_stream_create(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
          * fix-it. */
         char *legacy = legacy_work(ctx, call);
         if (legacy) {
-            char *longer = ss_asprintf("%s; %s", message, legacy);
+            char *longer = ss_xasprintf("%s; %s", message, legacy);
             free(message);
             message = longer;
         }

@@ -5,6 +5,7 @@
 #include "checks.h"
 #include "common.h"
 #include "dataflow.h"
+#include "log.h"
 #include "scope.h"
 
 #include <stdlib.h>
@@ -26,8 +27,8 @@ static int blocks_host(const ss_check_ctx *ctx, CXCursor call, const ss_api *api
         int host =
             p.kind == SS_HOST_PINNED || p.kind == SS_HOST_REGISTERED || p.kind == SS_HOST_MANAGED;
         if (host)
-            *target = ss_asprintf("%s memory from %s (line %u)", ss_host_kind_name(p.kind),
-                                  p.source ? p.source : "an allocation", p.line);
+            *target = ss_xasprintf("%s memory from %s (line %u)", ss_host_kind_name(p.kind),
+                                   p.source ? p.source : "an allocation", p.line);
         ss_provenance_free(&p);
         return host;
     }
@@ -62,22 +63,22 @@ void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
                           ? "use the Async variant on the pipeline's stream"
                           : "use the Async variant on the pipeline's stream, with pinned host "
                             "memory, and synchronize only where the result is needed";
-    char *what = target ? ss_asprintf("memset '%s' of %s", api->name, target)
-                        : ss_asprintf("copy '%s'", api->name);
+    char *what = target ? ss_xasprintf("memset '%s' of %s", api->name, target)
+                        : ss_xasprintf("copy '%s'", api->name);
     char *message;
     if (!ss_ast_is_null(pipe.loop)) {
         char *loop = ss_check_pipeline_loop_words(&pipe);
-        message = ss_asprintf("synchronous %s %s: each iteration waits for the device to "
-                              "drain, so copies and kernels never overlap",
-                              what, loop);
+        message = ss_xasprintf("synchronous %s %s: each iteration waits for the device to "
+                               "drain, so copies and kernels never overlap",
+                               what, loop);
         free(loop);
     } else {
-        char *at = ctx->function_name ? ss_asprintf("'%s'", ctx->function_name) : ss_strdup("it");
+        char *at = ctx->function_name ? ss_xasprintf("'%s'", ctx->function_name) : ss_xstrdup("it");
         char *stream = ss_expr_text(pipe.stream);
-        message = ss_asprintf("synchronous %s in %s, which also uses stream '%s' (line "
-                              "%u): it blocks the host and serializes with the work on "
-                              "that stream",
-                              what, at, stream ? stream : "...", ss_scope_line(pipe.stream));
+        message = ss_xasprintf("synchronous %s in %s, which also uses stream '%s' (line "
+                               "%u): it blocks the host and serializes with the work on "
+                               "that stream",
+                               what, at, stream ? stream : "...", ss_scope_line(pipe.stream));
         free(stream);
         free(at);
     }

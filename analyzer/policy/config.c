@@ -1,4 +1,5 @@
 /* config.c: .syncscope.yml parsing (strict, with positions), layering, lookup and dumping. */
+#include "log.h"
 #include "policy_int.h"
 
 #include <errno.h>
@@ -38,26 +39,26 @@ void ss_config_add_hot_function(ss_config *config, const char *pattern)
         if (strcmp(config->hot_functions[i], pattern) == 0)
             return;
     }
-    config->hot_functions = ss_reallocarray(config->hot_functions, config->hot_function_count + 1,
-                                            sizeof *config->hot_functions);
-    config->hot_functions[config->hot_function_count++] = ss_strdup(pattern);
+    config->hot_functions = ss_xreallocarray(config->hot_functions, config->hot_function_count + 1,
+                                             sizeof *config->hot_functions);
+    config->hot_functions[config->hot_function_count++] = ss_xstrdup(pattern);
 }
 
 /* Appends an exclude (both strings copied). */
 static void push_exclude(ss_config *config, const char *pattern, const char *base)
 {
     config->excludes =
-        ss_reallocarray(config->excludes, config->exclude_count + 1, sizeof *config->excludes);
-    config->excludes[config->exclude_count].pattern = ss_strdup(pattern);
-    config->excludes[config->exclude_count].base = ss_strdup(base);
+        ss_xreallocarray(config->excludes, config->exclude_count + 1, sizeof *config->excludes);
+    config->excludes[config->exclude_count].pattern = ss_xstrdup(pattern);
+    config->excludes[config->exclude_count].base = ss_xstrdup(base);
     config->exclude_count++;
 }
 
 static void push_source(ss_config *config, const char *source)
 {
     config->sources =
-        ss_reallocarray(config->sources, config->source_count + 1, sizeof *config->sources);
-    config->sources[config->source_count++] = ss_strdup(source);
+        ss_xreallocarray(config->sources, config->source_count + 1, sizeof *config->sources);
+    config->sources[config->source_count++] = ss_xstrdup(source);
 }
 
 void ss_config_merge(ss_config *config, const ss_config *lower)
@@ -746,7 +747,7 @@ struct ss_config_cache {
 
 ss_config_cache *ss_config_cache_new(void)
 {
-    ss_config_cache *cache = ss_calloc(1, sizeof *cache);
+    ss_config_cache *cache = ss_xcalloc(1, sizeof *cache);
     pthread_mutex_init(&cache->lock, NULL);
     return cache;
 }
@@ -783,15 +784,15 @@ static cache_entry *cache_lookup(ss_config_cache *cache, const char *dir)
         if (strcmp(e->dir, dir) == 0)
             return e;
     }
-    cache_entry *e = ss_calloc(1, sizeof *e);
-    e->dir = ss_strdup(dir);
-    char *file = ss_asprintf("%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", SS_CONFIG_FILE_NAME);
+    cache_entry *e = ss_xcalloc(1, sizeof *e);
+    e->dir = ss_xstrdup(dir);
+    char *file = ss_xasprintf("%s%s%s", dir, strcmp(dir, "/") == 0 ? "" : "/", SS_CONFIG_FILE_NAME);
     struct stat st;
     if (stat(file, &st) == 0 && !S_ISDIR(st.st_mode)) {
         char err[1024];
         e->has_file = 1;
         if (ss_config_load_file(file, &e->config, err, sizeof err) != 0)
-            e->error = ss_strdup(err);
+            e->error = ss_xstrdup(err);
     }
     free(file);
     e->next = cache->buckets[b];
@@ -915,8 +916,8 @@ int ss_config_dump(FILE *out, const ss_config *config)
             const ss_exclude *x = &config->excludes[i];
             char *absolute =
                 x->pattern[0] == '/'
-                    ? ss_strdup(x->pattern)
-                    : ss_asprintf("%s/%s", strcmp(x->base, "/") == 0 ? "" : x->base, x->pattern);
+                    ? ss_xstrdup(x->pattern)
+                    : ss_xasprintf("%s/%s", strcmp(x->base, "/") == 0 ? "" : x->base, x->pattern);
             fputs("  - ", out);
             write_quoted(out, absolute);
             fputc('\n', out);

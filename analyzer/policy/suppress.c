@@ -1,5 +1,6 @@
 /* suppress.c: finds suppression comments in C/C++/CUDA source text (comments only, never
  * string or character literals) and answers whether a finding is suppressed. */
+#include "log.h"
 #include "policy_int.h"
 
 #include <errno.h>
@@ -80,7 +81,7 @@ static void add_range(ss_suppressions *s, ss_rule_id rule, unsigned first, unsig
 {
     if (s->count == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 16;
-        s->ranges = ss_reallocarray(s->ranges, s->cap, sizeof *s->ranges);
+        s->ranges = ss_xreallocarray(s->ranges, s->cap, sizeof *s->ranges);
     }
     s->ranges[s->count].rule = rule;
     s->ranges[s->count].first = first;
@@ -227,7 +228,7 @@ static size_t nolint_directive(scanner *sc, size_t start, size_t p, size_t end,
         case NOLINT_BEGIN:
             if (sc->open_count == sc->open_cap) {
                 sc->open_cap = sc->open_cap ? sc->open_cap * 2 : 8;
-                sc->open = ss_reallocarray(sc->open, sc->open_cap, sizeof *sc->open);
+                sc->open = ss_xreallocarray(sc->open, sc->open_cap, sizeof *sc->open);
             }
             sc->open[sc->open_count].rule = rule;
             sc->open[sc->open_count].line = line;
@@ -455,7 +456,7 @@ int ss_suppress_scan(const char *path, const char *text, size_t len, ss_suppress
     size_t lines = 1;
     for (size_t i = 0; i < len; i++)
         lines += text[i] == '\n';
-    sc.line_starts = ss_reallocarray(NULL, lines, sizeof *sc.line_starts);
+    sc.line_starts = ss_xreallocarray(NULL, lines, sizeof *sc.line_starts);
     sc.line_starts[0] = 0;
     sc.line_count = 1;
     for (size_t i = 0; i < len; i++) {

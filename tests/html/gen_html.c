@@ -3,6 +3,7 @@
  * the JSON and trace writers exist. Usage: gen_html OUT_DIR FIXTURE_DIR [SCENARIO...]. */
 #include "detect.h"
 #include "evlog.h"
+#include "log.h"
 #include "report.h"
 
 #include <errno.h>
@@ -24,23 +25,23 @@ static ss_finding *add_finding(ss_result *r, ss_rule_id rule, const char *file, 
     f->rule = rule;
     f->severity = ss_rules_get(rule)->severity;
     f->origin = r->kind == SS_RESULT_RUN ? SS_ORIGIN_RUNTIME : SS_ORIGIN_STATIC;
-    f->file = ss_strdup(file);
+    f->file = ss_xstrdup(file);
     f->line = line;
     f->column = 5;
-    f->function = ss_strdup(function);
-    f->message = ss_strdup(message);
+    f->function = ss_xstrdup(function);
+    f->message = ss_xstrdup(message);
     return f;
 }
 
 static void set_evidence(ss_finding *f, const char *api, uint64_t count, uint64_t total_ns,
                          uint64_t max_ns, uint64_t bytes, const char *waited_for)
 {
-    f->evidence.api = ss_strdup(api);
+    f->evidence.api = ss_xstrdup(api);
     f->evidence.count = count;
     f->evidence.total_ns = total_ns;
     f->evidence.max_ns = max_ns;
     f->evidence.bytes = bytes;
-    f->evidence.waited_for = ss_strdup(waited_for);
+    f->evidence.waited_for = ss_xstrdup(waited_for);
     f->evidence.device = 0;
 }
 
@@ -49,13 +50,13 @@ static void add_frames(ss_finding *f, const char *function, const char *file, un
     f->frames = calloc(2, sizeof *f->frames);
     if (f->frames == NULL)
         abort();
-    f->frames[0].function = ss_strdup(f->evidence.api ? f->evidence.api : "cudaMemcpyAsync");
-    f->frames[0].module = ss_strdup("/usr/local/cuda/lib64/libcudart.so.13");
+    f->frames[0].function = ss_xstrdup(f->evidence.api ? f->evidence.api : "cudaMemcpyAsync");
+    f->frames[0].module = ss_xstrdup("/usr/local/cuda/lib64/libcudart.so.13");
     f->frames[0].pc = 0x7f0000001000;
-    f->frames[1].function = ss_strdup(function);
-    f->frames[1].file = ss_strdup(file);
+    f->frames[1].function = ss_xstrdup(function);
+    f->frames[1].file = ss_xstrdup(file);
     f->frames[1].line = line;
-    f->frames[1].module = ss_strdup("/opt/app/bin/app");
+    f->frames[1].module = ss_xstrdup("/opt/app/bin/app");
     f->frames[1].pc = 0x401234;
     f->frame_count = 2;
 }
@@ -63,19 +64,19 @@ static void add_frames(ss_finding *f, const char *function, const char *file, un
 static void run_meta(ss_result *r, const char *program, int rank, uint64_t wall_ns,
                      uint64_t blocked_ns, uint64_t busy_ns)
 {
-    r->program = ss_strdup(program);
-    r->command_line = ss_asprintf("%s --iterations 100", program);
-    r->hostname = ss_strdup("gpu-node-01");
+    r->program = ss_xstrdup(program);
+    r->command_line = ss_xasprintf("%s --iterations 100", program);
+    r->hostname = ss_xstrdup("gpu-node-01");
     r->pid = 4242 + rank;
     r->rank = rank;
-    r->gpu = ss_strdup("NVIDIA H200");
-    r->driver = ss_strdup("580.65.06");
-    r->cuda = ss_strdup("13.0");
-    r->cuda_runtime = ss_strdup(rank == 1 ? "13.0" : "12.8");
+    r->gpu = ss_xstrdup("NVIDIA H200");
+    r->driver = ss_xstrdup("580.65.06");
+    r->cuda = ss_xstrdup("13.0");
+    r->cuda_runtime = ss_xstrdup(rank == 1 ? "13.0" : "12.8");
     r->wall_ns = wall_ns;
     r->blocked_ns = blocked_ns;
     r->gpu_busy_ns = busy_ns;
-    r->started_at = ss_strdup("2025-01-01T00:00:00Z");
+    r->started_at = ss_xstrdup("2025-01-01T00:00:00Z");
 }
 
 /* ---- event logs ---- */
@@ -217,7 +218,7 @@ static void small_trace(ss_event_log *log, const char *src, int iterations, cons
 /* Lint findings of fixtures/app.cu (paths relative to the root, as lint prints them). */
 static void small_lint(ss_result *r)
 {
-    r->root = ss_strdup(fixture_dir);
+    r->root = ss_xstrdup(fixture_dir);
     add_finding(r, SS_RULE_PAGEABLE_ASYNC_COPY, "app.cu", 12, "step",
                 "cudaMemcpyAsync copies from pageable memory 'h' (malloc) in function 'step'");
     add_finding(r, SS_RULE_DEFAULT_STREAM_LAUNCH, "app.cu", 20, "launch",
@@ -236,29 +237,29 @@ static void small_lint(ss_result *r)
  * 2) multiplies the costs so that two ranks differ. */
 static void small_run(ss_result *r, int rank, uint64_t scale)
 {
-    char *abs_dot = ss_asprintf("%s/./app.cu", fixture_dir);
-    char *abs = ss_asprintf("%s/app.cu", fixture_dir);
+    char *abs_dot = ss_xasprintf("%s/./app.cu", fixture_dir);
+    char *abs = ss_xasprintf("%s/app.cu", fixture_dir);
     run_meta(r, "./app", rank, 250000000ULL * scale, 83000000ULL * scale, 120000000ULL * scale);
     ss_finding *f = add_finding(r, SS_RULE_PAGEABLE_ASYNC_COPY, abs, 12, "step",
                                 "cudaMemcpyAsync from pageable memory blocked the host");
     set_evidence(f, "cudaMemcpyAsync", 1000, 30000000ULL * scale, 31000, 1048576000ULL,
                  "earlier work on stream 13");
-    f->evidence.direction = ss_strdup("HtoD");
-    f->evidence.host_kind = ss_strdup("pageable");
-    f->evidence.stream = ss_strdup("stream 13 (blocking)");
+    f->evidence.direction = ss_xstrdup("HtoD");
+    f->evidence.host_kind = ss_xstrdup("pageable");
+    f->evidence.stream = ss_xstrdup("stream 13 (blocking)");
     add_frames(f, "step", abs, 12);
     f = add_finding(r, SS_RULE_DEFAULT_STREAM_LAUNCH, abs_dot, 20, "launch",
                     "kernel 'scale' on the legacy default stream held back stream 13");
     set_evidence(f, "cudaLaunchKernel", 400, 8000000ULL * scale, 26000, 0,
                  "all work on blocking streams");
-    f->evidence.stream = ss_strdup("legacy default stream (7)");
+    f->evidence.stream = ss_xstrdup("legacy default stream (7)");
     add_frames(f, "launch", abs_dot, 20);
     f = add_finding(r, SS_RULE_SCALAR_READBACK, "/builds/ci/proj/app.cu", 32, "readback",
                     "cudaMemcpy read back 4 bytes and blocked the host");
     set_evidence(f, "cudaMemcpy", 100, 4500000ULL * scale, 46000, 400,
                  "4 kernels on the legacy default stream");
-    f->evidence.direction = ss_strdup("DtoH");
-    f->evidence.host_kind = ss_strdup("pageable");
+    f->evidence.direction = ss_xstrdup("DtoH");
+    f->evidence.host_kind = ss_xstrdup("pageable");
     add_frames(f, "readback", "/builds/ci/proj/app.cu", 32);
     f = add_finding(r, SS_RULE_DEVICE_WIDE_SYNC_CALL, abs, 51, "main",
                     "cudaFree blocked the host while device work was pending");
@@ -275,7 +276,7 @@ static void small_run(ss_result *r, int rank, uint64_t scale)
 static int write_page(const char *name, const ss_result *const *results, size_t n,
                       const ss_event_log *const *traces, const char *root, const char *title)
 {
-    char *path = ss_asprintf("%s/%s.html", out_dir, name);
+    char *path = ss_xasprintf("%s/%s.html", out_dir, name);
     FILE *out = fopen(path, "w");
     if (out == NULL) {
         ss_log_error("cannot write '%s': %s", path, strerror(errno));
@@ -303,7 +304,7 @@ static int write_page(const char *name, const ss_result *const *results, size_t 
 /* Writes 'result' as JSON, or 'log' as a trace, to OUT_DIR/'name'. Returns 0 or -1. */
 static int write_input(const char *name, const ss_result *result, const ss_event_log *log)
 {
-    char *path = ss_asprintf("%s/%s", out_dir, name);
+    char *path = ss_xasprintf("%s/%s", out_dir, name);
     FILE *out = fopen(path, "w");
     int rc = -1;
     if (out != NULL) {
@@ -319,7 +320,7 @@ static int write_input(const char *name, const ss_result *result, const ss_event
 
 static int scenario_small(const char *name)
 {
-    char *src = ss_asprintf("%s/app.cu", fixture_dir);
+    char *src = ss_xasprintf("%s/app.cu", fixture_dir);
     ss_result lint, run0, run1;
     ss_event_log log0, log1;
     ss_result_init(&lint, SS_RESULT_LINT);
@@ -345,19 +346,19 @@ static int scenario_small(const char *name)
                     continue;
                 free(f->evidence.waited_for);
                 f->evidence.waited_for =
-                    ss_strdup("kernel 'void scale<float, 4>(float*, int)' on stream 7 (400 times, "
-                              "8.00 ms), kernel 'sum' on stream 7 (4.0 us)");
+                    ss_xstrdup("kernel 'void scale<float, 4>(float*, int)' on stream 7 (400 times, "
+                               "8.00 ms), kernel 'sum' on stream 7 (4.0 us)");
                 free(f->frames[1].function);
-                f->frames[1].function = ss_strdup("readback(float const*, unsigned long)");
+                f->frames[1].function = ss_xstrdup("readback(float const*, unsigned long)");
                 /* Called from Python: its line, then the interpreter's own frame. */
-                f->frames = ss_reallocarray(f->frames, 4, sizeof *f->frames);
+                f->frames = ss_xreallocarray(f->frames, 4, sizeof *f->frames);
                 memset(&f->frames[2], 0, 2 * sizeof *f->frames);
-                f->frames[2].function = ss_strdup("step");
-                f->frames[2].file = ss_strdup("train.py");
+                f->frames[2].function = ss_xstrdup("step");
+                f->frames[2].file = ss_xstrdup("train.py");
                 f->frames[2].line = 9;
                 f->frames[2].is_python = 1;
-                f->frames[3].function = ss_strdup("_PyEval_EvalFrameDefault");
-                f->frames[3].module = ss_strdup("/usr/bin/python3.12");
+                f->frames[3].function = ss_xstrdup("_PyEval_EvalFrameDefault");
+                f->frames[3].module = ss_xstrdup("/usr/bin/python3.12");
                 f->frames[3].pc = 0x54caed;
                 f->frame_count = 4;
             }
@@ -430,7 +431,7 @@ static int scenario_twodev(void)
  * later cudaMalloc of 20 ms while a kernel runs (host blocked). */
 static int scenario_cost(void)
 {
-    char *src = ss_asprintf("%s/app.cu", fixture_dir);
+    char *src = ss_xasprintf("%s/app.cu", fixture_dir);
     ss_result run;
     ss_event_log log;
     ss_result_init(&run, SS_RESULT_RUN);
@@ -499,9 +500,9 @@ static const char *const hostile[] = {
 static int scenario_adversarial(void)
 {
     /* A source file whose lines are hostile too. */
-    char *dir = ss_asprintf("%s/adv-src", out_dir);
+    char *dir = ss_xasprintf("%s/adv-src", out_dir);
     mkdir(dir, 0777);
-    char *src = ss_asprintf("%s/<script>window.__pwned=1<!--.cu", dir);
+    char *src = ss_xasprintf("%s/<script>window.__pwned=1<!--.cu", dir);
     FILE *f = fopen(src, "w");
     if (f == NULL) {
         ss_log_error("cannot write '%s'", src);
@@ -532,13 +533,13 @@ static int scenario_adversarial(void)
     ss_result_init(&run, SS_RESULT_RUN);
     if (ss_evlog_init(&log) < 0)
         abort();
-    lint.root = ss_strdup(dir);
+    lint.root = ss_xstrdup(dir);
     size_t nh = sizeof hostile / sizeof hostile[0];
     for (size_t i = 0; i < nh; i++) {
         ss_finding *x = add_finding(&lint, SS_RULE_PAGEABLE_ASYNC_COPY, src, 4, hostile[i],
                                     hostile[(i + 1) % nh]);
-        x->hint = ss_strdup(hostile[(i + 2) % nh]);
-        x->line_text = ss_strdup(hostile[(i + 3) % nh]);
+        x->hint = ss_xstrdup(hostile[(i + 2) % nh]);
+        x->line_text = ss_xstrdup(hostile[(i + 3) % nh]);
         x->column = (unsigned)i + 1;
     }
     ss_finding *x =
@@ -546,16 +547,16 @@ static int scenario_adversarial(void)
     (void)x;
     run_meta(&run, hostile[0], -1, 1000000000ULL, 1000ULL, 2000ULL);
     free(run.gpu);
-    run.gpu = ss_strdup(hostile[1]);
+    run.gpu = ss_xstrdup(hostile[1]);
     free(run.driver);
-    run.driver = ss_strdup(hostile[3]);
+    run.driver = ss_xstrdup(hostile[3]);
     free(run.command_line);
-    run.command_line = ss_strdup(hostile[4]);
+    run.command_line = ss_xstrdup(hostile[4]);
     for (size_t i = 0; i < nh; i++) {
         ss_finding *y = add_finding(&run, SS_RULE_PAGEABLE_ASYNC_COPY, src, 4, hostile[i],
                                     hostile[(i + 4) % nh]);
         set_evidence(y, hostile[(i + 5) % nh], 1, 1000, 1000, 8, hostile[(i + 6) % nh]);
-        y->evidence.stream = ss_strdup(hostile[(i + 7) % nh]);
+        y->evidence.stream = ss_xstrdup(hostile[(i + 7) % nh]);
         add_frames(y, hostile[(i + 8) % nh], hostile[i], 4);
         ss_finding_add_extra(y, hostile[i], hostile[(i + 1) % nh]);
     }
@@ -581,10 +582,10 @@ static int scenario_adversarial(void)
 static int scenario_big(void)
 {
     enum { FILES = 100, LINT = 4000, RUN = 6000, JOINED = 2000, OPS = 1000000, API = 400000 };
-    char *dir = ss_asprintf("%s/big-src", out_dir);
+    char *dir = ss_xasprintf("%s/big-src", out_dir);
     mkdir(dir, 0777);
     for (int i = 0; i < FILES; i++) {
-        char *path = ss_asprintf("%s/kernel_%03d.cu", dir, i);
+        char *path = ss_xasprintf("%s/kernel_%03d.cu", dir, i);
         FILE *f = fopen(path, "w");
         if (f == NULL)
             abort();
@@ -600,13 +601,13 @@ static int scenario_big(void)
     ss_result_init(&run, SS_RESULT_RUN);
     if (ss_evlog_init(&log) < 0)
         abort();
-    lint.root = ss_strdup(dir);
+    lint.root = ss_xstrdup(dir);
     static const ss_rule_id rules[] = {SS_RULE_PAGEABLE_ASYNC_COPY, SS_RULE_DEFAULT_STREAM_LAUNCH,
                                        SS_RULE_SCALAR_READBACK, SS_RULE_SYNC_IN_LOOP};
     char file[1024];
     for (int i = 0; i < LINT; i++) {
         snprintf(file, sizeof file, "kernel_%03d.cu", i % FILES);
-        char *msg = ss_asprintf("lint finding %d in function 'work_%d'", i, i);
+        char *msg = ss_xasprintf("lint finding %d in function 'work_%d'", i, i);
         add_finding(&lint, rules[i % 4], file, (unsigned)(1 + (i / FILES) % 200), "work", msg);
         free(msg);
     }
@@ -623,7 +624,7 @@ static int scenario_big(void)
             line = (unsigned)(1 + (i / FILES) % 200);
             rule = SS_RULE_DEVICE_WIDE_SYNC_CALL;
         }
-        char *msg = ss_asprintf("runtime finding %d blocked the host", i);
+        char *msg = ss_xasprintf("runtime finding %d blocked the host", i);
         ss_finding *f = add_finding(&run, rule, file, line, "work", msg);
         set_evidence(f, "cudaMemcpyAsync", (uint64_t)(i % 50 + 1), (uint64_t)(i * 7919 % 1000000),
                      (uint64_t)(i * 31 % 50000), (uint64_t)i * 4096, "earlier work");

@@ -4,6 +4,7 @@
 #include "analyzer.h"
 #include "check_main.h"
 #include "cli_fixture.h"
+#include "log.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ static char work[64];
 static int run(const char *const *argv, char **out, char **err)
 {
     static const char *const lead[] = {"lint", NULL};
-    char *capture = ss_asprintf("%s/", work);
+    char *capture = ss_xasprintf("%s/", work);
     int status = cli_run(work, capture, NULL, lead, argv, out, err);
     free(capture);
     return status;
@@ -34,7 +35,7 @@ static void make_work_dir(void)
 
 static void remove_work_dir(void)
 {
-    char *cmd = ss_asprintf("rm -rf '%s'", work);
+    char *cmd = ss_xasprintf("rm -rf '%s'", work);
     ck_assert_int_eq(system(cmd), 0);
     free(cmd);
 }
@@ -42,7 +43,7 @@ static void remove_work_dir(void)
 /* Writes 'len' bytes to WORK/name; returns the path (malloc'ed). */
 static char *write_file(const char *name, const char *text, size_t len)
 {
-    char *path = ss_asprintf("%s/%s", work, name);
+    char *path = ss_xasprintf("%s/%s", work, name);
     char *slash = strrchr(path, '/');
     *slash = '\0';
     mkdir(path, 0755);
@@ -100,7 +101,7 @@ START_TEST(test_text_output_and_exit_codes)
     ck_assert_str_eq(out, "");
     free(out);
     free(err);
-    char *json_path = ss_asprintf("%s/r.json", work);
+    char *json_path = ss_xasprintf("%s/r.json", work);
     char *report = cli_slurp(json_path);
     ck_assert_ptr_nonnull(strstr(report, "\"SYNC101\""));
     ck_assert_ptr_nonnull(strstr(report, "\"go\""));
@@ -154,7 +155,7 @@ START_TEST(test_usage_errors)
                           "--help)\n");
     const char *format[] = {"--format", "pdf", "a.cu", NULL};
     char *formats = ss_format_names(SS_FORMAT_FOR_LINT, " or ");
-    char *unknown_format = ss_asprintf("syncscope: error: unknown --format 'pdf' (%s)\n", formats);
+    char *unknown_format = ss_xasprintf("syncscope: error: unknown --format 'pdf' (%s)\n", formats);
     expect_error(format, unknown_format);
     free(unknown_format);
     free(formats);
@@ -293,7 +294,7 @@ START_TEST(test_api_headers_once_and_system_headers)
         write_text("two.cu", "#include \"inc/launch.cuh\"\n#include <syslaunch.cuh>\n"
                              "namespace ns { struct S { void two(int *p); }; }\n"
                              "void ns::S::two(int *p) { hk<<<1, 1, 0, 0>>>(p); }\n" USES_A_STREAM);
-    char *sys = ss_asprintf("-isystem%s/sys", work);
+    char *sys = ss_xasprintf("-isystem%s/sys", work);
     const char *inputs[] = {b, a};
     const char *extra[] = {sys};
     ss_lint_options o = {.inputs = inputs,
@@ -337,13 +338,13 @@ START_TEST(test_compile_database_inputs)
     make_work_dir();
     free(write_text("src/k.cu", launch_file));
     free(write_text("src/ignored.txt", "not a source\n"));
-    char *db = ss_asprintf("[{\"directory\": \"%s/build\", \"file\": \"../src/k.cu\", "
-                           "\"command\": \"nvcc -x cu -gencode arch=compute_80,code=sm_80 "
-                           "--default-stream per-thread -c ../src/k.cu -o k.o\"}]",
-                           work);
+    char *db = ss_xasprintf("[{\"directory\": \"%s/build\", \"file\": \"../src/k.cu\", "
+                            "\"command\": \"nvcc -x cu -gencode arch=compute_80,code=sm_80 "
+                            "--default-stream per-thread -c ../src/k.cu -o k.o\"}]",
+                            work);
     free(write_text("build/compile_commands.json", db));
     free(db);
-    char *build = ss_asprintf("%s/build", work);
+    char *build = ss_xasprintf("%s/build", work);
     ss_lint_options o = {.build_dir = build, .cuda_path = SS_CUDA_PATH_NONE};
     ss_result r;
     ss_result_init(&r, SS_RESULT_LINT);
@@ -363,7 +364,7 @@ END_TEST
 /* Copies the test tree 'name' under tests/ into WORK/'name'. */
 static void copy_tree(const char *name)
 {
-    char *cmd = ss_asprintf("cp -r '%s/tests/%s' '%s/%s'", SS_SOURCE_DIR, name, work, name);
+    char *cmd = ss_xasprintf("cp -r '%s/tests/%s' '%s/%s'", SS_SOURCE_DIR, name, work, name);
     ck_assert_int_eq(system(cmd), 0);
     free(cmd);
 }
@@ -445,9 +446,9 @@ START_TEST(test_config_precedence)
     const char *dump[] = {"--readback-bytes", "64", "--dump-config", "lint-config/app/tests/t.cu",
                           NULL};
     out = lint_output(dump, 0, NULL);
-    char *from = ss_asprintf("# from: %s/lint-config/app/tests/.syncscope.yml\n"
-                             "# from: %s/lint-config/.syncscope.yml\n",
-                             work, work);
+    char *from = ss_xasprintf("# from: %s/lint-config/app/tests/.syncscope.yml\n"
+                              "# from: %s/lint-config/.syncscope.yml\n",
+                              work, work);
     ck_assert_ptr_nonnull(strstr(out, from));
     ck_assert_ptr_nonnull(strstr(out, "readback-bytes: 64\n"));
     ck_assert_ptr_nonnull(strstr(out, "fail-on: error\n"));
@@ -466,15 +467,15 @@ START_TEST(test_malformed_config_and_baseline)
     free(write_text("src/a.cu", launch_file));
     free(write_text("src/.syncscope.yml", "rules:\n  SYNC201:\n    severty: error\n"));
     const char *lint[] = {"--cuda-path=none", "--no-cache", "src", NULL};
-    char *expected = ss_asprintf("syncscope: error: %s/src/.syncscope.yml:3:5: unknown key "
-                                 "'severty' in rule 'SYNC201' (did you mean 'severity'?)\n",
-                                 work);
+    char *expected = ss_xasprintf("syncscope: error: %s/src/.syncscope.yml:3:5: unknown key "
+                                  "'severty' in rule 'SYNC201' (did you mean 'severity'?)\n",
+                                  work);
     expect_error(lint, expected);
     free(expected);
     const char *dump[] = {"--dump-config", "src/a.cu", NULL};
-    expected = ss_asprintf("syncscope: error: %s/src/.syncscope.yml:3:5: unknown key "
-                           "'severty' in rule 'SYNC201' (did you mean 'severity'?)\n",
-                           work);
+    expected = ss_xasprintf("syncscope: error: %s/src/.syncscope.yml:3:5: unknown key "
+                            "'severty' in rule 'SYNC201' (did you mean 'severity'?)\n",
+                            work);
     expect_error(dump, expected);
     free(expected);
     free(write_text("src/.syncscope.yml", "fail-on: warning\n"));
@@ -513,7 +514,7 @@ START_TEST(test_baseline_after_code_moves)
     const char *write[] = {"--cuda-path=none", "--no-cache", "--write-baseline",
                            "base.json",        "a.cu",       NULL};
     free(lint_output(write, 0, NULL)); /* recording a baseline passes */
-    char *base_path = ss_asprintf("%s/base.json", work);
+    char *base_path = ss_xasprintf("%s/base.json", work);
     char *base = cli_slurp(base_path);
     ck_assert_ptr_nonnull(strstr(base, "\"version\":\t1"));
     free(base);
@@ -589,9 +590,9 @@ START_TEST(test_cache_invalidation)
     ck_assert_str_eq(err, "syncscope: parsed 1, cached 2\n");
     free(err);
     /* Corrupt entries are ignored and rewritten. */
-    char *corrupt = ss_asprintf("for f in '%s'/cache/*.json; do printf '{\"format\": 1, ' > "
-                                "\"$f\"; done",
-                                work);
+    char *corrupt = ss_xasprintf("for f in '%s'/cache/*.json; do printf '{\"format\": 1, ' > "
+                                 "\"$f\"; done",
+                                 work);
     ck_assert_int_eq(system(corrupt), 0);
     free(corrupt);
     free(lint_output(lint, 1, &err));
@@ -626,8 +627,8 @@ END_TEST
 START_TEST(test_jobs_deterministic)
 {
     make_work_dir();
-    char *dir = ss_asprintf("%s/tests/lint", SS_SOURCE_DIR);
-    char *include = ss_asprintf("--extra-arg=-I%s/tests/lint/include", SS_SOURCE_DIR);
+    char *dir = ss_xasprintf("%s/tests/lint", SS_SOURCE_DIR);
+    char *include = ss_xasprintf("--extra-arg=-I%s/tests/lint/include", SS_SOURCE_DIR);
     const char *one[] = {"--cuda-path=none",
                          "--no-cache",
                          "--keep-going",
@@ -785,9 +786,9 @@ START_TEST(test_folder_walk_of_a_project)
     free(out);
     free(err);
     /* With a compile database, only the sources it lists. */
-    char *db = ss_asprintf("[{\"directory\": \"%s\", \"file\": \"src/main.cu\", "
-                           "\"command\": \"nvcc -c src/main.cu\"}]",
-                           work);
+    char *db = ss_xasprintf("[{\"directory\": \"%s\", \"file\": \"src/main.cu\", "
+                            "\"command\": \"nvcc -c src/main.cu\"}]",
+                            work);
     free(write_text("build/compile_commands.json", db));
     free(db);
     const char *listed[] = {"--cuda-path=none",
@@ -824,11 +825,11 @@ START_TEST(test_database_without_cuda_sources)
         snprintf(name, sizeof name, "src/kernel%d.cu", i);
         free(write_text(name, "__global__ void k(float *x) { x[0] = 1; }\n"));
     }
-    char *db = ss_asprintf("[{\"directory\": \"%s\", \"file\": \"src/host.cpp\", "
-                           "\"command\": \"g++ -c src/host.cpp\"}, "
-                           "{\"directory\": \"%s\", \"file\": \"src/io.cpp\", "
-                           "\"command\": \"g++ -c src/io.cpp\"}]",
-                           work, work);
+    char *db = ss_xasprintf("[{\"directory\": \"%s\", \"file\": \"src/host.cpp\", "
+                            "\"command\": \"g++ -c src/host.cpp\"}, "
+                            "{\"directory\": \"%s\", \"file\": \"src/io.cpp\", "
+                            "\"command\": \"g++ -c src/io.cpp\"}]",
+                            work, work);
     free(write_text("build/compile_commands.json", db));
     free(db);
     char *out, *err;
@@ -843,7 +844,7 @@ START_TEST(test_database_without_cuda_sources)
     free(out);
     free(err);
     for (int i = 2; i <= 3; i++) {
-        char *path = ss_asprintf("%s/src/kernel%d.cu", work, i);
+        char *path = ss_xasprintf("%s/src/kernel%d.cu", work, i);
         ck_assert_int_eq(remove(path), 0);
         free(path);
     }
@@ -879,7 +880,7 @@ START_TEST(test_cache_keeps_failures)
     };
     for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
         if (steps[i][0]) {
-            char *cmd = ss_asprintf("cd '%s' && %s", work, steps[i][0]);
+            char *cmd = ss_xasprintf("cd '%s' && %s", work, steps[i][0]);
             ck_assert_int_eq(system(cmd), 0);
             free(cmd);
         }

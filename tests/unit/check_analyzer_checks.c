@@ -4,6 +4,7 @@
  * table's order. Properties of the table, so that a new row needs no edit here. */
 #include "check_main.h"
 #include "checks.h"
+#include "log.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +16,13 @@ static char *rows_of(ss_check_on on, ss_api_class klass)
 {
     size_t count;
     const ss_check *checks = ss_checks_all(&count);
-    char *names = ss_strdup("");
+    char *names = ss_xstrdup("");
     for (size_t i = 0; i < count; i++) {
         if (checks[i].on != on)
             continue;
         if (on == SS_CHECK_API && !(checks[i].classes & (UINT64_C(1) << klass)))
             continue;
-        char *joined = ss_asprintf("%s%s%s", names, names[0] ? " " : "", checks[i].name);
+        char *joined = ss_xasprintf("%s%s%s", names, names[0] ? " " : "", checks[i].name);
         free(names);
         names = joined;
     }
@@ -83,7 +84,7 @@ START_TEST(test_rows_are_well_formed)
         ck_assert_msg(strncmp(c->name, "ss_check_", 9) == 0, "%s: not an ss_check_ name", c->name);
         ck_assert_ptr_eq(row_named(c->name), c);
         ck_assert_ptr_nonnull(c->entry);
-        char *file = ss_asprintf("%s/analyzer/checks/%s.c", SS_SOURCE_DIR, c->family);
+        char *file = ss_xasprintf("%s/analyzer/checks/%s.c", SS_SOURCE_DIR, c->family);
         ck_assert_msg(access(file, R_OK) == 0, "%s: no file %s for its family", c->name, file);
         free(file);
         /* The rows of one family are together. */

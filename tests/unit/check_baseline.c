@@ -1,5 +1,6 @@
 /* check_baseline.c: baseline files: round trip, matching that survives moves, counts, errors. */
 #include "check_main.h"
+#include "log.h"
 #include "report.h"
 #include "tmp_fixture.h"
 
@@ -48,11 +49,11 @@ static ss_finding *add(ss_result *r, ss_rule_id rule, const char *file, unsigned
     f->rule = rule;
     f->severity = ss_rules_get(rule)->severity;
     f->origin = SS_ORIGIN_STATIC;
-    f->file = ss_strdup(file);
+    f->file = ss_xstrdup(file);
     f->line = line;
     f->column = 5;
-    f->message = ss_asprintf("finding at line %u", line);
-    f->line_text = ss_strdup(text);
+    f->message = ss_xasprintf("finding at line %u", line);
+    f->line_text = ss_xstrdup(text);
     return f;
 }
 
@@ -313,12 +314,12 @@ static ss_finding *add_run(ss_result *r, ss_rule_id rule, const char *file, unsi
     f->rule = rule;
     f->severity = ss_rules_get(rule)->severity;
     f->origin = SS_ORIGIN_RUNTIME;
-    f->file = ss_strdup(file);
+    f->file = ss_xstrdup(file);
     f->line = line;
-    f->function = ss_strdup(function);
-    f->module = ss_strdup(module);
-    f->evidence.api = ss_strdup(api);
-    f->message = ss_asprintf("observed at line %u", line);
+    f->function = ss_xstrdup(function);
+    f->module = ss_xstrdup(module);
+    f->evidence.api = ss_xstrdup(api);
+    f->message = ss_xasprintf("observed at line %u", line);
     return f;
 }
 
@@ -363,7 +364,7 @@ START_TEST(test_run_keys)
     ck_assert_str_ne(k, ka);
     free(other->evidence.api);
     other->rule = SS_RULE_SCALAR_READBACK;
-    other->evidence.api = ss_strdup("cudaMemcpy");
+    other->evidence.api = ss_xstrdup("cudaMemcpy");
     key_of(other, k);
     ck_assert_str_ne(k, ka);
     /* A file that cannot be read: the function stands for the line, so two lines of one

@@ -3,6 +3,7 @@
  * under NO_COLOR (the command on a pty). */
 #include "check_main.h"
 #include "cli_fixture.h"
+#include "log.h"
 #include "options.h"
 
 #include <errno.h>
@@ -187,13 +188,13 @@ START_TEST(test_root)
     ss_result result;
     ss_result_init(&result, SS_RESULT_RUN);
     ss_finding *f = ss_result_add(&result);
-    f->file = ss_strdup("/b/p/a.cu");
-    f->via_file = ss_strdup("/b/p/lib/l.h");
-    f->frames = ss_calloc(2, sizeof *f->frames);
+    f->file = ss_xstrdup("/b/p/a.cu");
+    f->via_file = ss_xstrdup("/b/p/lib/l.h");
+    f->frames = ss_xcalloc(2, sizeof *f->frames);
     f->frame_count = 2;
-    f->frames[0].file = ss_strdup("/usr/include/x.h");
-    f->frames[1].file = ss_strdup("/b/p/a.cu");
-    result.root = ss_strdup("/b/p/build");
+    f->frames[0].file = ss_xstrdup("/usr/include/x.h");
+    f->frames[1].file = ss_xstrdup("/b/p/a.cu");
+    result.root = ss_xstrdup("/b/p/build");
     ss_cli_root root;
     ck_assert_int_eq(ss_cli_root_parse("/b/p=/l/q", &root), 0);
     ss_cli_root_apply(&root, &result);
@@ -239,7 +240,7 @@ static char *on_terminal(const char *const *argv, const char *no_color)
         execv(SYNCSCOPE, (char *const *)args);
         _exit(127);
     }
-    char *text = ss_calloc(1, 1 << 20);
+    char *text = ss_xcalloc(1, 1 << 20);
     size_t n = 0;
     for (;;) {
         ssize_t got = read(master, text + n, (1 << 20) - 1 - n);

@@ -2,6 +2,7 @@
  * the expansion of response files (@FILE, nvcc's --options-file). */
 #include "check_main.h"
 #include "internal.h"
+#include "log.h"
 #include "tmp_fixture.h"
 
 #include <stdio.h>
@@ -105,12 +106,12 @@ START_TEST(test_load_from_build_dir)
     char err[512] = "";
     ss_compdb db;
     ck_assert_int_eq(ss_compdb_load(dir, &db, err, sizeof err), -1);
-    char *expected = ss_asprintf("cannot read '%s/compile_commands.json': No such file or "
-                                 "directory",
-                                 dir);
+    char *expected = ss_xasprintf("cannot read '%s/compile_commands.json': No such file or "
+                                  "directory",
+                                  dir);
     ck_assert_str_eq(err, expected);
     free(expected);
-    char *path = ss_asprintf("%s/compile_commands.json", dir);
+    char *path = ss_xasprintf("%s/compile_commands.json", dir);
     FILE *out = fopen(path, "w");
     ck_assert_ptr_nonnull(out);
     fprintf(out,
@@ -120,7 +121,7 @@ START_TEST(test_load_from_build_dir)
     fclose(out);
     ck_assert_int_eq(ss_compdb_load(dir, &db, err, sizeof err), 0);
     ck_assert_uint_eq(db.count, 1);
-    char *file = ss_asprintf("%s/k.cu", dir);
+    char *file = ss_xasprintf("%s/k.cu", dir);
     ck_assert_str_eq(db.commands[0].file, file);
     ss_compdb_free(&db);
     free(file);
@@ -133,10 +134,10 @@ END_TEST
 /* Writes 'text' to ROOT/'name', making its folder. */
 static void put_file(const char *name, const char *text)
 {
-    char *path = ss_asprintf("%s/%s", fixture_root, name);
+    char *path = ss_xasprintf("%s/%s", fixture_root, name);
     char *slash = strrchr(path, '/');
     *slash = '\0';
-    char *mkdir_p = ss_asprintf("mkdir -p '%s'", path);
+    char *mkdir_p = ss_xasprintf("mkdir -p '%s'", path);
     ck_assert_int_eq(system(mkdir_p), 0);
     free(mkdir_p);
     *slash = '/';
@@ -205,38 +206,38 @@ START_TEST(test_response_file_errors)
     char joined[2048], err[512], *expected;
     ck_assert_int_eq(expand("cc -DA @missing.rsp -DB", joined, sizeof joined, err, sizeof err), -1);
     ck_assert_str_eq(joined, "cc|-DA|-DB");
-    expected = ss_asprintf("cannot read response file '%s/missing.rsp': No such file or directory",
-                           fixture_root);
+    expected = ss_xasprintf("cannot read response file '%s/missing.rsp': No such file or directory",
+                            fixture_root);
     ck_assert_str_eq(err, expected);
     free(expected);
 
-    char *fifo = ss_asprintf("%s/fifo.rsp", fixture_root);
+    char *fifo = ss_xasprintf("%s/fifo.rsp", fixture_root);
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);
     free(fifo);
     ck_assert_int_eq(expand("nvcc --options-file fifo.rsp", joined, sizeof joined, err, sizeof err),
                      -1);
-    expected = ss_asprintf("cannot read response file '%s/fifo.rsp': not a regular file (a FIFO)",
-                           fixture_root);
+    expected = ss_xasprintf("cannot read response file '%s/fifo.rsp': not a regular file (a FIFO)",
+                            fixture_root);
     ck_assert_str_eq(err, expected);
     free(expected);
 
     put_file("sub/x", "");
     ck_assert_int_eq(expand("cc @sub", joined, sizeof joined, err, sizeof err), -1);
-    expected = ss_asprintf("cannot read response file '%s/sub': not a regular file (a directory)",
-                           fixture_root);
+    expected = ss_xasprintf("cannot read response file '%s/sub': not a regular file (a directory)",
+                            fixture_root);
     ck_assert_str_eq(err, expected);
     free(expected);
 
     put_file("loop.rsp", "-DL @loop.rsp");
     ck_assert_int_eq(expand("cc @loop.rsp", joined, sizeof joined, err, sizeof err), -1);
     ck_assert_str_eq(joined, "cc|-DL|-DL|-DL|-DL|-DL|-DL|-DL|-DL");
-    expected = ss_asprintf("response files nest more than 8 deep at '%s/loop.rsp'", fixture_root);
+    expected = ss_xasprintf("response files nest more than 8 deep at '%s/loop.rsp'", fixture_root);
     ck_assert_str_eq(err, expected);
     free(expected);
 
     put_file("quote.rsp", "-DA '-DB");
     ck_assert_int_eq(expand("cc @quote.rsp", joined, sizeof joined, err, sizeof err), -1);
-    expected = ss_asprintf("unterminated quote in response file '%s/quote.rsp'", fixture_root);
+    expected = ss_xasprintf("unterminated quote in response file '%s/quote.rsp'", fixture_root);
     ck_assert_str_eq(err, expected);
     free(expected);
 
@@ -256,16 +257,16 @@ START_TEST(test_response_file_errors)
     free(text);
     ck_assert_int_eq(expand("cc @big.rsp", joined, sizeof joined, err, sizeof err), -1);
     expected =
-        ss_asprintf("cannot read response file '%s/big.rsp': larger than 1 MiB", fixture_root);
+        ss_xasprintf("cannot read response file '%s/big.rsp': larger than 1 MiB", fixture_root);
     ck_assert_str_eq(err, expected);
     free(expected);
     put_file("many.rsp", "@full.rsp @full.rsp @full.rsp @full.rsp @full.rsp @full.rsp @full.rsp "
                          "@full.rsp @full.rsp -DLAST");
     ck_assert_int_eq(expand("cc @many.rsp", joined, sizeof joined, err, sizeof err), -1);
     ck_assert_str_eq(joined, "cc|-DLAST");
-    expected = ss_asprintf("the response files of one command exceed 8388608 bytes in all (at "
-                           "'%s/full.rsp')",
-                           fixture_root);
+    expected = ss_xasprintf("the response files of one command exceed 8388608 bytes in all (at "
+                            "'%s/full.rsp')",
+                            fixture_root);
     ck_assert_str_eq(err, expected);
     free(expected);
 }
@@ -298,7 +299,7 @@ START_TEST(test_response_file_fan_out)
     ck_assert_int_eq(
         expand("cc -DA @self.rsp -DB @self.rsp", joined, sizeof joined, err, sizeof err), -1);
     ck_assert_str_eq(joined, "cc|-DA|-DB");
-    expected = ss_asprintf("response files nest more than 8 deep at '%s/self.rsp'", fixture_root);
+    expected = ss_xasprintf("response files nest more than 8 deep at '%s/self.rsp'", fixture_root);
     ck_assert_str_eq(err, expected);
     free(expected);
 
@@ -312,9 +313,9 @@ START_TEST(test_response_file_fan_out)
     put_file("leaf.rsp", "-DL");
     ck_assert_int_eq(expand("cc @top.rsp -DEND @leaf.rsp", joined, sizeof joined, err, sizeof err),
                      -1);
-    expected = ss_asprintf("the command names more than 256 response files in all (at "
-                           "'%s/middle.rsp')",
-                           fixture_root);
+    expected = ss_xasprintf("the command names more than 256 response files in all (at "
+                            "'%s/middle.rsp')",
+                            fixture_root);
     ck_assert_str_eq(err, expected);
     free(expected);
     /* cc, 15 * 16 leaves, -DEND; the last @leaf.rsp is not opened. */

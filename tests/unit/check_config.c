@@ -1,5 +1,6 @@
 /* check_config.c: .syncscope.yml parsing, layering across folders, excludes, dump, apply. */
 #include "check_main.h"
+#include "log.h"
 #include "policy.h"
 #include "tmp_fixture.h"
 
@@ -713,7 +714,7 @@ START_TEST(test_dump_round_trip)
     fclose(mem);
     /* Every rule of the catalog, in its order, with its default severity but for the two the
      * file sets (those two rows are also checked as written below). */
-    char *rules = ss_strdup("");
+    char *rules = ss_xstrdup("");
     size_t rule_count;
     const ss_rule *catalog = ss_rules_all(&rule_count);
     for (size_t r = 0; r < rule_count; r++) {
@@ -721,24 +722,24 @@ START_TEST(test_dump_round_trip)
         ss_severity severity =
             id == SS_RULE_PAGEABLE_ASYNC_COPY ? SS_SEV_ERROR : catalog[r].severity;
         char *more =
-            ss_asprintf("%s  %s: # %s\n    enabled: %s\n    severity: %s\n", rules, catalog[r].id,
-                        catalog[r].name, id == SS_RULE_BLOCKING_STREAM_CREATE ? "false" : "true",
-                        ss_severity_name(severity));
+            ss_xasprintf("%s  %s: # %s\n    enabled: %s\n    severity: %s\n", rules, catalog[r].id,
+                         catalog[r].name, id == SS_RULE_BLOCKING_STREAM_CREATE ? "false" : "true",
+                         ss_severity_name(severity));
         free(rules);
         rules = more;
     }
-    char *expected = ss_asprintf("# syncscope configuration\n"
-                                 "# from: %s/sub/.syncscope.yml\n"
-                                 "# from: %s/.syncscope.yml\n"
-                                 "inherit: false\n"
-                                 "fail-on: error\n"
-                                 "readback-bytes: 24\n"
-                                 "min-severity: note\n"
-                                 "hot-functions: []\n"
-                                 "exclude:\n"
-                                 "  - \"%s/sub/gen/**\"\n"
-                                 "rules:\n%s",
-                                 fixture_dir, fixture_dir, fixture_dir, rules);
+    char *expected = ss_xasprintf("# syncscope configuration\n"
+                                  "# from: %s/sub/.syncscope.yml\n"
+                                  "# from: %s/.syncscope.yml\n"
+                                  "inherit: false\n"
+                                  "fail-on: error\n"
+                                  "readback-bytes: 24\n"
+                                  "min-severity: note\n"
+                                  "hot-functions: []\n"
+                                  "exclude:\n"
+                                  "  - \"%s/sub/gen/**\"\n"
+                                  "rules:\n%s",
+                                  fixture_dir, fixture_dir, fixture_dir, rules);
     ck_assert_str_eq(text, expected);
     ck_assert_ptr_nonnull(strstr(text, "  SYNC103: # blocking-stream-create\n"
                                        "    enabled: false\n"
@@ -813,9 +814,9 @@ static ss_finding *add_finding(ss_result *r, ss_rule_id rule, const char *file, 
     f->rule = rule;
     f->severity = ss_rules_get(rule)->severity;
     f->origin = SS_ORIGIN_STATIC;
-    f->file = ss_strdup(file);
+    f->file = ss_xstrdup(file);
     f->line = line;
-    f->message = ss_strdup("m");
+    f->message = ss_xstrdup("m");
     return f;
 }
 

@@ -2,6 +2,7 @@
  * (rules.def) in every writer: the text line, the JSON finding's "cost", SARIF's
  * properties.cost of each rule. */
 #include "check_main.h"
+#include "log.h"
 #include "report.h"
 
 #include <cjson/cJSON.h>
@@ -33,14 +34,14 @@ static void cost_run(ss_result *r)
         f->rule = rows[i].rule;
         f->severity = ss_rules_get(rows[i].rule)->severity;
         f->origin = SS_ORIGIN_RUNTIME;
-        f->file = ss_strdup("app.cu");
+        f->file = ss_xstrdup("app.cu");
         f->line = rows[i].line;
         f->column = 5;
-        f->message = ss_strdup(rows[i].message);
+        f->message = ss_xstrdup(rows[i].message);
         f->evidence.count = 10;
         f->evidence.total_ns = rows[i].total_ns;
         f->evidence.max_ns = rows[i].max_ns;
-        f->evidence.api = ss_strdup(rows[i].api);
+        f->evidence.api = ss_xstrdup(rows[i].api);
         f->evidence.device = 0;
     }
 }

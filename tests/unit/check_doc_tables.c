@@ -3,6 +3,7 @@
  * and a page whose table differs from its rows is told apart. */
 #include "check_main.h"
 #include "interpose.h"
+#include "log.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -13,7 +14,7 @@
 
 static char *read_page(const char *page)
 {
-    char *path = ss_asprintf("%s/%s", SS_SOURCE_DIR, page);
+    char *path = ss_xasprintf("%s/%s", SS_SOURCE_DIR, page);
     size_t len;
     char *text = ss_read_file(path, &len);
     ck_assert_msg(text != NULL, "cannot read %s", path);
@@ -89,19 +90,19 @@ START_TEST(test_changed_row_is_caught)
     /* A row's default changed in settings.def, the page not regenerated. */
     const char *row = strstr(table, "| `--max-memory SIZE` | `SYNCSCOPE_MAX_MEMORY` | `256M` |");
     ck_assert_ptr_nonnull(row);
-    char *changed = ss_strdup(table);
+    char *changed = ss_xstrdup(table);
     memcpy(changed + (row - table) + strlen("| `--max-memory SIZE` | `SYNCSCOPE_MAX_MEMORY` | `"),
            "512", 3);
     ck_assert_int_eq(region_matches(text, "settings", changed), 0);
     free(changed);
 
     /* A new row. */
-    char *longer = ss_asprintf("%s| — | `SYNCSCOPE_NEW` | unset | a new setting |\n", table);
+    char *longer = ss_xasprintf("%s| — | `SYNCSCOPE_NEW` | unset | a new setting |\n", table);
     ck_assert_int_eq(region_matches(text, "settings", longer), 0);
     free(longer);
 
     /* A row taken away: the last one. */
-    char *shorter = ss_strdup(table);
+    char *shorter = ss_xstrdup(table);
     char *last = shorter + strlen(shorter) - 1;
     while (last > shorter && last[-1] != '\n')
         last--;
@@ -112,7 +113,7 @@ START_TEST(test_changed_row_is_caught)
     /* A format renamed. */
     char *formats_page = read_page("docs/output-formats.md");
     char *formats = generated("formats");
-    char *edited = ss_strdup(formats);
+    char *edited = ss_xstrdup(formats);
     char *gitlab = strstr(edited, "| `gitlab` | ");
     ck_assert_ptr_nonnull(gitlab);
     gitlab[3] = 'G';

@@ -1,6 +1,7 @@
 /* check_docs.c: docs/rules/ is exactly what the catalog generates (a page per rule, no page
  * for a rule that does not exist), and docs/output-formats.md documents every JSON key. */
 #include "check_main.h"
+#include "log.h"
 #include "report.h"
 
 #include <cjson/cJSON.h>
@@ -154,7 +155,7 @@ static int folder_mentions(const char *dir, const char *const *suffixes, const c
         }
         if (!match)
             continue;
-        char *path = ss_asprintf("%s/%s", dir, e->d_name);
+        char *path = ss_xasprintf("%s/%s", dir, e->d_name);
         char *text = read_file(path);
         found = text != NULL && strstr(text, needle) != NULL;
         free(text);
@@ -176,19 +177,19 @@ START_TEST(test_every_rule_has_its_cases)
     const ss_rule *rules = ss_rules_all(&n);
     for (size_t i = 0; i < n; i++) {
         if (rules[i].halves & SS_HALF_STATIC) {
-            char *needle = ss_asprintf("expect: %s", rules[i].id);
+            char *needle = ss_xasprintf("expect: %s", rules[i].id);
             int seen = folder_mentions(SS_SOURCE_DIR "/tests/lint", lint_sources, needle);
             free(needle);
             if (!seen) {
                 /* "expect: SYNC101, SYNC201": the ID may follow another one. */
-                needle = ss_asprintf(", %s", rules[i].id);
+                needle = ss_xasprintf(", %s", rules[i].id);
                 seen = folder_mentions(SS_SOURCE_DIR "/tests/lint", lint_sources, needle);
                 free(needle);
             }
             ck_assert_msg(seen, "%s has no tests/lint case expecting it", rules[i].id);
         }
         if (rules[i].halves & SS_HALF_RUNTIME) {
-            char *needle = ss_asprintf("%s ", rules[i].id);
+            char *needle = ss_xasprintf("%s ", rules[i].id);
             int seen = folder_mentions(SS_SOURCE_DIR "/tests/gpu", expect_files, needle) ||
                        folder_mentions(SS_SOURCE_DIR "/samples/prove", prove_files, rules[i].id);
             free(needle);
@@ -207,7 +208,7 @@ START_TEST(test_output_formats_documents_json)
     ss_finding *f = ss_result_add(&r);
     f->rule = SS_RULE_SCALAR_READBACK;
     f->origin = SS_ORIGIN_RUNTIME;
-    f->message = ss_strdup("m");
+    f->message = ss_xstrdup("m");
     f->frame_count = 1;
     f->frames = calloc(1, sizeof *f->frames);
     ss_result_add_diag(&r, SS_SEV_NOTE, "a.cu", 1, 1, "d");

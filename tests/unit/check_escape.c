@@ -2,6 +2,7 @@
  * names, messages and source lines reach the text and GitHub outputs escaped, exactly as
  * docs/output-formats.md says. */
 #include "check_main.h"
+#include "log.h"
 #include "report.h"
 #include "report_int.h"
 
@@ -33,7 +34,7 @@ static void check_char(const char *in, size_t avail, size_t span, const char *wa
 {
     char escape[SS_TEXT_ESCAPE_SIZE];
     memset(escape, 'x', sizeof escape);
-    size_t n = ss_report_text_char(in, avail, escape);
+    size_t n = ss_text_char(in, avail, escape);
     ck_assert_msg(n == span, "0x%02x: spans %zu bytes, expected %zu", (unsigned char)in[0], n,
                   span);
     ck_assert_str_eq(escape, want);
@@ -96,7 +97,7 @@ START_TEST(test_put_text)
     FILE *out = open_memstream(&text, &size);
     ck_assert_ptr_nonnull(out);
     const char in[] = "ok \x1b[2J\xc3\xa9\xff\0tail";
-    ss_report_put_text(out, in, sizeof in - 1);
+    ss_put_text(out, in, sizeof in - 1);
     ck_assert_int_eq(fclose(out), 0);
     /* The NUL inside the given length is a control character too. */
     ck_assert_uint_eq(size, strlen("ok ^[[2J\xc3\xa9<FF>^@tail"));
@@ -119,40 +120,40 @@ START_TEST(test_text_writer)
     f->rule = SS_RULE_DEFAULT_STREAM_LAUNCH;
     f->severity = SS_SEV_WARNING;
     f->origin = SS_ORIGIN_STATIC;
-    f->file = ss_strdup("src/\x1b[31mred.cu");
+    f->file = ss_xstrdup("src/\x1b[31mred.cu");
     f->line = 3;
     f->column = 13; /* the 'k' */
-    f->message = ss_strdup("launch of 'k\x1b]0;pwn\x07'\nsrc/x.cu:1:1: error: forged");
-    f->hint = ss_strdup("use \xe2\x80\xae"
-                        "evil");
-    f->line_text = ss_strdup("\tx\x1b[2J\xc2\x9b\xff = k();");
+    f->message = ss_xstrdup("launch of 'k\x1b]0;pwn\x07'\nsrc/x.cu:1:1: error: forged");
+    f->hint = ss_xstrdup("use \xe2\x80\xae"
+                         "evil");
+    f->line_text = ss_xstrdup("\tx\x1b[2J\xc2\x9b\xff = k();");
 
     f = ss_result_add(&r);
     f->rule = SS_RULE_PAGEABLE_ASYNC_COPY;
     f->severity = SS_SEV_WARNING;
     f->origin = SS_ORIGIN_RUNTIME;
-    f->file = ss_strdup("m.cu");
-    f->message = ss_strdup("copy\x7f");
+    f->file = ss_xstrdup("m.cu");
+    f->message = ss_xstrdup("copy\x7f");
     f->evidence.count = 1;
     f->evidence.total_ns = 1000000;
     f->evidence.max_ns = 1000000;
     f->evidence.bytes = 4;
-    f->evidence.api = ss_strdup("cudaMemcpyAsync\x1b[8m");
-    f->evidence.direction = ss_strdup("Dt\x9boH");
-    f->evidence.host_kind = ss_strdup("page\xc2\x9d"
-                                      "able");
-    f->evidence.waited_for = ss_strdup("stream\r7");
-    f->evidence.stream = ss_strdup("s\xe2\x81\xa7");
+    f->evidence.api = ss_xstrdup("cudaMemcpyAsync\x1b[8m");
+    f->evidence.direction = ss_xstrdup("Dt\x9boH");
+    f->evidence.host_kind = ss_xstrdup("page\xc2\x9d"
+                                       "able");
+    f->evidence.waited_for = ss_xstrdup("stream\r7");
+    f->evidence.stream = ss_xstrdup("s\xe2\x81\xa7");
     f->evidence.device = -1;
     ss_finding_add_extra(f, "k\x1b", "v\n");
     f->frame_count = 2;
     f->frames = calloc(2, sizeof *f->frames);
     ck_assert_ptr_nonnull(f->frames);
-    f->frames[0].function = ss_strdup("f\x1b");
-    f->frames[0].file = ss_strdup("a\x1b.cu");
+    f->frames[0].function = ss_xstrdup("f\x1b");
+    f->frames[0].file = ss_xstrdup("a\x1b.cu");
     f->frames[0].line = 5;
     f->frames[1].pc = 0x10;
-    f->frames[1].module = ss_strdup("lib\x1b.so");
+    f->frames[1].module = ss_xstrdup("lib\x1b.so");
 
     char *text = text_of(&r, 0);
     const char *expected =
@@ -190,11 +191,11 @@ START_TEST(test_text_plain_utf8_unchanged)
     f->rule = SS_RULE_SCALAR_READBACK;
     f->severity = SS_SEV_WARNING;
     f->origin = SS_ORIGIN_STATIC;
-    f->file = ss_strdup("caf\xc3\xa9/\xe2\x82\xac.cu");
+    f->file = ss_xstrdup("caf\xc3\xa9/\xe2\x82\xac.cu");
     f->line = 1;
     f->column = 6;
-    f->message = ss_strdup("\xd8\xa8 \xf0\x9f\x98\x80 read back");
-    f->line_text = ss_strdup("\xc3\xa9\xc3\xa9 x = v[0];");
+    f->message = ss_xstrdup("\xd8\xa8 \xf0\x9f\x98\x80 read back");
+    f->line_text = ss_xstrdup("\xc3\xa9\xc3\xa9 x = v[0];");
     char *text = text_of(&r, 0);
     /* Each two-byte character takes one cell of the caret line. */
     ck_assert_str_eq(text, "caf\xc3\xa9/\xe2\x82\xac.cu:1:6: warning: \xd8\xa8 \xf0\x9f\x98\x80 "
@@ -211,17 +212,17 @@ START_TEST(test_github)
 {
     ss_result r;
     ss_result_init(&r, SS_RESULT_LINT);
-    r.root = ss_strdup("/repo");
+    r.root = ss_xstrdup("/repo");
     ss_result_add_diag(&r, SS_SEV_NOTE, NULL, 0, 0, "d\x07");
     ss_finding *f = ss_result_add(&r);
     f->rule = SS_RULE_DEFAULT_STREAM_LAUNCH;
     f->severity = SS_SEV_WARNING;
     f->origin = SS_ORIGIN_STATIC;
-    f->file = ss_strdup("/repo/a\x1b,:\xc2\x9b.cu");
+    f->file = ss_xstrdup("/repo/a\x1b,:\xc2\x9b.cu");
     f->line = 1;
     f->column = 2;
-    f->message = ss_strdup("m\x1b[1m\r\n\xc2\x9b\xff%::x");
-    f->hint = ss_strdup("h\xe2\x80\xae\x7f");
+    f->message = ss_xstrdup("m\x1b[1m\r\n\xc2\x9b\xff%::x");
+    f->hint = ss_xstrdup("h\xe2\x80\xae\x7f");
     char *text = text_of(&r, 1);
     ck_assert_str_eq(text, "::notice title=syncscope::d^G\n"
                            "::warning file=a^[%2C%3A<U+009B>.cu,line=1,col=2,title=SYNC101 "
@@ -297,15 +298,15 @@ START_TEST(test_json_invalid_utf8)
     f->rule = SS_RULE_SCALAR_READBACK;
     f->severity = SS_SEV_WARNING;
     f->origin = SS_ORIGIN_RUNTIME;
-    f->file = ss_strdup("app.cu");
+    f->file = ss_xstrdup("app.cu");
     f->line = 3;
     f->column = 1;
-    f->message = ss_strdup(bad_utf8);
-    f->function = ss_strdup("f\x80");
+    f->message = ss_xstrdup(bad_utf8);
+    f->function = ss_xstrdup("f\x80");
     ss_finding_add_extra(f, "k\xfe", "v");
     char *json = json_of(&r, 0);
     ck_assert(all_utf8(json, strlen(json)));
-    char *want = ss_asprintf("\"message\":\t\"%s\",\n", repaired_utf8);
+    char *want = ss_xasprintf("\"message\":\t\"%s\",\n", repaired_utf8);
     ck_assert_msg(strstr(json, want) != NULL, "no %s in %s", want, json);
     free(want);
     ck_assert_ptr_nonnull(strstr(json, "\"function\":\t\"f" FFFD "\",\n"));
@@ -326,7 +327,7 @@ START_TEST(test_json_invalid_utf8)
 
     char *sarif = json_of(&r, 1);
     ck_assert(all_utf8(sarif, strlen(sarif)));
-    want = ss_asprintf("\"text\":\t\"%s", repaired_utf8);
+    want = ss_xasprintf("\"text\":\t\"%s", repaired_utf8);
     ck_assert_msg(strstr(sarif, want) != NULL, "no %s in the SARIF log", want);
     free(want);
     free(sarif);

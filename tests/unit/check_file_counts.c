@@ -3,6 +3,7 @@
  * properties, and `syncscope lint` end to end in text, JSON and SARIF. */
 #include "check_main.h"
 #include "cli_fixture.h"
+#include "log.h"
 #include "report.h"
 
 #include <cjson/cJSON.h>
@@ -140,14 +141,14 @@ START_TEST(test_json_files)
     /* Counts that disagree with the lists are refused. */
     const char *from = strstr(text, "\"total\":\t5");
     ck_assert_ptr_nonnull(from);
-    char *bad = ss_strdup(text);
+    char *bad = ss_xstrdup(text);
     bad[from - text + 9] = '6';
     FILE *out = fopen(path, "wb");
     ck_assert_ptr_nonnull(out);
     fputs(bad, out);
     fclose(out);
     ck_assert_int_eq(ss_report_read_json(path, &back, err, sizeof err), -1);
-    char *expected = ss_asprintf(
+    char *expected = ss_xasprintf(
         "%s: not a syncscope JSON result: summary.files: the counts do not agree with the lists "
         "(total 6, analyzed 2, withErrors 1, notAnalyzed 3; listed: 1 with errors, 3 not "
         "analyzed)",
@@ -216,7 +217,7 @@ static char work[64];
 /* Writes 'text' to WORK/'name' (its folder made). */
 static void put(const char *name, const char *text)
 {
-    char *path = ss_asprintf("%s/%s", work, name);
+    char *path = ss_xasprintf("%s/%s", work, name);
     char *slash = strrchr(path, '/');
     *slash = '\0';
     mkdir(path, 0755);
@@ -233,7 +234,7 @@ static void put(const char *name, const char *text)
 static int lint(const char *const *argv, char **out, char **err)
 {
     static const char *const lead[] = {"lint", "--cuda-path=none", "--no-cache", NULL};
-    char *capture = ss_asprintf("%s/", work);
+    char *capture = ss_xasprintf("%s/", work);
     int status = cli_run(work, capture, NULL, lead, argv, out, err);
     free(capture);
     return status;
@@ -256,7 +257,7 @@ static void make_project(void)
 
 static void remove_project(void)
 {
-    char *cmd = ss_asprintf("rm -rf '%s'", work);
+    char *cmd = ss_xasprintf("rm -rf '%s'", work);
     ck_assert_int_eq(system(cmd), 0);
     free(cmd);
 }
@@ -313,7 +314,7 @@ START_TEST(test_lint_counts_every_format)
     ck_assert_str_eq(err, COUNTS_LINE FIRST_ERRORS);
     free(out);
     free(err);
-    char *path = ss_asprintf("%s/report.txt", work);
+    char *path = ss_xasprintf("%s/report.txt", work);
     char *report = cli_slurp(path);
     free(path);
     const char *last = strstr(report, "1 note generated.\n");

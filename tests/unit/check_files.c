@@ -4,6 +4,7 @@
  * some cases make device nodes. */
 #include "check_main.h"
 #include "cli_fixture.h"
+#include "log.h"
 #include "report.h"
 #ifdef SS_FILES_ANALYZER
 #include "internal.h"
@@ -31,7 +32,7 @@ static void make_work(void)
 
 static void remove_work(void)
 {
-    char *cmd = ss_asprintf("rm -rf '%s'", work);
+    char *cmd = ss_xasprintf("rm -rf '%s'", work);
     ck_assert_int_eq(system(cmd), 0);
     free(cmd);
 }
@@ -39,7 +40,7 @@ static void remove_work(void)
 /* WORK/'name', malloc'ed. */
 static char *at(const char *name)
 {
-    return ss_asprintf("%s/%s", work, name);
+    return ss_xasprintf("%s/%s", work, name);
 }
 
 static void put(const char *name, const char *text)
@@ -63,7 +64,7 @@ static mode_t kind_of(const char *path)
 /* Number of entries of WORK, "." and ".." not counted. */
 static int entries(void)
 {
-    char *cmd = ss_asprintf("ls -A '%s' | wc -l", work);
+    char *cmd = ss_xasprintf("ls -A '%s' | wc -l", work);
     FILE *p = popen(cmd, "r");
     int n = -1;
     ck_assert_int_eq(fscanf(p, "%d", &n), 1);
@@ -273,10 +274,10 @@ START_TEST(test_write_standard_stream_names)
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq(write(fd, "before\n", 7), 7);
-    char *name = ss_asprintf("/dev/fd/%d", fd);
+    char *name = ss_xasprintf("/dev/fd/%d", fd);
     ck_assert_int_eq(ss_write_atomic(name, put_text, "report\n"), SS_WRITE_OK);
     free(name);
-    name = ss_asprintf("/proc/self/fd/%d", fd);
+    name = ss_xasprintf("/proc/self/fd/%d", fd);
     ck_assert_int_eq(ss_write_atomic(name, put_text, "again\n"), SS_WRITE_OK);
     free(name);
     ck_assert_int_eq(write(fd, "after\n", 6), 6);
@@ -419,10 +420,10 @@ START_TEST(test_cache_store_does_not_follow_links)
     ss_cache *cache = ss_cache_open(work);
     ck_assert_ptr_nonnull(cache);
     const char *key = "0123456789abcdef";
-    char *guessed =
-        ss_asprintf("%s/.%s.%ld.%lx.tmp", work, key, (long)getpid(), (unsigned long)pthread_self());
+    char *guessed = ss_xasprintf("%s/.%s.%ld.%lx.tmp", work, key, (long)getpid(),
+                                 (unsigned long)pthread_self());
     ck_assert_int_eq(symlink(victim, guessed), 0);
-    char *entry = ss_asprintf("%s/%s.json", work, key);
+    char *entry = ss_xasprintf("%s/%s.json", work, key);
     ck_assert_int_eq(symlink(victim, entry), 0);
     /* One file the unit read, unchanged since. */
     put("a.cu", "int x;\n");
@@ -475,7 +476,7 @@ END_TEST
  * (malloc'ed) and returns the exit status. */
 static int run_in(const char *in, const char *const *argv, char **out, char **err)
 {
-    char *capture = ss_asprintf("%s/", work);
+    char *capture = ss_xasprintf("%s/", work);
     int status = cli_run(work, capture, in, NULL, argv, out, err);
     free(capture);
     return status;
@@ -688,7 +689,7 @@ START_TEST(test_cli_lint_files)
     ck_assert_int_eq(run(plain, &out, &err), 2);
     ck_assert_str_eq(out, "");
     char *want =
-        ss_asprintf("syncscope: error: %s: not a regular file (a character device)\n", config);
+        ss_xasprintf("syncscope: error: %s: not a regular file (a character device)\n", config);
     ck_assert_str_eq(err, want);
     free(want);
     free(out);
@@ -697,7 +698,7 @@ START_TEST(test_cli_lint_files)
     ck_assert_int_eq(mkfifo(config, 0600), 0);
     ck_assert_int_eq(run(plain, &out, &err), 2);
     ck_assert_str_eq(out, "");
-    want = ss_asprintf("syncscope: error: %s: not a regular file (a FIFO)\n", config);
+    want = ss_xasprintf("syncscope: error: %s: not a regular file (a FIFO)\n", config);
     ck_assert_str_eq(err, want);
     free(want);
     free(out);

@@ -4,6 +4,7 @@
 #include "check_main.h"
 #include "cli_fixture.h"
 #include "internal.h"
+#include "log.h"
 #include "tmp_fixture.h"
 
 #include <dirent.h>
@@ -290,7 +291,7 @@ END_TEST
 /* Writes 'text' to ROOT/'name'. */
 static void put_file(const char *name, const char *text)
 {
-    char *path = ss_asprintf("%s/%s", fixture_root, name);
+    char *path = ss_xasprintf("%s/%s", fixture_root, name);
     FILE *out = fopen(path, "w");
     ck_assert_ptr_nonnull(out);
     fputs(text, out);
@@ -348,14 +349,14 @@ static void list_tree(const char *dir, const char *prefix, char *list, size_t si
     for (int i = 0; i < n; i++) {
         const char *name = entries[i]->d_name;
         if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) {
-            char *path = ss_asprintf("%s/%s", dir, name);
-            char *shown = ss_asprintf("%s%s", prefix, name);
+            char *path = ss_xasprintf("%s/%s", dir, name);
+            char *shown = ss_xasprintf("%s%s", prefix, name);
             struct stat st;
             int is_dir = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
             size_t len = strlen(list);
             snprintf(list + len, size - len, "%s%s\n", shown, is_dir ? "/" : "");
             if (is_dir) {
-                char *sub = ss_asprintf("%s/", shown);
+                char *sub = ss_xasprintf("%s/", shown);
                 list_tree(path, sub, list, size);
                 free(sub);
             }
@@ -432,9 +433,9 @@ static const struct {
 START_TEST(test_compile_database_cannot_write_files)
 {
     char *arguments = with_root(unsafe_forms[_i].arguments);
-    char *db = ss_asprintf("[{\"directory\": \"%s\", \"file\": \"k.cpp\", \"arguments\": "
-                           "[\"clang++\", %s, \"-c\", \"k.cpp\"]}]",
-                           fixture_root, arguments);
+    char *db = ss_xasprintf("[{\"directory\": \"%s\", \"file\": \"k.cpp\", \"arguments\": "
+                            "[\"clang++\", %s, \"-c\", \"k.cpp\"]}]",
+                            fixture_root, arguments);
     put_file("compile_commands.json", db);
     put_file("k.cpp", "int answer(void) { return 42; }\n");
     put_file("evil.cfg", "-MJ evil.json\n");
@@ -448,8 +449,8 @@ START_TEST(test_compile_database_cannot_write_files)
     list_tree(fixture_root, "", listing, sizeof listing);
     ck_assert_str_eq(listing, "compile_commands.json\nevil.cfg\nk.cpp\n");
     char *dropped = with_root(unsafe_forms[_i].dropped);
-    char *line = ss_asprintf("\nsyncscope: k.cpp: dropped %s\n", dropped);
-    char *err_lines = ss_asprintf("\n%s", err);
+    char *line = ss_xasprintf("\nsyncscope: k.cpp: dropped %s\n", dropped);
+    char *err_lines = ss_xasprintf("\n%s", err);
     ck_assert_msg(strstr(err_lines, line) != NULL, "no line '%s' in:\n%s", line + 1, err);
     free(err_lines);
     free(line);
@@ -536,7 +537,7 @@ START_TEST(test_cmake_makefiles_response_files)
     const char *folders[] = {"b",   "b/CMakeFiles", "b/CMakeFiles/k.dir",
                              "src", "src/inc",      "src/dir with space"};
     for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++) {
-        char *path = ss_asprintf("%s/%s", fixture_root, folders[i]);
+        char *path = ss_xasprintf("%s/%s", fixture_root, folders[i]);
         ck_assert_int_eq(mkdir(path, 0755), 0);
         free(path);
     }
@@ -566,16 +567,16 @@ START_TEST(test_cmake_makefiles_response_files)
     free(out);
     free(err);
     /* A response file that cannot be read is an error of that file; the others go on. */
-    char *gone = ss_asprintf("%s/b/CMakeFiles/k.dir/includes_CXX.rsp", fixture_root);
+    char *gone = ss_xasprintf("%s/b/CMakeFiles/k.dir/includes_CXX.rsp", fixture_root);
     ck_assert_int_eq(unlink(gone), 0);
     const char *keep_going[] = {"-p",        "b",       "--no-cache", "--cuda-path",
                                 "none",      "--color", "never",      "--keep-going",
                                 "--fail-on", "none",    NULL};
     ck_assert_int_eq(run_lint(keep_going, &out, &err), 0);
-    char *expected = ss_asprintf("src/host.cpp: error: cannot read response file '%s': No such "
-                                 "file or directory\n"
-                                 "src/k.cu:4:12: ",
-                                 gone);
+    char *expected = ss_xasprintf("src/host.cpp: error: cannot read response file '%s': No such "
+                                  "file or directory\n"
+                                  "src/k.cu:4:12: ",
+                                  gone);
     ck_assert_msg(strstr(out, expected) != NULL, "'%s' not in:\n%s", expected, out);
     free(expected);
     free(gone);
@@ -595,7 +596,7 @@ START_TEST(test_toolkit_folders_after_the_command)
         "cuda",    "cuda/include", "cuda/include/cccl",  "cuda/include/cccl/thrust",
         "project", "project/cccl", "project/cccl/thrust"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-        char *path = ss_asprintf("%s/%s", fixture_root, dirs[i]);
+        char *path = ss_xasprintf("%s/%s", fixture_root, dirs[i]);
         ck_assert_int_eq(mkdir(path, 0755), 0);
         free(path);
     }
@@ -611,7 +612,7 @@ START_TEST(test_toolkit_folders_after_the_command)
     put_file("project/compile_commands.json", db);
     free(db);
     char *out, *err;
-    char *cuda = ss_asprintf("%s/cuda", fixture_root);
+    char *cuda = ss_xasprintf("%s/cuda", fixture_root);
     const char *argv[] = {"-p",        "project", "--no-cache", "--cuda-path", cuda,
                           "--verbose", "--color", "never",      NULL};
     ck_assert_int_eq(run_lint(argv, &out, &err), 0);

@@ -3,6 +3,7 @@
 #include "args.h"
 #include "check_main.h"
 #include "interpose.h"
+#include "log.h"
 #include "report.h"
 #include "rules.h"
 #include "store.h"
@@ -267,7 +268,7 @@ START_TEST(test_config_from_environment)
     setenv(SS_ENV_FORMAT, "xml", 1);
     ck_assert_int_eq(ss_interpose_config_load(&c, err, sizeof err), -1);
     char *formats = ss_format_names(SS_FORMAT_FOR_RUN, ", ");
-    char *refusal = ss_asprintf("SYNCSCOPE_FORMAT='xml' is not one of %s", formats);
+    char *refusal = ss_xasprintf("SYNCSCOPE_FORMAT='xml' is not one of %s", formats);
     ck_assert_str_eq(err, refusal);
     free(refusal);
     free(formats);

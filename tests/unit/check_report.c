@@ -1,6 +1,7 @@
 /* check_report.c: the finding writers (text, JSON, SARIF, GitHub), the JSON reader and the
  * atomic file writer produce exactly the documented bytes. */
 #include "check_main.h"
+#include "log.h"
 #include "report.h"
 
 #include <cjson/cJSON.h>
@@ -64,7 +65,7 @@ static void write_file(const char *path, const char *text)
 static char *make_temp_dir(void)
 {
     const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    char *dir = ss_asprintf("%s/check_report.XXXXXX", base);
+    char *dir = ss_xasprintf("%s/check_report.XXXXXX", base);
     ck_assert_ptr_nonnull(mkdtemp(dir));
     return dir;
 }
@@ -84,7 +85,7 @@ static int count_entries(const char *dir)
 
 static void remove_tree(char *dir)
 {
-    char *cmd = ss_asprintf("rm -rf '%s'", dir);
+    char *cmd = ss_xasprintf("rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
     free(cmd);
     free(dir);
@@ -97,11 +98,11 @@ static ss_finding *add_static(ss_result *r, ss_rule_id rule, const char *file, u
     f->rule = rule;
     f->severity = ss_rules_get(rule)->severity;
     f->origin = SS_ORIGIN_STATIC;
-    f->file = ss_strdup(file);
+    f->file = ss_xstrdup(file);
     f->line = line;
     f->column = column;
-    f->message = ss_strdup(message);
-    f->line_text = ss_strdup(line_text);
+    f->message = ss_xstrdup(message);
+    f->line_text = ss_xstrdup(line_text);
     return f;
 }
 
@@ -112,34 +113,34 @@ static ss_finding *add_runtime(ss_result *r, const char *file)
     f->rule = SS_RULE_PAGEABLE_ASYNC_COPY;
     f->severity = SS_SEV_WARNING;
     f->origin = SS_ORIGIN_RUNTIME;
-    f->file = ss_strdup(file);
+    f->file = ss_xstrdup(file);
     f->line = 42;
     f->column = 9;
-    f->function = ss_strdup("train_step");
-    f->message = ss_strdup("cudaMemcpyAsync from pageable memory blocked the host");
-    f->line_text = ss_strdup("        cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, s);");
+    f->function = ss_xstrdup("train_step");
+    f->message = ss_xstrdup("cudaMemcpyAsync from pageable memory blocked the host");
+    f->line_text = ss_xstrdup("        cudaMemcpyAsync(h, d, n, cudaMemcpyDeviceToHost, s);");
     f->evidence.count = 12;
     f->evidence.total_ns = 26400000;
     f->evidence.max_ns = 2200400;
     f->evidence.bytes = 201326592;
-    f->evidence.api = ss_strdup("cudaMemcpyAsync");
-    f->evidence.direction = ss_strdup("DtoH");
-    f->evidence.host_kind = ss_strdup("pageable");
-    f->evidence.waited_for = ss_strdup("a kernel on stream 13");
-    f->evidence.stream = ss_strdup("stream 13");
+    f->evidence.api = ss_xstrdup("cudaMemcpyAsync");
+    f->evidence.direction = ss_xstrdup("DtoH");
+    f->evidence.host_kind = ss_xstrdup("pageable");
+    f->evidence.waited_for = ss_xstrdup("a kernel on stream 13");
+    f->evidence.stream = ss_xstrdup("stream 13");
     f->evidence.device = 0;
     ss_finding_add_extra(f, "predicted", "yes");
     f->frame_count = 3;
     f->frames = calloc(3, sizeof *f->frames);
     f->frames[0].pc = 0x7f0011223344ULL;
-    f->frames[0].function = ss_strdup("cudaMemcpyAsync");
-    f->frames[0].module = ss_strdup("libcudart.so.13");
+    f->frames[0].function = ss_xstrdup("cudaMemcpyAsync");
+    f->frames[0].module = ss_xstrdup("libcudart.so.13");
     f->frames[1].pc = 0x401a2b;
-    f->frames[1].function = ss_strdup("train_step");
-    f->frames[1].file = ss_strdup(file);
+    f->frames[1].function = ss_xstrdup("train_step");
+    f->frames[1].file = ss_xstrdup(file);
     f->frames[1].line = 42;
-    f->frames[2].function = ss_strdup("<module>");
-    f->frames[2].file = ss_strdup("train.py");
+    f->frames[2].function = ss_xstrdup("<module>");
+    f->frames[2].file = ss_xstrdup("train.py");
     f->frames[2].line = 7;
     f->frames[2].is_python = 1;
     return f;
@@ -155,8 +156,8 @@ static void sample_result(ss_result *r)
     ss_finding *f = add_static(r, SS_RULE_DEFAULT_STREAM_LAUNCH, "src/a.cu", 12, 10,
                                "kernel launched on the legacy default stream in 'run'",
                                "\tfoo(x);\tk<<<1, 1>>>(p);");
-    f->function = ss_strdup("run");
-    f->hint = ss_strdup("launch on an explicit stream");
+    f->function = ss_xstrdup("run");
+    f->hint = ss_xstrdup("launch on an explicit stream");
     add_static(r, SS_RULE_BLOCKING_STREAM_CREATE, "src/a.cu", 30, 0,
                "stream created as a blocking stream", "    cudaStreamCreate(&s);");
     add_runtime(r, "app/main.cu");
@@ -240,13 +241,13 @@ static ss_finding *add_python_finding(ss_result *r)
     ss_finding *f = add_runtime(r, "train.py");
     free(f->evidence.waited_for);
     f->evidence.waited_for =
-        ss_strdup("kernel 'void at::native::elementwise_kernel<128, 4, "
-                  "at::native::gpu_kernel_impl<at::native::AddFunctor<float> >(at::"
-                  "TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1}>"
-                  "(int, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >(at::"
-                  "TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1})' "
-                  "on stream 7 (3 times, 8.05 ms), kernel 'sm80_xmma_gemm_f32f32_nn_n' on stream "
-                  "7 (2.1 us), and 2 more");
+        ss_xstrdup("kernel 'void at::native::elementwise_kernel<128, 4, "
+                   "at::native::gpu_kernel_impl<at::native::AddFunctor<float> >(at::"
+                   "TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1}>"
+                   "(int, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >(at::"
+                   "TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1})' "
+                   "on stream 7 (3 times, 8.05 ms), kernel 'sm80_xmma_gemm_f32f32_nn_n' on stream "
+                   "7 (2.1 us), and 2 more");
     static const struct {
         const char *function, *file, *module;
         unsigned line;
@@ -274,14 +275,14 @@ static ss_finding *add_python_finding(ss_result *r)
         free(f->frames[i].file);
         free(f->frames[i].module);
     }
-    f->frames = ss_reallocarray(f->frames, n, sizeof *f->frames);
+    f->frames = ss_xreallocarray(f->frames, n, sizeof *f->frames);
     memset(f->frames, 0, n * sizeof *f->frames);
     f->frame_count = n;
     for (size_t i = 0; i < n; i++) {
         f->frames[i].pc = 0x1000 + i;
-        f->frames[i].function = frames[i].function ? ss_strdup(frames[i].function) : NULL;
-        f->frames[i].file = frames[i].file ? ss_strdup(frames[i].file) : NULL;
-        f->frames[i].module = frames[i].module ? ss_strdup(frames[i].module) : NULL;
+        f->frames[i].function = frames[i].function ? ss_xstrdup(frames[i].function) : NULL;
+        f->frames[i].file = frames[i].file ? ss_xstrdup(frames[i].file) : NULL;
+        f->frames[i].module = frames[i].module ? ss_xstrdup(frames[i].module) : NULL;
         f->frames[i].line = frames[i].line;
         f->frames[i].is_python = frames[i].python;
     }
@@ -398,7 +399,7 @@ START_TEST(test_text_color)
     add_static(&r, SS_RULE_SCALAR_READBACK, "b.cu", 7, 3, "value read back", "  x = v[0];");
     ss_finding *f =
         add_static(&r, SS_RULE_CAPTURE_UNSAFE_CALL, "b.cu", 9, 1, "sync in capture", NULL);
-    f->hint = ss_strdup("move it out");
+    f->hint = ss_xstrdup("move it out");
     capture c;
     capture_open(&c);
     ss_text_options options = {.color = 1, .show_source = 1};
@@ -439,7 +440,7 @@ static char *summary_of(int warnings, int errors, int notes)
     ck_assert_ptr_nonnull(last);
     *last = '\0';
     last = strrchr(text, '\n');
-    char *line = ss_strdup(last ? last + 1 : text);
+    char *line = ss_xstrdup(last ? last + 1 : text);
     free(text);
     return line;
 }
@@ -470,8 +471,8 @@ START_TEST(test_text_cost_wording)
         ss_text_options options = {.color = 0, .show_source = 0};
         ck_assert_int_eq(ss_report_write_text(c.out, &r, &options), 0);
         char *text = capture_close(&c);
-        char *line = ss_asprintf("  observed: 12 times in cudaMemcpyAsync%s, 201326592 bytes DtoH",
-                                 cases[i].words);
+        char *line = ss_xasprintf("  observed: 12 times in cudaMemcpyAsync%s, 201326592 bytes DtoH",
+                                  cases[i].words);
         ck_assert_msg(strstr(text, line) != NULL, "case %zu: missing '%s'", i, line);
         free(line);
         free(text);
@@ -519,22 +520,22 @@ static char *json_of(const ss_result *r)
 static void run_metadata(ss_result *r)
 {
     r->kind = SS_RESULT_RUN;
-    r->root = ss_strdup("/work/app");
-    r->program = ss_strdup("./train");
-    r->command_line = ss_strdup("./train --epochs 1");
-    r->hostname = ss_strdup("node1");
+    r->root = ss_xstrdup("/work/app");
+    r->program = ss_xstrdup("./train");
+    r->command_line = ss_xstrdup("./train --epochs 1");
+    r->hostname = ss_xstrdup("node1");
     r->pid = 4242;
     r->rank = 3;
-    r->gpu = ss_strdup("NVIDIA H200");
-    r->driver = ss_strdup("580.65.06");
-    r->cuda = ss_strdup("13.0");
-    r->cuda_runtime = ss_strdup("12.8");
+    r->gpu = ss_xstrdup("NVIDIA H200");
+    r->driver = ss_xstrdup("580.65.06");
+    r->cuda = ss_xstrdup("13.0");
+    r->cuda_runtime = ss_xstrdup("12.8");
     r->wall_ns = 5000000000123ULL;
     r->blocked_ns = 26400000;
     r->gpu_busy_ns = 3100000000ULL;
     r->events = 100000;
     r->dropped = 3;
-    r->started_at = ss_strdup("2025-01-01T12:00:00Z");
+    r->started_at = ss_xstrdup("2025-01-01T12:00:00Z");
 }
 
 START_TEST(test_json_structure)
@@ -623,8 +624,8 @@ START_TEST(test_json_round_trip)
     run_metadata(&r);
     /* Characters JSON must escape, and a non-ASCII one. */
     free(r.findings[1].message);
-    r.findings[1].message = ss_strdup("quote \" slash \\ \x01 caf\xc3\xa9");
-    char *path = ss_asprintf("%s/result.json", dir);
+    r.findings[1].message = ss_xstrdup("quote \" slash \\ \x01 caf\xc3\xa9");
+    char *path = ss_xasprintf("%s/result.json", dir);
     ck_assert_int_eq(ss_report_write(path, SS_FORMAT_JSON, &r, NULL), 0);
     char *first = read_file(path);
 
@@ -674,7 +675,7 @@ END_TEST
 /* Reads 'text' as a JSON result and returns the error message (or "" on success). */
 static char *read_error(const char *dir, const char *text)
 {
-    char *path = ss_asprintf("%s/in.json", dir);
+    char *path = ss_xasprintf("%s/in.json", dir);
     write_file(path, text);
     ss_result r;
     char err[512] = "";
@@ -685,7 +686,7 @@ static char *read_error(const char *dir, const char *text)
     /* Messages start with the path; return what follows it. */
     size_t n = strlen(path);
     ck_assert_msg(strncmp(err, path, n) == 0 || err[0] == '\0', "%s", err);
-    char *rest = ss_strdup(err[0] ? err + n : "");
+    char *rest = ss_xstrdup(err[0] ? err + n : "");
     free(path);
     return rest;
 }
@@ -741,11 +742,11 @@ START_TEST(test_json_read_errors)
                         "'fatal'");
     free(e);
 
-    char *missing = ss_asprintf("%s/none.json", dir);
+    char *missing = ss_xasprintf("%s/none.json", dir);
     ss_result r;
     char err[512];
     ck_assert_int_eq(ss_report_read_json(missing, &r, err, sizeof err), -1);
-    char *expected = ss_asprintf("cannot read '%s': No such file or directory", missing);
+    char *expected = ss_xasprintf("cannot read '%s': No such file or directory", missing);
     ck_assert_str_eq(err, expected);
     ss_result_free(&r);
     free(expected);
@@ -765,7 +766,7 @@ static char *sarif_of(const ss_result *r)
 static cJSON *path_get(cJSON *item, const char *path)
 {
     /* "a.b.0.c": members and array indexes. */
-    char *copy = ss_strdup(path);
+    char *copy = ss_xstrdup(path);
     char *save = NULL;
     for (char *tok = strtok_r(copy, ".", &save); tok && item; tok = strtok_r(NULL, ".", &save)) {
         if (tok[0] >= '0' && tok[0] <= '9')
@@ -798,12 +799,12 @@ START_TEST(test_sarif_structure)
     unsetenv(SS_ENV_RULES_URL);
     ss_result r;
     ss_result_init(&r, SS_RESULT_RUN);
-    r.root = ss_strdup("/work/my project");
+    r.root = ss_xstrdup("/work/my project");
     add_static(&r, SS_RULE_SCALAR_READBACK, "/work/my project/src/my kernel#1.cu", 12, 10,
                "value read back", "/* \xc3\xa9 */ x = v[0];");
     add_static(&r, SS_RULE_SYNC_IN_LOOP, "/elsewhere/lib.cu", 3, 0, "sync in loop.", NULL);
     ss_finding *f = add_runtime(&r, "/work/my project/app/main.cu");
-    f->hint = ss_strdup("pin the buffer");
+    f->hint = ss_xstrdup("pin the buffer");
     ss_result_add_diag(&r, SS_SEV_WARNING, NULL, 0, 0, "3 events were dropped");
     char *text = sarif_of(&r);
     cJSON *root = cJSON_Parse(text);
@@ -903,15 +904,15 @@ START_TEST(test_sarif_location_fallback)
 {
     ss_result r;
     ss_result_init(&r, SS_RESULT_RUN);
-    r.root = ss_strdup("/work");
-    r.program = ss_strdup("./train");
+    r.root = ss_xstrdup("/work");
+    r.program = ss_xstrdup("./train");
     ss_finding *f = add_runtime(&r, "/work/app/main.cu");
     free(f->file);
     f->file = NULL;
     f = ss_result_add(&r);
     f->rule = SS_RULE_LAUNCH_BOUND;
     f->origin = SS_ORIGIN_RUNTIME;
-    f->message = ss_strdup("GPU idle");
+    f->message = ss_xstrdup("GPU idle");
     char *text = sarif_of(&r);
     cJSON *root = cJSON_Parse(text);
     cJSON *results = path_get(root, "runs.0.results");
@@ -947,7 +948,7 @@ START_TEST(test_fingerprint_stability)
     f->line = 99;
     f->column = 1;
     free(f->line_text);
-    f->line_text = ss_strdup("\tcudaMemcpyAsync(d, h, n,  cudaMemcpyHostToDevice, s);");
+    f->line_text = ss_xstrdup("\tcudaMemcpyAsync(d, h, n,  cudaMemcpyHostToDevice, s);");
     ss_finding_fingerprint(f, after);
     ck_assert_str_eq(before, after);
     char *sarif_after = sarif_of(&r);
@@ -968,13 +969,13 @@ START_TEST(test_fingerprint_stability)
     ck_assert_str_ne(before, after);
     f->rule = SS_RULE_PAGEABLE_ASYNC_COPY;
     free(f->file);
-    f->file = ss_strdup("src/other.cu");
+    f->file = ss_xstrdup("src/other.cu");
     ss_finding_fingerprint(f, after);
     ck_assert_str_ne(before, after);
     free(f->file);
-    f->file = ss_strdup("src/copy.cu");
+    f->file = ss_xstrdup("src/copy.cu");
     free(f->line_text);
-    f->line_text = ss_strdup("cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, t);");
+    f->line_text = ss_xstrdup("cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, t);");
     ss_finding_fingerprint(f, after);
     ck_assert_str_ne(before, after);
 
@@ -982,10 +983,10 @@ START_TEST(test_fingerprint_stability)
      * U+FFFD: the fingerprint survives a round trip through JSON, which repairs the byte. */
     char latin1[17], repaired[17];
     free(f->line_text);
-    f->line_text = ss_strdup("h[0] = 1; /* caf\xe9 */");
+    f->line_text = ss_xstrdup("h[0] = 1; /* caf\xe9 */");
     ss_finding_fingerprint(f, latin1);
     free(f->line_text);
-    f->line_text = ss_strdup("h[0] = 1; /* caf\xef\xbf\xbd */");
+    f->line_text = ss_xstrdup("h[0] = 1; /* caf\xef\xbf\xbd */");
     ss_finding_fingerprint(f, repaired);
     ck_assert_str_eq(latin1, repaired);
     ss_result_free(&r);
@@ -996,11 +997,11 @@ START_TEST(test_github_escaping)
 {
     ss_result r;
     ss_result_init(&r, SS_RESULT_LINT);
-    r.root = ss_strdup("/repo");
+    r.root = ss_xstrdup("/repo");
     add_static(&r, SS_RULE_SCALAR_READBACK, "/repo/dir,a:b/x%.cu", 4, 7,
                "50% of time: read,\r\nthen wait", NULL);
     ss_finding *f = add_static(&r, SS_RULE_SYNC_IN_LOOP, "src/l.cu", 9, 0, "sync: loop", NULL);
-    f->hint = ss_strdup("use an event");
+    f->hint = ss_xstrdup("use an event");
     add_static(&r, SS_RULE_CAPTURE_UNSAFE_CALL, "/repo/c.cu", 0, 0, "capture broken", NULL);
     ss_result_add_diag(&r, SS_SEV_WARNING, NULL, 0, 0, "dropped 3 events, 1%");
     capture c;
@@ -1008,7 +1009,7 @@ START_TEST(test_github_escaping)
     ck_assert_int_eq(ss_report_write_github(c.out, &r), 0);
     char *text = capture_close(&c);
     char *cwd = getcwd(NULL, 0);
-    char *expected = ss_asprintf(
+    char *expected = ss_xasprintf(
         "::warning title=syncscope::dropped 3 events, 1%%25\n"
         "::warning file=dir%%2Ca%%3Ab/x%%25.cu,line=4,col=7,title=SYNC301 scalar-readback::50%%25 "
         "of time: read,%%0D%%0Athen wait\n"
@@ -1031,7 +1032,7 @@ START_TEST(test_backslash_in_file_names)
     unsetenv(SS_ENV_RULES_URL);
     ss_result r;
     ss_result_init(&r, SS_RESULT_LINT);
-    r.root = ss_strdup("/repo");
+    r.root = ss_xstrdup("/repo");
     add_static(&r, SS_RULE_SCALAR_READBACK, "/repo/src\\evil/..\\a.cu", 4, 7, "read back", NULL);
     add_static(&r, SS_RULE_SYNC_IN_LOOP, "/elsewhere/x\\y.cu", 9, 0, "sync in loop", NULL);
 
@@ -1074,7 +1075,7 @@ START_TEST(test_write_atomic)
     char *dir = make_temp_dir();
     ss_result r;
     sample_result(&r);
-    char *path = ss_asprintf("%s/report.sarif", dir);
+    char *path = ss_xasprintf("%s/report.sarif", dir);
     umask(022);
     ck_assert_int_eq(ss_report_write(path, SS_FORMAT_SARIF, &r, NULL), 0);
     char *written = read_file(path);
@@ -1131,14 +1132,14 @@ START_TEST(test_write_atomic)
     ck_assert_int_eq(count_entries(dir), 1);
 
     /* The target is a folder: rename fails, the folder is untouched, temp removed. */
-    char *sub = ss_asprintf("%s/folder", dir);
+    char *sub = ss_xasprintf("%s/folder", dir);
     ck_assert_int_eq(mkdir(sub, 0755), 0);
     ck_assert_int_eq(ss_report_write(sub, SS_FORMAT_JSON, &r, NULL), -1);
     ck_assert_int_eq(count_entries(dir), 2);
     ck_assert_int_eq(count_entries(sub), 0);
 
     /* A folder that does not exist. */
-    char *nowhere = ss_asprintf("%s/no/such/report.json", dir);
+    char *nowhere = ss_xasprintf("%s/no/such/report.json", dir);
     ck_assert_int_eq(ss_report_write(nowhere, SS_FORMAT_JSON, &r, NULL), -1);
     ck_assert_int_eq(count_entries(dir), 2);
 
@@ -1153,7 +1154,7 @@ END_TEST
 START_TEST(test_write_stdout)
 {
     char *dir = make_temp_dir();
-    char *path = ss_asprintf("%s/stdout.txt", dir);
+    char *path = ss_xasprintf("%s/stdout.txt", dir);
     ss_result r;
     sample_result(&r);
     ck_assert_ptr_nonnull(freopen(path, "w", stdout));
@@ -1165,7 +1166,7 @@ START_TEST(test_write_stdout)
     capture_open(&c);
     ck_assert_int_eq(ss_report_write_github(c.out, &r), 0);
     char *once = capture_close(&c);
-    char *twice = ss_asprintf("%s%s", once, once);
+    char *twice = ss_xasprintf("%s%s", once, once);
     ck_assert_str_eq(written, twice);
     ck_assert_ptr_nonnull(strstr(once, "::warning file=src/a.cu,line=12,col=10,title=SYNC101 "
                                        "default-stream-launch::kernel launched"));
@@ -1194,7 +1195,7 @@ static int write_text(FILE *out, void *text)
 START_TEST(test_write_atomic_statuses)
 {
     char *dir = make_temp_dir();
-    char *path = ss_asprintf("%s/out.txt", dir);
+    char *path = ss_xasprintf("%s/out.txt", dir);
     umask(022);
     ck_assert_int_eq(ss_write_atomic(path, write_text, "first\n"), SS_WRITE_OK);
     char *written = read_file(path);
@@ -1215,7 +1216,7 @@ START_TEST(test_write_atomic_statuses)
     ck_assert_int_eq(count_entries(dir), 1);
 
     /* No folder to put the temporary file in. */
-    char *nowhere = ss_asprintf("%s/no/such/out.txt", dir);
+    char *nowhere = ss_xasprintf("%s/no/such/out.txt", dir);
     ck_assert_int_eq(ss_write_atomic(nowhere, write_text, "x"), SS_WRITE_CREATE_FAILED);
     ck_assert_int_eq(errno, ENOENT);
     ck_assert_int_eq(count_entries(dir), 1);
@@ -1266,7 +1267,7 @@ END_TEST
  * buffer: it ends the process with the out-of-memory message. */
 START_TEST(test_reallocarray_overflow)
 {
-    void *p = ss_reallocarray(NULL, SIZE_MAX / 2 + 2, 2);
+    void *p = ss_xreallocarray(NULL, SIZE_MAX / 2 + 2, 2);
     free(p);
 }
 END_TEST
@@ -1298,18 +1299,18 @@ static char *fingerprint_of(const ss_finding *f)
 {
     char fp[17];
     ss_finding_fingerprint(f, fp);
-    return ss_strdup(fp);
+    return ss_xstrdup(fp);
 }
 
 START_TEST(test_gitlab_exact)
 {
     ss_result r;
     ss_result_init(&r, SS_RESULT_RUN);
-    r.program = ss_strdup("./train");
+    r.program = ss_xstrdup("./train");
     const char *copy_line = "    cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s);";
     ss_finding *f = add_static(&r, SS_RULE_PAGEABLE_ASYNC_COPY, "src/copy.cu", 12, 5,
                                "cudaMemcpyAsync from pageable memory", copy_line);
-    f->hint = ss_strdup("pin the buffer");
+    f->hint = ss_xstrdup("pin the buffer");
     /* The same call on another line: the same ss_finding_fingerprint, another issue. */
     add_static(&r, SS_RULE_PAGEABLE_ASYNC_COPY, "src/copy.cu", 40, 5,
                "cudaMemcpyAsync from pageable memory.", copy_line);
@@ -1320,12 +1321,12 @@ START_TEST(test_gitlab_exact)
     ss_finding *frame = add_runtime(&r, "src/main.cu");
     free(frame->file);
     frame->file = NULL;
-    frame->hint = ss_strdup("use pinned memory");
+    frame->hint = ss_xstrdup("use pinned memory");
     ss_finding *nowhere = ss_result_add(&r);
     nowhere->rule = SS_RULE_LAUNCH_BOUND;
     nowhere->severity = SS_SEV_NOTE;
     nowhere->origin = SS_ORIGIN_RUNTIME;
-    nowhere->message = ss_strdup("GPU idle");
+    nowhere->message = ss_xstrdup("GPU idle");
     char *fp_capture = fingerprint_of(unsafe), *fp_note = fingerprint_of(note),
          *fp_frame = fingerprint_of(frame), *fp_nowhere = fingerprint_of(nowhere);
 
@@ -1333,7 +1334,7 @@ START_TEST(test_gitlab_exact)
     capture_open(&c);
     ck_assert_int_eq(ss_report_write_gitlab(c.out, &r), 0);
     char *text = capture_close(&c);
-    char *expected = ss_asprintf(
+    char *expected = ss_xasprintf(
         "[{\n"
         "\t\t\"type\":\t\"issue\",\n"
         "\t\t\"description\":\t\"cudaMemcpyAsync from pageable memory. pin the buffer "
@@ -1446,7 +1447,7 @@ START_TEST(test_gitlab_empty_and_format)
     ss_result r;
     ss_result_init(&r, SS_RESULT_LINT);
     char *dir = make_temp_dir();
-    char *path = ss_asprintf("%s/gl-code-quality-report.json", dir);
+    char *path = ss_xasprintf("%s/gl-code-quality-report.json", dir);
     ck_assert_int_eq(ss_report_write(path, SS_FORMAT_GITLAB, &r, NULL), 0);
     char *text = read_file(path);
     ck_assert_str_eq(text, "[]\n");
@@ -1465,7 +1466,7 @@ static char *help_uri(void)
     char *text = sarif_of(&r);
     cJSON *root = cJSON_Parse(text);
     cJSON *uri = cJSON_GetObjectItem(path_get(root, "runs.0.tool.driver.rules.0"), "helpUri");
-    char *value = cJSON_IsString(uri) ? ss_strdup(uri->valuestring) : NULL;
+    char *value = cJSON_IsString(uri) ? ss_xstrdup(uri->valuestring) : NULL;
     cJSON_Delete(root);
     free(text);
     ss_result_free(&r);

@@ -4,6 +4,7 @@
 #include "check_main.h"
 #include "detect.h"
 #include "detect_fixture.h"
+#include "log.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -101,10 +102,10 @@ static const ss_finding *at_line(unsigned line)
 /* The diagnostic messages of 'res', joined by '|'. */
 static char *diags(void)
 {
-    char *text = ss_strdup("");
+    char *text = ss_xstrdup("");
     for (size_t i = 0; i < res.diag_count; i++) {
-        char *joined = ss_asprintf("%s%s%s: %s", text, i ? "|" : "",
-                                   ss_severity_name(res.diags[i].severity), res.diags[i].message);
+        char *joined = ss_xasprintf("%s%s%s: %s", text, i ? "|" : "",
+                                    ss_severity_name(res.diags[i].severity), res.diags[i].message);
         free(text);
         text = joined;
     }

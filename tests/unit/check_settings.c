@@ -4,6 +4,7 @@
 #include "check_main.h"
 #include "cli_fixture.h"
 #include "interpose.h"
+#include "log.h"
 #include "report.h"
 
 #include <ctype.h>
@@ -312,10 +313,10 @@ START_TEST(test_kind_format_any_case)
         ck_assert_str_eq(c.format, info->name);
     }
     char *names = ss_format_names(SS_FORMAT_FOR_RUN, ", ");
-    char *expected = ss_asprintf("SYNCSCOPE_FORMAT='xml' is not one of %s", names);
+    char *expected = ss_xasprintf("SYNCSCOPE_FORMAT='xml' is not one of %s", names);
     assert_refused(SS_ENV_FORMAT, "xml", expected);
     free(expected);
-    expected = ss_asprintf("SYNCSCOPE_FORMAT='jsonl' is not one of %s", names);
+    expected = ss_xasprintf("SYNCSCOPE_FORMAT='jsonl' is not one of %s", names);
     assert_refused(SS_ENV_FORMAT, "jsonl", expected);
     free(expected);
     free(names);
@@ -346,9 +347,9 @@ static char *variables_named_in_headers(void)
 {
     static const char *const headers[] = {"interpose/interpose.h", "report/report.h",
                                           "analyzer/analyzer.h"};
-    char *names = ss_strdup("");
+    char *names = ss_xstrdup("");
     for (size_t h = 0; h < sizeof headers / sizeof headers[0]; h++) {
-        char *path = ss_asprintf("%s/%s", SS_SOURCE_DIR, headers[h]);
+        char *path = ss_xasprintf("%s/%s", SS_SOURCE_DIR, headers[h]);
         FILE *in = fopen(path, "r");
         ck_assert_msg(in != NULL, "cannot read %s", path);
         char line[512], macro[128], name[128];
@@ -362,7 +363,7 @@ static char *variables_named_in_headers(void)
                 variable = name;
             if (variable == NULL)
                 continue;
-            more = ss_asprintf("%sSYNCSCOPE_%s\n", names, variable);
+            more = ss_xasprintf("%sSYNCSCOPE_%s\n", names, variable);
             free(names);
             names = more;
         }
@@ -466,17 +467,17 @@ static char *joined_names(unsigned commands, const char *last)
     size_t count = 0, done = 0;
     for (int i = 0; i < SS_FORMAT_COUNT; i++)
         count += (ss_format_get((ss_format)i)->commands & commands) != 0;
-    char *text = ss_strdup("");
+    char *text = ss_xstrdup("");
     for (int i = 0; i < SS_FORMAT_COUNT; i++) {
         const ss_format_info *info = ss_format_get((ss_format)i);
         if (!(info->commands & commands))
             continue;
         done++;
-        char *longer = ss_asprintf("%s%s%s", text,
-                                   done == 1       ? ""
-                                   : done == count ? last
-                                                   : ", ",
-                                   info->name);
+        char *longer = ss_xasprintf("%s%s%s", text,
+                                    done == 1       ? ""
+                                    : done == count ? last
+                                                    : ", ",
+                                    info->name);
         free(text);
         text = longer;
     }
@@ -566,7 +567,7 @@ START_TEST(test_cli_format_any_case)
 {
     char dir[] = "/tmp/ss-settings-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    char *capture = ss_asprintf("%s/out", dir);
+    char *capture = ss_xasprintf("%s/out", dir);
     static const char *const lower[] = {"analyze", "--format", "json",
                                         SS_SOURCE_DIR "/tests/data/readback_loop.sstrace", NULL};
     static const char *const upper[] = {"analyze", "--format", "JSON",
@@ -600,7 +601,7 @@ START_TEST(test_run_takes_every_option)
 {
     char dir[] = "/tmp/ss-settings-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    char *capture = ss_asprintf("%s/out", dir);
+    char *capture = ss_xasprintf("%s/out", dir);
     static const char *const help[] = {"run", "--help", NULL};
     char *out, *err;
     ck_assert_int_eq(cli_run(dir, capture, NULL, NULL, help, &out, &err), 0);
@@ -610,9 +611,9 @@ START_TEST(test_run_takes_every_option)
         if (rows[i].form == SS_OPTION_FORM_NONE)
             continue;
         char *shown = rows[i].form == SS_OPTION_FORM_FLAG
-                          ? ss_strdup(rows[i].option)
-                          : ss_asprintf("%s %s", rows[i].option, rows[i].option_value);
-        char *variable = ss_asprintf("(%s", rows[i].variable);
+                          ? ss_xstrdup(rows[i].option)
+                          : ss_xasprintf("%s %s", rows[i].option, rows[i].option_value);
+        char *variable = ss_xasprintf("(%s", rows[i].variable);
         ck_assert_msg(strstr(out, shown) != NULL, "%s: run --help has no '%s'", rows[i].variable,
                       shown);
         ck_assert_msg(strstr(out, variable) != NULL, "run --help does not name %s",

@@ -1,5 +1,6 @@
 /* check_suppress.c: suppression comments: every form, literals not honoured, diagnostics. */
 #include "check_main.h"
+#include "log.h"
 #include "policy.h"
 
 #include <stdio.h>
@@ -380,12 +381,12 @@ START_TEST(test_apply_and_scan_file)
     for (size_t i = 0; i < 4; i++) {
         ss_finding *x = ss_result_add(&r);
         x->rule = rules[i];
-        x->file = ss_strdup(path);
+        x->file = ss_xstrdup(path);
         x->line = lines[i];
     }
     ss_finding *other = ss_result_add(&r);
     other->rule = SS_RULE_PAGEABLE_ASYNC_COPY;
-    other->file = ss_strdup("other.cu");
+    other->file = ss_xstrdup("other.cu");
     other->line = 3;
     ck_assert_uint_eq(ss_suppress_apply(&s, path, &r), 1);
     ck_assert_uint_eq(r.count, 4);

@@ -2,6 +2,7 @@
 #ifndef SS_CLI_FIXTURE_H
 #define SS_CLI_FIXTURE_H
 
+#include "log.h"
 #include "report.h"
 
 #include <check.h>
@@ -34,8 +35,8 @@ static inline char *cli_slurp(const char *path)
 static inline int cli_run(const char *dir, const char *capture, const char *in,
                           const char *const *lead, const char *const *argv, char **out, char **err)
 {
-    char *out_path = ss_asprintf("%s.stdout", capture);
-    char *err_path = ss_asprintf("%s.stderr", capture);
+    char *out_path = ss_xasprintf("%s.stdout", capture);
+    char *err_path = ss_xasprintf("%s.stderr", capture);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {

@@ -1,9 +1,11 @@
-/* log.c: the one place where the tool's own messages are printed, and small string and
- * allocation helpers that abort with a message when memory runs out. */
-#include "report_int.h"
+/* log.c: the one place where the tool's own messages are printed, and the allocators that
+ * abort with a message when memory runs out (log.h). */
+#include "log.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +21,7 @@ static size_t compose_line(char *line, size_t size, const char *level, const cha
         used = size - 1;
     for (size_t i = 0; i < len;) {
         char escape[SS_TEXT_ESCAPE_SIZE];
-        size_t n = ss_report_text_char(message + i, len - i, escape);
+        size_t n = ss_text_char(message + i, len - i, escape);
         const char *piece = escape[0] ? escape : message + i;
         size_t piece_len = escape[0] ? strlen(escape) : n;
         if (used + piece_len + 1 >= size)
@@ -81,7 +83,15 @@ void ss_out_of_memory(void)
     abort();
 }
 
-void *ss_reallocarray(void *p, size_t count, size_t size)
+void *ss_xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (p == NULL)
+        ss_out_of_memory();
+    return p;
+}
+
+void *ss_xreallocarray(void *p, size_t count, size_t size)
 {
     if (size != 0 && count > SIZE_MAX / size)
         ss_out_of_memory();
@@ -92,7 +102,7 @@ void *ss_reallocarray(void *p, size_t count, size_t size)
     return q;
 }
 
-void *ss_calloc(size_t count, size_t size)
+void *ss_xcalloc(size_t count, size_t size)
 {
     void *p = calloc(count && size ? count : 1, count && size ? size : 1);
     if (p == NULL)
@@ -100,7 +110,7 @@ void *ss_calloc(size_t count, size_t size)
     return p;
 }
 
-char *ss_strdup(const char *s)
+char *ss_xstrdup(const char *s)
 {
     if (s == NULL)
         return NULL;
@@ -110,7 +120,7 @@ char *ss_strdup(const char *s)
     return copy;
 }
 
-char *ss_asprintf(const char *fmt, ...)
+char *ss_xasprintf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
