@@ -139,8 +139,9 @@ void ss_detect_options_default(ss_detect_options *options)
     options->launch_split_gap_ns = 100000;
     options->graph_kernel_gap_ns = 0;
     options->graph_launch_host_ns = 2500;
-    options->traced_launch_low_ns = 1000;
+    options->traced_launch_low_ns = 500;
     options->traced_launch_high_ns = 2500;
+    options->traced_launch_sync_ns = 1000;
     options->pipeline_min_chunks = 3;
     options->pinned_bytes_per_us = 54000;
     options->latent = 1;

@@ -24,9 +24,11 @@ typedef struct ss_detect_options {
                                      * launching ends a run (100 us) */
     uint64_t graph_kernel_gap_ns;   /* SYNC502: GPU gap between two kernels of a graph (0) */
     uint64_t graph_launch_host_ns;  /* SYNC502: host cost of one graph launch (2.5 us) */
-    uint64_t traced_launch_low_ns;  /* SYNC502: what CUPTI's records add to a traced launch, */
-    uint64_t traced_launch_high_ns; /* at least and at most (1 and 2.5 us), beyond syncscope's
-                                     * own callbacks (measured: trace metadata) */
+    uint64_t traced_launch_low_ns;  /* SYNC502: what CUPTI adds to a traced launch beyond */
+    uint64_t traced_launch_high_ns; /* syncscope's own callbacks (trace metadata), at least and
+                                     * at most (0.5 and 2.5 us) */
+    uint64_t traced_launch_sync_ns; /* SYNC502: what CUPTI's synchronization records add to
+                                     * that, when the log has them (1 us) */
     uint64_t pipeline_min_chunks;   /* SYNC503: fewest chunks in a chain (3) */
     uint64_t pinned_bytes_per_us;   /* SYNC503: pinned copy rate assumed when the log has no
                                      * pinned copy of 1 MiB or more in that direction (54000) */

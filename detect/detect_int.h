@@ -125,6 +125,8 @@ typedef union det_figures {
                                     * high end of that cost */
         uint64_t bare_high_ns;     /* the same at its low end */
         uint64_t self_launch_ns;   /* syncscope's own callbacks' time per launch, measured */
+        uint64_t cupti_low_ns;     /* what CUPTI adds to a launch, at least and at most */
+        uint64_t cupti_high_ns;
     } launch_bound;
     /* SYNC503 (whatif.c): a chain of chunks of copy in, kernel, copy out. */
     struct det_pipeline_figures {

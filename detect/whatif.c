@@ -118,7 +118,9 @@ typedef struct run_scratch {
     uint32_t *names;
     uint64_t *api_ns;
     uint64_t *host_ns;
-    uint64_t self_ns; /* syncscope's own callbacks' time per launch (trace metadata), or 0 */
+    uint64_t self_ns;   /* syncscope's own callbacks' time per launch (trace metadata), or 0 */
+    uint64_t cupti_low; /* what CUPTI adds to a launch, at least and at most */
+    uint64_t cupti_high;
 } run_scratch;
 
 /* Fills the scratch arrays for the run of 'n' kernels st->ops[first..first+n) and adds up the
@@ -282,12 +284,12 @@ static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t
     /* Without syncscope each launch costs the host less: its own callbacks' measured time and
      * what CUPTI's records add, known only within a range. */
     uint64_t launches = n - 1;
-    uint64_t bare_low = saving_without(measured, per_launch_all, starved_idle,
-                                       launches * (scratch->self_ns + opt->traced_launch_high_ns),
-                                       graphs_host, replay);
-    uint64_t bare_high = saving_without(measured, per_launch_all, starved_idle,
-                                        launches * (scratch->self_ns + opt->traced_launch_low_ns),
-                                        graphs_host, replay);
+    uint64_t bare_low =
+        saving_without(measured, per_launch_all, starved_idle,
+                       launches * (scratch->self_ns + scratch->cupti_high), graphs_host, replay);
+    uint64_t bare_high =
+        saving_without(measured, per_launch_all, starved_idle,
+                       launches * (scratch->self_ns + scratch->cupti_low), graphs_host, replay);
     if (bare_high == 0)
         return 0;
     det_hit hit = {
@@ -315,6 +317,8 @@ static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t
                 .bare_low_ns = bare_low,
                 .bare_high_ns = bare_high,
                 .self_launch_ns = scratch->self_ns,
+                .cupti_low_ns = scratch->cupti_low,
+                .cupti_high_ns = scratch->cupti_high,
             },
     };
     return det_report(ctx, &hit);
@@ -336,6 +340,8 @@ static int launch_bound_run(det_ctx *ctx)
         malloc(2 * longest * sizeof *scratch.api_ns), /* the second half: median_copy's */
         malloc(longest * sizeof *scratch.host_ns),
         0,
+        ctx->opt->traced_launch_low_ns,
+        ctx->opt->traced_launch_high_ns,
     };
     int rc = scratch.names && scratch.api_ns && scratch.host_ns ? 0 : -1;
     /* syncscope's own time per launch, as the capture measured it (0 for a trace without it) */
@@ -343,6 +349,13 @@ static int launch_bound_run(det_ctx *ctx)
     const char *self_count = ss_evlog_get_meta(ctx->log, "self_launches");
     if (self != NULL && self_count != NULL && strtoull(self_count, NULL, 10) > 0)
         scratch.self_ns = strtoull(self, NULL, 10) / strtoull(self_count, NULL, 10);
+    /* CUPTI's synchronization records (every trace of syncscope run has them) cost each launch
+     * more. */
+    const char *sync_records = ss_evlog_get_meta(ctx->log, "sync_records");
+    if (sync_records != NULL && strcmp(sync_records, "1") == 0) {
+        scratch.cupti_low += ctx->opt->traced_launch_sync_ns;
+        scratch.cupti_high += ctx->opt->traced_launch_sync_ns;
+    }
     for (size_t s = 0; s < ctx->stream_count && rc == 0; s++) {
         const det_stream *st = &ctx->streams[s];
         size_t start = 0;
@@ -883,8 +896,8 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
         ss_format_duration(f->predicted_ns, predicted, sizeof predicted),
         ss_format_duration(predicted_iteration, it_p, sizeof it_p),
         ss_format_duration(traced, saving, sizeof saving), range, own,
-        ss_format_duration(ctx->opt->traced_launch_low_ns, cupti_low, sizeof cupti_low),
-        ss_format_duration(ctx->opt->traced_launch_high_ns, cupti_high, sizeof cupti_high),
+        ss_format_duration(f->cupti_low_ns / runs, cupti_low, sizeof cupti_low),
+        ss_format_duration(f->cupti_high_ns / runs, cupti_high, sizeof cupti_high),
         ss_format_duration(f->bare_low_ns, bare_low, sizeof bare_low),
         ss_format_duration(agg->total_ns, bare_high, sizeof bare_high));
     return text;
@@ -986,6 +999,8 @@ static void launch_bound_fold(det_figures *sum, const det_figures *one)
     s->bare_low_ns += o->bare_low_ns;
     s->bare_high_ns += o->bare_high_ns;
     s->self_launch_ns += o->self_launch_ns;
+    s->cupti_low_ns += o->cupti_low_ns;
+    s->cupti_high_ns += o->cupti_high_ns;
 }
 
 static void pipeline_fold(det_figures *sum, const det_figures *one)
