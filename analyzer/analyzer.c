@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -624,6 +625,7 @@ typedef struct run_state {
     const ss_lint_options *options;
     const ss_toolkit *toolkit;
     const char *resource_dir; /* clang's resource folder, or NULL */
+    char *build_dir;          /* -p BUILD_DIR, absolute, or NULL */
     job_list *jobs;
     ss_cache *cache;
     pthread_mutex_t lock;
@@ -887,6 +889,35 @@ static void watch_missing(ss_tu_files *files, const char *dir, const char *name)
     free(deepest);
 }
 
+/* Lists, as a folder the entry depends on, the deepest existing folder on the way to 'path'
+ * (absolute or relative to the working directory), a header that is not there yet: it, or a
+ * folder on its way, appears there. */
+static void watch_absent(ss_tu_files *files, const char *path)
+{
+    char cwd[PATH_MAX];
+    char *absolute = NULL;
+    if (path[0] == '/')
+        absolute = ss_strdup(path);
+    else if (getcwd(cwd, sizeof cwd))
+        absolute = ss_asprintf("%s/%s", cwd, path);
+    if (absolute == NULL) {
+        files->incomplete = 1;
+        return;
+    }
+    char *dir = ss_strdup(absolute);
+    struct stat st;
+    char *slash;
+    while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
+        *slash = '\0';
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+            watch_missing(files, dir, absolute + strlen(dir) + 1);
+            break;
+        }
+    }
+    free(dir);
+    free(absolute);
+}
+
 /* The folders a unit's headers are searched in: its include options (joined or separate),
  * the resource folder's and the toolkit's include folders, and the usual system folders.
  * Appended (malloc'ed) to 'dirs'. */
@@ -930,6 +961,14 @@ static int watch_failures(const job *j, int status, const ss_result *result, ss_
     ss_args dirs = {0};
     for (size_t i = 0; i < result->diag_count; i++) {
         const ss_diag *d = &result->diags[i];
+        /* A header the build has not made yet (tu.c): making it re-parses the unit. */
+        const char *unbuilt = strstr(d->message, " does not exist yet: ");
+        if (unbuilt && d->severity == SS_SEV_ERROR) {
+            char *header = ss_asprintf("%.*s", (int)(unbuilt - d->message), d->message);
+            watch_absent(files, header);
+            free(header);
+            continue;
+        }
         const char *end = strstr(d->message, "' file not found");
         const char *start = d->message[0] == '\'' ? d->message + 1 : NULL;
         if (end == NULL || start == NULL || end < start)
@@ -959,7 +998,8 @@ static void run_job(run_state *st, CXIndex index, job *j)
     ss_tu_input in = {
         j->file,       &j->args,       &j->info,     j->readback_bytes,
         j->user_begin, j->extra_begin, j->extra_end, (const char *const *)j->hot_functions,
-        j->hot_count,  j->text,        j->text_len,  j->command ? j->command->directory : NULL};
+        j->hot_count,  j->text,        j->text_len,  j->command ? j->command->directory : NULL,
+        st->build_dir};
     char key[17];
     int from_cache = 0;
     if (st->cache) {
@@ -1350,6 +1390,7 @@ static unsigned start_run(run_state *st, const ss_lint_options *o, job_list *job
     st->keep_going = !o->fail_fast;
     st->toolkit = toolkit;
     st->resource_dir = resource_dir;
+    st->build_dir = o->build_dir ? realpath(o->build_dir, NULL) : NULL;
     st->jobs = jobs;
     st->stop = jobs->count;
     for (size_t i = 0; i < jobs->count; i++)
@@ -1477,6 +1518,7 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
         o->stats->unlisted = prep.unlisted;
     }
     free(resource_dir);
+    free(st.build_dir);
     if (configs != o->config_cache)
         ss_config_cache_free(configs);
     ss_toolkit_free(&toolkit);

@@ -153,6 +153,11 @@ void ss_cache_key(const ss_tu_input *in, char key[17])
     h = ss_hash_bytes(in->file, strlen(in->file) + 1, h);
     for (size_t i = 0; i < in->args->count; i++)
         h = ss_hash_bytes(in->args->v[i], strlen(in->args->v[i]) + 1, h);
+    /* The build folders decide whether a missing header is said to be the build's (tu.c). */
+    h = ss_hash_bytes(in->directory ? in->directory : "",
+                      in->directory ? strlen(in->directory) + 1 : 0, h);
+    h = ss_hash_bytes(in->build_dir ? in->build_dir : "",
+                      in->build_dir ? strlen(in->build_dir) + 1 : 0, h);
     unsigned settings[2] = {in->readback_bytes, (unsigned)in->info->per_thread};
     h = ss_hash_bytes(settings, sizeof settings, h);
     for (size_t i = 0; i < in->hot_count; i++)

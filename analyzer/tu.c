@@ -293,6 +293,12 @@ static const char *in_folder(const char *path, const char *dir)
     return strncmp(path, dir, len) == 0 && path[len] == '/' ? path + len + 1 : NULL;
 }
 
+/* Whether the folder 'dir' is the absolute folder 'build' or lies in it. */
+static int in_build(const char *dir, const char *build)
+{
+    return build && build[0] == '/' && (strcmp(dir, build) == 0 || in_folder(dir, build));
+}
+
 /* The folder of the search path after argument 'after' that 'path' lies in: a later include
  * option's, the toolkit's (--cuda-path=ROOT: ROOT/include) or a system folder; '*toolkit' says
  * whether it is the toolkit's. NULL when none. Written into 'buf'. */
@@ -375,7 +381,7 @@ static void find_unbuilt(CXFile included, CXSourceLocation *stack, unsigned dept
 static int explain_unbuilt(CXTranslationUnit tu, const ss_tu_input *in, ss_result *out,
                            size_t first_diag)
 {
-    if (in->directory == NULL || in->directory[0] != '/')
+    if (in->directory == NULL && in->build_dir == NULL)
         return 0;
     ss_args build_dirs = {0};
     size_t *build_at = ss_xcalloc(in->args->count + 1, sizeof *build_at);
@@ -383,7 +389,7 @@ static int explain_unbuilt(CXTranslationUnit tu, const ss_tu_input *in, ss_resul
         const char *dir =
             ss_flags_include_dir((const char *const *)in->args->v, in->args->count, i);
         if (dir && dir[0] == '/' &&
-            (in_folder(dir, in->directory) || strcmp(dir, in->directory) == 0)) {
+            (in_build(dir, in->directory) || in_build(dir, in->build_dir))) {
             build_at[build_dirs.count] = i;
             ss_args_push(&build_dirs, dir);
         }

@@ -53,8 +53,10 @@ typedef struct ss_tu_input {
     /* The main file's text when it is not read from 'file' (standard input), or NULL. */
     const char *text;
     size_t text_len;
-    /* The folder of its compile command (the build folder), or NULL without one. */
+    /* The folder of its compile command, and the folder of the compile database (-p, absolute);
+     * NULL without them. Include folders under either are the build's. */
     const char *directory;
+    const char *build_dir;
 } ss_tu_input;
 
 /* Analyzes one translation unit (tu.c): parses 'in'->file in 'index' and appends findings

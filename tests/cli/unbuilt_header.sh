@@ -62,15 +62,29 @@ lint
 status "no build/include" 2
 text "no build/include" out "$MESSAGE"
 
+# The cache: the same message from a cached entry, and a parse again once the build has
+# made the folder, then the header.
+for run in cold warm; do
+    ss lint --cache-dir cache --color never --cuda-path none -p build
+    status "cache, $run" 2
+    text "cache, $run" out "$MESSAGE"
+done
+
 mkdir build/include
 lint
 status "build/include without conf.h" 2
 text "build/include without conf.h" out "$MESSAGE"
+ss lint --cache-dir cache --color never --cuda-path none -p build
+text "cache, build/include made" out "$MESSAGE"
 
 cp new_conf.h build/include/conf.h
 lint
 status "the build's conf.h" 0
 text "the build's conf.h" out "1 file, 0 findings"
+ss lint --cache-dir cache --stats --color never --cuda-path none -p build
+status "cache, conf.h made" 0
+text "cache, conf.h made" err "syncscope: parsed 1, cached 0"
+text "cache, conf.h made: report" out "1 file, 0 findings"
 
 rm -r build/include
 cp uses_old.cu src/a.cu
@@ -82,6 +96,16 @@ cp typo.cu src/a.cu
 lint
 status "errors that name nothing of conf.h" 2
 text "errors that name nothing of conf.h" out "src/a.cu:4:23: error: use of undeclared identifier 'undefined_x'"
+
+# A command run in a folder of the build folder (CMake's build/src): the include folder is in
+# the compile database's folder (-p).
+mkdir build/src
+printf '[{"directory": "%s/build/src", "file": "%s/src/a.cu", "arguments": ["nvcc", "-I%s/build/include", "-I../../third/include", "-c", "../../src/a.cu"]}]\n' \
+    "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+cp uses_new.cu src/a.cu
+lint
+status "a command run in build/src" 2
+text "a command run in build/src" out "$MESSAGE"
 
 database "\"-I../third/include\", "
 cp uses_new.cu src/a.cu
