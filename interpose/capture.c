@@ -531,10 +531,18 @@ static void live_stream_add(uint64_t handle)
         atomic_store_explicit(&g.live_streams_off, 1, memory_order_relaxed);
 }
 
-/* Forgets a stream at the entry of its destruction, before the driver frees it. */
+/* Forgets a stream at the start of its destruction, before the driver frees it. */
 static void live_stream_remove(uint64_t handle)
 {
     handle_forget(g.live_streams, LIVE_STREAM_SLOTS, handle);
+}
+
+/* Forgets every stream: a context is being destroyed, and its streams with it (another
+ * context's streams are forgotten too, so device-wide calls no longer ask about them). */
+static void live_streams_clear(void)
+{
+    for (size_t i = 0; i < LIVE_STREAM_SLOTS; i++)
+        atomic_store_explicit(&g.live_streams[i], 0, memory_order_release);
 }
 
 /* The stream a call's handle names, for cuStreamQuery: the legacy or the per-thread default
@@ -617,15 +625,19 @@ static uint32_t probe_exit(thread_state *t)
     return word;
 }
 
-/* The entry of a stream's destruction (cuStreamDestroy, also inside cudaStreamDestroy): the
- * light mode no longer asks about it. */
-static void on_stream_destroy(const CUpti_CallbackData *cb)
+/* The light mode's resource callbacks: a stream created (any, also a library's own), a stream
+ * about to be destroyed, a context about to be destroyed (its streams with it). */
+static void on_stream_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
 {
-    if (cb->callbackSite != CUPTI_API_ENTER || cb->functionParams == NULL)
+    if (rd == NULL)
         return;
-    CUstream stream;
-    memcpy(&stream, cb->functionParams, sizeof stream);
-    live_stream_remove((uint64_t)(uintptr_t)stream);
+    uint64_t stream = (uint64_t)(uintptr_t)rd->resourceHandle.stream;
+    if (cbid == CUPTI_CBID_RESOURCE_STREAM_CREATED && stream > SS_STREAM_PER_THREAD)
+        live_stream_add(stream);
+    else if (cbid == CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING)
+        live_stream_remove(stream);
+    else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+        live_streams_clear();
 }
 
 static void on_stream_created(thread_state *t, const ss_args_spec *spec, const void *params,
@@ -652,8 +664,6 @@ static void on_stream_created(thread_state *t, const ss_args_spec *spec, const v
             remember_blocking(handle);
         else
             forget_blocking(handle);
-        if (g.light)
-            live_stream_add(handle);
     }
     s->device = call->device;
     uint64_t priority = ss_args_read(params, &spec->priority, &present);
@@ -1233,28 +1243,19 @@ static void enable_scope_callbacks(void)
     }
 }
 
-/* The light mode forgets a stream when it is destroyed (probe_enter asks only about live
- * streams); checked by name like the other callbacks. Without them, no stream is forgotten and
- * device-wide calls ask about the default streams alone. */
-static void enable_destroy_callbacks(void)
+/* The light mode follows the streams that live (probe_enter asks about them at device-wide
+ * calls) through CUPTI's resource callbacks. Without them, device-wide calls are judged by
+ * their time alone. */
+static void enable_stream_callbacks(void)
 {
-    static const struct {
-        CUpti_CallbackId cbid;
-        const char *name;
-    } destroys[] = {{CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2, "cuStreamDestroy_v2"},
-                    {CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy, "cuStreamDestroy"}};
-    int enabled = 0;
-    for (size_t i = 0; i < sizeof destroys / sizeof destroys[0]; i++) {
-        const char *name = NULL;
-        if (g.cupti.cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, destroys[i].cbid, &name) ==
-                CUPTI_SUCCESS &&
-            name != NULL && strcmp(name, destroys[i].name) == 0 &&
-            g.cupti.cuptiEnableCallback(1, g.subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
-                                        destroys[i].cbid) == CUPTI_SUCCESS)
-            enabled++;
+    static const CUpti_CallbackId resources[] = {CUPTI_CBID_RESOURCE_STREAM_CREATED,
+                                                 CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING,
+                                                 CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING};
+    for (size_t i = 0; i < sizeof resources / sizeof resources[0]; i++) {
+        if (g.cupti.cuptiEnableCallback(1, g.subscriber, CUPTI_CB_DOMAIN_RESOURCE, resources[i]) !=
+            CUPTI_SUCCESS)
+            atomic_store(&g.live_streams_off, 1);
     }
-    if (enabled == 0)
-        atomic_store(&g.live_streams_off, 1);
 }
 
 /* NVTX calls reach a tool only through the NVTX injection library the program loads at its
@@ -1287,14 +1288,12 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
     if ((domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) &&
         is_profiler_call(domain, cbid, &start))
         on_profiler(domain, start, (const CUpti_CallbackData *)data);
-    else if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
-             (cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2 ||
-              cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy))
-        on_stream_destroy((const CUpti_CallbackData *)data);
     else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)
         on_api(domain, cbid, (const CUpti_CallbackData *)data);
     else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
         enable_activity_once();
+    else if (domain == CUPTI_CB_DOMAIN_RESOURCE)
+        on_stream_resource(cbid, (const CUpti_ResourceData *)data);
     errno = saved_errno;
 }
 
@@ -2388,7 +2387,7 @@ static void start(void)
     }
     enable_scope_callbacks();
     if (g.light)
-        enable_destroy_callbacks();
+        enable_stream_callbacks();
     g.start_ns = now_ns();
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);

@@ -55,6 +55,9 @@ VARIANT_ENV = {
     # 120 s; "syncscope" is the full mode.
     "light": {"SYNCSCOPE_MODE": "light"},
     "sampled": {"SYNCSCOPE_SAMPLE": "5s/120s"},
+    # Full windows of 1 s every 2 s (the first 2 s after the first CUDA call): what a window
+    # costs, against light and syncscope, in a run of a few seconds.
+    "sampled_dense": {"SYNCSCOPE_SAMPLE": "1s/2s"},
 }
 VARIANTS = tuple(VARIANT_ENV)
 # The light mode's target on the launch-bound workloads (issue: always-on light mode).
@@ -63,7 +66,7 @@ LIGHT_TARGET = 1.02
 
 def observed(variant):
     """Whether 'variant' runs under libsyncscope.so."""
-    return variant.startswith("syncscope") or variant in ("light", "sampled")
+    return variant.startswith("syncscope") or variant in ("light", "sampled", "sampled_dense")
 
 
 class Workload:

@@ -15,14 +15,15 @@
 #       floor_kernel, kernel records only; floor_sync and syncscope_trace, both with
 #       synchronization records; syncscope_nopointers, without the device pointers of
 #       launches, copies and allocations, SYNC601's evidence; light, the light mode; sampled,
-#       the light mode with full windows of 5 s every 120 s)
+#       the light mode with full windows of 5 s every 120 s; sampled_dense, windows of 1 s
+#       every 2 s)
 #   BENCH_PYTHON=python3      the Python with PyTorch, for the mlp workload
 #   BENCH_LAUNCHES=200000  BENCH_PIPELINE_ARGS="40 16 16384"  BENCH_MLP_STEPS=2000
 # Needs only bash, python3 and the built tree (plus PyTorch for the mlp workload).
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
-    sed -n '2,20s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,21s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -81,13 +81,6 @@ FAKE_EXPORT CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_Subs
 FAKE_EXPORT CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t cbid,
                                                       const char **name)
 {
-    /* The callbacks the interposer enables outside its argument table: stream destruction,
-     * which the light mode follows. */
-    if (domain == CUPTI_CB_DOMAIN_DRIVER_API &&
-        cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2) {
-        *name = "cuStreamDestroy_v2";
-        return CUPTI_SUCCESS;
-    }
     const ss_args_spec *spec = find_spec(domain, cbid, NULL);
     if (spec == NULL)
         return CUPTI_ERROR_INVALID_PARAMETER;

@@ -8,10 +8,14 @@
 #   bench      bench/overhead: bare / light / full on the launch-bound MLP and the empty-launch
 #              loop, interleaved rounds
 #   real       same_answers.py on tests/gpu/real/resnet_train.py and gpt2_generate.py
+#   costs      bench/overhead: bare / light / sampled_dense (1 s windows every 2 s) / full on
+#              the empty-launch loop, the copy pipeline and the MLP
+#   realcost   bench/exit whole-process rounds of resnet_train.py and gpt2_generate.py: bare,
+#              full (a user's run), light, sampled (5s/120s)
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s.
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,13s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,17s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -84,6 +88,21 @@ for part in $parts; do
             --root . --workdir "$out/real" --probe "$probe" --report "$out/real-report.txt" \
             -- "$python" tests/gpu/real/resnet_train.py "::" "$python" tests/gpu/real/gpt2_generate.py
         find "$out/real" -name '*.sstrace' -size +2M -delete 2>/dev/null
+        ;;
+    costs)
+        bounded 110 costs env BENCH_OUT="$out/costs.txt" BENCH_ROUNDS=3 BENCH_MLP_STEPS=1500 \
+            BENCH_LAUNCHES=100000 BENCH_PIPELINE_ARGS="20 16 16384" \
+            BENCH_WORKLOADS="launch pipeline mlp" \
+            BENCH_VARIANTS="bare light sampled_dense syncscope" BENCH_PYTHON="$python" \
+            bench/overhead/run.sh "$build"
+        ;;
+    realcost)
+        for workload in resnet_train gpt2_generate; do
+            bounded 75 "realcost-$workload" env BENCH_OUT="$out/realcost-$workload.txt" \
+                BENCH_WHOLE=1 BENCH_ROUNDS=2 \
+                BENCH_VARIANTS="light:SYNCSCOPE_MODE=light sampled:SYNCSCOPE_SAMPLE=5s/120s" \
+                bench/exit/run.sh "$build" -- "$python" "tests/gpu/real/$workload.py"
+        done
         ;;
     *)
         note "unknown part '$part'"
