@@ -4,7 +4,8 @@
 
 For each pair of tests/gpu/whatif, replays the trace of the written program
 (TRACES_DIR/whatif_PAIR.sstrace, default tests/data, or TRACES_DIR/PAIR_written.sstrace as
-device_run.sh writes them) with `SYNCSCOPE analyze`, takes the
+device_run.sh and samples_run.sh write them; for soa_pair the cuda-sample's own trace,
+whatif_soa_sample.sstrace or soa.sstrace) with `SYNCSCOPE analyze`, takes the
 predicted saving of the pair's rule per iteration, and prints it beside the saving measured on
 the GPU (MEASURED, default bench/whatif/measured.txt: the results.txt that
 tests/gpu/whatif/device_run.sh wrote, "PAIR written_us rewritten_us saving_us rounds", and
@@ -35,13 +36,15 @@ PAIRS = {
     "c_sync301": ("SYNC301", "sync301_written.cu", "count"),
     "torch_sync301": ("SYNC301", "torch_sync301.py", "count"),
     # cuda-samples' streamOrderedAllocation (tests/gpu/whatif/samples_run.sh): the sample's
-    # trace predicts, stream_ordered_pair.cu's two forms measure.
-    "soa_pair": ("SYNC503", "streamOrderedAllocation.cu", "chunks"),
+    # trace predicts, stream_ordered_pair.cu's two forms measure. Built as its CMake file
+    # builds it, without host debug information: its findings have no source line (None).
+    "soa_pair": ("SYNC503", None, "chunks"),
     # UnifiedMemoryPerf's copy modes, predicted from the pair's own written form.
     "ump_pair": ("SYNC503", "unified_memory_pair.cu", "chunks"),
 }
 # Traces named otherwise than whatif_PAIR.sstrace or PAIR_written.sstrace.
-TRACE_NAMES = {"soa_pair": "soa.sstrace"}
+# (tests/data, a samples_run.sh output folder's traces/).
+TRACE_NAMES = {"soa_pair": ("whatif_soa_sample.sstrace", "soa.sstrace")}
 # The traced runs' iterations (device_run.sh: args_of PAIR traced): steps + warm-up.
 TRACED_STEPS = {"c_sync502": 15, "torch_sync502": 28}
 
@@ -62,7 +65,8 @@ def prediction(pair, found):
     rule, source, unit = PAIRS[pair]
     mine = [f for f in found if f.get("ruleId") == rule and not f.get("latent")
             and not f.get("startup")
-            and (os.path.basename(f.get("file") or "") == source
+            and (source is None and not f.get("file")
+                 or os.path.basename(f.get("file") or "") == source
                  or os.path.basename((f.get("via") or {}).get("file") or "") == source)]
     if not mine:
         return None
@@ -108,11 +112,10 @@ def main(argv):
           "measured rewritten | ratio |")
     print("|---|---|---|---|---|---|---|---|")
     for pair, (rule, _source, _unit) in PAIRS.items():
-        trace = os.path.join(traces, f"whatif_{pair}.sstrace")
-        if not os.path.exists(trace):  # a device_run.sh output folder's traces/
-            trace = os.path.join(traces, f"{pair}_written.sstrace")
-        if not os.path.exists(trace) and pair in TRACE_NAMES:
-            trace = os.path.join(traces, TRACE_NAMES[pair])
+        names = TRACE_NAMES.get(pair, (f"whatif_{pair}.sstrace", f"{pair}_written.sstrace"))
+        trace = next((os.path.join(traces, n) for n in names
+                      if os.path.exists(os.path.join(traces, n))),
+                     os.path.join(traces, names[0]))
         if pair not in measured:
             print(f"| {pair} | {rule} | (not measured) | | | | | |")
             continue
