@@ -897,14 +897,14 @@ static void watch_absent(ss_tu_files *files, const char *path)
     char cwd[PATH_MAX];
     char *absolute = NULL;
     if (path[0] == '/')
-        absolute = ss_strdup(path);
+        absolute = ss_xstrdup(path);
     else if (getcwd(cwd, sizeof cwd))
-        absolute = ss_asprintf("%s/%s", cwd, path);
+        absolute = ss_xasprintf("%s/%s", cwd, path);
     if (absolute == NULL) {
         files->incomplete = 1;
         return;
     }
-    char *dir = ss_strdup(absolute);
+    char *dir = ss_xstrdup(absolute);
     struct stat st;
     char *slash;
     while ((slash = strrchr(dir, '/')) != NULL && slash != dir) {
@@ -964,7 +964,7 @@ static int watch_failures(const job *j, int status, const ss_result *result, ss_
         /* A header the build has not made yet (tu.c): making it re-parses the unit. */
         const char *unbuilt = strstr(d->message, " does not exist yet: ");
         if (unbuilt && d->severity == SS_SEV_ERROR) {
-            char *header = ss_asprintf("%.*s", (int)(unbuilt - d->message), d->message);
+            char *header = ss_xasprintf("%.*s", (int)(unbuilt - d->message), d->message);
             watch_absent(files, header);
             free(header);
             continue;
