@@ -3,10 +3,10 @@
 # tree built in build/device (cmake --preset device). Writes everything under OUT: per part a
 # log, and OUT/results.txt with one line per part. PARTS (default "same lifecycle bench"):
 #   same       the light-vs-full equality (tests/gpu/light/same_answers.py) on every GPU test
-#              program of tests/gpu (shared cudart) and samples/python/train_loop.py
+#              program of tests/gpu (shared cudart); with SS_LIGHT_PYTHON=1 also
+#              samples/python/train_loop.py and infer_loop.py
 #   lifecycle  the lifecycle cases (tests/gpu/lifecycle) in the light mode, shared cudart
-#   bench      bench/overhead: bare / light / full on the launch-bound MLP and the empty-launch
-#              loop, interleaved rounds
+#   bench      bench/overhead: bare / light / full on the launch-bound MLP, interleaved rounds
 #   real       same_answers.py on tests/gpu/real/resnet_train.py and gpt2_generate.py
 #   costs      bench/overhead: bare / light / sampled_dense (1 s windows every 2 s) / full on
 #              the empty-launch loop, the copy pipeline and the MLP
@@ -21,7 +21,10 @@ fi
 out=$1
 parts=${2:-same lifecycle bench}
 mkdir -p "$out"
-build=${SS_BUILD:-build/device}
+out=$(cd "$out" && pwd)
+root=$(pwd)
+# Absolute paths: the runners start the programs in folders of their own.
+build=$root/${SS_BUILD:-build/device}
 syncscope=$build/cli/syncscope
 preload=$build/interpose/libsyncscope.so
 probe=$build/tests/gpu/gpu_probe
@@ -55,9 +58,12 @@ for part in $parts; do
             exe=$build/tests/gpu/${name}_shared
             [ -x "$exe" ] && programs+=("$exe" "::")
         done
-        programs+=("$python" samples/python/train_loop.py "::" "$python" samples/python/infer_loop.py)
+        if [ "${SS_LIGHT_PYTHON:-0}" = 1 ]; then
+            programs+=("$python" "$root/samples/python/train_loop.py" "::"
+                "$python" "$root/samples/python/infer_loop.py")
+        fi
         bounded 70 same "$python" tests/gpu/light/same_answers.py --syncscope "$syncscope" \
-            --root . --workdir "$out/same" --probe "$probe" --report "$out/same-report.txt" \
+            --root "$root" --workdir "$out/same" --probe "$probe" --report "$out/same-report.txt" \
             -- "${programs[@]}"
         # Keep the results, not the traces of every run.
         find "$out/same" -name '*.sstrace' -size +2M -delete 2>/dev/null
@@ -70,23 +76,24 @@ for part in $parts; do
             threads) program=lifecycle_threads ;;
             *) program=lifecycle_signal ;;
             esac
-            bounded 15 "lifecycle-$case" "$python" tests/gpu/lifecycle/run_lifecycle.py run "$case" \
-                --mode light --root . --syncscope "$syncscope" --preload "$preload" \
+            bounded 10 "lifecycle-$case" "$python" tests/gpu/lifecycle/run_lifecycle.py run "$case" \
+                --mode light --root "$root" --syncscope "$syncscope" --preload "$preload" \
                 --probe "$probe" --program "$build/tests/gpu/lifecycle/${program}_shared" \
                 --workdir "$out/lifecycle/$case" --floor "$build/bench/overhead/libcupti_floor.so"
         done
         find "$out/lifecycle" -name '*.sstrace' -size +2M -delete 2>/dev/null
         ;;
     bench)
-        bounded 70 bench env BENCH_OUT="$out/bench.txt" BENCH_ROUNDS=3 BENCH_MLP_STEPS=1500 \
-            BENCH_LAUNCHES=100000 BENCH_WORKLOADS="mlp launch" \
-            BENCH_VARIANTS="bare light syncscope" BENCH_PYTHON="$python" \
+        # An MLP process takes about 13 s on the H200 (10 s of them importing PyTorch).
+        bounded 95 bench env BENCH_OUT="$out/bench.txt" BENCH_ROUNDS=2 BENCH_MLP_STEPS=2000 \
+            BENCH_WORKLOADS="mlp" BENCH_VARIANTS="bare light syncscope" BENCH_PYTHON="$python" \
             bench/overhead/run.sh "$build"
         ;;
     real)
         bounded 120 real "$python" tests/gpu/light/same_answers.py --syncscope "$syncscope" \
-            --root . --workdir "$out/real" --probe "$probe" --report "$out/real-report.txt" \
-            -- "$python" tests/gpu/real/resnet_train.py "::" "$python" tests/gpu/real/gpt2_generate.py
+            --root "$root" --workdir "$out/real" --probe "$probe" --report "$out/real-report.txt" \
+            -- "$python" "$root/tests/gpu/real/resnet_train.py" "::" \
+            "$python" "$root/tests/gpu/real/gpt2_generate.py"
         find "$out/real" -name '*.sstrace' -size +2M -delete 2>/dev/null
         ;;
     costs)
@@ -101,7 +108,7 @@ for part in $parts; do
             bounded 75 "realcost-$workload" env BENCH_OUT="$out/realcost-$workload.txt" \
                 BENCH_WHOLE=1 BENCH_ROUNDS=2 \
                 BENCH_VARIANTS="light:SYNCSCOPE_MODE=light sampled:SYNCSCOPE_SAMPLE=5s/120s" \
-                bench/exit/run.sh "$build" -- "$python" "tests/gpu/real/$workload.py"
+                bench/exit/run.sh "$build" -- "$python" "$root/tests/gpu/real/$workload.py"
         done
         ;;
     *)
