@@ -1457,7 +1457,7 @@ static void run_workers(run_state *st, unsigned nworkers)
  * '*fatal_units' receives the number of units with parse errors. Returns 0, or -1 (message
  * printed) for a malformed configuration. */
 static int finish_results(const ss_lint_options *o, ss_config_cache *configs, job_list *jobs,
-                          size_t stop, ss_result *out, int *fatal_units)
+                          size_t stop, size_t unlinted, ss_result *out, int *fatal_units)
 {
     size_t last = stop < jobs->count ? stop : jobs->count - 1;
     char **sources = ss_xreallocarray(NULL, jobs->count + 1, sizeof *sources);
@@ -1473,7 +1473,7 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, jo
     const ss_tu_streams **streams = ss_xcalloc(jobs->count + 1, sizeof *streams);
     for (size_t i = 0; i <= last && i < jobs->count; i++)
         streams[i] = jobs->v[i].started ? &jobs->v[i].streams : NULL;
-    ss_streams_relate(streams, last < jobs->count ? last + 1 : jobs->count, out);
+    ss_streams_relate(streams, last < jobs->count ? last + 1 : jobs->count, unlinted, out);
     free(streams);
     count_files(jobs, last, &out->files);
     ss_result_sort(out);
@@ -1482,6 +1482,20 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, jo
         free(sources[i]);
     free(sources);
     return rc;
+}
+
+/* How many C, C++ and CUDA units of the compile database 'db' the run does not analyze
+ * (files were named, or some were excluded or skipped). */
+static size_t unlinted_units(const ss_compdb *db, const job_list *jobs)
+{
+    size_t listed = 0, linted = 0;
+    for (size_t i = 0; i < db->count; i++) {
+        ss_lang lang;
+        listed += ss_flags_lang_of(db->commands[i].file, &lang) == 0;
+    }
+    for (size_t i = 0; i < jobs->count; i++)
+        linted += jobs->v[i].command != NULL && jobs->v[i].started;
+    return listed > linted ? listed - linted : 0;
 }
 
 int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
@@ -1505,7 +1519,8 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
         resource_dir = clang_resource_dir();
         unsigned nworkers = start_run(&st, o, &jobs, &toolkit, resource_dir);
         run_workers(&st, nworkers);
-        rc = finish_results(o, configs, &jobs, st.stop, out, &fatal_units);
+        rc = finish_results(o, configs, &jobs, st.stop, have_db ? unlinted_units(&db, &jobs) : 0,
+                            out, &fatal_units);
     }
     if (o->stats) {
         o->stats->units = st.parsed + st.cached;

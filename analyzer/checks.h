@@ -43,8 +43,11 @@ void ss_tu_streams_create(ss_tu_streams *streams, const char *key, const char *n
 /* SYNC103 across units: for each blocking stream one unit of 'units' ('count' of them, NULL
  * entries skipped) creates and another refers to, where that other unit has legacy-stream
  * work, the creation's finding in 'out' says so and loses its fix-it, as it does for the
- * unit's own legacy-stream work (ss_lint_fix_refused). */
-void ss_streams_relate(const ss_tu_streams *const *units, size_t count, ss_result *out);
+ * unit's own legacy-stream work (ss_lint_fix_refused). Where 'unlinted' units of the compile
+ * database were left out of the run, a stream others may share loses its fix-it too, and the
+ * finding says why. */
+void ss_streams_relate(const ss_tu_streams *const *units, size_t count, size_t unlinted,
+                       ss_result *out);
 
 /* What one translation unit knows while its checks run (tu.c). */
 typedef struct ss_check_ctx {

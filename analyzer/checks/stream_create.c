@@ -16,6 +16,7 @@
 static const char legacy_words[] = "legacy-stream work ";
 static const char legacy_reason[] = " is ordered with this stream only because it is blocking: "
                                     "move that work onto the stream first";
+static const char unlinted_words[] = " of the compile database that this run did not lint";
 static const char legacy_hint[] = "move the legacy-stream work onto a stream, then create this "
                                   "one with cudaStreamCreateWithFlags(&stream, "
                                   "cudaStreamNonBlocking)";
@@ -339,7 +340,19 @@ static void note_created(ss_check_ctx *ctx, CXCursor call, const ss_finding *f)
     free(name);
 }
 
-void ss_streams_relate(const ss_tu_streams *const *units, size_t count, ss_result *out)
+/* Takes the fix-it of 'f' away: its stream is shared with work that relies on it being
+ * blocking, or may be. */
+static void drop_fixits(ss_finding *f)
+{
+    for (size_t k = 0; k < f->fixit_count; k++)
+        free(f->fixits[k].text);
+    free(f->fixits);
+    f->fixits = NULL;
+    f->fixit_count = 0;
+}
+
+void ss_streams_relate(const ss_tu_streams *const *units, size_t count, size_t unlinted,
+                       ss_result *out)
 {
     enum { MAX_UNITS = 3 };
     for (size_t i = 0; i < count; i++) {
@@ -360,14 +373,23 @@ void ss_streams_relate(const ss_tu_streams *const *units, size_t count, ss_resul
                 found++;
             }
             ss_finding *f = NULL;
-            for (size_t k = 0; found && k < out->count && f == NULL; k++) {
+            for (size_t k = 0; (found || unlinted) && k < out->count && f == NULL; k++) {
                 ss_finding *o = &out->findings[k];
                 if (o->rule == SS_RULE_BLOCKING_STREAM_CREATE && o->file &&
                     strcmp(o->file, s->file) == 0 && o->line == s->line && o->column == s->column &&
                     ss_lint_fix_refused(o) == NULL)
                     f = o;
             }
-            if (f) {
+            if (f && !found) {
+                /* Units the run left out may share it: the fix is not known to be safe. */
+                char *message = ss_xasprintf(
+                    "%s; %zu unit%s%s may share it through '%s' and rely on its being blocking: "
+                    "lint them together (-p without naming files) before making it non-blocking",
+                    f->message, unlinted, unlinted == 1 ? "" : "s", unlinted_words, s->name);
+                free(f->message);
+                f->message = message;
+                drop_fixits(f);
+            } else if (f) {
                 char *more = found > MAX_UNITS ? ss_xasprintf(" and %zu more", found - MAX_UNITS)
                                                : ss_xstrdup("");
                 char *message = ss_xasprintf("%s; %sin %s%s, %s the stream through '%s',%s",
@@ -379,11 +401,7 @@ void ss_streams_relate(const ss_tu_streams *const *units, size_t count, ss_resul
                 f->message = message;
                 free(f->hint);
                 f->hint = ss_xstrdup(legacy_hint);
-                for (size_t k = 0; k < f->fixit_count; k++)
-                    free(f->fixits[k].text);
-                free(f->fixits);
-                f->fixits = NULL;
-                f->fixit_count = 0;
+                drop_fixits(f);
             }
             free(list);
         }
@@ -395,7 +413,16 @@ const char *ss_lint_fix_refused(const ss_finding *f)
     if (f->rule != SS_RULE_BLOCKING_STREAM_CREATE || f->fixit_count > 0 || f->message == NULL)
         return NULL;
     const char *words = strstr(f->message, legacy_words);
-    return words && strstr(words, legacy_reason) ? words : NULL;
+    if (words && strstr(words, legacy_reason))
+        return words;
+    /* "...; 3 units of the compile database that this run did not lint may share it ...": from
+     * the count on. */
+    const char *unlinted = strstr(f->message, unlinted_words);
+    for (const char *p = unlinted; p && p - f->message >= 2; p--) {
+        if (p[-2] == ';' && p[-1] == ' ')
+            return p;
+    }
+    return NULL;
 }
 
 /* Where a cursor is written: its line, first column and byte range in its file, when all of

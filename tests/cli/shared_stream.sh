@@ -3,7 +3,8 @@
 # stream that another unit shares (the global g_stream it names, the make_stream() it calls)
 # and puts legacy-stream work beside gets no fix-it, its message names that unit's work, and
 # --fix leaves its file byte-identical and says why; a shared stream whose sharers have no
-# legacy-stream work (g_quiet) is fixed. The same from the cache (exact output and bytes).
+# legacy-stream work (g_quiet) is fixed, but not by a run that leaves units of the database
+# out. The same from the cache (exact output and bytes).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/shared_stream HERE=$(dirname "$(realpath "$0")")
 WORK=$(mktemp -d)
@@ -55,6 +56,13 @@ done
 # SARIF: no fixes for a.cu and c.cu, one for e.cu.
 ss lint --no-cache --cuda-path none -p build --format sarif
 [ "$(grep -c '"fixes"' out)" = 1 ] || fails "SARIF" "$(grep -c '"fixes"' out) results with fixes, expected 1"
+
+# -p with a file named: the five units left out may share g_quiet, so e.cu keeps its stream.
+ss lint --no-cache --color never --cuda-path none -p build --fix src/e.cu
+status "-p src/e.cu --fix" 0
+text "-p src/e.cu --fix: stderr" err "syncscope: src/e.cu:6:5: not fixed (SYNC103): 5 units of the compile database that this run did not lint may share it through 'g_quiet' and rely on its being blocking: lint them together (-p without naming files) before making it non-blocking"
+first "-p src/e.cu --fix: report" out "src/e.cu:6:5: note: 'cudaStreamCreate' in 'init_quiet' creates a blocking stream, which synchronizes with the legacy default stream; 5 units of the compile database that this run did not lint may share it through 'g_quiet' and rely on its being blocking: lint them together (-p without naming files) before making it non-blocking [SYNC103 blocking-stream-create]"
+cmp -s "$DATA/e.cu" src/e.cu || fails "-p src/e.cu --fix" "src/e.cu changed"
 
 # --fix: a.cu and c.cu byte-identical, each with its reason; e.cu fixed.
 ss lint --no-cache --color never --cuda-path none -p build --fix
