@@ -2274,6 +2274,10 @@ static void find_pointer_attributes(void)
  * uses CUDA enables them for itself). */
 static void enable_activity_once(void)
 {
+    /* The light mode's driver queries, also in a forked child that uses CUDA first (they
+     * load nothing and enable nothing). */
+    if (g.light)
+        find_pointer_attributes();
     /* Not in a forked child: with CUPTI set up by the parent, a child that enabled and
      * flushed activity records was seen to hang (docs/validation.md). The child's API
      * calls are still recorded. */
@@ -2287,9 +2291,7 @@ static void enable_activity_once(void)
         int was_busy = t != NULL ? t->busy : 0;
         if (t != NULL)
             t->busy = 1;
-        if (g.light)
-            find_pointer_attributes();
-        else if (enable_activity(&what, &r) < 0)
+        if (!g.light && enable_activity(&what, &r) < 0)
             say("%s failed (%s): no GPU activity records; API calls are still recorded", what,
                 cupti_error(r));
         if (!g.devices_read) {
