@@ -5,8 +5,10 @@
 #include "analyzer.h"
 #include "cache.h"
 #include "compdb.h"
+#include "files.h"
 #include "flags.h"
 #include "log.h"
+#include "path.h"
 #include "stack.h"
 #include "tu.h"
 
@@ -393,7 +395,7 @@ static int check_content(const char *path, const char *given, size_t given_len, 
 static int collect_stdin(const ss_lint_options *o, const char *name, const ss_compdb *db,
                          job_list *jobs)
 {
-    char *real = ss_real_or_named(name);
+    char *real = ss_path_real_or_named(name);
     struct stat st;
     ss_lang lang;
     if (real == NULL) {

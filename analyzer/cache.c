@@ -1,6 +1,7 @@
 /* cache.c: the per-translation-unit result cache: an unchanged unit (same arguments, same
  * content of every file it read) is not parsed again. */
 #include "cache.h"
+#include "files.h"
 #include "flags.h"
 #include "log.h"
 #include "tu.h"

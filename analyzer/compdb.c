@@ -1,6 +1,7 @@
 /* compdb.c: reads compile_commands.json (both the "command" and the "arguments" form) and
  * expands the response files its command lines name. */
 #include "compdb.h"
+#include "files.h"
 #include "log.h"
 #include "report.h"
 

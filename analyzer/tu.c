@@ -7,6 +7,7 @@
 #include "checks.h"
 #include "flags.h"
 #include "log.h"
+#include "path.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,45 +18,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *ss_real_or_named(const char *path)
-{
-    char *real = realpath(path, NULL);
-    const char *slash = strrchr(path, '/');
-    if (real || errno != ENOENT || (slash && slash[1] == '\0'))
-        return real;
-    size_t dir_len = slash == path ? 1 : (size_t)(slash - path);
-    char *dir = slash ? ss_xasprintf("%.*s", (int)dir_len, path) : ss_xstrdup(".");
-    char *real_dir = realpath(dir, NULL);
-    free(dir);
-    if (real_dir == NULL)
-        return NULL;
-    const char *name = slash ? slash + 1 : path;
-    char *named = ss_xasprintf("%s%s%s", real_dir, strcmp(real_dir, "/") == 0 ? "" : "/", name);
-    free(real_dir);
-    return named;
-}
-
 char *ss_display_path(const char *path)
 {
-    char *real = ss_real_or_named(path);
+    char *real = ss_path_real_or_named(path);
     char cwd[PATH_MAX];
-    if (real == NULL && path[0] == '/' && getcwd(cwd, sizeof cwd)) {
-        /* A file in a folder that does not exist (yet): shown relative all the same. */
-        size_t len = strlen(cwd);
-        if (strncmp(path, cwd, len) == 0 && path[len] == '/')
-            return ss_xstrdup(path + len + 1);
-    }
-    if (real == NULL)
-        return ss_xstrdup(path);
-    if (getcwd(cwd, sizeof cwd)) {
-        size_t len = strlen(cwd);
-        if (strncmp(real, cwd, len) == 0 && real[len] == '/') {
-            char *rel = ss_xstrdup(real + len + 1);
-            free(real);
-            return rel;
-        }
-    }
-    return real;
+    if (getcwd(cwd, sizeof cwd) == NULL)
+        return real ? real : ss_xstrdup(path);
+    /* A file in a folder that does not exist (yet) is shown relative all the same. */
+    const char *under = ss_path_under(cwd, real ? real : path);
+    char *shown = ss_xstrdup(under ? under : real ? real : path);
+    free(real);
+    return shown;
 }
 
 /* The AST walk: keeps the function around each node in the context, and hands every call

@@ -16,9 +16,6 @@
 /* A path as shown to the user (malloc'ed): relative to the working directory when the file
  * lies under it, else absolute. */
 char *ss_display_path(const char *path);
-/* realpath of 'path', or, for a file that does not exist (a source named with
- * --stdin-filename), realpath of its folder with its name. Malloc'ed, or NULL (errno set). */
-char *ss_real_or_named(const char *path);
 
 /* A libclang error code in words. */
 const char *ss_cx_error_words(enum CXErrorCode code);

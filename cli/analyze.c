@@ -1,6 +1,7 @@
 /* analyze.c: `syncscope analyze`: the runtime detectors over a recorded trace file. */
 #include "cli.h"
 #include "detect.h"
+#include "files.h"
 #include "log.h"
 #include "report.h"
 

@@ -2,6 +2,7 @@
  * subcommand into the docs pages, between the lines "<!-- options: COMMAND -->" and
  * "<!-- end of options -->", from cli/options.def; with --check it writes nothing and fails
  * when a table differs (the cli_docs test). */
+#include "files.h"
 #include "log.h"
 #include "options.h"
 

@@ -1,5 +1,6 @@
 /* lint.c: `syncscope lint`: static analysis of CUDA sources with libclang. */
 #include "cli.h"
+#include "files.h"
 #include "log.h"
 #include "report.h"
 

@@ -2,6 +2,7 @@
  * `syncscope report` take them back, and analyze's options that replace them. */
 #include "cli.h"
 #include "log.h"
+#include "path.h"
 
 #include <limits.h>
 #include <stddef.h>

@@ -2,6 +2,7 @@
 #include "report.h"
 #include "cli.h"
 #include "detect.h"
+#include "files.h"
 #include "log.h"
 
 #include <errno.h>

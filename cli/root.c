@@ -2,6 +2,7 @@
  * another machine recorded mapped onto it. */
 #include "log.h"
 #include "options.h"
+#include "path.h"
 
 #include <limits.h>
 #include <stdlib.h>

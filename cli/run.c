@@ -4,8 +4,10 @@
  * "Gates") to the exit status once the program has ended. */
 #include "cli.h"
 #include "detect.h"
+#include "files.h"
 #include "interpose.h"
 #include "log.h"
+#include "path.h"
 #include "report.h"
 
 #include <errno.h>

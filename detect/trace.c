@@ -1,5 +1,6 @@
 /* trace.c: the syncscope trace format (docs/trace-format.md): a strict, streaming text codec. */
 #include "detect.h"
+#include "files.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -3,6 +3,7 @@
  * docs/configuration.md) and the formats of report/formats.def (docs/output-formats.md), each
  * between its lines "<!-- NAME:begin -->" and "<!-- NAME:end -->". With --check it changes
  * nothing and exits 1 when a page differs from its table. */
+#include "files.h"
 #include "interpose.h"
 #include "log.h"
 #include "report.h"

@@ -1,6 +1,7 @@
 /* symcache.c: the persistent symbol cache: one file per module build-id, read with the
  * project's bounded reader and written atomically. */
 #include "symcache.h"
+#include "files.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,6 @@
 /* baseline.c: the baseline file of accepted findings (lint's and the run's): writing,
  * loading, filtering. */
+#include "files.h"
 #include "log.h"
 #include "report_int.h"
 

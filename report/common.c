@@ -1,5 +1,6 @@
-/* common.c: helpers shared by the writers: JSON pieces, path relativization, durations. */
+/* common.c: helpers shared by the writers: JSON pieces, the root folder of relative paths. */
 #include "log.h"
+#include "path.h"
 #include "report_int.h"
 
 #include <inttypes.h>
@@ -147,51 +148,6 @@ int ss_report_json_print(FILE *out, const cJSON *root)
     return rc;
 }
 
-/* Appends 'len' bytes of 's' to the growing string 'buf'. */
-static void append(char **buf, size_t *len, const char *s, size_t n)
-{
-    if (n > SIZE_MAX - *len - 1)
-        ss_out_of_memory();
-    char *p = ss_xreallocarray(*buf, *len + n + 1, 1);
-    memcpy(p + *len, s, n);
-    *len += n;
-    p[*len] = '\0';
-    *buf = p;
-}
-
-char *ss_path_normalize(const char *base, const char *path)
-{
-    char *joined =
-        path[0] == '/' || base == NULL ? ss_xstrdup(path) : ss_xasprintf("%s/%s", base, path);
-    char *out = NULL;
-    size_t len = 0;
-    append(&out, &len, "", 0);
-    const char *p = joined;
-    while (*p) {
-        while (*p == '/')
-            p++;
-        const char *end = strchr(p, '/');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        if (n == 0)
-            break;
-        if (n == 1 && p[0] == '.') {
-            /* skip */
-        } else if (n == 2 && p[0] == '.' && p[1] == '.') {
-            char *slash = strrchr(out, '/');
-            len = slash ? (size_t)(slash - out) : 0;
-            out[len] = '\0';
-        } else {
-            append(&out, &len, "/", 1);
-            append(&out, &len, p, n);
-        }
-        p += n;
-    }
-    free(joined);
-    if (len == 0)
-        append(&out, &len, "/", 1);
-    return out;
-}
-
 char *ss_report_root_dir(const ss_result *result)
 {
     char *cwd = getcwd(NULL, 0);
@@ -205,19 +161,11 @@ char *ss_report_relative_path(const char *root_dir, const char *file, int *insid
     char *cwd = getcwd(NULL, 0);
     char *abs = ss_path_normalize(cwd ? cwd : "/", file);
     free(cwd);
-    size_t n = strlen(root_dir);
-    if (strcmp(root_dir, "/") == 0 && abs[1] != '\0') {
-        *inside = 1;
-        char *rel = ss_xstrdup(abs + 1);
-        free(abs);
-        return rel;
-    }
-    if (strncmp(abs, root_dir, n) == 0 && abs[n] == '/' && abs[n + 1] != '\0') {
-        *inside = 1;
-        char *rel = ss_xstrdup(abs + n + 1);
-        free(abs);
-        return rel;
-    }
-    *inside = 0;
-    return abs;
+    const char *under = ss_path_under(root_dir, abs);
+    *inside = under != NULL;
+    if (under == NULL)
+        return abs;
+    char *rel = ss_xstrdup(under);
+    free(abs);
+    return rel;
 }

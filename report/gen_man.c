@@ -1,5 +1,6 @@
 /* gen_man.c: syncscope-gen-man OUTDIR HELPDIR writes the manual pages syncscope.1 and
  * syncscope-rules.7 from the rule catalog and the commands' own --help texts. */
+#include "files.h"
 #include "log.h"
 #include "report.h"
 

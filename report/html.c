@@ -1,5 +1,6 @@
 /* html.c: the HTML report: one self-contained page joining lint and run results. */
 #include "log.h"
+#include "path.h"
 #include "report_int.h"
 
 #include "evlog.h"
@@ -353,31 +354,6 @@ static char *current_dir(void)
     return ss_xstrdup(getcwd(buf, sizeof buf) ? buf : "/");
 }
 
-/* 'path' made absolute against 'base' (absolute), resolved through symbolic links when it
- * exists, else normalized lexically. Malloc'ed. */
-static char *resolve_path(const char *base, const char *path)
-{
-    char *joined = path[0] == '/' ? ss_xstrdup(path) : ss_xasprintf("%s/%s", base, path);
-    char *real = realpath(joined, NULL);
-    if (real) {
-        free(joined);
-        return real;
-    }
-    char *norm = ss_path_normalize(NULL, joined);
-    free(joined);
-    return norm;
-}
-
-/* Whether 'path' lies inside the folder 'root' (both absolute and resolved): it starts with
- * 'root' and a '/' right after it, so that /work/rootx is not inside /work/root. */
-static bool path_inside(const char *root, const char *path)
-{
-    size_t n = strlen(root);
-    if (n > 0 && root[n - 1] == '/')
-        n--; /* the root "/" */
-    return strncmp(path, root, n) == 0 && path[n] == '/' && path[n + 1] != '\0';
-}
-
 /* The file an excerpt of 'path' may be read from: 'path' resolved through every symbolic
  * link, when that lies inside 'source_root' and is a regular file. Malloc'ed, or NULL when
  * the excerpt is refused ('source_root' NULL refuses every file). */
@@ -387,7 +363,7 @@ static char *excerpt_path(const char *source_root, const char *path)
         return NULL;
     char *real = realpath(path, NULL);
     struct stat st;
-    if (real == NULL || !path_inside(source_root, real) || stat(real, &st) != 0 ||
+    if (real == NULL || ss_path_under(source_root, real) == NULL || stat(real, &st) != 0 ||
         !S_ISREG(st.st_mode)) {
         free(real);
         return NULL;
@@ -398,18 +374,8 @@ static char *excerpt_path(const char *source_root, const char *path)
 /* 'abs' relative to 'root' when inside it, else 'abs' itself. Malloc'ed. */
 static char *relative_to(const char *root, const char *abs)
 {
-    size_t n = strlen(root);
-    if (strcmp(root, "/") == 0)
-        return ss_xstrdup(abs[0] == '/' ? abs + 1 : abs);
-    if (strncmp(abs, root, n) == 0 && abs[n] == '/' && abs[n + 1] != '\0')
-        return ss_xstrdup(abs + n + 1);
-    return ss_xstrdup(abs);
-}
-
-static const char *base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
+    const char *under = ss_path_under(root, abs);
+    return ss_xstrdup(under ? under : abs);
 }
 
 /* Whether 'shorter' equals 'longer' or is a trailing run of its path components. */
@@ -524,9 +490,9 @@ static void site_add_member(page_site *s, size_t finding)
 static char *result_base(const page *pg, const ss_result *r)
 {
     char *cwd = current_dir();
-    char *base = resolve_path("/", cwd);
+    char *base = ss_path_resolve("/", cwd);
     if (r->root && r->root[0]) {
-        char *root = resolve_path(base, r->root);
+        char *root = ss_path_resolve(base, r->root);
         free(base);
         base = root;
     }
@@ -605,7 +571,7 @@ static void page_collect_findings(page *pg)
             page_finding_init(pf, &r->findings[j], i);
             if (pf->f->file == NULL || pf->f->file[0] == '\0')
                 continue;
-            pf->resolved = resolve_path(base, pf->f->file);
+            pf->resolved = ss_path_resolve(base, pf->f->file);
             pf->key = relative_to(pg->root, pf->resolved);
             if (!pg->opt->no_sources && pf->f->line != 0)
                 page_add_excerpt_line(pg, pf);
@@ -630,7 +596,7 @@ static size_t join_lint(page *pg, strmap *exact, strmap *by_base, const page_fin
         return site;
     site = page_add_site(pg, SS_ORIGIN_STATIC);
     strmap_put(exact, key, site);
-    char *bkey = site_key(pf, base_name(pf->key));
+    char *bkey = site_key(pf, ss_path_base_name(pf->key));
     pg->sites[site].next_candidate = strmap_get(by_base, bkey);
     strmap_put(by_base, bkey, site);
     free(bkey);
@@ -641,7 +607,7 @@ static size_t join_lint(page *pg, strmap *exact, strmap *by_base, const page_fin
  * trailing run of the components of pf's path; SIZE_MAX when there is none or more than one. */
 static size_t join_by_suffix(const page *pg, const strmap *by_base, const page_finding *pf)
 {
-    char *bkey = site_key(pf, base_name(pf->key));
+    char *bkey = site_key(pf, ss_path_base_name(pf->key));
     size_t found = SIZE_MAX, matches = 0;
     for (size_t c = strmap_get(by_base, bkey); c != SIZE_MAX; c = pg->sites[c].next_candidate) {
         const page_finding *lf = &pg->findings[pg->sites[c].members[0]];
@@ -825,7 +791,7 @@ static bool match_index_findings(const page *pg, size_t proc, moment_match *m)
         m->chain[i] = SIZE_MAX;
         if (pf->proc != proc || pf->f->file == NULL || pf->f->line == 0)
             continue;
-        char *key = ss_xasprintf("%u\x1f%s", pf->f->line, base_name(pf->f->file));
+        char *key = ss_xasprintf("%u\x1f%s", pf->f->line, ss_path_base_name(pf->f->file));
         m->chain[i] = strmap_get(&m->sites, key);
         strmap_put(&m->sites, key, i);
         free(key);
@@ -849,7 +815,7 @@ static void match_list_reserve(moment_match *m, size_t extra)
 static void match_frame(const page *pg, moment_match *m, const char *file, uint32_t line,
                         size_t begin)
 {
-    char *key = ss_xasprintf("%u\x1f%s", line, base_name(file));
+    char *key = ss_xasprintf("%u\x1f%s", line, ss_path_base_name(file));
     for (size_t c = strmap_get(&m->sites, key); c != SIZE_MAX; c = m->chain[c]) {
         const char *ffile = pg->findings[c].f->file;
         if (!component_suffix(file, ffile) && !component_suffix(ffile, file))
@@ -1639,7 +1605,7 @@ static void page_init(page *pg, const ss_result *const *results, size_t n,
     const char *root = pg->opt->root && pg->opt->root[0] ? pg->opt->root : ".";
     char cwd[PATH_MAX];
     bool have_cwd = getcwd(cwd, sizeof cwd) != NULL;
-    pg->root = resolve_path(have_cwd ? cwd : "/", root);
+    pg->root = ss_path_resolve(have_cwd ? cwd : "/", root);
     /* Excerpts come from inside the root only, so a result or trace cannot bring any other
      * file into the page; a root that cannot be resolved to a folder allows none. */
     if (root[0] == '/' || have_cwd) {

@@ -1,4 +1,5 @@
 /* json.c: the JSON form of a result (docs/output-formats.md), written and read back. */
+#include "files.h"
 #include "log.h"
 #include "report_int.h"
 

@@ -1,4 +1,5 @@
 /* paths.c: absolute path normalization and the '**'-aware glob matching of excludes. */
+#include "path.h"
 #include "policy.h"
 
 #include <ctype.h>

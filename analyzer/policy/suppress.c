@@ -1,5 +1,6 @@
 /* suppress.c: finds suppression comments in C/C++/CUDA source text (comments only, never
  * string or character literals) and answers whether a finding is suppressed. */
+#include "files.h"
 #include "log.h"
 #include "policy_int.h"
 

@@ -26,7 +26,7 @@ public_of() {
     report.h | formats.def) echo report ;;
     detect.h) echo detect ;;
     evlog.h) echo evlog ;;
-    util.h | log.h) echo util ;;
+    util.h | log.h | files.h | path.h) echo util ;;
     analyzer.h) echo analyzer ;;
     interpose.h | settings.def) echo interpose ;;
     *) echo "" ;;

@@ -2,6 +2,7 @@
  * report/formats.def generate (docs/run.md, docs/configuration.md, docs/output-formats.md),
  * and a page whose table differs from its rows is told apart. */
 #include "check_main.h"
+#include "files.h"
 #include "interpose.h"
 #include "log.h"
 #include "report.h"

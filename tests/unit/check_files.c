@@ -4,6 +4,7 @@
  * some cases make device nodes. */
 #include "check_main.h"
 #include "cli_fixture.h"
+#include "files.h"
 #include "log.h"
 #include "report.h"
 #ifdef SS_FILES_ANALYZER

@@ -1,7 +1,9 @@
 /* check_report.c: the finding writers (text, JSON, SARIF, GitHub), the JSON reader and the
  * atomic file writer produce exactly the documented bytes. */
 #include "check_main.h"
+#include "files.h"
 #include "log.h"
+#include "path.h"
 #include "report.h"
 
 #include <cjson/cJSON.h>
