@@ -10,12 +10,14 @@
 #   real       same_answers.py on tests/gpu/real/resnet_train.py and gpt2_generate.py
 #   costs      bench/overhead: bare / light / sampled_dense (1 s windows every 2 s) / full on
 #              the empty-launch loop, the copy pipeline and the MLP
+#   sampled    the MLP under --sample 1s/2s with a trace: windows, records only inside them,
+#              findings marked light or full window (check_sampled.py)
 #   realcost   bench/exit whole-process rounds of resnet_train.py and gpt2_generate.py: bare,
 #              full (a user's run), light, sampled (5s/120s)
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s.
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,17s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,19s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -102,6 +104,15 @@ for part in $parts; do
             BENCH_WORKLOADS="launch pipeline mlp" \
             BENCH_VARIANTS="bare light sampled_dense syncscope" BENCH_PYTHON="$python" \
             bench/overhead/run.sh "$build"
+        ;;
+    sampled)
+        mkdir -p "$out/sampled"
+        bounded 40 sampled-run "$syncscope" run --sample 1s/2s --fail-on none \
+            --trace "$out/sampled/mlp.sstrace" -o "$out/sampled/mlp.json" \
+            -- "$python" "$root/bench/overhead/mlp_train.py" 2000
+        bounded 10 sampled-check "$python" tests/gpu/light/check_sampled.py \
+            "$out/sampled/mlp.sstrace" "$out/sampled/mlp.json" 1
+        find "$out/sampled" -name '*.sstrace' -size +5M -delete 2>/dev/null
         ;;
     realcost)
         for workload in resnet_train gpt2_generate; do
