@@ -1490,11 +1490,18 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, jo
  * (files were named, or some were excluded or skipped). */
 static size_t unlinted_units(const ss_compdb *db, const job_list *jobs)
 {
-    size_t listed = 0, linted = 0;
+    /* A file the database lists twice (two targets build it) is one unit of the run. */
+    const char **files = ss_xcalloc(db->count + 1, sizeof *files);
+    size_t sources = 0, listed = 0, linted = 0;
     for (size_t i = 0; i < db->count; i++) {
         ss_lang lang;
-        listed += ss_flags_lang_of(db->commands[i].file, &lang) == 0;
+        if (ss_flags_lang_of(db->commands[i].file, &lang) == 0)
+            files[sources++] = db->commands[i].file;
     }
+    qsort(files, sources, sizeof *files, cmp_strings);
+    for (size_t i = 0; i < sources; i++)
+        listed += i == 0 || strcmp(files[i], files[i - 1]) != 0;
+    free(files);
     for (size_t i = 0; i < jobs->count; i++)
         linted += jobs->v[i].command != NULL && jobs->v[i].started;
     return listed > linted ? listed - linted : 0;
