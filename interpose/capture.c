@@ -1824,8 +1824,8 @@ static void close_window(void)
     g.window_open = 0;
 }
 
-/* Whether the trigger file was created or touched since the last look ('*seen': its last
- * modification time, 0 when absent). */
+/* Whether the trigger file was created or touched since the last look and since the run
+ * started ('*seen': its modification time at the last look, 0 when absent). */
 static int trigger_touched(int64_t *seen)
 {
     char path[PATH_MAX], host[256];
@@ -1845,7 +1845,9 @@ static int trigger_touched(int64_t *seen)
     }
     if (stat(path, &st) == 0)
         mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
-    int touched = mtime != 0 && mtime != *seen;
+    /* A file last touched before the run started is no request; file times are coarse (a
+     * clock tick behind the wall clock), so "before" is a second before. */
+    int touched = mtime != 0 && mtime != *seen && mtime > g.started_unix_ns - 1000000000;
     *seen = mtime;
     return touched;
 }
@@ -1883,8 +1885,6 @@ static void *flusher_main(void *unused)
     uint64_t window_end = UINT64_MAX;
     uint64_t next_look = g.config.trigger_file[0] != '\0' ? now : UINT64_MAX;
     int64_t trigger_seen = 0;
-    if (next_look != UINT64_MAX)
-        trigger_touched(&trigger_seen); /* a file there before the run is no request */
     int request;
     while ((request = atomic_load(&g.end_request)) == 0) {
         uint64_t deadline = next_line < next_window ? next_line : next_window;

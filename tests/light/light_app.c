@@ -79,14 +79,26 @@ int main(int argc, char **argv)
     }
     fake_call_ns(0);
     if (getenv("LIGHT_APP_WINDOW") != NULL) {
-        /* The sampled mode: a window asked with SIGUSR2 opens the launches' callbacks for its
-         * ON time; 'before', 'during' and 'after' say whether a launch was taken. */
+        /* The sampled mode: a window asked with SIGUSR2 (or by touching LIGHT_APP_TRIGGER)
+         * opens the launches' callbacks for its ON time; 'before', 'during' and 'after' say
+         * whether a launch was taken. */
         static const char *const when[] = {"before", "during", "after"};
         struct timespec step = {0, 200 * 1000000L};
         for (int i = 0; i < 3; i++) {
-            if (i == 1) {
+            const char *trigger = getenv("LIGHT_APP_TRIGGER");
+            if (i == 1 && trigger != NULL) {
+                /* The trigger file, which the flusher looks at once a second. */
+                FILE *touched = fopen(trigger, "w");
+                if (touched != NULL)
+                    fclose(touched);
+                struct timespec look = {1, 300 * 1000000L};
+                nanosleep(&look, NULL);
+            } else if (i == 1) {
                 raise(SIGUSR2);
                 nanosleep(&step, NULL);
+            } else if (i == 2 && trigger != NULL) {
+                struct timespec rest = {2, 500 * 1000000L};
+                nanosleep(&rest, NULL);
             } else if (i == 2) {
                 struct timespec rest = {1, 0};
                 nanosleep(&rest, NULL);

@@ -13,6 +13,7 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
   killed     the same, the program SIGKILLed after its first line: the lines written stay
   window     SYNCSCOPE_SAMPLE=300ms/10m: SIGUSR2 opens a full window (launches taken during
              it, not before or after); the trace says "sampled" and holds the window
+  trigger    SYNCSCOPE_SAMPLE=2s/10m and a trigger file the program creates: the same
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -214,6 +215,20 @@ def case_window(opts, check):
         check(250e6 <= end_ns - start_ns <= 800e6, f"window of {end_ns - start_ns} ns")
 
 
+def case_trigger(opts, check):
+    workdir = start(opts, "trigger")
+    trigger = os.path.join(workdir, "window-please")
+    env = environment(opts, workdir, SYNCSCOPE_SAMPLE="2s/10m", SYNCSCOPE_TRIGGER_FILE=trigger,
+                      LIGHT_APP_WINDOW="1", LIGHT_APP_TRIGGER=trigger)
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0, f"exit {status}: {err}")
+    check(out == "before no\nduring yes\nafter no\n", f"launches taken: {out!r}")
+    meta, _ = trace_meta(os.path.join(workdir, "out.sstrace"))
+    check(meta.get("mode") == "sampled" and
+          re.fullmatch(r"[0-9]+-[0-9]+", meta.get("sample_windows", "")) is not None,
+          f"trace meta mode {meta.get('mode')!r}, sample_windows {meta.get('sample_windows')!r}")
+
+
 def case_refused(opts, check):
     workdir = start(opts, "refused")
     for args, message in ((["--mode", "heavy"], "--mode needs full or light (got 'heavy')"),
@@ -232,7 +247,7 @@ def case_refused(opts, check):
 
 CASES = [("selection", case_selection), ("findings", case_findings),
          ("interval", case_interval), ("killed", case_killed), ("window", case_window),
-         ("refused", case_refused)]
+         ("trigger", case_trigger), ("refused", case_refused)]
 
 
 def main(argv):
