@@ -1,10 +1,10 @@
 /* fix.c: syncscope lint --fix: writes the fix-its of lint findings into the source files. */
 #ifdef SS_HAVE_ANALYZER
 #include "analyzer.h"
-#include "files.h"
-#include "log.h"
 #endif
 #include "cli.h"
+#include "files.h"
+#include "log.h"
 #include "report.h"
 
 #include <errno.h>
