@@ -6,7 +6,8 @@
 # passed as $1 (the command sees it as "$1"), stdout and stderr in its log.txt; a command
 # still running after SECONDS is stopped. Each command's folder is packed into
 # OUT_DIR/NAME.tgz as soon as it ends (so a batch cut short keeps what finished);
-# OUT_DIR/summary.txt says how each ended, with the build log's tail when the build failed.
+# OUT_DIR/summary.txt says how each ended; when the build fails, it has the build log's tail
+# and no command runs (exit 1).
 # Usage: scripts/gpu-batch.sh OUT_DIR BATCH_FILE [DEB_DIR]
 set -u
 out=${1:?usage: gpu-batch.sh OUT_DIR BATCH_FILE [DEB_DIR]}
@@ -30,7 +31,14 @@ start=$(date +%s)
 { cmake --preset device && cmake --build build/device -j "$(nproc)"; } >"$out/work/build.log" 2>&1
 rc=$?
 echo "build: exit $rc in $(($(date +%s) - start)) s" >>"$summary"
-[ "$rc" = 0 ] || tail -40 "$out/work/build.log" >>"$summary"
+if [ "$rc" != 0 ]; then
+    # Every command needs the build: stop here rather than spend the machine's time on them.
+    tail -40 "$out/work/build.log" >>"$summary"
+    cp "$summary" "$out/summary.txt"
+    cat "$summary"
+    rm -rf "${out:?}/work"
+    exit 1
+fi
 while read -r name seconds command; do
     case $name in '' | '#'*) continue ;; esac
     mkdir -p "$out/work/$name"
