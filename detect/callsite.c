@@ -40,8 +40,8 @@ void det_sites_free(det_ctx *ctx)
     free(ctx->via_frame);
     free(ctx->compile_stack);
     free(ctx->started);
-    det_map_free(&ctx->pairs);
-    det_map_free(&ctx->sited);
+    ss_map_free(&ctx->pairs);
+    ss_map_free(&ctx->sited);
 }
 
 /* The kernel a launch call ran (its name's string id), 0 for any other call. */
@@ -62,7 +62,7 @@ static int index_sited_launches(det_ctx *ctx)
         uint32_t k = launched_kernel(ctx, s);
         if (s->enclosed || s->ev->stack == 0 || k == 0)
             continue;
-        if (det_map_put_first(&ctx->sited, s->ev->thread, k, (uint32_t)i) == DET_NONE)
+        if (ss_map_put_first(&ctx->sited, s->ev->thread, k, (uint32_t)i) == DET_NONE)
             return -1;
     }
     ctx->sited_built = 1;
@@ -77,7 +77,7 @@ uint32_t det_site_call(det_ctx *ctx, uint32_t call)
         return call;
     if (!ctx->sited_built && index_sited_launches(ctx) < 0)
         return DET_NONE;
-    uint32_t found = det_map_get(&ctx->sited, c->ev->thread, kernel);
+    uint32_t found = ss_map_get(&ctx->sited, c->ev->thread, kernel);
     return found != DET_NONE ? found : call;
 }
 
@@ -212,7 +212,7 @@ uint32_t det_site_pair(det_ctx *ctx, uint32_t call)
         via_site = frame_key(&ctx->log->stacks[r.via_stack].frames[r.via], &via_kind) ^
                    (via_kind + 1) << 60;
     uint32_t pair =
-        det_map_put_first(&ctx->pairs, site ^ kind << 61, via_site, (uint32_t)ctx->pair_count);
+        ss_map_put_first(&ctx->pairs, site ^ kind << 61, via_site, (uint32_t)ctx->pair_count);
     if (pair != DET_NONE && pair == ctx->pair_count)
         ctx->pair_count++;
     return pair;

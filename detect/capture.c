@@ -51,7 +51,7 @@ static int capture_unsafe(const det_call *c)
  * or -1. */
 static int capture_run(det_ctx *ctx)
 {
-    det_map by_thread = {0};
+    ss_map by_thread = {0};
     capture_state *states = NULL;
     size_t nstates = 0, cap = 0;
     int rc = 0;
@@ -59,7 +59,7 @@ static int capture_run(det_ctx *ctx)
         const det_call *c = &ctx->calls[i];
         if (c->enclosed || c->row == NULL)
             continue;
-        uint32_t t = det_map_get(&by_thread, c->ev->thread, 0);
+        uint32_t t = ss_map_get(&by_thread, c->ev->thread, 0);
         if (t == DET_NONE) {
             if (ss_grow((void **)&states, &cap, nstates + 1, sizeof *states) < 0) {
                 rc = -1;
@@ -67,7 +67,7 @@ static int capture_run(det_ctx *ctx)
             }
             t = (uint32_t)nstates++;
             states[t] = (capture_state){DET_NONE, DET_NONE, DET_NONE};
-            if ((rc = det_map_put(&by_thread, c->ev->thread, 0, t)) < 0)
+            if ((rc = ss_map_put(&by_thread, c->ev->thread, 0, t)) < 0)
                 break;
         }
         capture_state *st = &states[t];
@@ -101,7 +101,7 @@ static int capture_run(det_ctx *ctx)
         *st = (capture_state){DET_NONE, DET_NONE, DET_NONE};
     }
     free(states);
-    det_map_free(&by_thread);
+    ss_map_free(&by_thread);
     return rc;
 }
 

@@ -74,10 +74,10 @@ typedef struct chrome_proc {
     const ss_result *result; /* NULL: no findings */
     long recorded_pid;       /* from the log (or the result), 0 when unknown */
     uint64_t pid;            /* in the file: the recorded pid unless another input has it */
-    det_map by_corr;         /* correlation -> index of its API event */
-    det_map gpu_count;       /* correlation -> GPU operations that carry it */
-    det_map flows_done;      /* correlation -> flow ends written so far */
-    det_map range_names;     /* process-wide range id -> string id of its name */
+    ss_map by_corr;          /* correlation -> index of its API event */
+    ss_map gpu_count;        /* correlation -> GPU operations that carry it */
+    ss_map flows_done;       /* correlation -> flow ends written so far */
+    ss_map range_names;      /* process-wide range id -> string id of its name */
 } chrome_proc;
 
 typedef struct chrome {
@@ -88,8 +88,8 @@ typedef struct chrome {
     size_t n;
     track *tracks;
     size_t track_count, track_cap;
-    det_map track_index; /* (proc << 34 | kind << 32 | device, id) -> track */
-    det_map used_tids;   /* (tid, 0) -> 1 */
+    ss_map track_index; /* (proc << 34 | kind << 32 | device, id) -> track */
+    ss_map used_tids;   /* (tid, 0) -> 1 */
     uint64_t next_spare;
     int failed;
 } chrome;
@@ -115,7 +115,7 @@ static void begin_event(chrome *c)
 /* Whether 'tid' is free: no track has it and it is no other process's pid. */
 static int tid_free(chrome *c, size_t proc, uint64_t tid)
 {
-    if (tid == 0 || tid > UINT32_MAX || det_map_get(&c->used_tids, tid, 0) != DET_NONE)
+    if (tid == 0 || tid > UINT32_MAX || ss_map_get(&c->used_tids, tid, 0) != DET_NONE)
         return 0;
     for (size_t i = 0; i < c->n; i++) {
         if (i != proc && c->procs[i].pid == tid)
@@ -129,7 +129,7 @@ static int tid_free(chrome *c, size_t proc, uint64_t tid)
 static uint32_t track_for(chrome *c, size_t proc, int kind, int32_t device, uint32_t id)
 {
     uint64_t a = (uint64_t)proc << 34 | (uint64_t)kind << 32 | (uint32_t)device;
-    uint32_t found = det_map_get(&c->track_index, a, id);
+    uint32_t found = ss_map_get(&c->track_index, a, id);
     if (found != DET_NONE)
         return found;
     uint64_t base = proc * TID_INPUT_STRIDE, tid = 0;
@@ -145,8 +145,8 @@ static uint32_t track_for(chrome *c, size_t proc, int kind, int32_t device, uint
     while (!tid_free(c, proc, tid))
         tid = c->next_spare++;
     if (ss_grow((void **)&c->tracks, &c->track_cap, c->track_count + 1, sizeof *c->tracks) < 0 ||
-        det_map_put(&c->used_tids, tid, 0, 1) < 0 ||
-        det_map_put(&c->track_index, a, id, (uint32_t)c->track_count) < 0) {
+        ss_map_put(&c->used_tids, tid, 0, 1) < 0 ||
+        ss_map_put(&c->track_index, a, id, (uint32_t)c->track_count) < 0) {
         c->failed = 1;
         return DET_NONE;
     }
@@ -249,17 +249,17 @@ static void put_event_flows(chrome *c, size_t proc, const track *t, const ss_eve
 {
     chrome_proc *p = &c->procs[proc];
     if (e->type == SS_EV_API && e->u.api.correlation != 0) {
-        uint32_t launched = det_map_get(&p->gpu_count, e->u.api.correlation, 0);
+        uint32_t launched = ss_map_get(&p->gpu_count, e->u.api.correlation, 0);
         if (launched != DET_NONE &&
-            det_map_get(&p->by_corr, e->u.api.correlation, 0) == (uint32_t)(e - p->log->events)) {
+            ss_map_get(&p->by_corr, e->u.api.correlation, 0) == (uint32_t)(e - p->log->events)) {
             for (uint32_t k = 0; k < launched; k++)
                 put_flow(c, proc, t, 's', e->u.api.correlation, k, start, end);
         }
     } else if (is_gpu(e) && e->u.gpu.correlation != 0 &&
-               det_map_get(&p->by_corr, e->u.gpu.correlation, 0) != DET_NONE) {
-        uint32_t k = det_map_get(&p->flows_done, e->u.gpu.correlation, 0);
+               ss_map_get(&p->by_corr, e->u.gpu.correlation, 0) != DET_NONE) {
+        uint32_t k = ss_map_get(&p->flows_done, e->u.gpu.correlation, 0);
         k = k == DET_NONE ? 0 : k;
-        if (det_map_put(&p->flows_done, e->u.gpu.correlation, 0, k + 1) < 0) {
+        if (ss_map_put(&p->flows_done, e->u.gpu.correlation, 0, k + 1) < 0) {
             c->failed = 1;
             return;
         }
@@ -314,14 +314,14 @@ static void put_scope(chrome *c, size_t proc, const ss_event *e)
         break;
     case SS_SCOPE_START:
         phase = "b";
-        if (det_map_put(&p->range_names, sc->id, 0, name) < 0) {
+        if (ss_map_put(&p->range_names, sc->id, 0, name) < 0) {
             c->failed = 1;
             return;
         }
         break;
     case SS_SCOPE_END:
         phase = "e";
-        name = det_map_get(&p->range_names, sc->id, 0);
+        name = ss_map_get(&p->range_names, sc->id, 0);
         if (name == DET_NONE)
             return; /* the end of a range that never started */
         break;
@@ -361,19 +361,19 @@ static int index_correlations(chrome_proc *p)
         const ss_event *e = &log->events[i];
         if (e->type != SS_EV_API || e->u.api.correlation == 0)
             continue;
-        uint32_t have = det_map_get(&p->by_corr, e->u.api.correlation, 0);
+        uint32_t have = ss_map_get(&p->by_corr, e->u.api.correlation, 0);
         if (have == DET_NONE || (log->events[have].u.api.nested && !e->u.api.nested)) {
-            if (det_map_put(&p->by_corr, e->u.api.correlation, 0, (uint32_t)i) < 0)
+            if (ss_map_put(&p->by_corr, e->u.api.correlation, 0, (uint32_t)i) < 0)
                 return -1;
         }
     }
     for (size_t i = 0; i < log->count; i++) {
         const ss_event *e = &log->events[i];
         if (!is_gpu(e) || e->u.gpu.correlation == 0 ||
-            det_map_get(&p->by_corr, e->u.gpu.correlation, 0) == DET_NONE)
+            ss_map_get(&p->by_corr, e->u.gpu.correlation, 0) == DET_NONE)
             continue;
-        uint32_t n = det_map_get(&p->gpu_count, e->u.gpu.correlation, 0);
-        if (det_map_put(&p->gpu_count, e->u.gpu.correlation, 0, n == DET_NONE ? 1 : n + 1) < 0)
+        uint32_t n = ss_map_get(&p->gpu_count, e->u.gpu.correlation, 0);
+        if (ss_map_put(&p->gpu_count, e->u.gpu.correlation, 0, n == DET_NONE ? 1 : n + 1) < 0)
             return -1;
     }
     return 0;
@@ -394,13 +394,13 @@ static void mark_streams(chrome *c, size_t proc)
                 continue;
             uint64_t a =
                 (uint64_t)proc << 34 | (uint64_t)TRACK_STREAM << 32 | (uint32_t)e->u.api.device;
-            ti = det_map_get(&c->track_index, a, e->u.api.stream_id);
+            ti = ss_map_get(&c->track_index, a, e->u.api.stream_id);
             if (ti != DET_NONE)
                 c->tracks[ti].legacy = 1;
         } else if (e->type == SS_EV_STREAM) {
             uint64_t a =
                 (uint64_t)proc << 34 | (uint64_t)TRACK_STREAM << 32 | (uint32_t)e->u.stream.device;
-            ti = det_map_get(&c->track_index, a, e->u.stream.stream_id);
+            ti = ss_map_get(&c->track_index, a, e->u.stream.stream_id);
             if (ti != DET_NONE)
                 c->tracks[ti].non_blocking = (e->u.stream.flags & SS_STREAM_FLAG_NON_BLOCKING) != 0;
         }
@@ -658,15 +658,15 @@ static int chrome_open(chrome *c, FILE *out, const ss_event_log *const *logs,
 static void chrome_free(chrome *c)
 {
     for (size_t i = 0; c->procs != NULL && i < c->n; i++) {
-        det_map_free(&c->procs[i].by_corr);
-        det_map_free(&c->procs[i].gpu_count);
-        det_map_free(&c->procs[i].flows_done);
-        det_map_free(&c->procs[i].range_names);
+        ss_map_free(&c->procs[i].by_corr);
+        ss_map_free(&c->procs[i].gpu_count);
+        ss_map_free(&c->procs[i].flows_done);
+        ss_map_free(&c->procs[i].range_names);
     }
     free(c->procs);
     free(c->tracks);
-    det_map_free(&c->track_index);
-    det_map_free(&c->used_tids);
+    ss_map_free(&c->track_index);
+    ss_map_free(&c->used_tids);
 }
 
 /* Writes every input's timed events in log order: API calls, synchronization records and GPU

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "detect.h"
+#include "map.h"
 #include "util.h"
 
 #define DET_NONE UINT32_MAX
@@ -55,14 +56,6 @@ typedef struct det_opset {
     uint32_t *ops;
     size_t count, cap;
 } det_opset;
-
-/* A hash map from a pair of integers to a uint32_t (map.c: open addressing, at most half
- * full). */
-typedef struct det_map {
-    uint64_t *keys;   /* 2 per slot */
-    uint32_t *values; /* value + 1; 0 = empty */
-    size_t cap, count;
-} det_map;
 
 /* ---- occurrences and findings ---- */
 
@@ -230,10 +223,10 @@ typedef struct det_ctx {
     uint32_t thread_count; /* host thread indexes are below it */
     det_agg *aggs;
     size_t agg_count, agg_cap;
-    det_map agg_map; /* (rule, site pair[, device]) -> index into aggs */
-    det_map pairs;   /* (call site, via frame) -> site pair id */
+    ss_map agg_map; /* (rule, site pair[, device]) -> index into aggs */
+    ss_map pairs;   /* (call site, via frame) -> site pair id */
     size_t pair_count;
-    det_map sited;    /* (thread, kernel name) -> the first launch of it with a stack */
+    ss_map sited;     /* (thread, kernel name) -> the first launch of it with a stack */
     det_opset joined; /* scratch of det_join_sync */
     int sited_built;
     int multi_device;        /* the log names two or more devices: findings are per device */
@@ -323,15 +316,6 @@ int det_call_device(const det_ctx *ctx, const det_call *call);
 const char *det_mem_kind_word(unsigned kind);
 /* "HtoD", "DtoH", "DtoD", "HtoH" or "PtoP" for a CUPTI copy kind; NULL otherwise. */
 const char *det_copy_kind_word(unsigned kind);
-
-/* The value of (a, b), or DET_NONE (map.c). */
-uint32_t det_map_get(det_map *map, uint64_t a, uint64_t b);
-/* Sets (a, b) to 'value'. Returns 0 or -1. */
-int det_map_put(det_map *map, uint64_t a, uint64_t b, uint32_t value);
-/* Sets (a, b) to 'value' unless it is set already. Returns the value (a, b) has now, or
- * DET_NONE when memory is exhausted. */
-uint32_t det_map_put_first(det_map *map, uint64_t a, uint64_t b, uint32_t value);
-void det_map_free(det_map *map);
 
 /* ---- what a call waited for (waits.c) ---- */
 

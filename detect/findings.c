@@ -94,9 +94,9 @@ static det_agg *finding_of(det_ctx *ctx, const det_hit *hit, int *made)
      * candidates' results back through the same copy as the program's own readbacks) is a
      * finding of its own, marked as startup work (mark_message). */
     int compile = det_stack_compiles(ctx, ctx->calls[hit->call].ev->stack);
-    uint32_t index = det_map_put_first(&ctx->agg_map,
-                                       device << 32 | (uint64_t)hit->rule << 8 | (uint64_t)compile,
-                                       pair, (uint32_t)ctx->agg_count);
+    uint32_t index =
+        ss_map_put_first(&ctx->agg_map, device << 32 | (uint64_t)hit->rule << 8 | (uint64_t)compile,
+                         pair, (uint32_t)ctx->agg_count);
     if (index == DET_NONE)
         return NULL;
     if (index < ctx->agg_count)
@@ -172,7 +172,7 @@ void det_findings_free(det_ctx *ctx)
         free(ctx->aggs[i].items);
     }
     free(ctx->aggs);
-    det_map_free(&ctx->agg_map);
+    ss_map_free(&ctx->agg_map);
 }
 
 /* ---- the findings' text ---- */

@@ -139,18 +139,18 @@ static int is_gpu(uint32_t type)
  * stream ids are only known to be unique within a context, so two devices' streams may share
  * one. A stream record that does not know its context (0) is taken by the first context
  * whose work uses its id on the same device. */
-static uint32_t stream_index(det_ctx *ctx, det_map *by_id, uint32_t context, uint32_t stream_id,
+static uint32_t stream_index(det_ctx *ctx, ss_map *by_id, uint32_t context, uint32_t stream_id,
                              int32_t device)
 {
-    uint32_t s = det_map_get(by_id, context, stream_id);
+    uint32_t s = ss_map_get(by_id, context, stream_id);
     if (s != DET_NONE)
         return s;
     if (context != 0) {
-        s = det_map_get(by_id, 0, stream_id);
+        s = ss_map_get(by_id, 0, stream_id);
         det_stream *st = s != DET_NONE ? &ctx->streams[s] : NULL;
         if (st && st->context == 0 && (st->device < 0 || device < 0 || st->device == device)) {
             st->context = context;
-            return det_map_put(by_id, context, stream_id, s) < 0 ? DET_NONE : s;
+            return ss_map_put(by_id, context, stream_id, s) < 0 ? DET_NONE : s;
         }
     }
     if (ss_grow((void **)&ctx->streams, &ctx->stream_cap, ctx->stream_count + 1,
@@ -163,11 +163,11 @@ static uint32_t stream_index(det_ctx *ctx, det_map *by_id, uint32_t context, uin
     st->context = context;
     st->device = device;
     st->blocking = 1;
-    return det_map_put_first(by_id, context, stream_id, s) == DET_NONE ? DET_NONE : s;
+    return ss_map_put_first(by_id, context, stream_id, s) == DET_NONE ? DET_NONE : s;
 }
 
 /* Indexes the stream records, which carry the streams' flags and handles. Returns 0 or -1. */
-static int index_stream_records(det_ctx *ctx, det_map *by_stream)
+static int index_stream_records(det_ctx *ctx, ss_map *by_stream)
 {
     const ss_event_log *log = ctx->log;
     for (size_t i = 0; i < log->count; i++) {
@@ -187,10 +187,10 @@ static int index_stream_records(det_ctx *ctx, det_map *by_stream)
 
 /* Links operation 'o' and the call that enqueued it (the owner of the call with its
  * correlation id, looked up in 'by_corr'). */
-static void link_op_call(det_ctx *ctx, det_map *by_corr, uint32_t o)
+static void link_op_call(det_ctx *ctx, ss_map *by_corr, uint32_t o)
 {
     det_op *op = &ctx->ops[o];
-    op->call = det_map_get(by_corr, op->ev->u.gpu.correlation, 0);
+    op->call = ss_map_get(by_corr, op->ev->u.gpu.correlation, 0);
     op->enqueue_ns = op->ev->u.gpu.start_ns;
     if (op->call == DET_NONE)
         return;
@@ -205,7 +205,7 @@ static void link_op_call(det_ctx *ctx, det_map *by_corr, uint32_t o)
 
 /* Appends operation 'o' to its stream (ops in start order, with the running maximum of their
  * ends) and sets when it could have started: enqueued, and its stream idle. Returns 0 or -1. */
-static int append_to_stream(det_ctx *ctx, det_map *by_stream, uint32_t o)
+static int append_to_stream(det_ctx *ctx, ss_map *by_stream, uint32_t o)
 {
     det_op *op = &ctx->ops[o];
     const ss_ev_gpu *g = &op->ev->u.gpu;
@@ -247,13 +247,13 @@ static int order_by_end(det_ctx *ctx)
 }
 
 /* Indexes the GPU operations (after the calls and the stream records). Returns 0 or -1. */
-static int index_ops(det_ctx *ctx, det_map *by_stream)
+static int index_ops(det_ctx *ctx, ss_map *by_stream)
 {
     const ss_event_log *log = ctx->log;
-    det_map by_corr = {0};
+    ss_map by_corr = {0};
     int rc = -1;
     for (size_t i = 0; i < ctx->call_count; i++) {
-        if (det_map_put_first(&by_corr, ctx->calls[i].ev->correlation, 0, ctx->calls[i].owner) ==
+        if (ss_map_put_first(&by_corr, ctx->calls[i].ev->correlation, 0, ctx->calls[i].owner) ==
             DET_NONE)
             goto out;
     }
@@ -269,7 +269,7 @@ static int index_ops(det_ctx *ctx, det_map *by_stream)
     }
     rc = order_by_end(ctx);
 out:
-    det_map_free(&by_corr);
+    ss_map_free(&by_corr);
     return rc;
 }
 
@@ -307,7 +307,7 @@ static int allocate_index(det_ctx *ctx)
 
 int det_index_build(det_ctx *ctx)
 {
-    det_map by_stream = {0};
+    ss_map by_stream = {0};
     ctx->multi_device = names_two_devices(ctx->log);
     int rc = allocate_index(ctx);
     if (rc == 0)
@@ -317,7 +317,7 @@ int det_index_build(det_ctx *ctx)
         rc = index_stream_records(ctx, &by_stream);
     if (rc == 0)
         rc = index_ops(ctx, &by_stream);
-    det_map_free(&by_stream);
+    ss_map_free(&by_stream);
     return rc;
 }
 

@@ -26,7 +26,7 @@ typedef struct ow_alloc {
 } ow_alloc;
 
 typedef struct ow_index {
-    det_map args; /* (correlation, 0) -> log event of the call's first args record */
+    ss_map args; /* (correlation, 0) -> log event of the call's first args record */
     ow_alloc *allocs;
     size_t alloc_count, alloc_cap;
     struct ow_base {
@@ -35,7 +35,7 @@ typedef struct ow_index {
     } * by_base;     /* 'allocs' by base address */
     uint64_t *waits; /* enter times of the cudaStreamWaitEvent calls, in order */
     size_t wait_count, wait_cap;
-    det_map records; /* (event handle, 0) -> its last record so far (the calls in order) */
+    ss_map records; /* (event handle, 0) -> its last record so far (the calls in order) */
 } ow_index;
 
 /* What an operation was handed, against the buffers read back. */
@@ -43,7 +43,7 @@ enum { OW_CLEAR, OW_TOUCHES, OW_UNKNOWN };
 
 static const ss_ev_args *args_of(const det_ctx *ctx, ow_index *ow, const det_call *call)
 {
-    uint32_t e = det_map_get(&ow->args, call->ev->correlation, 0);
+    uint32_t e = ss_map_get(&ow->args, call->ev->correlation, 0);
     return e == DET_NONE ? NULL : &ctx->log->events[e].u.args;
 }
 
@@ -79,7 +79,7 @@ static int cmp_base(const void *pa, const void *pb)
  * its address that is live then), and sorts the allocations by base. Returns 0 or -1. */
 static int apply_frees(det_ctx *ctx, ow_index *ow)
 {
-    det_map live = {0}; /* (base, 0) -> the allocation at that base allocated last */
+    ss_map live = {0}; /* (base, 0) -> the allocation at that base allocated last */
     const ss_event_log *log = ctx->log;
     int rc = 0;
     size_t next = 0;
@@ -89,15 +89,15 @@ static int apply_frees(det_ctx *ctx, ow_index *ow)
             continue;
         if (a->kind == SS_ARGS_ALLOC && next < ow->alloc_count &&
             ow->allocs[next].from_ns == a->time_ns && ow->allocs[next].base == a->values[0]) {
-            rc = det_map_put(&live, a->values[0], 0, (uint32_t)next++);
+            rc = ss_map_put(&live, a->values[0], 0, (uint32_t)next++);
         } else if (a->kind == SS_ARGS_FREE) {
-            uint32_t k = det_map_get(&live, a->values[0], 0);
+            uint32_t k = ss_map_get(&live, a->values[0], 0);
             if (k != DET_NONE && ow->allocs[k].until_ns == UINT64_MAX &&
                 ow->allocs[k].from_ns <= a->time_ns)
                 ow->allocs[k].until_ns = a->time_ns;
         }
     }
-    det_map_free(&live);
+    ss_map_free(&live);
     ow->by_base = malloc((ow->alloc_count ? ow->alloc_count : 1) * sizeof *ow->by_base);
     if (rc < 0 || ow->by_base == NULL)
         return -1;
@@ -111,10 +111,10 @@ static int apply_frees(det_ctx *ctx, ow_index *ow)
  * Returns 0 or -1. */
 static int index_build(det_ctx *ctx, ow_index *ow)
 {
-    det_map by_corr = {0};
+    ss_map by_corr = {0};
     int rc = 0;
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++)
-        rc = det_map_put_first(&by_corr, ctx->calls[i].ev->correlation, 0, (uint32_t)i) == DET_NONE
+        rc = ss_map_put_first(&by_corr, ctx->calls[i].ev->correlation, 0, (uint32_t)i) == DET_NONE
                  ? -1
                  : 0;
     const ss_event_log *log = ctx->log;
@@ -123,11 +123,11 @@ static int index_build(det_ctx *ctx, ow_index *ow)
         if (e->type != SS_EV_ARGS)
             continue;
         const ss_ev_args *a = &e->u.args;
-        if (det_map_put_first(&ow->args, a->correlation, 0, (uint32_t)i) == DET_NONE) {
+        if (ss_map_put_first(&ow->args, a->correlation, 0, (uint32_t)i) == DET_NONE) {
             rc = -1;
             break;
         }
-        uint32_t call = det_map_get(&by_corr, a->correlation, 0);
+        uint32_t call = ss_map_get(&by_corr, a->correlation, 0);
         if (a->kind == SS_ARGS_ALLOC && a->count >= 1 && call != DET_NONE) {
             if (ss_grow((void **)&ow->allocs, &ow->alloc_cap, ow->alloc_count + 1,
                         sizeof *ow->allocs) < 0) {
@@ -147,7 +147,7 @@ static int index_build(det_ctx *ctx, ow_index *ow)
         else
             ow->waits[ow->wait_count++] = c->ev->enter_ns;
     }
-    det_map_free(&by_corr);
+    ss_map_free(&by_corr);
     return rc < 0 ? -1 : apply_frees(ctx, ow);
 }
 
@@ -399,7 +399,7 @@ static int check_call(det_ctx *ctx, ow_index *ow, uint32_t i, ow_wait *w, det_op
     const ss_ev_args *a = args_of(ctx, ow, c);
     int event = a != NULL && a->kind == SS_ARGS_EVENT && a->count >= 1;
     if (c->row->klass == SS_CLASS_EVENT_RECORD && event && c->ev->result == 0)
-        return det_map_put(&ow->records, a->values[0], 0, i);
+        return ss_map_put(&ow->records, a->values[0], 0, i);
     if (c->ev->result != 0 || det_blocked_ns(c) < ctx->opt->min_blocked_ns)
         return 0;
     if (is_readback_copy(ctx, c)) {
@@ -410,7 +410,7 @@ static int check_call(det_ctx *ctx, ow_index *ow, uint32_t i, ow_wait *w, det_op
         n = reads_after(ctx, ow, c, reads, readers, &read_call);
     } else if (c->row->klass == SS_CLASS_EVENT_SYNC && event) {
         /* The event's last record before the wait: an event never recorded is complete. */
-        record = det_map_get(&ow->records, a->values[0], 0);
+        record = ss_map_get(&ow->records, a->values[0], 0);
         if (record != DET_NONE)
             n = reads_after(ctx, ow, c, reads, readers, &read_call);
     }
@@ -456,8 +456,8 @@ static int overwide_run(det_ctx *ctx)
     }
     det_opset_free(&waited);
     det_opset_free(&w.wide);
-    det_map_free(&ow.args);
-    det_map_free(&ow.records);
+    ss_map_free(&ow.args);
+    ss_map_free(&ow.records);
     free(ow.allocs);
     free(ow.by_base);
     free(ow.waits);

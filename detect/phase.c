@@ -97,16 +97,16 @@ static int device_steady_start(const det_ctx *ctx, int32_t device, uint32_t *ker
         names[k] = ctx->ops[kernels[k]].ev->u.gpu.name;
     /* next[k]: the next kernel of the same name, found with a map from name to the last index
      * seen, walking backwards. */
-    det_map last = {0};
+    ss_map last = {0};
     for (size_t k = n; k-- > 0;) {
-        uint32_t j = det_map_get(&last, names[k], 0);
+        uint32_t j = ss_map_get(&last, names[k], 0);
         next[k] = j == DET_NONE ? n : j;
-        if (det_map_put(&last, names[k], 0, (uint32_t)k) < 0) {
-            det_map_free(&last);
+        if (ss_map_put(&last, names[k], 0, (uint32_t)k) < 0) {
+            ss_map_free(&last);
             return -1;
         }
     }
-    det_map_free(&last);
+    ss_map_free(&last);
     region *regions = NULL;
     size_t count = 0, cap = 0;
     if (find_regions(names, next, n, &regions, &count, &cap) < 0) {

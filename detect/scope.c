@@ -53,10 +53,10 @@ typedef struct det_scope {
 
 /* The working state of one pass over the log. */
 typedef struct scope_walk {
-    det_map stack_of; /* (thread, source) -> index into 'stacks' */
+    ss_map stack_of; /* (thread, source) -> index into 'stacks' */
     thread_stack *stacks;
     size_t stack_count, stack_cap;
-    det_map started_at; /* (id, source) -> index into 'ranges' */
+    ss_map started_at; /* (id, source) -> index into 'ranges' */
     started *ranges;
     size_t range_count, range_cap;
     started_list lists[2]; /* by source */
@@ -77,11 +77,11 @@ static uint32_t find_string(const ss_event_log *log, const char *text)
 /* The stack of ('thread', 'source'), made when new; NULL when memory is exhausted. */
 static thread_stack *stack_of(scope_walk *w, uint32_t thread, uint8_t source)
 {
-    uint32_t s = det_map_get(&w->stack_of, thread, source);
+    uint32_t s = ss_map_get(&w->stack_of, thread, source);
     if (s != DET_NONE)
         return &w->stacks[s];
     if (ss_grow((void **)&w->stacks, &w->stack_cap, w->stack_count + 1, sizeof *w->stacks) < 0 ||
-        det_map_put(&w->stack_of, thread, source, (uint32_t)w->stack_count) < 0)
+        ss_map_put(&w->stack_of, thread, source, (uint32_t)w->stack_count) < 0)
         return NULL;
     thread_stack *st = &w->stacks[w->stack_count++];
     memset(st, 0, sizeof *st);
@@ -117,7 +117,7 @@ static int pop(det_scope *sc, scope_walk *w, const ss_ev_scope *m)
 static int start(det_scope *sc, scope_walk *w, const ss_ev_scope *m)
 {
     if (ss_grow((void **)&w->ranges, &w->range_cap, w->range_count + 1, sizeof *w->ranges) < 0 ||
-        det_map_put(&w->started_at, m->id, m->source, (uint32_t)w->range_count) < 0)
+        ss_map_put(&w->started_at, m->id, m->source, (uint32_t)w->range_count) < 0)
         return -1;
     uint32_t r = (uint32_t)w->range_count++;
     started_list *list = &w->lists[m->source];
@@ -137,7 +137,7 @@ static int start(det_scope *sc, scope_walk *w, const ss_ev_scope *m)
 
 static void end(det_scope *sc, scope_walk *w, const ss_ev_scope *m)
 {
-    uint32_t r = det_map_get(&w->started_at, m->id, m->source);
+    uint32_t r = ss_map_get(&w->started_at, m->id, m->source);
     if (r == DET_NONE || !w->ranges[r].open)
         return; /* an end without its start: nothing to close */
     started *range = &w->ranges[r];
@@ -188,7 +188,7 @@ static int apply_mark(det_scope *sc, scope_walk *w, const ss_ev_scope *m)
  * open. */
 static uint32_t innermost(scope_walk *w, uint32_t thread, uint8_t source)
 {
-    uint32_t s = det_map_get(&w->stack_of, thread, source);
+    uint32_t s = ss_map_get(&w->stack_of, thread, source);
     const thread_stack *st = s != DET_NONE ? &w->stacks[s] : NULL;
     const pushed *top = st != NULL && st->count > 0 ? &st->items[st->count - 1] : NULL;
     const started_list *list = &w->lists[source];
@@ -205,13 +205,13 @@ static int inside(const det_scope *sc, scope_walk *w, uint32_t thread)
     if (sc->need_profiler && !w->profiler_on)
         return 0;
     if (sc->need_nvtx) {
-        uint32_t s = det_map_get(&w->stack_of, thread, SS_SCOPE_FROM_NVTX);
+        uint32_t s = ss_map_get(&w->stack_of, thread, SS_SCOPE_FROM_NVTX);
         size_t named = s != DET_NONE ? w->stacks[s].named : 0;
         if (named == 0 && w->lists[SS_SCOPE_FROM_NVTX].named == 0)
             return 0;
     }
     if (sc->need_program) {
-        uint32_t s = det_map_get(&w->stack_of, thread, SS_SCOPE_FROM_PROGRAM);
+        uint32_t s = ss_map_get(&w->stack_of, thread, SS_SCOPE_FROM_PROGRAM);
         size_t open = s != DET_NONE ? w->stacks[s].count : 0;
         if (open == 0 && w->lists[SS_SCOPE_FROM_PROGRAM].count == 0)
             return 0;
@@ -225,8 +225,8 @@ static void walk_free(scope_walk *w)
         free(w->stacks[i].items);
     free(w->stacks);
     free(w->ranges);
-    det_map_free(&w->stack_of);
-    det_map_free(&w->started_at);
+    ss_map_free(&w->stack_of);
+    ss_map_free(&w->started_at);
 }
 
 /* One pass over the log in time order: each call gets the scope state left by the marks made

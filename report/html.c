@@ -1,7 +1,9 @@
 /* html.c: the HTML report: one self-contained page joining lint and run results. */
 #include "log.h"
+#include "map.h"
 #include "path.h"
 #include "report_int.h"
+#include "sha256.h"
 
 #include "evlog.h"
 
@@ -95,101 +97,6 @@ static void bytes_varint(bytes *b, uint64_t v)
     bytes_add(b, tmp, n);
 }
 
-/* ---- SHA-256 (FIPS 180-4), for the Content-Security-Policy hashes ---- */
-
-typedef struct sha256 {
-    uint32_t h[8];
-    unsigned char block[64];
-    size_t fill;
-    uint64_t total;
-} sha256;
-
-static const uint32_t sha256_k[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
-static uint32_t ror32(uint32_t x, unsigned n)
-{
-    return (x >> n) | (x << (32 - n));
-}
-
-static void sha256_block(sha256 *s, const unsigned char *p)
-{
-    uint32_t w[64];
-    for (int i = 0; i < 16; i++)
-        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-               (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-    for (int i = 16; i < 64; i++) {
-        uint32_t s0 = ror32(w[i - 15], 7) ^ ror32(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        uint32_t s1 = ror32(w[i - 2], 17) ^ ror32(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    uint32_t a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
-    uint32_t e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
-    for (int i = 0; i < 64; i++) {
-        uint32_t t1 = h + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) +
-                      sha256_k[i] + w[i];
-        uint32_t t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        h = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
-    }
-    s->h[0] += a;
-    s->h[1] += b;
-    s->h[2] += c;
-    s->h[3] += d;
-    s->h[4] += e;
-    s->h[5] += f;
-    s->h[6] += g;
-    s->h[7] += h;
-}
-
-static void sha256_digest(const void *data, size_t len, unsigned char out[32])
-{
-    sha256 s = {{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-                 0x5be0cd19},
-                {0},
-                0,
-                0};
-    const unsigned char *p = data;
-    s.total = len;
-    while (len >= 64) {
-        sha256_block(&s, p);
-        p += 64;
-        len -= 64;
-    }
-    memcpy(s.block, p, len);
-    s.fill = len;
-    s.block[s.fill++] = 0x80;
-    if (s.fill > 56) {
-        memset(s.block + s.fill, 0, 64 - s.fill);
-        sha256_block(&s, s.block);
-        s.fill = 0;
-    }
-    memset(s.block + s.fill, 0, 56 - s.fill);
-    uint64_t bits = s.total * 8;
-    for (int i = 0; i < 8; i++)
-        s.block[56 + i] = (unsigned char)(bits >> (56 - 8 * i));
-    sha256_block(&s, s.block);
-    for (int i = 0; i < 8; i++) {
-        out[4 * i] = (unsigned char)(s.h[i] >> 24);
-        out[4 * i + 1] = (unsigned char)(s.h[i] >> 16);
-        out[4 * i + 2] = (unsigned char)(s.h[i] >> 8);
-        out[4 * i + 3] = (unsigned char)s.h[i];
-    }
-}
-
 static const char b64_alphabet[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -227,7 +134,7 @@ static void csp_hash(const char *p, size_t len, char *out, size_t size)
 {
     unsigned char digest[32];
     char b64[48];
-    sha256_digest(p, len, digest);
+    ss_sha256(p, len, digest);
     base64_encode(digest, sizeof digest, b64);
     snprintf(out, size, "'sha256-%s'", b64);
 }
@@ -284,65 +191,13 @@ static void json_key_u64(FILE *out, const char *key, uint64_t value)
     fprintf(out, "\"%s\":%llu", key, (unsigned long long)value);
 }
 
-/* ---- a string -> index hash map ---- */
-
-typedef struct strmap {
-    char **keys;
-    size_t *values;
-    size_t cap, count;
-} strmap;
-
-static size_t strmap_slot(const strmap *m, const char *key)
-{
-    size_t mask = m->cap - 1;
-    size_t slot = (size_t)ss_fnv1a(SS_FNV1A_SEED, key, strlen(key)) & mask;
-    while (m->keys[slot] != NULL && strcmp(m->keys[slot], key) != 0)
-        slot = (slot + 1) & mask;
-    return slot;
-}
-
-/* The value of 'key', or SIZE_MAX. */
-static size_t strmap_get(const strmap *m, const char *key)
-{
-    if (m->cap == 0)
-        return SIZE_MAX;
-    size_t slot = strmap_slot(m, key);
-    return m->keys[slot] ? m->values[slot] : SIZE_MAX;
-}
+/* ---- a string -> index hash map (util/map.h), aborting when memory runs out ---- */
 
 /* Sets 'key' (copied) to 'value'. */
-static void strmap_put(strmap *m, const char *key, size_t value)
+static void strmap_put(ss_strmap *m, const char *key, size_t value)
 {
-    if ((m->count + 1) * 2 > m->cap) {
-        strmap old = *m;
-        m->cap = old.cap ? old.cap * 2 : 64;
-        m->keys = ss_xcalloc(m->cap, sizeof *m->keys);
-        m->values = ss_xcalloc(m->cap, sizeof *m->values);
-        for (size_t i = 0; i < old.cap; i++) {
-            if (old.keys[i]) {
-                size_t slot = strmap_slot(m, old.keys[i]);
-                m->keys[slot] = old.keys[i];
-                m->values[slot] = old.values[i];
-            }
-        }
-        free(old.keys);
-        free(old.values);
-    }
-    size_t slot = strmap_slot(m, key);
-    if (m->keys[slot] == NULL) {
-        m->keys[slot] = ss_xstrdup(key);
-        m->count++;
-    }
-    m->values[slot] = value;
-}
-
-static void strmap_free(strmap *m)
-{
-    for (size_t i = 0; i < m->cap; i++)
-        free(m->keys[i]);
-    free(m->keys);
-    free(m->values);
-    memset(m, 0, sizeof *m);
+    if (ss_strmap_put(m, key, value) < 0)
+        ss_out_of_memory();
 }
 
 /* ---- paths ---- */
@@ -451,13 +306,13 @@ typedef struct page {
     size_t site_count, site_cap;
     page_source *sources;
     size_t source_count, source_cap;
-    strmap source_index;
+    ss_strmap source_index;
     /* Timeline. */
     page_lane *lanes;
     size_t lane_count, lane_cap;
     uint64_t *proc_t0, *proc_span;
     uint64_t *proc_context_ns; /* the time of the call that created the context, 0: none */
-    strmap names;
+    ss_strmap names;
     char **name_list;
     size_t name_count, name_cap;
     bytes blob; /* the packed columns */
@@ -542,7 +397,7 @@ static size_t page_add_source(page *pg, const page_finding *pf)
  * file's excerpt is refused. */
 static void page_add_excerpt_line(page *pg, page_finding *pf)
 {
-    size_t src = strmap_get(&pg->source_index, pf->resolved);
+    size_t src = ss_strmap_get(&pg->source_index, pf->resolved);
     if (src == SIZE_MAX)
         src = page_add_source(pg, pf);
     if (src == SOURCE_REFUSED)
@@ -588,16 +443,16 @@ static char *site_key(const page_finding *pf, const char *path)
 
 /* The lint site of the lint finding 'pf', whose site key is 'key': created when new, and then
  * chained into 'by_base' under its rule, line and base name for join_by_suffix. */
-static size_t join_lint(page *pg, strmap *exact, strmap *by_base, const page_finding *pf,
+static size_t join_lint(page *pg, ss_strmap *exact, ss_strmap *by_base, const page_finding *pf,
                         const char *key)
 {
-    size_t site = strmap_get(exact, key);
+    size_t site = ss_strmap_get(exact, key);
     if (site != SIZE_MAX)
         return site;
     site = page_add_site(pg, SS_ORIGIN_STATIC);
     strmap_put(exact, key, site);
     char *bkey = site_key(pf, ss_path_base_name(pf->key));
-    pg->sites[site].next_candidate = strmap_get(by_base, bkey);
+    pg->sites[site].next_candidate = ss_strmap_get(by_base, bkey);
     strmap_put(by_base, bkey, site);
     free(bkey);
     return site;
@@ -605,11 +460,11 @@ static size_t join_lint(page *pg, strmap *exact, strmap *by_base, const page_fin
 
 /* The one lint site of the rule, line and base name of the run finding 'pf' whose path is a
  * trailing run of the components of pf's path; SIZE_MAX when there is none or more than one. */
-static size_t join_by_suffix(const page *pg, const strmap *by_base, const page_finding *pf)
+static size_t join_by_suffix(const page *pg, const ss_strmap *by_base, const page_finding *pf)
 {
     char *bkey = site_key(pf, ss_path_base_name(pf->key));
     size_t found = SIZE_MAX, matches = 0;
-    for (size_t c = strmap_get(by_base, bkey); c != SIZE_MAX; c = pg->sites[c].next_candidate) {
+    for (size_t c = ss_strmap_get(by_base, bkey); c != SIZE_MAX; c = pg->sites[c].next_candidate) {
         const page_finding *lf = &pg->findings[pg->sites[c].members[0]];
         if (component_suffix(pf->key, lf->key)) {
             found = c;
@@ -622,10 +477,10 @@ static size_t join_by_suffix(const page *pg, const strmap *by_base, const page_f
 
 /* The site of the run finding 'pf', whose site key is 'key': the lint site it joins (marked as
  * observed too), else the runtime-only site of that key in its own process. */
-static size_t join_run(page *pg, strmap *exact, const strmap *by_base, const page_finding *pf,
+static size_t join_run(page *pg, ss_strmap *exact, const ss_strmap *by_base, const page_finding *pf,
                        const char *key)
 {
-    size_t site = strmap_get(exact, key);
+    size_t site = ss_strmap_get(exact, key);
     if (site == SIZE_MAX && pf->key[0] == '/')
         site = join_by_suffix(pg, by_base, pf);
     if (site != SIZE_MAX) {
@@ -634,7 +489,7 @@ static size_t join_run(page *pg, strmap *exact, const strmap *by_base, const pag
     }
     /* Runtime-only sites stay one per process. */
     char *rkey = ss_xasprintf("%s\x1f%zu", key, pf->proc);
-    site = strmap_get(exact, rkey);
+    site = ss_strmap_get(exact, rkey);
     if (site == SIZE_MAX) {
         site = page_add_site(pg, SS_ORIGIN_RUNTIME);
         strmap_put(exact, rkey, site);
@@ -649,7 +504,7 @@ static size_t join_run(page *pg, strmap *exact, const strmap *by_base, const pag
  * when exactly one such lint site exists. Lint findings are placed first, then run ones. */
 static void page_join(page *pg)
 {
-    strmap exact = {0}, by_base = {0};
+    ss_strmap exact = {0}, by_base = {0};
     for (size_t pass = 0; pass < 2; pass++) {
         int origin = pass == 0 ? SS_ORIGIN_STATIC : SS_ORIGIN_RUNTIME;
         for (size_t i = 0; i < pg->finding_count; i++) {
@@ -668,15 +523,15 @@ static void page_join(page *pg)
             site_add_member(&pg->sites[pf->site], i);
         }
     }
-    strmap_free(&exact);
-    strmap_free(&by_base);
+    ss_strmap_free(&exact);
+    ss_strmap_free(&by_base);
 }
 
 /* ---- timeline ---- */
 
 static uint32_t page_name(page *pg, const char *text)
 {
-    size_t id = strmap_get(&pg->names, text);
+    size_t id = ss_strmap_get(&pg->names, text);
     if (id != SIZE_MAX)
         return (uint32_t)id;
     if (pg->name_count == pg->name_cap) {
@@ -770,7 +625,7 @@ static void finding_add_moment(page_finding *pf, uint64_t start, uint64_t end, u
 /* The findings of one process by call site, and the findings each stack of its trace reaches,
  * while page_match_moments runs. */
 typedef struct moment_match {
-    strmap sites;       /* "line\x1fbase name" -> the last finding with that call site */
+    ss_strmap sites;    /* "line\x1fbase name" -> the last finding with that call site */
     size_t *chain;      /* per finding: the previous one with the same key, or SIZE_MAX */
     size_t *stack_list; /* per stack: its list's start in 'lists', SIZE_MAX for none, or
                          * STACK_UNSEEN */
@@ -792,7 +647,7 @@ static bool match_index_findings(const page *pg, size_t proc, moment_match *m)
         if (pf->proc != proc || pf->f->file == NULL || pf->f->line == 0)
             continue;
         char *key = ss_xasprintf("%u\x1f%s", pf->f->line, ss_path_base_name(pf->f->file));
-        m->chain[i] = strmap_get(&m->sites, key);
+        m->chain[i] = ss_strmap_get(&m->sites, key);
         strmap_put(&m->sites, key, i);
         free(key);
         any = true;
@@ -816,7 +671,7 @@ static void match_frame(const page *pg, moment_match *m, const char *file, uint3
                         size_t begin)
 {
     char *key = ss_xasprintf("%u\x1f%s", line, ss_path_base_name(file));
-    for (size_t c = strmap_get(&m->sites, key); c != SIZE_MAX; c = m->chain[c]) {
+    for (size_t c = ss_strmap_get(&m->sites, key); c != SIZE_MAX; c = m->chain[c]) {
         const char *ffile = pg->findings[c].f->file;
         if (!component_suffix(file, ffile) && !component_suffix(ffile, file))
             continue;
@@ -893,7 +748,7 @@ static void page_match_moments(page *pg, size_t proc, const ss_event_log *log,
     free(m.lists);
     free(m.stack_list);
     free(m.chain);
-    strmap_free(&m.sites);
+    ss_strmap_free(&m.sites);
 }
 
 /* Marks the stream lanes of process 'proc' from what 'log' says about its streams: the legacy
@@ -1559,12 +1414,12 @@ static void page_free(page *pg)
         free(pg->sources[i].lines);
     }
     free(pg->sources);
-    strmap_free(&pg->source_index);
+    ss_strmap_free(&pg->source_index);
     free(pg->lanes);
     free(pg->proc_t0);
     free(pg->proc_span);
     free(pg->proc_context_ns);
-    strmap_free(&pg->names);
+    ss_strmap_free(&pg->names);
     for (size_t i = 0; i < pg->name_count; i++)
         free(pg->name_list[i]);
     free(pg->name_list);

@@ -1,6 +1,9 @@
-/* check_util.c: util/: array growth, FNV-1a, UTF-8 decoding, the one duration format and the
- * did-you-mean distance and suggestions. */
+/* check_util.c: util/: array growth, FNV-1a, UTF-8 decoding, the one duration format, the
+ * did-you-mean distance and suggestions, SHA-256, the maps and "inside a folder". */
 #include "check_main.h"
+#include "map.h"
+#include "path.h"
+#include "sha256.h"
 #include "util.h"
 
 #include <stdint.h>
@@ -166,6 +169,87 @@ START_TEST(test_suggest)
 }
 END_TEST
 
+static const char *sha256_hex(const char *text, char hex[2 * SS_SHA256_SIZE + 1])
+{
+    unsigned char digest[SS_SHA256_SIZE];
+    ss_sha256(text, strlen(text), digest);
+    for (size_t i = 0; i < SS_SHA256_SIZE; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    return hex;
+}
+
+/* FIPS 180-4's examples: one block, the empty message, and 56 bytes, whose padding needs a
+ * second block. */
+START_TEST(test_sha256)
+{
+    char hex[2 * SS_SHA256_SIZE + 1];
+    ck_assert_str_eq(sha256_hex("abc", hex),
+                     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    ck_assert_str_eq(sha256_hex("", hex),
+                     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    ck_assert_str_eq(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", hex),
+                     "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+END_TEST
+
+START_TEST(test_map)
+{
+    ss_map map = {0};
+    ck_assert_uint_eq(ss_map_get(&map, 1, 2), SS_MAP_NONE);
+    for (uint32_t i = 0; i < 1000; i++)
+        ck_assert_int_eq(ss_map_put(&map, i, i * 7, i + 5), 0);
+    ck_assert_uint_eq(map.count, 1000);
+    ck_assert_uint_eq(ss_map_get(&map, 999, 6993), 1004);
+    ck_assert_uint_eq(ss_map_get(&map, 6993, 999), SS_MAP_NONE);
+    ck_assert_uint_eq(ss_map_put_first(&map, 3, 21, 77), 8);
+    ck_assert_uint_eq(ss_map_put_first(&map, 3, 22, 77), 77);
+    ck_assert_int_eq(ss_map_put(&map, 3, 21, 9), 0);
+    ck_assert_uint_eq(ss_map_get(&map, 3, 21), 9);
+    ss_map_free(&map);
+    ck_assert_uint_eq(map.count, 0);
+}
+END_TEST
+
+START_TEST(test_strmap)
+{
+    ss_strmap map = {0};
+    ck_assert_uint_eq(ss_strmap_get(&map, "a.cu"), SIZE_MAX);
+    char key[32];
+    for (size_t i = 0; i < 500; i++) {
+        snprintf(key, sizeof key, "src/file%zu.cu", i);
+        ck_assert_int_eq(ss_strmap_put(&map, key, i * 3), 0);
+    }
+    ck_assert_uint_eq(map.count, 500);
+    ck_assert_uint_eq(ss_strmap_get(&map, "src/file0.cu"), 0);
+    ck_assert_uint_eq(ss_strmap_get(&map, "src/file499.cu"), 1497);
+    ck_assert_uint_eq(ss_strmap_get(&map, "src/file500.cu"), SIZE_MAX);
+    /* A key is copied, and setting it again changes its value, not the count. */
+    snprintf(key, sizeof key, "src/file7.cu");
+    ck_assert_int_eq(ss_strmap_put(&map, key, 1), 0);
+    key[0] = 'x';
+    ck_assert_uint_eq(ss_strmap_get(&map, "src/file7.cu"), 1);
+    ck_assert_uint_eq(map.count, 500);
+    /* The empty string is a key like another. */
+    ck_assert_int_eq(ss_strmap_put(&map, "", 42), 0);
+    ck_assert_uint_eq(ss_strmap_get(&map, ""), 42);
+    ss_strmap_free(&map);
+    ck_assert_uint_eq(ss_strmap_get(&map, "src/file0.cu"), SIZE_MAX);
+}
+END_TEST
+
+START_TEST(test_path_under)
+{
+    ck_assert_str_eq(ss_path_under("/work/root", "/work/root/a/b.cu"), "a/b.cu");
+    ck_assert_str_eq(ss_path_under("/work/root/", "/work/root/a.cu"), "a.cu");
+    ck_assert_ptr_null(ss_path_under("/work/root", "/work/rootx/a.cu"));
+    ck_assert_ptr_null(ss_path_under("/work/root", "/work/root"));
+    ck_assert_ptr_null(ss_path_under("/work/root", "/work/root/"));
+    ck_assert_str_eq(ss_path_under("/", "/usr/include/x.h"), "usr/include/x.h");
+    ck_assert_ptr_null(ss_path_under("/", "/"));
+    ck_assert_ptr_null(ss_path_under("/work", "work/a.cu"));
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
     Suite *s = suite_create("util");
@@ -176,6 +260,10 @@ static Suite *util_suite(void)
     tcase_add_test(tc, test_fnv1a);
     tcase_add_test(tc, test_utf8_decode);
     tcase_add_test(tc, test_json_string);
+    tcase_add_test(tc, test_sha256);
+    tcase_add_test(tc, test_map);
+    tcase_add_test(tc, test_strmap);
+    tcase_add_test(tc, test_path_under);
     suite_add_tcase(s, tc);
     TCase *suggest = tcase_create("suggest");
     tcase_add_test(suggest, test_distance);
