@@ -113,6 +113,7 @@ typedef struct thread_state {
     CUstream probed[PROBE_STREAMS_MAX];
     uint32_t probed_count;
     uint32_t probed_pending;
+    int probed_idle; /* entered before any context existed: probed, nothing pending */
 } thread_state;
 
 /* What the run learns of its GPUs and CUDA (docs/trace-format.md, metadata keys gpu, driver,
@@ -142,6 +143,7 @@ static struct {
     int light;
     _Atomic(pointer_attributes_fn) pointer_attributes;
     _Atomic(stream_query_fn) stream_query;
+    atomic_int context_seen; /* a context was created: before it, no work can be pending */
     _Atomic uint64_t live_streams[LIVE_STREAM_SLOTS]; /* handles, 0 empty, 1 forgotten */
     /* The sampled mode (docs/run.md, "Modes"): full windows of sample_on_ns every
      * sample_every_ns, and on demand (SIGUSR2, the trigger file), opened and closed by the
@@ -569,12 +571,19 @@ static void probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_a
 {
     t->probed_count = 0;
     t->probed_pending = 0;
+    t->probed_idle = 0;
     stream_query_fn query = atomic_load_explicit(&g.stream_query, memory_order_acquire);
     const ss_api *row = &g.api_rows[spec->api];
-    if (query == NULL || row->klass == SS_CLASS_EVENT_SYNC || row->klass == SS_CLASS_QUERY ||
+    if (row->klass == SS_CLASS_EVENT_SYNC || row->klass == SS_CLASS_QUERY ||
         (row->sync == SS_SYNC_NEVER && row->klass != SS_CLASS_COPY &&
          row->klass != SS_CLASS_MEMSET))
         return;
+    /* The process's first CUDA call creates its context inside the call: no work of its own
+     * can be pending at its entry (the driver cannot be asked yet). */
+    if (query == NULL) {
+        t->probed_idle = !atomic_load_explicit(&g.context_seen, memory_order_acquire);
+        return;
+    }
     int one_stream =
         spec->stream.size != 0 && !(row->klass == SS_CLASS_STREAM_SYNC &&
                                     (a->stream == SS_STREAM_LEGACY ||
@@ -612,6 +621,10 @@ static void probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_a
 static uint32_t probe_exit(thread_state *t)
 {
     stream_query_fn query = atomic_load_explicit(&g.stream_query, memory_order_acquire);
+    if (t->probed_idle) {
+        t->probed_idle = 0;
+        return SS_API_PROBED;
+    }
     if (t->probed_count == 0 || query == NULL)
         return 0;
     uint32_t word = SS_API_PROBED;
@@ -1796,14 +1809,16 @@ static void open_window(void)
         return;
     const char *what = NULL;
     CUptiResult r = CUPTI_SUCCESS;
+    /* The window starts before its records and callbacks do, so that everything it takes is
+     * inside it. */
+    g.windows[2 * k] = now_ns();
+    g.windows[2 * k + 1] = 0;
     if (set_activity(1, &what, &r) < 0) {
         say("%s failed (%s): no full window", what, cupti_error(r));
         return;
     }
     atomic_store(&g.activity_pid, g.pid);
     set_window_callbacks(1);
-    g.windows[2 * k] = now_ns();
-    g.windows[2 * k + 1] = 0;
     atomic_store(&g.window_count, k + 1);
     g.window_open = 1;
 }
@@ -2274,6 +2289,7 @@ static void find_pointer_attributes(void)
  * uses CUDA enables them for itself). */
 static void enable_activity_once(void)
 {
+    atomic_store_explicit(&g.context_seen, 1, memory_order_release);
     /* The light mode's driver queries, also in a forked child that uses CUDA first (they
      * load nothing and enable nothing). */
     if (g.light)

@@ -14,6 +14,8 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
   window     SYNCSCOPE_SAMPLE=300ms/10m: SIGUSR2 opens a full window (launches taken during
              it, not before or after); the trace says "sampled" and holds the window
   trigger    SYNCSCOPE_SAMPLE=2s/10m and a trigger file the program creates: the same
+  first_call the call inside which the context is made (the fake's FAKE_CUPTI_CONTEXT_INSIDE)
+             waited for nothing: a 2 ms cudaMalloc is no SYNC402
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -229,6 +231,19 @@ def case_trigger(opts, check):
           f"trace meta mode {meta.get('mode')!r}, sample_windows {meta.get('sample_windows')!r}")
 
 
+def case_first_call(opts, check):
+    workdir = start(opts, "first_call")
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", FAKE_CUPTI_CONTEXT_INSIDE="1",
+                      LIGHT_APP_FIRST_MALLOC="1")
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0 and out == "light_app: done\n", f"exit {status}: {out}{err}")
+    with open(os.path.join(workdir, "out.json"), encoding="utf-8") as handle:
+        findings = json.load(handle)["findings"]
+    check(findings == [], f"the first call, which made the context: {rows_of(findings)}")
+    meta, apis = trace_meta(os.path.join(workdir, "out.sstrace"))
+    check(apis == ["cudaMalloc"], f"trace calls {apis}")
+
+
 def case_refused(opts, check):
     workdir = start(opts, "refused")
     for args, message in ((["--mode", "heavy"], "--mode needs full or light (got 'heavy')"),
@@ -247,7 +262,7 @@ def case_refused(opts, check):
 
 CASES = [("selection", case_selection), ("findings", case_findings),
          ("interval", case_interval), ("killed", case_killed), ("window", case_window),
-         ("trigger", case_trigger), ("refused", case_refused)]
+         ("trigger", case_trigger), ("first_call", case_first_call), ("refused", case_refused)]
 
 
 def main(argv):

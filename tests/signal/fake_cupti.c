@@ -220,11 +220,21 @@ FAKE_EXPORT void fake_cupti_set_call_ns(long ns)
     call_ns = ns;
 }
 
+/* Tells the subscriber that the process's context was created. */
+static void announce_context(void)
+{
+    CUpti_ResourceData resource;
+    memset(&resource, 0, sizeof resource);
+    subscriber(subscriber_data, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
+               &resource);
+}
+
 /* Runs the subscriber's callbacks around the CUDA call 'name' (a CUPTI callback name such as
  * "cudaDeviceSynchronize_v3020" or "cuLaunchKernel") with the parameter struct 'params' (NULL:
  * zeros), as CUPTI would; when 'nested' is not NULL, the driver call of that name with
  * 'nested_params' is made inside it, as the runtime makes its driver calls. The first call
- * also announces a context, as the first CUDA call of a process does. Returns 0, or -1 when a
+ * also announces a context, as the first CUDA call of a process does (before its entry, or
+ * inside it with FAKE_CUPTI_CONTEXT_INSIDE). Returns 0, or -1 when a
  * name is unknown or nobody subscribed to it. */
 FAKE_EXPORT int fake_cupti_call_with(const char *name, void *params, const char *nested,
                                      void *nested_params);
@@ -237,12 +247,12 @@ FAKE_EXPORT int fake_cupti_call_with(const char *name, void *params, const char 
     const ss_args_spec *inner = nested != NULL ? enabled_spec(nested) : NULL;
     if (spec == NULL || (nested != NULL && inner == NULL))
         return -1;
-    if (!context_announced && context_created_enabled) {
-        CUpti_ResourceData resource;
-        memset(&resource, 0, sizeof resource);
-        subscriber(subscriber_data, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
-                   &resource);
-    }
+    /* FAKE_CUPTI_CONTEXT_INSIDE set: the context is created inside the first call, between
+     * its entry and exit callbacks, as the runtime's lazy initialization does. */
+    int inside = getenv("FAKE_CUPTI_CONTEXT_INSIDE") != NULL;
+    int announce = !context_announced && context_created_enabled;
+    if (announce && !inside)
+        announce_context();
     context_announced = 1;
     uint64_t zeros[64];
     memset(zeros, 0, sizeof zeros);
@@ -257,6 +267,8 @@ FAKE_EXPORT int fake_cupti_call_with(const char *name, void *params, const char 
     data.correlationId = ++correlation;
     data.context = params != NULL ? (CUcontext)(void *)&fake_context : NULL;
     call_site(spec, &data, CUPTI_API_ENTER);
+    if (announce && inside)
+        announce_context();
     if (call_ns > 0)
         sleep_ns(call_ns);
     if (inner != NULL) {

@@ -67,7 +67,7 @@ def light_findings(root, path):
                int(evidence.get(gpu_expect.FIELD_COUNT) or 0),
                bool(finding.get(gpu_expect.FIELD_LATENT)))
         rows.append(key)
-        blocked[key] = int(evidence.get("total_ns") or 0)
+        blocked[key] = int(evidence.get("totalNs") or 0)
         modes.add((finding.get("extra") or {}).get("mode"))
     diags = [d.get("message", "") for d in document.get("diagnostics", []) if isinstance(d, dict)]
     return sorted(rows), blocked, modes, diags
