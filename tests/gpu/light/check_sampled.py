@@ -6,7 +6,7 @@
       windows in "sample_windows", every kernel, copy and memset record and every launch call
       inside a window (the light mode records none), and every finding of the result marked
       "light" or "full window"; prints the windows, the records per window and the findings'
-      modes.
+      modes, and how many calls the light mode took outside the windows.
 Exit status: 0 as required, 1 not, 2 usage or input error.
 """
 import json
@@ -18,7 +18,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     least = int(argv[3]) if len(argv) == 4 else 1
-    meta, strings, records, launches = {}, {}, [], []
+    meta, strings, records, launches, calls = {}, {}, [], [], []
     with open(argv[1], encoding="utf-8") as handle:
         for line in handle:
             words = line.rstrip("\n").split(" ")
@@ -31,6 +31,8 @@ def main(argv):
             elif words[0] == "api" and strings.get(words[5], "").startswith(("cudaLaunch",
                                                                               "cuLaunch")):
                 launches.append(int(words[1]))
+            elif words[0] == "api":
+                calls.append(int(words[1]))
     windows = [tuple(map(int, w.split("-"))) for w in meta.get("sample_windows", "").split(",")
                if w]
     problems = []
@@ -50,6 +52,10 @@ def main(argv):
         n = sum(a <= t <= b for t in records)
         m = sum(a <= t <= b for t in launches)
         print(f"window {(b - a) / 1e6:.1f} ms: {n} GPU records, {m} launches")
+    # What the light mode took outside the windows: its whole per-call cost.
+    light_calls = [t for t in calls if not inside(t)]
+    print(f"calls recorded outside the windows (the light mode's): {len(light_calls)} of "
+          f"{len(calls) + len(launches)} in all")
     with open(argv[2], encoding="utf-8") as handle:
         findings = json.load(handle).get("findings", [])
     modes = {}

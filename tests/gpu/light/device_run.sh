@@ -8,6 +8,8 @@
 #   lifecycle  the lifecycle cases (tests/gpu/lifecycle) in the light mode, shared cudart
 #   bench      bench/overhead: bare / light / full on the launch-bound MLP, interleaved rounds
 #   real       same_answers.py on tests/gpu/real/resnet_train.py and gpt2_generate.py
+#   micro      bench/overhead: bare / light / full on the empty-launch loop and the copy
+#              pipeline, 2 rounds
 #   costs      bench/overhead: bare / light / sampled_dense (1 s windows every 2 s) / full on
 #              the empty-launch loop, the copy pipeline and the MLP
 #   sampled    the MLP under --sample 1s/2s with a trace: windows, records only inside them,
@@ -17,7 +19,7 @@
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s.
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,19s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,21s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -97,6 +99,11 @@ for part in $parts; do
             -- "$python" "$root/tests/gpu/real/resnet_train.py" "::" \
             "$python" "$root/tests/gpu/real/gpt2_generate.py"
         find "$out/real" -name '*.sstrace' -size +2M -delete 2>/dev/null
+        ;;
+    micro)
+        bounded 45 micro env BENCH_OUT="$out/micro.txt" BENCH_ROUNDS=2 BENCH_LAUNCHES=100000 \
+            BENCH_PIPELINE_ARGS="10 16 16384" BENCH_WORKLOADS="launch pipeline" \
+            BENCH_VARIANTS="bare light syncscope" bench/overhead/run.sh "$build"
         ;;
     costs)
         bounded 110 costs env BENCH_OUT="$out/costs.txt" BENCH_ROUNDS=3 BENCH_MLP_STEPS=1500 \
