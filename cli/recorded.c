@@ -10,18 +10,17 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The numeric settings: the metadata key, the option that replaces it, and the option's unit
- * in the detector's (ns per us, or 1). */
+/* The numeric settings a run records (detect_options.def): the metadata key, the option that
+ * replaces it, and the option's unit in the detector's (ns per us, or 1). */
 static const struct {
     const char *key;
     ss_opt opt;
     uint64_t unit;
     size_t offset; /* of the uint64_t in ss_detect_options */
 } numeric[] = {
-    {"min_blocked_ns", SS_OPT_MIN_BLOCKED_US, 1000, offsetof(ss_detect_options, min_blocked_ns)},
-    {"readback_max_bytes", SS_OPT_READBACK_BYTES, 1,
-     offsetof(ss_detect_options, readback_max_bytes)},
-    {"slack_ns", SS_OPT_SLACK_US, 1000, offsetof(ss_detect_options, slack_ns)},
+#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
+    {#field, SS_OPT_##option, unit, offsetof(ss_detect_options, field)},
+#include "detect_options.def"
 };
 
 /* Where a setting came from, for --verbose. */

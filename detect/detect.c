@@ -129,21 +129,9 @@ const det_family *det_family_of(ss_rule_id rule)
 
 void ss_detect_options_default(ss_detect_options *options)
 {
-    options->readback_max_bytes = 16;
-    options->min_blocked_ns = 5000;
-    options->slack_ns = 5000;
+#define SS_DETECT_OPTION(field, unit, fallback) options->field = (uint64_t)(fallback) * (unit);
+#include "detect_options.def"
     options->python_depth = 16;
-    options->serial_gap_ns = 10000;
-    options->whatif_max_percent = 90;
-    options->launch_min_kernels = 20;
-    options->launch_split_gap_ns = 100000;
-    options->graph_kernel_gap_ns = 0;
-    options->graph_launch_host_ns = 2500;
-    options->traced_launch_low_ns = 500;
-    options->traced_launch_high_ns = 2500;
-    options->traced_launch_sync_ns = 1000;
-    options->pipeline_min_chunks = 3;
-    options->pinned_bytes_per_us = 54000;
     options->latent = 1;
     options->startup_phase = 1;
     options->user_paths = NULL;

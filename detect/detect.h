@@ -9,29 +9,10 @@
 #include "report.h"
 
 typedef struct ss_detect_options {
-    uint64_t readback_max_bytes; /* SYNC301: a DtoH copy of at most this many bytes (16) */
-    uint64_t min_blocked_ns;     /* a call that blocked less than this is not a finding */
-    uint64_t slack_ns;           /* tolerance when matching "returned when the work ended" */
-    unsigned python_depth;       /* Python frames kept per finding */
-    uint64_t serial_gap_ns;      /* SYNC101/102: the most GPU idle time between one operation's
-                                  * end and the next one's start for the second to count as
-                                  * having waited for the first */
-    /* What-if rules (SYNC502, SYNC503: docs/detectors.md). */
-    uint64_t whatif_max_percent;    /* reported only when the prediction is at most this
-                                     * percentage of the measured time (90) */
-    uint64_t launch_min_kernels;    /* SYNC502: fewest kernels in a run (20) */
-    uint64_t launch_split_gap_ns;   /* SYNC502: a GPU gap this long that the host did not spend
-                                     * launching ends a run (100 us) */
-    uint64_t graph_kernel_gap_ns;   /* SYNC502: GPU gap between two kernels of a graph (0) */
-    uint64_t graph_launch_host_ns;  /* SYNC502: host cost of one graph launch (2.5 us) */
-    uint64_t traced_launch_low_ns;  /* SYNC502: what CUPTI adds to a traced launch beyond */
-    uint64_t traced_launch_high_ns; /* syncscope's own callbacks (trace metadata), at least and
-                                     * at most (0.5 and 2.5 us) */
-    uint64_t traced_launch_sync_ns; /* SYNC502: what CUPTI's synchronization records add to
-                                     * that, when the log has them (1 us) */
-    uint64_t pipeline_min_chunks;   /* SYNC503: fewest chunks in a chain (3) */
-    uint64_t pinned_bytes_per_us;   /* SYNC503: pinned copy rate assumed when the log has no
-                                     * pinned copy of 1 MiB or more in that direction (54000) */
+    /* The numeric options, one per row of detect_options.def (their meaning there). */
+#define SS_DETECT_OPTION(field, unit, fallback) uint64_t field;
+#include "detect_options.def"
+    unsigned python_depth; /* Python frames kept per finding */
     /* Latent synchronizations (docs/detectors.md): calls that synchronized but blocked less than
      * min_blocked_ns are reported as notes (1, the default), or not at all (0). */
     int latent;

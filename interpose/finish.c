@@ -986,12 +986,11 @@ static void detect_options(const ss_interpose_config *cfg, ss_event_log *log,
                            ss_detect_options *options, char **user_paths, size_t max)
 {
     ss_detect_options_default(options);
-    if (cfg->min_blocked_ns > 0)
-        options->min_blocked_ns = cfg->min_blocked_ns;
-    if (cfg->readback_bytes > 0)
-        options->readback_max_bytes = cfg->readback_bytes;
-    if (cfg->slack_ns > 0)
-        options->slack_ns = cfg->slack_ns;
+    /* A setting left unset (0) keeps the detector's default; either is recorded below. */
+#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
+    if (cfg->setting > 0)                                                                          \
+        options->field = cfg->setting;
+#include "detect_options.def"
     options->latent = cfg->latent;
     options->user_path_count = split_paths(cfg->attribute_to, cfg->cwd, user_paths, max);
     options->user_paths = (const char *const *)user_paths;
@@ -1001,10 +1000,9 @@ static void detect_options(const ss_interpose_config *cfg, ss_event_log *log,
         ss_evlog_set_meta(log, SS_META_PROFILE_FROM_START, "0");
     if (cfg->nvtx_range[0] != '\0')
         ss_evlog_set_meta(log, SS_META_NVTX_RANGE, cfg->nvtx_range);
-    set_meta_u64(log, "min_blocked_ns", options->min_blocked_ns);
-    set_meta_u64(log, "readback_max_bytes", options->readback_max_bytes);
-    set_meta_u64(log, "slack_ns", options->slack_ns);
-
+#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
+    set_meta_u64(log, #field, options->field);
+#include "detect_options.def"
     if (cfg->attribute_to[0] != '\0')
         ss_evlog_set_meta(log, "attribute_to", cfg->attribute_to);
     if (!cfg->latent)

@@ -24,7 +24,7 @@ public_of() {
     case $1 in
     rules.h | rules.def | cuda_api.def | host_memory.def | readback.def | hints.def) echo rules ;;
     report.h | formats.def) echo report ;;
-    detect.h) echo detect ;;
+    detect.h | detect_options.def) echo detect ;;
     evlog.h) echo evlog ;;
     util.h | log.h | files.h | path.h | map.h | sha256.h) echo util ;;
     analyzer.h) echo analyzer ;;

@@ -2,12 +2,14 @@
  * parser: the table's invariants, parsed command lines, --root mappings, and colour on a terminal
  * under NO_COLOR (the command on a pty). */
 #include "check_main.h"
+#include "cli.h"
 #include "cli_fixture.h"
 #include "log.h"
 #include "options.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -302,6 +304,53 @@ START_TEST(test_color_on_a_terminal)
 }
 END_TEST
 
+/* Replays a trace that recorded 'key' as a value other than the detector's default, alone and
+ * with the row's analyze option given: analyze takes the recorded value, and the option
+ * replaces it (in the option's unit). */
+static void check_recorded(const char *key, size_t offset, uint64_t unit, ss_opt opt)
+{
+    ss_detect_options defaults;
+    ss_detect_options_default(&defaults);
+    uint64_t fallback = *(const uint64_t *)((const char *)&defaults + offset);
+    uint64_t recorded = fallback + 3 * unit;
+    ss_event_log log;
+    ck_assert_int_eq(ss_evlog_init(&log), 0);
+    char text[32];
+    snprintf(text, sizeof text, "%llu", (unsigned long long)recorded);
+    ck_assert_int_eq(ss_evlog_set_meta(&log, key, text), 0);
+    ss_cli_detect d;
+    ss_cli_detect_init(&d, &log, NULL, NULL, "run.trace", 0);
+    ck_assert_msg(*(uint64_t *)((char *)&d.options + offset) == recorded,
+                  "%s: the recorded %s was not replayed", key, text);
+    ss_cli_detect_free(&d);
+
+    char *name = ss_xasprintf("--%s", ss_cli_option(opt)->long_name);
+    const char *argv[] = {"analyze", name, "7", "run.trace", NULL};
+    ss_cli_args args;
+    ck_assert_int_eq(parse(SS_CMD_ANALYZE, 0, argv, &args), 0);
+    ss_cli_detect_init(&d, &log, &args, NULL, "run.trace", 0);
+    ck_assert_msg(*(uint64_t *)((char *)&d.options + offset) == 7 * unit,
+                  "%s: %s 7 did not replace the recorded value", key, name);
+    ss_cli_detect_free(&d);
+    ss_cli_args_free(&args);
+    free(name);
+    ss_evlog_free(&log);
+}
+
+/* Every detector option a run records in its trace (the SS_DETECT_RECORDED rows of
+ * detect/detect_options.def) is honoured by analyze. */
+START_TEST(test_recorded_options_replayed)
+{
+    size_t rows = 0;
+#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
+    check_recorded(#field, offsetof(ss_detect_options, field), unit, SS_OPT_##option);             \
+    rows++;
+#include "detect_options.def"
+    /* min_blocked_ns, readback_max_bytes and slack_ns at least. */
+    ck_assert_uint_ge(rows, 3);
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -313,6 +362,7 @@ static Suite *cli_suite(void)
     TCase *parser = tcase_create("parse");
     tcase_add_test(parser, test_parse);
     tcase_add_test(parser, test_root);
+    tcase_add_test(parser, test_recorded_options_replayed);
     suite_add_tcase(s, parser);
     TCase *color = tcase_create("color");
     tcase_set_timeout(color, 60);
