@@ -1095,6 +1095,15 @@ static void print_timing(const exit_timing *t, size_t events)
 
 /* ---- interval lines (docs/run.md, "Interval lines") ---- */
 
+/* Adds 'value' to 'o' as a JSON integer, exact (cJSON's numbers are doubles: a nanosecond
+ * time since 1970 would lose its last digits). */
+static void add_integer(cJSON *o, const char *key, uint64_t value)
+{
+    char text[24];
+    snprintf(text, sizeof text, "%llu", (unsigned long long)value);
+    cJSON_AddRawToObject(o, key, text);
+}
+
 /* The interval line of 'result': one JSON object, no newline inside; malloc'ed, NULL when out
  * of memory. */
 static char *interval_line(const ss_capture_view *v, const char *host, const ss_result *result,
@@ -1105,9 +1114,9 @@ static char *interval_line(const ss_capture_view *v, const char *host, const ss_
         return NULL;
     int rank = ss_interpose_rank();
     cJSON_AddStringToObject(o, "syncscope", "interval");
-    cJSON_AddNumberToObject(o, "pid", (double)v->pid);
+    add_integer(o, "pid", (uint64_t)v->pid);
     if (rank >= 0)
-        cJSON_AddNumberToObject(o, "rank", rank);
+        add_integer(o, "rank", (uint64_t)rank);
     else
         cJSON_AddNullToObject(o, "rank");
     cJSON_AddStringToObject(o, "host", host);
@@ -1115,11 +1124,10 @@ static char *interval_line(const ss_capture_view *v, const char *host, const ss_
     cJSON_AddBoolToObject(o, "final", final);
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    cJSON_AddNumberToObject(o, "time_ns", (double)((int64_t)now.tv_sec * 1000000000 + now.tv_nsec));
-    cJSON_AddNumberToObject(o, "elapsed_ns",
-                            (double)(v->end_ns > v->start_ns ? v->end_ns - v->start_ns : 0));
-    cJSON_AddNumberToObject(o, "blocked_ns", (double)result->blocked_ns);
-    cJSON_AddNumberToObject(o, "dropped", (double)result->dropped);
+    add_integer(o, "time_ns", (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
+    add_integer(o, "elapsed_ns", v->end_ns > v->start_ns ? v->end_ns - v->start_ns : 0);
+    add_integer(o, "blocked_ns", result->blocked_ns);
+    add_integer(o, "dropped", result->dropped);
     cJSON *list = cJSON_AddArrayToObject(o, "findings");
     for (size_t i = 0; list != NULL && i < result->count; i++) {
         const ss_finding *f = &result->findings[i];
@@ -1131,13 +1139,13 @@ static char *interval_line(const ss_capture_view *v, const char *host, const ss_
             cJSON_AddStringToObject(item, "file", f->file);
         else
             cJSON_AddNullToObject(item, "file");
-        cJSON_AddNumberToObject(item, "line", f->line);
+        add_integer(item, "line", f->line);
         if (f->function != NULL)
             cJSON_AddStringToObject(item, "function", f->function);
         if (f->evidence.api != NULL)
             cJSON_AddStringToObject(item, "api", f->evidence.api);
-        cJSON_AddNumberToObject(item, "count", (double)f->evidence.count);
-        cJSON_AddNumberToObject(item, "blocked_ns", (double)f->evidence.total_ns);
+        add_integer(item, "count", f->evidence.count);
+        add_integer(item, "blocked_ns", f->evidence.total_ns);
         cJSON_AddBoolToObject(item, "latent", f->latent);
         cJSON_AddItemToArray(list, item);
     }
