@@ -353,8 +353,8 @@ static int launch_bound_run(det_ctx *ctx)
      * more. */
     const char *sync_records = ss_evlog_get_meta(ctx->log, "sync_records");
     if (sync_records != NULL && strcmp(sync_records, "1") == 0) {
-        scratch.cupti_low += ctx->opt->traced_launch_sync_ns;
-        scratch.cupti_high += ctx->opt->traced_launch_sync_ns;
+        scratch.cupti_low += ctx->opt->traced_sync_low_ns;
+        scratch.cupti_high += ctx->opt->traced_sync_high_ns;
     }
     for (size_t s = 0; s < ctx->stream_count && rc == 0; s++) {
         const det_stream *st = &ctx->streams[s];
@@ -874,6 +874,15 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
         snprintf(own, sizeof own, "its callbacks by %s",
                  ss_format_duration(f->self_launch_ns / runs, self, sizeof self));
     }
+    /* CUPTI's part, which the process cannot time: "up to X" or "about X to Y". */
+    char cupti[96];
+    ss_format_duration(f->cupti_high_ns / runs, cupti_high, sizeof cupti_high);
+    if (f->cupti_low_ns == 0)
+        snprintf(cupti, sizeof cupti, "up to %s", cupti_high);
+    else
+        snprintf(cupti, sizeof cupti, "about %s to %s",
+                 ss_format_duration(f->cupti_low_ns / runs, cupti_low, sizeof cupti_low),
+                 cupti_high);
     char *text = ss_xasprintf(
         "%" PRIu64 " kernels (first '%s') were launched one by one and the GPU sat idle %s "
         "(%" PRIu64 "%% of %s) between them: the host took %s per launch, %s of it inside the "
@@ -881,8 +890,8 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
         " iterations, %s each). Model: a CUDA graph replay (%" PRIu64 " graph launch%s) removes "
         "the host's time per launch (%s in all) but not its other work (%s), and the GPU still "
         "runs its %s of kernels: about %s (%s per iteration), a saving of %s%s in this run. "
-        "syncscope's own work lengthened each launch (%s, CUPTI's records about %s to %s "
-        "more): without it the saving would be between %s and %s",
+        "syncscope's own work lengthened each launch (%s, CUPTI %s more): without it the "
+        "saving would be between %s and %s",
         f->kernels, name[0] ? name : "unknown", ss_format_duration(f->idle_ns, idle, sizeof idle),
         idle_percent, ss_format_duration(f->measured_ns, measured, sizeof measured),
         ss_format_duration(f->per_launch_ns / runs, host, sizeof host),
@@ -895,9 +904,7 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
         ss_format_duration(f->busy_ns, busy, sizeof busy),
         ss_format_duration(f->predicted_ns, predicted, sizeof predicted),
         ss_format_duration(predicted_iteration, it_p, sizeof it_p),
-        ss_format_duration(traced, saving, sizeof saving), range, own,
-        ss_format_duration(f->cupti_low_ns / runs, cupti_low, sizeof cupti_low),
-        ss_format_duration(f->cupti_high_ns / runs, cupti_high, sizeof cupti_high),
+        ss_format_duration(traced, saving, sizeof saving), range, own, cupti,
         ss_format_duration(f->bare_low_ns, bare_low, sizeof bare_low),
         ss_format_duration(agg->total_ns, bare_high, sizeof bare_high));
     return text;

@@ -45,8 +45,9 @@ PAIRS = {
 # Traces named otherwise than whatif_PAIR.sstrace or PAIR_written.sstrace.
 # (tests/data, a samples_run.sh output folder's traces/).
 TRACE_NAMES = {"soa_pair": ("whatif_soa_sample.sstrace", "soa.sstrace")}
-# The traced runs' iterations (device_run.sh: args_of PAIR traced): steps + warm-up.
-TRACED_STEPS = {"c_sync502": 15, "torch_sync502": 28}
+# The kernels of one step of the SYNC502 pairs (tests/gpu/whatif/README.md): the finding's
+# kernels over these are the steps its run covers (the warm-up's may be the startup phase's).
+KERNELS_PER_STEP = {"c_sync502": 48, "torch_sync502": 16}
 
 
 def findings(syncscope, trace):
@@ -78,7 +79,7 @@ def prediction(pair, found):
         n = sum(int(f["extra"]["chunks"]) for f in mine)
         predicted = sum(int(f["extra"]["predicted_ns"]) for f in mine) / n / 1e3
     elif unit == "steps":
-        n = TRACED_STEPS[pair]
+        n = sum(int(f["extra"]["kernels"]) for f in mine) / KERNELS_PER_STEP[pair]
         predicted = sum(int(f["extra"]["predicted_ns"]) for f in mine) / n / 1e3
     else:
         n = sum(int(f["evidence"]["count"]) for f in mine)
