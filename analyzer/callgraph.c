@@ -32,8 +32,9 @@ typedef struct node {
     CXCursor loop_work[KINDS];
     int parent[KINDS];
     int depth[KINDS];
-    int once;       /* 0 not decided, 1 deciding, 2 runs once, 3 does not */
-    char *once_why; /* when it runs once */
+    size_t holder[KINDS]; /* the function the loop is in */
+    int once;             /* 0 not decided, 1 deciding, 2 runs once, 3 does not */
+    char *once_why;       /* when it runs once */
 } node;
 
 typedef struct site {
@@ -323,6 +324,7 @@ static void find_reach(ss_callgraph *g)
                 callee->loop_work[k] = work;
                 callee->parent[k] = -1;
                 callee->depth[k] = 1;
+                callee->holder[k] = st->caller;
             }
         }
     }
@@ -338,6 +340,7 @@ static void find_reach(ss_callgraph *g)
                 callee->loop_work[k] = caller->loop_work[k];
                 callee->parent[k] = (int)g->sites[s].caller;
                 callee->depth[k] = depth + 1;
+                callee->holder[k] = caller->holder[k];
             }
         }
     }
@@ -373,6 +376,7 @@ int ss_callgraph_reached_from_loop(ss_callgraph *g, CXCursor function, ss_scope_
         return 0;
     out->loop = nd->loop[k];
     out->work = nd->loop_work[k];
+    out->function = g->nodes[nd->holder[k]].cursor;
     out->place = file_place(nd->loop[k]);
     out->chain = ss_xasprintf("'%s()'", nd->name);
     for (int p = nd->parent[k]; p >= 0; p = g->nodes[p].parent[k]) {
@@ -464,6 +468,51 @@ static int once_by_name(const node *nd, char **why)
     }
     clang_disposeString(s);
     return once;
+}
+
+/* Whether a word of the identifier 'name' (split as name_says_once) starts with init or setup
+ * ('contextsInit', 'init_buffers', 'set_up'). */
+static int name_says_set_up(const char *name)
+{
+    char word[64], prev[64] = "";
+    size_t len = 0;
+    int prev_lower = 0;
+    for (size_t i = 0;; i++) {
+        char c = name[i];
+        int boundary = c == '\0' || c == '_' || (isupper((unsigned char)c) && prev_lower);
+        if (boundary && len > 0) {
+            word[len] = '\0';
+            if (strncmp(word, "init", 4) == 0 || strncmp(word, "setup", 5) == 0 ||
+                (strcmp(prev, "set") == 0 && strncmp(word, "up", 2) == 0))
+                return 1;
+            memcpy(prev, word, len + 1);
+            len = 0;
+        }
+        if (c == '\0')
+            return 0;
+        if (c != '_' && len + 1 < sizeof word)
+            word[len++] = (char)tolower((unsigned char)c);
+        prev_lower = islower((unsigned char)c) || isdigit((unsigned char)c);
+    }
+}
+
+int ss_callgraph_sets_up(CXCursor function, char **why)
+{
+    *why = NULL;
+    enum CXCursorKind k = clang_getCursorKind(function);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_Constructor &&
+        k != CXCursor_FunctionTemplate)
+        return 0;
+    char *name = ss_qualified_name(function);
+    CXString s = clang_getCursorSpelling(function);
+    const char *spelled = clang_getCString(s) ? clang_getCString(s) : "";
+    if (k == CXCursor_Constructor)
+        *why = ss_xasprintf("'%s' is a constructor", name);
+    else if (name_says_set_up(spelled))
+        *why = ss_xasprintf("'%s' sets up (its name says so)", name);
+    clang_disposeString(s);
+    free(name);
+    return *why != NULL;
 }
 
 static int runs_once(ss_callgraph *g, size_t n, int depth)

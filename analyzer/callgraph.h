@@ -29,11 +29,12 @@ int ss_callgraph_loop_work(ss_callgraph *graph, CXCursor loop, ss_scope_work wha
 
 /* A loop in another function from which a function is called (through up to eight calls). */
 typedef struct ss_loop_reach {
-    CXCursor loop; /* the loop */
-    CXCursor work; /* its first work (ss_callgraph_loop_work) */
-    char *chain;   /* "'postprocess()'" or "'postprocess()' called from 'run()'": the
-                    * function and its callers up to the one the loop calls, malloc'ed */
-    char *place;   /* where the loop is: "centerpoint.cpp:160" (the file's name), malloc'ed */
+    CXCursor loop;     /* the loop */
+    CXCursor work;     /* its first work (ss_callgraph_loop_work) */
+    CXCursor function; /* the function the loop is in */
+    char *chain;       /* "'postprocess()'" or "'postprocess()' called from 'run()'": the
+                        * function and its callers up to the one the loop calls, malloc'ed */
+    char *place;       /* where the loop is: "centerpoint.cpp:160" (the file's name), malloc'ed */
 } ss_loop_reach;
 
 /* Whether the named function 'function' is called, in this unit, from a loop that does
@@ -50,6 +51,12 @@ void ss_loop_reach_free(ss_loop_reach *reach);
  * '*why' receives words for a message ("'main' runs once", "'runTest' is called once, from
  * 'main'"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_runs_once(ss_callgraph *graph, CXCursor function, char **why);
+
+/* Whether 'function' (a definition) sets up, so that a loop in it runs when the program or an
+ * object is set up, not on a hot path: a constructor, or a word of its name (split as above)
+ * starts with init or setup ('contextsInit', 'init_buffers', 'set_up'). '*why' receives words
+ * for a message ("'Pool::Pool' is a constructor"), malloc'ed. Returns 1 or 0. */
+int ss_callgraph_sets_up(CXCursor function, char **why);
 
 /* Whether 'body' (or 'body' itself, a call) calls a function whose name (unqualified, as
  * declared) is one of 'names[0..count)', itself or in a function of the unit it calls (two

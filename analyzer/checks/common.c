@@ -323,7 +323,7 @@ ss_callgraph *ss_check_graph(ss_check_ctx *ctx)
 int ss_check_loop(ss_check_ctx *ctx, CXCursor call, ss_scope_work what, ss_loop_context *out)
 {
     memset(out, 0, sizeof *out);
-    out->loop = out->work = out->via = clang_getNullCursor();
+    out->loop = out->work = out->via = out->function = clang_getNullCursor();
     if (ss_ast_is_null(ctx->function))
         return 0;
     ss_callgraph *graph = ss_check_graph(ctx);
@@ -332,6 +332,7 @@ int ss_check_loop(ss_check_ctx *ctx, CXCursor call, ss_scope_work what, ss_loop_
     for (size_t i = 0; i < n; i++) {
         if (ss_callgraph_loop_work(graph, loops[i], what, call, &out->work, &out->via)) {
             out->loop = loops[i];
+            out->function = ss_scope_outer_function(ctx->function);
             return 1;
         }
     }
@@ -345,6 +346,7 @@ int ss_check_loop(ss_check_ctx *ctx, CXCursor call, ss_scope_work what, ss_loop_
     out->work = reach.work;
     out->chain = reach.chain;
     out->place = reach.place;
+    out->function = reach.function;
     return 1;
 }
 

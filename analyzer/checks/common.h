@@ -112,14 +112,15 @@ ss_callgraph *ss_check_graph(ss_check_ctx *ctx);
 
 /* The loop a call runs in, for the loop rules (SYNC401, SYNC402, SYNC202, SYNC301). */
 typedef struct ss_loop_context {
-    CXCursor loop; /* the loop */
-    CXCursor work; /* its first work (a launch, or an API call that enqueues work) */
-    CXCursor via;  /* the function of the unit the loop calls that does that work, or a null
-                    * cursor when the loop does it itself */
-    char *chain;   /* NULL when the loop is in the call's own function; else the functions from
-                    * the call's up to the one called in the loop, "'f()' called from 'g()'"
-                    * (callgraph.h), malloc'ed */
-    char *place;   /* with 'chain': "file.cu:160", where the loop is, malloc'ed */
+    CXCursor loop;     /* the loop */
+    CXCursor work;     /* its first work (a launch, or an API call that enqueues work) */
+    CXCursor via;      /* the function of the unit the loop calls that does that work, or a null
+                        * cursor when the loop does it itself */
+    char *chain;       /* NULL when the loop is in the call's own function; else the functions from
+                        * the call's up to the one called in the loop, "'f()' called from 'g()'"
+                        * (callgraph.h), malloc'ed */
+    char *place;       /* with 'chain': "file.cu:160", where the loop is, malloc'ed */
+    CXCursor function; /* the function the loop is in */
 } ss_loop_context;
 
 /* Finds the innermost loop around 'call' in its function that does 'what' (scope.h; work in

@@ -435,6 +435,21 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
             ss_loop_context_free(&loop);
             return;
         }
+        char *set_up = NULL;
+        if (ss_callgraph_sets_up(loop.function, &set_up)) {
+            /* A set-up function's loop: per iteration, but once per program or object. */
+            f->severity = SS_SEV_NOTE;
+            char *where = loop.chain ? ss_xstrdup(loop.place)
+                                     : ss_xasprintf("line %u", ss_scope_line(loop.loop));
+            char *words =
+                ss_xasprintf("set-up: the loop at %s runs during set-up: %s", where, set_up);
+            free(where);
+            append(f, words);
+            free(words);
+            free(set_up);
+            ss_loop_context_free(&loop);
+            return;
+        }
         f->severity = raised;
         if (!said_loop) {
             char *words;
