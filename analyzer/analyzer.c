@@ -271,8 +271,8 @@ static void skip_folder_extras(const ss_lint_options *o, int have_db, job_list *
             j->skip = SS_SKIP_INCLUDED;
             (*included)++;
             if (o->verbose) {
-                shown = ss_display_path(j->file);
-                char *by = ss_display_path(j->included_by);
+                shown = ss_path_display(j->file);
+                char *by = ss_path_display(j->included_by);
                 ss_log_note("%s: not analyzed on its own: %s #includes it", shown, by);
                 free(by);
             }
@@ -281,9 +281,9 @@ static void skip_folder_extras(const ss_lint_options *o, int have_db, job_list *
             (*unlisted)++;
             size_t len = strlen(j->file);
             if (len > 3 && strcmp(j->file + len - 3, ".cu") == 0 && cu_unlisted++ < 2)
-                cu_named[cu_unlisted - 1] = ss_display_path(j->file);
+                cu_named[cu_unlisted - 1] = ss_path_display(j->file);
             if (o->verbose) {
-                shown = ss_display_path(j->file);
+                shown = ss_path_display(j->file);
                 ss_log_note("%s: not analyzed: the compile database does not list it", shown);
             }
         }
@@ -356,7 +356,7 @@ static int check_content(const char *path, const char *given, size_t given_len, 
         return -1;
     }
     int rc = 0;
-    char *shown = ss_display_path(path);
+    char *shown = ss_path_display(path);
     const char *nul = memchr(text, '\0', len);
     if (len == 0) {
         ss_result_add_diag(out, SS_SEV_NOTE, shown, 0, 0, "empty file: nothing to analyze");
@@ -599,7 +599,7 @@ static void job_args(job *j, const ss_lint_options *o, const ss_toolkit *toolkit
         free(omp);
     }
     if (o->verbose) {
-        char *shown = ss_display_path(j->file);
+        char *shown = ss_path_display(j->file);
         for (size_t i = 0; i < dropped.count; i++)
             ss_log_note("%s: dropped %s", shown, dropped.v[i]);
         if (j->command) {
@@ -657,7 +657,7 @@ static void show_progress(run_state *st, const char *current)
 {
     if (!st->options->progress)
         return;
-    char *shown = current ? ss_display_path(current) : NULL;
+    char *shown = current ? ss_path_display(current) : NULL;
     fprintf(stderr, "\r\033[K[%zu/%zu] %.1fs %s", st->done, st->total, seconds_since(&st->started),
             shown ? shown : "");
     fflush(stderr);
@@ -766,7 +766,7 @@ static void guard_stop(run_state *st, const job *j, uint64_t resident)
 {
     if (st->options->progress)
         fputs("\r\033[K", stderr);
-    char *shown = j ? ss_display_path(j->file) : NULL;
+    char *shown = j ? ss_path_display(j->file) : NULL;
     const char *option;
     if (resident > 0) {
         char bound[32];
@@ -784,7 +784,7 @@ static void guard_stop(run_state *st, const job *j, uint64_t resident)
             const job *other = &st->jobs->v[i];
             if (other == j || !other->started || other->finished || used >= sizeof others)
                 continue;
-            char *name = ss_display_path(other->file);
+            char *name = ss_path_display(other->file);
             used += (size_t)snprintf(others + used, sizeof others - used, "%s%s", used ? ", " : "",
                                      name);
             free(name);
@@ -1019,7 +1019,7 @@ static void run_job(run_state *st, CXIndex index, job *j)
     }
     if (j->args_error) {
         /* A response file that could not be read: the command line was not whole. */
-        char *shown = ss_display_path(j->file);
+        char *shown = ss_path_display(j->file);
         ss_result_add_diag(&j->result, SS_SEV_ERROR, shown, 0, 0, j->args_error);
         free(shown);
         if (j->status == 0)
@@ -1197,7 +1197,7 @@ static int apply_to_file(const ss_lint_options *o, ss_config_cache *configs, con
     }
     ss_suppressions sup;
     /* The source read from standard input has its comments in its text, not in the file. */
-    char *stdin_shown = o->stdin_text ? ss_display_path(o->inputs[0]) : NULL;
+    char *stdin_shown = o->stdin_text ? ss_path_display(o->inputs[0]) : NULL;
     int scanned = stdin_shown && strcmp(stdin_shown, file) == 0
                       ? ss_suppress_scan(file, o->stdin_text, o->stdin_len, &sup, out)
                       : ss_suppress_scan_file(file, &sup, out, err, sizeof err);
@@ -1267,7 +1267,7 @@ static void count_files(const job_list *jobs, size_t last, ss_file_counts *count
     counts->total = jobs->count;
     for (size_t i = 0; i < jobs->count; i++) {
         const job *j = &jobs->v[i];
-        char *shown = ss_display_path(j->file);
+        char *shown = ss_path_display(j->file);
         if (j->skip) {
             ss_file_counts_add_skipped(counts, shown, (ss_skip_reason)j->skip);
         } else if (!j->started || i > last) {
@@ -1467,7 +1467,7 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, jo
     for (size_t i = 0; i <= last && i < jobs->count; i++) {
         if (jobs->v[i].started) {
             *fatal_units += jobs->v[i].status != 0;
-            sources[source_count++] = ss_display_path(jobs->v[i].file);
+            sources[source_count++] = ss_path_display(jobs->v[i].file);
         }
     }
     merge(jobs, last, out);

@@ -82,9 +82,9 @@ void ss_stream_note_use(ss_check_ctx *ctx, CXCursor ref);
 /* After the walk: the unit's legacy-stream work in words, when it uses a shared stream. */
 void ss_stream_note_legacy(ss_check_ctx *ctx, const char *main_file);
 
-/* Adds a finding of 'rule' at 'at' (its expansion location) to the context's result, unless
- * it lies in a system header, with the severity its context gives it (context.h). 'message'
- * and 'hint' are copied; 'hint' may be NULL. */
+/* Adds a finding of 'rule' at 'at' (its expansion location) to the context's result
+ * (checks/record.c), unless it lies in a system header, with the severity its context gives it
+ * (context.h). 'message' and 'hint' are copied; 'hint' may be NULL. */
 void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
                      const char *hint);
 

@@ -5,6 +5,7 @@
 #include "stack.h"
 #include "analyzer.h"
 #include "log.h"
+#include "path.h"
 #include "report.h"
 #include "tu.h"
 
@@ -183,7 +184,7 @@ void ss_stack_set_unit(const char *path)
     overflow_length = 0;
     if (path == NULL || stack_low == 0)
         return;
-    char *shown = ss_display_path(path);
+    char *shown = ss_path_display(path);
     size_t used = ss_log_compose(overflow_message, sizeof overflow_message, "error: ",
                                  "%s: the analysis ran out of stack (an expression or statement "
                                  "nested too deep?)",

@@ -18,19 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-char *ss_display_path(const char *path)
-{
-    char *real = ss_path_real_or_named(path);
-    char cwd[PATH_MAX];
-    if (getcwd(cwd, sizeof cwd) == NULL)
-        return real ? real : ss_xstrdup(path);
-    /* A file in a folder that does not exist (yet) is shown relative all the same. */
-    const char *under = ss_path_under(cwd, real ? real : path);
-    char *shown = ss_xstrdup(under ? under : real ? real : path);
-    free(real);
-    return shown;
-}
-
 /* The AST walk: keeps the function around each node in the context, and hands every call
  * expression of host code to the checks (device-only functions are left out: a launch or a
  * stream there is dynamic parallelism's, on the device). */
@@ -172,10 +159,10 @@ static int collect_diagnostics(CXTranslationUnit tu, const char *main_path, ss_r
         char *path = NULL;
         if (file) {
             CXString fname = clang_getFileName(file);
-            path = ss_display_path(clang_getCString(fname));
+            path = ss_path_display(clang_getCString(fname));
             clang_disposeString(fname);
         } else {
-            path = ss_display_path(main_path);
+            path = ss_path_display(main_path);
             line = column = 0;
         }
         CXString text = clang_getDiagnosticSpelling(d);
@@ -382,8 +369,8 @@ static int explain_unbuilt(CXTranslationUnit tu, const ss_tu_input *in, ss_resul
         char *first = d->file && d->line
                           ? ss_xasprintf("%s:%u:%u: %s", d->file, d->line, d->column, d->message)
                           : ss_xstrdup(d->message);
-        char *header = ss_display_path(w.header);
-        char *found = ss_display_path(w.found);
+        char *header = ss_path_display(w.header);
+        char *found = ss_path_display(w.found);
         char *copy =
             w.toolkit ? ss_xstrdup("the toolkit's copy") : ss_xasprintf("the copy in %s", found);
         char *others = w.others ? ss_xasprintf(" (and for %zu other header%s)", w.others,
@@ -397,7 +384,7 @@ static int explain_unbuilt(CXTranslationUnit tu, const ss_tu_input *in, ss_resul
         unsigned line = 0, column = 0;
         clang_getExpansionLocation(w.include, &file, &line, &column, NULL);
         CXString fname = clang_getFileName(file);
-        char *where = clang_getCString(fname) ? ss_display_path(clang_getCString(fname)) : NULL;
+        char *where = clang_getCString(fname) ? ss_path_display(clang_getCString(fname)) : NULL;
         clang_disposeString(fname);
         /* The unit's errors go; its other diagnostics stay, in their order. */
         size_t kept = first_diag;
@@ -672,7 +659,7 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
                                          (int)in->args->count, unsaved, nunsaved, options, &tu);
     free(unsaved);
     if (rc != CXError_Success || tu == NULL) {
-        char *path = ss_display_path(in->file);
+        char *path = ss_path_display(in->file);
         char *message = rejected_command(index, in, rc);
         ss_result_add_diag(out, SS_SEV_ERROR, path, 0, 0, message);
         free(message);

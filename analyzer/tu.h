@@ -13,10 +13,6 @@
 #include "flags.h"
 #include "report.h"
 
-/* A path as shown to the user (malloc'ed): relative to the working directory when the file
- * lies under it, else absolute. */
-char *ss_display_path(const char *path);
-
 /* A libclang error code in words. */
 const char *ss_cx_error_words(enum CXErrorCode code);
 

@@ -3,9 +3,11 @@
 #include "log.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Appends 'len' bytes of 's' to the growing string 'buf'. */
 static void append(char **buf, size_t *len, const char *s, size_t n)
@@ -97,4 +99,17 @@ const char *ss_path_base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
+}
+
+char *ss_path_display(const char *path)
+{
+    char *real = ss_path_real_or_named(path);
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd) == NULL)
+        return real ? real : ss_xstrdup(path);
+    /* A file in a folder that does not exist (yet) is shown relative all the same. */
+    const char *under = ss_path_under(cwd, real ? real : path);
+    char *shown = ss_xstrdup(under ? under : real ? real : path);
+    free(real);
+    return shown;
 }

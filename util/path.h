@@ -23,6 +23,11 @@ char *ss_path_resolve(const char *base, const char *path);
  * --stdin-filename), realpath of its folder with its name. Malloc'ed, or NULL (errno set). */
 char *ss_path_real_or_named(const char *path);
 
+/* A path as shown to the user (malloc'ed): its real path (ss_path_real_or_named) relative to
+ * the working directory when it lies under it, else absolute; a file in a folder that does not
+ * exist (yet) is shown relative all the same, and 'path' as it is when nothing else can be had. */
+char *ss_path_display(const char *path);
+
 /* The last component of 'path' (after its last '/'). */
 const char *ss_path_base_name(const char *path);
 

@@ -5,6 +5,7 @@
 #include "checks.h"
 #include "common.h"
 #include "log.h"
+#include "path.h"
 #include "scope.h"
 #include "tu.h"
 
@@ -292,7 +293,7 @@ void ss_stream_note_legacy(ss_check_ctx *ctx, const char *main_file)
     char *places = legacy_places(ctx, clang_getFile(ctx->tu, main_file));
     if (places == NULL)
         return;
-    char *shown = ss_display_path(main_file);
+    char *shown = ss_path_display(main_file);
     ctx->streams->legacy = ss_xasprintf("%s (%s)", shown, places);
     free(shown);
     free(places);
