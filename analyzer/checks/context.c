@@ -258,6 +258,13 @@ static CXCursor value_var(ss_check_ctx *ctx, CXCursor at, CXCursor stmt)
     return clang_getNullCursor();
 }
 
+/* Whether 'stmt' is a 'do { ... } while (0)', the shape of a macro written as a statement. */
+static int once_do(CXCursor stmt)
+{
+    long long value = 1;
+    return ss_ast_eval_int(ss_ast_child(stmt, 1), &value) == 0 && value == 0;
+}
+
 /* "inherent: ..." when the host uses the readback's value at once: the call is the condition
  * of a branch, the value returned, or the size of an allocation, or the next statement (after
  * waits for the device) does one of these with it. Malloc'ed, or NULL. */
@@ -309,10 +316,13 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
                 at_index = n;
             stmts[n++] = stmt;
         }
-        /* The last statement of a bare block (an error-checking macro's '{ ... }'): what
-         * follows is in the block around it. */
-        if (at_index + 1 >= n && i >= 2 &&
-            clang_getCursorKind(path[i - 2]) == CXCursor_CompoundStmt)
+        /* The last statement of a bare block (an error-checking macro's '{ ... }') or of an
+         * 'if' block: what follows is in the block around it. The body of an error-checking
+         * macro's 'do { ... } while (0)' is one statement of the block around it. */
+        enum CXCursorKind around = i >= 2 ? clang_getCursorKind(path[i - 2]) : CXCursor_NoDeclFound;
+        if (at_index + 1 >= n && (around == CXCursor_CompoundStmt || around == CXCursor_IfStmt))
+            continue;
+        if (around == CXCursor_DoStmt && once_do(path[i - 2]))
             continue;
         /* An asynchronous copy of pageable memory that the next statement waits for: the host
          * waits for it anyway, and the staging costs nothing more. */
