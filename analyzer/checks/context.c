@@ -354,6 +354,117 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 }
 
 /* ------------------------------------------------------------------------------------------
+ * Buffers that only grow. */
+
+typedef struct assign_walk {
+    CXCursor cond;
+    CXCursor found; /* the declaration assigned */
+} assign_walk;
+
+/* The declaration a 'x' or 'obj.x' names, or a null cursor. */
+static CXCursor named_decl(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    return k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr ? clang_getCursorReferenced(e)
+                                                                    : clang_getNullCursor();
+}
+
+static enum CXChildVisitResult find_decl_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+    ref_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
+        clang_equalCursors(clang_getCursorReferenced(c), w->var)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* An assignment in the branch to a variable or member the guard's condition names. */
+static enum CXChildVisitResult find_assign(CXCursor c, CXCursor parent, CXClientData data)
+{
+    assign_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8];
+    if ((k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+         strcmp(op, "=") == 0) ||
+        k == CXCursor_CompoundAssignOperator) {
+        CXCursor decl = named_decl(ss_ast_child(c, 0));
+        if (!ss_ast_is_null(decl)) {
+            ref_walk r = {decl, 0};
+            clang_visitChildren(w->cond, find_decl_ref, &r);
+            if (r.found) {
+                w->found = decl;
+                return CXChildVisit_Break;
+            }
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+typedef struct alloc_walk {
+    int found;
+} alloc_walk;
+
+static enum CXChildVisitResult find_alloc(CXCursor c, CXCursor parent, CXClientData data)
+{
+    alloc_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && is_allocator(c)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* "grow-only: ..." when 'at' is in the branch of an 'if' (between 'from' and 'at') that
+ * compares sizes ('<', '>', '<=', '>='), allocates, and records the new size in what the
+ * condition compares with ('if (n > capacity) { free; malloc; capacity = n; }'): it runs when
+ * the buffer grows, not on every iteration. Malloc'ed, or NULL. */
+static char *grow_only_words(CXCursor from, CXCursor at)
+{
+    CXCursor *path = ss_xreallocarray(NULL, MAX_PATH, sizeof *path);
+    long found = path_to(from, at, path);
+    char *words = NULL;
+    for (long i = found - 1; i >= 0 && words == NULL; i--) {
+        if (clang_getCursorKind(path[i]) != CXCursor_IfStmt)
+            continue;
+        CXCursor branch = i + 1 < found ? path[i + 1] : at;
+        CXCursor cond = clang_getNullCursor();
+        unsigned n = ss_ast_child_count(path[i]), c = 0;
+        for (; c < n && ss_ast_is_null(cond); c++) {
+            CXCursor child = ss_ast_child(path[i], c);
+            if (clang_isExpression(clang_getCursorKind(child)))
+                cond = child;
+        }
+        /* The branch taken when the condition holds: the child right after it. */
+        if (ss_ast_is_null(cond) || c >= n || !ss_ast_same_node(ss_ast_child(path[i], c), branch))
+            continue;
+        CXCursor cmp = ss_ast_strip(cond);
+        char op[8];
+        if (clang_getCursorKind(cmp) != CXCursor_BinaryOperator ||
+            ss_ast_binary_op(cmp, op, sizeof op) != 0 ||
+            (strcmp(op, "<") != 0 && strcmp(op, ">") != 0 && strcmp(op, "<=") != 0 &&
+             strcmp(op, ">=") != 0))
+            continue;
+        alloc_walk a = {0};
+        clang_visitChildren(branch, find_alloc, &a);
+        assign_walk w = {cmp, clang_getNullCursor()};
+        clang_visitChildren(branch, find_assign, &w);
+        if (!a.found || ss_ast_is_null(w.found))
+            continue;
+        CXString name = clang_getCursorSpelling(w.found);
+        words = ss_xasprintf("grow-only: it runs when the buffer grows (line %u compares with "
+                             "'%s' and the branch records the new size)",
+                             ss_scope_line(path[i]), clang_getCString(name));
+        clang_disposeString(name);
+    }
+    free(path);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
  * Loops that time themselves. */
 
 /* Calls that read a clock: a loop that makes one measures its own iterations (a benchmark),
@@ -457,6 +568,15 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
             append(f, words);
             free(words);
             free(set_up);
+            ss_loop_context_free(&loop);
+            return;
+        }
+        CXCursor from = loop.chain ? ss_scope_outer_function(ctx->function) : loop.loop;
+        char *grow = grow_only_words(from, at);
+        if (grow) {
+            f->severity = SS_SEV_NOTE;
+            append(f, grow);
+            free(grow);
             ss_loop_context_free(&loop);
             return;
         }
