@@ -1,6 +1,6 @@
 # bash completion for syncscope (installed as share/bash-completion/completions/syncscope).
-# Commands and options are read from the installed command's own --help, rule IDs and names
-# from `syncscope rules`, so the completion follows the command it completes.
+# Commands, options and formats are read from the installed command's own --help, rule IDs and
+# names from `syncscope rules`, so the completion follows the command it completes.
 
 # The commands listed by `syncscope --help`.
 _syncscope_commands()
@@ -22,6 +22,28 @@ _syncscope_options()
             printf '%s\n' "$word"
         done
     done
+}
+
+# The formats command $2 writes: the first parenthesis of its --help's --format entry that is
+# a list of names ("(text, json, sarif, github, html or gitlab)", written from
+# report/formats.def), so that a format added there is completed too.
+_syncscope_formats()
+{
+    "$1" "$2" --help 2>/dev/null | awk '
+        /^  -/ { inside = $1 == "--format" }
+        inside { text = text " " $0 }
+        END {
+            gsub(/[ \t]+/, " ", text)
+            while (match(text, /\([a-z][a-z, ]*\)/)) {
+                list = substr(text, RSTART + 1, RLENGTH - 2)
+                text = substr(text, RSTART + RLENGTH)
+                if (list ~ /^[a-z]+((, | or )[a-z]+)*$/) {
+                    gsub(/,| or /, " ", list)
+                    print list
+                    exit
+                }
+            }
+        }'
 }
 
 # Rule IDs and names, from `syncscope rules`.
@@ -56,7 +78,7 @@ _syncscope()
     done
     case $prev in
     --format)
-        COMPREPLY=($(compgen -W "text json sarif github gitlab html" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(_syncscope_formats "$tool" "$command")" -- "$cur"))
         return 0
         ;;
     --fail-on)

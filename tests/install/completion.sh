@@ -40,6 +40,9 @@ check "lint -" "$(syncscope lint --help | grep -Eo '^  (-[a-z], )?--?[a-z-]+' | 
 check "run --" "$(syncscope run --help | grep -Eo '^  (-[a-z], )?--[a-z-]+' | grep -Eo -- '--[a-z-]+' | LC_ALL=C sort | tr '\n' ' ')" "$(complete syncscope run --)"
 check "run --no-k" "--no-kernel-activity " "$(complete syncscope run --no-k)"
 check "--format" "github gitlab html json sarif text " "$(complete syncscope lint --format '')"
+# The formats come from each command's --help (written from report/formats.def).
+check "run --format" "github gitlab html json sarif text " "$(complete syncscope run --format '')"
+check "report --format" "html " "$(complete syncscope report --format '')"
 check "--fail-on" "error none note warning " "$(complete syncscope analyze --fail-on '')"
 check "--color a" "always auto " "$(complete syncscope lint --color a)"
 check "explain SYNC2" "SYNC201 SYNC202 " "$(complete syncscope explain SYNC2)"
