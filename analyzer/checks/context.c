@@ -162,8 +162,10 @@ static const char *statement_use(CXCursor stmt, CXCursor var)
     case CXCursor_ReturnStmt:
         return refers_to(stmt, var) ? "returns it" : NULL;
     default: {
+        /* The statement itself may be the call ('v.resize(n);'). */
         use_walk w = {var, NULL};
-        clang_visitChildren(stmt, find_use, &w);
+        if (find_use(stmt, stmt, &w) == CXChildVisit_Recurse)
+            clang_visitChildren(stmt, find_use, &w);
         return w.use;
     }
     }
@@ -265,6 +267,46 @@ static int once_do(CXCursor stmt)
     return ss_ast_eval_int(ss_ast_child(stmt, 1), &value) == 0 && value == 0;
 }
 
+/* The variables 'std::tie(a, b) = ...' in 'stmt' unpacks a value into. */
+typedef struct tie_walk {
+    CXCursor *vars;
+    size_t max, count;
+    int in_tie;
+} tie_walk;
+
+static enum CXChildVisitResult find_tie(CXCursor c, CXCursor parent, CXClientData data)
+{
+    tie_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (!w->in_tie && k == CXCursor_CallExpr) {
+        char *name = ss_scope_callee_name(c);
+        int tie = name && strcmp(name, "tie") == 0;
+        free(name);
+        if (tie) {
+            w->in_tie = 1;
+            clang_visitChildren(c, find_tie, w);
+            w->in_tie = 0;
+            return CXChildVisit_Break;
+        }
+    }
+    if (w->in_tie && k == CXCursor_DeclRefExpr && w->count < w->max) {
+        CXCursor var = clang_getCursorReferenced(c);
+        if (clang_getCursorKind(var) == CXCursor_VarDecl)
+            w->vars[w->count++] = var;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static size_t tie_vars(CXCursor stmt, CXCursor *vars, size_t max)
+{
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    if (k != CXCursor_CallExpr && k != CXCursor_UnexposedExpr)
+        return 0;
+    tie_walk w = {vars, max, 0, 0};
+    clang_visitChildren(stmt, find_tie, &w);
+    return w.count;
+}
+
 /* "inherent: ..." when the host uses the readback's value at once: the call is the condition
  * of a branch, the value returned, or the size of an allocation, or the next statement (after
  * waits for the device) does one of these with it. Malloc'ed, or NULL. */
@@ -333,12 +375,19 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
                                  ss_scope_line(stmts[at_index + 1]));
             break;
         }
-        CXCursor var = value_var(ctx, at, child);
-        if (ss_ast_is_null(var))
+        CXCursor vars[8];
+        size_t var_count = tie_vars(child, vars, 8);
+        if (var_count == 0) {
+            vars[0] = value_var(ctx, at, child);
+            var_count = ss_ast_is_null(vars[0]) ? 0 : 1;
+        }
+        if (var_count == 0)
             break;
         for (unsigned s = at_index + 1; s < n && s <= at_index + 3; s++) {
             CXCursor next = stmts[s];
-            const char *use = statement_use(next, var);
+            const char *use = NULL;
+            for (size_t v = 0; v < var_count && use == NULL; v++)
+                use = statement_use(next, vars[v]);
             if (use) {
                 words = ss_xasprintf("inherent: the next statement needs the value (line %u %s)",
                                      ss_scope_line(next), use);
