@@ -161,15 +161,20 @@ char *ss_ast_callee_name(CXCursor call)
     const char *text = clang_getCString(name);
     char *out = text && *text ? ss_xstrdup(text) : NULL;
     clang_disposeString(name);
+    return ss_ast_api_name(call, out);
+}
+
+char *ss_ast_api_name(CXCursor call, char *name)
+{
     /* A CUDA API that the headers rename by macro (cudaMemcpyAsync_ptsz under
      * CUDA_API_PER_THREAD_DEFAULT_STREAM, cuMemcpyHtoD_v2) is named as the program writes
      * it, unless it is written with the suffix. */
-    const ss_api *api = out ? ss_api_find(out) : NULL;
-    if (api && strcmp(api->name, out) != 0 && !written_as(call, out)) {
-        free(out);
-        out = ss_xstrdup(api->name);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    if (api && strcmp(api->name, name) != 0 && !written_as(call, name)) {
+        free(name);
+        name = ss_xstrdup(api->name);
     }
-    return out;
+    return name;
 }
 
 int ss_ast_in_system_header(CXCursor c)

@@ -26,6 +26,10 @@ int ss_ast_eval_int(CXCursor expr, long long *value);
 /* The name of the function a call calls (the referenced declaration's name), malloc'ed, or
  * NULL. */
 char *ss_ast_callee_name(CXCursor call);
+/* 'name' (malloc'ed, or NULL), the name 'call' calls, as the program writes it: a CUDA API
+ * that the headers rename by macro ('cudaMemcpyAsync_ptsz') becomes the API's name unless
+ * the call is written with the suffix. Takes 'name' and returns the name, malloc'ed. */
+char *ss_ast_api_name(CXCursor call, char *name);
 /* The text of 'file' between offsets 'begin' and 'end' with every run of whitespace folded
  * to one space, malloc'ed, or NULL when it is unreadable, out of the file or longer than
  * 'max' bytes. */

@@ -63,7 +63,7 @@ char *ss_scope_callee_name(CXCursor call)
             clang_disposeString(s);
         }
     }
-    return name;
+    return ss_ast_api_name(call, name);
 }
 
 int ss_scope_is_launch_config(CXCursor c)
