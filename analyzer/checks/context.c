@@ -620,6 +620,17 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
             ss_loop_context_free(&loop);
             return;
         }
+        /* A pageable copy that the next statement waits for: the wait in the loop is the
+         * cost (a SYNC401 of its own), the staging adds nothing. */
+        char *inherent = rule == SS_RULE_PAGEABLE_ASYNC_COPY ? inherent_words(ctx, rule, at) : NULL;
+        if (inherent && strstr(inherent, "waits for the copy anyway")) {
+            f->severity = SS_SEV_NOTE;
+            append(f, inherent);
+            free(inherent);
+            ss_loop_context_free(&loop);
+            return;
+        }
+        free(inherent);
         CXCursor from = loop.chain ? ss_scope_outer_function(ctx->function) : loop.loop;
         char *grow = grow_only_words(from, at);
         if (grow) {
