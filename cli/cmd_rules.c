@@ -1,8 +1,8 @@
-/* rules.c: `syncscope rules` lists the catalog; `syncscope explain RULE` prints one rule. */
-#include "rules.h"
+/* cmd_rules.c: `syncscope rules` lists the catalog; `syncscope explain RULE` prints one rule. */
 #include "cli.h"
 #include "log.h"
 #include "report.h"
+#include "rules.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -1,9 +1,9 @@
-/* report.c: `syncscope report`: lint and run results (and their traces) into one HTML page. */
-#include "report.h"
+/* cmd_report.c: `syncscope report`: lint and run results (and their traces) into one HTML page. */
 #include "cli.h"
 #include "detect.h"
 #include "files.h"
 #include "log.h"
+#include "report.h"
 
 #include <errno.h>
 #include <stdio.h>
