@@ -1,9 +1,18 @@
 // inherent_wait_in_loop.cu: a pageable copy that the next statement waits for costs nothing
 // more than that wait, also inside a loop that launches: the copy is a note ("inherent"), the
-// wait in the loop stays the warning.
+// wait in the loop stays the warning. Also when both are written in an error-checking macro
+// that expands to a bare block (CenterPoint's checkCudaErrors).
 #include <algorithm>
 #include <cuda_runtime.h>
+#include <stdlib.h>
 #include <vector>
+
+#define CHECK(op)                                                                                \
+    {                                                                                            \
+        auto status = (op);                                                                      \
+        if (status != 0)                                                                         \
+            abort();                                                                             \
+    }
 
 __global__ void detect(float *d) { d[threadIdx.x] = (float)threadIdx.x; }
 
@@ -12,8 +21,19 @@ void per_frame(float *d, int frames, cudaStream_t s)
     std::vector<float> h(256);
     for (int f = 0; f < frames; f++) {
         detect<<<1, 256, 0, s>>>(d);
-        cudaMemcpyAsync(h.data(), d, 256 * sizeof(float), cudaMemcpyDeviceToHost, s); // expect: SYNC201 expect-severity: note expect-message: inherent: the next statement (line 16) waits for the copy anyway
+        cudaMemcpyAsync(h.data(), d, 256 * sizeof(float), cudaMemcpyDeviceToHost, s); // expect: SYNC201 expect-severity: note expect-message: inherent: the next statement (line 25) waits for the copy anyway
         cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+        std::sort(h.begin(), h.end());
+    }
+}
+
+void per_frame_checked(float *d, int frames, cudaStream_t s)
+{
+    std::vector<float> h(256);
+    for (int f = 0; f < frames; f++) {
+        detect<<<1, 256, 0, s>>>(d);
+        CHECK(cudaMemcpyAsync(h.data(), d, 256 * sizeof(float), cudaMemcpyDeviceToHost, s)); // expect: SYNC201 expect-severity: note expect-message: inherent: the next statement (line 36) waits for the copy anyway
+        CHECK(cudaStreamSynchronize(s)); // expect: SYNC401 expect-severity: warning
         std::sort(h.begin(), h.end());
     }
 }
