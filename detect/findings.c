@@ -185,15 +185,13 @@ static void append(char **buf, size_t *len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *piece = NULL;
-    int n = vasprintf(&piece, fmt, ap);
+    char *piece = ss_xvasprintf(fmt, ap);
     va_end(ap);
-    if (n < 0)
-        ss_out_of_memory();
-    char *p = ss_xreallocarray(*buf, *len + (size_t)n + 1, 1);
-    memcpy(p + *len, piece, (size_t)n + 1);
+    size_t n = strlen(piece);
+    char *p = ss_xreallocarray(*buf, *len + n + 1, 1);
+    memcpy(p + *len, piece, n + 1);
     *buf = p;
-    *len += (size_t)n;
+    *len += n;
     free(piece);
 }
 

@@ -120,14 +120,19 @@ char *ss_xstrdup(const char *s)
     return copy;
 }
 
+char *ss_xvasprintf(const char *fmt, va_list ap)
+{
+    char *out = NULL;
+    if (vasprintf(&out, fmt, ap) < 0)
+        ss_out_of_memory();
+    return out;
+}
+
 char *ss_xasprintf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *out = NULL;
-    int n = vasprintf(&out, fmt, ap);
+    char *out = ss_xvasprintf(fmt, ap);
     va_end(ap);
-    if (n < 0)
-        ss_out_of_memory();
     return out;
 }

@@ -5,6 +5,7 @@
 #ifndef SS_LOG_H
 #define SS_LOG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Messages: every line the tool prints about itself goes through these, with the
@@ -35,5 +36,7 @@ void *ss_xcalloc(size_t count, size_t size);
 char *ss_xstrdup(const char *s);
 /* malloc'ed printf. Aborts on exhaustion. */
 char *ss_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* ss_xasprintf with a va_list. */
+char *ss_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 #endif
