@@ -135,8 +135,7 @@ int ss_ast_eval_int(CXCursor expr, long long *value)
     return rc;
 }
 
-/* Whether the call's callee is written as 'name' where the call is (not through a macro). */
-static int written_as(CXCursor call, const char *name)
+int ss_ast_written_as(CXCursor call, const char *name)
 {
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(call);
     CXFile file = NULL;
@@ -170,7 +169,7 @@ char *ss_ast_api_name(CXCursor call, char *name)
      * CUDA_API_PER_THREAD_DEFAULT_STREAM, cuMemcpyHtoD_v2) is named as the program writes
      * it, unless it is written with the suffix. */
     const ss_api *api = name ? ss_api_find(name) : NULL;
-    if (api && strcmp(api->name, name) != 0 && !written_as(call, name)) {
+    if (api && strcmp(api->name, name) != 0 && !ss_ast_written_as(call, name)) {
         free(name);
         name = ss_xstrdup(api->name);
     }

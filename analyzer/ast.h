@@ -26,6 +26,9 @@ int ss_ast_eval_int(CXCursor expr, long long *value);
 /* The name of the function a call calls (the referenced declaration's name), malloc'ed, or
  * NULL. */
 char *ss_ast_callee_name(CXCursor call);
+/* Whether the token at the cursor's location, where it is written, is 'name' ('cudaMemcpyAsync'
+ * for a call not renamed through a macro, '{' for a block not expanded from one). */
+int ss_ast_written_as(CXCursor c, const char *name);
 /* 'name' (malloc'ed, or NULL), the name 'call' calls, as the program writes it: a CUDA API
  * that the headers rename by macro ('cudaMemcpyAsync_ptsz') becomes the API's name unless
  * the call is written with the suffix. Takes 'name' and returns the name, malloc'ed. */

@@ -307,25 +307,6 @@ static size_t tie_vars(CXCursor stmt, CXCursor *vars, size_t max)
     return w.count;
 }
 
-/* Whether the block 'block' is written as '{' where it stands, not expanded from a macro. */
-static int written_brace(CXCursor block)
-{
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(block);
-    CXFile file = NULL;
-    unsigned offset;
-    clang_getExpansionLocation(clang_getCursorLocation(block), &file, NULL, NULL, &offset);
-    if (file == NULL)
-        return 1;
-    CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, file, offset));
-    if (tok == NULL)
-        return 1;
-    CXString s = clang_getTokenSpelling(tu, *tok);
-    int brace = strcmp(clang_getCString(s), "{") == 0;
-    clang_disposeString(s);
-    clang_disposeTokens(tu, tok, 1);
-    return brace;
-}
-
 /* "inherent: ..." when the host uses the readback's value at once: the call is the condition
  * of a branch, the value returned, or the size of an allocation, or the next statement (after
  * waits for the device) does one of these with it. Malloc'ed, or NULL. */
@@ -386,7 +367,7 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         if (around == CXCursor_DoStmt && once_do(path[i - 2]))
             continue;
         /* So is a block that a macro expands to ('{ auto status = (op); if (...) ... }'). */
-        if (around == CXCursor_CompoundStmt && !written_brace(up))
+        if (around == CXCursor_CompoundStmt && !ss_ast_written_as(up, "{"))
             continue;
         /* An asynchronous copy of pageable memory that the next statement waits for: the host
          * waits for it anyway, and the staging costs nothing more. */
