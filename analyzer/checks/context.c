@@ -599,47 +599,32 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
     /* Per iteration. */
     ss_loop_context loop;
     if (ss_check_loop(ctx, at, SS_SCOPE_ENQUEUES, &loop)) {
-        char *timing = timing_words(ctx, &loop);
-        if (timing) {
-            /* A benchmark's loop: per iteration, but on purpose. */
-            f->severity = SS_SEV_NOTE;
-            append(f, timing);
-            free(timing);
-            ss_loop_context_free(&loop);
-            return;
-        }
+        /* Per iteration, but a note: a benchmark's loop (on purpose), a set-up function's
+         * loop (once per program or object), a pageable copy whose next statement waits for it
+         * (the wait in the loop is the cost, a SYNC401 of its own), a buffer that only grows. */
+        char *note = timing_words(ctx, &loop);
         char *set_up = NULL;
-        if (ss_callgraph_sets_up(loop.function, &set_up)) {
-            /* A set-up function's loop: per iteration, but once per program or object. */
-            f->severity = SS_SEV_NOTE;
+        if (note == NULL && ss_callgraph_sets_up(loop.function, &set_up)) {
             char *where = loop.chain ? ss_xstrdup(loop.place)
                                      : ss_xasprintf("line %u", ss_scope_line(loop.loop));
-            char *words =
-                ss_xasprintf("set-up: the loop at %s runs during set-up: %s", where, set_up);
+            note = ss_xasprintf("set-up: the loop at %s runs during set-up: %s", where, set_up);
             free(where);
-            append(f, words);
-            free(words);
             free(set_up);
-            ss_loop_context_free(&loop);
-            return;
         }
-        /* A pageable copy that the next statement waits for: the wait in the loop is the
-         * cost (a SYNC401 of its own), the staging adds nothing. */
-        char *inherent = rule == SS_RULE_PAGEABLE_ASYNC_COPY ? inherent_words(ctx, rule, at) : NULL;
-        if (inherent && strstr(inherent, "waits for the copy anyway")) {
-            f->severity = SS_SEV_NOTE;
-            append(f, inherent);
-            free(inherent);
-            ss_loop_context_free(&loop);
-            return;
+        if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY) {
+            note = inherent_words(ctx, rule, at);
+            if (note && strstr(note, "waits for the copy anyway") == NULL) {
+                free(note);
+                note = NULL;
+            }
         }
-        free(inherent);
-        CXCursor from = loop.chain ? ss_scope_outer_function(ctx->function) : loop.loop;
-        char *grow = grow_only_words(from, at);
-        if (grow) {
+        if (note == NULL)
+            note = grow_only_words(loop.chain ? ss_scope_outer_function(ctx->function) : loop.loop,
+                                   at);
+        if (note) {
             f->severity = SS_SEV_NOTE;
-            append(f, grow);
-            free(grow);
+            append(f, note);
+            free(note);
             ss_loop_context_free(&loop);
             return;
         }
