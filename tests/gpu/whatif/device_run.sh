@@ -35,24 +35,10 @@ status=0
 mkdir -p "$out/traces" "$out/rounds" "$out/logs"
 log() { echo "whatif: $*" | tee -a "$out/logs/device_run.log"; }
 
-# bounded LIMIT CMD...: runs CMD for at most LIMIT seconds and what the budget has left.
-bounded() {
-    local limit=$1 left
-    shift
-    left=$((deadline - $(date +%s)))
-    [ "$left" -lt "$limit" ] && limit=$left
-    if [ "$limit" -le 2 ]; then
-        log "out of time budget: $*"
-        return 124
-    fi
-    timeout "$limit" "$@"
-}
+. "$here/common.sh"
 
 {
-    echo "recorded: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
-    echo "source: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-    echo "nvcc: $(nvcc --version 2>/dev/null | tail -1)"
+    manifest_head
     echo "python: $("$python" --version 2>&1)"
     for module in torch cupy jax; do
         echo "$module: $("$python" -c "import $module; print($module.__version__)" 2>/dev/null || echo missing)"
