@@ -8,7 +8,7 @@
 
 /* One bit per rule and per API class in the table's columns. */
 _Static_assert(SS_RULE_COUNT <= 64, "checks.def's rules column has one bit per rule");
-_Static_assert(SS_CLASS_DEVICE_CONFIG < 64, "checks.def's classes column has one bit per class");
+_Static_assert(SS_CLASS_GRAPH_UPLOAD < 64, "checks.def's classes column has one bit per class");
 
 static const ss_check checks[] = {
 #define SS_CHECK(family, entry, on, classes, rules)                                                \

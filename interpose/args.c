@@ -225,6 +225,15 @@ static const ss_args_spec table[] = {
     RT(cudaStreamEndCapture, cudaStreamEndCapture_v10000, 0, A_STREAM),
     RT(cudaStreamEndCapture, cudaStreamEndCapture_ptsz_v10000, 1, A_STREAM),
 
+    /* Graph instantiation and upload. */
+    RT(cudaGraphInstantiate, cudaGraphInstantiate_v10000, 0, A_NONE),
+    RT(cudaGraphInstantiate, cudaGraphInstantiate_v12000, 0, A_NONE),
+    RT(cudaGraphInstantiateWithFlags, cudaGraphInstantiateWithFlags_v11040, 0, A_NONE),
+    RT(cudaGraphInstantiateWithParams, cudaGraphInstantiateWithParams_v12000, 0, A_NONE),
+    RT(cudaGraphInstantiateWithParams, cudaGraphInstantiateWithParams_ptsz_v12000, 1, A_NONE),
+    RT(cudaGraphUpload, cudaGraphUpload_v10000, 0, A_STREAM),
+    RT(cudaGraphUpload, cudaGraphUpload_ptsz_v10000, 1, A_STREAM),
+
     /* Driver API (current, 64-bit variants; the CUDA 3.x ones are not taken). */
     DRV(cuLaunchKernel, cuLaunchKernel, 0, A_DRV_LAUNCH),
     DRV(cuLaunchKernel, cuLaunchKernel_ptsz, 1, A_DRV_LAUNCH),
@@ -272,6 +281,13 @@ static const ss_args_spec table[] = {
     DRV(cuStreamEndCapture, cuStreamEndCapture_ptsz, 1, A_HSTREAM),
     DRV(cuGraphLaunch, cuGraphLaunch, 0, A_HSTREAM),
     DRV(cuGraphLaunch, cuGraphLaunch_ptsz, 1, A_HSTREAM),
+    DRV(cuGraphInstantiate, cuGraphInstantiate, 0, A_NONE),
+    DRV(cuGraphInstantiate, cuGraphInstantiate_v2, 0, A_NONE),
+    DRV(cuGraphInstantiateWithFlags, cuGraphInstantiateWithFlags, 0, A_NONE),
+    DRV(cuGraphInstantiateWithParams, cuGraphInstantiateWithParams, 0, A_NONE),
+    DRV(cuGraphInstantiateWithParams, cuGraphInstantiateWithParams_ptsz, 1, A_NONE),
+    DRV(cuGraphUpload, cuGraphUpload, 0, A_HSTREAM),
+    DRV(cuGraphUpload, cuGraphUpload_ptsz, 1, A_HSTREAM),
     /* clang-format on */
 };
 

@@ -169,6 +169,8 @@ int ss_api_light(const ss_api *api)
     case SS_CLASS_STREAM_SYNC:
     case SS_CLASS_DEVICE_SYNC:
     case SS_CLASS_EVENT_SYNC:
+    case SS_CLASS_GRAPH_INSTANTIATE:
+    case SS_CLASS_GRAPH_UPLOAD:
         return 1;
     default:
         return 0;
@@ -203,7 +205,8 @@ const char *ss_api_class_name(ss_api_class klass)
         "host-alloc",   "managed-alloc", "host-register", "host-unregister", "host-free",
         "event-record", "stream-wait",   "stream-create", "stream-sync",     "device-sync",
         "event-sync",   "query",         "capture-begin", "capture-end",     "graph-launch",
-        "host-func",    "prefetch",      "attach",        "device-config",
+        "host-func",    "prefetch",      "attach",        "device-config",   "graph-instantiate",
+        "graph-upload",
     };
     return (size_t)klass < sizeof names / sizeof names[0] ? names[klass] : "unknown";
 }

@@ -63,7 +63,9 @@ typedef enum ss_api_class {
     SS_CLASS_HOST_FUNC,
     SS_CLASS_PREFETCH,
     SS_CLASS_ATTACH,
-    SS_CLASS_DEVICE_CONFIG
+    SS_CLASS_DEVICE_CONFIG,
+    SS_CLASS_GRAPH_INSTANTIATE,
+    SS_CLASS_GRAPH_UPLOAD
 } ss_api_class;
 
 typedef enum ss_sync_class {

@@ -42,7 +42,10 @@ SUBSCRIBED = ["cudaMemcpy_v3020", "cudaMemcpyAsync_v3020", "cudaMemsetAsync_v302
               "cudaStreamSynchronize_v3020", "cudaDeviceSynchronize_v3020",
               "cudaEventSynchronize_v3020", "cudaStreamQuery_v3020", "cudaEventQuery_v3020",
               "cudaStreamCreateWithFlags_v5000", "cuMemcpyDtoH_v2", "cuCtxSynchronize",
-              "cuMemAlloc_v2", "cuMemFree_v2"]
+              "cuMemAlloc_v2", "cuMemFree_v2", "cudaGraphInstantiate_v12000",
+              "cudaGraphInstantiateWithFlags_v11040", "cudaGraphInstantiateWithParams_v12000",
+              "cudaGraphUpload_v10000", "cudaGraphUpload_ptsz_v10000", "cuGraphInstantiate_v2",
+              "cuGraphInstantiateWithFlags", "cuGraphInstantiateWithParams", "cuGraphUpload"]
 LEFT_OUT = ["cudaLaunchKernel_v7000", "cudaLaunchKernelExC_v11060", "cudaEventRecord_v3020",
             "cudaStreamWaitEvent_v3020", "cudaLaunchHostFunc_v10000", "cudaGraphLaunch_v10000",
             "cudaStreamBeginCapture_v10000", "cuLaunchKernel"]

@@ -30,7 +30,8 @@ LIGHT_RULES = ("SYNC201", "SYNC202", "SYNC301", "SYNC401", "SYNC402")
 # ss_api_light (rules/catalog.c): any sync class but NEVER, and these classes.
 LIGHT_CLASSES = {"COPY", "MEMSET", "ALLOC", "FREE", "HOST_ALLOC", "MANAGED_ALLOC",
                  "HOST_REGISTER", "HOST_UNREGISTER", "HOST_FREE", "STREAM_CREATE", "QUERY",
-                 "STREAM_SYNC", "DEVICE_SYNC", "EVENT_SYNC"}
+                 "STREAM_SYNC", "DEVICE_SYNC", "EVENT_SYNC", "GRAPH_INSTANTIATE",
+                 "GRAPH_UPLOAD"}
 MEM_KNOWN = 0x80000000
 EVENT_RECORDS = ("stream", "api", "kernel", "memcpy", "memset", "sync", "scope", "args")
 PROBED, WAITED = 0x40000000, 0x20000000

@@ -148,6 +148,35 @@ START_TEST(test_api_light)
     ck_assert(ss_api_light(ss_api_find("cudaMemsetAsync")));
     ck_assert(ss_api_light(ss_api_find("cudaStreamQuery")));
     ck_assert(ss_api_light(ss_api_find("cudaStreamCreateWithFlags")));
+    /* Graph instantiation and upload, runtime and driver, under CUPTI's names too. */
+    static const struct {
+        const char *name, *row;
+        ss_api_class klass;
+    } graph[] = {
+        {"cudaGraphInstantiate_v12000", "cudaGraphInstantiate", SS_CLASS_GRAPH_INSTANTIATE},
+        {"cudaGraphInstantiateWithFlags_v11040", "cudaGraphInstantiateWithFlags",
+         SS_CLASS_GRAPH_INSTANTIATE},
+        {"cudaGraphInstantiateWithParams_ptsz_v12000", "cudaGraphInstantiateWithParams",
+         SS_CLASS_GRAPH_INSTANTIATE},
+        {"cudaGraphUpload_ptsz_v10000", "cudaGraphUpload", SS_CLASS_GRAPH_UPLOAD},
+        {"cuGraphInstantiate_v2", "cuGraphInstantiate", SS_CLASS_GRAPH_INSTANTIATE},
+        {"cuGraphInstantiateWithFlags", "cuGraphInstantiateWithFlags", SS_CLASS_GRAPH_INSTANTIATE},
+        {"cuGraphInstantiateWithParams_ptsz", "cuGraphInstantiateWithParams",
+         SS_CLASS_GRAPH_INSTANTIATE},
+        {"cuGraphUpload", "cuGraphUpload", SS_CLASS_GRAPH_UPLOAD},
+    };
+    for (size_t i = 0; i < sizeof graph / sizeof graph[0]; i++) {
+        const ss_api *g = ss_api_find(graph[i].name);
+        ck_assert_msg(g != NULL, "%s: no row", graph[i].name);
+        ck_assert_str_eq(g->name, graph[i].row);
+        ck_assert_int_eq(g->klass, graph[i].klass);
+        ck_assert_int_eq(g->sync, SS_SYNC_NEVER);
+        ck_assert_int_eq(g->stream_arg, graph[i].klass == SS_CLASS_GRAPH_UPLOAD ? 1 : -1);
+        ck_assert(ss_api_light(g));
+        ck_assert(!ss_api_enqueues(g));
+    }
+    ck_assert_str_eq(ss_api_class_name(SS_CLASS_GRAPH_INSTANTIATE), "graph-instantiate");
+    ck_assert_str_eq(ss_api_class_name(SS_CLASS_GRAPH_UPLOAD), "graph-upload");
 }
 END_TEST
 
