@@ -135,21 +135,30 @@ int ss_ast_eval_int(CXCursor expr, long long *value)
     return rc;
 }
 
-int ss_ast_written_as(CXCursor call, const char *name)
+/* The token at the call's location where it is written, malloc'ed, or NULL. */
+static char *written_token(CXCursor call)
 {
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(call);
     CXFile file = NULL;
     unsigned offset;
     clang_getExpansionLocation(clang_getCursorLocation(call), &file, NULL, NULL, &offset);
     if (file == NULL)
-        return 0;
+        return NULL;
     CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, file, offset));
     if (tok == NULL)
-        return 0;
+        return NULL;
     CXString s = clang_getTokenSpelling(tu, *tok);
-    int same = strcmp(clang_getCString(s), name) == 0;
+    char *text = ss_xstrdup(clang_getCString(s));
     clang_disposeString(s);
     clang_disposeTokens(tu, tok, 1);
+    return text;
+}
+
+int ss_ast_written_as(CXCursor call, const char *name)
+{
+    char *written = written_token(call);
+    int same = written && strcmp(written, name) == 0;
+    free(written);
     return same;
 }
 
@@ -169,10 +178,20 @@ char *ss_ast_api_name(CXCursor call, char *name)
      * CUDA_API_PER_THREAD_DEFAULT_STREAM, cuMemcpyHtoD_v2) is named as the program writes
      * it, unless it is written with the suffix. */
     const ss_api *api = name ? ss_api_find(name) : NULL;
-    if (api && strcmp(api->name, name) != 0 && !ss_ast_written_as(call, name)) {
+    if (name == NULL || (api && strcmp(api->name, name) == 0))
+        return name;
+    char *written = written_token(call);
+    const char *as = api ? api->name : NULL;
+    /* A CUDA function outside the table that a header renames the same way
+     * (cuEventElapsedTime_v2 in CUDA 13's cuda.h) is named as written too. */
+    if (api == NULL && written && ss_api_name_is(name, written))
+        as = written;
+    if (as && !(written && strcmp(written, name) == 0)) {
+        char *renamed = ss_xstrdup(as);
         free(name);
-        name = ss_xstrdup(api->name);
+        name = renamed;
     }
+    free(written);
     return name;
 }
 

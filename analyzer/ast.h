@@ -30,8 +30,9 @@ char *ss_ast_callee_name(CXCursor call);
  * for a call not renamed through a macro, '{' for a block not expanded from one). */
 int ss_ast_written_as(CXCursor c, const char *name);
 /* 'name' (malloc'ed, or NULL), the name 'call' calls, as the program writes it: a CUDA API
- * that the headers rename by macro ('cudaMemcpyAsync_ptsz') becomes the API's name unless
- * the call is written with the suffix. Takes 'name' and returns the name, malloc'ed. */
+ * that the headers rename by macro ('cudaMemcpyAsync_ptsz', 'cuEventElapsedTime_v2')
+ * becomes the API's name unless the call is written with the suffix. Takes 'name' and
+ * returns the name, malloc'ed. */
 char *ss_ast_api_name(CXCursor call, char *name);
 /* The text of 'file' between offsets 'begin' and 'end' with every run of whitespace folded
  * to one space, malloc'ed, or NULL when it is unreadable, out of the file or longer than

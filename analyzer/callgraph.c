@@ -5,6 +5,7 @@
 #include "ast.h"
 #include "log.h"
 #include "report.h"
+#include "rules.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -582,7 +583,7 @@ static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientD
     CXString s = clang_getCursorSpelling(ss_ast_is_null(ref) ? c : ref);
     const char *name = clang_getCString(s);
     for (size_t i = 0; name && i < w->count && ss_ast_is_null(w->found); i++) {
-        if (strcmp(name, w->names[i]) == 0)
+        if (ss_api_name_is(name, w->names[i]))
             w->found = c;
     }
     clang_disposeString(s);

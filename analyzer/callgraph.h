@@ -59,7 +59,8 @@ int ss_callgraph_runs_once(ss_callgraph *graph, CXCursor function, char **why);
 int ss_callgraph_sets_up(CXCursor function, char **why);
 
 /* Whether 'body' (or 'body' itself, a call) calls a function whose name (unqualified, as
- * declared) is one of 'names[0..count)', itself or in a function of the unit it calls (two
+ * declared, a header's version suffix aside: cuEventElapsedTime_v2 is cuEventElapsedTime) is
+ * one of 'names[0..count)', itself or in a function of the unit it calls (two
  * calls deep; not with a NULL 'graph'). '*found'
  * receives the first such call, or a null cursor. Returns 1 or 0. */
 int ss_callgraph_calls_named(ss_callgraph *graph, CXCursor body, const char *const *names,

@@ -138,13 +138,18 @@ static size_t base_name_length(const char *name)
     }
 }
 
+int ss_api_name_is(const char *name, const char *api)
+{
+    size_t len = base_name_length(name);
+    return strlen(api) == len && strncmp(api, name, len) == 0;
+}
+
 const ss_api *ss_api_find(const char *name)
 {
     if (name == NULL)
         return NULL;
-    size_t len = base_name_length(name);
     for (size_t i = 0; i < SS_API_COUNT; i++) {
-        if (strlen(api_table[i].name) == len && strncmp(api_table[i].name, name, len) == 0)
+        if (ss_api_name_is(name, api_table[i].name))
             return &api_table[i];
     }
     return NULL;

@@ -138,6 +138,11 @@ const ss_api *ss_api_all(size_t *count);
  * Returns the row, or NULL when the API is not in the table. */
 const ss_api *ss_api_find(const char *name);
 
+/* Whether 'name' is 'api' or 'api' with such a suffix: the C name a header gives the API by
+ * macro (CUDA 13's cuda.h turns cuEventElapsedTime into cuEventElapsedTime_v2, cuMemAlloc into
+ * cuMemAlloc_v2). For names outside the table as well. */
+int ss_api_name_is(const char *name, const char *api);
+
 /* Whether calling 'api' puts work on a stream (launches, async copies, memsets, event
  * records, host functions, graph launches, prefetches). */
 int ss_api_enqueues(const ss_api *api);

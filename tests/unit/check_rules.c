@@ -194,6 +194,12 @@ START_TEST(test_api_table)
     ck_assert_ptr_eq(ss_api_find("cudaMemcpyAsync_v7000_ptsz"), a);
     ck_assert_ptr_eq(ss_api_find("cuMemcpyHtoD_v2"), ss_api_find("cuMemcpyHtoD"));
     ck_assert_ptr_null(ss_api_find("cudaMemcpyAsyncX"));
+    /* Names outside the table, renamed the same way (CUDA 13's cuda.h). */
+    ck_assert(ss_api_name_is("cuEventElapsedTime_v2", "cuEventElapsedTime"));
+    ck_assert(ss_api_name_is("cuEventElapsedTime", "cuEventElapsedTime"));
+    ck_assert(!ss_api_name_is("cuEventElapsedTime_v2", "cuEventElapsed"));
+    ck_assert(!ss_api_name_is("cuEventElapsedTimeX", "cuEventElapsedTime"));
+    ck_assert(!ss_api_name_is("cuEventElapsedTime_vx", "cuEventElapsedTime"));
     ck_assert_ptr_null(ss_api_find("cudaGetDevice"));
     const ss_api *m = ss_api_find("cudaMemcpy");
     ck_assert_int_eq(m->sync, SS_SYNC_ALWAYS);
