@@ -113,6 +113,7 @@ typedef struct thread_state {
     CUstream probed[PROBE_STREAMS_MAX];
     uint32_t probed_count;
     uint32_t probed_pending;
+    uint32_t probed_listed; /* those taken from the live streams' table */
     int probed_idle; /* entered before any context existed: probed, nothing pending */
 } thread_state;
 
@@ -571,6 +572,7 @@ static void probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_a
 {
     t->probed_count = 0;
     t->probed_pending = 0;
+    t->probed_listed = 0;
     t->probed_idle = 0;
     stream_query_fn query = atomic_load_explicit(&g.stream_query, memory_order_acquire);
     const ss_api *row = &g.api_rows[spec->api];
@@ -605,6 +607,7 @@ static void probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_a
                 continue;
             if (n == PROBE_STREAMS_MAX)
                 return;
+            t->probed_listed |= 1u << n;
             t->probed[n++] = (CUstream)(uintptr_t)h;
         }
     }
@@ -617,7 +620,9 @@ static void probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_a
 
 /* At the exit of a probed call: SS_API_PROBED, with SS_API_WAITED when work that was pending
  * at its entry is complete now (what the call waited for, as the full mode's GPU records
- * show it); 0 when the call was not probed. */
+ * show it); 0 when the call was not probed. A stream of the live streams' table that another
+ * thread destroyed during the call (no longer in the table) is not asked again: its handle
+ * may be freed. */
 static uint32_t probe_exit(thread_state *t)
 {
     stream_query_fn query = atomic_load_explicit(&g.stream_query, memory_order_acquire);
@@ -629,7 +634,11 @@ static uint32_t probe_exit(thread_state *t)
         return 0;
     uint32_t word = SS_API_PROBED;
     for (uint32_t i = 0; i < t->probed_count; i++) {
-        if ((t->probed_pending & 1u << i) && query(t->probed[i]) == CUDA_SUCCESS) {
+        if (!(t->probed_pending & 1u << i) ||
+            ((t->probed_listed & 1u << i) &&
+             !handle_known(g.live_streams, LIVE_STREAM_SLOTS, (uint64_t)(uintptr_t)t->probed[i])))
+            continue;
+        if (query(t->probed[i]) == CUDA_SUCCESS) {
             word |= SS_API_WAITED;
             break;
         }

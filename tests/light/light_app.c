@@ -19,12 +19,24 @@
 #define DEVICE_BASE UINT64_C(0x7f0000000000)
 #define RANGE_BYTES UINT64_C(0x100000)
 
-/* cuStreamQuery answers CUDA_ERROR_NOT_READY this many more times. */
+/* cuStreamQuery answers CUDA_ERROR_NOT_READY this many more times (about 'busy_stream' only,
+ * when it is set). */
 static int busy_answers;
+static CUstream busy_stream;
+
+/* The destroyed-stream case (LIGHT_APP_DESTROYED): the stream another thread destroys during a
+ * device-wide call, and how often the driver was asked about it after its destruction; the
+ * stream that stays, and how often it was asked. */
+#define DESTROYED_STREAM ((CUstream)(uintptr_t)0x5000)
+#define KEPT_STREAM ((CUstream)(uintptr_t)0x6000)
+static int destroyed, asked_destroyed, asked_kept;
 
 __attribute__((visibility("default"))) CUresult CUDAAPI cuStreamQuery(CUstream stream)
 {
-    (void)stream;
+    asked_destroyed += destroyed && stream == DESTROYED_STREAM;
+    asked_kept += stream == KEPT_STREAM;
+    if (busy_stream != NULL && stream != busy_stream)
+        return CUDA_SUCCESS;
     if (busy_answers > 0) {
         busy_answers--;
         return CUDA_ERROR_NOT_READY;
@@ -50,6 +62,16 @@ __attribute__((visibility("default"))) CUresult CUDAAPI cuPointerGetAttributes(
 
 static int (*fake_call)(const char *name, void *params, const char *nested, void *nested_params);
 static void (*fake_call_ns)(long ns);
+static int (*fake_stream)(int created, uint64_t handle);
+static void (*fake_during)(void (*fn)(void));
+
+/* Another thread's cudaStreamDestroy, made inside a call: CUPTI's "destroy starting" resource
+ * callback, after which the driver frees the stream. */
+static void destroy_stream(void)
+{
+    fake_stream(0, (uint64_t)(uintptr_t)DESTROYED_STREAM);
+    destroyed = 1;
+}
 
 /* Makes CUDA call 'name' with 'params', lasting 'ns' from its entry to its exit, while
  * cuStreamQuery answers "busy" 'busy' more times. A macro, so that the call's site is the line
@@ -72,8 +94,10 @@ int main(int argc, char **argv)
     if (fake != NULL) {
         *(void **)&fake_call = dlsym(fake, "fake_cupti_call_with");
         *(void **)&fake_call_ns = dlsym(fake, "fake_cupti_set_call_ns");
+        *(void **)&fake_stream = dlsym(fake, "fake_cupti_stream");
+        *(void **)&fake_during = dlsym(fake, "fake_cupti_set_during");
     }
-    if (fake_call == NULL || fake_call_ns == NULL) {
+    if (fake_call == NULL || fake_call_ns == NULL || fake_stream == NULL || fake_during == NULL) {
         fprintf(stderr, "light_app: the fake CUPTI is not loaded\n");
         return 2;
     }
@@ -113,6 +137,26 @@ int main(int argc, char **argv)
     if (argc > 1) {
         for (int i = 1; i < argc; i++)
             printf("%s %s\n", argv[i], fake_call(argv[i], NULL, NULL, NULL) == 0 ? "yes" : "no");
+        return 0;
+    }
+    if (getenv("LIGHT_APP_DESTROYED") != NULL) {
+        /* A device-wide call finds the stream pending at its entry, and another thread
+         * destroys it during the call: the exit must not ask the driver about it again. A
+         * stream that stays is asked at the entry of both calls and the exit of the second. */
+        uint64_t none[4] = {0};
+        CALL("cudaDeviceSynchronize_v3020", none, 0, 0); /* the context */
+        if (fake_stream(1, (uint64_t)(uintptr_t)DESTROYED_STREAM) != 0 ||
+            fake_stream(1, (uint64_t)(uintptr_t)KEPT_STREAM) != 0) {
+            fprintf(stderr, "light_app: the stream resource callbacks are not subscribed\n");
+            return 2;
+        }
+        busy_stream = DESTROYED_STREAM;
+        fake_during(destroy_stream);
+        CALL("cudaDeviceSynchronize_v3020", none, 1000000, 1);
+        busy_stream = KEPT_STREAM;
+        CALL("cudaDeviceSynchronize_v3020", none, 1000000, 1);
+        printf("destroyed stream asked %d times after its destruction, kept stream %d times\n",
+               asked_destroyed, asked_kept);
         return 0;
     }
     if (getenv("LIGHT_APP_FIRST_MALLOC") != NULL) {

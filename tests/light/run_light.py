@@ -16,6 +16,8 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
   trigger    SYNCSCOPE_SAMPLE=2s/10m and a trigger file the program creates: the same
   first_call the call inside which the context is made (the fake's FAKE_CUPTI_CONTEXT_INSIDE)
              waited for nothing: a 2 ms cudaMalloc is no SYNC402
+  destroyed_stream  a stream destroyed (CUPTI's resource callback) during a device-wide call
+             that found it pending is not asked about at the call's exit; a kept one is
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -32,6 +34,8 @@ import time
 TIMEOUT_S = 30
 HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = re.compile(r"/\* expect: (SYNC[0-9]{3})( latent)? \*/")
+# The api record's flags field (after the keyword) and its probe bits (docs/trace-format.md).
+API_FLAGS, PROBED, WAITED = 10, 0x40000000, 0x20000000
 LIGHT_NOTE = "light mode: only SYNC201, SYNC202, SYNC301, SYNC401 and SYNC402 are reported"
 
 # Callbacks the light mode subscribes to and those it leaves to the full mode (a sample of
@@ -254,6 +258,26 @@ def case_first_call(opts, check):
     check(apis == ["cudaMalloc"], f"trace calls {apis}")
 
 
+def case_destroyed_stream(opts, check):
+    """docs/run.md, Modes: a stream that another thread destroys during a device-wide call is
+    not asked about at the call's exit (its handle may be freed); a stream that stays is."""
+    workdir = start(opts, "destroyed_stream")
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_DESTROYED="1")
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0 and out == "destroyed stream asked 0 times after its destruction, "
+          "kept stream 3 times\n", f"exit {status}: {out}{err}")
+    # The three device synchronizations: the first made the context, the second's pending
+    # stream went away (probed, no wait seen), the third waited for the kept stream.
+    flags = []
+    with open(os.path.join(workdir, "out.sstrace"), encoding="utf-8") as handle:
+        for line in handle:
+            words = line.split()
+            if words and words[0] == "api":
+                flags.append(int(words[1 + API_FLAGS]) & (PROBED | WAITED))
+    check(flags == [PROBED, PROBED, PROBED | WAITED],
+          f"probe flags {[hex(f) for f in flags]}, expected 0x40000000 0x40000000 0x60000000")
+
+
 def case_refused(opts, check):
     workdir = start(opts, "refused")
     for args, message in ((["--mode", "heavy"], "--mode needs full or light (got 'heavy')"),
@@ -272,7 +296,8 @@ def case_refused(opts, check):
 
 CASES = [("selection", case_selection), ("findings", case_findings),
          ("interval", case_interval), ("killed", case_killed), ("window", case_window),
-         ("trigger", case_trigger), ("first_call", case_first_call), ("refused", case_refused)]
+         ("trigger", case_trigger), ("first_call", case_first_call),
+         ("destroyed_stream", case_destroyed_stream), ("refused", case_refused)]
 
 
 def main(argv):

@@ -28,6 +28,7 @@ static uint32_t correlation;
 static unsigned char runtime_enabled[CUPTI_RUNTIME_TRACE_CBID_SIZE];
 static unsigned char driver_enabled[CUPTI_DRIVER_TRACE_CBID_SIZE];
 static int context_created_enabled;
+static int stream_resources; /* 1: stream created enabled, 2: stream destroy starting */
 
 /* The argument table of the interposer: the names CUPTI gives its callbacks. */
 static const ss_args_spec *find_spec(CUpti_CallbackDomain domain, uint32_t cbid, const char *name)
@@ -75,6 +76,12 @@ FAKE_EXPORT CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_Subs
         driver_enabled[cbid] = enable != 0;
     else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
         context_created_enabled = enable != 0;
+    else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
+             (cbid == CUPTI_CBID_RESOURCE_STREAM_CREATED ||
+              cbid == CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING)) {
+        int bit = cbid == CUPTI_CBID_RESOURCE_STREAM_CREATED ? 1 : 2;
+        stream_resources = enable ? stream_resources | bit : stream_resources & ~bit;
+    }
     return CUPTI_SUCCESS;
 }
 
@@ -204,6 +211,9 @@ static void call_site(const ss_args_spec *spec, CUpti_CallbackData *data,
 
 /* How long each call lasts from its entry to its exit (fake_cupti_set_call_ns): 0, at once. */
 static long call_ns;
+/* What runs inside the next call, between its entry and exit callbacks (once), as another
+ * thread's work during a call that blocks (fake_cupti_set_during). */
+static void (*during_call)(void);
 
 static void sleep_ns(long ns)
 {
@@ -218,6 +228,31 @@ FAKE_EXPORT void fake_cupti_set_call_ns(long ns);
 FAKE_EXPORT void fake_cupti_set_call_ns(long ns)
 {
     call_ns = ns;
+}
+
+/* Makes 'fn' run once inside the next call, between its entry and its exit callbacks. */
+FAKE_EXPORT void fake_cupti_set_during(void (*fn)(void));
+FAKE_EXPORT void fake_cupti_set_during(void (*fn)(void))
+{
+    during_call = fn;
+}
+
+/* Tells the subscriber, as CUPTI's resource callbacks do, that stream 'handle' was created
+ * ('created' 1) or is about to be destroyed (0). Returns 0, or -1 when nobody subscribed to
+ * both stream resource callbacks. */
+FAKE_EXPORT int fake_cupti_stream(int created, uint64_t handle);
+FAKE_EXPORT int fake_cupti_stream(int created, uint64_t handle)
+{
+    if (subscriber == NULL || stream_resources != 3)
+        return -1;
+    CUpti_ResourceData resource;
+    memset(&resource, 0, sizeof resource);
+    resource.resourceHandle.stream = (CUstream)(uintptr_t)handle;
+    subscriber(subscriber_data, CUPTI_CB_DOMAIN_RESOURCE,
+               created ? CUPTI_CBID_RESOURCE_STREAM_CREATED
+                       : CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING,
+               &resource);
+    return 0;
 }
 
 /* Tells the subscriber that the process's context was created. */
@@ -271,6 +306,11 @@ FAKE_EXPORT int fake_cupti_call_with(const char *name, void *params, const char 
         announce_context();
     if (call_ns > 0)
         sleep_ns(call_ns);
+    if (during_call != NULL) {
+        void (*fn)(void) = during_call;
+        during_call = NULL;
+        fn();
+    }
     if (inner != NULL) {
         inner_call = data;
         inner_call.functionName = nested;
