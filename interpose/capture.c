@@ -114,7 +114,7 @@ typedef struct thread_state {
     uint32_t probed_count;
     uint32_t probed_pending;
     uint32_t probed_listed; /* those taken from the live streams' table */
-    int probed_idle; /* entered before any context existed: probed, nothing pending */
+    int probed_idle;        /* entered before any context existed: probed, nothing pending */
 } thread_state;
 
 /* What the run learns of its GPUs and CUDA (docs/trace-format.md, metadata keys gpu, driver,
