@@ -16,10 +16,13 @@
 #              findings marked light or full window (check_sampled.py)
 #   realcost   bench/exit whole-process rounds of resnet_train.py and gpt2_generate.py: bare,
 #              full (a user's run), light, sampled (5s/120s)
+#   race       tests/gpu/light/stream_race.py (streams destroyed during device-wide calls, and
+#              the driver's answer about a destroyed stream) and graph_calls.py (graph
+#              instantiation in both modes' traces)
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s.
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,21s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,24s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -128,6 +131,17 @@ for part in $parts; do
                 BENCH_VARIANTS="light:SYNCSCOPE_MODE=light sampled:SYNCSCOPE_SAMPLE=5s/120s" \
                 bench/exit/run.sh "$build" -- "$python" "$root/tests/gpu/real/$workload.py"
         done
+        ;;
+    race)
+        bounded 90 race-build cmake --build "$build" -j16 --target gpu_light_stream_race \
+            sync501_clean_shared gpu_probe
+        bounded 60 race "$python" tests/gpu/light/stream_race.py --syncscope "$syncscope" \
+            --probe "$probe" --program "$build/tests/gpu/gpu_light_stream_race" \
+            --workdir "$out/race"
+        bounded 30 graph "$python" tests/gpu/light/graph_calls.py --syncscope "$syncscope" \
+            --probe "$probe" --program "$build/tests/gpu/sync501_clean_shared" \
+            --workdir "$out/graph"
+        find "$out/race" "$out/graph" -name '*.sstrace' -size +5M -delete 2>/dev/null
         ;;
     *)
         note "unknown part '$part'"

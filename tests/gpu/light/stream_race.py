@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""stream_race.py: the light mode's known race on a GPU (docs/run.md, "Modes").
+
+  stream_race.py --syncscope SYNCSCOPE --program STREAM_RACE --workdir DIR [--probe GPU_PROBE]
+      Runs STREAM_RACE (tests/gpu/light/stream_race.cu: 3000 streams created, given a kernel
+      and destroyed at once on one thread while the main thread alternates device-wide calls)
+      bare and under `syncscope run --mode light`, and requires: exit status 0 and the same
+      stdout ("rounds 3000", "result 3000") in both; a light trace holding the 3000 stream
+      creations and device-wide calls that the mode probed (flags bit 0x40000000) while the
+      streams came and went. Prints how many device-wide calls were probed and how many were
+      seen waiting. Then runs STREAM_RACE query bare and prints what the driver answers about
+      a destroyed stream's handle (a measurement: printed, not judged).
+Exit status: 0 pass, 1 fail, 2 usage error, 77 skipped (no GPU visible).
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import same_answers  # noqa: E402  (gpu_visible: nvidia-smi and the GPU probe)
+
+TIMEOUT_S = 120
+ROUNDS = 3000
+EXPECTED_STDOUT = f"rounds {ROUNDS}\nresult {ROUNDS}\n"
+PROBED, WAITED = 0x40000000, 0x20000000
+# The api record's fields after the keyword (docs/trace-format.md).
+API_NAME, API_FLAGS = 4, 10
+DEVICE_WIDE = ("cudaDeviceSynchronize", "cudaMemcpy")
+
+
+def clean_env():
+    """The environment without anything that would observe the program."""
+    return {k: v for k, v in os.environ.items()
+            if not k.startswith("SYNCSCOPE_") and k not in ("LD_PRELOAD", "CUDA_INJECTION64_PATH")}
+
+
+def execute(cmd, cwd):
+    """(status, stdout, stderr); status None when the command outlived TIMEOUT_S."""
+    try:
+        done = subprocess.run(cmd, cwd=cwd, env=clean_env(), capture_output=True,
+                              timeout=TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired:
+        return None, "", ""
+    return (done.returncode, done.stdout.decode("utf-8", "replace"),
+            done.stderr.decode("utf-8", "replace"))
+
+
+def read_trace(path):
+    """(meta dict, list of (api name, flags)) of a text trace."""
+    meta, strings, calls = {}, {}, []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            words = line.rstrip("\n").split(" ")
+            if words[0] == "meta" and len(words) >= 3:
+                meta[words[1]] = words[2]
+            elif words[0] == "str" and len(words) >= 3:
+                strings[words[1]] = words[2]
+            elif words[0] == "api" and len(words) > 1 + API_FLAGS:
+                calls.append((words[1 + API_NAME], int(words[1 + API_FLAGS])))
+    return meta, [(strings.get(name, name), flags) for name, flags in calls]
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--syncscope", required=True)
+    parser.add_argument("--program", required=True)
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--probe")
+    opts = parser.parse_args(argv)
+    opts.syncscope, opts.program = os.path.abspath(opts.syncscope), os.path.abspath(opts.program)
+    if not same_answers.gpu_visible(opts.probe):
+        print("skipped: no GPU visible")
+        return 77
+    shutil.rmtree(opts.workdir, ignore_errors=True)
+    os.makedirs(opts.workdir)
+    failures = []
+
+    def check(ok, what):
+        if not ok:
+            failures.append(what)
+            print(f"FAIL: {what}")
+
+    status, out, err = execute([opts.program], opts.workdir)
+    check(status == 0 and out == EXPECTED_STDOUT, f"bare: status {status}, stdout {out!r}: {err}")
+    result = os.path.join(opts.workdir, "light.json")
+    trace = os.path.join(opts.workdir, "light.sstrace")
+    status, out, err = execute([opts.syncscope, "run", "--mode", "light", "--fail-on", "none",
+                                "-o", result, "--trace", trace, "--", opts.program],
+                               opts.workdir)
+    check(status == 0 and out == EXPECTED_STDOUT,
+          f"light: status {status}, stdout {out!r}: {err[-2000:]}")
+    if os.path.exists(trace):
+        meta, calls = read_trace(trace)
+        check(meta.get("mode") == "light", f"trace mode {meta.get('mode')!r}")
+        created = sum(name == "cudaStreamCreateWithFlags" for name, _ in calls)
+        check(created == ROUNDS, f"{created} stream creations in the trace, expected {ROUNDS}")
+        wide = [flags for name, flags in calls if name in DEVICE_WIDE]
+        probed = sum(1 for flags in wide if flags & PROBED)
+        waited = sum(1 for flags in wide if flags & WAITED)
+        check(probed > 0, f"no device-wide call probed among {len(wide)}")
+        print(f"light: {len(wide)} device-wide calls, {probed} probed, {waited} seen waiting, "
+              f"{created} streams created and destroyed meanwhile")
+    else:
+        check(False, "no light trace written")
+    status, out, err = execute([opts.program, "query"], opts.workdir)
+    print(f"driver, cuStreamQuery on a destroyed stream (status {status}):")
+    for line in (out + err).splitlines():
+        print(f"  {line}")
+    if failures:
+        print(f"{len(failures)} failed")
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
