@@ -27,12 +27,9 @@ LOG_EVERY = 100
 SEED = 1234
 
 
-def main():
-    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
-    if steps <= 0:
-        sys.exit("mlp_train.py: steps must be a positive integer")
-    if not torch.cuda.is_available():
-        sys.exit("mlp_train.py: no CUDA device visible to PyTorch")
+def make_step():
+    """The model, its data and optimizer on the GPU; returns step(i), one training step on
+    batch i that returns the loss (a tensor: no readback). Also used by window_cost.py."""
     torch.manual_seed(SEED)
     torch.use_deterministic_algorithms(True)
     device = torch.device("cuda")
@@ -55,6 +52,16 @@ def main():
         optimizer.step()
         return loss
 
+    return step
+
+
+def main():
+    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    if steps <= 0:
+        sys.exit("mlp_train.py: steps must be a positive integer")
+    if not torch.cuda.is_available():
+        sys.exit("mlp_train.py: no CUDA device visible to PyTorch")
+    step = make_step()
     # Untimed warm-up: cuBLAS handles, kernel loading, the allocator's first blocks.
     for i in range(WARMUP_STEPS):
         step(i)

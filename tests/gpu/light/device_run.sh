@@ -16,13 +16,15 @@
 #              findings marked light or full window (check_sampled.py)
 #   realcost   bench/exit whole-process rounds of resnet_train.py and gpt2_generate.py: bare,
 #              full (a user's run), light, sampled (5s/120s)
+#   windows    bench/overhead/window_cost.py under --sample 1s/10m (4 windows) and 5s/10m (2):
+#              one window's cost in ms against control periods, the slowdown inside it
 #   race       tests/gpu/light/stream_race.py (streams destroyed during device-wide calls, and
 #              the driver's answer about a destroyed stream) and graph_calls.py (graph
 #              instantiation in both modes' traces)
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s.
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,24s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,26s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -132,13 +134,23 @@ for part in $parts; do
                 bench/exit/run.sh "$build" -- "$python" "$root/tests/gpu/real/$workload.py"
         done
         ;;
+    windows)
+        mkdir -p "$out/windows"
+        for on in 1 5; do
+            pairs=$((on == 1 ? 4 : 2))
+            bounded 75 "windows-${on}s" "$syncscope" run --sample "${on}s/10m" --fail-on none \
+                --trace "$out/windows/mlp-${on}s.sstrace" -o "$out/windows/mlp-${on}s.json" \
+                -- "$python" "$root/bench/overhead/window_cost.py" "$on" "$pairs" 3
+        done
+        find "$out/windows" -name '*.sstrace' -size +5M -delete 2>/dev/null
+        ;;
     race)
-        bounded 90 race-build cmake --build "$build" -j16 --target gpu_light_stream_race \
+        bounded 60 race-build cmake --build "$build" -j16 --target gpu_light_stream_race \
             sync501_clean_shared gpu_probe
-        bounded 60 race "$python" tests/gpu/light/stream_race.py --syncscope "$syncscope" \
+        bounded 45 race "$python" tests/gpu/light/stream_race.py --syncscope "$syncscope" \
             --probe "$probe" --program "$build/tests/gpu/gpu_light_stream_race" \
             --workdir "$out/race"
-        bounded 30 graph "$python" tests/gpu/light/graph_calls.py --syncscope "$syncscope" \
+        bounded 25 graph "$python" tests/gpu/light/graph_calls.py --syncscope "$syncscope" \
             --probe "$probe" --program "$build/tests/gpu/sync501_clean_shared" \
             --workdir "$out/graph"
         find "$out/race" "$out/graph" -name '*.sstrace' -size +5M -delete 2>/dev/null
