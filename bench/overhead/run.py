@@ -8,6 +8,7 @@ import datetime
 import glob
 import os
 import re
+import resource
 import shlex
 import shutil
 import statistics
@@ -135,6 +136,7 @@ class Runner:
         self.preload = preload
         self.scratch = scratch
         self.count = 0
+        self.cpu_seconds = 0.0  # user + system time of the last run's process
 
     def environment(self, variant, tag):
         env = dict(os.environ)
@@ -162,13 +164,18 @@ class Runner:
         self.count += 1
         tag = f"{workload.name}-{variant}-{self.count}"
         env, output = self.environment(variant, tag)
+        argv = workload.argv
+        if os.environ.get("BENCH_CPU"):
+            argv = ["taskset", "-c", os.environ["BENCH_CPU"]] + argv
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.monotonic()
         try:
-            proc = subprocess.run(workload.argv, env=env, capture_output=True, text=True,
-                                  timeout=600)
+            proc = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600)
         except subprocess.TimeoutExpired:
             return None, None, None, "timed out after 600 s"
         seconds = time.monotonic() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.cpu_seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         found = RESULT_LINE.findall(proc.stdout)
         if proc.returncode != 0 or not found or found[-1][0] != workload.metric:
             tail = (proc.stdout + proc.stderr).strip().splitlines()[-5:]
@@ -256,6 +263,7 @@ def main():
     runner = Runner(floor, preload, scratch)
     samples = {(w.name, v): [] for w in chosen for v in variants}
     walls = {(w.name, v): [] for w in chosen for v in variants}
+    cpus = {(w.name, v): [] for w in chosen for v in variants}
     checks = {w.name: set() for w in chosen}
     problems = []
     try:
@@ -276,8 +284,10 @@ def main():
                     samples[(w.name, v)].append(value)
                     walls[(w.name, v)].append(seconds)
                     checks[w.name].add(check)
+                    cpus[(w.name, v)].append(runner.cpu_seconds)
                     print(f"round {r + 1}/{rounds} {w.name:8} {v:9} {value:12.1f} "
-                          f"{w.metric}  ({seconds:.2f} s process)", file=sys.stderr, flush=True)
+                          f"{w.metric}  ({seconds:.2f} s process, {runner.cpu_seconds:.2f} s CPU)",
+                          file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -289,10 +299,18 @@ def main():
     if out:
         with open(out + ".tmp", "w", encoding="utf-8") as f:
             f.write(text)
-            f.write("\nRaw samples (metric per run, in run order; process seconds):\n")
+            f.write("\nRaw samples (metric per run, in run order; process seconds; CPU "
+                    "seconds):\n")
             for (name, v), values in samples.items():
                 f.write(f"  {name} {v}: {' '.join(fmt(x) for x in values)}; "
-                        f"{' '.join(fmt(x, 2) for x in walls[(name, v)])}\n")
+                        f"{' '.join(fmt(x, 2) for x in walls[(name, v)])}; "
+                        f"{' '.join(fmt(x, 2) for x in cpus[(name, v)])}\n")
+            # Each round's variant over that round's bare run (rounds where both ran).
+            for (name, v), values in samples.items():
+                bare = samples[(name, "bare")]
+                if v != "bare" and values and len(values) == len(bare):
+                    f.write(f"  {name} {v}/bare per round: "
+                            f"{' '.join(f'{x / b:.3f}' for x, b in zip(values, bare))}\n")
         os.replace(out + ".tmp", out)
     return 1 if problems else 0
 

@@ -19,11 +19,13 @@
 #       every 2 s)
 #   BENCH_PYTHON=python3      the Python with PyTorch, for the mlp workload
 #   BENCH_LAUNCHES=200000  BENCH_PIPELINE_ARGS="40 16 16384"  BENCH_MLP_STEPS=2000
+#   BENCH_CPU=LIST            run every process on these CPUs (taskset -c LIST, e.g. 8-11):
+#       fixed cores near the GPU take out the spread between processes placed apart
 # Needs only bash, python3 and the built tree (plus PyTorch for the mlp workload).
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
-    sed -n '2,21s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,23s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"
