@@ -18,13 +18,17 @@
 #              full (a user's run), light, sampled (5s/120s)
 #   windows    bench/overhead/window_cost.py under --sample 1s/10m (4 windows) and 5s/10m (2):
 #              one window's cost in ms against control periods, the slowdown inside it
+#   mlpcalls   the MLP (2000 steps) in the light mode with a trace: the calls it took, in all
+#              and inside the training loop (count_calls.py)
+#   pinned     bench/overhead: bare / light on the MLP (600 steps), 5 interleaved rounds, every
+#              process on the CPUs of SS_BENCH_CPU (default 4-7)
 #   race       tests/gpu/light/stream_race.py (streams destroyed during device-wide calls, and
 #              the driver's answer about a destroyed stream) and graph_calls.py (graph
 #              instantiation in both modes' traces)
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s.
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,26s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,30s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -39,6 +43,8 @@ preload=$build/interpose/libsyncscope.so
 probe=$build/tests/gpu/gpu_probe
 python=${SS_GPU_PYTHON:-python3}
 results=$out/results.txt
+# Progress lines reach the logs as they are printed: a run cut by its bound still tells some.
+export PYTHONUNBUFFERED=1
 : >"$results"
 started=$(date +%s)
 
@@ -143,6 +149,19 @@ for part in $parts; do
                 -- "$python" "$root/bench/overhead/window_cost.py" "$on" "$pairs" 3
         done
         find "$out/windows" -name '*.sstrace' -size +5M -delete 2>/dev/null
+        ;;
+    mlpcalls)
+        mkdir -p "$out/mlpcalls"
+        bounded 45 mlpcalls-run "$syncscope" run --mode light --fail-on none \
+            --trace "$out/mlpcalls/mlp.sstrace" -o "$out/mlpcalls/mlp.json" \
+            -- "$python" "$root/bench/overhead/mlp_train.py" 2000
+        bounded 10 mlpcalls "$python" tests/gpu/light/count_calls.py "$out/mlpcalls/mlp.sstrace"
+        find "$out/mlpcalls" -name '*.sstrace' -size +5M -delete 2>/dev/null
+        ;;
+    pinned)
+        bounded 180 pinned env BENCH_OUT="$out/pinned.txt" BENCH_ROUNDS=5 BENCH_MLP_STEPS=600 \
+            BENCH_CPU="${SS_BENCH_CPU:-4-7}" BENCH_WORKLOADS="mlp" BENCH_VARIANTS="bare light" \
+            BENCH_PYTHON="$python" bench/overhead/run.sh "$build"
         ;;
     race)
         bounded 60 race-build cmake --build "$build" -j16 --target gpu_light_stream_race \

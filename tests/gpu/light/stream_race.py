@@ -14,6 +14,7 @@ Exit status: 0 pass, 1 fail, 2 usage error, 77 skipped (no GPU visible).
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,6 +30,8 @@ PROBED, WAITED = 0x40000000, 0x20000000
 # The api record's fields after the keyword (docs/trace-format.md).
 API_NAME, API_FLAGS = 4, 10
 DEVICE_WIDE = ("cudaDeviceSynchronize", "cudaMemcpy")
+# CUPTI's version and per-thread suffixes, should a trace name a call by its callback's name.
+SUFFIXES = re.compile(r"(_v[0-9]+)?(_pt(sz|ds))?(_v[0-9]+)?$")
 
 
 def clean_env():
@@ -49,7 +52,7 @@ def execute(cmd, cwd):
 
 
 def read_trace(path):
-    """(meta dict, list of (api name, flags)) of a text trace."""
+    """(meta dict, list of (API name without CUPTI's suffixes, flags)) of a text trace."""
     meta, strings, calls = {}, {}, []
     with open(path, encoding="utf-8") as handle:
         for line in handle:
@@ -60,7 +63,7 @@ def read_trace(path):
                 strings[words[1]] = words[2]
             elif words[0] == "api" and len(words) > 1 + API_FLAGS:
                 calls.append((words[1 + API_NAME], int(words[1 + API_FLAGS])))
-    return meta, [(strings.get(name, name), flags) for name, flags in calls]
+    return meta, [(SUFFIXES.sub("", strings.get(name, name)), flags) for name, flags in calls]
 
 
 def main(argv):
