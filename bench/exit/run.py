@@ -225,7 +225,8 @@ def whole_process(paths, program, rounds, say):
         [f"plain+{name}" for name in VARIANTS]
     try:
         for mode in modes:  # warm-up, discarded
-            run_app(paths, mode, cache, work, f"warm-{mode}", 1, program, False)
+            wall, _, _ = run_app(paths, mode, cache, work, f"warm-{mode}", 1, program, False)
+            print(f"warm-up {mode}: {wall:.2f} s", file=sys.stderr, flush=True)
         walls = {m: [] for m in modes}
         cpus = {m: [] for m in modes}
         phases = {m: [] for m in modes}
@@ -236,6 +237,9 @@ def whole_process(paths, program, rounds, say):
                                               program, False)
                 walls[mode].append(wall)
                 cpus[mode].append(files["cpu"])
+                # Progress as it comes: a run cut by a time bound still tells its rounds.
+                print(f"round {r + 1}/{rounds} {mode}: {wall:.2f} s, {files['cpu']:.2f} s CPU",
+                      file=sys.stderr, flush=True)
                 if files["phases"]:
                     phases[mode].append(files["phases"])
                 if timing:

@@ -16,6 +16,8 @@
 #              findings marked light or full window (check_sampled.py)
 #   realcost   bench/exit whole-process rounds of resnet_train.py and gpt2_generate.py: bare,
 #              full (a user's run), light, sampled (5s/120s)
+#   realcost1  the same for resnet_train.py alone, bare / full / light, 2 rounds (a run shorter
+#              than 120 s opens no 5s/120s window: sampled costs what light does there)
 #   windows    bench/overhead/window_cost.py under --sample 1s/10m (4 windows) and 5s/10m (2):
 #              one window's cost in ms against control periods, the slowdown inside it
 #   mlpcalls   the MLP (2000 steps) in the light mode with a trace: the calls it took, in all
@@ -28,7 +30,7 @@
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s.
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,30s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,32s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -139,6 +141,11 @@ for part in $parts; do
                 BENCH_VARIANTS="light:SYNCSCOPE_MODE=light sampled:SYNCSCOPE_SAMPLE=5s/120s" \
                 bench/exit/run.sh "$build" -- "$python" "$root/tests/gpu/real/$workload.py"
         done
+        ;;
+    realcost1)
+        bounded 170 realcost1 env BENCH_OUT="$out/realcost1.txt" BENCH_WHOLE=1 BENCH_ROUNDS=2 \
+            BENCH_VARIANTS="light:SYNCSCOPE_MODE=light" \
+            bench/exit/run.sh "$build" -- "$python" "$root/tests/gpu/real/resnet_train.py"
         ;;
     windows)
         mkdir -p "$out/windows"
