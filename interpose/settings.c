@@ -1,4 +1,4 @@
-/* config.c: the interposer's settings from the SYNCSCOPE_* variables of settings.def (one
+/* settings.c: the interposer's settings from the SYNCSCOPE_* variables of settings.def (one
  * parser per kind, parse_<KIND>), output names, ranks. */
 #include "interpose.h"
 
