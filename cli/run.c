@@ -80,7 +80,7 @@ static int set_variable(const char *name, const char *value)
  * executable only: beside it, in ../lib/syncscope (the installed layout: bin/syncscope,
  * lib/syncscope/), in ../lib, or in ../interpose (the build tree). Never a fixed path, so that
  * an installed copy cannot pick up the library of the tree it was built in. The finisher is
- * found beside the library that is chosen (interpose/capture.c). Returns 0 with the path in
+ * found beside the library that is chosen (interpose/capture_end.c). Returns 0 with the path in
  * 'out', else -1. */
 static int find_library(char *out, size_t size)
 {

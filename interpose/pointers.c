@@ -5,7 +5,6 @@
  * Lock-free and allocation-free: it runs inside every kernel launch. */
 #include "pointers.h"
 
-#include <dlfcn.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
@@ -69,14 +68,7 @@ static _Atomic(param_info_fn) kernel_param_info;
 
 static param_info_fn find_symbol(const char *name)
 {
-    void *found = dlsym(RTLD_DEFAULT, name);
-    if (found == NULL) {
-        void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
-        if (driver != NULL) {
-            found = dlsym(driver, name);
-            dlclose(driver); /* the driver stays: the program holds it */
-        }
-    }
+    void *found = ss_capture_driver_symbol(name);
     param_info_fn fn;
     memcpy(&fn, &found, sizeof fn);
     return fn;

@@ -20,4 +20,9 @@ void ss_pointers_note_alloc(uint64_t base, uint64_t bytes);
  * asked for once and kept in a fixed table. */
 void ss_pointers_launch(ss_ev_args *out, uint64_t function, uint64_t kernel_params, uint64_t extra);
 
+/* capture_driver.c: the program's CUDA driver's function 'name': the one the program's global
+ * scope has, else the loaded libcuda.so.1's (the driver stays loaded: the program holds it);
+ * NULL when neither has it. Loads nothing (RTLD_NOLOAD). Also the light mode's lookups. */
+void *ss_capture_driver_symbol(const char *name);
+
 #endif

@@ -1,8 +1,8 @@
 /* threads.c: pthread_create, interposed. A framework's helper thread (the DataLoader's
  * pin-memory thread, a runtime's worker) makes CUDA calls with no frame of the program's own
  * code; the line that started it is in the stack of the thread that called pthread_create.
- * That thread records its stack in its own stack table (capture.c), and the new thread learns
- * the creator and that stack before its start routine runs, through a fixed pool of slots:
+ * That thread records its stack in its own stack table (capture_callbacks.c), and the new thread
+ * learns the creator and that stack before its start routine runs, through a fixed pool of slots:
  * no allocation, no lock. The finisher writes them as the trace's metadata thread_start:N. */
 #include <dlfcn.h>
 #include <errno.h>

@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-/* capture.c: the calling thread's index and its stack now (an id of its own stack table), for
- * a thread it starts. Both 0 when the run records no such thing: the process is not observed,
+/* capture_callbacks.c: the calling thread's index and its stack now (an id of its own stack table),
+ * for a thread it starts. Both 0 when the run records no such thing: the process is not observed,
  * --no-cross-thread, the thread is inside syncscope or the capture's memory is spent. */
 void ss_capture_starter(uint32_t *thread, uint32_t *stack);
 

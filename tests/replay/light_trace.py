@@ -54,7 +54,7 @@ def light_apis(root):
 
 
 def probe(row, fields, ops, enter_of):
-    """The flags bits the light mode's probe gives call 'fields' (capture.c, probe_enter)."""
+    """The flags bits the light mode's probe gives call 'fields' (interpose/capture_light.c, capture_probe_enter)."""
     klass, sync, has_stream = row
     if klass in ("EVENT_SYNC", "QUERY") or (sync == "NEVER" and klass not in ("COPY", "MEMSET")):
         return 0

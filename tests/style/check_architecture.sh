@@ -52,7 +52,7 @@ private_part() {
     report_int.h) echo report ;;
     detect_int.h | families.def) echo detect ;;
     internal.h | cuda_decls.h | policy.h | policy_int.h | ast.h | cache.h | checks.h | compdb.h | dataflow.h | flags.h | scope.h | tu.h | checks.def) echo analyzer ;;
-    args.h | capture.h | finish_int.h | python.h | store.h | symbolize.h | symcache.h) echo interpose ;;
+    args.h | capture.h | capture_int.h | finish_int.h | pointers.h | threads.h | python.h | store.h | symbolize.h | symcache.h) echo interpose ;;
     cli.h | options.h | options.def | commands.def) echo cli ;;
     *) echo "" ;;
     esac

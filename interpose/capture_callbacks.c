@@ -1,0 +1,507 @@
+/* capture_callbacks.c: the capture library's hot path: CUPTI's callback at the enter and exit
+ * of every followed runtime and driver call, recording the call (arguments, stream, time,
+ * and a stack for the calls that may become findings) with a bounded, allocation-free append
+ * to the calling thread's buffer; the per-thread state; the sets of stream handles. */
+#include <errno.h>
+#include <execinfo.h>
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "capture_int.h"
+#include "pointers.h"
+#include "python.h"
+#include "threads.h"
+
+/* A launch whose own time in syncscope's callbacks exceeded this is not counted in the trace
+ * metadata self_launch_ns (20 us). */
+#define SELF_LAUNCH_MAX_NS 20000u
+
+capture_process proc = {
+    .activity = {.enable_lock = PTHREAD_MUTEX_INITIALIZER, .lock = PTHREAD_MUTEX_INITIALIZER},
+    .scopes = {.ranges_lock = PTHREAD_MUTEX_INITIALIZER},
+    .end = {.flusher_lock = PTHREAD_MUTEX_INITIALIZER}};
+
+__thread thread_state *capture_tls __attribute__((tls_model("initial-exec")));
+
+thread_state *capture_thread_get(void)
+{
+    thread_state *t = capture_tls;
+    if (t != NULL)
+        return t;
+    t = ss_budget_alloc(&proc.store.budget, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->store = ss_store_add_thread(&proc.store);
+    if (t->store == NULL)
+        return NULL; /* the page stays counted; a later call retries */
+    /* The thread's name as it is now (PyTorch's "pt_autograd_0"): a finding made on a thread
+     * without Python frames names it. One system call, once per thread. */
+    if (prctl(PR_GET_NAME, t->store->name) != 0)
+        t->store->name[0] = '\0';
+    ss_threads_started_by(&t->store->started_by, &t->store->start_stack);
+    capture_tls = t;
+    capture_flusher_start();
+    return t;
+}
+
+/* The CUPTI stream id of 'handle' as passed (0, cudaStreamLegacy, cudaStreamPerThread or a
+ * real stream), cached per thread; stream creation invalidates every cache. 0: unknown. */
+static uint32_t stream_id_of(thread_state *t, void *context, uint64_t handle, int per_thread)
+{
+    CUstream stream = NULL;
+    uint8_t pt = 0;
+    if (handle == SS_STREAM_LEGACY_NULL)
+        pt = (uint8_t)per_thread;
+    else if (handle == SS_STREAM_PER_THREAD)
+        pt = 1;
+    else if (handle != SS_STREAM_LEGACY)
+        stream = (CUstream)(uintptr_t)handle;
+    uint32_t gen = atomic_load_explicit(&proc.streams.generation, memory_order_relaxed);
+    stream_slot *s = &t->streams[(handle >> 4 ^ handle ^ pt) & (STREAM_SLOTS - 1)];
+    if (s->valid && s->handle == handle && s->per_thread == pt && s->context == context &&
+        s->generation == gen)
+        return s->stream_id;
+    uint32_t id = 0;
+    if (proc.cupti.fn.cuptiGetStreamIdEx((CUcontext)context, stream, pt, &id) != CUPTI_SUCCESS)
+        return 0;
+    *s = (stream_slot){handle, context, gen, id, pt, 1};
+    return id;
+}
+
+static void context_info(thread_state *t, void *context)
+{
+    if (t->context == context)
+        return;
+    uint32_t device = UINT32_MAX, id = 0;
+    if (proc.cupti.fn.cuptiGetDeviceId((CUcontext)context, &device) != CUPTI_SUCCESS)
+        device = UINT32_MAX;
+    if (proc.cupti.fn.cuptiGetContextId((CUcontext)context, &id) != CUPTI_SUCCESS)
+        id = 0;
+    t->context = context;
+    t->device = device;
+    t->context_id = id;
+}
+
+/* Records the program counters of the current call, and the calling thread's Python frames
+ * when the program is a Python interpreter, and returns the stack id (0: none). */
+static uint32_t capture_stack(thread_state *t)
+{
+    void *frames[SS_STACK_DEPTH];
+    int n = backtrace(frames, SS_STACK_DEPTH);
+    uint64_t pcs[SS_STACK_DEPTH];
+    uint32_t depth = 0;
+    /* Frame 0 is this library's callback; the finisher drops CUPTI's and the driver's. */
+    for (int i = 1; i < n; i++)
+        pcs[depth++] = (uint64_t)(uintptr_t)frames[i];
+    uint32_t py[SS_PY_DEPTH_MAX];
+    uint32_t py_depth = 0, py_other = 0;
+    if (proc.config.python_depth > 0) {
+        /* An interpreter loaded after the start (a program that embeds one) is looked for
+         * once more, at the first stack. */
+        if (!atomic_exchange_explicit(&proc.python_looked_again, 1, memory_order_relaxed))
+            ss_python_init(capture_say);
+        py_depth = ss_python_capture(t->store, &proc.store.budget, py, proc.config.python_depth);
+        /* A thread without Python frames (PyTorch's autograd engine, XLA's runtime) works for
+         * a Python thread that waits meanwhile: its stack names the program's line. */
+        if (py_depth == 0 && proc.config.cross_thread) {
+            py_depth =
+                ss_python_capture_other(t->store, &proc.store.budget, py, proc.config.python_depth);
+            py_other = py_depth > 0;
+        }
+    }
+    if (depth == 0 && py_depth == 0)
+        return 0;
+    return ss_stack_intern_py(&t->store->stacks, &proc.store.budget, pcs, depth, py, py_depth,
+                              py_other);
+}
+
+void ss_capture_starter(uint32_t *thread, uint32_t *stack)
+{
+    *thread = *stack = 0;
+    if (!atomic_load_explicit(&proc.active, memory_order_relaxed) || !proc.config.cross_thread)
+        return;
+    int saved_errno = errno;
+    thread_state *t = capture_thread_get();
+    if (t != NULL && !t->busy) {
+        t->busy = 1;
+        *thread = t->store->index;
+        *stack = capture_stack(t);
+        t->busy = 0;
+    }
+    errno = saved_errno;
+}
+
+/* ---- sets of stream handles: fixed lock-free tables, open addressing, no allocation ---- */
+
+/* A slot of a stream handle that was forgotten (handles 0..2 are the special streams, never
+ * stored). */
+#define HANDLE_TOMBSTONE 1u
+
+static size_t handle_slot(uint64_t handle, size_t slots)
+{
+    handle ^= handle >> 33;
+    handle *= 0xff51afd7ed558ccdull;
+    handle ^= handle >> 33;
+    return (size_t)handle & (slots - 1);
+}
+
+/* Adds 'handle' to 'table' ('slots' of them, a power of two; a forgotten slot is not reused, so
+ * that a handle is never in the table twice). Returns 0, or -1 when the table is full. */
+int capture_handle_add(_Atomic uint64_t *table, size_t slots, uint64_t handle)
+{
+    size_t i = handle_slot(handle, slots);
+    for (size_t n = 0; n < slots; n++, i = (i + 1) & (slots - 1)) {
+        uint64_t seen = atomic_load_explicit(&table[i], memory_order_relaxed);
+        if (seen == 0 && atomic_compare_exchange_strong_explicit(
+                             &table[i], &seen, handle, memory_order_release, memory_order_relaxed))
+            return 0;
+        if (seen == handle)
+            return 0;
+    }
+    return -1;
+}
+
+/* Forgets 'handle' in 'table'. */
+void capture_handle_forget(_Atomic uint64_t *table, size_t slots, uint64_t handle)
+{
+    size_t i = handle_slot(handle, slots);
+    for (size_t n = 0; n < slots; n++, i = (i + 1) & (slots - 1)) {
+        uint64_t seen = atomic_load_explicit(&table[i], memory_order_relaxed);
+        if (seen == 0)
+            return;
+        if (seen == handle &&
+            atomic_compare_exchange_strong_explicit(&table[i], &seen, HANDLE_TOMBSTONE,
+                                                    memory_order_release, memory_order_relaxed))
+            return;
+    }
+}
+
+int capture_handle_known(_Atomic uint64_t *table, size_t slots, uint64_t handle)
+{
+    size_t i = handle_slot(handle, slots);
+    for (size_t n = 0; n < slots; n++, i = (i + 1) & (slots - 1)) {
+        uint64_t seen = atomic_load_explicit(&table[i], memory_order_relaxed);
+        if (seen == handle)
+            return 1;
+        if (seen == 0)
+            return 0;
+    }
+    return 0;
+}
+
+/* Remembers a stream created blocking. When the table is full, every launch counts as one
+ * that may serialize from then on. */
+static void remember_blocking(uint64_t handle)
+{
+    if (capture_handle_add(proc.streams.blocking, BLOCKING_STREAM_SLOTS, handle) < 0)
+        atomic_store_explicit(&proc.streams.legacy_partners, 1, memory_order_relaxed);
+}
+
+/* Forgets a handle that a destroyed blocking stream had and a new non-blocking stream got. */
+static void forget_blocking(uint64_t handle)
+{
+    capture_handle_forget(proc.streams.blocking, BLOCKING_STREAM_SLOTS, handle);
+}
+
+static int is_blocking(uint64_t handle)
+{
+    return capture_handle_known(proc.streams.blocking, BLOCKING_STREAM_SLOTS, handle);
+}
+
+static void on_stream_created(thread_state *t, const ss_args_spec *spec, const void *params,
+                              ss_ev_api *call, void *context)
+{
+    int present;
+    uint64_t where = ss_args_read(params, &spec->out_stream, &present);
+    if (!present || where == 0)
+        return;
+    uint64_t handle;
+    memcpy(&handle, (const void *)(uintptr_t)where, sizeof handle);
+    call->stream = handle;
+    atomic_fetch_add_explicit(&proc.streams.generation, 1, memory_order_relaxed);
+    ss_event *e = ss_evbuf_reserve(&t->store->events, &proc.store.budget);
+    if (e == NULL)
+        return;
+    ss_ev_stream *s = &e->u.stream;
+    s->handle = handle;
+    s->stream_id = context != NULL ? stream_id_of(t, context, handle, 0) : 0;
+    /* cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are both 0x1. */
+    s->flags = (call->flags & 0x1u) ? SS_STREAM_FLAG_NON_BLOCKING : 0;
+    if (handle > SS_STREAM_PER_THREAD) {
+        if (s->flags == 0)
+            remember_blocking(handle);
+        else
+            forget_blocking(handle);
+    }
+    s->device = call->device;
+    uint64_t priority = ss_args_read(params, &spec->priority, &present);
+    s->priority = present ? (int32_t)(uint32_t)priority : 0;
+    s->context = t->context_id;
+    e->type = SS_EV_STREAM;
+}
+
+/* Appends the device pointers call 'call' was handed (an SS_EV_ARGS event, allocation-free):
+ * at its entry a copy's or memset's pointers, and a driver launch's parameters (also when the
+ * launch is the driver call inside a runtime launch, 'call' being the runtime call); at its
+ * exit an allocation's address or a freed pointer, when the call succeeded. */
+static void record_pointers(thread_state *t, const ss_args_spec *spec, const void *params,
+                            const ss_ev_api *call, int at_exit)
+{
+    int kind = spec->pointers, present;
+    if (at_exit != (kind == SS_ARGS_ALLOC || kind == SS_ARGS_FREE) ||
+        (at_exit && call->result != 0))
+        return;
+    ss_ev_args args = {.time_ns = call->enter_ns, .correlation = call->correlation};
+    if (kind == SS_ARGS_LAUNCH) {
+        ss_pointers_launch(&args, ss_args_read(params, &spec->function, &present),
+                           ss_args_read(params, &spec->kernel_params, &present),
+                           ss_args_read(params, &spec->extra, &present));
+    } else {
+        args.kind = (uint8_t)kind;
+        args.complete = 1;
+        args.values[0] = ss_args_read(params, &spec->dst, &present);
+        args.values[1] = ss_args_read(params, &spec->src, &present);
+        args.count = kind == SS_ARGS_COPY ? 2 : 1;
+        if (kind == SS_ARGS_ALLOC)
+            ss_pointers_note_alloc(args.values[0], call->bytes);
+    }
+    ss_event *e = ss_evbuf_reserve(&t->store->events, &proc.store.budget);
+    if (e == NULL)
+        return;
+    e->u.args = args;
+    e->type = SS_EV_ARGS;
+}
+
+/* The argument table's row of a runtime or driver callback, NULL for a call not followed. */
+static const ss_args_spec *spec_of(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
+{
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
+        return proc.cupti.runtime_specs[cbid];
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE)
+        return proc.cupti.driver_specs[cbid];
+    return NULL;
+}
+
+/* A driver call inside a recorded runtime call is not recorded: the runtime call around it is
+ * the one recorded, and a launch names its kernel's parameters in it. */
+static void nested_driver_call(thread_state *t, const ss_args_spec *spec,
+                               const CUpti_CallbackData *cb)
+{
+    if (spec->pointers != SS_ARGS_LAUNCH || t->open_call == NULL || !proc.config.pointers)
+        return;
+    t->busy = 1;
+    uint64_t begin = capture_now_ns();
+    record_pointers(t, spec, cb->functionParams, &t->open_call->u.api, 0);
+    t->self_pending += capture_now_ns() - begin;
+    t->busy = 0;
+}
+
+/* Fills the event 'e' of a call at its entry: what the call is, its arguments (stream, bytes,
+ * copy kind, flags or, in the light mode, the memory kinds), the light mode's probe, its entry
+ * time, and the pointers it was handed. */
+static void enter_call(thread_state *t, const ss_args_spec *spec, const CUpti_CallbackData *cb,
+                       ss_event *e)
+{
+    ss_ev_api *a = &e->u.api;
+    a->correlation = cb->correlationId;
+    a->thread = t->store->index;
+    a->api = spec->api;
+    a->domain = spec->domain;
+    a->per_thread = spec->per_thread;
+    a->device = -1;
+    a->copy_kind = -1;
+    int present;
+    const void *p = cb->functionParams;
+    a->stream = ss_args_read(p, &spec->stream, &present);
+    uint64_t bytes = ss_args_read(p, &spec->bytes, &present);
+    uint64_t factor = ss_args_read(p, &spec->bytes2, &present);
+    a->bytes = present ? bytes * factor : bytes;
+    uint64_t kind = ss_args_read(p, &spec->kind, &present);
+    if (present)
+        a->copy_kind = (int32_t)kind;
+    a->flags = (uint32_t)ss_args_read(p, &spec->flags, &present);
+    if (proc.light && (spec->pointers == SS_ARGS_COPY))
+        a->flags = capture_host_kinds(spec, p);
+    if (proc.light)
+        capture_probe_enter(t, spec, a);
+    /* After the light mode's questions to the driver: their time is not the call's. */
+    a->enter_ns = capture_now_ns();
+    e->type = SS_EV_API;
+    *cb->correlationData = (uint64_t)(uintptr_t)e;
+    if (spec->pointers != 0 && proc.config.pointers)
+        record_pointers(t, spec, p, a, 0);
+}
+
+/* The entry of a followed call: its event reserved and filled (enter_call), the pointer to it
+ * left in CUPTI's correlation data for the exit; nothing while the thread is inside syncscope,
+ * and a driver call inside a runtime call only names a launch's parameters. */
+static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_CallbackData *cb)
+{
+    *cb->correlationData = 0;
+    if (!atomic_load_explicit(&proc.active, memory_order_relaxed))
+        return;
+    thread_state *t = capture_thread_get();
+    if (t == NULL) {
+        atomic_fetch_add_explicit(&proc.store.budget.dropped_events, 1, memory_order_relaxed);
+        return;
+    }
+    if (t->busy)
+        return;
+    if (runtime) {
+        t->runtime_depth++;
+    } else if (t->runtime_depth > 0) {
+        nested_driver_call(t, spec, cb);
+        return;
+    }
+    t->busy = 1;
+    ss_event *e = ss_evbuf_reserve(&t->store->events, &proc.store.budget);
+    if (e != NULL)
+        enter_call(t, spec, cb, e);
+    if (runtime)
+        t->open_call = e;
+    if (e != NULL && proc.api_rows[spec->api].klass == SS_CLASS_LAUNCH)
+        t->self_pending = capture_now_ns() - e->u.api.enter_ns;
+    t->busy = 0;
+}
+
+/* What a call's exit tells: its result, its device and stream, the stream it created, the
+ * pointers it returned or freed. */
+static void exit_call(thread_state *t, const ss_args_spec *spec, const CUpti_CallbackData *cb,
+                      ss_ev_api *a)
+{
+    a->result = cb->functionReturnValue != NULL ? *(const int32_t *)cb->functionReturnValue : 0;
+    void *context = (void *)cb->context;
+    if (context != NULL) {
+        context_info(t, context);
+        a->device = t->device == UINT32_MAX ? -1 : (int32_t)t->device;
+        if (spec->stream.size != 0)
+            a->stream_id = stream_id_of(t, context, a->stream, spec->per_thread);
+    }
+    if (spec->out_stream.size != 0 && a->result == 0)
+        on_stream_created(t, spec, cb->functionParams, a, context);
+    if (spec->pointers != 0 && proc.config.pointers)
+        record_pointers(t, spec, cb->functionParams, a, 1);
+}
+
+/* Whether work already went to a stream that the legacy default stream serializes with (a
+ * stream created blocking, or the per-thread default stream); this call's work, 'enqueues'
+ * and not 'legacy', is noted as the first such when it is. */
+static int legacy_partners(const ss_args_spec *spec, const ss_ev_api *a, int enqueues, int legacy)
+{
+    if (atomic_load_explicit(&proc.streams.legacy_partners, memory_order_relaxed) != 0)
+        return 1;
+    if (!enqueues || legacy ||
+        !(spec->per_thread || a->stream == SS_STREAM_PER_THREAD || is_blocking(a->stream)))
+        return 0;
+    atomic_store_explicit(&proc.streams.legacy_partners, 1, memory_order_relaxed);
+    return 1;
+}
+
+/* The stack decision: stacks only for calls that may become findings: synchronizing ones,
+ * long ones, work put on the legacy default stream (SYNC101/SYNC102), and the rare calls whose
+ * site a finding names: stream creation (SYNC103) and capture begin/end (SYNC501). */
+static int wants_stack(const ss_args_spec *spec, const ss_api *row, const ss_ev_api *a,
+                       uint64_t exit_ns)
+{
+    int enqueues = spec->stream.size != 0 && ss_api_enqueues(row);
+    int legacy = enqueues && ((a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread) ||
+                              a->stream == SS_STREAM_LEGACY);
+    int partners = legacy_partners(spec, a, enqueues, legacy);
+    return row->sync != SS_SYNC_NEVER || exit_ns - a->enter_ns >= proc.config.stack_min_ns ||
+           (legacy && partners) || row->klass == SS_CLASS_STREAM_CREATE ||
+           row->klass == SS_CLASS_CAPTURE_BEGIN || row->klass == SS_CLASS_CAPTURE_END;
+}
+
+/* syncscope's own time in a launch, its enter side included: what the launch-bound what-if
+ * takes off the traced launches (docs/detectors.md, SYNC502). A launch that took longer (a
+ * kernel's first, whose parameter layout the driver is asked for, or one whose stack was
+ * taken) is counted apart: one-time work, not the cost of every launch. */
+static void count_launch_self_time(thread_state *t, uint64_t exit_ns)
+{
+    uint64_t own = t->self_pending + (capture_now_ns() - exit_ns);
+    t->self_pending = 0;
+    if (own <= SELF_LAUNCH_MAX_NS) {
+        t->store->self_launch_ns += own;
+        t->store->self_launches++;
+    } else {
+        t->store->self_slow_launches++;
+    }
+}
+
+/* The exit of a recorded call: what the exit tells (exit_call), a stack when the call may
+ * become a finding (wants_stack), its exit time, and a launch's own time. Always inlined into
+ * on_api: a stack starts with as many of syncscope's own frames as when on_api took it, in
+ * every build (SS_STACK_DEPTH counts them). */
+static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *spec, int runtime,
+                                                           const CUpti_CallbackData *cb)
+{
+    thread_state *t = capture_tls;
+    if (t == NULL || t->busy)
+        return;
+    if (runtime && t->runtime_depth > 0)
+        t->runtime_depth--;
+    if (runtime)
+        t->open_call = NULL;
+    ss_event *e = (ss_event *)(uintptr_t)*cb->correlationData;
+    if (e == NULL)
+        return;
+    t->busy = 1;
+    ss_ev_api *a = &e->u.api;
+    uint64_t exit_ns = capture_now_ns();
+    if (proc.light)
+        a->flags |= capture_probe_exit(t);
+    exit_call(t, spec, cb, a);
+    const ss_api *row = &proc.api_rows[spec->api];
+    if (wants_stack(spec, row, a, exit_ns))
+        a->stack = capture_stack(t);
+    a->exit_ns = exit_ns > a->enter_ns ? exit_ns : a->enter_ns + 1;
+    if (row->klass == SS_CLASS_LAUNCH)
+        count_launch_self_time(t, exit_ns);
+    t->busy = 0;
+}
+
+/* A followed runtime or driver call's entry or exit. */
+static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    const ss_args_spec *spec = spec_of(domain, cbid);
+    if (spec == NULL)
+        return;
+    int runtime = domain == CUPTI_CB_DOMAIN_RUNTIME_API;
+    if (cb->callbackSite == CUPTI_API_ENTER)
+        api_enter(spec, runtime, cb);
+    else
+        api_exit(spec, runtime, cb);
+}
+
+/* cudaProfilerStart/Stop and cuProfilerStart/Stop: the CUDA profiler API, which
+ * --profile-from-start off scopes by. A start counts from its return, a stop from its call;
+ * the driver call that a runtime call makes is not a second mark. */
+static int is_profiler_call(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, int *start)
+{
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        *start = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStart_v4000;
+        return *start || cbid == CUPTI_RUNTIME_TRACE_CBID_cudaProfilerStop_v4000;
+    }
+    *start = cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStart;
+    return *start || cbid == CUPTI_DRIVER_TRACE_CBID_cuProfilerStop;
+}
+
+/* CUPTI's one callback: API calls (the profiler API's are scope marks), the first context
+ * (activity records on), the light mode's stream resources. Keeps errno. */
+void CUPTIAPI capture_on_callback(void *userdata, CUpti_CallbackDomain domain,
+                                  CUpti_CallbackId cbid, const void *data)
+{
+    (void)userdata;
+    int saved_errno = errno;
+    int start = 0;
+    if ((domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) &&
+        is_profiler_call(domain, cbid, &start))
+        capture_on_profiler(domain, start, (const CUpti_CallbackData *)data);
+    else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)
+        on_api(domain, cbid, (const CUpti_CallbackData *)data);
+    else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+        capture_enable_activity_once();
+    else if (domain == CUPTI_CB_DOMAIN_RESOURCE)
+        capture_on_stream_resource(cbid, (const CUpti_ResourceData *)data);
+    errno = saved_errno;
+}

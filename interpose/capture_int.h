@@ -1,0 +1,362 @@
+/* capture_int.h: what the capture library's files (libsyncscope.so) share; internal to them.
+ * capture_callbacks.c: the CUPTI callbacks (the hot path: every call's enter and exit);
+ * capture_cupti.c: loading CUPTI and subscribing; capture_light.c: the light mode's questions
+ * to the driver; capture_scopes.c and capture_nvtx.c: scope marks, NVTX; capture_activity.c:
+ * the GPU activity records; capture_driver.c: what the program's driver and runtime say of
+ * themselves; capture_end.c, capture_flusher.c, capture_signals.c and capture_start.c: the
+ * lifecycle (the end of the run, the flusher thread, signals and fork, the start). */
+#ifndef SS_INTERPOSE_CAPTURE_INT_H
+#define SS_INTERPOSE_CAPTURE_INT_H
+
+#include <cupti.h>
+
+#include <limits.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "args.h"
+#include "capture.h"
+#include "interpose.h"
+#include "rules.h"
+#include "store.h"
+
+/* Everything declared below stays inside libsyncscope.so: its data is reached directly, its
+ * functions called without the PLT. */
+#pragma GCC visibility push(hidden)
+
+#define SS_EXPORT __attribute__((visibility("default")))
+
+/* Activity buffers handed to CUPTI: size, and how many may exist at once. */
+/* CUPTI fills one buffer per thread that does CUDA work (per-thread activity buffers are its
+ * default), so the count follows the program's threads; the memory cap bounds the total. */
+#define ACTIVITY_BUFFER_SIZE (512u << 10)
+#define ACTIVITY_BUFFER_MAX 4096
+/* Handles of the streams created blocking (a power of two; past it, see remember_blocking). */
+#define BLOCKING_STREAM_SLOTS 1024u
+/* The streams the light mode asks about at a device-wide call (every stream created and not
+ * yet destroyed; open addressing, lock-free, a power of two), and how many one call asks. */
+#define LIVE_STREAM_SLOTS 512u
+#define PROBE_STREAMS_MAX 32
+/* Full windows of the sampled mode kept for the log; past it, no more window opens. */
+#define SAMPLE_WINDOWS_MAX 256
+
+/* The CUPTI functions syncscope calls, resolved with dlsym. */
+#define CUPTI_FUNCTIONS(X)                                                                         \
+    X(cuptiSubscribe)                                                                              \
+    X(cuptiUnsubscribe)                                                                            \
+    X(cuptiEnableCallback)                                                                         \
+    X(cuptiGetCallbackName)                                                                        \
+    X(cuptiGetTimestamp)                                                                           \
+    X(cuptiGetStreamIdEx)                                                                          \
+    X(cuptiGetDeviceId)                                                                            \
+    X(cuptiGetContextId)                                                                           \
+    X(cuptiGetResultString)                                                                        \
+    X(cuptiActivityEnable)                                                                         \
+    X(cuptiActivityDisable)                                                                        \
+    X(cuptiActivityRegisterCallbacks)                                                              \
+    X(cuptiActivityGetNextRecord)                                                                  \
+    X(cuptiActivityFlushAll)
+
+typedef struct cupti_api {
+#define DECLARE(name) __typeof__(&name) name;
+    CUPTI_FUNCTIONS(DECLARE)
+#undef DECLARE
+} cupti_api;
+
+/* Per-thread state; the thread-local variable is one pointer (initial-exec TLS, so that
+ * reaching it never allocates). */
+typedef struct stream_slot {
+    uint64_t handle;
+    void *context;
+    uint32_t generation;
+    uint32_t stream_id;
+    uint8_t per_thread;
+    uint8_t valid;
+} stream_slot;
+
+#define STREAM_SLOTS 16
+/* Range names a thread looked up recently (a power of two). */
+#define NAME_CACHE_SLOTS 32
+
+typedef struct thread_state {
+    ss_thread_store *store;
+    int runtime_depth; /* runtime calls in progress: driver calls inside are not recorded */
+    int busy;          /* inside syncscope: re-entry guard */
+    void *context;     /* last context seen, with its device and id */
+    uint32_t device;
+    uint32_t context_id;
+    stream_slot streams[STREAM_SLOTS];
+    int in_profiler_call; /* inside cudaProfilerStart/Stop: its cuProfilerStart/Stop is not a
+                           * mark of its own */
+    uint64_t name_keys[NAME_CACHE_SLOTS]; /* range names seen lately (range_name) */
+    uint32_t name_ids[NAME_CACHE_SLOTS];
+    ss_event *open_call;   /* the runtime call in progress: a launch's driver call names its
+                            * kernel's parameters (record_pointers) */
+    uint64_t self_pending; /* syncscope's own time so far in the launch call in progress */
+    /* The light mode's probe of the call in progress (probe_enter): the streams asked at its
+     * entry and which of them had work pending then. */
+    CUstream probed[PROBE_STREAMS_MAX];
+    uint32_t probed_count;
+    uint32_t probed_pending;
+    uint32_t probed_listed; /* those taken from the live streams' table */
+    int probed_idle;        /* entered before any context existed: probed, nothing pending */
+} thread_state;
+
+/* What the run learns of its GPUs and CUDA (docs/trace-format.md, metadata keys gpu, driver,
+ * cuda and cuda_runtime). */
+typedef struct device_info {
+    char names[512];     /* the devices' names, ", " between them; "" when unknown */
+    char driver[64];     /* the kernel driver's version ("580.65.06"); "" when unknown */
+    int cuda_version;    /* cuDriverGetVersion (13000: the driver's CUDA 13.0), 0 unknown */
+    int runtime_version; /* cudaRuntimeGetVersion of the loaded runtime, 0 when unknown */
+} device_info;
+
+/* The calling thread's state (capture_callbacks.c), NULL until its first recorded call. */
+extern __thread thread_state *capture_tls __attribute__((tls_model("initial-exec")));
+
+/* cuPointerGetAttributes and cuStreamQuery, from the program's own driver (the light mode's
+ * host memory kinds and pending work). */
+typedef CUresult (*pointer_attributes_fn)(unsigned int, CUpointer_attribute *, void **,
+                                          CUdeviceptr);
+typedef CUresult (*stream_query_fn)(CUstream);
+
+/* The CUPTI library and syncscope's subscription to it. */
+typedef struct capture_cupti {
+    void *handle;
+    char path[PATH_MAX];
+    cupti_api fn;
+    CUpti_SubscriberHandle subscriber;
+    const ss_args_spec *runtime_specs[CUPTI_RUNTIME_TRACE_CBID_SIZE];
+    const ss_args_spec *driver_specs[CUPTI_DRIVER_TRACE_CBID_SIZE];
+} capture_cupti;
+
+/* What the capture follows of the program's streams. */
+typedef struct capture_streams {
+    _Atomic uint32_t generation; /* bumped at each stream creation: the threads' caches */
+    /* Nonzero once work went to a stream that the legacy default stream serializes with: a
+     * stream created blocking, or the per-thread default stream. Until then a legacy-stream
+     * launch gets no stack: PyTorch runs everything there, and cuBLASLt creates a blocking
+     * stream it does not use; a finding about such a launch borrows the site of a launch of
+     * the same kernel that has one (det_site_call). */
+    atomic_uint legacy_partners;
+    _Atomic uint64_t blocking[BLOCKING_STREAM_SLOTS]; /* open addressing, 0: empty */
+} capture_streams;
+
+/* The light mode (docs/run.md, "Modes"): only the calls ss_api_light selects are subscribed
+ * to, no activity record is enabled, and a copy's or memset's host memory kind is asked of
+ * the driver (host_kinds), as is the work pending at a call that may wait (probe_enter). */
+typedef struct capture_probe {
+    _Atomic(pointer_attributes_fn) pointer_attributes;
+    _Atomic(stream_query_fn) stream_query;
+    atomic_int context_seen; /* a context was created: before it, no work can be pending */
+    _Atomic uint64_t live_streams[LIVE_STREAM_SLOTS]; /* handles, 0 empty, 1 forgotten */
+    /* 1: device-wide calls are not probed (no destruction can be seen, or live_streams is
+     * full): they are judged by their time alone */
+    _Atomic int live_streams_off;
+} capture_probe;
+
+/* The sampled mode (docs/run.md, "Modes"): full windows of on_ns every every_ns, and on
+ * demand (SIGUSR2, the trigger file), opened and closed by the flusher thread; 'windows' holds
+ * each one's start and end (CUPTI clock, 0: still open). */
+typedef struct capture_sampling {
+    uint64_t on_ns, every_ns;
+    atomic_int window_requested; /* SIGUSR2 asked for a window */
+    int window_open;
+    uint64_t windows[2 * SAMPLE_WINDOWS_MAX];
+    _Atomic uint32_t window_count;
+    struct sigaction old_usr2;
+} capture_sampling;
+
+/* Scope marks (docs/run.md, "Scopes"). */
+typedef struct capture_scopes {
+    _Atomic uint64_t scope_ids;      /* ids of syncscope_scope_begin's ranges so far */
+    _Atomic uint64_t nvtx_range_ids; /* ids of NVTX start/end ranges so far */
+    pthread_mutex_t ranges_lock;     /* the range-name table (range_name) */
+} capture_scopes;
+
+/* The GPU activity records and what they, or the driver, said of the GPUs. */
+typedef struct capture_activity {
+    int registered;   /* the buffer callbacks are registered (once per process) */
+    _Atomic long pid; /* the process that enabled activity records, 0: none yet */
+    pthread_mutex_t enable_lock;
+    pthread_mutex_t lock; /* the buffers, and the records being converted */
+    uint8_t *free_buffers[ACTIVITY_BUFFER_MAX];
+    int free_count;
+    int buffer_count;
+    char gpu[512]; /* the device records' GPU names */
+    /* Read when the program created its first context (read_devices), else at the end. */
+    device_info devices;
+    int devices_read;
+} capture_activity;
+
+/* The end of the run (docs/run.md, "What a killed program gets"). At exit the exiting thread
+ * runs the finisher. On SIGINT/SIGTERM a thread of syncscope's own runs it (the flusher,
+ * started at a process's first recorded CUDA call with every signal blocked), while the
+ * handler, which may have interrupted any lock holder, only asks and waits. */
+typedef struct capture_end {
+    _Atomic int finishing;    /* the finisher has started (once per process) */
+    atomic_int interval_busy; /* 1 while the flusher writes an interval line (the end waits) */
+    pthread_mutex_t flusher_lock;
+    _Atomic long flusher_pid; /* the process whose flusher runs, 0: none yet */
+    sem_t wake;               /* posted when the flusher is asked to run */
+    atomic_int request;       /* 0, or END_REQUESTED | END_SKIP_FLUSH | signal number */
+    atomic_int done;          /* 1 once the finisher has returned */
+    atomic_int waiting;       /* 1 once a signal handler waits (or gave up) */
+    atomic_int exit_signal;   /* a signal that interrupted the exiting thread's outputs */
+    struct sigaction old_int, old_term;
+} capture_end;
+
+/* The observed process, as the capture library sees it (one per process). */
+typedef struct capture_process {
+    _Atomic int active; /* subscribed and recording */
+    int light;          /* the light mode, or the sampled mode between its windows */
+    int forked;         /* a child after fork: the parent's events were dropped */
+    long pid;
+    ss_interpose_config config;
+    const ss_api *api_rows;
+    uint64_t start_ns;               /* CUPTI clock at start (or at fork in a child) */
+    int64_t started_unix_ns;         /* wall clock then */
+    _Atomic int python_looked_again; /* the interpreter was looked for at the first stack */
+    ss_store store;
+    capture_cupti cupti;
+    capture_streams streams;
+    capture_probe probe;
+    capture_sampling sampling;
+    capture_scopes scopes;
+    capture_activity activity;
+    capture_end end;
+} capture_process;
+
+extern capture_process proc;
+
+/* The CUPTI clock now: every event's time. */
+static inline uint64_t capture_now_ns(void)
+{
+    uint64_t ts = 0;
+    proc.cupti.fn.cuptiGetTimestamp(&ts);
+    return ts;
+}
+
+/* ---- capture_start.c ---- */
+
+/* The capture library's one message printer: a single "syncscope: " line on stderr, with
+ * write(2) so that it allocates nothing and leaves the program's stdio untouched. */
+void capture_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- capture_cupti.c ---- */
+
+/* CUPTI's words for result 'r'. */
+const char *capture_cupti_error(CUptiResult r);
+/* Finds and opens libcupti and resolves its functions. Returns 0, or -1 with a message. */
+int capture_cupti_load(void);
+/* Subscribes to CUPTI with 'callback' and enables the callbacks of the argument table and the
+ * context creation. Returns 0, or -1 with a message, CUPTI set aside (capture_cupti_unload). */
+int capture_cupti_subscribe(CUpti_CallbackFunc callback);
+/* Unsubscribes and closes libcupti: the program runs unobserved. */
+void capture_cupti_unload(void);
+
+/* ---- capture_callbacks.c ---- */
+
+/* The calling thread's state, made at its first call (NULL when the memory is spent). */
+thread_state *capture_thread_get(void);
+/* CUPTI's one callback (capture_cupti_subscribe): API calls, profiler calls, resources. */
+void CUPTIAPI capture_on_callback(void *userdata, CUpti_CallbackDomain domain,
+                                  CUpti_CallbackId cbid, const void *data);
+/* Fixed lock-free sets of stream handles ('slots' of them, a power of two; no allocation).
+ * capture_handle_add returns 0, or -1 when the set is full. */
+int capture_handle_add(_Atomic uint64_t *table, size_t slots, uint64_t handle);
+void capture_handle_forget(_Atomic uint64_t *table, size_t slots, uint64_t handle);
+int capture_handle_known(_Atomic uint64_t *table, size_t slots, uint64_t handle);
+
+/* ---- capture_light.c ---- */
+
+/* The light mode's probe of pending work at a call's entry and exit (docs/run.md, "Modes");
+ * capture_probe_exit returns the call's SS_API_PROBED | SS_API_WAITED flags. */
+void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a);
+uint32_t capture_probe_exit(thread_state *t);
+/* The light mode's word for a copy or memset: its memory kinds (SS_API_MEM_WORD). */
+uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params);
+/* A stream created, a stream or context about to be destroyed (CUPTI's resource domain). */
+void capture_on_stream_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd);
+/* Subscribes to those resource callbacks (the light mode). */
+void capture_enable_stream_callbacks(void);
+/* Looks up the driver's two functions the light mode asks (once; loads nothing). */
+void capture_find_driver_queries(void);
+
+/* ---- capture_scopes.c and capture_nvtx.c ---- */
+
+/* How a scope mark names its range. */
+enum mark_name_form {
+    MARK_UNNAMED,    /* a pop or an end */
+    MARK_ASCII,      /* const char * */
+    MARK_WIDE,       /* const wchar_t * */
+    MARK_ATTRIBUTES, /* const nvtxEventAttributes_t * */
+    MARK_REGISTER    /* const char * to copy into the name table, no mark */
+};
+
+/* Records a scope mark of 'kind' from 'source' (NVTX or the program's syncscope.scope()) on
+ * the calling thread, or, MARK_REGISTER, only copies the text: allocation-free and lock-free
+ * once the name was seen on this thread. Keeps errno. Returns 1 when the thread could record
+ * it, 0 when the process is not observed or the thread is inside syncscope. */
+int capture_scope_mark(uint8_t kind, uint8_t source, uint64_t id, enum mark_name_form form,
+                       const void *what);
+/* The range-name table's key of 'text' (an NVTX registered string's handle). */
+uint64_t capture_text_key(const char *text);
+/* The scope mark of a profiler start ('start' 1) or stop, a runtime or driver callback. */
+void capture_on_profiler(CUpti_CallbackDomain domain, int start, const CUpti_CallbackData *cb);
+/* Subscribes to the profiler API's scope marks. */
+void capture_enable_scope_callbacks(void);
+/* Names this library as the program's NVTX tool (NVTX_INJECTION64_PATH), when allowed. */
+void capture_observe_nvtx(void);
+
+/* ---- capture_activity.c ---- */
+
+/* Registers the activity buffers (once per process) and enables ('on' 1) or disables the
+ * activity kinds the settings ask for. Returns 0, or -1 with the failing call in '*what' and
+ * its result in '*why'. */
+int capture_set_activity(int on, const char **what, CUptiResult *why);
+/* At the program's first context: activity records on, the devices read (once per process). */
+void capture_enable_activity_once(void);
+
+/* ---- capture_driver.c ---- */
+
+/* Fills 'out' from the program's driver and runtime ('ask_devices': the devices' names too). */
+void capture_read_devices(device_info *out, int ask_devices);
+
+/* ---- capture_end.c ---- */
+
+/* Ends the run: writes the outputs, once per process ('signo': the signal ending it, or 0;
+ * 'skip_flush': activity records still buffered are left out). */
+void capture_finish(int signo, int skip_flush);
+/* Asks the flusher to end the run for signal 'signo'. Async-signal-safe. */
+void capture_end_request(int signo, int skip_flush);
+/* Waits until the finisher has returned, at most 'bound_ms' (< 0: no bound). Returns 1 when
+ * it has, 0 when the bound passed first. Async-signal-safe. */
+int capture_end_wait(long bound_ms);
+/* The finisher's function 'name', or NULL with a message ending in 'consequence'. */
+void *capture_finisher_symbol(const char *name, const char *consequence);
+/* What the finisher reads of the run as it is at 'end_ns' ('signo': the signal ending it). */
+ss_capture_view capture_make_view(int signo, uint64_t end_ns, const device_info *devices);
+
+/* The request word (proc.end.request): the signal number in the low bits. */
+#define END_SIGNAL_MASK 0xffff
+#define END_REQUESTED 0x10000
+#define END_SKIP_FLUSH 0x20000
+
+/* ---- capture_flusher.c ---- */
+
+/* Starts this process's flusher thread, once (capture_flusher_running says whether it runs). */
+void capture_flusher_start(void);
+int capture_flusher_running(void);
+
+/* ---- capture_signals.c ---- */
+
+/* The exit, signal and fork handlers (at_exit, SIGINT/SIGTERM, SIGUSR2, the child's reset). */
+void capture_install_lifecycle(void);
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,218 @@
+/* capture_light.c: the light mode's questions to the program's driver (docs/run.md, "Modes"):
+ * which streams had work pending at the entry of a call that may wait and which finished by
+ * its exit (cuStreamQuery over the streams that live), and the host memory kinds of a copy
+ * (cuPointerGetAttributes). Lock-free and allocation-free: they run inside the calls. */
+#include <string.h>
+
+#include "capture_int.h"
+#include "pointers.h"
+
+/* Remembers a created stream. When the table is full (more than LIVE_STREAM_SLOTS streams
+ * made over the run), device-wide calls are no longer probed: they are judged by their time. */
+static void live_stream_add(uint64_t handle)
+{
+    if (capture_handle_add(proc.probe.live_streams, LIVE_STREAM_SLOTS, handle) < 0)
+        atomic_store_explicit(&proc.probe.live_streams_off, 1, memory_order_relaxed);
+}
+
+/* Forgets a stream at the start of its destruction, before the driver frees it. */
+static void live_stream_remove(uint64_t handle)
+{
+    capture_handle_forget(proc.probe.live_streams, LIVE_STREAM_SLOTS, handle);
+}
+
+/* Forgets every stream: a context is being destroyed, and its streams with it (another
+ * context's streams are forgotten too, so device-wide calls no longer ask about them). */
+static void live_streams_clear(void)
+{
+    for (size_t i = 0; i < LIVE_STREAM_SLOTS; i++)
+        atomic_store_explicit(&proc.probe.live_streams[i], 0, memory_order_release);
+}
+
+/* The stream a call's handle names, for cuStreamQuery: the legacy or the per-thread default
+ * stream for the special handles, as the call's variant reads 0. */
+static CUstream query_handle(uint64_t handle, int per_thread)
+{
+    if (handle == SS_STREAM_LEGACY_NULL)
+        return per_thread ? CU_STREAM_PER_THREAD : CU_STREAM_LEGACY;
+    if (handle == SS_STREAM_LEGACY)
+        return CU_STREAM_LEGACY;
+    if (handle == SS_STREAM_PER_THREAD)
+        return CU_STREAM_PER_THREAD;
+    return (CUstream)(uintptr_t)handle;
+}
+
+/* At the entry of a call that may wait, in the light mode: asks the driver which streams the
+ * call may wait for have work pending (cuStreamQuery, no allocation, no lock): the stream a
+ * stream synchronization or an asynchronous copy names, else (a device-wide call, a
+ * synchronous copy, a synchronization of the legacy stream) the default stream and every live
+ * stream. Sets t->probed_count to 0 when the call is not probed: an event synchronization
+ * (its event is not taken), or a device-wide call while more than PROBE_STREAMS_MAX streams
+ * live or some may not be known (live_streams_off). */
+void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a)
+{
+    t->probed_count = 0;
+    t->probed_pending = 0;
+    t->probed_listed = 0;
+    t->probed_idle = 0;
+    stream_query_fn query = atomic_load_explicit(&proc.probe.stream_query, memory_order_acquire);
+    const ss_api *row = &proc.api_rows[spec->api];
+    if (row->klass == SS_CLASS_EVENT_SYNC || row->klass == SS_CLASS_QUERY ||
+        (row->sync == SS_SYNC_NEVER && row->klass != SS_CLASS_COPY &&
+         row->klass != SS_CLASS_MEMSET))
+        return;
+    /* The process's first CUDA call creates its context inside the call: no work of its own
+     * can be pending at its entry (the driver cannot be asked yet). */
+    if (query == NULL) {
+        t->probed_idle = !atomic_load_explicit(&proc.probe.context_seen, memory_order_acquire);
+        return;
+    }
+    int one_stream =
+        spec->stream.size != 0 && !(row->klass == SS_CLASS_STREAM_SYNC &&
+                                    (a->stream == SS_STREAM_LEGACY ||
+                                     (a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread)));
+    uint32_t n = 0;
+    if (one_stream) {
+        t->probed[n++] = query_handle(a->stream, spec->per_thread);
+    } else {
+        /* Every live stream, or none: a device-wide call asked about some streams only would
+         * look as if it waited for nothing. */
+        if (atomic_load_explicit(&proc.probe.live_streams_off, memory_order_relaxed))
+            return;
+        t->probed[n++] = CU_STREAM_LEGACY;
+        if (spec->per_thread)
+            t->probed[n++] = CU_STREAM_PER_THREAD;
+        for (size_t i = 0; i < LIVE_STREAM_SLOTS; i++) {
+            uint64_t h = atomic_load_explicit(&proc.probe.live_streams[i], memory_order_acquire);
+            if (h <= SS_STREAM_PER_THREAD)
+                continue;
+            if (n == PROBE_STREAMS_MAX)
+                return;
+            t->probed_listed |= 1u << n;
+            t->probed[n++] = (CUstream)(uintptr_t)h;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (query(t->probed[i]) == CUDA_ERROR_NOT_READY)
+            t->probed_pending |= 1u << i;
+    }
+    t->probed_count = n;
+}
+
+/* At the exit of a probed call: SS_API_PROBED, with SS_API_WAITED when work that was pending
+ * at its entry is complete now (what the call waited for, as the full mode's GPU records
+ * show it); 0 when the call was not probed. A stream of the live streams' table that another
+ * thread destroyed during the call (no longer in the table) is not asked again: its handle
+ * may be freed. */
+uint32_t capture_probe_exit(thread_state *t)
+{
+    stream_query_fn query = atomic_load_explicit(&proc.probe.stream_query, memory_order_acquire);
+    if (t->probed_idle) {
+        t->probed_idle = 0;
+        return SS_API_PROBED;
+    }
+    if (t->probed_count == 0 || query == NULL)
+        return 0;
+    uint32_t word = SS_API_PROBED;
+    for (uint32_t i = 0; i < t->probed_count; i++) {
+        if (!(t->probed_pending & 1u << i) ||
+            ((t->probed_listed & 1u << i) &&
+             !capture_handle_known(proc.probe.live_streams, LIVE_STREAM_SLOTS,
+                                   (uint64_t)(uintptr_t)t->probed[i])))
+            continue;
+        if (query(t->probed[i]) == CUDA_SUCCESS) {
+            word |= SS_API_WAITED;
+            break;
+        }
+    }
+    t->probed_count = 0;
+    return word;
+}
+
+/* The light mode's resource callbacks: a stream created (any, also a library's own), a stream
+ * about to be destroyed, a context about to be destroyed (its streams with it). */
+void capture_on_stream_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+{
+    if (rd == NULL)
+        return;
+    uint64_t stream = (uint64_t)(uintptr_t)rd->resourceHandle.stream;
+    if (cbid == CUPTI_CBID_RESOURCE_STREAM_CREATED && stream > SS_STREAM_PER_THREAD)
+        live_stream_add(stream);
+    else if (cbid == CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING)
+        live_stream_remove(stream);
+    else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+        live_streams_clear();
+}
+
+/* The memory kind (ss_mem_kind) of 'pointer' as the driver knows it: pinned (page-locked or
+ * registered host memory), device, array or managed memory, and pageable for an address the
+ * driver does not know; unknown for NULL or when the driver cannot be asked. One driver call,
+ * allocation-free (cuPointerGetAttributes answers for any address, without an error). */
+static uint8_t memory_kind_of(uint64_t pointer)
+{
+    pointer_attributes_fn ask =
+        atomic_load_explicit(&proc.probe.pointer_attributes, memory_order_acquire);
+    if (pointer == 0 || ask == NULL)
+        return SS_MEM_UNKNOWN;
+    CUpointer_attribute attributes[2] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                         CU_POINTER_ATTRIBUTE_IS_MANAGED};
+    uint64_t type = 0, managed = 0; /* wider than either answer, which is written at the start */
+    void *data[2] = {&type, &managed};
+    if (ask(2, attributes, data, (CUdeviceptr)pointer) != CUDA_SUCCESS)
+        return SS_MEM_UNKNOWN;
+    if ((uint32_t)managed != 0)
+        return SS_MEM_MANAGED;
+    switch ((uint32_t)type) {
+    case 0:
+        return SS_MEM_PAGEABLE;
+    case CU_MEMORYTYPE_HOST:
+        return SS_MEM_PINNED;
+    case CU_MEMORYTYPE_DEVICE:
+        return SS_MEM_DEVICE;
+    case CU_MEMORYTYPE_ARRAY:
+        return SS_MEM_ARRAY;
+    default:
+        return SS_MEM_UNKNOWN;
+    }
+}
+
+/* The light mode's word for a copy or memset (ss_ev_api.flags, SS_API_MEM_*): the memory
+ * kinds of its destination and source, which CUPTI's copy records give in the full mode. */
+uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params)
+{
+    int present;
+    uint64_t dst = ss_args_read(params, &spec->dst, &present);
+    uint64_t src = ss_args_read(params, &spec->src, &present);
+    return SS_API_MEM_WORD(memory_kind_of(src), memory_kind_of(dst));
+}
+
+/* The light mode follows the streams that live (probe_enter asks about them at device-wide
+ * calls) through CUPTI's resource callbacks. Without them, device-wide calls are judged by
+ * their time alone. */
+void capture_enable_stream_callbacks(void)
+{
+    static const CUpti_CallbackId resources[] = {CUPTI_CBID_RESOURCE_STREAM_CREATED,
+                                                 CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING,
+                                                 CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING};
+    for (size_t i = 0; i < sizeof resources / sizeof resources[0]; i++) {
+        if (proc.cupti.fn.cuptiEnableCallback(1, proc.cupti.subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                              resources[i]) != CUPTI_SUCCESS)
+            atomic_store(&proc.probe.live_streams_off, 1);
+    }
+}
+
+/* The light mode asks the program's driver, which has created a context by now, for the memory
+ * kinds of copies (memory_kind_of) and for pending work (cuStreamQuery). Loads nothing. */
+void capture_find_driver_queries(void)
+{
+    if (atomic_load(&proc.probe.pointer_attributes) != NULL)
+        return;
+    void *found = ss_capture_driver_symbol("cuPointerGetAttributes");
+    pointer_attributes_fn ask;
+    memcpy(&ask, &found, sizeof ask);
+    atomic_store_explicit(&proc.probe.pointer_attributes, ask, memory_order_release);
+    found = ss_capture_driver_symbol("cuStreamQuery");
+    stream_query_fn query;
+    memcpy(&query, &found, sizeof query);
+    atomic_store_explicit(&proc.probe.stream_query, query, memory_order_release);
+}

@@ -1,0 +1,139 @@
+/* capture_start.c: libsyncscope.so's start: from the LD_PRELOAD constructor (or CUDA's
+ * injection hook) it reads the settings, loads CUPTI, subscribes and installs the lifecycle
+ * handlers; if CUPTI cannot be had, it says so once and steps aside. Links only libc, libdl,
+ * libpthread: libcupti is opened with dlopen, and its header is included for types only. */
+#include <errno.h>
+#include <execinfo.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture_int.h"
+#include "python.h"
+
+/* The capture library's one message printer: a single "syncscope: " line on stderr, with
+ * write(2) so that it allocates nothing and leaves the program's stdio untouched. */
+void capture_say(const char *fmt, ...)
+{
+    char line[1024];
+    int n = snprintf(line, sizeof line, "syncscope: ");
+    va_list ap;
+    va_start(ap, fmt);
+    int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+    va_end(ap);
+    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
+    if (len > sizeof line - 2)
+        len = sizeof line - 2;
+    line[len++] = '\n';
+    ssize_t w = write(STDERR_FILENO, line, len);
+    (void)w;
+}
+
+/* Reads the settings, readies the end's semaphore and checks that no other CUDA tool is
+ * injected. Returns 0, or -1 with a message: the program runs unobserved. */
+static int read_settings(void)
+{
+    char err[512];
+    if (ss_interpose_config_load(&proc.config, err, sizeof err) < 0) {
+        capture_say("%s; the program runs unobserved", err);
+        return -1;
+    }
+    if (sem_init(&proc.end.wake, 0, 0) != 0) {
+        capture_say("sem_init failed (%s); the program runs unobserved", strerror(errno));
+        return -1;
+    }
+    const char *injected = getenv("CUDA_INJECTION64_PATH");
+    if (injected != NULL && *injected != '\0' && strstr(injected, SS_INTERPOSE_LIBRARY) == NULL) {
+        capture_say("another CUDA tool is injected (CUDA_INJECTION64_PATH=%s); the program runs "
+                    "unobserved",
+                    injected);
+        return -1;
+    }
+    return 0;
+}
+
+/* The capture's memory, the API table, the mode (light, or sampled with its windows) and the
+ * process id, from the settings. */
+static void init_process(void)
+{
+    ss_store_init(&proc.store, proc.config.max_memory);
+    size_t api_count;
+    proc.api_rows = ss_api_all(&api_count);
+    proc.light = strcmp(proc.config.mode, "light") == 0 || proc.config.sample[0] != '\0';
+    if (proc.config.sample[0] != '\0' &&
+        ss_interpose_parse_sample(proc.config.sample, &proc.sampling.on_ns,
+                                  &proc.sampling.every_ns) < 0)
+        proc.sampling.on_ns = proc.sampling.every_ns = 0; /* checked when the settings were read */
+    proc.pid = (long)getpid();
+}
+
+/* Starts the capture, once: settings, CUPTI, the subscription, the clocks, then recording and
+ * the lifecycle handlers. */
+static void start(void)
+{
+    static int started;
+    if (started)
+        return;
+    started = 1;
+    if (read_settings() < 0 || capture_cupti_load() < 0)
+        return;
+    init_process();
+    if (capture_cupti_subscribe(capture_on_callback) < 0)
+        return;
+    capture_enable_scope_callbacks();
+    if (proc.light)
+        capture_enable_stream_callbacks();
+    proc.start_ns = capture_now_ns();
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    proc.started_unix_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    /* Load the unwinder now, not inside the first callback that wants a stack. */
+    void *warm[2];
+    backtrace(warm, 2);
+    if (proc.config.python_depth > 0)
+        ss_python_init(capture_say);
+    atomic_store(&proc.active, 1);
+    capture_install_lifecycle();
+}
+
+/* Whether the environment variable 'name' names this library. */
+static int names_this_library(const char *name)
+{
+    const char *value = getenv(name);
+    return value != NULL && strstr(value, SS_INTERPOSE_LIBRARY) != NULL;
+}
+
+__attribute__((constructor)) static void syncscope_constructor(void)
+{
+    int saved_errno = errno;
+    /* Loaded by NVTX only (a process that inherited NVTX_INJECTION64_PATH but is neither
+     * preloaded nor CUDA-injected, e.g. one started with a cleaned LD_PRELOAD): such a process
+     * is not observed; InitializeInjectionNvtx2 declines and NVTX unloads the library. */
+    if (names_this_library("NVTX_INJECTION64_PATH") && !names_this_library("LD_PRELOAD") &&
+        !names_this_library("CUDA_INJECTION64_PATH")) {
+        errno = saved_errno;
+        return;
+    }
+    start();
+    capture_observe_nvtx();
+    errno = saved_errno;
+}
+
+/* CUDA's injection entry point: lets CUDA_INJECTION64_PATH=libsyncscope.so load syncscope
+ * where LD_PRELOAD cannot be used. Returns 1 (CUDA's convention for success). */
+SS_EXPORT int InitializeInjection(void)
+{
+    int saved_errno = errno;
+    start();
+    errno = saved_errno;
+    return 1;
+}
+
+/* The version of the capture library, for tools that check what is preloaded. */
+SS_EXPORT const char *syncscope_interposer_version(void)
+{
+    return SS_INTERPOSE_LIBRARY " " SS_INTERPOSE_VERSION;
+}
