@@ -361,6 +361,50 @@ static int user_frame(const ss_py_table *table, uint32_t id)
     return f != NULL && !ss_python_library_file(ss_py_text(table, f->file));
 }
 
+/* The innermost frame of thread state 'ts' into '*frame' (0: none). Returns 0, or -1 when it
+ * cannot be read. */
+static int top_frame(const reader *rd, uintptr_t ts, uintptr_t *frame)
+{
+    const py_layout *L = &py.layout;
+    if (read_ptr(rd, ts + L->ts_frame, frame) < 0)
+        return -1;
+    if (L->cframe_current != NO_FIELD && *frame != 0 &&
+        read_ptr(rd, *frame + L->cframe_current, frame) < 0)
+        return -1;
+    return 0;
+}
+
+/* The code object of 'frame', the frame that called it and its owner (0 where the layout has
+ * none). Returns 0, or -1 when they cannot be read. */
+static int read_frame(const reader *rd, uintptr_t frame, uintptr_t *code, uintptr_t *previous,
+                      int *owner)
+{
+    const py_layout *L = &py.layout;
+    if (read_ptr(rd, frame + L->fr_previous, previous) < 0 ||
+        read_ptr(rd, frame + L->fr_code, code) < 0)
+        return -1;
+    *owner = 0;
+    if (L->fr_owner != NO_FIELD) {
+        uint8_t o;
+        if (read_mem(rd, frame + L->fr_owner, &o, 1) < 0)
+            return -1;
+        *owner = o;
+    }
+    return 0;
+}
+
+/* Whether code object 'code' is a library's (ss_python_library_file, by its file): 1 or 0, or
+ * -1 when its file cannot be read. */
+static int library_code(const reader *rd, uintptr_t code)
+{
+    uintptr_t file_obj;
+    char file[1024];
+    if (read_ptr(rd, code + py.layout.co_filename, &file_obj) < 0 ||
+        read_text(rd, file_obj, file, sizeof file) < 0)
+        return -1;
+    return ss_python_library_file(file) ? 1 : 0;
+}
+
 /* Walks the frames of thread state 'ts', innermost first, keeping at most 'max'. When none of
  * those is the program's own code (a call deep inside a library: model.to() recursing through
  * torch.nn's modules), the walk goes on to the first frame that is, and keeps it in place of
@@ -370,30 +414,15 @@ static int walk(const reader *rd, ss_py_table *table, uintptr_t ts, uint32_t *id
 {
     const py_layout *L = &py.layout;
     uintptr_t frame;
-    if (read_ptr(rd, ts + L->ts_frame, &frame) < 0)
+    if (top_frame(rd, ts, &frame) < 0)
         return -1;
-    if (L->cframe_current != NO_FIELD) {
-        if (frame == 0)
-            return 0;
-        if (read_ptr(rd, frame + L->cframe_current, &frame) < 0)
-            return -1;
-    }
     uint32_t n = 0;
     int kept_user = 0;
     for (unsigned hops = 0; frame != 0 && hops < MAX_HOPS && (n < max || !kept_user); hops++) {
-        uintptr_t code, previous;
-        if (read_ptr(rd, frame + L->fr_previous, &previous) < 0 ||
-            read_ptr(rd, frame + L->fr_code, &code) < 0)
+        uintptr_t code, current = frame;
+        int owner;
+        if (read_frame(rd, current, &code, &frame, &owner) < 0)
             return -1;
-        int owner = 0;
-        if (L->fr_owner != NO_FIELD) {
-            uint8_t o;
-            if (read_mem(rd, frame + L->fr_owner, &o, 1) < 0)
-                return -1;
-            owner = o;
-        }
-        uintptr_t current = frame;
-        frame = previous;
         /* The interpreter's entry frames (3.12+) are not Python code. */
         if (L->minor >= 12 && owner == OWNED_BY_CSTACK)
             continue;
@@ -405,28 +434,24 @@ static int walk(const reader *rd, ss_py_table *table, uintptr_t ts, uint32_t *id
         int32_t offset = frame_offset(rd, current, code, owner);
         if (offset == -2)
             continue;
-        if (n == max) {
-            /* Past the depth, only the file decides: is this the program's own code? */
-            uintptr_t file_obj;
-            char file[1024];
-            if (read_ptr(rd, code + L->co_filename, &file_obj) < 0 ||
-                read_text(rd, file_obj, file, sizeof file) < 0)
+        /* Past the depth, only the file decides: is this the program's own code? */
+        int library = n == max ? library_code(rd, code) : 0;
+        if (library != 0) {
+            if (library < 0)
                 return -1;
-            if (ss_python_library_file(file))
-                continue;
+            continue;
         }
         uint32_t id = resolve(rd, table, code, offset);
         if (id == UINT32_MAX)
             return -1;
         if (id == 0)
             continue;
-        int user = user_frame(table, id);
         if (n == max) {
             ids[max - 1] = id; /* the program's frame, in place of the outermost library one */
             break;
         }
         ids[n++] = id;
-        kept_user |= user;
+        kept_user |= user_frame(table, id);
     }
     return (int)n;
 }
@@ -486,6 +511,22 @@ static void unreadable(const char *what)
     atomic_store(&py.state, PY_UNREADABLE);
 }
 
+/* The interpreter's version into '*major' and '*minor' (0 and 0 when unknown): Py_Version
+ * (3.11+), else the text of Py_GetVersion. */
+static void interpreter_version(int *major, int *minor)
+{
+    const unsigned long *hex = dlsym(RTLD_DEFAULT, "Py_Version"); /* 3.11+ */
+    if (hex != NULL) {
+        *major = (int)(*hex >> 24 & 0xff);
+        *minor = (int)(*hex >> 16 & 0xff);
+        return;
+    }
+    const char *(*get_version)(void) = (const char *(*)(void))dlsym(RTLD_DEFAULT, "Py_GetVersion");
+    const char *text = get_version != NULL ? get_version() : NULL;
+    if (text == NULL || sscanf(text, "%d.%d", major, minor) != 2)
+        *major = *minor = 0;
+}
+
 void ss_python_init(ss_python_say_fn say)
 {
     py.say = say;
@@ -501,17 +542,7 @@ void ss_python_init(ss_python_say_fn say)
         code_type == NULL || unicode_type == NULL || type_type == NULL)
         return; /* no CPython here */
     int major = 0, minor = 0;
-    const unsigned long *hex = dlsym(RTLD_DEFAULT, "Py_Version"); /* 3.11+ */
-    if (hex != NULL) {
-        major = (int)(*hex >> 24 & 0xff);
-        minor = (int)(*hex >> 16 & 0xff);
-    } else {
-        const char *(*get_version)(void) =
-            (const char *(*)(void))dlsym(RTLD_DEFAULT, "Py_GetVersion");
-        const char *text = get_version != NULL ? get_version() : NULL;
-        if (text == NULL || sscanf(text, "%d.%d", &major, &minor) != 2)
-            major = minor = 0;
-    }
+    interpreter_version(&major, &minor);
     snprintf(py.version, sizeof py.version, "%d.%d", major, minor);
     py.code_type = code_type;
     py.unicode_type = unicode_type;
