@@ -70,7 +70,9 @@ typedef union det_figures {
         uint32_t sync_call;      /* the first such synchronization, DET_NONE when none */
         uint64_t overlap_ns;     /* the host time a deferred read would overlap with device
                                   * work: per readback the lesser of the time it blocked and
-                                  * the GPU's idle time after it */
+                                  * the GPU's idle time after it, syncscope's own time in it
+                                  * taken off */
+        uint64_t self_ns;        /* syncscope's own time taken off the GPU's idle times */
     } readback;
     /* SYNC201 and SYNC202 (copies.c). */
     struct det_copies_figures {
@@ -438,6 +440,10 @@ int det_pinned_rate(const det_ctx *ctx, uint8_t kind, uint64_t *rate);
 /* The GPU's idle time on 'device' after 'from_ns': until the next operation on it starts;
  * 'cap' when none starts before from_ns + cap, 0 when none starts at all. */
 uint64_t det_gpu_idle_after(const det_ctx *ctx, int32_t device, uint64_t from_ns, uint64_t cap);
+/* syncscope's own time per call as the capture measured it: trace metadata 'total_key' over
+ * 'count_key' (self_launch_ns over self_launches, self_stack_ns over self_stacks), 0 for a
+ * trace without them. */
+uint64_t det_self_mean(const det_ctx *ctx, const char *total_key, const char *count_key);
 
 /* ---- phases and scopes (phase.c, scope.c) ---- */
 

@@ -56,6 +56,12 @@ static int readback_run(det_ctx *ctx)
 {
     det_opset waited = {0};
     int rc = 0;
+    /* syncscope's own time in the host's time after a read, which the program does not spend
+     * bare: the stack of the call that returned with the value, taken after it returned, and
+     * the call that puts the next work on the GPU (counted as a launch). 0 when the trace
+     * does not say. */
+    uint64_t self_after = det_self_mean(ctx, "self_stack_ns", "self_stacks") +
+                          det_self_mean(ctx, "self_launch_ns", "self_launches");
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
         det_call *c = &ctx->calls[i];
         if (c->enclosed || c->claimed || !det_is_readback(ctx, c))
@@ -79,11 +85,13 @@ static int readback_run(det_ctx *ctx)
         }
         c->claimed = 1;
         /* What deferring it would let overlap: the host's time after the value arrived (the
-         * GPU's idle time from the copy's end to its next operation) with the device work
-         * it waited for, at most the time it blocked. */
+         * GPU's idle time from the copy's end to its next operation), less syncscope's own
+         * time in it, with the device work it waited for, at most the time it blocked. */
         uint64_t arrived =
             c->copy_op != DET_NONE ? ctx->ops[c->copy_op].ev->u.gpu.end_ns : c->ev->exit_ns;
-        uint64_t overlap = det_gpu_idle_after(ctx, det_call_device(ctx, c), arrived, blocked);
+        uint64_t idle = det_gpu_idle_after(ctx, det_call_device(ctx, c), arrived, UINT64_MAX);
+        uint64_t self = self_after < idle ? self_after : idle;
+        uint64_t overlap = idle - self < blocked ? idle - self : blocked;
         det_hit hit = {
             .rule = SS_RULE_SCALAR_READBACK,
             .call = (uint32_t)i,
@@ -96,7 +104,8 @@ static int readback_run(det_ctx *ctx)
             .device = det_call_device(ctx, c),
             .figures.readback = {.waited_in_sync = sync != DET_NONE,
                                  .sync_call = sync,
-                                 .overlap_ns = overlap},
+                                 .overlap_ns = overlap,
+                                 .self_ns = self},
         };
         rc = det_report(ctx, &hit);
         /* A synchronization of the copy's stream right after a copy that waited by itself
@@ -192,15 +201,21 @@ static char *readback_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
      * longer hold the host, so its own work after each overlaps the device work it waited
      * for. */
     uint64_t saving = overlap * (READ_EVERY - 1) / READ_EVERY;
-    char o_text[32], s_text[32];
+    uint64_t self = agg->figures.readback.self_ns;
+    char o_text[32], s_text[32], self_text[32], own[96] = "";
     det_add_figure(finding, "overlap_ns", overlap);
     det_add_figure(finding, "saving_ns", saving);
+    if (self > 0) {
+        det_add_figure(finding, "self_ns", self);
+        snprintf(own, sizeof own, " (syncscope's own time in it taken off: %s)",
+                 ss_format_duration(self, self_text, sizeof self_text));
+    }
     char *more = ss_xasprintf(
         "%s. Model: kept on the device and read every %dth time, the other reads no longer "
         "hold the host, and its own work after each (the GPU's idle time after the value "
         "arrived) overlaps the device work the read waited for, the lesser of the two: %s in "
-        "all, %d of %d of it saved, about %s",
-        text, READ_EVERY, ss_format_duration(overlap, o_text, sizeof o_text), READ_EVERY - 1,
+        "all%s, %d of %d of it saved, about %s",
+        text, READ_EVERY, ss_format_duration(overlap, o_text, sizeof o_text), own, READ_EVERY - 1,
         READ_EVERY, ss_format_duration(saving, s_text, sizeof s_text));
     free(text);
     return more;
@@ -221,6 +236,7 @@ static void readback_fold(det_figures *sum, const det_figures *one)
 {
     sum->readback.waited_in_sync += one->readback.waited_in_sync;
     sum->readback.overlap_ns += one->readback.overlap_ns;
+    sum->readback.self_ns += one->readback.self_ns;
     if (sum->readback.sync_call == DET_NONE)
         sum->readback.sync_call = one->readback.sync_call;
 }

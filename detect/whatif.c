@@ -345,10 +345,7 @@ static int launch_bound_run(det_ctx *ctx)
     };
     int rc = scratch.names && scratch.api_ns && scratch.host_ns ? 0 : -1;
     /* syncscope's own time per launch, as the capture measured it (0 for a trace without it) */
-    const char *self = ss_evlog_get_meta(ctx->log, "self_launch_ns");
-    const char *self_count = ss_evlog_get_meta(ctx->log, "self_launches");
-    if (self != NULL && self_count != NULL && strtoull(self_count, NULL, 10) > 0)
-        scratch.self_ns = strtoull(self, NULL, 10) / strtoull(self_count, NULL, 10);
+    scratch.self_ns = det_self_mean(ctx, "self_launch_ns", "self_launches");
     /* CUPTI's synchronization records (every trace of syncscope run has them) cost each launch
      * more. */
     const char *sync_records = ss_evlog_get_meta(ctx->log, "sync_records");
@@ -753,6 +750,14 @@ int det_pinned_rate(const det_ctx *ctx, uint8_t kind, uint64_t *rate)
     *rate = n ? median(rates, n) : ctx->opt->pinned_bytes_per_us;
     free(rates);
     return 0;
+}
+
+uint64_t det_self_mean(const det_ctx *ctx, const char *total_key, const char *count_key)
+{
+    const char *total = ss_evlog_get_meta(ctx->log, total_key);
+    const char *count = ss_evlog_get_meta(ctx->log, count_key);
+    uint64_t n = count != NULL ? strtoull(count, NULL, 10) : 0;
+    return total != NULL && n > 0 ? strtoull(total, NULL, 10) / n : 0;
 }
 
 uint64_t det_gpu_idle_after(const det_ctx *ctx, int32_t device, uint64_t from_ns, uint64_t cap)

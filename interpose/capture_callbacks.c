@@ -15,6 +15,9 @@
 /* A launch whose own time in syncscope's callbacks exceeded this is not counted in the trace
  * metadata self_launch_ns (20 us). */
 #define SELF_LAUNCH_MAX_NS 20000u
+/* A call whose own time after its return (its stack taken) exceeded this is not counted in
+ * the trace metadata self_stack_ns but in self_slow_stacks (100 us). */
+#define SELF_STACK_MAX_NS 100000u
 
 capture_process proc = {
     .activity = {.enable_lock = PTHREAD_MUTEX_INITIALIZER, .lock = PTHREAD_MUTEX_INITIALIZER},
@@ -428,10 +431,25 @@ static void count_launch_self_time(thread_state *t, uint64_t exit_ns)
     }
 }
 
+/* syncscope's own time after a call whose stack it took returned: host time the program
+ * spends after the call (after a synchronization: while the device may be idle), which
+ * SYNC301's what-if takes off (docs/detectors.md). A first stack of its kind, slower, is
+ * counted apart as the slow launches are. */
+static void count_stack_self_time(thread_state *t, uint64_t exit_ns)
+{
+    uint64_t own = capture_now_ns() - exit_ns;
+    if (own <= SELF_STACK_MAX_NS) {
+        t->store->self_stack_ns += own;
+        t->store->self_stacks++;
+    } else {
+        t->store->self_slow_stacks++;
+    }
+}
+
 /* The exit of a recorded call: what the exit tells (exit_call), a stack when the call may
- * become a finding (wants_stack), its exit time, and a launch's own time. Always inlined into
- * on_api: a stack starts with as many of syncscope's own frames as when on_api took it, in
- * every build (SS_STACK_DEPTH counts them). */
+ * become a finding (wants_stack), its exit time, a launch's own time and the stack's. Always
+ * inlined into on_api: a stack starts with as many of syncscope's own frames as when on_api
+ * took it, in every build (SS_STACK_DEPTH counts them). */
 static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *spec, int runtime,
                                                            const CUpti_CallbackData *cb)
 {
@@ -452,11 +470,14 @@ static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *s
         a->flags |= capture_probe_exit(t);
     exit_call(t, spec, cb, a);
     const ss_api *row = &proc.api_rows[spec->api];
-    if (wants_stack(spec, row, a, exit_ns))
+    int stacked = wants_stack(spec, row, a, exit_ns);
+    if (stacked)
         a->stack = capture_stack(t);
     a->exit_ns = exit_ns > a->enter_ns ? exit_ns : a->enter_ns + 1;
     if (row->klass == SS_CLASS_LAUNCH)
         count_launch_self_time(t, exit_ns);
+    if (stacked)
+        count_stack_self_time(t, exit_ns);
     t->busy = 0;
 }
 

@@ -64,11 +64,14 @@ static void add_capture_figures(ss_event_log *log, const ss_capture_view *v)
     fin_set_meta_u64(log, "max_memory", v->config->max_memory);
     fin_set_meta_u64(log, "memory_used", ss_budget_used(&v->store->budget));
     fin_set_meta_u64(log, "dropped_stacks", atomic_load(&v->store->budget.dropped_stacks));
-    uint64_t self_ns = 0, launches = 0, slow = 0;
+    uint64_t self_ns = 0, launches = 0, slow = 0, stack_ns = 0, stacks = 0, slow_stacks = 0;
     for (ss_thread_store *t = atomic_load(&v->store->threads); t != NULL; t = t->next) {
         self_ns += t->self_launch_ns;
         launches += t->self_launches;
         slow += t->self_slow_launches;
+        stack_ns += t->self_stack_ns;
+        stacks += t->self_stacks;
+        slow_stacks += t->self_slow_stacks;
     }
     if (launches > 0) {
         fin_set_meta_u64(log, "self_launch_ns", self_ns);
@@ -76,6 +79,12 @@ static void add_capture_figures(ss_event_log *log, const ss_capture_view *v)
     }
     if (slow > 0)
         fin_set_meta_u64(log, "self_slow_launches", slow);
+    if (stacks > 0) {
+        fin_set_meta_u64(log, "self_stack_ns", stack_ns);
+        fin_set_meta_u64(log, "self_stacks", stacks);
+    }
+    if (slow_stacks > 0)
+        fin_set_meta_u64(log, "self_slow_stacks", slow_stacks);
     if (atomic_load(&v->store->budget.refused_buffers) > 0)
         fin_set_meta_u64(log, "refused_activity_buffers",
                          atomic_load(&v->store->budget.refused_buffers));

@@ -106,6 +106,12 @@ typedef struct ss_thread_store {
     uint64_t self_launch_ns;
     uint64_t self_launches;
     uint64_t self_slow_launches; /* launches whose own time was over 20 us, not counted */
+    /* syncscope's own time after the return of this thread's calls whose stack it took (the
+     * stack's capture) and their count (trace metadata self_stack_ns, self_stacks,
+     * self_slow_stacks); written by the thread only, read once the threads are done */
+    uint64_t self_stack_ns;
+    uint64_t self_stacks;
+    uint64_t self_slow_stacks; /* those whose own time was over 100 us, not counted */
 } ss_thread_store;
 
 /* Kernel names: keyed by the address CUPTI gives (the same for every record of a kernel),

@@ -59,11 +59,13 @@ LAUNCHES = 7
 
 def check_self_cost(check, path):
     """The trace's metadata counts every launch and syncscope's own time in them (SYNC502 takes
-    it off the traced launches)."""
-    meta = {}
+    it off the traced launches), and every call whose stack was taken and syncscope's own time
+    after its return."""
+    meta, records = {}, []
     with open(path, encoding="utf-8") as handle:
         for line in handle:
             f = line.rstrip("\n").split(" ")
+            records.append(f)
             if f[0] == "meta" and len(f) == 3:
                 meta[f[1]] = f[2]
     # A launch over 20 us of syncscope's own time (a loaded machine) is counted apart.
@@ -73,6 +75,15 @@ def check_self_cost(check, path):
           f"{meta.get('self_slow_launches')!r}, expected {LAUNCHES} in all")
     check(meta.get("self_launch_ns", "").isdigit() and int(meta["self_launch_ns"]) > 0,
           f"meta self_launch_ns {meta.get('self_launch_ns')!r}, expected a positive count")
+    # Every call whose stack was taken counts its own time after its return (SYNC301 takes
+    # it off the host's time after a readback); one over 100 us apart.
+    stacked = sum(1 for f in records if f[0] == "api" and f[16] != "0")
+    counted = int(meta.get("self_stacks", "0")) + int(meta.get("self_slow_stacks", "0"))
+    check(stacked > 0 and counted == stacked,
+          f"meta self_stacks {meta.get('self_stacks')!r} and self_slow_stacks "
+          f"{meta.get('self_slow_stacks')!r}, expected {stacked} in all (the calls with a stack)")
+    check(meta.get("self_stack_ns", "").isdigit() and int(meta["self_stack_ns"]) > 0,
+          f"meta self_stack_ns {meta.get('self_stack_ns')!r}, expected a positive count")
 
 
 def read_trace(path):

@@ -1,5 +1,6 @@
-/* check_whatif.c: the what-if rules SYNC502 (launch-bound) and SYNC503 (serialized-pipeline)
- * over hand-built event logs: period detection, the conditions, and the exact predictions. */
+/* check_whatif.c: the what-if rules SYNC502 (launch-bound) and SYNC503 (serialized-pipeline),
+ * and SYNC301's prediction, over hand-built event logs: period detection, the conditions, and
+ * the exact predictions. */
 #include "check_main.h"
 #include "detect.h"
 #include "detect_fixture.h"
@@ -735,6 +736,90 @@ START_TEST(test_pipeline_incomplete_chunk_breaks_chain)
 }
 END_TEST
 
+/* ---- SYNC301's prediction ---- */
+
+/* Ten steps of PyTorch's `.item()` (train.py:28), one every 500 us: a kernel on stream 13
+ * (10 to 280 us into the step), a 4-byte cudaMemcpyAsync into pinned memory that returns at
+ * once (its copy 280 to 282 us), and cudaStreamSynchronize from 30 to 285 us, which waits
+ * for them; the next step's kernel starts 510 us in: the GPU idles 228 us after each value
+ * arrived, the last one's nothing. */
+static void item_steps(void)
+{
+    for (uint32_t i = 0; i < 10; i++) {
+        uint64_t t0 = US(500) * i;
+        launch("loss", t0, US(5), t0 + US(10), US(270), 0);
+        uint32_t corr = next_corr++;
+        api((call_spec){.name = "cudaMemcpyAsync",
+                        .enter = t0 + US(20),
+                        .exit = t0 + US(25),
+                        .corr = corr,
+                        .stream = S13,
+                        .stream_id = 13,
+                        .bytes = 4,
+                        .kind = 2});
+        gpu(SS_EV_MEMCPY, NULL, t0 + US(280), t0 + US(282), corr, 13, 4, SS_COPY_DTOH,
+            SS_MEM_PINNED);
+        call("cudaStreamSynchronize", t0 + US(30), t0 + US(285), S13, 13, site("train.py", 28));
+    }
+}
+
+START_TEST(test_readback_prediction_as_traced)
+{
+    /* A trace without syncscope's own times: the nine idle times as they were, 2.052 ms, 9 of
+     * 10 of it saved. */
+    item_steps();
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_uint_eq(f->evidence.count, 10);
+    assert_extra(f, "overlap_ns", "2052000");
+    assert_extra(f, "saving_ns", "1846800");
+    ck_assert_ptr_null(extra(f, "self_ns"));
+}
+END_TEST
+
+START_TEST(test_readback_prediction_without_own_time)
+{
+    /* The capture took 13 us on average after a call whose stack it took returned (the
+     * synchronization's, in the GPU's idle time after the value) and 0.3 us in each launch
+     * (the next step's): 13.3 us of each of the nine idle times is syncscope's, 228 - 13.3 =
+     * 214.7 us overlap: 1.9323 ms, 9 of 10 of it 1.73907 ms. The last read, after which
+     * nothing runs, has no idle time to take it from. */
+    ss_evlog_set_meta(&log_, "self_stack_ns", "130000");
+    ss_evlog_set_meta(&log_, "self_stacks", "10");
+    ss_evlog_set_meta(&log_, "self_launch_ns", "3000");
+    ss_evlog_set_meta(&log_, "self_launches", "10");
+    item_steps();
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    assert_extra(f, "overlap_ns", "1932300");
+    assert_extra(f, "self_ns", "119700");
+    assert_extra(f, "saving_ns", "1739070");
+    ck_assert_str_eq(f->message,
+                     "cudaMemcpyAsync read back 40 bytes to the host in 10 copies and blocked it "
+                     "2.60 ms (0.26 ms at most) until earlier device work finished (each waited "
+                     "in the cudaStreamSynchronize that followed). Model: kept on the device "
+                     "and read every 10th time, the other reads no longer hold the host, and "
+                     "its own work after each (the GPU's idle time after the value arrived) "
+                     "overlaps the device work the read waited for, the lesser of the two: "
+                     "1.93 ms in all (syncscope's own time in it taken off: 0.12 ms), 9 of 10 "
+                     "of it saved, about 1.74 ms");
+}
+END_TEST
+
+START_TEST(test_readback_own_time_over_idle)
+{
+    /* Own time longer than an idle time takes all of it, no more: nothing overlaps. */
+    ss_evlog_set_meta(&log_, "self_stack_ns", "3000000");
+    ss_evlog_set_meta(&log_, "self_stacks", "10");
+    item_steps();
+    run();
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    assert_extra(f, "overlap_ns", "0");
+    assert_extra(f, "self_ns", "2052000");
+    assert_extra(f, "saving_ns", "0");
+}
+END_TEST
+
 START_TEST(test_whatif_large_log)
 {
     /* 200,000 launch-bound kernels in 4,000 iterations of 50 kernels: linear-time search. */
@@ -765,6 +850,9 @@ static Suite *whatif_suite(void)
           test_pipeline_serialized_across_streams, test_pipeline_overlapping_streams,
           test_pipeline_too_few_chunks, test_pipeline_needs_a_repeated_shape,
           test_pipeline_no_meaningful_saving, test_pipeline_incomplete_chunk_breaks_chain, NULL}},
+        {"readback",
+         {test_readback_prediction_as_traced, test_readback_prediction_without_own_time,
+          test_readback_own_time_over_idle, NULL}},
         {"scale", {test_whatif_large_log, NULL}},
     };
     return fixture_suite("whatif", cases, sizeof cases / sizeof cases[0], setup, 60);
