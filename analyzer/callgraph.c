@@ -32,6 +32,7 @@ typedef struct node {
     CXCursor loop[KINDS];
     CXCursor loop_work[KINDS];
     int parent[KINDS];
+    CXCursor site[KINDS]; /* the call it was reached through */
     int depth[KINDS];
     size_t holder[KINDS]; /* the function the loop is in */
     int once;             /* 0 not decided, 1 deciding, 2 runs once, 3 does not */
@@ -324,6 +325,7 @@ static void find_reach(ss_callgraph *g)
                 callee->loop[k] = loops[i];
                 callee->loop_work[k] = work;
                 callee->parent[k] = -1;
+                callee->site[k] = st->call;
                 callee->depth[k] = 1;
                 callee->holder[k] = st->caller;
             }
@@ -340,6 +342,7 @@ static void find_reach(ss_callgraph *g)
                 callee->loop[k] = caller->loop[k];
                 callee->loop_work[k] = caller->loop_work[k];
                 callee->parent[k] = (int)g->sites[s].caller;
+                callee->site[k] = g->sites[s].call;
                 callee->depth[k] = depth + 1;
                 callee->holder[k] = caller->holder[k];
             }
@@ -347,7 +350,7 @@ static void find_reach(ss_callgraph *g)
     }
 }
 
-static char *file_place(CXCursor c)
+char *ss_callgraph_place(CXCursor c)
 {
     CXFile file = NULL;
     unsigned line = 0;
@@ -378,14 +381,82 @@ int ss_callgraph_reached_from_loop(ss_callgraph *g, CXCursor function, ss_scope_
     out->loop = nd->loop[k];
     out->work = nd->loop_work[k];
     out->function = g->nodes[nd->holder[k]].cursor;
-    out->place = file_place(nd->loop[k]);
+    out->place = ss_callgraph_place(nd->loop[k]);
     out->chain = ss_xasprintf("'%s()'", nd->name);
     for (int p = nd->parent[k]; p >= 0; p = g->nodes[p].parent[k]) {
         char *longer = ss_xasprintf("%s called from '%s()'", out->chain, g->nodes[p].name);
         free(out->chain);
         out->chain = longer;
     }
+    /* The calls, innermost first, then turned around. */
+    size_t max = sizeof out->calls / sizeof out->calls[0];
+    for (long at = n; at >= 0 && out->call_count < max; at = g->nodes[at].parent[k]) {
+        out->calls[out->call_count] = g->nodes[at].site[k];
+        out->froms[out->call_count++] =
+            g->nodes[at].parent[k] >= 0 ? g->nodes[g->nodes[at].parent[k]].cursor : nd->loop[k];
+    }
+    for (size_t i = 0; i < out->call_count / 2; i++) {
+        size_t j = out->call_count - 1 - i;
+        CXCursor c = out->calls[i], f = out->froms[i];
+        out->calls[i] = out->calls[j];
+        out->froms[i] = out->froms[j];
+        out->calls[j] = c;
+        out->froms[j] = f;
+    }
     return 1;
+}
+
+CXCursor ss_callgraph_callee(ss_callgraph *g, CXCursor call)
+{
+    long n = g ? find_node(g, callee_definition(call)) : -1;
+    return n >= 0 ? g->nodes[n].cursor : clang_getNullCursor();
+}
+
+int ss_callgraph_reached_unless(ss_callgraph *g, CXCursor function, ss_scope_work what,
+                                int (*skip)(CXCursor from, CXCursor call, void *data), void *data)
+{
+    long target = g ? find_node(g, definition_of(function)) : -1;
+    if (target < 0)
+        return 0;
+    /* Per node: reached along calls no guard skips. Per call: 0 not asked, 1 skipped, 2 not. */
+    unsigned char *reached = ss_xcalloc(g->count, 1);
+    unsigned char *skipped = ss_xcalloc(g->site_count ? g->site_count : 1, 1);
+    for (size_t s = 0; s < g->site_count && !reached[target]; s++) {
+        const site *st = &g->sites[s];
+        if (reached[st->callee])
+            continue;
+        CXCursor loops[8];
+        size_t n = ss_scope_enclosing_loops(g->nodes[st->caller].cursor, st->call, loops, 8);
+        for (size_t i = 0; i < n; i++) {
+            CXCursor work;
+            if (!ss_callgraph_loop_work(g, loops[i], what, st->call, &work, NULL))
+                continue;
+            /* The innermost loop with work decides. */
+            skipped[s] = skip(loops[i], st->call, data) ? 1 : 2;
+            reached[st->callee] = skipped[s] == 2;
+            break;
+        }
+    }
+    for (int depth = 1; depth < MAX_DEPTH && !reached[target]; depth++) {
+        int changed = 0;
+        for (size_t s = 0; s < g->site_count; s++) {
+            const site *st = &g->sites[s];
+            if (!reached[st->caller] || reached[st->callee])
+                continue;
+            if (skipped[s] == 0)
+                skipped[s] = skip(g->nodes[st->caller].cursor, st->call, data) ? 1 : 2;
+            if (skipped[s] == 2) {
+                reached[st->callee] = 1;
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
+    int found = reached[target];
+    free(reached);
+    free(skipped);
+    return found;
 }
 
 void ss_loop_reach_free(ss_loop_reach *reach)

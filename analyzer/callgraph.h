@@ -35,6 +35,11 @@ typedef struct ss_loop_reach {
     char *chain;       /* "'postprocess()'" or "'postprocess()' called from 'run()'": the
                         * function and its callers up to the one the loop calls, malloc'ed */
     char *place;       /* where the loop is: "centerpoint.cpp:160" (the file's name), malloc'ed */
+    /* The calls from the loop down to the function, outermost first: 'calls[i]' is made in
+     * 'froms[i]', the loop for the first, else the function that makes it. */
+    CXCursor calls[8];
+    CXCursor froms[8];
+    size_t call_count;
 } ss_loop_reach;
 
 /* Whether the named function 'function' is called, in this unit, from a loop that does
@@ -42,6 +47,22 @@ typedef struct ss_loop_reach {
 int ss_callgraph_reached_from_loop(ss_callgraph *graph, CXCursor function, ss_scope_work what,
                                    ss_loop_reach *out);
 void ss_loop_reach_free(ss_loop_reach *reach);
+
+/* Where 'c' is, for a message: "centerpoint.cpp:160" (its expansion location; the file's name
+ * without its folder). Malloc'ed. */
+char *ss_callgraph_place(CXCursor c);
+
+/* The definition of the function of the unit that 'call' calls, or a null cursor when it calls
+ * none (a library function, a call through a pointer). */
+CXCursor ss_callgraph_callee(ss_callgraph *graph, CXCursor call);
+
+/* Whether the named function 'function' is called, in this unit, from a loop that does 'what',
+ * or from a function so called, along some chain of calls none of which 'skip' accepts.
+ * 'skip(from, call, data)' is asked of each call on the way: 'from' is the loop for a call
+ * made in the loop, else the function that makes the call (a call that runs only in some
+ * cases, under a guard between 'from' and 'call', may be skipped). Returns 1 or 0. */
+int ss_callgraph_reached_unless(ss_callgraph *graph, CXCursor function, ss_scope_work what,
+                                int (*skip)(CXCursor from, CXCursor call, void *data), void *data);
 
 /* Whether the named function 'function' runs once per program: it is 'main', a constructor or
  * destructor, or a word of its name (split at '_' and before a capital: 'InitOnCUDA', 'set_up')

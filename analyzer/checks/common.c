@@ -347,6 +347,9 @@ int ss_check_loop(ss_check_ctx *ctx, CXCursor call, ss_scope_work what, ss_loop_
     out->chain = reach.chain;
     out->place = reach.place;
     out->function = reach.function;
+    memcpy(out->calls, reach.calls, sizeof out->calls);
+    memcpy(out->froms, reach.froms, sizeof out->froms);
+    out->call_count = reach.call_count;
     return 1;
 }
 

@@ -121,6 +121,10 @@ typedef struct ss_loop_context {
                         * (callgraph.h), malloc'ed */
     char *place;       /* with 'chain': "file.cu:160", where the loop is, malloc'ed */
     CXCursor function; /* the function the loop is in */
+    /* With 'chain': the calls from the loop down to the call's function (ss_loop_reach). */
+    CXCursor calls[8];
+    CXCursor froms[8];
+    size_t call_count;
 } ss_loop_context;
 
 /* Finds the innermost loop around 'call' in its function that does 'what' (scope.h; work in

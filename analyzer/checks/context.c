@@ -10,6 +10,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Whether the severity of 'rule' depends on where its call runs. */
 static int context_rule(ss_rule_id rule)
@@ -456,25 +457,90 @@ static enum CXChildVisitResult find_assign(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Recurse;
 }
 
-typedef struct alloc_walk {
-    int found;
-} alloc_walk;
+/* Calls that make a buffer larger: an allocation, a host buffer pinned, a container resized. */
+static const char *const growers[] = {"malloc",
+                                      "calloc",
+                                      "realloc",
+                                      "aligned_alloc",
+                                      "cudaMalloc",
+                                      "cudaMallocHost",
+                                      "cudaHostAlloc",
+                                      "cudaMallocManaged",
+                                      "cudaMallocAsync",
+                                      "cudaMallocPitch",
+                                      "cudaMallocFromPoolAsync",
+                                      "cudaHostRegister",
+                                      "resize",
+                                      "Resize",
+                                      "reserve",
+                                      "Reserve"};
 
-static enum CXChildVisitResult find_alloc(CXCursor c, CXCursor parent, CXClientData data)
+/* Whether 'call' resizes an object the condition 'cond' names: 'v.resize(n)' where the
+ * condition compares with 'v' ('v.size() < n'). Sets '*object' to it. */
+static int resizes_named(CXCursor call, CXCursor cond, CXCursor *object)
 {
-    alloc_walk *w = data;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr && is_allocator(c)) {
-        w->found = 1;
+    char *name = ss_scope_callee_name(call);
+    int resize = name && (strcasecmp(name, "resize") == 0 || strcasecmp(name, "reserve") == 0);
+    free(name);
+    if (!resize)
+        return 0;
+    CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+        return 0;
+    CXCursor decl = named_decl(ss_ast_child(callee, 0));
+    if (ss_ast_is_null(decl))
+        return 0;
+    ref_walk r = {decl, 0};
+    clang_visitChildren(cond, find_decl_ref, &r);
+    if (r.found)
+        *object = decl;
+    return r.found;
+}
+
+/* What records the new size in what a guard's condition compares with: an assignment to it,
+ * or a resize of an object it names, in the branch or in a function of the unit the branch
+ * calls (two calls deep). */
+typedef struct record_walk {
+    ss_callgraph *graph;
+    CXCursor cond;
+    CXCursor found; /* the declaration assigned or resized */
+    int resized;
+    int depth;
+} record_walk;
+
+static enum CXChildVisitResult find_record(CXCursor c, CXCursor parent, CXClientData data)
+{
+    record_walk *w = data;
+    assign_walk a = {w->cond, clang_getNullCursor()};
+    if (find_assign(c, parent, &a) == CXChildVisit_Break) {
+        w->found = a.found;
         return CXChildVisit_Break;
+    }
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    if (w->depth == 0 && resizes_named(c, w->cond, &w->found)) {
+        w->resized = 1;
+        return CXChildVisit_Break;
+    }
+    CXCursor callee = w->depth < 2 ? ss_callgraph_callee(w->graph, c) : clang_getNullCursor();
+    if (!ss_ast_is_null(callee)) {
+        w->depth++;
+        clang_visitChildren(callee, find_record, w);
+        w->depth--;
+        if (!ss_ast_is_null(w->found))
+            return CXChildVisit_Break;
     }
     return CXChildVisit_Recurse;
 }
 
-/* "grow-only: ..." when 'at' is in the branch of an 'if' (between 'from' and 'at') that
- * compares sizes ('<', '>', '<=', '>='), allocates, and records the new size in what the
- * condition compares with ('if (n > capacity) { free; malloc; capacity = n; }'): it runs when
- * the buffer grows, not on every iteration. Malloc'ed, or NULL. */
-static char *grow_only_words(CXCursor from, CXCursor at)
+/* "line 17 compares with 'capacity' and the branch records the new size" ("file.cu:17" with
+ * 'with_file') when 'at' is in the branch of an 'if' (between 'from' and 'at') that compares
+ * sizes ('<', '>', '<=', '>='), makes a buffer larger (an allocation, a pinning or a resize,
+ * itself or in a function it calls), and records the new size in what the condition compares
+ * with, by an assignment or a resize ('if (n > capacity) { free; malloc; capacity = n; }',
+ * 'if (v.size() < n) { unpin; v.resize(2 * n); pin; }'): it runs when the buffer grows, not
+ * on every iteration. Malloc'ed, or NULL. */
+static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, int with_file)
 {
     CXCursor *path = ss_xreallocarray(NULL, MAX_PATH, sizeof *path);
     long found = path_to(from, at, path);
@@ -500,19 +566,60 @@ static char *grow_only_words(CXCursor from, CXCursor at)
             (strcmp(op, "<") != 0 && strcmp(op, ">") != 0 && strcmp(op, "<=") != 0 &&
              strcmp(op, ">=") != 0))
             continue;
-        alloc_walk a = {0};
-        clang_visitChildren(branch, find_alloc, &a);
-        assign_walk w = {cmp, clang_getNullCursor()};
-        clang_visitChildren(branch, find_assign, &w);
-        if (!a.found || ss_ast_is_null(w.found))
+        CXCursor grows;
+        if (!ss_callgraph_calls_named(graph, branch, growers, sizeof growers / sizeof growers[0],
+                                      &grows))
+            continue;
+        record_walk w = {graph, cmp, clang_getNullCursor(), 0, 0};
+        if (find_record(branch, path[i], &w) == CXChildVisit_Recurse)
+            clang_visitChildren(branch, find_record, &w);
+        if (ss_ast_is_null(w.found))
             continue;
         CXString name = clang_getCursorSpelling(w.found);
-        words = ss_xasprintf("grow-only: it runs when the buffer grows (line %u compares with "
-                             "'%s' and the branch records the new size)",
-                             ss_scope_line(path[i]), clang_getCString(name));
+        char *where = with_file ? ss_callgraph_place(path[i])
+                                : ss_xasprintf("line %u", ss_scope_line(path[i]));
+        words =
+            ss_xasprintf("%s compares with '%s' and the branch %s", where, clang_getCString(name),
+                         w.resized ? "resizes it" : "records the new size");
+        free(where);
         clang_disposeString(name);
     }
     free(path);
+    return words;
+}
+
+/* For ss_callgraph_reached_unless: a call under a grow guard is skipped. */
+static int skip_grow_guarded(CXCursor from, CXCursor call, void *data)
+{
+    char *words = grow_guard_words(data, from, call, 0);
+    free(words);
+    return words != NULL;
+}
+
+/* "grow-only: ..." when the call 'at' runs when a buffer grows: a grow guard around it inside
+ * the loop (or, for a loop elsewhere, in its function), or, for a loop elsewhere, a grow guard
+ * on every chain of calls from a loop that enqueues device work down to its function (the
+ * words name the one on the loop's chain). Malloc'ed, or NULL. */
+static char *grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    ss_callgraph *graph = ss_check_graph(ctx);
+    char *guard = grow_guard_words(
+        graph, loop->chain ? ss_scope_outer_function(ctx->function) : loop->loop, at, 0);
+    if (guard) {
+        char *words = ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
+        free(guard);
+        return words;
+    }
+    if (loop->chain == NULL)
+        return NULL;
+    for (size_t i = 0; i < loop->call_count && guard == NULL; i++)
+        guard = grow_guard_words(graph, loop->froms[i], loop->calls[i], 1);
+    char *words = NULL;
+    if (guard && !ss_callgraph_reached_unless(graph, ss_scope_outer_function(ctx->function),
+                                              SS_SCOPE_ENQUEUES, skip_grow_guarded, graph))
+        words =
+            ss_xasprintf("grow-only: every call from a loop runs when a buffer grows (%s)", guard);
+    free(guard);
     return words;
 }
 
@@ -619,8 +726,7 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
             }
         }
         if (note == NULL)
-            note = grow_only_words(loop.chain ? ss_scope_outer_function(ctx->function) : loop.loop,
-                                   at);
+            note = grow_only_words(ctx, &loop, at);
         if (note) {
             f->severity = SS_SEV_NOTE;
             append(f, note);
