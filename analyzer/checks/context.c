@@ -4,6 +4,7 @@
 #include "ast.h"
 #include "callgraph.h"
 #include "common.h"
+#include "dataflow.h"
 #include "log.h"
 #include "scope.h"
 
@@ -407,6 +408,170 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 }
 
 /* ------------------------------------------------------------------------------------------
+ * A copy that hands the data to the caller. */
+
+static enum CXChildVisitResult find_variable(CXCursor c, CXCursor parent, CXClientData data)
+{
+    CXCursor *found = data;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        enum CXCursorKind k = clang_getCursorKind(ref);
+        if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) {
+            *found = ref;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int is_pointer_or_reference(CXType type)
+{
+    enum CXTypeKind k = clang_getCanonicalType(type).kind;
+    return k == CXType_Pointer || k == CXType_LValueReference || k == CXType_RValueReference;
+}
+
+/* The variable whose storage 'var' points into: a local pointer or reference is followed to the
+ * first variable its initializer names ('char *tail = out->data() + n', 'auto &column =
+ * out.columns.back()'), up to four times. */
+static CXCursor storage_root(CXCursor var)
+{
+    for (int hops = 0; hops < 4; hops++) {
+        if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+            !is_pointer_or_reference(clang_getCursorType(var)))
+            break;
+        unsigned n = ss_ast_child_count(var);
+        CXCursor init = n > 0 ? ss_ast_child(var, n - 1) : clang_getNullCursor();
+        if (ss_ast_is_null(init) || !clang_isExpression(clang_getCursorKind(init)))
+            break;
+        CXCursor next = clang_getNullCursor();
+        if (find_variable(init, var, &next) == CXChildVisit_Recurse)
+            clang_visitChildren(init, find_variable, &next);
+        if (ss_ast_is_null(next) || clang_equalCursors(next, var))
+            break;
+        var = next;
+    }
+    return var;
+}
+
+typedef struct return_walk {
+    CXCursor var;
+    CXCursor found; /* the return statement */
+} return_walk;
+
+static enum CXChildVisitResult find_return(CXCursor c, CXCursor parent, CXClientData data)
+{
+    return_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (k == CXCursor_ReturnStmt && refers_to(c, w->var)) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Device work in a function after a copy to the host: a launch, a call that enqueues work
+ * (event records and stream waits aside) or a function of the unit that does, at or after
+ * 'start'; other copies to the host do not count. */
+typedef struct after_walk {
+    ss_callgraph *graph;
+    CXCursor function;
+    CXCursor copy;
+    unsigned start;
+    int found;
+} after_walk;
+
+static enum CXChildVisitResult find_work_after(CXCursor c, CXCursor parent, CXClientData data)
+{
+    after_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_same_node(c, w->copy) ||
+        ss_ast_offset(c) < w->start)
+        return CXChildVisit_Recurse;
+    if (ss_scope_is_launch(c)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    char *name = ss_scope_callee_name(c);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    if (api == NULL) {
+        CXCursor callee = ss_callgraph_callee(w->graph, c);
+        w->found = !ss_ast_is_null(callee) && ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL);
+        return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+    }
+    if (!ss_api_enqueues(api) || api->klass == SS_CLASS_EVENT_RECORD ||
+        api->klass == SS_CLASS_STREAM_WAIT)
+        return CXChildVisit_Recurse;
+    if (api->klass == SS_CLASS_COPY && api->dst_arg >= 0) {
+        CXCursor dst, src;
+        int kind = ss_copy_kind(w->function, c, api, &dst, &src);
+        if (kind == SS_COPY_KIND_D2H ||
+            (kind == SS_COPY_KIND_DEFAULT && !ss_check_is_device_pointer(w->function, dst)))
+            return CXChildVisit_Recurse;
+    }
+    w->found = 1;
+    return CXChildVisit_Break;
+}
+
+/* "inherent: the function hands the data to its caller (...)" when the pageable copy 'at'
+ * copies to the host into an out parameter (a pointer or reference parameter, also through a
+ * local pointer or reference into it) or into a local the function returns, and the function
+ * does no device work after it (for a copy in a loop: in the loop or after it) but more copies
+ * to the host. Malloc'ed, or NULL. */
+static char *handover_words(ss_check_ctx *ctx, CXCursor at)
+{
+    char *callee = ss_scope_callee_name(at);
+    const ss_api *api = callee ? ss_api_find(callee) : NULL;
+    free(callee);
+    if (api == NULL || api->dst_arg < 0)
+        return NULL;
+    CXCursor dst, src;
+    int kind = ss_copy_kind(ctx->function, at, api, &dst, &src);
+    if (kind != SS_COPY_KIND_D2H && kind != SS_COPY_KIND_DEFAULT)
+        return NULL;
+    ss_provenance p;
+    ss_provenance_of(ctx->function, dst, &p);
+    int pageable = p.kind == SS_HOST_PAGEABLE;
+    ss_provenance_free(&p);
+    if (!pageable)
+        return NULL;
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    CXCursor root = storage_root(destination_var(dst));
+    char *words = NULL;
+    if (clang_getCursorKind(root) == CXCursor_ParmDecl &&
+        is_pointer_or_reference(clang_getCursorType(root))) {
+        CXString name = clang_getCursorSpelling(root);
+        words = ss_xasprintf("inherent: the function hands the data to its caller (through the "
+                             "parameter '%s')",
+                             clang_getCString(name));
+        clang_disposeString(name);
+    } else if (clang_getCursorKind(root) == CXCursor_VarDecl) {
+        return_walk r = {root, clang_getNullCursor()};
+        clang_visitChildren(top, find_return, &r);
+        if (!ss_ast_is_null(r.found)) {
+            CXString name = clang_getCursorSpelling(root);
+            words = ss_xasprintf("inherent: the function hands the data to its caller (it "
+                                 "returns '%s' at line %u)",
+                                 clang_getCString(name), ss_scope_line(r.found));
+            clang_disposeString(name);
+        }
+    }
+    if (words == NULL)
+        return NULL;
+    CXCursor loops[8];
+    size_t loop_count = ss_scope_enclosing_loops(ctx->function, at, loops, 8);
+    after_walk w = {ss_check_graph(ctx), ctx->function, at,
+                    ss_ast_offset(loop_count > 0 ? loops[loop_count - 1] : at), 0};
+    clang_visitChildren(top, find_work_after, &w);
+    if (w.found) {
+        free(words);
+        words = NULL;
+    }
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
  * Buffers that only grow. */
 
 typedef struct assign_walk {
@@ -725,6 +890,8 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
                 note = NULL;
             }
         }
+        if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
+            note = handover_words(ctx, at);
         if (note == NULL)
             note = grow_only_words(ctx, &loop, at);
         if (note) {
@@ -765,6 +932,8 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
     free(name);
     /* The host needs the value at once. */
     char *inherent = inherent_words(ctx, rule, at);
+    if (inherent == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
+        inherent = handover_words(ctx, at);
     if (inherent) {
         f->severity = SS_SEV_NOTE;
         append(f, inherent);
