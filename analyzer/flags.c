@@ -1097,6 +1097,15 @@ static void translate_one(translation *t, const char *const *argv, size_t count,
                   arg[0] != '-' && ss_flags_lang_of(arg, &lang) == 0 ? WHY_INPUT : WHY_UNNEEDED);
         return;
     }
+    /* nvcc takes any option's value after '=': CMake writes a target's system include folder
+     * as '-isystem=DIR' for nvcc, which clang would read as '=DIR', a folder under the
+     * sysroot (not for the host compiler's options, -Xcompiler's, where that is meant). */
+    if (t->info->nvcc && t->depth == 0 && strncmp(arg, "-isystem=", 9) == 0) {
+        char *joined = ss_xasprintf("-isystem%s", arg + 9);
+        translate_single(t, joined);
+        free(joined);
+        return;
+    }
     const char *value = NULL;
     const flag_rule *rule = find_rule(arg, &value);
     if (rule) {

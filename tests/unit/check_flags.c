@@ -89,6 +89,9 @@ START_TEST(test_translation_table)
         {"nvcc --include-path inc --system-include /sys --define-macro A=1 --std c++17 "
          "--machine 64 --optimize 3 k.cu",
          "-I/build/inc -isystem/sys -DA=1 -std=c++17 -m64 -O3"},
+        /* CMake's system include folders for nvcc: '-isystem=DIR'. */
+        {"nvcc -isystem=/usr/local/trt/include -isystem=third -isystem /s2 -c k.cu",
+         "-isystem/usr/local/trt/include -isystem/build/third -isystem/s2"},
         {"g++ -Iinclude -I ../other -isystem third -include cfg.h -DX -O2 -c k.cu",
          "-I/build/include -I/build/../other -isystem/build/third -include/build/cfg.h -DX -O2"},
         {"clang++ -Xclang -fcuda-allow-variadic-functions -std=c++17 k.cu",
