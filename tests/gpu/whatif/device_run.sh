@@ -6,7 +6,8 @@
 # Usage: tests/gpu/whatif/device_run.sh OUT_DIR     (from anywhere; run on a machine with a GPU)
 # Environment: BUILD_DIR (default build/device: its cli/syncscope), PYTHON (python3),
 #   WHATIF_BUDGET_S (default 150), WHATIF_ROUNDS (default 5), WHATIF_ARCH (nvcc -arch, default
-#   sm_90: the H200), WHATIF_PAIRS (default: every pair, see below).
+#   sm_90: the H200), WHATIF_PAIRS (default: every pair, see below; only their C programs are
+#   built), WHATIF_PROVE (default 1; 0: not samples/prove/prove.sh at the end).
 # OUT_DIR gets: MANIFEST; traces/NAME.{sstrace,json,stdout,stderr} (NAME = pair_form);
 #   rounds/PAIR.txt (every round's "steady:" figure); results.txt, one line per pair:
 #   PAIR written_median_us rewritten_median_us saving_us rounds, and "traced PAIR us" (the
@@ -15,7 +16,7 @@
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 1 ]; then
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -48,11 +49,12 @@ log() { echo "whatif: $*" | tee -a "$out/logs/device_run.log"; }
 cat "$out/MANIFEST"
 [ -x "$syncscope" ] || { log "no syncscope at $syncscope"; exit 2; }
 
-# ---- the C programs, built in parallel ----
+# ---- the C programs of the pairs asked for, built in parallel ----
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
+rules=$(for pair in $pairs; do case $pair in c_*) echo "${pair#c_}" ;; esac; done)
 for form in written rewritten; do
-    for rule in sync503 sync502 sync201 sync301; do
+    for rule in $rules; do
         nvcc -O2 -g -lineinfo -arch="${WHATIF_ARCH:-sm_90}" -Xcompiler=-fno-omit-frame-pointer \
             -o "$bin/${rule}_$form" "$here/${rule}_$form.cu" >"$out/logs/nvcc_${rule}_$form.log" 2>&1 &
     done
@@ -153,7 +155,8 @@ done
 
 # ---- last, with what the budget has left: the samples' pairs (samples/prove/prove.sh), whose
 # traces the what-if models are also checked against ----
-if [ -x "$build/samples/pipeline/naive" ] && [ $((deadline - $(date +%s))) -gt 20 ]; then
+if [ "${WHATIF_PROVE:-1}" != 0 ] && [ -x "$build/samples/pipeline/naive" ] &&
+    [ $((deadline - $(date +%s))) -gt 20 ]; then
     bounded 45 sh "$root/samples/prove/prove.sh" -o "$out/prove" "$build" \
         >"$out/logs/prove.log" 2>&1
     log "samples/prove/prove.sh: exit $? ($out/prove/table.md)"

@@ -8,10 +8,16 @@
 #   folders under Samples/ (6_Performance/UnifiedMemoryPerf,
 #   2_Concepts_and_Techniques/streamOrderedAllocation).
 # Environment: BUILD_DIR (default build/device: its cli/syncscope), WHATIF_ARCH (nvcc -arch,
-#   default sm_90), SAMPLES_BUDGET_S (default 75), SAMPLES_ROUNDS (default 3).
+#   default sm_90), SAMPLES_BUDGET_S (default 75), SAMPLES_ROUNDS (default 3), SAMPLES_PARTS
+#   (default "soa ump ump_pair": streamOrderedAllocation and its pair, UnifiedMemoryPerf
+#   itself, its pair), SAMPLES_TRACED (default 1: traced runs of streamOrderedAllocation and
+#   of the UnifiedMemoryPerf pair's written form, to show how the prediction varies with them).
 # OUT_DIR gets: MANIFEST; logs/; traces/NAME.{sstrace,json,stdout,stderr} for NAME in ump,
-#   soa, soa_pair_written and ump_pair_written; results.txt, one line each:
+#   soa, soa_pair_written and ump_pair_written (soa_2, ump_pair_written_2, ... with
+#   SAMPLES_TRACED);
+#   results.txt, one line each:
 #   soa_sample ROUND total_ms        (the sample's own "Total elapsed time" of its 20 iterations)
+#   traced soa_sample N total_ms     (the same under syncscope, traced run N)
 #   PAIR written_median_us rewritten_median_us saving_us rounds   (per iteration; PAIR soa_pair
 #                                    or ump_pair: stream_ordered_pair.cu, unified_memory_pair.cu)
 #   traced PAIR us                   (the written form's time per iteration under syncscope)
@@ -19,7 +25,7 @@
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 2 ]; then
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -46,6 +52,8 @@ case $build in /*) ;; *) build=$root/$build ;; esac
 syncscope=$build/cli/syncscope
 arch=${WHATIF_ARCH:-sm_90}
 rounds=${SAMPLES_ROUNDS:-3}
+parts=${SAMPLES_PARTS:-soa ump ump_pair}
+traced_runs=${SAMPLES_TRACED:-1}
 status=0
 mkdir -p "$out/traces" "$out/logs"
 log() { echo "samples: $*" | tee -a "$out/logs/samples_run.log"; }
@@ -54,7 +62,8 @@ log() { echo "samples: $*" | tee -a "$out/logs/samples_run.log"; }
 
 {
     manifest_head
-    echo "samples: $samples; rounds: $rounds; budget: ${SAMPLES_BUDGET_S:-75} s"
+    echo "samples: $samples; rounds: $rounds; parts: $parts; traced runs: $traced_runs;" \
+        "budget: ${SAMPLES_BUDGET_S:-75} s"
 } >"$out/MANIFEST"
 cat "$out/MANIFEST"
 [ -x "$syncscope" ] || {
@@ -62,22 +71,34 @@ cat "$out/MANIFEST"
     exit 2
 }
 
-# ---- builds, in parallel: the samples as their CMakeLists.txt build them (-lineinfo, C++17;
-# UnifiedMemoryPerf with separable compilation and --extended-lambda), and the pair ----
+# ---- builds, in parallel, of the parts asked for: the samples as their CMakeLists.txt build
+# them (-lineinfo, C++17; UnifiedMemoryPerf with separable compilation and --extended-lambda),
+# and the pairs ----
+has_part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
-nvcc -O2 -lineinfo -arch="$arch" -std=c++17 -rdc=true --extended-lambda \
-    -I"$samples/Common" -I"$ump_dir" -o "$bin/UnifiedMemoryPerf" "$ump_dir/helperFunctions.cpp" \
-    "$ump_dir/matrixMultiplyPerf.cu" "$ump_dir/commonKernels.cu" >"$out/logs/nvcc_ump.log" 2>&1 &
-nvcc -O2 -lineinfo -arch="$arch" -std=c++17 -I"$samples/Common" \
-    -o "$bin/streamOrderedAllocation" "$soa_dir/streamOrderedAllocation.cu" \
-    >"$out/logs/nvcc_soa.log" 2>&1 &
-for p in stream_ordered_pair unified_memory_pair; do
+programs=
+if has_part ump; then
+    programs="$programs UnifiedMemoryPerf"
+    nvcc -O2 -lineinfo -arch="$arch" -std=c++17 -rdc=true --extended-lambda \
+        -I"$samples/Common" -I"$ump_dir" -o "$bin/UnifiedMemoryPerf" \
+        "$ump_dir/helperFunctions.cpp" "$ump_dir/matrixMultiplyPerf.cu" \
+        "$ump_dir/commonKernels.cu" >"$out/logs/nvcc_ump.log" 2>&1 &
+fi
+if has_part soa; then
+    programs="$programs streamOrderedAllocation stream_ordered_pair"
+    nvcc -O2 -lineinfo -arch="$arch" -std=c++17 -I"$samples/Common" \
+        -o "$bin/streamOrderedAllocation" "$soa_dir/streamOrderedAllocation.cu" \
+        >"$out/logs/nvcc_soa.log" 2>&1 &
+fi
+has_part ump_pair && programs="$programs unified_memory_pair"
+for p in $programs; do
+    case $p in stream_ordered_pair | unified_memory_pair) ;; *) continue ;; esac
     nvcc -O2 -g -lineinfo -arch="$arch" -Xcompiler=-fno-omit-frame-pointer \
         -o "$bin/$p" "$here/$p.cu" >"$out/logs/nvcc_$p.log" 2>&1 &
 done
 wait
-for p in UnifiedMemoryPerf streamOrderedAllocation stream_ordered_pair unified_memory_pair; do
+for p in $programs; do
     [ -x "$bin/$p" ] || {
         log "build of $p failed (logs/nvcc_*.log)"
         status=1
@@ -131,24 +152,43 @@ steady() { sed -n 's/^steady: \([0-9.]*\) us per iteration.*/\1/p' "$1"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "nan" }'; }
 : >"$out/results.txt"
 
-# ---- streamOrderedAllocation: traced once, bare in rounds; its loop as a pair ----
-traced soa "$bin/streamOrderedAllocation"
-for r in $(seq 1 "$rounds"); do
-    bounded 20 "$bin/streamOrderedAllocation" >"$out/logs/soa_bare.$r.stdout" 2>&1 || status=1
-    total=$(sed -n 's/^Total elapsed time = \([0-9.]*\) ms.*/\1/p' "$out/logs/soa_bare.$r.stdout")
-    echo "soa_sample $r ${total:-nan}" >>"$out/results.txt"
-done
-traced soa_pair_written "$bin/stream_ordered_pair" written 20 2
-pair_rounds soa_pair stream_ordered_pair 40 3
+soa_total() { sed -n 's/^Total elapsed time = \([0-9.]*\) ms.*/\1/p' "$1"; }
+
+# ---- streamOrderedAllocation: traced (SAMPLES_TRACED times), bare in rounds; its loop as a
+# pair ----
+if has_part soa; then
+    for n in $(seq 1 "$traced_runs"); do
+        name=soa
+        [ "$n" -gt 1 ] && name=soa_$n
+        traced "$name" "$bin/streamOrderedAllocation"
+        total=$(soa_total "$out/traces/$name.stdout")
+        echo "traced soa_sample $n ${total:-nan}" >>"$out/results.txt"
+    done
+    for r in $(seq 1 "$rounds"); do
+        bounded 20 "$bin/streamOrderedAllocation" >"$out/logs/soa_bare.$r.stdout" 2>&1 || status=1
+        total=$(soa_total "$out/logs/soa_bare.$r.stdout")
+        echo "soa_sample $r ${total:-nan}" >>"$out/results.txt"
+    done
+    traced soa_pair_written "$bin/stream_ordered_pair" written 20 2
+    pair_rounds soa_pair stream_ordered_pair 40 3
+fi
 
 # ---- UnifiedMemoryPerf: bare once with its own per-stage table, then traced; its copy modes
 # as a pair (10 runs per size and mode, the sample's sizes) ----
-bounded 40 "$bin/UnifiedMemoryPerf" -print-launch-transfer-results \
-    >"$out/logs/ump_bare.stdout" 2>&1 || status=1
-echo "ump_sample" >>"$out/results.txt"
-traced ump "$bin/UnifiedMemoryPerf"
-traced ump_pair_written "$bin/unified_memory_pair" written 10 2048
-pair_rounds ump_pair unified_memory_pair 10 2048
+if has_part ump; then
+    bounded 40 "$bin/UnifiedMemoryPerf" -print-launch-transfer-results \
+        >"$out/logs/ump_bare.stdout" 2>&1 || status=1
+    echo "ump_sample" >>"$out/results.txt"
+    traced ump "$bin/UnifiedMemoryPerf"
+fi
+if has_part ump_pair; then
+    for n in $(seq 1 "$traced_runs"); do
+        name=ump_pair_written
+        [ "$n" -gt 1 ] && name=ump_pair_written_$n
+        traced "$name" "$bin/unified_memory_pair" written 10 2048
+    done
+    pair_rounds ump_pair unified_memory_pair 10 2048
+fi
 
 log "done in $(($(date +%s) - start)) s, exit $status"
 exit "$status"
