@@ -117,7 +117,7 @@ START_TEST(test_named_rows)
     ck_assert_uint_eq(copy->rules, UINT64_C(1) << SS_RULE_PAGEABLE_ASYNC_COPY);
     const ss_check *call = row_named("ss_check_readback_call");
     ck_assert_ptr_nonnull(call);
-    ck_assert_str_eq(call->family, "readback");
+    ck_assert_str_eq(call->family, "lint_readback");
     ck_assert_ptr_eq(call->entry, ss_check_readback_call);
     ck_assert_int_eq(call->on, SS_CHECK_CALL);
     ck_assert_uint_eq(call->classes, 0);

@@ -1,9 +1,9 @@
 /* scope.c: where a call sits inside its function: the loops around it (also through local
  * lambdas called from a loop) and whether a loop launches kernels or enqueues device work. */
-#include "scope.h"
 #include "ast.h"
 #include "log.h"
 #include "report.h"
+#include "scope.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* common.c: what several static checks share: whether an argument was written, how a
  * finding names the function it is in, what a constant stream argument is, and the direction
  * of a runtime copy. */
-#include "common.h"
 #include "ast.h"
+#include "common.h"
 #include "dataflow.h"
 #include "log.h"
 #include "scope.h"
