@@ -131,17 +131,26 @@ static int unit_uses_streams(ss_check_ctx *ctx)
     return ctx->stream_use == 1;
 }
 
-/* Reports a SYNC101 or SYNC102 finding ('rule'): a warning where the unit uses another stream
- * that the legacy stream can hold up, else a note that says why. */
-static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message)
+/* Reports a SYNC101 or SYNC102 finding ('rule'; 'values' the stream's, ss_stream_values): a
+ * warning where the unit uses another stream that the legacy stream can hold up, else a note
+ * that says why; a note too where the program names the legacy stream itself
+ * (cudaStreamLegacy, every value of the stream): it asks for the legacy stream's ordering on
+ * purpose. */
+static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
+                          unsigned values)
 {
-    if (unit_uses_streams(ctx)) {
+    const char *why = NULL;
+    if (!unit_uses_streams(ctx))
+        why = "nothing in this translation unit uses a stream other than the legacy one, so it "
+              "holds nothing up yet";
+    else if (values == SS_STREAM_BIT(SS_STREAM_LEGACY))
+        why = "deliberate: the program names the legacy stream ('cudaStreamLegacy'), whose "
+              "ordering with the other streams it asks for";
+    if (why == NULL) {
         ss_check_report(ctx, rule, at, message, hint_for(ctx));
         return;
     }
-    char *quiet = ss_xasprintf("%s; nothing in this translation unit uses a stream other than "
-                               "the legacy one, so it holds nothing up yet",
-                               message);
+    char *quiet = ss_xasprintf("%s; %s", message, why);
     size_t before = ctx->result->count;
     ctx->legacy_note = 1;
     ss_check_report(ctx, rule, at, quiet, hint_for(ctx));
@@ -302,7 +311,7 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
     else
         message = ss_xasprintf("'%s' %s runs on the legacy default stream (stream '%s')", api->name,
                                at, text ? text : "...");
-    report_legacy(ctx, rule, call, message);
+    report_legacy(ctx, rule, call, message, omitted ? SS_STREAM_BIT(SS_STREAM_NULL) : values);
     free(message);
     free(at);
     free(text);
@@ -342,7 +351,8 @@ void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, const ss
         message = ss_xasprintf("kernel '%s' is launched %s on the legacy default stream "
                                "(stream '%s')",
                                kernel, at, text ? text : "...");
-    report_legacy(ctx, SS_RULE_DEFAULT_STREAM_LAUNCH, launch, message);
+    report_legacy(ctx, SS_RULE_DEFAULT_STREAM_LAUNCH, launch, message,
+                  omitted ? SS_STREAM_BIT(SS_STREAM_NULL) : values);
     free(message);
     free(kernel);
     free(at);
