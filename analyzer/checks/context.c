@@ -116,11 +116,12 @@ static int is_allocator(CXCursor call)
     return match;
 }
 
-/* How 'stmt' needs the variable 'var' at once, in words ("sizes an allocation with it"), or
- * NULL. */
+/* How 'stmt' needs the variable 'var' at once, in words ("sizes an allocation with it"),
+ * malloc'ed, or NULL. */
 typedef struct use_walk {
+    ss_callgraph *graph;
     CXCursor var;
-    const char *use;
+    char *use;
 } use_walk;
 
 static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientData data)
@@ -128,23 +129,34 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
     use_walk *w = data;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_CXXNewExpr && refers_to(c, w->var)) {
-        w->use = "sizes an allocation with it";
+        w->use = ss_xstrdup("sizes an allocation with it");
         return CXChildVisit_Break;
     }
     if (k == CXCursor_CallExpr) {
         if (ss_scope_is_launch(c) && refers_to(ss_ast_child(c, 1), w->var)) {
-            w->use = "sizes a launch with it";
+            w->use = ss_xstrdup("sizes a launch with it");
             return CXChildVisit_Break;
         }
         if (is_allocator(c) && refers_to(c, w->var)) {
-            w->use = "sizes an allocation with it";
+            w->use = ss_xstrdup("sizes an allocation with it");
+            return CXChildVisit_Break;
+        }
+        /* A function of the unit that allocates (itself or two calls down), given the value. */
+        CXCursor callee = ss_callgraph_callee(w->graph, c);
+        CXCursor found;
+        if (!ss_ast_is_null(callee) && refers_to(c, w->var) &&
+            ss_callgraph_calls_named(w->graph, callee, allocators,
+                                     sizeof allocators / sizeof allocators[0], &found)) {
+            char *name = ss_qualified_name(callee);
+            w->use = ss_xasprintf("passes it to '%s()', which allocates", name);
+            free(name);
             return CXChildVisit_Break;
         }
     }
     return CXChildVisit_Recurse;
 }
 
-static const char *statement_use(CXCursor stmt, CXCursor var)
+static char *statement_use(ss_callgraph *graph, CXCursor stmt, CXCursor var)
 {
     switch (clang_getCursorKind(stmt)) {
     case CXCursor_IfStmt:
@@ -157,15 +169,15 @@ static const char *statement_use(CXCursor stmt, CXCursor var)
             CXCursor c = ss_ast_child(stmt, i);
             if (clang_isExpression(clang_getCursorKind(c)) ||
                 clang_getCursorKind(c) == CXCursor_DeclStmt)
-                return refers_to(c, var) ? "branches on it" : NULL;
+                return refers_to(c, var) ? ss_xstrdup("branches on it") : NULL;
         }
         return NULL;
     }
     case CXCursor_ReturnStmt:
-        return refers_to(stmt, var) ? "returns it" : NULL;
+        return refers_to(stmt, var) ? ss_xstrdup("returns it") : NULL;
     default: {
         /* The statement itself may be the call ('v.resize(n);'). */
-        use_walk w = {var, NULL};
+        use_walk w = {graph, var, NULL};
         if (find_use(stmt, stmt, &w) == CXChildVisit_Recurse)
             clang_visitChildren(stmt, find_use, &w);
         return w.use;
@@ -236,6 +248,20 @@ static CXCursor destination_var(CXCursor dst)
     return clang_getNullCursor();
 }
 
+/* The variable the statement 'stmt' declares or assigns ('T x = ...', 'x = ...'), or a null
+ * cursor. */
+static CXCursor assigned_var(CXCursor stmt)
+{
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    if (k == CXCursor_DeclStmt) {
+        CXCursor var = ss_ast_child(stmt, 0);
+        return clang_getCursorKind(var) == CXCursor_VarDecl ? var : clang_getNullCursor();
+    }
+    if (k == CXCursor_BinaryOperator || k == CXCursor_CallExpr) /* x = ..., or operator= */
+        return destination_var(ss_ast_child(stmt, 0));
+    return clang_getNullCursor();
+}
+
 /* The value a readback gives the host: the destination of a device-to-host copy, or the
  * variable a call's result initializes or is assigned to ('stmt' holds the call). */
 static CXCursor value_var(ss_check_ctx *ctx, CXCursor at, CXCursor stmt)
@@ -252,14 +278,7 @@ static CXCursor value_var(ss_check_ctx *ctx, CXCursor at, CXCursor stmt)
             return clang_getNullCursor();
         return destination_var(dst);
     }
-    enum CXCursorKind k = clang_getCursorKind(stmt);
-    if (k == CXCursor_DeclStmt) {
-        CXCursor var = ss_ast_child(stmt, 0);
-        return clang_getCursorKind(var) == CXCursor_VarDecl ? var : clang_getNullCursor();
-    }
-    if (k == CXCursor_BinaryOperator || k == CXCursor_CallExpr) /* x = ..., or operator= */
-        return destination_var(ss_ast_child(stmt, 0));
-    return clang_getNullCursor();
+    return assigned_var(stmt);
 }
 
 /* Whether 'stmt' is a 'do { ... } while (0)', the shape of a macro written as a statement. */
@@ -388,18 +407,34 @@ static char *inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         }
         if (var_count == 0)
             break;
+        /* The statements between may wait for the device; before a return, they may also
+         * compute, with no device work, other values that the return gives with this one. */
+        CXCursor computed[3];
+        size_t computed_count = 0;
         for (unsigned s = at_index + 1; s < n && s <= at_index + 3; s++) {
             CXCursor next = stmts[s];
-            const char *use = NULL;
+            char *use = NULL;
             for (size_t v = 0; v < var_count && use == NULL; v++)
-                use = statement_use(next, vars[v]);
-            if (use) {
+                use = statement_use(ss_check_graph(ctx), next, vars[v]);
+            int returns = use && strcmp(use, "returns it") == 0;
+            for (size_t c = 0; returns && c < computed_count; c++)
+                returns = refers_to(next, computed[c]);
+            if (use && computed_count == 0)
                 words = ss_xasprintf("inherent: the next statement needs the value (line %u %s)",
                                      ss_scope_line(next), use);
+            else if (use && returns)
+                words = ss_xasprintf("inherent: the function returns the value (line %u), "
+                                     "computing only the other values it returns in between",
+                                     ss_scope_line(next));
+            free(use);
+            if (use)
                 break;
-            }
-            if (!is_wait(next))
+            if (is_wait(next))
+                continue;
+            CXCursor var = assigned_var(next);
+            if (ss_ast_is_null(var) || ss_scope_has_work(next, SS_SCOPE_ENQUEUES, NULL))
                 break;
+            computed[computed_count++] = var;
         }
         break;
     }
