@@ -210,7 +210,8 @@ typedef struct det_ctx {
     size_t call_count;
     det_op *ops;
     size_t op_count;
-    uint32_t *ops_by_end; /* op indices by end time */
+    uint32_t *ops_by_end;  /* op indices by end time */
+    ss_map by_correlation; /* (correlation, 0) -> the first call with that correlation id */
     det_stream *streams;
     size_t stream_count, stream_cap;
     int32_t *site_frame; /* per stack: chosen frame index, -1 none, -2 not computed yet */
@@ -282,6 +283,9 @@ const det_family *det_family_of(ss_rule_id rule);
 /* Builds the index of ctx->log: calls, GPU operations, streams, and whether the log names two
  * or more devices. Returns 0 or -1; det_index_free frees what it built either way. */
 int det_index_build(det_ctx *ctx);
+/* The first call with correlation id 'correlation' (an enclosed driver call's own, not its
+ * owner), or DET_NONE. */
+uint32_t det_call_by_correlation(const det_ctx *ctx, uint32_t correlation);
 void det_index_free(det_ctx *ctx);
 
 /* Host time a call blocked. */

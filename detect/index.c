@@ -186,11 +186,12 @@ static int index_stream_records(det_ctx *ctx, ss_map *by_stream)
 }
 
 /* Links operation 'o' and the call that enqueued it (the owner of the call with its
- * correlation id, looked up in 'by_corr'). */
-static void link_op_call(det_ctx *ctx, ss_map *by_corr, uint32_t o)
+ * correlation id). */
+static void link_op_call(det_ctx *ctx, uint32_t o)
 {
     det_op *op = &ctx->ops[o];
-    op->call = ss_map_get(by_corr, op->ev->u.gpu.correlation, 0);
+    uint32_t call = det_call_by_correlation(ctx, op->ev->u.gpu.correlation);
+    op->call = call == DET_NONE ? DET_NONE : ctx->calls[call].owner;
     op->enqueue_ns = op->ev->u.gpu.start_ns;
     if (op->call == DET_NONE)
         return;
@@ -250,12 +251,10 @@ static int order_by_end(det_ctx *ctx)
 static int index_ops(det_ctx *ctx, ss_map *by_stream)
 {
     const ss_event_log *log = ctx->log;
-    ss_map by_corr = {0};
-    int rc = -1;
     for (size_t i = 0; i < ctx->call_count; i++) {
-        if (ss_map_put_first(&by_corr, ctx->calls[i].ev->correlation, 0, ctx->calls[i].owner) ==
+        if (ss_map_put_first(&ctx->by_correlation, ctx->calls[i].ev->correlation, 0, (uint32_t)i) ==
             DET_NONE)
-            goto out;
+            return -1;
     }
     for (size_t i = 0; i < log->count; i++) {
         const ss_event *e = &log->events[i];
@@ -263,14 +262,11 @@ static int index_ops(det_ctx *ctx, ss_map *by_stream)
             continue;
         uint32_t o = (uint32_t)ctx->op_count++;
         ctx->ops[o].ev = e;
-        link_op_call(ctx, &by_corr, o);
+        link_op_call(ctx, o);
         if (append_to_stream(ctx, by_stream, o) < 0)
-            goto out;
+            return -1;
     }
-    rc = order_by_end(ctx);
-out:
-    ss_map_free(&by_corr);
-    return rc;
+    return order_by_end(ctx);
 }
 
 /* Whether the log names two or more devices (API calls' current devices, GPU operations). */
@@ -323,6 +319,7 @@ int det_index_build(det_ctx *ctx)
 
 void det_index_free(det_ctx *ctx)
 {
+    ss_map_free(&ctx->by_correlation);
     free(ctx->calls);
     free(ctx->ops);
     free(ctx->ops_by_end);
@@ -334,6 +331,11 @@ void det_index_free(det_ctx *ctx)
 }
 
 /* ---- what the index says about a call ---- */
+
+uint32_t det_call_by_correlation(const det_ctx *ctx, uint32_t correlation)
+{
+    return ss_map_get(&ctx->by_correlation, correlation, 0);
+}
 
 const char *det_mem_kind_word(unsigned kind)
 {

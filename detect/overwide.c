@@ -111,12 +111,7 @@ static int apply_frees(det_ctx *ctx, ow_index *ow)
  * Returns 0 or -1. */
 static int index_build(det_ctx *ctx, ow_index *ow)
 {
-    ss_map by_corr = {0};
     int rc = 0;
-    for (size_t i = 0; i < ctx->call_count && rc == 0; i++)
-        rc = ss_map_put_first(&by_corr, ctx->calls[i].ev->correlation, 0, (uint32_t)i) == DET_NONE
-                 ? -1
-                 : 0;
     const ss_event_log *log = ctx->log;
     for (size_t i = 0; i < log->count && rc == 0; i++) {
         const ss_event *e = &log->events[i];
@@ -127,7 +122,7 @@ static int index_build(det_ctx *ctx, ow_index *ow)
             rc = -1;
             break;
         }
-        uint32_t call = ss_map_get(&by_corr, a->correlation, 0);
+        uint32_t call = det_call_by_correlation(ctx, a->correlation);
         if (a->kind == SS_ARGS_ALLOC && a->count >= 1 && call != DET_NONE) {
             if (ss_grow((void **)&ow->allocs, &ow->alloc_cap, ow->alloc_count + 1,
                         sizeof *ow->allocs) < 0) {
@@ -147,7 +142,6 @@ static int index_build(det_ctx *ctx, ow_index *ow)
         else
             ow->waits[ow->wait_count++] = c->ev->enter_ns;
     }
-    ss_map_free(&by_corr);
     return rc < 0 ? -1 : apply_frees(ctx, ow);
 }
 
