@@ -336,26 +336,6 @@ static const char *operation_text(const det_ctx *ctx, const ss_stack *s, char *o
     return out;
 }
 
-/* Names, in the extra figures of 'f', the thread a call was made on when its site is a frame of
- * another thread (a Python thread that waited while a thread without Python frames worked:
- * docs/run.md, "Work of other threads"), and the operation the call's native frames name. */
-static void name_other_thread(det_ctx *ctx, uint32_t call, const ss_stack *s, ss_finding *f)
-{
-    char key[32], operation[512];
-    uint32_t thread = ctx->calls[call].ev->thread;
-    snprintf(key, sizeof key, "thread_name:%u", (unsigned)thread);
-    const char *name = ss_evlog_get_meta(ctx->log, key);
-    char *text =
-        ss_xasprintf("%u%s%s%s, which runs no Python code: the line is where the program's "
-                     "Python thread waited meanwhile",
-                     (unsigned)thread, name != NULL ? " (" : "", name != NULL ? name : "",
-                     name != NULL ? ")" : "");
-    ss_finding_add_extra(f, "thread", text);
-    free(text);
-    if (operation_text(ctx, s, operation, sizeof operation)[0] != '\0')
-        ss_finding_add_extra(f, "operation", operation);
-}
-
 /* The Python function a thread runs: the outermost of the Python frames of 's' outside the
  * threading module (the DataLoader's pin-memory thread runs _pin_memory_loop), NULL when none. */
 static const ss_stack_frame *runs_frame(const det_ctx *ctx, const ss_stack *s)
@@ -374,20 +354,28 @@ static const ss_stack_frame *runs_frame(const det_ctx *ctx, const ss_stack *s)
                                                                                           : NULL;
 }
 
-/* "2 (pt_data_pin)" and, with 'file', ", running _pin_memory_loop in FILE" (without it,
- * "running _pin_memory_loop" goes into the parentheses): the thread of 'call' as a finding
- * names it. Malloc'ed. */
-static char *thread_role(det_ctx *ctx, uint32_t call, int file)
+/* How thread_role names a thread. */
+enum thread_naming {
+    ROLE_NAME,     /* "2 (pt_data_pin)": its number and name */
+    ROLE_RUNS,     /* "2 (pt_data_pin, running _pin_memory_loop)" */
+    ROLE_RUNS_FILE /* "2 (pt_data_pin), running _pin_memory_loop in FILE" */
+};
+
+/* The thread of 'call' as a finding names it ('how': enum thread_naming), the one place that
+ * label is made: its number, its name (trace metadata thread_name:N) and with ROLE_RUNS and
+ * ROLE_RUNS_FILE the Python function it runs. Malloc'ed. */
+static char *thread_role(det_ctx *ctx, uint32_t call, enum thread_naming how)
 {
     char key[32];
     uint32_t thread = ctx->calls[call].ev->thread;
     snprintf(key, sizeof key, "thread_name:%u", (unsigned)thread);
     const char *name = ss_evlog_get_meta(ctx->log, key);
     uint32_t stack = ctx->calls[call].ev->stack;
-    const ss_stack_frame *runs =
-        stack < ctx->log->stack_count ? runs_frame(ctx, &ctx->log->stacks[stack]) : NULL;
+    const ss_stack_frame *runs = how != ROLE_NAME && stack < ctx->log->stack_count
+                                     ? runs_frame(ctx, &ctx->log->stacks[stack])
+                                     : NULL;
     const char *function = runs != NULL ? ctx->log->strings[runs->function] : NULL;
-    if (file)
+    if (how == ROLE_RUNS_FILE)
         return ss_xasprintf("%u%s%s%s%s%s%s%s", (unsigned)thread, name != NULL ? " (" : "",
                             name != NULL ? name : "", name != NULL ? ")" : "",
                             function != NULL ? ", running " : "", function != NULL ? function : "",
@@ -398,6 +386,23 @@ static char *thread_role(det_ctx *ctx, uint32_t call, int file)
                         name != NULL ? name : "", name != NULL && function != NULL ? ", " : "",
                         function != NULL ? "running " : "", function != NULL ? function : "",
                         paren ? ")" : "");
+}
+
+/* Names, in the extra figures of 'f', the thread a call was made on when its site is a frame of
+ * another thread (a Python thread that waited while a thread without Python frames worked:
+ * docs/run.md, "Work of other threads"), and the operation the call's native frames name. */
+static void name_other_thread(det_ctx *ctx, uint32_t call, const ss_stack *s, ss_finding *f)
+{
+    char operation[512];
+    char *role = thread_role(ctx, call, ROLE_NAME);
+    char *text = ss_xasprintf("%s, which runs no Python code: the line is where the program's "
+                              "Python thread waited meanwhile",
+                              role);
+    free(role);
+    ss_finding_add_extra(f, "thread", text);
+    free(text);
+    if (operation_text(ctx, s, operation, sizeof operation)[0] != '\0')
+        ss_finding_add_extra(f, "operation", operation);
 }
 
 /* The function through which the stack of 'call' ends the process (the interpreter's
@@ -432,16 +437,24 @@ static int at_user_line(det_ctx *ctx, const call_site *r)
     return r->frame >= 0 && det_frame_is_user(ctx, &ctx->log->stacks[r->stack].frames[r->frame]);
 }
 
+/* A site note: "made on thread 2 (pt_autograd_0)", then 'what', then ", in " 'operation'
+ * unless that is "". Malloc'ed. */
+static char *made_on(det_ctx *ctx, uint32_t call, enum thread_naming how, const char *what,
+                     const char *operation)
+{
+    char *role = thread_role(ctx, call, how);
+    char *note = ss_xasprintf("made on thread %s%s%s%s", role, what,
+                              operation[0] != '\0' ? ", in " : "", operation);
+    free(role);
+    return note;
+}
+
 char *det_site_note(det_ctx *ctx, uint32_t call)
 {
     const ss_event_log *log = ctx->log;
     call_site r = resolve_site(ctx, call);
-    if (r.started) {
-        char *role = thread_role(ctx, call, 0);
-        char *note = ss_xasprintf("made on thread %s, which this line started", role);
-        free(role);
-        return note;
-    }
+    if (r.started)
+        return made_on(ctx, call, ROLE_RUNS, ", which this line started", "");
     if (!at_user_line(ctx, &r)) {
         const char *exit = exit_path(ctx, call);
         return exit != NULL ? ss_xasprintf("in the context teardown at exit (%s), after the "
@@ -451,14 +464,9 @@ char *det_site_note(det_ctx *ctx, uint32_t call)
     }
     if (log->stacks[r.stack].frames[r.frame].python != SS_FRAME_OTHER_THREAD)
         return NULL;
-    char key[32], operation[512];
-    uint32_t thread = ctx->calls[call].ev->thread;
-    snprintf(key, sizeof key, "thread_name:%u", (unsigned)thread);
-    const char *name = ss_evlog_get_meta(log, key);
-    operation_text(ctx, &log->stacks[r.stack], operation, sizeof operation);
-    return ss_xasprintf("made on thread %u%s%s%s while this line waited%s%s", (unsigned)thread,
-                        name != NULL ? " (" : "", name != NULL ? name : "", name != NULL ? ")" : "",
-                        operation[0] != '\0' ? ", in " : "", operation);
+    char operation[512];
+    return made_on(ctx, call, ROLE_NAME, " while this line waited",
+                   operation_text(ctx, &log->stacks[r.stack], operation, sizeof operation));
 }
 
 /* Names, in the extra figures of 'f', the thread of a call whose Python frames are all a
@@ -468,7 +476,7 @@ char *det_site_note(det_ctx *ctx, uint32_t call)
  * it is the finding's, which thread started it. */
 static void name_helper_thread(det_ctx *ctx, uint32_t call, const call_site *r, ss_finding *f)
 {
-    char *role = thread_role(ctx, call, 1);
+    char *role = thread_role(ctx, call, ROLE_RUNS_FILE);
     char *text;
     if (r->started) {
         char key[32];
@@ -517,7 +525,7 @@ void det_site_locate(det_ctx *ctx, uint32_t call, ss_finding *f)
     else if (own_site != NULL && own_site->python && !det_frame_is_user(ctx, own_site))
         name_helper_thread(ctx, call, &r, f);
     else if (r.started) {
-        char *role = thread_role(ctx, call, 1);
+        char *role = thread_role(ctx, call, ROLE_RUNS_FILE);
         char *text =
             ss_xasprintf("%s: no frame of the program's own code; started at this line", role);
         ss_finding_add_extra(f, "thread", text);
