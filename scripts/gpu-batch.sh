@@ -8,6 +8,9 @@
 # OUT_DIR/NAME.tgz as soon as it ends (so a batch cut short keeps what finished);
 # OUT_DIR/summary.txt says how each ended; when the build fails, it has the build log's tail
 # and no command runs (exit 1).
+# A copy of the tree without its git history (or with a stale one) names its commit in the file
+# .source-commit at the root (written where the copy was made: git rev-parse --short HEAD);
+# it is exported as SYNCSCOPE_SOURCE_COMMIT, which the GPU scripts record instead of git's.
 # Usage: scripts/gpu-batch.sh OUT_DIR BATCH_FILE [DEB_DIR]
 set -u
 out=${1:?usage: gpu-batch.sh OUT_DIR BATCH_FILE [DEB_DIR]}
@@ -18,11 +21,15 @@ mkdir -p "$out/work" || exit 2
 out=$(cd "$out" && pwd)
 batch=$(cd "$(dirname "$batch")" && pwd)/$(basename "$batch")
 cd "$root" || exit 2
+if [ -s .source-commit ]; then
+    SYNCSCOPE_SOURCE_COMMIT=$(head -c 40 .source-commit | tr -cd '0-9a-f')
+    export SYNCSCOPE_SOURCE_COMMIT
+fi
 summary="$out/work/summary.txt"
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
-    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "commit: ${SYNCSCOPE_SOURCE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 } >"$summary"
 if [ -n "$debs" ]; then
     eval "$(scripts/offline-prefix.sh "$debs" /tmp/ss-prefix)"

@@ -41,7 +41,7 @@ summary="$out/summary.txt"
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
-    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "commit: ${SYNCSCOPE_SOURCE_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 } >"$summary"
 status=0
 stage_done() { # NAME RC

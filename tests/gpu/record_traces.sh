@@ -39,7 +39,7 @@ mkdir -p "$out" || exit 2
     echo "recorded: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
     echo "syncscope: $("$syncscope" --version 2>&1 | head -1)"
-    echo "source: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "source: ${SYNCSCOPE_SOURCE_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
     echo "programs: $*"
 } >"$out/MANIFEST"
 

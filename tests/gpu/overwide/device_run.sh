@@ -45,7 +45,7 @@ timeout 40 nvcc -o "$bin/param_info_probe" "$root/tests/gpu/overwide/param_info_
     echo "recorded: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
     echo "syncscope: $("$syncscope" --version 2>&1 | head -1)"
-    echo "source: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "source: ${SYNCSCOPE_SOURCE_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 } >"$out/MANIFEST"
 
 status=0

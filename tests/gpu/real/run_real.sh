@@ -57,7 +57,7 @@ bounded() {
 {
     echo "recorded: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
-    echo "source: $(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "source: ${SYNCSCOPE_SOURCE_COMMIT:-$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
     echo "python: $("$python" --version 2>&1)"
     for module in torch torchvision transformers cupy jax timm triton; do
         echo "$module: $("$python" -c "import $module; print($module.__version__)" 2>/dev/null || echo missing)"

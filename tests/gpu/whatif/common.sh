@@ -20,6 +20,6 @@ bounded() {
 manifest_head() {
     echo "recorded: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
-    echo "source: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "source: ${SYNCSCOPE_SOURCE_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
     echo "nvcc: $(nvcc --version 2>/dev/null | tail -1)"
 }
