@@ -143,6 +143,9 @@ typedef union det_figures {
         uint64_t pageable;      /* copies whose host side was pageable */
         uint64_t h2d_rate;      /* pinned copy-in rate assumed, bytes per microsecond */
         uint64_t d2h_rate;      /* pinned copy-out rate assumed */
+        uint64_t self_ns;       /* syncscope's own time in the host's own work between the
+                                 * stages (its stacks' capture, its launch callbacks): taken off
+                                 * measured_ns and the host's own work */
     } pipeline;
     /* SYNC601 (overwide.c): a wait wider than the buffer read back needed. */
     struct det_overwide_figures {

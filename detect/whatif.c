@@ -494,6 +494,29 @@ static uint64_t first_touch(const chunk *k)
     return t;
 }
 
+/* syncscope's own time in chunk 'k' on its thread, from its first operation's call to 'until'
+ * (the next chunk's first call or operation): the capture's mean own time after a call whose
+ * stack it took ('self_stack') for each such call, and its mean own time per launch
+ * ('self_launch') for each launch. */
+static uint64_t chunk_self_ns(const det_ctx *ctx, const chunk *k, uint64_t until,
+                              uint64_t self_stack, uint64_t self_launch)
+{
+    uint64_t self = 0;
+    if (self_stack == 0 && self_launch == 0)
+        return 0;
+    for (uint32_t call = ctx->ops[k->first_op].call;
+         call != DET_NONE && ctx->calls[call].ev->enter_ns < until; call = ctx->calls[call].next) {
+        const det_call *dc = &ctx->calls[call];
+        if (dc->enclosed)
+            continue;
+        if (dc->ev->stack != 0)
+            self += self_stack;
+        if (dc->row != NULL && dc->row->klass == SS_CLASS_LAUNCH)
+            self += self_launch;
+    }
+    return self;
+}
+
 /* The figures of chunks c->chunks[first..count) at the pinned copy rates 'rates' (a
  * double-buffered prediction, docs/detectors.md); 'scratch' holds count values. Sets '*bytes'
  * to the bytes their copies moved.
@@ -502,10 +525,12 @@ static uint64_t first_touch(const chunk *k)
  * (the host's own work between the stages, which stays) and its slowest stage with pinned
  * buffers; the pipeline fills once (the median chunk's stages but the slowest). The saving is
  * at most the GPU time of the stages, which is what overlap hides. */
-static struct det_pipeline_figures chain_figures(const chain *c, size_t first,
+static struct det_pipeline_figures chain_figures(const det_ctx *ctx, const chain *c, size_t first,
                                                  const uint64_t *rates, uint64_t *scratch,
                                                  uint64_t *bytes)
 {
+    uint64_t self_stack = det_self_mean(ctx, "self_stack_ns", "self_stacks");
+    uint64_t self_launch = det_self_mean(ctx, "self_launch_ns", "self_launches");
     struct det_pipeline_figures pl = {0};
     chain steady = *c;
     steady.chunks = c->chunks + first;
@@ -528,6 +553,12 @@ static struct det_pipeline_figures chain_figures(const chain *c, size_t first,
         uint64_t stages = k->stage[STAGE_H2D] + k->stage[STAGE_COMPUTE] + k->stage[STAGE_D2H];
         uint64_t from = first_touch(k), until = i + 1 < n ? first_touch(k + 1) : k->end;
         uint64_t idle = own_work(k, from, until);
+        /* syncscope's own time in it, which the host's own work holds: the program does not
+         * spend it bare. */
+        uint64_t self = chunk_self_ns(ctx, k, until, self_stack, self_launch);
+        self = self < idle ? self : idle;
+        idle -= self;
+        pl.self_ns += self;
         uint64_t slowest = slowest_pinned(k);
         pl.gpu_ns += stages;
         own_total += idle;
@@ -548,9 +579,10 @@ static struct det_pipeline_figures chain_figures(const chain *c, size_t first,
     pl.measured_ns = last->end > head->start ? last->end - head->start : 0;
     /* What the fix can remove: the stages' GPU time and the host's time inside their calls
      * (a pageable copy's staging); the host's own work stays. */
-    pl.removable_ns = pl.measured_ns > own_total ? pl.measured_ns - own_total : 0;
-    if (pl.predicted_ns + pl.removable_ns < pl.measured_ns)
-        pl.predicted_ns = pl.measured_ns - pl.removable_ns;
+    uint64_t bare = pl.measured_ns - pl.self_ns;
+    pl.removable_ns = bare > own_total ? bare - own_total : 0;
+    if (pl.predicted_ns + pl.removable_ns < bare)
+        pl.predicted_ns = bare - pl.removable_ns;
     return pl;
 }
 
@@ -575,18 +607,19 @@ static int report_chain(det_ctx *ctx, const chain *c, const uint64_t *rates)
            c->chunks[first + 1].start - c->chunks[first].start > CHUNK_OUTLIER_FACTOR * typical)
         first++;
     uint64_t bytes;
-    struct det_pipeline_figures pl = chain_figures(c, first, rates, scratch, &bytes);
+    struct det_pipeline_figures pl = chain_figures(ctx, c, first, rates, scratch, &bytes);
+    uint64_t bare = pl.measured_ns - pl.self_ns;
     free(scratch);
     uint32_t call = DET_NONE;
     for (size_t i = first; i < c->count && call == DET_NONE; i++)
         call = ctx->ops[c->chunks[i].first_op].call;
-    if (call == DET_NONE || pl.predicted_ns * 100 > pl.measured_ns * ctx->opt->whatif_max_percent)
+    if (call == DET_NONE || pl.predicted_ns * 100 > bare * ctx->opt->whatif_max_percent)
         return 0;
     const det_op *op = &ctx->ops[c->chunks[first].first_op];
     det_hit hit = {
         .rule = SS_RULE_SERIALIZED_PIPELINE,
         .call = call,
-        .ns = pl.measured_ns - pl.predicted_ns,
+        .ns = bare - pl.predicted_ns,
         .bytes = bytes,
         .stream_id = op->ev->u.gpu.stream_id,
         .other_streams = c->streams + 1,
@@ -936,6 +969,8 @@ static char *pipeline_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
     det_add_figure(finding, "chunk_period_ns", period);
     det_add_figure(finding, "saving_ns", agg->total_ns);
     det_add_figure(finding, "pageable_copies", f->pageable);
+    if (f->self_ns > 0)
+        det_add_figure(finding, "self_ns", f->self_ns);
     if (f->pageable) {
         det_add_figure(finding, "stage_h2d_pinned_ns", in_pinned);
         det_add_figure(finding, "stage_d2h_pinned_ns", out_pinned);
@@ -946,7 +981,10 @@ static char *pipeline_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
     uint64_t slowest = in_pinned > kernel ? in_pinned : kernel;
     slowest = out_pinned > slowest ? out_pinned : slowest;
     char measured[32], predicted[32], t_in[32], t_k[32], t_out[32], t_slow[32], gpu[32];
-    char t_idle[32], saving[32], chains[48] = "", idle_text[128] = "";
+    char t_idle[32], saving[32], chains[48] = "", idle_text[128] = "", own[96] = "", t_own[32];
+    if (f->self_ns > 0)
+        snprintf(own, sizeof own, " (syncscope's own time in it, taken off: %s)",
+                 ss_format_duration(f->self_ns, t_own, sizeof t_own));
     if (runs > 1)
         snprintf(chains, sizeof chains, " (in %" PRIu64 " loops)", runs);
     if (idle_percent > 0)
@@ -956,11 +994,11 @@ static char *pipeline_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
                  idle_percent, ss_format_duration(idle, t_idle, sizeof t_idle));
     char *text = ss_xasprintf(
         "%" PRIu64 " chunks%s of copy in, kernel, copy out ran one after another with nothing "
-        "overlapping them: %s, of which the GPU worked %s (per chunk, median: copy in %s, "
+        "overlapping them: %s%s, of which the GPU worked %s (per chunk, median: copy in %s, "
         "kernel %s, copy out %s)%s. Model: double-buffered, a chunk takes the longer of the "
         "host's own work, which stays, and its slowest stage with pinned buffers (%s), plus one "
         "pipeline fill: about %s",
-        f->chunks, chains, ss_format_duration(f->measured_ns, measured, sizeof measured),
+        f->chunks, chains, ss_format_duration(f->measured_ns, measured, sizeof measured), own,
         ss_format_duration(f->gpu_ns, gpu, sizeof gpu), ss_format_duration(in, t_in, sizeof t_in),
         ss_format_duration(kernel, t_k, sizeof t_k), ss_format_duration(out, t_out, sizeof t_out),
         idle_text, ss_format_duration(slowest, t_slow, sizeof t_slow),
@@ -1034,6 +1072,7 @@ static void pipeline_fold(det_figures *sum, const det_figures *one)
     s->pageable += o->pageable;
     s->h2d_rate += o->h2d_rate;
     s->d2h_rate += o->d2h_rate;
+    s->self_ns += o->self_ns;
 }
 
 /* The what-if families: their figures are summed over the runs or chains of a finding (the

@@ -537,6 +537,44 @@ START_TEST(test_pipeline_host_work_between_chunks)
 }
 END_TEST
 
+START_TEST(test_pipeline_own_time_taken_off)
+{
+    /* The chunks above, each copy in with a stack, in a trace that says the capture took
+     * 10 us after each call whose stack it took and 2 us in each launch: 12 us of each
+     * chunk's 2.01 ms of the host's own work is syncscope's (the last chunk's 10 us of
+     * enqueueing, all of it): 118 us in all, off the 21 ms measured and off that work. 9
+     * chunks of 1.998 ms, the last one's 0.1 ms, one fill of 0.2 ms: 18.282 ms, against
+     * 20.882 ms without syncscope: 2.6 ms saved (2.61 ms with syncscope's time counted). */
+    ss_evlog_set_meta(&log_, "self_stack_ns", "100000");
+    ss_evlog_set_meta(&log_, "self_stacks", "10");
+    ss_evlog_set_meta(&log_, "self_launch_ns", "20000");
+    ss_evlog_set_meta(&log_, "self_launches", "10");
+    uint64_t t = 0;
+    for (int i = 0; i < 10; i++)
+        t = chunk(t, US(100), US(100), US(100), 13, 13, 1u << 20, SS_MEM_PINNED, 1) +
+            (i < 9 ? MS(2) : 0);
+    run();
+    const ss_finding *f = only(SS_RULE_SERIALIZED_PIPELINE);
+    assert_extra(f, "measured_ns", "21000000");
+    assert_extra(f, "self_ns", "118000");
+    assert_extra(f, "chunk_idle_ns", "1998000");
+    assert_extra(f, "predicted_ns", "18282000");
+    assert_extra(f, "saving_ns", "2600000");
+    assert_extra(f, "removable_ns", "2900000");
+    ck_assert_str_eq(f->message,
+                     "10 chunks of copy in, kernel, copy out ran one after another with nothing "
+                     "overlapping them: 21.00 ms (syncscope's own time in it, taken off: "
+                     "0.12 ms), of which the GPU worked 3.00 ms (per chunk, median: copy in "
+                     "0.10 ms, kernel 0.10 ms, copy out 0.10 ms) and was idle 86% of each "
+                     "chunk's time waiting for the host's own work (2.00 ms per chunk). Model: "
+                     "double-buffered, a chunk takes the longer of the host's own work, which "
+                     "stays, and its slowest stage with pinned buffers (0.10 ms), plus one "
+                     "pipeline fill: about 18.28 ms. The GPU was idle 86% of this loop waiting "
+                     "for the host's own work: overlap would save at most 2.60 ms (of the "
+                     "2.90 ms that is not the host's own work)");
+}
+END_TEST
+
 START_TEST(test_pipeline_host_time_inside_the_calls)
 {
     /* Four chunks whose copy calls outlast their GPU copies (staging: the copy in's call
@@ -845,11 +883,12 @@ static Suite *whatif_suite(void)
           test_launch_bound_site_borrowed, test_launch_bound_no_repeat, NULL}},
         {"pipeline",
          {test_pipeline_ten_chunks, test_pipeline_host_work_between_chunks,
-          test_pipeline_two_loops_one_finding, test_pipeline_host_time_inside_the_calls,
-          test_pipeline_pageable_at_pinned_rate, test_pipeline_pinned_rate_from_log,
-          test_pipeline_serialized_across_streams, test_pipeline_overlapping_streams,
-          test_pipeline_too_few_chunks, test_pipeline_needs_a_repeated_shape,
-          test_pipeline_no_meaningful_saving, test_pipeline_incomplete_chunk_breaks_chain, NULL}},
+          test_pipeline_two_loops_one_finding, test_pipeline_own_time_taken_off,
+          test_pipeline_host_time_inside_the_calls, test_pipeline_pageable_at_pinned_rate,
+          test_pipeline_pinned_rate_from_log, test_pipeline_serialized_across_streams,
+          test_pipeline_overlapping_streams, test_pipeline_too_few_chunks,
+          test_pipeline_needs_a_repeated_shape, test_pipeline_no_meaningful_saving,
+          test_pipeline_incomplete_chunk_breaks_chain, NULL}},
         {"readback",
          {test_readback_prediction_as_traced, test_readback_prediction_without_own_time,
           test_readback_own_time_over_idle, NULL}},
