@@ -179,17 +179,22 @@ void capture_handle_forget(_Atomic uint64_t *table, size_t slots, uint64_t handl
     }
 }
 
-int capture_handle_known(_Atomic uint64_t *table, size_t slots, uint64_t handle)
+long capture_handle_find(_Atomic uint64_t *table, size_t slots, uint64_t handle)
 {
     size_t i = handle_slot(handle, slots);
     for (size_t n = 0; n < slots; n++, i = (i + 1) & (slots - 1)) {
         uint64_t seen = atomic_load_explicit(&table[i], memory_order_relaxed);
         if (seen == handle)
-            return 1;
+            return (long)i;
         if (seen == 0)
-            return 0;
+            return -1;
     }
-    return 0;
+    return -1;
+}
+
+int capture_handle_known(_Atomic uint64_t *table, size_t slots, uint64_t handle)
+{
+    return capture_handle_find(table, slots, handle) >= 0;
 }
 
 /* Remembers a stream created blocking. When the table is full, every launch counts as one
@@ -518,9 +523,10 @@ void CUPTIAPI capture_on_callback(void *userdata, CUpti_CallbackDomain domain,
     if ((domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) &&
         is_profiler_call(domain, cbid, &start))
         capture_on_profiler(domain, start, (const CUpti_CallbackData *)data);
-    else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)
-        on_api(domain, cbid, (const CUpti_CallbackData *)data);
-    else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
+    else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+        if (!capture_stream_destroying(domain, cbid, (const CUpti_CallbackData *)data))
+            on_api(domain, cbid, (const CUpti_CallbackData *)data);
+    } else if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_CREATED)
         capture_enable_activity_once();
     else if (domain == CUPTI_CB_DOMAIN_RESOURCE)
         capture_on_stream_resource(cbid, (const CUpti_ResourceData *)data);

@@ -99,6 +99,7 @@ typedef struct thread_state {
     /* The light mode's probe of the call in progress (probe_enter): the streams asked at its
      * entry and which of them had work pending then. */
     CUstream probed[PROBE_STREAMS_MAX];
+    uint16_t probed_slot[PROBE_STREAMS_MAX]; /* a listed stream's slot in live_streams */
     uint32_t probed_count;
     uint32_t probed_pending;
     uint32_t probed_listed; /* those taken from the live streams' table */
@@ -153,6 +154,10 @@ typedef struct capture_probe {
     _Atomic(stream_query_fn) stream_query;
     atomic_int context_seen; /* a context was created: before it, no work can be pending */
     _Atomic uint64_t live_streams[LIVE_STREAM_SLOTS]; /* handles, 0 empty, 1 forgotten */
+    /* Per slot of live_streams, the probes asking the driver about its stream at this moment:
+     * a stream's destruction waits for them (capture_stream_destroying), so that no probe asks
+     * about a freed handle. */
+    atomic_uint live_pins[LIVE_STREAM_SLOTS];
     /* 1: device-wide calls are not probed (no destruction can be seen, or live_streams is
      * full): they are judged by their time alone */
     _Atomic int live_streams_off;
@@ -270,6 +275,8 @@ void CUPTIAPI capture_on_callback(void *userdata, CUpti_CallbackDomain domain,
 int capture_handle_add(_Atomic uint64_t *table, size_t slots, uint64_t handle);
 void capture_handle_forget(_Atomic uint64_t *table, size_t slots, uint64_t handle);
 int capture_handle_known(_Atomic uint64_t *table, size_t slots, uint64_t handle);
+/* The slot that holds 'handle' in 'table', or -1. */
+long capture_handle_find(_Atomic uint64_t *table, size_t slots, uint64_t handle);
 
 /* ---- capture_light.c ---- */
 
@@ -281,6 +288,11 @@ uint32_t capture_probe_exit(thread_state *t);
 uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params);
 /* A stream created, a stream or context about to be destroyed (CUPTI's resource domain). */
 void capture_on_stream_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd);
+/* At the entry of a stream's destruction (cudaStreamDestroy, cuStreamDestroy): forgets it and
+ * waits until no probe is asking the driver about it. Returns 1 when 'domain' and 'cbid' are a
+ * stream destruction's (handled), else 0. */
+int capture_stream_destroying(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                              const CUpti_CallbackData *cb);
 /* Subscribes to those resource callbacks (the light mode). */
 void capture_enable_stream_callbacks(void);
 /* Looks up the driver's two functions the light mode asks (once; loads nothing). */

@@ -2,6 +2,7 @@
  * which streams had work pending at the entry of a call that may wait and which finished by
  * its exit (cuStreamQuery over the streams that live), and the host memory kinds of a copy
  * (cuPointerGetAttributes). Lock-free and allocation-free: they run inside the calls. */
+#include <sched.h>
 #include <string.h>
 
 #include "capture_int.h"
@@ -19,6 +20,22 @@ static void live_stream_add(uint64_t handle)
 static void live_stream_remove(uint64_t handle)
 {
     capture_handle_forget(proc.probe.live_streams, LIVE_STREAM_SLOTS, handle);
+}
+
+/* Asks the driver about the stream in slot 'slot' of the live streams, if it still holds
+ * 'handle': the slot is pinned meanwhile, and a destruction that forgot the stream waits for
+ * the pin to go (capture_stream_destroying), so the handle is never freed under the question.
+ * Sequentially consistent pin and load against the destruction's forget and pin count: one
+ * sees the other. Returns the driver's answer, or CUDA_ERROR_INVALID_HANDLE for a stream that
+ * is being destroyed. */
+static CUresult query_listed(stream_query_fn query, size_t slot, uint64_t handle)
+{
+    CUresult answer = CUDA_ERROR_INVALID_HANDLE;
+    atomic_fetch_add(&proc.probe.live_pins[slot], 1);
+    if (atomic_load(&proc.probe.live_streams[slot]) == handle)
+        answer = query((CUstream)(uintptr_t)handle);
+    atomic_fetch_sub(&proc.probe.live_pins[slot], 1);
+    return answer;
 }
 
 /* Forgets every stream: a context is being destroyed, and its streams with it (another
@@ -82,20 +99,30 @@ void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_
         t->probed[n++] = CU_STREAM_LEGACY;
         if (spec->per_thread)
             t->probed[n++] = CU_STREAM_PER_THREAD;
+        for (uint32_t i = 0; i < n; i++) {
+            if (query(t->probed[i]) == CUDA_ERROR_NOT_READY)
+                t->probed_pending |= 1u << i;
+        }
         for (size_t i = 0; i < LIVE_STREAM_SLOTS; i++) {
             uint64_t h = atomic_load_explicit(&proc.probe.live_streams[i], memory_order_acquire);
             if (h <= SS_STREAM_PER_THREAD)
                 continue;
-            if (n == PROBE_STREAMS_MAX)
+            if (n == PROBE_STREAMS_MAX) {
+                t->probed_pending = 0;
                 return;
+            }
             t->probed_listed |= 1u << n;
-            t->probed[n++] = (CUstream)(uintptr_t)h;
+            t->probed_slot[n] = (uint16_t)i;
+            t->probed[n] = (CUstream)(uintptr_t)h;
+            if (query_listed(query, i, h) == CUDA_ERROR_NOT_READY)
+                t->probed_pending |= 1u << n;
+            n++;
         }
+        t->probed_count = n;
+        return;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        if (query(t->probed[i]) == CUDA_ERROR_NOT_READY)
-            t->probed_pending |= 1u << i;
-    }
+    if (query(t->probed[0]) == CUDA_ERROR_NOT_READY)
+        t->probed_pending = 1;
     t->probed_count = n;
 }
 
@@ -103,7 +130,7 @@ void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_
  * at its entry is complete now (what the call waited for, as the full mode's GPU records
  * show it); 0 when the call was not probed. A stream of the live streams' table that another
  * thread destroyed during the call (no longer in the table) is not asked again: its handle
- * may be freed. */
+ * may be freed (query_listed). */
 uint32_t capture_probe_exit(thread_state *t)
 {
     stream_query_fn query = atomic_load_explicit(&proc.probe.stream_query, memory_order_acquire);
@@ -115,12 +142,13 @@ uint32_t capture_probe_exit(thread_state *t)
         return 0;
     uint32_t word = SS_API_PROBED;
     for (uint32_t i = 0; i < t->probed_count; i++) {
-        if (!(t->probed_pending & 1u << i) ||
-            ((t->probed_listed & 1u << i) &&
-             !capture_handle_known(proc.probe.live_streams, LIVE_STREAM_SLOTS,
-                                   (uint64_t)(uintptr_t)t->probed[i])))
+        if (!(t->probed_pending & 1u << i))
             continue;
-        if (query(t->probed[i]) == CUDA_SUCCESS) {
+        CUresult answer =
+            (t->probed_listed & 1u << i)
+                ? query_listed(query, t->probed_slot[i], (uint64_t)(uintptr_t)t->probed[i])
+                : query(t->probed[i]);
+        if (answer == CUDA_SUCCESS) {
             word |= SS_API_WAITED;
             break;
         }
@@ -142,6 +170,48 @@ void capture_on_stream_resource(CUpti_CallbackId cbid, const CUpti_ResourceData 
         live_stream_remove(stream);
     else if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
         live_streams_clear();
+}
+
+/* The API callbacks of a stream's destruction, taken in the light mode: at their entry, before
+ * the driver acts on it, the handle is still valid. */
+static const struct {
+    CUpti_CallbackDomain domain;
+    CUpti_CallbackId cbid;
+    const char *name;
+} destroy_callbacks[] = {
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v3020,
+     "cudaStreamDestroy_v3020"},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamDestroy_v5050,
+     "cudaStreamDestroy_v5050"},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy, "cuStreamDestroy"},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2, "cuStreamDestroy_v2"},
+};
+
+int capture_stream_destroying(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                              const CUpti_CallbackData *cb)
+{
+    size_t i = 0, count = sizeof destroy_callbacks / sizeof destroy_callbacks[0];
+    while (i < count &&
+           !(destroy_callbacks[i].cbid == cbid && destroy_callbacks[i].domain == domain))
+        i++;
+    if (i == count)
+        return 0;
+    if (cb == NULL || cb->callbackSite != CUPTI_API_ENTER || cb->functionParams == NULL)
+        return 1;
+    /* Every variant's parameters are the stream alone (cudaStream_t or CUstream). */
+    uint64_t handle;
+    memcpy(&handle, cb->functionParams, sizeof handle);
+    long slot = capture_handle_find(proc.probe.live_streams, LIVE_STREAM_SLOTS, handle);
+    if (handle <= SS_STREAM_PER_THREAD || slot < 0)
+        return 1;
+    uint64_t seen = handle;
+    atomic_compare_exchange_strong(&proc.probe.live_streams[slot], &seen, (uint64_t)1);
+    /* The probes that pinned the slot before the forget finish one cuStreamQuery each. */
+    for (unsigned spins = 0; atomic_load(&proc.probe.live_pins[slot]) != 0; spins++) {
+        if (spins > 64)
+            sched_yield();
+    }
+    return 1;
 }
 
 /* The memory kind (ss_mem_kind) of 'pointer' as the driver knows it: pinned (page-locked or
@@ -199,6 +269,22 @@ void capture_enable_stream_callbacks(void)
                                               resources[i]) != CUPTI_SUCCESS)
             atomic_store(&proc.probe.live_streams_off, 1);
     }
+    /* A stream's destruction, at its entry: the stream is forgotten there, while its handle is
+     * valid (nothing says "destroy starting" comes before the handle stops being valid, and a
+     * query of a destroyed stream crashed the process on the H200). Without the driver's
+     * destroy callback, which the runtime's destroy calls too, no device-wide probe. */
+    int taken = 0;
+    for (size_t i = 0; i < sizeof destroy_callbacks / sizeof destroy_callbacks[0]; i++) {
+        const char *name = NULL;
+        if (proc.cupti.fn.cuptiGetCallbackName(destroy_callbacks[i].domain,
+                                               destroy_callbacks[i].cbid, &name) == CUPTI_SUCCESS &&
+            name != NULL && strcmp(name, destroy_callbacks[i].name) == 0 &&
+            proc.cupti.fn.cuptiEnableCallback(1, proc.cupti.subscriber, destroy_callbacks[i].domain,
+                                              destroy_callbacks[i].cbid) == CUPTI_SUCCESS)
+            taken |= 1 << i;
+    }
+    if (!(taken & 0x8)) /* cuStreamDestroy_v2, which the runtime calls too */
+        atomic_store(&proc.probe.live_streams_off, 1);
 }
 
 /* The light mode asks the program's driver, which has created a context by now, for the memory

@@ -29,11 +29,13 @@ static CUstream busy_stream;
  * stream that stays, and how often it was asked. */
 #define DESTROYED_STREAM ((CUstream)(uintptr_t)0x5000)
 #define KEPT_STREAM ((CUstream)(uintptr_t)0x6000)
-static int destroyed, asked_destroyed, asked_kept;
+#define RELEASED_LATER_STREAM ((CUstream)(uintptr_t)0x7000)
+static int destroyed, asked_destroyed, asked_kept, released_later, asked_released_later;
 
 __attribute__((visibility("default"))) CUresult CUDAAPI cuStreamQuery(CUstream stream)
 {
     asked_destroyed += destroyed && stream == DESTROYED_STREAM;
+    asked_released_later += released_later && stream == RELEASED_LATER_STREAM;
     asked_kept += stream == KEPT_STREAM;
     if (busy_stream != NULL && stream != busy_stream)
         return CUDA_SUCCESS;
@@ -64,12 +66,13 @@ static int (*fake_call)(const char *name, void *params, const char *nested, void
 static void (*fake_call_ns)(long ns);
 static int (*fake_stream)(int created, uint64_t handle);
 static void (*fake_during)(void (*fn)(void));
+static int (*fake_destroy)(uint64_t handle, int resource);
 
-/* Another thread's cudaStreamDestroy, made inside a call: CUPTI's "destroy starting" resource
- * callback, after which the driver frees the stream. */
+/* Another thread's cudaStreamDestroy, made inside a call: cuStreamDestroy_v2's callbacks and
+ * CUPTI's "destroy starting" resource callback, after which the driver frees the stream. */
 static void destroy_stream(void)
 {
-    fake_stream(0, (uint64_t)(uintptr_t)DESTROYED_STREAM);
+    fake_destroy((uint64_t)(uintptr_t)DESTROYED_STREAM, 1);
     destroyed = 1;
 }
 
@@ -96,8 +99,10 @@ int main(int argc, char **argv)
         *(void **)&fake_call_ns = dlsym(fake, "fake_cupti_set_call_ns");
         *(void **)&fake_stream = dlsym(fake, "fake_cupti_stream");
         *(void **)&fake_during = dlsym(fake, "fake_cupti_set_during");
+        *(void **)&fake_destroy = dlsym(fake, "fake_cupti_destroy_stream");
     }
-    if (fake_call == NULL || fake_call_ns == NULL || fake_stream == NULL || fake_during == NULL) {
+    if (fake_call == NULL || fake_call_ns == NULL || fake_stream == NULL || fake_during == NULL ||
+        fake_destroy == NULL) {
         fprintf(stderr, "light_app: the fake CUPTI is not loaded\n");
         return 2;
     }
@@ -140,23 +145,32 @@ int main(int argc, char **argv)
         return 0;
     }
     if (getenv("LIGHT_APP_DESTROYED") != NULL) {
-        /* A device-wide call finds the stream pending at its entry, and another thread
-         * destroys it during the call: the exit must not ask the driver about it again. A
-         * stream that stays is asked at the entry of both calls and the exit of the second. */
+        /* A stream destroyed with its work pending, which the driver releases later ("destroy
+         * starting" not yet called): no device-wide call may ask about it. A device-wide call
+         * finds another stream pending at its entry, and another thread destroys it during
+         * the call: the exit must not ask the driver about it again. A stream that stays is
+         * asked at the entry of both calls and the exit of the second. */
         uint64_t none[4] = {0};
         CALL("cudaDeviceSynchronize_v3020", none, 0, 0); /* the context */
         if (fake_stream(1, (uint64_t)(uintptr_t)DESTROYED_STREAM) != 0 ||
-            fake_stream(1, (uint64_t)(uintptr_t)KEPT_STREAM) != 0) {
+            fake_stream(1, (uint64_t)(uintptr_t)KEPT_STREAM) != 0 ||
+            fake_stream(1, (uint64_t)(uintptr_t)RELEASED_LATER_STREAM) != 0) {
             fprintf(stderr, "light_app: the stream resource callbacks are not subscribed\n");
             return 2;
         }
+        if (fake_destroy((uint64_t)(uintptr_t)RELEASED_LATER_STREAM, 0) != 0) {
+            fprintf(stderr, "light_app: cuStreamDestroy_v2 is not subscribed\n");
+            return 2;
+        }
+        released_later = 1;
         busy_stream = DESTROYED_STREAM;
         fake_during(destroy_stream);
         CALL("cudaDeviceSynchronize_v3020", none, 1000000, 1);
         busy_stream = KEPT_STREAM;
         CALL("cudaDeviceSynchronize_v3020", none, 1000000, 1);
-        printf("destroyed stream asked %d times after its destruction, kept stream %d times\n",
-               asked_destroyed, asked_kept);
+        printf("after their destruction: the stream destroyed during a call asked %d times, the "
+               "stream released later %d times; kept stream asked %d times\n",
+               asked_destroyed, asked_released_later, asked_kept);
         return 0;
     }
     if (getenv("LIGHT_APP_FIRST_MALLOC") != NULL) {

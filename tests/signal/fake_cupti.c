@@ -85,9 +85,16 @@ FAKE_EXPORT CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_Subs
     return CUPTI_SUCCESS;
 }
 
+/* A stream's destruction, which the light mode takes outside the argument table. */
+#define DESTROY_CBID CUPTI_DRIVER_TRACE_CBID_cuStreamDestroy_v2
+
 FAKE_EXPORT CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t cbid,
                                                       const char **name)
 {
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == DESTROY_CBID) {
+        *name = "cuStreamDestroy_v2";
+        return CUPTI_SUCCESS;
+    }
     const ss_args_spec *spec = find_spec(domain, cbid, NULL);
     if (spec == NULL)
         return CUPTI_ERROR_INVALID_PARAMETER;
@@ -252,6 +259,34 @@ FAKE_EXPORT int fake_cupti_stream(int created, uint64_t handle)
                created ? CUPTI_CBID_RESOURCE_STREAM_CREATED
                        : CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING,
                &resource);
+    return 0;
+}
+
+/* Destroys stream 'handle' as cuStreamDestroy_v2 does: its API callbacks around it and, when
+ * 'resource' is 1, the "destroy starting" resource callback inside (0: the driver releases the
+ * stream later, its work still pending). Returns 0, or -1 when nobody subscribed to the
+ * destroy's API callback. */
+FAKE_EXPORT int fake_cupti_destroy_stream(uint64_t handle, int resource);
+FAKE_EXPORT int fake_cupti_destroy_stream(uint64_t handle, int resource)
+{
+    if (subscriber == NULL || !driver_enabled[DESTROY_CBID])
+        return -1;
+    uint64_t params[1] = {handle};
+    int32_t result = 0;
+    uint64_t correlation_data = 0;
+    CUpti_CallbackData data;
+    memset(&data, 0, sizeof data);
+    data.functionName = "cuStreamDestroy_v2";
+    data.functionParams = params;
+    data.functionReturnValue = &result;
+    data.correlationData = &correlation_data;
+    data.correlationId = ++correlation;
+    data.callbackSite = CUPTI_API_ENTER;
+    subscriber(subscriber_data, CUPTI_CB_DOMAIN_DRIVER_API, DESTROY_CBID, &data);
+    if (resource && fake_cupti_stream(0, handle) != 0)
+        return -1;
+    data.callbackSite = CUPTI_API_EXIT;
+    subscriber(subscriber_data, CUPTI_CB_DOMAIN_DRIVER_API, DESTROY_CBID, &data);
     return 0;
 }
 
