@@ -7,7 +7,8 @@
 #              samples/python/train_loop.py and infer_loop.py
 #   lifecycle  the lifecycle cases (tests/gpu/lifecycle) in the light mode, shared cudart
 #   bench      bench/overhead: bare / light / full on the launch-bound MLP, interleaved rounds
-#   real       same_answers.py on tests/gpu/real/resnet_train.py and gpt2_generate.py
+#   real       same_answers.py on tests/gpu/real/resnet_train.py and gpt2_generate.py (or the
+#              workloads SS_LIGHT_REAL names)
 #   micro      bench/overhead: bare / light / full on the empty-launch loop and the copy
 #              pipeline, 2 rounds
 #   costs      bench/overhead: bare / light / sampled_dense (1 s windows every 2 s) / full on
@@ -30,7 +31,7 @@
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s.
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,32s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,33s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -107,10 +108,14 @@ for part in $parts; do
             bench/overhead/run.sh "$build"
         ;;
     real)
+        programs=()
+        for workload in ${SS_LIGHT_REAL:-resnet_train gpt2_generate}; do
+            [ ${#programs[@]} -gt 0 ] && programs+=("::")
+            programs+=("$python" "$root/tests/gpu/real/$workload.py")
+        done
         bounded 120 real "$python" tests/gpu/light/same_answers.py --syncscope "$syncscope" \
             --root "$root" --workdir "$out/real" --probe "$probe" --report "$out/real-report.txt" \
-            -- "$python" "$root/tests/gpu/real/resnet_train.py" "::" \
-            "$python" "$root/tests/gpu/real/gpt2_generate.py"
+            -- "${programs[@]}"
         find "$out/real" -name '*.sstrace' -size +2M -delete 2>/dev/null
         ;;
     micro)
