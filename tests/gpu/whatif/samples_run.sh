@@ -21,11 +21,13 @@
 #   PAIR written_median_us rewritten_median_us saving_us rounds   (per iteration; PAIR soa_pair
 #                                    or ump_pair: stream_ordered_pair.cu, unified_memory_pair.cu)
 #   traced PAIR us                   (the written form's time per iteration under syncscope)
+#   host PAIR written_us rewritten_us  (medians of the host's own work per iteration, where the
+#                                    pair prints it: unified_memory_pair.cu's "host:" line)
 #   ump_sample                       (the sample's own table, bare, is in logs/ump_bare.stdout)
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 2 ]; then
-    sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -143,6 +145,12 @@ pair_rounds() {
     n=$(awk '$3 == "written" && $4 != "" { n++ } END { print n + 0 }' "$file")
     saving=$(awk -v a="$w" -v b="$rw" 'BEGIN { if (a == "nan" || b == "nan") print "nan"; else printf "%.3f", a - b }')
     echo "$pair $w $rw $saving $n" >>"$out/results.txt"
+    # The host's own work per iteration, where the program says it ("host: <us> us ..."):
+    # what SYNC503's model takes to stay as it is.
+    local hw hr
+    hw=$(cat "$out/logs/$pair.written."*.stdout | sed -n 's/^host: \([0-9.]*\) us.*/\1/p' | median)
+    hr=$(cat "$out/logs/$pair.rewritten."*.stdout | sed -n 's/^host: \([0-9.]*\) us.*/\1/p' | median)
+    [ "$hw" != nan ] && echo "host $pair $hw $hr" >>"$out/results.txt"
     t=$(steady "$out/traces/${pair}_written.stdout")
     [ -n "$t" ] && echo "traced $pair $t" >>"$out/results.txt"
     log "$pair: written $w us, rewritten $rw us per iteration, saving $saving us ($n rounds)"
