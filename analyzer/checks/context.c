@@ -697,6 +697,63 @@ static int resizes_named(CXCursor call, CXCursor cond, CXCursor *object)
     return r.found;
 }
 
+/* Whether 'e' is a null pointer constant ('NULL', 'nullptr', '0'). */
+static int is_null_constant(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    long long value = 1;
+    return k == CXCursor_CXXNullPtrLiteralExpr || k == CXCursor_GNUNullExpr ||
+           (ss_ast_eval_int(e, &value) == 0 && value == 0);
+}
+
+/* Whether the condition 'cond' tests that something is not set yet: 'p == NULL' (or nullptr,
+ * 0, either side) or '!p'. */
+static int is_null_test(CXCursor cond)
+{
+    CXCursor e = ss_ast_strip(cond);
+    char op[8];
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator &&
+        ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "==") == 0)
+        return is_null_constant(ss_ast_child(e, 0)) != is_null_constant(ss_ast_child(e, 1));
+    if (clang_getCursorKind(e) != CXCursor_UnaryOperator)
+        return 0;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(e);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(e), &tokens, &n);
+    int negation = 0;
+    if (n > 0) {
+        CXString t = clang_getTokenSpelling(tu, tokens[0]);
+        negation = strcmp(clang_getCString(t), "!") == 0;
+        clang_disposeString(t);
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return negation;
+}
+
+/* Whether the call 'call' is given the address of something the condition 'cond' names
+ * ('cudaMalloc(&m->acts, n)' under 'if (m->acts == NULL)'). Sets '*decl' to it. */
+static int sets_named(CXCursor call, CXCursor cond, CXCursor *decl)
+{
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n; i++) {
+        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)i));
+        if (clang_getCursorKind(arg) != CXCursor_UnaryOperator)
+            continue;
+        CXCursor named = named_decl(ss_ast_child(arg, 0));
+        if (ss_ast_is_null(named))
+            continue;
+        ref_walk r = {named, 0};
+        clang_visitChildren(cond, find_decl_ref, &r);
+        if (r.found) {
+            *decl = named;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* What records the new size in what a guard's condition compares with: an assignment to it,
  * or a resize of an object it names, in the branch or in a function of the unit the branch
  * calls (two calls deep). */
@@ -722,6 +779,8 @@ static enum CXChildVisitResult find_record(CXCursor c, CXCursor parent, CXClient
         w->resized = 1;
         return CXChildVisit_Break;
     }
+    if (w->depth == 0 && sets_named(c, w->cond, &w->found))
+        return CXChildVisit_Break;
     CXCursor callee = w->depth < 2 ? ss_callgraph_callee(w->graph, c) : clang_getNullCursor();
     if (!ss_ast_is_null(callee)) {
         w->depth++;
@@ -740,8 +799,10 @@ static enum CXChildVisitResult find_record(CXCursor c, CXCursor parent, CXClient
  * with, by an assignment or a resize ('if (n > capacity) { free; malloc; capacity = n; }',
  * 'if (v.size() < n) { unpin; v.resize(2 * n); pin; }'): it runs when the buffer grows, not
  * on every iteration. Malloc'ed, or NULL. */
-static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, int with_file)
+static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, int with_file,
+                              int *lazy)
 {
+    int lazy_here = 0;
     CXCursor *path = ss_xreallocarray(NULL, MAX_PATH, sizeof *path);
     long found = path_to(from, at, path);
     char *words = NULL;
@@ -761,10 +822,11 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
             continue;
         CXCursor cmp = ss_ast_strip(cond);
         char op[8];
-        if (clang_getCursorKind(cmp) != CXCursor_BinaryOperator ||
-            ss_ast_binary_op(cmp, op, sizeof op) != 0 ||
-            (strcmp(op, "<") != 0 && strcmp(op, ">") != 0 && strcmp(op, "<=") != 0 &&
-             strcmp(op, ">=") != 0))
+        lazy_here = is_null_test(cmp);
+        if (!lazy_here && (clang_getCursorKind(cmp) != CXCursor_BinaryOperator ||
+                           ss_ast_binary_op(cmp, op, sizeof op) != 0 ||
+                           (strcmp(op, "<") != 0 && strcmp(op, ">") != 0 && strcmp(op, "<=") != 0 &&
+                            strcmp(op, ">=") != 0)))
             continue;
         CXCursor grows;
         if (!ss_callgraph_calls_named(graph, branch, growers, sizeof growers / sizeof growers[0],
@@ -778,9 +840,15 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
         CXString name = clang_getCursorSpelling(w.found);
         char *where = with_file ? ss_callgraph_place(path[i])
                                 : ss_xasprintf("line %u", ss_scope_line(path[i]));
-        words =
-            ss_xasprintf("%s compares with '%s' and the branch %s", where, clang_getCString(name),
-                         w.resized ? "resizes it" : "records the new size");
+        if (lazy_here)
+            words =
+                ss_xasprintf("%s tests '%s' and the branch sets it", where, clang_getCString(name));
+        else
+            words = ss_xasprintf("%s compares with '%s' and the branch %s", where,
+                                 clang_getCString(name),
+                                 w.resized ? "resizes it" : "records the new size");
+        if (lazy)
+            *lazy = lazy_here;
         free(where);
         clang_disposeString(name);
     }
@@ -791,7 +859,7 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
 /* For ss_callgraph_reached_unless: a call under a grow guard is skipped. */
 static int skip_grow_guarded(CXCursor from, CXCursor call, void *data)
 {
-    char *words = grow_guard_words(data, from, call, 0);
+    char *words = grow_guard_words(data, from, call, 0, NULL);
     free(words);
     return words != NULL;
 }
@@ -803,22 +871,29 @@ static int skip_grow_guarded(CXCursor from, CXCursor call, void *data)
 static char *grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
+    int lazy = 0;
     char *guard = grow_guard_words(
-        graph, loop->chain ? ss_scope_outer_function(ctx->function) : loop->loop, at, 0);
+        graph, loop->chain ? ss_scope_outer_function(ctx->function) : loop->loop, at, 0, &lazy);
     if (guard) {
-        char *words = ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
+        char *words = lazy
+                          ? ss_xasprintf("lazy: it runs only while the buffer is unset (%s)", guard)
+                          : ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
         free(guard);
         return words;
     }
     if (loop->chain == NULL)
         return NULL;
     for (size_t i = 0; i < loop->call_count && guard == NULL; i++)
-        guard = grow_guard_words(graph, loop->froms[i], loop->calls[i], 1);
+        guard = grow_guard_words(graph, loop->froms[i], loop->calls[i], 1, &lazy);
     char *words = NULL;
     if (guard && !ss_callgraph_reached_unless(graph, ss_scope_outer_function(ctx->function),
                                               SS_SCOPE_ENQUEUES, skip_grow_guarded, graph))
-        words =
-            ss_xasprintf("grow-only: every call from a loop runs when a buffer grows (%s)", guard);
+        words = lazy ? ss_xasprintf("lazy: every call from a loop runs only while the buffer is "
+                                    "unset (%s)",
+                                    guard)
+                     : ss_xasprintf("grow-only: every call from a loop runs when a buffer grows "
+                                    "(%s)",
+                                    guard);
     free(guard);
     return words;
 }
