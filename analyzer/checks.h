@@ -72,6 +72,10 @@ typedef struct ss_check_ctx {
      * legacy-stream note because nothing else in the unit uses another stream. */
     int loop_said;
     int legacy_note;
+    /* Set by a loop check just before it reports, and cleared as loop_said: the loop that
+     * does device work around the call (ss_check_loop, SS_SCOPE_ENQUEUES), which the severity
+     * then takes instead of walking the loops again. */
+    const struct ss_loop_context *loop;
     /* Filled for SYNC103 across units when not NULL (ss_stream_note_use, stream_create.c). */
     ss_tu_streams *streams;
 } ss_check_ctx;

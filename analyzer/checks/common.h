@@ -111,7 +111,7 @@ int ss_check_is_device_pointer(CXCursor function, CXCursor expr);
 ss_callgraph *ss_check_graph(ss_check_ctx *ctx);
 
 /* The loop a call runs in, for the loop rules (SYNC401, SYNC402, SYNC202, SYNC301). */
-typedef struct ss_loop_context {
+struct ss_loop_context {
     CXCursor loop;     /* the loop */
     CXCursor work;     /* its first work (a launch, or an API call that enqueues work) */
     CXCursor via;      /* the function of the unit the loop calls that does that work, or a null
@@ -125,7 +125,8 @@ typedef struct ss_loop_context {
     CXCursor calls[8];
     CXCursor froms[8];
     size_t call_count;
-} ss_loop_context;
+};
+typedef struct ss_loop_context ss_loop_context;
 
 /* Finds the innermost loop around 'call' in its function that does 'what' (scope.h; work in
  * the functions of the unit the loop calls counts, and the other arm of a ?: around the call

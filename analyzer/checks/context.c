@@ -971,60 +971,75 @@ static void append(ss_finding *f, const char *words)
     f->message = longer;
 }
 
+/* The severity of a finding whose call runs on every iteration of 'loop': a warning, or a note
+ * where the loop times itself, runs during set-up, or the call is inherent there or runs when
+ * a buffer grows. 'said_loop': the message already names the loop. */
+static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
+                          const ss_loop_context *loop, int said_loop, ss_severity raised)
+{
+    /* Per iteration, but a note: a benchmark's loop (on purpose), a set-up function's loop
+     * (once per program or object), a pageable copy whose next statement waits for it (the
+     * wait in the loop is the cost, a SYNC401 of its own) or that hands the data to the
+     * caller, a buffer that only grows or is allocated on first use. */
+    char *note = timing_words(ctx, loop);
+    char *set_up = NULL;
+    if (note == NULL && ss_callgraph_sets_up(loop->function, &set_up)) {
+        char *where = loop->chain ? ss_xstrdup(loop->place)
+                                  : ss_xasprintf("line %u", ss_scope_line(loop->loop));
+        note = ss_xasprintf("set-up: the loop at %s runs during set-up: %s", where, set_up);
+        free(where);
+        free(set_up);
+    }
+    if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY) {
+        note = inherent_words(ctx, rule, at);
+        if (note && strstr(note, "waits for the copy anyway") == NULL) {
+            free(note);
+            note = NULL;
+        }
+    }
+    if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
+        note = handover_words(ctx, at);
+    if (note == NULL)
+        note = grow_only_words(ctx, loop, at);
+    if (note) {
+        f->severity = SS_SEV_NOTE;
+        append(f, note);
+        free(note);
+        return;
+    }
+    f->severity = raised;
+    if (said_loop)
+        return;
+    char *words;
+    if (loop->chain)
+        words = ss_xasprintf("it runs on every iteration: %s is called from the loop at %s, "
+                             "which enqueues device work",
+                             loop->chain, loop->place);
+    else
+        words = ss_xasprintf("it runs on every iteration of the loop at line %u, which enqueues "
+                             "device work",
+                             ss_scope_line(loop->loop));
+    append(f, words);
+    free(words);
+}
+
 void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f)
 {
     int said_loop = ctx->loop_said;
+    const ss_loop_context *given = ctx->loop;
     ctx->loop_said = 0;
+    ctx->loop = NULL;
     if (!context_rule(rule) || ctx->legacy_note || ss_ast_is_null(ctx->function))
         return;
     ss_severity raised = f->severity < SS_SEV_WARNING ? SS_SEV_WARNING : f->severity;
-    /* Per iteration. */
+    /* Per iteration: the loop the check found (ctx->loop), else found here. */
+    if (given) {
+        apply_in_loop(ctx, rule, at, f, given, said_loop, raised);
+        return;
+    }
     ss_loop_context loop;
     if (ss_check_loop(ctx, at, SS_SCOPE_ENQUEUES, &loop)) {
-        /* Per iteration, but a note: a benchmark's loop (on purpose), a set-up function's
-         * loop (once per program or object), a pageable copy whose next statement waits for it
-         * (the wait in the loop is the cost, a SYNC401 of its own), a buffer that only grows. */
-        char *note = timing_words(ctx, &loop);
-        char *set_up = NULL;
-        if (note == NULL && ss_callgraph_sets_up(loop.function, &set_up)) {
-            char *where = loop.chain ? ss_xstrdup(loop.place)
-                                     : ss_xasprintf("line %u", ss_scope_line(loop.loop));
-            note = ss_xasprintf("set-up: the loop at %s runs during set-up: %s", where, set_up);
-            free(where);
-            free(set_up);
-        }
-        if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY) {
-            note = inherent_words(ctx, rule, at);
-            if (note && strstr(note, "waits for the copy anyway") == NULL) {
-                free(note);
-                note = NULL;
-            }
-        }
-        if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
-            note = handover_words(ctx, at);
-        if (note == NULL)
-            note = grow_only_words(ctx, &loop, at);
-        if (note) {
-            f->severity = SS_SEV_NOTE;
-            append(f, note);
-            free(note);
-            ss_loop_context_free(&loop);
-            return;
-        }
-        f->severity = raised;
-        if (!said_loop) {
-            char *words;
-            if (loop.chain)
-                words = ss_xasprintf("it runs on every iteration: %s is called from the loop at "
-                                     "%s, which enqueues device work",
-                                     loop.chain, loop.place);
-            else
-                words = ss_xasprintf("it runs on every iteration of the loop at line %u, which "
-                                     "enqueues device work",
-                                     ss_scope_line(loop.loop));
-            append(f, words);
-            free(words);
-        }
+        apply_in_loop(ctx, rule, at, f, &loop, said_loop, raised);
         ss_loop_context_free(&loop);
         return;
     }

@@ -149,6 +149,7 @@ void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
                "(cudaEventRecord + cudaStreamWaitEvent) instead of blocking the host each "
                "iteration";
     ctx->loop_said = 1;
+    ctx->loop = &loop;
     ss_check_report(ctx, SS_RULE_SYNC_IN_LOOP, call, message, hint);
     ss_loop_context_free(&loop);
     free(message);
@@ -194,6 +195,7 @@ void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api
         break;
     }
     ctx->loop_said = 1;
+    ctx->loop = &loop;
     ss_check_report(ctx, SS_RULE_DEVICE_WIDE_SYNC_CALL, call, message, hint);
     ss_loop_context_free(&loop);
     free(message);

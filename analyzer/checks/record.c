@@ -118,4 +118,5 @@ void ss_check_report(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char
     if (ctx->result->count > before)
         ss_context_apply(ctx, rule, at, &ctx->result->findings[ctx->result->count - 1]);
     ctx->loop_said = 0;
+    ctx->loop = NULL;
 }
