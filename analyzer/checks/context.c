@@ -607,6 +607,125 @@ static char *handover_words(ss_check_ctx *ctx, CXCursor at)
 }
 
 /* ------------------------------------------------------------------------------------------
+ * A copy on a stream with nothing queued. */
+
+/* A wait for the stream written 'stream': its cudaStreamSynchronize (as written), or a
+ * device-wide wait. */
+typedef struct stream_wait_walk {
+    const char *stream;
+    CXCursor found;
+} stream_wait_walk;
+
+static enum CXChildVisitResult find_stream_wait(CXCursor c, CXCursor parent, CXClientData data)
+{
+    stream_wait_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    char *name = ss_scope_callee_name(c);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    int waits = api && api->klass == SS_CLASS_DEVICE_SYNC;
+    if (api && api->klass == SS_CLASS_STREAM_SYNC && api->stream_arg >= 0 &&
+        clang_Cursor_getNumArguments(c) > api->stream_arg) {
+        char *text = ss_expr_text(clang_Cursor_getArgument(c, (unsigned)api->stream_arg));
+        waits = text && strcmp(text, w->stream) == 0;
+        free(text);
+    }
+    if (waits) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'stmt' does device work: a launch or a call that enqueues work, or a call of a
+ * function of the unit that does. */
+typedef struct unit_work_walk {
+    ss_callgraph *graph;
+    int found;
+} unit_work_walk;
+
+static enum CXChildVisitResult find_unit_work(CXCursor c, CXCursor parent, CXClientData data)
+{
+    unit_work_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    char *name = ss_scope_callee_name(c);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    CXCursor callee = ss_callgraph_callee(w->graph, c);
+    if (ss_scope_is_launch(c) ||
+        (api && ss_api_enqueues(api) && api->klass != SS_CLASS_EVENT_RECORD &&
+         api->klass != SS_CLASS_STREAM_WAIT) ||
+        (!ss_ast_is_null(callee) && ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL))) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int does_device_work(ss_callgraph *graph, CXCursor stmt)
+{
+    if (ss_scope_has_work(stmt, SS_SCOPE_ENQUEUES, NULL))
+        return 1;
+    /* The statement may be the call itself. */
+    unit_work_walk w = {graph, 0};
+    if (find_unit_work(stmt, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_unit_work, &w);
+    return w.found;
+}
+
+/* "idle: the stream 's' was synchronized at line 30 and nothing was queued since: ..." when an
+ * earlier statement of the block written around the copy 'at' (the innermost '{ ... }' the
+ * program writes, an error-checking macro's own block left out) waits for the copy's stream
+ * (its cudaStreamSynchronize, or a device-wide wait), and no statement between does device
+ * work: the stream is idle, and the copy's staging holds up nothing. Malloc'ed, or NULL. */
+static char *idle_words(ss_check_ctx *ctx, CXCursor at)
+{
+    char *callee = ss_scope_callee_name(at);
+    const ss_api *api = callee ? ss_api_find(callee) : NULL;
+    free(callee);
+    if (api == NULL || api->stream_arg < 0 || clang_Cursor_getNumArguments(at) <= api->stream_arg)
+        return NULL;
+    char *stream = ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg));
+    if (stream == NULL)
+        return NULL;
+    CXCursor *path = ss_xreallocarray(NULL, MAX_PATH, sizeof *path);
+    long found = path_to(ss_scope_outer_function(ctx->function), at, path);
+    char *words = NULL;
+    for (long i = found - 1; i >= 0; i--) {
+        if (clang_getCursorKind(path[i]) != CXCursor_CompoundStmt ||
+            !ss_ast_written_as(path[i], "{"))
+            continue;
+        CXCursor stmt = i + 1 < found ? path[i + 1] : at;
+        unsigned n = ss_ast_child_count(path[i]), index = n;
+        for (unsigned c = 0; c < n && index == n; c++) {
+            if (ss_ast_same_node(ss_ast_child(path[i], c), stmt))
+                index = c;
+        }
+        for (unsigned c = index; c-- > 0 && index < n;) {
+            CXCursor before = ss_ast_child(path[i], c);
+            stream_wait_walk w = {stream, clang_getNullCursor()};
+            if (find_stream_wait(before, path[i], &w) == CXChildVisit_Recurse)
+                clang_visitChildren(before, find_stream_wait, &w);
+            if (!ss_ast_is_null(w.found)) {
+                words = ss_xasprintf("idle: the stream '%s' was synchronized at line %u and "
+                                     "nothing was queued since: the copy has nothing to overlap "
+                                     "with",
+                                     stream, ss_scope_line(w.found));
+                break;
+            }
+            if (does_device_work(ss_check_graph(ctx), before))
+                break;
+        }
+        break;
+    }
+    free(path);
+    free(stream);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
  * Buffers that only grow. */
 
 typedef struct assign_walk {
@@ -999,6 +1118,8 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     }
     if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
         note = handover_words(ctx, at);
+    if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
+        note = idle_words(ctx, at);
     if (note == NULL)
         note = grow_only_words(ctx, loop, at);
     if (note) {
@@ -1059,6 +1180,8 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
     char *inherent = inherent_words(ctx, rule, at);
     if (inherent == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
         inherent = handover_words(ctx, at);
+    if (inherent == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
+        inherent = idle_words(ctx, at);
     if (inherent) {
         f->severity = SS_SEV_NOTE;
         append(f, inherent);
