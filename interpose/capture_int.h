@@ -96,8 +96,8 @@ typedef struct thread_state {
     ss_event *open_call;   /* the runtime call in progress: a launch's driver call names its
                             * kernel's parameters (record_pointers) */
     uint64_t self_pending; /* syncscope's own time so far in the launch call in progress */
-    /* The light mode's probe of the call in progress (probe_enter): the streams asked at its
-     * entry and which of them had work pending then. */
+    /* The light mode's probe of the call in progress (capture_probe_enter): the streams asked at
+     * its entry and which of them had work pending then. */
     CUstream probed[PROBE_STREAMS_MAX];
     uint16_t probed_slot[PROBE_STREAMS_MAX]; /* a listed stream's slot in live_streams */
     uint32_t probed_count;
@@ -148,7 +148,8 @@ typedef struct capture_streams {
 
 /* The light mode (docs/run.md, "Modes"): only the calls ss_api_light selects are subscribed
  * to, no activity record is enabled, and a copy's or memset's host memory kind is asked of
- * the driver (host_kinds), as is the work pending at a call that may wait (probe_enter). */
+ * the driver (capture_host_kinds), as is the work pending at a call that may wait
+ * (capture_probe_enter). */
 typedef struct capture_probe {
     _Atomic(pointer_attributes_fn) pointer_attributes;
     _Atomic(stream_query_fn) stream_query;
@@ -192,7 +193,7 @@ typedef struct capture_activity {
     int free_count;
     int buffer_count;
     char gpu[512]; /* the device records' GPU names */
-    /* Read when the program created its first context (read_devices), else at the end. */
+    /* Read when the program created its first context (capture_read_devices), else at the end. */
     device_info devices;
     int devices_read;
 } capture_activity;

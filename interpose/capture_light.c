@@ -256,7 +256,7 @@ uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params)
     return SS_API_MEM_WORD(memory_kind_of(src), memory_kind_of(dst));
 }
 
-/* The light mode follows the streams that live (probe_enter asks about them at device-wide
+/* The light mode follows the streams that live (capture_probe_enter asks about them at device-wide
  * calls) through CUPTI's resource callbacks. Without them, device-wide calls are judged by
  * their time alone. */
 void capture_enable_stream_callbacks(void)

@@ -14,7 +14,7 @@
 /* Push/pop depth of this thread's NVTX ranges: what nvtxRangePush and nvtxRangePop return. */
 static __thread int tls_nvtx_depth __attribute__((tls_model("initial-exec")));
 
-/* An NVTX call's mark (scope_mark). */
+/* An NVTX call's mark (capture_scope_mark). */
 static void nvtx_mark(uint8_t kind, uint64_t id, enum mark_name_form form, const void *what)
 {
     capture_scope_mark(kind, SS_SCOPE_FROM_NVTX, id, form, what);
@@ -149,8 +149,9 @@ static const struct nvtx_slot {
 };
 
 /* NVTX's tool entry point, called at a library's first NVTX call when NVTX_INJECTION64_PATH
- * names this library (observe_nvtx): fills in the functions above. Returns 1, or 0 when this
- * process is not observed or the tables are not NVTX's (NVTX then leaves every call a no-op). */
+ * names this library (capture_observe_nvtx): fills in the functions above. Returns 1, or 0 when
+ * this process is not observed or the tables are not NVTX's (NVTX then leaves every call a no-op).
+ */
 SS_EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table)
 {
     if (!atomic_load(&proc.active) || !proc.config.nvtx || get_export_table == NULL)
