@@ -292,8 +292,8 @@ static const char ss_bundled_cuda_runtime[] =
     "#endif\n";
 
 /* <omp.h> searched before clang's own where the resource folder has one (LLVM 14's
- * libclang-common-14-dev brings libomp-14-dev's, which needs -fopenmp: analyzer.c, job_args):
- * the fallback below, without deferring to a later omp.h. */
+ * libclang-common-14-dev brings libomp-14-dev's, which needs -fopenmp: clang_args.c,
+ * ss_job_args): the fallback below, without deferring to a later omp.h. */
 static const char ss_fallback_omp_first[] = "#define SS_FALLBACK_OMP_FIRST 1\n"
                                             "#include \"/__syncscope__/include/openmp/omp.h\"\n";
 

@@ -11,6 +11,7 @@
 #include "compdb.h"
 #include "dataflow.h"
 #include "flags.h"
+#include "jobs.h"
 #include "scope.h"
 #include "stack.h"
 #include "tu.h"

@@ -2,8 +2,8 @@
 
 The parse floor is what no analysis can beat without a cache: clang parsing the same files,
 with the same arguments, one process per file, one file after another. `analyzer_args`
-gives the arguments that analyzer/toolkit.c (ss_toolkit_args) and analyzer/analyzer.c
-(job_args) put before a compile command's own, and `analyzer_args_after` the toolkit's
+gives the arguments that analyzer/toolkit.c (ss_toolkit_args) and analyzer/clang_args.c
+(ss_job_args) put before a compile command's own, and `analyzer_args_after` the toolkit's
 include folders they put after it, so that the floor parses exactly what lint parses; keep
 it in step with those two files. Standard library only.
 """
