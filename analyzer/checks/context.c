@@ -1081,6 +1081,114 @@ static char *timing_words(ss_check_ctx *ctx, const ss_loop_context *loop)
 }
 
 /* ------------------------------------------------------------------------------------------
+ * Loops that run a fixed few times. */
+
+enum { MAX_BOUNDED_TRIPS = 16 };
+
+/* How many times the loop 'loop' runs when that is a constant: 'for (int i = A; i < B; i++)'
+ * (or '<=', '++i', 'i += 1') with A and B constants, or a range-for over an array of constant
+ * size. Returns it, or -1. */
+static long long constant_trips(CXCursor loop)
+{
+    enum CXCursorKind k = clang_getCursorKind(loop);
+    if (k == CXCursor_CXXForRangeStmt) {
+        /* The range: the first expression child after the loop variable. */
+        unsigned n = ss_ast_child_count(loop);
+        for (unsigned i = 0; i < n; i++) {
+            CXCursor c = ss_ast_child(loop, i);
+            if (!clang_isExpression(clang_getCursorKind(c)))
+                continue;
+            CXType t = clang_getCanonicalType(clang_getCursorType(ss_ast_strip(c)));
+            return t.kind == CXType_ConstantArray ? clang_getArraySize(t) : -1;
+        }
+        return -1;
+    }
+    if (k != CXCursor_ForStmt || ss_ast_child_count(loop) != 4)
+        return -1;
+    CXCursor init = ss_ast_child(loop, 0), cond = ss_ast_strip(ss_ast_child(loop, 1)),
+             inc = ss_ast_strip(ss_ast_child(loop, 2));
+    CXCursor var = ss_ast_child(init, 0);
+    long long from, to;
+    unsigned vn = ss_ast_child_count(var);
+    if (clang_getCursorKind(init) != CXCursor_DeclStmt || ss_ast_child_count(init) != 1 ||
+        clang_getCursorKind(var) != CXCursor_VarDecl || vn == 0 ||
+        ss_ast_eval_int(ss_ast_child(var, vn - 1), &from) != 0)
+        return -1;
+    char op[8];
+    if (clang_getCursorKind(cond) != CXCursor_BinaryOperator ||
+        ss_ast_binary_op(cond, op, sizeof op) != 0 ||
+        (strcmp(op, "<") != 0 && strcmp(op, "<=") != 0) ||
+        !clang_equalCursors(named_decl(ss_ast_child(cond, 0)), var) ||
+        ss_ast_eval_int(ss_ast_child(cond, 1), &to) != 0)
+        return -1;
+    /* One step at a time: '++i', 'i++' or 'i += 1'. */
+    long long step = 1;
+    enum CXCursorKind ik = clang_getCursorKind(inc);
+    if (!((ik == CXCursor_UnaryOperator &&
+           clang_equalCursors(named_decl(ss_ast_child(inc, 0)), var)) ||
+          (ik == CXCursor_CompoundAssignOperator && ss_ast_binary_op(inc, op, sizeof op) == 0 &&
+           strcmp(op, "+=") == 0 && clang_equalCursors(named_decl(ss_ast_child(inc, 0)), var) &&
+           ss_ast_eval_int(ss_ast_child(inc, 1), &step) == 0 && step == 1)))
+        return -1;
+    if (ik == CXCursor_UnaryOperator) {
+        /* '--i' or 'i--' would not end. */
+        char *text = ss_expr_text(inc);
+        int increment = text && strstr(text, "++") != NULL;
+        free(text);
+        if (!increment)
+            return -1;
+    }
+    long long trips = to - from + (strcmp(op, "<=") == 0 ? 1 : 0);
+    return trips < 0 ? 0 : trips;
+}
+
+/* Whether 'c' lies in no loop of the named function around 'function'. */
+static int outside_loops(CXCursor function, CXCursor c)
+{
+    CXCursor loops[1];
+    return ss_scope_enclosing_loops(function, c, loops, 1) == 0;
+}
+
+/* "bounded: the loop at line 31 runs 4 times (a constant), and 'main' runs once" when the loop
+ * runs a constant number of times (at most MAX_BOUNDED_TRIPS), lies in no other loop, is in a
+ * function that runs once (ss_callgraph_runs_once), and the call 'at' is in no other loop on
+ * the way (in its function, and in each function of the chain of calls from the loop): what
+ * runs on its iterations costs a fixed few calls in a run. Malloc'ed, or NULL. */
+static char *bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    long long trips = constant_trips(loop->loop);
+    if (trips < 0 || trips > MAX_BOUNDED_TRIPS)
+        return NULL;
+    CXCursor loops[2];
+    if (loop->chain == NULL) {
+        if (ss_scope_enclosing_loops(ctx->function, at, loops, 2) != 1 ||
+            !ss_ast_same_node(loops[0], loop->loop))
+            return NULL;
+    } else {
+        if (loop->call_count == 0 || !outside_loops(ctx->function, at) ||
+            ss_scope_enclosing_loops(loop->function, loop->calls[0], loops, 2) != 1 ||
+            !ss_ast_same_node(loops[0], loop->loop))
+            return NULL;
+        for (size_t i = 1; i < loop->call_count; i++) {
+            if (!outside_loops(loop->froms[i], loop->calls[i]))
+                return NULL;
+        }
+    }
+    char *why = NULL;
+    if (!ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why)) {
+        free(why);
+        return NULL;
+    }
+    char *where =
+        loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
+    char *words = ss_xasprintf("bounded: the loop at %s runs %lld times (a constant), and %s",
+                               where, trips, why);
+    free(where);
+    free(why);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
  * Applying it. */
 
 static void append(ss_finding *f, const char *words)
@@ -1109,6 +1217,8 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         free(where);
         free(set_up);
     }
+    if (note == NULL)
+        note = bounded_words(ctx, loop, at);
     if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY) {
         note = inherent_words(ctx, rule, at);
         if (note && strstr(note, "waits for the copy anyway") == NULL) {
