@@ -1,4 +1,4 @@
-/* scope.c: where a call sits inside its function: the loops around it (also through local
+/* lint_scope.c: where a call sits inside its function: the loops around it (also through local
  * lambdas called from a loop) and whether a loop launches kernels or enqueues device work. */
 #include "ast.h"
 #include "log.h"

@@ -1,4 +1,4 @@
-/* scope.h: where a call sits (scope.c): the loops around it, kernel launches, and
+/* scope.h: where a call sits (lint_scope.c): the loops around it, kernel launches, and
  * whether a loop enqueues device work. Private to the analyzer. */
 #ifndef SS_ANALYZER_SCOPE_H
 #define SS_ANALYZER_SCOPE_H
@@ -6,7 +6,7 @@
 #include <clang-c/Index.h>
 #include <stddef.h>
 
-/* Where a call sits (scope.c): loops around it within its function, also through local
+/* Where a call sits (lint_scope.c): loops around it within its function, also through local
  * lambdas, and whether a loop launches kernels or enqueues device work. */
 typedef enum ss_scope_work {
     SS_SCOPE_LAUNCHES, /* kernel launches: k<<<...>>>, API classes LAUNCH and GRAPH_LAUNCH */

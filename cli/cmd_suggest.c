@@ -1,4 +1,4 @@
-/* suggest.c: "did you mean" for a mistyped rule ID or name on the command line. */
+/* cmd_suggest.c: "did you mean" for a mistyped rule ID or name on the command line. */
 #include "log.h"
 #include "options.h"
 

@@ -1,4 +1,4 @@
-/* capture.c: SYNC501 at run time: stream captures that ended with a capture error, and the
+/* det_capture.c: SYNC501 at run time: stream captures that ended with a capture error, and the
  * call made during the capture that broke it. */
 #include "detect_int.h"
 #include "log.h"

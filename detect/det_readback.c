@@ -1,4 +1,4 @@
-/* readback.c: SYNC301 at run time: small device-to-host copies that held the host until the
+/* det_readback.c: SYNC301 at run time: small device-to-host copies that held the host until the
  * queued device work had produced the value (the `.item()` pattern). The wait is either in the
  * copy itself (cudaMemcpy, or a copy the driver ran synchronously) or in the synchronization of
  * the copy's stream that the same thread makes next (cudaMemcpyAsync + cudaStreamSynchronize:

@@ -1,4 +1,4 @@
-/* scope.c: scopes (docs/run.md, "Scopes"): which calls lie inside the NVTX ranges, the
+/* det_scope.c: scopes (docs/run.md, "Scopes"): which calls lie inside the NVTX ranges, the
  * cudaProfilerStart/Stop regions and the syncscope.scope() regions of the event log, so that
  * only occurrences made inside count, and findings name the range they were observed in. */
 #include "detect_int.h"

@@ -63,7 +63,7 @@ typedef struct det_opset {
  * the family fills its own member in each occurrence it reports (det_hit.figures), a finding
  * starts with its first occurrence's, and the family's fold adds each further one's. */
 typedef union det_figures {
-    /* SYNC301 (readback.c). */
+    /* SYNC301 (det_readback.c). */
     struct det_readback_figures {
         uint64_t waited_in_sync; /* occurrences whose wait was in the synchronization of the
                                   * copy's stream that its thread made next */
@@ -92,7 +92,7 @@ typedef union det_figures {
                                         * or more streams */
         uint64_t over_synchronized_ns; /* the host time they blocked */
     } syncs;
-    /* SYNC501 (capture.c). */
+    /* SYNC501 (det_capture.c). */
     struct det_capture_figures {
         int32_t capture_error; /* what the cudaStreamEndCapture call returned */
         uint32_t end_call;     /* that call */
@@ -238,7 +238,7 @@ typedef struct det_ctx {
     int multi_device;        /* the log names two or more devices: findings are per device */
     uint64_t steady_ns;      /* start of the first repeated GPU work (phase.c), 0: none found */
     int python_program;      /* the log's program is a Python interpreter */
-    struct det_scope *scope; /* scope.c: NULL when the log has no scope to keep or name */
+    struct det_scope *scope; /* det_scope.c: NULL when the log has no scope to keep or name */
     /* How the log was recorded (metadata "mode", docs/run.md "Modes"): DET_MODE_FULL,
      * DET_MODE_LIGHT (no launch, no GPU record), or DET_MODE_SAMPLED (light, with full
      * windows: 'windows' holds their start and end, 'window_count' pairs). */
@@ -452,7 +452,7 @@ uint64_t det_gpu_idle_after(const det_ctx *ctx, int32_t device, uint64_t from_ns
  * trace without them. */
 uint64_t det_self_mean(const det_ctx *ctx, const char *total_key, const char *count_key);
 
-/* ---- phases and scopes (phase.c, scope.c) ---- */
+/* ---- phases and scopes (phase.c, det_scope.c) ---- */
 
 /* The start of the program's first repeated GPU work (phase.c, docs/detectors.md "Startup
  * phase"), or 0 when the log shows none. */
@@ -461,7 +461,7 @@ uint64_t det_steady_start(const det_ctx *ctx);
  * frames matches rules/compile_frames.def. Cached per stack. */
 int det_stack_compiles(det_ctx *ctx, uint32_t stack);
 
-/* Scopes (scope.c, docs/run.md "Scopes"). det_scope_build indexes which calls lie inside the
+/* Scopes (det_scope.c, docs/run.md "Scopes"). det_scope_build indexes which calls lie inside the
  * scopes the options ask for and the ranges around each call (ctx->scope stays NULL when the
  * log has no scope mark and none is asked for). Returns 0 or -1. */
 int det_scope_build(det_ctx *ctx);

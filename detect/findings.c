@@ -137,7 +137,7 @@ static int add_evidence(det_ctx *ctx, det_agg *a, const det_hit *hit)
 int det_report(det_ctx *ctx, const det_hit *hit)
 {
     if (!det_scope_keeps(ctx, hit->call))
-        return 0; /* made outside the scopes asked for (scope.c) */
+        return 0; /* made outside the scopes asked for (det_scope.c) */
     int made;
     det_agg *a = finding_of(ctx, hit, &made);
     if (a == NULL)

@@ -1,4 +1,5 @@
-/* common.c: helpers shared by the writers: JSON pieces, the root folder of relative paths. */
+/* report_common.c: helpers shared by the writers: JSON pieces, the root folder of relative
+ * paths. */
 #include "log.h"
 #include "path.h"
 #include "report_int.h"

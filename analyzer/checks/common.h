@@ -1,7 +1,7 @@
-/* common.h: what several static checks share (common.c): whether an argument was written,
+/* common.h: what several static checks share (lint_common.c): whether an argument was written,
  * how a finding names the function it is in, what a constant stream argument is, the
  * direction of a runtime copy and the pipeline a synchronous copy sits in; and what one check
- * asks of another (readback.c: whether SYNC301 takes a copy). Included by the checks under
+ * asks of another (lint_readback.c: whether SYNC301 takes a copy). Included by the checks under
  * analyzer/checks/ (and by internal.h, for the unit tests). */
 #ifndef SS_ANALYZER_CHECKS_COMMON_H
 #define SS_ANALYZER_CHECKS_COMMON_H
@@ -168,7 +168,7 @@ char *ss_check_pipeline_loop_words(const ss_pipeline *pipe);
  * k<<<...>>> launch, "'cudaLaunchKernel'" for a call. Malloc'ed. */
 char *ss_check_work_name(CXCursor work);
 
-/* Whether the SYNC301 check of raw copies (readback.c) reports the runtime copy 'call' ('api'
+/* Whether the SYNC301 check of raw copies (lint_readback.c) reports the runtime copy 'call' ('api'
  * is its row): a device-to-host copy of one scalar that the host waits for. SYNC202 leaves
  * such a copy to SYNC301, so that one call has one finding. Returns 1 or 0. */
 int ss_check_is_readback(ss_check_ctx *ctx, CXCursor call, const ss_api *api);

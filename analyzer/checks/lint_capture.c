@@ -1,4 +1,4 @@
-/* capture.c: SYNC501, calls between cudaStreamBeginCapture and cudaStreamEndCapture that
+/* lint_capture.c: SYNC501, calls between cudaStreamBeginCapture and cudaStreamEndCapture that
  * invalidate or fail the stream capture. Tracked within one function, along straight-line
  * code and simple branches (docs/lint.md, "SYNC501"). */
 #include "ast.h"

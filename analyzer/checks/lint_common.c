@@ -1,4 +1,4 @@
-/* common.c: what several static checks share: whether an argument was written, how a
+/* lint_common.c: what several static checks share: whether an argument was written, how a
  * finding names the function it is in, what a constant stream argument is, and the direction
  * of a runtime copy. */
 #include "ast.h"

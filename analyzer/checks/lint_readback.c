@@ -1,4 +1,4 @@
-/* readback.c: SYNC301, a single value read back from the device that makes the host wait for
+/* lint_readback.c: SYNC301, a single value read back from the device that makes the host wait for
  * all queued work: small device-to-host copies, Thrust element reads and value-returning
  * algorithms, libtorch item()/cpu()/nonzero() and friends (names from rules/readback.def). */
 #include "ast.h"

@@ -1,4 +1,4 @@
-/* config.c: .syncscope.yml parsing (strict, with positions), layering, lookup and dumping. */
+/* lint_config.c: .syncscope.yml parsing (strict, with positions), layering, lookup and dumping. */
 #include "files.h"
 #include "log.h"
 #include "policy_int.h"
