@@ -28,11 +28,20 @@
      "SYNCSCOPE_" #name, flag,       list,           default_value, limit},
 #define SETTING_ROW_EXPANDED(...) SETTING_ROW(__VA_ARGS__)
 
+/* The detectors' defaults as a user writes them, named by their rows of
+ * detect/detect_options.def: a detector's threshold (SS_SETTING_DETECTOR) shows its
+ * detector's default. */
+#define SS_DETECT_OPTION(field, unit, fallback)                                                    \
+    static const char detector_default_##field[] = #fallback;
+#include "detect_options.def"
+
 static const ss_option options[SS_OPT_COUNT] = {
 #define SS_OPTION(id, long_name, short_name, value, metavar, commands, help)                       \
     {long_name, short_name, value, metavar, commands, help, NULL, NULL, 0, "", 0},
 #define SS_SETTING(name, field, kind, limit, default_value, option, doc)                           \
     SETTING_ROW_EXPANDED(name, kind, limit, default_value, doc, option)
+#define SS_SETTING_DETECTOR(name, field, kind, detector, option, doc)                              \
+    SETTING_ROW_EXPANDED(name, kind, 0, detector_default_##detector, doc, option)
 #include "options.def"
 };
 

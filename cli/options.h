@@ -84,7 +84,8 @@ typedef struct ss_option {
     const char *variable;      /* "SYNCSCOPE_OUTPUT" */
     const char *flag_value;    /* a switch: the value it sets the variable to */
     int list;                  /* repeatable: the values, made absolute, joined with ':' */
-    const char *default_value; /* as written in the variable; "" none */
+    const char *default_value; /* as written in the variable ("" none); a detector's threshold:
+                                  the detector's default (detect/detect_options.def) */
     uint64_t limit;            /* a size's smallest value; 0 none */
 } ss_option;
 

@@ -151,6 +151,11 @@ typedef struct ss_interpose_setting {
     const char *option_value; /* VALUE, LIST: the value's name ("FILE"); FLAG: the value set */
     const char *doc;          /* one Markdown line */
     const char *read_by;      /* NULL: the interposer; else the part that reads it ("report") */
+    /* SS_SETTING_DETECTOR rows: the row of detect/detect_options.def whose default applies
+     * when the variable is unset ("min_blocked_ns"), and that default as written in the
+     * variable ("5"); NULL for the others. */
+    const char *detector;
+    const char *detector_default;
 } ss_interpose_setting;
 
 /* The rows of settings.def as data, in its order: the interposer's first (SS_SETTING_COUNT of
@@ -168,6 +173,10 @@ const ss_interpose_setting *ss_interpose_setting_find(const char *variable);
  * is not one of text, json, sarif, github, html, gitlab". */
 int ss_interpose_setting_set(ss_interpose_config *config, const ss_interpose_setting *setting,
                              const char *value, char *err, size_t err_size);
+
+/* The default of 'setting' as a user would write it in the variable: its default_value ("" when
+ * it has none), or for a detector's threshold the detector's default ("5"). */
+const char *ss_interpose_setting_default(const ss_interpose_setting *setting);
 
 /* Writes the Markdown table of the interposer's variables and their options ('elsewhere' 0,
  * docs/run.md), or of the variables that other parts read ('elsewhere' 1,

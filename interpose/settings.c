@@ -202,12 +202,24 @@ int ss_interpose_expand(const char *pattern, long pid, const char *host, int ran
     SS_OPTION_FORM_LIST, long_name, short_name, value
 #define SS_OPTION_NONE SS_OPTION_FORM_NONE, NULL, 0, NULL
 
+/* The detectors' defaults as a user writes them, named by their rows (SS_SETTING_DETECTOR
+ * names one). */
+#define SS_DETECT_OPTION(field, unit, fallback)                                                    \
+    static const char detector_default_##field[] = #fallback;
+#include "detect_options.def"
+
 static const ss_interpose_setting settings[] = {
 #define SS_SETTING(name, field, kind, limit, default_value, option, doc)                           \
-    {SS_ENV(name), SS_KIND_##kind, #kind, limit, default_value, option, doc, NULL},
+    {SS_ENV(name), SS_KIND_##kind, #kind, limit, default_value, option, doc, NULL, NULL, NULL},
+#define SS_SETTING_DETECTOR(name, field, kind, detector, option, doc)                              \
+    {SS_ENV(name), SS_KIND_##kind,                                                                 \
+     #kind,        0,                                                                              \
+     "",           option,                                                                         \
+     doc,          NULL,                                                                           \
+     #detector,    detector_default_##detector},
 #include "settings.def"
 #define SS_SETTING_ELSEWHERE(name, part, option, doc)                                              \
-    {SS_ENV(name), SS_KIND_PATH, "", 0, "", option, doc, part},
+    {SS_ENV(name), SS_KIND_PATH, "", 0, "", option, doc, part, NULL, NULL},
 #include "settings.def"
 };
 
@@ -220,6 +232,11 @@ const ss_interpose_setting *ss_interpose_settings(size_t *n)
 {
     *n = sizeof settings / sizeof settings[0];
     return settings;
+}
+
+const char *ss_interpose_setting_default(const ss_interpose_setting *setting)
+{
+    return setting->detector != NULL ? setting->detector_default : setting->default_value;
 }
 
 const ss_interpose_setting *ss_interpose_setting_find(const char *variable)

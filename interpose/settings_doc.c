@@ -63,11 +63,12 @@ int ss_interpose_write_settings_table(FILE *out, int elsewhere)
             fputs(" | ", out);
             put_variable(out, s);
             fputs(" | ", out);
-            if (s->default_value[0] == '\0') {
+            const char *shown = ss_interpose_setting_default(s);
+            if (shown[0] == '\0') {
                 fputs("unset", out);
             } else {
                 fputc('`', out);
-                put_cell(out, s->default_value);
+                put_cell(out, shown);
                 fputc('`', out);
             }
         }

@@ -3,12 +3,14 @@
  * any case by SYNCSCOPE_FORMAT, ss_format_parse and the command's --format. */
 #include "check_main.h"
 #include "cli_fixture.h"
+#include "detect.h"
 #include "interpose.h"
 #include "log.h"
 #include "report.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -630,6 +632,122 @@ START_TEST(test_run_takes_every_option)
 }
 END_TEST
 
+/* A detector's threshold (SS_SETTING_DETECTOR) names its row of detect/detect_options.def,
+ * which holds the default: the rows point at each other, the default shown is the detector's
+ * (written in the variable, it gives the detector's own value), and unset leaves it to the
+ * detector. */
+static const struct {
+    const char *variable;
+    size_t setting, detector; /* offsets in ss_interpose_config and ss_detect_options */
+} thresholds[] = {
+#define SS_SETTING_DETECTOR(name, field, kind, detector, option, doc)                              \
+    {SS_ENV(name), offsetof(ss_interpose_config, field), offsetof(ss_detect_options, detector)},
+#include "settings.def"
+};
+
+static const struct {
+    const char *field;
+    size_t setting, detector;
+} recorded[] = {
+#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
+    {#field, offsetof(ss_interpose_config, setting), offsetof(ss_detect_options, field)},
+#include "detect_options.def"
+};
+
+static uint64_t member(const void *object, size_t offset)
+{
+    uint64_t value;
+    memcpy(&value, (const char *)object + offset, sizeof value);
+    return value;
+}
+
+START_TEST(test_detector_defaults)
+{
+    ss_detect_options defaults;
+    ss_detect_options_default(&defaults);
+    char err[256];
+    for (size_t i = 0; i < sizeof thresholds / sizeof thresholds[0]; i++) {
+        const ss_interpose_setting *row = ss_interpose_setting_find(thresholds[i].variable);
+        ck_assert_ptr_nonnull(row);
+        ck_assert_ptr_nonnull(row->detector);
+        ck_assert_str_eq(row->default_value, "");
+        /* The default shown, as the variable's value, is the detector's default. */
+        const char *shown = ss_interpose_setting_default(row);
+        ss_interpose_config config;
+        memset(&config, 0, sizeof config);
+        ck_assert_int_eq(ss_interpose_setting_set(&config, row, shown, err, sizeof err), 0);
+        ck_assert_msg(member(&config, thresholds[i].setting) ==
+                          member(&defaults, thresholds[i].detector),
+                      "%s: the default shown, %s, is not the detector's %s", row->variable, shown,
+                      row->detector);
+        /* Unset, the field stays 0 and the detector's default applies. */
+        ck_assert_int_eq(ss_interpose_setting_set(&config, row, NULL, err, sizeof err), 0);
+        ck_assert_uint_eq(member(&config, thresholds[i].setting), 0);
+        /* The row of the detector names this setting back. */
+        size_t named = 0;
+        for (size_t k = 0; k < sizeof recorded / sizeof recorded[0]; k++) {
+            if (recorded[k].detector != thresholds[i].detector)
+                continue;
+            ck_assert_str_eq(recorded[k].field, row->detector);
+            ck_assert_uint_eq(recorded[k].setting, thresholds[i].setting);
+            named++;
+        }
+        ck_assert_msg(named == 1, "%s: %s is not a recorded row of detect_options.def",
+                      row->variable, row->detector);
+    }
+    /* Every recorded row has its threshold setting. */
+    for (size_t k = 0; k < sizeof recorded / sizeof recorded[0]; k++) {
+        size_t found = 0;
+        for (size_t i = 0; i < sizeof thresholds / sizeof thresholds[0]; i++)
+            found += thresholds[i].detector == recorded[k].detector;
+        ck_assert_msg(found == 1, "%s: no SS_SETTING_DETECTOR row names it", recorded[k].field);
+    }
+    /* A named row: SYNCSCOPE_MIN_BLOCKED_US shows 5 (us), the detector's 5000 ns. */
+    const ss_interpose_setting *min = ss_interpose_setting_find(SS_ENV_MIN_BLOCKED_US);
+    ck_assert_str_eq(min->detector, "min_blocked_ns");
+    ck_assert_str_eq(ss_interpose_setting_default(min), "5");
+    ck_assert_uint_eq(defaults.min_blocked_ns, 5000);
+    /* Every other row shows its own default. */
+    size_t n;
+    const ss_interpose_setting *rows = ss_interpose_settings(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].detector == NULL)
+            ck_assert_ptr_eq(ss_interpose_setting_default(&rows[i]), rows[i].default_value);
+    }
+}
+END_TEST
+
+/* `syncscope run --help` names each threshold's default, the detector's. */
+START_TEST(test_run_help_detector_defaults)
+{
+    char dir[] = "/tmp/ss-settings-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char *capture = ss_xasprintf("%s/out", dir);
+    static const char *const help[] = {"run", "--help", NULL};
+    char *out, *err;
+    ck_assert_int_eq(cli_run(dir, capture, NULL, NULL, help, &out, &err), 0);
+    /* The help wraps its lines: compare with every run of blanks made one space. */
+    char *flat = out, *w = out;
+    for (const char *r = out; *r; r++) {
+        if (isspace((unsigned char)*r) && (w == flat || w[-1] == ' '))
+            continue;
+        *w++ = isspace((unsigned char)*r) ? ' ' : *r;
+    }
+    *w = '\0';
+    for (size_t i = 0; i < sizeof thresholds / sizeof thresholds[0]; i++) {
+        const ss_interpose_setting *row = ss_interpose_setting_find(thresholds[i].variable);
+        char *said =
+            ss_xasprintf("(%s; default %s)", row->variable, ss_interpose_setting_default(row));
+        ck_assert_msg(strstr(flat, said) != NULL, "run --help has no '%s'", said);
+        free(said);
+    }
+    free(out);
+    free(err);
+    free(capture);
+    rmdir(dir);
+}
+END_TEST
+
 static Suite *settings_suite(void)
 {
     Suite *s = suite_create("settings");
@@ -648,6 +766,8 @@ static Suite *settings_suite(void)
     tcase_add_test(kinds, test_kind_modes);
     tcase_add_test(kinds, test_rows);
     tcase_add_test(kinds, test_run_takes_every_option);
+    tcase_add_test(kinds, test_detector_defaults);
+    tcase_add_test(kinds, test_run_help_detector_defaults);
     suite_add_tcase(s, kinds);
     TCase *formats = tcase_create("formats");
     tcase_add_test(formats, test_format_parse_any_case);
