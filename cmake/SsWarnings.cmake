@@ -36,6 +36,23 @@ function(ss_add_part_library name)
   ss_target_defaults(${name}_plain NO_SANITIZE)
 endfunction()
 
+# ss_sources_from_rows(<var> <table> <macro> <folder>): the source files that the rows of the
+# X-macro table <table> (in the current source folder) name in their first column, each
+# <folder><name>.c, once each, in the order of the rows, into <var>; CMake configures again
+# when the table changes. analyzer/ (checks.def) and detect/ (families.def) take their
+# check and family files from their tables this way.
+function(ss_sources_from_rows var table macro folder)
+  file(STRINGS ${table} rows REGEX "^${macro}\\([a-z0-9_]+,")
+  set(sources)
+  foreach(row IN LISTS rows)
+    string(REGEX REPLACE "^${macro}\\(([a-z0-9_]+),.*" "${folder}\\1.c" source "${row}")
+    list(APPEND sources ${source})
+  endforeach()
+  list(REMOVE_DUPLICATES sources)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${table})
+  set(${var} ${sources} PARENT_SCOPE)
+endfunction()
+
 function(ss_part_link name scope)
   foreach(lib ${ARGN})
     if(lib MATCHES "^ss_" AND TARGET ${lib}_plain)

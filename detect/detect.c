@@ -20,7 +20,7 @@ static const struct family_row {
     ss_rule_id rules[DET_FAMILY_RULES];
     size_t rule_count;
 } families[] = {
-#define DET_FAMILY(id, ...)                                                                        \
+#define DET_FAMILY(file, id, ...)                                                                  \
     {&det_family_##id, {__VA_ARGS__}, sizeof((ss_rule_id[]){__VA_ARGS__}) / sizeof(ss_rule_id)},
 #include "families.def"
 #undef DET_FAMILY

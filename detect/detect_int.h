@@ -274,7 +274,7 @@ struct det_family {
     int repeated_work;
 };
 
-#define DET_FAMILY(id, ...) extern const det_family det_family_##id;
+#define DET_FAMILY(file, id, ...) extern const det_family det_family_##id;
 #include "families.def"
 #undef DET_FAMILY
 

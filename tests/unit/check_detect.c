@@ -2,8 +2,11 @@
 #include "check_main.h"
 #include "detect.h"
 #include "detect_fixture.h"
+#include "files.h"
+#include "log.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -2334,7 +2337,7 @@ END_TEST
 START_TEST(test_families_cover_runtime_rules)
 {
     static const ss_rule_id listed[] = {
-#define DET_FAMILY(id, ...) __VA_ARGS__,
+#define DET_FAMILY(file, id, ...) __VA_ARGS__,
 #include "families.def"
 #undef DET_FAMILY
     };
@@ -2352,10 +2355,67 @@ START_TEST(test_families_cover_runtime_rules)
 }
 END_TEST
 
+/* Each row of families.def names the file that defines its family (detect/CMakeLists.txt
+ * compiles the files the rows name), and every family defined in detect/ has its row. */
+START_TEST(test_families_in_their_files)
+{
+    static const struct {
+        const char *file, *id;
+    } rows[] = {
+#define DET_FAMILY(file, id, ...) {#file, #id},
+#include "families.def"
+#undef DET_FAMILY
+    };
+    size_t n = sizeof rows / sizeof rows[0], size;
+    for (size_t i = 0; i < n; i++) {
+        char *path = ss_xasprintf("%s/detect/%s.c", SS_SOURCE_DIR, rows[i].file);
+        char *text = ss_read_file(path, &size);
+        ck_assert_msg(text != NULL, "%s: no file %s", rows[i].id, path);
+        char *definition = ss_xasprintf("const det_family det_family_%s = {", rows[i].id);
+        ck_assert_msg(strstr(text, definition) != NULL, "%s does not define det_family_%s", path,
+                      rows[i].id);
+        free(definition);
+        free(text);
+        free(path);
+    }
+    /* The other way: each definition in detect/ is a row's, in that row's file. */
+    char *folder = ss_xasprintf("%s/detect", SS_SOURCE_DIR);
+    DIR *dir = opendir(folder);
+    ck_assert_ptr_nonnull(dir);
+    size_t defined = 0;
+    for (struct dirent *e; (e = readdir(dir)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        if (len < 3 || strcmp(e->d_name + len - 2, ".c") != 0)
+            continue;
+        char *path = ss_xasprintf("%s/%s", folder, e->d_name);
+        char *text = ss_read_file(path, &size);
+        ck_assert_ptr_nonnull(text);
+        static const char mark[] = "\nconst det_family det_family_";
+        for (const char *p = strstr(text, mark); p != NULL; p = strstr(p + 1, mark)) {
+            const char *id = p + sizeof mark - 1;
+            size_t id_len = strcspn(id, " =");
+            int listed = 0;
+            for (size_t i = 0; i < n; i++)
+                listed |= strlen(rows[i].id) == id_len && strncmp(rows[i].id, id, id_len) == 0 &&
+                          strlen(rows[i].file) == len - 2 &&
+                          strncmp(rows[i].file, e->d_name, len - 2) == 0;
+            ck_assert_msg(listed, "%s: det_family_%.*s has no row of families.def naming this file",
+                          e->d_name, (int)id_len, id);
+            defined++;
+        }
+        free(text);
+        free(path);
+    }
+    closedir(dir);
+    free(folder);
+    ck_assert_uint_eq(defined, n);
+}
+END_TEST
+
 static Suite *detect_suite(void)
 {
     const fixture_case cases[] = {
-        {"families", {test_families_cover_runtime_rules}},
+        {"families", {test_families_cover_runtime_rules, test_families_in_their_files}},
         {"readback",
          {test_readback_positive, test_readback_nothing_pending,
           test_readback_async_api_and_size_limit, test_readback_limit_option, test_aggregation,
