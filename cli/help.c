@@ -2,6 +2,7 @@
  * option table, so that the two always say the same. */
 #include "log.h"
 #include "options.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -171,30 +172,6 @@ void ss_cli_write_help(FILE *out, unsigned command)
     fprintf(out, "\n%s", info->exit_status);
 }
 
-/* Writes 'text' as the content of a Markdown table cell: '|' escaped, and '<', '>' and '*'
- * too, so that "<ID>" is not read as HTML nor "PREFIX*" as emphasis. */
-static void put_cell(FILE *out, const char *text)
-{
-    for (const char *p = text; *p; p++) {
-        switch (*p) {
-        case '|':
-            fputs("\\|", out);
-            break;
-        case '<':
-            fputs("&lt;", out);
-            break;
-        case '>':
-            fputs("&gt;", out);
-            break;
-        case '*':
-            fputs("\\*", out);
-            break;
-        default:
-            fputc(*p, out);
-        }
-    }
-}
-
 int ss_cli_write_markdown(FILE *out, unsigned command)
 {
     /* The options of run that set a variable are the table of settings.def (docs/run.md). */
@@ -206,14 +183,11 @@ int ss_cli_write_markdown(FILE *out, unsigned command)
         char *spelled = spelling(row);
         fputs("| `", out);
         /* Inside a code span only '|' needs its escape. */
-        for (const char *p = spelled; *p; p++) {
-            if (*p == '|')
-                fputc('\\', out);
-            fputc(*p, out);
-        }
+        ss_markdown_put(out, spelled, strlen(spelled), SS_MARKDOWN_CELL);
         fputs("` | ", out);
         char *help = help_text(row, command);
-        put_cell(out, help);
+        /* The help is plain text: "<ID>" is no HTML, "PREFIX*" no emphasis. */
+        ss_markdown_put(out, help, strlen(help), SS_MARKDOWN_PLAIN);
         fputs(" |\n", out);
         free(help);
         free(spelled);

@@ -1,17 +1,14 @@
 /* settings_doc.c: the Markdown tables of the SYNCSCOPE_ variables, from settings.def
  * (docs/run.md and docs/configuration.md; syncscope-gen-tables writes them). */
 #include "interpose.h"
+#include "util.h"
 
 #include <string.h>
 
-/* Writes 'text' with the characters that would end a table cell escaped. */
+/* Writes 'text', Markdown, into a table cell. */
 static void put_cell(FILE *out, const char *text)
 {
-    for (const char *p = text; *p; p++) {
-        if (*p == '|')
-            fputc('\\', out);
-        fputc(*p, out);
-    }
+    ss_markdown_put(out, text, strlen(text), SS_MARKDOWN_CELL);
 }
 
 /* The option cell: `-o, --output FILE`, `--no-nvtx`, or a dash for none. */

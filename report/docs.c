@@ -1,6 +1,7 @@
 /* docs.c: the Markdown rule pages (docs/rules/), generated from the rule catalog only. */
 #include "log.h"
 #include "report_int.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -10,15 +11,11 @@ static const char *generated_banner =
     "<!-- Generated from rules/rules.def by syncscope-gen-docs; do not edit. Change the "
     "catalog, then run: cmake --build BUILD --target rule-docs -->\n";
 
-/* Writes 'len' bytes of catalog text with Markdown's special characters escaped, so the
- * text renders as written ("k<<<grid, block>>>" must not become HTML). */
+/* Writes 'len' bytes of catalog text, plain, with Markdown's special characters escaped, so
+ * the text renders as written ("k<<<grid, block>>>" must not become HTML). */
 static void put_escaped(FILE *out, const char *text, size_t len)
 {
-    for (size_t i = 0; i < len; i++) {
-        if (strchr("\\`*_[]<>#|", text[i]) != NULL)
-            fputc('\\', out);
-        fputc(text[i], out);
-    }
+    ss_markdown_put(out, text, len, SS_MARKDOWN_PLAIN);
 }
 
 static const char *detected_by(int halves)

@@ -2,6 +2,7 @@
  * subcommand's output to a writer, and the writers whose own signature differs. */
 #include "log.h"
 #include "report_int.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -112,16 +113,6 @@ int ss_format_write_html(FILE *out, const ss_result *result, const ss_format_opt
 
 /* ---- the docs ---- */
 
-/* Writes 'text' with the characters that would end a table cell escaped. */
-static void put_cell(FILE *out, const char *text)
-{
-    for (const char *p = text; *p; p++) {
-        if (*p == '|')
-            fputc('\\', out);
-        fputc(*p, out);
-    }
-}
-
 int ss_report_write_format_table(FILE *out)
 {
     static const struct {
@@ -144,7 +135,7 @@ int ss_report_write_format_table(FILE *out)
             }
         }
         fprintf(out, " | `.%s` | ", f->extension);
-        put_cell(out, f->doc);
+        ss_markdown_put(out, f->doc, strlen(f->doc), SS_MARKDOWN_CELL);
         fputs(" |\n", out);
     }
     return ferror(out) ? -1 : 0;

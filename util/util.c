@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int ss_grow(void **base, size_t *cap, size_t need, size_t size)
 {
@@ -115,6 +116,16 @@ static void json_ascii(FILE *out, unsigned c)
             fprintf(out, "\\u%04x", c);
         else
             fputc((int)c, out);
+    }
+}
+
+void ss_markdown_put(FILE *out, const char *text, size_t len, ss_markdown_source source)
+{
+    const char *special = source == SS_MARKDOWN_PLAIN ? "\\`*_[]<>#|" : "|";
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] != '\0' && strchr(special, text[i]) != NULL)
+            fputc('\\', out);
+        fputc(text[i], out);
     }
 }
 

@@ -37,6 +37,22 @@ size_t ss_text_char(const char *text, size_t avail, char escape[SS_TEXT_ESCAPE_S
  * escapes escaped. */
 void ss_put_text(FILE *out, const char *text, size_t len);
 
+/* How ss_markdown_put reads its text. */
+typedef enum ss_markdown_source {
+    /* Markdown already, written into a table cell: only '|' is escaped ("\|"), which would
+     * end the cell (also inside a code span) */
+    SS_MARKDOWN_CELL,
+    /* plain text: each character Markdown would read (\ ` * _ [ ] < > # |) is escaped with a
+     * backslash, so that the text renders as written ("k<<<grid>>>" is no HTML, "PREFIX*" no
+     * emphasis); also safe in a table cell */
+    SS_MARKDOWN_PLAIN
+} ss_markdown_source;
+
+/* Writes the 'len' bytes at 'text' to 'out' escaped as 'source' says: the one Markdown escape
+ * of the generated docs (the tables of settings, formats and options, the rule pages) and of
+ * SARIF's rule help. */
+void ss_markdown_put(FILE *out, const char *text, size_t len, ss_markdown_source source);
+
 /* Writes 'text' to 'out' as a JSON string that is also safe inside an HTML <script> block:
  * quotes, backslashes and control characters escaped ("\n", "\t", "\r", else \u00XX), '<',
  * '>' and '&' and U+2028/U+2029 as \u escapes, each byte that starts no UTF-8 sequence as

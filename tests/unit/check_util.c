@@ -116,6 +116,36 @@ static const char *json(const char *text, size_t max)
     return buf;
 }
 
+/* What ss_markdown_put writes for the first 'len' bytes of 'text' read as 'source', in a
+ * static buffer. */
+static const char *markdown(const char *text, size_t len, ss_markdown_source source)
+{
+    static char *buf;
+    size_t size;
+    free(buf);
+    FILE *out = open_memstream(&buf, &size);
+    ck_assert_ptr_nonnull(out);
+    ss_markdown_put(out, text, len, source);
+    fclose(out);
+    return buf;
+}
+
+START_TEST(test_markdown_put)
+{
+    static const char text[] = "a|b k<<<g>>> PREFIX* x_y [1] #2 `c` \\ 'q' \"r\" é";
+    /* Markdown already, into a table cell: only the '|' that would end it. */
+    ck_assert_str_eq(markdown(text, strlen(text), SS_MARKDOWN_CELL),
+                     "a\\|b k<<<g>>> PREFIX* x_y [1] #2 `c` \\ 'q' \"r\" é");
+    /* Plain text: every character Markdown would read, so that it renders as written. */
+    ck_assert_str_eq(markdown(text, strlen(text), SS_MARKDOWN_PLAIN),
+                     "a\\|b k\\<\\<\\<g\\>\\>\\> PREFIX\\* x\\_y \\[1\\] \\#2 \\`c\\` \\\\ 'q' "
+                     "\"r\" é");
+    /* 'len' bytes only. */
+    ck_assert_str_eq(markdown("<a>|", 2, SS_MARKDOWN_PLAIN), "\\<a");
+    ck_assert_str_eq(markdown("", 0, SS_MARKDOWN_PLAIN), "");
+}
+END_TEST
+
 START_TEST(test_json_string)
 {
     ck_assert_str_eq(json(NULL, SIZE_MAX), "null");
@@ -260,6 +290,7 @@ static Suite *util_suite(void)
     tcase_add_test(tc, test_fnv1a);
     tcase_add_test(tc, test_utf8_decode);
     tcase_add_test(tc, test_json_string);
+    tcase_add_test(tc, test_markdown_put);
     tcase_add_test(tc, test_sha256);
     tcase_add_test(tc, test_map);
     tcase_add_test(tc, test_strmap);
