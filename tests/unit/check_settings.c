@@ -597,6 +597,32 @@ START_TEST(test_cli_format_any_case)
 }
 END_TEST
 
+/* The detector thresholds of settings.def and the recorded rows of detect_options.def. */
+static const struct {
+    const char *variable;
+    size_t setting, detector; /* offsets in ss_interpose_config and ss_detect_options */
+} thresholds[] = {
+#define SS_SETTING_DETECTOR(name, field, kind, detector, option, doc)                              \
+    {SS_ENV(name), offsetof(ss_interpose_config, field), offsetof(ss_detect_options, detector)},
+#include "settings.def"
+};
+
+static const struct {
+    const char *field;
+    size_t setting, detector;
+} recorded[] = {
+#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
+    {#field, offsetof(ss_interpose_config, setting), offsetof(ss_detect_options, field)},
+#include "detect_options.def"
+};
+
+static uint64_t member(const void *object, size_t offset)
+{
+    uint64_t value;
+    memcpy(&value, (const char *)object + offset, sizeof value);
+    return value;
+}
+
 /* Every option column of the interposer's rows is an option of `syncscope run`, in its --help
  * with the row's value name. */
 START_TEST(test_run_takes_every_option)
@@ -625,6 +651,22 @@ START_TEST(test_run_takes_every_option)
         free(shown);
     }
     ck_assert_uint_gt(options, 0);
+    /* A detector's threshold says the detector's default, "(SYNCSCOPE_MIN_BLOCKED_US; default
+     * 5)"; the help wraps its lines, so every run of blanks is made one space first. */
+    char *flat = out, *w = out;
+    for (const char *r = out; *r; r++) {
+        if (isspace((unsigned char)*r) && (w == flat || w[-1] == ' '))
+            continue;
+        *w++ = isspace((unsigned char)*r) ? ' ' : *r;
+    }
+    *w = '\0';
+    for (size_t i = 0; i < sizeof thresholds / sizeof thresholds[0]; i++) {
+        const ss_interpose_setting *row = ss_interpose_setting_find(thresholds[i].variable);
+        char *said =
+            ss_xasprintf("(%s; default %s)", row->variable, ss_interpose_setting_default(row));
+        ck_assert_msg(strstr(flat, said) != NULL, "run --help has no '%s'", said);
+        free(said);
+    }
     free(out);
     free(err);
     free(capture);
@@ -636,31 +678,6 @@ END_TEST
  * which holds the default: the rows point at each other, the default shown is the detector's
  * (written in the variable, it gives the detector's own value), and unset leaves it to the
  * detector. */
-static const struct {
-    const char *variable;
-    size_t setting, detector; /* offsets in ss_interpose_config and ss_detect_options */
-} thresholds[] = {
-#define SS_SETTING_DETECTOR(name, field, kind, detector, option, doc)                              \
-    {SS_ENV(name), offsetof(ss_interpose_config, field), offsetof(ss_detect_options, detector)},
-#include "settings.def"
-};
-
-static const struct {
-    const char *field;
-    size_t setting, detector;
-} recorded[] = {
-#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
-    {#field, offsetof(ss_interpose_config, setting), offsetof(ss_detect_options, field)},
-#include "detect_options.def"
-};
-
-static uint64_t member(const void *object, size_t offset)
-{
-    uint64_t value;
-    memcpy(&value, (const char *)object + offset, sizeof value);
-    return value;
-}
-
 START_TEST(test_detector_defaults)
 {
     ss_detect_options defaults;
@@ -717,37 +734,6 @@ START_TEST(test_detector_defaults)
 }
 END_TEST
 
-/* `syncscope run --help` names each threshold's default, the detector's. */
-START_TEST(test_run_help_detector_defaults)
-{
-    char dir[] = "/tmp/ss-settings-XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-    char *capture = ss_xasprintf("%s/out", dir);
-    static const char *const help[] = {"run", "--help", NULL};
-    char *out, *err;
-    ck_assert_int_eq(cli_run(dir, capture, NULL, NULL, help, &out, &err), 0);
-    /* The help wraps its lines: compare with every run of blanks made one space. */
-    char *flat = out, *w = out;
-    for (const char *r = out; *r; r++) {
-        if (isspace((unsigned char)*r) && (w == flat || w[-1] == ' '))
-            continue;
-        *w++ = isspace((unsigned char)*r) ? ' ' : *r;
-    }
-    *w = '\0';
-    for (size_t i = 0; i < sizeof thresholds / sizeof thresholds[0]; i++) {
-        const ss_interpose_setting *row = ss_interpose_setting_find(thresholds[i].variable);
-        char *said =
-            ss_xasprintf("(%s; default %s)", row->variable, ss_interpose_setting_default(row));
-        ck_assert_msg(strstr(flat, said) != NULL, "run --help has no '%s'", said);
-        free(said);
-    }
-    free(out);
-    free(err);
-    free(capture);
-    rmdir(dir);
-}
-END_TEST
-
 static Suite *settings_suite(void)
 {
     Suite *s = suite_create("settings");
@@ -767,7 +753,6 @@ static Suite *settings_suite(void)
     tcase_add_test(kinds, test_rows);
     tcase_add_test(kinds, test_run_takes_every_option);
     tcase_add_test(kinds, test_detector_defaults);
-    tcase_add_test(kinds, test_run_help_detector_defaults);
     suite_add_tcase(s, kinds);
     TCase *formats = tcase_create("formats");
     tcase_add_test(formats, test_format_parse_any_case);
