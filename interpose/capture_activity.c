@@ -221,7 +221,7 @@ void capture_enable_activity_once(void)
     if (proc.light)
         capture_find_driver_queries();
     /* Not in a forked child: with CUPTI set up by the parent, a child that enabled and
-     * flushed activity records was seen to hang (docs/validation.md). The child's API
+     * flushed activity records was seen to hang (docs/studies/validation.md). The child's API
      * calls are still recorded. */
     if (proc.forked || atomic_load(&proc.activity.pid) == proc.pid)
         return;

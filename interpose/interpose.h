@@ -62,7 +62,7 @@
 #define SS_DEFAULT_STACK_MIN_US 100
 #define SS_MAX_PYTHON_DEPTH 32 /* SS_PY_DEPTH_MAX in store.h */
 #define SS_MAX_TEXT_FRAMES 100 /* more than a recorded stack holds (native and Python) */
-/* The exit-time work of a PyTorch process took 3.5-4 s on an H200 (docs/performance.md). */
+/* The exit-time work of a PyTorch process took 3.5-4 s on an H200 (docs/studies/performance.md). */
 #define SS_MAX_SIGNAL_FLUSH_MS 3600000
 /* Smallest accepted memory cap: below it not even one thread's buffers fit. */
 #define SS_MIN_MAX_MEMORY (4ull << 20)
@@ -99,7 +99,8 @@ typedef struct ss_interpose_config {
 #include "settings.def"
     char cwd[SS_CONFIG_PATH_MAX]; /* relative output paths are relative to this */
     /* 1: SYNCHRONIZATION records, which only the timeline shows: on when a trace or a Chrome
-     * trace is written (about 1.1 us more per empty launch on an H200: docs/performance.md) */
+     * trace is written (about 1.1 us more per empty launch on an H200:
+     * docs/studies/performance.md) */
     int sync_records;
 } ss_interpose_config;
 

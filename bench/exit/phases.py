@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """phases.py: runs a Python workload as __main__ and says on standard error when each phase of
 the process ended, so that BENCH_WHOLE can tell where a whole process's extra time goes
-(bench/exit/run.py; docs/performance.md, "Whole process").
+(bench/exit/run.py; docs/studies/performance.md, "Whole process").
 
   python3 phases.py SCRIPT [ARGS...]
 

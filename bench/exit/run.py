@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""run.py: the exit-time benchmark (bench/exit/run.sh; docs/performance.md, "Exit time").
+"""run.py: the exit-time benchmark (bench/exit/run.sh; docs/studies/performance.md, "Exit time").
 
   run.py BUILD_DIR [-- PROGRAM ARGS...]
 

@@ -2,7 +2,7 @@
 # run.sh: the exit-time benchmark: what the end of an observed run costs, side by side: the
 # whole process bare and under syncscope with the symbol cache off, cold and warm, and the
 # symbolization steps with libdw's own symbol lookup (as before the symbol index), with the
-# index, and through the cache (docs/performance.md, "Exit time"). Needs no GPU by default.
+# index, and through the cache (docs/studies/performance.md, "Exit time"). Needs no GPU by default.
 #
 # Usage: bench/exit/run.sh BUILD_DIR [-- PROGRAM ARGS...]
 #   BUILD_DIR  a build tree with bench/exit/ and interpose/ built (a Release or RelWithDebInfo

@@ -11,8 +11,8 @@
  * a stripped library are), each module placed at a load bias of its own. With a trace: the
  * native frames of a trace written by `syncscope run --trace`, at the biases it recorded
  * (the modules must still be the files the run loaded). Prints the table of
- * docs/performance.md ("Exit time") and exits 0, 1 when a result differs from libdw's, 2 on a
- * usage or input error. */
+ * docs/studies/performance.md ("Exit time") and exits 0, 1 when a result differs from libdw's, 2 on
+ * a usage or input error. */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <gelf.h>

@@ -5,7 +5,7 @@ Usage: python3 bench/lint-real/draw_units.py DB_DIR OUT_DIR SEED COUNT REGEX [NA
 Reads DB_DIR/compile_commands.json, takes the source files whose path matches REGEX (Python
 re.search), draws COUNT of them with random.Random(SEED).sample over their sorted paths,
 adds every candidate whose path ends with one of the NAMEs, and writes the first command of
-each chosen file to OUT_DIR/compile_commands.json (docs/lint-realworld.md, "2026-12-02
+each chosen file to OUT_DIR/compile_commands.json (docs/studies/lint-realworld.md, "2026-12-02
 re-run"). Prints how many candidates there were and the files kept. Standard library only.
 """
 import json

@@ -5,7 +5,7 @@
 # database (or walks the project folder) and prints the files in the database, how many lint
 # analyzed, which had parse errors (the first errors), the findings by rule and severity,
 # the cold (empty cache) and warm (same cache) wall times and their ratio to the floor
-# (docs/performance.md, "Lint on real projects"; docs/lint-realworld.md).
+# (docs/studies/performance.md, "Lint on real projects"; docs/studies/lint-realworld.md).
 #
 # Usage: bench/lint-real/run.sh SYNCSCOPE PROJECT_DIR [COMPILE_DB_DIR] [-- LINT_OPTION...]
 #   SYNCSCOPE       a syncscope build folder (its cli/syncscope is run) or the binary

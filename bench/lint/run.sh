@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: the lint benchmark: `syncscope lint` against the parse floor (clang-16
 # -fsyntax-only, same arguments, same files), -j2 against -j1, and a warm re-run against a
-# cold one, over a generated corpus, in interleaved rounds (docs/performance.md).
+# cold one, over a generated corpus, in interleaved rounds (docs/studies/performance.md).
 #
 # Usage: bench/lint/run.sh SYNCSCOPE [CORPUS_DIR]
 #   SYNCSCOPE   the syncscope binary (e.g. build/cli/syncscope)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh: the interposer overhead benchmark: each workload bare, under the CUPTI floor and
-# under syncscope, in interleaved rounds; prints median-based ratios (docs/performance.md).
+# under syncscope, in interleaved rounds; prints median-based ratios (docs/studies/performance.md).
 #
 # Usage: bench/overhead/run.sh BUILD_DIR [LIBSYNCSCOPE]
 #   BUILD_DIR     a build tree with bench/overhead/ built (nvcc found at configure time)

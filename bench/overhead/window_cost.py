@@ -1,5 +1,5 @@
 """window_cost.py: what one full window of the sampled mode costs the launch-bound MLP of
-mlp_train.py, measured inside one process (docs/performance.md, "Modes").
+mlp_train.py, measured inside one process (docs/studies/performance.md, "Modes").
 
 Usage: syncscope run --sample ON/10m -- python3 window_cost.py ON [PAIRS (4)] [GAP (3)]
 

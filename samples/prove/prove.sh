@@ -2,7 +2,7 @@
 # prove.sh: checks the what-if predictions of SYNC503 (samples/pipeline) and SYNC502
 # (samples/launch_overhead) on a GPU: runs each naive program under `syncscope run --trace`,
 # takes the predicted time of the fixed version from the finding's extra figures, runs the
-# fixed program bare, and compares like with like (docs/validation.md):
+# fixed program bare, and compares like with like (docs/studies/validation.md):
 #   pipeline:        predicted_ns of SYNC503 (double-buffered total) against the `total:` line
 #                    of fixed (events around all chunks);
 #   launch_overhead: predicted_ns / kernels x kernels per iteration of SYNC502 (graph replay

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """count_calls.py: the calls a light run of bench/overhead/mlp_train.py took, in all and
-inside its training loop (docs/performance.md, "Modes").
+inside its training loop (docs/studies/performance.md, "Modes").
 
   count_calls.py TRACE
       TRACE is the text trace of `syncscope run --mode light --trace TRACE -- python3
