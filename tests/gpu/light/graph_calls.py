@@ -9,15 +9,12 @@
       the full trace and none in the light one (launches are left out).
 Exit status: 0 pass, 1 fail, 2 usage error, 77 skipped (no GPU visible).
 """
-import argparse
 import os
-import shutil
 import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import same_answers  # noqa: E402  (gpu_visible: nvidia-smi and the GPU probe)
-import stream_race  # noqa: E402  (the runner and the trace reader)
+import stream_race  # noqa: E402  (the options, the runner and the trace reader)
 
 GRAPH_SETUP = ("cudaGraphInstantiate", "cudaGraphInstantiateWithFlags",
                "cudaGraphInstantiateWithParams", "cudaGraphUpload", "cuGraphInstantiate",
@@ -25,18 +22,9 @@ GRAPH_SETUP = ("cudaGraphInstantiate", "cudaGraphInstantiateWithFlags",
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--syncscope", required=True)
-    parser.add_argument("--program", required=True)
-    parser.add_argument("--workdir", required=True)
-    parser.add_argument("--probe")
-    opts = parser.parse_args(argv)
-    opts.syncscope, opts.program = os.path.abspath(opts.syncscope), os.path.abspath(opts.program)
-    if not same_answers.gpu_visible(opts.probe):
-        print("skipped: no GPU visible")
+    opts = stream_race.options(argv, __doc__)
+    if opts is None:
         return 77
-    shutil.rmtree(opts.workdir, ignore_errors=True)
-    os.makedirs(opts.workdir)
     failed = 0
     names = {}
     for mode in ("full", "light"):

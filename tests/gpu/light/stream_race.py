@@ -15,14 +15,12 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import same_answers  # noqa: E402  (gpu_visible: nvidia-smi and the GPU probe)
 
-TIMEOUT_S = 120
 ROUNDS = 3000
 EXPECTED_STDOUT = f"rounds {ROUNDS}\nresult {ROUNDS}\n"
 PROBED, WAITED = 0x40000000, 0x20000000
@@ -33,21 +31,27 @@ DEVICE_WIDE = ("cudaDeviceSynchronize", "cudaMemcpy")
 SUFFIXES = re.compile(r"(_v[0-9]+)?(_pt(sz|ds))?(_v[0-9]+)?$")
 
 
-def clean_env():
-    """The environment without anything that would observe the program."""
-    return {k: v for k, v in os.environ.items()
-            if not k.startswith("SYNCSCOPE_") and k not in ("LD_PRELOAD", "CUDA_INJECTION64_PATH")}
+# The runner of same_answers.py: the program's environment without syncscope's variables,
+# and (status, stdout, stderr) with a time bound.
+execute = same_answers.execute
 
 
-def execute(cmd, cwd):
-    """(status, stdout, stderr); status None when the command outlived TIMEOUT_S."""
-    try:
-        done = subprocess.run(cmd, cwd=cwd, env=clean_env(), capture_output=True,
-                              timeout=TIMEOUT_S, check=False)
-    except subprocess.TimeoutExpired:
-        return None, "", ""
-    return (done.returncode, done.stdout.decode("utf-8", "replace"),
-            done.stderr.decode("utf-8", "replace"))
+def options(argv, doc):
+    """The options of this script and of graph_calls.py (--syncscope, --program, --workdir,
+    --probe), paths made absolute and the work folder emptied; None when no GPU is visible."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--syncscope", required=True)
+    parser.add_argument("--program", required=True)
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--probe")
+    opts = parser.parse_args(argv)
+    opts.syncscope, opts.program = os.path.abspath(opts.syncscope), os.path.abspath(opts.program)
+    if not same_answers.gpu_visible(opts.probe):
+        print("skipped: no GPU visible")
+        return None
+    shutil.rmtree(opts.workdir, ignore_errors=True)
+    os.makedirs(opts.workdir)
+    return opts
 
 
 def read_trace(path):
@@ -66,18 +70,9 @@ def read_trace(path):
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--syncscope", required=True)
-    parser.add_argument("--program", required=True)
-    parser.add_argument("--workdir", required=True)
-    parser.add_argument("--probe")
-    opts = parser.parse_args(argv)
-    opts.syncscope, opts.program = os.path.abspath(opts.syncscope), os.path.abspath(opts.program)
-    if not same_answers.gpu_visible(opts.probe):
-        print("skipped: no GPU visible")
+    opts = options(argv, __doc__)
+    if opts is None:
         return 77
-    shutil.rmtree(opts.workdir, ignore_errors=True)
-    os.makedirs(opts.workdir)
     failures = []
 
     def check(ok, what):
