@@ -85,6 +85,21 @@ static void assert_extra(const ss_finding *f, const char *key, const char *value
     ck_assert_str_eq(v, value);
 }
 
+/* The trace metadata of syncscope's own time (NULL: not set): after each call whose stack it
+ * took, over that many calls, and in its launches, over that many launches. */
+static void own_time_meta(const char *stack_ns, const char *stacks, const char *launch_ns,
+                          const char *launches)
+{
+    const char *const pairs[4][2] = {{"self_stack_ns", stack_ns},
+                                     {"self_stacks", stacks},
+                                     {"self_launch_ns", launch_ns},
+                                     {"self_launches", launches}};
+    for (int i = 0; i < 4; i++) {
+        if (pairs[i][1] != NULL)
+            ss_evlog_set_meta(&log_, pairs[i][0], pairs[i][1]);
+    }
+}
+
 static char kernel_names[50][8];
 static const char *name_table[50];
 
@@ -204,8 +219,7 @@ START_TEST(test_launch_bound_self_cost)
      * that (149 to 521.5 us in all) and so does the host time a graph removes. */
     make_names();
     launch_bound_run(150, 50, name_table);
-    ss_evlog_set_meta(&log_, "self_launch_ns", "150000");
-    ss_evlog_set_meta(&log_, "self_launches", "150");
+    own_time_meta(NULL, NULL, "150000", "150");
     run();
     const ss_finding *f = only(SS_RULE_LAUNCH_BOUND);
     assert_extra(f, "saving_traced_ns", "596000");
@@ -244,8 +258,7 @@ START_TEST(test_launch_bound_all_own_cost)
      * syncscope's; bare, the loop would keep the GPU busy and a graph save nothing. */
     make_names();
     launch_bound_run(150, 50, name_table);
-    ss_evlog_set_meta(&log_, "self_launch_ns", "600000");
-    ss_evlog_set_meta(&log_, "self_launches", "150");
+    own_time_meta(NULL, NULL, "600000", "150");
     run();
     ck_assert_uint_eq(count_of(SS_RULE_LAUNCH_BOUND), 0);
 }
@@ -545,10 +558,7 @@ START_TEST(test_pipeline_own_time_taken_off)
      * enqueueing, all of it): 118 us in all, off the 21 ms measured and off that work. 9
      * chunks of 1.998 ms, the last one's 0.1 ms, one fill of 0.2 ms: 18.282 ms, against
      * 20.882 ms without syncscope: 2.6 ms saved (2.61 ms with syncscope's time counted). */
-    ss_evlog_set_meta(&log_, "self_stack_ns", "100000");
-    ss_evlog_set_meta(&log_, "self_stacks", "10");
-    ss_evlog_set_meta(&log_, "self_launch_ns", "20000");
-    ss_evlog_set_meta(&log_, "self_launches", "10");
+    own_time_meta("100000", "10", "20000", "10");
     uint64_t t = 0;
     for (int i = 0; i < 10; i++)
         t = chunk(t, US(100), US(100), US(100), 13, 13, 1u << 20, SS_MEM_PINNED, 1) +
@@ -822,10 +832,7 @@ START_TEST(test_readback_prediction_without_own_time)
      * (the next step's): 13.3 us of each of the nine idle times is syncscope's, 228 - 13.3 =
      * 214.7 us overlap: 1.9323 ms, 9 of 10 of it 1.73907 ms. The last read, after which
      * nothing runs, has no idle time to take it from. */
-    ss_evlog_set_meta(&log_, "self_stack_ns", "130000");
-    ss_evlog_set_meta(&log_, "self_stacks", "10");
-    ss_evlog_set_meta(&log_, "self_launch_ns", "3000");
-    ss_evlog_set_meta(&log_, "self_launches", "10");
+    own_time_meta("130000", "10", "3000", "10");
     item_steps();
     run();
     const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
@@ -847,8 +854,7 @@ END_TEST
 START_TEST(test_readback_own_time_over_idle)
 {
     /* Own time longer than an idle time takes all of it, no more: nothing overlaps. */
-    ss_evlog_set_meta(&log_, "self_stack_ns", "3000000");
-    ss_evlog_set_meta(&log_, "self_stacks", "10");
+    own_time_meta("3000000", "10", NULL, NULL);
     item_steps();
     run();
     const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
