@@ -16,7 +16,9 @@ predicted saving) beside the measured one: the saving's ratio includes syncscope
 the traced run, the rewritten time's does not. A pair whose trace has no finding of its rule is
 "no claim"; one whose message gives a range (SYNC201's "down to none") shows "0 to X", and
 SYNC502's saving without syncscope's own cost per launch shows "X to Y" (saving_low_ns to
-saving_ns), "in range" when the measured saving lies between the two.
+saving_ns), "in range" when the measured saving lies between the two. Further traced runs of
+one form in TRACES_DIR (NAME_2.sstrace, NAME_3.sstrace, ... beside NAME.sstrace, as
+samples_run.sh SAMPLES_TRACED writes them) get a row each, "PAIR (traced run N)".
 Exit status: 0, 1 when a trace or the measurements cannot be read, 2 on a usage error.
 """
 import json
@@ -124,29 +126,43 @@ def main(argv):
             print(f"| {pair} | {rule} | (trace not kept) | {measured[pair][2]:.1f} us | | | "
                   f"{measured[pair][1]:.1f} us | |")
             continue
-        _written, rewritten, saving = measured[pair]
-        got = prediction(pair, findings(syncscope, trace))
-        if got is None:
-            print(f"| {pair} | {rule} | no claim | {saving:.1f} us | | | {rewritten:.1f} us | |")
-            continue
-        p_saving, p_rewritten, low = got
-        ranged = low is not None
-        if p_rewritten is None and pair in traced:
-            p_rewritten = traced[pair] - p_saving
-        claim = f"{low:.1f} to {p_saving:.1f} us" if ranged else f"{p_saving:.1f} us"
-        if ranged and low > 0:
-            ratio = ("in range" if low <= saving <= p_saving else
-                     f"outside ({saving / p_saving:.2f} of the high end)" if saving > 0 else
-                     "outside")
-        elif ranged:
-            ratio = "in range" if -0.2 * p_saving <= saving <= 1.2 * p_saving else "outside"
-        else:
-            ratio = f"{p_saving / saving:.2f}" if saving > 0 else "n/a"
-        r_text = "" if (ranged and low == 0) or p_rewritten is None else f"{p_rewritten:.1f} us"
-        r_ratio = "" if not r_text else f"{p_rewritten / rewritten:.2f}"
-        print(f"| {pair} | {rule} | {claim} | {saving:.1f} us | {ratio} | {r_text} | "
-              f"{rewritten:.1f} us | {r_ratio} |")
+        # Further traced runs of the same form (samples_run.sh SAMPLES_TRACED): NAME_2.sstrace,
+        # NAME_3.sstrace, ... beside the first, each a row of its own.
+        runs = [(pair, trace)]
+        stem = trace[:-len(".sstrace")]
+        n = 2
+        while os.path.exists(f"{stem}_{n}.sstrace"):
+            runs.append((f"{pair} (traced run {n})", f"{stem}_{n}.sstrace"))
+            n += 1
+        for label, path in runs:
+            row(label, pair, rule, measured[pair], traced, findings(syncscope, path))
     return 0
+
+
+def row(label, pair, rule, measurement, traced, found):
+    """Prints the table's row of one traced run of 'pair' against its measurement."""
+    _written, rewritten, saving = measurement
+    got = prediction(pair, found)
+    if got is None:
+        print(f"| {label} | {rule} | no claim | {saving:.1f} us | | | {rewritten:.1f} us | |")
+        return
+    p_saving, p_rewritten, low = got
+    ranged = low is not None
+    if p_rewritten is None and pair in traced:
+        p_rewritten = traced[pair] - p_saving
+    claim = f"{low:.1f} to {p_saving:.1f} us" if ranged else f"{p_saving:.1f} us"
+    if ranged and low > 0:
+        ratio = ("in range" if low <= saving <= p_saving else
+                 f"outside ({saving / p_saving:.2f} of the high end)" if saving > 0 else
+                 "outside")
+    elif ranged:
+        ratio = "in range" if -0.2 * p_saving <= saving <= 1.2 * p_saving else "outside"
+    else:
+        ratio = f"{p_saving / saving:.2f}" if saving > 0 else "n/a"
+    r_text = "" if (ranged and low == 0) or p_rewritten is None else f"{p_rewritten:.1f} us"
+    r_ratio = "" if not r_text else f"{p_rewritten / rewritten:.2f}"
+    print(f"| {label} | {rule} | {claim} | {saving:.1f} us | {ratio} | {r_text} | "
+          f"{rewritten:.1f} us | {r_ratio} |")
 
 
 if __name__ == "__main__":
