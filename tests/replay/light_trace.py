@@ -139,7 +139,8 @@ def convert(root, source, target):
 # "Modes"): ("full" or "light": the side that has it, rule, file name, line, count, latent).
 # - a synchronization after an asynchronous copy with launches between them: the light mode
 #   does not see the launches and takes the synchronization as the copy's own wait (no SYNC401)
-#   (whatif_c_sync201, real_gpt2_generate, real_timm_infer, gpu_ddp_gloo_rank*);
+#   (whatif_c_sync201, whatif_torch_sync301, real_gpt2_generate, real_timm_infer,
+#   gpu_ddp_gloo_rank*);
 # - calls whose time is close to the threshold (5 us) and that the light mode, which sees no
 #   kernel, judges by whether their stream was busy at their entry and idle at their exit
 #   (SYNC202 of managed memory in whatif_ump_*, the event synchronization of simpleHyperQ and
@@ -164,10 +165,11 @@ KNOWN = {
     "whatif_c_sync201": [("full", "SYNC401", "sync201_written.cu", 30, 1, False),
                          ("full", "SYNC401", "sync201_written.cu", 37, 1, False)],
     "whatif_soa_sample": [("light", "SYNC401", "", 0, 1, False)],
+    "whatif_torch_sync301": [("full", "SYNC401", "torch_sync301.py", 28, 1, False)],
     "whatif_ump_pair": [("full", "SYNC202", "unified_memory_pair.cu", 69, 5, False),
-                        ("full", "SYNC202", "unified_memory_pair.cu", 106, 59, False),
-                        ("light", "SYNC202", "unified_memory_pair.cu", 69, 7, True),
-                        ("light", "SYNC202", "unified_memory_pair.cu", 106, 10, False)],
+                        ("full", "SYNC202", "unified_memory_pair.cu", 106, 42, False),
+                        ("light", "SYNC202", "unified_memory_pair.cu", 69, 1, False),
+                        ("light", "SYNC202", "unified_memory_pair.cu", 106, 140, True)],
     "whatif_ump_sample": [("full", "SYNC202", "", 0, 42, False)],
 }
 
