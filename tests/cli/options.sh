@@ -54,6 +54,30 @@ formats() {
         }' "$ROOT/report/formats.def"
 }
 ANALYZE_FORMATS=$(formats 7)
+# The lines -v prints for the recorded rows of detect/detect_options.def other than the three
+# that $T recorded (min-blocked, readback-bytes, slack, checked by name below): each at its
+# default, in the table's order after those three, with its option's long name from
+# cli/options.def; each line starts with a line break. A row whose option has no row there is
+# a failure here, not a shorter list.
+OTHER_RECORDED=$(awk -v t="$T" '
+    FNR == NR && /^SS_OPTION\(/ {
+        line = $0
+        sub(/^SS_OPTION\(/, "", line)
+        split(line, f, /, */)
+        gsub(/"/, "", f[2])
+        long[f[1]] = f[2]
+        next
+    }
+    FNR != NR && /^SS_DETECT_RECORDED\(/ {
+        line = $0
+        sub(/^SS_DETECT_RECORDED\(/, "", line)
+        sub(/\).*/, "", line)
+        split(line, f, /, */)
+        if (f[5] == "MIN_BLOCKED_US" || f[5] == "READBACK_BYTES" || f[5] == "SLACK_US")
+            next
+        if (!(f[5] in long)) { print "no option row for " f[5]; exit 1 }
+        printf "\nsyncscope: %s: --%s %s (the default)", t, long[f[5]], f[3]
+    }' "$ROOT/cli/options.def" "$ROOT/detect/detect_options.def")
 
 # ---- did you mean: subcommands, options, rules ----
 refused "lnit" "$E unknown command 'lnit' (did you mean 'lint'?)" lnit
@@ -183,7 +207,7 @@ text "metadata: the run's GPU, driver and CUDA" meta.txt '"gpu":	"NVIDIA H200"
 mv v-err.txt err
 text "-v: the settings" err "syncscope: $T: --min-blocked-us 5 (recorded in the trace)
 syncscope: $T: --readback-bytes 16 (recorded in the trace)
-syncscope: $T: --slack-us 5 (recorded in the trace)
+syncscope: $T: --slack-us 5 (recorded in the trace)$OTHER_RECORDED
 syncscope: $T: --attribute-to (none) (the default)
 syncscope: $T: latent notes on (the default)
 syncscope: $T: --profile-from-start on (the default)
@@ -191,7 +215,7 @@ syncscope: $T: --nvtx-range '' (any) (the default)"
 ss analyze -qv --min-blocked-us 50 --no-latent --attribute-to src --nvtx-range step --profile-from-start OFF "$T"
 text "-qv with options" err "syncscope: $T: --min-blocked-us 50 (the command line; the trace recorded 5)
 syncscope: $T: --readback-bytes 16 (recorded in the trace)
-syncscope: $T: --slack-us 5 (recorded in the trace)
+syncscope: $T: --slack-us 5 (recorded in the trace)$OTHER_RECORDED
 syncscope: $T: --attribute-to $WORK/src (the command line)
 syncscope: $T: latent notes off (the command line)
 syncscope: $T: --profile-from-start off (the command line)
@@ -200,7 +224,7 @@ ss report -v -o page.html "$T"
 status "report -v" 0
 text "report -v" err "syncscope: $T: --min-blocked-us 5 (recorded in the trace)
 syncscope: $T: --readback-bytes 16 (recorded in the trace)
-syncscope: $T: --slack-us 5 (recorded in the trace)
+syncscope: $T: --slack-us 5 (recorded in the trace)$OTHER_RECORDED
 syncscope: $T: --attribute-to (none) (the default)
 syncscope: $T: latent notes on (the default)
 syncscope: $T: --profile-from-start on (the default)
