@@ -7,24 +7,9 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Writes printf output into 'err' ('err_size' bytes) when it is not NULL. */
-static void set_error(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_error(char *err, size_t err_size, const char *fmt, ...)
-{
-    if (err == NULL || err_size == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-}
 
 /* Adds 'text' and its terminating NUL to the hash 'h' ("" for NULL). */
 static uint64_t hash_text(uint64_t h, const char *text)
@@ -175,11 +160,12 @@ int ss_baseline_write(const char *path, const ss_result *result, char *err, size
     ss_write_status status = ss_write_atomic(path, put_text, text);
     cJSON_free(text);
     if (status == SS_WRITE_CREATE_FAILED) {
-        set_error(err, err_size, "%s: cannot create a temporary file: %s", path, ss_file_error());
+        ss_set_error(err, err_size, "%s: cannot create a temporary file: %s", path,
+                     ss_file_error());
         return -1;
     }
     if (status != SS_WRITE_OK) {
-        set_error(err, err_size, "%s: cannot write the baseline: %s", path, ss_file_error());
+        ss_set_error(err, err_size, "%s: cannot write the baseline: %s", path, ss_file_error());
         return -1;
     }
     return 0;
@@ -228,20 +214,20 @@ static void position_of(const char *text, size_t pos, size_t *line, size_t *colu
 static int check_header(const char *path, const cJSON *root, char *err, size_t err_size)
 {
     if (!cJSON_IsObject(root)) {
-        set_error(err, err_size, "%s: malformed baseline: the top level must be a JSON object",
-                  path);
+        ss_set_error(err, err_size, "%s: malformed baseline: the top level must be a JSON object",
+                     path);
         return -1;
     }
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
     if (version == NULL) {
-        set_error(err, err_size, "%s: malformed baseline: no 'version' field", path);
+        ss_set_error(err, err_size, "%s: malformed baseline: no 'version' field", path);
         return -1;
     }
     if (!cJSON_IsNumber(version) || version->valuedouble != SS_BASELINE_VERSION) {
         char *shown = cJSON_PrintUnformatted(version);
-        set_error(err, err_size,
-                  "%s: unsupported baseline version %s (this syncscope reads version %d)", path,
-                  shown ? shown : "?", SS_BASELINE_VERSION);
+        ss_set_error(err, err_size,
+                     "%s: unsupported baseline version %s (this syncscope reads version %d)", path,
+                     shown ? shown : "?", SS_BASELINE_VERSION);
         cJSON_free(shown);
         return -1;
     }
@@ -272,7 +258,7 @@ static int load_document(const char *path, const cJSON *root, ss_baseline *out, 
         return -1;
     const cJSON *findings = cJSON_GetObjectItemCaseSensitive(root, "findings");
     if (!cJSON_IsArray(findings)) {
-        set_error(err, err_size, "%s: malformed baseline: 'findings' must be an array", path);
+        ss_set_error(err, err_size, "%s: malformed baseline: 'findings' must be an array", path);
         return -1;
     }
     size_t n = (size_t)cJSON_GetArraySize(findings);
@@ -283,10 +269,10 @@ static int load_document(const char *path, const cJSON *root, ss_baseline *out, 
     {
         const cJSON *fp = cJSON_GetObjectItemCaseSensitive(item, "fingerprint");
         if (!cJSON_IsObject(item) || !cJSON_IsString(fp) || !is_fingerprint(fp->valuestring)) {
-            set_error(err, err_size,
-                      "%s: malformed baseline: findings[%zu]: 'fingerprint' must be 16 "
-                      "lowercase hexadecimal digits",
-                      path, i);
+            ss_set_error(err, err_size,
+                         "%s: malformed baseline: findings[%zu]: 'fingerprint' must be 16 "
+                         "lowercase hexadecimal digits",
+                         path, i);
             free(all);
             return -1;
         }
@@ -306,7 +292,7 @@ int ss_baseline_load(const char *path, ss_baseline *out, char *err, size_t err_s
     size_t len = 0;
     char *text = ss_read_file(path, &len);
     if (text == NULL) {
-        set_error(err, err_size, "%s: %s", path, ss_file_error());
+        ss_set_error(err, err_size, "%s: %s", path, ss_file_error());
         return -1;
     }
     const char *end = NULL;
@@ -319,10 +305,10 @@ int ss_baseline_load(const char *path, ss_baseline *out, char *err, size_t err_s
         if (pos > len)
             pos = len;
         position_of(text, pos, &line, &column);
-        set_error(err, err_size, "%s:%zu:%zu: malformed baseline: %s", path, line, column,
-                  len == 0     ? "the file is empty"
-                  : pos >= len ? "the file ends inside the JSON document"
-                               : "JSON syntax error");
+        ss_set_error(err, err_size, "%s:%zu:%zu: malformed baseline: %s", path, line, column,
+                     len == 0     ? "the file is empty"
+                     : pos >= len ? "the file ends inside the JSON document"
+                                  : "JSON syntax error");
         free(text);
         return -1;
     }
@@ -335,8 +321,8 @@ int ss_baseline_load(const char *path, ss_baseline *out, char *err, size_t err_s
     if (pos < len) {
         size_t line, column;
         position_of(text, pos, &line, &column);
-        set_error(err, err_size, "%s:%zu:%zu: malformed baseline: text after the JSON document",
-                  path, line, column);
+        ss_set_error(err, err_size, "%s:%zu:%zu: malformed baseline: text after the JSON document",
+                     path, line, column);
         rc = -1;
     } else {
         rc = load_document(path, root, out, err, err_size);

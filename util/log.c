@@ -128,6 +128,16 @@ char *ss_xvasprintf(const char *fmt, va_list ap)
     return out;
 }
 
+void ss_set_error(char *err, size_t err_size, const char *fmt, ...)
+{
+    if (err == NULL || err_size == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+}
+
 char *ss_xasprintf(const char *fmt, ...)
 {
     va_list ap;

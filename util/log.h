@@ -39,4 +39,10 @@ char *ss_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ss_xasprintf with a va_list. */
 char *ss_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
+/* printf into the caller's error buffer 'err' ('err_size' bytes), the one-line description a
+ * function that returns -1 leaves for its caller to print; does nothing when 'err' is NULL or
+ * 'err_size' is 0. */
+void ss_set_error(char *err, size_t err_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

@@ -203,16 +203,6 @@ static int parse_readback(const char *text, unsigned *out)
     return 0;
 }
 
-void ss_policy_set_error(char *err, size_t err_size, const char *fmt, ...)
-{
-    if (err == NULL || err_size == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-}
-
 const char *ss_policy_rule_hint(const char *key, char *out, size_t size)
 {
     size_t n;
@@ -250,8 +240,8 @@ int ss_config_set_enabled(ss_config *config, const char *rule_key, int enabled, 
     const ss_rule *rule = ss_rules_find(rule_key);
     char hint[SS_POLICY_HINT_SIZE];
     if (rule == NULL) {
-        ss_policy_set_error(err, err_size, "unknown rule '%s'%s", rule_key ? rule_key : "",
-                            ss_policy_rule_hint(rule_key, hint, sizeof hint));
+        ss_set_error(err, err_size, "unknown rule '%s'%s", rule_key ? rule_key : "",
+                     ss_policy_rule_hint(rule_key, hint, sizeof hint));
         return -1;
     }
     config->enabled[rule->rule] = enabled != 0;
@@ -266,15 +256,14 @@ int ss_config_set_severity(ss_config *config, const char *rule_key, const char *
     ss_severity value;
     char hint[SS_POLICY_HINT_SIZE];
     if (rule == NULL) {
-        ss_policy_set_error(err, err_size, "unknown rule '%s'%s", rule_key ? rule_key : "",
-                            ss_policy_rule_hint(rule_key, hint, sizeof hint));
+        ss_set_error(err, err_size, "unknown rule '%s'%s", rule_key ? rule_key : "",
+                     ss_policy_rule_hint(rule_key, hint, sizeof hint));
         return -1;
     }
     if (severity == NULL || ss_severity_parse(severity, &value) != 0) {
-        ss_policy_set_error(
-            err, err_size, "severity must be note, warning or error (got '%s'%s)",
-            severity ? severity : "",
-            ss_policy_word_hint(severity, WORDS(severity_words), hint, sizeof hint));
+        ss_set_error(err, err_size, "severity must be note, warning or error (got '%s'%s)",
+                     severity ? severity : "",
+                     ss_policy_word_hint(severity, WORDS(severity_words), hint, sizeof hint));
         return -1;
     }
     config->severity[rule->rule] = value;
@@ -286,9 +275,9 @@ int ss_config_set_fail_on(ss_config *config, const char *text, char *err, size_t
 {
     char hint[SS_POLICY_HINT_SIZE];
     if (ss_fail_on_parse(text, &config->fail_on) != 0) {
-        ss_policy_set_error(
-            err, err_size, "fail-on must be note, warning, error or none (got '%s'%s)",
-            text ? text : "", ss_policy_word_hint(text, WORDS(fail_on_words), hint, sizeof hint));
+        ss_set_error(err, err_size, "fail-on must be note, warning, error or none (got '%s'%s)",
+                     text ? text : "",
+                     ss_policy_word_hint(text, WORDS(fail_on_words), hint, sizeof hint));
         return -1;
     }
     config->fail_on_set = 1;
@@ -299,9 +288,9 @@ int ss_config_set_min_severity(ss_config *config, const char *text, char *err, s
 {
     char hint[SS_POLICY_HINT_SIZE];
     if (text == NULL || ss_severity_parse(text, &config->min_severity) != 0) {
-        ss_policy_set_error(
-            err, err_size, "min-severity must be note, warning or error (got '%s'%s)",
-            text ? text : "", ss_policy_word_hint(text, WORDS(severity_words), hint, sizeof hint));
+        ss_set_error(err, err_size, "min-severity must be note, warning or error (got '%s'%s)",
+                     text ? text : "",
+                     ss_policy_word_hint(text, WORDS(severity_words), hint, sizeof hint));
         return -1;
     }
     config->min_severity_set = 1;
@@ -311,9 +300,8 @@ int ss_config_set_min_severity(ss_config *config, const char *text, char *err, s
 int ss_config_set_readback_bytes(ss_config *config, const char *text, char *err, size_t err_size)
 {
     if (text == NULL || parse_readback(text, &config->readback_bytes) != 0) {
-        ss_policy_set_error(err, err_size,
-                            "readback-bytes must be an integer from 1 to %u (got '%s')",
-                            SS_CONFIG_MAX_READBACK_BYTES, text ? text : "");
+        ss_set_error(err, err_size, "readback-bytes must be an integer from 1 to %u (got '%s')",
+                     SS_CONFIG_MAX_READBACK_BYTES, text ? text : "");
         return -1;
     }
     config->readback_bytes_set = 1;
@@ -351,8 +339,8 @@ static int fail_at(loader *ld, const yaml_node_t *node, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    ss_policy_set_error(ld->err, ld->err_size, "%s:%zu:%zu: %s", ld->path,
-                        node->start_mark.line + 1, node->start_mark.column + 1, message);
+    ss_set_error(ld->err, ld->err_size, "%s:%zu:%zu: %s", ld->path, node->start_mark.line + 1,
+                 node->start_mark.column + 1, message);
     return -1;
 }
 
@@ -590,14 +578,13 @@ static void syntax_error(const char *path, const yaml_parser_t *parser, char *er
 {
     const char *problem = parser->problem ? parser->problem : "unreadable input";
     if (parser->context)
-        ss_policy_set_error(err, err_size, "%s:%zu:%zu: YAML syntax error: %s (%s at %zu:%zu)",
-                            path, parser->problem_mark.line + 1, parser->problem_mark.column + 1,
-                            problem, parser->context, parser->context_mark.line + 1,
-                            parser->context_mark.column + 1);
+        ss_set_error(err, err_size, "%s:%zu:%zu: YAML syntax error: %s (%s at %zu:%zu)", path,
+                     parser->problem_mark.line + 1, parser->problem_mark.column + 1, problem,
+                     parser->context, parser->context_mark.line + 1,
+                     parser->context_mark.column + 1);
     else
-        ss_policy_set_error(err, err_size, "%s:%zu:%zu: YAML syntax error: %s", path,
-                            parser->problem_mark.line + 1, parser->problem_mark.column + 1,
-                            problem);
+        ss_set_error(err, err_size, "%s:%zu:%zu: YAML syntax error: %s", path,
+                     parser->problem_mark.line + 1, parser->problem_mark.column + 1, problem);
 }
 
 /* Refuses a configuration nested deeper than SS_CONFIG_MAX_DEPTH before it is loaded, at the
@@ -620,11 +607,11 @@ static int check_depth(const char *path, const char *text, size_t len, char *err
         case YAML_SEQUENCE_START_EVENT:
         case YAML_MAPPING_START_EVENT:
             if (++depth > SS_CONFIG_MAX_DEPTH) {
-                ss_policy_set_error(err, err_size,
-                                    "%s:%zu:%zu: nested more than %d levels deep (a "
-                                    "configuration needs 3)",
-                                    path, event.start_mark.line + 1, event.start_mark.column + 1,
-                                    SS_CONFIG_MAX_DEPTH);
+                ss_set_error(err, err_size,
+                             "%s:%zu:%zu: nested more than %d levels deep (a "
+                             "configuration needs 3)",
+                             path, event.start_mark.line + 1, event.start_mark.column + 1,
+                             SS_CONFIG_MAX_DEPTH);
                 rc = -1;
             }
             break;
@@ -668,13 +655,13 @@ int ss_config_load_string(const char *path, const char *text, size_t len, ss_con
         return -1;
     char *base = config_folder(path);
     if (base == NULL) {
-        ss_policy_set_error(err, err_size, "%s: cannot resolve the working directory: %s", path,
-                            strerror(errno));
+        ss_set_error(err, err_size, "%s: cannot resolve the working directory: %s", path,
+                     strerror(errno));
         return -1;
     }
     if (!yaml_parser_initialize(&parser)) {
         free(base);
-        ss_policy_set_error(err, err_size, "%s: cannot initialize the YAML parser", path);
+        ss_set_error(err, err_size, "%s: cannot initialize the YAML parser", path);
         return -1;
     }
     yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
@@ -721,7 +708,7 @@ int ss_config_load_file(const char *path, ss_config *out, char *err, size_t err_
     size_t len = 0;
     char *text = ss_read_file(path, &len);
     if (text == NULL) {
-        ss_policy_set_error(err, err_size, "%s: %s", path, ss_file_error());
+        ss_set_error(err, err_size, "%s: %s", path, ss_file_error());
         return -1;
     }
     int rc = ss_config_load_string(path, text, len, out, err, err_size);
@@ -821,8 +808,8 @@ int ss_config_for_path(ss_config_cache *cache, const char *source_path,
     ss_config_init(effective);
     char *dir = ss_policy_path_absolute(source_path, NULL);
     if (dir == NULL) {
-        ss_policy_set_error(err, err_size, "%s: cannot resolve the working directory: %s",
-                            source_path, strerror(errno));
+        ss_set_error(err, err_size, "%s: cannot resolve the working directory: %s", source_path,
+                     strerror(errno));
         return -1;
     }
     struct stat st;
@@ -835,7 +822,7 @@ int ss_config_for_path(ss_config_cache *cache, const char *source_path,
     for (;;) {
         cache_entry *e = cache_lookup(cache, dir);
         if (e->error) {
-            ss_policy_set_error(err, err_size, "%s", e->error);
+            ss_set_error(err, err_size, "%s", e->error);
             rc = -1;
             break;
         }

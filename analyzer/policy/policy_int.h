@@ -4,11 +4,6 @@
 
 #include "policy.h"
 
-/* printf into the caller's error buffer 'err' ('err_size' bytes); does nothing when 'err' is
- * NULL or 'err_size' is 0. */
-void ss_policy_set_error(char *err, size_t err_size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 /* What follows an unknown rule 'key' in a message: " (did you mean 'X'?)" with the rule ID or
  * name nearest to it, else " (syncscope rules lists them)". Written into 'out' ('size' bytes);
  * returns 'out'. */

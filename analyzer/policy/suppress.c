@@ -488,7 +488,7 @@ int ss_suppress_scan_file(const char *path, ss_suppressions *out, ss_result *dia
     size_t len = 0;
     char *text = ss_read_file(path, &len);
     if (text == NULL) {
-        ss_policy_set_error(err, err_size, "%s: %s", path, ss_file_error());
+        ss_set_error(err, err_size, "%s: %s", path, ss_file_error());
         return -1;
     }
     int rc = ss_suppress_scan(path, text, len, out, diags);
