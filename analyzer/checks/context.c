@@ -1081,25 +1081,51 @@ static char *timing_words(ss_check_ctx *ctx, const ss_loop_context *loop)
 }
 
 /* ------------------------------------------------------------------------------------------
- * Loops that run a fixed few times. */
+ * Loops over a constant array of settings. */
 
 enum { MAX_BOUNDED_TRIPS = 16 };
 
-/* How many times the loop 'loop' runs when that is a constant: 'for (int i = A; i < B; i++)'
- * (or '<=', '++i', 'i += 1') with A and B constants, or a range-for over an array of constant
- * size. Returns it, or -1. */
-static long long constant_trips(CXCursor loop)
+/* An element 'array[i]' of an array of constant size that the loop variable 'var' indexes. */
+typedef struct sweep_walk {
+    CXCursor var;
+    CXCursor array; /* the array's declaration */
+    long long size;
+} sweep_walk;
+
+static enum CXChildVisitResult find_sweep(CXCursor c, CXCursor parent, CXClientData data)
+{
+    sweep_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
+        return CXChildVisit_Recurse;
+    CXCursor base = ss_ast_strip(ss_ast_child(c, 0));
+    CXType t = clang_getCanonicalType(clang_getCursorType(base));
+    CXCursor array = named_decl(base);
+    if (t.kind == CXType_ConstantArray && !ss_ast_is_null(array) &&
+        clang_equalCursors(named_decl(ss_ast_child(c, 1)), w->var)) {
+        w->array = array;
+        w->size = clang_getArraySize(t);
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the loop 'loop' sweeps over the elements of an array of constant size, once each: a
+ * range-for over it, or 'for (int i = 0; i < N; i++)' (or '++i') with N the array's size as a
+ * constant ('sizeof(a) / sizeof(a[0])') and 'a[i]' in the body. Sets '*array' to the array's
+ * declaration and returns its size, or returns -1. */
+static long long sweep_size(CXCursor loop, CXCursor *array)
 {
     enum CXCursorKind k = clang_getCursorKind(loop);
     if (k == CXCursor_CXXForRangeStmt) {
-        /* The range: the first expression child after the loop variable. */
         unsigned n = ss_ast_child_count(loop);
         for (unsigned i = 0; i < n; i++) {
-            CXCursor c = ss_ast_child(loop, i);
+            CXCursor c = ss_ast_strip(ss_ast_child(loop, i));
             if (!clang_isExpression(clang_getCursorKind(c)))
                 continue;
-            CXType t = clang_getCanonicalType(clang_getCursorType(ss_ast_strip(c)));
-            return t.kind == CXType_ConstantArray ? clang_getArraySize(t) : -1;
+            CXType t = clang_getCanonicalType(clang_getCursorType(c));
+            *array = named_decl(c);
+            return t.kind == CXType_ConstantArray && !ss_ast_is_null(*array) ? clang_getArraySize(t)
+                                                                             : -1;
         }
         return -1;
     }
@@ -1112,34 +1138,27 @@ static long long constant_trips(CXCursor loop)
     unsigned vn = ss_ast_child_count(var);
     if (clang_getCursorKind(init) != CXCursor_DeclStmt || ss_ast_child_count(init) != 1 ||
         clang_getCursorKind(var) != CXCursor_VarDecl || vn == 0 ||
-        ss_ast_eval_int(ss_ast_child(var, vn - 1), &from) != 0)
+        ss_ast_eval_int(ss_ast_child(var, vn - 1), &from) != 0 || from != 0)
         return -1;
     char op[8];
     if (clang_getCursorKind(cond) != CXCursor_BinaryOperator ||
-        ss_ast_binary_op(cond, op, sizeof op) != 0 ||
-        (strcmp(op, "<") != 0 && strcmp(op, "<=") != 0) ||
+        ss_ast_binary_op(cond, op, sizeof op) != 0 || strcmp(op, "<") != 0 ||
         !clang_equalCursors(named_decl(ss_ast_child(cond, 0)), var) ||
         ss_ast_eval_int(ss_ast_child(cond, 1), &to) != 0)
         return -1;
-    /* One step at a time: '++i', 'i++' or 'i += 1'. */
-    long long step = 1;
-    enum CXCursorKind ik = clang_getCursorKind(inc);
-    if (!((ik == CXCursor_UnaryOperator &&
-           clang_equalCursors(named_decl(ss_ast_child(inc, 0)), var)) ||
-          (ik == CXCursor_CompoundAssignOperator && ss_ast_binary_op(inc, op, sizeof op) == 0 &&
-           strcmp(op, "+=") == 0 && clang_equalCursors(named_decl(ss_ast_child(inc, 0)), var) &&
-           ss_ast_eval_int(ss_ast_child(inc, 1), &step) == 0 && step == 1)))
+    char *step = ss_expr_text(inc);
+    int one = step && clang_getCursorKind(inc) == CXCursor_UnaryOperator &&
+              strstr(step, "++") != NULL &&
+              clang_equalCursors(named_decl(ss_ast_child(inc, 0)), var);
+    free(step);
+    if (!one)
         return -1;
-    if (ik == CXCursor_UnaryOperator) {
-        /* '--i' or 'i--' would not end. */
-        char *text = ss_expr_text(inc);
-        int increment = text && strstr(text, "++") != NULL;
-        free(text);
-        if (!increment)
-            return -1;
-    }
-    long long trips = to - from + (strcmp(op, "<=") == 0 ? 1 : 0);
-    return trips < 0 ? 0 : trips;
+    sweep_walk w = {var, clang_getNullCursor(), -1};
+    clang_visitChildren(ss_ast_child(loop, 3), find_sweep, &w);
+    if (ss_ast_is_null(w.array) || w.size != to)
+        return -1;
+    *array = w.array;
+    return to;
 }
 
 /* Whether 'c' lies in no loop of the named function around 'function'. */
@@ -1149,14 +1168,16 @@ static int outside_loops(CXCursor function, CXCursor c)
     return ss_scope_enclosing_loops(function, c, loops, 1) == 0;
 }
 
-/* "bounded: the loop at line 31 runs 4 times (a constant), and 'main' runs once" when the loop
- * runs a constant number of times (at most MAX_BOUNDED_TRIPS), lies in no other loop, is in a
- * function that runs once (ss_callgraph_runs_once), and the call 'at' is in no other loop on
- * the way (in its function, and in each function of the chain of calls from the loop): what
- * runs on its iterations costs a fixed few calls in a run. Malloc'ed, or NULL. */
+/* "bounded: the loop at line 31 runs once per element of 'block_sizes' (4, a constant array),
+ * and 'main' runs once" when the loop sweeps over an array of constant size (sweep_size, at
+ * most MAX_BOUNDED_TRIPS elements: a benchmark's or a test's settings), lies in no other loop,
+ * is in a function that runs once (ss_callgraph_runs_once), and the call 'at' is in no other
+ * loop on the way (in its function, and in each function of the chain of calls from the loop):
+ * what runs on its iterations costs a fixed few calls in a run. Malloc'ed, or NULL. */
 static char *bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
-    long long trips = constant_trips(loop->loop);
+    CXCursor array;
+    long long trips = sweep_size(loop->loop, &array);
     if (trips < 0 || trips > MAX_BOUNDED_TRIPS)
         return NULL;
     CXCursor loops[2];
@@ -1181,8 +1202,11 @@ static char *bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCur
     }
     char *where =
         loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
-    char *words = ss_xasprintf("bounded: the loop at %s runs %lld times (a constant), and %s",
-                               where, trips, why);
+    CXString name = clang_getCursorSpelling(array);
+    char *words = ss_xasprintf("bounded: the loop at %s runs once per element of '%s' (%lld, a "
+                               "constant array), and %s",
+                               where, clang_getCString(name), trips, why);
+    clang_disposeString(name);
     free(where);
     free(why);
     return words;
