@@ -43,6 +43,11 @@ typedef struct site {
     CXCursor call;
     size_t caller;
     size_t callee;
+    /* Per kind, once asked (site_loop): 1 when the call is in a loop of its caller that does
+     * that work (the innermost such 'loop', its 'loop_work'), 2 when it is in none. */
+    int loop_known[KINDS];
+    CXCursor loop[KINDS];
+    CXCursor loop_work[KINDS];
 } site;
 
 struct ss_callgraph {
@@ -145,7 +150,7 @@ static enum CXChildVisitResult collect_calls(CXCursor c, CXCursor parent, CXClie
         g->sites = grow(g->sites, &g->site_cap, g->site_count, sizeof *g->sites);
         /* The callee is resolved once every node is known: keep its definition in 'call''s
          * place for now. */
-        g->sites[g->site_count++] = (site){c, w->caller, (size_t)-1};
+        g->sites[g->site_count++] = (site){.call = c, .caller = w->caller, .callee = (size_t)-1};
     } else if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
         CXCursor ref = clang_getCursorReferenced(c);
         if (ss_ast_is_function(ref) && clang_getCursorKind(ref) != CXCursor_LambdaExpr) {
@@ -303,32 +308,53 @@ int ss_callgraph_loop_work(ss_callgraph *g, CXCursor loop, ss_scope_work what, C
     return 1;
 }
 
+/* The innermost loop around the call of site 's' in its caller that does work of kind 'k'
+ * (kind_index), or a null cursor; '*work' (may be NULL) receives that work. Computed once per
+ * site. */
+static CXCursor site_loop(ss_callgraph *g, size_t s, int k, CXCursor *work)
+{
+    static const ss_scope_work kinds[KINDS] = {SS_SCOPE_LAUNCHES, SS_SCOPE_ENQUEUES};
+    site *st = &g->sites[s];
+    if (st->loop_known[k] == 0) {
+        CXCursor loops[8];
+        size_t n = ss_scope_enclosing_loops(g->nodes[st->caller].cursor, st->call, loops, 8);
+        st->loop_known[k] = 2;
+        for (size_t i = 0; i < n && st->loop_known[k] == 2; i++) {
+            CXCursor found;
+            if (!ss_callgraph_loop_work(g, loops[i], kinds[k], st->call, &found, NULL))
+                continue;
+            st->loop_known[k] = 1;
+            st->loop[k] = loops[i];
+            st->loop_work[k] = found;
+        }
+    }
+    if (work)
+        *work = st->loop_work[k];
+    return st->loop_known[k] == 1 ? st->loop[k] : clang_getNullCursor();
+}
+
 /* Finds, for each kind, the functions reached from a loop with work: first those a working
  * loop calls, then (a level at a time) the functions they call. */
 static void find_reach(ss_callgraph *g)
 {
-    static const ss_scope_work kinds[KINDS] = {SS_SCOPE_LAUNCHES, SS_SCOPE_ENQUEUES};
     g->reach_done = 1;
     for (size_t s = 0; s < g->site_count; s++) {
         const site *st = &g->sites[s];
         node *callee = &g->nodes[st->callee];
         if (callee->reached[0] && callee->reached[1])
             continue;
-        CXCursor loops[8];
-        size_t n = ss_scope_enclosing_loops(g->nodes[st->caller].cursor, st->call, loops, 8);
         for (int k = 0; k < KINDS; k++) {
-            for (size_t i = 0; i < n && !callee->reached[k]; i++) {
-                CXCursor work;
-                if (!ss_callgraph_loop_work(g, loops[i], kinds[k], st->call, &work, NULL))
-                    continue;
-                callee->reached[k] = 1;
-                callee->loop[k] = loops[i];
-                callee->loop_work[k] = work;
-                callee->parent[k] = -1;
-                callee->site[k] = st->call;
-                callee->depth[k] = 1;
-                callee->holder[k] = st->caller;
-            }
+            CXCursor work;
+            CXCursor loop = callee->reached[k] ? clang_getNullCursor() : site_loop(g, s, k, &work);
+            if (ss_ast_is_null(loop))
+                continue;
+            callee->reached[k] = 1;
+            callee->loop[k] = loop;
+            callee->loop_work[k] = work;
+            callee->parent[k] = -1;
+            callee->site[k] = st->call;
+            callee->depth[k] = 1;
+            callee->holder[k] = st->caller;
         }
     }
     for (int depth = 1; depth < MAX_DEPTH; depth++) {
@@ -418,30 +444,41 @@ int ss_callgraph_reached_unless(ss_callgraph *g, CXCursor function, ss_scope_wor
     long target = g ? find_node(g, definition_of(function)) : -1;
     if (target < 0)
         return 0;
+    int k = kind_index(what);
+    /* The functions from which the target can be reached at all (its callers, theirs...), so
+     * that only their calls are looked at. */
+    unsigned char *leads = ss_xcalloc(g->count, 1);
+    leads[target] = 1;
+    for (int depth = 0; depth < MAX_DEPTH; depth++) {
+        int changed = 0;
+        for (size_t s = 0; s < g->site_count; s++) {
+            if (leads[g->sites[s].callee] && !leads[g->sites[s].caller]) {
+                leads[g->sites[s].caller] = 1;
+                changed = 1;
+            }
+        }
+        if (!changed)
+            break;
+    }
     /* Per node: reached along calls no guard skips. Per call: 0 not asked, 1 skipped, 2 not. */
     unsigned char *reached = ss_xcalloc(g->count, 1);
     unsigned char *skipped = ss_xcalloc(g->site_count ? g->site_count : 1, 1);
     for (size_t s = 0; s < g->site_count && !reached[target]; s++) {
         const site *st = &g->sites[s];
-        if (reached[st->callee])
+        if (!leads[st->callee] || reached[st->callee])
             continue;
-        CXCursor loops[8];
-        size_t n = ss_scope_enclosing_loops(g->nodes[st->caller].cursor, st->call, loops, 8);
-        for (size_t i = 0; i < n; i++) {
-            CXCursor work;
-            if (!ss_callgraph_loop_work(g, loops[i], what, st->call, &work, NULL))
-                continue;
-            /* The innermost loop with work decides. */
-            skipped[s] = skip(loops[i], st->call, data) ? 1 : 2;
-            reached[st->callee] = skipped[s] == 2;
-            break;
-        }
+        /* The innermost loop with work decides. */
+        CXCursor loop = site_loop(g, s, k, NULL);
+        if (ss_ast_is_null(loop))
+            continue;
+        skipped[s] = skip(loop, st->call, data) ? 1 : 2;
+        reached[st->callee] = skipped[s] == 2;
     }
     for (int depth = 1; depth < MAX_DEPTH && !reached[target]; depth++) {
         int changed = 0;
         for (size_t s = 0; s < g->site_count; s++) {
             const site *st = &g->sites[s];
-            if (!reached[st->caller] || reached[st->callee])
+            if (!reached[st->caller] || reached[st->callee] || !leads[st->callee])
                 continue;
             if (skipped[s] == 0)
                 skipped[s] = skip(g->nodes[st->caller].cursor, st->call, data) ? 1 : 2;
@@ -454,6 +491,7 @@ int ss_callgraph_reached_unless(ss_callgraph *g, CXCursor function, ss_scope_wor
             break;
     }
     int found = reached[target];
+    free(leads);
     free(reached);
     free(skipped);
     return found;
