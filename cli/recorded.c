@@ -60,7 +60,7 @@ static void take_numbers(ss_cli_detect *d, const ss_event_log *log, const ss_cli
 {
     for (size_t i = 0; i < sizeof numeric / sizeof numeric[0]; i++) {
         uint64_t *field = (uint64_t *)((char *)&d->options + numeric[i].offset);
-        uint64_t value;
+        uint64_t value = 0;
         int recorded = recorded_number(log, numeric[i].key, &value) == 0;
         if (recorded)
             *field = value;
