@@ -25,7 +25,7 @@ int ss_flags_lang_of(const char *path, ss_lang *out);
 /* Translates a compiler command line ('argv'[0] is the compiler; nvcc, gcc, g++, clang...)
  * for 'file' into clang arguments appended to 'out': the compiler, the source file, and
  * every argument a syntax-only parse does not need are removed, nvcc options are translated
- * or dropped (the tables in flags.c), and relative include paths are joined to 'directory'
+ * or dropped (the tables in flag_table.c), and relative include paths are joined to 'directory'
  * (the entry's "directory"; NULL leaves them). 'file' may be NULL. Fills 'info'. */
 void ss_flags_translate(const ss_args *argv, const char *file, const char *directory, ss_args *out,
                         ss_flags_info *info);
@@ -40,7 +40,7 @@ typedef struct ss_flags_filter {
 
 /* ss_flags_translate, where only the argument kinds a syntax-only parse needs pass (include
  * paths and files, macros, the language standard, the target, warnings, chosen -f and -m
- * options, GPU architectures clang knows; the list is in flags.c): every other argument is
+ * options, GPU architectures clang knows; the list is in flag_table.c): every other argument is
  * dropped, as are those 'filter'->remove names (as written, or as translated), and each
  * dropped one is described in 'filter'->dropped. Arguments are passed on with their values
  * joined (-I/build/inc), so that none takes the next one as its value. 'filter' may be

@@ -10,6 +10,7 @@
 #include "checks/common.h"
 #include "compdb.h"
 #include "dataflow.h"
+#include "flag_table.h"
 #include "flags.h"
 #include "jobs.h"
 #include "scope.h"
