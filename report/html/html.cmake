@@ -1,4 +1,5 @@
-# html.cmake: adds the HTML writer to ss_report: html.c, and the page's assets (CSS, script,
+# html.cmake: adds the HTML writer to ss_report: html.c with html_page.c, html_timeline.c and
+# html_data.c, and the page's assets (CSS, script,
 # template) turned into a C source at build time by embed.cmake.
 set(SS_HTML_ASSET_FILES
     ${CMAKE_CURRENT_LIST_DIR}/page.html
@@ -18,10 +19,13 @@ add_custom_command(
 # It is data only (no sanitizer, position-independent), shared by both variants.
 add_library(ss_html_assets OBJECT ${SS_HTML_ASSETS_C})
 set_target_properties(ss_html_assets PROPERTIES POSITION_INDEPENDENT_CODE ON)
-target_sources(ss_report PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../html.c
-                                 $<TARGET_OBJECTS:ss_html_assets>)
-target_sources(ss_report_plain PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../html.c
-                                       $<TARGET_OBJECTS:ss_html_assets>)
+set(SS_HTML_SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/../html.c
+    ${CMAKE_CURRENT_LIST_DIR}/../html_page.c
+    ${CMAKE_CURRENT_LIST_DIR}/../html_timeline.c
+    ${CMAKE_CURRENT_LIST_DIR}/../html_data.c)
+target_sources(ss_report PRIVATE ${SS_HTML_SOURCES} $<TARGET_OBJECTS:ss_html_assets>)
+target_sources(ss_report_plain PRIVATE ${SS_HTML_SOURCES} $<TARGET_OBJECTS:ss_html_assets>)
 
 # zlib deflates the timeline. Only the tool's variant uses it: the _plain variant is loaded
 # into the observed program, which must not get an extra library.

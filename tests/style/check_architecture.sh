@@ -49,7 +49,7 @@ KNOWN="
 # Private headers of each part: included only inside the part.
 private_part() {
     case $1 in
-    report_int.h) echo report ;;
+    report_int.h | html_page.h) echo report ;;
     detect_int.h | families.def) echo detect ;;
     internal.h | cuda_decls.h | policy.h | policy_int.h | ast.h | cache.h | checks.h | compdb.h | dataflow.h | flag_table.h | flags.h | jobs.h | scope.h | tu.h | checks.def) echo analyzer ;;
     args.h | capture.h | capture_int.h | finish_int.h | pointers.h | threads.h | python.h | store.h | symbolize.h | symcache.h) echo interpose ;;
