@@ -480,6 +480,48 @@ static int standard_stream(const char *path)
     return fd;
 }
 
+/* The permissions a replaced file keeps of 'mode': set-user and set-group ids are not carried
+ * over, as the kernel clears them when another user writes to the file. */
+static mode_t kept_mode(mode_t mode)
+{
+    return mode & 07777 & ~(mode_t)(S_ISUID | S_ISGID);
+}
+
+/* Writes through the symbolic link 'path' to the regular file it names ('st', as stat gave
+ * it): that file is replaced, the link stays. Opening the link first lets the kernel's rules
+ * on following links (protected_symlinks) decide. */
+static ss_write_status replace_link_target(const char *path, const struct stat *st,
+                                           ss_write_fn write, void *context)
+{
+    int probe = open(path, O_PATH | O_CLOEXEC);
+    if (probe < 0)
+        return write_failed(SS_WRITE_REFUSED, errno, NULL);
+    close(probe);
+    char *target = realpath(path, NULL);
+    if (target == NULL)
+        return write_failed(SS_WRITE_REFUSED, errno, NULL);
+    ss_write_status status = replace_file(target, kept_mode(st->st_mode), write, context);
+    int saved = errno;
+    free(target);
+    errno = saved;
+    return status;
+}
+
+/* Writes to the character device, FIFO or socket 'path' as a shell redirection would: opened
+ * as it is, never created, truncated or replaced. A FIFO waits for its reader. */
+static ss_write_status write_special(const char *path, ss_write_fn write, void *context)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return write_failed(SS_WRITE_FAILED, errno, NULL);
+    struct stat st;
+    if (fstat(fd, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
+        close(fd);
+        return write_failed(SS_WRITE_REFUSED, EAGAIN, "changed while it was being opened");
+    }
+    return write_into(fd, write, context);
+}
+
 ss_write_status ss_write_file(const char *path, unsigned flags, ss_write_fn write, void *context)
 {
     int follow = !(flags & SS_FILE_NOFOLLOW);
@@ -493,11 +535,8 @@ ss_write_status ss_write_file(const char *path, unsigned flags, ss_write_fn writ
     struct stat st;
     if (lstat(path, &st) != 0)
         return replace_file(path, new_file_mode(), write, context); /* a new file */
-    /* Set-user and set-group ids are not carried over, as the kernel clears them when
-     * another user writes to the file. */
     if (S_ISREG(st.st_mode))
-        return replace_file(path, st.st_mode & 07777 & ~(mode_t)(S_ISUID | S_ISGID), write,
-                            context);
+        return replace_file(path, kept_mode(st.st_mode), write, context);
     if (S_ISLNK(st.st_mode) && !follow)
         return replace_file(path, new_file_mode(), write, context); /* the link is replaced */
     if (S_ISLNK(st.st_mode)) {
@@ -505,23 +544,8 @@ ss_write_status ss_write_file(const char *path, unsigned flags, ss_write_fn writ
             return write_failed(SS_WRITE_REFUSED, errno,
                                 errno == ENOENT ? "a symbolic link to a file that does not exist"
                                                 : NULL);
-        if (S_ISREG(st.st_mode)) {
-            /* The file the link names is replaced; the link stays. Opening the link first
-             * lets the kernel's rules on following links (protected_symlinks) decide. */
-            int probe = open(path, O_PATH | O_CLOEXEC);
-            if (probe < 0)
-                return write_failed(SS_WRITE_REFUSED, errno, NULL);
-            close(probe);
-            char *target = realpath(path, NULL);
-            if (target == NULL)
-                return write_failed(SS_WRITE_REFUSED, errno, NULL);
-            ss_write_status status = replace_file(
-                target, st.st_mode & 07777 & ~(mode_t)(S_ISUID | S_ISGID), write, context);
-            int saved = errno;
-            free(target);
-            errno = saved;
-            return status;
-        }
+        if (S_ISREG(st.st_mode))
+            return replace_link_target(path, &st, write, context);
     }
     if (S_ISDIR(st.st_mode))
         return write_failed(SS_WRITE_REFUSED, EISDIR, "is a directory");
@@ -530,16 +554,7 @@ ss_write_status ss_write_file(const char *path, unsigned flags, ss_write_fn writ
         snprintf(why, sizeof why, "is %s", ss_file_kind(st.st_mode));
         return write_failed(SS_WRITE_REFUSED, EINVAL, why);
     }
-    /* A character device, FIFO or socket is written as a shell redirection would: opened
-     * as it is, never created, truncated or replaced. A FIFO waits for its reader. */
-    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        return write_failed(SS_WRITE_FAILED, errno, NULL);
-    if (fstat(fd, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) {
-        close(fd);
-        return write_failed(SS_WRITE_REFUSED, EAGAIN, "changed while it was being opened");
-    }
-    return write_into(fd, write, context);
+    return write_special(path, write, context);
 }
 
 ss_write_status ss_write_atomic(const char *path, ss_write_fn write, void *context)

@@ -496,6 +496,79 @@ static const char *const top_keys[] = {"inherit", "fail-on",      "readback-byte
 
 #define TOP_KEY_COUNT (sizeof top_keys / sizeof top_keys[0])
 
+/* The top-level key 'k': its index in top_keys into *which, once ('seen': where each key was
+ * met first). Returns 0, or -1 (message set) for an unknown or repeated key. */
+static int top_key(loader *ld, const yaml_node_t *k, const yaml_node_t **seen, size_t *which)
+{
+    const char *key = scalar(k);
+    *which = TOP_KEY_COUNT;
+    for (size_t i = 0; key && i < TOP_KEY_COUNT; i++) {
+        if (strcmp(key, top_keys[i]) == 0)
+            *which = i;
+    }
+    const char *near = *which == TOP_KEY_COUNT && key ? ss_suggest(key, WORDS(top_keys)) : NULL;
+    if (near)
+        return fail_at(ld, k, "unknown key '%s' (did you mean '%s'?)", key, near);
+    if (*which == TOP_KEY_COUNT)
+        return fail_at(ld, k,
+                       "unknown key '%s' (expected inherit, fail-on, readback-bytes, "
+                       "exclude, rules, min-severity, hot-functions)",
+                       key ? key : "(collection)");
+    if (seen[*which])
+        return fail_at(ld, k, "duplicate key '%s' (first at line %zu)", key,
+                       seen[*which]->start_mark.line + 1);
+    seen[*which] = k;
+    return 0;
+}
+
+/* The value 'v' of the top-level key top_keys['which'] into the configuration. Returns 0, or
+ * -1 (message set) when it is not what the key takes. */
+static int load_top_value(loader *ld, size_t which, const yaml_node_t *v)
+{
+    const char *text = scalar(v);
+    char hint[SS_POLICY_HINT_SIZE];
+    int rc = 0;
+    switch (which) {
+    case 0:
+        if (text == NULL || parse_bool(text, &ld->out->inherit) != 0)
+            rc = fail_at(ld, v, "'inherit' must be true or false (got '%s'%s)",
+                         text ? text : "a collection",
+                         ss_policy_word_hint(text, WORDS(bool_words), hint, sizeof hint));
+        ld->out->inherit_set = 1;
+        break;
+    case 1:
+        if (text == NULL || ss_fail_on_parse(text, &ld->out->fail_on) != 0)
+            rc = fail_at(ld, v, "'fail-on' must be note, warning, error or none (got '%s'%s)",
+                         text ? text : "a collection",
+                         ss_policy_word_hint(text, WORDS(fail_on_words), hint, sizeof hint));
+        ld->out->fail_on_set = 1;
+        break;
+    case 2:
+        if (text == NULL || parse_readback(text, &ld->out->readback_bytes) != 0)
+            rc = fail_at(ld, v, "'readback-bytes' must be an integer from 1 to %u (got '%s')",
+                         SS_CONFIG_MAX_READBACK_BYTES, text ? text : "a collection");
+        ld->out->readback_bytes_set = 1;
+        break;
+    case 3:
+        rc = load_list(ld, v, "exclude", "glob patterns", push_exclude_entry);
+        break;
+    case 5:
+        if (text == NULL || ss_severity_parse(text, &ld->out->min_severity) != 0)
+            rc = fail_at(ld, v, "'min-severity' must be note, warning or error (got '%s'%s)",
+                         text ? text : "a collection",
+                         ss_policy_word_hint(text, WORDS(severity_words), hint, sizeof hint));
+        ld->out->min_severity_set = 1;
+        break;
+    case 6:
+        rc = load_list(ld, v, "hot-functions", "function names or globs", push_hot_function);
+        break;
+    default:
+        rc = load_rules(ld, v);
+        break;
+    }
+    return rc;
+}
+
 static int load_top(loader *ld, const yaml_node_t *root)
 {
     const yaml_node_t *seen[TOP_KEY_COUNT] = {0};
@@ -507,66 +580,8 @@ static int load_top(loader *ld, const yaml_node_t *root)
          pair < root->data.mapping.pairs.top; pair++) {
         yaml_node_t *k = yaml_document_get_node(ld->doc, pair->key);
         yaml_node_t *v = yaml_document_get_node(ld->doc, pair->value);
-        const char *key = scalar(k);
-        size_t which = TOP_KEY_COUNT;
-        for (size_t i = 0; key && i < TOP_KEY_COUNT; i++) {
-            if (strcmp(key, top_keys[i]) == 0)
-                which = i;
-        }
-        const char *near = which == TOP_KEY_COUNT && key ? ss_suggest(key, WORDS(top_keys)) : NULL;
-        if (near)
-            return fail_at(ld, k, "unknown key '%s' (did you mean '%s'?)", key, near);
-        if (which == TOP_KEY_COUNT)
-            return fail_at(ld, k,
-                           "unknown key '%s' (expected inherit, fail-on, readback-bytes, "
-                           "exclude, rules, min-severity, hot-functions)",
-                           key ? key : "(collection)");
-        if (seen[which])
-            return fail_at(ld, k, "duplicate key '%s' (first at line %zu)", key,
-                           seen[which]->start_mark.line + 1);
-        seen[which] = k;
-        const char *text = scalar(v);
-        char hint[SS_POLICY_HINT_SIZE];
-        int rc = 0;
-        switch (which) {
-        case 0:
-            if (text == NULL || parse_bool(text, &ld->out->inherit) != 0)
-                rc = fail_at(ld, v, "'inherit' must be true or false (got '%s'%s)",
-                             text ? text : "a collection",
-                             ss_policy_word_hint(text, WORDS(bool_words), hint, sizeof hint));
-            ld->out->inherit_set = 1;
-            break;
-        case 1:
-            if (text == NULL || ss_fail_on_parse(text, &ld->out->fail_on) != 0)
-                rc = fail_at(ld, v, "'fail-on' must be note, warning, error or none (got '%s'%s)",
-                             text ? text : "a collection",
-                             ss_policy_word_hint(text, WORDS(fail_on_words), hint, sizeof hint));
-            ld->out->fail_on_set = 1;
-            break;
-        case 2:
-            if (text == NULL || parse_readback(text, &ld->out->readback_bytes) != 0)
-                rc = fail_at(ld, v, "'readback-bytes' must be an integer from 1 to %u (got '%s')",
-                             SS_CONFIG_MAX_READBACK_BYTES, text ? text : "a collection");
-            ld->out->readback_bytes_set = 1;
-            break;
-        case 3:
-            rc = load_list(ld, v, "exclude", "glob patterns", push_exclude_entry);
-            break;
-        case 5:
-            if (text == NULL || ss_severity_parse(text, &ld->out->min_severity) != 0)
-                rc = fail_at(ld, v, "'min-severity' must be note, warning or error (got '%s'%s)",
-                             text ? text : "a collection",
-                             ss_policy_word_hint(text, WORDS(severity_words), hint, sizeof hint));
-            ld->out->min_severity_set = 1;
-            break;
-        case 6:
-            rc = load_list(ld, v, "hot-functions", "function names or globs", push_hot_function);
-            break;
-        default:
-            rc = load_rules(ld, v);
-            break;
-        }
-        if (rc != 0)
+        size_t which;
+        if (top_key(ld, k, seen, &which) != 0 || load_top_value(ld, which, v) != 0)
             return -1;
     }
     return 0;

@@ -178,6 +178,35 @@ static void close_block(scanner *sc, ss_rule_id rule, size_t pos, const char *en
 
 enum nolint_kind { NOLINT_LINE, NOLINT_NEXT, NOLINT_BEGIN, NOLINT_END };
 
+/* Applies one entry of a NOLINT directive of 'kind' on 'line', naming 'rule' (SS_RULE_COUNT:
+ * every rule), the entry at text[entry..entry+entry_len): a suppressed line, the next line,
+ * a block opened or the latest open block of the rule closed. */
+static void nolint_apply(scanner *sc, enum nolint_kind kind, ss_rule_id rule, unsigned line,
+                         size_t entry, size_t entry_len)
+{
+    switch (kind) {
+    case NOLINT_LINE:
+        add_range(sc->out, rule, line, line);
+        break;
+    case NOLINT_NEXT:
+        add_range(sc->out, rule, line + 1, line + 1);
+        break;
+    case NOLINT_BEGIN:
+        if (sc->open_count == sc->open_cap) {
+            sc->open_cap = sc->open_cap ? sc->open_cap * 2 : 8;
+            sc->open = ss_xreallocarray(sc->open, sc->open_cap, sizeof *sc->open);
+        }
+        sc->open[sc->open_count].rule = rule;
+        sc->open[sc->open_count].line = line;
+        sc->open[sc->open_count].column = column_of(sc, entry);
+        sc->open_count++;
+        break;
+    case NOLINT_END:
+        close_block(sc, rule, entry, sc->text + entry, entry_len);
+        break;
+    }
+}
+
 /* "NOLINT(a, syncscope-B)" and its NEXTLINE/BEGIN/END forms: 'p' is at the '('. Entries that
  * do not start with "syncscope-" belong to other tools and are skipped. Returns where
  * scanning continues. */
@@ -219,27 +248,7 @@ static size_t nolint_directive(scanner *sc, size_t start, size_t p, size_t end,
             }
             rule = row->rule;
         }
-        switch (kind) {
-        case NOLINT_LINE:
-            add_range(sc->out, rule, line, line);
-            break;
-        case NOLINT_NEXT:
-            add_range(sc->out, rule, line + 1, line + 1);
-            break;
-        case NOLINT_BEGIN:
-            if (sc->open_count == sc->open_cap) {
-                sc->open_cap = sc->open_cap ? sc->open_cap * 2 : 8;
-                sc->open = ss_xreallocarray(sc->open, sc->open_cap, sizeof *sc->open);
-            }
-            sc->open[sc->open_count].rule = rule;
-            sc->open[sc->open_count].line = line;
-            sc->open[sc->open_count].column = column_of(sc, entry);
-            sc->open_count++;
-            break;
-        case NOLINT_END:
-            close_block(sc, rule, entry, sc->text + entry, entry_len);
-            break;
-        }
+        nolint_apply(sc, kind, rule, line, entry, entry_len);
     }
     return close + 1;
 }
