@@ -506,6 +506,20 @@ static enum CXChildVisitResult find_return(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Recurse;
 }
 
+/* Whether the call 'c' (of the API 'api', or NULL) puts work on the device: a launch, an API
+ * call that enqueues work (event records and stream waits aside), or a call of a function of
+ * the unit that does. */
+static int call_enqueues(ss_callgraph *graph, CXCursor c, const ss_api *api)
+{
+    if (ss_scope_is_launch(c))
+        return 1;
+    if (api != NULL)
+        return ss_api_enqueues(api) && api->klass != SS_CLASS_EVENT_RECORD &&
+               api->klass != SS_CLASS_STREAM_WAIT;
+    CXCursor callee = ss_callgraph_callee(graph, c);
+    return !ss_ast_is_null(callee) && ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL);
+}
+
 /* Device work in a function after a copy to the host: a launch, a call that enqueues work
  * (event records and stream waits aside) or a function of the unit that does, at or after
  * 'start'; other copies to the host do not count. */
@@ -523,22 +537,12 @@ static enum CXChildVisitResult find_work_after(CXCursor c, CXCursor parent, CXCl
     if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_same_node(c, w->copy) ||
         ss_ast_offset(c) < w->start)
         return CXChildVisit_Recurse;
-    if (ss_scope_is_launch(c)) {
-        w->found = 1;
-        return CXChildVisit_Break;
-    }
     char *name = ss_scope_callee_name(c);
     const ss_api *api = name ? ss_api_find(name) : NULL;
     free(name);
-    if (api == NULL) {
-        CXCursor callee = ss_callgraph_callee(w->graph, c);
-        w->found = !ss_ast_is_null(callee) && ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL);
-        return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
-    }
-    if (!ss_api_enqueues(api) || api->klass == SS_CLASS_EVENT_RECORD ||
-        api->klass == SS_CLASS_STREAM_WAIT)
+    if (!call_enqueues(w->graph, c, api))
         return CXChildVisit_Recurse;
-    if (api->klass == SS_CLASS_COPY && api->dst_arg >= 0) {
+    if (api && api->klass == SS_CLASS_COPY && api->dst_arg >= 0) {
         CXCursor dst, src;
         int kind = ss_copy_kind(w->function, c, api, &dst, &src);
         if (kind == SS_COPY_KIND_D2H ||
@@ -653,11 +657,7 @@ static enum CXChildVisitResult find_unit_work(CXCursor c, CXCursor parent, CXCli
     char *name = ss_scope_callee_name(c);
     const ss_api *api = name ? ss_api_find(name) : NULL;
     free(name);
-    CXCursor callee = ss_callgraph_callee(w->graph, c);
-    if (ss_scope_is_launch(c) ||
-        (api && ss_api_enqueues(api) && api->klass != SS_CLASS_EVENT_RECORD &&
-         api->klass != SS_CLASS_STREAM_WAIT) ||
-        (!ss_ast_is_null(callee) && ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL))) {
+    if (call_enqueues(w->graph, c, api)) {
         w->found = 1;
         return CXChildVisit_Break;
     }
