@@ -42,9 +42,7 @@ void ss_checks_dispatch(ss_check_ctx *ctx, CXCursor call)
         run_rows(ctx, SS_CHECK_LAUNCH, call, NULL);
         return;
     }
-    char *name = ss_scope_callee_name(call);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(call);
     run_rows(ctx, SS_CHECK_CALL, call, api);
     if (api)
         run_rows(ctx, SS_CHECK_API, call, api);

@@ -66,6 +66,14 @@ char *ss_scope_callee_name(CXCursor call)
     return ss_ast_api_name(call, name);
 }
 
+const ss_api *ss_scope_callee_api(CXCursor call)
+{
+    char *name = ss_scope_callee_name(call);
+    const ss_api *api = name ? ss_api_find(name) : NULL;
+    free(name);
+    return api;
+}
+
 int ss_scope_is_launch_config(CXCursor c)
 {
     if (ss_ast_is_null(c) || clang_getCursorKind(c) != CXCursor_CallExpr)
@@ -371,9 +379,7 @@ static int is_work(CXCursor call, ss_scope_work what)
 {
     if (ss_scope_is_launch(call))
         return 1;
-    char *name = ss_scope_callee_name(call);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(call);
     if (api == NULL)
         return 0;
     if (what == SS_SCOPE_LAUNCHES)

@@ -596,9 +596,7 @@ static enum CXChildVisitResult find_register(CXCursor c, CXCursor parent, CXClie
     register_walk *r = data;
     if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_offset(c) >= r->before)
         return CXChildVisit_Recurse;
-    char *name = ss_scope_callee_name(c);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(c);
     if (api == NULL || api->klass != r->klass || api->dst_arg < 0 ||
         clang_Cursor_getNumArguments(c) <= api->dst_arg)
         return CXChildVisit_Recurse;

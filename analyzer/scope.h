@@ -21,6 +21,9 @@ int ss_scope_is_loop(CXCursor c);
 /* The name of the function 'call' calls, malloc'ed, or NULL: ss_ast_callee_name, and for a
  * call left unresolved in a template (type-dependent arguments) the overload set's name. */
 char *ss_scope_callee_name(CXCursor call);
+/* The CUDA API row (rules/cuda_api.def) of the function 'call' calls, named as
+ * ss_scope_callee_name names it, or NULL. */
+const struct ss_api *ss_scope_callee_api(CXCursor call);
 /* Whether 'c' is the configuration call of a <<<...>>> launch (__cudaPushCallConfiguration,
  * or cudaConfigureCall before CUDA 9.2). */
 int ss_scope_is_launch_config(CXCursor c);

@@ -196,9 +196,7 @@ static enum CXChildVisitResult find_sync(CXCursor c, CXCursor parent, CXClientDa
     sync_walk *w = data;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
-    char *name = ss_scope_callee_name(c);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(c);
     if (api && (api->klass == SS_CLASS_STREAM_SYNC || api->klass == SS_CLASS_DEVICE_SYNC ||
                 api->klass == SS_CLASS_EVENT_SYNC)) {
         w->found = 1;
@@ -266,9 +264,7 @@ static CXCursor assigned_var(CXCursor stmt)
  * variable a call's result initializes or is assigned to ('stmt' holds the call). */
 static CXCursor value_var(ss_check_ctx *ctx, CXCursor at, CXCursor stmt)
 {
-    char *name = ss_scope_callee_name(at);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(at);
     if (api) {
         if (api->dst_arg < 0)
             return clang_getNullCursor();
@@ -537,9 +533,7 @@ static enum CXChildVisitResult find_work_after(CXCursor c, CXCursor parent, CXCl
     if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_same_node(c, w->copy) ||
         ss_ast_offset(c) < w->start)
         return CXChildVisit_Recurse;
-    char *name = ss_scope_callee_name(c);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(c);
     if (!call_enqueues(w->graph, c, api))
         return CXChildVisit_Recurse;
     if (api && api->klass == SS_CLASS_COPY && api->dst_arg >= 0) {
@@ -560,9 +554,7 @@ static enum CXChildVisitResult find_work_after(CXCursor c, CXCursor parent, CXCl
  * to the host. Malloc'ed, or NULL. */
 static char *handover_words(ss_check_ctx *ctx, CXCursor at)
 {
-    char *callee = ss_scope_callee_name(at);
-    const ss_api *api = callee ? ss_api_find(callee) : NULL;
-    free(callee);
+    const ss_api *api = ss_scope_callee_api(at);
     if (api == NULL || api->dst_arg < 0)
         return NULL;
     CXCursor dst, src;
@@ -625,9 +617,7 @@ static enum CXChildVisitResult find_stream_wait(CXCursor c, CXCursor parent, CXC
     stream_wait_walk *w = data;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
-    char *name = ss_scope_callee_name(c);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(c);
     int waits = api && api->klass == SS_CLASS_DEVICE_SYNC;
     if (api && api->klass == SS_CLASS_STREAM_SYNC && api->stream_arg >= 0 &&
         clang_Cursor_getNumArguments(c) > api->stream_arg) {
@@ -654,9 +644,7 @@ static enum CXChildVisitResult find_unit_work(CXCursor c, CXCursor parent, CXCli
     unit_work_walk *w = data;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
-    char *name = ss_scope_callee_name(c);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(c);
     if (call_enqueues(w->graph, c, api)) {
         w->found = 1;
         return CXChildVisit_Break;
@@ -682,9 +670,7 @@ static int does_device_work(ss_callgraph *graph, CXCursor stmt)
  * work: the stream is idle, and the copy's staging holds up nothing. Malloc'ed, or NULL. */
 static char *idle_words(ss_check_ctx *ctx, CXCursor at)
 {
-    char *callee = ss_scope_callee_name(at);
-    const ss_api *api = callee ? ss_api_find(callee) : NULL;
-    free(callee);
+    const ss_api *api = ss_scope_callee_api(at);
     if (api == NULL || api->stream_arg < 0 || clang_Cursor_getNumArguments(at) <= api->stream_arg)
         return NULL;
     char *stream = ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg));

@@ -80,9 +80,7 @@ static int uses_other_stream(ss_check_ctx *ctx, CXCursor call)
 {
     const ss_api *api = NULL;
     if (!ss_scope_is_launch(call)) {
-        char *name = ss_scope_callee_name(call);
-        api = name ? ss_api_find(name) : NULL;
-        free(name);
+        api = ss_scope_callee_api(call);
         if (api == NULL)
             return 0;
         if (api->klass == SS_CLASS_STREAM_CREATE)
@@ -196,9 +194,7 @@ static enum CXChildVisitResult find_blocking(CXCursor c, CXCursor parent, CXClie
         return CXChildVisit_Continue;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
-    char *name = ss_scope_callee_name(c);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(c);
     if (api == NULL || api->klass != SS_CLASS_STREAM_CREATE)
         return CXChildVisit_Recurse;
     long long flags = 0;

@@ -273,9 +273,7 @@ static CXCursor stream_argument(CXCursor call)
 {
     if (ss_scope_is_launch(call))
         return ss_check_stream_arg(call, NULL);
-    char *name = ss_scope_callee_name(call);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(call);
     CXCursor arg = ss_check_stream_arg(call, api);
     if (ss_ast_is_null(arg))
         return arg;

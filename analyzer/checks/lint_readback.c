@@ -225,9 +225,7 @@ static enum CXChildVisitResult find_sync(CXCursor c, CXCursor parent, CXClientDa
     sync_walk *w = data;
     if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_offset(c) <= w->after)
         return CXChildVisit_Recurse;
-    char *name = ss_scope_callee_name(c);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(c);
     if (api && (api->sync == SS_SYNC_EXPLICIT || api->sync == SS_SYNC_ALWAYS)) {
         w->found = c;
         return CXChildVisit_Break;

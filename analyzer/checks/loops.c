@@ -73,9 +73,7 @@ static enum CXChildVisitResult find_records(CXCursor c, CXCursor parent, CXClien
     record_walk *w = data;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
-    char *name = ss_scope_callee_name(c);
-    const ss_api *api = name ? ss_api_find(name) : NULL;
-    free(name);
+    const ss_api *api = ss_scope_callee_api(c);
     if (api == NULL || api->klass != SS_CLASS_EVENT_RECORD || clang_Cursor_getNumArguments(c) < 1)
         return CXChildVisit_Recurse;
     CXCursor event = clang_Cursor_getArgument(c, 0);

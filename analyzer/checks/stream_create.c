@@ -45,9 +45,7 @@ static int is_legacy_work(legacy_walk *w, CXCursor call)
     int per_thread = w->ctx->per_thread;
     const ss_api *api = NULL;
     if (!ss_scope_is_launch(call)) {
-        char *name = ss_scope_callee_name(call);
-        api = name ? ss_api_find(name) : NULL;
-        free(name);
+        api = ss_scope_callee_api(call);
         if (api == NULL)
             return 0;
         if (api->stream_arg < 0)
