@@ -90,21 +90,13 @@ static int refers_to(CXCursor c, CXCursor var)
     return w.found;
 }
 
-/* Calls that size an allocation with their arguments. */
-static const char *const allocators[] = {"malloc",
-                                         "calloc",
-                                         "realloc",
-                                         "aligned_alloc",
-                                         "cudaMalloc",
-                                         "cudaMallocHost",
-                                         "cudaHostAlloc",
-                                         "cudaMallocManaged",
-                                         "cudaMallocAsync",
-                                         "cudaMallocPitch",
-                                         "cudaMallocFromPoolAsync",
-                                         "resize",
-                                         "reserve",
-                                         "assign"};
+/* Calls that size an allocation with their arguments: the allocators of C and CUDA, and a
+ * container's resize (also capitalized, as some C++ libraries name it). */
+#define SIZING_CALLS                                                                               \
+    "malloc", "calloc", "realloc", "aligned_alloc", "cudaMalloc", "cudaMallocHost",                \
+        "cudaHostAlloc", "cudaMallocManaged", "cudaMallocAsync", "cudaMallocPitch",                \
+        "cudaMallocFromPoolAsync", "resize", "Resize", "reserve", "Reserve", "assign"
+static const char *const allocators[] = {SIZING_CALLS};
 
 static int is_allocator(CXCursor call)
 {
@@ -762,23 +754,8 @@ static enum CXChildVisitResult find_assign(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Recurse;
 }
 
-/* Calls that make a buffer larger: an allocation, a host buffer pinned, a container resized. */
-static const char *const growers[] = {"malloc",
-                                      "calloc",
-                                      "realloc",
-                                      "aligned_alloc",
-                                      "cudaMalloc",
-                                      "cudaMallocHost",
-                                      "cudaHostAlloc",
-                                      "cudaMallocManaged",
-                                      "cudaMallocAsync",
-                                      "cudaMallocPitch",
-                                      "cudaMallocFromPoolAsync",
-                                      "cudaHostRegister",
-                                      "resize",
-                                      "Resize",
-                                      "reserve",
-                                      "Reserve"};
+/* Calls that make a buffer larger: those that size an allocation, and a host buffer pinned. */
+static const char *const growers[] = {SIZING_CALLS, "cudaHostRegister"};
 
 /* Whether 'call' resizes an object the condition 'cond' names: 'v.resize(n)' where the
  * condition compares with 'v' ('v.size() < n'). Sets '*object' to it. */
