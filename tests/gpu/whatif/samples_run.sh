@@ -6,7 +6,8 @@
 # Usage: tests/gpu/whatif/samples_run.sh SAMPLES_DIR OUT_DIR    (run on a machine with a GPU)
 #   SAMPLES_DIR: a cuda-samples checkout, or a copy holding Common/ and the two samples'
 #   folders under Samples/ (6_Performance/UnifiedMemoryPerf,
-#   2_Concepts_and_Techniques/streamOrderedAllocation).
+#   2_Concepts_and_Techniques/streamOrderedAllocation); only the parts soa and ump read it
+#   (the pairs are this folder's own programs).
 # Environment: BUILD_DIR (default build/device: its cli/syncscope), WHATIF_ARCH (nvcc -arch,
 #   default sm_90), SAMPLES_BUDGET_S (default 75), SAMPLES_ROUNDS (default 3), SAMPLES_PARTS
 #   (default "soa ump ump_pair": streamOrderedAllocation and its pair, UnifiedMemoryPerf
@@ -27,7 +28,7 @@
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 2 ]; then
-    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -40,8 +41,13 @@ samples=$(cd "$1" 2>/dev/null && pwd) || {
 }
 ump_dir=$samples/Samples/6_Performance/UnifiedMemoryPerf
 soa_dir=$samples/Samples/2_Concepts_and_Techniques/streamOrderedAllocation
-for f in "$samples/Common/helper_cuda.h" "$ump_dir/matrixMultiplyPerf.cu" \
-    "$soa_dir/streamOrderedAllocation.cu"; do
+parts=${SAMPLES_PARTS:-soa ump ump_pair}
+has_part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
+# The samples' sources the parts asked for need (the pairs are this folder's own programs).
+needed=
+has_part ump && needed="$needed $samples/Common/helper_cuda.h $ump_dir/matrixMultiplyPerf.cu"
+has_part soa && needed="$needed $samples/Common/helper_cuda.h $soa_dir/streamOrderedAllocation.cu"
+for f in $needed; do
     [ -f "$f" ] || {
         echo "samples_run.sh: $f is missing" >&2
         exit 2
@@ -54,7 +60,6 @@ case $build in /*) ;; *) build=$root/$build ;; esac
 syncscope=$build/cli/syncscope
 arch=${WHATIF_ARCH:-sm_90}
 rounds=${SAMPLES_ROUNDS:-3}
-parts=${SAMPLES_PARTS:-soa ump ump_pair}
 traced_runs=${SAMPLES_TRACED:-1}
 status=0
 mkdir -p "$out/traces" "$out/logs"
@@ -76,7 +81,6 @@ cat "$out/MANIFEST"
 # ---- builds, in parallel, of the parts asked for: the samples as their CMakeLists.txt build
 # them (-lineinfo, C++17; UnifiedMemoryPerf with separable compilation and --extended-lambda),
 # and the pairs ----
-has_part() { case " $parts " in *" $1 "*) return 0 ;; esac; return 1; }
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 programs=
