@@ -17,10 +17,12 @@
 #              findings marked light or full window (check_sampled.py)
 #   realcost   bench/exit whole-process rounds of resnet_train.py and gpt2_generate.py: bare,
 #              full (a user's run), light, sampled (5s/120s)
-#   realcost1  the same for resnet_train.py alone, bare / full / light, 2 rounds (a run shorter
-#              than 120 s opens no 5s/120s window: sampled costs what light does there)
-#   windows    bench/overhead/window_cost.py under --sample 1s/10m (4 windows) and 5s/10m (2):
-#              one window's cost in ms against control periods, the slowdown inside it
+#   realcost1  the same for resnet_train.py alone, bare / full / light, SS_REALCOST_ROUNDS
+#              rounds (default 2) after a warm-up run of each (a run shorter than 120 s opens
+#              no 5s/120s window: sampled costs what light does there)
+#   windows    bench/overhead/window_cost.py under --sample ON/10m for each ON:PAIRS of
+#              SS_WINDOWS (default "1:4 5:2": 4 windows of 1 s, 2 of 5 s): one window's cost
+#              in ms against control periods, the slowdown inside it
 #   mlpcalls   the MLP (2000 steps) in the light mode with a trace: the calls it took, in all
 #              and inside the training loop (count_calls.py)
 #   pinned     bench/overhead: bare / light on the MLP (600 steps), 5 interleaved rounds, every
@@ -148,15 +150,21 @@ for part in $parts; do
         done
         ;;
     realcost1)
-        bounded 170 realcost1 env BENCH_OUT="$out/realcost1.txt" BENCH_WHOLE=1 BENCH_ROUNDS=2 \
-            BENCH_VARIANTS="light:SYNCSCOPE_MODE=light" \
+        # A resnet_train.py process takes about 10 s bare, 13 s under the full mode; each of
+        # the three variants also runs once as a warm-up (its time printed in the log).
+        rounds=${SS_REALCOST_ROUNDS:-2}
+        bounded $((10 + 48 * (rounds + 1))) realcost1 env BENCH_OUT="$out/realcost1.txt" \
+            BENCH_WHOLE=1 BENCH_ROUNDS="$rounds" BENCH_VARIANTS="light:SYNCSCOPE_MODE=light" \
             bench/exit/run.sh "$build" -- "$python" "$root/tests/gpu/real/resnet_train.py"
         ;;
     windows)
         mkdir -p "$out/windows"
-        for on in 1 5; do
-            pairs=$((on == 1 ? 4 : 2))
-            bounded 75 "windows-${on}s" "$syncscope" run --sample "${on}s/10m" --fail-on none \
+        for spec in ${SS_WINDOWS:-1:4 5:2}; do
+            on=${spec%%:*} pairs=${spec#*:}
+            # import and warm-up, then per pair a window and a control period of ON + 1.5 s
+            # of steps, each after 3 s of steps
+            bounded $((25 + pairs * (2 * on + 12))) "windows-${on}s" "$syncscope" run \
+                --sample "${on}s/10m" --fail-on none \
                 --trace "$out/windows/mlp-${on}s.sstrace" -o "$out/windows/mlp-${on}s.json" \
                 -- "$python" "$root/bench/overhead/window_cost.py" "$on" "$pairs" 3
         done
