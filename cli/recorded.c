@@ -18,9 +18,13 @@ static const struct {
     uint64_t unit;
     size_t offset; /* of the uint64_t in ss_detect_options */
 } numeric[] = {
-#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
-    {#field, SS_OPT_##option, unit, offsetof(ss_detect_options, field)},
+#define SS_DETECT_REPLAY(id, long_name, value, metavar, help) SS_OPT_##id
+#define SS_DETECT_REPLAY_SHARED(id) SS_OPT_##id
+#define SS_DETECT_RECORDED(field, unit, fallback, setting, replay)                                 \
+    {#field, replay, unit, offsetof(ss_detect_options, field)},
 #include "detect_options.def"
+#undef SS_DETECT_REPLAY
+#undef SS_DETECT_REPLAY_SHARED
 };
 
 /* Where a setting came from, for --verbose. */

@@ -93,7 +93,7 @@ static void detect_options(const ss_interpose_config *cfg, ss_event_log *log,
 {
     ss_detect_options_default(options);
     /* A setting left unset (0) keeps the detector's default; either is recorded below. */
-#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
+#define SS_DETECT_RECORDED(field, unit, fallback, setting, replay)                                 \
     if (cfg->setting > 0)                                                                          \
         options->field = cfg->setting;
 #include "detect_options.def"
@@ -106,7 +106,7 @@ static void detect_options(const ss_interpose_config *cfg, ss_event_log *log,
         ss_evlog_set_meta(log, SS_META_PROFILE_FROM_START, "0");
     if (cfg->nvtx_range[0] != '\0')
         ss_evlog_set_meta(log, SS_META_NVTX_RANGE, cfg->nvtx_range);
-#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
+#define SS_DETECT_RECORDED(field, unit, fallback, setting, replay)                                 \
     fin_set_meta_u64(log, #field, options->field);
 #include "detect_options.def"
     if (cfg->attribute_to[0] != '\0')

@@ -56,8 +56,9 @@ formats() {
 ANALYZE_FORMATS=$(formats 7)
 # The lines -v prints for the recorded rows of detect/detect_options.def other than the three
 # that $T recorded (min-blocked, readback-bytes, slack, checked by name below): each at its
-# default, in the table's order after those three, with its option's long name from
-# cli/options.def; each line starts with a line break. A row whose option has no row there is
+# default, in the table's order after those three, with its option's long name (the row's
+# SS_DETECT_REPLAY, or for SS_DETECT_REPLAY_SHARED the option's row of cli/options.def); each
+# line starts with a line break. A row (which may span lines) whose option has no long name is
 # a failure here, not a shorter list.
 OTHER_RECORDED=$(awk -v t="$T" '
     FNR == NR && /^SS_OPTION\(/ {
@@ -68,15 +69,33 @@ OTHER_RECORDED=$(awk -v t="$T" '
         long[f[1]] = f[2]
         next
     }
-    FNR != NR && /^SS_DETECT_RECORDED\(/ {
-        line = $0
-        sub(/^SS_DETECT_RECORDED\(/, "", line)
-        sub(/\).*/, "", line)
-        split(line, f, /, */)
-        if (f[5] == "MIN_BLOCKED_US" || f[5] == "READBACK_BYTES" || f[5] == "SLACK_US")
+    FNR == NR { next }
+    /^SS_DETECT_RECORDED\(/ { row = ""; depth = 0; inrow = 1 }
+    inrow {
+        row = row " " $0
+        bare = $0
+        gsub(/"[^"]*"/, "", bare)
+        depth += gsub(/\(/, "", bare) - gsub(/\)/, "", bare)
+        if (depth > 0)
             next
-        if (!(f[5] in long)) { print "no option row for " f[5]; exit 1 }
-        printf "\nsyncscope: %s: --%s %s (the default)", t, long[f[5]], f[3]
+        inrow = 0
+        sub(/^ *SS_DETECT_RECORDED\( */, "", row)
+        split(row, f, / *, */)
+        id = f[5]
+        sub(/^SS_DETECT_REPLAY(_SHARED)?\(/, "", id)
+        sub(/\).*/, "", id)
+        if (id == "MIN_BLOCKED_US" || id == "READBACK_BYTES" || id == "SLACK_US")
+            next
+        if (f[5] ~ /^SS_DETECT_REPLAY\(/) {
+            name = f[6]
+            gsub(/"/, "", name)
+        } else if (id in long) {
+            name = long[id]
+        } else {
+            print "no option row for " id
+            exit 1
+        }
+        printf "\nsyncscope: %s: --%s %s (the default)", t, name, f[3]
     }' "$ROOT/cli/options.def" "$ROOT/detect/detect_options.def")
 
 # ---- did you mean: subcommands, options, rules ----

@@ -342,10 +342,14 @@ static void check_recorded(const char *key, size_t offset, uint64_t unit, ss_opt
 START_TEST(test_recorded_options_replayed)
 {
     size_t rows = 0;
-#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
-    check_recorded(#field, offsetof(ss_detect_options, field), unit, SS_OPT_##option);             \
+#define SS_DETECT_REPLAY(id, long_name, value, metavar, help) SS_OPT_##id
+#define SS_DETECT_REPLAY_SHARED(id) SS_OPT_##id
+#define SS_DETECT_RECORDED(field, unit, fallback, setting, replay)                                 \
+    check_recorded(#field, offsetof(ss_detect_options, field), unit, replay);                      \
     rows++;
 #include "detect_options.def"
+#undef SS_DETECT_REPLAY
+#undef SS_DETECT_REPLAY_SHARED
     /* min_blocked_ns, readback_max_bytes and slack_ns at least. */
     ck_assert_uint_ge(rows, 3);
 }

@@ -611,7 +611,7 @@ static const struct {
     const char *field;
     size_t setting, detector;
 } recorded[] = {
-#define SS_DETECT_RECORDED(field, unit, fallback, setting, option)                                 \
+#define SS_DETECT_RECORDED(field, unit, fallback, setting, replay)                                 \
     {#field, offsetof(ss_interpose_config, setting), offsetof(ss_detect_options, field)},
 #include "detect_options.def"
 };
