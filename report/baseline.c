@@ -290,11 +290,9 @@ int ss_baseline_load(const char *path, ss_baseline *out, char *err, size_t err_s
 {
     memset(out, 0, sizeof *out);
     size_t len = 0;
-    char *text = ss_read_file(path, &len);
-    if (text == NULL) {
-        ss_set_error(err, err_size, "%s: %s", path, ss_file_error());
+    char *text = ss_read_file_err(path, &len, err, err_size);
+    if (text == NULL)
         return -1;
-    }
     const char *end = NULL;
     /* The text is NUL-terminated, so an error at the very end is reported past the last
      * byte, not on it. */

@@ -156,6 +156,14 @@ char *ss_read_file(const char *path, size_t *len)
     return ss_read_file_max(path, SS_READ_MAX_BYTES, 0, len);
 }
 
+char *ss_read_file_err(const char *path, size_t *len, char *err, size_t err_size)
+{
+    char *text = ss_read_file(path, len);
+    if (text == NULL)
+        ss_set_error(err, err_size, "%s: %s", path, ss_file_error());
+    return text;
+}
+
 ssize_t ss_read_prefix(const char *path, void *buf, size_t size)
 {
     int fd = ss_file_open_read(path, UINT64_MAX, 0);

@@ -45,6 +45,9 @@ int ss_file_open_read(const char *path, uint64_t max_bytes, unsigned flags);
 char *ss_read_file_max(const char *path, uint64_t max_bytes, unsigned flags, size_t *len);
 /* ss_read_file_max with the default limit (SS_READ_MAX_BYTES), following links. */
 char *ss_read_file(const char *path, size_t *len);
+/* ss_read_file, and when it fails "PATH: why" (ss_file_error) in the caller's error buffer
+ * 'err' (ss_set_error), the message of the loaders whose caller prints it. */
+char *ss_read_file_err(const char *path, size_t *len, char *err, size_t err_size);
 /* Reads the first 'size' bytes (fewer when the file is shorter) of the regular file 'path'
  * into 'buf'. Returns the number read, or -1 with errno set and ss_file_error saying why. */
 ssize_t ss_read_prefix(const char *path, void *buf, size_t size);

@@ -721,11 +721,9 @@ int ss_config_load_file(const char *path, ss_config *out, char *err, size_t err_
 {
     ss_config_init(out);
     size_t len = 0;
-    char *text = ss_read_file(path, &len);
-    if (text == NULL) {
-        ss_set_error(err, err_size, "%s: %s", path, ss_file_error());
+    char *text = ss_read_file_err(path, &len, err, err_size);
+    if (text == NULL)
         return -1;
-    }
     int rc = ss_config_load_string(path, text, len, out, err, err_size);
     free(text);
     return rc;

@@ -495,11 +495,9 @@ int ss_suppress_scan_file(const char *path, ss_suppressions *out, ss_result *dia
 {
     memset(out, 0, sizeof *out);
     size_t len = 0;
-    char *text = ss_read_file(path, &len);
-    if (text == NULL) {
-        ss_set_error(err, err_size, "%s: %s", path, ss_file_error());
+    char *text = ss_read_file_err(path, &len, err, err_size);
+    if (text == NULL)
         return -1;
-    }
     int rc = ss_suppress_scan(path, text, len, out, diags);
     free(text);
     return rc;

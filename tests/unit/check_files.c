@@ -407,6 +407,35 @@ START_TEST(test_read_nofollow)
 }
 END_TEST
 
+/* ss_read_file_err: the loaders' message, "PATH: why", in the caller's buffer (cut to its
+ * size), and the buffer left alone when the file is read. */
+START_TEST(test_read_file_err)
+{
+    make_work();
+    char *dir = at("dir"), *file = at("entry");
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    put("entry", "ok\n");
+    char err[256] = "untouched";
+    size_t len = 0;
+    char *text = ss_read_file_err(file, &len, err, sizeof err);
+    ck_assert_str_eq(text, "ok\n");
+    ck_assert_uint_eq(len, 3);
+    ck_assert_str_eq(err, "untouched");
+    free(text);
+    ck_assert_ptr_null(ss_read_file_err(dir, &len, err, sizeof err));
+    char *expected = ss_xasprintf("%s: not a regular file (a directory)", dir);
+    ck_assert_str_eq(err, expected);
+    char short_err[6];
+    ck_assert_ptr_null(ss_read_file_err("/nonexistent/x", &len, short_err, sizeof short_err));
+    ck_assert_str_eq(short_err, "/none");
+    ck_assert_ptr_null(ss_read_file_err("/nonexistent/x", &len, NULL, 0));
+    free(expected);
+    free(dir);
+    free(file);
+    remove_work();
+}
+END_TEST
+
 #ifdef SS_FILES_ANALYZER
 /* ---- the cache folder ---- */
 
@@ -748,6 +777,7 @@ static Suite *files_suite(void)
     tcase_add_test(reading, test_read_refuses_what_is_not_regular);
     tcase_add_test(reading, test_read_limits);
     tcase_add_test(reading, test_read_nofollow);
+    tcase_add_test(reading, test_read_file_err);
     suite_add_tcase(s, reading);
 #ifdef SS_FILES_ANALYZER
     TCase *cache = tcase_create("cache");
