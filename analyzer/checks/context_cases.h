@@ -1,0 +1,74 @@
+/* context_cases.h: the cases that make a finding a note where it would be a warning, one file
+ * each concern, for ss_context_apply (context.c): the host needs the value at once or the
+ * function hands the data to its caller (inherent.c), the copy's stream is idle (idle.c), and
+ * a loop's iterations that cost little: a buffer that only grows, a loop that times itself, a
+ * sweep over a constant array of settings (loop_notes.c). Each returns the words the message
+ * gets ("inherent: ...", "idle: ...", ...), malloc'ed, or NULL when its case does not apply.
+ * Private to context.c and these files. */
+#ifndef SS_ANALYZER_CHECKS_CONTEXT_CASES_H
+#define SS_ANALYZER_CHECKS_CONTEXT_CASES_H
+
+#include <clang-c/Index.h>
+
+#include "common.h"
+
+/* Calls that size an allocation with their arguments: the allocators of C and CUDA, and a
+ * container's resize (also capitalized, as some C++ libraries name it). */
+#define SS_SIZING_CALLS                                                                            \
+    "malloc", "calloc", "realloc", "aligned_alloc", "cudaMalloc", "cudaMallocHost",                \
+        "cudaHostAlloc", "cudaMallocManaged", "cudaMallocAsync", "cudaMallocPitch",                \
+        "cudaMallocFromPoolAsync", "resize", "Resize", "reserve", "Reserve", "assign"
+
+/* The deepest path ss_context_path finds. */
+enum { SS_CONTEXT_MAX_PATH = 96 };
+
+/* The nodes from 'top' down to 'target', outermost first, into 'path' (SS_CONTEXT_MAX_PATH of
+ * them). Returns how many, or -1 when the target is not there or lies deeper. */
+long ss_context_path(CXCursor top, CXCursor target, CXCursor *path);
+
+/* Whether the call 'c' (of the API 'api', or NULL) puts work on the device: a launch, an API
+ * call that enqueues work (event records and stream waits aside), or a call of a function of
+ * the unit that does. Returns 1 or 0. */
+int ss_context_call_enqueues(ss_callgraph *graph, CXCursor c, const ss_api *api);
+
+/* inherent.c. "inherent: ..." when the host uses the readback's value at once: the call is the
+ * condition of a branch, the value returned, or the size of an allocation, or the next
+ * statement (after waits for the device) does one of these with it; for a pageable copy also
+ * when the next statement waits for it. Only for SYNC301, SYNC202 and SYNC201. */
+char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
+/* inherent.c. "inherent: the function hands the data to its caller (...)" when the pageable
+ * copy 'at' copies to the host into an out parameter (a pointer or reference parameter, also
+ * through a local pointer or reference into it) or into a local the function returns, and the
+ * function does no device work after it (for a copy in a loop: in the loop or after it) but
+ * more copies to the host. */
+char *ss_context_handover_words(ss_check_ctx *ctx, CXCursor at);
+
+/* idle.c. "idle: the stream 's' was synchronized at line 30 and nothing was queued since: ..."
+ * when an earlier statement of the block written around the copy 'at' (the innermost
+ * '{ ... }' the program writes, an error-checking macro's own block left out) waits for the
+ * copy's stream (its cudaStreamSynchronize, or a device-wide wait), and no statement between
+ * does device work: the stream is idle, and the copy's staging holds up nothing. */
+char *ss_context_idle_words(ss_check_ctx *ctx, CXCursor at);
+
+/* loop_notes.c. "grow-only: ..." (or "lazy: ...") when the call 'at' runs when a buffer grows
+ * (or only while it is unset): a grow guard around it inside the loop (or, for a loop
+ * elsewhere, in its function), or, for a loop elsewhere, a grow guard on every chain of calls
+ * from a loop that enqueues device work down to its function (the words name the one on the
+ * loop's chain). */
+char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
+
+/* loop_notes.c. "the loop times its iterations ('cudaEventElapsedTime' at line 20): ..." when
+ * the loop reads a clock (itself or in a function it calls), or is timed by the statements
+ * right after it. */
+char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop);
+
+/* loop_notes.c. "bounded: the loop at line 31 runs once per element of 'block_sizes' (4, a
+ * constant array), and 'main' runs once" when the loop sweeps over an array of constant size
+ * (at most 16 elements: a benchmark's or a test's settings), lies in no other loop, is in a
+ * function that runs once (ss_callgraph_runs_once), and the call 'at' is in no other loop on
+ * the way (in its function, and in each function of the chain of calls from the loop): what
+ * runs on its iterations costs a fixed few calls in a run. */
+char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
+
+#endif

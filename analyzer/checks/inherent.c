@@ -1,0 +1,550 @@
+/* inherent.c: where the host needs a readback's value at once (it branches on it, returns it,
+ * sizes an allocation with it, on the call's statement or the next), where the next statement
+ * waits for a pageable copy anyway, and where a function hands the data it copies to the host
+ * to its caller: the wait is inherent (context_cases.h). */
+#include "ast.h"
+#include "callgraph.h"
+#include "common.h"
+#include "context_cases.h"
+#include "dataflow.h"
+#include "log.h"
+#include "scope.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------------------------
+ * Whether the host needs the value at once. */
+
+typedef struct ref_walk {
+    CXCursor var;
+    int found;
+} ref_walk;
+
+static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+    ref_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(c), w->var)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'c' is or contains a reference to the variable 'var'. */
+static int refers_to(CXCursor c, CXCursor var)
+{
+    if (ss_ast_is_null(c) || ss_ast_is_null(var))
+        return 0;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(c), var))
+        return 1;
+    ref_walk w = {var, 0};
+    clang_visitChildren(c, find_ref, &w);
+    return w.found;
+}
+
+static const char *const allocators[] = {SS_SIZING_CALLS};
+
+static int is_allocator(CXCursor call)
+{
+    char *name = ss_scope_callee_name(call);
+    int match = 0;
+    for (size_t i = 0; name && i < sizeof allocators / sizeof allocators[0] && !match; i++)
+        match = strcmp(name, allocators[i]) == 0;
+    free(name);
+    return match;
+}
+
+/* How 'stmt' needs the variable 'var' at once, in words ("sizes an allocation with it"),
+ * malloc'ed, or NULL. */
+typedef struct use_walk {
+    ss_callgraph *graph;
+    CXCursor var;
+    char *use;
+} use_walk;
+
+static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+    use_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CXXNewExpr && refers_to(c, w->var)) {
+        w->use = ss_xstrdup("sizes an allocation with it");
+        return CXChildVisit_Break;
+    }
+    if (k == CXCursor_CallExpr) {
+        if (ss_scope_is_launch(c) && refers_to(ss_ast_child(c, 1), w->var)) {
+            w->use = ss_xstrdup("sizes a launch with it");
+            return CXChildVisit_Break;
+        }
+        if (is_allocator(c) && refers_to(c, w->var)) {
+            w->use = ss_xstrdup("sizes an allocation with it");
+            return CXChildVisit_Break;
+        }
+        /* A function of the unit that allocates (itself or two calls down), given the value. */
+        CXCursor callee = ss_callgraph_callee(w->graph, c);
+        CXCursor found;
+        if (!ss_ast_is_null(callee) && refers_to(c, w->var) &&
+            ss_callgraph_calls_named(w->graph, callee, allocators,
+                                     sizeof allocators / sizeof allocators[0], &found)) {
+            char *name = ss_qualified_name(callee);
+            w->use = ss_xasprintf("passes it to '%s()', which allocates", name);
+            free(name);
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+static char *statement_use(ss_callgraph *graph, CXCursor stmt, CXCursor var)
+{
+    switch (clang_getCursorKind(stmt)) {
+    case CXCursor_IfStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_SwitchStmt: {
+        /* The condition: the children before the last (the body; an if's else comes later,
+         * so look at the first child that is an expression). */
+        unsigned n = ss_ast_child_count(stmt);
+        for (unsigned i = 0; i < n; i++) {
+            CXCursor c = ss_ast_child(stmt, i);
+            if (clang_isExpression(clang_getCursorKind(c)) ||
+                clang_getCursorKind(c) == CXCursor_DeclStmt)
+                return refers_to(c, var) ? ss_xstrdup("branches on it") : NULL;
+        }
+        return NULL;
+    }
+    case CXCursor_ReturnStmt:
+        return refers_to(stmt, var) ? ss_xstrdup("returns it") : NULL;
+    default: {
+        /* The statement itself may be the call ('v.resize(n);'). */
+        use_walk w = {graph, var, NULL};
+        if (find_use(stmt, stmt, &w) == CXChildVisit_Recurse)
+            clang_visitChildren(stmt, find_use, &w);
+        return w.use;
+    }
+    }
+}
+
+/* Whether 'stmt' only waits for the device or checks an error: a call of a synchronizing API
+ * in it, and no other statement. */
+typedef struct sync_walk {
+    int found;
+} sync_walk;
+
+static enum CXChildVisitResult find_sync(CXCursor c, CXCursor parent, CXClientData data)
+{
+    sync_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    if (api && (api->klass == SS_CLASS_STREAM_SYNC || api->klass == SS_CLASS_DEVICE_SYNC ||
+                api->klass == SS_CLASS_EVENT_SYNC)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int is_wait(CXCursor stmt)
+{
+    switch (clang_getCursorKind(stmt)) {
+    case CXCursor_CallExpr:
+    case CXCursor_DoStmt:       /* an error-checking macro */
+    case CXCursor_CompoundStmt: /* one written as a bare block */
+    case CXCursor_UnexposedExpr:
+    case CXCursor_BinaryOperator: /* err = cudaStreamSynchronize(s) */
+    case CXCursor_DeclStmt:
+        break;
+    default:
+        return 0;
+    }
+    sync_walk w = {0};
+    if (clang_getCursorKind(stmt) == CXCursor_CallExpr)
+        find_sync(stmt, stmt, &w);
+    if (!w.found)
+        clang_visitChildren(stmt, find_sync, &w);
+    return w.found;
+}
+
+/* The variable a copy's destination names: '&x', 'x', 'x.data()', '&x[0]', 'x + i'. */
+static CXCursor destination_var(CXCursor dst)
+{
+    CXCursor e = ss_ast_strip(dst);
+    for (int hops = 0; hops < 6 && !ss_ast_is_null(e); hops++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_DeclRefExpr) {
+            CXCursor var = clang_getCursorReferenced(e);
+            enum CXCursorKind vk = clang_getCursorKind(var);
+            return vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl ? var : clang_getNullCursor();
+        }
+        if (k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr ||
+            k == CXCursor_BinaryOperator || k == CXCursor_MemberRefExpr || k == CXCursor_CallExpr)
+            e = ss_ast_strip(ss_ast_child(e, 0));
+        else
+            break;
+    }
+    return clang_getNullCursor();
+}
+
+/* The variable the statement 'stmt' declares or assigns ('T x = ...', 'x = ...'), or a null
+ * cursor. */
+static CXCursor assigned_var(CXCursor stmt)
+{
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    if (k == CXCursor_DeclStmt) {
+        CXCursor var = ss_ast_child(stmt, 0);
+        return clang_getCursorKind(var) == CXCursor_VarDecl ? var : clang_getNullCursor();
+    }
+    if (k == CXCursor_BinaryOperator || k == CXCursor_CallExpr) /* x = ..., or operator= */
+        return destination_var(ss_ast_child(stmt, 0));
+    return clang_getNullCursor();
+}
+
+/* The value a readback gives the host: the destination of a device-to-host copy, or the
+ * variable a call's result initializes or is assigned to ('stmt' holds the call). */
+static CXCursor value_var(ss_check_ctx *ctx, CXCursor at, CXCursor stmt)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api) {
+        if (api->dst_arg < 0)
+            return clang_getNullCursor();
+        CXCursor dst, src;
+        int kind = ss_copy_kind(ctx->function, at, api, &dst, &src);
+        if (kind != SS_COPY_KIND_D2H)
+            return clang_getNullCursor();
+        return destination_var(dst);
+    }
+    return assigned_var(stmt);
+}
+
+/* Whether 'stmt' is a 'do { ... } while (0)', the shape of a macro written as a statement. */
+static int once_do(CXCursor stmt)
+{
+    long long value = 1;
+    return ss_ast_eval_int(ss_ast_child(stmt, 1), &value) == 0 && value == 0;
+}
+
+/* The variables 'std::tie(a, b) = ...' in 'stmt' unpacks a value into. */
+typedef struct tie_walk {
+    CXCursor *vars;
+    size_t max, count;
+    int in_tie;
+} tie_walk;
+
+static enum CXChildVisitResult find_tie(CXCursor c, CXCursor parent, CXClientData data)
+{
+    tie_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (!w->in_tie && k == CXCursor_CallExpr) {
+        char *name = ss_scope_callee_name(c);
+        int tie = name && strcmp(name, "tie") == 0;
+        free(name);
+        if (tie) {
+            w->in_tie = 1;
+            clang_visitChildren(c, find_tie, w);
+            w->in_tie = 0;
+            return CXChildVisit_Break;
+        }
+    }
+    if (w->in_tie && k == CXCursor_DeclRefExpr && w->count < w->max) {
+        CXCursor var = clang_getCursorReferenced(c);
+        if (clang_getCursorKind(var) == CXCursor_VarDecl)
+            w->vars[w->count++] = var;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static size_t tie_vars(CXCursor stmt, CXCursor *vars, size_t max)
+{
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    if (k != CXCursor_CallExpr && k != CXCursor_UnexposedExpr)
+        return 0;
+    tie_walk w = {vars, max, 0, 0};
+    clang_visitChildren(stmt, find_tie, &w);
+    return w.count;
+}
+
+/* "inherent: ..." when the node 'up' holds the call (through 'child') where the host needs its
+ * value at once: as the condition of a branch, the value returned or the size of an
+ * allocation. Malloc'ed, or NULL. */
+static char *holder_words(CXCursor up, CXCursor child)
+{
+    enum CXCursorKind k = clang_getCursorKind(up);
+    if ((k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_SwitchStmt) &&
+        clang_isExpression(clang_getCursorKind(child)))
+        return ss_xstrdup("inherent: the host branches on the value at once");
+    if (k == CXCursor_ReturnStmt)
+        return ss_xstrdup("inherent: the host returns the value at once");
+    if ((k == CXCursor_CallExpr && is_allocator(up)) || k == CXCursor_CXXNewExpr)
+        return ss_xstrdup("inherent: the host sizes an allocation with the value at once");
+    return NULL;
+}
+
+enum { MAX_BLOCK = 256 };
+
+/* The statements of the block 'block' (MAX_BLOCK at most), the empty ones (the ';' after a
+ * macro written as a block) left out, into 'stmts'. Returns how many, and sets '*index' to
+ * that of 'child' (0 when it is not there). */
+static unsigned block_statements(CXCursor block, CXCursor child, CXCursor *stmts, unsigned *index)
+{
+    unsigned n = 0;
+    *index = 0;
+    for (unsigned s = 0, all = ss_ast_child_count(block); s < all && n < MAX_BLOCK; s++) {
+        CXCursor stmt = ss_ast_child(block, s);
+        if (clang_getCursorKind(stmt) == CXCursor_NullStmt)
+            continue;
+        if (ss_ast_same_node(stmt, child))
+            *index = n;
+        stmts[n++] = stmt;
+    }
+    return n;
+}
+
+/* "inherent: ..." when one of the (at most three) statements after 'stmts[at_index]' needs one
+ * of the 'vars' at once (statement_use), the statements between only waiting for the device,
+ * or, before a return, computing with no device work other values that the return gives with
+ * this one. Malloc'ed, or NULL. */
+static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n, unsigned at_index,
+                            const CXCursor *vars, size_t var_count)
+{
+    char *words = NULL;
+    CXCursor computed[3];
+    size_t computed_count = 0;
+    for (unsigned s = at_index + 1; s < n && s <= at_index + 3; s++) {
+        CXCursor next = stmts[s];
+        char *use = NULL;
+        for (size_t v = 0; v < var_count && use == NULL; v++)
+            use = statement_use(ss_check_graph(ctx), next, vars[v]);
+        int returns = use && strcmp(use, "returns it") == 0;
+        for (size_t c = 0; returns && c < computed_count; c++)
+            returns = refers_to(next, computed[c]);
+        if (use && computed_count == 0)
+            words = ss_xasprintf("inherent: the next statement needs the value (line %u %s)",
+                                 ss_scope_line(next), use);
+        else if (use && returns)
+            words = ss_xasprintf("inherent: the function returns the value (line %u), "
+                                 "computing only the other values it returns in between",
+                                 ss_scope_line(next));
+        free(use);
+        if (use)
+            break;
+        if (is_wait(next))
+            continue;
+        CXCursor var = assigned_var(next);
+        if (ss_ast_is_null(var) || ss_scope_has_work(next, SS_SCOPE_ENQUEUES, NULL))
+            break;
+        computed[computed_count++] = var;
+    }
+    return words;
+}
+
+/* "inherent: ..." from what follows the statement 'stmt' (stmts[at_index]) of its block that
+ * holds the call 'at': for a pageable copy, a wait for it; otherwise a use of its value at
+ * once (next_use_words). Malloc'ed, or NULL. */
+static char *following_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXCursor stmt,
+                             const CXCursor *stmts, unsigned n, unsigned at_index)
+{
+    /* An asynchronous copy of pageable memory that the next statement waits for: the host
+     * waits for it anyway, and the staging costs nothing more. */
+    if (rule == SS_RULE_PAGEABLE_ASYNC_COPY && at_index + 1 < n && is_wait(stmts[at_index + 1]))
+        return ss_xasprintf("inherent: the next statement (line %u) waits for the copy anyway",
+                            ss_scope_line(stmts[at_index + 1]));
+    CXCursor vars[8];
+    size_t var_count = tie_vars(stmt, vars, 8);
+    if (var_count == 0) {
+        vars[0] = value_var(ctx, at, stmt);
+        var_count = ss_ast_is_null(vars[0]) ? 0 : 1;
+    }
+    if (var_count == 0)
+        return NULL;
+    return next_use_words(ctx, stmts, n, at_index, vars, var_count);
+}
+
+char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    if (rule != SS_RULE_SCALAR_READBACK && rule != SS_RULE_SYNC_COPY_IN_PIPELINE &&
+        rule != SS_RULE_PAGEABLE_ASYNC_COPY)
+        return NULL;
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(ss_scope_outer_function(ctx->function), at, path);
+    char *words = NULL;
+    /* A CUDA API call returns an error code, not the value: an error-checking macro's 'if
+     * ((err = call) != cudaSuccess)' branches on the code. */
+    char *callee = ss_scope_callee_name(at);
+    int returns_value = callee == NULL || ss_api_find(callee) == NULL;
+    free(callee);
+    /* The statement of a block that holds the call, and what it holds the call in. */
+    for (size_t i = found > 0 ? (size_t)found : 0; i > 0 && words == NULL; i--) {
+        CXCursor up = path[i - 1];
+        CXCursor child = i < (size_t)found ? path[i] : at;
+        enum CXCursorKind k = clang_getCursorKind(up);
+        if (!returns_value && k != CXCursor_CompoundStmt)
+            continue;
+        words = holder_words(up, child);
+        if (words != NULL || k != CXCursor_CompoundStmt)
+            continue;
+        /* 'child' is the statement; what follows it in the block. */
+        CXCursor stmts[MAX_BLOCK];
+        unsigned at_index;
+        unsigned n = block_statements(up, child, stmts, &at_index);
+        /* The last statement of a bare block (an error-checking macro's '{ ... }') or of an
+         * 'if' block: what follows is in the block around it. The body of an error-checking
+         * macro's 'do { ... } while (0)' is one statement of the block around it. So is a
+         * block that a macro expands to ('{ auto status = (op); if (...) ... }'). */
+        enum CXCursorKind around = i >= 2 ? clang_getCursorKind(path[i - 2]) : CXCursor_NoDeclFound;
+        if ((at_index + 1 >= n && (around == CXCursor_CompoundStmt || around == CXCursor_IfStmt)) ||
+            (around == CXCursor_DoStmt && once_do(path[i - 2])) ||
+            (around == CXCursor_CompoundStmt && !ss_ast_written_as(up, "{")))
+            continue;
+        words = following_words(ctx, rule, at, child, stmts, n, at_index);
+        break;
+    }
+    free(path);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * A copy that hands the data to the caller. */
+
+static enum CXChildVisitResult find_variable(CXCursor c, CXCursor parent, CXClientData data)
+{
+    CXCursor *found = data;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        enum CXCursorKind k = clang_getCursorKind(ref);
+        if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) {
+            *found = ref;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int is_pointer_or_reference(CXType type)
+{
+    enum CXTypeKind k = clang_getCanonicalType(type).kind;
+    return k == CXType_Pointer || k == CXType_LValueReference || k == CXType_RValueReference;
+}
+
+/* The variable whose storage 'var' points into: a local pointer or reference is followed to the
+ * first variable its initializer names ('char *tail = out->data() + n', 'auto &column =
+ * out.columns.back()'), up to four times. */
+static CXCursor storage_root(CXCursor var)
+{
+    for (int hops = 0; hops < 4; hops++) {
+        if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+            !is_pointer_or_reference(clang_getCursorType(var)))
+            break;
+        unsigned n = ss_ast_child_count(var);
+        CXCursor init = n > 0 ? ss_ast_child(var, n - 1) : clang_getNullCursor();
+        if (ss_ast_is_null(init) || !clang_isExpression(clang_getCursorKind(init)))
+            break;
+        CXCursor next = clang_getNullCursor();
+        if (find_variable(init, var, &next) == CXChildVisit_Recurse)
+            clang_visitChildren(init, find_variable, &next);
+        if (ss_ast_is_null(next) || clang_equalCursors(next, var))
+            break;
+        var = next;
+    }
+    return var;
+}
+
+typedef struct return_walk {
+    CXCursor var;
+    CXCursor found; /* the return statement */
+} return_walk;
+
+static enum CXChildVisitResult find_return(CXCursor c, CXCursor parent, CXClientData data)
+{
+    return_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (k == CXCursor_ReturnStmt && refers_to(c, w->var)) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Device work in a function after a copy to the host: a launch, a call that enqueues work
+ * (event records and stream waits aside) or a function of the unit that does, at or after
+ * 'start'; other copies to the host do not count. */
+typedef struct after_walk {
+    ss_callgraph *graph;
+    CXCursor function;
+    CXCursor copy;
+    unsigned start;
+    int found;
+} after_walk;
+
+static enum CXChildVisitResult find_work_after(CXCursor c, CXCursor parent, CXClientData data)
+{
+    after_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_same_node(c, w->copy) ||
+        ss_ast_offset(c) < w->start)
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    if (!ss_context_call_enqueues(w->graph, c, api))
+        return CXChildVisit_Recurse;
+    if (api && api->klass == SS_CLASS_COPY && api->dst_arg >= 0) {
+        CXCursor dst, src;
+        int kind = ss_copy_kind(w->function, c, api, &dst, &src);
+        if (kind == SS_COPY_KIND_D2H ||
+            (kind == SS_COPY_KIND_DEFAULT && !ss_check_is_device_pointer(w->function, dst)))
+            return CXChildVisit_Recurse;
+    }
+    w->found = 1;
+    return CXChildVisit_Break;
+}
+
+char *ss_context_handover_words(ss_check_ctx *ctx, CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || api->dst_arg < 0)
+        return NULL;
+    CXCursor dst, src;
+    int kind = ss_copy_kind(ctx->function, at, api, &dst, &src);
+    if (kind != SS_COPY_KIND_D2H && kind != SS_COPY_KIND_DEFAULT)
+        return NULL;
+    ss_provenance p;
+    ss_provenance_of(ctx->function, dst, &p);
+    int pageable = p.kind == SS_HOST_PAGEABLE;
+    ss_provenance_free(&p);
+    if (!pageable)
+        return NULL;
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    CXCursor root = storage_root(destination_var(dst));
+    char *words = NULL;
+    if (clang_getCursorKind(root) == CXCursor_ParmDecl &&
+        is_pointer_or_reference(clang_getCursorType(root))) {
+        CXString name = clang_getCursorSpelling(root);
+        words = ss_xasprintf("inherent: the function hands the data to its caller (through the "
+                             "parameter '%s')",
+                             clang_getCString(name));
+        clang_disposeString(name);
+    } else if (clang_getCursorKind(root) == CXCursor_VarDecl) {
+        return_walk r = {root, clang_getNullCursor()};
+        clang_visitChildren(top, find_return, &r);
+        if (!ss_ast_is_null(r.found)) {
+            CXString name = clang_getCursorSpelling(root);
+            words = ss_xasprintf("inherent: the function hands the data to its caller (it "
+                                 "returns '%s' at line %u)",
+                                 clang_getCString(name), ss_scope_line(r.found));
+            clang_disposeString(name);
+        }
+    }
+    if (words == NULL)
+        return NULL;
+    CXCursor loops[8];
+    size_t loop_count = ss_scope_enclosing_loops(ctx->function, at, loops, 8);
+    after_walk w = {ss_check_graph(ctx), ctx->function, at,
+                    ss_ast_offset(loop_count > 0 ? loops[loop_count - 1] : at), 0};
+    clang_visitChildren(top, find_work_after, &w);
+    if (w.found) {
+        free(words);
+        words = NULL;
+    }
+    return words;
+}

@@ -1,0 +1,479 @@
+/* loop_notes.c: loops whose iterations cost little although they enqueue device work: a call
+ * that runs only when a buffer grows (or while it is unset), a loop that times itself (a
+ * benchmark), a sweep over a constant array of settings in a function that runs once
+ * (context_cases.h). */
+#include "ast.h"
+#include "callgraph.h"
+#include "common.h"
+#include "context_cases.h"
+#include "log.h"
+#include "scope.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ------------------------------------------------------------------------------------------
+ * Buffers that only grow. */
+
+typedef struct assign_walk {
+    CXCursor cond;
+    CXCursor found; /* the declaration assigned */
+} assign_walk;
+
+/* The declaration a 'x' or 'obj.x' names, or a null cursor. */
+static CXCursor named_decl(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    return k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr ? clang_getCursorReferenced(e)
+                                                                    : clang_getNullCursor();
+}
+
+/* A reference to the variable or member 'var' ('x', 'obj.x'). */
+typedef struct ref_walk {
+    CXCursor var;
+    int found;
+} ref_walk;
+
+static enum CXChildVisitResult find_decl_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+    ref_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
+        clang_equalCursors(clang_getCursorReferenced(c), w->var)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* An assignment in the branch to a variable or member the guard's condition names. */
+static enum CXChildVisitResult find_assign(CXCursor c, CXCursor parent, CXClientData data)
+{
+    assign_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8];
+    if ((k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+         strcmp(op, "=") == 0) ||
+        k == CXCursor_CompoundAssignOperator) {
+        CXCursor decl = named_decl(ss_ast_child(c, 0));
+        if (!ss_ast_is_null(decl)) {
+            ref_walk r = {decl, 0};
+            clang_visitChildren(w->cond, find_decl_ref, &r);
+            if (r.found) {
+                w->found = decl;
+                return CXChildVisit_Break;
+            }
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Calls that make a buffer larger: those that size an allocation, and a host buffer pinned. */
+static const char *const growers[] = {SS_SIZING_CALLS, "cudaHostRegister"};
+
+/* Whether 'call' resizes an object the condition 'cond' names: 'v.resize(n)' where the
+ * condition compares with 'v' ('v.size() < n'). Sets '*object' to it. */
+static int resizes_named(CXCursor call, CXCursor cond, CXCursor *object)
+{
+    char *name = ss_scope_callee_name(call);
+    int resize = name && (strcasecmp(name, "resize") == 0 || strcasecmp(name, "reserve") == 0);
+    free(name);
+    if (!resize)
+        return 0;
+    CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+        return 0;
+    CXCursor decl = named_decl(ss_ast_child(callee, 0));
+    if (ss_ast_is_null(decl))
+        return 0;
+    ref_walk r = {decl, 0};
+    clang_visitChildren(cond, find_decl_ref, &r);
+    if (r.found)
+        *object = decl;
+    return r.found;
+}
+
+/* Whether 'e' is a null pointer constant ('NULL', 'nullptr', '0'). */
+static int is_null_constant(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    long long value = 1;
+    return k == CXCursor_CXXNullPtrLiteralExpr || k == CXCursor_GNUNullExpr ||
+           (ss_ast_eval_int(e, &value) == 0 && value == 0);
+}
+
+/* Whether the condition 'cond' tests that something is not set yet: 'p == NULL' (or nullptr,
+ * 0, either side) or '!p'. */
+static int is_null_test(CXCursor cond)
+{
+    CXCursor e = ss_ast_strip(cond);
+    char op[8];
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator &&
+        ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "==") == 0)
+        return is_null_constant(ss_ast_child(e, 0)) != is_null_constant(ss_ast_child(e, 1));
+    if (clang_getCursorKind(e) != CXCursor_UnaryOperator)
+        return 0;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(e);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(e), &tokens, &n);
+    int negation = 0;
+    if (n > 0) {
+        CXString t = clang_getTokenSpelling(tu, tokens[0]);
+        negation = strcmp(clang_getCString(t), "!") == 0;
+        clang_disposeString(t);
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return negation;
+}
+
+/* Whether the call 'call' is given the address of something the condition 'cond' names
+ * ('cudaMalloc(&m->acts, n)' under 'if (m->acts == NULL)'). Sets '*decl' to it. */
+static int sets_named(CXCursor call, CXCursor cond, CXCursor *decl)
+{
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n; i++) {
+        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)i));
+        if (clang_getCursorKind(arg) != CXCursor_UnaryOperator)
+            continue;
+        CXCursor named = named_decl(ss_ast_child(arg, 0));
+        if (ss_ast_is_null(named))
+            continue;
+        ref_walk r = {named, 0};
+        clang_visitChildren(cond, find_decl_ref, &r);
+        if (r.found) {
+            *decl = named;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* What records the new size in what a guard's condition compares with: an assignment to it,
+ * or a resize of an object it names, in the branch or in a function of the unit the branch
+ * calls (two calls deep). */
+typedef struct record_walk {
+    ss_callgraph *graph;
+    CXCursor cond;
+    CXCursor found; /* the declaration assigned or resized */
+    int resized;
+    int depth;
+} record_walk;
+
+static enum CXChildVisitResult find_record(CXCursor c, CXCursor parent, CXClientData data)
+{
+    record_walk *w = data;
+    assign_walk a = {w->cond, clang_getNullCursor()};
+    if (find_assign(c, parent, &a) == CXChildVisit_Break) {
+        w->found = a.found;
+        return CXChildVisit_Break;
+    }
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    if (w->depth == 0 && resizes_named(c, w->cond, &w->found)) {
+        w->resized = 1;
+        return CXChildVisit_Break;
+    }
+    if (w->depth == 0 && sets_named(c, w->cond, &w->found))
+        return CXChildVisit_Break;
+    CXCursor callee = w->depth < 2 ? ss_callgraph_callee(w->graph, c) : clang_getNullCursor();
+    if (!ss_ast_is_null(callee)) {
+        w->depth++;
+        clang_visitChildren(callee, find_record, w);
+        w->depth--;
+        if (!ss_ast_is_null(w->found))
+            return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* "line 17 compares with 'capacity' and the branch records the new size" ("file.cu:17" with
+ * 'with_file') when 'at' is in the branch of an 'if' (between 'from' and 'at') that compares
+ * sizes ('<', '>', '<=', '>='), makes a buffer larger (an allocation, a pinning or a resize,
+ * itself or in a function it calls), and records the new size in what the condition compares
+ * with, by an assignment or a resize ('if (n > capacity) { free; malloc; capacity = n; }',
+ * 'if (v.size() < n) { unpin; v.resize(2 * n); pin; }'): it runs when the buffer grows, not
+ * on every iteration. Malloc'ed, or NULL. */
+static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, int with_file,
+                              int *lazy)
+{
+    int lazy_here = 0;
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(from, at, path);
+    char *words = NULL;
+    for (long i = found - 1; i >= 0 && words == NULL; i--) {
+        if (clang_getCursorKind(path[i]) != CXCursor_IfStmt)
+            continue;
+        CXCursor branch = i + 1 < found ? path[i + 1] : at;
+        CXCursor cond = clang_getNullCursor();
+        unsigned n = ss_ast_child_count(path[i]), c = 0;
+        for (; c < n && ss_ast_is_null(cond); c++) {
+            CXCursor child = ss_ast_child(path[i], c);
+            if (clang_isExpression(clang_getCursorKind(child)))
+                cond = child;
+        }
+        /* The branch taken when the condition holds: the child right after it. */
+        if (ss_ast_is_null(cond) || c >= n || !ss_ast_same_node(ss_ast_child(path[i], c), branch))
+            continue;
+        CXCursor cmp = ss_ast_strip(cond);
+        char op[8];
+        lazy_here = is_null_test(cmp);
+        if (!lazy_here && (clang_getCursorKind(cmp) != CXCursor_BinaryOperator ||
+                           ss_ast_binary_op(cmp, op, sizeof op) != 0 ||
+                           (strcmp(op, "<") != 0 && strcmp(op, ">") != 0 && strcmp(op, "<=") != 0 &&
+                            strcmp(op, ">=") != 0)))
+            continue;
+        CXCursor grows;
+        if (!ss_callgraph_calls_named(graph, branch, growers, sizeof growers / sizeof growers[0],
+                                      &grows))
+            continue;
+        record_walk w = {graph, cmp, clang_getNullCursor(), 0, 0};
+        if (find_record(branch, path[i], &w) == CXChildVisit_Recurse)
+            clang_visitChildren(branch, find_record, &w);
+        if (ss_ast_is_null(w.found))
+            continue;
+        CXString name = clang_getCursorSpelling(w.found);
+        char *where = with_file ? ss_callgraph_place(path[i])
+                                : ss_xasprintf("line %u", ss_scope_line(path[i]));
+        if (lazy_here)
+            words =
+                ss_xasprintf("%s tests '%s' and the branch sets it", where, clang_getCString(name));
+        else
+            words = ss_xasprintf("%s compares with '%s' and the branch %s", where,
+                                 clang_getCString(name),
+                                 w.resized ? "resizes it" : "records the new size");
+        if (lazy)
+            *lazy = lazy_here;
+        free(where);
+        clang_disposeString(name);
+    }
+    free(path);
+    return words;
+}
+
+/* For ss_callgraph_reached_unless: a call under a grow guard is skipped. */
+static int skip_grow_guarded(CXCursor from, CXCursor call, void *data)
+{
+    char *words = grow_guard_words(data, from, call, 0, NULL);
+    free(words);
+    return words != NULL;
+}
+
+char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    ss_callgraph *graph = ss_check_graph(ctx);
+    int lazy = 0;
+    char *guard = grow_guard_words(
+        graph, loop->chain ? ss_scope_outer_function(ctx->function) : loop->loop, at, 0, &lazy);
+    if (guard) {
+        char *words = lazy
+                          ? ss_xasprintf("lazy: it runs only while the buffer is unset (%s)", guard)
+                          : ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
+        free(guard);
+        return words;
+    }
+    if (loop->chain == NULL)
+        return NULL;
+    for (size_t i = 0; i < loop->call_count && guard == NULL; i++)
+        guard = grow_guard_words(graph, loop->froms[i], loop->calls[i], 1, &lazy);
+    char *words = NULL;
+    if (guard && !ss_callgraph_reached_unless(graph, ss_scope_outer_function(ctx->function),
+                                              SS_SCOPE_ENQUEUES, skip_grow_guarded, graph))
+        words = lazy ? ss_xasprintf("lazy: every call from a loop runs only while the buffer is "
+                                    "unset (%s)",
+                                    guard)
+                     : ss_xasprintf("grow-only: every call from a loop runs when a buffer grows "
+                                    "(%s)",
+                                    guard);
+    free(guard);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Loops that time themselves. */
+
+/* Calls that read a clock: a loop that makes one measures its own iterations (a benchmark),
+ * and a wait in it is how the measurement ends. */
+static const char *const clocks[] = {"cudaEventElapsedTime",
+                                     "cuEventElapsedTime",
+                                     "sdkStopTimer",
+                                     "sdkGetTimerValue",
+                                     "sdkGetAverageTimerValue",
+                                     "clock_gettime",
+                                     "gettimeofday",
+                                     "omp_get_wtime",
+                                     "MPI_Wtime",
+                                     "now"};
+
+/* The clock call among the (at most four) statements that follow 'loop' in its block, in the
+ * function 'function': a loop timed from outside ('record; for (...) {...}; record; sync;
+ * elapsed'). A null cursor when there is none. */
+static CXCursor clock_after(ss_check_ctx *ctx, CXCursor function, CXCursor loop)
+{
+    CXCursor none = clang_getNullCursor();
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long depth = ss_context_path(function, loop, path);
+    CXCursor found = none;
+    if (depth > 0 && clang_getCursorKind(path[depth - 1]) == CXCursor_CompoundStmt) {
+        CXCursor block = path[depth - 1];
+        unsigned n = ss_ast_child_count(block), at = n;
+        for (unsigned i = 0; i < n && at == n; i++) {
+            if (ss_ast_same_node(ss_ast_child(block, i), loop))
+                at = i;
+        }
+        for (unsigned i = at + 1; i < n && i <= at + 4 && ss_ast_is_null(found); i++)
+            ss_callgraph_calls_named(NULL, ss_ast_child(block, i), clocks,
+                                     sizeof clocks / sizeof clocks[0], &found);
+    }
+    free(path);
+    return found;
+}
+
+char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop)
+{
+    CXCursor found;
+    const char *what = "the loop times its iterations";
+    if (!ss_callgraph_calls_named(ss_check_graph(ctx), loop->loop, clocks,
+                                  sizeof clocks / sizeof clocks[0], &found)) {
+        if (loop->chain != NULL)
+            return NULL;
+        found = clock_after(ctx, ss_scope_outer_function(ctx->function), loop->loop);
+        if (ss_ast_is_null(found))
+            return NULL;
+        what = "the loop is timed";
+    }
+    char *name = ss_scope_callee_name(found);
+    char *words = ss_xasprintf("%s ('%s' at line %u): the wait is part of a measurement", what,
+                               name ? name : "a clock", ss_scope_line(found));
+    free(name);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Loops over a constant array of settings. */
+
+enum { MAX_BOUNDED_TRIPS = 16 };
+
+/* An element 'array[i]' of an array of constant size that the loop variable 'var' indexes. */
+typedef struct sweep_walk {
+    CXCursor var;
+    CXCursor array; /* the array's declaration */
+    long long size;
+} sweep_walk;
+
+static enum CXChildVisitResult find_sweep(CXCursor c, CXCursor parent, CXClientData data)
+{
+    sweep_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
+        return CXChildVisit_Recurse;
+    CXCursor base = ss_ast_strip(ss_ast_child(c, 0));
+    CXType t = clang_getCanonicalType(clang_getCursorType(base));
+    CXCursor array = named_decl(base);
+    if (t.kind == CXType_ConstantArray && !ss_ast_is_null(array) &&
+        clang_equalCursors(named_decl(ss_ast_child(c, 1)), w->var)) {
+        w->array = array;
+        w->size = clang_getArraySize(t);
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the loop 'loop' sweeps over the elements of an array of constant size, once each: a
+ * range-for over it, or 'for (int i = 0; i < N; i++)' (or '++i') with N the array's size as a
+ * constant ('sizeof(a) / sizeof(a[0])') and 'a[i]' in the body. Sets '*array' to the array's
+ * declaration and returns its size, or returns -1. */
+static long long sweep_size(CXCursor loop, CXCursor *array)
+{
+    enum CXCursorKind k = clang_getCursorKind(loop);
+    if (k == CXCursor_CXXForRangeStmt) {
+        unsigned n = ss_ast_child_count(loop);
+        for (unsigned i = 0; i < n; i++) {
+            CXCursor c = ss_ast_strip(ss_ast_child(loop, i));
+            if (!clang_isExpression(clang_getCursorKind(c)))
+                continue;
+            CXType t = clang_getCanonicalType(clang_getCursorType(c));
+            *array = named_decl(c);
+            return t.kind == CXType_ConstantArray && !ss_ast_is_null(*array) ? clang_getArraySize(t)
+                                                                             : -1;
+        }
+        return -1;
+    }
+    if (k != CXCursor_ForStmt || ss_ast_child_count(loop) != 4)
+        return -1;
+    CXCursor init = ss_ast_child(loop, 0), cond = ss_ast_strip(ss_ast_child(loop, 1)),
+             inc = ss_ast_strip(ss_ast_child(loop, 2));
+    CXCursor var = ss_ast_child(init, 0);
+    long long from, to;
+    unsigned vn = ss_ast_child_count(var);
+    if (clang_getCursorKind(init) != CXCursor_DeclStmt || ss_ast_child_count(init) != 1 ||
+        clang_getCursorKind(var) != CXCursor_VarDecl || vn == 0 ||
+        ss_ast_eval_int(ss_ast_child(var, vn - 1), &from) != 0 || from != 0)
+        return -1;
+    char op[8];
+    if (clang_getCursorKind(cond) != CXCursor_BinaryOperator ||
+        ss_ast_binary_op(cond, op, sizeof op) != 0 || strcmp(op, "<") != 0 ||
+        !clang_equalCursors(named_decl(ss_ast_child(cond, 0)), var) ||
+        ss_ast_eval_int(ss_ast_child(cond, 1), &to) != 0)
+        return -1;
+    char *step = ss_expr_text(inc);
+    int one = step && clang_getCursorKind(inc) == CXCursor_UnaryOperator &&
+              strstr(step, "++") != NULL &&
+              clang_equalCursors(named_decl(ss_ast_child(inc, 0)), var);
+    free(step);
+    if (!one)
+        return -1;
+    sweep_walk w = {var, clang_getNullCursor(), -1};
+    clang_visitChildren(ss_ast_child(loop, 3), find_sweep, &w);
+    if (ss_ast_is_null(w.array) || w.size != to)
+        return -1;
+    *array = w.array;
+    return to;
+}
+
+/* Whether 'c' lies in no loop of the named function around 'function'. */
+static int outside_loops(CXCursor function, CXCursor c)
+{
+    CXCursor loops[1];
+    return ss_scope_enclosing_loops(function, c, loops, 1) == 0;
+}
+
+char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    CXCursor array;
+    long long trips = sweep_size(loop->loop, &array);
+    if (trips < 0 || trips > MAX_BOUNDED_TRIPS)
+        return NULL;
+    CXCursor loops[2];
+    if (loop->chain == NULL) {
+        if (ss_scope_enclosing_loops(ctx->function, at, loops, 2) != 1 ||
+            !ss_ast_same_node(loops[0], loop->loop))
+            return NULL;
+    } else {
+        if (loop->call_count == 0 || !outside_loops(ctx->function, at) ||
+            ss_scope_enclosing_loops(loop->function, loop->calls[0], loops, 2) != 1 ||
+            !ss_ast_same_node(loops[0], loop->loop))
+            return NULL;
+        for (size_t i = 1; i < loop->call_count; i++) {
+            if (!outside_loops(loop->froms[i], loop->calls[i]))
+                return NULL;
+        }
+    }
+    char *why = NULL;
+    if (!ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why)) {
+        free(why);
+        return NULL;
+    }
+    char *where =
+        loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
+    CXString name = clang_getCursorSpelling(array);
+    char *words = ss_xasprintf("bounded: the loop at %s runs once per element of '%s' (%lld, a "
+                               "constant array), and %s",
+                               where, clang_getCString(name), trips, why);
+    clang_disposeString(name);
+    free(where);
+    free(why);
+    return words;
+}
