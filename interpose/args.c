@@ -125,6 +125,13 @@
 #define A_DRV_ANY_ASYNC(fn) A_DRV_BYTES_ASYNC(fn), P_DRV_COPY(fn, dst, src)
 #define A_DRV_SET_P(fn) A_DRV_SET(fn), P_DRV_SET(fn)
 #define A_DRV_SET_ASYNC_P(fn) A_DRV_SET_ASYNC(fn), P_DRV_SET(fn)
+#define A_DRV_PITCH(fn) .bytes = FIELD(fn, WidthInBytes), .bytes2 = FIELD(fn, Height)
+#define A_DRV_SIZE_FLAGS(fn) .bytes = FIELD(fn, bytesize), .flags = FIELD(fn, Flags)
+#define A_DRV_MANAGED_ALLOC(fn)                                                                    \
+    .bytes = FIELD(fn, bytesize), .flags = FIELD(fn, flags), P_ALLOC(fn, dptr)
+#define A_DRV_ALLOC_ASYNC_P(fn) A_HSTREAM(fn), A_DRV_ALLOC(fn), P_ALLOC(fn, dptr)
+#define A_DRV_FREE_ASYNC(fn) A_HSTREAM(fn), P_FREE(fn, dptr)
+#define A_DRV_PREFETCH(fn) A_HSTREAM(fn), .bytes = FIELD(fn, count)
 
 static const ss_args_spec table[] = {
     /* clang-format off */
@@ -288,6 +295,71 @@ static const ss_args_spec table[] = {
     DRV(cuGraphInstantiateWithParams, cuGraphInstantiateWithParams_ptsz, 1, A_NONE),
     DRV(cuGraphUpload, cuGraphUpload, 0, A_HSTREAM),
     DRV(cuGraphUpload, cuGraphUpload_ptsz, 1, A_HSTREAM),
+
+    /* Driver API, the rest of the memory families (rules/cuda_api.def's last rows): the
+     * versioned names CUDA 13's cuda.h calls. The 2D and 3D copies' sizes and memory types
+     * are in their parameter structs, not taken; a 2D memset's width counts elements. */
+    DRV(cuMemAllocPitch, cuMemAllocPitch_v2, 0, A_DRV_PITCH),
+    DRV(cuMemHostAlloc, cuMemHostAlloc, 0, A_DRV_SIZE_FLAGS),
+    DRV(cuMemAllocManaged, cuMemAllocManaged, 0, A_DRV_MANAGED_ALLOC),
+    DRV(cuMemHostRegister, cuMemHostRegister_v2, 0, A_DRV_SIZE_FLAGS),
+    DRV(cuMemHostUnregister, cuMemHostUnregister, 0, A_NONE),
+    DRV(cuMemAllocAsync, cuMemAllocAsync, 0, A_DRV_ALLOC_ASYNC_P),
+    DRV(cuMemAllocAsync, cuMemAllocAsync_ptsz, 1, A_DRV_ALLOC_ASYNC_P),
+    DRV(cuMemFreeAsync, cuMemFreeAsync, 0, A_DRV_FREE_ASYNC),
+    DRV(cuMemFreeAsync, cuMemFreeAsync_ptsz, 1, A_DRV_FREE_ASYNC),
+    DRV(cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync, 0, A_DRV_ALLOC_ASYNC_P),
+    DRV(cuMemAllocFromPoolAsync, cuMemAllocFromPoolAsync_ptsz, 1, A_DRV_ALLOC_ASYNC_P),
+    DRV(cuMemPrefetchAsync, cuMemPrefetchAsync_v2, 0, A_DRV_PREFETCH),
+    DRV(cuMemPrefetchAsync, cuMemPrefetchAsync_v2_ptsz, 1, A_DRV_PREFETCH),
+    DRV(cuMemcpy2D, cuMemcpy2D_v2, 0, A_NONE),
+    DRV(cuMemcpy2D, cuMemcpy2D_v2_ptds, 1, A_NONE),
+    DRV(cuMemcpy2DUnaligned, cuMemcpy2DUnaligned_v2, 0, A_NONE),
+    DRV(cuMemcpy2DUnaligned, cuMemcpy2DUnaligned_v2_ptds, 1, A_NONE),
+    DRV(cuMemcpy3D, cuMemcpy3D_v2, 0, A_NONE),
+    DRV(cuMemcpy3D, cuMemcpy3D_v2_ptds, 1, A_NONE),
+    DRV(cuMemcpy2DAsync, cuMemcpy2DAsync_v2, 0, A_HSTREAM),
+    DRV(cuMemcpy2DAsync, cuMemcpy2DAsync_v2_ptsz, 1, A_HSTREAM),
+    DRV(cuMemcpy3DAsync, cuMemcpy3DAsync_v2, 0, A_HSTREAM),
+    DRV(cuMemcpy3DAsync, cuMemcpy3DAsync_v2_ptsz, 1, A_HSTREAM),
+    DRV(cuMemcpyPeer, cuMemcpyPeer, 0, A_DRV_BYTES),
+    DRV(cuMemcpyPeer, cuMemcpyPeer_ptds, 1, A_DRV_BYTES),
+    DRV(cuMemcpyPeerAsync, cuMemcpyPeerAsync, 0, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpyPeerAsync, cuMemcpyPeerAsync_ptsz, 1, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpy3DPeer, cuMemcpy3DPeer, 0, A_NONE),
+    DRV(cuMemcpy3DPeer, cuMemcpy3DPeer_ptds, 1, A_NONE),
+    DRV(cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync, 0, A_HSTREAM),
+    DRV(cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync_ptsz, 1, A_HSTREAM),
+    DRV(cuMemcpyHtoA, cuMemcpyHtoA_v2, 0, A_DRV_BYTES),
+    DRV(cuMemcpyHtoA, cuMemcpyHtoA_v2_ptds, 1, A_DRV_BYTES),
+    DRV(cuMemcpyAtoH, cuMemcpyAtoH_v2, 0, A_DRV_BYTES),
+    DRV(cuMemcpyAtoH, cuMemcpyAtoH_v2_ptds, 1, A_DRV_BYTES),
+    DRV(cuMemcpyDtoA, cuMemcpyDtoA_v2, 0, A_DRV_BYTES),
+    DRV(cuMemcpyDtoA, cuMemcpyDtoA_v2_ptds, 1, A_DRV_BYTES),
+    DRV(cuMemcpyAtoD, cuMemcpyAtoD_v2, 0, A_DRV_BYTES),
+    DRV(cuMemcpyAtoD, cuMemcpyAtoD_v2_ptds, 1, A_DRV_BYTES),
+    DRV(cuMemcpyAtoA, cuMemcpyAtoA_v2, 0, A_DRV_BYTES),
+    DRV(cuMemcpyAtoA, cuMemcpyAtoA_v2_ptds, 1, A_DRV_BYTES),
+    DRV(cuMemcpyHtoAAsync, cuMemcpyHtoAAsync_v2, 0, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpyHtoAAsync, cuMemcpyHtoAAsync_v2_ptsz, 1, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpyAtoHAsync, cuMemcpyAtoHAsync_v2, 0, A_DRV_BYTES_ASYNC),
+    DRV(cuMemcpyAtoHAsync, cuMemcpyAtoHAsync_v2_ptsz, 1, A_DRV_BYTES_ASYNC),
+    DRV(cuMemsetD16, cuMemsetD16_v2, 0, A_DRV_SET_P),
+    DRV(cuMemsetD16, cuMemsetD16_v2_ptds, 1, A_DRV_SET_P),
+    DRV(cuMemsetD2D8, cuMemsetD2D8_v2, 0, A_NONE),
+    DRV(cuMemsetD2D8, cuMemsetD2D8_v2_ptds, 1, A_NONE),
+    DRV(cuMemsetD2D16, cuMemsetD2D16_v2, 0, A_NONE),
+    DRV(cuMemsetD2D16, cuMemsetD2D16_v2_ptds, 1, A_NONE),
+    DRV(cuMemsetD2D32, cuMemsetD2D32_v2, 0, A_NONE),
+    DRV(cuMemsetD2D32, cuMemsetD2D32_v2_ptds, 1, A_NONE),
+    DRV(cuMemsetD16Async, cuMemsetD16Async, 0, A_DRV_SET_ASYNC_P),
+    DRV(cuMemsetD16Async, cuMemsetD16Async_ptsz, 1, A_DRV_SET_ASYNC_P),
+    DRV(cuMemsetD2D8Async, cuMemsetD2D8Async, 0, A_HSTREAM),
+    DRV(cuMemsetD2D8Async, cuMemsetD2D8Async_ptsz, 1, A_HSTREAM),
+    DRV(cuMemsetD2D16Async, cuMemsetD2D16Async, 0, A_HSTREAM),
+    DRV(cuMemsetD2D16Async, cuMemsetD2D16Async_ptsz, 1, A_HSTREAM),
+    DRV(cuMemsetD2D32Async, cuMemsetD2D32Async, 0, A_HSTREAM),
+    DRV(cuMemsetD2D32Async, cuMemsetD2D32Async_ptsz, 1, A_HSTREAM),
     /* clang-format on */
 };
 

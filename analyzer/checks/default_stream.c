@@ -215,9 +215,8 @@ static enum CXChildVisitResult find_blocking(CXCursor c, CXCursor parent, CXClie
  * blocking stream, with which it serializes (rules.md, SYNC102 and SYNC202). */
 static void device_side_sync_call(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
-    if (ctx->per_thread || api->domain != SS_DOMAIN_RT || api->sync != SS_SYNC_ALWAYS ||
-        ss_ast_is_null(ctx->function) || api->dst_arg < 0 ||
-        clang_Cursor_getNumArguments(call) <= api->dst_arg)
+    if (ctx->per_thread || api->sync != SS_SYNC_ALWAYS || ss_ast_is_null(ctx->function) ||
+        api->dst_arg < 0 || clang_Cursor_getNumArguments(call) <= api->dst_arg)
         return;
     CXCursor dst = clang_Cursor_getArgument(call, (unsigned)api->dst_arg);
     const char *what;
@@ -250,10 +249,14 @@ static void device_side_sync_call(ss_check_ctx *ctx, CXCursor call, const ss_api
                      "default stream: it serializes with the blocking streams this "
                      "unit creates (line %d)",
                      api->name, at, what, target ? target : "...", ctx->blocking_stream);
-    ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message,
-                    api->klass == SS_CLASS_MEMSET
-                        ? "use cudaMemsetAsync on the stream that uses the memory"
-                        : "use cudaMemcpyAsync on the stream that uses the memory");
+    /* The driver's twin is the call's own Async form (cuMemsetD32Async, cuMemcpyDtoDAsync). */
+    char *fix =
+        api->domain == SS_DOMAIN_DRV
+            ? ss_xasprintf("use %sAsync on the stream that uses the memory", api->name)
+            : ss_xasprintf("use %s on the stream that uses the memory",
+                           api->klass == SS_CLASS_MEMSET ? "cudaMemsetAsync" : "cudaMemcpyAsync");
+    ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message, fix);
+    free(fix);
     free(message);
     free(target);
     free(at);

@@ -249,6 +249,8 @@ int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *
             kind = SS_COPY_KIND_D2D;
         else if (api->dir == SS_DIR_KIND && api->kind_arg >= 0 && nargs > api->kind_arg)
             kind = kind_value(function, clang_Cursor_getArgument(call, (unsigned)api->kind_arg), 0);
+        else if (api->dir == SS_DIR_KIND && api->kind_arg < 0)
+            kind = SS_COPY_KIND_DEFAULT; /* cuMemcpy: unified addressing, as cudaMemcpyDefault */
     } else if (nargs >= 1 && api->dir == SS_DIR_KIND) {
         /* cudaMemcpy3D(&p) and cudaMemcpy3DAsync(&p, stream): the parameters struct, where it
          * is visible. */

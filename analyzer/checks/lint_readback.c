@@ -233,15 +233,14 @@ static enum CXChildVisitResult find_sync(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
-/* The byte count of the runtime copy 'call' ('api' is its row) when SYNC301 reports it: a
- * device-to-host copy of one scalar that the host waits for; else a null cursor. '*sync'
- * receives the later call that waits for an asynchronous copy (a null cursor for a
- * synchronous one). */
+/* The byte count of the copy 'call' ('api' is its row: runtime or driver) when SYNC301 reports it:
+ * a device-to-host copy of one scalar that the host waits for; else a null cursor. '*sync' receives
+ * the later call that waits for an asynchronous copy (a null cursor for a synchronous one). */
 static CXCursor readback_size(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CXCursor *sync)
 {
     CXCursor none = clang_getNullCursor();
     *sync = none;
-    if (api->domain != SS_DOMAIN_RT || api->size_arg < 0 || ss_ast_is_null(ctx->function) ||
+    if (api->size_arg < 0 || ss_ast_is_null(ctx->function) ||
         (api->sync != SS_SYNC_ALWAYS && api->sync != SS_SYNC_PAGEABLE))
         return none;
     int nargs = clang_Cursor_getNumArguments(call);

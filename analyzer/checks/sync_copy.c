@@ -44,12 +44,12 @@ static int blocks_host(const ss_check_ctx *ctx, CXCursor call, const ss_api *api
     return 1;
 }
 
-/* SYNC202 (checks.def): a synchronous runtime copy or memset in a function that uses a
+/* SYNC202 (checks.def): a synchronous copy or memset (runtime or driver) in a function that uses a
  * non-default stream, or inside a loop that launches kernels; a copy that SYNC301 reports as a
  * scalar readback is left to it (its message names the same loop or stream). */
 void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
-    if (api->domain != SS_DOMAIN_RT || api->sync != SS_SYNC_ALWAYS || ss_ast_is_null(ctx->function))
+    if (api->sync != SS_SYNC_ALWAYS || ss_ast_is_null(ctx->function))
         return;
     char *target = NULL;
     ss_pipeline pipe = {0};

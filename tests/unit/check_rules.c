@@ -113,25 +113,17 @@ END_TEST
  * launch-bound program makes by the million and capture begin/end, named here one by one. */
 START_TEST(test_api_light)
 {
-    static const char *const left_out[] = {"cudaLaunchKernel",
-                                           "cudaLaunchCooperativeKernel",
-                                           "cudaLaunchKernelEx",
-                                           "cudaLaunchKernelExC",
-                                           "cudaLaunchHostFunc",
-                                           "cudaGraphLaunch",
-                                           "cudaMemPrefetchAsync",
-                                           "cudaEventRecord",
-                                           "cudaEventRecordWithFlags",
-                                           "cudaStreamWaitEvent",
-                                           "cudaStreamAttachMemAsync",
-                                           "cudaStreamBeginCapture",
-                                           "cudaStreamEndCapture",
-                                           "cuLaunchKernel",
-                                           "cuLaunchKernelEx",
-                                           "cuLaunchCooperativeKernel",
-                                           "cuStreamBeginCapture",
-                                           "cuStreamEndCapture",
-                                           "cuGraphLaunch"};
+    static const char *const left_out[] = {
+        "cudaLaunchKernel",         "cudaLaunchCooperativeKernel",
+        "cudaLaunchKernelEx",       "cudaLaunchKernelExC",
+        "cudaLaunchHostFunc",       "cudaGraphLaunch",
+        "cudaMemPrefetchAsync",     "cudaEventRecord",
+        "cudaEventRecordWithFlags", "cudaStreamWaitEvent",
+        "cudaStreamAttachMemAsync", "cudaStreamBeginCapture",
+        "cudaStreamEndCapture",     "cuLaunchKernel",
+        "cuLaunchKernelEx",         "cuLaunchCooperativeKernel",
+        "cuMemPrefetchAsync",       "cuStreamBeginCapture",
+        "cuStreamEndCapture",       "cuGraphLaunch"};
     size_t count, out = 0;
     const ss_api *rows = ss_api_all(&count);
     for (size_t i = 0; i < count; i++) {
@@ -211,6 +203,106 @@ START_TEST(test_api_table)
 }
 END_TEST
 
+/* The driver API's memory calls as CUDA 13's cuda.h names them (its '#define cuMemAllocPitch
+ * cuMemAllocPitch_v2' and the per-thread '_ptds'/'_ptsz' forms): each finds the row of its
+ * family, with the argument positions of the versioned prototype. */
+START_TEST(test_api_driver_rows)
+{
+    static const struct {
+        const char *name, *row;
+        ss_api_class klass;
+        ss_sync_class sync;
+        int stream_arg, dst_arg, src_arg, size_arg;
+        ss_copy_dir dir;
+    } rows[] = {
+        {"cuMemAllocPitch_v2", "cuMemAllocPitch", SS_CLASS_ALLOC, SS_SYNC_DEVICE, -1, 0, -1, -1,
+         SS_DIR_NONE},
+        {"cuMemHostRegister_v2", "cuMemHostRegister", SS_CLASS_HOST_REGISTER, SS_SYNC_DEVICE, -1, 0,
+         -1, 1, SS_DIR_NONE},
+        {"cuMemHostUnregister", "cuMemHostUnregister", SS_CLASS_HOST_UNREGISTER, SS_SYNC_DEVICE, -1,
+         0, -1, -1, SS_DIR_NONE},
+        {"cuMemHostAlloc", "cuMemHostAlloc", SS_CLASS_HOST_ALLOC, SS_SYNC_DEVICE, -1, 0, -1, 1,
+         SS_DIR_NONE},
+        {"cuMemAllocManaged", "cuMemAllocManaged", SS_CLASS_MANAGED_ALLOC, SS_SYNC_DEVICE, -1, 0,
+         -1, 1, SS_DIR_NONE},
+        {"cuMemAllocAsync_ptsz", "cuMemAllocAsync", SS_CLASS_ALLOC, SS_SYNC_NEVER, 2, 0, -1, 1,
+         SS_DIR_NONE},
+        {"cuMemFreeAsync", "cuMemFreeAsync", SS_CLASS_FREE, SS_SYNC_NEVER, 1, 0, -1, -1,
+         SS_DIR_NONE},
+        {"cuMemAllocFromPoolAsync", "cuMemAllocFromPoolAsync", SS_CLASS_ALLOC, SS_SYNC_NEVER, 3, 0,
+         -1, 1, SS_DIR_NONE},
+        /* CUDA 13: (devPtr, count, CUmemLocation location, flags, hStream). */
+        {"cuMemPrefetchAsync_v2", "cuMemPrefetchAsync", SS_CLASS_PREFETCH, SS_SYNC_NEVER, 4, 0, -1,
+         1, SS_DIR_NONE},
+        {"cuMemPrefetchAsync_v2_ptsz", "cuMemPrefetchAsync", SS_CLASS_PREFETCH, SS_SYNC_NEVER, 4, 0,
+         -1, 1, SS_DIR_NONE},
+        {"cuMemcpy2D_v2", "cuMemcpy2D", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1, -1, -1, -1, SS_DIR_KIND},
+        {"cuMemcpy2DUnaligned_v2_ptds", "cuMemcpy2DUnaligned", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1,
+         -1, -1, -1, SS_DIR_KIND},
+        {"cuMemcpy3D_v2", "cuMemcpy3D", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1, -1, -1, -1, SS_DIR_KIND},
+        {"cuMemcpy2DAsync_v2", "cuMemcpy2DAsync", SS_CLASS_COPY, SS_SYNC_PAGEABLE, 1, -1, -1, -1,
+         SS_DIR_KIND},
+        {"cuMemcpy3DAsync_v2_ptsz", "cuMemcpy3DAsync", SS_CLASS_COPY, SS_SYNC_PAGEABLE, 1, -1, -1,
+         -1, SS_DIR_KIND},
+        {"cuMemcpyPeer", "cuMemcpyPeer", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1, 0, 2, 4, SS_DIR_PEER},
+        {"cuMemcpyPeerAsync_ptsz", "cuMemcpyPeerAsync", SS_CLASS_COPY, SS_SYNC_NEVER, 5, 0, 2, 4,
+         SS_DIR_PEER},
+        {"cuMemcpy3DPeer", "cuMemcpy3DPeer", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1, -1, -1, -1,
+         SS_DIR_PEER},
+        {"cuMemcpy3DPeerAsync", "cuMemcpy3DPeerAsync", SS_CLASS_COPY, SS_SYNC_NEVER, 1, -1, -1, -1,
+         SS_DIR_PEER},
+        {"cuMemcpyHtoA_v2", "cuMemcpyHtoA", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1, 0, 2, 3, SS_DIR_H2D},
+        {"cuMemcpyAtoH_v2", "cuMemcpyAtoH", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1, 0, 1, 3, SS_DIR_D2H},
+        {"cuMemcpyHtoAAsync_v2", "cuMemcpyHtoAAsync", SS_CLASS_COPY, SS_SYNC_PAGEABLE, 4, 0, 2, 3,
+         SS_DIR_H2D},
+        {"cuMemcpyAtoHAsync_v2", "cuMemcpyAtoHAsync", SS_CLASS_COPY, SS_SYNC_PAGEABLE, 4, 0, 1, 3,
+         SS_DIR_D2H},
+        {"cuMemcpyDtoA_v2", "cuMemcpyDtoA", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1, 0, 2, 3, SS_DIR_D2D},
+        {"cuMemcpyAtoD_v2", "cuMemcpyAtoD", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1, 0, 1, 3, SS_DIR_D2D},
+        {"cuMemcpyAtoA_v2", "cuMemcpyAtoA", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1, 0, 2, 4, SS_DIR_D2D},
+        {"cuMemsetD16_v2", "cuMemsetD16", SS_CLASS_MEMSET, SS_SYNC_ALWAYS, -1, 0, -1, 2,
+         SS_DIR_NONE},
+        {"cuMemsetD2D8_v2_ptds", "cuMemsetD2D8", SS_CLASS_MEMSET, SS_SYNC_ALWAYS, -1, 0, -1, -1,
+         SS_DIR_NONE},
+        {"cuMemsetD2D16_v2", "cuMemsetD2D16", SS_CLASS_MEMSET, SS_SYNC_ALWAYS, -1, 0, -1, -1,
+         SS_DIR_NONE},
+        {"cuMemsetD2D32_v2", "cuMemsetD2D32", SS_CLASS_MEMSET, SS_SYNC_ALWAYS, -1, 0, -1, -1,
+         SS_DIR_NONE},
+        {"cuMemsetD16Async", "cuMemsetD16Async", SS_CLASS_MEMSET, SS_SYNC_NEVER, 3, 0, -1, 2,
+         SS_DIR_NONE},
+        {"cuMemsetD2D8Async_ptsz", "cuMemsetD2D8Async", SS_CLASS_MEMSET, SS_SYNC_NEVER, 5, 0, -1,
+         -1, SS_DIR_NONE},
+        {"cuMemsetD2D16Async", "cuMemsetD2D16Async", SS_CLASS_MEMSET, SS_SYNC_NEVER, 5, 0, -1, -1,
+         SS_DIR_NONE},
+        {"cuMemsetD2D32Async", "cuMemsetD2D32Async", SS_CLASS_MEMSET, SS_SYNC_NEVER, 5, 0, -1, -1,
+         SS_DIR_NONE},
+        /* The rows that were there, under their versioned names. */
+        {"cuMemcpyDtoH_v2", "cuMemcpyDtoH", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1, 0, 1, 2, SS_DIR_D2H},
+        {"cuMemcpyHtoDAsync_v2_ptsz", "cuMemcpyHtoDAsync", SS_CLASS_COPY, SS_SYNC_PAGEABLE, 3, 0, 1,
+         2, SS_DIR_H2D},
+        {"cuMemsetD32_v2", "cuMemsetD32", SS_CLASS_MEMSET, SS_SYNC_ALWAYS, -1, 0, -1, 2,
+         SS_DIR_NONE},
+        {"cuMemAllocHost_v2", "cuMemAllocHost", SS_CLASS_HOST_ALLOC, SS_SYNC_DEVICE, -1, 0, -1, 1,
+         SS_DIR_NONE},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const ss_api *a = ss_api_find(rows[i].name);
+        ck_assert_msg(a != NULL, "%s: no row", rows[i].name);
+        ck_assert_str_eq(a->name, rows[i].row);
+        ck_assert_int_eq(a->domain, SS_DOMAIN_DRV);
+        ck_assert_msg(a->klass == rows[i].klass && a->sync == rows[i].sync &&
+                          a->stream_arg == rows[i].stream_arg && a->dst_arg == rows[i].dst_arg &&
+                          a->src_arg == rows[i].src_arg && a->size_arg == rows[i].size_arg &&
+                          a->dir == rows[i].dir,
+                      "%s: class %d sync %d stream %d dst %d src %d size %d dir %d", rows[i].name,
+                      a->klass, a->sync, a->stream_arg, a->dst_arg, a->src_arg, a->size_arg,
+                      a->dir);
+        ck_assert_int_eq(a->stream_opt, 0);
+        ck_assert_int_eq(a->kind_arg, -1);
+    }
+}
+END_TEST
+
 START_TEST(test_compile_frames)
 {
     /* XLA's autotuner and profiler, demangled as the symbolizer writes them. */
@@ -277,6 +369,7 @@ static Suite *rules_suite(void)
     tcase_add_test(api, test_api_table);
     tcase_add_test(api, test_api_light);
     tcase_add_test(api, test_api_rows_sane);
+    tcase_add_test(api, test_api_driver_rows);
     tcase_add_test(api, test_compile_frames);
     suite_add_tcase(s, api);
     return s;
