@@ -97,7 +97,7 @@ typedef union det_figures {
         int32_t capture_error; /* what the cudaStreamEndCapture call returned */
         uint32_t end_call;     /* that call */
     } capture;
-    /* SYNC502 (whatif.c): a run of kernels launched one by one. */
+    /* SYNC502 (whatif_launch_bound.c): a run of kernels launched one by one. */
     struct det_launch_bound_figures {
         uint64_t kernels;            /* kernels in the run */
         uint64_t iterations;         /* whole repeats of the kernel sequence */
@@ -123,7 +123,7 @@ typedef union det_figures {
         uint64_t cupti_low_ns;     /* what CUPTI adds to a launch, at least and at most */
         uint64_t cupti_high_ns;
     } launch_bound;
-    /* SYNC503 (whatif.c): a chain of chunks of copy in, kernel, copy out. */
+    /* SYNC503 (whatif_pipeline.c): a chain of chunks of copy in, kernel, copy out. */
     struct det_pipeline_figures {
         uint64_t chunks;        /* chunks in the chain (after the startup phase) */
         uint64_t measured_ns;   /* first chunk's start to last chunk's end */
@@ -438,7 +438,15 @@ void det_add_figure(ss_finding *finding, const char *key, uint64_t value);
 /* "54.0 GB/s" for a rate in bytes per microsecond, into 'buf'. */
 const char *det_rate_text(uint64_t bytes_per_us, char *buf, size_t size);
 
-/* ---- what-ifs (whatif.c) ---- */
+/* ---- what-ifs (whatif.c; the families in whatif_launch_bound.c, whatif_pipeline.c) ---- */
+
+/* Sorts the 'n' 'values' in place, ascending. */
+void det_sort_u64(uint64_t *values, size_t n);
+/* The median of the 'n' 'values' (sorted in place; the lower middle one for an even count),
+ * 0 for none. */
+uint64_t det_median(uint64_t *values, size_t n);
+/* A GPU operation's duration, 0 when its end is not after its start. */
+uint64_t det_gpu_ns(const ss_ev_gpu *g);
 
 /* The median rate, in bytes per microsecond, of the log's pinned copies of at least 1 MiB in
  * direction 'kind' (SS_COPY_HTOD or SS_COPY_DTOH), or the pinned_bytes_per_us option when there
