@@ -51,6 +51,81 @@ static const char *host_kind_word(const det_ctx *ctx, const det_call *call)
     return det_mem_kind_word(dir != NULL && strcmp(dir, "DtoH") == 0 ? dst : src);
 }
 
+/* Per host thread (the first LAST_COPY_THREADS), when its last SYNC201 copy returned. */
+typedef struct last_copies {
+    uint32_t thread[LAST_COPY_THREADS];
+    uint64_t exit[LAST_COPY_THREADS];
+    size_t count;
+} last_copies;
+
+/* The host's own time since the previous SYNC201 copy of the thread of copy 'c' returned (0 for
+ * its first); records when 'c' returned (with its synchronization 'sync', unless DET_NONE). */
+static uint64_t gap_since_last(const det_ctx *ctx, last_copies *last, const det_call *c,
+                               uint32_t sync)
+{
+    uint64_t gap_ns = 0;
+    size_t t = 0;
+    while (t < last->count && last->thread[t] != c->ev->thread)
+        t++;
+    if (t < last->count && c->ev->enter_ns > last->exit[t])
+        gap_ns = c->ev->enter_ns - last->exit[t];
+    if (t == last->count && last->count < LAST_COPY_THREADS)
+        last->thread[last->count++] = c->ev->thread;
+    if (t < last->count)
+        last->exit[t] = sync != DET_NONE ? ctx->calls[sync].ev->exit_ns : c->ev->exit_ns;
+    return gap_ns;
+}
+
+/* SYNC201's prediction for pageable asynchronous copy 'c': the copy's GPU time, the same at
+ * the pinned rate of its direction ('h2d_rate' or 'd2h_rate'), and that rate, into 'f'. */
+static void pinned_prediction(const det_ctx *ctx, const det_call *c, uint64_t h2d_rate,
+                              uint64_t d2h_rate, struct det_copies_figures *f)
+{
+    if (c->copy_op == DET_NONE)
+        return;
+    const ss_ev_gpu *g = &ctx->ops[c->copy_op].ev->u.gpu;
+    const char *dir = det_call_direction(ctx, c);
+    f->rate = dir != NULL && strcmp(dir, "DtoH") == 0 ? d2h_rate : h2d_rate;
+    f->copy_ns = g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0;
+    f->pinned_ns = f->rate ? g->bytes * 1000 / f->rate : f->copy_ns;
+    if (f->pinned_ns > f->copy_ns)
+        f->pinned_ns = f->copy_ns;
+}
+
+/* Reports copy call 'i', which blocked 'blocked' and waited for 'waited' (joined to its
+ * synchronization 'sync' unless DET_NONE), with its figures 'f', and claims it; for a pageable
+ * asynchronous copy without a synchronization, the latent pass's look at the synchronization
+ * that found its stream idle. Returns 0 or -1. */
+static int report_copy(det_ctx *ctx, uint32_t i, int pageable_async, uint64_t blocked,
+                       const det_opset *waited, uint32_t sync, struct det_copies_figures f)
+{
+    det_call *c = &ctx->calls[i];
+    f.waited = waited->count > 0;
+    f.waited_in_sync = waited->count > 0 && sync != DET_NONE;
+    f.sync_call = sync;
+    det_hit hit = {
+        .rule = pageable_async ? SS_RULE_PAGEABLE_ASYNC_COPY : SS_RULE_SYNC_COPY_IN_PIPELINE,
+        .call = i,
+        .ns = blocked,
+        .bytes = det_call_bytes(ctx, c),
+        .direction = c->row->klass == SS_CLASS_COPY ? det_call_direction(ctx, c) : NULL,
+        .host_kind = host_kind_word(ctx, c),
+        .waited = waited,
+        .stream_id = det_call_stream(ctx, c),
+        .device = det_call_device(ctx, c),
+        .figures.copies = f,
+    };
+    int rc = det_report(ctx, &hit);
+    c->claimed = 1;
+    /* The copy's own synchronization, when it found the copy's stream idle, is part of
+     * the finding and no latent note of its own. */
+    int failed = 0;
+    uint64_t idle_ns;
+    if (rc == 0 && pageable_async && sync == DET_NONE)
+        det_latent_sync(ctx, i, &idle_ns, &failed);
+    return failed ? -1 : rc;
+}
+
 /* SYNC201 and SYNC202: copies that blocked at least min_blocked_ns (a pageable asynchronous
  * copy, with the synchronization joined to it; a synchronous copy or memset that waited for
  * earlier work). Returns 0 or -1. */
@@ -62,10 +137,7 @@ static int copies_run(det_ctx *ctx)
         det_pinned_rate(ctx, SS_COPY_DTOH, &d2h_rate) < 0)
         return -1;
     int rc = 0;
-    /* Per host thread (the first LAST_COPY_THREADS), when its last SYNC201 copy returned. */
-    uint32_t last_thread[LAST_COPY_THREADS];
-    uint64_t last_exit[LAST_COPY_THREADS];
-    size_t threads = 0;
+    last_copies last = {.count = 0};
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
         det_call *c = &ctx->calls[i];
         if (c->enclosed || c->claimed || c->row == NULL || det_is_readback(ctx, c))
@@ -95,55 +167,12 @@ static int copies_run(det_ctx *ctx)
             continue;
         /* SYNC201's prediction: the same copy at the pinned rate; and the host's own time
          * since its thread's previous such copy returned. */
-        uint64_t copy_ns = 0, pinned_ns = 0, rate = 0, gap_ns = 0;
+        struct det_copies_figures f = {0};
         if (pageable_async) {
-            size_t t = 0;
-            while (t < threads && last_thread[t] != c->ev->thread)
-                t++;
-            if (t < threads && c->ev->enter_ns > last_exit[t])
-                gap_ns = c->ev->enter_ns - last_exit[t];
-            if (t == threads && threads < LAST_COPY_THREADS)
-                last_thread[threads++] = c->ev->thread;
-            if (t < threads)
-                last_exit[t] = sync != DET_NONE ? ctx->calls[sync].ev->exit_ns : c->ev->exit_ns;
+            f.gap_ns = gap_since_last(ctx, &last, c, sync);
+            pinned_prediction(ctx, c, h2d_rate, d2h_rate, &f);
         }
-        if (pageable_async && c->copy_op != DET_NONE) {
-            const ss_ev_gpu *g = &ctx->ops[c->copy_op].ev->u.gpu;
-            const char *dir = det_call_direction(ctx, c);
-            rate = dir != NULL && strcmp(dir, "DtoH") == 0 ? d2h_rate : h2d_rate;
-            copy_ns = g->end_ns > g->start_ns ? g->end_ns - g->start_ns : 0;
-            pinned_ns = rate ? g->bytes * 1000 / rate : copy_ns;
-            if (pinned_ns > copy_ns)
-                pinned_ns = copy_ns;
-        }
-        det_hit hit = {
-            .rule = pageable_async ? SS_RULE_PAGEABLE_ASYNC_COPY : SS_RULE_SYNC_COPY_IN_PIPELINE,
-            .call = (uint32_t)i,
-            .ns = blocked,
-            .bytes = det_call_bytes(ctx, c),
-            .direction = klass == SS_CLASS_COPY ? det_call_direction(ctx, c) : NULL,
-            .host_kind = host_kind_word(ctx, c),
-            .waited = &waited,
-            .stream_id = det_call_stream(ctx, c),
-            .device = det_call_device(ctx, c),
-            .figures.copies = {.waited = waited.count > 0,
-                               .waited_in_sync = waited.count > 0 && sync != DET_NONE,
-                               .sync_call = sync,
-                               .copy_ns = copy_ns,
-                               .pinned_ns = pinned_ns,
-                               .rate = rate,
-                               .gap_ns = gap_ns},
-        };
-        rc = det_report(ctx, &hit);
-        c->claimed = 1;
-        /* The copy's own synchronization, when it found the copy's stream idle, is part of
-         * the finding and no latent note of its own. */
-        int failed = 0;
-        uint64_t idle_ns;
-        if (rc == 0 && pageable_async && sync == DET_NONE)
-            det_latent_sync(ctx, (uint32_t)i, &idle_ns, &failed);
-        if (failed)
-            rc = -1;
+        rc = report_copy(ctx, (uint32_t)i, pageable_async, blocked, &waited, sync, f);
     }
     det_opset_free(&waited);
     return rc;
@@ -215,6 +244,43 @@ static int copies_latent(det_ctx *ctx)
     return rc;
 }
 
+/* SYNC201's message after 'text' (which it frees), where the copies' GPU time is known: the
+ * prediction (docs/detectors.md), the same copies in the same order at the pinned rate, the
+ * host no longer held in them; and its figures. */
+static char *pinned_prediction_text(char *text, ss_finding *finding,
+                                    const struct det_copies_figures *f)
+{
+    if (f->copy_ns == 0)
+        return text;
+    uint64_t saving = f->copy_ns - f->pinned_ns;
+    char r[32], gpu[32], pinned[32], s_text[32];
+    det_add_figure(finding, "copy_gpu_ns", f->copy_ns);
+    det_add_figure(finding, "copy_pinned_ns", f->pinned_ns);
+    det_add_figure(finding, "pinned_bytes_per_us", f->rate);
+    det_add_figure(finding, "saving_ns", saving);
+    det_add_figure(finding, "host_between_ns", f->gap_ns);
+    char *more = ss_xasprintf(
+        "%s. Model: from pinned memory the same copies run in the same order at the pinned "
+        "rate (%s) and do not hold the host: %s on the GPU instead of %s, a saving of about "
+        "%s",
+        text, det_rate_text(f->rate, r, sizeof r),
+        ss_format_duration(f->pinned_ns, pinned, sizeof pinned),
+        ss_format_duration(f->copy_ns, gpu, sizeof gpu),
+        ss_format_duration(saving, s_text, sizeof s_text));
+    free(text);
+    /* The host's own time between the copies at least as long as the saving: if that time
+     * is a wait for the data (a loader's workers), a shorter copy only lengthens it. */
+    if (f->gap_ns < saving)
+        return more;
+    char between[32];
+    text = ss_xasprintf("%s if the copies bound the loop; the host's own time between them "
+                        "is as long (%s in all), and where it waits for the data (a data "
+                        "loader's workers) the saving is smaller, down to none",
+                        more, ss_format_duration(f->gap_ns, between, sizeof between));
+    free(more);
+    return text;
+}
+
 static char *copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     char total[32], max[32], times[32], waited[32];
@@ -239,39 +305,7 @@ static char *copies_message(det_ctx *ctx, const det_agg *agg, ss_finding *findin
             " bytes; %" PRIu64 " of %" PRIu64 " waited for earlier device work%s",
             api, agg->direction ? agg->direction : "(direction unknown)", times, total, max,
             agg->bytes, agg->figures.copies.waited, agg->count, then);
-        const struct det_copies_figures *f = &agg->figures.copies;
-        if (text == NULL || f->copy_ns == 0)
-            return text;
-        /* The prediction (docs/detectors.md): the same copies, in the same order, at the
-         * pinned rate; the host no longer held in them. */
-        uint64_t rate = f->rate;
-        uint64_t saving = f->copy_ns - f->pinned_ns;
-        char r[32], gpu[32], pinned[32], s_text[32];
-        det_add_figure(finding, "copy_gpu_ns", f->copy_ns);
-        det_add_figure(finding, "copy_pinned_ns", f->pinned_ns);
-        det_add_figure(finding, "pinned_bytes_per_us", rate);
-        det_add_figure(finding, "saving_ns", saving);
-        det_add_figure(finding, "host_between_ns", f->gap_ns);
-        char *more = ss_xasprintf(
-            "%s. Model: from pinned memory the same copies run in the same order at the pinned "
-            "rate (%s) and do not hold the host: %s on the GPU instead of %s, a saving of about "
-            "%s",
-            text, det_rate_text(rate, r, sizeof r),
-            ss_format_duration(f->pinned_ns, pinned, sizeof pinned),
-            ss_format_duration(f->copy_ns, gpu, sizeof gpu),
-            ss_format_duration(saving, s_text, sizeof s_text));
-        free(text);
-        /* The host's own time between the copies at least as long as the saving: if that time
-         * is a wait for the data (a loader's workers), a shorter copy only lengthens it. */
-        if (more == NULL || f->gap_ns < saving)
-            return more;
-        char between[32];
-        text = ss_xasprintf("%s if the copies bound the loop; the host's own time between them "
-                            "is as long (%s in all), and where it waits for the data (a data "
-                            "loader's workers) the saving is smaller, down to none",
-                            more, ss_format_duration(f->gap_ns, between, sizeof between));
-        free(more);
-        return text;
+        return pinned_prediction_text(text, finding, &agg->figures.copies);
     }
     return ss_xasprintf("synchronous %s blocked the host %s while earlier device work was "
                         "pending: %s (%s at most)",

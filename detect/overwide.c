@@ -274,8 +274,6 @@ typedef struct ow_wait {
     det_opset wide; /* the operations not needed */
 } ow_wait;
 
-/* Splits 'waited' (what call 'call' waited for) by what the buffers 'reads' need. Returns 1
- * when part of the wait was not needed and that is proven, 0 when not, -1 out of memory. */
 /* Whether waited-for operation 'o' is ordered before readback copy 'reader' anyway: on the
  * copy's own stream (the readback is work handed the buffer, and what precedes it on its stream
  * is needed); and for a copy made after the wait ('after' 1), also by the legacy stream's
@@ -294,14 +292,14 @@ static int before_reader(const det_ctx *ctx, uint32_t o, const det_call *reader,
     return rs != DET_NONE && ctx->streams[rs].blocking && !ctx->streams[rs].legacy && st->legacy;
 }
 
-static int split_wait(det_ctx *ctx, ow_index *ow, uint32_t call, const det_opset *waited,
-                      const uint32_t *reads, size_t n, const uint32_t *readers, ow_wait *w)
+/* Marks in 'needed' the operations of 'waited' (what call 'call' waited for) that the buffers
+ * 'reads' need: that touch them (classify), are ordered before one of the 'readers' anyway, or
+ * are ordered before such an operation. Returns whether that is proven: no operation of
+ * unknown buffers, no wait on events since the first was enqueued. */
+static int mark_needed(const det_ctx *ctx, ow_index *ow, uint32_t call, const det_opset *waited,
+                       const uint32_t *reads, size_t n, const uint32_t *readers, uint8_t *needed)
 {
-    const det_call *c = &ctx->calls[call];
     size_t count = waited->count;
-    uint8_t *needed = calloc(count ? count : 1, 1);
-    if (needed == NULL)
-        return -1;
     uint64_t first_enqueue = UINT64_MAX;
     int proven = 1;
     for (size_t k = 0; k < count && proven; k++) {
@@ -314,7 +312,7 @@ static int split_wait(det_ctx *ctx, ow_index *ow, uint32_t call, const det_opset
         if (ctx->ops[waited->ops[k]].enqueue_ns < first_enqueue)
             first_enqueue = ctx->ops[waited->ops[k]].enqueue_ns;
     }
-    if (proven && count > 0 && waits_on_events(ow, first_enqueue, c->ev->enter_ns))
+    if (proven && count > 0 && waits_on_events(ow, first_enqueue, ctx->calls[call].ev->enter_ns))
         proven = 0;
     for (int grew = 1; proven && grew;) {
         grew = 0;
@@ -325,6 +323,20 @@ static int split_wait(det_ctx *ctx, ow_index *ow, uint32_t call, const det_opset
             }
         }
     }
+    return proven;
+}
+
+/* Splits 'waited' (what call 'call' waited for) by what the buffers 'reads' need. Returns 1
+ * when part of the wait was not needed and that is proven, 0 when not, -1 out of memory. */
+static int split_wait(det_ctx *ctx, ow_index *ow, uint32_t call, const det_opset *waited,
+                      const uint32_t *reads, size_t n, const uint32_t *readers, ow_wait *w)
+{
+    const det_call *c = &ctx->calls[call];
+    size_t count = waited->count;
+    uint8_t *needed = calloc(count ? count : 1, 1);
+    if (needed == NULL)
+        return -1;
+    int proven = mark_needed(ctx, ow, call, waited, reads, n, readers, needed);
     uint64_t ready = c->ev->enter_ns, last = 0;
     w->producer = DET_NONE;
     w->wide.count = 0;

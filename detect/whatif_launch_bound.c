@@ -203,6 +203,63 @@ static uint64_t median_copy(const uint64_t *values, uint64_t *copy, size_t n)
     return det_median(copy, n);
 }
 
+/* The host's time per launch of a run of 'n' kernels from its scratch arrays, into 'f': what a
+ * graph removes on the host is the time per launch (from one launch to the next: the call and
+ * the loop around it), not the excess over the median of gaps longer than twice the median
+ * (the host's other work); at least the time inside each launch call (capped by the time to
+ * the next launch). Returns the segments the host's own work splits the run into. */
+static uint64_t launch_host_time(const run_scratch *scratch, size_t n,
+                                 struct det_launch_bound_figures *f)
+{
+    uint64_t segments = 1;
+    f->per_launch_ns = median_copy(scratch->host_ns, scratch->api_ns + n, n - 1);
+    for (size_t k = 0; k + 1 < n; k++) {
+        uint64_t to_next = scratch->host_ns[k];
+        f->launch_calls_ns += scratch->api_ns[k] < to_next ? scratch->api_ns[k] : to_next;
+        /* Up to twice the median a gap is launching (its jitter included); a longer one is
+         * the host's own work beyond one launch's time, and ends a segment. */
+        if (to_next <= 2 * f->per_launch_ns) {
+            f->per_launch_all_ns += to_next;
+        } else {
+            f->per_launch_all_ns += f->per_launch_ns;
+            segments++;
+        }
+    }
+    return segments;
+}
+
+/* The prediction for a run of 'n' kernels whose kernels, iterations, period, measured, busy and
+ * idle times 'f' holds, of which the GPU waited 'starved' for launches: the graph replay, the
+ * time predicted, and the saving without syncscope's own time per launch, into 'f'. Returns
+ * whether it is reported: the prediction within whatif_max_percent of the measured time and a
+ * saving left bare. */
+static int predict_replay(const ss_detect_options *opt, run_scratch *scratch, size_t n,
+                          uint64_t starved, struct det_launch_bound_figures *f)
+{
+    uint64_t segments = launch_host_time(scratch, n, f);
+    uint64_t replay = graph_replay_ns(opt, f->busy_ns, n, f->period, segments, &f->graph_iterations,
+                                      &f->graph_launches);
+    uint64_t graphs_host = f->graph_launches * opt->graph_launch_host_ns;
+    f->predicted_ns = host_bound_ns(f->measured_ns, f->per_launch_all_ns, graphs_host, replay);
+    f->predicted_calls_ns = host_bound_ns(f->measured_ns, f->launch_calls_ns, graphs_host, replay);
+    if (f->predicted_ns * 100 > f->measured_ns * opt->whatif_max_percent)
+        return 0;
+    /* Without syncscope each launch costs the host less: its own callbacks' measured time and
+     * what CUPTI's records add, known only within a range. */
+    uint64_t launches = n - 1;
+    f->bare_low_ns =
+        saving_without(f->measured_ns, f->per_launch_all_ns, starved,
+                       launches * (scratch->self_ns + scratch->cupti_high), graphs_host, replay);
+    f->bare_high_ns =
+        saving_without(f->measured_ns, f->per_launch_all_ns, starved,
+                       launches * (scratch->self_ns + scratch->cupti_low), graphs_host, replay);
+    f->launch_api_ns = det_median(scratch->api_ns, n);
+    f->self_launch_ns = scratch->self_ns;
+    f->cupti_low_ns = scratch->cupti_low;
+    f->cupti_high_ns = scratch->cupti_high;
+    return f->bare_high_ns != 0;
+}
+
 /* Evaluates the run of 'n' kernels st->ops[first..first+n) and reports it when it is
  * launch-bound (docs/detectors.md). Returns 0 or -1. */
 static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t n,
@@ -224,73 +281,61 @@ static int evaluate_run(det_ctx *ctx, const det_stream *st, size_t first, size_t
         return 0;
     const ss_ev_gpu *g0 = &ctx->ops[st->ops[first]].ev->u.gpu;
     const ss_ev_gpu *g1 = &ctx->ops[st->ops[first + n - 1]].ev->u.gpu;
-    uint64_t measured = g1->end_ns > g0->start_ns ? g1->end_ns - g0->start_ns : 0;
-    /* What a graph removes on the host: the time per launch (from one launch to the next:
-     * the call and the loop around it), not the excess over the median of gaps longer than
-     * twice the median (the host's other work); at least the time inside each launch call
-     * (capped by the time to the next launch). */
-    uint64_t per_launch = median_copy(scratch->host_ns, scratch->api_ns + n, n - 1);
-    uint64_t calls = 0, per_launch_all = 0, segments = 1;
-    for (size_t k = 0; k + 1 < n; k++) {
-        uint64_t to_next = scratch->host_ns[k];
-        calls += scratch->api_ns[k] < to_next ? scratch->api_ns[k] : to_next;
-        /* Up to twice the median a gap is launching (its jitter included); a longer one is
-         * the host's own work beyond one launch's time, and ends a segment. */
-        if (to_next <= 2 * per_launch) {
-            per_launch_all += to_next;
-        } else {
-            per_launch_all += per_launch;
-            segments++;
-        }
-    }
-    uint64_t per_graph, graph_launches;
-    uint64_t replay = graph_replay_ns(opt, busy, n, period, segments, &per_graph, &graph_launches);
-    uint64_t graphs_host = graph_launches * opt->graph_launch_host_ns;
-    uint64_t predicted = host_bound_ns(measured, per_launch_all, graphs_host, replay);
-    uint64_t predicted_calls = host_bound_ns(measured, calls, graphs_host, replay);
-    if (predicted * 100 > measured * opt->whatif_max_percent)
-        return 0;
-    /* Without syncscope each launch costs the host less: its own callbacks' measured time and
-     * what CUPTI's records add, known only within a range. */
-    uint64_t launches = n - 1;
-    uint64_t bare_low =
-        saving_without(measured, per_launch_all, starved_idle,
-                       launches * (scratch->self_ns + scratch->cupti_high), graphs_host, replay);
-    uint64_t bare_high =
-        saving_without(measured, per_launch_all, starved_idle,
-                       launches * (scratch->self_ns + scratch->cupti_low), graphs_host, replay);
-    if (bare_high == 0)
+    struct det_launch_bound_figures f = {
+        .kernels = n,
+        .iterations = iterations,
+        .period = period,
+        .measured_ns = g1->end_ns > g0->start_ns ? g1->end_ns - g0->start_ns : 0,
+        .busy_ns = busy,
+        .idle_ns = idle,
+    };
+    if (!predict_replay(opt, scratch, n, starved_idle, &f))
         return 0;
     det_hit hit = {
         .rule = SS_RULE_LAUNCH_BOUND,
         .call = site,
-        .ns = bare_high,
+        .ns = f.bare_high_ns,
         .stream_id = st->stream_id,
         .device = st->device,
-        .figures.launch_bound =
-            {
-                .kernels = n,
-                .iterations = iterations,
-                .period = period,
-                .measured_ns = measured,
-                .predicted_ns = predicted,
-                .predicted_calls_ns = predicted_calls,
-                .per_launch_all_ns = per_launch_all,
-                .busy_ns = busy,
-                .idle_ns = idle,
-                .launch_calls_ns = calls,
-                .launch_api_ns = det_median(scratch->api_ns, n),
-                .per_launch_ns = per_launch,
-                .graph_launches = graph_launches,
-                .graph_iterations = per_graph,
-                .bare_low_ns = bare_low,
-                .bare_high_ns = bare_high,
-                .self_launch_ns = scratch->self_ns,
-                .cupti_low_ns = scratch->cupti_low,
-                .cupti_high_ns = scratch->cupti_high,
-            },
+        .figures.launch_bound = f,
     };
     return det_report(ctx, &hit);
+}
+
+/* Evaluates the runs of kernels of stream 'st': a run ends at an operation other than a launched
+ * kernel or one of the startup phase, at another thread's launch, and at a long gap the host
+ * spent elsewhere. Returns 0 or -1. */
+static int stream_runs(det_ctx *ctx, const det_stream *st, run_scratch *scratch)
+{
+    int rc = 0;
+    size_t start = 0;
+    for (size_t k = 0; k < st->count && rc == 0; k++) {
+        uint32_t o = st->ops[k];
+        const ss_ev_api *l = launch_of(ctx, o);
+        if (l == NULL || ctx->ops[o].ev->u.gpu.end_ns < ctx->steady_ns) {
+            /* A copy, a memset, a graph's kernel, an unknown launch or a kernel of the
+             * startup phase ends the run. */
+            rc = evaluate_run(ctx, st, start, k - start, scratch);
+            start = k + 1;
+            continue;
+        }
+        if (k == start)
+            continue;
+        uint32_t prev = st->ops[k - 1];
+        const ss_ev_api *pl = launch_of(ctx, prev);
+        const ss_ev_gpu *pg = &ctx->ops[prev].ev->u.gpu, *g = &ctx->ops[o].ev->u.gpu;
+        uint64_t gap = g->start_ns > pg->end_ns ? g->start_ns - pg->end_ns : 0;
+        /* Another thread's launch, or a long gap the host spent elsewhere, starts a new
+         * run. */
+        if (pl->thread != l->thread ||
+            (gap >= ctx->opt->launch_split_gap_ns && !starved_link(pg, g, pl, l))) {
+            rc = evaluate_run(ctx, st, start, k - start, scratch);
+            start = k;
+        }
+    }
+    if (rc == 0 && start < st->count)
+        rc = evaluate_run(ctx, st, start, st->count - start, scratch);
+    return rc;
 }
 
 /* SYNC502: runs of short kernels that the GPU waited between for the host to launch. Returns
@@ -322,65 +367,31 @@ static int launch_bound_run(det_ctx *ctx)
         scratch.cupti_low += ctx->opt->traced_sync_low_ns;
         scratch.cupti_high += ctx->opt->traced_sync_high_ns;
     }
-    for (size_t s = 0; s < ctx->stream_count && rc == 0; s++) {
-        const det_stream *st = &ctx->streams[s];
-        size_t start = 0;
-        for (size_t k = 0; k < st->count && rc == 0; k++) {
-            uint32_t o = st->ops[k];
-            const ss_ev_api *l = launch_of(ctx, o);
-            if (l == NULL || ctx->ops[o].ev->u.gpu.end_ns < ctx->steady_ns) {
-                /* A copy, a memset, a graph's kernel, an unknown launch or a kernel of the
-                 * startup phase ends the run. */
-                rc = evaluate_run(ctx, st, start, k - start, &scratch);
-                start = k + 1;
-                continue;
-            }
-            if (k == start)
-                continue;
-            uint32_t prev = st->ops[k - 1];
-            const ss_ev_api *pl = launch_of(ctx, prev);
-            const ss_ev_gpu *pg = &ctx->ops[prev].ev->u.gpu, *g = &ctx->ops[o].ev->u.gpu;
-            uint64_t gap = g->start_ns > pg->end_ns ? g->start_ns - pg->end_ns : 0;
-            /* Another thread's launch, or a long gap the host spent elsewhere, starts a new
-             * run. */
-            if (pl->thread != l->thread ||
-                (gap >= ctx->opt->launch_split_gap_ns && !starved_link(pg, g, pl, l))) {
-                rc = evaluate_run(ctx, st, start, k - start, &scratch);
-                start = k;
-            }
-        }
-        if (rc == 0 && start < st->count)
-            rc = evaluate_run(ctx, st, start, st->count - start, &scratch);
-    }
+    for (size_t s = 0; s < ctx->stream_count && rc == 0; s++)
+        rc = stream_runs(ctx, &ctx->streams[s], &scratch);
     free(scratch.names);
     free(scratch.api_ns);
     free(scratch.host_ns);
     return rc;
 }
 
-
 /* ---- the message ---- */
 
-static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+/* The finding's figures of the launch-bound run(s) 'agg' folded. */
+static void add_launch_bound_figures(ss_finding *finding, const det_agg *agg)
 {
     const struct det_launch_bound_figures *f = &agg->figures.launch_bound;
     uint64_t runs = agg->count ? agg->count : 1;
     uint64_t kernels = f->kernels ? f->kernels : 1;
     uint64_t period = f->period / runs;
-    uint64_t measured_iteration = f->measured_ns * period / kernels;
-    uint64_t predicted_iteration = f->predicted_ns * period / kernels;
-    uint64_t saving_low =
-        f->measured_ns > f->predicted_calls_ns ? f->measured_ns - f->predicted_calls_ns : 0;
-    uint64_t other =
-        f->measured_ns > f->per_launch_all_ns ? f->measured_ns - f->per_launch_all_ns : 0;
     det_add_figure(finding, "kernels", f->kernels);
     det_add_figure(finding, "iterations", f->iterations);
     det_add_figure(finding, "kernels_per_iteration", period);
     det_add_figure(finding, "measured_ns", f->measured_ns);
     det_add_figure(finding, "predicted_ns", f->predicted_ns);
     det_add_figure(finding, "predicted_calls_ns", f->predicted_calls_ns);
-    det_add_figure(finding, "measured_iteration_ns", measured_iteration);
-    det_add_figure(finding, "predicted_iteration_ns", predicted_iteration);
+    det_add_figure(finding, "measured_iteration_ns", f->measured_ns * period / kernels);
+    det_add_figure(finding, "predicted_iteration_ns", f->predicted_ns * period / kernels);
     det_add_figure(finding, "gpu_busy_ns", f->busy_ns);
     det_add_figure(finding, "gpu_idle_ns", f->idle_ns);
     det_add_figure(finding, "launch_host_ns", f->per_launch_all_ns);
@@ -390,14 +401,49 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
     det_add_figure(finding, "graph_launches", f->graph_launches);
     det_add_figure(finding, "iterations_per_graph", f->graph_iterations / runs);
     det_add_figure(finding, "saving_traced_ns", f->measured_ns - f->predicted_ns);
-    det_add_figure(finding, "saving_calls_ns", saving_low);
+    det_add_figure(finding, "saving_calls_ns",
+                   f->measured_ns > f->predicted_calls_ns ? f->measured_ns - f->predicted_calls_ns
+                                                          : 0);
     det_add_figure(finding, "self_launch_ns", f->self_launch_ns / runs);
     det_add_figure(finding, "saving_low_ns", f->bare_low_ns);
     det_add_figure(finding, "saving_ns", agg->total_ns);
+}
+
+/* What syncscope's own work added to each launch, for the message: its callbacks' time
+ * ('own') and CUPTI's part, which the process cannot time ('cupti': "up to X" or "about X to
+ * Y"). */
+static void overhead_text(const struct det_launch_bound_figures *f, uint64_t runs, char *own,
+                          size_t own_size, char *cupti, size_t cupti_size)
+{
+    char self[32], low[32], high[32];
+    if (f->self_launch_ns == 0)
+        snprintf(own, own_size, "its callbacks' time not recorded");
+    else
+        snprintf(own, own_size, "its callbacks by %s",
+                 ss_format_duration(f->self_launch_ns / runs, self, sizeof self));
+    ss_format_duration(f->cupti_high_ns / runs, high, sizeof high);
+    if (f->cupti_low_ns == 0)
+        snprintf(cupti, cupti_size, "up to %s", high);
+    else
+        snprintf(cupti, cupti_size, "about %s to %s",
+                 ss_format_duration(f->cupti_low_ns / runs, low, sizeof low), high);
+}
+
+static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
+{
+    const struct det_launch_bound_figures *f = &agg->figures.launch_bound;
+    uint64_t runs = agg->count ? agg->count : 1;
+    uint64_t kernels = f->kernels ? f->kernels : 1;
+    uint64_t period = f->period / runs;
+    uint64_t saving_low =
+        f->measured_ns > f->predicted_calls_ns ? f->measured_ns - f->predicted_calls_ns : 0;
+    uint64_t other =
+        f->measured_ns > f->per_launch_all_ns ? f->measured_ns - f->per_launch_all_ns : 0;
+    add_launch_bound_figures(finding, agg);
 
     char idle[32], measured[32], predicted[32], host[32], api[32], it_m[32], it_p[32];
-    char launching[32], busy[32], saving[32], low[32], rest[32], own[64], cupti_low[32];
-    char cupti_high[32], bare_low[32], bare_high[32];
+    char launching[32], busy[32], saving[32], low[32], rest[32], own[64], cupti[96];
+    char bare_low[32], bare_high[32];
     uint64_t traced = f->measured_ns - f->predicted_ns;
     uint64_t idle_percent = f->measured_ns ? f->idle_ns * 100 / f->measured_ns : 0;
     const char *name = ctx->log->strings[ctx->ops[ctx->calls[agg->call].first_op].ev->u.gpu.name];
@@ -408,23 +454,8 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
         snprintf(range, sizeof range,
                  " (at least %s if only the time inside the launch calls goes)",
                  ss_format_duration(saving_low, low, sizeof low));
-    if (f->self_launch_ns == 0) {
-        snprintf(own, sizeof own, "its callbacks' time not recorded");
-    } else {
-        char self[32];
-        snprintf(own, sizeof own, "its callbacks by %s",
-                 ss_format_duration(f->self_launch_ns / runs, self, sizeof self));
-    }
-    /* CUPTI's part, which the process cannot time: "up to X" or "about X to Y". */
-    char cupti[96];
-    ss_format_duration(f->cupti_high_ns / runs, cupti_high, sizeof cupti_high);
-    if (f->cupti_low_ns == 0)
-        snprintf(cupti, sizeof cupti, "up to %s", cupti_high);
-    else
-        snprintf(cupti, sizeof cupti, "about %s to %s",
-                 ss_format_duration(f->cupti_low_ns / runs, cupti_low, sizeof cupti_low),
-                 cupti_high);
-    char *text = ss_xasprintf(
+    overhead_text(f, runs, own, sizeof own, cupti, sizeof cupti);
+    return ss_xasprintf(
         "%" PRIu64 " kernels (first '%s') were launched one by one and the GPU sat idle %s "
         "(%" PRIu64 "%% of %s) between them: the host took %s per launch, %s of it inside the "
         "launch call. The kernel sequence repeats every %" PRIu64 " kernel%s (%" PRIu64
@@ -438,17 +469,16 @@ static char *launch_bound_message(det_ctx *ctx, const det_agg *agg, ss_finding *
         ss_format_duration(f->per_launch_ns / runs, host, sizeof host),
         ss_format_duration(f->launch_api_ns / runs, api, sizeof api), period,
         period == 1 ? "" : "s", f->iterations,
-        ss_format_duration(measured_iteration, it_m, sizeof it_m), f->graph_launches,
+        ss_format_duration(f->measured_ns * period / kernels, it_m, sizeof it_m), f->graph_launches,
         f->graph_launches == 1 ? "" : "es",
         ss_format_duration(f->per_launch_all_ns, launching, sizeof launching),
         ss_format_duration(other, rest, sizeof rest),
         ss_format_duration(f->busy_ns, busy, sizeof busy),
         ss_format_duration(f->predicted_ns, predicted, sizeof predicted),
-        ss_format_duration(predicted_iteration, it_p, sizeof it_p),
+        ss_format_duration(f->predicted_ns * period / kernels, it_p, sizeof it_p),
         ss_format_duration(traced, saving, sizeof saving), range, own, cupti,
         ss_format_duration(f->bare_low_ns, bare_low, sizeof bare_low),
         ss_format_duration(agg->total_ns, bare_high, sizeof bare_high));
-    return text;
 }
 
 static void launch_bound_fold(det_figures *sum, const det_figures *one)

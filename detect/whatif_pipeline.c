@@ -433,6 +433,66 @@ static int pipeline_run(det_ctx *ctx)
 
 /* ---- the message ---- */
 
+/* The finding's figures of the chain(s) 'agg' folded ('runs' of them). */
+static void add_pipeline_figures(ss_finding *finding, const det_agg *agg, uint64_t runs)
+{
+    const struct det_pipeline_figures *f = &agg->figures.pipeline;
+    uint64_t period = f->period_ns / runs;
+    det_add_figure(finding, "chunks", f->chunks);
+    det_add_figure(finding, "measured_ns", f->measured_ns);
+    det_add_figure(finding, "gpu_ns", f->gpu_ns);
+    det_add_figure(finding, "removable_ns", f->removable_ns);
+    det_add_figure(finding, "predicted_ns", f->predicted_ns);
+    det_add_figure(finding, "stage_h2d_ns", f->h2d_ns / runs);
+    det_add_figure(finding, "stage_kernel_ns", f->kernel_ns / runs);
+    det_add_figure(finding, "stage_d2h_ns", f->d2h_ns / runs);
+    det_add_figure(finding, "chunk_idle_ns", f->idle_ns / runs);
+    det_add_figure(finding, "chunk_period_ns", period);
+    det_add_figure(finding, "saving_ns", agg->total_ns);
+    det_add_figure(finding, "pageable_copies", f->pageable);
+    if (f->self_ns > 0)
+        det_add_figure(finding, "self_ns", f->self_ns);
+    if (f->pageable) {
+        det_add_figure(finding, "stage_h2d_pinned_ns", f->h2d_pinned_ns / runs);
+        det_add_figure(finding, "stage_d2h_pinned_ns", f->d2h_pinned_ns / runs);
+        det_add_figure(finding, "pinned_h2d_bytes_per_us", f->h2d_rate / runs);
+        det_add_figure(finding, "pinned_d2h_bytes_per_us", f->d2h_rate / runs);
+    }
+}
+
+/* The message's end after 'text' (which it frees): the saving, or the bound on it where the
+ * GPU was idle at least half of each chunk's time ('idle_percent') waiting for the host; and
+ * for pageable copies, the pinned rates the prediction assumes. */
+static char *pipeline_saving_text(char *text, const det_agg *agg, uint64_t runs,
+                                  uint64_t idle_percent)
+{
+    const struct det_pipeline_figures *f = &agg->figures.pipeline;
+    char saving[32], removable[32];
+    char *more;
+    ss_format_duration(agg->total_ns, saving, sizeof saving);
+    if (idle_percent >= 50)
+        more = ss_xasprintf("%s. The GPU was idle %" PRIu64 "%% of this loop waiting for the "
+                            "host's own work: overlap would save at most %s (of the %s that "
+                            "is not the host's own work)",
+                            text, idle_percent, saving,
+                            ss_format_duration(f->removable_ns, removable, sizeof removable));
+    else
+        more = ss_xasprintf("%s, a saving of %s", text, saving);
+    free(text);
+    if (f->pageable == 0)
+        return more;
+    char r_in[32], r_out[32], t_in[32], t_out[32];
+    text = ss_xasprintf("%s. The copies used pageable host memory, which cannot overlap: with "
+                        "pinned buffers (at %s in and %s out) copy in would take %s and copy out "
+                        "%s, as the prediction assumes",
+                        more, det_rate_text(f->h2d_rate / runs, r_in, sizeof r_in),
+                        det_rate_text(f->d2h_rate / runs, r_out, sizeof r_out),
+                        ss_format_duration(f->h2d_pinned_ns / runs, t_in, sizeof t_in),
+                        ss_format_duration(f->d2h_pinned_ns / runs, t_out, sizeof t_out));
+    free(more);
+    return text;
+}
+
 static char *pipeline_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
 {
     (void)ctx;
@@ -442,31 +502,12 @@ static char *pipeline_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
     uint64_t in_pinned = f->h2d_pinned_ns / runs, out_pinned = f->d2h_pinned_ns / runs;
     uint64_t idle = f->idle_ns / runs, period = f->period_ns / runs;
     uint64_t idle_percent = period ? idle * 100 / period : 0;
-    det_add_figure(finding, "chunks", f->chunks);
-    det_add_figure(finding, "measured_ns", f->measured_ns);
-    det_add_figure(finding, "gpu_ns", f->gpu_ns);
-    det_add_figure(finding, "removable_ns", f->removable_ns);
-    det_add_figure(finding, "predicted_ns", f->predicted_ns);
-    det_add_figure(finding, "stage_h2d_ns", in);
-    det_add_figure(finding, "stage_kernel_ns", kernel);
-    det_add_figure(finding, "stage_d2h_ns", out);
-    det_add_figure(finding, "chunk_idle_ns", idle);
-    det_add_figure(finding, "chunk_period_ns", period);
-    det_add_figure(finding, "saving_ns", agg->total_ns);
-    det_add_figure(finding, "pageable_copies", f->pageable);
-    if (f->self_ns > 0)
-        det_add_figure(finding, "self_ns", f->self_ns);
-    if (f->pageable) {
-        det_add_figure(finding, "stage_h2d_pinned_ns", in_pinned);
-        det_add_figure(finding, "stage_d2h_pinned_ns", out_pinned);
-        det_add_figure(finding, "pinned_h2d_bytes_per_us", f->h2d_rate / runs);
-        det_add_figure(finding, "pinned_d2h_bytes_per_us", f->d2h_rate / runs);
-    }
+    add_pipeline_figures(finding, agg, runs);
 
     uint64_t slowest = in_pinned > kernel ? in_pinned : kernel;
     slowest = out_pinned > slowest ? out_pinned : slowest;
     char measured[32], predicted[32], t_in[32], t_k[32], t_out[32], t_slow[32], gpu[32];
-    char t_idle[32], saving[32], chains[48] = "", idle_text[128] = "", own[96] = "", t_own[32];
+    char t_idle[32], chains[48] = "", idle_text[128] = "", own[96] = "", t_own[32];
     if (f->self_ns > 0)
         snprintf(own, sizeof own, " (syncscope's own time in it, taken off: %s)",
                  ss_format_duration(f->self_ns, t_own, sizeof t_own));
@@ -488,29 +529,7 @@ static char *pipeline_message(det_ctx *ctx, const det_agg *agg, ss_finding *find
         ss_format_duration(kernel, t_k, sizeof t_k), ss_format_duration(out, t_out, sizeof t_out),
         idle_text, ss_format_duration(slowest, t_slow, sizeof t_slow),
         ss_format_duration(f->predicted_ns, predicted, sizeof predicted));
-    char *more;
-    ss_format_duration(agg->total_ns, saving, sizeof saving);
-    if (idle_percent >= 50)
-        more = ss_xasprintf("%s. The GPU was idle %" PRIu64 "%% of this loop waiting for the "
-                            "host's own work: overlap would save at most %s (of the %s that "
-                            "is not the host's own work)",
-                            text, idle_percent, saving,
-                            ss_format_duration(f->removable_ns, gpu, sizeof gpu));
-    else
-        more = ss_xasprintf("%s, a saving of %s", text, saving);
-    free(text);
-    if (more == NULL || f->pageable == 0)
-        return more;
-    char r_in[32], r_out[32];
-    text = ss_xasprintf("%s. The copies used pageable host memory, which cannot overlap: with "
-                        "pinned buffers (at %s in and %s out) copy in would take %s and copy out "
-                        "%s, as the prediction assumes",
-                        more, det_rate_text(f->h2d_rate / runs, r_in, sizeof r_in),
-                        det_rate_text(f->d2h_rate / runs, r_out, sizeof r_out),
-                        ss_format_duration(in_pinned, t_in, sizeof t_in),
-                        ss_format_duration(out_pinned, t_out, sizeof t_out));
-    free(more);
-    return text;
+    return pipeline_saving_text(text, agg, runs, idle_percent);
 }
 
 static void pipeline_fold(det_figures *sum, const det_figures *one)
