@@ -230,6 +230,7 @@ static const char ss_bundled_cuda_runtime[] =
     "cudaError_t cudaEventQuery(cudaEvent_t event);\n"
     "cudaError_t cudaEventCreate(cudaEvent_t *event);\n"
     "cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);\n"
+    "cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);\n"
     "cudaError_t cudaEventDestroy(cudaEvent_t event);\n"
     "cudaError_t cudaStreamCreate(cudaStream_t *pStream);\n"
     "cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags);\n"

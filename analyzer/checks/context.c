@@ -75,6 +75,19 @@ static void append(ss_finding *f, const char *words)
     f->message = longer;
 }
 
+/* "it runs on every iteration of the loop at line 12, which enqueues device work", or through
+ * the chain of calls from a loop elsewhere. Malloc'ed. */
+static char *per_iteration_words(const ss_loop_context *loop)
+{
+    if (loop->chain)
+        return ss_xasprintf("it runs on every iteration: %s is called from the loop at %s, "
+                            "which enqueues device work",
+                            loop->chain, loop->place);
+    return ss_xasprintf("it runs on every iteration of the loop at line %u, which enqueues "
+                        "device work",
+                        ss_scope_line(loop->loop));
+}
+
 /* The severity of a finding whose call runs on every iteration of 'loop': a warning, or a note
  * where the loop times itself, runs during set-up, or the call is inherent there or runs when
  * a buffer grows. 'said_loop': the message already names the loop. */
@@ -85,7 +98,8 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
      * (once per program or object), a pageable copy whose next statement waits for it (the
      * wait in the loop is the cost, a SYNC401 of its own) or that hands the data to the
      * caller, a buffer that only grows or is allocated on first use. */
-    char *note = ss_context_timing_words(ctx, loop);
+    char *not_timed = NULL;
+    char *note = ss_context_timing_words(ctx, loop, at, &not_timed);
     char *set_up = NULL;
     if (note == NULL && ss_callgraph_sets_up(loop->function, &set_up)) {
         char *where = loop->chain ? ss_xstrdup(loop->place)
@@ -96,6 +110,8 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     }
     if (note == NULL)
         note = ss_context_bounded_words(ctx, loop, at);
+    if (note == NULL)
+        note = ss_context_periodic_words(ctx, loop, at);
     if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY) {
         note = ss_context_inherent_words(ctx, rule, at);
         if (note && strstr(note, "waits for the copy anyway") == NULL) {
@@ -113,22 +129,18 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         f->severity = SS_SEV_NOTE;
         append(f, note);
         free(note);
+        free(not_timed);
         return;
     }
     f->severity = raised;
-    if (said_loop)
-        return;
-    char *words;
-    if (loop->chain)
-        words = ss_xasprintf("it runs on every iteration: %s is called from the loop at %s, "
-                             "which enqueues device work",
-                             loop->chain, loop->place);
-    else
-        words = ss_xasprintf("it runs on every iteration of the loop at line %u, which enqueues "
-                             "device work",
-                             ss_scope_line(loop->loop));
-    append(f, words);
-    free(words);
+    if (!said_loop) {
+        char *words = per_iteration_words(loop);
+        append(f, words);
+        free(words);
+    }
+    if (not_timed)
+        append(f, not_timed);
+    free(not_timed);
 }
 
 void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f)

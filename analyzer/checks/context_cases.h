@@ -60,8 +60,19 @@ char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop,
 
 /* loop_notes.c. "the loop times its iterations ('cudaEventElapsedTime' at line 20): ..." when
  * the loop reads a clock (itself or in a function it calls), or is timed by the statements
- * right after it. */
-char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop);
+ * right after it; NULL otherwise, and also for a loop that reads a clock but runs more of the
+ * program's device work outside the region it times (not a benchmark: '*not_timed' receives
+ * words that say so, malloc'ed; else NULL), where the call 'at' that records the event opening
+ * or closing that region gets "it bounds the region the loop times (lines 20 to 31): ...". */
+char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at,
+                              char **not_timed);
+
+/* loop_notes.c. "periodic: it runs once in a while (line 1805 tests 'step % every == 0')" when
+ * the call 'at' runs in its loop only under an 'if' whose condition tests a remainder against 0
+ * (a divisor not a constant below 8: 'i % 2' alternates); for a loop elsewhere, when every
+ * chain of calls from a loop that enqueues device work passes such a test in its loop
+ * (logging, evaluation, checkpoints every N steps). */
+char *ss_context_periodic_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
 /* loop_notes.c. "bounded: the loop at line 31 runs once per element of 'block_sizes' (4, a
  * constant array), and 'main' runs once" when the loop sweeps over an array of constant size

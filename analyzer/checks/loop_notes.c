@@ -332,10 +332,106 @@ static CXCursor clock_after(ss_check_ctx *ctx, CXCursor function, CXCursor loop)
     return found;
 }
 
-char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop)
+/* Calls that open the region a loop measures: an event recorded for an elapsed time, a timer
+ * started; with the clocks, the bounds of what the loop times. */
+static const char *const marks[] = {
+    "cudaEventRecord",        "cuEventRecord", "cudaEventRecordWithFlags",
+    "cuEventRecordWithFlags", "sdkStartTimer", "sdkResetTimer"};
+
+/* A call in a statement to a function of the unit that enqueues device work, itself or in a
+ * function it calls: the program's own device work. */
+typedef struct program_walk {
+    ss_callgraph *graph;
+    CXCursor found;
+} program_walk;
+
+static enum CXChildVisitResult find_program_work(CXCursor c, CXCursor parent, CXClientData data)
+{
+    program_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXCursor callee = ss_callgraph_callee(w->graph, c), work;
+    if (!ss_ast_is_null(callee) && ss_callgraph_loop_work(w->graph, callee, SS_SCOPE_ENQUEUES,
+                                                          clang_getNullCursor(), &work, NULL)) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* "not a benchmark: ..." when the loop 'loop', which reads a clock, does more than the region
+ * it times: its body's statements from the first that records an event, starts a timer or
+ * reads a clock to the last that reads a clock are the region, and a statement outside them
+ * calls a function of the unit that enqueues device work (a training loop that times its step
+ * and evaluates, samples or writes checkpoints around it). A benchmark's loop does only
+ * bookkeeping there, or an API call of its own (a cache flush, an input reset). '*first' and
+ * '*last' receive the region's lines. Malloc'ed, or NULL. */
+static char *untimed_work_words(ss_check_ctx *ctx, CXCursor loop, unsigned *first_line,
+                                unsigned *last_line)
+{
+    unsigned count = ss_ast_child_count(loop);
+    if (count == 0)
+        return NULL;
+    CXCursor body =
+        ss_ast_child(loop, clang_getCursorKind(loop) == CXCursor_DoStmt ? 0 : count - 1);
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return NULL;
+    ss_callgraph *graph = ss_check_graph(ctx);
+    unsigned n = ss_ast_child_count(body), first = n, last = n;
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor stmt = ss_ast_child(body, i), found;
+        int clock =
+            ss_callgraph_calls_named(graph, stmt, clocks, sizeof clocks / sizeof clocks[0], &found);
+        if (first == n &&
+            (clock ||
+             ss_callgraph_calls_named(graph, stmt, marks, sizeof marks / sizeof marks[0], &found)))
+            first = i;
+        if (clock)
+            last = i;
+    }
+    if (first == n || last == n)
+        return NULL;
+    *first_line = ss_scope_line(ss_ast_child(body, first));
+    *last_line = ss_scope_line(ss_ast_child(body, last));
+    for (unsigned i = 0; i < n; i++) {
+        if (i >= first && i <= last)
+            continue;
+        program_walk w = {graph, clang_getNullCursor()};
+        clang_visitChildren(ss_ast_child(body, i), find_program_work, &w);
+        if (ss_ast_is_null(w.found))
+            continue;
+        char *name = ss_scope_callee_name(w.found);
+        char *words = ss_xasprintf("not a benchmark: the loop times lines %u to %u, and outside "
+                                   "them runs more of the program's device work ('%s()' at "
+                                   "line %u)",
+                                   *first_line, *last_line, name ? name : "a function",
+                                   ss_scope_line(w.found));
+        free(name);
+        return words;
+    }
+    return NULL;
+}
+
+/* Whether 'at' is one of the calls that open a measured region (marks): an event record. */
+static int is_mark(CXCursor at)
+{
+    if (clang_getCursorKind(at) != CXCursor_CallExpr)
+        return 0;
+    char *name = ss_scope_callee_name(at);
+    int found = 0;
+    for (size_t i = 0; name && i < sizeof marks / sizeof marks[0] && !found; i++)
+        found = ss_api_name_is(name, marks[i]);
+    free(name);
+    return found;
+}
+
+char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at,
+                              char **not_timed)
 {
     CXCursor found;
     const char *what = "the loop times its iterations";
+    *not_timed = NULL;
+    unsigned first = 0, last = 0;
     if (!ss_callgraph_calls_named(ss_check_graph(ctx), loop->loop, clocks,
                                   sizeof clocks / sizeof clocks[0], &found)) {
         if (loop->chain != NULL)
@@ -344,11 +440,130 @@ char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop)
         if (ss_ast_is_null(found))
             return NULL;
         what = "the loop is timed";
+    } else if ((*not_timed = untimed_work_words(ctx, loop->loop, &first, &last)) != NULL) {
+        if (loop->chain != NULL || !is_mark(at))
+            return NULL;
+        /* The event that bounds the region is part of the measurement all the same. */
+        free(*not_timed);
+        *not_timed = NULL;
+        return ss_xasprintf("it bounds the region the loop times (lines %u to %u): part of a "
+                            "measurement",
+                            first, last);
     }
     char *name = ss_scope_callee_name(found);
     char *words = ss_xasprintf("%s ('%s' at line %u): the wait is part of a measurement", what,
                                name ? name : "a clock", ss_scope_line(found));
     free(name);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Work a loop does once in a while. */
+
+/* The smallest divisor a periodic test may have: 'i % 2 == 0' alternates (ping-pong buffers),
+ * it does not make the work rare. */
+enum { MIN_PERIOD = 8 };
+
+/* A test 'v % k == 0' (either side, or '!(v % k)') in a condition, k not a constant below
+ * MIN_PERIOD. */
+typedef struct period_walk {
+    CXCursor found; /* the '==' or '!' */
+} period_walk;
+
+static int is_modulo(CXCursor e)
+{
+    char op[8];
+    e = ss_ast_strip(e);
+    long long k;
+    return clang_getCursorKind(e) == CXCursor_BinaryOperator &&
+           ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "%") == 0 &&
+           (ss_ast_eval_int(ss_ast_child(e, 1), &k) != 0 || k >= MIN_PERIOD);
+}
+
+static enum CXChildVisitResult find_period(CXCursor c, CXCursor parent, CXClientData data)
+{
+    period_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8];
+    long long zero;
+    if (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+        strcmp(op, "==") == 0) {
+        for (unsigned i = 0; i < 2; i++) {
+            if (is_modulo(ss_ast_child(c, i)) &&
+                ss_ast_eval_int(ss_ast_child(c, 1 - i), &zero) == 0 && zero == 0) {
+                w->found = c;
+                return CXChildVisit_Break;
+            }
+        }
+    }
+    if (k == CXCursor_UnaryOperator && ss_ast_child_count(c) == 1 &&
+        is_modulo(ss_ast_child(c, 0))) {
+        char *text = ss_expr_text(c);
+        int negation = text && text[0] == '!';
+        free(text);
+        if (negation) {
+            w->found = c;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* "line 1805 tests 'step % checkpoint_every == 0'" when the call 'call' runs in the loop 'loop'
+ * only in the branch of an 'if' whose condition holds every k-th time (a test of a remainder
+ * against 0); malloc'ed, or NULL. */
+static char *period_guard(CXCursor loop, CXCursor call)
+{
+    if (!ss_scope_is_loop(loop))
+        return NULL;
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long depth = ss_context_path(loop, call, path);
+    char *words = NULL;
+    for (long i = 0; i + 1 < depth && words == NULL; i++) {
+        if (clang_getCursorKind(path[i]) != CXCursor_IfStmt ||
+            !ss_ast_same_node(ss_ast_child(path[i], 1), path[i + 1]))
+            continue;
+        period_walk w = {clang_getNullCursor()};
+        CXCursor cond = ss_ast_child(path[i], 0);
+        find_period(cond, path[i], &w);
+        if (ss_ast_is_null(w.found))
+            clang_visitChildren(cond, find_period, &w);
+        if (ss_ast_is_null(w.found))
+            continue;
+        char *text = ss_expr_text(w.found);
+        words = ss_xasprintf("line %u tests '%s'", ss_scope_line(w.found), text ? text : "...");
+        free(text);
+    }
+    free(path);
+    return words;
+}
+
+/* For ss_callgraph_reached_unless: a call in a loop under a periodic test is skipped. */
+static int skip_periodic(CXCursor from, CXCursor call, void *data)
+{
+    (void)data;
+    char *words = period_guard(from, call);
+    free(words);
+    return words != NULL;
+}
+
+char *ss_context_periodic_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    if (loop->chain == NULL) {
+        char *guard = period_guard(loop->loop, at);
+        char *words = guard ? ss_xasprintf("periodic: it runs once in a while (%s)", guard) : NULL;
+        free(guard);
+        return words;
+    }
+    if (loop->call_count == 0)
+        return NULL;
+    char *guard = period_guard(loop->froms[0], loop->calls[0]);
+    char *words = NULL;
+    if (guard &&
+        !ss_callgraph_reached_unless(ss_check_graph(ctx), ss_scope_outer_function(ctx->function),
+                                     SS_SCOPE_ENQUEUES, skip_periodic, NULL))
+        words = ss_xasprintf("periodic: every call from a loop runs once in a while (%s)", guard);
+    free(guard);
     return words;
 }
 
