@@ -55,13 +55,9 @@ def make_step():
     return step
 
 
-def main():
-    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
-    if steps <= 0:
-        sys.exit("mlp_train.py: steps must be a positive integer")
-    if not torch.cuda.is_available():
-        sys.exit("mlp_train.py: no CUDA device visible to PyTorch")
-    step = make_step()
+def train(step, steps):
+    """Warms up and runs 'steps' timed steps with a loss readback every LOG_EVERY; returns
+    (measured ms, elapsed ms, first logged loss, final loss). Also used by mlp_pairs.py."""
     # Untimed warm-up: cuBLAS handles, kernel loading, the allocator's first blocks.
     for i in range(WARMUP_STEPS):
         step(i)
@@ -88,13 +84,25 @@ def main():
         measured_ms = median * 1e3 * steps / LOG_EVERY
     else:
         measured_ms = elapsed_ms
+    return measured_ms, elapsed_ms, logged[0] if logged else final, final
 
-    check = struct.unpack("<I", struct.pack("<f", final))[0]
-    first = logged[0] if logged else final
+
+def checksum(loss):
+    """The float32 bits of a loss: the run is deterministic, so bare and observed agree."""
+    return struct.unpack("<I", struct.pack("<f", loss))[0]
+
+
+def main():
+    steps = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    if steps <= 0:
+        sys.exit("mlp_train.py: steps must be a positive integer")
+    if not torch.cuda.is_available():
+        sys.exit("mlp_train.py: no CUDA device visible to PyTorch")
+    measured_ms, elapsed_ms, first, final = train(make_step(), steps)
     print(f"{steps} steps, batch {BATCH}, torch {torch.__version__}: {elapsed_ms:.1f} ms, "
           f"{1e3 * elapsed_ms / steps:.1f} us per step, loss {first:.4f} -> {final:.4f}")
     print(f"median window of {LOG_EVERY} steps x {steps / LOG_EVERY:g}: {measured_ms:.1f} ms")
-    print(f"bench: train_ms {measured_ms:.3f} {check}", flush=True)
+    print(f"bench: train_ms {measured_ms:.3f} {checksum(final)}", flush=True)
 
 
 if __name__ == "__main__":

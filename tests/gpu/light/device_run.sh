@@ -27,13 +27,17 @@
 #              and inside the training loop (count_calls.py)
 #   pinned     bench/overhead: bare / light on the MLP (600 steps), 5 interleaved rounds, every
 #              process on the CPUs of SS_BENCH_CPU (default 4-7)
+#   pairs      bench/overhead/mlp_pairs.py: bare / light on the MLP (SS_PAIRS_STEPS, default
+#              400 steps) in forked children of one process, pairs in alternating order until
+#              SS_PAIRS_SECONDS (default 80), on the CPUs of SS_BENCH_CPU: the median ratio,
+#              its quartiles and a bootstrap 95% interval
 #   race       tests/gpu/light/stream_race.py (streams destroyed during device-wide calls, and
 #              the driver's answer about a destroyed stream) and graph_calls.py (graph
 #              instantiation in both modes' traces)
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s.
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,33s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,37s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -182,6 +186,15 @@ for part in $parts; do
         bounded 180 pinned env BENCH_OUT="$out/pinned.txt" BENCH_ROUNDS=5 BENCH_MLP_STEPS=600 \
             BENCH_CPU="${SS_BENCH_CPU:-4-7}" BENCH_WORKLOADS="mlp" BENCH_VARIANTS="bare light" \
             BENCH_PYTHON="$python" bench/overhead/run.sh "$build"
+        ;;
+    pairs)
+        # One process imports PyTorch and forks a child per run (bare, or light through
+        # CUDA_INJECTION64_PATH): no pair starts after SS_PAIRS_SECONDS.
+        seconds=${SS_PAIRS_SECONDS:-80}
+        bounded $((seconds + 40)) pairs "$python" bench/overhead/mlp_pairs.py "$preload" \
+            "$out/pairs" --seconds "$seconds" --steps "${SS_PAIRS_STEPS:-400}" \
+            --cpus "${SS_BENCH_CPU:-4-7}"
+        rm -rf "$out/pairs/cache"
         ;;
     race)
         bounded 60 race-build cmake --build "$build" -j16 --target gpu_light_stream_race \
