@@ -1,5 +1,6 @@
 /* cmd_rules.c: `syncscope rules` lists the catalog; `syncscope explain RULE` prints one rule. */
 #include "cli.h"
+#include "detect.h"
 #include "log.h"
 #include "report.h"
 #include "rules.h"
@@ -24,7 +25,8 @@ static const char *halves_name(int halves)
 }
 
 /* The catalog as a JSON array: each rule's ID, name, default severity, the commands that
- * detect it, summary and explanation. Returns 0, or -1 when writing failed. */
+ * detect it, whether the light mode reports it, summary and explanation. Returns 0, or -1
+ * when writing failed. */
 static int write_rules_json(FILE *out, const ss_rule *rules, size_t n)
 {
     cJSON *array = cJSON_CreateArray();
@@ -38,6 +40,10 @@ static int write_rules_json(FILE *out, const ss_rule *rules, size_t n)
             cJSON_AddItemToArray(by, cJSON_CreateString("lint"));
         if (rules[i].halves & SS_HALF_RUNTIME)
             cJSON_AddItemToArray(by, cJSON_CreateString("run"));
+        /* Whether `syncscope run --mode light` reports it (docs/run.md, "Modes"). */
+        cJSON_AddBoolToObject(rule, "lightMode",
+                              (rules[i].halves & SS_HALF_RUNTIME) &&
+                                  ss_detect_light_rule(rules[i].rule));
         cJSON_AddStringToObject(rule, "summary", rules[i].summary);
         cJSON_AddStringToObject(rule, "explanation", rules[i].explanation);
         cJSON_AddItemToArray(array, rule);

@@ -53,14 +53,18 @@ for rule, line in zip(rules, text):
     halves = {"lint": ["lint"], "run": ["run"], "lint+run": ["lint", "run"]}[line[3]]
     if [rule["id"], rule["name"], rule["severity"], rule["detectedBy"]] != line[:3] + [halves]:
         print("differs:", rule["id"], line)
-    if sorted(rule) != ["detectedBy", "explanation", "id", "name", "severity", "summary"]:
+    if sorted(rule) != ["detectedBy", "explanation", "id", "lightMode", "name", "severity",
+                        "summary"]:
         print("keys:", sorted(rule))
     if " ".join(line[4:]) != rule["summary"] or not rule["explanation"]:
         print("summary or explanation:", rule["id"])
 print(rules[3]["id"], rules[3]["name"], rules[3]["detectedBy"])
+print("light:", " ".join(r["id"] for r in rules if r["lightMode"] is True),
+      all(r["lightMode"] in (True, False) for r in rules))
 PY
 text "rules --format json" check.txt "True
-SYNC201 pageable-async-copy ['lint', 'run']"
+SYNC201 pageable-async-copy ['lint', 'run']
+light: SYNC201 SYNC202 SYNC301 SYNC401 SYNC402 True"
 ss rules --format text
 cmp -s out rules.txt || fails "rules --format text" "differs from rules"
 ss rules --format jsn

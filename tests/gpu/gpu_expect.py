@@ -14,6 +14,7 @@ Exit status: 0 when everything matches, 1 on a mismatch, 2 on a usage or input e
 import json
 import os
 import re
+import subprocess
 import sys
 
 # The JSON result's field names (docs/output-formats.md), in one place.
@@ -30,6 +31,14 @@ FIELD_LATENT = "latent"
 GPU_DIR = "tests/gpu"
 MARKER = re.compile(r"/\* syncscope: (SYNC[0-9]{3}) \*/")
 HELPERS = {"gpu_common.h", "gpu_probe.cu"}
+
+
+def light_rules(syncscope):
+    """The rules the light mode reports, as `syncscope rules --format json` marks them
+    ("lightMode"): a tuple of IDs."""
+    listed = subprocess.run([syncscope, "rules", "--format", "json"], capture_output=True,
+                            text=True, check=True)
+    return tuple(rule["id"] for rule in json.loads(listed.stdout) if rule.get("lightMode") is True)
 
 
 def read_expect(path):

@@ -43,7 +43,6 @@ STEP_ASIDE = ("syncscope: another CUPTI client is already subscribed; "
 FLOOR_VERBOSE = "SYNCSCOPE_BENCH_FLOOR_VERBOSE"
 FLOOR_LINE = re.compile(r"^cupti_floor: ([0-9]+) records in ([0-9]+) buffers$")
 CHILD_PID = re.compile(r"^fork: child pid ([0-9]+)$", re.M)
-LIGHT_RULES = ("SYNC201", "SYNC202", "SYNC301", "SYNC401", "SYNC402")
 
 # What each case runs and must see. 'status' is the exit status, or minus the signal that
 # ended the program (a shell shows 128 + signal: 143 for SIGTERM, 130 for SIGINT). 'expect'
@@ -178,7 +177,8 @@ def check_process(fail, opts, label, workdir, pid, expect_path, forked, stderr):
         return
     expected = gpu_expect.read_expect(expect_path)
     if opts.mode == "light":
-        expected = [row for row in expected if row[0] in LIGHT_RULES]
+        light = gpu_expect.light_rules(opts.syncscope)
+        expected = [row for row in expected if row[0] in light]
     try:
         with open(json_path, encoding="utf-8") as handle:
             document = json.load(handle)
