@@ -164,6 +164,37 @@ int capture_handle_add(_Atomic uint64_t *table, size_t slots, uint64_t handle)
     return -1;
 }
 
+/* Adds 'handle' to 'table' as capture_handle_add does, but into the first forgotten slot of
+ * the handle's probe sequence when the handle is not in the table: for a table whose handles
+ * are always forgotten before the same handle can be added again (the light mode's live
+ * streams, forgotten at their destruction), which then holds the handles that live rather
+ * than every handle ever added. Returns 0, or -1 when no slot is empty or forgotten. */
+int capture_handle_add_reusing(_Atomic uint64_t *table, size_t slots, uint64_t handle)
+{
+    for (;;) {
+        size_t i = handle_slot(handle, slots), reuse = slots, empty = slots;
+        for (size_t n = 0; n < slots; n++, i = (i + 1) & (slots - 1)) {
+            uint64_t seen = atomic_load_explicit(&table[i], memory_order_relaxed);
+            if (seen == handle)
+                return 0;
+            if (seen == HANDLE_TOMBSTONE && reuse == slots)
+                reuse = i;
+            if (seen == 0) {
+                empty = i;
+                break;
+            }
+        }
+        size_t at = reuse != slots ? reuse : empty;
+        if (at == slots)
+            return -1;
+        uint64_t expected = at == reuse ? HANDLE_TOMBSTONE : 0;
+        if (atomic_compare_exchange_strong_explicit(&table[at], &expected, handle,
+                                                    memory_order_release, memory_order_relaxed))
+            return 0;
+        /* Another thread took the slot meanwhile: look again. */
+    }
+}
+
 /* Forgets 'handle' in 'table'. */
 void capture_handle_forget(_Atomic uint64_t *table, size_t slots, uint64_t handle)
 {
@@ -362,7 +393,9 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
         return;
     }
     t->busy = 1;
-    ss_event *e = ss_evbuf_reserve(&t->store->events, &proc.store.budget);
+    ss_event *e = NULL;
+    if (!(proc.light && capture_light_skips(spec, cb->functionParams)))
+        e = ss_evbuf_reserve(&t->store->events, &proc.store.budget);
     if (e != NULL)
         enter_call(t, spec, cb, e);
     if (runtime)

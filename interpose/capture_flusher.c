@@ -76,8 +76,10 @@ static void open_window(void)
      * inside it. */
     proc.sampling.windows[2 * k] = capture_now_ns();
     proc.sampling.windows[2 * k + 1] = 0;
+    atomic_store(&proc.sampling.window_calls, 1);
     if (capture_set_activity(1, &what, &r) < 0) {
         capture_say("%s failed (%s): no full window", what, capture_cupti_error(r));
+        atomic_store(&proc.sampling.window_calls, 0);
         return;
     }
     atomic_store(&proc.activity.pid, proc.pid);
@@ -94,6 +96,7 @@ static void close_window(void)
     const char *what = NULL;
     CUptiResult r = CUPTI_SUCCESS;
     set_window_callbacks(0);
+    atomic_store(&proc.sampling.window_calls, 0);
     if (capture_set_activity(0, &what, &r) < 0)
         capture_say("%s failed (%s) at the end of a full window", what, capture_cupti_error(r));
     proc.cupti.fn.cuptiActivityFlushAll(0);

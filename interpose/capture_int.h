@@ -171,6 +171,9 @@ typedef struct capture_sampling {
     uint64_t on_ns, every_ns;
     atomic_int window_requested; /* SIGUSR2 asked for a window */
     int window_open;
+    /* 1 from a window's start until its callbacks are off: the light mode takes every call it
+     * subscribes to (capture_light_skips) */
+    atomic_int window_calls;
     uint64_t windows[2 * SAMPLE_WINDOWS_MAX];
     _Atomic uint32_t window_count;
     struct sigaction old_usr2;
@@ -274,6 +277,8 @@ void CUPTIAPI capture_on_callback(void *userdata, CUpti_CallbackDomain domain,
 /* Fixed lock-free sets of stream handles ('slots' of them, a power of two; no allocation).
  * capture_handle_add returns 0, or -1 when the set is full. */
 int capture_handle_add(_Atomic uint64_t *table, size_t slots, uint64_t handle);
+/* The same, taking a forgotten slot again: for handles forgotten before they can come back. */
+int capture_handle_add_reusing(_Atomic uint64_t *table, size_t slots, uint64_t handle);
 void capture_handle_forget(_Atomic uint64_t *table, size_t slots, uint64_t handle);
 int capture_handle_known(_Atomic uint64_t *table, size_t slots, uint64_t handle);
 /* The slot that holds 'handle' in 'table', or -1. */
@@ -285,6 +290,9 @@ long capture_handle_find(_Atomic uint64_t *table, size_t slots, uint64_t handle)
  * capture_probe_exit returns the call's SS_API_PROBED | SS_API_WAITED flags. */
 void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a);
 uint32_t capture_probe_exit(thread_state *t);
+/* Whether the light mode leaves out a call at its entry (before its event): a memset of
+ * device memory, outside the sampled mode's full windows. */
+int capture_light_skips(const ss_args_spec *spec, const void *params);
 /* The light mode's word for a copy or memset: its memory kinds (SS_API_MEM_WORD). */
 uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params);
 /* A stream created, a stream or context about to be destroyed (CUPTI's resource domain). */

@@ -8,11 +8,13 @@
 #include "capture_int.h"
 #include "pointers.h"
 
-/* Remembers a created stream. When the table is full (more than LIVE_STREAM_SLOTS streams
- * made over the run), device-wide calls are no longer probed: they are judged by their time. */
+/* Remembers a created stream, in the slot of a destroyed one when its probe sequence has
+ * one: the table holds the streams that live, however many were made over the run. When
+ * LIVE_STREAM_SLOTS streams live at once, device-wide calls are no longer probed (a stream
+ * the table lacks may hold work): they are judged by their time. */
 static void live_stream_add(uint64_t handle)
 {
-    if (capture_handle_add(proc.probe.live_streams, LIVE_STREAM_SLOTS, handle) < 0)
+    if (capture_handle_add_reusing(proc.probe.live_streams, LIVE_STREAM_SLOTS, handle) < 0)
         atomic_store_explicit(&proc.probe.live_streams_off, 1, memory_order_relaxed);
 }
 
@@ -244,6 +246,22 @@ static uint8_t memory_kind_of(uint64_t pointer)
     default:
         return SS_MEM_UNKNOWN;
     }
+}
+
+/* Whether the light mode leaves out the call of 'spec' with 'params' at its entry: a memset
+ * whose destination is device (or array) memory, which cannot block the host (CUDA's API
+ * synchronization behavior: a memset waits only when it sets pinned host or managed memory),
+ * asked of the driver with one cuPointerGetAttributes. A memset without a destination
+ * argument (2D and 3D ones) or of memory the driver cannot tell is taken, as is every memset
+ * while a full window of the sampled mode is open (its rules see every call). */
+int capture_light_skips(const ss_args_spec *spec, const void *params)
+{
+    if (proc.api_rows[spec->api].klass != SS_CLASS_MEMSET || spec->dst.size == 0 ||
+        atomic_load_explicit(&proc.sampling.window_calls, memory_order_relaxed))
+        return 0;
+    int present;
+    uint8_t kind = memory_kind_of(ss_args_read(params, &spec->dst, &present));
+    return kind == SS_MEM_DEVICE || kind == SS_MEM_ARRAY;
 }
 
 /* The light mode's word for a copy or memset (ss_ev_api.flags, SS_API_MEM_*): the memory

@@ -173,6 +173,55 @@ int main(int argc, char **argv)
                asked_destroyed, asked_released_later, asked_kept);
         return 0;
     }
+    if (getenv("LIGHT_APP_STREAMS") != NULL) {
+        /* More streams made and destroyed over the run than the live streams' table has
+         * slots: a device-wide call still asks about the one that lives. Then more streams
+         * live at once than the table holds: device-wide calls are no longer asked about, even
+         * after those streams are gone (one the table lacked might live). */
+        uint64_t none[4] = {0};
+        CALL("cudaDeviceSynchronize_v3020", none, 0, 0); /* the context */
+        for (uint64_t i = 0; i < 600; i++) {
+            uint64_t handle = UINT64_C(0x100000) + i * 0x100;
+            if (fake_stream(1, handle) != 0 || fake_destroy(handle, 1) != 0) {
+                fprintf(stderr, "light_app: the stream callbacks are not subscribed\n");
+                return 2;
+            }
+        }
+        fake_stream(1, (uint64_t)(uintptr_t)KEPT_STREAM);
+        busy_stream = KEPT_STREAM;
+        CALL("cudaDeviceSynchronize_v3020", none, 1000000, 1);
+        int asked_made = asked_kept;
+        for (uint64_t i = 0; i < 512; i++)
+            fake_stream(1, UINT64_C(0x900000) + i * 0x100);
+        for (uint64_t i = 0; i < 512; i++)
+            fake_destroy(UINT64_C(0x900000) + i * 0x100, 1);
+        asked_kept = 0;
+        CALL("cudaDeviceSynchronize_v3020", none, 1000000, 1);
+        printf("600 streams made and destroyed: the kept stream asked %d times; after 513 "
+               "lived at once: %d times\n",
+               asked_made, asked_kept);
+        return 0;
+    }
+    if (getenv("LIGHT_APP_MEMSETS") != NULL) {
+        /* Memsets of device memory cannot block the host: the light mode leaves them out;
+         * those of pinned (or unknown) memory it takes. */
+        void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
+        static unsigned char pageable[4096];
+        cudaMemsetAsync_v3020_params set_device = {device, 0, 4096, 0};
+        CALL("cudaMemsetAsync_v3020", &set_device, 0, 0);
+        cudaMemsetAsync_v3020_params set_pinned = {pinned, 0, 4096, 0};
+        CALL("cudaMemsetAsync_v3020", &set_pinned, 0, 0);
+        cudaMemset_v3020_params set_device_sync = {device, 0, 4096};
+        CALL("cudaMemset_v3020", &set_device_sync, 0, 0);
+        cudaMemset_v3020_params set_pageable_sync = {pageable, 0, sizeof pageable};
+        CALL("cudaMemset_v3020", &set_pageable_sync, 0, 0);
+        cuMemsetD8Async_params set_device_driver = {(CUdeviceptr)DEVICE_BASE, 0, 4096, 0};
+        CALL("cuMemsetD8Async", &set_device_driver, 0, 0);
+        cudaMemcpyAsync_v3020_params copy = {device, pinned, 4096, cudaMemcpyHostToDevice, 0};
+        CALL("cudaMemcpyAsync_v3020", &copy, 0, 0);
+        printf("light_app: done\n");
+        return 0;
+    }
     if (getenv("LIGHT_APP_FIRST_MALLOC") != NULL) {
         /* The first call makes the context and takes long: nothing of the process's own was
          * pending, so it waited for nothing (no SYNC402). */

@@ -19,6 +19,10 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
   destroyed_stream  a stream destroyed (cuStreamDestroy_v2's callbacks) during a device-wide
              call that found it pending is not asked about at the call's exit, nor one
              destroyed before whose "destroy starting" has not come; a kept one is
+  streams    600 streams made and destroyed, more than the live streams' table's slots: a
+             device-wide call is still probed; after 513 streams lived at once it is not
+  memsets    memsets of device memory are left out (runtime and driver API), those of pinned
+             and pageable memory taken with their memory kinds
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -282,6 +286,52 @@ def case_destroyed_stream(opts, check):
           f"probe flags {[hex(f) for f in flags]}, expected 0x40000000 0x40000000 0x60000000")
 
 
+def probe_flags(path):
+    """The probe bits (SS_API_PROBED, SS_API_WAITED) of each call of a trace, in order."""
+    flags = []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            words = line.split()
+            if words and words[0] == "api":
+                flags.append(int(words[1 + API_FLAGS]) & (PROBED | WAITED))
+    return flags
+
+
+def case_streams(opts, check):
+    """docs/run.md, Modes: the live streams' table takes a destroyed stream's slot again, so a
+    run that makes more streams than it has slots still probes device-wide calls; with more
+    streams alive at once than it holds, the mode judges them by their time from then on."""
+    workdir = start(opts, "streams")
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_STREAMS="1")
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0 and out == "600 streams made and destroyed: the kept stream asked 2 "
+          "times; after 513 lived at once: 0 times\n", f"exit {status}: {out}{err}")
+    flags = probe_flags(os.path.join(workdir, "out.sstrace"))
+    check(flags == [PROBED, PROBED | WAITED, 0],
+          f"probe flags {[hex(f) for f in flags]}, expected 0x40000000 0x60000000 0x0")
+
+
+def case_memsets(opts, check):
+    """docs/run.md, Modes: the light mode leaves out memsets of device memory (they cannot
+    block the host) and takes those of host memory, with their memory kinds."""
+    workdir = start(opts, "memsets")
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_MEMSETS="1")
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0 and out == "light_app: done\n", f"exit {status}: {out}{err}")
+    meta, apis = trace_meta(os.path.join(workdir, "out.sstrace"))
+    check(apis == ["cudaMemsetAsync", "cudaMemset", "cudaMemcpyAsync"], f"trace calls {apis}")
+    kinds = []
+    with open(os.path.join(workdir, "out.sstrace"), encoding="utf-8") as handle:
+        for line in handle:
+            words = line.split()
+            if words and words[0] == "api":
+                kinds.append(int(words[1 + API_FLAGS]) & 0x8000ffff)
+    # SS_API_MEM_WORD (evlog.h): known, the source's kind << 8, the destination's (unknown 0,
+    # pageable 1, pinned 2, device 3).
+    check(kinds == [0x80000002, 0x80000001, 0x80000203],
+          f"memory kinds {[hex(k) for k in kinds]}, expected 0x80000002 0x80000001 0x80000203")
+
+
 def case_refused(opts, check):
     workdir = start(opts, "refused")
     for args, message in ((["--mode", "heavy"], "--mode needs full or light (got 'heavy')"),
@@ -301,7 +351,8 @@ def case_refused(opts, check):
 CASES = [("selection", case_selection), ("findings", case_findings),
          ("interval", case_interval), ("killed", case_killed), ("window", case_window),
          ("trigger", case_trigger), ("first_call", case_first_call),
-         ("destroyed_stream", case_destroyed_stream), ("refused", case_refused)]
+         ("destroyed_stream", case_destroyed_stream), ("streams", case_streams),
+         ("memsets", case_memsets), ("refused", case_refused)]
 
 
 def main(argv):

@@ -5,15 +5,17 @@
       Writes LIGHT.sstrace: FULL.sstrace with the metadata "mode" light, without the calls the
       light mode does not subscribe to (rules/cuda_api.def rows that ss_api_light leaves out:
       launches, event records, stream waits, host functions, graph launches, prefetches,
-      attaches), without GPU, synchronization and pointer records, and with each copy's and
-      memset's memory kinds moved from its GPU record into its call's flags word, as the light
-      mode records them (evlog.h, SS_API_MEM_WORD), and what the light mode's probe of pending
-      work would have said (SS_API_PROBED, SS_API_WAITED): work of the streams the call may
-      wait for (its own stream, or every stream of its device) pending at its entry, and one
-      of those streams complete at its exit. ROOT is the source tree (for cuda_api.def).
-  light_trace.py compare ROOT FULL.json LIGHT.json
-      Compares the findings of the light rules of two `syncscope analyze --format json`
-      results as (rule, file, line, count, latent); prints the differences.
+      attaches) and memsets of device memory, without GPU, synchronization and pointer
+      records, and with each copy's and memset's memory kinds moved from its GPU record into
+      its call's flags word, as the light mode records them (evlog.h, SS_API_MEM_WORD), and
+      what the light mode's probe of pending work would have said (SS_API_PROBED,
+      SS_API_WAITED): work of the streams the call may wait for (its own stream, or every
+      stream of its device) pending at its entry, and one of those streams complete at its
+      exit. ROOT is the source tree (for cuda_api.def).
+  light_trace.py compare SYNCSCOPE FULL.json LIGHT.json
+      Compares the findings of the light rules (those `SYNCSCOPE rules --format json` marks
+      "lightMode") of two `syncscope analyze --format json` results as (rule, file, line,
+      count, latent); prints the differences.
   light_trace.py check ROOT SYNCSCOPE WORKDIR
       For every trace tests/data/NAME.sstrace: its light view, both analyzed, the light rules'
       findings equal, except the differences KNOWN pins for a trace (exactly those: rule, file
@@ -26,13 +28,18 @@ import re
 import subprocess
 import sys
 
-LIGHT_RULES = ("SYNC201", "SYNC202", "SYNC301", "SYNC401", "SYNC402")
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "gpu"))
+import gpu_expect  # noqa: E402  (tests/gpu/gpu_expect.py: light_rules)
+
 # ss_api_light (rules/catalog.c): any sync class but NEVER, and these classes.
 LIGHT_CLASSES = {"COPY", "MEMSET", "ALLOC", "FREE", "HOST_ALLOC", "MANAGED_ALLOC",
                  "HOST_REGISTER", "HOST_UNREGISTER", "HOST_FREE", "STREAM_CREATE", "QUERY",
                  "STREAM_SYNC", "DEVICE_SYNC", "EVENT_SYNC", "GRAPH_INSTANTIATE",
                  "GRAPH_UPLOAD"}
 MEM_KNOWN = 0x80000000
+# ss_mem_kind (evlog.h): device and array memory, whose memsets the light mode leaves out.
+MEM_DEVICE_SIDE = (3, 4)
 EVENT_RECORDS = ("stream", "api", "kernel", "memcpy", "memset", "sync", "scope", "args")
 PROBED, WAITED = 0x40000000, 0x20000000
 SLACK_NS = 5000
@@ -122,6 +129,8 @@ def convert(root, source, target):
             flags = int(fields[API_FLAGS])
             if fields[API_CORRELATION] in kinds:
                 src, dst = kinds[fields[API_CORRELATION]]
+                if row[0] == "MEMSET" and dst in MEM_DEVICE_SIDE:
+                    continue  # capture_light_skips: a memset of device memory cannot block
                 flags = MEM_KNOWN | src << 8 | dst
             flags |= probe(row, fields, ops, enter_of)
             fields[API_FLAGS] = str(flags)
@@ -174,19 +183,21 @@ KNOWN = {
 }
 
 
-def findings(path):
+def findings(path, light_rules):
+    """The findings of 'light_rules' in a JSON result, sorted (rule, file, line, count, latent)."""
     with open(path, encoding="utf-8") as handle:
         document = json.load(handle)
     rows = []
     for f in document.get("findings", []):
-        if f.get("ruleId") in LIGHT_RULES:
+        if f.get("ruleId") in light_rules:
             rows.append((f.get("ruleId"), f.get("file") or "", f.get("line") or 0,
                          (f.get("evidence") or {}).get("count", 0), bool(f.get("latent"))))
     return sorted(rows)
 
 
-def compare(full, light):
-    a, b = findings(full), findings(light)
+def compare(syncscope, full, light):
+    rules = gpu_expect.light_rules(syncscope)
+    a, b = findings(full, rules), findings(light, rules)
     for row in sorted(set(a) - set(b)):
         print(f"only full:  {row}")
     for row in sorted(set(b) - set(a)):
@@ -195,11 +206,11 @@ def compare(full, light):
     return 0 if a == b else 1
 
 
-def differences(full, light):
+def differences(full, light, rules):
     """The findings of one side only, as KNOWN writes them (file names, not paths)."""
     def short(rows):
         return [(r, os.path.basename(f), line, c, lat) for r, f, line, c, lat in rows]
-    a, b = short(findings(full)), short(findings(light))
+    a, b = short(findings(full, rules)), short(findings(light, rules))
     only = [("full",) + row for row in a if row not in b]
     only += [("light",) + row for row in b if row not in a]
     return sorted(set(only))
@@ -210,6 +221,7 @@ def check(root, syncscope, workdir):
     os.makedirs(workdir, exist_ok=True)
     data = os.path.join(root, "tests", "data")
     failures, count = [], 0
+    rules = gpu_expect.light_rules(syncscope)
     for name in sorted(f[:-8] for f in os.listdir(data) if f.endswith(".sstrace")):
         count += 1
         light_trace = os.path.join(workdir, f"{name}.light.sstrace")
@@ -224,7 +236,7 @@ def check(root, syncscope, workdir):
             results.append(out)
         if len(results) < 2 or not all(os.path.isfile(r) for r in results):
             continue
-        found = differences(*results)
+        found = differences(*results, rules)
         wanted = sorted(KNOWN.get(name, []))
         if found != wanted:
             failures.append(f"{name}: the light view differs by {found}, expected {wanted}")
@@ -240,7 +252,7 @@ def main(argv):
     if len(argv) == 5 and argv[1] == "check":
         return check(argv[2], argv[3], argv[4])
     if len(argv) == 5 and argv[1] == "compare":
-        return compare(argv[3], argv[4])
+        return compare(argv[2], argv[3], argv[4])
     if len(argv) == 4:
         return convert(argv[1], argv[2], argv[3])
     print(__doc__, file=sys.stderr)
