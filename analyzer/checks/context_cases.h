@@ -2,8 +2,8 @@
  * each concern, for ss_context_apply (context.c): the host needs the value at once or the
  * function hands the data to its caller (inherent.c), the copy's stream is idle (idle.c), and
  * a loop's iterations that cost little: a buffer that only grows, a loop that times itself, a
- * sweep over a constant array of settings (loop_notes.c). Each returns the words the message
- * gets ("inherent: ...", "idle: ...", ...), malloc'ed, or NULL when its case does not apply.
+ * sweep over a constant array of settings (loop_notes.c). Each returns the words added to the
+ * message ("inherent: ...", "idle: ...", ...), malloc'ed, or NULL when its case does not apply.
  * Private to context.c and these files. */
 #ifndef SS_ANALYZER_CHECKS_CONTEXT_CASES_H
 #define SS_ANALYZER_CHECKS_CONTEXT_CASES_H
