@@ -331,6 +331,77 @@ static void find_unbuilt(CXFile included, CXSourceLocation *stack, unsigned dept
     clang_disposeString(name);
 }
 
+/* The compile command's include folders (-I and the like, between the user's first argument
+ * and the extra ones) that lie in its folder or its build folder, into 'dirs', and each one's
+ * place in the arguments into 'at'. */
+static void collect_build_dirs(const ss_tu_input *in, ss_args *dirs, size_t *at)
+{
+    for (size_t i = in->user_begin; i < in->extra_begin && i < in->args->count; i++) {
+        const char *dir =
+            ss_flags_include_dir((const char *const *)in->args->v, in->args->count, i);
+        if (dir && dir[0] == '/' &&
+            (in_build(dir, in->directory) || in_build(dir, in->build_dir))) {
+            at[dirs->count] = i;
+            ss_args_push(dirs, dir);
+        }
+    }
+}
+
+/* The message that replaces the parse's 'errors' errors (the first of them from 'first_diag'
+ * on in 'out') when 'w' found a header not built yet. */
+static char *unbuilt_message(const unbuilt_walk *w, const ss_result *out, size_t first_diag,
+                             size_t errors)
+{
+    const ss_diag *d = NULL;
+    for (size_t k = first_diag; k < out->diag_count && d == NULL; k++)
+        d = out->diags[k].severity == SS_SEV_ERROR ? &out->diags[k] : NULL;
+    char *first = d->file && d->line
+                      ? ss_xasprintf("%s:%u:%u: %s", d->file, d->line, d->column, d->message)
+                      : ss_xstrdup(d->message);
+    char *header = ss_path_display(w->header);
+    char *found = ss_path_display(w->found);
+    char *copy =
+        w->toolkit ? ss_xstrdup("the toolkit's copy") : ss_xasprintf("the copy in %s", found);
+    char *others = w->others ? ss_xasprintf(" (and for %zu other header%s)", w->others,
+                                            w->others == 1 ? "" : "s")
+                             : ss_xstrdup("");
+    char *message = ss_xasprintf(
+        "%s does not exist yet: %s was used%s; build the project first (the %zu error%s of "
+        "this parse may follow from it; the first: %s)",
+        header, copy, others, errors, errors == 1 ? "" : "s", first);
+    free(others);
+    free(copy);
+    free(found);
+    free(header);
+    free(first);
+    return message;
+}
+
+/* The unit's errors (from 'first_diag' on in 'out') replaced by one error, 'message', at
+ * 'include' (an #include); its other diagnostics stay, in their order. */
+static void replace_errors(ss_result *out, size_t first_diag, CXSourceLocation include,
+                           const char *message)
+{
+    CXFile file = NULL;
+    unsigned line = 0, column = 0;
+    clang_getExpansionLocation(include, &file, &line, &column, NULL);
+    CXString fname = clang_getFileName(file);
+    char *where = clang_getCString(fname) ? ss_path_display(clang_getCString(fname)) : NULL;
+    clang_disposeString(fname);
+    size_t kept = first_diag;
+    for (size_t k = first_diag; k < out->diag_count; k++) {
+        if (out->diags[k].severity == SS_SEV_ERROR) {
+            free(out->diags[k].file);
+            free(out->diags[k].message);
+        } else {
+            out->diags[kept++] = out->diags[k];
+        }
+    }
+    out->diag_count = kept;
+    ss_result_add_diag(out, SS_SEV_ERROR, where, line, column, message);
+    free(where);
+}
+
 /* After a parse with errors: where a header that the project's files include, and whose
  * names the errors quote, was found further down the search path than an include folder of
  * the compile command in its build folder that does not have it (yet: the folder or the
@@ -345,15 +416,7 @@ static int explain_unbuilt(CXTranslationUnit tu, const ss_tu_input *in, ss_resul
         return 0;
     ss_args build_dirs = {0};
     size_t *build_at = ss_xcalloc(in->args->count + 1, sizeof *build_at);
-    for (size_t i = in->user_begin; i < in->extra_begin && i < in->args->count; i++) {
-        const char *dir =
-            ss_flags_include_dir((const char *const *)in->args->v, in->args->count, i);
-        if (dir && dir[0] == '/' &&
-            (in_build(dir, in->directory) || in_build(dir, in->build_dir))) {
-            build_at[build_dirs.count] = i;
-            ss_args_push(&build_dirs, dir);
-        }
-    }
+    collect_build_dirs(in, &build_dirs, build_at);
     unbuilt_walk w = {
         &build_dirs, build_at, in, tu, out, first_diag, NULL, NULL, 0, clang_getNullLocation(), 0};
     if (build_dirs.count)
@@ -363,48 +426,9 @@ static int explain_unbuilt(CXTranslationUnit tu, const ss_tu_input *in, ss_resul
     for (size_t k = first_diag; said && k < out->diag_count; k++)
         errors += out->diags[k].severity == SS_SEV_ERROR;
     if (said && errors) {
-        const ss_diag *d = NULL;
-        for (size_t k = first_diag; k < out->diag_count && d == NULL; k++)
-            d = out->diags[k].severity == SS_SEV_ERROR ? &out->diags[k] : NULL;
-        char *first = d->file && d->line
-                          ? ss_xasprintf("%s:%u:%u: %s", d->file, d->line, d->column, d->message)
-                          : ss_xstrdup(d->message);
-        char *header = ss_path_display(w.header);
-        char *found = ss_path_display(w.found);
-        char *copy =
-            w.toolkit ? ss_xstrdup("the toolkit's copy") : ss_xasprintf("the copy in %s", found);
-        char *others = w.others ? ss_xasprintf(" (and for %zu other header%s)", w.others,
-                                               w.others == 1 ? "" : "s")
-                                : ss_xstrdup("");
-        char *message = ss_xasprintf(
-            "%s does not exist yet: %s was used%s; build the project first (the %zu error%s of "
-            "this parse may follow from it; the first: %s)",
-            header, copy, others, errors, errors == 1 ? "" : "s", first);
-        CXFile file = NULL;
-        unsigned line = 0, column = 0;
-        clang_getExpansionLocation(w.include, &file, &line, &column, NULL);
-        CXString fname = clang_getFileName(file);
-        char *where = clang_getCString(fname) ? ss_path_display(clang_getCString(fname)) : NULL;
-        clang_disposeString(fname);
-        /* The unit's errors go; its other diagnostics stay, in their order. */
-        size_t kept = first_diag;
-        for (size_t k = first_diag; k < out->diag_count; k++) {
-            if (out->diags[k].severity == SS_SEV_ERROR) {
-                free(out->diags[k].file);
-                free(out->diags[k].message);
-            } else {
-                out->diags[kept++] = out->diags[k];
-            }
-        }
-        out->diag_count = kept;
-        ss_result_add_diag(out, SS_SEV_ERROR, where, line, column, message);
-        free(where);
+        char *message = unbuilt_message(&w, out, first_diag, errors);
+        replace_errors(out, first_diag, w.include, message);
         free(message);
-        free(others);
-        free(copy);
-        free(found);
-        free(header);
-        free(first);
     }
     free(w.header);
     free(w.found);

@@ -111,12 +111,11 @@ static void apply(const char *text, size_t len, const edit *edits, size_t count,
     out->len = n;
 }
 
-int ss_cli_apply_fixits(const ss_result *result, size_t *applied, size_t *files)
+/* Says, for each finding whose fix-it is left out on purpose, that its file stays as it is,
+ * and why. (Fix-its come from lint, so a build without the analyzer has none to refuse.) */
+static void say_refused(const ss_result *result)
 {
-    *applied = *files = 0;
 #ifdef SS_HAVE_ANALYZER
-    /* A fix-it left out on purpose: its file stays as it is, and --fix says why. (Fix-its
-     * come from lint, so a build without the analyzer has none to refuse.) */
     for (size_t i = 0; i < result->count; i++) {
         const ss_finding *f = &result->findings[i];
         const char *why = f->file ? ss_lint_fix_refused(f) : NULL;
@@ -124,7 +123,44 @@ int ss_cli_apply_fixits(const ss_result *result, size_t *applied, size_t *files)
             ss_log_note("%s:%u:%u: not fixed (%s): %s", f->file, f->line, f->column,
                         ss_rules_get(f->rule)->id, why);
     }
+#else
+    (void)result;
 #endif
+}
+
+/* The new content of every file the 'n' edits (sorted by place) touch, into 'fixed' (one per
+ * file; their number into '*nfiles'). Returns 0, or -1 when a file cannot be read or an edit
+ * does not fit it (said), at the first such file. */
+static int fix_files(edit *edits, size_t n, fixed_file *fixed, size_t *nfiles)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0;) {
+        const char *path = edits[i].finding->file;
+        size_t j = i;
+        while (j < n && strcmp(edits[j].finding->file, path) == 0)
+            j++;
+        size_t len = 0;
+        char *text = ss_read_file(path, &len);
+        if (text == NULL) {
+            ss_log_error("cannot read '%s': %s", path, ss_file_error());
+            rc = -1;
+        } else if (locate(path, text, len, edits + i, j - i) != 0) {
+            rc = -1;
+        } else {
+            fixed[*nfiles].path = path;
+            apply(text, len, edits + i, j - i, &fixed[*nfiles]);
+            (*nfiles)++;
+        }
+        free(text);
+        i = j;
+    }
+    return rc;
+}
+
+int ss_cli_apply_fixits(const ss_result *result, size_t *applied, size_t *files)
+{
+    *applied = *files = 0;
+    say_refused(result);
     size_t count = 0;
     for (size_t i = 0; i < result->count; i++)
         if (result->findings[i].file)
@@ -142,27 +178,7 @@ int ss_cli_apply_fixits(const ss_result *result, size_t *applied, size_t *files)
     qsort(edits, n, sizeof *edits, by_place);
     /* Every file's new content first: nothing is written unless all of them are sound. */
     size_t nfiles = 0;
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0;) {
-        const char *path = edits[i].finding->file;
-        size_t j = i;
-        while (j < n && strcmp(edits[j].finding->file, path) == 0)
-            j++;
-        size_t len = 0;
-        char *text = ss_read_file(path, &len);
-        if (text == NULL) {
-            ss_log_error("cannot read '%s': %s", path, ss_file_error());
-            rc = -1;
-        } else if (locate(path, text, len, edits + i, j - i) != 0) {
-            rc = -1;
-        } else {
-            fixed[nfiles].path = path;
-            apply(text, len, edits + i, j - i, &fixed[nfiles]);
-            nfiles++;
-        }
-        free(text);
-        i = j;
-    }
+    int rc = fix_files(edits, n, fixed, &nfiles);
     /* Each file is replaced atomically (a temporary file renamed over it, its mode kept). */
     for (size_t i = 0; i < nfiles && rc == 0; i++) {
         if (ss_write_file(fixed[i].path, 0, write_fixed, &fixed[i]) != SS_WRITE_OK) {

@@ -176,18 +176,12 @@ static int write_rules_page(FILE *out)
     return ferror(out) ? -1 : 0;
 }
 
-/* syncscope(1): the commands with their --help texts, the rules in brief, exit status. */
-static int write_command_page(FILE *out, const man_command *commands, char *const *helps,
-                              size_t count)
+/* The SYNOPSIS lines: each command's usage line from its help ("usage: syncscope lint
+ * [options] ..."), up to the first double space, which starts a remark. */
+static void put_synopsis(FILE *out, const man_command *commands, char *const *helps, size_t count)
 {
-    fputs(MAN_BANNER, out);
-    fprintf(out, ".TH SYNCSCOPE 1 \"\" \"syncscope %s\" \"syncscope manual\"\n", SS_VERSION);
-    fputs(NO_HYPHENATION, out);
-    fputs(".SH NAME\nsyncscope \\- find implicit synchronization in CUDA programs\n", out);
     fputs(".SH SYNOPSIS\n", out);
     for (size_t i = 0; i < count; i++) {
-        /* The usage line of the command's help ("usage: syncscope lint [options] ..."), up
-         * to the first double space, which starts a remark. */
         static const char prefix[] = "usage: syncscope ";
         const char *usage = helps[i];
         size_t len = 0;
@@ -210,16 +204,11 @@ static int write_command_page(FILE *out, const man_command *commands, char *cons
         fputs(".br\n", out);
     }
     fputs(".B syncscope \\-\\-version\n", out);
-    fputs(".SH DESCRIPTION\n"
-          "syncscope finds where CUDA programs lose concurrency to synchronization nobody "
-          "asked for: a launch on the legacy default stream, an asynchronous copy from "
-          "pageable memory, a scalar read back to the host, an allocation or a device "
-          "synchronization in a loop.\n"
-          ".B syncscope lint\n"
-          "predicts them from the sources;\n"
-          ".B syncscope run\n"
-          "observes them in an unmodified program on a GPU.\n",
-          out);
+}
+
+/* The COMMANDS section: each command's summary, then each one's whole help. */
+static void put_commands(FILE *out, const man_command *commands, char *const *helps, size_t count)
+{
     fputs(".SH COMMANDS\n", out);
     for (size_t i = 0; i < count; i++) {
         fputs(".TP\n.B ", out);
@@ -234,6 +223,11 @@ static int write_command_page(FILE *out, const man_command *commands, char *cons
         fputs("\"\n", out);
         put_preformatted(out, helps[i]);
     }
+}
+
+/* The RULES section: each rule in brief. */
+static void put_rules_brief(FILE *out)
+{
     fputs(".SH RULES\n", out);
     size_t n;
     const ss_rule *rules = ss_rules_all(&n);
@@ -249,6 +243,11 @@ static int write_command_page(FILE *out, const man_command *commands, char *cons
         fputs(").\n", out);
     }
     fputs(".PP\nEach rule is explained in\n.BR syncscope\\-rules (7).\n", out);
+}
+
+/* EXIT STATUS, ENVIRONMENT, FILES and SEE ALSO. */
+static void put_closing_sections(FILE *out)
+{
     fputs(".SH EXIT STATUS\n"
           ".TP\n.B 0\nNo finding at or above the \\fB\\-\\-fail\\-on\\fR level.\n"
           ".TP\n.B 1\nFindings at or above the \\fB\\-\\-fail\\-on\\fR level.\n"
@@ -276,6 +275,30 @@ static int write_command_page(FILE *out, const man_command *commands, char *cons
           "Under the installation prefix: one Markdown page per rule.\n",
           out);
     fputs(".SH SEE ALSO\n.BR syncscope\\-rules (7)\n", out);
+}
+
+/* syncscope(1): the commands with their --help texts, the rules in brief, exit status. */
+static int write_command_page(FILE *out, const man_command *commands, char *const *helps,
+                              size_t count)
+{
+    fputs(MAN_BANNER, out);
+    fprintf(out, ".TH SYNCSCOPE 1 \"\" \"syncscope %s\" \"syncscope manual\"\n", SS_VERSION);
+    fputs(NO_HYPHENATION, out);
+    fputs(".SH NAME\nsyncscope \\- find implicit synchronization in CUDA programs\n", out);
+    put_synopsis(out, commands, helps, count);
+    fputs(".SH DESCRIPTION\n"
+          "syncscope finds where CUDA programs lose concurrency to synchronization nobody "
+          "asked for: a launch on the legacy default stream, an asynchronous copy from "
+          "pageable memory, a scalar read back to the host, an allocation or a device "
+          "synchronization in a loop.\n"
+          ".B syncscope lint\n"
+          "predicts them from the sources;\n"
+          ".B syncscope run\n"
+          "observes them in an unmodified program on a GPU.\n",
+          out);
+    put_commands(out, commands, helps, count);
+    put_rules_brief(out);
+    put_closing_sections(out);
     return ferror(out) ? -1 : 0;
 }
 

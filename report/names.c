@@ -35,26 +35,24 @@ static size_t operator_symbol(const char *name)
     return strspn(name, "+-*/%^&|~!=<>,");
 }
 
-char *ss_report_short_name(const char *name)
+/* 'name' ('len' bytes) into 'out' (at least len + 1 bytes) without its template arguments,
+ * up to its parameter list, trailing blanks left out; its length into '*used'. Returns false
+ * when the name is to be kept as it is: its brackets do not pair (an unusual demangling) or
+ * nothing was left out. */
+static bool cut_templates(const char *name, size_t len, char *out, size_t *used)
 {
-    size_t len = strlen(name);
-    /* The name with template arguments left out, up to its parameter list. */
-    char *out = ss_xreallocarray(NULL, len + 1, 1);
-    size_t o = 0;
+    size_t o = 0, i = 0;
     int angle = 0, brace = 0;
-    size_t i = 0;
     bool cut = false;
     while (i < len) {
         char c = name[i];
+        size_t n = 0;
         if (angle == 0 && brace == 0 &&
-            strncmp(name + i, ANONYMOUS_NAMESPACE, strlen(ANONYMOUS_NAMESPACE)) == 0) {
-            memcpy(out + o, name + i, strlen(ANONYMOUS_NAMESPACE));
-            o += strlen(ANONYMOUS_NAMESPACE);
-            i += strlen(ANONYMOUS_NAMESPACE);
-            continue;
-        }
-        if (angle == 0 && is_operator_at(name, i)) {
-            size_t n = strlen(OPERATOR) + operator_symbol(name + i + strlen(OPERATOR));
+            strncmp(name + i, ANONYMOUS_NAMESPACE, strlen(ANONYMOUS_NAMESPACE)) == 0)
+            n = strlen(ANONYMOUS_NAMESPACE);
+        else if (angle == 0 && is_operator_at(name, i))
+            n = strlen(OPERATOR) + operator_symbol(name + i + strlen(OPERATOR));
+        if (n > 0) {
             memcpy(out + o, name + i, n);
             o += n;
             i += n;
@@ -78,19 +76,22 @@ char *ss_report_short_name(const char *name)
         }
         i++;
     }
-    out[o] = '\0';
-    /* A name whose brackets do not pair (an unusual demangling) is kept as it is. */
-    if (angle != 0 || brace != 0 || (o == len && !cut)) {
-        free(out);
-        return ss_xstrdup(name);
-    }
+    if (angle != 0 || brace != 0 || (o == len && !cut))
+        return false;
     while (o > 0 && out[o - 1] == ' ')
         o--;
     out[o] = '\0';
-    /* Without the return type: after the last space outside "(anonymous namespace)" and
-     * braces. */
+    *used = o;
+    return true;
+}
+
+/* Where the name 'out' ('o' bytes) starts without its return type: after the last space
+ * outside "(anonymous namespace)" and braces (and not the one after "operator"); 0 when
+ * there is none. */
+static size_t after_return_type(const char *out, size_t o)
+{
     size_t start = 0;
-    brace = 0;
+    int brace = 0;
     for (size_t k = 0; k < o; k++) {
         if (strncmp(out + k, ANONYMOUS_NAMESPACE, strlen(ANONYMOUS_NAMESPACE)) == 0) {
             k += strlen(ANONYMOUS_NAMESPACE) - 1;
@@ -103,7 +104,18 @@ char *ss_report_short_name(const char *name)
         else if (out[k] == ' ' && brace == 0 && !(k >= 8 && is_operator_at(out, k - 8)))
             start = k + 1;
     }
-    if (start >= o) {
+    return start;
+}
+
+char *ss_report_short_name(const char *name)
+{
+    size_t len = strlen(name);
+    char *out = ss_xreallocarray(NULL, len + 1, 1);
+    size_t o = 0;
+    size_t start = 0;
+    if (cut_templates(name, len, out, &o))
+        start = after_return_type(out, o);
+    if (o == 0 || start >= o) {
         free(out);
         return ss_xstrdup(name);
     }

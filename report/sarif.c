@@ -389,6 +389,63 @@ static cJSON *fixes_json(const char *root_dir, const ss_finding *f)
     return fixes;
 }
 
+/* A related location of result 'o' (its "relatedLocations", with one location, id 1, which
+ * the message links to) at 'file':'line':'column' (no physical location when 'file' is NULL).
+ * Returns the location, for its logical location and message. */
+static cJSON *add_related(cJSON *o, const char *root_dir, const char *file, unsigned line,
+                          unsigned column)
+{
+    cJSON *related = ss_report_json_checked(cJSON_AddArrayToObject(o, "relatedLocations"));
+    cJSON *loc = ss_report_json_checked(cJSON_CreateObject());
+    ss_report_json_add_i64(loc, "id", 1);
+    if (file != NULL)
+        cJSON_AddItemToObject(loc, "physicalLocation",
+                              physical_location(root_dir, file, line, column, NULL));
+    cJSON_AddItemToArray(related, loc);
+    return loc;
+}
+
+/* The related locations of 'f': the library frame the call went through, which the message
+ * links to ("[...](1)"); for a lint finding in a macro's argument, the macro's invocation, as
+ * clang's "expanded from macro" note. */
+static void add_related_locations(cJSON *o, const char *root_dir, const ss_finding *f)
+{
+    if (f->via_file != NULL || f->via_function != NULL) {
+        char text[4096];
+        ss_finding_via_text(f, text, sizeof text);
+        cJSON *loc = add_related(o, root_dir, f->via_file, f->via_line, 0);
+        if (f->via_function != NULL) {
+            cJSON *logical =
+                ss_report_json_checked(cJSON_AddArrayToObject(loc, "logicalLocations"));
+            cJSON_AddItemToArray(logical, function_location(f->via_function));
+        }
+        char *what = ss_xasprintf("via %s", text);
+        cJSON_AddItemToObject(loc, "message", message(what));
+        free(what);
+    }
+    if (f->macro != NULL && f->file != NULL) {
+        cJSON *loc = add_related(o, root_dir, f->file, f->macro_line, f->macro_column);
+        char *what = ss_xasprintf("expanded from macro '%s'", f->macro);
+        cJSON_AddItemToObject(loc, "message", message(what));
+        free(what);
+    }
+}
+
+/* The result's "properties": where it comes from, the rule's name, the hint, a run finding's
+ * evidence and the figures of its own. */
+static void add_properties(cJSON *o, const ss_rule *rule, const ss_finding *f)
+{
+    cJSON *props = ss_report_json_checked(cJSON_AddObjectToObject(o, "properties"));
+    ss_report_json_add_string(props, "origin", ss_report_origin_name(f->origin));
+    ss_report_json_add_string(props, "ruleName", rule->name);
+    if (f->hint)
+        ss_report_json_add_string(props, "hint", f->hint);
+    if (f->origin == SS_ORIGIN_RUNTIME)
+        cJSON_AddItemToObject(props, "evidence", ss_report_json_evidence(&f->evidence));
+    if (f->extra_count > 0)
+        cJSON_AddItemToObject(props, "extra", ss_report_json_extra(f));
+}
+
 static cJSON *result_json(const char *root_dir, const char *program, const ss_finding *f)
 {
     const ss_rule *rule = ss_rules_get(f->rule);
@@ -399,40 +456,7 @@ static cJSON *result_json(const char *root_dir, const char *program, const ss_fi
     cJSON_AddItemToObject(o, "message", result_message(f));
     cJSON *locations = ss_report_json_checked(cJSON_AddArrayToObject(o, "locations"));
     cJSON_AddItemToArray(locations, primary_location(root_dir, program, f));
-    /* The library frame the call went through, which the message links to ("[...](1)"). */
-    if (f->via_file != NULL || f->via_function != NULL) {
-        char text[4096];
-        ss_finding_via_text(f, text, sizeof text);
-        cJSON *related = ss_report_json_checked(cJSON_AddArrayToObject(o, "relatedLocations"));
-        cJSON *loc = ss_report_json_checked(cJSON_CreateObject());
-        ss_report_json_add_i64(loc, "id", 1);
-        if (f->via_file != NULL)
-            cJSON_AddItemToObject(loc, "physicalLocation",
-                                  physical_location(root_dir, f->via_file, f->via_line, 0, NULL));
-        if (f->via_function != NULL) {
-            cJSON *logical =
-                ss_report_json_checked(cJSON_AddArrayToObject(loc, "logicalLocations"));
-            cJSON_AddItemToArray(logical, function_location(f->via_function));
-        }
-        char *what = ss_xasprintf("via %s", text);
-        cJSON_AddItemToObject(loc, "message", message(what));
-        free(what);
-        cJSON_AddItemToArray(related, loc);
-    }
-    /* A lint finding in a macro's argument: the macro's invocation, as clang's "expanded from
-     * macro" note. */
-    if (f->macro != NULL && f->file != NULL) {
-        cJSON *related = ss_report_json_checked(cJSON_AddArrayToObject(o, "relatedLocations"));
-        cJSON *loc = ss_report_json_checked(cJSON_CreateObject());
-        ss_report_json_add_i64(loc, "id", 1);
-        cJSON_AddItemToObject(
-            loc, "physicalLocation",
-            physical_location(root_dir, f->file, f->macro_line, f->macro_column, NULL));
-        char *what = ss_xasprintf("expanded from macro '%s'", f->macro);
-        cJSON_AddItemToObject(loc, "message", message(what));
-        free(what);
-        cJSON_AddItemToArray(related, loc);
-    }
+    add_related_locations(o, root_dir, f);
     char fingerprint[17];
     ss_finding_fingerprint(f, fingerprint);
     cJSON *fps = ss_report_json_checked(cJSON_AddObjectToObject(o, "partialFingerprints"));
@@ -448,15 +472,7 @@ static cJSON *result_json(const char *root_dir, const char *program, const ss_fi
         cJSON *stacks = ss_report_json_checked(cJSON_AddArrayToObject(o, "stacks"));
         cJSON_AddItemToArray(stacks, stack_json(root_dir, f));
     }
-    cJSON *props = ss_report_json_checked(cJSON_AddObjectToObject(o, "properties"));
-    ss_report_json_add_string(props, "origin", ss_report_origin_name(f->origin));
-    ss_report_json_add_string(props, "ruleName", rule->name);
-    if (f->hint)
-        ss_report_json_add_string(props, "hint", f->hint);
-    if (f->origin == SS_ORIGIN_RUNTIME)
-        cJSON_AddItemToObject(props, "evidence", ss_report_json_evidence(&f->evidence));
-    if (f->extra_count > 0)
-        cJSON_AddItemToObject(props, "extra", ss_report_json_extra(f));
+    add_properties(o, rule, f);
     return o;
 }
 
