@@ -7,6 +7,7 @@
 #include "log.h"
 #include "scope.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,6 +231,22 @@ static CXCursor pitched_pointer(CXCursor value)
     return clang_getNullCursor();
 }
 
+/* The host pointer of side 'side' ("src" or "dst") of the driver's local CUDA_MEMCPY2D or
+ * CUDA_MEMCPY3D behind '&p' (cuMemcpy2D(&p), cuMemcpy3DAsync(&p, stream)): the value its
+ * 'srcHost' field receives, when one definition reaches the call and the side's memory type is
+ * not set to another than CU_MEMORYTYPE_HOST (1); else a null cursor. */
+static CXCursor host_side(CXCursor function, CXCursor params, const char *side, CXCursor call)
+{
+    char field[16];
+    snprintf(field, sizeof field, "%sMemoryType", side);
+    CXCursor type = param_field(function, params, field, call);
+    long long value;
+    if (!ss_ast_is_null(type) && ss_ast_eval_int(ss_ast_strip(type), &value) == 0 && value != 1)
+        return clang_getNullCursor();
+    snprintf(field, sizeof field, "%sHost", side);
+    return param_field(function, params, field, call);
+}
+
 int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *dst, CXCursor *src)
 {
     int nargs = clang_Cursor_getNumArguments(call);
@@ -251,6 +268,12 @@ int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *
             kind = kind_value(function, clang_Cursor_getArgument(call, (unsigned)api->kind_arg), 0);
         else if (api->dir == SS_DIR_KIND && api->kind_arg < 0)
             kind = SS_COPY_KIND_DEFAULT; /* cuMemcpy: unified addressing, as cudaMemcpyDefault */
+    } else if (nargs >= 1 && api->dir == SS_DIR_KIND && api->domain == SS_DOMAIN_DRV) {
+        CXCursor params = clang_Cursor_getArgument(call, 0);
+        *dst = host_side(function, params, "dst", call);
+        *src = host_side(function, params, "src", call);
+        if (!ss_ast_is_null(*dst) || !ss_ast_is_null(*src))
+            kind = SS_COPY_KIND_DEFAULT;
     } else if (nargs >= 1 && api->dir == SS_DIR_KIND) {
         /* cudaMemcpy3D(&p) and cudaMemcpy3DAsync(&p, stream): the parameters struct, where it
          * is visible. */

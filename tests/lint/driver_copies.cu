@@ -3,6 +3,7 @@
 // cuMemHostRegister it is fine), SYNC202 for a synchronous copy that blocks the host in a loop
 // that launches or in a function that uses a stream, SYNC301 for one value read back, and
 // SYNC102 for a synchronous device-to-device copy or memset in a unit with a blocking stream.
+// The 2D and 3D copies name their host sides in a parameters struct (srcHost, dstHost).
 // cuda.h renames most of them (cuMemcpyDtoH is cuMemcpyDtoH_v2): the messages name them as
 // written.
 #include <cuda.h>
@@ -12,7 +13,7 @@
 void upload_pageable(CUdeviceptr d, size_t n, CUstream s)
 {
     float *h = (float *)malloc(n * sizeof(float));
-    cuMemcpyHtoDAsync(d, h, n * sizeof(float), s); // expect: SYNC201 expect-message: host buffer 'h' comes from malloc() at line 14: 'cuMemcpyHtoDAsync' in 'upload_pageable' copies from pageable memory
+    cuMemcpyHtoDAsync(d, h, n * sizeof(float), s); // expect: SYNC201 expect-message: host buffer 'h' comes from malloc() at line 15: 'cuMemcpyHtoDAsync' in 'upload_pageable' copies from pageable memory
     std::vector<float> out(n);
     cuMemcpyDtoHAsync(out.data(), d, n * sizeof(float), s); // expect: SYNC201 expect-message: 'cuMemcpyDtoHAsync' in 'upload_pageable' copies into pageable memory
     char line[64];
@@ -43,7 +44,7 @@ void step_loop(CUfunction f, void **params, CUdeviceptr d, float *h, int n, int 
 {
     for (int i = 0; i < steps; i++) {
         cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, params, NULL);
-        cuMemcpyDtoH(h, d, n * sizeof(float)); // expect: SYNC202 expect-message: synchronous copy 'cuMemcpyDtoH' inside the loop at line 44, which launches 'cuLaunchKernel'
+        cuMemcpyDtoH(h, d, n * sizeof(float)); // expect: SYNC202 expect-message: synchronous copy 'cuMemcpyDtoH' inside the loop at line 45, which launches 'cuLaunchKernel'
         cuMemcpyHtoD(d, h, n * sizeof(float)); // expect: SYNC202 expect-message: synchronous copy 'cuMemcpyHtoD'
     }
 }
@@ -74,4 +75,25 @@ void device_side(CUdeviceptr a, CUdeviceptr b, size_t n)
     cuMemcpy(more, scratch, n); // expect: SYNC102 expect-message: 'cuMemcpy' in 'device_side' copies device to device
     cuMemFree(more);
     cuMemFree(scratch);
+}
+
+// The host side in the parameters struct, where the memory type does not say otherwise.
+void copy_rows(CUdeviceptr d, size_t pitch, size_t rows, CUstream s)
+{
+    char *h = (char *)malloc(pitch * rows);
+    CUDA_MEMCPY2D up = {};
+    up.srcMemoryType = CU_MEMORYTYPE_HOST;
+    up.srcHost = h;
+    up.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    up.dstDevice = d;
+    cuMemcpy2DAsync(&up, s); // expect: SYNC201 expect-message: host buffer 'h' comes from malloc() at line 83: 'cuMemcpy2DAsync' in 'copy_rows' copies from pageable memory
+    CUDA_MEMCPY3D down = {};
+    down.dstHost = h;
+    cuMemcpy3DAsync(&down, s); // expect: SYNC201 expect-message: 'cuMemcpy3DAsync' in 'copy_rows' copies into pageable memory
+    CUDA_MEMCPY2D unused = {};
+    unused.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    unused.srcHost = h;
+    unused.srcDevice = d;
+    cuMemcpy2DAsync(&unused, s);
+    cuStreamSynchronize(s);
 }
