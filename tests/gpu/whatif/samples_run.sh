@@ -24,11 +24,12 @@
 #   traced PAIR us                   (the written form's time per iteration under syncscope)
 #   host PAIR written_us rewritten_us  (medians of the host's own work per iteration, where the
 #                                    pair prints it: unified_memory_pair.cu's "host:" line)
+#   form PAIR FORM us host_us rounds (a further form's medians: unified_memory_pair.cu's serial)
 #   ump_sample                       (the sample's own table, bare, is in logs/ump_bare.stdout)
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 2 ]; then
-    sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -130,14 +131,15 @@ traced() {
     fi
 }
 
-# pair_rounds PAIR ARGS...: the pair's two forms bare in interleaved rounds (PAIR's program
-# with written|rewritten and ARGS), their medians per iteration into results.txt.
+# pair_rounds PAIR PROGRAM ARGS...: the pair's forms bare in interleaved rounds (PROGRAM with
+# written|rewritten, then each form of 'extra_forms', and ARGS), their medians per iteration
+# into results.txt.
 pair_rounds() {
     local pair=$1 program=$2 file=$out/logs/$1_rounds.txt
     shift 2
     : >"$file"
     for r in $(seq 1 "$rounds"); do
-        for form in written rewritten; do
+        for form in written rewritten ${extra_forms:-}; do
             bounded 30 "$bin/$program" "$form" "$@" >"$out/logs/$pair.$form.$r.stdout" 2>&1 ||
                 status=1
             echo "round $r $form $(steady "$out/logs/$pair.$form.$r.stdout")" >>"$file"
@@ -155,6 +157,14 @@ pair_rounds() {
     hw=$(cat "$out/logs/$pair.written."*.stdout | sed -n 's/^host: \([0-9.]*\) us.*/\1/p' | median)
     hr=$(cat "$out/logs/$pair.rewritten."*.stdout | sed -n 's/^host: \([0-9.]*\) us.*/\1/p' | median)
     [ "$hw" != nan ] && echo "host $pair $hw $hr" >>"$out/results.txt"
+    # A further form's medians (its steady time, its host work): "form PAIR FORM us host rounds".
+    local f fs fh fn
+    for f in ${extra_forms:-}; do
+        fs=$(awk -v f="$f" '$3 == f && $4 != "" { print $4 }' "$file" | median)
+        fh=$(cat "$out/logs/$pair.$f."*.stdout | sed -n 's/^host: \([0-9.]*\) us.*/\1/p' | median)
+        fn=$(awk -v f="$f" '$3 == f && $4 != "" { n++ } END { print n + 0 }' "$file")
+        echo "form $pair $f $fs $fh $fn" >>"$out/results.txt"
+    done
     t=$(steady "$out/traces/${pair}_written.stdout")
     [ -n "$t" ] && echo "traced $pair $t" >>"$out/results.txt"
     log "$pair: written $w us, rewritten $rw us per iteration, saving $saving us ($n rounds)"
@@ -199,7 +209,9 @@ if has_part ump_pair; then
         [ "$n" -gt 1 ] && name=ump_pair_written_$n
         traced "$name" "$bin/unified_memory_pair" written 10 2048
     done
-    pair_rounds ump_pair unified_memory_pair 10 2048
+    # Its serial form (the rewritten one without the overlap) tells what of a difference in
+    # the host's own work between the two forms is the overlap's.
+    extra_forms=serial pair_rounds ump_pair unified_memory_pair 10 2048
 fi
 
 log "done in $(($(date +%s) - start)) s, exit $status"

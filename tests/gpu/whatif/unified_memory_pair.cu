@@ -9,9 +9,13 @@
  * and a non-blocking stream per slot, the host filling the next iteration's inputs while the
  * GPU works, and checking an iteration's C once its slot's stream is done. Both print the
  * whole schedule's time per iteration ("steady:") and the host's own work in it ("host:",
- * the time in filling and checking); the sample's trace gives the prediction
- * (tests/gpu/whatif/samples_run.sh).
- * Usage: unified_memory_pair written|rewritten [runs per size and mode] [largest dimension] */
+ * the time in filling and checking; "host by size:", the same per matrix size); the sample's
+ * trace gives the prediction (tests/gpu/whatif/samples_run.sh). A third form, serial, is the
+ * rewritten one without the overlap (each iteration waited for and checked before the next
+ * is filled): it tells what of a difference in the host's own work between the two forms is
+ * the overlap's and what the buffers' and streams'.
+ * Usage: unified_memory_pair written|rewritten|serial [runs per size and mode]
+ *        [largest dimension] */
 #include "whatif_common.h"
 
 #include <string.h>
@@ -23,6 +27,16 @@
  * sample's own timers leave them out), and of them in the host's own work (filling the inputs,
  * checking the product), which the model of SYNC503 takes to stay as it is. */
 static double loop_us, host_us;
+/* The host's own work per matrix size (index: log2(n / TILE)). */
+#define SIZES 16
+static double host_at[SIZES];
+static int size_at;
+
+static void host_add(double us)
+{
+    host_us += us;
+    host_at[size_at] += us;
+}
 
 static __global__ void multiply(float *c, const float *a, const float *b, int n)
 {
@@ -108,7 +122,7 @@ static int written(const float *x, const float *want, int n, int runs, int pinne
         double h = now_us();
         fill(ha, x, n);
         fill(hb, x, n);
-        host_us += now_us() - h;
+        host_add(now_us() - h);
         if (async) {
             CHECK(cudaMemcpyAsync(da, ha, bytes, cudaMemcpyHostToDevice, stream));
             CHECK(cudaMemcpyAsync(db, hb, bytes, cudaMemcpyHostToDevice, stream));
@@ -127,7 +141,7 @@ static int written(const float *x, const float *want, int n, int runs, int pinne
             CHECK(cudaStreamSynchronize(stream));
         double h2 = now_us();
         wrong += check(want, hc, n);
-        host_us += now_us() - h2;
+        host_add(now_us() - h2);
     }
     loop_us += now_us() - start;
     if (pinned) {
@@ -147,8 +161,10 @@ static int written(const float *x, const float *want, int n, int runs, int pinne
 
 /* The same work double-buffered: pinned buffers and a stream per slot; iteration i + 1's
  * inputs are filled while the GPU works on iteration i, whose C is checked once its slot's
- * stream is done. Returns the mismatches. */
-static int rewritten(const float *x, const float *want, int n, int runs, cudaStream_t *streams)
+ * stream is done. With 'overlap' 0 (the serial form), each iteration is waited for and
+ * checked before the next is filled. Returns the mismatches. */
+static int rewritten(const float *x, const float *want, int n, int runs, cudaStream_t *streams,
+                     int overlap)
 {
     size_t bytes = (size_t)n * n * sizeof(float);
     float *ha[SLOTS], *hb[SLOTS], *hc[SLOTS], *da[SLOTS], *db[SLOTS], *dc[SLOTS];
@@ -171,26 +187,33 @@ static int rewritten(const float *x, const float *want, int n, int runs, cudaStr
             CHECK(cudaStreamSynchronize(streams[s]));
             double h = now_us();
             wrong += check(want, hc[s], n);
-            host_us += now_us() - h;
+            host_add(now_us() - h);
             pending[s] = 0;
         }
         double h = now_us();
         fill(ha[s], x, n);
         fill(hb[s], x, n);
-        host_us += now_us() - h;
+        host_add(now_us() - h);
         CHECK(cudaMemcpyAsync(da[s], ha[s], bytes, cudaMemcpyHostToDevice, streams[s]));
         CHECK(cudaMemcpyAsync(db[s], hb[s], bytes, cudaMemcpyHostToDevice, streams[s]));
         multiply<<<dim3(n / TILE, n / TILE), dim3(TILE, TILE), 0, streams[s]>>>(dc[s], da[s], db[s],
                                                                                 n);
         CHECK(cudaMemcpyAsync(hc[s], dc[s], bytes, cudaMemcpyDeviceToHost, streams[s]));
         pending[s] = 1;
+        if (!overlap) {
+            CHECK(cudaStreamSynchronize(streams[s]));
+            double h2 = now_us();
+            wrong += check(want, hc[s], n);
+            host_add(now_us() - h2);
+            pending[s] = 0;
+        }
     }
     for (int s = 0; s < SLOTS; s++) {
         CHECK(cudaStreamSynchronize(streams[s]));
         double h = now_us();
         if (pending[s])
             wrong += check(want, hc[s], n);
-        host_us += now_us() - h;
+        host_add(now_us() - h);
     }
     loop_us += now_us() - start;
     for (int s = 0; s < SLOTS; s++) {
@@ -206,12 +229,14 @@ static int rewritten(const float *x, const float *want, int n, int runs, cudaStr
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || (strcmp(argv[1], "written") != 0 && strcmp(argv[1], "rewritten") != 0)) {
-        fprintf(stderr,
-                "usage: unified_memory_pair written|rewritten [runs] [largest dimension]\n");
+    if (argc < 2 || (strcmp(argv[1], "written") != 0 && strcmp(argv[1], "rewritten") != 0 &&
+                     strcmp(argv[1], "serial") != 0)) {
+        fprintf(stderr, "usage: unified_memory_pair written|rewritten|serial [runs] [largest "
+                        "dimension]\n");
         return 2;
     }
-    int is_rewritten = strcmp(argv[1], "rewritten") == 0;
+    int is_serial = strcmp(argv[1], "serial") == 0;
+    int is_rewritten = is_serial || strcmp(argv[1], "rewritten") == 0;
     int runs = arg_or(argc - 1, argv + 1, 1, 20), largest = arg_or(argc - 1, argv + 1, 2, 2048);
     size_t most = (size_t)largest * largest;
     float *x = (float *)malloc(most * sizeof(float)), *want = (float *)malloc(most * sizeof(float));
@@ -228,12 +253,12 @@ int main(int argc, char **argv)
                            : cudaStreamCreate(&streams[s]));
     CHECK(cudaDeviceSynchronize());
     int wrong = 0, iterations = 0;
-    for (int n = TILE; n <= largest; n *= 2) {
+    for (int n = TILE; n <= largest && size_at < SIZES; n *= 2, size_at++) {
         expected(want, x, x, n);
         /* The sample's four copy modes: pageable, pageable async, pinned, pinned async; the
          * rewritten form runs the same iterations double-buffered. */
         for (int mode = 0; mode < 4; mode++) {
-            wrong += is_rewritten ? rewritten(x, want, n, runs, streams)
+            wrong += is_rewritten ? rewritten(x, want, n, runs, streams, !is_serial)
                                   : written(x, want, n, runs, mode >= 2, mode % 2, streams[0]);
             iterations += runs;
         }
@@ -242,6 +267,10 @@ int main(int argc, char **argv)
            iterations > 0 ? loop_us / iterations : 0.0, iterations);
     printf("host: %.3f us per iteration filling the inputs and checking the product\n",
            iterations > 0 ? host_us / iterations : 0.0);
+    printf("host by size:");
+    for (int i = 0, n = TILE; i < size_at; i++, n *= 2)
+        printf(" %d %.1f", n, iterations > 0 ? host_at[i] * size_at / iterations : 0.0);
+    printf(" (us per iteration of that size)\n");
     printf("mismatches %d\n%s\n", wrong, wrong == 0 ? "ok" : "wrong");
     return wrong == 0 ? 0 : 1;
 }
