@@ -12,35 +12,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A set of 64-bit keys (open addressing), for dropping repeated findings and diagnostics. */
+/* A set of 64-bit keys (open addressing), each with a value, for dropping repeated findings
+ * and diagnostics. */
 typedef struct key_set {
     uint64_t *slots;
+    size_t *values;
     size_t cap, count;
 } key_set;
 
-/* Adds 'key'. Returns 1 when it was new, 0 when it was there already. */
-static int key_set_add(key_set *set, uint64_t key)
+/* Adds 'key' with 'value'. Returns NULL when it was new, else the value kept with it. */
+static size_t *key_set_put(key_set *set, uint64_t key, size_t value)
 {
     key |= 1; /* 0 marks an empty slot */
     if (2 * (set->count + 1) > set->cap) {
-        key_set grown = {ss_xcalloc(set->cap ? set->cap * 2 : 256, sizeof(uint64_t)), 0, 0};
-        grown.cap = set->cap ? set->cap * 2 : 256;
+        size_t cap = set->cap ? set->cap * 2 : 256;
+        key_set grown = {ss_xcalloc(cap, sizeof(uint64_t)), ss_xcalloc(cap, sizeof(size_t)), cap,
+                         0};
         for (size_t i = 0; i < set->cap; i++) {
             if (set->slots[i])
-                key_set_add(&grown, set->slots[i]);
+                key_set_put(&grown, set->slots[i], set->values[i]);
         }
         free(set->slots);
+        free(set->values);
         *set = grown;
     }
     size_t i = (size_t)(key % set->cap);
     while (set->slots[i]) {
         if (set->slots[i] == key)
-            return 0;
+            return &set->values[i];
         i = (i + 1) % set->cap;
     }
     set->slots[i] = key;
+    set->values[i] = value;
     set->count++;
-    return 1;
+    return NULL;
+}
+
+/* Adds 'key'. Returns 1 when it was new, 0 when it was there already. */
+static int key_set_add(key_set *set, uint64_t key)
+{
+    return key_set_put(set, key, 0) == NULL;
+}
+
+static void key_set_free(key_set *set)
+{
+    free(set->slots);
+    free(set->values);
 }
 
 static uint64_t hash_string(const char *s, uint64_t seed)
@@ -50,7 +67,9 @@ static uint64_t hash_string(const char *s, uint64_t seed)
 
 /* Moves the findings and diagnostics of the jobs up to 'last' into 'out' in job order,
  * each finding (rule and position) and each diagnostic once: a header seen by several
- * translation units is reported once. */
+ * translation units is reported once, as the unit that gives it the highest severity reports it
+ * (a helper that one unit calls on every iteration and another never calls is that unit's
+ * warning, whatever the order of the units). */
 static void merge(ss_job_list *jobs, size_t last, ss_result *out)
 {
     key_set findings = {0}, diags = {0};
@@ -65,8 +84,13 @@ static void merge(ss_job_list *jobs, size_t last, ss_result *out)
             ss_finding *f = &r->findings[k];
             uint64_t h = hash_string(f->file, ((uint64_t)f->rule << 48) ^
                                                   ((uint64_t)f->line << 20) ^ f->column);
-            if (key_set_add(&findings, h)) {
+            size_t *kept = key_set_put(&findings, h, out->count);
+            if (kept == NULL) {
                 *ss_result_add(out) = *f;
+                memset(f, 0, sizeof *f);
+            } else if (f->severity > out->findings[*kept].severity) {
+                ss_finding_clear(&out->findings[*kept]);
+                out->findings[*kept] = *f;
                 memset(f, 0, sizeof *f);
             }
         }
@@ -78,8 +102,8 @@ static void merge(ss_job_list *jobs, size_t last, ss_result *out)
                 ss_result_add_diag(out, d->severity, d->file, d->line, d->column, d->message);
         }
     }
-    free(findings.slots);
-    free(diags.slots);
+    key_set_free(&findings);
+    key_set_free(&diags);
 }
 
 static int cmp_strings(const void *a, const void *b)

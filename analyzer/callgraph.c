@@ -56,6 +56,8 @@ struct ss_callgraph {
     size_t count, cap;
     site *sites;
     size_t site_count, site_cap;
+    CXCursor *dependent; /* calls left unresolved in templates (no declaration referenced) */
+    size_t dependent_count, dependent_cap;
     size_t *table; /* open addressing: node index + 1, 0 empty */
     size_t table_size;
     int reach_done;
@@ -225,6 +227,11 @@ ss_callgraph *ss_callgraph_build(CXTranslationUnit tu)
     size_t kept = 0;
     for (size_t s = 0; s < g->site_count; s++) {
         long callee = find_node(g, callee_definition(g->sites[s].call));
+        if (callee < 0 && ss_ast_is_null(clang_getCursorReferenced(g->sites[s].call))) {
+            g->dependent =
+                grow(g->dependent, &g->dependent_cap, g->dependent_count, sizeof *g->dependent);
+            g->dependent[g->dependent_count++] = g->sites[s].call;
+        }
         if (callee < 0)
             continue;
         g->sites[kept] = g->sites[s];
@@ -258,6 +265,7 @@ void ss_callgraph_free(ss_callgraph *g)
     }
     free(g->nodes);
     free(g->sites);
+    free(g->dependent);
     free(g->table);
     free(g);
 }
@@ -717,4 +725,92 @@ int ss_callgraph_calls_named(ss_callgraph *g, CXCursor body, const char *const *
         clang_visitChildren(body, find_named, &w);
     *found = w.found;
     return !ss_ast_is_null(w.found);
+}
+
+int ss_callgraph_tears_down(CXCursor function, char **why)
+{
+    *why = NULL;
+    if (clang_getCursorKind(function) != CXCursor_Destructor)
+        return 0;
+    char *name = ss_qualified_name(function);
+    *why = ss_xasprintf("'%s' is a destructor", name);
+    free(name);
+    return 1;
+}
+
+/* Why 'function' can run only where a unit calls it: "is inline" or "has internal linkage"
+ * (a template too: a unit that calls it sees its definition and instantiates it), or NULL for
+ * a function another unit may call (a template that is neither: it may be instantiated here
+ * for other units), or one called implicitly (constructors, destructors, conversions,
+ * operators), through its class (virtual), or by name ('main'). */
+/* Whether the keyword 'inline' is written before the name of 'function' (libclang answers
+ * clang_Cursor_isFunctionInlined for a function, not for a function template). */
+static int written_inline(CXCursor function)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(function);
+    CXSourceRange extent = clang_getCursorExtent(function);
+    CXSourceRange head =
+        clang_getRange(clang_getRangeStart(extent), clang_getCursorLocation(function));
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, head, &tokens, &n);
+    int found = 0;
+    for (unsigned i = 0; i < n && !found; i++) {
+        CXString t = clang_getTokenSpelling(tu, tokens[i]);
+        found = strcmp(clang_getCString(t), "inline") == 0;
+        clang_disposeString(t);
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return found;
+}
+
+static const char *callable_only_here(CXCursor function)
+{
+    enum CXCursorKind k = clang_getCursorKind(function);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate)
+        return NULL;
+    if (clang_CXXMethod_isVirtual(function))
+        return NULL;
+    CXString s = clang_getCursorSpelling(function);
+    const char *spelled = clang_getCString(s) ? clang_getCString(s) : "";
+    int special = strcmp(spelled, "main") == 0 || strncmp(spelled, "operator", 8) == 0;
+    clang_disposeString(s);
+    if (special)
+        return NULL;
+    if (clang_getCursorLinkage(function) == CXLinkage_Internal)
+        return "has internal linkage";
+    int is_inline = k == CXCursor_FunctionTemplate ? written_inline(function)
+                                                   : (int)clang_Cursor_isFunctionInlined(function);
+    return is_inline ? "is inline" : NULL;
+}
+
+int ss_callgraph_uncalled(ss_callgraph *g, CXCursor function, char **why)
+{
+    *why = NULL;
+    long n = g ? find_node(g, definition_of(function)) : -1;
+    if (n < 0)
+        return 0;
+    const node *nd = &g->nodes[n];
+    const char *only_here = callable_only_here(nd->cursor);
+    if (only_here == NULL || nd->refs > 0)
+        return 0;
+    for (size_t s = 0; s < g->site_count; s++) {
+        if (g->sites[s].callee == (size_t)n)
+            return 0;
+    }
+    /* A call left unresolved in a template may name it. */
+    CXString s = clang_getCursorSpelling(nd->cursor);
+    const char *spelled = clang_getCString(s) ? clang_getCString(s) : "";
+    int named = 0;
+    for (size_t i = 0; i < g->dependent_count && !named; i++) {
+        char *callee = ss_scope_callee_name(g->dependent[i]);
+        named = callee && strcmp(callee, spelled) == 0;
+        free(callee);
+    }
+    clang_disposeString(s);
+    if (named)
+        return 0;
+    *why = ss_xasprintf("'%s' %s, and nothing in this unit calls it or takes its address", nd->name,
+                        only_here);
+    return 1;
 }

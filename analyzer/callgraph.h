@@ -79,6 +79,19 @@ int ss_callgraph_runs_once(ss_callgraph *graph, CXCursor function, char **why);
  * for a message ("'Pool::Pool' is a constructor"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_sets_up(CXCursor function, char **why);
 
+/* Whether 'function' (a definition) tears down, so that a loop in it runs when an object is
+ * destroyed, not on a hot path: a destructor. '*why' receives words for a message
+ * ("'Pool::~Pool' is a destructor"), malloc'ed. Returns 1 or 0. */
+int ss_callgraph_tears_down(CXCursor function, char **why);
+
+/* Whether the named function 'function' runs nowhere in this unit: it can be called only
+ * where a unit calls it (inline, or of internal linkage, a template too; not virtual, not a
+ * special member or operator, not 'main'), and nothing in the unit calls it or takes its address
+ * (nor names it in a call left unresolved in a template). '*why' receives words for a message
+ * ("'devToDev' is inline, and nothing in this unit calls it or takes its address"),
+ * malloc'ed. Returns 1 or 0. */
+int ss_callgraph_uncalled(ss_callgraph *graph, CXCursor function, char **why);
+
 /* Whether 'body' (or 'body' itself, a call) calls a function whose name (unqualified, as
  * declared, a header's version suffix aside: cuEventElapsedTime_v2 is cuEventElapsedTime) is
  * one of 'names[0..count)', itself or in a function of the unit it calls (two

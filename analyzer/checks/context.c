@@ -65,6 +65,30 @@ int ss_context_call_enqueues(ss_callgraph *graph, CXCursor c, const ss_api *api)
     return !ss_ast_is_null(callee) && ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL);
 }
 
+typedef struct mention_walk {
+    CXCursor decl;
+    int found;
+} mention_walk;
+
+static enum CXChildVisitResult find_mention(CXCursor c, CXCursor parent, CXClientData data)
+{
+    mention_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
+        clang_equalCursors(clang_getCursorReferenced(c), w->decl)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+int ss_context_mentions(CXCursor e, CXCursor decl)
+{
+    mention_walk w = {decl, 0};
+    clang_visitChildren(e, find_mention, &w);
+    return w.found;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Applying it. */
 
@@ -89,8 +113,9 @@ static char *per_iteration_words(const ss_loop_context *loop)
 }
 
 /* The severity of a finding whose call runs on every iteration of 'loop': a warning, or a note
- * where the loop times itself, runs during set-up, or the call is inherent there or runs when
- * a buffer grows. 'said_loop': the message already names the loop. */
+ * where the loop times itself, runs during set-up or teardown, or the call is inherent there
+ * (the host goes through the data it copied back) or runs when a buffer grows. 'said_loop': the
+ * message already names the loop. */
 static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
                           const ss_loop_context *loop, int said_loop, ss_severity raised)
 {
@@ -109,6 +134,8 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         free(set_up);
     }
     if (note == NULL)
+        note = ss_context_teardown_words(ctx, loop);
+    if (note == NULL)
         note = ss_context_bounded_words(ctx, loop, at);
     if (note == NULL)
         note = ss_context_periodic_words(ctx, loop, at);
@@ -123,6 +150,8 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         note = ss_context_handover_words(ctx, at);
     if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
         note = ss_context_idle_words(ctx, at);
+    if (note == NULL)
+        note = ss_context_host_read_words(ctx, rule, at);
     if (note == NULL)
         note = ss_context_grow_only_words(ctx, loop, at);
     if (note) {
@@ -143,7 +172,7 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     free(not_timed);
 }
 
-void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f)
+static void apply_context(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f)
 {
     int said_loop = ctx->loop_said;
     const ss_loop_context *given = ctx->loop;
@@ -199,4 +228,14 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
         free(words);
     }
     free(why);
+}
+
+void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f)
+{
+    int context = context_rule(rule) && !ctx->legacy_note && !ss_ast_is_null(ctx->function);
+    char *before = context && f->message ? ss_xstrdup(f->message) : NULL;
+    apply_context(ctx, rule, at, f);
+    if (before)
+        ss_context_rare_apply(ctx, at, f, before);
+    free(before);
 }

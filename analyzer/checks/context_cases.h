@@ -1,10 +1,12 @@
 /* context_cases.h: the cases that make a finding a note where it would be a warning, one file
  * each concern, for ss_context_apply (context.c): the host needs the value at once or the
- * function hands the data to its caller (inherent.c), the copy's stream is idle (idle.c), and
- * a loop's iterations that cost little: a buffer that only grows, a loop that times itself, a
- * sweep over a constant array of settings (loop_notes.c). Each returns the words added to the
- * message ("inherent: ...", "idle: ...", ...), malloc'ed, or NULL when its case does not apply.
- * Private to context.c and these files. */
+ * function hands the data to its caller (inherent.c), or goes through the buffer it copied
+ * back (host_reads.c), the copy's stream is idle (idle.c), a loop's iterations that cost
+ * little: a buffer that only grows, a loop that times itself, a sweep over a constant array of
+ * settings (loop_notes.c), and calls that run on no ordinary run: teardown, dead branches,
+ * opt-in switches, functions nothing calls (rare_paths.c). Each returns the words added to the
+ * message ("inherent: ...", "idle: ...", ...), malloc'ed, or NULL when its case does not
+ * apply. Private to context.c and these files. */
 #ifndef SS_ANALYZER_CHECKS_CONTEXT_CASES_H
 #define SS_ANALYZER_CHECKS_CONTEXT_CASES_H
 
@@ -31,6 +33,15 @@ long ss_context_path(CXCursor top, CXCursor target, CXCursor *path);
  * the unit that does. Returns 1 or 0. */
 int ss_context_call_enqueues(ss_callgraph *graph, CXCursor c, const ss_api *api);
 
+/* Whether something inside 'e' (not 'e' itself) names the variable or member 'decl' ('x',
+ * 'obj.x'). Returns 1 or 0. */
+int ss_context_mentions(CXCursor e, CXCursor decl);
+
+/* inherent.c. Whether 'stmt' only waits for the device or checks an error: a call of a
+ * synchronizing API in it (also inside an error-checking macro), and no other statement.
+ * Returns 1 or 0. */
+int ss_context_is_wait(CXCursor stmt);
+
 /* inherent.c. "inherent: ..." when the host uses the readback's value at once: the call is the
  * condition of a branch, the value returned, or the size of an allocation, or the next
  * statement (after waits for the device) does one of these with it; for a pageable copy also
@@ -50,6 +61,33 @@ char *ss_context_handover_words(ss_check_ctx *ctx, CXCursor at);
  * copy's stream (its cudaStreamSynchronize, or a device-wide wait), and no statement between
  * does device work: the stream is idle, and the copy's staging holds up nothing. */
 char *ss_context_idle_words(ss_check_ctx *ctx, CXCursor at);
+
+/* idle.c. Whether 'stmt' does device work: a launch or a call that enqueues work, or a call of
+ * a function of the unit that does. Returns 1 or 0. */
+int ss_context_does_device_work(ss_callgraph *graph, CXCursor stmt);
+
+/* host_reads.c. "inherent: the next statement needs the value (line 29 reads 'losses' in a
+ * loop)" for a synchronous copy to the host (SYNC202), or a wait right after an asynchronous
+ * one (SYNC401), of a buffer (not one value: SYNC301's) that a statement soon after (up to
+ * three, with no device work between but waits) goes through as a whole: a loop that names it,
+ * or a host function given it ("passes 'h' to 'std::max_element()'"); not when the data goes
+ * back to the device in the same iteration (a copy to the device from it in the loop). */
+char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
+/* rare_paths.c. "teardown: the loop at allocator.h:187 runs when an object is destroyed:
+ * 'Allocator::~Allocator' is a destructor" when the loop is in a destructor and, for a loop
+ * elsewhere, every chain of calls from a loop that enqueues device work starts in a
+ * destructor's loop. */
+char *ss_context_teardown_words(ss_check_ctx *ctx, const ss_loop_context *loop);
+
+/* rare_paths.c. For ss_context_apply, after the cases above: a finding that is a warning
+ * ('f'), whose call runs on no ordinary run, becomes a note whose message is 'before' (the
+ * message before the context was added) and why: the function can run only where a unit
+ * calls it and nothing here does ("not called in this unit: ..."), or a guard on the way to
+ * the call, in its function or on every chain of calls from a loop, is a branch that never
+ * runs ("dead: ...") or a switch the environment must set ("opt-in: ..."). A function marked
+ * hot keeps its warning. */
+void ss_context_rare_apply(ss_check_ctx *ctx, CXCursor at, ss_finding *f, const char *before);
 
 /* loop_notes.c. "grow-only: ..." (or "lazy: ...") when the call 'at' runs when a buffer grows
  * (or only while it is unset): a grow guard around it inside the loop (or, for a loop

@@ -61,7 +61,7 @@ static enum CXChildVisitResult find_unit_work(CXCursor c, CXCursor parent, CXCli
     return CXChildVisit_Recurse;
 }
 
-static int does_device_work(ss_callgraph *graph, CXCursor stmt)
+int ss_context_does_device_work(ss_callgraph *graph, CXCursor stmt)
 {
     if (ss_scope_has_work(stmt, SS_SCOPE_ENQUEUES, NULL))
         return 1;
@@ -105,7 +105,7 @@ char *ss_context_idle_words(ss_check_ctx *ctx, CXCursor at)
                                      stream, ss_scope_line(w.found));
                 break;
             }
-            if (does_device_work(ss_check_graph(ctx), before))
+            if (ss_context_does_device_work(ss_check_graph(ctx), before))
                 break;
         }
         break;

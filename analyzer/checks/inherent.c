@@ -146,7 +146,7 @@ static enum CXChildVisitResult find_sync(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
-static int is_wait(CXCursor stmt)
+int ss_context_is_wait(CXCursor stmt)
 {
     switch (clang_getCursorKind(stmt)) {
     case CXCursor_CallExpr:
@@ -329,7 +329,7 @@ static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n
         free(use);
         if (use)
             break;
-        if (is_wait(next))
+        if (ss_context_is_wait(next))
             continue;
         CXCursor var = assigned_var(next);
         if (ss_ast_is_null(var) || ss_scope_has_work(next, SS_SCOPE_ENQUEUES, NULL))
@@ -347,7 +347,8 @@ static char *following_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CX
 {
     /* An asynchronous copy of pageable memory that the next statement waits for: the host
      * waits for it anyway, and the staging costs nothing more. */
-    if (rule == SS_RULE_PAGEABLE_ASYNC_COPY && at_index + 1 < n && is_wait(stmts[at_index + 1]))
+    if (rule == SS_RULE_PAGEABLE_ASYNC_COPY && at_index + 1 < n &&
+        ss_context_is_wait(stmts[at_index + 1]))
         return ss_xasprintf("inherent: the next statement (line %u) waits for the copy anyway",
                             ss_scope_line(stmts[at_index + 1]));
     CXCursor vars[8];

@@ -30,24 +30,6 @@ static CXCursor named_decl(CXCursor e)
                                                                     : clang_getNullCursor();
 }
 
-/* A reference to the variable or member 'var' ('x', 'obj.x'). */
-typedef struct ref_walk {
-    CXCursor var;
-    int found;
-} ref_walk;
-
-static enum CXChildVisitResult find_decl_ref(CXCursor c, CXCursor parent, CXClientData data)
-{
-    ref_walk *w = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
-        clang_equalCursors(clang_getCursorReferenced(c), w->var)) {
-        w->found = 1;
-        return CXChildVisit_Break;
-    }
-    return CXChildVisit_Recurse;
-}
-
 /* An assignment in the branch to a variable or member the guard's condition names. */
 static enum CXChildVisitResult find_assign(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -59,9 +41,7 @@ static enum CXChildVisitResult find_assign(CXCursor c, CXCursor parent, CXClient
         k == CXCursor_CompoundAssignOperator) {
         CXCursor decl = named_decl(ss_ast_child(c, 0));
         if (!ss_ast_is_null(decl)) {
-            ref_walk r = {decl, 0};
-            clang_visitChildren(w->cond, find_decl_ref, &r);
-            if (r.found) {
+            if (ss_context_mentions(w->cond, decl)) {
                 w->found = decl;
                 return CXChildVisit_Break;
             }
@@ -88,11 +68,10 @@ static int resizes_named(CXCursor call, CXCursor cond, CXCursor *object)
     CXCursor decl = named_decl(ss_ast_child(callee, 0));
     if (ss_ast_is_null(decl))
         return 0;
-    ref_walk r = {decl, 0};
-    clang_visitChildren(cond, find_decl_ref, &r);
-    if (r.found)
+    int found = ss_context_mentions(cond, decl);
+    if (found)
         *object = decl;
-    return r.found;
+    return found;
 }
 
 /* Whether 'e' is a null pointer constant ('NULL', 'nullptr', '0'). */
@@ -142,9 +121,7 @@ static int sets_named(CXCursor call, CXCursor cond, CXCursor *decl)
         CXCursor named = named_decl(ss_ast_child(arg, 0));
         if (ss_ast_is_null(named))
             continue;
-        ref_walk r = {named, 0};
-        clang_visitChildren(cond, find_decl_ref, &r);
-        if (r.found) {
+        if (ss_context_mentions(cond, named)) {
             *decl = named;
             return 1;
         }

@@ -1,0 +1,329 @@
+/* rare_paths.c: calls that run on no ordinary run of the program, whatever loop they sit in: in
+ * a branch whose condition is always false (dead), under a switch the environment must set
+ * (opt-in), in a function nothing in the unit calls, or reached only from a destructor's loop
+ * (teardown). */
+#include "ast.h"
+#include "callgraph.h"
+#include "context.h"
+#include "context_cases.h"
+#include "log.h"
+#include "scope.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* How many variables a condition is followed through to a constant or to getenv. */
+enum { MAX_HOPS = 3 };
+
+/* The local or global variable 'e' names (casts and parentheses peeled off), or a null cursor. */
+static CXCursor named_var(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    CXCursor var = clang_getCursorReferenced(e);
+    return clang_getCursorKind(var) == CXCursor_VarDecl ? var : clang_getNullCursor();
+}
+
+/* The initializer of the variable 'var', or a null cursor. */
+static CXCursor initializer_of(CXCursor var)
+{
+    unsigned n = ss_ast_child_count(var);
+    CXCursor init = n > 0 ? ss_ast_child(var, n - 1) : clang_getNullCursor();
+    return !ss_ast_is_null(init) && clang_isExpression(clang_getCursorKind(init))
+               ? init
+               : clang_getNullCursor();
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Dead branches. */
+
+/* Whether the condition 'e' is always false: the constant 0 or false, an '&&' with such an
+ * operand, or a 'const' variable initialized with one ('const bool b = ok(m) && false;'),
+ * followed through 'hops' variables. Sets '*var' to the variable, when it names one. */
+static int always_false(CXCursor e, int hops, CXCursor *var)
+{
+    e = ss_ast_strip(e);
+    long long value = 1;
+    if (ss_ast_eval_int(e, &value) == 0)
+        return value == 0;
+    char op[8];
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator &&
+        ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "&&") == 0) {
+        CXCursor ignored;
+        return always_false(ss_ast_child(e, 0), hops, &ignored) ||
+               always_false(ss_ast_child(e, 1), hops, &ignored);
+    }
+    CXCursor named = named_var(e);
+    if (ss_ast_is_null(named) || hops >= MAX_HOPS ||
+        !clang_isConstQualifiedType(clang_getCursorType(named)))
+        return 0;
+    CXCursor init = initializer_of(named), inner;
+    if (ss_ast_is_null(init) || !always_false(init, hops + 1, &inner))
+        return 0;
+    *var = named;
+    return 1;
+}
+
+/* The condition of the 'if' statement 'stmt' when 'branch' is the branch taken when it holds,
+ * else a null cursor. */
+static CXCursor then_condition(CXCursor stmt, CXCursor branch)
+{
+    if (clang_getCursorKind(stmt) != CXCursor_IfStmt)
+        return clang_getNullCursor();
+    unsigned n = ss_ast_child_count(stmt), c = 0;
+    CXCursor cond = clang_getNullCursor();
+    for (; c < n && ss_ast_is_null(cond); c++) {
+        CXCursor child = ss_ast_child(stmt, c);
+        if (clang_isExpression(clang_getCursorKind(child)))
+            cond = child;
+    }
+    if (ss_ast_is_null(cond) || c >= n || !ss_ast_same_node(ss_ast_child(stmt, c), branch))
+        return clang_getNullCursor();
+    return cond;
+}
+
+/* "dead: the branch at line 15 never runs: its condition 'batched' is always false (line 14)"
+ * for the 'if' statement 'stmt' whose true branch 'branch' holds the call, when its condition
+ * is always false; else NULL. Malloc'ed. */
+static char *dead_words(CXCursor stmt, CXCursor branch)
+{
+    CXCursor cond = then_condition(stmt, branch), var = clang_getNullCursor();
+    if (ss_ast_is_null(cond) || !always_false(cond, 0, &var))
+        return NULL;
+    char *text = ss_expr_text(cond);
+    char *where =
+        ss_ast_is_null(var) ? ss_xstrdup("") : ss_xasprintf(" (line %u)", ss_scope_line(var));
+    char *words = ss_xasprintf("dead: the branch at line %u never runs: its condition '%s' is "
+                               "always false%s",
+                               ss_scope_line(stmt), text ? text : "...", where);
+    free(where);
+    free(text);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Switches the environment sets. */
+
+typedef struct getenv_walk {
+    CXCursor found; /* the getenv call */
+    int hops;
+} getenv_walk;
+
+static int name_is_getenv(CXCursor call)
+{
+    char *name = ss_scope_callee_name(call);
+    int match = name && (strcmp(name, "getenv") == 0 || strcmp(name, "secure_getenv") == 0);
+    free(name);
+    return match;
+}
+
+/* A getenv call in an expression, or a variable it names whose initializer has one. */
+static enum CXChildVisitResult find_getenv(CXCursor c, CXCursor parent, CXClientData data)
+{
+    getenv_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr && name_is_getenv(c)) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    CXCursor var = named_var(c);
+    if (!ss_ast_is_null(var) && w->hops < MAX_HOPS) {
+        CXCursor init = initializer_of(var);
+        if (!ss_ast_is_null(init)) {
+            w->hops++;
+            if (find_getenv(init, var, w) == CXChildVisit_Recurse)
+                clang_visitChildren(init, find_getenv, w);
+            w->hops--;
+            if (!ss_ast_is_null(w->found))
+                return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The text of the getenv call's first argument without its quotes ("APP_DEBUG"), malloc'ed. */
+static char *variable_name(CXCursor call)
+{
+    char *text = clang_Cursor_getNumArguments(call) > 0
+                     ? ss_expr_text(clang_Cursor_getArgument(call, 0))
+                     : NULL;
+    if (text == NULL)
+        return ss_xstrdup("?");
+    size_t len = strlen(text);
+    if (len >= 2 && text[0] == '"' && text[len - 1] == '"') {
+        memmove(text, text + 1, len - 2);
+        text[len - 2] = '\0';
+    }
+    return text;
+}
+
+/* The variable the condition 'cond' tests ('level' of 'level', '!level', 'level != NULL'), by
+ * name, malloc'ed, or NULL when it names none. */
+static char *tested_name(CXCursor cond)
+{
+    CXCursor e = ss_ast_strip(cond);
+    CXCursor var = named_var(e);
+    for (unsigned i = 0; ss_ast_is_null(var) && i < ss_ast_child_count(e); i++)
+        var = named_var(ss_ast_child(e, i));
+    if (ss_ast_is_null(var))
+        return NULL;
+    CXString spelled = clang_getCursorSpelling(var);
+    char *name = ss_xstrdup(clang_getCString(spelled));
+    clang_disposeString(spelled);
+    return name;
+}
+
+/* "opt-in: it runs only when the environment sets 'APP_DEBUG' (line 15 tests 'level', from
+ * getenv at line 14)" for the 'if' statement 'stmt' whose true branch 'branch' holds the call,
+ * when its condition calls getenv or tests a variable initialized from it (through up to three
+ * variables); else NULL. Malloc'ed. */
+static char *opt_in_words(CXCursor stmt, CXCursor branch)
+{
+    CXCursor cond = then_condition(stmt, branch);
+    if (ss_ast_is_null(cond))
+        return NULL;
+    getenv_walk w = {clang_getNullCursor(), 0};
+    if (find_getenv(cond, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(cond, find_getenv, &w);
+    if (ss_ast_is_null(w.found))
+        return NULL;
+    char *name = variable_name(w.found);
+    unsigned at = ss_scope_line(w.found);
+    char *how;
+    if (at == ss_scope_line(stmt)) {
+        how = ss_xasprintf("line %u calls getenv", at);
+    } else {
+        char *tested = tested_name(cond);
+        if (tested == NULL)
+            tested = ss_expr_text(cond);
+        how = ss_xasprintf("line %u tests '%s', from getenv at line %u", ss_scope_line(stmt),
+                           tested ? tested : "...", at);
+        free(tested);
+    }
+    char *words =
+        ss_xasprintf("opt-in: it runs only when the environment sets '%s' (%s)", name, how);
+    free(how);
+    free(name);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Guards on the way to a call. */
+
+/* The words of the first guard (a dead branch, an opt-in switch) on the path from 'from' down
+ * to 'call', outermost first, or NULL. Malloc'ed. */
+static char *guard_words(CXCursor from, CXCursor call)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(from, call, path);
+    char *words = NULL;
+    for (long i = 0; i < found && words == NULL; i++) {
+        CXCursor branch = i + 1 < found ? path[i + 1] : call;
+        words = dead_words(path[i], branch);
+        if (words == NULL)
+            words = opt_in_words(path[i], branch);
+    }
+    free(path);
+    return words;
+}
+
+/* For ss_callgraph_reached_unless: a call under a guard is skipped. */
+static int skip_guarded(CXCursor from, CXCursor call, void *data)
+{
+    (void)data;
+    char *words = guard_words(from, call);
+    free(words);
+    return words != NULL;
+}
+
+/* The words of a guard on the way to the call 'at': in its function, else on every chain of
+ * calls from a loop that enqueues device work (the words name the one on the loop's chain), or
+ * NULL. Malloc'ed. */
+static char *guarded_words(ss_check_ctx *ctx, CXCursor at)
+{
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    char *words = guard_words(top, at);
+    if (words)
+        return words;
+    ss_callgraph *graph = ss_check_graph(ctx);
+    ss_loop_reach reach;
+    if (!ss_callgraph_reached_from_loop(graph, top, SS_SCOPE_ENQUEUES, &reach))
+        return NULL;
+    for (size_t i = 0; i < reach.call_count && words == NULL; i++)
+        words = guard_words(reach.froms[i], reach.calls[i]);
+    ss_loop_reach_free(&reach);
+    if (words && ss_callgraph_reached_unless(graph, top, SS_SCOPE_ENQUEUES, skip_guarded, NULL)) {
+        free(words);
+        words = NULL;
+    }
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Functions nothing calls, loops of destructors. */
+
+void ss_context_rare_apply(ss_check_ctx *ctx, CXCursor at, ss_finding *f, const char *before)
+{
+    if (f->severity < SS_SEV_WARNING)
+        return;
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    char *name = ss_qualified_name(top);
+    int hot = ss_context_is_hot_function(ctx, name);
+    free(name);
+    if (hot)
+        return;
+    char *why = NULL, *words = NULL;
+    if (ss_callgraph_uncalled(ss_check_graph(ctx), top, &why))
+        words = ss_xasprintf("not called in this unit: %s", why);
+    else
+        words = guarded_words(ctx, at);
+    free(why);
+    if (words == NULL)
+        return;
+    free(f->message);
+    f->message = ss_xasprintf("%s; %s", before, words);
+    f->severity = SS_SEV_NOTE;
+    free(words);
+}
+
+/* The named function a statement of its body sits in: the declaration libclang keeps with the
+ * statement, followed out of local declarations. */
+static CXCursor function_of(CXCursor stmt)
+{
+    CXCursor c = clang_getCursorSemanticParent(stmt);
+    for (int hops = 0; hops < 8 && !ss_ast_is_null(c) && !ss_ast_is_function(c); hops++)
+        c = clang_getCursorSemanticParent(c);
+    return ss_ast_is_null(c) ? c : ss_scope_outer_function(c);
+}
+
+/* For ss_callgraph_reached_unless: a call made in a loop of a destructor is skipped. */
+static int skip_teardown(CXCursor from, CXCursor call, void *data)
+{
+    (void)data;
+    if (!ss_scope_is_loop(from))
+        return 0;
+    CXCursor function = function_of(call);
+    return !ss_ast_is_null(function) && clang_getCursorKind(function) == CXCursor_Destructor;
+}
+
+char *ss_context_teardown_words(ss_check_ctx *ctx, const ss_loop_context *loop)
+{
+    char *why = NULL;
+    if (!ss_callgraph_tears_down(loop->function, &why))
+        return NULL;
+    /* A loop elsewhere: every chain from a loop that works starts in a destructor's loop. */
+    if (loop->chain &&
+        ss_callgraph_reached_unless(ss_check_graph(ctx), ss_scope_outer_function(ctx->function),
+                                    SS_SCOPE_ENQUEUES, skip_teardown, NULL)) {
+        free(why);
+        return NULL;
+    }
+    char *where =
+        loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
+    char *words =
+        ss_xasprintf("teardown: the loop at %s runs when an object is destroyed: %s", where, why);
+    free(where);
+    free(why);
+    return words;
+}
