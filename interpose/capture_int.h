@@ -290,8 +290,8 @@ long capture_handle_find(_Atomic uint64_t *table, size_t slots, uint64_t handle)
  * capture_probe_exit returns the call's SS_API_PROBED | SS_API_WAITED flags. */
 void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a);
 uint32_t capture_probe_exit(thread_state *t);
-/* Whether the light mode leaves out a call at its entry (before its event): a memset of
- * device memory, outside the sampled mode's full windows. */
+/* Whether the light mode leaves out a call at its entry (before its event): an asynchronous
+ * memset of device memory, outside the sampled mode's full windows. */
 int capture_light_skips(const ss_args_spec *spec, const void *params);
 /* The light mode's word for a copy or memset: its memory kinds (SS_API_MEM_WORD). */
 uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params);

@@ -248,15 +248,19 @@ static uint8_t memory_kind_of(uint64_t pointer)
     }
 }
 
-/* Whether the light mode leaves out the call of 'spec' with 'params' at its entry: a memset
- * whose destination is device (or array) memory, which cannot block the host (CUDA's API
- * synchronization behavior: a memset waits only when it sets pinned host or managed memory),
- * asked of the driver with one cuPointerGetAttributes. A memset without a destination
- * argument (2D and 3D ones) or of memory the driver cannot tell is taken, as is every memset
- * while a full window of the sampled mode is open (its rules see every call). */
+/* Whether the light mode leaves out the call of 'spec' with 'params' at its entry: an
+ * asynchronous memset (cudaMemsetAsync, cuMemsetD8Async, ...) whose destination is device (or
+ * array) memory, which cannot block the host (CUDA's API synchronization behavior: an
+ * asynchronous memset waits only when it sets pinned host or managed memory), asked of the
+ * driver with one cuPointerGetAttributes. Synchronous memsets are all taken (their rows say
+ * they synchronize: the detectors judge them, and a device synchronization right after one
+ * finds its work done), as are memsets without a destination argument (2D and 3D ones), of
+ * memory the driver cannot tell, and every memset while a full window of the sampled mode is
+ * open (its rules see every call). */
 int capture_light_skips(const ss_args_spec *spec, const void *params)
 {
-    if (proc.api_rows[spec->api].klass != SS_CLASS_MEMSET || spec->dst.size == 0 ||
+    const ss_api *row = &proc.api_rows[spec->api];
+    if (row->klass != SS_CLASS_MEMSET || row->sync != SS_SYNC_NEVER || spec->dst.size == 0 ||
         atomic_load_explicit(&proc.sampling.window_calls, memory_order_relaxed))
         return 0;
     int present;

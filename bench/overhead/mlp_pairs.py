@@ -169,6 +169,8 @@ def main(argv):
                 times[variant] = result["measured_ms"]
         except RuntimeError as problem:
             print(f"mlp_pairs.py: {problem}", file=sys.stderr)
+            if ratios:  # what the pairs before it measured
+                print(summary(ratios, bare, light), flush=True)
             return 1
         ratio = times["light"] / times["bare"]
         ratios.append(ratio)

@@ -203,8 +203,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (getenv("LIGHT_APP_MEMSETS") != NULL) {
-        /* Memsets of device memory cannot block the host: the light mode leaves them out;
-         * those of pinned (or unknown) memory it takes. */
+        /* Asynchronous memsets of device memory cannot block the host: the light mode leaves
+         * them out; those of pinned (or unknown) memory, and synchronous ones, it takes. */
         void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
         static unsigned char pageable[4096];
         cudaMemsetAsync_v3020_params set_device = {device, 0, 4096, 0};

@@ -21,8 +21,8 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
              destroyed before whose "destroy starting" has not come; a kept one is
   streams    600 streams made and destroyed, more than the live streams' table's slots: a
              device-wide call is still probed; after 513 streams lived at once it is not
-  memsets    memsets of device memory are left out (runtime and driver API), those of pinned
-             and pageable memory taken with their memory kinds
+  memsets    asynchronous memsets of device memory are left out (runtime and driver API),
+             those of pinned memory and synchronous ones taken with their memory kinds
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -312,14 +312,16 @@ def case_streams(opts, check):
 
 
 def case_memsets(opts, check):
-    """docs/run.md, Modes: the light mode leaves out memsets of device memory (they cannot
-    block the host) and takes those of host memory, with their memory kinds."""
+    """docs/run.md, Modes: the light mode leaves out asynchronous memsets of device memory
+    (they cannot block the host) and takes those of host memory and synchronous ones, with
+    their memory kinds."""
     workdir = start(opts, "memsets")
     env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_MEMSETS="1")
     status, out, err = run([opts["app"]], env, workdir)
     check(status == 0 and out == "light_app: done\n", f"exit {status}: {out}{err}")
     meta, apis = trace_meta(os.path.join(workdir, "out.sstrace"))
-    check(apis == ["cudaMemsetAsync", "cudaMemset", "cudaMemcpyAsync"], f"trace calls {apis}")
+    check(apis == ["cudaMemsetAsync", "cudaMemset", "cudaMemset", "cudaMemcpyAsync"],
+          f"trace calls {apis}")
     kinds = []
     with open(os.path.join(workdir, "out.sstrace"), encoding="utf-8") as handle:
         for line in handle:
@@ -328,8 +330,9 @@ def case_memsets(opts, check):
                 kinds.append(int(words[1 + API_FLAGS]) & 0x8000ffff)
     # SS_API_MEM_WORD (evlog.h): known, the source's kind << 8, the destination's (unknown 0,
     # pageable 1, pinned 2, device 3).
-    check(kinds == [0x80000002, 0x80000001, 0x80000203],
-          f"memory kinds {[hex(k) for k in kinds]}, expected 0x80000002 0x80000001 0x80000203")
+    check(kinds == [0x80000002, 0x80000003, 0x80000001, 0x80000203],
+          f"memory kinds {[hex(k) for k in kinds]}, "
+          "expected 0x80000002 0x80000003 0x80000001 0x80000203")
 
 
 def case_refused(opts, check):

@@ -5,7 +5,7 @@
       Writes LIGHT.sstrace: FULL.sstrace with the metadata "mode" light, without the calls the
       light mode does not subscribe to (rules/cuda_api.def rows that ss_api_light leaves out:
       launches, event records, stream waits, host functions, graph launches, prefetches,
-      attaches) and memsets of device memory, without GPU, synchronization and pointer
+      attaches) and asynchronous memsets of device memory, without GPU, synchronization and pointer
       records, and with each copy's and memset's memory kinds moved from its GPU record into
       its call's flags word, as the light mode records them (evlog.h, SS_API_MEM_WORD), and
       what the light mode's probe of pending work would have said (SS_API_PROBED,
@@ -129,8 +129,8 @@ def convert(root, source, target):
             flags = int(fields[API_FLAGS])
             if fields[API_CORRELATION] in kinds:
                 src, dst = kinds[fields[API_CORRELATION]]
-                if row[0] == "MEMSET" and dst in MEM_DEVICE_SIDE:
-                    continue  # capture_light_skips: a memset of device memory cannot block
+                if row[0] == "MEMSET" and row[1] == "NEVER" and dst in MEM_DEVICE_SIDE:
+                    continue  # capture_light_skips: an asynchronous memset of device memory
                 flags = MEM_KNOWN | src << 8 | dst
             flags |= probe(row, fields, ops, enter_of)
             fields[API_FLAGS] = str(flags)

@@ -3,8 +3,8 @@
 # tree built in build/device (cmake --preset device). Writes everything under OUT: per part a
 # log, and OUT/results.txt with one line per part. PARTS (default "same lifecycle bench"):
 #   same       the light-vs-full equality (tests/gpu/light/same_answers.py) on every GPU test
-#              program of tests/gpu (shared cudart); with SS_LIGHT_PYTHON=1 also
-#              samples/python/train_loop.py and infer_loop.py
+#              program of tests/gpu (shared cudart; only those SS_SAME_ONLY names, when
+#              set); with SS_LIGHT_PYTHON=1 also samples/python/train_loop.py and infer_loop.py
 #   lifecycle  the lifecycle cases (tests/gpu/lifecycle) in the light mode, shared cudart
 #   bench      bench/overhead: bare / light / full on the launch-bound MLP, interleaved rounds
 #   real       same_answers.py on tests/gpu/real/resnet_train.py and gpt2_generate.py (or the
@@ -79,6 +79,9 @@ for part in $parts; do
         for f in tests/gpu/*.cu; do
             name=$(basename "$f" .cu)
             case $name in gpu_probe) continue ;; esac
+            if [ -n "${SS_SAME_ONLY:-}" ] && ! [[ " $SS_SAME_ONLY " == *" $name "* ]]; then
+                continue
+            fi
             exe=$build/tests/gpu/${name}_shared
             [ -x "$exe" ] && programs+=("$exe" "::")
         done
