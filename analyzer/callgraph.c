@@ -680,6 +680,26 @@ int ss_callgraph_runs_once(ss_callgraph *g, CXCursor function, char **why)
     return 1;
 }
 
+long ss_callgraph_calls_of(ss_callgraph *g, CXCursor function, CXCursor *calls, CXCursor *callers,
+                           size_t max)
+{
+    long n = g ? find_node(g, definition_of(function)) : -1;
+    if (n < 0 || g->nodes[n].refs > 0)
+        return -1;
+    size_t count = 0;
+    for (size_t s = 0; s < g->site_count; s++) {
+        const site *st = &g->sites[s];
+        if (st->callee != (size_t)n)
+            continue;
+        if (count < max) {
+            calls[count] = st->call;
+            callers[count] = g->nodes[st->caller].cursor;
+        }
+        count++;
+    }
+    return (long)count;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Calls of named functions in a loop. */
 

@@ -73,6 +73,13 @@ int ss_callgraph_reached_unless(ss_callgraph *graph, CXCursor function, ss_scope
  * 'main'"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_runs_once(ss_callgraph *graph, CXCursor function, char **why);
 
+/* The calls of the named function 'function' in this unit: the first 'max' of them into
+ * 'calls', and the function each is made in (a call inside a lambda: the function the lambda
+ * sits in) into 'callers'. Returns how many calls there are, or -1 when the function's address
+ * is taken (it may be called from anywhere) or it is not a function of the unit. */
+long ss_callgraph_calls_of(ss_callgraph *graph, CXCursor function, CXCursor *calls,
+                           CXCursor *callers, size_t max);
+
 /* Whether 'function' (a definition) sets up, so that a loop in it runs when the program or an
  * object is set up, not on a hot path: a constructor, or a word of its name (split as above)
  * starts with init or setup ('contextsInit', 'init_buffers', 'set_up'). '*why' receives words

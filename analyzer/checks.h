@@ -76,6 +76,9 @@ typedef struct ss_check_ctx {
      * does device work around the call (ss_check_loop, SS_SCOPE_ENQUEUES), which the severity
      * then takes instead of walking the loops again. */
     const struct ss_loop_context *loop;
+    /* Whether a synchronous copy waits for all work: the unit creates its streams blocking
+     * (checks/drained.c): 0 not looked at yet, 1 yes, 2 no. */
+    int all_blocking;
     /* Filled for SYNC103 across units when not NULL (ss_stream_note_use, stream_create.c). */
     ss_tu_streams *streams;
 } ss_check_ctx;

@@ -148,8 +148,8 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     }
     if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
         note = ss_context_handover_words(ctx, at);
-    if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
-        note = ss_context_idle_words(ctx, at);
+    if (note == NULL)
+        note = ss_context_idle_words(ctx, rule, loop, at);
     if (note == NULL)
         note = ss_context_host_read_words(ctx, rule, at);
     if (note == NULL)
@@ -208,8 +208,8 @@ static void apply_context(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     char *inherent = ss_context_inherent_words(ctx, rule, at);
     if (inherent == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
         inherent = ss_context_handover_words(ctx, at);
-    if (inherent == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
-        inherent = ss_context_idle_words(ctx, at);
+    if (inherent == NULL)
+        inherent = ss_context_idle_words(ctx, rule, NULL, at);
     if (inherent) {
         f->severity = SS_SEV_NOTE;
         append(f, inherent);

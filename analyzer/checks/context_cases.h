@@ -1,12 +1,13 @@
 /* context_cases.h: the cases that make a finding a note where it would be a warning, one file
  * each concern, for ss_context_apply (context.c): the host needs the value at once or the
  * function hands the data to its caller (inherent.c), or goes through the buffer it copied
- * back (host_reads.c), the copy's stream is idle (idle.c), a loop's iterations that cost
- * little: a buffer that only grows, a loop that times itself, a sweep over a constant array of
- * settings (loop_notes.c), and calls that run on no ordinary run: teardown, dead branches,
- * opt-in switches, functions nothing calls (rare_paths.c). Each returns the words added to the
- * message ("inherent: ...", "idle: ...", ...), malloc'ed, or NULL when its case does not
- * apply. Private to context.c and these files. */
+ * back (host_reads.c), the copy's stream or the device has nothing queued (idle.c,
+ * drained.c), a loop's iterations that cost little: a buffer that only grows, a loop that
+ * times itself, a sweep over a constant array of settings (loop_notes.c), and calls that run
+ * on no ordinary run: teardown, dead branches, opt-in switches, functions nothing calls
+ * (rare_paths.c). Each returns the words added to the message ("inherent: ...", "idle: ...",
+ * ...), malloc'ed, or NULL when its case does not apply. Private to context.c and these
+ * files. */
 #ifndef SS_ANALYZER_CHECKS_CONTEXT_CASES_H
 #define SS_ANALYZER_CHECKS_CONTEXT_CASES_H
 
@@ -55,12 +56,22 @@ char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
  * more copies to the host. */
 char *ss_context_handover_words(ss_check_ctx *ctx, CXCursor at);
 
-/* idle.c. "idle: the stream 's' was synchronized at line 30 and nothing was queued since: ..."
- * when an earlier statement of the block written around the copy 'at' (the innermost
- * '{ ... }' the program writes, an error-checking macro's own block left out) waits for the
- * copy's stream (its cudaStreamSynchronize, or a device-wide wait), and no statement between
- * does device work: the stream is idle, and the copy's staging holds up nothing. */
-char *ss_context_idle_words(ss_check_ctx *ctx, CXCursor at);
+/* idle.c. Where the call 'at' (in 'loop', or NULL) has nothing queued to wait for, in words:
+ * "idle: ..." for a pageable copy on a stream an earlier statement of its block synchronized
+ * with nothing queued since, or on a stream that carries only copies of local arrays (a few
+ * bytes) in the unit; "staging: ..." for a stream wait in a loop whose only device work is
+ * copies through two host buffers that take turns (a host call overlapping the copy, a
+ * 'swap'); else ss_context_drained_words. */
+char *ss_context_idle_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,
+                            CXCursor at);
+
+/* drained.c. For a copy (SYNC201, SYNC202, SYNC301) or a wait in a loop (SYNC401): "drained:
+ * ..." where the device has nothing queued at the call on every way the unit reaches it (a
+ * device-wide wait, or a synchronous copy where every stream blocks, drained it, in the
+ * function, in a function called before, at the end of a loop's previous iteration, or before
+ * every call of the function in the unit); for a copy, "drained anyway: ..." where a
+ * device-wide wait follows it with no work queued between. */
+char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* idle.c. Whether 'stmt' does device work: a launch or a call that enqueues work, or a call of
  * a function of the unit that does. Returns 1 or 0. */

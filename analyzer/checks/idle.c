@@ -1,5 +1,6 @@
-/* idle.c: a copy on a stream with nothing queued: its staging holds up nothing
- * (context_cases.h). */
+/* idle.c: a copy on a stream with nothing queued: its staging holds up nothing; a stream that
+ * carries only copies of a few bytes; a wait that lets a loop's two staging buffers take turns;
+ * and, in drained.c, a device with nothing queued (context_cases.h). */
 #include "ast.h"
 #include "callgraph.h"
 #include "common.h"
@@ -72,7 +73,12 @@ int ss_context_does_device_work(ss_callgraph *graph, CXCursor stmt)
     return w.found;
 }
 
-char *ss_context_idle_words(ss_check_ctx *ctx, CXCursor at)
+/* "idle: the stream 's' was synchronized at line 30 and nothing was queued since: ..." when an
+ * earlier statement of the block written around the copy 'at' (the innermost '{ ... }' the
+ * program writes, an error-checking macro's own block left out) waits for the copy's stream
+ * (its cudaStreamSynchronize, or a device-wide wait), and no statement between does device
+ * work. Malloc'ed, or NULL. */
+static char *synchronized_words(ss_check_ctx *ctx, CXCursor at)
 {
     const ss_api *api = ss_scope_callee_api(at);
     if (api == NULL || api->stream_arg < 0 || clang_Cursor_getNumArguments(at) <= api->stream_arg)
@@ -112,5 +118,269 @@ char *ss_context_idle_words(ss_check_ctx *ctx, CXCursor at)
     }
     free(path);
     free(stream);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * A stream that carries only copies of a few bytes. */
+
+/* The variable an expression names ('x', '&x', 'x + i', '(T *)x'), or a null cursor. */
+static CXCursor named_variable(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    for (int hops = 0; hops < 4 && !ss_ast_is_null(e); hops++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_DeclRefExpr) {
+            CXCursor var = clang_getCursorReferenced(e);
+            enum CXCursorKind vk = clang_getCursorKind(var);
+            return vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl ? var : clang_getNullCursor();
+        }
+        if (k != CXCursor_UnaryOperator && k != CXCursor_BinaryOperator &&
+            k != CXCursor_CStyleCastExpr && k != CXCursor_ArraySubscriptExpr &&
+            k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+            break;
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    }
+    return clang_getNullCursor();
+}
+
+/* The host side of the copy 'call' (of 'api') between the host and the device in 'function':
+ * the variable it names, or a null cursor. */
+static CXCursor host_side(CXCursor function, CXCursor call, const ss_api *api)
+{
+    if (api == NULL || api->klass != SS_CLASS_COPY || api->dst_arg < 0)
+        return clang_getNullCursor();
+    CXCursor dst, src;
+    int kind = ss_copy_kind(function, call, api, &dst, &src);
+    if (kind == SS_COPY_KIND_D2H)
+        return named_variable(dst);
+    if (kind == SS_COPY_KIND_H2D)
+        return named_variable(src);
+    return clang_getNullCursor();
+}
+
+/* Whether 'var' is an array that lives on the stack of a function ('int counts[n]',
+ * 'size_t vars[15]'): a few bytes. */
+static int local_array(CXCursor var)
+{
+    if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+        clang_Cursor_getStorageClass(var) == CX_SC_Static ||
+        clang_getCursorKind(clang_getCursorSemanticParent(var)) == CXCursor_TranslationUnit)
+        return 0;
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(var)).kind;
+    return k == CXType_ConstantArray || k == CXType_VariableArray;
+}
+
+/* The calls of the unit given the stream written 'stream': all copies of a local array, or
+ * calls that queue nothing ('count' of the copies, 'bad' when there is anything else). */
+typedef struct stream_calls_walk {
+    ss_callgraph *graph;
+    const char *stream;
+    CXCursor function; /* the function being walked */
+    int copies, bad;
+} stream_calls_walk;
+
+static int given_stream(CXCursor call, const char *stream)
+{
+    int n = clang_Cursor_getNumArguments(call), found = 0;
+    for (int i = 0; i < n && !found; i++) {
+        char *text = ss_expr_text(clang_Cursor_getArgument(call, (unsigned)i));
+        found = text && strcmp(text, stream) == 0;
+        free(text);
+    }
+    if (!found && ss_scope_is_launch(call)) {
+        char *text = ss_expr_text(call);
+        found = text && strstr(text, stream) != NULL;
+        free(text);
+    }
+    return found;
+}
+
+static enum CXChildVisitResult find_stream_calls(CXCursor c, CXCursor parent, CXClientData data)
+{
+    stream_calls_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    if (clang_isDeclaration(k) && ss_ast_child_count(c) > 0 &&
+        clang_getCursorKind(ss_ast_child(c, ss_ast_child_count(c) - 1)) == CXCursor_CompoundStmt) {
+        CXCursor outer = w->function;
+        w->function = c;
+        clang_visitChildren(c, find_stream_calls, w);
+        w->function = outer;
+        return CXChildVisit_Continue;
+    }
+    if (k != CXCursor_CallExpr || !given_stream(c, w->stream))
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    if (api && api->klass == SS_CLASS_COPY && local_array(host_side(w->function, c, api)))
+        w->copies++;
+    else if (ss_scope_is_launch(c) || ss_context_call_enqueues(w->graph, c, api) ||
+             (api == NULL && ss_ast_is_null(ss_callgraph_callee(w->graph, c))))
+        w->bad = 1;
+    return w->bad ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* "idle: 'memcpy_stream_' carries nothing but copies of local arrays in this unit (2): ..."
+ * when the pageable copy 'at' copies a local array (a few bytes) on a stream given, in the
+ * whole unit, to nothing but such copies and to calls that queue nothing: no work but other
+ * copies of a few bytes is ever queued before it. Malloc'ed, or NULL. */
+static char *few_bytes_words(ss_check_ctx *ctx, CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || api->stream_arg < 0 || clang_Cursor_getNumArguments(at) <= api->stream_arg ||
+        !local_array(host_side(ctx->function, at, api)))
+        return NULL;
+    char *stream = ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg));
+    long long constant;
+    if (stream == NULL ||
+        ss_ast_eval_int(clang_Cursor_getArgument(at, (unsigned)api->stream_arg), &constant) == 0) {
+        free(stream);
+        return NULL;
+    }
+    stream_calls_walk w = {ss_check_graph(ctx), stream, clang_getNullCursor(), 0, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_stream_calls, &w);
+    char *words = NULL;
+    if (!w.bad && w.copies > 0)
+        words = ss_xasprintf("idle: '%s' carries nothing but copies of local arrays in this unit "
+                             "(%d): a copy of a few bytes, with nothing but such copies ever "
+                             "queued before it",
+                             stream, w.copies);
+    free(stream);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Two staging buffers taking turns. */
+
+/* In a loop's body: its device work (all copies between the host and the device on the
+ * stream written 'stream', their host sides), the host calls, and the swaps. */
+typedef struct staging_walk {
+    ss_callgraph *graph;
+    CXCursor function;
+    const char *stream;
+    CXCursor wait;    /* the wait the finding is for */
+    CXCursor copy;    /* the first copy */
+    CXCursor host[4]; /* the copies' host sides */
+    size_t host_count;
+    CXCursor overlap; /* a host call between the copy and the wait */
+    CXCursor swap;    /* a 'swap' of a host side */
+    int other_work;
+} staging_walk;
+
+static int stream_is(CXCursor call, const ss_api *api, const char *stream)
+{
+    if (api->stream_arg < 0 || clang_Cursor_getNumArguments(call) <= api->stream_arg)
+        return 0;
+    char *text = ss_expr_text(clang_Cursor_getArgument(call, (unsigned)api->stream_arg));
+    int same = text && strcmp(text, stream) == 0;
+    free(text);
+    return same;
+}
+
+static void staging_swap(staging_walk *w, CXCursor call)
+{
+    char *name = ss_scope_callee_name(call);
+    int swap = name && strcmp(name, "swap") == 0;
+    free(name);
+    for (int i = 0, n = clang_Cursor_getNumArguments(call); swap && i < n; i++) {
+        CXCursor var = named_variable(clang_Cursor_getArgument(call, (unsigned)i));
+        for (size_t h = 0; h < w->host_count && ss_ast_is_null(w->swap); h++) {
+            if (clang_equalCursors(var, w->host[h]))
+                w->swap = call;
+        }
+    }
+}
+
+static enum CXChildVisitResult find_api_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && ss_scope_callee_api(c) != NULL) {
+        *found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the call 'call' is given a call of the API table: an error-checking wrapper. */
+static int wraps_api(CXCursor call)
+{
+    int found = 0;
+    clang_visitChildren(call, find_api_call, &found);
+    return found;
+}
+
+static enum CXChildVisitResult find_staging(CXCursor c, CXCursor parent, CXClientData data)
+{
+    staging_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_same_node(c, w->wait))
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    if (api && api->klass == SS_CLASS_COPY && api->sync != SS_SYNC_ALWAYS &&
+        stream_is(c, api, w->stream)) {
+        CXCursor host = host_side(w->function, c, api);
+        if (ss_ast_is_null(host) || w->host_count == 4)
+            w->other_work = 1;
+        else
+            w->host[w->host_count++] = host;
+        if (ss_ast_is_null(w->copy))
+            w->copy = c;
+    } else if (ss_scope_is_launch(c) || ss_context_call_enqueues(w->graph, c, api)) {
+        w->other_work = 1;
+    } else if (api == NULL) {
+        if (!ss_ast_is_null(w->copy) && ss_ast_is_null(w->overlap) &&
+            ss_ast_offset(c) < ss_ast_offset(w->wait) && !wraps_api(c))
+            w->overlap = c;
+        staging_swap(w, c);
+    }
+    return w->other_work ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* "staging: ..." when the wait 'at' on a stream is in a loop (of its own function) whose only
+ * device work is copies between the host and the device on that stream, asynchronous, with a
+ * host call between the first copy and the wait (a file written or read meanwhile) and a
+ * 'swap' of a copy's host buffer: two buffers take turns, and the wait is what lets them.
+ * Malloc'ed, or NULL. */
+static char *staging_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (loop->chain != NULL || api == NULL || api->klass != SS_CLASS_STREAM_SYNC ||
+        api->stream_arg < 0 || clang_Cursor_getNumArguments(at) <= api->stream_arg)
+        return NULL;
+    char *stream = ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg));
+    if (stream == NULL)
+        return NULL;
+    CXCursor none = clang_getNullCursor();
+    staging_walk w = {
+        ss_check_graph(ctx), ctx->function, stream, at, none, {none}, 0, none, none, 0};
+    clang_visitChildren(loop->loop, find_staging, &w);
+    char *words = NULL;
+    if (!w.other_work && !ss_ast_is_null(w.copy) && !ss_ast_is_null(w.overlap) &&
+        !ss_ast_is_null(w.swap)) {
+        char *overlap = ss_scope_callee_name(w.overlap);
+        words = ss_xasprintf("staging: the loop's only device work is copying through two "
+                             "buffers that take turns (the copy at line %u overlaps '%s' at "
+                             "line %u, and line %u swaps the buffers): the wait is what lets "
+                             "them",
+                             ss_scope_line(w.copy), overlap ? overlap : "a host call",
+                             ss_scope_line(w.overlap), ss_scope_line(w.swap));
+        free(overlap);
+    }
+    free(stream);
+    return words;
+}
+
+char *ss_context_idle_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,
+                            CXCursor at)
+{
+    char *words = NULL;
+    if (rule == SS_RULE_PAGEABLE_ASYNC_COPY)
+        words = synchronized_words(ctx, at);
+    if (words == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
+        words = few_bytes_words(ctx, at);
+    if (words == NULL && loop != NULL && rule == SS_RULE_SYNC_IN_LOOP)
+        words = staging_words(ctx, loop, at);
+    if (words == NULL)
+        words = ss_context_drained_words(ctx, rule, at);
     return words;
 }
