@@ -24,6 +24,7 @@ typedef struct drain {
     int state;
     CXCursor by; /* with DRAINED: the call that drained the device */
     int filled;  /* with DRAINED: memsets may have been queued since */
+    int fresh;   /* with DRAINED: a drain on every way since the flow began */
 } drain;
 
 typedef struct flow {
@@ -38,12 +39,12 @@ typedef struct flow {
 
 static drain busy(void)
 {
-    return (drain){BUSY, clang_getNullCursor(), 0};
+    return (drain){BUSY, clang_getNullCursor(), 0, 0};
 }
 
 static drain unreached(void)
 {
-    return (drain){UNREACHED, clang_getNullCursor(), 0};
+    return (drain){UNREACHED, clang_getNullCursor(), 0, 0};
 }
 
 static drain join(drain a, drain b)
@@ -54,6 +55,9 @@ static drain join(drain a, drain b)
         return a;
     if (a.state == DRAINED && b.state == DRAINED) {
         a.filled |= b.filled;
+        a.fresh &= b.fresh;
+        if (ss_ast_is_null(a.by))
+            a.by = b.by;
         return a;
     }
     return busy();
@@ -68,8 +72,24 @@ static const char *const library_prefixes[] = {"cublas",   "cudnn",    "cusparse
                                                "curand",   "cusolver", "nccl",     "cutlass",
                                                "thrust::", "cub::"};
 
+/* Whether 'decl' is a constructor, destructor, conversion or operator, or one the compiler
+ * writes: a value's own plumbing, not a function that queues work. */
+static int special_member(CXCursor decl)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction ||
+        clang_CXXMethod_isDefaulted(decl))
+        return 1;
+    CXString name = clang_getCursorSpelling(decl);
+    int op = strncmp(clang_getCString(name), "operator", 8) == 0;
+    clang_disposeString(name);
+    return op;
+}
+
 /* Whether 'call', of no API of the table and no function of the unit, may queue device work:
- * it is given a stream, or it is a function of a GPU library. */
+ * it is given a stream, it calls through a pointer, it is a function of a GPU library, or one
+ * declared outside the system headers (the project's, defined in another unit; its special
+ * members aside). */
 static int library_enqueues(CXCursor call)
 {
     int n = clang_Cursor_getNumArguments(call);
@@ -80,7 +100,9 @@ static int library_enqueues(CXCursor call)
     }
     CXCursor decl = clang_getCursorReferenced(call);
     if (ss_ast_is_null(decl))
-        return 0;
+        return 1;
+    if (!clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
+        return !special_member(decl);
     char *name = ss_qualified_name(decl);
     int found = 0;
     for (size_t i = 0; name && !found && i < sizeof library_prefixes / sizeof *library_prefixes;
@@ -111,7 +133,7 @@ static void call_flow(flow *f, CXCursor call)
         return;
     const ss_api *api = ss_scope_callee_api(call);
     if (api && drains(f, call, api)) {
-        f->now = (drain){DRAINED, call, 0};
+        f->now = (drain){DRAINED, call, 0, 1};
         return;
     }
     /* A memset (a fill of device memory at the device's memory bandwidth) adds no wait worth
@@ -404,7 +426,7 @@ static drain state_at(ss_callgraph *graph, int drain_copies, CXCursor function, 
         /* Drained on the way whatever the start; else drained from a start that is. */
         d = way_flow(&f, path, found, -1, target, busy());
         if (d.state != DRAINED && clang_getCursorKind(function) != CXCursor_LambdaExpr &&
-            way_flow(&f, path, found, -1, target, (drain){DRAINED, clang_getNullCursor(), 0})
+            way_flow(&f, path, found, -1, target, (drain){DRAINED, clang_getNullCursor(), 0, 0})
                     .state == DRAINED) {
             drain entry = entry_state(graph, drain_copies, function, depth);
             d = entry.state == DRAINED ? way_flow(&f, path, found, -1, target, entry) : busy();
@@ -440,7 +462,7 @@ static CXCursor later_drain(ss_check_ctx *ctx, int drain_copies, CXCursor functi
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, at, path);
-    drain start = {DRAINED, clang_getNullCursor(), 0};
+    drain start = {DRAINED, clang_getNullCursor(), 0, 0};
     flow f = {ss_check_graph(ctx), drain_copies, function, 0, start, unreached(), 0};
     CXCursor drain_call = clang_getNullCursor();
     for (long i = found - 1; i >= 0 && ss_ast_is_null(drain_call); i--) {
@@ -460,7 +482,7 @@ static CXCursor later_drain(ss_check_ctx *ctx, int drain_copies, CXCursor functi
             stmt_flow(&f, stmt);
             if (f.worked || f.now.state != DRAINED)
                 break;
-            if (!ss_ast_is_null(f.now.by)) {
+            if (f.now.fresh) {
                 drain_call = f.now.by;
                 break;
             }

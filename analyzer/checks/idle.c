@@ -196,6 +196,21 @@ static int given_stream(CXCursor call, const char *stream)
     return found;
 }
 
+/* Calls that ask about a stream or destroy it, and queue nothing on it. */
+static const char *const stream_queries[] = {
+    "cudaStreamDestroy", "cudaStreamQuery", "cudaStreamGetPriority", "cudaStreamGetFlags",
+    "cuStreamDestroy",   "cuStreamQuery",   "cuStreamGetPriority",   "cuStreamGetFlags"};
+
+static int stream_query(CXCursor call)
+{
+    char *name = ss_scope_callee_name(call);
+    int found = 0;
+    for (size_t i = 0; name && !found && i < sizeof stream_queries / sizeof *stream_queries; i++)
+        found = strncmp(name, stream_queries[i], strlen(stream_queries[i])) == 0;
+    free(name);
+    return found;
+}
+
 static enum CXChildVisitResult find_stream_calls(CXCursor c, CXCursor parent, CXClientData data)
 {
     stream_calls_walk *w = data;
@@ -216,7 +231,7 @@ static enum CXChildVisitResult find_stream_calls(CXCursor c, CXCursor parent, CX
     if (api && api->klass == SS_CLASS_COPY && local_array(host_side(w->function, c, api)))
         w->copies++;
     else if (ss_scope_is_launch(c) || ss_context_call_enqueues(w->graph, c, api) ||
-             (api == NULL && ss_ast_is_null(ss_callgraph_callee(w->graph, c))))
+             (api == NULL && ss_ast_is_null(ss_callgraph_callee(w->graph, c)) && !stream_query(c)))
         w->bad = 1;
     return w->bad ? CXChildVisit_Break : CXChildVisit_Recurse;
 }

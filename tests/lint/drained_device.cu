@@ -60,3 +60,17 @@ void train(float *d, float *h, float *g, int n, int steps)
 
 // The unit creates its streams blocking: a synchronous copy waits for all work.
 void make_stream(cudaStream_t *s) { cudaStreamCreate(s); } // expect: SYNC103
+
+// A function of the project defined in another unit may queue work: the copy after it is not
+// known to find the device drained.
+void enqueue_elsewhere(float *d, int n);
+
+void after_external(float *d, const float *h, int n, int steps)
+{
+    for (int s = 0; s < steps; s++) {
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        enqueue_elsewhere(d, n);
+        cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice); // expect: SYNC202 expect-severity: warning
+        grad<<<1, 32>>>(d, n); // expect: SYNC101
+    }
+}

@@ -14,6 +14,7 @@ class Attention {
     float *out_;
 
 public:
+    ~Attention() { cudaStreamDestroy(copy_stream_); }
     void forward(const int *counts_device, int batch);
 };
 
