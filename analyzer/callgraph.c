@@ -21,6 +21,8 @@ typedef struct node {
     CXCursor cursor; /* the definition */
     char *name;      /* qualified name */
     size_t refs;     /* references to it that are not the callee of a call */
+    size_t outside;  /* calls of it and references to it outside any function: in the
+                      * initializer of a global (a table of callbacks) */
     /* Work, per kind: 'work' the first call that does it (in this function or one it calls),
      * 'work_depth' how many calls down (0: here). */
     int has_work[KINDS];
@@ -141,7 +143,25 @@ typedef struct build_walk {
     /* the references counted while walking a body, resolved later */
     CXCursor *refs;
     size_t ref_count, ref_cap;
+    /* the functions called or named outside any function, resolved later */
+    CXCursor *outside;
+    size_t outside_count, outside_cap;
 } build_walk;
+
+/* A function called or named in the initializer of a global. */
+static enum CXChildVisitResult collect_outside(CXCursor c, CXCursor parent, CXClientData data)
+{
+    build_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr || k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
+        CXCursor ref = clang_getCursorReferenced(c);
+        if (ss_ast_is_function(ref) && clang_getCursorKind(ref) != CXCursor_LambdaExpr) {
+            w->outside = grow(w->outside, &w->outside_cap, w->outside_count, sizeof *w->outside);
+            w->outside[w->outside_count++] = ref;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
 
 static enum CXChildVisitResult collect_calls(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -169,6 +189,10 @@ static enum CXChildVisitResult collect_nodes(CXCursor c, CXCursor parent, CXClie
     ss_callgraph *g = w->g;
     if (ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) == CXCursor_VarDecl) {
+        clang_visitChildren(c, collect_outside, w);
+        return CXChildVisit_Continue;
+    }
     if (!ss_ast_is_function(c))
         return clang_isDeclaration(clang_getCursorKind(c)) ? CXChildVisit_Recurse
                                                            : CXChildVisit_Continue;
@@ -220,7 +244,7 @@ ss_callgraph *ss_callgraph_build(CXTranslationUnit tu)
 {
     ss_callgraph *g = ss_xcalloc(1, sizeof *g);
     g->tu = tu;
-    build_walk w = {g, 0, NULL, 0, 0};
+    build_walk w = {g, 0, NULL, 0, 0, NULL, 0, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_nodes, &w);
     index_nodes(g);
     /* Keep the calls of the unit's functions, resolved. */
@@ -251,6 +275,12 @@ ss_callgraph *ss_callgraph_build(CXTranslationUnit tu)
             callee->refs--; /* the call's own reference to its callee */
     }
     free(w.refs);
+    for (size_t i = 0; i < w.outside_count; i++) {
+        long n = find_node(g, definition_of(w.outside[i]));
+        if (n >= 0)
+            g->nodes[n].outside++;
+    }
+    free(w.outside);
     find_work(g);
     return g;
 }
@@ -812,7 +842,7 @@ int ss_callgraph_uncalled(ss_callgraph *g, CXCursor function, char **why)
         return 0;
     const node *nd = &g->nodes[n];
     const char *only_here = callable_only_here(nd->cursor);
-    if (only_here == NULL || nd->refs > 0)
+    if (only_here == NULL || nd->refs > 0 || nd->outside > 0)
         return 0;
     for (size_t s = 0; s < g->site_count; s++) {
         if (g->sites[s].callee == (size_t)n)

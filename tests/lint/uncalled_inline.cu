@@ -3,8 +3,8 @@
 // every unit includes and only some call; an inline function template too): its findings are
 // notes, "not called in this unit"; a unit that calls it reports it where it runs. An inline
 // function that is called, a function another unit may call (external linkage, not inline; a
-// template that is not inline, instantiated here for other units) and a virtual method (called
-// through its class) keep their severity.
+// template that is not inline, instantiated here for other units), a virtual method (called
+// through its class) and a static function in a global table of callbacks keep their severity.
 #include <cuda_runtime.h>
 
 inline void dev_to_dev(float **dst, const float *src, size_t n)
@@ -50,6 +50,13 @@ template <typename T> void copy_back(T *dst, const T *src, size_t n)
 }
 
 template void copy_back<float>(float *, const float *, size_t);
+
+static void table_copy(float *d, size_t n)
+{
+    cudaMemcpy(d, d + n / 2, n / 2, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: warning
+}
+
+static void (*const copiers[])(float *, size_t) = {table_copy};
 
 void run(float *d, size_t n)
 {
