@@ -118,7 +118,17 @@ static int name_is_getenv(CXCursor call)
     return match;
 }
 
-/* A getenv call in an expression, or a variable it names whose initializer has one. */
+/* Whether the variable 'var' can hold a switch: the string getenv returns (a pointer, a string
+ * object) or whether it was set (a bool); not a number read from it (a threshold or a period,
+ * which the branch compares with whether the variable is set or not). */
+static int holds_switch(CXCursor var)
+{
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(var)).kind;
+    return k == CXType_Pointer || k == CXType_Bool || k == CXType_Record;
+}
+
+/* A getenv call in an expression, or a variable it names that can hold a switch and whose
+ * initializer has one. */
 static enum CXChildVisitResult find_getenv(CXCursor c, CXCursor parent, CXClientData data)
 {
     getenv_walk *w = data;
@@ -128,7 +138,7 @@ static enum CXChildVisitResult find_getenv(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Break;
     }
     CXCursor var = named_var(c);
-    if (!ss_ast_is_null(var) && w->hops < MAX_HOPS) {
+    if (!ss_ast_is_null(var) && w->hops < MAX_HOPS && holds_switch(var)) {
         CXCursor init = initializer_of(var);
         if (!ss_ast_is_null(init)) {
             w->hops++;

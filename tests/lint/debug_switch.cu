@@ -2,7 +2,8 @@
 // 'if (getenv("APP_SYNC_EACH_LAYER"))', or a variable read with getenv and tested, as an
 // error-checking helper does) runs on no ordinary run: a note, also in a function called from
 // a loop, also when the switch is in the loop around the call of the function that waits. The
-// same wait under a switch that does not come from the environment (a parameter), or in a
+// same wait under a switch that does not come from the environment (a parameter), under a
+// period read from the environment (it runs whether the variable is set or not), or in a
 // function that the loop also calls without the switch, stays a warning.
 #include <cuda_runtime.h>
 #include <stdlib.h>
@@ -15,13 +16,13 @@ static void sync_and_check()
     static const char *level = getenv("APP_DEBUG_LEVEL");
     if (level != NULL) {
         if (strcmp(level, "DEBUG") == 0)
-            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_DEBUG_LEVEL' (line 16 tests 'level', from getenv at line 15)
+            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_DEBUG_LEVEL' (line 17 tests 'level', from getenv at line 16)
     }
 }
 
 static void drain(cudaStream_t s)
 {
-    cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_DRAIN' (line 41 calls getenv)
+    cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_DRAIN' (line 42 calls getenv)
 }
 
 static void settle(cudaStream_t s)
@@ -35,7 +36,7 @@ void forward(float *d, int layers, cudaStream_t s, int verbose)
         layer<<<1, 32, 0, s>>>(d);
         sync_and_check();
         if (getenv("APP_SYNC_EACH_LAYER") != NULL)
-            cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_SYNC_EACH_LAYER' (line 37 calls getenv)
+            cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_SYNC_EACH_LAYER' (line 38 calls getenv)
         if (verbose)
             cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
         if (getenv("APP_DRAIN"))
@@ -44,5 +45,8 @@ void forward(float *d, int layers, cudaStream_t s, int verbose)
             settle(s);
         if (l == layers - 1)
             settle(s);
+        static const int every = atoi(getenv("APP_SYNC_EVERY") ? getenv("APP_SYNC_EVERY") : "1");
+        if (l % every == 0)
+            cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
     }
 }
