@@ -16,6 +16,12 @@
 /* How far the flow follows calls down into the unit's functions, and up to their callers. */
 enum { MAX_CALLEE_DEPTH = 3, MAX_CALLER_DEPTH = 3, MAX_CALLERS = 16 };
 
+/* How many statements one finding's question may flow through (callees and callers followed,
+ * loop bodies twice): past it the device counts as busy, a warning kept rather than a run
+ * that grows with the product of the unit's fan-outs. Per worker thread. */
+enum { FLOW_BUDGET = 200000 };
+static _Thread_local long flow_budget;
+
 /* What the device has queued at a point of the program: nothing, because 'by' drained it; or
  * maybe something; or the point is not reached (after a return). */
 enum { UNREACHED = -1, BUSY = 0, DRAINED = 1 };
@@ -248,6 +254,11 @@ static void if_flow(flow *f, CXCursor s)
 
 static void stmt_flow(flow *f, CXCursor s)
 {
+    if (--flow_budget < 0) {
+        f->now = busy();
+        f->worked = 1;
+        return;
+    }
     enum CXCursorKind k = clang_getCursorKind(s);
     switch (k) {
     case CXCursor_CompoundStmt:
@@ -502,6 +513,7 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
         return NULL;
     int drain_copies = copies_drain(ctx);
+    flow_budget = FLOW_BUDGET;
     drain d = state_at(ss_check_graph(ctx), drain_copies, ctx->function, at, 0);
     if (d.state == DRAINED && (copy || !d.filled)) {
         char *name = ss_scope_callee_name(d.by);
@@ -522,11 +534,13 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     }
     /* The later wait must be device-wide, and not drained already on every way to it (by this
      * copy): it is then the stall, and reported as one. */
+    flow_budget = FLOW_BUDGET;
     CXCursor later =
         copy ? later_drain(ctx, drain_copies, ctx->function, at) : clang_getNullCursor();
     const ss_api *api = ss_ast_is_null(later) ? NULL : ss_scope_callee_api(later);
     if (api == NULL || api->klass != SS_CLASS_DEVICE_SYNC ||
-        state_at(ss_check_graph(ctx), drain_copies, ctx->function, later, 0).state == DRAINED)
+        state_at(ss_check_graph(ctx), drain_copies, ctx->function, later, 0).state == DRAINED ||
+        flow_budget < 0)
         return NULL;
     char *name = ss_scope_callee_name(later);
     char *words = ss_xasprintf("drained anyway: '%s' at line %u waits for the whole device "
