@@ -22,6 +22,11 @@ int ss_check_is_omitted(CXCursor arg);
  * Returns 1 or 0. */
 int ss_check_is_stream_type(CXType type);
 
+/* For 'call', a call of the API 'api' (or NULL): 1 when it creates a blocking stream
+ * (cudaStreamCreate, or a flags argument of 0 / cudaStreamDefault), 2 when it creates one
+ * that is not, or whose flags are not a constant, 0 when it creates no stream. */
+int ss_check_stream_creation(CXCursor call, const ss_api *api);
+
 /* Where the call being checked sits, for a message: "in 'f'" (the named function around it)
  * or "at file scope". Malloc'ed. */
 char *ss_check_where(const ss_check_ctx *ctx);

@@ -194,18 +194,8 @@ static enum CXChildVisitResult find_blocking(CXCursor c, CXCursor parent, CXClie
         return CXChildVisit_Continue;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
-    const ss_api *api = ss_scope_callee_api(c);
-    if (api == NULL || api->klass != SS_CLASS_STREAM_CREATE)
-        return CXChildVisit_Recurse;
-    long long flags = 0;
-    int nargs = clang_Cursor_getNumArguments(c);
-    if (api->flags_arg >= 0 &&
-        (api->flags_arg >= nargs ||
-         ss_ast_eval_int(ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)api->flags_arg)),
-                         &flags) != 0))
-        return CXChildVisit_Recurse; /* flags not known */
-    if (flags != 0)
-        return CXChildVisit_Recurse;
+    if (ss_check_stream_creation(c, ss_scope_callee_api(c)) != 1)
+        return CXChildVisit_Recurse; /* no creation, not blocking, or flags not known */
     w->found = c;
     return CXChildVisit_Break;
 }

@@ -327,17 +327,10 @@ static enum CXChildVisitResult find_creations(CXCursor c, CXCursor parent, CXCli
         return CXChildVisit_Continue;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
-    const ss_api *api = ss_scope_callee_api(c);
-    if (api == NULL || api->klass != SS_CLASS_STREAM_CREATE)
-        return CXChildVisit_Recurse;
-    long long flags = 0;
-    if (api->flags_arg >= 0 &&
-        (clang_Cursor_getNumArguments(c) <= api->flags_arg ||
-         ss_ast_eval_int(clang_Cursor_getArgument(c, (unsigned)api->flags_arg), &flags) != 0))
-        flags = 1;
-    if (flags == 0)
+    int creation = ss_check_stream_creation(c, ss_scope_callee_api(c));
+    if (creation == 1)
         w->blocking = 1;
-    else
+    else if (creation == 2)
         w->other = 1;
     return w->other ? CXChildVisit_Break : CXChildVisit_Recurse;
 }

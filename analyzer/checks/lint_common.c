@@ -29,6 +29,19 @@ int ss_check_is_stream_type(CXType type)
     return is_stream;
 }
 
+int ss_check_stream_creation(CXCursor call, const ss_api *api)
+{
+    if (api == NULL || api->klass != SS_CLASS_STREAM_CREATE)
+        return 0;
+    long long flags = 0;
+    if (api->flags_arg >= 0 &&
+        (clang_Cursor_getNumArguments(call) <= api->flags_arg ||
+         ss_ast_eval_int(ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)api->flags_arg)),
+                         &flags) != 0))
+        return 2;
+    return flags == 0 ? 1 : 2;
+}
+
 char *ss_check_where(const ss_check_ctx *ctx)
 {
     if (ctx->function_name)
