@@ -175,10 +175,10 @@ KNOWN = {
                          ("full", "SYNC401", "sync201_written.cu", 37, 1, False)],
     "whatif_soa_sample": [("light", "SYNC401", "", 0, 1, False)],
     "whatif_torch_sync301": [("full", "SYNC401", "torch_sync301.py", 28, 1, False)],
-    "whatif_ump_pair": [("full", "SYNC202", "unified_memory_pair.cu", 69, 5, False),
-                        ("full", "SYNC202", "unified_memory_pair.cu", 106, 42, False),
-                        ("light", "SYNC202", "unified_memory_pair.cu", 69, 1, False),
-                        ("light", "SYNC202", "unified_memory_pair.cu", 106, 140, True)],
+    "whatif_ump_pair": [("full", "SYNC202", "unified_memory_pair.cu", 86, 5, False),
+                        ("full", "SYNC202", "unified_memory_pair.cu", 131, 39, False),
+                        ("light", "SYNC202", "unified_memory_pair.cu", 86, 7, True),
+                        ("light", "SYNC202", "unified_memory_pair.cu", 131, 140, True)],
     "whatif_ump_sample": [("full", "SYNC202", "", 0, 42, False)],
 }
 
