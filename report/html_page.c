@@ -62,10 +62,7 @@ bool ss_html_component_suffix(const char *longer, const char *shorter)
 
 static size_t page_add_site(page *pg, int group)
 {
-    if (pg->site_count == pg->site_cap) {
-        pg->site_cap = pg->site_cap ? pg->site_cap * 2 : 64;
-        pg->sites = ss_xreallocarray(pg->sites, pg->site_cap, sizeof *pg->sites);
-    }
+    ss_xgrow((void **)&pg->sites, &pg->site_cap, pg->site_count + 1, sizeof *pg->sites);
     page_site *s = &pg->sites[pg->site_count];
     memset(s, 0, sizeof *s);
     s->group = group;
@@ -119,10 +116,7 @@ static size_t page_add_source(page *pg, const page_finding *pf)
         ss_html_strmap_put(&pg->source_index, pf->resolved, SOURCE_REFUSED);
         return SOURCE_REFUSED;
     }
-    if (pg->source_count == pg->source_cap) {
-        pg->source_cap = pg->source_cap ? pg->source_cap * 2 : 32;
-        pg->sources = ss_xreallocarray(pg->sources, pg->source_cap, sizeof *pg->sources);
-    }
+    ss_xgrow((void **)&pg->sources, &pg->source_cap, pg->source_count + 1, sizeof *pg->sources);
     size_t src = pg->source_count++;
     page_source *ps = &pg->sources[src];
     memset(ps, 0, sizeof *ps);
@@ -142,10 +136,7 @@ static void page_add_excerpt_line(page *pg, page_finding *pf)
     if (src == SOURCE_REFUSED)
         return;
     page_source *ps = &pg->sources[src];
-    if (ps->line_count == ps->line_cap) {
-        ps->line_cap = ps->line_cap ? ps->line_cap * 2 : 8;
-        ps->lines = ss_xreallocarray(ps->lines, ps->line_cap, sizeof *ps->lines);
-    }
+    ss_xgrow((void **)&ps->lines, &ps->line_cap, ps->line_count + 1, sizeof *ps->lines);
     ps->lines[ps->line_count++] = pf->f->line;
     pf->source = (long)src;
 }

@@ -70,10 +70,7 @@ static uint32_t page_name(page *pg, const char *text)
     size_t id = ss_strmap_get(&pg->names, text);
     if (id != SIZE_MAX)
         return (uint32_t)id;
-    if (pg->name_count == pg->name_cap) {
-        pg->name_cap = pg->name_cap ? pg->name_cap * 2 : 256;
-        pg->name_list = ss_xreallocarray(pg->name_list, pg->name_cap, sizeof *pg->name_list);
-    }
+    ss_xgrow((void **)&pg->name_list, &pg->name_cap, pg->name_count + 1, sizeof *pg->name_list);
     pg->name_list[pg->name_count] = ss_xstrdup(text);
     ss_html_strmap_put(&pg->names, text, pg->name_count);
     return (uint32_t)pg->name_count++;
@@ -95,10 +92,7 @@ static size_t page_lane_for(page *pg, size_t first_lane, size_t proc, int is_str
             return i;
         }
     }
-    if (pg->lane_count == pg->lane_cap) {
-        pg->lane_cap = pg->lane_cap ? pg->lane_cap * 2 : 16;
-        pg->lanes = ss_xreallocarray(pg->lanes, pg->lane_cap, sizeof *pg->lanes);
-    }
+    ss_xgrow((void **)&pg->lanes, &pg->lane_cap, pg->lane_count + 1, sizeof *pg->lanes);
     page_lane *l = &pg->lanes[pg->lane_count];
     memset(l, 0, sizeof *l);
     l->proc = proc;
@@ -194,10 +188,7 @@ static bool match_index_findings(const page *pg, size_t proc, moment_match *m)
 /* Makes room for 'extra' more entries in m->lists. */
 static void match_list_reserve(moment_match *m, size_t extra)
 {
-    if (m->list_len + extra > m->list_cap) {
-        m->list_cap = m->list_cap ? m->list_cap * 2 : 256;
-        m->lists = ss_xreallocarray(m->lists, m->list_cap, sizeof *m->lists);
-    }
+    ss_xgrow((void **)&m->lists, &m->list_cap, m->list_len + extra, sizeof *m->lists);
 }
 
 /* Appends to the list begun at 'begin' the findings whose call site is the frame at

@@ -102,6 +102,12 @@ void *ss_xreallocarray(void *p, size_t count, size_t size)
     return q;
 }
 
+void ss_xgrow(void **base, size_t *cap, size_t need, size_t size)
+{
+    if (ss_grow(base, cap, need, size) != 0)
+        ss_out_of_memory();
+}
+
 void *ss_xcalloc(size_t count, size_t size)
 {
     void *p = calloc(count && size ? count : 1, count && size ? size : 1);

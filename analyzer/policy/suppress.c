@@ -192,10 +192,7 @@ static void nolint_apply(scanner *sc, enum nolint_kind kind, ss_rule_id rule, un
         add_range(sc->out, rule, line + 1, line + 1);
         break;
     case NOLINT_BEGIN:
-        if (sc->open_count == sc->open_cap) {
-            sc->open_cap = sc->open_cap ? sc->open_cap * 2 : 8;
-            sc->open = ss_xreallocarray(sc->open, sc->open_cap, sizeof *sc->open);
-        }
+        ss_xgrow((void **)&sc->open, &sc->open_cap, sc->open_count + 1, sizeof *sc->open);
         sc->open[sc->open_count].rule = rule;
         sc->open[sc->open_count].line = line;
         sc->open[sc->open_count].column = column_of(sc, entry);

@@ -1274,6 +1274,31 @@ START_TEST(test_reallocarray_overflow)
 }
 END_TEST
 
+/* ss_xgrow grows as ss_grow does (to hold 'need', doubling from 16, the contents kept) and
+ * ends the process where ss_grow would return -1. */
+START_TEST(test_xgrow)
+{
+    int *v = NULL;
+    size_t cap = 0;
+    ss_xgrow((void **)&v, &cap, 3, sizeof *v);
+    ck_assert_uint_eq(cap, 16);
+    v[2] = 9;
+    ss_xgrow((void **)&v, &cap, 300, sizeof *v);
+    ck_assert_uint_eq(cap, 512);
+    ck_assert_int_eq(v[2], 9);
+    free(v);
+}
+END_TEST
+
+START_TEST(test_xgrow_overflow)
+{
+    int *v = NULL;
+    size_t cap = 0;
+    ss_xgrow((void **)&v, &cap, SIZE_MAX / 2 + 2, sizeof *v);
+    free(v);
+}
+END_TEST
+
 /* One lexical normalizer serves the report, the HTML join and the configuration layers. */
 START_TEST(test_path_normalize)
 {
@@ -1547,6 +1572,8 @@ static Suite *report_suite(void)
     tcase_add_test(write, test_result_remove_if);
     tcase_add_test(write, test_path_normalize);
     tcase_add_test_raise_signal(write, test_reallocarray_overflow, SIGABRT);
+    tcase_add_test(write, test_xgrow);
+    tcase_add_test_raise_signal(write, test_xgrow_overflow, SIGABRT);
     suite_add_tcase(s, write);
     return s;
 }
