@@ -19,12 +19,16 @@ libdw's own lookup (the finisher before the symbol index), with the index, and t
 cache cold and warm; every result must equal libdw's.
 
 BENCH_WHOLE=1 (with a PROGRAM) measures only the whole process: bare, the CUPTI floor (with
-BENCH_FLOOR) and a user's run, after a discarded warm-up run of each, in rounds of alternating
-order (the first run of a process that loads large libraries pays for the page cache);
-medians and minima. BENCH_VARIANTS="NAME:VAR=VALUE[,VAR=VALUE] ..." adds a user's run with
-those settings for each word (e.g. nonvtx:SYNCSCOPE_NVTX=0: what observing NVTX costs). A Python
-PROGRAM run through bench/exit/phases.py also gets the median of
-each phase of the process (startup, import of BENCH_PREIMPORT, the script, exit).
+BENCH_FLOOR) and a user's run (the full mode; BENCH_WHOLE_FULL=0 leaves it out), after a
+discarded warm-up run of each, in rounds of alternating order (the first run of a process that
+loads large libraries pays for the page cache); medians and minima, and per mode the median of
+its runs' ratios to the same round's bare run with a bootstrap 95% interval, and whether that
+interval shows the ratio at or under BENCH_TARGET (1.01). BENCH_CPU=LIST runs every process on
+those CPUs (taskset -c); BENCH_SECONDS=T starts no round after T seconds, so that the summary is
+printed before an outer time bound. BENCH_VARIANTS="NAME:VAR=VALUE[,VAR=VALUE] ..." adds a
+user's run with those settings for each word (e.g. nonvtx:SYNCSCOPE_NVTX=0: what observing NVTX
+costs). A Python PROGRAM run through bench/exit/phases.py also gets the median of each phase of
+the process (startup, import of BENCH_PREIMPORT, the script, exit).
 
 With BENCH_FLOOR=LIB (bench/overhead's libcupti_floor.so, a GPU machine) the process also runs
 under the CUPTI floor alone ("floor": the least a CUPTI-based tool pays), and with BENCH_PLAIN=1
@@ -47,6 +51,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "overhead"))
+from pairstats import ratio_summary, resolves  # noqa: E402
 
 TIMING = re.compile(r"^syncscope: exit timing: symbolize ([0-9.]+) ms \((.*?)\), collect "
                     r"([0-9.]+) ms .*? total ([0-9.]+) ms$", re.M)
@@ -111,6 +119,8 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale, program, need_timing=Tr
         elif os.environ.get("BENCH_CUPTI_PATH"):  # a stand-in CUPTI, to try it without a GPU
             env["SYNCSCOPE_CUPTI_PATH"] = os.environ["BENCH_CUPTI_PATH"]
     command = program if program is not None else [paths["app"], str(scale)]
+    if os.environ.get("BENCH_CPU"):  # every process on the same CPUs (taskset -c)
+        command = ["taskset", "-c", os.environ["BENCH_CPU"]] + command
     launched = time.time()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
@@ -221,8 +231,11 @@ def whole_process(paths, program, rounds, say):
     bench/exit/phases.py, the median of each phase."""
     work = tempfile.mkdtemp(prefix="exit-bench-")
     cache = os.path.join(work, "cache")
-    modes = ["bare"] + (["floor"] if "floor" in paths else []) + ["plain"] + \
+    full = os.environ.get("BENCH_WHOLE_FULL", "1") not in ("", "0")
+    modes = ["bare"] + (["floor"] if "floor" in paths else []) + (["plain"] if full else []) + \
         [f"plain+{name}" for name in VARIANTS]
+    if len(modes) < 2:
+        die("BENCH_WHOLE_FULL=0 needs BENCH_FLOOR or BENCH_VARIANTS: nothing to compare", 2)
     try:
         for mode in modes:  # warm-up, discarded
             wall, _, _ = run_app(paths, mode, cache, work, f"warm-{mode}", 1, program, False)
@@ -231,7 +244,15 @@ def whole_process(paths, program, rounds, say):
         cpus = {m: [] for m in modes}
         phases = {m: [] for m in modes}
         totals = {m: [] for m in modes}
+        seconds = float(os.environ.get("BENCH_SECONDS", "0") or 0)
+        started = time.monotonic()
         for r in range(rounds):
+            # No round starts past BENCH_SECONDS, so that the summary is printed before an
+            # outer time bound cuts the run: only whole rounds count.
+            if seconds and r and time.monotonic() - started > seconds:
+                print(f"BENCH_SECONDS: {r} rounds in {time.monotonic() - started:.0f} s",
+                      file=sys.stderr, flush=True)
+                break
             for mode in (modes if r % 2 == 0 else list(reversed(modes))):
                 wall, timing, files = run_app(paths, mode, cache, work, f"{mode}{r}", 1,
                                               program, False)
@@ -253,8 +274,10 @@ def whole_process(paths, program, rounds, say):
     def row(name, values, form):
         say(f"| {name} | " + " | ".join(form(v) for v in values) + " |")
 
+    rounds = len(walls["bare"])
     say(f"## Whole process: {' '.join(program)}, {rounds} rounds after a warm-up, order "
-        "alternating")
+        "alternating" + (f", on CPUs {os.environ['BENCH_CPU']}" if os.environ.get("BENCH_CPU")
+                         else ""))
     say()
     say("| measure | " + " | ".join(labels[m] for m in modes) + " |")
     say("|---" * (len(modes) + 1) + "|")
@@ -273,6 +296,28 @@ def whole_process(paths, program, rounds, say):
                 lambda v: f"{v:.3f}")
     row("syncscope's exit total ms", [totals[m] for m in modes],
         lambda v: f"{median(v):.1f}" if v else "-")
+    say()
+    paired_ratios(program, modes, walls, cpus, say)
+
+
+def paired_ratios(program, modes, walls, cpus, say):
+    """Per mode, its run over the same round's bare run (wall and CPU): n, the median of those
+    ratios and its bootstrap 95% interval, and whether the interval shows the light modes'
+    target (BENCH_TARGET, 1.01) or cannot tell."""
+    target = float(os.environ.get("BENCH_TARGET", "1.01"))
+    name = os.path.basename(program[-1]) if program else "program"
+    short = {"plain": "full", "floor": "floor"}
+    for mode in modes[1:]:
+        word = short.get(mode, mode[len("plain+"):])
+        for measure, values in (("wall", walls), ("cpu", cpus)):
+            ratios = [a / b for a, b in zip(values[mode], values["bare"])]
+            if not ratios:
+                continue
+            s = ratio_summary(ratios)
+            say(f"bench: whole {name} {word} {measure}/bare n {s['n']} median "
+                f"{s['median']:.4f} ci95 {s['ci95'][0]:.4f} {s['ci95'][1]:.4f} min "
+                f"{s['min']:.4f} max {s['max']:.4f} target {target} "
+                f"{resolves(s, target) if s['n'] >= 3 else 'not resolved (n < 3)'}")
     say()
 
 

@@ -27,7 +27,6 @@ a run failed, 2 on usage errors.
 import argparse
 import json
 import os
-import random
 import statistics
 import sys
 import time
@@ -36,9 +35,7 @@ import traceback
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mlp_train  # noqa: E402  (imports torch: no CUDA call before the fork)
-
-BOOTSTRAP = 2000
-
+from pairstats import bootstrap_median, quantile  # noqa: E402
 
 def child(variant, steps, library, output, cache, write_end):
     """The forked child: one run of the MLP, its result written to 'write_end' as one JSON line;
@@ -92,22 +89,6 @@ def run_one(opts, variant, tag):
     if variant == "light" and not os.path.isfile(output):
         raise RuntimeError(f"{tag}: the light run left no result {output} (not observed?)")
     return result
-
-
-def quantile(sorted_values, q):
-    """The q-quantile of 'sorted_values', linear between the two nearest."""
-    position = q * (len(sorted_values) - 1)
-    low = int(position)
-    high = min(low + 1, len(sorted_values) - 1)
-    return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (position - low)
-
-
-def bootstrap_median(values):
-    """A 95% interval of the median of 'values' (percentile bootstrap, a fixed seed)."""
-    rng = random.Random(20261202)
-    medians = sorted(statistics.median(rng.choices(values, k=len(values)))
-                     for _ in range(BOOTSTRAP))
-    return quantile(medians, 0.025), quantile(medians, 0.975)
 
 
 def summary(ratios, bare, light):

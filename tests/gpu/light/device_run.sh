@@ -31,13 +31,24 @@
 #              400 steps) in forked children of one process, pairs in alternating order until
 #              SS_PAIRS_SECONDS (default 80), on the CPUs of SS_BENCH_CPU: the median ratio,
 #              its quartiles and a bootstrap 95% interval
+#   lockstep   bench/overhead/mlp_lockstep.py: bare / light / full / a second bare (the
+#              control) on the MLP in children that run side by side and take turns block by
+#              block (SS_LOCKSTEP_BLOCK steps, default 100), SS_LOCKSTEP_GENERATIONS (2) sets of
+#              children in SS_LOCKSTEP_SECONDS (100), on the CPUs of SS_BENCH_CPU: per variant
+#              the median of the rounds' ratios to bare, its bootstrap 95% interval, against the
+#              control's
+#   whole      bench/exit whole-process rounds, bare / light (with SS_WHOLE_FULL=1 also full),
+#              of each workload SS_LIGHT_REAL names (default resnet_train), through
+#              bench/exit/phases.py (import, script and exit timed apart), on the CPUs of
+#              SS_WHOLE_CPU (default 8-15), no round started after SS_WHOLE_SECONDS (100):
+#              the median of the paired ratios and its bootstrap 95% interval against 1.01
 #   race       tests/gpu/light/stream_race.py (streams destroyed during device-wide calls, and
 #              the driver's answer about a destroyed stream) and graph_calls.py (graph
 #              instantiation in both modes' traces)
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s.
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,37s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,48s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -198,6 +209,34 @@ for part in $parts; do
             "$out/pairs" --seconds "$seconds" --steps "${SS_PAIRS_STEPS:-400}" \
             --cpus "${SS_BENCH_CPU:-4-7}"
         rm -rf "$out/pairs/cache"
+        ;;
+    lockstep)
+        seconds=${SS_LOCKSTEP_SECONDS:-100}
+        bounded $((seconds + 45)) lockstep "$python" bench/overhead/mlp_lockstep.py "$preload" \
+            "$out/lockstep" --seconds "$seconds" --block "${SS_LOCKSTEP_BLOCK:-100}" \
+            --generations "${SS_LOCKSTEP_GENERATIONS:-2}" --cpus "${SS_BENCH_CPU:-4-7}" \
+            --variants "${SS_LOCKSTEP_VARIANTS:-bare light full bare}"
+        grep '^bench:' "$out/lockstep.log" >>"$results"
+        rm -rf "$out/lockstep/cache"
+        ;;
+    whole)
+        seconds=${SS_WHOLE_SECONDS:-100}
+        for workload in ${SS_LIGHT_REAL:-resnet_train}; do
+            case $workload in # the modules the workload imports, timed apart from its run
+            resnet_train) preimport="torch torchvision" ;;
+            gpt2_generate) preimport="torch transformers" ;;
+            *) preimport=torch ;;
+            esac
+            # a warm-up run of each variant and a round may start just before the limit
+            bounded $((seconds + 60)) "whole-$workload" env BENCH_OUT="$out/whole-$workload.txt" \
+                BENCH_WHOLE=1 BENCH_WHOLE_FULL="${SS_WHOLE_FULL:-0}" BENCH_ROUNDS=100 \
+                BENCH_SECONDS="$seconds" BENCH_CPU="${SS_WHOLE_CPU:-8-15}" \
+                BENCH_PREIMPORT="${SS_WHOLE_PREIMPORT:-$preimport}" \
+                BENCH_VARIANTS="light:SYNCSCOPE_MODE=light" \
+                bench/exit/run.sh "$build" -- "$python" "$root/bench/exit/phases.py" \
+                "$root/tests/gpu/real/$workload.py"
+            grep '^bench:' "$out/whole-$workload.log" >>"$results"
+        done
         ;;
     race)
         bounded 60 race-build cmake --build "$build" -j16 --target gpu_light_stream_race \

@@ -1,0 +1,350 @@
+"""mlp_lockstep.py: the modes' cost on the launch-bound MLP of mlp_train.py, measured in
+processes that run side by side and take turns, block by block (docs/studies/performance.md,
+"Modes", "Lockstep").
+
+Usage: python3 mlp_lockstep.py LIBSYNCSCOPE WORKDIR [--variants "bare light full bare"]
+           [--block STEPS (100)] [--seconds T (60)] [--generations G (1)] [--cpus LIST]
+           [--fake]
+
+Whole processes one after another (bench/overhead/run.sh) and forked children one after
+another (mlp_pairs.py) both moved by 10 to 27% between runs of the same variant on the shared
+H200, far more than the 2% to be shown, and a run of one variant cannot be told from a slow
+period of the machine. Here one process imports PyTorch once, without touching the GPU, and
+forks one child per word of --variants, all at once; each child makes its own CUDA context and
+trains mlp_train's model through its warm-up, then waits. The parent then runs rounds: in a
+round every child in turn trains one block (5 untimed steps after the other contexts' work,
+then STEPS timed steps ending with the loss readback, mlp_train's logging pattern), while the
+others wait on a pipe; the order of the children rotates from round to round and reverses every
+other round, so no child always follows the same one. The machine's slow and fast periods
+then fall on every variant alike, and each round gives one ratio per variant to the first
+bare child, taken seconds apart. No round starts after T seconds from the start (the import of
+PyTorch and the children's set-up included), each generation having an equal share.
+
+Variants: bare (nothing set), light (SYNCSCOPE_MODE=light), sampled (SYNCSCOPE_SAMPLE=5s/120s:
+light, and a full window of 5 s every 120 s of the child's life), full (the default mode),
+each observed child loading LIBSYNCSCOPE through CUDA_INJECTION64_PATH at cuInit. A second
+bare child is the control: bare/bare, which differs from 1 only by what separates two CUDA
+contexts of one program (where the allocator placed the tensors, the context's own state), is
+the least difference this measure can tell; a variant's ratio says something only outside it.
+With --generations G the children are made G times afresh, so that the per-context difference
+is sampled too.
+
+Checked: every child's final loss equals the first's (the run is deterministic and every
+child trains the same steps), an observed child has LIBSYNCSCOPE in its memory map and leaves
+its result (SYNCSCOPE_OUTPUT, written by its finisher at exit), a bare child has not.
+
+--fake runs the same protocol with a pure-Python busy loop in place of the MLP (no PyTorch,
+no GPU; the variants only label the children), to check the protocol and the statistics.
+
+Prints one line per round and, per variant other than the first bare child,
+
+  bench: lockstep VARIANT/bare n N median RATIO ci95 LO HI q1 Q1 q3 Q3 min MIN max MAX
+         sum_ratio S target T VERDICT
+
+RATIO the median over the rounds of the variant's block time over the first bare child's in
+the same round, LO..HI a bootstrap 95% interval of that median, S the ratio of their summed
+times, VERDICT 'shown', 'refuted' or 'not resolved' against the target (1.02 for light and
+sampled, the control's own figure for bare); then 'bench: lockstep_ms VARIANT MEDIAN' per
+child. Exit status 0, 1 when a child failed or a check did not hold, 2 on usage errors.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+import traceback
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from pairstats import ratio_summary, resolves  # noqa: E402
+
+VARIANTS = {"bare": {}, "light": {"SYNCSCOPE_MODE": "light"},
+            "sampled": {"SYNCSCOPE_SAMPLE": "5s/120s"}, "full": {}}
+TARGET = {"light": 1.02, "sampled": 1.02}
+LEAD_IN = 5  # untimed steps at the start of a block: the GPU switches from another context
+STARTED = time.monotonic()  # --seconds counts from here: the import of PyTorch included
+
+
+class FakeStep:
+    """--fake: a 'step' is a short pure-Python loop; the 'loss' is a deterministic number."""
+
+    def __init__(self):
+        self.value = 0
+
+    def __call__(self, i):
+        total = 0
+        for k in range(2000):
+            total += (k * (i + 1)) % 7
+        self.value = total
+        return self
+
+
+def make_child_step(fake):
+    """(step(i), readback(loss) -> float, checksum(float) -> int, warm_up())."""
+    if fake:
+        step = FakeStep()
+        return step, lambda loss: float(loss.value), int, lambda: [step(i) for i in range(5)]
+    import mlp_train  # imports torch; only the child touches CUDA
+    step = mlp_train.make_step()
+
+    def warm_up():
+        for i in range(mlp_train.WARMUP_STEPS):
+            step(i)
+        mlp_train.torch.cuda.synchronize()
+
+    return step, lambda loss: loss.item(), mlp_train.checksum, warm_up
+
+
+def child_main(variant, opts, output, commands, results):
+    """The forked child: sets its variant's environment before any CUDA call, warms up, says
+    'ready', then trains one block per 'run' line and reports its time, until 'stop'."""
+    if variant != "bare" and not opts.fake:
+        os.environ.update({"CUDA_INJECTION64_PATH": opts.library, "SYNCSCOPE_OUTPUT": output,
+                           "SYNCSCOPE_QUIET": "1",
+                           "SYNCSCOPE_SYMBOL_CACHE": os.path.join(opts.workdir, "cache")})
+        os.environ.update(VARIANTS[variant])
+    step, readback, checksum, warm_up = make_child_step(opts.fake)
+    warm_up()
+    reader = os.fdopen(commands, "r")
+
+    def send(record):
+        os.write(results, (json.dumps(record) + "\n").encode())
+
+    send({"ready": True})
+    i = 1000  # past the warm-up's batches
+    last = None
+    for line in reader:
+        if line.strip() != "run":
+            break
+        for _ in range(LEAD_IN):
+            step(i)
+            i += 1
+        readback(step(i))
+        i += 1
+        start = time.perf_counter()
+        for _ in range(opts.block):
+            loss = step(i)
+            i += 1
+        last = readback(loss)
+        send({"ms": (time.perf_counter() - start) * 1e3})
+    with open("/proc/self/maps", encoding="utf-8") as handle:
+        loaded = os.path.basename(opts.library) in handle.read()
+    send({"check": checksum(last) if last is not None else None, "loaded": loaded})
+    os.close(results)
+    sys.exit(0)  # a normal exit: an observed child's finisher writes its result
+
+
+class Child:
+    """The parent's side of one forked child."""
+
+    def __init__(self, variant, index, opts, generation):
+        self.variant = variant
+        self.tag = f"g{generation}-{index}-{variant}"
+        self.output = os.path.join(opts.workdir, f"{self.tag}.json")
+        down_r, down_w = os.pipe()
+        up_r, up_w = os.pipe()
+        sys.stdout.flush()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(down_w)
+            os.close(up_r)
+            try:
+                child_main(variant, opts, self.output, down_r, up_w)
+            except SystemExit:
+                raise
+            except BaseException:  # never back into the parent's loop
+                traceback.print_exc()
+                os._exit(1)
+        os.close(down_r)
+        os.close(up_w)
+        self.commands = down_w
+        self.results = os.fdopen(up_r, "r")
+
+    def ask(self, command):
+        os.write(self.commands, (command + "\n").encode())
+
+    def answer(self):
+        line = self.results.readline()
+        if not line:
+            raise RuntimeError(f"{self.tag}: the child ended without an answer")
+        return json.loads(line)
+
+    def finish(self):
+        """Stops the child; returns its last record (check, loaded) after it exited 0."""
+        self.ask("stop")
+        os.close(self.commands)
+        record = self.answer()
+        _, status = os.waitpid(self.pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        if code != 0:
+            raise RuntimeError(f"{self.tag}: the child exited {code}")
+        return record
+
+    def kill(self):
+        try:
+            os.kill(self.pid, 9)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+
+
+def round_order(count, r):
+    """The children's order in round r: rotated by r, reversed every other round."""
+    order = [(k + r) % count for k in range(count)]
+    return order if r % 2 == 0 else order[::-1]
+
+
+def run_generation(opts, generation, deadline, times):
+    """Forks the children, runs rounds until 'deadline' (time.monotonic) and stops them;
+    appends each child's block times to times[index]; returns the final checks."""
+    children = []
+    try:
+        for index, variant in enumerate(opts.variants):
+            children.append(Child(variant, index, opts, generation))
+        for child in children:
+            if not child.answer().get("ready"):
+                raise RuntimeError(f"{child.tag}: no 'ready'")
+        r = 0
+        while r == 0 or time.monotonic() < deadline:
+            got = {}
+            for k in round_order(len(children), r):
+                children[k].ask("run")
+                got[k] = children[k].answer()["ms"]
+            for k, ms in got.items():
+                times[k].append(ms)
+            r += 1
+            ref = got[opts.variants.index("bare")]
+            print(f"generation {generation} round {r}: " +
+                  ", ".join(f"{children[k].variant} {got[k]:.1f} ms ({got[k] / ref:.4f})"
+                            for k in range(len(children))), flush=True)
+        finals = []
+        for child in children:
+            record = child.finish()
+            observed = child.variant != "bare" and not opts.fake
+            if not opts.fake and record["loaded"] != observed:
+                raise RuntimeError(f"{child.tag}: {os.path.basename(opts.library)} "
+                                   f"{'not ' if observed else ''}loaded")
+            if observed and not os.path.isfile(child.output):
+                raise RuntimeError(f"{child.tag}: left no result {child.output} (not observed?)")
+            finals.append((child.tag, record["check"]))
+        return finals
+    except BaseException:
+        for child in children:
+            child.kill()
+        raise
+
+
+def summarize(opts, times):
+    """The 'bench:' lines: each variant's rounds against the first bare child's."""
+    lines = []
+    ref = opts.variants.index("bare")
+    control = None
+    for k, variant in enumerate(opts.variants):
+        if k == ref:
+            continue
+        ratios = [a / b for a, b in zip(times[k], times[ref])]
+        s = ratio_summary(ratios)
+        if variant == "bare" and control is None:
+            control = s
+        target = TARGET.get(variant)
+        verdict = resolves(s, target) if target else "control" if variant == "bare" else "-"
+        lines.append(
+            f"bench: lockstep {variant}/bare n {s['n']} median {s['median']:.4f} ci95 "
+            f"{s['ci95'][0]:.4f} {s['ci95'][1]:.4f} q1 {s['q1']:.4f} q3 {s['q3']:.4f} "
+            f"min {s['min']:.4f} max {s['max']:.4f} "
+            f"sum_ratio {sum(times[k]) / sum(times[ref]):.4f} "
+            f"target {target if target else '-'} {verdict}")
+    for k, variant in enumerate(opts.variants):
+        lines.append(f"bench: lockstep_ms {variant} {statistics.median(times[k]):.2f} "
+                     f"blocks {len(times[k])} steps {opts.block}")
+    if control is not None:
+        low, high = control["ci95"]
+        lines.append(f"bench: lockstep control bare/bare interval {low:.4f} {high:.4f}: a "
+                     f"variant's ratio means a cost only outside what two bare contexts differ by")
+    return lines
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(prog="mlp_lockstep.py")
+    parser.add_argument("library")
+    parser.add_argument("workdir")
+    parser.add_argument("--variants", default="bare light full bare")
+    parser.add_argument("--block", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--generations", type=int, default=1)
+    parser.add_argument("--cpus", default="")
+    parser.add_argument("--fake", action="store_true")
+    try:
+        opts = parser.parse_args(argv[1:])
+    except SystemExit:
+        return None
+    opts.variants = opts.variants.split()
+    bad = [v for v in opts.variants if v not in VARIANTS]
+    problem = None
+    if bad:
+        problem = f"unknown variant '{bad[0]}' (one of {', '.join(VARIANTS)})"
+    elif "bare" not in opts.variants or len(opts.variants) < 2:
+        problem = "--variants needs a bare child and at least one other"
+    elif opts.block <= 0 or opts.seconds <= 0 or opts.generations <= 0:
+        problem = "--block, --seconds and --generations must be positive"
+    elif not opts.fake and not os.path.isfile(opts.library):
+        problem = f"{opts.library}: no such file"
+    if problem:
+        print(f"mlp_lockstep.py: {problem}", file=sys.stderr)
+        return None
+    opts.library = os.path.abspath(opts.library)
+    opts.workdir = os.path.abspath(opts.workdir)
+    return opts
+
+
+def set_cpus(text):
+    cpus = set()
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        cpus.update(range(int(first), int(last or first) + 1))
+    os.sched_setaffinity(0, cpus)
+
+
+def main(argv):
+    opts = parse(argv)
+    if opts is None:
+        return 2
+    if opts.cpus:
+        set_cpus(opts.cpus)
+    os.makedirs(os.path.join(opts.workdir, "cache"), exist_ok=True)
+    if not opts.fake:
+        import mlp_train  # torch, once, before the forks; no CUDA call in the parent
+        if mlp_train.torch.cuda.is_initialized():
+            print("mlp_lockstep.py: CUDA was initialized before the fork", file=sys.stderr)
+            return 1
+    times = [[] for _ in opts.variants]
+    status = 0
+    for generation in range(opts.generations):
+        check = None  # the children of one generation train the same steps
+        try:
+            deadline = STARTED + (generation + 1) * opts.seconds / opts.generations
+            finals = run_generation(opts, generation, deadline, times)
+        except RuntimeError as problem:
+            print(f"mlp_lockstep.py: {problem}", file=sys.stderr)
+            status = 1
+            break
+        for tag, value in finals:
+            check = value if check is None else check
+            if value != check:
+                print(f"mlp_lockstep.py: {tag}: final loss bits {value}, the first child's "
+                      f"{check}", file=sys.stderr)
+                status = 1
+    if not times[0]:
+        print("mlp_lockstep.py: no round ran", file=sys.stderr)
+        return 1
+    print(f"{len(times[0])} rounds of {len(opts.variants)} blocks of {opts.block} steps in "
+          f"{opts.generations} generation(s), {time.monotonic() - STARTED:.0f} s")
+    for line in summarize(opts, times):
+        print(line, flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
