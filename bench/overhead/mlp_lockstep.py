@@ -14,8 +14,9 @@ forks one child per word of --variants, all at once; each child makes its own CU
 trains mlp_train's model through its warm-up, then waits. The parent then runs rounds: in a
 round every child in turn trains one block (5 untimed steps after the other contexts' work,
 then STEPS timed steps ending with the loss readback, mlp_train's logging pattern), while the
-others wait on a pipe; the order of the children rotates from round to round and reverses every
-other round, so no child always follows the same one. The machine's slow and fast periods
+others wait on a pipe; every other round runs them in the reverse order of the one before
+(ABBA), and each such pair of rounds starts one child later, so that over 2 x children rounds
+every child takes every place twice. The machine's slow and fast periods
 then fall on every variant alike, and each round gives one ratio per variant to the first
 bare child, taken seconds apart. No round starts after T seconds from the start (the import of
 PyTorch and the children's set-up included), each generation having an equal share.
@@ -34,7 +35,9 @@ child trains the same steps), an observed child has LIBSYNCSCOPE in its memory m
 its result (SYNCSCOPE_OUTPUT, written by its finisher at exit), a bare child has not.
 
 --fake runs the same protocol with a pure-Python busy loop in place of the MLP (no PyTorch,
-no GPU; the variants only label the children), to check the protocol and the statistics.
+no GPU; the variants only label the children), to check the protocol and the statistics;
+--fake-cost F makes every child but the bare ones loop F times as long (a known cost that the
+measure must find).
 
 Prints one line per round and, per variant other than the first bare child,
 
@@ -68,23 +71,26 @@ STARTED = time.monotonic()  # --seconds counts from here: the import of PyTorch 
 
 
 class FakeStep:
-    """--fake: a 'step' is a short pure-Python loop; the 'loss' is a deterministic number."""
+    """--fake: a 'step' is a short pure-Python loop (scaled by 'cost'); the 'loss' is a
+    deterministic number."""
 
-    def __init__(self):
-        self.value = 0
+    def __init__(self, cost):
+        self.value = self.burnt = 0
+        self.loops = int(2000 * cost)
 
     def __call__(self, i):
         total = 0
-        for k in range(2000):
+        for k in range(self.loops):
             total += (k * (i + 1)) % 7
-        self.value = total
+        self.burnt = total
+        self.value = i  # the step's number: the same steps give the same 'loss'
         return self
 
 
-def make_child_step(fake):
+def make_child_step(fake, cost):
     """(step(i), readback(loss) -> float, checksum(float) -> int, warm_up())."""
     if fake:
-        step = FakeStep()
+        step = FakeStep(cost)
         return step, lambda loss: float(loss.value), int, lambda: [step(i) for i in range(5)]
     import mlp_train  # imports torch; only the child touches CUDA
     step = mlp_train.make_step()
@@ -105,7 +111,8 @@ def child_main(variant, opts, output, commands, results):
                            "SYNCSCOPE_QUIET": "1",
                            "SYNCSCOPE_SYMBOL_CACHE": os.path.join(opts.workdir, "cache")})
         os.environ.update(VARIANTS[variant])
-    step, readback, checksum, warm_up = make_child_step(opts.fake)
+    cost = opts.fake_cost if variant != "bare" else 1.0
+    step, readback, checksum, warm_up = make_child_step(opts.fake, cost)
     warm_up()
     reader = os.fdopen(commands, "r")
 
@@ -191,8 +198,10 @@ class Child:
 
 
 def round_order(count, r):
-    """The children's order in round r: rotated by r, reversed every other round."""
-    order = [(k + r) % count for k in range(count)]
+    """The children's order in round r: rounds go in pairs, the second the first reversed
+    (ABBA), and each pair is rotated by one more: over 2 * count rounds every child takes every
+    place twice."""
+    order = [(k + r // 2) % count for k in range(count)]
     return order if r % 2 == 0 else order[::-1]
 
 
@@ -276,6 +285,7 @@ def parse(argv):
     parser.add_argument("--generations", type=int, default=1)
     parser.add_argument("--cpus", default="")
     parser.add_argument("--fake", action="store_true")
+    parser.add_argument("--fake-cost", type=float, default=1.0)
     try:
         opts = parser.parse_args(argv[1:])
     except SystemExit:
@@ -287,8 +297,8 @@ def parse(argv):
         problem = f"unknown variant '{bad[0]}' (one of {', '.join(VARIANTS)})"
     elif "bare" not in opts.variants or len(opts.variants) < 2:
         problem = "--variants needs a bare child and at least one other"
-    elif opts.block <= 0 or opts.seconds <= 0 or opts.generations <= 0:
-        problem = "--block, --seconds and --generations must be positive"
+    elif min(opts.block, opts.seconds, opts.generations, opts.fake_cost) <= 0:
+        problem = "--block, --seconds, --generations and --fake-cost must be positive"
     elif not opts.fake and not os.path.isfile(opts.library):
         problem = f"{opts.library}: no such file"
     if problem:

@@ -1,0 +1,158 @@
+"""check_bench_stats.py: the cost benchmarks' statistics and protocols without a GPU
+(docs/studies/performance.md, "Modes"): bench/overhead/pairstats.py's figures exactly,
+bench/overhead/mlp_lockstep.py --fake (the turn order, the rounds each child ran, a known cost
+found, usage errors), and bench/exit/run.py BENCH_WHOLE's paired
+ratios, BENCH_SECONDS and BENCH_CPU with a small Python program under libsyncscope.so.
+
+Usage: python3 check_bench_stats.py SOURCE_DIR BUILD_DIR WORKDIR
+Exit status 0 when every check holds, 1 otherwise (each failure printed).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+FAILURES = []
+
+
+def check(condition, what):
+    if not condition:
+        FAILURES.append(what)
+        print(f"FAIL: {what}", file=sys.stderr)
+
+
+def run(command, env=None, timeout=120):
+    merged = dict(os.environ)
+    merged.update(env or {})
+    return subprocess.run(command, capture_output=True, text=True, env=merged, timeout=timeout)
+
+
+def check_pairstats(source):
+    sys.path.insert(0, os.path.join(source, "bench", "overhead"))
+    import pairstats
+    check(pairstats.quantile([1.0, 2.0, 3.0, 4.0], 0.25) == 1.75, "quantile 0.25 of 1..4")
+    check(pairstats.quantile([5.0], 0.9) == 5.0, "quantile of one value")
+    values = [1.00, 1.01, 0.99, 1.02, 1.00, 0.98, 1.01]
+    s = pairstats.ratio_summary(values)
+    check(s["n"] == 7 and s["median"] == 1.00 and s["min"] == 0.98 and s["max"] == 1.02,
+          f"ratio_summary n/median/extremes: {s}")
+    check(abs(s["q1"] - 0.995) < 1e-12 and abs(s["q3"] - 1.01) < 1e-12, f"quartiles: {s}")
+    low, high = s["ci95"]
+    check(0.98 <= low <= 1.00 <= high <= 1.02, f"interval around the median: {s['ci95']}")
+    check(pairstats.ratio_summary(values)["ci95"] == s["ci95"], "the bootstrap is seeded")
+    check(pairstats.resolves({"ci95": (0.99, 1.015)}, 1.02) == "shown", "resolves: shown")
+    check(pairstats.resolves({"ci95": (1.021, 1.05)}, 1.02) == "refuted", "resolves: refuted")
+    check(pairstats.resolves({"ci95": (1.0, 1.03)}, 1.02) == "not resolved",
+          "resolves: an interval across the target")
+    # The same values every time: a bootstrap interval of identical ratios is a point.
+    check(pairstats.ratio_summary([1.5] * 4)["ci95"] == (1.5, 1.5), "identical ratios")
+
+
+def lockstep(source, work, *args):
+    script = os.path.join(source, "bench", "overhead", "mlp_lockstep.py")
+    return run([sys.executable, script, "unused.so", work, "--fake"] + list(args))
+
+
+def check_lockstep(source, work):
+    sys.path.insert(0, os.path.join(source, "bench", "overhead"))
+    import mlp_lockstep
+    orders = [mlp_lockstep.round_order(4, r) for r in range(8)]
+    check(orders[0] == [0, 1, 2, 3] and orders[1] == [3, 2, 1, 0] and orders[2] == [1, 2, 3, 0],
+          f"round order (ABBA, rotated by pairs): {orders[:3]}")
+    for child in range(4):
+        places = sorted(order.index(child) for order in orders)
+        check(places == [0, 0, 1, 1, 2, 2, 3, 3], f"child {child} takes every place twice")
+
+    # A known cost: the light child loops three times as long; two generations.
+    proc = lockstep(source, os.path.join(work, "cost"), "--variants", "bare light bare",
+                    "--seconds", "3", "--generations", "2", "--block", "50", "--fake-cost", "3")
+    check(proc.returncode == 0, f"lockstep --fake exit {proc.returncode}: {proc.stderr[-500:]}")
+    rounds = re.search(r"^(\d+) rounds of 3 blocks of 50 steps in 2 generation", proc.stdout, re.M)
+    check(rounds is not None, f"the rounds line: {proc.stdout[-300:]}")
+    n = int(rounds.group(1)) if rounds else -1
+    gens = set(re.findall(r"^generation (\d) round", proc.stdout, re.M))
+    check(gens == {"0", "1"}, f"both generations ran rounds: {gens}")
+    blocks = re.findall(r"^bench: lockstep_ms (\w+) [0-9.]+ blocks (\d+) steps 50$",
+                        proc.stdout, re.M)
+    check(blocks == [("bare", str(n)), ("light", str(n)), ("bare", str(n))],
+          f"every child ran every round: {blocks}")
+    light = re.search(r"^bench: lockstep light/bare n (\d+) median ([0-9.]+) ci95 ([0-9.]+) "
+                      r"([0-9.]+) .* target 1\.02 (\w[\w ]*)$", proc.stdout, re.M)
+    check(light is not None and int(light.group(1)) == n, f"light's line with n {n}")
+    if light:
+        check(float(light.group(2)) > 1.5 and light.group(5) == "refuted",
+              f"a 3x cost found and the target refuted: {light.group(0)}")
+    control = re.search(r"^bench: lockstep bare/bare n (\d+) .* target - control$", proc.stdout,
+                        re.M)
+    check(control is not None and int(control.group(1)) == n, "the control's line")
+
+    # Usage errors.
+    for args, message in (
+            (["--variants", "light full"], "--variants needs a bare child and at least one other"),
+            (["--variants", "bare heavy"], "unknown variant 'heavy' (one of bare, light, "
+                                           "sampled, full)"),
+            (["--block", "0"], "--block, --seconds, --generations and --fake-cost must be "
+                               "positive")):
+        proc = lockstep(source, os.path.join(work, "usage"), *args)
+        check(proc.returncode == 2 and proc.stderr.strip() == f"mlp_lockstep.py: {message}",
+              f"usage {args}: exit {proc.returncode}, {proc.stderr.strip()!r}")
+    script = os.path.join(source, "bench", "overhead", "mlp_lockstep.py")
+    proc = run([sys.executable, script, os.path.join(work, "missing.so"), work])
+    check(proc.returncode == 2 and proc.stderr.strip().endswith("missing.so: no such file"),
+          f"a missing library: {proc.returncode} {proc.stderr.strip()!r}")
+
+
+def check_whole(source, build, work):
+    program = os.path.join(work, "tiny.py")
+    with open(program, "w", encoding="utf-8") as handle:
+        handle.write("import time\ntime.sleep(0.05)\nprint('tiny')\n")
+    cpu = sorted(os.sched_getaffinity(0))[0]
+    env = {"BENCH_WHOLE": "1", "BENCH_WHOLE_FULL": "0", "BENCH_ROUNDS": "50",
+           "BENCH_SECONDS": "1", "BENCH_CPU": str(cpu),
+           "BENCH_VARIANTS": "light:SYNCSCOPE_MODE=light", "BENCH_OUT":
+           os.path.join(work, "whole.txt")}
+    proc = run([os.path.join(source, "bench", "exit", "run.sh"), build, "--",
+                sys.executable, program], env)
+    check(proc.returncode == 0, f"BENCH_WHOLE exit {proc.returncode}: {proc.stderr[-800:]}")
+    stopped = re.search(r"^BENCH_SECONDS: (\d+) rounds in", proc.stderr, re.M)
+    check(stopped is not None, "BENCH_SECONDS stopped the rounds before BENCH_ROUNDS (50)")
+    n = int(stopped.group(1)) if stopped else -1
+    check(1 <= n < 50, f"rounds run: {n}")
+    check(f", {n} rounds after a warm-up, order alternating, on CPUs {cpu}" in proc.stdout,
+          "the heading names the rounds and the CPUs")
+    lines = re.findall(r"^bench: whole tiny\.py light (wall|cpu)/bare n (\d+) median [0-9.]+ "
+                       r"ci95 [0-9.]+ [0-9.]+ min [0-9.]+ max [0-9.]+ target 1\.01 (.+)$",
+                       proc.stdout, re.M)
+    verdicts = ("shown", "refuted", "not resolved") if n >= 3 else ("not resolved (n < 3)",)
+    check([(m, int(k)) for m, k, _ in lines] == [("wall", n), ("cpu", n)] and
+          all(v in verdicts for _, _, v in lines), f"the paired lines: {lines}")
+    check(" full " not in proc.stdout and "syncscope (no trace" not in proc.stdout,
+          "BENCH_WHOLE_FULL=0 left the full mode out")
+    with open(os.path.join(work, "whole.txt"), encoding="utf-8") as handle:
+        check("bench: whole tiny.py light wall/bare" in handle.read(), "BENCH_OUT has them")
+    proc = run([os.path.join(source, "bench", "exit", "run.sh"), build, "--",
+                sys.executable, program], dict(env, BENCH_VARIANTS=""))
+    check(proc.returncode == 2 and "nothing to compare" in proc.stderr,
+          f"BENCH_WHOLE_FULL=0 without variants: {proc.returncode} {proc.stderr.strip()!r}")
+
+
+def main(argv):
+    if len(argv) != 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    source, build, work = (os.path.abspath(a) for a in argv[1:])
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    check_pairstats(source)
+    check_lockstep(source, work)
+    check_whole(source, build, work)
+    if FAILURES:
+        print(f"check_bench_stats.py: {len(FAILURES)} check(s) failed", file=sys.stderr)
+        return 1
+    print("check_bench_stats.py: all checks hold")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
