@@ -73,6 +73,7 @@ def read_variants(text):
 
 VARIANTS = {}  # main() fills it from BENCH_VARIANTS
 PHASE = re.compile(r"^bench-phase (start|imported|ran) ([0-9.]+)$", re.M)
+MARK = re.compile(r"^bench-mark (\S+) ([0-9.]+)$", re.M)
 DEFAULT_MODULES = [
     "/usr/lib/x86_64-linux-gnu/libLLVM-16.so.1", "/usr/lib/x86_64-linux-gnu/libLLVM-15.so.1",
     "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1", "/usr/lib/llvm-16/lib/libclang-cpp.so.16",
@@ -133,6 +134,9 @@ def run_app(paths, mode, cache_dir, out_dir, tag, scale, program, need_timing=Tr
     if proc.returncode != 0:
         die(f"{command[0]} ({mode}) exited {proc.returncode}: {proc.stderr[-2000:]}")
     files["phases"] = read_phases(proc.stderr, launched, wall)
+    files["marks"] = {}
+    for m in MARK.finditer(proc.stderr):  # phases.py's BENCH_MARKS: seconds, summed by name
+        files["marks"][m.group(1)] = files["marks"].get(m.group(1), 0.0) + float(m.group(2))
     if mode in ("bare", "floor"):
         return wall, None, files
     m = TIMING.search(proc.stderr)
@@ -244,6 +248,7 @@ def whole_process(paths, program, rounds, say):
         cpus = {m: [] for m in modes}
         phases = {m: [] for m in modes}
         totals = {m: [] for m in modes}
+        marks = {m: [] for m in modes}
         seconds = float(os.environ.get("BENCH_SECONDS", "0") or 0)
         started = time.monotonic()
         for r in range(rounds):
@@ -263,6 +268,7 @@ def whole_process(paths, program, rounds, say):
                       file=sys.stderr, flush=True)
                 if files["phases"]:
                     phases[mode].append(files["phases"])
+                marks[mode].append(files["marks"])
                 if timing:
                     totals[mode].append(timing["total"])
     finally:
@@ -294,6 +300,9 @@ def whole_process(paths, program, rounds, say):
         for phase in ("startup", "import", "run", "exit"):
             row(f"{phase} s, median", [median([p[phase] for p in phases[m]]) for m in modes],
                 lambda v: f"{v:.3f}")
+    for name in sorted({k for m in modes for run in marks[m] for k in run}):
+        row(f"{name} s, each run", [[run.get(name, 0.0) for run in marks[m]] for m in modes],
+            lambda v: ", ".join(f"{x:.3f}" for x in v))
     row("syncscope's exit total ms", [totals[m] for m in modes],
         lambda v: f"{median(v):.1f}" if v else "-")
     say()

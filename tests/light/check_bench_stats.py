@@ -131,6 +131,22 @@ def check_whole(source, build, work):
           "BENCH_WHOLE_FULL=0 left the full mode out")
     with open(os.path.join(work, "whole.txt"), encoding="utf-8") as handle:
         check("bench: whole tiny.py light wall/bare" in handle.read(), "BENCH_OUT has them")
+    # phases.py's marks: each run's time in the functions BENCH_MARKS names (a missing one
+    # is left out, the run goes on).
+    marked = os.path.join(work, "marked.py")
+    with open(marked, "w", encoding="utf-8") as handle:
+        handle.write("import json\nfor _ in range(3):\n    json.dumps([1])\n")
+    proc = run([os.path.join(source, "bench", "exit", "run.sh"), build, "--", sys.executable,
+                os.path.join(source, "bench", "exit", "phases.py"), marked],
+               dict(env, BENCH_SECONDS="0", BENCH_ROUNDS="2", BENCH_PREIMPORT="json",
+                    BENCH_MARKS="dumps=json:dumps gone=json:NoSuch.thing"))
+    row = re.search(r"^\| dumps s, each run \| ([0-9.]+), ([0-9.]+) \| ([0-9.]+), ([0-9.]+) \|$",
+                    proc.stdout, re.M)
+    check(proc.returncode == 0 and row is not None and "gone s" not in proc.stdout,
+          f"BENCH_MARKS: a row of 2 runs per mode, the missing mark left out: {proc.stdout}")
+    check(re.search(r"^\| import s, median \| [0-9.]+ \| [0-9.]+ \|$", proc.stdout, re.M)
+          is not None, "phases.py's import phase")
+
     proc = run([os.path.join(source, "bench", "exit", "run.sh"), build, "--",
                 sys.executable, program], dict(env, BENCH_VARIANTS=""))
     check(proc.returncode == 2 and "nothing to compare" in proc.stderr,

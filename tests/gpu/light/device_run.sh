@@ -39,7 +39,8 @@
 #              control's
 #   whole      bench/exit whole-process rounds, bare / light (with SS_WHOLE_FULL=1 also full),
 #              of each workload SS_LIGHT_REAL names (default resnet_train), through
-#              bench/exit/phases.py (import, script and exit timed apart), on the CPUs of
+#              bench/exit/phases.py (import, script and exit timed apart, and the DataLoader's
+#              start, waits and shutdown or generate() in each run), on the CPUs of
 #              SS_WHOLE_CPU (default 8-15), no round started after SS_WHOLE_SECONDS (100):
 #              the median of the paired ratios and its bootstrap 95% interval against 1.01
 #   race       tests/gpu/light/stream_race.py (streams destroyed during device-wide calls, and
@@ -48,7 +49,7 @@
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s.
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,48s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,49s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -222,16 +223,27 @@ for part in $parts; do
     whole)
         seconds=${SS_WHOLE_SECONDS:-100}
         for workload in ${SS_LIGHT_REAL:-resnet_train}; do
-            case $workload in # the modules the workload imports, timed apart from its run
-            resnet_train) preimport="torch torchvision" ;;
-            gpt2_generate) preimport="torch transformers" ;;
-            *) preimport=torch ;;
+            # the modules the workload imports, timed apart from its run, and the steps whose
+            # durations each run prints (bench/exit/phases.py BENCH_MARKS)
+            loader=torch.utils.data.dataloader:_MultiProcessingDataLoaderIter
+            case $workload in
+            resnet_train)
+                preimport="torch torchvision"
+                marks="loader_start=$loader.__init__ loader_wait=$loader._get_data"
+                marks+=" loader_exit=$loader._shutdown_workers"
+                marks+=" forward=torchvision.models.resnet:ResNet.forward"
+                ;;
+            gpt2_generate)
+                preimport="torch transformers"
+                marks="generate=transformers.generation.utils:GenerationMixin.generate"
+                ;;
+            *) preimport=torch marks= ;;
             esac
             # a warm-up run of each variant and a round may start just before the limit
             bounded $((seconds + 60)) "whole-$workload" env BENCH_OUT="$out/whole-$workload.txt" \
                 BENCH_WHOLE=1 BENCH_WHOLE_FULL="${SS_WHOLE_FULL:-0}" BENCH_ROUNDS=100 \
                 BENCH_SECONDS="$seconds" BENCH_CPU="${SS_WHOLE_CPU:-8-15}" \
-                BENCH_PREIMPORT="${SS_WHOLE_PREIMPORT:-$preimport}" \
+                BENCH_PREIMPORT="${SS_WHOLE_PREIMPORT:-$preimport}" BENCH_MARKS="$marks" \
                 BENCH_VARIANTS="light:SYNCSCOPE_MODE=light" \
                 bench/exit/run.sh "$build" -- "$python" "$root/bench/exit/phases.py" \
                 "$root/tests/gpu/real/$workload.py"
