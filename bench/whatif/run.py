@@ -19,6 +19,12 @@ SYNC502's saving without syncscope's own cost per launch shows "X to Y" (saving_
 saving_ns), "in range" when the measured saving lies between the two. Further traced runs of
 one form in TRACES_DIR (NAME_2.sstrace, NAME_3.sstrace, ... beside NAME.sstrace, as
 samples_run.sh SAMPLES_TRACED writes them) get a row each, "PAIR (traced run N)".
+Below the table, for a pair whose MEASURED has them (samples_run.sh): each round's own saving
+("spread PAIR median lowest highest": a round's written form less its rewritten form, run one
+after the other), and, where the pair prints the host's own work per iteration ("host PAIR
+written_us rewritten_us", the medians), the measured saving less the difference of that work
+between the forms, beside each traced run's prediction: SYNC503's model takes that work to
+stay as it is, so the difference is the two processes' own, no part of what the fix changes.
 Exit status: 0, 1 when a trace or the measurements cannot be read, 2 on a usage error.
 """
 import json
@@ -97,7 +103,7 @@ def main(argv):
     syncscope = argv[1]
     traces = argv[2] if len(argv) > 2 else os.path.join(root, "tests", "data")
     measured_path = argv[3] if len(argv) > 3 else os.path.join(here, "measured.txt")
-    measured, traced = {}, {}
+    measured, traced, host, spread = {}, {}, {}, {}
     try:
         with open(measured_path, encoding="utf-8") as handle:
             for line in handle:
@@ -106,7 +112,11 @@ def main(argv):
                     continue
                 if fields[0] == "traced" and len(fields) == 3:
                     traced[fields[1]] = float(fields[2])
-                elif len(fields) == 5:
+                elif fields[0] == "host" and len(fields) == 4:
+                    host[fields[1]] = [float(v) for v in fields[2:4]]
+                elif fields[0] == "spread" and len(fields) == 5:
+                    spread[fields[1]] = [float(v) for v in fields[2:5]]
+                elif fields[0] not in ("form", "host", "spread") and len(fields) == 5:
                     measured[fields[0]] = [float(v) for v in fields[1:4]]
     except (OSError, ValueError) as e:
         print(f"run.py: cannot read the measurements {measured_path}: {e}", file=sys.stderr)
@@ -114,6 +124,7 @@ def main(argv):
     print("| pair | rule | predicted saving | measured saving | ratio | predicted rewritten | "
           "measured rewritten | ratio |")
     print("|---|---|---|---|---|---|---|---|")
+    notes = []
     for pair, (rule, _source, _unit) in PAIRS.items():
         names = TRACE_NAMES.get(pair, (f"whatif_{pair}.sstrace", f"{pair}_written.sstrace"))
         trace = next((os.path.join(traces, n) for n in names
@@ -134,18 +145,42 @@ def main(argv):
         while os.path.exists(f"{stem}_{n}.sstrace"):
             runs.append((f"{pair} (traced run {n})", f"{stem}_{n}.sstrace"))
             n += 1
-        for label, path in runs:
-            row(label, pair, rule, measured[pair], traced, findings(syncscope, path))
+        predicted = [row(label, pair, rule, measured[pair], traced, findings(syncscope, path))
+                     for label, path in runs]
+        notes.extend(pair_notes(pair, measured[pair][2], spread.get(pair), host.get(pair),
+                                predicted))
+    for note in notes:
+        print(note)
     return 0
 
 
+def pair_notes(pair, saving, each, host, predicted):
+    """The lines below the table about 'pair' measured with a saving of 'saving' us: each
+    round's own saving (median, lowest, highest), and the saving less the difference of the
+    host's own work between the forms (written, rewritten) against each traced run's predicted
+    saving ('predicted': None where a run made no number claim)."""
+    lines = []
+    if each is not None:
+        lines.append(f"{pair}: each round's own saving (its written form less its rewritten "
+                     f"form): median {each[0]:.1f} us, {each[1]:.1f} to {each[2]:.1f} us")
+    if host is not None:
+        same = saving - (host[0] - host[1])
+        ratios = ", ".join("no claim" if p is None else
+                           f"{p / same:.2f}" if same > 0 else "n/a" for p in predicted)
+        lines.append(f"{pair}: the host's own work per iteration, written {host[0]:.1f} us, "
+                     f"rewritten {host[1]:.1f} us (medians): the measured saving less their "
+                     f"difference, {same:.1f} us; the prediction's ratio to it {ratios}")
+    return lines
+
+
 def row(label, pair, rule, measurement, traced, found):
-    """Prints the table's row of one traced run of 'pair' against its measurement."""
+    """Prints the table's row of one traced run of 'pair' against its measurement. Returns the
+    predicted saving per iteration in us (the high end of a range), None for no claim."""
     _written, rewritten, saving = measurement
     got = prediction(pair, found)
     if got is None:
         print(f"| {label} | {rule} | no claim | {saving:.1f} us | | | {rewritten:.1f} us | |")
-        return
+        return None
     p_saving, p_rewritten, low = got
     ranged = low is not None
     if p_rewritten is None and pair in traced:
@@ -163,6 +198,7 @@ def row(label, pair, rule, measurement, traced, found):
     r_ratio = "" if not r_text else f"{p_rewritten / rewritten:.2f}"
     print(f"| {label} | {rule} | {claim} | {saving:.1f} us | {ratio} | {r_text} | "
           f"{rewritten:.1f} us | {r_ratio} |")
+    return p_saving
 
 
 if __name__ == "__main__":

@@ -12,15 +12,23 @@
 #   default sm_90), SAMPLES_BUDGET_S (default 75), SAMPLES_ROUNDS (default 3), SAMPLES_PARTS
 #   (default "soa ump ump_pair": streamOrderedAllocation and its pair, UnifiedMemoryPerf
 #   itself, its pair), SAMPLES_TRACED (default 1: traced runs of streamOrderedAllocation and
-#   of the UnifiedMemoryPerf pair's written form, to show how the prediction varies with them).
-# OUT_DIR gets: MANIFEST; logs/; traces/NAME.{sstrace,json,stdout,stderr} for NAME in ump,
-#   soa, soa_pair_written and ump_pair_written (soa_2, ump_pair_written_2, ... with
-#   SAMPLES_TRACED);
+#   of the UnifiedMemoryPerf pair's written form, to show how the prediction varies with them),
+#   SAMPLES_TASKSET (a CPU list, e.g. 2-3: every run of a sample or a pair, bare or traced,
+#   pinned to those CPUs with taskset, the same for every process; default: not pinned),
+#   SAMPLES_SEQUENCES (default 1: with N > 1 the parts run N times one after another, each
+#   sequence's traces/, logs/ and results.txt in OUT_DIR/seqK/, to show whether a ratio
+#   repeats), SAMPLES_SERIAL (default 1; 0: the UnifiedMemoryPerf pair without its serial form).
+# OUT_DIR gets: MANIFEST; logs/ (the builds', the runs'); traces/NAME.{sstrace,json,stdout,
+#   stderr} for NAME in ump, soa, soa_pair_written and ump_pair_written (soa_2,
+#   ump_pair_written_2, ... with SAMPLES_TRACED); with SAMPLES_SEQUENCES, the runs' logs/,
+#   traces/ and results.txt in each OUT_DIR/seqK instead;
 #   results.txt, one line each:
 #   soa_sample ROUND total_ms        (the sample's own "Total elapsed time" of its 20 iterations)
 #   traced soa_sample N total_ms     (the same under syncscope, traced run N)
 #   PAIR written_median_us rewritten_median_us saving_us rounds   (per iteration; PAIR soa_pair
 #                                    or ump_pair: stream_ordered_pair.cu, unified_memory_pair.cu)
+#   spread PAIR median_us lowest_us highest_us  (each round's own saving, its written form's
+#                                    time less its rewritten form's: their median and range)
 #   traced PAIR us                   (the written form's time per iteration under syncscope)
 #   host PAIR written_us rewritten_us  (medians of the host's own work per iteration, where the
 #                                    pair prints it: unified_memory_pair.cu's "host:" line)
@@ -29,7 +37,7 @@
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 2 ]; then
-    sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -62,16 +70,41 @@ syncscope=$build/cli/syncscope
 arch=${WHATIF_ARCH:-sm_90}
 rounds=${SAMPLES_ROUNDS:-3}
 traced_runs=${SAMPLES_TRACED:-1}
+sequences=${SAMPLES_SEQUENCES:-1}
 status=0
-mkdir -p "$out/traces" "$out/logs"
+mkdir -p "$out/logs"
+# 'dest': where the runs of the current sequence write their traces/, logs/ and results.txt.
+dest=$out
 log() { echo "samples: $*" | tee -a "$out/logs/samples_run.log"; }
 
 . "$here/common.sh"
 
+is_count() { case $1 in '' | *[!0-9]*) return 1 ;; esac; }
+if ! is_count "$rounds" || ! is_count "$traced_runs" || ! is_count "$sequences" ||
+    [ "$sequences" -lt 1 ]; then
+    echo "samples_run.sh: SAMPLES_ROUNDS, SAMPLES_TRACED and SAMPLES_SEQUENCES are counts" \
+        "(SAMPLES_SEQUENCES at least 1)" >&2
+    exit 2
+fi
+# pin: the prefix of every run of a sample or a pair (taskset to SAMPLES_TASKSET's CPUs).
+pin=()
+if [ -n "${SAMPLES_TASKSET:-}" ]; then
+    pin=(taskset -c "$SAMPLES_TASKSET")
+    taskset -c "$SAMPLES_TASKSET" true 2>/dev/null || {
+        echo "samples_run.sh: SAMPLES_TASKSET=$SAMPLES_TASKSET: taskset cannot run there" >&2
+        exit 2
+    }
+fi
+
 {
     manifest_head
     echo "samples: $samples; rounds: $rounds; parts: $parts; traced runs: $traced_runs;" \
-        "budget: ${SAMPLES_BUDGET_S:-75} s"
+        "sequences: $sequences; budget: ${SAMPLES_BUDGET_S:-75} s"
+    echo "cpus: $(nproc --all 2>/dev/null) online; runs pinned to: ${SAMPLES_TASKSET:-none};" \
+        "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1);" \
+        "$(lscpu 2>/dev/null | grep -i '^NUMA node(s)' | tr -s ' ')"
+    governor=/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor
+    [ -r "$governor" ] && echo "cpufreq governor: $(cat "$governor")"
 } >"$out/MANIFEST"
 cat "$out/MANIFEST"
 [ -x "$syncscope" ] || {
@@ -113,36 +146,44 @@ for p in $programs; do
 done
 log "built in $(($(date +%s) - start)) s"
 
-# traced NAME CMD...: one run under syncscope, its trace and JSON result kept as traces/NAME.*
+# traced NAME CMD...: one run under syncscope (pinned as every run), its trace and JSON result
+# kept as traces/NAME.*
 traced() {
     local name=$1 dir
     shift
-    dir=$(mktemp -d "$out/traces/.$name.XXXX")
-    bounded 40 "$syncscope" run -q --format json -o "$dir/result.json" \
-        --trace "$dir/trace.sstrace" -- "$@" >"$out/traces/$name.stdout" \
-        2>"$out/traces/$name.stderr"
+    dir=$(mktemp -d "$dest/traces/.$name.XXXX")
+    bounded 40 ${pin[@]+"${pin[@]}"} "$syncscope" run -q --format json -o "$dir/result.json" \
+        --trace "$dir/trace.sstrace" -- "$@" >"$dest/traces/$name.stdout" \
+        2>"$dest/traces/$name.stderr"
     local rc=$?
-    [ -f "$dir/result.json" ] && mv "$dir/result.json" "$out/traces/$name.json"
-    [ -f "$dir/trace.sstrace" ] && mv "$dir/trace.sstrace" "$out/traces/$name.sstrace"
+    [ -f "$dir/result.json" ] && mv "$dir/result.json" "$dest/traces/$name.json"
+    [ -f "$dir/trace.sstrace" ] && mv "$dir/trace.sstrace" "$dest/traces/$name.sstrace"
     rm -rf "$dir"
     log "traced $name: exit $rc"
-    if [ "$rc" != 0 ] && [ "$rc" != 1 ] || [ ! -f "$out/traces/$name.sstrace" ]; then
+    if [ "$rc" != 0 ] && [ "$rc" != 1 ] || [ ! -f "$dest/traces/$name.sstrace" ]; then
         status=1
     fi
 }
 
+# bare LIMIT CMD...: one run without syncscope (pinned as every run), within the budget.
+bare() {
+    local limit=$1
+    shift
+    bounded "$limit" ${pin[@]+"${pin[@]}"} "$@"
+}
+
 # pair_rounds PAIR PROGRAM ARGS...: the pair's forms bare in interleaved rounds (PROGRAM with
 # written|rewritten, then each form of 'extra_forms', and ARGS), their medians per iteration
-# into results.txt.
+# into results.txt, and each round's own saving's median and range.
 pair_rounds() {
-    local pair=$1 program=$2 file=$out/logs/$1_rounds.txt
+    local pair=$1 program=$2 file=$dest/logs/$1_rounds.txt
     shift 2
     : >"$file"
     for r in $(seq 1 "$rounds"); do
         for form in written rewritten ${extra_forms:-}; do
-            bounded 30 "$bin/$program" "$form" "$@" >"$out/logs/$pair.$form.$r.stdout" 2>&1 ||
+            bare 30 "$bin/$program" "$form" "$@" >"$dest/logs/$pair.$form.$r.stdout" 2>&1 ||
                 status=1
-            echo "round $r $form $(steady "$out/logs/$pair.$form.$r.stdout")" >>"$file"
+            echo "round $r $form $(steady "$dest/logs/$pair.$form.$r.stdout")" >>"$file"
         done
     done
     local w rw n saving t
@@ -150,69 +191,98 @@ pair_rounds() {
     rw=$(awk '$3 == "rewritten" && $4 != "" { print $4 }' "$file" | median)
     n=$(awk '$3 == "written" && $4 != "" { n++ } END { print n + 0 }' "$file")
     saving=$(awk -v a="$w" -v b="$rw" 'BEGIN { if (a == "nan" || b == "nan") print "nan"; else printf "%.3f", a - b }')
-    echo "$pair $w $rw $saving $n" >>"$out/results.txt"
+    echo "$pair $w $rw $saving $n" >>"$dest/results.txt"
+    # Each round's own saving (its written form's time less its rewritten form's, run one
+    # after the other): "spread PAIR median lowest highest".
+    local each
+    each=$(awk '$4 != "" { t[$2, $3] = $4 }
+        END { for (k in t) { split(k, p, SUBSEP)
+                  if (p[2] == "written" && (p[1], "rewritten") in t)
+                      printf "%.3f\n", t[k] - t[p[1], "rewritten"] } }' "$file" | sort -g)
+    [ -n "$each" ] && echo "spread $pair $(echo "$each" | median) $(echo "$each" | head -1)" \
+        "$(echo "$each" | tail -1)" >>"$dest/results.txt"
     # The host's own work per iteration, where the program says it ("host: <us> us ..."):
     # what SYNC503's model takes to stay as it is.
     local hw hr
-    hw=$(cat "$out/logs/$pair.written."*.stdout | sed -n 's/^host: \([0-9.]*\) us.*/\1/p' | median)
-    hr=$(cat "$out/logs/$pair.rewritten."*.stdout | sed -n 's/^host: \([0-9.]*\) us.*/\1/p' | median)
-    [ "$hw" != nan ] && echo "host $pair $hw $hr" >>"$out/results.txt"
+    hw=$(host_median "$dest/logs/$pair.written."*.stdout)
+    hr=$(host_median "$dest/logs/$pair.rewritten."*.stdout)
+    [ "$hw" != nan ] && echo "host $pair $hw $hr" >>"$dest/results.txt"
     # A further form's medians (its steady time, its host work): "form PAIR FORM us host rounds".
     local f fs fh fn
     for f in ${extra_forms:-}; do
         fs=$(awk -v f="$f" '$3 == f && $4 != "" { print $4 }' "$file" | median)
-        fh=$(cat "$out/logs/$pair.$f."*.stdout | sed -n 's/^host: \([0-9.]*\) us.*/\1/p' | median)
+        fh=$(host_median "$dest/logs/$pair.$f."*.stdout)
         fn=$(awk -v f="$f" '$3 == f && $4 != "" { n++ } END { print n + 0 }' "$file")
-        echo "form $pair $f $fs $fh $fn" >>"$out/results.txt"
+        echo "form $pair $f $fs $fh $fn" >>"$dest/results.txt"
     done
-    t=$(steady "$out/traces/${pair}_written.stdout")
-    [ -n "$t" ] && echo "traced $pair $t" >>"$out/results.txt"
-    log "$pair: written $w us, rewritten $rw us per iteration, saving $saving us ($n rounds)"
+    t=$(steady "$dest/traces/${pair}_written.stdout")
+    [ -n "$t" ] && echo "traced $pair $t" >>"$dest/results.txt"
+    log "$pair: written $w us, rewritten $rw us per iteration, saving $saving us ($n rounds;" \
+        "each round's: $(echo "$each" | head -1) to $(echo "$each" | tail -1) us)"
 }
 
 steady() { sed -n 's/^steady: \([0-9.]*\) us per iteration.*/\1/p' "$1"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "nan" }'; }
-: >"$out/results.txt"
-
+# host_median FILE...: the median of the runs' "host: <us> us ..." lines.
+host_median() { cat "$@" | sed -n 's/^host: \([0-9.]*\) us.*/\1/p' | median; }
 soa_total() { sed -n 's/^Total elapsed time = \([0-9.]*\) ms.*/\1/p' "$1"; }
 
-# ---- streamOrderedAllocation: traced (SAMPLES_TRACED times), bare in rounds; its loop as a
-# pair ----
-if has_part soa; then
-    for n in $(seq 1 "$traced_runs"); do
-        name=soa
-        [ "$n" -gt 1 ] && name=soa_$n
-        traced "$name" "$bin/streamOrderedAllocation"
-        total=$(soa_total "$out/traces/$name.stdout")
-        echo "traced soa_sample $n ${total:-nan}" >>"$out/results.txt"
-    done
-    for r in $(seq 1 "$rounds"); do
-        bounded 20 "$bin/streamOrderedAllocation" >"$out/logs/soa_bare.$r.stdout" 2>&1 || status=1
-        total=$(soa_total "$out/logs/soa_bare.$r.stdout")
-        echo "soa_sample $r ${total:-nan}" >>"$out/results.txt"
-    done
-    traced soa_pair_written "$bin/stream_ordered_pair" written 20 2
-    pair_rounds soa_pair stream_ordered_pair 40 3
-fi
+# run_parts: the parts asked for, once, into 'dest'.
+run_parts() {
+    mkdir -p "$dest/traces" "$dest/logs"
+    : >"$dest/results.txt"
+    local n name total r
+    # ---- streamOrderedAllocation: traced (SAMPLES_TRACED times), bare in rounds; its loop
+    # as a pair ----
+    if has_part soa; then
+        for n in $(seq 1 "$traced_runs"); do
+            name=soa
+            [ "$n" -gt 1 ] && name=soa_$n
+            traced "$name" "$bin/streamOrderedAllocation"
+            total=$(soa_total "$dest/traces/$name.stdout")
+            echo "traced soa_sample $n ${total:-nan}" >>"$dest/results.txt"
+        done
+        for r in $(seq 1 "$rounds"); do
+            bare 20 "$bin/streamOrderedAllocation" >"$dest/logs/soa_bare.$r.stdout" 2>&1 ||
+                status=1
+            total=$(soa_total "$dest/logs/soa_bare.$r.stdout")
+            echo "soa_sample $r ${total:-nan}" >>"$dest/results.txt"
+        done
+        traced soa_pair_written "$bin/stream_ordered_pair" written 20 2
+        pair_rounds soa_pair stream_ordered_pair 40 3
+    fi
 
-# ---- UnifiedMemoryPerf: bare once with its own per-stage table, then traced; its copy modes
-# as a pair (10 runs per size and mode, the sample's sizes) ----
-if has_part ump; then
-    bounded 40 "$bin/UnifiedMemoryPerf" -print-launch-transfer-results \
-        >"$out/logs/ump_bare.stdout" 2>&1 || status=1
-    echo "ump_sample" >>"$out/results.txt"
-    traced ump "$bin/UnifiedMemoryPerf"
-fi
-if has_part ump_pair; then
-    for n in $(seq 1 "$traced_runs"); do
-        name=ump_pair_written
-        [ "$n" -gt 1 ] && name=ump_pair_written_$n
-        traced "$name" "$bin/unified_memory_pair" written 10 2048
-    done
-    # Its serial form (the rewritten one without the overlap) tells what of a difference in
-    # the host's own work between the two forms is the overlap's.
-    extra_forms=serial pair_rounds ump_pair unified_memory_pair 10 2048
-fi
+    # ---- UnifiedMemoryPerf: bare once with its own per-stage table, then traced; its copy
+    # modes as a pair (10 runs per size and mode, the sample's sizes) ----
+    if has_part ump; then
+        bare 40 "$bin/UnifiedMemoryPerf" -print-launch-transfer-results \
+            >"$dest/logs/ump_bare.stdout" 2>&1 || status=1
+        echo "ump_sample" >>"$dest/results.txt"
+        traced ump "$bin/UnifiedMemoryPerf"
+    fi
+    if has_part ump_pair; then
+        for n in $(seq 1 "$traced_runs"); do
+            name=ump_pair_written
+            [ "$n" -gt 1 ] && name=ump_pair_written_$n
+            traced "$name" "$bin/unified_memory_pair" written 10 2048
+        done
+        # Its serial form (the rewritten one without the overlap) tells what of a difference
+        # in the host's own work between the two forms is the overlap's.
+        local serial=serial
+        [ "${SAMPLES_SERIAL:-1}" = 0 ] && serial=
+        extra_forms=$serial pair_rounds ump_pair unified_memory_pair 10 2048
+    fi
+}
+
+# ---- the parts, once into OUT_DIR, or SAMPLES_SEQUENCES times, one after another, each into
+# OUT_DIR/seqK ----
+for k in $(seq 1 "$sequences"); do
+    if [ "$sequences" -gt 1 ]; then
+        dest=$out/seq$k
+        log "sequence $k of $sequences, at $(($(date +%s) - start)) s"
+    fi
+    run_parts
+done
 
 log "done in $(($(date +%s) - start)) s, exit $status"
 exit "$status"
