@@ -3,6 +3,7 @@
  * findings in a stable order. */
 #include "analyzer.h"
 #include "cache.h"
+#include "checks/project_facts.h"
 #include "compdb.h"
 #include "jobs.h"
 #include "log.h"
@@ -292,6 +293,19 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, ss
             sources[source_count++] = ss_path_display(jobs->v[i].file);
         }
     }
+    /* Facts from other units (a callee that ends by waiting for the stream), before the
+     * units' findings are merged: a header's finding keeps the highest severity any unit
+     * gives it after them. */
+    size_t units = last < jobs->count ? last + 1 : jobs->count;
+    ss_project_facts **facts = ss_xcalloc(units + 1, sizeof *facts);
+    ss_result **results = ss_xcalloc(units + 1, sizeof *results);
+    for (size_t i = 0; i < units; i++) {
+        facts[i] = jobs->v[i].started ? jobs->v[i].streams.facts : NULL;
+        results[i] = &jobs->v[i].result;
+    }
+    ss_project_apply(facts, results, units);
+    free(facts);
+    free(results);
     merge(jobs, last, out);
     /* SYNC103 across units: a blocking stream that another unit of the run shares. */
     const ss_tu_streams **streams = ss_xcalloc(jobs->count + 1, sizeof *streams);

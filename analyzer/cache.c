@@ -1,6 +1,7 @@
 /* cache.c: the per-translation-unit result cache: an unchanged unit (same arguments, same
  * content of every file it read) is not parsed again. */
 #include "cache.h"
+#include "checks/project_facts.h"
 #include "files.h"
 #include "flags.h"
 #include "log.h"
@@ -18,7 +19,7 @@
 #include <unistd.h>
 
 /* Bumped whenever the entry layout or the meaning of a cached finding changes. */
-#define SS_CACHE_FORMAT 2
+#define SS_CACHE_FORMAT 3
 
 /* Hash of a file as read from disk now, remembered for the run. */
 typedef struct content_hash {
@@ -324,6 +325,7 @@ static cJSON *encode_streams(const ss_tu_streams *streams)
     for (size_t i = 0; i < streams->used_count; i++)
         cJSON_AddItemToArray(used, cJSON_CreateString(streams->used[i]));
     add_string(o, "legacy", streams->legacy);
+    cJSON_AddItemToObject(o, "facts", ss_project_facts_encode(streams->facts));
     return o;
 }
 
@@ -560,6 +562,9 @@ static int decode_streams(const cJSON *o, ss_tu_streams *streams)
     const char *legacy = bad ? NULL : get_string(o, "legacy", &bad);
     if (legacy)
         streams->legacy = ss_xstrdup(legacy);
+    const cJSON *facts = bad ? NULL : cJSON_GetObjectItemCaseSensitive(o, "facts");
+    if (facts == NULL || ss_project_facts_decode(facts, &streams->facts) != 0)
+        bad = 1;
     if (bad)
         ss_tu_streams_free(streams);
     return bad ? -1 : 0;

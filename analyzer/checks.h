@@ -25,12 +25,17 @@ typedef struct ss_shared_stream {
  * that others may share (those whose own unit has no legacy-stream work), the shared streams
  * it refers to (keys as above: variables it names, functions it calls), and, when it refers
  * to any, its legacy-stream work in words ("b.cu (lines 4 and 9)"). Cached with the unit. */
+typedef struct ss_project_facts ss_project_facts;
+
 typedef struct ss_tu_streams {
     ss_shared_stream *created;
     size_t created_count;
     char **used;
     size_t used_count;
     char *legacy;
+    /* The facts of its functions that the project pass gives the findings of every unit, and
+     * the questions its own warnings leave to it (checks/project_facts.h), or NULL. */
+    ss_project_facts *facts;
 } ss_tu_streams;
 
 void ss_tu_streams_free(ss_tu_streams *streams);

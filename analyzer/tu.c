@@ -5,6 +5,7 @@
 #include "cache.h"
 #include "callgraph.h"
 #include "checks.h"
+#include "checks/project_facts.h"
 #include "flags.h"
 #include "log.h"
 #include "path.h"
@@ -712,8 +713,10 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
         clang_getInclusions(tu, record_inclusion, &state);
     }
     clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &ctx);
-    if (streams)
+    if (streams) {
         ss_stream_note_legacy(&ctx, in->file);
+        ss_project_summarize(&ctx);
+    }
     ss_callgraph_free(ctx.graph);
     clang_disposeTranslationUnit(tu);
     return fatal ? 1 : 0;

@@ -7,6 +7,7 @@
 #include "common.h"
 #include "context_cases.h"
 #include "log.h"
+#include "project_facts.h"
 #include "scope.h"
 
 #include <fnmatch.h>
@@ -238,4 +239,5 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
     if (before)
         ss_context_rare_apply(ctx, at, f, before);
     free(before);
+    ss_project_ask(ctx, rule, at, f);
 }

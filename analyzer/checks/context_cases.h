@@ -73,6 +73,12 @@ char *ss_context_idle_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_co
  * device-wide wait follows it with no work queued between. */
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* drained.c. Whether 'call', of no API of the table and no function of the unit, may queue
+ * device work: it is given a stream, it calls through a pointer, it is a function of a GPU
+ * library, or one declared outside the system headers (the project's, defined in another unit;
+ * its special members aside). Returns 1 or 0. */
+int ss_context_library_enqueues(CXCursor call);
+
 /* idle.c. Whether 'stmt' does device work: a launch or a call that enqueues work, or a call of
  * a function of the unit that does. Returns 1 or 0. */
 int ss_context_does_device_work(ss_callgraph *graph, CXCursor stmt);

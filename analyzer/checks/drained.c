@@ -92,11 +92,7 @@ static int special_member(CXCursor decl)
     return op;
 }
 
-/* Whether 'call', of no API of the table and no function of the unit, may queue device work:
- * it is given a stream, it calls through a pointer, it is a function of a GPU library, or one
- * declared outside the system headers (the project's, defined in another unit; its special
- * members aside). */
-static int library_enqueues(CXCursor call)
+int ss_context_library_enqueues(CXCursor call)
 {
     int n = clang_Cursor_getNumArguments(call);
     for (int i = 0; i < n; i++) {
@@ -157,7 +153,7 @@ static void call_flow(flow *f, CXCursor call)
         return;
     CXCursor callee = ss_callgraph_callee(f->graph, call);
     if (ss_ast_is_null(callee)) {
-        if (library_enqueues(call)) {
+        if (ss_context_library_enqueues(call)) {
             f->now = busy();
             f->worked = 1;
         }

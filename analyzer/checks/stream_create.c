@@ -6,6 +6,7 @@
 #include "common.h"
 #include "log.h"
 #include "path.h"
+#include "project_facts.h"
 #include "scope.h"
 #include "tu.h"
 
@@ -182,6 +183,7 @@ void ss_tu_streams_free(ss_tu_streams *streams)
         free(streams->used[i]);
     free(streams->used);
     free(streams->legacy);
+    ss_project_facts_free(streams->facts);
     memset(streams, 0, sizeof *streams);
 }
 

@@ -1,0 +1,722 @@
+/* project_facts.c: facts one unit records of its functions for the findings of the others (a
+ * function that ends by synchronizing the stream it is given), the questions a unit's warnings
+ * leave to them, and the project pass that answers them (project_facts.h). */
+#include "project_facts.h"
+#include "ast.h"
+#include "callgraph.h"
+#include "common.h"
+#include "context_cases.h"
+#include "log.h"
+#include "scope.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How many statements one function's flow may go through, and how many calls the project pass
+ * follows from a question to the wait that answers it. */
+enum { FLOW_STATEMENTS = 20000, MAX_HOPS = 8 };
+
+void ss_project_facts_free(ss_project_facts *facts)
+{
+    if (facts == NULL)
+        return;
+    for (size_t i = 0; i < facts->end_count; i++) {
+        ss_stream_end *e = &facts->ends[i];
+        free(e->usr);
+        free(e->wait);
+        free(e->next);
+        free(e->next_name);
+    }
+    for (size_t i = 0; i < facts->question_count; i++) {
+        ss_wait_question *q = &facts->questions[i];
+        free(q->file);
+        free(q->stream);
+        free(q->usr);
+        free(q->callee);
+    }
+    free(facts->ends);
+    free(facts->questions);
+    free(facts);
+}
+
+static ss_project_facts *facts_of(ss_check_ctx *ctx)
+{
+    if (ctx->streams == NULL)
+        return NULL;
+    if (ctx->streams->facts == NULL)
+        ctx->streams->facts = ss_xcalloc(1, sizeof(ss_project_facts));
+    return ctx->streams->facts;
+}
+
+static ss_stream_end *add_end(ss_project_facts *facts)
+{
+    ss_xgrow((void **)&facts->ends, &facts->end_cap, facts->end_count + 1, sizeof *facts->ends);
+    ss_stream_end *e = &facts->ends[facts->end_count++];
+    memset(e, 0, sizeof *e);
+    return e;
+}
+
+static ss_wait_question *add_question(ss_project_facts *facts)
+{
+    ss_xgrow((void **)&facts->questions, &facts->question_cap, facts->question_count + 1,
+             sizeof *facts->questions);
+    ss_wait_question *q = &facts->questions[facts->question_count++];
+    memset(q, 0, sizeof *q);
+    return q;
+}
+
+/* The USR of the function a call or reference names (an instantiation's template), malloc'ed,
+ * or NULL. */
+static char *function_usr(CXCursor decl)
+{
+    if (ss_ast_is_null(decl))
+        return NULL;
+    CXCursor templ = clang_getSpecializedCursorTemplate(decl);
+    if (!ss_ast_is_null(templ))
+        decl = templ;
+    CXString usr = clang_getCursorUSR(decl);
+    const char *text = clang_getCString(usr);
+    char *copy = text && text[0] ? ss_xstrdup(text) : NULL;
+    clang_disposeString(usr);
+    return copy;
+}
+
+/* Whether 'decl' is a function of the project a summary may stand for: declared outside the
+ * system headers, not virtual (a call may reach an override), not a constructor, destructor or
+ * operator (a value's plumbing, as drained.c takes them). */
+static int project_function(CXCursor decl)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (ss_ast_is_null(decl) ||
+        (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate))
+        return 0;
+    if (ss_ast_in_system_header(decl) || clang_CXXMethod_isVirtual(decl))
+        return 0;
+    CXString name = clang_getCursorSpelling(decl);
+    int op = strncmp(clang_getCString(name), "operator", 8) == 0;
+    clang_disposeString(name);
+    return !op;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Whether a function leaves its stream parameter idle: the state of the stream followed through
+ * the function's statements, the branches of an 'if' joined, a loop run no, one or more
+ * times. */
+
+enum { UNREACHED = -1, BUSY = 0, IDLE = 1, NEXT = 2 };
+
+typedef struct stream_state {
+    int state;
+    CXCursor by;     /* IDLE: the wait; NEXT: the call */
+    CXCursor callee; /* NEXT: the function called, given the stream as parameter 'param' */
+    unsigned param;
+} stream_state;
+
+typedef struct end_flow {
+    CXCursor param; /* the stream parameter followed */
+    stream_state now, returned;
+    long budget;
+} end_flow;
+
+static stream_state state_of(int state)
+{
+    return (stream_state){state, clang_getNullCursor(), clang_getNullCursor(), 0};
+}
+
+static stream_state join(stream_state a, stream_state b)
+{
+    if (a.state == UNREACHED)
+        return b;
+    if (b.state == UNREACHED)
+        return a;
+    if (a.state == IDLE && b.state == IDLE)
+        return a;
+    if (a.state == NEXT && b.state == NEXT && a.param == b.param &&
+        clang_equalCursors(clang_getCanonicalCursor(a.callee), clang_getCanonicalCursor(b.callee)))
+        return a;
+    return state_of(BUSY);
+}
+
+/* The index of the argument of 'call' that names the parameter 'param' itself, or -1. */
+static int argument_naming(CXCursor call, CXCursor param)
+{
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n; i++) {
+        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)i));
+        if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr &&
+            clang_equalCursors(clang_getCursorReferenced(arg), param))
+            return i;
+    }
+    return -1;
+}
+
+static void call_flow(end_flow *f, CXCursor call)
+{
+    if (f->now.state == UNREACHED)
+        return;
+    if (ss_scope_is_launch(call)) {
+        f->now = state_of(BUSY);
+        return;
+    }
+    const ss_api *api = ss_scope_callee_api(call);
+    if (api) {
+        int waits = api->klass == SS_CLASS_DEVICE_SYNC;
+        if (api->klass == SS_CLASS_STREAM_SYNC && api->stream_arg >= 0)
+            waits = argument_naming(call, f->param) == api->stream_arg;
+        if (waits)
+            f->now = (stream_state){IDLE, call, clang_getNullCursor(), 0};
+        else if (ss_api_enqueues(api) && api->klass != SS_CLASS_EVENT_RECORD)
+            f->now = state_of(BUSY);
+        return;
+    }
+    CXCursor decl = clang_getCursorReferenced(call);
+    int arg = argument_naming(call, f->param);
+    if (arg >= 0 && project_function(decl))
+        f->now = (stream_state){NEXT, call, decl, (unsigned)arg};
+    else if (ss_context_library_enqueues(call))
+        f->now = state_of(BUSY);
+}
+
+static void stmt_flow(end_flow *f, CXCursor s);
+
+/* Whether 'k' is a statement that stmt_flow follows (a block, a branch, a loop, a way out). */
+static int structured(enum CXCursorKind k)
+{
+    switch (k) {
+    case CXCursor_CompoundStmt:
+    case CXCursor_IfStmt:
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_CXXForRangeStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_ReturnStmt:
+    case CXCursor_SwitchStmt:
+    case CXCursor_CXXTryStmt:
+    case CXCursor_GotoStmt:
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static enum CXChildVisitResult expr_flow(CXCursor c, CXCursor parent, CXClientData data)
+{
+    end_flow *f = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (structured(k)) {
+        stmt_flow(f, c);
+        return CXChildVisit_Continue;
+    }
+    clang_visitChildren(c, expr_flow, f); /* the arguments run before the call */
+    if (k == CXCursor_CallExpr)
+        call_flow(f, c);
+    return CXChildVisit_Continue;
+}
+
+/* A loop: its parts (a for's init, condition and increment, its body; a do-while's body and
+ * condition) run no, one or more times ('at_least_once': one or more), each pass from the state
+ * before the loop or after the pass before. */
+static void loop_flow(end_flow *f, CXCursor s, int at_least_once)
+{
+    stream_state in = f->now, out = at_least_once ? state_of(UNREACHED) : in;
+    for (int pass = 0; pass < 2; pass++) {
+        for (unsigned i = 0, n = ss_ast_child_count(s); i < n; i++)
+            stmt_flow(f, ss_ast_child(s, i));
+        out = join(out, f->now);
+        f->now = join(in, f->now);
+    }
+    f->now = out;
+}
+
+static void if_flow(end_flow *f, CXCursor s)
+{
+    unsigned n = ss_ast_child_count(s), cond = 0;
+    while (cond < n && !clang_isExpression(clang_getCursorKind(ss_ast_child(s, cond))))
+        stmt_flow(f, ss_ast_child(s, cond++)); /* an init-statement or condition variable */
+    if (cond >= n)
+        return;
+    expr_flow(ss_ast_child(s, cond), s, f);
+    stream_state before = f->now;
+    if (cond + 1 < n)
+        stmt_flow(f, ss_ast_child(s, cond + 1));
+    stream_state taken = f->now;
+    f->now = before;
+    if (cond + 2 < n)
+        stmt_flow(f, ss_ast_child(s, cond + 2));
+    f->now = join(taken, f->now);
+}
+
+static void stmt_flow(end_flow *f, CXCursor s)
+{
+    if (--f->budget < 0) {
+        f->now = state_of(BUSY);
+        return;
+    }
+    long long value = 1;
+    switch (clang_getCursorKind(s)) {
+    case CXCursor_CompoundStmt:
+        for (unsigned i = 0, n = ss_ast_child_count(s); i < n; i++)
+            stmt_flow(f, ss_ast_child(s, i));
+        return;
+    case CXCursor_IfStmt:
+        if_flow(f, s);
+        return;
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_CXXForRangeStmt:
+        loop_flow(f, s, 0);
+        return;
+    case CXCursor_DoStmt:
+        if (ss_ast_eval_int(ss_ast_child(s, 1), &value) == 0 && value == 0)
+            stmt_flow(f, ss_ast_child(s, 0)); /* do { ... } while (0): once */
+        else
+            loop_flow(f, s, 1);
+        return;
+    case CXCursor_ReturnStmt:
+        clang_visitChildren(s, expr_flow, f);
+        f->returned = join(f->returned, f->now);
+        f->now = state_of(UNREACHED);
+        return;
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+        f->now = state_of(BUSY); /* the state after it is not followed */
+        return;
+    case CXCursor_SwitchStmt:
+    case CXCursor_CXXTryStmt:
+    case CXCursor_GotoStmt:
+        /* Ways that this flow does not follow: nothing is known past them. */
+        clang_visitChildren(s, expr_flow, f);
+        f->now = state_of(BUSY);
+        f->returned = join(f->returned, state_of(BUSY));
+        return;
+    default:
+        expr_flow(s, s, f);
+        return;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The unit's functions that leave a stream parameter idle. */
+
+/* "'cudaStreamSynchronize' at kernels.cu:394" for the wait 'call', malloc'ed. */
+static char *wait_words(CXCursor call)
+{
+    char *name = ss_scope_callee_name(call);
+    char *place = ss_callgraph_place(call);
+    char *words = ss_xasprintf("'%s' at %s", name ? name : "?", place);
+    free(name);
+    free(place);
+    return words;
+}
+
+/* Follows the stream parameter 'param' (the 'index'-th) through 'body', the definition of the
+ * function 'usr', and records it when every way out leaves the stream idle. */
+static void summarize_param(ss_project_facts *facts, const char *usr, CXCursor body, CXCursor param,
+                            unsigned index)
+{
+    end_flow f = {param, state_of(BUSY), state_of(UNREACHED), FLOW_STATEMENTS};
+    stmt_flow(&f, body);
+    stream_state out = join(f.now, f.returned);
+    if (out.state != IDLE && out.state != NEXT)
+        return;
+    char *next = out.state == NEXT ? function_usr(out.callee) : NULL;
+    if (out.state == NEXT && next == NULL)
+        return;
+    ss_stream_end *e = add_end(facts);
+    e->usr = ss_xstrdup(usr);
+    e->param = index;
+    if (out.state == IDLE) {
+        e->wait = wait_words(out.by);
+        return;
+    }
+    e->next = next;
+    e->next_param = out.param;
+    char *name = ss_qualified_name(out.callee);
+    char *place = ss_callgraph_place(out.by);
+    e->next_name = ss_xasprintf("'%s()' at %s", name ? name : "?", place);
+    free(name);
+    free(place);
+}
+
+/* The function definition 'fn': each of its stream parameters. */
+static void summarize_function(ss_project_facts *facts, CXCursor fn)
+{
+    unsigned n = ss_ast_child_count(fn);
+    CXCursor body = n ? ss_ast_child(fn, n - 1) : clang_getNullCursor();
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return;
+    char *usr = NULL;
+    unsigned index = 0;
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor c = ss_ast_child(fn, i);
+        if (clang_getCursorKind(c) != CXCursor_ParmDecl)
+            continue;
+        if (ss_check_is_stream_type(clang_getCursorType(c))) {
+            if (usr == NULL)
+                usr = function_usr(fn);
+            if (usr)
+                summarize_param(facts, usr, body, c, index);
+        }
+        index++;
+    }
+    free(usr);
+}
+
+static enum CXChildVisitResult find_definitions(CXCursor c, CXCursor parent, CXClientData data)
+{
+    if (ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_Namespace:
+    case CXCursor_LinkageSpec:
+    case CXCursor_ClassDecl:
+    case CXCursor_StructDecl:
+    case CXCursor_ClassTemplate:
+    case CXCursor_ClassTemplatePartialSpecialization:
+        return CXChildVisit_Recurse;
+    case CXCursor_FunctionDecl:
+    case CXCursor_CXXMethod:
+    case CXCursor_FunctionTemplate:
+        if (clang_isCursorDefinition(c) && project_function(c) && !ss_ast_is_device_only(c))
+            summarize_function(data, c);
+        return CXChildVisit_Continue;
+    default:
+        return CXChildVisit_Continue;
+    }
+}
+
+void ss_project_summarize(ss_check_ctx *ctx)
+{
+    ss_project_facts *facts = facts_of(ctx);
+    if (facts)
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_definitions, facts);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * A wait right after a call given the stream. */
+
+/* The calls in a statement: the project function given the stream 'stream' (as written), and
+ * whether any other call may queue work. */
+typedef struct given_walk {
+    const char *stream;
+    CXCursor call; /* the call given the stream */
+    int arg;
+    int other; /* another call that may queue work, or a second call given the stream */
+} given_walk;
+
+static enum CXChildVisitResult find_given(CXCursor c, CXCursor parent, CXClientData data)
+{
+    given_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr) {
+        w->other = 1;
+        return CXChildVisit_Break;
+    }
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    int given = -1;
+    for (int i = 0, n = clang_Cursor_getNumArguments(c); api == NULL && i < n && given < 0; i++) {
+        char *text = ss_expr_text(clang_Cursor_getArgument(c, (unsigned)i));
+        if (text && strcmp(text, w->stream) == 0)
+            given = i;
+        free(text);
+    }
+    if (given >= 0 && ss_ast_is_null(w->call) && project_function(clang_getCursorReferenced(c))) {
+        w->call = c;
+        w->arg = given;
+    } else if (ss_scope_is_launch(c) || (api && ss_api_enqueues(api)) ||
+               (api == NULL && ss_context_library_enqueues(c))) {
+        w->other = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult find_any_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    *(int *)data = 1;
+    return CXChildVisit_Break;
+}
+
+static int has_call(CXCursor stmt)
+{
+    int found = clang_getCursorKind(stmt) == CXCursor_CallExpr;
+    if (!found)
+        clang_visitChildren(stmt, find_any_call, &found);
+    return found;
+}
+
+/* The call of a project function given 'stream' that the statement holding 'at' follows in its
+ * block (the innermost one written '{ ... }'), with only statements without calls between; a
+ * null cursor when there is none. '*arg' receives the argument the stream is. */
+static CXCursor call_before(ss_check_ctx *ctx, CXCursor at, const char *stream, int *arg)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(ss_scope_outer_function(ctx->function), at, path);
+    CXCursor call = clang_getNullCursor();
+    long block = found - 1;
+    while (block >= 0 && !(clang_getCursorKind(path[block]) == CXCursor_CompoundStmt &&
+                           ss_ast_written_as(path[block], "{")))
+        block--;
+    CXCursor holder = block >= 0 && block + 1 < found ? path[block + 1] : at;
+    unsigned index = UINT_MAX;
+    for (unsigned c = 0, n = block >= 0 ? ss_ast_child_count(path[block]) : 0; c < n; c++) {
+        if (ss_ast_same_node(ss_ast_child(path[block], c), holder))
+            index = c;
+    }
+    for (unsigned c = index; c-- > 0 && index != UINT_MAX;) {
+        CXCursor before = ss_ast_child(path[block], c);
+        if (!has_call(before))
+            continue;
+        given_walk w = {stream, clang_getNullCursor(), -1, 0};
+        if (find_given(before, before, &w) == CXChildVisit_Recurse)
+            clang_visitChildren(before, find_given, &w);
+        if (!w.other && !ss_ast_is_null(w.call)) {
+            call = w.call;
+            *arg = w.arg;
+        }
+        break;
+    }
+    free(path);
+    return call;
+}
+
+void ss_project_ask(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f)
+{
+    if (rule != SS_RULE_SYNC_IN_LOOP || f->severity != SS_SEV_WARNING || f->file == NULL ||
+        ctx->streams == NULL || ss_ast_is_null(ctx->function))
+        return;
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || api->klass != SS_CLASS_STREAM_SYNC || api->stream_arg < 0 ||
+        clang_Cursor_getNumArguments(at) <= api->stream_arg)
+        return;
+    char *stream = ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg));
+    int arg = -1;
+    CXCursor call = stream ? call_before(ctx, at, stream, &arg) : clang_getNullCursor();
+    char *usr = ss_ast_is_null(call) ? NULL : function_usr(clang_getCursorReferenced(call));
+    if (usr == NULL) {
+        free(stream);
+        return;
+    }
+    ss_wait_question *q = add_question(facts_of(ctx));
+    q->file = ss_xstrdup(f->file);
+    q->line = f->line;
+    q->column = f->column;
+    q->rule = rule;
+    q->stream = stream;
+    q->usr = usr;
+    q->param = (unsigned)arg;
+    char *name = ss_qualified_name(clang_getCursorReferenced(call));
+    q->callee = ss_xasprintf("'%s()' at line %u", name ? name : "?", ss_scope_line(call));
+    free(name);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The project pass. */
+
+/* The facts of all units about the function 'usr' and its parameter 'param' (the first unit's
+ * that has them), or NULL. */
+static const ss_stream_end *find_end(ss_project_facts *const *facts, size_t count, const char *usr,
+                                     unsigned param)
+{
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->end_count; i++) {
+            const ss_stream_end *e = &facts[u]->ends[i];
+            if (e->param == param && strcmp(e->usr, usr) == 0)
+                return e;
+        }
+    }
+    return NULL;
+}
+
+/* The words of the wait that the function 'usr' ends with on parameter 'param', through the
+ * calls it ends with ("'cudaStreamSynchronize' at k.cu:394, through 'launch()' at p.cpp:120"),
+ * malloc'ed, or NULL when the facts do not show one. */
+static char *resolve(ss_project_facts *const *facts, size_t count, const char *usr, unsigned param)
+{
+    char *through = NULL;
+    for (int hop = 0; hop < MAX_HOPS; hop++) {
+        const ss_stream_end *e = find_end(facts, count, usr, param);
+        if (e == NULL)
+            break;
+        if (e->wait) {
+            char *words =
+                through ? ss_xasprintf("%s, through %s", e->wait, through) : ss_xstrdup(e->wait);
+            free(through);
+            return words;
+        }
+        char *longer =
+            through ? ss_xasprintf("%s and %s", through, e->next_name) : ss_xstrdup(e->next_name);
+        free(through);
+        through = longer;
+        usr = e->next;
+        param = e->next_param;
+    }
+    free(through);
+    return NULL;
+}
+
+static ss_finding *find_finding(ss_result *r, const ss_wait_question *q)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        ss_finding *f = &r->findings[i];
+        if (f->rule == q->rule && f->line == q->line && f->column == q->column && f->file &&
+            strcmp(f->file, q->file) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count)
+{
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && results[u] && i < facts[u]->question_count; i++) {
+            const ss_wait_question *q = &facts[u]->questions[i];
+            ss_finding *f = find_finding(results[u], q);
+            if (f == NULL || f->severity != SS_SEV_WARNING)
+                continue;
+            char *wait = resolve(facts, count, q->usr, q->param);
+            if (wait == NULL)
+                continue;
+            char *message = ss_xasprintf(
+                "%s; idle: the stream '%s' has nothing queued: %s ends by waiting for it (%s) "
+                "and nothing is queued since, so the wait has nothing to wait for",
+                f->message, q->stream, q->callee, wait);
+            free(wait);
+            free(f->message);
+            f->message = message;
+            f->severity = SS_SEV_NOTE;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The cache's form. */
+
+static void add_string(cJSON *o, const char *name, const char *value)
+{
+    if (value)
+        cJSON_AddStringToObject(o, name, value);
+}
+
+cJSON *ss_project_facts_encode(const ss_project_facts *facts)
+{
+    if (facts == NULL)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    cJSON *ends = cJSON_AddArrayToObject(o, "ends");
+    for (size_t i = 0; i < facts->end_count; i++) {
+        const ss_stream_end *e = &facts->ends[i];
+        cJSON *item = cJSON_CreateObject();
+        add_string(item, "usr", e->usr);
+        cJSON_AddNumberToObject(item, "param", e->param);
+        add_string(item, "wait", e->wait);
+        add_string(item, "next", e->next);
+        cJSON_AddNumberToObject(item, "nextParam", e->next_param);
+        add_string(item, "nextName", e->next_name);
+        cJSON_AddItemToArray(ends, item);
+    }
+    cJSON *questions = cJSON_AddArrayToObject(o, "questions");
+    for (size_t i = 0; i < facts->question_count; i++) {
+        const ss_wait_question *q = &facts->questions[i];
+        cJSON *item = cJSON_CreateObject();
+        add_string(item, "file", q->file);
+        cJSON_AddNumberToObject(item, "line", q->line);
+        cJSON_AddNumberToObject(item, "column", q->column);
+        cJSON_AddNumberToObject(item, "rule", q->rule);
+        add_string(item, "stream", q->stream);
+        add_string(item, "usr", q->usr);
+        cJSON_AddNumberToObject(item, "param", q->param);
+        add_string(item, "callee", q->callee);
+        cJSON_AddItemToArray(questions, item);
+    }
+    return o;
+}
+
+/* A string member copied, or NULL; sets '*bad' when it is missing or not a string. */
+static char *take_string(const cJSON *o, const char *name, int required, int *bad)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (item == NULL && !required)
+        return NULL;
+    if (!cJSON_IsString(item)) {
+        *bad = 1;
+        return NULL;
+    }
+    return ss_xstrdup(item->valuestring);
+}
+
+/* A non-negative integer member up to 'max'; sets '*bad' when it is missing or not one. */
+static unsigned take_unsigned(const cJSON *o, const char *name, unsigned max, int *bad)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, name);
+    if (!cJSON_IsNumber(item) || item->valuedouble < 0 || item->valuedouble > max ||
+        item->valuedouble != (double)(unsigned)item->valuedouble) {
+        *bad = 1;
+        return 0;
+    }
+    return (unsigned)item->valuedouble;
+}
+
+static void decode_end(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    ss_stream_end *e = add_end(facts);
+    e->usr = take_string(item, "usr", 1, bad);
+    e->param = take_unsigned(item, "param", UINT_MAX, bad);
+    e->wait = take_string(item, "wait", 0, bad);
+    e->next = take_string(item, "next", 0, bad);
+    e->next_param = take_unsigned(item, "nextParam", UINT_MAX, bad);
+    e->next_name = take_string(item, "nextName", 0, bad);
+    if (e->wait == NULL && (e->next == NULL || e->next_name == NULL))
+        *bad = 1;
+}
+
+static void decode_question(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    ss_wait_question *q = add_question(facts);
+    q->file = take_string(item, "file", 1, bad);
+    q->line = take_unsigned(item, "line", UINT_MAX, bad);
+    q->column = take_unsigned(item, "column", UINT_MAX, bad);
+    q->rule = (ss_rule_id)take_unsigned(item, "rule", SS_RULE_COUNT - 1, bad);
+    q->stream = take_string(item, "stream", 1, bad);
+    q->usr = take_string(item, "usr", 1, bad);
+    q->param = take_unsigned(item, "param", UINT_MAX, bad);
+    q->callee = take_string(item, "callee", 1, bad);
+}
+
+int ss_project_facts_decode(const cJSON *o, ss_project_facts **out)
+{
+    *out = NULL;
+    if (cJSON_IsNull(o))
+        return 0;
+    const cJSON *ends = cJSON_GetObjectItemCaseSensitive(o, "ends");
+    const cJSON *questions = cJSON_GetObjectItemCaseSensitive(o, "questions");
+    if (!cJSON_IsObject(o) || !cJSON_IsArray(ends) || !cJSON_IsArray(questions))
+        return -1;
+    ss_project_facts *facts = ss_xcalloc(1, sizeof *facts);
+    int bad = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, ends)
+    {
+        if (!bad)
+            decode_end(item, facts, &bad);
+    }
+    cJSON_ArrayForEach(item, questions)
+    {
+        if (!bad)
+            decode_question(item, facts, &bad);
+    }
+    if (bad) {
+        ss_project_facts_free(facts);
+        return -1;
+    }
+    *out = facts;
+    return 0;
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+# project_facts.sh SYNCSCOPE DATA_DIR: facts from the other units of a project (-p): a stream
+# wait in a loop right after a call of a function that another unit defines and that ends by
+# waiting for the same stream (kernels.cu's permute_launch; post.cu's Post::permute through it)
+# is a note that names that wait; after a function that only launches, waits first, or waits on
+# one branch only, it stays a warning, and so it does when the run does not lint the unit that
+# holds the fact. The same with and without the cache, at -j 1 and -j 3 (exact output).
+set -u
+SS=$(realpath "$1") DATA=$(realpath "$2")/project_facts HERE=$(dirname "$(realpath "$0")")
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+fail=0
+. "$HERE/assert.sh"
+
+mkdir src build
+cp "$DATA"/* src/
+{
+    printf '['
+    sep=
+    for u in main post kernels; do
+        printf '%s{"directory": "%s", "file": "%s/src/%s.cu", "arguments": ["nvcc", "-c", "src/%s.cu"]}' \
+            "$sep" "$WORK" "$WORK" "$u" "$u"
+        sep=', '
+    done
+    printf ']\n'
+} >build/compile_commands.json
+
+LOOP="'cudaStreamSynchronize' in 'run' blocks the host on every iteration of a for loop (line 5) that also enqueues device work ('cudaMemcpyAsync' enqueues work at line 6): the GPU drains and idles while the host catches up"
+IDLE="idle: the stream 'stream' has nothing queued:"
+SINCE="and nothing is queued since, so the wait has nothing to wait for [SYNC401 sync-in-loop]"
+N8="src/main.cu:8:9: note: $LOOP; $IDLE 'permute_launch()' at line 7 ends by waiting for it ('cudaStreamSynchronize' at kernels.cu:8) $SINCE"
+N11="src/main.cu:11:9: note: $LOOP; $IDLE 'Post::permute()' at line 9 ends by waiting for it ('cudaStreamSynchronize' at kernels.cu:8, through 'permute_launch()' at post.cu:9) $SINCE"
+W="warning: $LOOP [SYNC401 sync-in-loop]"
+W8="src/main.cu:8:9: $W" W11="src/main.cu:11:9: $W"
+W13="src/main.cu:13:9: $W" W15="src/main.cu:15:9: $W" W17="src/main.cu:17:9: $W"
+
+for run in "no cache, -j 1" "no cache, -j 3" "cold cache" "warm cache"; do
+    case $run in
+    "no cache, -j 1") ss lint --no-cache -j 1 --color never --cuda-path none -p build ;;
+    "no cache, -j 3") ss lint --no-cache -j 3 --color never --cuda-path none -p build ;;
+    *) ss lint --cache-dir cache -j 2 --color never --cuda-path none -p build ;;
+    esac
+    status "$run" 1
+    grep SYNC401 out >sync401
+    text "$run: SYNC401" sync401 "$N8
+$N11
+$W13
+$W15
+$W17"
+done
+
+# The units that hold the facts left out of the run: the waits stay warnings; with kernels.cu
+# but not post.cu, only the wait after the call of permute_launch itself is a note.
+ss lint --no-cache --color never --cuda-path none -p build src/main.cu
+grep SYNC401 out >sync401
+text "main.cu alone" sync401 "$W8
+$W11
+$W13
+$W15
+$W17"
+ss lint --cache-dir cache --color never --cuda-path none -p build src/main.cu src/kernels.cu
+grep SYNC401 out >sync401
+text "main.cu and kernels.cu, from the cache" sync401 "$N8
+$W11
+$W13
+$W15
+$W17"
+exit $fail
