@@ -81,9 +81,10 @@ typedef struct ss_check_ctx {
      * does device work around the call (ss_check_loop, SS_SCOPE_ENQUEUES), which the severity
      * then takes instead of walking the loops again. */
     const struct ss_loop_context *loop;
-    /* Whether a synchronous copy waits for all work: the unit creates its streams blocking
-     * (checks/drained.c): 0 not looked at yet, 1 yes, 2 no. */
-    int all_blocking;
+    /* Whether a synchronous copy waits for all work (checks/drained.c): 0 not looked at yet,
+     * 1 yes (the unit creates its streams blocking), 2 no, 3 yes (all of the unit's work is
+     * queued on the legacy stream). */
+    int copy_drain;
     /* Filled for SYNC103 across units when not NULL (ss_stream_note_use, stream_create.c). */
     ss_tu_streams *streams;
 } ss_check_ctx;

@@ -1,8 +1,8 @@
 /* drained.c: a copy or wait where the device has nothing queued, because a device-wide wait
  * (or a synchronous copy, which waits for all work where the unit creates its streams
- * blocking) drained it
- * and nothing was queued since, on every way the unit reaches the call; and a readback that a
- * device-wide wait follows with nothing queued between (context_cases.h). */
+ * blocking, or creates none and names none but the legacy one) drained it and nothing was
+ * queued since, on every way the unit reaches the call; and a readback that a device-wide
+ * wait follows with nothing queued between (context_cases.h). */
 #include "ast.h"
 #include "callgraph.h"
 #include "common.h"
@@ -26,6 +26,14 @@ static _Thread_local long flow_budget;
  * maybe something; or the point is not reached (after a return). */
 enum { UNREACHED = -1, BUSY = 0, DRAINED = 1 };
 
+/* Why a synchronous copy between the host and the device waits for all work (ctx->copy_drain). */
+typedef enum ss_copy_drain {
+    SS_COPY_DRAIN_UNKNOWN = 0,
+    SS_COPY_DRAIN_BLOCKING = 1,
+    SS_COPY_DRAIN_NO = 2,
+    SS_COPY_DRAIN_LEGACY_ONLY = 3
+} ss_copy_drain;
+
 typedef struct drain {
     int state;
     CXCursor by; /* with DRAINED: the call that drained the device */
@@ -33,9 +41,16 @@ typedef struct drain {
     int fresh;   /* with DRAINED: a drain on every way since the flow began */
 } drain;
 
-typedef struct flow {
+/* What a finding's question follows: the whole device, or (with 'event' not null) one event,
+ * a member of the class 'owner' recorded on 'stream' only. */
+typedef struct question {
     ss_callgraph *graph;
-    int copies_drain; /* a synchronous copy waits for all work: the unit's streams all block */
+    int copies_drain;              /* a synchronous copy waits for all work (ss_copy_drain) */
+    CXCursor event, stream, owner; /* declarations */
+} question;
+
+typedef struct flow {
+    const question *q;
     CXCursor function;
     int depth;
     drain now;
@@ -120,7 +135,7 @@ static int drains(const flow *f, CXCursor call, const ss_api *api)
 {
     if (api->klass == SS_CLASS_DEVICE_SYNC)
         return 1;
-    if (!f->copies_drain || api->klass != SS_CLASS_COPY || api->sync != SS_SYNC_ALWAYS)
+    if (!f->q->copies_drain || api->klass != SS_CLASS_COPY || api->sync != SS_SYNC_ALWAYS)
         return 0;
     CXCursor dst, src;
     int kind = ss_copy_kind(f->function, call, api, &dst, &src);
@@ -129,10 +144,151 @@ static int drains(const flow *f, CXCursor call, const ss_api *api)
 
 static drain function_flow(flow *f, CXCursor function, drain in);
 
+/* The member of this object that 'expr' names ('m_' or 'this->m_'), or a null cursor. */
+static CXCursor this_member(CXCursor expr)
+{
+    CXCursor e = ss_ast_strip(expr);
+    if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+        return clang_getNullCursor();
+    if (ss_ast_child_count(e) > 0 &&
+        clang_getCursorKind(ss_ast_strip(ss_ast_child(e, 0))) != CXCursor_CXXThisExpr)
+        return clang_getNullCursor();
+    CXCursor decl = clang_getCursorReferenced(e);
+    return clang_getCursorKind(decl) == CXCursor_FieldDecl ? decl : clang_getNullCursor();
+}
+
+/* Whether the argument 'index' of 'call' names the member 'decl' of this object. */
+static int names_member(CXCursor call, int index, CXCursor decl)
+{
+    if (index < 0 || clang_Cursor_getNumArguments(call) <= index)
+        return 0;
+    CXCursor member = this_member(clang_Cursor_getArgument(call, (unsigned)index));
+    return !ss_ast_is_null(member) && clang_equalCursors(member, decl);
+}
+
+/* Whether 'type' is, or points or refers to, the class 'owner'. */
+static int is_owner_type(CXType type, CXCursor owner)
+{
+    CXType t = clang_getCanonicalType(type);
+    if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference ||
+        t.kind == CXType_RValueReference)
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    CXCursor decl = clang_getTypeDeclaration(t);
+    return !ss_ast_is_null(decl) &&
+           clang_equalCursors(clang_getCanonicalCursor(decl), clang_getCanonicalCursor(owner));
+}
+
+/* Whether 'call', which names no function, calls a method by name or an operator in a
+ * template ('v.insert()', 'this->data()', 'a + b' on a dependent type: resolved only when
+ * instantiated), not a pointer or a function object. */
+static int dependent_method_call(CXCursor call)
+{
+    CXString spelling = clang_getCursorSpelling(call);
+    const char *name = clang_getCString(spelling);
+    int nameless = name == NULL || name[0] == '\0'; /* a call of no name: an operator */
+    clang_disposeString(spelling);
+    if (nameless)
+        return 1;
+    CXCursor callee =
+        ss_ast_child_count(call) > 0 ? ss_ast_strip(ss_ast_child(call, 0)) : clang_getNullCursor();
+    enum CXCursorKind k = clang_getCursorKind(callee);
+    return k == CXCursor_OverloadedDeclRef ||
+           (k == CXCursor_MemberRefExpr && ss_ast_is_null(clang_getCursorReferenced(callee)));
+}
+
+/* Whether 'decl' is a function object's call operator (a callback, which may run any code). */
+static int is_call_operator(CXCursor decl)
+{
+    CXString name = clang_getCursorSpelling(decl);
+    int call = strcmp(clang_getCString(name), "operator()") == 0;
+    clang_disposeString(name);
+    return call;
+}
+
+/* Whether 'call', of a function the flow does not follow, may record the question's event:
+ * a call through a pointer or a function object, a function of the event's class (which
+ * reaches its members), or one given the object or an event. */
+static int may_record(const question *q, CXCursor call)
+{
+    CXCursor decl = clang_getCursorReferenced(call);
+    if (ss_ast_is_null(decl) && !dependent_method_call(call))
+        return 1;
+    if (!ss_ast_is_null(decl) &&
+        (clang_equalCursors(clang_getCanonicalCursor(clang_getCursorSemanticParent(decl)),
+                            clang_getCanonicalCursor(q->owner)) ||
+         is_call_operator(decl)))
+        return 1;
+    for (int i = 0, n = clang_Cursor_getNumArguments(call); i < n; i++) {
+        CXType t = clang_getCursorType(clang_Cursor_getArgument(call, (unsigned)i));
+        CXString ts = clang_getTypeSpelling(clang_getCanonicalType(t));
+        int event = strstr(clang_getCString(ts), "CUevent_st") != NULL;
+        clang_disposeString(ts);
+        if (event || is_owner_type(t, q->owner))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether 'call' is made on this object (a member call without an object, or on 'this'), or
+ * is no member call. */
+static int on_this(CXCursor call)
+{
+    CXCursor callee = ss_ast_child_count(call) > 0 ? ss_ast_child(call, 0) : clang_getNullCursor();
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr || ss_ast_child_count(callee) == 0)
+        return 1;
+    return clang_getCursorKind(ss_ast_strip(ss_ast_child(callee, 0))) == CXCursor_CXXThisExpr;
+}
+
+/* What 'call' does to the question's event: a wait on its stream, the device or the event
+ * itself completes it; a record of it, or of an event the flow cannot tell apart from it (not
+ * a member of this object), makes it pending again; a function the flow does not follow that
+ * may record it makes it pending too. Other work leaves it as it is: work queued after a
+ * record is not waited for by the event. */
+static void event_call_flow(flow *f, CXCursor call, const ss_api *api)
+{
+    const question *q = f->q;
+    if (api) {
+        int done = api->klass == SS_CLASS_DEVICE_SYNC ||
+                   (api->klass == SS_CLASS_STREAM_SYNC &&
+                    names_member(call, api->stream_arg, q->stream)) ||
+                   (api->klass == SS_CLASS_EVENT_SYNC && names_member(call, 0, q->event));
+        if (done) {
+            f->now = (drain){DRAINED, call, 0, 1};
+        } else if (api->klass == SS_CLASS_EVENT_RECORD) {
+            CXCursor member = clang_Cursor_getNumArguments(call) > 0
+                                  ? this_member(clang_Cursor_getArgument(call, 0))
+                                  : clang_getNullCursor();
+            if (ss_ast_is_null(member) || clang_equalCursors(member, q->event)) {
+                f->now = busy();
+                f->worked = 1;
+            }
+        }
+        return;
+    }
+    if (ss_scope_is_launch(call))
+        return;
+    /* A function of the unit is followed, but one of the event's class called on another
+     * object: its members are not this object's. */
+    CXCursor callee = ss_callgraph_callee(q->graph, call);
+    int same_class = clang_equalCursors(
+        clang_getCanonicalCursor(clang_getCursorSemanticParent(clang_getCursorReferenced(call))),
+        clang_getCanonicalCursor(q->owner));
+    if (!ss_ast_is_null(callee) && (!same_class || on_this(call)) && f->depth < MAX_CALLEE_DEPTH) {
+        f->now = function_flow(f, callee, f->now);
+    } else if (may_record(q, call)) {
+        f->now = busy();
+        f->worked = 1;
+    }
+}
+
 static void call_flow(flow *f, CXCursor call)
 {
     if (f->now.state == UNREACHED)
         return;
+    if (!ss_ast_is_null(f->q->event)) {
+        event_call_flow(f, call, ss_scope_callee_api(call));
+        return;
+    }
     const ss_api *api = ss_scope_callee_api(call);
     if (api && drains(f, call, api)) {
         f->now = (drain){DRAINED, call, 0, 1};
@@ -144,14 +300,14 @@ static void call_flow(flow *f, CXCursor call)
         f->now.filled = 1;
         return;
     }
-    if (ss_scope_is_launch(call) || (api && ss_context_call_enqueues(f->graph, call, api))) {
+    if (ss_scope_is_launch(call) || (api && ss_context_call_enqueues(f->q->graph, call, api))) {
         f->now = busy();
         f->worked = 1;
         return;
     }
     if (api)
         return;
-    CXCursor callee = ss_callgraph_callee(f->graph, call);
+    CXCursor callee = ss_callgraph_callee(f->q->graph, call);
     if (ss_ast_is_null(callee)) {
         if (ss_context_library_enqueues(call)) {
             f->now = busy();
@@ -297,7 +453,7 @@ static void stmt_flow(flow *f, CXCursor s)
 /* The state after the function 'function' (a definition) runs from 'in'. */
 static drain function_flow(flow *f, CXCursor function, drain in)
 {
-    flow inner = {f->graph, f->copies_drain, function, f->depth + 1, in, unreached(), 0};
+    flow inner = {f->q, function, f->depth + 1, in, unreached(), 0};
     unsigned n = ss_ast_child_count(function);
     CXCursor body = n > 0 ? ss_ast_child(function, n - 1) : clang_getNullCursor();
     if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
@@ -311,16 +467,75 @@ static drain function_flow(flow *f, CXCursor function, drain in)
  * What the device has queued where a call is made. */
 
 /* The streams the unit creates: 'blocking' when one blocks with the legacy stream
- * (cudaStreamCreate, flags 0), 'other' when one does not or its flags are not a constant. */
+ * (cudaStreamCreate, flags 0), 'other' when one does not or its flags are not a constant;
+ * 'own_streams' when the unit's code may hold a stream other than the legacy one (names_stream). */
 typedef struct creation_walk {
-    int blocking, other;
+    int blocking, other, own_streams;
 } creation_walk;
+
+/* Whether 'type' is a GPU library's handle, which may carry a stream set where it was made:
+ * cuBLAS's, cuDNN's, cuSPARSE's, cuSOLVER's ('...Handle_t'), a cuFFT plan, a cuRAND generator. */
+static int is_handle_type(CXType type)
+{
+    CXString ts = clang_getTypeSpelling(type);
+    const char *t = clang_getCString(ts);
+    size_t n = strlen(t);
+    int handle = (n > 8 && strcmp(t + n - 8, "Handle_t") == 0) || strcmp(t, "cufftHandle") == 0 ||
+                 strcmp(t, "curandGenerator_t") == 0;
+    clang_disposeString(ts);
+    return handle;
+}
+
+/* Whether the cursor 'c' (of the unit's own code) may hold a stream other than the legacy
+ * default: it declares a variable, parameter or member of a stream type, or a function that
+ * returns one; it is an expression of a stream type other than 0 and cudaStreamLegacy (a
+ * variable, a call's result, cudaStreamPerThread); or it declares a library handle that comes
+ * from elsewhere (a parameter, a member, an extern variable). */
+static int names_stream(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXType type = clang_getCursorType(c);
+    if (k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod)
+        type = clang_getResultType(type);
+    if (ss_check_is_stream_type(type)) {
+        if (!clang_isExpression(k))
+            return clang_isDeclaration(k);
+        if (ss_check_is_omitted(c))
+            return 0; /* a default argument: the declarations' is 0 */
+        ss_stream_value v = ss_stream_constant(c);
+        return !(v == SS_STREAM_NULL || v == SS_STREAM_LEGACY);
+    }
+    if ((k == CXCursor_ParmDecl || k == CXCursor_FieldDecl ||
+         (k == CXCursor_VarDecl && clang_Cursor_getStorageClass(c) == CX_SC_Extern)) &&
+        is_handle_type(type))
+        return 1;
+    return 0;
+}
+
+/* Whether the top-level declaration 'c' is not the unit's own code: a system header's, or one
+ * of the declarations served from memory in place of a toolkit. */
+static int foreign(CXCursor c)
+{
+    if (ss_ast_in_system_header(c))
+        return 1;
+    CXFile file = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+    CXString name = clang_getFileName(file);
+    const char *path = clang_getCString(name);
+    int virtual_file = path && strncmp(path, "/__syncscope__/", 15) == 0;
+    clang_disposeString(name);
+    return virtual_file;
+}
 
 static enum CXChildVisitResult find_creations(CXCursor c, CXCursor parent, CXClientData data)
 {
     creation_walk *w = data;
-    if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+    /* Asked of the unit's top-level declarations only: the location of a node deep in a
+     * left-nested expression takes time in its depth to find. */
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && foreign(c))
         return CXChildVisit_Continue;
+    if (!w->own_streams && names_stream(c))
+        w->own_streams = 1;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
     int creation = ss_check_stream_creation(c, ss_scope_callee_api(c));
@@ -331,18 +546,24 @@ static enum CXChildVisitResult find_creations(CXCursor c, CXCursor parent, CXCli
     return w->other ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* Whether a synchronous copy waits for all work: the default stream is the legacy one, and the
- * unit creates its streams blocking (at least one, none other; a unit that creates none may be
- * handed non-blocking streams). Looked at once per unit. */
-static int copies_drain(ss_check_ctx *ctx)
+/* Why a synchronous copy waits for all work, or 0 where it may not: the default stream is the
+ * legacy one, and the unit creates its streams blocking (at least one, none other), or it
+ * creates none and its code names no stream but the legacy default (no stream variable,
+ * parameter or member that could hold one handed in from elsewhere, non-blocking perhaps), so
+ * that all its work is queued on the legacy stream (a PyTorch extension's is on its caller's
+ * current stream). Looked at once per unit. */
+static ss_copy_drain copies_drain(ss_check_ctx *ctx)
 {
-    if (ctx->all_blocking == 0) {
-        creation_walk w = {0, ctx->per_thread};
+    if (ctx->copy_drain == SS_COPY_DRAIN_UNKNOWN) {
+        creation_walk w = {0, ctx->per_thread, ctx->torch};
         if (!w.other)
             clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_creations, &w);
-        ctx->all_blocking = w.blocking && !w.other ? 1 : 2;
+        ctx->copy_drain = w.other         ? SS_COPY_DRAIN_NO
+                          : w.blocking    ? SS_COPY_DRAIN_BLOCKING
+                          : w.own_streams ? SS_COPY_DRAIN_NO
+                                          : SS_COPY_DRAIN_LEGACY_ONLY;
     }
-    return ctx->all_blocking == 1;
+    return ctx->copy_drain == SS_COPY_DRAIN_NO ? 0 : ctx->copy_drain;
 }
 
 static int is_loop(CXCursor s)
@@ -386,7 +607,7 @@ static void before_flow(flow *f, CXCursor s, CXCursor child)
     }
 }
 
-static drain entry_state(ss_callgraph *graph, int drain_copies, CXCursor function, int depth);
+static drain entry_state(const question *q, CXCursor function, int depth);
 
 /* The state that the parts of the way 'path' (of 'found' nodes) down to 'target' that run
  * before it leave, from 'in' (at the start of the function, or of the body of the loop
@@ -404,8 +625,7 @@ static drain way_flow(flow *f, const CXCursor *path, long found, long loop, CXCu
  * on the way down leave, from the state at the function's start (entry_state, asked only when
  * it matters) or, in a loop's body, from the end of its previous iteration. 'depth' counts the
  * callers gone up. */
-static drain state_at(ss_callgraph *graph, int drain_copies, CXCursor function, CXCursor target,
-                      int depth)
+static drain state_at(const question *q, CXCursor function, CXCursor target, int depth)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, target, path), loop = -1;
@@ -413,7 +633,7 @@ static drain state_at(ss_callgraph *graph, int drain_copies, CXCursor function, 
         if (is_body(path[i], i + 1 < found ? path[i + 1] : target))
             loop = i;
     }
-    flow f = {graph, drain_copies, function, 0, busy(), unreached(), 0};
+    flow f = {q, function, 0, busy(), unreached(), 0};
     drain d = busy();
     if (found > 0 && loop >= 0) {
         /* The previous iteration: the body and the loop's other parts, from anything queued. */
@@ -428,7 +648,7 @@ static drain state_at(ss_callgraph *graph, int drain_copies, CXCursor function, 
         if (d.state != DRAINED && clang_getCursorKind(function) != CXCursor_LambdaExpr &&
             way_flow(&f, path, found, -1, target, (drain){DRAINED, clang_getNullCursor(), 0, 0})
                     .state == DRAINED) {
-            drain entry = entry_state(graph, drain_copies, function, depth);
+            drain entry = entry_state(q, function, depth);
             d = entry.state == DRAINED ? way_flow(&f, path, found, -1, target, entry) : busy();
         }
     }
@@ -438,17 +658,17 @@ static drain state_at(ss_callgraph *graph, int drain_copies, CXCursor function, 
 
 /* The state at the start of 'function': drained where every call of it in the unit is made
  * where the device is drained (no more than MAX_CALLERS calls, MAX_CALLER_DEPTH callers up). */
-static drain entry_state(ss_callgraph *graph, int drain_copies, CXCursor function, int depth)
+static drain entry_state(const question *q, CXCursor function, int depth)
 {
     CXCursor calls[MAX_CALLERS], callers[MAX_CALLERS];
     long n = depth < MAX_CALLER_DEPTH
-                 ? ss_callgraph_calls_of(graph, function, calls, callers, MAX_CALLERS)
+                 ? ss_callgraph_calls_of(q->graph, function, calls, callers, MAX_CALLERS)
                  : -1;
     if (n <= 0 || n > MAX_CALLERS)
         return busy();
     drain all = unreached();
     for (long i = 0; i < n && all.state != BUSY; i++)
-        all = join(all, state_at(graph, drain_copies, callers[i], calls[i], depth + 1));
+        all = join(all, state_at(q, callers[i], calls[i], depth + 1));
     return all;
 }
 
@@ -458,12 +678,12 @@ static drain entry_state(ss_callgraph *graph, int drain_copies, CXCursor functio
 /* A device-wide wait (or a draining copy) that follows the call 'at' in its function with no
  * device work queued between, on the way out of the blocks around it (not out of a loop's body,
  * which goes on with the next iteration), or a null cursor. */
-static CXCursor later_drain(ss_check_ctx *ctx, int drain_copies, CXCursor function, CXCursor at)
+static CXCursor later_drain(const question *q, CXCursor function, CXCursor at)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, at, path);
     drain start = {DRAINED, clang_getNullCursor(), 0, 0};
-    flow f = {ss_check_graph(ctx), drain_copies, function, 0, start, unreached(), 0};
+    flow f = {q, function, 0, start, unreached(), 0};
     CXCursor drain_call = clang_getNullCursor();
     for (long i = found - 1; i >= 0 && ss_ast_is_null(drain_call); i--) {
         CXCursor child = i + 1 < found ? path[i + 1] : at;
@@ -494,6 +714,92 @@ static CXCursor later_drain(ss_check_ctx *ctx, int drain_copies, CXCursor functi
     return drain_call;
 }
 
+/* The records of one event in the unit: the stream of each (all the same member, 'stream'),
+ * the first, how many; 'mixed' when one is on another stream or cannot be told apart. */
+typedef struct record_walk {
+    CXCursor event, stream, first;
+    int count, mixed;
+} record_walk;
+
+static enum CXChildVisitResult find_records(CXCursor c, CXCursor parent, CXClientData data)
+{
+    record_walk *w = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && foreign(c))
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    if (api == NULL || api->klass != SS_CLASS_EVENT_RECORD || clang_Cursor_getNumArguments(c) < 1)
+        return CXChildVisit_Recurse;
+    CXCursor e = ss_ast_strip(clang_Cursor_getArgument(c, 0));
+    CXCursor event = clang_getCursorKind(e) == CXCursor_MemberRefExpr ? clang_getCursorReferenced(e)
+                                                                      : clang_getNullCursor();
+    if (ss_ast_is_null(event)) {
+        w->mixed = 1; /* a local, a parameter, an array element: it may hold the same event */
+    } else if (clang_equalCursors(event, w->event)) {
+        CXCursor stream = clang_Cursor_getNumArguments(c) > api->stream_arg
+                              ? this_member(clang_Cursor_getArgument(c, (unsigned)api->stream_arg))
+                              : clang_getNullCursor();
+        if (ss_ast_is_null(stream) ||
+            (!ss_ast_is_null(w->stream) && !clang_equalCursors(stream, w->stream)))
+            w->mixed = 1;
+        if (w->count++ == 0) {
+            w->stream = stream;
+            w->first = c;
+        }
+    }
+    return w->mixed ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* The question for the event wait 'at': its event a private or protected member of this
+ * object (only the class's own functions record it), recorded in the unit on one member stream
+ * of this object only. Returns 0 and fills 'q' and 'w', or -1. */
+static int event_question(ss_check_ctx *ctx, CXCursor at, question *q, record_walk *w)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || api->klass != SS_CLASS_EVENT_SYNC || clang_Cursor_getNumArguments(at) < 1)
+        return -1;
+    CXCursor event = this_member(clang_Cursor_getArgument(at, 0));
+    if (ss_ast_is_null(event) || clang_getCXXAccessSpecifier(event) == CX_CXXPublic)
+        return -1;
+    *w = (record_walk){event, clang_getNullCursor(), clang_getNullCursor(), 0, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_records, w);
+    if (w->mixed || w->count == 0)
+        return -1;
+    *q = (question){ss_check_graph(ctx), 0, event, w->stream, clang_getCursorSemanticParent(event)};
+    return 0;
+}
+
+/* "drained: 'evt' has completed here: ..." for the event wait 'at', or NULL. */
+static char *event_words(ss_check_ctx *ctx, CXCursor at)
+{
+    question q;
+    record_walk w;
+    if (event_question(ctx, at, &q, &w) != 0)
+        return NULL;
+    flow_budget = FLOW_BUDGET;
+    drain d = state_at(&q, ctx->function, at, 0);
+    if (d.state != DRAINED || ss_ast_is_null(d.by))
+        return NULL;
+    CXString event = clang_getCursorSpelling(q.event), stream = clang_getCursorSpelling(q.stream);
+    char *name = ss_scope_callee_name(d.by);
+    char *where = ss_callgraph_place(d.by);
+    char *records = w.count == 1 ? ss_xasprintf("line %u", ss_scope_line(w.first))
+                                 : ss_xasprintf("%d records, the first at line %u", w.count,
+                                                ss_scope_line(w.first));
+    char *words = ss_xasprintf(
+        "drained: '%s' has completed here: this unit records it on '%s' only (%s), which '%s' "
+        "at %s drained since, and it is not recorded again on any way the unit reaches this "
+        "call: the wait waits for nothing",
+        clang_getCString(event), clang_getCString(stream), records, name ? name : "a wait", where);
+    clang_disposeString(event);
+    clang_disposeString(stream);
+    free(name);
+    free(where);
+    free(records);
+    return words;
+}
+
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     int copy = rule == SS_RULE_PAGEABLE_ASYNC_COPY || rule == SS_RULE_SYNC_COPY_IN_PIPELINE ||
@@ -502,8 +808,10 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
         return NULL;
     int drain_copies = copies_drain(ctx);
+    question device = {ss_check_graph(ctx), drain_copies, clang_getNullCursor(),
+                       clang_getNullCursor(), clang_getNullCursor()};
     flow_budget = FLOW_BUDGET;
-    drain d = state_at(ss_check_graph(ctx), drain_copies, ctx->function, at, 0);
+    drain d = state_at(&device, ctx->function, at, 0);
     if (d.state == DRAINED && (copy || !d.filled)) {
         char *name = ss_scope_callee_name(d.by);
         char *where = ss_callgraph_place(d.by);
@@ -513,9 +821,12 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
             "is queued between it and this call on any way the unit reaches it: the %s waits "
             "for nothing else",
             name ? name : "a wait", where,
-            by && by->klass == SS_CLASS_COPY ? " (a synchronous copy, which waits for all work: "
-                                               "the unit creates its streams blocking)"
-                                             : "",
+            by == NULL || by->klass != SS_CLASS_COPY ? ""
+            : drain_copies == SS_COPY_DRAIN_LEGACY_ONLY
+                ? " (a synchronous copy, which waits for all work: the unit creates no stream "
+                  "and names none but the legacy one, so all its work is queued there)"
+                : " (a synchronous copy, which waits for all work: the unit creates its streams "
+                  "blocking)",
             d.filled ? " but memsets" : "", copy ? "copy" : "wait");
         free(name);
         free(where);
@@ -524,13 +835,11 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     /* The later wait must be device-wide, and not drained already on every way to it (by this
      * copy): it is then the stall, and reported as one. */
     flow_budget = FLOW_BUDGET;
-    CXCursor later =
-        copy ? later_drain(ctx, drain_copies, ctx->function, at) : clang_getNullCursor();
+    CXCursor later = copy ? later_drain(&device, ctx->function, at) : clang_getNullCursor();
     const ss_api *api = ss_ast_is_null(later) ? NULL : ss_scope_callee_api(later);
     if (api == NULL || api->klass != SS_CLASS_DEVICE_SYNC ||
-        state_at(ss_check_graph(ctx), drain_copies, ctx->function, later, 0).state == DRAINED ||
-        flow_budget < 0)
-        return NULL;
+        state_at(&device, ctx->function, later, 0).state == DRAINED || flow_budget < 0)
+        return copy ? NULL : event_words(ctx, at);
     char *name = ss_scope_callee_name(later);
     char *words = ss_xasprintf("drained anyway: '%s' at line %u waits for the whole device "
                                "next, with no work queued between, and on other ways too: the "
