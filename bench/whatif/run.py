@@ -49,10 +49,14 @@ PAIRS = {
     "soa_pair": ("SYNC503", None, "chunks"),
     # UnifiedMemoryPerf's copy modes, predicted from the pair's own written form.
     "ump_pair": ("SYNC503", "unified_memory_pair.cu", "chunks"),
+    # The same pair measured with its forms alternating in one process (samples_run.sh part
+    # ump_inproc), predicted from a traced run of the written form, as ump_pair.
+    "ump_inproc": ("SYNC503", "unified_memory_pair.cu", "chunks"),
 }
 # Traces named otherwise than whatif_PAIR.sstrace or PAIR_written.sstrace.
 # (tests/data, a samples_run.sh output folder's traces/).
-TRACE_NAMES = {"soa_pair": ("whatif_soa_sample.sstrace", "soa.sstrace")}
+TRACE_NAMES = {"soa_pair": ("whatif_soa_sample.sstrace", "soa.sstrace"),
+               "ump_inproc": ("whatif_ump_pair.sstrace", "ump_inproc_written.sstrace")}
 # The kernels of one step of the SYNC502 pairs (tests/gpu/whatif/README.md): the finding's
 # kernels over these are the steps its run covers (the warm-up's may be the startup phase's).
 KERNELS_PER_STEP = {"c_sync502": 48, "torch_sync502": 16}

@@ -11,8 +11,10 @@
 # Environment: BUILD_DIR (default build/device: its cli/syncscope), WHATIF_ARCH (nvcc -arch,
 #   default sm_90), SAMPLES_BUDGET_S (default 75), SAMPLES_ROUNDS (default 3), SAMPLES_PARTS
 #   (default "soa ump ump_pair": streamOrderedAllocation and its pair, UnifiedMemoryPerf
-#   itself, its pair), SAMPLES_TRACED (default 1: traced runs of streamOrderedAllocation and
-#   of the UnifiedMemoryPerf pair's written form, to show how the prediction varies with them),
+#   itself, its pair; ump_inproc: that pair's three forms alternating in one process,
+#   unified_memory_pair.cu's "rounds", SAMPLES_ROUNDS rounds), SAMPLES_TRACED (default 1:
+#   traced runs of streamOrderedAllocation and of the UnifiedMemoryPerf pair's written form,
+#   to show how the prediction varies with them),
 #   SAMPLES_TASKSET (a CPU list, e.g. 2-3: every run of a sample or a pair, bare or traced,
 #   pinned to those CPUs with taskset, the same for every process; default: not pinned),
 #   SAMPLES_SEQUENCES (default 1: with N > 1 the parts run N times one after another, each
@@ -33,11 +35,13 @@
 #   host PAIR written_us rewritten_us  (medians of the host's own work per iteration, where the
 #                                    pair prints it: unified_memory_pair.cu's "host:" line)
 #   form PAIR FORM us host_us rounds (a further form's medians: unified_memory_pair.cu's serial)
+#   (for ump_inproc, the same lines with PAIR ump_inproc, its written form traced as
+#   traces/ump_inproc_written.*, its rounds in logs/ump_inproc.stdout)
 #   ump_sample                       (the sample's own table, bare, is in logs/ump_bare.stdout)
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 2 ]; then
-    sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -131,7 +135,9 @@ if has_part soa; then
         -o "$bin/streamOrderedAllocation" "$soa_dir/streamOrderedAllocation.cu" \
         >"$out/logs/nvcc_soa.log" 2>&1 &
 fi
-has_part ump_pair && programs="$programs unified_memory_pair"
+if has_part ump_pair || has_part ump_inproc; then
+    programs="$programs unified_memory_pair"
+fi
 for p in $programs; do
     case $p in stream_ordered_pair | unified_memory_pair) ;; *) continue ;; esac
     nvcc -O2 -g -lineinfo -arch="$arch" -Xcompiler=-fno-omit-frame-pointer \
@@ -172,30 +178,37 @@ bare() {
     bounded "$limit" ${pin[@]+"${pin[@]}"} "$@"
 }
 
-# pair_rounds PAIR PROGRAM ARGS...: the pair's forms bare in interleaved rounds (PROGRAM with
-# written|rewritten, then each form of 'extra_forms', and ARGS), their medians per iteration
-# into results.txt, and each round's own saving's median and range.
+# pair_rounds PAIR PROGRAM ARGS...: the pair's forms bare in interleaved rounds, each form a
+# process of its own (PROGRAM with written|rewritten, then each form of 'extra_forms', and
+# ARGS), summed up into results.txt (summarize).
 pair_rounds() {
-    local pair=$1 program=$2 file=$dest/logs/$1_rounds.txt
+    local pair=$1 program=$2 file=$dest/logs/$1_rounds.txt log
     shift 2
     : >"$file"
     for r in $(seq 1 "$rounds"); do
         for form in written rewritten ${extra_forms:-}; do
-            bare 30 "$bin/$program" "$form" "$@" >"$dest/logs/$pair.$form.$r.stdout" 2>&1 ||
-                status=1
-            echo "round $r $form $(steady "$dest/logs/$pair.$form.$r.stdout")" >>"$file"
+            log=$dest/logs/$pair.$form.$r.stdout
+            bare 30 "$bin/$program" "$form" "$@" >"$log" 2>&1 || status=1
+            echo "round $r $form $(steady "$log" | grep . || echo nan) $(host_median "$log")" \
+                >>"$file"
         done
     done
-    local w rw n saving t
-    w=$(awk '$3 == "written" && $4 != "" { print $4 }' "$file" | median)
-    rw=$(awk '$3 == "rewritten" && $4 != "" { print $4 }' "$file" | median)
-    n=$(awk '$3 == "written" && $4 != "" { n++ } END { print n + 0 }' "$file")
+    summarize "$pair" "$file"
+}
+
+# summarize PAIR FILE: the rounds in FILE ("round R FORM us host_us", nan where a run gave no
+# figure) into results.txt: the forms' medians per iteration, each round's own saving (its
+# written form less its rewritten form) as median and range, the host's own work's medians
+# where the program says it, and each form of 'extra_forms' (see the usage above).
+summarize() {
+    local pair=$1 file=$2
+    local w rw n saving t each hw hr f fs fh fn
+    w=$(column_median "$file" written 4)
+    rw=$(column_median "$file" rewritten 4)
+    n=$(awk '$3 == "written" && $4 != "nan" && $4 != "" { n++ } END { print n + 0 }' "$file")
     saving=$(awk -v a="$w" -v b="$rw" 'BEGIN { if (a == "nan" || b == "nan") print "nan"; else printf "%.3f", a - b }')
     echo "$pair $w $rw $saving $n" >>"$dest/results.txt"
-    # Each round's own saving (its written form's time less its rewritten form's, run one
-    # after the other): "spread PAIR median lowest highest".
-    local each
-    each=$(awk '$4 != "" { t[$2, $3] = $4 }
+    each=$(awk '$4 != "nan" && $4 != "" { t[$2, $3] = $4 }
         END { for (k in t) { split(k, p, SUBSEP)
                   if (p[2] == "written" && (p[1], "rewritten") in t)
                       printf "%.3f\n", t[k] - t[p[1], "rewritten"] } }' "$file" | sort -g)
@@ -203,19 +216,17 @@ pair_rounds() {
         "$(echo "$each" | tail -1)" >>"$dest/results.txt"
     # The host's own work per iteration, where the program says it ("host: <us> us ..."):
     # what SYNC503's model takes to stay as it is.
-    local hw hr
-    hw=$(host_median "$dest/logs/$pair.written."*.stdout)
-    hr=$(host_median "$dest/logs/$pair.rewritten."*.stdout)
+    hw=$(column_median "$file" written 5)
+    hr=$(column_median "$file" rewritten 5)
     [ "$hw" != nan ] && echo "host $pair $hw $hr" >>"$dest/results.txt"
     # A further form's medians (its steady time, its host work): "form PAIR FORM us host rounds".
-    local f fs fh fn
     for f in ${extra_forms:-}; do
-        fs=$(awk -v f="$f" '$3 == f && $4 != "" { print $4 }' "$file" | median)
-        fh=$(host_median "$dest/logs/$pair.$f."*.stdout)
-        fn=$(awk -v f="$f" '$3 == f && $4 != "" { n++ } END { print n + 0 }' "$file")
+        fs=$(column_median "$file" "$f" 4)
+        fh=$(column_median "$file" "$f" 5)
+        fn=$(awk -v f="$f" '$3 == f && $4 != "nan" && $4 != "" { n++ } END { print n + 0 }' "$file")
         echo "form $pair $f $fs $fh $fn" >>"$dest/results.txt"
     done
-    t=$(steady "$dest/traces/${pair}_written.stdout")
+    t=$(steady "$dest/traces/${pair}_written.stdout" 2>/dev/null)
     [ -n "$t" ] && echo "traced $pair $t" >>"$dest/results.txt"
     log "$pair: written $w us, rewritten $rw us per iteration, saving $saving us ($n rounds;" \
         "each round's: $(echo "$each" | head -1) to $(echo "$each" | tail -1) us)"
@@ -223,6 +234,10 @@ pair_rounds() {
 
 steady() { sed -n 's/^steady: \([0-9.]*\) us per iteration.*/\1/p' "$1"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "nan" }'; }
+# column_median FILE FORM COLUMN: the median of COLUMN over FILE's rounds of FORM.
+column_median() {
+    awk -v f="$2" -v c="$3" '$3 == f && $c != "nan" && $c != "" { print $c }' "$1" | median
+}
 # host_median FILE...: the median of the runs' "host: <us> us ..." lines.
 host_median() { cat "$@" | sed -n 's/^host: \([0-9.]*\) us.*/\1/p' | median; }
 soa_total() { sed -n 's/^Total elapsed time = \([0-9.]*\) ms.*/\1/p' "$1"; }
@@ -271,6 +286,22 @@ run_parts() {
         local serial=serial
         [ "${SAMPLES_SERIAL:-1}" = 0 ] && serial=
         extra_forms=$serial pair_rounds ump_pair unified_memory_pair 10 2048
+    fi
+    # ---- the same pair with its forms alternating in one process (unified_memory_pair
+    # rounds): separate processes' host work differs by more than the saving ----
+    if has_part ump_inproc; then
+        for n in $(seq 1 "$traced_runs"); do
+            name=ump_inproc_written
+            [ "$n" -gt 1 ] && name=ump_inproc_written_$n
+            traced "$name" "$bin/unified_memory_pair" written 10 2048
+        done
+        local file=$dest/logs/ump_inproc_rounds.txt
+        # What the budget leaves (less 5 s) for the one process; its rounds print as they end.
+        bare $((deadline - $(date +%s) - 5)) "$bin/unified_memory_pair" rounds "$rounds" 10 2048 \
+            >"$dest/logs/ump_inproc.stdout" 2>&1 || status=1
+        sed -n 's/^round \([0-9]*\) \([a-z]*\) \([0-9.]*\) host \([0-9.]*\)$/round \1 \2 \3 \4/p' \
+            "$dest/logs/ump_inproc.stdout" >"$file"
+        extra_forms=serial summarize ump_inproc "$file"
     fi
 }
 

@@ -15,7 +15,7 @@
  * is filled): it tells what of a difference in the host's own work between the two forms is
  * the overlap's and what the buffers' and streams'.
  * Usage: unified_memory_pair written|rewritten|serial [runs per size and mode]
- *        [largest dimension] */
+ *        [largest dimension]    (and "rounds R ...": main's comment) */
 #include "whatif_common.h"
 
 #include <string.h>
@@ -227,17 +227,54 @@ static int rewritten(const float *x, const float *want, int n, int runs, cudaStr
     return wrong;
 }
 
+enum form { WRITTEN, REWRITTEN, SERIAL, FORMS };
+static const char *const form_names[FORMS] = {"written", "rewritten", "serial"};
+
+/* One form's whole schedule: per matrix size (TILE to 'largest', doubling) its expected product,
+ * then the sample's four copy modes (pageable, pageable async, pinned, pinned async; the
+ * rewritten and serial forms run the same iterations double-buffered), 'runs' iterations each.
+ * Sets loop_us, host_us and host_at afresh. Returns the mismatches; '*iterations' the count. */
+static int schedule(enum form form, const float *x, float *want, int runs, int largest,
+                    cudaStream_t *streams, int *iterations)
+{
+    int wrong = 0;
+    loop_us = host_us = 0;
+    memset(host_at, 0, sizeof host_at);
+    *iterations = 0;
+    for (int n = TILE, at = 0; n <= largest && at < SIZES; n *= 2, at++) {
+        size_at = at;
+        expected(want, x, x, n);
+        for (int mode = 0; mode < 4; mode++) {
+            wrong += form == WRITTEN ? written(x, want, n, runs, mode >= 2, mode % 2, streams[0])
+                                     : rewritten(x, want, n, runs, streams + 1, form == REWRITTEN);
+            *iterations += runs;
+        }
+    }
+    size_at = 0;
+    for (int n = TILE; n <= largest && size_at < SIZES; n *= 2)
+        size_at++;
+    return wrong;
+}
+
+/* "rounds R [runs] [largest]" runs the three forms R times in this one process, their order
+ * turning each round, and prints each schedule's time and host work per iteration ("round <r>
+ * <form> <us> host <us>"): the forms then share the process's memory and the same stretch of
+ * time, where separate processes' host work differs by more than the saving. */
 int main(int argc, char **argv)
 {
-    if (argc < 2 || (strcmp(argv[1], "written") != 0 && strcmp(argv[1], "rewritten") != 0 &&
-                     strcmp(argv[1], "serial") != 0)) {
+    int form = 0;
+    while (form < FORMS && (argc < 2 || strcmp(argv[1], form_names[form]) != 0))
+        form++;
+    int in_rounds = form == FORMS && argc >= 3 && strcmp(argv[1], "rounds") == 0;
+    if (form == FORMS && !in_rounds) {
         fprintf(stderr, "usage: unified_memory_pair written|rewritten|serial [runs] [largest "
+                        "dimension]\n       unified_memory_pair rounds R [runs] [largest "
                         "dimension]\n");
         return 2;
     }
-    int is_serial = strcmp(argv[1], "serial") == 0;
-    int is_rewritten = is_serial || strcmp(argv[1], "rewritten") == 0;
-    int runs = arg_or(argc - 1, argv + 1, 1, 20), largest = arg_or(argc - 1, argv + 1, 2, 2048);
+    int first = in_rounds ? 2 : 1, rounds = in_rounds ? (int)arg_or(argc, argv, 2, 0) : 1;
+    int runs = arg_or(argc - first + 1, argv + first - 1, 2, 20);
+    int largest = arg_or(argc - first + 1, argv + first - 1, 3, 2048);
     size_t most = (size_t)largest * largest;
     float *x = (float *)malloc(most * sizeof(float)), *want = (float *)malloc(most * sizeof(float));
     if (x == NULL || want == NULL || largest < TILE || largest % TILE != 0) {
@@ -247,30 +284,35 @@ int main(int argc, char **argv)
     srand(1);
     for (size_t i = 0; i < most; i++)
         x[i] = (float)rand() / (float)RAND_MAX * 10.0f;
-    cudaStream_t streams[SLOTS];
-    for (int s = 0; s < SLOTS; s++)
-        CHECK(is_rewritten ? cudaStreamCreateWithFlags(&streams[s], cudaStreamNonBlocking)
-                           : cudaStreamCreate(&streams[s]));
+    /* The written form's stream, then the rewritten forms' two non-blocking ones. */
+    cudaStream_t streams[1 + SLOTS];
+    CHECK(cudaStreamCreate(&streams[0]));
+    for (int s = 1; s <= SLOTS; s++)
+        CHECK(cudaStreamCreateWithFlags(&streams[s], cudaStreamNonBlocking));
     CHECK(cudaDeviceSynchronize());
     int wrong = 0, iterations = 0;
-    for (int n = TILE; n <= largest && size_at < SIZES; n *= 2, size_at++) {
-        expected(want, x, x, n);
-        /* The sample's four copy modes: pageable, pageable async, pinned, pinned async; the
-         * rewritten form runs the same iterations double-buffered. */
-        for (int mode = 0; mode < 4; mode++) {
-            wrong += is_rewritten ? rewritten(x, want, n, runs, streams, !is_serial)
-                                  : written(x, want, n, runs, mode >= 2, mode % 2, streams[0]);
-            iterations += runs;
+    for (int r = 0; r < rounds; r++) {
+        for (int i = 0; i < (in_rounds ? FORMS : 1); i++) {
+            enum form f = in_rounds ? (enum form)((r + i) % FORMS) : (enum form)form;
+            wrong += schedule(f, x, want, runs, largest, streams, &iterations);
+            if (in_rounds) {
+                printf("round %d %s %.3f host %.3f\n", r + 1, form_names[f],
+                       iterations > 0 ? loop_us / iterations : 0.0,
+                       iterations > 0 ? host_us / iterations : 0.0);
+                fflush(stdout); /* a run cut short keeps its rounds */
+            }
         }
     }
-    printf("steady: %.3f us per iteration (%d iterations after 0 warm-up)\n",
-           iterations > 0 ? loop_us / iterations : 0.0, iterations);
-    printf("host: %.3f us per iteration filling the inputs and checking the product\n",
-           iterations > 0 ? host_us / iterations : 0.0);
-    printf("host by size:");
-    for (int i = 0, n = TILE; i < size_at; i++, n *= 2)
-        printf(" %d %.1f", n, iterations > 0 ? host_at[i] * size_at / iterations : 0.0);
-    printf(" (us per iteration of that size)\n");
+    if (!in_rounds) {
+        printf("steady: %.3f us per iteration (%d iterations after 0 warm-up)\n",
+               iterations > 0 ? loop_us / iterations : 0.0, iterations);
+        printf("host: %.3f us per iteration filling the inputs and checking the product\n",
+               iterations > 0 ? host_us / iterations : 0.0);
+        printf("host by size:");
+        for (int i = 0, n = TILE; i < size_at; i++, n *= 2)
+            printf(" %d %.1f", n, iterations > 0 ? host_at[i] * size_at / iterations : 0.0);
+        printf(" (us per iteration of that size)\n");
+    }
     printf("mismatches %d\n%s\n", wrong, wrong == 0 ? "ok" : "wrong");
     return wrong == 0 ? 0 : 1;
 }
