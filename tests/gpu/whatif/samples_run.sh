@@ -296,8 +296,10 @@ run_parts() {
             traced "$name" "$bin/unified_memory_pair" written 10 2048
         done
         local file=$dest/logs/ump_inproc_rounds.txt
-        # What the budget leaves (less 5 s) for the one process; its rounds print as they end.
-        bare $((deadline - $(date +%s) - 5)) "$bin/unified_memory_pair" rounds "$rounds" 10 2048 \
+        # The budget's share left to this sequence (less 5 s) for the one process; its rounds
+        # print as they end.
+        bare $(((deadline - $(date +%s)) / (sequences - k + 1) - 5)) \
+            "$bin/unified_memory_pair" rounds "$rounds" 10 2048 \
             >"$dest/logs/ump_inproc.stdout" 2>&1 || status=1
         sed -n 's/^round \([0-9]*\) \([a-z]*\) \([0-9.]*\) host \([0-9.]*\)$/round \1 \2 \3 \4/p' \
             "$dest/logs/ump_inproc.stdout" >"$file"
