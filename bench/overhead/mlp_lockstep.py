@@ -39,16 +39,23 @@ no GPU; the variants only label the children), to check the protocol and the sta
 --fake-cost F makes every child but the bare ones loop F times as long (a known cost that the
 measure must find).
 
-Prints one line per round and, per variant other than the first bare child,
+Each block is measured three ways: 'block', its wall time (the readback included); 'step',
+the median of its steps' wall times (the host's time per step in the steady state, which a
+stall of the machine during a few steps does not move); 'cpu', the child's CPU time over the
+block (all its threads). Prints one line per round and, per measure and variant other than
+the first bare child,
 
-  bench: lockstep VARIANT/bare n N median RATIO ci95 LO HI q1 Q1 q3 Q3 min MIN max MAX
-         sum_ratio S target T VERDICT
+  bench: lockstep VARIANT/bare MEASURE n N median RATIO ci95 LO HI q1 Q1 q3 Q3 min MIN
+         max MAX sum_ratio S target T VERDICT
 
-RATIO the median over the rounds of the variant's block time over the first bare child's in
-the same round, LO..HI a bootstrap 95% interval of that median, S the ratio of their summed
-times, VERDICT 'shown', 'refuted' or 'not resolved' against the target (1.02 for light and
-sampled, the control's own figure for bare); then 'bench: lockstep_ms VARIANT MEDIAN' per
-child. Exit status 0, 1 when a child failed or a check did not hold, 2 on usage errors.
+RATIO the median over the rounds of the variant's measure over the first bare child's in the
+same round, LO..HI a bootstrap 95% interval of that median, S the ratio of their sums,
+VERDICT 'shown', 'refuted' or 'not resolved' against the target (1.02 for light and sampled;
+'control' for the second bare child against the first); a variant with several children (e.g.
+"bare light bare light") is taken as the mean of its children in each round against the mean
+of the bare children, so that what one context differs by from another is averaged; then per
+child 'bench: lockstep_ms VARIANT block MS step_us US cpu MS blocks N steps S' (medians).
+Exit status 0, 1 when a child failed or a check did not hold, 2 on usage errors.
 """
 import argparse
 import json
@@ -130,12 +137,19 @@ def child_main(variant, opts, output, commands, results):
             i += 1
         readback(step(i))
         i += 1
-        start = time.perf_counter()
-        for _ in range(opts.block):
+        steps = [0.0] * opts.block  # allocated before the timing
+        cpu = time.process_time()
+        start = previous = time.perf_counter()
+        for k in range(opts.block):
             loss = step(i)
             i += 1
+            now = time.perf_counter()
+            steps[k] = now - previous
+            previous = now
         last = readback(loss)
-        send({"ms": (time.perf_counter() - start) * 1e3})
+        end = time.perf_counter()
+        send({"block": (end - start) * 1e3, "step": statistics.median(steps) * 1e6,
+              "cpu": (time.process_time() - cpu) * 1e3})
     with open("/proc/self/maps", encoding="utf-8") as handle:
         loaded = os.path.basename(opts.library) in handle.read()
     send({"check": checksum(last) if last is not None else None, "loaded": loaded})
@@ -207,7 +221,7 @@ def round_order(count, r):
 
 def run_generation(opts, generation, deadline, times):
     """Forks the children, runs rounds until 'deadline' (time.monotonic) and stops them;
-    appends each child's block times to times[index]; returns the final checks."""
+    appends each child's block measures to times[index]; returns the final checks."""
     children = []
     try:
         for index, variant in enumerate(opts.variants):
@@ -220,14 +234,16 @@ def run_generation(opts, generation, deadline, times):
             got = {}
             for k in round_order(len(children), r):
                 children[k].ask("run")
-                got[k] = children[k].answer()["ms"]
-            for k, ms in got.items():
-                times[k].append(ms)
+                got[k] = children[k].answer()
+            for k, measures in got.items():
+                times[k].append(measures)
             r += 1
             ref = got[opts.variants.index("bare")]
-            print(f"generation {generation} round {r}: " +
-                  ", ".join(f"{children[k].variant} {got[k]:.1f} ms ({got[k] / ref:.4f})"
-                            for k in range(len(children))), flush=True)
+            print(f"generation {generation} round {r}: " + ", ".join(
+                f"{children[k].variant} {got[k]['block']:.1f} ms "
+                f"({got[k]['block'] / ref['block']:.4f}), step {got[k]['step']:.1f} us "
+                f"({got[k]['step'] / ref['step']:.4f})" for k in range(len(children))),
+                flush=True)
         finals = []
         for child in children:
             record = child.finish()
@@ -245,33 +261,44 @@ def run_generation(opts, generation, deadline, times):
         raise
 
 
+MEASURES = ("block", "step", "cpu")
+
+
 def summarize(opts, times):
-    """The 'bench:' lines: each variant's rounds against the first bare child's."""
+    """The 'bench:' lines, per measure (block: the block's wall time, readback included; step:
+    the median step's wall time in the block; cpu: the child's CPU time over the block, all
+    its threads): each variant against bare, a round's ratio being the mean of the variant's
+    children over the mean of the bare children in that round; and the control, the second
+    bare child over the first."""
     lines = []
-    ref = opts.variants.index("bare")
-    control = None
+    bare = [k for k, v in enumerate(opts.variants) if v == "bare"]
+    others = [v for k, v in enumerate(opts.variants) if v != "bare" and
+              opts.variants.index(v) == k]
+    rounds = range(len(times[bare[0]]))
+
+    def mean(children, r, measure):
+        return statistics.fmean(times[k][r][measure] for k in children)
+
+    for measure in MEASURES:
+        pairs = [(v, [k for k, w in enumerate(opts.variants) if w == v], bare) for v in others]
+        if len(bare) > 1:
+            pairs.append(("bare", [bare[1]], [bare[0]]))
+        for variant, mine, ref in pairs:
+            num = [mean(mine, r, measure) for r in rounds]
+            den = [mean(ref, r, measure) for r in rounds]
+            s = ratio_summary([a / b for a, b in zip(num, den)])
+            target = TARGET.get(variant)
+            verdict = resolves(s, target) if target else "control" if variant == "bare" else "-"
+            lines.append(
+                f"bench: lockstep {variant}/bare {measure} n {s['n']} median {s['median']:.4f} "
+                f"ci95 {s['ci95'][0]:.4f} {s['ci95'][1]:.4f} q1 {s['q1']:.4f} q3 {s['q3']:.4f} "
+                f"min {s['min']:.4f} max {s['max']:.4f} sum_ratio {sum(num) / sum(den):.4f} "
+                f"children {len(mine)}/{len(ref)} target {target if target else '-'} {verdict}")
     for k, variant in enumerate(opts.variants):
-        if k == ref:
-            continue
-        ratios = [a / b for a, b in zip(times[k], times[ref])]
-        s = ratio_summary(ratios)
-        if variant == "bare" and control is None:
-            control = s
-        target = TARGET.get(variant)
-        verdict = resolves(s, target) if target else "control" if variant == "bare" else "-"
-        lines.append(
-            f"bench: lockstep {variant}/bare n {s['n']} median {s['median']:.4f} ci95 "
-            f"{s['ci95'][0]:.4f} {s['ci95'][1]:.4f} q1 {s['q1']:.4f} q3 {s['q3']:.4f} "
-            f"min {s['min']:.4f} max {s['max']:.4f} "
-            f"sum_ratio {sum(times[k]) / sum(times[ref]):.4f} "
-            f"target {target if target else '-'} {verdict}")
-    for k, variant in enumerate(opts.variants):
-        lines.append(f"bench: lockstep_ms {variant} {statistics.median(times[k]):.2f} "
-                     f"blocks {len(times[k])} steps {opts.block}")
-    if control is not None:
-        low, high = control["ci95"]
-        lines.append(f"bench: lockstep control bare/bare interval {low:.4f} {high:.4f}: a "
-                     f"variant's ratio means a cost only outside what two bare contexts differ by")
+        medians = {m: statistics.median(t[m] for t in times[k]) for m in MEASURES}
+        lines.append(f"bench: lockstep_ms {variant} block {medians['block']:.2f} step_us "
+                     f"{medians['step']:.2f} cpu {medians['cpu']:.2f} blocks {len(times[k])} "
+                     f"steps {opts.block}")
     return lines
 
 

@@ -73,19 +73,25 @@ def check_lockstep(source, work):
     n = int(rounds.group(1)) if rounds else -1
     gens = set(re.findall(r"^generation (\d) round", proc.stdout, re.M))
     check(gens == {"0", "1"}, f"both generations ran rounds: {gens}")
-    blocks = re.findall(r"^bench: lockstep_ms (\w+) [0-9.]+ blocks (\d+) steps 50$",
-                        proc.stdout, re.M)
+    blocks = re.findall(r"^bench: lockstep_ms (\w+) block [0-9.]+ step_us [0-9.]+ cpu [0-9.]+ "
+                        r"blocks (\d+) steps 50$", proc.stdout, re.M)
     check(blocks == [("bare", str(n)), ("light", str(n)), ("bare", str(n))],
           f"every child ran every round: {blocks}")
-    light = re.search(r"^bench: lockstep light/bare n (\d+) median ([0-9.]+) ci95 ([0-9.]+) "
-                      r"([0-9.]+) .* target 1\.02 (\w[\w ]*)$", proc.stdout, re.M)
-    check(light is not None and int(light.group(1)) == n, f"light's line with n {n}")
-    if light:
-        check(float(light.group(2)) > 1.5 and light.group(5) == "refuted",
-              f"a 3x cost found and the target refuted: {light.group(0)}")
-    control = re.search(r"^bench: lockstep bare/bare n (\d+) .* target - control$", proc.stdout,
-                        re.M)
-    check(control is not None and int(control.group(1)) == n, "the control's line")
+    for measure in ("block", "step", "cpu"):
+        light = re.search(rf"^bench: lockstep light/bare {measure} n (\d+) median ([0-9.]+) "
+                          r"ci95 ([0-9.]+) ([0-9.]+) .* target 1\.02 (\w[\w ]*)$",
+                          proc.stdout, re.M)
+        check(light is not None and int(light.group(1)) == n,
+              f"light's {measure} line with n {n}")
+        if light:
+            check(float(light.group(2)) > 1.5 and light.group(5) == "refuted",
+                  f"a 3x cost found and the target refuted: {light.group(0)}")
+        control = re.search(rf"^bench: lockstep bare/bare {measure} n (\d+) .* target - "
+                            r"control$", proc.stdout, re.M)
+        check(control is not None and int(control.group(1)) == n, f"the control's {measure}")
+        check(re.search(rf"^bench: lockstep light/bare {measure} n \d+ .* children 1/2 ",
+                        proc.stdout, re.M) is not None,
+              f"light against the mean of the two bare children ({measure})")
 
     # Usage errors.
     for args, message in (

@@ -31,12 +31,12 @@
 #              400 steps) in forked children of one process, pairs in alternating order until
 #              SS_PAIRS_SECONDS (default 80), on the CPUs of SS_BENCH_CPU: the median ratio,
 #              its quartiles and a bootstrap 95% interval
-#   lockstep   bench/overhead/mlp_lockstep.py: bare / light / full / a second bare (the
-#              control) on the MLP in children that run side by side and take turns block by
-#              block (SS_LOCKSTEP_BLOCK steps, default 100), SS_LOCKSTEP_GENERATIONS (2) sets of
-#              children in SS_LOCKSTEP_SECONDS (100), on the CPUs of SS_BENCH_CPU: per variant
-#              the median of the rounds' ratios to bare, its bootstrap 95% interval, against the
-#              control's
+#   lockstep   bench/overhead/mlp_lockstep.py: the children SS_LOCKSTEP_VARIANTS names
+#              (default "bare light full bare": a second bare is the control) on the MLP, side
+#              by side, taking turns block by block (SS_LOCKSTEP_BLOCK steps, default 100),
+#              SS_LOCKSTEP_GENERATIONS (2) sets of children in SS_LOCKSTEP_SECONDS (100), on the
+#              CPUs of SS_BENCH_CPU: per variant and measure (block, median step, CPU) the
+#              median of the rounds' ratios to bare and its bootstrap 95% interval
 #   whole      bench/exit whole-process rounds, bare / light (with SS_WHOLE_FULL=1 also full),
 #              of each workload SS_LIGHT_REAL names (default resnet_train), through
 #              bench/exit/phases.py (import, script and exit timed apart, and the DataLoader's
