@@ -300,25 +300,37 @@ def whole_process(paths, program, rounds, say):
         for phase in ("startup", "import", "run", "exit"):
             row(f"{phase} s, median", [median([p[phase] for p in phases[m]]) for m in modes],
                 lambda v: f"{v:.3f}")
+        row("import s, each run", [[p["import"] for p in phases[m]] for m in modes],
+            lambda v: ", ".join(f"{x:.2f}" for x in v))
+        row("run + exit s, each run", [[p["run"] + p["exit"] for p in phases[m]] for m in modes],
+            lambda v: ", ".join(f"{x:.2f}" for x in v))
     for name in sorted({k for m in modes for run in marks[m] for k in run}):
         row(f"{name} s, each run", [[run.get(name, 0.0) for run in marks[m]] for m in modes],
             lambda v: ", ".join(f"{x:.3f}" for x in v))
     row("syncscope's exit total ms", [totals[m] for m in modes],
         lambda v: f"{median(v):.1f}" if v else "-")
     say()
-    paired_ratios(program, modes, walls, cpus, say)
+    measures = [("wall", walls), ("cpu", cpus)]
+    if all(len(phases[m]) == rounds for m in modes):
+        # the process's parts apart: the import, where no CUDA call is made yet, and what
+        # follows it (the workload and the exit), where the observed modes' callbacks run
+        measures += [("import", {m: [p["import"] for p in phases[m]] for m in modes}),
+                     ("after_import", {m: [p["run"] + p["exit"] for p in phases[m]]
+                                       for m in modes})]
+    paired_ratios(program, modes, measures, say)
 
 
-def paired_ratios(program, modes, walls, cpus, say):
-    """Per mode, its run over the same round's bare run (wall and CPU): n, the median of those
-    ratios and its bootstrap 95% interval, and whether the interval shows the light modes'
-    target (BENCH_TARGET, 1.01) or cannot tell."""
+def paired_ratios(program, modes, measures, say):
+    """Per mode and measure (wall, CPU, and with phases.py the import and what follows it), its
+    run over the same round's bare run: n, the median of those ratios and its bootstrap 95%
+    interval, and whether the interval shows the light modes' target (BENCH_TARGET, 1.01) or
+    cannot tell."""
     target = float(os.environ.get("BENCH_TARGET", "1.01"))
     name = os.path.basename(program[-1]) if program else "program"
     short = {"plain": "full", "floor": "floor"}
     for mode in modes[1:]:
         word = short.get(mode, mode[len("plain+"):])
-        for measure, values in (("wall", walls), ("cpu", cpus)):
+        for measure, values in measures:
             ratios = [a / b for a, b in zip(values[mode], values["bare"])]
             if not ratios:
                 continue

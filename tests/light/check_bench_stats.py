@@ -152,6 +152,10 @@ def check_whole(source, build, work):
           f"BENCH_MARKS: a row of 2 runs per mode, the missing mark left out: {proc.stdout}")
     check(re.search(r"^\| import s, median \| [0-9.]+ \| [0-9.]+ \|$", proc.stdout, re.M)
           is not None, "phases.py's import phase")
+    check(re.search(r"^\| run \+ exit s, each run \| [0-9.]+, [0-9.]+ \| [0-9.]+, [0-9.]+ \|$",
+                    proc.stdout, re.M) is not None, "the part after the import, each run")
+    parts = re.findall(r"^bench: whole marked\.py light (\w+)/bare n 2 ", proc.stdout, re.M)
+    check(parts == ["wall", "cpu", "import", "after_import"], f"paired measures: {parts}")
 
     proc = run([os.path.join(source, "bench", "exit", "run.sh"), build, "--",
                 sys.executable, program], dict(env, BENCH_VARIANTS=""))
