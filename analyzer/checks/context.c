@@ -162,6 +162,15 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         free(not_timed);
         return;
     }
+    /* Once per run of the loop: the rule's own severity, as outside it. */
+    char *exit_words = ss_context_exit_words(ctx, loop, at);
+    if (exit_words) {
+        if (f->severity < SS_SEV_WARNING)
+            append(f, exit_words);
+        free(exit_words);
+        free(not_timed);
+        return;
+    }
     f->severity = raised;
     if (!said_loop) {
         char *words = per_iteration_words(loop);

@@ -97,6 +97,13 @@ char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
  * destructor's loop. */
 char *ss_context_teardown_words(ss_check_ctx *ctx, const ss_loop_context *loop);
 
+/* rare_paths.c. "exit: the branch at line 250 leaves the loop ('break' at line 265): it runs
+ * once per run of the loop at line 244, not on every iteration" when 'at' sits in the block
+ * of an 'if' in 'loop' (in its own function, nested in no other loop there) that ends with a
+ * 'break' out of that loop or a 'return', and the function is not called from a loop of the
+ * unit that enqueues device work. Malloc'ed, or NULL. */
+char *ss_context_exit_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
+
 /* rare_paths.c. For ss_context_apply, after the cases above: a finding that is a warning
  * ('f'), whose call runs on no ordinary run, becomes a note whose message is 'before' (the
  * message before the context was added) and why: the function can run only where a unit

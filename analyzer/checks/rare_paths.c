@@ -1,7 +1,8 @@
 /* rare_paths.c: calls that run on no ordinary run of the program, whatever loop they sit in: in
  * a branch whose condition is always false (dead), under a switch the environment must set
  * (opt-in), in a function nothing in the unit calls, or reached only from a destructor's loop
- * (teardown). */
+ * (teardown); and calls in a loop that run once per run of it, in a branch that leaves it
+ * (exit). */
 #include "ast.h"
 #include "callgraph.h"
 #include "context.h"
@@ -335,5 +336,60 @@ char *ss_context_teardown_words(ss_check_ctx *ctx, const ss_loop_context *loop)
         ss_xasprintf("teardown: the loop at %s runs when an object is destroyed: %s", where, why);
     free(where);
     free(why);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Branches that leave the loop. */
+
+/* The statement that ends the block 'block' when it leaves a loop: a 'break' ('breaks' set),
+ * a 'return', else a null cursor. */
+static CXCursor leaving_statement(CXCursor block, int *breaks)
+{
+    unsigned n = ss_ast_child_count(block);
+    CXCursor last = n > 0 ? ss_ast_child(block, n - 1) : clang_getNullCursor();
+    enum CXCursorKind k = clang_getCursorKind(last);
+    *breaks = k == CXCursor_BreakStmt;
+    return k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt ? last : clang_getNullCursor();
+}
+
+char *ss_context_exit_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    if (loop->chain || clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr ||
+        !ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, loop->loop)))
+        return NULL;
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(loop->loop, at, path);
+    char *words = NULL;
+    /* The branch (the block of an 'if') nearest the loop on the way down; a 'break' must be
+     * the loop's own, with no loop or switch between. */
+    int inner = 0;
+    for (long i = 1; i < found && words == NULL; i++) {
+        enum CXCursorKind k = clang_getCursorKind(path[i]);
+        if (ss_scope_is_loop(path[i]) || k == CXCursor_SwitchStmt || k == CXCursor_LambdaExpr)
+            inner = 1;
+        int breaks = 0;
+        CXCursor leave =
+            clang_getCursorKind(path[i - 1]) == CXCursor_IfStmt && k == CXCursor_CompoundStmt
+                ? leaving_statement(path[i], &breaks)
+                : clang_getNullCursor();
+        if (ss_ast_is_null(leave) || (breaks && inner))
+            continue;
+        words = ss_xasprintf("exit: the branch at line %u leaves the loop ('%s' at line %u): it "
+                             "runs once per run of the loop at line %u, not on every iteration",
+                             ss_scope_line(path[i - 1]), breaks ? "break" : "return",
+                             ss_scope_line(leave), ss_scope_line(loop->loop));
+    }
+    free(path);
+    /* A function called from a loop that works runs its exit branch once per iteration of
+     * that loop. */
+    ss_loop_reach reach;
+    if (words &&
+        ss_callgraph_reached_from_loop(ss_check_graph(ctx), top, SS_SCOPE_ENQUEUES, &reach)) {
+        ss_loop_reach_free(&reach);
+        free(words);
+        words = NULL;
+    }
     return words;
 }
