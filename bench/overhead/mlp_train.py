@@ -29,7 +29,8 @@ SEED = 1234
 
 def make_step():
     """The model, its data and optimizer on the GPU; returns step(i), one training step on
-    batch i that returns the loss (a tensor: no readback). Also used by window_cost.py."""
+    batch i that returns the loss (a tensor: no readback). Also used by window_cost.py and
+    mlp_lockstep.py."""
     torch.manual_seed(SEED)
     torch.use_deterministic_algorithms(True)
     device = torch.device("cuda")
