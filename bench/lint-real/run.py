@@ -292,12 +292,32 @@ def main(argv):
         with open(keep + ".tmp", "w", encoding="utf-8") as f:
             json.dump(report, f, indent=1)
         os.replace(keep + ".tmp", keep)
+    summary = os.environ.get("BENCH_SUMMARY")
+    if summary:
+        write_summary(summary, project, report, runs)
     out = os.environ.get("BENCH_OUT")
     if out:
         with open(out + ".tmp", "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(out + ".tmp", out)
     return 1 if problems or report["summary"]["files"]["withErrors"] else 0
+
+
+def write_summary(path, project, report, runs):
+    """The counts and median times of this run as JSON: the project folder, the files lint
+    analyzed and those with errors, the files with errors under the floor (null when it was
+    not measured), and {floor, cold, warm: {wall, cpu}} in seconds (null when not run)."""
+    files = report["summary"]["files"]
+    floor = runs["floor"][-1]["failed_files"] if runs["floor"] else None
+    data = {"project": project, "analyzed": files["analyzed"],
+            "withErrors": sorted(f["file"] for f in files["filesWithErrors"]),
+            "floorWithErrors": None if floor is None else sorted(
+                shown(project, real) for real in floor),
+            "time": {k: {"wall": median([x["seconds"] for x in runs[k]]),
+                         "cpu": median([x["cpu"] for x in runs[k]])} for k in runs}}
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1)
+    os.replace(path + ".tmp", path)
 
 
 def floor_files_and_commands(first, project, database, database_args, extra, clang, cuda,

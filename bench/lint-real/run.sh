@@ -21,6 +21,7 @@
 #   BENCH_SHOW=5          how many parse errors to show
 #   BENCH_OUT=FILE        also write this report to FILE
 #   BENCH_REPORT=FILE     keep the first cold run's JSON result (syncscope report reads it)
+#   BENCH_SUMMARY=FILE    write the file counts and median times as JSON (study.py reads it)
 #   CLANG=clang-16  CUDA_PATH=DIR (else nvcc's toolkit on PATH, else /usr/local/cuda)
 # Exit status: 0 every file analyzed without parse errors; 1 some file had parse errors, or
 # the cold and warm runs disagree; 2 usage error, or a tool failed (no report, crash).

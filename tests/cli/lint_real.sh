@@ -99,7 +99,9 @@ cat >"$WORK/db/compile_commands.json" <<EOF
  {"directory": "$PROJECT", "arguments": ["g++", "-O2", "-c", "util.cpp"], "file": "util.cpp"},
  {"directory": "$PROJECT", "arguments": ["g++", "-O3", "-c", "util.cpp"], "file": "util.cpp"}]
 EOF
-BENCH_JOBS=2 bench "$SS" "$PROJECT" "$WORK/db" -- --cuda-path=none --remove-arg -DNDEBUG
+mkdir "$WORK/study"
+BENCH_JOBS=2 BENCH_REPORT="$WORK/study/a.json" BENCH_SUMMARY="$WORK/study/a.summary.json" \
+    bench "$SS" "$PROJECT" "$WORK/db" -- --cuda-path=none --remove-arg -DNDEBUG
 check "compile database: status" 0 "$rc"
 check "compile database: report" "Files:
   compile database: 4 entries, 3 source files
@@ -123,6 +125,35 @@ check "compile database: rounds" "Time: medians of 1 interleaved rounds, lint -j
 check "compile database: nothing written in the project" "" \
     "$(cd "$PROJECT" && ls -A | grep -v -x -e broken.cu -e kernels.cu -e main.cu \
         -e pipeline.cu -e util.cpp)"
+
+# BENCH_SUMMARY: the counts as JSON; without a floor its times and files are null.
+check "summary: counts" "3 [] None None True" "$(python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+print(d['analyzed'], d['withErrors'], d['floorWithErrors'], d['time']['floor']['cpu'],
+      d['time']['cold']['cpu'] > 0)" "$WORK/study/a.summary.json")"
+# bench/lint-real/study.py: two projects of one sample over the same sources (a header's
+# finding reported twice counts once in the sample's row), a verdict for the one warning, the
+# floor taken from an earlier run (--floor-from) for one of them.
+cp "$WORK/study/a.json" "$WORK/study/b.json"
+python3 -c "import json, sys
+d = json.load(open(sys.argv[1]))
+d['time']['floor']['cpu'] = 2.0; d['time']['cold']['cpu'] = 3.0; d['floorWithErrors'] = ['x.cu']
+json.dump(d, open(sys.argv[2] + '/b.summary.json', 'w'))
+d['time']['floor']['cpu'] = None; d['floorWithErrors'] = None
+json.dump(d, open(sys.argv[3] + '/b.summary.json', 'w'))
+d['time']['cold']['cpu'] = 1.0
+json.dump(d, open(sys.argv[3] + '/a.summary.json', 'w'))" "$WORK/study/a.summary.json" "$WORK/db" "$WORK/study"
+printf 'a s1 lint-real db\nb s1 lint-real db\n' >"$WORK/projects.txt"
+printf '# place line rule verdict reason\nlint-real/pipeline.cu\t12\tSYNC101\ttrue\ta reason\n' \
+    >"$WORK/verdicts.tsv"
+python3 -B "$SRC/bench/lint-real/study.py" "$WORK/study" --projects "$WORK/projects.txt" \
+    --verdicts "$WORK/verdicts.tsv" --floor-from "$WORK/db" >"$WORK/study.txt" 2>&1
+check "study.py: status" 0 "$?"
+check "study.py: rows" "| a | 3 | 0 / – | 1 | 3 | 1 of 1 (100%) |  | 1.0 |  |
+| b | 3 | 0 / 1 | 1 | 3 | 1 of 1 (100%) | 2.0 | 3.0 | 1.50× |
+| **s1, each place once** | **6** | **0 / –** | **1** | **3** | **1 of 1 (100%)** |  | **4.0** |  |" \
+    "$(sed -n '3,5p' "$WORK/study.txt")"
+check "study.py: not judged" "Warnings not judged: 0" "$(grep '^Warnings not' "$WORK/study.txt")"
 
 # The floor's clang command puts the toolkit's include folders after the compile command's own
 # arguments and --extra-arg, as lint does: a project's own CCCL given with -isystem wins (a
