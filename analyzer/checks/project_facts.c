@@ -454,7 +454,7 @@ static int has_call(CXCursor stmt)
 }
 
 /* The call of a project function given 'stream' that the statement holding 'at' follows in its
- * block (the innermost one written '{ ... }'), with only statements without calls between; a
+ * block (the innermost one written '{ ... }'), with only declarations without calls between; a
  * null cursor when there is none. '*arg' receives the argument the stream is. */
 static CXCursor call_before(ss_check_ctx *ctx, CXCursor at, const char *stream, int *arg)
 {
@@ -473,7 +473,8 @@ static CXCursor call_before(ss_check_ctx *ctx, CXCursor at, const char *stream, 
     }
     for (unsigned c = index; c-- > 0 && index != UINT_MAX;) {
         CXCursor before = ss_ast_child(path[block], c);
-        if (!has_call(before))
+        /* A declaration without calls cannot queue work or change the stream. */
+        if (clang_getCursorKind(before) == CXCursor_DeclStmt && !has_call(before))
             continue;
         given_walk w = {stream, clang_getNullCursor(), -1, 0};
         if (find_given(before, before, &w) == CXChildVisit_Recurse)
@@ -497,7 +498,9 @@ void ss_project_ask(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_fi
     if (api == NULL || api->klass != SS_CLASS_STREAM_SYNC || api->stream_arg < 0 ||
         clang_Cursor_getNumArguments(at) <= api->stream_arg)
         return;
-    char *stream = ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg));
+    /* The stream as written, the same at both calls: no call in it ('ctx->stream()'). */
+    CXCursor written = clang_Cursor_getArgument(at, (unsigned)api->stream_arg);
+    char *stream = has_call(written) ? NULL : ss_expr_text(written);
     int arg = -1;
     CXCursor call = stream ? call_before(ctx, at, stream, &arg) : clang_getNullCursor();
     char *usr = ss_ast_is_null(call) ? NULL : function_usr(clang_getCursorReferenced(call));

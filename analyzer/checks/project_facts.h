@@ -54,8 +54,8 @@ void ss_project_summarize(ss_check_ctx *ctx);
 
 /* After the context of the finding 'f' for the call 'at' is applied (ss_context_apply): a
  * warning for a stream wait (SYNC401) whose statement, in its block, follows a call of a project
- * function given the same stream (nothing between but statements without calls) records the
- * question in ctx->streams->facts. */
+ * function given the same stream (written without a call; nothing between but declarations
+ * without calls) records the question in ctx->streams->facts. */
 void ss_project_ask(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f);
 
 /* The project pass: for each of the 'count' units ('facts[i]' may be NULL), each question
