@@ -10,6 +10,7 @@
 #include "scope.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,7 @@ typedef struct stream_state {
 
 typedef struct end_flow {
     CXCursor param; /* the stream parameter followed */
+    int changed;    /* the function may have stored another stream in it: it is not followed */
     stream_state now, returned;
     long budget;
 } end_flow;
@@ -160,10 +162,11 @@ static void call_flow(end_flow *f, CXCursor call)
         return;
     }
     const ss_api *api = ss_scope_callee_api(call);
+    int arg = f->changed ? -1 : argument_naming(call, f->param);
     if (api) {
         int waits = api->klass == SS_CLASS_DEVICE_SYNC;
         if (api->klass == SS_CLASS_STREAM_SYNC && api->stream_arg >= 0)
-            waits = argument_naming(call, f->param) == api->stream_arg;
+            waits = arg >= 0 && arg == api->stream_arg;
         if (waits)
             f->now = (stream_state){IDLE, call, clang_getNullCursor(), 0};
         else if (ss_api_enqueues(api) && api->klass != SS_CLASS_EVENT_RECORD)
@@ -171,7 +174,6 @@ static void call_flow(end_flow *f, CXCursor call)
         return;
     }
     CXCursor decl = clang_getCursorReferenced(call);
-    int arg = argument_naming(call, f->param);
     if (arg >= 0 && project_function(decl))
         f->now = (stream_state){NEXT, call, decl, (unsigned)arg};
     else if (ss_context_library_enqueues(call))
@@ -179,6 +181,38 @@ static void call_flow(end_flow *f, CXCursor call)
 }
 
 static void stmt_flow(end_flow *f, CXCursor s);
+
+/* Whether the expression 'e' may change the parameter 'param': an assignment to it ('s = t',
+ * 's += 1'), or its address taken ('&s'). */
+static int writes_param(CXCursor e, CXCursor param)
+{
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator &&
+        k != CXCursor_UnaryOperator)
+        return 0;
+    CXCursor operand = ss_ast_strip(ss_ast_child(e, 0));
+    if (clang_getCursorKind(operand) != CXCursor_DeclRefExpr ||
+        !clang_equalCursors(clang_getCursorReferenced(operand), param))
+        return 0;
+    char op[8] = "";
+    if (k == CXCursor_UnaryOperator) {
+        /* The first token: '&' takes the address ('++s' and the like change it too). */
+        CXToken *tokens = NULL;
+        unsigned count = 0;
+        clang_tokenize(clang_Cursor_getTranslationUnit(e), clang_getCursorExtent(e), &tokens,
+                       &count);
+        if (count > 0) {
+            CXString spelled =
+                clang_getTokenSpelling(clang_Cursor_getTranslationUnit(e), tokens[0]);
+            snprintf(op, sizeof op, "%s", clang_getCString(spelled));
+            clang_disposeString(spelled);
+        }
+        clang_disposeTokens(clang_Cursor_getTranslationUnit(e), tokens, count);
+        return strcmp(op, "&") == 0 || strcmp(op, "++") == 0 || strcmp(op, "--") == 0;
+    }
+    return k == CXCursor_CompoundAssignOperator ||
+           (ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "=") == 0);
+}
 
 /* Whether 'k' is a statement that stmt_flow follows (a block, a branch, a loop, a way out). */
 static int structured(enum CXCursorKind k)
@@ -215,6 +249,8 @@ static enum CXChildVisitResult expr_flow(CXCursor c, CXCursor parent, CXClientDa
     clang_visitChildren(c, expr_flow, f); /* the arguments run before the call */
     if (k == CXCursor_CallExpr)
         call_flow(f, c);
+    else if (writes_param(c, f->param))
+        f->changed = 1; /* the parameter may hold another stream from here on */
     return CXChildVisit_Continue;
 }
 
@@ -319,7 +355,7 @@ static char *wait_words(CXCursor call)
 static void summarize_param(ss_project_facts *facts, const char *usr, CXCursor body, CXCursor param,
                             unsigned index)
 {
-    end_flow f = {param, state_of(BUSY), state_of(UNREACHED), FLOW_STATEMENTS};
+    end_flow f = {param, 0, state_of(BUSY), state_of(UNREACHED), FLOW_STATEMENTS};
     stmt_flow(&f, body);
     stream_state out = join(f.now, f.returned);
     if (out.state != IDLE && out.state != NEXT)

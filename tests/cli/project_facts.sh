@@ -3,7 +3,8 @@
 # wait in a loop right after a call of a function that another unit defines and that ends by
 # waiting for the same stream (kernels.cu's permute_launch; post.cu's Post::permute through it)
 # is a note that names that wait; after a function that only launches, waits first, or waits on
-# one branch only, or with a statement between that is not a declaration, it stays a warning,
+# one branch only, or waits for its parameter after changing it, or with a statement between
+# that is not a declaration, it stays a warning,
 # and so it does when the run does not lint the unit that holds the fact. The same with and without the cache, at -j 1 and -j 3 (exact output).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/project_facts HERE=$(dirname "$(realpath "$0")")
@@ -34,7 +35,7 @@ N11="src/main.cu:11:9: note: $LOOP; $IDLE 'Post::permute()' at line 9 ends by wa
 W="warning: $LOOP [SYNC401 sync-in-loop]"
 W8="src/main.cu:8:9: $W" W11="src/main.cu:11:9: $W"
 W13="src/main.cu:13:9: $W" W15="src/main.cu:15:9: $W" W17="src/main.cu:17:9: $W"
-W20="src/main.cu:20:9: $W"
+W20="src/main.cu:20:9: $W" W22="src/main.cu:22:9: $W"
 
 for run in "no cache, -j 1" "no cache, -j 3" "cold cache" "warm cache"; do
     case $run in
@@ -49,7 +50,8 @@ $N11
 $W13
 $W15
 $W17
-$W20"
+$W20
+$W22"
 done
 
 # The units that hold the facts left out of the run: the waits stay warnings; with kernels.cu
@@ -61,7 +63,8 @@ $W11
 $W13
 $W15
 $W17
-$W20"
+$W20
+$W22"
 ss lint --cache-dir cache --color never --cuda-path none -p build src/main.cu src/kernels.cu
 grep SYNC401 out >sync401
 text "main.cu and kernels.cu, from the cache" sync401 "$N8
@@ -69,5 +72,6 @@ $W11
 $W13
 $W15
 $W17
-$W20"
+$W20
+$W22"
 exit $fail

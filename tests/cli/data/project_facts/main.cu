@@ -18,5 +18,7 @@ void run(Post *post, float *d, float *h, int n, int tasks, cudaStream_t stream)
         permute_launch(d, n, stream);
         n++;
         cudaStreamSynchronize(stream);
+        wait_other(d, n, stream);
+        cudaStreamSynchronize(stream);
     }
 }
