@@ -834,6 +834,33 @@ static const char *callable_only_here(CXCursor function)
     return is_inline ? "is inline" : NULL;
 }
 
+/* Whether a call left unresolved in a template names 'function'. */
+static int named_by_dependent(const ss_callgraph *g, CXCursor function)
+{
+    CXString s = clang_getCursorSpelling(function);
+    const char *spelled = clang_getCString(s) ? clang_getCString(s) : "";
+    int named = 0;
+    for (size_t i = 0; i < g->dependent_count && !named; i++) {
+        char *callee = ss_scope_callee_name(g->dependent[i]);
+        named = callee && strcmp(callee, spelled) == 0;
+        free(callee);
+    }
+    clang_disposeString(s);
+    return named;
+}
+
+const char *ss_callgraph_only_here(ss_callgraph *g, CXCursor function)
+{
+    long n = g ? find_node(g, definition_of(function)) : -1;
+    if (n < 0)
+        return NULL;
+    const node *nd = &g->nodes[n];
+    const char *only_here = callable_only_here(nd->cursor);
+    if (only_here == NULL || nd->refs > 0 || nd->outside > 0 || named_by_dependent(g, nd->cursor))
+        return NULL;
+    return only_here;
+}
+
 int ss_callgraph_uncalled(ss_callgraph *g, CXCursor function, char **why)
 {
     *why = NULL;
@@ -849,16 +876,7 @@ int ss_callgraph_uncalled(ss_callgraph *g, CXCursor function, char **why)
             return 0;
     }
     /* A call left unresolved in a template may name it. */
-    CXString s = clang_getCursorSpelling(nd->cursor);
-    const char *spelled = clang_getCString(s) ? clang_getCString(s) : "";
-    int named = 0;
-    for (size_t i = 0; i < g->dependent_count && !named; i++) {
-        char *callee = ss_scope_callee_name(g->dependent[i]);
-        named = callee && strcmp(callee, spelled) == 0;
-        free(callee);
-    }
-    clang_disposeString(s);
-    if (named)
+    if (named_by_dependent(g, nd->cursor))
         return 0;
     *why = ss_xasprintf("'%s' %s, and nothing in this unit calls it or takes its address", nd->name,
                         only_here);

@@ -73,6 +73,12 @@ int ss_callgraph_reached_unless(ss_callgraph *graph, CXCursor function, ss_scope
  * 'main'"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_runs_once(ss_callgraph *graph, CXCursor function, char **why);
 
+/* "is inline" or "has internal linkage" when every call of 'function' (a named function, not
+ * virtual, main or an operator) is in this unit and the graph sees them all: its address is
+ * not taken, no global's initializer names it and no call left unresolved in a template may
+ * name it; else NULL. */
+const char *ss_callgraph_only_here(ss_callgraph *graph, CXCursor function);
+
 /* The calls of the named function 'function' in this unit: the first 'max' of them into
  * 'calls', and the function each is made in (a call inside a lambda: the function the lambda
  * sits in) into 'callers'. Returns how many calls there are, or -1 when the function's address

@@ -1,8 +1,8 @@
 /* rare_paths.c: calls that run on no ordinary run of the program, whatever loop they sit in: in
- * a branch whose condition is always false (dead), under a switch the environment must set
- * (opt-in), in a function nothing in the unit calls, or reached only from a destructor's loop
- * (teardown); and calls in a loop that run once per run of it, in a branch that leaves it
- * (exit). */
+ * a branch whose condition is always false (dead) or needs a parameter's value no call in the
+ * unit gives (dead in this unit), under a switch the environment must set (opt-in), in a function
+ * nothing in the unit calls, or reached only from a destructor's loop (teardown); and calls in a
+ * loop that run once per run of it, in a branch that leaves it (exit). */
 #include "ast.h"
 #include "callgraph.h"
 #include "context.h"
@@ -220,11 +220,206 @@ static char *opt_in_words(CXCursor stmt, CXCursor branch)
 }
 
 /* ------------------------------------------------------------------------------------------
+ * Code for a value of a parameter that no call in the unit passes. */
+
+/* Most calls of one function looked at. */
+enum { MAX_ARG_CALLS = 64 };
+
+/* The parameter 'cond' tests, as 'p' ('*holds_when_true' 1) or '!p' (0), or a null cursor. */
+static CXCursor tested_param(CXCursor cond, int *holds_when_true)
+{
+    CXCursor e = ss_ast_strip(cond);
+    *holds_when_true = 1;
+    while (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1) {
+        char *text = ss_expr_text(e);
+        int negation = text && text[0] == '!';
+        free(text);
+        if (!negation)
+            return clang_getNullCursor();
+        *holds_when_true = !*holds_when_true;
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    }
+    CXCursor decl = clang_getCursorKind(e) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e)
+                                                                   : clang_getNullCursor();
+    return clang_getCursorKind(decl) == CXCursor_ParmDecl ? decl : clang_getNullCursor();
+}
+
+/* Whether the function body under 'c' assigns the parameter 'param', takes its address or
+ * passes it by reference. */
+typedef struct write_walk {
+    CXCursor param;
+    int written;
+} write_walk;
+
+/* Whether the call 'call' is given the parameter 'param' where it may write it: as an argument
+ * that the callee takes by a reference to non-const, or to a callee it does not know. */
+static int passes_to_write(CXCursor call, CXCursor param)
+{
+    CXCursor callee = clang_getCursorReferenced(call);
+    for (int i = 0, n = clang_Cursor_getNumArguments(call); i < n; i++) {
+        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)i));
+        if (clang_getCursorKind(arg) != CXCursor_DeclRefExpr ||
+            !clang_equalCursors(clang_getCursorReferenced(arg), param))
+            continue;
+        if (ss_ast_is_null(callee))
+            return 1;
+        if (i >= clang_Cursor_getNumArguments(callee))
+            return !clang_Cursor_isVariadic(callee); /* variadic: by value */
+        CXType t = clang_getCanonicalType(
+            clang_getCursorType(clang_Cursor_getArgument(callee, (unsigned)i)));
+        if ((t.kind == CXType_LValueReference || t.kind == CXType_RValueReference) &&
+            !clang_isConstQualifiedType(clang_getPointeeType(t)))
+            return 1;
+    }
+    return 0;
+}
+
+static enum CXChildVisitResult find_write(CXCursor c, CXCursor parent, CXClientData data)
+{
+    write_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr && passes_to_write(c, w->param)) {
+        w->written = 1;
+        return CXChildVisit_Break;
+    }
+    if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ||
+         k == CXCursor_UnaryOperator) &&
+        ss_ast_child_count(c) > 0) {
+        CXCursor target = ss_ast_strip(ss_ast_child(c, 0));
+        char op[8] = "";
+        int assigns = k == CXCursor_CompoundAssignOperator || k == CXCursor_UnaryOperator ||
+                      (ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0);
+        char *text = k == CXCursor_UnaryOperator ? ss_expr_text(c) : NULL;
+        if (text && text[0] == '!')
+            assigns = 0; /* the other unary operators write or take the address */
+        free(text);
+        if (assigns && clang_getCursorKind(target) == CXCursor_DeclRefExpr &&
+            clang_equalCursors(clang_getCursorReferenced(target), w->param)) {
+            w->written = 1;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The value the call 'call' gives the parameter number 'index' ('param'), written or by
+ * default; returns 0 and sets '*value', or -1 when it is not a constant. */
+static int argument_value(CXCursor call, unsigned index, CXCursor param, long long *value)
+{
+    CXCursor arg = (int)index < clang_Cursor_getNumArguments(call)
+                       ? clang_Cursor_getArgument(call, index)
+                       : clang_getNullCursor();
+    if (ss_ast_is_null(arg) || ss_check_is_omitted(arg)) {
+        unsigned n = ss_ast_child_count(param);
+        arg = n > 0 ? ss_ast_child(param, n - 1) : clang_getNullCursor();
+        if (ss_ast_is_null(arg) || !clang_isExpression(clang_getCursorKind(arg)))
+            return -1;
+    }
+    return ss_ast_eval_int(ss_ast_strip(arg), value);
+}
+
+/* Whether every call of the function of 'param' in the unit gives it a constant whose truth
+ * is 'truth', the function being callable only here ('*only_here' its reason) and not
+ * writing it; '*calls' receives how many calls there are. */
+static int every_call_gives(ss_callgraph *g, CXCursor param, int truth, const char **only_here,
+                            long *calls)
+{
+    CXCursor function = clang_getCursorSemanticParent(param);
+    *only_here = ss_callgraph_only_here(g, function);
+    if (*only_here == NULL)
+        return 0;
+    unsigned index = 0;
+    int n = clang_Cursor_getNumArguments(function);
+    while ((int)index < n && !clang_equalCursors(clang_Cursor_getArgument(function, index), param))
+        index++;
+    write_walk w = {param, 0};
+    clang_visitChildren(function, find_write, &w);
+    if ((int)index >= n || w.written)
+        return 0;
+    CXCursor found[MAX_ARG_CALLS], callers[MAX_ARG_CALLS];
+    *calls = ss_callgraph_calls_of(g, function, found, callers, MAX_ARG_CALLS);
+    if (*calls <= 0 || *calls > MAX_ARG_CALLS)
+        return 0;
+    for (long i = 0; i < *calls; i++) {
+        long long value;
+        if (argument_value(found[i], index, param, &value) != 0 || (value != 0) != truth)
+            return 0;
+    }
+    return 1;
+}
+
+/* The statement of the block 'block' before 'child' that leaves the function when its
+ * condition holds ('if (c) { ...; return ...; }' or 'if (c) return;', no else), or null. */
+static CXCursor returning_if_before(CXCursor block, CXCursor child, CXCursor *cond)
+{
+    for (unsigned i = 0, n = ss_ast_child_count(block); i < n; i++) {
+        CXCursor stmt = ss_ast_child(block, i);
+        if (ss_ast_same_node(stmt, child))
+            break;
+        unsigned m = ss_ast_child_count(stmt);
+        if (clang_getCursorKind(stmt) != CXCursor_IfStmt || m != 2)
+            continue;
+        CXCursor then = ss_ast_child(stmt, 1);
+        unsigned t = ss_ast_child_count(then);
+        CXCursor last = clang_getCursorKind(then) == CXCursor_CompoundStmt && t > 0
+                            ? ss_ast_child(then, t - 1)
+                            : then;
+        if (clang_getCursorKind(last) == CXCursor_ReturnStmt) {
+            *cond = ss_ast_child(stmt, 0);
+            return stmt;
+        }
+    }
+    return clang_getNullCursor();
+}
+
+/* "dead in this unit: ..." when the way from 'stmt' to its child 'branch' needs a value of a
+ * parameter that no call of the function in the unit gives it: 'branch' is the then-branch of
+ * an 'if' on the parameter, or follows in a block an 'if' on it that returns. Malloc'ed, or
+ * NULL. */
+static char *dead_argument_words(ss_callgraph *g, CXCursor stmt, CXCursor branch)
+{
+    CXCursor cond = then_condition(stmt, branch), test = stmt;
+    int runs_when_holds = 1;
+    if (ss_ast_is_null(cond) && clang_getCursorKind(stmt) == CXCursor_CompoundStmt) {
+        test = returning_if_before(stmt, branch, &cond);
+        runs_when_holds = 0;
+    }
+    int holds_when_true;
+    CXCursor param = ss_ast_is_null(cond) ? cond : tested_param(cond, &holds_when_true);
+    const char *only_here = NULL;
+    long calls = 0;
+    /* Dead when every call gives the parameter the truth for which the way is not taken. */
+    if (ss_ast_is_null(param) ||
+        !every_call_gives(g, param, runs_when_holds ? !holds_when_true : holds_when_true,
+                          &only_here, &calls))
+        return NULL;
+    char *text = ss_expr_text(cond);
+    char *function = ss_qualified_name(clang_getCursorSemanticParent(param));
+    CXString name = clang_getCursorSpelling(param);
+    char *words =
+        runs_when_holds
+            ? ss_xasprintf("dead in this unit: the branch at line %u runs only when '%s' holds, "
+                           "and every call of '%s' in this unit (%ld) gives '%s' a value for "
+                           "which it does not ('%s' %s)",
+                           ss_scope_line(test), text ? text : "...", function ? function : "...",
+                           calls, clang_getCString(name), function ? function : "...", only_here)
+            : ss_xasprintf("dead in this unit: line %u leaves the function when '%s' holds, and "
+                           "every call of '%s' in this unit (%ld) gives '%s' a value for which "
+                           "it does ('%s' %s)",
+                           ss_scope_line(test), text ? text : "...", function ? function : "...",
+                           calls, clang_getCString(name), function ? function : "...", only_here);
+    clang_disposeString(name);
+    free(function);
+    free(text);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
  * Guards on the way to a call. */
 
 /* The words of the first guard (a dead branch, an opt-in switch) on the path from 'from' down
  * to 'call', outermost first, or NULL. Malloc'ed. */
-static char *guard_words(CXCursor from, CXCursor call)
+static char *guard_words(ss_callgraph *g, CXCursor from, CXCursor call)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(from, call, path);
@@ -234,6 +429,8 @@ static char *guard_words(CXCursor from, CXCursor call)
         words = dead_words(path[i], branch);
         if (words == NULL)
             words = opt_in_words(path[i], branch);
+        if (words == NULL)
+            words = dead_argument_words(g, path[i], branch);
     }
     free(path);
     return words;
@@ -242,8 +439,7 @@ static char *guard_words(CXCursor from, CXCursor call)
 /* For ss_callgraph_reached_unless: a call under a guard is skipped. */
 static int skip_guarded(CXCursor from, CXCursor call, void *data)
 {
-    (void)data;
-    char *words = guard_words(from, call);
+    char *words = guard_words(data, from, call);
     free(words);
     return words != NULL;
 }
@@ -254,17 +450,17 @@ static int skip_guarded(CXCursor from, CXCursor call, void *data)
 static char *guarded_words(ss_check_ctx *ctx, CXCursor at)
 {
     CXCursor top = ss_scope_outer_function(ctx->function);
-    char *words = guard_words(top, at);
+    ss_callgraph *graph = ss_check_graph(ctx);
+    char *words = guard_words(graph, top, at);
     if (words)
         return words;
-    ss_callgraph *graph = ss_check_graph(ctx);
     ss_loop_reach reach;
     if (!ss_callgraph_reached_from_loop(graph, top, SS_SCOPE_ENQUEUES, &reach))
         return NULL;
     for (size_t i = 0; i < reach.call_count && words == NULL; i++)
-        words = guard_words(reach.froms[i], reach.calls[i]);
+        words = guard_words(graph, reach.froms[i], reach.calls[i]);
     ss_loop_reach_free(&reach);
-    if (words && ss_callgraph_reached_unless(graph, top, SS_SCOPE_ENQUEUES, skip_guarded, NULL)) {
+    if (words && ss_callgraph_reached_unless(graph, top, SS_SCOPE_ENQUEUES, skip_guarded, graph)) {
         free(words);
         words = NULL;
     }
