@@ -812,6 +812,14 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
                        clang_getNullCursor(), clang_getNullCursor()};
     flow_budget = FLOW_BUDGET;
     drain d = state_at(&device, ctx->function, at, 0);
+    /* Where the unit creates no stream, functions of other units may queue work on streams of
+     * their own that a copy on the legacy stream does not wait for, but a device-wide wait
+     * does: a copy does not answer for it. */
+    const ss_api *waits = ss_scope_callee_api(at);
+    const ss_api *by_api = d.state == DRAINED ? ss_scope_callee_api(d.by) : NULL;
+    if (d.state == DRAINED && drain_copies == SS_COPY_DRAIN_LEGACY_ONLY && waits &&
+        waits->klass == SS_CLASS_DEVICE_SYNC && by_api && by_api->klass == SS_CLASS_COPY)
+        d = busy();
     if (d.state == DRAINED && (copy || !d.filled)) {
         char *name = ss_scope_callee_name(d.by);
         char *where = ss_callgraph_place(d.by);

@@ -22,3 +22,18 @@ void train(float *d_x, float *d_y, const float *h_x, float *h_y, int n, int step
         cudaMemcpy(h_y, d_x, n * sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: note
     }
 }
+
+// A device-wide wait after the readback: the copy waited for all the legacy stream's work, but
+// a function of another unit may have queued work on a stream of its own that only this wait
+// waits for. A copy never answers for a device-wide wait here.
+void run_elsewhere(float *d_x, int n);
+
+void evaluate(float *d_x, float *h_y, int n, int steps)
+{
+    for (int s = 0; s < steps; s++) {
+        run_elsewhere(d_x, n);
+        layer<<<1, 32>>>(d_x, n); // expect: SYNC101
+        cudaMemcpy(h_y, d_x, n * sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    }
+}
