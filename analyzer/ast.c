@@ -306,3 +306,42 @@ int ss_ast_is_function(CXCursor c)
         return 0;
     }
 }
+
+unsigned ss_ast_if_condition(CXCursor if_stmt)
+{
+    unsigned n = ss_ast_child_count(if_stmt), i = 0;
+    while (i < n && !clang_isExpression(clang_getCursorKind(ss_ast_child(if_stmt, i))))
+        i++;
+    return i;
+}
+
+int ss_ast_do_once(CXCursor do_stmt)
+{
+    long long value = 1;
+    return ss_ast_eval_int(ss_ast_child(do_stmt, 1), &value) == 0 && value == 0;
+}
+
+static enum CXChildVisitResult run_order_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    ss_ast_run_walk *walk = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (walk->is_statement(k)) {
+        walk->statement(c, walk->data);
+        return CXChildVisit_Continue;
+    }
+    clang_visitChildren(c, run_order_visit, walk);
+    walk->after_children(c, walk->data);
+    return CXChildVisit_Continue;
+}
+
+void ss_ast_run_order(CXCursor c, ss_ast_run_walk *walk)
+{
+    run_order_visit(c, c, walk);
+}
+
+void ss_ast_run_order_children(CXCursor c, ss_ast_run_walk *walk)
+{
+    clang_visitChildren(c, run_order_visit, walk);
+}

@@ -53,6 +53,29 @@ int ss_ast_is_function(CXCursor c);
  * without __host__. Its calls are device-side (dynamic parallelism's launches and streams run
  * on the device), not the host's synchronization. */
 int ss_ast_is_device_only(CXCursor function);
+/* The index of an 'if's condition (its first expression child; an init-statement or a
+ * condition variable comes before it), or the child count when it has none. */
+unsigned ss_ast_if_condition(CXCursor if_stmt);
+/* Whether the do statement 'do_stmt' is 'do { ... } while (0)' (a macro written as a
+ * statement): its body runs once. Returns 1 or 0. */
+int ss_ast_do_once(CXCursor do_stmt);
+
+/* A walk over an expression in the order its parts run, for a flow that follows a function's
+ * statements itself (drained.c, project_facts.c) and hands each expression here. 'data' is
+ * handed to both callbacks. */
+typedef struct ss_ast_run_walk {
+    /* Whether a cursor of kind 'kind' met inside an expression is a statement the flow
+     * follows whole (a statement expression's block), given to 'statement' unvisited. */
+    int (*is_statement)(enum CXCursorKind kind);
+    void (*statement)(CXCursor stmt, void *data);
+    /* Each other cursor, after its children: a call after its arguments, which run first. */
+    void (*after_children)(CXCursor c, void *data);
+    void *data;
+} ss_ast_run_walk;
+/* Walks 'c' as 'walk' says; a lambda is passed over (its body runs where it is called). */
+void ss_ast_run_order(CXCursor c, ss_ast_run_walk *walk);
+/* Walks each child of 'c' in turn, as ss_ast_run_order does 'c'. */
+void ss_ast_run_order_children(CXCursor c, ss_ast_run_walk *walk);
 
 /* The text of 'expr' as written at its expansion location, whitespace runs folded: a macro
  * argument as in the invocation, a macro name as a macro name (an expression that ends in a

@@ -336,20 +336,29 @@ static int structured(enum CXCursorKind k)
            k == CXCursor_ReturnStmt || k == CXCursor_SwitchStmt;
 }
 
-static enum CXChildVisitResult expr_flow(CXCursor c, CXCursor parent, CXClientData data)
+static void statement_flow(CXCursor s, void *data)
 {
-    flow *f = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_LambdaExpr)
-        return CXChildVisit_Continue;
-    if (structured(k)) {
-        stmt_flow(f, c);
-        return CXChildVisit_Continue;
-    }
-    clang_visitChildren(c, expr_flow, f); /* the arguments run before the call */
-    if (k == CXCursor_CallExpr)
-        call_flow(f, c);
-    return CXChildVisit_Continue;
+    stmt_flow(data, s);
+}
+
+static void node_flow(CXCursor c, void *data)
+{
+    if (clang_getCursorKind(c) == CXCursor_CallExpr)
+        call_flow(data, c);
+}
+
+/* The expression 'e': its calls in the order they run, a statement inside it followed as one. */
+static void expr_flow(flow *f, CXCursor e)
+{
+    ss_ast_run_walk walk = {structured, statement_flow, node_flow, f};
+    ss_ast_run_order(e, &walk);
+}
+
+/* Each child of 's' in turn, as expr_flow. */
+static void children_flow(flow *f, CXCursor s)
+{
+    ss_ast_run_walk walk = {structured, statement_flow, node_flow, f};
+    ss_ast_run_order_children(s, &walk);
 }
 
 /* The children of 's' from 'from' up to (not including) 'to' that are not statements of their
@@ -357,7 +366,7 @@ static enum CXChildVisitResult expr_flow(CXCursor c, CXCursor parent, CXClientDa
 static void parts_flow(flow *f, CXCursor s, unsigned from, unsigned to)
 {
     for (unsigned i = from; i < to; i++)
-        expr_flow(ss_ast_child(s, i), s, f);
+        expr_flow(f, ss_ast_child(s, i));
 }
 
 /* The loop 's': its body, then its other parts (condition, increment), run some times after
@@ -379,18 +388,9 @@ static void loop_flow(flow *f, CXCursor s, int at_least_once)
         f->now = join(in, f->now);
 }
 
-/* The index of an 'if's condition (its first expression child), or the child count. */
-static unsigned condition_index(CXCursor s)
-{
-    unsigned n = ss_ast_child_count(s), i = 0;
-    while (i < n && !clang_isExpression(clang_getCursorKind(ss_ast_child(s, i))))
-        i++;
-    return i;
-}
-
 static void if_flow(flow *f, CXCursor s)
 {
-    unsigned n = ss_ast_child_count(s), cond = condition_index(s);
+    unsigned n = ss_ast_child_count(s), cond = ss_ast_if_condition(s);
     if (cond >= n)
         return;
     parts_flow(f, s, 0, cond + 1);
@@ -425,27 +425,25 @@ static void stmt_flow(flow *f, CXCursor s)
     case CXCursor_CXXForRangeStmt:
         loop_flow(f, s, 0);
         return;
-    case CXCursor_DoStmt: {
-        long long value = 1;
-        if (ss_ast_eval_int(ss_ast_child(s, 1), &value) == 0 && value == 0)
-            stmt_flow(f, ss_ast_child(s, 0)); /* do { ... } while (0): once */
+    case CXCursor_DoStmt:
+        if (ss_ast_do_once(s))
+            stmt_flow(f, ss_ast_child(s, 0));
         else
             loop_flow(f, s, 1);
         return;
-    }
     case CXCursor_ReturnStmt:
-        clang_visitChildren(s, expr_flow, f);
+        children_flow(f, s);
         f->returned = join(f->returned, f->now);
         f->now = unreached();
         return;
     case CXCursor_SwitchStmt: {
         drain before = f->now;
-        clang_visitChildren(s, expr_flow, f);
+        children_flow(f, s);
         f->now = join(before, f->now);
         return;
     }
     default:
-        expr_flow(s, s, f);
+        expr_flow(f, s);
         return;
     }
 }
@@ -569,9 +567,8 @@ static ss_copy_drain copies_drain(ss_check_ctx *ctx)
 static int is_loop(CXCursor s)
 {
     enum CXCursorKind k = clang_getCursorKind(s);
-    long long value = 1;
     if (k == CXCursor_DoStmt)
-        return !(ss_ast_eval_int(ss_ast_child(s, 1), &value) == 0 && value == 0);
+        return !ss_ast_do_once(s);
     return k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_CXXForRangeStmt;
 }
 
@@ -599,7 +596,7 @@ static void before_flow(flow *f, CXCursor s, CXCursor child)
             stmt_flow(f, stmt);
         }
     } else if (k == CXCursor_IfStmt) {
-        unsigned cond = condition_index(s);
+        unsigned cond = ss_ast_if_condition(s);
         if (cond < ss_ast_child_count(s) && !ss_ast_same_node(ss_ast_child(s, cond), child))
             parts_flow(f, s, 0, cond + 1);
     } else if (k == CXCursor_LambdaExpr || k == CXCursor_SwitchStmt || is_loop(s)) {

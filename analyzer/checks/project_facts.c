@@ -236,22 +236,33 @@ static int structured(enum CXCursorKind k)
     }
 }
 
-static enum CXChildVisitResult expr_flow(CXCursor c, CXCursor parent, CXClientData data)
+static void statement_flow(CXCursor s, void *data)
+{
+    stmt_flow(data, s);
+}
+
+static void node_flow(CXCursor c, void *data)
 {
     end_flow *f = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_LambdaExpr)
-        return CXChildVisit_Continue;
-    if (structured(k)) {
-        stmt_flow(f, c);
-        return CXChildVisit_Continue;
-    }
-    clang_visitChildren(c, expr_flow, f); /* the arguments run before the call */
-    if (k == CXCursor_CallExpr)
+    if (clang_getCursorKind(c) == CXCursor_CallExpr)
         call_flow(f, c);
     else if (writes_param(c, f->param))
         f->changed = 1; /* the parameter may hold another stream from here on */
-    return CXChildVisit_Continue;
+}
+
+/* The expression 'e': its calls and writes in the order they run, a statement inside it
+ * followed as one. */
+static void expr_flow(end_flow *f, CXCursor e)
+{
+    ss_ast_run_walk walk = {structured, statement_flow, node_flow, f};
+    ss_ast_run_order(e, &walk);
+}
+
+/* Each child of 's' in turn, as expr_flow. */
+static void children_flow(end_flow *f, CXCursor s)
+{
+    ss_ast_run_walk walk = {structured, statement_flow, node_flow, f};
+    ss_ast_run_order_children(s, &walk);
 }
 
 /* A loop: its parts (a for's init, condition and increment, its body; a do-while's body and
@@ -271,12 +282,12 @@ static void loop_flow(end_flow *f, CXCursor s, int at_least_once)
 
 static void if_flow(end_flow *f, CXCursor s)
 {
-    unsigned n = ss_ast_child_count(s), cond = 0;
-    while (cond < n && !clang_isExpression(clang_getCursorKind(ss_ast_child(s, cond))))
-        stmt_flow(f, ss_ast_child(s, cond++)); /* an init-statement or condition variable */
+    unsigned n = ss_ast_child_count(s), cond = ss_ast_if_condition(s);
+    for (unsigned i = 0; i < cond; i++)
+        stmt_flow(f, ss_ast_child(s, i)); /* an init-statement or condition variable */
     if (cond >= n)
         return;
-    expr_flow(ss_ast_child(s, cond), s, f);
+    expr_flow(f, ss_ast_child(s, cond));
     stream_state before = f->now;
     if (cond + 1 < n)
         stmt_flow(f, ss_ast_child(s, cond + 1));
@@ -293,7 +304,6 @@ static void stmt_flow(end_flow *f, CXCursor s)
         f->now = state_of(BUSY);
         return;
     }
-    long long value = 1;
     switch (clang_getCursorKind(s)) {
     case CXCursor_CompoundStmt:
         for (unsigned i = 0, n = ss_ast_child_count(s); i < n; i++)
@@ -308,13 +318,13 @@ static void stmt_flow(end_flow *f, CXCursor s)
         loop_flow(f, s, 0);
         return;
     case CXCursor_DoStmt:
-        if (ss_ast_eval_int(ss_ast_child(s, 1), &value) == 0 && value == 0)
-            stmt_flow(f, ss_ast_child(s, 0)); /* do { ... } while (0): once */
+        if (ss_ast_do_once(s))
+            stmt_flow(f, ss_ast_child(s, 0));
         else
             loop_flow(f, s, 1);
         return;
     case CXCursor_ReturnStmt:
-        clang_visitChildren(s, expr_flow, f);
+        children_flow(f, s);
         f->returned = join(f->returned, f->now);
         f->now = state_of(UNREACHED);
         return;
@@ -326,12 +336,12 @@ static void stmt_flow(end_flow *f, CXCursor s)
     case CXCursor_CXXTryStmt:
     case CXCursor_GotoStmt:
         /* Ways that this flow does not follow: nothing is known past them. */
-        clang_visitChildren(s, expr_flow, f);
+        children_flow(f, s);
         f->now = state_of(BUSY);
         f->returned = join(f->returned, state_of(BUSY));
         return;
     default:
-        expr_flow(s, s, f);
+        expr_flow(f, s);
         return;
     }
 }
