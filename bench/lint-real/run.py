@@ -339,7 +339,8 @@ def render(v):
     files = report["summary"]["files"]
     command = "bench/lint-real/run.sh " + " ".join(shlex.quote(a) for a in v["argv"])
     settings = " ".join(f"{k}={shlex.quote(os.environ[k])}" for k in sorted(os.environ)
-                        if k.startswith("BENCH_") and k not in ("BENCH_OUT", "BENCH_REPORT"))
+                        if k.startswith("BENCH_")
+                        and k not in ("BENCH_OUT", "BENCH_REPORT", "BENCH_SUMMARY"))
     if settings:
         command = settings + " " + command
     lint_argv = v["first"]["argv"]
