@@ -255,7 +255,7 @@ static char *entry_path(const ss_cache *cache, const char *key)
     return ss_xasprintf("%s/%s.json", cache->dir, key);
 }
 
-static void add_string(cJSON *o, const char *name, const char *value)
+void ss_cache_add_string(cJSON *o, const char *name, const char *value)
 {
     if (value)
         cJSON_AddStringToObject(o, name, value);
@@ -267,15 +267,15 @@ static cJSON *encode_finding(const ss_finding *f)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "rule", ss_rules_get(f->rule)->id);
     cJSON_AddNumberToObject(o, "severity", f->severity);
-    add_string(o, "file", f->file);
+    ss_cache_add_string(o, "file", f->file);
     cJSON_AddNumberToObject(o, "line", f->line);
     cJSON_AddNumberToObject(o, "column", f->column);
-    add_string(o, "function", f->function);
-    add_string(o, "message", f->message);
-    add_string(o, "hint", f->hint);
-    add_string(o, "lineText", f->line_text);
+    ss_cache_add_string(o, "function", f->function);
+    ss_cache_add_string(o, "message", f->message);
+    ss_cache_add_string(o, "hint", f->hint);
+    ss_cache_add_string(o, "lineText", f->line_text);
     if (f->macro) {
-        add_string(o, "macro", f->macro);
+        ss_cache_add_string(o, "macro", f->macro);
         cJSON_AddNumberToObject(o, "macroLine", f->macro_line);
         cJSON_AddNumberToObject(o, "macroColumn", f->macro_column);
     }
@@ -287,7 +287,7 @@ static cJSON *encode_finding(const ss_finding *f)
             cJSON_AddNumberToObject(e, "line", x->line);
             cJSON_AddNumberToObject(e, "column", x->column);
             cJSON_AddNumberToObject(e, "endColumn", x->end_column);
-            add_string(e, "text", x->text);
+            ss_cache_add_string(e, "text", x->text);
             cJSON_AddItemToArray(fixits, e);
         }
     }
@@ -299,10 +299,10 @@ static cJSON *encode_diag(const ss_diag *d)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "severity", d->severity);
-    add_string(o, "file", d->file);
+    ss_cache_add_string(o, "file", d->file);
     cJSON_AddNumberToObject(o, "line", d->line);
     cJSON_AddNumberToObject(o, "column", d->column);
-    add_string(o, "message", d->message);
+    ss_cache_add_string(o, "message", d->message);
     return o;
 }
 
@@ -314,9 +314,9 @@ static cJSON *encode_streams(const ss_tu_streams *streams)
     for (size_t i = 0; i < streams->created_count; i++) {
         const ss_shared_stream *s = &streams->created[i];
         cJSON *e = cJSON_CreateObject();
-        add_string(e, "key", s->key);
-        add_string(e, "name", s->name);
-        add_string(e, "file", s->file);
+        ss_cache_add_string(e, "key", s->key);
+        ss_cache_add_string(e, "name", s->name);
+        ss_cache_add_string(e, "file", s->file);
         cJSON_AddNumberToObject(e, "line", s->line);
         cJSON_AddNumberToObject(e, "column", s->column);
         cJSON_AddItemToArray(created, e);
@@ -324,7 +324,7 @@ static cJSON *encode_streams(const ss_tu_streams *streams)
     cJSON *used = cJSON_AddArrayToObject(o, "used");
     for (size_t i = 0; i < streams->used_count; i++)
         cJSON_AddItemToArray(used, cJSON_CreateString(streams->used[i]));
-    add_string(o, "legacy", streams->legacy);
+    ss_cache_add_string(o, "legacy", streams->legacy);
     cJSON_AddItemToObject(o, "facts", ss_project_facts_encode(streams->facts));
     return o;
 }
@@ -368,8 +368,7 @@ int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
     return rc;
 }
 
-/* A string member, or NULL; sets *bad when the member exists and is not a string. */
-static const char *get_string(const cJSON *o, const char *name, int *bad)
+const char *ss_cache_get_string(const cJSON *o, const char *name, int *bad)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, name);
     if (item == NULL)
@@ -381,8 +380,7 @@ static const char *get_string(const cJSON *o, const char *name, int *bad)
     return item->valuestring;
 }
 
-/* A non-negative integer member; sets *bad when it is missing or not one. */
-static unsigned get_unsigned(const cJSON *o, const char *name, unsigned max, int *bad)
+unsigned ss_cache_get_unsigned(const cJSON *o, const char *name, unsigned max, int *bad)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, name);
     if (!cJSON_IsNumber(item) || item->valuedouble < 0 || item->valuedouble > max ||
@@ -426,10 +424,10 @@ static void decode_fixits(const cJSON *o, ss_finding *f, int *bad)
     const cJSON *e;
     cJSON_ArrayForEach(e, fixit_list)
     {
-        unsigned line = get_unsigned(e, "line", UINT_MAX, bad);
-        unsigned column = get_unsigned(e, "column", UINT_MAX, bad);
-        unsigned end_column = get_unsigned(e, "endColumn", UINT_MAX, bad);
-        const char *text = get_string(e, "text", bad);
+        unsigned line = ss_cache_get_unsigned(e, "line", UINT_MAX, bad);
+        unsigned column = ss_cache_get_unsigned(e, "column", UINT_MAX, bad);
+        unsigned end_column = ss_cache_get_unsigned(e, "endColumn", UINT_MAX, bad);
+        const char *text = ss_cache_get_string(e, "text", bad);
         if (*bad || text == NULL) {
             *bad = 1;
             return;
@@ -441,9 +439,9 @@ static void decode_fixits(const cJSON *o, ss_finding *f, int *bad)
 /* Adds the cached finding 'o' to 'decoded'; sets '*bad' when it is malformed. */
 static void decode_finding(const cJSON *o, ss_result *decoded, int *bad)
 {
-    const char *id = get_string(o, "rule", bad);
+    const char *id = ss_cache_get_string(o, "rule", bad);
     const ss_rule *rule = id ? ss_rules_find(id) : NULL;
-    unsigned severity = get_unsigned(o, "severity", SS_SEV_ERROR, bad);
+    unsigned severity = ss_cache_get_unsigned(o, "severity", SS_SEV_ERROR, bad);
     if (rule == NULL || *bad) {
         *bad = 1;
         return;
@@ -452,17 +450,17 @@ static void decode_finding(const cJSON *o, ss_result *decoded, int *bad)
     f->rule = rule->rule;
     f->severity = (ss_severity)severity;
     f->origin = SS_ORIGIN_STATIC;
-    f->file = ss_xstrdup(get_string(o, "file", bad));
-    f->line = get_unsigned(o, "line", UINT_MAX, bad);
-    f->column = get_unsigned(o, "column", UINT_MAX, bad);
-    f->function = ss_xstrdup(get_string(o, "function", bad));
-    f->message = ss_xstrdup(get_string(o, "message", bad));
-    f->hint = ss_xstrdup(get_string(o, "hint", bad));
-    f->line_text = ss_xstrdup(get_string(o, "lineText", bad));
-    f->macro = ss_xstrdup(get_string(o, "macro", bad));
+    f->file = ss_xstrdup(ss_cache_get_string(o, "file", bad));
+    f->line = ss_cache_get_unsigned(o, "line", UINT_MAX, bad);
+    f->column = ss_cache_get_unsigned(o, "column", UINT_MAX, bad);
+    f->function = ss_xstrdup(ss_cache_get_string(o, "function", bad));
+    f->message = ss_xstrdup(ss_cache_get_string(o, "message", bad));
+    f->hint = ss_xstrdup(ss_cache_get_string(o, "hint", bad));
+    f->line_text = ss_xstrdup(ss_cache_get_string(o, "lineText", bad));
+    f->macro = ss_xstrdup(ss_cache_get_string(o, "macro", bad));
     if (f->macro) {
-        f->macro_line = get_unsigned(o, "macroLine", UINT_MAX, bad);
-        f->macro_column = get_unsigned(o, "macroColumn", UINT_MAX, bad);
+        f->macro_line = ss_cache_get_unsigned(o, "macroLine", UINT_MAX, bad);
+        f->macro_column = ss_cache_get_unsigned(o, "macroColumn", UINT_MAX, bad);
     }
     if (f->message == NULL)
         *bad = 1;
@@ -472,11 +470,11 @@ static void decode_finding(const cJSON *o, ss_result *decoded, int *bad)
 /* Adds the cached diagnostic 'o' to 'decoded'; sets '*bad' when it is malformed. */
 static void decode_diag(const cJSON *o, ss_result *decoded, int *bad)
 {
-    unsigned severity = get_unsigned(o, "severity", SS_SEV_ERROR, bad);
-    const char *file = get_string(o, "file", bad);
-    unsigned line = get_unsigned(o, "line", UINT_MAX, bad);
-    unsigned column = get_unsigned(o, "column", UINT_MAX, bad);
-    const char *message = get_string(o, "message", bad);
+    unsigned severity = ss_cache_get_unsigned(o, "severity", SS_SEV_ERROR, bad);
+    const char *file = ss_cache_get_string(o, "file", bad);
+    unsigned line = ss_cache_get_unsigned(o, "line", UINT_MAX, bad);
+    unsigned column = ss_cache_get_unsigned(o, "column", UINT_MAX, bad);
+    const char *message = ss_cache_get_string(o, "message", bad);
     if (*bad || message == NULL) {
         *bad = 1;
         return;
@@ -540,10 +538,11 @@ static int decode_streams(const cJSON *o, ss_tu_streams *streams)
     const cJSON *created_list = bad ? NULL : created;
     cJSON_ArrayForEach(e, created_list)
     {
-        const char *k = get_string(e, "key", &bad), *name = get_string(e, "name", &bad),
-                   *file = get_string(e, "file", &bad);
-        unsigned line = get_unsigned(e, "line", UINT_MAX, &bad);
-        unsigned column = get_unsigned(e, "column", UINT_MAX, &bad);
+        const char *k = ss_cache_get_string(e, "key", &bad),
+                   *name = ss_cache_get_string(e, "name", &bad),
+                   *file = ss_cache_get_string(e, "file", &bad);
+        unsigned line = ss_cache_get_unsigned(e, "line", UINT_MAX, &bad);
+        unsigned column = ss_cache_get_unsigned(e, "column", UINT_MAX, &bad);
         if (bad || !k || !name || !file) {
             bad = 1;
             break;
@@ -559,7 +558,7 @@ static int decode_streams(const cJSON *o, ss_tu_streams *streams)
         }
         ss_tu_streams_use(streams, e->valuestring);
     }
-    const char *legacy = bad ? NULL : get_string(o, "legacy", &bad);
+    const char *legacy = bad ? NULL : ss_cache_get_string(o, "legacy", &bad);
     if (legacy)
         streams->legacy = ss_xstrdup(legacy);
     const cJSON *facts = bad ? NULL : cJSON_GetObjectItemCaseSensitive(o, "facts");
@@ -584,9 +583,9 @@ int ss_cache_lookup(ss_cache *cache, const char *key, ss_result *out, int *statu
     free(text);
     int hit = 0;
     int bad = 0;
-    const char *stored_key = root ? get_string(root, "key", &bad) : NULL;
+    const char *stored_key = root ? ss_cache_get_string(root, "key", &bad) : NULL;
     if (root && stored_key && strcmp(stored_key, key) == 0 &&
-        get_unsigned(root, "format", 1000, &bad) == SS_CACHE_FORMAT && !bad) {
+        ss_cache_get_unsigned(root, "format", 1000, &bad) == SS_CACHE_FORMAT && !bad) {
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "status");
         /* -1: libclang made no translation unit (a refused command line). */
         if (cJSON_IsNumber(st) && st->valueint >= -1 && st->valueint <= 1 &&

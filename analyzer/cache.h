@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cjson/cJSON.h>
+
 #include "report.h"
 #include "tu.h"
 
@@ -42,5 +44,15 @@ int ss_cache_folder_hash(const char *dir, uint64_t *hash);
  * on). */
 int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
                    const ss_result *result, int status, const ss_tu_streams *streams);
+
+/* The members of a cache entry's JSON, shared with the other units' facts
+ * (checks/project_facts.c) that an entry carries. ss_cache_add_string adds 'value' as the
+ * member 'name' unless it is NULL; ss_cache_get_string returns a string member (borrowed), or
+ * NULL when it is missing, and sets *bad when it exists and is not a string;
+ * ss_cache_get_unsigned returns a non-negative integer member up to 'max' and sets *bad when
+ * it is missing or not one. */
+void ss_cache_add_string(cJSON *o, const char *name, const char *value);
+const char *ss_cache_get_string(const cJSON *o, const char *name, int *bad);
+unsigned ss_cache_get_unsigned(const cJSON *o, const char *name, unsigned max, int *bad);
 
 #endif

@@ -3,6 +3,7 @@
  * leave to them, and the project pass that answers them (project_facts.h). */
 #include "project_facts.h"
 #include "ast.h"
+#include "cache.h"
 #include "callgraph.h"
 #include "common.h"
 #include "context_cases.h"
@@ -649,12 +650,6 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
 /* ------------------------------------------------------------------------------------------
  * The cache's form. */
 
-static void add_string(cJSON *o, const char *name, const char *value)
-{
-    if (value)
-        cJSON_AddStringToObject(o, name, value);
-}
-
 cJSON *ss_project_facts_encode(const ss_project_facts *facts)
 {
     if (facts == NULL)
@@ -664,64 +659,49 @@ cJSON *ss_project_facts_encode(const ss_project_facts *facts)
     for (size_t i = 0; i < facts->end_count; i++) {
         const ss_stream_end *e = &facts->ends[i];
         cJSON *item = cJSON_CreateObject();
-        add_string(item, "usr", e->usr);
+        ss_cache_add_string(item, "usr", e->usr);
         cJSON_AddNumberToObject(item, "param", e->param);
-        add_string(item, "wait", e->wait);
-        add_string(item, "next", e->next);
+        ss_cache_add_string(item, "wait", e->wait);
+        ss_cache_add_string(item, "next", e->next);
         cJSON_AddNumberToObject(item, "nextParam", e->next_param);
-        add_string(item, "nextName", e->next_name);
+        ss_cache_add_string(item, "nextName", e->next_name);
         cJSON_AddItemToArray(ends, item);
     }
     cJSON *questions = cJSON_AddArrayToObject(o, "questions");
     for (size_t i = 0; i < facts->question_count; i++) {
         const ss_wait_question *q = &facts->questions[i];
         cJSON *item = cJSON_CreateObject();
-        add_string(item, "file", q->file);
+        ss_cache_add_string(item, "file", q->file);
         cJSON_AddNumberToObject(item, "line", q->line);
         cJSON_AddNumberToObject(item, "column", q->column);
         cJSON_AddNumberToObject(item, "rule", q->rule);
-        add_string(item, "stream", q->stream);
-        add_string(item, "usr", q->usr);
+        ss_cache_add_string(item, "stream", q->stream);
+        ss_cache_add_string(item, "usr", q->usr);
         cJSON_AddNumberToObject(item, "param", q->param);
-        add_string(item, "callee", q->callee);
+        ss_cache_add_string(item, "callee", q->callee);
         cJSON_AddItemToArray(questions, item);
     }
     return o;
 }
 
-/* A string member copied, or NULL; sets '*bad' when it is missing or not a string. */
+/* A string member copied, or NULL; sets '*bad' when it is not a string, or missing and
+ * 'required'. */
 static char *take_string(const cJSON *o, const char *name, int required, int *bad)
 {
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, name);
-    if (item == NULL && !required)
-        return NULL;
-    if (!cJSON_IsString(item)) {
+    const char *s = ss_cache_get_string(o, name, bad);
+    if (s == NULL && required)
         *bad = 1;
-        return NULL;
-    }
-    return ss_xstrdup(item->valuestring);
-}
-
-/* A non-negative integer member up to 'max'; sets '*bad' when it is missing or not one. */
-static unsigned take_unsigned(const cJSON *o, const char *name, unsigned max, int *bad)
-{
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(o, name);
-    if (!cJSON_IsNumber(item) || item->valuedouble < 0 || item->valuedouble > max ||
-        item->valuedouble != (double)(unsigned)item->valuedouble) {
-        *bad = 1;
-        return 0;
-    }
-    return (unsigned)item->valuedouble;
+    return s ? ss_xstrdup(s) : NULL;
 }
 
 static void decode_end(const cJSON *item, ss_project_facts *facts, int *bad)
 {
     ss_stream_end *e = add_end(facts);
     e->usr = take_string(item, "usr", 1, bad);
-    e->param = take_unsigned(item, "param", UINT_MAX, bad);
+    e->param = ss_cache_get_unsigned(item, "param", UINT_MAX, bad);
     e->wait = take_string(item, "wait", 0, bad);
     e->next = take_string(item, "next", 0, bad);
-    e->next_param = take_unsigned(item, "nextParam", UINT_MAX, bad);
+    e->next_param = ss_cache_get_unsigned(item, "nextParam", UINT_MAX, bad);
     e->next_name = take_string(item, "nextName", 0, bad);
     if (e->wait == NULL && (e->next == NULL || e->next_name == NULL))
         *bad = 1;
@@ -731,12 +711,12 @@ static void decode_question(const cJSON *item, ss_project_facts *facts, int *bad
 {
     ss_wait_question *q = add_question(facts);
     q->file = take_string(item, "file", 1, bad);
-    q->line = take_unsigned(item, "line", UINT_MAX, bad);
-    q->column = take_unsigned(item, "column", UINT_MAX, bad);
-    q->rule = (ss_rule_id)take_unsigned(item, "rule", SS_RULE_COUNT - 1, bad);
+    q->line = ss_cache_get_unsigned(item, "line", UINT_MAX, bad);
+    q->column = ss_cache_get_unsigned(item, "column", UINT_MAX, bad);
+    q->rule = (ss_rule_id)ss_cache_get_unsigned(item, "rule", SS_RULE_COUNT - 1, bad);
     q->stream = take_string(item, "stream", 1, bad);
     q->usr = take_string(item, "usr", 1, bad);
-    q->param = take_unsigned(item, "param", UINT_MAX, bad);
+    q->param = ss_cache_get_unsigned(item, "param", UINT_MAX, bad);
     q->callee = take_string(item, "callee", 1, bad);
 }
 
