@@ -23,12 +23,14 @@ BENCH_FLOOR) and a user's run (the full mode; BENCH_WHOLE_FULL=0 leaves it out),
 discarded warm-up run of each, in rounds of alternating order (the first run of a process that
 loads large libraries pays for the page cache); medians and minima, and per mode the median of
 its runs' ratios to the same round's bare run with a bootstrap 95% interval, and whether that
-interval shows the ratio at or under BENCH_TARGET (1.01). BENCH_CPU=LIST runs every process on
-those CPUs (taskset -c); BENCH_SECONDS=T starts no round after T seconds, so that the summary is
-printed before an outer time bound. BENCH_VARIANTS="NAME:VAR=VALUE[,VAR=VALUE] ..." adds a
-user's run with those settings for each word (e.g. nonvtx:SYNCSCOPE_NVTX=0: what observing NVTX
-costs). A Python PROGRAM run through bench/exit/phases.py also gets the median of each phase of
-the process (startup, import of BENCH_PREIMPORT, the script, exit).
+interval shows the ratio at or under BENCH_TARGET (1.01), and the median of the same pairs'
+differences in ms with its interval. BENCH_CPU=LIST runs every process on those CPUs
+(taskset -c); BENCH_SECONDS=T starts no round after T seconds, so that the summary is printed
+before an outer time bound; BENCH_WARMUP=NAMES gives only those modes (bare, floor, full, a
+variant's name; "none": no mode) the warm-up run. BENCH_VARIANTS="NAME:VAR=VALUE[,VAR=VALUE]
+..." adds a user's run with those settings for each word (e.g. nonvtx:SYNCSCOPE_NVTX=0: what
+observing NVTX costs). A Python PROGRAM run through bench/exit/phases.py also gets the median
+of each phase of the process (startup, import of BENCH_PREIMPORT, the script, exit).
 
 With BENCH_FLOOR=LIB (bench/overhead's libcupti_floor.so, a GPU machine) the process also runs
 under the CUPTI floor alone ("floor": the least a CUPTI-based tool pays), and with BENCH_PLAIN=1
@@ -54,7 +56,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "overhead"))
-from pairstats import ratio_summary, resolves  # noqa: E402
+from pairstats import bootstrap_median, ratio_summary, resolves  # noqa: E402
 
 TIMING = re.compile(r"^syncscope: exit timing: symbolize ([0-9.]+) ms \((.*?)\), collect "
                     r"([0-9.]+) ms .*? total ([0-9.]+) ms$", re.M)
@@ -226,6 +228,24 @@ def save_report(report):
             f.write("\n".join(report) + "\n")
 
 
+def warmed_modes(modes):
+    """The modes BENCH_WARMUP names for a discarded warm-up run (default: every one; "none":
+    none; else words among bare, floor, full and the BENCH_VARIANTS names): one warm-up of
+    bare fills the page cache for all when another part has just loaded the tool's libraries."""
+    text = os.environ.get("BENCH_WARMUP", "").split()
+    if not text:
+        return list(modes)
+    if text == ["none"]:
+        return []
+    names = {"bare": "bare", "floor": "floor", "full": "plain"}
+    names.update({name: f"plain+{name}" for name in VARIANTS})
+    unknown = [w for w in text if names.get(w) not in modes]
+    if unknown:
+        die(f"BENCH_WARMUP: '{unknown[0]}' is not a mode of this run "
+            f"({', '.join(n for n, m in names.items() if m in modes)}, or none)", 2)
+    return [m for m in modes if m in {names[w] for w in text}]
+
+
 def whole_process(paths, program, rounds, say):
     """BENCH_WHOLE=1: only the whole process, bare, under the CUPTI floor (when BENCH_FLOOR is
     set) and as a user's run (no trace, a warm cache), after one discarded run of each (the
@@ -240,8 +260,9 @@ def whole_process(paths, program, rounds, say):
         [f"plain+{name}" for name in VARIANTS]
     if len(modes) < 2:
         die("BENCH_WHOLE_FULL=0 needs BENCH_FLOOR or BENCH_VARIANTS: nothing to compare", 2)
+    warm = warmed_modes(modes)
     try:
-        for mode in modes:  # warm-up, discarded
+        for mode in warm:  # warm-up, discarded
             wall, _, _ = run_app(paths, mode, cache, work, f"warm-{mode}", 1, program, False)
             print(f"warm-up {mode}: {wall:.2f} s", file=sys.stderr, flush=True)
         walls = {m: [] for m in modes}
@@ -281,7 +302,9 @@ def whole_process(paths, program, rounds, say):
         say(f"| {name} | " + " | ".join(form(v) for v in values) + " |")
 
     rounds = len(walls["bare"])
-    say(f"## Whole process: {' '.join(program)}, {rounds} rounds after a warm-up, order "
+    warmed = "a warm-up" if warm == modes else (
+        "no warm-up" if not warm else "a warm-up of " + ", ".join(labels[m] for m in warm))
+    say(f"## Whole process: {' '.join(program)}, {rounds} rounds after {warmed}, order "
         "alternating" + (f", on CPUs {os.environ['BENCH_CPU']}" if os.environ.get("BENCH_CPU")
                          else ""))
     say()
@@ -339,6 +362,12 @@ def paired_ratios(program, modes, measures, say):
                 f"{s['median']:.4f} ci95 {s['ci95'][0]:.4f} {s['ci95'][1]:.4f} min "
                 f"{s['min']:.4f} max {s['max']:.4f} target {target} "
                 f"{resolves(s, target) if s['n'] >= 3 else 'not resolved (n < 3)'}")
+            # The same pairs as differences, in ms: what the mode adds to a process, which
+            # holds for a process of any length where the ratio holds only for this one.
+            added = [(a - b) * 1e3 for a, b in zip(values[mode], values["bare"])]
+            low, high = bootstrap_median(added)
+            say(f"bench: whole {name} {word} {measure}-bare n {len(added)} median_ms "
+                f"{statistics.median(added):.1f} ci95 {low:.1f} {high:.1f}")
     say()
 
 

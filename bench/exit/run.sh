@@ -26,6 +26,8 @@
 #   BENCH_WHOLE_FULL=0    (BENCH_WHOLE) leave the user's full-mode run out
 #   BENCH_CPU=LIST        (BENCH_WHOLE) every process on those CPUs (taskset -c)
 #   BENCH_SECONDS=T       (BENCH_WHOLE) start no round after T seconds
+#   BENCH_WARMUP=NAMES    (BENCH_WHOLE) warm up only these modes (bare, floor, full, a
+#                         variant's name; none: no warm-up); default every one
 #   BENCH_TARGET=1.01     (BENCH_WHOLE) the ratio the paired intervals are held against
 #   BENCH_OLD_FINISHER=F  also run under finisher F (a libsyncscope_finish.so of another
 #                         version, e.g. one built before the symbol index)
@@ -34,7 +36,7 @@
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ "$1" = -h ] || [ "$1" = --help ] || { [ $# -gt 1 ] && [ "$2" != -- ]; }; then
-    sed -n '2,33s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,35s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -2,7 +2,8 @@
 
 Every round runs each workload once per variant, in an order that rotates from round to
 round, so slow drifts of the machine (clocks, temperature, neighbours) fall on all variants
-alike. Results are medians over the rounds. Standard library only.
+alike. Results are medians over the rounds, and per variant the median of the rounds' paired
+ratios to bare with a bootstrap 95% interval (pairstats.py). Standard library only.
 """
 import datetime
 import glob
@@ -16,6 +17,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pairstats import bootstrap_median, ratio_summary, resolves  # noqa: E402
 
 LAUNCH_TARGET = 1.5      # (syncscope - bare) / (floor - bare), ns per launch
 WALL_TARGET = 1.03       # syncscope / bare wall time
@@ -265,13 +269,23 @@ def main():
     walls = {(w.name, v): [] for w in chosen for v in variants}
     cpus = {(w.name, v): [] for w in chosen for v in variants}
     checks = {w.name: set() for w in chosen}
+    by_round = {(w.name, v): {} for w in chosen for v in variants}
     problems = []
+    bound = float(os.environ.get("BENCH_SECONDS", "0") or 0)
     try:
         for w in chosen:
             value, _, _, problem = runner.run(w, "bare")
             print(f"warm-up {w.name}: {fmt(value)} {w.metric}"
                   + (f" ({problem})" if problem else ""), file=sys.stderr, flush=True)
+        first = time.monotonic()
         for r in range(rounds):
+            # No round starts past BENCH_SECONDS, so that the summary is printed before an
+            # outer time bound cuts the run: only whole rounds count.
+            if bound and r and time.monotonic() - first > bound:
+                print(f"BENCH_SECONDS: {r} rounds in {time.monotonic() - first:.0f} s",
+                      file=sys.stderr, flush=True)
+                rounds = r
+                break
             for w in chosen:
                 order = variants[r % len(variants):] + variants[:r % len(variants)]
                 for v in order:
@@ -282,6 +296,7 @@ def main():
                         print(f"round {r + 1} {w.name} {v}: FAILED", file=sys.stderr)
                         continue
                     samples[(w.name, v)].append(value)
+                    by_round[(w.name, v)][r] = value
                     walls[(w.name, v)].append(seconds)
                     checks[w.name].add(check)
                     cpus[(w.name, v)].append(runner.cpu_seconds)
@@ -293,6 +308,7 @@ def main():
 
     lines = report(chosen, variants, samples, walls, checks, problems, rounds, command,
                    started)
+    lines += paired(chosen, variants, by_round)
     text = "\n".join(lines) + "\n"
     print(text, end="")
     out = os.environ.get("BENCH_OUT")
@@ -313,6 +329,37 @@ def main():
                             f"{' '.join(f'{x / b:.3f}' for x, b in zip(values, bare))}\n")
         os.replace(out + ".tmp", out)
     return 1 if problems else 0
+
+
+def paired(chosen, variants, by_round):
+    """Per workload and variant, each round's value over the same round's bare value: n, the
+    median of those ratios and its bootstrap 95% interval (bench/overhead/pairstats.py), and
+    the same pairs' differences (ns per launch, or ms); the light variants' ratio is held
+    against LIGHT_TARGET where the workload has one. The order within a round rotates, so a
+    ratio compares two runs a few seconds apart."""
+    lines = []
+    for w in chosen:
+        bare = by_round[(w.name, "bare")]
+        unit = "ns" if w.metric == "ns_per_launch" else "ms"
+        for v in variants:
+            if v == "bare":
+                continue
+            both = sorted(set(bare) & set(by_round[(w.name, v)]))
+            if not both:
+                continue
+            ratios = [by_round[(w.name, v)][r] / bare[r] for r in both]
+            added = [by_round[(w.name, v)][r] - bare[r] for r in both]
+            s = ratio_summary(ratios)
+            low, high = bootstrap_median(added)
+            verdict = ""
+            if v in ("light", "sampled") and w.name in ("mlp", "pipeline"):
+                verdict = (f" target {LIGHT_TARGET} "
+                           + (resolves(s, LIGHT_TARGET) if s["n"] >= 3 else "not resolved (n < 3)"))
+            lines.append(f"bench: overhead {w.name} {v}/bare n {s['n']} median {s['median']:.4f} "
+                         f"ci95 {s['ci95'][0]:.4f} {s['ci95'][1]:.4f} min {s['min']:.4f} max "
+                         f"{s['max']:.4f} added_{unit} {statistics.median(added):.1f} ci95 "
+                         f"{low:.1f} {high:.1f}{verdict}")
+    return [""] + lines if lines else []
 
 
 def report(chosen, variants, samples, walls, checks, problems, rounds, command, started):

@@ -21,11 +21,16 @@
 #   BENCH_LAUNCHES=200000  BENCH_PIPELINE_ARGS="40 16 16384"  BENCH_MLP_STEPS=2000
 #   BENCH_CPU=LIST            run every process on these CPUs (taskset -c LIST, e.g. 8-11):
 #       fixed cores near the GPU take out the spread between processes placed apart
+#   BENCH_SECONDS=T           start no round after T seconds (the summary is printed before
+#       an outer time bound); with many BENCH_ROUNDS, as many rounds as fit
+# Prints the medians' table, then per workload and variant a "bench: overhead" line: the
+# median of the rounds' ratios to the same round's bare run, its bootstrap 95% interval, and
+# the same pairs' differences (ns per launch, or ms).
 # Needs only bash, python3 and the built tree (plus PyTorch for the mlp workload).
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
-    sed -n '2,23s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,28s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 here="$(cd "$(dirname "$0")" && pwd)"

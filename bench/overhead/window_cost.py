@@ -13,6 +13,10 @@ The median step inside the windows (from 0.2 s after the request to ON - 0.2 s) 
 median step of the GAP stretches is the full mode's slowdown inside a window. Prints one line per period and
 
   bench: window_ms MEDIAN_WINDOW_EXCESS control_ms MEDIAN_CONTROL_EXCESS inside RATIO
+  bench: window_added_ms n PAIRS median M ci95 LO HI min MIN max MAX
+
+the second being each window's excess less that of the control period after it, the median
+over the pairs with a bootstrap 95% interval (pairstats.py): what one window adds.
 
 Run without --sample the SIGUSR2 would end the process: the script refuses to run unless
 SYNCSCOPE_SAMPLE is set (syncscope run --sample sets it).
@@ -26,6 +30,7 @@ import time
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mlp_train  # noqa: E402  (the MLP, its warm-up and loss readback cadence)
+from pairstats import bootstrap_median  # noqa: E402
 import torch  # noqa: E402
 
 
@@ -102,6 +107,11 @@ def main():
           f"windows {ratio:.3f}x ({len(inside)} steps)")
     print(f"bench: window_ms {statistics.median(excess[True]):.1f} "
           f"control_ms {statistics.median(excess[False]):.1f} inside {ratio:.4f}", flush=True)
+    # Each window against the control period after it: what one window adds, pair by pair.
+    added = [w - c for w, c in zip(excess[True], excess[False])]
+    low, high = bootstrap_median(added)
+    print(f"bench: window_added_ms n {len(added)} median {statistics.median(added):.1f} "
+          f"ci95 {low:.1f} {high:.1f} min {min(added):.1f} max {max(added):.1f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 """check_bench_stats.py: the cost benchmarks' statistics and protocols without a GPU
 (docs/studies/performance.md, "Modes"): bench/overhead/pairstats.py's figures exactly,
 bench/overhead/mlp_lockstep.py --fake (the turn order, the rounds each child ran, a known cost
-found, usage errors), and bench/exit/run.py BENCH_WHOLE's paired
-ratios, BENCH_SECONDS and BENCH_CPU with a small Python program under libsyncscope.so.
+found, usage errors), bench/exit/run.py BENCH_WHOLE's paired
+ratios and differences, BENCH_SECONDS, BENCH_WARMUP and BENCH_CPU with a small Python program
+under libsyncscope.so, and bench/overhead/run.sh's paired lines and BENCH_SECONDS with
+stand-in programs.
 
 Usage: python3 check_bench_stats.py SOURCE_DIR BUILD_DIR WORKDIR
 Exit status 0 when every check holds, 1 otherwise (each failure printed).
@@ -162,6 +164,84 @@ def check_whole(source, build, work):
     check(proc.returncode == 2 and "nothing to compare" in proc.stderr,
           f"BENCH_WHOLE_FULL=0 without variants: {proc.returncode} {proc.stderr.strip()!r}")
 
+    # BENCH_WARMUP: only bare warms up; the pairs' differences in ms beside their ratios.
+    proc = run([os.path.join(source, "bench", "exit", "run.sh"), build, "--",
+                sys.executable, program], dict(env, BENCH_SECONDS="0", BENCH_ROUNDS="3",
+                                               BENCH_WARMUP="bare"))
+    warmed = re.findall(r"^warm-up (\S+):", proc.stderr, re.M)
+    check(proc.returncode == 0 and warmed == ["bare"], f"BENCH_WARMUP=bare: {warmed}")
+    check(", 3 rounds after a warm-up of bare, order alternating" in proc.stdout,
+          "the heading says which modes warmed up")
+    added = re.findall(r"^bench: whole tiny\.py light (wall|cpu)-bare n 3 median_ms "
+                       r"(-?[0-9.]+) ci95 (-?[0-9.]+) (-?[0-9.]+)$", proc.stdout, re.M)
+    check([m for m, _, _, _ in added] == ["wall", "cpu"] and
+          all(float(lo) <= float(mid) <= float(hi) for _, mid, lo, hi in added),
+          f"the differences' lines: {added}")
+    proc = run([os.path.join(source, "bench", "exit", "run.sh"), build, "--",
+                sys.executable, program], dict(env, BENCH_WARMUP="none", BENCH_ROUNDS="1",
+                                               BENCH_SECONDS="0"))
+    check(proc.returncode == 0 and "warm-up" not in proc.stderr and
+          ", 1 rounds after no warm-up," in proc.stdout, "BENCH_WARMUP=none")
+    proc = run([os.path.join(source, "bench", "exit", "run.sh"), build, "--",
+                sys.executable, program], dict(env, BENCH_WARMUP="full"))
+    check(proc.returncode == 2 and proc.stderr.strip() == "run.py: BENCH_WARMUP: 'full' is "
+          "not a mode of this run (bare, light, or none)",
+          f"BENCH_WARMUP naming a mode the run lacks: {proc.returncode} {proc.stderr!r}")
+
+
+FAKE_PROGRAM = """#!/bin/sh
+# a stand-in for bench/overhead's {name}: a fixed figure per variant, the result file written
+value={bare}
+[ -n "$LD_PRELOAD" ] && value={full}
+[ "$SYNCSCOPE_MODE" = light ] && value={light}
+[ -n "$SYNCSCOPE_SAMPLE" ] && value={sampled}
+[ -n "$SYNCSCOPE_OUTPUT" ] && echo '{{}}' >"$SYNCSCOPE_OUTPUT"
+echo "bench: {metric} $value 7"
+"""
+
+
+def check_overhead(source, work):
+    """bench/overhead/run.sh's paired lines and BENCH_SECONDS, with stand-in programs whose
+    figures per variant are known: every round's ratio is the same, so is the interval."""
+    tree = os.path.join(work, "overhead-tree")
+    os.makedirs(os.path.join(tree, "bench", "overhead"))
+    os.makedirs(os.path.join(tree, "interpose"))
+    for name, metric, figures in (
+            ("empty_launch", "ns_per_launch", dict(bare=4000, light=4400, sampled=4400,
+                                                   full=6000)),
+            ("pipeline", "pipeline_ms", dict(bare=50, light=50.5, sampled=56, full=60))):
+        path = os.path.join(tree, "bench", "overhead", name)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(FAKE_PROGRAM.format(name=name, metric=metric, **figures))
+        os.chmod(path, 0o755)
+    library = os.path.join(tree, "interpose", "libsyncscope.so")
+    open(library, "w", encoding="utf-8").close()  # ld.so ignores it, the figures do not
+    proc = run([os.path.join(source, "bench", "overhead", "run.sh"), tree],
+               {"BENCH_ROUNDS": "500", "BENCH_SECONDS": "1", "BENCH_WORKLOADS":
+                "launch pipeline", "BENCH_VARIANTS": "bare light sampled syncscope"})
+    check(proc.returncode == 0, f"overhead run.sh exit {proc.returncode}: {proc.stderr[-500:]}")
+    stopped = re.search(r"^BENCH_SECONDS: (\d+) rounds in", proc.stderr, re.M)
+    n = int(stopped.group(1)) if stopped else -1
+    check(1 <= n < 500 and f"Medians of {n} interleaved rounds." in proc.stdout,
+          f"BENCH_SECONDS stopped the rounds: {n}")
+    lines = re.findall(r"^bench: overhead .*$", proc.stdout, re.M)
+    verdict = "not resolved (n < 3)" if n < 3 else "shown"
+    refuted = "not resolved (n < 3)" if n < 3 else "refuted"
+    expected = [
+        f"bench: overhead launch light/bare n {n} median 1.1000 ci95 1.1000 1.1000 min 1.1000 "
+        "max 1.1000 added_ns 400.0 ci95 400.0 400.0",
+        f"bench: overhead launch sampled/bare n {n} median 1.1000 ci95 1.1000 1.1000 min 1.1000 "
+        "max 1.1000 added_ns 400.0 ci95 400.0 400.0",
+        f"bench: overhead launch syncscope/bare n {n} median 1.5000 ci95 1.5000 1.5000 min "
+        "1.5000 max 1.5000 added_ns 2000.0 ci95 2000.0 2000.0",
+        f"bench: overhead pipeline light/bare n {n} median 1.0100 ci95 1.0100 1.0100 min 1.0100 "
+        f"max 1.0100 added_ms 0.5 ci95 0.5 0.5 target 1.02 {verdict}",
+        f"bench: overhead pipeline sampled/bare n {n} median 1.1200 ci95 1.1200 1.1200 min "
+        f"1.1200 max 1.1200 added_ms 6.0 ci95 6.0 6.0 target 1.02 {refuted}",
+        f"bench: overhead pipeline syncscope/bare n {n} median 1.2000 ci95 1.2000 1.2000 min "
+        "1.2000 max 1.2000 added_ms 10.0 ci95 10.0 10.0"]
+    check(lines == expected, f"the paired lines: {lines}")
+
 
 def main(argv):
     if len(argv) != 4:
@@ -173,6 +253,7 @@ def main(argv):
     check_pairstats(source)
     check_lockstep(source, work)
     check_whole(source, build, work)
+    check_overhead(source, work)
     if FAILURES:
         print(f"check_bench_stats.py: {len(FAILURES)} check(s) failed", file=sys.stderr)
         return 1

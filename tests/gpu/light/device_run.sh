@@ -43,13 +43,25 @@
 #              start, waits and shutdown or generate() in each run), on the CPUs of
 #              SS_WHOLE_CPU (default 8-15), no round started after SS_WHOLE_SECONDS (100):
 #              the median of the paired ratios and its bootstrap 95% interval against 1.01
+#   tablemicro bench/overhead: the empty-launch loop and the copy pipeline, the variants of
+#              SS_TABLE_VARIANTS (default "bare light syncscope"), rounds until
+#              SS_TABLE_SECONDS (default 35), every process on the CPUs of SS_BENCH_CPU: per
+#              variant the median of the rounds' ratios to bare, its bootstrap 95% interval and
+#              the added ns per launch or ms
+#   startcost  bench/exit whole-process rounds of bench/exit/cuda_start.py (a Python process
+#              that makes a CUDA context and one synchronization): bare / light / sampled
+#              (5s/120s), until SS_START_SECONDS (default 15), on the CPUs of SS_WHOLE_CPU: what
+#              a mode adds to a process once (loading CUPTI, subscribing, the exit), in ms
 #   race       tests/gpu/light/stream_race.py (streams destroyed during device-wide calls, and
 #              the driver's answer about a destroyed stream) and graph_calls.py (graph
 #              instantiation in both modes' traces)
-# Each part runs under its own time bound (timeout); the whole stays under about 200 s.
+# Each part runs under its own time bound (timeout); the whole stays under about 200 s. With
+# SS_TOTAL=T no part's bound reaches past T seconds after the start (a part with less than 5 s
+# left is not started). SS_WINDOW_GAP (default 3): the seconds of steps between the windows
+# part's periods; SS_WHOLE_WARMUP: the whole part's BENCH_WARMUP (default: every variant).
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,49s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,62s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -73,6 +85,14 @@ note() { echo "$*" | tee -a "$results"; }
 bounded() { # bounded SECONDS NAME COMMAND...: runs COMMAND with a time bound, logs to OUT/NAME.log
     local limit=$1 name=$2
     shift 2
+    if [ -n "${SS_TOTAL:-}" ]; then
+        local left=$((started + SS_TOTAL - $(date +%s)))
+        if [ "$left" -lt 5 ]; then
+            note "$name: not started: SS_TOTAL ($SS_TOTAL s) spent"
+            return
+        fi
+        [ "$left" -lt "$limit" ] && limit=$left
+    fi
     local t0=$(date +%s)
     timeout --kill-after=5 "$limit" "$@" >"$out/$name.log" 2>&1
     local rc=$?
@@ -178,14 +198,17 @@ for part in $parts; do
         ;;
     windows)
         mkdir -p "$out/windows"
+        gap=${SS_WINDOW_GAP:-3}
         for spec in ${SS_WINDOWS:-1:4 5:2}; do
             on=${spec%%:*} pairs=${spec#*:}
             # import and warm-up, then per pair a window and a control period of ON + 1.5 s
-            # of steps, each after 3 s of steps
-            bounded $((25 + pairs * (2 * on + 12))) "windows-${on}s" "$syncscope" run \
-                --sample "${on}s/10m" --fail-on none \
+            # of steps, each after GAP s of steps
+            bounded "$(awk -v p="$pairs" -v o="$on" -v g="$gap" \
+                'BEGIN { printf "%d", 25 + p * (2 * o + 6 + 2 * g) }')" "windows-${on}s" \
+                "$syncscope" run --sample "${on}s/10m" --fail-on none \
                 --trace "$out/windows/mlp-${on}s.sstrace" -o "$out/windows/mlp-${on}s.json" \
-                -- "$python" "$root/bench/overhead/window_cost.py" "$on" "$pairs" 3
+                -- "$python" "$root/bench/overhead/window_cost.py" "$on" "$pairs" "$gap"
+            grep '^bench:' "$out/windows-${on}s.log" >>"$results"
         done
         find "$out/windows" -name '*.sstrace' -size +5M -delete 2>/dev/null
         ;;
@@ -244,11 +267,31 @@ for part in $parts; do
                 BENCH_WHOLE=1 BENCH_WHOLE_FULL="${SS_WHOLE_FULL:-0}" BENCH_ROUNDS=100 \
                 BENCH_SECONDS="$seconds" BENCH_CPU="${SS_WHOLE_CPU:-8-15}" \
                 BENCH_PREIMPORT="${SS_WHOLE_PREIMPORT:-$preimport}" BENCH_MARKS="$marks" \
+                BENCH_WARMUP="${SS_WHOLE_WARMUP:-}" \
                 BENCH_VARIANTS="light:SYNCSCOPE_MODE=light" \
                 bench/exit/run.sh "$build" -- "$python" "$root/bench/exit/phases.py" \
                 "$root/tests/gpu/real/$workload.py"
             grep '^bench:' "$out/whole-$workload.log" >>"$results"
         done
+        ;;
+    tablemicro)
+        seconds=${SS_TABLE_SECONDS:-35}
+        bounded $((seconds + 15)) tablemicro env BENCH_OUT="$out/tablemicro.txt" \
+            BENCH_ROUNDS=100 BENCH_SECONDS="$seconds" BENCH_CPU="${SS_BENCH_CPU:-4-7}" \
+            BENCH_LAUNCHES=100000 BENCH_PIPELINE_ARGS="10 16 16384" \
+            BENCH_WORKLOADS="launch pipeline" \
+            BENCH_VARIANTS="${SS_TABLE_VARIANTS:-bare light syncscope}" \
+            bench/overhead/run.sh "$build"
+        grep '^bench:' "$out/tablemicro.log" >>"$results"
+        ;;
+    startcost)
+        seconds=${SS_START_SECONDS:-15}
+        bounded $((seconds + 15)) startcost env BENCH_OUT="$out/startcost.txt" \
+            BENCH_WHOLE=1 BENCH_WHOLE_FULL=0 BENCH_ROUNDS=1000 BENCH_SECONDS="$seconds" \
+            BENCH_CPU="${SS_WHOLE_CPU:-8-15}" \
+            BENCH_VARIANTS="light:SYNCSCOPE_MODE=light sampled:SYNCSCOPE_SAMPLE=5s/120s" \
+            bench/exit/run.sh "$build" -- "$python" "$root/bench/exit/cuda_start.py"
+        grep '^bench:' "$out/startcost.log" >>"$results"
         ;;
     race)
         bounded 60 race-build cmake --build "$build" -j16 --target gpu_light_stream_race \
