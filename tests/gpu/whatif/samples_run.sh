@@ -19,7 +19,8 @@
 #   pinned to those CPUs with taskset, the same for every process; default: not pinned),
 #   SAMPLES_SEQUENCES (default 1: with N > 1 the parts run N times one after another, each
 #   sequence's traces/, logs/ and results.txt in OUT_DIR/seqK/, to show whether a ratio
-#   repeats), SAMPLES_SERIAL (default 1; 0: the UnifiedMemoryPerf pair without its serial form).
+#   repeats), SAMPLES_SERIAL (default 1; 0: the UnifiedMemoryPerf pair, and ump_inproc, without
+#   its serial form).
 # OUT_DIR gets: MANIFEST; logs/ (the builds', the runs'); traces/NAME.{sstrace,json,stdout,
 #   stderr} for NAME in ump, soa, soa_pair_written and ump_pair_written (soa_2,
 #   ump_pair_written_2, ... with SAMPLES_TRACED); with SAMPLES_SEQUENCES, the runs' logs/,
@@ -36,12 +37,15 @@
 #                                    pair prints it: unified_memory_pair.cu's "host:" line)
 #   form PAIR FORM us host_us rounds (a further form's medians: unified_memory_pair.cu's serial)
 #   (for ump_inproc, the same lines with PAIR ump_inproc, its written form traced as
-#   traces/ump_inproc_written.*, its rounds in logs/ump_inproc.stdout)
+#   traces/ump_inproc_written.*, its rounds in logs/ump_inproc.stdout, the forms interleaved
+#   by matrix size, with each form's time per size in its "size" lines; with
+#   SAMPLES_SEQUENCES, OUT_DIR/results.txt pools every sequence's rounds, and
+#   OUT_DIR/logs/ump_inproc_rounds.txt lists them, round K-R being sequence K's round R)
 #   ump_sample                       (the sample's own table, bare, is in logs/ump_bare.stdout)
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 2 ]; then
-    sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -295,15 +299,16 @@ run_parts() {
             [ "$n" -gt 1 ] && name=ump_inproc_written_$n
             traced "$name" "$bin/unified_memory_pair" written 10 2048
         done
-        local file=$dest/logs/ump_inproc_rounds.txt
+        local file=$dest/logs/ump_inproc_rounds.txt forms=3 serial=serial
+        [ "${SAMPLES_SERIAL:-1}" = 0 ] && forms=2 serial=
         # The budget's share left to this sequence (less 5 s) for the one process; its rounds
         # print as they end.
         bare $(((deadline - $(date +%s)) / (sequences - k + 1) - 5)) \
-            "$bin/unified_memory_pair" rounds "$rounds" 10 2048 \
+            "$bin/unified_memory_pair" rounds "$rounds" 10 2048 "$forms" \
             >"$dest/logs/ump_inproc.stdout" 2>&1 || status=1
         sed -n 's/^round \([0-9]*\) \([a-z]*\) \([0-9.]*\) host \([0-9.]*\)$/round \1 \2 \3 \4/p' \
             "$dest/logs/ump_inproc.stdout" >"$file"
-        extra_forms=serial summarize ump_inproc "$file"
+        extra_forms=$serial summarize ump_inproc "$file"
     fi
 }
 
@@ -316,6 +321,18 @@ for k in $(seq 1 "$sequences"); do
     fi
     run_parts
 done
+# ---- with several sequences, the UnifiedMemoryPerf pair's rounds of all of them pooled into
+# OUT_DIR/results.txt (round K-R: sequence K's round R), each round's saving paired ----
+if [ "$sequences" -gt 1 ] && has_part ump_inproc; then
+    dest=$out
+    : >"$out/results.txt"
+    for k in $(seq 1 "$sequences"); do
+        sed "s/^round /round $k-/" "$out/seq$k/logs/ump_inproc_rounds.txt" 2>/dev/null
+    done >"$out/logs/ump_inproc_rounds.txt"
+    serial=serial
+    [ "${SAMPLES_SERIAL:-1}" = 0 ] && serial=
+    extra_forms=$serial summarize ump_inproc "$out/logs/ump_inproc_rounds.txt"
+fi
 
 log "done in $(($(date +%s) - start)) s, exit $status"
 exit "$status"

@@ -74,7 +74,11 @@ static int check(const float *want, const float *c, int n)
     return wrong;
 }
 
-/* The expected product of 'a' and 'b', made once per size on the GPU. */
+/* The expected product of 'a' and 'b', made once per size on the GPU. Its copies and kernel
+ * have the loop's shape but lie outside the loop's timer and are no part of the rewrite, so a
+ * memset before and after them keeps them out of the chain of chunks SYNC503 predicts from
+ * (a compute operation right after a copy out ends a chain): the prediction then covers the
+ * timed iterations only, as the measured saving does. */
 static void expected(float *out, const float *a, const float *b, int n)
 {
     size_t bytes = (size_t)n * n * sizeof(float);
@@ -82,10 +86,12 @@ static void expected(float *out, const float *a, const float *b, int n)
     CHECK(cudaMalloc((void **)&da, bytes));
     CHECK(cudaMalloc((void **)&db, bytes));
     CHECK(cudaMalloc((void **)&dc, bytes));
+    CHECK(cudaMemset(dc, 0, bytes));
     CHECK(cudaMemcpy(da, a, bytes, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(db, b, bytes, cudaMemcpyHostToDevice));
     multiply<<<dim3(n / TILE, n / TILE), dim3(TILE, TILE)>>>(dc, da, db, n);
     CHECK(cudaMemcpy(out, dc, bytes, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemset(dc, 0, bytes));
     CHECK(cudaFree(da));
     CHECK(cudaFree(db));
     CHECK(cudaFree(dc));
@@ -230,10 +236,23 @@ static int rewritten(const float *x, const float *want, int n, int runs, cudaStr
 enum form { WRITTEN, REWRITTEN, SERIAL, FORMS };
 static const char *const form_names[FORMS] = {"written", "rewritten", "serial"};
 
+/* One form's iterations at matrix size 'n': the sample's four copy modes (pageable, pageable
+ * async, pinned, pinned async; the rewritten and serial forms run the same iterations
+ * double-buffered), 'runs' iterations each, added to loop_us and host_us (at size_at).
+ * Returns the mismatches. */
+static int size_block(enum form form, const float *x, const float *want, int n, int runs,
+                      cudaStream_t *streams)
+{
+    int wrong = 0;
+    for (int mode = 0; mode < 4; mode++)
+        wrong += form == WRITTEN ? written(x, want, n, runs, mode >= 2, mode % 2, streams[0])
+                                 : rewritten(x, want, n, runs, streams + 1, form == REWRITTEN);
+    return wrong;
+}
+
 /* One form's whole schedule: per matrix size (TILE to 'largest', doubling) its expected product,
- * then the sample's four copy modes (pageable, pageable async, pinned, pinned async; the
- * rewritten and serial forms run the same iterations double-buffered), 'runs' iterations each.
- * Sets loop_us, host_us and host_at afresh. Returns the mismatches; '*iterations' the count. */
+ * then its iterations at that size (size_block). Sets loop_us, host_us and host_at afresh.
+ * Returns the mismatches; '*iterations' the count. */
 static int schedule(enum form form, const float *x, float *want, int runs, int largest,
                     cudaStream_t *streams, int *iterations)
 {
@@ -244,11 +263,8 @@ static int schedule(enum form form, const float *x, float *want, int runs, int l
     for (int n = TILE, at = 0; n <= largest && at < SIZES; n *= 2, at++) {
         size_at = at;
         expected(want, x, x, n);
-        for (int mode = 0; mode < 4; mode++) {
-            wrong += form == WRITTEN ? written(x, want, n, runs, mode >= 2, mode % 2, streams[0])
-                                     : rewritten(x, want, n, runs, streams + 1, form == REWRITTEN);
-            *iterations += runs;
-        }
+        wrong += size_block(form, x, want, n, runs, streams);
+        *iterations += 4 * runs;
     }
     size_at = 0;
     for (int n = TILE; n <= largest && size_at < SIZES; n *= 2)
@@ -256,20 +272,54 @@ static int schedule(enum form form, const float *x, float *want, int runs, int l
     return wrong;
 }
 
-/* "rounds R [runs] [largest]" runs the three forms R times in this one process, their order
- * turning each round, and prints each schedule's time and host work per iteration ("round <r>
- * <form> <us> host <us>"): the forms then share the process's memory and the same stretch of
- * time, where separate processes' host work differs by more than the saving. */
+/* One round of the forms 0 to 'forms' - 1 interleaved by matrix size: per size its expected
+ * product, then each form's iterations at that size, their order turning with the round and
+ * the size, so that a drift of the machine's state (the host's own work moved by up to a
+ * third between stretches of a few seconds) falls on every form alike. Prints per form its
+ * time and host work per iteration ("round <r> <form> <us> host <us>") and per size ("size
+ * <r> <form> <n> <us> host <us>"). Returns the mismatches. */
+static int interleaved_round(int round, int forms, const float *x, float *want, int runs,
+                             int largest, cudaStream_t *streams)
+{
+    double loop[FORMS] = {0}, host[FORMS] = {0};
+    int wrong = 0, iterations = 0;
+    for (int n = TILE, at = 0; n <= largest && at < SIZES; n *= 2, at++) {
+        expected(want, x, x, n);
+        for (int i = 0; i < forms; i++) {
+            enum form f = (enum form)((round + at + i) % forms);
+            loop_us = host_us = 0;
+            size_at = at;
+            wrong += size_block(f, x, want, n, runs, streams);
+            loop[f] += loop_us;
+            host[f] += host_us;
+            printf("size %d %s %d %.3f host %.3f\n", round + 1, form_names[f], n,
+                   loop_us / (4 * runs), host_us / (4 * runs));
+        }
+        iterations += 4 * runs;
+    }
+    for (int f = 0; f < forms; f++)
+        printf("round %d %s %.3f host %.3f\n", round + 1, form_names[f],
+               iterations > 0 ? loop[f] / iterations : 0.0,
+               iterations > 0 ? host[f] / iterations : 0.0);
+    fflush(stdout); /* a run cut short keeps its rounds */
+    return wrong;
+}
+
+/* "rounds R [runs] [largest] [forms]" runs the forms (2: written and rewritten; 3, the
+ * default: the serial one too) R times in this one process, interleaved by matrix size
+ * (interleaved_round): the forms then share the process's memory and the same stretch of time,
+ * where separate processes' host work differs by more than the saving. */
 int main(int argc, char **argv)
 {
     int form = 0;
     while (form < FORMS && (argc < 2 || strcmp(argv[1], form_names[form]) != 0))
         form++;
     int in_rounds = form == FORMS && argc >= 3 && strcmp(argv[1], "rounds") == 0;
-    if (form == FORMS && !in_rounds) {
+    int forms = in_rounds ? (int)arg_or(argc, argv, 5, FORMS) : 1;
+    if ((form == FORMS && !in_rounds) || forms < 2 || forms > FORMS) {
         fprintf(stderr, "usage: unified_memory_pair written|rewritten|serial [runs] [largest "
                         "dimension]\n       unified_memory_pair rounds R [runs] [largest "
-                        "dimension]\n");
+                        "dimension] [forms: 2 or 3]\n");
         return 2;
     }
     int first = in_rounds ? 2 : 1, rounds = in_rounds ? (int)arg_or(argc, argv, 2, 0) : 1;
@@ -291,19 +341,11 @@ int main(int argc, char **argv)
         CHECK(cudaStreamCreateWithFlags(&streams[s], cudaStreamNonBlocking));
     CHECK(cudaDeviceSynchronize());
     int wrong = 0, iterations = 0;
-    for (int r = 0; r < rounds; r++) {
-        for (int i = 0; i < (in_rounds ? FORMS : 1); i++) {
-            enum form f = in_rounds ? (enum form)((r + i) % FORMS) : (enum form)form;
-            wrong += schedule(f, x, want, runs, largest, streams, &iterations);
-            if (in_rounds) {
-                printf("round %d %s %.3f host %.3f\n", r + 1, form_names[f],
-                       iterations > 0 ? loop_us / iterations : 0.0,
-                       iterations > 0 ? host_us / iterations : 0.0);
-                fflush(stdout); /* a run cut short keeps its rounds */
-            }
-        }
-    }
-    if (!in_rounds) {
+    if (in_rounds) {
+        for (int r = 0; r < rounds; r++)
+            wrong += interleaved_round(r, forms, x, want, runs, largest, streams);
+    } else {
+        wrong = schedule((enum form)form, x, want, runs, largest, streams, &iterations);
         printf("steady: %.3f us per iteration (%d iterations after 0 warm-up)\n",
                iterations > 0 ? loop_us / iterations : 0.0, iterations);
         printf("host: %.3f us per iteration filling the inputs and checking the product\n",
