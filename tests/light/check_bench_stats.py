@@ -3,8 +3,8 @@
 bench/overhead/mlp_lockstep.py --fake (the turn order, the rounds each child ran, a known cost
 found, usage errors), bench/exit/run.py BENCH_WHOLE's paired
 ratios and differences, BENCH_SECONDS, BENCH_WARMUP and BENCH_CPU with a small Python program
-under libsyncscope.so, and bench/overhead/run.sh's paired lines and BENCH_SECONDS with
-stand-in programs.
+under libsyncscope.so, bench/overhead/run.sh's paired lines and BENCH_SECONDS with
+stand-in programs, and bench/exit/forked.py --fake.
 
 Usage: python3 check_bench_stats.py SOURCE_DIR BUILD_DIR WORKDIR
 Exit status 0 when every check holds, 1 otherwise (each failure printed).
@@ -243,6 +243,51 @@ def check_overhead(source, work):
     check(lines == expected, f"the paired lines: {lines}")
 
 
+def check_forked(source, build, work):
+    """bench/exit/forked.py --fake: pairs of forked children in ABBA order, a known cost found
+    in the script's time (the light child sleeps ten times as long), a changed output refused."""
+    script = os.path.join(source, "bench", "exit", "forked.py")
+    library = os.path.join(build, "interpose", "libsyncscope.so")
+    slow = os.path.join(work, "slow.py")
+    with open(slow, "w", encoding="utf-8") as handle:
+        handle.write("import os, time\ntime.sleep(0.2 if os.environ.get('SYNCSCOPE_MODE') == "
+                     "'light' else 0.02)\nprint('slow: done')\n")
+    plain = os.path.join(work, "plain.py")
+    with open(plain, "w", encoding="utf-8") as handle:
+        handle.write("print('plain: done')\n")
+    proc = run([sys.executable, script, library, os.path.join(work, "forked"), "--fake",
+                "--seconds", "1", "--preimport", "json", "--", slow, "::", plain])
+    check(proc.returncode == 0, f"forked.py --fake exit {proc.returncode}: {proc.stderr[-500:]}")
+    done = re.search(r"^(\d+) pairs of slow\.py, plain\.py in", proc.stdout, re.M)
+    n = int(done.group(1)) if done else -1
+    check(n >= 1, f"the pairs line: {proc.stdout[-300:]}")
+    order = re.findall(r"^pair (\d+) slow\.py (bare|light):", proc.stdout, re.M)
+    check(order[:4] == [("1", "bare"), ("1", "light"), ("2", "light"), ("2", "bare")][:2 * n],
+          f"ABBA order: {order[:4]}")
+    for name in ("slow.py", "plain.py"):
+        measures = re.findall(rf"^bench: forked {re.escape(name)} light/bare (\w+) n (\d+) "
+                              r"median [0-9.]+ ci95 [0-9.]+ [0-9.]+ added_ms -?[0-9.]+ ci95 "
+                              r"-?[0-9.]+ -?[0-9.]+ bare_ms [0-9.]+ light_ms [0-9.]+$",
+                              proc.stdout, re.M)
+        check(measures == [(m, str(n)) for m in ("wall", "script", "exit", "cpu")],
+              f"{name}: a line per measure with n {n}: {measures}")
+    cost = re.search(r"^bench: forked slow\.py light/bare script n \d+ median ([0-9.]+) .* "
+                     r"added_ms ([0-9.]+) ", proc.stdout, re.M)
+    check(cost is not None and float(cost.group(1)) > 3 and float(cost.group(2)) > 100,
+          f"the light child's 180 ms found: {cost.group(0) if cost else proc.stdout[-300:]}")
+    # A workload whose output differs between the modes is refused, the pairs before told.
+    differs = os.path.join(work, "differs.py")
+    with open(differs, "w", encoding="utf-8") as handle:
+        handle.write("import os\nprint(os.environ.get('SYNCSCOPE_MODE', 'bare'))\n")
+    proc = run([sys.executable, script, library, os.path.join(work, "forked2"), "--fake",
+                "--seconds", "1", "--", differs])
+    check(proc.returncode == 1 and "pair 1 differs.py light: its output 'light' is not the "
+          "first run's 'bare'" in proc.stderr, f"a changed output: {proc.stderr[-300:]}")
+    proc = run([sys.executable, script, library, work, "--", os.path.join(work, "none.py")])
+    check(proc.returncode == 2 and proc.stderr.strip().endswith("none.py: no such file"),
+          f"a missing script: {proc.returncode} {proc.stderr.strip()!r}")
+
+
 def main(argv):
     if len(argv) != 4:
         print(__doc__, file=sys.stderr)
@@ -254,6 +299,7 @@ def main(argv):
     check_lockstep(source, work)
     check_whole(source, build, work)
     check_overhead(source, work)
+    check_forked(source, build, work)
     if FAILURES:
         print(f"check_bench_stats.py: {len(FAILURES)} check(s) failed", file=sys.stderr)
         return 1

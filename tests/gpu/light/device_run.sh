@@ -52,6 +52,11 @@
 #              that makes a CUDA context and one synchronization): bare / light / sampled
 #              (5s/120s), until SS_START_SECONDS (default 15), on the CPUs of SS_WHOLE_CPU: what
 #              a mode adds to a process once (loading CUPTI, subscribing, the exit), in ms
+#   forked     bench/exit/forked.py: bare / light on each workload SS_LIGHT_REAL names (default
+#              resnet_train gpt2_generate), in forked children of one process that imported
+#              SS_FORKED_PREIMPORT (default torch torchvision transformers), pairs in ABBA
+#              order until SS_FORKED_SECONDS (default 80), on the CPUs of SS_WHOLE_CPU: what
+#              light adds to the workload after its import (wall, script, exit, CPU; ms)
 #   race       tests/gpu/light/stream_race.py (streams destroyed during device-wide calls, and
 #              the driver's answer about a destroyed stream) and graph_calls.py (graph
 #              instantiation in both modes' traces)
@@ -61,7 +66,7 @@
 # part's periods; SS_WHOLE_WARMUP: the whole part's BENCH_WARMUP (default: every variant).
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,62s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,66s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -292,6 +297,21 @@ for part in $parts; do
             BENCH_VARIANTS="light:SYNCSCOPE_MODE=light sampled:SYNCSCOPE_SAMPLE=5s/120s" \
             bench/exit/run.sh "$build" -- "$python" "$root/bench/exit/cuda_start.py"
         grep '^bench:' "$out/startcost.log" >>"$results"
+        ;;
+    forked)
+        seconds=${SS_FORKED_SECONDS:-80}
+        scripts=()
+        for workload in ${SS_LIGHT_REAL:-resnet_train gpt2_generate}; do
+            [ ${#scripts[@]} -gt 0 ] && scripts+=("::")
+            scripts+=("$root/tests/gpu/real/$workload.py")
+        done
+        # the import (about 15 s), then pairs until the limit; the last may start just before
+        bounded $((seconds + 45)) forked "$python" bench/exit/forked.py "$preload" \
+            "$out/forked" --seconds "$seconds" --cpus "${SS_WHOLE_CPU:-8-15}" \
+            --preimport "${SS_FORKED_PREIMPORT:-torch torchvision transformers}" \
+            -- "${scripts[@]}"
+        grep '^bench:' "$out/forked.log" >>"$results"
+        rm -rf "$out/forked/cache"
         ;;
     race)
         bounded 60 race-build cmake --build "$build" -j16 --target gpu_light_stream_race \
