@@ -53,19 +53,20 @@ MEASURES = ("wall", "script", "exit", "cpu")
 
 
 def child(opts, script, variant, output, log, write_end):
-    """The forked child: SCRIPT as __main__, its output to 'log'; writes one JSON line (the
+    """The forked child: SCRIPT as __main__, its standard output to 'log'.out and its standard
+    error to 'log'; writes one JSON line (the
     script's seconds, whether the library is mapped) to 'write_end', then leaves by sys.exit so
     that the interpreter's exit, CUDA's teardown and a light child's finisher run."""
     if variant == "light":
         os.environ.update({"CUDA_INJECTION64_PATH": opts.library, "SYNCSCOPE_MODE": "light",
                            "SYNCSCOPE_OUTPUT": output, "SYNCSCOPE_QUIET": "1",
                            "SYNCSCOPE_SYMBOL_CACHE": os.path.join(opts.workdir, "cache")})
-    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     sys.stdout.flush()
     sys.stderr.flush()
-    os.dup2(fd, 1)
-    os.dup2(fd, 2)
-    os.close(fd)
+    for target, path in ((1, log + ".out"), (2, log)):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(fd, target)
+        os.close(fd)
     sys.argv = [script]
     sys.path.insert(0, os.path.dirname(script))
     status = 0
@@ -124,10 +125,8 @@ def run_one(opts, script, variant, tag):
                                f"{'not ' if variant == 'light' else ''}loaded in a {variant} run")
         if variant == "light" and not os.path.isfile(output):
             raise RuntimeError(f"{tag}: the light run left no result {output} (not observed?)")
-    with open(log, encoding="utf-8", errors="replace") as handle:
-        text = handle.read()
-    # The workload's own lines: a light child's finisher may add "syncscope:" lines.
-    printed = "\n".join(line for line in text.splitlines() if not line.startswith("syncscope:"))
+    with open(log + ".out", encoding="utf-8", errors="replace") as handle:
+        printed = handle.read().strip()  # the workload's standard output (stderr: 'log')
     return {"wall": wall, "script": result["script"], "exit": wall - result["script"],
             "cpu": usage.ru_utime + usage.ru_stime, "stdout": printed}
 
