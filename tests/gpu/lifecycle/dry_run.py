@@ -4,8 +4,9 @@
   dry_run.py SYNCSCOPE ROOT WORKDIR
 
 Every case must pass with stand-ins that keep the promises (fake_app.py: a fake program per
-lifecycle program, a fake `syncscope run`, the real `syncscope analyze`), and fail (exit 1,
-with a FAIL line) for each injected deviation; without a GPU and without --assume-gpu the
+lifecycle program, a fake `syncscope run`, the real `syncscope analyze`), in the full and in the
+light mode (--mode light: a light trace, the light rules), and fail (exit 1, with a FAIL line)
+for each injected deviation; without a GPU and without --assume-gpu the
 runner must skip (77), and the subscriber case must skip without a floor library.
 Exit status: 0 when the runner behaved so, 1 otherwise.
 """
@@ -39,6 +40,13 @@ FAULTS = [
     ("subscriber", "order", "the CUPTI floor did not report records"),  # floor not first
     ("subscriber", "twice", "syncscope's stderr lines"),         # two "syncscope:" lines
     ("subscriber", "writes", "syncscope wrote"),                 # steps aside, still writes
+]
+# The same in the light mode (--mode light): each must fail with that FAIL line.
+LIGHT_FAULTS = [
+    ("sigterm", "light_meta", "trace meta 'mode' is None, expected 'light'"),  # not marked
+    ("thread_exit", "light_gpu", "the light mode's trace holds GPU records"),  # records kept
+    ("threads", "count", "lifecycle_threads.cu:33 x33"),         # 33 occurrences, not 32
+    ("fork", "nooutput", "(child): no result"),                  # the child writes nothing
 ]
 
 
@@ -76,11 +84,12 @@ def main(argv):
     programs = {p: wrapper(p, f"program {p}") for p in set(PROGRAMS.values())}
     failures = 0
 
-    def runner(case, fault="", gpu=True, floor=True, tag="ok"):
-        cmd = [sys.executable, RUNNER, "run", case, "--root", root, "--syncscope",
+    def runner(case, fault="", gpu=True, floor=True, tag="ok", light=False):
+        cmd = [sys.executable, RUNNER, "run", case] + (["--mode", "light"] if light else []) + [
+               "--root", root, "--syncscope",
                fake_syncscope, "--preload", env["FAKE_LIB"], "--probe", "/bin/false",
                "--program", programs[PROGRAMS[case]],
-               "--workdir", os.path.join(workdir, f"{case}_{tag}"),
+               "--workdir", os.path.join(workdir, f"{case}_{tag}{'_light' if light else ''}"),
                "--floor=" + (env["FAKE_FLOOR"] if floor else "")]
         if gpu:
             cmd.append("--assume-gpu")
@@ -106,6 +115,12 @@ def main(argv):
     for case, fault, fail_line in FAULTS:
         status, output = runner(case, fault, tag=fault)
         expect(f"{case}, fault '{fault}'", 1, status, output, fail_line)
+    for case in sorted(PROGRAMS):
+        status, output = runner(case, light=True)
+        expect(f"{case} --mode light, promises kept", 0, status, output)
+    for case, fault, fail_line in LIGHT_FAULTS:
+        status, output = runner(case, fault, tag=fault, light=True)
+        expect(f"{case} --mode light, fault '{fault}'", 1, status, output, fail_line)
     if shutil.which("nvidia-smi") is None:
         status, output = runner("sigterm", gpu=False, tag="nogpu")
         expect("sigterm without a GPU", 77, status, output)

@@ -30,7 +30,8 @@ def fake_syncscope(argv):
     if argv and argv[0] == "run":
         i = 1
         while i < len(argv) and argv[i] != "--":
-            name = {"-o": "SYNCSCOPE_OUTPUT", "--trace": "SYNCSCOPE_TRACE"}[argv[i]]
+            name = {"-o": "SYNCSCOPE_OUTPUT", "--trace": "SYNCSCOPE_TRACE",
+                    "--mode": "SYNCSCOPE_MODE"}[argv[i]]
             os.environ[name] = argv[i + 1]
             i += 2
         old = os.environ.get("LD_PRELOAD", "")
@@ -39,13 +40,15 @@ def fake_syncscope(argv):
     os.execv(os.environ["REAL_SYNCSCOPE"], [os.environ["REAL_SYNCSCOPE"]] + argv)
 
 
-def marked(program):
-    """(rule, absolute file, line) of every marker in the program's source that its own
-    expectation file (<program>.expect, the process the runner starts) lists: a marker of
-    another role (the forked child's, seen in the light mode) is not the parent's."""
+def marked(program, role=""):
+    """(rule, absolute file, line) of every marker in the program's source that the
+    expectation file of its role lists (<program>.expect, the process the runner starts; with
+    'role', <program>.<role>.expect): a marker of another role (the forked child's, seen in
+    the light mode) is not the parent's."""
     folder = os.path.join(os.environ["FAKE_ROOT"], "tests/gpu/lifecycle")
     path = os.path.join(folder, program + ".cu")
-    with open(os.path.join(folder, program + ".expect"), encoding="utf-8") as handle:
+    expect = program + (f".{role}" if role else "") + ".expect"
+    with open(os.path.join(folder, expect), encoding="utf-8") as handle:
         listed = {(words[0], int(words[2])) for words in (line.split() for line in handle)
                   if len(words) == 4 and not words[0].startswith("#")}
     with open(path, encoding="utf-8") as handle:
@@ -60,8 +63,15 @@ def escape(text):
     return "%2D" if out == "-" else out
 
 
-def trace_text(pid, forked, sites, gpu=True):
-    """A trace in which each (rule, file, line, count) site happened 'count' times."""
+# The light mode's api flags (evlog/evlog.h): the memory kinds known, the call probed, the
+# work pending at its entry complete at its exit; the kinds pageable 1, device 3.
+MEM_KNOWN, PROBED, WAITED = 0x80000000, 0x40000000, 0x20000000
+
+
+def trace_text(pid, forked, sites, gpu=True, light=False):
+    """A trace in which each (rule, file, line, count) site happened 'count' times; 'light':
+    as the light mode records it (no launch, no GPU record, what the driver said in the
+    calls' flags)."""
     strings, defs, events, stacks = {}, [], [], [0]
 
     def s(text):
@@ -79,12 +89,15 @@ def trace_text(pid, forked, sites, gpu=True):
         defs.extend(f"frame {4096 + i} {f} {p} {m} {n} 0" for i, (f, p, m, n) in enumerate(ids))
         return stacks[0]
 
-    def api(name, enter, exit_, corr, stream, stream_id, nbytes, kind, stack_id, thread=1):
+    def api(name, enter, exit_, corr, stream, stream_id, nbytes, kind, stack_id, thread=1,
+            flags=0):
+        if light and name.startswith("cudaLaunch"):
+            return
         events.append(f"api {enter} {exit_} {thread} {corr} {s(name)} {stream} {stream_id} 0 "
-                      f"{nbytes} {kind} 0 0 0 0 0 {stack_id}")
+                      f"{nbytes} {kind} {flags if light else 0} 0 0 0 0 {stack_id}")
 
     def op(record, start, end, corr, stream_id, name, nbytes, kind, src, dst):
-        if gpu:
+        if gpu and (not light or FAULT == "light_gpu"):
             events.append(f"{record} {start} {end} {corr} {stream_id} 1 0 {name} {nbytes} "
                           f"{kind} {src} {dst} 0")
 
@@ -95,17 +108,21 @@ def trace_text(pid, forked, sites, gpu=True):
                 api("cudaLaunchKernel_v7000", t, t + 5000, corr, 0, 7, 0, -1, 0)
                 op("kernel", t + 10000, t + 510000, corr, 7, s("spin_kernel"), 0, 0, 0, 0)
                 api("cudaMemcpy_v3020", t + 20000, t + 515000, corr + 1, 0, 7, 4, 2,
-                    stack("cudaMemcpy", file, line))
+                    stack("cudaMemcpy", file, line),
+                    flags=MEM_KNOWN | PROBED | WAITED | 3 << 8 | 1)
                 op("memcpy", t + 511000, t + 512000, corr + 1, 7, 0, 4, 2, 3, 1)
             else:  # SYNC201: a pageable HtoD cudaMemcpyAsync on a stream of its own thread
                 api("cudaMemcpyAsync_v3020", t, t + 300000, corr, 4096 + i, 13 + i, 4 << 20, 1,
-                    stack("cudaMemcpyAsync", file, line), thread=i + 1)
+                    stack("cudaMemcpyAsync", file, line), thread=i + 1,
+                    flags=MEM_KNOWN | PROBED | 1 << 8 | 3)
                 op("memcpy", t + 10000, t + 290000, corr, 13 + i, 0, 4 << 20, 1, 1, 3)
             t += 1_000_000
             corr += 2
     meta = ["SSTRACE 1 0", f"meta pid {pid}", "meta program fake_program"]
     if forked:
         meta.append("meta forked 1")
+    if light and FAULT != "light_meta":
+        meta.append("meta mode light")
     end = f"end {len(events)} {len(strings) + 1} {stacks[0] + 1}"
     return "\n".join(meta + defs + events + [end]) + "\n"
 
@@ -113,9 +130,14 @@ def trace_text(pid, forked, sites, gpu=True):
 def write_outputs(program, forked=False):
     """What the interposer writes at the end of an observed process."""
     pid = os.getpid()
+    light = os.environ.get("SYNCSCOPE_MODE") == "light"
     sites = [(rule, path, line, 32 if rule == "SYNC201" else 1)
              for rule, path, line in marked(program)]
-    if forked:
+    if forked and light:
+        # The light mode needs no GPU record: the child's readback is seen (its own
+        # expectation, <program>.child.light.expect).
+        sites = [(rule, path, line, 1) for rule, path, line in marked(program, "child.light")]
+    elif forked:
         sites = sites if FAULT == "child_finding" else []
         # The child's API calls are recorded; its GPU activity is not (docs/run.md).
         child_calls = trace_text(pid, True, [("SYNC301", "/dev/null", 1, 1)],
@@ -127,14 +149,15 @@ def write_outputs(program, forked=False):
     json_path = os.environ.get("SYNCSCOPE_OUTPUT", "syncscope-%p.json").replace("%p", str(pid))
     trace_path = os.environ.get("SYNCSCOPE_TRACE", "").replace("%p", str(pid))
     meta_pid = pid + 1 if FAULT == "pid" else pid
-    text = child_calls if forked and not sites else trace_text(meta_pid, forked, sites)
+    text = child_calls if forked and not sites else trace_text(meta_pid, forked, sites,
+                                                              light=light)
     if trace_path and FAULT != "notrace":
         with open(trace_path, "w", encoding="ascii") as handle:
             handle.write(text)
     scratch = json_path + ".trace"
     with open(scratch, "w", encoding="ascii") as handle:
-        handle.write(trace_text(meta_pid, forked, sites + [("SYNC301", "/x.cu", 9, 1)])
-                     if FAULT == "replay" else text)
+        handle.write(trace_text(meta_pid, forked, sites + [("SYNC301", "/x.cu", 9, 1)],
+                                light=light) if FAULT == "replay" else text)
     tool_env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
     subprocess.run([os.environ["REAL_SYNCSCOPE"], "analyze", "--format", "json", "--fail-on",
                     "none", "-o", json_path, scratch], env=tool_env, check=True)
