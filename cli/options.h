@@ -63,6 +63,7 @@ enum { SS_COLOR_AUTO, SS_COLOR_ALWAYS, SS_COLOR_NEVER };
 #define SS_SETTING_VALUE_MODE SS_VALUE_NAME   /* checked by the interposer's parser (run.c) */
 #define SS_SETTING_VALUE_SAMPLE SS_VALUE_NAME /* likewise */
 #define SS_SETTING_VALUE_SECONDS SS_VALUE_COUNT
+#define SS_SETTING_VALUE_PROBE SS_VALUE_NAME
 
 /* SS_OPT_<id> for each row of cli/options.def, SS_OPT_SET_<name> for each of settings.def. */
 typedef enum ss_opt {

@@ -565,3 +565,11 @@ void CUPTIAPI capture_on_callback(void *userdata, CUpti_CallbackDomain domain,
         capture_on_stream_resource(cbid, (const CUpti_ResourceData *)data);
     errno = saved_errno;
 }
+
+void CUPTIAPI capture_on_callback_noop(void *userdata, CUpti_CallbackDomain domain,
+                                       CUpti_CallbackId cbid, const void *data)
+{
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)
+        return;
+    capture_on_callback(userdata, domain, cbid, data);
+}

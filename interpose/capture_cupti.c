@@ -101,6 +101,12 @@ static int resolve_cupti(const char **missing)
     return 0;
 }
 
+int capture_probe_skips_domain(CUpti_CallbackDomain domain)
+{
+    return (proc.bench_probe == PROBE_NOOP_RUNTIME && domain == CUPTI_CB_DOMAIN_DRIVER_API) ||
+           (proc.bench_probe == PROBE_NOOP_DRIVER && domain == CUPTI_CB_DOMAIN_RUNTIME_API);
+}
+
 static int enable_callbacks(void)
 {
     size_t count;
@@ -115,7 +121,7 @@ static int enable_callbacks(void)
         const char *name = NULL;
         /* The cbid comes from CUPTI's headers; the library that is loaded must agree on
          * its name, or the parameter layout cannot be trusted. */
-        if (s->cbid >= limit ||
+        if (s->cbid >= limit || capture_probe_skips_domain(domain) ||
             proc.cupti.fn.cuptiGetCallbackName(domain, s->cbid, &name) != CUPTI_SUCCESS ||
             name == NULL || strcmp(name, s->cupti_name) != 0)
             continue;
@@ -179,6 +185,8 @@ int capture_cupti_subscribe(CUpti_CallbackFunc callback)
         capture_cupti_unload();
         return -1;
     }
+    if (proc.bench_probe == PROBE_SUBSCRIBE)
+        return 0;
     if (enable_callbacks() == 0) {
         capture_say("%s names none of the CUDA calls syncscope knows; the program runs unobserved",
                     proc.cupti.path);

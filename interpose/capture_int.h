@@ -218,11 +218,23 @@ typedef struct capture_end {
     struct sigaction old_int, old_term;
 } capture_end;
 
+/* SYNCSCOPE_LIGHT_PROBE, a measurement aid (docs/studies/performance.md, "Where the light
+ * mode's cost is"): how far the start goes, and whether the API callbacks do anything. */
+enum bench_probe {
+    PROBE_OFF,          /* the mode as chosen */
+    PROBE_LOAD,         /* CUPTI loaded and resolved, never subscribed */
+    PROBE_SUBSCRIBE,    /* subscribed, no callback enabled */
+    PROBE_NOOP,         /* the mode's callbacks enabled, the API ones returning at once */
+    PROBE_NOOP_RUNTIME, /* the same, the runtime domain's callbacks only */
+    PROBE_NOOP_DRIVER   /* the same, the driver domain's callbacks only */
+};
+
 /* The observed process, as the capture library sees it (one per process). */
 typedef struct capture_process {
-    _Atomic int active; /* subscribed and recording */
-    int light;          /* the light mode, or the sampled mode between its windows */
-    int forked;         /* a child after fork: the parent's events were dropped */
+    _Atomic int active;           /* subscribed and recording */
+    int light;                    /* the light mode, or the sampled mode between its windows */
+    int forked;                   /* a child after fork: the parent's events were dropped */
+    enum bench_probe bench_probe; /* SYNCSCOPE_LIGHT_PROBE's, PROBE_OFF without it */
     long pid;
     ss_interpose_config config;
     const ss_api *api_rows;
@@ -257,6 +269,10 @@ void capture_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- capture_cupti.c ---- */
 
+/* Whether SYNCSCOPE_LIGHT_PROBE leaves the callbacks of 'domain' (runtime or driver API)
+ * disabled: noop_runtime leaves the driver's, noop_driver the runtime's. */
+int capture_probe_skips_domain(CUpti_CallbackDomain domain);
+
 /* CUPTI's words for result 'r'. */
 const char *capture_cupti_error(CUptiResult r);
 /* Finds and opens libcupti and resolves its functions. Returns 0, or -1 with a message. */
@@ -274,6 +290,10 @@ thread_state *capture_thread_get(void);
 /* CUPTI's one callback (capture_cupti_subscribe): API calls, profiler calls, resources. */
 void CUPTIAPI capture_on_callback(void *userdata, CUpti_CallbackDomain domain,
                                   CUpti_CallbackId cbid, const void *data);
+/* SYNCSCOPE_LIGHT_PROBE=noop's callback: API callbacks return at once, the others are
+ * capture_on_callback's. */
+void CUPTIAPI capture_on_callback_noop(void *userdata, CUpti_CallbackDomain domain,
+                                       CUpti_CallbackId cbid, const void *data);
 /* Fixed lock-free sets of stream handles ('slots' of them, a power of two; no allocation).
  * capture_handle_add returns 0, or -1 when the set is full. */
 int capture_handle_add(_Atomic uint64_t *table, size_t slots, uint64_t handle);

@@ -298,7 +298,8 @@ void capture_enable_stream_callbacks(void)
     int taken = 0;
     for (size_t i = 0; i < sizeof destroy_callbacks / sizeof destroy_callbacks[0]; i++) {
         const char *name = NULL;
-        if (proc.cupti.fn.cuptiGetCallbackName(destroy_callbacks[i].domain,
+        if (!capture_probe_skips_domain(destroy_callbacks[i].domain) &&
+            proc.cupti.fn.cuptiGetCallbackName(destroy_callbacks[i].domain,
                                                destroy_callbacks[i].cbid, &name) == CUPTI_SUCCESS &&
             name != NULL && strcmp(name, destroy_callbacks[i].name) == 0 &&
             proc.cupti.fn.cuptiEnableCallback(1, proc.cupti.subscriber, destroy_callbacks[i].domain,

@@ -182,7 +182,8 @@ void capture_enable_scope_callbacks(void)
     for (size_t i = 0; i < sizeof profiler_callbacks / sizeof profiler_callbacks[0]; i++) {
         const struct profiler_callback *c = &profiler_callbacks[i];
         const char *name = NULL;
-        if (proc.cupti.fn.cuptiGetCallbackName(c->domain, c->cbid, &name) == CUPTI_SUCCESS &&
+        if (!capture_probe_skips_domain(c->domain) &&
+            proc.cupti.fn.cuptiGetCallbackName(c->domain, c->cbid, &name) == CUPTI_SUCCESS &&
             name != NULL && strcmp(name, c->name) == 0)
             proc.cupti.fn.cuptiEnableCallback(1, proc.cupti.subscriber, c->domain, c->cbid);
     }

@@ -68,6 +68,12 @@ static void init_process(void)
                                   &proc.sampling.every_ns) < 0)
         proc.sampling.on_ns = proc.sampling.every_ns = 0; /* checked when the settings were read */
     proc.pid = (long)getpid();
+    static const char *const probes[] = {"",     "load",         "subscribe",
+                                         "noop", "noop_runtime", "noop_driver"};
+    for (size_t i = 1; i < sizeof probes / sizeof probes[0]; i++) {
+        if (strcmp(proc.config.light_probe, probes[i]) == 0)
+            proc.bench_probe = (enum bench_probe)i;
+    }
 }
 
 /* Starts the capture, once: settings, CUPTI, the subscription, the clocks, then recording and
@@ -81,7 +87,15 @@ static void start(void)
     if (read_settings() < 0 || capture_cupti_load() < 0)
         return;
     init_process();
-    if (capture_cupti_subscribe(capture_on_callback) < 0)
+    /* A measurement aid stops part of the way (docs/studies/performance.md). */
+    if (proc.bench_probe != PROBE_OFF)
+        capture_say("%s=%s: a measurement aid; nothing is recorded", SS_ENV(LIGHT_PROBE),
+                    proc.config.light_probe);
+    if (proc.bench_probe == PROBE_LOAD)
+        return;
+    if (capture_cupti_subscribe(proc.bench_probe >= PROBE_NOOP ? capture_on_callback_noop
+                                                               : capture_on_callback) < 0 ||
+        proc.bench_probe == PROBE_SUBSCRIBE)
         return;
     capture_enable_scope_callbacks();
     if (proc.light)

@@ -88,6 +88,7 @@
 #define SS_SETTING_FIELD_MODE(field) char field[SS_CONFIG_WORD_MAX];
 #define SS_SETTING_FIELD_SAMPLE(field) char field[SS_CONFIG_WORD_MAX * 2];
 #define SS_SETTING_FIELD_SECONDS(field) uint32_t field;
+#define SS_SETTING_FIELD_PROBE(field) char field[SS_CONFIG_WORD_MAX];
 
 /* The interposer's settings, read once from the environment when the program starts (the
  * program may change its environment later): one member per row of settings.def, which says
@@ -128,7 +129,8 @@ typedef enum ss_setting_kind {
     SS_KIND_EXIT_STATUS,
     SS_KIND_MODE,
     SS_KIND_SAMPLE,
-    SS_KIND_SECONDS
+    SS_KIND_SECONDS,
+    SS_KIND_PROBE
 } ss_setting_kind;
 
 /* How a `syncscope run` option sets its variable (the option column of settings.def). */

@@ -435,6 +435,16 @@ static int parse_MODE(const ss_interpose_setting *s, const ss_interpose_config *
     return parse_word(s, modes, 1, 1, value, field, size, err, err_size);
 }
 
+/* A measurement aid's probe (docs/studies/performance.md, "Where the light mode's cost is"),
+ * in any case; kept in lower case. */
+static int parse_PROBE(const ss_interpose_setting *s, const ss_interpose_config *config,
+                       const char *value, void *field, size_t size, char *err, size_t err_size)
+{
+    static const char *const probes[] = {"load",         "subscribe",   "noop",
+                                         "noop_runtime", "noop_driver", NULL};
+    return parse_word(s, probes, 1, 1, value, field, size, err, err_size);
+}
+
 /* When text is coloured: auto, always or never, in any case (as `syncscope run --color`
  * takes it); kept in lower case. */
 static int parse_COLOR(const ss_interpose_setting *s, const ss_interpose_config *config,

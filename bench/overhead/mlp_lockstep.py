@@ -4,7 +4,7 @@ processes that run side by side and take turns, block by block (docs/studies/per
 
 Usage: python3 mlp_lockstep.py LIBSYNCSCOPE WORKDIR [--variants "bare light full bare"]
            [--block STEPS (100)] [--seconds T (60)] [--generations G (1)] [--cpus LIST]
-           [--fake]
+           [--pairs "noop/subscribe light/noop"] [--fake] [--dry-run]
 
 Whole processes one after another (bench/overhead/run.sh) and forked children one after
 another (mlp_pairs.py) both moved by 10 to 27% between runs of the same variant on the shared
@@ -23,7 +23,11 @@ PyTorch and the children's set-up included), each generation having an equal sha
 
 Variants: bare (nothing set), light (SYNCSCOPE_MODE=light), sampled (SYNCSCOPE_SAMPLE=5s/120s:
 light, and a full window of 5 s every 120 s of the child's life), full (the default mode),
-each observed child loading LIBSYNCSCOPE through CUDA_INJECTION64_PATH at cuInit. A second
+each observed child loading LIBSYNCSCOPE through CUDA_INJECTION64_PATH at cuInit; and the
+light mode's cost taken apart with the measurement aid SYNCSCOPE_LIGHT_PROBE (docs/run.md):
+load (the library injected and CUPTI loaded, never subscribed), subscribe (subscribed, no
+callback enabled), noop (light's callbacks enabled, returning at once), noop_runtime and
+noop_driver (only the runtime's or the driver's of them); these record nothing. A second
 bare child is the control: bare/bare, which differs from 1 only by what separates two CUDA
 contexts of one program (where the allocator placed the tensors, the context's own state), is
 the least difference this measure can tell; a variant's ratio says something only outside it.
@@ -32,12 +36,16 @@ is sampled too.
 
 Checked: every child's final loss equals the first's (the run is deterministic and every
 child trains the same steps), an observed child has LIBSYNCSCOPE in its memory map and leaves
-its result (SYNCSCOPE_OUTPUT, written by its finisher at exit), a bare child has not.
+its result (SYNCSCOPE_OUTPUT, written by its finisher at exit; a probe's child has the library
+and leaves none), a bare child has not.
 
 --fake runs the same protocol with a pure-Python busy loop in place of the MLP (no PyTorch,
 no GPU; the variants only label the children), to check the protocol and the statistics;
 --fake-cost F makes every child but the bare ones loop F times as long (a known cost that the
 measure must find).
+
+--dry-run prints each child's tag and the environment it would set ('child TAG: NAME=VALUE
+...', sorted; 'child TAG: -' for a bare child) and exits without starting any.
 
 Each block is measured three ways: 'block', its wall time (the readback included); 'step',
 the median of its steps' wall times (the host's time per step in the steady state, which a
@@ -47,6 +55,10 @@ the first bare child,
 
   bench: lockstep VARIANT/bare MEASURE n N median RATIO ci95 LO HI q1 Q1 q3 Q3 min MIN
          max MAX sum_ratio S target T VERDICT
+
+and per pair A/B of --pairs (two variants of --variants, neither bare) the same line 'bench:
+lockstep A/B MEASURE ...' of A's measure over B's in each round (target '-'): one step of the
+light mode's cost taken apart, paired within the rounds;
 
 RATIO the median over the rounds of the variant's measure over the first bare child's in the
 same round, LO..HI a bootstrap 95% interval of that median, S the ratio of their sums,
@@ -72,6 +84,9 @@ from pairstats import ratio_summary, resolves  # noqa: E402
 
 VARIANTS = {"bare": {}, "light": {"SYNCSCOPE_MODE": "light"},
             "sampled": {"SYNCSCOPE_SAMPLE": "5s/120s"}, "full": {}}
+PROBES = ("load", "subscribe", "noop", "noop_runtime", "noop_driver")
+VARIANTS.update({probe: {"SYNCSCOPE_MODE": "light", "SYNCSCOPE_LIGHT_PROBE": probe}
+                 for probe in PROBES})
 TARGET = {"light": 1.02, "sampled": 1.02}
 LEAD_IN = 5  # untimed steps at the start of a block: the GPU switches from another context
 STARTED = time.monotonic()  # --seconds counts from here: the import of PyTorch included
@@ -110,14 +125,21 @@ def make_child_step(fake, cost):
     return step, lambda loss: loss.item(), mlp_train.checksum, warm_up
 
 
+def child_environment(variant, opts, output):
+    """The variables a child of 'variant' sets before its first CUDA call (none when bare or
+    --fake)."""
+    if variant == "bare" or opts.fake:
+        return {}
+    env = {"CUDA_INJECTION64_PATH": opts.library, "SYNCSCOPE_OUTPUT": output,
+           "SYNCSCOPE_QUIET": "1", "SYNCSCOPE_SYMBOL_CACHE": os.path.join(opts.workdir, "cache")}
+    env.update(VARIANTS[variant])
+    return env
+
+
 def child_main(variant, opts, output, commands, results):
     """The forked child: sets its variant's environment before any CUDA call, warms up, says
     'ready', then trains one block per 'run' line and reports its time, until 'stop'."""
-    if variant != "bare" and not opts.fake:
-        os.environ.update({"CUDA_INJECTION64_PATH": opts.library, "SYNCSCOPE_OUTPUT": output,
-                           "SYNCSCOPE_QUIET": "1",
-                           "SYNCSCOPE_SYMBOL_CACHE": os.path.join(opts.workdir, "cache")})
-        os.environ.update(VARIANTS[variant])
+    os.environ.update(child_environment(variant, opts, output))
     cost = opts.fake_cost if variant != "bare" else 1.0
     step, readback, checksum, warm_up = make_child_step(opts.fake, cost)
     warm_up()
@@ -157,12 +179,16 @@ def child_main(variant, opts, output, commands, results):
     sys.exit(0)  # a normal exit: an observed child's finisher writes its result
 
 
+def child_tag(variant, index, generation):
+    return f"g{generation}-{index}-{variant}"
+
+
 class Child:
     """The parent's side of one forked child."""
 
     def __init__(self, variant, index, opts, generation):
         self.variant = variant
-        self.tag = f"g{generation}-{index}-{variant}"
+        self.tag = child_tag(variant, index, generation)
         self.output = os.path.join(opts.workdir, f"{self.tag}.json")
         down_r, down_w = os.pipe()
         up_r, up_w = os.pipe()
@@ -251,8 +277,11 @@ def run_generation(opts, generation, deadline, times):
             if not opts.fake and record["loaded"] != observed:
                 raise RuntimeError(f"{child.tag}: {os.path.basename(opts.library)} "
                                    f"{'not ' if observed else ''}loaded")
-            if observed and not os.path.isfile(child.output):
+            result = os.path.isfile(child.output)
+            if observed and child.variant not in PROBES and not result:
                 raise RuntimeError(f"{child.tag}: left no result {child.output} (not observed?)")
+            if child.variant in PROBES and result:
+                raise RuntimeError(f"{child.tag}: a probe left a result {child.output}")
             finals.append((child.tag, record["check"]))
         return finals
     except BaseException:
@@ -283,14 +312,18 @@ def summarize(opts, times):
         pairs = [(v, [k for k, w in enumerate(opts.variants) if w == v], bare) for v in others]
         if len(bare) > 1:
             pairs.append(("bare", [bare[1]], [bare[0]]))
+        for top, under in opts.pairs:
+            pairs.append((f"{top}/{under}", [k for k, w in enumerate(opts.variants) if w == top],
+                          [k for k, w in enumerate(opts.variants) if w == under]))
         for variant, mine, ref in pairs:
             num = [mean(mine, r, measure) for r in rounds]
             den = [mean(ref, r, measure) for r in rounds]
             s = ratio_summary([a / b for a, b in zip(num, den)])
             target = TARGET.get(variant)
             verdict = resolves(s, target) if target else "control" if variant == "bare" else "-"
+            name = variant if "/" in variant else f"{variant}/bare"
             lines.append(
-                f"bench: lockstep {variant}/bare {measure} n {s['n']} median {s['median']:.4f} "
+                f"bench: lockstep {name} {measure} n {s['n']} median {s['median']:.4f} "
                 f"ci95 {s['ci95'][0]:.4f} {s['ci95'][1]:.4f} q1 {s['q1']:.4f} q3 {s['q3']:.4f} "
                 f"min {s['min']:.4f} max {s['max']:.4f} sum_ratio {sum(num) / sum(den):.4f} "
                 f"children {len(mine)}/{len(ref)} target {target if target else '-'} {verdict}")
@@ -313,15 +346,23 @@ def parse(argv):
     parser.add_argument("--cpus", default="")
     parser.add_argument("--fake", action="store_true")
     parser.add_argument("--fake-cost", type=float, default=1.0)
+    parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument("--pairs", default="")
     try:
         opts = parser.parse_args(argv[1:])
     except SystemExit:
         return None
     opts.variants = opts.variants.split()
+    opts.pairs = [tuple(pair.split("/")) for pair in opts.pairs.split()]
     bad = [v for v in opts.variants if v not in VARIANTS]
+    bad_pairs = [p for p in opts.pairs if len(p) != 2 or "bare" in p or p[0] == p[1] or
+                 not set(p) <= set(opts.variants)]
     problem = None
     if bad:
         problem = f"unknown variant '{bad[0]}' (one of {', '.join(VARIANTS)})"
+    elif bad_pairs:
+        problem = (f"--pairs: '{'/'.join(bad_pairs[0])}' is not A/B, two other variants of "
+                   "--variants than bare")
     elif "bare" not in opts.variants or len(opts.variants) < 2:
         problem = "--variants needs a bare child and at least one other"
     elif min(opts.block, opts.seconds, opts.generations, opts.fake_cost) <= 0:
@@ -348,6 +389,14 @@ def main(argv):
     opts = parse(argv)
     if opts is None:
         return 2
+    if opts.dry_run:
+        for generation in range(opts.generations):
+            for index, variant in enumerate(opts.variants):
+                tag = child_tag(variant, index, generation)
+                env = child_environment(variant, opts, os.path.join(opts.workdir, f"{tag}.json"))
+                print(f"child {tag}: " + (" ".join(f"{k}={v}" for k, v in sorted(env.items()))
+                                          or "-"))
+        return 0
     if opts.cpus:
         set_cpus(opts.cpus)
     os.makedirs(os.path.join(opts.workdir, "cache"), exist_ok=True)

@@ -56,7 +56,7 @@ def lockstep(source, work, *args):
     return run([sys.executable, script, "unused.so", work, "--fake"] + list(args))
 
 
-def check_lockstep(source, work):
+def check_lockstep(source, build, work):
     sys.path.insert(0, os.path.join(source, "bench", "overhead"))
     import mlp_lockstep
     orders = [mlp_lockstep.round_order(4, r) for r in range(8)]
@@ -95,11 +95,28 @@ def check_lockstep(source, work):
                         proc.stdout, re.M) is not None,
               f"light against the mean of the two bare children ({measure})")
 
+    # A step of the cost taken apart: light over the 'noop' child, paired in each round.
+    proc = lockstep(source, os.path.join(work, "pairs"), "--variants", "bare noop light",
+                    "--seconds", "2", "--block", "50", "--pairs", "light/noop")
+    check(proc.returncode == 0, f"lockstep --pairs exit {proc.returncode}: {proc.stderr[-500:]}")
+    rounds = re.search(r"^(\d+) rounds of 3 blocks", proc.stdout, re.M)
+    n = int(rounds.group(1)) if rounds else -1
+    for measure in ("block", "step", "cpu"):
+        pair = re.search(rf"^bench: lockstep light/noop {measure} n (\d+) median ([0-9.]+) .* "
+                         r"children 1/1 target - -$", proc.stdout, re.M)
+        check(pair is not None and int(pair.group(1)) == n, f"the light/noop {measure} line: "
+              f"{proc.stdout[-600:]}")
+
     # Usage errors.
     for args, message in (
+            (["--variants", "bare light", "--pairs", "light/bare"],
+             "--pairs: 'light/bare' is not A/B, two other variants of --variants than bare"),
+            (["--variants", "bare light", "--pairs", "light/noop"],
+             "--pairs: 'light/noop' is not A/B, two other variants of --variants than bare"),
             (["--variants", "light full"], "--variants needs a bare child and at least one other"),
             (["--variants", "bare heavy"], "unknown variant 'heavy' (one of bare, light, "
-                                           "sampled, full)"),
+                                           "sampled, full, load, subscribe, noop, "
+                                           "noop_runtime, noop_driver)"),
             (["--block", "0"], "--block, --seconds, --generations and --fake-cost must be "
                                "positive")):
         proc = lockstep(source, os.path.join(work, "usage"), *args)
@@ -109,6 +126,25 @@ def check_lockstep(source, work):
     proc = run([sys.executable, script, os.path.join(work, "missing.so"), work])
     check(proc.returncode == 2 and proc.stderr.strip().endswith("missing.so: no such file"),
           f"a missing library: {proc.returncode} {proc.stderr.strip()!r}")
+
+    # The probes' children (SYNCSCOPE_LIGHT_PROBE, docs/run.md): the environment each sets.
+    library = os.path.join(build, "interpose", "libsyncscope.so")
+    probes = os.path.join(work, "probes")
+    proc = run([sys.executable, script, library, probes, "--dry-run", "--variants",
+                "bare load subscribe noop noop_runtime noop_driver light"])
+    common = (f"CUDA_INJECTION64_PATH={library} SYNCSCOPE_LIGHT_PROBE={{probe}} "
+              f"SYNCSCOPE_MODE=light SYNCSCOPE_OUTPUT={probes}/g0-{{index}}-{{probe}}.json "
+              f"SYNCSCOPE_QUIET=1 SYNCSCOPE_SYMBOL_CACHE={probes}/cache")
+    wanted = ["child g0-0-bare: -"] + [
+        f"child g0-{index}-{probe}: " + common.format(probe=probe, index=index)
+        for index, probe in enumerate(["load", "subscribe", "noop", "noop_runtime",
+                                       "noop_driver"], 1)] + [
+        f"child g0-6-light: CUDA_INJECTION64_PATH={library} SYNCSCOPE_MODE=light "
+        f"SYNCSCOPE_OUTPUT={probes}/g0-6-light.json SYNCSCOPE_QUIET=1 "
+        f"SYNCSCOPE_SYMBOL_CACHE={probes}/cache"]
+    check(proc.returncode == 0 and proc.stdout.splitlines() == wanted,
+          f"--dry-run: exit {proc.returncode}: {proc.stdout}{proc.stderr}")
+    check(not os.path.exists(probes), "--dry-run made its work folder")
 
 
 def check_whole(source, build, work):
@@ -296,7 +332,7 @@ def main(argv):
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     check_pairstats(source)
-    check_lockstep(source, work)
+    check_lockstep(source, build, work)
     check_whole(source, build, work)
     check_overhead(source, work)
     check_forked(source, build, work)

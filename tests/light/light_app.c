@@ -4,7 +4,8 @@
  * (a pinned and a device range; any other address is unknown to the driver, pageable) and
  * cuStreamQuery (busy for as many answers as the program asks before a call). With arguments,
  * it calls each named CUPTI callback instead and prints whether the interposer subscribed to
- * it ("NAME yes" or "NAME no"). */
+ * it ("NAME yes" or "NAME no"); the argument "@subscriber" prints whether the interposer holds
+ * CUPTI's subscription ("@subscriber yes": the program's own cuptiSubscribe is refused). */
 #include <cupti.h>
 
 #include <dlfcn.h>
@@ -31,9 +32,12 @@ static CUstream busy_stream;
 #define KEPT_STREAM ((CUstream)(uintptr_t)0x6000)
 #define RELEASED_LATER_STREAM ((CUstream)(uintptr_t)0x7000)
 static int destroyed, asked_destroyed, asked_kept, released_later, asked_released_later;
+/* How many questions the driver was asked (LIGHT_APP_QUESTIONS prints it). */
+static int questions;
 
 __attribute__((visibility("default"))) CUresult CUDAAPI cuStreamQuery(CUstream stream)
 {
+    questions++;
     asked_destroyed += destroyed && stream == DESTROYED_STREAM;
     asked_released_later += released_later && stream == RELEASED_LATER_STREAM;
     asked_kept += stream == KEPT_STREAM;
@@ -49,6 +53,7 @@ __attribute__((visibility("default"))) CUresult CUDAAPI cuStreamQuery(CUstream s
 __attribute__((visibility("default"))) CUresult CUDAAPI cuPointerGetAttributes(
     unsigned int count, CUpointer_attribute *attributes, void **data, CUdeviceptr pointer)
 {
+    questions++;
     for (unsigned i = 0; i < count; i++) {
         unsigned value = 0;
         if (attributes[i] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE) {
@@ -140,8 +145,20 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 1) {
-        for (int i = 1; i < argc; i++)
+        for (int i = 1; i < argc; i++) {
+            if (strcmp(argv[i], "@subscriber") == 0) {
+                CUptiResult (*subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
+                *(void **)&subscribe = dlsym(fake, "cuptiSubscribe");
+                CUpti_SubscriberHandle mine;
+                printf("%s %s\n", argv[i],
+                       subscribe(&mine, NULL, NULL) ==
+                               CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED
+                           ? "yes"
+                           : "no");
+                continue;
+            }
             printf("%s %s\n", argv[i], fake_call(argv[i], NULL, NULL, NULL) == 0 ? "yes" : "no");
+        }
         return 0;
     }
     if (getenv("LIGHT_APP_DESTROYED") != NULL) {
@@ -219,6 +236,8 @@ int main(int argc, char **argv)
         CALL("cuMemsetD8Async", &set_device_driver, 0, 0);
         cudaMemcpyAsync_v3020_params copy = {device, pinned, 4096, cudaMemcpyHostToDevice, 0};
         CALL("cudaMemcpyAsync_v3020", &copy, 0, 0);
+        if (getenv("LIGHT_APP_QUESTIONS") != NULL)
+            printf("light_app: the driver was asked %d times\n", questions);
         printf("light_app: done\n");
         return 0;
     }

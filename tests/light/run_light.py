@@ -23,6 +23,10 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
              device-wide call is still probed; after 513 streams lived at once it is not
   memsets    asynchronous memsets of device memory are left out (runtime and driver API),
              those of pinned memory and synchronous ones taken with their memory kinds
+  probes     SYNCSCOPE_LIGHT_PROBE, the measurement aid: load never subscribes, subscribe
+             enables no callback, noop the light mode's (noop_runtime and noop_driver only one
+             domain's), whose handler asks the driver nothing; each says so in one line and
+             records nothing
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -335,6 +339,38 @@ def case_memsets(opts, check):
           "expected 0x80000002 0x80000003 0x80000001 0x80000203")
 
 
+def case_probes(opts, check):
+    workdir = start(opts, "probes")
+    names = SUBSCRIBED + LEFT_OUT + ["@subscriber"]
+    runtime = {n for n in SUBSCRIBED if n.startswith("cuda")}
+    expected = {"load": set(), "subscribe": {"@subscriber"},
+                "noop": set(SUBSCRIBED) | {"@subscriber"},
+                "noop_runtime": runtime | {"@subscriber"},
+                "noop_driver": set(SUBSCRIBED) - runtime | {"@subscriber"}}
+    for probe, wanted in expected.items():
+        env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_LIGHT_PROBE=probe)
+        status, out, err = run([opts["app"]] + names, env, workdir)
+        check(status == 0, f"{probe}: exit {status}: {err}")
+        seen = {line.split()[0] for line in out.splitlines() if line.endswith(" yes")}
+        check(seen == wanted, f"{probe}: subscribed {sorted(seen)}, expected {sorted(wanted)}")
+        line = f"syncscope: SYNCSCOPE_LIGHT_PROBE={probe}: a measurement aid; nothing is recorded"
+        check(err.count(line) == 1, f"{probe}: stderr {err!r}")
+        if probe == "noop":
+            # The calls run through the callbacks, which ask the driver nothing.
+            env.update({"LIGHT_APP_MEMSETS": "1", "LIGHT_APP_QUESTIONS": "1"})
+            status, out, err = run([opts["app"]], env, workdir)
+            check(status == 0 and out == "light_app: the driver was asked 0 times\n"
+                  "light_app: done\n", f"{probe}: exit {status}: {out}{err}")
+        left = [f for f in ("out.json", "out.sstrace") if os.path.exists(os.path.join(workdir, f))]
+        check(not left, f"{probe}: recorded {left}")
+    # Under the light mode itself the same program asks (the memsets' memory kinds).
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_MEMSETS="1",
+                      LIGHT_APP_QUESTIONS="1")
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0 and "light_app: the driver was asked 0 times" not in out
+          and "light_app: the driver was asked" in out, f"light: exit {status}: {out}{err}")
+
+
 def case_refused(opts, check):
     workdir = start(opts, "refused")
     for args, message in ((["--mode", "heavy"], "--mode needs full or light (got 'heavy')"),
@@ -355,7 +391,7 @@ CASES = [("selection", case_selection), ("findings", case_findings),
          ("interval", case_interval), ("killed", case_killed), ("window", case_window),
          ("trigger", case_trigger), ("first_call", case_first_call),
          ("destroyed_stream", case_destroyed_stream), ("streams", case_streams),
-         ("memsets", case_memsets), ("refused", case_refused)]
+         ("memsets", case_memsets), ("probes", case_probes), ("refused", case_refused)]
 
 
 def main(argv):

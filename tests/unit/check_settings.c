@@ -267,6 +267,14 @@ START_TEST(test_kind_modes)
     ck_assert_int_eq(load_with(SS_ENV(INTERVAL), "", &c, err, sizeof err), 0);
     ck_assert_uint_eq(c.interval, 0);
     ck_assert(strstr(c.interval_file, "syncscope-%p.jsonl") != NULL);
+    /* The measurement aid of docs/studies/performance.md: unset by default. */
+    ck_assert_int_eq(load_with(SS_ENV(LIGHT_PROBE), "NoOp_Driver", &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.light_probe, "noop_driver");
+    ck_assert_int_eq(load_with(SS_ENV(LIGHT_PROBE), "", &c, err, sizeof err), 0);
+    ck_assert_str_eq(c.light_probe, "");
+    assert_refused(SS_ENV(LIGHT_PROBE), "subscribed",
+                   "SYNCSCOPE_LIGHT_PROBE='subscribed' is not one of load, subscribe, noop, "
+                   "noop_runtime, noop_driver (did you mean 'subscribe'?)");
 }
 END_TEST
 

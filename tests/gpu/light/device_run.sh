@@ -36,7 +36,10 @@
 #              by side, taking turns block by block (SS_LOCKSTEP_BLOCK steps, default 100),
 #              SS_LOCKSTEP_GENERATIONS (2) sets of children in SS_LOCKSTEP_SECONDS (100), on the
 #              CPUs of SS_BENCH_CPU: per variant and measure (block, median step, CPU) the
-#              median of the rounds' ratios to bare and its bootstrap 95% interval
+#              median of the rounds' ratios to bare and its bootstrap 95% interval; the
+#              variants may be SYNCSCOPE_LIGHT_PROBE's (load subscribe noop noop_runtime
+#              noop_driver), and SS_LOCKSTEP_PAIRS ("noop/subscribe light/noop") adds the
+#              ratio of two variants, paired in each round
 #   whole      bench/exit whole-process rounds, bare / light (with SS_WHOLE_FULL=1 also full),
 #              of each workload SS_LIGHT_REAL names (default resnet_train), through
 #              bench/exit/phases.py (import, script and exit timed apart, and the DataLoader's
@@ -66,7 +69,7 @@
 # part's periods; SS_WHOLE_WARMUP: the whole part's BENCH_WARMUP (default: every variant).
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,66s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,69s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -244,7 +247,8 @@ for part in $parts; do
         bounded $((seconds + 45)) lockstep "$python" bench/overhead/mlp_lockstep.py "$preload" \
             "$out/lockstep" --seconds "$seconds" --block "${SS_LOCKSTEP_BLOCK:-100}" \
             --generations "${SS_LOCKSTEP_GENERATIONS:-2}" --cpus "${SS_BENCH_CPU:-4-7}" \
-            --variants "${SS_LOCKSTEP_VARIANTS:-bare light full bare}"
+            --variants "${SS_LOCKSTEP_VARIANTS:-bare light full bare}" \
+            --pairs "${SS_LOCKSTEP_PAIRS:-}"
         grep '^bench:' "$out/lockstep.log" >>"$results"
         rm -rf "$out/lockstep/cache"
         ;;
