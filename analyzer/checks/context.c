@@ -113,6 +113,29 @@ static char *per_iteration_words(const ss_loop_context *loop)
                         ss_scope_line(loop->loop));
 }
 
+/* Once per run of 'loop' (in a branch that leaves it): the rule's own severity, as outside
+ * it, with the reason where that is a note; a one-value readback there reads a result once (a
+ * solver's final error), a note too. Returns 1 when the call runs so, else 0. */
+static int apply_exit(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
+                      const ss_loop_context *loop)
+{
+    char *exit_words = ss_context_exit_words(ctx, loop, at);
+    if (exit_words == NULL)
+        return 0;
+    if (rule == SS_RULE_SCALAR_READBACK && f->severity >= SS_SEV_WARNING) {
+        f->severity = SS_SEV_NOTE;
+        char *words = ss_xasprintf("%s: the value is read once, when the loop ends (its final "
+                                   "result)",
+                                   exit_words);
+        append(f, words);
+        free(words);
+    } else if (f->severity < SS_SEV_WARNING) {
+        append(f, exit_words);
+    }
+    free(exit_words);
+    return 1;
+}
+
 /* The severity of a finding whose call runs on every iteration of 'loop': a warning, or a note
  * where the loop times itself, runs during set-up or teardown, or the call is inherent there
  * (the host goes through the data it copied back) or runs when a buffer grows. 'said_loop': the
@@ -162,12 +185,7 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         free(not_timed);
         return;
     }
-    /* Once per run of the loop: the rule's own severity, as outside it. */
-    char *exit_words = ss_context_exit_words(ctx, loop, at);
-    if (exit_words) {
-        if (f->severity < SS_SEV_WARNING)
-            append(f, exit_words);
-        free(exit_words);
+    if (apply_exit(ctx, rule, at, f, loop)) {
         free(not_timed);
         return;
     }

@@ -101,7 +101,8 @@ char *ss_context_teardown_words(ss_check_ctx *ctx, const ss_loop_context *loop);
  * once per run of the loop at line 244, not on every iteration" when 'at' sits in the block
  * of an 'if' in 'loop' (in its own function, nested in no other loop there) that ends with a
  * 'break' out of that loop or a 'return', and the function is not called from a loop of the
- * unit that enqueues device work. Malloc'ed, or NULL. */
+ * unit that enqueues device work (context.c makes a SYNC301 readback there a note, and keeps
+ * the other rules' own severity). Malloc'ed, or NULL. */
 char *ss_context_exit_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
 /* rare_paths.c. For ss_context_apply, after the cases above: a finding that is a warning

@@ -1,7 +1,7 @@
 // exit_branch.cu: a call in a branch of a loop that ends by leaving the loop ('break' out of it,
 // or 'return') runs once per run of the loop, not on every iteration (an iterative solver reads
 // its final error back when it has converged): it gets the rule's own severity, as outside the
-// loop (a note for a stream wait, a warning still for a one-value readback), with the reason.
+// loop (a note for a stream wait; a one-value readback, exit_readback.cu), with the reason.
 // It stays per iteration where the 'break' leaves only an inner loop, where the branch goes on
 // with the loop, or where the function itself is called from a loop that enqueues work.
 #include <cuda_runtime.h>
