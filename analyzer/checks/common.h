@@ -178,4 +178,9 @@ char *ss_check_work_name(CXCursor work);
  * such a copy to SYNC301, so that one call has one finding. Returns 1 or 0. */
 int ss_check_is_readback(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
 
+/* Whether the runtime or driver copy 'call' ('api' is its row) copies one scalar from the device
+ * to the host (the size SYNC301 reads back: sizeof a scalar, 1 * sizeof, a constant within the
+ * readback limit), wherever it is and whatever waits for it. Returns 1 or 0. */
+int ss_check_copies_one_value(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+
 #endif

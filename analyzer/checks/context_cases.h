@@ -88,7 +88,11 @@ int ss_context_does_device_work(ss_callgraph *graph, CXCursor stmt);
  * one (SYNC401), of a buffer (not one value: SYNC301's) that a statement soon after (up to
  * three, with no device work between but waits) goes through as a whole: a loop that names it,
  * or a host function given it ("passes 'h' to 'std::max_element()'"); not when the data goes
- * back to the device in the same iteration (a copy to the device from it in the loop). */
+ * back to the device in the same iteration (a copy to the device from it in the loop). Also
+ * for an event wait (SYNC401) whose event the unit records, in any of its functions, only
+ * right after such a copy on the record's stream with nothing queued between, the buffer read
+ * being the copy's or one swapped with it after the record (": the unit records 'e' only right
+ * after the copy into 'h_tmp' on 's' (line 60), which line 90 swaps with it, ..."). */
 char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* rare_paths.c. "teardown: the loop at allocator.h:187 runs when an object is destroyed:

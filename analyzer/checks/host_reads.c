@@ -2,7 +2,8 @@
  * its elements, a host function given it), inside a loop: the host computes with the data, so
  * the copy's wait is inherent there; unless it is one value (a flag or a sum the device could
  * test) or the host sends the data back to the device in the same iteration (the host is a
- * stage of a device pipeline). */
+ * stage of a device pipeline). A wait for an event is such a wait when the unit records the
+ * event only right after a copy to the host, in whichever of its functions. */
 #include "ast.h"
 #include "callgraph.h"
 #include "context_cases.h"
@@ -139,14 +140,15 @@ static int sent_back(ss_check_ctx *ctx, CXCursor at, CXCursor decl)
     return w.found;
 }
 
-/* The statements of the innermost block written '{ ... }' around 'at' (an error-checking
- * macro's own block left out, and the empty statements), into 'stmts' (at most 'max');
+/* The statements of the innermost block written '{ ... }' around 'at' in 'function' (an
+ * error-checking macro's own block left out, and the empty statements), into 'stmts' (at most
+ * 'max');
  * '*index' receives the one that holds 'at'. Returns how many, or 0. */
-static unsigned statements_around(ss_check_ctx *ctx, CXCursor at, CXCursor *stmts, unsigned max,
+static unsigned statements_around(CXCursor function, CXCursor at, CXCursor *stmts, unsigned max,
                                   unsigned *index)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
-    long found = ss_context_path(ss_scope_outer_function(ctx->function), at, path);
+    long found = ss_context_path(function, at, path);
     unsigned n = 0;
     for (long i = found - 1; i >= 0 && n == 0; i--) {
         if (clang_getCursorKind(path[i]) != CXCursor_CompoundStmt ||
@@ -203,37 +205,370 @@ static CXCursor the_copy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const 
     return copy;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * A wait for an event: the copy it waits for, found where the unit records the event. */
+
+/* How many records of one event, and swaps of one buffer, are looked at. */
+enum { MAX_RECORDS = 8, MAX_SWAPS = 8 };
+
+/* The member or variable that 'expr' names ('m_', 'this->m_', 'x'), or a null cursor: not an
+ * array element, a parameter or another expression. */
+static CXCursor named_storage(CXCursor expr)
+{
+    CXCursor e = ss_ast_strip(expr);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+        return clang_getNullCursor();
+    CXCursor decl = clang_getCursorReferenced(e);
+    enum CXCursorKind dk = clang_getCursorKind(decl);
+    return dk == CXCursor_FieldDecl || dk == CXCursor_VarDecl ? decl : clang_getNullCursor();
+}
+
+/* The event the first argument of 'call' names (named_storage), or a null cursor. */
+static CXCursor named_event(CXCursor call)
+{
+    if (clang_Cursor_getNumArguments(call) < 1)
+        return clang_getNullCursor();
+    return named_storage(clang_Cursor_getArgument(call, 0));
+}
+
+/* Whether 'call' is one of CUDA's event calls (create, record, wait, query, elapsed time,
+ * destroy; a stream's wait for an event), which name an event without handing it on. */
+static int is_event_call(CXCursor call)
+{
+    char *name = ss_scope_callee_name(call);
+    int event = name && (strncmp(name, "cudaEvent", 9) == 0 || strncmp(name, "cuEvent", 7) == 0 ||
+                         strcmp(name, "cudaStreamWaitEvent") == 0 ||
+                         strcmp(name, "cuStreamWaitEvent") == 0);
+    free(name);
+    return event;
+}
+
+/* The unit's records of one event, each with the function it is in; 'escaped' when the unit
+ * names the event outside CUDA's event calls (hands it to a function, assigns it, takes its
+ * address) or records it too often. */
+typedef struct record_walk {
+    CXCursor event;
+    CXCursor function; /* the function being walked, or a null cursor */
+    CXCursor records[MAX_RECORDS], functions[MAX_RECORDS];
+    int count, escaped;
+} record_walk;
+
+static enum CXChildVisitResult find_event_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+    record_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (ss_ast_is_null(w->function) && ss_ast_is_function(c) && clang_isCursorDefinition(c)) {
+        w->function = c;
+        clang_visitChildren(c, find_event_uses, w);
+        w->function = clang_getNullCursor();
+        return w->escaped ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    if (k == CXCursor_CallExpr && is_event_call(c)) {
+        const ss_api *api = ss_scope_callee_api(c);
+        CXCursor event = named_event(c);
+        if (api && api->klass == SS_CLASS_EVENT_RECORD && !ss_ast_is_null(event) &&
+            clang_equalCursors(event, w->event)) {
+            if (w->count == MAX_RECORDS || ss_ast_is_null(w->function)) {
+                w->escaped = 1;
+                return CXChildVisit_Break;
+            }
+            w->records[w->count] = c;
+            w->functions[w->count++] = w->function;
+        }
+        return CXChildVisit_Continue;
+    }
+    if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
+        clang_equalCursors(clang_getCursorReferenced(c), w->event)) {
+        w->escaped = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the argument 'index' of 'call' is written 'stream'. */
+static int on_stream(CXCursor call, int index, const char *stream)
+{
+    if (index < 0 || clang_Cursor_getNumArguments(call) <= index)
+        return 0;
+    char *text = ss_expr_text(clang_Cursor_getArgument(call, (unsigned)index));
+    int same = text && strcmp(text, stream) == 0;
+    free(text);
+    return same;
+}
+
+/* The work one statement before an event's record queues: copies to the host on the record's
+ * stream (the last of them, as written, in 'copy'), or other work, or a stream wait, which
+ * makes the record wait for another stream's work too ('other'). */
+typedef struct queued_walk {
+    ss_callgraph *graph;
+    CXCursor function;
+    const char *stream;
+    CXCursor copy;
+    int other;
+} queued_walk;
+
+static enum CXChildVisitResult find_queued(CXCursor c, CXCursor parent, CXClientData data)
+{
+    queued_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    CXCursor dst, src;
+    if (api && api->klass == SS_CLASS_COPY && on_stream(c, api->stream_arg, w->stream) &&
+        ss_copy_kind(w->function, c, api, &dst, &src) == SS_COPY_KIND_D2H) {
+        w->copy = c;
+        return CXChildVisit_Continue;
+    }
+    if ((api && api->klass == SS_CLASS_STREAM_WAIT) || ss_context_call_enqueues(w->graph, c, api) ||
+        (api == NULL && ss_ast_is_null(ss_callgraph_callee(w->graph, c)) &&
+         ss_context_library_enqueues(c))) {
+        w->other = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The copy the event 'record' (in 'function') waits for: going back from the record's statement
+ * in its block over statements that queue nothing, the first one that queues work queues only
+ * copies to the host on the record's stream, and the last of them is the copy (not one value:
+ * a flag or a sum the device could test). A null cursor when there is none. */
+static CXCursor copy_before(ss_check_ctx *ctx, CXCursor record, CXCursor function)
+{
+    const ss_api *api = ss_scope_callee_api(record);
+    if (api == NULL || api->stream_arg < 0 ||
+        clang_Cursor_getNumArguments(record) <= api->stream_arg)
+        return clang_getNullCursor();
+    char *stream = ss_expr_text(clang_Cursor_getArgument(record, (unsigned)api->stream_arg));
+    CXCursor stmts[256];
+    unsigned index = 0;
+    unsigned n = stream && *stream ? statements_around(function, record, stmts, 256, &index) : 0;
+    queued_walk w = {ss_check_graph(ctx), function, stream, clang_getNullCursor(), 0};
+    for (unsigned s = index; n > 0 && s-- > 0 && ss_ast_is_null(w.copy) && !w.other;) {
+        if (find_queued(stmts[s], stmts[s], &w) == CXChildVisit_Recurse)
+            clang_visitChildren(stmts[s], find_queued, &w);
+    }
+    free(stream);
+    if (w.other || ss_ast_is_null(w.copy) ||
+        ss_check_copies_one_value(ctx, w.copy, ss_scope_callee_api(w.copy)))
+        return clang_getNullCursor();
+    return w.copy;
+}
+
+/* A buffer swapped with another ('std::swap(h_tmp, h)'), in a function that records the event
+ * before it or calls, before it, the function that does: what the copy filled is the other
+ * buffer from then on (two buffers that take turns). */
+typedef struct swap_walk {
+    ss_callgraph *graph;
+    CXCursor buffer, record, recorder; /* the copy's buffer, the record and its function */
+    CXCursor function;                 /* the function being walked, or a null cursor */
+    CXCursor partner, swap;            /* the other buffer and the swap, once found */
+} swap_walk;
+
+/* Whether 'function' records the event, or calls the function that does, before 'before'. */
+typedef struct before_walk {
+    ss_callgraph *graph;
+    CXCursor record, recorder;
+    unsigned before;
+    int found;
+} before_walk;
+
+static enum CXChildVisitResult find_before(CXCursor c, CXCursor parent, CXClientData data)
+{
+    before_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_offset(c) >= w->before)
+        return CXChildVisit_Recurse;
+    CXCursor callee = ss_callgraph_callee(w->graph, c);
+    if (ss_ast_same_node(c, w->record) ||
+        (!ss_ast_is_null(callee) && clang_equalCursors(callee, w->recorder))) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult find_swap(CXCursor c, CXCursor parent, CXClientData data)
+{
+    swap_walk *w = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (ss_ast_is_null(w->function) && ss_ast_is_function(c) && clang_isCursorDefinition(c)) {
+        w->function = c;
+        clang_visitChildren(c, find_swap, w);
+        w->function = clang_getNullCursor();
+        return ss_ast_is_null(w->partner) ? CXChildVisit_Continue : CXChildVisit_Break;
+    }
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_is_null(w->function) ||
+        clang_Cursor_getNumArguments(c) != 2)
+        return CXChildVisit_Recurse;
+    char *name = ss_ast_callee_name(c);
+    int swap = name && strcmp(name, "swap") == 0;
+    free(name);
+    if (!swap)
+        return CXChildVisit_Recurse;
+    CXCursor a = named_storage(clang_Cursor_getArgument(c, 0)),
+             b = named_storage(clang_Cursor_getArgument(c, 1));
+    if (ss_ast_is_null(a) || ss_ast_is_null(b))
+        return CXChildVisit_Recurse;
+    CXCursor other = clang_equalCursors(a, w->buffer)   ? b
+                     : clang_equalCursors(b, w->buffer) ? a
+                                                        : clang_getNullCursor();
+    if (ss_ast_is_null(other))
+        return CXChildVisit_Recurse;
+    before_walk bw = {w->graph, w->record, w->recorder, ss_ast_offset(c), 0};
+    clang_visitChildren(w->function, find_before, &bw);
+    if (!bw.found)
+        return CXChildVisit_Recurse;
+    w->partner = other;
+    w->swap = c;
+    return CXChildVisit_Break;
+}
+
+/* Where 'c' is, for a message about the call 'at': "line 12" in the same file, else
+ * "file.cc:12". Malloc'ed. */
+static char *place_from(CXCursor at, CXCursor c)
+{
+    CXFile a = NULL, b = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(at), &a, NULL, NULL, NULL);
+    clang_getExpansionLocation(clang_getCursorLocation(c), &b, NULL, NULL, NULL);
+    if (a && b && clang_File_isEqual(a, b))
+        return ss_xasprintf("line %u", ss_scope_line(c));
+    return ss_callgraph_place(c);
+}
+
+/* What an event wait waits for: per record of the event, the copy's buffer and the buffer
+ * swapped with it (or a null cursor). */
+typedef struct waited {
+    int count;
+    CXCursor buffers[MAX_RECORDS], partners[MAX_RECORDS];
+    char *because; /* why the wait is for the copy, in words, malloc'ed */
+} waited;
+
+/* Why the event wait 'at' waits for the copy, in words: "the unit records 'e' only right after
+ * the copy into 'h_tmp' on 's' (line 60, the first of 2), which line 90 swaps with it, so the
+ * event completes when the copy does" ('swap' a null cursor when there is none). Malloc'ed. */
+static char *because_words(CXCursor at, CXCursor event, CXCursor copy, CXCursor buffer,
+                           CXCursor swap, int records)
+{
+    const ss_api *api = ss_scope_callee_api(copy);
+    char *stream = ss_expr_text(clang_Cursor_getArgument(copy, (unsigned)api->stream_arg));
+    char *copy_place = place_from(at, copy);
+    char *first = records == 1 ? ss_xstrdup("") : ss_xasprintf(", the first of %d", records);
+    char *swap_place = ss_ast_is_null(swap) ? NULL : place_from(at, swap);
+    char *swapped = swap_place ? ss_xasprintf(", which %s swaps with it", swap_place) : NULL;
+    CXString name = clang_getCursorSpelling(event), into = clang_getCursorSpelling(buffer);
+    char *words = ss_xasprintf(
+        "the unit records '%s' only right after the copy into '%s' on '%s' (%s%s)%s, so the "
+        "event completes when the copy does",
+        clang_getCString(name), clang_getCString(into), stream ? stream : "...", copy_place, first,
+        swapped ? swapped : "");
+    clang_disposeString(name);
+    clang_disposeString(into);
+    free(stream);
+    free(copy_place);
+    free(first);
+    free(swap_place);
+    free(swapped);
+    return words;
+}
+
+/* Fills 'out' for the event wait 'at' when every record of its event in the unit comes right
+ * after a copy to the host (copy_before), and the unit names the event only in CUDA's event
+ * calls. Returns 1, or 0 when it does not apply. */
+static int event_copies(ss_check_ctx *ctx, CXCursor at, waited *out)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    CXCursor event =
+        api && api->klass == SS_CLASS_EVENT_SYNC ? named_event(at) : clang_getNullCursor();
+    if (ss_ast_is_null(event))
+        return 0;
+    record_walk w = {.event = event, .function = clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_event_uses, &w);
+    if (w.escaped || w.count == 0)
+        return 0;
+    CXCursor first_copy = clang_getNullCursor(), first_swap = clang_getNullCursor();
+    for (int r = 0; r < w.count; r++) {
+        CXCursor copy = copy_before(ctx, w.records[r], w.functions[r]);
+        if (ss_ast_is_null(copy))
+            return 0;
+        CXCursor dst, src;
+        ss_copy_kind(w.functions[r], copy, ss_scope_callee_api(copy), &dst, &src);
+        CXCursor buffer = copied_decl(dst);
+        if (ss_ast_is_null(buffer))
+            return 0;
+        swap_walk sw = {.graph = ss_check_graph(ctx),
+                        .buffer = buffer,
+                        .record = w.records[r],
+                        .recorder = w.functions[r],
+                        .function = clang_getNullCursor(),
+                        .partner = clang_getNullCursor(),
+                        .swap = clang_getNullCursor()};
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_swap, &sw);
+        out->buffers[out->count] = buffer;
+        out->partners[out->count++] = sw.partner;
+        if (r == 0) {
+            first_copy = copy;
+            first_swap = sw.swap;
+        }
+    }
+    out->because = because_words(at, event, first_copy, out->buffers[0], first_swap, w.count);
+    return 1;
+}
+
+/* The buffer of record 'r' that 'stmt' names: the copy's, or the one swapped with it. */
+static CXCursor named_buffer(const waited *wd, int r, CXCursor stmt)
+{
+    if (names_decl(stmt, wd->buffers[r]))
+        return wd->buffers[r];
+    if (!ss_ast_is_null(wd->partners[r]) && names_decl(stmt, wd->partners[r]))
+        return wd->partners[r];
+    return clang_getNullCursor();
+}
+
 char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     if (rule != SS_RULE_SYNC_COPY_IN_PIPELINE && rule != SS_RULE_SYNC_IN_LOOP)
         return NULL;
     CXCursor stmts[256];
-    unsigned index = 0, n = statements_around(ctx, at, stmts, 256, &index);
+    unsigned index = 0;
+    unsigned n = statements_around(ss_scope_outer_function(ctx->function), at, stmts, 256, &index);
     if (n == 0)
         return NULL;
+    waited wd = {0};
     CXCursor copy = the_copy(ctx, rule, at, stmts, index);
     const ss_api *api = ss_ast_is_null(copy) ? NULL : ss_scope_callee_api(copy);
-    if (api == NULL || api->dst_arg < 0)
+    if (api && api->dst_arg >= 0) {
+        CXCursor dst, src;
+        if (ss_copy_kind(ctx->function, copy, api, &dst, &src) != SS_COPY_KIND_D2H)
+            return NULL;
+        wd.buffers[0] = copied_decl(dst);
+        wd.partners[0] = clang_getNullCursor();
+        wd.count = !ss_ast_is_null(wd.buffers[0]);
+    } else if (api == NULL && rule == SS_RULE_SYNC_IN_LOOP && !event_copies(ctx, at, &wd)) {
         return NULL;
-    CXCursor dst, src;
-    if (ss_copy_kind(ctx->function, copy, api, &dst, &src) != SS_COPY_KIND_D2H)
-        return NULL;
-    CXCursor decl = copied_decl(dst);
-    if (ss_ast_is_null(decl))
-        return NULL;
+    }
     ss_callgraph *graph = ss_check_graph(ctx);
     char *words = NULL;
-    for (unsigned s = index + 1; s < n && s <= index + MAX_BETWEEN; s++) {
-        if (names_decl(stmts[s], decl)) {
-            char *use = read_words(graph, stmts[s], decl);
+    for (unsigned s = index + 1; wd.count > 0 && s < n && s <= index + MAX_BETWEEN; s++) {
+        CXCursor decl = named_buffer(&wd, 0, stmts[s]);
+        if (!ss_ast_is_null(decl)) {
+            int every = 1;
+            for (int r = 1; r < wd.count && every; r++)
+                every = !ss_ast_is_null(named_buffer(&wd, r, stmts[s]));
+            char *use = every ? read_words(graph, stmts[s], decl) : NULL;
             if (use && !sent_back(ctx, at, decl))
-                words = ss_xasprintf("inherent: the next statement needs the value (line %u %s)",
-                                     ss_scope_line(stmts[s]), use);
+                words =
+                    ss_xasprintf("inherent: the next statement needs the value (line %u %s)%s%s",
+                                 ss_scope_line(stmts[s]), use, wd.because ? ": " : "",
+                                 wd.because ? wd.because : "");
             free(use);
             break;
         }
         if (!ss_context_is_wait(stmts[s]) && ss_context_does_device_work(graph, stmts[s]))
             break;
     }
+    free(wd.because);
     return words;
 }

@@ -233,6 +233,24 @@ static enum CXChildVisitResult find_sync(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
+int ss_check_copies_one_value(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    int nargs = clang_Cursor_getNumArguments(call);
+    if (api->size_arg < 0 || nargs <= api->size_arg || nargs <= api->dst_arg || api->dst_arg < 0)
+        return 0;
+    if (api->dir == SS_DIR_KIND) {
+        long long kind;
+        if (api->kind_arg < 0 || nargs <= api->kind_arg ||
+            ss_ast_eval_int(ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)api->kind_arg)),
+                            &kind) != 0 ||
+            kind != SS_COPY_KIND_D2H)
+            return 0;
+    } else if (api->dir != SS_DIR_D2H) {
+        return 0;
+    }
+    return scalar_size(ctx, clang_Cursor_getArgument(call, (unsigned)api->size_arg));
+}
+
 /* The byte count of the copy 'call' ('api' is its row: runtime or driver) when SYNC301 reports it:
  * a device-to-host copy of one scalar that the host waits for; else a null cursor. '*sync' receives
  * the later call that waits for an asynchronous copy (a null cursor for a synchronous one). */
@@ -240,25 +258,11 @@ static CXCursor readback_size(ss_check_ctx *ctx, CXCursor call, const ss_api *ap
 {
     CXCursor none = clang_getNullCursor();
     *sync = none;
-    if (api->size_arg < 0 || ss_ast_is_null(ctx->function) ||
-        (api->sync != SS_SYNC_ALWAYS && api->sync != SS_SYNC_PAGEABLE))
+    if (ss_ast_is_null(ctx->function) ||
+        (api->sync != SS_SYNC_ALWAYS && api->sync != SS_SYNC_PAGEABLE) ||
+        !ss_check_copies_one_value(ctx, call, api))
         return none;
-    int nargs = clang_Cursor_getNumArguments(call);
-    if (nargs <= api->size_arg || nargs <= api->dst_arg || api->dst_arg < 0)
-        return none;
-    if (api->dir == SS_DIR_KIND) {
-        long long kind;
-        if (api->kind_arg < 0 || nargs <= api->kind_arg ||
-            ss_ast_eval_int(ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)api->kind_arg)),
-                            &kind) != 0 ||
-            kind != SS_COPY_KIND_D2H)
-            return none;
-    } else if (api->dir != SS_DIR_D2H) {
-        return none;
-    }
     CXCursor size = clang_Cursor_getArgument(call, (unsigned)api->size_arg);
-    if (!scalar_size(ctx, size))
-        return none;
     if (api->sync == SS_SYNC_PAGEABLE) {
         sync_walk w = {ss_ast_offset(call), none};
         clang_visitChildren(ss_scope_outer_function(ctx->function), find_sync, &w);
