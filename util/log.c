@@ -11,10 +11,8 @@
 
 /* Messages quote names from traces and sources (kernels, files): their control characters
  * are escaped as in the text format, so that a name cannot drive the terminal. */
-static size_t compose_line(char *line, size_t size, const char *level, const char *fmt, va_list ap)
+static size_t compose_line(char *line, size_t size, const char *level, const char *message)
 {
-    char message[2048];
-    vsnprintf(message, sizeof message, fmt, ap);
     int o = snprintf(line, size, "syncscope: %s", level);
     size_t used = o > 0 ? (size_t)o : 0, len = strlen(message);
     if (used >= size)
@@ -37,20 +35,42 @@ static size_t compose_line(char *line, size_t size, const char *level, const cha
 
 size_t ss_log_compose(char *line, size_t size, const char *level, const char *fmt, ...)
 {
+    char message[2048];
     va_list ap;
     va_start(ap, fmt);
-    size_t used = compose_line(line, size, level, fmt, ap);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    return used;
+    return compose_line(line, size, level, message);
 }
 
 /* The line is written with one call, so that lines of several processes on one stderr do
  * not mix. */
 static void log_line(const char *level, const char *fmt, va_list ap)
 {
-    char line[4096];
-    size_t used = compose_line(line, sizeof line, level, fmt, ap);
-    fwrite(line, 1, used, stderr);
+    /* A message longer than the buffers on the stack (--verbose's argument lines of a long
+     * compile command) is written whole, from the heap; where that fails, cut. */
+    char message[2048], line[4096];
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(message, sizeof message, fmt, ap);
+    char *text = message;
+    if (n >= (int)sizeof message && (text = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+    else
+        text = message;
+    va_end(again);
+    size_t size = strlen("syncscope: ") + strlen(level) + strlen(text) * SS_TEXT_ESCAPE_SIZE + 2;
+    char *out = size > sizeof line ? malloc(size) : NULL;
+    if (out == NULL) {
+        out = line;
+        size = sizeof line;
+    }
+    size_t used = compose_line(out, size, level, text);
+    fwrite(out, 1, used, stderr);
+    if (out != line)
+        free(out);
+    if (text != message)
+        free(text);
 }
 
 void ss_log_error(const char *fmt, ...)

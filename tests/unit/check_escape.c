@@ -257,6 +257,35 @@ START_TEST(test_log_line)
 }
 END_TEST
 
+START_TEST(test_log_long_line)
+{
+    /* A message longer than 2,048 bytes (--verbose's line of a long compile command's
+     * arguments) is written whole, its escapes too: it was cut at 2,047 bytes. */
+    char big[6001];
+    memset(big, 'a', 5000);
+    memcpy(big + 5000, "\x1b-END", 6);
+    big[5006] = '\0';
+    FILE *tmp = tmpfile();
+    ck_assert_ptr_nonnull(tmp);
+    fflush(stderr);
+    int saved = dup(2);
+    ck_assert_int_ge(saved, 0);
+    ck_assert_int_eq(dup2(fileno(tmp), 2), 2);
+    ss_log_note("args: %s", big);
+    fflush(stderr);
+    ck_assert_int_eq(dup2(saved, 2), 2);
+    close(saved);
+    static char got[8192];
+    rewind(tmp);
+    size_t n = fread(got, 1, sizeof got - 1, tmp);
+    got[n] = '\0';
+    fclose(tmp);
+    ck_assert_uint_eq(n, strlen("syncscope: args: ") + 5000 + strlen("^[-END") + 1);
+    ck_assert_int_eq(strncmp(got, "syncscope: args: aaa", 20), 0);
+    ck_assert_str_eq(got + n - 8, "a^[-END\n");
+}
+END_TEST
+
 /* Bytes that are not UTF-8, one U+FFFD each, and valid characters as they are. */
 static const char bad_utf8[] = "a\xff"
                                "b \xe2\x82 c \xc0\xaf d \xed\xa0\x80 e \xf4\x90\x80\x80 ok "
@@ -346,6 +375,7 @@ static Suite *escape_suite(void)
     tcase_add_test(text, test_text_writer);
     tcase_add_test(text, test_text_plain_utf8_unchanged);
     tcase_add_test(text, test_log_line);
+    tcase_add_test(text, test_log_long_line);
     suite_add_tcase(s, text);
     TCase *json = tcase_create("json");
     tcase_add_test(json, test_json_invalid_utf8);
