@@ -83,6 +83,13 @@ int ss_context_library_enqueues(CXCursor call);
  * a function of the unit that does. Returns 1 or 0. */
 int ss_context_does_device_work(ss_callgraph *graph, CXCursor stmt);
 
+/* host_reads.c. The statements of the innermost block written '{ ... }' around 'at' in
+ * 'function' (an error-checking macro's own block left out, and the empty statements), into
+ * 'stmts' (at most 'max'); '*index' receives the one that holds 'at'. Returns how many, or 0
+ * when there is no such block or 'at' is past the first 'max'. */
+unsigned ss_context_statements_around(CXCursor function, CXCursor at, CXCursor *stmts, unsigned max,
+                                      unsigned *index);
+
 /* host_reads.c. "inherent: the next statement needs the value (line 29 reads 'losses' in a
  * loop)" for a synchronous copy to the host (SYNC202), or a wait right after an asynchronous
  * one (SYNC401), of a buffer (not one value: SYNC301's) that a statement soon after (up to

@@ -140,12 +140,8 @@ static int sent_back(ss_check_ctx *ctx, CXCursor at, CXCursor decl)
     return w.found;
 }
 
-/* The statements of the innermost block written '{ ... }' around 'at' in 'function' (an
- * error-checking macro's own block left out, and the empty statements), into 'stmts' (at most
- * 'max');
- * '*index' receives the one that holds 'at'. Returns how many, or 0. */
-static unsigned statements_around(CXCursor function, CXCursor at, CXCursor *stmts, unsigned max,
-                                  unsigned *index)
+unsigned ss_context_statements_around(CXCursor function, CXCursor at, CXCursor *stmts, unsigned max,
+                                      unsigned *index)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, at, path);
@@ -344,7 +340,8 @@ static CXCursor copy_before(ss_check_ctx *ctx, CXCursor record, CXCursor functio
     char *stream = ss_expr_text(clang_Cursor_getArgument(record, (unsigned)api->stream_arg));
     CXCursor stmts[256];
     unsigned index = 0;
-    unsigned n = stream && *stream ? statements_around(function, record, stmts, 256, &index) : 0;
+    unsigned n =
+        stream && *stream ? ss_context_statements_around(function, record, stmts, 256, &index) : 0;
     queued_walk w = {ss_check_graph(ctx), function, stream, clang_getNullCursor(), 0};
     for (unsigned s = index; n > 0 && s-- > 0 && ss_ast_is_null(w.copy) && !w.other;) {
         if (find_queued(stmts[s], stmts[s], &w) == CXChildVisit_Recurse)
@@ -533,7 +530,8 @@ char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
         return NULL;
     CXCursor stmts[256];
     unsigned index = 0;
-    unsigned n = statements_around(ss_scope_outer_function(ctx->function), at, stmts, 256, &index);
+    unsigned n = ss_context_statements_around(ss_scope_outer_function(ctx->function), at, stmts,
+                                              256, &index);
     if (n == 0)
         return NULL;
     waited wd = {0};
