@@ -36,7 +36,8 @@
 #   host PAIR written_us rewritten_us  (medians of the host's own work per iteration, where the
 #                                    pair prints it: unified_memory_pair.cu's "host:" line)
 #   form PAIR FORM us host_us rounds (a further form's medians: unified_memory_pair.cu's serial)
-#   (for ump_inproc, the same lines with PAIR ump_inproc, its written form traced as
+#   (for ump_inproc, the same lines with PAIR ump_inproc, its saving the median of each
+#   round's own saving (the forms of a round paired), its written form traced as
 #   traces/ump_inproc_written.*, its rounds in logs/ump_inproc.stdout, the forms interleaved
 #   by matrix size, with each form's time per size in its "size" lines; with
 #   SAMPLES_SEQUENCES, OUT_DIR/results.txt pools every sequence's rounds, and
@@ -45,7 +46,7 @@
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 2 ]; then
-    sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -211,11 +212,15 @@ summarize() {
     rw=$(column_median "$file" rewritten 4)
     n=$(awk '$3 == "written" && $4 != "nan" && $4 != "" { n++ } END { print n + 0 }' "$file")
     saving=$(awk -v a="$w" -v b="$rw" 'BEGIN { if (a == "nan" || b == "nan") print "nan"; else printf "%.3f", a - b }')
-    echo "$pair $w $rw $saving $n" >>"$dest/results.txt"
     each=$(awk '$4 != "nan" && $4 != "" { t[$2, $3] = $4 }
         END { for (k in t) { split(k, p, SUBSEP)
                   if (p[2] == "written" && (p[1], "rewritten") in t)
                       printf "%.3f\n", t[k] - t[p[1], "rewritten"] } }' "$file" | sort -g)
+    # With 'paired' set (the forms of a round run in one process, one after the other), the
+    # saving is the median of each round's own saving, not the forms' medians' difference,
+    # which rounds of different speed (another sequence, the machine's state) would move.
+    [ -n "${paired:-}" ] && [ -n "$each" ] && saving=$(echo "$each" | median)
+    echo "$pair $w $rw $saving $n" >>"$dest/results.txt"
     [ -n "$each" ] && echo "spread $pair $(echo "$each" | median) $(echo "$each" | head -1)" \
         "$(echo "$each" | tail -1)" >>"$dest/results.txt"
     # The host's own work per iteration, where the program says it ("host: <us> us ..."):
@@ -308,7 +313,7 @@ run_parts() {
             >"$dest/logs/ump_inproc.stdout" 2>&1 || status=1
         sed -n 's/^round \([0-9]*\) \([a-z]*\) \([0-9.]*\) host \([0-9.]*\)$/round \1 \2 \3 \4/p' \
             "$dest/logs/ump_inproc.stdout" >"$file"
-        extra_forms=$serial summarize ump_inproc "$file"
+        paired=1 extra_forms=$serial summarize ump_inproc "$file"
     fi
 }
 
@@ -331,7 +336,7 @@ if [ "$sequences" -gt 1 ] && has_part ump_inproc; then
     done >"$out/logs/ump_inproc_rounds.txt"
     serial=serial
     [ "${SAMPLES_SERIAL:-1}" = 0 ] && serial=
-    extra_forms=$serial summarize ump_inproc "$out/logs/ump_inproc_rounds.txt"
+    paired=1 extra_forms=$serial summarize ump_inproc "$out/logs/ump_inproc_rounds.txt"
 fi
 
 log "done in $(($(date +%s) - start)) s, exit $status"

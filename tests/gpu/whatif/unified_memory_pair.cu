@@ -316,7 +316,7 @@ int main(int argc, char **argv)
         form++;
     int in_rounds = form == FORMS && argc >= 3 && strcmp(argv[1], "rounds") == 0;
     int forms = in_rounds ? (int)arg_or(argc, argv, 5, FORMS) : 1;
-    if ((form == FORMS && !in_rounds) || forms < 2 || forms > FORMS) {
+    if ((form == FORMS && !in_rounds) || (in_rounds && (forms < 2 || forms > FORMS))) {
         fprintf(stderr, "usage: unified_memory_pair written|rewritten|serial [runs] [largest "
                         "dimension]\n       unified_memory_pair rounds R [runs] [largest "
                         "dimension] [forms: 2 or 3]\n");
