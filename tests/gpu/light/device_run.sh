@@ -46,7 +46,8 @@
 #              start, waits and shutdown or generate() in each run), on the CPUs of
 #              SS_WHOLE_CPU (default 8-15), no round started after SS_WHOLE_SECONDS (100):
 #              the median of the paired ratios and its bootstrap 95% interval against 1.01
-#   tablemicro bench/overhead: the empty-launch loop and the copy pipeline, the variants of
+#   tablemicro bench/overhead: the empty-launch loop and the copy pipeline (or the workloads
+#              of SS_TABLE_WORKLOADS), the variants of
 #              SS_TABLE_VARIANTS (default "bare light syncscope"), rounds until
 #              SS_TABLE_SECONDS (default 35), every process on the CPUs of SS_BENCH_CPU: per
 #              variant the median of the rounds' ratios to bare, its bootstrap 95% interval and
@@ -69,7 +70,7 @@
 # part's periods; SS_WHOLE_WARMUP: the whole part's BENCH_WARMUP (default: every variant).
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,69s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,70s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -288,7 +289,7 @@ for part in $parts; do
         bounded $((seconds + 15)) tablemicro env BENCH_OUT="$out/tablemicro.txt" \
             BENCH_ROUNDS=100 BENCH_SECONDS="$seconds" BENCH_CPU="${SS_BENCH_CPU:-4-7}" \
             BENCH_LAUNCHES=100000 BENCH_PIPELINE_ARGS="10 16 16384" \
-            BENCH_WORKLOADS="launch pipeline" \
+            BENCH_WORKLOADS="${SS_TABLE_WORKLOADS:-launch pipeline}" \
             BENCH_VARIANTS="${SS_TABLE_VARIANTS:-bare light syncscope}" \
             bench/overhead/run.sh "$build"
         grep '^bench:' "$out/tablemicro.log" >>"$results"
