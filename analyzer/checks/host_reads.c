@@ -51,7 +51,7 @@ static int names_decl(CXCursor c, CXCursor decl)
     return ss_context_mentions(c, decl);
 }
 
-/* A call of the host given the buffer: not a CUDA API call, and no work on the device. */
+/* A call of the host given the buffer: not a CUDA API call, no work on the device, not a swap. */
 typedef struct host_call_walk {
     ss_callgraph *graph;
     CXCursor decl;
@@ -65,6 +65,12 @@ static enum CXChildVisitResult find_host_call(CXCursor c, CXCursor parent, CXCli
         return CXChildVisit_Recurse;
     const ss_api *api = ss_scope_callee_api(c);
     if (api != NULL || ss_scope_is_launch(c) || ss_context_call_enqueues(w->graph, c, api))
+        return CXChildVisit_Recurse;
+    /* A swap exchanges the buffers' names and reads neither. */
+    char *name = ss_scope_callee_name(c);
+    int swap = name && strcmp(name, "swap") == 0;
+    free(name);
+    if (swap)
         return CXChildVisit_Recurse;
     int n = clang_Cursor_getNumArguments(c);
     for (int i = 0; i < n; i++) {
@@ -514,6 +520,37 @@ static int event_copies(ss_check_ctx *ctx, CXCursor at, waited *out)
     return 1;
 }
 
+/* Fills 'out' for the stream wait 'at' when the last work its block queues on the stream before
+ * it is a copy to the host (copy_before: statements that queue nothing may stand between).
+ * Returns 1, or 0 when it does not apply. */
+static int stream_copy(ss_check_ctx *ctx, CXCursor at, waited *out)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || api->klass != SS_CLASS_STREAM_SYNC)
+        return 0;
+    CXCursor function = ss_scope_outer_function(ctx->function);
+    CXCursor copy = copy_before(ctx, at, function);
+    if (ss_ast_is_null(copy))
+        return 0;
+    const ss_api *copy_api = ss_scope_callee_api(copy);
+    CXCursor dst, src;
+    ss_copy_kind(function, copy, copy_api, &dst, &src);
+    out->buffers[0] = copied_decl(dst);
+    out->partners[0] = clang_getNullCursor();
+    if (ss_ast_is_null(out->buffers[0]))
+        return 0;
+    out->count = 1;
+    CXString buffer = clang_getCursorSpelling(out->buffers[0]);
+    char *stream = ss_expr_text(clang_Cursor_getArgument(copy, (unsigned)copy_api->stream_arg));
+    out->because =
+        ss_xasprintf("the copy into '%s' at line %u is the last work queued on '%s' "
+                     "before the wait",
+                     clang_getCString(buffer), ss_scope_line(copy), stream ? stream : "...");
+    clang_disposeString(buffer);
+    free(stream);
+    return 1;
+}
+
 /* The buffer of record 'r' that 'stmt' names: the copy's, or the one swapped with it. */
 static CXCursor named_buffer(const waited *wd, int r, CXCursor stmt)
 {
@@ -544,7 +581,8 @@ char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
         wd.buffers[0] = copied_decl(dst);
         wd.partners[0] = clang_getNullCursor();
         wd.count = !ss_ast_is_null(wd.buffers[0]);
-    } else if (api == NULL && rule == SS_RULE_SYNC_IN_LOOP && !event_copies(ctx, at, &wd)) {
+    } else if (api == NULL && rule == SS_RULE_SYNC_IN_LOOP && !event_copies(ctx, at, &wd) &&
+               !stream_copy(ctx, at, &wd)) {
         return NULL;
     }
     ss_callgraph *graph = ss_check_graph(ctx);

@@ -202,3 +202,31 @@ struct Pair {
         }
     }
 };
+
+// A stream wait whose stream's last work, a few host statements before, is the copy.
+float sum_after_host_work(float *h, const float *d, int n, int steps, cudaStream_t s,
+                          cudaStream_t other)
+{
+    float total = 0.0f;
+    for (int t = 0; t < steps; t++) {
+        expand<<<1, 32, 0, s>>>((float *)d, n);
+        cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
+        int half = n / 2;
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: inherent: the next statement needs the value (line 216 reads 'h' in a loop): the copy into 'h' at line 213 is the last work queued on 's' before the wait
+        for (int i = 0; i < half; i++)
+            total += h[i];
+        // The copy is on another stream than the one waited for.
+        cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, other);
+        half = n / 4;
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+        for (int i = 0; i < half; i++)
+            total += h[i];
+        // A kernel queued after the copy: the wait is for it too.
+        cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
+        expand<<<1, 32, 0, s>>>((float *)d, n);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+        for (int i = 0; i < half; i++)
+            total += h[i];
+    }
+    return total;
+}
