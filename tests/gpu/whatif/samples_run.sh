@@ -20,7 +20,8 @@
 #   SAMPLES_SEQUENCES (default 1: with N > 1 the parts run N times one after another, each
 #   sequence's traces/, logs/ and results.txt in OUT_DIR/seqK/, to show whether a ratio
 #   repeats), SAMPLES_SERIAL (default 1; 0: the UnifiedMemoryPerf pair, and ump_inproc, without
-#   its serial form).
+#   its serial form), SAMPLES_TRACED_REWRITTEN (default 0; 1: ump_inproc's first sequence also
+#   traces the rewritten form, traces/ump_inproc_rewritten.*, the fixed program's replay).
 # OUT_DIR gets: MANIFEST; logs/ (the builds', the runs'); traces/NAME.{sstrace,json,stdout,
 #   stderr} for NAME in ump, soa, soa_pair_written and ump_pair_written (soa_2,
 #   ump_pair_written_2, ... with SAMPLES_TRACED); with SAMPLES_SEQUENCES, the runs' logs/,
@@ -46,7 +47,7 @@
 # Exit status: 0 when every step ran, 1 when one failed or was cut by the budget, 2 on usage.
 set -u
 if [ "$#" -ne 2 ]; then
-    sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,47p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
 start=$(date +%s)
@@ -304,6 +305,9 @@ run_parts() {
             [ "$n" -gt 1 ] && name=ump_inproc_written_$n
             traced "$name" "$bin/unified_memory_pair" written 10 2048
         done
+        if [ "${SAMPLES_TRACED_REWRITTEN:-0}" = 1 ] && [ "$k" = 1 ]; then
+            traced ump_inproc_rewritten "$bin/unified_memory_pair" rewritten 10 2048
+        fi
         local file=$dest/logs/ump_inproc_rounds.txt forms=3 serial=serial
         [ "${SAMPLES_SERIAL:-1}" = 0 ] && forms=2 serial=
         # The budget's share left to this sequence (less 5 s) for the one process; its rounds
