@@ -177,6 +177,8 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     if (note == NULL)
         note = ss_context_host_read_words(ctx, rule, at);
     if (note == NULL)
+        note = ss_context_attach_words(ctx, rule, at);
+    if (note == NULL)
         note = ss_context_grow_only_words(ctx, loop, at);
     if (note) {
         f->severity = SS_SEV_NOTE;

@@ -79,6 +79,14 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
  * its special members aside). Returns 1 or 0. */
 int ss_context_library_enqueues(CXCursor call);
 
+/* idle.c. Whether the call 'call' waits for the stream written 'stream': its
+ * cudaStreamSynchronize (the stream as written), or a device-wide wait. Returns 1 or 0. */
+int ss_context_waits_for_stream(CXCursor call, const char *stream);
+
+/* idle.c. Whether the call 'call' is given a call of the API table: an error-checking wrapper
+ * ('check(cudaStreamSynchronize(s), ...)'). Returns 1 or 0. */
+int ss_context_wraps_api(CXCursor call);
+
 /* idle.c. Whether 'stmt' does device work: a launch or a call that enqueues work, or a call of
  * a function of the unit that does. Returns 1 or 0. */
 int ss_context_does_device_work(ss_callgraph *graph, CXCursor stmt);
@@ -101,6 +109,15 @@ unsigned ss_context_statements_around(CXCursor function, CXCursor at, CXCursor *
  * being the copy's or one swapped with it after the record (": the unit records 'e' only right
  * after the copy into 'h_tmp' on 's' (line 60), which line 90 swaps with it, ..."). */
 char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
+/* attach.c. "inherent: the host may touch 'p' only once its attach to the host ..." for
+ * a stream wait (SYNC401) after calls that attach managed memory to the host on that stream
+ * ('cudaStreamAttachMemAsync(s, p, 0, cudaMemAttachHost)'), when a statement soon after (up to
+ * three, no device work between) touches an attached pointer on the host, and nothing but
+ * such attaches was queued in the function since the last wait for the stream (or a
+ * device-wide one), or since its start; a loop of the function counts as a whole (its earlier
+ * iterations). The callers' work before the call is not followed. */
+char *ss_context_attach_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* rare_paths.c. "teardown: the loop at allocator.h:187 runs when an object is destroyed:
  * 'Allocator::~Allocator' is a destructor" when the loop is in a destructor and, for a loop

@@ -15,8 +15,20 @@
 /* ------------------------------------------------------------------------------------------
  * A copy on a stream with nothing queued. */
 
-/* A wait for the stream written 'stream': its cudaStreamSynchronize (as written), or a
- * device-wide wait. */
+int ss_context_waits_for_stream(CXCursor call, const char *stream)
+{
+    const ss_api *api = ss_scope_callee_api(call);
+    int waits = api && api->klass == SS_CLASS_DEVICE_SYNC;
+    if (api && api->klass == SS_CLASS_STREAM_SYNC && api->stream_arg >= 0 &&
+        clang_Cursor_getNumArguments(call) > api->stream_arg) {
+        char *text = ss_expr_text(clang_Cursor_getArgument(call, (unsigned)api->stream_arg));
+        waits = text && strcmp(text, stream) == 0;
+        free(text);
+    }
+    return waits;
+}
+
+/* A wait for the stream written 'stream' (ss_context_waits_for_stream). */
 typedef struct stream_wait_walk {
     const char *stream;
     CXCursor found;
@@ -27,15 +39,7 @@ static enum CXChildVisitResult find_stream_wait(CXCursor c, CXCursor parent, CXC
     stream_wait_walk *w = data;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
-    const ss_api *api = ss_scope_callee_api(c);
-    int waits = api && api->klass == SS_CLASS_DEVICE_SYNC;
-    if (api && api->klass == SS_CLASS_STREAM_SYNC && api->stream_arg >= 0 &&
-        clang_Cursor_getNumArguments(c) > api->stream_arg) {
-        char *text = ss_expr_text(clang_Cursor_getArgument(c, (unsigned)api->stream_arg));
-        waits = text && strcmp(text, w->stream) == 0;
-        free(text);
-    }
-    if (waits) {
+    if (ss_context_waits_for_stream(c, w->stream)) {
         w->found = c;
         return CXChildVisit_Break;
     }
@@ -317,8 +321,7 @@ static enum CXChildVisitResult find_api_call(CXCursor c, CXCursor parent, CXClie
     return CXChildVisit_Recurse;
 }
 
-/* Whether the call 'call' is given a call of the API table: an error-checking wrapper. */
-static int wraps_api(CXCursor call)
+int ss_context_wraps_api(CXCursor call)
 {
     int found = 0;
     clang_visitChildren(call, find_api_call, &found);
@@ -344,7 +347,7 @@ static enum CXChildVisitResult find_staging(CXCursor c, CXCursor parent, CXClien
         w->other_work = 1;
     } else if (api == NULL) {
         if (!ss_ast_is_null(w->copy) && ss_ast_is_null(w->overlap) &&
-            ss_ast_offset(c) < ss_ast_offset(w->wait) && !wraps_api(c))
+            ss_ast_offset(c) < ss_ast_offset(w->wait) && !ss_context_wraps_api(c))
             w->overlap = c;
         staging_swap(w, c);
     }
