@@ -137,6 +137,7 @@ def write_outputs(program, forked=False):
         # The light mode needs no GPU record: the child's readback is seen (its own
         # expectation, <program>.child.light.expect).
         sites = [(rule, path, line, 1) for rule, path, line in marked(program, "child.light")]
+        child_calls = trace_text(pid, True, [], light=True)
     elif forked:
         sites = sites if FAULT == "child_finding" else []
         # The child's API calls are recorded; its GPU activity is not (docs/run.md).
