@@ -59,5 +59,8 @@ const char *syncscope_interposer_version(void);
  * process from begin (which returns its id, 0 when the process is not observed) to end. */
 uint64_t syncscope_scope_begin(const char *name);
 void syncscope_scope_end(uint64_t id);
+/* A measurement aid (SYNCSCOPE_LIGHT_PROBE=switch, docs/studies/performance.md): 1 makes the
+ * API callbacks return at once, 0 makes them work again; nothing under any other probe. */
+void syncscope_light_probe_noop(int noop);
 
 #endif

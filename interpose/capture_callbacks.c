@@ -573,3 +573,23 @@ void CUPTIAPI capture_on_callback_noop(void *userdata, CUpti_CallbackDomain doma
         return;
     capture_on_callback(userdata, domain, cbid, data);
 }
+
+void CUPTIAPI capture_on_callback_switch(void *userdata, CUpti_CallbackDomain domain,
+                                         CUpti_CallbackId cbid, const void *data)
+{
+    if (atomic_load_explicit(&proc.probe_noop, memory_order_relaxed))
+        capture_on_callback_noop(userdata, domain, cbid, data);
+    else
+        capture_on_callback(userdata, domain, cbid, data);
+}
+
+/* SYNCSCOPE_LIGHT_PROBE=switch (a measurement aid, docs/studies/performance.md): 'noop' 1 makes
+ * the API callbacks return at once from now on, 0 makes them work again; with any other probe,
+ * or none, nothing. For a program that switches between its own steps, with no CUDA call in
+ * progress on another thread (a call entered before a switch and left after it is not
+ * recorded whole). */
+SS_EXPORT void syncscope_light_probe_noop(int noop)
+{
+    if (proc.bench_probe == PROBE_SWITCH)
+        atomic_store_explicit(&proc.probe_noop, noop != 0, memory_order_relaxed);
+}

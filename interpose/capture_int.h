@@ -226,7 +226,9 @@ enum bench_probe {
     PROBE_SUBSCRIBE,    /* subscribed, no callback enabled */
     PROBE_NOOP,         /* the mode's callbacks enabled, the API ones returning at once */
     PROBE_NOOP_RUNTIME, /* the same, the runtime domain's callbacks only */
-    PROBE_NOOP_DRIVER   /* the same, the driver domain's callbacks only */
+    PROBE_NOOP_DRIVER,  /* the same, the driver domain's callbacks only */
+    PROBE_SWITCH        /* the mode as chosen; syncscope_light_probe_noop switches its API
+                         * callbacks between returning at once and working, at run time */
 };
 
 /* The observed process, as the capture library sees it (one per process). */
@@ -235,6 +237,7 @@ typedef struct capture_process {
     int light;                    /* the light mode, or the sampled mode between its windows */
     int forked;                   /* a child after fork: the parent's events were dropped */
     enum bench_probe bench_probe; /* SYNCSCOPE_LIGHT_PROBE's, PROBE_OFF without it */
+    atomic_int probe_noop;        /* PROBE_SWITCH: 1 while the API callbacks return at once */
     long pid;
     ss_interpose_config config;
     const ss_api *api_rows;
@@ -294,6 +297,10 @@ void CUPTIAPI capture_on_callback(void *userdata, CUpti_CallbackDomain domain,
  * capture_on_callback's. */
 void CUPTIAPI capture_on_callback_noop(void *userdata, CUpti_CallbackDomain domain,
                                        CUpti_CallbackId cbid, const void *data);
+/* SYNCSCOPE_LIGHT_PROBE=switch's: capture_on_callback_noop's while proc.probe_noop is 1, else
+ * capture_on_callback's. */
+void CUPTIAPI capture_on_callback_switch(void *userdata, CUpti_CallbackDomain domain,
+                                         CUpti_CallbackId cbid, const void *data);
 /* Fixed lock-free sets of stream handles ('slots' of them, a power of two; no allocation).
  * capture_handle_add returns 0, or -1 when the set is full. */
 int capture_handle_add(_Atomic uint64_t *table, size_t slots, uint64_t handle);

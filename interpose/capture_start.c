@@ -68,8 +68,8 @@ static void init_process(void)
                                   &proc.sampling.every_ns) < 0)
         proc.sampling.on_ns = proc.sampling.every_ns = 0; /* checked when the settings were read */
     proc.pid = (long)getpid();
-    static const char *const probes[] = {"",     "load",         "subscribe",
-                                         "noop", "noop_runtime", "noop_driver"};
+    static const char *const probes[] = {
+        "", "load", "subscribe", "noop", "noop_runtime", "noop_driver", "switch"};
     for (size_t i = 1; i < sizeof probes / sizeof probes[0]; i++) {
         if (strcmp(proc.config.light_probe, probes[i]) == 0)
             proc.bench_probe = (enum bench_probe)i;
@@ -89,13 +89,15 @@ static void start(void)
     init_process();
     /* A measurement aid stops part of the way (docs/studies/performance.md). */
     if (proc.bench_probe != PROBE_OFF)
-        capture_say("%s=%s: a measurement aid; nothing is recorded", SS_ENV(LIGHT_PROBE),
-                    proc.config.light_probe);
+        capture_say("%s=%s: a measurement aid%s", SS_ENV(LIGHT_PROBE), proc.config.light_probe,
+                    proc.bench_probe == PROBE_SWITCH ? ", switched by syncscope_light_probe_noop"
+                                                     : "; nothing is recorded");
     if (proc.bench_probe == PROBE_LOAD)
         return;
-    if (capture_cupti_subscribe(proc.bench_probe >= PROBE_NOOP ? capture_on_callback_noop
-                                                               : capture_on_callback) < 0 ||
-        proc.bench_probe == PROBE_SUBSCRIBE)
+    CUpti_CallbackFunc callback = proc.bench_probe == PROBE_SWITCH ? capture_on_callback_switch
+                                  : proc.bench_probe >= PROBE_NOOP ? capture_on_callback_noop
+                                                                   : capture_on_callback;
+    if (capture_cupti_subscribe(callback) < 0 || proc.bench_probe == PROBE_SUBSCRIBE)
         return;
     capture_enable_scope_callbacks();
     if (proc.light)

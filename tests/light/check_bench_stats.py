@@ -1,7 +1,8 @@
 """check_bench_stats.py: the cost benchmarks' statistics and protocols without a GPU
 (docs/studies/performance.md, "Modes"): bench/overhead/pairstats.py's figures exactly,
 bench/overhead/mlp_lockstep.py --fake (the turn order, the rounds each child ran, a known cost
-found, usage errors), bench/exit/run.py BENCH_WHOLE's paired
+found, usage errors), bench/overhead/mlp_switch.py --fake (a known cost found, none without
+it), bench/exit/run.py BENCH_WHOLE's paired
 ratios and differences, BENCH_SECONDS, BENCH_WARMUP and BENCH_CPU with a small Python program
 under libsyncscope.so, bench/overhead/run.sh's paired lines and BENCH_SECONDS with
 stand-in programs, and bench/exit/forked.py --fake.
@@ -145,6 +146,31 @@ def check_lockstep(source, build, work):
     check(proc.returncode == 0 and proc.stdout.splitlines() == wanted,
           f"--dry-run: exit {proc.returncode}: {proc.stdout}{proc.stderr}")
     check(not os.path.exists(probes), "--dry-run made its work folder")
+
+
+def check_switch(source, work):
+    """bench/overhead/mlp_switch.py --fake: a known cost of the 'light' blocks found in the
+    pairs, none without it, and the usage errors."""
+    script = os.path.join(source, "bench", "overhead", "mlp_switch.py")
+    for cost, low, high in ((1.5, 1.3, 1.7), (1.0, 0.9, 1.1)):
+        proc = run([sys.executable, script, "unused.so", os.path.join(work, "switch"), "--fake",
+                    "--seconds", "2", "--block", "20", "--fake-cost", str(cost)])
+        line = re.search(r"^bench: switch light/noop step n (\d+) median ([0-9.]+) ci95 "
+                         r"([0-9.]+) ([0-9.]+) .* sum_ratio [0-9.]+$", proc.stdout, re.M)
+        pairs = re.search(r"^(\d+) pairs of blocks of 20 steps", proc.stdout, re.M)
+        check(proc.returncode == 0 and line is not None and pairs is not None and
+              int(line.group(1)) == int(pairs.group(1)) and low < float(line.group(2)) < high,
+              f"switch --fake-cost {cost}: exit {proc.returncode}: {proc.stdout[-400:]}"
+              f"{proc.stderr[-400:]}")
+        check(re.search(r"^bench: switch_us noop [0-9.]+ light [0-9.]+ pairs \d+$", proc.stdout,
+                        re.M) is not None, f"switch --fake-cost {cost}: the switch_us line")
+    proc = run([sys.executable, script, "unused.so", work, "--fake", "--block", "0"])
+    check(proc.returncode == 2 and proc.stderr.strip() ==
+          "mlp_switch.py: --block, --seconds and --fake-cost must be positive",
+          f"switch usage: {proc.returncode} {proc.stderr.strip()!r}")
+    proc = run([sys.executable, script, os.path.join(work, "missing.so"), work])
+    check(proc.returncode == 2 and proc.stderr.strip().endswith("missing.so: no such file"),
+          f"switch, a missing library: {proc.returncode} {proc.stderr.strip()!r}")
 
 
 def check_whole(source, build, work):
@@ -333,6 +359,7 @@ def main(argv):
     os.makedirs(work)
     check_pairstats(source)
     check_lockstep(source, build, work)
+    check_switch(source, work)
     check_whole(source, build, work)
     check_overhead(source, work)
     check_forked(source, build, work)

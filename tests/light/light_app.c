@@ -224,6 +224,21 @@ int main(int argc, char **argv)
          * them out; those of pinned (or unknown) memory, and synchronous ones, it takes. */
         void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
         static unsigned char pageable[4096];
+        if (getenv("LIGHT_APP_SWITCH") != NULL) {
+            /* SYNCSCOPE_LIGHT_PROBE=switch: a memset the mode would take, its callbacks
+             * switched to returning at once, then switched back. */
+            void (*noop)(int);
+            *(void **)&noop = dlsym(RTLD_DEFAULT, "syncscope_light_probe_noop");
+            if (noop == NULL) {
+                fprintf(stderr, "light_app: no syncscope_light_probe_noop\n");
+                return 2;
+            }
+            noop(1);
+            cudaMemsetAsync_v3020_params set_pinned = {pinned, 0, 4096, 0};
+            CALL("cudaMemsetAsync_v3020", &set_pinned, 0, 0);
+            printf("light_app: switched off, the driver was asked %d times\n", questions);
+            noop(0);
+        }
         cudaMemsetAsync_v3020_params set_device = {device, 0, 4096, 0};
         CALL("cudaMemsetAsync_v3020", &set_device, 0, 0);
         cudaMemsetAsync_v3020_params set_pinned = {pinned, 0, 4096, 0};

@@ -27,6 +27,9 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
              enables no callback, noop the light mode's (noop_runtime and noop_driver only one
              domain's), whose handler asks the driver nothing; each says so in one line and
              records nothing
+  switch     SYNCSCOPE_LIGHT_PROBE=switch: a memset made while the program switched the
+             callbacks to returning at once (syncscope_light_probe_noop(1)) is neither asked
+             about nor recorded; switched back, the memsets case's calls are, as there
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -315,14 +318,23 @@ def case_streams(opts, check):
           f"probe flags {[hex(f) for f in flags]}, expected 0x40000000 0x60000000 0x0")
 
 
-def case_memsets(opts, check):
+def case_memsets(opts, check, switch=False):
     """docs/run.md, Modes: the light mode leaves out asynchronous memsets of device memory
     (they cannot block the host) and takes those of host memory and synchronous ones, with
-    their memory kinds."""
-    workdir = start(opts, "memsets")
+    their memory kinds. With 'switch', under SYNCSCOPE_LIGHT_PROBE=switch, a memset made while
+    the program switched the callbacks off first: not asked about, not recorded."""
+    workdir = start(opts, "switch" if switch else "memsets")
     env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_MEMSETS="1")
+    expected = "light_app: done\n"
+    if switch:
+        env.update({"SYNCSCOPE_LIGHT_PROBE": "switch", "LIGHT_APP_SWITCH": "1"})
+        expected = "light_app: switched off, the driver was asked 0 times\n" + expected
     status, out, err = run([opts["app"]], env, workdir)
-    check(status == 0 and out == "light_app: done\n", f"exit {status}: {out}{err}")
+    check(status == 0 and out == expected, f"exit {status}: {out}{err}")
+    if switch:
+        line = ("syncscope: SYNCSCOPE_LIGHT_PROBE=switch: a measurement aid, switched by "
+                "syncscope_light_probe_noop")
+        check(err.count(line) == 1, f"switch: stderr {err!r}")
     meta, apis = trace_meta(os.path.join(workdir, "out.sstrace"))
     check(apis == ["cudaMemsetAsync", "cudaMemset", "cudaMemset", "cudaMemcpyAsync"],
           f"trace calls {apis}")
@@ -391,7 +403,9 @@ CASES = [("selection", case_selection), ("findings", case_findings),
          ("interval", case_interval), ("killed", case_killed), ("window", case_window),
          ("trigger", case_trigger), ("first_call", case_first_call),
          ("destroyed_stream", case_destroyed_stream), ("streams", case_streams),
-         ("memsets", case_memsets), ("probes", case_probes), ("refused", case_refused)]
+         ("memsets", case_memsets), ("probes", case_probes),
+         ("switch", lambda opts, check: case_memsets(opts, check, switch=True)),
+         ("refused", case_refused)]
 
 
 def main(argv):

@@ -40,6 +40,11 @@
 #              variants may be SYNCSCOPE_LIGHT_PROBE's (load subscribe noop noop_runtime
 #              noop_driver), and SS_LOCKSTEP_PAIRS ("noop/subscribe light/noop") adds the
 #              ratio of two variants, paired in each round
+#   switch     bench/overhead/mlp_switch.py: one process in the light mode under
+#              SYNCSCOPE_LIGHT_PROBE=switch, its API callbacks switched between returning at
+#              once and working, block by block (SS_SWITCH_BLOCK steps, default 30), until
+#              SS_SWITCH_SECONDS (default 60), on the CPUs of SS_BENCH_CPU: the median of the
+#              pairs' light/noop ratios and its bootstrap 95% interval
 #   whole      bench/exit whole-process rounds, bare / light (with SS_WHOLE_FULL=1 also full),
 #              of each workload SS_LIGHT_REAL names (default resnet_train), through
 #              bench/exit/phases.py (import, script and exit timed apart, and the DataLoader's
@@ -72,7 +77,7 @@
 # part's periods; SS_WHOLE_WARMUP: the whole part's BENCH_WARMUP (default: every variant).
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,72s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,77s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -254,6 +259,14 @@ for part in $parts; do
             --pairs "${SS_LOCKSTEP_PAIRS:-}"
         grep '^bench:' "$out/lockstep.log" >>"$results"
         rm -rf "$out/lockstep/cache"
+        ;;
+    switch)
+        seconds=${SS_SWITCH_SECONDS:-60}
+        bounded $((seconds + 30)) switch "$python" bench/overhead/mlp_switch.py "$preload" \
+            "$out/switch" --seconds "$seconds" --block "${SS_SWITCH_BLOCK:-30}" \
+            --cpus "${SS_BENCH_CPU:-4-7}"
+        grep '^bench:' "$out/switch.log" >>"$results"
+        rm -rf "$out/switch/cache"
         ;;
     whole)
         seconds=${SS_WHOLE_SECONDS:-100}
