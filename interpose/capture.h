@@ -60,7 +60,8 @@ const char *syncscope_interposer_version(void);
 uint64_t syncscope_scope_begin(const char *name);
 void syncscope_scope_end(uint64_t id);
 /* A measurement aid (SYNCSCOPE_LIGHT_PROBE=switch, docs/studies/performance.md): 1 makes the
- * API callbacks return at once, 0 makes them work again; nothing under any other probe. */
-void syncscope_light_probe_noop(int noop);
+ * API callbacks return at once, 0 makes them work again, 2 makes them work without the device
+ * allocations the light mode remembers; nothing under any other probe. */
+void syncscope_light_probe_set(int level);
 
 #endif

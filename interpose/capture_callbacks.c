@@ -393,6 +393,8 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
         return;
     }
     t->busy = 1;
+    if (proc.light && spec->pointers == SS_ARGS_FREE)
+        capture_light_track(spec, cb->functionParams, 0, 0, 0);
     ss_event *e = NULL;
     if (!(proc.light && capture_light_skips(spec, cb->functionParams)))
         e = ss_evbuf_reserve(&t->store->events, &proc.store.budget);
@@ -420,6 +422,8 @@ static void exit_call(thread_state *t, const ss_args_spec *spec, const CUpti_Cal
     }
     if (spec->out_stream.size != 0 && a->result == 0)
         on_stream_created(t, spec, cb->functionParams, a, context);
+    if (proc.light && spec->pointers == SS_ARGS_ALLOC)
+        capture_light_track(spec, cb->functionParams, 1, a->result, a->bytes);
     if (spec->pointers != 0 && proc.config.pointers)
         record_pointers(t, spec, cb->functionParams, a, 1);
 }
@@ -577,19 +581,20 @@ void CUPTIAPI capture_on_callback_noop(void *userdata, CUpti_CallbackDomain doma
 void CUPTIAPI capture_on_callback_switch(void *userdata, CUpti_CallbackDomain domain,
                                          CUpti_CallbackId cbid, const void *data)
 {
-    if (atomic_load_explicit(&proc.probe_noop, memory_order_relaxed))
+    if (atomic_load_explicit(&proc.probe_level, memory_order_relaxed) == LEVEL_NOOP)
         capture_on_callback_noop(userdata, domain, cbid, data);
     else
         capture_on_callback(userdata, domain, cbid, data);
 }
 
-/* SYNCSCOPE_LIGHT_PROBE=switch (a measurement aid, docs/studies/performance.md): 'noop' 1 makes
- * the API callbacks return at once from now on, 0 makes them work again; with any other probe,
- * or none, nothing. For a program that switches between its own steps, with no CUDA call in
- * progress on another thread (a call entered before a switch and left after it is not
- * recorded whole). */
-SS_EXPORT void syncscope_light_probe_noop(int noop)
+/* SYNCSCOPE_LIGHT_PROBE=switch (a measurement aid, docs/studies/performance.md): 'level' 1 makes
+ * the API callbacks return at once from now on, 0 makes them work again, 2 makes them work
+ * with a memset's memory kind always asked of the driver (the device allocations not looked
+ * at); with any other probe, or none, nothing. For a program that switches between its own
+ * steps, with no CUDA call in progress on another thread (a call entered before a switch and
+ * left after it is not recorded whole). */
+SS_EXPORT void syncscope_light_probe_set(int level)
 {
-    if (proc.bench_probe == PROBE_SWITCH)
-        atomic_store_explicit(&proc.probe_noop, noop != 0, memory_order_relaxed);
+    if (proc.bench_probe == PROBE_SWITCH && level >= LEVEL_WORK && level <= LEVEL_NO_RANGES)
+        atomic_store_explicit(&proc.probe_level, level, memory_order_relaxed);
 }

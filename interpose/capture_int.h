@@ -40,6 +40,9 @@
  * yet destroyed; open addressing, lock-free, a power of two), and how many one call asks. */
 #define LIVE_STREAM_SLOTS 512u
 #define PROBE_STREAMS_MAX 32
+/* The device allocations the light mode remembers (cudaMalloc, cuMemAlloc), so that an
+ * asynchronous memset of one is left out without asking the driver. */
+#define DEVICE_RANGE_SLOTS 1024u
 /* Full windows of the sampled mode kept for the log; past it, no more window opens. */
 #define SAMPLE_WINDOWS_MAX 256
 
@@ -162,6 +165,11 @@ typedef struct capture_probe {
     /* 1: device-wide calls are not probed (no destruction can be seen, or live_streams is
      * full): they are judged by their time alone */
     _Atomic int live_streams_off;
+    /* Device allocations [base, end), base 0 for a free slot and 1 for one being written;
+     * slots below ranges_used are looked at (capture_light_skips). */
+    _Atomic uint64_t range_base[DEVICE_RANGE_SLOTS];
+    _Atomic uint64_t range_end[DEVICE_RANGE_SLOTS];
+    atomic_uint ranges_used;
 } capture_probe;
 
 /* The sampled mode (docs/run.md, "Modes"): full windows of on_ns every every_ns, and on
@@ -227,8 +235,15 @@ enum bench_probe {
     PROBE_NOOP,         /* the mode's callbacks enabled, the API ones returning at once */
     PROBE_NOOP_RUNTIME, /* the same, the runtime domain's callbacks only */
     PROBE_NOOP_DRIVER,  /* the same, the driver domain's callbacks only */
-    PROBE_SWITCH        /* the mode as chosen; syncscope_light_probe_noop switches its API
-                         * callbacks between returning at once and working, at run time */
+    PROBE_SWITCH        /* the mode as chosen; syncscope_light_probe_set switches its API
+                         * callbacks at run time (enum probe_level) */
+};
+
+/* What PROBE_SWITCH's callbacks do (syncscope_light_probe_set). */
+enum probe_level {
+    LEVEL_WORK,     /* the mode's work */
+    LEVEL_NOOP,     /* the API callbacks return at once */
+    LEVEL_NO_RANGES /* the mode's work, a memset's memory kind always asked of the driver */
 };
 
 /* The observed process, as the capture library sees it (one per process). */
@@ -237,7 +252,7 @@ typedef struct capture_process {
     int light;                    /* the light mode, or the sampled mode between its windows */
     int forked;                   /* a child after fork: the parent's events were dropped */
     enum bench_probe bench_probe; /* SYNCSCOPE_LIGHT_PROBE's, PROBE_OFF without it */
-    atomic_int probe_noop;        /* PROBE_SWITCH: 1 while the API callbacks return at once */
+    atomic_int probe_level;       /* PROBE_SWITCH: an enum probe_level */
     long pid;
     ss_interpose_config config;
     const ss_api *api_rows;
@@ -297,7 +312,7 @@ void CUPTIAPI capture_on_callback(void *userdata, CUpti_CallbackDomain domain,
  * capture_on_callback's. */
 void CUPTIAPI capture_on_callback_noop(void *userdata, CUpti_CallbackDomain domain,
                                        CUpti_CallbackId cbid, const void *data);
-/* SYNCSCOPE_LIGHT_PROBE=switch's: capture_on_callback_noop's while proc.probe_noop is 1, else
+/* SYNCSCOPE_LIGHT_PROBE=switch's: capture_on_callback_noop's at LEVEL_NOOP, else
  * capture_on_callback's. */
 void CUPTIAPI capture_on_callback_switch(void *userdata, CUpti_CallbackDomain domain,
                                          CUpti_CallbackId cbid, const void *data);
@@ -320,6 +335,12 @@ uint32_t capture_probe_exit(thread_state *t);
 /* Whether the light mode leaves out a call at its entry (before its event): an asynchronous
  * memset of device memory, outside the sampled mode's full windows. */
 int capture_light_skips(const ss_args_spec *spec, const void *params);
+/* The light mode's device allocations: at a call's exit ('at_exit' 1, 'result' its result,
+ * 'bytes' its size) an allocation of device memory (cudaMalloc, cuMemAlloc; not the
+ * stream-ordered ones, whose pool may hold host memory) is remembered, at a free's entry
+ * ('at_exit' 0) the allocation is forgotten. Lock-free and allocation-free. */
+void capture_light_track(const ss_args_spec *spec, const void *params, int at_exit, int32_t result,
+                         uint64_t bytes);
 /* The light mode's word for a copy or memset: its memory kinds (SS_API_MEM_WORD). */
 uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params);
 /* A stream created, a stream or context about to be destroyed (CUPTI's resource domain). */

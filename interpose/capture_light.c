@@ -248,11 +248,75 @@ static uint8_t memory_kind_of(uint64_t pointer)
     }
 }
 
+/* Remembers the device allocation [base, base + bytes) in a free slot (one being written
+ * holds 1, so that no reader pairs its base with another's end); when every slot is taken it
+ * is not remembered, and a memset of it asks the driver. */
+static void device_range_add(uint64_t base, uint64_t bytes)
+{
+    if (base <= 1 || bytes == 0 || base + bytes < base)
+        return;
+    for (uint32_t i = 0; i < DEVICE_RANGE_SLOTS; i++) {
+        uint64_t empty = 0;
+        if (!atomic_compare_exchange_strong(&proc.probe.range_base[i], &empty, (uint64_t)1))
+            continue;
+        atomic_store(&proc.probe.range_end[i], base + bytes);
+        atomic_store(&proc.probe.range_base[i], base);
+        uint32_t used = atomic_load(&proc.probe.ranges_used);
+        while (used < i + 1 &&
+               !atomic_compare_exchange_weak(&proc.probe.ranges_used, &used, i + 1)) {
+        }
+        return;
+    }
+}
+
+/* Forgets the device allocation at 'base', at the entry of its free. */
+static void device_range_remove(uint64_t base)
+{
+    uint32_t used = atomic_load(&proc.probe.ranges_used);
+    for (uint32_t i = 0; i < used && base > 1; i++) {
+        uint64_t seen = base;
+        if (atomic_compare_exchange_strong(&proc.probe.range_base[i], &seen, (uint64_t)1)) {
+            atomic_store(&proc.probe.range_end[i], 0);
+            atomic_store(&proc.probe.range_base[i], 0);
+            return;
+        }
+    }
+}
+
+/* Whether 'pointer' lies in a device allocation the light mode remembers. */
+static int device_range_has(uint64_t pointer)
+{
+    uint32_t used = atomic_load_explicit(&proc.probe.ranges_used, memory_order_acquire);
+    for (uint32_t i = 0; i < used; i++) {
+        uint64_t base = atomic_load_explicit(&proc.probe.range_base[i], memory_order_acquire);
+        if (base <= 1 || pointer < base)
+            continue;
+        uint64_t end = atomic_load_explicit(&proc.probe.range_end[i], memory_order_acquire);
+        if (pointer < end &&
+            atomic_load_explicit(&proc.probe.range_base[i], memory_order_acquire) == base)
+            return 1;
+    }
+    return 0;
+}
+
+void capture_light_track(const ss_args_spec *spec, const void *params, int at_exit, int32_t result,
+                         uint64_t bytes)
+{
+    int present;
+    uint64_t pointer = ss_args_read(params, &spec->dst, &present);
+    if (!at_exit && spec->pointers == SS_ARGS_FREE)
+        device_range_remove(pointer);
+    else if (at_exit && result == 0 && spec->pointers == SS_ARGS_ALLOC &&
+             proc.api_rows[spec->api].klass == SS_CLASS_ALLOC && spec->stream.size == 0)
+        device_range_add(pointer, bytes);
+}
+
 /* Whether the light mode leaves out the call of 'spec' with 'params' at its entry: an
  * asynchronous memset (cudaMemsetAsync, cuMemsetD8Async, ...) whose destination is device (or
  * array) memory, which cannot block the host (CUDA's API synchronization behavior: an
- * asynchronous memset waits only when it sets pinned host or managed memory), asked of the
- * driver with one cuPointerGetAttributes. Synchronous memsets are all taken (their rows say
+ * asynchronous memset waits only when it sets pinned host or managed memory): in a device
+ * allocation the mode remembers (device_range_has), else as the driver answers one
+ * cuPointerGetAttributes. Synchronous memsets are all taken (their rows say
  * they synchronize: the detectors judge them, and a device synchronization right after one
  * finds its work done), as are memsets without a destination argument (2D and 3D ones), of
  * memory the driver cannot tell, and every memset while a full window of the sampled mode is
@@ -264,7 +328,12 @@ int capture_light_skips(const ss_args_spec *spec, const void *params)
         atomic_load_explicit(&proc.sampling.window_calls, memory_order_relaxed))
         return 0;
     int present;
-    uint8_t kind = memory_kind_of(ss_args_read(params, &spec->dst, &present));
+    uint64_t dst = ss_args_read(params, &spec->dst, &present);
+    if (!(proc.bench_probe == PROBE_SWITCH &&
+          atomic_load_explicit(&proc.probe_level, memory_order_relaxed) == LEVEL_NO_RANGES) &&
+        device_range_has(dst))
+        return 1;
+    uint8_t kind = memory_kind_of(dst);
     return kind == SS_MEM_DEVICE || kind == SS_MEM_ARRAY;
 }
 

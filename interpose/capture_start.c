@@ -90,7 +90,7 @@ static void start(void)
     /* A measurement aid stops part of the way (docs/studies/performance.md). */
     if (proc.bench_probe != PROBE_OFF)
         capture_say("%s=%s: a measurement aid%s", SS_ENV(LIGHT_PROBE), proc.config.light_probe,
-                    proc.bench_probe == PROBE_SWITCH ? ", switched by syncscope_light_probe_noop"
+                    proc.bench_probe == PROBE_SWITCH ? ", switched by syncscope_light_probe_set"
                                                      : "; nothing is recorded");
     if (proc.bench_probe == PROBE_LOAD)
         return;

@@ -9,22 +9,25 @@ The lockstep of mlp_lockstep.py compares processes, each with a CUDA context of 
 two contexts of the same program differ by about 1% in their step (the per-context offset of
 its control), as much as the parts of the light mode's cost to be told apart. Here one process
 runs under the light mode with SYNCSCOPE_LIGHT_PROBE=switch, and between blocks of STEPS steps
-calls syncscope_light_probe_noop: 1 makes the light mode's API callbacks return at once
-('noop', as SYNCSCOPE_LIGHT_PROBE=noop), 0 makes them work ('light'). The blocks alternate
-noop, light, light, noop, ... (ABBA), each after a lead-in of 5 untimed steps and a loss
-readback, and each measured by its median step (the host's time per step; a block's readback
-is outside the timing). A pair of neighbouring blocks gives one ratio light/noop: what
-syncscope's own work in the callbacks (the memsets' memory kinds, the readbacks' events,
-probes and stacks) costs a step, with CUPTI subscribed and the same callbacks enabled on both
-sides, in the same context, blocks a tenth of a second apart. No block starts after T seconds
-from the start (the import of PyTorch included).
+calls syncscope_light_probe_set: 1 makes the light mode's API callbacks return at once
+('noop', as SYNCSCOPE_LIGHT_PROBE=noop), 0 makes them work ('light'), 2 makes them work as
+before the light mode remembered device allocations ('query': every asynchronous memset's
+memory kind asked of the driver with cuPointerGetAttributes). A round runs one block of each,
+in an order that turns and reverses from round to round (mlp_lockstep.round_order), each block
+after a lead-in of 5 untimed steps and a loss readback, measured by its median step (the
+host's time per step; the readback is outside the timing). A round gives the ratios
+light/noop (what syncscope's own work in the callbacks costs a step, with CUPTI subscribed and
+the same callbacks enabled on both sides), query/noop, and light/query (what remembering the
+allocations saves), in the same context, blocks a tenth of a second apart. No round starts
+after T seconds from the start (the import of PyTorch included).
 
-Prints 'bench: switch light/noop step n N median RATIO ci95 LO HI q1 Q1 q3 Q3 min MIN max MAX
-sum_ratio S' (pairstats.py: the median of the pairs' ratios and its bootstrap 95% interval)
-and 'bench: switch_us noop STEP light STEP pairs N' (the median steps). Checked: the process
-loaded LIBSYNCSCOPE and the final loss is a number. --fake runs the protocol with a Python busy
-loop and a stand-in switch (no PyTorch, no GPU), --fake-cost F making the 'light' blocks loop F
-times as long. Exit status 0, 1 when a check failed, 2 on usage errors.
+Prints per ratio 'bench: switch A/B step n N median RATIO ci95 LO HI q1 Q1 q3 Q3 min MIN max
+MAX sum_ratio S' (pairstats.py: the median of the rounds' ratios and its bootstrap 95%
+interval) and 'bench: switch_us noop STEP light STEP query STEP rounds N' (the median steps).
+Checked: the process loaded LIBSYNCSCOPE and the final loss is a number. --fake runs the
+protocol with a Python busy loop and a stand-in switch (no PyTorch, no GPU), --fake-cost F
+making the 'light' and 'query' blocks loop F times as long. Exit status 0, 1 when a check
+failed, 2 on usage errors.
 """
 import argparse
 import ctypes
@@ -37,8 +40,11 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from pairstats import ratio_summary  # noqa: E402
+from mlp_lockstep import round_order  # noqa: E402
 
 LEAD_IN = 5
+LEVELS = {"light": 0, "noop": 1, "query": 2}  # syncscope_light_probe_set's levels
+RATIOS = (("light", "noop"), ("query", "noop"), ("light", "query"))
 STARTED = time.monotonic()
 
 
@@ -73,21 +79,20 @@ class FakeRun:
 
     def __init__(self, cost):
         self.cost = cost
-        self.noop = 1
+        self.level = LEVELS["noop"]
 
-    def switch(self, noop):
-        self.noop = noop
+    def switch(self, level):
+        self.level = level
 
     def step(self, i):
         total = 0
-        for k in range(int(2000 * (1.0 if self.noop else self.cost))):
+        for k in range(int(2000 * (1.0 if self.level == LEVELS["noop"] else self.cost))):
             total += (k * (i + 1)) % 7
         return float(i)
 
 
 def set_up(opts):
-    """(step(i), readback(loss) -> float, switch(noop)), the library loaded and switched to
-    noop."""
+    """(step(i), readback(loss) -> float, switch(level)), the library loaded."""
     if opts.fake:
         fake = FakeRun(opts.fake_cost)
         return fake.step, float, fake.switch
@@ -104,7 +109,7 @@ def set_up(opts):
     with open("/proc/self/maps", encoding="utf-8") as handle:
         if os.path.basename(opts.library) not in handle.read():
             raise RuntimeError(f"{os.path.basename(opts.library)} not loaded")
-    switch = ctypes.CDLL(opts.library).syncscope_light_probe_noop
+    switch = ctypes.CDLL(opts.library).syncscope_light_probe_set
     switch.argtypes = [ctypes.c_int]
     return step, lambda loss: loss.item(), switch
 
@@ -144,34 +149,32 @@ def main(argv):
         print(f"mlp_switch.py: {problem}", file=sys.stderr)
         return 1
     deadline = STARTED + opts.seconds
-    pairs, noop_steps, light_steps = [], [], []
+    names = list(LEVELS)
+    steps = {name: [] for name in names}
     i, loss, r = 1000, None, 0
     while r == 0 or time.monotonic() < deadline:
-        order = (1, 0) if r % 2 == 0 else (0, 1)  # noop light, light noop, ...
-        got = {}
-        for noop in order:
-            switch(noop)
-            got[noop], i, loss = block(opts, step, readback, i)
-        switch(1)
-        pairs.append(got[0] / got[1])
-        noop_steps.append(got[1])
-        light_steps.append(got[0])
+        for k in round_order(len(names), r):
+            switch(LEVELS[names[k]])
+            median, i, loss = block(opts, step, readback, i)
+            steps[names[k]].append(median)
+        switch(LEVELS["light"])
         r += 1
         if r % 50 == 0:
-            print(f"pair {r}: noop {got[1] * 1e6:.1f} us, light {got[0] * 1e6:.1f} us "
-                  f"({pairs[-1]:.4f})", flush=True)
-    switch(0)
+            print(f"round {r}: " + ", ".join(f"{n} {steps[n][-1] * 1e6:.1f} us" for n in names),
+                  flush=True)
     if not isinstance(loss, float) or loss != loss:
         print(f"mlp_switch.py: the final loss {loss!r} is not a number", file=sys.stderr)
         return 1
-    s = ratio_summary(pairs)
-    print(f"{len(pairs)} pairs of blocks of {opts.block} steps, "
+    print(f"{r} rounds of {len(names)} blocks of {opts.block} steps, "
           f"{time.monotonic() - STARTED:.0f} s")
-    print(f"bench: switch light/noop step n {s['n']} median {s['median']:.4f} ci95 "
-          f"{s['ci95'][0]:.4f} {s['ci95'][1]:.4f} q1 {s['q1']:.4f} q3 {s['q3']:.4f} min "
-          f"{s['min']:.4f} max {s['max']:.4f} sum_ratio {sum(light_steps) / sum(noop_steps):.4f}")
-    print(f"bench: switch_us noop {statistics.median(noop_steps) * 1e6:.2f} light "
-          f"{statistics.median(light_steps) * 1e6:.2f} pairs {len(pairs)}", flush=True)
+    for top, under in RATIOS:
+        s = ratio_summary([a / b for a, b in zip(steps[top], steps[under])])
+        print(f"bench: switch {top}/{under} step n {s['n']} median {s['median']:.4f} ci95 "
+              f"{s['ci95'][0]:.4f} {s['ci95'][1]:.4f} q1 {s['q1']:.4f} q3 {s['q3']:.4f} min "
+              f"{s['min']:.4f} max {s['max']:.4f} sum_ratio "
+              f"{sum(steps[top]) / sum(steps[under]):.4f}")
+    print("bench: switch_us " + " ".join(f"{n} {statistics.median(steps[n]) * 1e6:.2f}"
+                                         for n in names) + f" rounds {r}", flush=True)
     return 0
 
 

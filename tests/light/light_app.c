@@ -18,6 +18,9 @@
 
 #define PINNED_BASE UINT64_C(0x7e0000000000)
 #define DEVICE_BASE UINT64_C(0x7f0000000000)
+/* A device allocation the fake driver does not know (it calls it pageable): only the light
+ * mode's memory of its cudaMalloc makes it device memory. */
+#define ALLOCATED_BASE UINT64_C(0x7d0000000000)
 #define RANGE_BYTES UINT64_C(0x100000)
 
 /* cuStreamQuery answers CUDA_ERROR_NOT_READY this many more times (about 'busy_stream' only,
@@ -224,20 +227,20 @@ int main(int argc, char **argv)
          * them out; those of pinned (or unknown) memory, and synchronous ones, it takes. */
         void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
         static unsigned char pageable[4096];
+        void (*level)(int) = NULL;
         if (getenv("LIGHT_APP_SWITCH") != NULL) {
             /* SYNCSCOPE_LIGHT_PROBE=switch: a memset the mode would take, its callbacks
              * switched to returning at once, then switched back. */
-            void (*noop)(int);
-            *(void **)&noop = dlsym(RTLD_DEFAULT, "syncscope_light_probe_noop");
-            if (noop == NULL) {
-                fprintf(stderr, "light_app: no syncscope_light_probe_noop\n");
+            *(void **)&level = dlsym(RTLD_DEFAULT, "syncscope_light_probe_set");
+            if (level == NULL) {
+                fprintf(stderr, "light_app: no syncscope_light_probe_set\n");
                 return 2;
             }
-            noop(1);
+            level(1);
             cudaMemsetAsync_v3020_params set_pinned = {pinned, 0, 4096, 0};
             CALL("cudaMemsetAsync_v3020", &set_pinned, 0, 0);
             printf("light_app: switched off, the driver was asked %d times\n", questions);
-            noop(0);
+            level(0);
         }
         cudaMemsetAsync_v3020_params set_device = {device, 0, 4096, 0};
         CALL("cudaMemsetAsync_v3020", &set_device, 0, 0);
@@ -251,6 +254,25 @@ int main(int argc, char **argv)
         CALL("cuMemsetD8Async", &set_device_driver, 0, 0);
         cudaMemcpyAsync_v3020_params copy = {device, pinned, 4096, cudaMemcpyHostToDevice, 0};
         CALL("cudaMemcpyAsync_v3020", &copy, 0, 0);
+        /* A memset inside a device allocation the mode saw made is left out without a
+         * question (under the switch probe's level 2, asked and taken); freed, it is asked
+         * about and taken. */
+        void *allocated = (void *)(uintptr_t)ALLOCATED_BASE;
+        cudaMalloc_v3020_params make = {&allocated, 8192};
+        CALL("cudaMalloc_v3020", &make, 0, 0);
+        int asked = questions;
+        if (level != NULL)
+            level(2);
+        cudaMemsetAsync_v3020_params set_allocated = {(char *)allocated + 4096, 0, 4096, 0};
+        CALL("cudaMemsetAsync_v3020", &set_allocated, 0, 0);
+        if (level != NULL)
+            level(0);
+        printf("light_app: a memset of an allocation asked %d questions\n", questions - asked);
+        cudaFree_v3020_params release = {allocated};
+        CALL("cudaFree_v3020", &release, 0, 0);
+        asked = questions;
+        CALL("cudaMemsetAsync_v3020", &set_allocated, 0, 0);
+        printf("light_app: freed, %d\n", questions - asked);
         if (getenv("LIGHT_APP_QUESTIONS") != NULL)
             printf("light_app: the driver was asked %d times\n", questions);
         printf("light_app: done\n");

@@ -22,14 +22,18 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
   streams    600 streams made and destroyed, more than the live streams' table's slots: a
              device-wide call is still probed; after 513 streams lived at once it is not
   memsets    asynchronous memsets of device memory are left out (runtime and driver API),
-             those of pinned memory and synchronous ones taken with their memory kinds
+             those of pinned memory and synchronous ones taken with their memory kinds; one in
+             a cudaMalloc'ed allocation the driver does not know is left out without a
+             question, and asked about and taken once the allocation is freed
   probes     SYNCSCOPE_LIGHT_PROBE, the measurement aid: load never subscribes, subscribe
              enables no callback, noop the light mode's (noop_runtime and noop_driver only one
              domain's), whose handler asks the driver nothing; each says so in one line and
              records nothing
   switch     SYNCSCOPE_LIGHT_PROBE=switch: a memset made while the program switched the
-             callbacks to returning at once (syncscope_light_probe_noop(1)) is neither asked
-             about nor recorded; switched back, the memsets case's calls are, as there
+             callbacks to returning at once (syncscope_light_probe_set(1)) is neither asked
+             about nor recorded; switched back, the memsets case's calls are, as there, but
+             at level 2 the allocation's memset is asked about (the remembered allocations
+             not looked at) and taken
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -325,7 +329,11 @@ def case_memsets(opts, check, switch=False):
     the program switched the callbacks off first: not asked about, not recorded."""
     workdir = start(opts, "switch" if switch else "memsets")
     env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_MEMSETS="1")
-    expected = "light_app: done\n"
+    # A memset in a device allocation the mode saw made asks nothing (under the switch's level
+    # 2 the driver is asked, calls it pageable, and the memset is taken: its memory kind and
+    # a cuStreamQuery at its entry, 3 questions); freed, the same.
+    expected = ("light_app: a memset of an allocation asked {} questions\n"
+                "light_app: freed, 3\nlight_app: done\n").format(3 if switch else 0)
     if switch:
         env.update({"SYNCSCOPE_LIGHT_PROBE": "switch", "LIGHT_APP_SWITCH": "1"})
         expected = "light_app: switched off, the driver was asked 0 times\n" + expected
@@ -333,10 +341,12 @@ def case_memsets(opts, check, switch=False):
     check(status == 0 and out == expected, f"exit {status}: {out}{err}")
     if switch:
         line = ("syncscope: SYNCSCOPE_LIGHT_PROBE=switch: a measurement aid, switched by "
-                "syncscope_light_probe_noop")
+                "syncscope_light_probe_set")
         check(err.count(line) == 1, f"switch: stderr {err!r}")
     meta, apis = trace_meta(os.path.join(workdir, "out.sstrace"))
-    check(apis == ["cudaMemsetAsync", "cudaMemset", "cudaMemset", "cudaMemcpyAsync"],
+    allocated = (["cudaMalloc", "cudaMemsetAsync", "cudaFree", "cudaMemsetAsync"] if switch else
+                 ["cudaMalloc", "cudaFree", "cudaMemsetAsync"])
+    check(apis == ["cudaMemsetAsync", "cudaMemset", "cudaMemset", "cudaMemcpyAsync"] + allocated,
           f"trace calls {apis}")
     kinds = []
     with open(os.path.join(workdir, "out.sstrace"), encoding="utf-8") as handle:
@@ -346,9 +356,10 @@ def case_memsets(opts, check, switch=False):
                 kinds.append(int(words[1 + API_FLAGS]) & 0x8000ffff)
     # SS_API_MEM_WORD (evlog.h): known, the source's kind << 8, the destination's (unknown 0,
     # pageable 1, pinned 2, device 3).
-    check(kinds == [0x80000002, 0x80000003, 0x80000001, 0x80000203],
-          f"memory kinds {[hex(k) for k in kinds]}, "
-          "expected 0x80000002 0x80000003 0x80000001 0x80000203")
+    wanted = [0x80000002, 0x80000003, 0x80000001, 0x80000203] + (
+        [0, 0x80000001, 0, 0x80000001] if switch else [0, 0, 0x80000001])
+    check(kinds == wanted, f"memory kinds {[hex(k) for k in kinds]}, expected "
+          f"{[hex(k) for k in wanted]}")
 
 
 def case_probes(opts, check):
@@ -371,7 +382,8 @@ def case_probes(opts, check):
             # The calls run through the callbacks, which ask the driver nothing.
             env.update({"LIGHT_APP_MEMSETS": "1", "LIGHT_APP_QUESTIONS": "1"})
             status, out, err = run([opts["app"]], env, workdir)
-            check(status == 0 and out == "light_app: the driver was asked 0 times\n"
+            check(status == 0 and out == "light_app: a memset of an allocation asked 0 "
+                  "questions\nlight_app: freed, 0\nlight_app: the driver was asked 0 times\n"
                   "light_app: done\n", f"{probe}: exit {status}: {out}{err}")
         left = [f for f in ("out.json", "out.sstrace") if os.path.exists(os.path.join(workdir, f))]
         check(not left, f"{probe}: recorded {left}")

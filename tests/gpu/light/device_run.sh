@@ -43,8 +43,9 @@
 #   switch     bench/overhead/mlp_switch.py: one process in the light mode under
 #              SYNCSCOPE_LIGHT_PROBE=switch, its API callbacks switched between returning at
 #              once and working, block by block (SS_SWITCH_BLOCK steps, default 30), until
-#              SS_SWITCH_SECONDS (default 60), on the CPUs of SS_BENCH_CPU: the median of the
-#              pairs' light/noop ratios and its bootstrap 95% interval
+#              SS_SWITCH_SECONDS (default 60), on the CPUs of SS_BENCH_CPU: the medians of the
+#              rounds' ratios light/noop, query/noop and light/query (query: every memset's
+#              memory kind asked of the driver) and their bootstrap 95% intervals
 #   whole      bench/exit whole-process rounds, bare / light (with SS_WHOLE_FULL=1 also full),
 #              of each workload SS_LIGHT_REAL names (default resnet_train), through
 #              bench/exit/phases.py (import, script and exit timed apart, and the DataLoader's
