@@ -248,13 +248,29 @@ static int is_event_call(CXCursor call)
 
 /* The unit's records of one event, each with the function it is in; 'escaped' when the unit
  * names the event outside CUDA's event calls (hands it to a function, assigns it, takes its
- * address) or records it too often. */
+ * address) or records it too often. Also the unit's swaps of two members or variables
+ * ('std::swap(h_tmp, h)'), each with its function, for partner_of. */
 typedef struct record_walk {
     CXCursor event;
     CXCursor function; /* the function being walked, or a null cursor */
     CXCursor records[MAX_RECORDS], functions[MAX_RECORDS];
     int count, escaped;
+    CXCursor *swaps, *swap_functions; /* malloc'ed */
+    size_t swap_count;
 } record_walk;
+
+/* Whether 'c' is a call 'swap(a, b)' of two members or variables. */
+static int is_swap(CXCursor c)
+{
+    if (clang_Cursor_getNumArguments(c) != 2 ||
+        ss_ast_is_null(named_storage(clang_Cursor_getArgument(c, 0))) ||
+        ss_ast_is_null(named_storage(clang_Cursor_getArgument(c, 1))))
+        return 0;
+    char *name = ss_ast_callee_name(c);
+    int swap = name && strcmp(name, "swap") == 0;
+    free(name);
+    return swap;
+}
 
 static enum CXChildVisitResult find_event_uses(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -281,6 +297,13 @@ static enum CXChildVisitResult find_event_uses(CXCursor c, CXCursor parent, CXCl
             w->functions[w->count++] = w->function;
         }
         return CXChildVisit_Continue;
+    }
+    if (k == CXCursor_CallExpr && !ss_ast_is_null(w->function) && is_swap(c)) {
+        w->swaps = ss_xreallocarray(w->swaps, w->swap_count + 1, sizeof *w->swaps);
+        w->swap_functions =
+            ss_xreallocarray(w->swap_functions, w->swap_count + 1, sizeof *w->swap_functions);
+        w->swaps[w->swap_count] = c;
+        w->swap_functions[w->swap_count++] = w->function;
     }
     if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
         clang_equalCursors(clang_getCursorReferenced(c), w->event)) {
@@ -360,16 +383,6 @@ static CXCursor copy_before(ss_check_ctx *ctx, CXCursor record, CXCursor functio
     return w.copy;
 }
 
-/* A buffer swapped with another ('std::swap(h_tmp, h)'), in a function that records the event
- * before it or calls, before it, the function that does: what the copy filled is the other
- * buffer from then on (two buffers that take turns). */
-typedef struct swap_walk {
-    ss_callgraph *graph;
-    CXCursor buffer, record, recorder; /* the copy's buffer, the record and its function */
-    CXCursor function;                 /* the function being walked, or a null cursor */
-    CXCursor partner, swap;            /* the other buffer and the swap, once found */
-} swap_walk;
-
 /* Whether 'function' records the event, or calls the function that does, before 'before'. */
 typedef struct before_walk {
     ss_callgraph *graph;
@@ -392,41 +405,31 @@ static enum CXChildVisitResult find_before(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult find_swap(CXCursor c, CXCursor parent, CXClientData data)
+/* The buffer one of the unit's swaps (w->swaps) exchanges with 'buffer', the copy's before the
+ * record 'r', where the swap's function records the event before the swap or calls, before it,
+ * the function that does: from then on the other buffer holds what the copy filled (two buffers
+ * that take turns). '*swap' receives the swap. A null cursor when there is none. */
+static CXCursor partner_of(ss_callgraph *graph, const record_walk *w, int r, CXCursor buffer,
+                           CXCursor *swap)
 {
-    swap_walk *w = data;
-    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
-        return CXChildVisit_Continue;
-    if (ss_ast_is_null(w->function) && ss_ast_is_function(c) && clang_isCursorDefinition(c)) {
-        w->function = c;
-        clang_visitChildren(c, find_swap, w);
-        w->function = clang_getNullCursor();
-        return ss_ast_is_null(w->partner) ? CXChildVisit_Continue : CXChildVisit_Break;
+    for (size_t i = 0; i < w->swap_count; i++) {
+        CXCursor c = w->swaps[i];
+        CXCursor a = named_storage(clang_Cursor_getArgument(c, 0)),
+                 b = named_storage(clang_Cursor_getArgument(c, 1));
+        CXCursor other = clang_equalCursors(a, buffer)   ? b
+                         : clang_equalCursors(b, buffer) ? a
+                                                         : clang_getNullCursor();
+        if (ss_ast_is_null(other))
+            continue;
+        before_walk bw = {graph, w->records[r], w->functions[r], ss_ast_offset(c), 0};
+        clang_visitChildren(w->swap_functions[i], find_before, &bw);
+        if (bw.found) {
+            *swap = c;
+            return other;
+        }
     }
-    if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_is_null(w->function) ||
-        clang_Cursor_getNumArguments(c) != 2)
-        return CXChildVisit_Recurse;
-    char *name = ss_ast_callee_name(c);
-    int swap = name && strcmp(name, "swap") == 0;
-    free(name);
-    if (!swap)
-        return CXChildVisit_Recurse;
-    CXCursor a = named_storage(clang_Cursor_getArgument(c, 0)),
-             b = named_storage(clang_Cursor_getArgument(c, 1));
-    if (ss_ast_is_null(a) || ss_ast_is_null(b))
-        return CXChildVisit_Recurse;
-    CXCursor other = clang_equalCursors(a, w->buffer)   ? b
-                     : clang_equalCursors(b, w->buffer) ? a
-                                                        : clang_getNullCursor();
-    if (ss_ast_is_null(other))
-        return CXChildVisit_Recurse;
-    before_walk bw = {w->graph, w->record, w->recorder, ss_ast_offset(c), 0};
-    clang_visitChildren(w->function, find_before, &bw);
-    if (!bw.found)
-        return CXChildVisit_Recurse;
-    w->partner = other;
-    w->swap = c;
-    return CXChildVisit_Break;
+    *swap = clang_getNullCursor();
+    return clang_getNullCursor();
 }
 
 /* Where 'c' is, for a message about the call 'at': "line 12" in the same file, else
@@ -489,35 +492,28 @@ static int event_copies(ss_check_ctx *ctx, CXCursor at, waited *out)
         return 0;
     record_walk w = {.event = event, .function = clang_getNullCursor()};
     clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_event_uses, &w);
-    if (w.escaped || w.count == 0)
-        return 0;
     CXCursor first_copy = clang_getNullCursor(), first_swap = clang_getNullCursor();
-    for (int r = 0; r < w.count; r++) {
+    for (int r = 0; !w.escaped && r < w.count; r++) {
         CXCursor copy = copy_before(ctx, w.records[r], w.functions[r]);
-        if (ss_ast_is_null(copy))
-            return 0;
-        CXCursor dst, src;
-        ss_copy_kind(w.functions[r], copy, ss_scope_callee_api(copy), &dst, &src);
-        CXCursor buffer = copied_decl(dst);
+        CXCursor dst = clang_getNullCursor(), src, swap;
+        if (!ss_ast_is_null(copy))
+            ss_copy_kind(w.functions[r], copy, ss_scope_callee_api(copy), &dst, &src);
+        CXCursor buffer = ss_ast_is_null(dst) ? dst : copied_decl(dst);
         if (ss_ast_is_null(buffer))
-            return 0;
-        swap_walk sw = {.graph = ss_check_graph(ctx),
-                        .buffer = buffer,
-                        .record = w.records[r],
-                        .recorder = w.functions[r],
-                        .function = clang_getNullCursor(),
-                        .partner = clang_getNullCursor(),
-                        .swap = clang_getNullCursor()};
-        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_swap, &sw);
+            break;
         out->buffers[out->count] = buffer;
-        out->partners[out->count++] = sw.partner;
+        out->partners[out->count++] = partner_of(ss_check_graph(ctx), &w, r, buffer, &swap);
         if (r == 0) {
             first_copy = copy;
-            first_swap = sw.swap;
+            first_swap = swap;
         }
     }
-    out->because = because_words(at, event, first_copy, out->buffers[0], first_swap, w.count);
-    return 1;
+    int found = !w.escaped && w.count > 0 && out->count == w.count;
+    if (found)
+        out->because = because_words(at, event, first_copy, out->buffers[0], first_swap, w.count);
+    free(w.swaps);
+    free(w.swap_functions);
+    return found;
 }
 
 /* Fills 'out' for the stream wait 'at' when the last work its block queues on the stream before
