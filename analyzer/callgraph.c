@@ -663,6 +663,28 @@ int ss_callgraph_sets_up(CXCursor function, char **why)
     return *why != NULL;
 }
 
+static const char *callable_only_here(CXCursor function);
+static int named_by_dependent(const ss_callgraph *g, CXCursor function);
+
+/* Whether the function of node 'n' cannot run in this unit: only this unit may call it (it is
+ * inline or has internal linkage; another unit that calls an inline one reports its own
+ * findings), nothing takes its address, no call left unresolved in a template may name it, and
+ * every call of it is made by itself or by a function that cannot run either (MAX_DEPTH callers
+ * up). Returns 1 or 0. */
+static int never_runs(ss_callgraph *g, size_t n, int depth)
+{
+    const node *nd = &g->nodes[n];
+    if (depth > MAX_DEPTH || callable_only_here(nd->cursor) == NULL || nd->refs > 0 ||
+        nd->outside > 0 || named_by_dependent(g, nd->cursor))
+        return 0;
+    for (size_t s = 0; s < g->site_count; s++) {
+        const site *st = &g->sites[s];
+        if (st->callee == n && st->caller != n && !never_runs(g, st->caller, depth + 1))
+            return 0;
+    }
+    return 1;
+}
+
 static int runs_once(ss_callgraph *g, size_t n, int depth)
 {
     node *nd = &g->nodes[n];
@@ -676,11 +698,17 @@ static int runs_once(ss_callgraph *g, size_t n, int depth)
     }
     nd->once = 1;
     int callers = 0, once = nd->refs == 0;
-    size_t first_caller = 0;
+    size_t first_caller = 0, idle_caller = 0, idle = 0;
     for (size_t s = 0; s < g->site_count && once; s++) {
         const site *st = &g->sites[s];
         if (st->callee != n)
             continue;
+        /* A call made by a function that cannot run here does not run. */
+        if (st->caller != n && never_runs(g, st->caller, 0)) {
+            if (idle++ == 0)
+                idle_caller = st->caller;
+            continue;
+        }
         if (callers++ == 0)
             first_caller = st->caller;
         once = st->caller != n &&
@@ -689,13 +717,19 @@ static int runs_once(ss_callgraph *g, size_t n, int depth)
     }
     once = once && callers > 0;
     nd->once = once ? 2 : 3;
-    if (once)
-        nd->once_why = callers == 1 ? ss_xasprintf("'%s' is called once, from '%s'", nd->name,
-                                                   g->nodes[first_caller].name)
-                                    : ss_xasprintf("'%s' is called only outside loops, from "
-                                                   "functions that run once",
-                                                   nd->name);
-    return once;
+    if (!once)
+        return 0;
+    char *others = idle == 0
+                       ? ss_xstrdup("")
+                       : ss_xasprintf(" (and from '%s'%s, which nothing in this unit calls)",
+                                      g->nodes[idle_caller].name, idle > 1 ? " and others" : "");
+    nd->once_why = callers == 1 ? ss_xasprintf("'%s' is called once, from '%s'%s", nd->name,
+                                               g->nodes[first_caller].name, others)
+                                : ss_xasprintf("'%s' is called only outside loops, from "
+                                               "functions that run once%s",
+                                               nd->name, others);
+    free(others);
+    return 1;
 }
 
 int ss_callgraph_runs_once(ss_callgraph *g, CXCursor function, char **why)
@@ -865,20 +899,20 @@ int ss_callgraph_uncalled(ss_callgraph *g, CXCursor function, char **why)
 {
     *why = NULL;
     long n = g ? find_node(g, definition_of(function)) : -1;
-    if (n < 0)
+    if (n < 0 || !never_runs(g, (size_t)n, 0))
         return 0;
     const node *nd = &g->nodes[n];
     const char *only_here = callable_only_here(nd->cursor);
-    if (only_here == NULL || nd->refs > 0 || nd->outside > 0)
-        return 0;
-    for (size_t s = 0; s < g->site_count; s++) {
-        if (g->sites[s].callee == (size_t)n)
-            return 0;
+    const char *caller = NULL;
+    for (size_t s = 0; s < g->site_count && caller == NULL; s++) {
+        if (g->sites[s].callee == (size_t)n && g->sites[s].caller != (size_t)n)
+            caller = g->nodes[g->sites[s].caller].name;
     }
-    /* A call left unresolved in a template may name it. */
-    if (named_by_dependent(g, nd->cursor))
-        return 0;
-    *why = ss_xasprintf("'%s' %s, and nothing in this unit calls it or takes its address", nd->name,
-                        only_here);
+    *why = caller == NULL
+               ? ss_xasprintf("'%s' %s, and nothing in this unit calls it or takes its address",
+                              nd->name, only_here)
+               : ss_xasprintf("'%s' %s, and only functions that nothing in this unit calls call "
+                              "it ('%s')",
+                              nd->name, only_here, caller);
     return 1;
 }

@@ -68,9 +68,10 @@ int ss_callgraph_reached_unless(ss_callgraph *graph, CXCursor function, ss_scope
  * destructor, or a word of its name (split at '_' and before a capital: 'InitOnCUDA', 'set_up')
  * starts with init, setup, create, alloc, load, prepare, config, valid, verify, check, warmup,
  * release, destroy, cleanup, teardown, shutdown, finalize or reset (any case); or every call of it
- * in the unit is outside any loop of a function that runs once, and its address is never taken.
- * '*why' receives words for a message ("'main' runs once", "'runTest' is called once, from
- * 'main'"), malloc'ed. Returns 1 or 0. */
+ * in the unit is outside any loop of a function that runs once, and its address is never taken
+ * (a call made in a function that runs nowhere in this unit, as ss_callgraph_uncalled says, does
+ * not count). '*why' receives words for a message ("'main' runs once", "'runTest' is called
+ * once, from 'main'"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_runs_once(ss_callgraph *graph, CXCursor function, char **why);
 
 /* "is inline" or "has internal linkage" when every call of 'function' (a named function, not
@@ -100,9 +101,9 @@ int ss_callgraph_tears_down(CXCursor function, char **why);
 /* Whether the named function 'function' runs nowhere in this unit: it can be called only
  * where a unit calls it (inline, or of internal linkage, a template too; not virtual, not a
  * special member or operator, not 'main'), and nothing in the unit calls it or takes its address
- * (nor names it in a call left unresolved in a template). '*why' receives words for a message
- * ("'devToDev' is inline, and nothing in this unit calls it or takes its address"),
- * malloc'ed. Returns 1 or 0. */
+ * (nor names it in a call left unresolved in a template), or only functions that run nowhere in
+ * this unit call it (up to eight callers up). '*why' receives words for a message ("'devToDev' is
+ * inline, and nothing in this unit calls it or takes its address"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_uncalled(ss_callgraph *graph, CXCursor function, char **why);
 
 /* Whether 'body' (or 'body' itself, a call) calls a function whose name (unqualified, as

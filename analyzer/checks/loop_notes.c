@@ -6,6 +6,7 @@
 #include "callgraph.h"
 #include "common.h"
 #include "context_cases.h"
+#include "dataflow.h"
 #include "log.h"
 #include "scope.h"
 
@@ -457,9 +458,9 @@ static int is_modulo(CXCursor e)
            (ss_ast_eval_int(ss_ast_child(e, 1), &k) != 0 || k >= MIN_PERIOD);
 }
 
-static enum CXChildVisitResult find_period(CXCursor c, CXCursor parent, CXClientData data)
+/* Whether 'c' itself is a remainder test: 'v % k == 0' (either side) or '!(v % k)'. */
+static int is_remainder_test(CXCursor c)
 {
-    period_walk *w = data;
     enum CXCursorKind k = clang_getCursorKind(c);
     char op[8];
     long long zero;
@@ -467,10 +468,8 @@ static enum CXChildVisitResult find_period(CXCursor c, CXCursor parent, CXClient
         strcmp(op, "==") == 0) {
         for (unsigned i = 0; i < 2; i++) {
             if (is_modulo(ss_ast_child(c, i)) &&
-                ss_ast_eval_int(ss_ast_child(c, 1 - i), &zero) == 0 && zero == 0) {
-                w->found = c;
-                return CXChildVisit_Break;
-            }
+                ss_ast_eval_int(ss_ast_child(c, 1 - i), &zero) == 0 && zero == 0)
+                return 1;
         }
     }
     if (k == CXCursor_UnaryOperator && ss_ast_child_count(c) == 1 &&
@@ -478,12 +477,101 @@ static enum CXChildVisitResult find_period(CXCursor c, CXCursor parent, CXClient
         char *text = ss_expr_text(c);
         int negation = text && text[0] == '!';
         free(text);
-        if (negation) {
-            w->found = c;
-            return CXChildVisit_Break;
-        }
+        return negation;
+    }
+    return 0;
+}
+
+static enum CXChildVisitResult find_period(CXCursor c, CXCursor parent, CXClientData data)
+{
+    period_walk *w = data;
+    if (is_remainder_test(c)) {
+        w->found = c;
+        return CXChildVisit_Break;
     }
     return CXChildVisit_Recurse;
+}
+
+/* How deep periodic_local follows a local set from another one. */
+enum { MAX_LOCAL_HOPS = 2 };
+
+/* Whether the value 'e' holds every k-th iteration of 'loop' at most: a remainder test, a
+ * conjunction ('&&') with such a factor, or a local that periodic_local accepts ('*local', when
+ * given, receives that local's use). Not a disjunction: 'i % n == 0 || verbose' may hold on
+ * every iteration. */
+static int holds_periodically(CXCursor e, CXCursor loop, int hops, CXCursor *local);
+
+/* Whether the use 'use' of a local (bool or integral) reads, on every way to it, only the
+ * value of one assignment or initializer inside 'loop' (so set again on each iteration) that
+ * holds periodically: 'bool log_now = step % every == 0; ... if (log_now)'. */
+static int periodic_local(CXCursor use, CXCursor loop, int hops)
+{
+    CXCursor var = clang_getCursorReferenced(use);
+    enum CXTypeKind type = clang_getCanonicalType(clang_getCursorType(var)).kind;
+    if (hops > MAX_LOCAL_HOPS || clang_getCursorKind(var) != CXCursor_VarDecl ||
+        type < CXType_Bool || type > CXType_Int128)
+        return 0;
+    CXCursor function = clang_getCursorSemanticParent(var);
+    ss_location loc;
+    if (!ss_ast_is_function(function) || ss_location_of(use, NULL, &loc) != 0)
+        return 0;
+    ss_defs defs = {0};
+    ss_dataflow_reaching(function, &loc, use, &defs);
+    ss_location_free(&loc);
+    unsigned begin, end, at;
+    ss_ast_range(loop, &begin, &end);
+    int periodic = defs.count == 1 && defs.v[0].kind == SS_DEF_VALUE;
+    if (periodic) {
+        at = ss_ast_offset(defs.v[0].value);
+        periodic =
+            at > begin && at < end && holds_periodically(defs.v[0].value, loop, hops + 1, NULL);
+    }
+    ss_defs_free(&defs);
+    return periodic;
+}
+
+static int holds_periodically(CXCursor e, CXCursor loop, int hops, CXCursor *local)
+{
+    e = ss_ast_strip(e);
+    if (is_remainder_test(e))
+        return 1;
+    enum CXCursorKind k = clang_getCursorKind(e);
+    char op[8];
+    if (k == CXCursor_BinaryOperator && ss_ast_binary_op(e, op, sizeof op) == 0 &&
+        strcmp(op, "&&") == 0)
+        return holds_periodically(ss_ast_child(e, 0), loop, hops, local) ||
+               holds_periodically(ss_ast_child(e, 1), loop, hops, local);
+    if (k == CXCursor_DeclRefExpr && periodic_local(e, loop, hops)) {
+        if (local)
+            *local = e;
+        return 1;
+    }
+    return 0;
+}
+
+/* "line 260 tests 'print_loss', which line 245 sets to 'i % print_interval == 0'" when the
+ * condition 'cond' of an 'if' in 'loop' holds periodically through a local; malloc'ed, or
+ * NULL. */
+static char *local_period_words(CXCursor cond, CXCursor loop)
+{
+    CXCursor local = clang_getNullCursor();
+    if (!holds_periodically(cond, loop, 0, &local) || ss_ast_is_null(local))
+        return NULL;
+    ss_location loc;
+    if (ss_location_of(local, NULL, &loc) != 0)
+        return NULL;
+    ss_defs defs = {0};
+    ss_dataflow_reaching(clang_getCursorSemanticParent(loc.var), &loc, local, &defs);
+    char *name = ss_expr_text(local);
+    char *value = defs.count == 1 ? ss_expr_text(defs.v[0].value) : NULL;
+    char *words = ss_xasprintf(
+        "line %u tests '%s', which line %u sets to '%s'", ss_scope_line(local), name ? name : "...",
+        defs.count == 1 ? ss_scope_line(defs.v[0].value) : 0, value ? value : "...");
+    free(name);
+    free(value);
+    ss_defs_free(&defs);
+    ss_location_free(&loc);
+    return words;
 }
 
 /* "line 1805 tests 'step % checkpoint_every == 0'" when the call 'call' runs in the loop 'loop'
@@ -505,8 +593,10 @@ static char *period_guard(CXCursor loop, CXCursor call)
         find_period(cond, path[i], &w);
         if (ss_ast_is_null(w.found))
             clang_visitChildren(cond, find_period, &w);
-        if (ss_ast_is_null(w.found))
+        if (ss_ast_is_null(w.found)) {
+            words = local_period_words(cond, loop);
             continue;
+        }
         char *text = ss_expr_text(w.found);
         words = ss_xasprintf("line %u tests '%s'", ss_scope_line(w.found), text ? text : "...");
         free(text);

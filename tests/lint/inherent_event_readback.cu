@@ -230,3 +230,6 @@ float sum_after_host_work(float *h, const float *d, int n, int steps, cudaStream
     }
     return total;
 }
+
+// Runs the ping-pong pair's loop (a function that another unit may call).
+void run_pair(Pair &p, float *out, int steps) { p.run(out, steps); }
