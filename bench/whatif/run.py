@@ -19,6 +19,10 @@ SYNC502's saving without syncscope's own cost per launch shows "X to Y" (saving_
 saving_ns), "in range" when the measured saving lies between the two. Further traced runs of
 one form in TRACES_DIR (NAME_2.sstrace, NAME_3.sstrace, ... beside NAME.sstrace, as
 samples_run.sh SAMPLES_TRACED writes them) get a row each, "PAIR (traced run N)".
+A further traced run N is compared with its own measurement, "PAIR_N written rewritten saving
+rounds", where MEASURED has one (samples_run.sh SAMPLES_SEQUENCES: each sequence's trace and
+rounds), else with PAIR's; "PAIR_all ..." (every round of every sequence pooled) gets a line
+below the table with each traced run's ratio to it.
 Below the table, for a pair whose MEASURED has them (samples_run.sh): each round's own saving
 ("spread PAIR median lowest highest": a round's written form less its rewritten form, run one
 after the other), and, where the pair prints the host's own work per iteration ("host PAIR
@@ -56,7 +60,12 @@ PAIRS = {
 # Traces named otherwise than whatif_PAIR.sstrace or PAIR_written.sstrace.
 # (tests/data, a samples_run.sh output folder's traces/).
 TRACE_NAMES = {"soa_pair": ("whatif_soa_sample.sstrace", "soa.sstrace"),
-               "ump_inproc": ("whatif_ump_pair.sstrace", "ump_inproc_written.sstrace")}
+               "ump_inproc": ("whatif_ump_inproc.sstrace", "ump_inproc_written.sstrace")}
+# Pairs whose chains span work outside the timed loop (UnifiedMemoryPerf's pair: the buffers
+# freed, allocated and zeroed between its copy modes, the host's own work in the chunk before):
+# the finding's predicted time per chunk is no rewritten iteration's; the predicted rewritten
+# time is the traced written time less the predicted saving, as for SYNC201 and SYNC301.
+CHAIN_SPANS_UNTIMED = {"ump_pair", "ump_inproc"}
 # The kernels of one step of the SYNC502 pairs (tests/gpu/whatif/README.md): the finding's
 # kernels over these are the steps its run covers (the warm-up's may be the startup phase's).
 KERNELS_PER_STEP = {"c_sync502": 48, "torch_sync502": 16}
@@ -121,7 +130,7 @@ def main(argv):
                 elif fields[0] == "spread" and len(fields) == 5:
                     spread[fields[1]] = [float(v) for v in fields[2:5]]
                 elif fields[0] not in ("form", "host", "spread") and len(fields) == 5:
-                    measured[fields[0]] = [float(v) for v in fields[1:4]]
+                    measured[fields[0]] = [float(v) for v in fields[1:5]]
     except (OSError, ValueError) as e:
         print(f"run.py: cannot read the measurements {measured_path}: {e}", file=sys.stderr)
         return 1
@@ -143,16 +152,28 @@ def main(argv):
             continue
         # Further traced runs of the same form (samples_run.sh SAMPLES_TRACED): NAME_2.sstrace,
         # NAME_3.sstrace, ... beside the first, each a row of its own.
-        runs = [(pair, trace)]
+        # A further run measured apart (samples_run.sh SAMPLES_SEQUENCES: each sequence's trace
+        # and rounds) is compared with its own measurement, "PAIR_N ...", where there is one.
+        runs = [(pair, trace, pair)]
         stem = trace[:-len(".sstrace")]
         n = 2
         while os.path.exists(f"{stem}_{n}.sstrace"):
-            runs.append((f"{pair} (traced run {n})", f"{stem}_{n}.sstrace"))
+            own = f"{pair}_{n}" if f"{pair}_{n}" in measured else pair
+            runs.append((f"{pair} (traced run {n})", f"{stem}_{n}.sstrace", own))
             n += 1
-        predicted = [row(label, pair, rule, measured[pair], traced, findings(syncscope, path))
-                     for label, path in runs]
-        notes.extend(pair_notes(pair, measured[pair][2], spread.get(pair), host.get(pair),
-                                predicted))
+        predicted = [row(label, pair, rule, measured[own], traced, findings(syncscope, path),
+                         own)
+                     for label, path, own in runs]
+        for own in dict.fromkeys(o for _l, _p, o in runs):
+            notes.extend(pair_notes(own, measured[own][2], spread.get(own), host.get(own),
+                                    [p for (_l, _p, o), p in zip(runs, predicted) if o == own]))
+        if f"{pair}_all" in measured:
+            everything = measured[f"{pair}_all"]
+            ratios = ", ".join("no claim" if p is None else f"{p / everything[2]:.2f}"
+                               for p in predicted)
+            notes.append(f"{pair}: every round of every sequence pooled ({everything[3]:.0f} "
+                         f"rounds), each round's own saving's median {everything[2]:.1f} us: "
+                         f"the traced runs' predictions are {ratios} of it")
     for note in notes:
         print(note)
     return 0
@@ -177,18 +198,22 @@ def pair_notes(pair, saving, each, host, predicted):
     return lines
 
 
-def row(label, pair, rule, measurement, traced, found):
-    """Prints the table's row of one traced run of 'pair' against its measurement. Returns the
-    predicted saving per iteration in us (the high end of a range), None for no claim."""
-    _written, rewritten, saving = measurement
+def row(label, pair, rule, measurement, traced, found, own=None):
+    """Prints the table's row of one traced run of 'pair' against its measurement ('own': the
+    measurement's name, 'pair' unless the run has one of its own). Returns the predicted
+    saving per iteration in us (the high end of a range), None for no claim."""
+    _written, rewritten, saving = measurement[:3]
     got = prediction(pair, found)
     if got is None:
         print(f"| {label} | {rule} | no claim | {saving:.1f} us | | | {rewritten:.1f} us | |")
         return None
     p_saving, p_rewritten, low = got
+    if pair in CHAIN_SPANS_UNTIMED:
+        p_rewritten = None
     ranged = low is not None
-    if p_rewritten is None and pair in traced:
-        p_rewritten = traced[pair] - p_saving
+    own = own or pair
+    if p_rewritten is None and traced and own in traced:
+        p_rewritten = traced[own] - p_saving
     claim = f"{low:.1f} to {p_saving:.1f} us" if ranged else f"{p_saving:.1f} us"
     if ranged and low > 0:
         ratio = ("in range" if low <= saving <= p_saving else

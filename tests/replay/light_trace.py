@@ -152,7 +152,8 @@ def convert(root, source, target):
 #   gpu_ddp_gloo_rank*);
 # - calls whose time is close to the threshold (5 us) and that the light mode, which sees no
 #   kernel, judges by whether their stream was busy at their entry and idle at their exit
-#   (SYNC202 of managed memory in whatif_ump_*, the event synchronization of simpleHyperQ and
+#   (SYNC202 in whatif_ump_*: the sample's managed memory, the pair's short cudaMemcpy calls;
+#   the event synchronization of simpleHyperQ and
 #   whatif_soa_sample, SYNC402 of pinned allocations on the DataLoader's thread in
 #   real_xthread_pin).
 KNOWN = {
@@ -180,6 +181,24 @@ KNOWN = {
                         ("light", "SYNC202", "unified_memory_pair.cu", 86, 7, True),
                         ("light", "SYNC202", "unified_memory_pair.cu", 131, 140, True)],
     "whatif_ump_sample": [("full", "SYNC202", "", 0, 42, False)],
+    "whatif_ump_inproc": [("full", "SYNC202", "unified_memory_pair.cu", 91, 2, False),
+                          ("full", "SYNC202", "unified_memory_pair.cu", 137, 33, False),
+                          ("light", "SYNC202", "unified_memory_pair.cu", 91, 7, True),
+                          ("light", "SYNC202", "unified_memory_pair.cu", 137, 140, True)],
+    "whatif_ump_inproc_2": [("full", "SYNC202", "unified_memory_pair.cu", 90, 1, False),
+                            ("full", "SYNC202", "unified_memory_pair.cu", 91, 5, False),
+                            ("full", "SYNC202", "unified_memory_pair.cu", 137, 58, False),
+                            ("light", "SYNC202", "unified_memory_pair.cu", 90, 7, True),
+                            ("light", "SYNC202", "unified_memory_pair.cu", 91, 7, True),
+                            ("light", "SYNC202", "unified_memory_pair.cu", 137, 14, False)],
+    "whatif_ump_inproc_3": [("full", "SYNC202", "unified_memory_pair.cu", 90, 1, False),
+                            ("full", "SYNC202", "unified_memory_pair.cu", 91, 6, False),
+                            ("full", "SYNC202", "unified_memory_pair.cu", 137, 66, False),
+                            ("light", "SYNC202", "unified_memory_pair.cu", 90, 7, True),
+                            ("light", "SYNC202", "unified_memory_pair.cu", 91, 1, False),
+                            ("light", "SYNC202", "unified_memory_pair.cu", 137, 17, False)],
+    "whatif_ump_inproc_rewritten": [("full", "SYNC202", "unified_memory_pair.cu", 91, 3, False),
+                                    ("light", "SYNC202", "unified_memory_pair.cu", 91, 7, True)],
 }
 
 
