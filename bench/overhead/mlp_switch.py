@@ -40,7 +40,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from pairstats import ratio_summary  # noqa: E402
-from mlp_lockstep import round_order  # noqa: E402
+from mlp_lockstep import round_order, set_cpus  # noqa: E402
 
 LEAD_IN = 5
 LEVELS = {"light": 0, "noop": 1, "query": 2}  # syncscope_light_probe_set's levels
@@ -138,11 +138,7 @@ def main(argv):
     if opts is None:
         return 2
     if opts.cpus:
-        cpus = set()
-        for part in opts.cpus.split(","):
-            first, _, last = part.partition("-")
-            cpus.update(range(int(first), int(last or first) + 1))
-        os.sched_setaffinity(0, cpus)
+        set_cpus(opts.cpus)
     try:
         step, readback, switch = set_up(opts)
     except RuntimeError as problem:
