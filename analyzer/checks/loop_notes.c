@@ -51,8 +51,12 @@ static enum CXChildVisitResult find_assign(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Recurse;
 }
 
-/* Calls that make a buffer larger: those that size an allocation, and a host buffer pinned. */
-static const char *const growers[] = {SS_SIZING_CALLS, "cudaHostRegister"};
+/* Calls that make a buffer larger: those that size an allocation, the driver's allocations
+ * (a virtual memory range's physical memory included), and a host buffer pinned. */
+static const char *const growers[] = {SS_SIZING_CALLS,     "cuMemAlloc",      "cuMemAllocHost",
+                                      "cuMemAllocManaged", "cuMemAllocPitch", "cuMemAllocAsync",
+                                      "cuMemHostAlloc",    "cuMemCreate",     "cudaHostRegister",
+                                      "cuMemHostRegister"};
 
 /* Whether 'call' resizes an object the condition 'cond' names: 'v.resize(n)' where the
  * condition compares with 'v' ('v.size() < n'). Sets '*object' to it. */
@@ -168,6 +172,180 @@ static enum CXChildVisitResult find_record(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Recurse;
 }
 
+/* The early-return form of the guard: 'void enlarge(size_t n) { if (n <= size) return; ...;
+ * size = n; }'. */
+
+/* Whether 'stmt' is a return alone ('return;', '{ return false; }'). */
+static int only_returns(CXCursor stmt)
+{
+    if (clang_getCursorKind(stmt) == CXCursor_CompoundStmt && ss_ast_child_count(stmt) == 1)
+        stmt = ss_ast_child(stmt, 0);
+    return clang_getCursorKind(stmt) == CXCursor_ReturnStmt;
+}
+
+/* Whether 'if_stmt' is 'if (n <= size) return;' (or 'n < size', 'size >= n', 'size > n'; no
+ * else, no other condition): sets '*stored' to what the larger side names ('size') and
+ * '*request' to the other side ('n'). */
+static int early_return_guard(CXCursor if_stmt, CXCursor *stored, CXCursor *request)
+{
+    unsigned n = ss_ast_child_count(if_stmt), c = ss_ast_if_condition(if_stmt);
+    if (c + 2 != n || !only_returns(ss_ast_child(if_stmt, c + 1)))
+        return 0;
+    CXCursor cmp = ss_ast_strip(ss_ast_child(if_stmt, c));
+    char op[8];
+    if (clang_getCursorKind(cmp) != CXCursor_BinaryOperator ||
+        ss_ast_binary_op(cmp, op, sizeof op) != 0)
+        return 0;
+    int less = strcmp(op, "<") == 0 || strcmp(op, "<=") == 0;
+    if (!less && strcmp(op, ">") != 0 && strcmp(op, ">=") != 0)
+        return 0;
+    *request = ss_ast_child(cmp, less ? 0 : 1);
+    *stored = named_decl(ss_ast_child(cmp, less ? 1 : 0));
+    return !ss_ast_is_null(*stored);
+}
+
+/* Whether the expression 'value' names a variable or member that 'request' names. */
+typedef struct shared_walk {
+    CXCursor value;
+    int found;
+} shared_walk;
+
+static enum CXChildVisitResult find_shared(CXCursor c, CXCursor parent, CXClientData data)
+{
+    shared_walk *w = data;
+    CXCursor decl = named_decl(c);
+    if (!ss_ast_is_null(decl) &&
+        (clang_equalCursors(named_decl(w->value), decl) || ss_context_mentions(w->value, decl))) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the statement 'stmt' stores a larger size in 'stored': 'stored = e' where 'e' names
+ * what 'request' names ('size = n + n / 2', 'm_size = next_multiple(n, g)'), 'stored += e' or
+ * 'stored *= e'. 'size = 0' and 'size -= e' store no larger size. */
+static int stores_larger(CXCursor stmt, CXCursor stored, CXCursor request)
+{
+    stmt = ss_ast_strip(stmt);
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    char op[8];
+    if ((k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator) ||
+        ss_ast_binary_op(stmt, op, sizeof op) != 0 ||
+        !clang_equalCursors(named_decl(ss_ast_child(stmt, 0)), stored))
+        return 0;
+    if (strcmp(op, "+=") == 0 || strcmp(op, "*=") == 0)
+        return 1;
+    if (strcmp(op, "=") != 0)
+        return 0;
+    shared_walk w = {ss_ast_child(stmt, 1), 0};
+    if (find_shared(request, clang_getNullCursor(), &w) == CXChildVisit_Recurse)
+        clang_visitChildren(request, find_shared, &w);
+    return w.found;
+}
+
+/* Whether 'stmt' holds a loop (not 'do { } while (0)') that makes a buffer larger: one
+ * allocation per element. */
+typedef struct loop_walk {
+    ss_callgraph *graph;
+    int found;
+} loop_walk;
+
+static enum CXChildVisitResult find_growing_loop(CXCursor c, CXCursor parent, CXClientData data)
+{
+    loop_walk *w = data;
+    CXCursor grows;
+    if (ss_scope_is_loop(c) &&
+        ss_callgraph_calls_named(w->graph, c, growers, sizeof growers / sizeof growers[0],
+                                 &grows)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int grows_in_loop(ss_callgraph *graph, CXCursor stmt)
+{
+    loop_walk w = {graph, 0};
+    if (find_growing_loop(stmt, clang_getNullCursor(), &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_growing_loop, &w);
+    return w.found;
+}
+
+/* The early return before the statement 'holder' of the function body 'body' ('if (n <= size)
+ * return;'), or a null cursor. Sets '*stored', '*request' (early_return_guard) and '*index'. */
+static CXCursor find_early_return(CXCursor body, CXCursor holder, CXCursor *stored,
+                                  CXCursor *request, unsigned *index)
+{
+    unsigned n = ss_ast_child_count(body);
+    CXCursor guard = clang_getNullCursor();
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor s = ss_ast_child(body, i);
+        if (ss_ast_same_node(s, holder))
+            return guard;
+        if (ss_ast_is_null(guard) && clang_getCursorKind(s) == CXCursor_IfStmt &&
+            early_return_guard(s, stored, request)) {
+            guard = s;
+            *index = i;
+        }
+    }
+    return clang_getNullCursor();
+}
+
+/* "line 22 returns early unless the request exceeds 'size', and the function records the new
+ * size" ("file.cu:22" with 'with_file') when 'at' (the path 'path[0..found)' from 'from') is in
+ * a function that returns early when the request fits, in a statement of its body before the
+ * one holding 'at' ('if (n <= size) return;', find_early_return); whose statements after it
+ * make a buffer larger (itself or in a function it calls), none in a loop (one allocation per
+ * element), 'at' in no loop or lambda of the function; and where a block around 'at' (the body
+ * after the guard, or a block inside it) has among its own statements one that stores the
+ * larger size in what the guard compares with (stores_larger). Malloc'ed, or NULL. */
+static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCursor *path,
+                                long found, CXCursor at, int with_file)
+{
+    if (!ss_ast_is_function(from) || found < 1 ||
+        clang_getCursorKind(path[0]) != CXCursor_CompoundStmt)
+        return NULL;
+    for (long i = 1; i < found; i++)
+        if (ss_scope_is_loop(path[i]) || clang_getCursorKind(path[i]) == CXCursor_LambdaExpr)
+            return NULL;
+    CXCursor stored, request;
+    unsigned g = 0;
+    CXCursor guard = find_early_return(path[0], found > 1 ? path[1] : at, &stored, &request, &g);
+    if (ss_ast_is_null(guard))
+        return NULL;
+    int grows = 0;
+    unsigned n = ss_ast_child_count(path[0]);
+    for (unsigned i = g + 1; i < n; i++) {
+        CXCursor s = ss_ast_child(path[0], i), first;
+        if (!ss_callgraph_calls_named(graph, s, growers, sizeof growers / sizeof growers[0],
+                                      &first))
+            continue;
+        if (grows_in_loop(graph, s))
+            return NULL;
+        grows = 1;
+    }
+    int recorded = 0;
+    for (long i = 0; i < found && grows && !recorded; i++) {
+        if (clang_getCursorKind(path[i]) != CXCursor_CompoundStmt)
+            continue;
+        unsigned m = ss_ast_child_count(path[i]);
+        for (unsigned j = i == 0 ? g + 1 : 0; j < m && !recorded; j++)
+            recorded = stores_larger(ss_ast_child(path[i], j), stored, request);
+    }
+    if (!recorded)
+        return NULL;
+    CXString name = clang_getCursorSpelling(stored);
+    char *where =
+        with_file ? ss_callgraph_place(guard) : ss_xasprintf("line %u", ss_scope_line(guard));
+    char *words = ss_xasprintf("%s returns early unless the request exceeds '%s', and the "
+                               "function records the new size",
+                               where, clang_getCString(name));
+    free(where);
+    clang_disposeString(name);
+    return words;
+}
+
 /* "line 17 compares with 'capacity' and the branch records the new size" ("file.cu:17" with
  * 'with_file') when 'at' is in the branch of an 'if' (between 'from' and 'at') that compares
  * sizes ('<', '>', '<=', '>='), makes a buffer larger (an allocation, a pinning or a resize,
@@ -227,6 +405,11 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
             *lazy = lazy_here;
         free(where);
         clang_disposeString(name);
+    }
+    if (words == NULL) {
+        words = early_return_words(graph, from, path, found, at, with_file);
+        if (words && lazy)
+            *lazy = 0;
     }
     free(path);
     return words;
