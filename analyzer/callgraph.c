@@ -39,6 +39,7 @@ typedef struct node {
     size_t holder[KINDS]; /* the function the loop is in */
     int once;             /* 0 not decided, 1 deciding, 2 runs once, 3 does not */
     char *once_why;       /* when it runs once */
+    int never;            /* never_runs: 0 not decided, 1 deciding, 2 never runs here, 3 may */
 } node;
 
 typedef struct site {
@@ -670,19 +671,24 @@ static int named_by_dependent(const ss_callgraph *g, CXCursor function);
  * inline or has internal linkage; another unit that calls an inline one reports its own
  * findings), nothing takes its address, no call left unresolved in a template may name it, and
  * every call of it is made by itself or by a function that cannot run either (MAX_DEPTH callers
- * up). Returns 1 or 0. */
+ * up; a cycle of calls counts as may run). Decided once per node. Returns 1 or 0. */
 static int never_runs(ss_callgraph *g, size_t n, int depth)
 {
-    const node *nd = &g->nodes[n];
-    if (depth > MAX_DEPTH || callable_only_here(nd->cursor) == NULL || nd->refs > 0 ||
-        nd->outside > 0 || named_by_dependent(g, nd->cursor))
-        return 0;
-    for (size_t s = 0; s < g->site_count; s++) {
+    node *nd = &g->nodes[n];
+    if (nd->never >= 2)
+        return nd->never == 2;
+    if (nd->never == 1 || depth > MAX_DEPTH)
+        return 0; /* a cycle, or too deep: it may run */
+    nd->never = 1;
+    int never = callable_only_here(nd->cursor) != NULL && nd->refs == 0 && nd->outside == 0 &&
+                !named_by_dependent(g, nd->cursor);
+    for (size_t s = 0; s < g->site_count && never; s++) {
         const site *st = &g->sites[s];
         if (st->callee == n && st->caller != n && !never_runs(g, st->caller, depth + 1))
-            return 0;
+            never = 0;
     }
-    return 1;
+    nd->never = never ? 2 : 3;
+    return never;
 }
 
 static int runs_once(ss_callgraph *g, size_t n, int depth)
