@@ -770,6 +770,26 @@ long ss_callgraph_calls_of(ss_callgraph *g, CXCursor function, CXCursor *calls, 
     return (long)count;
 }
 
+static int named_by_dependent(const ss_callgraph *g, CXCursor function);
+
+long ss_callgraph_seen_calls_of(ss_callgraph *g, CXCursor function, CXCursor *calls,
+                                CXCursor *callers, size_t max)
+{
+    long n = g ? find_node(g, definition_of(function)) : -1;
+    if (n < 0)
+        return -1;
+    CXCursor f = g->nodes[n].cursor;
+    /* Another unit may call a function of external linkage that is not inline; a template's
+     * calls there are of that unit's instantiations. */
+    int here = clang_getCursorLinkage(f) == CXLinkage_Internal ||
+               clang_getCursorKind(f) == CXCursor_FunctionTemplate ||
+               clang_Cursor_isFunctionInlined(f);
+    if (!here || g->nodes[n].outside > 0 || clang_CXXMethod_isVirtual(f) ||
+        named_by_dependent(g, f))
+        return -1;
+    return ss_callgraph_calls_of(g, function, calls, callers, max);
+}
+
 /* ------------------------------------------------------------------------------------------
  * Calls of named functions in a loop. */
 

@@ -87,6 +87,11 @@ const char *ss_callgraph_only_here(ss_callgraph *graph, CXCursor function);
 long ss_callgraph_calls_of(ss_callgraph *graph, CXCursor function, CXCursor *calls,
                            CXCursor *callers, size_t max);
 
+/* The same, but -1 too when a call of it may not be seen: another unit may call it (it has
+ * external linkage and is neither inline nor a template), it is virtual, a global's
+ * initializer names it, or a call left unresolved in a template may name it. */
+long ss_callgraph_seen_calls_of(ss_callgraph *graph, CXCursor function, CXCursor *calls,
+                                CXCursor *callers, size_t max);
 /* Whether 'function' (a definition) sets up, so that a loop in it runs when the program or an
  * object is set up, not on a hot path: a constructor, or a word of its name (split as above)
  * starts with init or setup ('contextsInit', 'init_buffers', 'set_up'). '*why' receives words

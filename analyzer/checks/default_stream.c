@@ -1,6 +1,7 @@
 /* default_stream.c: SYNC101 (kernel launches on the legacy default stream) and SYNC102
  * (asynchronous calls on the legacy default stream). */
 #include "ast.h"
+#include "callgraph.h"
 #include "checks.h"
 #include "common.h"
 #include "dataflow.h"
@@ -54,29 +55,141 @@ static char *config_stream_field(CXCursor arg)
 }
 
 /* Walking a translation unit for work on a stream other than the legacy one; 'ctx' is a copy
- * of the check context whose function follows the walk (for the reaching definitions). */
+ * of the check context whose function follows the walk (for the reaching definitions), 'owner'
+ * the check context itself (it keeps the call graph). */
 typedef struct stream_use_walk {
     ss_check_ctx ctx;
+    ss_check_ctx *owner;
     int found;
 } stream_use_walk;
 
-/* Whether the stream argument 'arg' may be a stream other than the legacy default stream:
- * anything but an omitted stream, 0/NULL/nullptr and cudaStreamLegacy (or a variable that
- * always holds one of those). cudaStreamPerThread is another stream here: the legacy stream
- * synchronizes with it. */
-static int other_stream_arg(ss_check_ctx *ctx, CXCursor arg)
+static int other_stream_arg(stream_use_walk *w, CXCursor function, CXCursor arg, int depth);
+
+/* The position of the parameter 'param' among those of 'function', or -1. */
+typedef struct param_walk {
+    CXCursor param;
+    int seen;
+    int index;
+    int modified;
+} param_walk;
+
+static enum CXChildVisitResult find_param(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    param_walk *p = data;
+    if (clang_getCursorKind(c) != CXCursor_ParmDecl)
+        return CXChildVisit_Continue;
+    if (clang_equalCursors(c, p->param))
+        p->index = p->seen;
+    p->seen++;
+    return CXChildVisit_Continue;
+}
+
+/* Whether the call 'call' may take its argument 'arg' by reference: unless the function it
+ * calls is known and takes it by value. */
+static int by_reference(CXCursor call, CXCursor arg)
+{
+    CXCursor callee = clang_getCursorReferenced(call);
+    int count = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < count && !ss_ast_is_null(callee); i++) {
+        if (!clang_equalCursors(clang_Cursor_getArgument(call, (unsigned)i), arg))
+            continue;
+        int params = clang_Cursor_getNumArguments(callee);
+        if (i >= params)
+            return 1;
+        CXType t = clang_getCursorType(clang_Cursor_getArgument(callee, (unsigned)i));
+        return t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
+    }
+    return 1;
+}
+
+/* Whether the parameter may be written in the function: named not as a value (through an
+ * implicit conversion) but as the operand of an assignment, '&', '++', or a reference
+ * argument of a call. */
+static enum CXChildVisitResult find_param_write(CXCursor c, CXCursor parent, CXClientData data)
+{
+    param_walk *p = data;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(c), p->param)) {
+        enum CXCursorKind k = clang_getCursorKind(parent);
+        if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ||
+            k == CXCursor_UnaryOperator || (k == CXCursor_CallExpr && by_reference(parent, c))) {
+            p->modified = 1;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the stream parameter 'param' of 'function' may hold a stream other than the legacy
+ * one: unless every call of the function in the unit is seen (its address not taken, not
+ * virtual, no call left unresolved in a template naming it) and each passes a legacy stream
+ * (ss_stream_all_legacy), leaves it to a legacy default, or passes on a parameter of its own
+ * caller that holds one in turn (up to four calls up), and the function writes nothing to it.
+ * A function nothing in the unit calls passes no stream. Returns 1 or 0. */
+static int other_stream_param(stream_use_walk *w, CXCursor function, CXCursor param, int depth)
+{
+    param_walk p = {param, 0, -1, 0};
+    clang_visitChildren(function, find_param, &p);
+    if (p.index < 0 || depth > 4)
+        return 1;
+    clang_visitChildren(function, find_param_write, &p);
+    enum { MAX_CALLS = 64 };
+    CXCursor calls[MAX_CALLS], callers[MAX_CALLS];
+    long n =
+        ss_callgraph_seen_calls_of(ss_check_graph(w->owner), function, calls, callers, MAX_CALLS);
+    if (p.modified || n < 0 || n > MAX_CALLS)
+        return 1;
+    for (long i = 0; i < n; i++) {
+        int count = clang_Cursor_getNumArguments(calls[i]);
+        /* An operator's call ('gemm()') passes the object first. */
+        int at = p.index + (count > p.seen ? count - p.seen : 0);
+        CXCursor arg =
+            at < count ? clang_Cursor_getArgument(calls[i], (unsigned)at) : clang_getNullCursor();
+        if (ss_ast_is_null(arg) || ss_check_is_omitted(arg)) {
+            /* Left to the default: the parameter's initializer, a constant. */
+            CXCursor init = clang_getNullCursor();
+            unsigned k = ss_ast_child_count(param);
+            if (k > 0)
+                init = ss_ast_child(param, k - 1);
+            ss_stream_value v =
+                ss_ast_is_null(init) || !clang_isExpression(clang_getCursorKind(init))
+                    ? SS_STREAM_UNKNOWN
+                    : ss_stream_constant(ss_ast_strip(init));
+            if (!ss_stream_is_legacy(v, 0))
+                return 1;
+        } else if (other_stream_arg(w, callers[i], arg, depth + 1)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the stream argument 'arg' (in 'function') may be a stream other than the legacy
+ * default stream: anything but an omitted stream, 0/NULL/nullptr and cudaStreamLegacy (or a
+ * variable that always holds one of those), and a parameter of 'function' that no call of it
+ * in the unit gives another stream (other_stream_param). cudaStreamPerThread is another
+ * stream here: the legacy stream synchronizes with it. */
+static int other_stream_arg(stream_use_walk *w, CXCursor function, CXCursor arg, int depth)
 {
     if (ss_check_is_omitted(arg))
         return 0;
     /* Not per-thread: a unit compiled per-thread counts as using other streams anyway. */
-    return !ss_stream_all_legacy(ss_stream_values(ctx->function, arg), 0);
+    if (ss_stream_all_legacy(ss_stream_values(function, arg), 0))
+        return 0;
+    CXCursor e = ss_ast_strip(arg);
+    CXCursor ref = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
+        clang_getCursorKind(ref) != CXCursor_ParmDecl || ss_ast_is_null(function))
+        return 1;
+    return other_stream_param(w, function, ref, depth);
 }
 
 /* Whether 'call' creates a stream or passes a stream other than the legacy default stream
  * (a launch, a copy, an event record, ... on it). Work on the legacy stream itself, an
  * asynchronous copy on stream 0 included, is not: it runs in order with the legacy stream's
  * other work, which holds nothing else up. */
-static int uses_other_stream(ss_check_ctx *ctx, CXCursor call)
+static int uses_other_stream(stream_use_walk *w, CXCursor call)
 {
     const ss_api *api = NULL;
     if (!ss_scope_is_launch(call)) {
@@ -87,7 +200,7 @@ static int uses_other_stream(ss_check_ctx *ctx, CXCursor call)
             return 1;
     }
     CXCursor arg = ss_check_stream_arg(call, api);
-    return !ss_ast_is_null(arg) && other_stream_arg(ctx, arg);
+    return !ss_ast_is_null(arg) && other_stream_arg(w, w->ctx.function, arg, 0);
 }
 
 static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXClientData data)
@@ -106,7 +219,7 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
         w->ctx.function = outer;
         return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
     }
-    if (clang_getCursorKind(c) == CXCursor_CallExpr && uses_other_stream(&w->ctx, c)) {
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && uses_other_stream(w, c)) {
         w->found = 1;
         return CXChildVisit_Break;
     }
@@ -121,7 +234,7 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
 static int unit_uses_streams(ss_check_ctx *ctx)
 {
     if (ctx->stream_use == 0) {
-        stream_use_walk w = {*ctx, 0};
+        stream_use_walk w = {*ctx, ctx, 0};
         w.ctx.function = clang_getNullCursor();
         clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_stream_use, &w);
         ctx->stream_use = w.found || ctx->torch || ctx->per_thread ? 1 : 2;
