@@ -49,7 +49,7 @@ import traceback
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "overhead"))
-from pairstats import bootstrap_median, ratio_summary  # noqa: E402
+from pairstats import bootstrap_median, ratio_summary, read_to_end  # noqa: E402
 
 MEASURES = ("wall", "script", "exit", "cpu")
 
@@ -107,17 +107,10 @@ def run_one(opts, script, variant, tag):
             os._exit(1)
         os._exit(0)
     os.close(write_end)
-    chunks = []
-    while True:
-        chunk = os.read(read_end, 4096)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(read_end)
+    text = read_to_end(read_end)
     _, status, usage = os.wait4(pid, 0)
     wall = time.monotonic() - start
     code = os.waitstatus_to_exitcode(status)
-    text = b"".join(chunks).decode("utf-8", "replace").strip()
     if code != 0 or not text:
         raise RuntimeError(f"{tag}: the child exited {code} (its output: {log})")
     result = json.loads(text)

@@ -35,7 +35,7 @@ import traceback
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mlp_train  # noqa: E402  (imports torch: no CUDA call before the fork)
-from pairstats import bootstrap_median, quantile  # noqa: E402
+from pairstats import bootstrap_median, quantile, read_to_end  # noqa: E402
 
 def child(variant, steps, library, output, cache, write_end):
     """The forked child: one run of the MLP, its result written to 'write_end' as one JSON line;
@@ -71,15 +71,8 @@ def run_one(opts, variant, tag):
             traceback.print_exc()
             os._exit(1)
     os.close(write_end)
-    chunks = []
-    while True:
-        chunk = os.read(read_end, 4096)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(read_end)
+    text = read_to_end(read_end)
     _, status = os.waitpid(pid, 0)
-    text = b"".join(chunks).decode("utf-8", "replace").strip()
     if os.waitstatus_to_exitcode(status) != 0 or not text:
         raise RuntimeError(f"{tag}: the child exited {os.waitstatus_to_exitcode(status)}")
     result = json.loads(text)

@@ -1,11 +1,26 @@
 """pairstats.py: the statistics of paired measurements shared by bench/overhead/mlp_pairs.py,
 bench/overhead/mlp_lockstep.py and bench/exit/run.py: quantiles, and a percentile bootstrap
-interval of the median of paired ratios (a fixed seed, so a run's summary is reproducible)."""
+interval of the median of paired ratios (a fixed seed, so a run's summary is reproducible);
+and the reading of a forked child's pipe, shared with bench/exit/forked.py."""
+import os
 import random
 import statistics
 
 BOOTSTRAP = 2000
 SEED = 20261202
+
+
+def read_to_end(fd):
+    """Reads the file descriptor 'fd' (a child's pipe) to its end, closes it and returns what
+    it held as text: UTF-8 with undecodable bytes replaced, white space stripped at both ends."""
+    chunks = []
+    while True:
+        chunk = os.read(fd, 4096)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(fd)
+    return b"".join(chunks).decode("utf-8", "replace").strip()
 
 
 def quantile(sorted_values, q):
