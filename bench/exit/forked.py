@@ -49,7 +49,7 @@ import traceback
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "overhead"))
-from pairstats import bootstrap_median, ratio_summary, read_to_end  # noqa: E402
+from pairstats import bootstrap_median, parse_cpus, ratio_summary, read_to_end  # noqa: E402
 
 MEASURES = ("wall", "script", "exit", "cpu")
 
@@ -142,14 +142,6 @@ def summarize(name, pairs):
                      f"{statistics.median(bare) * 1e3:.1f} light_ms "
                      f"{statistics.median(light) * 1e3:.1f}")
     return lines
-
-
-def parse_cpus(text):
-    cpus = set()
-    for part in text.split(","):
-        first, _, last = part.partition("-")
-        cpus.update(range(int(first), int(last or first) + 1))
-    return cpus
 
 
 def main(argv):

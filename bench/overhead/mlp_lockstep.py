@@ -80,7 +80,7 @@ import traceback
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from pairstats import ratio_summary, resolves  # noqa: E402
+from pairstats import parse_cpus, ratio_summary, resolves  # noqa: E402
 
 VARIANTS = {"bare": {}, "light": {"SYNCSCOPE_MODE": "light"},
             "sampled": {"SYNCSCOPE_SAMPLE": "5s/120s"}, "full": {}}
@@ -378,11 +378,7 @@ def parse(argv):
 
 
 def set_cpus(text):
-    cpus = set()
-    for part in text.split(","):
-        first, _, last = part.partition("-")
-        cpus.update(range(int(first), int(last or first) + 1))
-    os.sched_setaffinity(0, cpus)
+    os.sched_setaffinity(0, parse_cpus(text))
 
 
 def main(argv):

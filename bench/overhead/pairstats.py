@@ -1,7 +1,7 @@
 """pairstats.py: the statistics of paired measurements shared by bench/overhead/mlp_pairs.py,
 bench/overhead/mlp_lockstep.py and bench/exit/run.py: quantiles, and a percentile bootstrap
 interval of the median of paired ratios (a fixed seed, so a run's summary is reproducible);
-and the reading of a forked child's pipe, shared with bench/exit/forked.py."""
+and the reading of a forked child's pipe and of a CPU list, shared with bench/exit/forked.py."""
 import os
 import random
 import statistics
@@ -21,6 +21,15 @@ def read_to_end(fd):
         chunks.append(chunk)
     os.close(fd)
     return b"".join(chunks).decode("utf-8", "replace").strip()
+
+
+def parse_cpus(text):
+    """The CPUs of a list written as taskset takes it ('2-3', '0,4-7'), as a set."""
+    cpus = set()
+    for part in text.split(","):
+        first, _, last = part.partition("-")
+        cpus.update(range(int(first), int(last or first) + 1))
+    return cpus
 
 
 def quantile(sorted_values, q):
