@@ -384,7 +384,7 @@ static char *dead_argument_words(ss_callgraph *g, CXCursor stmt, CXCursor branch
         test = returning_if_before(stmt, branch, &cond);
         runs_when_holds = 0;
     }
-    int holds_when_true;
+    int holds_when_true = 0;
     CXCursor param = ss_ast_is_null(cond) ? cond : tested_param(cond, &holds_when_true);
     const char *only_here = NULL;
     long calls = 0;
