@@ -2,7 +2,9 @@
 many short pairs of forked children (docs/studies/performance.md, "Modes").
 
 Usage: python3 forked.py LIBSYNCSCOPE WORKDIR [--preimport "MODULES"] [--seconds T (80)]
-                         [--pairs N (200)] [--cpus LIST] [--fake] -- SCRIPT [:: SCRIPT ...]
+                         [--pairs N (200)] [--cpus LIST] [--variants "light load ..."]
+                         [--steps "light/noop ..."] [--timing] [--fake]
+                         -- SCRIPT [:: SCRIPT ...]
 
 A whole process of tests/gpu/real/resnet_train.py or gpt2_generate.py is mostly the import of
 PyTorch and its libraries (8 to 13 s of a 10 to 16 s process on the H200), CPU work whose speed
@@ -15,24 +17,34 @@ the driver loads syncscope at cuInit (docs/run.md, the path for programs that ca
 preloaded; the callbacks are the same as under LD_PRELOAD); a bare child sets nothing. What is
 left out is what no callback can touch: the interpreter's start and the import.
 
-Per pair, each SCRIPT runs bare and light, the order alternating from pair to pair (ABBA); no
-pair starts after T seconds (counted after one discarded run of each SCRIPT in each mode,
-which warms the page cache and the symbol cache); every child runs on the CPUs of --cpus. A
+--variants (default "light") names the children that run beside the bare one: light, or a
+stop of the measurement aid SYNCSCOPE_LIGHT_PROBE (load, subscribe, noop, noop_runtime,
+noop_driver: docs/run.md), which take the light mode part of the way, to tell where its cost
+is (docs/studies/performance.md, "Where the light mode's cost is"); --steps "A/B ..." adds the
+paired ratio of two of them. --timing sets SYNCSCOPE_TIMING=1 in the light children, whose
+timing lines (the start, the callbacks' own time, the exit) go to their logs.
+
+Per pair, each SCRIPT runs bare and each variant, the order rotating and reversing from pair to
+pair (ABBA for one variant; bench/overhead/mlp_lockstep.py's round_order); no pair starts after
+T seconds (counted after one discarded run of each SCRIPT bare and in the first variant, which
+warms the page cache and the symbol cache); every child runs on the CPUs of --cpus. A
 child's wall time runs from the fork to its reaping, its CPU time is its own and its waited
 children's (a DataLoader's workers), and it reports the time SCRIPT took, the rest being its
 exit. A light child must leave its result (SYNCSCOPE_OUTPUT, written by its finisher) and have
-the library in its memory map, a bare child must not; every child of a SCRIPT must print the
-same standard output. --fake (for tests without a GPU) drops the checks of the library and the
-result.
+the library in its memory map (a probe child the library only: it records nothing), a bare
+child must not; every child of a SCRIPT must print the same standard output. --fake (for
+tests without a GPU) drops the checks of the library and the result.
 
-Prints one line per child and, per SCRIPT and measure (wall, script, exit, cpu):
+Prints one line per child and, per SCRIPT, variant (and step of --steps) and measure (wall,
+script, exit, cpu):
 
   bench: forked NAME light/bare MEASURE n N median R ci95 LO HI added_ms D ci95 DLO DHI \
     bare_ms B light_ms L
 
-R being the median over the pairs of light's time over the same pair's bare time, D the median
-of their differences (what light adds, in ms), each with a bootstrap 95% interval
-(bench/overhead/pairstats.py), B and L the medians of each side. Exit status 0, 1 when a child
+R being the median over the pairs of the variant's time over the same pair's bare time, D the
+median of their differences (what the variant adds, in ms), each with a bootstrap 95% interval
+(bench/overhead/pairstats.py), B and L the medians of each side (for a step A/B, B is B's and L
+A's). Exit status 0, 1 when a child
 failed (the pairs before it are still summarized), 2 on usage errors.
 """
 import argparse
@@ -50,6 +62,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "overhead"))
 from pairstats import bootstrap_median, parse_cpus, ratio_summary, read_to_end  # noqa: E402
+from mlp_lockstep import PROBES, VARIANTS, round_order  # noqa: E402
 
 MEASURES = ("wall", "script", "exit", "cpu")
 
@@ -59,10 +72,13 @@ def child(opts, script, variant, output, log, write_end):
     error to 'log'; writes one JSON line (the
     script's seconds, whether the library is mapped) to 'write_end', then leaves by sys.exit so
     that the interpreter's exit, CUDA's teardown and a light child's finisher run."""
-    if variant == "light":
-        os.environ.update({"CUDA_INJECTION64_PATH": opts.library, "SYNCSCOPE_MODE": "light",
-                           "SYNCSCOPE_OUTPUT": output, "SYNCSCOPE_QUIET": "1",
+    if variant != "bare":
+        os.environ.update({"CUDA_INJECTION64_PATH": opts.library, "SYNCSCOPE_OUTPUT": output,
+                           "SYNCSCOPE_QUIET": "1",
                            "SYNCSCOPE_SYMBOL_CACHE": os.path.join(opts.workdir, "cache")})
+        os.environ.update(VARIANTS[variant])
+        if opts.timing:
+            os.environ["SYNCSCOPE_TIMING"] = "1"
     sys.stdout.flush()
     sys.stderr.flush()
     for target, path in ((1, log + ".out"), (2, log)):
@@ -115,9 +131,9 @@ def run_one(opts, script, variant, tag):
         raise RuntimeError(f"{tag}: the child exited {code} (its output: {log})")
     result = json.loads(text)
     if not opts.fake:
-        if result["loaded"] != (variant == "light"):
+        if result["loaded"] != (variant != "bare"):
             raise RuntimeError(f"{tag}: {os.path.basename(opts.library)} "
-                               f"{'not ' if variant == 'light' else ''}loaded in a {variant} run")
+                               f"{'not ' if variant != 'bare' else ''}loaded in a {variant} run")
         if variant == "light" and not os.path.isfile(output):
             raise RuntimeError(f"{tag}: the light run left no result {output} (not observed?)")
     with open(log + ".out", encoding="utf-8", errors="replace") as handle:
@@ -126,17 +142,17 @@ def run_one(opts, script, variant, tag):
             "cpu": usage.ru_utime + usage.ru_stime, "stdout": printed}
 
 
-def summarize(name, pairs):
-    """The 'bench: forked' lines of one SCRIPT's pairs."""
+def summarize(name, pairs, top="light", base="bare"):
+    """The 'bench: forked' lines of one SCRIPT's pairs, variant 'top' against 'base'."""
     lines = []
     for measure in MEASURES:
-        bare = [p["bare"][measure] for p in pairs]
-        light = [p["light"][measure] for p in pairs]
+        bare = [p[base][measure] for p in pairs]
+        light = [p[top][measure] for p in pairs]
         ratios = [a / b for a, b in zip(light, bare)]
         added = [(a - b) * 1e3 for a, b in zip(light, bare)]
         s = ratio_summary(ratios)
         low, high = bootstrap_median(added)
-        lines.append(f"bench: forked {name} light/bare {measure} n {s['n']} median "
+        lines.append(f"bench: forked {name} {top}/{base} {measure} n {s['n']} median "
                      f"{s['median']:.4f} ci95 {s['ci95'][0]:.4f} {s['ci95'][1]:.4f} added_ms "
                      f"{statistics.median(added):.1f} ci95 {low:.1f} {high:.1f} bare_ms "
                      f"{statistics.median(bare) * 1e3:.1f} light_ms "
@@ -158,10 +174,27 @@ def main(argv):
     parser.add_argument("--seconds", type=float, default=80.0)
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--cpus", default="")
+    parser.add_argument("--variants", default="light")
+    parser.add_argument("--steps", default="")
+    parser.add_argument("--timing", action="store_true")
     parser.add_argument("--fake", action="store_true")
     try:
         opts = parser.parse_args(args)
     except SystemExit:
+        return 2
+    opts.variants = opts.variants.split()
+    steps = [tuple(step.split("/")) for step in opts.steps.split()]
+    allowed = ("light",) + PROBES
+    bad = [v for v in opts.variants if v not in allowed]
+    if bad or not opts.variants or len(set(opts.variants)) != len(opts.variants):
+        what = bad[0] if bad else " ".join(opts.variants) or "none"
+        print(f"forked.py: --variants: {what}: each once, of {', '.join(allowed)}",
+              file=sys.stderr)
+        return 2
+    bad = [s for s in steps if len(s) != 2 or s[0] == s[1] or not set(s) <= set(opts.variants)]
+    if bad:
+        print(f"forked.py: --steps: '{'/'.join(bad[0])}' is not A/B, two variants of "
+              "--variants", file=sys.stderr)
         return 2
     if not scripts:
         print("forked.py: no SCRIPT after '--'", file=sys.stderr)
@@ -203,11 +236,12 @@ def main(argv):
     pairs = {name: [] for name in names}
     expected = {}
     failed = None
-    # A discarded run of each SCRIPT in each mode: the first child reads the CUDA libraries
-    # from disk and a light child's symbol cache starts empty.
+    # A discarded run of each SCRIPT bare and in the first variant: the first child reads the
+    # CUDA libraries (and CUPTI) from disk and a light child's symbol cache starts empty.
+    kinds = ["bare"] + opts.variants
     try:
         for script, name in zip(scripts, names):
-            for variant in ("bare", "light"):
+            for variant in kinds[:2]:
                 result = run_one(opts, script, variant, f"warm-{name}-{variant}")
                 expected.setdefault(name, result["stdout"])
                 print(f"warm-up {name} {variant}: wall {result['wall']:.3f} s", flush=True)
@@ -218,7 +252,7 @@ def main(argv):
     for pair in range(opts.pairs):
         if pair and time.monotonic() - started > opts.seconds:
             break
-        order = ("bare", "light") if pair % 2 == 0 else ("light", "bare")
+        order = [kinds[k] for k in round_order(len(kinds), pair)]
         try:
             for script, name in zip(scripts, names):
                 times = {}
@@ -241,8 +275,8 @@ def main(argv):
     print(f"{count} pairs of {', '.join(names)} in {time.monotonic() - started:.0f} s",
           flush=True)
     for name in names:
-        if pairs[name]:
-            for line in summarize(name, pairs[name]):
+        for top, base in [(v, "bare") for v in opts.variants] + steps:
+            for line in summarize(name, pairs[name], top, base) if pairs[name] else []:
                 print(line, flush=True)
     if failed is not None:
         print(f"forked.py: {failed}", file=sys.stderr)

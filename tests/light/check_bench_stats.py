@@ -5,7 +5,8 @@ found, usage errors), bench/overhead/mlp_switch.py --fake (a known cost found, n
 it), bench/exit/run.py BENCH_WHOLE's paired
 ratios and differences, BENCH_SECONDS, BENCH_WARMUP and BENCH_CPU with a small Python program
 under libsyncscope.so, bench/overhead/run.sh's paired lines and BENCH_SECONDS with
-stand-in programs, and bench/exit/forked.py --fake.
+stand-in programs, bench/exit/forked.py --fake (also --variants and --steps), and
+bench/overhead/window_cost.py's fake workload (a known window cost and its parts).
 
 Usage: python3 check_bench_stats.py SOURCE_DIR BUILD_DIR WORKDIR
 Exit status 0 when every check holds, 1 otherwise (each failure printed).
@@ -355,6 +356,61 @@ def check_forked(source, build, work):
     proc = run([sys.executable, script, library, work, "--", os.path.join(work, "none.py")])
     check(proc.returncode == 2 and proc.stderr.strip().endswith("none.py: no such file"),
           f"a missing script: {proc.returncode} {proc.stderr.strip()!r}")
+    check_forked_variants(script, library, work)
+
+
+def check_forked_variants(script, library, work):
+    """forked.py --variants: the probes' children beside bare and light in rotating order, each
+    variant against bare and a --steps ratio between two of them, known costs found (a noop
+    child sleeps 0.1 s more than bare, a light child 0.1 s more than noop); bad names refused."""
+    staged = os.path.join(work, "staged.py")
+    with open(staged, "w", encoding="utf-8") as handle:
+        handle.write("import os, time\nprobe = os.environ.get('SYNCSCOPE_LIGHT_PROBE')\n"
+                     "light = os.environ.get('SYNCSCOPE_MODE') == 'light'\n"
+                     "time.sleep(0.02 + (0.1 if light else 0) + (0.1 if light and not probe "
+                     "else 0))\nprint('staged: done')\n")
+    proc = run([sys.executable, script, library, os.path.join(work, "forked3"), "--fake",
+                "--seconds", "1.5", "--variants", "noop light", "--steps", "light/noop",
+                "--", staged])
+    check(proc.returncode == 0, f"--variants exit {proc.returncode}: {proc.stderr[-500:]}")
+    order = re.findall(r"^pair (\d+) staged\.py (\w+):", proc.stdout, re.M)
+    check(order[:6] == [("1", "bare"), ("1", "noop"), ("1", "light"), ("2", "light"),
+                        ("2", "noop"), ("2", "bare")], f"the rotating order: {order[:6]}")
+    added = dict(re.findall(r"^bench: forked staged\.py (\w+/\w+) script n \d+ median [0-9.]+ "
+                            r"ci95 [0-9.]+ [0-9.]+ added_ms (-?[0-9.]+) ", proc.stdout, re.M))
+    check(sorted(added) == ["light/bare", "light/noop", "noop/bare"],
+          f"a line per variant and step: {sorted(added)}")
+    for key, ms in (("noop/bare", 100), ("light/bare", 200), ("light/noop", 100)):
+        check(key in added and abs(float(added[key]) - ms) < 40,
+              f"{key}: {ms} ms found: {added.get(key)}")
+    for words, message in ((["--variants", "light heavy"], "--variants: heavy: each once"),
+                           (["--steps", "light/load"], "--steps: 'light/load' is not A/B")):
+        proc = run([sys.executable, script, library, work, "--fake"] + words + ["--", staged])
+        check(proc.returncode == 2 and message in proc.stderr,
+              f"{words}: {proc.returncode} {proc.stderr.strip()!r}")
+
+
+def check_window_cost(source):
+    """bench/overhead/window_cost.py WORKLOAD fake: a pretend window of 1 s (steps 1.5 times as
+    long, a 0.2 s pause at its first step and 0.3 s at the first after it, about 0.77 s in all)
+    found against the control periods, split into its parts; bad arguments refused."""
+    script = os.path.join(source, "bench", "overhead", "window_cost.py")
+    proc = run([sys.executable, script, "1", "3", "0.3", "fake"])
+    check(proc.returncode == 0, f"window_cost.py fake exit {proc.returncode}: {proc.stderr[-300:]}")
+    added = re.search(r"^bench: window_added_ms n 3 median (-?[0-9.]+) ci95 ", proc.stdout, re.M)
+    check(added is not None and 400 < float(added.group(1)) < 1400,
+          f"the pretend window's ~770 ms found: {proc.stdout[-700:]}")
+    parts = dict(re.findall(r"^bench: window_part (\w+) n 3 median (-?[0-9.]+) ci95 -?[0-9.]+ "
+                            r"-?[0-9.]+$", proc.stdout, re.M))
+    check(sorted(parts) == ["body", "close", "open"], f"the parts' lines: {sorted(parts)}")
+    check(all(float(parts.get(k, 0)) > 100 for k in ("open", "close")),
+          f"the pauses at the window's open and close found: {parts}")
+    for words, message in ((["1", "3", "1", "other"], "WORKLOAD 'other' is not one of"),
+                           (["0.4"], "ON must exceed 0.5 s"),
+                           (["1", "3", "1", "mlp"], "run it under syncscope run --sample")):
+        proc = run([sys.executable, script] + words, env={"SYNCSCOPE_SAMPLE": ""})
+        check(proc.returncode == 1 and message in proc.stderr,
+              f"{words}: {proc.returncode} {proc.stderr.strip()!r}")
 
 
 def main(argv):
@@ -370,6 +426,7 @@ def main(argv):
     check_whole(source, build, work)
     check_overhead(source, work)
     check_forked(source, build, work)
+    check_window_cost(source)
     if FAILURES:
         print(f"check_bench_stats.py: {len(FAILURES)} check(s) failed", file=sys.stderr)
         return 1

@@ -72,13 +72,20 @@
 #   race       tests/gpu/light/stream_race.py (streams destroyed during device-wide calls, and
 #              the driver's answer about a destroyed stream) and graph_calls.py (graph
 #              instantiation in both modes' traces)
+#   startwin   where light's one-time cost in a real workload is and what a sampled window
+#              costs: bench/exit/forked.py with the children SS_STARTWIN_VARIANTS names (default
+#              "load subscribe noop light", SYNCSCOPE_LIGHT_PROBE's stops) beside bare, their
+#              steps paired, SYNCSCOPE_TIMING=1 in them, on resnet_train and gpt2_generate after
+#              their import, until SS_STARTWIN_FORKED_SECONDS (default 90), on the CPUs of
+#              SS_WHOLE_CPU; then bench/overhead/window_cost.py for each WORKLOAD:ON:PAIRS of
+#              SS_STARTWIN_WINDOWS (default "mlp:5:8"), SS_WINDOW_GAP s between periods (1 here)
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s. With
 # SS_TOTAL=T no part's bound reaches past T seconds after the start (a part with less than 5 s
 # left is not started). SS_WINDOW_GAP (default 3): the seconds of steps between the windows
 # part's periods; SS_WHOLE_WARMUP: the whole part's BENCH_WARMUP (default: every variant).
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,77s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,84s/^# \{0,1\}//p' "$0" >&2
     exit 2
 fi
 out=$1
@@ -354,6 +361,42 @@ for part in $parts; do
             --probe "$probe" --program "$build/tests/gpu/sync501_clean_shared" \
             --workdir "$out/graph"
         find "$out/race" "$out/graph" -name '*.sstrace' -size +5M -delete 2>/dev/null
+        ;;
+    startwin)
+        seconds=${SS_STARTWIN_FORKED_SECONDS:-90}
+        variants=${SS_STARTWIN_VARIANTS:-load subscribe noop light}
+        steps=
+        previous=
+        for variant in $variants; do
+            [ -n "$previous" ] && steps+=" $variant/$previous"
+            previous=$variant
+        done
+        base="torch torchvision transformers"
+        gpt2="transformers.models.gpt2.modeling_gpt2 transformers.generation.utils"
+        # the import (about 13 s) and a warm-up of bare and the first variant, then rounds of
+        # every child until the limit (the last may start just before it)
+        bounded $((seconds + 60)) startwin-forked "$python" bench/exit/forked.py "$preload" \
+            "$out/startwin-forked" --seconds "$seconds" --cpus "${SS_WHOLE_CPU:-8-15}" \
+            --variants "$variants" --steps "$steps" --timing --preimport "$base $gpt2" \
+            -- "$root/tests/gpu/real/resnet_train.py" :: "$root/tests/gpu/real/gpt2_generate.py"
+        grep '^bench:' "$out/startwin-forked.log" >>"$results"
+        # the light children's timing lines (start, callbacks, exit), one file
+        grep -H 'timing' "$out"/startwin-forked/*.log >"$out/startwin-timing.txt" 2>/dev/null
+        rm -rf "$out/startwin-forked/cache"
+        mkdir -p "$out/startwin-windows"
+        gap=${SS_WINDOW_GAP:-1}
+        for spec in ${SS_STARTWIN_WINDOWS:-mlp:5:8}; do
+            IFS=: read -r workload on pairs <<<"$spec"
+            # the import and warm-up, then per pair a window and a control period of ON + 1.5 s
+            # of steps, each after GAP s of steps
+            bounded "$(awk -v p="$pairs" -v o="$on" -v g="$gap" \
+                'BEGIN { printf "%d", 30 + p * (2 * o + 4 + 2 * g) }')" "startwin-$workload-${on}s" \
+                env SYNCSCOPE_TIMING=1 "$syncscope" run --sample "${on}s/10m" --fail-on none \
+                -o "$out/startwin-windows/$workload-${on}s.json" \
+                -- "$python" "$root/bench/overhead/window_cost.py" "$on" "$pairs" "$gap" "$workload"
+            grep '^bench:' "$out/startwin-$workload-${on}s.log" | sed "s/^bench: /bench: $workload /" \
+                >>"$results"
+        done
         ;;
     *)
         note "unknown part '$part'"
