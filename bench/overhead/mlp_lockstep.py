@@ -186,7 +186,9 @@ def child_tag(variant, index, generation):
 class Child:
     """The parent's side of one forked child."""
 
-    def __init__(self, variant, index, opts, generation):
+    def __init__(self, variant, index, opts, generation, main=child_main):
+        """Forks the child, which runs main(variant, opts, output, commands, results)
+        (child_main, or another workload's, e.g. real_lockstep.py's)."""
         self.variant = variant
         self.tag = child_tag(variant, index, generation)
         self.output = os.path.join(opts.workdir, f"{self.tag}.json")
@@ -198,7 +200,7 @@ class Child:
             os.close(down_w)
             os.close(up_r)
             try:
-                child_main(variant, opts, self.output, down_r, up_w)
+                main(variant, opts, self.output, down_r, up_w)
             except SystemExit:
                 raise
             except BaseException:  # never back into the parent's loop
@@ -293,12 +295,14 @@ def run_generation(opts, generation, deadline, times):
 MEASURES = ("block", "step", "cpu")
 
 
-def summarize(opts, times):
-    """The 'bench:' lines, per measure (block: the block's wall time, readback included; step:
+def summarize(opts, times, label="lockstep", targets=None):
+    """The 'bench: LABEL' lines (targets: variant -> target ratio, TARGET by default), per
+    measure (block: the block's wall time, readback included; step:
     the median step's wall time in the block; cpu: the child's CPU time over the block, all
     its threads): each variant against bare, a round's ratio being the mean of the variant's
     children over the mean of the bare children in that round; and the control, the second
     bare child over the first."""
+    targets = TARGET if targets is None else targets
     lines = []
     bare = [k for k, v in enumerate(opts.variants) if v == "bare"]
     others = [v for k, v in enumerate(opts.variants) if v != "bare" and
@@ -319,17 +323,17 @@ def summarize(opts, times):
             num = [mean(mine, r, measure) for r in rounds]
             den = [mean(ref, r, measure) for r in rounds]
             s = ratio_summary([a / b for a, b in zip(num, den)])
-            target = TARGET.get(variant)
+            target = targets.get(variant)
             verdict = resolves(s, target) if target else "control" if variant == "bare" else "-"
             name = variant if "/" in variant else f"{variant}/bare"
             lines.append(
-                f"bench: lockstep {name} {measure} n {s['n']} median {s['median']:.4f} "
+                f"bench: {label} {name} {measure} n {s['n']} median {s['median']:.4f} "
                 f"ci95 {s['ci95'][0]:.4f} {s['ci95'][1]:.4f} q1 {s['q1']:.4f} q3 {s['q3']:.4f} "
                 f"min {s['min']:.4f} max {s['max']:.4f} sum_ratio {sum(num) / sum(den):.4f} "
                 f"children {len(mine)}/{len(ref)} target {target if target else '-'} {verdict}")
     for k, variant in enumerate(opts.variants):
         medians = {m: statistics.median(t[m] for t in times[k]) for m in MEASURES}
-        lines.append(f"bench: lockstep_ms {variant} block {medians['block']:.2f} step_us "
+        lines.append(f"bench: {label}_ms {variant} block {medians['block']:.2f} step_us "
                      f"{medians['step']:.2f} cpu {medians['cpu']:.2f} blocks {len(times[k])} "
                      f"steps {opts.block}")
     return lines

@@ -40,11 +40,16 @@ def quantile(sorted_values, q):
     return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (position - low)
 
 
+def bootstrap_medians(values, resamples=BOOTSTRAP, seed=SEED):
+    """The medians of 'resamples' resamples of 'values' (with replacement, a fixed seed), in
+    the order drawn: to combine with another quantity's resamples drawn with another seed."""
+    rng = random.Random(seed)
+    return [statistics.median(rng.choices(values, k=len(values))) for _ in range(resamples)]
+
+
 def bootstrap_median(values, resamples=BOOTSTRAP):
     """A 95% interval of the median of 'values' (percentile bootstrap, a fixed seed)."""
-    rng = random.Random(SEED)
-    medians = sorted(statistics.median(rng.choices(values, k=len(values)))
-                     for _ in range(resamples))
+    medians = sorted(bootstrap_medians(values, resamples))
     return quantile(medians, 0.025), quantile(medians, 0.975)
 
 

@@ -5,8 +5,9 @@ found, usage errors), bench/overhead/mlp_switch.py --fake (a known cost found, n
 it), bench/exit/run.py BENCH_WHOLE's paired
 ratios and differences, BENCH_SECONDS, BENCH_WARMUP and BENCH_CPU with a small Python program
 under libsyncscope.so, bench/overhead/run.sh's paired lines and BENCH_SECONDS with
-stand-in programs, bench/exit/forked.py --fake (also --variants and --steps), and
-bench/overhead/window_cost.py's fake workload (a known window cost and its parts).
+stand-in programs, bench/exit/forked.py --fake (also --variants and --steps),
+bench/overhead/window_cost.py's fake workload (a known window cost and its parts),
+and bench/overhead/real_lockstep.py --workload fake.
 
 Usage: python3 check_bench_stats.py SOURCE_DIR BUILD_DIR WORKDIR
 Exit status 0 when every check holds, 1 otherwise (each failure printed).
@@ -413,6 +414,63 @@ def check_window_cost(source):
               f"{words}: {proc.returncode} {proc.stderr.strip()!r}")
 
 
+def check_real_lockstep(source, work):
+    """bench/overhead/real_lockstep.py --workload fake: the children set up one at a time in
+    an order that turns each generation, a known per-iteration cost found (3x) and the 1.01
+    target refuted, the once lines paired per generation, the whole-process figure computed
+    from its printed terms by its formula, usage errors."""
+    script = os.path.join(source, "bench", "overhead", "real_lockstep.py")
+    proc = run([sys.executable, script, "unused.so", os.path.join(work, "real"), "--workload",
+                "fake", "--seconds", "3", "--generations", "2", "--whole-runs", "1",
+                "--fake-cost", "3"])
+    out = proc.stdout
+    check(proc.returncode == 0, f"real_lockstep --fake exit {proc.returncode}: "
+          f"{proc.stderr[-500:]}")
+    set_up = re.findall(r"^generation (\d) (g\d-\d-\w+): init ", out, re.M)
+    check([tag for _, tag in set_up] == ["g0-0-bare", "g0-1-light", "g0-2-bare", "g0-3-light",
+                                         "g1-0-bare", "g1-1-light", "g1-2-bare", "g1-3-light"],
+          f"a phases line per child and generation: {set_up}")
+    order = re.findall(r"^generation \d set up (g\d-\d)-\w+$", out, re.M)
+    check(order == ["g0-0", "g0-1", "g0-2", "g0-3", "g1-1", "g1-2", "g1-3", "g1-0"],
+          f"set up one at a time, the order turned by one each generation: {order}")
+    check(re.findall(r"^warm-up (gwarm-9-\w+):", out, re.M) ==
+          ["gwarm-9-bare", "gwarm-9-light"], "the two warm-up children")
+    cost = re.search(r"^bench: reallock fake light/bare step n (\d+) median ([0-9.]+) .* "
+                     r"children 2/2 target 1.01 refuted$", out, re.M)
+    check(cost is not None and 2.0 < float(cost.group(2)) < 4.0,
+          f"the 3x per-iteration cost found and refuted: {cost.group(0) if cost else out[-300:]}")
+    for phase in ("init", "setup", "first", "rest", "teardown", "exit", "once", "natural"):
+        check(re.search(rf"^bench: reallock fake once {phase} light-bare n 4 added_ms -?[0-9.]+ "
+                        r"ci95 -?[0-9.]+ -?[0-9.]+ bare_ms [0-9.]+ light_ms [0-9.]+$", out, re.M)
+              is not None, f"the once line of {phase}, n 4 (two pairs a generation)")
+        check(re.search(rf"^bench: reallock fake once {phase} bare-bare n 2 ", out, re.M)
+              is not None, f"the control line of {phase}, n 2")
+    terms = re.search(r"^bench: reallock fake terms bare_whole_s ([0-9.]+) once_added_ms "
+                      r"(-?[0-9.]+) per_iteration ([0-9.]+) rest_bare_ms ([0-9.]+) "
+                      r"natural_added_ms (-?[0-9.]+)$", out, re.M)
+    figure = re.search(r"^bench: reallock fake figure per_iteration ([0-9.]+) ci95 ([0-9.]+) "
+                       r"([0-9.]+) target 1.01 (shown|refuted|not resolved)$", out, re.M)
+    natural = re.search(r"^bench: reallock fake figure natural ([0-9.]+) ci95 ", out, re.M)
+    check(terms is not None and figure is not None and natural is not None,
+          f"the terms and figure lines: {out[-600:]}")
+    if terms and figure and natural:
+        w, d, r, rest, dn = (float(x) for x in terms.groups())
+        check(abs((w + d / 1e3 + (r - 1) * rest / 1e3) / w - float(figure.group(1))) < 2e-3,
+              f"figure = (W + D_once + (r - 1) L_rest) / W: {terms.group(0)} {figure.group(0)}")
+        check(abs((w + dn / 1e3) / w - float(natural.group(1))) < 2e-3,
+              f"figure natural = (W + D_natural) / W: {natural.group(0)}")
+        check(float(figure.group(2)) <= float(figure.group(1)) <= float(figure.group(3)),
+              f"the figure inside its interval: {figure.group(0)}")
+    for args, message in (
+            (["--variants", "bare full"], "--variants: bare and light children only, at least "
+             "one of each"),
+            (["--generations", "0"], "--seconds, --generations and --fake-cost must be "
+             "positive, --block, --whole-runs and --whole-bare not negative")):
+        proc = run([sys.executable, script, "unused.so", work, "--workload", "fake"] + args)
+        check(proc.returncode == 2 and proc.stderr.strip() == f"real_lockstep.py: {message}",
+              f"usage {args}: {proc.returncode} {proc.stderr.strip()!r}")
+
+
 def main(argv):
     if len(argv) != 4:
         print(__doc__, file=sys.stderr)
@@ -427,6 +485,7 @@ def main(argv):
     check_overhead(source, work)
     check_forked(source, build, work)
     check_window_cost(source)
+    check_real_lockstep(source, work)
     if FAILURES:
         print(f"check_bench_stats.py: {len(FAILURES)} check(s) failed", file=sys.stderr)
         return 1

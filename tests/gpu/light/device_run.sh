@@ -79,13 +79,21 @@
 #              their import, until SS_STARTWIN_FORKED_SECONDS (default 90), on the CPUs of
 #              SS_WHOLE_CPU; then bench/overhead/window_cost.py for each WORKLOAD:ON:PAIRS of
 #              SS_STARTWIN_WINDOWS (default "mlp:5:8"), SS_WINDOW_GAP s between periods (1 here)
+#   reallock   bench/overhead/real_lockstep.py for each workload of SS_REALLOCK_WORKLOADS
+#              (default "resnet generate": resnet_train.py's and gpt2_generate.py's loops):
+#              bare light bare light children, each set up alone (its start, set-up, first
+#              iteration, the script's other iterations, teardown and exit timed: paired
+#              differences), then in lockstep by blocks (paired per-iteration ratios),
+#              SS_REALLOCK_GENERATIONS (5) sets of children in SS_REALLOCK_SECONDS (90), then
+#              SS_REALLOCK_WHOLE (2) bare whole processes of the script, on the CPUs of
+#              SS_WHOLE_CPU: the whole-process figure against 1.01 with its interval
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s. With
 # SS_TOTAL=T no part's bound reaches past T seconds after the start (a part with less than 5 s
 # left is not started). SS_WINDOW_GAP (default 3): the seconds of steps between the windows
 # part's periods; SS_WHOLE_WARMUP: the whole part's BENCH_WARMUP (default: every variant).
 set -u
 if [ $# -lt 1 ]; then
-    sed -n '2,84s/^# \{0,1\}//p' "$0" >&2
+    sed -n '2,/^set -u/{/^#/s/^# \{0,1\}//p}' "$0" >&2
     exit 2
 fi
 out=$1
@@ -396,6 +404,21 @@ for part in $parts; do
                 -- "$python" "$root/bench/overhead/window_cost.py" "$on" "$pairs" "$gap" "$workload"
             grep '^bench:' "$out/startwin-$workload-${on}s.log" | sed "s/^bench: /bench: $workload /" \
                 >>"$results"
+        done
+        ;;
+    reallock)
+        # The import (10 to 15 s) counts in the seconds; after them the last generation's
+        # children exit (about 1.5 s each) and the bare whole processes run (11 to 16 s each).
+        seconds=${SS_REALLOCK_SECONDS:-90}
+        whole=${SS_REALLOCK_WHOLE:-2}
+        for workload in ${SS_REALLOCK_WORKLOADS:-resnet generate}; do
+            bounded $((seconds + 15 + 18 * whole)) "reallock-$workload" "$python" \
+                bench/overhead/real_lockstep.py "$preload" "$out/reallock-$workload" \
+                --workload "$workload" --seconds "$seconds" --whole-runs "$whole" \
+                --generations "${SS_REALLOCK_GENERATIONS:-5}" --cpus "${SS_WHOLE_CPU:-8-15}"
+            grep '^bench:' "$out/reallock-$workload.log" >>"$results"
+            rm -rf "$out/reallock-$workload/cache"
+            find "$out/reallock-$workload" -name '*.err' -size +1M -delete 2>/dev/null
         done
         ;;
     *)
