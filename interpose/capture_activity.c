@@ -160,10 +160,14 @@ static void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream_id, uin
     if (buffer == NULL)
         return;
     pthread_mutex_lock(&proc.activity.lock);
+    uint64_t began = capture_timing_now();
     CUpti_Activity *record = NULL;
     while (valid_size > 0 &&
-           proc.cupti.fn.cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS)
+           proc.cupti.fn.cuptiActivityGetNextRecord(buffer, valid_size, &record) == CUPTI_SUCCESS) {
         convert_record(record);
+        proc.sampling.records++;
+    }
+    proc.sampling.records_ns += capture_timing_since(began);
     if (proc.activity.free_count < ACTIVITY_BUFFER_MAX)
         proc.activity.free_buffers[proc.activity.free_count++] = buffer;
     pthread_mutex_unlock(&proc.activity.lock);

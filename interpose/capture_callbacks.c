@@ -31,6 +31,7 @@ thread_state *capture_thread_get(void)
     thread_state *t = capture_tls;
     if (t != NULL)
         return t;
+    uint64_t began = capture_timing_now();
     t = ss_budget_alloc(&proc.store.budget, sizeof *t);
     if (t == NULL)
         return NULL;
@@ -44,6 +45,7 @@ thread_state *capture_thread_get(void)
     ss_threads_started_by(&t->store->started_by, &t->store->start_stack);
     capture_tls = t;
     capture_flusher_start();
+    t->store->timed_setup_ns = capture_timing_since(began);
     return t;
 }
 
@@ -90,7 +92,9 @@ static void context_info(thread_state *t, void *context)
 static uint32_t capture_stack(thread_state *t)
 {
     void *frames[SS_STACK_DEPTH];
+    uint64_t unwinding = capture_timing_now();
     int n = backtrace(frames, SS_STACK_DEPTH);
+    t->store->timed_unwind_ns += capture_timing_since(unwinding);
     uint64_t pcs[SS_STACK_DEPTH];
     uint32_t depth = 0;
     /* Frame 0 is this library's callback; the finisher drops CUPTI's and the driver's. */
@@ -98,6 +102,7 @@ static uint32_t capture_stack(thread_state *t)
         pcs[depth++] = (uint64_t)(uintptr_t)frames[i];
     uint32_t py[SS_PY_DEPTH_MAX];
     uint32_t py_depth = 0, py_other = 0;
+    uint64_t python = capture_timing_now();
     if (proc.config.python_depth > 0) {
         /* An interpreter loaded after the start (a program that embeds one) is looked for
          * once more, at the first stack. */
@@ -112,6 +117,8 @@ static uint32_t capture_stack(thread_state *t)
             py_other = py_depth > 0;
         }
     }
+    t->store->timed_python_ns += capture_timing_since(python);
+    t->store->timed_stacks++;
     if (depth == 0 && py_depth == 0)
         return 0;
     return ss_stack_intern_py(&t->store->stacks, &proc.store.budget, pcs, depth, py, py_depth,
@@ -379,6 +386,7 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
     *cb->correlationData = 0;
     if (!atomic_load_explicit(&proc.active, memory_order_relaxed))
         return;
+    uint64_t began = capture_timing_now();
     thread_state *t = capture_thread_get();
     if (t == NULL) {
         atomic_fetch_add_explicit(&proc.store.budget.dropped_events, 1, memory_order_relaxed);
@@ -404,6 +412,10 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
         t->open_call = e;
     if (e != NULL && proc.api_rows[spec->api].klass == SS_CLASS_LAUNCH)
         t->self_pending = capture_now_ns() - e->u.api.enter_ns;
+    if (began != 0) {
+        t->store->timed_callbacks++;
+        t->store->timed_own_ns += capture_timing_since(began);
+    }
     t->busy = 0;
 }
 
@@ -506,6 +518,7 @@ static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *s
     if (e == NULL)
         return;
     t->busy = 1;
+    uint64_t began = capture_timing_now();
     ss_ev_api *a = &e->u.api;
     uint64_t exit_ns = capture_now_ns();
     if (proc.light)
@@ -520,6 +533,10 @@ static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *s
         count_launch_self_time(t, exit_ns);
     if (stacked)
         count_stack_self_time(t, exit_ns);
+    if (began != 0) {
+        t->store->timed_callbacks++;
+        t->store->timed_own_ns += capture_timing_since(began);
+    }
     t->busy = 0;
 }
 

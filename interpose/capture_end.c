@@ -34,6 +34,7 @@ static void run_finisher(int signo, int skip_flush)
         proc.cupti.fn.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     atomic_store(&proc.active, 0);
     uint64_t end_ns = capture_now_ns();
+    capture_timing_end_lines();
     if (!recorded_anything())
         return; /* no CUDA call: nothing to report, no file written */
 

@@ -77,13 +77,17 @@ static void open_window(void)
     proc.sampling.windows[2 * k] = capture_now_ns();
     proc.sampling.windows[2 * k + 1] = 0;
     atomic_store(&proc.sampling.window_calls, 1);
+    uint64_t began = capture_timing_now();
     if (capture_set_activity(1, &what, &r) < 0) {
         capture_say("%s failed (%s): no full window", what, capture_cupti_error(r));
         atomic_store(&proc.sampling.window_calls, 0);
         return;
     }
     atomic_store(&proc.activity.pid, proc.pid);
+    proc.sampling.open_records_ns += capture_timing_since(began);
+    began = capture_timing_now();
     set_window_callbacks(1);
+    proc.sampling.open_callbacks_ns += capture_timing_since(began);
     atomic_store(&proc.sampling.window_count, k + 1);
     proc.sampling.window_open = 1;
 }
@@ -95,11 +99,17 @@ static void close_window(void)
         return;
     const char *what = NULL;
     CUptiResult r = CUPTI_SUCCESS;
+    uint64_t began = capture_timing_now();
     set_window_callbacks(0);
     atomic_store(&proc.sampling.window_calls, 0);
+    proc.sampling.close_callbacks_ns += capture_timing_since(began);
+    began = capture_timing_now();
     if (capture_set_activity(0, &what, &r) < 0)
         capture_say("%s failed (%s) at the end of a full window", what, capture_cupti_error(r));
+    proc.sampling.close_records_ns += capture_timing_since(began);
+    began = capture_timing_now();
     proc.cupti.fn.cuptiActivityFlushAll(0);
+    proc.sampling.close_flush_ns += capture_timing_since(began);
     uint32_t k = atomic_load(&proc.sampling.window_count);
     proc.sampling.windows[2 * k - 1] = capture_now_ns();
     proc.sampling.window_open = 0;

@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "args.h"
 #include "capture.h"
@@ -185,7 +186,21 @@ typedef struct capture_sampling {
     uint64_t windows[2 * SAMPLE_WINDOWS_MAX];
     _Atomic uint32_t window_count;
     struct sigaction old_usr2;
+    /* SYNCSCOPE_TIMING: the flusher's time opening the windows (the activity records and
+     * the callbacks enabled) and closing them (the callbacks and records disabled, the
+     * records flushed), in ns; the records converted (buffer_completed, under the activity
+     * lock) and the time it took */
+    uint64_t open_records_ns, open_callbacks_ns;
+    uint64_t close_callbacks_ns, close_records_ns, close_flush_ns;
+    uint64_t records, records_ns;
 } capture_sampling;
+
+/* SYNCSCOPE_TIMING: the start's steps, in ns of the monotonic clock (capture_start.c). */
+typedef struct capture_start_timing {
+    uint64_t load_ns;      /* reading the settings, loading and resolving CUPTI */
+    uint64_t subscribe_ns; /* cuptiSubscribe and enabling the callbacks */
+    uint64_t rest_ns;      /* the unwinder, the Python interpreter, the lifecycle handlers */
+} capture_start_timing;
 
 /* Scope marks (docs/run.md, "Scopes"). */
 typedef struct capture_scopes {
@@ -264,6 +279,7 @@ typedef struct capture_process {
     capture_streams streams;
     capture_probe probe;
     capture_sampling sampling;
+    capture_start_timing start_timing;
     capture_scopes scopes;
     capture_activity activity;
     capture_end end;
@@ -278,6 +294,33 @@ static inline uint64_t capture_now_ns(void)
     proc.cupti.fn.cuptiGetTimestamp(&ts);
     return ts;
 }
+
+/* The monotonic clock in ns when SYNCSCOPE_TIMING is set, else 0 (no clock read): the
+ * timing counters' clock (capture_timing.c). */
+static inline uint64_t capture_timing_now(void)
+{
+    if (!proc.config.timing)
+        return 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + 1;
+}
+
+/* The ns from 'since' (capture_timing_now) to now, 0 when SYNCSCOPE_TIMING is not set. */
+static inline uint64_t capture_timing_since(uint64_t since)
+{
+    return since != 0 ? capture_timing_now() - since : 0;
+}
+
+/* ---- capture_timing.c ---- */
+
+/* Under SYNCSCOPE_TIMING, the line of the start's steps ("syncscope: start timing: ...",
+ * docs/run.md), once the start is done or stopped. */
+void capture_timing_start_line(void);
+
+/* Under SYNCSCOPE_TIMING, at the end of the run: the lines of syncscope's own time in the
+ * callbacks and, when windows of the sampled mode opened, of their opening and closing. */
+void capture_timing_end_lines(void);
 
 /* ---- capture_start.c ---- */
 

@@ -84,26 +84,39 @@ static void start(void)
     if (started)
         return;
     started = 1;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t began = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + 1;
     if (read_settings() < 0 || capture_cupti_load() < 0)
         return;
+    proc.start_timing.load_ns = capture_timing_since(began);
     init_process();
     /* A measurement aid stops part of the way (docs/studies/performance.md). */
     if (proc.bench_probe != PROBE_OFF)
         capture_say("%s=%s: a measurement aid%s", SS_ENV(LIGHT_PROBE), proc.config.light_probe,
                     proc.bench_probe == PROBE_SWITCH ? ", switched by syncscope_light_probe_set"
                                                      : "; nothing is recorded");
-    if (proc.bench_probe == PROBE_LOAD)
+    if (proc.bench_probe == PROBE_LOAD) {
+        capture_timing_start_line();
         return;
+    }
     CUpti_CallbackFunc callback = proc.bench_probe == PROBE_SWITCH ? capture_on_callback_switch
                                   : proc.bench_probe >= PROBE_NOOP ? capture_on_callback_noop
                                                                    : capture_on_callback;
-    if (capture_cupti_subscribe(callback) < 0 || proc.bench_probe == PROBE_SUBSCRIBE)
+    uint64_t subscribing = capture_timing_now();
+    int subscribed = capture_cupti_subscribe(callback);
+    if (subscribed == 0 && proc.bench_probe != PROBE_SUBSCRIBE) {
+        capture_enable_scope_callbacks();
+        if (proc.light)
+            capture_enable_stream_callbacks();
+    }
+    proc.start_timing.subscribe_ns = capture_timing_since(subscribing);
+    if (subscribed < 0 || proc.bench_probe == PROBE_SUBSCRIBE) {
+        capture_timing_start_line();
         return;
-    capture_enable_scope_callbacks();
-    if (proc.light)
-        capture_enable_stream_callbacks();
+    }
+    uint64_t rest = capture_timing_now();
     proc.start_ns = capture_now_ns();
-    struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     proc.started_unix_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
     /* Load the unwinder now, not inside the first callback that wants a stack. */
@@ -113,6 +126,8 @@ static void start(void)
         ss_python_init(capture_say);
     atomic_store(&proc.active, 1);
     capture_install_lifecycle();
+    proc.start_timing.rest_ns = capture_timing_since(rest);
+    capture_timing_start_line();
 }
 
 /* Whether the environment variable 'name' names this library. */

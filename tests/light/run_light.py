@@ -34,6 +34,8 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
              about nor recorded; switched back, the memsets case's calls are, as there, but
              at level 2 the allocation's memset is asked about (the remembered allocations
              not looked at) and taken
+  timing     SYNCSCOPE_TIMING=1: the start's line, the callbacks' (their count exactly, the
+             stacks') and the window's at the end, none without it
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -395,6 +397,43 @@ def case_probes(opts, check):
           and "light_app: the driver was asked" in out, f"light: exit {status}: {out}{err}")
 
 
+NUMBER = r"[0-9]+\.[0-9]"
+
+
+def case_timing(opts, check):
+    """SYNCSCOPE_TIMING=1: the start's line, and at the end the callbacks' (one per entry and
+    exit of each recorded call, the one thread's registration, a stack per call whose stack was
+    taken and one of the flusher thread's start, which the interposed pthread_create takes);
+    the windows' line when one opened; none of these lines without the setting."""
+    workdir = start(opts, "timing")
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_TIMING="1")
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0 and out.endswith("light_app: done\n"), f"exit {status}: {out}{err}")
+    check(re.search(rf"^syncscope: start timing: settings and CUPTI loaded {NUMBER} ms, "
+                    rf"subscribed and callbacks enabled {NUMBER} ms, the rest {NUMBER} ms$",
+                    err, re.M) is not None, f"the start's line: {err}")
+    line = re.search(rf"^syncscope: callback timing: ([0-9]+) callbacks, own time {NUMBER} ms "
+                     rf"\([0-9.]+ us each; ([0-9]+) threads' registration {NUMBER} ms\); "
+                     rf"([0-9]+) stacks: unwinding {NUMBER} ms, Python frames {NUMBER} ms$",
+                     err, re.M)
+    meta, apis = trace_meta(os.path.join(workdir, "out.sstrace"))
+    stacks = int(meta.get("self_stacks", -9)) + int(meta.get("self_slow_stacks", 0)) + 1
+    counts = tuple(int(n) for n in line.groups()) if line else None
+    check(counts == (2 * len(apis), 1, stacks),
+          f"callbacks, threads, stacks {counts}, expected {(2 * len(apis), 1, stacks)}: {err}")
+    check("window timing" not in err, f"a window's line without a window: {err}")
+    env.update({"SYNCSCOPE_SAMPLE": "300ms/10m", "LIGHT_APP_WINDOW": "1"})
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0, f"window: exit {status}: {err}")
+    check(re.search(rf"^syncscope: window timing: 1 windows: opening {NUMBER} ms \(records on "
+                    rf"{NUMBER}, callbacks on {NUMBER}\), closing {NUMBER} ms \(callbacks off "
+                    rf"{NUMBER}, records off {NUMBER}, flush {NUMBER}\)$", err, re.M)
+          is not None, f"the window's line: {err}")
+    del env["SYNCSCOPE_TIMING"]
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0 and " timing: " not in err, f"without SYNCSCOPE_TIMING: {err}")
+
+
 def case_refused(opts, check):
     workdir = start(opts, "refused")
     for args, message in ((["--mode", "heavy"], "--mode needs full or light (got 'heavy')"),
@@ -417,7 +456,7 @@ CASES = [("selection", case_selection), ("findings", case_findings),
          ("destroyed_stream", case_destroyed_stream), ("streams", case_streams),
          ("memsets", case_memsets), ("probes", case_probes),
          ("switch", lambda opts, check: case_memsets(opts, check, switch=True)),
-         ("refused", case_refused)]
+         ("timing", case_timing), ("refused", case_refused)]
 
 
 def main(argv):
