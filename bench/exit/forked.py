@@ -26,8 +26,8 @@ timing lines (the start, the callbacks' own time, the exit) go to their logs.
 
 Per pair, each SCRIPT runs bare and each variant, the order rotating and reversing from pair to
 pair (ABBA for one variant; bench/overhead/mlp_lockstep.py's round_order); no pair starts after
-T seconds (counted after one discarded run of each SCRIPT bare and in the first variant, which
-warms the page cache and the symbol cache); every child runs on the CPUs of --cpus. A
+T seconds (counted after one discarded run of each SCRIPT bare and light, or the first
+variant without light, which warms the page cache and the symbol cache); every child runs on the CPUs of --cpus. A
 child's wall time runs from the fork to its reaping, its CPU time is its own and its waited
 children's (a DataLoader's workers), and it reports the time SCRIPT took, the rest being its
 exit. A light child must leave its result (SYNCSCOPE_OUTPUT, written by its finisher) and have
@@ -236,12 +236,14 @@ def main(argv):
     pairs = {name: [] for name in names}
     expected = {}
     failed = None
-    # A discarded run of each SCRIPT bare and in the first variant: the first child reads the
-    # CUDA libraries (and CUPTI) from disk and a light child's symbol cache starts empty.
+    # A discarded run of each SCRIPT bare and light (or the first variant, without light): the
+    # first child reads the CUDA libraries (and CUPTI) from disk and a light child's symbol
+    # cache starts empty.
     kinds = ["bare"] + opts.variants
+    warm = ["bare", "light" if "light" in opts.variants else opts.variants[0]]
     try:
         for script, name in zip(scripts, names):
-            for variant in kinds[:2]:
+            for variant in warm:
                 result = run_one(opts, script, variant, f"warm-{name}-{variant}")
                 expected.setdefault(name, result["stdout"])
                 print(f"warm-up {name} {variant}: wall {result['wall']:.3f} s", flush=True)

@@ -374,6 +374,8 @@ def check_forked_variants(script, library, work):
                 "--seconds", "1.5", "--variants", "noop light", "--steps", "light/noop",
                 "--", staged])
     check(proc.returncode == 0, f"--variants exit {proc.returncode}: {proc.stderr[-500:]}")
+    warm = re.findall(r"^warm-up staged\.py (\w+):", proc.stdout, re.M)
+    check(warm == ["bare", "light"], f"the warm-ups: {warm}")
     order = re.findall(r"^pair (\d+) staged\.py (\w+):", proc.stdout, re.M)
     check(order[:6] == [("1", "bare"), ("1", "noop"), ("1", "light"), ("2", "light"),
                         ("2", "noop"), ("2", "bare")], f"the rotating order: {order[:6]}")
