@@ -767,12 +767,16 @@ static char *period_guard(CXCursor loop, CXCursor call)
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long depth = ss_context_path(loop, call, path);
     char *words = NULL;
-    for (long i = 0; i + 1 < depth && words == NULL; i++) {
-        if (clang_getCursorKind(path[i]) != CXCursor_IfStmt ||
-            !ss_ast_same_node(ss_ast_child(path[i], 1), path[i + 1]))
+    for (long i = 0; i < depth && words == NULL; i++) {
+        /* The branch: a block, or the call itself where it is written without braces. */
+        CXCursor branch = i + 1 < depth ? path[i + 1] : call;
+        if (clang_getCursorKind(path[i]) != CXCursor_IfStmt)
+            continue;
+        unsigned c = ss_ast_if_condition(path[i]);
+        if (!ss_ast_same_node(ss_ast_child(path[i], c + 1), branch))
             continue;
         period_walk w = {clang_getNullCursor()};
-        CXCursor cond = ss_ast_child(path[i], 0);
+        CXCursor cond = ss_ast_child(path[i], c);
         find_period(cond, path[i], &w);
         if (ss_ast_is_null(w.found))
             clang_visitChildren(cond, find_period, &w);

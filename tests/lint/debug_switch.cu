@@ -3,8 +3,10 @@
 // error-checking helper does) runs on no ordinary run: a note, also in a function called from
 // a loop, also when the switch is in the loop around the call of the function that waits. The
 // same wait under a switch that does not come from the environment (a parameter), under a
-// period read from the environment (it runs whether the variable is set or not), or in a
-// function that the loop also calls without the switch, stays a warning.
+// threshold read from the environment as a number (it runs whether the variable is set or
+// not), or in a function that the loop also calls without the switch, stays a warning. A
+// period read from the environment is not a switch either: the wait under it is periodic, as
+// under any period the program computes.
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +18,13 @@ static void sync_and_check()
     static const char *level = getenv("APP_DEBUG_LEVEL");
     if (level != NULL) {
         if (strcmp(level, "DEBUG") == 0)
-            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_DEBUG_LEVEL' (line 17 tests 'level', from getenv at line 16)
+            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_DEBUG_LEVEL' (line 19 tests 'level', from getenv at line 18)
     }
 }
 
 static void drain(cudaStream_t s)
 {
-    cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_DRAIN' (line 42 calls getenv)
+    cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_DRAIN' (line 44 calls getenv)
 }
 
 static void settle(cudaStream_t s)
@@ -36,7 +38,7 @@ void forward(float *d, int layers, cudaStream_t s, int verbose)
         layer<<<1, 32, 0, s>>>(d);
         sync_and_check();
         if (getenv("APP_SYNC_EACH_LAYER") != NULL)
-            cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_SYNC_EACH_LAYER' (line 38 calls getenv)
+            cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: opt-in: it runs only when the environment sets 'APP_SYNC_EACH_LAYER' (line 40 calls getenv)
         if (verbose)
             cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
         if (getenv("APP_DRAIN"))
@@ -47,6 +49,9 @@ void forward(float *d, int layers, cudaStream_t s, int verbose)
             settle(s);
         static const int every = atoi(getenv("APP_SYNC_EVERY") ? getenv("APP_SYNC_EVERY") : "1");
         if (l % every == 0)
+            cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: periodic: it runs once in a while (line 51 tests 'l % every == 0')
+        static const int from = atoi(getenv("APP_SYNC_FROM") ? getenv("APP_SYNC_FROM") : "0");
+        if (l >= from)
             cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
     }
 }
