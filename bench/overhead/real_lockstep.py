@@ -5,7 +5,7 @@ into what it adds once and what it adds per iteration, each measured side by sid
 Usage: python3 real_lockstep.py LIBSYNCSCOPE WORKDIR --workload resnet|generate|fake
            [--variants "bare light bare light"] [--block N] [--seconds T (100)]
            [--generations G (5)] [--whole-runs N (0)] [--whole-bare S] [--cpus LIST]
-           [--fake-cost F]
+           [--timing] [--fake-cost F]
 
 A whole process of tests/gpu/real/resnet_train.py or gpt2_generate.py moves by seconds between
 runs (its import of PyTorch), so whole processes in pairs cannot resolve 1%. Here one process
@@ -48,6 +48,10 @@ Printed, besides a line per child and per round:
       (the k-th light child of a generation against its k-th bare child) of the difference,
       with a bootstrap 95% interval; 'bare-bare' lines the same for the second bare child
       against the first (the control: what separates two children of one mode)
+  bench: reallock NAME finisher light n N median_ms M ci95 LO HI min A max B
+      with --timing (SYNCSCOPE_TIMING=1 in the light children): their finishers' own time
+      (the exit timing line's total, read from the child's standard error), to set beside
+      the exit's difference
   bench: reallock NAME whole bare_s W runs N
       the bare whole process (python3 SCRIPT, import and exit included), --whole-runs runs
       after the generations, on the same CPUs (or --whole-bare S, given)
@@ -76,6 +80,7 @@ on usage errors.
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -131,6 +136,9 @@ class Fake:
 
     def teardown(self):
         self.burn(2)
+        if os.environ.get("SYNCSCOPE_TIMING") == "1":  # as the finisher would at the exit
+            print("syncscope: exit timing: symbolize 1.0 ms (...), total 12.5 ms",
+                  file=sys.stderr, flush=True)
 
 
 class Resnet:
@@ -250,6 +258,8 @@ def child_main(variant, opts, output, commands, results):
     then one block per 'run'; on 'stop' the teardown, its last word, and a normal exit (an
     observed child's finisher writes its result)."""
     os.environ.update(mlp_lockstep.child_environment(variant, opts, output))
+    if opts.timing and variant == "light":
+        os.environ["SYNCSCOPE_TIMING"] = "1"  # the finisher's own time, one line at exit
     err = os.open(output[:-len(".json")] + ".err", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     os.dup2(err, 2)  # the workload's warnings, one file per child
     os.close(err)
@@ -326,6 +336,14 @@ def stop(child, opts):
     problem = observed_problem(child, opts, record["loaded"])
     if problem:
         raise RuntimeError(f"{child.tag}: {problem}")
+    if opts.timing and child.variant == "light":
+        with open(child.output[:-len(".json")] + ".err", encoding="utf-8",
+                  errors="replace") as handle:
+            said = re.findall(r"^syncscope: exit timing: .* total ([0-9.]+) ms$", handle.read(),
+                              re.M)
+        if len(said) != 1:
+            raise RuntimeError(f"{child.tag}: {len(said)} exit timing lines, not 1")
+        record["finisher"] = float(said[0])
     return record, exit_ms
 
 
@@ -381,6 +399,8 @@ def run_generation(opts, generation, deadline, times, once):
         for k in order[::-1]:
             record, phases[k]["exit"] = stop(children[k], opts)
             phases[k]["teardown"] = record["teardown"]
+            if "finisher" in record:
+                phases[k]["finisher"] = record["finisher"]
             checks[children[k].tag] = record["check"]
         for k in range(count):
             once[k].append(phases[k])
@@ -424,6 +444,19 @@ def once_lines(opts, once):
                          f"bare_ms {sides[1]:.1f} {'second' if top == 'bare' else top}_ms "
                          f"{sides[0]:.1f}")
     return lines
+
+
+def finisher_line(opts, once):
+    """With --timing: the light children's finishers' own time (SYNCSCOPE_TIMING's total),
+    the part of the exit's difference that syncscope's exit-time work explains."""
+    said = [p["finisher"] for k, v in enumerate(opts.variants) if v == "light"
+            for p in once[k] if "finisher" in p]
+    if not said:
+        return []
+    low, high = bootstrap_median(said)
+    return [f"bench: reallock {opts.workload} finisher light n {len(said)} median_ms "
+            f"{statistics.median(said):.1f} ci95 {low:.1f} {high:.1f} min {min(said):.1f} "
+            f"max {max(said):.1f}"]
 
 
 def round_ratios(opts, times, measure="block"):
@@ -492,6 +525,7 @@ def parse(argv):
     parser.add_argument("--whole-bare", type=float, default=0.0)
     parser.add_argument("--cpus", default="")
     parser.add_argument("--fake-cost", type=float, default=1.0)
+    parser.add_argument("--timing", action="store_true")
     try:
         opts = parser.parse_args(argv[1:])
     except SystemExit:
@@ -571,7 +605,8 @@ def main(argv):
     print(f"{len(times[0])} rounds of {len(opts.variants)} blocks, {len(once[0])} "
           f"generation(s), {time.monotonic() - STARTED:.0f} s", flush=True)
     for line in mlp_lockstep.summarize(opts, times, label=f"reallock {opts.workload}",
-                                       targets={"light": TARGET}) + once_lines(opts, once):
+                                       targets={"light": TARGET}) + \
+            once_lines(opts, once) + finisher_line(opts, once):
         print(line, flush=True)
     whole = opts.whole_bare
     try:

@@ -419,12 +419,13 @@ def check_window_cost(source):
 def check_real_lockstep(source, work):
     """bench/overhead/real_lockstep.py --workload fake: the children set up one at a time in
     an order that turns each generation, a known per-iteration cost found (3x) and the 1.01
-    target refuted, the once lines paired per generation, the whole-process figure computed
-    from its printed terms by its formula, usage errors."""
+    target refuted, the once lines paired per generation, the light children's exit timing
+    lines read (--timing), the whole-process figure computed from its printed terms by its
+    formula, usage errors."""
     script = os.path.join(source, "bench", "overhead", "real_lockstep.py")
     proc = run([sys.executable, script, "unused.so", os.path.join(work, "real"), "--workload",
                 "fake", "--seconds", "3", "--generations", "2", "--whole-runs", "1",
-                "--fake-cost", "3"])
+                "--fake-cost", "3", "--timing"])
     out = proc.stdout
     check(proc.returncode == 0, f"real_lockstep --fake exit {proc.returncode}: "
           f"{proc.stderr[-500:]}")
@@ -447,6 +448,9 @@ def check_real_lockstep(source, work):
               is not None, f"the once line of {phase}, n 4 (two pairs a generation)")
         check(re.search(rf"^bench: reallock fake once {phase} bare-bare n 2 ", out, re.M)
               is not None, f"the control line of {phase}, n 2")
+    check(re.search(r"^bench: reallock fake finisher light n 4 median_ms 12\.5 ci95 12\.5 12\.5 "
+                    r"min 12\.5 max 12\.5$", out, re.M) is not None,
+          "--timing: each light child's exit timing line read (the fake's 12.5 ms)")
     terms = re.search(r"^bench: reallock fake terms bare_whole_s ([0-9.]+) once_added_ms "
                       r"(-?[0-9.]+) per_iteration ([0-9.]+) rest_bare_ms ([0-9.]+) "
                       r"natural_added_ms (-?[0-9.]+)$", out, re.M)

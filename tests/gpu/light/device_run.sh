@@ -86,7 +86,9 @@
 #              differences), then in lockstep by blocks (paired per-iteration ratios),
 #              SS_REALLOCK_GENERATIONS (5) sets of children in SS_REALLOCK_SECONDS (90), then
 #              SS_REALLOCK_WHOLE (2) bare whole processes of the script, on the CPUs of
-#              SS_WHOLE_CPU: the whole-process figure against 1.01 with its interval
+#              SS_WHOLE_CPU: the whole-process figure against 1.01 with its interval;
+#              SS_REALLOCK_VARIANTS sets the children, SS_REALLOCK_TIMING=1 reads the light
+#              children's finisher times (SYNCSCOPE_TIMING)
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s. With
 # SS_TOTAL=T no part's bound reaches past T seconds after the start (a part with less than 5 s
 # left is not started). SS_WINDOW_GAP (default 3): the seconds of steps between the windows
@@ -415,7 +417,9 @@ for part in $parts; do
             bounded $((seconds + 15 + 18 * whole)) "reallock-$workload" "$python" \
                 bench/overhead/real_lockstep.py "$preload" "$out/reallock-$workload" \
                 --workload "$workload" --seconds "$seconds" --whole-runs "$whole" \
-                --generations "${SS_REALLOCK_GENERATIONS:-5}" --cpus "${SS_WHOLE_CPU:-8-15}"
+                --generations "${SS_REALLOCK_GENERATIONS:-5}" --cpus "${SS_WHOLE_CPU:-8-15}" \
+                --variants "${SS_REALLOCK_VARIANTS:-bare light bare light}" \
+                ${SS_REALLOCK_TIMING:+--timing}
             grep '^bench:' "$out/reallock-$workload.log" >>"$results"
             rm -rf "$out/reallock-$workload/cache"
             find "$out/reallock-$workload" -name '*.err' -size +1M -delete 2>/dev/null
