@@ -625,12 +625,6 @@ char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CX
  * it does not make the work rare. */
 enum { MIN_PERIOD = 8 };
 
-/* A test 'v % k == 0' (either side, or '!(v % k)') in a condition, k not a constant below
- * MIN_PERIOD. */
-typedef struct period_walk {
-    CXCursor found; /* the '==' or '!' */
-} period_walk;
-
 static int is_modulo(CXCursor e)
 {
     char op[8];
@@ -665,81 +659,243 @@ static int is_remainder_test(CXCursor c)
     return 0;
 }
 
-static enum CXChildVisitResult find_period(CXCursor c, CXCursor parent, CXClientData data)
+/* Variables an expression reads (MAX_NAMED at most), and whether it calls anything. */
+enum { MAX_NAMED = 8 };
+
+typedef struct named_walk {
+    CXCursor decls[MAX_NAMED];
+    size_t count;
+    int calls, overflow;
+} named_walk;
+
+static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientData data)
 {
-    period_walk *w = data;
-    if (is_remainder_test(c)) {
-        w->found = c;
+    named_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr) {
+        w->calls = 1;
         return CXChildVisit_Break;
+    }
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
+        if (w->count < MAX_NAMED)
+            w->decls[w->count++] = clang_getCursorReferenced(c);
+        else
+            w->overflow = 1;
     }
     return CXChildVisit_Recurse;
 }
 
-/* How deep periodic_local follows a local set from another one. */
+static int is_named(const named_walk *named, CXCursor decl)
+{
+    for (size_t i = 0; !ss_ast_is_null(decl) && i < named->count; i++) {
+        if (clang_equalCursors(named->decls[i], decl))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a call passes one of the variables to a reference to non-const (it may change it). */
+static int passes_by_reference(CXCursor call, const named_walk *named)
+{
+    CXCursor callee = clang_getCursorReferenced(call);
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n; i++) {
+        if (!is_named(named, named_decl(clang_Cursor_getArgument(call, i))))
+            continue;
+        if (ss_ast_is_null(callee))
+            return 1;
+        if (i >= clang_Cursor_getNumArguments(callee)) {
+            if (clang_Cursor_isVariadic(callee))
+                continue; /* passed by value ('printf("%d", step)') */
+            return 1;
+        }
+        CXType t = clang_getCursorType(clang_Cursor_getArgument(callee, i));
+        if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+            return !clang_isConstQualifiedType(clang_getPointeeType(t));
+    }
+    return 0;
+}
+
+/* A statement under 'c' that may change one of the variables: an assignment, '++', '--', its
+ * address taken, or a call given it by reference. */
+typedef struct change_walk {
+    const named_walk *named;
+    int found;
+} change_walk;
+
+static enum CXChildVisitResult find_change(CXCursor c, CXCursor parent, CXClientData data)
+{
+    change_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8];
+    if ((k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+         strcmp(op, "=") == 0) ||
+        k == CXCursor_CompoundAssignOperator)
+        w->found = is_named(w->named, named_decl(ss_ast_child(c, 0)));
+    else if (k == CXCursor_UnaryOperator && is_named(w->named, named_decl(ss_ast_child(c, 0)))) {
+        char *text = ss_expr_text(c);
+        size_t len = text ? strlen(text) : 0;
+        w->found =
+            len == 0 || text[0] == '&' || strncmp(text, "++", 2) == 0 ||
+            strncmp(text, "--", 2) == 0 ||
+            (len >= 2 && (strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0));
+        free(text);
+    } else if (k == CXCursor_CallExpr) {
+        w->found = passes_by_reference(c, w->named);
+    }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int changes_named(CXCursor c, const named_walk *named)
+{
+    change_walk w = {named, 0};
+    find_change(c, c, &w);
+    if (!w.found)
+        clang_visitChildren(c, find_change, &w);
+    return w.found;
+}
+
+/* The counter of 'loop': the variable a 'for' steps in its own parts ('step++', '--i',
+ * 'i += 2'), which its body does not change; or a null cursor. */
+static CXCursor loop_counter(CXCursor loop)
+{
+    unsigned n = ss_ast_child_count(loop);
+    if (clang_getCursorKind(loop) != CXCursor_ForStmt || n < 2)
+        return clang_getNullCursor();
+    for (unsigned i = 0; i + 1 < n; i++) {
+        CXCursor part = ss_ast_strip(ss_ast_child(loop, i));
+        enum CXCursorKind k = clang_getCursorKind(part);
+        if (k != CXCursor_UnaryOperator && k != CXCursor_CompoundAssignOperator)
+            continue;
+        named_walk counter = {{named_decl(ss_ast_child(part, 0))}, 1, 0, 0};
+        if (ss_ast_is_null(counter.decls[0]) ||
+            clang_getCursorKind(counter.decls[0]) == CXCursor_FieldDecl ||
+            !changes_named(part, &counter) || changes_named(ss_ast_child(loop, n - 1), &counter))
+            continue;
+        return counter.decls[0];
+    }
+    return clang_getNullCursor();
+}
+
+/* Whether 'e' holds on one iteration of 'loop' at most: 'step == last' where 'step' is the
+ * loop's counter and 'last' names neither it nor anything the loop changes, and calls nothing. */
+static int one_iteration_test(CXCursor e, CXCursor loop)
+{
+    char op[8];
+    if (clang_getCursorKind(e) != CXCursor_BinaryOperator ||
+        ss_ast_binary_op(e, op, sizeof op) != 0 || strcmp(op, "==") != 0)
+        return 0;
+    CXCursor counter = loop_counter(loop);
+    for (unsigned i = 0; i < 2 && !ss_ast_is_null(counter); i++) {
+        CXCursor side = ss_ast_strip(ss_ast_child(e, i));
+        if (clang_getCursorKind(side) != CXCursor_DeclRefExpr ||
+            !clang_equalCursors(named_decl(side), counter))
+            continue;
+        named_walk other = {{clang_getNullCursor()}, 0, 0, 0};
+        CXCursor value = ss_ast_child(e, 1 - i);
+        find_named(value, value, &other);
+        if (!other.calls)
+            clang_visitChildren(value, find_named, &other);
+        return !other.calls && !other.overflow && !is_named(&other, counter) &&
+               !changes_named(loop, &other);
+    }
+    return 0;
+}
+
+/* How often a condition holds in a loop: at most every k-th iteration (a remainder test), on
+ * one iteration at most (the loop's last: 'step == last'), or either, as far as told. */
+enum { HOLDS_ANY = 0, HOLDS_PERIODICALLY = 1, HOLDS_ONCE = 2 };
+
+/* How deep a local set from another one is followed. */
 enum { MAX_LOCAL_HOPS = 2 };
 
-/* Whether the value 'e' holds every k-th iteration of 'loop' at most: a remainder test, a
- * conjunction ('&&') with such a factor, or a local that periodic_local accepts ('*local', when
- * given, receives that local's use). Not a disjunction: 'i % n == 0 || verbose' may hold on
- * every iteration. */
-static int holds_periodically(CXCursor e, CXCursor loop, int hops, CXCursor *local);
+/* What makes a condition periodic: a remainder test written in it, or a local it tests. */
+typedef struct period_why {
+    CXCursor test;
+    CXCursor local;
+} period_why;
 
-/* Whether the use 'use' of a local (bool or integral) reads, on every way to it, only the
- * value of one assignment or initializer inside 'loop' (so set again on each iteration) that
- * holds periodically: 'bool log_now = step % every == 0; ... if (log_now)'. */
-static int periodic_local(CXCursor use, CXCursor loop, int hops)
+static int holds(CXCursor e, CXCursor loop, int hops, period_why *why);
+
+/* How often the use 'use' of a local (bool or integral) holds, when it reads, on every way to
+ * it, only the value of one assignment or initializer inside 'loop' (so set again on each
+ * iteration): 'bool log_now = step % every == 0; ... if (log_now)'. */
+static int local_holds(CXCursor use, CXCursor loop, int hops)
 {
     CXCursor var = clang_getCursorReferenced(use);
     enum CXTypeKind type = clang_getCanonicalType(clang_getCursorType(var)).kind;
     if (hops > MAX_LOCAL_HOPS || clang_getCursorKind(var) != CXCursor_VarDecl ||
         type < CXType_Bool || type > CXType_Int128)
-        return 0;
+        return HOLDS_ANY;
     CXCursor function = clang_getCursorSemanticParent(var);
     ss_location loc;
     if (!ss_ast_is_function(function) || ss_location_of(use, NULL, &loc) != 0)
-        return 0;
+        return HOLDS_ANY;
     ss_defs defs = {0};
     ss_dataflow_reaching(function, &loc, use, &defs);
     ss_location_free(&loc);
     unsigned begin, end, at;
     ss_ast_range(loop, &begin, &end);
-    int periodic = defs.count == 1 && defs.v[0].kind == SS_DEF_VALUE;
-    if (periodic) {
+    int how = HOLDS_ANY;
+    if (defs.count == 1 && defs.v[0].kind == SS_DEF_VALUE) {
         at = ss_ast_offset(defs.v[0].value);
-        periodic =
-            at > begin && at < end && holds_periodically(defs.v[0].value, loop, hops + 1, NULL);
+        if (at > begin && at < end)
+            how = holds(defs.v[0].value, loop, hops + 1, NULL);
     }
     ss_defs_free(&defs);
-    return periodic;
+    return how;
 }
 
-static int holds_periodically(CXCursor e, CXCursor loop, int hops, CXCursor *local)
+/* How often the value 'e' holds in 'loop': a remainder test holds periodically; a conjunction
+ * ('&&') holds as rarely as its rarest factor, periodically if one is periodic; a disjunction
+ * ('||') only when each side does: periodically when one side is periodic and the others hold
+ * periodically or once ('step % every == 0 || last_step'); a test of the loop's counter
+ * against a value the loop does not change holds once; a local, as its value. '*why', when
+ * given, receives the remainder test or the local that makes it periodic. */
+static int holds(CXCursor e, CXCursor loop, int hops, period_why *why)
 {
     e = ss_ast_strip(e);
-    if (is_remainder_test(e))
-        return 1;
+    if (is_remainder_test(e)) {
+        if (why)
+            why->test = e;
+        return HOLDS_PERIODICALLY;
+    }
     enum CXCursorKind k = clang_getCursorKind(e);
     char op[8];
     if (k == CXCursor_BinaryOperator && ss_ast_binary_op(e, op, sizeof op) == 0 &&
-        strcmp(op, "&&") == 0)
-        return holds_periodically(ss_ast_child(e, 0), loop, hops, local) ||
-               holds_periodically(ss_ast_child(e, 1), loop, hops, local);
-    if (k == CXCursor_DeclRefExpr && periodic_local(e, loop, hops)) {
-        if (local)
-            *local = e;
-        return 1;
+        (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0)) {
+        period_why sides[2] = {{clang_getNullCursor(), clang_getNullCursor()},
+                               {clang_getNullCursor(), clang_getNullCursor()}};
+        int how[2];
+        for (unsigned i = 0; i < 2; i++)
+            how[i] = holds(ss_ast_child(e, i), loop, hops, &sides[i]);
+        int periodic = how[0] == HOLDS_PERIODICALLY ? 0 : how[1] == HOLDS_PERIODICALLY ? 1 : -1;
+        int all = how[0] != HOLDS_ANY && how[1] != HOLDS_ANY;
+        if (strcmp(op, "||") == 0 && !all)
+            return HOLDS_ANY;
+        if (periodic < 0)
+            return how[0] == HOLDS_ONCE || how[1] == HOLDS_ONCE ? HOLDS_ONCE : HOLDS_ANY;
+        if (why)
+            *why = sides[periodic];
+        return HOLDS_PERIODICALLY;
     }
-    return 0;
+    if (one_iteration_test(e, loop))
+        return HOLDS_ONCE;
+    if (k == CXCursor_DeclRefExpr) {
+        int how = local_holds(e, loop, hops);
+        if (why && how == HOLDS_PERIODICALLY) {
+            why->test = clang_getNullCursor();
+            why->local = e;
+        }
+        return how;
+    }
+    return HOLDS_ANY;
 }
 
-/* "line 260 tests 'print_loss', which line 245 sets to 'i % print_interval == 0'" when the
- * condition 'cond' of an 'if' in 'loop' holds periodically through a local; malloc'ed, or
- * NULL. */
-static char *local_period_words(CXCursor cond, CXCursor loop)
+/* "line 260 tests 'print_loss', which line 245 sets to 'i % print_interval == 0'" for the use
+ * 'local' of a local that holds periodically; malloc'ed. */
+static char *local_period_words(CXCursor local)
 {
-    CXCursor local = clang_getNullCursor();
-    if (!holds_periodically(cond, loop, 0, &local) || ss_ast_is_null(local))
-        return NULL;
     ss_location loc;
     if (ss_location_of(local, NULL, &loc) != 0)
         return NULL;
@@ -758,8 +914,8 @@ static char *local_period_words(CXCursor cond, CXCursor loop)
 }
 
 /* "line 1805 tests 'step % checkpoint_every == 0'" when the call 'call' runs in the loop 'loop'
- * only in the branch of an 'if' whose condition holds every k-th time (a test of a remainder
- * against 0); malloc'ed, or NULL. */
+ * only in the branch of an 'if' whose condition holds periodically (holds); malloc'ed, or
+ * NULL. */
 static char *period_guard(CXCursor loop, CXCursor call)
 {
     if (!ss_scope_is_loop(loop))
@@ -775,17 +931,15 @@ static char *period_guard(CXCursor loop, CXCursor call)
         unsigned c = ss_ast_if_condition(path[i]);
         if (!ss_ast_same_node(ss_ast_child(path[i], c + 1), branch))
             continue;
-        period_walk w = {clang_getNullCursor()};
-        CXCursor cond = ss_ast_child(path[i], c);
-        find_period(cond, path[i], &w);
-        if (ss_ast_is_null(w.found))
-            clang_visitChildren(cond, find_period, &w);
-        if (ss_ast_is_null(w.found)) {
-            words = local_period_words(cond, loop);
+        period_why why = {clang_getNullCursor(), clang_getNullCursor()};
+        if (holds(ss_ast_child(path[i], c), loop, 0, &why) != HOLDS_PERIODICALLY)
+            continue;
+        if (!ss_ast_is_null(why.local)) {
+            words = local_period_words(why.local);
             continue;
         }
-        char *text = ss_expr_text(w.found);
-        words = ss_xasprintf("line %u tests '%s'", ss_scope_line(w.found), text ? text : "...");
+        char *text = ss_expr_text(why.test);
+        words = ss_xasprintf("line %u tests '%s'", ss_scope_line(why.test), text ? text : "...");
         free(text);
     }
     free(path);
