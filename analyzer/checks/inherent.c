@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ------------------------------------------------------------------------------------------
  * Whether the host needs the value at once. */
@@ -21,24 +22,40 @@ typedef struct ref_walk {
     int found;
 } ref_walk;
 
+/* Whether 'c' is a member of the object a method runs on: 'axis' or 'this->axis'. */
+static int is_own_member(CXCursor c)
+{
+    if (clang_getCursorKind(c) != CXCursor_MemberRefExpr)
+        return 0;
+    if (ss_ast_child_count(c) == 0)
+        return 1; /* the implicit 'this' */
+    return clang_getCursorKind(ss_ast_strip(ss_ast_child(c, 0))) == CXCursor_CXXThisExpr;
+}
+
+/* Whether 'c' names the variable, or the member of the method's object, 'var'. */
+static int names_var(CXCursor c, CXCursor var)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    return (k == CXCursor_DeclRefExpr || (k == CXCursor_MemberRefExpr && is_own_member(c))) &&
+           clang_equalCursors(clang_getCursorReferenced(c), var);
+}
+
 static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData data)
 {
     ref_walk *w = data;
-    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-        clang_equalCursors(clang_getCursorReferenced(c), w->var)) {
+    if (names_var(c, w->var)) {
         w->found = 1;
         return CXChildVisit_Break;
     }
     return CXChildVisit_Recurse;
 }
 
-/* Whether 'c' is or contains a reference to the variable 'var'. */
+/* Whether 'c' is or contains a reference to the variable (or own member) 'var'. */
 static int refers_to(CXCursor c, CXCursor var)
 {
     if (ss_ast_is_null(c) || ss_ast_is_null(var))
         return 0;
-    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-        clang_equalCursors(clang_getCursorReferenced(c), var))
+    if (names_var(c, var))
         return 1;
     ref_walk w = {var, 0};
     clang_visitChildren(c, find_ref, &w);
@@ -213,6 +230,12 @@ static CXCursor value_var(ss_check_ctx *ctx, CXCursor at, CXCursor stmt)
         int kind = ss_copy_kind(ctx->function, at, api, &dst, &src);
         if (kind != SS_COPY_KIND_D2H)
             return clang_getNullCursor();
+        /* '&axis' in a method: the member of its object. */
+        CXCursor e = ss_ast_strip(dst);
+        if (clang_getCursorKind(e) == CXCursor_UnaryOperator)
+            e = ss_ast_strip(ss_ast_child(e, 0));
+        if (is_own_member(e))
+            return clang_getCursorReferenced(e);
         return destination_var(dst);
     }
     return assigned_var(stmt);
@@ -301,9 +324,133 @@ static unsigned block_statements(CXCursor block, CXCursor child, CXCursor *stmts
     return n;
 }
 
+/* Whether an identifier names a check or a log line: one of its words (split at '_' and
+ * before a capital) is one of these ('MNN_ASSERT', 'CHECK_GE', 'LOG', 'printf'). */
+static const char *const aside_words[] = {
+    "assert",  "check", "dcheck", "log",    "vlog",   "print",  "printf", "puts",
+    "fprintf", "trace", "debug",  "verify", "expect", "ensure", "warn",   "warning"};
+
+static int names_check_or_log(const char *name)
+{
+    for (const char *p = name; *p;) {
+        while (*p == '_')
+            p++;
+        const char *start = p;
+        if (*p)
+            p++;
+        while (*p && *p != '_' && !(p[0] >= 'A' && p[0] <= 'Z' && p[-1] >= 'a' && p[-1] <= 'z'))
+            p++;
+        size_t len = (size_t)(p - start);
+        for (size_t i = 0; len > 0 && i < sizeof aside_words / sizeof aside_words[0]; i++) {
+            if (strlen(aside_words[i]) == len && strncasecmp(start, aside_words[i], len) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The first token of 'stmt' where the program writes it (a macro's name for a statement a
+ * macro expands to), malloc'ed, or NULL. */
+static char *first_token(CXCursor stmt)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(stmt);
+    CXFile file = NULL;
+    unsigned offset;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(stmt)), &file, NULL, NULL,
+                               &offset);
+    if (file == NULL)
+        return NULL;
+    CXToken *tok = clang_getToken(tu, clang_getLocationForOffset(tu, file, offset));
+    if (tok == NULL)
+        return NULL;
+    char *text = NULL;
+    if (clang_getTokenKind(*tok) == CXToken_Identifier) {
+        CXString sp = clang_getTokenSpelling(tu, *tok);
+        text = ss_xstrdup(clang_getCString(sp));
+        clang_disposeString(sp);
+    }
+    clang_disposeTokens(tu, tok, 1);
+    return text;
+}
+
+/* What a statement between a readback and the use of its value calls and writes. */
+typedef struct aside_walk {
+    const CXCursor *vars;
+    size_t var_count;
+    int access_only; /* every call must be an overloaded '[]', '*' or '->' */
+    int refused;
+} aside_walk;
+
+static enum CXChildVisitResult find_not_aside(CXCursor c, CXCursor parent, CXClientData data)
+{
+    aside_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr) {
+        CXCursor callee = clang_getCursorReferenced(c);
+        CXString name = clang_getCursorSpelling(callee);
+        const char *text = clang_getCString(name);
+        int access = text && (strcmp(text, "operator[]") == 0 || strcmp(text, "operator*") == 0 ||
+                              strcmp(text, "operator->") == 0);
+        clang_disposeString(name);
+        /* A function of the C or C++ library, or one this unit defines (ss_context_does_device
+         * work looks into those); another unit's may queue work. */
+        int known = !ss_ast_is_null(callee) && (ss_ast_in_system_header(callee) ||
+                                                !ss_ast_is_null(clang_getCursorDefinition(callee)));
+        w->refused = w->access_only ? !access : !known;
+    } else if (k == CXCursor_CXXNewExpr || k == CXCursor_LambdaExpr) {
+        w->refused = 1;
+    } else if (k == CXCursor_CompoundAssignOperator || k == CXCursor_BinaryOperator ||
+               k == CXCursor_UnaryOperator) {
+        /* It may not write the value: 'x = ...', 'x += ...', '++x', '&x'. */
+        char op[8] = "";
+        CXCursor target = ss_ast_strip(ss_ast_child(c, 0));
+        int writes = k == CXCursor_CompoundAssignOperator;
+        if (k == CXCursor_BinaryOperator)
+            writes = ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0;
+        if (k == CXCursor_UnaryOperator) {
+            char *text = ss_expr_text(c);
+            writes = text == NULL || text[0] == '&' || strstr(text, "++") || strstr(text, "--");
+            free(text);
+        }
+        for (size_t v = 0; writes && v < w->var_count && !w->refused; v++)
+            w->refused = names_var(target, w->vars[v]);
+    }
+    return w->refused ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether 'stmt', between a readback and the statement that uses its value, costs the host
+ * nothing the wait could overlap: it queues no device work, calls only the C or C++ library's
+ * functions or the unit's own, does not write the value, and is an assertion, a check or a log
+ * line (a macro or a call named so, 'MNN_ASSERT(...)', 'assert(...)', 'printf(...)'; it may
+ * read the value), or a declaration that does not read the value and only names an element or
+ * a member ('Tensor *first = inputs[0];'). */
+static int is_aside(ss_callgraph *graph, CXCursor stmt, const CXCursor *vars, size_t var_count)
+{
+    if (ss_context_does_device_work(graph, stmt))
+        return 0;
+    int declaration = clang_getCursorKind(stmt) == CXCursor_DeclStmt;
+    if (declaration) {
+        for (size_t v = 0; v < var_count; v++) {
+            if (refers_to(stmt, vars[v]))
+                return 0;
+        }
+    } else {
+        char *name = first_token(stmt);
+        int named = name && names_check_or_log(name);
+        free(name);
+        if (!named)
+            return 0;
+    }
+    aside_walk w = {vars, var_count, declaration, 0};
+    if (find_not_aside(stmt, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_not_aside, &w);
+    return !w.refused;
+}
+
 /* "inherent: ..." when one of the (at most three) statements after 'stmts[at_index]' needs one
- * of the 'vars' at once (statement_use), the statements between only waiting for the device,
- * or, before a return, computing with no device work other values that the return gives with
+ * of the 'vars' at once (statement_use), the statements between only waiting for the device
+ * or standing aside (is_aside: checks, log lines, declarations that name an element), or,
+ * before a return, computing with no device work other values that the return gives with
  * this one. Malloc'ed, or NULL. */
 static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n, unsigned at_index,
                             const CXCursor *vars, size_t var_count)
@@ -329,7 +476,8 @@ static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n
         free(use);
         if (use)
             break;
-        if (ss_context_is_wait(next))
+        if (ss_context_is_wait(next) ||
+            (computed_count == 0 && is_aside(ss_check_graph(ctx), next, vars, var_count)))
             continue;
         CXCursor var = assigned_var(next);
         if (ss_ast_is_null(var) || ss_scope_has_work(next, SS_SCOPE_ENQUEUES, NULL))
