@@ -111,9 +111,14 @@ static CXCursor definition_of(CXCursor ref)
     if (ss_ast_is_null(ref) || !ss_ast_is_function(ref) ||
         clang_getCursorKind(ref) == CXCursor_LambdaExpr)
         return clang_getNullCursor();
-    CXCursor templ = clang_getSpecializedCursorTemplate(ref);
-    if (!ss_ast_is_null(templ))
+    /* A member template of a class template is two steps from its instantiation:
+     * 'Batch<float>::send<float>' to 'Batch<float>::send<U>' to 'Batch<T>::send<U>'. */
+    for (int step = 0; step < 4; step++) {
+        CXCursor templ = clang_getSpecializedCursorTemplate(ref);
+        if (ss_ast_is_null(templ) || clang_equalCursors(templ, ref))
+            break;
         ref = templ;
+    }
     return clang_getCursorDefinition(ref);
 }
 
@@ -874,6 +879,19 @@ static int written_inline(CXCursor function)
     return found;
 }
 
+/* Whether the function template 'function' is inline: 'inline' written, or defined in the body
+ * of its class (a member defined there is inline, C++ [class.mfct]; libclang's lexical parent
+ * is then the class). */
+static int template_inline(CXCursor function)
+{
+    enum CXCursorKind parent = clang_getCursorKind(clang_getCursorLexicalParent(function));
+    if (parent == CXCursor_StructDecl || parent == CXCursor_ClassDecl ||
+        parent == CXCursor_UnionDecl || parent == CXCursor_ClassTemplate ||
+        parent == CXCursor_ClassTemplatePartialSpecialization)
+        return 1;
+    return written_inline(function);
+}
+
 static const char *callable_only_here(CXCursor function)
 {
     enum CXCursorKind k = clang_getCursorKind(function);
@@ -889,7 +907,7 @@ static const char *callable_only_here(CXCursor function)
         return NULL;
     if (clang_getCursorLinkage(function) == CXLinkage_Internal)
         return "has internal linkage";
-    int is_inline = k == CXCursor_FunctionTemplate ? written_inline(function)
+    int is_inline = k == CXCursor_FunctionTemplate ? template_inline(function)
                                                    : (int)clang_Cursor_isFunctionInlined(function);
     return is_inline ? "is inline" : NULL;
 }

@@ -1,0 +1,52 @@
+// uncalled_member_template.cu: a member function template defined in the body of its class is
+// inline although the keyword is not written (a member defined in its class is), so where
+// nothing in the unit calls it, it runs nowhere in this unit: its findings are notes, "not
+// called in this unit", as for any inline function (a class's template helper in a shared
+// header, instantiated only by the units that call it). Still warnings: a member template
+// defined outside its class without 'inline' (it may be instantiated here for other units),
+// one the unit calls, and a member template of a class template that the unit calls.
+#include <cuda_runtime.h>
+#include <vector>
+
+struct Segments {
+    std::vector<int> table;
+
+    template <typename Op> void finish(int *d, cudaStream_t s, Op op) const
+    {
+        cudaMemcpyAsync(d, table.data(), table.size() * sizeof(int), cudaMemcpyDefault, s); // expect: SYNC201 expect-severity: note expect-message: not called in this unit: 'Segments::finish' is inline, and nothing in this unit calls it or takes its address
+        op(d);
+    }
+
+    template <typename Op> void refresh(int *d, cudaStream_t s, Op op) const;
+
+    template <typename T> void upload(T *d, cudaStream_t s) const
+    {
+        cudaMemcpyAsync(d, table.data(), table.size() * sizeof(int), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: warning
+    }
+};
+
+template <typename Op> void Segments::refresh(int *d, cudaStream_t s, Op op) const
+{
+    cudaMemcpyAsync(d, table.data(), table.size() * sizeof(int), cudaMemcpyDefault, s); // expect: SYNC201 expect-severity: warning
+    op(d);
+}
+
+template <typename T> struct Batch {
+    std::vector<T> rows;
+
+    template <typename U> void stage(U *d, cudaStream_t s) const
+    {
+        cudaMemcpyAsync(d, rows.data(), rows.size() * sizeof(T), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: note expect-message: not called in this unit: 'Batch::stage' is inline
+    }
+
+    template <typename U> void send(U *d, cudaStream_t s) const
+    {
+        cudaMemcpyAsync(d, rows.data(), rows.size() * sizeof(T), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: warning
+    }
+};
+
+void upload_all(const Segments &segs, const Batch<float> &batch, int *d, float *df, cudaStream_t s)
+{
+    segs.upload(d, s);
+    batch.send(df, s);
+}
