@@ -3,7 +3,8 @@ into what it adds once and what it adds per iteration, each measured side by sid
 (docs/studies/performance.md, "Modes", "Real workloads in lockstep").
 
 Usage: python3 real_lockstep.py LIBSYNCSCOPE WORKDIR --workload resnet|generate|fake
-           [--variants "bare light bare light"] [--block N] [--seconds T (100)]
+           [--variants "bare light bare light"] [--pairs "light/noop ..."] [--block N]
+           [--seconds T (100)]
            [--generations G (5)] [--whole-runs N (0)] [--whole-bare S] [--cpus LIST]
            [--timing] [--fake-cost F]
 
@@ -36,18 +37,24 @@ ABBA order, turning by one child every pair of rounds; no round starts after the
 share of T seconds (the import counted). The iterations continue the same stream (the
 DataLoader's next batches, the next prompts) for every child alike.
 
+--variants may also name SYNCSCOPE_LIGHT_PROBE's stops (load, subscribe, noop, noop_runtime,
+noop_driver: docs/run.md; a probe's child loads the library and leaves no result), each
+against bare like light, and --pairs "A/B ..." adds A's ratio to B paired within the rounds
+(e.g. light/noop: syncscope's own work in its callbacks), as mlp_lockstep.py does.
+
 Printed, besides a line per child and per round:
 
   bench: reallock NAME light/bare MEASURE n N median R ci95 LO HI ... target 1.01 VERDICT
       per iteration (MEASURE block, step, cpu): the median over the rounds of the mean light
       child's block over the mean bare child's, as mlp_lockstep.py prints it; bare/bare the
-      control
+      control; per other variant V the same 'V/bare' line, per pair 'A/B'
   bench: reallock NAME once PHASE light-bare n N added_ms D ci95 LO HI bare_ms B light_ms L
       per phase, and 'once' (init + setup + first + teardown + exit) and 'natural' (all six,
       the script's whole CUDA part and exit at its own length): the median over the pairs
       (the k-th light child of a generation against its k-th bare child) of the difference,
       with a bootstrap 95% interval; 'bare-bare' lines the same for the second bare child
-      against the first (the control: what separates two children of one mode)
+      against the first (the control: what separates two children of one mode), 'V-bare'
+      lines for each probe variant V
   bench: reallock NAME finisher light n N median_ms M ci95 LO HI min A max B
       with --timing (SYNCSCOPE_TIMING=1 in the light children): their finishers' own time
       (the exit timing line's total, read from the child's standard error), to set beside
@@ -315,8 +322,9 @@ def observed_problem(child, opts, loaded):
     observed = child.variant != "bare"
     if loaded != observed:
         return f"{os.path.basename(opts.library)} {'not ' if observed else ''}loaded"
-    if os.path.isfile(child.output) != observed:
-        return "left no result (not observed?)" if observed else "a bare child left a result"
+    if os.path.isfile(child.output) != (child.variant == "light"):
+        return "left no result (not observed?)" if child.variant == "light" else \
+            f"a {child.variant} child left a result"
     return None
 
 
@@ -431,7 +439,9 @@ def once_differences(opts, once, name, top="light"):
 
 def once_lines(opts, once):
     lines = []
-    for top, word in (("light", "light-bare"), ("bare", "bare-bare")):
+    tops = [v for k, v in enumerate(opts.variants) if v != "bare" and
+            opts.variants.index(v) == k] + ["bare"]
+    for top, word in ((v, f"{v}-bare") for v in tops):
         for name in PHASES + tuple(SUMS):
             diffs, pairs = once_differences(opts, once, name, top)
             if not diffs:
@@ -518,6 +528,7 @@ def parse(argv):
     parser.add_argument("workdir")
     parser.add_argument("--workload", required=True, choices=sorted(WORKLOADS))
     parser.add_argument("--variants", default="bare light bare light")
+    parser.add_argument("--pairs", default="")
     parser.add_argument("--block", type=int, default=0)
     parser.add_argument("--seconds", type=float, default=100.0)
     parser.add_argument("--generations", type=int, default=5)
@@ -531,11 +542,16 @@ def parse(argv):
     except SystemExit:
         return None
     opts.fake = opts.workload == "fake"
-    opts.pairs = []
     opts.variants = opts.variants.split()
+    opts.pairs = [tuple(pair.split("/")) for pair in opts.pairs.split()]
+    allowed = ("bare", "light") + mlp_lockstep.PROBES
     problem = None
-    if set(opts.variants) != {"bare", "light"}:
-        problem = "--variants: bare and light children only, at least one of each"
+    if not {"bare", "light"} <= set(opts.variants) <= set(allowed):
+        problem = (f"--variants: bare and light children, at least one of each, and "
+                   f"SYNCSCOPE_LIGHT_PROBE's ({', '.join(mlp_lockstep.PROBES)})")
+    elif any(len(p) != 2 or "bare" in p or p[0] == p[1] or not set(p) <= set(opts.variants)
+             for p in opts.pairs):
+        problem = "--pairs: A/B words, two other variants of --variants than bare"
     elif min(opts.seconds, opts.generations, opts.fake_cost) <= 0 or \
             min(opts.block, opts.whole_runs, opts.whole_bare) < 0:
         problem = ("--seconds, --generations and --fake-cost must be positive, --block, "

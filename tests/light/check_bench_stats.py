@@ -467,9 +467,27 @@ def check_real_lockstep(source, work):
               f"figure natural = (W + D_natural) / W: {natural.group(0)}")
         check(float(figure.group(2)) <= float(figure.group(1)) <= float(figure.group(3)),
               f"the figure inside its interval: {figure.group(0)}")
+    # probe children beside bare and light, and a pair of them
+    proc = run([sys.executable, script, "unused.so", os.path.join(work, "real2"), "--workload",
+                "fake", "--seconds", "2", "--generations", "1", "--variants", "bare noop light",
+                "--pairs", "light/noop", "--fake-cost", "2"])
+    check(proc.returncode == 0, f"real_lockstep probes exit {proc.returncode}: "
+          f"{proc.stderr[-500:]}")
+    for name in ("noop/bare", "light/bare", "light/noop"):
+        check(len(re.findall(rf"^bench: reallock fake {name} (?:block|step|cpu) n \d+ ",
+                             proc.stdout, re.M)) == 3, f"three lines of {name}")
+    pair = re.search(r"^bench: reallock fake light/noop step n \d+ median ([0-9.]+) ",
+                     proc.stdout, re.M)
+    check(pair is not None and 0.8 < float(pair.group(1)) < 1.25,
+          f"light/noop: both 2x, about 1: {pair.group(0) if pair else proc.stdout[-300:]}")
+    check(re.search(r"^bench: reallock fake once init noop-bare n 1 ", proc.stdout, re.M)
+          is not None, "the once lines of a probe")
     for args, message in (
-            (["--variants", "bare full"], "--variants: bare and light children only, at least "
-             "one of each"),
+            (["--variants", "bare full"], "--variants: bare and light children, at least one of "
+             "each, and SYNCSCOPE_LIGHT_PROBE's (load, subscribe, noop, noop_runtime, "
+             "noop_driver)"),
+            (["--variants", "bare noop light", "--pairs", "light/bare"], "--pairs: A/B words, "
+             "two other variants of --variants than bare"),
             (["--generations", "0"], "--seconds, --generations and --fake-cost must be "
              "positive, --block, --whole-runs and --whole-bare not negative")):
         proc = run([sys.executable, script, "unused.so", work, "--workload", "fake"] + args)

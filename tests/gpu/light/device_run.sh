@@ -87,8 +87,12 @@
 #              SS_REALLOCK_GENERATIONS (5) sets of children in SS_REALLOCK_SECONDS (90), then
 #              SS_REALLOCK_WHOLE (2) bare whole processes of the script, on the CPUs of
 #              SS_WHOLE_CPU: the whole-process figure against 1.01 with its interval;
-#              SS_REALLOCK_VARIANTS sets the children, SS_REALLOCK_TIMING=1 reads the light
-#              children's finisher times (SYNCSCOPE_TIMING)
+#              SS_REALLOCK_VARIANTS sets the children (SYNCSCOPE_LIGHT_PROBE's stops too),
+#              SS_REALLOCK_PAIRS adds paired ratios of two of them ("light/noop"),
+#              SS_REALLOCK_TIMING=1 reads the light children's finisher times (SYNCSCOPE_TIMING)
+#   realcalls  each WORKLOAD:SIZE of SS_REALCALLS (default "resnet_train:4 gpt2_generate:1") of
+#              tests/gpu/real run once in the light mode with a trace: the calls it took, in
+#              all and between its first and last readback of SIZE bytes (count_calls.py)
 # Each part runs under its own time bound (timeout); the whole stays under about 200 s. With
 # SS_TOTAL=T no part's bound reaches past T seconds after the start (a part with less than 5 s
 # left is not started). SS_WINDOW_GAP (default 3): the seconds of steps between the windows
@@ -414,16 +418,29 @@ for part in $parts; do
         seconds=${SS_REALLOCK_SECONDS:-90}
         whole=${SS_REALLOCK_WHOLE:-2}
         for workload in ${SS_REALLOCK_WORKLOADS:-resnet generate}; do
-            bounded $((seconds + 15 + 18 * whole)) "reallock-$workload" "$python" \
+            bounded $((seconds + 25 + 18 * whole)) "reallock-$workload" "$python" \
                 bench/overhead/real_lockstep.py "$preload" "$out/reallock-$workload" \
                 --workload "$workload" --seconds "$seconds" --whole-runs "$whole" \
                 --generations "${SS_REALLOCK_GENERATIONS:-5}" --cpus "${SS_WHOLE_CPU:-8-15}" \
                 --variants "${SS_REALLOCK_VARIANTS:-bare light bare light}" \
-                ${SS_REALLOCK_TIMING:+--timing}
+                --pairs "${SS_REALLOCK_PAIRS:-}" ${SS_REALLOCK_TIMING:+--timing}
             grep '^bench:' "$out/reallock-$workload.log" >>"$results"
             rm -rf "$out/reallock-$workload/cache"
             find "$out/reallock-$workload" -name '*.err' -size +1M -delete 2>/dev/null
         done
+        ;;
+    realcalls)
+        mkdir -p "$out/realcalls"
+        for spec in ${SS_REALCALLS:-resnet_train:4 gpt2_generate:1}; do
+            workload=${spec%%:*} size=${spec#*:}
+            bounded 45 "realcalls-run-$workload" "$syncscope" run --mode light --fail-on none \
+                --trace "$out/realcalls/$workload.sstrace" -o "$out/realcalls/$workload.json" \
+                -- "$python" "$root/tests/gpu/real/$workload.py"
+            bounded 10 "realcalls-$workload" "$python" tests/gpu/light/count_calls.py \
+                "$out/realcalls/$workload.sstrace" "$size"
+            head -n 30 "$out/realcalls-$workload.log" | sed "s/^/calls $workload: /" >>"$results"
+        done
+        find "$out/realcalls" -name '*.sstrace' -size +5M -delete 2>/dev/null
         ;;
     *)
         note "unknown part '$part'"
