@@ -58,7 +58,10 @@ Printed, besides a line per child and per round:
   bench: reallock NAME finisher light n N median_ms M ci95 LO HI min A max B
       with --timing (SYNCSCOPE_TIMING=1 in the light children): their finishers' own time
       (the exit timing line's total, read from the child's standard error), to set beside
-      the exit's difference
+      the exit's difference; and where the interposer prints it, 'bench: reallock NAME
+      callbacks light n N per_iteration callbacks C own_us O stacks S unwind_us U python_us P
+      iterations I': the capture's own time in its callbacks (SYNCSCOPE_TIMING's callback
+      timing line) over the child's iterations (set-up included), medians over the children
   bench: reallock NAME whole bare_s W runs N
       the bare whole process (python3 SCRIPT, import and exit included), --whole-runs runs
       after the generations, on the same CPUs (or --whole-bare S, given)
@@ -144,7 +147,9 @@ class Fake:
     def teardown(self):
         self.burn(2)
         if os.environ.get("SYNCSCOPE_TIMING") == "1":  # as the finisher would at the exit
-            print("syncscope: exit timing: symbolize 1.0 ms (...), total 12.5 ms",
+            print("syncscope: callback timing: 200 callbacks, own time 4.0 ms (20.00 us each; "
+                  "1 threads' registration 0.1 ms); 100 stacks: unwinding 2.0 ms, Python frames "
+                  "1.0 ms\nsyncscope: exit timing: symbolize 1.0 ms (...), total 12.5 ms",
                   file=sys.stderr, flush=True)
 
 
@@ -309,7 +314,7 @@ def child_main(variant, opts, output, commands, results):
     teardown = timed(work.teardown)
     with open("/proc/self/maps", encoding="utf-8") as handle:
         loaded = os.path.basename(opts.library) in handle.read()
-    send({"check": check, "loaded": loaded, "teardown": teardown})
+    send({"check": check, "loaded": loaded, "teardown": teardown, "iterations": state["i"]})
     os.close(results)
     sys.exit(0)
 
@@ -347,12 +352,22 @@ def stop(child, opts):
     if opts.timing and child.variant == "light":
         with open(child.output[:-len(".json")] + ".err", encoding="utf-8",
                   errors="replace") as handle:
-            said = re.findall(r"^syncscope: exit timing: .* total ([0-9.]+) ms$", handle.read(),
-                              re.M)
+            text = handle.read()
+        said = re.findall(r"^syncscope: exit timing: .* total ([0-9.]+) ms$", text, re.M)
         if len(said) != 1:
             raise RuntimeError(f"{child.tag}: {len(said)} exit timing lines, not 1")
         record["finisher"] = float(said[0])
+        callbacks = re.search(CALLBACK_TIMING, text, re.M)
+        if callbacks:  # the capture's own time (an interposer that prints it)
+            record["callbacks"] = {name: float(value) for name, value in
+                                   zip(CALLBACK_FIELDS, callbacks.groups())}
     return record, exit_ms
+
+
+# SYNCSCOPE_TIMING's line of the capture's own time in its callbacks, at the exit
+CALLBACK_TIMING = (r"^syncscope: callback timing: (\d+) callbacks, own time ([0-9.]+) ms .*; "
+                   r"(\d+) stacks: unwinding ([0-9.]+) ms, Python frames ([0-9.]+) ms$")
+CALLBACK_FIELDS = ("callbacks", "own_ms", "stacks", "unwind_ms", "python_ms")
 
 
 def warm_up(opts):
@@ -407,8 +422,10 @@ def run_generation(opts, generation, deadline, times, once):
         for k in order[::-1]:
             record, phases[k]["exit"] = stop(children[k], opts)
             phases[k]["teardown"] = record["teardown"]
-            if "finisher" in record:
-                phases[k]["finisher"] = record["finisher"]
+            for key in ("finisher", "callbacks"):
+                if key in record:
+                    phases[k][key] = record[key]
+            phases[k]["iterations"] = record["iterations"]
             checks[children[k].tag] = record["check"]
         for k in range(count):
             once[k].append(phases[k])
@@ -464,9 +481,20 @@ def finisher_line(opts, once):
     if not said:
         return []
     low, high = bootstrap_median(said)
-    return [f"bench: reallock {opts.workload} finisher light n {len(said)} median_ms "
-            f"{statistics.median(said):.1f} ci95 {low:.1f} {high:.1f} min {min(said):.1f} "
-            f"max {max(said):.1f}"]
+    lines = [f"bench: reallock {opts.workload} finisher light n {len(said)} median_ms "
+             f"{statistics.median(said):.1f} ci95 {low:.1f} {high:.1f} min {min(said):.1f} "
+             f"max {max(said):.1f}"]
+    timed = [p for k, v in enumerate(opts.variants) if v == "light" for p in once[k]
+             if "callbacks" in p]
+    if timed:
+        per = {name: statistics.median(p["callbacks"][name] / p["iterations"] for p in timed)
+               for name in CALLBACK_FIELDS}
+        lines.append(f"bench: reallock {opts.workload} callbacks light n {len(timed)} "
+                     f"per_iteration callbacks {per['callbacks']:.4f} own_us "
+                     f"{per['own_ms'] * 1e3:.2f} stacks {per['stacks']:.4f} unwind_us "
+                     f"{per['unwind_ms'] * 1e3:.2f} python_us {per['python_ms'] * 1e3:.2f} "
+                     f"iterations {statistics.median(p['iterations'] for p in timed):.0f}")
+    return lines
 
 
 def round_ratios(opts, times, measure="block"):
