@@ -137,11 +137,11 @@ static enum CXChildVisitResult find_send(CXCursor c, CXCursor parent, CXClientDa
 
 /* Whether the data goes back to the device in the same iteration: a copy to the device from
  * 'decl' in the innermost loop around 'at', or, for a loop elsewhere, in its function. */
-static int sent_back(ss_check_ctx *ctx, CXCursor at, CXCursor decl)
+static int sent_back(CXCursor function, CXCursor at, CXCursor decl)
 {
-    CXCursor top = ss_scope_outer_function(ctx->function);
-    CXCursor loop = ss_scope_enclosing_loop(ctx->function, at);
-    send_walk w = {ctx->function, decl, 0};
+    CXCursor top = ss_scope_outer_function(function);
+    CXCursor loop = ss_scope_enclosing_loop(function, at);
+    send_walk w = {function, decl, 0};
     clang_visitChildren(ss_ast_is_null(loop) ? top : loop, find_send, &w);
     return w.found;
 }
@@ -557,6 +557,295 @@ static CXCursor named_buffer(const waited *wd, int r, CXCursor stmt)
     return clang_getNullCursor();
 }
 
+/* How a statement after 'stmts[index]' (up to MAX_BETWEEN, only waits doing device work
+ * between) reads the buffers of 'wd' as a whole, in words (read_words: "reads 'h' in a loop"),
+ * when the data is not sent back to the device in the loop around 'at' (in 'function');
+ * '*line' receives the statement's line. NULL when none does. */
+static char *read_after(ss_callgraph *graph, CXCursor function, CXCursor at, const CXCursor *stmts,
+                        unsigned n, unsigned index, const waited *wd, unsigned *line)
+{
+    char *words = NULL;
+    for (unsigned s = index + 1; wd->count > 0 && s < n && s <= index + MAX_BETWEEN; s++) {
+        CXCursor decl = named_buffer(wd, 0, stmts[s]);
+        if (!ss_ast_is_null(decl)) {
+            int every = 1;
+            for (int r = 1; r < wd->count && every; r++)
+                every = !ss_ast_is_null(named_buffer(wd, r, stmts[s]));
+            char *use = every ? read_words(graph, stmts[s], decl) : NULL;
+            if (use && !sent_back(function, at, decl)) {
+                words = use;
+                *line = ss_scope_line(stmts[s]);
+            } else {
+                free(use);
+            }
+            break;
+        }
+        if (!ss_context_is_wait(stmts[s]) && ss_context_does_device_work(graph, stmts[s]))
+            break;
+    }
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * A wait in a function that only waits ('void sync() { check(cudaStreamSynchronize(s_)); }'):
+ * each call of it from a loop is the wait, and the copy it waits for is made right before the
+ * call, by the caller or by a function the caller calls (its last device work). */
+
+/* How many calls of such a function are looked at. */
+enum { MAX_WRAPPER_CALLS = 16 };
+
+/* Whether a call in 'c' may queue device work through a library or another unit. */
+static enum CXChildVisitResult find_library_work(CXCursor c, CXCursor parent, CXClientData data)
+{
+    ss_callgraph *graph = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && ss_scope_callee_api(c) == NULL &&
+        !ss_scope_is_launch(c) && ss_ast_is_null(ss_callgraph_callee(graph, c)) &&
+        !ss_context_wraps_api(c) && ss_context_library_enqueues(c))
+        return CXChildVisit_Break;
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'stmt' queues device work: itself, through a function of the unit, a library or
+ * another unit. */
+static int queues_work(ss_callgraph *graph, CXCursor stmt)
+{
+    if (ss_context_does_device_work(graph, stmt))
+        return 1;
+    return find_library_work(stmt, stmt, graph) == CXChildVisit_Break ||
+           clang_visitChildren(stmt, find_library_work, graph) != 0;
+}
+
+/* The body ('{ ... }') of the function definition 'function', or a null cursor. */
+static CXCursor body_of(CXCursor function)
+{
+    unsigned n = ss_ast_child_count(function);
+    for (unsigned i = n; i-- > 0;) {
+        CXCursor c = ss_ast_child(function, i);
+        if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+            return c;
+    }
+    return clang_getNullCursor();
+}
+
+/* Whether the function 'function' only waits: its body has no loop and queues no device work
+ * (a stream or device-wide wait, an error check, a return). */
+static enum CXChildVisitResult find_loop(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    (void)data;
+    return ss_scope_is_loop(c) ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int only_waits(ss_callgraph *graph, CXCursor function)
+{
+    CXCursor body = body_of(function);
+    return !ss_ast_is_null(body) && clang_visitChildren(body, find_loop, NULL) == 0 &&
+           !queues_work(graph, body);
+}
+
+/* The calls in 'stmt' that queue device work, counted (a copy's arguments left out); the last
+ * copy among them in 'copy'. */
+typedef struct work_count {
+    ss_callgraph *graph;
+    int count;
+    CXCursor copy;
+} work_count;
+
+static enum CXChildVisitResult count_work(CXCursor c, CXCursor parent, CXClientData data)
+{
+    work_count *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    if (api && api->klass == SS_CLASS_COPY && api->dst_arg >= 0) {
+        /* The calls in its arguments compute them (a getter of the stream). */
+        w->copy = c;
+        w->count++;
+        return CXChildVisit_Continue;
+    }
+    if (ss_context_call_enqueues(w->graph, c, api) ||
+        (api == NULL && !ss_scope_is_launch(c) &&
+         ss_ast_is_null(ss_callgraph_callee(w->graph, c)) && !ss_context_wraps_api(c) &&
+         ss_context_library_enqueues(c)))
+        w->count++;
+    return CXChildVisit_Recurse;
+}
+
+/* count_work over 'stmt' and what it holds. */
+static work_count count_in(ss_callgraph *graph, CXCursor stmt)
+{
+    work_count w = {graph, 0, clang_getNullCursor()};
+    if (count_work(stmt, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, count_work, &w);
+    return w;
+}
+
+/* The index of the parameter of 'function' that its last device work copies to the host into:
+ * going back over the statements of its body, those that queue nothing aside, the first that
+ * queues work queues one copy to the host (or of cudaMemcpyDefault's kind; not of one value),
+ * whose destination is (the storage of) a parameter ('out', 'out.data()', 'out + i'). '*copy'
+ * receives the copy. Returns -1 when there is none. */
+static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
+{
+    ss_callgraph *graph = ss_check_graph(ctx);
+    CXCursor body = body_of(function);
+    unsigned n = ss_ast_is_null(body) ? 0 : ss_ast_child_count(body);
+    for (unsigned i = n; i-- > 0;) {
+        CXCursor stmt = ss_ast_child(body, i);
+        if (!queues_work(graph, stmt))
+            continue;
+        work_count w = count_in(graph, stmt);
+        if (w.count != 1 || ss_ast_is_null(w.copy))
+            return -1;
+        const ss_api *api = ss_scope_callee_api(w.copy);
+        CXCursor dst, src;
+        int kind = ss_copy_kind(function, w.copy, api, &dst, &src);
+        if ((kind != SS_COPY_KIND_D2H && kind != SS_COPY_KIND_DEFAULT) ||
+            ss_check_copies_one_value(ctx, w.copy, api))
+            return -1;
+        CXCursor param = copied_decl(dst);
+        if (clang_getCursorKind(param) != CXCursor_ParmDecl)
+            return -1;
+        int index = 0;
+        for (unsigned c = 0; c < ss_ast_child_count(function); c++) {
+            CXCursor child = ss_ast_child(function, c);
+            if (clang_getCursorKind(child) != CXCursor_ParmDecl)
+                continue;
+            if (clang_equalCursors(child, param)) {
+                *copy = w.copy;
+                return index;
+            }
+            index++;
+        }
+        return -1;
+    }
+    return -1;
+}
+
+/* The buffer the statement 'stmt' (before a call of a function that only waits) last copies to
+ * the host: a copy in it (not of one value), or a call of a function of the unit whose last
+ * device work copies to the host into one of its parameters, given the buffer there. Fills
+ * 'wd'; returns 1, or 0 when there is none. */
+static int copy_in_statement(ss_check_ctx *ctx, CXCursor function, CXCursor stmt, waited *wd)
+{
+    ss_callgraph *graph = ss_check_graph(ctx);
+    work_count w = count_in(graph, stmt);
+    if (w.count != 1)
+        return 0;
+    if (!ss_ast_is_null(w.copy)) {
+        const ss_api *api = ss_scope_callee_api(w.copy);
+        CXCursor dst, src;
+        if (ss_copy_kind(function, w.copy, api, &dst, &src) != SS_COPY_KIND_D2H ||
+            ss_check_copies_one_value(ctx, w.copy, api))
+            return 0;
+        wd->buffers[0] = copied_decl(dst);
+        wd->partners[0] = clang_getNullCursor();
+        wd->count = !ss_ast_is_null(wd->buffers[0]);
+        if (wd->count) {
+            CXString buffer = clang_getCursorSpelling(wd->buffers[0]);
+            wd->because = ss_xasprintf("the copy into '%s' comes right before it (line %u)",
+                                       clang_getCString(buffer), ss_scope_line(w.copy));
+            clang_disposeString(buffer);
+        }
+        return wd->count;
+    }
+    /* The one call that queues work, of a function of the unit. */
+    CXCursor call = ss_ast_strip(stmt);
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return 0;
+    CXCursor callee = ss_callgraph_callee(graph, call);
+    CXCursor copy;
+    int param = ss_ast_is_null(callee) ? -1 : copies_out_last(ctx, callee, &copy);
+    if (param < 0 || clang_Cursor_getNumArguments(call) <= param)
+        return 0;
+    wd->buffers[0] = copied_decl(clang_Cursor_getArgument(call, (unsigned)param));
+    wd->partners[0] = clang_getNullCursor();
+    wd->count = !ss_ast_is_null(wd->buffers[0]);
+    if (wd->count == 0)
+        return 0;
+    char *name = ss_qualified_name(callee);
+    char *place = ss_callgraph_place(copy);
+    CXString buffer = clang_getCursorSpelling(wd->buffers[0]);
+    wd->because = ss_xasprintf("'%s()' before it ends by copying into '%s' (%s)", name,
+                               clang_getCString(buffer), place);
+    clang_disposeString(buffer);
+    free(name);
+    free(place);
+    return 1;
+}
+
+/* For ss_callgraph_reached_unless: the calls of the function that only waits; a call of it is
+ * skipped when the statement before it copies to the host and one soon after reads the buffer
+ * as a whole (the words of the first in 'words'). */
+typedef struct wrapper_calls {
+    ss_check_ctx *ctx;
+    CXCursor wrapper;
+    CXCursor calls[MAX_WRAPPER_CALLS], callers[MAX_WRAPPER_CALLS];
+    long count;
+    char *words; /* malloc'ed */
+} wrapper_calls;
+
+static int skip_read_after(CXCursor from, CXCursor call, void *data)
+{
+    (void)from;
+    wrapper_calls *wc = data;
+    CXCursor function = clang_getNullCursor();
+    for (long i = 0; i < wc->count && i < MAX_WRAPPER_CALLS; i++) {
+        if (ss_ast_same_node(wc->calls[i], call))
+            function = wc->callers[i];
+    }
+    if (ss_ast_is_null(function))
+        return 0;
+    CXCursor stmts[256];
+    unsigned index = 0;
+    unsigned n = ss_context_statements_around(function, call, stmts, 256, &index);
+    ss_callgraph *graph = ss_check_graph(wc->ctx);
+    /* The call is the statement's only work that the unit knows of: the wait (a getter of
+     * another unit may name the stream: 'ctx->Stream().sync()'). */
+    if (n == 0 || index == 0 || ss_context_does_device_work(graph, stmts[index]))
+        return 0;
+    waited wd = {0};
+    char *use = NULL;
+    unsigned line = 0;
+    if (copy_in_statement(wc->ctx, function, stmts[index - 1], &wd))
+        use = read_after(graph, function, call, stmts, n, index, &wd, &line);
+    if (use && wc->words == NULL) {
+        char *place = ss_callgraph_place(call);
+        wc->words =
+            ss_xasprintf("the call at %s: line %u %s, and %s", place, line, use, wd.because);
+        free(place);
+    }
+    int skipped = use != NULL;
+    free(wd.because);
+    free(use);
+    return skipped;
+}
+
+/* "inherent: every call from a loop waits for a copy to the host whose data the caller needs next
+ * (...)" when the wait is in a function that only waits (the check context's, not a lambda), and
+ * every chain of calls from a loop that enqueues device work down to it ends with a call of it that
+ * follows a copy to the host whose buffer a statement soon after reads as a whole (as for a wait
+ * written in the loop). */
+static char *wrapper_read_words(ss_check_ctx *ctx)
+{
+    CXCursor wrapper = ss_scope_outer_function(ctx->function);
+    ss_callgraph *graph = ss_check_graph(ctx);
+    if (!ss_ast_same_node(wrapper, ctx->function) || !only_waits(graph, wrapper))
+        return NULL;
+    wrapper_calls wc = {.ctx = ctx, .wrapper = wrapper};
+    wc.count = ss_callgraph_calls_of(graph, wrapper, wc.calls, wc.callers, MAX_WRAPPER_CALLS);
+    if (wc.count <= 0 || wc.count > MAX_WRAPPER_CALLS)
+        return NULL;
+    char *words = NULL;
+    if (!ss_callgraph_reached_unless(graph, wrapper, SS_SCOPE_ENQUEUES, skip_read_after, &wc) &&
+        wc.words)
+        words = ss_xasprintf("inherent: every call from a loop waits for a copy to the host whose "
+                             "data the caller needs next (%s)",
+                             wc.words);
+    free(wc.words);
+    return words;
+}
+
 char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     if (rule != SS_RULE_SYNC_COPY_IN_PIPELINE && rule != SS_RULE_SYNC_IN_LOOP)
@@ -579,28 +868,15 @@ char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
         wd.count = !ss_ast_is_null(wd.buffers[0]);
     } else if (api == NULL && rule == SS_RULE_SYNC_IN_LOOP && !event_copies(ctx, at, &wd) &&
                !stream_copy(ctx, at, &wd)) {
-        return NULL;
+        return wrapper_read_words(ctx);
     }
-    ss_callgraph *graph = ss_check_graph(ctx);
-    char *words = NULL;
-    for (unsigned s = index + 1; wd.count > 0 && s < n && s <= index + MAX_BETWEEN; s++) {
-        CXCursor decl = named_buffer(&wd, 0, stmts[s]);
-        if (!ss_ast_is_null(decl)) {
-            int every = 1;
-            for (int r = 1; r < wd.count && every; r++)
-                every = !ss_ast_is_null(named_buffer(&wd, r, stmts[s]));
-            char *use = every ? read_words(graph, stmts[s], decl) : NULL;
-            if (use && !sent_back(ctx, at, decl))
-                words =
-                    ss_xasprintf("inherent: the next statement needs the value (line %u %s)%s%s",
-                                 ss_scope_line(stmts[s]), use, wd.because ? ": " : "",
-                                 wd.because ? wd.because : "");
-            free(use);
-            break;
-        }
-        if (!ss_context_is_wait(stmts[s]) && ss_context_does_device_work(graph, stmts[s]))
-            break;
-    }
+    unsigned line = 0;
+    char *use = read_after(ss_check_graph(ctx), ctx->function, at, stmts, n, index, &wd, &line);
+    char *words =
+        use ? ss_xasprintf("inherent: the next statement needs the value (line %u %s)%s%s", line,
+                           use, wd.because ? ": " : "", wd.because ? wd.because : "")
+            : NULL;
+    free(use);
     free(wd.because);
     return words;
 }
