@@ -87,22 +87,12 @@ static void context_info(thread_state *t, void *context)
     t->context_id = id;
 }
 
-/* Records the program counters of the current call, and the calling thread's Python frames
- * when the program is a Python interpreter, and returns the stack id (0: none). */
-static uint32_t capture_stack(thread_state *t)
+/* The calling thread's Python frames into 'py' when the program is a Python interpreter
+ * (another thread's, '*py_other' 1, for a thread without its own); returns how many. */
+static uint32_t python_stack(thread_state *t, uint32_t *py, uint32_t *py_other)
 {
-    void *frames[SS_STACK_DEPTH];
-    uint64_t unwinding = capture_timing_now();
-    int n = backtrace(frames, SS_STACK_DEPTH);
-    t->store->timed_unwind_ns += capture_timing_since(unwinding);
-    uint64_t pcs[SS_STACK_DEPTH];
-    uint32_t depth = 0;
-    /* Frame 0 is this library's callback; the finisher drops CUPTI's and the driver's. */
-    for (int i = 1; i < n; i++)
-        pcs[depth++] = (uint64_t)(uintptr_t)frames[i];
-    uint32_t py[SS_PY_DEPTH_MAX];
-    uint32_t py_depth = 0, py_other = 0;
-    uint64_t python = capture_timing_now();
+    uint32_t py_depth = 0;
+    *py_other = 0;
     if (proc.config.python_depth > 0) {
         /* An interpreter loaded after the start (a program that embeds one) is looked for
          * once more, at the first stack. */
@@ -114,15 +104,87 @@ static uint32_t capture_stack(thread_state *t)
         if (py_depth == 0 && proc.config.cross_thread) {
             py_depth =
                 ss_python_capture_other(t->store, &proc.store.budget, py, proc.config.python_depth);
-            py_other = py_depth > 0;
+            *py_other = py_depth > 0;
         }
     }
+    return py_depth;
+}
+
+/* The site cache's slot of a call with Python frames (NULL for one without): the key mixes the
+ * SITE_PREFIX innermost program counters ('prefix', 'n' of them, frame 0 left out), the Python
+ * frames and the stack pointer 'sp'; a slot found holding the key, the stack pointer and a
+ * stack whose innermost frames and Python frames are these is a hit ('*hit' 1). */
+static site_slot *site_of(thread_state *t, void *const *prefix, int n, const uint32_t *py,
+                          uint32_t py_depth, uint32_t py_other, uint64_t sp, int *hit)
+{
+    *hit = 0;
+    uint64_t key = 0xcbf29ce484222325ull ^ sp ^ ((uint64_t)py_other << 63);
+    for (int i = 1; i < n; i++)
+        key = (key ^ (uint64_t)(uintptr_t)prefix[i]) * 0x100000001b3ull;
+    for (uint32_t i = 0; i < py_depth; i++)
+        key = (key ^ py[i]) * 0x100000001b3ull;
+    key ^= (uint64_t)n << 32 | py_depth;
+    site_slot *slot = &t->sites[(key ^ key >> 29) & (SITE_SLOTS - 1)];
+    if (slot->stack == 0 || slot->key != key || slot->sp != sp) {
+        slot->key = key;
+        slot->sp = sp;
+        slot->stack = 0;
+        return slot;
+    }
+    const ss_stack_entry *e = ss_stack_get(&t->store->stacks, slot->stack);
+    if (e == NULL || e->py_depth != py_depth || e->py_other != (py_depth > 0 && py_other) ||
+        memcmp(e->py, py, py_depth * sizeof *py) != 0 || e->depth < (uint32_t)(n - 1))
+        return slot;
+    for (int i = 1; i < n; i++) {
+        if (e->pcs[i - 1] != (uint64_t)(uintptr_t)prefix[i])
+            return slot;
+    }
+    *hit = 1;
+    return slot;
+}
+
+/* Records the program counters of the current call, and the calling thread's Python frames
+ * when the program is a Python interpreter, and returns the stack id (0: none). A call with
+ * Python frames at a site this thread took a stack at before (the same innermost frames,
+ * Python frames and stack pointer: the same native frames in between) gets that stack
+ * without unwinding it again: the stacks of a loop's synchronization are taken once. */
+static uint32_t capture_stack(thread_state *t)
+{
+    uint32_t py[SS_PY_DEPTH_MAX];
+    uint32_t py_other = 0;
+    uint64_t python = capture_timing_now();
+    uint32_t py_depth = python_stack(t, py, &py_other);
     t->store->timed_python_ns += capture_timing_since(python);
     t->store->timed_stacks++;
+    site_slot *site = NULL;
+    uint64_t unwinding = capture_timing_now();
+    if (py_depth > 0) {
+        void *prefix[SITE_PREFIX + 1];
+        int n = backtrace(prefix, SITE_PREFIX + 1);
+        int hit;
+        site = site_of(t, prefix, n, py, py_depth, py_other,
+                       (uint64_t)(uintptr_t)__builtin_frame_address(0), &hit);
+        if (hit) {
+            t->store->timed_unwind_ns += capture_timing_since(unwinding);
+            return site->stack;
+        }
+    }
+    void *frames[SS_STACK_DEPTH];
+    int n = backtrace(frames, SS_STACK_DEPTH);
+    t->store->timed_unwind_ns += capture_timing_since(unwinding);
+    t->store->timed_unwound++;
+    uint64_t pcs[SS_STACK_DEPTH];
+    uint32_t depth = 0;
+    /* Frame 0 is this library's callback; the finisher drops CUPTI's and the driver's. */
+    for (int i = 1; i < n; i++)
+        pcs[depth++] = (uint64_t)(uintptr_t)frames[i];
     if (depth == 0 && py_depth == 0)
         return 0;
-    return ss_stack_intern_py(&t->store->stacks, &proc.store.budget, pcs, depth, py, py_depth,
-                              py_other);
+    uint32_t id = ss_stack_intern_py(&t->store->stacks, &proc.store.budget, pcs, depth, py,
+                                     py_depth, py_other);
+    if (site != NULL)
+        site->stack = id;
+    return id;
 }
 
 void ss_capture_starter(uint32_t *thread, uint32_t *stack)

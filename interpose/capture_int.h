@@ -84,6 +84,18 @@ typedef struct stream_slot {
 #define STREAM_SLOTS 16
 /* Range names a thread looked up recently (a power of two). */
 #define NAME_CACHE_SLOTS 32
+/* The call sites whose stacks a thread remembers (capture_stack's site cache, a power of two)
+ * and the innermost frames that name a site with its Python frames. */
+#define SITE_SLOTS 64
+#define SITE_PREFIX 16
+
+/* A call site remembered: the hash of its innermost frames, Python frames and stack pointer,
+ * that stack pointer, and the id of the stack first taken there (0: empty). */
+typedef struct site_slot {
+    uint64_t key;
+    uint64_t sp;
+    uint32_t stack;
+} site_slot;
 
 typedef struct thread_state {
     ss_thread_store *store;
@@ -106,8 +118,9 @@ typedef struct thread_state {
     uint16_t probed_slot[PROBE_STREAMS_MAX]; /* a listed stream's slot in live_streams */
     uint32_t probed_count;
     uint32_t probed_pending;
-    uint32_t probed_listed; /* those taken from the live streams' table */
-    int probed_idle;        /* entered before any context existed: probed, nothing pending */
+    uint32_t probed_listed;      /* those taken from the live streams' table */
+    int probed_idle;             /* entered before any context existed: probed, nothing pending */
+    site_slot sites[SITE_SLOTS]; /* capture_stack's site cache */
 } thread_state;
 
 /* What the run learns of its GPUs and CUDA (docs/trace-format.md, metadata keys gpu, driver,

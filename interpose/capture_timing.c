@@ -26,28 +26,29 @@ void capture_timing_end_lines(void)
 {
     if (!proc.config.timing)
         return;
-    uint64_t callbacks = 0, own = 0, setup = 0, stacks = 0, unwind = 0, python = 0;
+    uint64_t callbacks = 0, own = 0, setup = 0, stacks = 0, unwound = 0, unwind = 0, python = 0;
     for (ss_thread_store *t = atomic_load(&proc.store.threads); t != NULL; t = t->next) {
         callbacks += t->timed_callbacks;
         own += t->timed_own_ns;
         setup += t->timed_setup_ns;
         stacks += t->timed_stacks;
+        unwound += t->timed_unwound;
         unwind += t->timed_unwind_ns;
         python += t->timed_python_ns;
     }
     capture_say("callback timing: %llu callbacks, own time %.1f ms (%.2f us each; %u threads' "
-                "registration %.1f ms); %llu stacks: unwinding %.1f ms, Python frames %.1f ms",
+                "registration %.1f ms); %llu stacks (%llu unwound whole, the others found in the "
+                "site cache): unwinding %.1f ms, Python frames %.1f ms",
                 (unsigned long long)callbacks, ms(own),
                 callbacks ? (double)own / 1e3 / (double)callbacks : 0.0,
                 atomic_load(&proc.store.thread_count), ms(setup), (unsigned long long)stacks,
-                ms(unwind), ms(python));
+                (unsigned long long)unwound, ms(unwind), ms(python));
     const capture_sampling *w = &proc.sampling;
     uint32_t windows = atomic_load(&proc.sampling.window_count);
     if (windows > 0)
         capture_say("window timing: %u windows: opening %.1f ms (records on %.1f, callbacks on "
                     "%.1f), closing %.1f ms (callbacks off %.1f, records off %.1f, flush %.1f)",
-                    windows,
-                    ms(w->open_records_ns + w->open_callbacks_ns), ms(w->open_records_ns),
+                    windows, ms(w->open_records_ns + w->open_callbacks_ns), ms(w->open_records_ns),
                     ms(w->open_callbacks_ns),
                     ms(w->close_callbacks_ns + w->close_records_ns + w->close_flush_ns),
                     ms(w->close_callbacks_ns), ms(w->close_records_ns), ms(w->close_flush_ns));

@@ -121,6 +121,7 @@ typedef struct ss_thread_store {
     uint64_t timed_own_ns;
     uint64_t timed_setup_ns; /* of it, the thread's registration at its first call */
     uint64_t timed_stacks;
+    uint64_t timed_unwound; /* of them, those unwound whole (not found in the site cache) */
     uint64_t timed_unwind_ns;
     uint64_t timed_python_ns;
 } ss_thread_store;

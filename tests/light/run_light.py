@@ -36,6 +36,10 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
              not looked at) and taken
   timing     SYNCSCOPE_TIMING=1: the start's line, the callbacks' (their count exactly, the
              stacks') and the window's at the end, none without it
+  site_cache a Python program's calls made again at the same site take no new stack
+             (site_cache_app.py: 26 calls, 3 sites, 4 stacks unwound with the flusher's
+             start), in both modes, the light mode's findings at their lines with their
+             counts
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -400,6 +404,51 @@ def case_probes(opts, check):
 NUMBER = r"[0-9]+\.[0-9]"
 
 
+def callback_line(err):
+    """SYNCSCOPE_TIMING's callback line in 'err': its callbacks, threads, stacks and stacks
+    unwound whole, or None."""
+    return re.search(rf"^syncscope: callback timing: ([0-9]+) callbacks, own time {NUMBER} ms "
+                     rf"\([0-9.]+ us each; ([0-9]+) threads' registration {NUMBER} ms\); "
+                     rf"([0-9]+) stacks \(([0-9]+) unwound whole, the others found in the site "
+                     rf"cache\): unwinding {NUMBER} ms, Python frames {NUMBER} ms$", err, re.M)
+
+
+def case_site_cache(opts, check):
+    """A Python program's call made again at the same site (the same innermost frames, Python
+    frames and stack pointer) gets the stack taken there the first time, without unwinding it
+    again: site_cache_app.py's 26 calls at three sites unwind 3 stacks and the flusher's start
+    (4), in either mode; the light mode's replayed findings are at the three lines with 20, 5
+    and 1 calls, each naming its own line and function."""
+    workdir = start(opts, "site_cache")
+    app = os.path.join(HERE, "site_cache_app.py")
+    with open(app, encoding="utf-8") as handle:
+        lines = {text.split("# site: ")[1].strip(): n for n, text in enumerate(handle, 1)
+                 if "# site: " in text}
+    for mode in ("light", "full"):
+        env = environment(opts, workdir, SYNCSCOPE_MODE=mode, SYNCSCOPE_TIMING="1",
+                          SYNCSCOPE_LATENT="0")
+        status, out, err = run([sys.executable, app], env, workdir)
+        check(status == 0 and out == "done\n", f"{mode}: exit {status}: {out}{err}")
+        line = callback_line(err)
+        counts = tuple(int(n) for n in line.groups())[2:] if line else None
+        check(counts == (27, 4), f"{mode}: stacks, unwound {counts}, expected (27, 4): {err}")
+        if mode == "full":
+            continue  # no activity records from the fake: the full mode judges no wait
+        replay = os.path.join(workdir, f"{mode}.json")
+        status, _, err = run([opts["syncscope"], "analyze", "--format", "json", "--fail-on",
+                              "none", "-o", replay, os.path.join(workdir, "out.sstrace")],
+                             None, workdir)
+        if not check(status == 0, f"{mode}: analyze: exit {status}: {err}"):
+            continue
+        with open(replay, encoding="utf-8") as handle:
+            findings = json.load(handle)["findings"]
+        places = sorted((f.get("line"), f.get("function"), f["evidence"]["count"])
+                        for f in findings if f.get("file") == app)
+        wanted = sorted([(lines["loop"], "main", 20), (lines["helper"], "helper", 5),
+                         (lines["once"], "main", 1)])
+        check(places == wanted, f"{mode}: findings {places}, expected {wanted}")
+
+
 def case_timing(opts, check):
     """SYNCSCOPE_TIMING=1: the start's line, and at the end the callbacks' (one per entry and
     exit of each recorded call, the one thread's registration, a stack per call whose stack was
@@ -412,15 +461,13 @@ def case_timing(opts, check):
     check(re.search(rf"^syncscope: start timing: settings and CUPTI loaded {NUMBER} ms, "
                     rf"subscribed and callbacks enabled {NUMBER} ms, the rest {NUMBER} ms$",
                     err, re.M) is not None, f"the start's line: {err}")
-    line = re.search(rf"^syncscope: callback timing: ([0-9]+) callbacks, own time {NUMBER} ms "
-                     rf"\([0-9.]+ us each; ([0-9]+) threads' registration {NUMBER} ms\); "
-                     rf"([0-9]+) stacks: unwinding {NUMBER} ms, Python frames {NUMBER} ms$",
-                     err, re.M)
+    line = callback_line(err)
     meta, apis = trace_meta(os.path.join(workdir, "out.sstrace"))
     stacks = int(meta.get("self_stacks", -9)) + int(meta.get("self_slow_stacks", 0)) + 1
     counts = tuple(int(n) for n in line.groups()) if line else None
-    check(counts == (2 * len(apis), 1, stacks),
-          f"callbacks, threads, stacks {counts}, expected {(2 * len(apis), 1, stacks)}: {err}")
+    wanted = (2 * len(apis), 1, stacks, stacks)
+    check(counts == wanted, f"callbacks, threads, stacks, unwound {counts}, expected {wanted} "
+          f"(no Python frames: each stack unwound): {err}")
     check("window timing" not in err, f"a window's line without a window: {err}")
     env.update({"SYNCSCOPE_SAMPLE": "300ms/10m", "LIGHT_APP_WINDOW": "1"})
     status, out, err = run([opts["app"]], env, workdir)
@@ -456,7 +503,8 @@ CASES = [("selection", case_selection), ("findings", case_findings),
          ("destroyed_stream", case_destroyed_stream), ("streams", case_streams),
          ("memsets", case_memsets), ("probes", case_probes),
          ("switch", lambda opts, check: case_memsets(opts, check, switch=True)),
-         ("timing", case_timing), ("refused", case_refused)]
+         ("timing", case_timing), ("site_cache", case_site_cache),
+         ("refused", case_refused)]
 
 
 def main(argv):
