@@ -696,6 +696,183 @@ static int never_runs(ss_callgraph *g, size_t n, int depth)
     return never;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * Calls made in lambdas. */
+
+static int is_lambda(CXCursor c)
+{
+    return clang_getCursorKind(c) == CXCursor_LambdaExpr;
+}
+
+/* Whether the lambda 'lambda', found under 'up' (the node above it on the way down), is
+ * invoked where it is written ('[&] { ... }()'): then its calls run where it stands. */
+static int invoked_in_place(CXCursor up, CXCursor lambda)
+{
+    if (clang_getCursorKind(up) != CXCursor_CallExpr)
+        return 0;
+    CXString s = clang_getCursorSpelling(up);
+    int call = clang_getCString(s) && strcmp(clang_getCString(s), "operator()") == 0;
+    clang_disposeString(s);
+    unsigned up_begin, up_end, begin, end;
+    ss_ast_range(up, &up_begin, &up_end);
+    ss_ast_range(lambda, &begin, &end);
+    return call && begin == up_begin;
+}
+
+static int is_lambda_or_holder(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    return k == CXCursor_LambdaExpr || k == CXCursor_CallExpr || k == CXCursor_ReturnStmt ||
+           k == CXCursor_VarDecl || k == CXCursor_BinaryOperator;
+}
+
+/* How the function 'caller' uses the local variable 'var' that a lambda is bound to: its
+ * references, and those that are the object of a call ('f()') in no loop of 'caller'. */
+typedef struct bound_walk {
+    CXCursor caller;
+    CXCursor var;
+    unsigned refs, calls;
+} bound_walk;
+
+static enum CXChildVisitResult find_bound_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+    bound_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), w->var))
+        w->refs++;
+    if (k == CXCursor_CallExpr && ss_ast_child_count(c) > 0) {
+        CXCursor object = ss_ast_strip(ss_ast_child(c, 0));
+        CXString s = clang_getCursorSpelling(c);
+        int invoked = clang_getCString(s) && strcmp(clang_getCString(s), "operator()") == 0 &&
+                      clang_getCursorKind(object) == CXCursor_DeclRefExpr &&
+                      clang_equalCursors(clang_getCursorReferenced(object), w->var);
+        clang_disposeString(s);
+        if (invoked && ss_ast_is_null(ss_scope_enclosing_loop(w->caller, c)))
+            w->calls++;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the lambda held by 'holder' is bound to a local variable of 'caller' that 'caller'
+ * only calls, outside its loops ('auto step = [&] { ... }; step();'): it runs where it is
+ * called, as if written there. */
+static int bound_and_called(CXCursor caller, CXCursor holder)
+{
+    if (clang_getCursorKind(holder) != CXCursor_VarDecl ||
+        !ss_ast_is_function(clang_getCursorSemanticParent(holder)))
+        return 0;
+    bound_walk w = {caller, holder, 0, 0};
+    clang_visitChildren(caller, find_bound_uses, &w);
+    return w.refs > 0 && w.refs == w.calls;
+}
+
+/* The innermost lambda around 'call' in the function 'caller' that is not invoked where it is
+ * written, nor bound to a local that is only called outside loops (a null cursor when there
+ * is none); '*holder' receives the node that holds it (a
+ * return, a call it is passed to, a variable it initializes, an assignment), a null cursor
+ * when none of these does. */
+static CXCursor lambda_around(CXCursor caller, CXCursor call, CXCursor *holder)
+{
+    enum { MAX_PATH = 64 };
+    CXCursor path[MAX_PATH];
+    *holder = clang_getNullCursor();
+    long found = ss_scope_path(caller, call, is_lambda_or_holder, path, MAX_PATH);
+    long n = found < 0 ? 0 : found < MAX_PATH ? found : MAX_PATH;
+    for (long i = n - 1; i >= 0; i--) {
+        if (!is_lambda(path[i]) || (i > 0 && invoked_in_place(path[i - 1], path[i])))
+            continue;
+        /* What holds it: the nearest node above that is not a constructor's call (a
+         * std::function made from it) or a conversion's (to a function pointer). */
+        for (long j = i - 1; j >= 0 && ss_ast_is_null(*holder); j--) {
+            enum CXCursorKind k = clang_getCursorKind(path[j]);
+            if (k == CXCursor_LambdaExpr)
+                break;
+            enum CXCursorKind callee = clang_getCursorKind(clang_getCursorReferenced(path[j]));
+            if (k == CXCursor_CallExpr &&
+                (callee == CXCursor_Constructor || callee == CXCursor_ConversionFunction))
+                continue;
+            *holder = path[j];
+        }
+        if (bound_and_called(caller, *holder)) {
+            *holder = clang_getNullCursor();
+            continue;
+        }
+        return path[i];
+    }
+    return clang_getNullCursor();
+}
+
+/* "a lambda that 'F' returns (k.cu:468)", "... passes to 'run()' ...", "... stores in 'fn'
+ * ...", or "a lambda in 'F' (...)": the lambda 'lambda' of the function of node 'caller' and
+ * what holds it. Malloc'ed. */
+static char *lambda_words(const ss_callgraph *g, size_t caller, CXCursor lambda, CXCursor holder)
+{
+    const char *name = g->nodes[caller].name;
+    char *place = ss_callgraph_place(lambda);
+    char *what = NULL;
+    enum CXCursorKind k = clang_getCursorKind(holder);
+    if (k == CXCursor_ReturnStmt) {
+        what = ss_xasprintf("a lambda that '%s' returns", name);
+    } else if (k == CXCursor_CallExpr) {
+        CXString s = clang_getCursorSpelling(holder);
+        what = ss_xasprintf("a lambda that '%s' passes to '%s()'", name,
+                            clang_getCString(s) ? clang_getCString(s) : "...");
+        clang_disposeString(s);
+    } else if (k == CXCursor_VarDecl || k == CXCursor_BinaryOperator) {
+        char *target = k == CXCursor_VarDecl ? NULL : ss_expr_text(ss_ast_child(holder, 0));
+        CXString s = clang_getCursorSpelling(holder);
+        what = ss_xasprintf("a lambda that '%s' stores in '%s'", name,
+                            target                ? target
+                            : clang_getCString(s) ? clang_getCString(s)
+                                                  : "...");
+        clang_disposeString(s);
+        free(target);
+    } else {
+        what = ss_xasprintf("a lambda in '%s'", name);
+    }
+    char *words = ss_xasprintf("%s (%s)", what, place);
+    free(what);
+    free(place);
+    return words;
+}
+
+char *ss_callgraph_lambda_words(ss_callgraph *g, CXCursor function)
+{
+    long n = g ? find_node(g, definition_of(function)) : -1;
+    /* Callers up, a level at a time (MAX_DEPTH), the first lambda found. */
+    size_t chain[MAX_DEPTH + 1];
+    int depth = 0;
+    if (n < 0)
+        return NULL;
+    chain[0] = (size_t)n;
+    for (; depth < MAX_DEPTH; depth++) {
+        long next = -1;
+        for (size_t s = 0; s < g->site_count; s++) {
+            const site *st = &g->sites[s];
+            if (st->callee != chain[depth] || st->caller == chain[depth])
+                continue;
+            CXCursor holder;
+            CXCursor lambda = lambda_around(g->nodes[st->caller].cursor, st->call, &holder);
+            if (!ss_ast_is_null(lambda)) {
+                char *in = lambda_words(g, st->caller, lambda, holder);
+                char *words =
+                    depth == 0
+                        ? ss_xasprintf("'%s' is called from %s", g->nodes[chain[0]].name, in)
+                        : ss_xasprintf("'%s' is reached from %s, through '%s'",
+                                       g->nodes[chain[0]].name, in, g->nodes[chain[depth]].name);
+                free(in);
+                return words;
+            }
+            if (next < 0)
+                next = (long)st->caller;
+        }
+        if (next < 0)
+            return NULL;
+        chain[depth + 1] = (size_t)next;
+    }
+    return NULL;
+}
+
 static int runs_once(ss_callgraph *g, size_t n, int depth)
 {
     node *nd = &g->nodes[n];
@@ -722,8 +899,11 @@ static int runs_once(ss_callgraph *g, size_t n, int depth)
         }
         if (callers++ == 0)
             first_caller = st->caller;
+        /* A call in a lambda runs when the lambda is called, not where it is written. */
+        CXCursor holder;
         once = st->caller != n &&
                ss_ast_is_null(ss_scope_enclosing_loop(g->nodes[st->caller].cursor, st->call)) &&
+               ss_ast_is_null(lambda_around(g->nodes[st->caller].cursor, st->call, &holder)) &&
                runs_once(g, st->caller, depth + 1);
     }
     once = once && callers > 0;

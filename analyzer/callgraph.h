@@ -74,6 +74,15 @@ int ss_callgraph_reached_unless(ss_callgraph *graph, CXCursor function, ss_scope
  * once, from 'main'"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_runs_once(ss_callgraph *graph, CXCursor function, char **why);
 
+/* A call made in a lambda runs when the lambda is called, not where it is written (unless it
+ * is invoked there, '[&] { ... }()', or bound to a local that the function only calls, outside
+ * its loops), and a lambda that a function returns, passes on or stores
+ * may be called any number of times: "'NthElementGPU::getNBestList' is called from a lambda
+ * that 'createGetNBestListGPUFn' returns (nth_element.cu:468)", for the named function
+ * 'function' when such a call of it, or of a function that calls it (the first caller on each
+ * level, up to eight levels), is in one. Malloc'ed, or NULL. */
+char *ss_callgraph_lambda_words(ss_callgraph *graph, CXCursor function);
+
 /* "is inline" or "has internal linkage" when every call of 'function' (a named function, not
  * virtual, main or an operator) is in this unit and the graph sees them all: its address is
  * not taken, no global's initializer names it and no call left unresolved in a template may

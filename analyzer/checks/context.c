@@ -202,6 +202,32 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     free(not_timed);
 }
 
+/* Once: outside any loop of a function that runs once (not in a lambda, which may be called
+ * from anywhere), a note; else, where a lambda calls the function, the message says how often
+ * it runs is unknown. */
+static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
+{
+    char *why = NULL;
+    if (clang_getCursorKind(ctx->function) != CXCursor_LambdaExpr &&
+        ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, at)) &&
+        ss_callgraph_runs_once(ss_check_graph(ctx), ctx->function, &why)) {
+        f->severity = SS_SEV_NOTE;
+        char *words = ss_xasprintf("it runs once: outside any loop, and %s", why);
+        append(f, words);
+        free(words);
+    } else if (clang_getCursorKind(ctx->function) != CXCursor_LambdaExpr) {
+        /* Not once, and perhaps on a hot path: a lambda may be called any number of times. */
+        char *lambda = ss_callgraph_lambda_words(ss_check_graph(ctx), ctx->function);
+        if (lambda) {
+            char *words = ss_xasprintf("how often it runs is unknown: %s", lambda);
+            append(f, words);
+            free(words);
+        }
+        free(lambda);
+    }
+    free(why);
+}
+
 static void apply_context(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f)
 {
     int said_loop = ctx->loop_said;
@@ -246,18 +272,7 @@ static void apply_context(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         free(inherent);
         return;
     }
-    /* Once: outside any loop of a function that runs once (not in a lambda, which may be
-     * called from anywhere). */
-    char *why = NULL;
-    if (clang_getCursorKind(ctx->function) != CXCursor_LambdaExpr &&
-        ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, at)) &&
-        ss_callgraph_runs_once(ss_check_graph(ctx), ctx->function, &why)) {
-        f->severity = SS_SEV_NOTE;
-        char *words = ss_xasprintf("it runs once: outside any loop, and %s", why);
-        append(f, words);
-        free(words);
-    }
-    free(why);
+    apply_once(ctx, at, f);
 }
 
 void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f)
