@@ -61,6 +61,11 @@ typedef struct stream_use_walk {
     ss_check_ctx ctx;
     ss_check_ctx *owner;
     int found;
+    /* The names the main file instantiates explicitly ('template void f<float>(float *);'),
+     * once asked. */
+    char **instantiated;
+    size_t instantiated_count;
+    int instantiated_known;
 } stream_use_walk;
 
 static int other_stream_arg(stream_use_walk *w, CXCursor function, CXCursor arg, int depth);
@@ -203,6 +208,135 @@ static int uses_other_stream(stream_use_walk *w, CXCursor call)
     return !ss_ast_is_null(arg) && other_stream_arg(w, w->ctx.function, arg, 0);
 }
 
+/* The names that the main file's explicit instantiation definitions name: after 'template'
+ * not followed by '<' (nor preceded by 'extern'), the identifiers up to the ';'. */
+static void find_instantiations(stream_use_walk *w)
+{
+    w->instantiated_known = 1;
+    CXTranslationUnit tu = w->owner->tu;
+    CXCursor unit = clang_getTranslationUnitCursor(tu);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(unit), &tokens, &n);
+    size_t cap = 0;
+    for (unsigned i = 0; i + 1 < n; i++) {
+        CXString t = clang_getTokenSpelling(tu, tokens[i]);
+        CXString next = clang_getTokenSpelling(tu, tokens[i + 1]);
+        CXString prev = clang_getTokenSpelling(tu, tokens[i > 0 ? i - 1 : i]);
+        int start = strcmp(clang_getCString(t), "template") == 0 &&
+                    strcmp(clang_getCString(next), "<") != 0 &&
+                    !(i > 0 && strcmp(clang_getCString(prev), "extern") == 0);
+        clang_disposeString(t);
+        clang_disposeString(next);
+        clang_disposeString(prev);
+        for (unsigned k = i + 1; start && k < n; k++) {
+            CXString word = clang_getTokenSpelling(tu, tokens[k]);
+            const char *text = clang_getCString(word);
+            int end = strcmp(text, ";") == 0 || strcmp(text, "{") == 0;
+            if (!end && clang_getTokenKind(tokens[k]) == CXToken_Identifier) {
+                if (w->instantiated_count == cap) {
+                    cap = cap ? cap * 2 : 16;
+                    w->instantiated =
+                        ss_xreallocarray(w->instantiated, cap, sizeof *w->instantiated);
+                }
+                w->instantiated[w->instantiated_count++] = ss_xstrdup(text);
+            }
+            clang_disposeString(word);
+            if (end)
+                break;
+        }
+    }
+    clang_disposeTokens(tu, tokens, n);
+}
+
+/* Whether the main file instantiates a template named as 'function' explicitly. */
+static int instantiated_here(stream_use_walk *w, CXCursor function)
+{
+    if (!w->instantiated_known)
+        find_instantiations(w);
+    CXString s = clang_getCursorSpelling(function);
+    const char *name = clang_getCString(s) ? clang_getCString(s) : "";
+    int found = 0;
+    for (size_t i = 0; i < w->instantiated_count && !found; i++)
+        found = strcmp(w->instantiated[i], name) == 0;
+    clang_disposeString(s);
+    return found;
+}
+
+/* The functions around the references to a name in the unit (outside system headers): the
+ * top-level function each is in (a null cursor for one outside any function). */
+enum { MAX_HOLDERS = 16 };
+
+typedef struct name_ref_walk {
+    const char *name;
+    CXCursor function;
+    CXCursor holders[MAX_HOLDERS];
+    size_t count;
+    int overflow;
+} name_ref_walk;
+
+static enum CXChildVisitResult find_name_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+    name_ref_walk *w = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (ss_ast_is_function(c) && ss_ast_is_null(w->function)) {
+        w->function = c;
+        clang_visitChildren(c, find_name_ref, w);
+        w->function = clang_getNullCursor();
+        return w->overflow ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef ||
+        k == CXCursor_MemberRefExpr || k == CXCursor_CallExpr || k == CXCursor_TemplateRef) {
+        CXString s = clang_getCursorSpelling(c);
+        int named = clang_getCString(s) && strcmp(clang_getCString(s), w->name) == 0;
+        clang_disposeString(s);
+        int seen = 0;
+        for (size_t i = 0; named && i < w->count && !seen; i++)
+            seen = clang_equalCursors(w->holders[i], w->function);
+        if (named && !seen) {
+            if (w->count == MAX_HOLDERS || ss_ast_is_null(w->function)) {
+                w->overflow = 1;
+                return CXChildVisit_Break;
+            }
+            w->holders[w->count++] = w->function;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'function' has no code that runs in this unit: a function template that the unit
+ * does not instantiate (its name, as any overload's, is named only in the bodies of templates
+ * of that name or of templates that have no code here in turn, up to four names away, or of
+ * functions that run nowhere in this unit; the main file does not instantiate it explicitly),
+ * or a function that runs nowhere in this unit (ss_callgraph_uncalled: inline or internal,
+ * nothing calls it). */
+static int no_code_here(stream_use_walk *w, CXCursor function, int depth)
+{
+    if (clang_getCursorKind(function) != CXCursor_FunctionTemplate) {
+        char *why = NULL;
+        int uncalled = ss_callgraph_uncalled(ss_check_graph(w->owner), function, &why);
+        free(why);
+        return uncalled;
+    }
+    if (depth > 4 || instantiated_here(w, function))
+        return 0;
+    CXString s = clang_getCursorSpelling(function);
+    name_ref_walk r = {clang_getCString(s), clang_getNullCursor(), {{0}}, 0, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(w->owner->tu), find_name_ref, &r);
+    int none = !r.overflow;
+    for (size_t i = 0; i < r.count && none; i++) {
+        CXString h = clang_getCursorSpelling(r.holders[i]);
+        int same = clang_getCursorKind(r.holders[i]) == CXCursor_FunctionTemplate &&
+                   strcmp(clang_getCString(h), r.name) == 0;
+        clang_disposeString(h);
+        none = same || no_code_here(w, r.holders[i], depth + 1);
+    }
+    clang_disposeString(s);
+    return none;
+}
+
 static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXClientData data)
 {
     stream_use_walk *w = data;
@@ -217,6 +351,10 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
         w->ctx.function = c;
         clang_visitChildren(c, find_stream_use, w);
         w->ctx.function = outer;
+        /* A template this unit never instantiates, or a function it never runs, has no code
+         * here: what it does with streams happens only in the units that use it. */
+        if (w->found && ss_ast_is_null(outer) && no_code_here(w, c, 0))
+            w->found = 0;
         return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
     }
     if (clang_getCursorKind(c) == CXCursor_CallExpr && uses_other_stream(w, c)) {
@@ -234,9 +372,12 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
 static int unit_uses_streams(ss_check_ctx *ctx)
 {
     if (ctx->stream_use == 0) {
-        stream_use_walk w = {*ctx, ctx, 0};
+        stream_use_walk w = {*ctx, ctx, 0, NULL, 0, 0};
         w.ctx.function = clang_getNullCursor();
         clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_stream_use, &w);
+        for (size_t i = 0; i < w.instantiated_count; i++)
+            free(w.instantiated[i]);
+        free(w.instantiated);
         ctx->stream_use = w.found || ctx->torch || ctx->per_thread ? 1 : 2;
     }
     return ctx->stream_use == 1;

@@ -1,0 +1,33 @@
+// stream_function_external.cu: stream_template_unused.cu's helpers, the side-stream clear
+// written as a function of external linkage (not inline): nothing in this unit calls it, but
+// another unit may, so it has code here, the unit uses another stream, and its legacy launch is
+// a warning.
+#include <cuda_runtime.h>
+
+template <typename T> void reduce_on(const T *in, T *out, size_t n, cudaStream_t stream)
+{
+    cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice, stream);
+}
+
+template <typename T> void reduce(const T *in, T *out, size_t n)
+{
+    cudaStream_t own;
+    cudaStreamCreate(&own); // expect: SYNC103 expect-severity: note
+    reduce_on<T>(in, out, n, own);
+    cudaStreamSynchronize(own);
+    cudaStreamDestroy(own);
+}
+
+void clear_on_side(float *d, size_t n)
+{
+    cudaStream_t side;
+    cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking);
+    cudaMemsetAsync(d, 0, n * sizeof(float), side);
+}
+
+__global__ void scale(float *d) { d[threadIdx.x] *= 2.0f; }
+
+void step(float *d)
+{
+    scale<<<1, 32>>>(d); // expect: SYNC101 expect-severity: warning
+}
