@@ -59,8 +59,8 @@ Printed, besides a line per child and per round:
       with --timing (SYNCSCOPE_TIMING=1 in the light children): their finishers' own time
       (the exit timing line's total, read from the child's standard error), to set beside
       the exit's difference; and where the interposer prints it, 'bench: reallock NAME
-      callbacks light n N per_iteration callbacks C own_us O stacks S unwind_us U python_us P
-      iterations I': the capture's own time in its callbacks (SYNCSCOPE_TIMING's callback
+      callbacks light n N per_iteration callbacks C own_us O stacks S [unwound W] unwind_us U
+      python_us P iterations I': the capture's own time in its callbacks (SYNCSCOPE_TIMING's callback
       timing line) over the child's iterations (set-up included), medians over the children
   bench: reallock NAME whole bare_s W runs N
       the bare whole process (python3 SCRIPT, import and exit included), --whole-runs runs
@@ -148,8 +148,9 @@ class Fake:
         self.burn(2)
         if os.environ.get("SYNCSCOPE_TIMING") == "1":  # as the finisher would at the exit
             print("syncscope: callback timing: 200 callbacks, own time 4.0 ms (20.00 us each; "
-                  "1 threads' registration 0.1 ms); 100 stacks: unwinding 2.0 ms, Python frames "
-                  "1.0 ms\nsyncscope: exit timing: symbolize 1.0 ms (...), total 12.5 ms",
+                  "1 threads' registration 0.1 ms); 100 stacks (25 unwound whole, the others "
+                  "found in the site cache): unwinding 2.0 ms, Python frames 1.0 ms\n"
+                  "syncscope: exit timing: symbolize 1.0 ms (...), total 12.5 ms",
                   file=sys.stderr, flush=True)
 
 
@@ -360,14 +361,16 @@ def stop(child, opts):
         callbacks = re.search(CALLBACK_TIMING, text, re.M)
         if callbacks:  # the capture's own time (an interposer that prints it)
             record["callbacks"] = {name: float(value) for name, value in
-                                   zip(CALLBACK_FIELDS, callbacks.groups())}
+                                   zip(CALLBACK_FIELDS, callbacks.groups()) if value is not None}
     return record, exit_ms
 
 
 # SYNCSCOPE_TIMING's line of the capture's own time in its callbacks, at the exit
+# (and, since the site cache, how many stacks were unwound whole)
 CALLBACK_TIMING = (r"^syncscope: callback timing: (\d+) callbacks, own time ([0-9.]+) ms .*; "
-                   r"(\d+) stacks: unwinding ([0-9.]+) ms, Python frames ([0-9.]+) ms$")
-CALLBACK_FIELDS = ("callbacks", "own_ms", "stacks", "unwind_ms", "python_ms")
+                   r"(\d+) stacks(?: \((\d+) unwound whole[^)]*\))?: unwinding ([0-9.]+) ms, "
+                   r"Python frames ([0-9.]+) ms$")
+CALLBACK_FIELDS = ("callbacks", "own_ms", "stacks", "unwound", "unwind_ms", "python_ms")
 
 
 def warm_up(opts):
@@ -488,10 +491,11 @@ def finisher_line(opts, once):
              if "callbacks" in p]
     if timed:
         per = {name: statistics.median(p["callbacks"][name] / p["iterations"] for p in timed)
-               for name in CALLBACK_FIELDS}
+               for name in CALLBACK_FIELDS if all(name in p["callbacks"] for p in timed)}
+        unwound = f"unwound {per['unwound']:.4f} " if "unwound" in per else ""
         lines.append(f"bench: reallock {opts.workload} callbacks light n {len(timed)} "
                      f"per_iteration callbacks {per['callbacks']:.4f} own_us "
-                     f"{per['own_ms'] * 1e3:.2f} stacks {per['stacks']:.4f} unwind_us "
+                     f"{per['own_ms'] * 1e3:.2f} stacks {per['stacks']:.4f} {unwound}unwind_us "
                      f"{per['unwind_ms'] * 1e3:.2f} python_us {per['python_ms'] * 1e3:.2f} "
                      f"iterations {statistics.median(p['iterations'] for p in timed):.0f}")
     return lines

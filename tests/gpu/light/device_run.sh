@@ -89,7 +89,8 @@
 #              SS_WHOLE_CPU: the whole-process figure against 1.01 with its interval;
 #              SS_REALLOCK_VARIANTS sets the children (SYNCSCOPE_LIGHT_PROBE's stops too),
 #              SS_REALLOCK_PAIRS adds paired ratios of two of them ("light/noop"),
-#              SS_REALLOCK_TIMING=1 reads the light children's finisher times (SYNCSCOPE_TIMING)
+#              SS_REALLOCK_TIMING=1 reads the light children's finisher times (SYNCSCOPE_TIMING),
+#              SS_REALLOCK_WHOLE_BARE="resnet:S generate:S" gives W instead of whole runs
 #   realcalls  each WORKLOAD:SIZE of SS_REALCALLS (default "resnet_train:4 gpt2_generate:1") of
 #              tests/gpu/real run once in the light mode with a trace: the calls it took, in
 #              all and between its first and last readback of SIZE bytes (count_calls.py)
@@ -418,12 +419,17 @@ for part in $parts; do
         seconds=${SS_REALLOCK_SECONDS:-90}
         whole=${SS_REALLOCK_WHOLE:-2}
         for workload in ${SS_REALLOCK_WORKLOADS:-resnet generate}; do
+            given=
+            for spec in ${SS_REALLOCK_WHOLE_BARE:-}; do
+                [ "${spec%%:*}" = "$workload" ] && given=${spec#*:}
+            done
             bounded $((seconds + 25 + 18 * whole)) "reallock-$workload" "$python" \
                 bench/overhead/real_lockstep.py "$preload" "$out/reallock-$workload" \
                 --workload "$workload" --seconds "$seconds" --whole-runs "$whole" \
                 --generations "${SS_REALLOCK_GENERATIONS:-5}" --cpus "${SS_WHOLE_CPU:-8-15}" \
                 --variants "${SS_REALLOCK_VARIANTS:-bare light bare light}" \
-                --pairs "${SS_REALLOCK_PAIRS:-}" ${SS_REALLOCK_TIMING:+--timing}
+                --pairs "${SS_REALLOCK_PAIRS:-}" ${SS_REALLOCK_TIMING:+--timing} \
+                ${given:+--whole-bare "$given"}
             grep '^bench:' "$out/reallock-$workload.log" >>"$results"
             rm -rf "$out/reallock-$workload/cache"
             find "$out/reallock-$workload" -name '*.err' -size +1M -delete 2>/dev/null
