@@ -261,8 +261,7 @@ void ss_cache_add_string(cJSON *o, const char *name, const char *value)
         cJSON_AddStringToObject(o, name, value);
 }
 
-/* A finding as the cache stores it: its rule by ID, and its fix-its when it has any. */
-static cJSON *encode_finding(const ss_finding *f)
+cJSON *ss_cache_encode_finding(const ss_finding *f)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "rule", ss_rules_get(f->rule)->id);
@@ -349,7 +348,7 @@ int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
     }
     cJSON *findings = cJSON_AddArrayToObject(root, "findings");
     for (size_t i = 0; i < result->count; i++)
-        cJSON_AddItemToArray(findings, encode_finding(&result->findings[i]));
+        cJSON_AddItemToArray(findings, ss_cache_encode_finding(&result->findings[i]));
     cJSON *diags = cJSON_AddArrayToObject(root, "diags");
     for (size_t i = 0; i < result->diag_count; i++)
         cJSON_AddItemToArray(diags, encode_diag(&result->diags[i]));
@@ -436,8 +435,7 @@ static void decode_fixits(const cJSON *o, ss_finding *f, int *bad)
     }
 }
 
-/* Adds the cached finding 'o' to 'decoded'; sets '*bad' when it is malformed. */
-static void decode_finding(const cJSON *o, ss_result *decoded, int *bad)
+void ss_cache_decode_finding(const cJSON *o, ss_finding *f, int *bad)
 {
     const char *id = ss_cache_get_string(o, "rule", bad);
     const ss_rule *rule = id ? ss_rules_find(id) : NULL;
@@ -446,7 +444,6 @@ static void decode_finding(const cJSON *o, ss_result *decoded, int *bad)
         *bad = 1;
         return;
     }
-    ss_finding *f = ss_result_add(decoded);
     f->rule = rule->rule;
     f->severity = (ss_severity)severity;
     f->origin = SS_ORIGIN_STATIC;
@@ -465,6 +462,17 @@ static void decode_finding(const cJSON *o, ss_result *decoded, int *bad)
     if (f->message == NULL)
         *bad = 1;
     decode_fixits(o, f, bad);
+}
+
+/* Adds the cached finding 'o' to 'decoded'; sets '*bad' when it is malformed. */
+static void decode_finding(const cJSON *o, ss_result *decoded, int *bad)
+{
+    const char *id = ss_cache_get_string(o, "rule", bad);
+    if (id == NULL || ss_rules_find(id) == NULL) {
+        *bad = 1;
+        return;
+    }
+    ss_cache_decode_finding(o, ss_result_add(decoded), bad);
 }
 
 /* Adds the cached diagnostic 'o' to 'decoded'; sets '*bad' when it is malformed. */

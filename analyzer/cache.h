@@ -52,6 +52,10 @@ int ss_cache_store(ss_cache *cache, const char *key, const ss_tu_files *files,
  * ss_cache_get_unsigned returns a non-negative integer member up to 'max' and sets *bad when
  * it is missing or not one. */
 void ss_cache_add_string(cJSON *o, const char *name, const char *value);
+/* A finding as an entry stores it (its rule by ID, its fix-its when it has any), and back:
+ * ss_cache_decode_finding fills the zeroed finding 'f' and sets *bad when 'o' is malformed. */
+cJSON *ss_cache_encode_finding(const ss_finding *f);
+void ss_cache_decode_finding(const cJSON *o, ss_finding *f, int *bad);
 const char *ss_cache_get_string(const cJSON *o, const char *name, int *bad);
 unsigned ss_cache_get_unsigned(const cJSON *o, const char *name, unsigned max, int *bad);
 

@@ -73,6 +73,28 @@ char *ss_context_idle_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_co
  * device-wide wait follows it with no work queued between. */
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* drained.c. The device-wide wait that leaves the device drained on every way out of
+ * 'function' (a definition), with nothing but memsets queued after it (a synchronous copy does
+ * not count: whether it waits for all work depends on the unit it is called from); a null
+ * cursor when there is none. Calls of the unit's functions are followed, as for a finding. */
+CXCursor ss_context_ends_drained(ss_check_ctx *ctx, CXCursor function);
+
+/* The functions a flow took for waits for the whole device because the unit only declares them
+ * (their USRs, malloc'ed): the result holds where each of them is one. */
+typedef struct ss_assumed_waits {
+    char **usrs;
+    size_t count, cap;
+} ss_assumed_waits;
+
+/* drained.c. For work on the legacy stream (SYNC101, SYNC102) at 'at': "between waits: ..."
+ * where, on every way the unit reaches it, a wait for the whole device came before it and
+ * another comes after it, with no work on any other stream queued between them (work on the
+ * legacy stream aside), so that the legacy stream serializes nothing; else NULL. With
+ * 'assumed' not NULL, a call of a function the unit only declares counts as such a wait and
+ * its USR is added to 'assumed'. */
+char *ss_context_between_waits(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed);
+void ss_assumed_waits_free(ss_assumed_waits *a);
+
 /* drained.c. Whether 'call', of no API of the table and no function of the unit, may queue
  * device work: it is given a stream, it calls through a pointer, it is a function of a GPU
  * library, or one declared outside the system headers (the project's, defined in another unit;

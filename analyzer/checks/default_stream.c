@@ -4,8 +4,10 @@
 #include "callgraph.h"
 #include "checks.h"
 #include "common.h"
+#include "context_cases.h"
 #include "dataflow.h"
 #include "log.h"
+#include "project_facts.h"
 #include "scope.h"
 
 #include <stdlib.h>
@@ -398,10 +400,23 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
     else if (values == SS_STREAM_BIT(SS_STREAM_LEGACY))
         why = "deliberate: the program names the legacy stream ('cudaStreamLegacy'), whose "
               "ordering with the other streams it asks for";
+    /* Between two waits for the whole device, with no work on another stream between: a note
+     * now, or, where a wait is a call of a function the unit only declares, a question for
+     * the project pass. */
+    ss_assumed_waits assumed = {0};
+    char *between = why ? NULL : ss_context_between_waits(ctx, at, &assumed);
+    if (between && assumed.count == 0)
+        why = between;
     if (why == NULL) {
+        size_t count = ctx->result->count;
         ss_check_report(ctx, rule, at, message, hint_for(ctx));
+        if (between && ctx->result->count > count)
+            ss_project_ask_between(ctx, rule, &ctx->result->findings[count], between, &assumed);
+        ss_assumed_waits_free(&assumed);
+        free(between);
         return;
     }
+    ss_assumed_waits_free(&assumed);
     char *quiet = ss_xasprintf("%s; %s", message, why);
     size_t before = ctx->result->count;
     ctx->legacy_note = 1;
@@ -410,6 +425,7 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
     if (ctx->result->count > before)
         ctx->result->findings[ctx->result->count - 1].severity = SS_SEV_NOTE;
     free(quiet);
+    free(between);
 }
 
 /* The stream of the launch configuration 'arg' ('&cfg', cudaLaunchKernelEx): the values

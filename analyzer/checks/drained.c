@@ -8,8 +8,10 @@
 #include "common.h"
 #include "context_cases.h"
 #include "log.h"
+#include "project_facts.h"
 #include "scope.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,9 +38,11 @@ typedef enum ss_copy_drain {
 
 typedef struct drain {
     int state;
-    CXCursor by; /* with DRAINED: the call that drained the device */
-    int filled;  /* with DRAINED: memsets may have been queued since */
-    int fresh;   /* with DRAINED: a drain on every way since the flow began */
+    CXCursor by;      /* with DRAINED: the call that drained the device */
+    int filled;       /* with DRAINED: memsets may have been queued since */
+    int fresh;        /* with DRAINED: a drain on every way since the flow began */
+    uint64_t assumed; /* with DRAINED: the calls taken for waits it rests on (question's
+                       * 'assumed', by index) */
 } drain;
 
 /* What a finding's question follows: the whole device, or (with 'event' not null) one event,
@@ -47,6 +51,12 @@ typedef struct question {
     ss_callgraph *graph;
     int copies_drain;              /* a synchronous copy waits for all work (ss_copy_drain) */
     CXCursor event, stream, owner; /* declarations */
+    /* Work on the legacy stream leaves the state as it is ('legacy'; 'per_thread': the unit's
+     * default stream is per-thread): the question is whether another stream holds work. */
+    int legacy, per_thread;
+    /* Not NULL: a call of a function the unit only declares (ss_project_declared_only) counts
+     * as a wait for the whole device, and its USR is added here. */
+    ss_assumed_waits *assumed;
 } question;
 
 typedef struct flow {
@@ -58,14 +68,25 @@ typedef struct flow {
     int worked;     /* device work was queued on the way */
 } flow;
 
+/* The question for the whole device, with 'copies_drain' (ss_copy_drain); the rest unset. */
+static question device_question(ss_check_ctx *ctx, int copies_drain)
+{
+    question q;
+    memset(&q, 0, sizeof q);
+    q.graph = ss_check_graph(ctx);
+    q.copies_drain = copies_drain;
+    q.event = q.stream = q.owner = clang_getNullCursor();
+    return q;
+}
+
 static drain busy(void)
 {
-    return (drain){BUSY, clang_getNullCursor(), 0, 0};
+    return (drain){BUSY, clang_getNullCursor(), 0, 0, 0};
 }
 
 static drain unreached(void)
 {
-    return (drain){UNREACHED, clang_getNullCursor(), 0, 0};
+    return (drain){UNREACHED, clang_getNullCursor(), 0, 0, 0};
 }
 
 static drain join(drain a, drain b)
@@ -77,6 +98,7 @@ static drain join(drain a, drain b)
     if (a.state == DRAINED && b.state == DRAINED) {
         a.filled |= b.filled;
         a.fresh &= b.fresh;
+        a.assumed |= b.assumed;
         if (ss_ast_is_null(a.by))
             a.by = b.by;
         return a;
@@ -143,6 +165,45 @@ static int drains(const flow *f, CXCursor call, const ss_api *api)
 }
 
 static drain function_flow(flow *f, CXCursor function, drain in);
+
+/* Whether the launch or API call 'call' ('api' its row, NULL for a launch) queues its work on
+ * the legacy stream: its stream left out or every value of it the legacy stream; an API that
+ * takes no stream (cudaMemcpy, cudaMemset) runs there too. */
+static int on_legacy(const flow *f, CXCursor call, const ss_api *api)
+{
+    if (api && api->stream_arg < 0)
+        return !f->q->per_thread;
+    CXCursor arg = ss_check_stream_arg(call, api);
+    if (ss_ast_is_null(arg) || ss_check_is_omitted(arg))
+        return !f->q->per_thread;
+    return ss_stream_all_legacy(ss_stream_values(f->function, arg), f->q->per_thread);
+}
+
+void ss_assumed_waits_free(ss_assumed_waits *a)
+{
+    for (size_t i = 0; i < a->count; i++)
+        free(a->usrs[i]);
+    free(a->usrs);
+    memset(a, 0, sizeof *a);
+}
+
+/* Adds 'usr' (taken) to 'a' unless it is there, and returns its bit: 0 when 'a' is full. */
+static uint64_t assume(ss_assumed_waits *a, char *usr)
+{
+    for (size_t i = 0; i < a->count; i++) {
+        if (strcmp(a->usrs[i], usr) == 0) {
+            free(usr);
+            return UINT64_C(1) << i;
+        }
+    }
+    if (a->count >= 64) {
+        free(usr);
+        return 0;
+    }
+    ss_xgrow((void **)&a->usrs, &a->cap, a->count + 1, sizeof *a->usrs);
+    a->usrs[a->count++] = usr;
+    return UINT64_C(1) << (a->count - 1);
+}
 
 /* The member of this object that 'expr' names ('m_' or 'this->m_'), or a null cursor. */
 static CXCursor this_member(CXCursor expr)
@@ -253,7 +314,7 @@ static void event_call_flow(flow *f, CXCursor call, const ss_api *api)
                     names_member(call, api->stream_arg, q->stream)) ||
                    (api->klass == SS_CLASS_EVENT_SYNC && names_member(call, 0, q->event));
         if (done) {
-            f->now = (drain){DRAINED, call, 0, 1};
+            f->now = (drain){DRAINED, call, 0, 1, 0};
         } else if (api->klass == SS_CLASS_EVENT_RECORD) {
             CXCursor member = clang_Cursor_getNumArguments(call) > 0
                                   ? this_member(clang_Cursor_getArgument(call, 0))
@@ -291,7 +352,7 @@ static void call_flow(flow *f, CXCursor call)
     }
     const ss_api *api = ss_scope_callee_api(call);
     if (api && drains(f, call, api)) {
-        f->now = (drain){DRAINED, call, 0, 1};
+        f->now = (drain){DRAINED, call, 0, 1, 0};
         return;
     }
     /* A memset (a fill of device memory at the device's memory bandwidth) adds no wait worth
@@ -301,6 +362,8 @@ static void call_flow(flow *f, CXCursor call)
         return;
     }
     if (ss_scope_is_launch(call) || (api && ss_context_call_enqueues(f->q->graph, call, api))) {
+        if (f->q->legacy && on_legacy(f, call, api))
+            return;
         f->now = busy();
         f->worked = 1;
         return;
@@ -308,6 +371,12 @@ static void call_flow(flow *f, CXCursor call)
     if (api)
         return;
     CXCursor callee = ss_callgraph_callee(f->q->graph, call);
+    char *usr = ss_ast_is_null(callee) && f->q->assumed ? ss_project_declared_only(call) : NULL;
+    uint64_t bit = usr ? assume(f->q->assumed, usr) : 0;
+    if (bit) {
+        f->now = (drain){DRAINED, call, 0, 1, bit};
+        return;
+    }
     if (ss_ast_is_null(callee)) {
         if (ss_context_library_enqueues(call)) {
             f->now = busy();
@@ -643,7 +712,7 @@ static drain state_at(const question *q, CXCursor function, CXCursor target, int
         /* Drained on the way whatever the start; else drained from a start that is. */
         d = way_flow(&f, path, found, -1, target, busy());
         if (d.state != DRAINED && clang_getCursorKind(function) != CXCursor_LambdaExpr &&
-            way_flow(&f, path, found, -1, target, (drain){DRAINED, clang_getNullCursor(), 0, 0})
+            way_flow(&f, path, found, -1, target, (drain){DRAINED, clang_getNullCursor(), 0, 0, 0})
                     .state == DRAINED) {
             drain entry = entry_state(q, function, depth);
             d = entry.state == DRAINED ? way_flow(&f, path, found, -1, target, entry) : busy();
@@ -669,17 +738,26 @@ static drain entry_state(const question *q, CXCursor function, int depth)
     return all;
 }
 
+CXCursor ss_context_ends_drained(ss_check_ctx *ctx, CXCursor function)
+{
+    question device = device_question(ctx, 0);
+    flow f = {&device, function, 0, busy(), unreached(), 0};
+    flow_budget = FLOW_BUDGET;
+    drain d = function_flow(&f, function, busy());
+    return d.state == DRAINED && flow_budget >= 0 ? d.by : clang_getNullCursor();
+}
+
 /* ------------------------------------------------------------------------------------------
  * The words. */
 
 /* A device-wide wait (or a draining copy) that follows the call 'at' in its function with no
  * device work queued between, on the way out of the blocks around it (not out of a loop's body,
  * which goes on with the next iteration), or a null cursor. */
-static CXCursor later_drain(const question *q, CXCursor function, CXCursor at)
+static CXCursor later_drain(const question *q, CXCursor function, CXCursor at, uint64_t *assumed)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, at, path);
-    drain start = {DRAINED, clang_getNullCursor(), 0, 0};
+    drain start = {DRAINED, clang_getNullCursor(), 0, 0, 0};
     flow f = {q, function, 0, start, unreached(), 0};
     CXCursor drain_call = clang_getNullCursor();
     for (long i = found - 1; i >= 0 && ss_ast_is_null(drain_call); i--) {
@@ -701,6 +779,7 @@ static CXCursor later_drain(const question *q, CXCursor function, CXCursor at)
                 break;
             if (f.now.fresh) {
                 drain_call = f.now.by;
+                *assumed = f.now.assumed;
                 break;
             }
         }
@@ -709,6 +788,47 @@ static CXCursor later_drain(const question *q, CXCursor function, CXCursor at)
     }
     free(path);
     return drain_call;
+}
+
+char *ss_context_between_waits(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed)
+{
+    if (clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return NULL;
+    question q = device_question(ctx, 0);
+    q.legacy = 1;
+    q.per_thread = ctx->per_thread;
+    q.assumed = assumed;
+    flow_budget = FLOW_BUDGET;
+    drain before = state_at(&q, ctx->function, at, 0);
+    if (before.state != DRAINED || ss_ast_is_null(before.by))
+        return NULL;
+    uint64_t after = 0;
+    CXCursor next = later_drain(&q, ctx->function, at, &after);
+    if (ss_ast_is_null(next) || flow_budget < 0)
+        return NULL;
+    /* Only the calls taken for waits that the two drains rest on stay in 'assumed'. */
+    uint64_t needed = before.assumed | after;
+    size_t kept = 0;
+    for (size_t i = 0; assumed && i < assumed->count; i++) {
+        if (needed & (UINT64_C(1) << i))
+            assumed->usrs[kept++] = assumed->usrs[i];
+        else
+            free(assumed->usrs[i]);
+    }
+    if (assumed)
+        assumed->count = kept;
+    char *first = ss_scope_callee_name(before.by), *then = ss_scope_callee_name(next);
+    char *first_at = ss_callgraph_place(before.by), *then_at = ss_callgraph_place(next);
+    char *words = ss_xasprintf(
+        "between waits: '%s' at %s drained the device and '%s' at %s waits for it next, with "
+        "no work on another stream queued between them on any way the unit reaches this call: "
+        "there is nothing for the legacy stream to hold up or wait for",
+        first ? first : "a wait", first_at, then ? then : "a wait", then_at);
+    free(first);
+    free(then);
+    free(first_at);
+    free(then_at);
+    return words;
 }
 
 /* The records of one event in the unit: the stream of each (all the same member, 'stream'),
@@ -763,7 +883,10 @@ static int event_question(ss_check_ctx *ctx, CXCursor at, question *q, record_wa
     clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_records, w);
     if (w->mixed || w->count == 0)
         return -1;
-    *q = (question){ss_check_graph(ctx), 0, event, w->stream, clang_getCursorSemanticParent(event)};
+    *q = device_question(ctx, 0);
+    q->event = event;
+    q->stream = w->stream;
+    q->owner = clang_getCursorSemanticParent(event);
     return 0;
 }
 
@@ -805,8 +928,7 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
         return NULL;
     int drain_copies = copies_drain(ctx);
-    question device = {ss_check_graph(ctx), drain_copies, clang_getNullCursor(),
-                       clang_getNullCursor(), clang_getNullCursor()};
+    question device = device_question(ctx, drain_copies);
     flow_budget = FLOW_BUDGET;
     drain d = state_at(&device, ctx->function, at, 0);
     /* Where the unit creates no stream, functions of other units may queue work on streams of
@@ -840,7 +962,8 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     /* The later wait must be device-wide, and not drained already on every way to it (by this
      * copy): it is then the stall, and reported as one. */
     flow_budget = FLOW_BUDGET;
-    CXCursor later = copy ? later_drain(&device, ctx->function, at) : clang_getNullCursor();
+    uint64_t none = 0;
+    CXCursor later = copy ? later_drain(&device, ctx->function, at, &none) : clang_getNullCursor();
     const ss_api *api = ss_ast_is_null(later) ? NULL : ss_scope_callee_api(later);
     if (api == NULL || api->klass != SS_CLASS_DEVICE_SYNC ||
         state_at(&device, ctx->function, later, 0).state == DRAINED || flow_budget < 0)

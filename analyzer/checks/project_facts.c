@@ -3,7 +3,6 @@
  * leave to them, and the project pass that answers them (project_facts.h). */
 #include "project_facts.h"
 #include "ast.h"
-#include "cache.h"
 #include "callgraph.h"
 #include "common.h"
 #include "context_cases.h"
@@ -37,8 +36,30 @@ void ss_project_facts_free(ss_project_facts *facts)
         free(q->usr);
         free(q->callee);
     }
+    for (size_t i = 0; i < facts->wait_count; i++) {
+        free(facts->waits[i].usr);
+        free(facts->waits[i].name);
+        free(facts->waits[i].wait);
+    }
+    for (size_t i = 0; facts->pending && i < facts->pending->count; i++)
+        free(facts->pending_usrs[i]);
+    if (facts->pending) {
+        ss_result_free(facts->pending);
+        free(facts->pending);
+    }
+    for (size_t i = 0; i < facts->between_count; i++) {
+        ss_between_question *b = &facts->between[i];
+        free(b->file);
+        free(b->words);
+        for (size_t k = 0; k < b->usr_count; k++)
+            free(b->usrs[k]);
+        free(b->usrs);
+    }
+    free(facts->between);
     free(facts->ends);
     free(facts->questions);
+    free(facts->waits);
+    free(facts->pending_usrs);
     free(facts);
 }
 
@@ -51,7 +72,7 @@ static ss_project_facts *facts_of(ss_check_ctx *ctx)
     return ctx->streams->facts;
 }
 
-static ss_stream_end *add_end(ss_project_facts *facts)
+ss_stream_end *ss_project_add_end(ss_project_facts *facts)
 {
     ss_xgrow((void **)&facts->ends, &facts->end_cap, facts->end_count + 1, sizeof *facts->ends);
     ss_stream_end *e = &facts->ends[facts->end_count++];
@@ -59,13 +80,43 @@ static ss_stream_end *add_end(ss_project_facts *facts)
     return e;
 }
 
-static ss_wait_question *add_question(ss_project_facts *facts)
+ss_wait_question *ss_project_add_question(ss_project_facts *facts)
 {
     ss_xgrow((void **)&facts->questions, &facts->question_cap, facts->question_count + 1,
              sizeof *facts->questions);
     ss_wait_question *q = &facts->questions[facts->question_count++];
     memset(q, 0, sizeof *q);
     return q;
+}
+
+ss_device_wait *ss_project_add_wait(ss_project_facts *facts)
+{
+    ss_xgrow((void **)&facts->waits, &facts->wait_cap, facts->wait_count + 1, sizeof *facts->waits);
+    ss_device_wait *w = &facts->waits[facts->wait_count++];
+    memset(w, 0, sizeof *w);
+    return w;
+}
+
+ss_between_question *ss_project_add_between(ss_project_facts *facts)
+{
+    ss_xgrow((void **)&facts->between, &facts->between_cap, facts->between_count + 1,
+             sizeof *facts->between);
+    ss_between_question *b = &facts->between[facts->between_count++];
+    memset(b, 0, sizeof *b);
+    return b;
+}
+
+ss_finding *ss_project_add_pending(ss_project_facts *facts, const char *usr)
+{
+    if (facts->pending == NULL) {
+        facts->pending = ss_xcalloc(1, sizeof *facts->pending);
+        ss_result_init(facts->pending, SS_RESULT_LINT);
+    }
+    size_t n = facts->pending->count;
+    ss_xgrow((void **)&facts->pending_usrs, &facts->pending_cap, n + 1,
+             sizeof *facts->pending_usrs);
+    facts->pending_usrs[n] = ss_xstrdup(usr);
+    return ss_result_add(facts->pending);
 }
 
 /* The USR of the function a call or reference names (an instantiation's template), malloc'ed,
@@ -99,6 +150,20 @@ static int project_function(CXCursor decl)
     int op = strncmp(clang_getCString(name), "operator", 8) == 0;
     clang_disposeString(name);
     return !op;
+}
+
+/* Whether a call of the function 'decl' in another unit reaches this definition: it has
+ * external linkage, is not inline and is no template, nor a member of one (which each unit
+ * that calls it instantiates from what it sees). */
+static int callable_elsewhere(CXCursor decl)
+{
+    if (clang_getCursorKind(decl) == CXCursor_FunctionTemplate ||
+        clang_getCursorLinkage(decl) != CXLinkage_External || clang_Cursor_isFunctionInlined(decl))
+        return 0;
+    CXCursor parent = clang_getCursorSemanticParent(decl);
+    enum CXCursorKind k = clang_getCursorKind(parent);
+    return k != CXCursor_ClassTemplate && k != CXCursor_ClassTemplatePartialSpecialization &&
+           ss_ast_is_null(clang_getSpecializedCursorTemplate(decl));
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -374,7 +439,7 @@ static void summarize_param(ss_project_facts *facts, const char *usr, CXCursor b
     char *next = out.state == NEXT ? function_usr(out.callee) : NULL;
     if (out.state == NEXT && next == NULL)
         return;
-    ss_stream_end *e = add_end(facts);
+    ss_stream_end *e = ss_project_add_end(facts);
     e->usr = ss_xstrdup(usr);
     e->param = index;
     if (out.state == IDLE) {
@@ -414,8 +479,42 @@ static void summarize_function(ss_project_facts *facts, CXCursor fn)
     free(usr);
 }
 
+/* The names of the waits for the whole device. */
+static const char *const device_waits[] = {"cudaDeviceSynchronize", "cuCtxSynchronize"};
+
+/* The function definition 'fn': recorded when another unit may call it and every way out of
+ * it leaves the device drained by a wait for the whole device (ss_context_ends_drained). Only
+ * a function that calls such a wait, itself or two calls down, is followed. */
+static void summarize_wait(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn)
+{
+    unsigned n = ss_ast_child_count(fn);
+    CXCursor body = n ? ss_ast_child(fn, n - 1) : clang_getNullCursor(), found;
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt || !callable_elsewhere(fn) ||
+        !ss_callgraph_calls_named(ss_check_graph(ctx), body, device_waits,
+                                  sizeof device_waits / sizeof *device_waits, &found))
+        return;
+    CXCursor by = ss_context_ends_drained(ctx, fn);
+    char *usr = ss_ast_is_null(by) ? NULL : function_usr(fn);
+    if (usr == NULL)
+        return;
+    ss_device_wait *w = ss_project_add_wait(facts);
+    w->usr = usr;
+    char *name = ss_qualified_name(fn);
+    char *place = ss_callgraph_place(fn);
+    w->name = ss_xasprintf("'%s()', defined in %s", name ? name : "?", place);
+    w->wait = wait_words(by);
+    free(name);
+    free(place);
+}
+
+typedef struct definition_walk {
+    ss_check_ctx *ctx;
+    ss_project_facts *facts;
+} definition_walk;
+
 static enum CXChildVisitResult find_definitions(CXCursor c, CXCursor parent, CXClientData data)
 {
+    definition_walk *w = data;
     if (ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
     switch (clang_getCursorKind(c)) {
@@ -429,8 +528,10 @@ static enum CXChildVisitResult find_definitions(CXCursor c, CXCursor parent, CXC
     case CXCursor_FunctionDecl:
     case CXCursor_CXXMethod:
     case CXCursor_FunctionTemplate:
-        if (clang_isCursorDefinition(c) && project_function(c) && !ss_ast_is_device_only(c))
-            summarize_function(data, c);
+        if (clang_isCursorDefinition(c) && project_function(c) && !ss_ast_is_device_only(c)) {
+            summarize_function(w->facts, c);
+            summarize_wait(w->ctx, w->facts, c);
+        }
         return CXChildVisit_Continue;
     default:
         return CXChildVisit_Continue;
@@ -439,9 +540,58 @@ static enum CXChildVisitResult find_definitions(CXCursor c, CXCursor parent, CXC
 
 void ss_project_summarize(ss_check_ctx *ctx)
 {
-    ss_project_facts *facts = facts_of(ctx);
-    if (facts)
-        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_definitions, facts);
+    definition_walk w = {ctx, facts_of(ctx)};
+    if (w.facts)
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_definitions, &w);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * A call of a function that another unit may define as a wait for the whole device. */
+
+char *ss_project_declared_only(CXCursor call)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr || ss_scope_is_launch(call))
+        return NULL;
+    CXCursor decl = clang_getCursorReferenced(call);
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) || !project_function(decl) ||
+        !callable_elsewhere(decl) || !ss_ast_is_null(clang_getCursorDefinition(decl)))
+        return NULL;
+    return function_usr(decl);
+}
+
+void ss_check_wrapper_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    if (api || ctx->streams == NULL || ss_ast_is_null(ctx->function))
+        return;
+    char *usr = ss_project_declared_only(call);
+    if (usr == NULL)
+        return;
+    const ss_api *wait = ss_api_find(device_waits[0]);
+    char *name = ss_qualified_name(clang_getCursorReferenced(call));
+    if (wait == NULL || name == NULL) {
+        free(name);
+        free(usr);
+        return;
+    }
+    /* The finding a call of cudaDeviceSynchronize would make here, under the function's name,
+     * kept aside rather than reported. */
+    ss_api as_wait = *wait;
+    as_wait.name = name;
+    ss_result aside;
+    ss_result_init(&aside, SS_RESULT_LINT);
+    ss_result *result = ctx->result;
+    ctx->result = &aside;
+    ss_check_sync_in_loop(ctx, call, &as_wait);
+    ctx->result = result;
+    if (aside.count == 1) {
+        ss_finding *f = ss_project_add_pending(facts_of(ctx), usr);
+        *f = aside.findings[0];
+        memset(&aside.findings[0], 0, sizeof aside.findings[0]);
+    }
+    ss_result_free(&aside);
+    free(name);
+    free(usr);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -555,7 +705,7 @@ void ss_project_ask(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_fi
         free(stream);
         return;
     }
-    ss_wait_question *q = add_question(facts_of(ctx));
+    ss_wait_question *q = ss_project_add_question(facts_of(ctx));
     q->file = ss_xstrdup(f->file);
     q->line = f->line;
     q->column = f->column;
@@ -566,6 +716,25 @@ void ss_project_ask(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_fi
     char *name = ss_qualified_name(clang_getCursorReferenced(call));
     q->callee = ss_xasprintf("'%s()' at line %u", name ? name : "?", ss_scope_line(call));
     free(name);
+}
+
+void ss_project_ask_between(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding *f,
+                            const char *words, ss_assumed_waits *assumed)
+{
+    ss_project_facts *facts = facts_of(ctx);
+    if (facts == NULL || f->severity != SS_SEV_WARNING || f->file == NULL || assumed->count == 0) {
+        ss_assumed_waits_free(assumed);
+        return;
+    }
+    ss_between_question *b = ss_project_add_between(facts);
+    b->file = ss_xstrdup(f->file);
+    b->line = f->line;
+    b->column = f->column;
+    b->rule = rule;
+    b->words = ss_xstrdup(words);
+    b->usrs = assumed->usrs;
+    b->usr_count = assumed->count;
+    memset(assumed, 0, sizeof *assumed);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -613,23 +782,104 @@ static char *resolve(ss_project_facts *const *facts, size_t count, const char *u
     return NULL;
 }
 
-static ss_finding *find_finding(ss_result *r, const ss_wait_question *q)
+/* The summary of the function 'usr' as a wait for the whole device (the first unit's that has
+ * one), or NULL. */
+static const ss_device_wait *find_wait(ss_project_facts *const *facts, size_t count,
+                                       const char *usr)
+{
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->wait_count; i++) {
+            if (strcmp(facts[u]->waits[i].usr, usr) == 0)
+                return &facts[u]->waits[i];
+        }
+    }
+    return NULL;
+}
+
+static ss_finding *find_finding(ss_result *r, ss_rule_id rule, const char *file, unsigned line,
+                                unsigned column)
 {
     for (size_t i = 0; i < r->count; i++) {
         ss_finding *f = &r->findings[i];
-        if (f->rule == q->rule && f->line == q->line && f->column == q->column && f->file &&
-            strcmp(f->file, q->file) == 0)
+        if (f->rule == rule && f->line == line && f->column == column && f->file &&
+            strcmp(f->file, file) == 0)
             return f;
     }
     return NULL;
 }
 
+/* Each warning between two waits whose functions are all waits for the whole device: a note. */
+static void apply_between(ss_project_facts *const *facts, ss_result *const *results, size_t count)
+{
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && results[u] && i < facts[u]->between_count; i++) {
+            const ss_between_question *b = &facts[u]->between[i];
+            ss_finding *f = find_finding(results[u], b->rule, b->file, b->line, b->column);
+            size_t known = 0;
+            while (known < b->usr_count && find_wait(facts, count, b->usrs[known]))
+                known++;
+            if (f == NULL || f->severity != SS_SEV_WARNING || known < b->usr_count)
+                continue;
+            char *message = ss_xasprintf("%s; %s", f->message, b->words);
+            for (size_t k = 0; k < b->usr_count; k++) {
+                const ss_device_wait *w = find_wait(facts, count, b->usrs[k]);
+                char *longer = ss_xasprintf("%s%s%s, waits for the whole device (%s)%s", message,
+                                            k ? "; " : " (", w->name, w->wait,
+                                            k + 1 == b->usr_count ? ")" : "");
+                free(message);
+                message = longer;
+            }
+            free(f->message);
+            f->message = message;
+            f->severity = SS_SEV_NOTE;
+        }
+    }
+}
+
+/* Adds to 'r' a copy of the finding 'from', its message followed by 'more'. */
+static void add_copy(ss_result *r, const ss_finding *from, const char *more)
+{
+    ss_finding *f = ss_result_add(r);
+    f->rule = from->rule;
+    f->severity = from->severity;
+    f->origin = from->origin;
+    f->file = ss_xstrdup(from->file);
+    f->line = from->line;
+    f->column = from->column;
+    f->function = ss_xstrdup(from->function);
+    f->message = ss_xasprintf("%s%s", from->message, more);
+    f->hint = ss_xstrdup(from->hint);
+    f->line_text = ss_xstrdup(from->line_text);
+    f->macro = ss_xstrdup(from->macro);
+    f->macro_line = from->macro_line;
+    f->macro_column = from->macro_column;
+}
+
+/* Each pending finding of the units whose function is a wait for the whole device. */
+static void apply_waits(ss_project_facts *const *facts, ss_result *const *results, size_t count)
+{
+    for (size_t u = 0; u < count; u++) {
+        const ss_result *pending = facts[u] && results[u] ? facts[u]->pending : NULL;
+        for (size_t i = 0; pending && i < pending->count; i++) {
+            const ss_device_wait *w = find_wait(facts, count, facts[u]->pending_usrs[i]);
+            if (w == NULL)
+                continue;
+            char *more = ss_xasprintf("; through %s, which waits for the whole device (%s)",
+                                      w->name, w->wait);
+            add_copy(results[u], &pending->findings[i], more);
+            free(more);
+        }
+    }
+}
+
 void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count)
 {
+    apply_waits(facts, results, count);
+    apply_between(facts, results, count);
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->question_count; i++) {
             const ss_wait_question *q = &facts[u]->questions[i];
-            ss_finding *f = find_finding(results[u], q);
+            ss_finding *f = find_finding(results[u], q->rule, q->file, q->line, q->column);
             if (f == NULL || f->severity != SS_SEV_WARNING)
                 continue;
             char *wait = resolve(facts, count, q->usr, q->param);
@@ -645,107 +895,4 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
             f->severity = SS_SEV_NOTE;
         }
     }
-}
-
-/* ------------------------------------------------------------------------------------------
- * The cache's form. */
-
-cJSON *ss_project_facts_encode(const ss_project_facts *facts)
-{
-    if (facts == NULL)
-        return cJSON_CreateNull();
-    cJSON *o = cJSON_CreateObject();
-    cJSON *ends = cJSON_AddArrayToObject(o, "ends");
-    for (size_t i = 0; i < facts->end_count; i++) {
-        const ss_stream_end *e = &facts->ends[i];
-        cJSON *item = cJSON_CreateObject();
-        ss_cache_add_string(item, "usr", e->usr);
-        cJSON_AddNumberToObject(item, "param", e->param);
-        ss_cache_add_string(item, "wait", e->wait);
-        ss_cache_add_string(item, "next", e->next);
-        cJSON_AddNumberToObject(item, "nextParam", e->next_param);
-        ss_cache_add_string(item, "nextName", e->next_name);
-        cJSON_AddItemToArray(ends, item);
-    }
-    cJSON *questions = cJSON_AddArrayToObject(o, "questions");
-    for (size_t i = 0; i < facts->question_count; i++) {
-        const ss_wait_question *q = &facts->questions[i];
-        cJSON *item = cJSON_CreateObject();
-        ss_cache_add_string(item, "file", q->file);
-        cJSON_AddNumberToObject(item, "line", q->line);
-        cJSON_AddNumberToObject(item, "column", q->column);
-        cJSON_AddNumberToObject(item, "rule", q->rule);
-        ss_cache_add_string(item, "stream", q->stream);
-        ss_cache_add_string(item, "usr", q->usr);
-        cJSON_AddNumberToObject(item, "param", q->param);
-        ss_cache_add_string(item, "callee", q->callee);
-        cJSON_AddItemToArray(questions, item);
-    }
-    return o;
-}
-
-/* A string member copied, or NULL; sets '*bad' when it is not a string, or missing and
- * 'required'. */
-static char *take_string(const cJSON *o, const char *name, int required, int *bad)
-{
-    const char *s = ss_cache_get_string(o, name, bad);
-    if (s == NULL && required)
-        *bad = 1;
-    return s ? ss_xstrdup(s) : NULL;
-}
-
-static void decode_end(const cJSON *item, ss_project_facts *facts, int *bad)
-{
-    ss_stream_end *e = add_end(facts);
-    e->usr = take_string(item, "usr", 1, bad);
-    e->param = ss_cache_get_unsigned(item, "param", UINT_MAX, bad);
-    e->wait = take_string(item, "wait", 0, bad);
-    e->next = take_string(item, "next", 0, bad);
-    e->next_param = ss_cache_get_unsigned(item, "nextParam", UINT_MAX, bad);
-    e->next_name = take_string(item, "nextName", 0, bad);
-    if (e->wait == NULL && (e->next == NULL || e->next_name == NULL))
-        *bad = 1;
-}
-
-static void decode_question(const cJSON *item, ss_project_facts *facts, int *bad)
-{
-    ss_wait_question *q = add_question(facts);
-    q->file = take_string(item, "file", 1, bad);
-    q->line = ss_cache_get_unsigned(item, "line", UINT_MAX, bad);
-    q->column = ss_cache_get_unsigned(item, "column", UINT_MAX, bad);
-    q->rule = (ss_rule_id)ss_cache_get_unsigned(item, "rule", SS_RULE_COUNT - 1, bad);
-    q->stream = take_string(item, "stream", 1, bad);
-    q->usr = take_string(item, "usr", 1, bad);
-    q->param = ss_cache_get_unsigned(item, "param", UINT_MAX, bad);
-    q->callee = take_string(item, "callee", 1, bad);
-}
-
-int ss_project_facts_decode(const cJSON *o, ss_project_facts **out)
-{
-    *out = NULL;
-    if (cJSON_IsNull(o))
-        return 0;
-    const cJSON *ends = cJSON_GetObjectItemCaseSensitive(o, "ends");
-    const cJSON *questions = cJSON_GetObjectItemCaseSensitive(o, "questions");
-    if (!cJSON_IsObject(o) || !cJSON_IsArray(ends) || !cJSON_IsArray(questions))
-        return -1;
-    ss_project_facts *facts = ss_xcalloc(1, sizeof *facts);
-    int bad = 0;
-    const cJSON *item;
-    cJSON_ArrayForEach(item, ends)
-    {
-        if (!bad)
-            decode_end(item, facts, &bad);
-    }
-    cJSON_ArrayForEach(item, questions)
-    {
-        if (!bad)
-            decode_question(item, facts, &bad);
-    }
-    if (bad) {
-        ss_project_facts_free(facts);
-        return -1;
-    }
-    *out = facts;
-    return 0;
 }

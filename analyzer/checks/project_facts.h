@@ -39,14 +39,51 @@ typedef struct ss_wait_question {
     char *callee;   /* "'PostProcessCuda::doPermuteCuda()' at line 188" */
 } ss_wait_question;
 
+/* A function that waits for the whole device on every way out, with nothing but memsets
+ * queued after the wait (a wrapper of cudaDeviceSynchronize): what a call of it in a unit that
+ * only declares it does. */
+typedef struct ss_device_wait {
+    char *usr;  /* the function (its USR) */
+    char *name; /* "'SynchronizeCUDADevice()', defined in cuda_utils.cpp:13" */
+    char *wait; /* "'cudaDeviceSynchronize' at cuda_utils.cpp:14" */
+} ss_device_wait;
+
+/* A warning for work on the legacy stream (SYNC101, SYNC102) between two waits for the whole
+ * device when the functions 'usrs' the unit only declares are such waits
+ * (ss_context_between_waits): 'words' says so. */
+typedef struct ss_between_question {
+    char *file; /* the finding: its file as shown, line, column and rule */
+    unsigned line, column;
+    ss_rule_id rule;
+    char *words;
+    char **usrs;
+    size_t usr_count;
+} ss_between_question;
+
 struct ss_project_facts {
     ss_stream_end *ends;
     size_t end_count, end_cap;
     ss_wait_question *questions;
     size_t question_count, question_cap;
+    ss_device_wait *waits;
+    size_t wait_count, wait_cap;
+    /* The findings a call of a function that the unit declares but does not define makes where
+     * that function waits for the whole device (SYNC401 for a call in a loop that enqueues
+     * work, its context applied as for an API call), each with the function's USR: the project
+     * pass reports those whose function another unit summarized in 'waits'. */
+    ss_result *pending;
+    char **pending_usrs;
+    size_t pending_cap;
+    ss_between_question *between;
+    size_t between_count, between_cap;
 };
 
 void ss_project_facts_free(ss_project_facts *facts);
+
+/* The USR (malloc'ed) of the function 'call' calls when the unit declares it but does not
+ * define it and another unit's definition is what runs (external linkage, not inline, not
+ * virtual, no template nor a member of one, not an operator), else NULL. */
+char *ss_project_declared_only(CXCursor call);
 
 /* After the unit's walk: records in ctx->streams->facts the functions the unit defines (outside
  * system headers) that leave a stream parameter idle. */
@@ -58,14 +95,34 @@ void ss_project_summarize(ss_check_ctx *ctx);
  * without calls) records the question in ctx->streams->facts. */
 void ss_project_ask(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f);
 
+struct ss_assumed_waits; /* context_cases.h */
+
+/* After the context of the warning 'f' (SYNC101 or SYNC102) is applied: when it is still a
+ * warning, records the question that 'words' (ss_context_between_waits) answers where every
+ * function of 'assumed' is a wait for the whole device; takes the USRs of 'assumed'. */
+void ss_project_ask_between(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding *f,
+                            const char *words, struct ss_assumed_waits *assumed);
+
 /* The project pass: for each of the 'count' units ('facts[i]' may be NULL), each question
  * whose function leaves the stream idle by the facts of all units (through up to eight calls)
- * makes its warning in 'results[i]' a note that says so ("idle: ..."). Run before the units'
- * results are merged. */
+ * makes its warning in 'results[i]' a note that says so ("idle: ..."); each pending finding
+ * whose function a unit summarized as a wait for the whole device is added to 'results[i]',
+ * naming that function and its wait ("through 'f()', defined in utils.cpp:13, ..."); each
+ * warning between two waits of such functions (ss_project_ask_between) becomes a note. Run
+ * before the units' results are merged; the facts of the first unit (in the run's order) that
+ * has them are used, so the findings do not depend on the number of workers. */
 void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count);
 
-/* The facts as the cache stores them, and back: 'facts' NULL gives a JSON null. Decoding
- * returns 0 with '*facts' set (NULL for none), or -1 when 'o' is malformed. */
+/* A new entry of each kind in 'facts', zeroed, to fill (project_facts.c); a pending finding
+ * with the USR 'usr' (copied) of its function. */
+ss_stream_end *ss_project_add_end(ss_project_facts *facts);
+ss_wait_question *ss_project_add_question(ss_project_facts *facts);
+ss_device_wait *ss_project_add_wait(ss_project_facts *facts);
+ss_between_question *ss_project_add_between(ss_project_facts *facts);
+ss_finding *ss_project_add_pending(ss_project_facts *facts, const char *usr);
+
+/* The facts as the cache stores them, and back (project_cache.c): 'facts' NULL gives a JSON null.
+ * Decoding returns 0 with '*facts' set (NULL for none), or -1 when 'o' is malformed. */
 cJSON *ss_project_facts_encode(const ss_project_facts *facts);
 int ss_project_facts_decode(const cJSON *o, ss_project_facts **facts);
 

@@ -1,0 +1,211 @@
+/* project_cache.c: the facts of one unit (project_facts.h) as the cache stores them, and
+ * back. */
+#include "cache.h"
+#include "log.h"
+#include "project_facts.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The cache's form of the summaries of waits for the whole device, the questions between
+ * them and the pending findings. */
+static void encode_waits(const ss_project_facts *facts, cJSON *o)
+{
+    cJSON *waits = cJSON_AddArrayToObject(o, "waits");
+    for (size_t i = 0; i < facts->wait_count; i++) {
+        const ss_device_wait *w = &facts->waits[i];
+        cJSON *item = cJSON_CreateObject();
+        ss_cache_add_string(item, "usr", w->usr);
+        ss_cache_add_string(item, "name", w->name);
+        ss_cache_add_string(item, "wait", w->wait);
+        cJSON_AddItemToArray(waits, item);
+    }
+    cJSON *between = cJSON_AddArrayToObject(o, "between");
+    for (size_t i = 0; i < facts->between_count; i++) {
+        const ss_between_question *b = &facts->between[i];
+        cJSON *item = cJSON_CreateObject();
+        ss_cache_add_string(item, "file", b->file);
+        cJSON_AddNumberToObject(item, "line", b->line);
+        cJSON_AddNumberToObject(item, "column", b->column);
+        cJSON_AddNumberToObject(item, "rule", b->rule);
+        ss_cache_add_string(item, "words", b->words);
+        cJSON *usrs = cJSON_AddArrayToObject(item, "usrs");
+        for (size_t k = 0; k < b->usr_count; k++)
+            cJSON_AddItemToArray(usrs, cJSON_CreateString(b->usrs[k]));
+        cJSON_AddItemToArray(between, item);
+    }
+    cJSON *pending = cJSON_AddArrayToObject(o, "pending");
+    for (size_t i = 0; facts->pending && i < facts->pending->count; i++) {
+        cJSON *item = cJSON_CreateObject();
+        ss_cache_add_string(item, "usr", facts->pending_usrs[i]);
+        cJSON_AddItemToObject(item, "finding",
+                              ss_cache_encode_finding(&facts->pending->findings[i]));
+        cJSON_AddItemToArray(pending, item);
+    }
+}
+
+cJSON *ss_project_facts_encode(const ss_project_facts *facts)
+{
+    if (facts == NULL)
+        return cJSON_CreateNull();
+    cJSON *o = cJSON_CreateObject();
+    cJSON *ends = cJSON_AddArrayToObject(o, "ends");
+    for (size_t i = 0; i < facts->end_count; i++) {
+        const ss_stream_end *e = &facts->ends[i];
+        cJSON *item = cJSON_CreateObject();
+        ss_cache_add_string(item, "usr", e->usr);
+        cJSON_AddNumberToObject(item, "param", e->param);
+        ss_cache_add_string(item, "wait", e->wait);
+        ss_cache_add_string(item, "next", e->next);
+        cJSON_AddNumberToObject(item, "nextParam", e->next_param);
+        ss_cache_add_string(item, "nextName", e->next_name);
+        cJSON_AddItemToArray(ends, item);
+    }
+    cJSON *questions = cJSON_AddArrayToObject(o, "questions");
+    for (size_t i = 0; i < facts->question_count; i++) {
+        const ss_wait_question *q = &facts->questions[i];
+        cJSON *item = cJSON_CreateObject();
+        ss_cache_add_string(item, "file", q->file);
+        cJSON_AddNumberToObject(item, "line", q->line);
+        cJSON_AddNumberToObject(item, "column", q->column);
+        cJSON_AddNumberToObject(item, "rule", q->rule);
+        ss_cache_add_string(item, "stream", q->stream);
+        ss_cache_add_string(item, "usr", q->usr);
+        cJSON_AddNumberToObject(item, "param", q->param);
+        ss_cache_add_string(item, "callee", q->callee);
+        cJSON_AddItemToArray(questions, item);
+    }
+    encode_waits(facts, o);
+    return o;
+}
+
+/* A string member copied, or NULL; sets '*bad' when it is not a string, or missing and
+ * 'required'. */
+static char *take_string(const cJSON *o, const char *name, int required, int *bad)
+{
+    const char *s = ss_cache_get_string(o, name, bad);
+    if (s == NULL && required)
+        *bad = 1;
+    return s ? ss_xstrdup(s) : NULL;
+}
+
+static void decode_end(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    ss_stream_end *e = ss_project_add_end(facts);
+    e->usr = take_string(item, "usr", 1, bad);
+    e->param = ss_cache_get_unsigned(item, "param", UINT_MAX, bad);
+    e->wait = take_string(item, "wait", 0, bad);
+    e->next = take_string(item, "next", 0, bad);
+    e->next_param = ss_cache_get_unsigned(item, "nextParam", UINT_MAX, bad);
+    e->next_name = take_string(item, "nextName", 0, bad);
+    if (e->wait == NULL && (e->next == NULL || e->next_name == NULL))
+        *bad = 1;
+}
+
+static void decode_question(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    ss_wait_question *q = ss_project_add_question(facts);
+    q->file = take_string(item, "file", 1, bad);
+    q->line = ss_cache_get_unsigned(item, "line", UINT_MAX, bad);
+    q->column = ss_cache_get_unsigned(item, "column", UINT_MAX, bad);
+    q->rule = (ss_rule_id)ss_cache_get_unsigned(item, "rule", SS_RULE_COUNT - 1, bad);
+    q->stream = take_string(item, "stream", 1, bad);
+    q->usr = take_string(item, "usr", 1, bad);
+    q->param = ss_cache_get_unsigned(item, "param", UINT_MAX, bad);
+    q->callee = take_string(item, "callee", 1, bad);
+}
+
+static void decode_wait(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    ss_device_wait *w = ss_project_add_wait(facts);
+    w->usr = take_string(item, "usr", 1, bad);
+    w->name = take_string(item, "name", 1, bad);
+    w->wait = take_string(item, "wait", 1, bad);
+}
+
+static void decode_between(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    ss_between_question *b = ss_project_add_between(facts);
+    b->file = take_string(item, "file", 1, bad);
+    b->line = ss_cache_get_unsigned(item, "line", UINT_MAX, bad);
+    b->column = ss_cache_get_unsigned(item, "column", UINT_MAX, bad);
+    b->rule = (ss_rule_id)ss_cache_get_unsigned(item, "rule", SS_RULE_COUNT - 1, bad);
+    b->words = take_string(item, "words", 1, bad);
+    const cJSON *usrs = cJSON_GetObjectItemCaseSensitive(item, "usrs");
+    if (!cJSON_IsArray(usrs) || cJSON_GetArraySize(usrs) == 0) {
+        *bad = 1;
+        return;
+    }
+    b->usrs = ss_xcalloc((size_t)cJSON_GetArraySize(usrs), sizeof *b->usrs);
+    const cJSON *usr;
+    cJSON_ArrayForEach(usr, usrs)
+    {
+        if (!cJSON_IsString(usr)) {
+            *bad = 1;
+            return;
+        }
+        b->usrs[b->usr_count++] = ss_xstrdup(usr->valuestring);
+    }
+}
+
+static void decode_pending(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    const char *usr = ss_cache_get_string(item, "usr", bad);
+    const cJSON *finding = cJSON_GetObjectItemCaseSensitive(item, "finding");
+    if (usr == NULL || !cJSON_IsObject(finding)) {
+        *bad = 1;
+        return;
+    }
+    ss_finding *f = ss_project_add_pending(facts, usr);
+    ss_cache_decode_finding(finding, f, bad);
+}
+
+int ss_project_facts_decode(const cJSON *o, ss_project_facts **out)
+{
+    *out = NULL;
+    if (cJSON_IsNull(o))
+        return 0;
+    const cJSON *ends = cJSON_GetObjectItemCaseSensitive(o, "ends");
+    const cJSON *questions = cJSON_GetObjectItemCaseSensitive(o, "questions");
+    const cJSON *waits = cJSON_GetObjectItemCaseSensitive(o, "waits");
+    const cJSON *pending = cJSON_GetObjectItemCaseSensitive(o, "pending");
+    const cJSON *between = cJSON_GetObjectItemCaseSensitive(o, "between");
+    if (!cJSON_IsObject(o) || !cJSON_IsArray(ends) || !cJSON_IsArray(questions) ||
+        !cJSON_IsArray(waits) || !cJSON_IsArray(pending) || !cJSON_IsArray(between))
+        return -1;
+    ss_project_facts *facts = ss_xcalloc(1, sizeof *facts);
+    int bad = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, ends)
+    {
+        if (!bad)
+            decode_end(item, facts, &bad);
+    }
+    cJSON_ArrayForEach(item, questions)
+    {
+        if (!bad)
+            decode_question(item, facts, &bad);
+    }
+    cJSON_ArrayForEach(item, waits)
+    {
+        if (!bad)
+            decode_wait(item, facts, &bad);
+    }
+    cJSON_ArrayForEach(item, pending)
+    {
+        if (!bad)
+            decode_pending(item, facts, &bad);
+    }
+    cJSON_ArrayForEach(item, between)
+    {
+        if (!bad)
+            decode_between(item, facts, &bad);
+    }
+    if (bad) {
+        ss_project_facts_free(facts);
+        return -1;
+    }
+    *out = facts;
+    return 0;
+}
