@@ -3,6 +3,7 @@
 #include "compdb.h"
 #include "files.h"
 #include "log.h"
+#include "path.h"
 #include "report.h"
 
 #include <cjson/cJSON.h>
@@ -216,15 +217,18 @@ static char *join_path(const char *directory, const char *path)
     return ss_xasprintf("%s%s%s", directory, directory[dl - 1] == '/' ? "" : "/", path);
 }
 
-/* realpath() when the file exists, else the joined path. */
-static char *canonical(const char *directory, const char *path)
+/* The entry's file as the database names it, its folder resolved (ss_path_named) when the
+ * file exists, else the joined path; '*real' receives its realpath (the target of a symbolic
+ * link), or NULL. */
+static char *canonical(const char *directory, const char *path, char **real)
 {
     char *joined = join_path(directory, path);
-    char *real = realpath(joined, NULL);
-    if (real == NULL)
+    *real = realpath(joined, NULL);
+    char *named = *real ? ss_path_named(joined) : NULL;
+    if (named == NULL)
         return joined;
     free(joined);
-    return real;
+    return named;
 }
 
 static int parse_entry(const cJSON *entry, size_t index, ss_compile_command *cmd, char *err,
@@ -243,7 +247,7 @@ static int parse_entry(const cJSON *entry, size_t index, ss_compile_command *cmd
         return -1;
     }
     cmd->directory = ss_xstrdup(dir->valuestring);
-    cmd->file = canonical(dir->valuestring, file->valuestring);
+    cmd->file = canonical(dir->valuestring, file->valuestring, &cmd->real);
     if (cJSON_IsArray(arguments)) {
         const cJSON *arg;
         cJSON_ArrayForEach(arg, arguments)
@@ -347,6 +351,11 @@ const ss_compile_command *ss_compdb_find(const ss_compdb *db, const char *file)
         if (strcmp(db->commands[i].file, file) == 0)
             return &db->commands[i];
     }
+    /* A file named by its link's target finds the entry that names the link. */
+    for (size_t i = 0; i < db->count; i++) {
+        if (db->commands[i].real && strcmp(db->commands[i].real, file) == 0)
+            return &db->commands[i];
+    }
     return NULL;
 }
 
@@ -355,6 +364,7 @@ void ss_compdb_free(ss_compdb *db)
     for (size_t i = 0; i < db->count; i++) {
         free(db->commands[i].directory);
         free(db->commands[i].file);
+        free(db->commands[i].real);
         ss_args_free(&db->commands[i].argv);
     }
     free(db->commands);

@@ -17,10 +17,13 @@ void ss_args_push(ss_args *args, const char *arg);
 /* Frees every string and the vector; leaves 'args' empty and reusable. */
 void ss_args_free(ss_args *args);
 
-/* One compile_commands.json entry. 'file' is absolute (joined with 'directory'). */
+/* One compile_commands.json entry. 'file' is absolute (joined with 'directory'), its folder
+ * resolved but its own name kept as the database gives it, a symbolic link too; 'real' is its
+ * realpath (NULL when it does not exist). */
 typedef struct ss_compile_command {
     char *directory;
     char *file;
+    char *real;
     ss_args argv; /* the compiler command line, argv[0] is the compiler */
 } ss_compile_command;
 
@@ -37,7 +40,7 @@ int ss_compdb_load(const char *build_dir, ss_compdb *db, char *err, size_t err_s
  * description in 'err'. */
 int ss_compdb_parse(const char *text, size_t len, const char *origin, ss_compdb *db, char *err,
                     size_t err_size);
-/* The entry for the absolute path 'file', or NULL. */
+/* The entry for the absolute path 'file' (its 'file', else its 'real'), or NULL. */
 const ss_compile_command *ss_compdb_find(const ss_compdb *db, const char *file);
 void ss_compdb_free(ss_compdb *db);
 /* Splits a shell command line into words the way a POSIX shell would (quotes, backslashes;

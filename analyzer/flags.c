@@ -9,6 +9,7 @@
 #include "compdb.h"
 #include "flag_table.h"
 #include "log.h"
+#include "path.h"
 #include "report.h"
 
 #include <stdio.h>
@@ -230,8 +231,12 @@ static int same_file(const char *arg, const translation *t)
         return 1;
     char *joined = arg[0] == '/' || t->directory == NULL ? ss_xstrdup(arg)
                                                          : ss_xasprintf("%s/%s", t->directory, arg);
+    /* The entry's file is named as the database names it (a symbolic link kept), its folder
+     * resolved; a file named by its link's target is the same file too. */
+    char *named = ss_path_named(joined);
     char *real = realpath(joined, NULL);
-    int same = real && strcmp(real, t->file) == 0;
+    int same = (named && strcmp(named, t->file) == 0) || (real && strcmp(real, t->file) == 0);
+    free(named);
     free(real);
     free(joined);
     return same;

@@ -410,16 +410,57 @@ static int collect_input(const char *input, const ss_compdb *db, ss_job_list *jo
             rc = -1;
         }
     } else {
+        /* Judged by the name given, a symbolic link's own (ss_path_named). */
         ss_lang lang;
-        if (!S_ISREG(st.st_mode) || ss_flags_lang_of(real, &lang) != 0) {
+        char *named = ss_path_named(input);
+        if (!S_ISREG(st.st_mode) || named == NULL || ss_flags_lang_of(named, &lang) != 0) {
             ss_log_error("'%s' is not a C, C++ or CUDA source file (by its name)", input);
             rc = -1;
         } else {
-            add_job(jobs, real, db ? ss_compdb_find(db, real) : NULL);
+            add_job(jobs, named, db ? ss_compdb_find(db, named) : NULL);
         }
+        free(named);
     }
     free(real);
     return rc;
+}
+
+/* A -p run without files: a job for each entry of the compile database whose file is a C, C++
+ * or CUDA source by the name the database gives it (a symbolic link to 'k.cpp.Cuda' named
+ * 'k.cpp' is C++). The others (assembly, Fortran, ...) are left out with a note that names
+ * them: each with --verbose, else the first two and a count. */
+static void add_database_jobs(const ss_lint_options *o, const ss_compdb *db, ss_job_list *jobs)
+{
+    size_t left = 0;
+    char *named[2] = {NULL, NULL};
+    for (size_t i = 0; i < db->count; i++) {
+        ss_lang lang;
+        const char *file = db->commands[i].file;
+        if (ss_flags_lang_of(file, &lang) == 0) {
+            add_job(jobs, file, &db->commands[i]);
+            continue;
+        }
+        char *shown = ss_path_display(file);
+        if (o->verbose)
+            ss_log_note("%s: not analyzed: not a C, C++ or CUDA source by its name", shown);
+        if (left < 2)
+            named[left] = shown;
+        else
+            free(shown);
+        left++;
+    }
+    if (left > 0 && !o->verbose) {
+        char *more = left > 2 ? ss_xasprintf(" and %zu more", left - 2) : NULL;
+        ss_log_note("%zu compile-database %s: %s%s%s%s", left,
+                    left == 1 ? "entry is not analyzed, not a C, C++ or CUDA source by its name"
+                              : "entries are not analyzed, not C, C++ or CUDA sources by their "
+                                "names",
+                    named[0], named[1] ? (left == 2 ? " and " : ", ") : "",
+                    named[1] ? named[1] : "", more ? more : "");
+        free(more);
+    }
+    free(named[0]);
+    free(named[1]);
 }
 
 /* Gathers the jobs. Returns 0, or -1 (message printed). */
@@ -432,11 +473,7 @@ static int collect(const ss_lint_options *o, const ss_compdb *db, ss_job_list *j
             return -1;
     }
     if (o->input_count == 0 && db) {
-        for (size_t i = 0; i < db->count; i++) {
-            ss_lang lang;
-            if (ss_flags_lang_of(db->commands[i].file, &lang) == 0)
-                add_job(jobs, db->commands[i].file, &db->commands[i]);
-        }
+        add_database_jobs(o, db, jobs);
         if (jobs->count == 0) {
             ss_log_error("'%s/compile_commands.json' lists no C, C++ or CUDA sources",
                          o->build_dir);

@@ -83,6 +83,12 @@ char *ss_path_real_or_named(const char *path)
     const char *slash = strrchr(path, '/');
     if (real || errno != ENOENT || (slash && slash[1] == '\0'))
         return real;
+    return ss_path_named(path);
+}
+
+char *ss_path_named(const char *path)
+{
+    const char *slash = strrchr(path, '/');
     size_t dir_len = slash == path ? 1 : (size_t)(slash - path);
     char *dir = slash ? ss_xasprintf("%.*s", (int)dir_len, path) : ss_xstrdup(".");
     char *real_dir = realpath(dir, NULL);

@@ -23,6 +23,11 @@ char *ss_path_resolve(const char *base, const char *path);
  * --stdin-filename), realpath of its folder with its name. Malloc'ed, or NULL (errno set). */
 char *ss_path_real_or_named(const char *path);
 
+/* 'path' with its folder resolved (realpath) and its own name kept as given, even where it is
+ * a symbolic link (a build that links 'k.cpp' to 'k.cpp.Cuda' compiles 'k.cpp', C++ by its
+ * name). Malloc'ed, or NULL when the folder cannot be resolved (errno set). */
+char *ss_path_named(const char *path);
+
 /* A path as shown to the user (malloc'ed): its real path (ss_path_real_or_named) relative to
  * the working directory when it lies under it, else absolute; a file in a folder that does not
  * exist (yet) is shown relative all the same, and 'path' as it is when nothing else can be had. */
