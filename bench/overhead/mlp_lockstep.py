@@ -371,10 +371,16 @@ def parse(argv):
         problem = "--variants needs a bare child and at least one other"
     elif min(opts.block, opts.seconds, opts.generations, opts.fake_cost) <= 0:
         problem = "--block, --seconds, --generations and --fake-cost must be positive"
-    elif not opts.fake and not os.path.isfile(opts.library):
+    return checked_options(opts, problem, "mlp_lockstep.py")
+
+
+def checked_options(opts, problem, prog):
+    """opts with absolute paths, or None after printing 'prog: problem' (a usage error; also
+    when the library is missing outside --fake). Shared with real_lockstep.py."""
+    if problem is None and not opts.fake and not os.path.isfile(opts.library):
         problem = f"{opts.library}: no such file"
     if problem:
-        print(f"mlp_lockstep.py: {problem}", file=sys.stderr)
+        print(f"{prog}: {problem}", file=sys.stderr)
         return None
     opts.library = os.path.abspath(opts.library)
     opts.workdir = os.path.abspath(opts.workdir)

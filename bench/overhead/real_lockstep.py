@@ -588,14 +588,7 @@ def parse(argv):
             min(opts.block, opts.whole_runs, opts.whole_bare) < 0:
         problem = ("--seconds, --generations and --fake-cost must be positive, --block, "
                    "--whole-runs and --whole-bare not negative")
-    elif not opts.fake and not os.path.isfile(opts.library):
-        problem = f"{opts.library}: no such file"
-    if problem:
-        print(f"real_lockstep.py: {problem}", file=sys.stderr)
-        return None
-    opts.library = os.path.abspath(opts.library)
-    opts.workdir = os.path.abspath(opts.workdir)
-    return opts
+    return mlp_lockstep.checked_options(opts, problem, "real_lockstep.py")
 
 
 def preimport(work):

@@ -459,7 +459,7 @@ def check_real_lockstep(source, work):
     else:  # the fake's 200 callbacks, 4 ms, 100 stacks, 2 and 1 ms over each child's iterations
         per, own, stacks, unwound, unwind, python, iterations = (float(x) for x in calls.groups())
         check(iterations > 0 and abs(own / per - 20) < 0.05 and abs(stacks * 2 - per) < 2e-4 and
-              abs(unwound * 4 - stacks) < 2e-4 and
+              abs(unwound * 4 - stacks) < 4e-4 and
               abs(unwind * 2 - own) < 0.02 and abs(python * 4 - own) < 0.03,
               f"the callbacks per iteration (20 us each, half with stacks, a quarter of those "
               f"unwound whole): {calls.group(0)}")
