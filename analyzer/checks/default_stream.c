@@ -192,10 +192,167 @@ static int other_stream_arg(stream_use_walk *w, CXCursor function, CXCursor arg,
     return other_stream_param(w, function, ref, depth);
 }
 
+/* The uses of a local stream variable in the function it is declared in (scoped_stream). */
+typedef struct scope_walk {
+    CXCursor var;
+    ss_callgraph *graph;
+    unsigned refs, args; /* references to it; of them, arguments of calls */
+    unsigned creates, destroys;
+    unsigned create_at, destroy_at; /* offsets */
+    unsigned first_use, last_work, last_sync;
+    int escapes; /* '&s' given to a call that does not create it */
+} scope_walk;
+
+/* Whether 'arg' names the walk's variable: 1 by value, 2 its address ('&s'), else 0. */
+static int names_var(const scope_walk *w, CXCursor arg)
+{
+    CXCursor e = ss_ast_strip(arg);
+    int address = 0;
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1) {
+        e = ss_ast_strip(ss_ast_child(e, 0));
+        address = 1;
+    }
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
+        !clang_equalCursors(clang_getCursorReferenced(e), w->var))
+        return 0;
+    return address ? 2 : 1;
+}
+
+static void note_use(scope_walk *w, CXCursor call, int how)
+{
+    const ss_api *api = ss_scope_callee_api(call);
+    unsigned at = ss_ast_offset(call);
+    char *callee = ss_scope_callee_name(call);
+    int creates = how == 2 && ss_check_stream_creation(call, api) != 0;
+    w->args++;
+    if (creates) {
+        w->creates++;
+        w->create_at = at;
+    } else if (how == 2) {
+        w->escapes = 1;
+    } else if (callee && (ss_api_name_is(callee, "cudaStreamDestroy") ||
+                          ss_api_name_is(callee, "cuStreamDestroy"))) {
+        w->destroys++;
+        w->destroy_at = at;
+    } else if (api != NULL && api->klass == SS_CLASS_STREAM_SYNC) {
+        w->last_sync = at > w->last_sync ? at : w->last_sync;
+    } else {
+        w->last_work = at > w->last_work ? at : w->last_work;
+    }
+    if (!creates && at < w->first_use)
+        w->first_use = at;
+    free(callee);
+}
+
+static enum CXChildVisitResult find_var_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    scope_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), w->var))
+        w->refs++;
+    if (k != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    int count = clang_Cursor_getNumArguments(c);
+    for (int i = 0; i < count; i++) {
+        int how = names_var(w, clang_Cursor_getArgument(c, (unsigned)i));
+        if (how)
+            note_use(w, c, how);
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the call 'c' queues work on a stream other than the walk's variable, or calls a
+ * function of the unit that queues work (itself). */
+static int other_work(const scope_walk *w, CXCursor c)
+{
+    const ss_api *api = NULL;
+    if (!ss_scope_is_launch(c)) {
+        api = ss_scope_callee_api(c);
+        if (api == NULL) {
+            CXCursor callee = ss_callgraph_callee(w->graph, c);
+            CXCursor first;
+            return !ss_ast_is_null(callee) && ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, &first);
+        }
+        if (!ss_api_enqueues(api) && api->klass != SS_CLASS_COPY && api->klass != SS_CLASS_MEMSET)
+            return 0;
+    }
+    CXCursor arg = ss_check_stream_arg(c, api);
+    return ss_ast_is_null(arg) || names_var(w, arg) != 1;
+}
+
+static enum CXChildVisitResult find_other_work(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    scope_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    unsigned at = ss_ast_offset(c);
+    if (at > w->create_at && at < w->destroy_at && other_work(w, c)) {
+        w->escapes = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the stream variable 'var' lives and dies inside one call of 'function': a local of
+ * it (not static), created once ('&s' given to a creation, before any other use), its work
+ * waited for (a stream synchronization after its last work) and then destroyed (its last
+ * use), named only as the argument of calls, and with no other work queued by 'function'
+ * between the creation and the destruction (on the legacy stream or another one, itself or
+ * in a function of the unit it calls). Such a stream cannot overlap anything outside the
+ * call; the caller sees the call as one synchronous operation, ordered after the legacy
+ * stream's earlier work (which its input usually comes from). Returns 1 or 0. */
+static int scoped_stream(ss_check_ctx *owner, CXCursor function, CXCursor var)
+{
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(var);
+    unsigned fb, fe, vb, ve;
+    if (clang_getCursorKind(var) != CXCursor_VarDecl || ss_ast_is_null(function) ||
+        (sc != CX_SC_None && sc != CX_SC_Auto && sc != CX_SC_Register))
+        return 0;
+    ss_ast_range(function, &fb, &fe);
+    ss_ast_range(var, &vb, &ve);
+    if (vb < fb || ve > fe)
+        return 0;
+    scope_walk w = {.var = var, .graph = ss_check_graph(owner), .first_use = ~0u};
+    clang_visitChildren(function, find_var_uses, &w);
+    if (w.escapes || w.refs != w.args || w.creates != 1 || w.destroys != 1 ||
+        w.create_at >= w.first_use || w.last_sync <= w.last_work || w.last_sync <= w.create_at ||
+        w.destroy_at <= w.last_sync)
+        return 0;
+    clang_visitChildren(function, find_other_work, &w);
+    return !w.escapes;
+}
+
+/* The local variable that the stream argument 'arg' names, itself or its address, or a null
+ * cursor. */
+static CXCursor stream_var(CXCursor arg)
+{
+    CXCursor e = ss_ast_strip(arg);
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1)
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    CXCursor var = clang_getCursorReferenced(e);
+    return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+                   clang_getCursorKind(var) == CXCursor_VarDecl
+               ? var
+               : clang_getNullCursor();
+}
+
+/* Whether the stream creation 'call' ('api' its row) in 'function' creates a stream that lives
+ * and dies inside one call of it (scoped_stream). */
+static int scoped_creation(ss_check_ctx *owner, CXCursor function, CXCursor call, const ss_api *api)
+{
+    if (api->dst_arg < 0 || clang_Cursor_getNumArguments(call) <= api->dst_arg)
+        return 0;
+    CXCursor var = stream_var(clang_Cursor_getArgument(call, (unsigned)api->dst_arg));
+    return !ss_ast_is_null(var) && scoped_stream(owner, function, var);
+}
+
 /* Whether 'call' creates a stream or passes a stream other than the legacy default stream
  * (a launch, a copy, an event record, ... on it). Work on the legacy stream itself, an
  * asynchronous copy on stream 0 included, is not: it runs in order with the legacy stream's
- * other work, which holds nothing else up. */
+ * other work, which holds nothing else up. Nor is a stream that lives and dies inside one call
+ * (scoped_stream). */
 static int uses_other_stream(stream_use_walk *w, CXCursor call)
 {
     const ss_api *api = NULL;
@@ -204,10 +361,13 @@ static int uses_other_stream(stream_use_walk *w, CXCursor call)
         if (api == NULL)
             return 0;
         if (api->klass == SS_CLASS_STREAM_CREATE)
-            return 1;
+            return !scoped_creation(w->owner, w->ctx.function, call, api);
     }
     CXCursor arg = ss_check_stream_arg(call, api);
-    return !ss_ast_is_null(arg) && other_stream_arg(w, w->ctx.function, arg, 0);
+    if (ss_ast_is_null(arg) || !other_stream_arg(w, w->ctx.function, arg, 0))
+        return 0;
+    CXCursor var = stream_var(arg);
+    return ss_ast_is_null(var) || !scoped_stream(w->owner, w->ctx.function, var);
 }
 
 /* The names that the main file's explicit instantiation definitions name: after 'template'
@@ -450,8 +610,11 @@ static unsigned config_stream(ss_check_ctx *ctx, CXCursor call, CXCursor arg, co
     return values;
 }
 
-/* The first blocking stream the unit creates (cudaStreamCreate, or a flags argument of 0). */
+/* The first blocking stream the unit creates (cudaStreamCreate, or a flags argument of 0),
+ * one that lives and dies inside one call left out (scoped_stream). */
 typedef struct blocking_walk {
+    ss_check_ctx *owner;
+    CXCursor function; /* the function the walk is in */
     CXCursor found;
 } blocking_walk;
 
@@ -462,10 +625,18 @@ static enum CXChildVisitResult find_blocking(CXCursor c, CXCursor parent, CXClie
     if ((clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c)) ||
         (ss_ast_is_function(c) && ss_ast_is_device_only(c)))
         return CXChildVisit_Continue;
+    if (ss_ast_is_function(c)) {
+        CXCursor outer = w->function;
+        w->function = c;
+        clang_visitChildren(c, find_blocking, w);
+        w->function = outer;
+        return ss_ast_is_null(w->found) ? CXChildVisit_Continue : CXChildVisit_Break;
+    }
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
-    if (ss_check_stream_creation(c, ss_scope_callee_api(c)) != 1)
-        return CXChildVisit_Recurse; /* no creation, not blocking, or flags not known */
+    const ss_api *api = ss_scope_callee_api(c);
+    if (ss_check_stream_creation(c, api) != 1 || scoped_creation(w->owner, w->function, c, api))
+        return CXChildVisit_Recurse; /* no creation, not blocking, flags not known, or scoped */
     w->found = c;
     return CXChildVisit_Break;
 }
@@ -496,7 +667,7 @@ static void device_side_sync_call(ss_check_ctx *ctx, CXCursor call, const ss_api
         return;
     }
     if (ctx->blocking_stream == 0) {
-        blocking_walk w = {clang_getNullCursor()};
+        blocking_walk w = {ctx, clang_getNullCursor(), clang_getNullCursor()};
         clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_blocking, &w);
         ctx->blocking_stream = ss_ast_is_null(w.found) ? -1 : (int)ss_scope_line(w.found);
     }

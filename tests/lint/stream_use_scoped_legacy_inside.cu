@@ -1,0 +1,24 @@
+// stream_use_scoped_legacy_inside.cu: stream_use_scoped.cu's helper, but it launches on the
+// legacy stream while its own stream is alive: the two overlap inside the call, so the legacy
+// launches (there and in the loop) stay warnings.
+#include <cuda_runtime.h>
+
+__global__ void scale(float *x, int n) { x[threadIdx.x % n] *= 2.0f; }
+
+template <typename T> void reduce_all(T *buf, T *other, size_t n)
+{
+    cudaStream_t side;
+    cudaStreamCreate(&side); // expect: SYNC103
+    cudaMemsetAsync(buf, 0, n * sizeof(T), side);
+    scale<<<1, 32>>>(other, (int)n); // expect: SYNC101 expect-severity: warning
+    cudaStreamSynchronize(side); // expect: SYNC401
+    cudaStreamDestroy(side);
+}
+
+void train(float *d_x, float *d_grad, int n, int steps)
+{
+    for (int i = 0; i < steps; i++) {
+        scale<<<1, 32>>>(d_x, n); // expect: SYNC101 expect-severity: warning
+        reduce_all(d_grad, d_x, n);
+    }
+}
