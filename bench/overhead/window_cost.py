@@ -49,7 +49,7 @@ from pairstats import bootstrap_median  # noqa: E402
 WORKLOADS = ("mlp", "generate", "fake")
 OPEN_S = 0.5  # the part of a period that holds the window's opening
 GENERATE_TOKENS = 8
-FAKE_STEP_S, FAKE_SLOWER, FAKE_OPEN_S, FAKE_CLOSE_S = 0.01, 1.5, 0.2, 0.3
+FAKE_STEP_S, FAKE_SLOWER, FAKE_OPEN_S, FAKE_CLOSE_S = 0.01, 1.5, 0.4, 0.5
 
 
 def mlp_workload():

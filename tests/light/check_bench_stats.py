@@ -383,8 +383,9 @@ def check_forked_variants(script, library, work):
                             r"ci95 [0-9.]+ [0-9.]+ added_ms (-?[0-9.]+) ", proc.stdout, re.M))
     check(sorted(added) == ["light/bare", "light/noop", "noop/bare"],
           f"a line per variant and step: {sorted(added)}")
+    # Sleeps on a loaded machine overshoot: each difference within half its size.
     for key, ms in (("noop/bare", 100), ("light/bare", 200), ("light/noop", 100)):
-        check(key in added and abs(float(added[key]) - ms) < 40,
+        check(key in added and abs(float(added[key]) - ms) < ms / 2,
               f"{key}: {ms} ms found: {added.get(key)}")
     for words, message in ((["--variants", "light heavy"], "--variants: heavy: each once"),
                            (["--steps", "light/load"], "--steps: 'light/load' is not A/B")):
@@ -395,18 +396,18 @@ def check_forked_variants(script, library, work):
 
 def check_window_cost(source):
     """bench/overhead/window_cost.py WORKLOAD fake: a pretend window of 1 s (steps 1.5 times as
-    long, a 0.2 s pause at its first step and 0.3 s at the first after it, about 0.77 s in all)
+    long, a 0.4 s pause at its first step and 0.5 s at the first after it, about 1.07 s in all)
     found against the control periods, split into its parts; bad arguments refused."""
     script = os.path.join(source, "bench", "overhead", "window_cost.py")
     proc = run([sys.executable, script, "1", "3", "0.3", "fake"])
     check(proc.returncode == 0, f"window_cost.py fake exit {proc.returncode}: {proc.stderr[-300:]}")
     added = re.search(r"^bench: window_added_ms n 3 median (-?[0-9.]+) ci95 ", proc.stdout, re.M)
-    check(added is not None and 400 < float(added.group(1)) < 1400,
-          f"the pretend window's ~770 ms found: {proc.stdout[-700:]}")
+    check(added is not None and 600 < float(added.group(1)) < 1800,
+          f"the pretend window's ~1070 ms found: {proc.stdout[-700:]}")
     parts = dict(re.findall(r"^bench: window_part (\w+) n 3 median (-?[0-9.]+) ci95 -?[0-9.]+ "
                             r"-?[0-9.]+$", proc.stdout, re.M))
     check(sorted(parts) == ["body", "close", "open"], f"the parts' lines: {sorted(parts)}")
-    check(all(float(parts.get(k, 0)) > 100 for k in ("open", "close")),
+    check(all(float(parts.get(k, 0)) > 200 for k in ("open", "close")),
           f"the pauses at the window's open and close found: {parts}")
     for words, message in ((["1", "3", "1", "other"], "WORKLOAD 'other' is not one of"),
                            (["0.4"], "ON must exceed 0.5 s"),
