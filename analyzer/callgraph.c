@@ -39,7 +39,7 @@ typedef struct node {
     size_t holder[KINDS]; /* the function the loop is in */
     int once;             /* 0 not decided, 1 deciding, 2 runs once, 3 does not */
     char *once_why;       /* when it runs once */
-    int never;            /* never_runs: 0 not decided, 1 deciding, 2 never runs here, 3 may */
+    int never;            /* never_runs: 0 not decided, 2 never runs here, 3 may */
 } node;
 
 typedef struct site {
@@ -59,11 +59,16 @@ struct ss_callgraph {
     size_t count, cap;
     site *sites;
     size_t site_count, site_cap;
-    CXCursor *dependent; /* calls left unresolved in templates (no declaration referenced) */
-    size_t dependent_count, dependent_cap;
-    size_t *table; /* open addressing: node index + 1, 0 empty */
+    CXCursor *dependent;      /* calls left unresolved in templates (no declaration referenced) */
+    size_t *dependent_caller; /* the node each is made in */
+    size_t dependent_count, dependent_cap, dependent_caller_cap;
+    int never_done; /* never_runs decided for every node */
+    size_t *table;  /* open addressing: node index + 1, 0 empty */
     size_t table_size;
     int reach_done;
+    char **instantiated; /* names in the main file's explicit instantiations */
+    size_t instantiated_count, instantiated_cap;
+    int instantiations_read;
 };
 
 static void *grow(void *v, size_t *cap, size_t count, size_t size)
@@ -202,8 +207,9 @@ static enum CXChildVisitResult collect_nodes(CXCursor c, CXCursor parent, CXClie
     if (!ss_ast_is_function(c))
         return clang_isDeclaration(clang_getCursorKind(c)) ? CXChildVisit_Recurse
                                                            : CXChildVisit_Continue;
-    if (clang_getCursorKind(c) == CXCursor_LambdaExpr || ss_ast_is_device_only(c) ||
-        !clang_isCursorDefinition(c))
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr || ss_ast_is_device_only(c))
+        return CXChildVisit_Continue;
+    if (!clang_isCursorDefinition(c))
         return CXChildVisit_Continue;
     g->nodes = grow(g->nodes, &g->cap, g->count, sizeof *g->nodes);
     node *n = &g->nodes[g->count];
@@ -260,6 +266,9 @@ ss_callgraph *ss_callgraph_build(CXTranslationUnit tu)
         if (callee < 0 && ss_ast_is_null(clang_getCursorReferenced(g->sites[s].call))) {
             g->dependent =
                 grow(g->dependent, &g->dependent_cap, g->dependent_count, sizeof *g->dependent);
+            g->dependent_caller = grow(g->dependent_caller, &g->dependent_caller_cap,
+                                       g->dependent_count, sizeof *g->dependent_caller);
+            g->dependent_caller[g->dependent_count] = g->sites[s].caller;
             g->dependent[g->dependent_count++] = g->sites[s].call;
         }
         if (callee < 0)
@@ -302,7 +311,11 @@ void ss_callgraph_free(ss_callgraph *g)
     free(g->nodes);
     free(g->sites);
     free(g->dependent);
+    free(g->dependent_caller);
     free(g->table);
+    for (size_t i = 0; i < g->instantiated_count; i++)
+        free(g->instantiated[i]);
+    free(g->instantiated);
     free(g);
 }
 
@@ -669,31 +682,59 @@ int ss_callgraph_sets_up(CXCursor function, char **why)
     return *why != NULL;
 }
 
-static const char *callable_only_here(CXCursor function);
+static const char *callable_only_here(ss_callgraph *g, CXCursor function);
 static int named_by_dependent(const ss_callgraph *g, CXCursor function);
 
-/* Whether the function of node 'n' cannot run in this unit: only this unit may call it (it is
- * inline or has internal linkage; another unit that calls an inline one reports its own
- * findings), nothing takes its address, no call left unresolved in a template may name it, and
- * every call of it is made by itself or by a function that cannot run either (MAX_DEPTH callers
- * up; a cycle of calls counts as may run). Decided once per node. Returns 1 or 0. */
-static int never_runs(ss_callgraph *g, size_t n, int depth)
+/* Decides, for every node, whether its function cannot run in this unit ('never', 2) or may
+ * (3): a function may run when another unit may call it (not inline, of internal linkage or a
+ * header's template the unit does not instantiate: callable_only_here), something takes its
+ * address or names it outside any function, a function that may run calls it (not itself), or
+ * a call left unresolved in a template of a function that may run names it. The rest, called
+ * only by functions that cannot run (a header's helpers that only other unused helpers call,
+ * through any number of calls, cycles included), cannot. */
+static void decide_never(ss_callgraph *g)
 {
-    node *nd = &g->nodes[n];
-    if (nd->never >= 2)
-        return nd->never == 2;
-    if (nd->never == 1 || depth > MAX_DEPTH)
-        return 0; /* a cycle, or too deep: it may run */
-    nd->never = 1;
-    int never = callable_only_here(nd->cursor) != NULL && nd->refs == 0 && nd->outside == 0 &&
-                !named_by_dependent(g, nd->cursor);
-    for (size_t s = 0; s < g->site_count && never; s++) {
-        const site *st = &g->sites[s];
-        if (st->callee == n && st->caller != n && !never_runs(g, st->caller, depth + 1))
-            never = 0;
+    g->never_done = 1;
+    unsigned char *may = ss_xcalloc(g->count ? g->count : 1, 1);
+    unsigned char *used = ss_xcalloc(g->dependent_count ? g->dependent_count : 1, 1);
+    for (size_t n = 0; n < g->count; n++)
+        may[n] = callable_only_here(g, g->nodes[n].cursor) == NULL || g->nodes[n].refs > 0 ||
+                 g->nodes[n].outside > 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t s = 0; s < g->site_count; s++) {
+            const site *st = &g->sites[s];
+            if (may[st->caller] && !may[st->callee] && st->caller != st->callee)
+                may[st->callee] = changed = 1;
+        }
+        for (size_t i = 0; i < g->dependent_count; i++) {
+            if (used[i] || !may[g->dependent_caller[i]])
+                continue;
+            used[i] = 1;
+            char *callee = ss_scope_callee_name(g->dependent[i]);
+            for (size_t n = 0; callee && n < g->count; n++) {
+                if (may[n])
+                    continue;
+                CXString spelled = clang_getCursorSpelling(g->nodes[n].cursor);
+                if (clang_getCString(spelled) && strcmp(clang_getCString(spelled), callee) == 0)
+                    may[n] = changed = 1;
+                clang_disposeString(spelled);
+            }
+            free(callee);
+        }
     }
-    nd->never = never ? 2 : 3;
-    return never;
+    for (size_t n = 0; n < g->count; n++)
+        g->nodes[n].never = may[n] ? 3 : 2;
+    free(may);
+    free(used);
+}
+
+/* Whether the function of node 'n' cannot run in this unit (decide_never). Returns 1 or 0. */
+static int never_runs(ss_callgraph *g, size_t n)
+{
+    if (!g->never_done)
+        decide_never(g);
+    return g->nodes[n].never == 2;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -892,7 +933,7 @@ static int runs_once(ss_callgraph *g, size_t n, int depth)
         if (st->callee != n)
             continue;
         /* A call made by a function that cannot run here does not run. */
-        if (st->caller != n && never_runs(g, st->caller, 0)) {
+        if (st->caller != n && never_runs(g, st->caller)) {
             if (idle++ == 0)
                 idle_caller = st->caller;
             continue;
@@ -1033,11 +1074,6 @@ int ss_callgraph_tears_down(CXCursor function, char **why)
     return 1;
 }
 
-/* Why 'function' can run only where a unit calls it: "is inline" or "has internal linkage"
- * (a template too: a unit that calls it sees its definition and instantiates it), or NULL for
- * a function another unit may call (a template that is neither: it may be instantiated here
- * for other units), or one called implicitly (constructors, destructors, conversions,
- * operators), through its class (virtual), or by name ('main'). */
 /* Whether the keyword 'inline' is written before the name of 'function' (libclang answers
  * clang_Cursor_isFunctionInlined for a function, not for a function template). */
 static int written_inline(CXCursor function)
@@ -1072,7 +1108,63 @@ static int template_inline(CXCursor function)
     return written_inline(function);
 }
 
-static const char *callable_only_here(CXCursor function)
+/* The names in the unit's main file's explicit instantiation definitions ('template void
+ * f<float>(float *);', also in the body of a macro it defines; not 'extern template'): the
+ * identifiers from a 'template' not followed by '<' to the next ';' or '{'. libclang shows no
+ * cursor for an explicit instantiation. Read once per unit. */
+static void read_instantiations(ss_callgraph *g)
+{
+    g->instantiations_read = 1;
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(g->tu, clang_getCursorExtent(clang_getTranslationUnitCursor(g->tu)), &tokens,
+                   &n);
+    int inside = 0;
+    for (unsigned i = 0; i < n; i++) {
+        CXString t = clang_getTokenSpelling(g->tu, tokens[i]);
+        const char *text = clang_getCString(t);
+        if (inside && (strcmp(text, ";") == 0 || strcmp(text, "{") == 0)) {
+            inside = 0;
+        } else if (inside && clang_getTokenKind(tokens[i]) == CXToken_Identifier) {
+            g->instantiated = grow(g->instantiated, &g->instantiated_cap, g->instantiated_count,
+                                   sizeof *g->instantiated);
+            g->instantiated[g->instantiated_count++] = ss_xstrdup(text);
+        } else if (!inside && strcmp(text, "template") == 0 && i + 1 < n) {
+            CXString next = clang_getTokenSpelling(g->tu, tokens[i + 1]);
+            CXString prev = clang_getTokenSpelling(g->tu, tokens[i > 0 ? i - 1 : i]);
+            inside = strcmp(clang_getCString(next), "<") != 0 &&
+                     !(i > 0 && strcmp(clang_getCString(prev), "extern") == 0);
+            clang_disposeString(next);
+            clang_disposeString(prev);
+        }
+        clang_disposeString(t);
+    }
+    clang_disposeTokens(g->tu, tokens, n);
+}
+
+int ss_callgraph_instantiated_here(ss_callgraph *g, CXCursor function)
+{
+    if (g == NULL)
+        return 1;
+    if (!g->instantiations_read)
+        read_instantiations(g);
+    CXString s = clang_getCursorSpelling(function);
+    const char *name = clang_getCString(s) ? clang_getCString(s) : "";
+    int found = 0;
+    for (size_t i = 0; i < g->instantiated_count && !found; i++)
+        found = strcmp(g->instantiated[i], name) == 0;
+    clang_disposeString(s);
+    return found;
+}
+
+/* Why 'function' can run only where a unit calls it: "is inline" or "has internal linkage",
+ * or, for a function template the main file does not instantiate explicitly, "is a template
+ * ...": a unit that calls it sees its definition and instantiates it. NULL for a function
+ * another unit may call (not inline, or a template the main file may instantiate for other
+ * units), or one called implicitly
+ * (constructors, destructors, conversions, operators), through its class (virtual), or by name
+ * ('main'). */
+static const char *callable_only_here(ss_callgraph *g, CXCursor function)
 {
     enum CXCursorKind k = clang_getCursorKind(function);
     if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate)
@@ -1087,9 +1179,13 @@ static const char *callable_only_here(CXCursor function)
         return NULL;
     if (clang_getCursorLinkage(function) == CXLinkage_Internal)
         return "has internal linkage";
-    int is_inline = k == CXCursor_FunctionTemplate ? template_inline(function)
-                                                   : (int)clang_Cursor_isFunctionInlined(function);
-    return is_inline ? "is inline" : NULL;
+    if (k == CXCursor_FunctionTemplate && template_inline(function))
+        return "is inline";
+    if (k == CXCursor_FunctionTemplate)
+        return !ss_callgraph_instantiated_here(g, function)
+                   ? "is a template that this unit does not instantiate explicitly"
+                   : NULL;
+    return clang_Cursor_isFunctionInlined(function) ? "is inline" : NULL;
 }
 
 /* Whether a call left unresolved in a template names 'function'. */
@@ -1113,7 +1209,7 @@ const char *ss_callgraph_only_here(ss_callgraph *g, CXCursor function)
     if (n < 0)
         return NULL;
     const node *nd = &g->nodes[n];
-    const char *only_here = callable_only_here(nd->cursor);
+    const char *only_here = callable_only_here(g, nd->cursor);
     if (only_here == NULL || nd->refs > 0 || nd->outside > 0 || named_by_dependent(g, nd->cursor))
         return NULL;
     return only_here;
@@ -1123,10 +1219,10 @@ int ss_callgraph_uncalled(ss_callgraph *g, CXCursor function, char **why)
 {
     *why = NULL;
     long n = g ? find_node(g, definition_of(function)) : -1;
-    if (n < 0 || !never_runs(g, (size_t)n, 0))
+    if (n < 0 || !never_runs(g, (size_t)n))
         return 0;
     const node *nd = &g->nodes[n];
-    const char *only_here = callable_only_here(nd->cursor);
+    const char *only_here = callable_only_here(g, nd->cursor);
     const char *caller = NULL;
     for (size_t s = 0; s < g->site_count && caller == NULL; s++) {
         if (g->sites[s].callee == (size_t)n && g->sites[s].caller != (size_t)n)

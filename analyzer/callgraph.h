@@ -112,6 +112,13 @@ int ss_callgraph_sets_up(CXCursor function, char **why);
  * ("'Pool::~Pool' is a destructor"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_tears_down(CXCursor function, char **why);
 
+/* Whether the unit's main file may instantiate the function template 'function' explicitly,
+ * for other units to call: its name is among the words of the main file's explicit
+ * instantiation definitions ('template void f<float>(float *);', in a macro's body too; not
+ * 'extern template'), read from its tokens (libclang shows no cursor for them). 1 without a
+ * graph. Returns 1 or 0. */
+int ss_callgraph_instantiated_here(ss_callgraph *graph, CXCursor function);
+
 /* Whether the named function 'function' runs nowhere in this unit: it can be called only
  * where a unit calls it (inline, or of internal linkage, a template too; not virtual, not a
  * special member or operator, not 'main'), and nothing in the unit calls it or takes its address

@@ -63,11 +63,6 @@ typedef struct stream_use_walk {
     ss_check_ctx ctx;
     ss_check_ctx *owner;
     int found;
-    /* The names the main file instantiates explicitly ('template void f<float>(float *);'),
-     * once asked. */
-    char **instantiated;
-    size_t instantiated_count;
-    int instantiated_known;
 } stream_use_walk;
 
 static int other_stream_arg(stream_use_walk *w, CXCursor function, CXCursor arg, int depth);
@@ -370,61 +365,6 @@ static int uses_other_stream(stream_use_walk *w, CXCursor call)
     return ss_ast_is_null(var) || !scoped_stream(w->owner, w->ctx.function, var);
 }
 
-/* The names that the main file's explicit instantiation definitions name: after 'template'
- * not followed by '<' (nor preceded by 'extern'), the identifiers up to the ';'. */
-static void find_instantiations(stream_use_walk *w)
-{
-    w->instantiated_known = 1;
-    CXTranslationUnit tu = w->owner->tu;
-    CXCursor unit = clang_getTranslationUnitCursor(tu);
-    CXToken *tokens = NULL;
-    unsigned n = 0;
-    clang_tokenize(tu, clang_getCursorExtent(unit), &tokens, &n);
-    size_t cap = 0;
-    for (unsigned i = 0; i + 1 < n; i++) {
-        CXString t = clang_getTokenSpelling(tu, tokens[i]);
-        CXString next = clang_getTokenSpelling(tu, tokens[i + 1]);
-        CXString prev = clang_getTokenSpelling(tu, tokens[i > 0 ? i - 1 : i]);
-        int start = strcmp(clang_getCString(t), "template") == 0 &&
-                    strcmp(clang_getCString(next), "<") != 0 &&
-                    !(i > 0 && strcmp(clang_getCString(prev), "extern") == 0);
-        clang_disposeString(t);
-        clang_disposeString(next);
-        clang_disposeString(prev);
-        for (unsigned k = i + 1; start && k < n; k++) {
-            CXString word = clang_getTokenSpelling(tu, tokens[k]);
-            const char *text = clang_getCString(word);
-            int end = strcmp(text, ";") == 0 || strcmp(text, "{") == 0;
-            if (!end && clang_getTokenKind(tokens[k]) == CXToken_Identifier) {
-                if (w->instantiated_count == cap) {
-                    cap = cap ? cap * 2 : 16;
-                    w->instantiated =
-                        ss_xreallocarray(w->instantiated, cap, sizeof *w->instantiated);
-                }
-                w->instantiated[w->instantiated_count++] = ss_xstrdup(text);
-            }
-            clang_disposeString(word);
-            if (end)
-                break;
-        }
-    }
-    clang_disposeTokens(tu, tokens, n);
-}
-
-/* Whether the main file instantiates a template named as 'function' explicitly. */
-static int instantiated_here(stream_use_walk *w, CXCursor function)
-{
-    if (!w->instantiated_known)
-        find_instantiations(w);
-    CXString s = clang_getCursorSpelling(function);
-    const char *name = clang_getCString(s) ? clang_getCString(s) : "";
-    int found = 0;
-    for (size_t i = 0; i < w->instantiated_count && !found; i++)
-        found = strcmp(w->instantiated[i], name) == 0;
-    clang_disposeString(s);
-    return found;
-}
-
 /* The functions around the references to a name in the unit (outside system headers): the
  * top-level function each is in (a null cursor for one outside any function). */
 enum { MAX_HOLDERS = 16 };
@@ -482,7 +422,7 @@ static int no_code_here(stream_use_walk *w, CXCursor function, int depth)
         free(why);
         return uncalled;
     }
-    if (depth > 4 || instantiated_here(w, function))
+    if (depth > 4 || ss_callgraph_instantiated_here(ss_check_graph(w->owner), function))
         return 0;
     CXString s = clang_getCursorSpelling(function);
     name_ref_walk r = {clang_getCString(s), clang_getNullCursor(), {{0}}, 0, 0};
@@ -534,12 +474,9 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
 static int unit_uses_streams(ss_check_ctx *ctx)
 {
     if (ctx->stream_use == 0) {
-        stream_use_walk w = {*ctx, ctx, 0, NULL, 0, 0};
+        stream_use_walk w = {*ctx, ctx, 0};
         w.ctx.function = clang_getNullCursor();
         clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_stream_use, &w);
-        for (size_t i = 0; i < w.instantiated_count; i++)
-            free(w.instantiated[i]);
-        free(w.instantiated);
         ctx->stream_use = w.found || ctx->torch || ctx->per_thread ? 1 : 2;
     }
     return ctx->stream_use == 1;
