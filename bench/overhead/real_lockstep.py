@@ -230,13 +230,11 @@ class Generate:
         self.torch.cuda.init()
 
     def setup(self):
-        from transformers import GPT2Config, GPT2LMHeadModel
+        from gpt2_model import tiny_gpt2
         torch = self.torch
         torch.manual_seed(0)
         self.dev = torch.device("cuda")
-        config = GPT2Config(vocab_size=1000, n_positions=128, n_embd=128, n_layer=2, n_head=4,
-                            bos_token_id=0, eos_token_id=999, pad_token_id=999)
-        self.model = GPT2LMHeadModel(config).to(self.dev).eval()
+        self.model = tiny_gpt2(self.dev)
         self.generator = torch.Generator().manual_seed(1)
 
     def step(self, i):

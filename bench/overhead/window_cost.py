@@ -68,12 +68,10 @@ def generate_workload():
     tokens, on a GPT-2 of two layers with random weights (tests/gpu/real/gpt2_generate.py's
     configuration); the generation loop reads back every token's stopping test itself."""
     import torch
-    from transformers import GPT2Config, GPT2LMHeadModel
+    from gpt2_model import tiny_gpt2
     torch.manual_seed(0)
     dev = torch.device("cuda")
-    config = GPT2Config(vocab_size=1000, n_positions=128, n_embd=128, n_layer=2, n_head=4,
-                        bos_token_id=0, eos_token_id=999, pad_token_id=999)
-    model = GPT2LMHeadModel(config).to(dev).eval()
+    model = tiny_gpt2(dev)
     generator = torch.Generator().manual_seed(1)
     prompts = [torch.randint(0, 998, (2, 12), generator=generator).to(dev) for _ in range(4)]
     mask = torch.ones_like(prompts[0])
