@@ -1,6 +1,7 @@
 /* rare_paths.c: calls that run on no ordinary run of the program, whatever loop they sit in: in
  * a branch whose condition is always false (dead) or needs a parameter's value no call in the
- * unit gives (dead in this unit), under a switch the environment must set (opt-in), in a function
+ * unit gives (dead in this unit), under a switch the environment must set (opt-in), on an error
+ * path that ends in a throw or a call that does not return, in a function
  * nothing in the unit calls, or reached only from a destructor's loop (teardown); and calls in a
  * loop that run once per run of it, in a branch that leaves it (exit). */
 #include "ast.h"
@@ -415,10 +416,136 @@ static char *dead_argument_words(ss_callgraph *g, CXCursor stmt, CXCursor branch
 }
 
 /* ------------------------------------------------------------------------------------------
+ * Error paths: a block that ends by throwing or by a call that does not return. */
+
+/* Whether the function the call 'call' calls does not return: declared noreturn
+ * ('[[noreturn]]', '__attribute__((noreturn))', '_Noreturn') or one of the C and C++ library's
+ * ends of a program. */
+static int calls_noreturn(CXCursor call)
+{
+    static const char *const ends[] = {"abort",       "exit",           "_Exit",
+                                       "quick_exit",  "terminate",      "__assert_fail",
+                                       "__cxa_throw", "__builtin_trap", "__builtin_unreachable"};
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return 0;
+    CXCursor decl = clang_getCursorReferenced(call);
+    if (ss_ast_is_null(decl) || !ss_ast_is_function(decl) ||
+        clang_getCursorKind(decl) == CXCursor_LambdaExpr)
+        return 0;
+    /* By name, a free function only ('std::exit', not a method named 'exit'). */
+    char *name =
+        clang_getCursorKind(decl) == CXCursor_FunctionDecl ? ss_ast_callee_name(call) : NULL;
+    int found = 0;
+    for (size_t i = 0; name && i < sizeof ends / sizeof *ends && !found; i++)
+        found = strcmp(name, ends[i]) == 0;
+    free(name);
+    unsigned n = ss_ast_child_count(decl);
+    for (unsigned i = 0; i < n && !found; i++) {
+        CXCursor attr = ss_ast_child(decl, i);
+        if (!clang_isAttribute(clang_getCursorKind(attr)))
+            continue;
+        CXSourceRange r = clang_getCursorExtent(attr);
+        CXTranslationUnit tu = clang_Cursor_getTranslationUnit(attr);
+        CXToken *tokens = NULL;
+        unsigned count = 0;
+        clang_tokenize(tu, r, &tokens, &count);
+        for (unsigned t = 0; t < count && !found; t++) {
+            CXString s = clang_getTokenSpelling(tu, tokens[t]);
+            const char *text = clang_getCString(s);
+            found = text && (strcmp(text, "noreturn") == 0 || strcmp(text, "__noreturn__") == 0 ||
+                             strcmp(text, "_Noreturn") == 0);
+            clang_disposeString(s);
+        }
+        clang_disposeTokens(tu, tokens, count);
+    }
+    return found;
+}
+
+/* The expression 'e' stands for, out of the implicit nodes libclang does not expose (the
+ * cleanups of a temporary). */
+static CXCursor unwrapped(CXCursor e)
+{
+    for (int hops = 0;
+         hops < 4 && clang_getCursorKind(e) == CXCursor_UnexposedExpr && ss_ast_child_count(e) == 1;
+         hops++)
+        e = ss_ast_child(e, 0);
+    return e;
+}
+
+/* The statement that ends the block 'block' on every way through it, when that is a 'throw'
+ * or a call that does not return (in a block of its own at the end, as a macro writes it;
+ * empty statements after it aside), or a null cursor. */
+static CXCursor throwing_end(CXCursor block, int depth)
+{
+    unsigned n = ss_ast_child_count(block);
+    while (n > 0 && clang_getCursorKind(ss_ast_child(block, n - 1)) == CXCursor_NullStmt)
+        n--;
+    if (n == 0 || depth > 4)
+        return clang_getNullCursor();
+    CXCursor last = ss_ast_child(block, n - 1);
+    if (clang_getCursorKind(last) == CXCursor_CompoundStmt)
+        return throwing_end(last, depth + 1);
+    CXCursor e = unwrapped(last);
+    if (clang_getCursorKind(e) == CXCursor_CXXThrowExpr || calls_noreturn(e))
+        return last;
+    return clang_getNullCursor();
+}
+
+/* For the visit below: whether a statement may leave the block before its end. */
+static enum CXChildVisitResult find_leave(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_LambdaExpr:
+        return CXChildVisit_Continue;
+    case CXCursor_ReturnStmt:
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+    case CXCursor_CXXTryStmt:
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    default:
+        return CXChildVisit_Recurse;
+    }
+}
+
+/* The words for a call reached through path[at] (a block) and path[at + 1 ..], or NULL: the
+ * block ends in a throw or a call that does not return, the call is a statement of the block
+ * itself (not in a branch, loop or lambda of it), and nothing of the block leaves it before
+ * its end. Malloc'ed. */
+static char *throw_words(const CXCursor *path, long found, long at)
+{
+    if (clang_getCursorKind(path[at]) != CXCursor_CompoundStmt)
+        return NULL;
+    CXCursor end = throwing_end(path[at], 0);
+    if (ss_ast_is_null(end))
+        return NULL;
+    for (long i = at + 1; i < found; i++) {
+        enum CXCursorKind k = clang_getCursorKind(path[i]);
+        if (clang_isStatement(k) && k != CXCursor_DeclStmt)
+            return NULL;
+        if (k == CXCursor_LambdaExpr || k == CXCursor_ConditionalOperator ||
+            k == CXCursor_BinaryOperator)
+            return NULL;
+    }
+    int leaves = 0;
+    clang_visitChildren(path[at], find_leave, &leaves);
+    if (leaves)
+        return NULL;
+    CXCursor e = unwrapped(end);
+    return ss_xasprintf(
+        "on the error path: it runs only before the %s at line %u",
+        clang_getCursorKind(e) == CXCursor_CXXThrowExpr ? "throw" : "call that does not return",
+        ss_scope_line(end));
+}
+
+/* ------------------------------------------------------------------------------------------
  * Guards on the way to a call. */
 
-/* The words of the first guard (a dead branch, an opt-in switch) on the path from 'from' down
- * to 'call', outermost first, or NULL. Malloc'ed. */
+/* The words of the first guard (a dead branch, an opt-in switch, an error path) on the path from
+ * 'from' down to 'call', outermost first, or NULL. Malloc'ed. */
 static char *guard_words(ss_callgraph *g, CXCursor from, CXCursor call)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
@@ -431,6 +558,8 @@ static char *guard_words(ss_callgraph *g, CXCursor from, CXCursor call)
             words = opt_in_words(path[i], branch);
         if (words == NULL)
             words = dead_argument_words(g, path[i], branch);
+        if (words == NULL)
+            words = throw_words(path, found, i);
     }
     free(path);
     return words;
