@@ -65,7 +65,8 @@ typedef struct ss_check_ctx {
     unsigned readback_bytes;    /* SYNC301: the largest device-to-host copy that is a readback
                                  * (the file's effective readback-bytes setting) */
     int stream_use;             /* SYNC101/SYNC102: 0 not looked at yet, 1 the unit uses a stream
-                                 * other than the legacy one, 2 it does not */
+                                 * other than the legacy one, 2 it does not, 3 none but
+                                 * non-blocking ones */
     int blocking_stream;        /* SYNC102: 0 not looked at yet, the line of the first blocking
                                  * stream the unit creates, or -1 when it creates none */
     struct ss_callgraph *graph; /* the unit's call graph (callgraph.h), built when a check

@@ -23,8 +23,10 @@ int ss_check_is_omitted(CXCursor arg);
 int ss_check_is_stream_type(CXType type);
 
 /* For 'call', a call of the API 'api' (or NULL): 1 when it creates a blocking stream
- * (cudaStreamCreate, or a flags argument of 0 / cudaStreamDefault), 2 when it creates one
- * that is not, or whose flags are not a constant, 0 when it creates no stream. */
+ * (cudaStreamCreate, or a flags argument of 0 / cudaStreamDefault), 3 when it creates a
+ * non-blocking one (a constant flags argument with cudaStreamNonBlocking's bit), 2 when it
+ * creates one whose flags are not a constant or another constant, 0 when it creates no
+ * stream. */
 int ss_check_stream_creation(CXCursor call, const ss_api *api);
 
 /* Where the call being checked sits, for a message: "in 'f'" (the named function around it)

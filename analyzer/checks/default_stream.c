@@ -63,6 +63,7 @@ typedef struct stream_use_walk {
     ss_check_ctx ctx;
     ss_check_ctx *owner;
     int found;
+    int nonblocking; /* a non-blocking stream was left out */
 } stream_use_walk;
 
 static int other_stream_arg(stream_use_walk *w, CXCursor function, CXCursor arg, int depth);
@@ -343,11 +344,70 @@ static int scoped_creation(ss_check_ctx *owner, CXCursor function, CXCursor call
     return !ss_ast_is_null(var) && scoped_stream(owner, function, var);
 }
 
+/* Whether the variable 'var' holds only non-blocking streams (nonblocking_var). */
+typedef struct nonblocking_walk {
+    CXCursor var;
+    int created;
+    int other;
+} nonblocking_walk;
+
+static enum CXChildVisitResult find_var_writes(CXCursor c, CXCursor parent, CXClientData data)
+{
+    nonblocking_walk *w = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr) {
+        const ss_api *api = ss_scope_callee_api(c);
+        int creation = ss_check_stream_creation(c, api);
+        if (creation != 0 && api->dst_arg >= 0 && clang_Cursor_getNumArguments(c) > api->dst_arg &&
+            clang_equalCursors(stream_var(clang_Cursor_getArgument(c, (unsigned)api->dst_arg)),
+                               w->var)) {
+            w->created = 1;
+            w->other = creation != 3;
+            return w->other ? CXChildVisit_Break : CXChildVisit_Continue;
+        }
+    }
+    if (k == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), w->var) &&
+        clang_getCursorKind(parent) != CXCursor_UnexposedExpr) {
+        w->other = 1; /* written, its address taken or bound to a reference: anything */
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the stream argument 'arg' names a variable that holds only non-blocking streams: a
+ * local variable, or one of internal linkage, with no initializer, that the unit gives at least
+ * one stream created with a constant flags argument that has cudaStreamNonBlocking's bit
+ * (cuStreamCreate's CU_STREAM_NON_BLOCKING the same) and otherwise only reads by value (no
+ * assignment, no other '&', no reference to it; a creation with other flags makes it blocking).
+ * Such a stream does not synchronize with the legacy stream. A parameter, a member or a
+ * variable another unit may set may hold any stream. */
+static int nonblocking_var(ss_check_ctx *owner, CXCursor arg)
+{
+    CXCursor e = ss_ast_strip(arg);
+    CXCursor var = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
+        clang_getCursorKind(var) != CXCursor_VarDecl)
+        return 0;
+    enum CXLinkageKind linkage = clang_getCursorLinkage(var);
+    if (linkage != CXLinkage_NoLinkage && linkage != CXLinkage_Internal)
+        return 0;
+    for (unsigned i = 0; i < ss_ast_child_count(var); i++)
+        if (clang_isExpression(clang_getCursorKind(ss_ast_child(var, i))))
+            return 0; /* an initializer */
+    nonblocking_walk w = {var, 0, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(owner->tu), find_var_writes, &w);
+    return w.created && !w.other;
+}
+
 /* Whether 'call' creates a stream or passes a stream other than the legacy default stream
- * (a launch, a copy, an event record, ... on it). Work on the legacy stream itself, an
- * asynchronous copy on stream 0 included, is not: it runs in order with the legacy stream's
- * other work, which holds nothing else up. Nor is a stream that lives and dies inside one call
- * (scoped_stream). */
+ * (a launch, a copy, an event record, ... on it) that the legacy stream can hold up. Work on
+ * the legacy stream itself, an asynchronous copy on stream 0 included, is not: it runs in
+ * order with the legacy stream's other work, which holds nothing else up. Nor is a stream that
+ * lives and dies inside one call (scoped_stream), nor a non-blocking one (created with
+ * cudaStreamNonBlocking, its creation and its variable's work: nonblocking_var), which does
+ * not synchronize with the legacy stream. */
 static int uses_other_stream(stream_use_walk *w, CXCursor call)
 {
     const ss_api *api = NULL;
@@ -355,12 +415,20 @@ static int uses_other_stream(stream_use_walk *w, CXCursor call)
         api = ss_scope_callee_api(call);
         if (api == NULL)
             return 0;
+        if (api->klass == SS_CLASS_STREAM_CREATE && ss_check_stream_creation(call, api) == 3) {
+            w->nonblocking = 1;
+            return 0;
+        }
         if (api->klass == SS_CLASS_STREAM_CREATE)
             return !scoped_creation(w->owner, w->ctx.function, call, api);
     }
     CXCursor arg = ss_check_stream_arg(call, api);
     if (ss_ast_is_null(arg) || !other_stream_arg(w, w->ctx.function, arg, 0))
         return 0;
+    if (nonblocking_var(w->owner, arg)) {
+        w->nonblocking = 1;
+        return 0;
+    }
     CXCursor var = stream_var(arg);
     return ss_ast_is_null(var) || !scoped_stream(w->owner, w->ctx.function, var);
 }
@@ -450,13 +518,17 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
         return CXChildVisit_Continue; /* a stream there is the device's (dynamic parallelism) */
     if (ss_ast_is_function(c)) {
         CXCursor outer = w->ctx.function;
+        int nonblocking = w->nonblocking;
         w->ctx.function = c;
         clang_visitChildren(c, find_stream_use, w);
         w->ctx.function = outer;
         /* A template this unit never instantiates, or a function it never runs, has no code
          * here: what it does with streams happens only in the units that use it. */
-        if (w->found && ss_ast_is_null(outer) && no_code_here(w, c, 0))
+        if ((w->found || w->nonblocking > nonblocking) && ss_ast_is_null(outer) &&
+            no_code_here(w, c, 0)) {
             w->found = 0;
+            w->nonblocking = nonblocking;
+        }
         return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
     }
     if (clang_getCursorKind(c) == CXCursor_CallExpr && uses_other_stream(w, c)) {
@@ -474,10 +546,10 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
 static int unit_uses_streams(ss_check_ctx *ctx)
 {
     if (ctx->stream_use == 0) {
-        stream_use_walk w = {*ctx, ctx, 0};
+        stream_use_walk w = {*ctx, ctx, 0, 0};
         w.ctx.function = clang_getNullCursor();
         clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_stream_use, &w);
-        ctx->stream_use = w.found || ctx->torch || ctx->per_thread ? 1 : 2;
+        ctx->stream_use = w.found || ctx->torch || ctx->per_thread ? 1 : w.nonblocking ? 3 : 2;
     }
     return ctx->stream_use == 1;
 }
@@ -492,8 +564,12 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
 {
     const char *why = NULL;
     if (!unit_uses_streams(ctx))
-        why = "nothing in this translation unit uses a stream other than the legacy one, so it "
-              "holds nothing up yet";
+        why = ctx->stream_use == 3
+                  ? "the other streams this translation unit uses are non-blocking "
+                    "('cudaStreamNonBlocking'), which do not synchronize with the legacy one, "
+                    "so it holds nothing up yet"
+                  : "nothing in this translation unit uses a stream other than the legacy one, "
+                    "so it holds nothing up yet";
     else if (values == SS_STREAM_BIT(SS_STREAM_LEGACY))
         why = "deliberate: the program names the legacy stream ('cudaStreamLegacy'), whose "
               "ordering with the other streams it asks for";

@@ -608,7 +608,7 @@ static enum CXChildVisitResult find_creations(CXCursor c, CXCursor parent, CXCli
     int creation = ss_check_stream_creation(c, ss_scope_callee_api(c));
     if (creation == 1)
         w->blocking = 1;
-    else if (creation == 2)
+    else if (creation >= 2)
         w->other = 1;
     return w->other ? CXChildVisit_Break : CXChildVisit_Recurse;
 }

@@ -39,7 +39,8 @@ int ss_check_stream_creation(CXCursor call, const ss_api *api)
          ss_ast_eval_int(ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)api->flags_arg)),
                          &flags) != 0))
         return 2;
-    return flags == 0 ? 1 : 2;
+    /* cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are both bit 0. */
+    return flags == 0 ? 1 : (flags & 1) ? 3 : 2;
 }
 
 char *ss_check_where(const ss_check_ctx *ctx)

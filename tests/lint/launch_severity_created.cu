@@ -1,5 +1,6 @@
 // launch_severity_created.cu: SYNC101 and SYNC102 are warnings in a translation unit that
-// creates a stream, even in another function: the legacy work holds that stream's work up.
+// creates a stream that can be blocking (here flags cudaStreamDefault), even in another
+// function: the legacy work holds that stream's work up.
 #include <cuda_runtime.h>
 
 __global__ void fill(float *x, float v) { x[threadIdx.x] = v; }
@@ -13,6 +14,6 @@ void legacy(float *d)
 cudaStream_t make_stream()
 {
     cudaStream_t s = nullptr;
-    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    cudaStreamCreateWithFlags(&s, cudaStreamDefault); // expect: SYNC103 expect-severity: note
     return s;
 }

@@ -23,7 +23,7 @@ void order_then_clear(float *d, size_t n)
 void run(float *d, int steps)
 {
     cudaStream_t s;
-    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    cudaStreamCreateWithFlags(&s, cudaStreamDefault); // expect: SYNC103 expect-severity: note
     for (int i = 0; i < steps; i++)
         step<<<1, 32, 0, s>>>(d);
     step<<<1, 32>>>(d); // expect: SYNC101 expect-severity: warning
