@@ -433,78 +433,15 @@ static int uses_other_stream(stream_use_walk *w, CXCursor call)
     return ss_ast_is_null(var) || !scoped_stream(w->owner, w->ctx.function, var);
 }
 
-/* The functions around the references to a name in the unit (outside system headers): the
- * top-level function each is in (a null cursor for one outside any function). */
-enum { MAX_HOLDERS = 16 };
-
-typedef struct name_ref_walk {
-    const char *name;
-    CXCursor function;
-    CXCursor holders[MAX_HOLDERS];
-    size_t count;
-    int overflow;
-} name_ref_walk;
-
-static enum CXChildVisitResult find_name_ref(CXCursor c, CXCursor parent, CXClientData data)
+/* Whether 'function' has no code that runs in this unit: the call graph's answer
+ * (ss_callgraph_uncalled: an inline or internal function, or a function template the unit
+ * neither instantiates nor calls, that nothing which runs here calls). */
+static int no_code_here(stream_use_walk *w, CXCursor function)
 {
-    name_ref_walk *w = data;
-    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
-        return CXChildVisit_Continue;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (ss_ast_is_function(c) && ss_ast_is_null(w->function)) {
-        w->function = c;
-        clang_visitChildren(c, find_name_ref, w);
-        w->function = clang_getNullCursor();
-        return w->overflow ? CXChildVisit_Break : CXChildVisit_Continue;
-    }
-    if (k == CXCursor_DeclRefExpr || k == CXCursor_OverloadedDeclRef ||
-        k == CXCursor_MemberRefExpr || k == CXCursor_CallExpr || k == CXCursor_TemplateRef) {
-        CXString s = clang_getCursorSpelling(c);
-        int named = clang_getCString(s) && strcmp(clang_getCString(s), w->name) == 0;
-        clang_disposeString(s);
-        int seen = 0;
-        for (size_t i = 0; named && i < w->count && !seen; i++)
-            seen = clang_equalCursors(w->holders[i], w->function);
-        if (named && !seen) {
-            if (w->count == MAX_HOLDERS || ss_ast_is_null(w->function)) {
-                w->overflow = 1;
-                return CXChildVisit_Break;
-            }
-            w->holders[w->count++] = w->function;
-        }
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* Whether 'function' has no code that runs in this unit: a function template that the unit
- * does not instantiate (its name, as any overload's, is named only in the bodies of templates
- * of that name or of templates that have no code here in turn, up to four names away, or of
- * functions that run nowhere in this unit; the main file does not instantiate it explicitly),
- * or a function that runs nowhere in this unit (ss_callgraph_uncalled: inline or internal,
- * nothing calls it). */
-static int no_code_here(stream_use_walk *w, CXCursor function, int depth)
-{
-    if (clang_getCursorKind(function) != CXCursor_FunctionTemplate) {
-        char *why = NULL;
-        int uncalled = ss_callgraph_uncalled(ss_check_graph(w->owner), function, &why);
-        free(why);
-        return uncalled;
-    }
-    if (depth > 4 || ss_callgraph_instantiated_here(ss_check_graph(w->owner), function))
-        return 0;
-    CXString s = clang_getCursorSpelling(function);
-    name_ref_walk r = {clang_getCString(s), clang_getNullCursor(), {{0}}, 0, 0};
-    clang_visitChildren(clang_getTranslationUnitCursor(w->owner->tu), find_name_ref, &r);
-    int none = !r.overflow;
-    for (size_t i = 0; i < r.count && none; i++) {
-        CXString h = clang_getCursorSpelling(r.holders[i]);
-        int same = clang_getCursorKind(r.holders[i]) == CXCursor_FunctionTemplate &&
-                   strcmp(clang_getCString(h), r.name) == 0;
-        clang_disposeString(h);
-        none = same || no_code_here(w, r.holders[i], depth + 1);
-    }
-    clang_disposeString(s);
-    return none;
+    char *why = NULL;
+    int uncalled = ss_callgraph_uncalled(ss_check_graph(w->owner), function, &why);
+    free(why);
+    return uncalled;
 }
 
 static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXClientData data)
@@ -525,7 +462,7 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
         /* A template this unit never instantiates, or a function it never runs, has no code
          * here: what it does with streams happens only in the units that use it. */
         if ((w->found || w->nonblocking > nonblocking) && ss_ast_is_null(outer) &&
-            no_code_here(w, c, 0)) {
+            no_code_here(w, c)) {
             w->found = 0;
             w->nonblocking = nonblocking;
         }
