@@ -62,8 +62,9 @@ struct ss_callgraph {
     CXCursor *dependent;      /* calls left unresolved in templates (no declaration referenced) */
     size_t *dependent_caller; /* the node each is made in */
     size_t dependent_count, dependent_cap, dependent_caller_cap;
-    int never_done; /* never_runs decided for every node */
-    size_t *table;  /* open addressing: node index + 1, 0 empty */
+    char **dependent_name; /* the name each calls (dependent_name), once asked */
+    int never_done;        /* never_runs decided for every node */
+    size_t *table;         /* open addressing: node index + 1, 0 empty */
     size_t table_size;
     int reach_done;
     char **instantiated; /* names in the main file's explicit instantiations */
@@ -310,6 +311,9 @@ void ss_callgraph_free(ss_callgraph *g)
     }
     free(g->nodes);
     free(g->sites);
+    for (size_t i = 0; g->dependent_name && i < g->dependent_count; i++)
+        free(g->dependent_name[i]);
+    free(g->dependent_name);
     free(g->dependent);
     free(g->dependent_caller);
     free(g->table);
@@ -683,7 +687,50 @@ int ss_callgraph_sets_up(CXCursor function, char **why)
 }
 
 static const char *callable_only_here(ss_callgraph *g, CXCursor function);
-static int named_by_dependent(const ss_callgraph *g, CXCursor function);
+/* The member a call left unresolved in a template names ('values.copy_async(...)', its
+ * member's name written after the last '.' or '->'), malloc'ed, or NULL: libclang does not
+ * spell a member of a dependent type. */
+static char *dependent_member(CXCursor call)
+{
+    CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+        return NULL;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(call);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(callee), &tokens, &n);
+    char *name = NULL;
+    for (unsigned i = 1; i < n; i++) {
+        CXString prev = clang_getTokenSpelling(tu, tokens[i - 1]);
+        const char *p = clang_getCString(prev);
+        int after = strcmp(p, ".") == 0 || strcmp(p, "->") == 0 || strcmp(p, "template") == 0;
+        clang_disposeString(prev);
+        if (!after || clang_getTokenKind(tokens[i]) != CXToken_Identifier)
+            continue;
+        CXString t = clang_getTokenSpelling(tu, tokens[i]);
+        free(name);
+        name = ss_xstrdup(clang_getCString(t));
+        clang_disposeString(t);
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return name;
+}
+
+/* The name the unresolved call 'i' of the graph calls (a function's or a member's), or NULL;
+ * read once. */
+static const char *dependent_name(ss_callgraph *g, size_t i)
+{
+    if (g->dependent_name == NULL) {
+        g->dependent_name = ss_xcalloc(g->dependent_count ? g->dependent_count : 1, sizeof(char *));
+        for (size_t k = 0; k < g->dependent_count; k++) {
+            char *name = ss_scope_callee_name(g->dependent[k]);
+            g->dependent_name[k] = name ? name : dependent_member(g->dependent[k]);
+        }
+    }
+    return g->dependent_name[i];
+}
+
+static int named_by_dependent(ss_callgraph *g, CXCursor function);
 
 /* Decides, for every node, whether its function cannot run in this unit ('never', 2) or may
  * (3): a function may run when another unit may call it (not inline, of internal linkage or a
@@ -711,7 +758,7 @@ static void decide_never(ss_callgraph *g)
             if (used[i] || !may[g->dependent_caller[i]])
                 continue;
             used[i] = 1;
-            char *callee = ss_scope_callee_name(g->dependent[i]);
+            const char *callee = dependent_name(g, i);
             for (size_t n = 0; callee && n < g->count; n++) {
                 if (may[n])
                     continue;
@@ -720,7 +767,6 @@ static void decide_never(ss_callgraph *g)
                     may[n] = changed = 1;
                 clang_disposeString(spelled);
             }
-            free(callee);
         }
     }
     for (size_t n = 0; n < g->count; n++)
@@ -996,7 +1042,90 @@ long ss_callgraph_calls_of(ss_callgraph *g, CXCursor function, CXCursor *calls, 
     return (long)count;
 }
 
-static int named_by_dependent(const ss_callgraph *g, CXCursor function);
+/* How many parameters the function (or function template) 'f' declares. */
+static int param_count(CXCursor f)
+{
+    int count = 0;
+    for (unsigned i = 0; i < ss_ast_child_count(f); i++)
+        count += clang_getCursorKind(ss_ast_child(f, i)) == CXCursor_ParmDecl;
+    return count;
+}
+
+/* Whether the callee of the unresolved call 'call' is a qualified name ('lib::copy(...)':
+ * found without looking at the arguments' types) whose overloads leave out node 'n'. */
+static int qualified_elsewhere(const ss_callgraph *g, CXCursor call, size_t n)
+{
+    CXCursor e = ss_ast_strip(ss_ast_child(call, 0));
+    CXCursor ref = clang_getNullCursor();
+    int qualified = 0;
+    for (unsigned k = 0;
+         clang_getCursorKind(e) == CXCursor_DeclRefExpr && k < ss_ast_child_count(e); k++) {
+        ref = ss_ast_child(e, k);
+        qualified |= clang_getCursorKind(ref) == CXCursor_NamespaceRef ||
+                     clang_getCursorKind(ref) == CXCursor_TypeRef;
+    }
+    if (!qualified || clang_getCursorKind(ref) != CXCursor_OverloadedDeclRef)
+        return 0;
+    for (unsigned k = 0; k < clang_getNumOverloadedDecls(ref); k++) {
+        if (find_node(g, definition_of(clang_getOverloadedDecl(ref, k))) == (long)n)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether the call 'i' left unresolved in a template may call the function of node 'n': it
+ * names it (a function's or a member's name), gives it no more arguments than it has
+ * parameters, and a qualified name's overloads include it (qualified_elsewhere). */
+static int dependent_may_call(ss_callgraph *g, size_t i, size_t n)
+{
+    CXCursor call = g->dependent[i];
+    CXCursor f = g->nodes[n].cursor;
+    CXString s = clang_getCursorSpelling(f);
+    const char *callee = dependent_name(g, i);
+    int named = callee && strcmp(callee, clang_getCString(s)) == 0;
+    clang_disposeString(s);
+    if (!named)
+        return 0;
+    /* (A template may take a pack of parameters.) */
+    if (clang_getCursorKind(f) != CXCursor_FunctionTemplate && !clang_Cursor_isVariadic(f) &&
+        clang_Cursor_getNumArguments(call) > param_count(f))
+        return 0;
+    return !qualified_elsewhere(g, call, n);
+}
+
+/* The type of the parameter 'index' of the function (or function template) 'f', or an invalid
+ * type. */
+static CXType param_type(CXCursor f, int index)
+{
+    int seen = 0;
+    for (unsigned k = 0; k < ss_ast_child_count(f); k++) {
+        CXCursor c = ss_ast_child(f, k);
+        if (clang_getCursorKind(c) == CXCursor_ParmDecl && seen++ == index)
+            return clang_getCanonicalType(clang_getCursorType(c));
+    }
+    CXType none = {CXType_Invalid, {NULL, NULL}};
+    return none;
+}
+
+int ss_callgraph_takes_value(ss_callgraph *g, CXCursor call, int index)
+{
+    int found = 0;
+    for (size_t i = 0; g && i < g->dependent_count; i++) {
+        if (!clang_equalCursors(g->dependent[i], call))
+            continue;
+        for (size_t n = 0; n < g->count; n++) {
+            if (!dependent_may_call(g, i, n))
+                continue;
+            CXType t = param_type(g->nodes[n].cursor, index);
+            if (t.kind == CXType_Invalid || t.kind == CXType_LValueReference ||
+                t.kind == CXType_RValueReference)
+                return 0;
+            found = 1;
+        }
+        break;
+    }
+    return found;
+}
 
 long ss_callgraph_seen_calls_of(ss_callgraph *g, CXCursor function, CXCursor *calls,
                                 CXCursor *callers, size_t max)
@@ -1010,10 +1139,19 @@ long ss_callgraph_seen_calls_of(ss_callgraph *g, CXCursor function, CXCursor *ca
     int here = clang_getCursorLinkage(f) == CXLinkage_Internal ||
                clang_getCursorKind(f) == CXCursor_FunctionTemplate ||
                clang_Cursor_isFunctionInlined(f);
-    if (!here || g->nodes[n].outside > 0 || clang_CXXMethod_isVirtual(f) ||
-        named_by_dependent(g, f))
+    if (!here || g->nodes[n].outside > 0 || clang_CXXMethod_isVirtual(f))
         return -1;
-    return ss_callgraph_calls_of(g, function, calls, callers, max);
+    long count = ss_callgraph_calls_of(g, function, calls, callers, max);
+    for (size_t i = 0; count >= 0 && i < g->dependent_count; i++) {
+        if (!dependent_may_call(g, i, (size_t)n))
+            continue;
+        if ((size_t)count < max) {
+            calls[count] = g->dependent[i];
+            callers[count] = g->nodes[g->dependent_caller[i]].cursor;
+        }
+        count++;
+    }
+    return count;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -1189,15 +1327,14 @@ static const char *callable_only_here(ss_callgraph *g, CXCursor function)
 }
 
 /* Whether a call left unresolved in a template names 'function'. */
-static int named_by_dependent(const ss_callgraph *g, CXCursor function)
+static int named_by_dependent(ss_callgraph *g, CXCursor function)
 {
     CXString s = clang_getCursorSpelling(function);
     const char *spelled = clang_getCString(s) ? clang_getCString(s) : "";
     int named = 0;
     for (size_t i = 0; i < g->dependent_count && !named; i++) {
-        char *callee = ss_scope_callee_name(g->dependent[i]);
+        const char *callee = dependent_name(g, i);
         named = callee && strcmp(callee, spelled) == 0;
-        free(callee);
     }
     clang_disposeString(s);
     return named;

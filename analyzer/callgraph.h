@@ -97,10 +97,18 @@ long ss_callgraph_calls_of(ss_callgraph *graph, CXCursor function, CXCursor *cal
                            CXCursor *callers, size_t max);
 
 /* The same, but -1 too when a call of it may not be seen: another unit may call it (it has
- * external linkage and is neither inline nor a template), it is virtual, a global's
- * initializer names it, or a call left unresolved in a template may name it. */
+ * external linkage and is neither inline nor a template), it is virtual, or a global's
+ * initializer names it. The calls left unresolved in templates that may call it (they name it,
+ * give it no more arguments than it takes, and a qualified name's overloads include it) are
+ * among the calls: their arguments are as written, and some may be calls of another function
+ * of that name. */
 long ss_callgraph_seen_calls_of(ss_callgraph *graph, CXCursor function, CXCursor *calls,
                                 CXCursor *callers, size_t max);
+/* Whether the call 'call', left unresolved in a template, takes its argument 'index' by value:
+ * every function of the unit it may call (by its name, as ss_callgraph_seen_calls_of counts
+ * them) has that parameter and takes it by value, and there is one. Returns 1 or 0. */
+int ss_callgraph_takes_value(ss_callgraph *graph, CXCursor call, int index);
+
 /* Whether 'function' (a definition) sets up, so that a loop in it runs when the program or an
  * object is set up, not on a hot path: a constructor, or a word of its name (split as above)
  * starts with init or setup ('contextsInit', 'init_buffers', 'set_up'). '*why' receives words

@@ -74,6 +74,7 @@ typedef struct param_walk {
     int seen;
     int index;
     int modified;
+    ss_callgraph *graph;
 } param_walk;
 
 static enum CXChildVisitResult find_param(CXCursor c, CXCursor parent, CXClientData data)
@@ -89,14 +90,18 @@ static enum CXChildVisitResult find_param(CXCursor c, CXCursor parent, CXClientD
 }
 
 /* Whether the call 'call' may take its argument 'arg' by reference: unless the function it
- * calls is known and takes it by value. */
-static int by_reference(CXCursor call, CXCursor arg)
+ * calls is known and takes it by value, it is a CUDA API (left unresolved in a template too),
+ * whose streams are values, or it is left unresolved in a template and every function of the
+ * unit it may call takes it by value (ss_callgraph_takes_value). */
+static int by_reference(ss_callgraph *graph, CXCursor call, CXCursor arg)
 {
     CXCursor callee = clang_getCursorReferenced(call);
     int count = clang_Cursor_getNumArguments(call);
-    for (int i = 0; i < count && !ss_ast_is_null(callee); i++) {
+    for (int i = 0; i < count; i++) {
         if (!clang_equalCursors(clang_Cursor_getArgument(call, (unsigned)i), arg))
             continue;
+        if (ss_ast_is_null(callee))
+            return ss_scope_callee_api(call) == NULL && !ss_callgraph_takes_value(graph, call, i);
         int params = clang_Cursor_getNumArguments(callee);
         if (i >= params)
             return 1;
@@ -116,7 +121,8 @@ static enum CXChildVisitResult find_param_write(CXCursor c, CXCursor parent, CXC
         clang_equalCursors(clang_getCursorReferenced(c), p->param)) {
         enum CXCursorKind k = clang_getCursorKind(parent);
         if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ||
-            k == CXCursor_UnaryOperator || (k == CXCursor_CallExpr && by_reference(parent, c))) {
+            k == CXCursor_UnaryOperator ||
+            (k == CXCursor_CallExpr && by_reference(p->graph, parent, c))) {
             p->modified = 1;
             return CXChildVisit_Break;
         }
@@ -124,15 +130,25 @@ static enum CXChildVisitResult find_param_write(CXCursor c, CXCursor parent, CXC
     return CXChildVisit_Recurse;
 }
 
+/* Whether the call argument 'arg', made in 'caller', is the parameter 'param' of 'function'
+ * itself: 'function' calling itself, or a function of the same name, with it. */
+static int passes_itself(CXCursor function, CXCursor caller, CXCursor arg, CXCursor param)
+{
+    CXCursor e = ss_ast_strip(arg);
+    return clang_equalCursors(caller, function) && clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(e), param);
+}
+
 /* Whether the stream parameter 'param' of 'function' may hold a stream other than the legacy
  * one: unless every call of the function in the unit is seen (its address not taken, not
- * virtual, no call left unresolved in a template naming it) and each passes a legacy stream
+ * virtual; a call left unresolved in a template that may call it counts with its arguments as
+ * written: ss_callgraph_seen_calls_of) and each passes a legacy stream
  * (ss_stream_all_legacy), leaves it to a legacy default, or passes on a parameter of its own
  * caller that holds one in turn (up to four calls up), and the function writes nothing to it.
  * A function nothing in the unit calls passes no stream. Returns 1 or 0. */
 static int other_stream_param(stream_use_walk *w, CXCursor function, CXCursor param, int depth)
 {
-    param_walk p = {param, 0, -1, 0};
+    param_walk p = {param, 0, -1, 0, ss_check_graph(w->owner)};
     clang_visitChildren(function, find_param, &p);
     if (p.index < 0 || depth > 4)
         return 1;
@@ -161,6 +177,8 @@ static int other_stream_param(stream_use_walk *w, CXCursor function, CXCursor pa
                     : ss_stream_constant(ss_ast_strip(init));
             if (!ss_stream_is_legacy(v, 0))
                 return 1;
+        } else if (passes_itself(function, callers[i], arg, param)) {
+            continue; /* the function passing its own parameter on, to itself or its namesake */
         } else if (other_stream_arg(w, callers[i], arg, depth + 1)) {
             return 1;
         }
