@@ -110,66 +110,30 @@ static uint32_t python_stack(thread_state *t, uint32_t *py, uint32_t *py_other)
     return py_depth;
 }
 
-/* The site cache's slot of a call with Python frames (NULL for one without): the key mixes the
- * SITE_PREFIX innermost program counters ('prefix', 'n' of them, frame 0 left out), the Python
- * frames and the stack pointer 'sp'; a slot found holding the key, the stack pointer and a
- * stack whose innermost frames and Python frames are these is a hit ('*hit' 1). */
-static site_slot *site_of(thread_state *t, void *const *prefix, int n, const uint32_t *py,
-                          uint32_t py_depth, uint32_t py_other, uint64_t sp, int *hit)
+/* The key of a site of Python frames that ss_python_site_key did not key (their ids 'py',
+ * 'py_depth' of them), made from 'n' innermost program counters 'prefix' (frame 0, this
+ * library's, left out) and the stack pointer 'sp': the same native frames in between. */
+static ss_site_key prefix_site(void *const *prefix, int n, const uint32_t *py, uint32_t py_depth,
+                               uint64_t sp)
 {
-    *hit = 0;
-    uint64_t key = 0xcbf29ce484222325ull ^ sp ^ ((uint64_t)py_other << 63);
+    ss_site_key key = ss_site_key_start(sp, 0);
     for (int i = 1; i < n; i++)
-        key = (key ^ (uint64_t)(uintptr_t)prefix[i]) * 0x100000001b3ull;
+        ss_site_key_mix(&key, (uint64_t)(uintptr_t)prefix[i]);
     for (uint32_t i = 0; i < py_depth; i++)
-        key = (key ^ py[i]) * 0x100000001b3ull;
-    key ^= (uint64_t)n << 32 | py_depth;
-    site_slot *slot = &t->sites[(key ^ key >> 29) & (SITE_SLOTS - 1)];
-    if (slot->stack == 0 || slot->key != key || slot->sp != sp) {
-        slot->key = key;
-        slot->sp = sp;
-        slot->stack = 0;
-        return slot;
-    }
-    const ss_stack_entry *e = ss_stack_get(&t->store->stacks, slot->stack);
-    if (e == NULL || e->py_depth != py_depth || e->py_other != (py_depth > 0 && py_other) ||
-        memcmp(e->py, py, py_depth * sizeof *py) != 0 || e->depth < (uint32_t)(n - 1))
-        return slot;
-    for (int i = 1; i < n; i++) {
-        if (e->pcs[i - 1] != (uint64_t)(uintptr_t)prefix[i])
-            return slot;
-    }
-    *hit = 1;
-    return slot;
+        ss_site_key_mix(&key, py[i]);
+    ss_site_key_mix(&key, (uint64_t)n << 32 | py_depth);
+    return key;
 }
 
-/* Records the program counters of the current call, and the calling thread's Python frames
- * when the program is a Python interpreter, and returns the stack id (0: none). A call with
- * Python frames at a site this thread took a stack at before (the same innermost frames,
- * Python frames and stack pointer: the same native frames in between) gets that stack
- * without unwinding it again: the stacks of a loop's synchronization are taken once. */
-static uint32_t capture_stack(thread_state *t)
+/* Unwinds the current call's whole stack and interns it with Python frames 'py' ('py_depth'
+ * of them, another thread's when 'py_other'). Returns the stack id (0: none). Always inlined,
+ * as stack_by_prefix is, into capture_stack: a stack starts with as many of
+ * syncscope's own frames as before there was a site cache (SS_STACK_DEPTH counts them). */
+static inline __attribute__((always_inline)) uint32_t
+unwind_stack(thread_state *t, const uint32_t *py, uint32_t py_depth, uint32_t py_other)
 {
-    uint32_t py[SS_PY_DEPTH_MAX];
-    uint32_t py_other = 0;
-    uint64_t python = capture_timing_now();
-    uint32_t py_depth = python_stack(t, py, &py_other);
-    t->store->timed_python_ns += capture_timing_since(python);
-    t->store->timed_stacks++;
-    site_slot *site = NULL;
-    uint64_t unwinding = capture_timing_now();
-    if (py_depth > 0) {
-        void *prefix[SITE_PREFIX + 1];
-        int n = backtrace(prefix, SITE_PREFIX + 1);
-        int hit;
-        site = site_of(t, prefix, n, py, py_depth, py_other,
-                       (uint64_t)(uintptr_t)__builtin_frame_address(0), &hit);
-        if (hit) {
-            t->store->timed_unwind_ns += capture_timing_since(unwinding);
-            return site->stack;
-        }
-    }
     void *frames[SS_STACK_DEPTH];
+    uint64_t unwinding = capture_timing_now();
     int n = backtrace(frames, SS_STACK_DEPTH);
     t->store->timed_unwind_ns += capture_timing_since(unwinding);
     t->store->timed_unwound++;
@@ -180,10 +144,61 @@ static uint32_t capture_stack(thread_state *t)
         pcs[depth++] = (uint64_t)(uintptr_t)frames[i];
     if (depth == 0 && py_depth == 0)
         return 0;
-    uint32_t id = ss_stack_intern_py(&t->store->stacks, &proc.store.budget, pcs, depth, py,
-                                     py_depth, py_other);
-    if (site != NULL)
-        site->stack = id;
+    return ss_stack_intern_py(&t->store->stacks, &proc.store.budget, pcs, depth, py, py_depth,
+                              py_other);
+}
+
+/* The stack of a call whose Python frames 'py' could not be keyed as they lie in memory:
+ * another thread's (a thread without its own), or its own when the call has no API (a
+ * thread's start) or its frames could not be read so: its SITE_PREFIX innermost frames are
+ * unwound to find its site in the cache, the whole stack on a miss. Without Python frames the
+ * whole stack is unwound. */
+static inline __attribute__((always_inline)) uint32_t
+stack_by_prefix(thread_state *t, const uint32_t *py, uint32_t py_depth, uint32_t py_other)
+{
+    if (py_depth == 0)
+        return unwind_stack(t, py, 0, 0);
+    void *prefix[SITE_PREFIX + 1];
+    uint64_t unwinding = capture_timing_now();
+    int n = backtrace(prefix, SITE_PREFIX + 1);
+    t->store->timed_unwind_ns += capture_timing_since(unwinding);
+    ss_site_key key =
+        prefix_site(prefix, n, py, py_depth, (uint64_t)(uintptr_t)__builtin_frame_address(0));
+    uint32_t id = ss_site_find(&t->sites, &key);
+    if (id == 0) {
+        id = unwind_stack(t, py, py_depth, py_other);
+        ss_site_remember(&t->sites, &key, id);
+    }
+    return id;
+}
+
+/* Records the program counters of the current call 'call' (its API, 0 for none), and the
+ * calling thread's Python frames when the program is a Python interpreter, and returns the
+ * stack id (0: none). A call on a thread with Python frames of its own is looked up in the
+ * thread's site cache by those frames as they lie in memory (ss_python_site_key), the call
+ * and the stack pointer (the same native frames in between): at a site this thread took a
+ * stack at before, the call gets that stack with neither its Python frames resolved nor its
+ * native frames unwound. The stacks of a loop's calls are taken once. */
+static uint32_t capture_stack(thread_state *t, uint64_t call)
+{
+    t->store->timed_stacks++;
+    uint64_t python = capture_timing_now();
+    ss_site_key key = ss_site_key_start((uint64_t)(uintptr_t)__builtin_frame_address(0), call + 1);
+    int keyed = call != 0 && proc.config.python_depth > 0 && ss_python_site_key(&key) > 0;
+    uint32_t id = keyed ? ss_site_find(&t->sites, &key) : 0;
+    if (id != 0) {
+        t->store->timed_python_ns += capture_timing_since(python);
+        return id;
+    }
+    uint32_t py[SS_PY_DEPTH_MAX];
+    uint32_t py_other = 0;
+    uint32_t py_depth = python_stack(t, py, &py_other);
+    t->store->timed_python_ns += capture_timing_since(python);
+    if (py_depth == 0 || py_other || !keyed)
+        return stack_by_prefix(t, py, py_depth, py_other);
+    id = unwind_stack(t, py, py_depth, 0);
+    if (keyed)
+        ss_site_remember(&t->sites, &key, id);
     return id;
 }
 
@@ -197,7 +212,7 @@ void ss_capture_starter(uint32_t *thread, uint32_t *stack)
     if (t != NULL && !t->busy) {
         t->busy = 1;
         *thread = t->store->index;
-        *stack = capture_stack(t);
+        *stack = capture_stack(t, 0);
         t->busy = 0;
     }
     errno = saved_errno;
@@ -404,6 +419,24 @@ static void nested_driver_call(thread_state *t, const ss_args_spec *spec,
     t->busy = 0;
 }
 
+/* The light mode's questions to the driver at a call's entry (capture_light.c): a copy's or
+ * memset's memory kinds, then the pending work the call may wait for; timed for
+ * SYNCSCOPE_TIMING. */
+static void light_questions(thread_state *t, const ss_args_spec *spec, const void *params,
+                            ss_ev_api *a)
+{
+    uint64_t began = capture_timing_now();
+    if (spec->pointers == SS_ARGS_COPY) {
+        a->flags = capture_host_kinds(spec, params);
+        t->store->timed_kinds++;
+        t->store->timed_kinds_ns += capture_timing_since(began);
+        began = capture_timing_now();
+    }
+    capture_probe_enter(t, spec, a);
+    t->store->timed_probes++;
+    t->store->timed_probes_ns += capture_timing_since(began);
+}
+
 /* Fills the event 'e' of a call at its entry: what the call is, its arguments (stream, bytes,
  * copy kind, flags or, in the light mode, the memory kinds), the light mode's probe, its entry
  * time, and the pointers it was handed. */
@@ -428,10 +461,8 @@ static void enter_call(thread_state *t, const ss_args_spec *spec, const CUpti_Ca
     if (present)
         a->copy_kind = (int32_t)kind;
     a->flags = (uint32_t)ss_args_read(p, &spec->flags, &present);
-    if (proc.light && (spec->pointers == SS_ARGS_COPY))
-        a->flags = capture_host_kinds(spec, p);
     if (proc.light)
-        capture_probe_enter(t, spec, a);
+        light_questions(t, spec, p, a);
     /* After the light mode's questions to the driver: their time is not the call's. */
     a->enter_ns = capture_now_ns();
     e->type = SS_EV_API;
@@ -518,7 +549,8 @@ static int legacy_partners(const ss_args_spec *spec, const ss_ev_api *a, int enq
 
 /* The stack decision: stacks only for calls that may become findings: synchronizing ones,
  * long ones, work put on the legacy default stream (SYNC101/SYNC102), and the rare calls whose
- * site a finding names: stream creation (SYNC103) and capture begin/end (SYNC501). */
+ * site a finding names: stream creation (SYNC103) and capture begin/end (SYNC501); in the
+ * light mode, not for a copy between device memory, which no light rule names. */
 static int wants_stack(const ss_args_spec *spec, const ss_api *row, const ss_ev_api *a,
                        uint64_t exit_ns)
 {
@@ -526,6 +558,8 @@ static int wants_stack(const ss_args_spec *spec, const ss_api *row, const ss_ev_
     int legacy = enqueues && ((a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread) ||
                               a->stream == SS_STREAM_LEGACY);
     int partners = legacy_partners(spec, a, enqueues, legacy);
+    if (proc.light && capture_light_device_copy(spec, a))
+        return 0; /* after legacy_partners: its copy's stream counts as before */
     return row->sync != SS_SYNC_NEVER || exit_ns - a->enter_ns >= proc.config.stack_min_ns ||
            (legacy && partners) || row->klass == SS_CLASS_STREAM_CREATE ||
            row->klass == SS_CLASS_CAPTURE_BEGIN || row->klass == SS_CLASS_CAPTURE_END;
@@ -583,13 +617,16 @@ static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *s
     uint64_t began = capture_timing_now();
     ss_ev_api *a = &e->u.api;
     uint64_t exit_ns = capture_now_ns();
-    if (proc.light)
+    if (proc.light) {
+        uint64_t probing = capture_timing_now();
         a->flags |= capture_probe_exit(t);
+        t->store->timed_probes_ns += capture_timing_since(probing);
+    }
     exit_call(t, spec, cb, a);
     const ss_api *row = &proc.api_rows[spec->api];
     int stacked = wants_stack(spec, row, a, exit_ns);
     if (stacked)
-        a->stack = capture_stack(t);
+        a->stack = capture_stack(t, (uint64_t)spec->domain << 32 | spec->api);
     a->exit_ns = exit_ns > a->enter_ns ? exit_ns : a->enter_ns + 1;
     if (row->klass == SS_CLASS_LAUNCH)
         count_launch_self_time(t, exit_ns);

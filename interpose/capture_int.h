@@ -22,6 +22,7 @@
 #include "capture.h"
 #include "interpose.h"
 #include "rules.h"
+#include "sitecache.h"
 #include "store.h"
 
 /* Everything declared below stays inside libsyncscope.so: its data is reached directly, its
@@ -84,18 +85,9 @@ typedef struct stream_slot {
 #define STREAM_SLOTS 16
 /* Range names a thread looked up recently (a power of two). */
 #define NAME_CACHE_SLOTS 32
-/* The call sites whose stacks a thread remembers (capture_stack's site cache, a power of two)
- * and the innermost frames that name a site with its Python frames. */
-#define SITE_SLOTS 64
+/* The innermost frames that name a site with another thread's Python frames (capture_stack's
+ * site cache, for a thread without Python frames of its own). */
 #define SITE_PREFIX 16
-
-/* A call site remembered: the hash of its innermost frames, Python frames and stack pointer,
- * that stack pointer, and the id of the stack first taken there (0: empty). */
-typedef struct site_slot {
-    uint64_t key;
-    uint64_t sp;
-    uint32_t stack;
-} site_slot;
 
 typedef struct thread_state {
     ss_thread_store *store;
@@ -118,9 +110,9 @@ typedef struct thread_state {
     uint16_t probed_slot[PROBE_STREAMS_MAX]; /* a listed stream's slot in live_streams */
     uint32_t probed_count;
     uint32_t probed_pending;
-    uint32_t probed_listed;      /* those taken from the live streams' table */
-    int probed_idle;             /* entered before any context existed: probed, nothing pending */
-    site_slot sites[SITE_SLOTS]; /* capture_stack's site cache */
+    uint32_t probed_listed; /* those taken from the live streams' table */
+    int probed_idle;        /* entered before any context existed: probed, nothing pending */
+    ss_site_cache sites;    /* capture_stack's site cache */
 } thread_state;
 
 /* What the run learns of its GPUs and CUDA (docs/trace-format.md, metadata keys gpu, driver,
@@ -399,6 +391,9 @@ void capture_light_track(const ss_args_spec *spec, const void *params, int at_ex
                          uint64_t bytes);
 /* The light mode's word for a copy or memset: its memory kinds (SS_API_MEM_WORD). */
 uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params);
+/* Whether the light mode's call 'a' of 'spec' (its memory kinds in a->flags) is an
+ * asynchronous copy between device memory, which it records without a probe or a stack. */
+int capture_light_device_copy(const ss_args_spec *spec, const ss_ev_api *a);
 /* A stream created, a stream or context about to be destroyed (CUPTI's resource domain). */
 void capture_on_stream_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd);
 /* At the entry of a stream's destruction (cudaStreamDestroy, cuStreamDestroy): forgets it and

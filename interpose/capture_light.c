@@ -66,8 +66,9 @@ static CUstream query_handle(uint64_t handle, int per_thread)
  * stream synchronization or an asynchronous copy names, else (a device-wide call, a
  * synchronous copy, a synchronization of the legacy stream) the default stream and every live
  * stream. Sets t->probed_count to 0 when the call is not probed: an event synchronization
- * (its event is not taken), or a device-wide call while more than PROBE_STREAMS_MAX streams
- * live or some may not be known (live_streams_off). */
+ * (its event is not taken), a copy between device memory (capture_light_device_copy: 'a' holds
+ * its memory kinds), or a device-wide call while more than PROBE_STREAMS_MAX streams live or
+ * some may not be known (live_streams_off). */
 void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a)
 {
     t->probed_count = 0;
@@ -78,7 +79,8 @@ void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_
     const ss_api *row = &proc.api_rows[spec->api];
     if (row->klass == SS_CLASS_EVENT_SYNC || row->klass == SS_CLASS_QUERY ||
         (row->sync == SS_SYNC_NEVER && row->klass != SS_CLASS_COPY &&
-         row->klass != SS_CLASS_MEMSET))
+         row->klass != SS_CLASS_MEMSET) ||
+        capture_light_device_copy(spec, a))
         return;
     /* The process's first CUDA call creates its context inside the call: no work of its own
      * can be pending at its entry (the driver cannot be asked yet). */
@@ -299,6 +301,14 @@ static int device_range_has(uint64_t pointer)
     return 0;
 }
 
+/* Whether the light mode looks at the device allocations it remembers before asking the
+ * driver (not under SYNCSCOPE_LIGHT_PROBE=switch's level 2, a measurement aid). */
+static int ranges_looked_at(void)
+{
+    return !(proc.bench_probe == PROBE_SWITCH &&
+             atomic_load_explicit(&proc.probe_level, memory_order_relaxed) == LEVEL_NO_RANGES);
+}
+
 void capture_light_track(const ss_args_spec *spec, const void *params, int at_exit, int32_t result,
                          uint64_t bytes)
 {
@@ -329,12 +339,20 @@ int capture_light_skips(const ss_args_spec *spec, const void *params)
         return 0;
     int present;
     uint64_t dst = ss_args_read(params, &spec->dst, &present);
-    if (!(proc.bench_probe == PROBE_SWITCH &&
-          atomic_load_explicit(&proc.probe_level, memory_order_relaxed) == LEVEL_NO_RANGES) &&
-        device_range_has(dst))
+    if (ranges_looked_at() && device_range_has(dst))
         return 1;
     uint8_t kind = memory_kind_of(dst);
     return kind == SS_MEM_DEVICE || kind == SS_MEM_ARRAY;
+}
+
+/* The memory kind of 'pointer': device memory when it lies in a device allocation the mode
+ * remembers (what the driver would answer: a cudaMalloc'ed allocation is device memory, not
+ * managed), else as the driver answers (memory_kind_of). */
+static uint8_t kind_of(uint64_t pointer)
+{
+    if (pointer > 1 && ranges_looked_at() && device_range_has(pointer))
+        return SS_MEM_DEVICE;
+    return memory_kind_of(pointer);
 }
 
 /* The light mode's word for a copy or memset (ss_ev_api.flags, SS_API_MEM_*): the memory
@@ -344,7 +362,37 @@ uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params)
     int present;
     uint64_t dst = ss_args_read(params, &spec->dst, &present);
     uint64_t src = ss_args_read(params, &spec->src, &present);
-    return SS_API_MEM_WORD(memory_kind_of(src), memory_kind_of(dst));
+    return SS_API_MEM_WORD(kind_of(src), kind_of(dst));
+}
+
+static int device_side(uint8_t kind)
+{
+    return kind == SS_MEM_DEVICE || kind == SS_MEM_ARRAY;
+}
+
+/* Whether the light mode's call 'a' of 'spec' is an asynchronous copy between device memory
+ * on both sides (its memory kinds as capture_host_kinds found them), which cannot block the
+ * host (CUDA's API synchronization behavior: an asynchronous copy waits only for pageable
+ * host memory) and no light rule can name: SYNC201 wants a pageable host side, SYNC301 a
+ * device-to-host direction, SYNC202 a synchronous copy, SYNC401/SYNC402 are other calls. Such
+ * a copy is recorded without a probe and without a stack; it stays in the log, so that the
+ * call a thread makes after a readback is the same in both modes (det_join_sync). A copy whose
+ * kind argument says host to device, device to host or host to host is not one (the
+ * detectors would take the argument's word for its direction), nor is any copy while a full
+ * window of the sampled mode is open (its rules see every call). */
+int capture_light_device_copy(const ss_args_spec *spec, const ss_ev_api *a)
+{
+    const ss_api *row = &proc.api_rows[spec->api];
+    if (row->klass != SS_CLASS_COPY || row->sync != SS_SYNC_PAGEABLE ||
+        !(a->flags & SS_API_MEM_KNOWN) || !device_side(SS_API_MEM_SRC(a->flags)) ||
+        !device_side(SS_API_MEM_DST(a->flags)) ||
+        atomic_load_explicit(&proc.sampling.window_calls, memory_order_relaxed))
+        return 0;
+    if (row->dir == SS_DIR_D2D || row->dir == SS_DIR_PEER)
+        return 1;
+    /* cudaMemcpyKind: 3 device to device, 4 default (the detectors read no direction). */
+    return row->dir == SS_DIR_KIND &&
+           (a->domain != SS_DOMAIN_RUNTIME || a->copy_kind < 0 || a->copy_kind >= 3);
 }
 
 /* The light mode follows the streams that live (capture_probe_enter asks about them at device-wide

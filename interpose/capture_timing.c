@@ -27,7 +27,12 @@ void capture_timing_end_lines(void)
     if (!proc.config.timing)
         return;
     uint64_t callbacks = 0, own = 0, setup = 0, stacks = 0, unwound = 0, unwind = 0, python = 0;
+    uint64_t kinds = 0, kinds_ns = 0, probes = 0, probes_ns = 0;
     for (ss_thread_store *t = atomic_load(&proc.store.threads); t != NULL; t = t->next) {
+        kinds += t->timed_kinds;
+        kinds_ns += t->timed_kinds_ns;
+        probes += t->timed_probes;
+        probes_ns += t->timed_probes_ns;
         callbacks += t->timed_callbacks;
         own += t->timed_own_ns;
         setup += t->timed_setup_ns;
@@ -43,6 +48,11 @@ void capture_timing_end_lines(void)
                 callbacks ? (double)own / 1e3 / (double)callbacks : 0.0,
                 atomic_load(&proc.store.thread_count), ms(setup), (unsigned long long)stacks,
                 (unsigned long long)unwound, ms(unwind), ms(python));
+    if (proc.light)
+        capture_say("light timing: memory kinds asked at %llu calls, %.1f ms; pending work "
+                    "looked for at %llu calls, entry and exit, %.1f ms",
+                    (unsigned long long)kinds, ms(kinds_ns), (unsigned long long)probes,
+                    ms(probes_ns));
     const capture_sampling *w = &proc.sampling;
     uint32_t windows = atomic_load(&proc.sampling.window_count);
     if (windows > 0)

@@ -147,9 +147,10 @@ enum { PY_ABSENT = 0, PY_READY, PY_UNREADABLE };
 
 static struct {
     _Atomic int state;
-    _Atomic int told;         /* the "cannot read" line was printed */
-    _Atomic int checked_left; /* captures still read with checked reads */
-    int no_vm;                /* process_vm_readv is not permitted here */
+    _Atomic int told;              /* the "cannot read" line was printed */
+    _Atomic int checked_left;      /* captures still read with checked reads */
+    _Atomic int keys_checked_left; /* site keys still read with checked reads */
+    int no_vm;                     /* process_vm_readv is not permitted here */
     py_layout layout;
     const void *code_type;
     const void *unicode_type;
@@ -177,8 +178,10 @@ static int plausible(uintptr_t p)
 }
 
 /* Copies 'n' bytes at 'addr'. Returns 0, or -1 when the address is implausible or (checked)
- * not mapped. */
-static int read_mem(const reader *rd, uintptr_t addr, void *out, size_t n)
+ * not mapped. Inlined: a read of a constant size is then one load (the site keys read a few
+ * words per frame at every stack). */
+static inline __attribute__((always_inline)) int read_mem(const reader *rd, uintptr_t addr,
+                                                          void *out, size_t n)
 {
     if (!plausible(addr) || !plausible(addr + n))
         return -1;
@@ -575,6 +578,7 @@ void ss_python_init(ss_python_say_fn say)
         return;
     }
     atomic_store(&py.checked_left, CHECKED_WALKS);
+    atomic_store(&py.keys_checked_left, CHECKED_WALKS);
     atomic_store(&py.state, PY_READY);
 }
 
@@ -621,6 +625,65 @@ uint32_t ss_python_capture(ss_thread_store *thread, ss_budget *budget, uint32_t 
     if (checking && n > 0)
         atomic_fetch_sub_explicit(&py.checked_left, 1, memory_order_relaxed);
     return (uint32_t)n;
+}
+
+/* Mixes the frame at 'frame' into 'key' as it is in memory: its code object and where in it
+ * the frame is (the instruction pointer, or 3.10's f_lasti), its owner, and the code object's
+ * file and name objects (what the frame table checks a code object by: ss_py_find). Sets
+ * '*previous' to the frame that called it. Returns 0, or -1 when it cannot be read or its
+ * code is not a code object where the layout says it must be (walk's test). */
+static int mix_frame(const reader *rd, uintptr_t frame, ss_site_key *key, uintptr_t *previous)
+{
+    const py_layout *L = &py.layout;
+    uintptr_t code, instr = 0, file_obj = 0, name_obj = 0;
+    int owner;
+    if (read_frame(rd, frame, &code, previous, &owner) < 0 ||
+        read_mem(rd, frame + L->fr_instr, &instr,
+                 L->frame_object ? sizeof(int32_t) : sizeof instr) < 0)
+        return -1;
+    if (has_type(rd, code, py.code_type)) {
+        if (read_ptr(rd, code + L->co_filename, &file_obj) < 0 ||
+            read_ptr(rd, code + L->co_name, &name_obj) < 0)
+            return -1;
+    } else if (L->minor < 12 || (L->minor == 12 && owner != OWNED_BY_CSTACK)) {
+        return -1;
+    }
+    ss_site_key_mix(key, code);
+    ss_site_key_mix(key, instr ^ (uint64_t)(unsigned)owner << 56);
+    ss_site_key_mix(key, file_obj * 31 ^ name_obj);
+    return 0;
+}
+
+uint32_t ss_python_site_key(ss_site_key *key)
+{
+    if (atomic_load_explicit(&py.state, memory_order_acquire) != PY_READY || !py.is_initialized())
+        return 0;
+    uintptr_t ts = (uintptr_t)py.this_thread_state(), frame;
+    /* The first keys read through process_vm_readv, as the first captures do: each one whose
+     * frames all held code objects where the layout says confirms the frame chain's offsets. */
+    reader rd = {0, 0, 0};
+    int checking = atomic_load_explicit(&py.keys_checked_left, memory_order_relaxed) > 0;
+    if (checking) {
+        rd.checked = 1;
+        rd.pid = getpid();
+    }
+    int saved_errno = errno; /* a failed checked read sets it */
+    uint32_t n = 0;
+    if (ts != 0 && top_frame(&rd, ts, &frame) == 0) {
+        /* Every frame the walk may look at (it stops at MAX_HOPS too): what it resolves and
+         * keeps is decided by these frames alone. */
+        for (; frame != 0 && n < MAX_HOPS; n++) {
+            if (mix_frame(&rd, frame, key, &frame) < 0) {
+                n = 0;
+                break;
+            }
+        }
+    }
+    errno = saved_errno;
+    if (checking && n > 0)
+        atomic_fetch_sub_explicit(&py.keys_checked_left, 1, memory_order_relaxed);
+    ss_site_key_mix(key, n);
+    return n;
 }
 
 /* ---- the stack of another thread ---- */

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "sitecache.h"
 #include "store.h"
 
 /* How the interposer prints its one-line messages. */
@@ -35,6 +36,16 @@ uint32_t ss_python_capture(ss_thread_store *thread, ss_budget *budget, uint32_t 
  * it is not permitted. Never takes the GIL or a lock, never calls malloc. */
 uint32_t ss_python_capture_other(ss_thread_store *thread, ss_budget *budget, uint32_t *ids,
                                  uint32_t max);
+
+/* Mixes the calling thread's own Python frames into 'key' as they lie in memory (each frame's
+ * code object, instruction, owner, and its code object's file and name objects), resolving
+ * nothing: two calls whose keys are equal get the same frames from ss_python_capture. Returns
+ * the number of frames mixed, 0 when there are none or they cannot be read (then the key
+ * means nothing, as when a frame's code is not a code object where the layout says it is).
+ * The first keys that read whole read through process_vm_readv, as ss_python_capture's first
+ * captures do, the later ones directly. Never takes the GIL or a lock, never calls malloc;
+ * bounded in time. */
+uint32_t ss_python_site_key(ss_site_key *key);
 
 /* "3.12" for an interpreter whose frames are read, "" otherwise. */
 const char *ss_python_version(void);

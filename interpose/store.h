@@ -114,9 +114,11 @@ typedef struct ss_thread_store {
     uint64_t self_slow_stacks; /* those whose own time was over 100 us, not counted */
     /* SYNCSCOPE_TIMING (capture_timing.c): the callbacks that did syncscope's work on this
      * thread (an entry or an exit), their own time (the thread's first call, its stacks and
-     * the light mode's driver questions included), and of it the thread's registration and
-     * the stacks': how many (a thread's start taken too), the unwinding and the Python
-     * frames; written by the thread only, read at the end */
+     * the light mode's driver questions included), and of it the thread's registration, the
+     * stacks' (how many, a thread's start taken too, the unwinding and the Python frames) and
+     * the light mode's questions to the driver (the calls whose memory kinds were asked, the
+     * calls probed for pending work, entry and exit, and their time); written by the thread
+     * only, read at the end */
     uint64_t timed_callbacks;
     uint64_t timed_own_ns;
     uint64_t timed_setup_ns; /* of it, the thread's registration at its first call */
@@ -124,6 +126,8 @@ typedef struct ss_thread_store {
     uint64_t timed_unwound; /* of them, those unwound whole (not found in the site cache) */
     uint64_t timed_unwind_ns;
     uint64_t timed_python_ns;
+    uint64_t timed_kinds, timed_kinds_ns;
+    uint64_t timed_probes, timed_probes_ns;
 } ss_thread_store;
 
 /* Kernel names: keyed by the address CUPTI gives (the same for every record of a kernel),

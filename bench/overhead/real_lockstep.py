@@ -60,7 +60,9 @@ Printed, besides a line per child and per round:
       (the exit timing line's total, read from the child's standard error), to set beside
       the exit's difference; and where the interposer prints it, 'bench: reallock NAME
       callbacks light n N per_iteration callbacks C own_us O stacks S [unwound W] unwind_us U
-      python_us P iterations I': the capture's own time in its callbacks (SYNCSCOPE_TIMING's callback
+      python_us P [kinds_us K probes_us Q] iterations I': the capture's own time in its callbacks
+      (of it, K and Q the light mode's questions to the driver, SYNCSCOPE_TIMING's light line:
+      the memory kinds and the pending work, where the interposer prints it; SYNCSCOPE_TIMING's callback
       timing line) over the child's iterations (set-up included), medians over the children
   bench: reallock NAME whole bare_s W runs N
       the bare whole process (python3 SCRIPT, import and exit included), --whole-runs runs
@@ -150,6 +152,8 @@ class Fake:
             print("syncscope: callback timing: 200 callbacks, own time 4.0 ms (20.00 us each; "
                   "1 threads' registration 0.1 ms); 100 stacks (25 unwound whole, the others "
                   "found in the site cache): unwinding 2.0 ms, Python frames 1.0 ms\n"
+                  "syncscope: light timing: memory kinds asked at 50 calls, 0.5 ms; pending "
+                  "work looked for at 100 calls, entry and exit, 1.5 ms\n"
                   "syncscope: exit timing: symbolize 1.0 ms (...), total 12.5 ms",
                   file=sys.stderr, flush=True)
 
@@ -360,6 +364,9 @@ def stop(child, opts):
         if callbacks:  # the capture's own time (an interposer that prints it)
             record["callbacks"] = {name: float(value) for name, value in
                                    zip(CALLBACK_FIELDS, callbacks.groups()) if value is not None}
+            light = re.search(LIGHT_TIMING, text, re.M)
+            if light:
+                record["callbacks"].update(zip(LIGHT_FIELDS, map(float, light.groups())))
     return record, exit_ms
 
 
@@ -369,6 +376,10 @@ CALLBACK_TIMING = (r"^syncscope: callback timing: (\d+) callbacks, own time ([0-
                    r"(\d+) stacks(?: \((\d+) unwound whole[^)]*\))?: unwinding ([0-9.]+) ms, "
                    r"Python frames ([0-9.]+) ms$")
 CALLBACK_FIELDS = ("callbacks", "own_ms", "stacks", "unwound", "unwind_ms", "python_ms")
+# The light mode's questions to the driver, of that own time (since 2026-12-03)
+LIGHT_TIMING = (r"^syncscope: light timing: memory kinds asked at \d+ calls, ([0-9.]+) ms; "
+                r"pending work looked for at \d+ calls, entry and exit, ([0-9.]+) ms$")
+LIGHT_FIELDS = ("kinds_ms", "probes_ms")
 
 
 def warm_up(opts):
@@ -489,13 +500,16 @@ def finisher_line(opts, once):
              if "callbacks" in p]
     if timed:
         per = {name: statistics.median(p["callbacks"][name] / p["iterations"] for p in timed)
-               for name in CALLBACK_FIELDS if all(name in p["callbacks"] for p in timed)}
+               for name in CALLBACK_FIELDS + LIGHT_FIELDS
+               if all(name in p["callbacks"] for p in timed)}
         unwound = f"unwound {per['unwound']:.4f} " if "unwound" in per else ""
+        light = (f"kinds_us {per['kinds_ms'] * 1e3:.2f} probes_us {per['probes_ms'] * 1e3:.2f} "
+                 if "probes_ms" in per else "")
         lines.append(f"bench: reallock {opts.workload} callbacks light n {len(timed)} "
                      f"per_iteration callbacks {per['callbacks']:.4f} own_us "
                      f"{per['own_ms'] * 1e3:.2f} stacks {per['stacks']:.4f} {unwound}unwind_us "
                      f"{per['unwind_ms'] * 1e3:.2f} python_us {per['python_ms'] * 1e3:.2f} "
-                     f"iterations {statistics.median(p['iterations'] for p in timed):.0f}")
+                     f"{light}iterations {statistics.median(p['iterations'] for p in timed):.0f}")
     return lines
 
 

@@ -454,16 +454,21 @@ def check_real_lockstep(source, work):
           "--timing: each light child's exit timing line read (the fake's 12.5 ms)")
     calls = re.search(r"^bench: reallock fake callbacks light n 4 per_iteration callbacks "
                       r"([0-9.]+) own_us ([0-9.]+) stacks ([0-9.]+) unwound ([0-9.]+) unwind_us "
-                      r"([0-9.]+) python_us ([0-9.]+) iterations (\d+)$", out, re.M)
+                      r"([0-9.]+) python_us ([0-9.]+) kinds_us ([0-9.]+) probes_us ([0-9.]+) "
+                      r"iterations (\d+)$", out, re.M)
     if calls is None:
         check(False, f"--timing: the callbacks line: {out[-400:]}")
-    else:  # the fake's 200 callbacks, 4 ms, 100 stacks, 2 and 1 ms over each child's iterations
-        per, own, stacks, unwound, unwind, python, iterations = (float(x) for x in calls.groups())
+    else:  # the fake's 200 callbacks, 4 ms, 100 stacks, 2 and 1 ms, its light line's 0.5 and
+        # 1.5 ms, over each child's iterations
+        per, own, stacks, unwound, unwind, python, kinds, probes, iterations = (
+            float(x) for x in calls.groups())
         check(iterations > 0 and abs(own / per - 20) < 0.05 and abs(stacks * 2 - per) < 2e-4 and
               abs(unwound * 4 - stacks) < 4e-4 and
-              abs(unwind * 2 - own) < 0.02 and abs(python * 4 - own) < 0.03,
+              abs(unwind * 2 - own) < 0.02 and abs(python * 4 - own) < 0.03 and
+              abs(kinds * 8 - own) < 0.05 and abs(probes * 8 - own * 3) < 0.05,
               f"the callbacks per iteration (20 us each, half with stacks, a quarter of those "
-              f"unwound whole): {calls.group(0)}")
+              f"unwound whole; the driver's questions an eighth and three eighths): "
+              f"{calls.group(0)}")
     terms = re.search(r"^bench: reallock fake terms bare_whole_s ([0-9.]+) once_added_ms "
                       r"(-?[0-9.]+) per_iteration ([0-9.]+) rest_bare_ms ([0-9.]+) "
                       r"natural_added_ms (-?[0-9.]+)$", out, re.M)

@@ -278,6 +278,31 @@ int main(int argc, char **argv)
         printf("light_app: done\n");
         return 0;
     }
+    if (getenv("LIGHT_APP_COPIES") != NULL) {
+        /* Asynchronous copies between device memory cannot block the host: the light mode
+         * takes them without a probe or a stack; one in a cudaMalloc'ed allocation (which the
+         * fake driver calls pageable) without a question. Device memory copied with a kind
+         * that says device to host, and a readback into pinned memory, keep both. */
+        void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
+        void *allocated = (void *)(uintptr_t)ALLOCATED_BASE;
+        cudaMalloc_v3020_params make = {&allocated, 8192};
+        CALL("cudaMalloc_v3020", &make, 0, 0);
+        int asked = questions;
+        cudaMemcpyAsync_v3020_params d2d = {(char *)device + 4096, device, 4096,
+                                            cudaMemcpyDeviceToDevice, 0};
+        CALL("cudaMemcpyAsync_v3020", &d2d, 0, 1);
+        cudaMemcpyAsync_v3020_params inferred = {(char *)allocated + 4096, allocated, 4096,
+                                                 cudaMemcpyDefault, 0};
+        CALL("cudaMemcpyAsync_v3020", &inferred, 0, 1);
+        printf("light_app: two device copies asked %d questions\n", questions - asked);
+        cudaMemcpyAsync_v3020_params said_d2h = {(char *)device + 8, device, 4,
+                                                 cudaMemcpyDeviceToHost, 0};
+        CALL("cudaMemcpyAsync_v3020", &said_d2h, 0, 1);
+        cudaMemcpyAsync_v3020_params readback = {pinned, device, 4, cudaMemcpyDeviceToHost, 0};
+        CALL("cudaMemcpyAsync_v3020", &readback, 0, 1);
+        printf("light_app: done\n");
+        return 0;
+    }
     if (getenv("LIGHT_APP_FIRST_MALLOC") != NULL) {
         /* The first call makes the context and takes long: nothing of the process's own was
          * pending, so it waited for nothing (no SYNC402). */

@@ -21,6 +21,9 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
              destroyed before whose "destroy starting" has not come; a kept one is
   streams    600 streams made and destroyed, more than the live streams' table's slots: a
              device-wide call is still probed; after 513 streams lived at once it is not
+  copies     asynchronous copies between device memory are taken without a probe or a
+             stack (their memory kinds from a cudaMalloc'ed allocation without a question),
+             a copy said to be device to host and a readback with both
   memsets    asynchronous memsets of device memory are left out (runtime and driver API),
              those of pinned memory and synchronous ones taken with their memory kinds; one in
              a cudaMalloc'ed allocation the driver does not know is left out without a
@@ -37,9 +40,9 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
   timing     SYNCSCOPE_TIMING=1: the start's line, the callbacks' (their count exactly, the
              stacks') and the window's at the end, none without it
   site_cache a Python program's calls made again at the same site take no new stack
-             (site_cache_app.py: 26 calls, 3 sites, 4 stacks unwound with the flusher's
-             start), in both modes, the light mode's findings at their lines with their
-             counts
+             (site_cache_app.py: 33 calls, 4 lines, 2 threads, 8 stacks unwound with the
+             threads' starts), in both modes, the light mode's findings at their lines with
+             their counts
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -57,7 +60,7 @@ TIMEOUT_S = 30
 HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = re.compile(r"/\* expect: (SYNC[0-9]{3})( latent)? \*/")
 # The api record's flags field (after the keyword) and its probe bits (docs/trace-format.md).
-API_FLAGS, PROBED, WAITED = 10, 0x40000000, 0x20000000
+API_FLAGS, API_STACK, PROBED, WAITED = 10, 15, 0x40000000, 0x20000000
 LIGHT_NOTE = "light mode: only SYNC201, SYNC202, SYNC301, SYNC401 and SYNC402 are reported"
 
 # Callbacks the light mode subscribes to and those it leaves to the full mode (a sample of
@@ -368,6 +371,34 @@ def case_memsets(opts, check, switch=False):
           f"{[hex(k) for k in wanted]}")
 
 
+def case_copies(opts, check):
+    """docs/run.md, Modes: an asynchronous copy between device memory (by the memory kinds the
+    light mode found) is taken without a probe and without a stack, the kinds of a cudaMalloc'ed
+    allocation without asking the driver; a copy whose kind argument says device to host, even
+    between device memory, and a readback into pinned memory are probed and get stacks."""
+    workdir = start(opts, "copies")
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_COPIES="1")
+    status, out, err = run([opts["app"]], env, workdir)
+    # The first copy's two memory kinds (the fake driver knows its device range); the second's
+    # come from the allocation: no question, and neither asks cuStreamQuery.
+    check(status == 0 and out == "light_app: two device copies asked 2 questions\n"
+          "light_app: done\n", f"exit {status}: {out}{err}")
+    records = []
+    with open(os.path.join(workdir, "out.sstrace"), encoding="utf-8") as handle:
+        for line in handle:
+            words = line.split()
+            if words and words[0] == "api":
+                records.append((int(words[1 + API_FLAGS]) & 0xe000ffff,
+                                int(words[1 + API_STACK]) != 0))
+    # Known kinds (bit 31), source << 8 and destination (pageable 1, pinned 2, device 3), the
+    # probe's bits (30 probed, 29 waited: the fake's stream was busy at the entry) and whether
+    # the call has a stack (the cudaMalloc first: probed, it found nothing pending).
+    wanted = [(PROBED, True), (0x80000303, False), (0x80000303, False),
+              (0x80000303 | PROBED | WAITED, True), (0x80000302 | PROBED | WAITED, True)]
+    check(records == wanted, f"copies {[(hex(f), s) for f, s in records]}, expected "
+          f"{[(hex(f), s) for f, s in wanted]}")
+
+
 def case_probes(opts, check):
     workdir = start(opts, "probes")
     names = SUBSCRIBED + LEFT_OUT + ["@subscriber"]
@@ -414,11 +445,13 @@ def callback_line(err):
 
 
 def case_site_cache(opts, check):
-    """A Python program's call made again at the same site (the same innermost frames, Python
-    frames and stack pointer) gets the stack taken there the first time, without unwinding it
-    again: site_cache_app.py's 26 calls at three sites unwind 3 stacks and the flusher's start
-    (4), in either mode; the light mode's replayed findings are at the three lines with 20, 5
-    and 1 calls, each naming its own line and function."""
+    """A Python program's call made again at the same site (the same Python frames, call and
+    stack pointer) gets the stack taken there the first time, without unwinding it again, on
+    each thread: site_cache_app.py's 33 calls in all unwind the flusher's start (1), once per
+    site on the main thread (3), once per call at the line of two calls (2), the second
+    thread's start (1) and its first call (1), 35 stacks in either mode; the light mode's
+    replayed findings are at the four lines with 20, 5 + 3, 1 and 4 calls, each naming its own
+    line and function."""
     workdir = start(opts, "site_cache")
     app = os.path.join(HERE, "site_cache_app.py")
     with open(app, encoding="utf-8") as handle:
@@ -431,7 +464,7 @@ def case_site_cache(opts, check):
         check(status == 0 and out == "done\n", f"{mode}: exit {status}: {out}{err}")
         line = callback_line(err)
         counts = tuple(int(n) for n in line.groups())[2:] if line else None
-        check(counts == (27, 4), f"{mode}: stacks, unwound {counts}, expected (27, 4): {err}")
+        check(counts == (35, 8), f"{mode}: stacks, unwound {counts}, expected (35, 8): {err}")
         if mode == "full":
             continue  # no activity records from the fake: the full mode judges no wait
         replay = os.path.join(workdir, f"{mode}.json")
@@ -444,16 +477,17 @@ def case_site_cache(opts, check):
             findings = json.load(handle)["findings"]
         places = sorted((f.get("line"), f.get("function"), f["evidence"]["count"])
                         for f in findings if f.get("file") == app)
-        wanted = sorted([(lines["loop"], "main", 20), (lines["helper"], "helper", 5),
-                         (lines["once"], "main", 1)])
+        wanted = sorted([(lines["loop"], "main", 20), (lines["helper"], "helper", 8),
+                         (lines["once"], "main", 1), (lines["two calls"], "main", 4)])
         check(places == wanted, f"{mode}: findings {places}, expected {wanted}")
 
 
 def case_timing(opts, check):
     """SYNCSCOPE_TIMING=1: the start's line, and at the end the callbacks' (one per entry and
     exit of each recorded call, the one thread's registration, a stack per call whose stack was
-    taken and one of the flusher thread's start, which the interposed pthread_create takes);
-    the windows' line when one opened; none of these lines without the setting."""
+    taken and one of the flusher thread's start, which the interposed pthread_create takes),
+    the light mode's questions to the driver (memory kinds per copy, a probe per call); the
+    windows' line when one opened; none of these lines without the setting."""
     workdir = start(opts, "timing")
     env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_TIMING="1")
     status, out, err = run([opts["app"]], env, workdir)
@@ -468,6 +502,13 @@ def case_timing(opts, check):
     wanted = (2 * len(apis), 1, stacks, stacks)
     check(counts == wanted, f"callbacks, threads, stacks, unwound {counts}, expected {wanted} "
           f"(no Python frames: each stack unwound): {err}")
+    # The light mode's questions: the memory kinds of light_app's two copies; a probe at the
+    # entry of each of its calls.
+    light = re.search(rf"^syncscope: light timing: memory kinds asked at ([0-9]+) calls, "
+                      rf"{NUMBER} ms; pending work looked for at ([0-9]+) calls, entry and exit, "
+                      rf"{NUMBER} ms$", err, re.M)
+    check(light is not None and light.groups() == ("2", str(len(apis))),
+          f"the light line {light and light.groups()}, expected 2 and {len(apis)}: {err}")
     check("window timing" not in err, f"a window's line without a window: {err}")
     env.update({"SYNCSCOPE_SAMPLE": "300ms/10m", "LIGHT_APP_WINDOW": "1"})
     status, out, err = run([opts["app"]], env, workdir)
@@ -501,7 +542,7 @@ CASES = [("selection", case_selection), ("findings", case_findings),
          ("interval", case_interval), ("killed", case_killed), ("window", case_window),
          ("trigger", case_trigger), ("first_call", case_first_call),
          ("destroyed_stream", case_destroyed_stream), ("streams", case_streams),
-         ("memsets", case_memsets), ("probes", case_probes),
+         ("memsets", case_memsets), ("copies", case_copies), ("probes", case_probes),
          ("switch", lambda opts, check: case_memsets(opts, check, switch=True)),
          ("timing", case_timing), ("site_cache", case_site_cache),
          ("refused", case_refused)]

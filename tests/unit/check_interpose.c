@@ -1,11 +1,13 @@
 /* check_interpose.c: the interposer's pure logic: the CUPTI argument table against
- * cuda_api.def, output names, ranks, settings, and the budgeted per-thread storage. */
+ * cuda_api.def, output names, ranks, settings, the budgeted per-thread storage and the
+ * threads' site caches. */
 #include "args.h"
 #include "check_main.h"
 #include "interpose.h"
 #include "log.h"
 #include "report.h"
 #include "rules.h"
+#include "sitecache.h"
 #include "store.h"
 
 #include <cupti.h>
@@ -448,6 +450,119 @@ START_TEST(test_threads_register_concurrently)
 }
 END_TEST
 
+/* A key of the set that ('hash', 'sp', 'call') choose, told apart by 'check' alone. */
+static ss_site_key site_key(uint64_t hash, uint64_t check, uint64_t sp, uint64_t call)
+{
+    return (ss_site_key){hash, check, sp, call};
+}
+
+START_TEST(test_site_cache_hits_and_misses)
+{
+    static ss_site_cache cache;
+    memset(&cache, 0, sizeof cache);
+    ss_site_key k = site_key(11, 12, 0x7ffc0000, 3);
+    ck_assert_uint_eq(ss_site_find(&cache, &k), 0);
+    ss_site_remember(&cache, &k, 0); /* no stack: nothing remembered */
+    ck_assert_uint_eq(ss_site_find(&cache, &k), 0);
+    ss_site_remember(&cache, &k, 7);
+    ck_assert_uint_eq(ss_site_find(&cache, &k), 7);
+    ck_assert_uint_eq(ss_site_find(&cache, &k), 7);
+    /* Any field apart is another site. */
+    ss_site_key other[4] = {site_key(99, 12, 0x7ffc0000, 3), site_key(11, 99, 0x7ffc0000, 3),
+                            site_key(11, 12, 0x7ffc0010, 3), site_key(11, 12, 0x7ffc0000, 4)};
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(ss_site_find(&cache, &other[i]), 0);
+    /* The same key again takes its slot over: one slot, the new stack. */
+    ss_site_remember(&cache, &k, 8);
+    ck_assert_uint_eq(ss_site_find(&cache, &k), 8);
+    int filled = 0;
+    for (size_t i = 0; i < SS_SITE_SETS * SS_SITE_WAYS; i++)
+        filled += cache.slots[i].stack != 0;
+    ck_assert_int_eq(filled, 1);
+}
+END_TEST
+
+START_TEST(test_site_cache_evicts_least_recent)
+{
+    static ss_site_cache cache;
+    memset(&cache, 0, sizeof cache);
+    ss_site_key k[SS_SITE_WAYS + 2];
+    for (int i = 0; i < SS_SITE_WAYS + 2; i++)
+        k[i] = site_key(5, (uint64_t)i, 0x1000, 1); /* one set: 'check' does not choose it */
+    for (int i = 0; i < SS_SITE_WAYS; i++)
+        ss_site_remember(&cache, &k[i], (uint32_t)(i + 1));
+    /* Found since: k[0] is no longer the least recent, k[1] is. */
+    ck_assert_uint_eq(ss_site_find(&cache, &k[0]), 1);
+    ss_site_remember(&cache, &k[SS_SITE_WAYS], 50);
+    ck_assert_uint_eq(ss_site_find(&cache, &k[1]), 0);
+    ck_assert_uint_eq(ss_site_find(&cache, &k[0]), 1);
+    for (int i = 2; i < SS_SITE_WAYS; i++)
+        ck_assert_uint_eq(ss_site_find(&cache, &k[i]), (uint32_t)(i + 1));
+    ck_assert_uint_eq(ss_site_find(&cache, &k[SS_SITE_WAYS]), 50);
+    /* Now k[0] is the least recent (found before the others). */
+    ss_site_remember(&cache, &k[SS_SITE_WAYS + 1], 60);
+    ck_assert_uint_eq(ss_site_find(&cache, &k[0]), 0);
+    ck_assert_uint_eq(ss_site_find(&cache, &k[SS_SITE_WAYS + 1]), 60);
+    ck_assert_uint_eq(ss_site_find(&cache, &k[SS_SITE_WAYS]), 50);
+    /* Another set keeps its own: a key there is not evicted by this set's. */
+    ss_site_key elsewhere = site_key(6, 0, 0x1000, 1);
+    ss_site_remember(&cache, &elsewhere, 70);
+    ss_site_remember(&cache, &k[1], 2);
+    ck_assert_uint_eq(ss_site_find(&cache, &elsewhere), 70);
+}
+END_TEST
+
+START_TEST(test_site_key_mixes_in_order)
+{
+    ss_site_key a = ss_site_key_start(0x7000, 9), b = ss_site_key_start(0x7000, 9),
+                c = ss_site_key_start(0x7000, 9);
+    ss_site_key_mix(&a, 1);
+    ss_site_key_mix(&a, 2);
+    ss_site_key_mix(&b, 1);
+    ss_site_key_mix(&b, 2);
+    ss_site_key_mix(&c, 2);
+    ss_site_key_mix(&c, 1);
+    ck_assert(a.hash == b.hash && a.check == b.check && a.sp == 0x7000 && a.call == 9);
+    ck_assert(a.hash != c.hash && a.check != c.check);
+    ss_site_key_mix(&b, 0); /* one word more, even a zero, is another key */
+    ck_assert(a.hash != b.hash && a.check != b.check);
+}
+END_TEST
+
+/* Each thread's cache is its own (thread_state holds one): the same keys, each thread's
+ * stacks. */
+static void *site_cache_user(void *arg)
+{
+    static _Thread_local ss_site_cache cache;
+    uint32_t base = (uint32_t)(uintptr_t)arg;
+    for (uint64_t i = 0; i < 40; i++) {
+        ss_site_key k = site_key(i * 977, i, 0x2000, 1);
+        ss_site_remember(&cache, &k, base + (uint32_t)i);
+    }
+    uintptr_t wrong = 0;
+    for (int round = 0; round < 1000; round++) {
+        for (uint64_t i = 0; i < 40; i++) {
+            ss_site_key k = site_key(i * 977, i, 0x2000, 1);
+            uint32_t found = ss_site_find(&cache, &k);
+            wrong += found != 0 && found != base + (uint32_t)i;
+        }
+    }
+    return (void *)wrong;
+}
+
+START_TEST(test_site_caches_per_thread)
+{
+    pthread_t threads[4];
+    for (uintptr_t i = 0; i < 4; i++)
+        ck_assert_int_eq(pthread_create(&threads[i], NULL, site_cache_user, (void *)(i * 1000)), 0);
+    for (int i = 0; i < 4; i++) {
+        void *wrong;
+        pthread_join(threads[i], &wrong);
+        ck_assert_ptr_null(wrong);
+    }
+}
+END_TEST
+
 static Suite *interpose_suite(void)
 {
     Suite *s = suite_create("interpose");
@@ -469,6 +584,12 @@ static Suite *interpose_suite(void)
     tcase_add_test(store, test_kernel_names);
     tcase_add_test(store, test_threads_register_concurrently);
     suite_add_tcase(s, store);
+    TCase *sites = tcase_create("site_cache");
+    tcase_add_test(sites, test_site_cache_hits_and_misses);
+    tcase_add_test(sites, test_site_cache_evicts_least_recent);
+    tcase_add_test(sites, test_site_key_mixes_in_order);
+    tcase_add_test(sites, test_site_caches_per_thread);
+    suite_add_tcase(s, sites);
     return s;
 }
 

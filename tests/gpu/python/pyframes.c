@@ -28,6 +28,7 @@ static void say(const char *fmt, ...)
 SS_EXPORT int ss_pyframes_capture(char *out, size_t size, unsigned max);
 SS_EXPORT const char *ss_pyframes_version(void);
 SS_EXPORT int ss_pyframes_capture_other(char *out, size_t size, unsigned max);
+SS_EXPORT int ss_pyframes_site_key(uint64_t *out);
 
 /* Captures at most 'max' Python frames of the calling thread and writes one line per frame,
  * innermost first: "function<TAB>file<TAB>line". Returns the number of frames, or -1 when
@@ -92,6 +93,19 @@ SS_EXPORT int ss_pyframes_capture_other(char *out, size_t size, unsigned max)
         return -1;
     pthread_join(thread, NULL);
     return c.n;
+}
+
+/* The calling thread's site key as the interposer makes it (ss_python_site_key, mixed into a
+ * key of zeros): its two hashes into 'out[0]' and 'out[1]'. Returns the number of frames
+ * mixed (0: no key). */
+SS_EXPORT int ss_pyframes_site_key(uint64_t *out)
+{
+    start();
+    ss_site_key key = {0, 0, 0, 0};
+    uint32_t n = ss_python_site_key(&key);
+    out[0] = key.hash;
+    out[1] = key.check;
+    return (int)n;
 }
 
 /* One line per frame of 'table' in 'ids', innermost first: "function<TAB>file<TAB>line" into

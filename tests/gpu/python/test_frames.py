@@ -107,6 +107,44 @@ def check_other_threads(lib, mode):
     parked.join()
 
 
+def site_key(lib):
+    """ss_python_site_key here: (frames mixed, hash, check)."""
+    out = (ctypes.c_uint64 * 2)()
+    n = lib.ss_pyframes_site_key(out)  # frame: site_key
+    return n, out[0], out[1]
+
+
+def key_here(lib):
+    return site_key(lib)  # frame: key_here
+
+
+def key_there(lib):
+    return site_key(lib)  # frame: key_there
+
+
+def key_deeper(lib):
+    return key_here(lib)  # frame: key_deeper
+
+
+def check_site_keys(lib, mode):
+    """ss_python_site_key (the interposer's site cache): the same frames at the same
+    instructions give the same key, through the first keys' checked reads and the direct ones
+    after them; another line, another depth or another line of the caller give another."""
+    keys = []
+    for _ in range(12):
+        keys.append(key_here(lib))  # frame: key_loop
+    if keys[0][0] < 3 or any(k != keys[0] for k in keys):
+        failures.append(f"{mode}: site keys at one line differ or are empty: {keys}")
+    others = [key_there(lib), key_deeper(lib)]
+    others.append(key_here(lib))  # frame: key_other_line
+    for other in others:
+        if other[0] < 3 or other[1] == keys[0][1] or other[2] == keys[0][2]:
+            failures.append(f"{mode}: another site has the key {other}, the loop's {keys[0]}")
+    if others[1][0] != keys[0][0] + 1:
+        failures.append(f"{mode}: one frame deeper mixed {others[1][0]} frames, "
+                        f"not {keys[0][0] + 1}")
+
+
 def load_library_module():
     folder = os.path.join(tempfile.mkdtemp(prefix="ss_frames_"), "site-packages")
     os.makedirs(folder)
@@ -154,6 +192,7 @@ def run_all(lib, mode):
                                           ("outer", "outer"), (lam, "thread")])
     check_deep_library(lib, mode, *DEEPLIB)
     check_other_threads(lib, mode)
+    check_site_keys(lib, mode)
 
 
 def main():
@@ -172,6 +211,8 @@ def main():
         lib.ss_pyframes_capture_other.restype = ctypes.c_int
         lib.ss_pyframes_capture_other.argtypes = [ctypes.c_char_p, ctypes.c_size_t,
                                                    ctypes.c_uint]
+        lib.ss_pyframes_site_key.restype = ctypes.c_int
+        lib.ss_pyframes_site_key.argtypes = [ctypes.POINTER(ctypes.c_uint64)]
     global DEEPLIB
     DEEPLIB = load_library_module()
     outer(released)  # the first capture looks for the interpreter
@@ -184,7 +225,7 @@ def main():
     for message in failures:
         print(f"FAIL: {message}", file=sys.stderr)
     if not failures:
-        print(f"ok: Python {wanted}: frames read with and without the GIL")
+        print(f"ok: Python {wanted}: frames read with and without the GIL, site keys")
     return 1 if failures else 0
 
 
