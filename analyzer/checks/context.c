@@ -180,6 +180,8 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         note = ss_context_attach_words(ctx, rule, at);
     if (note == NULL)
         note = ss_context_grow_only_words(ctx, loop, at);
+    if (note == NULL)
+        note = ss_context_refill_words(ctx, loop, at);
     if (note) {
         f->severity = SS_SEV_NOTE;
         append(f, note);

@@ -171,6 +171,14 @@ void ss_context_rare_apply(ss_check_ctx *ctx, CXCursor at, ss_finding *f, const 
  * loop's chain). */
 char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
+/* refill.c. "refill: ..." when the call 'at' runs only when a queue has run dry: in the branch
+ * of an 'if' whose condition holds only while a container is empty ('q.empty()', 'q.size() ==
+ * 0', alone or under '&&') and that adds to that container inside a loop (a 'push', 'push_back',
+ * 'emplace', ... in a loop of the branch, or of a function of the unit it calls, two calls
+ * down): inside the loop, or, for a loop elsewhere, on every chain of calls from a loop that
+ * enqueues device work down to its function (the words name the one on the loop's chain). */
+char *ss_context_refill_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
+
 /* loop_notes.c. "the loop times its iterations ('cudaEventElapsedTime' at line 20): ..." when
  * the loop reads a clock (itself or in a function it calls), or is timed by the statements
  * right after it; NULL otherwise, and also for a loop that reads a clock but runs more of the
