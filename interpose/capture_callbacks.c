@@ -112,11 +112,12 @@ static uint32_t python_stack(thread_state *t, uint32_t *py, uint32_t *py_other)
 
 /* The key of a site of Python frames that ss_python_site_key did not key (their ids 'py',
  * 'py_depth' of them), made from 'n' innermost program counters 'prefix' (frame 0, this
- * library's, left out) and the stack pointer 'sp': the same native frames in between. */
+ * library's, left out), the stack pointer 'sp' (the same native frames in between) and the
+ * call 'call'. */
 static ss_site_key prefix_site(void *const *prefix, int n, const uint32_t *py, uint32_t py_depth,
-                               uint64_t sp)
+                               uint64_t sp, uint64_t call)
 {
-    ss_site_key key = ss_site_key_start(sp, 0);
+    ss_site_key key = ss_site_key_start(sp, call);
     for (int i = 1; i < n; i++)
         ss_site_key_mix(&key, (uint64_t)(uintptr_t)prefix[i]);
     for (uint32_t i = 0; i < py_depth; i++)
@@ -148,13 +149,14 @@ unwind_stack(thread_state *t, const uint32_t *py, uint32_t py_depth, uint32_t py
                               py_other);
 }
 
-/* The stack of a call whose Python frames 'py' could not be keyed as they lie in memory:
- * another thread's (a thread without its own), or its own when the call has no API (a
- * thread's start) or its frames could not be read so: its SITE_PREFIX innermost frames are
+/* The stack of call 'call' whose Python frames 'py' were not keyed as they lie in memory:
+ * another thread's (a thread without its own), or its own in the full mode (fast_site_keys),
+ * at a thread's start, or when they could not be read so: its SITE_PREFIX innermost frames are
  * unwound to find its site in the cache, the whole stack on a miss. Without Python frames the
  * whole stack is unwound. */
 static inline __attribute__((always_inline)) uint32_t
-stack_by_prefix(thread_state *t, const uint32_t *py, uint32_t py_depth, uint32_t py_other)
+stack_by_prefix(thread_state *t, const uint32_t *py, uint32_t py_depth, uint32_t py_other,
+                uint64_t call)
 {
     if (py_depth == 0)
         return unwind_stack(t, py, 0, 0);
@@ -163,7 +165,7 @@ stack_by_prefix(thread_state *t, const uint32_t *py, uint32_t py_depth, uint32_t
     int n = backtrace(prefix, SITE_PREFIX + 1);
     t->store->timed_unwind_ns += capture_timing_since(unwinding);
     ss_site_key key =
-        prefix_site(prefix, n, py, py_depth, (uint64_t)(uintptr_t)__builtin_frame_address(0));
+        prefix_site(prefix, n, py, py_depth, (uint64_t)(uintptr_t)__builtin_frame_address(0), call);
     uint32_t id = ss_site_find(&t->sites, &key);
     if (id == 0) {
         id = unwind_stack(t, py, py_depth, py_other);
@@ -172,19 +174,33 @@ stack_by_prefix(thread_state *t, const uint32_t *py, uint32_t py_depth, uint32_t
     return id;
 }
 
+/* Whether capture_stack keys a call's site by its Python frames as they lie in memory: in the
+ * light mode, outside a full window. The full mode keeps the prefix key (stack_by_prefix),
+ * whose unwinding after a readback's copy returned is what its answers were validated with:
+ * without it the synchronization PyTorch makes right after a one-byte readback enters while
+ * the copy's own transfer is in flight, and the records show it waiting for that (a SYNC401 of
+ * its own, about 6 us on the H200 with CUPTI's synchronization records; docs/studies/
+ * performance.md, issue 28). */
+static int fast_site_keys(void)
+{
+    return proc.light && proc.config.python_depth > 0 &&
+           !atomic_load_explicit(&proc.sampling.window_calls, memory_order_relaxed);
+}
+
 /* Records the program counters of the current call 'call' (its API, 0 for none), and the
  * calling thread's Python frames when the program is a Python interpreter, and returns the
- * stack id (0: none). A call on a thread with Python frames of its own is looked up in the
- * thread's site cache by those frames as they lie in memory (ss_python_site_key), the call
- * and the stack pointer (the same native frames in between): at a site this thread took a
- * stack at before, the call gets that stack with neither its Python frames resolved nor its
- * native frames unwound. The stacks of a loop's calls are taken once. */
+ * stack id (0: none). In the light mode a call on a thread with Python frames of its own is
+ * looked up in the thread's site cache by those frames as they lie in memory
+ * (ss_python_site_key), the call and the stack pointer (the same native frames in between):
+ * at a site this thread took a stack at before, the call gets that stack with neither its
+ * Python frames resolved nor its native frames unwound. Otherwise its innermost frames key it
+ * (stack_by_prefix). The stacks of a loop's calls are taken once. */
 static uint32_t capture_stack(thread_state *t, uint64_t call)
 {
     t->store->timed_stacks++;
     uint64_t python = capture_timing_now();
     ss_site_key key = ss_site_key_start((uint64_t)(uintptr_t)__builtin_frame_address(0), call + 1);
-    int keyed = call != 0 && proc.config.python_depth > 0 && ss_python_site_key(&key) > 0;
+    int keyed = call != 0 && fast_site_keys() && ss_python_site_key(&key) > 0;
     uint32_t id = keyed ? ss_site_find(&t->sites, &key) : 0;
     if (id != 0) {
         t->store->timed_python_ns += capture_timing_since(python);
@@ -195,7 +211,7 @@ static uint32_t capture_stack(thread_state *t, uint64_t call)
     uint32_t py_depth = python_stack(t, py, &py_other);
     t->store->timed_python_ns += capture_timing_since(python);
     if (py_depth == 0 || py_other || !keyed)
-        return stack_by_prefix(t, py, py_depth, py_other);
+        return stack_by_prefix(t, py, py_depth, py_other, call + 1);
     id = unwind_stack(t, py, py_depth, 0);
     if (keyed)
         ss_site_remember(&t->sites, &key, id);

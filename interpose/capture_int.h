@@ -112,6 +112,7 @@ typedef struct thread_state {
     uint32_t probed_pending;
     uint32_t probed_listed; /* those taken from the live streams' table */
     int probed_idle;        /* entered before any context existed: probed, nothing pending */
+    int probed_deferred;    /* the live streams not asked: the legacy stream was pending */
     ss_site_cache sites;    /* capture_stack's site cache */
 } thread_state;
 

@@ -61,20 +61,84 @@ static CUstream query_handle(uint64_t handle, int per_thread)
     return (CUstream)(uintptr_t)handle;
 }
 
+/* How many streams the live streams' table holds now (no question to the driver). */
+static uint32_t live_stream_count(void)
+{
+    uint32_t live = 0;
+    for (size_t i = 0; i < LIVE_STREAM_SLOTS; i++)
+        live += atomic_load_explicit(&proc.probe.live_streams[i], memory_order_relaxed) >
+                SS_STREAM_PER_THREAD;
+    return live;
+}
+
+/* Asks the driver about every live stream after the 'n' streams already in t->probed (the
+ * default streams) and sets t->probed_count; none, the call not probed, when more than
+ * PROBE_STREAMS_MAX streams are found (streams made since they were counted). */
+static void probe_live_streams(thread_state *t, stream_query_fn query, uint32_t n)
+{
+    for (size_t i = 0; i < LIVE_STREAM_SLOTS; i++) {
+        uint64_t h = atomic_load_explicit(&proc.probe.live_streams[i], memory_order_acquire);
+        if (h <= SS_STREAM_PER_THREAD)
+            continue;
+        if (n == PROBE_STREAMS_MAX) {
+            t->probed_pending = 0;
+            return;
+        }
+        t->probed_listed |= 1u << n;
+        t->probed_slot[n] = (uint16_t)i;
+        t->probed[n] = (CUstream)(uintptr_t)h;
+        if (query_listed(query, i, h) == CUDA_ERROR_NOT_READY)
+            t->probed_pending |= 1u << n;
+        n++;
+    }
+    t->probed_count = n;
+}
+
+/* The entry of a device-wide call (or a synchronization of the legacy stream): the default
+ * stream and every live stream, or none: a call asked about some streams only would look as
+ * if it waited for nothing. With more streams than PROBE_STREAMS_MAX, none is asked (counted
+ * first: nothing is asked in vain). A synchronization of the legacy stream or of the device
+ * whose legacy stream has work pending asks no other stream: the legacy stream's answer at the
+ * exit decides, as it would first among all (capture_probe_exit). */
+static void probe_device_wide(thread_state *t, const ss_api *row, stream_query_fn query,
+                              int per_thread)
+{
+    if (atomic_load_explicit(&proc.probe.live_streams_off, memory_order_relaxed))
+        return;
+    uint32_t n = 0;
+    t->probed[n++] = CU_STREAM_LEGACY;
+    if (per_thread)
+        t->probed[n++] = CU_STREAM_PER_THREAD;
+    if (n + live_stream_count() > PROBE_STREAMS_MAX)
+        return;
+    for (uint32_t i = 0; i < n; i++) {
+        if (query(t->probed[i]) == CUDA_ERROR_NOT_READY)
+            t->probed_pending |= 1u << i;
+    }
+    if ((t->probed_pending & 1u) &&
+        (row->klass == SS_CLASS_STREAM_SYNC || row->klass == SS_CLASS_DEVICE_SYNC)) {
+        t->probed_count = n;
+        t->probed_deferred = 1;
+        return;
+    }
+    probe_live_streams(t, query, n);
+}
+
 /* At the entry of a call that may wait, in the light mode: asks the driver which streams the
  * call may wait for have work pending (cuStreamQuery, no allocation, no lock): the stream a
  * stream synchronization or an asynchronous copy names, else (a device-wide call, a
  * synchronous copy, a synchronization of the legacy stream) the default stream and every live
- * stream. Sets t->probed_count to 0 when the call is not probed: an event synchronization
- * (its event is not taken), a copy between device memory (capture_light_device_copy: 'a' holds
- * its memory kinds), or a device-wide call while more than PROBE_STREAMS_MAX streams live or
- * some may not be known (live_streams_off). */
+ * stream (probe_device_wide). Sets t->probed_count to 0 when the call is not probed: an event
+ * synchronization (its event is not taken), a copy between device memory
+ * (capture_light_device_copy: 'a' holds its memory kinds), or a device-wide call while more
+ * than PROBE_STREAMS_MAX streams live or some may not be known (live_streams_off). */
 void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a)
 {
     t->probed_count = 0;
     t->probed_pending = 0;
     t->probed_listed = 0;
     t->probed_idle = 0;
+    t->probed_deferred = 0;
     stream_query_fn query = atomic_load_explicit(&proc.probe.stream_query, memory_order_acquire);
     const ss_api *row = &proc.api_rows[spec->api];
     if (row->klass == SS_CLASS_EVENT_SYNC || row->klass == SS_CLASS_QUERY ||
@@ -92,49 +156,23 @@ void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_
         spec->stream.size != 0 && !(row->klass == SS_CLASS_STREAM_SYNC &&
                                     (a->stream == SS_STREAM_LEGACY ||
                                      (a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread)));
-    uint32_t n = 0;
-    if (one_stream) {
-        t->probed[n++] = query_handle(a->stream, spec->per_thread);
-    } else {
-        /* Every live stream, or none: a device-wide call asked about some streams only would
-         * look as if it waited for nothing. */
-        if (atomic_load_explicit(&proc.probe.live_streams_off, memory_order_relaxed))
-            return;
-        t->probed[n++] = CU_STREAM_LEGACY;
-        if (spec->per_thread)
-            t->probed[n++] = CU_STREAM_PER_THREAD;
-        for (uint32_t i = 0; i < n; i++) {
-            if (query(t->probed[i]) == CUDA_ERROR_NOT_READY)
-                t->probed_pending |= 1u << i;
-        }
-        for (size_t i = 0; i < LIVE_STREAM_SLOTS; i++) {
-            uint64_t h = atomic_load_explicit(&proc.probe.live_streams[i], memory_order_acquire);
-            if (h <= SS_STREAM_PER_THREAD)
-                continue;
-            if (n == PROBE_STREAMS_MAX) {
-                t->probed_pending = 0;
-                return;
-            }
-            t->probed_listed |= 1u << n;
-            t->probed_slot[n] = (uint16_t)i;
-            t->probed[n] = (CUstream)(uintptr_t)h;
-            if (query_listed(query, i, h) == CUDA_ERROR_NOT_READY)
-                t->probed_pending |= 1u << n;
-            n++;
-        }
-        t->probed_count = n;
+    if (!one_stream) {
+        probe_device_wide(t, row, query, spec->per_thread);
         return;
     }
+    t->probed[0] = query_handle(a->stream, spec->per_thread);
     if (query(t->probed[0]) == CUDA_ERROR_NOT_READY)
         t->probed_pending = 1;
-    t->probed_count = n;
+    t->probed_count = 1;
 }
 
 /* At the exit of a probed call: SS_API_PROBED, with SS_API_WAITED when work that was pending
  * at its entry is complete now (what the call waited for, as the full mode's GPU records
  * show it); 0 when the call was not probed. A stream of the live streams' table that another
  * thread destroyed during the call (no longer in the table) is not asked again: its handle
- * may be freed (query_listed). */
+ * may be freed (query_listed). A synchronization whose live streams were not asked
+ * (probe_device_wide) and whose legacy stream is still busy (work another thread queued
+ * meanwhile) is as one not probed: what the others had pending at its entry is not known. */
 uint32_t capture_probe_exit(thread_state *t)
 {
     stream_query_fn query = atomic_load_explicit(&proc.probe.stream_query, memory_order_acquire);
@@ -158,6 +196,9 @@ uint32_t capture_probe_exit(thread_state *t)
         }
     }
     t->probed_count = 0;
+    if (t->probed_deferred && !(word & SS_API_WAITED))
+        word = 0;
+    t->probed_deferred = 0;
     return word;
 }
 

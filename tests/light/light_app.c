@@ -222,6 +222,37 @@ int main(int argc, char **argv)
                asked_made, asked_kept);
         return 0;
     }
+    if (getenv("LIGHT_APP_LEGACY_SYNC") != NULL) {
+        /* A synchronization of the legacy stream asks about every live stream unless the
+         * legacy stream itself is busy at its entry: then its answer at the exit decides
+         * (waited), and when it is still busy there the call is as one not probed. With more
+         * streams than a probe takes, nothing is asked at all. */
+        uint64_t none[4] = {0};
+        CALL("cudaDeviceSynchronize_v3020", none, 0, 0); /* the context */
+        for (uint64_t i = 0; i < 3; i++) {
+            if (fake_stream(1, UINT64_C(0x200000) + i * 0x100) != 0) {
+                fprintf(stderr, "light_app: the stream callbacks are not subscribed\n");
+                return 2;
+            }
+        }
+        cudaStreamSynchronize_v3020_params legacy = {0};
+        int asked[4];
+        static const int busy[3] = {1, 0, 2};
+        for (int i = 0; i < 3; i++) {
+            asked[i] = questions;
+            CALL("cudaStreamSynchronize_v3020", &legacy, 1000000, busy[i]);
+            asked[i] = questions - asked[i];
+        }
+        for (uint64_t i = 0; i < 40; i++)
+            fake_stream(1, UINT64_C(0x300000) + i * 0x100);
+        asked[3] = questions;
+        CALL("cudaStreamSynchronize_v3020", &legacy, 1000000, 1);
+        asked[3] = questions - asked[3];
+        printf("light_app: legacy synchronizations asked %d, %d and %d questions; with 43 "
+               "streams %d\n",
+               asked[0], asked[1], asked[2], asked[3]);
+        return 0;
+    }
     if (getenv("LIGHT_APP_MEMSETS") != NULL) {
         /* Asynchronous memsets of device memory cannot block the host: the light mode leaves
          * them out; those of pinned (or unknown) memory, and synchronous ones, it takes. */

@@ -21,6 +21,9 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
              destroyed before whose "destroy starting" has not come; a kept one is
   streams    600 streams made and destroyed, more than the live streams' table's slots: a
              device-wide call is still probed; after 513 streams lived at once it is not
+  legacy_sync  a synchronization of the legacy stream busy at its entry asks about it alone
+             (entry and exit), an idle one about every live stream; with more streams than
+             a probe takes nothing is asked
   copies     asynchronous copies between device memory are taken without a probe or a
              stack (their memory kinds from a cudaMalloc'ed allocation without a question),
              a copy said to be device to host and a readback with both
@@ -331,6 +334,29 @@ def case_streams(opts, check):
           f"probe flags {[hex(f) for f in flags]}, expected 0x40000000 0x60000000 0x0")
 
 
+def case_legacy_sync(opts, check):
+    """docs/run.md, Modes: a synchronization of the legacy stream (PyTorch's .item() and
+    non_blocking=False copies) whose legacy stream is busy at its entry asks about no other
+    stream: the legacy stream at the entry and at the exit, 2 questions, waited (5 before); one
+    whose legacy stream is idle asks about the 3 live streams too (4); one whose legacy stream
+    is still busy at its exit is not probed (2 questions); with 43 live streams, more than a
+    probe takes, none is asked (32 before) and the call is not probed."""
+    workdir = start(opts, "legacy_sync")
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_LEGACY_SYNC="1")
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0 and out == "light_app: legacy synchronizations asked 2, 4 and 2 "
+          "questions; with 43 streams 0\n", f"exit {status}: {out}{err}")
+    flags = []
+    with open(os.path.join(workdir, "out.sstrace"), encoding="utf-8") as handle:
+        for line in handle:
+            words = line.split()
+            if words and words[0] == "api":
+                flags.append(int(words[1 + API_FLAGS]) & (PROBED | WAITED))
+    wanted = [PROBED, PROBED | WAITED, PROBED, 0, 0]
+    check(flags == wanted, f"probe flags {[hex(f) for f in flags]}, expected "
+          f"{[hex(f) for f in wanted]}")
+
+
 def case_memsets(opts, check, switch=False):
     """docs/run.md, Modes: the light mode leaves out asynchronous memsets of device memory
     (they cannot block the host) and takes those of host memory and synchronous ones, with
@@ -542,7 +568,8 @@ CASES = [("selection", case_selection), ("findings", case_findings),
          ("interval", case_interval), ("killed", case_killed), ("window", case_window),
          ("trigger", case_trigger), ("first_call", case_first_call),
          ("destroyed_stream", case_destroyed_stream), ("streams", case_streams),
-         ("memsets", case_memsets), ("copies", case_copies), ("probes", case_probes),
+         ("legacy_sync", case_legacy_sync), ("memsets", case_memsets),
+         ("copies", case_copies), ("probes", case_probes),
          ("switch", lambda opts, check: case_memsets(opts, check, switch=True)),
          ("timing", case_timing), ("site_cache", case_site_cache),
          ("refused", case_refused)]
