@@ -1127,6 +1127,12 @@ int ss_callgraph_takes_value(ss_callgraph *g, CXCursor call, int index)
     return found;
 }
 
+int ss_callgraph_named_elsewhere(ss_callgraph *g, CXCursor function)
+{
+    long n = g ? find_node(g, definition_of(function)) : -1;
+    return n < 0 || g->nodes[n].refs > 0 || g->nodes[n].outside > 0;
+}
+
 long ss_callgraph_seen_calls_of(ss_callgraph *g, CXCursor function, CXCursor *calls,
                                 CXCursor *callers, size_t max)
 {

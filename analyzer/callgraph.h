@@ -104,6 +104,10 @@ long ss_callgraph_calls_of(ss_callgraph *graph, CXCursor function, CXCursor *cal
  * of that name. */
 long ss_callgraph_seen_calls_of(ss_callgraph *graph, CXCursor function, CXCursor *calls,
                                 CXCursor *callers, size_t max);
+/* Whether 'function' is named other than as the callee of a call in this unit (its address
+ * taken, a global's initializer), or is no function of the unit. Returns 1 or 0. */
+int ss_callgraph_named_elsewhere(ss_callgraph *graph, CXCursor function);
+
 /* Whether the call 'call', left unresolved in a template, takes its argument 'index' by value:
  * every function of the unit it may call (by its name, as ss_callgraph_seen_calls_of counts
  * them) has that parameter and takes it by value, and there is one. Returns 1 or 0. */

@@ -66,7 +66,7 @@ typedef struct ss_check_ctx {
                                  * (the file's effective readback-bytes setting) */
     int stream_use;             /* SYNC101/SYNC102: 0 not looked at yet, 1 the unit uses a stream
                                  * other than the legacy one, 2 it does not, 3 none but
-                                 * non-blocking ones */
+                                 * non-blocking ones, 4 none but stream_params */
     int blocking_stream;        /* SYNC102: 0 not looked at yet, the line of the first blocking
                                  * stream the unit creates, or -1 when it creates none */
     struct ss_callgraph *graph; /* the unit's call graph (callgraph.h), built when a check
@@ -88,6 +88,9 @@ typedef struct ss_check_ctx {
     int copy_drain;
     /* Filled for SYNC103 across units when not NULL (ss_stream_note_use, stream_create.c). */
     ss_tu_streams *streams;
+    /* SYNC101/SYNC102 (stream_use 4): the stream parameters of functions other units may call
+     * that are the unit's only other streams (checks/project_facts.h), or NULL. */
+    struct ss_stream_params *stream_params;
 } ss_check_ctx;
 
 /* While the unit is walked: 'ref', a reference (DeclRefExpr), names a shared stream's

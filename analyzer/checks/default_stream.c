@@ -89,10 +89,26 @@ static enum CXChildVisitResult find_param(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
 }
 
+/* Whether the function or function template 'fn' takes its parameter 'index' by value (it has
+ * one, not a reference). */
+static int takes_value(CXCursor fn, int index)
+{
+    int seen = 0;
+    for (unsigned k = 0; k < ss_ast_child_count(fn); k++) {
+        CXCursor c = ss_ast_child(fn, k);
+        if (clang_getCursorKind(c) != CXCursor_ParmDecl || seen++ != index)
+            continue;
+        CXType t = clang_getCanonicalType(clang_getCursorType(c));
+        return t.kind != CXType_LValueReference && t.kind != CXType_RValueReference;
+    }
+    return 0;
+}
+
 /* Whether the call 'call' may take its argument 'arg' by reference: unless the function it
- * calls is known and takes it by value, it is a CUDA API (left unresolved in a template too),
- * whose streams are values, or it is left unresolved in a template and every function of the
- * unit it may call takes it by value (ss_callgraph_takes_value). */
+ * calls is known and takes it by value (every function an overloaded name may call, in a
+ * template, or the one the call graph resolves it to), it is a CUDA API (left unresolved in a
+ * template too), whose streams are values, or it is left unresolved in a template and every
+ * function of the unit it may call takes it by value (ss_callgraph_takes_value). */
 static int by_reference(ss_callgraph *graph, CXCursor call, CXCursor arg)
 {
     CXCursor callee = clang_getCursorReferenced(call);
@@ -101,12 +117,17 @@ static int by_reference(ss_callgraph *graph, CXCursor call, CXCursor arg)
         if (!clang_equalCursors(clang_Cursor_getArgument(call, (unsigned)i), arg))
             continue;
         if (ss_ast_is_null(callee))
+            callee = ss_callgraph_callee(graph, call); /* a template's call the graph resolves */
+        if (ss_ast_is_null(callee))
             return ss_scope_callee_api(call) == NULL && !ss_callgraph_takes_value(graph, call, i);
-        int params = clang_Cursor_getNumArguments(callee);
-        if (i >= params)
-            return 1;
-        CXType t = clang_getCursorType(clang_Cursor_getArgument(callee, (unsigned)i));
-        return t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
+        if (clang_getCursorKind(callee) != CXCursor_OverloadedDeclRef)
+            return !takes_value(callee, i);
+        unsigned n = clang_getNumOverloadedDecls(callee);
+        for (unsigned k = 0; k < n; k++) {
+            if (!takes_value(clang_getOverloadedDecl(callee, k), i))
+                return 1;
+        }
+        return n == 0;
     }
     return 1;
 }
@@ -139,6 +160,53 @@ static int passes_itself(CXCursor function, CXCursor caller, CXCursor arg, CXCur
            clang_equalCursors(clang_getCursorReferenced(e), param);
 }
 
+/* Whether the stream parameter 'index' of 'function' may be left to the project pass: another
+ * unit may call 'function' (ss_project_stream_param_usr), the unit names it only as the callee
+ * of its calls, and there is a project pass (ctx->streams). Then the parameter is added to the
+ * unit's ctx->stream_params: the calls of all units decide it (project_streams.c). Returns 1
+ * or 0. */
+static int assume_elsewhere(stream_use_walk *w, CXCursor function, int index)
+{
+    if (w->owner->streams == NULL ||
+        ss_callgraph_named_elsewhere(ss_check_graph(w->owner), function))
+        return 0;
+    char *usr = ss_project_stream_param_usr(function);
+    if (usr == NULL)
+        return 0;
+    CXString param = clang_getCursorSpelling(clang_Cursor_getArgument(function, (unsigned)index));
+    char *name = ss_qualified_name(function);
+    char *words = ss_xasprintf("'%s' of '%s()'", clang_getCString(param), name ? name : "?");
+    ss_stream_params_add(&w->owner->stream_params, usr, (unsigned)index, words);
+    free(words);
+    free(name);
+    free(usr);
+    clang_disposeString(param);
+    return 1;
+}
+
+/* Whether the stream field 'field' ('t.stm', 'this->stream': a member of a type of the project)
+ * may be left to the project pass, which follows every write of it in the project (ss_stream_arg
+ * with SS_STREAM_FIELD): then it is added to ctx->stream_params. Returns 1 or 0. */
+static int assume_field(stream_use_walk *w, CXCursor field)
+{
+    if (w->owner->streams == NULL || clang_getCursorKind(field) != CXCursor_FieldDecl ||
+        ss_ast_in_system_header(field))
+        return 0;
+    CXString usr = clang_getCursorUSR(field);
+    CXString name = clang_getCursorSpelling(field);
+    char *type = ss_qualified_name(clang_getCursorSemanticParent(field));
+    char *words = ss_xasprintf("'%s' of '%s'", clang_getCString(name), type ? type : "?");
+    int ok = clang_getCString(usr)[0] != '\0';
+    if (ok)
+        ss_stream_params_add(&w->owner->stream_params, clang_getCString(usr), SS_STREAM_FIELD,
+                             words);
+    free(words);
+    free(type);
+    clang_disposeString(name);
+    clang_disposeString(usr);
+    return ok;
+}
+
 /* Whether the stream parameter 'param' of 'function' may hold a stream other than the legacy
  * one: unless every call of the function in the unit is seen (its address not taken, not
  * virtual; a call left unresolved in a template that may call it counts with its arguments as
@@ -157,6 +225,8 @@ static int other_stream_param(stream_use_walk *w, CXCursor function, CXCursor pa
     CXCursor calls[MAX_CALLS], callers[MAX_CALLS];
     long n =
         ss_callgraph_seen_calls_of(ss_check_graph(w->owner), function, calls, callers, MAX_CALLS);
+    if (n < 0 && !p.modified && assume_elsewhere(w, function, p.index))
+        n = ss_callgraph_calls_of(ss_check_graph(w->owner), function, calls, callers, MAX_CALLS);
     if (p.modified || n < 0 || n > MAX_CALLS)
         return 1;
     for (long i = 0; i < n; i++) {
@@ -200,6 +270,8 @@ static int other_stream_arg(stream_use_walk *w, CXCursor function, CXCursor arg,
         return 0;
     CXCursor e = ss_ast_strip(arg);
     CXCursor ref = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(e) == CXCursor_MemberRefExpr)
+        return !assume_field(w, ref);
     if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
         clang_getCursorKind(ref) != CXCursor_ParmDecl || ss_ast_is_null(function))
         return 1;
@@ -474,15 +546,18 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
     if (ss_ast_is_function(c)) {
         CXCursor outer = w->ctx.function;
         int nonblocking = w->nonblocking;
+        size_t params = w->owner->stream_params ? w->owner->stream_params->count : 0;
         w->ctx.function = c;
         clang_visitChildren(c, find_stream_use, w);
         w->ctx.function = outer;
         /* A template this unit never instantiates, or a function it never runs, has no code
          * here: what it does with streams happens only in the units that use it. */
-        if ((w->found || w->nonblocking > nonblocking) && ss_ast_is_null(outer) &&
+        size_t now = w->owner->stream_params ? w->owner->stream_params->count : 0;
+        if ((w->found || w->nonblocking > nonblocking || now > params) && ss_ast_is_null(outer) &&
             no_code_here(w, c)) {
             w->found = 0;
             w->nonblocking = nonblocking;
+            ss_stream_params_truncate(w->owner->stream_params, params);
         }
         return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
     }
@@ -504,10 +579,20 @@ static int unit_uses_streams(ss_check_ctx *ctx)
         stream_use_walk w = {*ctx, ctx, 0, 0};
         w.ctx.function = clang_getNullCursor();
         clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_stream_use, &w);
-        ctx->stream_use = w.found || ctx->torch || ctx->per_thread ? 1 : w.nonblocking ? 3 : 2;
+        int params = ctx->stream_params && ctx->stream_params->count > 0;
+        ctx->stream_use = w.found || ctx->torch || ctx->per_thread ? 1
+                          : params                                 ? 4
+                          : w.nonblocking                          ? 3
+                                                                   : 2;
     }
-    return ctx->stream_use == 1;
+    return ctx->stream_use == 1 || ctx->stream_use == 4;
 }
+
+/* The reason of a legacy-stream note whose unit's only other streams are stream parameters
+ * that every call in the project gives the legacy stream (ss_project_ask_params). */
+static const char params_words[] =
+    "the only other streams this translation unit uses are stream parameters and fields that "
+    "every call and write in the project gives the legacy stream, so it holds nothing up yet";
 
 /* Reports a SYNC101 or SYNC102 finding ('rule'; 'values' the stream's, ss_stream_values): a
  * warning where the unit uses another stream that the legacy stream can hold up, else a note
@@ -538,6 +623,8 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
     if (why == NULL) {
         size_t count = ctx->result->count;
         ss_check_report(ctx, rule, at, message, hint_for(ctx));
+        if (ctx->stream_use == 4 && ctx->result->count > count)
+            ss_project_ask_params(ctx, rule, &ctx->result->findings[count], params_words);
         if (between && ctx->result->count > count)
             ss_project_ask_between(ctx, rule, &ctx->result->findings[count], between, &assumed);
         ss_assumed_waits_free(&assumed);

@@ -45,6 +45,41 @@ static void encode_waits(const ss_project_facts *facts, cJSON *o)
     }
 }
 
+/* The cache's form of the stream arguments and the questions about them (project_streams.c). */
+static void encode_args(const ss_project_facts *facts, cJSON *o)
+{
+    cJSON *args = cJSON_AddArrayToObject(o, "streamArgs");
+    for (size_t i = 0; i < facts->arg_count; i++) {
+        const ss_stream_arg *a = &facts->args[i];
+        cJSON *item = cJSON_CreateObject();
+        ss_cache_add_string(item, "usr", a->usr);
+        cJSON_AddNumberToObject(item, "param", a->param);
+        cJSON_AddBoolToObject(item, "legacy", a->legacy);
+        ss_cache_add_string(item, "via", a->via);
+        cJSON_AddNumberToObject(item, "viaParam", a->via_param);
+        cJSON_AddItemToArray(args, item);
+    }
+    cJSON *questions = cJSON_AddArrayToObject(o, "paramQuestions");
+    for (size_t i = 0; i < facts->param_question_count; i++) {
+        const ss_param_question *q = &facts->param_questions[i];
+        cJSON *item = cJSON_CreateObject();
+        ss_cache_add_string(item, "file", q->file);
+        cJSON_AddNumberToObject(item, "line", q->line);
+        cJSON_AddNumberToObject(item, "column", q->column);
+        cJSON_AddNumberToObject(item, "rule", q->rule);
+        ss_cache_add_string(item, "words", q->words);
+        cJSON *params = cJSON_AddArrayToObject(item, "params");
+        for (size_t k = 0; q->params && k < q->params->count; k++) {
+            cJSON *p = cJSON_CreateObject();
+            ss_cache_add_string(p, "usr", q->params->usrs[k]);
+            cJSON_AddNumberToObject(p, "param", q->params->params[k]);
+            ss_cache_add_string(p, "name", q->params->names[k]);
+            cJSON_AddItemToArray(params, p);
+        }
+        cJSON_AddItemToArray(questions, item);
+    }
+}
+
 cJSON *ss_project_facts_encode(const ss_project_facts *facts)
 {
     if (facts == NULL)
@@ -77,6 +112,7 @@ cJSON *ss_project_facts_encode(const ss_project_facts *facts)
         cJSON_AddItemToArray(questions, item);
     }
     encode_waits(facts, o);
+    encode_args(facts, o);
     return o;
 }
 
@@ -161,6 +197,64 @@ static void decode_pending(const cJSON *item, ss_project_facts *facts, int *bad)
     ss_cache_decode_finding(finding, f, bad);
 }
 
+static void decode_arg(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    ss_stream_arg *a = ss_project_add_arg(facts);
+    a->usr = take_string(item, "usr", 1, bad);
+    a->param = ss_cache_get_unsigned(item, "param", UINT_MAX, bad);
+    a->legacy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "legacy"));
+    a->via = take_string(item, "via", 0, bad);
+    a->via_param = ss_cache_get_unsigned(item, "viaParam", UINT_MAX, bad);
+}
+
+static void decode_param_question(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    ss_param_question *q = ss_project_add_param_question(facts);
+    q->file = take_string(item, "file", 1, bad);
+    q->line = ss_cache_get_unsigned(item, "line", UINT_MAX, bad);
+    q->column = ss_cache_get_unsigned(item, "column", UINT_MAX, bad);
+    q->rule = (ss_rule_id)ss_cache_get_unsigned(item, "rule", SS_RULE_COUNT - 1, bad);
+    q->words = take_string(item, "words", 1, bad);
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(item, "params"), *p;
+    if (!cJSON_IsArray(params)) {
+        *bad = 1;
+        return;
+    }
+    cJSON_ArrayForEach(p, params)
+    {
+        const char *usr = ss_cache_get_string(p, "usr", bad);
+        const char *name = ss_cache_get_string(p, "name", bad);
+        unsigned param = ss_cache_get_unsigned(p, "param", UINT_MAX, bad);
+        if (usr == NULL || name == NULL) {
+            *bad = 1;
+            return;
+        }
+        ss_stream_params_add(&q->params, usr, param, name);
+    }
+}
+
+/* The stream arguments and their questions (absent in an entry that has none). */
+static void decode_args(const cJSON *o, ss_project_facts *facts, int *bad)
+{
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(o, "streamArgs");
+    const cJSON *questions = cJSON_GetObjectItemCaseSensitive(o, "paramQuestions");
+    const cJSON *item;
+    if ((args && !cJSON_IsArray(args)) || (questions && !cJSON_IsArray(questions))) {
+        *bad = 1;
+        return;
+    }
+    cJSON_ArrayForEach(item, args)
+    {
+        if (!*bad)
+            decode_arg(item, facts, bad);
+    }
+    cJSON_ArrayForEach(item, questions)
+    {
+        if (!*bad)
+            decode_param_question(item, facts, bad);
+    }
+}
+
 int ss_project_facts_decode(const cJSON *o, ss_project_facts **out)
 {
     *out = NULL;
@@ -202,6 +296,8 @@ int ss_project_facts_decode(const cJSON *o, ss_project_facts **out)
         if (!bad)
             decode_between(item, facts, &bad);
     }
+    if (!bad)
+        decode_args(o, facts, &bad);
     if (bad) {
         ss_project_facts_free(facts);
         return -1;

@@ -55,6 +55,7 @@ void ss_project_facts_free(ss_project_facts *facts)
             free(b->usrs[k]);
         free(b->usrs);
     }
+    ss_project_streams_free(facts);
     free(facts->between);
     free(facts->ends);
     free(facts->questions);
@@ -541,12 +542,32 @@ static enum CXChildVisitResult find_definitions(CXCursor c, CXCursor parent, CXC
 void ss_project_summarize(ss_check_ctx *ctx)
 {
     definition_walk w = {ctx, facts_of(ctx)};
-    if (w.facts)
-        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_definitions, &w);
+    if (w.facts == NULL)
+        return;
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_definitions, &w);
+    ss_project_record_args(ctx, w.facts);
+    ss_stream_params_free(ctx->stream_params);
+    ctx->stream_params = NULL;
 }
 
 /* ------------------------------------------------------------------------------------------
  * A call of a function that another unit may define as a wait for the whole device. */
+
+char *ss_project_function_usr(CXCursor decl)
+{
+    if (clang_getCursorKind(decl) == CXCursor_Constructor)
+        return ss_ast_in_system_header(decl) ? NULL : function_usr(decl);
+    return project_function(decl) ? function_usr(decl) : NULL;
+}
+
+char *ss_project_stream_param_usr(CXCursor decl)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) || !project_function(decl) ||
+        !callable_elsewhere(decl))
+        return NULL;
+    return function_usr(decl);
+}
 
 char *ss_project_declared_only(CXCursor call)
 {
@@ -796,8 +817,8 @@ static const ss_device_wait *find_wait(ss_project_facts *const *facts, size_t co
     return NULL;
 }
 
-static ss_finding *find_finding(ss_result *r, ss_rule_id rule, const char *file, unsigned line,
-                                unsigned column)
+ss_finding *ss_project_find_finding(ss_result *r, ss_rule_id rule, const char *file, unsigned line,
+                                    unsigned column)
 {
     for (size_t i = 0; i < r->count; i++) {
         ss_finding *f = &r->findings[i];
@@ -814,7 +835,8 @@ static void apply_between(ss_project_facts *const *facts, ss_result *const *resu
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->between_count; i++) {
             const ss_between_question *b = &facts[u]->between[i];
-            ss_finding *f = find_finding(results[u], b->rule, b->file, b->line, b->column);
+            ss_finding *f =
+                ss_project_find_finding(results[u], b->rule, b->file, b->line, b->column);
             size_t known = 0;
             while (known < b->usr_count && find_wait(facts, count, b->usrs[known]))
                 known++;
@@ -876,10 +898,12 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
 {
     apply_waits(facts, results, count);
     apply_between(facts, results, count);
+    ss_project_apply_params(facts, results, count);
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->question_count; i++) {
             const ss_wait_question *q = &facts[u]->questions[i];
-            ss_finding *f = find_finding(results[u], q->rule, q->file, q->line, q->column);
+            ss_finding *f =
+                ss_project_find_finding(results[u], q->rule, q->file, q->line, q->column);
             if (f == NULL || f->severity != SS_SEV_WARNING)
                 continue;
             char *wait = resolve(facts, count, q->usr, q->param);

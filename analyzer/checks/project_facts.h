@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 #include <clang-c/Index.h>
+#include <limits.h>
 #include <stddef.h>
 
 #include "checks.h"
@@ -60,6 +61,42 @@ typedef struct ss_between_question {
     size_t usr_count;
 } ss_between_question;
 
+/* What a call gives the stream parameter 'param' of a function another unit may call: the
+ * legacy stream, a stream parameter of the calling function passed on ('via', 'via_param'), or
+ * anything else (neither). 'param' UINT_MAX: the function is named other than as a call's
+ * callee (its address taken), so any stream may come to any of its parameters. */
+typedef struct ss_stream_arg {
+    char *usr; /* the function called (its USR) */
+    unsigned param;
+    int legacy;
+    char *via; /* the calling function's USR, when it passes its own parameter on, or NULL */
+    unsigned via_param;
+} ss_stream_arg;
+
+/* The 'param' of an ss_stream_arg that is a field of a type ('usr' the field's): each write of
+ * the field is recorded as a call's argument would be. */
+#define SS_STREAM_FIELD (UINT_MAX - 1)
+
+/* Stream parameters of functions another unit may call, each with words for a message
+ * ("'stm' of 'AddDelta()'"). */
+typedef struct ss_stream_params {
+    char **usrs;
+    unsigned *params;
+    char **names;
+    size_t count, cap;
+} ss_stream_params;
+
+/* A warning for work on the legacy stream (SYNC101, SYNC102) in a unit whose only other
+ * streams are the stream parameters 'params' (default_stream.c): a note, with 'words', where
+ * every call in the project gives each of them the legacy stream. */
+typedef struct ss_param_question {
+    char *file; /* the finding: its file as shown, line, column and rule */
+    unsigned line, column;
+    ss_rule_id rule;
+    char *words;
+    ss_stream_params *params;
+} ss_param_question;
+
 struct ss_project_facts {
     ss_stream_end *ends;
     size_t end_count, end_cap;
@@ -76,6 +113,12 @@ struct ss_project_facts {
     size_t pending_cap;
     ss_between_question *between;
     size_t between_count, between_cap;
+    /* The stream arguments of the unit's calls of functions another unit may call, and the
+     * questions of its legacy-stream warnings about them (project_streams.c). */
+    ss_stream_arg *args;
+    size_t arg_count, arg_cap;
+    ss_param_question *param_questions;
+    size_t param_question_count, param_question_cap;
 };
 
 void ss_project_facts_free(ss_project_facts *facts);
@@ -86,7 +129,8 @@ void ss_project_facts_free(ss_project_facts *facts);
 char *ss_project_declared_only(CXCursor call);
 
 /* After the unit's walk: records in ctx->streams->facts the functions the unit defines (outside
- * system headers) that leave a stream parameter idle. */
+ * system headers) that leave a stream parameter idle, and the stream arguments of its calls
+ * (ss_project_record_args); frees ctx->stream_params (only a unit with ctx->streams has any). */
 void ss_project_summarize(ss_check_ctx *ctx);
 
 /* After the context of the finding 'f' for the call 'at' is applied (ss_context_apply): a
@@ -120,6 +164,49 @@ ss_wait_question *ss_project_add_question(ss_project_facts *facts);
 ss_device_wait *ss_project_add_wait(ss_project_facts *facts);
 ss_between_question *ss_project_add_between(ss_project_facts *facts);
 ss_finding *ss_project_add_pending(ss_project_facts *facts, const char *usr);
+
+/* project_streams.c. The stream parameters a unit's legacy-stream warnings rest on: added once
+ * each (the strings copied), the last ones dropped down to 'count', freed. */
+void ss_stream_params_add(ss_stream_params **params, const char *usr, unsigned param,
+                          const char *name);
+void ss_stream_params_truncate(ss_stream_params *params, size_t count);
+void ss_stream_params_free(ss_stream_params *params);
+
+/* The USR (malloc'ed) of 'decl' when it is a function of the project that another unit may call
+ * (external linkage, not inline, not virtual, no template nor a member of one, not an
+ * operator), else NULL (project_facts.c). */
+char *ss_project_stream_param_usr(CXCursor decl);
+
+/* The USR (malloc'ed) of 'decl' when it is a function of the project whose calls a summary may
+ * follow (declared outside the system headers, not virtual, not an operator; a constructor
+ * too), else NULL (project_facts.c). */
+char *ss_project_function_usr(CXCursor decl);
+
+/* The finding of 'rule' at 'file', 'line', 'column' in 'r', or NULL (project_facts.c). */
+ss_finding *ss_project_find_finding(ss_result *r, ss_rule_id rule, const char *file, unsigned line,
+                                    unsigned column);
+
+/* project_streams.c. After the unit's walk: records in 'facts' the stream argument of each of
+ * the unit's calls of a function another unit may call (ss_stream_arg), and each reference to
+ * such a function that is not a call's callee. */
+void ss_project_record_args(ss_check_ctx *ctx, ss_project_facts *facts);
+
+/* project_streams.c. When the warning 'f' (SYNC101 or SYNC102) rests only on the stream
+ * parameters in ctx->stream_params, records the question: 'words' its note's reason. */
+void ss_project_ask_params(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding *f,
+                           const char *words);
+
+/* project_streams.c. The project pass for those questions: each warning whose parameters every
+ * call in the project (one at least each) gives the legacy stream, through up to four
+ * parameters passed on, becomes a note. */
+void ss_project_apply_params(ss_project_facts *const *facts, ss_result *const *results,
+                             size_t count);
+
+/* project_streams.c. Frees the facts' stream arguments and questions, and adds an entry of each
+ * kind to fill. */
+void ss_project_streams_free(ss_project_facts *facts);
+ss_stream_arg *ss_project_add_arg(ss_project_facts *facts);
+ss_param_question *ss_project_add_param_question(ss_project_facts *facts);
 
 /* The facts as the cache stores them, and back (project_cache.c): 'facts' NULL gives a JSON null.
  * Decoding returns 0 with '*facts' set (NULL for none), or -1 when 'o' is malformed. */
