@@ -346,13 +346,35 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
     return words;
 }
 
+/* Whether 'decl', what a grow guard records the size in, is a local variable (not static) of a
+ * function that runs from a loop that enqueues device work: every call starts it afresh
+ * ('size_t cap = 0;' in the function), so the buffer is allocated again on every call that has
+ * data, on every iteration of that loop. */
+static int restarts_each_call(ss_callgraph *graph, CXCursor decl)
+{
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
+    if (clang_getCursorKind(decl) != CXCursor_VarDecl ||
+        clang_getCursorLinkage(decl) != CXLinkage_NoLinkage ||
+        (sc != CX_SC_None && sc != CX_SC_Auto && sc != CX_SC_Register))
+        return 0;
+    CXCursor function = clang_getCursorSemanticParent(decl);
+    if (!ss_ast_is_function(function))
+        return 0;
+    ss_loop_reach reach;
+    memset(&reach, 0, sizeof reach);
+    int reached = ss_callgraph_reached_from_loop(graph, function, SS_SCOPE_ENQUEUES, &reach);
+    ss_loop_reach_free(&reach);
+    return reached;
+}
+
 /* "line 17 compares with 'capacity' and the branch records the new size" ("file.cu:17" with
  * 'with_file') when 'at' is in the branch of an 'if' (between 'from' and 'at') that compares
  * sizes ('<', '>', '<=', '>='), makes a buffer larger (an allocation, a pinning or a resize,
  * itself or in a function it calls), and records the new size in what the condition compares
  * with, by an assignment or a resize ('if (n > capacity) { free; malloc; capacity = n; }',
  * 'if (v.size() < n) { unpin; v.resize(2 * n); pin; }'): it runs when the buffer grows, not
- * on every iteration. Malloc'ed, or NULL. */
+ * on every iteration; not where what it records is a local of a function that runs from such a
+ * loop (restarts_each_call). Malloc'ed, or NULL. */
 static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, int with_file,
                               int *lazy)
 {
@@ -389,7 +411,7 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
         record_walk w = {graph, cmp, clang_getNullCursor(), 0, 0};
         if (find_record(branch, path[i], &w) == CXChildVisit_Recurse)
             clang_visitChildren(branch, find_record, &w);
-        if (ss_ast_is_null(w.found))
+        if (ss_ast_is_null(w.found) || restarts_each_call(graph, w.found))
             continue;
         CXString name = clang_getCursorSpelling(w.found);
         char *where = with_file ? ss_callgraph_place(path[i])
