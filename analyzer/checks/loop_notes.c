@@ -222,10 +222,42 @@ static enum CXChildVisitResult find_shared(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Recurse;
 }
 
+/* Whether 'e' names what 'request' names. */
+static int names_request(CXCursor e, CXCursor request)
+{
+    shared_walk w = {e, 0};
+    if (find_shared(request, clang_getNullCursor(), &w) == CXChildVisit_Recurse)
+        clang_visitChildren(request, find_shared, &w);
+    return w.found;
+}
+
+/* A loop of the function body whose condition names the local 'var' and what 'request' names
+ * ('while (next < n) next = next * 5 / 4;'): past it, 'var' has grown to the request. */
+typedef struct bound_walk {
+    CXCursor var, request;
+    int found;
+} bound_walk;
+
+static enum CXChildVisitResult find_bound(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    bound_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_WhileStmt && k != CXCursor_ForStmt && k != CXCursor_DoStmt)
+        return CXChildVisit_Recurse;
+    for (unsigned i = 0; i < ss_ast_child_count(c) && !w->found; i++) {
+        CXCursor cond = ss_ast_child(c, i);
+        w->found = clang_isExpression(clang_getCursorKind(cond)) &&
+                   ss_context_mentions(cond, w->var) && names_request(cond, w->request);
+    }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
 /* Whether the statement 'stmt' stores a larger size in 'stored': 'stored = e' where 'e' names
- * what 'request' names ('size = n + n / 2', 'm_size = next_multiple(n, g)'), 'stored += e' or
+ * what 'request' names ('size = n + n / 2', 'm_size = next_multiple(n, g)'), or is a local that
+ * a loop of the function 'body' grows to the request (find_bound), 'stored += e' or
  * 'stored *= e'. 'size = 0' and 'size -= e' store no larger size. */
-static int stores_larger(CXCursor stmt, CXCursor stored, CXCursor request)
+static int stores_larger(CXCursor body, CXCursor stmt, CXCursor stored, CXCursor request)
 {
     stmt = ss_ast_strip(stmt);
     enum CXCursorKind k = clang_getCursorKind(stmt);
@@ -238,9 +270,13 @@ static int stores_larger(CXCursor stmt, CXCursor stored, CXCursor request)
         return 1;
     if (strcmp(op, "=") != 0)
         return 0;
-    shared_walk w = {ss_ast_child(stmt, 1), 0};
-    if (find_shared(request, clang_getNullCursor(), &w) == CXChildVisit_Recurse)
-        clang_visitChildren(request, find_shared, &w);
+    CXCursor value = ss_ast_child(stmt, 1), var = named_decl(value);
+    if (names_request(value, request))
+        return 1;
+    bound_walk w = {var, request, 0};
+    if (clang_getCursorKind(var) == CXCursor_VarDecl &&
+        clang_getCursorLinkage(var) == CXLinkage_NoLinkage)
+        clang_visitChildren(body, find_bound, &w);
     return w.found;
 }
 
@@ -301,7 +337,7 @@ static CXCursor find_early_return(CXCursor body, CXCursor holder, CXCursor *stor
  * after the guard, or a block inside it) has among its own statements one that stores the
  * larger size in what the guard compares with (stores_larger). Malloc'ed, or NULL. */
 static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCursor *path,
-                                long found, CXCursor at, int with_file)
+                                long found, CXCursor at, int with_file, int whole_loop)
 {
     if (!ss_ast_is_function(from) || found < 1 ||
         clang_getCursorKind(path[0]) != CXCursor_CompoundStmt)
@@ -321,7 +357,7 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
         if (!ss_callgraph_calls_named(graph, s, growers, sizeof growers / sizeof growers[0],
                                       &first))
             continue;
-        if (grows_in_loop(graph, s))
+        if (!whole_loop && grows_in_loop(graph, s))
             return NULL;
         grows = 1;
     }
@@ -331,7 +367,7 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
             continue;
         unsigned m = ss_ast_child_count(path[i]);
         for (unsigned j = i == 0 ? g + 1 : 0; j < m && !recorded; j++)
-            recorded = stores_larger(ss_ast_child(path[i], j), stored, request);
+            recorded = stores_larger(path[0], ss_ast_child(path[i], j), stored, request);
     }
     if (!recorded)
         return NULL;
@@ -429,7 +465,7 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
         clang_disposeString(name);
     }
     if (words == NULL) {
-        words = early_return_words(graph, from, path, found, at, with_file);
+        words = early_return_words(graph, from, path, found, at, with_file, 0);
         if (words && lazy)
             *lazy = 0;
     }
@@ -445,6 +481,19 @@ static int skip_grow_guarded(CXCursor from, CXCursor call, void *data)
     return words != NULL;
 }
 
+/* "line 23 returns early unless ..." (early_return_words) when the loop 'loop' itself, in no
+ * other loop of its function 'function', follows in its function an early return while the
+ * request fits: the whole loop runs when the buffer grows, its allocations (one per buffer of
+ * a list) included. Malloc'ed, or NULL. */
+static char *early_return_loop_words(ss_callgraph *graph, CXCursor function, CXCursor loop)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(function, loop, path);
+    char *words = early_return_words(graph, function, path, found, loop, 0, 1);
+    free(path);
+    return words;
+}
+
 char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
@@ -458,8 +507,15 @@ char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop,
         free(guard);
         return words;
     }
-    if (loop->chain == NULL)
-        return NULL;
+    if (loop->chain == NULL) {
+        guard = early_return_loop_words(graph, loop->function, loop->loop);
+        char *words = guard ? ss_xasprintf("grow-only: the loop at line %u runs only when the "
+                                           "buffer grows (%s)",
+                                           ss_scope_line(loop->loop), guard)
+                            : NULL;
+        free(guard);
+        return words;
+    }
     for (size_t i = 0; i < loop->call_count && guard == NULL; i++)
         guard = grow_guard_words(graph, loop->froms[i], loop->calls[i], 1, &lazy);
     char *words = NULL;
