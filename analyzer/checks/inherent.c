@@ -114,6 +114,63 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
     return CXChildVisit_Recurse;
 }
 
+/* The parameter an assignment's left side 'lhs' stores into for the caller: a reference
+ * parameter ('vmin = ...'), or what a pointer parameter points to ('*count = ...', 'p[0] = ...',
+ * 'p->n = ...'); a null cursor otherwise. */
+static CXCursor out_parameter(CXCursor lhs)
+{
+    CXCursor e = ss_ast_strip(lhs), none = clang_getNullCursor();
+    enum CXCursorKind k = clang_getCursorKind(e);
+    int through = 0; /* '*p', 'p[i]', 'p->m': through the pointer */
+    while ((k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr ||
+            k == CXCursor_MemberRefExpr) &&
+           ss_ast_child_count(e) > 0) {
+        through = 1;
+        e = ss_ast_strip(ss_ast_child(e, 0));
+        k = clang_getCursorKind(e);
+    }
+    CXCursor param = clang_getCursorReferenced(e);
+    if (k != CXCursor_DeclRefExpr || clang_getCursorKind(param) != CXCursor_ParmDecl)
+        return none;
+    CXType t = clang_getCanonicalType(clang_getCursorType(param));
+    int out = t.kind == CXType_LValueReference
+                  ? !clang_isConstQualifiedType(clang_getPointeeType(t))
+                  : through && t.kind == CXType_Pointer;
+    return out ? param : none;
+}
+
+/* "hands it to the caller through 'vmin'" when 'stmt' assigns a value that names 'var' (an
+ * element or member of it too) to an out parameter (out_parameter), with '=' or a class's
+ * 'operator='; else NULL. */
+static char *handover_use(CXCursor stmt, CXCursor var)
+{
+    CXCursor e = ss_ast_strip(stmt), lhs, rhs;
+    char op[8];
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator &&
+        ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "=") == 0) {
+        lhs = ss_ast_child(e, 0);
+        rhs = ss_ast_child(e, 1);
+    } else if (clang_getCursorKind(e) == CXCursor_CallExpr &&
+               clang_Cursor_getNumArguments(e) == 2) {
+        CXString name = clang_getCursorSpelling(e);
+        int assign = strcmp(clang_getCString(name), "operator=") == 0;
+        clang_disposeString(name);
+        if (!assign)
+            return NULL;
+        lhs = clang_Cursor_getArgument(e, 0);
+        rhs = clang_Cursor_getArgument(e, 1);
+    } else {
+        return NULL;
+    }
+    CXCursor param = out_parameter(lhs);
+    if (ss_ast_is_null(param) || !refers_to(rhs, var))
+        return NULL;
+    CXString name = clang_getCursorSpelling(param);
+    char *use = ss_xasprintf("hands it to the caller through '%s'", clang_getCString(name));
+    clang_disposeString(name);
+    return use;
+}
+
 static char *statement_use(ss_callgraph *graph, CXCursor stmt, CXCursor var)
 {
     switch (clang_getCursorKind(stmt)) {
@@ -134,6 +191,9 @@ static char *statement_use(ss_callgraph *graph, CXCursor stmt, CXCursor var)
     case CXCursor_ReturnStmt:
         return refers_to(stmt, var) ? ss_xstrdup("returns it") : NULL;
     default: {
+        char *handover = handover_use(stmt, var);
+        if (handover)
+            return handover;
         /* The statement itself may be the call ('v.resize(n);'). */
         use_walk w = {graph, var, NULL};
         if (find_use(stmt, stmt, &w) == CXChildVisit_Recurse)
