@@ -600,17 +600,17 @@ static const char params_words[] =
  * (cudaStreamLegacy, every value of the stream): it asks for the legacy stream's ordering on
  * purpose. */
 static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
-                          unsigned values)
+                          unsigned values, const char *given)
 {
-    const char *why = NULL;
-    if (!unit_uses_streams(ctx))
+    const char *why = given;
+    if (why == NULL && !unit_uses_streams(ctx))
         why = ctx->stream_use == 3
                   ? "the other streams this translation unit uses are non-blocking "
                     "('cudaStreamNonBlocking'), which do not synchronize with the legacy one, "
                     "so it holds nothing up yet"
                   : "nothing in this translation unit uses a stream other than the legacy one, "
                     "so it holds nothing up yet";
-    else if (values == SS_STREAM_BIT(SS_STREAM_LEGACY))
+    else if (why == NULL && values == SS_STREAM_BIT(SS_STREAM_LEGACY))
         why = "deliberate: the program names the legacy stream ('cudaStreamLegacy'), whose "
               "ordering with the other streams it asks for";
     /* Between two waits for the whole device, with no work on another stream between: a note
@@ -748,6 +748,64 @@ static void device_side_sync_call(ss_check_ctx *ctx, CXCursor call, const ss_api
     free(at);
 }
 
+/* A call of cudaEventElapsedTime (or the driver's) that reads the event variable or member
+ * 'decl', in the unit. */
+typedef struct elapsed_walk {
+    CXCursor decl;
+    CXCursor found;
+} elapsed_walk;
+
+static enum CXChildVisitResult find_elapsed(CXCursor c, CXCursor parent, CXClientData data)
+{
+    elapsed_walk *w = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    char *name = ss_scope_callee_name(c);
+    int elapsed = name && (ss_api_name_is(name, "cudaEventElapsedTime") ||
+                           ss_api_name_is(name, "cuEventElapsedTime"));
+    free(name);
+    for (int i = 1; elapsed && i < clang_Cursor_getNumArguments(c); i++) {
+        CXCursor e = ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)i));
+        if (clang_equalCursors(clang_getCursorReferenced(e), w->decl)) {
+            w->found = c;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* For an event record ('api' its row) whose event, a variable or member, the unit reads with
+ * cudaEventElapsedTime: "a timing event: ...". On the legacy stream the record marks the point
+ * after the earlier work of every blocking stream, which a timer of the whole device (a step's
+ * time) asks for. Malloc'ed, or NULL. */
+static char *timing_words(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    if (api->klass != SS_CLASS_EVENT_RECORD || clang_Cursor_getNumArguments(call) < 1)
+        return NULL;
+    CXCursor e = ss_ast_strip(clang_Cursor_getArgument(call, 0));
+    CXCursor decl = clang_getCursorReferenced(e);
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if ((clang_getCursorKind(e) != CXCursor_DeclRefExpr &&
+         clang_getCursorKind(e) != CXCursor_MemberRefExpr) ||
+        (k != CXCursor_VarDecl && k != CXCursor_FieldDecl))
+        return NULL;
+    elapsed_walk w = {decl, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_elapsed, &w);
+    if (ss_ast_is_null(w.found))
+        return NULL;
+    CXString name = clang_getCursorSpelling(decl);
+    char *place = ss_callgraph_place(w.found);
+    char *words = ss_xasprintf("a timing event: the elapsed time at %s reads '%s'; recorded on "
+                               "the legacy stream, it marks the point after the earlier work of "
+                               "every blocking stream, as a timer of the whole device asks",
+                               place, clang_getCString(name));
+    free(place);
+    clang_disposeString(name);
+    return words;
+}
+
 /* SYNC101 and SYNC102 (checks.def): an API call ('api' is its row) whose stream argument is
  * the legacy default stream; SYNC101 for launches, graph launches and host functions, SYNC102
  * for the asynchronous classes, and for the synchronous copies and memsets that stay on the
@@ -796,7 +854,10 @@ void ss_check_default_stream_call(ss_check_ctx *ctx, CXCursor call, const ss_api
     else
         message = ss_xasprintf("'%s' %s runs on the legacy default stream (stream '%s')", api->name,
                                at, text ? text : "...");
-    report_legacy(ctx, rule, call, message, omitted ? SS_STREAM_BIT(SS_STREAM_NULL) : values);
+    char *timing = timing_words(ctx, call, api);
+    report_legacy(ctx, rule, call, message, omitted ? SS_STREAM_BIT(SS_STREAM_NULL) : values,
+                  timing);
+    free(timing);
     free(message);
     free(at);
     free(text);
@@ -837,7 +898,7 @@ void ss_check_default_stream_launch(ss_check_ctx *ctx, CXCursor launch, const ss
                                "(stream '%s')",
                                kernel, at, text ? text : "...");
     report_legacy(ctx, SS_RULE_DEFAULT_STREAM_LAUNCH, launch, message,
-                  omitted ? SS_STREAM_BIT(SS_STREAM_NULL) : values);
+                  omitted ? SS_STREAM_BIT(SS_STREAM_NULL) : values, NULL);
     free(message);
     free(kernel);
     free(at);
