@@ -512,6 +512,11 @@ static void stmt_flow(flow *f, CXCursor s)
         return;
     }
     default:
+        /* A throw leaves the way it is on (an error path): nothing after it runs there. */
+        if (clang_getCursorKind(ss_ast_strip(s)) == CXCursor_CXXThrowExpr) {
+            f->now = unreached();
+            return;
+        }
         expr_flow(f, s);
         return;
     }
