@@ -40,7 +40,7 @@ static __global__ void spin_kernel(unsigned *counters, int slot, unsigned long l
     unsigned long long start = ss_globaltimer();
     while (ss_globaltimer() - start < ns) {
     }
-    counters[slot] += 1;
+    atomicAdd(&counters[slot], 1u); /* kernels of different streams may overlap */
 }
 
 /* Adds 'value' to every element of 'data' ('n' elements); gives copies something to check. */
@@ -141,7 +141,7 @@ static __global__ void gated_spin_kernel(unsigned *counters, int slot, unsigned 
     }
     *my_state = 2;
     __threadfence_system();
-    counters[slot] += 1;
+    atomicAdd(&counters[slot], 1u);
 }
 
 /* Allocates the gate words (all zero). Call it before any stream exists. */
