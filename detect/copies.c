@@ -157,7 +157,8 @@ static int copies_run(det_ctx *ctx)
          * are one operation (PyTorch's non_blocking=False copies): the wait in the
          * synchronization is the copy's. */
         uint32_t sync = DET_NONE;
-        if (pageable_async && (rc = det_join_sync(ctx, (uint32_t)i, &waited, &blocked, &sync)) < 0)
+        if (pageable_async &&
+            (rc = det_join_sync(ctx, (uint32_t)i, 1, &waited, &blocked, &sync)) < 0)
             break;
         if (blocked < ctx->opt->min_blocked_ns)
             continue;

@@ -73,7 +73,7 @@ static int readback_run(det_ctx *ctx)
             break;
         if (blocked < ctx->opt->min_blocked_ns || !det_call_waited(ctx, c, &waited)) {
             /* The copy returned at once: the wait, if any, is in the next synchronization. */
-            if ((rc = det_join_sync(ctx, (uint32_t)i, &waited, &blocked, &sync)) < 0)
+            if ((rc = det_join_sync(ctx, (uint32_t)i, 0, &waited, &blocked, &sync)) < 0)
                 break;
             if (sync == DET_NONE) {
                 int other = waited_by_other_thread(ctx, (uint32_t)i, &waited, &blocked);

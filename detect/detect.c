@@ -67,6 +67,8 @@ static int read_mode(det_ctx *ctx)
         ctx->mode = DET_MODE_LIGHT;
     else if (mode != NULL && strcmp(mode, "sampled") == 0)
         ctx->mode = DET_MODE_SAMPLED;
+    const char *pending = ss_evlog_get_meta(ctx->log, "probe_pending");
+    ctx->probe_pending = pending != NULL && strcmp(pending, "1") == 0;
     const char *windows = ss_evlog_get_meta(ctx->log, "sample_windows");
     if (ctx->mode != DET_MODE_SAMPLED || windows == NULL)
         return 0;

@@ -26,6 +26,9 @@ typedef struct det_call {
     uint8_t enclosed;   /* a nested driver call inside a runtime call: never reported */
     uint8_t claimed;    /* a host-blocking rule already reported this call */
     uint8_t serialized; /* SYNC101/102 reported work of this call (streams.c) */
+    /* an explicit synchronization that waited for the transfer of the copy its thread made
+     * just before alone (det_join_sync): that copy's, never a SYNC401 of its own */
+    uint8_t own_copy;
 } det_call;
 
 /* One GPU operation (kernel, copy, memset), indexed. */
@@ -243,6 +246,8 @@ typedef struct det_ctx {
      * DET_MODE_LIGHT (no launch, no GPU record), or DET_MODE_SAMPLED (light, with full
      * windows: 'windows' holds their start and end, 'window_count' pairs). */
     int mode;
+    int probe_pending; /* the light mode's calls say whether work was pending at their entry
+                        * (metadata probe_pending 1, SS_API_PENDING) */
     uint64_t *windows;
     size_t window_count;
 } det_ctx;
@@ -344,19 +349,25 @@ void det_opset_free(det_opset *set);
  * synchronization no family has claimed yet covers the copy's stream (a device synchronization;
  * a synchronization of that stream; or of the legacy stream when the copy's stream is
  * blocking), blocked at least min_blocked_ns, and waited for work of the copy's stream only, and
- * for some. Such a copy and synchronization are one operation (PyTorch's `.item()`, and its
- * copies with non_blocking=False): the synchronization is claimed, its host time is added to
- * '*blocked', and what it waited for (the copy's own operations aside) to 'waited'. Sets '*sync'
- * to it, or to DET_NONE when nothing was joined. Returns 0 or -1. */
-int det_join_sync(det_ctx *ctx, uint32_t copy, det_opset *waited, uint64_t *blocked,
+ * for some besides the copy's own transfer. Such a copy and synchronization are one operation
+ * (PyTorch's `.item()`, and its copies with non_blocking=False): the synchronization is
+ * claimed, its host time is added to '*blocked', and what it waited for (the copy's own
+ * operations aside) to 'waited'. One that waited for the copy's own transfer alone is joined
+ * when 'transfer' is 1 (a pageable copy blocks for its own transfer: SYNC201), else it is
+ * marked the copy's (det_call.own_copy: a readback's, no SYNC401; det_latent_sync). In the
+ * light mode, which sees no operation, the copy's probe tells: a copy that found its stream
+ * idle (SS_API_PENDING clear) left its own transfer alone to wait for. Sets '*sync' to the
+ * synchronization joined, or to DET_NONE. Returns 0 or -1. */
+int det_join_sync(det_ctx *ctx, uint32_t copy, int transfer, det_opset *waited, uint64_t *blocked,
                   uint32_t *sync);
 
 /* The synchronization of asynchronous copy call 'copy' that a latent occurrence of it includes:
  * the next call of its thread when no family has claimed it, it covers the copy's stream (as for
- * det_join_sync) and it is no finding of its own (it did not block at least min_blocked_ns
- * waiting for device work). Sets '*blocked' to the time it blocked while device work was pending
- * (0 when none was) and claims it. Returns the call, DET_NONE when there is none, or DET_NONE
- * with '*failed' set when memory is exhausted. */
+ * det_join_sync) and it is no finding of its own: it did not block at least min_blocked_ns
+ * waiting for earlier device work than the copy's own transfer (a wait for that transfer alone
+ * is the copy's, however long). Sets '*blocked' to the time it blocked while earlier device work
+ * was pending (0 when none was, or when the light mode did not ask) and claims it. Returns the
+ * call, DET_NONE when there is none, or DET_NONE with '*failed' set when memory is exhausted. */
 uint32_t det_latent_sync(det_ctx *ctx, uint32_t copy, uint64_t *blocked, int *failed);
 
 /* Whether 'call' is a device-to-host copy of at most readback_max_bytes: a readback, judged by

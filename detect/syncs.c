@@ -25,7 +25,8 @@ static int syncs_run(det_ctx *ctx)
     int rc = 0;
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
         det_call *c = &ctx->calls[i];
-        if (c->enclosed || c->claimed || c->row == NULL)
+        /* A synchronization that waited for its copy's own transfer alone is the copy's. */
+        if (c->enclosed || c->claimed || c->own_copy || c->row == NULL)
             continue;
         int explicit_sync = c->row->sync == SS_SYNC_EXPLICIT;
         if (!explicit_sync && c->row->sync != SS_SYNC_DEVICE)

@@ -128,6 +128,34 @@ static uint32_t covering_sync(const det_ctx *ctx, uint32_t copy, uint32_t *only)
     return c->next;
 }
 
+/* Whether light-mode copy call 'c', followed by synchronization 's' of the same stream, found
+ * that stream idle at its entry (the light mode's probe, SS_API_PENDING clear; recorded since
+ * the metadata probe_pending): then what 's' waited for is the copy's own transfer alone. */
+static int light_copy_found_idle(const det_ctx *ctx, const det_call *c, const det_call *s)
+{
+    uint32_t flags = c->ev->flags;
+    return ctx->probe_pending && (flags & SS_API_PROBED) && !(flags & SS_API_PENDING) &&
+           s->row->klass == SS_CLASS_STREAM_SYNC && s->ev->stream == c->ev->stream &&
+           s->ev->per_thread == c->ev->per_thread;
+}
+
+/* Whether synchronization 'sync' covering asynchronous copy call 'copy' waited for earlier work
+ * than the copy's own transfer: 'out' (det_waited of 'sync') holds an operation of another call;
+ * in the light mode, which sees no operation, the synchronization waited (det_call_waited) and
+ * the copy did not find its stream idle. */
+static int waited_for_earlier(const det_ctx *ctx, uint32_t copy, uint32_t sync,
+                              const det_opset *out)
+{
+    const det_call *c = &ctx->calls[copy], *s = &ctx->calls[sync];
+    if (c->copy_op == DET_NONE)
+        return det_call_waited(ctx, s, out) && !light_copy_found_idle(ctx, c, s);
+    for (size_t k = 0; k < out->count; k++) {
+        if (ctx->ops[out->ops[k]].call != copy)
+            return 1;
+    }
+    return 0;
+}
+
 uint32_t det_latent_sync(det_ctx *ctx, uint32_t copy, uint64_t *blocked, int *failed)
 {
     *blocked = 0;
@@ -141,18 +169,40 @@ uint32_t det_latent_sync(det_ctx *ctx, uint32_t copy, uint64_t *blocked, int *fa
         return DET_NONE;
     }
     uint64_t ns = det_blocked_ns(&ctx->calls[sync]);
-    if (det_call_waited(ctx, &ctx->calls[sync], out) && ns >= ctx->opt->min_blocked_ns)
+    /* Waiting for the copy's own transfer is the copy, not earlier work, however long. */
+    int earlier = waited_for_earlier(ctx, copy, sync, out);
+    if (earlier && ns >= ctx->opt->min_blocked_ns)
         return DET_NONE; /* a synchronization that cost time is a finding of its own */
-    /* Waiting for the copy's own transfer is the copy, not earlier work. */
-    size_t earlier = 0;
-    for (size_t k = 0; k < out->count; k++)
-        earlier += ctx->ops[out->ops[k]].call != copy;
-    *blocked = earlier > 0 ? ns : 0;
+    /* The light mode knows a wait was for earlier work only where it asked at the copy. */
+    int known = ctx->calls[copy].copy_op != DET_NONE || ctx->probe_pending;
+    *blocked = earlier && known ? ns : 0;
     ctx->calls[sync].claimed = 1;
     return sync;
 }
 
-int det_join_sync(det_ctx *ctx, uint32_t copy, det_opset *waited, uint64_t *blocked, uint32_t *sync)
+/* Claims synchronization 'next' as the wait of the copy joined to it: its host time added to
+ * '*blocked', '*sync' set to it. */
+static void join(det_ctx *ctx, uint32_t next, uint64_t *blocked, uint32_t *sync)
+{
+    *sync = next;
+    *blocked += det_blocked_ns(&ctx->calls[next]);
+    ctx->calls[next].claimed = 1;
+}
+
+/* det_join_sync of a copy whose synchronization 'next' waited for the copy's own transfer
+ * alone: joined when that wait is the copy's blocking ('transfer'), else marked as the copy's
+ * (det_call.own_copy: no SYNC401; det_latent_sync joins it to a latent occurrence). */
+static void join_own_transfer(det_ctx *ctx, uint32_t next, int transfer, uint64_t *blocked,
+                              uint32_t *sync)
+{
+    if (transfer)
+        join(ctx, next, blocked, sync);
+    else
+        ctx->calls[next].own_copy = 1;
+}
+
+int det_join_sync(det_ctx *ctx, uint32_t copy, int transfer, det_opset *waited, uint64_t *blocked,
+                  uint32_t *sync)
 {
     *sync = DET_NONE;
     det_opset *out = &ctx->joined;
@@ -165,16 +215,18 @@ int det_join_sync(det_ctx *ctx, uint32_t copy, det_opset *waited, uint64_t *bloc
     const det_call *s = &ctx->calls[next];
     if (c->copy_op == DET_NONE && !det_call_waited(ctx, s, out))
         return 0;
+    if (c->copy_op == DET_NONE && light_copy_found_idle(ctx, c, s)) {
+        join_own_transfer(ctx, next, transfer, blocked, sync);
+        return 0;
+    }
     if (c->copy_op == DET_NONE) {
         /* The light mode sees neither the copy's work nor what the synchronization waited
          * for: a covering synchronization that blocked is taken as the copy's wait. */
-        *sync = next;
-        *blocked += det_blocked_ns(s);
-        ctx->calls[next].claimed = 1;
+        join(ctx, next, blocked, sync);
         return 0;
     }
     uint32_t stream = ctx->ops[c->copy_op].stream;
-    if (det_waited(ctx, c->next, only, out) < 0)
+    if (det_waited(ctx, next, only, out) < 0)
         return -1;
     size_t kept = 0;
     for (size_t k = 0; k < out->count; k++) {
@@ -186,13 +238,13 @@ int det_join_sync(det_ctx *ctx, uint32_t copy, det_opset *waited, uint64_t *bloc
         if (op->call != copy)
             out->ops[kept++] = out->ops[k];
     }
+    if (kept == 0 && out->count > 0)
+        join_own_transfer(ctx, next, transfer, blocked, sync);
     out->count = kept;
     if (kept == 0)
         return 0;
     if (opset_merge(waited, out) < 0)
         return -1;
-    *sync = c->next;
-    *blocked += det_blocked_ns(s);
-    ctx->calls[c->next].claimed = 1;
+    join(ctx, next, blocked, sync);
     return 0;
 }

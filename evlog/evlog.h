@@ -66,6 +66,10 @@ enum { SS_DOMAIN_RUNTIME = 0, SS_DOMAIN_DRIVER = 1 };
  * pending at the entry was complete at the exit (docs/run.md, "Modes"). */
 #define SS_API_PROBED 0x40000000u
 #define SS_API_WAITED 0x20000000u
+/* SS_API_PENDING: a probed call found work pending at its entry on a stream it asked about
+ * (recorded since the metadata probe_pending 1; a copy whose stream was idle at its entry
+ * leaves the synchronization after it the copy's own transfer alone to wait for). */
+#define SS_API_PENDING 0x10000000u
 #define SS_API_MEM_WORD(src, dst) (SS_API_MEM_KNOWN | (uint32_t)(src) << 8 | (uint32_t)(dst))
 #define SS_API_MEM_SRC(flags) ((uint8_t)((flags) >> 8 & 0xffu))
 #define SS_API_MEM_DST(flags) ((uint8_t)((flags)&0xffu))

@@ -327,6 +327,145 @@ START_TEST(test_readback_then_idle_sync)
 }
 END_TEST
 
+/* ---- a synchronization that waited for its copy's own transfer alone ---- */
+
+/* PyTorch's .item() with nothing queued before it: a 4-byte cudaMemcpyAsync into pinned memory
+ * that returns at once, its transfer [30, 33] us, and the cudaStreamSynchronize of its stream
+ * [25, 36] us (11 us: 5 us or more), which waits for that transfer alone. With 'kernel', a
+ * kernel of stream 14 (launched first, running until 34 us) that a device synchronization
+ * also waits for. */
+static void item_own_transfer(const char *sync_name, int kernel_too)
+{
+    if (kernel_too) {
+        launch_call(1, 0, US(2), 5, 0x2000u, 14, site("main.cu", 31));
+        kernel("bias", US(4), US(34), 5, 14);
+    }
+    async_copy_call(1, US(20), US(22), 2, 4, 2, site("train.py", 36));
+    copy(SS_EV_MEMCPY, US(30), US(33), 2, 13, 4, SS_COPY_DTOH, SS_MEM_DEVICE, SS_MEM_PINNED);
+    int device = strcmp(sync_name, "cudaDeviceSynchronize") == 0;
+    sync_call(1, sync_name, device ? 0 : S13, device ? 0 : 13, US(25), US(36), 3, "train.py", 36);
+}
+
+START_TEST(test_readback_sync_waited_for_own_transfer)
+{
+    /* The synchronization blocked 11 us for the value's own transfer: the readback's (a latent
+     * one: nothing earlier was waited for), no SYNC401. */
+    item_own_transfer("cudaStreamSynchronize", 0);
+    run();
+    ck_assert_uint_eq(blocking_count(), 0);
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only_latent(SS_RULE_SCALAR_READBACK);
+    ck_assert_str_eq(f->file, "train.py");
+    ck_assert_uint_eq(f->line, 36);
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_uint_eq(f->evidence.total_ns, 0);
+    ck_assert_str_eq(f->message, "latent: synchronized 1 time, blocked 0.0 ms this run: "
+                                 "cudaMemcpyAsync read 4 bytes back to the host and "
+                                 "cudaStreamSynchronize waited for the device");
+    ck_assert_uint_eq(res.blocked_ns, 0);
+}
+END_TEST
+
+START_TEST(test_readback_sync_waited_for_earlier_kernel_too)
+{
+    /* The device synchronization after the same readback also waited for stream 14's kernel:
+     * earlier work, so it is SYNC401 of its own (its 11 us, over two streams); the copy into
+     * pinned memory did not synchronize by itself: no readback finding. */
+    item_own_transfer("cudaDeviceSynchronize", 1);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SYNC_IN_LOOP);
+    ck_assert_uint_eq(f->line, 36);
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_uint_eq(f->evidence.total_ns, US(11));
+    ck_assert_str_eq(extra(f, "over_synchronized"), "1");
+}
+END_TEST
+
+START_TEST(test_pageable_copy_sync_waited_for_own_transfer)
+{
+    /* model.to(dev): a staged pageable HtoD copy (40 us) with nothing queued before it, then
+     * cudaStreamSynchronize (40 us) waiting for the copy's own transfer alone: both the copy's
+     * blocking, one SYNC201 of 80 us that waited for no earlier work; no SYNC401. */
+    async_copy_call(1, US(20), US(60), 2, 196608, 1, site("infer.py", 20));
+    copy(SS_EV_MEMCPY, US(70), US(100), 2, 13, 196608, SS_COPY_HTOD, SS_MEM_PAGEABLE,
+         SS_MEM_DEVICE);
+    sync_call(1, "cudaStreamSynchronize", S13, 13, US(62), US(102), 3, "infer.py", 20);
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_PAGEABLE_ASYNC_COPY);
+    ck_assert_uint_eq(f->line, 20);
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_uint_eq(f->evidence.total_ns, US(80));
+    ck_assert_ptr_null(f->evidence.waited_for);
+    ck_assert_uint_eq(res.blocked_ns, US(80));
+}
+END_TEST
+
+/* The light mode's .item(): no GPU record; the copy's probe found its stream busy ('pending')
+ * or idle, and the synchronization (11 us) found work complete at its exit. 'probe_pending':
+ * the log says whether its copies found work pending (metadata probe_pending 1). */
+static void light_item(int pending, int probe_pending)
+{
+    ck_assert_int_eq(ss_evlog_set_meta(&log_, "mode", "light"), 0);
+    if (probe_pending)
+        ck_assert_int_eq(ss_evlog_set_meta(&log_, "probe_pending", "1"), 0);
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(22),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 4,
+                    .kind = 2,
+                    .flags = SS_API_MEM_WORD(SS_MEM_DEVICE, SS_MEM_PINNED) | SS_API_PROBED |
+                             (pending ? SS_API_PENDING : 0),
+                    .stack = site("train.py", 36)});
+    api((call_spec){.name = "cudaStreamSynchronize",
+                    .enter = US(25),
+                    .exit = US(36),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .flags = SS_API_PROBED | SS_API_WAITED,
+                    .stack = site("train.py", 36)});
+}
+
+START_TEST(test_light_readback_found_stream_idle)
+{
+    /* The copy found its stream idle: the synchronization waited for its transfer alone, as
+     * the full mode sees it (test_readback_sync_waited_for_own_transfer). */
+    light_item(0, 1);
+    run();
+    ck_assert_uint_eq(blocking_count(), 0);
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only_latent(SS_RULE_SCALAR_READBACK);
+    ck_assert_uint_eq(f->line, 36);
+    ck_assert_uint_eq(f->evidence.count, 1);
+    ck_assert_uint_eq(f->evidence.total_ns, 0);
+}
+END_TEST
+
+START_TEST(test_light_readback_found_stream_busy)
+{
+    /* The copy found work queued before it: the synchronization's wait is the readback's. The
+     * same without the metadata (a trace of the light mode before it said so). */
+    for (int probe_pending = 0; probe_pending < 2; probe_pending++) {
+        fixture_teardown();
+        fixture_setup();
+        light_item(probe_pending, probe_pending);
+        run();
+        ck_assert_uint_eq(res.count, 1);
+        const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+        ck_assert_uint_eq(f->line, 36);
+        ck_assert_uint_eq(f->evidence.count, 1);
+        ck_assert_uint_eq(f->evidence.total_ns, US(2) + US(11));
+        ck_assert_str_eq(extra(f, "waited_in_sync"), "1");
+    }
+}
+END_TEST
+
 START_TEST(test_readback_then_sync_two_threads)
 {
     /* The synchronization that follows the copy is the same thread's: thread 2 synchronizing
@@ -2428,6 +2567,11 @@ static Suite *detect_suite(void)
           test_readback_then_idle_sync, test_readback_then_sync_two_threads,
           test_readback_legacy_sync_of_non_blocking_copy, test_readback_sync_copy_joins_nothing,
           test_readback_device_sync_of_other_streams, test_readback_same_enter_time}},
+        {"own_transfer",
+         {test_readback_sync_waited_for_own_transfer,
+          test_readback_sync_waited_for_earlier_kernel_too,
+          test_pageable_copy_sync_waited_for_own_transfer, test_light_readback_found_stream_idle,
+          test_light_readback_found_stream_busy}},
         {"copies",
          {test_pageable_async_copy, test_pageable_async_copy_host_bound_range,
           test_pageable_async_copy_without_pending_work, test_pageable_async_copy_then_stream_sync,
