@@ -168,7 +168,8 @@ void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_
 
 /* At the exit of a probed call: SS_API_PROBED, with SS_API_WAITED when work that was pending
  * at its entry is complete now (what the call waited for, as the full mode's GPU records
- * show it); 0 when the call was not probed. A stream of the live streams' table that another
+ * show it) and SS_API_PENDING when some was pending at its entry; 0 when the call was not
+ * probed. A stream of the live streams' table that another
  * thread destroyed during the call (no longer in the table) is not asked again: its handle
  * may be freed (query_listed). A synchronization whose live streams were not asked
  * (probe_device_wide) and whose legacy stream is still busy (work another thread queued
@@ -199,6 +200,10 @@ uint32_t capture_probe_exit(thread_state *t)
     if (t->probed_deferred && !(word & SS_API_WAITED))
         word = 0;
     t->probed_deferred = 0;
+    /* Whether work was pending at the entry: a copy that found its stream idle leaves the
+     * synchronization after it its own transfer alone to wait for (det_join_sync). */
+    if (word != 0 && t->probed_pending != 0)
+        word |= SS_API_PENDING;
     return word;
 }
 

@@ -121,8 +121,11 @@ void fin_add_metadata(ss_event_log *log, const ss_capture_view *v, const char *h
         ss_evlog_set_meta(log, "python", v->python);
     add_capture_figures(log, v);
     /* A full run's log says nothing of its mode, as before the modes. */
-    if (v->mode != NULL && strcmp(v->mode, "full") != 0)
+    if (v->mode != NULL && strcmp(v->mode, "full") != 0) {
         ss_evlog_set_meta(log, "mode", v->mode);
+        /* Its probed calls say whether work was pending at their entry (SS_API_PENDING). */
+        ss_evlog_set_meta(log, "probe_pending", "1");
+    }
     if (v->windows != NULL && v->windows[0] != '\0')
         ss_evlog_set_meta(log, "sample_windows", v->windows);
     ss_evlog_set_meta(log, "syncscope", SS_VERSION);

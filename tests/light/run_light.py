@@ -63,7 +63,7 @@ TIMEOUT_S = 30
 HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = re.compile(r"/\* expect: (SYNC[0-9]{3})( latent)? \*/")
 # The api record's flags field (after the keyword) and its probe bits (docs/trace-format.md).
-API_FLAGS, API_STACK, PROBED, WAITED = 10, 15, 0x40000000, 0x20000000
+API_FLAGS, API_STACK, PROBED, WAITED, PENDING = 10, 15, 0x40000000, 0x20000000, 0x10000000
 LIGHT_NOTE = "light mode: only SYNC201, SYNC202, SYNC301, SYNC401 and SYNC402 are reported"
 
 # Callbacks the light mode subscribes to and those it leaves to the full mode (a sample of
@@ -409,18 +409,22 @@ def case_copies(opts, check):
     # come from the allocation: no question, and neither asks cuStreamQuery.
     check(status == 0 and out == "light_app: two device copies asked 2 questions\n"
           "light_app: done\n", f"exit {status}: {out}{err}")
-    records = []
+    records, metas = [], []
     with open(os.path.join(workdir, "out.sstrace"), encoding="utf-8") as handle:
         for line in handle:
             words = line.split()
             if words and words[0] == "api":
-                records.append((int(words[1 + API_FLAGS]) & 0xe000ffff,
+                records.append((int(words[1 + API_FLAGS]) & 0xf000ffff,
                                 int(words[1 + API_STACK]) != 0))
+            if words and words[0] == "meta":
+                metas.append(words[1:])
+    check(["probe_pending", "1"] in metas, "the light trace lacks the metadata probe_pending 1")
     # Known kinds (bit 31), source << 8 and destination (pageable 1, pinned 2, device 3), the
-    # probe's bits (30 probed, 29 waited: the fake's stream was busy at the entry) and whether
-    # the call has a stack (the cudaMalloc first: probed, it found nothing pending).
+    # probe's bits (30 probed, 29 waited, 28 pending: the fake's stream was busy at the entry)
+    # and whether the call has a stack (the cudaMalloc first: probed, it found nothing pending).
     wanted = [(PROBED, True), (0x80000303, False), (0x80000303, False),
-              (0x80000303 | PROBED | WAITED, True), (0x80000302 | PROBED | WAITED, True)]
+              (0x80000303 | PROBED | WAITED | PENDING, True),
+              (0x80000302 | PROBED | WAITED | PENDING, True)]
     check(records == wanted, f"copies {[(hex(f), s) for f, s in records]}, expected "
           f"{[(hex(f), s) for f, s in wanted]}")
 

@@ -9,9 +9,9 @@
       records, and with each copy's and memset's memory kinds moved from its GPU record into
       its call's flags word, as the light mode records them (evlog.h, SS_API_MEM_WORD), and
       what the light mode's probe of pending work would have said (SS_API_PROBED,
-      SS_API_WAITED): work of the streams the call may wait for (its own stream, or every
-      stream of its device) pending at its entry, and one of those streams complete at its
-      exit. ROOT is the source tree (for cuda_api.def).
+      SS_API_WAITED, SS_API_PENDING; metadata probe_pending 1): work of the streams the call
+      may wait for (its own stream, or every stream of its device) pending at its entry, and
+      one of those streams complete at its exit. ROOT is the source tree (for cuda_api.def).
   light_trace.py compare SYNCSCOPE FULL.json LIGHT.json
       Compares the findings of the light rules (those `SYNCSCOPE rules --format json` marks
       "lightMode") of two `syncscope analyze --format json` results as (rule, file, line,
@@ -41,7 +41,7 @@ MEM_KNOWN = 0x80000000
 # ss_mem_kind (evlog.h): device and array memory, whose memsets the light mode leaves out.
 MEM_DEVICE_SIDE = (3, 4)
 EVENT_RECORDS = ("stream", "api", "kernel", "memcpy", "memset", "sync", "scope", "args")
-PROBED, WAITED = 0x40000000, 0x20000000
+PROBED, WAITED, PENDING = 0x40000000, 0x20000000, 0x10000000
 SLACK_NS = 5000
 ROW = re.compile(r"^SS_API\(\s*(\w+),\s*(RT|DRV),\s*(\w+),\s*(\w+),\s*(-?[0-9]+),")
 # Field positions after the keyword (docs/trace-format.md, "Records").
@@ -84,7 +84,8 @@ def probe(row, fields, ops, enter_of):
         if op["end"] > leave + SLACK_NS:
             state[1] = False
     waited = any(pending and complete for pending, complete in streams.values())
-    return PROBED | (WAITED if waited else 0)
+    pending = any(state[0] for state in streams.values())
+    return PROBED | (WAITED if waited else 0) | (PENDING if pending else 0)
 
 
 def convert(root, source, target):
@@ -113,6 +114,7 @@ def convert(root, source, target):
             continue
         if key != "meta" and not meta_done and key not in ("SSTRACE", ""):
             out.append("meta mode light")
+            out.append("meta probe_pending 1")
             meta_done = True
         if key == "SSTRACE":
             line = "SSTRACE 1 1" if any(w.startswith("scope ") for w in lines) else line
