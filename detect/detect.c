@@ -69,6 +69,8 @@ static int read_mode(det_ctx *ctx)
         ctx->mode = DET_MODE_SAMPLED;
     const char *pending = ss_evlog_get_meta(ctx->log, "probe_pending");
     ctx->probe_pending = pending != NULL && strcmp(pending, "1") == 0;
+    const char *exit_min = ss_evlog_get_meta(ctx->log, "probe_exit_min_ns");
+    ctx->probe_exit_min_ns = exit_min != NULL ? strtoull(exit_min, NULL, 10) : 0;
     const char *windows = ss_evlog_get_meta(ctx->log, "sample_windows");
     if (ctx->mode != DET_MODE_SAMPLED || windows == NULL)
         return 0;

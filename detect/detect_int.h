@@ -248,6 +248,9 @@ typedef struct det_ctx {
     int mode;
     int probe_pending; /* the light mode's calls say whether work was pending at their entry
                         * (metadata probe_pending 1, SS_API_PENDING) */
+    /* the light mode did not ask at the exit of a call held less than this (metadata
+     * probe_exit_min_ns; 0: it asked at every probed call's exit) */
+    uint64_t probe_exit_min_ns;
     uint64_t *windows;
     size_t window_count;
 } det_ctx;

@@ -383,8 +383,9 @@ int det_call_waited(const det_ctx *ctx, const det_call *call, const det_opset *w
     if (!det_call_light(ctx, call))
         return 0;
     /* The driver's answer at the call's entry and exit where the light mode asked it, else
-     * the call's time alone. */
-    if (call->ev->flags & SS_API_PROBED)
+     * the call's time alone: also for a call held less than the run's probe_exit_min_ns,
+     * which it did not ask at its exit. */
+    if ((call->ev->flags & SS_API_PROBED) && det_blocked_ns(call) >= ctx->probe_exit_min_ns)
         return (call->ev->flags & SS_API_WAITED) != 0;
     return det_blocked_ns(call) >= ctx->opt->min_blocked_ns;
 }

@@ -79,6 +79,15 @@
     .stream = FIELD(fn, stream), .bytes = FIELD(fn, length), .flags = FIELD(fn, flags)
 #define A_SIZE(fn) .bytes = FIELD(fn, size)
 #define A_SIZE_FLAGS(fn) .bytes = FIELD(fn, size), .flags = FIELD(fn, flags)
+/* Pinned host memory: allocated (its address written through 'f'), registered or freed at 'f'. */
+#define A_MALLOC_HOST(fn) A_SIZE(fn), .host = DEREF_PTR(fn, ptr)
+#define A_HOST_ALLOC(fn) A_SIZE_FLAGS(fn), .host = DEREF_PTR(fn, pHost)
+#define A_HOST_REGISTER(fn) A_SIZE_FLAGS(fn), .host = FIELD(fn, ptr)
+#define A_HOST_FREE(fn) A_NONE(fn), .host = FIELD(fn, ptr)
+#define A_DRV_HOST_ALLOC(fn) A_DRV_ALLOC(fn), .host = DEREF_PTR(fn, pp)
+#define A_DRV_HOST_ALLOC_FLAGS(fn) A_DRV_SIZE_FLAGS(fn), .host = DEREF_PTR(fn, pp)
+#define A_DRV_HOST_REGISTER(fn) A_DRV_SIZE_FLAGS(fn), .host = FIELD(fn, p)
+#define A_DRV_HOST_FREE(fn) A_NONE(fn), .host = FIELD(fn, p)
 #define A_PITCH(fn) .bytes = FIELD(fn, width), .bytes2 = FIELD(fn, height)
 #define A_CREATE(fn) .out_stream = FIELD(fn, pStream)
 #define A_CREATE_FLAGS(fn) .out_stream = FIELD(fn, pStream), .flags = FIELD(fn, flags)
@@ -205,12 +214,12 @@ static const ss_args_spec table[] = {
     RT(cudaMalloc, cudaMalloc_v3020, 0, A_SIZE_ALLOC),
     RT(cudaMallocPitch, cudaMallocPitch_v3020, 0, A_PITCH),
     RT(cudaFree, cudaFree_v3020, 0, A_FREE),
-    RT(cudaMallocHost, cudaMallocHost_v3020, 0, A_SIZE),
-    RT(cudaHostAlloc, cudaHostAlloc_v3020, 0, A_SIZE_FLAGS),
-    RT(cudaFreeHost, cudaFreeHost_v3020, 0, A_NONE),
+    RT(cudaMallocHost, cudaMallocHost_v3020, 0, A_MALLOC_HOST),
+    RT(cudaHostAlloc, cudaHostAlloc_v3020, 0, A_HOST_ALLOC),
+    RT(cudaFreeHost, cudaFreeHost_v3020, 0, A_HOST_FREE),
     RT(cudaMallocManaged, cudaMallocManaged_v6000, 0, A_MANAGED_ALLOC),
-    RT(cudaHostRegister, cudaHostRegister_v4000, 0, A_SIZE_FLAGS),
-    RT(cudaHostUnregister, cudaHostUnregister_v4000, 0, A_NONE),
+    RT(cudaHostRegister, cudaHostRegister_v4000, 0, A_HOST_REGISTER),
+    RT(cudaHostUnregister, cudaHostUnregister_v4000, 0, A_HOST_FREE),
     RT(cudaDeviceSetLimit, cudaDeviceSetLimit_v3020, 0, A_NONE),
     RT(cudaDeviceReset, cudaDeviceReset_v3020, 0, A_NONE),
 
@@ -274,8 +283,8 @@ static const ss_args_spec table[] = {
     DRV(cuMemsetD32Async, cuMemsetD32Async_ptsz, 1, A_DRV_SET_ASYNC_P),
     DRV(cuMemAlloc, cuMemAlloc_v2, 0, A_DRV_ALLOC_P),
     DRV(cuMemFree, cuMemFree_v2, 0, A_DRV_FREE),
-    DRV(cuMemAllocHost, cuMemAllocHost_v2, 0, A_DRV_ALLOC),
-    DRV(cuMemFreeHost, cuMemFreeHost, 0, A_NONE),
+    DRV(cuMemAllocHost, cuMemAllocHost_v2, 0, A_DRV_HOST_ALLOC),
+    DRV(cuMemFreeHost, cuMemFreeHost, 0, A_DRV_HOST_FREE),
     DRV(cuCtxSynchronize, cuCtxSynchronize, 0, A_NONE),
     DRV(cuCtxSynchronize, cuCtxSynchronize_v2, 0, A_NONE),
     DRV(cuStreamSynchronize, cuStreamSynchronize, 0, A_HSTREAM),
@@ -300,10 +309,10 @@ static const ss_args_spec table[] = {
      * versioned names CUDA 13's cuda.h calls. The 2D and 3D copies' sizes and memory types
      * are in their parameter structs, not taken; a 2D memset's width counts elements. */
     DRV(cuMemAllocPitch, cuMemAllocPitch_v2, 0, A_DRV_PITCH),
-    DRV(cuMemHostAlloc, cuMemHostAlloc, 0, A_DRV_SIZE_FLAGS),
+    DRV(cuMemHostAlloc, cuMemHostAlloc, 0, A_DRV_HOST_ALLOC_FLAGS),
     DRV(cuMemAllocManaged, cuMemAllocManaged, 0, A_DRV_MANAGED_ALLOC),
-    DRV(cuMemHostRegister, cuMemHostRegister_v2, 0, A_DRV_SIZE_FLAGS),
-    DRV(cuMemHostUnregister, cuMemHostUnregister, 0, A_NONE),
+    DRV(cuMemHostRegister, cuMemHostRegister_v2, 0, A_DRV_HOST_REGISTER),
+    DRV(cuMemHostUnregister, cuMemHostUnregister, 0, A_DRV_HOST_FREE),
     DRV(cuMemAllocAsync, cuMemAllocAsync, 0, A_DRV_ALLOC_ASYNC_P),
     DRV(cuMemAllocAsync, cuMemAllocAsync_ptsz, 1, A_DRV_ALLOC_ASYNC_P),
     DRV(cuMemFreeAsync, cuMemFreeAsync, 0, A_DRV_FREE_ASYNC),

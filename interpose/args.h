@@ -37,6 +37,10 @@ typedef struct ss_args_spec {
     ss_arg_ref function;      /* driver launches: the CUfunction */
     ss_arg_ref kernel_params; /* driver launches: the kernelParams array */
     ss_arg_ref extra;         /* driver launches: the 'extra' array (parameters in one buffer) */
+    /* Pinned host memory, for the light mode's kinds (not a pointer set): host allocations,
+     * where the allocation's address is written; registrations, frees and unregistrations,
+     * the pointer. */
+    ss_arg_ref host;
 } ss_args_spec;
 
 /* The whole table; 'count' receives the number of rows. */

@@ -512,6 +512,8 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
     t->busy = 1;
     if (proc.light && spec->pointers == SS_ARGS_FREE)
         capture_light_track(spec, cb->functionParams, 0, 0, 0);
+    if (proc.light && spec->host.size != 0)
+        capture_light_track_host(spec, cb->functionParams, 0, 0, 0);
     ss_event *e = NULL;
     if (!(proc.light && capture_light_skips(spec, cb->functionParams)))
         e = ss_evbuf_reserve(&t->store->events, &proc.store.budget);
@@ -545,6 +547,8 @@ static void exit_call(thread_state *t, const ss_args_spec *spec, const CUpti_Cal
         on_stream_created(t, spec, cb->functionParams, a, context);
     if (proc.light && spec->pointers == SS_ARGS_ALLOC)
         capture_light_track(spec, cb->functionParams, 1, a->result, a->bytes);
+    if (proc.light && spec->host.size != 0)
+        capture_light_track_host(spec, cb->functionParams, 1, a->result, a->bytes);
     if (spec->pointers != 0 && proc.config.pointers)
         record_pointers(t, spec, cb->functionParams, a, 1);
 }
@@ -635,7 +639,7 @@ static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *s
     uint64_t exit_ns = capture_now_ns();
     if (proc.light) {
         uint64_t probing = capture_timing_now();
-        a->flags |= capture_probe_exit(t);
+        a->flags |= capture_probe_exit(t, exit_ns > a->enter_ns ? exit_ns - a->enter_ns : 0);
         t->store->timed_probes_ns += capture_timing_since(probing);
     }
     exit_call(t, spec, cb, a);

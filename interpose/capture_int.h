@@ -43,7 +43,9 @@
 #define LIVE_STREAM_SLOTS 512u
 #define PROBE_STREAMS_MAX 32
 /* The device allocations the light mode remembers (cudaMalloc, cuMemAlloc), so that an
- * asynchronous memset of one is left out without asking the driver. */
+ * asynchronous memset of one is left out without asking the driver, and the pinned host memory
+ * (cudaHostAlloc, cudaMallocHost, cudaHostRegister and their driver calls), so that a copy to or
+ * from it needs no question either. */
 #define DEVICE_RANGE_SLOTS 1024u
 /* Full windows of the sampled mode kept for the log; past it, no more window opens. */
 #define SAMPLE_WINDOWS_MAX 256
@@ -156,6 +158,14 @@ typedef struct capture_streams {
     _Atomic uint64_t blocking[BLOCKING_STREAM_SLOTS]; /* open addressing, 0: empty */
 } capture_streams;
 
+/* Allocations the light mode remembers: [base, end), base 0 for a free slot and 1 for one being
+ * written; slots below 'used' are looked at. Lock-free. */
+typedef struct capture_ranges {
+    _Atomic uint64_t base[DEVICE_RANGE_SLOTS];
+    _Atomic uint64_t end[DEVICE_RANGE_SLOTS];
+    atomic_uint used;
+} capture_ranges;
+
 /* The light mode (docs/run.md, "Modes"): only the calls ss_api_light selects are subscribed
  * to, no activity record is enabled, and a copy's or memset's host memory kind is asked of
  * the driver (capture_host_kinds), as is the work pending at a call that may wait
@@ -172,11 +182,11 @@ typedef struct capture_probe {
     /* 1: device-wide calls are not probed (no destruction can be seen, or live_streams is
      * full): they are judged by their time alone */
     _Atomic int live_streams_off;
-    /* Device allocations [base, end), base 0 for a free slot and 1 for one being written;
-     * slots below ranges_used are looked at (capture_light_skips). */
-    _Atomic uint64_t range_base[DEVICE_RANGE_SLOTS];
-    _Atomic uint64_t range_end[DEVICE_RANGE_SLOTS];
-    atomic_uint ranges_used;
+    /* A probed call held less than this (the run's min_blocked_ns) is not asked at its exit
+     * (capture_probe_exit); 0 until the start sets it. */
+    uint64_t exit_min_ns;
+    capture_ranges device; /* device allocations (capture_light_skips, the copies' kinds) */
+    capture_ranges pinned; /* pinned host memory (the copies' kinds) */
 } capture_probe;
 
 /* The sampled mode (docs/run.md, "Modes"): full windows of on_ns every every_ns, and on
@@ -378,9 +388,10 @@ long capture_handle_find(_Atomic uint64_t *table, size_t slots, uint64_t handle)
 /* ---- capture_light.c ---- */
 
 /* The light mode's probe of pending work at a call's entry and exit (docs/run.md, "Modes");
- * capture_probe_exit returns the call's SS_API_PROBED | SS_API_WAITED flags. */
+ * capture_probe_exit, told how long the call was held, returns its SS_API_PROBED |
+ * SS_API_WAITED | SS_API_PENDING flags. */
 void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a);
-uint32_t capture_probe_exit(thread_state *t);
+uint32_t capture_probe_exit(thread_state *t, uint64_t held_ns);
 /* Whether the light mode leaves out a call at its entry (before its event): an asynchronous
  * memset of device memory, outside the sampled mode's full windows. */
 int capture_light_skips(const ss_args_spec *spec, const void *params);
@@ -390,6 +401,11 @@ int capture_light_skips(const ss_args_spec *spec, const void *params);
  * ('at_exit' 0) the allocation is forgotten. Lock-free and allocation-free. */
 void capture_light_track(const ss_args_spec *spec, const void *params, int at_exit, int32_t result,
                          uint64_t bytes);
+/* The same for pinned host memory (the calls whose spec has a 'host' argument): remembered at
+ * the exit of a host allocation or registration, forgotten at the entry of its free or
+ * unregistration. */
+void capture_light_track_host(const ss_args_spec *spec, const void *params, int at_exit,
+                              int32_t result, uint64_t bytes);
 /* The light mode's word for a copy or memset: its memory kinds (SS_API_MEM_WORD). */
 uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params);
 /* Whether the light mode's call 'a' of 'spec' (its memory kinds in a->flags) is an

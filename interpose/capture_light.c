@@ -166,15 +166,26 @@ void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_
     t->probed_count = 1;
 }
 
-/* At the exit of a probed call: SS_API_PROBED, with SS_API_WAITED when work that was pending
- * at its entry is complete now (what the call waited for, as the full mode's GPU records
- * show it) and SS_API_PENDING when some was pending at its entry; 0 when the call was not
- * probed. A stream of the live streams' table that another
- * thread destroyed during the call (no longer in the table) is not asked again: its handle
- * may be freed (query_listed). A synchronization whose live streams were not asked
- * (probe_device_wide) and whose legacy stream is still busy (work another thread queued
- * meanwhile) is as one not probed: what the others had pending at its entry is not known. */
-uint32_t capture_probe_exit(thread_state *t)
+/* Forgets the probe of the thread's call. */
+static void probe_reset(thread_state *t)
+{
+    t->probed_count = 0;
+    t->probed_deferred = 0;
+}
+
+/* At the exit of a probed call that was held 'held_ns' (from its recorded entry to its exit):
+ * SS_API_PROBED, with SS_API_WAITED when work that was pending at its entry is complete now
+ * (what the call waited for, as the full mode's GPU records show it) and SS_API_PENDING when
+ * some was pending at its entry; 0 when the call was not probed. A call held less than the
+ * run's min_blocked_ns (proc.probe.exit_min_ns) is not asked at its exit: no light rule judges
+ * whether so short a call waited (the detectors judge it by its time: trace metadata
+ * probe_exit_min_ns), and a readback's cuStreamQuery at its exit is most of what its probe
+ * costs. A stream of the live streams' table that another thread destroyed during the call (no
+ * longer in the table) is not asked again: its handle may be freed (query_listed). A
+ * synchronization whose live streams were not asked (probe_device_wide) and whose legacy
+ * stream is still busy (work another thread queued meanwhile) is as one not probed: what the
+ * others had pending at its entry is not known. */
+uint32_t capture_probe_exit(thread_state *t, uint64_t held_ns)
 {
     stream_query_fn query = atomic_load_explicit(&proc.probe.stream_query, memory_order_acquire);
     if (t->probed_idle) {
@@ -184,7 +195,8 @@ uint32_t capture_probe_exit(thread_state *t)
     if (t->probed_count == 0 || query == NULL)
         return 0;
     uint32_t word = SS_API_PROBED;
-    for (uint32_t i = 0; i < t->probed_count; i++) {
+    int short_call = held_ns < proc.probe.exit_min_ns;
+    for (uint32_t i = 0; i < t->probed_count && !short_call; i++) {
         if (!(t->probed_pending & 1u << i))
             continue;
         CUresult answer =
@@ -196,10 +208,9 @@ uint32_t capture_probe_exit(thread_state *t)
             break;
         }
     }
-    t->probed_count = 0;
     if (t->probed_deferred && !(word & SS_API_WAITED))
         word = 0;
-    t->probed_deferred = 0;
+    probe_reset(t);
     /* Whether work was pending at the entry: a copy that found its stream idle leaves the
      * synchronization after it its own transfer alone to wait for (det_join_sync). */
     if (word != 0 && t->probed_pending != 0)
@@ -296,55 +307,58 @@ static uint8_t memory_kind_of(uint64_t pointer)
     }
 }
 
-/* Remembers the device allocation [base, base + bytes) in a free slot (one being written
+/* Remembers the allocation [base, base + bytes) in a free slot of 'table' (one being written
  * holds 1, so that no reader pairs its base with another's end); when every slot is taken it
- * is not remembered, and a memset of it asks the driver. */
-static void device_range_add(uint64_t base, uint64_t bytes)
+ * is not remembered, and the driver is asked about it. */
+static void range_add(capture_ranges *table, uint64_t base, uint64_t bytes)
 {
     if (base <= 1 || bytes == 0 || base + bytes < base)
         return;
     for (uint32_t i = 0; i < DEVICE_RANGE_SLOTS; i++) {
         uint64_t empty = 0;
-        if (!atomic_compare_exchange_strong(&proc.probe.range_base[i], &empty, (uint64_t)1))
+        if (!atomic_compare_exchange_strong(&table->base[i], &empty, (uint64_t)1))
             continue;
-        atomic_store(&proc.probe.range_end[i], base + bytes);
-        atomic_store(&proc.probe.range_base[i], base);
-        uint32_t used = atomic_load(&proc.probe.ranges_used);
-        while (used < i + 1 &&
-               !atomic_compare_exchange_weak(&proc.probe.ranges_used, &used, i + 1)) {
+        atomic_store(&table->end[i], base + bytes);
+        atomic_store(&table->base[i], base);
+        uint32_t used = atomic_load(&table->used);
+        while (used < i + 1 && !atomic_compare_exchange_weak(&table->used, &used, i + 1)) {
         }
         return;
     }
 }
 
-/* Forgets the device allocation at 'base', at the entry of its free. */
-static void device_range_remove(uint64_t base)
+/* Forgets the allocation at 'base' of 'table', at the entry of its free. */
+static void range_remove(capture_ranges *table, uint64_t base)
 {
-    uint32_t used = atomic_load(&proc.probe.ranges_used);
+    uint32_t used = atomic_load(&table->used);
     for (uint32_t i = 0; i < used && base > 1; i++) {
         uint64_t seen = base;
-        if (atomic_compare_exchange_strong(&proc.probe.range_base[i], &seen, (uint64_t)1)) {
-            atomic_store(&proc.probe.range_end[i], 0);
-            atomic_store(&proc.probe.range_base[i], 0);
+        if (atomic_compare_exchange_strong(&table->base[i], &seen, (uint64_t)1)) {
+            atomic_store(&table->end[i], 0);
+            atomic_store(&table->base[i], 0);
             return;
         }
     }
 }
 
-/* Whether 'pointer' lies in a device allocation the light mode remembers. */
-static int device_range_has(uint64_t pointer)
+/* Whether 'pointer' lies in an allocation of 'table'. */
+static int range_has(capture_ranges *table, uint64_t pointer)
 {
-    uint32_t used = atomic_load_explicit(&proc.probe.ranges_used, memory_order_acquire);
+    uint32_t used = atomic_load_explicit(&table->used, memory_order_acquire);
     for (uint32_t i = 0; i < used; i++) {
-        uint64_t base = atomic_load_explicit(&proc.probe.range_base[i], memory_order_acquire);
+        uint64_t base = atomic_load_explicit(&table->base[i], memory_order_acquire);
         if (base <= 1 || pointer < base)
             continue;
-        uint64_t end = atomic_load_explicit(&proc.probe.range_end[i], memory_order_acquire);
-        if (pointer < end &&
-            atomic_load_explicit(&proc.probe.range_base[i], memory_order_acquire) == base)
+        uint64_t end = atomic_load_explicit(&table->end[i], memory_order_acquire);
+        if (pointer < end && atomic_load_explicit(&table->base[i], memory_order_acquire) == base)
             return 1;
     }
     return 0;
+}
+
+static int device_range_has(uint64_t pointer)
+{
+    return range_has(&proc.probe.device, pointer);
 }
 
 /* Whether the light mode looks at the device allocations it remembers before asking the
@@ -361,10 +375,25 @@ void capture_light_track(const ss_args_spec *spec, const void *params, int at_ex
     int present;
     uint64_t pointer = ss_args_read(params, &spec->dst, &present);
     if (!at_exit && spec->pointers == SS_ARGS_FREE)
-        device_range_remove(pointer);
+        range_remove(&proc.probe.device, pointer);
     else if (at_exit && result == 0 && spec->pointers == SS_ARGS_ALLOC &&
              proc.api_rows[spec->api].klass == SS_CLASS_ALLOC && spec->stream.size == 0)
-        device_range_add(pointer, bytes);
+        range_add(&proc.probe.device, pointer, bytes);
+}
+
+void capture_light_track_host(const ss_args_spec *spec, const void *params, int at_exit,
+                              int32_t result, uint64_t bytes)
+{
+    int present;
+    uint64_t pointer = ss_args_read(params, &spec->host, &present);
+    ss_api_class klass = proc.api_rows[spec->api].klass;
+    int adds = klass == SS_CLASS_HOST_ALLOC || klass == SS_CLASS_HOST_REGISTER;
+    if (!present)
+        return;
+    if (!at_exit && !adds)
+        range_remove(&proc.probe.pinned, pointer);
+    else if (at_exit && adds && result == 0)
+        range_add(&proc.probe.pinned, pointer, bytes);
 }
 
 /* Whether the light mode leaves out the call of 'spec' with 'params' at its entry: an
@@ -393,11 +422,16 @@ int capture_light_skips(const ss_args_spec *spec, const void *params)
 
 /* The memory kind of 'pointer': device memory when it lies in a device allocation the mode
  * remembers (what the driver would answer: a cudaMalloc'ed allocation is device memory, not
- * managed), else as the driver answers (memory_kind_of). */
+ * managed), pinned when it lies in pinned host memory it remembers, else as the driver answers
+ * (memory_kind_of). */
 static uint8_t kind_of(uint64_t pointer)
 {
-    if (pointer > 1 && ranges_looked_at() && device_range_has(pointer))
-        return SS_MEM_DEVICE;
+    if (pointer > 1 && ranges_looked_at()) {
+        if (device_range_has(pointer))
+            return SS_MEM_DEVICE;
+        if (range_has(&proc.probe.pinned, pointer))
+            return SS_MEM_PINNED;
+    }
     return memory_kind_of(pointer);
 }
 

@@ -63,6 +63,14 @@ static void init_process(void)
     size_t api_count;
     proc.api_rows = ss_api_all(&api_count);
     proc.light = strcmp(proc.config.mode, "light") == 0 || proc.config.sample[0] != '\0';
+    /* The light mode asks nothing at the exit of a call held less than the run's
+     * min_blocked_ns (its setting, else the detectors' default: capture_probe_exit). */
+    size_t rows;
+    uint64_t us = 0;
+    const char *fallback = ss_interpose_settings(&rows)[SS_SETTING_MIN_BLOCKED_US].detector_default;
+    proc.probe.exit_min_ns = proc.config.min_blocked_ns > 0 ? proc.config.min_blocked_ns
+                             : ss_interpose_parse_uint(fallback, &us) == 0 ? us * 1000
+                                                                           : 0;
     if (proc.config.sample[0] != '\0' &&
         ss_interpose_parse_sample(proc.config.sample, &proc.sampling.on_ns,
                                   &proc.sampling.every_ns) < 0)

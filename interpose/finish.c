@@ -104,6 +104,10 @@ static void detect_options(const ss_interpose_config *cfg, ss_event_log *log,
     options->nvtx_range = cfg->nvtx_range[0] != '\0' ? cfg->nvtx_range : NULL;
     if (!cfg->profile_from_start)
         ss_evlog_set_meta(log, SS_META_PROFILE_FROM_START, "0");
+    /* The light mode did not ask at the exit of a call held less than this (capture_probe_exit):
+     * the detectors judge such a call's wait by its time. */
+    if (strcmp(cfg->mode, "light") == 0 || cfg->sample[0] != '\0')
+        fin_set_meta_u64(log, "probe_exit_min_ns", options->min_blocked_ns);
     if (cfg->nvtx_range[0] != '\0')
         ss_evlog_set_meta(log, SS_META_NVTX_RANGE, cfg->nvtx_range);
 #define SS_DETECT_RECORDED(field, unit, fallback, setting, replay)                                 \

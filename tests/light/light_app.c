@@ -21,6 +21,9 @@
 /* A device allocation the fake driver does not know (it calls it pageable): only the light
  * mode's memory of its cudaMalloc makes it device memory. */
 #define ALLOCATED_BASE UINT64_C(0x7d0000000000)
+/* Pinned host memory the fake driver does not know (it calls it pageable): only the light
+ * mode's memory of its cudaHostAlloc makes it pinned. */
+#define HOST_ALLOC_BASE UINT64_C(0x7c0000000000)
 #define RANGE_BYTES UINT64_C(0x100000)
 
 /* cuStreamQuery answers CUDA_ERROR_NOT_READY this many more times (about 'busy_stream' only,
@@ -37,10 +40,30 @@ static CUstream busy_stream;
 static int destroyed, asked_destroyed, asked_kept, released_later, asked_released_later;
 /* How many questions the driver was asked (LIGHT_APP_QUESTIONS prints it). */
 static int questions;
+/* LIGHT_APP_QUESTION_NS: how long each question takes, as a real driver's does (0: at once). */
+static long question_ns;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Spends question_ns, spinning. */
+static void answer_takes(void)
+{
+    if (question_ns <= 0)
+        return;
+    uint64_t until = now_ns() + (uint64_t)question_ns;
+    while (now_ns() < until) {
+    }
+}
 
 __attribute__((visibility("default"))) CUresult CUDAAPI cuStreamQuery(CUstream stream)
 {
     questions++;
+    answer_takes();
     asked_destroyed += destroyed && stream == DESTROYED_STREAM;
     asked_released_later += released_later && stream == RELEASED_LATER_STREAM;
     asked_kept += stream == KEPT_STREAM;
@@ -57,6 +80,7 @@ __attribute__((visibility("default"))) CUresult CUDAAPI cuPointerGetAttributes(
     unsigned int count, CUpointer_attribute *attributes, void **data, CUdeviceptr pointer)
 {
     questions++;
+    answer_takes();
     for (unsigned i = 0; i < count; i++) {
         unsigned value = 0;
         if (attributes[i] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE) {
@@ -331,7 +355,53 @@ int main(int argc, char **argv)
         CALL("cudaMemcpyAsync_v3020", &said_d2h, 0, 1);
         cudaMemcpyAsync_v3020_params readback = {pinned, device, 4, cudaMemcpyDeviceToHost, 0};
         CALL("cudaMemcpyAsync_v3020", &readback, 0, 1);
+        /* A readback from the cudaMalloc'ed allocation into cudaHostAlloc'ed memory: both kinds
+         * from the light mode's memory, no pointer question (the stream's two); after the
+         * cudaFreeHost the driver is asked about the destination again (pageable to it). */
+        void *host = (void *)(uintptr_t)HOST_ALLOC_BASE;
+        cudaHostAlloc_v3020_params pin = {&host, 4096, 0};
+        CALL("cudaHostAlloc_v3020", &pin, 0, 0);
+        cudaMemcpyAsync_v3020_params into_pinned = {(char *)host + 8, allocated, 4,
+                                                    cudaMemcpyDeviceToHost, 0};
+        asked = questions;
+        CALL("cudaMemcpyAsync_v3020", &into_pinned, 0, 1);
+        int pinned_questions = questions - asked;
+        cudaFreeHost_v3020_params unpin = {host};
+        CALL("cudaFreeHost_v3020", &unpin, 0, 0);
+        asked = questions;
+        CALL("cudaMemcpyAsync_v3020", &into_pinned, 0, 1);
+        printf("light_app: a readback into cudaHostAlloc'ed memory asked %d questions, %d after "
+               "its cudaFreeHost\n",
+               pinned_questions, questions - asked);
         printf("light_app: done\n");
+        return 0;
+    }
+    if (getenv("LIGHT_APP_BENCH") != NULL) {
+        /* The cost bench: N readbacks as PyTorch's .item() makes them, a 4-byte copy from a
+         * cudaMalloc'ed allocation into cudaHostAlloc'ed memory (pinned to the fake driver
+         * too) with work pending, then cudaStreamSynchronize; each driver question takes
+         * LIGHT_APP_QUESTION_NS. Prints the wall time per readback. */
+        long n = atol(getenv("LIGHT_APP_BENCH"));
+        const char *q = getenv("LIGHT_APP_QUESTION_NS");
+        question_ns = q != NULL ? atol(q) : 0;
+        void *allocated = (void *)(uintptr_t)ALLOCATED_BASE;
+        cudaMalloc_v3020_params make = {&allocated, 8192};
+        CALL("cudaMalloc_v3020", &make, 0, 0);
+        void *host = (void *)(uintptr_t)PINNED_BASE;
+        cudaHostAlloc_v3020_params pin = {&host, 4096, 0};
+        CALL("cudaHostAlloc_v3020", &pin, 0, 0);
+        cudaMemcpyAsync_v3020_params item = {host, allocated, 4, cudaMemcpyDeviceToHost, 0};
+        cudaStreamSynchronize_v3020_params wait = {0};
+        int asked = questions;
+        uint64_t began = now_ns();
+        for (long i = 0; i < n; i++) {
+            CALL("cudaMemcpyAsync_v3020", &item, 0, 1);
+            CALL("cudaStreamSynchronize_v3020", &wait, 0, 1);
+        }
+        uint64_t spent = now_ns() - began;
+        printf("light_app: %ld readbacks, %.2f us each, %.2f driver questions each\n", n,
+               n > 0 ? (double)spent / 1000.0 / (double)n : 0.0,
+               n > 0 ? (double)(questions - asked) / (double)n : 0.0);
         return 0;
     }
     if (getenv("LIGHT_APP_FIRST_MALLOC") != NULL) {

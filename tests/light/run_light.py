@@ -401,14 +401,19 @@ def case_copies(opts, check):
     """docs/run.md, Modes: an asynchronous copy between device memory (by the memory kinds the
     light mode found) is taken without a probe and without a stack, the kinds of a cudaMalloc'ed
     allocation without asking the driver; a copy whose kind argument says device to host, even
-    between device memory, and a readback into pinned memory are probed and get stacks."""
+    between device memory, and a readback into pinned memory are probed and get stacks; the kind
+    of cudaHostAlloc'ed memory is pinned without asking the driver, until its cudaFreeHost."""
     workdir = start(opts, "copies")
     env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_COPIES="1")
     status, out, err = run([opts["app"]], env, workdir)
     # The first copy's two memory kinds (the fake driver knows its device range); the second's
     # come from the allocation: no question, and neither asks cuStreamQuery.
+    # A readback into cudaHostAlloc'ed memory (the fake driver calls it pageable) asks only
+    # about its stream at its entry (1: a call held less than min_blocked_ns is not asked at
+    # its exit), and 2 questions after the cudaFreeHost (the destination's kind).
     check(status == 0 and out == "light_app: two device copies asked 2 questions\n"
-          "light_app: done\n", f"exit {status}: {out}{err}")
+          "light_app: a readback into cudaHostAlloc'ed memory asked 1 questions, 2 after its "
+          "cudaFreeHost\nlight_app: done\n", f"exit {status}: {out}{err}")
     records, metas = [], []
     with open(os.path.join(workdir, "out.sstrace"), encoding="utf-8") as handle:
         for line in handle:
@@ -420,11 +425,15 @@ def case_copies(opts, check):
                 metas.append(words[1:])
     check(["probe_pending", "1"] in metas, "the light trace lacks the metadata probe_pending 1")
     # Known kinds (bit 31), source << 8 and destination (pageable 1, pinned 2, device 3), the
-    # probe's bits (30 probed, 29 waited, 28 pending: the fake's stream was busy at the entry)
-    # and whether the call has a stack (the cudaMalloc first: probed, it found nothing pending).
+    # probe's bits (30 probed, 28 pending: the fake's stream was busy at the entry; 29, waited,
+    # never: each call returns at once, not asked at its exit) and whether the call has a stack
+    # (the cudaMalloc first: probed, it found nothing pending); then the cudaHostAlloc, the
+    # readback into it (pinned), the cudaFreeHost, the same readback (pageable: the memory is
+    # no longer remembered).
     wanted = [(PROBED, True), (0x80000303, False), (0x80000303, False),
-              (0x80000303 | PROBED | WAITED | PENDING, True),
-              (0x80000302 | PROBED | WAITED | PENDING, True)]
+              (0x80000303 | PROBED | PENDING, True), (0x80000302 | PROBED | PENDING, True),
+              (PROBED, True), (0x80000302 | PROBED | PENDING, True), (PROBED, True),
+              (0x80000301 | PROBED | PENDING, True)]
     check(records == wanted, f"copies {[(hex(f), s) for f, s in records]}, expected "
           f"{[(hex(f), s) for f, s in wanted]}")
 

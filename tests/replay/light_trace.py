@@ -11,7 +11,8 @@
       what the light mode's probe of pending work would have said (SS_API_PROBED,
       SS_API_WAITED, SS_API_PENDING; metadata probe_pending 1): work of the streams the call
       may wait for (its own stream, or every stream of its device) pending at its entry, and
-      one of those streams complete at its exit. ROOT is the source tree (for cuda_api.def).
+      one of those streams complete at its exit, not asked for a call held less than 5 us
+      (metadata probe_exit_min_ns). ROOT is the source tree (for cuda_api.def).
   light_trace.py compare SYNCSCOPE FULL.json LIGHT.json
       Compares the findings of the light rules (those `SYNCSCOPE rules --format json` marks
       "lightMode") of two `syncscope analyze --format json` results as (rule, file, line,
@@ -43,6 +44,8 @@ MEM_DEVICE_SIDE = (3, 4)
 EVENT_RECORDS = ("stream", "api", "kernel", "memcpy", "memset", "sync", "scope", "args")
 PROBED, WAITED, PENDING = 0x40000000, 0x20000000, 0x10000000
 SLACK_NS = 5000
+# The light mode's min_blocked_ns (the default): a call held less is not asked at its exit.
+EXIT_MIN_NS = 5000
 ROW = re.compile(r"^SS_API\(\s*(\w+),\s*(RT|DRV),\s*(\w+),\s*(\w+),\s*(-?[0-9]+),")
 # Field positions after the keyword (docs/trace-format.md, "Records").
 API_NAME, API_CORRELATION, API_FLAGS = 4, 3, 10
@@ -83,7 +86,9 @@ def probe(row, fields, ops, enter_of):
             state[0] = True
         if op["end"] > leave + SLACK_NS:
             state[1] = False
-    waited = any(pending and complete for pending, complete in streams.values())
+    # A call held less than EXIT_MIN_NS is not asked at its exit (capture_probe_exit).
+    waited = leave - enter >= EXIT_MIN_NS and any(pending and complete
+                                                  for pending, complete in streams.values())
     pending = any(state[0] for state in streams.values())
     return PROBED | (WAITED if waited else 0) | (PENDING if pending else 0)
 
@@ -115,6 +120,7 @@ def convert(root, source, target):
         if key != "meta" and not meta_done and key not in ("SSTRACE", ""):
             out.append("meta mode light")
             out.append("meta probe_pending 1")
+            out.append(f"meta probe_exit_min_ns {EXIT_MIN_NS}")
             meta_done = True
         if key == "SSTRACE":
             line = "SSTRACE 1 1" if any(w.startswith("scope ") for w in lines) else line

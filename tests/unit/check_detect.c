@@ -466,6 +466,36 @@ START_TEST(test_light_readback_found_stream_busy)
 }
 END_TEST
 
+START_TEST(test_light_short_call_not_asked_at_exit)
+{
+    /* A light cudaStreamSynchronize held 3 us, probed, its exit answer "waited": a latent
+     * SYNC401 of 3 us. With the metadata probe_exit_min_ns 5000 the light mode did not ask at
+     * the exit of a call held less: judged by its time (under 5 us: it did not wait, 0 us). */
+    for (int exit_min = 0; exit_min < 2; exit_min++) {
+        fixture_teardown();
+        fixture_setup();
+        ck_assert_int_eq(ss_evlog_set_meta(&log_, "mode", "light"), 0);
+        if (exit_min)
+            ck_assert_int_eq(ss_evlog_set_meta(&log_, "probe_exit_min_ns", "5000"), 0);
+        api((call_spec){.name = "cudaStreamSynchronize",
+                        .enter = US(25),
+                        .exit = US(28),
+                        .corr = 3,
+                        .stream = S13,
+                        .stream_id = 13,
+                        .kind = -1,
+                        .flags = SS_API_PROBED | SS_API_WAITED,
+                        .stack = site("train.py", 40)});
+        run();
+        ck_assert_uint_eq(res.count, 1);
+        const ss_finding *f = only_latent(SS_RULE_SYNC_IN_LOOP);
+        ck_assert_uint_eq(f->line, 40);
+        ck_assert_uint_eq(f->evidence.count, 1);
+        ck_assert_uint_eq(f->evidence.total_ns, exit_min ? 0 : US(3));
+    }
+}
+END_TEST
+
 START_TEST(test_readback_then_sync_two_threads)
 {
     /* The synchronization that follows the copy is the same thread's: thread 2 synchronizing
@@ -2571,7 +2601,7 @@ static Suite *detect_suite(void)
          {test_readback_sync_waited_for_own_transfer,
           test_readback_sync_waited_for_earlier_kernel_too,
           test_pageable_copy_sync_waited_for_own_transfer, test_light_readback_found_stream_idle,
-          test_light_readback_found_stream_busy}},
+          test_light_readback_found_stream_busy, test_light_short_call_not_asked_at_exit}},
         {"copies",
          {test_pageable_async_copy, test_pageable_async_copy_host_bound_range,
           test_pageable_async_copy_without_pending_work, test_pageable_async_copy_then_stream_sync,
