@@ -382,16 +382,19 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
     return words;
 }
 
-/* Whether 'decl', what a grow guard records the size in, is a local variable (not static) of a
- * function that runs from a loop that enqueues device work: every call starts it afresh
- * ('size_t cap = 0;' in the function), so the buffer is allocated again on every call that has
- * data, on every iteration of that loop. */
+/* Whether 'decl', what a grow guard records the size in, is a local variable of automatic
+ * storage of a function that runs from a loop that enqueues device work: every call starts it
+ * afresh ('size_t cap = 0;' in the function), so the buffer is allocated again on every call
+ * that has data, on every iteration of that loop. A 'static' or 'thread_local' local outlives
+ * the call ('thread_local Vector<float> pinned; if (pinned.Dim() < n) ...'): a lasting
+ * record of the size, like a member. */
 static int restarts_each_call(ss_callgraph *graph, CXCursor decl)
 {
     enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
     if (clang_getCursorKind(decl) != CXCursor_VarDecl ||
         clang_getCursorLinkage(decl) != CXLinkage_NoLinkage ||
-        (sc != CX_SC_None && sc != CX_SC_Auto && sc != CX_SC_Register))
+        (sc != CX_SC_None && sc != CX_SC_Auto && sc != CX_SC_Register) ||
+        clang_getCursorTLSKind(decl) != CXTLS_None)
         return 0;
     CXCursor function = clang_getCursorSemanticParent(decl);
     if (!ss_ast_is_function(function))
