@@ -477,23 +477,72 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
 }
 
 /* For ss_callgraph_reached_unless: a call under a grow guard is skipped. */
-static int skip_grow_guarded(CXCursor from, CXCursor call, void *data)
-{
-    char *words = grow_guard_words(data, from, call, 0, NULL);
-    free(words);
-    return words != NULL;
-}
-
 /* "line 23 returns early unless ..." (early_return_words) when the loop 'loop' itself, in no
  * other loop of its function 'function', follows in its function an early return while the
  * request fits: the whole loop runs when the buffer grows, its allocations (one per buffer of
  * a list) included. Malloc'ed, or NULL. */
-static char *early_return_loop_words(ss_callgraph *graph, CXCursor function, CXCursor loop)
+static char *early_return_loop_words(ss_callgraph *graph, CXCursor function, CXCursor loop,
+                                     int with_file)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, loop, path);
-    char *words = early_return_words(graph, function, path, found, loop, 0, 1);
+    char *words = early_return_words(graph, function, path, found, loop, with_file, 1);
     free(path);
+    return words;
+}
+
+/* The named function a statement of its body sits in: the declaration libclang keeps with the
+ * statement, followed out of local declarations. */
+static CXCursor function_of(CXCursor stmt)
+{
+    CXCursor c = clang_getCursorSemanticParent(stmt);
+    for (int hops = 0; hops < 8 && !ss_ast_is_null(c) && !ss_ast_is_function(c); hops++)
+        c = clang_getCursorSemanticParent(c);
+    return ss_ast_is_null(c) ? c : ss_scope_outer_function(c);
+}
+
+/* For ss_callgraph_reached_unless: a call under a grow guard, or made in a loop that follows
+ * an early return while the request fits (early_return_loop_words), is skipped. */
+static int skip_grow_guarded(CXCursor from, CXCursor call, void *data)
+{
+    char *words = grow_guard_words(data, from, call, 0, NULL);
+    if (words == NULL && ss_scope_is_loop(from)) {
+        CXCursor function = function_of(call);
+        if (!ss_ast_is_null(function))
+            words = early_return_loop_words(data, function, from, 0);
+    }
+    free(words);
+    return words != NULL;
+}
+
+/* For a call in a function that the loop reaches through a chain of calls: the guard of a call
+ * on the chain (grow_guard_words), else the early return that the loop follows; a note's words
+ * only when every chain from a loop that enqueues device work down to the function passes
+ * such a guard (skip_grow_guarded). Malloc'ed, or NULL. */
+static char *chain_grow_words(ss_check_ctx *ctx, const ss_loop_context *loop)
+{
+    ss_callgraph *graph = ss_check_graph(ctx);
+    int lazy = 0;
+    char *guard = NULL;
+    for (size_t i = 0; i < loop->call_count && guard == NULL; i++)
+        guard = grow_guard_words(graph, loop->froms[i], loop->calls[i], 1, &lazy);
+    if (guard == NULL) {
+        char *early = early_return_loop_words(graph, loop->function, loop->loop, 1);
+        guard = early ? ss_xasprintf("the loop at %s runs only when the buffer grows: %s",
+                                     loop->place, early)
+                      : NULL;
+        free(early);
+    }
+    char *words = NULL;
+    if (guard && !ss_callgraph_reached_unless(graph, ss_scope_outer_function(ctx->function),
+                                              SS_SCOPE_ENQUEUES, skip_grow_guarded, graph))
+        words = lazy ? ss_xasprintf("lazy: every call from a loop runs only while the buffer is "
+                                    "unset (%s)",
+                                    guard)
+                     : ss_xasprintf("grow-only: every call from a loop runs when a buffer grows "
+                                    "(%s)",
+                                    guard);
+    free(guard);
     return words;
 }
 
@@ -511,7 +560,7 @@ char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop,
         return words;
     }
     if (loop->chain == NULL) {
-        guard = early_return_loop_words(graph, loop->function, loop->loop);
+        guard = early_return_loop_words(graph, loop->function, loop->loop, 0);
         char *words = guard ? ss_xasprintf("grow-only: the loop at line %u runs only when the "
                                            "buffer grows (%s)",
                                            ss_scope_line(loop->loop), guard)
@@ -519,19 +568,7 @@ char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop,
         free(guard);
         return words;
     }
-    for (size_t i = 0; i < loop->call_count && guard == NULL; i++)
-        guard = grow_guard_words(graph, loop->froms[i], loop->calls[i], 1, &lazy);
-    char *words = NULL;
-    if (guard && !ss_callgraph_reached_unless(graph, ss_scope_outer_function(ctx->function),
-                                              SS_SCOPE_ENQUEUES, skip_grow_guarded, graph))
-        words = lazy ? ss_xasprintf("lazy: every call from a loop runs only while the buffer is "
-                                    "unset (%s)",
-                                    guard)
-                     : ss_xasprintf("grow-only: every call from a loop runs when a buffer grows "
-                                    "(%s)",
-                                    guard);
-    free(guard);
-    return words;
+    return chain_grow_words(ctx, loop);
 }
 
 /* ------------------------------------------------------------------------------------------
