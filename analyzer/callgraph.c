@@ -369,6 +369,12 @@ int ss_callgraph_loop_work(ss_callgraph *g, CXCursor loop, ss_scope_work what, C
     return 1;
 }
 
+int ss_callgraph_does_work(ss_callgraph *g, CXCursor function, ss_scope_work what)
+{
+    long n = g ? find_node(g, definition_of(function)) : -1;
+    return n >= 0 && g->nodes[n].has_work[kind_index(what)];
+}
+
 /* The innermost loop around the call of site 's' in its caller that does work of kind 'k'
  * (kind_index), or a null cursor; '*work' (may be NULL) receives that work. Computed once per
  * site. */

@@ -27,6 +27,11 @@ void ss_callgraph_free(ss_callgraph *graph);
 int ss_callgraph_loop_work(ss_callgraph *graph, CXCursor loop, ss_scope_work what, CXCursor call,
                            CXCursor *work, CXCursor *via);
 
+/* Whether the function 'function' of the unit does 'what' (scope.h): in its own body, or in a
+ * function of the unit it calls, directly or further down (up to eight calls). Returns 1 or 0
+ * (0 for a function the unit does not define). */
+int ss_callgraph_does_work(ss_callgraph *graph, CXCursor function, ss_scope_work what);
+
 /* A loop in another function from which a function is called (through up to eight calls). */
 typedef struct ss_loop_reach {
     CXCursor loop;     /* the loop */

@@ -95,6 +95,10 @@ typedef struct ss_assumed_waits {
 char *ss_context_between_waits(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed);
 void ss_assumed_waits_free(ss_assumed_waits *a);
 
+/* drained.c. Whether 'decl' is a constructor, destructor, conversion or operator, or one the
+ * compiler writes: a value's own plumbing, not a function that queues work. Returns 1 or 0. */
+int ss_context_special_member(CXCursor decl);
+
 /* drained.c. Whether 'call', of no API of the table and no function of the unit, may queue
  * device work: it is given a stream, it calls through a pointer, it is a function of a GPU
  * library, or one declared outside the system headers (the project's, defined in another unit;

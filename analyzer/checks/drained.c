@@ -115,9 +115,7 @@ static const char *const library_prefixes[] = {"cublas",   "cudnn",    "cusparse
                                                "curand",   "cusolver", "nccl",     "cutlass",
                                                "thrust::", "cub::"};
 
-/* Whether 'decl' is a constructor, destructor, conversion or operator, or one the compiler
- * writes: a value's own plumbing, not a function that queues work. */
-static int special_member(CXCursor decl)
+int ss_context_special_member(CXCursor decl)
 {
     enum CXCursorKind k = clang_getCursorKind(decl);
     if (k == CXCursor_Constructor || k == CXCursor_Destructor || k == CXCursor_ConversionFunction ||
@@ -141,7 +139,7 @@ int ss_context_library_enqueues(CXCursor call)
     if (ss_ast_is_null(decl))
         return 1;
     if (!clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
-        return !special_member(decl);
+        return !ss_context_special_member(decl);
     char *name = ss_qualified_name(decl);
     int found = 0;
     for (size_t i = 0; name && !found && i < sizeof library_prefixes / sizeof *library_prefixes;

@@ -45,9 +45,23 @@ static void encode_waits(const ss_project_facts *facts, cJSON *o)
     }
 }
 
+/* An array of strings 'name' in 'o' (absent when 'count' is 0). */
+static void encode_strings(cJSON *o, const char *name, char *const *strings, size_t count)
+{
+    cJSON *array = count ? cJSON_AddArrayToObject(o, name) : NULL;
+    for (size_t k = 0; k < count; k++)
+        cJSON_AddItemToArray(array, cJSON_CreateString(strings[k]));
+}
+
 /* The cache's form of the stream arguments and the questions about them (project_streams.c). */
 static void encode_args(const ss_project_facts *facts, cJSON *o)
 {
+    encode_strings(o, "working", facts->working, facts->working_count);
+    cJSON *crosses = facts->cross_count ? cJSON_AddArrayToObject(o, "crossCalls") : NULL;
+    for (size_t i = 0; i < facts->cross_count; i++) {
+        const char *pair[2] = {facts->crosses[i].from, facts->crosses[i].to};
+        cJSON_AddItemToArray(crosses, cJSON_CreateStringArray(pair, 2));
+    }
     cJSON *args = cJSON_AddArrayToObject(o, "streamArgs");
     for (size_t i = 0; i < facts->arg_count; i++) {
         const ss_stream_arg *a = &facts->args[i];
@@ -57,6 +71,9 @@ static void encode_args(const ss_project_facts *facts, cJSON *o)
         cJSON_AddBoolToObject(item, "legacy", a->legacy);
         ss_cache_add_string(item, "via", a->via);
         cJSON_AddNumberToObject(item, "viaParam", a->via_param);
+        if (a->drain)
+            ss_cache_add_string(item, "drain", a->drain);
+        encode_strings(item, "after", a->after, a->after_count);
         cJSON_AddItemToArray(args, item);
     }
     cJSON *questions = cJSON_AddArrayToObject(o, "paramQuestions");
@@ -197,6 +214,48 @@ static void decode_pending(const cJSON *item, ss_project_facts *facts, int *bad)
     ss_cache_decode_finding(finding, f, bad);
 }
 
+/* The array of strings 'name' of 'o' (absent: none) into '*strings', '*count'. */
+static void decode_strings(const cJSON *o, const char *name, char ***strings, size_t *count,
+                           int *bad)
+{
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(o, name), *item;
+    if (array == NULL)
+        return;
+    if (!cJSON_IsArray(array)) {
+        *bad = 1;
+        return;
+    }
+    *strings = ss_xcalloc((size_t)cJSON_GetArraySize(array) + 1, sizeof **strings);
+    cJSON_ArrayForEach(item, array)
+    {
+        if (!cJSON_IsString(item)) {
+            *bad = 1;
+            return;
+        }
+        (*strings)[(*count)++] = ss_xstrdup(item->valuestring);
+    }
+}
+
+/* The calls of functions of other units ("crossCalls": [from, to] pairs; absent: none). */
+static void decode_crosses(const cJSON *o, ss_project_facts *facts, int *bad)
+{
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(o, "crossCalls"), *pair;
+    if (array && !cJSON_IsArray(array))
+        *bad = 1;
+    cJSON_ArrayForEach(pair, array)
+    {
+        const cJSON *from = cJSON_GetArrayItem(pair, 0), *to = cJSON_GetArrayItem(pair, 1);
+        if (*bad || !cJSON_IsArray(pair) || !cJSON_IsString(from) || !cJSON_IsString(to)) {
+            *bad = 1;
+            return;
+        }
+        ss_xgrow((void **)&facts->crosses, &facts->cross_cap, facts->cross_count + 1,
+                 sizeof *facts->crosses);
+        facts->crosses[facts->cross_count].from = ss_xstrdup(from->valuestring);
+        facts->crosses[facts->cross_count++].to = ss_xstrdup(to->valuestring);
+    }
+}
+
 static void decode_arg(const cJSON *item, ss_project_facts *facts, int *bad)
 {
     ss_stream_arg *a = ss_project_add_arg(facts);
@@ -205,6 +264,8 @@ static void decode_arg(const cJSON *item, ss_project_facts *facts, int *bad)
     a->legacy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "legacy"));
     a->via = take_string(item, "via", 0, bad);
     a->via_param = ss_cache_get_unsigned(item, "viaParam", UINT_MAX, bad);
+    a->drain = take_string(item, "drain", 0, bad);
+    decode_strings(item, "after", &a->after, &a->after_count, bad);
 }
 
 static void decode_param_question(const cJSON *item, ss_project_facts *facts, int *bad)
@@ -243,6 +304,9 @@ static void decode_args(const cJSON *o, ss_project_facts *facts, int *bad)
         *bad = 1;
         return;
     }
+    decode_strings(o, "working", &facts->working, &facts->working_count, bad);
+    facts->working_cap = facts->working_count;
+    decode_crosses(o, facts, bad);
     cJSON_ArrayForEach(item, args)
     {
         if (!*bad)

@@ -71,7 +71,20 @@ typedef struct ss_stream_arg {
     int legacy;
     char *via; /* the calling function's USR, when it passes its own parameter on, or NULL */
     unsigned via_param;
+    /* Another stream, drained before any legacy-stream work (project_streams.c, drained_arg):
+     * 'drain' says where ("JSphGpuSingle.cpp:882"), 'after' the USRs of the functions the unit
+     * only declares that run between the call and that wait, which must do no device work. */
+    char *drain;
+    char **after;
+    size_t after_count;
 } ss_stream_arg;
+
+/* A call, in a function the unit defines that another unit may call ('from', which does no
+ * device work in this unit), of a function the unit only declares ('to'): USRs. */
+typedef struct ss_cross_call {
+    char *from;
+    char *to;
+} ss_cross_call;
 
 /* The 'param' of an ss_stream_arg that is a field of a type ('usr' the field's): each write of
  * the field is recorded as a call's argument would be. */
@@ -117,6 +130,12 @@ struct ss_project_facts {
      * questions of its legacy-stream warnings about them (project_streams.c). */
     ss_stream_arg *args;
     size_t arg_count, arg_cap;
+    /* The functions the unit defines that another unit may call and that do device work (a
+     * launch or an asynchronous call, themselves or through the unit's functions): their USRs. */
+    char **working;
+    size_t working_count, working_cap;
+    ss_cross_call *crosses;
+    size_t cross_count, cross_cap;
     ss_param_question *param_questions;
     size_t param_question_count, param_question_cap;
 };

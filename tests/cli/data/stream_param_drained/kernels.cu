@@ -1,0 +1,11 @@
+#include "kernels.h"
+
+__global__ void add_delta(float *ar, unsigned n) { ar[threadIdx.x % n] += 1.0f; }
+
+void Update(float *ar, unsigned n, cudaStream_t stm) { add_delta<<<1, 32, 0, stm>>>(ar, n); }
+
+void Step(float *ar, unsigned n)
+{
+    for (int i = 0; i < 4; i++)
+        add_delta<<<1, 32>>>(ar, n);
+}
