@@ -295,6 +295,28 @@ static const char *found_in(const ss_args *args, size_t after, const char *path,
     return NULL;
 }
 
+/* Whether the include folder 'dir' of the build holds the main file 'file' (at any depth): a
+ * source folder of an in-tree build ('-I./' of a command run beside its sources), where a
+ * header that is not there is no sign of one the build makes, unless its configure template is
+ * (NAME.in, NAME.cmake). */
+static int source_folder(const char *dir, const char *file, const char *rel)
+{
+    char real_dir[PATH_MAX], real_file[PATH_MAX];
+    if (realpath(dir, real_dir) == NULL || realpath(file, real_file) == NULL ||
+        in_folder(real_file, real_dir) == NULL)
+        return 0;
+    static const char *const templates[] = {".in", ".cmake"};
+    for (size_t k = 0; k < sizeof templates / sizeof templates[0]; k++) {
+        char *path = ss_xasprintf("%s/%s%s", dir, rel, templates[k]);
+        struct stat st;
+        int found = stat(path, &st) == 0;
+        free(path);
+        if (found)
+            return 0;
+    }
+    return 1;
+}
+
 static void find_unbuilt(CXFile included, CXSourceLocation *stack, unsigned depth,
                          CXClientData data)
 {
@@ -313,6 +335,8 @@ static void find_unbuilt(CXFile included, CXSourceLocation *stack, unsigned dept
         int toolkit = 0;
         const char *dir = found_in(w->in->args, w->build_at[m], path, &toolkit, buf, sizeof buf);
         const char *rel = dir ? in_folder(path, dir) : NULL;
+        if (rel && source_folder(w->build_dirs->v[m], w->in->file, rel))
+            continue;
         char *header = rel ? ss_xasprintf("%s/%s", w->build_dirs->v[m], rel) : NULL;
         struct stat st;
         int absent = header && stat(header, &st) != 0;

@@ -107,6 +107,20 @@ lint
 status "a command run in build/src" 2
 text "a command run in build/src" out "$MESSAGE"
 
+# A command run beside its sources ('-I.' in src/, an in-tree build): src/ holds the unit, and a
+# header not there is no header the build makes, unless its configure template is (conf.h.in).
+printf '[{"directory": "%s/src", "file": "%s/src/a.cu", "arguments": ["nvcc", "-I.", "-I../third/include", "-c", "a.cu"]}]\n' \
+    "$WORK" "$WORK" >build/compile_commands.json
+lint
+status "an in-tree build" 2
+text "an in-tree build" out "src/a.cu:4:26: error: no member named 'depth' in 'conf'
+src/a.cu:4:37: error: no member named 'border' in 'conf'"
+touch src/conf.h.in
+lint
+status "an in-tree build with conf.h.in" 2
+text "an in-tree build with conf.h.in" out "src/a.cu:1:10: error: src/conf.h does not exist yet: the copy in third/include was used; build the project first (the 2 errors of this parse may follow from it; the first: src/a.cu:4:26: no member named 'depth' in 'conf')"
+rm src/conf.h.in
+
 database "\"-I../third/include\", "
 cp uses_new.cu src/a.cu
 lint
