@@ -507,18 +507,25 @@ static int is_aside(ss_callgraph *graph, CXCursor stmt, const CXCursor *vars, si
     return !w.refused;
 }
 
+/* Locals a value read back was copied into at the end of a block (next_use_words). */
+typedef struct carried_vars {
+    CXCursor vars[3];
+    size_t count;
+} carried_vars;
+
 /* "inherent: ..." when one of the (at most three) statements after 'stmts[at_index]' needs one
  * of the 'vars' at once (statement_use), the statements between only waiting for the device
  * or standing aside (is_aside: checks, log lines, declarations that name an element), or,
  * before a return, computing with no device work other values that the return gives with
  * this one. Malloc'ed, or NULL. */
 static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n, unsigned at_index,
-                            const CXCursor *vars, size_t var_count)
+                            const CXCursor *vars, size_t var_count, carried_vars *carried)
 {
     char *words = NULL;
     CXCursor computed[3];
     size_t computed_count = 0;
-    for (unsigned s = at_index + 1; s < n && s <= at_index + 3; s++) {
+    unsigned s = at_index + 1;
+    for (; s < n && s <= at_index + 3; s++) {
         CXCursor next = stmts[s];
         char *use = NULL;
         for (size_t v = 0; v < var_count && use == NULL; v++)
@@ -544,6 +551,19 @@ static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n
             break;
         computed[computed_count++] = var;
     }
+    /* The block ends with the value only copied into locals ('resf = resf4.w;' closing an
+     * 'else'): what follows the block may use them. */
+    int copied =
+        words == NULL && s == n && computed_count > 0 && at_index + 1 + computed_count == n;
+    for (size_t c = 0; copied && c < computed_count; c++) {
+        int from = 0;
+        for (size_t v = 0; v < var_count && !from; v++)
+            from = refers_to(stmts[at_index + 1 + c], vars[v]);
+        copied &= from;
+    }
+    carried->count = copied ? computed_count : 0;
+    for (size_t c = 0; c < carried->count; c++)
+        carried->vars[c] = computed[c];
     return words;
 }
 
@@ -551,7 +571,8 @@ static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n
  * holds the call 'at': for a pageable copy, a wait for it; otherwise a use of its value at
  * once (next_use_words). Malloc'ed, or NULL. */
 static char *following_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXCursor stmt,
-                             const CXCursor *stmts, unsigned n, unsigned at_index)
+                             const CXCursor *stmts, unsigned n, unsigned at_index,
+                             carried_vars *carried)
 {
     /* An asynchronous copy of pageable memory that the next statement waits for: the host
      * waits for it anyway, and the staging costs nothing more. */
@@ -560,14 +581,18 @@ static char *following_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CX
         return ss_xasprintf("inherent: the next statement (line %u) waits for the copy anyway",
                             ss_scope_line(stmts[at_index + 1]));
     CXCursor vars[8];
-    size_t var_count = tie_vars(stmt, vars, 8);
+    size_t var_count = carried->count;
+    for (size_t c = 0; c < carried->count; c++)
+        vars[c] = carried->vars[c];
+    if (var_count == 0)
+        var_count = tie_vars(stmt, vars, 8);
     if (var_count == 0) {
         vars[0] = value_var(ctx, at, stmt);
         var_count = ss_ast_is_null(vars[0]) ? 0 : 1;
     }
     if (var_count == 0)
         return NULL;
-    return next_use_words(ctx, stmts, n, at_index, vars, var_count);
+    return next_use_words(ctx, stmts, n, at_index, vars, var_count, carried);
 }
 
 char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
@@ -583,6 +608,8 @@ char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     char *callee = ss_scope_callee_name(at);
     int returns_value = callee == NULL || ss_api_find(callee) == NULL;
     free(callee);
+    carried_vars carried;
+    carried.count = 0;
     /* The statement of a block that holds the call, and what it holds the call in. */
     for (size_t i = found > 0 ? (size_t)found : 0; i > 0 && words == NULL; i--) {
         CXCursor up = path[i - 1];
@@ -606,8 +633,10 @@ char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
             (around == CXCursor_DoStmt && once_do(path[i - 2])) ||
             (around == CXCursor_CompoundStmt && !ss_ast_written_as(up, "{")))
             continue;
-        words = following_words(ctx, rule, at, child, stmts, n, at_index);
-        break;
+        words = following_words(ctx, rule, at, child, stmts, n, at_index, &carried);
+        /* Copied into locals at the end of an 'if' block: the statement after the 'if'. */
+        if (carried.count == 0 || around != CXCursor_IfStmt)
+            break;
     }
     free(path);
     return words;
