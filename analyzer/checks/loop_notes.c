@@ -491,6 +491,85 @@ static char *early_return_loop_words(ss_callgraph *graph, CXCursor function, CXC
     return words;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * A key-change guard: 'if (dag_size != ctx->dag_size) { ctx->dag_size = dag_size; ... }'. */
+
+/* Whether 'decl' keeps its value from one call to the next: a member, a global, a static or
+ * thread_local local. */
+static int lasting(CXCursor decl)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k == CXCursor_FieldDecl)
+        return 1;
+    return k == CXCursor_VarDecl && (clang_getCursorLinkage(decl) != CXLinkage_NoLinkage ||
+                                     clang_Cursor_getStorageClass(decl) == CX_SC_Static ||
+                                     clang_getCursorTLSKind(decl) != CXTLS_None);
+}
+
+/* Whether the statement 's' is 'a = b' with 'a' written as 'lhs' and 'b' as 'rhs'. */
+static int assigns_text(CXCursor s, const char *lhs, const char *rhs)
+{
+    char op[8];
+    s = ss_ast_strip(s);
+    if (clang_getCursorKind(s) != CXCursor_BinaryOperator ||
+        ss_ast_binary_op(s, op, sizeof op) != 0 || strcmp(op, "=") != 0)
+        return 0;
+    char *a = ss_expr_text(ss_ast_child(s, 0)), *b = ss_expr_text(ss_ast_child(s, 1));
+    int same = a && b && strcmp(a, lhs) == 0 && strcmp(b, rhs) == 0;
+    free(a);
+    free(b);
+    return same;
+}
+
+/* "line 55 compares 'dag_size' with 'ctx->kawpow_dag_size' and the branch records it" when the
+ * 'if' statement 'if_stmt' takes 'branch' only while 'k != key' (either order) and a statement
+ * of the branch's own block is 'key = k', 'key' lasting (a member, global or static): the
+ * branch runs when the key changes. Malloc'ed, or NULL. */
+static char *key_guard_words(CXCursor if_stmt, CXCursor branch)
+{
+    if (ss_ast_child_count(if_stmt) < 2 || !ss_ast_same_node(ss_ast_child(if_stmt, 1), branch))
+        return NULL;
+    CXCursor cmp = ss_ast_strip(ss_ast_child(if_stmt, 0));
+    char op[8];
+    if (clang_getCursorKind(cmp) != CXCursor_BinaryOperator ||
+        ss_ast_binary_op(cmp, op, sizeof op) != 0 || strcmp(op, "!=") != 0)
+        return NULL;
+    char *side[2] = {ss_expr_text(ss_ast_child(cmp, 0)), ss_expr_text(ss_ast_child(cmp, 1))};
+    char *words = NULL;
+    unsigned n =
+        clang_getCursorKind(branch) == CXCursor_CompoundStmt ? ss_ast_child_count(branch) : 0;
+    for (unsigned i = 0; side[0] && side[1] && i < n && words == NULL; i++) {
+        CXCursor s = ss_ast_child(branch, i);
+        for (int k = 0; k < 2 && words == NULL; k++) {
+            if (assigns_text(s, side[k], side[1 - k]) &&
+                lasting(named_decl(ss_ast_child(ss_ast_strip(s), 0))))
+                words = ss_xasprintf("line %u compares '%s' with '%s' and the branch records it",
+                                     ss_scope_line(if_stmt), side[1 - k], side[k]);
+        }
+    }
+    free(side[0]);
+    free(side[1]);
+    return words;
+}
+
+/* "change-only: ..." when an 'if' between the function 'function' and 'at' (around the loop or
+ * inside it) is a key-change guard (key_guard_words). Malloc'ed, or NULL. */
+static char *key_change_words(CXCursor function, CXCursor at)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(function, at, path);
+    char *guard = NULL;
+    for (long i = found - 1; i >= 0 && guard == NULL; i--) {
+        if (clang_getCursorKind(path[i]) == CXCursor_IfStmt)
+            guard = key_guard_words(path[i], i + 1 < found ? path[i + 1] : at);
+    }
+    free(path);
+    char *words =
+        guard ? ss_xasprintf("change-only: it runs only when the key changes (%s)", guard) : NULL;
+    free(guard);
+    return words;
+}
+
 /* The named function a statement of its body sits in: the declaration libclang keeps with the
  * statement, followed out of local declarations. */
 static CXCursor function_of(CXCursor stmt)
@@ -560,6 +639,9 @@ char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop,
         return words;
     }
     if (loop->chain == NULL) {
+        char *key = key_change_words(loop->function, at);
+        if (key)
+            return key;
         guard = early_return_loop_words(graph, loop->function, loop->loop, 0);
         char *words = guard ? ss_xasprintf("grow-only: the loop at line %u runs only when the "
                                            "buffer grows (%s)",
