@@ -690,10 +690,20 @@ static drain way_flow(flow *f, const CXCursor *path, long found, long loop, CXCu
     return f->now;
 }
 
+/* Whether path[loop] lies in the body of a loop further up the path. */
+static int in_loop_body(const CXCursor *path, long loop)
+{
+    for (long i = 0; i < loop; i++) {
+        if (is_body(path[i], path[i + 1]))
+            return 1;
+    }
+    return 0;
+}
+
 /* The state right before 'target' in 'function' (a definition): what the statements before it
  * on the way down leave, from the state at the function's start (entry_state, asked only when
- * it matters) or, in a loop's body, from the end of its previous iteration. 'depth' counts the
- * callers gone up. */
+ * it matters) or, in a loop's body, from the end of its previous iteration (and, for a loop in
+ * another loop's body, from what comes before it there). 'depth' counts the callers gone up. */
 static drain state_at(const question *q, CXCursor function, CXCursor target, int depth)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
@@ -710,7 +720,12 @@ static drain state_at(const question *q, CXCursor function, CXCursor target, int
         int is_do = clang_getCursorKind(path[loop]) == CXCursor_DoStmt;
         stmt_flow(&f, ss_ast_child(path[loop], is_do ? 0 : n - 1));
         parts_flow(&f, path[loop], is_do ? 1 : 0, is_do ? n : n - 1);
-        d = way_flow(&f, path, found, loop, target, f.now);
+        drain start = f.now;
+        /* A loop inside another loop's body is entered again on each of that loop's
+         * iterations: its first iteration starts from what comes before it there. */
+        if (start.state == DRAINED && in_loop_body(path, loop))
+            start = join(start, state_at(q, function, path[loop], depth));
+        d = way_flow(&f, path, found, loop, target, start);
     } else if (found > 0) {
         /* Drained on the way whatever the start; else drained from a start that is. */
         d = way_flow(&f, path, found, -1, target, busy());
