@@ -42,6 +42,12 @@ typedef struct node {
     int never;            /* never_runs: 0 not decided, 2 never runs here, 3 may */
 } node;
 
+/* A node's function as it is spelled ('copy_async'), for finding the functions a name calls. */
+typedef struct spelled_node {
+    const char *spelled;
+    size_t node;
+} spelled_node;
+
 typedef struct site {
     CXCursor call;
     size_t caller;
@@ -62,9 +68,12 @@ struct ss_callgraph {
     CXCursor *dependent;      /* calls left unresolved in templates (no declaration referenced) */
     size_t *dependent_caller; /* the node each is made in */
     size_t dependent_count, dependent_cap, dependent_caller_cap;
-    char **dependent_name; /* the name each calls (dependent_name), once asked */
-    int never_done;        /* never_runs decided for every node */
-    size_t *table;         /* open addressing: node index + 1, 0 empty */
+    char **dependent_name;     /* the name each calls (dependent_name), once asked */
+    char **spelled;            /* each node's function as spelled (NULL: none), once asked */
+    spelled_node *by_spelling; /* the nodes with a spelling, sorted by it */
+    size_t spelled_count;      /* how many 'by_spelling' holds */
+    int never_done;            /* never_runs decided for every node */
+    size_t *table;             /* open addressing: node index + 1, 0 empty */
     size_t table_size;
     int reach_done;
     char **instantiated; /* names in the main file's explicit instantiations */
@@ -314,6 +323,10 @@ void ss_callgraph_free(ss_callgraph *g)
     for (size_t i = 0; g->dependent_name && i < g->dependent_count; i++)
         free(g->dependent_name[i]);
     free(g->dependent_name);
+    for (size_t n = 0; g->spelled && n < g->count; n++)
+        free(g->spelled[n]);
+    free(g->spelled);
+    free(g->by_spelling);
     free(g->dependent);
     free(g->dependent_caller);
     free(g->table);
@@ -736,6 +749,53 @@ static const char *dependent_name(ss_callgraph *g, size_t i)
     return g->dependent_name[i];
 }
 
+static int by_spelling(const void *a, const void *b)
+{
+    return strcmp(((const spelled_node *)a)->spelled, ((const spelled_node *)b)->spelled);
+}
+
+/* How node 'n''s function is spelled ('copy_async'), or NULL; every node's read once, when the
+ * graph is whole: the unresolved calls of a unit are matched against every node by name, and
+ * libclang makes each spelling anew. */
+static const char *node_spelling(ss_callgraph *g, size_t n)
+{
+    if (g->spelled == NULL) {
+        g->spelled = ss_xcalloc(g->count ? g->count : 1, sizeof(char *));
+        g->by_spelling = ss_xcalloc(g->count ? g->count : 1, sizeof *g->by_spelling);
+        for (size_t k = 0; k < g->count; k++) {
+            CXString s = clang_getCursorSpelling(g->nodes[k].cursor);
+            const char *text = clang_getCString(s);
+            g->spelled[k] = text ? ss_xstrdup(text) : NULL;
+            clang_disposeString(s);
+            if (g->spelled[k])
+                g->by_spelling[g->spelled_count++] = (spelled_node){g->spelled[k], k};
+        }
+        qsort(g->by_spelling, g->spelled_count, sizeof *g->by_spelling, by_spelling);
+    }
+    return g->spelled[n];
+}
+
+/* The nodes spelled 'name': '*first' receives where they start in the graph's 'by_spelling';
+ * returns how many there are. */
+static size_t nodes_spelled(ss_callgraph *g, const char *name, size_t *first)
+{
+    if (g->count == 0)
+        return 0;
+    node_spelling(g, 0);
+    size_t lo = 0, hi = g->spelled_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(g->by_spelling[mid].spelled, name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = lo;
+    while (hi < g->spelled_count && strcmp(g->by_spelling[hi].spelled, name) == 0)
+        hi++;
+    return hi - lo;
+}
+
 static int named_by_dependent(ss_callgraph *g, CXCursor function);
 
 /* Decides, for every node, whether its function cannot run in this unit ('never', 2) or may
@@ -765,13 +825,11 @@ static void decide_never(ss_callgraph *g)
                 continue;
             used[i] = 1;
             const char *callee = dependent_name(g, i);
-            for (size_t n = 0; callee && n < g->count; n++) {
-                if (may[n])
-                    continue;
-                CXString spelled = clang_getCursorSpelling(g->nodes[n].cursor);
-                if (clang_getCString(spelled) && strcmp(clang_getCString(spelled), callee) == 0)
+            size_t first = 0, named = callee ? nodes_spelled(g, callee, &first) : 0;
+            for (size_t k = first; k < first + named; k++) {
+                size_t n = g->by_spelling[k].node;
+                if (!may[n])
                     may[n] = changed = 1;
-                clang_disposeString(spelled);
             }
         }
     }
@@ -1086,11 +1144,9 @@ static int dependent_may_call(ss_callgraph *g, size_t i, size_t n)
 {
     CXCursor call = g->dependent[i];
     CXCursor f = g->nodes[n].cursor;
-    CXString s = clang_getCursorSpelling(f);
     const char *callee = dependent_name(g, i);
-    int named = callee && strcmp(callee, clang_getCString(s)) == 0;
-    clang_disposeString(s);
-    if (!named)
+    const char *spelled = node_spelling(g, n);
+    if (callee == NULL || spelled == NULL || strcmp(callee, spelled) != 0)
         return 0;
     /* (A template may take a pack of parameters.) */
     if (clang_getCursorKind(f) != CXCursor_FunctionTemplate && !clang_Cursor_isVariadic(f) &&
