@@ -541,10 +541,56 @@ static char *throw_words(const CXCursor *path, long found, long at)
         ss_scope_line(end));
 }
 
+/* Whether 'e' names the enumerator that says a CUDA call succeeded (cudaSuccess, CUDA_SUCCESS). */
+static int names_success(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    CXCursor ref = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
+        clang_getCursorKind(ref) != CXCursor_EnumConstantDecl)
+        return 0;
+    CXString name = clang_getCursorSpelling(ref);
+    const char *text = clang_getCString(name);
+    int success = text && (strcmp(text, "cudaSuccess") == 0 || strcmp(text, "CUDA_SUCCESS") == 0);
+    clang_disposeString(name);
+    return success;
+}
+
+/* Calls that turn a CUDA error code into words: a branch that makes one reports an error. */
+static const char *const error_reporters[] = {"cudaGetErrorString", "cudaGetErrorName",
+                                              "cuGetErrorString", "cuGetErrorName"};
+
+/* "on the error path: ..." when 'branch' is the branch that 'if_stmt' takes when a CUDA call
+ * failed: its condition compares an error code with cudaSuccess (CUDA_SUCCESS for the driver
+ * API; with '!=' where the operator can be read, not in a macro's body) and the branch reports
+ * it (cudaGetErrorString...), as an error-checking macro does ('if (e != cudaSuccess) {
+ * cudaDeviceReset(); fail(msg, cudaGetErrorString(e)); }'). Malloc'ed, or NULL. */
+static char *error_branch_words(ss_callgraph *g, CXCursor if_stmt, CXCursor branch)
+{
+    if (clang_getCursorKind(if_stmt) != CXCursor_IfStmt)
+        return NULL;
+    unsigned cond = ss_ast_if_condition(if_stmt);
+    if (cond + 1 >= ss_ast_child_count(if_stmt) ||
+        !ss_ast_same_node(ss_ast_child(if_stmt, cond + 1), branch))
+        return NULL;
+    CXCursor cmp = ss_ast_strip(ss_ast_child(if_stmt, cond)), reporter;
+    char op[8];
+    if (clang_getCursorKind(cmp) != CXCursor_BinaryOperator ||
+        (!names_success(ss_ast_child(cmp, 0)) && !names_success(ss_ast_child(cmp, 1))) ||
+        (ss_ast_binary_op(cmp, op, sizeof op) == 0 && strcmp(op, "!=") != 0) ||
+        !ss_callgraph_calls_named(g, branch, error_reporters,
+                                  sizeof error_reporters / sizeof error_reporters[0], &reporter))
+        return NULL;
+    return ss_xasprintf("on the error path: it runs only when a CUDA call failed (line %u "
+                        "tests the error code, and the branch reports it)",
+                        ss_scope_line(if_stmt));
+}
+
 /* ------------------------------------------------------------------------------------------
  * Guards on the way to a call. */
 
-/* The words of the first guard (a dead branch, an opt-in switch, an error path) on the path from
+/* The words of the first guard (a dead branch, an opt-in switch, an error path, a failed CUDA
+ * call's branch) on the path from
  * 'from' down to 'call', outermost first, or NULL. Malloc'ed. */
 static char *guard_words(ss_callgraph *g, CXCursor from, CXCursor call)
 {
@@ -561,6 +607,9 @@ static char *guard_words(ss_callgraph *g, CXCursor from, CXCursor call)
         if (words == NULL)
             words = throw_words(path, found, i);
     }
+    /* A failed call's branch, where no other guard said more. */
+    for (long i = 0; i < found && words == NULL; i++)
+        words = error_branch_words(g, path[i], i + 1 < found ? path[i + 1] : call);
     free(path);
     return words;
 }
