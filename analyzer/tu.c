@@ -6,6 +6,7 @@
 #include "callgraph.h"
 #include "checks.h"
 #include "checks/project_facts.h"
+#include "files.h"
 #include "flags.h"
 #include "log.h"
 #include "path.h"
@@ -472,6 +473,7 @@ void ss_tu_files_free(ss_tu_files *files)
 
 typedef struct inclusion_walk {
     CXTranslationUnit tu;
+    const ss_tu_input *in;
     ss_tu_files *files;
 } inclusion_walk;
 
@@ -487,8 +489,17 @@ static void record_inclusion(CXFile included, CXSourceLocation *stack, unsigned 
         clang_disposeString(name);
         return;
     }
+    /* The main file's text as lint was given it, every other file's read again: libclang's
+     * clang_getFileContents looks the file up by a scan of the unit's whole source-location
+     * table, once per file: up to half the parse's time on units with many headers. */
     size_t size = 0;
-    const char *text = clang_getFileContents(walk_state->tu, included, &size);
+    const ss_tu_input *in = walk_state->in;
+    char *read = depth == 0 && in->text ? NULL : ss_read_file(path, &size);
+    const char *text = read;
+    if (depth == 0 && in->text) {
+        text = in->text;
+        size = in->text_len;
+    }
     if (text == NULL)
         files->incomplete = 1;
     if (files->count == files->cap) {
@@ -499,6 +510,7 @@ static void record_inclusion(CXFile included, CXSourceLocation *stack, unsigned 
     files->v[files->count].path = ss_xstrdup(path);
     files->v[files->count].hash = text ? ss_hash_bytes(text, size, 0) : 0;
     files->count++;
+    free(read);
     clang_disposeString(name);
 }
 
@@ -733,7 +745,7 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
     if (!ctx.torch)
         ctx.torch = includes_torch(tu, in->file);
     if (files) {
-        inclusion_walk state = {tu, files};
+        inclusion_walk state = {tu, in, files};
         clang_getInclusions(tu, record_inclusion, &state);
     }
     clang_visitChildren(clang_getTranslationUnitCursor(tu), walk, &ctx);
