@@ -207,8 +207,10 @@ static int is_copy(CXCursor call)
         return 0;
     CXType made = clang_getCanonicalType(clang_getCursorType(call));
     CXType from = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(call, 0)));
-    return made.kind == CXType_Record &&
-           clang_equalTypes(clang_getUnqualifiedType(made), clang_getUnqualifiedType(from));
+    /* The records' declarations, not clang_getUnqualifiedType (libclang 16 and later): a
+     * const copy of the same record is the same declaration. */
+    return made.kind == CXType_Record && from.kind == CXType_Record &&
+           clang_equalCursors(clang_getTypeDeclaration(made), clang_getTypeDeclaration(from));
 }
 
 /* What 'call', made between the stream's work and the wait, may do: nothing on the device (a
