@@ -384,16 +384,19 @@ void capture_light_track(const ss_args_spec *spec, const void *params, int at_ex
 void capture_light_track_host(const ss_args_spec *spec, const void *params, int at_exit,
                               int32_t result, uint64_t bytes)
 {
-    int present;
-    uint64_t pointer = ss_args_read(params, &spec->host, &present);
     ss_api_class klass = proc.api_rows[spec->api].klass;
     int adds = klass == SS_CLASS_HOST_ALLOC || klass == SS_CLASS_HOST_REGISTER;
+    /* an allocation is remembered at its exit, a free forgotten at its entry: nothing else */
+    if (at_exit != adds || (adds && result != 0))
+        return;
+    int present;
+    uint64_t pointer = ss_args_read(params, &spec->host, &present);
     if (!present)
         return;
-    if (!at_exit && !adds)
-        range_remove(&proc.probe.pinned, pointer);
-    else if (at_exit && adds && result == 0)
+    if (adds)
         range_add(&proc.probe.pinned, pointer, bytes);
+    else
+        range_remove(&proc.probe.pinned, pointer);
 }
 
 /* Whether the light mode leaves out the call of 'spec' with 'params' at its entry: an

@@ -382,6 +382,17 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
     return words;
 }
 
+/* Whether 'decl' is a local variable of automatic storage: no linkage, neither 'static' nor
+ * 'thread_local'; a new one on every call of its function. */
+static int automatic_local(CXCursor decl)
+{
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
+    return clang_getCursorKind(decl) == CXCursor_VarDecl &&
+           clang_getCursorLinkage(decl) == CXLinkage_NoLinkage &&
+           (sc == CX_SC_None || sc == CX_SC_Auto || sc == CX_SC_Register) &&
+           clang_getCursorTLSKind(decl) == CXTLS_None;
+}
+
 /* Whether 'decl', what a grow guard records the size in, is a local variable of automatic
  * storage of a function that runs from a loop that enqueues device work: every call starts it
  * afresh ('size_t cap = 0;' in the function), so the buffer is allocated again on every call
@@ -390,11 +401,7 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
  * record of the size, like a member. */
 static int restarts_each_call(ss_callgraph *graph, CXCursor decl)
 {
-    enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
-    if (clang_getCursorKind(decl) != CXCursor_VarDecl ||
-        clang_getCursorLinkage(decl) != CXLinkage_NoLinkage ||
-        (sc != CX_SC_None && sc != CX_SC_Auto && sc != CX_SC_Register) ||
-        clang_getCursorTLSKind(decl) != CXTLS_None)
+    if (!automatic_local(decl))
         return 0;
     CXCursor function = clang_getCursorSemanticParent(decl);
     if (!ss_ast_is_function(function))
@@ -476,7 +483,6 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
     return words;
 }
 
-/* For ss_callgraph_reached_unless: a call under a grow guard is skipped. */
 /* "line 23 returns early unless ..." (early_return_words) when the loop 'loop' itself, in no
  * other loop of its function 'function', follows in its function an early return while the
  * request fits: the whole loop runs when the buffer grows, its allocations (one per buffer of
@@ -499,11 +505,7 @@ static char *early_return_loop_words(ss_callgraph *graph, CXCursor function, CXC
 static int lasting(CXCursor decl)
 {
     enum CXCursorKind k = clang_getCursorKind(decl);
-    if (k == CXCursor_FieldDecl)
-        return 1;
-    return k == CXCursor_VarDecl && (clang_getCursorLinkage(decl) != CXLinkage_NoLinkage ||
-                                     clang_Cursor_getStorageClass(decl) == CX_SC_Static ||
-                                     clang_getCursorTLSKind(decl) != CXTLS_None);
+    return k == CXCursor_FieldDecl || (k == CXCursor_VarDecl && !automatic_local(decl));
 }
 
 /* Whether the statement 's' is 'a = b' with 'a' written as 'lhs' and 'b' as 'rhs'. */
