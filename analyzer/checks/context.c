@@ -136,6 +136,19 @@ static int apply_exit(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
     return 1;
 }
 
+/* Inside a loop, what the host needs from the call at once: a buffer it copied back and goes
+ * through (host_reads.c), the values of several devices it combines into a launch argument
+ * (device_sum.c), memory attached to the host (attach.c). Malloc'ed, or NULL. */
+static char *needed_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    char *note = ss_context_host_read_words(ctx, rule, at);
+    if (note == NULL)
+        note = ss_context_device_sum_words(ctx, rule, at);
+    if (note == NULL)
+        note = ss_context_attach_words(ctx, rule, at);
+    return note;
+}
+
 /* The severity of a finding whose call runs on every iteration of 'loop': a warning, or a note
  * where the loop times itself, runs during set-up or teardown, or the call is inherent there
  * (the host goes through the data it copied back) or runs when a buffer grows. 'said_loop': the
@@ -175,9 +188,7 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     if (note == NULL)
         note = ss_context_idle_words(ctx, rule, loop, at);
     if (note == NULL)
-        note = ss_context_host_read_words(ctx, rule, at);
-    if (note == NULL)
-        note = ss_context_attach_words(ctx, rule, at);
+        note = needed_words(ctx, rule, at);
     if (note == NULL)
         note = ss_context_grow_only_words(ctx, loop, at);
     if (note == NULL)

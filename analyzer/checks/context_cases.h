@@ -136,6 +136,16 @@ unsigned ss_context_statements_around(CXCursor function, CXCursor at, CXCursor *
  * after the copy into 'h_tmp' on 's' (line 60), which line 90 swaps with it, ..."). */
 char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* device_sum.c. "inherent: the host needs the value to launch the next kernel: ..." for a
+ * readback of one value (SYNC301) into an element of a buffer, in a loop that sets the device
+ * on each iteration, whose values the host then combines in a loop (what it assigns from them
+ * carries them on) and passes to the next kernel launch, with no device work between (waits,
+ * error checks and host statements only, up to ten statements); for a wait (SYNC401) in a
+ * statement right after such a loop that does no device work, "inherent: it waits for the
+ * values ..."; for a wait right before such a readback in its block, where a device-wide wait
+ * in a loop over the devices comes between the readbacks and the launch, "subsumed: ...". */
+char *ss_context_device_sum_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
 /* attach.c. "inherent: the host may touch 'p' only once its attach to the host ..." for
  * a stream wait (SYNC401) after calls that attach managed memory to the host on that stream
  * ('cudaStreamAttachMemAsync(s, p, 0, cudaMemAttachHost)'), when a statement soon after (up to
