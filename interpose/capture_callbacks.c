@@ -200,7 +200,8 @@ static uint32_t capture_stack(thread_state *t, uint64_t call)
     t->store->timed_stacks++;
     uint64_t python = capture_timing_now();
     ss_site_key key = ss_site_key_start((uint64_t)(uintptr_t)__builtin_frame_address(0), call + 1);
-    int keyed = call != 0 && fast_site_keys() && ss_python_site_key(&key) > 0;
+    int keyed = call != 0 && fast_site_keys() &&
+                ss_python_site_key(&key, &t->sites, proc.config.python_depth) > 0;
     uint32_t id = keyed ? ss_site_find(&t->sites, &key) : 0;
     if (id != 0) {
         t->store->timed_python_ns += capture_timing_since(python);
@@ -268,7 +269,8 @@ int capture_handle_add(_Atomic uint64_t *table, size_t slots, uint64_t handle)
  * the handle's probe sequence when the handle is not in the table: for a table whose handles
  * are always forgotten before the same handle can be added again (the light mode's live
  * streams, forgotten at their destruction), which then holds the handles that live rather
- * than every handle ever added. Returns 0, or -1 when no slot is empty or forgotten. */
+ * than every handle ever added. Returns 1 when it added the handle, 0 when the table held it,
+ * or -1 when no slot is empty or forgotten. */
 int capture_handle_add_reusing(_Atomic uint64_t *table, size_t slots, uint64_t handle)
 {
     for (;;) {
@@ -290,24 +292,25 @@ int capture_handle_add_reusing(_Atomic uint64_t *table, size_t slots, uint64_t h
         uint64_t expected = at == reuse ? HANDLE_TOMBSTONE : 0;
         if (atomic_compare_exchange_strong_explicit(&table[at], &expected, handle,
                                                     memory_order_release, memory_order_relaxed))
-            return 0;
+            return 1;
         /* Another thread took the slot meanwhile: look again. */
     }
 }
 
-/* Forgets 'handle' in 'table'. */
-void capture_handle_forget(_Atomic uint64_t *table, size_t slots, uint64_t handle)
+/* Forgets 'handle' in 'table'. Returns 1 when this call forgot it, else 0. */
+int capture_handle_forget(_Atomic uint64_t *table, size_t slots, uint64_t handle)
 {
     size_t i = handle_slot(handle, slots);
     for (size_t n = 0; n < slots; n++, i = (i + 1) & (slots - 1)) {
         uint64_t seen = atomic_load_explicit(&table[i], memory_order_relaxed);
         if (seen == 0)
-            return;
+            return 0;
         if (seen == handle &&
             atomic_compare_exchange_strong_explicit(&table[i], &seen, HANDLE_TOMBSTONE,
                                                     memory_order_release, memory_order_relaxed))
-            return;
+            return 1;
     }
+    return 0;
 }
 
 long capture_handle_find(_Atomic uint64_t *table, size_t slots, uint64_t handle)

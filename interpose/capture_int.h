@@ -175,6 +175,10 @@ typedef struct capture_probe {
     _Atomic(stream_query_fn) stream_query;
     atomic_int context_seen; /* a context was created: before it, no work can be pending */
     _Atomic uint64_t live_streams[LIVE_STREAM_SLOTS]; /* handles, 0 empty, 1 forgotten */
+    /* How many streams live_streams holds: counted up after a stream's slot is taken, down
+     * after it is forgotten, so a device-wide call neither counts nor scans the slots (none
+     * when it is 0). */
+    atomic_uint live_count;
     /* Per slot of live_streams, the probes asking the driver about its stream at this moment:
      * a stream's destruction waits for them (capture_stream_destroying), so that no probe asks
      * about a freed handle. */
@@ -378,9 +382,11 @@ void CUPTIAPI capture_on_callback_switch(void *userdata, CUpti_CallbackDomain do
 /* Fixed lock-free sets of stream handles ('slots' of them, a power of two; no allocation).
  * capture_handle_add returns 0, or -1 when the set is full. */
 int capture_handle_add(_Atomic uint64_t *table, size_t slots, uint64_t handle);
-/* The same, taking a forgotten slot again: for handles forgotten before they can come back. */
+/* The same, taking a forgotten slot again: for handles forgotten before they can come back;
+ * 1 when it added the handle, 0 when the set held it already. */
 int capture_handle_add_reusing(_Atomic uint64_t *table, size_t slots, uint64_t handle);
-void capture_handle_forget(_Atomic uint64_t *table, size_t slots, uint64_t handle);
+/* 1 when it forgot the handle, 0 when the set did not hold it. */
+int capture_handle_forget(_Atomic uint64_t *table, size_t slots, uint64_t handle);
 int capture_handle_known(_Atomic uint64_t *table, size_t slots, uint64_t handle);
 /* The slot that holds 'handle' in 'table', or -1. */
 long capture_handle_find(_Atomic uint64_t *table, size_t slots, uint64_t handle);

@@ -14,14 +14,18 @@
  * the table lacks may hold work): they are judged by their time. */
 static void live_stream_add(uint64_t handle)
 {
-    if (capture_handle_add_reusing(proc.probe.live_streams, LIVE_STREAM_SLOTS, handle) < 0)
+    int added = capture_handle_add_reusing(proc.probe.live_streams, LIVE_STREAM_SLOTS, handle);
+    if (added < 0)
         atomic_store_explicit(&proc.probe.live_streams_off, 1, memory_order_relaxed);
+    else if (added > 0)
+        atomic_fetch_add(&proc.probe.live_count, 1);
 }
 
 /* Forgets a stream at the start of its destruction, before the driver frees it. */
 static void live_stream_remove(uint64_t handle)
 {
-    capture_handle_forget(proc.probe.live_streams, LIVE_STREAM_SLOTS, handle);
+    if (capture_handle_forget(proc.probe.live_streams, LIVE_STREAM_SLOTS, handle))
+        atomic_fetch_sub(&proc.probe.live_count, 1);
 }
 
 /* Asks the driver about the stream in slot 'slot' of the live streams, if it still holds
@@ -44,8 +48,10 @@ static CUresult query_listed(stream_query_fn query, size_t slot, uint64_t handle
  * context's streams are forgotten too, so device-wide calls no longer ask about them). */
 static void live_streams_clear(void)
 {
-    for (size_t i = 0; i < LIVE_STREAM_SLOTS; i++)
-        atomic_store_explicit(&proc.probe.live_streams[i], 0, memory_order_release);
+    for (size_t i = 0; i < LIVE_STREAM_SLOTS; i++) {
+        if (atomic_exchange(&proc.probe.live_streams[i], 0) > SS_STREAM_PER_THREAD)
+            atomic_fetch_sub(&proc.probe.live_count, 1);
+    }
 }
 
 /* The stream a call's handle names, for cuStreamQuery: the legacy or the per-thread default
@@ -59,16 +65,6 @@ static CUstream query_handle(uint64_t handle, int per_thread)
     if (handle == SS_STREAM_PER_THREAD)
         return CU_STREAM_PER_THREAD;
     return (CUstream)(uintptr_t)handle;
-}
-
-/* How many streams the live streams' table holds now (no question to the driver). */
-static uint32_t live_stream_count(void)
-{
-    uint32_t live = 0;
-    for (size_t i = 0; i < LIVE_STREAM_SLOTS; i++)
-        live += atomic_load_explicit(&proc.probe.live_streams[i], memory_order_relaxed) >
-                SS_STREAM_PER_THREAD;
-    return live;
 }
 
 /* Asks the driver about every live stream after the 'n' streams already in t->probed (the
@@ -97,7 +93,8 @@ static void probe_live_streams(thread_state *t, stream_query_fn query, uint32_t 
 /* The entry of a device-wide call (or a synchronization of the legacy stream): the default
  * stream and every live stream, or none: a call asked about some streams only would look as
  * if it waited for nothing. With more streams than PROBE_STREAMS_MAX, none is asked (counted
- * first: nothing is asked in vain). A synchronization of the legacy stream or of the device
+ * first, proc.probe.live_count: nothing is asked in vain); with none, the slots are not
+ * looked at. A synchronization of the legacy stream or of the device
  * whose legacy stream has work pending asks no other stream: the legacy stream's answer at the
  * exit decides, as it would first among all (capture_probe_exit). */
 static void probe_device_wide(thread_state *t, const ss_api *row, stream_query_fn query,
@@ -109,7 +106,8 @@ static void probe_device_wide(thread_state *t, const ss_api *row, stream_query_f
     t->probed[n++] = CU_STREAM_LEGACY;
     if (per_thread)
         t->probed[n++] = CU_STREAM_PER_THREAD;
-    if (n + live_stream_count() > PROBE_STREAMS_MAX)
+    uint32_t live = atomic_load(&proc.probe.live_count);
+    if (n + live > PROBE_STREAMS_MAX)
         return;
     for (uint32_t i = 0; i < n; i++) {
         if (query(t->probed[i]) == CUDA_ERROR_NOT_READY)
@@ -119,6 +117,10 @@ static void probe_device_wide(thread_state *t, const ss_api *row, stream_query_f
         (row->klass == SS_CLASS_STREAM_SYNC || row->klass == SS_CLASS_DEVICE_SYNC)) {
         t->probed_count = n;
         t->probed_deferred = 1;
+        return;
+    }
+    if (live == 0) {
+        t->probed_count = n; /* a stream made meanwhile is as one made after the call */
         return;
     }
     probe_live_streams(t, query, n);
@@ -266,7 +268,8 @@ int capture_stream_destroying(CUpti_CallbackDomain domain, CUpti_CallbackId cbid
     if (handle <= SS_STREAM_PER_THREAD || slot < 0)
         return 1;
     uint64_t seen = handle;
-    atomic_compare_exchange_strong(&proc.probe.live_streams[slot], &seen, (uint64_t)1);
+    if (atomic_compare_exchange_strong(&proc.probe.live_streams[slot], &seen, (uint64_t)1))
+        atomic_fetch_sub(&proc.probe.live_count, 1);
     /* The probes that pinned the slot before the forget finish one cuStreamQuery each. */
     for (unsigned spins = 0; atomic_load(&proc.probe.live_pins[slot]) != 0; spins++) {
         if (spins > 64)

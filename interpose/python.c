@@ -200,7 +200,8 @@ static inline __attribute__((always_inline)) int read_mem(const reader *rd, uint
     return 0;
 }
 
-static int read_ptr(const reader *rd, uintptr_t addr, uintptr_t *out)
+static inline __attribute__((always_inline)) int read_ptr(const reader *rd, uintptr_t addr,
+                                                          uintptr_t *out)
 {
     if (addr % sizeof(void *) != 0)
         return -1;
@@ -208,7 +209,8 @@ static int read_ptr(const reader *rd, uintptr_t addr, uintptr_t *out)
 }
 
 /* Whether the object at 'obj' has type 'type'. */
-static int has_type(const reader *rd, uintptr_t obj, const void *type)
+static inline __attribute__((always_inline)) int has_type(const reader *rd, uintptr_t obj,
+                                                          const void *type)
 {
     uintptr_t t;
     if (obj == 0 || obj % sizeof(void *) != 0 || read_ptr(rd, obj + py.layout.ob_type, &t) < 0)
@@ -330,7 +332,8 @@ static uint32_t resolve(const reader *rd, ss_py_table *table, uintptr_t code, in
 
 /* The byte offset of the instruction a frame is at (-1 before the first one), or -2 when
  * the frame has not started running its code yet (CPython's "incomplete" frames). */
-static int32_t frame_offset(const reader *rd, uintptr_t frame, uintptr_t code, int owner)
+static inline __attribute__((always_inline)) int32_t frame_offset(const reader *rd, uintptr_t frame,
+                                                                  uintptr_t code, int owner)
 {
     const py_layout *L = &py.layout;
     if (L->frame_object) {
@@ -366,7 +369,8 @@ static int user_frame(const ss_py_table *table, uint32_t id)
 
 /* The innermost frame of thread state 'ts' into '*frame' (0: none). Returns 0, or -1 when it
  * cannot be read. */
-static int top_frame(const reader *rd, uintptr_t ts, uintptr_t *frame)
+static inline __attribute__((always_inline)) int top_frame(const reader *rd, uintptr_t ts,
+                                                           uintptr_t *frame)
 {
     const py_layout *L = &py.layout;
     if (read_ptr(rd, ts + L->ts_frame, frame) < 0)
@@ -379,8 +383,8 @@ static int top_frame(const reader *rd, uintptr_t ts, uintptr_t *frame)
 
 /* The code object of 'frame', the frame that called it and its owner (0 where the layout has
  * none). Returns 0, or -1 when they cannot be read. */
-static int read_frame(const reader *rd, uintptr_t frame, uintptr_t *code, uintptr_t *previous,
-                      int *owner)
+static inline __attribute__((always_inline)) int
+read_frame(const reader *rd, uintptr_t frame, uintptr_t *code, uintptr_t *previous, int *owner)
 {
     const py_layout *L = &py.layout;
     if (read_ptr(rd, frame + L->fr_previous, previous) < 0 ||
@@ -627,12 +631,44 @@ uint32_t ss_python_capture(ss_thread_store *thread, ss_budget *budget, uint32_t 
     return (uint32_t)n;
 }
 
+/* What walk does with a frame: skips it (an entry frame, an incomplete one, an executable that
+ * is no code object), or keeps it, the program's own code or a library's. */
+enum { FRAME_SKIPPED, FRAME_LIBRARY, FRAME_USER };
+
+/* code_kind's answer for a code object it has not remembered: reads its file ('rd' by value:
+ * the reader of the inlined callers stays a constant there). */
+static __attribute__((noinline)) int code_kind_read(reader rd, ss_site_code *entry, uintptr_t code,
+                                                    uintptr_t file_obj)
+{
+    char file[1024];
+    if (read_text(&rd, file_obj, file, sizeof file) < 0)
+        return -1;
+    *entry = (ss_site_code){code, file_obj, (uint32_t)ss_python_library_file(file)};
+    return entry->library ? FRAME_LIBRARY : FRAME_USER;
+}
+
+/* Whether the file of code object 'code', whose file object is 'file_obj', is a library's
+ * (library_code's answer), remembered in 'cache' by the two addresses. Returns FRAME_LIBRARY or
+ * FRAME_USER, or -1 when the file cannot be read. */
+static inline __attribute__((always_inline)) int code_kind(const reader *rd, ss_site_cache *cache,
+                                                           uintptr_t code, uintptr_t file_obj)
+{
+    uint64_t h = ((uint64_t)code ^ (uint64_t)file_obj >> 4) * 0x9e3779b97f4a7c15ull;
+    ss_site_code *entry = &cache->codes[h >> 56 & (SS_SITE_CODES - 1)];
+    if (entry->code == code && entry->file == file_obj)
+        return entry->library ? FRAME_LIBRARY : FRAME_USER;
+    return code_kind_read(*rd, entry, code, file_obj);
+}
+
 /* Mixes the frame at 'frame' into 'key' as it is in memory: its code object and where in it
  * the frame is (the instruction pointer, or 3.10's f_lasti), its owner, and the code object's
  * file and name objects (what the frame table checks a code object by: ss_py_find). Sets
- * '*previous' to the frame that called it. Returns 0, or -1 when it cannot be read or its
- * code is not a code object where the layout says it must be (walk's test). */
-static int mix_frame(const reader *rd, uintptr_t frame, ss_site_key *key, uintptr_t *previous)
+ * '*previous' to the frame that called it. Returns what walk does with it (FRAME_*), or -1
+ * when it cannot be read or its code is not a code object where the layout says it must be
+ * (walk's test). */
+static inline __attribute__((always_inline)) int mix_frame(const reader *rd, ss_site_cache *cache,
+                                                           uintptr_t frame, ss_site_key *key,
+                                                           uintptr_t *previous)
 {
     const py_layout *L = &py.layout;
     uintptr_t code, instr = 0, file_obj = 0, name_obj = 0;
@@ -641,7 +677,8 @@ static int mix_frame(const reader *rd, uintptr_t frame, ss_site_key *key, uintpt
         read_mem(rd, frame + L->fr_instr, &instr,
                  L->frame_object ? sizeof(int32_t) : sizeof instr) < 0)
         return -1;
-    if (has_type(rd, code, py.code_type)) {
+    int is_code = has_type(rd, code, py.code_type);
+    if (is_code) {
         if (read_ptr(rd, code + L->co_filename, &file_obj) < 0 ||
             read_ptr(rd, code + L->co_name, &name_obj) < 0)
             return -1;
@@ -651,33 +688,58 @@ static int mix_frame(const reader *rd, uintptr_t frame, ss_site_key *key, uintpt
     ss_site_key_mix(key, code);
     ss_site_key_mix(key, instr ^ (uint64_t)(unsigned)owner << 56);
     ss_site_key_mix(key, file_obj * 31 ^ name_obj);
-    return 0;
+    if ((L->minor >= 12 && owner == OWNED_BY_CSTACK) || !is_code ||
+        frame_offset(rd, frame, code, owner) == -2)
+        return FRAME_SKIPPED;
+    return code_kind(rd, cache, code, file_obj);
 }
 
-uint32_t ss_python_site_key(ss_site_key *key)
+/* Mixes the frames of thread state 'ts' that walk reads with 'max' into 'key' (walk's loop,
+ * deciding as it does which frames it keeps). Returns how many, 0 when one cannot be read.
+ * Inlined with everything it reads through: a reader whose fields are constants there reads
+ * each word with one load and two comparisons. */
+static inline __attribute__((always_inline)) uint32_t
+mix_frames(const reader *rd, ss_site_cache *cache, uintptr_t ts, ss_site_key *key, uint32_t max)
 {
-    if (atomic_load_explicit(&py.state, memory_order_acquire) != PY_READY || !py.is_initialized())
+    uintptr_t frame;
+    if (top_frame(rd, ts, &frame) < 0)
         return 0;
-    uintptr_t ts = (uintptr_t)py.this_thread_state(), frame;
+    uint32_t hops = 0, kept = 0;
+    int kept_user = 0;
+    while (frame != 0 && hops < MAX_HOPS && (kept < max || !kept_user)) {
+        int what = mix_frame(rd, cache, frame, key, &frame);
+        hops++;
+        if (what < 0)
+            return 0;
+        if (what == FRAME_SKIPPED || (kept == max && what == FRAME_LIBRARY))
+            continue;
+        if (kept == max)
+            break; /* the program's frame past the depth, which walk keeps and stops at */
+        kept++;
+        kept_user |= what == FRAME_USER;
+    }
+    return hops;
+}
+
+uint32_t ss_python_site_key(ss_site_key *key, ss_site_cache *cache, uint32_t max)
+{
+    if (atomic_load_explicit(&py.state, memory_order_acquire) != PY_READY || max == 0 ||
+        !py.is_initialized())
+        return 0;
+    if (max > SS_PY_DEPTH_MAX)
+        max = SS_PY_DEPTH_MAX;
+    uintptr_t ts = (uintptr_t)py.this_thread_state();
     /* The first keys read through process_vm_readv, as the first captures do: each one whose
      * frames all held code objects where the layout says confirms the frame chain's offsets. */
-    reader rd = {0, 0, 0};
     int checking = atomic_load_explicit(&py.keys_checked_left, memory_order_relaxed) > 0;
-    if (checking) {
-        rd.checked = 1;
-        rd.pid = getpid();
-    }
     int saved_errno = errno; /* a failed checked read sets it */
     uint32_t n = 0;
-    if (ts != 0 && top_frame(&rd, ts, &frame) == 0) {
-        /* Every frame the walk may look at (it stops at MAX_HOPS too): what it resolves and
-         * keeps is decided by these frames alone. */
-        for (; frame != 0 && n < MAX_HOPS; n++) {
-            if (mix_frame(&rd, frame, key, &frame) < 0) {
-                n = 0;
-                break;
-            }
-        }
+    if (ts != 0 && checking) {
+        const reader checked = {1, 0, getpid()};
+        n = mix_frames(&checked, cache, ts, key, max);
+    } else if (ts != 0) {
+        const reader direct = {0, 0, 0};
+        n = mix_frames(&direct, cache, ts, key, max);
     }
     errno = saved_errno;
     if (checking && n > 0)

@@ -39,13 +39,16 @@ uint32_t ss_python_capture_other(ss_thread_store *thread, ss_budget *budget, uin
 
 /* Mixes the calling thread's own Python frames into 'key' as they lie in memory (each frame's
  * code object, instruction, owner, and its code object's file and name objects), resolving
- * nothing: two calls whose keys are equal get the same frames from ss_python_capture. Returns
- * the number of frames mixed, 0 when there are none or they cannot be read (then the key
- * means nothing, as when a frame's code is not a code object where the layout says it is).
+ * nothing: the frames ss_python_capture with 'max' reads, innermost first, and no other (the
+ * walk stops after 'max' frames it keeps when one of them is the program's own code, else at
+ * the first such frame past them; whether a file is a library's is remembered per code object
+ * in 'cache'). So two calls whose keys are equal get the same frames from ss_python_capture.
+ * Returns the number of frames mixed, 0 when there are none or they cannot be read (then the
+ * key means nothing, as when a frame's code is not a code object where the layout says it is).
  * The first keys that read whole read through process_vm_readv, as ss_python_capture's first
  * captures do, the later ones directly. Never takes the GIL or a lock, never calls malloc;
  * bounded in time. */
-uint32_t ss_python_site_key(ss_site_key *key);
+uint32_t ss_python_site_key(ss_site_key *key, ss_site_cache *cache, uint32_t max);
 
 /* "3.12" for an interpreter whose frames are read, "" otherwise. */
 const char *ss_python_version(void);

@@ -26,9 +26,22 @@ typedef struct ss_site_slot {
     uint32_t used;  /* the cache's tick when the slot was last found or filled */
 } ss_site_slot;
 
+/* Code objects whose file the site key looked at (ss_python_site_key): whether the file is a
+ * library's (ss_python_library_file), which decides how far the frame walk goes. Direct-mapped,
+ * a code object and its file object's addresses together naming an entry, as the frame table
+ * names a frame by its code object's (ss_py_find). */
+#define SS_SITE_CODES 256
+
+typedef struct ss_site_code {
+    uint64_t code; /* 0: an empty entry */
+    uint64_t file;
+    uint32_t library;
+} ss_site_code;
+
 typedef struct ss_site_cache {
     ss_site_slot slots[SS_SITE_SETS * SS_SITE_WAYS];
     uint32_t tick;
+    ss_site_code codes[SS_SITE_CODES];
 } ss_site_cache;
 
 /* A key for 'sp' and 'call' with nothing mixed in yet. */

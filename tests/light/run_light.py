@@ -46,6 +46,10 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
              (site_cache_app.py: 33 calls, 4 lines, 2 threads, 8 stacks unwound with the
              threads' starts), in both modes, the light mode's findings at their lines with
              their counts
+  site_keys  the light mode's site key reads the Python frames the frame walk reads, no
+             more: each call's frames as the full mode's (site_key_app.py: 36 calls at six
+             sites of 3 to 12 library frames beneath 2 and 12 of the program's), one unwound
+             stack per site
   refused    a bad --mode or --sample: `syncscope run` exits 2 with the message; under
              LD_PRELOAD the program runs unobserved, with one line
 Exit status: 0 pass, 1 fail, 2 usage error.
@@ -521,6 +525,57 @@ def case_site_cache(opts, check):
         check(places == wanted, f"{mode}: findings {places}, expected {wanted}")
 
 
+def python_sites(path):
+    """The Python frames (file, line, function) of each call of a trace, in order."""
+    strings, stacks, calls, frames = {"0": ""}, {}, [], None
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            words = line.rstrip("\n").split(" ")
+            if words[0] == "str":
+                strings[words[1]] = " ".join(words[2:])
+            elif words[0] == "stack":
+                frames = stacks.setdefault(words[1], [])
+            elif words[0] == "frame" and words[6] != "0":
+                frames.append((words[3], words[5], words[2]))
+            elif words[0] == "api":
+                calls.append(words[1 + API_STACK])
+    return [tuple((os.path.basename(strings[f]), int(n), strings[fn])
+                  for f, n, fn in stacks.get(c, []))
+            for c in calls]
+
+
+def case_site_keys(opts, check):
+    """The light mode's site key mixes the Python frames the frame walk reads and no more
+    (ss_python_site_key): a call gets the same Python frames as the full mode's, which reads
+    them at every call, at sites whose library frames are fewer than the depth of 8, more (the
+    walk goes on to the program's frame past them: two lines that only that frame tells
+    apart), and exactly 8 or 7, each beneath 2 and 12 frames of the program's own: 36 calls.
+    The light mode unwinds the flusher's start and each of the six sites once: the frames
+    beneath the walk's reach do not make a site of their own (Python 3.11 on, whose calls of
+    Python functions leave the native stack as it is)."""
+    workdir = start(opts, "site_keys")
+    app = os.path.join(HERE, "site_key_app.py")
+    sites = {}
+    for mode in ("light", "full"):
+        env = environment(opts, workdir, SYNCSCOPE_MODE=mode, SYNCSCOPE_TIMING="1")
+        status, out, err = run([sys.executable, app], env, workdir)
+        check(status == 0 and out == "site_key_app: done\n", f"{mode}: exit {status}: {out}{err}")
+        sites[mode] = python_sites(os.path.join(workdir, "out.sstrace"))
+        line = callback_line(err)
+        counts = tuple(int(n) for n in line.groups())[2:] if line else None
+        # The full mode keys a site by its native frames too: how many it unwinds depends on
+        # the interpreter's version (7 with 3.11, 8 with 3.10, 3.12 and 3.13).
+        # Python 3.10 calls a Python function on a deeper native stack, whose pointer is in
+        # the key: the sites beneath 2 and beneath 12 frames are two sites there.
+        light = 7 if sys.version_info >= (3, 11) else 13
+        wanted = (37, light) if mode == "light" else (37, counts[1] if counts else None)
+        check(counts == wanted, f"{mode}: stacks, unwound {counts}, expected {wanted}: {err}")
+    check(len(sites["light"]) == 36 and sites["light"] == sites["full"],
+          f"Python frames per call: light {sites['light']}, full {sites['full']}")
+    depths = sorted({len(frames) for frames in sites["light"]})
+    check(depths == [8], f"Python frames per call: {depths}, expected 8 each")
+
+
 def case_timing(opts, check):
     """SYNCSCOPE_TIMING=1: the start's line, and at the end the callbacks' (one per entry and
     exit of each recorded call, the one thread's registration, a stack per call whose stack was
@@ -585,6 +640,7 @@ CASES = [("selection", case_selection), ("findings", case_findings),
          ("copies", case_copies), ("probes", case_probes),
          ("switch", lambda opts, check: case_memsets(opts, check, switch=True)),
          ("timing", case_timing), ("site_cache", case_site_cache),
+         ("site_keys", case_site_keys),
          ("refused", case_refused)]
 
 

@@ -95,14 +95,15 @@ SS_EXPORT int ss_pyframes_capture_other(char *out, size_t size, unsigned max)
     return c.n;
 }
 
-/* The calling thread's site key as the interposer makes it (ss_python_site_key, mixed into a
- * key of zeros): its two hashes into 'out[0]' and 'out[1]'. Returns the number of frames
- * mixed (0: no key). */
+/* The calling thread's site key as the interposer makes it with its default depth of 8 frames
+ * (ss_python_site_key, mixed into a key of zeros, the thread's own cache of code objects): its
+ * two hashes into 'out[0]' and 'out[1]'. Returns the number of frames mixed (0: no key). */
 SS_EXPORT int ss_pyframes_site_key(uint64_t *out)
 {
+    static __thread ss_site_cache cache;
     start();
     ss_site_key key = {0, 0, 0, 0};
-    uint32_t n = ss_python_site_key(&key);
+    uint32_t n = ss_python_site_key(&key, &cache, 8);
     out[0] = key.hash;
     out[1] = key.check;
     return (int)n;
