@@ -509,6 +509,7 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
     if (runtime) {
         t->runtime_depth++;
     } else if (t->runtime_depth > 0) {
+        t->store->timed_nested++;
         nested_driver_call(t, spec, cb);
         return;
     }
@@ -631,6 +632,8 @@ static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *s
         return;
     if (runtime && t->runtime_depth > 0)
         t->runtime_depth--;
+    else if (!runtime && t->runtime_depth > 0)
+        t->store->timed_nested++;
     if (runtime)
         t->open_call = NULL;
     ss_event *e = (ss_event *)(uintptr_t)*cb->correlationData;

@@ -128,6 +128,9 @@ typedef struct ss_thread_store {
     uint64_t timed_python_ns;
     uint64_t timed_kinds, timed_kinds_ns;
     uint64_t timed_probes, timed_probes_ns;
+    /* driver callbacks CUPTI made inside a runtime call (its entry and exit each), which
+     * return at once but for a launch's parameters */
+    uint64_t timed_nested;
 } ss_thread_store;
 
 /* Kernel names: keyed by the address CUPTI gives (the same for every record of a kernel),

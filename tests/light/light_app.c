@@ -122,6 +122,19 @@ static void destroy_stream(void)
         busy_answers = 0;                                                                          \
     } while (0)
 
+/* CALL with driver call 'inner' and 'inner_params' made inside it, as the runtime makes its
+ * driver calls (CUPTI calls back for both). */
+#define CALL_NESTED(name, params, inner, inner_params, busy)                                       \
+    do {                                                                                           \
+        fake_call_ns(0);                                                                           \
+        busy_answers = (busy);                                                                     \
+        if (fake_call((name), (params), (inner), (inner_params)) != 0) {                           \
+            fprintf(stderr, "light_app: fake_cupti_call_with(%s) failed\n", (name));               \
+            exit(2);                                                                               \
+        }                                                                                          \
+        busy_answers = 0;                                                                          \
+    } while (0)
+
 int main(int argc, char **argv)
 {
     const char *path = getenv("SYNCSCOPE_CUPTI_PATH");
@@ -379,8 +392,9 @@ int main(int argc, char **argv)
     if (getenv("LIGHT_APP_BENCH") != NULL) {
         /* The cost bench: N readbacks as PyTorch's .item() makes them, a 4-byte copy from a
          * cudaMalloc'ed allocation into cudaHostAlloc'ed memory (pinned to the fake driver
-         * too) with work pending, then cudaStreamSynchronize; each driver question takes
-         * LIGHT_APP_QUESTION_NS. Prints the wall time per readback. */
+         * too) with work pending, then cudaStreamSynchronize, each with the driver call the
+         * runtime makes inside it; each driver question takes LIGHT_APP_QUESTION_NS. Prints the
+         * wall time per readback. */
         long n = atol(getenv("LIGHT_APP_BENCH"));
         const char *q = getenv("LIGHT_APP_QUESTION_NS");
         question_ns = q != NULL ? atol(q) : 0;
@@ -392,11 +406,15 @@ int main(int argc, char **argv)
         CALL("cudaHostAlloc_v3020", &pin, 0, 0);
         cudaMemcpyAsync_v3020_params item = {host, allocated, 4, cudaMemcpyDeviceToHost, 0};
         cudaStreamSynchronize_v3020_params wait = {0};
+        /* the driver calls the runtime makes inside them */
+        cuMemcpyDtoHAsync_v2_params item_driver = {host, (CUdeviceptr)(uintptr_t)allocated, 4, 0};
+        cuStreamSynchronize_params wait_driver = {0};
         int asked = questions;
         uint64_t began = now_ns();
         for (long i = 0; i < n; i++) {
-            CALL("cudaMemcpyAsync_v3020", &item, 0, 1);
-            CALL("cudaStreamSynchronize_v3020", &wait, 0, 1);
+            CALL_NESTED("cudaMemcpyAsync_v3020", &item, "cuMemcpyDtoHAsync_v2", &item_driver, 1);
+            CALL_NESTED("cudaStreamSynchronize_v3020", &wait, "cuStreamSynchronize", &wait_driver,
+                        1);
         }
         uint64_t spent = now_ns() - began;
         printf("light_app: %ld readbacks, %.2f us each, %.2f driver questions each\n", n,

@@ -580,8 +580,9 @@ def case_timing(opts, check):
     """SYNCSCOPE_TIMING=1: the start's line, and at the end the callbacks' (one per entry and
     exit of each recorded call, the one thread's registration, a stack per call whose stack was
     taken and one of the flusher thread's start, which the interposed pthread_create takes),
-    the light mode's questions to the driver (memory kinds per copy, a probe per call); the
-    windows' line when one opened; none of these lines without the setting."""
+    the light mode's questions to the driver (memory kinds per copy, a probe per call) and the
+    driver callbacks made inside runtime calls; the windows' line when one opened; none of
+    these lines without the setting."""
     workdir = start(opts, "timing")
     env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_TIMING="1")
     status, out, err = run([opts["app"]], env, workdir)
@@ -600,9 +601,15 @@ def case_timing(opts, check):
     # entry of each of its calls.
     light = re.search(rf"^syncscope: light timing: memory kinds asked at ([0-9]+) calls, "
                       rf"{NUMBER} ms; pending work looked for at ([0-9]+) calls, entry and exit, "
-                      rf"{NUMBER} ms$", err, re.M)
-    check(light is not None and light.groups() == ("2", str(len(apis))),
-          f"the light line {light and light.groups()}, expected 2 and {len(apis)}: {err}")
+                      rf"{NUMBER} ms; ([0-9]+) driver callbacks inside runtime calls$", err, re.M)
+    check(light is not None and light.groups() == ("2", str(len(apis)), "0"),
+          f"the light line {light and light.groups()}, expected 2, {len(apis)} and 0: {err}")
+    # The bench's 10 readbacks each make a driver call inside the copy and the synchronization:
+    # CUPTI calls back at their entries and exits, 40 callbacks that return at once.
+    status, out, nested_err = run([opts["app"]], dict(env, LIGHT_APP_BENCH="10"), workdir)
+    nested = re.search(r"; ([0-9]+) driver callbacks inside runtime calls$", nested_err, re.M)
+    check(status == 0 and nested is not None and nested.group(1) == "40",
+          f"the bench's driver callbacks inside runtime calls: {nested_err}")
     check("window timing" not in err, f"a window's line without a window: {err}")
     env.update({"SYNCSCOPE_SAMPLE": "300ms/10m", "LIGHT_APP_WINDOW": "1"})
     status, out, err = run([opts["app"]], env, workdir)
