@@ -28,18 +28,25 @@ static void live_stream_remove(uint64_t handle)
         atomic_fetch_sub(&proc.probe.live_count, 1);
 }
 
+/* The driver's answer about 'stream' (cuStreamQuery), counted for SYNCSCOPE_TIMING. */
+static CUresult ask_stream(thread_state *t, stream_query_fn query, CUstream stream)
+{
+    t->store->timed_questions++;
+    return query(stream);
+}
+
 /* Asks the driver about the stream in slot 'slot' of the live streams, if it still holds
  * 'handle': the slot is pinned meanwhile, and a destruction that forgot the stream waits for
  * the pin to go (capture_stream_destroying), so the handle is never freed under the question.
  * Sequentially consistent pin and load against the destruction's forget and pin count: one
  * sees the other. Returns the driver's answer, or CUDA_ERROR_INVALID_HANDLE for a stream that
  * is being destroyed. */
-static CUresult query_listed(stream_query_fn query, size_t slot, uint64_t handle)
+static CUresult query_listed(thread_state *t, stream_query_fn query, size_t slot, uint64_t handle)
 {
     CUresult answer = CUDA_ERROR_INVALID_HANDLE;
     atomic_fetch_add(&proc.probe.live_pins[slot], 1);
     if (atomic_load(&proc.probe.live_streams[slot]) == handle)
-        answer = query((CUstream)(uintptr_t)handle);
+        answer = ask_stream(t, query, (CUstream)(uintptr_t)handle);
     atomic_fetch_sub(&proc.probe.live_pins[slot], 1);
     return answer;
 }
@@ -83,7 +90,7 @@ static void probe_live_streams(thread_state *t, stream_query_fn query, uint32_t 
         t->probed_listed |= 1u << n;
         t->probed_slot[n] = (uint16_t)i;
         t->probed[n] = (CUstream)(uintptr_t)h;
-        if (query_listed(query, i, h) == CUDA_ERROR_NOT_READY)
+        if (query_listed(t, query, i, h) == CUDA_ERROR_NOT_READY)
             t->probed_pending |= 1u << n;
         n++;
     }
@@ -110,7 +117,7 @@ static void probe_device_wide(thread_state *t, const ss_api *row, stream_query_f
     if (n + live > PROBE_STREAMS_MAX)
         return;
     for (uint32_t i = 0; i < n; i++) {
-        if (query(t->probed[i]) == CUDA_ERROR_NOT_READY)
+        if (ask_stream(t, query, t->probed[i]) == CUDA_ERROR_NOT_READY)
             t->probed_pending |= 1u << i;
     }
     if ((t->probed_pending & 1u) &&
@@ -163,7 +170,7 @@ void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_
         return;
     }
     t->probed[0] = query_handle(a->stream, spec->per_thread);
-    if (query(t->probed[0]) == CUDA_ERROR_NOT_READY)
+    if (ask_stream(t, query, t->probed[0]) == CUDA_ERROR_NOT_READY)
         t->probed_pending = 1;
     t->probed_count = 1;
 }
@@ -203,8 +210,8 @@ uint32_t capture_probe_exit(thread_state *t, uint64_t held_ns)
             continue;
         CUresult answer =
             (t->probed_listed & 1u << i)
-                ? query_listed(query, t->probed_slot[i], (uint64_t)(uintptr_t)t->probed[i])
-                : query(t->probed[i]);
+                ? query_listed(t, query, t->probed_slot[i], (uint64_t)(uintptr_t)t->probed[i])
+                : ask_stream(t, query, t->probed[i]);
         if (answer == CUDA_SUCCESS) {
             word |= SS_API_WAITED;
             break;

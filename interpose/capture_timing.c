@@ -28,12 +28,14 @@ void capture_timing_end_lines(void)
         return;
     uint64_t callbacks = 0, own = 0, setup = 0, stacks = 0, unwound = 0, unwind = 0, python = 0;
     uint64_t kinds = 0, kinds_ns = 0, probes = 0, probes_ns = 0, nested = 0;
+    uint64_t questions = 0;
     for (ss_thread_store *t = atomic_load(&proc.store.threads); t != NULL; t = t->next) {
         kinds += t->timed_kinds;
         kinds_ns += t->timed_kinds_ns;
         probes += t->timed_probes;
         probes_ns += t->timed_probes_ns;
         nested += t->timed_nested;
+        questions += t->timed_questions;
         callbacks += t->timed_callbacks;
         own += t->timed_own_ns;
         setup += t->timed_setup_ns;
@@ -51,10 +53,10 @@ void capture_timing_end_lines(void)
                 (unsigned long long)unwound, ms(unwind), ms(python));
     if (proc.light)
         capture_say("light timing: memory kinds asked at %llu calls, %.1f ms; pending work "
-                    "looked for at %llu calls, entry and exit, %.1f ms; %llu driver callbacks "
-                    "inside runtime calls",
+                    "looked for at %llu calls, entry and exit, %.1f ms (%llu streams asked); "
+                    "%llu driver callbacks inside runtime calls",
                     (unsigned long long)kinds, ms(kinds_ns), (unsigned long long)probes,
-                    ms(probes_ns), (unsigned long long)nested);
+                    ms(probes_ns), (unsigned long long)questions, (unsigned long long)nested);
     const capture_sampling *w = &proc.sampling;
     uint32_t windows = atomic_load(&proc.sampling.window_count);
     if (windows > 0)

@@ -128,6 +128,7 @@ typedef struct ss_thread_store {
     uint64_t timed_python_ns;
     uint64_t timed_kinds, timed_kinds_ns;
     uint64_t timed_probes, timed_probes_ns;
+    uint64_t timed_questions; /* cuStreamQuery asked by those probes */
     /* driver callbacks CUPTI made inside a runtime call (its entry and exit each), which
      * return at once but for a launch's parameters */
     uint64_t timed_nested;

@@ -60,11 +60,12 @@ Printed, besides a line per child and per round:
       (the exit timing line's total, read from the child's standard error), to set beside
       the exit's difference; and where the interposer prints it, 'bench: reallock NAME
       callbacks light n N per_iteration callbacks C own_us O stacks S [unwound W] unwind_us U
-      python_us P [kinds_us K probes_us Q [nested D]] iterations I': the capture's own time in
-      its callbacks
+      python_us P [kinds_us K probes_us Q [questions A nested D]] iterations I': the capture's
+      own time in its callbacks
       (of it, K and Q the light mode's questions to the driver, SYNCSCOPE_TIMING's light line:
-      the memory kinds and the pending work, where the interposer prints it; D the driver
-      callbacks CUPTI made inside runtime calls, not in that time; SYNCSCOPE_TIMING's callback
+      the memory kinds and the pending work, where the interposer prints it; A the streams
+      asked, cuStreamQuery; D the driver callbacks CUPTI made inside runtime calls, not in that
+      time; SYNCSCOPE_TIMING's callback
       timing line) over the child's iterations (set-up included), medians over the children
   bench: reallock NAME whole bare_s W runs N
       the bare whole process (python3 SCRIPT, import and exit included), --whole-runs runs
@@ -381,11 +382,12 @@ CALLBACK_TIMING = (r"^syncscope: callback timing: (\d+) callbacks, own time ([0-
                    r"Python frames ([0-9.]+) ms$")
 CALLBACK_FIELDS = ("callbacks", "own_ms", "stacks", "unwound", "unwind_ms", "python_ms")
 # The light mode's questions to the driver, of that own time (since 2026-12-03)
-# (and since 2026-12-03 09:00 the driver callbacks CUPTI made inside runtime calls)
+# (and since 2026-12-03 09:00 the streams asked, cuStreamQuery, and the driver callbacks CUPTI
+# made inside runtime calls)
 LIGHT_TIMING = (r"^syncscope: light timing: memory kinds asked at \d+ calls, ([0-9.]+) ms; "
                 r"pending work looked for at \d+ calls, entry and exit, ([0-9.]+) ms"
-                r"(?:; (\d+) driver callbacks inside runtime calls)?$")
-LIGHT_FIELDS = ("kinds_ms", "probes_ms", "nested")
+                r"(?: \((\d+) streams asked\); (\d+) driver callbacks inside runtime calls)?$")
+LIGHT_FIELDS = ("kinds_ms", "probes_ms", "questions", "nested")
 
 
 def warm_up(opts):
@@ -511,7 +513,8 @@ def finisher_line(opts, once):
         unwound = f"unwound {per['unwound']:.4f} " if "unwound" in per else ""
         light = (f"kinds_us {per['kinds_ms'] * 1e3:.2f} probes_us {per['probes_ms'] * 1e3:.2f} "
                  if "probes_ms" in per else "")
-        light += f"nested {per['nested']:.2f} " if "nested" in per else ""
+        light += (f"questions {per['questions']:.2f} nested {per['nested']:.2f} "
+                  if "nested" in per else "")
         lines.append(f"bench: reallock {opts.workload} callbacks light n {len(timed)} "
                      f"per_iteration callbacks {per['callbacks']:.4f} own_us "
                      f"{per['own_ms'] * 1e3:.2f} stacks {per['stacks']:.4f} {unwound}unwind_us "

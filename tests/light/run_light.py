@@ -601,15 +601,20 @@ def case_timing(opts, check):
     # entry of each of its calls.
     light = re.search(rf"^syncscope: light timing: memory kinds asked at ([0-9]+) calls, "
                       rf"{NUMBER} ms; pending work looked for at ([0-9]+) calls, entry and exit, "
-                      rf"{NUMBER} ms; ([0-9]+) driver callbacks inside runtime calls$", err, re.M)
-    check(light is not None and light.groups() == ("2", str(len(apis)), "0"),
+                      rf"{NUMBER} ms \(([0-9]+) streams asked\); ([0-9]+) driver callbacks inside "
+                      rf"runtime calls$", err, re.M)
+    check(light is not None and light.groups()[:2] == ("2", str(len(apis)))
+          and light.groups()[3] == "0",
           f"the light line {light and light.groups()}, expected 2, {len(apis)} and 0: {err}")
     # The bench's 10 readbacks each make a driver call inside the copy and the synchronization:
     # CUPTI calls back at their entries and exits, 40 callbacks that return at once.
     status, out, nested_err = run([opts["app"]], dict(env, LIGHT_APP_BENCH="10"), workdir)
-    nested = re.search(r"; ([0-9]+) driver callbacks inside runtime calls$", nested_err, re.M)
-    check(status == 0 and nested is not None and nested.group(1) == "40",
-          f"the bench's driver callbacks inside runtime calls: {nested_err}")
+    nested = re.search(r" \(([0-9]+) streams asked\); ([0-9]+) driver callbacks inside runtime "
+                       r"calls$", nested_err, re.M)
+    check(status == 0 and nested is not None and nested.groups() == ("22", "40"),
+          f"the bench's streams asked (the legacy stream at the entries of its cudaMalloc and "
+          f"cudaHostAlloc and of each copy and synchronization: 22) and driver callbacks inside "
+          f"runtime calls (40): {nested_err}")
     check("window timing" not in err, f"a window's line without a window: {err}")
     env.update({"SYNCSCOPE_SAMPLE": "300ms/10m", "LIGHT_APP_WINDOW": "1"})
     status, out, err = run([opts["app"]], env, workdir)
