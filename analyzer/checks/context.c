@@ -149,19 +149,17 @@ static char *needed_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     return note;
 }
 
-/* The severity of a finding whose call runs on every iteration of 'loop': a warning, or a note
- * where the loop times itself, runs during set-up or teardown, or the call is inherent there
- * (the host goes through the data it copied back) or runs when a buffer grows. 'said_loop': the
- * message already names the loop. */
-static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
-                          const ss_loop_context *loop, int said_loop, ss_severity raised)
+/* The words that make a note of a finding whose call runs on every iteration of 'loop': the
+ * loop times itself (benchmark), runs during set-up or teardown, sweeps a few settings or runs
+ * the call once in a while; a pageable copy whose next statement waits for it (the wait in the
+ * loop is the cost, a SYNC401 of its own) or that hands the data to the caller; data staged
+ * between devices through the host; nothing queued to wait for; what the host needs at once
+ * (needed_words); a buffer that only grows or is allocated on first use; a queue refilled
+ * when it runs dry. Malloc'ed, or NULL; '*not_timed' as ss_context_timing_words. */
+static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
+                          const ss_loop_context *loop, char **not_timed)
 {
-    /* Per iteration, but a note: a benchmark's loop (on purpose), a set-up function's loop
-     * (once per program or object), a pageable copy whose next statement waits for it (the
-     * wait in the loop is the cost, a SYNC401 of its own) or that hands the data to the
-     * caller, a buffer that only grows or is allocated on first use. */
-    char *not_timed = NULL;
-    char *note = ss_context_timing_words(ctx, loop, at, &not_timed);
+    char *note = ss_context_timing_words(ctx, loop, at, not_timed);
     char *set_up = NULL;
     if (note == NULL && ss_callgraph_sets_up(loop->function, &set_up)) {
         char *where = loop->chain ? ss_xstrdup(loop->place)
@@ -186,6 +184,8 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
         note = ss_context_handover_words(ctx, at);
     if (note == NULL)
+        note = ss_context_peer_staging_words(ctx, rule, at);
+    if (note == NULL)
         note = ss_context_idle_words(ctx, rule, loop, at);
     if (note == NULL)
         note = needed_words(ctx, rule, at);
@@ -193,6 +193,16 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         note = ss_context_grow_only_words(ctx, loop, at);
     if (note == NULL)
         note = ss_context_refill_words(ctx, loop, at);
+    return note;
+}
+
+/* The severity of a finding whose call runs on every iteration of 'loop': a warning, or a note
+ * where in_loop_note says why. 'said_loop': the message already names the loop. */
+static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
+                          const ss_loop_context *loop, int said_loop, ss_severity raised)
+{
+    char *not_timed = NULL;
+    char *note = in_loop_note(ctx, rule, at, loop, &not_timed);
     if (note) {
         f->severity = SS_SEV_NOTE;
         append(f, note);

@@ -185,6 +185,15 @@ void ss_context_rare_apply(ss_check_ctx *ctx, CXCursor at, ss_finding *f, const 
  * loop's chain). */
 char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
+/* peer_staging.c. "staged: the loop at line 520 only moves data between devices through host
+ * memory (...)" for a wait (SYNC401), a synchronous copy (SYNC202) or a copy on the legacy stream
+ * (SYNC102) in a loop (the innermost around 'at', in its own function) that switches devices
+ * ('cudaSetDevice') and whose only device work is copies through named host buffers, each both
+ * copied into from a device and copied out of to a device, with a switch between the two for
+ * one of them: a transfer between devices staged through the host, whose remedy is a peer copy.
+ * Malloc'ed, or NULL. */
+char *ss_context_peer_staging_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
 /* refill.c. "refill: ..." when the call 'at' runs only when a queue has run dry: in the branch
  * of an 'if' whose condition holds only while a container is empty ('q.empty()', 'q.size() ==
  * 0', alone or under '&&') and that adds to that container inside a loop (a 'push', 'push_back',
