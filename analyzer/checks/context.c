@@ -113,19 +113,24 @@ static char *per_iteration_words(const ss_loop_context *loop)
                         ss_scope_line(loop->loop));
 }
 
-/* Once per run of 'loop' (in a branch that leaves it): the rule's own severity, as outside
- * it, with the reason where that is a note; a one-value readback there reads a result once (a
- * solver's final error), a note too. Returns 1 when the call runs so, else 0. */
+/* Once per run of 'loop' (in a branch that leaves it, or one taken on one pass of the
+ * outermost loop): the rule's own severity, as outside it, with the reason where that is a
+ * note; a one-value readback there reads a value once (a solver's final error), a note too.
+ * Returns 1 when the call runs so, else 0. */
 static int apply_exit(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
                       const ss_loop_context *loop)
 {
     char *exit_words = ss_context_exit_words(ctx, loop, at);
+    int leaves = exit_words != NULL;
+    if (exit_words == NULL)
+        exit_words = ss_context_one_pass_words(ctx, loop, at);
     if (exit_words == NULL)
         return 0;
     if (rule == SS_RULE_SCALAR_READBACK && f->severity >= SS_SEV_WARNING) {
         f->severity = SS_SEV_NOTE;
-        char *words = ss_xasprintf("%s: the value is read once, when the loop ends (its final "
-                                   "result)",
+        char *words = ss_xasprintf(leaves ? "%s: the value is read once, when the loop ends (its "
+                                            "final result)"
+                                          : "%s: the value is read once per run of the loop",
                                    exit_words);
         append(f, words);
         free(words);

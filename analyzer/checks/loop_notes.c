@@ -1,7 +1,7 @@
 /* loop_notes.c: loops whose iterations cost little although they enqueue device work: a call
  * that runs only when a buffer grows (or while it is unset), a loop that times itself (a
- * benchmark), a sweep over a constant array of settings in a function that runs once
- * (context_cases.h). */
+ * benchmark), a sweep over a constant array of settings in a function that runs once, a branch
+ * taken on one pass of the outermost loop (context_cases.h). */
 #include "ast.h"
 #include "callgraph.h"
 #include "common.h"
@@ -1174,6 +1174,76 @@ char *ss_context_periodic_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
                                      SS_SCOPE_ENQUEUES, skip_periodic, NULL))
         words = ss_xasprintf("periodic: every call from a loop runs once in a while (%s)", guard);
     free(guard);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * A branch taken on one pass of the outermost loop. */
+
+/* Whether 'cond' holds on one iteration of 'loop' at most: 'i == v' (one_iteration_test), '!i'
+ * ('i == 0') where 'i' is the loop's counter, or a conjunction ('&&') with such an operand. */
+static int holds_on_one_pass(CXCursor cond, CXCursor loop)
+{
+    CXCursor e = ss_ast_strip(cond);
+    char op[8];
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_BinaryOperator && ss_ast_binary_op(e, op, sizeof op) == 0 &&
+        strcmp(op, "&&") == 0)
+        return holds_on_one_pass(ss_ast_child(e, 0), loop) ||
+               holds_on_one_pass(ss_ast_child(e, 1), loop);
+    if (k == CXCursor_UnaryOperator) {
+        char *text = ss_expr_text(e);
+        CXCursor counter = loop_counter(loop);
+        int negated = text && text[0] == '!' && !ss_ast_is_null(counter) &&
+                      clang_equalCursors(named_decl(ss_ast_child(e, 0)), counter);
+        free(text);
+        return negated;
+    }
+    return one_iteration_test(e, loop);
+}
+
+/* The 'if' on the path 'path' (from a loop down, 'found' nodes) whose then-branch holds the
+ * call and whose condition holds on one pass of 'loop'; a null cursor when there is none. */
+static CXCursor one_pass_branch(const CXCursor *path, long found, CXCursor loop)
+{
+    for (long i = 1; i < found; i++) {
+        if (clang_getCursorKind(path[i - 1]) != CXCursor_IfStmt)
+            continue;
+        unsigned cond = ss_ast_if_condition(path[i - 1]);
+        if (ss_ast_same_node(path[i], ss_ast_child(path[i - 1], cond + 1)) &&
+            holds_on_one_pass(ss_ast_child(path[i - 1], cond), loop))
+            return path[i - 1];
+    }
+    return clang_getNullCursor();
+}
+
+char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    CXCursor loops[16];
+    if (loop->chain || clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return NULL;
+    size_t n = ss_scope_enclosing_loops(ctx->function, at, loops, 16);
+    if (n == 0 || n == 16 || ss_scope_path(loops[n - 1], at, NULL, NULL, 0) < 0)
+        return NULL;
+    CXCursor outer = loops[n - 1];
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(outer, at, path);
+    CXCursor branch = found > 0 ? one_pass_branch(path, found, outer) : clang_getNullCursor();
+    free(path);
+    ss_loop_reach reach;
+    if (ss_ast_is_null(branch))
+        return NULL;
+    if (ss_callgraph_reached_from_loop(ss_check_graph(ctx), ss_scope_outer_function(ctx->function),
+                                       SS_SCOPE_ENQUEUES, &reach)) {
+        ss_loop_reach_free(&reach);
+        return NULL;
+    }
+    char *cond = ss_expr_text(ss_ast_child(branch, ss_ast_if_condition(branch)));
+    char *words = ss_xasprintf("one pass: the branch at line %u runs on one iteration of the loop "
+                               "at line %u only (it tests '%s'), once per run of that loop: "
+                               "start-up or wind-down, not on every iteration",
+                               ss_scope_line(branch), ss_scope_line(outer), cond ? cond : "...");
+    free(cond);
     return words;
 }
 
