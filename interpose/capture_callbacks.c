@@ -649,6 +649,8 @@ static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *s
         t->store->timed_probes_ns += capture_timing_since(probing);
     }
     exit_call(t, spec, cb, a);
+    if (proc.light)
+        capture_light_note_readback(t, spec, a);
     const ss_api *row = &proc.api_rows[spec->api];
     int stacked = wants_stack(spec, row, a, exit_ns);
     if (stacked)

@@ -115,7 +115,12 @@ typedef struct thread_state {
     uint32_t probed_listed; /* those taken from the live streams' table */
     int probed_idle;        /* entered before any context existed: probed, nothing pending */
     int probed_deferred;    /* the live streams not asked: the legacy stream was pending */
-    ss_site_cache sites;    /* capture_stack's site cache */
+    /* The light mode: the thread's last recorded call was a readback that found its stream
+     * idle (capture_light_note_readback), on this stream handle and variant. */
+    int idle_readback;
+    int idle_readback_per_thread;
+    uint64_t idle_readback_stream;
+    ss_site_cache sites; /* capture_stack's site cache */
 } thread_state;
 
 /* What the run learns of its GPUs and CUDA (docs/trace-format.md, metadata keys gpu, driver,
@@ -189,6 +194,9 @@ typedef struct capture_probe {
     /* A probed call held less than this (the run's min_blocked_ns) is not asked at its exit
      * (capture_probe_exit); 0 until the start sets it. */
     uint64_t exit_min_ns;
+    /* The run's readback_max_bytes: a copy to the host of at most this many bytes is a
+     * readback (capture_light_note_readback); 0 until the start sets it. */
+    uint64_t readback_max_bytes;
     capture_ranges device; /* device allocations (capture_light_skips, the copies' kinds) */
     capture_ranges pinned; /* pinned host memory (the copies' kinds) */
 } capture_probe;
@@ -398,6 +406,10 @@ long capture_handle_find(_Atomic uint64_t *table, size_t slots, uint64_t handle)
  * SS_API_WAITED | SS_API_PENDING flags. */
 void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a);
 uint32_t capture_probe_exit(thread_state *t, uint64_t held_ns);
+/* At the exit of the light mode's recorded call 'a' of 'spec' (its flags and result known):
+ * notes in 't' whether it is a readback that found its stream idle, which leaves the
+ * synchronization of that stream its thread makes next nothing to ask (capture_probe_enter). */
+void capture_light_note_readback(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a);
 /* Whether the light mode leaves out a call at its entry (before its event): an asynchronous
  * memset of device memory, outside the sampled mode's full windows. */
 int capture_light_skips(const ss_args_spec *spec, const void *params);

@@ -133,14 +133,54 @@ static void probe_device_wide(thread_state *t, const ss_api *row, stream_query_f
     probe_live_streams(t, query, n);
 }
 
+/* Whether a call on stream handle 'stream' (its variant 'per_thread') names a per-thread
+ * default stream, whose handle means another stream on another device. */
+static int per_thread_default(uint64_t stream, int per_thread)
+{
+    return stream == SS_STREAM_PER_THREAD || (stream == SS_STREAM_LEGACY_NULL && per_thread);
+}
+
+/* Whether call 'a' of 'spec' (row 'row'), made right after a readback of its thread that found
+ * its stream idle (t->idle_readback), synchronizes that stream: the same handle, of the same
+ * variant, not a per-thread default stream. The detectors take such a synchronization as the
+ * readback's (det_join_sync, det_latent_sync: the copy's own transfer alone was left to wait
+ * for), and what the probe would say of it changes no finding: waited or not, it is claimed as
+ * the readback's latent synchronization, never a SYNC401 of its own (docs/run.md, "Modes"). */
+static int readback_own_sync(const thread_state *t, const ss_args_spec *spec, const ss_api *row,
+                             const ss_ev_api *a)
+{
+    return row->klass == SS_CLASS_STREAM_SYNC && row->sync == SS_SYNC_EXPLICIT &&
+           a->stream == t->idle_readback_stream &&
+           spec->per_thread == t->idle_readback_per_thread &&
+           !atomic_load_explicit(&proc.sampling.window_calls, memory_order_relaxed);
+}
+
+void capture_light_note_readback(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a)
+{
+    const ss_api *row = &proc.api_rows[spec->api];
+    /* det_is_readback: a device-to-host copy (by its API, or a runtime call's cudaMemcpyKind 2)
+     * of at most readback_max_bytes; det_latent_sync: an asynchronous one that succeeded. */
+    int to_host = row->dir == SS_DIR_D2H ||
+                  (row->dir == SS_DIR_KIND && a->domain == SS_DOMAIN_RUNTIME && a->copy_kind == 2);
+    t->idle_readback =
+        row->klass == SS_CLASS_COPY && row->sync == SS_SYNC_PAGEABLE && to_host && a->bytes != 0 &&
+        a->bytes <= proc.probe.readback_max_bytes && a->result == 0 && (a->flags & SS_API_PROBED) &&
+        !(a->flags & SS_API_PENDING) && !per_thread_default(a->stream, spec->per_thread) &&
+        !atomic_load_explicit(&proc.sampling.window_calls, memory_order_relaxed);
+    t->idle_readback_stream = a->stream;
+    t->idle_readback_per_thread = spec->per_thread;
+}
+
 /* At the entry of a call that may wait, in the light mode: asks the driver which streams the
  * call may wait for have work pending (cuStreamQuery, no allocation, no lock): the stream a
  * stream synchronization or an asynchronous copy names, else (a device-wide call, a
  * synchronous copy, a synchronization of the legacy stream) the default stream and every live
  * stream (probe_device_wide). Sets t->probed_count to 0 when the call is not probed: an event
  * synchronization (its event is not taken), a copy between device memory
- * (capture_light_device_copy: 'a' holds its memory kinds), or a device-wide call while more
- * than PROBE_STREAMS_MAX streams live or some may not be known (live_streams_off). */
+ * (capture_light_device_copy: 'a' holds its memory kinds), a synchronization of the stream of
+ * a readback its thread made right before that found it idle (readback_own_sync), or a
+ * device-wide call while more than PROBE_STREAMS_MAX streams live or some may not be known
+ * (live_streams_off). */
 void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_api *a)
 {
     t->probed_count = 0;
@@ -148,12 +188,15 @@ void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_
     t->probed_listed = 0;
     t->probed_idle = 0;
     t->probed_deferred = 0;
+    int after_idle_readback = t->idle_readback;
+    t->idle_readback = 0;
     stream_query_fn query = atomic_load_explicit(&proc.probe.stream_query, memory_order_acquire);
     const ss_api *row = &proc.api_rows[spec->api];
     if (row->klass == SS_CLASS_EVENT_SYNC || row->klass == SS_CLASS_QUERY ||
         (row->sync == SS_SYNC_NEVER && row->klass != SS_CLASS_COPY &&
          row->klass != SS_CLASS_MEMSET) ||
-        capture_light_device_copy(spec, a))
+        capture_light_device_copy(spec, a) ||
+        (after_idle_readback && readback_own_sync(t, spec, row, a)))
         return;
     /* The process's first CUDA call creates its context inside the call: no work of its own
      * can be pending at its entry (the driver cannot be asked yet). */

@@ -71,6 +71,11 @@ static void init_process(void)
     proc.probe.exit_min_ns = proc.config.min_blocked_ns > 0 ? proc.config.min_blocked_ns
                              : ss_interpose_parse_uint(fallback, &us) == 0 ? us * 1000
                                                                            : 0;
+    const char *bytes = ss_interpose_settings(&rows)[SS_SETTING_READBACK_BYTES].detector_default;
+    uint64_t readback = 0;
+    proc.probe.readback_max_bytes = proc.config.readback_bytes > 0 ? proc.config.readback_bytes
+                                    : ss_interpose_parse_uint(bytes, &readback) == 0 ? readback
+                                                                                     : 0;
     if (proc.config.sample[0] != '\0' &&
         ss_interpose_parse_sample(proc.config.sample, &proc.sampling.on_ns,
                                   &proc.sampling.every_ns) < 0)

@@ -389,13 +389,43 @@ int main(int argc, char **argv)
         printf("light_app: done\n");
         return 0;
     }
+    if (getenv("LIGHT_APP_READBACK_SYNC") != NULL) {
+        /* Readbacks (4 bytes from device memory into pinned memory) and the synchronizations
+         * after them: one whose stream was idle, then its stream's synchronization (not asked
+         * about: run_light.py readback_sync); one whose stream was busy; one followed by a
+         * cudaMalloc before the synchronization; one followed by a synchronization of another
+         * stream. Each synchronization blocks 2 ms. */
+        const long ms = 1000000;
+        void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
+        cudaMemcpyAsync_v3020_params item = {pinned, device, 4, cudaMemcpyDeviceToHost, 0};
+        cudaStreamSynchronize_v3020_params wait = {0};
+        cudaStreamSynchronize_v3020_params other = {(cudaStream_t)KEPT_STREAM};
+        void *slot = (void *)(uintptr_t)(DEVICE_BASE + 8192);
+        cudaMalloc_v3020_params make = {&slot, 4096};
+        int asked = questions;
+        CALL("cudaMemcpyAsync_v3020", &item, 0, 0);
+        CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 0);
+        int idle = questions - asked;
+        CALL("cudaMemcpyAsync_v3020", &item, 0, 1);
+        CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 0);
+        CALL("cudaMemcpyAsync_v3020", &item, 0, 0);
+        CALL("cudaMalloc_v3020", &make, 0, 0);
+        CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 0);
+        CALL("cudaMemcpyAsync_v3020", &item, 0, 0);
+        CALL("cudaStreamSynchronize_v3020", &other, 2 * ms, 0);
+        printf("light_app: an idle readback and its synchronization asked %d questions\n", idle);
+        return 0;
+    }
     if (getenv("LIGHT_APP_BENCH") != NULL) {
         /* The cost bench: N readbacks as PyTorch's .item() makes them, a 4-byte copy from a
          * cudaMalloc'ed allocation into cudaHostAlloc'ed memory (pinned to the fake driver
-         * too) with work pending, then cudaStreamSynchronize, each with the driver call the
-         * runtime makes inside it; each driver question takes LIGHT_APP_QUESTION_NS. Prints the
+         * too) with work pending (or none), then cudaStreamSynchronize, each with the driver call
+         * the runtime makes inside it; each driver question takes LIGHT_APP_QUESTION_NS. Prints the
          * wall time per readback. */
         long n = atol(getenv("LIGHT_APP_BENCH"));
+        /* LIGHT_APP_BENCH_IDLE: the stream idle at each call's entry (the GPU ahead, as on the
+         * H200 for GPT-2's generate()), else busy. */
+        int busy = getenv("LIGHT_APP_BENCH_IDLE") != NULL ? 0 : 1;
         const char *q = getenv("LIGHT_APP_QUESTION_NS");
         question_ns = q != NULL ? atol(q) : 0;
         void *allocated = (void *)(uintptr_t)ALLOCATED_BASE;
@@ -412,9 +442,9 @@ int main(int argc, char **argv)
         int asked = questions;
         uint64_t began = now_ns();
         for (long i = 0; i < n; i++) {
-            CALL_NESTED("cudaMemcpyAsync_v3020", &item, "cuMemcpyDtoHAsync_v2", &item_driver, 1);
+            CALL_NESTED("cudaMemcpyAsync_v3020", &item, "cuMemcpyDtoHAsync_v2", &item_driver, busy);
             CALL_NESTED("cudaStreamSynchronize_v3020", &wait, "cuStreamSynchronize", &wait_driver,
-                        1);
+                        busy);
         }
         uint64_t spent = now_ns() - began;
         printf("light_app: %ld readbacks, %.2f us each, %.2f driver questions each\n", n,

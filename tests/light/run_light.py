@@ -24,6 +24,10 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
   legacy_sync  a synchronization of the legacy stream busy at its entry asks about it alone
              (entry and exit), an idle one about every live stream; with more streams than
              a probe takes nothing is asked
+  readback_sync  the synchronization of a stream right after a readback that found it idle
+             is not asked about, and the trace analyzed with its probe bits set either way
+             gives the same findings; after a busy readback, a cudaMalloc, or of another
+             stream it is asked about
   copies     asynchronous copies between device memory are taken without a probe or a
              stack (their memory kinds from a cudaMalloc'ed allocation without a question),
              a copy said to be device to host and a readback with both
@@ -322,6 +326,69 @@ def probe_flags(path):
             if words and words[0] == "api":
                 flags.append(int(words[1 + API_FLAGS]) & (PROBED | WAITED))
     return flags
+
+
+def case_readback_sync(opts, check):
+    """docs/run.md, Modes: the synchronization of a stream right after a readback of its thread
+    that found the stream idle is not asked about (the detectors take it as the readback's, and
+    no answer of the probe changes a finding there: the trace analyzed with that call's flags
+    set as probed, and as probed, pending and waited, gives the same findings); the
+    synchronizations after a readback that found its stream busy, after a readback and a
+    cudaMalloc, and of another stream are asked about."""
+    workdir = start(opts, "readback_sync")
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_READBACK_SYNC="1")
+    status, out, err = run([opts["app"]], env, workdir)
+    # The readback's two pointers' memory kinds and its stream; the synchronization nothing.
+    check(status == 0 and out == "light_app: an idle readback and its synchronization asked 3 "
+          "questions\n", f"exit {status}: {out}{err}")
+    trace = os.path.join(workdir, "out.sstrace")
+    strings, calls = {}, []
+    with open(trace, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    for line in lines:
+        words = line.split(" ")
+        if words[0] == "str":
+            strings[words[1]] = words[2]
+        elif words[0] == "api":
+            calls.append((strings.get(words[5], "").split("_v")[0],
+                          int(words[1 + API_FLAGS]) & (PROBED | WAITED | PENDING)))
+    copy, sync = "cudaMemcpyAsync", "cudaStreamSynchronize"
+    wanted = [(copy, PROBED), (sync, 0), (copy, PROBED | PENDING), (sync, PROBED),
+              (copy, PROBED), ("cudaMalloc", PROBED), (sync, PROBED), (copy, PROBED),
+              (sync, PROBED)]
+    if not check(calls == wanted, f"calls and probe bits {calls}, expected {wanted}"):
+        return
+    results = []
+    for bits in (0, PROBED, PROBED | PENDING | WAITED):
+        seen, edited = 0, []
+        for line in lines:
+            words = line.split(" ")
+            if words[0] == "api":
+                seen += 1
+                if seen == 2:
+                    words[1 + API_FLAGS] = str(int(words[1 + API_FLAGS]) | bits)
+            edited.append(" ".join(words))
+        path = os.path.join(workdir, f"flags-{bits:x}.sstrace")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("\n".join(edited))
+        json_path = os.path.join(workdir, f"flags-{bits:x}.json")
+        status, _, err = run([opts["syncscope"], "analyze", "--format", "json", "--fail-on",
+                              "none", "-o", json_path, path], None, workdir)
+        check(status == 0, f"analyze flags {bits:x}: exit {status}: {err}")
+        with open(json_path, encoding="utf-8") as handle:
+            results.append(json.load(handle)["findings"])
+    with open(os.path.join(HERE, "light_app.c"), encoding="utf-8") as handle:
+        source = handle.read().split("\n")
+    start_at = next(n for n, text in enumerate(source) if "LIGHT_APP_READBACK_SYNC" in text)
+    first = next(n for n, text in enumerate(source[start_at:], start_at + 1)
+                 if 'CALL("cudaMemcpyAsync_v3020"' in text)
+    rows = [(f["ruleId"], f.get("line"), f.get("latent", False), f["evidence"]["count"])
+            for f in results[0]]
+    check(("SYNC301", first, True, 1) in rows,
+          f"the light findings {rows}, expected the idle readback's latent SYNC301 at line "
+          f"{first}")
+    check(results[1] == results[0] and results[2] == results[0],
+          f"the findings change with the synchronization's probe bits: {results}")
 
 
 def case_streams(opts, check):
@@ -648,7 +715,8 @@ CASES = [("selection", case_selection), ("findings", case_findings),
          ("interval", case_interval), ("killed", case_killed), ("window", case_window),
          ("trigger", case_trigger), ("first_call", case_first_call),
          ("destroyed_stream", case_destroyed_stream), ("streams", case_streams),
-         ("legacy_sync", case_legacy_sync), ("memsets", case_memsets),
+         ("legacy_sync", case_legacy_sync), ("readback_sync", case_readback_sync),
+         ("memsets", case_memsets),
          ("copies", case_copies), ("probes", case_probes),
          ("switch", lambda opts, check: case_memsets(opts, check, switch=True)),
          ("timing", case_timing), ("site_cache", case_site_cache),

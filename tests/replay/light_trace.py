@@ -12,7 +12,9 @@
       SS_API_WAITED, SS_API_PENDING; metadata probe_pending 1): work of the streams the call
       may wait for (its own stream, or every stream of its device) pending at its entry, and
       one of those streams complete at its exit, not asked for a call held less than 5 us
-      (metadata probe_exit_min_ns). ROOT is the source tree (for cuda_api.def).
+      (metadata probe_exit_min_ns), nor for the synchronization of a stream right after a
+      readback of its thread that found that stream idle. ROOT is the source tree (for
+      cuda_api.def).
   light_trace.py compare SYNCSCOPE FULL.json LIGHT.json
       Compares the findings of the light rules (those `SYNCSCOPE rules --format json` marks
       "lightMode") of two `syncscope analyze --format json` results as (rule, file, line,
@@ -53,19 +55,22 @@ OP_CORRELATION, OP_SRC, OP_DST = 2, 9, 10
 
 
 def light_apis(root):
-    """The cuda_api.def rows the light mode subscribes to: name -> (class, sync, has stream)."""
+    """The cuda_api.def rows the light mode subscribes to: name -> (class, sync, has stream,
+    domain, direction)."""
     names = {}
     with open(f"{root}/rules/cuda_api.def", encoding="utf-8") as handle:
         for line in handle:
             m = ROW.match(line)
             if m and (m.group(4) != "NEVER" or m.group(3) in LIGHT_CLASSES):
-                names[m.group(1)] = (m.group(3), m.group(4), m.group(5) != "-1")
+                direction = re.search(r",\s*(\w+)\)\s*$", line)
+                names[m.group(1)] = (m.group(3), m.group(4), m.group(5) != "-1", m.group(2),
+                                     direction.group(1) if direction else "NONE")
     return names
 
 
 def probe(row, fields, ops, enter_of):
     """The flags bits the light mode's probe gives call 'fields' (interpose/capture_light.c, capture_probe_enter)."""
-    klass, sync, has_stream = row
+    klass, sync, has_stream = row[:3]
     if klass in ("EVENT_SYNC", "QUERY") or (sync == "NEVER" and klass not in ("COPY", "MEMSET")):
         return 0
     enter, leave, correlation = int(fields[0]), int(fields[1]), fields[3]
@@ -93,6 +98,35 @@ def probe(row, fields, ops, enter_of):
     return PROBED | (WAITED if waited else 0) | (PENDING if pending else 0)
 
 
+def idle_readback(row, fields, flags):
+    """(stream, per_thread) of call 'fields' when it is a readback that found its stream idle
+    (capture_light_note_readback: an asynchronous copy to the host of at most 16 bytes that
+    succeeded, probed, nothing pending, not on a per-thread default stream), else None."""
+    klass, sync, _, domain, direction = row
+    stream, per_thread = fields[5], fields[7]
+    to_host = direction == "D2H" or (direction == "KIND" and domain == "RT" and fields[9] == "2")
+    if (klass == "COPY" and sync == "PAGEABLE" and to_host and 0 < int(fields[8]) <= 16
+            and fields[11] == "0" and flags & PROBED and not flags & PENDING
+            and stream != "2" and not (stream == "0" and per_thread == "1")):
+        return (stream, per_thread)
+    return None
+
+
+def unprobe_readback_syncs(calls):
+    """Clears the probe bits of each synchronization of a stream its thread makes right after
+    a readback that found that stream idle, which the light mode does not ask about
+    (capture_probe_enter). 'calls' are [thread, enter, order, row, fields, flags] of the
+    recorded calls, nested driver calls aside; flags is updated in place."""
+    last = {}
+    for call in sorted(calls, key=lambda c: (c[0], c[1], c[2])):
+        thread, _, _, row, fields, flags = call
+        after = last.get(thread)
+        if (after is not None and row[0] == "STREAM_SYNC" and row[1] == "EXPLICIT"
+                and after == (fields[5], fields[7])):
+            call[5] = flags & ~(PROBED | WAITED | PENDING)
+        last[thread] = idle_readback(row, fields, call[5])
+
+
 def convert(root, source, target):
     wanted = light_apis(root)
     with open(source, encoding="utf-8") as handle:
@@ -111,7 +145,7 @@ def convert(root, source, target):
             fields = words[1:]
             ops.append({"end": int(fields[1]), "correlation": fields[OP_CORRELATION],
                         "stream": int(fields[3]), "device": int(fields[5])})
-    out, meta_done = [], False
+    out, meta_done, recorded = [], False, []
     for line in lines:
         words = line.split(" ")
         key = words[0]
@@ -142,11 +176,17 @@ def convert(root, source, target):
                 flags = MEM_KNOWN | src << 8 | dst
             flags |= probe(row, fields, ops, enter_of)
             fields[API_FLAGS] = str(flags)
+            if fields[14] != "1":  # a nested driver call is not recorded in the light mode
+                recorded.append([int(fields[2]), int(fields[0]), len(out), row, fields, flags])
             line = " ".join(["api"] + fields)
         if key == "end":
             events = sum(1 for kept in out if kept.split(" ")[0] in EVENT_RECORDS)
             line = " ".join(["end", str(events)] + words[2:])
         out.append(line)
+    unprobe_readback_syncs(recorded)
+    for _, _, at, _, fields, flags in recorded:
+        fields[API_FLAGS] = str(flags)
+        out[at] = " ".join(["api"] + fields)
     with open(target, "w", encoding="utf-8") as handle:
         handle.write("\n".join(out))
     return 0
