@@ -446,7 +446,7 @@ static void light_questions(thread_state *t, const ss_args_spec *spec, const voi
 {
     uint64_t began = capture_timing_now();
     if (spec->pointers == SS_ARGS_COPY) {
-        a->flags = capture_host_kinds(spec, params);
+        a->flags = capture_host_kinds(t, spec, params);
         t->store->timed_kinds++;
         t->store->timed_kinds_ns += capture_timing_since(began);
         began = capture_timing_now();

@@ -120,6 +120,9 @@ typedef struct thread_state {
     int idle_readback;
     int idle_readback_per_thread;
     uint64_t idle_readback_stream;
+    /* The slots of the device allocations and of the pinned host memory the light mode
+     * remembers where a copy's pointer was found last (range_has); DEVICE_RANGE_SLOTS: none. */
+    uint32_t range_hint[2];
     ss_site_cache sites; /* capture_stack's site cache */
 } thread_state;
 
@@ -424,8 +427,9 @@ void capture_light_track(const ss_args_spec *spec, const void *params, int at_ex
  * unregistration. */
 void capture_light_track_host(const ss_args_spec *spec, const void *params, int at_exit,
                               int32_t result, uint64_t bytes);
-/* The light mode's word for a copy or memset: its memory kinds (SS_API_MEM_WORD). */
-uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params);
+/* The light mode's word for a copy or memset of thread 't': its memory kinds
+ * (SS_API_MEM_WORD). */
+uint32_t capture_host_kinds(thread_state *t, const ss_args_spec *spec, const void *params);
 /* Whether the light mode's call 'a' of 'spec' (its memory kinds in a->flags) is an
  * asynchronous copy between device memory, which it records without a probe or a stack. */
 int capture_light_device_copy(const ss_args_spec *spec, const ss_ev_api *a);

@@ -394,24 +394,36 @@ static void range_remove(capture_ranges *table, uint64_t base)
     }
 }
 
-/* Whether 'pointer' lies in an allocation of 'table'. */
-static int range_has(capture_ranges *table, uint64_t pointer)
+/* Whether 'pointer' lies in the allocation of slot 'i' of 'table'. */
+static int slot_has(capture_ranges *table, uint32_t i, uint64_t pointer)
 {
+    uint64_t base = atomic_load_explicit(&table->base[i], memory_order_acquire);
+    if (base <= 1 || pointer < base)
+        return 0;
+    uint64_t end = atomic_load_explicit(&table->end[i], memory_order_acquire);
+    return pointer < end && atomic_load_explicit(&table->base[i], memory_order_acquire) == base;
+}
+
+/* Whether 'pointer' lies in an allocation of 'table'. '*hint' is the slot where the thread
+ * found one last time, looked at first (a loop's copies use a few allocations again and
+ * again), and set to the slot found. */
+static int range_has(capture_ranges *table, uint64_t pointer, uint32_t *hint)
+{
+    if (*hint < DEVICE_RANGE_SLOTS && slot_has(table, *hint, pointer))
+        return 1;
     uint32_t used = atomic_load_explicit(&table->used, memory_order_acquire);
     for (uint32_t i = 0; i < used; i++) {
-        uint64_t base = atomic_load_explicit(&table->base[i], memory_order_acquire);
-        if (base <= 1 || pointer < base)
-            continue;
-        uint64_t end = atomic_load_explicit(&table->end[i], memory_order_acquire);
-        if (pointer < end && atomic_load_explicit(&table->base[i], memory_order_acquire) == base)
+        if (slot_has(table, i, pointer)) {
+            *hint = i;
             return 1;
+        }
     }
     return 0;
 }
 
-static int device_range_has(uint64_t pointer)
+static int device_range_has(uint64_t pointer, uint32_t *hint)
 {
-    return range_has(&proc.probe.device, pointer);
+    return range_has(&proc.probe.device, pointer, hint);
 }
 
 /* Whether the light mode looks at the device allocations it remembers before asking the
@@ -470,7 +482,9 @@ int capture_light_skips(const ss_args_spec *spec, const void *params)
         return 0;
     int present;
     uint64_t dst = ss_args_read(params, &spec->dst, &present);
-    if (ranges_looked_at() && device_range_has(dst))
+    thread_state *t = capture_tls;
+    uint32_t none = DEVICE_RANGE_SLOTS;
+    if (ranges_looked_at() && device_range_has(dst, t != NULL ? &t->range_hint[0] : &none))
         return 1;
     uint8_t kind = memory_kind_of(dst);
     return kind == SS_MEM_DEVICE || kind == SS_MEM_ARRAY;
@@ -480,12 +494,12 @@ int capture_light_skips(const ss_args_spec *spec, const void *params)
  * remembers (what the driver would answer: a cudaMalloc'ed allocation is device memory, not
  * managed), pinned when it lies in pinned host memory it remembers, else as the driver answers
  * (memory_kind_of). */
-static uint8_t kind_of(uint64_t pointer)
+static uint8_t kind_of(thread_state *t, uint64_t pointer)
 {
     if (pointer > 1 && ranges_looked_at()) {
-        if (device_range_has(pointer))
+        if (device_range_has(pointer, &t->range_hint[0]))
             return SS_MEM_DEVICE;
-        if (range_has(&proc.probe.pinned, pointer))
+        if (range_has(&proc.probe.pinned, pointer, &t->range_hint[1]))
             return SS_MEM_PINNED;
     }
     return memory_kind_of(pointer);
@@ -493,12 +507,12 @@ static uint8_t kind_of(uint64_t pointer)
 
 /* The light mode's word for a copy or memset (ss_ev_api.flags, SS_API_MEM_*): the memory
  * kinds of its destination and source, which CUPTI's copy records give in the full mode. */
-uint32_t capture_host_kinds(const ss_args_spec *spec, const void *params)
+uint32_t capture_host_kinds(thread_state *t, const ss_args_spec *spec, const void *params)
 {
     int present;
     uint64_t dst = ss_args_read(params, &spec->dst, &present);
     uint64_t src = ss_args_read(params, &spec->src, &present);
-    return SS_API_MEM_WORD(kind_of(src), kind_of(dst));
+    return SS_API_MEM_WORD(kind_of(t, src), kind_of(t, dst));
 }
 
 static int device_side(uint8_t kind)
