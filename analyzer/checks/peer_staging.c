@@ -120,9 +120,10 @@ static CXCursor switch_between(const staging_body *b, CXCursor from, CXCursor to
     return clang_getNullCursor();
 }
 
-/* The words for a body whose every copy goes through a buffer that is both filled from a
- * device and emptied to one, with a device switch between the first fill and the first
- * emptying of one of them; NULL otherwise. */
+/* "the loop at line N only moves data between devices through host memory (...)" for a
+ * body whose every copy goes through a buffer that is both filled from a device and emptied to
+ * one, with a device switch between the first fill and the first emptying of one of them; NULL
+ * otherwise. */
 static char *staging_body_words(const staging_body *b, CXCursor loop)
 {
     size_t staged = b->filled_count;
@@ -145,16 +146,93 @@ static char *staging_body_words(const staging_body *b, CXCursor loop)
         return NULL;
     CXString name = clang_getCursorSpelling(b->filled[staged]);
     size_t emptied = find_var(b->emptied, b->emptied_count, b->filled[staged]);
-    char *words = ss_xasprintf(
-        "staged: the loop at line %u only moves data between devices through host memory "
-        "('%s' is copied to the host at line %u and on to another device at line %u, after "
-        "'cudaSetDevice' at line %u): its waits and copies are what staging through the host "
-        "costs, with several devices only; a peer copy ('cudaMemcpyPeerAsync' on a stream, "
-        "ordered by 'cudaEventRecord' and 'cudaStreamWaitEvent') moves the data with no host "
-        "wait and no staging buffer",
-        ss_scope_line(loop), clang_getCString(name), ss_scope_line(b->filled_at[staged]),
-        ss_scope_line(b->emptied_at[emptied]), ss_scope_line(device_switch));
+    char *words = ss_xasprintf("the loop at line %u only moves data between devices through host "
+                               "memory ('%s' is copied to the host at line %u and on to another "
+                               "device at line %u, after 'cudaSetDevice' at line %u)",
+                               ss_scope_line(loop), clang_getCString(name),
+                               ss_scope_line(b->filled_at[staged]),
+                               ss_scope_line(b->emptied_at[emptied]), ss_scope_line(device_switch));
     clang_disposeString(name);
+    return words;
+}
+
+/* The words of staging_body_words for 'loop', which switches devices and does no device work
+ * but copies through host buffers; NULL otherwise. */
+static char *staging_loop_words(ss_callgraph *graph, CXCursor function, CXCursor loop)
+{
+    CXCursor none = clang_getNullCursor();
+    staging_body b = {graph, function, {none}, {none}, {none}, {none}, 0, 0, {none}, 0, 0};
+    clang_visitChildren(loop, find_staging_work, &b);
+    if (b.other_work || b.filled_count == 0 || b.set_device_count == 0)
+        return NULL;
+    return staging_body_words(&b, loop);
+}
+
+/* The first staging loop in a statement (itself or inside it), as staging_loop_words. */
+typedef struct staging_find {
+    ss_callgraph *graph;
+    CXCursor function;
+    char *words;
+} staging_find;
+
+static enum CXChildVisitResult find_staging_loop(CXCursor c, CXCursor parent, CXClientData data)
+{
+    staging_find *w = data;
+    if (ss_scope_is_loop(c))
+        w->words = staging_loop_words(w->graph, w->function, c);
+    return w->words ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static char *staging_in(ss_check_ctx *ctx, CXCursor stmt)
+{
+    staging_find w = {ss_check_graph(ctx), ctx->function, NULL};
+    if (find_staging_loop(stmt, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_staging_loop, &w);
+    return w.words;
+}
+
+/* Whether 'stmt' only checks for errors: an error-checking macro's 'do { ... } while (0)'. */
+static int error_check(CXCursor stmt)
+{
+    return clang_getCursorKind(stmt) == CXCursor_DoStmt && ss_ast_do_once(stmt);
+}
+
+/* For a wait that joins the devices (itself in its block, or in a loop over the devices that
+ * only waits), the staging loop in the statement right before or after it in its block (error
+ * checks aside), in words: "it joins the devices for the exchange that follows: the loop at
+ * line N ...". */
+static char *join_words(ss_check_ctx *ctx, CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || (api->klass != SS_CLASS_DEVICE_SYNC && api->klass != SS_CLASS_STREAM_SYNC))
+        return NULL;
+    CXCursor anchor = at, loop = ss_scope_enclosing_loop(ctx->function, at);
+    if (!ss_ast_is_null(loop) && ss_scope_path(loop, at, NULL, NULL, 0) >= 0 &&
+        !ss_scope_loop_enqueues(loop, NULL))
+        anchor = loop;
+    CXCursor stmts[256];
+    unsigned index = 0;
+    unsigned n = ss_context_statements_around(ctx->function, anchor, stmts, 256, &index);
+    char *words = NULL;
+    for (unsigned s = index + 1; n > 0 && s < n && words == NULL; s++) {
+        if (!error_check(stmts[s])) {
+            char *what = staging_in(ctx, stmts[s]);
+            words =
+                what ? ss_xasprintf("it joins the devices for the exchange that follows: %s", what)
+                     : NULL;
+            free(what);
+            break;
+        }
+    }
+    for (unsigned s = index; n > 0 && s-- > 0 && words == NULL;) {
+        if (!error_check(stmts[s])) {
+            char *what = staging_in(ctx, stmts[s]);
+            words = what ? ss_xasprintf("it waits for the end of the exchange before it: %s", what)
+                         : NULL;
+            free(what);
+            break;
+        }
+    }
     return words;
 }
 
@@ -164,13 +242,19 @@ char *ss_context_peer_staging_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor
         rule != SS_RULE_DEFAULT_STREAM_ASYNC_CALL)
         return NULL;
     CXCursor loop = ss_scope_enclosing_loop(ctx->function, at);
-    if (ss_ast_is_null(loop) || ss_scope_path(loop, at, NULL, NULL, 0) < 0)
+    char *what = NULL;
+    if (!ss_ast_is_null(loop) && ss_scope_path(loop, at, NULL, NULL, 0) >= 0)
+        what = staging_loop_words(ss_check_graph(ctx), ctx->function, loop);
+    if (what == NULL && rule == SS_RULE_SYNC_IN_LOOP)
+        what = join_words(ctx, at);
+    if (what == NULL)
         return NULL;
-    CXCursor none = clang_getNullCursor();
-    staging_body b = {
-        ss_check_graph(ctx), ctx->function, {none}, {none}, {none}, {none}, 0, 0, {none}, 0, 0};
-    clang_visitChildren(loop, find_staging_work, &b);
-    if (b.other_work || b.filled_count == 0 || b.set_device_count == 0)
-        return NULL;
-    return staging_body_words(&b, loop);
+    char *words = ss_xasprintf(
+        "staged: %s: its waits and copies are what staging through the host costs, with "
+        "several devices only; a peer copy ('cudaMemcpyPeerAsync' on a stream, ordered by "
+        "'cudaEventRecord' and 'cudaStreamWaitEvent') moves the data with no host wait and no "
+        "staging buffer",
+        what);
+    free(what);
+    return words;
 }

@@ -99,3 +99,58 @@ float gather_on_host(float **d_u, float *buf, size_t n, int ndev, int iters, cud
     }
     return sum;
 }
+
+// The joins around such an exchange: the devices are joined before it (the host must know the
+// edges are computed before it copies them out on another stream) and waited for after it
+// (before the next block reads what arrived). With peer copies ordered by events neither is
+// needed, so they are notes with the same words; a join before a loop that computes stays a
+// warning.
+void exchange_with_joins(float **d_u, float *buf, size_t halo, size_t off, int ndev, int iters,
+                         cudaStream_t *st)
+{
+    for (int i = 0; i < iters; i++) {
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            relax<<<60, 256, 0, st[2 * d]>>>(d_u[d]);
+        }
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: staged: it joins the devices for the exchange that follows: the loop at line 121 only moves data between devices through host memory
+        }
+        if (ndev > 1) {
+            for (int d = 0; d + 1 < ndev; d++) {
+                cudaSetDevice(d + 1);
+                cudaMemcpyAsync(buf, d_u[d + 1], halo, cudaMemcpyDeviceToHost, st[2 * d + 3]);
+                cudaSetDevice(d);
+                cudaStreamSynchronize(st[2 * d + 3]); // expect: SYNC401 expect-severity: note
+                cudaMemcpyAsync(d_u[d] + off, buf, halo, cudaMemcpyHostToDevice, st[2 * d + 1]);
+            }
+        }
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: staged: it waits for the end of the exchange before it: the loop at line 121
+        }
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            relax<<<60, 256, 0, st[2 * d]>>>(d_u[d]);
+        }
+    }
+}
+
+void join_between_kernels(float **d_u, int ndev, int iters, cudaStream_t *st)
+{
+    for (int i = 0; i < iters; i++) {
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            relax<<<60, 256, 0, st[d]>>>(d_u[d]);
+        }
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        }
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            relax<<<60, 256, 0, st[d]>>>(d_u[d]);
+        }
+    }
+}
