@@ -120,6 +120,7 @@ typedef struct thread_state {
     int idle_readback;
     int idle_readback_per_thread;
     uint64_t idle_readback_stream;
+    const ss_ev_api *last_entered; /* the thread's recorded call entered last */
     /* The slots of the device allocations and of the pinned host memory the light mode
      * remembers where a copy's pointer was found last (range_has); DEVICE_RANGE_SLOTS: none. */
     uint32_t range_hint[2];

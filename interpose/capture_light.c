@@ -162,11 +162,14 @@ void capture_light_note_readback(thread_state *t, const ss_args_spec *spec, cons
      * of at most readback_max_bytes; det_latent_sync: an asynchronous one that succeeded. */
     int to_host = row->dir == SS_DIR_D2H ||
                   (row->dir == SS_DIR_KIND && a->domain == SS_DOMAIN_RUNTIME && a->copy_kind == 2);
-    t->idle_readback =
-        row->klass == SS_CLASS_COPY && row->sync == SS_SYNC_PAGEABLE && to_host && a->bytes != 0 &&
-        a->bytes <= proc.probe.readback_max_bytes && a->result == 0 && (a->flags & SS_API_PROBED) &&
-        !(a->flags & SS_API_PENDING) && !per_thread_default(a->stream, spec->per_thread) &&
-        !atomic_load_explicit(&proc.sampling.window_calls, memory_order_relaxed);
+    /* The copy is its thread's last call: no recorded call entered during it, whose exit
+     * would come first (the detectors' next call is by entry). */
+    t->idle_readback = t->last_entered == a && row->klass == SS_CLASS_COPY &&
+                       row->sync == SS_SYNC_PAGEABLE && to_host && a->bytes != 0 &&
+                       a->bytes <= proc.probe.readback_max_bytes && a->result == 0 &&
+                       (a->flags & SS_API_PROBED) && !(a->flags & SS_API_PENDING) &&
+                       !per_thread_default(a->stream, spec->per_thread) &&
+                       !atomic_load_explicit(&proc.sampling.window_calls, memory_order_relaxed);
     t->idle_readback_stream = a->stream;
     t->idle_readback_per_thread = spec->per_thread;
 }
@@ -190,6 +193,7 @@ void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_
     t->probed_deferred = 0;
     int after_idle_readback = t->idle_readback;
     t->idle_readback = 0;
+    t->last_entered = a;
     stream_query_fn query = atomic_load_explicit(&proc.probe.stream_query, memory_order_acquire);
     const ss_api *row = &proc.api_rows[spec->api];
     if (row->klass == SS_CLASS_EVENT_SYNC || row->klass == SS_CLASS_QUERY ||

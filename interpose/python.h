@@ -42,7 +42,9 @@ uint32_t ss_python_capture_other(ss_thread_store *thread, ss_budget *budget, uin
  * nothing: the frames ss_python_capture with 'max' reads, innermost first, and no other (the
  * walk stops after 'max' frames it keeps when one of them is the program's own code, else at
  * the first such frame past them; whether a file is a library's is remembered per code object
- * in 'cache'). So two calls whose keys are equal get the same frames from ss_python_capture.
+ * in 'cache'). So two calls whose keys are equal get the same frames from ss_python_capture
+ * (but for a thread whose frame table is full: its walk leaves out the frames it cannot add
+ * and reads on).
  * Returns the number of frames mixed, 0 when there are none or they cannot be read (then the
  * key means nothing, as when a frame's code is not a code object where the layout says it is).
  * The first keys that read whole read through process_vm_readv, as ss_python_capture's first

@@ -394,7 +394,7 @@ int main(int argc, char **argv)
          * after them: one whose stream was idle, then its stream's synchronization (not asked
          * about: run_light.py readback_sync); one whose stream was busy; one followed by a
          * cudaMalloc before the synchronization; one followed by a synchronization of another
-         * stream. Each synchronization blocks 2 ms. */
+         * stream; one with a cudaMalloc inside it. Each synchronization blocks 2 ms. */
         const long ms = 1000000;
         void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
         cudaMemcpyAsync_v3020_params item = {pinned, device, 4, cudaMemcpyDeviceToHost, 0};
@@ -413,6 +413,10 @@ int main(int argc, char **argv)
         CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 0);
         CALL("cudaMemcpyAsync_v3020", &item, 0, 0);
         CALL("cudaStreamSynchronize_v3020", &other, 2 * ms, 0);
+        /* a recorded call (as a runtime call the runtime makes itself) inside the readback:
+         * the synchronization is not the readback's next call */
+        CALL_NESTED("cudaMemcpyAsync_v3020", &item, "cudaMalloc_v3020", &make, 0);
+        CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 0);
         printf("light_app: an idle readback and its synchronization asked %d questions\n", idle);
         return 0;
     }

@@ -334,7 +334,8 @@ def case_readback_sync(opts, check):
     no answer of the probe changes a finding there: the trace analyzed with that call's flags
     set as probed, and as probed, pending and waited, gives the same findings); the
     synchronizations after a readback that found its stream busy, after a readback and a
-    cudaMalloc, and of another stream are asked about."""
+    cudaMalloc, of another stream, and after a readback with a recorded call inside it (the
+    readback's next call by entry) are asked about."""
     workdir = start(opts, "readback_sync")
     env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_READBACK_SYNC="1")
     status, out, err = run([opts["app"]], env, workdir)
@@ -355,7 +356,9 @@ def case_readback_sync(opts, check):
     copy, sync = "cudaMemcpyAsync", "cudaStreamSynchronize"
     wanted = [(copy, PROBED), (sync, 0), (copy, PROBED | PENDING), (sync, PROBED),
               (copy, PROBED), ("cudaMalloc", PROBED), (sync, PROBED), (copy, PROBED),
-              (sync, PROBED)]
+              (sync, PROBED), (copy, 0), ("cudaMalloc", PROBED), (sync, PROBED)]
+    # (A recorded call inside a call takes the thread's probe state: the readback around the
+    # cudaMalloc is not probed, so it is no idle readback either.)
     if not check(calls == wanted, f"calls and probe bits {calls}, expected {wanted}"):
         return
     results = []
