@@ -219,7 +219,7 @@ char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CX
 char *ss_context_periodic_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
 /* loop_notes.c. "one pass: the branch at line 389 runs on one iteration of the loop at line
- * 341 only (it tests 'i==0'), once per run of that loop: ..." when the call 'at' (in 'loop', of
+ * 363 only (it tests 'i==0'), once per run of that loop: ..." when the call 'at' (in 'loop', of
  * its own function) sits in the then-branch of an 'if' whose condition holds on one iteration
  * of the outermost loop around it at most (its counter compared with '==' to a value the loop
  * does not change, or '!counter'; alone or an operand of '&&'), and the function is reached
