@@ -574,16 +574,19 @@ static int legacy_partners(const ss_args_spec *spec, const ss_ev_api *a, int enq
 /* The stack decision: stacks only for calls that may become findings: synchronizing ones,
  * long ones, work put on the legacy default stream (SYNC101/SYNC102), and the rare calls whose
  * site a finding names: stream creation (SYNC103) and capture begin/end (SYNC501); in the
- * light mode, not for a copy between device memory, which no light rule names. */
-static int wants_stack(const ss_args_spec *spec, const ss_api *row, const ss_ev_api *a,
-                       uint64_t exit_ns)
+ * light mode, not for a copy between device memory, which no light rule names, nor for the
+ * synchronization right after a readback that found its stream idle, which the detectors
+ * take as the readback's (capture_probe_enter). */
+static int wants_stack(const thread_state *t, const ss_args_spec *spec, const ss_api *row,
+                       const ss_ev_api *a, uint64_t exit_ns)
 {
     int enqueues = spec->stream.size != 0 && ss_api_enqueues(row);
     int legacy = enqueues && ((a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread) ||
                               a->stream == SS_STREAM_LEGACY);
     int partners = legacy_partners(spec, a, enqueues, legacy);
-    if (proc.light && capture_light_device_copy(spec, a))
-        return 0; /* after legacy_partners: its copy's stream counts as before */
+    /* after legacy_partners: its copy's stream counts as before */
+    if (proc.light && (capture_light_device_copy(spec, a) || t->readback_sync))
+        return 0;
     return row->sync != SS_SYNC_NEVER || exit_ns - a->enter_ns >= proc.config.stack_min_ns ||
            (legacy && partners) || row->klass == SS_CLASS_STREAM_CREATE ||
            row->klass == SS_CLASS_CAPTURE_BEGIN || row->klass == SS_CLASS_CAPTURE_END;
@@ -652,7 +655,7 @@ static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *s
     if (proc.light)
         capture_light_note_readback(t, spec, a);
     const ss_api *row = &proc.api_rows[spec->api];
-    int stacked = wants_stack(spec, row, a, exit_ns);
+    int stacked = wants_stack(t, spec, row, a, exit_ns);
     if (stacked)
         a->stack = capture_stack(t, (uint64_t)spec->domain << 32 | spec->api);
     a->exit_ns = exit_ns > a->enter_ns ? exit_ns : a->enter_ns + 1;

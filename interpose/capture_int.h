@@ -121,6 +121,9 @@ typedef struct thread_state {
     int idle_readback_per_thread;
     uint64_t idle_readback_stream;
     const ss_ev_api *last_entered; /* the thread's recorded call entered last */
+    /* The call in progress is the synchronization of an idle readback's stream right after it
+     * (capture_probe_enter): neither probed nor stacked, it can be no finding of its own. */
+    int readback_sync;
     /* The slots of the device allocations and of the pinned host memory the light mode
      * remembers where a copy's pointer was found last (range_has); DEVICE_RANGE_SLOTS: none. */
     uint32_t range_hint[2];

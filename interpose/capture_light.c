@@ -194,14 +194,18 @@ void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_
     int after_idle_readback = t->idle_readback;
     t->idle_readback = 0;
     t->last_entered = a;
+    t->readback_sync = 0;
     stream_query_fn query = atomic_load_explicit(&proc.probe.stream_query, memory_order_acquire);
     const ss_api *row = &proc.api_rows[spec->api];
     if (row->klass == SS_CLASS_EVENT_SYNC || row->klass == SS_CLASS_QUERY ||
         (row->sync == SS_SYNC_NEVER && row->klass != SS_CLASS_COPY &&
          row->klass != SS_CLASS_MEMSET) ||
-        capture_light_device_copy(spec, a) ||
-        (after_idle_readback && readback_own_sync(t, spec, row, a)))
+        capture_light_device_copy(spec, a))
         return;
+    if (after_idle_readback && readback_own_sync(t, spec, row, a)) {
+        t->readback_sync = 1;
+        return;
+    }
     /* The process's first CUDA call creates its context inside the call: no work of its own
      * can be pending at its entry (the driver cannot be asked yet). */
     if (query == NULL) {

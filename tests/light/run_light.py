@@ -330,9 +330,10 @@ def probe_flags(path):
 
 def case_readback_sync(opts, check):
     """docs/run.md, Modes: the synchronization of a stream right after a readback of its thread
-    that found the stream idle is not asked about (the detectors take it as the readback's, and
-    no answer of the probe changes a finding there: the trace analyzed with that call's flags
-    set as probed, and as probed, pending and waited, gives the same findings); the
+    that found the stream idle is not asked about and takes no stack (the detectors take it as
+    the readback's, and no answer of the probe changes a finding there: the trace analyzed with
+    that call's flags set as probed, and as probed, pending and waited, gives the same
+    findings); the
     synchronizations after a readback that found its stream busy, after a readback and a
     cudaMalloc, of another stream, and after a readback with a recorded call inside it (the
     readback's next call by entry) are asked about."""
@@ -343,7 +344,7 @@ def case_readback_sync(opts, check):
     check(status == 0 and out == "light_app: an idle readback and its synchronization asked 3 "
           "questions\n", f"exit {status}: {out}{err}")
     trace = os.path.join(workdir, "out.sstrace")
-    strings, calls = {}, []
+    strings, calls, stacked = {}, [], []
     with open(trace, encoding="utf-8") as handle:
         lines = handle.read().split("\n")
     for line in lines:
@@ -353,6 +354,7 @@ def case_readback_sync(opts, check):
         elif words[0] == "api":
             calls.append((strings.get(words[5], "").split("_v")[0],
                           int(words[1 + API_FLAGS]) & (PROBED | WAITED | PENDING)))
+            stacked.append(words[1 + API_STACK] != "0")
     copy, sync = "cudaMemcpyAsync", "cudaStreamSynchronize"
     wanted = [(copy, PROBED), (sync, 0), (copy, PROBED | PENDING), (sync, PROBED),
               (copy, PROBED), ("cudaMalloc", PROBED), (sync, PROBED), (copy, PROBED),
@@ -361,6 +363,8 @@ def case_readback_sync(opts, check):
     # cudaMalloc is not probed, so it is no idle readback either.)
     if not check(calls == wanted, f"calls and probe bits {calls}, expected {wanted}"):
         return
+    # Stacks for all but the unasked synchronization, which no finding names.
+    check(stacked == [i != 1 for i in range(len(wanted))], f"calls with a stack: {stacked}")
     results = []
     for bits in (0, PROBED, PROBED | PENDING | WAITED):
         seen, edited = 0, []
