@@ -8,6 +8,7 @@
 #include "checks/project_facts.h"
 #include "files.h"
 #include "flags.h"
+#include "launch_spacing.h"
 #include "log.h"
 #include "path.h"
 
@@ -695,42 +696,12 @@ static char *rejected_command(CXIndex index, const ss_tu_input *in, enum CXError
     return message;
 }
 
-int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_files *files,
-                  ss_tu_streams *streams)
+/* Walks the parsed unit 'tu' of 'in' with the checks: findings into 'out', the files it read
+ * into 'files' and what the other units need to know of its streams into 'streams' (either
+ * may be NULL). */
+static void analyze_unit(CXTranslationUnit tu, const ss_tu_input *in, ss_result *out,
+                         ss_tu_files *files, ss_tu_streams *streams)
 {
-    unsigned nvirtual;
-    const struct CXUnsavedFile *virtual_files = ss_toolkit_virtual_files(&nvirtual);
-    /* The analyzer's in-memory headers, and the main file's text when it is not on disk: every
-     * reader of the source (tokens, provenance, fix-its, quoted text) asks libclang for it. */
-    struct CXUnsavedFile *unsaved = ss_xcalloc(nvirtual + 1, sizeof *unsaved);
-    memcpy(unsaved, virtual_files, nvirtual * sizeof *unsaved);
-    unsigned nunsaved = nvirtual;
-    if (in->text) {
-        unsaved[nunsaved].Filename = in->file;
-        unsaved[nunsaved].Contents = in->text;
-        unsaved[nunsaved].Length = (unsigned long)in->text_len;
-        nunsaved++;
-    }
-    CXTranslationUnit tu = NULL;
-    unsigned options =
-        CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-    enum CXErrorCode rc = CXError_Failure;
-    if (input_accepted(index, in))
-        rc = clang_parseTranslationUnit2(index, in->file, (const char *const *)in->args->v,
-                                         (int)in->args->count, unsaved, nunsaved, options, &tu);
-    free(unsaved);
-    if (rc != CXError_Success || tu == NULL) {
-        char *path = ss_path_display(in->file);
-        char *message = rejected_command(index, in, rc);
-        ss_result_add_diag(out, SS_SEV_ERROR, path, 0, 0, message);
-        free(message);
-        free(path);
-        return -1;
-    }
-    size_t first_diag = out->diag_count;
-    int fatal = collect_diagnostics(tu, in->file, out);
-    if (fatal)
-        explain_unbuilt(tu, in, out, first_diag);
     ss_check_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.tu = tu;
@@ -754,6 +725,339 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
         ss_project_summarize(&ctx);
     }
     ss_callgraph_free(ctx.graph);
+}
+
+/* The files of a unit read with their spaced launches rewritten (launch_spacing.c). */
+typedef struct respaced_file {
+    char *name;     /* as libclang names it */
+    char *text;     /* rewritten ('size' bytes); NULL: it had none that could be */
+    char *original; /* as it was parsed first */
+    size_t size;
+    size_t launches; /* launches rewritten */
+} respaced_file;
+
+typedef struct respaced {
+    respaced_file *v;
+    size_t count, cap;
+} respaced;
+
+/* Keeps the first 'count' files of 'set' (0: frees it). */
+static void respaced_truncate(respaced *set, size_t count)
+{
+    for (size_t i = count; i < set->count; i++) {
+        free(set->v[i].name);
+        free(set->v[i].text);
+        free(set->v[i].original);
+    }
+    set->count = count;
+    if (count == 0) {
+        free(set->v);
+        memset(set, 0, sizeof *set);
+    }
+}
+
+/* The rewritten text 'set' holds for the file 'name', or NULL. '*listed' says whether 'set'
+ * holds the file at all. */
+static const respaced_file *respaced_find(const respaced *set, const char *name, int *listed)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        if (strcmp(set->v[i].name, name) == 0) {
+            *listed = 1;
+            return set->v[i].text ? &set->v[i] : NULL;
+        }
+    }
+    *listed = 0;
+    return NULL;
+}
+
+/* Adds the file 'name' ('text', 'size' bytes, as parsed) to 'set' with its spaced launches
+ * rewritten. Returns 1 when it had any that could be, else 0: it is then listed all the same
+ * where 'always' is set (not to be tried again), else not at all. */
+static int respaced_add(respaced *set, const char *name, const char *text, size_t size, int always)
+{
+    size_t launches = 0;
+    char *rewritten = ss_launch_spacing_rewrite(text, size, &launches);
+    if (rewritten == NULL && !always)
+        return 0;
+    ss_xgrow((void **)&set->v, &set->cap, set->count + 1, sizeof *set->v);
+    respaced_file *f = &set->v[set->count++];
+    f->name = ss_xstrdup(name);
+    f->text = rewritten;
+    f->original = NULL;
+    f->size = size;
+    f->launches = launches;
+    if (f->text) {
+        f->original = ss_xmalloc(size + 1);
+        memcpy(f->original, text, size);
+        f->original[size] = '\0';
+    }
+    return f->text != NULL;
+}
+
+typedef struct respace_walk {
+    const ss_tu_input *in;
+    respaced *set;
+} respace_walk;
+
+/* Adds the included file to the walk's set when it has spaced launches: not a file in memory
+ * (SS_VIRTUAL_INCLUDE), nor one a system header includes; read from disk (the main file's text
+ * as lint was given it), as record_inclusion does, not with clang_getFileContents (a scan of
+ * the unit's source-location table per file). */
+static void respace_inclusion(CXFile included, CXSourceLocation *stack, unsigned depth,
+                              CXClientData data)
+{
+    respace_walk *w = data;
+    if (depth > 0 && clang_Location_isInSystemHeader(stack[0]))
+        return;
+    CXString fname = clang_getFileName(included);
+    const char *name = clang_getCString(fname);
+    int listed = 1;
+    if (name && strncmp(name, SS_VIRTUAL_INCLUDE, strlen(SS_VIRTUAL_INCLUDE)) != 0)
+        respaced_find(w->set, name, &listed);
+    if (!listed) {
+        int given = depth == 0 && w->in->text;
+        size_t size = given ? w->in->text_len : 0;
+        char *read = given ? NULL : ss_read_file(name, &size);
+        const char *text = given ? w->in->text : read;
+        if (text)
+            respaced_add(w->set, name, text, size, 0);
+        free(read);
+    }
+    clang_disposeString(fname);
+}
+
+/* Adds to 'set' each file of 'tu' that 'set' does not list yet and where an error of the parse
+ * stands at a spaced launch's opening (ss_launch_spacing_at: clang's "expected expression" at
+ * the third '<'), with its launches rewritten. Returns how many files had any rewritten. A
+ * parse without errors costs nothing more; a file's text is looked up once for the errors
+ * that follow each other in it. */
+static size_t respace_erring_files(CXTranslationUnit tu, respaced *set)
+{
+    size_t added = 0;
+    CXFile last = NULL;
+    const char *text = NULL;
+    size_t size = 0;
+    unsigned n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        CXFile file = NULL;
+        unsigned offset = 0;
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
+            clang_getFileLocation(clang_getDiagnosticLocation(d), &file, NULL, NULL, &offset);
+        clang_disposeDiagnostic(d);
+        if (file == NULL)
+            continue;
+        if (last == NULL || !clang_File_isEqual(last, file)) {
+            text = clang_getFileContents(tu, file, &size);
+            last = file;
+        }
+        if (text == NULL || !ss_launch_spacing_at(text, size, offset))
+            continue;
+        CXString fname = clang_getFileName(file);
+        const char *name = clang_getCString(fname);
+        int listed = 1;
+        if (name)
+            respaced_find(set, name, &listed);
+        if (!listed)
+            added += (size_t)respaced_add(set, name, text, size, 1);
+        clang_disposeString(fname);
+    }
+    return added;
+}
+
+/* The analyzer's in-memory headers, the main file's text when it is not read from disk (every
+ * reader of the source, tokens, provenance, fix-its, quoted text, asks libclang for it), and
+ * the rewritten files of 'set' (may be NULL), as unsaved files for libclang; '*count' of them,
+ * malloc'ed (the texts are borrowed). */
+static struct CXUnsavedFile *unsaved_files(const ss_tu_input *in, const respaced *set,
+                                           unsigned *count)
+{
+    unsigned nvirtual;
+    const struct CXUnsavedFile *virtual_files = ss_toolkit_virtual_files(&nvirtual);
+    size_t nset = set ? set->count : 0;
+    struct CXUnsavedFile *unsaved = ss_xcalloc(nvirtual + 1 + nset, sizeof *unsaved);
+    memcpy(unsaved, virtual_files, nvirtual * sizeof *unsaved);
+    unsigned n = nvirtual;
+    int listed = 0;
+    if (in->text && !(set && respaced_find(set, in->file, &listed))) {
+        unsaved[n].Filename = in->file;
+        unsaved[n].Contents = in->text;
+        unsaved[n].Length = (unsigned long)in->text_len;
+        n++;
+    }
+    for (size_t i = 0; i < nset; i++) {
+        if (set->v[i].text) {
+            unsaved[n].Filename = set->v[i].name;
+            unsaved[n].Contents = set->v[i].text;
+            unsaved[n].Length = (unsigned long)set->v[i].size;
+            n++;
+        }
+    }
+    *count = n;
+    return unsaved;
+}
+
+/* Parses 'in' into '*tu', with the files of 'set' (may be NULL) as rewritten. Returns
+ * libclang's error code. */
+static enum CXErrorCode parse_unit(CXIndex index, const ss_tu_input *in, const respaced *set,
+                                   CXTranslationUnit *tu)
+{
+    unsigned nunsaved;
+    struct CXUnsavedFile *unsaved = unsaved_files(in, set, &nunsaved);
+    unsigned options =
+        CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+    enum CXErrorCode rc = CXError_Failure;
+    *tu = NULL;
+    if (input_accepted(index, in))
+        rc = clang_parseTranslationUnit2(index, in->file, (const char *const *)in->args->v,
+                                         (int)in->args->count, unsaved, nunsaved, options, tu);
+    free(unsaved);
+    return rc;
+}
+
+/* The number of errors of the parse 'tu'; UINT_MAX when clang stopped at its error limit
+ * ("too many errors emitted", the one fatal error under KeepGoing): the rest of the unit was
+ * not parsed, and the count says nothing of it. */
+static unsigned count_errors(CXTranslationUnit tu)
+{
+    unsigned errors = 0, n = clang_getNumDiagnostics(tu);
+    for (unsigned i = 0; i < n && errors < UINT_MAX; i++) {
+        CXDiagnostic d = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+        errors = sev == CXDiagnostic_Fatal ? UINT_MAX : errors + (sev == CXDiagnostic_Error);
+        clang_disposeDiagnostic(d);
+    }
+    return errors;
+}
+
+/* After a parse ('tu') with errors at spaced launches ('k << <g, b >> >(a)', which nvcc reads
+ * as '<<<' and '>>>'): parses the unit anew with those files, and every other file it read
+ * that has spaced launches (not the system headers), given to libclang as unsaved files whose
+ * launches are rewritten in place (docs/lint.md, "Launches written '<< <' ... '>> >'"), and
+ * again while the new parse has such errors in files not rewritten yet (up to 4 parses; a
+ * file clang did not read in the first parse, which stopped at its error limit). A new parse, not
+ * clang_reparseTranslationUnit: after a parse that reached the error limit, a re-parse keeps
+ * its "too many errors emitted" (libclang 14 to 16). Keeps the last parse when it has fewer
+ * errors than the first, or the first stopped at the error limit. Returns the unit to analyze and
+ * the files rewritten in it in 'set'; NULL (and 'set' empty) when the unit is to be parsed as it is
+ * again. */
+static CXTranslationUnit respace_launches(CXIndex index, CXTranslationUnit tu,
+                                          const ss_tu_input *in, respaced *set)
+{
+    if (respace_erring_files(tu, set) == 0) {
+        respaced_truncate(set, 0);
+        return tu;
+    }
+    /* The errors clang reported are not all there are (it stops at its limit, 20): every other
+     * file of the unit with spaced launches is rewritten too. */
+    respace_walk walk = {in, set};
+    clang_getInclusions(tu, respace_inclusion, &walk);
+    unsigned first_errors = count_errors(tu);
+    clang_disposeTranslationUnit(tu);
+    tu = NULL;
+    for (int parses = 1; parses <= 4; parses++) {
+        size_t applied = set->count;
+        enum CXErrorCode rc = parse_unit(index, in, set, &tu);
+        if (rc != CXError_Success || tu == NULL || respace_erring_files(tu, set) == 0 ||
+            parses == 4) {
+            respaced_truncate(set, applied);
+            break;
+        }
+        clang_disposeTranslationUnit(tu);
+        tu = NULL;
+    }
+    if (tu && (first_errors == UINT_MAX || count_errors(tu) < first_errors))
+        return tu;
+    if (tu)
+        clang_disposeTranslationUnit(tu);
+    respaced_truncate(set, 0);
+    return NULL;
+}
+
+/* The line 'line' of 'text' ('size' bytes), malloc'ed, or NULL. */
+static char *text_line(const char *text, size_t size, unsigned line)
+{
+    const char *p = text, *end = text + size;
+    for (unsigned l = 1; l < line && p; l++) {
+        p = memchr(p, '\n', (size_t)(end - p));
+        p = p ? p + 1 : NULL;
+    }
+    if (p == NULL || line == 0)
+        return NULL;
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
+    if (len && p[len - 1] == '\r')
+        len--;
+    char *out = ss_xmalloc(len + 1);
+    memcpy(out, p, len);
+    out[len] = '\0';
+    return out;
+}
+
+/* After a parse of rewritten files ('set'): the findings from 'first' on in 'out' that stand in
+ * one of them quote its line as written, not as rewritten; with --verbose, says which files
+ * were read so. */
+static void respaced_report(const respaced *set, const ss_tu_input *in, ss_result *out,
+                            size_t first)
+{
+    char *list = NULL;
+    size_t launches = 0;
+    for (size_t i = 0; i < set->count; i++) {
+        launches += set->v[i].launches;
+        if (set->v[i].text == NULL)
+            continue;
+        char *shown = ss_path_display(set->v[i].name);
+        for (size_t k = first; k < out->count; k++) {
+            ss_finding *f = &out->findings[k];
+            char *line = f->file && strcmp(f->file, shown) == 0
+                             ? text_line(set->v[i].original, set->v[i].size, f->line)
+                             : NULL;
+            if (line) {
+                free(f->line_text);
+                f->line_text = line;
+            }
+        }
+        char *grown = list ? ss_xasprintf("%s, %s", list, shown) : ss_xstrdup(shown);
+        free(list);
+        list = grown;
+        free(shown);
+    }
+    if (list && in->verbose) {
+        char *unit = ss_path_display(in->file);
+        ss_log_note("%s: parsed again with %zu kernel launch%s written '<< <' ... '>> >' read as "
+                    "'<<<' ... '>>>', in %s",
+                    unit, launches, launches == 1 ? "" : "es", list);
+        free(unit);
+    }
+    free(list);
+}
+
+int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_files *files,
+                  ss_tu_streams *streams)
+{
+    CXTranslationUnit tu = NULL;
+    respaced set = {0};
+    enum CXErrorCode rc = parse_unit(index, in, NULL, &tu);
+    if (rc == CXError_Success && tu) {
+        tu = respace_launches(index, tu, in, &set);
+        if (tu == NULL)
+            rc = parse_unit(index, in, NULL, &tu);
+    }
+    if (rc != CXError_Success || tu == NULL) {
+        char *path = ss_path_display(in->file);
+        char *message = rejected_command(index, in, rc);
+        ss_result_add_diag(out, SS_SEV_ERROR, path, 0, 0, message);
+        free(message);
+        free(path);
+        return -1;
+    }
+    size_t first_diag = out->diag_count, first_finding = out->count;
+    int fatal = collect_diagnostics(tu, in->file, out);
+    if (fatal)
+        explain_unbuilt(tu, in, out, first_diag);
+    analyze_unit(tu, in, out, files, streams);
+    respaced_report(&set, in, out, first_finding);
+    respaced_truncate(&set, 0);
     clang_disposeTranslationUnit(tu);
     return fatal ? 1 : 0;
 }

@@ -50,6 +50,7 @@ typedef struct ss_tu_input {
      * NULL without them. Include folders under either are the build's. */
     const char *directory;
     const char *build_dir;
+    int verbose; /* --verbose: say when the unit was parsed again (launches rewritten) */
 } ss_tu_input;
 
 /* Analyzes one translation unit (tu.c): parses 'in'->file in 'index' and appends findings

@@ -185,11 +185,20 @@ static int watch_failures(const ss_job *j, int status, const ss_result *result, 
 
 static void run_job(ss_run_state *st, CXIndex index, ss_job *j)
 {
-    ss_tu_input in = {
-        j->file,       &j->args,       &j->info,     j->readback_bytes,
-        j->user_begin, j->extra_begin, j->extra_end, (const char *const *)j->hot_functions,
-        j->hot_count,  j->text,        j->text_len,  j->command ? j->command->directory : NULL,
-        st->build_dir};
+    ss_tu_input in = {.file = j->file,
+                      .args = &j->args,
+                      .info = &j->info,
+                      .readback_bytes = j->readback_bytes,
+                      .user_begin = j->user_begin,
+                      .extra_begin = j->extra_begin,
+                      .extra_end = j->extra_end,
+                      .hot_functions = (const char *const *)j->hot_functions,
+                      .hot_count = j->hot_count,
+                      .text = j->text,
+                      .text_len = j->text_len,
+                      .directory = j->command ? j->command->directory : NULL,
+                      .build_dir = st->build_dir,
+                      .verbose = st->options->verbose};
     char key[17];
     int from_cache = 0;
     if (st->cache) {
