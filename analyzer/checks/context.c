@@ -143,7 +143,8 @@ static int apply_exit(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
 
 /* Inside a loop, what the host needs from the call at once: a buffer it copied back and goes
  * through (host_reads.c), the values of several devices it combines into a launch argument
- * (device_sum.c), memory attached to the host (attach.c). Malloc'ed, or NULL. */
+ * (device_sum.c), memory attached to the host (attach.c); or a stream wait the device does not
+ * idle for (overlap.c). Malloc'ed, or NULL. */
 static char *needed_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     char *note = ss_context_host_read_words(ctx, rule, at);
@@ -151,6 +152,8 @@ static char *needed_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         note = ss_context_device_sum_words(ctx, rule, at);
     if (note == NULL)
         note = ss_context_attach_words(ctx, rule, at);
+    if (note == NULL)
+        note = ss_context_overlap_words(ctx, rule, at);
     return note;
 }
 

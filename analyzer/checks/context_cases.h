@@ -146,6 +146,15 @@ char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
  * in a loop over the devices comes between the readbacks and the launch, "subsumed: ...". */
 char *ss_context_device_sum_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* overlap.c. For a stream wait in a loop (SYNC401): "overlapped: ..." where the next statement
+ * launches on another stream that still has work queued in this iteration (no wait for it
+ * since) and the last work queued on the waited stream is an upload into what that launch
+ * reads; "own upload: ..." where the only work queued on the waited stream since an earlier
+ * wait for it (in this iteration, or at the end of the previous one) is one upload of a
+ * constant size of at most 64 KiB. Streams are compared as written; a function given a
+ * stream, or one of the unit that queues work or waits, ends the walk back. */
+char *ss_context_overlap_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
 /* attach.c. "inherent: the host may touch 'p' only once its attach to the host ..." for
  * a stream wait (SYNC401) after calls that attach managed memory to the host on that stream
  * ('cudaStreamAttachMemAsync(s, p, 0, cudaMemAttachHost)'), when a statement soon after (up to

@@ -1,0 +1,88 @@
+// overlap_wait.cu: two stream waits in a loop that the device does not idle for. The host waits
+// for an upload on a copy stream while the compute stream still has a kernel queued, and the
+// next launch on the compute stream reads the uploaded data (the wait only orders the two:
+// "overlapped"); and the host waits for a stream's own small parameter upload when an earlier
+// wait for that stream, at the end of the previous chunk, drained it ("own upload", the earlier
+// wait being the one that idles the device). Warnings: the compute stream drained before the
+// wait, a next launch that does not read the upload, an upload of a size the code computes, and
+// a kernel queued on the stream since the earlier wait.
+#include <cuda_runtime.h>
+
+__constant__ float params[64];
+__global__ void project(float *out, int i) { out[i] = params[0]; }
+__global__ void add(float *out, const float *acc) { out[0] += acc[0]; }
+
+void accumulate(float *d_out, float *d_acc, const float *h_acc, size_t bytes, int chunks,
+                cudaStream_t comp, cudaStream_t copy)
+{
+    for (int i = 0; i < chunks; i++) {
+        cudaMemcpyAsync(d_acc, h_acc + i * 64, bytes, cudaMemcpyHostToDevice, copy);
+        project<<<64, 64, 0, comp>>>(d_out, i);
+        cudaStreamSynchronize(copy); // expect: SYNC401 expect-severity: note expect-message: overlapped: while the host waits for the upload on 'copy' (line 19), 'comp' still has kernel 'project' queued (line 20), and the next launch on it (line 22) reads what the upload writes
+        add<<<64, 64, 0, comp>>>(d_out, d_acc);
+    }
+}
+
+void accumulate_drained(float *d_out, float *d_acc, const float *h_acc, size_t bytes, int chunks,
+                        cudaStream_t comp, cudaStream_t copy)
+{
+    for (int i = 0; i < chunks; i++) {
+        cudaMemcpyAsync(d_acc, h_acc + i * 64, bytes, cudaMemcpyHostToDevice, copy);
+        project<<<64, 64, 0, comp>>>(d_out, i);
+        cudaStreamSynchronize(comp); // expect: SYNC401 expect-severity: warning
+        cudaStreamSynchronize(copy); // expect: SYNC401 expect-severity: warning
+        add<<<64, 64, 0, comp>>>(d_out, d_acc);
+    }
+}
+
+void accumulate_unread(float *d_out, float *d_acc, float *d_other, const float *h_acc,
+                       size_t bytes, int chunks, cudaStream_t comp, cudaStream_t copy)
+{
+    for (int i = 0; i < chunks; i++) {
+        cudaMemcpyAsync(d_acc, h_acc + i * 64, bytes, cudaMemcpyHostToDevice, copy);
+        project<<<64, 64, 0, comp>>>(d_out, i);
+        cudaStreamSynchronize(copy); // expect: SYNC401 expect-severity: warning
+        add<<<64, 64, 0, comp>>>(d_out, d_other);
+    }
+}
+
+void chunks_on_devices(float *d_out, float *h_params, int chunks, int ndev, cudaStream_t *st)
+{
+    for (int i = 0; i < chunks; i++) {
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            for (int j = 0; j < 64; j++)
+                h_params[j] = (float)(i + j);
+            cudaMemcpyToSymbolAsync(params, h_params, sizeof(float) * 64, 0,
+                                    cudaMemcpyHostToDevice, st[d]);
+            cudaStreamSynchronize(st[d]); // expect: SYNC401 expect-severity: note expect-message: own upload: 'st[d]' has nothing queued but the copy at line 56 (256 bytes) since 'cudaStreamSynchronize' at line 63 waited for it
+            project<<<64, 64, 0, st[d]>>>(d_out, i);
+        }
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            cudaStreamSynchronize(st[d]); // expect: SYNC401 expect-severity: warning
+        }
+    }
+}
+
+void chunks_sized(float *d_out, float *h_params, size_t n, int chunks, cudaStream_t s)
+{
+    for (int i = 0; i < chunks; i++) {
+        cudaMemcpyToSymbolAsync(params, h_params, n, 0, cudaMemcpyHostToDevice, s);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+        project<<<64, 64, 0, s>>>(d_out, i);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+    }
+}
+
+void chunks_busy(float *d_out, float *h_params, int chunks, cudaStream_t s)
+{
+    for (int i = 0; i < chunks; i++) {
+        project<<<64, 64, 0, s>>>(d_out, i);
+        cudaMemcpyToSymbolAsync(params, h_params, sizeof(float) * 64, 0, cudaMemcpyHostToDevice,
+                                s);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+        project<<<64, 64, 0, s>>>(d_out, i);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+    }
+}
