@@ -82,6 +82,11 @@ typedef struct ss_check_ctx {
      * does device work around the call (ss_check_loop, SS_SCOPE_ENQUEUES), which the severity
      * then takes instead of walking the loops again. */
     const struct ss_loop_context *loop;
+    /* Set while project_loops.c keeps a finding aside for a loop in another unit that calls a
+     * function reaching the call: per iteration there, so the context takes it as in a loop
+     * (a warning, or a note where the device has nothing queued or the call runs on no
+     * ordinary run), never "once". */
+    int loop_elsewhere;
     /* Whether a synchronous copy waits for all work (checks/drained.c): 0 not looked at yet,
      * 1 yes (the unit creates its streams blocking), 2 no, 3 yes (all of the unit's work is
      * queued on the legacy stream). */

@@ -259,6 +259,20 @@ static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
     free(why);
 }
 
+/* Per iteration of a loop in another unit (ctx->loop_elsewhere): a warning, or a note where
+ * the device has nothing queued at the call. */
+static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
+                            ss_severity raised)
+{
+    f->severity = raised;
+    char *idle = ss_context_idle_words(ctx, rule, NULL, at);
+    if (idle) {
+        f->severity = SS_SEV_NOTE;
+        append(f, idle);
+        free(idle);
+    }
+}
+
 static void apply_context(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f)
 {
     int said_loop = ctx->loop_said;
@@ -277,6 +291,10 @@ static void apply_context(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     if (ss_check_loop(ctx, at, SS_SCOPE_ENQUEUES, &loop)) {
         apply_in_loop(ctx, rule, at, f, &loop, said_loop, raised);
         ss_loop_context_free(&loop);
+        return;
+    }
+    if (ctx->loop_elsewhere) {
+        apply_elsewhere(ctx, rule, at, f, raised);
         return;
     }
     CXCursor top = ss_scope_outer_function(ctx->function);

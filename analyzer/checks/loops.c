@@ -4,6 +4,7 @@
 #include "checks.h"
 #include "common.h"
 #include "log.h"
+#include "project_facts.h"
 #include "scope.h"
 
 #include <stdlib.h>
@@ -118,8 +119,11 @@ static int waits_for_earlier_iteration(CXCursor loop, CXCursor call)
 void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     ss_loop_context loop;
-    if (!ss_check_loop(ctx, call, SS_SCOPE_ENQUEUES, &loop))
+    if (!ss_check_loop(ctx, call, SS_SCOPE_ENQUEUES, &loop)) {
+        /* No loop here: one in another unit may call a function that reaches the wait. */
+        ss_project_loop_wait(ctx, call, api);
         return;
+    }
     if (api->klass == SS_CLASS_EVENT_SYNC && loop.chain == NULL &&
         waits_for_earlier_iteration(loop.loop, call)) {
         ss_loop_context_free(&loop);

@@ -56,6 +56,7 @@ void ss_project_facts_free(ss_project_facts *facts)
         free(b->usrs);
     }
     ss_project_streams_free(facts);
+    ss_project_loops_free(facts);
     free(facts->between);
     free(facts->ends);
     free(facts->questions);
@@ -118,6 +119,18 @@ ss_finding *ss_project_add_pending(ss_project_facts *facts, const char *usr)
              sizeof *facts->pending_usrs);
     facts->pending_usrs[n] = ss_xstrdup(usr);
     return ss_result_add(facts->pending);
+}
+
+ss_finding *ss_project_add_called(ss_project_facts *facts, const char *usr)
+{
+    if (facts->called == NULL) {
+        facts->called = ss_xcalloc(1, sizeof *facts->called);
+        ss_result_init(facts->called, SS_RESULT_LINT);
+    }
+    size_t n = facts->called->count;
+    ss_xgrow((void **)&facts->called_usrs, &facts->called_cap, n + 1, sizeof *facts->called_usrs);
+    facts->called_usrs[n] = ss_xstrdup(usr);
+    return ss_result_add(facts->called);
 }
 
 /* The USR of the function a call or reference names (an instantiation's template), malloc'ed,
@@ -585,6 +598,7 @@ void ss_check_wrapper_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (api || ctx->streams == NULL || ss_ast_is_null(ctx->function))
         return;
+    ss_project_record_loop_call(ctx, call);
     char *usr = ss_project_declared_only(call);
     if (usr == NULL)
         return;
@@ -858,8 +872,7 @@ static void apply_between(ss_project_facts *const *facts, ss_result *const *resu
     }
 }
 
-/* Adds to 'r' a copy of the finding 'from', its message followed by 'more'. */
-static void add_copy(ss_result *r, const ss_finding *from, const char *more)
+ss_finding *ss_project_add_copy(ss_result *r, const ss_finding *from, const char *more)
 {
     ss_finding *f = ss_result_add(r);
     f->rule = from->rule;
@@ -875,6 +888,7 @@ static void add_copy(ss_result *r, const ss_finding *from, const char *more)
     f->macro = ss_xstrdup(from->macro);
     f->macro_line = from->macro_line;
     f->macro_column = from->macro_column;
+    return f;
 }
 
 /* Each pending finding of the units whose function is a wait for the whole device. */
@@ -888,14 +902,20 @@ static void apply_waits(ss_project_facts *const *facts, ss_result *const *result
                 continue;
             char *more = ss_xasprintf("; through %s, which waits for the whole device (%s)",
                                       w->name, w->wait);
-            add_copy(results[u], &pending->findings[i], more);
+            ss_project_add_copy(results[u], &pending->findings[i], more);
             free(more);
         }
     }
 }
 
+int ss_project_summarized_wait(ss_project_facts *const *facts, size_t count, const char *usr)
+{
+    return find_wait(facts, count, usr) != NULL;
+}
+
 void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count)
 {
+    ss_project_apply_loops(facts, results, count);
     apply_waits(facts, results, count);
     apply_between(facts, results, count);
     ss_project_apply_params(facts, results, count);

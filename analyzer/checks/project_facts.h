@@ -86,6 +86,19 @@ typedef struct ss_cross_call {
     char *to;
 } ss_cross_call;
 
+/* A call, in a loop of the unit's function 'caller', of a function the unit only declares
+ * ('usr', named 'callee'): where the loop is ("main.cpp:5"), why a wait the call makes would be
+ * a note there ("set-up: ...", or NULL), and whether the loop does device work itself
+ * (project_loops.c). */
+typedef struct ss_loop_call {
+    char *usr;
+    char *callee;
+    char *place;
+    char *caller;
+    char *note;
+    int enqueues;
+} ss_loop_call;
+
 /* The 'param' of an ss_stream_arg that is a field of a type ('usr' the field's): each write of
  * the field is recorded as a call's argument would be. */
 #define SS_STREAM_FIELD (UINT_MAX - 1)
@@ -138,6 +151,19 @@ struct ss_project_facts {
     size_t cross_count, cross_cap;
     ss_param_question *param_questions;
     size_t param_question_count, param_question_cap;
+    /* The unit's calls, in loops, of functions it only declares (also through its functions),
+     * and the functions another unit may call that reach such a function; and the findings its
+     * waits
+     * make where a function it defines, that another unit may call, is called from a loop
+     * (each with that function's USR): the project pass reports those whose function some
+     * unit calls in a loop (project_loops.c). */
+    ss_loop_call *loop_calls;
+    size_t loop_call_count, loop_call_cap;
+    ss_cross_call *reaches; /* 'from' (another unit may call it) reaches 'to' (declared only) */
+    size_t reach_count, reach_cap;
+    ss_result *called;
+    char **called_usrs;
+    size_t called_cap;
 };
 
 void ss_project_facts_free(ss_project_facts *facts);
@@ -226,6 +252,43 @@ void ss_project_apply_params(ss_project_facts *const *facts, ss_result *const *r
 void ss_project_streams_free(ss_project_facts *facts);
 ss_stream_arg *ss_project_add_arg(ss_project_facts *facts);
 ss_param_question *ss_project_add_param_question(ss_project_facts *facts);
+
+/* project_loops.c. For a call of a function the unit only declares: up the unit's call graph
+ * from it (up to eight calls), records the loops around it or around a call of a function that
+ * leads to it (loop calls), and the functions another unit may call that reach it (reaches). */
+void ss_project_record_loop_call(ss_check_ctx *ctx, CXCursor call);
+
+/* project_loops.c. For a wait (SYNC401's APIs, 'api' its row) in no loop that enqueues device
+ * work: for each function of the unit that another unit may call (external linkage, not
+ * inline, not virtual, no template), that does device work and reaches the wait's function
+ * (itself, or up to eight calls down), keeps aside the finding the wait makes on every call of
+ * it, its context applied: a warning, or a note where the context gives a reason. */
+void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+
+/* project_loops.c. The project pass for those findings: each whose function some unit calls in a
+ * loop is added to its unit's result, naming that loop (the first, in the run's order, that
+ * gives no reason for a note; else a note with that loop's reason). Not where the loop does
+ * device work itself and the function is a wait for the whole device (reported at the call). */
+void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *results,
+                            size_t count);
+
+/* project_loops.c. Frees the loop calls and the findings kept aside. */
+void ss_project_loops_free(ss_project_facts *facts);
+/* project_loops.c. The loop calls and the findings kept aside as the cache stores them
+ * ("loopCalls", "calledInLoops": absent when there are none), and back ('*bad' set when
+ * malformed). */
+void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o);
+void ss_project_loops_decode(const cJSON *o, ss_project_facts *facts, int *bad);
+
+/* A finding kept aside for the function 'usr' (copied), zeroed, to fill (project_facts.c). */
+ss_finding *ss_project_add_called(ss_project_facts *facts, const char *usr);
+
+/* Adds to 'r' a copy of the finding 'from', its message followed by 'more'; returns the copy
+ * (project_facts.c). */
+ss_finding *ss_project_add_copy(ss_result *r, const ss_finding *from, const char *more);
+
+/* Whether a unit summarized 'usr' as a wait for the whole device (project_facts.c). */
+int ss_project_summarized_wait(ss_project_facts *const *facts, size_t count, const char *usr);
 
 /* The facts as the cache stores them, and back (project_cache.c): 'facts' NULL gives a JSON null.
  * Decoding returns 0 with '*facts' set (NULL for none), or -1 when 'o' is malformed. */

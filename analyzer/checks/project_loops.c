@@ -1,0 +1,468 @@
+/* project_loops.c: a wait in a function that another unit calls from a loop (project_facts.h).
+ * The unit that defines the function keeps aside the SYNC401 finding its wait would make if a
+ * loop called the function; the unit with the loop records that it calls the function there;
+ * the project pass reports the finding where some unit's loop calls the function. */
+#include "ast.h"
+#include "cache.h"
+#include "callgraph.h"
+#include "context_cases.h"
+#include "log.h"
+#include "project_facts.h"
+#include "scope.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* How far up the unit's call graph the functions another unit may call are looked for, how
+ * many calls of one function are followed and how many functions one walk up visits, how many
+ * such functions one wait is kept for, how
+ * many loop calls and reaches one call records, and how many units the pass goes through from a
+ * loop call to the function. */
+enum {
+    MAX_UP = 8,
+    MAX_SITES = 256,
+    MAX_STEPS = 512,
+    MAX_ENTRIES = 16,
+    MAX_RECORDS = 16,
+    MAX_HOPS = 4
+};
+
+/* The facts of the unit being analyzed, made on first use; NULL without a project pass. */
+static ss_project_facts *unit_facts(ss_check_ctx *ctx)
+{
+    if (ctx->streams == NULL)
+        return NULL;
+    if (ctx->streams->facts == NULL)
+        ctx->streams->facts = ss_xcalloc(1, sizeof(ss_project_facts));
+    return ctx->streams->facts;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The unit with the loop. */
+
+/* The calls of the function 'fn' in the unit (up to MAX_SITES) into '*calls', malloc'ed, and
+ * the function each is made in into '*callers'. Returns how many (0 when its address is taken:
+ * it may be called from anywhere). */
+static long callers_of(ss_check_ctx *ctx, CXCursor fn, CXCursor **calls, CXCursor **callers)
+{
+    ss_callgraph *graph = ss_check_graph(ctx);
+    *calls = *callers = NULL;
+    long n = ss_callgraph_calls_of(graph, fn, NULL, NULL, 0);
+    if (n <= 0)
+        return 0;
+    if (n > MAX_SITES)
+        n = MAX_SITES;
+    *calls = ss_xreallocarray(NULL, (size_t)n, sizeof **calls);
+    *callers = ss_xreallocarray(NULL, (size_t)n, sizeof **callers);
+    ss_callgraph_calls_of(graph, fn, *calls, *callers, (size_t)n);
+    return n;
+}
+
+/* Why a wait that the call 'call' makes would be a note in its loop ('loop'): the loop runs
+ * during set-up or teardown, times its iterations, sweeps a constant array, or the call runs
+ * once in a while; NULL when none of these holds. Malloc'ed. */
+static char *loop_note(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor call)
+{
+    char *why = NULL, *not_timed = NULL;
+    if (ss_callgraph_sets_up(loop->function, &why)) {
+        char *words = ss_xasprintf("set-up: the loop at line %u runs during set-up: %s",
+                                   ss_scope_line(loop->loop), why);
+        free(why);
+        return words;
+    }
+    char *note = ss_context_teardown_words(ctx, loop);
+    if (note == NULL)
+        note = ss_context_timing_words(ctx, loop, call, &not_timed);
+    free(not_timed);
+    if (note == NULL)
+        note = ss_context_bounded_words(ctx, loop, call);
+    if (note == NULL)
+        note = ss_context_periodic_words(ctx, loop, call);
+    return note;
+}
+
+/* Records that the loop 'loop' of 'fn' calls, at 'site', what leads to the function 'usr'. */
+static void add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor loop, CXCursor fn,
+                          CXCursor site, const char *usr)
+{
+    ss_loop_context lc;
+    memset(&lc, 0, sizeof lc);
+    lc.loop = loop;
+    lc.work = site;
+    lc.via = clang_getNullCursor();
+    lc.function = ss_scope_outer_function(fn);
+    CXCursor work, via;
+    ss_callgraph *graph = ss_check_graph(ctx); /* built before 'at_loop' copies 'ctx' */
+    ss_xgrow((void **)&facts->loop_calls, &facts->loop_call_cap, facts->loop_call_count + 1,
+             sizeof *facts->loop_calls);
+    ss_loop_call *c = &facts->loop_calls[facts->loop_call_count++];
+    memset(c, 0, sizeof *c);
+    c->usr = ss_xstrdup(usr);
+    c->callee = ss_qualified_name(clang_getCursorReferenced(site));
+    c->place = ss_callgraph_place(loop);
+    c->caller = ss_qualified_name(lc.function);
+    ss_check_ctx at_loop = *ctx;
+    at_loop.function = fn;
+    c->note = loop_note(&at_loop, &lc, site);
+    c->enqueues = ss_callgraph_loop_work(graph, loop, SS_SCOPE_ENQUEUES, site, &work, &via);
+}
+
+/* Records that 'from' (a function another unit may call) reaches 'to' (one the unit only
+ * declares). */
+static void add_reach(ss_project_facts *facts, char *from, const char *to)
+{
+    ss_xgrow((void **)&facts->reaches, &facts->reach_cap, facts->reach_count + 1,
+             sizeof *facts->reaches);
+    facts->reaches[facts->reach_count].from = from;
+    facts->reaches[facts->reach_count++].to = ss_xstrdup(to);
+}
+
+/* From the call 'site' in 'fn', which leads to the function 'usr' the unit only declares, up the
+ * unit's call graph: a loop around it is a loop call (and ends the way up there); a function
+ * another unit may call reaches 'usr'. 'budget' bounds what is recorded and what is visited. */
+static void walk_up(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn, CXCursor site,
+                    const char *usr, int depth, int *budget)
+{
+    if (*budget <= 0 || --budget[1] <= 0)
+        return;
+    CXCursor loop = ss_scope_enclosing_loop(fn, site);
+    if (!ss_ast_is_null(loop)) {
+        add_loop_call(ctx, facts, loop, fn, site, usr);
+        --*budget;
+        return;
+    }
+    CXCursor top = ss_scope_outer_function(fn);
+    char *from = ss_project_stream_param_usr(top);
+    if (from) {
+        add_reach(facts, from, usr);
+        --*budget;
+    }
+    CXCursor *calls, *callers;
+    long n = depth < MAX_UP ? callers_of(ctx, top, &calls, &callers) : 0;
+    for (long i = 0; i < n; i++)
+        walk_up(ctx, facts, callers[i], calls[i], usr, depth + 1, budget);
+    if (n > 0) {
+        free(calls);
+        free(callers);
+    }
+}
+
+void ss_project_record_loop_call(ss_check_ctx *ctx, CXCursor call)
+{
+    ss_project_facts *facts = unit_facts(ctx);
+    if (facts == NULL || ss_ast_is_null(ctx->function) ||
+        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return;
+    char *usr = ss_project_declared_only(call);
+    int budget[2] = {MAX_RECORDS, MAX_STEPS}; /* records, functions visited */
+    if (usr)
+        walk_up(ctx, facts, ctx->function, call, usr, 0, budget);
+    free(usr);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The unit with the wait. */
+
+/* "kernel 'flux' is launched at line 7" or "'cudaMemcpyAsync' enqueues work at line 7" for the
+ * first work in 'function', else "in the functions it calls". Malloc'ed. */
+static char *work_words(CXCursor function)
+{
+    CXCursor first = clang_getNullCursor();
+    if (!ss_scope_has_work(function, SS_SCOPE_ENQUEUES, &first) || ss_ast_is_null(first))
+        return ss_xstrdup("in the functions it calls");
+    char *name =
+        ss_scope_is_launch(first) ? ss_scope_kernel_name(first) : ss_scope_callee_name(first);
+    char *words = ss_scope_is_launch(first)
+                      ? ss_xasprintf("kernel '%s' is launched at line %u", name ? name : "...",
+                                     ss_scope_line(first))
+                      : ss_xasprintf("'%s' enqueues work at line %u", name ? name : "...",
+                                     ss_scope_line(first));
+    free(name);
+    return words;
+}
+
+/* Keeps aside, for the function 'entry' (its USR 'usr') that another unit may call, the
+ * finding the wait 'call' makes on every call of it ('chain': how the wait's function is
+ * reached from it), its context applied as for a call in a loop (ctx->loop_elsewhere). */
+static void keep_aside(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CXCursor entry,
+                       const char *chain, const char *usr)
+{
+    char *name = ss_qualified_name(entry);
+    char *work = work_words(entry);
+    char *message = ss_xasprintf("'%s' in %s blocks the host on every call of '%s()', which "
+                                 "also enqueues device work (%s): the GPU drains and idles while "
+                                 "the host catches up",
+                                 api->name, chain, name ? name : "?", work);
+    ss_result aside;
+    ss_result_init(&aside, SS_RESULT_LINT);
+    ss_result *result = ctx->result;
+    ctx->result = &aside;
+    ctx->loop_elsewhere = 1;
+    ss_check_report(ctx, SS_RULE_SYNC_IN_LOOP, call, message,
+                    "synchronize once after the loop that calls it, or let the next step wait "
+                    "on the device (cudaEventRecord + cudaStreamWaitEvent); a check that drains "
+                    "the device after every kernel belongs behind a debugging switch");
+    ctx->loop_elsewhere = 0;
+    ctx->result = result;
+    ss_project_facts *facts = unit_facts(ctx);
+    if (aside.count == 1 && facts) {
+        ss_finding *f = ss_project_add_called(facts, usr);
+        *f = aside.findings[0];
+        memset(&aside.findings[0], 0, sizeof aside.findings[0]);
+    }
+    ss_result_free(&aside);
+    free(message);
+    free(work);
+    free(name);
+}
+
+/* A function on the way up from a wait: how the wait's function is reached from it. */
+typedef struct way_up {
+    CXCursor fn;
+    char *chain;
+    int depth;
+} way_up;
+
+/* Adds 'fn' to the walk 'ways' ('*count' of them, MAX_STEPS at most) unless it is there. */
+static void add_way(way_up *ways, size_t *count, CXCursor fn, char *chain, int depth)
+{
+    for (size_t i = 0; i < *count; i++) {
+        if (clang_equalCursors(ways[i].fn, fn)) {
+            free(chain);
+            return;
+        }
+    }
+    if (*count == MAX_STEPS) {
+        free(chain);
+        return;
+    }
+    ways[(*count)++] = (way_up){fn, chain, depth};
+}
+
+/* Looks for the functions another unit may call from which the wait's function 'fn' is
+ * reached, up the unit's call graph, nearest first (each function once), and keeps the finding
+ * aside for each that does device work (MAX_ENTRIES at most). */
+static void find_entries(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CXCursor fn,
+                         char *chain)
+{
+    ss_callgraph *graph = ss_check_graph(ctx);
+    way_up *ways = ss_xreallocarray(NULL, MAX_STEPS, sizeof *ways);
+    size_t count = 0;
+    int kept = 0;
+    add_way(ways, &count, fn, chain, 0);
+    for (size_t w = 0; w < count && kept < MAX_ENTRIES; w++) {
+        char *usr = ss_project_stream_param_usr(ways[w].fn);
+        if (usr && ss_callgraph_does_work(graph, ways[w].fn, SS_SCOPE_ENQUEUES)) {
+            keep_aside(ctx, call, api, ways[w].fn, ways[w].chain, usr);
+            kept++;
+        }
+        free(usr);
+        CXCursor *calls, *callers;
+        long n = ways[w].depth < MAX_UP ? callers_of(ctx, ways[w].fn, &calls, &callers) : 0;
+        for (long i = 0; i < n; i++) {
+            char *name = ss_qualified_name(callers[i]);
+            char *longer = ss_xasprintf("%s called from '%s()'", ways[w].chain, name ? name : "?");
+            add_way(ways, &count, callers[i], longer, ways[w].depth + 1);
+            free(name);
+        }
+        if (n > 0) {
+            free(calls);
+            free(callers);
+        }
+    }
+    for (size_t w = 0; w < count; w++)
+        free(ways[w].chain);
+    free(ways);
+}
+
+void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    if (unit_facts(ctx) == NULL || ss_ast_is_null(ctx->function) ||
+        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr ||
+        ss_scope_callee_api(call) != api)
+        return;
+    CXCursor fn = ss_scope_outer_function(ctx->function);
+    char *name = ss_qualified_name(fn);
+    find_entries(ctx, call, api, fn, ss_xasprintf("'%s()'", name ? name : "?"));
+    free(name);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The project pass. */
+
+/* The loop call that the pass names for 'usr': one of 'usr' itself, or of a function that
+ * reaches it ('reaches' facts, up to MAX_HOPS units); the first, in the run's order, whose loop
+ * gives no reason for a note, else the first. '*better' carries the best found so far. */
+static void find_loop_call(ss_project_facts *const *facts, size_t count, const char *usr, int depth,
+                           const ss_loop_call **better)
+{
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->loop_call_count; i++) {
+            const ss_loop_call *c = &facts[u]->loop_calls[i];
+            if (strcmp(c->usr, usr) == 0 && (*better == NULL || ((*better)->note && !c->note)))
+                *better = c;
+        }
+    }
+    for (size_t u = 0; u < count && depth < MAX_HOPS && (*better == NULL || (*better)->note); u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->reach_count; i++) {
+            if (strcmp(facts[u]->reaches[i].to, usr) == 0 &&
+                strcmp(facts[u]->reaches[i].from, usr) != 0)
+                find_loop_call(facts, count, facts[u]->reaches[i].from, depth + 1, better);
+        }
+    }
+}
+
+void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *results, size_t count)
+{
+    for (size_t u = 0; u < count; u++) {
+        const ss_result *called = facts[u] && results[u] ? facts[u]->called : NULL;
+        for (size_t i = 0; called && i < called->count; i++) {
+            const ss_loop_call *c = NULL;
+            find_loop_call(facts, count, facts[u]->called_usrs[i], 0, &c);
+            /* A loop that does device work itself reports a call of a function that waits
+             * for the whole device at the call (apply_waits): one finding for one wait. */
+            if (c == NULL || (c->enqueues && ss_project_summarized_wait(facts, count, c->usr)))
+                continue;
+            const ss_finding *from = &called->findings[i];
+            int through = strcmp(c->usr, facts[u]->called_usrs[i]) != 0;
+            char *more = ss_xasprintf(
+                "; it runs on every iteration: '%s()'%s is called from the loop at %s, in '%s' "
+                "(another unit)%s%s",
+                c->callee ? c->callee : "?", through ? ", which reaches it," : "", c->place,
+                c->caller ? c->caller : "?", c->note ? "; " : "", c->note ? c->note : "");
+            ss_finding *f = ss_project_add_copy(results[u], from, more);
+            if (c->note)
+                f->severity = SS_SEV_NOTE;
+            free(more);
+        }
+    }
+}
+
+void ss_project_loops_free(ss_project_facts *facts)
+{
+    for (size_t i = 0; i < facts->loop_call_count; i++) {
+        ss_loop_call *c = &facts->loop_calls[i];
+        free(c->usr);
+        free(c->callee);
+        free(c->place);
+        free(c->caller);
+        free(c->note);
+    }
+    free(facts->loop_calls);
+    for (size_t i = 0; i < facts->reach_count; i++) {
+        free(facts->reaches[i].from);
+        free(facts->reaches[i].to);
+    }
+    free(facts->reaches);
+    for (size_t i = 0; facts->called && i < facts->called->count; i++)
+        free(facts->called_usrs[i]);
+    if (facts->called) {
+        ss_result_free(facts->called);
+        free(facts->called);
+    }
+    free(facts->called_usrs);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The cache's form. */
+
+void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
+{
+    cJSON *calls = facts->loop_call_count ? cJSON_AddArrayToObject(o, "loopCalls") : NULL;
+    for (size_t i = 0; i < facts->loop_call_count; i++) {
+        const ss_loop_call *c = &facts->loop_calls[i];
+        cJSON *item = cJSON_CreateObject();
+        ss_cache_add_string(item, "usr", c->usr);
+        ss_cache_add_string(item, "callee", c->callee);
+        ss_cache_add_string(item, "place", c->place);
+        ss_cache_add_string(item, "caller", c->caller);
+        ss_cache_add_string(item, "note", c->note);
+        cJSON_AddBoolToObject(item, "enqueues", c->enqueues);
+        cJSON_AddItemToArray(calls, item);
+    }
+    cJSON *reaches = facts->reach_count ? cJSON_AddArrayToObject(o, "reaches") : NULL;
+    for (size_t i = 0; i < facts->reach_count; i++) {
+        const char *pair[2] = {facts->reaches[i].from, facts->reaches[i].to};
+        cJSON_AddItemToArray(reaches, cJSON_CreateStringArray(pair, 2));
+    }
+    size_t n = facts->called ? facts->called->count : 0;
+    cJSON *called = n ? cJSON_AddArrayToObject(o, "calledInLoops") : NULL;
+    for (size_t i = 0; i < n; i++) {
+        cJSON *item = cJSON_CreateObject();
+        ss_cache_add_string(item, "usr", facts->called_usrs[i]);
+        cJSON_AddItemToObject(item, "finding",
+                              ss_cache_encode_finding(&facts->called->findings[i]));
+        cJSON_AddItemToArray(called, item);
+    }
+}
+
+/* A string member of 'o', copied; NULL when absent, and '*bad' set when 'required'. */
+static char *copied(const cJSON *o, const char *name, int required, int *bad)
+{
+    const char *s = ss_cache_get_string(o, name, bad);
+    if (s == NULL && required)
+        *bad = 1;
+    return s ? ss_xstrdup(s) : NULL;
+}
+
+static void decode_loop_call(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    ss_xgrow((void **)&facts->loop_calls, &facts->loop_call_cap, facts->loop_call_count + 1,
+             sizeof *facts->loop_calls);
+    ss_loop_call *c = &facts->loop_calls[facts->loop_call_count++];
+    c->usr = copied(item, "usr", 1, bad);
+    c->callee = copied(item, "callee", 0, bad);
+    c->place = copied(item, "place", 1, bad);
+    c->caller = copied(item, "caller", 0, bad);
+    c->note = copied(item, "note", 0, bad);
+    c->enqueues = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "enqueues"));
+}
+
+static void decode_called(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    const char *usr = ss_cache_get_string(item, "usr", bad);
+    const cJSON *finding = cJSON_GetObjectItemCaseSensitive(item, "finding");
+    if (usr == NULL || !cJSON_IsObject(finding)) {
+        *bad = 1;
+        return;
+    }
+    ss_cache_decode_finding(finding, ss_project_add_called(facts, usr), bad);
+}
+
+/* The reaches ([from, to] pairs; absent: none). */
+static void decode_reaches(const cJSON *o, ss_project_facts *facts, int *bad)
+{
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(o, "reaches"), *pair;
+    if (array && !cJSON_IsArray(array))
+        *bad = 1;
+    cJSON_ArrayForEach(pair, array)
+    {
+        const cJSON *from = cJSON_GetArrayItem(pair, 0), *to = cJSON_GetArrayItem(pair, 1);
+        if (*bad || !cJSON_IsArray(pair) || !cJSON_IsString(from) || !cJSON_IsString(to)) {
+            *bad = 1;
+            return;
+        }
+        add_reach(facts, ss_xstrdup(from->valuestring), to->valuestring);
+    }
+}
+
+void ss_project_loops_decode(const cJSON *o, ss_project_facts *facts, int *bad)
+{
+    decode_reaches(o, facts, bad);
+    const cJSON *calls = cJSON_GetObjectItemCaseSensitive(o, "loopCalls");
+    const cJSON *called = cJSON_GetObjectItemCaseSensitive(o, "calledInLoops"), *item;
+    if ((calls && !cJSON_IsArray(calls)) || (called && !cJSON_IsArray(called))) {
+        *bad = 1;
+        return;
+    }
+    cJSON_ArrayForEach(item, calls)
+    {
+        if (!*bad)
+            decode_loop_call(item, facts, bad);
+    }
+    cJSON_ArrayForEach(item, called)
+    {
+        if (!*bad)
+            decode_called(item, facts, bad);
+    }
+}
