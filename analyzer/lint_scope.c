@@ -341,8 +341,9 @@ typedef struct work_walk {
     ss_scope_work what;
     CXCursor found;
     int depth;
-    CXCursor except; /* the call the work is looked for: the other arm of a ?: around it
-                      * never runs with it; or a null cursor */
+    CXCursor except;  /* the call the work is looked for: the other arm of a ?: around it
+                       * never runs with it; or a null cursor */
+    int over_devices; /* the body sets the device: 'except' itself is no work beside it */
 } work_walk;
 
 typedef struct contains_walk {
@@ -419,6 +420,11 @@ static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientDa
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
     if (is_work(c, w->what)) {
+        /* In a loop over the devices, the call itself is no work beside it: a loop that
+         * repeats only that call on each device (an upload to each GPU) runs it once per
+         * device, and does not put it between other work. */
+        if (w->over_devices && ss_ast_same_node(c, w->except))
+            return CXChildVisit_Continue;
         w->found = c;
         return CXChildVisit_Break;
     }
@@ -438,9 +444,24 @@ int ss_scope_has_work(CXCursor body, ss_scope_work what, CXCursor *first)
     return ss_scope_has_work_beside(body, what, clang_getNullCursor(), first);
 }
 
+/* Whether 'body' calls cudaSetDevice (a loop over the devices). */
+static enum CXChildVisitResult find_set_device(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        char *name = ss_scope_callee_name(c);
+        *found = name && strcmp(name, "cudaSetDevice") == 0;
+        free(name);
+    }
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
 int ss_scope_has_work_beside(CXCursor body, ss_scope_work what, CXCursor call, CXCursor *first)
 {
-    work_walk w = {what, clang_getNullCursor(), 0, call};
+    int over_devices = 0;
+    if (!ss_ast_is_null(call) && !ss_ast_is_null(body))
+        clang_visitChildren(body, find_set_device, &over_devices);
+    work_walk w = {what, clang_getNullCursor(), 0, call, over_devices};
     if (!ss_ast_is_null(body))
         clang_visitChildren(body, find_work, &w);
     if (first)

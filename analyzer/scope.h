@@ -53,8 +53,9 @@ CXCursor ss_scope_enclosing_loop(CXCursor function, CXCursor c);
  * or a null cursor. Returns 1 or 0. */
 int ss_scope_has_work(CXCursor body, ss_scope_work what, CXCursor *first);
 /* The same, for work that may run with the call 'call' inside 'body': the arm of a ?: around
- * 'call' that does not hold it is left out (one arm runs, never both). A null 'call' is
- * ss_scope_has_work. */
+ * 'call' that does not hold it is left out (one arm runs, never both), and so is 'call' itself
+ * where 'body' calls cudaSetDevice (a loop over the devices runs it once on each). A null
+ * 'call' is ss_scope_has_work. */
 int ss_scope_has_work_beside(CXCursor body, ss_scope_work what, CXCursor call, CXCursor *first);
 /* ss_scope_has_work(loop, SS_SCOPE_LAUNCHES, first). */
 int ss_scope_loop_launches(CXCursor loop, CXCursor *first);

@@ -198,6 +198,8 @@ static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
     if (note == NULL)
         note = needed_words(ctx, rule, at);
     if (note == NULL)
+        note = ss_context_sized_words(ctx, rule, at);
+    if (note == NULL)
         note = ss_context_grow_only_words(ctx, loop, at);
     if (note == NULL)
         note = ss_context_refill_words(ctx, loop, at);

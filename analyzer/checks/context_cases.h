@@ -45,9 +45,19 @@ int ss_context_is_wait(CXCursor stmt);
 
 /* inherent.c. "inherent: ..." when the host uses the readback's value at once: the call is the
  * condition of a branch, the value returned, or the size of an allocation, or the next
- * statement (after waits for the device) does one of these with it; for a pageable copy also
- * when the next statement waits for it. Only for SYNC301, SYNC202 and SYNC201. */
+ * statement (after waits for the device; for an asynchronous readback also after statements
+ * that stand apart from the value and then a wait for the copy) does one of these with it; for
+ * a pageable copy also when the next statement waits for it. Only for SYNC301, SYNC202 and
+ * SYNC201. */
 char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
+/* inherent.c. Inside a loop, where the host needs the value to queue the next work: "inherent:
+ * ..." as ss_context_inherent_words says, but only where the value sizes a launch or an
+ * allocation (in the next statement, or in the branch of an 'if' that tests it); for a wait
+ * (SYNC401), "inherent: it waits for the value read back at line 17, ..." where it waits for
+ * an asynchronous readback of one value, within three statements before it, that the
+ * statement after it needs so. */
+char *ss_context_sized_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* inherent.c. "inherent: the function hands the data to its caller (...)" when the pageable
  * copy 'at' copies to the host into an out parameter (a pointer or reference parameter, also

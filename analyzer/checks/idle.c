@@ -1,6 +1,7 @@
 /* idle.c: a copy on a stream with nothing queued: its staging holds up nothing; a stream that
- * carries only copies of a few bytes; a wait that lets a loop's two staging buffers take turns;
- * and, in drained.c, a device with nothing queued (context_cases.h). */
+ * carries only copies of a few bytes; a copy of a few bytes to the device; a wait that lets a
+ * loop's two staging buffers take turns; and, in drained.c, a device with nothing queued
+ * (context_cases.h). */
 #include "ast.h"
 #include "callgraph.h"
 #include "common.h"
@@ -270,6 +271,41 @@ static char *few_bytes_words(ss_check_ctx *ctx, CXCursor at)
 }
 
 /* ------------------------------------------------------------------------------------------
+ * A copy of a few bytes to the device. */
+
+/* The largest copy from pageable memory to the device that the driver stages at once, without
+ * waiting for the work queued before it: the CUDA C++ Programming Guide lists "memory copies
+ * from host to device of a memory block of 64 KB or less" among the operations asynchronous to
+ * the host, and the recorded traces agree (docs/lint.md). */
+enum { SMALL_UPLOAD_BYTES = 64 * 1024 };
+
+/* "small: a copy of 8 bytes ('sizeof(long long)') to the device from pageable memory is staged
+ * at once ..." when the pageable copy 'at' goes from the host to the device and its size is a
+ * constant of at most SMALL_UPLOAD_BYTES. Malloc'ed, or NULL. */
+static char *small_upload_words(ss_check_ctx *ctx, CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || api->klass != SS_CLASS_COPY || api->size_arg < 0 ||
+        clang_Cursor_getNumArguments(at) <= api->size_arg)
+        return NULL;
+    CXCursor dst, src;
+    if (ss_copy_kind(ctx->function, at, api, &dst, &src) != SS_COPY_KIND_H2D)
+        return NULL;
+    CXCursor size = clang_Cursor_getArgument(at, (unsigned)api->size_arg);
+    long long bytes = 0;
+    if (ss_ast_eval_int(size, &bytes) != 0 || bytes <= 0 || bytes > SMALL_UPLOAD_BYTES)
+        return NULL;
+    char *text = ss_expr_text(size);
+    char *words = ss_xasprintf("small: a copy of %lld bytes ('%s') to the device from pageable "
+                               "memory is staged at once: the call returns without waiting for "
+                               "the work queued before it (up to 64 KiB), so pinning the buffer "
+                               "gains nothing",
+                               bytes, text ? text : "...");
+    free(text);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
  * Two staging buffers taking turns. */
 
 /* In a loop's body: its device work (all copies between the host and the device on the
@@ -396,6 +432,8 @@ char *ss_context_idle_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_co
         words = synchronized_words(ctx, at);
     if (words == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
         words = few_bytes_words(ctx, at);
+    if (words == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY)
+        words = small_upload_words(ctx, at);
     if (words == NULL && loop != NULL && rule == SS_RULE_SYNC_IN_LOOP)
         words = staging_words(ctx, loop, at);
     if (words == NULL)

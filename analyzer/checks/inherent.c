@@ -80,6 +80,7 @@ typedef struct use_walk {
     ss_callgraph *graph;
     CXCursor var;
     char *use;
+    CXCursor at; /* the call that uses it */
 } use_walk;
 
 static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientData data)
@@ -88,9 +89,11 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_CXXNewExpr && refers_to(c, w->var)) {
         w->use = ss_xstrdup("sizes an allocation with it");
+        w->at = c;
         return CXChildVisit_Break;
     }
     if (k == CXCursor_CallExpr) {
+        w->at = c;
         if (ss_scope_is_launch(c) && refers_to(ss_ast_child(c, 1), w->var)) {
             w->use = ss_xstrdup("sizes a launch with it");
             return CXChildVisit_Break;
@@ -171,23 +174,60 @@ static char *handover_use(CXCursor stmt, CXCursor var)
     return use;
 }
 
-static char *statement_use(ss_callgraph *graph, CXCursor stmt, CXCursor var)
+/* How 'stmt' sizes a launch or an allocation with 'var' (find_use), the statement itself or
+ * a call in it: the words, malloc'ed, and where ('*at'); or NULL. */
+static char *sizing_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, CXCursor *at)
 {
+    use_walk w = {graph, var, NULL, clang_getNullCursor()};
+    if (find_use(stmt, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_use, &w);
+    *at = w.at;
+    return w.use;
+}
+
+/* "branches on it" when the condition of the branch or loop 'stmt' names 'var', with ", and
+ * line 14 sizes a launch with it" when the branch an 'if' runs then does so ('if (n > 0)
+ * k<<<n, 256>>>(...);': '*sizes' is set to 1); else NULL. */
+static char *branch_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, int *sizes)
+{
+    /* The condition: the first child that is an expression (or a declaration); the body, and
+     * an if's else, come after it. */
+    unsigned n = ss_ast_child_count(stmt);
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor c = ss_ast_child(stmt, i);
+        if (!clang_isExpression(clang_getCursorKind(c)) &&
+            clang_getCursorKind(c) != CXCursor_DeclStmt)
+            continue;
+        if (!refers_to(c, var))
+            return NULL;
+        CXCursor at;
+        char *sized = clang_getCursorKind(stmt) == CXCursor_IfStmt && i + 1 < n
+                          ? sizing_use(graph, ss_ast_child(stmt, i + 1), var, &at)
+                          : NULL;
+        if (sized == NULL)
+            return ss_xstrdup("branches on it");
+        *sizes = 1;
+        char *words =
+            ss_scope_line(at) == ss_scope_line(stmt)
+                ? ss_xasprintf("branches on it and %s", sized)
+                : ss_xasprintf("branches on it, and line %u %s", ss_scope_line(at), sized);
+        free(sized);
+        return words;
+    }
+    return NULL;
+}
+
+/* How 'stmt' needs 'var' at once, in words ("sizes an allocation with it"), malloc'ed, or NULL;
+ * '*sizes' is set to 1 when the value sizes a launch or an allocation (the host cannot queue
+ * that work without it), else 0. */
+static char *statement_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, int *sizes)
+{
+    *sizes = 0;
     switch (clang_getCursorKind(stmt)) {
     case CXCursor_IfStmt:
     case CXCursor_WhileStmt:
-    case CXCursor_SwitchStmt: {
-        /* The condition: the children before the last (the body; an if's else comes later,
-         * so look at the first child that is an expression). */
-        unsigned n = ss_ast_child_count(stmt);
-        for (unsigned i = 0; i < n; i++) {
-            CXCursor c = ss_ast_child(stmt, i);
-            if (clang_isExpression(clang_getCursorKind(c)) ||
-                clang_getCursorKind(c) == CXCursor_DeclStmt)
-                return refers_to(c, var) ? ss_xstrdup("branches on it") : NULL;
-        }
-        return NULL;
-    }
+    case CXCursor_SwitchStmt:
+        return branch_use(graph, stmt, var, sizes);
     case CXCursor_ReturnStmt:
         return refers_to(stmt, var) ? ss_xstrdup("returns it") : NULL;
     default: {
@@ -195,10 +235,10 @@ static char *statement_use(ss_callgraph *graph, CXCursor stmt, CXCursor var)
         if (handover)
             return handover;
         /* The statement itself may be the call ('v.resize(n);'). */
-        use_walk w = {graph, var, NULL};
-        if (find_use(stmt, stmt, &w) == CXChildVisit_Recurse)
-            clang_visitChildren(stmt, find_use, &w);
-        return w.use;
+        CXCursor at;
+        char *use = sizing_use(graph, stmt, var, &at);
+        *sizes = use != NULL;
+        return use;
     }
     }
 }
@@ -350,17 +390,19 @@ static size_t tie_vars(CXCursor stmt, CXCursor *vars, size_t max)
 
 /* "inherent: ..." when the node 'up' holds the call (through 'child') where the host needs its
  * value at once: as the condition of a branch, the value returned or the size of an
- * allocation. Malloc'ed, or NULL. */
-static char *holder_words(CXCursor up, CXCursor child)
+ * allocation (only that with 'sizing_only'). Malloc'ed, or NULL. */
+static char *holder_words(CXCursor up, CXCursor child, int sizing_only)
 {
     enum CXCursorKind k = clang_getCursorKind(up);
+    if ((k == CXCursor_CallExpr && is_allocator(up)) || k == CXCursor_CXXNewExpr)
+        return ss_xstrdup("inherent: the host sizes an allocation with the value at once");
+    if (sizing_only)
+        return NULL;
     if ((k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_SwitchStmt) &&
         clang_isExpression(clang_getCursorKind(child)))
         return ss_xstrdup("inherent: the host branches on the value at once");
     if (k == CXCursor_ReturnStmt)
         return ss_xstrdup("inherent: the host returns the value at once");
-    if ((k == CXCursor_CallExpr && is_allocator(up)) || k == CXCursor_CXXNewExpr)
-        return ss_xstrdup("inherent: the host sizes an allocation with the value at once");
     return NULL;
 }
 
@@ -507,19 +549,40 @@ static int is_aside(ss_callgraph *graph, CXCursor stmt, const CXCursor *vars, si
     return !w.refused;
 }
 
-/* Locals a value read back was copied into at the end of a block (next_use_words). */
-typedef struct carried_vars {
+/* How the statements after a readback are searched for a use of its value (next_use_words),
+ * and the locals the value was copied into at the end of a block, for the block around. */
+typedef struct use_search {
+    int sizing_only; /* inside a loop: only a launch's or an allocation's size counts */
+    CXCursor wait;   /* the search starts after this wait, past statements that do not use the
+                      * value (wait_past_apart); or a null cursor */
+    CXCursor copy;   /* for a wait's finding: the readback it waits for; or a null cursor */
     CXCursor vars[3];
     size_t count;
-} carried_vars;
+} use_search;
+
+/* The words for a use of the value at 'next' ('use': "sizes a launch with it"), as 'search'
+ * found it. Malloc'ed. */
+static char *use_words(const use_search *search, CXCursor next, const char *use)
+{
+    if (!ss_ast_is_null(search->copy))
+        return ss_xasprintf("inherent: it waits for the value read back at line %u, and the "
+                            "next statement needs it (line %u %s)",
+                            ss_scope_line(search->copy), ss_scope_line(next), use);
+    if (!ss_ast_is_null(search->wait))
+        return ss_xasprintf("inherent: the statement after the wait at line %u needs the value "
+                            "(line %u %s); the statements before the wait do not use it",
+                            ss_scope_line(search->wait), ss_scope_line(next), use);
+    return ss_xasprintf("inherent: the next statement needs the value (line %u %s)",
+                        ss_scope_line(next), use);
+}
 
 /* "inherent: ..." when one of the (at most three) statements after 'stmts[at_index]' needs one
- * of the 'vars' at once (statement_use), the statements between only waiting for the device
- * or standing aside (is_aside: checks, log lines, declarations that name an element), or,
- * before a return, computing with no device work other values that the return gives with
- * this one. Malloc'ed, or NULL. */
+ * of the 'vars' at once (statement_use; with 'search->sizing_only', to size a launch or an
+ * allocation), the statements between only waiting for the device or standing aside (is_aside:
+ * checks, log lines, declarations that name an element), or, before a return, computing with
+ * no device work other values that the return gives with this one. Malloc'ed, or NULL. */
 static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n, unsigned at_index,
-                            const CXCursor *vars, size_t var_count, carried_vars *carried)
+                            const CXCursor *vars, size_t var_count, use_search *carried)
 {
     char *words = NULL;
     CXCursor computed[3];
@@ -528,15 +591,18 @@ static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n
     for (; s < n && s <= at_index + 3; s++) {
         CXCursor next = stmts[s];
         char *use = NULL;
+        int sizes = 0;
         for (size_t v = 0; v < var_count && use == NULL; v++)
-            use = statement_use(ss_check_graph(ctx), next, vars[v]);
+            use = statement_use(ss_check_graph(ctx), next, vars[v], &sizes);
         int returns = use && strcmp(use, "returns it") == 0;
         for (size_t c = 0; returns && c < computed_count; c++)
             returns = refers_to(next, computed[c]);
-        if (use && computed_count == 0)
-            words = ss_xasprintf("inherent: the next statement needs the value (line %u %s)",
-                                 ss_scope_line(next), use);
-        else if (use && returns)
+        /* Inside a loop, only a use that sizes work makes the wait inherent: a value the host
+         * only tests could be tested less often, or on the device. */
+        int counts = use && (sizes || !carried->sizing_only);
+        if (counts && computed_count == 0)
+            words = use_words(carried, next, use);
+        else if (counts && returns)
             words = ss_xasprintf("inherent: the function returns the value (line %u), "
                                  "computing only the other values it returns in between",
                                  ss_scope_line(next));
@@ -567,16 +633,108 @@ static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n
     return words;
 }
 
+/* Whether 'stmt', between an asynchronous readback and a wait, stands apart from the value: it
+ * does not name any of the 'vars', copies nothing to the host (it uses no result of the
+ * device), leaves nothing (no return, break, continue or goto) and queues no device work that
+ * lint sees (a launch, an API call that enqueues, a function of the unit that does: the wait
+ * would wait for that too, where an event recorded after the copy would not); so that it could
+ * as well come before the copy. A function of another unit may be called: lint cannot tell
+ * its host work from queued work. */
+typedef struct apart_walk {
+    CXCursor function;
+    int refused;
+} apart_walk;
+
+static enum CXChildVisitResult find_host_copy(CXCursor c, CXCursor parent, CXClientData data)
+{
+    apart_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    const ss_api *api = k == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (k == CXCursor_LambdaExpr || k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt ||
+        k == CXCursor_ContinueStmt || k == CXCursor_GotoStmt) {
+        w->refused = 1;
+    } else if (api && api->klass == SS_CLASS_COPY) {
+        CXCursor dst, src;
+        int kind = ss_copy_kind(w->function, c, api, &dst, &src);
+        w->refused = kind != SS_COPY_KIND_H2D && kind != SS_COPY_KIND_D2D;
+    }
+    return w->refused ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int stands_apart(ss_check_ctx *ctx, CXCursor stmt, const CXCursor *vars, size_t var_count)
+{
+    for (size_t v = 0; v < var_count; v++) {
+        if (refers_to(stmt, vars[v]))
+            return 0;
+    }
+    if (ss_context_does_device_work(ss_check_graph(ctx), stmt))
+        return 0;
+    apart_walk w = {ctx->function, 0};
+    if (find_host_copy(stmt, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_host_copy, &w);
+    return !w.refused;
+}
+
+/* Whether 'stmt' waits for the asynchronous copy 'at' ('api'): a wait for the whole device, or
+ * a cudaStreamSynchronize of the copy's stream as written. */
+typedef struct copy_wait_walk {
+    const char *stream;
+    int found;
+} copy_wait_walk;
+
+static enum CXChildVisitResult find_copy_wait(CXCursor c, CXCursor parent, CXClientData data)
+{
+    copy_wait_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && ss_context_waits_for_stream(c, w->stream))
+        w->found = 1;
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int waits_for_copy(CXCursor stmt, CXCursor at, const ss_api *api)
+{
+    if (!ss_context_is_wait(stmt))
+        return 0;
+    char *stream = api->stream_arg >= 0 && clang_Cursor_getNumArguments(at) > api->stream_arg
+                       ? ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg))
+                       : NULL;
+    copy_wait_walk w = {stream ? stream : "0", 0};
+    if (find_copy_wait(stmt, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_copy_wait, &w);
+    free(stream);
+    return w.found;
+}
+
+/* The wait for the asynchronous readback 'at' (in stmts[at_index]) that comes within the next
+ * three statements, after statements that stand apart from its value (stands_apart: they could
+ * as well come before the copy): the host waits there for the copy anyway, so what matters is
+ * whether the statement after the wait needs the value. Its index, or 0 when there is none
+ * (also when the wait is the next statement: next_use_words goes past it). */
+static unsigned wait_past_apart(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts, unsigned n,
+                                unsigned at_index, const CXCursor *vars, size_t var_count)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || api->sync == SS_SYNC_ALWAYS || api->sync == SS_SYNC_DEVICE)
+        return 0;
+    for (unsigned s = at_index + 1; s < n && s <= at_index + 3; s++) {
+        if (waits_for_copy(stmts[s], at, api))
+            return s > at_index + 1 ? s : 0;
+        if (!stands_apart(ctx, stmts[s], vars, var_count))
+            return 0;
+    }
+    return 0;
+}
+
 /* "inherent: ..." from what follows the statement 'stmt' (stmts[at_index]) of its block that
  * holds the call 'at': for a pageable copy, a wait for it; otherwise a use of its value at
- * once (next_use_words). Malloc'ed, or NULL. */
+ * once (next_use_words), also after a wait for the copy past statements that stand apart from
+ * the value (wait_past_apart). Malloc'ed, or NULL. */
 static char *following_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXCursor stmt,
                              const CXCursor *stmts, unsigned n, unsigned at_index,
-                             carried_vars *carried)
+                             use_search *carried)
 {
     /* An asynchronous copy of pageable memory that the next statement waits for: the host
      * waits for it anyway, and the staging costs nothing more. */
-    if (rule == SS_RULE_PAGEABLE_ASYNC_COPY && at_index + 1 < n &&
+    if (!carried->sizing_only && rule == SS_RULE_PAGEABLE_ASYNC_COPY && at_index + 1 < n &&
         ss_context_is_wait(stmts[at_index + 1]))
         return ss_xasprintf("inherent: the next statement (line %u) waits for the copy anyway",
                             ss_scope_line(stmts[at_index + 1]));
@@ -592,10 +750,20 @@ static char *following_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CX
     }
     if (var_count == 0)
         return NULL;
-    return next_use_words(ctx, stmts, n, at_index, vars, var_count, carried);
+    char *words = next_use_words(ctx, stmts, n, at_index, vars, var_count, carried);
+    unsigned wait = words || carried->count > 0
+                        ? 0
+                        : wait_past_apart(ctx, at, stmts, n, at_index, vars, var_count);
+    if (wait > 0) {
+        carried->wait = stmts[wait];
+        words = next_use_words(ctx, stmts, n, wait, vars, var_count, carried);
+        carried->count = 0;
+    }
+    return words;
 }
 
-char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+/* ss_context_inherent_words, searching as 'carried' says (use_search). */
+static char *inherent_search(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, use_search *carried)
 {
     if (rule != SS_RULE_SCALAR_READBACK && rule != SS_RULE_SYNC_COPY_IN_PIPELINE &&
         rule != SS_RULE_PAGEABLE_ASYNC_COPY)
@@ -608,8 +776,6 @@ char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     char *callee = ss_scope_callee_name(at);
     int returns_value = callee == NULL || ss_api_find(callee) == NULL;
     free(callee);
-    carried_vars carried;
-    carried.count = 0;
     /* The statement of a block that holds the call, and what it holds the call in. */
     for (size_t i = found > 0 ? (size_t)found : 0; i > 0 && words == NULL; i--) {
         CXCursor up = path[i - 1];
@@ -617,7 +783,7 @@ char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         enum CXCursorKind k = clang_getCursorKind(up);
         if (!returns_value && k != CXCursor_CompoundStmt)
             continue;
-        words = holder_words(up, child);
+        words = holder_words(up, child, carried->sizing_only);
         if (words != NULL || k != CXCursor_CompoundStmt)
             continue;
         /* 'child' is the statement; what follows it in the block. */
@@ -633,13 +799,89 @@ char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
             (around == CXCursor_DoStmt && once_do(path[i - 2])) ||
             (around == CXCursor_CompoundStmt && !ss_ast_written_as(up, "{")))
             continue;
-        words = following_words(ctx, rule, at, child, stmts, n, at_index, &carried);
+        words = following_words(ctx, rule, at, child, stmts, n, at_index, carried);
         /* Copied into locals at the end of an 'if' block: the statement after the 'if'. */
-        if (carried.count == 0 || around != CXCursor_IfStmt)
+        if (carried->count == 0 || around != CXCursor_IfStmt)
             break;
     }
     free(path);
     return words;
+}
+
+char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    use_search search = {0, clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0};
+    return inherent_search(ctx, rule, at, &search);
+}
+
+/* The first copy to the host in 'stmt' (the statement itself or a call in it). */
+typedef struct host_copy_walk {
+    CXCursor function;
+    CXCursor found;
+} host_copy_walk;
+
+static enum CXChildVisitResult find_copy_back(CXCursor c, CXCursor parent, CXClientData data)
+{
+    host_copy_walk *w = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    CXCursor dst, src;
+    if (api && api->klass == SS_CLASS_COPY &&
+        ss_copy_kind(w->function, c, api, &dst, &src) == SS_COPY_KIND_D2H)
+        w->found = c;
+    return ss_ast_is_null(w->found) ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+static CXCursor copy_back_in(CXCursor function, CXCursor stmt)
+{
+    host_copy_walk w = {function, clang_getNullCursor()};
+    if (find_copy_back(stmt, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_copy_back, &w);
+    return w.found;
+}
+
+/* The asynchronous readback of one value that the wait 'at' (stmts[index]) waits for: the
+ * last such copy to the host in the three statements before it, the statements between
+ * standing apart from its value (stands_apart). Sets '*var' to its value; a null cursor when
+ * there is none. */
+static CXCursor readback_waited(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts,
+                                unsigned index, CXCursor *var)
+{
+    for (unsigned back = 1; back <= 3 && back <= index; back++) {
+        CXCursor stmt = stmts[index - back];
+        CXCursor copy = copy_back_in(ctx->function, stmt);
+        if (ss_ast_is_null(copy)) {
+            if (!stands_apart(ctx, stmt, NULL, 0))
+                break;
+            continue;
+        }
+        const ss_api *api = ss_scope_callee_api(copy);
+        *var = value_var(ctx, copy, stmt);
+        int apart = !ss_ast_is_null(*var);
+        for (unsigned s = index - back + 1; s < index && apart; s++)
+            apart = stands_apart(ctx, stmts[s], var, 1);
+        if (apart && api->sync != SS_SYNC_ALWAYS && api->sync != SS_SYNC_DEVICE &&
+            ss_check_copies_one_value(ctx, copy, api) && waits_for_copy(stmts[index], copy, api))
+            return copy;
+        break;
+    }
+    return clang_getNullCursor();
+}
+
+char *ss_context_sized_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    use_search search = {1, clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0};
+    if (rule != SS_RULE_SYNC_IN_LOOP)
+        return inherent_search(ctx, rule, at, &search);
+    CXCursor stmts[MAX_BLOCK];
+    unsigned index;
+    unsigned n = ss_context_statements_around(ctx->function, at, stmts, MAX_BLOCK, &index);
+    CXCursor var = clang_getNullCursor();
+    if (n == 0 || index == 0)
+        return NULL;
+    search.copy = readback_waited(ctx, at, stmts, index, &var);
+    if (ss_ast_is_null(search.copy))
+        return NULL;
+    return next_use_words(ctx, stmts, n, index, &var, 1, &search);
 }
 
 /* ------------------------------------------------------------------------------------------

@@ -122,15 +122,16 @@ static void report_total(const int *d)
             abort();                                                                             \
     }
 
-void set_value(float *d, float v, cudaStream_t s)
+void set_value(float *d, float v, int n, cudaStream_t s)
 {
-    CU_SAFE_CALL(cudaMemcpyAsync(d, &v, sizeof(float), cudaMemcpyHostToDevice, s)); // expect: SYNC201 expect-severity: warning
+    float row[64] = {v};
+    CU_SAFE_CALL(cudaMemcpyAsync(d, row, n * sizeof(float), cudaMemcpyHostToDevice, s)); // expect: SYNC201 expect-severity: warning
 }
 
 // A pageable copy that the next statement waits for anyway: the staging costs nothing more.
 void set_and_wait(float *d, float v, cudaStream_t s)
 {
-    CU_SAFE_CALL(cudaMemcpyAsync(d, &v, sizeof(float), cudaMemcpyHostToDevice, s)); // expect: SYNC201 expect-severity: note expect-message: ; inherent: the next statement (line 134) waits for the copy anyway
+    CU_SAFE_CALL(cudaMemcpyAsync(d, &v, sizeof(float), cudaMemcpyHostToDevice, s)); // expect: SYNC201 expect-severity: note expect-message: ; inherent: the next statement (line 135) waits for the copy anyway
     CU_SAFE_CALL(cudaStreamSynchronize(s));
 }
 

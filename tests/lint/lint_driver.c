@@ -8,6 +8,8 @@
  *                               least once); diagnostics are accepted only this way;
  *   expect-message: TEXT        (after the expect: list, up to the end of the line) a finding
  *                               on this line has a message that contains TEXT;
+ *   expect-no-message: TEXT     (likewise) no finding on this line has a message that contains
+ *                               TEXT (one of the two a line);
  *   expect-severity: LEVEL      (after the expect: list) every finding on this line has the
  *                               severity LEVEL (note, warning or error).
  * A file without expectations must produce no finding and no parse error. No finding's message
@@ -33,6 +35,7 @@ typedef struct message_expectation {
     unsigned line;
     char *text;
     int matched;
+    int absent; /* expect-no-message: no message on the line may contain the text */
 } message_expectation;
 
 typedef struct severity_expectation {
@@ -99,6 +102,14 @@ static int read_spec(const char *path, case_spec *spec)
             m->line = line;
             m->text = trimmed_copy(p + 15);
             m->matched = 0;
+            m->absent = 0;
+        }
+        if ((p = strstr(buf, "expect-no-message:")) != NULL && spec->message_count < 16) {
+            message_expectation *m = &spec->messages[spec->message_count++];
+            m->line = line;
+            m->text = trimmed_copy(p + 18);
+            m->matched = 0;
+            m->absent = 1;
         }
         if ((p = strstr(buf, "expect-severity:")) != NULL && spec->severity_count < 32) {
             char *level = trimmed_copy(p + 16);
@@ -243,8 +254,14 @@ static int run_case(const char *dir, const char *name, const char *cuda_path)
         }
         for (size_t k = 0; k < spec.message_count && same_file; k++) {
             message_expectation *m = &spec.messages[k];
-            if (m->line == f->line && f->message && strstr(f->message, m->text))
-                m->matched = 1;
+            if (m->line != f->line || f->message == NULL || !strstr(f->message, m->text))
+                continue;
+            m->matched = 1;
+            if (m->absent) {
+                fprintf(stderr, "%s:%u: a message contains '%s': %s\n", name, f->line, m->text,
+                        f->message);
+                failures++;
+            }
         }
         if (!found) {
             fprintf(stderr, "%s: unexpected %s at %s:%u:%u: %s\n", name, ss_rules_get(f->rule)->id,
@@ -282,7 +299,7 @@ static int run_case(const char *dir, const char *name, const char *cuda_path)
         }
     }
     for (size_t k = 0; k < spec.message_count; k++) {
-        if (!spec.messages[k].matched) {
+        if (!spec.messages[k].matched && !spec.messages[k].absent) {
             fprintf(stderr, "%s:%u: no finding whose message contains '%s'\n", name,
                     spec.messages[k].line, spec.messages[k].text);
             failures++;

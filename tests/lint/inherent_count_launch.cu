@@ -1,0 +1,98 @@
+// inherent_count_launch.cu: a count read back on every step whose value sizes the next launch
+// (its grid, also under the 'if' that tests it: 'if (n > 0) k<<<n, 1024>>>(...)'): the host
+// cannot queue that launch without it, so the wait is needed on every iteration whatever the
+// code around it: inherent, a note, in a loop or reached from one, and so is the wait that
+// makes an asynchronous readback's value available. The value may be used after the wait that
+// comes past statements that stand apart from it (another unit's function, host code). Still
+// warnings: a value the loop only tests (a convergence test could run less often or on the
+// device), device work lint sees between the copy and the wait (the wait waits for it too),
+// and host work between the copy and the use with no wait there (it could overlap the copy).
+#include <cuda_runtime.h>
+
+__global__ void count_spikes(int *n) { atomicAdd(n, 1); }
+__global__ void collect(int n, float *x) { x[threadIdx.x] += (float)n; }
+
+struct Net {
+    int *d_n;
+    float *d_x;
+    cudaStream_t s;
+    int ClearArrays(); // another unit's: memsets of each group's arrays
+    void Prepare();    // another unit's
+    int Step();
+    int Update();
+    int Steer();
+    int Overlap();
+    int Converge();
+};
+
+int Net::Step()
+{
+    count_spikes<<<1, 32, 0, s>>>(d_n);
+    int n_spikes;
+    cudaMemcpyAsync(&n_spikes, d_n, sizeof(int), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: note expect-message: inherent: the statement after the wait at line 34 needs the value (line 35 branches on it and sizes a launch with it); the statements before the wait do not use it
+    ClearArrays();
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 32, and the next statement needs it (line 35 branches on it and sizes a launch with it)
+    if (n_spikes > 0) collect<<<n_spikes, 1024, 0, s>>>(n_spikes, d_x);
+    return 0;
+}
+
+int Net::Update()
+{
+    count_spikes<<<1, 32, 0, s>>>(d_n);
+    unsigned n_rev;
+    cudaMemcpy(&n_rev, d_n, sizeof(unsigned), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the next statement needs the value (line 44 branches on it, and line 45 sizes a launch with it)
+    if (n_rev > 0) {
+        collect<<<n_rev, 1024, 0, s>>>((int)n_rev, d_x);
+    }
+    return 0;
+}
+
+int Net::Steer()
+{
+    int n;
+    cudaMemcpy(&n, d_n, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+    if (n == 0)
+        return 1;
+    collect<<<1, 32, 0, s>>>(n, d_x);
+    return 0;
+}
+
+int Net::Overlap()
+{
+    int n;
+    cudaMemcpyAsync(&n, d_n, sizeof(int), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: warning
+    count_spikes<<<64, 32, 0, s>>>(d_n);
+    cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+    collect<<<n, 1024, 0, s>>>(n, d_x);
+    int m;
+    cudaMemcpyAsync(&m, d_n, sizeof(int), cudaMemcpyDeviceToHost, s); // expect: SYNC201 expect-severity: warning
+    Prepare();
+    collect<<<m, 1024, 0, s>>>(m, d_x);
+    return 0;
+}
+
+int Net::Converge()
+{
+    float residual;
+    cudaMemcpyAsync(&residual, d_x, sizeof(float), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: warning
+    Prepare();
+    cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+    if (residual < 1e-3f)
+        return 1;
+    return 0;
+}
+
+void simulate(Net &net, int steps)
+{
+    for (int it = 0; it < steps; it++) {
+        net.Step();
+        net.Update();
+        if (net.Steer())
+            break;
+        net.Overlap();
+        if (net.Converge())
+            break;
+    }
+}
+
+void make_stream(Net &net) { cudaStreamCreateWithFlags(&net.s, cudaStreamNonBlocking); }
