@@ -160,9 +160,10 @@ char *ss_context_device_sum_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor a
  * launches on another stream that still has work queued in this iteration (no wait for it
  * since) and the last work queued on the waited stream is an upload into what that launch
  * reads; "own upload: ..." where the only work queued on the waited stream since an earlier
- * wait for it (in this iteration, or at the end of the previous one) is one upload of a
- * constant size of at most 64 KiB. Streams are compared as written; a function given a
- * stream, or one of the unit that queues work or waits, ends the walk back. */
+ * wait for it (in this iteration, or at the end of the previous one) is uploads of a constant
+ * size, 64 KiB in all at most. Streams are compared as written (a variable that holds one
+ * constant read as that constant); a function given a stream, or one of the unit that queues
+ * work or waits, ends the walk back. */
 char *ss_context_overlap_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* attach.c. "inherent: the host may touch 'p' only once its attach to the host ..." for

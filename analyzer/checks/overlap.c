@@ -1,11 +1,12 @@
 /* overlap.c: stream waits in a loop that the device does not idle for: the wait for an upload
  * on one stream while the stream the next launch is queued on still has work ("overlapped"),
  * and the wait for a stream's own small upload after an earlier wait drained it ("own
- * upload"). Both follow what the program queues on a stream, as written, back from the wait
- * (context_cases.h). */
+ * upload"). Both follow what the program queues on a stream, as written (a variable that holds
+ * one constant read as that constant), back from the wait (context_cases.h). */
 #include "ast.h"
 #include "callgraph.h"
 #include "context_cases.h"
+#include "dataflow.h"
 #include "log.h"
 #include "scope.h"
 
@@ -33,10 +34,85 @@ typedef struct history {
     int stopped; /* a wait or an unknown call ends it */
 } history;
 
-/* Whether the expression 'arg' is written 'stream'. */
-static int written(CXCursor arg, const char *stream)
+/* The one constant every definition of the variable 'ref' names that may reach it in
+ * 'function' holds ('int nStream = 2;', never assigned since), into '*value'. Returns 1, or 0
+ * when there is none. */
+static int constant_value(CXCursor function, CXCursor ref, long long *value)
 {
-    char *text = ss_ast_is_null(arg) ? NULL : ss_expr_text(arg);
+    ss_location loc;
+    if (ss_location_of(ref, NULL, &loc) != 0)
+        return 0;
+    ss_defs defs = {0};
+    ss_dataflow_reaching(function, &loc, ref, &defs);
+    int constant = defs.count > 0;
+    for (size_t i = 0; i < defs.count && constant; i++) {
+        long long v;
+        constant = defs.v[i].kind == SS_DEF_VALUE && ss_ast_eval_int(defs.v[i].value, &v) == 0 &&
+                   (i == 0 || v == *value);
+        *value = v;
+    }
+    ss_defs_free(&defs);
+    ss_location_free(&loc);
+    return constant;
+}
+
+typedef struct refs_walk {
+    CXCursor refs[16];
+    int count;
+} refs_walk;
+
+static enum CXChildVisitResult find_refs(CXCursor c, CXCursor parent, CXClientData data)
+{
+    refs_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr && w->count < 16)
+        w->refs[w->count++] = c;
+    return CXChildVisit_Recurse;
+}
+
+/* The stream expression 'expr' as the walk compares it: its tokens without spaces, a variable
+ * that holds one constant where it is read (constant_value) written as that constant
+ * ('stream[dev*nStream]' with 'int nStream = 2;' reads 'stream[dev*2]'); as written
+ * (ss_expr_text) where its tokens are not the program's own (a macro). Malloc'ed, or NULL. */
+static char *stream_text(CXCursor function, CXCursor expr)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(expr);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    if (ss_ast_spelled(expr))
+        clang_tokenize(tu, clang_getCursorExtent(expr), &tokens, &n);
+    if (n == 0)
+        return ss_expr_text(expr);
+    refs_walk w = {.count = 0};
+    find_refs(expr, expr, &w);
+    clang_visitChildren(expr, find_refs, &w);
+    char *text = ss_xstrdup("");
+    for (unsigned i = 0; i < n; i++) {
+        CXString spelled = clang_getTokenSpelling(tu, tokens[i]);
+        char *piece = ss_xstrdup(clang_getCString(spelled));
+        clang_disposeString(spelled);
+        unsigned at = 0;
+        clang_getSpellingLocation(clang_getTokenLocation(tu, tokens[i]), NULL, NULL, NULL, &at);
+        long long value;
+        for (int r = 0; r < w.count; r++) {
+            if (ss_ast_offset(w.refs[r]) == at && constant_value(function, w.refs[r], &value)) {
+                free(piece);
+                piece = ss_xasprintf("%lld", value);
+                break;
+            }
+        }
+        char *longer = ss_xasprintf("%s%s", text, piece);
+        free(text);
+        free(piece);
+        text = longer;
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return text;
+}
+
+/* Whether the stream expression 'arg' (in 'function') reads 'stream' (stream_text). */
+static int written(CXCursor function, CXCursor arg, const char *stream)
+{
+    char *text = ss_ast_is_null(arg) ? NULL : stream_text(function, arg);
     int same = text && strcmp(text, stream) == 0;
     free(text);
     return same;
@@ -69,19 +145,20 @@ static enum CXChildVisitResult find_wait(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
-/* What the call 'c' does to the stream written 'stream'. */
-static stream_op op_of(ss_callgraph *graph, CXCursor c, const char *stream)
+/* What the call 'c' (in 'function') does to the stream that reads 'stream' (stream_text). */
+static stream_op op_of(ss_callgraph *graph, CXCursor function, CXCursor c, const char *stream)
 {
     const ss_api *api = ss_scope_callee_api(c);
     if (ss_scope_is_launch(c))
-        return written(ss_check_stream_arg(c, NULL), stream) ? OP_WORK : OP_NONE;
+        return written(function, ss_check_stream_arg(c, NULL), stream) ? OP_WORK : OP_NONE;
     if (api && api->klass == SS_CLASS_DEVICE_SYNC)
         return OP_WAIT;
     if (api && api->klass == SS_CLASS_STREAM_SYNC)
-        return written(ss_check_stream_arg(c, api), stream) ? OP_WAIT : OP_NONE;
+        return written(function, ss_check_stream_arg(c, api), stream) ? OP_WAIT : OP_NONE;
     if (api)
-        return ss_api_enqueues(api) && written(ss_check_stream_arg(c, api), stream) ? OP_WORK
-                                                                                    : OP_NONE;
+        return ss_api_enqueues(api) && written(function, ss_check_stream_arg(c, api), stream)
+                   ? OP_WORK
+                   : OP_NONE;
     CXCursor callee = ss_callgraph_callee(graph, c);
     if (given_streams(c) || (!ss_ast_is_null(callee) && ss_context_call_enqueues(graph, c, NULL)))
         return OP_UNKNOWN;
@@ -93,6 +170,7 @@ static stream_op op_of(ss_callgraph *graph, CXCursor c, const char *stream)
 
 typedef struct ops_walk {
     ss_callgraph *graph;
+    CXCursor function;
     const char *stream;
     stream_event events[MAX_CALLS];
     int count, overflow;
@@ -105,7 +183,7 @@ static enum CXChildVisitResult find_ops(CXCursor c, CXCursor parent, CXClientDat
         return CXChildVisit_Recurse;
     if (ss_scope_is_launch_config(c))
         return CXChildVisit_Continue; /* the launch's own: its stream is the launch's */
-    stream_op op = op_of(w->graph, c, w->stream);
+    stream_op op = op_of(w->graph, w->function, c, w->stream);
     if (op != OP_NONE && w->count == MAX_CALLS)
         w->overflow = 1;
     else if (op != OP_NONE)
@@ -116,7 +194,7 @@ static enum CXChildVisitResult find_ops(CXCursor c, CXCursor parent, CXClientDat
 /* Adds the events of 'stmt' on the stream to 'h', the latest first, until it stops. */
 static void add_statement(ss_check_ctx *ctx, CXCursor stmt, const char *stream, history *h)
 {
-    ops_walk w = {.graph = ss_check_graph(ctx), .stream = stream};
+    ops_walk w = {.graph = ss_check_graph(ctx), .function = ctx->function, .stream = stream};
     if (find_ops(stmt, stmt, &w) == CXChildVisit_Recurse)
         clang_visitChildren(stmt, find_ops, &w);
     if (w.overflow) {
@@ -297,16 +375,18 @@ static char *queued_words(CXCursor call)
  * launches on another stream, which still has work queued (a launch or an API call, with no
  * wait for it since, in this iteration), and the last work queued on the waited stream is an
  * upload into what the launch reads. Malloc'ed, or NULL. */
-static char *overlap_words(ss_check_ctx *ctx, CXCursor at, CXCursor expr, const char *stream)
+static char *overlap_words(ss_check_ctx *ctx, CXCursor at, CXCursor expr, const char *key,
+                           const char *stream)
 {
     CXCursor launch = next_launch(ctx, at);
     CXCursor other = ss_ast_is_null(launch) ? launch : ss_check_stream_arg(launch, NULL);
+    char *busy_key = ss_ast_is_null(other) ? NULL : stream_text(ctx->function, other);
     char *busy = ss_ast_is_null(other) ? NULL : ss_expr_text(other);
     history w = {0}, k = {0};
     long long bytes;
-    if (busy && strcmp(busy, stream) != 0) {
-        walk_back(ctx, at, expr, stream, 0, &w);
-        walk_back(ctx, at, other, busy, 0, &k);
+    if (busy_key && busy && strcmp(busy_key, key) != 0) {
+        walk_back(ctx, at, expr, key, 0, &w);
+        walk_back(ctx, at, other, busy_key, 0, &k);
     }
     char *words = NULL;
     if (w.count > 0 && w.events[0].op == OP_WORK && k.count > 0 && k.events[0].op == OP_WORK &&
@@ -321,6 +401,7 @@ static char *overlap_words(ss_check_ctx *ctx, CXCursor at, CXCursor expr, const 
         free(queued);
     }
     free(busy);
+    free(busy_key);
     return words;
 }
 
@@ -341,10 +422,11 @@ static long long uploaded_bytes(ss_check_ctx *ctx, const history *h)
 /* "own upload: ..." for the wait 'at' for the stream 'stream' ('expr'): the only work queued
  * on it since an earlier wait for it (in this iteration, or at the end of the previous one)
  * is uploads of a constant size, SMALL_UPLOAD bytes at most. Malloc'ed, or NULL. */
-static char *own_upload_words(ss_check_ctx *ctx, CXCursor at, CXCursor expr, const char *stream)
+static char *own_upload_words(ss_check_ctx *ctx, CXCursor at, CXCursor expr, const char *key,
+                              const char *stream)
 {
     history h = {0};
-    walk_back(ctx, at, expr, stream, 1, &h);
+    walk_back(ctx, at, expr, key, 1, &h);
     if (h.count < 2 || h.events[h.count - 1].op != OP_WAIT)
         return NULL;
     long long bytes = uploaded_bytes(ctx, &h);
@@ -372,12 +454,14 @@ char *ss_context_overlap_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         return NULL;
     CXCursor expr = ss_check_stream_arg(at, api);
     char *stream = ss_ast_is_null(expr) ? NULL : ss_expr_text(expr);
+    char *key = ss_ast_is_null(expr) ? NULL : stream_text(ctx->function, expr);
     char *words = NULL;
-    if (stream && *stream) {
-        words = overlap_words(ctx, at, expr, stream);
+    if (stream && *stream && key && *key) {
+        words = overlap_words(ctx, at, expr, key, stream);
         if (words == NULL)
-            words = own_upload_words(ctx, at, expr, stream);
+            words = own_upload_words(ctx, at, expr, key, stream);
     }
+    free(key);
     free(stream);
     return words;
 }

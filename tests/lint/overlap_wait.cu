@@ -5,7 +5,9 @@
 // wait for that stream, at the end of the previous chunk, drained it ("own upload", the earlier
 // wait being the one that idles the device). Warnings: the compute stream drained before the
 // wait, a next launch that does not read the upload, an upload of a size the code computes, and
-// a kernel queued on the stream since the earlier wait.
+// a kernel queued on the stream since the earlier wait. Streams are compared as written, a
+// variable that holds one constant read as that constant (st[d * per_device] with per_device
+// 2 is st[d * 2]; not where the loop changes it).
 #include <cuda_runtime.h>
 
 __constant__ float params[64];
@@ -18,7 +20,7 @@ void accumulate(float *d_out, float *d_acc, const float *h_acc, size_t bytes, in
     for (int i = 0; i < chunks; i++) {
         cudaMemcpyAsync(d_acc, h_acc + i * 64, bytes, cudaMemcpyHostToDevice, copy);
         project<<<64, 64, 0, comp>>>(d_out, i);
-        cudaStreamSynchronize(copy); // expect: SYNC401 expect-severity: note expect-message: overlapped: while the host waits for the upload on 'copy' (line 19), 'comp' still has kernel 'project' queued (line 20), and the next launch on it (line 22) reads what the upload writes
+        cudaStreamSynchronize(copy); // expect: SYNC401 expect-severity: note expect-message: overlapped: while the host waits for the upload on 'copy' (line 21), 'comp' still has kernel 'project' queued (line 22), and the next launch on it (line 24) reads what the upload writes
         add<<<64, 64, 0, comp>>>(d_out, d_acc);
     }
 }
@@ -55,7 +57,7 @@ void chunks_on_devices(float *d_out, float *h_params, int chunks, int ndev, cuda
                 h_params[j] = (float)(i + j);
             cudaMemcpyToSymbolAsync(params, h_params, sizeof(float) * 64, 0,
                                     cudaMemcpyHostToDevice, st[d]);
-            cudaStreamSynchronize(st[d]); // expect: SYNC401 expect-severity: note expect-message: own upload: 'st[d]' has nothing queued but the copy at line 56 (256 bytes) since 'cudaStreamSynchronize' at line 63 waited for it
+            cudaStreamSynchronize(st[d]); // expect: SYNC401 expect-severity: note expect-message: own upload: 'st[d]' has nothing queued but the copy at line 58 (256 bytes) since 'cudaStreamSynchronize' at line 65 waited for it
             project<<<64, 64, 0, st[d]>>>(d_out, i);
         }
         for (int d = 0; d < ndev; d++) {
@@ -84,5 +86,42 @@ void chunks_busy(float *d_out, float *h_params, int chunks, cudaStream_t s)
         cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
         project<<<64, 64, 0, s>>>(d_out, i);
         cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+    }
+}
+
+void chunks_named(float *d_out, float *h_params, int chunks, int ndev, cudaStream_t *st)
+{
+    int per_device = 2;
+    for (int i = 0; i < chunks; i++) {
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            cudaMemcpyToSymbolAsync(params, h_params, sizeof(float) * 64, 0,
+                                    cudaMemcpyHostToDevice, st[d * per_device]);
+            cudaStreamSynchronize(st[d * per_device]); // expect: SYNC401 expect-severity: note expect-message: own upload: 'st[d * per_device]' has nothing queued but the copy at line 98 (256 bytes) since 'cudaStreamSynchronize' at line 105 waited for it
+            project<<<64, 64, 0, st[d * per_device]>>>(d_out, i);
+        }
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            cudaStreamSynchronize(st[d * 2]); // expect: SYNC401 expect-severity: warning
+        }
+    }
+}
+
+void chunks_renamed(float *d_out, float *h_params, int chunks, int ndev, cudaStream_t *st)
+{
+    int per_device = 2;
+    for (int i = 0; i < chunks; i++) {
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            cudaMemcpyToSymbolAsync(params, h_params, sizeof(float) * 64, 0,
+                                    cudaMemcpyHostToDevice, st[d * per_device]);
+            cudaStreamSynchronize(st[d * per_device]); // expect: SYNC401 expect-severity: warning
+            project<<<64, 64, 0, st[d * per_device]>>>(d_out, i);
+        }
+        for (int d = 0; d < ndev; d++) {
+            cudaSetDevice(d);
+            cudaStreamSynchronize(st[d * 2]); // expect: SYNC401 expect-severity: warning
+        }
+        per_device = i % 3;
     }
 }
