@@ -130,7 +130,7 @@ static int apply_exit(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
         f->severity = SS_SEV_NOTE;
         char *words = ss_xasprintf(leaves ? "%s: the value is read once, when the loop ends (its "
                                             "final result)"
-                                          : "%s: the value is read once per run of the loop",
+                                          : "%s: the value is read on one pass of the loop only",
                                    exit_words);
         append(f, words);
         free(words);

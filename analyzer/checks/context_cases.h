@@ -242,8 +242,11 @@ char *ss_context_periodic_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
  * 363 only (it tests 'i==0'), once per run of that loop: ..." when the call 'at' (in 'loop', of
  * its own function) sits in the then-branch of an 'if' whose condition holds on one iteration
  * of the outermost loop around it at most (its counter compared with '==' to a value the loop
- * does not change, or '!counter'; alone or an operand of '&&'), and the function is reached
- * from no loop of the unit that enqueues device work. Malloc'ed, or NULL. */
+ * does not change, or '!counter'; alone or an operand of '&&'), no loop inside that branch
+ * around the call enqueues device work, and the function is reached from no loop of the unit
+ * that enqueues device work. Where a loop lies between the outermost loop and the call, the
+ * words say "on that pass only (as often as the loop at line N repeats it there)" instead of
+ * "once per run of that loop". Malloc'ed, or NULL. */
 char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
 /* loop_notes.c. "bounded: the loop at line 31 runs once per element of 'block_sizes' (4, a

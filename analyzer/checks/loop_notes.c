@@ -957,7 +957,24 @@ static int changes_named(CXCursor c, const named_walk *named)
     return w.found;
 }
 
-/* The counter of 'loop': the variable a 'for' steps in its own parts ('step++', '--i',
+/* Whether the step 'part' of a 'for' moves its variable one way only: '++' or '--' (either
+ * side), '+=' or '-='. Not '^= 1' (a ping-pong index that is 0 on every other pass) nor
+ * '%=', '*=', '<<=' (which may come back to a value, or stay on it). */
+static int steps_one_way(CXCursor part)
+{
+    char op[8];
+    if (clang_getCursorKind(part) == CXCursor_CompoundAssignOperator)
+        return ss_ast_binary_op(part, op, sizeof op) == 0 &&
+               (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0);
+    char *text = ss_expr_text(part);
+    size_t len = text ? strlen(text) : 0;
+    int yes = len >= 2 && (strncmp(text, "++", 2) == 0 || strncmp(text, "--", 2) == 0 ||
+                           strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0);
+    free(text);
+    return yes;
+}
+
+/* The counter of 'loop': the variable a 'for' steps one way in its own parts ('step++', '--i',
  * 'i += 2'), which its body does not change; or a null cursor. */
 static CXCursor loop_counter(CXCursor loop)
 {
@@ -967,7 +984,8 @@ static CXCursor loop_counter(CXCursor loop)
     for (unsigned i = 0; i + 1 < n; i++) {
         CXCursor part = ss_ast_strip(ss_ast_child(loop, i));
         enum CXCursorKind k = clang_getCursorKind(part);
-        if (k != CXCursor_UnaryOperator && k != CXCursor_CompoundAssignOperator)
+        if ((k != CXCursor_UnaryOperator && k != CXCursor_CompoundAssignOperator) ||
+            !steps_one_way(part))
             continue;
         named_walk counter = {{named_decl(ss_ast_child(part, 0))}, 1, 0, 0};
         if (ss_ast_is_null(counter.decls[0]) ||
@@ -1203,18 +1221,52 @@ static int holds_on_one_pass(CXCursor cond, CXCursor loop)
 }
 
 /* The 'if' on the path 'path' (from a loop down, 'found' nodes) whose then-branch holds the
- * call and whose condition holds on one pass of 'loop'; a null cursor when there is none. */
-static CXCursor one_pass_branch(const CXCursor *path, long found, CXCursor loop)
+ * call and whose condition holds on one pass of 'loop', its index in '*index'; a null cursor
+ * when there is none. */
+static CXCursor one_pass_branch(const CXCursor *path, long found, CXCursor loop, long *index)
 {
     for (long i = 1; i < found; i++) {
         if (clang_getCursorKind(path[i - 1]) != CXCursor_IfStmt)
             continue;
         unsigned cond = ss_ast_if_condition(path[i - 1]);
         if (ss_ast_same_node(path[i], ss_ast_child(path[i - 1], cond + 1)) &&
-            holds_on_one_pass(ss_ast_child(path[i - 1], cond), loop))
+            holds_on_one_pass(ss_ast_child(path[i - 1], cond), loop)) {
+            *index = i - 1;
             return path[i - 1];
+        }
     }
     return clang_getNullCursor();
+}
+
+/* The first loop on 'path' (nodes 'from' to 'to', exclusive) that encloses the call, or a null
+ * cursor; with 'enqueuing', only one that puts work on the device. */
+static CXCursor loop_on_path(const CXCursor *path, long from, long to, int enqueuing)
+{
+    for (long i = from; i < to; i++) {
+        if (ss_scope_is_loop(path[i]) && (!enqueuing || ss_scope_loop_enqueues(path[i], NULL)))
+            return path[i];
+    }
+    return clang_getNullCursor();
+}
+
+/* The words of ss_context_one_pass_words for the 'if' 'branch' taken on one pass of 'outer';
+ * 'repeat' is a loop between 'outer' and the call (the pass repeats the call), or null. */
+static char *one_pass_text(CXCursor branch, CXCursor outer, CXCursor repeat)
+{
+    char *cond = ss_expr_text(ss_ast_child(branch, ss_ast_if_condition(branch)));
+    char *per_run = ss_ast_is_null(repeat)
+                        ? ss_xstrdup("once per run of that loop")
+                        : ss_xasprintf("on that pass only (as often as the loop at line %u "
+                                       "repeats it there)",
+                                       ss_scope_line(repeat));
+    char *words =
+        ss_xasprintf("one pass: the branch at line %u runs on one iteration of the loop "
+                     "at line %u only (it tests '%s'), %s: start-up or wind-down, not "
+                     "on every iteration",
+                     ss_scope_line(branch), ss_scope_line(outer), cond ? cond : "...", per_run);
+    free(per_run);
+    free(cond);
+    return words;
 }
 
 char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
@@ -1227,8 +1279,16 @@ char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
         return NULL;
     CXCursor outer = loops[n - 1];
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
-    long found = ss_context_path(outer, at, path);
-    CXCursor branch = found > 0 ? one_pass_branch(path, found, outer) : clang_getNullCursor();
+    long found = ss_context_path(outer, at, path), index = 0;
+    CXCursor branch =
+        found > 0 ? one_pass_branch(path, found, outer, &index) : clang_getNullCursor();
+    /* A loop inside the branch that puts work on the device repeats the call with that work:
+     * its own hazard on that pass, as it would be outside 'outer'. */
+    CXCursor repeat = clang_getNullCursor();
+    if (!ss_ast_is_null(branch) && ss_ast_is_null(loop_on_path(path, index + 1, found, 1)))
+        repeat = loop_on_path(path, 1, found, 0);
+    else
+        branch = clang_getNullCursor();
     free(path);
     ss_loop_reach reach;
     if (ss_ast_is_null(branch))
@@ -1238,13 +1298,7 @@ char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
         ss_loop_reach_free(&reach);
         return NULL;
     }
-    char *cond = ss_expr_text(ss_ast_child(branch, ss_ast_if_condition(branch)));
-    char *words = ss_xasprintf("one pass: the branch at line %u runs on one iteration of the loop "
-                               "at line %u only (it tests '%s'), once per run of that loop: "
-                               "start-up or wind-down, not on every iteration",
-                               ss_scope_line(branch), ss_scope_line(outer), cond ? cond : "...");
-    free(cond);
-    return words;
+    return one_pass_text(branch, outer, repeat);
 }
 
 /* ------------------------------------------------------------------------------------------

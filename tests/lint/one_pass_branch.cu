@@ -20,7 +20,7 @@ void denoise(float **d_u, float *h_u, size_t bytes, int ndev, int iters, int blk
                 }
                 for (int d = 0; d < ndev; d++) {
                     cudaSetDevice(d);
-                    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: one pass: the branch at line 16 runs on one iteration of the loop at line 14 only (it tests 'i == 0'), once per run of that loop
+                    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: one pass: the branch at line 16 runs on one iteration of the loop at line 14 only (it tests 'i == 0'), on that pass only (as often as the loop at line 15 repeats it there)
                 }
             }
             for (int ib = 0; ib < blk; ib++)
@@ -37,7 +37,7 @@ int first_count(float *d_u, const int *d_n, int *h_n, int iters, cudaStream_t s)
     *h_n = 0;
     for (int step = 0; step < iters; step++) {
         if (!step && d_n != NULL) {
-            cudaMemcpyAsync(h_n, d_n, sizeof(int), cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: one pass: the branch at line 39 runs on one iteration of the loop at line 38 only (it tests '!step && d_n != NULL'), once per run of that loop: start-up or wind-down, not on every iteration: the value is read once per run of the loop
+            cudaMemcpyAsync(h_n, d_n, sizeof(int), cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: one pass: the branch at line 39 runs on one iteration of the loop at line 38 only (it tests '!step && d_n != NULL'), once per run of that loop: start-up or wind-down, not on every iteration: the value is read on one pass of the loop only
             cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note
         }
         smooth<<<60, 256, 0, s>>>(d_u);
@@ -103,5 +103,51 @@ void train(float *d_u, int steps, cudaStream_t s)
     for (int t = 0; t < steps; t++) {
         smooth<<<60, 256, 0, s>>>(d_u);
         step_block(d_u, 4, s);
+    }
+}
+
+// A loop inside the branch that launches and waits on each of its iterations is its own hazard
+// on that pass, as it would be without the outer loop: a warning. A loop around the branch
+// repeats it on that pass: a note that says so, not 'once per run'.
+void first_pass_inner_loop(float *d_u, int n, int iters, cudaStream_t s)
+{
+    for (int it = 0; it < iters; it++) {
+        if (it == 0) {
+            for (int k = 0; k < n; k++) {
+                smooth<<<1, 1, 0, s>>>(d_u + k);
+                cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+            }
+        }
+        smooth<<<60, 256, 0, s>>>(d_u);
+    }
+}
+
+float first_pass_per_element(float *d_u, int n, int iters, cudaStream_t s)
+{
+    float sum = 0;
+    for (int it = 0; it < iters; it++) {
+        for (int k = 0; k < n; k++) {
+            if (it == 0) {
+                float v;
+                cudaMemcpy(&v, d_u + k, sizeof v, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: (it tests 'it == 0'), on that pass only (as often as the loop at line 129 repeats it there): start-up or wind-down, not on every iteration: the value is read on one pass of the loop only
+                sum += v;
+            }
+        }
+        smooth<<<60, 256, 0, s>>>(d_u);
+    }
+    return sum;
+}
+
+// A counter that comes back to its value ('p ^= 1', a ping-pong index) is 0 on every other
+// pass: not one pass.
+void ping_pong(float **d_u, int iters, cudaStream_t s)
+{
+    int it = 0;
+    for (int p = 0; it < iters; p ^= 1) {
+        smooth<<<60, 256, 0, s>>>(d_u[p]);
+        if (p == 0) {
+            cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+        }
+        it++;
     }
 }
