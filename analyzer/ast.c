@@ -345,3 +345,22 @@ void ss_ast_run_order_children(CXCursor c, ss_ast_run_walk *walk)
 {
     clang_visitChildren(c, run_order_visit, walk);
 }
+
+CXCursor ss_ast_named_variable(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    for (int hops = 0; hops < 6 && !ss_ast_is_null(e); hops++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_DeclRefExpr) {
+            CXCursor var = clang_getCursorReferenced(e);
+            enum CXCursorKind vk = clang_getCursorKind(var);
+            return vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl ? var : clang_getNullCursor();
+        }
+        if (k != CXCursor_UnaryOperator && k != CXCursor_BinaryOperator &&
+            k != CXCursor_CStyleCastExpr && k != CXCursor_ArraySubscriptExpr &&
+            k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
+            break;
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    }
+    return clang_getNullCursor();
+}

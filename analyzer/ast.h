@@ -59,6 +59,9 @@ unsigned ss_ast_if_condition(CXCursor if_stmt);
 /* Whether the do statement 'do_stmt' is 'do { ... } while (0)' (a macro written as a
  * statement): its body runs once. Returns 1 or 0. */
 int ss_ast_do_once(CXCursor do_stmt);
+/* The variable or parameter an expression names through address-of, arithmetic, casts and
+ * subscripts ('x', '&x', 'x + i', '&x[i]', '(T *)x'), or a null cursor. */
+CXCursor ss_ast_named_variable(CXCursor e);
 
 /* A walk over an expression in the order its parts run, for a flow that follows a function's
  * statements itself (drained.c, project_facts.c) and hands each expression here. 'data' is

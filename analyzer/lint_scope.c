@@ -444,23 +444,41 @@ int ss_scope_has_work(CXCursor body, ss_scope_work what, CXCursor *first)
     return ss_scope_has_work_beside(body, what, clang_getNullCursor(), first);
 }
 
-/* Whether 'body' calls cudaSetDevice (a loop over the devices). */
+int ss_scope_is_set_device(CXCursor call)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return 0;
+    char *name = ss_scope_callee_name(call);
+    int yes = name && strcmp(name, "cudaSetDevice") == 0;
+    free(name);
+    return yes;
+}
+
+typedef struct set_device_walk {
+    int own; /* leave the inner loops out */
+    int found;
+} set_device_walk;
+
 static enum CXChildVisitResult find_set_device(CXCursor c, CXCursor parent, CXClientData data)
 {
-    int *found = data;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-        char *name = ss_scope_callee_name(c);
-        *found = name && strcmp(name, "cudaSetDevice") == 0;
-        free(name);
-    }
-    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+    set_device_walk *w = data;
+    if (w->own && ss_scope_is_loop(c))
+        return CXChildVisit_Continue;
+    w->found = ss_scope_is_set_device(c);
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+int ss_scope_sets_device(CXCursor body, int own)
+{
+    set_device_walk w = {own, 0};
+    if (!ss_ast_is_null(body))
+        clang_visitChildren(body, find_set_device, &w);
+    return w.found;
 }
 
 int ss_scope_has_work_beside(CXCursor body, ss_scope_work what, CXCursor call, CXCursor *first)
 {
-    int over_devices = 0;
-    if (!ss_ast_is_null(call) && !ss_ast_is_null(body))
-        clang_visitChildren(body, find_set_device, &over_devices);
+    int over_devices = !ss_ast_is_null(call) && ss_scope_sets_device(body, 0);
     work_walk w = {what, clang_getNullCursor(), 0, call, over_devices};
     if (!ss_ast_is_null(body))
         clang_visitChildren(body, find_work, &w);

@@ -21,6 +21,12 @@ int ss_scope_is_loop(CXCursor c);
 /* The name of the function 'call' calls, malloc'ed, or NULL: ss_ast_callee_name, and for a
  * call left unresolved in a template (type-dependent arguments) the overload set's name. */
 char *ss_scope_callee_name(CXCursor call);
+/* Whether 'call' calls cudaSetDevice. Returns 1 or 0. */
+int ss_scope_is_set_device(CXCursor call);
+/* Whether 'body' calls cudaSetDevice (a loop over the devices: each iteration works on
+ * another); with 'own', not counting calls inside the loops within 'body' (an inner loop's
+ * devices are its own). Returns 1 or 0. */
+int ss_scope_sets_device(CXCursor body, int own);
 /* The CUDA API row (rules/cuda_api.def) of the function 'call' calls, named as
  * ss_scope_callee_name names it, or NULL. */
 const struct ss_api *ss_scope_callee_api(CXCursor call);

@@ -26,47 +26,30 @@ typedef struct carried {
     CXCursor launch;
 } carried;
 
-/* Whether 'c' is a call of the function named 'name'. */
-static int is_call_of(CXCursor c, const char *name)
+/* The first device-wide wait in 'c' (itself or inside it), or a null cursor. */
+static enum CXChildVisitResult find_device_wait(CXCursor c, CXCursor parent, CXClientData data)
 {
-    if (clang_getCursorKind(c) != CXCursor_CallExpr)
-        return 0;
-    char *callee = ss_scope_callee_name(c);
-    int same = callee && strcmp(callee, name) == 0;
-    free(callee);
-    return same;
-}
-
-typedef struct call_walk {
-    const char *name;
-    int device_wide; /* look for a device-wide wait instead */
-    CXCursor found;
-} call_walk;
-
-static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientData data)
-{
-    call_walk *w = data;
+    CXCursor *found = data;
     const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
-    if (w->device_wide ? api && api->klass == SS_CLASS_DEVICE_SYNC : is_call_of(c, w->name)) {
-        w->found = c;
+    if (api && api->klass == SS_CLASS_DEVICE_SYNC) {
+        *found = c;
         return CXChildVisit_Break;
     }
     return CXChildVisit_Recurse;
 }
 
-/* The first call of 'name' in 'c' (or a device-wide wait, 'device_wide'), or a null cursor. */
-static CXCursor call_in(CXCursor c, const char *name, int device_wide)
+static CXCursor device_wait_in(CXCursor c)
 {
-    call_walk w = {name, device_wide, clang_getNullCursor()};
-    if (find_call(c, c, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(c, find_call, &w);
-    return w.found;
+    CXCursor found = clang_getNullCursor();
+    if (find_device_wait(c, c, &found) == CXChildVisit_Recurse)
+        clang_visitChildren(c, find_device_wait, &found);
+    return found;
 }
 
 /* Whether the loop 'loop' sets the device it works on: each iteration another device. */
 static int over_devices(CXCursor loop)
 {
-    return ss_scope_is_loop(loop) && !ss_ast_is_null(call_in(loop, "cudaSetDevice", 0));
+    return ss_scope_is_loop(loop) && ss_scope_sets_device(loop, 0);
 }
 
 /* The buffer whose element the copy's destination is ('&h[d]', 'h + d'), or a null cursor. */
@@ -198,7 +181,7 @@ static int follow(ss_check_ctx *ctx, CXCursor rloop, carried *c)
             break;
         }
         if (ss_ast_is_null(c->join) && over_devices(stmt))
-            c->join = call_in(stmt, NULL, 1);
+            c->join = device_wait_in(stmt);
         assign_walk aw = {c, ss_scope_is_loop(stmt) ? stmt : clang_getNullCursor()};
         find_assignment(stmt, stmt, &aw);
         clang_visitChildren(stmt, find_assignment, &aw);

@@ -129,26 +129,6 @@ static char *synchronized_words(ss_check_ctx *ctx, CXCursor at)
 /* ------------------------------------------------------------------------------------------
  * A stream that carries only copies of a few bytes. */
 
-/* The variable an expression names ('x', '&x', 'x + i', '(T *)x'), or a null cursor. */
-static CXCursor named_variable(CXCursor e)
-{
-    e = ss_ast_strip(e);
-    for (int hops = 0; hops < 4 && !ss_ast_is_null(e); hops++) {
-        enum CXCursorKind k = clang_getCursorKind(e);
-        if (k == CXCursor_DeclRefExpr) {
-            CXCursor var = clang_getCursorReferenced(e);
-            enum CXCursorKind vk = clang_getCursorKind(var);
-            return vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl ? var : clang_getNullCursor();
-        }
-        if (k != CXCursor_UnaryOperator && k != CXCursor_BinaryOperator &&
-            k != CXCursor_CStyleCastExpr && k != CXCursor_ArraySubscriptExpr &&
-            k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
-            break;
-        e = ss_ast_strip(ss_ast_child(e, 0));
-    }
-    return clang_getNullCursor();
-}
-
 /* The host side of the copy 'call' (of 'api') between the host and the device in 'function':
  * the variable it names, or a null cursor. */
 static CXCursor host_side(CXCursor function, CXCursor call, const ss_api *api)
@@ -158,9 +138,9 @@ static CXCursor host_side(CXCursor function, CXCursor call, const ss_api *api)
     CXCursor dst, src;
     int kind = ss_copy_kind(function, call, api, &dst, &src);
     if (kind == SS_COPY_KIND_D2H)
-        return named_variable(dst);
+        return ss_ast_named_variable(dst);
     if (kind == SS_COPY_KIND_H2D)
-        return named_variable(src);
+        return ss_ast_named_variable(src);
     return clang_getNullCursor();
 }
 
@@ -339,7 +319,7 @@ static void staging_swap(staging_walk *w, CXCursor call)
     int swap = name && strcmp(name, "swap") == 0;
     free(name);
     for (int i = 0, n = clang_Cursor_getNumArguments(call); swap && i < n; i++) {
-        CXCursor var = named_variable(clang_Cursor_getArgument(call, (unsigned)i));
+        CXCursor var = ss_ast_named_variable(clang_Cursor_getArgument(call, (unsigned)i));
         for (size_t h = 0; h < w->host_count && ss_ast_is_null(w->swap); h++) {
             if (clang_equalCursors(var, w->host[h]))
                 w->swap = call;

@@ -233,32 +233,14 @@ static CXCursor counter_of(CXCursor loop)
                                                             : clang_getNullCursor();
 }
 
-typedef struct set_walk {
-    int found;
-} set_walk;
-
-static enum CXChildVisitResult find_set_device(CXCursor c, CXCursor parent, CXClientData data)
-{
-    set_walk *w = data;
-    if (ss_scope_is_loop(c))
-        return CXChildVisit_Continue; /* an inner loop's devices are its own */
-    if (clang_getCursorKind(c) != CXCursor_CallExpr)
-        return CXChildVisit_Recurse;
-    char *name = ss_scope_callee_name(c);
-    w->found = name && strcmp(name, "cudaSetDevice") == 0;
-    free(name);
-    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
 /* Whether the stream 'expr' is another one on each iteration of 'loop': the loop sets the
  * device (itself, not in an inner loop), or the stream names the variable its header starts ('st[2
  * * d]' in a loop over d). */
 static int stream_per_iteration(CXCursor loop, CXCursor expr)
 {
-    set_walk w = {0};
-    clang_visitChildren(loop, find_set_device, &w);
     CXCursor counter = counter_of(loop);
-    return w.found || (!ss_ast_is_null(counter) && ss_context_mentions(expr, counter)) ||
+    return ss_scope_sets_device(loop, 1) ||
+           (!ss_ast_is_null(counter) && ss_context_mentions(expr, counter)) ||
            (clang_getCursorKind(expr) == CXCursor_DeclRefExpr &&
             clang_equalCursors(clang_getCursorReferenced(expr), counter));
 }

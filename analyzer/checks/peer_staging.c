@@ -24,27 +24,6 @@ typedef struct staging_body {
     int other_work;
 } staging_body;
 
-/* The variable a pointer expression names ('buf', 'buf + n', '&buf[i]', '(T *)buf'), or a
- * null cursor. */
-static CXCursor buffer_variable(CXCursor e)
-{
-    e = ss_ast_strip(e);
-    for (int hops = 0; hops < 6 && !ss_ast_is_null(e); hops++) {
-        enum CXCursorKind k = clang_getCursorKind(e);
-        if (k == CXCursor_DeclRefExpr) {
-            CXCursor var = clang_getCursorReferenced(e);
-            enum CXCursorKind vk = clang_getCursorKind(var);
-            return vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl ? var : clang_getNullCursor();
-        }
-        if (k != CXCursor_UnaryOperator && k != CXCursor_BinaryOperator &&
-            k != CXCursor_CStyleCastExpr && k != CXCursor_ArraySubscriptExpr &&
-            k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr)
-            break;
-        e = ss_ast_strip(ss_ast_child(e, 0));
-    }
-    return clang_getNullCursor();
-}
-
 static void add_buffer(CXCursor *vars, CXCursor *at, size_t *count, CXCursor var, CXCursor call,
                        int *overflow)
 {
@@ -64,23 +43,15 @@ static void staging_copy(staging_body *b, CXCursor call, const ss_api *api)
     int kind = ss_copy_kind(b->function, call, api, &dst, &src);
     CXCursor var = clang_getNullCursor();
     if (kind == SS_COPY_KIND_D2H)
-        var = buffer_variable(dst);
+        var = ss_ast_named_variable(dst);
     else if (kind == SS_COPY_KIND_H2D)
-        var = buffer_variable(src);
+        var = ss_ast_named_variable(src);
     if (ss_ast_is_null(var))
         b->other_work = 1;
     else if (kind == SS_COPY_KIND_D2H)
         add_buffer(b->filled, b->filled_at, &b->filled_count, var, call, &b->other_work);
     else
         add_buffer(b->emptied, b->emptied_at, &b->emptied_count, var, call, &b->other_work);
-}
-
-static int is_set_device(CXCursor call)
-{
-    char *name = ss_scope_callee_name(call);
-    int yes = name && strcmp(name, "cudaSetDevice") == 0;
-    free(name);
-    return yes;
 }
 
 static enum CXChildVisitResult find_staging_work(CXCursor c, CXCursor parent, CXClientData data)
@@ -93,7 +64,7 @@ static enum CXChildVisitResult find_staging_work(CXCursor c, CXCursor parent, CX
         staging_copy(b, c, api);
     else if (ss_scope_is_launch(c) || ss_context_call_enqueues(b->graph, c, api))
         b->other_work = 1;
-    else if (api == NULL && is_set_device(c) && b->set_device_count < STAGING_MAX_BUFFERS)
+    else if (api == NULL && ss_scope_is_set_device(c) && b->set_device_count < STAGING_MAX_BUFFERS)
         b->set_device[b->set_device_count++] = c;
     return b->other_work ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
