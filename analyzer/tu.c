@@ -11,6 +11,7 @@
 #include "launch_spacing.h"
 #include "log.h"
 #include "path.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -974,26 +975,6 @@ static CXTranslationUnit respace_launches(CXIndex index, CXTranslationUnit tu,
     return NULL;
 }
 
-/* The line 'line' of 'text' ('size' bytes), malloc'ed, or NULL. */
-static char *text_line(const char *text, size_t size, unsigned line)
-{
-    const char *p = text, *end = text + size;
-    for (unsigned l = 1; l < line && p; l++) {
-        p = memchr(p, '\n', (size_t)(end - p));
-        p = p ? p + 1 : NULL;
-    }
-    if (p == NULL || line == 0)
-        return NULL;
-    const char *eol = memchr(p, '\n', (size_t)(end - p));
-    size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
-    if (len && p[len - 1] == '\r')
-        len--;
-    char *out = ss_xmalloc(len + 1);
-    memcpy(out, p, len);
-    out[len] = '\0';
-    return out;
-}
-
 /* After a parse of rewritten files ('set'): the findings from 'first' on in 'out' that stand in
  * one of them quote its line as written, not as rewritten; with --verbose, says which files
  * were read so. */
@@ -1010,7 +991,7 @@ static void respaced_report(const respaced *set, const ss_tu_input *in, ss_resul
         for (size_t k = first; k < out->count; k++) {
             ss_finding *f = &out->findings[k];
             char *line = f->file && strcmp(f->file, shown) == 0
-                             ? text_line(set->v[i].original, set->v[i].size, f->line)
+                             ? ss_text_line(set->v[i].original, set->v[i].size, f->line)
                              : NULL;
             if (line) {
                 free(f->line_text);

@@ -213,3 +213,28 @@ void ss_put_text(FILE *out, const char *text, size_t len)
     }
     fwrite(text + plain, 1, len - plain, out);
 }
+
+char *ss_text_line(const char *text, size_t size, unsigned line)
+{
+    const char *p = text, *end = text + size;
+    if (text == NULL || line == 0)
+        return NULL;
+    for (unsigned l = 1; l < line; l++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (nl == NULL)
+            return NULL;
+        p = nl + 1;
+    }
+    if (line > 1 && p == end)
+        return NULL; /* past the final newline */
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
+    if (len && p[len - 1] == '\r')
+        len--;
+    char *out = malloc(len + 1);
+    if (out) {
+        memcpy(out, p, len);
+        out[len] = '\0';
+    }
+    return out;
+}

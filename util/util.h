@@ -8,6 +8,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The line 'line' (from 1) of 'text' ('size' bytes, not NUL-terminated), without its
+ * newline ('\n' or '\r\n'), malloc'ed; NULL for line 0, a line past the end, or when memory is
+ * exhausted. */
+char *ss_text_line(const char *text, size_t size, unsigned line);
+
 /* Grows the array '*base' of '*cap' elements of 'size' bytes to hold at least 'need'
  * (capacity doubles from 16). Returns 0, or -1 when memory is exhausted or the size would
  * overflow; then '*base' and '*cap' are unchanged. This is the out-of-memory policy of code

@@ -5,6 +5,7 @@
 #include "context.h"
 #include "log.h"
 #include "path.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,21 +17,7 @@ static char *line_text(CXTranslationUnit tu, CXFile file, unsigned line)
     const char *text = clang_getFileContents(tu, file, &size);
     if (text == NULL)
         return NULL;
-    const char *p = text, *end = text + size;
-    for (unsigned l = 1; l < line && p < end; l++) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        if (nl == NULL)
-            return NULL;
-        p = nl + 1;
-    }
-    const char *eol = memchr(p, '\n', (size_t)(end - p));
-    size_t len = eol ? (size_t)(eol - p) : (size_t)(end - p);
-    if (len && p[len - 1] == '\r')
-        len--;
-    char *out = ss_xmalloc(len + 1);
-    memcpy(out, p, len);
-    out[len] = '\0';
-    return out;
+    return ss_text_line(text, size, line);
 }
 
 /* The name of the macro invoked at 'offset' of 'file', malloc'ed, or NULL. */

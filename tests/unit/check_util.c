@@ -280,6 +280,25 @@ START_TEST(test_path_under)
 }
 END_TEST
 
+START_TEST(test_text_line)
+{
+    const char text[] = "first\r\nsecond\n\nlast";
+    size_t size = sizeof text - 1;
+    const char *want[] = {NULL, "first", "second", "", "last", NULL};
+    for (unsigned line = 0; line < 6; line++) {
+        char *got = ss_text_line(text, size, line);
+        if (want[line] == NULL)
+            ck_assert_ptr_null(got);
+        else
+            ck_assert_str_eq(got, want[line]);
+        free(got);
+    }
+    /* A line past the final newline is none. */
+    ck_assert_ptr_null(ss_text_line("one\n", 4, 2));
+    ck_assert_ptr_null(ss_text_line("one\n", 4, 3));
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
     Suite *s = suite_create("util");
@@ -295,6 +314,7 @@ static Suite *util_suite(void)
     tcase_add_test(tc, test_map);
     tcase_add_test(tc, test_strmap);
     tcase_add_test(tc, test_path_under);
+    tcase_add_test(tc, test_text_line);
     suite_add_tcase(s, tc);
     TCase *suggest = tcase_create("suggest");
     tcase_add_test(suggest, test_distance);
