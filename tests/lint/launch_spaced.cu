@@ -32,7 +32,7 @@ void frames(float *img, int n, cudaStream_t s)
 void frames_default(float *img, int n)
 {
     for (int i = 0; i < n; i++) {
-        scale << <64, 256 >> >(img, 2.0f); // expect: SYNC101
+        scale << <64, 256 >> >(img, 2.0f); // expect: SYNC101 expect-severity: note
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
     }
 }
