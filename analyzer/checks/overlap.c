@@ -145,19 +145,34 @@ static enum CXChildVisitResult find_wait(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
+/* What work queued on the stream 'arg' does to the stream that reads 'stream': work on it; or
+ * may order with it, where 'arg' is the legacy default stream (omitted, 0, cudaStreamLegacy;
+ * not with 'per_thread'), which a blocking stream waits for: unknown; else nothing. */
+static stream_op queued_op(CXCursor function, CXCursor arg, const char *stream, int per_thread)
+{
+    if (written(function, arg, stream))
+        return OP_WORK;
+    ss_stream_value v =
+        ss_ast_is_null(arg) || ss_check_is_omitted(arg) ? SS_STREAM_NULL : ss_stream_constant(arg);
+    if (ss_stream_is_legacy(v, per_thread))
+        return OP_UNKNOWN;
+    return OP_NONE;
+}
+
 /* What the call 'c' (in 'function') does to the stream that reads 'stream' (stream_text). */
-static stream_op op_of(ss_callgraph *graph, CXCursor function, CXCursor c, const char *stream)
+static stream_op op_of(ss_callgraph *graph, CXCursor function, CXCursor c, const char *stream,
+                       int per_thread)
 {
     const ss_api *api = ss_scope_callee_api(c);
     if (ss_scope_is_launch(c))
-        return written(function, ss_check_stream_arg(c, NULL), stream) ? OP_WORK : OP_NONE;
+        return queued_op(function, ss_check_stream_arg(c, NULL), stream, per_thread);
     if (api && api->klass == SS_CLASS_DEVICE_SYNC)
         return OP_WAIT;
     if (api && api->klass == SS_CLASS_STREAM_SYNC)
         return written(function, ss_check_stream_arg(c, api), stream) ? OP_WAIT : OP_NONE;
     if (api)
-        return ss_api_enqueues(api) && written(function, ss_check_stream_arg(c, api), stream)
-                   ? OP_WORK
+        return ss_api_enqueues(api)
+                   ? queued_op(function, ss_check_stream_arg(c, api), stream, per_thread)
                    : OP_NONE;
     CXCursor callee = ss_callgraph_callee(graph, c);
     if (given_streams(c) || (!ss_ast_is_null(callee) && ss_context_call_enqueues(graph, c, NULL)))
@@ -172,6 +187,7 @@ typedef struct ops_walk {
     ss_callgraph *graph;
     CXCursor function;
     const char *stream;
+    int per_thread; /* the unit's default stream is per-thread */
     stream_event events[MAX_CALLS];
     int count, overflow;
 } ops_walk;
@@ -183,7 +199,7 @@ static enum CXChildVisitResult find_ops(CXCursor c, CXCursor parent, CXClientDat
         return CXChildVisit_Recurse;
     if (ss_scope_is_launch_config(c))
         return CXChildVisit_Continue; /* the launch's own: its stream is the launch's */
-    stream_op op = op_of(w->graph, w->function, c, w->stream);
+    stream_op op = op_of(w->graph, w->function, c, w->stream, w->per_thread);
     if (op != OP_NONE && w->count == MAX_CALLS)
         w->overflow = 1;
     else if (op != OP_NONE)
@@ -194,7 +210,10 @@ static enum CXChildVisitResult find_ops(CXCursor c, CXCursor parent, CXClientDat
 /* Adds the events of 'stmt' on the stream to 'h', the latest first, until it stops. */
 static void add_statement(ss_check_ctx *ctx, CXCursor stmt, const char *stream, history *h)
 {
-    ops_walk w = {.graph = ss_check_graph(ctx), .function = ctx->function, .stream = stream};
+    ops_walk w = {.graph = ss_check_graph(ctx),
+                  .function = ctx->function,
+                  .stream = stream,
+                  .per_thread = ctx->per_thread};
     if (find_ops(stmt, stmt, &w) == CXChildVisit_Recurse)
         clang_visitChildren(stmt, find_ops, &w);
     if (w.overflow) {

@@ -125,3 +125,18 @@ void chunks_renamed(float *d_out, float *h_params, int chunks, int ndev, cudaStr
         per_device = i % 3;
     }
 }
+
+// Work on the legacy default stream between the earlier wait and the upload: a blocking stream
+// ('cudaStreamCreate') waits for it, and so does the wait for the upload: a warning.
+void legacy_between(float *d_u, float *d_p, const float *h_p, int iters)
+{
+    cudaStream_t s;
+    cudaStreamCreate(&s); // expect: SYNC103 expect-severity: note
+    for (int it = 0; it < iters; it++) {
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+        add<<<600, 256>>>(d_u, d_p); // expect: SYNC101 expect-severity: warning
+        cudaMemcpyAsync(d_p, h_p, 4, cudaMemcpyHostToDevice, s);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+    }
+    cudaStreamDestroy(s);
+}
