@@ -1239,11 +1239,15 @@ static CXCursor one_pass_branch(const CXCursor *path, long found, CXCursor loop,
 }
 
 /* The first loop on 'path' (nodes 'from' to 'to', exclusive) that encloses the call, or a null
- * cursor; with 'enqueuing', only one that puts work on the device. */
-static CXCursor loop_on_path(const CXCursor *path, long from, long to, int enqueuing)
+ * cursor; with 'graph', only one that puts work on the device (itself, or through a function
+ * of the unit it calls). */
+static CXCursor loop_on_path(const CXCursor *path, long from, long to, ss_callgraph *graph)
 {
+    CXCursor work;
     for (long i = from; i < to; i++) {
-        if (ss_scope_is_loop(path[i]) && (!enqueuing || ss_scope_loop_enqueues(path[i], NULL)))
+        if (ss_scope_is_loop(path[i]) &&
+            (graph == NULL || ss_callgraph_loop_work(graph, path[i], SS_SCOPE_ENQUEUES,
+                                                     clang_getNullCursor(), &work, NULL)))
             return path[i];
     }
     return clang_getNullCursor();
@@ -1285,8 +1289,9 @@ char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
     /* A loop inside the branch that puts work on the device repeats the call with that work:
      * its own hazard on that pass, as it would be outside 'outer'. */
     CXCursor repeat = clang_getNullCursor();
-    if (!ss_ast_is_null(branch) && ss_ast_is_null(loop_on_path(path, index + 1, found, 1)))
-        repeat = loop_on_path(path, 1, found, 0);
+    if (!ss_ast_is_null(branch) &&
+        ss_ast_is_null(loop_on_path(path, index + 1, found, ss_check_graph(ctx))))
+        repeat = loop_on_path(path, 1, found, NULL);
     else
         branch = clang_getNullCursor();
     free(path);

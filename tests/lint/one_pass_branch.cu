@@ -122,6 +122,21 @@ void first_pass_inner_loop(float *d_u, int n, int iters, cudaStream_t s)
     }
 }
 
+static void advance(float *d_u, cudaStream_t s) { smooth<<<1, 1, 0, s>>>(d_u); }
+
+void first_pass_helper(float *d_u, int n, int iters, cudaStream_t s)
+{
+    for (int it = 0; it < iters; it++) {
+        if (it == 0) {
+            for (int k = 0; k < n; k++) {
+                advance(d_u + k, s);
+                cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+            }
+        }
+        smooth<<<60, 256, 0, s>>>(d_u);
+    }
+}
+
 float first_pass_per_element(float *d_u, int n, int iters, cudaStream_t s)
 {
     float sum = 0;
@@ -129,7 +144,7 @@ float first_pass_per_element(float *d_u, int n, int iters, cudaStream_t s)
         for (int k = 0; k < n; k++) {
             if (it == 0) {
                 float v;
-                cudaMemcpy(&v, d_u + k, sizeof v, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: (it tests 'it == 0'), on that pass only (as often as the loop at line 129 repeats it there): start-up or wind-down, not on every iteration: the value is read on one pass of the loop only
+                cudaMemcpy(&v, d_u + k, sizeof v, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: (it tests 'it == 0'), on that pass only (as often as the loop at line 144 repeats it there): start-up or wind-down, not on every iteration: the value is read on one pass of the loop only
                 sum += v;
             }
         }
