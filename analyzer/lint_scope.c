@@ -173,7 +173,8 @@ static enum CXChildVisitResult find_path(CXCursor c, CXCursor parent, CXClientDa
         return CXChildVisit_Continue;
     if (ss_ast_same_node(c, w->target)) {
         size_t n = w->depth < w->max ? w->depth : w->max;
-        memcpy(w->out, w->stack, n * sizeof *w->stack);
+        if (n > 0) /* a caller that wants only the depth passes no buffer */
+            memcpy(w->out, w->stack, n * sizeof *w->stack);
         w->found = w->depth;
         w->done = 1;
         return CXChildVisit_Break;
