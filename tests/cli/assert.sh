@@ -32,3 +32,11 @@ first() {
 last() {
     [ "$(tail -1 "$2")" = "$3" ] || fails "$1" "the last line of $2 is '$(tail -1 "$2")', expected '$3'"
 }
+# lint_way WAY: lint the project of build/ one of the ways the multi-unit tests compare:
+# "no cache, -j N" (N jobs, no cache) or "cold cache" / "warm cache" (the folder cache/, 2 jobs).
+lint_way() {
+    case $1 in
+    "no cache, -j "*) ss lint --no-cache -j "${1#no cache, -j }" --color never --cuda-path none -p build ;;
+    *) ss lint --cache-dir cache -j 2 --color never --cuda-path none -p build ;;
+    esac
+}

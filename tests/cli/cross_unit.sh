@@ -54,11 +54,7 @@ W37="src/learner.cu:37:9: warning: kernel 'update' is launched in 'Step' $LEGACY
 W40="src/learner.cu:40:9: warning: kernel 'update' is launched in 'Step' $LEGACY; $EVERY 33, which enqueues device work $R101"
 
 for run in "no cache, -j 1" "no cache, -j 2" "cold cache" "warm cache"; do
-    case $run in
-    "no cache, -j 1") ss lint --no-cache -j 1 --color never --cuda-path none -p build ;;
-    "no cache, -j 2") ss lint --no-cache -j 2 --color never --cuda-path none -p build ;;
-    *) ss lint --cache-dir cache -j 2 --color never --cuda-path none -p build ;;
-    esac
+    lint_way "$run"
     status "$run" 1
     grep SYNC401 out >sync401
     text "$run: SYNC401" sync401 "$W15

@@ -32,11 +32,7 @@ W30="src/solver.cu:30:5: warning: 'cudaDeviceSynchronize' in 'relax()' blocks th
 N24="src/solver.cu:24:5: note: 'cudaDeviceSynchronize' in 'scratch()' called from 'reset()' blocks the host on every call of 'reset()', which also enqueues device work (in the functions it calls): $DRAINS; it runs on every iteration: 'reset()' is called from the loop at driver.cpp:15, in 'main' (another unit); periodic: it runs once in a while (line 18 tests 'step % 100 == 0') $R401"
 
 for run in "no cache, -j 1" "no cache, -j 2" "cold cache" "warm cache"; do
-    case $run in
-    "no cache, -j 1") ss lint --no-cache -j 1 --color never --cuda-path none -p build ;;
-    "no cache, -j 2") ss lint --no-cache -j 2 --color never --cuda-path none -p build ;;
-    *) ss lint --cache-dir cache -j 2 --color never --cuda-path none -p build ;;
-    esac
+    lint_way "$run"
     status "$run" 1
     grep SYNC401 out >sync401
     text "$run: SYNC401" sync401 "$W5

@@ -47,11 +47,7 @@ K23="src/kernels.cu:23:5: warning: 'cudaStreamSynchronize' in 'wait_then_launch(
 K31="src/kernels.cu:31:5: warning: 'cudaStreamSynchronize' in 'wait_other()' blocks the host on every call of 'wait_other()', which also enqueues device work (kernel 'k' is launched at line 29): $EVERY: 'wait_other()' is called from the loop at main.cu:5, in 'run' (another unit) [SYNC401 sync-in-loop]"
 
 for run in "no cache, -j 1" "no cache, -j 3" "cold cache" "warm cache"; do
-    case $run in
-    "no cache, -j 1") ss lint --no-cache -j 1 --color never --cuda-path none -p build ;;
-    "no cache, -j 3") ss lint --no-cache -j 3 --color never --cuda-path none -p build ;;
-    *) ss lint --cache-dir cache -j 2 --color never --cuda-path none -p build ;;
-    esac
+    lint_way "$run"
     status "$run" 1
     grep SYNC401 out >sync401
     text "$run: SYNC401" sync401 "$K8

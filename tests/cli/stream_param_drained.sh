@@ -31,11 +31,7 @@ WARNING=$(printf "$LAUNCH" warning "")
 
 database kernels.cu solver.cpp bodies.cpp
 for run in "no cache, -j 1" "no cache, -j 2" "cold cache" "warm cache"; do
-    case $run in
-    "no cache, -j 1") ss lint --no-cache -j 1 --color never --cuda-path none -p build ;;
-    "no cache, -j 2") ss lint --no-cache -j 2 --color never --cuda-path none -p build ;;
-    *) ss lint --cache-dir cache -j 2 --color never --cuda-path none -p build ;;
-    esac
+    lint_way "$run"
     status "$run" 0
     grep SYNC101 out >sync101
     text "$run: SYNC101" sync101 "$NOTE"
