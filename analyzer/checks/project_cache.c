@@ -237,10 +237,12 @@ static void decode_strings(const cJSON *o, const char *name, char ***strings, si
     }
 }
 
-/* The calls of functions of other units ("crossCalls": [from, to] pairs; absent: none). */
-static void decode_crosses(const cJSON *o, ss_project_facts *facts, int *bad)
+/* Each [from, to] pair of strings in o's array KEY (absent: none), given to ADD; *bad is set
+ * on anything else. */
+void ss_project_decode_pairs(const cJSON *o, const char *key, ss_project_pair_fn add,
+                             ss_project_facts *facts, int *bad)
 {
-    const cJSON *array = cJSON_GetObjectItemCaseSensitive(o, "crossCalls"), *pair;
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(o, key), *pair;
     if (array && !cJSON_IsArray(array))
         *bad = 1;
     cJSON_ArrayForEach(pair, array)
@@ -250,11 +252,17 @@ static void decode_crosses(const cJSON *o, ss_project_facts *facts, int *bad)
             *bad = 1;
             return;
         }
-        ss_xgrow((void **)&facts->crosses, &facts->cross_cap, facts->cross_count + 1,
-                 sizeof *facts->crosses);
-        facts->crosses[facts->cross_count].from = ss_xstrdup(from->valuestring);
-        facts->crosses[facts->cross_count++].to = ss_xstrdup(to->valuestring);
+        add(facts, from->valuestring, to->valuestring);
     }
+}
+
+/* A call of a function of another unit ("crossCalls"). */
+static void add_cross(ss_project_facts *facts, const char *from, const char *to)
+{
+    ss_xgrow((void **)&facts->crosses, &facts->cross_cap, facts->cross_count + 1,
+             sizeof *facts->crosses);
+    facts->crosses[facts->cross_count].from = ss_xstrdup(from);
+    facts->crosses[facts->cross_count++].to = ss_xstrdup(to);
 }
 
 static void decode_arg(const cJSON *item, ss_project_facts *facts, int *bad)
@@ -307,7 +315,7 @@ static void decode_args(const cJSON *o, ss_project_facts *facts, int *bad)
     }
     decode_strings(o, "working", &facts->working, &facts->working_count, bad);
     facts->working_cap = facts->working_count;
-    decode_crosses(o, facts, bad);
+    ss_project_decode_pairs(o, "crossCalls", add_cross, facts, bad);
     cJSON_ArrayForEach(item, args)
     {
         if (!*bad)

@@ -279,6 +279,10 @@ void ss_project_loops_free(ss_project_facts *facts);
  * malformed). */
 void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o);
 void ss_project_loops_decode(const cJSON *o, ss_project_facts *facts, int *bad);
+/* What ss_project_decode_pairs gives each [from, to] pair of strings it reads. */
+typedef void (*ss_project_pair_fn)(ss_project_facts *facts, const char *from, const char *to);
+void ss_project_decode_pairs(const cJSON *o, const char *key, ss_project_pair_fn add,
+                             ss_project_facts *facts, int *bad);
 
 /* A finding kept aside for the function 'usr' (copied), zeroed, to fill (project_facts.c). */
 ss_finding *ss_project_add_called(ss_project_facts *facts, const char *usr);

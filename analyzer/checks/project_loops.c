@@ -429,26 +429,15 @@ static void decode_called(const cJSON *item, ss_project_facts *facts, int *bad)
     ss_cache_decode_finding(finding, ss_project_add_called(facts, usr), bad);
 }
 
-/* The reaches ([from, to] pairs; absent: none). */
-static void decode_reaches(const cJSON *o, ss_project_facts *facts, int *bad)
+/* A reach decoded from the cache ("reaches": [from, to] pairs). */
+static void decode_reach(ss_project_facts *facts, const char *from, const char *to)
 {
-    const cJSON *array = cJSON_GetObjectItemCaseSensitive(o, "reaches"), *pair;
-    if (array && !cJSON_IsArray(array))
-        *bad = 1;
-    cJSON_ArrayForEach(pair, array)
-    {
-        const cJSON *from = cJSON_GetArrayItem(pair, 0), *to = cJSON_GetArrayItem(pair, 1);
-        if (*bad || !cJSON_IsArray(pair) || !cJSON_IsString(from) || !cJSON_IsString(to)) {
-            *bad = 1;
-            return;
-        }
-        add_reach(facts, ss_xstrdup(from->valuestring), to->valuestring);
-    }
+    add_reach(facts, ss_xstrdup(from), to);
 }
 
 void ss_project_loops_decode(const cJSON *o, ss_project_facts *facts, int *bad)
 {
-    decode_reaches(o, facts, bad);
+    ss_project_decode_pairs(o, "reaches", decode_reach, facts, bad);
     const cJSON *calls = cJSON_GetObjectItemCaseSensitive(o, "loopCalls");
     const cJSON *called = cJSON_GetObjectItemCaseSensitive(o, "calledInLoops"), *item;
     if ((calls && !cJSON_IsArray(calls)) || (called && !cJSON_IsArray(called))) {
