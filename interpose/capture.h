@@ -61,7 +61,10 @@ uint64_t syncscope_scope_begin(const char *name);
 void syncscope_scope_end(uint64_t id);
 /* A measurement aid (SYNCSCOPE_LIGHT_PROBE=switch, docs/studies/performance.md): 1 makes the
  * API callbacks return at once, 0 makes them work again, 2 makes them work without the device
- * allocations the light mode remembers; nothing under any other probe. */
+ * allocations the light mode remembers, 3 disables them in CUPTI (the light mode only); nothing
+ * under any other probe. */
 void syncscope_light_probe_set(int level);
+/* The same aid: the events recorded so far by every thread (0 under any other probe). */
+uint64_t syncscope_light_probe_events(void);
 
 #endif

@@ -737,11 +737,34 @@ void CUPTIAPI capture_on_callback_switch(void *userdata, CUpti_CallbackDomain do
 /* SYNCSCOPE_LIGHT_PROBE=switch (a measurement aid, docs/studies/performance.md): 'level' 1 makes
  * the API callbacks return at once from now on, 0 makes them work again, 2 makes them work
  * with a memset's memory kind always asked of the driver (the device allocations not looked
- * at); with any other probe, or none, nothing. For a program that switches between its own
- * steps, with no CUDA call in progress on another thread (a call entered before a switch and
- * left after it is not recorded whole). */
+ * at), 3 disables the mode's API callbacks in CUPTI (cuptiEnableCallback(0), the profiler's
+ * scope marks' too; a stream's destruction stays, which keeps the live streams' table right)
+ * and leaving 3 enables them again; with any other probe, or none, before the capture started,
+ * or 3 outside the light mode (the full or the sampled mode), nothing. For a program that switches
+ * between its own steps, with no CUDA call in progress on another thread (a call entered before a
+ * switch and left after it is not recorded whole). */
 SS_EXPORT void syncscope_light_probe_set(int level)
 {
-    if (proc.bench_probe == PROBE_SWITCH && level >= LEVEL_WORK && level <= LEVEL_NO_RANGES)
-        atomic_store_explicit(&proc.probe_level, level, memory_order_relaxed);
+    if (proc.bench_probe != PROBE_SWITCH || level < LEVEL_WORK || level > LEVEL_OFF ||
+        !atomic_load(&proc.active) ||
+        (level == LEVEL_OFF && (!proc.light || proc.sampling.every_ns != 0)))
+        return;
+    int was = atomic_exchange_explicit(&proc.probe_level, level, memory_order_relaxed);
+    if ((was == LEVEL_OFF) != (level == LEVEL_OFF)) {
+        capture_cupti_set_rows(level != LEVEL_OFF, 1);
+        capture_set_scope_callbacks(level != LEVEL_OFF);
+    }
+}
+
+/* The same measurement aid: the events recorded so far, every thread's (a program that
+ * switches counts what its steps recorded at each level). Walks the threads' buffers; not for
+ * a callback. 0 with any other probe. */
+SS_EXPORT uint64_t syncscope_light_probe_events(void)
+{
+    uint64_t events = 0;
+    if (proc.bench_probe != PROBE_SWITCH)
+        return 0;
+    for (ss_thread_store *t = atomic_load(&proc.store.threads); t != NULL; t = t->next)
+        events += ss_evbuf_count(&t->events);
+    return events;
 }

@@ -126,7 +126,7 @@ static int enable_callbacks(void)
             name == NULL || strcmp(name, s->cupti_name) != 0)
             continue;
         /* The light mode subscribes to the calls that can block the host only; the others'
-         * rows are kept for the full windows of the sampled mode (set_window_callbacks). */
+         * rows are kept for the full windows of the sampled mode (capture_cupti_set_rows). */
         int light_only = proc.light && !ss_api_light(&proc.api_rows[s->api]);
         if (!light_only && proc.cupti.fn.cuptiEnableCallback(1, proc.cupti.subscriber, domain,
                                                              s->cbid) != CUPTI_SUCCESS)
@@ -138,6 +138,22 @@ static int enable_callbacks(void)
         enabled += !light_only;
     }
     return enabled;
+}
+
+static void set_row(int on, int light_rows, CUpti_CallbackDomain domain, size_t cbid,
+                    const ss_args_spec *s)
+{
+    if (s != NULL && (ss_api_light(&proc.api_rows[s->api]) != 0) == (light_rows != 0))
+        proc.cupti.fn.cuptiEnableCallback(on != 0, proc.cupti.subscriber, domain,
+                                          (CUpti_CallbackId)cbid);
+}
+
+void capture_cupti_set_rows(int on, int light_rows)
+{
+    for (size_t cbid = 0; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; cbid++)
+        set_row(on, light_rows, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, proc.cupti.runtime_specs[cbid]);
+    for (size_t cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++)
+        set_row(on, light_rows, CUPTI_CB_DOMAIN_DRIVER_API, cbid, proc.cupti.driver_specs[cbid]);
 }
 
 void capture_cupti_unload(void)

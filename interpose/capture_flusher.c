@@ -45,24 +45,6 @@ static void flusher_wait(uint64_t deadline_ns)
         poll(NULL, 0, 1);
 }
 
-/* Enables ('on' 1) or disables the callbacks the light mode leaves out (launches and the other
- * stream work) for a full window. */
-static void set_window_callbacks(int on)
-{
-    for (size_t cbid = 0; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; cbid++) {
-        const ss_args_spec *s = proc.cupti.runtime_specs[cbid];
-        if (s != NULL && !ss_api_light(&proc.api_rows[s->api]))
-            proc.cupti.fn.cuptiEnableCallback(on, proc.cupti.subscriber,
-                                              CUPTI_CB_DOMAIN_RUNTIME_API, (CUpti_CallbackId)cbid);
-    }
-    for (size_t cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++) {
-        const ss_args_spec *s = proc.cupti.driver_specs[cbid];
-        if (s != NULL && !ss_api_light(&proc.api_rows[s->api]))
-            proc.cupti.fn.cuptiEnableCallback(on, proc.cupti.subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
-                                              (CUpti_CallbackId)cbid);
-    }
-}
-
 /* Opens a full window of the sampled mode (on the flusher): the light mode's missing callbacks
  * and the activity records on. Not in a forked child (no activity there: "Limits"). */
 static void open_window(void)
@@ -86,7 +68,7 @@ static void open_window(void)
     atomic_store(&proc.activity.pid, proc.pid);
     proc.sampling.open_records_ns += capture_timing_since(began);
     began = capture_timing_now();
-    set_window_callbacks(1);
+    capture_cupti_set_rows(1, 0);
     proc.sampling.open_callbacks_ns += capture_timing_since(began);
     atomic_store(&proc.sampling.window_count, k + 1);
     proc.sampling.window_open = 1;
@@ -100,7 +82,7 @@ static void close_window(void)
     const char *what = NULL;
     CUptiResult r = CUPTI_SUCCESS;
     uint64_t began = capture_timing_now();
-    set_window_callbacks(0);
+    capture_cupti_set_rows(0, 0);
     atomic_store(&proc.sampling.window_calls, 0);
     proc.sampling.close_callbacks_ns += capture_timing_since(began);
     began = capture_timing_now();

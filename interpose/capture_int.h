@@ -291,9 +291,11 @@ enum bench_probe {
 
 /* What PROBE_SWITCH's callbacks do (syncscope_light_probe_set). */
 enum probe_level {
-    LEVEL_WORK,     /* the mode's work */
-    LEVEL_NOOP,     /* the API callbacks return at once */
-    LEVEL_NO_RANGES /* the mode's work, a memset's memory kind always asked of the driver */
+    LEVEL_WORK,      /* the mode's work */
+    LEVEL_NOOP,      /* the API callbacks return at once */
+    LEVEL_NO_RANGES, /* the mode's work, a memset's memory kind always asked of the driver */
+    LEVEL_OFF        /* the mode's API callbacks disabled in CUPTI (a stream's destruction
+                      * kept); those that still come do the mode's work */
 };
 
 /* The observed process, as the capture library sees it (one per process). */
@@ -378,6 +380,10 @@ int capture_cupti_load(void);
 int capture_cupti_subscribe(CUpti_CallbackFunc callback);
 /* Unsubscribes and closes libcupti: the program runs unobserved. */
 void capture_cupti_unload(void);
+/* Enables ('on' 1) or disables the callbacks of the argument table's rows that
+ * capture_cupti_subscribe kept, those the light mode takes ('light_rows' 1: its API callbacks)
+ * or those it leaves out (0: a sampled mode's full window). Not for a callback. */
+void capture_cupti_set_rows(int on, int light_rows);
 
 /* ---- capture_callbacks.c ---- */
 
@@ -470,8 +476,8 @@ int capture_scope_mark(uint8_t kind, uint8_t source, uint64_t id, enum mark_name
 uint64_t capture_text_key(const char *text);
 /* The scope mark of a profiler start ('start' 1) or stop, a runtime or driver callback. */
 void capture_on_profiler(CUpti_CallbackDomain domain, int start, const CUpti_CallbackData *cb);
-/* Subscribes to the profiler API's scope marks. */
-void capture_enable_scope_callbacks(void);
+/* Enables ('on' 1) or disables the profiler API's scope marks' callbacks. */
+void capture_set_scope_callbacks(int on);
 /* Names this library as the program's NVTX tool (NVTX_INJECTION64_PATH), when allowed. */
 void capture_observe_nvtx(void);
 

@@ -176,8 +176,9 @@ static const struct profiler_callback {
 };
 
 /* Subscribes to the profiler API's scope marks (NVTX's come through
- * InitializeInjectionNvtx2). A callback CUPTI refuses only loses its marks. */
-void capture_enable_scope_callbacks(void)
+ * InitializeInjectionNvtx2), or 'on' 0 unsubscribes. A callback CUPTI refuses only loses its
+ * marks. */
+void capture_set_scope_callbacks(int on)
 {
     for (size_t i = 0; i < sizeof profiler_callbacks / sizeof profiler_callbacks[0]; i++) {
         const struct profiler_callback *c = &profiler_callbacks[i];
@@ -185,7 +186,7 @@ void capture_enable_scope_callbacks(void)
         if (!capture_probe_skips_domain(c->domain) &&
             proc.cupti.fn.cuptiGetCallbackName(c->domain, c->cbid, &name) == CUPTI_SUCCESS &&
             name != NULL && strcmp(name, c->name) == 0)
-            proc.cupti.fn.cuptiEnableCallback(1, proc.cupti.subscriber, c->domain, c->cbid);
+            proc.cupti.fn.cuptiEnableCallback(on != 0, proc.cupti.subscriber, c->domain, c->cbid);
     }
 }
 

@@ -119,7 +119,7 @@ static void start(void)
     uint64_t subscribing = capture_timing_now();
     int subscribed = capture_cupti_subscribe(callback);
     if (subscribed == 0 && proc.bench_probe != PROBE_SUBSCRIBE) {
-        capture_enable_scope_callbacks();
+        capture_set_scope_callbacks(1);
         if (proc.light)
             capture_enable_stream_callbacks();
     }

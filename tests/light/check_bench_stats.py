@@ -7,7 +7,9 @@ ratios and differences, BENCH_SECONDS, BENCH_WARMUP and BENCH_CPU with a small P
 under libsyncscope.so, bench/overhead/run.sh's paired lines and BENCH_SECONDS with
 stand-in programs, bench/exit/forked.py --fake (also --variants and --steps),
 bench/overhead/window_cost.py's fake workload (a known window cost and its parts),
-and bench/overhead/real_lockstep.py --workload fake.
+bench/overhead/real_lockstep.py --workload fake, and bench/overhead/real_switch.py --workload
+fake (a known cost of the light blocks found against off and noop, the events per level, the
+own time over the light iterations, usage errors).
 
 Usage: python3 check_bench_stats.py SOURCE_DIR BUILD_DIR WORKDIR
 Exit status 0 when every check holds, 1 otherwise (each failure printed).
@@ -180,6 +182,50 @@ def check_switch(source, work):
     proc = run([sys.executable, script, os.path.join(work, "missing.so"), work])
     check(proc.returncode == 2 and proc.stderr.strip().endswith("missing.so: no such file"),
           f"switch, a missing library: {proc.returncode} {proc.stderr.strip()!r}")
+
+
+def check_real_switch(source, work):
+    """bench/overhead/real_switch.py --workload fake: the light blocks 'cost' times as long
+    found against the off and noop blocks (and noop/off near 1); one stand-in event per light
+    iteration (a block: 1 lead-in and 20 timed), none at off and noop; with --timing the fake
+    timing lines' own time (4.0 ms) over every light iteration (the 4 of the script, the 3
+    reference blocks' 63 and 21 a round); usage errors."""
+    script = os.path.join(source, "bench", "overhead", "real_switch.py")
+    for cost in (2.0, 1.0):
+        proc = run([sys.executable, script, "unused.so", os.path.join(work, "realswitch"),
+                    "--workload", "fake", "--seconds", "3", "--fake-cost", str(cost),
+                    "--block", "20", "--timing"])
+        rounds = re.search(r"^(\d+) rounds of 3 blocks of 20 iterations", proc.stdout, re.M)
+        check(proc.returncode == 0 and rounds is not None,
+              f"realswitch --fake-cost {cost}: exit {proc.returncode}: {proc.stdout[-400:]}"
+              f"{proc.stderr[-400:]}")
+        n = int(rounds.group(1)) if rounds else -1
+        for ratio, value in (("light/off", cost), ("light/noop", cost), ("noop/off", 1.0)):
+            line = re.search(rf"^bench: realswitch fake {ratio} block n (\d+) median ([0-9.]+) "
+                             r"ci95 ([0-9.]+) ([0-9.]+) .* sum_ratio [0-9.]+(.*)$", proc.stdout,
+                             re.M)
+            check(line is not None and int(line.group(1)) == n and
+                  abs(float(line.group(2)) - value) < 0.3,
+                  f"realswitch --fake-cost {cost}: {ratio} near {value}: "
+                  f"{line.group(0) if line else proc.stdout[-600:]}")
+            if line and ratio == "light/off":
+                check(line.group(5) == " target 1.01 refuted" if cost == 2.0 else
+                      line.group(5) in (" target 1.01 shown", " target 1.01 not resolved",
+                                        " target 1.01 refuted"),
+                      f"realswitch --fake-cost {cost}: verdict {line.group(5)!r}")
+        check(f"bench: realswitch fake events light 21 min 21 max 21 off 0 min 0 max 0 noop 0 min "
+              f"0 max 0 reference 21\n" in proc.stdout, f"realswitch events: {proc.stdout[-600:]}")
+        iterations = 4 + 63 + 21 * n
+        check(f"bench: realswitch fake own light_iterations {iterations} own_us_per_iteration "
+              f"{4000 / iterations:.2f} callbacks {200 / iterations:.2f} " in proc.stdout,
+              f"realswitch own line ({iterations} iterations): {proc.stdout[-400:]}")
+    for args, message in ((["--levels", "off noop"], "--levels: light and at least one other of "
+                           "light, noop, query, off, once each"),
+                          (["--block", "-1"], "--seconds and --fake-cost must be positive, "
+                           "--block not negative")):
+        proc = run([sys.executable, script, "unused.so", work, "--workload", "fake"] + args)
+        check(proc.returncode == 2 and proc.stderr.strip() == f"real_switch.py: {message}",
+              f"realswitch usage {args}: {proc.returncode} {proc.stderr.strip()!r}")
 
 
 def check_whole(source, build, work):
@@ -528,6 +574,7 @@ def main(argv):
     check_forked(source, build, work)
     check_window_cost(source)
     check_real_lockstep(source, work)
+    check_real_switch(source, work)
     if FAILURES:
         print(f"check_bench_stats.py: {len(FAILURES)} check(s) failed", file=sys.stderr)
         return 1

@@ -135,6 +135,53 @@ static void destroy_stream(void)
         busy_answers = 0;                                                                          \
     } while (0)
 
+/* LIGHT_APP_SWITCH_OFF, under SYNCSCOPE_LIGHT_PROBE=switch: a pinned memset at each level
+ * (events: how many events the capture recorded for it), and at level 3 whether CUPTI still
+ * calls back for a memset, a synchronization and a stream's destruction (the stream destroyed
+ * then must not be asked about by the device-wide call after the switch back; a kept one is).
+ * Levels 0, 3, 1, 3, 0: leaving 3 for 1 and for 0 enables the callbacks again. */
+static int switch_off(void)
+{
+    void (*level)(int) = NULL;
+    uint64_t (*events)(void) = NULL;
+    *(void **)&level = dlsym(RTLD_DEFAULT, "syncscope_light_probe_set");
+    *(void **)&events = dlsym(RTLD_DEFAULT, "syncscope_light_probe_events");
+    if (level == NULL || events == NULL) {
+        fprintf(stderr, "light_app: no syncscope_light_probe_set or _events\n");
+        return 2;
+    }
+    uint64_t none[4] = {0}, got[5];
+    CALL("cudaDeviceSynchronize_v3020", none, 0, 0); /* the context */
+    fake_stream(1, (uint64_t)(uintptr_t)KEPT_STREAM);
+    fake_stream(1, (uint64_t)(uintptr_t)DESTROYED_STREAM);
+    cudaMemsetAsync_v3020_params set_pinned = {(void *)(uintptr_t)PINNED_BASE, 0, 4096, 0};
+    static const int levels[5] = {0, 3, 1, 3, 0};
+    int memset_off = 0, sync_off = 0, destroy_off = 0;
+    for (int i = 0; i < 5; i++) {
+        level(levels[i]);
+        uint64_t before = events();
+        if (levels[i] == 3) {
+            memset_off += fake_call("cudaMemsetAsync_v3020", &set_pinned, NULL, NULL) == 0;
+            sync_off += fake_call("cudaDeviceSynchronize_v3020", none, NULL, NULL) == 0;
+        } else
+            CALL("cudaMemsetAsync_v3020", &set_pinned, 0, 0);
+        if (i == 3) {
+            destroy_off = fake_destroy((uint64_t)(uintptr_t)DESTROYED_STREAM, 1) == 0;
+            destroyed = 1;
+        }
+        got[i] = events() - before;
+    }
+    busy_stream = KEPT_STREAM;
+    CALL("cudaDeviceSynchronize_v3020", none, 1000000, 1);
+    printf("light_app: at level 3 CUPTI called back for %d memsets, %d synchronizations, %d "
+           "stream destructions; events %llu %llu %llu %llu %llu; after it the destroyed stream "
+           "asked %d times, the kept one %d\n",
+           memset_off, sync_off, destroy_off, (unsigned long long)got[0],
+           (unsigned long long)got[1], (unsigned long long)got[2], (unsigned long long)got[3],
+           (unsigned long long)got[4], asked_destroyed, asked_kept);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *path = getenv("SYNCSCOPE_CUPTI_PATH");
@@ -152,6 +199,8 @@ int main(int argc, char **argv)
         return 2;
     }
     fake_call_ns(0);
+    if (getenv("LIGHT_APP_SWITCH_OFF") != NULL)
+        return switch_off();
     if (getenv("LIGHT_APP_WINDOW") != NULL) {
         /* The sampled mode: a window asked with SIGUSR2 (or by touching LIGHT_APP_TRIGGER)
          * opens the launches' callbacks for its ON time; 'before', 'during' and 'after' say

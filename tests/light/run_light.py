@@ -44,6 +44,11 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
              about nor recorded; switched back, the memsets case's calls are, as there, but
              at level 2 the allocation's memset is asked about (the remembered allocations
              not looked at) and taken
+  switch_off SYNCSCOPE_LIGHT_PROBE=switch's level 3: the mode's API callbacks disabled in
+             CUPTI (a memset and a synchronization not called back), a stream's destruction
+             still taken (the device-wide call after it does not ask about that stream);
+             levels 0 3 1 3 0: each pinned memset outside level 3 called back, recorded at
+             level 0 alone, as many events each time (syncscope_light_probe_events)
   timing     SYNCSCOPE_TIMING=1: the start's line, the callbacks' (their count exactly, the
              stacks') and the window's at the end, none without it
   site_cache a Python program's calls made again at the same site take no new stack
@@ -475,6 +480,29 @@ def case_memsets(opts, check, switch=False):
           f"{[hex(k) for k in wanted]}")
 
 
+def case_switch_off(opts, check):
+    """SYNCSCOPE_LIGHT_PROBE=switch, level 3 (docs/studies/performance.md, "In one process,
+    callbacks off"): the light mode's API callbacks disabled in CUPTI and enabled again; the
+    destruction of a stream keeps its callback, so the live streams stay right."""
+    workdir = start(opts, "switch_off")
+    env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_LIGHT_PROBE="switch",
+                      LIGHT_APP_SWITCH_OFF="1")
+    status, out, err = run([opts["app"]], env, workdir)
+    # Levels 0 3 1 3 0: a pinned memset is two events at level 0 (its api record and its
+    # arguments'), none at 1 (called back, returns at once) or 3 (not called back).
+    check(status == 0 and out == "light_app: at level 3 CUPTI called back for 0 memsets, 0 "
+          "synchronizations, 1 stream destructions; events 2 0 0 0 2; after it the destroyed "
+          "stream asked 0 times, the kept one 2\n", f"exit {status}: {out}{err}")
+    _, apis = trace_meta(os.path.join(workdir, "out.sstrace"))
+    check(apis == ["cudaDeviceSynchronize", "cudaMemsetAsync", "cudaMemsetAsync",
+                   "cudaDeviceSynchronize"], f"trace calls {apis}")
+    # Outside the light mode level 3 does nothing: the full mode's memset stays called back.
+    env.update(SYNCSCOPE_MODE="full")
+    status, out, err = run([opts["app"]], env, workdir)
+    check(status == 0 and "CUPTI called back for 2 memsets, 2 synchronizations" in out,
+          f"full mode: exit {status}: {out}{err}")
+
+
 def case_copies(opts, check):
     """docs/run.md, Modes: an asynchronous copy between device memory (by the memory kinds the
     light mode found) is taken without a probe and without a stack, the kinds of a cudaMalloc'ed
@@ -726,6 +754,7 @@ CASES = [("selection", case_selection), ("findings", case_findings),
          ("memsets", case_memsets),
          ("copies", case_copies), ("probes", case_probes),
          ("switch", lambda opts, check: case_memsets(opts, check, switch=True)),
+         ("switch_off", case_switch_off),
          ("timing", case_timing), ("site_cache", case_site_cache),
          ("site_keys", case_site_keys),
          ("refused", case_refused)]
