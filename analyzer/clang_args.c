@@ -149,6 +149,11 @@ void ss_job_args(ss_job *j, const ss_lint_options *o, const ss_toolkit *toolkit,
     /* Warnings are not reported; relative paths were made absolute during translation
      * (clang's -working-directory would change the whole process's directory). */
     ss_args_push(args, "-w");
+    /* No error limit: at clang's default (20) the parse stops instantiating templates and
+     * skips the bodies after the limit, losing every finding past it in a unit whose errors
+     * are not the host code's (device code nvcc accepts and clang does not). The errors shown
+     * are limited instead (tu.c). --extra-arg=-ferror-limit=N, given after this, sets one. */
+    ss_args_push(args, "-ferror-limit=0");
     j->user_begin = args->count;
     for (size_t i = 0; i < translated.count; i++)
         ss_args_push(args, translated.v[i]);

@@ -141,50 +141,81 @@ static int includes_torch(CXTranslationUnit tu, const char *file)
     return scan_directives(tu, file, is_torch_include, NULL);
 }
 
-/* Adds each parse error once; returns 1 when there was any. With KeepGoing, libclang reports
- * what would have been fatal (a missing header) as a plain error, so every error counts:
- * the file was analyzed only as far as clang recovered. An error without a location (clang's
- * "too many errors emitted") is given the main file 'main_path', so it names its file. */
+/* The parse errors shown for a unit, as many as clang shows by default: lint parses with no
+ * error limit (clang_args.c), and a unit whose device code clang rejects can have thousands. */
+#define SS_ERRORS_SHOWN 20
+
+/* Whether 'out' holds a diagnostic at 'path' (may be NULL), 'line', 'column' saying 'message'. */
+static int diag_seen(const ss_result *out, const char *path, unsigned line, unsigned column,
+                     const char *message)
+{
+    for (size_t k = 0; k < out->diag_count; k++) {
+        const ss_diag *o = &out->diags[k];
+        if (o->line == line && o->column == column && strcmp(o->message, message) == 0 &&
+            ((o->file == NULL && path == NULL) || (o->file && path && strcmp(o->file, path) == 0)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Adds parse error 'd' to 'out' unless it is there already; 1 when added. An error without a
+ * location (clang's "too many errors emitted") is given the main file 'main_path'. */
+static int add_error(CXDiagnostic d, const char *main_path, ss_result *out)
+{
+    CXFile file = NULL;
+    unsigned line = 0, column = 0;
+    clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &line, &column, NULL);
+    char *path = NULL;
+    if (file) {
+        CXString fname = clang_getFileName(file);
+        path = ss_path_display(clang_getCString(fname));
+        clang_disposeString(fname);
+    } else {
+        path = ss_path_display(main_path);
+        line = column = 0;
+    }
+    CXString text = clang_getDiagnosticSpelling(d);
+    char *message = ss_xasprintf(
+        "%s%s", clang_getDiagnosticSeverity(d) == CXDiagnostic_Fatal ? "fatal error: " : "",
+        clang_getCString(text));
+    clang_disposeString(text);
+    int added = !diag_seen(out, path, line, column, message);
+    if (added)
+        ss_result_add_diag(out, SS_SEV_ERROR, path, line, column, message);
+    free(message);
+    free(path);
+    return added;
+}
+
+/* Adds each parse error once, the first SS_ERRORS_SHOWN of them and any fatal one, and a note
+ * that counts the others; returns 1 when there was any. With KeepGoing, libclang reports what would
+ * have been fatal (a missing header) as a plain error, so every error counts: the file was analyzed
+ * only as far as clang recovered. */
 static int collect_diagnostics(CXTranslationUnit tu, const char *main_path, ss_result *out)
 {
     int fatal = 0;
-    unsigned n = clang_getNumDiagnostics(tu);
+    unsigned shown = 0, hidden = 0, n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
         enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-        if (sev < CXDiagnostic_Error) {
-            clang_disposeDiagnostic(d);
-            continue;
+        if (sev >= CXDiagnostic_Error) {
+            fatal = 1;
+            /* A fatal error (the limit of --extra-arg=-ferror-limit=N) is always shown. */
+            if (shown == SS_ERRORS_SHOWN && sev != CXDiagnostic_Fatal)
+                hidden++;
+            else
+                shown += (unsigned)add_error(d, main_path, out);
         }
-        fatal = 1;
-        CXFile file = NULL;
-        unsigned line = 0, column = 0;
-        clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &line, &column, NULL);
-        char *path = NULL;
-        if (file) {
-            CXString fname = clang_getFileName(file);
-            path = ss_path_display(clang_getCString(fname));
-            clang_disposeString(fname);
-        } else {
-            path = ss_path_display(main_path);
-            line = column = 0;
-        }
-        CXString text = clang_getDiagnosticSpelling(d);
-        char *message = ss_xasprintf("%s%s", sev == CXDiagnostic_Fatal ? "fatal error: " : "",
-                                     clang_getCString(text));
-        clang_disposeString(text);
-        int seen = 0;
-        for (size_t k = 0; k < out->diag_count && !seen; k++) {
-            const ss_diag *o = &out->diags[k];
-            seen = o->line == line && o->column == column && strcmp(o->message, message) == 0 &&
-                   ((o->file == NULL && path == NULL) ||
-                    (o->file && path && strcmp(o->file, path) == 0));
-        }
-        if (!seen)
-            ss_result_add_diag(out, SS_SEV_ERROR, path, line, column, message);
+        clang_disposeDiagnostic(d);
+    }
+    if (hidden > 0) {
+        char *path = ss_path_display(main_path);
+        char *message = ss_xasprintf("%u more error%s not shown; the unit was parsed and analyzed "
+                                     "past them",
+                                     hidden, hidden == 1 ? "" : "s");
+        ss_result_add_diag(out, SS_SEV_NOTE, path, 0, 0, message);
         free(message);
         free(path);
-        clang_disposeDiagnostic(d);
     }
     return fatal;
 }
@@ -949,8 +980,9 @@ static CXTranslationUnit respace_launches(CXIndex index, CXTranslationUnit tu,
         respaced_truncate(set, 0);
         return tu;
     }
-    /* The errors clang reported are not all there are (it stops at its limit, 20): every other
-     * file of the unit with spaced launches is rewritten too. */
+    /* The errors clang reported need not be all there are (an error limit given with
+     * --extra-arg, a missing header): every other file of the unit with spaced launches is
+     * rewritten too. */
     respace_walk walk = {in, set};
     clang_getInclusions(tu, respace_inclusion, &walk);
     unsigned first_errors = count_errors(tu);

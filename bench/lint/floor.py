@@ -82,14 +82,15 @@ def lang_of(path, argv=(), extra=()):
 def analyzer_args(lang, cuda, shims):
     """The clang arguments lint puts before the compile command's own for a file of language
     'lang' ("c", "c++" or "cuda"), with the toolkit at 'cuda'; 'shims' is make_shims()'s
-    result. Ends with -w (lint reports no warnings)."""
+    result. Ends with -w (lint reports no warnings) and -ferror-limit=0 (lint parses past any
+    number of errors)."""
     shim, cudacc = shims
     args = ["-x", lang]
     if lang == "cuda":
         args += ["-std=c++17", "--cuda-host-only", "-nocudalib", "-Wno-unknown-cuda-version",
                  f"--cuda-path={cuda}", "-Xclang", "-fcuda-allow-variadic-functions",
                  "-include", cudacc]
-    return args + ["-w"]
+    return args + ["-w", "-ferror-limit=0"]
 
 
 def analyzer_args_after(lang, cuda, shims):

@@ -167,9 +167,9 @@ print(' '.join(run.floor_commands('clang-16', '/p', ['/p/a.' + sys.argv[1]], {'/
     {}, ['-DEXTRA'], '$WORK/cuda', shims)[0][1]))" "$1"
 }
 check "floor order: C++" \
-    "clang-16 -fsyntax-only -x c++ -w -isystem /own/cccl -DEXTRA -isystem $WORK/cuda/include -isystem $WORK/cuda/include/cccl /p/a.cpp" \
+    "clang-16 -fsyntax-only -x c++ -w -ferror-limit=0 -isystem /own/cccl -DEXTRA -isystem $WORK/cuda/include -isystem $WORK/cuda/include/cccl /p/a.cpp" \
     "$(floor_argv cpp)"
 check "floor order: CUDA" \
-    "clang-16 -fsyntax-only -x cuda -std=c++17 --cuda-host-only -nocudalib -Wno-unknown-cuda-version --cuda-path=$WORK/cuda -Xclang -fcuda-allow-variadic-functions -include CUDACC -w -isystem /own/cccl -DEXTRA -isystem SHIM -isystem $WORK/cuda/include/cccl /p/a.cu" \
+    "clang-16 -fsyntax-only -x cuda -std=c++17 --cuda-host-only -nocudalib -Wno-unknown-cuda-version --cuda-path=$WORK/cuda -Xclang -fcuda-allow-variadic-functions -include CUDACC -w -ferror-limit=0 -isystem /own/cccl -DEXTRA -isystem SHIM -isystem $WORK/cuda/include/cccl /p/a.cu" \
     "$(floor_argv cu)"
 exit $fail

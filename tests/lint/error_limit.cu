@@ -1,5 +1,8 @@
-// error_limit.cu: when clang stops at its error limit, that diagnostic names the file it
-// belongs to (clang gives it no location), and the code it recovered is still analyzed.
+// error_limit.cu: when clang stops at an error limit (lint sets none; here the user's
+// -ferror-limit=20, clang's default), that diagnostic names the file it belongs to (clang gives
+// it no location), and the code it recovered is still analyzed. Without the limit:
+// tests/cli/error_limit.sh.
+// lint-args: -ferror-limit=20
 // expect-error: use of undeclared identifier 'missing_helper'
 // expect-error: too many errors emitted
 #include <cuda_runtime.h>

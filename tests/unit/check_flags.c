@@ -499,7 +499,7 @@ START_TEST(test_unknown_nvcc_options_and_remove_arg)
                           "/__syncscope__/include/openmp -Wno-error=reserved-user-defined-literal "
                           "-std=c++17 --cuda-host-only -nocudalib -Wno-unknown-cuda-version "
                           "-nocudainc -include cuda_runtime.h -include "
-                          "/__syncscope__/include/cudacc/__syncscope_cudacc.h -w\n"
+                          "/__syncscope__/include/cudacc/__syncscope_cudacc.h -w -ferror-limit=0\n"
                           "syncscope: k.cu: arguments lint adds after them: -isystem "
                           "/__syncscope__/include/bundled -resource-dir=DIR\n");
     free(out);
@@ -625,7 +625,8 @@ START_TEST(test_toolkit_folders_after_the_command)
         "syncscope: project/a.cpp: dropped '-c' (not needed to parse)\n"
         "syncscope: project/a.cpp: arguments from the compile command: -isystem@T@/project/cccl\n"
         "syncscope: project/a.cpp: arguments lint adds before them: -x c++ -idirafter "
-        "/__syncscope__/include/openmp -Wno-error=reserved-user-defined-literal -w\n"
+        "/__syncscope__/include/openmp -Wno-error=reserved-user-defined-literal -w "
+        "-ferror-limit=0\n"
         "syncscope: project/a.cpp: arguments lint adds after them: -isystem @T@/cuda/include "
         "-isystem @T@/cuda/include/cccl -resource-dir=DIR\n");
     ck_assert_str_eq(err, want);
