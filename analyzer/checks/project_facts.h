@@ -97,6 +97,12 @@ typedef struct ss_loop_call {
     char *caller;
     char *note;
     int enqueues;
+    /* Where the call is the function's own call ('direct'; not a call on the way to it): its
+     * line, and what the statements right before it waited for, nothing queued since (a wait,
+     * then no call): the arguments it waited for ('idle_args', bit i for argument i), or the
+     * whole device ('idle_device'); 'idle_line' that wait's line, 0 when none. */
+    int direct, idle_device;
+    unsigned site_line, idle_line, idle_args;
 } ss_loop_call;
 
 /* The 'param' of an ss_stream_arg that is a field of a type ('usr' the field's): each write of
@@ -164,7 +170,14 @@ struct ss_project_facts {
     ss_result *called;
     char **called_usrs;
     size_t called_cap;
+    /* For each finding in 'called': where its wait comes before any device work of the
+     * function that has it, what it waits for: SS_START_DEVICE, or the index of the parameter
+     * it waits for; else SS_START_NONE (project_loops.c). */
+    int *called_starts;
+    size_t called_start_cap;
 };
+
+enum { SS_START_NONE = -1, SS_START_DEVICE = -2 };
 
 void ss_project_facts_free(ss_project_facts *facts);
 

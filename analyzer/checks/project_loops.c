@@ -40,6 +40,140 @@ static ss_project_facts *unit_facts(ss_check_ctx *ctx)
 /* ------------------------------------------------------------------------------------------
  * The unit with the loop. */
 
+/* Whether 'stmt' holds a call (or a launch) other than 'site' (a null cursor: any call). */
+typedef struct other_call_walk {
+    CXCursor site;
+    int found;
+} other_call_walk;
+
+static enum CXChildVisitResult find_other_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    other_call_walk *w = data;
+    if ((clang_getCursorKind(c) == CXCursor_CallExpr || ss_scope_is_launch(c)) &&
+        (ss_ast_is_null(w->site) || !ss_ast_same_node(c, w->site))) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int calls_other(CXCursor stmt, CXCursor site)
+{
+    other_call_walk w = {site, 0};
+    if (find_other_call(stmt, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_other_call, &w);
+    return w.found;
+}
+
+/* The statement of the block that holds 'c' in the function 'fn': the innermost block the
+ * program writes ('{ ... }', an error-checking macro's own block left out), or with 'outer'
+ * the function's body. Sets '*block' and returns the statement's index, or -1. */
+static long statement_of(CXCursor fn, CXCursor c, int outer, CXCursor *block)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(fn, c, path), index = -1;
+    for (long k = 0; k < found && index < 0; k++) {
+        long i = outer ? k : found - 1 - k;
+        if (clang_getCursorKind(path[i]) != CXCursor_CompoundStmt ||
+            (!outer && !ss_ast_written_as(path[i], "{")))
+            continue;
+        CXCursor stmt = i + 1 < found ? path[i + 1] : c;
+        unsigned n = ss_ast_child_count(path[i]);
+        for (unsigned s = 0; s < n && index < 0; s++) {
+            if (ss_ast_same_node(ss_ast_child(path[i], s), stmt))
+                index = s;
+        }
+        *block = path[i];
+        break;
+    }
+    free(path);
+    return index;
+}
+
+/* The wait that the statement 'wait' makes (its first synchronizing call), or a null cursor. */
+static enum CXChildVisitResult find_wait_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (api && (api->klass == SS_CLASS_DEVICE_SYNC || api->klass == SS_CLASS_STREAM_SYNC)) {
+        *(CXCursor *)data = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static CXCursor wait_call(CXCursor wait)
+{
+    CXCursor found = clang_getNullCursor();
+    if (find_wait_call(wait, wait, &found) == CXChildVisit_Recurse)
+        clang_visitChildren(wait, find_wait_call, &found);
+    return found;
+}
+
+/* Whether the statement 'stmt' that makes the wait 'wait' does nothing else on the device: no
+ * launch, no other API call that enqueues work, and no call of a function that is not the
+ * unit's or that does device work (an error check's helper of the unit may come with it). */
+typedef struct only_wait_walk {
+    ss_callgraph *graph;
+    CXCursor wait;
+    int other;
+} only_wait_walk;
+
+static enum CXChildVisitResult find_beside_wait(CXCursor c, CXCursor parent, CXClientData data)
+{
+    only_wait_walk *w = data;
+    if ((clang_getCursorKind(c) != CXCursor_CallExpr && !ss_scope_is_launch(c)) ||
+        ss_ast_same_node(c, w->wait))
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    CXCursor callee = api ? clang_getNullCursor() : ss_callgraph_callee(w->graph, c);
+    if (ss_context_call_enqueues(w->graph, c, api) || (api == NULL && ss_ast_is_null(callee))) {
+        w->other = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int only_waits(ss_callgraph *graph, CXCursor stmt, CXCursor wait)
+{
+    only_wait_walk w = {graph, wait, 0};
+    if (find_beside_wait(stmt, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_beside_wait, &w);
+    return !w.other;
+}
+
+/* What the statements right before the call 'site' (in 'fn') leave idle: the last of them
+ * that waits (a device-wide wait, or a stream wait for an argument of 'site' as written), with
+ * no call after it but 'site' itself ('c->idle_*'). */
+static void idle_at_call(ss_callgraph *graph, CXCursor fn, CXCursor site, ss_loop_call *c)
+{
+    CXCursor block;
+    long index = statement_of(fn, site, 0, &block);
+    if (index < 0 || calls_other(ss_ast_child(block, (unsigned)index), site))
+        return;
+    for (long s = index - 1; s >= 0; s--) {
+        CXCursor before = ss_ast_child(block, (unsigned)s);
+        enum CXCursorKind k = clang_getCursorKind(before);
+        CXCursor wait = ss_context_is_wait(before) ? wait_call(before) : clang_getNullCursor();
+        if (!ss_ast_is_null(wait) && !only_waits(graph, before, wait))
+            return;
+        if (!ss_ast_is_null(wait)) {
+            int n = clang_Cursor_getNumArguments(site);
+            c->idle_device = ss_scope_callee_api(wait)->klass == SS_CLASS_DEVICE_SYNC;
+            for (int i = 0; i < n && i < 32; i++) {
+                char *text = ss_expr_text(clang_Cursor_getArgument(site, (unsigned)i));
+                if (text && ss_context_waits_for_stream(wait, text))
+                    c->idle_args |= 1u << i;
+                free(text);
+            }
+            c->idle_line = c->idle_args || c->idle_device ? ss_scope_line(wait) : 0;
+            return;
+        }
+        if (k == CXCursor_LabelStmt || k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt ||
+            calls_other(before, clang_getNullCursor()))
+            return;
+    }
+}
+
 /* The calls of the function 'fn' in the unit (up to MAX_SITES) into '*calls', malloc'ed, and
  * the function each is made in into '*callers'. Returns how many (0 when its address is taken:
  * it may be called from anywhere). */
@@ -105,6 +239,12 @@ static void add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor l
     at_loop.function = fn;
     c->note = loop_note(&at_loop, &lc, site);
     c->enqueues = ss_callgraph_loop_work(graph, loop, SS_SCOPE_ENQUEUES, site, &work, &via);
+    char *called = ss_project_declared_only(site);
+    c->direct = called && strcmp(called, usr) == 0;
+    c->site_line = ss_scope_line(site);
+    if (c->direct)
+        idle_at_call(graph, lc.function, site, c);
+    free(called);
 }
 
 /* Records that 'from' (a function another unit may call) reaches 'to' (one the unit only
@@ -181,11 +321,45 @@ static char *work_words(CXCursor function)
     return words;
 }
 
+/* Where the wait 'call' (of 'api') in 'fn' comes before any device work of 'fn': a statement
+ * of its body that waits and does nothing else on the device (only_waits), after statements
+ * that call nothing, do not name the stream it
+ * waits for and are no labels: SS_START_DEVICE for a device-wide wait, the index of the
+ * parameter it waits for (as written); else SS_START_NONE. */
+static int start_of(ss_callgraph *graph, CXCursor fn, CXCursor call, const ss_api *api)
+{
+    CXCursor body, param = clang_getNullCursor();
+    long index = statement_of(fn, call, 1, &body);
+    CXCursor stmt = index < 0 ? clang_getNullCursor() : ss_ast_child(body, (unsigned)index);
+    if (index < 0 || !ss_context_is_wait(stmt) || !ss_ast_same_node(wait_call(stmt), call) ||
+        !only_waits(graph, stmt, call))
+        return SS_START_NONE;
+    int start = api->klass == SS_CLASS_DEVICE_SYNC ? SS_START_DEVICE : SS_START_NONE;
+    if (api->klass == SS_CLASS_STREAM_SYNC && api->stream_arg >= 0 &&
+        clang_Cursor_getNumArguments(call) > api->stream_arg) {
+        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)api->stream_arg));
+        param = clang_getCursorKind(arg) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(arg)
+                                                                 : param;
+        for (int i = 0; i < clang_Cursor_getNumArguments(fn) && !ss_ast_is_null(param); i++) {
+            if (clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), param))
+                start = i;
+        }
+    }
+    for (long s = 0; s < index && start != SS_START_NONE; s++) {
+        CXCursor before = ss_ast_child(body, (unsigned)s);
+        if (clang_getCursorKind(before) == CXCursor_LabelStmt ||
+            calls_other(before, clang_getNullCursor()) ||
+            (start >= 0 && ss_context_mentions(before, param)))
+            start = SS_START_NONE;
+    }
+    return start;
+}
+
 /* Keeps aside, for the function 'entry' (its USR 'usr') that another unit may call, the
  * finding the wait 'call' makes on every call of it ('chain': how the wait's function is
  * reached from it), its context applied as for a call in a loop (ctx->loop_elsewhere). */
 static void keep_aside(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CXCursor entry,
-                       const char *chain, const char *usr)
+                       const char *chain, const char *usr, int start)
 {
     char *name = ss_qualified_name(entry);
     char *work = work_words(entry);
@@ -207,6 +381,9 @@ static void keep_aside(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CXCu
     ss_project_facts *facts = unit_facts(ctx);
     if (aside.count == 1 && facts) {
         ss_finding *f = ss_project_add_called(facts, usr);
+        ss_xgrow((void **)&facts->called_starts, &facts->called_start_cap, facts->called->count,
+                 sizeof *facts->called_starts);
+        facts->called_starts[facts->called->count - 1] = start;
         *f = aside.findings[0];
         memset(&aside.findings[0], 0, sizeof aside.findings[0]);
     }
@@ -253,7 +430,8 @@ static void find_entries(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CX
     for (size_t w = 0; w < count && kept < MAX_ENTRIES; w++) {
         char *usr = ss_project_stream_param_usr(ways[w].fn);
         if (usr && ss_callgraph_does_work(graph, ways[w].fn, SS_SCOPE_ENQUEUES)) {
-            keep_aside(ctx, call, api, ways[w].fn, ways[w].chain, usr);
+            keep_aside(ctx, call, api, ways[w].fn, ways[w].chain, usr,
+                       w == 0 ? start_of(graph, fn, call, api) : SS_START_NONE);
             kept++;
         }
         free(usr);
@@ -290,26 +468,86 @@ void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 /* ------------------------------------------------------------------------------------------
  * The project pass. */
 
+/* Whether the wait of a finding kept aside for 'usr' ('start': where it comes before any
+ * device work, ss_loop_call) has nothing to wait for where the loop call 'c' calls it: the
+ * call is the function's own and the statements right before it waited for the stream it is
+ * given, or for the device. */
+static int idle_for(const ss_loop_call *c, const char *usr, int start)
+{
+    if (!c->direct || c->idle_line == 0 || strcmp(c->usr, usr) != 0)
+        return 0;
+    return start == SS_START_DEVICE ? c->idle_device
+                                    : start >= 0 && start < 32 && (c->idle_args >> start & 1u);
+}
+
+/* What a finding needs to find its loop call: the function's USR and where its wait comes
+ * before any device work (the finding's 'start'). */
+typedef struct loop_call_query {
+    const char *usr;
+    int start;
+} loop_call_query;
+
+/* Whether the loop call 'c' would make the finding a note. */
+static int quiet(const ss_loop_call *c, const loop_call_query *q)
+{
+    return c->note != NULL || idle_for(c, q->usr, q->start);
+}
+
 /* The loop call that the pass names for 'usr': one of 'usr' itself, or of a function that
  * reaches it ('reaches' facts, up to MAX_HOPS units); the first, in the run's order, whose loop
  * gives no reason for a note, else the first. '*better' carries the best found so far. */
 static void find_loop_call(ss_project_facts *const *facts, size_t count, const char *usr, int depth,
-                           const ss_loop_call **better)
+                           const loop_call_query *q, const ss_loop_call **better)
 {
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && i < facts[u]->loop_call_count; i++) {
             const ss_loop_call *c = &facts[u]->loop_calls[i];
-            if (strcmp(c->usr, usr) == 0 && (*better == NULL || ((*better)->note && !c->note)))
+            if (strcmp(c->usr, usr) == 0 &&
+                (*better == NULL || (quiet(*better, q) && !quiet(c, q))))
                 *better = c;
         }
     }
-    for (size_t u = 0; u < count && depth < MAX_HOPS && (*better == NULL || (*better)->note); u++) {
+    for (size_t u = 0; u < count && depth < MAX_HOPS && (*better == NULL || quiet(*better, q));
+         u++) {
         for (size_t i = 0; facts[u] && i < facts[u]->reach_count; i++) {
             if (strcmp(facts[u]->reaches[i].to, usr) == 0 &&
                 strcmp(facts[u]->reaches[i].from, usr) != 0)
-                find_loop_call(facts, count, facts[u]->reaches[i].from, depth + 1, better);
+                find_loop_call(facts, count, facts[u]->reaches[i].from, depth + 1, q, better);
         }
     }
+}
+
+/* "; idle: where the loop at main.cu:5 calls it (line 14), the stream was synchronized at line
+ * 13 ..." for a loop call that leaves the wait nothing to wait for ('name' the function's).
+ * Malloc'ed. */
+static char *idle_words(const ss_loop_call *c, const char *name, int start)
+{
+    return ss_xasprintf("; idle: where the loop at %s calls it (line %u), %s was synchronized at "
+                        "line %u and nothing was queued since, and '%s()' waits before it "
+                        "queues anything: the wait has nothing to wait for",
+                        c->place, c->site_line,
+                        start == SS_START_DEVICE ? "the device" : "the stream it is given",
+                        c->idle_line, name ? name : "?");
+}
+
+/* The finding made of 'from' (kept aside for 'q') where the loop call 'c' runs it, into
+ * 'result'. */
+static void report_loop_call(ss_result *result, const ss_finding *from, const ss_loop_call *c,
+                             const loop_call_query *q)
+{
+    int through = strcmp(c->usr, q->usr) != 0, idle = !c->note && idle_for(c, q->usr, q->start);
+    char *quiet_words = idle ? idle_words(c, c->callee, q->start) : NULL;
+    char *more = ss_xasprintf(
+        "; it runs on every iteration: '%s()'%s is called from the loop at %s, in '%s' "
+        "(another unit)%s%s%s",
+        c->callee ? c->callee : "?", through ? ", which reaches it," : "", c->place,
+        c->caller ? c->caller : "?", c->note ? "; " : "", c->note ? c->note : "",
+        quiet_words ? quiet_words : "");
+    ss_finding *f = ss_project_add_copy(result, from, more);
+    if (c->note || idle)
+        f->severity = SS_SEV_NOTE;
+    free(more);
+    free(quiet_words);
 }
 
 void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *results, size_t count)
@@ -318,22 +556,15 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
         const ss_result *called = facts[u] && results[u] ? facts[u]->called : NULL;
         for (size_t i = 0; called && i < called->count; i++) {
             const ss_loop_call *c = NULL;
-            find_loop_call(facts, count, facts[u]->called_usrs[i], 0, &c);
+            loop_call_query q = {facts[u]->called_usrs[i], facts[u]->called_starts
+                                                               ? facts[u]->called_starts[i]
+                                                               : SS_START_NONE};
+            find_loop_call(facts, count, q.usr, 0, &q, &c);
             /* A loop that does device work itself reports a call of a function that waits
              * for the whole device at the call (apply_waits): one finding for one wait. */
             if (c == NULL || (c->enqueues && ss_project_summarized_wait(facts, count, c->usr)))
                 continue;
-            const ss_finding *from = &called->findings[i];
-            int through = strcmp(c->usr, facts[u]->called_usrs[i]) != 0;
-            char *more = ss_xasprintf(
-                "; it runs on every iteration: '%s()'%s is called from the loop at %s, in '%s' "
-                "(another unit)%s%s",
-                c->callee ? c->callee : "?", through ? ", which reaches it," : "", c->place,
-                c->caller ? c->caller : "?", c->note ? "; " : "", c->note ? c->note : "");
-            ss_finding *f = ss_project_add_copy(results[u], from, more);
-            if (c->note)
-                f->severity = SS_SEV_NOTE;
-            free(more);
+            report_loop_call(results[u], &called->findings[i], c, &q);
         }
     }
 }
@@ -361,6 +592,7 @@ void ss_project_loops_free(ss_project_facts *facts)
         free(facts->called);
     }
     free(facts->called_usrs);
+    free(facts->called_starts);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -378,6 +610,11 @@ void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
         ss_cache_add_string(item, "caller", c->caller);
         ss_cache_add_string(item, "note", c->note);
         cJSON_AddBoolToObject(item, "enqueues", c->enqueues);
+        cJSON_AddBoolToObject(item, "direct", c->direct);
+        cJSON_AddBoolToObject(item, "idleDevice", c->idle_device);
+        cJSON_AddNumberToObject(item, "siteLine", c->site_line);
+        cJSON_AddNumberToObject(item, "idleLine", c->idle_line);
+        cJSON_AddNumberToObject(item, "idleArgs", c->idle_args);
         cJSON_AddItemToArray(calls, item);
     }
     cJSON *reaches = facts->reach_count ? cJSON_AddArrayToObject(o, "reaches") : NULL;
@@ -390,6 +627,8 @@ void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
     for (size_t i = 0; i < n; i++) {
         cJSON *item = cJSON_CreateObject();
         ss_cache_add_string(item, "usr", facts->called_usrs[i]);
+        cJSON_AddNumberToObject(item, "start",
+                                facts->called_starts ? facts->called_starts[i] : SS_START_NONE);
         cJSON_AddItemToObject(item, "finding",
                               ss_cache_encode_finding(&facts->called->findings[i]));
         cJSON_AddItemToArray(called, item);
@@ -405,6 +644,13 @@ static char *copied(const cJSON *o, const char *name, int required, int *bad)
     return s ? ss_xstrdup(s) : NULL;
 }
 
+/* A number member of 'o' as an unsigned, or 'otherwise' when absent. */
+static unsigned number(const cJSON *o, const char *name, unsigned otherwise)
+{
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsNumber(n) && n->valuedouble >= 0 ? (unsigned)n->valuedouble : otherwise;
+}
+
 static void decode_loop_call(const cJSON *item, ss_project_facts *facts, int *bad)
 {
     ss_xgrow((void **)&facts->loop_calls, &facts->loop_call_cap, facts->loop_call_count + 1,
@@ -416,6 +662,11 @@ static void decode_loop_call(const cJSON *item, ss_project_facts *facts, int *ba
     c->caller = copied(item, "caller", 0, bad);
     c->note = copied(item, "note", 0, bad);
     c->enqueues = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "enqueues"));
+    c->direct = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "direct"));
+    c->idle_device = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "idleDevice"));
+    c->site_line = number(item, "siteLine", 0);
+    c->idle_line = number(item, "idleLine", 0);
+    c->idle_args = number(item, "idleArgs", 0);
 }
 
 static void decode_called(const cJSON *item, ss_project_facts *facts, int *bad)
@@ -427,6 +678,11 @@ static void decode_called(const cJSON *item, ss_project_facts *facts, int *bad)
         return;
     }
     ss_cache_decode_finding(finding, ss_project_add_called(facts, usr), bad);
+    const cJSON *start = cJSON_GetObjectItemCaseSensitive(item, "start");
+    ss_xgrow((void **)&facts->called_starts, &facts->called_start_cap, facts->called->count,
+             sizeof *facts->called_starts);
+    facts->called_starts[facts->called->count - 1] =
+        cJSON_IsNumber(start) ? (int)start->valuedouble : SS_START_NONE;
 }
 
 /* A reach decoded from the cache ("reaches": [from, to] pairs). */

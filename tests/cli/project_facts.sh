@@ -37,14 +37,20 @@ W="warning: $LOOP [SYNC401 sync-in-loop]"
 W8="src/main.cu:8:9: $W" W11="src/main.cu:11:9: $W"
 W13="src/main.cu:13:9: $W" W15="src/main.cu:15:9: $W" W17="src/main.cu:17:9: $W"
 W20="src/main.cu:20:9: $W" W22="src/main.cu:22:9: $W"
-# The waits inside the wrappers, which main.cu's loop calls on every iteration (the loop in
-# another unit: project_loops.c). wait_then_launch's waits for nothing where line 14 calls it,
-# right after a wait for the same stream: what the calling unit did before the call is not
-# known, and the stream counts as busy at the function's start.
+# The waits inside the wrappers, which main.cu's loops call on every iteration (the loop in
+# another unit: project_loops.c). A wait that comes before any device work of its function
+# (wait_then_launch, sync_then_launch, wait_first) waits for what the caller queued: a note
+# where every loop call of the function comes right after a wait for the stream it passes
+# (main.cu:13 before line 14) or for the device (main.cu:30 before line 31), nothing queued
+# between; wait_first is also called after launch_only (main.cu:34): a warning.
 EVERY="the GPU drains and idles while the host catches up; it runs on every iteration"
 K8="src/kernels.cu:8:5: warning: 'cudaStreamSynchronize' in 'permute_launch()' blocks the host on every call of 'permute_launch()', which also enqueues device work (kernel 'k' is launched at line 7): $EVERY: 'permute_launch()' is called from the loop at main.cu:5, in 'run' (another unit) [SYNC401 sync-in-loop]"
-K23="src/kernels.cu:23:5: warning: 'cudaStreamSynchronize' in 'wait_then_launch()' blocks the host on every call of 'wait_then_launch()', which also enqueues device work (kernel 'k' is launched at line 24): $EVERY: 'wait_then_launch()' is called from the loop at main.cu:5, in 'run' (another unit) [SYNC401 sync-in-loop]"
+IDLE23="idle: where the loop at main.cu:5 calls it (line 14), the stream it is given was synchronized at line 13 and nothing was queued since, and 'wait_then_launch()' waits before it queues anything: the wait has nothing to wait for"
+K23="src/kernels.cu:23:5: note: 'cudaStreamSynchronize' in 'wait_then_launch()' blocks the host on every call of 'wait_then_launch()', which also enqueues device work (kernel 'k' is launched at line 24): $EVERY: 'wait_then_launch()' is called from the loop at main.cu:5, in 'run' (another unit); $IDLE23 [SYNC401 sync-in-loop]"
 K31="src/kernels.cu:31:5: warning: 'cudaStreamSynchronize' in 'wait_other()' blocks the host on every call of 'wait_other()', which also enqueues device work (kernel 'k' is launched at line 29): $EVERY: 'wait_other()' is called from the loop at main.cu:5, in 'run' (another unit) [SYNC401 sync-in-loop]"
+IDLE39="idle: where the loop at main.cu:29 calls it (line 31), the device was synchronized at line 30 and nothing was queued since, and 'sync_then_launch()' waits before it queues anything: the wait has nothing to wait for"
+K39="src/kernels.cu:39:5: note: 'cudaDeviceSynchronize' in 'sync_then_launch()' blocks the host on every call of 'sync_then_launch()', which also enqueues device work (kernel 'k' is launched at line 40): $EVERY: 'sync_then_launch()' is called from the loop at main.cu:29, in 'run_idle' (another unit); $IDLE39 [SYNC401 sync-in-loop]"
+K45="src/kernels.cu:45:5: warning: 'cudaStreamSynchronize' in 'wait_first()' blocks the host on every call of 'wait_first()', which also enqueues device work (kernel 'k' is launched at line 46): $EVERY: 'wait_first()' is called from the loop at main.cu:29, in 'run_idle' (another unit) [SYNC401 sync-in-loop]"
 
 for run in "no cache, -j 1" "no cache, -j 3" "cold cache" "warm cache"; do
     lint_way "$run"
@@ -53,6 +59,8 @@ for run in "no cache, -j 1" "no cache, -j 3" "cold cache" "warm cache"; do
     text "$run: SYNC401" sync401 "$K8
 $K23
 $K31
+$K39
+$K45
 $N8
 $N11
 $W13
@@ -78,6 +86,8 @@ grep SYNC401 out >sync401
 text "main.cu and kernels.cu, from the cache" sync401 "$K8
 $K23
 $K31
+$K39
+$K45
 $N8
 $W11
 $W13

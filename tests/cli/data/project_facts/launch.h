@@ -4,6 +4,8 @@ int permute_launch(float *d, int n, cudaStream_t stream);
 int launch_only(float *d, int n, cudaStream_t stream);
 int wait_then_launch(float *d, int n, cudaStream_t stream);
 int wait_other(float *d, int n, cudaStream_t stream);
+int sync_then_launch(float *d, int n, cudaStream_t stream);
+int wait_first(float *d, int n, cudaStream_t stream);
 struct Post {
     int permute(float *d, int n, cudaStream_t stream);
     int scale(float *d, int n, cudaStream_t stream);

@@ -22,3 +22,16 @@ void run(Post *post, float *d, float *h, int n, int tasks, cudaStream_t stream)
         cudaStreamSynchronize(stream);
     }
 }
+// The wrappers that wait first: called with nothing queued (a device-wide wait, a wait for the
+// stream just before), and wait_first also after other work (launch_only).
+void run_idle(float *d, int n, int tasks, cudaStream_t stream)
+{
+    for (int t = 0; t < tasks; t++) {
+        cudaDeviceSynchronize();
+        sync_then_launch(d, n, stream);
+        cudaStreamSynchronize(stream);
+        wait_first(d, n, stream);
+        launch_only(d, n, stream);
+        wait_first(d, n, stream);
+    }
+}
