@@ -590,10 +590,10 @@ void ss_loop_reach_free(ss_loop_reach *reach)
 /* The words of a function's name that say it sets up, validates or tears down: a word of the
  * name (split at '_' and where a capital follows a lower-case letter or digit, lower-cased,
  * two words joined where the stem has two: 'set_up', 'WarmUp') that starts with one of them. */
-static const char *const once_stems[] = {"init",     "setup",    "create",  "alloc",   "load",
-                                         "prepare",  "config",   "valid",   "verify",  "check",
-                                         "warmup",   "release",  "destroy", "cleanup", "teardown",
-                                         "shutdown", "finalize", "reset"};
+static const char *const once_stems[] = {"init",     "setup",    "create",   "alloc",   "load",
+                                         "prepare",  "config",   "calibrat", "valid",   "verify",
+                                         "check",    "warmup",   "release",  "destroy", "cleanup",
+                                         "teardown", "shutdown", "finalize", "reset"};
 
 static int is_once_word(const char *word)
 {
