@@ -251,7 +251,9 @@ char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
 
 /* loop_notes.c. "bounded: the loop at line 31 runs once per element of 'block_sizes' (4, a
  * constant array), and 'main' runs once" when the loop sweeps over an array of constant size
- * (at most 16 elements: a benchmark's or a test's settings), lies in no other loop, is in a
+ * (at most 16 elements: a benchmark's or a test's settings), or "... runs once per device
+ * (line 7 sets the device to 'devs[devi]')" over the devices (each iteration sets the device
+ * to the variable it steps through, or to an element it indexes), lies in no other loop, is in a
  * function that runs once (ss_callgraph_runs_once), and the call 'at' is in no other loop on
  * the way (in its function, and in each function of the chain of calls from the loop): what
  * runs on its iterations costs a fixed few calls in a run. */

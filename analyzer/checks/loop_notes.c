@@ -1394,40 +1394,162 @@ static int outside_loops(CXCursor function, CXCursor c)
     return ss_scope_enclosing_loops(function, c, loops, 1) == 0;
 }
 
-char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+/* Whether 'loop' is the only loop around the call 'at': in its function, and in each function
+ * of the chain of calls from the loop. */
+static int alone_in_loop(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
-    CXCursor array;
-    long long trips = sweep_size(loop->loop, &array);
-    if (trips < 0 || trips > MAX_BOUNDED_TRIPS)
-        return NULL;
     CXCursor loops[2];
-    if (loop->chain == NULL) {
-        if (ss_scope_enclosing_loops(ctx->function, at, loops, 2) != 1 ||
-            !ss_ast_same_node(loops[0], loop->loop))
-            return NULL;
-    } else {
-        if (loop->call_count == 0 || !outside_loops(ctx->function, at) ||
-            ss_scope_enclosing_loops(loop->function, loop->calls[0], loops, 2) != 1 ||
-            !ss_ast_same_node(loops[0], loop->loop))
-            return NULL;
-        for (size_t i = 1; i < loop->call_count; i++) {
-            if (!outside_loops(loop->froms[i], loop->calls[i]))
-                return NULL;
+    if (loop->chain == NULL)
+        return ss_scope_enclosing_loops(ctx->function, at, loops, 2) == 1 &&
+               ss_ast_same_node(loops[0], loop->loop);
+    if (loop->call_count == 0 || !outside_loops(ctx->function, at) ||
+        ss_scope_enclosing_loops(loop->function, loop->calls[0], loops, 2) != 1 ||
+        !ss_ast_same_node(loops[0], loop->loop))
+        return 0;
+    for (size_t i = 1; i < loop->call_count; i++) {
+        if (!outside_loops(loop->froms[i], loop->calls[i]))
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether 'c' names the variable 'var' ('var', or 'var' through casts). */
+static int names_var(CXCursor c, CXCursor var)
+{
+    CXCursor d = named_decl(c);
+    return !ss_ast_is_null(d) && clang_equalCursors(d, var);
+}
+
+/* Whether something under 'c' may change 'var': an assignment to it (any operator whose left
+ * side it is, where the operator cannot be read: a macro's body), an operator applied to it
+ * ('v++', '&v'), or a call given it by reference (an element access 'a[v]' passes it by
+ * value). Works from cursors only, so that a loop a macro writes is read too. */
+static enum CXChildVisitResult find_var_change(CXCursor c, CXCursor parent, CXClientData data)
+{
+    change_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8];
+    if (k == CXCursor_CompoundAssignOperator || k == CXCursor_UnaryOperator)
+        w->found = is_named(w->named, named_decl(ss_ast_child(c, 0)));
+    else if (k == CXCursor_BinaryOperator && is_named(w->named, named_decl(ss_ast_child(c, 0))))
+        w->found = ss_ast_binary_op(c, op, sizeof op) != 0 || strcmp(op, "=") == 0;
+    else if (k == CXCursor_CallExpr) {
+        CXString name = clang_getCursorSpelling(c);
+        w->found =
+            strcmp(clang_getCString(name), "operator[]") != 0 && passes_by_reference(c, w->named);
+        clang_disposeString(name);
+    }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* The variable 'loop' steps through and its body does not change (find_var_change): the
+ * variable a 'for' declares in its first part and steps in its third ('d++', 'd += 1'), or the
+ * element variable of a range-for; and its body into '*body'. Else a null cursor. */
+static CXCursor stepped_variable(CXCursor loop, CXCursor *body)
+{
+    unsigned n = ss_ast_child_count(loop);
+    CXCursor var = clang_getNullCursor();
+    *body = n ? ss_ast_child(loop, n - 1) : clang_getNullCursor();
+    if (clang_getCursorKind(loop) == CXCursor_ForStmt && n == 4) {
+        CXCursor init = ss_ast_child(loop, 0), inc = ss_ast_strip(ss_ast_child(loop, 2));
+        enum CXCursorKind k = clang_getCursorKind(inc);
+        if (clang_getCursorKind(init) == CXCursor_DeclStmt && ss_ast_child_count(init) == 1 &&
+            (k == CXCursor_UnaryOperator || k == CXCursor_CompoundAssignOperator) &&
+            names_var(ss_ast_child(inc, 0), ss_ast_child(init, 0)))
+            var = ss_ast_child(init, 0);
+    } else if (clang_getCursorKind(loop) == CXCursor_CXXForRangeStmt) {
+        for (unsigned i = 0; i < n && ss_ast_is_null(var); i++) {
+            CXCursor c = ss_ast_child(loop, i);
+            if (clang_getCursorKind(c) == CXCursor_DeclStmt && ss_ast_child_count(c) == 1)
+                c = ss_ast_child(c, 0);
+            var = clang_getCursorKind(c) == CXCursor_VarDecl ? c : var;
         }
     }
+    named_walk named = {{var}, 1, 0, 0};
+    change_walk w = {&named, 0};
+    if (!ss_ast_is_null(var) && !ss_ast_is_null(*body))
+        clang_visitChildren(*body, find_var_change, &w);
+    return w.found ? clang_getNullCursor() : var;
+}
+
+/* Whether 'arg' is 'var' or an element of a list that 'var' indexes ('devs[devi]'). */
+static int device_of(CXCursor arg, CXCursor var)
+{
+    CXCursor e = ss_ast_strip(arg);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    unsigned n = ss_ast_child_count(e);
+    if (names_var(e, var))
+        return 1;
+    if (k == CXCursor_ArraySubscriptExpr && n == 2)
+        return names_var(ss_ast_child(e, 1), var);
+    CXString name = clang_getCursorSpelling(e);
+    int subscript = k == CXCursor_CallExpr && strcmp(clang_getCString(name), "operator[]") == 0;
+    clang_disposeString(name);
+    return subscript && n > 0 && names_var(ss_ast_child(e, n - 1), var);
+}
+
+/* The call of cudaSetDevice that is a statement of the body of 'loop' (so it runs on every
+ * iteration) and sets the device to the variable the loop steps through, or to an element of
+ * a list that it indexes ('cudaSetDevice(d)', 'cudaSetDevice(devs[devi])'): a loop over the
+ * devices, once per device. Returns that call, or a null cursor; the variable into '*var_out'. */
+static CXCursor device_loop_set(CXCursor loop, CXCursor *var_out)
+{
+    CXCursor body, found = clang_getNullCursor();
+    CXCursor var = *var_out = stepped_variable(loop, &body);
+    if (ss_ast_is_null(var) || clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return found;
+    for (unsigned i = 0; i < ss_ast_child_count(body) && ss_ast_is_null(found); i++) {
+        CXCursor call = ss_ast_strip(ss_ast_child(body, i));
+        if (clang_getCursorKind(call) == CXCursor_CallExpr && ss_scope_is_set_device(call) &&
+            clang_Cursor_getNumArguments(call) == 1 &&
+            device_of(clang_Cursor_getArgument(call, 0), var))
+            found = call;
+    }
+    return found;
+}
+
+/* "runs once per element of 'sizes' (4, a constant array)" or "runs once per device (line 7
+ * sets the device to 'devs[devi]')" when 'loop' sweeps a constant array or the devices, else
+ * NULL. Malloc'ed. */
+static char *bounded_trips(CXCursor loop)
+{
+    CXCursor array;
+    long long trips = sweep_size(loop, &array);
+    if (trips >= 0 && trips <= MAX_BOUNDED_TRIPS) {
+        CXString name = clang_getCursorSpelling(array);
+        char *words = ss_xasprintf("runs once per element of '%s' (%lld, a constant array)",
+                                   clang_getCString(name), trips);
+        clang_disposeString(name);
+        return words;
+    }
+    CXCursor var = clang_getNullCursor();
+    CXCursor set = trips < 0 ? device_loop_set(loop, &var) : clang_getNullCursor();
+    if (ss_ast_is_null(set))
+        return NULL;
+    CXString name = clang_getCursorSpelling(var);
+    char *words = ss_xasprintf("runs once per device (line %u sets the device from '%s')",
+                               ss_scope_line(set), clang_getCString(name));
+    clang_disposeString(name);
+    return words;
+}
+
+char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    char *trips = bounded_trips(loop->loop);
+    if (trips == NULL)
+        return NULL;
     char *why = NULL;
-    if (!ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why)) {
+    if (!alone_in_loop(ctx, loop, at) ||
+        !ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why)) {
         free(why);
+        free(trips);
         return NULL;
     }
     char *where =
         loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
-    CXString name = clang_getCursorSpelling(array);
-    char *words = ss_xasprintf("bounded: the loop at %s runs once per element of '%s' (%lld, a "
-                               "constant array), and %s",
-                               where, clang_getCString(name), trips, why);
-    clang_disposeString(name);
+    char *words = ss_xasprintf("bounded: the loop at %s %s, and %s", where, trips, why);
     free(where);
     free(why);
+    free(trips);
     return words;
 }
