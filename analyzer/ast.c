@@ -364,3 +364,29 @@ CXCursor ss_ast_named_variable(CXCursor e)
     }
     return clang_getNullCursor();
 }
+
+char *ss_ast_dependent_member(CXCursor call)
+{
+    CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+        return NULL;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(call);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(callee), &tokens, &n);
+    char *name = NULL;
+    for (unsigned i = 1; i < n; i++) {
+        CXString prev = clang_getTokenSpelling(tu, tokens[i - 1]);
+        const char *p = clang_getCString(prev);
+        int after = strcmp(p, ".") == 0 || strcmp(p, "->") == 0 || strcmp(p, "template") == 0;
+        clang_disposeString(prev);
+        if (!after || clang_getTokenKind(tokens[i]) != CXToken_Identifier)
+            continue;
+        CXString t = clang_getTokenSpelling(tu, tokens[i]);
+        free(name);
+        name = ss_xstrdup(clang_getCString(t));
+        clang_disposeString(t);
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return name;
+}

@@ -26,6 +26,10 @@ int ss_ast_eval_int(CXCursor expr, long long *value);
 /* The name of the function a call calls (the referenced declaration's name), malloc'ed, or
  * NULL. */
 char *ss_ast_callee_name(CXCursor call);
+/* The member a call left unresolved in a template names ('values.copy_async(...)': its
+ * member's name written after the last '.' or '->'), malloc'ed, or NULL: libclang does not
+ * spell a member of a dependent type. */
+char *ss_ast_dependent_member(CXCursor call);
 /* Whether the token at the cursor's location, where it is written, is 'name' ('cudaMemcpyAsync'
  * for a call not renamed through a macro, '{' for a block not expanded from one). */
 int ss_ast_written_as(CXCursor c, const char *name);

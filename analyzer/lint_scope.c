@@ -52,6 +52,11 @@ char *ss_scope_callee_name(CXCursor call)
     /* A call with type-dependent arguments in a template: the callee is an unresolved
      * overload set, named by its OverloadedDeclRef. */
     CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
+    /* A member of an object whose type depends on a template parameter ('p.sub.resize(n)'):
+     * no declaration yet, the member's name. */
+    if (clang_getCursorKind(callee) == CXCursor_MemberRefExpr &&
+        ss_ast_is_null(clang_getCursorReferenced(callee)))
+        return ss_ast_dependent_member(call);
     if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr) {
         CXCursor ref = ss_ast_child(callee, 0);
         for (unsigned i = 0; clang_getCursorKind(ref) == CXCursor_NamespaceRef; i++)

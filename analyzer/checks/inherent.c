@@ -36,7 +36,10 @@ static int is_own_member(CXCursor c)
 static int names_var(CXCursor c, CXCursor var)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
-    return (k == CXCursor_DeclRefExpr || (k == CXCursor_MemberRefExpr && is_own_member(c))) &&
+    /* A field stands for the value read into it, on whatever object ('ds[d].err', 'p->n'). */
+    int member = k == CXCursor_MemberRefExpr &&
+                 (is_own_member(c) || clang_getCursorKind(var) == CXCursor_FieldDecl);
+    return (k == CXCursor_DeclRefExpr || member) &&
            clang_equalCursors(clang_getCursorReferenced(c), var);
 }
 
@@ -304,16 +307,46 @@ static CXCursor destination_var(CXCursor dst)
     return clang_getNullCursor();
 }
 
+/* What a copy's destination 'dst' holds the value in: the field it names, the first met from the
+ * outside ('ds[d].err.data()': 'err'; '&p->n': 'n'), so that another member of the same object
+ * is not taken for the value; else destination_var's variable. */
+static CXCursor destination_value(CXCursor dst)
+{
+    CXCursor e = ss_ast_strip(dst);
+    for (int hops = 0; hops < 6 && !ss_ast_is_null(e); hops++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_MemberRefExpr &&
+            clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_FieldDecl)
+            return clang_getCursorReferenced(e);
+        if (k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr &&
+            k != CXCursor_BinaryOperator && k != CXCursor_MemberRefExpr && k != CXCursor_CallExpr)
+            break;
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    }
+    return destination_var(dst);
+}
+
 /* The variable the statement 'stmt' declares or assigns ('T x = ...', 'x = ...'), or a null
  * cursor. */
 static CXCursor assigned_var(CXCursor stmt)
 {
+    if (clang_isExpression(clang_getCursorKind(stmt))) /* 'g = dim3(...)': its temporary's */
+        stmt = ss_ast_strip(stmt);
     enum CXCursorKind k = clang_getCursorKind(stmt);
     if (k == CXCursor_DeclStmt) {
         CXCursor var = ss_ast_child(stmt, 0);
         return clang_getCursorKind(var) == CXCursor_VarDecl ? var : clang_getNullCursor();
     }
-    if (k == CXCursor_BinaryOperator || k == CXCursor_CallExpr) /* x = ..., or operator= */
+    if (k == CXCursor_BinaryOperator) /* x = ... */
+        return destination_var(ss_ast_child(stmt, 0));
+    if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(stmt) == 2) { /* operator= */
+        CXString name = clang_getCursorSpelling(stmt);
+        int assign = strcmp(clang_getCString(name), "operator=") == 0;
+        clang_disposeString(name);
+        if (assign)
+            return destination_var(clang_Cursor_getArgument(stmt, 0));
+    }
+    if (k == CXCursor_CallExpr) /* what a method is called on */
         return destination_var(ss_ast_child(stmt, 0));
     return clang_getNullCursor();
 }
@@ -336,7 +369,7 @@ static CXCursor value_var(ss_check_ctx *ctx, CXCursor at, CXCursor stmt)
             e = ss_ast_strip(ss_ast_child(e, 0));
         if (is_own_member(e))
             return clang_getCursorReferenced(e);
-        return destination_var(dst);
+        return destination_value(dst);
     }
     return assigned_var(stmt);
 }
@@ -576,6 +609,168 @@ static char *use_words(const use_search *search, CXCursor next, const char *use)
                         ss_scope_line(next), use);
 }
 
+/* ------------------------------------------------------------------------------------------
+ * The next device work needs the value. */
+
+enum { MAX_AHEAD = 12 };
+
+/* The statements after stmts[at_index], a bare block's ('{ ... }') taken one by one in its
+ * place, MAX_AHEAD at most, into 'ahead'. Returns how many. */
+static unsigned statements_ahead(const CXCursor *stmts, unsigned n, unsigned at_index,
+                                 CXCursor *ahead)
+{
+    unsigned count = 0;
+    for (unsigned s = at_index + 1; s < n && count < MAX_AHEAD; s++) {
+        CXCursor stmt = stmts[s];
+        if (clang_getCursorKind(stmt) != CXCursor_CompoundStmt || !ss_ast_written_as(stmt, "{")) {
+            ahead[count++] = stmt;
+            continue;
+        }
+        for (unsigned c = 0, all = ss_ast_child_count(stmt); c < all && count < MAX_AHEAD; c++) {
+            CXCursor inner = ss_ast_child(stmt, c);
+            if (clang_getCursorKind(inner) != CXCursor_NullStmt)
+                ahead[count++] = inner;
+        }
+    }
+    return count;
+}
+
+static int host_only(ss_callgraph *graph, CXCursor stmt);
+
+/* Whether 'stmt' leaves the iteration or the function and does nothing else: 'continue;',
+ * 'break;', 'return x;' (a return of host code only). */
+static int only_leaves(ss_callgraph *graph, CXCursor stmt)
+{
+    if (clang_getCursorKind(stmt) == CXCursor_CompoundStmt && ss_ast_child_count(stmt) == 1)
+        stmt = ss_ast_child(stmt, 0);
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    if (k == CXCursor_ContinueStmt || k == CXCursor_BreakStmt)
+        return 1;
+    return k == CXCursor_ReturnStmt && host_only(graph, stmt);
+}
+
+/* Whether 'stmt' only assigns one of the 'vars' ('n = MAX;'). */
+static int only_clamps(CXCursor stmt, const CXCursor *vars, size_t var_count)
+{
+    if (clang_getCursorKind(stmt) == CXCursor_CompoundStmt && ss_ast_child_count(stmt) == 1)
+        stmt = ss_ast_child(stmt, 0);
+    CXCursor var = assigned_var(stmt);
+    for (size_t v = 0; !ss_ast_is_null(var) && v < var_count; v++) {
+        if (clang_equalCursors(var, vars[v]))
+            return clang_getCursorKind(stmt) != CXCursor_DeclStmt;
+    }
+    return 0;
+}
+
+/* Whether 'stmt' is a guard on the value ('if (n == 0) continue;') or a clamp of it ('if (n >
+ * MAX) n = MAX;'): an 'if' without 'else' whose condition names one of the 'vars' and whose
+ * branch only leaves or only assigns the value. */
+static int guards_value(ss_callgraph *graph, CXCursor stmt, const CXCursor *vars, size_t var_count)
+{
+    if (clang_getCursorKind(stmt) != CXCursor_IfStmt || ss_ast_child_count(stmt) != 2)
+        return 0;
+    int named = 0;
+    for (size_t v = 0; v < var_count && !named; v++)
+        named = refers_to(ss_ast_child(stmt, 0), vars[v]);
+    CXCursor branch = ss_ast_child(stmt, 1);
+    return named && (only_leaves(graph, branch) || only_clamps(branch, vars, var_count));
+}
+
+/* Whether 'stmt' is host code of the C or C++ library only: every call in it a function of a
+ * system header ('ceil', 'dim3', its '='), no 'new', no lambda, and no device work. A function
+ * of the program, this unit's too, may do host work that could come before the readback. */
+static enum CXChildVisitResult find_own_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *refused = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr) {
+        CXCursor callee = clang_getCursorReferenced(c);
+        *refused = ss_ast_is_null(callee) || !ss_ast_in_system_header(callee);
+    } else if (k == CXCursor_CXXNewExpr || k == CXCursor_LambdaExpr) {
+        *refused = 1;
+    }
+    return *refused ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int host_only(ss_callgraph *graph, CXCursor stmt)
+{
+    if (ss_context_does_device_work(graph, stmt) ||
+        ss_scope_has_work(stmt, SS_SCOPE_ENQUEUES, NULL))
+        return 0;
+    int refused = 0;
+    if (find_own_call(stmt, stmt, &refused) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_own_call, &refused);
+    return !refused;
+}
+
+/* The words for the next device work ('next') sizing itself with the value, 'use' saying how,
+ * as 'search' found it. Malloc'ed. */
+static char *work_words(const use_search *search, CXCursor next, const char *use)
+{
+    if (!ss_ast_is_null(search->copy))
+        return ss_xasprintf("inherent: it waits for the value read back at line %u, and the "
+                            "next device work needs it (line %u %s)",
+                            ss_scope_line(search->copy), ss_scope_line(next), use);
+    if (!ss_ast_is_null(search->wait))
+        return ss_xasprintf("inherent: the next device work after the wait at line %u needs "
+                            "the value (line %u %s)",
+                            ss_scope_line(search->wait), ss_scope_line(next), use);
+    return ss_xasprintf("inherent: the next device work needs the value (line %u %s); the "
+                        "statements before it only test, bound or compute with it on the host",
+                        ss_scope_line(next), use);
+}
+
+/* "inherent: ..." when the first statement after stmts[at_index] that queues device work is a
+ * launch whose grid or block it sizes with one of the 'vars' or with a local computed from
+ * one, the statements before it library code only (host_only): guards on the value that leave
+ * ('if (n == 0) continue;'), bounds ('if (n > MAX) n = MAX;'), computations ('grid =
+ * dim3((n + 3) / 4, 4);'). The host cannot queue that work without the value, in a loop or
+ * not. Malloc'ed, or NULL. */
+static char *next_work_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n,
+                             unsigned at_index, const CXCursor *given, size_t given_count,
+                             const use_search *search)
+{
+    CXCursor ahead[MAX_AHEAD], vars[8];
+    size_t var_count = 0;
+    for (size_t v = 0; v < given_count && var_count < 4; v++)
+        vars[var_count++] = given[v];
+    unsigned count = statements_ahead(stmts, n, at_index, ahead);
+    for (unsigned s = 0; s < count; s++) {
+        CXCursor next = ahead[s];
+        for (size_t v = 0; v < var_count; v++) {
+            int sizes = 0;
+            char *use = statement_use(ss_check_graph(ctx), next, vars[v], &sizes);
+            if (use && sizes && strstr(use, "sizes a launch")) {
+                CXString name = clang_getCursorSpelling(vars[v]);
+                size_t len = strlen(use);
+                int with_it = len > 8 && strcmp(use + len - 8, " with it") == 0;
+                char *how = v < given_count ? ss_xstrdup(use)
+                            : with_it       ? ss_xasprintf("%.*s with '%s', computed from it",
+                                                           (int)(len - 8), use, clang_getCString(name))
+                                            : ss_xasprintf("%s ('%s', computed from it)", use,
+                                                           clang_getCString(name));
+                clang_disposeString(name);
+                char *words = work_words(search, next, how);
+                free(how);
+                free(use);
+                return words;
+            }
+            free(use);
+        }
+        if (guards_value(ss_check_graph(ctx), next, vars, given_count))
+            continue;
+        if (!host_only(ss_check_graph(ctx), next))
+            return NULL;
+        CXCursor var = assigned_var(next);
+        int computed = 0;
+        for (size_t v = 0; !ss_ast_is_null(var) && v < var_count && !computed; v++)
+            computed = refers_to(next, vars[v]) && !clang_equalCursors(var, vars[v]);
+        if (computed && var_count < 8)
+            vars[var_count++] = var;
+    }
+    return NULL;
+}
+
 /* "inherent: ..." when one of the (at most three) statements after 'stmts[at_index]' needs one
  * of the 'vars' at once (statement_use; with 'search->sizing_only', to size a launch or an
  * allocation), the statements between only waiting for the device or standing aside (is_aside:
@@ -630,6 +825,8 @@ static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n
     carried->count = copied ? computed_count : 0;
     for (size_t c = 0; c < carried->count; c++)
         carried->vars[c] = computed[c];
+    if (words == NULL && carried->count == 0)
+        words = next_work_words(ctx, stmts, n, at_index, vars, var_count, carried);
     return words;
 }
 

@@ -96,3 +96,105 @@ void simulate(Net &net, int steps)
 }
 
 void make_stream(Net &net) { cudaStreamCreateWithFlags(&net.s, cudaStreamNonBlocking); }
+
+// The next device work sized with the count, after host code only: a guard that leaves the
+// iteration when it is zero, a bound, a grid computed from it (an assignment of a temporary, a
+// bare block around them): inherent. A launch that only takes the count as an argument, or
+// device work lint sees in between (a memset), keeps the warning.
+__global__ void fill(unsigned n, float *x) { x[threadIdx.x] = (float)n; }
+
+void render(unsigned *d_n, float *d_x, int maps, cudaStream_t s)
+{
+    for (int m = 0; m < maps; ++m) {
+        cudaMemsetAsync(d_n, 0, sizeof(unsigned), s);
+        count_spikes<<<64, 256, 0, s>>>((int *)d_n);
+        unsigned n;
+        cudaMemcpy(&n, d_n, sizeof(unsigned), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 119 sizes a launch with 'grid', computed from it); the statements before it only test, bound or compute with it on the host
+        if (n == 0)
+            continue;
+        if (n > 4096u)
+            n = 4096u;
+        dim3 block(16, 16), grid;
+        grid = dim3((n + 3) / 4, 4);
+        fill<<<grid, block, 0, s>>>(n, d_x);
+    }
+}
+
+void forward(unsigned *d_n, float *d_x, int frames, cudaStream_t s)
+{
+    for (int f = 0; f < frames; ++f) {
+        count_spikes<<<64, 256, 0, s>>>((int *)d_n);
+        unsigned missing;
+        cudaMemcpy(&missing, d_n, sizeof(unsigned), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 132 sizes a launch with 'grid', computed from it)
+        {
+            dim3 block(256);
+            dim3 grid((missing + 255) / 256);
+            fill<<<grid, block, 0, s>>>(missing, d_x);
+        }
+    }
+}
+
+void argument_only(unsigned *d_n, float *d_x, int frames, cudaStream_t s)
+{
+    for (int f = 0; f < frames; ++f) {
+        count_spikes<<<64, 256, 0, s>>>((int *)d_n);
+        unsigned n;
+        cudaMemcpy(&n, d_n, sizeof(unsigned), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        if (n == 0)
+            continue;
+        fill<<<64, 256, 0, s>>>(n, d_x);
+    }
+}
+
+void work_between(unsigned *d_n, float *d_x, int frames, cudaStream_t s)
+{
+    for (int f = 0; f < frames; ++f) {
+        count_spikes<<<64, 256, 0, s>>>((int *)d_n);
+        unsigned n;
+        cudaMemcpy(&n, d_n, sizeof(unsigned), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        cudaMemsetAsync(d_x, 0, 64 * sizeof(float), s);
+        fill<<<(n + 255) / 256, 256, 0, s>>>(n, d_x);
+    }
+}
+
+// The value is the field read into: another member of the same object sizing the next launch
+// does not make the readback inherent.
+struct Shard {
+    int nc;
+    float *err_gpu;
+    float *err_cpu; // pageable
+    float *g;
+};
+
+void per_device_errors(Shard *ds, int devices, cudaStream_t s)
+{
+    for (int d = 0; d < devices; ++d) {
+        cudaSetDevice(d);
+        fill<<<ds[d].nc, 256, 0, s>>>(1u, ds[d].err_gpu);
+        cudaMemcpy(ds[d].err_cpu, ds[d].err_gpu, ds[d].nc * sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: warning
+        fill<<<ds[d].nc, 256, 0, s>>>(1u, ds[d].g);
+    }
+}
+
+// In a function template, a member call on an object of a dependent type ('p.sub.resize(n)',
+// which libclang leaves unnamed) is named by the member written: it sizes an allocation.
+template <typename T> struct DeviceBuffer {
+    void resize(size_t n);
+    T *data();
+};
+template <typename T> struct Plan {
+    DeviceBuffer<T> sub;
+    int *d_n;
+    cudaStream_t s;
+};
+
+template <typename T> void sort_points(Plan<T> &p)
+{
+    count_spikes<<<1, 32, 0, p.s>>>(p.d_n);
+    int total;
+    cudaMemcpyAsync(&total, p.d_n, sizeof(int), cudaMemcpyDeviceToHost, p.s); // expect: SYNC201, SYNC301 expect-severity: note expect-message: inherent: the next statement needs the value (line 197 sizes an allocation with it)
+    cudaStreamSynchronize(p.s);
+    p.sub.resize(total);
+    collect<<<1, 32, 0, p.s>>>(total, p.sub.data());
+}
+template void sort_points<float>(Plan<float> &);
