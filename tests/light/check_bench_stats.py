@@ -505,13 +505,14 @@ def check_real_lockstep(source, work):
     if calls is None:
         check(False, f"--timing: the callbacks line: {out[-400:]}")
     else:  # the fake's 200 callbacks, 4 ms, 100 stacks, 2 and 1 ms, its light line's 0.5 and
-        # 1.5 ms, over each child's iterations
+        # 1.5 ms, over each child's iterations (printed to 0.01 us: probes x 8 against own x 3
+        # may differ by 0.04 + 0.015 from the rounding alone)
         per, own, stacks, unwound, unwind, python, kinds, probes, iterations = (
             float(x) for x in calls.groups())
         check(iterations > 0 and abs(own / per - 20) < 0.05 and abs(stacks * 2 - per) < 2e-4 and
               abs(unwound * 4 - stacks) < 4e-4 and
               abs(unwind * 2 - own) < 0.02 and abs(python * 4 - own) < 0.03 and
-              abs(kinds * 8 - own) < 0.05 and abs(probes * 8 - own * 3) < 0.05,
+              abs(kinds * 8 - own) < 0.05 and abs(probes * 8 - own * 3) < 0.06,
               f"the callbacks per iteration (20 us each, half with stacks, a quarter of those "
               f"unwound whole; the driver's questions an eighth and three eighths): "
               f"{calls.group(0)}")
