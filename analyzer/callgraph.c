@@ -706,35 +706,6 @@ int ss_callgraph_sets_up(CXCursor function, char **why)
 }
 
 static const char *callable_only_here(ss_callgraph *g, CXCursor function);
-/* The member a call left unresolved in a template names ('values.copy_async(...)', its
- * member's name written after the last '.' or '->'), malloc'ed, or NULL: libclang does not
- * spell a member of a dependent type. */
-static char *dependent_member(CXCursor call)
-{
-    CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
-    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
-        return NULL;
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(call);
-    CXToken *tokens = NULL;
-    unsigned n = 0;
-    clang_tokenize(tu, clang_getCursorExtent(callee), &tokens, &n);
-    char *name = NULL;
-    for (unsigned i = 1; i < n; i++) {
-        CXString prev = clang_getTokenSpelling(tu, tokens[i - 1]);
-        const char *p = clang_getCString(prev);
-        int after = strcmp(p, ".") == 0 || strcmp(p, "->") == 0 || strcmp(p, "template") == 0;
-        clang_disposeString(prev);
-        if (!after || clang_getTokenKind(tokens[i]) != CXToken_Identifier)
-            continue;
-        CXString t = clang_getTokenSpelling(tu, tokens[i]);
-        free(name);
-        name = ss_xstrdup(clang_getCString(t));
-        clang_disposeString(t);
-    }
-    clang_disposeTokens(tu, tokens, n);
-    return name;
-}
-
 /* The name the unresolved call 'i' of the graph calls (a function's or a member's), or NULL;
  * read once. */
 static const char *dependent_name(ss_callgraph *g, size_t i)
@@ -743,7 +714,7 @@ static const char *dependent_name(ss_callgraph *g, size_t i)
         g->dependent_name = ss_xcalloc(g->dependent_count ? g->dependent_count : 1, sizeof(char *));
         for (size_t k = 0; k < g->dependent_count; k++) {
             char *name = ss_scope_callee_name(g->dependent[k]);
-            g->dependent_name[k] = name ? name : dependent_member(g->dependent[k]);
+            g->dependent_name[k] = name ? name : ss_ast_dependent_member(g->dependent[k]);
         }
     }
     return g->dependent_name[i];
@@ -1269,13 +1240,50 @@ int ss_callgraph_calls_named(ss_callgraph *g, CXCursor body, const char *const *
     return !ss_ast_is_null(w.found);
 }
 
+/* Whether a word of the identifier 'name' (split as name_says_set_up; a word joined with the one
+ * before it too: 'cleanUp', 'tearDown', 'shutDown') starts with a stem that says it tears down
+ * ('ncclRmaCeFinalize', 'commCleanup', 'destroy_plans'). */
+static int name_says_teardown(const char *name)
+{
+    static const char *const stems[] = {"finalize", "cleanup", "teardown", "shutdown", "destroy"};
+    char word[64], joined[128], prev[64] = "";
+    size_t len = 0;
+    int prev_lower = 0;
+    for (size_t i = 0;; i++) {
+        char c = name[i];
+        int boundary = c == '\0' || c == '_' || (isupper((unsigned char)c) && prev_lower);
+        if (boundary && len > 0) {
+            word[len] = '\0';
+            snprintf(joined, sizeof joined, "%s%s", prev, word);
+            for (size_t k = 0; k < sizeof stems / sizeof stems[0]; k++) {
+                if (strncmp(word, stems[k], strlen(stems[k])) == 0 ||
+                    strncmp(joined, stems[k], strlen(stems[k])) == 0)
+                    return 1;
+            }
+            memcpy(prev, word, len + 1);
+            len = 0;
+        }
+        if (c == '\0')
+            return 0;
+        if (c != '_' && len + 1 < sizeof word)
+            word[len++] = (char)tolower((unsigned char)c);
+        prev_lower = islower((unsigned char)c) || isdigit((unsigned char)c);
+    }
+}
+
 int ss_callgraph_tears_down(CXCursor function, char **why)
 {
     *why = NULL;
-    if (clang_getCursorKind(function) != CXCursor_Destructor)
+    enum CXCursorKind k = clang_getCursorKind(function);
+    CXString s = clang_getCursorSpelling(function);
+    int named =
+        k != CXCursor_Destructor && clang_getCString(s) && name_says_teardown(clang_getCString(s));
+    clang_disposeString(s);
+    if (k != CXCursor_Destructor && !named)
         return 0;
     char *name = ss_qualified_name(function);
-    *why = ss_xasprintf("'%s' is a destructor", name);
+    *why = named ? ss_xasprintf("'%s' tears down (its name says so)", name)
+                 : ss_xasprintf("'%s' is a destructor", name);
     free(name);
     return 1;
 }

@@ -682,14 +682,18 @@ static CXCursor function_of(CXCursor stmt)
     return ss_ast_is_null(c) ? c : ss_scope_outer_function(c);
 }
 
-/* For ss_callgraph_reached_unless: a call made in a loop of a destructor is skipped. */
+/* For ss_callgraph_reached_unless: a call made in a loop of a function that tears down (a
+ * destructor, one named so) is skipped. */
 static int skip_teardown(CXCursor from, CXCursor call, void *data)
 {
     (void)data;
     if (!ss_scope_is_loop(from))
         return 0;
     CXCursor function = function_of(call);
-    return !ss_ast_is_null(function) && clang_getCursorKind(function) == CXCursor_Destructor;
+    char *why = NULL;
+    int tears_down = !ss_ast_is_null(function) && ss_callgraph_tears_down(function, &why);
+    free(why);
+    return tears_down;
 }
 
 char *ss_context_teardown_words(ss_check_ctx *ctx, const ss_loop_context *loop)
@@ -706,8 +710,10 @@ char *ss_context_teardown_words(ss_check_ctx *ctx, const ss_loop_context *loop)
     }
     char *where =
         loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
+    int destructor = clang_getCursorKind(loop->function) == CXCursor_Destructor;
     char *words =
-        ss_xasprintf("teardown: the loop at %s runs when an object is destroyed: %s", where, why);
+        ss_xasprintf("teardown: the loop at %s runs %s: %s", where,
+                     destructor ? "when an object is destroyed" : "while it tears down", why);
     free(where);
     free(why);
     return words;
