@@ -43,10 +43,26 @@ static int names_var(CXCursor c, CXCursor var)
            clang_equalCursors(clang_getCursorReferenced(c), var);
 }
 
+/* Whether 'c', not the object of a member access ('parent'), names a whole object of the
+ * structure that declares the field 'field' ('return conn_stat;' after a copy into
+ * '&conn_stat.weight'): the value goes with it. */
+static int names_holder(CXCursor c, CXCursor parent, CXCursor field)
+{
+    if (clang_getCursorKind(field) != CXCursor_FieldDecl ||
+        clang_getCursorKind(c) != CXCursor_DeclRefExpr ||
+        clang_getCursorKind(parent) == CXCursor_MemberRefExpr)
+        return 0;
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    CXCursor record = clang_getTypeDeclaration(t);
+    return !ss_ast_is_null(record) &&
+           clang_equalCursors(clang_getCanonicalCursor(record),
+                              clang_getCanonicalCursor(clang_getCursorSemanticParent(field)));
+}
+
 static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData data)
 {
     ref_walk *w = data;
-    if (names_var(c, w->var)) {
+    if (names_var(c, w->var) || names_holder(c, parent, w->var)) {
         w->found = 1;
         return CXChildVisit_Break;
     }

@@ -198,3 +198,17 @@ template <typename T> void sort_points(Plan<T> &p)
     collect<<<1, 32, 0, p.s>>>(total, p.sub.data());
 }
 template void sort_points<float>(Plan<float> &);
+
+// A copy into a field of a local structure that is returned whole: the value goes with it.
+struct Status {
+    int id;
+    float weight;
+};
+
+Status read_status(const float *d_w, int id)
+{
+    Status st;
+    st.id = id;
+    cudaMemcpy(&st.weight, d_w, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the next statement needs the value (line 213 returns it)
+    return st;
+}
