@@ -660,9 +660,9 @@ static int once_by_name(const node *nd, char **why)
     return once;
 }
 
-/* Whether a word of the identifier 'name' (split as name_says_once) starts with init or setup
- * ('contextsInit', 'init_buffers', 'set_up'). */
-static int name_says_set_up(const char *name)
+/* Whether 'match' accepts a word of the identifier 'name' (split as name_says_once, lower-cased),
+ * given the word before it ("" for the first). */
+static int name_has_word(const char *name, int (*match)(const char *word, const char *prev))
 {
     char word[64], prev[64] = "";
     size_t len = 0;
@@ -672,8 +672,7 @@ static int name_says_set_up(const char *name)
         int boundary = c == '\0' || c == '_' || (isupper((unsigned char)c) && prev_lower);
         if (boundary && len > 0) {
             word[len] = '\0';
-            if (strncmp(word, "init", 4) == 0 || strncmp(word, "setup", 5) == 0 ||
-                (strcmp(prev, "set") == 0 && strncmp(word, "up", 2) == 0))
+            if (match(word, prev))
                 return 1;
             memcpy(prev, word, len + 1);
             len = 0;
@@ -684,6 +683,20 @@ static int name_says_set_up(const char *name)
             word[len++] = (char)tolower((unsigned char)c);
         prev_lower = islower((unsigned char)c) || isdigit((unsigned char)c);
     }
+}
+
+/* A word that starts with init or setup, or 'up' after 'set'. */
+static int set_up_word(const char *word, const char *prev)
+{
+    return strncmp(word, "init", 4) == 0 || strncmp(word, "setup", 5) == 0 ||
+           (strcmp(prev, "set") == 0 && strncmp(word, "up", 2) == 0);
+}
+
+/* Whether a word of the identifier 'name' starts with init or setup ('contextsInit',
+ * 'init_buffers', 'set_up'). */
+static int name_says_set_up(const char *name)
+{
+    return name_has_word(name, set_up_word);
 }
 
 int ss_callgraph_sets_up(CXCursor function, char **why)
@@ -1240,35 +1253,26 @@ int ss_callgraph_calls_named(ss_callgraph *g, CXCursor body, const char *const *
     return !ss_ast_is_null(w.found);
 }
 
-/* Whether a word of the identifier 'name' (split as name_says_set_up; a word joined with the one
- * before it too: 'cleanUp', 'tearDown', 'shutDown') starts with a stem that says it tears down
- * ('ncclRmaCeFinalize', 'commCleanup', 'destroy_plans'). */
-static int name_says_teardown(const char *name)
+/* A word, or the word before it joined with it ('cleanUp', 'tearDown', 'shutDown'), that
+ * starts with a stem that says it tears down. */
+static int teardown_word(const char *word, const char *prev)
 {
     static const char *const stems[] = {"finalize", "cleanup", "teardown", "shutdown", "destroy"};
-    char word[64], joined[128], prev[64] = "";
-    size_t len = 0;
-    int prev_lower = 0;
-    for (size_t i = 0;; i++) {
-        char c = name[i];
-        int boundary = c == '\0' || c == '_' || (isupper((unsigned char)c) && prev_lower);
-        if (boundary && len > 0) {
-            word[len] = '\0';
-            snprintf(joined, sizeof joined, "%s%s", prev, word);
-            for (size_t k = 0; k < sizeof stems / sizeof stems[0]; k++) {
-                if (strncmp(word, stems[k], strlen(stems[k])) == 0 ||
-                    strncmp(joined, stems[k], strlen(stems[k])) == 0)
-                    return 1;
-            }
-            memcpy(prev, word, len + 1);
-            len = 0;
-        }
-        if (c == '\0')
-            return 0;
-        if (c != '_' && len + 1 < sizeof word)
-            word[len++] = (char)tolower((unsigned char)c);
-        prev_lower = islower((unsigned char)c) || isdigit((unsigned char)c);
+    char joined[128];
+    snprintf(joined, sizeof joined, "%s%s", prev, word);
+    for (size_t k = 0; k < sizeof stems / sizeof stems[0]; k++) {
+        if (strncmp(word, stems[k], strlen(stems[k])) == 0 ||
+            strncmp(joined, stems[k], strlen(stems[k])) == 0)
+            return 1;
     }
+    return 0;
+}
+
+/* Whether a word of the identifier 'name' says it tears down ('ncclRmaCeFinalize',
+ * 'commCleanup', 'destroy_plans'). */
+static int name_says_teardown(const char *name)
+{
+    return name_has_word(name, teardown_word);
 }
 
 int ss_callgraph_tears_down(CXCursor function, char **why)
