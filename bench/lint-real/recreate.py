@@ -249,6 +249,23 @@ def samples_dbs(top):
     write_db(top, "first-study", commands)
 
 
+def command_line(argv, doc, sources_step, db_steps):
+    """The command line of a sample's recreate script: GIT_ROOT TOP [sources] [dbs]; runs
+    'sources_step(git_root, top)' and each of 'db_steps(top)' as asked ('doc': the script's
+    docstring, whose second paragraph is its usage). Returns the exit status."""
+    if len(argv) < 2:
+        sys.stderr.write(doc.split("\n\n")[1] + "\n")
+        return 2
+    git_root, top = argv[0], os.path.abspath(argv[1])
+    steps = argv[2:] or ["sources", "dbs"]
+    if "sources" in steps:
+        sources_step(git_root, top)
+    if "dbs" in steps:
+        for step in db_steps:
+            step(top)
+    return 0
+
+
 def main(argv):
     if len(argv) < 2:
         sys.stderr.write(__doc__.split("\n\n")[1] + "\n")

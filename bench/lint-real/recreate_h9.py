@@ -108,18 +108,7 @@ def finufft_db(top):
 
 
 def main(argv):
-    if len(argv) < 2:
-        sys.stderr.write(__doc__.split("\n\n")[1] + "\n")
-        return 2
-    git_root, top = argv[0], os.path.abspath(argv[1])
-    steps = argv[2:] or ["sources", "dbs"]
-    if "sources" in steps:
-        sources(git_root, top)
-    if "dbs" in steps:
-        gpumd_db(top)
-        finufft_db(top)
-        libsgm_db(top)
-    return 0
+    return recreate.command_line(argv, __doc__, sources, [gpumd_db, finufft_db, libsgm_db])
 
 
 if __name__ == "__main__":
