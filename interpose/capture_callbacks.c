@@ -382,6 +382,18 @@ static void on_stream_created(thread_state *t, const ss_args_spec *spec, const v
     e->type = SS_EV_STREAM;
 }
 
+/* Whether the device pointers of a call of 'spec' are recorded (SS_EV_ARGS, --pointers): not a
+ * copy's or memset's in the light mode where no full window can open (no --sample, no
+ * --trigger-file): only SYNC601 reads them, which needs the full mode or a window, and the
+ * light mode's rules (SYNC201 to SYNC402) take a copy's direction and memory kinds from its
+ * call. An allocation's, a free's and an event's are recorded as before. */
+static int records_pointers(const ss_args_spec *spec)
+{
+    return spec->pointers != 0 && proc.config.pointers &&
+           !(spec->pointers == SS_ARGS_COPY && proc.light && proc.config.sample[0] == '\0' &&
+             proc.config.trigger_file[0] == '\0');
+}
+
 /* Appends the device pointers call 'call' was handed (an SS_EV_ARGS event, allocation-free):
  * at its entry a copy's or memset's pointers, and a driver launch's parameters (also when the
  * launch is the driver call inside a runtime launch, 'call' being the runtime call); at its
@@ -486,7 +498,7 @@ static void enter_call(thread_state *t, const ss_args_spec *spec, const CUpti_Ca
     a->enter_ns = capture_now_ns();
     e->type = SS_EV_API;
     *cb->correlationData = (uint64_t)(uintptr_t)e;
-    if (spec->pointers != 0 && proc.config.pointers)
+    if (records_pointers(spec))
         record_pointers(t, spec, p, a, 0);
 }
 
@@ -498,7 +510,6 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
     *cb->correlationData = 0;
     if (!atomic_load_explicit(&proc.active, memory_order_relaxed))
         return;
-    uint64_t began = capture_timing_now();
     thread_state *t = capture_thread_get();
     if (t == NULL) {
         atomic_fetch_add_explicit(&proc.store.budget.dropped_events, 1, memory_order_relaxed);
@@ -513,6 +524,9 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
         nested_driver_call(t, spec, cb);
         return;
     }
+    /* After the driver calls inside runtime calls returned: SYNCSCOPE_TIMING's clock is read
+     * only where the own time is counted (the thread's registration is timed apart). */
+    uint64_t began = capture_timing_now();
     t->busy = 1;
     if (proc.light && spec->pointers == SS_ARGS_FREE)
         capture_light_track(spec, cb->functionParams, 0, 0, 0);
@@ -553,7 +567,7 @@ static void exit_call(thread_state *t, const ss_args_spec *spec, const CUpti_Cal
         capture_light_track(spec, cb->functionParams, 1, a->result, a->bytes);
     if (proc.light && spec->host.size != 0)
         capture_light_track_host(spec, cb->functionParams, 1, a->result, a->bytes);
-    if (spec->pointers != 0 && proc.config.pointers)
+    if (records_pointers(spec))
         record_pointers(t, spec, cb->functionParams, a, 1);
 }
 

@@ -124,9 +124,11 @@ typedef struct thread_state {
     /* The call in progress is the synchronization of an idle readback's stream right after it
      * (capture_probe_enter): neither probed nor stacked, it can be no finding of its own. */
     int readback_sync;
-    /* The slots of the device allocations and of the pinned host memory the light mode
-     * remembers where a copy's pointer was found last (range_has); DEVICE_RANGE_SLOTS: none. */
-    uint32_t range_hint[2];
+    /* The slots of the device allocations ([side][0]) and of the pinned host memory
+     * ([side][1]) the light mode remembers where a copy's destination (side 0) and source
+     * (side 1) were found last (range_has): a loop's copies read from and write to a few
+     * allocations again and again, each side its own. */
+    uint32_t range_hint[2][2];
     ss_site_cache sites; /* capture_stack's site cache */
 } thread_state;
 

@@ -412,12 +412,19 @@ static int slot_has(capture_ranges *table, uint32_t i, uint64_t pointer)
     return pointer < end && atomic_load_explicit(&table->base[i], memory_order_acquire) == base;
 }
 
+/* Whether 'pointer' lies in the allocation of 'table' at slot '*hint', where the thread found
+ * one last time. */
+static int hinted(capture_ranges *table, uint64_t pointer, const uint32_t *hint)
+{
+    return *hint < DEVICE_RANGE_SLOTS && slot_has(table, *hint, pointer);
+}
+
 /* Whether 'pointer' lies in an allocation of 'table'. '*hint' is the slot where the thread
  * found one last time, looked at first (a loop's copies use a few allocations again and
  * again), and set to the slot found. */
 static int range_has(capture_ranges *table, uint64_t pointer, uint32_t *hint)
 {
-    if (*hint < DEVICE_RANGE_SLOTS && slot_has(table, *hint, pointer))
+    if (hinted(table, pointer, hint))
         return 1;
     uint32_t used = atomic_load_explicit(&table->used, memory_order_acquire);
     for (uint32_t i = 0; i < used; i++) {
@@ -492,22 +499,30 @@ int capture_light_skips(const ss_args_spec *spec, const void *params)
     uint64_t dst = ss_args_read(params, &spec->dst, &present);
     thread_state *t = capture_tls;
     uint32_t none = DEVICE_RANGE_SLOTS;
-    if (ranges_looked_at() && device_range_has(dst, t != NULL ? &t->range_hint[0] : &none))
+    if (ranges_looked_at() && device_range_has(dst, t != NULL ? &t->range_hint[0][0] : &none))
         return 1;
     uint8_t kind = memory_kind_of(dst);
     return kind == SS_MEM_DEVICE || kind == SS_MEM_ARRAY;
 }
 
-/* The memory kind of 'pointer': device memory when it lies in a device allocation the mode
- * remembers (what the driver would answer: a cudaMalloc'ed allocation is device memory, not
- * managed), pinned when it lies in pinned host memory it remembers, else as the driver answers
- * (memory_kind_of). */
-static uint8_t kind_of(thread_state *t, uint64_t pointer)
+/* The memory kind of 'pointer', a copy's destination (side 0) or source (side 1): device
+ * memory when it lies in a device allocation the mode remembers (what the driver would answer:
+ * a cudaMalloc'ed allocation is device memory, not managed), pinned when it lies in pinned
+ * host memory it remembers, else as the driver answers (memory_kind_of). The slots where the
+ * thread found this side's pointer last are looked at before either table is searched (a
+ * readback's pinned destination then costs no search of the device allocations: the two
+ * tables hold disjoint ranges of one address space). */
+static uint8_t kind_of(thread_state *t, uint64_t pointer, int side)
 {
     if (pointer > 1 && ranges_looked_at()) {
-        if (device_range_has(pointer, &t->range_hint[0]))
+        uint32_t *hint = t->range_hint[side];
+        if (hinted(&proc.probe.device, pointer, &hint[0]))
             return SS_MEM_DEVICE;
-        if (range_has(&proc.probe.pinned, pointer, &t->range_hint[1]))
+        if (hinted(&proc.probe.pinned, pointer, &hint[1]))
+            return SS_MEM_PINNED;
+        if (device_range_has(pointer, &hint[0]))
+            return SS_MEM_DEVICE;
+        if (range_has(&proc.probe.pinned, pointer, &hint[1]))
             return SS_MEM_PINNED;
     }
     return memory_kind_of(pointer);
@@ -520,7 +535,7 @@ uint32_t capture_host_kinds(thread_state *t, const ss_args_spec *spec, const voi
     int present;
     uint64_t dst = ss_args_read(params, &spec->dst, &present);
     uint64_t src = ss_args_read(params, &spec->src, &present);
-    return SS_API_MEM_WORD(kind_of(t, src), kind_of(t, dst));
+    return SS_API_MEM_WORD(kind_of(t, src, 1), kind_of(t, dst, 0));
 }
 
 static int device_side(uint8_t kind)

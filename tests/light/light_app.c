@@ -481,9 +481,27 @@ int main(int argc, char **argv)
         int busy = getenv("LIGHT_APP_BENCH_IDLE") != NULL ? 0 : 1;
         const char *q = getenv("LIGHT_APP_QUESTION_NS");
         question_ns = q != NULL ? atol(q) : 0;
+        /* LIGHT_APP_BENCH_ALLOCATIONS: that many device allocations made first (a caching
+         * allocator's segments: the light mode's table of them is searched in that order). */
+        const char *allocations_env = getenv("LIGHT_APP_BENCH_ALLOCATIONS");
+        long allocations = allocations_env != NULL ? atol(allocations_env) : 0;
+        for (long k = 0; k < allocations; k++) {
+            void *segment = (void *)(uintptr_t)(ALLOCATED_BASE + RANGE_BYTES * (uint64_t)(k + 1));
+            cudaMalloc_v3020_params segment_make = {&segment, 4096};
+            CALL("cudaMalloc_v3020", &segment_make, 0, 0);
+        }
         void *allocated = (void *)(uintptr_t)ALLOCATED_BASE;
         cudaMalloc_v3020_params make = {&allocated, 8192};
         CALL("cudaMalloc_v3020", &make, 0, 0);
+        /* LIGHT_APP_BENCH_DEVICE_COPIES: that many asynchronous copies from the readback's
+         * allocation to another before each readback (GPT-2's generate() makes three per
+         * readback), each with the runtime's driver call inside it. */
+        const char *copies_env = getenv("LIGHT_APP_BENCH_DEVICE_COPIES");
+        long copies = copies_env != NULL ? atol(copies_env) : 0;
+        void *moved = (void *)(uintptr_t)(ALLOCATED_BASE + 65536);
+        cudaMalloc_v3020_params make_moved = {&moved, 8192};
+        if (copies > 0)
+            CALL("cudaMalloc_v3020", &make_moved, 0, 0);
         void *host = (void *)(uintptr_t)PINNED_BASE;
         cudaHostAlloc_v3020_params pin = {&host, 4096, 0};
         CALL("cudaHostAlloc_v3020", &pin, 0, 0);
@@ -492,9 +510,15 @@ int main(int argc, char **argv)
         /* the driver calls the runtime makes inside them */
         cuMemcpyDtoHAsync_v2_params item_driver = {host, (CUdeviceptr)(uintptr_t)allocated, 4, 0};
         cuStreamSynchronize_params wait_driver = {0};
+        cudaMemcpyAsync_v3020_params copy = {moved, allocated, 64, cudaMemcpyDeviceToDevice, 0};
+        cuMemcpyDtoDAsync_v2_params copy_driver = {(CUdeviceptr)(uintptr_t)moved,
+                                                   (CUdeviceptr)(uintptr_t)allocated, 64, 0};
         int asked = questions;
         uint64_t began = now_ns();
         for (long i = 0; i < n; i++) {
+            for (long c = 0; c < copies; c++)
+                CALL_NESTED("cudaMemcpyAsync_v3020", &copy, "cuMemcpyDtoDAsync_v2", &copy_driver,
+                            0);
             CALL_NESTED("cudaMemcpyAsync_v3020", &item, "cuMemcpyDtoHAsync_v2", &item_driver, busy);
             CALL_NESTED("cudaStreamSynchronize_v3020", &wait, "cuStreamSynchronize", &wait_driver,
                         busy);

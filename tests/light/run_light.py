@@ -488,10 +488,11 @@ def case_switch_off(opts, check):
     env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_LIGHT_PROBE="switch",
                       LIGHT_APP_SWITCH_OFF="1")
     status, out, err = run([opts["app"]], env, workdir)
-    # Levels 0 3 1 3 0: a pinned memset is two events at level 0 (its api record and its
-    # arguments'), none at 1 (called back, returns at once) or 3 (not called back).
+    # Levels 0 3 1 3 0: a pinned memset is one event at level 0 (its api record; the light mode
+    # without windows records no copy's or memset's arguments), none at 1 (called back,
+    # returns at once) or 3 (not called back).
     check(status == 0 and out == "light_app: at level 3 CUPTI called back for 0 memsets, 0 "
-          "synchronizations, 1 stream destructions; events 2 0 0 0 2; after it the destroyed "
+          "synchronizations, 1 stream destructions; events 1 0 0 0 1; after it the destroyed "
           "stream asked 0 times, the kept one 2\n", f"exit {status}: {out}{err}")
     _, apis = trace_meta(os.path.join(workdir, "out.sstrace"))
     check(apis == ["cudaDeviceSynchronize", "cudaMemsetAsync", "cudaMemsetAsync",
@@ -520,7 +521,7 @@ def case_copies(opts, check):
     check(status == 0 and out == "light_app: two device copies asked 2 questions\n"
           "light_app: a readback into cudaHostAlloc'ed memory asked 1 questions, 2 after its "
           "cudaFreeHost\nlight_app: done\n", f"exit {status}: {out}{err}")
-    records, metas = [], []
+    records, metas, args = [], [], []
     with open(os.path.join(workdir, "out.sstrace"), encoding="utf-8") as handle:
         for line in handle:
             words = line.split()
@@ -529,7 +530,12 @@ def case_copies(opts, check):
                                 int(words[1 + API_STACK]) != 0))
             if words and words[0] == "meta":
                 metas.append(words[1:])
+            if words and words[0] == "args":
+                args.append(int(words[3]))
     check(["probe_pending", "1"] in metas, "the light trace lacks the metadata probe_pending 1")
+    # The arguments recorded: the cudaMalloc's address (kind 3) alone; no copy's pointers
+    # (kind 2: only SYNC601 reads them, which the light mode without windows does not run).
+    check(args == [3], f"args records of kinds {args}, expected [3]")
     # Known kinds (bit 31), source << 8 and destination (pageable 1, pinned 2, device 3), the
     # probe's bits (30 probed, 28 pending: the fake's stream was busy at the entry; 29, waited,
     # never: each call returns at once, not asked at its exit) and whether the call has a stack
