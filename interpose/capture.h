@@ -66,5 +66,8 @@ void syncscope_scope_end(uint64_t id);
 void syncscope_light_probe_set(int level);
 /* The same aid: the events recorded so far by every thread (0 under any other probe). */
 uint64_t syncscope_light_probe_events(void);
+/* The same aid: syncscope's own time in its callbacks so far, in ns, every thread's (0 under any
+ * other probe or without SYNCSCOPE_TIMING). */
+uint64_t syncscope_light_probe_own_ns(void);
 
 #endif

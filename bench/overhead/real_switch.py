@@ -36,7 +36,9 @@ each level, syncscope_light_probe_events; the reference: blocks at level light b
 switch), and with --timing (SYNCSCOPE_TIMING=1: the light blocks pay its clock reads) 'bench:
 realswitch NAME own light_iterations I own_us_per_iteration O callbacks C questions Q nested
 D kinds_us K probes_us P' from the exit's timing lines (syncscope's own time, summed over the
-run, over the iterations at level light, set-up included) and the result's findings.
+run, over the iterations at level light, set-up included), 'bench: realswitch NAME
+own_in_blocks light_blocks B us_per_iteration U' (the own time in the timed light blocks alone,
+syncscope_light_probe_own_ns around each: no set-up, no lead-in) and the result's findings.
 Checked: the process loaded LIBSYNCSCOPE; no event is recorded at levels off and noop; the
 light blocks record as many events (median) as the reference blocks; a result is written.
 --fake runs the protocol with real_lockstep's busy loops, a stand-in switch making light and
@@ -123,16 +125,20 @@ class FakeSwitch:
     def events(self):
         return self.count
 
+    def own_ns(self):
+        """The stand-in own time: 1 us per iteration at a recording level."""
+        return self.count * 1000
+
 
 def set_up(opts):
-    """(work, switch(level), events()) with the workload set up and its script's iterations
-    run at level light (the library loaded and checked)."""
+    """(work, switch(level), events(), own_ns()) with the workload set up and its script's
+    iterations run at level light (the library loaded and checked)."""
     work = real_lockstep.WORKLOADS[opts.workload](1.0)
     if opts.fake:
         fake = FakeSwitch(work, opts.fake_cost)
         work.init()
         work.setup()
-        return work, fake.switch, fake.events
+        return work, fake.switch, fake.events, fake.own_ns
     work.init()  # cuInit: the library loads and subscribes
     work.setup()
     with open("/proc/self/maps", encoding="utf-8") as handle:
@@ -143,16 +149,19 @@ def set_up(opts):
     switch.argtypes = [ctypes.c_int]
     events = library.syncscope_light_probe_events
     events.restype = ctypes.c_uint64
-    return work, switch, events
+    own_ns = library.syncscope_light_probe_own_ns
+    own_ns.restype = ctypes.c_uint64
+    return work, switch, events, own_ns
 
 
 class Runner:
     """The iterations, continuing one stream of them over the blocks, counted per level."""
 
-    def __init__(self, work, events, block):
-        self.work, self.events, self.block = work, events, block
+    def __init__(self, work, events, own_ns, block):
+        self.work, self.events, self.own_ns, self.block = work, events, own_ns, block
         self.i, self.last = 0, None
         self.iterations = {}
+        self.own = {}  # level: syncscope's own ns in its timed blocks (SYNCSCOPE_TIMING)
 
     def run(self, count, level):
         for _ in range(count):
@@ -165,9 +174,11 @@ class Runner:
         """The lead-in, then one timed block: (its ms, the events recorded in all)."""
         before = self.events()
         self.run(self.work.lead_in, level)
+        own = self.own_ns()
         start = time.perf_counter()
         self.run(self.block, level)
         ms = (time.perf_counter() - start) * 1e3
+        self.own[level] = self.own.get(level, 0) + self.own_ns() - own
         return ms, self.events() - before
 
 
@@ -239,8 +250,8 @@ def child_main(opts):
                            "SYNCSCOPE_SYMBOL_CACHE": os.path.join(opts.workdir, "cache")})
     if opts.timing:
         os.environ["SYNCSCOPE_TIMING"] = "1"
-    work, switch, events = set_up(opts)
-    runner = Runner(work, events, opts.block or work.block)
+    work, switch, events, own_ns = set_up(opts)
+    runner = Runner(work, events, own_ns, opts.block or work.block)
     opts.block = runner.block
     runner.run(work.natural, "light")  # the script's own iterations: the first's start-up
     times, counts, reference = rounds(opts, runner, switch)
@@ -250,9 +261,19 @@ def child_main(opts):
         print(line, flush=True)
     line, problems = event_problems(opts, counts, reference)
     print(line, flush=True)
+    if opts.timing:
+        print(own_blocks_line(opts, runner, len(times["light"]) + REFERENCE_BLOCKS), flush=True)
     work.teardown()
     print(json.dumps({"iterations": runner.iterations, "problems": problems}), flush=True)
     return 0
+
+
+def own_blocks_line(opts, runner, blocks):
+    """syncscope's own time in the timed light blocks alone (syncscope_light_probe_own_ns
+    around each: no set-up, no lead-in), per iteration."""
+    n = blocks * opts.block
+    return (f"bench: realswitch {opts.workload} own_in_blocks light_blocks {blocks} "
+            f"us_per_iteration {runner.own.get('light', 0) / 1e3 / max(n, 1):.2f}")
 
 
 def own_line(opts, text, iterations):

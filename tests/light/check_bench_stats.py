@@ -215,6 +215,10 @@ def check_real_switch(source, work):
                       f"realswitch --fake-cost {cost}: verdict {line.group(5)!r}")
         check(f"bench: realswitch fake events light 21 min 21 max 21 off 0 min 0 max 0 noop 0 min "
               f"0 max 0 reference 21\n" in proc.stdout, f"realswitch events: {proc.stdout[-600:]}")
+        # The own time in the timed light blocks alone: the stand-in's 1 us an iteration over
+        # the 3 reference blocks and one a round.
+        check(f"bench: realswitch fake own_in_blocks light_blocks {n + 3} us_per_iteration "
+              f"1.00\n" in proc.stdout, f"realswitch own_in_blocks: {proc.stdout[-400:]}")
         iterations = 4 + 63 + 21 * n
         check(f"bench: realswitch fake own light_iterations {iterations} own_us_per_iteration "
               f"{4000 / iterations:.2f} callbacks {200 / iterations:.2f} " in proc.stdout,

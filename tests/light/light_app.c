@@ -139,18 +139,21 @@ static void destroy_stream(void)
  * (events: how many events the capture recorded for it), and at level 3 whether CUPTI still
  * calls back for a memset, a synchronization and a stream's destruction (the stream destroyed
  * then must not be asked about by the device-wide call after the switch back; a kept one is).
- * Levels 0, 3, 1, 3, 0: leaving 3 for 1 and for 0 enables the callbacks again. */
+ * Levels 0, 3, 1, 3, 0: leaving 3 for 1 and for 0 enables the callbacks again. Whether
+ * syncscope's own time (syncscope_light_probe_own_ns, under SYNCSCOPE_TIMING) grew at each. */
 static int switch_off(void)
 {
     void (*level)(int) = NULL;
-    uint64_t (*events)(void) = NULL;
+    uint64_t (*events)(void) = NULL, (*own)(void) = NULL;
     *(void **)&level = dlsym(RTLD_DEFAULT, "syncscope_light_probe_set");
     *(void **)&events = dlsym(RTLD_DEFAULT, "syncscope_light_probe_events");
-    if (level == NULL || events == NULL) {
-        fprintf(stderr, "light_app: no syncscope_light_probe_set or _events\n");
+    *(void **)&own = dlsym(RTLD_DEFAULT, "syncscope_light_probe_own_ns");
+    if (level == NULL || events == NULL || own == NULL) {
+        fprintf(stderr, "light_app: no syncscope_light_probe_set, _events or _own_ns\n");
         return 2;
     }
     uint64_t none[4] = {0}, got[5];
+    int grew[5];
     CALL("cudaDeviceSynchronize_v3020", none, 0, 0); /* the context */
     fake_stream(1, (uint64_t)(uintptr_t)KEPT_STREAM);
     fake_stream(1, (uint64_t)(uintptr_t)DESTROYED_STREAM);
@@ -159,7 +162,7 @@ static int switch_off(void)
     int memset_off = 0, sync_off = 0, destroy_off = 0;
     for (int i = 0; i < 5; i++) {
         level(levels[i]);
-        uint64_t before = events();
+        uint64_t before = events(), own_before = own();
         if (levels[i] == 3) {
             memset_off += fake_call("cudaMemsetAsync_v3020", &set_pinned, NULL, NULL) == 0;
             sync_off += fake_call("cudaDeviceSynchronize_v3020", none, NULL, NULL) == 0;
@@ -170,15 +173,17 @@ static int switch_off(void)
             destroyed = 1;
         }
         got[i] = events() - before;
+        grew[i] = own() > own_before;
     }
     busy_stream = KEPT_STREAM;
     CALL("cudaDeviceSynchronize_v3020", none, 1000000, 1);
     printf("light_app: at level 3 CUPTI called back for %d memsets, %d synchronizations, %d "
-           "stream destructions; events %llu %llu %llu %llu %llu; after it the destroyed stream "
-           "asked %d times, the kept one %d\n",
+           "stream destructions; events %llu %llu %llu %llu %llu; own time grew %d %d %d %d %d; "
+           "after it the destroyed stream asked %d times, the kept one %d\n",
            memset_off, sync_off, destroy_off, (unsigned long long)got[0],
            (unsigned long long)got[1], (unsigned long long)got[2], (unsigned long long)got[3],
-           (unsigned long long)got[4], asked_destroyed, asked_kept);
+           (unsigned long long)got[4], grew[0], grew[1], grew[2], grew[3], grew[4], asked_destroyed,
+           asked_kept);
     return 0;
 }
 

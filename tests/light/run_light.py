@@ -486,13 +486,15 @@ def case_switch_off(opts, check):
     destruction of a stream keeps its callback, so the live streams stay right."""
     workdir = start(opts, "switch_off")
     env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_LIGHT_PROBE="switch",
-                      LIGHT_APP_SWITCH_OFF="1")
+                      LIGHT_APP_SWITCH_OFF="1", SYNCSCOPE_TIMING="1")
     status, out, err = run([opts["app"]], env, workdir)
     # Levels 0 3 1 3 0: a pinned memset is one event at level 0 (its api record; the light mode
     # without windows records no copy's or memset's arguments), none at 1 (called back,
-    # returns at once) or 3 (not called back).
+    # returns at once) or 3 (not called back); syncscope's own time
+    # (syncscope_light_probe_own_ns) grows at level 0 alone.
     check(status == 0 and out == "light_app: at level 3 CUPTI called back for 0 memsets, 0 "
-          "synchronizations, 1 stream destructions; events 1 0 0 0 1; after it the destroyed "
+          "synchronizations, 1 stream destructions; events 1 0 0 0 1; own time grew 1 0 0 0 1; "
+          "after it the destroyed "
           "stream asked 0 times, the kept one 2\n", f"exit {status}: {out}{err}")
     _, apis = trace_meta(os.path.join(workdir, "out.sstrace"))
     check(apis == ["cudaDeviceSynchronize", "cudaMemsetAsync", "cudaMemsetAsync",
