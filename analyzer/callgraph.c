@@ -1253,11 +1253,14 @@ int ss_callgraph_calls_named(ss_callgraph *g, CXCursor body, const char *const *
     return !ss_ast_is_null(w.found);
 }
 
-/* A word, or the word before it joined with it ('cleanUp', 'tearDown', 'shutDown'), that
- * starts with a stem that says it tears down. */
+/* A word, or the word before it joined with it ('cleanUp', 'tearDown', 'shutDown', 'DeInit'),
+ * that starts with a stem that says it tears down: gives back what set-up took ('reclaim',
+ * 'deinit', the undoing of init). Not 'free' or 'release': per-step code frees and releases
+ * (a pool's blocks, a lock). */
 static int teardown_word(const char *word, const char *prev)
 {
-    static const char *const stems[] = {"finalize", "cleanup", "teardown", "shutdown", "destroy"};
+    static const char *const stems[] = {"finalize", "cleanup", "teardown", "shutdown",
+                                        "destroy",  "reclaim", "deinit"};
     char joined[128];
     snprintf(joined, sizeof joined, "%s%s", prev, word);
     for (size_t k = 0; k < sizeof stems / sizeof stems[0]; k++) {
@@ -1269,7 +1272,7 @@ static int teardown_word(const char *word, const char *prev)
 }
 
 /* Whether a word of the identifier 'name' says it tears down ('ncclRmaCeFinalize',
- * 'commCleanup', 'destroy_plans'). */
+ * 'commCleanup', 'destroy_plans', 'commReclaim'). */
 static int name_says_teardown(const char *name)
 {
     return name_has_word(name, teardown_word);

@@ -125,8 +125,9 @@ int ss_callgraph_takes_value(ss_callgraph *graph, CXCursor call, int index);
 int ss_callgraph_sets_up(CXCursor function, char **why);
 
 /* Whether 'function' (a definition) tears down, so that a loop in it runs when an object is
- * destroyed, not on a hot path: a destructor. '*why' receives words for a message
- * ("'Pool::~Pool' is a destructor"), malloc'ed. Returns 1 or 0. */
+ * destroyed, not on a hot path: a destructor, or a word of its name (split as above) starts
+ * with finalize, cleanup, teardown, shutdown, destroy, reclaim or deinit ('commReclaim'). '*why'
+ * receives words for a message ("'Pool::~Pool' is a destructor"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_tears_down(CXCursor function, char **why);
 
 /* Whether the unit's main file may instantiate the function template 'function' explicitly,
