@@ -262,12 +262,14 @@ static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
 }
 
 /* Per iteration of a loop in another unit (ctx->loop_elsewhere): a warning, or a note where
- * the device has nothing queued at the call. */
+ * the device has nothing queued at the call, or an event wait is for the host's own upload. */
 static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
                             ss_severity raised)
 {
     f->severity = raised;
     char *idle = ss_context_idle_words(ctx, rule, NULL, at);
+    if (idle == NULL)
+        idle = ss_context_event_upload_words(ctx, rule, at);
     if (idle) {
         f->severity = SS_SEV_NOTE;
         append(f, idle);

@@ -146,6 +146,25 @@ unsigned ss_context_statements_around(CXCursor function, CXCursor at, CXCursor *
  * after the copy into 'h_tmp' on 's' (line 60), which line 90 swaps with it, ..."). */
 char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* host_reads.c. The most records of one event that ss_context_event_uploads looks at. */
+enum { SS_CONTEXT_MAX_RECORDS = 8 };
+
+/* An upload an event wait waits for: the copy to the device, the event's record right after
+ * it, and the function that holds them. */
+typedef struct ss_event_upload {
+    CXCursor copy, record, function;
+} ss_event_upload;
+
+/* host_reads.c. For the event wait 'at' whose event the unit records (in any of its functions,
+ * naming it only in CUDA's event calls; SS_CONTEXT_MAX_RECORDS records at most) only right after
+ * a copy to the device on the record's stream, nothing queued between: each record with its
+ * copy, into 'out'. Returns how many, or 0 when it is not so. */
+int ss_context_event_uploads(ss_check_ctx *ctx, CXCursor at, ss_event_upload *out);
+
+/* host_reads.c. Whether 'stmt' may queue device work: itself, through a function of the unit,
+ * a library or another unit. Returns 1 or 0. */
+int ss_context_queues_work(ss_callgraph *graph, CXCursor stmt);
+
 /* device_sum.c. "inherent: the host needs the value to launch the next kernel: ..." for a
  * readback of one value (SYNC301) into an element of a buffer, in a loop that sets the device
  * on each iteration, whose values the host then combines in a loop (what it assigns from them
@@ -163,8 +182,16 @@ char *ss_context_device_sum_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor a
  * wait for it (in this iteration, or at the end of the previous one) is uploads of a constant
  * size, 64 KiB in all at most. Streams are compared as written (a variable that holds one
  * constant read as that constant); a function given a stream, or one of the unit that queues
- * work or waits, ends the walk back. */
+ * work or waits, ends the walk back. For an event wait: ss_context_event_upload_words. */
 char *ss_context_overlap_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
+/* overlap.c. For an event wait (SYNC401), in a loop or called from one in another unit: "own
+ * upload: ..." where the unit records the event only right after uploads from one host buffer
+ * (ss_context_event_uploads), each with device work queued after the record, and the host
+ * stores into that buffer right after the wait (no device work between): the host waits until
+ * its own earlier upload has read the buffer it rewrites, while the device works through what
+ * is queued behind the event. */
+char *ss_context_event_upload_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* attach.c. "inherent: the host may touch 'p' only once its attach to the host ..." for
  * a stream wait (SYNC401) after calls that attach managed memory to the host on that stream

@@ -211,7 +211,7 @@ static CXCursor the_copy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const 
  * A wait for an event: the copy it waits for, found where the unit records the event. */
 
 /* How many records of one event, and swaps of one buffer, are looked at. */
-enum { MAX_RECORDS = 8, MAX_SWAPS = 8 };
+enum { MAX_RECORDS = SS_CONTEXT_MAX_RECORDS, MAX_SWAPS = 8 };
 
 /* The member or variable that 'expr' names ('m_', 'this->m_', 'x'), or a null cursor: not an
  * array element, a parameter or another expression. */
@@ -324,13 +324,15 @@ static int on_stream(CXCursor call, int index, const char *stream)
     return same;
 }
 
-/* The work one statement before an event's record queues: copies to the host on the record's
- * stream (the last of them, as written, in 'copy'), or other work, or a stream wait, which
- * makes the record wait for another stream's work too ('other'). */
+/* The work one statement before an event's record queues: copies of the kind 'kind' (to the
+ * host, or to the device) on the record's stream (the last of them, as written, in 'copy'), or
+ * other work, or a stream wait, which makes the record wait for another stream's work too
+ * ('other'). */
 typedef struct queued_walk {
     ss_callgraph *graph;
     CXCursor function;
     const char *stream;
+    int kind;
     CXCursor copy;
     int other;
 } queued_walk;
@@ -343,7 +345,7 @@ static enum CXChildVisitResult find_queued(CXCursor c, CXCursor parent, CXClient
     const ss_api *api = ss_scope_callee_api(c);
     CXCursor dst, src;
     if (api && api->klass == SS_CLASS_COPY && on_stream(c, api->stream_arg, w->stream) &&
-        ss_copy_kind(w->function, c, api, &dst, &src) == SS_COPY_KIND_D2H) {
+        ss_copy_kind(w->function, c, api, &dst, &src) == w->kind) {
         w->copy = c;
         return CXChildVisit_Continue;
     }
@@ -358,9 +360,10 @@ static enum CXChildVisitResult find_queued(CXCursor c, CXCursor parent, CXClient
 
 /* The copy the event 'record' (in 'function') waits for: going back from the record's statement
  * in its block over statements that queue nothing, the first one that queues work queues only
- * copies to the host on the record's stream, and the last of them is the copy (not one value:
- * a flag or a sum the device could test). A null cursor when there is none. */
-static CXCursor copy_before(ss_check_ctx *ctx, CXCursor record, CXCursor function)
+ * copies of the kind 'kind' on the record's stream, and the last of them is the copy (to the
+ * host: not one value, a flag or a sum the device could test). A null cursor when there is
+ * none. */
+static CXCursor copy_before(ss_check_ctx *ctx, CXCursor record, CXCursor function, int kind)
 {
     const ss_api *api = ss_scope_callee_api(record);
     if (api == NULL || api->stream_arg < 0 ||
@@ -371,14 +374,15 @@ static CXCursor copy_before(ss_check_ctx *ctx, CXCursor record, CXCursor functio
     unsigned index = 0;
     unsigned n =
         stream && *stream ? ss_context_statements_around(function, record, stmts, 256, &index) : 0;
-    queued_walk w = {ss_check_graph(ctx), function, stream, clang_getNullCursor(), 0};
+    queued_walk w = {ss_check_graph(ctx), function, stream, kind, clang_getNullCursor(), 0};
     for (unsigned s = index; n > 0 && s-- > 0 && ss_ast_is_null(w.copy) && !w.other;) {
         if (find_queued(stmts[s], stmts[s], &w) == CXChildVisit_Recurse)
             clang_visitChildren(stmts[s], find_queued, &w);
     }
     free(stream);
     if (w.other || ss_ast_is_null(w.copy) ||
-        ss_check_copies_one_value(ctx, w.copy, ss_scope_callee_api(w.copy)))
+        (kind == SS_COPY_KIND_D2H &&
+         ss_check_copies_one_value(ctx, w.copy, ss_scope_callee_api(w.copy))))
         return clang_getNullCursor();
     return w.copy;
 }
@@ -494,7 +498,7 @@ static int event_copies(ss_check_ctx *ctx, CXCursor at, waited *out)
     clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_event_uses, &w);
     CXCursor first_copy = clang_getNullCursor(), first_swap = clang_getNullCursor();
     for (int r = 0; !w.escaped && r < w.count; r++) {
-        CXCursor copy = copy_before(ctx, w.records[r], w.functions[r]);
+        CXCursor copy = copy_before(ctx, w.records[r], w.functions[r], SS_COPY_KIND_D2H);
         CXCursor dst = clang_getNullCursor(), src, swap;
         if (!ss_ast_is_null(copy))
             ss_copy_kind(w.functions[r], copy, ss_scope_callee_api(copy), &dst, &src);
@@ -516,6 +520,27 @@ static int event_copies(ss_check_ctx *ctx, CXCursor at, waited *out)
     return found;
 }
 
+int ss_context_event_uploads(ss_check_ctx *ctx, CXCursor at, ss_event_upload *out)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    CXCursor event =
+        api && api->klass == SS_CLASS_EVENT_SYNC ? named_event(at) : clang_getNullCursor();
+    if (ss_ast_is_null(event))
+        return 0;
+    record_walk w = {.event = event, .function = clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_event_uses, &w);
+    int count = 0;
+    for (int r = 0; !w.escaped && r < w.count; r++) {
+        CXCursor copy = copy_before(ctx, w.records[r], w.functions[r], SS_COPY_KIND_H2D);
+        if (ss_ast_is_null(copy))
+            break;
+        out[count++] = (ss_event_upload){copy, w.records[r], w.functions[r]};
+    }
+    free(w.swaps);
+    free(w.swap_functions);
+    return !w.escaped && w.count > 0 && count == w.count ? count : 0;
+}
+
 /* Fills 'out' for the stream wait 'at' when the last work its block queues on the stream before
  * it is a copy to the host (copy_before: statements that queue nothing may stand between).
  * Returns 1, or 0 when it does not apply. */
@@ -525,7 +550,7 @@ static int stream_copy(ss_check_ctx *ctx, CXCursor at, waited *out)
     if (api == NULL || api->klass != SS_CLASS_STREAM_SYNC)
         return 0;
     CXCursor function = ss_scope_outer_function(ctx->function);
-    CXCursor copy = copy_before(ctx, at, function);
+    CXCursor copy = copy_before(ctx, at, function, SS_COPY_KIND_D2H);
     if (ss_ast_is_null(copy))
         return 0;
     const ss_api *copy_api = ss_scope_callee_api(copy);
@@ -605,9 +630,7 @@ static enum CXChildVisitResult find_library_work(CXCursor c, CXCursor parent, CX
     return CXChildVisit_Recurse;
 }
 
-/* Whether 'stmt' queues device work: itself, through a function of the unit, a library or
- * another unit. */
-static int queues_work(ss_callgraph *graph, CXCursor stmt)
+int ss_context_queues_work(ss_callgraph *graph, CXCursor stmt)
 {
     if (ss_context_does_device_work(graph, stmt))
         return 1;
@@ -640,7 +663,7 @@ static int only_waits(ss_callgraph *graph, CXCursor function)
 {
     CXCursor body = body_of(function);
     return !ss_ast_is_null(body) && clang_visitChildren(body, find_loop, NULL) == 0 &&
-           !queues_work(graph, body);
+           !ss_context_queues_work(graph, body);
 }
 
 /* The calls in 'stmt' that queue device work, counted (a copy's arguments left out); the last
@@ -692,7 +715,7 @@ static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
     unsigned n = ss_ast_is_null(body) ? 0 : ss_ast_child_count(body);
     for (unsigned i = n; i-- > 0;) {
         CXCursor stmt = ss_ast_child(body, i);
-        if (!queues_work(graph, stmt))
+        if (!ss_context_queues_work(graph, stmt))
             continue;
         work_count w = count_in(graph, stmt);
         if (w.count != 1 || ss_ast_is_null(w.copy))

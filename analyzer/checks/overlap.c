@@ -2,7 +2,9 @@
  * on one stream while the stream the next launch is queued on still has work ("overlapped"),
  * and the wait for a stream's own small upload after an earlier wait drained it ("own
  * upload"). Both follow what the program queues on a stream, as written (a variable that holds
- * one constant read as that constant), back from the wait (context_cases.h). */
+ * one constant read as that constant), back from the wait (context_cases.h). And an event wait
+ * for the host's own earlier upload from a buffer it rewrites next, device work queued behind
+ * the event ("own upload" too). */
 #include "ast.h"
 #include "callgraph.h"
 #include "context_cases.h"
@@ -448,9 +450,149 @@ static char *own_upload_words(ss_check_ctx *ctx, CXCursor at, CXCursor expr, con
     return words;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * An event wait for the host's own earlier upload from the buffer it rewrites next. */
+
+/* The variable or member whose storage a write to 'lhs' changes ('h[i]', 'h[i].x', '*h',
+ * 'h->x': 'h'), or a null cursor. */
+static CXCursor stored_decl(CXCursor lhs)
+{
+    CXCursor e = ss_ast_strip(lhs);
+    for (int hops = 0; hops < 6 && !ss_ast_is_null(e); hops++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        CXCursor inner =
+            ss_ast_child_count(e) > 0 ? ss_ast_strip(ss_ast_child(e, 0)) : clang_getNullCursor();
+        enum CXCursorKind ik = clang_getCursorKind(inner);
+        int element = ik == CXCursor_ArraySubscriptExpr || ik == CXCursor_UnaryOperator ||
+                      ((ik == CXCursor_DeclRefExpr || ik == CXCursor_MemberRefExpr) &&
+                       clang_getCursorType(inner).kind == CXType_Pointer);
+        if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_UnaryOperator ||
+            (k == CXCursor_MemberRefExpr && element))
+            e = inner;
+        else if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr)
+            return clang_getCursorReferenced(e);
+        else
+            break;
+    }
+    return clang_getNullCursor();
+}
+
+/* The target of the assignment 'c' ('=', '+=', a class's 'operator='), or a null cursor. */
+static CXCursor assigned(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8] = "";
+    if (k == CXCursor_CompoundAssignOperator ||
+        (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+         strcmp(op, "=") == 0))
+        return ss_ast_child(c, 0);
+    if (k != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) != 2)
+        return clang_getNullCursor();
+    char *name = ss_ast_callee_name(c);
+    int assigns = name && strcmp(name, "operator=") == 0;
+    free(name);
+    return assigns ? clang_Cursor_getArgument(c, 0) : clang_getNullCursor();
+}
+
+typedef struct store_walk {
+    CXCursor decl;
+    int found;
+} store_walk;
+
+static enum CXChildVisitResult find_store(CXCursor c, CXCursor parent, CXClientData data)
+{
+    store_walk *w = data;
+    CXCursor target = assigned(c);
+    if (!ss_ast_is_null(target) && clang_equalCursors(stored_decl(target), w->decl)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The line of the statement after the wait 'at' in its block that stores into 'decl' ('h[i] =
+ * ...'), statements that queue no device work before it; 0 when there is none. */
+static unsigned rewritten_after(ss_check_ctx *ctx, CXCursor at, CXCursor decl)
+{
+    CXCursor stmts[256];
+    unsigned index = 0;
+    unsigned n = ss_context_statements_around(ss_scope_outer_function(ctx->function), at, stmts,
+                                              256, &index);
+    for (unsigned s = index + 1; s < n; s++) {
+        store_walk w = {decl, 0};
+        if (find_store(stmts[s], stmts[s], &w) == CXChildVisit_Recurse)
+            clang_visitChildren(stmts[s], find_store, &w);
+        if (w.found)
+            return ss_scope_line(stmts[s]);
+        if (ss_context_queues_work(ss_check_graph(ctx), stmts[s]))
+            break;
+    }
+    return 0;
+}
+
+/* The line of the first statement after the event record 'u->record' in its block that may
+ * queue device work (the device's work behind the event), or 0. */
+static unsigned work_after(ss_check_ctx *ctx, const ss_event_upload *u)
+{
+    CXCursor stmts[256];
+    unsigned index = 0;
+    unsigned n = ss_context_statements_around(u->function, u->record, stmts, 256, &index);
+    for (unsigned s = index + 1; s < n; s++)
+        if (ss_context_queues_work(ss_check_graph(ctx), stmts[s]))
+            return ss_scope_line(stmts[s]);
+    return 0;
+}
+
+/* The host buffer the upload 'u' copies from (not pageable memory), or a null cursor. */
+static CXCursor uploaded_from(const ss_event_upload *u)
+{
+    CXCursor dst, src = clang_getNullCursor();
+    ss_copy_kind(u->function, u->copy, ss_scope_callee_api(u->copy), &dst, &src);
+    ss_provenance p;
+    if (ss_ast_is_null(src) || ss_provenance_of(u->function, src, &p) != 0)
+        return clang_getNullCursor();
+    int pageable = p.kind == SS_HOST_PAGEABLE;
+    ss_provenance_free(&p);
+    return pageable ? clang_getNullCursor() : base_decl(src);
+}
+
+char *ss_context_event_upload_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (rule != SS_RULE_SYNC_IN_LOOP || api == NULL || api->klass != SS_CLASS_EVENT_SYNC)
+        return NULL;
+    ss_event_upload ups[SS_CONTEXT_MAX_RECORDS];
+    int n = ss_context_event_uploads(ctx, at, ups);
+    CXCursor buffer = n > 0 ? uploaded_from(&ups[0]) : clang_getNullCursor();
+    unsigned work = 0;
+    for (int r = 0; r < n && !ss_ast_is_null(buffer); r++) {
+        unsigned line = work_after(ctx, &ups[r]);
+        if (line == 0 || !clang_equalCursors(uploaded_from(&ups[r]), buffer))
+            buffer = clang_getNullCursor();
+        work = r == 0 ? line : work;
+    }
+    unsigned stored = ss_ast_is_null(buffer) ? 0 : rewritten_after(ctx, at, buffer);
+    if (stored == 0)
+        return NULL;
+    CXString name = clang_getCursorSpelling(buffer);
+    char *event = ss_expr_text(clang_Cursor_getArgument(at, 0));
+    char *words = ss_xasprintf(
+        "own upload: it waits for its own earlier upload from '%s', the host buffer that line %u "
+        "rewrites next: '%s' is recorded only right after an upload from it (line %u%s), with "
+        "device work queued behind the record (line %u), which the device works through while "
+        "the host waits",
+        clang_getCString(name), stored, event ? event : "...", ss_scope_line(ups[0].copy),
+        n > 1 ? ", the first" : "", work);
+    clang_disposeString(name);
+    free(event);
+    return words;
+}
+
 char *ss_context_overlap_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     const ss_api *api = ss_scope_callee_api(at);
+    if (rule == SS_RULE_SYNC_IN_LOOP && api && api->klass == SS_CLASS_EVENT_SYNC)
+        return ss_context_event_upload_words(ctx, rule, at);
     if (rule != SS_RULE_SYNC_IN_LOOP || api == NULL || api->klass != SS_CLASS_STREAM_SYNC)
         return NULL;
     CXCursor expr = ss_check_stream_arg(at, api);
