@@ -96,10 +96,12 @@
 #              SYNCSCOPE_LIGHT_PROBE=switch, blocks of the workload's iterations (SS_REALSWITCH_BLOCK,
 #              default the workload's) at each level of SS_REALSWITCH_LEVELS (default "light
 #              off noop": off, the mode's API callbacks disabled in CUPTI), rounds until
-#              SS_REALSWITCH_SECONDS (default 95, the import included), SYNCSCOPE_TIMING=1, on
-#              the CPUs of SS_WHOLE_CPU: light/off (per iteration, against 1.01), light/noop,
-#              noop/off with bootstrap 95% intervals, the events each level recorded, the own
-#              time per light iteration and the findings
+#              SS_REALSWITCH_SECONDS (default 95, the import included), SYNCSCOPE_TIMING=1
+#              (SS_REALSWITCH_TIMING=0: without it, so that the light blocks pay none of its
+#              clock reads, about ten a recorded call; no own time then), on the CPUs of
+#              SS_WHOLE_CPU: light/off (per iteration, against 1.01), light/noop, noop/off
+#              with bootstrap 95% intervals, the events each level recorded, the own time per
+#              light iteration and the findings
 #   realcalls  each WORKLOAD:SIZE of SS_REALCALLS (default "resnet_train:4 gpt2_generate:1") of
 #              tests/gpu/real run once in the light mode with a trace: the calls it took, in
 #              all and between its first and last readback of SIZE bytes (count_calls.py)
@@ -447,10 +449,12 @@ for part in $parts; do
     realswitch)
         # The import (10 to 15 s) counts in the seconds; the exit (the finisher) after them.
         seconds=${SS_REALSWITCH_SECONDS:-95}
+        timing=--timing
+        if [ "${SS_REALSWITCH_TIMING:-1}" = 0 ]; then timing=; fi
         for workload in ${SS_REALSWITCH_WORKLOADS:-generate resnet}; do
             bounded $((seconds + 25)) "realswitch-$workload" "$python" \
                 bench/overhead/real_switch.py "$preload" "$out/realswitch-$workload" \
-                --workload "$workload" --seconds "$seconds" --timing \
+                --workload "$workload" --seconds "$seconds" $timing \
                 --levels "${SS_REALSWITCH_LEVELS:-light off noop}" \
                 --block "${SS_REALSWITCH_BLOCK:-0}" --cpus "${SS_WHOLE_CPU:-8-15}"
             grep '^bench:' "$out/realswitch-$workload.log" >>"$results"
