@@ -227,6 +227,7 @@ static const char ss_bundled_cuda_runtime[] =
     "cudaError_t cudaFree(void *devPtr);\n"
     "cudaError_t cudaMallocHost(void **ptr, size_t size);\n"
     "cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags);\n"
+    "cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags);\n"
     "cudaError_t cudaFreeHost(void *ptr);\n"
     "cudaError_t cudaMallocManaged(void **devPtr, size_t size,\n"
     "  unsigned int flags SS_DEFAULT(cudaMemAttachGlobal));\n"

@@ -56,8 +56,27 @@ char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
  * allocation (in the next statement, or in the branch of an 'if' that tests it); for a wait
  * (SYNC401), "inherent: it waits for the value read back at line 17, ..." where it waits for
  * an asynchronous readback of one value, within three statements before it, that the
- * statement after it needs so. */
+ * statement after it needs so; "inherent: it waits for the kernel launched at line 12, which
+ * writes pinned host memory, ..." where it waits for a launch given pinned host memory
+ * (ss_context_pinned_writer) that the statements after it need so. */
 char *ss_context_sized_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
+/* inherent.c. The launch that the wait stmts[index] waits for (the whole device, or the
+ * launch's stream as written), within three statements before it, the statements between
+ * standing apart from the memory, where the launch is given pinned host memory that its kernel
+ * may write (the parameter is no pointer to const): a variable or field that holds pinned
+ * memory by the function's data flow or by every store into it in the unit (cudaMallocHost,
+ * cudaHostAlloc, ...), or the device address of such memory (cudaHostGetDevicePointer). That
+ * memory (the host's variable or field) into 'memory' (SS_CONTEXT_MAX_PINNED at most, '*count'
+ * of them); a null cursor when there is none. */
+enum { SS_CONTEXT_MAX_PINNED = 3 };
+CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsigned index,
+                                  CXCursor *memory, size_t *count);
+
+/* inherent.c. Whether the unit allocates the pinned host memory 'memory' (a variable or field)
+ * with room for one element (cudaMallocHost((void **)&p, sizeof(unsigned))): one value, not a
+ * buffer. Returns 1 or 0. */
+int ss_context_pinned_one_value(ss_check_ctx *ctx, CXCursor memory);
 
 /* inherent.c. "inherent: the function hands the data to its caller (...)" when the pageable
  * copy 'at' copies to the host into an out parameter (a pointer or reference parameter, also

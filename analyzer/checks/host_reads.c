@@ -51,7 +51,8 @@ static int names_decl(CXCursor c, CXCursor decl)
     return ss_context_mentions(c, decl);
 }
 
-/* A call of the host given the buffer: not a CUDA API call, no work on the device, not a swap. */
+/* A call of the host given the buffer: not a CUDA API call, no work on the device (nor a
+ * launch's configuration, '<<<h[0], 256>>>'), not a swap. */
 typedef struct host_call_walk {
     ss_callgraph *graph;
     CXCursor decl;
@@ -64,6 +65,8 @@ static enum CXChildVisitResult find_host_call(CXCursor c, CXCursor parent, CXCli
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
     const ss_api *api = ss_scope_callee_api(c);
+    if (ss_scope_is_launch_config(c)) /* its 'dim3(n)' sizes the launch */
+        return CXChildVisit_Continue;
     if (api != NULL || ss_scope_is_launch(c) || ss_context_call_enqueues(w->graph, c, api))
         return CXChildVisit_Recurse;
     /* A swap exchanges the buffers' names and reads neither. */
@@ -869,6 +872,52 @@ static char *wrapper_read_words(ss_check_ctx *ctx)
     return words;
 }
 
+/* "inherent: the next statement needs the value (line 29 reads 'h' in a loop): ..." when a
+ * statement after stmts[index] reads the buffers of 'wd' (read_after), with why the wait is for
+ * them; NULL otherwise. Frees wd->because. Malloc'ed. */
+static char *needed_after(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts, unsigned n,
+                          unsigned index, waited *wd)
+{
+    unsigned line = 0;
+    char *use = read_after(ss_check_graph(ctx), ctx->function, at, stmts, n, index, wd, &line);
+    char *words =
+        use ? ss_xasprintf("inherent: the next statement needs the value (line %u %s)%s%s", line,
+                           use, wd->because ? ": " : "", wd->because ? wd->because : "")
+            : NULL;
+    free(use);
+    free(wd->because);
+    wd->because = NULL;
+    return words;
+}
+
+/* needed_after for the wait stmts[index] where it waits for a launch whose kernel writes pinned
+ * host memory directly (ss_context_pinned_writer): the host reads what the kernel wrote as it
+ * reads a copy's buffer; not one value (ss_context_pinned_one_value: a flag or a count, as a
+ * copy of one value). Malloc'ed, or NULL. */
+static char *pinned_read_words(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts, unsigned n,
+                               unsigned index)
+{
+    CXCursor memory[SS_CONTEXT_MAX_PINNED];
+    size_t count = 0;
+    CXCursor launch = ss_context_pinned_writer(ctx, stmts, index, memory, &count);
+    char *kernel = count > 0 ? ss_scope_kernel_name(launch) : NULL;
+    char *words = NULL;
+    for (size_t m = 0; m < count && words == NULL; m++) {
+        if (ss_context_pinned_one_value(ctx, memory[m]))
+            continue;
+        waited wd = {1, {memory[m]}, {clang_getNullCursor()}, NULL};
+        CXString name = clang_getCursorSpelling(memory[m]);
+        wd.because =
+            ss_xasprintf("kernel '%s' launched at line %u writes '%s', pinned host "
+                         "memory, and the wait waits for it",
+                         kernel ? kernel : "...", ss_scope_line(launch), clang_getCString(name));
+        clang_disposeString(name);
+        words = needed_after(ctx, at, stmts, n, index, &wd);
+    }
+    free(kernel);
+    return words;
+}
+
 char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     if (rule != SS_RULE_SYNC_COPY_IN_PIPELINE && rule != SS_RULE_SYNC_IN_LOOP)
@@ -891,15 +940,8 @@ char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
         wd.count = !ss_ast_is_null(wd.buffers[0]);
     } else if (api == NULL && rule == SS_RULE_SYNC_IN_LOOP && !event_copies(ctx, at, &wd) &&
                !stream_copy(ctx, at, &wd)) {
-        return wrapper_read_words(ctx);
+        char *words = pinned_read_words(ctx, at, stmts, n, index);
+        return words ? words : wrapper_read_words(ctx);
     }
-    unsigned line = 0;
-    char *use = read_after(ss_check_graph(ctx), ctx->function, at, stmts, n, index, &wd, &line);
-    char *words =
-        use ? ss_xasprintf("inherent: the next statement needs the value (line %u %s)%s%s", line,
-                           use, wd.because ? ": " : "", wd.because ? wd.because : "")
-            : NULL;
-    free(use);
-    free(wd.because);
-    return words;
+    return needed_after(ctx, at, stmts, n, index, &wd);
 }

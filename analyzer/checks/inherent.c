@@ -605,6 +605,9 @@ typedef struct use_search {
     CXCursor wait;   /* the search starts after this wait, past statements that do not use the
                       * value (wait_past_apart); or a null cursor */
     CXCursor copy;   /* for a wait's finding: the readback it waits for; or a null cursor */
+    CXCursor writer; /* for a wait's finding: the launch it waits for that writes pinned host
+                      * memory the host then reads (ss_context_pinned_writer); or a null
+                      * cursor */
     CXCursor vars[3];
     size_t count;
 } use_search;
@@ -613,6 +616,10 @@ typedef struct use_search {
  * found it. Malloc'ed. */
 static char *use_words(const use_search *search, CXCursor next, const char *use)
 {
+    if (!ss_ast_is_null(search->writer))
+        return ss_xasprintf("inherent: it waits for the kernel launched at line %u, which writes "
+                            "pinned host memory, and the next statement reads it (line %u %s)",
+                            ss_scope_line(search->writer), ss_scope_line(next), use);
     if (!ss_ast_is_null(search->copy))
         return ss_xasprintf("inherent: it waits for the value read back at line %u, and the "
                             "next statement needs it (line %u %s)",
@@ -723,6 +730,11 @@ static int host_only(ss_callgraph *graph, CXCursor stmt)
  * as 'search' found it. Malloc'ed. */
 static char *work_words(const use_search *search, CXCursor next, const char *use)
 {
+    if (!ss_ast_is_null(search->writer))
+        return ss_xasprintf("inherent: it waits for the kernel launched at line %u, which writes "
+                            "pinned host memory, and the next device work needs what it wrote "
+                            "(line %u %s)",
+                            ss_scope_line(search->writer), ss_scope_line(next), use);
     if (!ss_ast_is_null(search->copy))
         return ss_xasprintf("inherent: it waits for the value read back at line %u, and the "
                             "next device work needs it (line %u %s)",
@@ -1023,7 +1035,8 @@ static char *inherent_search(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, us
 
 char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
-    use_search search = {0, clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0};
+    use_search search = {
+        0, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0};
     return inherent_search(ctx, rule, at, &search);
 }
 
@@ -1080,9 +1093,275 @@ static CXCursor readback_waited(ss_check_ctx *ctx, CXCursor at, const CXCursor *
     return clang_getNullCursor();
 }
 
+/* ------------------------------------------------------------------------------------------
+ * Pinned host memory that a kernel writes directly (a wait's finding). */
+
+/* The calls that give the device's address of mapped pinned host memory: (out, host, ...). */
+static const char *const alias_calls[] = {"cudaHostGetDevicePointer", "cuMemHostGetDevicePointer",
+                                          "cuMemHostGetDevicePointer_v2"};
+
+/* The pointer an argument names: the field of 'buf' (a member), 'p->buf' or 's.buf', the
+ * variable of 'x', 'x + i'; with 'address', only as '&x' ('(void **)&x'). A null cursor when it
+ * names none. */
+static CXCursor pointer_named(CXCursor arg, int address)
+{
+    CXCursor e = ss_ast_strip(arg);
+    if (address) {
+        char *text = clang_getCursorKind(e) == CXCursor_UnaryOperator ? ss_expr_text(e) : NULL;
+        int taken = text && text[0] == '&';
+        free(text);
+        if (!taken)
+            return clang_getNullCursor();
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    }
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator) /* 'x + i' */
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    enum CXCursorKind k = clang_getCursorKind(e);
+    CXCursor decl = clang_getCursorReferenced(e);
+    enum CXCursorKind dk = clang_getCursorKind(decl);
+    if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
+        (dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl || dk == CXCursor_FieldDecl))
+        return decl;
+    return clang_getNullCursor();
+}
+
+/* How the unit stores into the pointer 'decl' (a variable or a field), in any of its
+ * functions: allocations of pinned host memory into it ('cudaMallocHost((void **)&p, n)'), the
+ * device's address of pinned host memory ('cudaHostGetDevicePointer(&p, host, 0)': 'host'), and
+ * any other store ('p = ...' but a null pointer, '&p' given to another call, an initializer). */
+typedef struct pinned_walk {
+    CXCursor decl;
+    int pinned, other;
+    int one_value; /* a pinned allocation of one element ('sizeof(unsigned)') */
+    CXCursor host;
+} pinned_walk;
+
+/* Whether the allocation 'call' ('api') gives 'decl' room for one element at most. */
+static int allocates_one(CXCursor call, const ss_api *api, CXCursor decl)
+{
+    long long bytes = -1;
+    CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+    long long element =
+        t.kind == CXType_Pointer ? clang_Type_getSizeOf(clang_getPointeeType(t)) : -1;
+    return api->size_arg >= 0 && clang_Cursor_getNumArguments(call) > api->size_arg &&
+           ss_ast_eval_int(clang_Cursor_getArgument(call, (unsigned)api->size_arg), &bytes) == 0 &&
+           element > 0 && bytes <= element;
+}
+
+static int is_alias_call(CXCursor call)
+{
+    char *name = ss_scope_callee_name(call);
+    int match = 0;
+    for (size_t i = 0; name && i < sizeof alias_calls / sizeof alias_calls[0] && !match; i++)
+        match = strcmp(name, alias_calls[i]) == 0;
+    free(name);
+    return match;
+}
+
+static void call_store(pinned_walk *w, CXCursor call)
+{
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n; i++) {
+        if (!clang_equalCursors(pointer_named(clang_Cursor_getArgument(call, (unsigned)i), 1),
+                                w->decl))
+            continue;
+        const ss_api *api = ss_scope_callee_api(call);
+        if (i == 0 && api && api->klass == SS_CLASS_HOST_ALLOC) {
+            w->pinned++;
+            w->one_value |= allocates_one(call, api, w->decl);
+            continue;
+        }
+        CXCursor host = i == 0 && n > 1 && is_alias_call(call)
+                            ? pointer_named(clang_Cursor_getArgument(call, 1), 0)
+                            : clang_getNullCursor();
+        /* The address of one host memory; another's, or another store, is not known. */
+        if (!ss_ast_is_null(host) && (ss_ast_is_null(w->host) || clang_equalCursors(w->host, host)))
+            w->host = host;
+        else
+            w->other++;
+    }
+}
+
+/* Whether 'value' is a null pointer constant ('0', 'NULL', 'nullptr'). */
+static int is_null_pointer(CXCursor value)
+{
+    CXCursor e = ss_ast_strip(value);
+    long long v = 1;
+    return clang_getCursorKind(e) == CXCursor_CXXNullPtrLiteralExpr ||
+           clang_getCursorKind(e) == CXCursor_GNUNullExpr ||
+           (ss_ast_eval_int(e, &v) == 0 && v == 0);
+}
+
+/* A constructor's initializer of the field ('Post() : h_count(other) {}'): a store unless a null
+ * pointer. */
+static void initializer_store(pinned_walk *w, CXCursor constructor)
+{
+    unsigned n = ss_ast_child_count(constructor);
+    for (unsigned i = 0; i + 1 < n; i++) {
+        CXCursor c = ss_ast_child(constructor, i), init = ss_ast_child(constructor, i + 1);
+        if (clang_getCursorKind(c) == CXCursor_MemberRef &&
+            clang_equalCursors(clang_getCursorReferenced(c), w->decl) &&
+            clang_isExpression(clang_getCursorKind(init)) && !is_null_pointer(init))
+            w->other++;
+    }
+}
+
+static enum CXChildVisitResult find_pinned_store(CXCursor c, CXCursor parent, CXClientData data)
+{
+    pinned_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8] = "";
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_CallExpr)
+        call_store(w, c);
+    if (k == CXCursor_Constructor)
+        initializer_store(w, c);
+    if ((k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+         strcmp(op, "=") == 0) ||
+        k == CXCursor_CompoundAssignOperator) {
+        CXCursor lhs = ss_ast_strip(ss_ast_child(c, 0));
+        enum CXCursorKind lk = clang_getCursorKind(lhs);
+        if ((lk == CXCursor_DeclRefExpr || lk == CXCursor_MemberRefExpr) &&
+            clang_equalCursors(clang_getCursorReferenced(lhs), w->decl) &&
+            (k == CXCursor_CompoundAssignOperator || !is_null_pointer(ss_ast_child(c, 1))))
+            w->other++;
+    }
+    if (k == CXCursor_VarDecl && clang_equalCursors(c, w->decl) && ss_ast_child_count(c) > 0) {
+        CXCursor init = ss_ast_child(c, ss_ast_child_count(c) - 1);
+        if (clang_isExpression(clang_getCursorKind(init)) && !is_null_pointer(init))
+            w->other++;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The pinned host memory the launch argument 'arg' points into: the variable or field it names
+ * when the function's data flow says it holds pinned host memory, or when the unit stores into
+ * it only pinned allocations; the host memory whose device address it holds when the unit
+ * stores into it only that address (alias_calls). A null cursor otherwise. */
+static CXCursor pinned_memory(ss_check_ctx *ctx, CXCursor arg)
+{
+    CXCursor decl = pointer_named(arg, 0), none = clang_getNullCursor();
+    CXType t = clang_getCanonicalType(clang_getCursorType(arg));
+    /* A parameter's memory is the caller's to say. */
+    if (ss_ast_is_null(decl) || t.kind != CXType_Pointer ||
+        clang_getCursorKind(decl) == CXCursor_ParmDecl)
+        return none;
+    ss_provenance p;
+    ss_provenance_of(ctx->function, arg, &p);
+    ss_host_kind kind = p.kind;
+    ss_provenance_free(&p);
+    if (kind == SS_HOST_PINNED)
+        return decl;
+    if (kind != SS_HOST_UNKNOWN)
+        return none;
+    pinned_walk w = {decl, 0, 0, 0, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_pinned_store, &w);
+    if (w.other > 0 || (w.pinned > 0) == !ss_ast_is_null(w.host))
+        return none;
+    return w.pinned > 0 ? decl : w.host;
+}
+
+int ss_context_pinned_one_value(ss_check_ctx *ctx, CXCursor memory)
+{
+    pinned_walk w = {memory, 0, 0, 0, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_pinned_store, &w);
+    return w.one_value;
+}
+
+/* Whether the kernel's parameter 'index' points to const data: the kernel does not write
+ * through it. */
+static int const_parameter(CXCursor launch, unsigned index)
+{
+    CXCursor kernel = clang_getCursorReferenced(launch);
+    if (ss_ast_is_null(kernel) || clang_Cursor_getNumArguments(kernel) <= (int)index)
+        return 0;
+    CXType t = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(kernel, index)));
+    return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
+}
+
+/* The pinned host memory (pinned_memory) that the launch 'launch' is given a pointer to, where
+ * the kernel's parameter is not a pointer to const, into 'memory' (SS_CONTEXT_MAX_PINNED at most).
+ * Returns how many. */
+static size_t written_memory(ss_check_ctx *ctx, CXCursor launch, CXCursor *memory)
+{
+    size_t count = 0;
+    int n = clang_Cursor_getNumArguments(launch);
+    for (int i = 0; i < n && count < SS_CONTEXT_MAX_PINNED; i++) {
+        if (const_parameter(launch, (unsigned)i))
+            continue;
+        CXCursor m = pinned_memory(ctx, clang_Cursor_getArgument(launch, (unsigned)i));
+        for (size_t j = 0; j < count && !ss_ast_is_null(m); j++) {
+            if (clang_equalCursors(memory[j], m))
+                m = clang_getNullCursor();
+        }
+        if (!ss_ast_is_null(m))
+            memory[count++] = m;
+    }
+    return count;
+}
+
+/* The last launch in 'stmt' (the statement itself or one in it: an error-checking macro). */
+static enum CXChildVisitResult find_launch(CXCursor c, CXCursor parent, CXClientData data)
+{
+    CXCursor *found = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && ss_scope_is_launch(c))
+        *found = c;
+    return CXChildVisit_Recurse;
+}
+
+static CXCursor launch_in(CXCursor stmt)
+{
+    CXCursor found = clang_getNullCursor();
+    if (clang_getCursorKind(stmt) == CXCursor_CallExpr && ss_scope_is_launch(stmt))
+        return stmt;
+    clang_visitChildren(stmt, find_launch, &found);
+    return found;
+}
+
+/* Whether the wait 'stmt' waits for the launch 'launch': a wait for the whole device, or a
+ * cudaStreamSynchronize of its stream as written. */
+static int waits_for_launch(CXCursor stmt, CXCursor launch)
+{
+    CXCursor stream = ss_check_stream_arg(launch, NULL);
+    char *text = ss_ast_is_null(stream) ? NULL : ss_expr_text(stream);
+    copy_wait_walk w = {text ? text : "0", 0};
+    if (find_copy_wait(stmt, stmt, &w) == CXChildVisit_Recurse)
+        clang_visitChildren(stmt, find_copy_wait, &w);
+    free(text);
+    return w.found;
+}
+
+/* The last launch in the three statements before the wait, where it writes pinned host memory
+ * (written_memory) and the statements between stand apart from it (stands_apart). */
+CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsigned index,
+                                  CXCursor *memory, size_t *count)
+{
+    *count = 0;
+    for (unsigned back = 1; back <= 3 && back <= index; back++) {
+        CXCursor stmt = stmts[index - back];
+        CXCursor launch = launch_in(stmt);
+        if (ss_ast_is_null(launch)) {
+            if (!stands_apart(ctx, stmt, NULL, 0))
+                break;
+            continue;
+        }
+        *count = written_memory(ctx, launch, memory);
+        int apart = *count > 0;
+        for (unsigned s = index - back + 1; s < index && apart; s++)
+            apart = stands_apart(ctx, stmts[s], memory, *count);
+        if (apart && waits_for_launch(stmts[index], launch))
+            return launch;
+        break;
+    }
+    *count = 0;
+    return clang_getNullCursor();
+}
+
 char *ss_context_sized_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
-    use_search search = {1, clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0};
+    use_search search = {
+        1, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0};
     if (rule != SS_RULE_SYNC_IN_LOOP)
         return inherent_search(ctx, rule, at, &search);
     CXCursor stmts[MAX_BLOCK];
@@ -1092,9 +1371,14 @@ char *ss_context_sized_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     if (n == 0 || index == 0)
         return NULL;
     search.copy = readback_waited(ctx, at, stmts, index, &var);
-    if (ss_ast_is_null(search.copy))
+    if (!ss_ast_is_null(search.copy))
+        return next_use_words(ctx, stmts, n, index, &var, 1, &search);
+    CXCursor memory[SS_CONTEXT_MAX_PINNED];
+    size_t count = 0;
+    search.writer = ss_context_pinned_writer(ctx, stmts, index, memory, &count);
+    if (ss_ast_is_null(search.writer))
         return NULL;
-    return next_use_words(ctx, stmts, n, index, &var, 1, &search);
+    return next_use_words(ctx, stmts, n, index, memory, count, &search);
 }
 
 /* ------------------------------------------------------------------------------------------
