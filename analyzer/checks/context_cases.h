@@ -124,6 +124,13 @@ typedef struct ss_assumed_waits {
 char *ss_context_between_waits(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed);
 void ss_assumed_waits_free(ss_assumed_waits *a);
 
+/* drained.c. For work on the legacy stream (SYNC101, SYNC102) at 'at': "after a join: ..."
+ * where, on every way the unit reaches it, a wait for the whole device (or a loop that sets
+ * each device and waits for it) came before it with no work on another stream queued since,
+ * and none is queued after it to the end of its function, nor after the calls of its function
+ * in the unit's callers (work on the legacy stream aside); else NULL. */
+char *ss_context_after_join(ss_check_ctx *ctx, CXCursor at);
+
 /* drained.c. Whether 'decl' is a constructor, destructor, conversion or operator, or one the
  * compiler writes: a value's own plumbing, not a function that queues work. Returns 1 or 0. */
 int ss_context_special_member(CXCursor decl);

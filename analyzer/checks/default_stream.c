@@ -594,6 +594,21 @@ static const char params_words[] =
     "the only other streams this translation unit uses are stream parameters and fields that "
     "every call and write in the project gives the legacy stream, so it holds nothing up yet";
 
+/* Reports 'message' at 'at' as a note that says why ('why'): legacy-stream work that holds
+ * nothing up. */
+static void report_quiet(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *message,
+                         const char *why, const char *hint)
+{
+    char *quiet = ss_xasprintf("%s; %s", message, why);
+    size_t before = ctx->result->count;
+    ctx->legacy_note = 1;
+    ss_check_report(ctx, rule, at, quiet, hint);
+    ctx->legacy_note = 0;
+    if (ctx->result->count > before)
+        ctx->result->findings[ctx->result->count - 1].severity = SS_SEV_NOTE;
+    free(quiet);
+}
+
 /* Reports a SYNC101 or SYNC102 finding ('rule'; 'values' the stream's, ss_stream_values): a
  * warning where the unit uses another stream that the legacy stream can hold up, else a note
  * that says why; a note too where the program names the legacy stream itself
@@ -618,8 +633,11 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
      * the project pass. */
     ss_assumed_waits assumed = {0};
     char *between = why ? NULL : ss_context_between_waits(ctx, at, &assumed);
+    char *joined = why || (between && assumed.count == 0) ? NULL : ss_context_after_join(ctx, at);
     if (between && assumed.count == 0)
         why = between;
+    else if (joined)
+        why = joined;
     if (why == NULL) {
         size_t count = ctx->result->count;
         ss_check_report(ctx, rule, at, message, hint_for(ctx));
@@ -632,15 +650,9 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
         return;
     }
     ss_assumed_waits_free(&assumed);
-    char *quiet = ss_xasprintf("%s; %s", message, why);
-    size_t before = ctx->result->count;
-    ctx->legacy_note = 1;
-    ss_check_report(ctx, rule, at, quiet, hint_for(ctx));
-    ctx->legacy_note = 0;
-    if (ctx->result->count > before)
-        ctx->result->findings[ctx->result->count - 1].severity = SS_SEV_NOTE;
-    free(quiet);
+    report_quiet(ctx, rule, at, message, why, hint_for(ctx));
     free(between);
+    free(joined);
 }
 
 /* The stream of the launch configuration 'arg' ('&cfg', cudaLaunchKernelEx): the values
@@ -741,7 +753,16 @@ static void device_side_sync_call(ss_check_ctx *ctx, CXCursor call, const ss_api
             ? ss_xasprintf("use %sAsync on the stream that uses the memory", api->name)
             : ss_xasprintf("use %s on the stream that uses the memory",
                            api->klass == SS_CLASS_MEMSET ? "cudaMemsetAsync" : "cudaMemcpyAsync");
-    ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message, fix);
+    /* Between two waits for the whole device, or after one with no work on another stream
+     * after it, as for a launch: nothing for it to serialize with. */
+    char *why = ss_context_between_waits(ctx, call, NULL);
+    if (why == NULL)
+        why = ss_context_after_join(ctx, call);
+    if (why)
+        report_quiet(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message, why, fix);
+    else
+        ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message, fix);
+    free(why);
     free(fix);
     free(message);
     free(target);

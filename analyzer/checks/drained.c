@@ -342,7 +342,9 @@ static void event_call_flow(flow *f, CXCursor call, const ss_api *api)
 
 static void call_flow(flow *f, CXCursor call)
 {
-    if (f->now.state == UNREACHED)
+    /* A launch's configuration call is the launch's own part (declared outside the system
+     * headers where the toolkit's declarations are served from memory). */
+    if (f->now.state == UNREACHED || ss_scope_is_launch_config(call))
         return;
     if (!ss_ast_is_null(f->q->event)) {
         event_call_flow(f, call, ss_scope_callee_api(call));
@@ -436,14 +438,43 @@ static void parts_flow(flow *f, CXCursor s, unsigned from, unsigned to)
         expr_flow(f, ss_ast_child(s, i));
 }
 
+/* A join of every device: the loop 's' sets the device in its own body (not in an inner
+ * loop) and, whatever the state it starts from, leaves it drained at the end of the body on
+ * every way (a device-wide wait after the set). It goes over the devices the unit works on
+ * ('for (g...) { cudaSetDevice(g); cudaDeviceSynchronize(); }'), each drained in turn, and is
+ * taken to run at least once: with no device there is no work either. Sets f->now and
+ * returns 1 where 's' is one. */
+static int join_loop_flow(flow *f, CXCursor s, CXCursor body)
+{
+    if (f->now.state == UNREACHED || !ss_scope_sets_device(body, 1))
+        return 0;
+    flow pass = *f;
+    pass.now = busy();
+    stmt_flow(&pass, body);
+    if (pass.now.state != DRAINED)
+        return 0;
+    unsigned n = ss_ast_child_count(s);
+    parts_flow(&pass, s, clang_getCursorKind(s) == CXCursor_DoStmt ? 1 : 0,
+               clang_getCursorKind(s) == CXCursor_DoStmt ? n : n - 1);
+    if (pass.now.state != DRAINED)
+        return 0;
+    f->worked |= pass.worked;
+    f->returned = join(f->returned, pass.returned);
+    f->now = pass.now;
+    return 1;
+}
+
 /* The loop 's': its body, then its other parts (condition, increment), run some times after
- * the state it starts from, or (unless 'at_least_once') not at all. */
+ * the state it starts from, or (unless 'at_least_once') not at all; a join of every device
+ * (join_loop_flow) leaves the device drained. */
 static void loop_flow(flow *f, CXCursor s, int at_least_once)
 {
     unsigned n = ss_ast_child_count(s);
     if (n == 0)
         return;
     CXCursor body = ss_ast_child(s, clang_getCursorKind(s) == CXCursor_DoStmt ? 0 : n - 1);
+    if (join_loop_flow(f, s, body))
+        return;
     drain in = f->now;
     for (int pass = 0; pass < 2; pass++) {
         stmt_flow(f, body);
@@ -700,6 +731,22 @@ static int in_loop_body(const CXCursor *path, long loop)
     return 0;
 }
 
+/* For work on the legacy stream: the state at the start of every iteration of the loop 's'
+ * entered drained ('in'), where its body and other parts queue no work on another stream (the
+ * legacy stream's own work leaves the device as it is for that question): drained on each;
+ * else busy. */
+static drain kept_drained(flow *f, CXCursor s, drain in)
+{
+    if (in.state != DRAINED)
+        return busy();
+    unsigned n = ss_ast_child_count(s);
+    int is_do = clang_getCursorKind(s) == CXCursor_DoStmt;
+    f->now = in;
+    stmt_flow(f, ss_ast_child(s, is_do ? 0 : n - 1));
+    parts_flow(f, s, is_do ? 1 : 0, is_do ? n : n - 1);
+    return f->now.state == DRAINED ? join(in, f->now) : busy();
+}
+
 /* The state right before 'target' in 'function' (a definition): what the statements before it
  * on the way down leave, from the state at the function's start (entry_state, asked only when
  * it matters) or, in a loop's body, from the end of its previous iteration (and, for a loop in
@@ -725,6 +772,8 @@ static drain state_at(const question *q, CXCursor function, CXCursor target, int
          * iterations: its first iteration starts from what comes before it there. */
         if (start.state == DRAINED && in_loop_body(path, loop))
             start = join(start, state_at(q, function, path[loop], depth));
+        else if (start.state != DRAINED && q->legacy)
+            start = kept_drained(&f, path[loop], state_at(q, function, path[loop], depth));
         d = way_flow(&f, path, found, loop, target, start);
     } else if (found > 0) {
         /* Drained on the way whatever the start; else drained from a start that is. */
@@ -846,6 +895,77 @@ char *ss_context_between_waits(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits 
     free(then);
     free(first_at);
     free(then_at);
+    return words;
+}
+
+/* Whether no work on another stream (the question's: work on the legacy stream aside) is
+ * queued after the call 'at' in 'function' on any way to its end: the rest of the blocks
+ * around it, a loop around it once more (its later iterations), and, for each call of the
+ * function in the unit, the same after that call in its caller ('depth' callers up, at most
+ * MAX_CALLER_DEPTH; no call in the unit: the end of what the unit shows). */
+static int quiet_after(const question *q, CXCursor function, CXCursor at, int depth)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(function, at, path);
+    flow f = {q, function, 0, {DRAINED, clang_getNullCursor(), 0, 0, 0}, unreached(), 0};
+    int ok = found > 0;
+    for (long i = found - 1; ok && i >= 0 && f.now.state != UNREACHED && !f.worked; i--) {
+        CXCursor child = i + 1 < found ? path[i + 1] : at;
+        enum CXCursorKind k = clang_getCursorKind(path[i]);
+        if (k == CXCursor_LambdaExpr || k == CXCursor_SwitchStmt) {
+            ok = 0;
+        } else if (k == CXCursor_CompoundStmt) {
+            int after = 0;
+            for (unsigned s = 0, n = ss_ast_child_count(path[i]); s < n; s++) {
+                CXCursor stmt = ss_ast_child(path[i], s);
+                if (after)
+                    stmt_flow(&f, stmt);
+                after = after || ss_ast_same_node(stmt, child);
+            }
+        } else if (is_loop(path[i])) {
+            unsigned n = ss_ast_child_count(path[i]);
+            int is_do = clang_getCursorKind(path[i]) == CXCursor_DoStmt;
+            stmt_flow(&f, ss_ast_child(path[i], is_do ? 0 : n - 1));
+            parts_flow(&f, path[i], is_do ? 1 : 0, is_do ? n : n - 1);
+        }
+    }
+    free(path);
+    if (!ok || f.worked || flow_budget < 0)
+        return 0;
+    CXCursor calls[MAX_CALLERS], callers[MAX_CALLERS];
+    long n = ss_callgraph_calls_of(q->graph, function, calls, callers, MAX_CALLERS);
+    if (n < 0 || n > MAX_CALLERS || (n > 0 && depth >= MAX_CALLER_DEPTH))
+        return 0;
+    for (long i = 0; i < n; i++) {
+        if (!quiet_after(q, callers[i], calls[i], depth + 1))
+            return 0;
+    }
+    return 1;
+}
+
+char *ss_context_after_join(ss_check_ctx *ctx, CXCursor at)
+{
+    if (clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return NULL;
+    question q = device_question(ctx, 0);
+    q.legacy = 1;
+    q.per_thread = ctx->per_thread;
+    flow_budget = FLOW_BUDGET;
+    drain before = state_at(&q, ctx->function, at, 0);
+    if (before.state != DRAINED || ss_ast_is_null(before.by) ||
+        !quiet_after(&q, ctx->function, at, 0))
+        return NULL;
+    char *name = ss_scope_callee_name(before.by), *place = ss_callgraph_place(before.by);
+    char *fn = ss_qualified_name(ctx->function);
+    char *words = ss_xasprintf(
+        "after a join: '%s' at %s drained the device, and no work on another stream is queued "
+        "between it and this call, nor after this call in '%s' or its callers in the unit, on "
+        "any way the unit reaches it: no other stream holds work for the legacy stream to wait "
+        "for, and the unit queues none after it there for it to hold up",
+        name ? name : "a wait", place, fn ? fn : "?");
+    free(name);
+    free(place);
+    free(fn);
     return words;
 }
 
