@@ -505,6 +505,14 @@ static void enter_call(thread_state *t, const ss_args_spec *spec, const CUpti_Ca
 /* The entry of a followed call: its event reserved and filled (enter_call), the pointer to it
  * left in CUPTI's correlation data for the exit; nothing while the thread is inside syncscope,
  * and a driver call inside a runtime call only names a launch's parameters. */
+/* SYNCSCOPE_TIMING's own time: only the thread adds to its counter, others may read it
+ * (syncscope_light_probe_own_ns), so a relaxed load and store, no read-modify-write. */
+static void add_own_ns(ss_thread_store *store, uint64_t ns)
+{
+    uint64_t own = atomic_load_explicit(&store->timed_own_ns, memory_order_relaxed);
+    atomic_store_explicit(&store->timed_own_ns, own + ns, memory_order_relaxed);
+}
+
 static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_CallbackData *cb)
 {
     *cb->correlationData = 0;
@@ -543,7 +551,7 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
         t->self_pending = capture_now_ns() - e->u.api.enter_ns;
     if (began != 0) {
         t->store->timed_callbacks++;
-        t->store->timed_own_ns += capture_timing_since(began);
+        add_own_ns(t->store, capture_timing_since(began));
     }
     t->busy = 0;
 }
@@ -679,7 +687,7 @@ static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *s
         count_stack_self_time(t, exit_ns);
     if (began != 0) {
         t->store->timed_callbacks++;
-        t->store->timed_own_ns += capture_timing_since(began);
+        add_own_ns(t->store, capture_timing_since(began));
     }
     t->busy = 0;
 }
@@ -780,7 +788,7 @@ SS_EXPORT uint64_t syncscope_light_probe_own_ns(void)
     if (proc.bench_probe != PROBE_SWITCH)
         return 0;
     for (ss_thread_store *t = atomic_load(&proc.store.threads); t != NULL; t = t->next)
-        own += t->timed_own_ns;
+        own += atomic_load_explicit(&t->timed_own_ns, memory_order_relaxed);
     return own;
 }
 

@@ -120,8 +120,8 @@ typedef struct ss_thread_store {
      * calls probed for pending work, entry and exit, and their time); written by the thread
      * only, read at the end */
     uint64_t timed_callbacks;
-    uint64_t timed_own_ns;
-    uint64_t timed_setup_ns; /* of it, the thread's registration at its first call */
+    _Atomic uint64_t timed_own_ns; /* written by its thread alone (relaxed), read by others */
+    uint64_t timed_setup_ns;       /* of it, the thread's registration at its first call */
     uint64_t timed_stacks;
     uint64_t timed_unwound; /* of them, those unwound whole (not found in the site cache) */
     uint64_t timed_unwind_ns;
