@@ -177,6 +177,7 @@ static int assume_elsewhere(stream_use_walk *w, CXCursor function, int index)
     char *name = ss_qualified_name(function);
     char *words = ss_xasprintf("'%s' of '%s()'", clang_getCString(param), name ? name : "?");
     ss_stream_params_add(&w->owner->stream_params, usr, (unsigned)index, words);
+    ss_project_note_closed(w->owner, function, usr);
     free(words);
     free(name);
     free(usr);

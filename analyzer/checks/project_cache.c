@@ -57,6 +57,7 @@ static void encode_strings(cJSON *o, const char *name, char *const *strings, siz
 static void encode_args(const ss_project_facts *facts, cJSON *o)
 {
     encode_strings(o, "working", facts->working, facts->working_count);
+    encode_strings(o, "closed", facts->closed, facts->closed_count);
     cJSON *crosses = facts->cross_count ? cJSON_AddArrayToObject(o, "crossCalls") : NULL;
     for (size_t i = 0; i < facts->cross_count; i++) {
         const char *pair[2] = {facts->crosses[i].from, facts->crosses[i].to};
@@ -315,6 +316,8 @@ static void decode_args(const cJSON *o, ss_project_facts *facts, int *bad)
     }
     decode_strings(o, "working", &facts->working, &facts->working_count, bad);
     facts->working_cap = facts->working_count;
+    decode_strings(o, "closed", &facts->closed, &facts->closed_count, bad);
+    facts->closed_cap = facts->closed_count;
     ss_project_decode_pairs(o, "crossCalls", add_cross, facts, bad);
     cJSON_ArrayForEach(item, args)
     {

@@ -913,12 +913,13 @@ int ss_project_summarized_wait(ss_project_facts *const *facts, size_t count, con
     return find_wait(facts, count, usr) != NULL;
 }
 
-void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count)
+void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count,
+                      int whole)
 {
     ss_project_apply_loops(facts, results, count);
     apply_waits(facts, results, count);
     apply_between(facts, results, count);
-    ss_project_apply_params(facts, results, count);
+    ss_project_apply_params(facts, results, count, whole);
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->question_count; i++) {
             const ss_wait_question *q = &facts[u]->questions[i];

@@ -108,6 +108,9 @@ typedef struct ss_loop_call {
 /* The 'param' of an ss_stream_arg that is a field of a type ('usr' the field's): each write of
  * the field is recorded as a call's argument would be. */
 #define SS_STREAM_FIELD (UINT_MAX - 1)
+/* The 'param' of a record that names a function in a call the unit cannot resolve (a template's
+ * call of an overloaded name): some call may reach it, with any stream. */
+#define SS_STREAM_NAMED (UINT_MAX - 2)
 
 /* Stream parameters of functions another unit may call, each with words for a message
  * ("'stm' of 'AddDelta()'"). */
@@ -157,6 +160,12 @@ struct ss_project_facts {
     size_t cross_count, cross_cap;
     ss_param_question *param_questions;
     size_t param_question_count, param_question_cap;
+    /* Of those functions, the ones whose stream parameter a question names and that only the
+     * unit's own file declares (no header, no C linkage, no export attribute): their USRs. In a
+     * run of the whole compile database, such a function no unit calls is given no stream at
+     * all (project_streams.c). */
+    char **closed;
+    size_t closed_count, closed_cap;
     /* The unit's calls, in loops, of functions it only declares (also through its functions),
      * and the functions another unit may call that reach such a function; and the findings its
      * waits
@@ -212,8 +221,10 @@ void ss_project_ask_between(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding
  * naming that function and its wait ("through 'f()', defined in utils.cpp:13, ..."); each
  * warning between two waits of such functions (ss_project_ask_between) becomes a note. Run
  * before the units' results are merged; the facts of the first unit (in the run's order) that
- * has them are used, so the findings do not depend on the number of workers. */
-void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count);
+ * has them are used, so the findings do not depend on the number of workers. 'whole': the run
+ * lints every unit of the compile database, none with errors. */
+void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count,
+                      int whole);
 
 /* A new entry of each kind in 'facts', zeroed, to fill (project_facts.c); a pending finding
  * with the USR 'usr' (copied) of its function. */
@@ -234,6 +245,11 @@ void ss_stream_params_free(ss_stream_params *params);
  * (external linkage, not inline, not virtual, no template nor a member of one, not an
  * operator), else NULL (project_facts.c). */
 char *ss_project_stream_param_usr(CXCursor decl);
+
+/* Records the function 'function' (its USR 'usr') in ctx->streams->facts->closed when only the
+ * unit's own file declares it: every declaration in the main file, C++ linkage, no visibility or
+ * export attribute (project_streams.c). */
+void ss_project_note_closed(ss_check_ctx *ctx, CXCursor function, const char *usr);
 
 /* The USR (malloc'ed) of 'decl' when it is a function of the project whose calls a summary may
  * follow (declared outside the system headers, not virtual, not an operator; a constructor
@@ -256,9 +272,10 @@ void ss_project_ask_params(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding 
 
 /* project_streams.c. The project pass for those questions: each warning whose parameters every
  * call in the project (one at least each) gives the legacy stream, through up to four
- * parameters passed on, becomes a note. */
+ * parameters passed on, becomes a note; in a 'whole' run, a parameter of a closed function
+ * (ss_project_note_closed) that no unit calls counts too. */
 void ss_project_apply_params(ss_project_facts *const *facts, ss_result *const *results,
-                             size_t count);
+                             size_t count, int whole);
 
 /* project_streams.c. Frees the facts' stream arguments and questions, and adds an entry of each
  * kind to fill. */

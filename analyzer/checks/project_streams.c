@@ -86,6 +86,9 @@ void ss_project_streams_free(ss_project_facts *facts)
     }
     free(facts->args);
     free(facts->param_questions);
+    for (size_t i = 0; i < facts->closed_count; i++)
+        free(facts->closed[i]);
+    free(facts->closed);
 }
 
 ss_stream_arg *ss_project_add_arg(ss_project_facts *facts)
@@ -456,9 +459,17 @@ static void record_call(arg_walk *w, CXCursor call)
     char *usr = ss_project_function_usr(decl);
     int params = usr ? clang_Cursor_getNumArguments(decl) : 0;
     for (int i = 0; i < params; i++) {
-        CXType t = clang_getCursorType(clang_Cursor_getArgument(decl, (unsigned)i));
-        if (ss_check_is_stream_type(t))
+        CXType t = clang_getCanonicalType(
+            clang_getCursorType(clang_Cursor_getArgument(decl, (unsigned)i)));
+        if (ss_check_is_stream_type(t)) {
             record_arg(w->facts, w->graph, w->function, call, decl, (unsigned)i, usr);
+        } else if ((t.kind == CXType_LValueReference || t.kind == CXType_RValueReference) &&
+                   ss_check_is_stream_type(clang_getPointeeType(t))) {
+            /* A stream by reference: a call, giving it anything. */
+            ss_stream_arg *a = ss_project_add_arg(w->facts);
+            a->usr = ss_xstrdup(usr);
+            a->param = (unsigned)i;
+        }
     }
     char *to = usr && w->idle_usr ? ss_project_declared_only(call) : NULL;
     if (to) {
@@ -537,6 +548,20 @@ static void record_working(arg_walk *w, CXCursor function)
     f->working[f->working_count++] = usr;
 }
 
+/* An overloaded name ('CellList' in a template's call the unit cannot resolve): each function
+ * of the project it names may be called (SS_STREAM_NAMED). */
+static void record_overloads(arg_walk *w, CXCursor ref)
+{
+    for (unsigned k = 0; k < clang_getNumOverloadedDecls(ref); k++) {
+        char *usr = ss_project_function_usr(clang_getOverloadedDecl(ref, k));
+        if (usr) {
+            ss_stream_arg *a = ss_project_add_arg(w->facts);
+            a->usr = usr;
+            a->param = SS_STREAM_NAMED;
+        }
+    }
+}
+
 static enum CXChildVisitResult find_args(CXCursor c, CXCursor parent, CXClientData data)
 {
     arg_walk *w = data;
@@ -560,6 +585,8 @@ static enum CXChildVisitResult find_args(CXCursor c, CXCursor parent, CXClientDa
     }
     enum CXCursorKind k = clang_getCursorKind(c);
     record_field_write(w, c);
+    if (k == CXCursor_OverloadedDeclRef)
+        record_overloads(w, c);
     if (k == CXCursor_CallExpr) {
         record_call(w, c);
         w->callee = clang_getCursorReferenced(c);
@@ -608,6 +635,92 @@ void ss_project_ask_params(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding 
     for (size_t i = 0; i < ctx->stream_params->count; i++)
         ss_stream_params_add(&q->params, ctx->stream_params->usrs[i], ctx->stream_params->params[i],
                              ctx->stream_params->names[i]);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Closed functions: declared by the unit's own file alone. */
+
+typedef struct closed_walk {
+    const char *name, *usr;
+    int closed;
+} closed_walk;
+
+static enum CXChildVisitResult find_attribute(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_VisibilityAttr || k == CXCursor_DLLExport || k == CXCursor_DLLImport) {
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* Whether the declaration 'c' is the function of 'w' ('usr' named 'name'). */
+static int same_function(CXCursor c, const closed_walk *w)
+{
+    CXString name = clang_getCursorSpelling(c);
+    int same = strcmp(clang_getCString(name), w->name) == 0;
+    clang_disposeString(name);
+    if (!same)
+        return 0;
+    CXString usr = clang_getCursorUSR(c);
+    same = strcmp(clang_getCString(usr), w->usr) == 0;
+    clang_disposeString(usr);
+    return same;
+}
+
+/* Each declaration of the function of 'w' at namespace scope: one outside the main file, or
+ * with a visibility or export attribute, makes it not closed. */
+static enum CXChildVisitResult find_redeclaration(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    closed_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl)
+        return CXChildVisit_Recurse;
+    if (k != CXCursor_FunctionDecl || !same_function(c, w))
+        return CXChildVisit_Continue;
+    int attribute = 0;
+    clang_visitChildren(c, find_attribute, &attribute);
+    if (attribute || !clang_Location_isFromMainFile(clang_getCursorLocation(c))) {
+        w->closed = 0;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* Whether 'function' has C++ linkage: its symbol is mangled, not its plain name. */
+static int mangled(CXCursor function, const char *name)
+{
+    CXString symbol = clang_Cursor_getMangling(function);
+    int differs = strcmp(clang_getCString(symbol), name) != 0;
+    clang_disposeString(symbol);
+    return differs;
+}
+
+void ss_project_note_closed(ss_check_ctx *ctx, CXCursor function, const char *usr)
+{
+    if (ctx->streams == NULL || clang_getCursorKind(function) != CXCursor_FunctionDecl)
+        return;
+    CXString name = clang_getCursorSpelling(function);
+    closed_walk w = {clang_getCString(name), usr, 1};
+    if (mangled(function, w.name))
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_redeclaration, &w);
+    else
+        w.closed = 0;
+    clang_disposeString(name);
+    if (!w.closed)
+        return;
+    if (ctx->streams->facts == NULL)
+        ctx->streams->facts = ss_xcalloc(1, sizeof(ss_project_facts));
+    ss_project_facts *f = ctx->streams->facts;
+    for (size_t i = 0; i < f->closed_count; i++) {
+        if (strcmp(f->closed[i], usr) == 0)
+            return;
+    }
+    ss_xgrow((void **)&f->closed, &f->closed_cap, f->closed_count + 1, sizeof *f->closed);
+    f->closed[f->closed_count++] = ss_xstrdup(usr);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -674,21 +787,75 @@ static int given_legacy(ss_project_facts *const *facts, size_t count, const char
     return seen;
 }
 
+/* Whether a call (or write) in the project gives the parameter 'param' of 'usr' anything, or
+ * names the function otherwise (its address, a template's unresolved call). */
+static int called(ss_project_facts *const *facts, size_t count, const char *usr, unsigned param)
+{
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->arg_count; i++) {
+            const ss_stream_arg *a = &facts[u]->args[i];
+            if ((a->param == param || a->param == UINT_MAX || a->param == SS_STREAM_NAMED) &&
+                strcmp(a->usr, usr) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether a unit found the function 'usr' closed (ss_project_note_closed). */
+static int closed(ss_project_facts *const *facts, size_t count, const char *usr)
+{
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->closed_count; i++) {
+            if (strcmp(facts[u]->closed[i], usr) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* "'stm' of 'f()'", and for a parameter given a drained stream " (also given a stream that the
- * device-wide wait at x.cpp:882 drains before any legacy-stream work)", after 'names' (taken).
- * Malloc'ed. */
-static char *add_name(char *names, size_t k, const char *name, const ss_stream_arg *drain)
+ * device-wide wait at x.cpp:882 drains before any legacy-stream work)", for one of a function
+ * no unit calls ('uncalled') " (...: no unit calls it)", after 'names' (taken). Malloc'ed. */
+static char *add_name(char *names, size_t k, const char *name, const ss_stream_arg *drain,
+                      int uncalled)
 {
     char *longer = drain ? ss_xasprintf("%s%s%s (also given a stream that the device-wide wait "
                                         "at %s drains before any legacy-stream work)",
                                         names, k ? ", " : "", name, drain->drain)
-                         : ss_xasprintf("%s%s%s", names, k ? ", " : "", name);
+                   : uncalled ? ss_xasprintf("%s%s%s (declared in no header, and no unit of the "
+                                             "compile database calls it)",
+                                             names, k ? ", " : "", name)
+                              : ss_xasprintf("%s%s%s", names, k ? ", " : "", name);
     free(names);
     return longer;
 }
 
+/* The names of the parameters of 'q' (malloc'ed) when each is given only the legacy stream (or
+ * in a 'whole' run, is one of a closed function that no unit calls), else NULL. */
+static char *legacy_names(ss_project_facts *const *facts, size_t count, const ss_param_question *q,
+                          int whole)
+{
+    char *names = ss_xstrdup("");
+    for (size_t k = 0; k < q->params->count; k++) {
+        const ss_stream_arg *drain = NULL;
+        const char *usr = q->params->usrs[k];
+        unsigned param = q->params->params[k];
+        int uncalled = 0;
+        if (!given_legacy(facts, count, usr, param, 0, &drain)) {
+            uncalled = whole && !called(facts, count, usr, param) && closed(facts, count, usr);
+            if (!uncalled) {
+                free(names);
+                return NULL;
+            }
+        }
+        names = add_name(names, k, q->params->names[k], drain, uncalled);
+    }
+    return names;
+}
+
 void ss_project_apply_params(ss_project_facts *const *facts, ss_result *const *results,
-                             size_t count)
+                             size_t count, int whole)
 {
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->param_question_count; i++) {
@@ -697,21 +864,13 @@ void ss_project_apply_params(ss_project_facts *const *facts, ss_result *const *r
                 ss_project_find_finding(results[u], q->rule, q->file, q->line, q->column);
             if (f == NULL || f->severity != SS_SEV_WARNING || q->params == NULL)
                 continue;
-            char *names = ss_xstrdup("");
-            size_t k = 0;
-            for (; k < q->params->count; k++) {
-                const ss_stream_arg *drain = NULL;
-                if (!given_legacy(facts, count, q->params->usrs[k], q->params->params[k], 0,
-                                  &drain))
-                    break;
-                names = add_name(names, k, q->params->names[k], drain);
-            }
-            if (k == q->params->count) {
-                char *message = ss_xasprintf("%s; %s (%s)", f->message, q->words, names);
-                free(f->message);
-                f->message = message;
-                f->severity = SS_SEV_NOTE;
-            }
+            char *names = legacy_names(facts, count, q, whole);
+            if (names == NULL)
+                continue;
+            char *message = ss_xasprintf("%s; %s (%s)", f->message, q->words, names);
+            free(f->message);
+            f->message = message;
+            f->severity = SS_SEV_NOTE;
             free(names);
         }
     }

@@ -7,3 +7,7 @@ void SynchronizeThenCopy(float *d, int n, cudaStream_t stream);
 struct Timer {
     void Stop();
 };
+// The learner's steps, for a caller outside this project: their stream parameters may be
+// given any stream.
+void Train(float *d, int n, int leaves, cudaStream_t stream, Timer *timer);
+void Step(float *d, int n, int leaves, cudaStream_t stream);
