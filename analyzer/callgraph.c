@@ -685,10 +685,12 @@ static int name_has_word(const char *name, int (*match)(const char *word, const 
     }
 }
 
-/* A word that starts with init or setup, or 'up' after 'set'. */
+/* A word that starts with init or setup, or 'up' after 'set'. Not 'Init' after 'De'
+ * ('lanesDeInit' tears down: teardown_word). */
 static int set_up_word(const char *word, const char *prev)
 {
-    return strncmp(word, "init", 4) == 0 || strncmp(word, "setup", 5) == 0 ||
+    return (strncmp(word, "init", 4) == 0 && strcmp(prev, "de") != 0) ||
+           strncmp(word, "setup", 5) == 0 ||
            (strcmp(prev, "set") == 0 && strncmp(word, "up", 2) == 0);
 }
 

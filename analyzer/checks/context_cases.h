@@ -78,6 +78,13 @@ CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsi
  * buffer. Returns 1 or 0. */
 int ss_context_pinned_one_value(ss_check_ctx *ctx, CXCursor memory);
 
+/* inherent.c. The pinned host memory the pointer 'arg' of 'function' points into: the variable
+ * or field it names when the function's data flow says it holds pinned host memory, or when the
+ * unit stores into it only pinned allocations; the host memory whose device address it holds
+ * when the unit stores into it only that address (cudaHostGetDevicePointer). A null cursor
+ * otherwise (a parameter, pageable or unknown memory). */
+CXCursor ss_context_pinned_memory(ss_check_ctx *ctx, CXCursor function, CXCursor arg);
+
 /* inherent.c. "inherent: the function hands the data to its caller (...)" when the pageable
  * copy 'at' copies to the host into an out parameter (a pointer or reference parameter, also
  * through a local pointer or reference into it) or into a local the function returns, and the

@@ -1235,11 +1235,7 @@ static enum CXChildVisitResult find_pinned_store(CXCursor c, CXCursor parent, CX
     return CXChildVisit_Recurse;
 }
 
-/* The pinned host memory the launch argument 'arg' points into: the variable or field it names
- * when the function's data flow says it holds pinned host memory, or when the unit stores into
- * it only pinned allocations; the host memory whose device address it holds when the unit
- * stores into it only that address (alias_calls). A null cursor otherwise. */
-static CXCursor pinned_memory(ss_check_ctx *ctx, CXCursor arg)
+CXCursor ss_context_pinned_memory(ss_check_ctx *ctx, CXCursor function, CXCursor arg)
 {
     CXCursor decl = pointer_named(arg, 0), none = clang_getNullCursor();
     CXType t = clang_getCanonicalType(clang_getCursorType(arg));
@@ -1248,7 +1244,7 @@ static CXCursor pinned_memory(ss_check_ctx *ctx, CXCursor arg)
         clang_getCursorKind(decl) == CXCursor_ParmDecl)
         return none;
     ss_provenance p;
-    ss_provenance_of(ctx->function, arg, &p);
+    ss_provenance_of(function, arg, &p);
     ss_host_kind kind = p.kind;
     ss_provenance_free(&p);
     if (kind == SS_HOST_PINNED)
@@ -1280,9 +1276,9 @@ static int const_parameter(CXCursor launch, unsigned index)
     return t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
 }
 
-/* The pinned host memory (pinned_memory) that the launch 'launch' is given a pointer to, where
- * the kernel's parameter is not a pointer to const, into 'memory' (SS_CONTEXT_MAX_PINNED at most).
- * Returns how many. */
+/* The pinned host memory (ss_context_pinned_memory) that the launch 'launch' is given a pointer to,
+ * where the kernel's parameter is not a pointer to const, into 'memory' (SS_CONTEXT_MAX_PINNED at
+ * most). Returns how many. */
 static size_t written_memory(ss_check_ctx *ctx, CXCursor launch, CXCursor *memory)
 {
     size_t count = 0;
@@ -1290,7 +1286,8 @@ static size_t written_memory(ss_check_ctx *ctx, CXCursor launch, CXCursor *memor
     for (int i = 0; i < n && count < SS_CONTEXT_MAX_PINNED; i++) {
         if (const_parameter(launch, (unsigned)i))
             continue;
-        CXCursor m = pinned_memory(ctx, clang_Cursor_getArgument(launch, (unsigned)i));
+        CXCursor m = ss_context_pinned_memory(ctx, ctx->function,
+                                              clang_Cursor_getArgument(launch, (unsigned)i));
         for (size_t j = 0; j < count && !ss_ast_is_null(m); j++) {
             if (clang_equalCursors(memory[j], m))
                 m = clang_getNullCursor();

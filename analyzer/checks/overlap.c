@@ -496,22 +496,38 @@ static CXCursor assigned(CXCursor c)
 
 typedef struct store_walk {
     CXCursor decl;
-    int found;
+    int found, repointed;
 } store_walk;
+
+/* Whether the store target 'target' is the pointer 'decl' itself or an element of it that is a
+ * pointer ('h', 'this->h', 'h_bufs[0]'): a store there points elsewhere (double buffering). */
+static int repoints(CXCursor target, CXCursor decl)
+{
+    CXCursor e = ss_ast_strip(target);
+    if (clang_getCanonicalType(clang_getCursorType(e)).kind != CXType_Pointer)
+        return 0;
+    if (clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr)
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    enum CXCursorKind k = clang_getCursorKind(e);
+    return (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
+           clang_equalCursors(clang_getCursorReferenced(e), decl);
+}
 
 static enum CXChildVisitResult find_store(CXCursor c, CXCursor parent, CXClientData data)
 {
     store_walk *w = data;
     CXCursor target = assigned(c);
     if (!ss_ast_is_null(target) && clang_equalCursors(stored_decl(target), w->decl)) {
-        w->found = 1;
+        w->repointed = repoints(target, w->decl);
+        w->found = !w->repointed;
         return CXChildVisit_Break;
     }
     return CXChildVisit_Recurse;
 }
 
 /* The line of the statement after the wait 'at' in its block that stores into 'decl' ('h[i] =
- * ...'), statements that queue no device work before it; 0 when there is none. */
+ * ...'), statements that queue no device work or point 'decl' elsewhere ('h = h_next') before
+ * it; 0 when there is none. */
 static unsigned rewritten_after(ss_check_ctx *ctx, CXCursor at, CXCursor decl)
 {
     CXCursor stmts[256];
@@ -519,12 +535,12 @@ static unsigned rewritten_after(ss_check_ctx *ctx, CXCursor at, CXCursor decl)
     unsigned n = ss_context_statements_around(ss_scope_outer_function(ctx->function), at, stmts,
                                               256, &index);
     for (unsigned s = index + 1; s < n; s++) {
-        store_walk w = {decl, 0};
+        store_walk w = {decl, 0, 0};
         if (find_store(stmts[s], stmts[s], &w) == CXChildVisit_Recurse)
             clang_visitChildren(stmts[s], find_store, &w);
         if (w.found)
             return ss_scope_line(stmts[s]);
-        if (ss_context_queues_work(ss_check_graph(ctx), stmts[s]))
+        if (w.repointed || ss_context_queues_work(ss_check_graph(ctx), stmts[s]))
             break;
     }
     return 0;
@@ -543,17 +559,26 @@ static unsigned work_after(ss_check_ctx *ctx, const ss_event_upload *u)
     return 0;
 }
 
-/* The host buffer the upload 'u' copies from (not pageable memory), or a null cursor. */
-static CXCursor uploaded_from(const ss_event_upload *u)
+/* The host buffer the upload 'u' copies from, when it is pinned or registered memory (by the
+ * function's data flow, or every store into it in the unit a pinned allocation); a null cursor
+ * otherwise: an asynchronous upload from pageable memory is staged before the call returns, and
+ * the host may rewrite the buffer without any wait. */
+static CXCursor uploaded_from(ss_check_ctx *ctx, const ss_event_upload *u)
 {
-    CXCursor dst, src = clang_getNullCursor();
+    CXCursor dst, src = clang_getNullCursor(), none = clang_getNullCursor();
     ss_copy_kind(u->function, u->copy, ss_scope_callee_api(u->copy), &dst, &src);
     ss_provenance p;
     if (ss_ast_is_null(src) || ss_provenance_of(u->function, src, &p) != 0)
-        return clang_getNullCursor();
-    int pageable = p.kind == SS_HOST_PAGEABLE;
+        return none;
+    ss_host_kind kind = p.kind;
     ss_provenance_free(&p);
-    return pageable ? clang_getNullCursor() : base_decl(src);
+    CXCursor decl = base_decl(src);
+    if (ss_ast_is_null(decl) || kind == SS_HOST_PINNED || kind == SS_HOST_REGISTERED)
+        return decl;
+    if (kind == SS_HOST_UNKNOWN &&
+        clang_equalCursors(ss_context_pinned_memory(ctx, u->function, src), decl))
+        return decl;
+    return none;
 }
 
 char *ss_context_event_upload_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
@@ -563,11 +588,11 @@ char *ss_context_event_upload_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor
         return NULL;
     ss_event_upload ups[SS_CONTEXT_MAX_RECORDS];
     int n = ss_context_event_uploads(ctx, at, ups);
-    CXCursor buffer = n > 0 ? uploaded_from(&ups[0]) : clang_getNullCursor();
+    CXCursor buffer = n > 0 ? uploaded_from(ctx, &ups[0]) : clang_getNullCursor();
     unsigned work = 0;
     for (int r = 0; r < n && !ss_ast_is_null(buffer); r++) {
         unsigned line = work_after(ctx, &ups[r]);
-        if (line == 0 || !clang_equalCursors(uploaded_from(&ups[r]), buffer))
+        if (line == 0 || !clang_equalCursors(uploaded_from(ctx, &ups[r]), buffer))
             buffer = clang_getNullCursor();
         work = r == 0 ? line : work;
     }

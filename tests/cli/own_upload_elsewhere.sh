@@ -2,8 +2,9 @@
 # own_upload_elsewhere.sh SYNCSCOPE DATA_DIR: event waits in functions that another unit calls
 # from a loop (-p). pipeline.cu's batch() waits for the event it records right after uploading
 # its pinned table of lanes, rewrites the table right after the wait, and launches a kernel
-# behind the record: a note ("own upload": the host waits for its own earlier upload, the
-# device works through the kernel). batch_kernel() records its event after a kernel: a warning.
+# behind the record (the constructor pins the table, the only store into it in the unit): a
+# note ("own upload": the host waits for its own earlier upload, the device works through the
+# kernel). batch_kernel() records its event after a kernel: a warning.
 # The same at -j 1 and -j 2, with and without the cache (exact output).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/own_upload_elsewhere HERE=$(dirname "$(realpath "$0")")

@@ -6,8 +6,12 @@
 // the event: a note ("own upload: ..."). Still warnings: a kernel queued between the upload and
 // the record (the event waits for device work too), nothing queued behind the record (the wait
 // drains the stream), the host rewriting another buffer than the one uploaded, and an event
-// also recorded after a kernel elsewhere in the unit.
+// also recorded after a kernel elsewhere in the unit, an upload from pageable memory ('h_mal',
+// malloc'ed: the upload stages it before the call returns, so the host may rewrite it without
+// the wait), and the host pointing the buffer elsewhere before it writes ('h_cur = h_next':
+// double buffering, the wait is avoidable).
 #include <cuda_runtime.h>
+#include <stdlib.h>
 
 struct Lane {
     int channel, frames;
@@ -16,14 +20,14 @@ struct Lane {
 __global__ void features(const Lane *lanes, float *out) { out[threadIdx.x] = lanes[threadIdx.x].frames; }
 
 struct Pipe {
-    Lane *h_lanes, *d_lanes, *h_other;
+    Lane *h_lanes, *d_lanes, *h_other, *h_mal, *h_cur, *h_next;
     float *d_out;
-    cudaEvent_t ev, ev_kernel, ev_last, ev_other, ev_twice;
+    cudaEvent_t ev, ev_kernel, ev_last, ev_other, ev_twice, ev_mal, ev_swap;
     cudaStream_t st;
 
     void batch(int n)
     {
-        cudaEventSynchronize(ev); // expect: SYNC401 expect-severity: note expect-message: own upload: it waits for its own earlier upload from 'h_lanes', the host buffer that line 27 rewrites next: 'ev' is recorded only right after an upload from it (line 31), with device work queued behind the record (line 33)
+        cudaEventSynchronize(ev); // expect: SYNC401 expect-severity: note expect-message: own upload: it waits for its own earlier upload from 'h_lanes', the host buffer that line 31 rewrites next: 'ev' is recorded only right after an upload from it (line 35), with device work queued behind the record (line 37)
         for (int i = 0; i < n; i++) {
             Lane lane = {i, 2 * i};
             h_lanes[i] = lane;
@@ -79,6 +83,38 @@ struct Pipe {
         features<<<1, n, 0, st>>>(d_lanes, d_out);
         cudaEventRecord(ev_twice, st);
     }
+
+    void batch_malloc(int n)
+    {
+        cudaEventSynchronize(ev_mal); // expect: SYNC401 expect-severity: warning
+        for (int i = 0; i < n; i++)
+            h_mal[i].frames = i;
+        cudaMemcpyAsync(d_lanes, h_mal, n * sizeof(Lane), cudaMemcpyHostToDevice, st);
+        cudaEventRecord(ev_mal, st);
+        features<<<1, n, 0, st>>>(d_lanes, d_out);
+    }
+
+    void batch_swap(int n)
+    {
+        cudaEventSynchronize(ev_swap); // expect: SYNC401 expect-severity: warning
+        Lane *t = h_cur;
+        h_cur = h_next;
+        h_next = t;
+        for (int i = 0; i < n; i++)
+            h_cur[i].frames = i;
+        cudaMemcpyAsync(d_lanes, h_cur, n * sizeof(Lane), cudaMemcpyHostToDevice, st);
+        cudaEventRecord(ev_swap, st);
+        features<<<1, n, 0, st>>>(d_lanes, d_out);
+    }
+
+    Pipe(int n)
+    {
+        cudaMallocHost((void **)&h_lanes, n * sizeof(Lane));
+        cudaMallocHost((void **)&h_other, n * sizeof(Lane));
+        cudaMallocHost((void **)&h_cur, n * sizeof(Lane));
+        cudaMallocHost((void **)&h_next, n * sizeof(Lane));
+        h_mal = (Lane *)malloc(n * sizeof(Lane));
+    }
 };
 
 void run(Pipe &p, int steps)
@@ -90,5 +126,7 @@ void run(Pipe &p, int steps)
         p.batch_other(32);
         p.batch_twice(32);
         p.finish(32);
+        p.batch_malloc(32);
+        p.batch_swap(32);
     }
 }

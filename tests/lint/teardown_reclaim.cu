@@ -1,8 +1,8 @@
 // teardown_reclaim.cu: a function whose name has a word that starts with reclaim or deinit
-// ('DeInit' too) gives back what set-up took, as finalize and cleanup do: its loop runs while it
-// tears down, and what the loop reaches is a note (NCCL's commReclaim -> commCleanup ->
-// ncclDevrFinalize, its wait two calls down). Names with free or release are not taken: per-step
-// code frees and releases (a pool's blocks), so their loops keep the warning.
+// ('DeInit' too: teardown, not the set-up word 'Init') gives back what set-up took, as finalize
+// and cleanup do: its loop runs while it tears down, and what the loop reaches is a note (NCCL's
+// commReclaim -> commCleanup -> ncclDevrFinalize, its wait two calls down). Names with free or
+// release are not taken: per-step code frees and releases (a pool's blocks): warnings.
 #include <cuda_runtime.h>
 
 __global__ void zero(int *p) { p[threadIdx.x] = 0; }
@@ -50,5 +50,13 @@ void releaseBatch(int *blocks, cudaStream_t s, int n)
     for (int i = 0; i < n; i++) {
         zero<<<1, 32, 0, s>>>(blocks + 32 * i);
         cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+    }
+}
+
+void lanesDeInit(int *lanes, cudaStream_t s, int n)
+{
+    for (int i = 0; i < n; i++) {
+        zero<<<1, 32, 0, s>>>(lanes + 32 * i);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: teardown: the loop at line 58 runs while it tears down: 'lanesDeInit' tears down (its name says so)
     }
 }

@@ -22,3 +22,8 @@ void Pipeline::batch_kernel(int n)
     cudaEventRecord(ev_kernel, st);
     features<<<1, n, 0, st>>>(d_lanes, d_out);
 }
+
+Pipeline::Pipeline(int n)
+{
+    cudaMallocHost((void **)&h_lanes, n * sizeof(Lane));
+}

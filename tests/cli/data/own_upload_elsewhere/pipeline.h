@@ -10,6 +10,7 @@ struct Pipeline {
     float *d_out;
     cudaEvent_t ev, ev_kernel;
     cudaStream_t st;
+    Pipeline(int n = 32); // pins the table
     void batch(int n);
     void batch_kernel(int n);
 };
