@@ -438,24 +438,117 @@ static void parts_flow(flow *f, CXCursor s, unsigned from, unsigned to)
         expr_flow(f, ss_ast_child(s, i));
 }
 
-/* A join of every device: the loop 's' sets the device in its own body (not in an inner
- * loop) and, whatever the state it starts from, leaves it drained at the end of the body on
- * every way (a device-wide wait after the set). It goes over the devices the unit works on
- * ('for (g...) { cudaSetDevice(g); cudaDeviceSynchronize(); }'), each drained in turn, and is
- * taken to run at least once: with no device there is no work either. Sets f->now and
- * returns 1 where 's' is one. */
-static int join_loop_flow(flow *f, CXCursor s, CXCursor body)
+/* The body of the loop 's'. */
+static CXCursor loop_body(CXCursor s)
 {
-    if (f->now.state == UNREACHED || !ss_scope_sets_device(body, 1))
+    unsigned n = ss_ast_child_count(s);
+    return ss_ast_child(s, clang_getCursorKind(s) == CXCursor_DoStmt ? 0 : n - 1);
+}
+
+/* One iteration of the loop 's': its body, then its other parts (condition, increment). */
+static void iteration_flow(flow *f, CXCursor s)
+{
+    unsigned n = ss_ast_child_count(s);
+    int is_do = clang_getCursorKind(s) == CXCursor_DoStmt;
+    stmt_flow(f, loop_body(s));
+    parts_flow(f, s, is_do ? 1 : 0, is_do ? n : n - 1);
+}
+
+static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientData data)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    *(int *)data = k == CXCursor_ContinueStmt || k == CXCursor_BreakStmt ||
+                   k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt ||
+                   k == CXCursor_ReturnStmt || k == CXCursor_CXXThrowExpr;
+    return *(int *)data ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether 'e' names the variable 'var'. */
+static int names_var(CXCursor e, CXCursor var)
+{
+    e = ss_ast_strip(e);
+    return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
+/* The variable that the init 'init' of a 'for' sets to the constant 0 ('int g = 0', 'g = 0'),
+ * or a null cursor. */
+static CXCursor zero_start(CXCursor init)
+{
+    long long v = -1;
+    enum CXCursorKind k = clang_getCursorKind(init);
+    char op[8] = "";
+    if (k == CXCursor_DeclStmt && ss_ast_child_count(init) == 1) {
+        CXCursor var = ss_ast_child(init, 0);
+        unsigned n = ss_ast_child_count(var);
+        if (clang_getCursorKind(var) == CXCursor_VarDecl && n > 0 &&
+            ss_ast_eval_int(ss_ast_child(var, n - 1), &v) == 0 && v == 0)
+            return var;
+    } else if (k == CXCursor_BinaryOperator && ss_ast_binary_op(init, op, sizeof op) == 0 &&
+               strcmp(op, "=") == 0 && ss_ast_eval_int(ss_ast_child(init, 1), &v) == 0 && v == 0) {
+        CXCursor lhs = ss_ast_strip(ss_ast_child(init, 0));
+        if (clang_getCursorKind(lhs) == CXCursor_DeclRefExpr)
+            return clang_getCursorReferenced(lhs);
+    }
+    return clang_getNullCursor();
+}
+
+/* Whether 'inc' adds one to 'var' ('++g', 'g++', 'g += 1'). */
+static int steps_up_by_one(CXCursor inc, CXCursor var)
+{
+    enum CXCursorKind k = clang_getCursorKind(inc);
+    char op[8] = "";
+    long long v = 0;
+    if (k == CXCursor_CompoundAssignOperator)
+        return ss_ast_binary_op(inc, op, sizeof op) == 0 && strcmp(op, "+=") == 0 &&
+               names_var(ss_ast_child(inc, 0), var) &&
+               ss_ast_eval_int(ss_ast_child(inc, 1), &v) == 0 && v == 1;
+    if (k != CXCursor_UnaryOperator || !names_var(ss_ast_child(inc, 0), var))
+        return 0;
+    char *text = ss_expr_text(inc);
+    size_t len = text ? strlen(text) : 0;
+    int yes = len > 2 && (strncmp(text, "++", 2) == 0 || strcmp(text + len - 2, "++") == 0);
+    free(text);
+    return yes;
+}
+
+/* Whether the loop 's' goes over the devices 0, 1, ... up to a bound, each once in order:
+ * 'for (g = 0; g < n; ++g)' ('!=' and 'g += 1' too), its body leaving no iteration early (no
+ * continue, break, goto, return or throw anywhere in it, lambdas aside). The bound is taken
+ * to be the count of devices the unit works on. */
+static int over_devices_from_zero(CXCursor s, CXCursor body)
+{
+    if (clang_getCursorKind(s) != CXCursor_ForStmt || ss_ast_child_count(s) != 4)
+        return 0;
+    int jumps = 0;
+    clang_visitChildren(body, find_jump, &jumps);
+    CXCursor var = zero_start(ss_ast_child(s, 0)), cond = ss_ast_strip(ss_ast_child(s, 1));
+    char op[8] = "";
+    return !jumps && !ss_ast_is_null(var) && clang_getCursorKind(cond) == CXCursor_BinaryOperator &&
+           ss_ast_binary_op(cond, op, sizeof op) == 0 &&
+           (strcmp(op, "<") == 0 || strcmp(op, "!=") == 0) &&
+           names_var(ss_ast_child(cond, 0), var) &&
+           steps_up_by_one(ss_ast_strip(ss_ast_child(s, 2)), var);
+}
+
+/* A join of every device: the loop 's' goes over the devices from 0 (over_devices_from_zero),
+ * sets the device in its own body (not in an inner loop) and, whatever the state it starts
+ * from, leaves it drained at the end of the body on every way (a device-wide wait after the
+ * set). It goes over the devices the unit works on ('for (g = 0; g < n; ++g) {
+ * cudaSetDevice(g); cudaDeviceSynchronize(); }'), each drained in turn, and is taken to run at
+ * least once: with no device there is no work either. Sets f->now and returns 1 where 's' is
+ * one. */
+static int join_loop_flow(flow *f, CXCursor s)
+{
+    CXCursor body = loop_body(s);
+    if (f->now.state == UNREACHED || !ss_scope_sets_device(body, 1) ||
+        !over_devices_from_zero(s, body))
         return 0;
     flow pass = *f;
     pass.now = busy();
-    stmt_flow(&pass, body);
-    if (pass.now.state != DRAINED)
-        return 0;
-    unsigned n = ss_ast_child_count(s);
-    parts_flow(&pass, s, clang_getCursorKind(s) == CXCursor_DoStmt ? 1 : 0,
-               clang_getCursorKind(s) == CXCursor_DoStmt ? n : n - 1);
+    iteration_flow(&pass, s);
     if (pass.now.state != DRAINED)
         return 0;
     f->worked |= pass.worked;
@@ -469,17 +562,11 @@ static int join_loop_flow(flow *f, CXCursor s, CXCursor body)
  * (join_loop_flow) leaves the device drained. */
 static void loop_flow(flow *f, CXCursor s, int at_least_once)
 {
-    unsigned n = ss_ast_child_count(s);
-    if (n == 0)
-        return;
-    CXCursor body = ss_ast_child(s, clang_getCursorKind(s) == CXCursor_DoStmt ? 0 : n - 1);
-    if (join_loop_flow(f, s, body))
+    if (ss_ast_child_count(s) == 0 || join_loop_flow(f, s))
         return;
     drain in = f->now;
     for (int pass = 0; pass < 2; pass++) {
-        stmt_flow(f, body);
-        parts_flow(f, s, clang_getCursorKind(s) == CXCursor_DoStmt ? 1 : 0,
-                   clang_getCursorKind(s) == CXCursor_DoStmt ? n : n - 1);
+        iteration_flow(f, s);
         f->now = pass == 0 ? join(in, f->now) : f->now;
     }
     if (!at_least_once)
@@ -681,8 +768,7 @@ static int is_body(CXCursor s, CXCursor child)
     unsigned n = ss_ast_child_count(s);
     if (n == 0 || !is_loop(s))
         return 0;
-    CXCursor body = ss_ast_child(s, clang_getCursorKind(s) == CXCursor_DoStmt ? 0 : n - 1);
-    return ss_ast_same_node(body, child);
+    return ss_ast_same_node(loop_body(s), child);
 }
 
 /* What the parts of 's' that run before its child 'child' do (the statements of a block
@@ -739,11 +825,8 @@ static drain kept_drained(flow *f, CXCursor s, drain in)
 {
     if (in.state != DRAINED)
         return busy();
-    unsigned n = ss_ast_child_count(s);
-    int is_do = clang_getCursorKind(s) == CXCursor_DoStmt;
     f->now = in;
-    stmt_flow(f, ss_ast_child(s, is_do ? 0 : n - 1));
-    parts_flow(f, s, is_do ? 1 : 0, is_do ? n : n - 1);
+    iteration_flow(f, s);
     return f->now.state == DRAINED ? join(in, f->now) : busy();
 }
 
@@ -763,10 +846,7 @@ static drain state_at(const question *q, CXCursor function, CXCursor target, int
     drain d = busy();
     if (found > 0 && loop >= 0) {
         /* The previous iteration: the body and the loop's other parts, from anything queued. */
-        unsigned n = ss_ast_child_count(path[loop]);
-        int is_do = clang_getCursorKind(path[loop]) == CXCursor_DoStmt;
-        stmt_flow(&f, ss_ast_child(path[loop], is_do ? 0 : n - 1));
-        parts_flow(&f, path[loop], is_do ? 1 : 0, is_do ? n : n - 1);
+        iteration_flow(&f, path[loop]);
         drain start = f.now;
         /* A loop inside another loop's body is entered again on each of that loop's
          * iterations: its first iteration starts from what comes before it there. */
@@ -923,10 +1003,7 @@ static int quiet_after(const question *q, CXCursor function, CXCursor at, int de
                 after = after || ss_ast_same_node(stmt, child);
             }
         } else if (is_loop(path[i])) {
-            unsigned n = ss_ast_child_count(path[i]);
-            int is_do = clang_getCursorKind(path[i]) == CXCursor_DoStmt;
-            stmt_flow(&f, ss_ast_child(path[i], is_do ? 0 : n - 1));
-            parts_flow(&f, path[i], is_do ? 1 : 0, is_do ? n : n - 1);
+            iteration_flow(&f, path[i]);
         }
     }
     free(path);

@@ -3,8 +3,8 @@
 // anywhere, as after one device-wide wait. Work on the legacy stream right after such a join,
 // with no work on another stream after it to the end of its function (nor after the calls of
 // that function in the unit), serializes with nothing: a note "after a join". A copy after the
-// join has nothing to wait for either. The join's wait only on some ways, work on a created
-// stream after the join, or work on one after the legacy work keep the warnings.
+// join has nothing to wait for either. A wait only on some ways, a continue/break, a loop not
+// from device 0, stream work after the join or after the legacy work keep the warnings.
 #include <cuda_runtime.h>
 
 __global__ void force(double *f) { f[threadIdx.x] = 1.0; }
@@ -74,6 +74,54 @@ void gather_one_joined(int n, size_t bytes)
     }
     for (int g = 0; g < n; ++g)
         collect<<<1, 64>>>(gpus[g].f, total); // expect: SYNC101 expect-severity: warning
+}
+
+// A join that skips device 0: device 0's streams may still run.
+void gather_skip_first(int n)
+{
+    for (int g = 0; g < n; ++g) {
+        cudaSetDevice(g);
+        force<<<1, 64, 0, gpus[g].stream>>>(gpus[g].f);
+    }
+    for (int g = 0; g < n; ++g) {
+        if (g == 0)
+            continue;
+        cudaSetDevice(g);
+        cudaDeviceSynchronize();
+    }
+    cudaSetDevice(0);
+    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: warning
+}
+
+// A join from device 1 on: device 0 is not joined.
+void gather_from_one(int n)
+{
+    for (int g = 0; g < n; ++g) {
+        cudaSetDevice(g);
+        force<<<1, 64, 0, gpus[g].stream>>>(gpus[g].f);
+    }
+    for (int g = 1; g < n; ++g) {
+        cudaSetDevice(g);
+        cudaDeviceSynchronize();
+    }
+    cudaSetDevice(0);
+    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: warning
+}
+
+// A join that stops early: the devices after the first failure are not joined.
+void gather_until_error(int n)
+{
+    for (int g = 0; g < n; ++g) {
+        cudaSetDevice(g);
+        force<<<1, 64, 0, gpus[g].stream>>>(gpus[g].f);
+    }
+    for (int g = 0; g != n; g += 1) {
+        cudaSetDevice(g);
+        if (cudaDeviceSynchronize() != cudaSuccess)
+            break;
+    }
+    cudaSetDevice(0);
+    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: warning
 }
 
 // A launch on a created stream after the join: the legacy work waits for it.
