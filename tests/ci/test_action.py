@@ -73,9 +73,16 @@ EXPECTED_FINDINGS = [
     ("SYNC201", "warning", "src/pipeline.cu", "%SRCROOT%", 13, 5),
     ("SYNC101", "warning", "src/pipeline.cu", "%SRCROOT%", 14, 5),
 ]
+# Linted as the whole database (one unit), no unit calls step() and no header declares it: its
+# stream parameter is given nothing (docs/lint.md, "A parameter that no call gives anything"),
+# so the legacy-stream launch is a note there; where the paths are named it stays a warning.
+WHOLE_DATABASE_FINDINGS = [
+    EXPECTED_FINDINGS[0],
+    ("SYNC101", "note", "src/pipeline.cu", "%SRCROOT%", 14, 5),
+]
 EXPECTED_ANNOTATIONS = [
     "::warning file=src/pipeline.cu,line=13,col=5,title=SYNC201 pageable-async-copy",
-    "::warning file=src/pipeline.cu,line=14,col=5,title=SYNC101 default-stream-launch",
+    "::notice file=src/pipeline.cu,line=14,col=5,title=SYNC101 default-stream-launch",
 ]
 
 
@@ -107,7 +114,7 @@ check("1: upload inputs", {"sarif_file": "syncscope.sarif", "category": "syncsco
       upload["with"])
 log, run, findings, help_uris = sarif_findings(os.path.join(repo, "syncscope.sarif"))
 check("1: SARIF version", "2.1.0", log["version"])
-check("1: SARIF findings", EXPECTED_FINDINGS, findings)
+check("1: SARIF findings", WHOLE_DATABASE_FINDINGS, findings)
 check("1: SARIF %SRCROOT%", "file://" + repo + "/", run["originalUriBaseIds"]["%SRCROOT%"]["uri"])
 check("1: no automationDetails (the upload's category applies)", None,
       run.get("automationDetails"))
@@ -194,7 +201,8 @@ if os.environ.get("SYNCSCOPE_TEST_ACTION_BUILD") == "1":
     build = step(report, "Build syncscope")
     if build["conclusion"] == "success":
         _, _, findings, _ = sarif_findings(os.path.join(repo, "syncscope.sarif"))
-        check("5: SARIF findings of the built syncscope", EXPECTED_FINDINGS, findings)
+        check("5: SARIF findings of the built syncscope", WHOLE_DATABASE_FINDINGS,
+              findings)
     else:
         print((build.get("stdout") or "")[-3000:] + (build.get("stderr") or "")[-3000:])
 
