@@ -487,18 +487,34 @@ static char *because_words(CXCursor at, CXCursor event, CXCursor copy, CXCursor 
     return words;
 }
 
-/* Fills 'out' for the event wait 'at' when every record of its event in the unit comes right
- * after a copy to the host (copy_before), and the unit names the event only in CUDA's event
- * calls. Returns 1, or 0 when it does not apply. */
-static int event_copies(ss_check_ctx *ctx, CXCursor at, waited *out)
+/* The records of the event that the event wait 'at' names, walked over the whole unit into
+ * 'w' (records_done frees it). Returns 0, with nothing to free, when 'at' names no event. */
+static int event_records(ss_check_ctx *ctx, CXCursor at, record_walk *w)
 {
     const ss_api *api = ss_scope_callee_api(at);
     CXCursor event =
         api && api->klass == SS_CLASS_EVENT_SYNC ? named_event(at) : clang_getNullCursor();
     if (ss_ast_is_null(event))
         return 0;
-    record_walk w = {.event = event, .function = clang_getNullCursor()};
-    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_event_uses, &w);
+    *w = (record_walk){.event = event, .function = clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_event_uses, w);
+    return 1;
+}
+
+static void records_done(record_walk *w)
+{
+    free(w->swaps);
+    free(w->swap_functions);
+}
+
+/* Fills 'out' for the event wait 'at' when every record of its event in the unit comes right
+ * after a copy to the host (copy_before), and the unit names the event only in CUDA's event
+ * calls. Returns 1, or 0 when it does not apply. */
+static int event_copies(ss_check_ctx *ctx, CXCursor at, waited *out)
+{
+    record_walk w;
+    if (!event_records(ctx, at, &w))
+        return 0;
     CXCursor first_copy = clang_getNullCursor(), first_swap = clang_getNullCursor();
     for (int r = 0; !w.escaped && r < w.count; r++) {
         CXCursor copy = copy_before(ctx, w.records[r], w.functions[r], SS_COPY_KIND_D2H);
@@ -517,21 +533,16 @@ static int event_copies(ss_check_ctx *ctx, CXCursor at, waited *out)
     }
     int found = !w.escaped && w.count > 0 && out->count == w.count;
     if (found)
-        out->because = because_words(at, event, first_copy, out->buffers[0], first_swap, w.count);
-    free(w.swaps);
-    free(w.swap_functions);
+        out->because = because_words(at, w.event, first_copy, out->buffers[0], first_swap, w.count);
+    records_done(&w);
     return found;
 }
 
 int ss_context_event_uploads(ss_check_ctx *ctx, CXCursor at, ss_event_upload *out)
 {
-    const ss_api *api = ss_scope_callee_api(at);
-    CXCursor event =
-        api && api->klass == SS_CLASS_EVENT_SYNC ? named_event(at) : clang_getNullCursor();
-    if (ss_ast_is_null(event))
+    record_walk w;
+    if (!event_records(ctx, at, &w))
         return 0;
-    record_walk w = {.event = event, .function = clang_getNullCursor()};
-    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_event_uses, &w);
     int count = 0;
     for (int r = 0; !w.escaped && r < w.count; r++) {
         CXCursor copy = copy_before(ctx, w.records[r], w.functions[r], SS_COPY_KIND_H2D);
@@ -539,8 +550,7 @@ int ss_context_event_uploads(ss_check_ctx *ctx, CXCursor at, ss_event_upload *ou
             break;
         out[count++] = (ss_event_upload){copy, w.records[r], w.functions[r]};
     }
-    free(w.swaps);
-    free(w.swap_functions);
+    records_done(&w);
     return !w.escaped && w.count > 0 && count == w.count ? count : 0;
 }
 
