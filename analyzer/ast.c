@@ -89,6 +89,12 @@ int ss_ast_same_node(CXCursor a, CXCursor b)
            clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(b));
 }
 
+void ss_ast_visit_whole(CXCursor c, CXCursor parent, CXCursorVisitor visit, CXClientData data)
+{
+    if (visit(c, parent, data) == CXChildVisit_Recurse)
+        clang_visitChildren(c, visit, data);
+}
+
 unsigned ss_ast_offset(CXCursor c)
 {
     unsigned b, e;

@@ -66,6 +66,9 @@ int ss_ast_do_once(CXCursor do_stmt);
 /* The variable or parameter an expression names through address-of, arithmetic, casts and
  * subscripts ('x', '&x', 'x + i', '&x[i]', '(T *)x'), or a null cursor. */
 CXCursor ss_ast_named_variable(CXCursor e);
+/* Visits 'c' itself with 'visit' (as a child of 'parent'), then its children unless the
+ * visitor returned other than CXChildVisit_Recurse for 'c': clang_visitChildren, 'c' included. */
+void ss_ast_visit_whole(CXCursor c, CXCursor parent, CXCursorVisitor visit, CXClientData data);
 
 /* A walk over an expression in the order its parts run, for a flow that follows a function's
  * statements itself (drained.c, project_facts.c) and hands each expression here. 'data' is

@@ -1249,8 +1249,7 @@ int ss_callgraph_calls_named(ss_callgraph *g, CXCursor body, const char *const *
                              CXCursor *found)
 {
     named_walk w = {g, names, count, 0, clang_getNullCursor()};
-    if (find_named(body, body, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(body, find_named, &w);
+    ss_ast_visit_whole(body, body, find_named, &w);
     *found = w.found;
     return !ss_ast_is_null(w.found);
 }

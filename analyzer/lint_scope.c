@@ -403,8 +403,7 @@ static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientDa
 /* Visits 'c' itself and, as find_work asks, its children. */
 static void find_work_in(CXCursor c, CXCursor parent, work_walk *w)
 {
-    if (find_work(c, parent, w) == CXChildVisit_Recurse)
-        clang_visitChildren(c, find_work, w);
+    ss_ast_visit_whole(c, parent, find_work, w);
 }
 
 static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientData data)

@@ -136,8 +136,7 @@ static int walk_back_over(attach_walk *w, CXCursor c, int stops)
 {
     CXCursor waited = w->waited;
     w->waited = clang_getNullCursor();
-    if (find_attach_work(c, c, w) == CXChildVisit_Recurse)
-        clang_visitChildren(c, find_attach_work, w);
+    ss_ast_visit_whole(c, c, find_attach_work, w);
     int stop = stops && !ss_ast_is_null(w->waited) && ss_context_is_wait(c);
     if (!stop)
         w->waited = waited;
@@ -203,8 +202,7 @@ static enum CXChildVisitResult find_text(CXCursor c, CXCursor parent, CXClientDa
 static int names_text(CXCursor stmt, const char *text)
 {
     text_walk t = {text, 0};
-    if (find_text(stmt, stmt, &t) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_text, &t);
+    ss_ast_visit_whole(stmt, stmt, find_text, &t);
     return t.found;
 }
 
@@ -236,8 +234,7 @@ static enum CXChildVisitResult find_host_text_call(CXCursor c, CXCursor parent, 
 static char *use_words(ss_callgraph *graph, CXCursor stmt, const char *text)
 {
     host_text_walk w = {graph, text, clang_getNullCursor()};
-    if (find_host_text_call(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_host_text_call, &w);
+    ss_ast_visit_whole(stmt, stmt, find_host_text_call, &w);
     char *called = ss_ast_is_null(w.found) ? NULL : ss_scope_callee_name(w.found);
     char *words = called ? ss_xasprintf("passes '%s' to '%s()'", text, called)
                          : ss_xasprintf("uses '%s'", text);

@@ -41,8 +41,7 @@ static enum CXChildVisitResult find_device_wait(CXCursor c, CXCursor parent, CXC
 static CXCursor device_wait_in(CXCursor c)
 {
     CXCursor found = clang_getNullCursor();
-    if (find_device_wait(c, c, &found) == CXChildVisit_Recurse)
-        clang_visitChildren(c, find_device_wait, &found);
+    ss_ast_visit_whole(c, c, find_device_wait, &found);
     return found;
 }
 
@@ -174,8 +173,7 @@ static int follow(ss_check_ctx *ctx, CXCursor rloop, carried *c)
             break;
         if (ss_context_does_device_work(ss_check_graph(ctx), stmt)) {
             launch_walk w = {c, clang_getNullCursor()};
-            if (find_launch(stmt, stmt, &w) == CXChildVisit_Recurse)
-                clang_visitChildren(stmt, find_launch, &w);
+            ss_ast_visit_whole(stmt, stmt, find_launch, &w);
             c->launch = w.found;
             found = !ss_ast_is_null(w.found) && !ss_ast_is_null(c->combine);
             break;
@@ -230,8 +228,7 @@ static enum CXChildVisitResult find_one_value(CXCursor c, CXCursor parent, CXCli
 static CXCursor one_value_copy(ss_check_ctx *ctx, CXCursor stmt)
 {
     copy_walk w = {ctx, clang_getNullCursor()};
-    if (find_one_value(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_one_value, &w);
+    ss_ast_visit_whole(stmt, stmt, find_one_value, &w);
     return w.found;
 }
 

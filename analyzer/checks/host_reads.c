@@ -98,8 +98,7 @@ static char *read_words(ss_callgraph *graph, CXCursor stmt, CXCursor decl)
         words = ss_xasprintf("reads '%s' in a loop", name);
     } else {
         host_call_walk w = {graph, decl, clang_getNullCursor()};
-        if (find_host_call(stmt, stmt, &w) == CXChildVisit_Recurse)
-            clang_visitChildren(stmt, find_host_call, &w);
+        ss_ast_visit_whole(stmt, stmt, find_host_call, &w);
         CXCursor callee = ss_ast_is_null(w.found) ? w.found : clang_getCursorReferenced(w.found);
         /* A call left unresolved in a template (a lambda argument) by the name it is given. */
         char *called = !ss_ast_is_null(callee)    ? ss_qualified_name(callee)
@@ -203,8 +202,7 @@ static CXCursor the_copy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const 
     CXCursor copy = clang_getNullCursor();
     if (index == 0)
         return copy;
-    if (find_copy(stmts[index - 1], stmts[index - 1], &copy) == CXChildVisit_Recurse)
-        clang_visitChildren(stmts[index - 1], find_copy, &copy);
+    ss_ast_visit_whole(stmts[index - 1], stmts[index - 1], find_copy, &copy);
     if (!ss_ast_is_null(copy) && ss_check_is_readback(ctx, copy, ss_scope_callee_api(copy)))
         copy = clang_getNullCursor();
     return copy;
@@ -379,8 +377,7 @@ static CXCursor copy_before(ss_check_ctx *ctx, CXCursor record, CXCursor functio
         stream && *stream ? ss_context_statements_around(function, record, stmts, 256, &index) : 0;
     queued_walk w = {ss_check_graph(ctx), function, stream, kind, clang_getNullCursor(), 0};
     for (unsigned s = index; n > 0 && s-- > 0 && ss_ast_is_null(w.copy) && !w.other;) {
-        if (find_queued(stmts[s], stmts[s], &w) == CXChildVisit_Recurse)
-            clang_visitChildren(stmts[s], find_queued, &w);
+        ss_ast_visit_whole(stmts[s], stmts[s], find_queued, &w);
     }
     free(stream);
     if (w.other || ss_ast_is_null(w.copy) ||
@@ -711,8 +708,7 @@ static enum CXChildVisitResult count_work(CXCursor c, CXCursor parent, CXClientD
 static work_count count_in(ss_callgraph *graph, CXCursor stmt)
 {
     work_count w = {graph, 0, clang_getNullCursor()};
-    if (count_work(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, count_work, &w);
+    ss_ast_visit_whole(stmt, stmt, count_work, &w);
     return w;
 }
 

@@ -73,8 +73,7 @@ int ss_context_does_device_work(ss_callgraph *graph, CXCursor stmt)
         return 1;
     /* The statement may be the call itself. */
     unit_work_walk w = {graph, 0};
-    if (find_unit_work(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_unit_work, &w);
+    ss_ast_visit_whole(stmt, stmt, find_unit_work, &w);
     return w.found;
 }
 
@@ -107,8 +106,7 @@ static char *synchronized_words(ss_check_ctx *ctx, CXCursor at)
         for (unsigned c = index; c-- > 0 && index < n;) {
             CXCursor before = ss_ast_child(path[i], c);
             stream_wait_walk w = {stream, clang_getNullCursor()};
-            if (find_stream_wait(before, path[i], &w) == CXChildVisit_Recurse)
-                clang_visitChildren(before, find_stream_wait, &w);
+            ss_ast_visit_whole(before, path[i], find_stream_wait, &w);
             if (!ss_ast_is_null(w.found)) {
                 words = ss_xasprintf("idle: the stream '%s' was synchronized at line %u and "
                                      "nothing was queued since: the copy has nothing to overlap "

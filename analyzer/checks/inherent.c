@@ -198,8 +198,7 @@ static char *handover_use(CXCursor stmt, CXCursor var)
 static char *sizing_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, CXCursor *at)
 {
     use_walk w = {graph, var, NULL, clang_getNullCursor()};
-    if (find_use(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_use, &w);
+    ss_ast_visit_whole(stmt, stmt, find_use, &w);
     *at = w.at;
     return w.use;
 }
@@ -593,8 +592,7 @@ static int is_aside(ss_callgraph *graph, CXCursor stmt, const CXCursor *vars, si
             return 0;
     }
     aside_walk w = {vars, var_count, declaration, 0};
-    if (find_not_aside(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_not_aside, &w);
+    ss_ast_visit_whole(stmt, stmt, find_not_aside, &w);
     return !w.refused;
 }
 
@@ -721,8 +719,7 @@ static int host_only(ss_callgraph *graph, CXCursor stmt)
         ss_scope_has_work(stmt, SS_SCOPE_ENQUEUES, NULL))
         return 0;
     int refused = 0;
-    if (find_own_call(stmt, stmt, &refused) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_own_call, &refused);
+    ss_ast_visit_whole(stmt, stmt, find_own_call, &refused);
     return !refused;
 }
 
@@ -895,8 +892,7 @@ static int stands_apart(ss_check_ctx *ctx, CXCursor stmt, const CXCursor *vars, 
     if (ss_context_does_device_work(ss_check_graph(ctx), stmt))
         return 0;
     apart_walk w = {ctx->function, 0};
-    if (find_host_copy(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_host_copy, &w);
+    ss_ast_visit_whole(stmt, stmt, find_host_copy, &w);
     return !w.refused;
 }
 
@@ -923,8 +919,7 @@ static int waits_for_copy(CXCursor stmt, CXCursor at, const ss_api *api)
                        ? ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg))
                        : NULL;
     copy_wait_walk w = {stream ? stream : "0", 0};
-    if (find_copy_wait(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_copy_wait, &w);
+    ss_ast_visit_whole(stmt, stmt, find_copy_wait, &w);
     free(stream);
     return w.found;
 }
@@ -1060,8 +1055,7 @@ static enum CXChildVisitResult find_copy_back(CXCursor c, CXCursor parent, CXCli
 static CXCursor copy_back_in(CXCursor function, CXCursor stmt)
 {
     host_copy_walk w = {function, clang_getNullCursor()};
-    if (find_copy_back(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_copy_back, &w);
+    ss_ast_visit_whole(stmt, stmt, find_copy_back, &w);
     return w.found;
 }
 
@@ -1323,8 +1317,7 @@ static int waits_for_launch(CXCursor stmt, CXCursor launch)
     CXCursor stream = ss_check_stream_arg(launch, NULL);
     char *text = ss_ast_is_null(stream) ? NULL : ss_expr_text(stream);
     copy_wait_walk w = {text ? text : "0", 0};
-    if (find_copy_wait(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_copy_wait, &w);
+    ss_ast_visit_whole(stmt, stmt, find_copy_wait, &w);
     free(text);
     return w.found;
 }
@@ -1415,8 +1408,7 @@ static CXCursor storage_root(CXCursor var)
         if (ss_ast_is_null(init) || !clang_isExpression(clang_getCursorKind(init)))
             break;
         CXCursor next = clang_getNullCursor();
-        if (find_variable(init, var, &next) == CXChildVisit_Recurse)
-            clang_visitChildren(init, find_variable, &next);
+        ss_ast_visit_whole(init, var, find_variable, &next);
         if (ss_ast_is_null(next) || clang_equalCursors(next, var))
             break;
         var = next;

@@ -226,8 +226,7 @@ static enum CXChildVisitResult find_shared(CXCursor c, CXCursor parent, CXClient
 static int names_request(CXCursor e, CXCursor request)
 {
     shared_walk w = {e, 0};
-    if (find_shared(request, clang_getNullCursor(), &w) == CXChildVisit_Recurse)
-        clang_visitChildren(request, find_shared, &w);
+    ss_ast_visit_whole(request, clang_getNullCursor(), find_shared, &w);
     return w.found;
 }
 
@@ -303,8 +302,7 @@ static enum CXChildVisitResult find_growing_loop(CXCursor c, CXCursor parent, CX
 static int grows_in_loop(ss_callgraph *graph, CXCursor stmt)
 {
     loop_walk w = {graph, 0};
-    if (find_growing_loop(stmt, clang_getNullCursor(), &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_growing_loop, &w);
+    ss_ast_visit_whole(stmt, clang_getNullCursor(), find_growing_loop, &w);
     return w.found;
 }
 
@@ -455,8 +453,7 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
                                       &grows))
             continue;
         record_walk w = {graph, cmp, clang_getNullCursor(), 0, 0};
-        if (find_record(branch, path[i], &w) == CXChildVisit_Recurse)
-            clang_visitChildren(branch, find_record, &w);
+        ss_ast_visit_whole(branch, path[i], find_record, &w);
         if (ss_ast_is_null(w.found) || restarts_each_call(graph, w.found))
             continue;
         CXString name = clang_getCursorSpelling(w.found);

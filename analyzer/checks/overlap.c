@@ -216,8 +216,7 @@ static void add_statement(ss_check_ctx *ctx, CXCursor stmt, const char *stream, 
                   .function = ctx->function,
                   .stream = stream,
                   .per_thread = ctx->per_thread};
-    if (find_ops(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_ops, &w);
+    ss_ast_visit_whole(stmt, stmt, find_ops, &w);
     if (w.overflow) {
         h->events[h->count < MAX_EVENTS ? h->count++ : MAX_EVENTS - 1] =
             (stream_event){OP_UNKNOWN, stmt};
@@ -536,8 +535,7 @@ static unsigned rewritten_after(ss_check_ctx *ctx, CXCursor at, CXCursor decl)
                                               256, &index);
     for (unsigned s = index + 1; s < n; s++) {
         store_walk w = {decl, 0, 0};
-        if (find_store(stmts[s], stmts[s], &w) == CXChildVisit_Recurse)
-            clang_visitChildren(stmts[s], find_store, &w);
+        ss_ast_visit_whole(stmts[s], stmts[s], find_store, &w);
         if (w.found)
             return ss_scope_line(stmts[s]);
         if (w.repointed || ss_context_queues_work(ss_check_graph(ctx), stmts[s]))

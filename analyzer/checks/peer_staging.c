@@ -157,8 +157,7 @@ static enum CXChildVisitResult find_staging_loop(CXCursor c, CXCursor parent, CX
 static char *staging_in(ss_check_ctx *ctx, CXCursor stmt)
 {
     staging_find w = {ss_check_graph(ctx), ctx->function, NULL};
-    if (find_staging_loop(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_staging_loop, &w);
+    ss_ast_visit_whole(stmt, stmt, find_staging_loop, &w);
     return w.words;
 }
 

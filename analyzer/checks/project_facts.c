@@ -709,8 +709,7 @@ static CXCursor call_before(ss_check_ctx *ctx, CXCursor at, const char *stream, 
         if (clang_getCursorKind(before) == CXCursor_DeclStmt && !has_call(before))
             continue;
         given_walk w = {stream, clang_getNullCursor(), -1, 0};
-        if (find_given(before, before, &w) == CXChildVisit_Recurse)
-            clang_visitChildren(before, find_given, &w);
+        ss_ast_visit_whole(before, before, find_given, &w);
         if (!w.other && !ss_ast_is_null(w.call)) {
             call = w.call;
             *arg = w.arg;

@@ -60,8 +60,7 @@ static enum CXChildVisitResult find_other_call(CXCursor c, CXCursor parent, CXCl
 static int calls_other(CXCursor stmt, CXCursor site)
 {
     other_call_walk w = {site, 0};
-    if (find_other_call(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_other_call, &w);
+    ss_ast_visit_whole(stmt, stmt, find_other_call, &w);
     return w.found;
 }
 
@@ -104,8 +103,7 @@ static enum CXChildVisitResult find_wait_call(CXCursor c, CXCursor parent, CXCli
 static CXCursor wait_call(CXCursor wait)
 {
     CXCursor found = clang_getNullCursor();
-    if (find_wait_call(wait, wait, &found) == CXChildVisit_Recurse)
-        clang_visitChildren(wait, find_wait_call, &found);
+    ss_ast_visit_whole(wait, wait, find_wait_call, &found);
     return found;
 }
 
@@ -136,8 +134,7 @@ static enum CXChildVisitResult find_beside_wait(CXCursor c, CXCursor parent, CXC
 static int only_waits(ss_callgraph *graph, CXCursor stmt, CXCursor wait)
 {
     only_wait_walk w = {graph, wait, 0};
-    if (find_beside_wait(stmt, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(stmt, find_beside_wait, &w);
+    ss_ast_visit_whole(stmt, stmt, find_beside_wait, &w);
     return !w.other;
 }
 

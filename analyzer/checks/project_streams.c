@@ -266,8 +266,7 @@ static enum CXChildVisitResult find_between(CXCursor c, CXCursor parent, CXClien
 /* The statement 's', which may run between the stream's work and the wait (find_between). */
 static void visit_between(drain_walk *w, CXCursor s)
 {
-    if (find_between(s, clang_getNullCursor(), w) == CXChildVisit_Recurse)
-        clang_visitChildren(s, find_between, w);
+    ss_ast_visit_whole(s, clang_getNullCursor(), find_between, w);
 }
 
 /* A device-wide wait (SS_CLASS_DEVICE_SYNC) that runs whenever its statement does: not in a
@@ -303,8 +302,7 @@ static int is_drain(CXCursor s, const char *when)
         return same && is_drain(ss_ast_child(s, 1), NULL);
     }
     if (k == CXCursor_CompoundStmt || k == CXCursor_DoStmt || clang_isExpression(k)) {
-        if (find_wait(s, clang_getNullCursor(), &w) == CXChildVisit_Recurse)
-            clang_visitChildren(s, find_wait, &w);
+        ss_ast_visit_whole(s, clang_getNullCursor(), find_wait, &w);
     }
     return w.found;
 }

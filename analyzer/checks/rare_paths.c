@@ -144,8 +144,7 @@ static enum CXChildVisitResult find_getenv(CXCursor c, CXCursor parent, CXClient
         CXCursor init = initializer_of(var);
         if (!ss_ast_is_null(init)) {
             w->hops++;
-            if (find_getenv(init, var, w) == CXChildVisit_Recurse)
-                clang_visitChildren(init, find_getenv, w);
+            ss_ast_visit_whole(init, var, find_getenv, w);
             w->hops--;
             if (!ss_ast_is_null(w->found))
                 return CXChildVisit_Break;
@@ -196,8 +195,7 @@ static char *opt_in_words(CXCursor stmt, CXCursor branch)
     if (ss_ast_is_null(cond))
         return NULL;
     getenv_walk w = {clang_getNullCursor(), 0};
-    if (find_getenv(cond, stmt, &w) == CXChildVisit_Recurse)
-        clang_visitChildren(cond, find_getenv, &w);
+    ss_ast_visit_whole(cond, stmt, find_getenv, &w);
     if (ss_ast_is_null(w.found))
         return NULL;
     char *name = variable_name(w.found);

@@ -13,11 +13,11 @@ trap 'rm -rf "$WORK"' EXIT
 cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
+. "$HERE/units.sh"
 
 mkdir src build
 cp "$DATA"/* src/
-printf '[{"directory": "%s", "file": "%s/src/pipeline.cu", "arguments": ["nvcc", "-c", "src/pipeline.cu"]}, {"directory": "%s", "file": "%s/src/driver.cpp", "arguments": ["g++", "-c", "src/driver.cpp"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+database pipeline.cu driver.cpp
 
 DRAINS="the GPU drains and idles while the host catches up"
 R401="[SYNC401 sync-in-loop]"
