@@ -911,17 +911,24 @@ static enum CXChildVisitResult find_copy_wait(CXCursor c, CXCursor parent, CXCli
     return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-static int waits_for_copy(CXCursor stmt, CXCursor at, const ss_api *api)
+/* Whether 'stmt' waits for the whole device or for the stream written 'stream' (malloc'ed,
+ * freed here; NULL: the legacy stream). */
+static int waits_for_stream(CXCursor stmt, char *stream)
 {
-    if (!ss_context_is_wait(stmt))
-        return 0;
-    char *stream = api->stream_arg >= 0 && clang_Cursor_getNumArguments(at) > api->stream_arg
-                       ? ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg))
-                       : NULL;
     copy_wait_walk w = {stream ? stream : "0", 0};
     ss_ast_visit_whole(stmt, stmt, find_copy_wait, &w);
     free(stream);
     return w.found;
+}
+
+static int waits_for_copy(CXCursor stmt, CXCursor at, const ss_api *api)
+{
+    if (!ss_context_is_wait(stmt))
+        return 0;
+    return waits_for_stream(
+        stmt, api->stream_arg >= 0 && clang_Cursor_getNumArguments(at) > api->stream_arg
+                  ? ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg))
+                  : NULL);
 }
 
 /* The wait for the asynchronous readback 'at' (in stmts[at_index]) that comes within the next
@@ -1315,11 +1322,7 @@ static CXCursor launch_in(CXCursor stmt)
 static int waits_for_launch(CXCursor stmt, CXCursor launch)
 {
     CXCursor stream = ss_check_stream_arg(launch, NULL);
-    char *text = ss_ast_is_null(stream) ? NULL : ss_expr_text(stream);
-    copy_wait_walk w = {text ? text : "0", 0};
-    ss_ast_visit_whole(stmt, stmt, find_copy_wait, &w);
-    free(text);
-    return w.found;
+    return waits_for_stream(stmt, ss_ast_is_null(stream) ? NULL : ss_expr_text(stream));
 }
 
 /* The last launch in the three statements before the wait, where it writes pinned host memory
