@@ -34,11 +34,11 @@ typedef struct ss_detect_options {
     const char *nvtx_range;
 } ss_detect_options;
 
-/* The newest trace format version this build writes (1.3 when the log has event arguments,
- * else 1.2 when it has argument records, else 1.1 when it has scope marks, else 1.0); it reads
- * any 1.x (docs/trace-format.md). */
+/* The newest trace format version this build writes (1.4 when a call of the log carries
+ * SS_API_BETWEEN, else 1.3 when it has event arguments, else 1.2 when it has argument records,
+ * else 1.1 when it has scope marks, else 1.0); it reads any 1.x (docs/trace-format.md). */
 #define SS_TRACE_MAJOR 1
-#define SS_TRACE_MINOR 3
+#define SS_TRACE_MINOR 4
 
 /* Fills 'options' with the documented defaults. */
 void ss_detect_options_default(ss_detect_options *options);

@@ -22,7 +22,8 @@ typedef struct det_call {
     uint32_t owner;     /* the enclosing runtime call for an enclosed driver call, else itself */
     uint32_t first_op;  /* first GPU operation it enqueued (DET_NONE) */
     uint32_t copy_op;   /* first copy it enqueued (DET_NONE) */
-    uint32_t next;      /* the next call its thread made, nested driver calls aside (DET_NONE) */
+    uint32_t next;      /* the next call its thread made, nested driver calls aside (DET_NONE;
+                         * also when one the light mode left out came between: SS_API_BETWEEN) */
     uint8_t enclosed;   /* a nested driver call inside a runtime call: never reported */
     uint8_t claimed;    /* a host-blocking rule already reported this call */
     uint8_t serialized; /* SYNC101/102 reported work of this call (streams.c) */

@@ -67,6 +67,15 @@ static void mark_enclosed(det_ctx *ctx, const call_key *keys)
     }
 }
 
+/* Whether call 'c' of a light or sampled log carries SS_API_BETWEEN: a copy between device
+ * memory of its thread, left out by the light mode, came between it and the thread's previous
+ * recorded call, which then has no next call, as when the copy was recorded (no rule takes
+ * such a copy for a synchronization). */
+static int came_between(const det_ctx *ctx, const det_call *c)
+{
+    return ctx->mode != DET_MODE_FULL && (c->ev->flags & SS_API_BETWEEN);
+}
+
 /* Links each thread's calls in the order it made them, nested driver calls aside
  * (det_call.next); 'keys' are the calls in cmp_call_order order: by entry, and for equal
  * entries by log order (a thread's calls enter the log as they are made). */
@@ -78,7 +87,7 @@ static void link_threads(det_ctx *ctx, const call_key *keys)
             prev = DET_NONE;
         if (ctx->calls[keys[i].index].enclosed)
             continue;
-        if (prev != DET_NONE)
+        if (prev != DET_NONE && !came_between(ctx, &ctx->calls[keys[i].index]))
             ctx->calls[prev].next = keys[i].index;
         prev = keys[i].index;
     }

@@ -172,15 +172,18 @@ static const void *event_body(const ss_event *e)
     }
 }
 
-/* The oldest minor version that holds every record of 'log': a log without event arguments
- * (kind SS_ARGS_EVENT, 1.3) is written as 1.2, one without argument records as 1.1, and one
- * without scope marks either as 1.0, which older readers still read. */
+/* The oldest minor version that holds every record of 'log': a log without a call marked
+ * SS_API_BETWEEN (1.4) is written as 1.3, one without event arguments (kind SS_ARGS_EVENT,
+ * 1.3) as 1.2, one without argument records as 1.1, and one without scope marks either as
+ * 1.0, which older readers still read. */
 static unsigned needed_minor(const ss_event_log *log)
 {
     unsigned minor = 0;
     for (size_t i = 0; i < log->count; i++) {
+        if (log->events[i].type == SS_EV_API && (log->events[i].u.api.flags & SS_API_BETWEEN))
+            return 4;
         if (log->events[i].type == SS_EV_ARGS && log->events[i].u.args.kind == SS_ARGS_EVENT)
-            return 3;
+            minor = 3;
         for (size_t r = 0; r < NFIELDS(event_records); r++) {
             if (event_records[r].type == (ss_event_type)log->events[i].type &&
                 event_records[r].since_minor > minor)

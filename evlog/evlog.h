@@ -70,6 +70,12 @@ enum { SS_DOMAIN_RUNTIME = 0, SS_DOMAIN_DRIVER = 1 };
  * (recorded since the metadata probe_pending 1; a copy whose stream was idle at its entry
  * leaves the synchronization after it the copy's own transfer alone to wait for). */
 #define SS_API_PENDING 0x10000000u
+/* SS_API_BETWEEN: a call of the same thread that the light mode left out at its entry (an
+ * asynchronous copy between device memory, capture_light_passes_copy) came between this call
+ * and the thread's previous recorded call: this call is no earlier call's next (det_call.next),
+ * as it was not when that copy was recorded (trace format 1.4 on; read in light and sampled
+ * logs only). */
+#define SS_API_BETWEEN 0x08000000u
 #define SS_API_MEM_WORD(src, dst) (SS_API_MEM_KNOWN | (uint32_t)(src) << 8 | (uint32_t)(dst))
 #define SS_API_MEM_SRC(flags) ((uint8_t)((flags) >> 8 & 0xffu))
 #define SS_API_MEM_DST(flags) ((uint8_t)((flags)&0xffu))

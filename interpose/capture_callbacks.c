@@ -451,18 +451,18 @@ static void nested_driver_call(thread_state *t, const ss_args_spec *spec,
 }
 
 /* The light mode's questions to the driver at a call's entry (capture_light.c): a copy's or
- * memset's memory kinds, then the pending work the call may wait for; timed for
- * SYNCSCOPE_TIMING. */
-static void light_questions(thread_state *t, const ss_args_spec *spec, const void *params,
-                            ss_ev_api *a)
+ * memset's memory kinds (asked before its event, light_leaves_out), then the pending work the
+ * call may wait for; timed for SYNCSCOPE_TIMING. The call carries SS_API_BETWEEN when a copy
+ * between device memory was left out since its thread's last recorded call. */
+static void light_questions(thread_state *t, const ss_args_spec *spec, ss_ev_api *a)
 {
-    uint64_t began = capture_timing_now();
-    if (spec->pointers == SS_ARGS_COPY) {
-        a->flags = capture_host_kinds(t, spec, params);
-        t->store->timed_kinds++;
-        t->store->timed_kinds_ns += capture_timing_since(began);
-        began = capture_timing_now();
+    if (spec->pointers == SS_ARGS_COPY)
+        a->flags = t->entry_kinds;
+    if (t->came_between) {
+        a->flags |= SS_API_BETWEEN;
+        t->came_between = 0;
     }
+    uint64_t began = capture_timing_now();
     capture_probe_enter(t, spec, a);
     t->store->timed_probes++;
     t->store->timed_probes_ns += capture_timing_since(began);
@@ -493,7 +493,7 @@ static void enter_call(thread_state *t, const ss_args_spec *spec, const CUpti_Ca
         a->copy_kind = (int32_t)kind;
     a->flags = (uint32_t)ss_args_read(p, &spec->flags, &present);
     if (proc.light)
-        light_questions(t, spec, p, a);
+        light_questions(t, spec, a);
     /* After the light mode's questions to the driver: their time is not the call's. */
     a->enter_ns = capture_now_ns();
     e->type = SS_EV_API;
@@ -511,6 +511,57 @@ static void add_own_ns(ss_thread_store *store, uint64_t ns)
 {
     uint64_t own = atomic_load_explicit(&store->timed_own_ns, memory_order_relaxed);
     atomic_store_explicit(&store->timed_own_ns, own + ns, memory_order_relaxed);
+}
+
+/* Whether work already went to a stream that the legacy default stream serializes with (a
+ * stream created blocking, or the per-thread default stream); this call's work, on stream
+ * handle 'stream', 'enqueues' and not 'legacy', is noted as the first such when it is. */
+static int legacy_partners(const ss_args_spec *spec, uint64_t stream, int enqueues, int legacy)
+{
+    if (atomic_load_explicit(&proc.streams.legacy_partners, memory_order_relaxed) != 0)
+        return 1;
+    if (!enqueues || legacy ||
+        !(spec->per_thread || stream == SS_STREAM_PER_THREAD || is_blocking(stream)))
+        return 0;
+    atomic_store_explicit(&proc.streams.legacy_partners, 1, memory_order_relaxed);
+    return 1;
+}
+
+/* legacy_partners for a call of 'spec' (row 'row') on stream handle 'stream'; '*legacy' set
+ * to whether the call puts work on the legacy default stream. */
+static int stream_partners(const ss_args_spec *spec, const ss_api *row, uint64_t stream,
+                           int *legacy)
+{
+    int enqueues = spec->stream.size != 0 && ss_api_enqueues(row);
+    *legacy = enqueues && ((stream == SS_STREAM_LEGACY_NULL && !spec->per_thread) ||
+                           stream == SS_STREAM_LEGACY);
+    return legacy_partners(spec, stream, enqueues, *legacy);
+}
+
+/* Whether the light mode leaves out the call of 'spec' with 'params' at its entry, before its
+ * event: an asynchronous memset of device memory (capture_light_skips) or an asynchronous copy
+ * between device memory (capture_light_passes_copy). A copy's or memset's memory kinds are
+ * asked here (timed for SYNCSCOPE_TIMING) and kept in t->entry_kinds for its event. A copy
+ * left out still counts as work on its stream for the stacks of legacy-stream work
+ * (legacy_partners), as when it was recorded. */
+static int light_leaves_out(thread_state *t, const ss_args_spec *spec, const void *params)
+{
+    if (capture_light_skips(spec, params))
+        return 1;
+    if (spec->pointers != SS_ARGS_COPY)
+        return 0;
+    uint64_t began = capture_timing_now();
+    t->entry_kinds = capture_host_kinds(t, spec, params);
+    t->store->timed_kinds++;
+    t->store->timed_kinds_ns += capture_timing_since(began);
+    if (!capture_light_passes_copy(t, spec, params, t->entry_kinds))
+        return 0;
+    if (!atomic_load_explicit(&proc.streams.legacy_partners, memory_order_relaxed)) {
+        int present, legacy;
+        stream_partners(spec, &proc.api_rows[spec->api],
+                        ss_args_read(params, &spec->stream, &present), &legacy);
+    }
+    return 1;
 }
 
 static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_CallbackData *cb)
@@ -541,7 +592,7 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
     if (proc.light && spec->host.size != 0)
         capture_light_track_host(spec, cb->functionParams, 0, 0, 0);
     ss_event *e = NULL;
-    if (!(proc.light && capture_light_skips(spec, cb->functionParams)))
+    if (!(proc.light && light_leaves_out(t, spec, cb->functionParams)))
         e = ss_evbuf_reserve(&t->store->events, &proc.store.budget);
     if (e != NULL)
         enter_call(t, spec, cb, e);
@@ -579,35 +630,18 @@ static void exit_call(thread_state *t, const ss_args_spec *spec, const CUpti_Cal
         record_pointers(t, spec, cb->functionParams, a, 1);
 }
 
-/* Whether work already went to a stream that the legacy default stream serializes with (a
- * stream created blocking, or the per-thread default stream); this call's work, 'enqueues'
- * and not 'legacy', is noted as the first such when it is. */
-static int legacy_partners(const ss_args_spec *spec, const ss_ev_api *a, int enqueues, int legacy)
-{
-    if (atomic_load_explicit(&proc.streams.legacy_partners, memory_order_relaxed) != 0)
-        return 1;
-    if (!enqueues || legacy ||
-        !(spec->per_thread || a->stream == SS_STREAM_PER_THREAD || is_blocking(a->stream)))
-        return 0;
-    atomic_store_explicit(&proc.streams.legacy_partners, 1, memory_order_relaxed);
-    return 1;
-}
-
 /* The stack decision: stacks only for calls that may become findings: synchronizing ones,
  * long ones, work put on the legacy default stream (SYNC101/SYNC102), and the rare calls whose
  * site a finding names: stream creation (SYNC103) and capture begin/end (SYNC501); in the
- * light mode, not for a copy between device memory, which no light rule names, nor for the
- * synchronization right after a readback that found its stream idle, which the detectors
- * take as the readback's (capture_probe_enter). */
+ * light mode, not for the synchronization right after a readback that found its stream idle,
+ * which the detectors take as the readback's (capture_probe_enter). */
 static int wants_stack(const thread_state *t, const ss_args_spec *spec, const ss_api *row,
                        const ss_ev_api *a, uint64_t exit_ns)
 {
-    int enqueues = spec->stream.size != 0 && ss_api_enqueues(row);
-    int legacy = enqueues && ((a->stream == SS_STREAM_LEGACY_NULL && !spec->per_thread) ||
-                              a->stream == SS_STREAM_LEGACY);
-    int partners = legacy_partners(spec, a, enqueues, legacy);
-    /* after legacy_partners: its copy's stream counts as before */
-    if (proc.light && (capture_light_device_copy(spec, a) || t->readback_sync))
+    int legacy;
+    int partners = stream_partners(spec, row, a->stream, &legacy);
+    /* after stream_partners: the call's stream counts for later calls' stacks */
+    if (proc.light && t->readback_sync)
         return 0;
     return row->sync != SS_SYNC_NEVER || exit_ns - a->enter_ns >= proc.config.stack_min_ns ||
            (legacy && partners) || row->klass == SS_CLASS_STREAM_CREATE ||

@@ -121,6 +121,11 @@ typedef struct thread_state {
     int idle_readback_per_thread;
     uint64_t idle_readback_stream;
     const ss_ev_api *last_entered; /* the thread's recorded call entered last */
+    /* The light mode: a copy between device memory was left out since the thread's last
+     * recorded call (capture_light_passes_copy): its next recorded call carries
+     * SS_API_BETWEEN. */
+    int came_between;
+    uint32_t entry_kinds; /* the memory kinds of the copy or memset being entered */
     /* The call in progress is the synchronization of an idle readback's stream right after it
      * (capture_probe_enter): neither probed nor stacked, it can be no finding of its own. */
     int readback_sync;
@@ -443,8 +448,13 @@ void capture_light_track_host(const ss_args_spec *spec, const void *params, int 
  * (SS_API_MEM_WORD). */
 uint32_t capture_host_kinds(thread_state *t, const ss_args_spec *spec, const void *params);
 /* Whether the light mode's call 'a' of 'spec' (its memory kinds in a->flags) is an
- * asynchronous copy between device memory, which it records without a probe or a stack. */
+ * asynchronous copy between device memory, which no light rule can name. */
 int capture_light_device_copy(const ss_args_spec *spec, const ss_ev_api *a);
+/* Whether the light mode leaves out, at its entry, the copy of 'spec' with 'params' of thread
+ * 't' whose memory kinds ('kinds', capture_host_kinds) say it is one between device memory
+ * (capture_light_device_copy); then the thread's next recorded call carries SS_API_BETWEEN. */
+int capture_light_passes_copy(thread_state *t, const ss_args_spec *spec, const void *params,
+                              uint32_t kinds);
 /* A stream created, a stream or context about to be destroyed (CUPTI's resource domain). */
 void capture_on_stream_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd);
 /* At the entry of a stream's destruction (cudaStreamDestroy, cuStreamDestroy): forgets it and

@@ -179,8 +179,7 @@ void capture_light_note_readback(thread_state *t, const ss_args_spec *spec, cons
  * stream synchronization or an asynchronous copy names, else (a device-wide call, a
  * synchronous copy, a synchronization of the legacy stream) the default stream and every live
  * stream (probe_device_wide). Sets t->probed_count to 0 when the call is not probed: an event
- * synchronization (its event is not taken), a copy between device memory
- * (capture_light_device_copy: 'a' holds its memory kinds), a synchronization of the stream of
+ * synchronization (its event is not taken), a synchronization of the stream of
  * a readback its thread made right before that found it idle (readback_own_sync), or a
  * device-wide call while more than PROBE_STREAMS_MAX streams live or some may not be known
  * (live_streams_off). */
@@ -199,8 +198,7 @@ void capture_probe_enter(thread_state *t, const ss_args_spec *spec, const ss_ev_
     const ss_api *row = &proc.api_rows[spec->api];
     if (row->klass == SS_CLASS_EVENT_SYNC || row->klass == SS_CLASS_QUERY ||
         (row->sync == SS_SYNC_NEVER && row->klass != SS_CLASS_COPY &&
-         row->klass != SS_CLASS_MEMSET) ||
-        capture_light_device_copy(spec, a))
+         row->klass != SS_CLASS_MEMSET))
         return;
     if (after_idle_readback && readback_own_sync(t, spec, row, a)) {
         t->readback_sync = 1;
@@ -548,11 +546,10 @@ static int device_side(uint8_t kind)
  * host (CUDA's API synchronization behavior: an asynchronous copy waits only for pageable
  * host memory) and no light rule can name: SYNC201 wants a pageable host side, SYNC301 a
  * device-to-host direction, SYNC202 a synchronous copy, SYNC401/SYNC402 are other calls. Such
- * a copy is recorded without a probe and without a stack; it stays in the log, so that the
- * call a thread makes after a readback is the same in both modes (det_join_sync). A copy whose
- * kind argument says host to device, device to host or host to host is not one (the
- * detectors would take the argument's word for its direction), nor is any copy while a full
- * window of the sampled mode is open (its rules see every call). */
+ * a copy is left out at its entry (capture_light_passes_copy). A copy whose kind argument says
+ * host to device, device to host or host to host is not one (the detectors would take the
+ * argument's word for its direction), nor is any copy while a full window of the sampled mode
+ * is open (its rules see every call). */
 int capture_light_device_copy(const ss_args_spec *spec, const ss_ev_api *a)
 {
     const ss_api *row = &proc.api_rows[spec->api];
@@ -566,6 +563,29 @@ int capture_light_device_copy(const ss_args_spec *spec, const ss_ev_api *a)
     /* cudaMemcpyKind: 3 device to device, 4 default (the detectors read no direction). */
     return row->dir == SS_DIR_KIND &&
            (a->domain != SS_DOMAIN_RUNTIME || a->copy_kind < 0 || a->copy_kind >= 3);
+}
+
+/* The copy is not recorded, but that it came between is: the thread's next recorded call
+ * carries SS_API_BETWEEN, so that the call a thread makes after a readback or a pageable copy
+ * is the synchronization the detectors join to it only when nothing came between, as in the
+ * full mode (det_join_sync, det_latent_sync: a call so flagged is no earlier call's next). It
+ * ends what the thread's last recorded call left for its next, as a recorded call's entry
+ * does (capture_probe_enter): the synchronization after a readback and this copy is asked
+ * about, and a readback this copy entered inside is no idle one. */
+int capture_light_passes_copy(thread_state *t, const ss_args_spec *spec, const void *params,
+                              uint32_t kinds)
+{
+    ss_ev_api a = {.domain = spec->domain, .copy_kind = -1, .flags = kinds};
+    int present;
+    uint64_t kind = ss_args_read(params, &spec->kind, &present);
+    if (present)
+        a.copy_kind = (int32_t)kind;
+    if (!capture_light_device_copy(spec, &a))
+        return 0;
+    t->came_between = 1;
+    t->idle_readback = 0;
+    t->last_entered = NULL;
+    return 1;
 }
 
 /* The light mode follows the streams that live (capture_probe_enter asks about them at device-wide

@@ -402,9 +402,10 @@ int main(int argc, char **argv)
     }
     if (getenv("LIGHT_APP_COPIES") != NULL) {
         /* Asynchronous copies between device memory cannot block the host: the light mode
-         * takes them without a probe or a stack; one in a cudaMalloc'ed allocation (which the
-         * fake driver calls pageable) without a question. Device memory copied with a kind
-         * that says device to host, and a readback into pinned memory, keep both. */
+         * leaves them out (the next call says one came between); one in a cudaMalloc'ed
+         * allocation (which the fake driver calls pageable) without a question. Device memory
+         * copied with a kind that says device to host, and a readback into pinned memory, are
+         * taken with a probe and a stack. */
         void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
         void *allocated = (void *)(uintptr_t)ALLOCATED_BASE;
         cudaMalloc_v3020_params make = {&allocated, 8192};
@@ -448,7 +449,8 @@ int main(int argc, char **argv)
          * after them: one whose stream was idle, then its stream's synchronization (not asked
          * about: run_light.py readback_sync); one whose stream was busy; one followed by a
          * cudaMalloc before the synchronization; one followed by a synchronization of another
-         * stream; one with a cudaMalloc inside it. Each synchronization blocks 2 ms. */
+         * stream; one with a cudaMalloc inside it; one followed by a copy between device
+         * memory; one with such a copy inside it. Each synchronization blocks 2 ms. */
         const long ms = 1000000;
         void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
         cudaMemcpyAsync_v3020_params item = {pinned, device, 4, cudaMemcpyDeviceToHost, 0};
@@ -470,6 +472,16 @@ int main(int argc, char **argv)
         /* a recorded call (as a runtime call the runtime makes itself) inside the readback:
          * the synchronization is not the readback's next call */
         CALL_NESTED("cudaMemcpyAsync_v3020", &item, "cudaMalloc_v3020", &make, 0);
+        CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 0);
+        /* a copy between device memory, which the light mode leaves out, between an idle
+         * readback and the synchronization, then one inside an idle readback (a runtime call
+         * the runtime makes itself): the synchronization is not the readback's next call */
+        cudaMemcpyAsync_v3020_params d2d = {(char *)device + 4096, device, 4096,
+                                            cudaMemcpyDeviceToDevice, 0};
+        CALL("cudaMemcpyAsync_v3020", &item, 0, 0);
+        CALL("cudaMemcpyAsync_v3020", &d2d, 0, 0);
+        CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 0);
+        CALL_NESTED("cudaMemcpyAsync_v3020", &item, "cudaMemcpyAsync_v3020", &d2d, 0);
         CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 0);
         printf("light_app: an idle readback and its synchronization asked %d questions\n", idle);
         return 0;

@@ -26,11 +26,13 @@ Runs APP (tests/light/light_app.c) under the interposer with the fake CUPTI of t
              a probe takes nothing is asked
   readback_sync  the synchronization of a stream right after a readback that found it idle
              is not asked about, and the trace analyzed with its probe bits set either way
-             gives the same findings; after a busy readback, a cudaMalloc, or of another
-             stream it is asked about
-  copies     asynchronous copies between device memory are taken without a probe or a
-             stack (their memory kinds from a cudaMalloc'ed allocation without a question),
-             a copy said to be device to host and a readback with both
+             gives the same findings; after a busy readback, a cudaMalloc, a copy between
+             device memory (left out; the synchronization marked), or of another stream it
+             is asked about
+  copies     asynchronous copies between device memory are left out (their memory kinds
+             from a cudaMalloc'ed allocation without a question), the next recorded call
+             marked (a call came between); a copy said to be device to host and a readback
+             are taken with a probe and a stack
   memsets    asynchronous memsets of device memory are left out (runtime and driver API),
              those of pinned memory and synchronous ones taken with their memory kinds; one in
              a cudaMalloc'ed allocation the driver does not know is left out without a
@@ -77,6 +79,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MARKER = re.compile(r"/\* expect: (SYNC[0-9]{3})( latent)? \*/")
 # The api record's flags field (after the keyword) and its probe bits (docs/trace-format.md).
 API_FLAGS, API_STACK, PROBED, WAITED, PENDING = 10, 15, 0x40000000, 0x20000000, 0x10000000
+# SS_API_BETWEEN (evlog.h): a copy between device memory the light mode left out came between
+# the call and its thread's previous recorded call.
+BETWEEN = 0x08000000
 LIGHT_NOTE = "light mode: only SYNC201, SYNC202, SYNC301, SYNC401 and SYNC402 are reported"
 
 # Callbacks the light mode subscribes to and those it leaves to the full mode (a sample of
@@ -358,14 +363,18 @@ def case_readback_sync(opts, check):
             strings[words[1]] = words[2]
         elif words[0] == "api":
             calls.append((strings.get(words[5], "").split("_v")[0],
-                          int(words[1 + API_FLAGS]) & (PROBED | WAITED | PENDING)))
+                          int(words[1 + API_FLAGS]) & (PROBED | WAITED | PENDING | BETWEEN)))
             stacked.append(words[1 + API_STACK] != "0")
     copy, sync = "cudaMemcpyAsync", "cudaStreamSynchronize"
     wanted = [(copy, PROBED), (sync, 0), (copy, PROBED | PENDING), (sync, PROBED),
               (copy, PROBED), ("cudaMalloc", PROBED), (sync, PROBED), (copy, PROBED),
-              (sync, PROBED), (copy, 0), ("cudaMalloc", PROBED), (sync, PROBED)]
+              (sync, PROBED), (copy, 0), ("cudaMalloc", PROBED), (sync, PROBED),
+              (copy, PROBED), (sync, PROBED | BETWEEN), (copy, PROBED), (sync, PROBED | BETWEEN)]
     # (A recorded call inside a call takes the thread's probe state: the readback around the
-    # cudaMalloc is not probed, so it is no idle readback either.)
+    # cudaMalloc is not probed, so it is no idle readback either. The copies between device
+    # memory are left out: the synchronization after each says that one came between, and is
+    # asked about, as after a recorded call; the readback with one inside keeps its probe and
+    # is no idle readback.)
     if not check(calls == wanted, f"calls and probe bits {calls}, expected {wanted}"):
         return
     # Stacks for all but the unasked synchronization, which no finding names.
@@ -399,6 +408,7 @@ def case_readback_sync(opts, check):
     check(("SYNC301", first, True, 1) in rows,
           f"the light findings {rows}, expected the idle readback's latent SYNC301 at line "
           f"{first}")
+    check(lines[0] == "SSTRACE 1 4", f"header {lines[0]}, expected SSTRACE 1 4 (SS_API_BETWEEN)")
     check(results[1] == results[0] and results[2] == results[0],
           f"the findings change with the synchronization's probe bits: {results}")
 
@@ -508,8 +518,8 @@ def case_switch_off(opts, check):
 
 def case_copies(opts, check):
     """docs/run.md, Modes: an asynchronous copy between device memory (by the memory kinds the
-    light mode found) is taken without a probe and without a stack, the kinds of a cudaMalloc'ed
-    allocation without asking the driver; a copy whose kind argument says device to host, even
+    light mode found) is left out, the kinds of a cudaMalloc'ed allocation without asking the
+    driver, and the thread's next recorded call says that a call came between; a copy whose kind argument says device to host, even
     between device memory, and a readback into pinned memory are probed and get stacks; the kind
     of cudaHostAlloc'ed memory is pinned without asking the driver, until its cudaFreeHost."""
     workdir = start(opts, "copies")
@@ -528,7 +538,7 @@ def case_copies(opts, check):
         for line in handle:
             words = line.split()
             if words and words[0] == "api":
-                records.append((int(words[1 + API_FLAGS]) & 0xf000ffff,
+                records.append((int(words[1 + API_FLAGS]) & 0xf800ffff,
                                 int(words[1 + API_STACK]) != 0))
             if words and words[0] == "meta":
                 metas.append(words[1:])
@@ -540,12 +550,14 @@ def case_copies(opts, check):
     check(args == [3], f"args records of kinds {args}, expected [3]")
     # Known kinds (bit 31), source << 8 and destination (pageable 1, pinned 2, device 3), the
     # probe's bits (30 probed, 28 pending: the fake's stream was busy at the entry; 29, waited,
-    # never: each call returns at once, not asked at its exit) and whether the call has a stack
+    # never: each call returns at once, not asked at its exit), bit 27 (a call the light mode
+    # left out came between: the two copies between device memory are not recorded, the copy
+    # said to be device to host after them says so) and whether the call has a stack
     # (the cudaMalloc first: probed, it found nothing pending); then the cudaHostAlloc, the
     # readback into it (pinned), the cudaFreeHost, the same readback (pageable: the memory is
     # no longer remembered).
-    wanted = [(PROBED, True), (0x80000303, False), (0x80000303, False),
-              (0x80000303 | PROBED | PENDING, True), (0x80000302 | PROBED | PENDING, True),
+    wanted = [(PROBED, True), (0x80000303 | PROBED | PENDING | BETWEEN, True),
+              (0x80000302 | PROBED | PENDING, True),
               (PROBED, True), (0x80000302 | PROBED | PENDING, True), (PROBED, True),
               (0x80000301 | PROBED | PENDING, True)]
     check(records == wanted, f"copies {[(hex(f), s) for f, s in records]}, expected "

@@ -13,8 +13,9 @@
       may wait for (its own stream, or every stream of its device) pending at its entry, and
       one of those streams complete at its exit, not asked for a call held less than 5 us
       (metadata probe_exit_min_ns), nor for the synchronization of a stream right after a
-      readback of its thread that found that stream idle. ROOT is the source tree (for
-      cuda_api.def).
+      readback of its thread that found that stream idle. Asynchronous copies between device
+      memory are left out too, the next recorded call of their thread marked SS_API_BETWEEN
+      (trace format 1.4). ROOT is the source tree (for cuda_api.def).
   light_trace.py compare SYNCSCOPE FULL.json LIGHT.json
       Compares the findings of the light rules (those `SYNCSCOPE rules --format json` marks
       "lightMode") of two `syncscope analyze --format json` results as (rule, file, line,
@@ -22,7 +23,10 @@
   light_trace.py check ROOT SYNCSCOPE WORKDIR
       For every trace tests/data/NAME.sstrace: its light view, both analyzed, the light rules'
       findings equal, except the differences KNOWN pins for a trace (exactly those: rule, file
-      name, line, count, latent, and on which side).
+      name, line, count, latent, and on which side); its light view with the copies between
+      device memory recorded (as the light mode did before 1.4) gives the same findings, all
+      of them, as the view without them; and each recorded light trace of tests/data/light
+      gives the same findings with those copies left out and the next calls marked.
 Exit status: 0 done (or equal), 1 different, 2 usage or input error.
 """
 import json
@@ -45,6 +49,9 @@ MEM_KNOWN = 0x80000000
 MEM_DEVICE_SIDE = (3, 4)
 EVENT_RECORDS = ("stream", "api", "kernel", "memcpy", "memset", "sync", "scope", "args")
 PROBED, WAITED, PENDING = 0x40000000, 0x20000000, 0x10000000
+# SS_API_BETWEEN (evlog.h, trace format 1.4): a copy between device memory that the light mode
+# left out came between the call and its thread's previous recorded call.
+BETWEEN = 0x08000000
 SLACK_NS = 5000
 # The light mode's min_blocked_ns (the default): a call held less is not asked at its exit.
 EXIT_MIN_NS = 5000
@@ -115,19 +122,85 @@ def idle_readback(row, fields, flags):
 def unprobe_readback_syncs(calls):
     """Clears the probe bits of each synchronization of a stream its thread makes right after
     a readback that found that stream idle, which the light mode does not ask about
-    (capture_probe_enter). 'calls' are [thread, enter, order, row, fields, flags] of the
-    recorded calls, nested driver calls aside; flags is updated in place."""
+    (capture_probe_enter), unless a call left out came between (SS_API_BETWEEN). 'calls' are
+    [thread, enter, order, row, fields, flags, ...] of the recorded calls, nested driver calls
+    aside; flags is updated in place."""
     last = {}
     for call in sorted(calls, key=lambda c: (c[0], c[1], c[2])):
-        thread, _, _, row, fields, flags = call
-        after = last.get(thread)
+        thread, _, _, row, fields, flags = call[:6]
+        after = last.get(thread) if not flags & BETWEEN else None
         if (after is not None and row[0] == "STREAM_SYNC" and row[1] == "EXPLICIT"
                 and after == (fields[5], fields[7])):
             call[5] = flags & ~(PROBED | WAITED | PENDING)
         last[thread] = idle_readback(row, fields, call[5])
 
 
-def convert(root, source, target):
+def device_copy(row, fields, src, dst):
+    """Whether call 'fields' of cuda_api.def row 'row' with memory kinds 'src' and 'dst' is an
+    asynchronous copy between device memory, which the light mode leaves out
+    (capture_light_device_copy): a device-to-device or peer row, or a runtime copy whose kind
+    argument is device to device (3) or default (4), or a driver one, or none."""
+    klass, sync, _, domain, direction = row
+    if klass != "COPY" or sync != "PAGEABLE" or src not in MEM_DEVICE_SIDE \
+            or dst not in MEM_DEVICE_SIDE:
+        return False
+    kind = int(fields[9])
+    return direction in ("D2D", "PEER") or (
+        direction == "KIND" and (domain != "RT" or kind < 0 or kind >= 3))
+
+
+def mark_between(calls):
+    """Leaves out the copies between device memory among 'calls' ([thread, enter, order, left
+    out, fields] of the recorded calls, nested driver calls aside) and sets SS_API_BETWEEN on
+    the next recorded call of each one's thread (capture_light_passes_copy). Returns the
+    orders of the calls left out."""
+    pending, left = set(), set()
+    for thread, _, order, out, fields in sorted(calls, key=lambda c: (c[0], c[1], c[2])):
+        if out:
+            pending.add(thread)
+            left.add(order)
+        elif thread in pending:
+            fields[API_FLAGS] = str(int(fields[API_FLAGS]) | BETWEEN)
+            pending.discard(thread)
+    return left
+
+
+def leave_out_device_copies(source, target):
+    """Writes 'target': light trace 'source', recorded when the light mode kept its copies
+    between device memory, as the light mode records the same run now: those copies (and the
+    driver calls inside them) left out, their threads' next calls marked SS_API_BETWEEN.
+    Returns how many were left out."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    wanted = light_apis(root)
+    with open(source, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    strings, calls, words_of = {}, [], {}
+    for at, line in enumerate(lines):
+        words = line.split(" ")
+        if words[0] == "str":
+            strings[words[1]] = words[2]
+        if words[0] != "api" or words[1 + 14] == "1":
+            continue
+        fields = words[1:]
+        name = strings.get(fields[API_NAME], "")
+        base = re.sub(r"(_v[0-9]+)?(_ptsz|_ptds)?$", "", name)
+        row = wanted.get(base, wanted.get(name))
+        flags = int(fields[API_FLAGS])
+        out = row is not None and flags & MEM_KNOWN != 0 and device_copy(
+            row, fields, flags >> 8 & 0xff, flags & 0xff)
+        calls.append([int(fields[2]), int(fields[0]), at, out, fields])
+        words_of[at] = fields
+    left = mark_between(calls)
+    for at, fields in words_of.items():
+        lines[at] = " ".join(["api"] + fields)
+    with open(target, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(drop_left_out(lines, left, calls) if left else lines))
+    return len(left)
+
+
+def convert(root, source, target, keep_device_copies=False):
+    """Writes the light view of full trace 'source' to 'target'; with 'keep_device_copies', as
+    the light mode recorded it before it left out its copies between device memory."""
     wanted = light_apis(root)
     with open(source, encoding="utf-8") as handle:
         lines = handle.read().split("\n")
@@ -168,28 +241,59 @@ def convert(root, source, target):
             row = wanted.get(base, wanted.get(name))
             if row is None:
                 continue
-            flags = int(fields[API_FLAGS])
+            flags, left_out = int(fields[API_FLAGS]), False
             if fields[API_CORRELATION] in kinds:
                 src, dst = kinds[fields[API_CORRELATION]]
                 if row[0] == "MEMSET" and row[1] == "NEVER" and dst in MEM_DEVICE_SIDE:
                     continue  # capture_light_skips: an asynchronous memset of device memory
                 flags = MEM_KNOWN | src << 8 | dst
-            flags |= probe(row, fields, ops, enter_of)
+                left_out = not keep_device_copies and device_copy(row, fields, src, dst)
+            if not left_out:
+                flags |= probe(row, fields, ops, enter_of)
             fields[API_FLAGS] = str(flags)
             if fields[14] != "1":  # a nested driver call is not recorded in the light mode
-                recorded.append([int(fields[2]), int(fields[0]), len(out), row, fields, flags])
+                recorded.append([int(fields[2]), int(fields[0]), len(out), row, fields, flags,
+                                 left_out])
             line = " ".join(["api"] + fields)
         if key == "end":
             events = sum(1 for kept in out if kept.split(" ")[0] in EVENT_RECORDS)
             line = " ".join(["end", str(events)] + words[2:])
         out.append(line)
-    unprobe_readback_syncs(recorded)
-    for _, _, at, _, fields, flags in recorded:
+    left = mark_between([[c[0], c[1], c[2], c[6], c[4]] for c in recorded])
+    for call in recorded:
+        call[5] |= int(call[4][API_FLAGS]) & BETWEEN
+    unprobe_readback_syncs([c for c in recorded if c[2] not in left])
+    for thread, enter, at, _, fields, flags, _ in recorded:
         fields[API_FLAGS] = str(flags)
         out[at] = " ".join(["api"] + fields)
+    if left:
+        out = drop_left_out(out, left, recorded)
     with open(target, "w", encoding="utf-8") as handle:
         handle.write("\n".join(out))
     return 0
+
+
+def drop_left_out(out, left, recorded):
+    """'out' without the lines 'left' (copies left out) and the driver calls inside them, its
+    header 1.4 and its end record's count of events. 'recorded' are the calls, each [thread,
+    enter, line, ..., fields, ...]."""
+    spans = [(c[0], c[1], int(c[4][1])) for c in recorded if c[2] in left]
+    kept = []
+    for at, line in enumerate(out):
+        words = line.split(" ")
+        if at in left:
+            continue
+        if words[0] == "api" and words[1 + 14] == "1" and any(
+                t == int(words[3]) and e <= int(words[1]) and int(words[2]) <= x
+                for t, e, x in spans):
+            continue  # a driver call inside a copy left out
+        if words[0] == "SSTRACE":
+            line = "SSTRACE 1 4"
+        if words[0] == "end":
+            events = sum(1 for k in kept if k.split(" ")[0] in EVENT_RECORDS)
+            line = " ".join(["end", str(events)] + words[2:])
+        kept.append(line)
+    return kept
 
 
 # The traces whose light view answers otherwise than the full mode, and how (docs/run.md,
@@ -275,6 +379,48 @@ def differences(full, light, rules):
     return sorted(set(only))
 
 
+def all_findings(syncscope, trace, workdir):
+    """The findings of `syncscope analyze --format json` of 'trace' (its JSON written into
+    'workdir'), or the error."""
+    out = os.path.join(workdir, os.path.basename(trace) + ".json")
+    done = subprocess.run([syncscope, "analyze", "--format", "json", "--fail-on", "none", "-o",
+                           out, trace], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        return f"analyze {trace}: exit {done.returncode}: {done.stderr}"
+    with open(out, encoding="utf-8") as handle:
+        return json.load(handle)["findings"]
+
+
+def same_findings(syncscope, a, b, what, workdir):
+    """[] when traces 'a' and 'b' (of different names) give the same findings, else a failure
+    naming 'what'."""
+    first, second = all_findings(syncscope, a, workdir), all_findings(syncscope, b, workdir)
+    if isinstance(first, str) or isinstance(second, str) or first != second:
+        return [f"{what} answers otherwise than with them left out: {first} vs {second}"]
+    return []
+
+
+def check_between(root, syncscope, workdir):
+    """The recorded light traces of tests/data/light: with their copies between device memory
+    left out and the next calls marked SS_API_BETWEEN, as the light mode records them now, the
+    same findings, all of them. (In these runs no such copy comes between a readback and its
+    synchronization, so the marks change nothing here; tests/unit check_detect
+    test_light_copy_between_readback_and_sync has a case where they do.)"""
+    failures, left = [], {}
+    folder = os.path.join(root, "tests", "data", "light")
+    for name in sorted(f for f in os.listdir(folder) if f.endswith(".light.sstrace")):
+        source = os.path.join(folder, name)
+        target = os.path.join(workdir, name.replace(".light.", ".between."))
+        left[name] = leave_out_device_copies(source, target)
+        failures += same_findings(syncscope, source, target, f"{name} (copies recorded)",
+                                  workdir)
+    if left.get("gpt2_generate.light.sstrace") != 408 or \
+            left.get("resnet_train.light.sstrace") != 62:
+        failures.append(f"copies between device memory left out: {left}, expected 408 of "
+                        "gpt2_generate and 62 of resnet_train")
+    return failures
+
+
 def check(root, syncscope, workdir):
     """Every trace of tests/data: its light view answers as the full mode, or as KNOWN says."""
     os.makedirs(workdir, exist_ok=True)
@@ -293,12 +439,17 @@ def check(root, syncscope, workdir):
             if done.returncode != 0:
                 failures.append(f"{name}: analyze {tag}: exit {done.returncode}: {done.stderr}")
             results.append(out)
+        kept = os.path.join(workdir, f"{name}.kept.sstrace")
+        convert(root, os.path.join(data, f"{name}.sstrace"), kept, keep_device_copies=True)
+        failures += same_findings(syncscope, kept, light_trace, f"{name}: the light view with "
+                                  "its copies between device memory recorded", workdir)
         if len(results) < 2 or not all(os.path.isfile(r) for r in results):
             continue
         found = differences(*results, rules)
         wanted = sorted(KNOWN.get(name, []))
         if found != wanted:
             failures.append(f"{name}: the light view differs by {found}, expected {wanted}")
+    failures += check_between(root, syncscope, workdir)
     for failure in failures:
         print(f"FAIL: {failure}")
     if not failures:

@@ -466,6 +466,86 @@ START_TEST(test_light_readback_found_stream_busy)
 }
 END_TEST
 
+/* A light readback that found work pending, then its stream's synchronization (11 us, waited):
+ * 'between' 0 nothing between them, 1 a copy between device memory recorded between them (as
+ * the light mode recorded it before trace format 1.4: no probe, no stack), 2 that copy left
+ * out and the synchronization marked SS_API_BETWEEN (as the light mode records it now). */
+static void light_item_after_copy(int between)
+{
+    ck_assert_int_eq(ss_evlog_set_meta(&log_, "mode", "light"), 0);
+    ck_assert_int_eq(ss_evlog_set_meta(&log_, "probe_pending", "1"), 0);
+    api((call_spec){.name = "cudaMemcpyAsync",
+                    .enter = US(20),
+                    .exit = US(22),
+                    .corr = 2,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 4,
+                    .kind = 2,
+                    .flags = SS_API_MEM_WORD(SS_MEM_DEVICE, SS_MEM_PINNED) | SS_API_PROBED |
+                             SS_API_PENDING,
+                    .stack = site("train.py", 36)});
+    if (between == 1)
+        api((call_spec){.name = "cudaMemcpyAsync",
+                        .enter = US(23),
+                        .exit = US(24),
+                        .corr = 3,
+                        .stream = S13,
+                        .stream_id = 13,
+                        .bytes = 4096,
+                        .kind = 3,
+                        .flags = SS_API_MEM_WORD(SS_MEM_DEVICE, SS_MEM_DEVICE)});
+    api((call_spec){.name = "cudaStreamSynchronize",
+                    .enter = US(25),
+                    .exit = US(36),
+                    .corr = 4,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .kind = -1,
+                    .flags = SS_API_PROBED | SS_API_WAITED | (between == 2 ? SS_API_BETWEEN : 0),
+                    .stack = site("train.py", 40)});
+}
+
+START_TEST(test_light_copy_between_readback_and_sync)
+{
+    /* A copy between the readback and the synchronization, recorded or left out with the
+     * synchronization marked: the same findings, the synchronization's SYNC401 of its own (the
+     * readback returned at once and nothing joins it); nothing between: the synchronization's
+     * wait is the readback's (test_light_readback_found_stream_busy). */
+    for (int between = 0; between < 3; between++) {
+        fixture_teardown();
+        fixture_setup();
+        light_item_after_copy(between);
+        run();
+        ck_assert_uint_eq(res.count, 1);
+        const ss_finding *f = only(between ? SS_RULE_SYNC_IN_LOOP : SS_RULE_SCALAR_READBACK);
+        ck_assert_uint_eq(f->line, between ? 40 : 36);
+        ck_assert_uint_eq(f->evidence.count, 1);
+        ck_assert_uint_eq(f->evidence.total_ns, between ? US(11) : US(2) + US(11));
+    }
+}
+END_TEST
+
+START_TEST(test_light_between_ignored_in_full_log)
+{
+    /* SS_API_BETWEEN is read in light and sampled logs only: a full-mode log's flags word
+     * holds the call's own flags argument. The readback and its synchronization of
+     * test_readback_then_stream_sync, the synchronization's flags word with that bit: the same
+     * finding. */
+    item_pattern(13, S13, "cudaStreamSynchronize");
+    size_t last = log_.count;
+    while (last > 0 && log_.events[last - 1].type != SS_EV_API)
+        last--;
+    ck_assert_uint_gt(last, 0);
+    log_.events[last - 1].u.api.flags |= SS_API_BETWEEN;
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_SCALAR_READBACK);
+    ck_assert_uint_eq(f->evidence.total_ns, US(297));
+    ck_assert_str_eq(extra(f, "waited_in_sync"), "1");
+}
+END_TEST
+
 START_TEST(test_light_short_call_not_asked_at_exit)
 {
     /* A light cudaStreamSynchronize held 3 us, probed, its exit answer "waited": a latent
@@ -2601,7 +2681,8 @@ static Suite *detect_suite(void)
          {test_readback_sync_waited_for_own_transfer,
           test_readback_sync_waited_for_earlier_kernel_too,
           test_pageable_copy_sync_waited_for_own_transfer, test_light_readback_found_stream_idle,
-          test_light_readback_found_stream_busy, test_light_short_call_not_asked_at_exit}},
+          test_light_readback_found_stream_busy, test_light_short_call_not_asked_at_exit,
+          test_light_copy_between_readback_and_sync, test_light_between_ignored_in_full_log}},
         {"copies",
          {test_pageable_async_copy, test_pageable_async_copy_host_bound_range,
           test_pageable_async_copy_without_pending_work, test_pageable_async_copy_then_stream_sync,
