@@ -330,4 +330,20 @@ char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
  * runs on its iterations costs a fixed few calls in a run. */
 char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
+/* at_hand.c. For work on the legacy stream (SYNC101, SYNC102) at 'at': "no stream at hand:
+ * ..." where its function (for a lambda, the named function it sits in) takes no stream that
+ * may be another than the legacy one, keeps none (a local) and passes none to any call (a
+ * getter's stream too), and, for a member function, its class keeps no stream field and no
+ * other member function of it that the unit defines does either; else NULL. What the unit
+ * cannot decide (a parameter another unit may give a stream, a field) counts as a stream. */
+char *ss_context_no_stream_at_hand(ss_check_ctx *ctx, CXCursor at);
+
+/* default_stream.c. Whether the stream expression 'expr' (a stream, or an array of or pointer
+ * to them) in 'function' may hold a stream other than the legacy one, decided in this unit
+ * alone: a parameter another unit may give a stream, and a field, may. Returns 1 or 0. */
+int ss_check_other_stream_here(ss_check_ctx *ctx, CXCursor function, CXCursor expr);
+/* default_stream.c. The same for the parameter 'param' of 'function' (an array of or pointer
+ * to streams: 1). */
+int ss_check_other_stream_param(ss_check_ctx *ctx, CXCursor function, CXCursor param);
+
 #endif

@@ -64,6 +64,8 @@ typedef struct stream_use_walk {
     ss_check_ctx *owner;
     int found;
     int nonblocking; /* a non-blocking stream was left out */
+    int here_only;   /* leave nothing to the project pass: what the unit cannot decide may be
+                      * another stream (ss_check_other_stream_here) */
 } stream_use_walk;
 
 static int other_stream_arg(stream_use_walk *w, CXCursor function, CXCursor arg, int depth);
@@ -167,7 +169,7 @@ static int passes_itself(CXCursor function, CXCursor caller, CXCursor arg, CXCur
  * or 0. */
 static int assume_elsewhere(stream_use_walk *w, CXCursor function, int index)
 {
-    if (w->owner->streams == NULL ||
+    if (w->owner->streams == NULL || w->here_only ||
         ss_callgraph_named_elsewhere(ss_check_graph(w->owner), function))
         return 0;
     char *usr = ss_project_stream_param_usr(function);
@@ -190,8 +192,8 @@ static int assume_elsewhere(stream_use_walk *w, CXCursor function, int index)
  * with SS_STREAM_FIELD): then it is added to ctx->stream_params. Returns 1 or 0. */
 static int assume_field(stream_use_walk *w, CXCursor field)
 {
-    if (w->owner->streams == NULL || clang_getCursorKind(field) != CXCursor_FieldDecl ||
-        ss_ast_in_system_header(field))
+    if (w->owner->streams == NULL || w->here_only ||
+        clang_getCursorKind(field) != CXCursor_FieldDecl || ss_ast_in_system_header(field))
         return 0;
     CXString usr = clang_getCursorUSR(field);
     CXString name = clang_getCursorSpelling(field);
@@ -277,6 +279,33 @@ static int other_stream_arg(stream_use_walk *w, CXCursor function, CXCursor arg,
         clang_getCursorKind(ref) != CXCursor_ParmDecl || ss_ast_is_null(function))
         return 1;
     return other_stream_param(w, function, ref, depth);
+}
+
+int ss_check_other_stream_param(ss_check_ctx *ctx, CXCursor function, CXCursor param)
+{
+    stream_use_walk w = {*ctx, ctx, 0, 0, 1};
+    if (!ss_check_is_stream_type(clang_getCursorType(param)))
+        return 1; /* an array of or pointer to streams: what it holds is not followed */
+    /* No call in the unit: nothing here says what it is given (a template instantiated for
+     * other units, a function the unit only defines). */
+    CXCursor calls[1], callers[1];
+    if (ss_callgraph_seen_calls_of(ss_check_graph(ctx), function, calls, callers, 1) == 0)
+        return 1;
+    return other_stream_param(&w, function, param, 0);
+}
+
+int ss_check_other_stream_here(ss_check_ctx *ctx, CXCursor function, CXCursor expr)
+{
+    stream_use_walk w = {*ctx, ctx, 0, 0, 1};
+    CXCursor e = ss_ast_strip(expr);
+    CXCursor ref = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
+        clang_getCursorKind(ref) != CXCursor_ParmDecl)
+        return other_stream_arg(&w, function, expr, 0);
+    if (ss_check_is_stream_type(clang_getCursorType(ref)) &&
+        ss_stream_all_legacy(ss_stream_values(function, expr), 0))
+        return 0;
+    return ss_check_other_stream_param(ctx, function, ref);
 }
 
 /* The uses of a local stream variable in the function it is declared in (scoped_stream). */
@@ -577,7 +606,7 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
 static int unit_uses_streams(ss_check_ctx *ctx)
 {
     if (ctx->stream_use == 0) {
-        stream_use_walk w = {*ctx, ctx, 0, 0};
+        stream_use_walk w = {*ctx, ctx, 0, 0, 0};
         w.ctx.function = clang_getNullCursor();
         clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_stream_use, &w);
         int params = ctx->stream_params && ctx->stream_params->count > 0;
@@ -608,6 +637,25 @@ static void report_quiet(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const 
     if (ctx->result->count > before)
         ctx->result->findings[ctx->result->count - 1].severity = SS_SEV_NOTE;
     free(quiet);
+}
+
+/* Makes the warning 'f', legacy-stream work at 'at', a note where its code had no stream at
+ * hand to queue it on instead (ss_context_no_stream_at_hand): whether the unit's other streams
+ * have work when it runs is a run-time question. Comes after every other reason for a note,
+ * and after the context's: a note keeps its own words. Returns 1 when it made it a note. */
+static int quiet_unhanded(ss_check_ctx *ctx, ss_finding *f, CXCursor at)
+{
+    if (f->severity != SS_SEV_WARNING)
+        return 0;
+    char *words = ss_context_no_stream_at_hand(ctx, at);
+    if (words == NULL)
+        return 0;
+    char *longer = ss_xasprintf("%s; %s", f->message, words);
+    free(f->message);
+    f->message = longer;
+    f->severity = SS_SEV_NOTE;
+    free(words);
+    return 1;
 }
 
 /* Reports a SYNC101 or SYNC102 finding ('rule'; 'values' the stream's, ss_stream_values): a
@@ -642,6 +690,8 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
     if (why == NULL) {
         size_t count = ctx->result->count;
         ss_check_report(ctx, rule, at, message, hint_for(ctx));
+        if (ctx->result->count > count && quiet_unhanded(ctx, &ctx->result->findings[count], at))
+            count = ctx->result->count; /* a note now: nothing left to ask */
         if (ctx->stream_use == 4 && ctx->result->count > count)
             ss_project_ask_params(ctx, rule, &ctx->result->findings[count], params_words);
         if (between && ctx->result->count > count)
@@ -755,14 +805,18 @@ static void device_side_sync_call(ss_check_ctx *ctx, CXCursor call, const ss_api
             : ss_xasprintf("use %s on the stream that uses the memory",
                            api->klass == SS_CLASS_MEMSET ? "cudaMemsetAsync" : "cudaMemcpyAsync");
     /* Between two waits for the whole device, or after one with no work on another stream
-     * after it, as for a launch: nothing for it to serialize with. */
+     * after it, as for a launch: nothing for it to serialize with; a warning with no stream at
+     * hand is a note too. */
     char *why = ss_context_between_waits(ctx, call, NULL);
     if (why == NULL)
         why = ss_context_after_join(ctx, call);
+    size_t count = ctx->result->count;
     if (why)
         report_quiet(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message, why, fix);
     else
         ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message, fix);
+    if (why == NULL && ctx->result->count > count)
+        quiet_unhanded(ctx, &ctx->result->findings[count], call);
     free(why);
     free(fix);
     free(message);

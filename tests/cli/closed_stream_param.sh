@@ -1,7 +1,9 @@
 #!/bin/sh
 # closed_stream_param.sh SYNCSCOPE DATA_DIR: a stream parameter of a function that no unit of the
 # whole compile database calls and that no header declares (-p, every unit linted). cells.cu
-# launches on the legacy stream in CellList and NeighborList (cells.h declares both) and defines
+# launches on the legacy stream in CellList and NeighborList (cells.h declares both; each takes a
+# stream it does not use, 'spare', since legacy work is a warning only with a stream at hand,
+# and an unused parameter adds no stream to the unit) and defines
 # an overload CellList(cudaStream_t &, ...) that only cells.cu declares; its stream is the only
 # other stream the unit uses. solver.cpp calls NeighborList alone: no unit calls the overload,
 # so nothing in the program gives it a stream, and both legacy launches are notes that say so.
@@ -26,7 +28,7 @@ CLOSED="; the only other streams this translation unit uses are stream parameter
 # expect SEVERITY WORDS: the two SYNC101 lines lint gives.
 expect() {
     # shellcheck disable=SC2059
-    printf "$AT\n$AT" 6:32 "$1" count_cells CellList "$2" 16:5 "$1" find_neighbors NeighborList "$2"
+    printf "$AT\n$AT" 6:52 "$1" count_cells CellList "$2" 16:5 "$1" find_neighbors NeighborList "$2"
 }
 NOTES=$(expect note "$CLOSED")
 WARNINGS=$(expect warning "")

@@ -2,7 +2,9 @@
 # stream_param_drained.sh SYNCSCOPE DATA_DIR: a stream parameter that is given created blocking
 # streams, each drained by a device-wide wait before any legacy-stream work (-p). kernels.cu
 # defines Update, which launches on its stream parameter (kernels.h defaults it to NULL), and
-# Step, whose loop launches on the legacy stream. solver.cpp calls Update with the default, and,
+# Step, whose loop launches on the legacy stream (Step takes a stream it does not use, 'spare':
+# legacy work is a warning only with a stream at hand, and an unused parameter adds no stream to
+# the unit). solver.cpp calls Update with the default, and,
 # for each floating body, with 'stm = (nstreams ? streams[b % nstreams] : NULL)' (streams made by
 # cudaStreamCreate), then 'if (nstreams) cudaDeviceSynchronize();' right after that loop: the
 # only work between is Radius (bodies.cpp, host code). So Step's launch holds nothing up: a

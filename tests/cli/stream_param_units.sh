@@ -2,8 +2,10 @@
 # stream_param_units.sh SYNCSCOPE DATA_DIR: stream parameters decided by the calls of every unit
 # (-p). kernels.cu defines AddDelta, Scale and Clear, each working on a stream parameter that
 # kernels.h defaults to NULL, Forces, which launches on the stream field of a parameter block
-# (Params, set by its constructor), and Step, whose loop launches on the legacy stream; those
-# parameters and that field are the only other streams kernels.cu uses. solver.cpp calls
+# (Params, set by its constructor), and Step, whose loop launches on the legacy stream (Step
+# takes a stream it does not use, 'spare': legacy work is a warning only with a stream at hand,
+# and an unused parameter adds no stream to the unit); those parameters and that field are the
+# only other streams kernels.cu uses. solver.cpp calls
 # AddDelta with the default, Clear with 0, Scale through Advance, a function of its own given
 # NULL, and builds the block with NULL: the project gives them only the legacy stream, so
 # Step's launch is a note that says so. With side.cpp in the run, which gives Clear a stream it

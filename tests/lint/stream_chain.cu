@@ -2,12 +2,14 @@
 // copies to its value, by SYNC101/SYNC102 as by SYNC202 (SYNC101 stopped one copy short: five
 // variables ending in 0 were not reported); a sixth variable is past the limit: not reported,
 // and counted as a stream other than the legacy one.
+// (five() takes a stream it does not use: legacy work with a stream at hand is a warning.)
 #include <cuda_runtime.h>
 
 __global__ void step(int *x) { *x = 0; }
 
-void five(int *d)
+void five(int *d, cudaStream_t unused)
 {
+    (void)unused;
     cudaStream_t s1 = 0;
     cudaStream_t s2 = s1;
     cudaStream_t s3 = s2;

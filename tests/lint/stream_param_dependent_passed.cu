@@ -1,6 +1,8 @@
 // stream_param_dependent_passed.cu: stream_param_dependent.cu's library, but a call left
 // unresolved in a template passes a member that may hold any stream: the copy on the parameter
 // may run on another stream, so the launch without a stream is a warning.
+// The legacy work is a warning where it had a stream at hand (here a parameter it does not
+// use, which adds no stream to the unit); without one it is a note (legacy_stream_at_hand.cu).
 #include <cuda_runtime.h>
 
 template <typename T> struct Vec {
@@ -24,8 +26,16 @@ template <typename T> struct Level {
 
 __global__ void scale(float *x) { x[threadIdx.x] *= 2.0f; }
 
-void refresh_level(Level<float> &l, Mat<float> &a, const Mat<float> &b, float *d)
+void refresh_level(Level<float> &l, Mat<float> &a, const Mat<float> &b, float *d,
+                   cudaStream_t unused)
 {
+    (void)unused;
     l.refresh(a, b);
     scale<<<1, 32>>>(d); // expect: SYNC101 expect-severity: warning
+}
+
+void refresh_only(Level<float> &l, Mat<float> &a, const Mat<float> &b, float *d)
+{
+    l.refresh(a, b);
+    scale<<<1, 32>>>(d); // expect: SYNC101 expect-severity: note expect-message: no stream at hand: 'refresh_only'
 }

@@ -1,6 +1,8 @@
 // stream_template_used.cu: stream_template_unused.cu's helpers, and a function of the unit
 // calls the template that creates a stream: it has code here, the unit uses another stream,
 // and its legacy launch is a warning.
+// The legacy work is a warning where it had a stream at hand (here a parameter it does not
+// use, which adds no stream to the unit); without one it is a note (legacy_stream_at_hand.cu).
 #include <cuda_runtime.h>
 
 template <typename T> void reduce_on(const T *in, T *out, size_t n, cudaStream_t stream)
@@ -28,7 +30,13 @@ __global__ void scale(float *d) { d[threadIdx.x] *= 2.0f; }
 
 void sum_all(const float *in, float *out, size_t n) { reduce<float>(in, out, n); }
 
-void step(float *d)
+void step(float *d, cudaStream_t unused)
 {
+    (void)unused;
     scale<<<1, 32>>>(d); // expect: SYNC101 expect-severity: warning
+}
+
+void step_only(float *d)
+{
+    scale<<<1, 32>>>(d); // expect: SYNC101 expect-severity: note expect-message: no stream at hand: 'step_only'
 }

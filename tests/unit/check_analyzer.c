@@ -60,13 +60,14 @@ static char *write_text(const char *name, const char *text)
     return write_file(name, text, strlen(text));
 }
 
-/* SYNC101 is a warning where the unit also uses another stream (else a note): the sources
- * below that test warnings and exit status 1 end with this. */
+/* SYNC101 is a warning where the unit also uses another stream and the launch had one at hand
+ * (else a note): the sources below that test warnings and exit status 1 end with this, and
+ * their launching functions take a stream they do not use ('spare'). */
 #define USES_A_STREAM "void uses_a_stream(cudaStream_t s) { cudaStreamSynchronize(s); }\n"
 
 static const char launch_file[] = "#include <cuda_runtime.h>\n"
                                   "__global__ void k(int *p) { p[0] = 1; }\n"
-                                  "void go(int *p)\n"
+                                  "void go(int *p, cudaStream_t spare)\n"
                                   "{\n"
                                   "    k<<<1, 1>>>(p);\n"
                                   "}\n" USES_A_STREAM;
@@ -223,14 +224,15 @@ START_TEST(test_bad_inputs)
     ck_assert_str_eq(out, "empty.cu: note: empty file: nothing to analyze\n");
     free(out);
     free(err);
-    free(write_text("latin1.cu",
-                    "#include <cuda_runtime.h>\n// caf\xe9\n"
-                    "__global__ void k() {}\nvoid f() { k<<<1, 1>>>(); }\n" USES_A_STREAM));
+    free(write_text(
+        "latin1.cu",
+        "#include <cuda_runtime.h>\n// caf\xe9\n"
+        "__global__ void k() {}\nvoid f(cudaStream_t spare) { k<<<1, 1>>>(); }\n" USES_A_STREAM));
     const char *latin1[] = {"--cuda-path=none", "latin1.cu", NULL};
     ck_assert_int_eq(run(latin1, &out, &err), 1);
     ck_assert_ptr_nonnull(strstr(out, "latin1.cu:2: warning: invalid UTF-8 at line 2 (byte "
                                       "offset 32); the file is analyzed as raw bytes\n"));
-    ck_assert_ptr_nonnull(strstr(out, "latin1.cu:4:12: warning: kernel 'k'"));
+    ck_assert_ptr_nonnull(strstr(out, "latin1.cu:4:30: warning: kernel 'k'"));
     free(out);
     free(err);
     remove_work_dir();
@@ -240,10 +242,11 @@ END_TEST
 START_TEST(test_parse_errors_keep_going)
 {
     make_work_dir();
-    free(write_text("broken.cu", "#include <cuda_runtime.h>\n"
-                                 "#include \"missing_header.h\"\n"
-                                 "__global__ void k() {}\n"
-                                 "void f() { int x = ; k<<<1, 1>>>(); }\n" USES_A_STREAM));
+    free(write_text("broken.cu",
+                    "#include <cuda_runtime.h>\n"
+                    "#include \"missing_header.h\"\n"
+                    "__global__ void k() {}\n"
+                    "void f(cudaStream_t spare) { int x = ; k<<<1, 1>>>(); }\n" USES_A_STREAM));
     free(write_text("z.cu", launch_file));
     char *out, *err;
     /* By default every file is analyzed, and the summary names each file with errors and its
@@ -260,9 +263,9 @@ START_TEST(test_parse_errors_keep_going)
     ck_assert_int_eq(run(stop, &out, &err), 2);
     ck_assert_ptr_nonnull(strstr(out, "broken.cu:2:10: error: 'missing_header.h' file not "
                                       "found\n"));
-    ck_assert_ptr_nonnull(strstr(out, "broken.cu:4:20: error: expected expression\n"));
+    ck_assert_ptr_nonnull(strstr(out, "broken.cu:4:38: error: expected expression\n"));
     /* Analyzed as far as clang recovered. */
-    ck_assert_ptr_nonnull(strstr(out, "broken.cu:4:22: warning: kernel 'k'"));
+    ck_assert_ptr_nonnull(strstr(out, "broken.cu:4:40: warning: kernel 'k'"));
     ck_assert_ptr_null(strstr(out, "z.cu:5:5"));
     free(out);
     free(err);
@@ -281,19 +284,23 @@ END_TEST
 START_TEST(test_api_headers_once_and_system_headers)
 {
     make_work_dir();
-    free(write_text("inc/launch.cuh", "#pragma once\n#include <cuda_runtime.h>\n"
-                                      "__global__ void hk(int *p) { p[0] = 2; }\n"
-                                      "inline void header_launch(int *p) { hk<<<1, 1>>>(p); }\n"));
+    free(
+        write_text("inc/launch.cuh",
+                   "#pragma once\n#include <cuda_runtime.h>\n"
+                   "__global__ void hk(int *p) { p[0] = 2; }\n"
+                   "inline void header_launch(int *p, cudaStream_t spare) { hk<<<1, 1>>>(p); }\n"));
     free(write_text("sys/syslaunch.cuh", "#pragma once\n#include <cuda_runtime.h>\n"
                                          "__global__ void sk(int *p) { p[0] = 3; }\n"
                                          "inline void sys_launch(int *p) { sk<<<1, 1>>>(p); }\n"));
-    char *a = write_text("one.cu",
-                         "#include \"inc/launch.cuh\"\n#include <syslaunch.cuh>\n"
-                         "void one(int *p) { header_launch(p); sys_launch(p); }\n" USES_A_STREAM);
-    char *b =
-        write_text("two.cu", "#include \"inc/launch.cuh\"\n#include <syslaunch.cuh>\n"
-                             "namespace ns { struct S { void two(int *p); }; }\n"
-                             "void ns::S::two(int *p) { hk<<<1, 1, 0, 0>>>(p); }\n" USES_A_STREAM);
+    char *a = write_text(
+        "one.cu",
+        "#include \"inc/launch.cuh\"\n#include <syslaunch.cuh>\n"
+        "void one(int *p, cudaStream_t s) { header_launch(p, s); sys_launch(p); }\n" USES_A_STREAM);
+    char *b = write_text(
+        "two.cu",
+        "#include \"inc/launch.cuh\"\n#include <syslaunch.cuh>\n"
+        "namespace ns { struct S { void two(int *p, cudaStream_t spare); }; }\n"
+        "void ns::S::two(int *p, cudaStream_t spare) { hk<<<1, 1, 0, 0>>>(p); }\n" USES_A_STREAM);
     char *sys = ss_xasprintf("-isystem%s/sys", work);
     const char *inputs[] = {b, a};
     const char *extra[] = {sys};
@@ -313,10 +320,10 @@ START_TEST(test_api_headers_once_and_system_headers)
     ck_assert_uint_eq(r.count, 2);
     ck_assert_str_eq(r.findings[0].file, "inc/launch.cuh");
     ck_assert_uint_eq(r.findings[0].line, 4);
-    ck_assert_uint_eq(r.findings[0].column, 37);
+    ck_assert_uint_eq(r.findings[0].column, 57);
     ck_assert_str_eq(r.findings[0].function, "header_launch");
     ck_assert_str_eq(r.findings[0].line_text,
-                     "inline void header_launch(int *p) { hk<<<1, 1>>>(p); }");
+                     "inline void header_launch(int *p, cudaStream_t spare) { hk<<<1, 1>>>(p); }");
     ck_assert_int_eq(r.findings[0].rule, SS_RULE_DEFAULT_STREAM_LAUNCH);
     /* two.cu, linted first, never calls header_launch (a note there, "not called in this
      * unit"); one.cu calls it: the header's finding is one.cu's warning. */
@@ -508,7 +515,7 @@ START_TEST(test_baseline_after_code_moves)
     make_work_dir();
     static const char before[] = "#include <cuda_runtime.h>\n"
                                  "__global__ void k(int *p) { p[0] = 1; }\n"
-                                 "void go(int *p)\n"
+                                 "void go(int *p, cudaStream_t spare)\n"
                                  "{\n"
                                  "    k<<<1, 1>>>(p);\n"
                                  "    k<<<2, 1>>>(p);\n"
@@ -531,7 +538,7 @@ START_TEST(test_baseline_after_code_moves)
     free(write_text("a.cu", "#include <cuda_runtime.h>\n"
                             "/* a comment\n   over two lines */\n"
                             "__global__ void k(int *p) { p[0] = 1; }\n"
-                            "void go(int *p)\n"
+                            "void go(int *p, cudaStream_t spare)\n"
                             "{\n"
                             "        k<<<1, 1>>>(p);\n"
                             "  k<<<2,1>>>(p);\n"
@@ -559,14 +566,16 @@ START_TEST(test_cache_invalidation)
     make_work_dir();
     free(write_text("inc/a.h", cache_header_a));
     free(write_text("inc/b.h", cache_header_b));
-    free(write_text("u1.cu", "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
-                             "void u1(int *p) { ka<<<1, 1>>>(p); }\n" USES_A_STREAM));
-    free(write_text("u2.cu", "#include <cuda_runtime.h>\n#include \"inc/b.h\"\n"
-                             "void u2(int *p) { kb<<<1, 1>>>(p); }\n" USES_A_STREAM));
-    free(write_text("u3.cu",
+    free(write_text("u1.cu",
                     "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
-                    "#include \"inc/b.h\"\n"
-                    "void u3(int *p) { ka<<<1, 1>>>(p); kb<<<1, 1, 0, 0>>>(p); }\n" USES_A_STREAM));
+                    "void u1(int *p, cudaStream_t spare) { ka<<<1, 1>>>(p); }\n" USES_A_STREAM));
+    free(write_text("u2.cu",
+                    "#include <cuda_runtime.h>\n#include \"inc/b.h\"\n"
+                    "void u2(int *p, cudaStream_t spare) { kb<<<1, 1>>>(p); }\n" USES_A_STREAM));
+    free(write_text("u3.cu", "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
+                             "#include \"inc/b.h\"\n"
+                             "void u3(int *p, cudaStream_t spare) { ka<<<1, 1>>>(p); kb<<<1, 1, 0, "
+                             "0>>>(p); }\n" USES_A_STREAM));
     const char *lint[] = {"--cuda-path=none", "--cache-dir", "cache", "--stats", "-j",    "2",
                           "--format",         "json",        "u1.cu", "u2.cu",   "u3.cu", NULL};
     char *err;
@@ -587,8 +596,9 @@ START_TEST(test_cache_invalidation)
     free(changed);
     /* A touched file with the same content is still cached; a changed source re-parses. */
     free(write_text("inc/a.h", cache_header_a));
-    free(write_text("u1.cu", "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
-                             "void u1(int *p) { ka<<<2, 1>>>(p); }\n" USES_A_STREAM));
+    free(write_text("u1.cu",
+                    "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
+                    "void u1(int *p, cudaStream_t spare) { ka<<<2, 1>>>(p); }\n" USES_A_STREAM));
     free(lint_output(lint, 1, &err));
     ck_assert_str_eq(err, "syncscope: parsed 1, cached 2\n");
     free(err);
@@ -667,17 +677,19 @@ START_TEST(test_headers_not_parsed_alone)
 {
     make_work_dir();
     /* A header that only parses inside its includer (blockIdx comes from CUDA). */
-    free(write_text("lib/work.h", "__global__ void w(int *p) { p[blockIdx.x] = 1; }\n"
-                                  "inline void launch(int *p) { w<<<1, 1>>>(p); }\n"));
-    free(write_text("lib/use.cu", "#include <cuda_runtime.h>\n#include \"work.h\"\n"
-                                  "void use(int *p) { launch(p); }\n" USES_A_STREAM));
+    free(write_text("lib/work.h",
+                    "__global__ void w(int *p) { p[blockIdx.x] = 1; }\n"
+                    "inline void launch(int *p, cudaStream_t spare) { w<<<1, 1>>>(p); }\n"));
+    free(write_text("lib/use.cu",
+                    "#include <cuda_runtime.h>\n#include \"work.h\"\n"
+                    "void use(int *p, cudaStream_t s) { launch(p, s); }\n" USES_A_STREAM));
     free(write_text("lib/k.cuh", "#pragma once\n__global__ void kc(int *p) { p[0] = 1; }\n"));
     const char *folder[] = {"--cuda-path=none", "--no-cache", "--stats",
                             "--color=never",    "lib",        NULL};
     char *err;
     char *out = lint_output(folder, 1, &err);
     ck_assert_str_eq(err, "syncscope: parsed 1, cached 0\n");
-    ck_assert_ptr_nonnull(strstr(out, "lib/work.h:2:30: warning: kernel 'w' is launched in "
+    ck_assert_ptr_nonnull(strstr(out, "lib/work.h:2:50: warning: kernel 'w' is launched in "
                                       "'launch' without a stream"));
     ck_assert_ptr_null(strstr(out, "error"));
     free(out);

@@ -2,5 +2,5 @@
 #include <cuda_runtime.h>
 
 void Update(float *ar, unsigned n, cudaStream_t stm = NULL);
-void Step(float *ar, unsigned n);
+void Step(float *ar, unsigned n, cudaStream_t spare = NULL);
 float Radius(unsigned body);

@@ -4,7 +4,7 @@
 void AddDelta(float *ar, unsigned n, cudaStream_t stm = NULL);
 void Scale(float *ar, unsigned n, cudaStream_t stm);
 void Clear(float *ar, unsigned n, cudaStream_t stm = NULL);
-void Step(float *ar, unsigned n);
+void Step(float *ar, unsigned n, cudaStream_t spare = NULL);
 
 struct Params {
     float *ar;

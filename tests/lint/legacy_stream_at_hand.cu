@@ -1,0 +1,146 @@
+// legacy_stream_at_hand.cu: legacy-stream work is a warning only where a stream was at hand
+// that it could have been queued on: its function takes one (a parameter), keeps one (a
+// local), passes one to another call (a getter's too), or, for a member function, its class
+// keeps one or another of its member functions passes one; in a lambda, the function around
+// it. Without one (single-stream helper code in a unit that also uses streams) the work is a
+// note that says so: whether the other streams have work then is a run-time question.
+#include <cuda_runtime.h>
+
+__global__ void scale(float *x) { x[threadIdx.x] *= 2.0f; }
+__global__ void shift(float *x) { x[threadIdx.x] += 1.0f; }
+
+cudaStream_t current_stream();
+
+// A stream parameter the function does not use for one of its launches.
+void forward(float *x, cudaStream_t stream)
+{
+    scale<<<1, 32, 0, stream>>>(x);
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+}
+
+// A stream parameter used by nothing at all: still at hand.
+void backward(float *x, cudaStream_t stream)
+{
+    (void)stream;
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+}
+
+// A sibling call passes a getter's stream.
+void gemv(float *x)
+{
+    scale<<<1, 32, 0, current_stream()>>>(x);
+    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: warning
+}
+
+// A local stream the function creates.
+void staged(float *x)
+{
+    cudaStream_t s;
+    cudaStreamCreate(&s); // expect: SYNC103 expect-severity: note
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+    scale<<<1, 32, 0, s>>>(x);
+    cudaStreamSynchronize(s);
+    cudaStreamDestroy(s);
+}
+
+// A class that keeps a stream: its members' legacy work had it at hand.
+class Layer {
+  public:
+    explicit Layer(cudaStream_t s) : stream_(s) {}
+    void run(float *x) { scale<<<1, 32, 0, stream_>>>(x); }
+    void blend(float *x);
+
+  private:
+    cudaStream_t stream_;
+};
+
+void Layer::blend(float *x)
+{
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+}
+
+// A class that keeps none, but another member passes a getter's stream.
+class Gemv {
+  public:
+    void compute(float *x) { scale<<<1, 32, 0, current_stream()>>>(x); }
+    void compute2(float *x);
+};
+
+void Gemv::compute2(float *x)
+{
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+}
+
+// A lambda inside a function that takes a stream.
+void each(float *x, int n, cudaStream_t stream)
+{
+    auto step = [&](int i) {
+        shift<<<1, 32>>>(x + i); // expect: SYNC101 expect-severity: warning
+    };
+    for (int i = 0; i < n; i++)
+        step(i);
+    scale<<<1, 32, 0, stream>>>(x);
+}
+
+// No stream at hand: single-stream helper code.
+void clear(float *x)
+{
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: no stream at hand: 'clear' takes no stream, keeps none and passes none other than the legacy one to any call, so the legacy stream is all this code knows
+    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: note
+}
+
+// Nor here: a local stream that always holds the legacy one.
+void legacy_local(float *x)
+{
+    cudaStream_t s = 0;
+    scale<<<1, 32, 0, s>>>(x); // expect: SYNC101 expect-severity: note
+}
+
+// A class with no stream whose members pass none: a note that names the class.
+class Counter {
+  public:
+    void zero(float *x);
+    void bump(float *x);
+};
+
+void Counter::zero(float *x)
+{
+    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: note
+}
+
+void Counter::bump(float *x)
+{
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: nor does 'Counter' keep one or any of its member functions in this unit pass one
+}
+
+// Per iteration with no stream at hand: the loop's words, then why it is a note.
+void sweep(float *x, int steps)
+{
+    for (int i = 0; i < steps; i++)
+        shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: it runs on every iteration of the loop at line 119, which enqueues device work; no stream at hand: 'sweep'
+}
+
+// A member function template whose class's other member passes a getter's stream.
+class GemvAwq {
+  public:
+    template <int N> void compute_gemv(float *x) { scale<<<N, 32, 0, current_stream()>>>(x); }
+    template <int N> void compute_gemv2(float *x);
+};
+
+template <int N> void GemvAwq::compute_gemv2(float *x)
+{
+    shift<<<N, 32>>>(x); // expect: SYNC101 expect-severity: warning
+}
+
+template void GemvAwq::compute_gemv<4>(float *);
+template void GemvAwq::compute_gemv2<4>(float *);
+
+// A lambda in a function with no stream at hand.
+void each_plain(float *x, int n)
+{
+    auto step = [&](int i) {
+        shift<<<1, 32>>>(x + i); // expect: SYNC101 expect-severity: note expect-message: no stream at hand: 'each_plain' takes no stream
+    };
+    for (int i = 0; i < n; i++)
+        step(i);
+}
