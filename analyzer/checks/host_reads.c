@@ -712,21 +712,63 @@ static work_count count_in(ss_callgraph *graph, CXCursor stmt)
     return w;
 }
 
+/* How many statements after its copy to the host a function's tail may hold that call only
+ * functions of another unit (a profiler's stop), as between a readback and its wait. */
+enum { MAX_TAIL_APART = 2 };
+
+/* Whether a call in 'c' is given a stream, or 'c' leaves ('return', 'break', 'goto'...) or
+ * holds a lambda: work queued on that stream, a way out that skips the copy's wait, or code that
+ * runs elsewhere. Sets '*refused'. */
+static enum CXChildVisitResult find_not_apart(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    int *refused = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    *refused = k == CXCursor_LambdaExpr || k == CXCursor_ReturnStmt || k == CXCursor_BreakStmt ||
+               k == CXCursor_ContinueStmt || k == CXCursor_GotoStmt || k == CXCursor_CXXThrowExpr;
+    int n = k == CXCursor_CallExpr ? clang_Cursor_getNumArguments(c) : 0;
+    for (int i = 0; i < n && !*refused; i++) {
+        *refused =
+            ss_check_is_stream_type(clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i)));
+    }
+    return *refused ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether 'stmt', after a function's last copy to the host, stands apart from it: no copy, no
+ * device work that lint sees (a launch, an API call that enqueues, a function of the unit that
+ * does), no call given a stream and no way out; calls of another unit's functions only, whose
+ * host work lint cannot tell from queued work (as between a readback and its wait, inherent.c). */
+static int tail_apart(ss_callgraph *graph, CXCursor stmt, const work_count *w)
+{
+    if (!ss_ast_is_null(w->copy) || ss_context_does_device_work(graph, stmt))
+        return 0;
+    int refused = 0;
+    ss_ast_visit_whole(stmt, stmt, find_not_apart, &refused);
+    return !refused;
+}
+
 /* The index of the parameter of 'function' that its last device work copies to the host into:
- * going back over the statements of its body, those that queue nothing aside, the first that
- * queues work queues one copy to the host (or of cudaMemcpyDefault's kind; not of one value),
- * whose destination is (the storage of) a parameter ('out', 'out.data()', 'out + i'). '*copy'
- * receives the copy. Returns -1 when there is none. */
+ * going back over the statements of its body, those that queue nothing aside (and at most
+ * MAX_TAIL_APART that stand apart from the copy, tail_apart, and do not name the parameter), the
+ * first that queues work queues one copy to the host (or of cudaMemcpyDefault's kind; not of one
+ * value), whose destination is (the storage of) a parameter ('out', 'out.data()', 'out + i').
+ * '*copy' receives the copy. Returns -1 when there is none. */
 static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
     CXCursor body = body_of(function);
     unsigned n = ss_ast_is_null(body) ? 0 : ss_ast_child_count(body);
+    CXCursor apart[MAX_TAIL_APART];
+    unsigned apart_count = 0;
     for (unsigned i = n; i-- > 0;) {
         CXCursor stmt = ss_ast_child(body, i);
         if (!ss_context_queues_work(graph, stmt))
             continue;
         work_count w = count_in(graph, stmt);
+        if (apart_count < MAX_TAIL_APART && tail_apart(graph, stmt, &w)) {
+            apart[apart_count++] = stmt;
+            continue;
+        }
         if (w.count != 1 || ss_ast_is_null(w.copy))
             return -1;
         const ss_api *api = ss_scope_callee_api(w.copy);
@@ -738,6 +780,10 @@ static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
         CXCursor param = copied_decl(dst);
         if (clang_getCursorKind(param) != CXCursor_ParmDecl)
             return -1;
+        for (unsigned a = 0; a < apart_count; a++) {
+            if (names_decl(apart[a], param))
+                return -1;
+        }
         int index = 0;
         for (unsigned c = 0; c < ss_ast_child_count(function); c++) {
             CXCursor child = ss_ast_child(function, c);
@@ -755,9 +801,10 @@ static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
 }
 
 /* The buffer the statement 'stmt' (before a call of a function that only waits) last copies to
- * the host: a copy in it (not of one value), or a call of a function of the unit whose last
- * device work copies to the host into one of its parameters, given the buffer there. Fills
- * 'wd'; returns 1, or 0 when there is none. */
+ * the host: a copy in it (not of one value; device-to-host, or cudaMemcpyDefault's kind, whose
+ * destination the caller then reads on the host: host memory), or a call of a function of the
+ * unit whose last device work copies to the host into one of its parameters, given the buffer
+ * there. Fills 'wd'; returns 1, or 0 when there is none. */
 static int copy_in_statement(ss_check_ctx *ctx, CXCursor function, CXCursor stmt, waited *wd)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
@@ -767,7 +814,8 @@ static int copy_in_statement(ss_check_ctx *ctx, CXCursor function, CXCursor stmt
     if (!ss_ast_is_null(w.copy)) {
         const ss_api *api = ss_scope_callee_api(w.copy);
         CXCursor dst, src;
-        if (ss_copy_kind(function, w.copy, api, &dst, &src) != SS_COPY_KIND_D2H ||
+        int kind = ss_copy_kind(function, w.copy, api, &dst, &src);
+        if ((kind != SS_COPY_KIND_D2H && kind != SS_COPY_KIND_DEFAULT) ||
             ss_check_copies_one_value(ctx, w.copy, api))
             return 0;
         wd->buffers[0] = copied_decl(dst);
