@@ -43,17 +43,6 @@ int ss_context_mentions(CXCursor e, CXCursor decl);
  * Returns 1 or 0. */
 int ss_context_is_wait(CXCursor stmt);
 
-/* wait_ahead.c. "inherent: line 31 waits for the copy anyway (...), and the statements before it
- * only queue device work" for the pageable copy 'at' in stmts[at_index] (the statements of its
- * block, 'n' of them) when, on every way from it, the statements after it only queue device
- * work (launches, asynchronous calls that stage nothing from the host, functions of the unit
- * that do only that; no loop, no other call, no way out) until one waits for its stream as
- * written or for the whole device (also through a function of the unit, or an event recorded
- * on the stream since): the host waits there anyway, and the copy's staging holds up nothing it
- * could do meanwhile. Malloc'ed, or NULL. */
-char *ss_context_wait_ahead_words(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts, unsigned n,
-                                  unsigned at_index);
-
 /* inherent.c. "inherent: ..." when the host uses the readback's value at once: the call is the
  * condition of a branch, the value returned, or the size of an allocation, or the next
  * statement (after waits for the device; for an asynchronous readback also after statements

@@ -965,12 +965,6 @@ static char *following_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CX
         ss_context_is_wait(stmts[at_index + 1]))
         return ss_xasprintf("inherent: the next statement (line %u) waits for the copy anyway",
                             ss_scope_line(stmts[at_index + 1]));
-    /* Or a statement further on, the ones between only queueing device work. */
-    if (!carried->sizing_only && rule == SS_RULE_PAGEABLE_ASYNC_COPY) {
-        char *ahead = ss_context_wait_ahead_words(ctx, at, stmts, n, at_index);
-        if (ahead)
-            return ahead;
-    }
     CXCursor vars[8];
     size_t var_count = carried->count;
     for (size_t c = 0; c < carried->count; c++)

@@ -2,8 +2,7 @@
 // once, before the work (NEST GPU's SynGroupCalibrate uploads the synapse groups' table before
 // the simulation): outside its loops, a pageable upload is a note. A word that only holds the
 // stem further in ('Recalibrated') is no such word, and a loop inside such a function still
-// runs per iteration. (The buffer is freed before the wait: host work between the upload and the
-// wait, so that the wait does not make the upload inherent, inherent_wait_ahead.cu.)
+// runs per iteration.
 #include <cuda_runtime.h>
 
 __global__ void init_groups(int *t, int n) {}
@@ -15,8 +14,8 @@ int SynGroupCalibrate(int *d_map, int n, cudaStream_t s)
         h_map[i] = i;
     cudaMemcpyAsync(d_map, h_map, n * sizeof(int), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: note expect-message: 'SynGroupCalibrate' sets up, checks or tears down (its name says so)
     init_groups<<<1, 1, 0, s>>>(d_map, n);
-    delete[] h_map;
     cudaStreamSynchronize(s);
+    delete[] h_map;
     return 0;
 }
 
