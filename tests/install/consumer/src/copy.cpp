@@ -1,5 +1,5 @@
-// copy.cpp: host code of the consumer project: a pageable asynchronous copy, and a memset
-// without a stream, which the target's per-thread default stream makes harmless.
+// copy.cpp: the consumer's host code: a pageable asynchronous copy, and a memset without the
+// stream its function has at hand, which the target's per-thread default stream makes harmless.
 #include <cuda_runtime.h>
 
 #include <vector>
@@ -10,7 +10,7 @@ void upload(cudaStream_t stream, float *device, const std::vector<float> &values
                     cudaMemcpyHostToDevice, stream);
 }
 
-void clear(float *device, size_t n)
+void clear(cudaStream_t stream, float *device, size_t n)
 {
     cudaMemsetAsync(device, 0, n * sizeof(float));
 }
