@@ -931,6 +931,101 @@ static int waits_for_copy(CXCursor stmt, CXCursor at, const ss_api *api)
                   : NULL);
 }
 
+/* Whether the next statement waits for the asynchronous copy itself (next_waits_for_copy): it
+ * waits for the device, synchronizes the copy's stream as written (a null handle written '0',
+ * 'NULL' or 'nullptr', or none given, is one stream), or synchronizes an event it recorded on
+ * that stream first (a do-once macro, a bare block). 'stream': the copy's stream, NULL for the
+ * legacy one; 'events': the events recorded on it so far in the statement. */
+typedef struct next_wait_walk {
+    const char *stream;
+    char *events[4];
+    unsigned event_count;
+    int found;
+} next_wait_walk;
+
+static int null_stream(const char *text)
+{
+    return text == NULL || strcmp(text, "0") == 0 || strcmp(text, "NULL") == 0 ||
+           strcmp(text, "nullptr") == 0;
+}
+
+/* The text of argument 'arg' of 'call' (malloc'ed), or NULL when the call gives none. */
+static char *arg_text(CXCursor call, int arg)
+{
+    if (arg < 0 || clang_Cursor_getNumArguments(call) <= arg)
+        return NULL;
+    return ss_expr_text(clang_Cursor_getArgument(call, (unsigned)arg));
+}
+
+/* Whether the call's argument 'arg' is the stream 'stream' (NULL: the legacy one). */
+static int on_stream(CXCursor call, int arg, const char *stream)
+{
+    char *text = arg_text(call, arg);
+    int same = null_stream(text) ? null_stream(stream) : stream && strcmp(text, stream) == 0;
+    free(text);
+    return same;
+}
+
+/* The index of the event written 'text' in w->events, or -1. */
+static int recorded_event(const next_wait_walk *w, const char *text)
+{
+    for (unsigned e = 0; text && e < w->event_count; e++)
+        if (strcmp(w->events[e], text) == 0)
+            return (int)e;
+    return -1;
+}
+
+/* cudaEventRecord(ev, stream): 'ev' now stands for the copy's stream if 'stream' is it, and no
+ * longer does otherwise. */
+static void note_record(next_wait_walk *w, CXCursor call, const ss_api *api)
+{
+    char *event = arg_text(call, 0);
+    int at = recorded_event(w, event);
+    if (on_stream(call, api->stream_arg, w->stream) && at < 0 && event && w->event_count < 4) {
+        w->events[w->event_count++] = event;
+        return;
+    }
+    if (!on_stream(call, api->stream_arg, w->stream) && at >= 0) {
+        free(w->events[at]);
+        w->events[at] = w->events[--w->event_count];
+    }
+    free(event);
+}
+
+static enum CXChildVisitResult find_next_wait(CXCursor c, CXCursor parent, CXClientData data)
+{
+    next_wait_walk *w = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (api == NULL)
+        return CXChildVisit_Recurse;
+    if (api->klass == SS_CLASS_DEVICE_SYNC)
+        w->found = 1;
+    else if (api->klass == SS_CLASS_STREAM_SYNC)
+        w->found = on_stream(c, api->stream_arg, w->stream);
+    else if (api->klass == SS_CLASS_EVENT_RECORD)
+        note_record(w, c, api);
+    else if (api->klass == SS_CLASS_EVENT_SYNC) {
+        char *event = arg_text(c, 0);
+        w->found = recorded_event(w, event) >= 0;
+        free(event);
+    }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int next_waits_for_copy(CXCursor stmt, CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || !ss_context_is_wait(stmt))
+        return 0;
+    char *stream = arg_text(at, api->stream_arg);
+    next_wait_walk w = {stream, {NULL}, 0, 0};
+    ss_ast_visit_whole(stmt, stmt, find_next_wait, &w);
+    for (unsigned e = 0; e < w.event_count; e++)
+        free(w.events[e]);
+    free(stream);
+    return w.found;
+}
+
 /* The wait for the asynchronous readback 'at' (in stmts[at_index]) that comes within the next
  * three statements, after statements that stand apart from its value (stands_apart: they could
  * as well come before the copy): the host waits there for the copy anyway, so what matters is
@@ -959,10 +1054,11 @@ static char *following_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CX
                              const CXCursor *stmts, unsigned n, unsigned at_index,
                              use_search *carried)
 {
-    /* An asynchronous copy of pageable memory that the next statement waits for: the host
-     * waits for it anyway, and the staging costs nothing more. */
+    /* An asynchronous copy of pageable memory that the next statement waits for (not a wait
+     * for another stream: next_waits_for_copy): the host waits for it anyway, and the staging
+     * costs nothing more. */
     if (!carried->sizing_only && rule == SS_RULE_PAGEABLE_ASYNC_COPY && at_index + 1 < n &&
-        ss_context_is_wait(stmts[at_index + 1]))
+        next_waits_for_copy(stmts[at_index + 1], at))
         return ss_xasprintf("inherent: the next statement (line %u) waits for the copy anyway",
                             ss_scope_line(stmts[at_index + 1]));
     CXCursor vars[8];
