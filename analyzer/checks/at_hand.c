@@ -4,6 +4,7 @@
  * slip of that code, and whether the unit's other streams have work when it runs is a question
  * for run time. */
 #include "ast.h"
+#include "callgraph.h"
 #include "context_cases.h"
 #include "log.h"
 
@@ -20,6 +21,19 @@ static int stream_like(CXType type)
         return ss_check_is_stream_type(clang_getPointeeType(t));
     CXType element = clang_getArrayElementType(t);
     return element.kind != CXType_Invalid && ss_check_is_stream_type(element);
+}
+
+/* Whether 'type' is a record that keeps a stream field (ss_check_record_stream_field), or a
+ * reference or pointer to one. Returns 1 or 0. */
+static int holds_stream(CXType type)
+{
+    CXType t = clang_getCanonicalType(type);
+    if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference ||
+        t.kind == CXType_RValueReference)
+        t = clang_getPointeeType(t);
+    char *field = ss_check_record_stream_field(t);
+    free(field);
+    return field != NULL;
 }
 
 /* Walking a function for a stream expression that may hold a stream other than the legacy
@@ -59,13 +73,17 @@ static enum CXChildVisitResult find_hand(CXCursor c, CXCursor parent, CXClientDa
 }
 
 /* Whether a parameter of 'function' is a stream that may be another than the legacy one
- * (ss_check_other_stream_param), or a stream expression in its body may be one. */
+ * (ss_check_other_stream_param) or a record that keeps one (holds_stream), or a stream
+ * expression in its body may be one. */
 static enum CXChildVisitResult find_param(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     hand_walk *w = data;
-    if (clang_getCursorKind(c) == CXCursor_ParmDecl && stream_like(clang_getCursorType(c)) &&
-        ss_check_other_stream_param(w->ctx, w->function, c)) {
+    if (clang_getCursorKind(c) != CXCursor_ParmDecl)
+        return CXChildVisit_Continue;
+    CXType type = clang_getCursorType(c);
+    if ((stream_like(type) && ss_check_other_stream_param(w->ctx, w->function, c)) ||
+        holds_stream(type)) {
         w->found = 1;
         return CXChildVisit_Break;
     }
@@ -116,7 +134,8 @@ static enum CXChildVisitResult find_field(CXCursor c, CXCursor parent, CXClientD
 {
     (void)parent;
     int *found = data;
-    if (clang_getCursorKind(c) == CXCursor_FieldDecl && stream_like(clang_getCursorType(c))) {
+    if (clang_getCursorKind(c) == CXCursor_FieldDecl &&
+        (stream_like(clang_getCursorType(c)) || holds_stream(clang_getCursorType(c)))) {
         *found = 1;
         return CXChildVisit_Break;
     }
@@ -158,30 +177,118 @@ static enum CXChildVisitResult find_member(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Continue;
 }
 
-/* Whether the class 'type' keeps a stream (a field that is one, or an array of or pointer to
- * them), or another of its member functions that the unit defines ('function' aside) has a
- * stream at hand (function_has_stream). */
-static int class_has_stream(ss_check_ctx *ctx, CXCursor type, CXCursor function)
+/* Whether the class 'type' keeps a stream: a field that is one, an array of or pointer to them,
+ * or a record that keeps one. */
+static int keeps_stream(CXCursor type)
 {
     int found = 0;
     CXCursor definition = clang_getCursorDefinition(type);
     if (!ss_ast_is_null(definition))
         clang_visitChildren(definition, find_field, &found);
-    if (found)
+    return found;
+}
+
+/* Whether the class 'type' keeps a stream (keeps_stream), or another of its member functions
+ * that the unit defines ('function' aside) has a stream at hand (function_has_stream). */
+static int class_has_stream(ss_check_ctx *ctx, CXCursor type, CXCursor function)
+{
+    if (keeps_stream(type))
         return 1;
     member_walk w = {ctx, type, function, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_member, &w);
     return w.found;
 }
 
-char *ss_context_no_stream_at_hand(ss_check_ctx *ctx, CXCursor at)
+/* Walking the unit for references to its namespace-scope streams. */
+static enum CXChildVisitResult find_global_use(CXCursor c, CXCursor parent, CXClientData data)
 {
-    (void)at;
+    (void)parent;
+    hand_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor var = clang_getCursorReferenced(c);
+    enum CXCursorKind scope = clang_getCursorKind(clang_getCursorSemanticParent(var));
+    if (clang_getCursorKind(var) == CXCursor_VarDecl &&
+        (scope == CXCursor_TranslationUnit || scope == CXCursor_Namespace) &&
+        !ss_ast_in_system_header(var) && stream_like(clang_getCursorType(var)) &&
+        ss_check_other_stream_here(w->ctx, w->function, c)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult find_global(CXCursor c, CXCursor parent, CXClientData data)
+{
+    hand_walk *w = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_Namespace:
+    case CXCursor_LinkageSpec:
+    case CXCursor_ClassDecl:
+    case CXCursor_StructDecl:
+    case CXCursor_ClassTemplate:
+        return CXChildVisit_Recurse;
+    default:
+        break;
+    }
+    if (!ss_ast_is_function(c) || !clang_isCursorDefinition(c) || ss_ast_is_device_only(c))
+        return CXChildVisit_Continue;
+    w->function = c;
+    clang_visitChildren(c, find_global_use, w);
+    return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether a function of the unit uses a namespace-scope stream of the unit that may be another
+ * than the legacy one (ss_check_other_stream_here), looked at once per unit. */
+static int unit_keeps_stream(ss_check_ctx *ctx)
+{
+    if (ctx->global_stream == 0) {
+        hand_walk w = {ctx, clang_getNullCursor(), 0};
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_global, &w);
+        ctx->global_stream = w.found ? 1 : 2;
+    }
+    return ctx->global_stream == 1;
+}
+
+#define CALLER_DEPTH 3
+#define MAX_CALLERS 16
+
+/* Whether a function of the unit that calls 'function', directly or through up to 'depth'
+ * calls, has a stream at hand (function_has_stream) or is a member of a class that keeps one
+ * (keeps_stream): it could have passed it. */
+static int caller_has_stream(ss_check_ctx *ctx, CXCursor function, int depth)
+{
+    CXCursor calls[MAX_CALLERS], callers[MAX_CALLERS];
+    long n = ss_callgraph_calls_of(ss_check_graph(ctx), function, calls, callers, MAX_CALLERS);
+    for (long i = 0; i < n && i < MAX_CALLERS; i++) {
+        CXCursor caller = named_function(callers[i]);
+        if (ss_ast_is_null(caller) || clang_equalCursors(caller, function))
+            continue;
+        CXCursor type = member_of(caller);
+        if (function_has_stream(ctx, caller) || (!ss_ast_is_null(type) && keeps_stream(type)) ||
+            (depth > 1 && caller_has_stream(ctx, caller, depth - 1)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the named function 'function' had a stream at hand (see context_cases.h). */
+static int has_stream_at_hand(ss_check_ctx *ctx, CXCursor function, CXCursor type)
+{
+    return function_has_stream(ctx, function) ||
+           (!ss_ast_is_null(type) && class_has_stream(ctx, type, function)) ||
+           unit_keeps_stream(ctx) || caller_has_stream(ctx, function, CALLER_DEPTH);
+}
+
+char *ss_context_no_stream_at_hand(ss_check_ctx *ctx)
+{
     CXCursor function = named_function(ctx->function);
-    if (ss_ast_is_null(function) || function_has_stream(ctx, function))
+    if (ss_ast_is_null(function))
         return NULL;
     CXCursor type = member_of(function);
-    if (!ss_ast_is_null(type) && class_has_stream(ctx, type, function))
+    if (has_stream_at_hand(ctx, function, type))
         return NULL;
     char *name = ss_qualified_name(function);
     char *type_name = ss_ast_is_null(type) ? NULL : ss_qualified_name(type);

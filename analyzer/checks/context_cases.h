@@ -319,13 +319,16 @@ char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
  * runs on its iterations costs a fixed few calls in a run. */
 char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
-/* at_hand.c. For work on the legacy stream (SYNC101, SYNC102) at 'at': "no stream at hand:
- * ..." where its function (for a lambda, the named function it sits in) takes no stream that
- * may be another than the legacy one, keeps none (a local) and passes none to any call (a
- * getter's stream too), and, for a member function, its class keeps no stream field and no
- * other member function of it that the unit defines does either; else NULL. What the unit
- * cannot decide (a parameter another unit may give a stream, a field) counts as a stream. */
-char *ss_context_no_stream_at_hand(ss_check_ctx *ctx, CXCursor at);
+/* at_hand.c. For work on the legacy stream (SYNC101, SYNC102) in ctx->function: "no stream
+ * at hand: ..." where its function (for a lambda, the named function it sits in) takes no
+ * stream that may be another than the legacy one nor a record that keeps one (by value,
+ * reference or pointer), keeps none (a local) and passes none to any call (a getter's stream
+ * too); for a member function, its class keeps no stream field and no other member function of
+ * it that the unit defines has one; the unit keeps no namespace-scope stream that may be
+ * another than the legacy one; and no function of the unit that calls it (up to three calls
+ * up) has one or is a member of a class that keeps one; else NULL. What the unit cannot decide
+ * (a parameter another unit may give a stream, a field) counts as a stream. */
+char *ss_context_no_stream_at_hand(ss_check_ctx *ctx);
 
 /* default_stream.c. Whether the stream expression 'expr' (a stream, or an array of or pointer
  * to them) in 'function' may hold a stream other than the legacy one, decided in this unit
@@ -334,5 +337,8 @@ int ss_check_other_stream_here(ss_check_ctx *ctx, CXCursor function, CXCursor ex
 /* default_stream.c. The same for the parameter 'param' of 'function' (an array of or pointer
  * to streams: 1). */
 int ss_check_other_stream_param(ss_check_ctx *ctx, CXCursor function, CXCursor param);
+/* default_stream.c. The name of the first field of the record type 'record' that is a stream
+ * (malloc'ed), or NULL (no record, or none). */
+char *ss_check_record_stream_field(CXType record);
 
 #endif

@@ -41,6 +41,16 @@ static enum CXVisitorResult find_stream_field(CXCursor c, CXClientData data)
     return CXVisit_Break;
 }
 
+char *ss_check_record_stream_field(CXType record)
+{
+    record = clang_getCanonicalType(record);
+    if (record.kind != CXType_Record)
+        return NULL;
+    stream_field f = {NULL};
+    clang_Type_visitFields(record, find_stream_field, &f);
+    return f.name;
+}
+
 static char *config_stream_field(CXCursor arg)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(ss_ast_strip(arg)));
@@ -48,12 +58,7 @@ static char *config_stream_field(CXCursor arg)
         t = clang_getCanonicalType(clang_getCursorType(arg));
     if (t.kind != CXType_Pointer)
         return NULL;
-    CXType record = clang_getCanonicalType(clang_getPointeeType(t));
-    if (record.kind != CXType_Record)
-        return NULL;
-    stream_field f = {NULL};
-    clang_Type_visitFields(record, find_stream_field, &f);
-    return f.name;
+    return ss_check_record_stream_field(clang_getPointeeType(t));
 }
 
 /* Walking a translation unit for work on a stream other than the legacy one; 'ctx' is a copy
@@ -639,15 +644,15 @@ static void report_quiet(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const 
     free(quiet);
 }
 
-/* Makes the warning 'f', legacy-stream work at 'at', a note where its code had no stream at
- * hand to queue it on instead (ss_context_no_stream_at_hand): whether the unit's other streams
- * have work when it runs is a run-time question. Comes after every other reason for a note,
+/* Makes the warning 'f', legacy-stream work in ctx->function, a note where its code had no
+ * stream at hand to queue it on instead (ss_context_no_stream_at_hand): whether the unit's other
+ * streams have work when it runs is a run-time question. Comes after every other reason for a note,
  * and after the context's: a note keeps its own words. Returns 1 when it made it a note. */
-static int quiet_unhanded(ss_check_ctx *ctx, ss_finding *f, CXCursor at)
+static int quiet_unhanded(ss_check_ctx *ctx, ss_finding *f)
 {
     if (f->severity != SS_SEV_WARNING)
         return 0;
-    char *words = ss_context_no_stream_at_hand(ctx, at);
+    char *words = ss_context_no_stream_at_hand(ctx);
     if (words == NULL)
         return 0;
     char *longer = ss_xasprintf("%s; %s", f->message, words);
@@ -690,7 +695,7 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
     if (why == NULL) {
         size_t count = ctx->result->count;
         ss_check_report(ctx, rule, at, message, hint_for(ctx));
-        if (ctx->result->count > count && quiet_unhanded(ctx, &ctx->result->findings[count], at))
+        if (ctx->result->count > count && quiet_unhanded(ctx, &ctx->result->findings[count]))
             count = ctx->result->count; /* a note now: nothing left to ask */
         if (ctx->stream_use == 4 && ctx->result->count > count)
             ss_project_ask_params(ctx, rule, &ctx->result->findings[count], params_words);
@@ -816,7 +821,7 @@ static void device_side_sync_call(ss_check_ctx *ctx, CXCursor call, const ss_api
     else
         ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message, fix);
     if (why == NULL && ctx->result->count > count)
-        quiet_unhanded(ctx, &ctx->result->findings[count], call);
+        quiet_unhanded(ctx, &ctx->result->findings[count]);
     free(why);
     free(fix);
     free(message);

@@ -86,14 +86,14 @@ void each(float *x, int n, cudaStream_t stream)
 void clear(float *x)
 {
     shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: no stream at hand: 'clear' takes no stream, keeps none and passes none other than the legacy one to any call, so the legacy stream is all this code knows
-    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: note
+    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: note expect-message: no stream at hand: 'clear' takes no stream
 }
 
 // Nor here: a local stream that always holds the legacy one.
 void legacy_local(float *x)
 {
     cudaStream_t s = 0;
-    scale<<<1, 32, 0, s>>>(x); // expect: SYNC101 expect-severity: note
+    scale<<<1, 32, 0, s>>>(x); // expect: SYNC101 expect-severity: note expect-message: no stream at hand: 'legacy_local' takes no stream
 }
 
 // A class with no stream whose members pass none: a note that names the class.
@@ -105,7 +105,7 @@ class Counter {
 
 void Counter::zero(float *x)
 {
-    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: note
+    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: note expect-message: no stream at hand: 'Counter::zero' takes no stream, keeps none and passes none other than the legacy one to any call, nor does 'Counter' keep one
 }
 
 void Counter::bump(float *x)
@@ -143,4 +143,90 @@ void each_plain(float *x, int n)
     };
     for (int i = 0; i < n; i++)
         step(i);
+}
+
+// A helper with no stream whose caller in the unit has one (it could have passed it).
+static void normalize(float *x, int steps)
+{
+    for (int i = 0; i < steps; i++)
+        shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning expect-message: it runs on every iteration of the loop at line 151, which enqueues device work
+}
+
+void pipeline(float *x, float *y, int n)
+{
+    cudaStream_t s;
+    cudaStreamCreate(&s); // expect: SYNC103 expect-severity: note
+    for (int it = 0; it < n; it++) {
+        scale<<<1, 32, 0, s>>>(y);
+        normalize(x, 4);
+    }
+    cudaStreamSynchronize(s);
+    cudaStreamDestroy(s);
+}
+
+// Two calls up: 'outer' takes a stream, 'middle' has none, 'inner' launches.
+static void inner(float *x)
+{
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+}
+
+static void middle(float *x) { inner(x); }
+
+void outer(float *x, cudaStream_t stream)
+{
+    scale<<<1, 32, 0, stream>>>(x);
+    middle(x);
+}
+
+// Its callers have no stream at hand either: a note.
+static void plain_inner(float *x)
+{
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: no stream at hand: 'plain_inner' takes no stream
+}
+
+void plain_outer(float *x) { plain_inner(x); }
+
+// A parameter of a type that keeps a stream: by reference, by pointer, by value.
+struct Context {
+    cudaStream_t stream;
+    int device;
+};
+
+void layernorm(Context &ctx, float *x)
+{
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+}
+
+void softmax(const Context *ctx, float *x)
+{
+    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: warning
+}
+
+void gelu(Context ctx, float *x)
+{
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+}
+
+// A type that keeps no stream is no stream at hand.
+struct Shape {
+    int rows, cols;
+};
+
+void reshape(const Shape &shape, float *x)
+{
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: no stream at hand: 'reshape' takes no stream
+}
+
+// A class that keeps a record that keeps a stream.
+class Model {
+  public:
+    void zero(float *x);
+
+  private:
+    Context ctx_;
+};
+
+void Model::zero(float *x)
+{
+    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: warning
 }
