@@ -297,6 +297,21 @@ int ss_ast_is_device_only(CXCursor function)
     return (spaces & 1) != 0 || (spaces & 6) == 2;
 }
 
+int ss_ast_opens_scope(CXCursor c)
+{
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_Namespace:
+    case CXCursor_LinkageSpec:
+    case CXCursor_ClassDecl:
+    case CXCursor_StructDecl:
+    case CXCursor_ClassTemplate:
+    case CXCursor_ClassTemplatePartialSpecialization:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int ss_ast_is_function(CXCursor c)
 {
     switch (clang_getCursorKind(c)) {

@@ -51,6 +51,10 @@ int ss_ast_spelled(CXCursor c);
 /* The text of the operator token of a binary operator cursor, written to 'out'. Returns 0,
  * or -1 when it cannot be read (the operator may come from a macro's body). */
 int ss_ast_binary_op(CXCursor op, char *out, size_t out_size);
+/* Whether a walk of the unit's declarations goes into 'c' to find what it declares: a
+ * namespace, a linkage specification, a class, struct or class template (partial
+ * specializations too). */
+int ss_ast_opens_scope(CXCursor c);
 /* Whether 'c' is a function-like cursor (function, method, constructor, lambda...). */
 int ss_ast_is_function(CXCursor c);
 /* Whether the function cursor 'function' runs on the device only: __global__, or __device__

@@ -154,17 +154,8 @@ static enum CXChildVisitResult find_member(CXCursor c, CXCursor parent, CXClient
     member_walk *w = data;
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
-    switch (clang_getCursorKind(c)) {
-    case CXCursor_Namespace:
-    case CXCursor_LinkageSpec:
-    case CXCursor_ClassDecl:
-    case CXCursor_StructDecl:
-    case CXCursor_ClassTemplate:
-    case CXCursor_ClassTemplatePartialSpecialization:
+    if (ss_ast_opens_scope(c))
         return CXChildVisit_Recurse;
-    default:
-        break;
-    }
     if (!ss_ast_is_function(c) || !clang_isCursorDefinition(c) || ss_ast_is_device_only(c) ||
         clang_equalCursors(c, w->except))
         return CXChildVisit_Continue;
@@ -223,16 +214,8 @@ static enum CXChildVisitResult find_global(CXCursor c, CXCursor parent, CXClient
     hand_walk *w = data;
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
-    switch (clang_getCursorKind(c)) {
-    case CXCursor_Namespace:
-    case CXCursor_LinkageSpec:
-    case CXCursor_ClassDecl:
-    case CXCursor_StructDecl:
-    case CXCursor_ClassTemplate:
+    if (ss_ast_opens_scope(c))
         return CXChildVisit_Recurse;
-    default:
-        break;
-    }
     if (!ss_ast_is_function(c) || !clang_isCursorDefinition(c) || ss_ast_is_device_only(c))
         return CXChildVisit_Continue;
     w->function = c;

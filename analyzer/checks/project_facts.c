@@ -531,14 +531,9 @@ static enum CXChildVisitResult find_definitions(CXCursor c, CXCursor parent, CXC
     definition_walk *w = data;
     if (ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
-    switch (clang_getCursorKind(c)) {
-    case CXCursor_Namespace:
-    case CXCursor_LinkageSpec:
-    case CXCursor_ClassDecl:
-    case CXCursor_StructDecl:
-    case CXCursor_ClassTemplate:
-    case CXCursor_ClassTemplatePartialSpecialization:
+    if (ss_ast_opens_scope(c))
         return CXChildVisit_Recurse;
+    switch (clang_getCursorKind(c)) {
     case CXCursor_FunctionDecl:
     case CXCursor_CXXMethod:
     case CXCursor_FunctionTemplate:
