@@ -402,10 +402,10 @@ START_TEST(test_pageable_copy_sync_waited_for_own_transfer)
 }
 END_TEST
 
-/* The light mode's .item(): no GPU record; the copy's probe found its stream busy ('pending')
- * or idle, and the synchronization (11 us) found work complete at its exit. 'probe_pending':
- * the log says whether its copies found work pending (metadata probe_pending 1). */
-static void light_item(int pending, int probe_pending)
+/* The light mode's .item() copy: no GPU record; the copy's probe found its stream busy
+ * ('pending') or idle. 'probe_pending': the log says whether its copies found work pending
+ * (metadata probe_pending 1). */
+static void light_readback(int pending, int probe_pending)
 {
     ck_assert_int_eq(ss_evlog_set_meta(&log_, "mode", "light"), 0);
     if (probe_pending)
@@ -421,15 +421,28 @@ static void light_item(int pending, int probe_pending)
                     .flags = SS_API_MEM_WORD(SS_MEM_DEVICE, SS_MEM_PINNED) | SS_API_PROBED |
                              (pending ? SS_API_PENDING : 0),
                     .stack = site("train.py", 36)});
+}
+
+/* The stream's synchronization after it (11 us), which found work complete at its exit:
+ * correlation 'corr', at line 'line' of train.py, with 'flags' besides. */
+static void light_sync(uint32_t corr, unsigned line, uint32_t flags)
+{
     api((call_spec){.name = "cudaStreamSynchronize",
                     .enter = US(25),
                     .exit = US(36),
-                    .corr = 3,
+                    .corr = corr,
                     .stream = S13,
                     .stream_id = 13,
                     .kind = -1,
-                    .flags = SS_API_PROBED | SS_API_WAITED,
-                    .stack = site("train.py", 36)});
+                    .flags = SS_API_PROBED | SS_API_WAITED | flags,
+                    .stack = site("train.py", line)});
+}
+
+/* The light mode's .item(): the copy (light_readback) and the synchronization at line 36. */
+static void light_item(int pending, int probe_pending)
+{
+    light_readback(pending, probe_pending);
+    light_sync(3, 36, 0);
 }
 
 START_TEST(test_light_readback_found_stream_idle)
@@ -472,19 +485,7 @@ END_TEST
  * out and the synchronization marked SS_API_BETWEEN (as the light mode records it now). */
 static void light_item_after_copy(int between)
 {
-    ck_assert_int_eq(ss_evlog_set_meta(&log_, "mode", "light"), 0);
-    ck_assert_int_eq(ss_evlog_set_meta(&log_, "probe_pending", "1"), 0);
-    api((call_spec){.name = "cudaMemcpyAsync",
-                    .enter = US(20),
-                    .exit = US(22),
-                    .corr = 2,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .bytes = 4,
-                    .kind = 2,
-                    .flags = SS_API_MEM_WORD(SS_MEM_DEVICE, SS_MEM_PINNED) | SS_API_PROBED |
-                             SS_API_PENDING,
-                    .stack = site("train.py", 36)});
+    light_readback(1, 1);
     if (between == 1)
         api((call_spec){.name = "cudaMemcpyAsync",
                         .enter = US(23),
@@ -495,15 +496,7 @@ static void light_item_after_copy(int between)
                         .bytes = 4096,
                         .kind = 3,
                         .flags = SS_API_MEM_WORD(SS_MEM_DEVICE, SS_MEM_DEVICE)});
-    api((call_spec){.name = "cudaStreamSynchronize",
-                    .enter = US(25),
-                    .exit = US(36),
-                    .corr = 4,
-                    .stream = S13,
-                    .stream_id = 13,
-                    .kind = -1,
-                    .flags = SS_API_PROBED | SS_API_WAITED | (between == 2 ? SS_API_BETWEEN : 0),
-                    .stack = site("train.py", 40)});
+    light_sync(4, 40, between == 2 ? SS_API_BETWEEN : 0);
 }
 
 START_TEST(test_light_copy_between_readback_and_sync)
