@@ -94,6 +94,10 @@ typedef struct ss_check_ctx {
     /* SYNC101/SYNC102 (checks/at_hand.c): 0 not looked at yet, 1 a function of the unit uses a
      * namespace-scope stream of it that may be another than the legacy one, 2 none does. */
     int global_stream;
+    /* SYNC101/SYNC102 (checks/at_hand.c): the class last asked whether it keeps a stream or a
+     * member function of it has one at hand, and the answer: 0 none asked yet, 1 yes, 2 no. */
+    CXCursor stream_class;
+    int stream_class_answer;
     /* Filled for SYNC103 across units when not NULL (ss_stream_note_use, stream_create.c). */
     ss_tu_streams *streams;
     /* SYNC101/SYNC102 (stream_use 4): the stream parameters of functions other units may call

@@ -180,13 +180,19 @@ static int keeps_stream(CXCursor type)
 }
 
 /* Whether the class 'type' keeps a stream (keeps_stream), or another of its member functions
- * that the unit defines ('function' aside) has a stream at hand (function_has_stream). */
+ * that the unit defines ('function' aside) has a stream at hand (function_has_stream). Asked
+ * only of a member 'function' that has none itself (has_stream_at_hand), so the answer is the
+ * class's whatever the member: the last class's is kept, as the findings of one class's members
+ * come one after another (a walk of the whole unit each time otherwise). */
 static int class_has_stream(ss_check_ctx *ctx, CXCursor type, CXCursor function)
 {
-    if (keeps_stream(type))
-        return 1;
-    member_walk w = {ctx, type, function, 0};
-    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_member, &w);
+    if (ctx->stream_class_answer != 0 && clang_equalCursors(ctx->stream_class, type))
+        return ctx->stream_class_answer == 1;
+    member_walk w = {ctx, type, function, keeps_stream(type)};
+    if (!w.found)
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_member, &w);
+    ctx->stream_class = type;
+    ctx->stream_class_answer = w.found ? 1 : 2;
     return w.found;
 }
 
