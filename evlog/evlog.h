@@ -71,7 +71,8 @@ enum { SS_DOMAIN_RUNTIME = 0, SS_DOMAIN_DRIVER = 1 };
  * leaves the synchronization after it the copy's own transfer alone to wait for). */
 #define SS_API_PENDING 0x10000000u
 /* SS_API_BETWEEN: a call of the same thread that the light mode left out at its entry (an
- * asynchronous copy between device memory, capture_light_passes_copy) came between this call
+ * asynchronous copy between device memory or memset of device memory, capture_light_left_out)
+ * came between this call
  * and the thread's previous recorded call: this call is no earlier call's next (det_call.next),
  * as it was not when that copy was recorded (trace format 1.4 on; read in light and sampled
  * logs only). */

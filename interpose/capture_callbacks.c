@@ -540,22 +540,25 @@ static int stream_partners(const ss_args_spec *spec, const ss_api *row, uint64_t
 
 /* Whether the light mode leaves out the call of 'spec' with 'params' at its entry, before its
  * event: an asynchronous memset of device memory (capture_light_skips) or an asynchronous copy
- * between device memory (capture_light_passes_copy). A copy's or memset's memory kinds are
- * asked here (timed for SYNCSCOPE_TIMING) and kept in t->entry_kinds for its event. A copy
- * left out still counts as work on its stream for the stacks of legacy-stream work
- * (legacy_partners), as when it was recorded. */
+ * between device memory (capture_light_passes_copy); either way the thread's next recorded
+ * call carries SS_API_BETWEEN (capture_light_left_out). A copy's memory kinds are asked here
+ * (timed for SYNCSCOPE_TIMING) and kept in t->entry_kinds for its event. A call left out
+ * still counts as work on its stream for the stacks of legacy-stream work (legacy_partners),
+ * as when it was recorded. */
 static int light_leaves_out(thread_state *t, const ss_args_spec *spec, const void *params)
 {
-    if (capture_light_skips(spec, params))
-        return 1;
-    if (spec->pointers != SS_ARGS_COPY)
-        return 0;
-    uint64_t began = capture_timing_now();
-    t->entry_kinds = capture_host_kinds(t, spec, params);
-    t->store->timed_kinds++;
-    t->store->timed_kinds_ns += capture_timing_since(began);
-    if (!capture_light_passes_copy(t, spec, params, t->entry_kinds))
-        return 0;
+    if (capture_light_skips(spec, params)) {
+        capture_light_left_out(t);
+    } else {
+        if (spec->pointers != SS_ARGS_COPY)
+            return 0;
+        uint64_t began = capture_timing_now();
+        t->entry_kinds = capture_host_kinds(t, spec, params);
+        t->store->timed_kinds++;
+        t->store->timed_kinds_ns += capture_timing_since(began);
+        if (!capture_light_passes_copy(t, spec, params, t->entry_kinds))
+            return 0;
+    }
     if (!atomic_load_explicit(&proc.streams.legacy_partners, memory_order_relaxed)) {
         int present, legacy;
         stream_partners(spec, &proc.api_rows[spec->api],

@@ -121,9 +121,9 @@ typedef struct thread_state {
     int idle_readback_per_thread;
     uint64_t idle_readback_stream;
     const ss_ev_api *last_entered; /* the thread's recorded call entered last */
-    /* The light mode: a copy between device memory was left out since the thread's last
-     * recorded call (capture_light_passes_copy): its next recorded call carries
-     * SS_API_BETWEEN. */
+    /* The light mode: a copy between device memory or a memset of device memory was left out
+     * since the thread's last recorded call (capture_light_left_out): its next recorded call
+     * carries SS_API_BETWEEN. */
     int came_between;
     uint32_t entry_kinds; /* the memory kinds of the copy or memset being entered */
     /* The call in progress is the synchronization of an idle readback's stream right after it
@@ -433,6 +433,9 @@ void capture_light_note_readback(thread_state *t, const ss_args_spec *spec, cons
 /* Whether the light mode leaves out a call at its entry (before its event): an asynchronous
  * memset of device memory, outside the sampled mode's full windows. */
 int capture_light_skips(const ss_args_spec *spec, const void *params);
+/* A call left out at its entry came between the thread's last recorded call and its next:
+ * the next carries SS_API_BETWEEN, and nothing the last one left for its next holds. */
+void capture_light_left_out(thread_state *t);
 /* The light mode's device allocations: at a call's exit ('at_exit' 1, 'result' its result,
  * 'bytes' its size) an allocation of device memory (cudaMalloc, cuMemAlloc; not the
  * stream-ordered ones, whose pool may hold host memory) is remembered, at a free's entry

@@ -565,13 +565,10 @@ int capture_light_device_copy(const ss_args_spec *spec, const ss_ev_api *a)
            (a->domain != SS_DOMAIN_RUNTIME || a->copy_kind < 0 || a->copy_kind >= 3);
 }
 
-/* The copy is not recorded, but that it came between is: the thread's next recorded call
- * carries SS_API_BETWEEN, so that the call a thread makes after a readback or a pageable copy
- * is the synchronization the detectors join to it only when nothing came between, as in the
- * full mode (det_join_sync, det_latent_sync: a call so flagged is no earlier call's next). It
- * ends what the thread's last recorded call left for its next, as a recorded call's entry
- * does (capture_probe_enter): the synchronization after a readback and this copy is asked
- * about, and a readback this copy entered inside is no idle one. */
+/* The copy is not recorded, but that it came between is (capture_light_left_out), so that the
+ * call a thread makes after a readback or a pageable copy is the synchronization the
+ * detectors join to it only when nothing came between, as in the full mode (det_join_sync,
+ * det_latent_sync: a call so flagged is no earlier call's next). */
 int capture_light_passes_copy(thread_state *t, const ss_args_spec *spec, const void *params,
                               uint32_t kinds)
 {
@@ -582,10 +579,21 @@ int capture_light_passes_copy(thread_state *t, const ss_args_spec *spec, const v
         a.copy_kind = (int32_t)kind;
     if (!capture_light_device_copy(spec, &a))
         return 0;
+    capture_light_left_out(t);
+    return 1;
+}
+
+/* A call the light mode leaves out at its entry (a copy between device memory, an asynchronous
+ * memset of device memory) came between the thread's last recorded call and its next: the next
+ * carries SS_API_BETWEEN (the detectors join no synchronization across it, as when the call
+ * was recorded), and it ends what the last recorded call left for its next, as a recorded
+ * call's entry does (capture_probe_enter): the synchronization after a readback and this call
+ * is asked about, and a readback this call entered inside is no idle one. */
+void capture_light_left_out(thread_state *t)
+{
     t->came_between = 1;
     t->idle_readback = 0;
     t->last_entered = NULL;
-    return 1;
 }
 
 /* The light mode follows the streams that live (capture_probe_enter asks about them at device-wide

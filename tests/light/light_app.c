@@ -450,7 +450,8 @@ int main(int argc, char **argv)
          * about: run_light.py readback_sync); one whose stream was busy; one followed by a
          * cudaMalloc before the synchronization; one followed by a synchronization of another
          * stream; one with a cudaMalloc inside it; one followed by a copy between device
-         * memory; one with such a copy inside it. Each synchronization blocks 2 ms. */
+         * memory; one with such a copy inside it; one followed by a memset of device memory.
+         * Each synchronization blocks 2 ms. */
         const long ms = 1000000;
         void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
         cudaMemcpyAsync_v3020_params item = {pinned, device, 4, cudaMemcpyDeviceToHost, 0};
@@ -482,6 +483,12 @@ int main(int argc, char **argv)
         CALL("cudaMemcpyAsync_v3020", &d2d, 0, 0);
         CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 0);
         CALL_NESTED("cudaMemcpyAsync_v3020", &item, "cudaMemcpyAsync_v3020", &d2d, 0);
+        CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 0);
+        /* an asynchronous memset of device memory, which the light mode leaves out too,
+         * between an idle readback and the synchronization */
+        cudaMemsetAsync_v3020_params clear = {device, 0, 4096, 0};
+        CALL("cudaMemcpyAsync_v3020", &item, 0, 0);
+        CALL("cudaMemsetAsync_v3020", &clear, 0, 0);
         CALL("cudaStreamSynchronize_v3020", &wait, 2 * ms, 0);
         printf("light_app: an idle readback and its synchronization asked %d questions\n", idle);
         return 0;

@@ -369,12 +369,14 @@ def case_readback_sync(opts, check):
     wanted = [(copy, PROBED), (sync, 0), (copy, PROBED | PENDING), (sync, PROBED),
               (copy, PROBED), ("cudaMalloc", PROBED), (sync, PROBED), (copy, PROBED),
               (sync, PROBED), (copy, 0), ("cudaMalloc", PROBED), (sync, PROBED),
-              (copy, PROBED), (sync, PROBED | BETWEEN), (copy, PROBED), (sync, PROBED | BETWEEN)]
+              (copy, PROBED), (sync, PROBED | BETWEEN), (copy, PROBED), (sync, PROBED | BETWEEN),
+              (copy, PROBED), (sync, PROBED | BETWEEN)]
     # (A recorded call inside a call takes the thread's probe state: the readback around the
     # cudaMalloc is not probed, so it is no idle readback either. The copies between device
     # memory are left out: the synchronization after each says that one came between, and is
     # asked about, as after a recorded call; the readback with one inside keeps its probe and
-    # is no idle readback.)
+    # is no idle readback. A memset of device memory, left out as well, marks the
+    # synchronization after it the same way.)
     if not check(calls == wanted, f"calls and probe bits {calls}, expected {wanted}"):
         return
     # Stacks for all but the unasked synchronization, which no finding names.

@@ -14,8 +14,9 @@
       one of those streams complete at its exit, not asked for a call held less than 5 us
       (metadata probe_exit_min_ns), nor for the synchronization of a stream right after a
       readback of its thread that found that stream idle. Asynchronous copies between device
-      memory are left out too, the next recorded call of their thread marked SS_API_BETWEEN
-      (trace format 1.4). ROOT is the source tree (for cuda_api.def).
+      memory are left out too; after each call left out (such a copy, or such a memset) the
+      next recorded call of its thread is marked SS_API_BETWEEN (trace format 1.4). ROOT is
+      the source tree (for cuda_api.def).
   light_trace.py compare SYNCSCOPE FULL.json LIGHT.json
       Compares the findings of the light rules (those `SYNCSCOPE rules --format json` marks
       "lightMode") of two `syncscope analyze --format json` results as (rule, file, line,
@@ -49,8 +50,9 @@ MEM_KNOWN = 0x80000000
 MEM_DEVICE_SIDE = (3, 4)
 EVENT_RECORDS = ("stream", "api", "kernel", "memcpy", "memset", "sync", "scope", "args")
 PROBED, WAITED, PENDING = 0x40000000, 0x20000000, 0x10000000
-# SS_API_BETWEEN (evlog.h, trace format 1.4): a copy between device memory that the light mode
-# left out came between the call and its thread's previous recorded call.
+# SS_API_BETWEEN (evlog.h, trace format 1.4): a copy between device memory or a memset of device
+# memory that the light mode left out came between the call and its thread's previous recorded
+# call.
 BETWEEN = 0x08000000
 SLACK_NS = 5000
 # The light mode's min_blocked_ns (the default): a call held less is not asked at its exit.
@@ -244,10 +246,12 @@ def convert(root, source, target, keep_device_copies=False):
             flags, left_out = int(fields[API_FLAGS]), False
             if fields[API_CORRELATION] in kinds:
                 src, dst = kinds[fields[API_CORRELATION]]
-                if row[0] == "MEMSET" and row[1] == "NEVER" and dst in MEM_DEVICE_SIDE:
-                    continue  # capture_light_skips: an asynchronous memset of device memory
                 flags = MEM_KNOWN | src << 8 | dst
-                left_out = not keep_device_copies and device_copy(row, fields, src, dst)
+                # capture_light_skips: an asynchronous memset of device memory, left out and
+                # its thread's next recorded call marked (capture_light_left_out), kept or not
+                # the copies between device memory
+                left_out = (row[0] == "MEMSET" and row[1] == "NEVER" and dst in MEM_DEVICE_SIDE
+                            ) or (not keep_device_copies and device_copy(row, fields, src, dst))
             if not left_out:
                 flags |= probe(row, fields, ops, enter_of)
             fields[API_FLAGS] = str(flags)
