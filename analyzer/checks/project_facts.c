@@ -907,6 +907,12 @@ int ss_project_summarized_wait(ss_project_facts *const *facts, size_t count, con
     return find_wait(facts, count, usr) != NULL;
 }
 
+const ss_device_wait *ss_project_device_wait(ss_project_facts *const *facts, size_t count,
+                                             const char *usr)
+{
+    return find_wait(facts, count, usr);
+}
+
 void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count,
                       int whole)
 {

@@ -184,6 +184,11 @@ struct ss_project_facts {
      * it waits for; else SS_START_NONE (project_loops.c). */
     int *called_starts;
     size_t called_start_cap;
+    /* For each finding in 'called': the USR of the function of another unit that its wait is a
+     * call of (reported only where some unit summarized it in 'waits'), or NULL for a CUDA wait
+     * (project_loops.c). */
+    char **called_waits;
+    size_t called_wait_cap;
 };
 
 enum { SS_START_NONE = -1, SS_START_DEVICE = -2 };
@@ -323,6 +328,9 @@ ss_finding *ss_project_add_copy(ss_result *r, const ss_finding *from, const char
 
 /* Whether a unit summarized 'usr' as a wait for the whole device (project_facts.c). */
 int ss_project_summarized_wait(ss_project_facts *const *facts, size_t count, const char *usr);
+/* That summary (the first unit's that has one), or NULL (project_facts.c). */
+const ss_device_wait *ss_project_device_wait(ss_project_facts *const *facts, size_t count,
+                                             const char *usr);
 
 /* The facts as the cache stores them, and back (project_cache.c): 'facts' NULL gives a JSON null.
  * Decoding returns 0 with '*facts' set (NULL for none), or -1 when 'o' is malformed. */

@@ -319,17 +319,19 @@ static char *work_words(CXCursor function)
 }
 
 /* Where the wait 'call' (of 'api') in 'fn' comes before any device work of 'fn': a statement
- * of its body that waits and does nothing else on the device (only_waits), after statements
- * that call nothing, do not name the stream it
- * waits for and are no labels: SS_START_DEVICE for a device-wide wait, the index of the
- * parameter it waits for (as written); else SS_START_NONE. */
-static int start_of(ss_callgraph *graph, CXCursor fn, CXCursor call, const ss_api *api)
+ * of its body that waits and does nothing else on the device (only_waits; for a call of
+ * another unit's wait, 'wrapper', the statement is that call alone), after statements that
+ * call nothing, do not name the stream it waits for and are no labels: SS_START_DEVICE for a
+ * device-wide wait, the index of the parameter it waits for (as written); else SS_START_NONE. */
+static int start_of(ss_callgraph *graph, CXCursor fn, CXCursor call, const ss_api *api, int wrapper)
 {
     CXCursor body, param = clang_getNullCursor();
     long index = statement_of(fn, call, 1, &body);
     CXCursor stmt = index < 0 ? clang_getNullCursor() : ss_ast_child(body, (unsigned)index);
-    if (index < 0 || !ss_context_is_wait(stmt) || !ss_ast_same_node(wait_call(stmt), call) ||
-        !only_waits(graph, stmt, call))
+    if (index < 0 ||
+        (wrapper ? !ss_ast_same_node(ss_ast_strip(stmt), call)
+                 : !ss_context_is_wait(stmt) || !ss_ast_same_node(wait_call(stmt), call) ||
+                       !only_waits(graph, stmt, call)))
         return SS_START_NONE;
     int start = api->klass == SS_CLASS_DEVICE_SYNC ? SS_START_DEVICE : SS_START_NONE;
     if (api->klass == SS_CLASS_STREAM_SYNC && api->stream_arg >= 0 &&
@@ -352,12 +354,36 @@ static int start_of(ss_callgraph *graph, CXCursor fn, CXCursor call, const ss_ap
     return start;
 }
 
-/* Keeps aside, for the function 'entry' (its USR 'usr') that another unit may call, the
- * finding the wait 'call' makes on every call of it ('chain': how the wait's function is
- * reached from it), its context applied as for a call in a loop (ctx->loop_elsewhere). */
-static void keep_aside(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CXCursor entry,
-                       const char *chain, const char *usr, int start)
+/* Records, for the finding kept aside last, where its wait comes before any device work
+ * ('start') and the USR of the function of another unit it is a call of ('wait', copied; NULL
+ * for a CUDA wait). */
+static void set_called(ss_project_facts *facts, int start, const char *wait)
 {
+    size_t n = facts->called->count;
+    ss_xgrow((void **)&facts->called_starts, &facts->called_start_cap, n,
+             sizeof *facts->called_starts);
+    ss_xgrow((void **)&facts->called_waits, &facts->called_wait_cap, n,
+             sizeof *facts->called_waits);
+    facts->called_starts[n - 1] = start;
+    facts->called_waits[n - 1] = wait ? ss_xstrdup(wait) : NULL;
+}
+
+/* Where the wait is, what it is and who reaches it: the call 'call', of 'api' (or of the
+ * function of another unit 'wrapper', a USR, under that row's name) in the function 'fn'. */
+typedef struct wait_site {
+    CXCursor call, fn;
+    const ss_api *api;
+    const char *wrapper;
+} wait_site;
+
+/* Keeps aside, for the function 'entry' (its USR 'usr') that another unit may call, the
+ * finding the wait 'at' makes on every call of it ('chain': how the wait's function is
+ * reached from it), its context applied as for a call in a loop (ctx->loop_elsewhere). */
+static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, const char *chain,
+                       const char *usr, int start)
+{
+    CXCursor call = at->call;
+    const ss_api *api = at->api;
     char *name = ss_qualified_name(entry);
     char *work = work_words(entry);
     char *message = ss_xasprintf("'%s' in %s blocks the host on every call of '%s()', which "
@@ -378,9 +404,7 @@ static void keep_aside(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CXCu
     ss_project_facts *facts = unit_facts(ctx);
     if (aside.count == 1 && facts) {
         ss_finding *f = ss_project_add_called(facts, usr);
-        ss_xgrow((void **)&facts->called_starts, &facts->called_start_cap, facts->called->count,
-                 sizeof *facts->called_starts);
-        facts->called_starts[facts->called->count - 1] = start;
+        set_called(facts, start, at->wrapper);
         *f = aside.findings[0];
         memset(&aside.findings[0], 0, sizeof aside.findings[0]);
     }
@@ -416,9 +440,9 @@ static void add_way(way_up *ways, size_t *count, CXCursor fn, char *chain, int d
 /* Looks for the functions another unit may call from which the wait's function 'fn' is
  * reached, up the unit's call graph, nearest first (each function once), and keeps the finding
  * aside for each that does device work (MAX_ENTRIES at most). */
-static void find_entries(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CXCursor fn,
-                         char *chain)
+static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
 {
+    CXCursor fn = at->fn;
     ss_callgraph *graph = ss_check_graph(ctx);
     way_up *ways = ss_xreallocarray(NULL, MAX_STEPS, sizeof *ways);
     size_t count = 0;
@@ -427,8 +451,9 @@ static void find_entries(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CX
     for (size_t w = 0; w < count && kept < MAX_ENTRIES; w++) {
         char *usr = ss_project_stream_param_usr(ways[w].fn);
         if (usr && ss_callgraph_does_work(graph, ways[w].fn, SS_SCOPE_ENQUEUES)) {
-            keep_aside(ctx, call, api, ways[w].fn, ways[w].chain, usr,
-                       w == 0 ? start_of(graph, fn, call, api) : SS_START_NONE);
+            keep_aside(ctx, at, ways[w].fn, ways[w].chain, usr,
+                       w == 0 ? start_of(graph, fn, at->call, at->api, at->wrapper != NULL)
+                              : SS_START_NONE);
             kept++;
         }
         free(usr);
@@ -453,13 +478,22 @@ static void find_entries(ss_check_ctx *ctx, CXCursor call, const ss_api *api, CX
 void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (unit_facts(ctx) == NULL || ss_ast_is_null(ctx->function) ||
-        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr ||
-        ss_scope_callee_api(call) != api)
+        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
         return;
-    CXCursor fn = ss_scope_outer_function(ctx->function);
-    char *name = ss_qualified_name(fn);
-    find_entries(ctx, call, api, fn, ss_xasprintf("'%s()'", name ? name : "?"));
+    /* A call of a function the unit only declares, checked as a cudaDeviceSynchronize
+     * (ss_check_wrapper_wait): kept aside too, for the pass to report only where another unit
+     * summarized that function as a wait for the whole device. */
+    char *wrapper = ss_scope_callee_api(call) == api ? NULL : ss_project_declared_only(call);
+    if (ss_scope_callee_api(call) != api &&
+        (wrapper == NULL || api->klass != SS_CLASS_DEVICE_SYNC)) {
+        free(wrapper);
+        return;
+    }
+    wait_site at = {call, ss_scope_outer_function(ctx->function), api, wrapper};
+    char *name = ss_qualified_name(at.fn);
+    find_entries(ctx, &at, ss_xasprintf("'%s()'", name ? name : "?"));
     free(name);
+    free(wrapper);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -528,18 +562,25 @@ static char *idle_words(const ss_loop_call *c, const char *name, int start)
 }
 
 /* The finding made of 'from' (kept aside for 'q') where the loop call 'c' runs it, into
- * 'result'. */
+ * 'result'; 'wait': the summary of the function of another unit that its wait is a call of, or
+ * NULL. */
 static void report_loop_call(ss_result *result, const ss_finding *from, const ss_loop_call *c,
-                             const loop_call_query *q)
+                             const loop_call_query *q, const ss_device_wait *wait)
 {
-    int through = strcmp(c->usr, q->usr) != 0, idle = !c->note && idle_for(c, q->usr, q->start);
+    /* The loop calls a function that leads to it: one of another unit, or of its own. */
+    int through = strcmp(c->usr, q->usr) != 0 || !c->direct;
+    int idle = !c->note && idle_for(c, q->usr, q->start);
     char *quiet_words = idle ? idle_words(c, c->callee, q->start) : NULL;
+    char *wait_words = wait ? ss_xasprintf("; through %s, which waits for the whole device (%s)",
+                                           wait->name, wait->wait)
+                            : NULL;
     char *more = ss_xasprintf(
         "; it runs on every iteration: '%s()'%s is called from the loop at %s, in '%s' "
-        "(another unit)%s%s%s",
+        "(another unit)%s%s%s%s",
         c->callee ? c->callee : "?", through ? ", which reaches it," : "", c->place,
         c->caller ? c->caller : "?", c->note ? "; " : "", c->note ? c->note : "",
-        quiet_words ? quiet_words : "");
+        quiet_words ? quiet_words : "", wait_words ? wait_words : "");
+    free(wait_words);
     ss_finding *f = ss_project_add_copy(result, from, more);
     if (c->note || idle)
         f->severity = SS_SEV_NOTE;
@@ -556,12 +597,19 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
             loop_call_query q = {facts[u]->called_usrs[i], facts[u]->called_starts
                                                                ? facts[u]->called_starts[i]
                                                                : SS_START_NONE};
+            /* A call of another unit's function counts where a unit of the run summarized it
+             * as a wait for the whole device. */
+            const char *wrapper = facts[u]->called_waits ? facts[u]->called_waits[i] : NULL;
+            const ss_device_wait *wait =
+                wrapper ? ss_project_device_wait(facts, count, wrapper) : NULL;
+            if (wrapper && wait == NULL)
+                continue;
             find_loop_call(facts, count, q.usr, 0, &q, &c);
             /* A loop that does device work itself reports a call of a function that waits
              * for the whole device at the call (apply_waits): one finding for one wait. */
             if (c == NULL || (c->enqueues && ss_project_summarized_wait(facts, count, c->usr)))
                 continue;
-            report_loop_call(results[u], &called->findings[i], c, &q);
+            report_loop_call(results[u], &called->findings[i], c, &q, wait);
         }
     }
 }
@@ -582,14 +630,18 @@ void ss_project_loops_free(ss_project_facts *facts)
         free(facts->reaches[i].to);
     }
     free(facts->reaches);
-    for (size_t i = 0; facts->called && i < facts->called->count; i++)
+    for (size_t i = 0; facts->called && i < facts->called->count; i++) {
         free(facts->called_usrs[i]);
+        if (facts->called_waits)
+            free(facts->called_waits[i]);
+    }
     if (facts->called) {
         ss_result_free(facts->called);
         free(facts->called);
     }
     free(facts->called_usrs);
     free(facts->called_starts);
+    free(facts->called_waits);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -626,6 +678,8 @@ void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
         ss_cache_add_string(item, "usr", facts->called_usrs[i]);
         cJSON_AddNumberToObject(item, "start",
                                 facts->called_starts ? facts->called_starts[i] : SS_START_NONE);
+        if (facts->called_waits && facts->called_waits[i])
+            ss_cache_add_string(item, "wait", facts->called_waits[i]);
         cJSON_AddItemToObject(item, "finding",
                               ss_cache_encode_finding(&facts->called->findings[i]));
         cJSON_AddItemToArray(called, item);
@@ -676,10 +730,8 @@ static void decode_called(const cJSON *item, ss_project_facts *facts, int *bad)
     }
     ss_cache_decode_finding(finding, ss_project_add_called(facts, usr), bad);
     const cJSON *start = cJSON_GetObjectItemCaseSensitive(item, "start");
-    ss_xgrow((void **)&facts->called_starts, &facts->called_start_cap, facts->called->count,
-             sizeof *facts->called_starts);
-    facts->called_starts[facts->called->count - 1] =
-        cJSON_IsNumber(start) ? (int)start->valuedouble : SS_START_NONE;
+    set_called(facts, cJSON_IsNumber(start) ? (int)start->valuedouble : SS_START_NONE,
+               ss_cache_get_string(item, "wait", bad));
 }
 
 /* A reach decoded from the cache ("reaches": [from, to] pairs). */

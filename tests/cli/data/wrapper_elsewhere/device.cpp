@@ -1,0 +1,14 @@
+// device.cpp: Device::Finish waits for the whole device on every way out (its error check
+// only prints); Device::FinishStream waits for one stream.
+#include <stdio.h>
+#include "device.h"
+void Device::Finish()
+{
+    cudaError_t code = cudaDeviceSynchronize();
+    if (code != cudaSuccess)
+        fprintf(stderr, "device: %s\n", cudaGetErrorString(code));
+}
+void Device::FinishStream(cudaStream_t stream)
+{
+    cudaStreamSynchronize(stream);
+}
