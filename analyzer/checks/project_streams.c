@@ -65,6 +65,8 @@ void ss_project_streams_free(ss_project_facts *facts)
     for (size_t i = 0; i < facts->arg_count; i++) {
         free(facts->args[i].usr);
         free(facts->args[i].via);
+        free(facts->args[i].cover_words);
+        free(facts->args[i].cover_next);
         free(facts->args[i].drain);
         for (size_t k = 0; k < facts->args[i].after_count; k++)
             free(facts->args[i].after[k]);
@@ -401,10 +403,73 @@ static void drained_arg(ss_callgraph *graph, CXCursor function, CXCursor call, C
     free(path);
 }
 
+typedef struct blocking_walk {
+    CXCursor var;
+    int created, named, assigned, other;
+} blocking_walk;
+
+/* The uses of the variable of 'w' that may change it: a stream created into it (blocking or
+ * not), its address taken, an assignment. */
+static enum CXChildVisitResult find_stream_write(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    blocking_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    const ss_api *api = k == CXCursor_CallExpr ? api_of(c) : NULL;
+    int creation = ss_check_stream_creation(c, api);
+    if (creation && clang_Cursor_getNumArguments(c) > 0) {
+        CXCursor target = ss_ast_strip(clang_Cursor_getArgument(c, 0));
+        CXCursor operand = ss_ast_child_count(target) ? ss_ast_strip(ss_ast_child(target, 0))
+                                                      : clang_getNullCursor();
+        if (clang_getCursorKind(target) == CXCursor_UnaryOperator &&
+            clang_equalCursors(clang_getCursorReferenced(operand), w->var)) {
+            w->created++;
+            w->other |= creation != 1;
+        }
+    }
+    if ((k == CXCursor_UnaryOperator || k == CXCursor_BinaryOperator ||
+         k == CXCursor_CompoundAssignOperator) &&
+        ss_ast_child_count(c) > 0) {
+        CXCursor operand = ss_ast_strip(ss_ast_child(c, 0));
+        char op[8] = "";
+        int assigns = k == CXCursor_CompoundAssignOperator ||
+                      (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+                       strcmp(op, "=") == 0);
+        if (clang_getCursorKind(operand) == CXCursor_DeclRefExpr &&
+            clang_equalCursors(clang_getCursorReferenced(operand), w->var)) {
+            w->named += k == CXCursor_UnaryOperator;
+            w->assigned |= assigns;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the stream argument 'value' of a call in 'function' names a local variable that holds
+ * only blocking streams, or the legacy stream before one is created into it: every stream
+ * created into it is blocking (cudaStreamCreate, flags 0), nothing else takes its address or
+ * assigns it, and its initializer, if any, is the legacy stream. */
+static int blocking_var(CXCursor function, CXCursor value, int per_thread)
+{
+    CXCursor e = ss_ast_strip(value), var = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
+        clang_getCursorKind(var) != CXCursor_VarDecl ||
+        !clang_equalCursors(clang_getCursorSemanticParent(var), function))
+        return 0;
+    unsigned n = ss_ast_child_count(var);
+    CXCursor init = n ? ss_ast_child(var, n - 1) : clang_getNullCursor();
+    if (!ss_ast_is_null(init) && clang_isExpression(clang_getCursorKind(init)) &&
+        !ss_stream_is_legacy(ss_stream_constant(ss_ast_strip(init)), per_thread))
+        return 0;
+    blocking_walk w = {var, 0, 0, 0, 0};
+    clang_visitChildren(function, find_stream_write, &w);
+    return w.created > 0 && w.created == w.named && !w.assigned && !w.other;
+}
+
 /* What the call 'call' of 'decl' (in 'function', or a null cursor) gives its stream parameter
- * 'index' (record_value; omitted: the default argument, a constant). */
-static void record_arg(ss_project_facts *facts, ss_callgraph *graph, CXCursor function,
-                       CXCursor call, CXCursor decl, unsigned index, const char *usr)
+ * 'index' (record_value; omitted: the default argument, a constant). Returns the record. */
+static ss_stream_arg *record_arg(ss_project_facts *facts, ss_callgraph *graph, CXCursor function,
+                                 CXCursor call, CXCursor decl, unsigned index, const char *usr,
+                                 int per_thread)
 {
     CXCursor arg = (int)index < clang_Cursor_getNumArguments(call)
                        ? clang_Cursor_getArgument(call, index)
@@ -416,11 +481,14 @@ static void record_arg(ss_project_facts *facts, ss_callgraph *graph, CXCursor fu
         a->param = index;
         a->legacy =
             !ss_ast_is_null(init) && ss_stream_is_legacy(ss_stream_constant(ss_ast_strip(init)), 0);
-        return;
+        return a;
     }
     ss_stream_arg *a = record_value(facts, function, usr, index, arg);
-    if (!a->legacy && a->via == NULL)
+    if (!a->legacy && a->via == NULL) {
         drained_arg(graph, function, call, arg, a);
+        a->blocking = !ss_ast_is_null(function) && blocking_var(function, arg, per_thread);
+    }
+    return a;
 }
 
 /* The USR (malloc'ed) of the stream field 'c' names when 'c' is a member expression of a stream
@@ -448,7 +516,402 @@ typedef struct arg_walk {
     char *idle_usr;    /* its USR when another unit may call it and it does no device work here */
     CXCursor callee;   /* the function the call visited last calls, until its name is seen */
     unsigned at;       /* where that call starts */
+    int per_thread;    /* the unit's default stream is per-thread */
 } arg_walk;
+
+/* ------------------------------------------------------------------------------------------
+ * What the statement after a call waits for (ss_stream_arg's 'cover'): the same stream, the
+ * whole device, or the legacy stream, which comes after every blocking stream's work. */
+
+/* Whether the call 'c' may queue device work, or do what the unit cannot see: a launch, an API
+ * call that enqueues, a function of the unit that does device work, a function of the project
+ * the unit only declares, a library function that may, a call through a pointer. */
+static int may_queue(ss_callgraph *graph, CXCursor c)
+{
+    const ss_api *api = api_of(c);
+    if (ss_scope_is_launch(c) || api)
+        return api == NULL || ss_api_enqueues(api);
+    CXCursor def = ss_callgraph_callee(graph, c), decl = clang_getCursorReferenced(c);
+    if (!ss_ast_is_null(def))
+        return ss_callgraph_does_work(graph, def, SS_SCOPE_ENQUEUES);
+    if (ss_ast_is_null(decl))
+        return !is_copy(c);
+    return ss_context_library_enqueues(c) || !ss_ast_in_system_header(decl);
+}
+
+typedef struct holder_walk {
+    ss_callgraph *graph;
+    CXCursor call;
+    int busy;
+} holder_walk;
+
+/* A call of the statement that holds 'call', other than 'call' itself (its arguments run
+ * before it), that may queue work (may_queue). */
+static enum CXChildVisitResult find_other_work(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    holder_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr || ss_ast_same_node(c, w->call))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_CallExpr && may_queue(w->graph, c)) {
+        w->busy = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* A declaration whose values are written as constants ('float ms = 0;'): it reads nothing. */
+static enum CXChildVisitResult find_read(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_VarDecl || k == CXCursor_TypeRef || k == CXCursor_UnexposedExpr ||
+        k == CXCursor_ParenExpr || k == CXCursor_IntegerLiteral || k == CXCursor_FloatingLiteral ||
+        k == CXCursor_CXXBoolLiteralExpr || k == CXCursor_CXXNullPtrLiteralExpr)
+        return CXChildVisit_Recurse;
+    *(int *)data = 1;
+    return CXChildVisit_Break;
+}
+
+static int constant_declaration(CXCursor stmt)
+{
+    int reads = 0;
+    if (clang_getCursorKind(stmt) != CXCursor_DeclStmt)
+        return 0;
+    clang_visitChildren(stmt, find_read, &reads);
+    return !reads;
+}
+
+typedef struct field_walk {
+    CXCursor field;
+    int written;
+} field_walk;
+
+/* A reference to the field of 'w' other than to read its value (an assignment, a member
+ * initializer, its address or a reference taken), or an initializer list of its class. */
+static enum CXChildVisitResult find_field_write(CXCursor c, CXCursor parent, CXClientData data)
+{
+    field_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_MemberRefExpr || k == CXCursor_MemberRef) &&
+        clang_equalCursors(clang_getCursorReferenced(c), w->field)) {
+        /* A read is converted to a value, which libclang shows as an unexposed expression. */
+        w->written =
+            k == CXCursor_MemberRef || clang_getCursorKind(parent) != CXCursor_UnexposedExpr;
+    } else if (k == CXCursor_InitListExpr &&
+               clang_equalCursors(clang_getTypeDeclaration(clang_getCursorType(c)),
+                                  clang_getCursorSemanticParent(w->field))) {
+        w->written = 1;
+    }
+    return w->written ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult find_undefined_member(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_CXXMethod || k == CXCursor_Constructor || k == CXCursor_Destructor ||
+         k == CXCursor_FunctionTemplate || k == CXCursor_ConversionFunction) &&
+        ss_ast_is_null(clang_getCursorDefinition(c))) {
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* Whether the field 'field' holds the legacy stream wherever it is read: its default member
+ * initializer is 0 (NULL, nullptr) or cudaStreamLegacy, the unit defines every member function
+ * its class declares (no other unit's may change it), and the unit only reads it. */
+static int legacy_field(CXCursor field, int per_thread)
+{
+    unsigned n = ss_ast_child_count(field);
+    CXCursor init = n ? ss_ast_child(field, n - 1) : clang_getNullCursor();
+    if (clang_getCursorKind(field) != CXCursor_FieldDecl || ss_ast_is_null(init) ||
+        !clang_isExpression(clang_getCursorKind(init)) ||
+        !ss_stream_is_legacy(ss_stream_constant(ss_ast_strip(init)), per_thread))
+        return 0;
+    int undefined = 0;
+    clang_visitChildren(clang_getCursorSemanticParent(field), find_undefined_member, &undefined);
+    field_walk w = {field, 0};
+    if (!undefined)
+        clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(field)),
+                            find_field_write, &w);
+    return !undefined && !w.written;
+}
+
+/* The scan of statements for a wait that covers the stream 'stream' (as the caller wrote it):
+ * the caller's statement after the call, or the first statements of a function of the unit
+ * that statement calls ('via', whose parameters stand for the caller's arguments). */
+typedef struct cover_scan {
+    ss_callgraph *graph;
+    int per_thread;
+    const char *stream;
+    CXCursor via;
+    int cover;        /* an SS_COVER_ kind once the wait is found */
+    int busy;         /* a call that may queue other work, or do anything unknown, came first */
+    CXCursor wait;    /* the wait */
+    CXCursor through; /* the call of the function of the unit that waits, or a null cursor */
+    char *event;      /* an event recorded on the stream or the legacy stream, as written */
+    int event_cover;  /* where it was recorded: SS_COVER_SAME or SS_COVER_LEGACY */
+    CXCursor next;    /* SS_COVER_NEXT: the call given the stream, as its 'next_param' */
+    unsigned next_param;
+} cover_scan;
+
+/* What the stream expression 'e' is in the scan: the caller's stream (SS_COVER_SAME), the
+ * legacy stream (SS_COVER_LEGACY), or another (SS_COVER_NONE). */
+static int stream_meaning(const cover_scan *s, CXCursor e)
+{
+    if (ss_ast_is_null(e) || ss_check_is_omitted(e))
+        return ss_stream_is_legacy(SS_STREAM_NULL, s->per_thread) ? SS_COVER_LEGACY : SS_COVER_NONE;
+    CXCursor bare = ss_ast_strip(e), ref = clang_getCursorReferenced(bare);
+    if (ss_stream_is_legacy(ss_stream_constant(bare), s->per_thread) ||
+        (clang_getCursorKind(bare) == CXCursor_MemberRefExpr && legacy_field(ref, s->per_thread)))
+        return SS_COVER_LEGACY;
+    CXCursor written = e;
+    if (!ss_ast_is_null(s->via)) {
+        /* A parameter of the function scanned: the caller's argument for it. */
+        CXCursor fn = clang_getCursorReferenced(s->via);
+        int n =
+            clang_getCursorKind(ref) == CXCursor_ParmDecl ? clang_Cursor_getNumArguments(fn) : 0;
+        int index = -1;
+        for (int i = 0; i < n && index < 0; i++)
+            index = clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), ref) ? i : -1;
+        if (index < 0 || index >= clang_Cursor_getNumArguments(s->via))
+            return SS_COVER_NONE;
+        written = clang_Cursor_getArgument(s->via, (unsigned)index);
+    }
+    char *text = ss_project_has_call(written) ? NULL : ss_expr_text(written);
+    int same = text && strcmp(text, s->stream) == 0;
+    free(text);
+    return same ? SS_COVER_SAME : SS_COVER_NONE;
+}
+
+static void scan_statement(cover_scan *s, CXCursor stmt);
+
+static cover_scan scan_init(ss_callgraph *graph, int per_thread, const char *stream, CXCursor via)
+{
+    cover_scan s = {graph,
+                    per_thread,
+                    stream,
+                    via,
+                    SS_COVER_NONE,
+                    0,
+                    clang_getNullCursor(),
+                    clang_getNullCursor(),
+                    NULL,
+                    SS_COVER_NONE,
+                    clang_getNullCursor(),
+                    0};
+    return s;
+}
+
+/* The function of the unit 'def' that 'call' calls: whether its first statements wait for the
+ * stream (scan_statement), before anything else that may queue work or read. Sets the scan's
+ * cover then. */
+static void scan_callee(cover_scan *s, CXCursor call, CXCursor def)
+{
+    unsigned n = ss_ast_child_count(def);
+    CXCursor body = n ? ss_ast_child(def, n - 1) : clang_getNullCursor();
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt || clang_CXXMethod_isVirtual(def))
+        return;
+    cover_scan inner = scan_init(s->graph, s->per_thread, s->stream, call);
+    for (unsigned i = 0, m = ss_ast_child_count(body); i < m; i++) {
+        CXCursor stmt = ss_ast_child(body, i);
+        if (constant_declaration(stmt))
+            continue;
+        scan_statement(&inner, stmt);
+        /* Only a recorded event's wait may come a statement later. */
+        if (inner.cover != SS_COVER_NONE || inner.busy || inner.event == NULL)
+            break;
+    }
+    free(inner.event);
+    if (inner.cover != SS_COVER_NONE && inner.cover != SS_COVER_NEXT) {
+        s->cover = inner.cover == SS_COVER_STREAM ? SS_COVER_SAME : inner.cover;
+        s->wait = inner.wait;
+        s->through = call;
+    }
+}
+
+/* The API call 'c' ('api' its row) in the scan: a wait that covers the stream, an event
+ * recorded on it, or work that comes first ('busy'). */
+static void scan_api(cover_scan *s, CXCursor c, const ss_api *api)
+{
+    int meaning =
+        api->stream_arg >= 0 ? stream_meaning(s, ss_check_stream_arg(c, api)) : SS_COVER_NONE;
+    char *event = NULL;
+    switch (api->klass) {
+    case SS_CLASS_STREAM_SYNC:
+        s->cover = meaning == SS_COVER_SAME ? SS_COVER_STREAM : SS_COVER_NONE;
+        break;
+    case SS_CLASS_DEVICE_SYNC:
+        s->cover = SS_COVER_SAME;
+        break;
+    case SS_CLASS_EVENT_RECORD:
+        if (meaning != SS_COVER_NONE && clang_Cursor_getNumArguments(c) > 0 &&
+            !ss_project_has_call(clang_Cursor_getArgument(c, 0))) {
+            free(s->event);
+            s->event = ss_expr_text(clang_Cursor_getArgument(c, 0));
+            s->event_cover = meaning;
+        }
+        return;
+    case SS_CLASS_EVENT_SYNC:
+        event = clang_Cursor_getNumArguments(c) > 0 ? ss_expr_text(clang_Cursor_getArgument(c, 0))
+                                                    : NULL;
+        if (s->event && event && strcmp(event, s->event) == 0)
+            s->cover = s->event_cover;
+        free(event);
+        break;
+    default:
+        s->busy = ss_api_enqueues(api);
+        return;
+    }
+    if (s->cover != SS_COVER_NONE)
+        s->wait = c;
+}
+
+/* The call 'c' of a function of the project: given the stream, it may end by waiting for it
+ * (SS_COVER_NEXT, which the project pass asks of the facts); the unit's own, it may wait
+ * first (scan_callee); anything else it may do counts as work. */
+static void scan_function(cover_scan *s, CXCursor c)
+{
+    CXCursor def = ss_callgraph_callee(s->graph, c);
+    if (ss_ast_is_null(s->via) && !ss_ast_is_null(def))
+        scan_callee(s, c, def);
+    if (s->cover != SS_COVER_NONE)
+        return;
+    for (int i = 0, n = clang_Cursor_getNumArguments(c); ss_ast_is_null(s->via) && i < n; i++) {
+        if (stream_meaning(s, clang_Cursor_getArgument(c, (unsigned)i)) == SS_COVER_SAME &&
+            !ss_check_is_omitted(clang_Cursor_getArgument(c, (unsigned)i))) {
+            s->cover = SS_COVER_NEXT;
+            s->next = c;
+            s->next_param = (unsigned)i;
+            return;
+        }
+    }
+    s->busy = may_queue(s->graph, c);
+}
+
+static enum CXChildVisitResult find_cover(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    cover_scan *s = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue; /* its body runs when it is called */
+    if (k != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    const ss_api *api = api_of(c);
+    if (ss_scope_is_launch(c))
+        s->busy = 1;
+    else if (api)
+        scan_api(s, c, api);
+    else
+        scan_function(s, c);
+    return s->busy || s->cover != SS_COVER_NONE ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* The calls of the statement 'stmt' in the order they are written (an argument's call after
+ * the call it is given to, which may come first: such a call that may queue work is 'busy'). */
+static void scan_statement(cover_scan *s, CXCursor stmt)
+{
+    ss_ast_visit_whole(stmt, clang_getNullCursor(), find_cover, s);
+}
+
+/* Words for the wait of the scan 's' (found by the statement after 'call', in 'caller'):
+ * "'run()' calls it at main.cu:12, then 'cudaStreamSynchronize' at line 13". Malloc'ed. */
+static char *cover_words(const cover_scan *s, CXCursor caller, CXCursor call)
+{
+    char *name = ss_qualified_name(caller);
+    char *place = ss_callgraph_place(call);
+    char *wait = ss_scope_callee_name(ss_ast_is_null(s->through) ? s->wait : s->through);
+    char *head = ss_xasprintf("'%s()' calls it at %s, then", name ? name : "?", place);
+    char *words = NULL;
+    if (s->cover == SS_COVER_NEXT) {
+        char *next = ss_qualified_name(clang_getCursorReferenced(s->next));
+        words =
+            ss_xasprintf("%s '%s()' at line %u", head, next ? next : "?", ss_scope_line(s->next));
+        free(next);
+    } else if (ss_ast_is_null(s->through)) {
+        words = ss_xasprintf(
+            "%s '%s' at line %u%s", head, wait ? wait : "?", ss_scope_line(s->wait),
+            s->cover == SS_COVER_LEGACY ? ", of an event recorded on the legacy stream" : "");
+    } else {
+        char *inner = ss_scope_callee_name(s->wait), *at = ss_callgraph_place(s->wait);
+        char *fn = ss_qualified_name(clang_getCursorReferenced(s->through));
+        words = ss_xasprintf(
+            "%s '%s()' at line %u, which first waits%s ('%s' at %s)", head, fn ? fn : "?",
+            ss_scope_line(s->through),
+            s->cover == SS_COVER_LEGACY ? " for an event recorded on the legacy stream" : "",
+            inner ? inner : "?", at);
+        free(inner);
+        free(at);
+        free(fn);
+    }
+    free(head);
+    free(wait);
+    free(name);
+    free(place);
+    return words;
+}
+
+/* The statement after the one that holds 'call' in its block (the innermost written '{ ... }'),
+ * in 'function': a null cursor when there is none, when the statement holding the call is no
+ * expression or declaration (a branch, a loop, a return), or when it may queue other work. */
+static CXCursor statement_after(ss_callgraph *graph, CXCursor function, CXCursor call,
+                                CXCursor *second)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(function, call, path), block = found - 1;
+    while (block >= 0 && !(clang_getCursorKind(path[block]) == CXCursor_CompoundStmt &&
+                           ss_ast_written_as(path[block], "{")))
+        block--;
+    CXCursor holder = block >= 0 && block + 1 < found ? path[block + 1] : call;
+    CXCursor after = clang_getNullCursor();
+    enum CXCursorKind k = clang_getCursorKind(holder);
+    *second = clang_getNullCursor();
+    for (unsigned c = 0, n = block >= 0 ? ss_ast_child_count(path[block]) : 0; c + 1 < n; c++) {
+        if (!ss_ast_same_node(ss_ast_child(path[block], c), holder))
+            continue;
+        after = ss_ast_child(path[block], c + 1);
+        *second = c + 2 < n ? ss_ast_child(path[block], c + 2) : clang_getNullCursor();
+    }
+    free(path);
+    if (ss_ast_is_null(after) || (k != CXCursor_DeclStmt && !clang_isExpression(k)))
+        return clang_getNullCursor();
+    holder_walk w = {graph, call, 0};
+    ss_ast_visit_whole(holder, clang_getNullCursor(), find_other_work, &w);
+    return w.busy ? clang_getNullCursor() : after;
+}
+
+/* What the statement after 'call' (in 'function') waits for where the call gives its
+ * parameter 'index' the stream 'arg' (written without a call): a wait in that statement, or in
+ * the one after it where that statement records an event on the stream; sets 'a''s cover. */
+static void call_cover(arg_walk *w, CXCursor call, CXCursor arg, ss_stream_arg *a)
+{
+    CXCursor second = clang_getNullCursor();
+    CXCursor after = ss_ast_is_null(w->function) || ss_project_has_call(arg)
+                         ? clang_getNullCursor()
+                         : statement_after(w->graph, w->function, call, &second);
+    char *stream = ss_ast_is_null(after) ? NULL : ss_expr_text(arg);
+    cover_scan s = scan_init(w->graph, w->per_thread, stream, clang_getNullCursor());
+    if (stream)
+        scan_statement(&s, after);
+    /* An event recorded on the stream, synchronized by the statement after. */
+    if (stream && s.event && s.cover == SS_COVER_NONE && !s.busy && !ss_ast_is_null(second))
+        scan_statement(&s, second);
+    free(s.event);
+    free(stream);
+    char *next = s.cover == SS_COVER_NEXT
+                     ? ss_project_function_usr(clang_getCursorReferenced(s.next))
+                     : NULL;
+    if (s.cover == SS_COVER_NONE || s.busy || (s.cover == SS_COVER_NEXT && next == NULL))
+        return;
+    a->cover = s.cover;
+    a->cover_words = cover_words(&s, w->function, call);
+    a->cover_next = next;
+    a->cover_param = s.next_param;
+}
 
 /* A call of a function of the project: each stream parameter's argument recorded. */
 static void record_call(arg_walk *w, CXCursor call)
@@ -460,7 +923,13 @@ static void record_call(arg_walk *w, CXCursor call)
         CXType t = clang_getCanonicalType(
             clang_getCursorType(clang_Cursor_getArgument(decl, (unsigned)i)));
         if (ss_check_is_stream_type(t)) {
-            record_arg(w->facts, w->graph, w->function, call, decl, (unsigned)i, usr);
+            ss_stream_arg *a = record_arg(w->facts, w->graph, w->function, call, decl, (unsigned)i,
+                                          usr, w->per_thread);
+            CXCursor arg = i < clang_Cursor_getNumArguments(call)
+                               ? clang_Cursor_getArgument(call, (unsigned)i)
+                               : clang_getNullCursor();
+            if (!ss_ast_is_null(arg) && !ss_check_is_omitted(arg))
+                call_cover(w, call, arg, a);
         } else if ((t.kind == CXType_LValueReference || t.kind == CXType_RValueReference) &&
                    ss_check_is_stream_type(clang_getPointeeType(t))) {
             /* A stream by reference: a call, giving it anything. */
@@ -608,8 +1077,8 @@ static enum CXChildVisitResult find_args(CXCursor c, CXCursor parent, CXClientDa
 
 void ss_project_record_args(ss_check_ctx *ctx, ss_project_facts *facts)
 {
-    arg_walk w = {facts, ss_check_graph(ctx),   clang_getNullCursor(),
-                  NULL,  clang_getNullCursor(), 0};
+    arg_walk w = {facts, ss_check_graph(ctx), clang_getNullCursor(), NULL, clang_getNullCursor(),
+                  0,     ctx->per_thread};
     clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_args, &w);
 }
 
@@ -870,6 +1339,124 @@ void ss_project_apply_params(ss_project_facts *const *facts, ss_result *const *r
             f->message = message;
             f->severity = SS_SEV_NOTE;
             free(names);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The project pass for a wait every caller repeats. */
+
+/* Whether every call in the project gives the parameter 'param' of 'usr' the legacy stream or a
+ * local variable that holds only blocking streams (blocking_var), following parameters passed
+ * on up to MAX_PASSES times, and there is one such call: the legacy stream's work comes after
+ * such a stream's. */
+static int given_blocking(ss_project_facts *const *facts, size_t count, const char *usr,
+                          unsigned param, int depth)
+{
+    int seen = 0;
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->arg_count; i++) {
+            const ss_stream_arg *a = &facts[u]->args[i];
+            if ((a->param != param && a->param != UINT_MAX && a->param != SS_STREAM_NAMED) ||
+                strcmp(a->usr, usr) != 0)
+                continue;
+            if (a->param != param ||
+                (!a->legacy && !a->blocking &&
+                 (a->via == NULL || depth >= MAX_PASSES ||
+                  !given_blocking(facts, count, a->via, a->via_param, depth + 1))))
+                return 0;
+            seen = 1;
+        }
+    }
+    return seen;
+}
+
+/* The words of the wait that the call 'a' is followed by, when it waits for the work the call
+ * queued (malloc'ed), else NULL. A cudaStreamSynchronize right after a call of a function that
+ * ends by waiting for the stream does not count: the other way round, that wait is the note
+ * (ss_project_apply). */
+static char *covered(ss_project_facts *const *facts, size_t count, const ss_stream_arg *a)
+{
+    char *end = NULL;
+    switch (a->cover) {
+    case SS_COVER_STREAM:
+        end = ss_project_resolve_end(facts, count, a->usr, a->param);
+        free(end);
+        return end ? NULL : ss_xstrdup(a->cover_words);
+    case SS_COVER_SAME:
+        return ss_xstrdup(a->cover_words);
+    case SS_COVER_LEGACY:
+        if (!a->legacy && !a->blocking &&
+            (a->via == NULL || !given_blocking(facts, count, a->via, a->via_param, 0)))
+            return NULL;
+        return ss_xasprintf("%s, whose work comes after every blocking stream's, and every "
+                            "call gives this one a blocking stream",
+                            a->cover_words);
+    case SS_COVER_NEXT:
+        end = ss_project_resolve_end(facts, count, a->cover_next, a->cover_param);
+        if (end == NULL)
+            return NULL;
+        char *words =
+            ss_xasprintf("%s, which ends by waiting for the stream (%s)", a->cover_words, end);
+        free(end);
+        return words;
+    default:
+        return NULL;
+    }
+}
+
+/* The words of the first call of the function 'usr' when every call in the project waits for
+ * the work of its parameter 'param' right after (covered) and nothing names the function
+ * otherwise, else NULL. '*calls' receives how many calls there are. */
+static char *every_caller_waits(ss_project_facts *const *facts, size_t count, const char *usr,
+                                unsigned param, size_t *calls)
+{
+    char *first = NULL;
+    *calls = 0;
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->arg_count; i++) {
+            const ss_stream_arg *a = &facts[u]->args[i];
+            if ((a->param != param && a->param != UINT_MAX && a->param != SS_STREAM_NAMED) ||
+                strcmp(a->usr, usr) != 0)
+                continue;
+            char *words = a->param == param ? covered(facts, count, a) : NULL;
+            if (words == NULL) {
+                free(first);
+                return NULL;
+            }
+            if (first == NULL)
+                first = words;
+            else
+                free(words);
+            ++*calls;
+        }
+    }
+    return first;
+}
+
+void ss_project_apply_tails(ss_project_facts *const *facts, ss_result *const *results, size_t count)
+{
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && results[u] && i < facts[u]->tail_count; i++) {
+            const ss_tail_question *q = &facts[u]->tails[i];
+            ss_finding *f =
+                ss_project_find_finding(results[u], q->rule, q->file, q->line, q->column);
+            if (f == NULL || f->severity != SS_SEV_WARNING)
+                continue;
+            size_t calls = 0;
+            char *words = every_caller_waits(facts, count, q->usr, q->param, &calls);
+            if (words == NULL)
+                continue;
+            char *others = calls > 1 ? ss_xasprintf(" (and %zu more calls, each so)", calls - 1)
+                                     : ss_xstrdup("");
+            char *message = ss_xasprintf("%s; the caller waits for the same work right after: "
+                                         "%s%s: removing this wait gains nothing",
+                                         f->message, words, others);
+            free(others);
+            free(words);
+            free(f->message);
+            f->message = message;
+            f->severity = SS_SEV_NOTE;
         }
     }
 }
