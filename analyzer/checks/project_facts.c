@@ -1062,12 +1062,12 @@ const ss_device_wait *ss_project_device_wait(ss_project_facts *const *facts, siz
 }
 
 void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count,
-                      int whole)
+                      unsigned scope)
 {
     ss_project_apply_loops(facts, results, count);
     apply_waits(facts, results, count);
     apply_between(facts, results, count);
-    ss_project_apply_params(facts, results, count, whole);
+    ss_project_apply_params(facts, results, count, (scope & SS_PROJECT_WHOLE) != 0);
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->question_count; i++) {
             const ss_wait_question *q = &facts[u]->questions[i];
@@ -1088,5 +1088,5 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
             f->severity = SS_SEV_NOTE;
         }
     }
-    ss_project_apply_tails(facts, results, count);
+    ss_project_apply_tails(facts, results, count, (scope & SS_PROJECT_COMPLETE) != 0);
 }

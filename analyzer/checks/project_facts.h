@@ -257,10 +257,15 @@ void ss_project_ask_between(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding
  * naming that function and its wait ("through 'f()', defined in utils.cpp:13, ..."); each
  * warning between two waits of such functions (ss_project_ask_between) becomes a note. Run
  * before the units' results are merged; the facts of the first unit (in the run's order) that
- * has them are used, so the findings do not depend on the number of workers. 'whole': the run
- * lints every unit of the compile database, none with errors. */
+ * has them are used, so the findings do not depend on the number of workers. 'scope' says what
+ * the run covers (SS_PROJECT_*). */
 void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count,
-                      int whole);
+                      unsigned scope);
+
+/* What a run covers (ss_project_apply's 'scope'): every unit of the compile database is
+ * linted (SS_PROJECT_COMPLETE), and none of them has errors as well (SS_PROJECT_WHOLE). */
+#define SS_PROJECT_COMPLETE 1u
+#define SS_PROJECT_WHOLE 2u
 
 /* A new entry of each kind in 'facts', zeroed, to fill (project_facts.c); a pending finding
  * with the USR 'usr' (copied) of its function. */
@@ -319,9 +324,10 @@ void ss_project_apply_params(ss_project_facts *const *facts, ss_result *const *r
 /* project_streams.c. The project pass for the tail questions: each warning whose function
  * every call in the project (one at least) follows at once by a wait for the same work
  * becomes a note that names the first of them; not where the function is named other than as
- * a call's callee. */
+ * a call's callee, and only where 'complete': every unit of the compile database is linted (a
+ * unit left out may call the function without waiting after it). */
 void ss_project_apply_tails(ss_project_facts *const *facts, ss_result *const *results,
-                            size_t count);
+                            size_t count, int complete);
 
 /* project_facts.c. The words of the wait the function 'usr' ends with on its parameter 'param'
  * by the facts of all units (through up to eight calls), malloc'ed, or NULL. */

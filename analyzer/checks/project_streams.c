@@ -1434,9 +1434,10 @@ static char *every_caller_waits(ss_project_facts *const *facts, size_t count, co
     return first;
 }
 
-void ss_project_apply_tails(ss_project_facts *const *facts, ss_result *const *results, size_t count)
+void ss_project_apply_tails(ss_project_facts *const *facts, ss_result *const *results, size_t count,
+                            int complete)
 {
-    for (size_t u = 0; u < count; u++) {
+    for (size_t u = 0; complete && u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->tail_count; i++) {
             const ss_tail_question *q = &facts[u]->tails[i];
             ss_finding *f =

@@ -42,6 +42,8 @@ W13="src/stages.cu:13:5: warning: $(wait_of stages.cu 13 stage_timed k) $TAG"
 N13="src/stages.cu:13:5: note: $(wait_of stages.cu 13 stage_timed k); $SAME pipeline.cu:17, then 'FrameGate::close()' at line 18, which first waits for an event recorded on the legacy stream ('cudaEventSynchronize' at gate.h:14), whose work comes after every blocking stream's, and every call gives this one a blocking stream: $GAINS"
 N19="src/stages.cu:19:5: note: $(wait_of stages.cu 19 stage_device k); $SAME pipeline.cu:19, then 'cudaDeviceSynchronize' at line 20: $GAINS"
 N25="src/stages.cu:25:5: note: $(wait_of stages.cu 25 stage_event k); $SAME pipeline.cu:21, then 'cudaEventSynchronize' at line 23: $GAINS"
+W19="src/stages.cu:19:5: warning: $(wait_of stages.cu 19 stage_device k) $TAG"
+W25="src/stages.cu:25:5: warning: $(wait_of stages.cu 25 stage_event k) $TAG"
 W31="src/stages.cu:31:5: warning: $(wait_of stages.cu 31 stage_next k) $TAG"
 N31="src/stages.cu:31:5: note: $(wait_of stages.cu 31 stage_next k); $SAME pipeline.cu:32, then 'finish()' at line 33, which ends by waiting for the stream ('cudaStreamSynchronize' at finish.cu:7): $GAINS"
 W37="src/stages.cu:37:5: warning: $(wait_of stages.cu 37 stage_mixed k) $TAG"
@@ -67,13 +69,15 @@ $W43
 $W50"
 done
 
-# main.cu (the blocking stream) and finish.cu (its wait) left out: those two stay warnings.
+# main.cu and finish.cu left out: every wait stays a warning, since a unit left out of the run
+# may call a stage without waiting after it (and main.cu gives the blocking stream, finish.cu
+# its wait).
 ss lint --no-cache --color never --cuda-path none -p build src/stages.cu src/pipeline.cu
 grep '^src/stages.cu:.*SYNC401' out >sync401
 text "main.cu and finish.cu left out" sync401 "$W7
 $W13
-$N19
-$N25
+$W19
+$W25
 $W31
 $W37
 $W43
