@@ -303,11 +303,12 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, ss
         facts[i] = jobs->v[i].started ? jobs->v[i].streams.facts : NULL;
         results[i] = &jobs->v[i].result;
     }
-    /* Every unit of the database linted (the calls of its functions are all seen, if some only
-     * as far as a unit's errors let them be), and none with errors as well: a call no unit
-     * makes is none. */
-    unsigned scope = o->build_dir != NULL && unlinted == 0 ? SS_PROJECT_COMPLETE : 0;
-    if (scope != 0 && *fatal_units == 0)
+    /* No unit of the database left out (the calls of its functions are all seen, if some only
+     * as far as a unit's errors let them be; without a database, the files named are the
+     * project), and a database's every unit linted without errors: a call no unit makes is
+     * none. */
+    unsigned scope = o->build_dir == NULL || unlinted == 0 ? SS_PROJECT_COMPLETE : 0;
+    if (o->build_dir != NULL && unlinted == 0 && *fatal_units == 0)
         scope |= SS_PROJECT_WHOLE;
     ss_project_apply(facts, results, units, scope);
     free(facts);

@@ -1067,7 +1067,7 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
     ss_project_apply_loops(facts, results, count);
     apply_waits(facts, results, count);
     apply_between(facts, results, count);
-    ss_project_apply_params(facts, results, count, (scope & SS_PROJECT_WHOLE) != 0);
+    ss_project_apply_params(facts, results, count, scope);
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->question_count; i++) {
             const ss_wait_question *q = &facts[u]->questions[i];

@@ -262,8 +262,9 @@ void ss_project_ask_between(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding
 void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count,
                       unsigned scope);
 
-/* What a run covers (ss_project_apply's 'scope'): every unit of the compile database is
- * linted (SS_PROJECT_COMPLETE), and none of them has errors as well (SS_PROJECT_WHOLE). */
+/* What a run covers (ss_project_apply's 'scope'): no unit of the compile database is left out
+ * (SS_PROJECT_COMPLETE; without a database, the files named are the project), and the run has
+ * a database whose every unit is linted without errors (SS_PROJECT_WHOLE). */
 #define SS_PROJECT_COMPLETE 1u
 #define SS_PROJECT_WHOLE 2u
 
@@ -316,16 +317,17 @@ void ss_project_ask_params(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding 
 
 /* project_streams.c. The project pass for those questions: each warning whose parameters every
  * call in the project (one at least each) gives the legacy stream, through up to four
- * parameters passed on, becomes a note; in a 'whole' run, a parameter of a closed function
+ * parameters passed on, becomes a note, where the run leaves no unit out (SS_PROJECT_COMPLETE
+ * in 'scope'); in a SS_PROJECT_WHOLE run, a parameter of a closed function
  * (ss_project_note_closed) that no unit calls counts too. */
 void ss_project_apply_params(ss_project_facts *const *facts, ss_result *const *results,
-                             size_t count, int whole);
+                             size_t count, unsigned scope);
 
 /* project_streams.c. The project pass for the tail questions: each warning whose function
  * every call in the project (one at least) follows at once by a wait for the same work
  * becomes a note that names the first of them; not where the function is named other than as
- * a call's callee, and only where 'complete': every unit of the compile database is linted (a
- * unit left out may call the function without waiting after it). */
+ * a call's callee, and only where 'complete' (SS_PROJECT_COMPLETE: a unit left out may call the
+ * function without waiting after it). */
 void ss_project_apply_tails(ss_project_facts *const *facts, ss_result *const *results,
                             size_t count, int complete);
 

@@ -1322,9 +1322,10 @@ static char *legacy_names(ss_project_facts *const *facts, size_t count, const ss
 }
 
 void ss_project_apply_params(ss_project_facts *const *facts, ss_result *const *results,
-                             size_t count, int whole)
+                             size_t count, unsigned scope)
 {
-    for (size_t u = 0; u < count; u++) {
+    int whole = (scope & SS_PROJECT_WHOLE) != 0;
+    for (size_t u = 0; (scope & SS_PROJECT_COMPLETE) && u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->param_question_count; i++) {
             const ss_param_question *q = &facts[u]->param_questions[i];
             ss_finding *f =

@@ -10,7 +10,8 @@
 # NULL, and builds the block with NULL: the project gives them only the legacy stream, so
 # Step's launch is a note that says so. With side.cpp in the run, which gives Clear a stream it
 # creates, or field_side.cpp, which builds the block with one, the launch is a warning; so it
-# is with kernels.cu alone (no call seen) and with a call through a pointer to Scale. The same
+# is with side.cpp in the database but not in the run, with kernels.cu alone (no call seen) and
+# with a call through a pointer to Scale. The same
 # at -j 1 and -j 2, with and without the cache (exact output).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/stream_param_units HERE=$(dirname "$(realpath "$0")")
@@ -44,6 +45,13 @@ ss lint --no-cache -j 2 --color never --cuda-path none -p build
 status "side.cpp passes a created stream" 1
 grep SYNC101 out >sync101
 text "side.cpp passes a created stream: SYNC101" sync101 "$WARNING"
+
+# side.cpp in the database but left out of the run (files named after -p): a unit left out
+# may give the stream a created one, so the launch stays a warning.
+ss lint --no-cache -j 2 --color never --cuda-path none -p build src/kernels.cu src/solver.cpp
+status "side.cpp left out of the run" 1
+grep SYNC101 out >sync101
+text "side.cpp left out of the run: SYNC101" sync101 "$WARNING"
 
 database kernels.cu solver.cpp field_side.cpp
 ss lint --no-cache -j 2 --color never --cuda-path none -p build

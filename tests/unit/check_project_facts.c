@@ -64,7 +64,7 @@ static const ss_finding *apply(ss_project_facts **facts, size_t units, ss_result
     ss_result *results[4] = {result, &empty[1], &empty[2], &empty[3]};
     for (size_t i = 1; i < 4; i++)
         ss_result_init(&empty[i], SS_RESULT_LINT);
-    ss_project_apply(facts, results, units, 0);
+    ss_project_apply(facts, results, units, SS_PROJECT_COMPLETE);
     for (size_t i = 1; i < 4; i++)
         ss_result_free(&empty[i]);
     return &result->findings[0];
