@@ -106,7 +106,10 @@ char *ss_context_idle_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_co
  * device-wide wait, or a synchronous copy where every stream blocks, drained it, in the
  * function, in a function called before, at the end of a loop's previous iteration, or before
  * every call of the function in the unit); for a copy, "drained anyway: ..." where a
- * device-wide wait follows it with no work queued between. */
+ * device-wide wait follows it with no work queued between; for a stream or device-wide wait,
+ * "drained anyway: the next statement, 'thrust::sort' with the synchronous policy ..." where
+ * the next statement is a Thrust algorithm that synchronizes its stream when it ends, with a
+ * synchronous policy on the stream all the work the wait waits for is on. */
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* drained.c. The device-wide wait that leaves the device drained on every way out of

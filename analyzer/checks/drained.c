@@ -1,8 +1,9 @@
 /* drained.c: a copy or wait where the device has nothing queued, because a device-wide wait
  * (or a synchronous copy, which waits for all work where the unit creates its streams
  * blocking, or creates none and names none but the legacy one) drained it and nothing was
- * queued since, on every way the unit reaches the call; and a readback that a device-wide
- * wait follows with nothing queued between (context_cases.h). */
+ * queued since, on every way the unit reaches the call; a readback that a device-wide wait
+ * follows with nothing queued between; and a wait whose next statement, a Thrust algorithm
+ * with a synchronous policy, waits for the same work (context_cases.h). */
 #include "ast.h"
 #include "callgraph.h"
 #include "common.h"
@@ -52,8 +53,12 @@ typedef struct question {
     int copies_drain;              /* a synchronous copy waits for all work (ss_copy_drain) */
     CXCursor event, stream, owner; /* declarations */
     /* Work on the legacy stream leaves the state as it is ('legacy'; 'per_thread': the unit's
-     * default stream is per-thread): the question is whether another stream holds work. */
-    int legacy, per_thread;
+     * default stream is per-thread): the question is whether another stream holds work. With
+     * 'own_default' too, the stream that leaves it is the unit's default stream, per-thread where
+     * the unit compiles so (a memset on another stream makes the device busy, and a Thrust
+     * algorithm on the default stream leaves the state too): the stream a Thrust algorithm
+     * synchronizes (ss_context_drained_words). */
+    int legacy, per_thread, own_default;
     /* Not NULL: a call of a function the unit only declares (ss_project_declared_only) counts
      * as a wait for the whole device, and its USR is added here. */
     ss_assumed_waits *assumed;
@@ -164,17 +169,32 @@ static int drains(const flow *f, CXCursor call, const ss_api *api)
 
 static drain function_flow(flow *f, CXCursor function, drain in);
 
+/* Whether every value of 'values' (ss_stream_values) is the unit's default stream: the legacy
+ * one (0 or cudaStreamLegacy), or with 'per_thread' the per-thread one (0 or
+ * cudaStreamPerThread). Returns 1 or 0. */
+static int own_default_stream(unsigned values, int per_thread)
+{
+    unsigned own = SS_STREAM_BIT(SS_STREAM_NULL) |
+                   SS_STREAM_BIT(per_thread ? SS_STREAM_PER_THREAD : SS_STREAM_LEGACY);
+    return values != 0 && (values & ~own) == 0;
+}
+
+static int thrust_on_default(CXCursor call);
+
 /* Whether the launch or API call 'call' ('api' its row, NULL for a launch) queues its work on
  * the legacy stream: its stream left out or every value of it the legacy stream; an API that
  * takes no stream (cudaMemcpy, cudaMemset) runs there too. */
 static int on_legacy(const flow *f, CXCursor call, const ss_api *api)
 {
+    int omitted = !f->q->per_thread || f->q->own_default;
     if (api && api->stream_arg < 0)
-        return !f->q->per_thread;
+        return omitted;
     CXCursor arg = ss_check_stream_arg(call, api);
     if (ss_ast_is_null(arg) || ss_check_is_omitted(arg))
-        return !f->q->per_thread;
-    return ss_stream_all_legacy(ss_stream_values(f->function, arg), f->q->per_thread);
+        return omitted;
+    unsigned values = ss_stream_values(f->function, arg);
+    return f->q->own_default ? own_default_stream(values, f->q->per_thread)
+                             : ss_stream_all_legacy(values, f->q->per_thread);
 }
 
 void ss_assumed_waits_free(ss_assumed_waits *a)
@@ -357,7 +377,7 @@ static void call_flow(flow *f, CXCursor call)
     }
     /* A memset (a fill of device memory at the device's memory bandwidth) adds no wait worth
      * a warning after a drain; the words say that memsets may be queued. */
-    if (api && api->klass == SS_CLASS_MEMSET) {
+    if (api && api->klass == SS_CLASS_MEMSET && !f->q->own_default) {
         f->now.filled = 1;
         return;
     }
@@ -368,7 +388,7 @@ static void call_flow(flow *f, CXCursor call)
         f->worked = 1;
         return;
     }
-    if (api)
+    if (api || (f->q->own_default && thrust_on_default(call)))
         return;
     CXCursor callee = ss_callgraph_callee(f->q->graph, call);
     char *usr = ss_ast_is_null(callee) && f->q->assumed ? ss_project_declared_only(call) : NULL;
@@ -1105,6 +1125,287 @@ static int event_question(ss_check_ctx *ctx, CXCursor at, question *q, record_wa
     return 0;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * A wait that the next Thrust algorithm makes again. */
+
+/* The Thrust algorithms (each between spaces) whose CUDA implementation, run with a synchronous
+ * policy, synchronizes the policy's stream after its last kernel (cuda_cub::synchronize or
+ * synchronize_optional in thrust/system/cuda/detail/: scan.h, scan_by_key.h, sort.h, reduce.h,
+ * reduce_by_key.h, transform_reduce.h, transform.h, for_each.h, copy_if.h, unique.h,
+ * unique_by_key.h, extrema.h, adjacent_difference.h, merge.h, set_operations.h). */
+static const char thrust_synchronizing[] =
+    " inclusive_scan exclusive_scan inclusive_scan_by_key exclusive_scan_by_key sort stable_sort"
+    " sort_by_key stable_sort_by_key reduce reduce_by_key transform_reduce transform for_each"
+    " for_each_n copy_if unique unique_copy unique_by_key unique_by_key_copy min_element"
+    " max_element minmax_element adjacent_difference merge merge_by_key set_union"
+    " set_intersection set_difference set_symmetric_difference ";
+
+/* Calls of the system headers (each between spaces) that put no work on the device and read no
+ * device memory: iterator and container accessors, iterator makers, a policy's 'on', a clock's
+ * 'now'. */
+static const char host_side_calls[] =
+    " begin end cbegin cend data size get on now operator+ operator- operator++ operator--"
+    " make_counting_iterator make_transform_iterator make_zip_iterator make_constant_iterator"
+    " make_permutation_iterator make_discard_iterator make_reverse_iterator make_tuple"
+    " raw_pointer_cast device_pointer_cast ";
+
+/* Whether 'name' is one of the words of 'list' (each between spaces). */
+static int listed(const char *name, const char *list)
+{
+    size_t n = name ? strlen(name) : 0;
+    for (const char *p = n ? strstr(list, name) : NULL; p; p = strstr(p + 1, name)) {
+        if (p[-1] == ' ' && p[n] == ' ')
+            return 1;
+    }
+    return 0;
+}
+
+/* The qualified name of the Thrust function 'call' calls ("thrust::inclusive_scan"), with at
+ * least two arguments (a policy and a range); malloc'ed, or NULL. */
+static char *thrust_callee(CXCursor call)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr || clang_Cursor_getNumArguments(call) < 2)
+        return NULL;
+    CXCursor decl = clang_getCursorReferenced(call);
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate)
+        return NULL;
+    char *name = ss_qualified_name(decl);
+    if (name && strncmp(name, "thrust::", 8) == 0)
+        return name;
+    free(name);
+    return NULL;
+}
+
+/* Whether the canonical type of 'expr' (implicit conversions and const aside) is the CUDA policy
+ * class of Thrust named 'tail' ("par_t": thrust::cuda::par and thrust::device where the device
+ * system is CUDA). */
+static int policy_is(CXCursor expr, const char *tail)
+{
+    CXType type = clang_getCursorType(ss_ast_strip(expr));
+    CXString ts = clang_getTypeSpelling(clang_getCanonicalType(type));
+    const char *t = clang_getCString(ts);
+    if (strncmp(t, "const ", 6) == 0)
+        t += 6;
+    size_t n = strlen(t), m = strlen(tail);
+    int is = strncmp(t, "thrust::", 8) == 0 && n > m + 10 && strcmp(t + n - m, tail) == 0 &&
+             strncmp(t + n - m - 10, "cuda_cub::", 10) == 0;
+    clang_disposeString(ts);
+    return is;
+}
+
+/* Whether 'call' is a Thrust function given a CUDA policy on the default stream, synchronous
+ * or not ('thrust::cuda::par', 'thrust::device', 'thrust::cuda::par_nosync'): its work is on
+ * that stream only. */
+static int thrust_on_default(CXCursor call)
+{
+    char *name = thrust_callee(call);
+    free(name);
+    if (name == NULL)
+        return 0;
+    CXCursor policy = clang_Cursor_getArgument(call, 0);
+    return policy_is(policy, "par_t") || policy_is(policy, "par_nosync_t");
+}
+
+/* Whether the policy 'policy' is synchronous: 'thrust::cuda::par' or 'thrust::device' (the
+ * unit's default stream: '*stream' a null cursor), or 'thrust::cuda::par.on(s)' ('*stream' s,
+ * a variable or member). Not 'par_nosync', a host policy or one given an allocator. */
+static int synchronous_policy(CXCursor policy, CXCursor *stream)
+{
+    *stream = clang_getNullCursor();
+    if (policy_is(policy, "par_t"))
+        return 1;
+    CXCursor on = ss_ast_strip(policy);
+    if (!policy_is(policy, "execute_on_stream") || clang_getCursorKind(on) != CXCursor_CallExpr ||
+        clang_Cursor_getNumArguments(on) != 1)
+        return 0;
+    CXString name = clang_getCursorSpelling(clang_getCursorReferenced(on));
+    int is_on = strcmp(clang_getCString(name), "on") == 0;
+    clang_disposeString(name);
+    CXCursor s = ss_ast_strip(clang_Cursor_getArgument(on, 0));
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (!is_on || (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr))
+        return 0;
+    *stream = s;
+    return 1;
+}
+
+/* Whether 'c' reads memory through a pointer on the host: '*p', 'p[i]', 'p->x' ('this->x'
+ * aside). */
+static int through_pointer(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_ArraySubscriptExpr)
+        return 1;
+    if (k == CXCursor_UnaryOperator) {
+        char *text = ss_expr_text(c);
+        int deref = text && text[0] == '*';
+        free(text);
+        return deref;
+    }
+    if (k != CXCursor_MemberRefExpr || ss_ast_child_count(c) == 0)
+        return 0;
+    CXCursor base = ss_ast_strip(ss_ast_child(c, 0));
+    return clang_getCursorKind(base) != CXCursor_CXXThisExpr &&
+           clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer;
+}
+
+/* Whether the call 'c' stays on the host: a function of the system headers (not the CUDA API)
+ * among host_side_calls, a constructor, or an assignment the compiler writes. A function of the
+ * unit or of another unit may do anything. */
+static int host_side_call(CXCursor c)
+{
+    CXCursor decl = clang_getCursorReferenced(c);
+    if (ss_scope_is_launch(c) || ss_scope_callee_api(c) != NULL || ss_ast_is_null(decl) ||
+        !clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
+        return 0;
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    CXString spelling = clang_getCursorSpelling(decl);
+    const char *name = clang_getCString(spelling);
+    int host = k == CXCursor_Constructor ||
+               (strcmp(name, "operator=") == 0 && clang_CXXMethod_isDefaulted(decl)) ||
+               listed(name, host_side_calls);
+    clang_disposeString(spelling);
+    return host;
+}
+
+/* Whether 'c' (a statement, or an argument of the Thrust call) may touch the device: a call
+ * that does not stay on the host (host_side_call), or a read through a pointer, which may be
+ * of memory the device writes (managed or mapped). A lambda's body does not run there. */
+static enum CXChildVisitResult find_device_touch(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (through_pointer(c) || (k == CXCursor_CallExpr && !host_side_call(c))) {
+        *found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int touches_device(CXCursor c)
+{
+    int found = 0;
+    ss_ast_visit_whole(c, c, find_device_touch, &found);
+    return found;
+}
+
+/* The Thrust algorithm of thrust_synchronizing with a synchronous policy that the statement
+ * after the wait 'at' calls (itself the statement; only statements that stay on the host
+ * before it, up to two, none naming the stream 'waited' waits for), its arguments staying on
+ * the host too; '*stream' its policy's stream (synchronous_policy). Else a null cursor. */
+static CXCursor next_thrust(ss_check_ctx *ctx, CXCursor at, CXCursor waited, CXCursor *stream)
+{
+    CXCursor stmts[256], none = clang_getNullCursor();
+    unsigned index = 0;
+    unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
+    CXCursor waited_decl = ss_ast_is_null(waited) ? waited : clang_getCursorReferenced(waited);
+    if (n == 0 || ss_context_queues_work(ss_check_graph(ctx), stmts[index]))
+        return none;
+    for (unsigned s = index + 1; s < n && s <= index + 3; s++) {
+        CXCursor call = ss_ast_strip(stmts[s]);
+        char *name = thrust_callee(call);
+        const char *last = name ? strrchr(name, ':') + 1 : NULL;
+        int algorithm = listed(last, thrust_synchronizing);
+        free(name);
+        if (algorithm) {
+            int args = clang_Cursor_getNumArguments(call);
+            for (int a = 1; a < args; a++) {
+                if (touches_device(clang_Cursor_getArgument(call, (unsigned)a)))
+                    return none;
+            }
+            return synchronous_policy(clang_Cursor_getArgument(call, 0), stream) ? call : none;
+        }
+        if (touches_device(stmts[s]) ||
+            (!ss_ast_is_null(waited_decl) && ss_context_mentions(stmts[s], waited_decl)))
+            return none;
+    }
+    return none;
+}
+
+/* Whether the wait 'at' waits only for work on the stream the Thrust call 'algorithm' ('stream',
+ * as synchronous_policy) synchronizes: a wait for the same stream (as written; the unit's
+ * default stream however written); a device-wide wait where, on every way the unit reaches it,
+ * no work on another stream than the default one is queued since the device was drained
+ * ('*by': that drain). Returns 1 or 0. */
+static int waits_for_thrust_stream(ss_check_ctx *ctx, CXCursor at, CXCursor waited, CXCursor stream,
+                                   CXCursor *by)
+{
+    unsigned policy = ss_ast_is_null(stream) ? 0 : ss_stream_values(ctx->function, stream);
+    int on_default = ss_ast_is_null(stream) || own_default_stream(policy, ctx->per_thread);
+    *by = clang_getNullCursor();
+    if (!ss_ast_is_null(waited)) {
+        if (on_default)
+            return own_default_stream(ss_stream_values(ctx->function, waited), ctx->per_thread);
+        char *a = ss_expr_text(waited), *b = ss_expr_text(stream);
+        int same = a && b && strcmp(a, b) == 0;
+        free(a);
+        free(b);
+        return same;
+    }
+    if (!on_default)
+        return 0;
+    question q = device_question(ctx, 0);
+    q.legacy = q.own_default = 1;
+    q.per_thread = ctx->per_thread;
+    flow_budget = FLOW_BUDGET;
+    drain d = state_at(&q, ctx->function, at, 0);
+    *by = d.by;
+    return d.state == DRAINED && !ss_ast_is_null(d.by) && flow_budget >= 0;
+}
+
+/* "drained anyway: the next statement, 'thrust::inclusive_scan' with the synchronous policy
+ * 'thrust::cuda::par' (line 614), waits for the same work on the legacy default stream ..."
+ * for a stream or device-wide wait (SYNC401) whose next statement is such a Thrust algorithm
+ * (next_thrust) on the stream all the work it waits for is on (waits_for_thrust_stream): the
+ * host waits there for that work anyway. Malloc'ed, or NULL. */
+static char *thrust_words(ss_check_ctx *ctx, CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || (api->klass != SS_CLASS_DEVICE_SYNC && api->klass != SS_CLASS_STREAM_SYNC))
+        return NULL;
+    CXCursor waited =
+        api->klass == SS_CLASS_STREAM_SYNC ? ss_check_stream_arg(at, api) : clang_getNullCursor();
+    if (api->klass == SS_CLASS_STREAM_SYNC && ss_ast_is_null(waited))
+        return NULL;
+    CXCursor stream, by;
+    CXCursor algorithm = next_thrust(ctx, at, waited, &stream);
+    if (ss_ast_is_null(algorithm) || !waits_for_thrust_stream(ctx, at, waited, stream, &by))
+        return NULL;
+    char *name = thrust_callee(algorithm);
+    char *policy = ss_expr_text(clang_Cursor_getArgument(algorithm, 0));
+    char *on = ss_ast_is_null(stream) ? NULL : ss_expr_text(stream);
+    char *where = on ? ss_xasprintf("'%s'", on)
+                     : ss_xstrdup(ctx->per_thread ? "the per-thread default stream"
+                                                  : "the legacy default stream");
+    char *since = NULL;
+    if (!ss_ast_is_null(by) && ss_ast_same_node(by, at)) {
+        since = ss_xstrdup(", and since this wait drained the device on the loop's previous "
+                           "iteration no work on another stream is queued on any way the unit "
+                           "reaches it");
+    } else if (!ss_ast_is_null(by)) {
+        char *drainer = ss_scope_callee_name(by), *place = ss_callgraph_place(by);
+        since = ss_xasprintf(", and since '%s' at %s drained the device no work on another "
+                             "stream is queued on any way the unit reaches this wait",
+                             drainer ? drainer : "a wait", place);
+        free(drainer);
+        free(place);
+    }
+    char *words = ss_xasprintf(
+        "drained anyway: the next statement, '%s' with the synchronous policy '%s' (line %u), "
+        "waits for the same work on %s%s: it synchronizes that stream when it ends%s",
+        name, policy ? policy : "...", ss_scope_line(algorithm), where,
+        since ? "" : ", the stream this wait is for", since ? since : "");
+    free(name);
+    free(policy);
+    free(on);
+    free(where);
+    free(since);
+    return words;
+}
+
 /* "drained: 'evt' has completed here: ..." for the event wait 'at', or NULL. */
 static char *event_words(ss_check_ctx *ctx, CXCursor at)
 {
@@ -1181,8 +1482,10 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     CXCursor later = copy ? later_drain(&device, ctx->function, at, &none) : clang_getNullCursor();
     const ss_api *api = ss_ast_is_null(later) ? NULL : ss_scope_callee_api(later);
     if (api == NULL || api->klass != SS_CLASS_DEVICE_SYNC ||
-        state_at(&device, ctx->function, later, 0).state == DRAINED || flow_budget < 0)
-        return copy ? NULL : event_words(ctx, at);
+        state_at(&device, ctx->function, later, 0).state == DRAINED || flow_budget < 0) {
+        char *words = copy ? NULL : event_words(ctx, at);
+        return words || copy ? words : thrust_words(ctx, at);
+    }
     char *name = ss_scope_callee_name(later);
     char *words = ss_xasprintf("drained anyway: '%s' at line %u waits for the whole device "
                                "next, with no work queued between, and on other ways too: the "

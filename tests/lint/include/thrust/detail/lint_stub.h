@@ -1,9 +1,12 @@
 // lint_stub.h: a small stand-in for Thrust, shaped like the real library where the analyzer
 // looks (device_reference conversions, normal_iterator<device_ptr<T>>, detail::device_t
-// policies), so the lint tests parse the same with and without a CUDA toolkit.
+// policies, the CUDA policies of cuda_cub: par_t, par_nosync_t, execute_on_stream), so the lint
+// tests parse the same with and without a CUDA toolkit.
 #pragma once
 #include <iosfwd>
 #include <stddef.h>
+
+struct CUstream_st;
 
 namespace thrust
 {
@@ -75,6 +78,29 @@ template <typename T> struct iterator_traits<T *> {
     typedef T value_type;
 };
 
+/* The CUDA policies, as thrust/system/cuda/detail/par.h names them. */
+namespace cuda_cub
+{
+struct execute_on_stream {
+};
+struct par_t {
+    execute_on_stream on(CUstream_st *stream) const;
+};
+struct execute_on_stream_nosync {
+};
+struct par_nosync_t {
+    execute_on_stream_nosync on(CUstream_st *stream) const;
+};
+extern const par_t par;
+extern const par_nosync_t par_nosync;
+} // namespace cuda_cub
+
+namespace cuda
+{
+using thrust::cuda_cub::par;
+using thrust::cuda_cub::par_nosync;
+} // namespace cuda
+
 namespace detail
 {
 template <typename Pointer> class normal_iterator
@@ -98,8 +124,8 @@ template <typename Pointer> class normal_iterator
     Pointer p_;
 };
 
-struct device_t {
-};
+/* thrust::device where the device system is CUDA. */
+typedef cuda_cub::par_t device_t;
 struct host_t {
 };
 template <typename T> struct device_allocator {
@@ -149,4 +175,12 @@ template <typename It> It max_element(It first, It last);
 template <typename It> It max_element(const detail::device_t &policy, It first, It last);
 template <typename It> It min_element(It first, It last);
 template <typename It, typename Out> Out copy(It first, It last, Out result);
+
+template <typename Policy, typename It, typename Out>
+Out inclusive_scan(const Policy &policy, It first, It last, Out result);
+template <typename Policy, typename Keys, typename Values, typename Out>
+Out inclusive_scan_by_key(const Policy &policy, Keys first, Keys last, Values values, Out result);
+template <typename Policy, typename It> void sort(const Policy &policy, It first, It last);
+template <typename Policy, typename It, typename T>
+void fill(const Policy &policy, It first, It last, const T &value);
 } // namespace thrust
