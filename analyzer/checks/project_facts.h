@@ -328,8 +328,8 @@ void ss_project_apply_params(ss_project_facts *const *facts, ss_result *const *r
  * becomes a note that names the first of them; not where the function is named other than as
  * a call's callee, and only where 'complete' (SS_PROJECT_COMPLETE: a unit left out may call the
  * function without waiting after it). */
-void ss_project_apply_tails(ss_project_facts *const *facts, ss_result *const *results,
-                            size_t count, int complete);
+void ss_project_apply_tails(ss_project_facts *const *facts, ss_result *const *results, size_t count,
+                            int complete);
 
 /* project_facts.c. The words of the wait the function 'usr' ends with on its parameter 'param'
  * by the facts of all units (through up to eight calls), malloc'ed, or NULL. */
