@@ -1128,18 +1128,6 @@ static int event_question(ss_check_ctx *ctx, CXCursor at, question *q, record_wa
 /* ------------------------------------------------------------------------------------------
  * A wait that the next Thrust algorithm makes again. */
 
-/* The Thrust algorithms (each between spaces) whose CUDA implementation, run with a synchronous
- * policy, synchronizes the policy's stream after its last kernel (cuda_cub::synchronize or
- * synchronize_optional in thrust/system/cuda/detail/: scan.h, scan_by_key.h, sort.h, reduce.h,
- * reduce_by_key.h, transform_reduce.h, transform.h, for_each.h, copy_if.h, unique.h,
- * unique_by_key.h, extrema.h, adjacent_difference.h, merge.h, set_operations.h). */
-static const char thrust_synchronizing[] =
-    " inclusive_scan exclusive_scan inclusive_scan_by_key exclusive_scan_by_key sort stable_sort"
-    " sort_by_key stable_sort_by_key reduce reduce_by_key transform_reduce transform for_each"
-    " for_each_n copy_if unique unique_copy unique_by_key unique_by_key_copy min_element"
-    " max_element minmax_element adjacent_difference merge merge_by_key set_union"
-    " set_intersection set_difference set_symmetric_difference ";
-
 /* Calls of the system headers (each between spaces) that put no work on the device and read no
  * device memory: iterator and container accessors, iterator makers, a policy's 'on', a clock's
  * 'now'. */
@@ -1292,8 +1280,8 @@ static int touches_device(CXCursor c)
     return found;
 }
 
-/* The Thrust algorithm of thrust_synchronizing with a synchronous policy that the statement
- * after the wait 'at' calls (itself the statement; only statements that stay on the host
+/* The Thrust algorithm of readback.def's THRUST_SYNC_ALGO rows with a synchronous policy that the
+ * statement after the wait 'at' calls (itself the statement; only statements that stay on the host
  * before it, up to two, none naming the stream 'waited' waits for), its arguments staying on
  * the host too; '*stream' its policy's stream (synchronous_policy). Else a null cursor. */
 static CXCursor next_thrust(ss_check_ctx *ctx, CXCursor at, CXCursor waited, CXCursor *stream)
@@ -1308,7 +1296,11 @@ static CXCursor next_thrust(ss_check_ctx *ctx, CXCursor at, CXCursor waited, CXC
         CXCursor call = ss_ast_strip(stmts[s]);
         char *name = thrust_callee(call);
         const char *last = name ? strrchr(name, ':') + 1 : NULL;
-        int algorithm = listed(last, thrust_synchronizing);
+        /* the Thrust algorithms that synchronize their stream when they end (readback.def,
+         * THRUST_SYNC_ALGO), by their last name: an inline namespace between is none */
+        char *qualified = last ? ss_xasprintf("thrust::%s", last) : NULL;
+        int algorithm = ss_readback_find(qualified, SS_READBACK_THRUST_SYNC_ALGO) != NULL;
+        free(qualified);
         free(name);
         if (algorithm) {
             int args = clang_Cursor_getNumArguments(call);
