@@ -1280,10 +1280,20 @@ static int touches_device(CXCursor c)
     return found;
 }
 
+/* Whether the statement 's' always runs through to the next one: a declaration or an
+ * expression (not a jump, a branch, a loop or a block, which may leave the algorithm after it
+ * unrun: 'if (i % 2) continue;'). */
+static int straight_statement(CXCursor s)
+{
+    enum CXCursorKind kind = clang_getCursorKind(s);
+    return kind == CXCursor_DeclStmt || clang_isExpression(kind);
+}
+
 /* The Thrust algorithm of readback.def's THRUST_SYNC_ALGO rows with a synchronous policy that the
  * statement after the wait 'at' calls (itself the statement; only statements that stay on the host
- * before it, up to two, none naming the stream 'waited' waits for), its arguments staying on
- * the host too; '*stream' its policy's stream (synchronous_policy). Else a null cursor. */
+ * and run through to the next (straight_statement) before it, up to two, none naming the stream
+ * 'waited' waits for), its arguments staying on the host too; '*stream' its policy's stream
+ * (synchronous_policy). Else a null cursor. */
 static CXCursor next_thrust(ss_check_ctx *ctx, CXCursor at, CXCursor waited, CXCursor *stream)
 {
     CXCursor stmts[256], none = clang_getNullCursor();
@@ -1310,7 +1320,7 @@ static CXCursor next_thrust(ss_check_ctx *ctx, CXCursor at, CXCursor waited, CXC
             }
             return synchronous_policy(clang_Cursor_getArgument(call, 0), stream) ? call : none;
         }
-        if (touches_device(stmts[s]) ||
+        if (!straight_statement(stmts[s]) || touches_device(stmts[s]) ||
             (!ss_ast_is_null(waited_decl) && ss_context_mentions(stmts[s], waited_decl)))
             return none;
     }

@@ -155,3 +155,27 @@ void device_wait_stream_algorithm(float *d, int pairs, int n, cudaStream_t s)
         thrust::sort(thrust::cuda::par.on(s), d, d + n);
     }
 }
+
+// A jump between the wait and the algorithm: on the iterations it takes, the algorithm does not
+// run, and nothing waits for the work but this wait.
+void jump_between(float *hist, int pairs, int n)
+{
+    for (int i = 0; i < pairs; ++i) {
+        bin<<<1, 64>>>(hist, n); // expect: SYNC101
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        if (i % 2)
+            continue;
+        thrust::inclusive_scan(thrust::cuda::par, hist, hist + n, hist);
+    }
+}
+
+void return_between(float *hist, int pairs, int n, int stop)
+{
+    for (int i = 0; i < pairs; ++i) {
+        bin<<<1, 64>>>(hist, n); // expect: SYNC101
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        if (i == stop)
+            return;
+        thrust::inclusive_scan(thrust::cuda::par, hist, hist + n, hist);
+    }
+}
