@@ -53,24 +53,6 @@ static void encode_strings(cJSON *o, const char *name, char *const *strings, siz
         cJSON_AddItemToArray(array, cJSON_CreateString(strings[k]));
 }
 
-/* The cache's form of the questions of waits every caller may repeat ("tailQuestions", absent
- * when there are none). */
-static void encode_tails(const ss_project_facts *facts, cJSON *o)
-{
-    cJSON *tails = facts->tail_count ? cJSON_AddArrayToObject(o, "tailQuestions") : NULL;
-    for (size_t i = 0; i < facts->tail_count; i++) {
-        const ss_tail_question *t = &facts->tails[i];
-        cJSON *item = cJSON_CreateObject();
-        ss_cache_add_string(item, "file", t->file);
-        cJSON_AddNumberToObject(item, "line", t->line);
-        cJSON_AddNumberToObject(item, "column", t->column);
-        cJSON_AddNumberToObject(item, "rule", t->rule);
-        ss_cache_add_string(item, "usr", t->usr);
-        cJSON_AddNumberToObject(item, "param", t->param);
-        cJSON_AddItemToArray(tails, item);
-    }
-}
-
 /* The cache's form of the stream arguments and the questions about them (project_streams.c). */
 static void encode_args(const ss_project_facts *facts, cJSON *o)
 {
@@ -93,17 +75,8 @@ static void encode_args(const ss_project_facts *facts, cJSON *o)
         if (a->drain)
             ss_cache_add_string(item, "drain", a->drain);
         encode_strings(item, "after", a->after, a->after_count);
-        if (a->blocking)
-            cJSON_AddBoolToObject(item, "blocking", 1);
-        if (a->cover != SS_COVER_NONE) {
-            cJSON_AddNumberToObject(item, "cover", a->cover);
-            ss_cache_add_string(item, "coverWords", a->cover_words);
-            ss_cache_add_string(item, "coverNext", a->cover_next);
-            cJSON_AddNumberToObject(item, "coverParam", a->cover_param);
-        }
         cJSON_AddItemToArray(args, item);
     }
-    encode_tails(facts, o);
     cJSON *questions = cJSON_AddArrayToObject(o, "paramQuestions");
     for (size_t i = 0; i < facts->param_question_count; i++) {
         const ss_param_question *q = &facts->param_questions[i];
@@ -303,26 +276,6 @@ static void decode_arg(const cJSON *item, ss_project_facts *facts, int *bad)
     a->via_param = ss_cache_get_unsigned(item, "viaParam", UINT_MAX, bad);
     a->drain = take_string(item, "drain", 0, bad);
     decode_strings(item, "after", &a->after, &a->after_count, bad);
-    a->blocking = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "blocking"));
-    if (cJSON_GetObjectItemCaseSensitive(item, "cover") == NULL)
-        return;
-    a->cover = (int)ss_cache_get_unsigned(item, "cover", SS_COVER_NEXT, bad);
-    a->cover_words = take_string(item, "coverWords", 1, bad);
-    a->cover_next = take_string(item, "coverNext", a->cover == SS_COVER_NEXT, bad);
-    a->cover_param = ss_cache_get_unsigned(item, "coverParam", UINT_MAX, bad);
-}
-
-static void decode_tail(const cJSON *item, ss_project_facts *facts, int *bad)
-{
-    ss_xgrow((void **)&facts->tails, &facts->tail_cap, facts->tail_count + 1, sizeof *facts->tails);
-    ss_tail_question *t = &facts->tails[facts->tail_count++];
-    memset(t, 0, sizeof *t);
-    t->file = take_string(item, "file", 1, bad);
-    t->line = ss_cache_get_unsigned(item, "line", UINT_MAX, bad);
-    t->column = ss_cache_get_unsigned(item, "column", UINT_MAX, bad);
-    t->rule = (ss_rule_id)ss_cache_get_unsigned(item, "rule", SS_RULE_COUNT - 1, bad);
-    t->usr = take_string(item, "usr", 1, bad);
-    t->param = ss_cache_get_unsigned(item, "param", UINT_MAX, bad);
 }
 
 static void decode_param_question(const cJSON *item, ss_project_facts *facts, int *bad)
@@ -356,10 +309,8 @@ static void decode_args(const cJSON *o, ss_project_facts *facts, int *bad)
 {
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(o, "streamArgs");
     const cJSON *questions = cJSON_GetObjectItemCaseSensitive(o, "paramQuestions");
-    const cJSON *tails = cJSON_GetObjectItemCaseSensitive(o, "tailQuestions");
     const cJSON *item;
-    if ((args && !cJSON_IsArray(args)) || (questions && !cJSON_IsArray(questions)) ||
-        (tails && !cJSON_IsArray(tails))) {
+    if ((args && !cJSON_IsArray(args)) || (questions && !cJSON_IsArray(questions))) {
         *bad = 1;
         return;
     }
@@ -377,11 +328,6 @@ static void decode_args(const cJSON *o, ss_project_facts *facts, int *bad)
     {
         if (!*bad)
             decode_param_question(item, facts, bad);
-    }
-    cJSON_ArrayForEach(item, tails)
-    {
-        if (!*bad)
-            decode_tail(item, facts, bad);
     }
 }
 

@@ -55,11 +55,6 @@ void ss_project_facts_free(ss_project_facts *facts)
             free(b->usrs[k]);
         free(b->usrs);
     }
-    for (size_t i = 0; i < facts->tail_count; i++) {
-        free(facts->tails[i].file);
-        free(facts->tails[i].usr);
-    }
-    free(facts->tails);
     ss_project_streams_free(facts);
     ss_project_loops_free(facts);
     free(facts->between);
@@ -677,7 +672,7 @@ static enum CXChildVisitResult find_any_call(CXCursor c, CXCursor parent, CXClie
     return CXChildVisit_Break;
 }
 
-int ss_project_has_call(CXCursor stmt)
+static int has_call(CXCursor stmt)
 {
     int found = clang_getCursorKind(stmt) == CXCursor_CallExpr;
     if (!found)
@@ -706,7 +701,7 @@ static CXCursor call_before(ss_check_ctx *ctx, CXCursor at, const char *stream, 
     for (unsigned c = index; c-- > 0 && index != UINT_MAX;) {
         CXCursor before = ss_ast_child(path[block], c);
         /* A declaration without calls cannot queue work or change the stream. */
-        if (clang_getCursorKind(before) == CXCursor_DeclStmt && !ss_project_has_call(before))
+        if (clang_getCursorKind(before) == CXCursor_DeclStmt && !has_call(before))
             continue;
         given_walk w = {stream, clang_getNullCursor(), -1, 0};
         ss_ast_visit_whole(before, before, find_given, &w);
@@ -720,147 +715,6 @@ static CXCursor call_before(ss_check_ctx *ctx, CXCursor at, const char *stream, 
     return call;
 }
 
-/* ------------------------------------------------------------------------------------------
- * A wait that is the last thing its function does. */
-
-/* Whether the wait 'at', under the statement path[from] of its function's body (path[from..]
- * down to it), runs whenever that statement does: no loop, branch or lambda on the way but the
- * condition of an 'if' or of '?:' (a checking macro's test of the result). */
-static int runs_with_statement(const CXCursor *path, long from, long found, CXCursor at)
-{
-    for (long i = from; i < found; i++) {
-        enum CXCursorKind k = clang_getCursorKind(path[i]);
-        CXCursor below = i + 1 < found ? path[i + 1] : at;
-        int condition = ss_ast_same_node(ss_ast_child(path[i], 0), below);
-        if ((k == CXCursor_IfStmt && (!condition || ss_ast_if_condition(path[i]) != 0)) ||
-            (k == CXCursor_ConditionalOperator && !condition) || k == CXCursor_ForStmt ||
-            k == CXCursor_WhileStmt || k == CXCursor_CXXForRangeStmt || k == CXCursor_SwitchStmt ||
-            k == CXCursor_LambdaExpr || (k == CXCursor_DoStmt && !ss_ast_do_once(path[i])))
-            return 0;
-    }
-    return 1;
-}
-
-/* A return that reads nothing the device may have written: its value, if any, written with
- * constants and names of variables (no call, dereference, subscript or member). */
-static enum CXChildVisitResult find_read(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_DeclRefExpr || k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr ||
-        k == CXCursor_CStyleCastExpr || k == CXCursor_BinaryOperator ||
-        k == CXCursor_IntegerLiteral || k == CXCursor_FloatingLiteral ||
-        k == CXCursor_CXXBoolLiteralExpr || k == CXCursor_CXXNullPtrLiteralExpr)
-        return CXChildVisit_Recurse;
-    *(int *)data = 1;
-    return CXChildVisit_Break;
-}
-
-static int plain_return(CXCursor s)
-{
-    int reads = 0;
-    enum CXCursorKind k = clang_getCursorKind(s);
-    if (k == CXCursor_ReturnStmt)
-        clang_visitChildren(s, find_read, &reads);
-    return (k == CXCursor_ReturnStmt || k == CXCursor_NullStmt) && !reads;
-}
-
-typedef struct tail_walk {
-    ss_check_ctx *ctx;
-    CXCursor wait, param;
-    int calls; /* calls are asked too, not only the parameter's writes */
-    int other; /* another call that may queue work, or a write of the parameter */
-} tail_walk;
-
-static enum CXChildVisitResult find_tail_other(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    tail_walk *w = data;
-    if (ss_ast_same_node(c, w->wait))
-        return CXChildVisit_Continue;
-    if (writes_param(c, w->param))
-        w->other = 1;
-    else if (w->calls && clang_getCursorKind(c) == CXCursor_CallExpr) {
-        const ss_api *api = ss_scope_callee_api(c);
-        CXCursor def = ss_callgraph_callee(ss_check_graph(w->ctx), c);
-        w->other = ss_scope_is_launch(c) || (api && ss_api_enqueues(api)) ||
-                   (api == NULL && ss_ast_is_null(def) && ss_context_library_enqueues(c)) ||
-                   (!ss_ast_is_null(def) &&
-                    ss_callgraph_does_work(ss_check_graph(w->ctx), def, SS_SCOPE_ENQUEUES));
-    }
-    return w->other ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
-/* The index of the parameter of 'fn' that the wait 'at' ('api' its row) synchronizes, when the
- * wait is the last thing 'fn' does: a statement of its body that runs it whenever it runs
- * (runs_with_statement) and queues nothing else, followed only by plain returns, the
- * parameter never assigned nor its address taken. Else -1. */
-static int tail_param(ss_check_ctx *ctx, CXCursor fn, CXCursor at, const ss_api *api)
-{
-    unsigned n = ss_ast_child_count(fn);
-    CXCursor body = n ? ss_ast_child(fn, n - 1) : clang_getNullCursor();
-    CXCursor stream = ss_ast_strip(clang_Cursor_getArgument(at, (unsigned)api->stream_arg));
-    CXCursor param = clang_getCursorReferenced(stream);
-    int index = -1;
-    for (int i = 0; clang_getCursorKind(stream) == CXCursor_DeclRefExpr &&
-                    i < clang_Cursor_getNumArguments(fn) && index < 0;
-         i++)
-        index = clang_equalCursors(clang_Cursor_getArgument(fn, (unsigned)i), param) ? i : -1;
-    if (index < 0 || clang_getCursorKind(body) != CXCursor_CompoundStmt)
-        return -1;
-    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
-    long found = ss_context_path(fn, at, path), top = 0;
-    while (top < found && !ss_ast_same_node(path[top], body))
-        top++;
-    CXCursor holder = top + 1 < found ? path[top + 1] : at;
-    int last = top < found && runs_with_statement(path, top + 1, found, at);
-    free(path);
-    unsigned count = ss_ast_child_count(body), i = 0;
-    while (last && i < count && !ss_ast_same_node(ss_ast_child(body, i), holder))
-        i++;
-    for (unsigned k = i + 1; last && k < count; k++)
-        last = plain_return(ss_ast_child(body, k));
-    tail_walk w = {ctx, at, param, 1, 0};
-    if (last && i < count) {
-        ss_ast_visit_whole(holder, clang_getNullCursor(), find_tail_other, &w);
-        w.calls = 0; /* the whole body: the parameter's writes */
-        ss_ast_visit_whole(body, clang_getNullCursor(), find_tail_other, &w);
-    }
-    return last && i < count && !w.other ? index : -1;
-}
-
-/* A SYNC401 warning for a wait that is the last thing its function does on its stream
- * parameter (tail_param): the question of ss_project_apply_tails, once per finding. */
-static void ask_tail(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_api *api,
-                     const ss_finding *f)
-{
-    CXCursor fn = ctx->function;
-    enum CXCursorKind k = clang_getCursorKind(fn);
-    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate) ||
-        !project_function(fn))
-        return;
-    int param = tail_param(ctx, fn, at, api);
-    char *usr = param >= 0 ? function_usr(fn) : NULL;
-    ss_project_facts *facts = usr ? facts_of(ctx) : NULL;
-    for (size_t i = 0; facts && i < facts->tail_count; i++) {
-        const ss_tail_question *t = &facts->tails[i];
-        if (t->line == f->line && t->column == f->column && strcmp(t->file, f->file) == 0)
-            facts = NULL;
-    }
-    if (facts == NULL) {
-        free(usr);
-        return;
-    }
-    ss_xgrow((void **)&facts->tails, &facts->tail_cap, facts->tail_count + 1, sizeof *facts->tails);
-    ss_tail_question *t = &facts->tails[facts->tail_count++];
-    t->file = ss_xstrdup(f->file);
-    t->line = f->line;
-    t->column = f->column;
-    t->rule = rule;
-    t->usr = usr;
-    t->param = (unsigned)param;
-}
-
 void ss_project_ask(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f)
 {
     if (rule != SS_RULE_SYNC_IN_LOOP || f->severity != SS_SEV_WARNING || f->file == NULL ||
@@ -870,10 +724,9 @@ void ss_project_ask(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_fi
     if (api == NULL || api->klass != SS_CLASS_STREAM_SYNC || api->stream_arg < 0 ||
         clang_Cursor_getNumArguments(at) <= api->stream_arg)
         return;
-    ask_tail(ctx, rule, at, api, f);
     /* The stream as written, the same at both calls: no call in it ('ctx->stream()'). */
     CXCursor written = clang_Cursor_getArgument(at, (unsigned)api->stream_arg);
-    char *stream = ss_project_has_call(written) ? NULL : ss_expr_text(written);
+    char *stream = has_call(written) ? NULL : ss_expr_text(written);
     int arg = -1;
     CXCursor call = stream ? call_before(ctx, at, stream, &arg) : clang_getNullCursor();
     char *usr = ss_ast_is_null(call) ? NULL : function_usr(clang_getCursorReferenced(call));
@@ -934,8 +787,7 @@ static const ss_stream_end *find_end(ss_project_facts *const *facts, size_t coun
 /* The words of the wait that the function 'usr' ends with on parameter 'param', through the
  * calls it ends with ("'cudaStreamSynchronize' at k.cu:394, through 'launch()' at p.cpp:120"),
  * malloc'ed, or NULL when the facts do not show one. */
-char *ss_project_resolve_end(ss_project_facts *const *facts, size_t count, const char *usr,
-                             unsigned param)
+static char *resolve(ss_project_facts *const *facts, size_t count, const char *usr, unsigned param)
 {
     char *through = NULL;
     for (int hop = 0; hop < MAX_HOPS; hop++) {
@@ -1075,7 +927,7 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
                 ss_project_find_finding(results[u], q->rule, q->file, q->line, q->column);
             if (f == NULL || f->severity != SS_SEV_WARNING)
                 continue;
-            char *wait = ss_project_resolve_end(facts, count, q->usr, q->param);
+            char *wait = resolve(facts, count, q->usr, q->param);
             if (wait == NULL)
                 continue;
             char *message = ss_xasprintf(
@@ -1088,5 +940,4 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
             f->severity = SS_SEV_NOTE;
         }
     }
-    ss_project_apply_tails(facts, results, count, (scope & SS_PROJECT_COMPLETE) != 0);
 }

@@ -77,36 +77,7 @@ typedef struct ss_stream_arg {
     char *drain;
     char **after;
     size_t after_count;
-    /* The argument is a local variable that holds only blocking streams (created by
-     * cudaStreamCreate or with flags 0, never assigned otherwise). */
-    int blocking;
-    /* What the caller waits for right after the call (project_streams.c, call_cover): an
-     * SS_COVER_ kind, 'cover_words' saying where ("'run()' at main.cu:12, then
-     * 'cudaDeviceSynchronize' at line 13"); SS_COVER_NEXT: a call of 'cover_next' given the
-     * stream as its parameter 'cover_param', which must end by waiting for it. */
-    int cover;
-    char *cover_words;
-    char *cover_next;
-    unsigned cover_param;
 } ss_stream_arg;
-
-/* What a call's next statement waits for (ss_stream_arg's 'cover'): nothing known; the same
- * stream by a cudaStreamSynchronize of it ('STREAM': the wait the project pass makes a note
- * where the function called ends by waiting, so it does not count then); the same stream
- * otherwise or the whole device ('SAME': an event recorded on it and synchronized, a
- * device-wide wait); the legacy stream (an event recorded on it and synchronized), which waits
- * for the work of every blocking stream; a call ('NEXT'). */
-enum { SS_COVER_NONE, SS_COVER_STREAM, SS_COVER_SAME, SS_COVER_LEGACY, SS_COVER_NEXT };
-
-/* A warning for a stream wait (SYNC401) that is the last thing the function 'usr' does: a note
- * where every call of the function in the project waits for the same work right after. */
-typedef struct ss_tail_question {
-    char *file; /* the finding: its file as shown, line, column and rule */
-    unsigned line, column;
-    ss_rule_id rule;
-    char *usr;      /* the function */
-    unsigned param; /* the stream parameter it waits for */
-} ss_tail_question;
 
 /* A call, in a function the unit defines that another unit may call ('from', which does no
  * device work in this unit), of a function the unit only declares ('to'): USRs. */
@@ -189,8 +160,6 @@ struct ss_project_facts {
     size_t cross_count, cross_cap;
     ss_param_question *param_questions;
     size_t param_question_count, param_question_cap;
-    ss_tail_question *tails;
-    size_t tail_count, tail_cap;
     /* Of those functions, the ones whose stream parameter a question names and that only the
      * unit's own file declares (no header, no C linkage, no export attribute): their USRs. In a
      * run of the whole compile database, such a function no unit calls is given no stream at
@@ -298,9 +267,6 @@ void ss_project_note_closed(ss_check_ctx *ctx, CXCursor function, const char *us
  * too), else NULL (project_facts.c). */
 char *ss_project_function_usr(CXCursor decl);
 
-/* Whether 'c' is or holds a call (project_facts.c). */
-int ss_project_has_call(CXCursor c);
-
 /* The finding of 'rule' at 'file', 'line', 'column' in 'r', or NULL (project_facts.c). */
 ss_finding *ss_project_find_finding(ss_result *r, ss_rule_id rule, const char *file, unsigned line,
                                     unsigned column);
@@ -322,19 +288,6 @@ void ss_project_ask_params(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding 
  * (ss_project_note_closed) that no unit calls counts too. */
 void ss_project_apply_params(ss_project_facts *const *facts, ss_result *const *results,
                              size_t count, unsigned scope);
-
-/* project_streams.c. The project pass for the tail questions: each warning whose function
- * every call in the project (one at least) follows at once by a wait for the same work
- * becomes a note that names the first of them; not where the function is named other than as
- * a call's callee, and only where 'complete' (SS_PROJECT_COMPLETE: a unit left out may call the
- * function without waiting after it). */
-void ss_project_apply_tails(ss_project_facts *const *facts, ss_result *const *results, size_t count,
-                            int complete);
-
-/* project_facts.c. The words of the wait the function 'usr' ends with on its parameter 'param'
- * by the facts of all units (through up to eight calls), malloc'ed, or NULL. */
-char *ss_project_resolve_end(ss_project_facts *const *facts, size_t count, const char *usr,
-                             unsigned param);
 
 /* project_streams.c. Frees the facts' stream arguments and questions, and adds an entry of each
  * kind to fill. */
