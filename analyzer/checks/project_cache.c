@@ -19,6 +19,7 @@ static void encode_waits(const ss_project_facts *facts, cJSON *o)
         ss_cache_add_string(item, "usr", w->usr);
         ss_cache_add_string(item, "name", w->name);
         ss_cache_add_string(item, "wait", w->wait);
+        cJSON_AddNumberToObject(item, "only", w->only);
         cJSON_AddItemToArray(waits, item);
     }
     cJSON *between = cJSON_AddArrayToObject(o, "between");
@@ -177,6 +178,7 @@ static void decode_wait(const cJSON *item, ss_project_facts *facts, int *bad)
     w->usr = take_string(item, "usr", 1, bad);
     w->name = take_string(item, "name", 1, bad);
     w->wait = take_string(item, "wait", 1, bad);
+    w->only = ss_cache_get_unsigned(item, "only", 1, bad) != 0;
 }
 
 static void decode_between(const cJSON *item, ss_project_facts *facts, int *bad)

@@ -497,8 +497,9 @@ static void summarize_function(ss_project_facts *facts, CXCursor fn)
 static const char *const device_waits[] = {"cudaDeviceSynchronize", "cuCtxSynchronize"};
 
 /* The function definition 'fn': recorded when another unit may call it and every way out of
- * it leaves the device drained by a wait for the whole device (ss_context_ends_drained). Only
- * a function that calls such a wait, itself or two calls down, is followed. */
+ * it leaves the device drained by a wait for the whole device (ss_context_ends_drained), with
+ * whether it does nothing else on the device (only). Only a function that calls such a wait,
+ * itself or two calls down, is followed. */
 static void summarize_wait(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn)
 {
     unsigned n = ss_ast_child_count(fn);
@@ -513,6 +514,9 @@ static void summarize_wait(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor 
         return;
     ss_device_wait *w = ss_project_add_wait(facts);
     w->usr = usr;
+    w->only = 1;
+    for (unsigned i = 0; i < ss_ast_child_count(body) && w->only; i++)
+        w->only = !ss_context_queues_work(ss_check_graph(ctx), ss_ast_child(body, i));
     char *name = ss_qualified_name(fn);
     char *place = ss_callgraph_place(fn);
     w->name = ss_xasprintf("'%s()', defined in %s", name ? name : "?", place);

@@ -47,6 +47,7 @@ typedef struct ss_device_wait {
     char *usr;  /* the function (its USR) */
     char *name; /* "'SynchronizeCUDADevice()', defined in cuda_utils.cpp:13" */
     char *wait; /* "'cudaDeviceSynchronize' at cuda_utils.cpp:14" */
+    int only;   /* no statement of its body may queue device work: it only waits */
 } ss_device_wait;
 
 /* A warning for work on the legacy stream (SYNC101, SYNC102) between two waits for the whole

@@ -598,11 +598,13 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
                                                                ? facts[u]->called_starts[i]
                                                                : SS_START_NONE};
             /* A call of another unit's function counts where a unit of the run summarized it
-             * as a wait for the whole device. */
+             * as a wait for the whole device that does nothing else on the device: a wrapper
+             * that queues work first is no wait at its start (the note "idle" would be false)
+             * and is a function with waits of its own, reported there if at all. */
             const char *wrapper = facts[u]->called_waits ? facts[u]->called_waits[i] : NULL;
             const ss_device_wait *wait =
                 wrapper ? ss_project_device_wait(facts, count, wrapper) : NULL;
-            if (wrapper && wait == NULL)
+            if (wrapper && (wait == NULL || !wait->only))
                 continue;
             find_loop_call(facts, count, q.usr, 0, &q, &c);
             /* A loop that does device work itself reports a call of a function that waits

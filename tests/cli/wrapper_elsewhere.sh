@@ -24,7 +24,11 @@ cp "$DATA"/* src/
 
 DRAINS="the GPU drains and idles while the host catches up"
 R401="[SYNC401 sync-in-loop]"
-WHOLE="through 'Device::Finish()', defined in device.cpp:5, which waits for the whole device ('cudaDeviceSynchronize' at device.cpp:7)"
+WHOLE="through 'Device::Finish()', defined in device.cpp:6, which waits for the whole device ('cudaDeviceSynchronize' at device.cpp:8)"
+# Device::ScrubFinish queues a memset before its wait: its calls are not taken for waits at the
+# start of Grid::scrubbed (nothing to wait for there would be false), and its own wait is the
+# one finding, where it is.
+D15="src/device.cpp:15:5: warning: 'cudaDeviceSynchronize' in 'Device::ScrubFinish()' blocks the host on every call of 'Device::ScrubFinish()', which also enqueues device work ('cudaMemsetAsync' enqueues work at line 14): $DRAINS; it runs on every iteration: 'Grid::scrubbed()', which reaches it, is called from the loop at scene.cpp:14, in 'main' (another unit) $R401"
 REBUILD="'Device::Finish' in 'Grid::rebuild()' blocks the host on every call of 'Grid::rebuild()', which also enqueues device work (kernel 'bin' is launched at line 14): $DRAINS; it runs on every iteration: 'Grid::rebuild()' is called from the loop at scene.cpp:14, in 'main' (another unit); $WHOLE $R401"
 N10="src/grid.cu:10:5: note: 'Device::Finish' in 'Grid::InitBins()' blocks the host on every call of 'Grid::InitBins()', which also enqueues device work (kernel 'bin' is launched at line 9): $DRAINS; it runs on every iteration: 'Grid::InitBins()' is called from the loop at scene.cpp:5, in 'InitLevels' (another unit); set-up: the loop at line 5 runs during set-up: 'InitLevels' sets up (its name says so); $WHOLE $R401"
 W15="src/grid.cu:15:5: warning: $REBUILD"
@@ -38,7 +42,8 @@ for order in "device.cpp grid.cu scene.cpp" "scene.cpp grid.cu device.cpp"; do
         lint_way "$run"
         status "$order, $run" 1
         grep SYNC401 out >sync401
-        text "$order, $run: SYNC401" sync401 "$N10
+        text "$order, $run: SYNC401" sync401 "$D15
+$N10
 $W15
 $W17
 $N26"

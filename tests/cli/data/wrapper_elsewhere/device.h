@@ -2,5 +2,6 @@
 #include <cuda_runtime.h>
 struct Device {
     static void Finish();
+    static void ScrubFinish(float *p);
     static void FinishStream(cudaStream_t stream);
 };

@@ -31,3 +31,8 @@ void Grid::summary(float *p, int n)
     gather<<<1, 1>>>(p, n);
     Device::Finish();
 }
+void Grid::scrubbed(float *p, int n)
+{
+    Device::ScrubFinish(p);
+    bin<<<n / 256 + 1, 256>>>(p, n);
+}

@@ -6,4 +6,5 @@ struct Grid {
     void query(float *p, int n, cudaStream_t stream);
     void prefetch(float *p, int n);
     void summary(float *p, int n);
+    void scrubbed(float *p, int n);
 };

@@ -16,6 +16,8 @@ int main(int argc, char **argv)
         grid.query(p, n, 0);
         cudaDeviceSynchronize();
         grid.prefetch(p, n);
+        cudaDeviceSynchronize();
+        grid.scrubbed(p, n);
     }
     grid.summary(p, n);
     return 0;
