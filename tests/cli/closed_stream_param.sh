@@ -13,15 +13,10 @@
 # failing to parse, they are warnings. The same at -j 1 and -j 2, with and without the cache.
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/closed_stream_param HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
 . "$HERE/units.sh"
-
-mkdir src build
-cp "$DATA"/* src/
+workspace "$DATA"
 
 AT="src/cells.cu:%s: %s: kernel '%s' is launched in '%s' without a stream: it runs on the legacy default stream%s [SYNC101 default-stream-launch]"
 CLOSED="; the only other streams this translation unit uses are stream parameters and fields that every call and write in the project gives the legacy stream, so it holds nothing up yet ('stream' of 'CellList()' (declared in no header, and no unit of the compile database calls it))"

@@ -8,15 +8,10 @@
 # The same at -j 1 and -j 2, with and without the cache (exact output).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/own_upload_elsewhere HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
 . "$HERE/units.sh"
-
-mkdir src build
-cp "$DATA"/* src/
+workspace "$DATA"
 database pipeline.cu driver.cpp
 
 DRAINS="the GPU drains and idles while the host catches up"

@@ -14,15 +14,10 @@
 # -j 2, with and without the cache (exact output).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/stream_param_drained HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
 . "$HERE/units.sh"
-
-mkdir src build
-cp "$DATA"/* src/
+workspace "$DATA"
 
 LAUNCH="src/kernels.cu:10:9: %s: kernel 'add_delta' is launched in 'Step' without a stream: it runs on the legacy default stream; it runs on every iteration of the loop at line 9, which enqueues device work%s [SYNC101 default-stream-launch]"
 PARAMS="; the only other streams this translation unit uses are stream parameters and fields that every call and write in the project gives the legacy stream, so it holds nothing up yet ('stm' of 'Update()' (also given a stream that the device-wide wait at solver.cpp:20 drains before any legacy-stream work))"

@@ -15,15 +15,10 @@
 # at -j 1 and -j 2, with and without the cache (exact output).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/stream_param_units HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
 . "$HERE/units.sh"
-
-mkdir src build
-cp "$DATA"/* src/
+workspace "$DATA"
 
 LAUNCH="src/kernels.cu:17:9: %s: kernel 'add_delta' is launched in 'Step' without a stream: it runs on the legacy default stream; it runs on every iteration of the loop at line 16, which enqueues device work%s [SYNC101 default-stream-launch]"
 PARAMS="; the only other streams this translation unit uses are stream parameters and fields that every call and write in the project gives the legacy stream, so it holds nothing up yet ('stm' of 'AddDelta()', 'stm' of 'Scale()', 'stm' of 'Clear()', 'stm' of 'Params')"

@@ -1,5 +1,16 @@
-# units.sh: compile databases of several units for the shell tests of tests/cli, sourced after
-# `cd "$WORK"` with the sources in src/ and a folder build/.
+# units.sh: compile databases of several units for the shell tests of tests/cli, sourced by
+# the test (before `workspace`, or after `cd "$WORK"` with the sources in src/ and a folder
+# build/).
+
+# workspace DATA: a new folder $WORK, removed when the test exits, made the current one, with
+# src/ (a copy of DATA's files) and an empty build/.
+workspace() {
+    WORK=$(mktemp -d)
+    trap 'rm -rf "$WORK"' EXIT
+    cd "$WORK" || exit 1
+    mkdir src build
+    cp "$1"/* src/
+}
 
 # entry FILE COMPILER: the database entry of src/FILE, compiled by COMPILER from $WORK.
 entry() {

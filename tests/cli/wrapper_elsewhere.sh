@@ -12,15 +12,10 @@
 # device.cpp or without scene.cpp in the run, nothing is reported at the wrapper's calls.
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/wrapper_elsewhere HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
 . "$HERE/units.sh"
-
-mkdir src build
-cp "$DATA"/* src/
+workspace "$DATA"
 
 DRAINS="the GPU drains and idles while the host catches up"
 R401="[SYNC401 sync-in-loop]"
