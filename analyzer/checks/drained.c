@@ -1188,8 +1188,9 @@ static int policy_is(CXCursor expr, const char *tail)
 static int thrust_on_default(CXCursor call)
 {
     char *name = thrust_callee(call);
+    int thrust = name != NULL;
     free(name);
-    if (name == NULL)
+    if (!thrust)
         return 0;
     CXCursor policy = clang_Cursor_getArgument(call, 0);
     return policy_is(policy, "par_t") || policy_is(policy, "par_nosync_t");

@@ -906,11 +906,6 @@ static void apply_waits(ss_project_facts *const *facts, ss_result *const *result
     }
 }
 
-int ss_project_summarized_wait(ss_project_facts *const *facts, size_t count, const char *usr)
-{
-    return find_wait(facts, count, usr) != NULL;
-}
-
 const ss_device_wait *ss_project_device_wait(ss_project_facts *const *facts, size_t count,
                                              const char *usr)
 {

@@ -334,9 +334,8 @@ ss_finding *ss_project_add_called(ss_project_facts *facts, const char *usr);
  * (project_facts.c). */
 ss_finding *ss_project_add_copy(ss_result *r, const ss_finding *from, const char *more);
 
-/* Whether a unit summarized 'usr' as a wait for the whole device (project_facts.c). */
-int ss_project_summarized_wait(ss_project_facts *const *facts, size_t count, const char *usr);
-/* That summary (the first unit's that has one), or NULL (project_facts.c). */
+/* The summary of 'usr' as a wait for the whole device (the first unit's that has one), or NULL
+ * where no unit summarized it so (project_facts.c). */
 const ss_device_wait *ss_project_device_wait(ss_project_facts *const *facts, size_t count,
                                              const char *usr);
 

@@ -483,12 +483,11 @@ void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     /* A call of a function the unit only declares, checked as a cudaDeviceSynchronize
      * (ss_check_wrapper_wait): kept aside too, for the pass to report only where another unit
      * summarized that function as a wait for the whole device. */
-    char *wrapper = ss_scope_callee_api(call) == api ? NULL : ss_project_declared_only(call);
-    if (ss_scope_callee_api(call) != api &&
-        (wrapper == NULL || api->klass != SS_CLASS_DEVICE_SYNC)) {
-        free(wrapper);
+    int direct = ss_scope_callee_api(call) == api;
+    char *wrapper =
+        direct || api->klass != SS_CLASS_DEVICE_SYNC ? NULL : ss_project_declared_only(call);
+    if (!direct && wrapper == NULL)
         return;
-    }
     wait_site at = {call, ss_scope_outer_function(ctx->function), api, wrapper};
     char *name = ss_qualified_name(at.fn);
     find_entries(ctx, &at, ss_xasprintf("'%s()'", name ? name : "?"));
@@ -609,7 +608,7 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
             find_loop_call(facts, count, q.usr, 0, &q, &c);
             /* A loop that does device work itself reports a call of a function that waits
              * for the whole device at the call (apply_waits): one finding for one wait. */
-            if (c == NULL || (c->enqueues && ss_project_summarized_wait(facts, count, c->usr)))
+            if (c == NULL || (c->enqueues && ss_project_device_wait(facts, count, c->usr)))
                 continue;
             report_loop_call(results[u], &called->findings[i], c, &q, wait);
         }
