@@ -747,12 +747,119 @@ static int tail_apart(ss_callgraph *graph, CXCursor stmt, const work_count *w)
     return !refused;
 }
 
+/* Whether 'c' holds a way out of its function ('return', 'goto'), outside the lambdas it holds.
+ * A 'throw' leaves by an error path, which does not reach the caller's next statement. Sets
+ * '*leaves'. */
+static enum CXChildVisitResult find_way_out(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    int *leaves = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    *leaves = k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt;
+    return *leaves ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether one of the first 'count' statements of 'body' may leave the function: then a way out
+ * skips what comes after them (a callee that returns before its copy when it has nothing to
+ * evaluate leaves the caller's wait waiting for the earlier work, with nothing read back). */
+static int leaves_before(CXCursor body, unsigned count)
+{
+    int leaves = 0;
+    for (unsigned i = 0; i < count && !leaves; i++) {
+        CXCursor stmt = ss_ast_child(body, i);
+        ss_ast_visit_whole(stmt, stmt, find_way_out, &leaves);
+    }
+    return leaves;
+}
+
+/* For holds: the cursor looked for, and whether it was seen. */
+typedef struct held {
+    CXCursor target;
+    int found;
+} held;
+
+static enum CXChildVisitResult find_held(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    held *h = data;
+    h->found = ss_ast_same_node(c, h->target);
+    return h->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether 'node' is or holds 'target' (the same node, whatever declaration it was reached
+ * through). */
+static int holds(CXCursor node, CXCursor target)
+{
+    held h = {target, ss_ast_same_node(node, target)};
+    if (!h.found)
+        ss_ast_visit_whole(node, node, find_held, &h);
+    return h.found;
+}
+
+/* Whether 'type' is what '&&' and '||' give: bool in C++, int in C. */
+static int is_truth_type(CXType type)
+{
+    enum CXTypeKind k = clang_getCanonicalType(type).kind;
+    return k == CXType_Bool || k == CXType_Int;
+}
+
+/* Whether the child 'index' of 'node' runs whenever 'node' does: the condition of an 'if' or a
+ * '?:' (not a branch), the left operand of '&&' and '||' (not the right; an operator written in
+ * a macro's body, which cannot be read, counts as one of them when its type is theirs), no part
+ * of a 'for', 'while', range-for or 'switch' (the body may not run) nor of a lambda; a statement
+ * of a block that no statement before it may leave. */
+static int runs_with_parent(CXCursor node, unsigned index)
+{
+    char op[8];
+    switch (clang_getCursorKind(node)) {
+    case CXCursor_IfStmt:
+    case CXCursor_ConditionalOperator:
+        return index == 0;
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_CXXForRangeStmt:
+    case CXCursor_SwitchStmt:
+    case CXCursor_LambdaExpr:
+        return 0;
+    case CXCursor_BinaryOperator:
+        if (index == 0)
+            return 1;
+        if (ss_ast_binary_op(node, op, sizeof op) == 0)
+            return strcmp(op, "&&") != 0 && strcmp(op, "||") != 0;
+        return !is_truth_type(clang_getCursorType(node));
+    case CXCursor_CompoundStmt:
+        return !leaves_before(node, index);
+    default:
+        return 1;
+    }
+}
+
+/* Whether 'target', held by the statement 'node', runs whenever 'node' runs (runs_with_parent
+ * on the way down): 'if (n > 0) cudaMemcpyAsync(...)' copies on some ways only, and a wait after
+ * it may wait for earlier work with nothing read back. An error check's condition,
+ * 'if ((e = cudaMemcpyAsync(...)) != 0)', runs. */
+static int runs_whenever(CXCursor node, CXCursor target)
+{
+    while (!ss_ast_same_node(node, target)) {
+        unsigned n = ss_ast_child_count(node), i = 0;
+        while (i < n && !holds(ss_ast_child(node, i), target))
+            i++;
+        if (i == n || !runs_with_parent(node, i))
+            return 0;
+        node = ss_ast_child(node, i);
+    }
+    return 1;
+}
+
 /* The index of the parameter of 'function' that its last device work copies to the host into:
  * going back over the statements of its body, those that queue nothing aside (and at most
  * MAX_TAIL_APART that stand apart from the copy, tail_apart, and do not name the parameter), the
  * first that queues work queues one copy to the host (or of cudaMemcpyDefault's kind; not of one
- * value), whose destination is (the storage of) a parameter ('out', 'out.data()', 'out + i').
- * '*copy' receives the copy. Returns -1 when there is none. */
+ * value), whose destination is (the storage of) a parameter ('out', 'out.data()', 'out + i'), that
+ * runs whenever its statement does (runs_whenever), and no statement before it may return
+ * (leaves_before). '*copy' receives the copy. Returns -1 when there is none. */
 static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
@@ -769,7 +876,8 @@ static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
             apart[apart_count++] = stmt;
             continue;
         }
-        if (w.count != 1 || ss_ast_is_null(w.copy))
+        if (w.count != 1 || ss_ast_is_null(w.copy) || leaves_before(body, i) ||
+            !runs_whenever(stmt, w.copy))
             return -1;
         const ss_api *api = ss_scope_callee_api(w.copy);
         CXCursor dst, src;
@@ -801,10 +909,10 @@ static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
 }
 
 /* The buffer the statement 'stmt' (before a call of a function that only waits) last copies to
- * the host: a copy in it (not of one value; device-to-host, or cudaMemcpyDefault's kind, whose
- * destination the caller then reads on the host: host memory), or a call of a function of the
- * unit whose last device work copies to the host into one of its parameters, given the buffer
- * there. Fills 'wd'; returns 1, or 0 when there is none. */
+ * the host: a copy in it that runs whenever it runs (not of one value; device-to-host, or
+ * cudaMemcpyDefault's kind, whose destination the caller then reads on the host: host memory),
+ * or a call of a function of the unit whose last device work copies to the host into one of its
+ * parameters, given the buffer there. Fills 'wd'; returns 1, or 0 when there is none. */
 static int copy_in_statement(ss_check_ctx *ctx, CXCursor function, CXCursor stmt, waited *wd)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
@@ -812,6 +920,8 @@ static int copy_in_statement(ss_check_ctx *ctx, CXCursor function, CXCursor stmt
     if (w.count != 1)
         return 0;
     if (!ss_ast_is_null(w.copy)) {
+        if (!runs_whenever(stmt, w.copy))
+            return 0;
         const ss_api *api = ss_scope_callee_api(w.copy);
         CXCursor dst, src;
         int kind = ss_copy_kind(function, w.copy, api, &dst, &src);
