@@ -761,41 +761,20 @@ static enum CXChildVisitResult find_way_out(CXCursor c, CXCursor parent, CXClien
     return *leaves ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* Whether one of the first 'count' statements of 'body' may leave the function: then a way out
- * skips what comes after them (a callee that returns before its copy when it has nothing to
- * evaluate leaves the caller's wait waiting for the earlier work, with nothing read back). */
-static int leaves_before(CXCursor body, unsigned count)
+/* Whether a statement of 'block' before its statement 'stmt' may leave the function: then a way
+ * out skips 'stmt' (a callee that returns before its copy when it has nothing to evaluate leaves
+ * the caller's wait waiting for the earlier work, with nothing read back). */
+static int leaves_before(CXCursor block, CXCursor stmt)
 {
     int leaves = 0;
-    for (unsigned i = 0; i < count && !leaves; i++) {
-        CXCursor stmt = ss_ast_child(body, i);
-        ss_ast_visit_whole(stmt, stmt, find_way_out, &leaves);
+    unsigned n = ss_ast_child_count(block);
+    for (unsigned i = 0; i < n && !leaves; i++) {
+        CXCursor before = ss_ast_child(block, i);
+        if (ss_ast_same_node(before, stmt))
+            break;
+        ss_ast_visit_whole(before, before, find_way_out, &leaves);
     }
     return leaves;
-}
-
-/* For holds: the cursor looked for, and whether it was seen. */
-typedef struct held {
-    CXCursor target;
-    int found;
-} held;
-
-static enum CXChildVisitResult find_held(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    held *h = data;
-    h->found = ss_ast_same_node(c, h->target);
-    return h->found ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
-/* Whether 'node' is or holds 'target' (the same node, whatever declaration it was reached
- * through). */
-static int holds(CXCursor node, CXCursor target)
-{
-    held h = {target, ss_ast_same_node(node, target)};
-    if (!h.found)
-        ss_ast_visit_whole(node, node, find_held, &h);
-    return h.found;
 }
 
 /* Whether 'type' is what '&&' and '||' give: bool in C++, int in C. */
@@ -805,18 +784,19 @@ static int is_truth_type(CXType type)
     return k == CXType_Bool || k == CXType_Int;
 }
 
-/* Whether the child 'index' of 'node' runs whenever 'node' does: the condition of an 'if' or a
+/* Whether the child 'child' of 'node' runs whenever 'node' does: the condition of an 'if' or a
  * '?:' (not a branch), the left operand of '&&' and '||' (not the right; an operator written in
  * a macro's body, which cannot be read, counts as one of them when its type is theirs), no part
  * of a 'for', 'while', range-for or 'switch' (the body may not run) nor of a lambda; a statement
  * of a block that no statement before it may leave. */
-static int runs_with_parent(CXCursor node, unsigned index)
+static int runs_with_parent(CXCursor node, CXCursor child)
 {
     char op[8];
+    int first = ss_ast_same_node(ss_ast_child(node, 0), child);
     switch (clang_getCursorKind(node)) {
     case CXCursor_IfStmt:
     case CXCursor_ConditionalOperator:
-        return index == 0;
+        return first;
     case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
     case CXCursor_CXXForRangeStmt:
@@ -824,31 +804,39 @@ static int runs_with_parent(CXCursor node, unsigned index)
     case CXCursor_LambdaExpr:
         return 0;
     case CXCursor_BinaryOperator:
-        if (index == 0)
+        if (first)
             return 1;
         if (ss_ast_binary_op(node, op, sizeof op) == 0)
             return strcmp(op, "&&") != 0 && strcmp(op, "||") != 0;
         return !is_truth_type(clang_getCursorType(node));
     case CXCursor_CompoundStmt:
-        return !leaves_before(node, index);
+        return !leaves_before(node, child);
     default:
         return 1;
     }
 }
 
-/* Whether 'target', held by the statement 'node', runs whenever 'node' runs (runs_with_parent
- * on the way down): 'if (n > 0) cudaMemcpyAsync(...)' copies on some ways only, and a wait after
- * it may wait for earlier work with nothing read back. An error check's condition,
+/* How deep inside a statement runs_whenever follows a copy. */
+enum { MAX_COPY_DEPTH = 64 };
+
+/* Whether 'target', inside the statement 'stmt', runs whenever 'stmt' runs (runs_with_parent at
+ * each node on the way down): 'if (n > 0) cudaMemcpyAsync(...)' copies on some ways only, and a
+ * wait after it may wait for earlier work with nothing read back. An error check's condition,
  * 'if ((e = cudaMemcpyAsync(...)) != 0)', runs. */
-static int runs_whenever(CXCursor node, CXCursor target)
+static int runs_whenever(CXCursor stmt, CXCursor target)
 {
-    while (!ss_ast_same_node(node, target)) {
-        unsigned n = ss_ast_child_count(node), i = 0;
-        while (i < n && !holds(ss_ast_child(node, i), target))
-            i++;
-        if (i == n || !runs_with_parent(node, i))
+    if (ss_ast_same_node(stmt, target))
+        return 1;
+    CXCursor path[MAX_COPY_DEPTH];
+    long depth = ss_scope_path(stmt, target, NULL, path, MAX_COPY_DEPTH);
+    if (depth < 0 || depth > MAX_COPY_DEPTH)
+        return 0;
+    CXCursor parent = stmt;
+    for (long d = 0; d <= depth; d++) {
+        CXCursor child = d < depth ? path[d] : target;
+        if (!runs_with_parent(parent, child))
             return 0;
-        node = ss_ast_child(node, i);
+        parent = child;
     }
     return 1;
 }
@@ -876,7 +864,7 @@ static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
             apart[apart_count++] = stmt;
             continue;
         }
-        if (w.count != 1 || ss_ast_is_null(w.copy) || leaves_before(body, i) ||
+        if (w.count != 1 || ss_ast_is_null(w.copy) || leaves_before(body, stmt) ||
             !runs_whenever(stmt, w.copy))
             return -1;
         const ss_api *api = ss_scope_callee_api(w.copy);
