@@ -328,6 +328,16 @@ int ss_ast_is_function(CXCursor c)
     }
 }
 
+CXCursor ss_ast_body(CXCursor function)
+{
+    for (unsigned i = ss_ast_child_count(function); i-- > 0;) {
+        CXCursor c = ss_ast_child(function, i);
+        if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
+            return c;
+    }
+    return clang_getNullCursor();
+}
+
 unsigned ss_ast_if_condition(CXCursor if_stmt)
 {
     unsigned n = ss_ast_child_count(if_stmt), i = 0;

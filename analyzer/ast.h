@@ -61,6 +61,8 @@ int ss_ast_is_function(CXCursor c);
  * without __host__. Its calls are device-side (dynamic parallelism's launches and streams run
  * on the device), not the host's synchronization. */
 int ss_ast_is_device_only(CXCursor function);
+/* The body ('{ ... }') of the function definition 'function', or a null cursor. */
+CXCursor ss_ast_body(CXCursor function);
 /* The index of an 'if's condition (its first expression child; an init-statement or a
  * condition variable comes before it), or the child count when it has none. */
 unsigned ss_ast_if_condition(CXCursor if_stmt);

@@ -57,6 +57,7 @@ void ss_project_facts_free(ss_project_facts *facts)
     }
     ss_project_streams_free(facts);
     ss_project_loops_free(facts);
+    ss_project_outputs_free(facts);
     free(facts->between);
     free(facts->ends);
     free(facts->questions);
@@ -558,6 +559,7 @@ void ss_project_summarize(ss_check_ctx *ctx)
         return;
     clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_definitions, &w);
     ss_project_record_args(ctx, w.facts);
+    ss_project_record_outputs(ctx, w.facts);
     ss_stream_params_free(ctx->stream_params);
     ctx->stream_params = NULL;
 }
@@ -915,7 +917,7 @@ const ss_device_wait *ss_project_device_wait(ss_project_facts *const *facts, siz
 void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count,
                       unsigned scope)
 {
-    ss_project_apply_loops(facts, results, count);
+    ss_project_apply_loops(facts, results, count, scope);
     apply_waits(facts, results, count);
     apply_between(facts, results, count);
     ss_project_apply_params(facts, results, count, scope);

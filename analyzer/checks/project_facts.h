@@ -133,6 +133,22 @@ typedef struct ss_param_question {
     ss_stream_params *params;
 } ss_param_question;
 
+/* A pointer argument of a call of a function of the project (project_outputs.c): the function
+ * 'usr' and its parameter 'param' (SS_OUTPUT_ANY: the call's arguments do not match its
+ * parameters one to one); 'via', the calling function's USR, when it passes its own parameter
+ * 'via_param' straight on and returns right after; 'reader' ("'App::run()' calls 'decode()' at
+ * main.cpp:9 with 'h_count', pinned host memory, and line 10 branches on it") when the caller gives
+ * it memory the unit pins and reads it before any other device work. Neither: anything else. */
+typedef struct ss_output_arg {
+    char *usr;
+    unsigned param;
+    char *via;
+    unsigned via_param;
+    char *reader;
+} ss_output_arg;
+
+#define SS_OUTPUT_ANY UINT_MAX
+
 struct ss_project_facts {
     ss_stream_end *ends;
     size_t end_count, end_cap;
@@ -190,6 +206,21 @@ struct ss_project_facts {
      * (project_loops.c). */
     char **called_waits;
     size_t called_wait_cap;
+    /* For each finding in 'called': the parameters (bit i for parameter i) through which the
+     * kernel its wait waits for writes, the launch being the function's only device work
+     * (project_outputs.c), and words for them ("kernel 'count' launched at line 8 writes through
+     * 'n'"), or 0 and NULL. */
+    unsigned *called_outputs;
+    char **called_output_words;
+    size_t called_output_cap, called_output_word_cap;
+    /* The pointer arguments of the unit's calls of the project's functions (project_outputs.c);
+     * 'outputs_known' 0 for facts from a cache entry without them. A unit with errors other than
+     * headers not found ('unjudged') lists the functions it declares that take a pointer. */
+    ss_output_arg *outputs;
+    size_t output_count, output_cap;
+    int outputs_known, unjudged;
+    char **declared;
+    size_t declared_count, declared_cap;
 };
 
 enum { SS_START_NONE = -1, SS_START_DEVICE = -2 };
@@ -310,10 +341,36 @@ void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
 
 /* project_loops.c. The project pass for those findings: each whose function some unit calls in a
  * loop is added to its unit's result, naming that loop (the first, in the run's order, that
- * gives no reason for a note; else a note with that loop's reason). Not where the loop does
- * device work itself and the function is a wait for the whole device (reported at the call). */
-void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *results,
-                            size_t count);
+ * gives no reason for a note; else a note with that loop's reason; a note too where every
+ * caller reads its kernel's output right after, ss_project_outputs_read, 'scope' the run's).
+ * Not where the loop does device work itself and the function is a wait for the whole device
+ * (reported at the call). */
+void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *results, size_t count,
+                            unsigned scope);
+
+/* project_outputs.c. For the wait 'wait' (of 'api') in 'fn': where it is a
+ * cudaStreamSynchronize of the stream of the launch right before it, that launch is the
+ * function's only device work, and the kernel is given parameters of 'fn' that it may write
+ * (no pointer to const; named once in the body): those parameters (bit i for parameter i), with
+ * words for them in '*words' (malloc'ed); else 0 and NULL. */
+unsigned ss_project_output_params(ss_check_ctx *ctx, CXCursor fn, CXCursor wait, const ss_api *api,
+                                  char **words);
+
+/* project_outputs.c. After the unit's walk: records in 'facts' the pointer arguments of the
+ * unit's calls of the project's functions (ss_output_arg), and whether the unit can be judged. */
+void ss_project_record_outputs(ss_check_ctx *ctx, ss_project_facts *facts);
+
+/* project_outputs.c. "inherent: ..." (malloc'ed) when, in a run that leaves no unit out
+ * (SS_PROJECT_COMPLETE in 'scope'), every call of 'usr' in the project gives one of the
+ * parameters 'outputs' memory its caller pins and reads right after, itself or through
+ * functions that pass it straight on ('words': what the kernel writes); else NULL. */
+char *ss_project_outputs_read(ss_project_facts *const *facts, size_t count, const char *usr,
+                              unsigned outputs, const char *words, unsigned scope);
+
+/* project_outputs.c. Frees the pointer arguments; their cache form, and back. */
+void ss_project_outputs_free(ss_project_facts *facts);
+void ss_project_outputs_encode(const ss_project_facts *facts, cJSON *o);
+void ss_project_outputs_decode(const cJSON *o, ss_project_facts *facts, int *bad);
 
 /* project_loops.c. Frees the loop calls and the findings kept aside. */
 void ss_project_loops_free(ss_project_facts *facts);

@@ -368,12 +368,28 @@ static void set_called(ss_project_facts *facts, int start, const char *wait)
     facts->called_waits[n - 1] = wait ? ss_xstrdup(wait) : NULL;
 }
 
+/* Records, for the finding kept aside last, the parameters its kernel writes through and words
+ * for them (taken; ss_project_output_params). */
+static void set_outputs(ss_project_facts *facts, unsigned outputs, char *words)
+{
+    size_t n = facts->called->count;
+    ss_xgrow((void **)&facts->called_outputs, &facts->called_output_cap, n,
+             sizeof *facts->called_outputs);
+    ss_xgrow((void **)&facts->called_output_words, &facts->called_output_word_cap, n,
+             sizeof *facts->called_output_words);
+    facts->called_outputs[n - 1] = outputs;
+    facts->called_output_words[n - 1] = words;
+}
+
 /* Where the wait is, what it is and who reaches it: the call 'call', of 'api' (or of the
- * function of another unit 'wrapper', a USR, under that row's name) in the function 'fn'. */
+ * function of another unit 'wrapper', a USR, under that row's name) in the function 'fn'; the
+ * parameters of 'fn' its kernel writes through, and words for them (ss_project_output_params). */
 typedef struct wait_site {
     CXCursor call, fn;
     const ss_api *api;
     const char *wrapper;
+    unsigned outputs;
+    const char *output_words;
 } wait_site;
 
 /* Keeps aside, for the function 'entry' (its USR 'usr') that another unit may call, the
@@ -405,6 +421,10 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
     if (aside.count == 1 && facts) {
         ss_finding *f = ss_project_add_called(facts, usr);
         set_called(facts, start, at->wrapper);
+        /* Only where the function another unit calls is the wait's own. */
+        int own = clang_equalCursors(entry, at->fn);
+        set_outputs(facts, own ? at->outputs : 0,
+                    own && at->output_words ? ss_xstrdup(at->output_words) : NULL);
         *f = aside.findings[0];
         memset(&aside.findings[0], 0, sizeof aside.findings[0]);
     }
@@ -488,11 +508,16 @@ void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         direct || api->klass != SS_CLASS_DEVICE_SYNC ? NULL : ss_project_declared_only(call);
     if (!direct && wrapper == NULL)
         return;
-    wait_site at = {call, ss_scope_outer_function(ctx->function), api, wrapper};
+    wait_site at = {call, ss_scope_outer_function(ctx->function), api, wrapper, 0, NULL};
+    char *output_words = NULL;
+    if (direct)
+        at.outputs = ss_project_output_params(ctx, at.fn, call, api, &output_words);
+    at.output_words = output_words;
     char *name = ss_qualified_name(at.fn);
     find_entries(ctx, &at, ss_xasprintf("'%s()'", name ? name : "?"));
     free(name);
     free(wrapper);
+    free(output_words);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -564,7 +589,7 @@ static char *idle_words(const ss_loop_call *c, const char *name, int start)
  * 'result'; 'wait': the summary of the function of another unit that its wait is a call of, or
  * NULL. */
 static void report_loop_call(ss_result *result, const ss_finding *from, const ss_loop_call *c,
-                             const loop_call_query *q, const ss_device_wait *wait)
+                             const loop_call_query *q, const ss_device_wait *wait, const char *read)
 {
     /* The loop calls a function that leads to it: one of another unit, or of its own. */
     int through = strcmp(c->usr, q->usr) != 0 || !c->direct;
@@ -573,21 +598,24 @@ static void report_loop_call(ss_result *result, const ss_finding *from, const ss
     char *wait_words = wait ? ss_xasprintf("; through %s, which waits for the whole device (%s)",
                                            wait->name, wait->wait)
                             : NULL;
+    int inherent = !c->note && !idle && read;
     char *more = ss_xasprintf(
         "; it runs on every iteration: '%s()'%s is called from the loop at %s, in '%s' "
-        "(another unit)%s%s%s%s",
+        "(another unit)%s%s%s%s%s%s",
         c->callee ? c->callee : "?", through ? ", which reaches it," : "", c->place,
         c->caller ? c->caller : "?", c->note ? "; " : "", c->note ? c->note : "",
-        quiet_words ? quiet_words : "", wait_words ? wait_words : "");
+        quiet_words ? quiet_words : "", wait_words ? wait_words : "", inherent ? "; " : "",
+        inherent ? read : "");
     free(wait_words);
     ss_finding *f = ss_project_add_copy(result, from, more);
-    if (c->note || idle)
+    if (c->note || idle || inherent)
         f->severity = SS_SEV_NOTE;
     free(more);
     free(quiet_words);
 }
 
-void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *results, size_t count)
+void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *results, size_t count,
+                            unsigned scope)
 {
     for (size_t u = 0; u < count; u++) {
         const ss_result *called = facts[u] && results[u] ? facts[u]->called : NULL;
@@ -610,7 +638,12 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
              * for the whole device at the call (apply_waits): one finding for one wait. */
             if (c == NULL || (c->enqueues && ss_project_device_wait(facts, count, c->usr)))
                 continue;
-            report_loop_call(results[u], &called->findings[i], c, &q, wait);
+            unsigned outputs = facts[u]->called_outputs ? facts[u]->called_outputs[i] : 0;
+            char *read = outputs ? ss_project_outputs_read(facts, count, q.usr, outputs,
+                                                           facts[u]->called_output_words[i], scope)
+                                 : NULL;
+            report_loop_call(results[u], &called->findings[i], c, &q, wait, read);
+            free(read);
         }
     }
 }
@@ -635,6 +668,8 @@ void ss_project_loops_free(ss_project_facts *facts)
         free(facts->called_usrs[i]);
         if (facts->called_waits)
             free(facts->called_waits[i]);
+        if (facts->called_output_words)
+            free(facts->called_output_words[i]);
     }
     if (facts->called) {
         ss_result_free(facts->called);
@@ -643,6 +678,8 @@ void ss_project_loops_free(ss_project_facts *facts)
     free(facts->called_usrs);
     free(facts->called_starts);
     free(facts->called_waits);
+    free(facts->called_outputs);
+    free(facts->called_output_words);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -681,6 +718,10 @@ void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
                                 facts->called_starts ? facts->called_starts[i] : SS_START_NONE);
         if (facts->called_waits && facts->called_waits[i])
             ss_cache_add_string(item, "wait", facts->called_waits[i]);
+        if (facts->called_outputs && facts->called_outputs[i]) {
+            cJSON_AddNumberToObject(item, "outputs", facts->called_outputs[i]);
+            ss_cache_add_string(item, "outputWords", facts->called_output_words[i]);
+        }
         cJSON_AddItemToObject(item, "finding",
                               ss_cache_encode_finding(&facts->called->findings[i]));
         cJSON_AddItemToArray(called, item);
@@ -733,6 +774,9 @@ static void decode_called(const cJSON *item, ss_project_facts *facts, int *bad)
     const cJSON *start = cJSON_GetObjectItemCaseSensitive(item, "start");
     set_called(facts, cJSON_IsNumber(start) ? (int)start->valuedouble : SS_START_NONE,
                ss_cache_get_string(item, "wait", bad));
+    unsigned outputs = number(item, "outputs", 0);
+    const char *words = ss_cache_get_string(item, "outputWords", bad);
+    set_outputs(facts, words ? outputs : 0, words && outputs ? ss_xstrdup(words) : NULL);
 }
 
 /* A reach decoded from the cache ("reaches": [from, to] pairs). */
