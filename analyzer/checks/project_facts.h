@@ -104,6 +104,9 @@ typedef struct ss_loop_call {
      * whole device ('idle_device'); 'idle_line' that wait's line, 0 when none. */
     int direct, idle_device;
     unsigned site_line, idle_line, idle_args;
+    /* The call dispatches on a virtual method ('usr' the method it names): which override runs
+     * is decided at run time. */
+    int virtual_call;
 } ss_loop_call;
 
 /* The 'param' of an ss_stream_arg that is a field of a type ('usr' the field's): each write of
@@ -193,6 +196,10 @@ struct ss_project_facts {
     size_t loop_call_count, loop_call_cap;
     ss_cross_call *reaches; /* 'from' (another unit may call it) reaches 'to' (declared only) */
     size_t reach_count, reach_cap;
+    /* The virtual methods the unit's out-of-line overrides override: a virtual call of 'from'
+     * may run 'to', which the unit defines and another unit may call (project_loops.c). */
+    ss_cross_call *overrides;
+    size_t override_count, override_cap;
     ss_result *called;
     char **called_usrs;
     size_t called_cap;

@@ -38,6 +38,107 @@ static ss_project_facts *unit_facts(ss_check_ctx *ctx)
 }
 
 /* ------------------------------------------------------------------------------------------
+ * Virtual calls: a loop's call of a virtual method may run an override that another unit
+ * defines. */
+
+/* The USR of 'decl', malloc'ed, or NULL. */
+static char *usr_of(CXCursor decl)
+{
+    CXString usr = clang_getCursorUSR(decl);
+    const char *text = clang_getCString(usr);
+    char *copy = text && text[0] ? ss_xstrdup(text) : NULL;
+    clang_disposeString(usr);
+    return copy;
+}
+
+/* Whether 'method' is a virtual method of the project that a call may dispatch to from another
+ * unit: outside the system headers, of no class template, no specialization of one. */
+static int project_virtual(CXCursor method)
+{
+    if (clang_getCursorKind(method) != CXCursor_CXXMethod || !clang_CXXMethod_isVirtual(method) ||
+        ss_ast_in_system_header(method) ||
+        !ss_ast_is_null(clang_getSpecializedCursorTemplate(method)))
+        return 0;
+    enum CXCursorKind k = clang_getCursorKind(clang_getCursorSemanticParent(method));
+    return k == CXCursor_ClassDecl || k == CXCursor_StructDecl;
+}
+
+/* The USR of the virtual method that 'call', in the function 'fn', dispatches on (malloc'ed),
+ * or NULL: a call of a method that is not virtual, one named with a qualifier ('p->Base::f()',
+ * 'Base::f()': that method and no override), or one on the object a constructor or destructor
+ * is making or unmaking ('f()', 'this->f()': its own class's method, no override). */
+static char *virtual_callee(CXCursor call, CXCursor fn)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return NULL;
+    CXCursor method = clang_getCursorReferenced(call);
+    CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
+    if (!project_virtual(method) || clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
+        return NULL;
+    unsigned n = ss_ast_child_count(callee);
+    for (unsigned i = 0; i < n; i++) {
+        enum CXCursorKind q = clang_getCursorKind(ss_ast_child(callee, i));
+        if (q == CXCursor_TypeRef || q == CXCursor_NamespaceRef || q == CXCursor_TemplateRef)
+            return NULL;
+    }
+    enum CXCursorKind k = clang_getCursorKind(ss_scope_outer_function(fn));
+    int on_this = n == 0 || clang_getCursorKind(ss_ast_strip(ss_ast_child(callee, 0))) ==
+                                CXCursor_CXXThisExpr;
+    if (on_this && (k == CXCursor_Constructor || k == CXCursor_Destructor))
+        return NULL;
+    return usr_of(method);
+}
+
+/* Records in 'facts' that a virtual call of 'base' (and of every method it overrides) may run
+ * 'usr', 'depth' levels up from it. Returns the qualified name of the method 'method'
+ * overrides nearest (malloc'ed), or NULL when it overrides none. */
+static char *add_overrides(ss_project_facts *facts, CXCursor method, const char *usr, int depth)
+{
+    CXCursor *bases = NULL;
+    unsigned n = 0;
+    char *nearest = NULL;
+    clang_getOverriddenCursors(method, &bases, &n);
+    for (unsigned i = 0; i < n && depth < MAX_UP; i++) {
+        char *from = usr_of(bases[i]);
+        int seen = from == NULL;
+        for (size_t j = 0; !seen && j < facts->override_count; j++)
+            seen = strcmp(facts->overrides[j].from, from) == 0 &&
+                   strcmp(facts->overrides[j].to, usr) == 0;
+        if (!seen) {
+            ss_xgrow((void **)&facts->overrides, &facts->override_cap, facts->override_count + 1,
+                     sizeof *facts->overrides);
+            facts->overrides[facts->override_count].from = from;
+            facts->overrides[facts->override_count++].to = ss_xstrdup(usr);
+        } else {
+            free(from);
+        }
+        if (nearest == NULL)
+            nearest = ss_qualified_name(bases[i]);
+        free(add_overrides(facts, bases[i], usr, depth + 1));
+    }
+    if (bases)
+        clang_disposeOverriddenCursors(bases);
+    return nearest;
+}
+
+/* For the definition 'fn' of a virtual method that another unit may reach through a virtual
+ * call (defined out of its class, not inline): its USR (malloc'ed), after recording the methods
+ * it overrides in the unit's facts; '*base' the one it overrides nearest (malloc'ed), or NULL.
+ * NULL for any other function. */
+static char *virtual_entry(ss_check_ctx *ctx, CXCursor fn, char **base)
+{
+    *base = NULL;
+    ss_project_facts *facts = unit_facts(ctx);
+    if (facts == NULL || !project_virtual(fn) || !clang_isCursorDefinition(fn) ||
+        clang_Cursor_isFunctionInlined(fn) || clang_getCursorLinkage(fn) != CXLinkage_External)
+        return NULL;
+    char *usr = usr_of(fn);
+    if (usr)
+        *base = add_overrides(facts, fn, usr, 0);
+    return usr;
+}
+
+/* ------------------------------------------------------------------------------------------
  * The unit with the loop. */
 
 /* Whether 'stmt' holds a call (or a launch) other than 'site' (a null cursor: any call). */
@@ -214,7 +315,7 @@ static char *loop_note(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor 
 
 /* Records that the loop 'loop' of 'fn' calls, at 'site', what leads to the function 'usr'. */
 static void add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor loop, CXCursor fn,
-                          CXCursor site, const char *usr)
+                          CXCursor site, const char *usr, int virtual_call)
 {
     ss_loop_context lc;
     memset(&lc, 0, sizeof lc);
@@ -229,6 +330,7 @@ static void add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor l
     ss_loop_call *c = &facts->loop_calls[facts->loop_call_count++];
     memset(c, 0, sizeof *c);
     c->usr = ss_xstrdup(usr);
+    c->virtual_call = virtual_call;
     c->callee = ss_qualified_name(clang_getCursorReferenced(site));
     c->place = ss_callgraph_place(loop);
     c->caller = ss_qualified_name(lc.function);
@@ -237,6 +339,8 @@ static void add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor l
     c->note = loop_note(&at_loop, &lc, site);
     c->enqueues = ss_callgraph_loop_work(graph, loop, SS_SCOPE_ENQUEUES, site, &work, &via);
     char *called = ss_project_declared_only(site);
+    if (called == NULL && virtual_call)
+        called = virtual_callee(site, fn);
     c->direct = called && strcmp(called, usr) == 0;
     c->site_line = ss_scope_line(site);
     if (c->direct)
@@ -258,13 +362,13 @@ static void add_reach(ss_project_facts *facts, char *from, const char *to)
  * unit's call graph: a loop around it is a loop call (and ends the way up there); a function
  * another unit may call reaches 'usr'. 'budget' bounds what is recorded and what is visited. */
 static void walk_up(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn, CXCursor site,
-                    const char *usr, int depth, int *budget)
+                    const char *usr, int virtual_call, int depth, int *budget)
 {
     if (*budget <= 0 || --budget[1] <= 0)
         return;
     CXCursor loop = ss_scope_enclosing_loop(fn, site);
     if (!ss_ast_is_null(loop)) {
-        add_loop_call(ctx, facts, loop, fn, site, usr);
+        add_loop_call(ctx, facts, loop, fn, site, usr, virtual_call);
         --*budget;
         return;
     }
@@ -277,7 +381,7 @@ static void walk_up(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn, CXC
     CXCursor *calls, *callers;
     long n = depth < MAX_UP ? callers_of(ctx, top, &calls, &callers) : 0;
     for (long i = 0; i < n; i++)
-        walk_up(ctx, facts, callers[i], calls[i], usr, depth + 1, budget);
+        walk_up(ctx, facts, callers[i], calls[i], usr, virtual_call, depth + 1, budget);
     if (n > 0) {
         free(calls);
         free(callers);
@@ -287,13 +391,16 @@ static void walk_up(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn, CXC
 void ss_project_record_loop_call(ss_check_ctx *ctx, CXCursor call)
 {
     ss_project_facts *facts = unit_facts(ctx);
-    if (facts == NULL || ss_ast_is_null(ctx->function) ||
-        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+    if (facts == NULL || ss_ast_is_null(ctx->function))
         return;
+    /* A call in a lambda is in the loops around the lambda, as for the unit's own functions. */
     char *usr = ss_project_declared_only(call);
+    int virtual_call = usr == NULL;
+    if (usr == NULL)
+        usr = virtual_callee(call, ctx->function);
     int budget[2] = {MAX_RECORDS, MAX_STEPS}; /* records, functions visited */
     if (usr)
-        walk_up(ctx, facts, ctx->function, call, usr, 0, budget);
+        walk_up(ctx, facts, ctx->function, call, usr, virtual_call, 0, budget);
     free(usr);
 }
 
@@ -396,16 +503,19 @@ typedef struct wait_site {
  * finding the wait 'at' makes on every call of it ('chain': how the wait's function is
  * reached from it), its context applied as for a call in a loop (ctx->loop_elsewhere). */
 static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, const char *chain,
-                       const char *usr, int start)
+                       const char *usr, int start, const char *base)
 {
     CXCursor call = at->call;
     const ss_api *api = at->api;
     char *name = ss_qualified_name(entry);
     char *work = work_words(entry);
-    char *message = ss_xasprintf("'%s' in %s blocks the host on every call of '%s()', which "
-                                 "also enqueues device work (%s): the GPU drains and idles while "
-                                 "the host catches up",
-                                 api->name, chain, name ? name : "?", work);
+    char *overrides = base ? ss_xasprintf(" (an override of '%s()')", base) : NULL;
+    char *message =
+        ss_xasprintf("'%s' in %s blocks the host on every call of '%s()'%s, which "
+                     "also enqueues device work (%s): the GPU drains and idles while "
+                     "the host catches up",
+                     api->name, chain, name ? name : "?", overrides ? overrides : "", work);
+    free(overrides);
     ss_result aside;
     ss_result_init(&aside, SS_RESULT_LINT);
     ss_result *result = ctx->result;
@@ -469,14 +579,19 @@ static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
     int kept = 0;
     add_way(ways, &count, fn, chain, 0);
     for (size_t w = 0; w < count && kept < MAX_ENTRIES; w++) {
-        char *usr = ss_project_stream_param_usr(ways[w].fn);
-        if (usr && ss_callgraph_does_work(graph, ways[w].fn, SS_SCOPE_ENQUEUES)) {
+        char *usr = ss_project_stream_param_usr(ways[w].fn), *base = NULL;
+        int works = ss_callgraph_does_work(graph, ways[w].fn, SS_SCOPE_ENQUEUES);
+        if (usr == NULL && works)
+            usr = virtual_entry(ctx, ways[w].fn, &base);
+        if (usr && works) {
             keep_aside(ctx, at, ways[w].fn, ways[w].chain, usr,
                        w == 0 ? start_of(graph, fn, at->call, at->api, at->wrapper != NULL)
-                              : SS_START_NONE);
+                              : SS_START_NONE,
+                       base);
             kept++;
         }
         free(usr);
+        free(base);
         CXCursor *calls, *callers;
         long n = ways[w].depth < MAX_UP ? callers_of(ctx, ways[w].fn, &calls, &callers) : 0;
         for (long i = 0; i < n; i++) {
@@ -548,26 +663,53 @@ static int quiet(const ss_loop_call *c, const loop_call_query *q)
     return c->note != NULL || idle_for(c, q->usr, q->start);
 }
 
+/* A loop call the pass found for a finding, and whether the way to it went through a virtual
+ * call (an override's method called virtually: which override runs is decided at run time). */
+typedef struct found_call {
+    const ss_loop_call *c;
+    int virtual_way;
+} found_call;
+
+/* Whether the loop call 'c', found by a way through a virtual call or not, would make the
+ * finding a note. */
+static int noted(const ss_loop_call *c, int virtual_way, const loop_call_query *q)
+{
+    return virtual_way || c->virtual_call || quiet(c, q);
+}
+
 /* The loop call that the pass names for 'usr': one of 'usr' itself, or of a function that
- * reaches it ('reaches' facts, up to MAX_HOPS units); the first, in the run's order, whose loop
- * gives no reason for a note, else the first. '*better' carries the best found so far. */
+ * reaches it ('reaches' facts, up to MAX_HOPS units), or of a method it overrides ('overrides'
+ * facts; 'virtual_way' once the way took one); the first, in the run's order, that gives no
+ * reason for a note, else the first. '*better' carries the best found so far. Loop calls of
+ * the unit 'skip' are passed over. */
 static void find_loop_call(ss_project_facts *const *facts, size_t count, const char *usr, int depth,
-                           const loop_call_query *q, const ss_loop_call **better)
+                           const loop_call_query *q, found_call *better, size_t skip,
+                           int virtual_way)
 {
     for (size_t u = 0; u < count; u++) {
-        for (size_t i = 0; facts[u] && i < facts[u]->loop_call_count; i++) {
+        for (size_t i = 0; facts[u] && u != skip && i < facts[u]->loop_call_count; i++) {
             const ss_loop_call *c = &facts[u]->loop_calls[i];
             if (strcmp(c->usr, usr) == 0 &&
-                (*better == NULL || (quiet(*better, q) && !quiet(c, q))))
-                *better = c;
+                (better->c == NULL ||
+                 (noted(better->c, better->virtual_way, q) && !noted(c, virtual_way, q))))
+                *better = (found_call){c, virtual_way};
         }
     }
-    for (size_t u = 0; u < count && depth < MAX_HOPS && (*better == NULL || quiet(*better, q));
+    for (size_t u = 0; u < count && depth < MAX_HOPS &&
+                       (better->c == NULL || noted(better->c, better->virtual_way, q));
          u++) {
         for (size_t i = 0; facts[u] && i < facts[u]->reach_count; i++) {
             if (strcmp(facts[u]->reaches[i].to, usr) == 0 &&
                 strcmp(facts[u]->reaches[i].from, usr) != 0)
-                find_loop_call(facts, count, facts[u]->reaches[i].from, depth + 1, q, better);
+                find_loop_call(facts, count, facts[u]->reaches[i].from, depth + 1, q, better,
+                               (size_t)-1, virtual_way);
+        }
+        /* A virtual call of a method this unit's override overrides, in a loop of another
+         * unit (the unit's own virtual calls are not followed: its call graph does not). */
+        for (size_t i = 0; facts[u] && i < facts[u]->override_count; i++) {
+            if (strcmp(facts[u]->overrides[i].to, usr) == 0)
+                find_loop_call(facts, count, facts[u]->overrides[i].from, depth + 1, q, better, u,
+                               1);
         }
     }
 }
@@ -588,9 +730,11 @@ static char *idle_words(const ss_loop_call *c, const char *name, int start)
 /* The finding made of 'from' (kept aside for 'q') where the loop call 'c' runs it, into
  * 'result'; 'wait': the summary of the function of another unit that its wait is a call of, or
  * NULL. */
-static void report_loop_call(ss_result *result, const ss_finding *from, const ss_loop_call *c,
+static void report_loop_call(ss_result *result, const ss_finding *from, const found_call *found,
                              const loop_call_query *q, const ss_device_wait *wait, const char *read)
 {
+    const ss_loop_call *c = found->c;
+    int virtual_way = found->virtual_way || c->virtual_call;
     /* The loop calls a function that leads to it: one of another unit, or of its own. */
     int through = strcmp(c->usr, q->usr) != 0 || !c->direct;
     int idle = !c->note && idle_for(c, q->usr, q->start);
@@ -600,15 +744,21 @@ static void report_loop_call(ss_result *result, const ss_finding *from, const ss
                             : NULL;
     int inherent = !c->note && !idle && read;
     char *more = ss_xasprintf(
-        "; it runs on every iteration: '%s()'%s is called from the loop at %s, in '%s' "
-        "(another unit)%s%s%s%s%s%s",
-        c->callee ? c->callee : "?", through ? ", which reaches it," : "", c->place,
-        c->caller ? c->caller : "?", c->note ? "; " : "", c->note ? c->note : "",
-        quiet_words ? quiet_words : "", wait_words ? wait_words : "", inherent ? "; " : "",
-        inherent ? read : "");
+        "; it %s on every iteration: '%s()'%s is called%s from the loop at %s, in '%s' "
+        "(another unit)%s%s%s%s%s%s%s",
+        virtual_way ? "may run" : "runs", c->callee ? c->callee : "?",
+        virtual_way && through ? ", which reaches it through a virtual call,"
+        : through              ? ", which reaches it,"
+                               : "",
+        virtual_way && !through ? " virtually" : "", c->place, c->caller ? c->caller : "?",
+        virtual_way ? "; virtual: which override the call runs is decided at run time, "
+                      "by the class of the object"
+                    : "",
+        c->note ? "; " : "", c->note ? c->note : "", quiet_words ? quiet_words : "",
+        wait_words ? wait_words : "", inherent ? "; " : "", inherent ? read : "");
     free(wait_words);
     ss_finding *f = ss_project_add_copy(result, from, more);
-    if (c->note || idle || inherent)
+    if (c->note || idle || inherent || virtual_way)
         f->severity = SS_SEV_NOTE;
     free(more);
     free(quiet_words);
@@ -620,7 +770,7 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
     for (size_t u = 0; u < count; u++) {
         const ss_result *called = facts[u] && results[u] ? facts[u]->called : NULL;
         for (size_t i = 0; called && i < called->count; i++) {
-            const ss_loop_call *c = NULL;
+            found_call found = {NULL, 0};
             loop_call_query q = {facts[u]->called_usrs[i], facts[u]->called_starts
                                                                ? facts[u]->called_starts[i]
                                                                : SS_START_NONE};
@@ -633,16 +783,17 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
                 wrapper ? ss_project_device_wait(facts, count, wrapper) : NULL;
             if (wrapper && (wait == NULL || !wait->only))
                 continue;
-            find_loop_call(facts, count, q.usr, 0, &q, &c);
+            find_loop_call(facts, count, q.usr, 0, &q, &found, (size_t)-1, 0);
             /* A loop that does device work itself reports a call of a function that waits
              * for the whole device at the call (apply_waits): one finding for one wait. */
-            if (c == NULL || (c->enqueues && ss_project_device_wait(facts, count, c->usr)))
+            if (found.c == NULL ||
+                (found.c->enqueues && ss_project_device_wait(facts, count, found.c->usr)))
                 continue;
             unsigned outputs = facts[u]->called_outputs ? facts[u]->called_outputs[i] : 0;
             char *read = outputs ? ss_project_outputs_read(facts, count, q.usr, outputs,
                                                            facts[u]->called_output_words[i], scope)
                                  : NULL;
-            report_loop_call(results[u], &called->findings[i], c, &q, wait, read);
+            report_loop_call(results[u], &called->findings[i], &found, &q, wait, read);
             free(read);
         }
     }
@@ -664,6 +815,11 @@ void ss_project_loops_free(ss_project_facts *facts)
         free(facts->reaches[i].to);
     }
     free(facts->reaches);
+    for (size_t i = 0; i < facts->override_count; i++) {
+        free(facts->overrides[i].from);
+        free(facts->overrides[i].to);
+    }
+    free(facts->overrides);
     for (size_t i = 0; facts->called && i < facts->called->count; i++) {
         free(facts->called_usrs[i]);
         if (facts->called_waits)
@@ -698,6 +854,7 @@ void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
         ss_cache_add_string(item, "note", c->note);
         cJSON_AddBoolToObject(item, "enqueues", c->enqueues);
         cJSON_AddBoolToObject(item, "direct", c->direct);
+        cJSON_AddBoolToObject(item, "virtual", c->virtual_call);
         cJSON_AddBoolToObject(item, "idleDevice", c->idle_device);
         cJSON_AddNumberToObject(item, "siteLine", c->site_line);
         cJSON_AddNumberToObject(item, "idleLine", c->idle_line);
@@ -708,6 +865,11 @@ void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
     for (size_t i = 0; i < facts->reach_count; i++) {
         const char *pair[2] = {facts->reaches[i].from, facts->reaches[i].to};
         cJSON_AddItemToArray(reaches, cJSON_CreateStringArray(pair, 2));
+    }
+    cJSON *overrides = facts->override_count ? cJSON_AddArrayToObject(o, "overrides") : NULL;
+    for (size_t i = 0; i < facts->override_count; i++) {
+        const char *pair[2] = {facts->overrides[i].from, facts->overrides[i].to};
+        cJSON_AddItemToArray(overrides, cJSON_CreateStringArray(pair, 2));
     }
     size_t n = facts->called ? facts->called->count : 0;
     cJSON *called = n ? cJSON_AddArrayToObject(o, "calledInLoops") : NULL;
@@ -756,6 +918,7 @@ static void decode_loop_call(const cJSON *item, ss_project_facts *facts, int *ba
     c->note = copied(item, "note", 0, bad);
     c->enqueues = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "enqueues"));
     c->direct = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "direct"));
+    c->virtual_call = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "virtual"));
     c->idle_device = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "idleDevice"));
     c->site_line = number(item, "siteLine", 0);
     c->idle_line = number(item, "idleLine", 0);
@@ -785,9 +948,19 @@ static void decode_reach(ss_project_facts *facts, const char *from, const char *
     add_reach(facts, ss_xstrdup(from), to);
 }
 
+/* An override decoded from the cache ("overrides": [virtual method, override] pairs). */
+static void decode_override(ss_project_facts *facts, const char *from, const char *to)
+{
+    ss_xgrow((void **)&facts->overrides, &facts->override_cap, facts->override_count + 1,
+             sizeof *facts->overrides);
+    facts->overrides[facts->override_count].from = ss_xstrdup(from);
+    facts->overrides[facts->override_count++].to = ss_xstrdup(to);
+}
+
 void ss_project_loops_decode(const cJSON *o, ss_project_facts *facts, int *bad)
 {
     ss_project_decode_pairs(o, "reaches", decode_reach, facts, bad);
+    ss_project_decode_pairs(o, "overrides", decode_override, facts, bad);
     const cJSON *calls = cJSON_GetObjectItemCaseSensitive(o, "loopCalls");
     const cJSON *called = cJSON_GetObjectItemCaseSensitive(o, "calledInLoops"), *item;
     if ((calls && !cJSON_IsArray(calls)) || (called && !cJSON_IsArray(called))) {

@@ -1,0 +1,6 @@
+#include <cuda_runtime.h>
+
+void finish_all()
+{
+    cudaDeviceSynchronize();
+}
