@@ -421,3 +421,12 @@ char *ss_ast_dependent_member(CXCursor call)
     clang_disposeTokens(tu, tokens, n);
     return name;
 }
+
+char *ss_ast_usr(CXCursor decl)
+{
+    CXString usr = clang_getCursorUSR(decl);
+    const char *text = clang_getCString(usr);
+    char *copy = text && text[0] ? ss_xstrdup(text) : NULL;
+    clang_disposeString(usr);
+    return copy;
+}

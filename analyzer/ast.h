@@ -102,6 +102,8 @@ char *ss_expr_text(CXCursor expr);
 /* "ns::Class::name" for a declaration, skipping inline namespaces (std::__1, std::__cxx11),
  * malloc'ed. */
 char *ss_qualified_name(CXCursor decl);
+/* The USR of a declaration, malloc'ed, or NULL when it has none. */
+char *ss_ast_usr(CXCursor decl);
 /* The qualified name of the class template a type (or the type a reference or pointer
  * refers to) specializes, or of the class itself, malloc'ed; NULL when it is not a class. */
 char *ss_type_template_name(CXType type);

@@ -141,13 +141,7 @@ static char *function_usr(CXCursor decl)
     if (ss_ast_is_null(decl))
         return NULL;
     CXCursor templ = clang_getSpecializedCursorTemplate(decl);
-    if (!ss_ast_is_null(templ))
-        decl = templ;
-    CXString usr = clang_getCursorUSR(decl);
-    const char *text = clang_getCString(usr);
-    char *copy = text && text[0] ? ss_xstrdup(text) : NULL;
-    clang_disposeString(usr);
-    return copy;
+    return ss_ast_usr(ss_ast_is_null(templ) ? decl : templ);
 }
 
 /* Whether 'decl' is a function of the project a summary may stand for: declared outside the

@@ -41,16 +41,6 @@ static ss_project_facts *unit_facts(ss_check_ctx *ctx)
  * Virtual calls: a loop's call of a virtual method may run an override that another unit
  * defines. */
 
-/* The USR of 'decl', malloc'ed, or NULL. */
-static char *usr_of(CXCursor decl)
-{
-    CXString usr = clang_getCursorUSR(decl);
-    const char *text = clang_getCString(usr);
-    char *copy = text && text[0] ? ss_xstrdup(text) : NULL;
-    clang_disposeString(usr);
-    return copy;
-}
-
 /* Whether 'method' is a virtual method of the project that a call may dispatch to from another
  * unit: outside the system headers, of no class template, no specialization of one. */
 static int project_virtual(CXCursor method)
@@ -86,7 +76,7 @@ static char *virtual_callee(CXCursor call, CXCursor fn)
                                 CXCursor_CXXThisExpr;
     if (on_this && (k == CXCursor_Constructor || k == CXCursor_Destructor))
         return NULL;
-    return usr_of(method);
+    return ss_ast_usr(method);
 }
 
 /* Records in 'facts' that a virtual call of 'base' (and of every method it overrides) may run
@@ -99,7 +89,7 @@ static char *add_overrides(ss_project_facts *facts, CXCursor method, const char 
     char *nearest = NULL;
     clang_getOverriddenCursors(method, &bases, &n);
     for (unsigned i = 0; i < n && depth < MAX_UP; i++) {
-        char *from = usr_of(bases[i]);
+        char *from = ss_ast_usr(bases[i]);
         int seen = from == NULL;
         for (size_t j = 0; !seen && j < facts->override_count; j++)
             seen = strcmp(facts->overrides[j].from, from) == 0 &&
@@ -132,7 +122,7 @@ static char *virtual_entry(ss_check_ctx *ctx, CXCursor fn, char **base)
     if (facts == NULL || !project_virtual(fn) || !clang_isCursorDefinition(fn) ||
         clang_Cursor_isFunctionInlined(fn) || clang_getCursorLinkage(fn) != CXLinkage_External)
         return NULL;
-    char *usr = usr_of(fn);
+    char *usr = ss_ast_usr(fn);
     if (usr)
         *base = add_overrides(facts, fn, usr, 0);
     return usr;

@@ -434,11 +434,7 @@ static char *stream_field(CXCursor c)
     if (clang_getCursorKind(field) != CXCursor_FieldDecl || ss_ast_in_system_header(field) ||
         !ss_check_is_stream_type(clang_getCursorType(field)))
         return NULL;
-    CXString usr = clang_getCursorUSR(field);
-    const char *text = clang_getCString(usr);
-    char *copy = text && text[0] ? ss_xstrdup(text) : NULL;
-    clang_disposeString(usr);
-    return copy;
+    return ss_ast_usr(field);
 }
 
 typedef struct arg_walk {

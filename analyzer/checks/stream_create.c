@@ -266,21 +266,12 @@ static int shares_streams(CXCursor decl)
     return !ss_ast_in_system_header(decl);
 }
 
-static char *usr_of(CXCursor decl)
-{
-    CXString usr = clang_getCursorUSR(decl);
-    const char *text = clang_getCString(usr);
-    char *copy = text && text[0] ? ss_xstrdup(text) : NULL;
-    clang_disposeString(usr);
-    return copy;
-}
-
 void ss_stream_note_use(ss_check_ctx *ctx, CXCursor ref)
 {
     CXCursor decl = clang_getCursorReferenced(ref);
     if (!shares_streams(decl))
         return;
-    char *key = usr_of(decl);
+    char *key = ss_ast_usr(decl);
     if (key)
         ss_tu_streams_use(ctx->streams, key);
     free(key);
@@ -334,7 +325,7 @@ static void note_created(ss_check_ctx *ctx, CXCursor call, const ss_finding *f)
         decl = ctx->function;
         name = ss_xasprintf("%s()", ctx->function_name ? ctx->function_name : "");
     }
-    char *key = ss_ast_is_null(decl) ? NULL : usr_of(decl);
+    char *key = ss_ast_is_null(decl) ? NULL : ss_ast_usr(decl);
     if (key)
         ss_tu_streams_create(ctx->streams, key, name, f->file, f->line, f->column);
     free(key);
