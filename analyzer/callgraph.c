@@ -701,31 +701,23 @@ static int name_says_set_up(const char *name)
     return name_has_word(name, set_up_word);
 }
 
-/* Why 'function' (a definition) sets up, as ss_callgraph_sets_up says ("is a constructor",
- * "sets up (its name says so)"), or NULL. */
-static const char *set_up_reason(CXCursor function)
-{
-    enum CXCursorKind k = clang_getCursorKind(function);
-    if (k == CXCursor_Constructor)
-        return "is a constructor";
-    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_FunctionTemplate)
-        return NULL;
-    CXString s = clang_getCursorSpelling(function);
-    int named = clang_getCString(s) && name_says_set_up(clang_getCString(s));
-    clang_disposeString(s);
-    return named ? "sets up (its name says so)" : NULL;
-}
-
 int ss_callgraph_sets_up(CXCursor function, char **why)
 {
-    const char *reason = set_up_reason(function);
     *why = NULL;
-    if (reason == NULL)
+    enum CXCursorKind k = clang_getCursorKind(function);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_Constructor &&
+        k != CXCursor_FunctionTemplate)
         return 0;
     char *name = ss_qualified_name(function);
-    *why = ss_xasprintf("'%s' %s", name, reason);
+    CXString s = clang_getCursorSpelling(function);
+    const char *spelled = clang_getCString(s) ? clang_getCString(s) : "";
+    if (k == CXCursor_Constructor)
+        *why = ss_xasprintf("'%s' is a constructor", name);
+    else if (name_says_set_up(spelled))
+        *why = ss_xasprintf("'%s' sets up (its name says so)", name);
+    clang_disposeString(s);
     free(name);
-    return 1;
+    return *why != NULL;
 }
 
 static const char *callable_only_here(ss_callgraph *g, CXCursor function);
@@ -1189,23 +1181,6 @@ int ss_callgraph_named_elsewhere(ss_callgraph *g, CXCursor function)
     return n < 0 || g->nodes[n].refs > 0 || g->nodes[n].outside > 0;
 }
 
-/* ss_callgraph_calls_of for node 'n', with the calls left unresolved in templates that may
- * call it (as ss_callgraph_seen_calls_of says). */
-static long calls_seen(ss_callgraph *g, size_t n, CXCursor *calls, CXCursor *callers, size_t max)
-{
-    long count = ss_callgraph_calls_of(g, g->nodes[n].cursor, calls, callers, max);
-    for (size_t i = 0; count >= 0 && i < g->dependent_count; i++) {
-        if (!dependent_may_call(g, i, n))
-            continue;
-        if ((size_t)count < max) {
-            calls[count] = g->dependent[i];
-            callers[count] = g->nodes[g->dependent_caller[i]].cursor;
-        }
-        count++;
-    }
-    return count;
-}
-
 long ss_callgraph_seen_calls_of(ss_callgraph *g, CXCursor function, CXCursor *calls,
                                 CXCursor *callers, size_t max)
 {
@@ -1220,106 +1195,17 @@ long ss_callgraph_seen_calls_of(ss_callgraph *g, CXCursor function, CXCursor *ca
                clang_Cursor_isFunctionInlined(f);
     if (!here || g->nodes[n].outside > 0 || clang_CXXMethod_isVirtual(f))
         return -1;
-    return calls_seen(g, (size_t)n, calls, callers, max);
-}
-
-/* ------------------------------------------------------------------------------------------
- * Functions only set-up code calls. */
-
-/* How many callers up set_up_callers looks, and how many calls of one function it reads. */
-enum { SET_UP_LEVELS = 4, SET_UP_CALLS = 16 };
-
-/* A call of a set-up function does not make it set-up when the call runs on every iteration of
- * a loop: skip (ss_callgraph_reached_unless) only the calls made in a loop of a function that
- * sets up itself (its loops run during set-up, as ss_callgraph_sets_up says). */
-static int in_set_up_loop(CXCursor from, CXCursor call, void *data)
-{
-    const ss_callgraph *g = data;
-    if (ss_ast_is_function(from))
-        return 0;
-    for (size_t s = 0; s < g->site_count; s++) {
-        if (clang_equalCursors(g->sites[s].call, call))
-            return set_up_reason(g->nodes[g->sites[s].caller].cursor) != NULL;
-    }
-    return 0;
-}
-
-static int set_up_callers(ss_callgraph *g, size_t n, int levels, char **words);
-
-/* Why the call 'call', made in 'caller', of node 'n''s function runs during set-up (as
- * set_up_callers says, 'levels' more callers up): "'initEpoch', which sets up (its name says
- * so)"; "" for a call of itself (it runs where it already runs); NULL when it may not.
- * Malloc'ed. */
-static char *call_set_up_words(ss_callgraph *g, size_t n, CXCursor call, CXCursor caller,
-                               int levels)
-{
-    CXCursor holder;
-    long c = find_node(g, caller);
-    if (c < 0 || !ss_ast_is_null(lambda_around(caller, call, &holder)))
-        return NULL;
-    if ((size_t)c == n)
-        return ss_xstrdup("");
-    const char *reason = set_up_reason(caller);
-    if (reason)
-        return ss_callgraph_reached_unless(g, caller, SS_SCOPE_ENQUEUES, in_set_up_loop, g)
-                   ? NULL
-                   : ss_xasprintf("'%s', which %s", g->nodes[c].name, reason);
-    char *above = NULL;
-    if (levels <= 1 || !set_up_callers(g, (size_t)c, levels - 1, &above))
-        return NULL;
-    char *words = ss_xasprintf("'%s', which is called only from %s", g->nodes[c].name, above);
-    free(above);
-    return words;
-}
-
-/* Whether every call of node 'n''s function runs during set-up (ss_callgraph_set_up_only),
- * looking 'levels' more callers up. '*words' receives "'initEpoch', which sets up (its name
- * says so)", or "'fill', which is called only from 'initEpoch', which ...", malloc'ed. */
-static int set_up_callers(ss_callgraph *g, size_t n, int levels, char **words)
-{
-    CXCursor f = g->nodes[n].cursor, calls[SET_UP_CALLS], callers[SET_UP_CALLS];
-    enum CXLinkageKind link = clang_getCursorLinkage(f);
-    *words = NULL;
-    if ((link != CXLinkage_Internal && link != CXLinkage_UniqueExternal) ||
-        g->nodes[n].outside > 0 || clang_CXXMethod_isVirtual(f))
-        return 0;
-    long count = calls_seen(g, n, calls, callers, SET_UP_CALLS);
-    if (count <= 0 || count > SET_UP_CALLS)
-        return 0;
-    long others = 0;
-    for (long i = 0; i < count; i++) {
-        char *call_words = call_set_up_words(g, n, calls[i], callers[i], levels);
-        if (call_words == NULL) {
-            free(*words);
-            *words = NULL;
-            return 0;
-        }
-        if (*words == NULL && call_words[0] != '\0') {
-            *words = call_words;
+    long count = ss_callgraph_calls_of(g, function, calls, callers, max);
+    for (size_t i = 0; count >= 0 && i < g->dependent_count; i++) {
+        if (!dependent_may_call(g, i, (size_t)n))
             continue;
+        if ((size_t)count < max) {
+            calls[count] = g->dependent[i];
+            callers[count] = g->nodes[g->dependent_caller[i]].cursor;
         }
-        others += call_words[0] != '\0';
-        free(call_words);
+        count++;
     }
-    if (*words && others > 0) {
-        char *longer = ss_xasprintf("%s (and %ld more call%s made during set-up)", *words, others,
-                                    others > 1 ? "s" : "");
-        free(*words);
-        *words = longer;
-    }
-    return *words != NULL;
-}
-
-int ss_callgraph_set_up_only(ss_callgraph *g, CXCursor function, char **why)
-{
-    *why = NULL;
-    long n = g ? find_node(g, definition_of(function)) : -1;
-    char *words = NULL;
-    if (n < 0 || !set_up_callers(g, (size_t)n, SET_UP_LEVELS, &words))
-        return 0;
-    *why = ss_xasprintf("'%s' is called only from %s", g->nodes[n].name, words);
-    free(words);
-    return 1;
+    return count;
 }
 
 /* ------------------------------------------------------------------------------------------

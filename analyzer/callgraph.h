@@ -124,17 +124,6 @@ int ss_callgraph_takes_value(ss_callgraph *graph, CXCursor call, int index);
  * for a message ("'Pool::Pool' is a constructor"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_sets_up(CXCursor function, char **why);
 
-/* Whether every call of the named function 'function' runs during set-up, so that a loop in it
- * does too: only this unit can call it (internal linkage: static, or in an anonymous namespace;
- * not virtual, nothing outside a function names it, its address is not taken), the unit calls
- * it, and each call (not in a lambda that may run later) is made in a function that sets up
- * (ss_callgraph_sets_up) and that no loop of the unit that enqueues device work reaches, a
- * loop of a function that sets up aside (ss_callgraph_reached_unless), or in a function of
- * which all this holds in turn (up to four callers up). '*why' receives words for a message
- * ("'generate_dag' is called only from 'initEpoch', which sets up (its name says so)"),
- * malloc'ed. Returns 1 or 0. */
-int ss_callgraph_set_up_only(ss_callgraph *graph, CXCursor function, char **why);
-
 /* Whether 'function' (a definition) tears down, so that a loop in it runs when an object is
  * destroyed, not on a hot path: a destructor, or a word of its name (split as above) starts
  * with finalize, cleanup, teardown, shutdown, destroy, reclaim or deinit ('commReclaim'). '*why'

@@ -169,8 +169,7 @@ static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
 {
     char *note = ss_context_timing_words(ctx, loop, at, not_timed);
     char *set_up = NULL;
-    if (note == NULL && (ss_callgraph_sets_up(loop->function, &set_up) ||
-                         ss_callgraph_set_up_only(ss_check_graph(ctx), loop->function, &set_up))) {
+    if (note == NULL && ss_callgraph_sets_up(loop->function, &set_up)) {
         char *where = loop->chain ? ss_xstrdup(loop->place)
                                   : ss_xasprintf("line %u", ss_scope_line(loop->loop));
         note = ss_xasprintf("set-up: the loop at %s runs during set-up: %s", where, set_up);
