@@ -53,29 +53,61 @@ static int project_virtual(CXCursor method)
     return k == CXCursor_ClassDecl || k == CXCursor_StructDecl;
 }
 
-/* The USR of the virtual method that 'call', in the function 'fn', dispatches on (malloc'ed),
- * or NULL: a call of a method that is not virtual, one named with a qualifier ('p->Base::f()',
- * 'Base::f()': that method and no override), or one on the object a constructor or destructor
- * is making or unmaking ('f()', 'this->f()': its own class's method, no override). */
-static char *virtual_callee(CXCursor call, CXCursor fn)
+/* Whether the declaration 'decl' (a method or a class) is marked final. */
+static int is_final(CXCursor decl)
 {
+    for (unsigned i = 0; i < ss_ast_child_count(decl); i++) {
+        if (clang_getCursorKind(ss_ast_child(decl, i)) == CXCursor_CXXFinalAttr)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the object expression 'base' of a member call names its object through a pointer or
+ * a reference (where the object's class may be one that derives from the type named): a
+ * pointer-typed expression ('p->f()', 'v[i]->f()'), or a variable, parameter or field declared
+ * as a reference ('Base &b; b.f()'). An object itself ('Exact e; e.f()', 'objs[i].f()') is not. */
+static int through_indirection(CXCursor base)
+{
+    base = ss_ast_strip(base);
+    if (clang_getCanonicalType(clang_getCursorType(base)).kind == CXType_Pointer)
+        return 1;
+    enum CXCursorKind k = clang_getCursorKind(base);
+    if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+        return 0;
+    enum CXTypeKind t = clang_getCursorType(clang_getCursorReferenced(base)).kind;
+    return t == CXType_LValueReference || t == CXType_RValueReference;
+}
+
+/* The USR of the virtual method of the project that 'call', in the function 'fn', calls
+ * (malloc'ed), or NULL; '*dispatch' whether the call may run an override instead: it is made
+ * through a pointer or reference, or on 'this' outside a constructor and destructor (which run
+ * their own class's method), neither the method nor its class is final, and no qualifier names
+ * the method ('p->Base::f()' calls that one). */
+static char *virtual_callee(CXCursor call, CXCursor fn, int *dispatch)
+{
+    *dispatch = 0;
     if (clang_getCursorKind(call) != CXCursor_CallExpr)
         return NULL;
     CXCursor method = clang_getCursorReferenced(call);
     CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
     if (!project_virtual(method) || clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
         return NULL;
+    int qualified = 0;
     unsigned n = ss_ast_child_count(callee);
     for (unsigned i = 0; i < n; i++) {
         enum CXCursorKind q = clang_getCursorKind(ss_ast_child(callee, i));
-        if (q == CXCursor_TypeRef || q == CXCursor_NamespaceRef || q == CXCursor_TemplateRef)
-            return NULL;
+        qualified |=
+            q == CXCursor_TypeRef || q == CXCursor_NamespaceRef || q == CXCursor_TemplateRef;
     }
     enum CXCursorKind k = clang_getCursorKind(ss_scope_outer_function(fn));
-    int on_this = n == 0 || clang_getCursorKind(ss_ast_strip(ss_ast_child(callee, 0))) ==
-                                CXCursor_CXXThisExpr;
-    if (on_this && (k == CXCursor_Constructor || k == CXCursor_Destructor))
-        return NULL;
+    CXCursor base = n > 0 ? ss_ast_strip(ss_ast_child(callee, 0)) : clang_getNullCursor();
+    int on_this = n == 0 || clang_getCursorKind(base) == CXCursor_CXXThisExpr ||
+                  clang_getCursorKind(base) == CXCursor_TypeRef;
+    int indirect =
+        on_this ? k != CXCursor_Constructor && k != CXCursor_Destructor : through_indirection(base);
+    *dispatch = indirect && !qualified && !is_final(method) &&
+                !is_final(clang_getCursorSemanticParent(method));
     return ss_ast_usr(method);
 }
 
@@ -329,8 +361,9 @@ static void add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor l
     c->note = loop_note(&at_loop, &lc, site);
     c->enqueues = ss_callgraph_loop_work(graph, loop, SS_SCOPE_ENQUEUES, site, &work, &via);
     char *called = ss_project_declared_only(site);
-    if (called == NULL && virtual_call)
-        called = virtual_callee(site, fn);
+    int dispatch = 0;
+    if (called == NULL)
+        called = virtual_callee(site, fn, &dispatch);
     c->direct = called && strcmp(called, usr) == 0;
     c->site_line = ss_scope_line(site);
     if (c->direct)
@@ -385,9 +418,9 @@ void ss_project_record_loop_call(ss_check_ctx *ctx, CXCursor call)
         return;
     /* A call in a lambda is in the loops around the lambda, as for the unit's own functions. */
     char *usr = ss_project_declared_only(call);
-    int virtual_call = usr == NULL;
+    int virtual_call = 0;
     if (usr == NULL)
-        usr = virtual_callee(call, ctx->function);
+        usr = virtual_callee(call, ctx->function, &virtual_call);
     int budget[2] = {MAX_RECORDS, MAX_STEPS}; /* records, functions visited */
     if (usr)
         walk_up(ctx, facts, ctx->function, call, usr, virtual_call, 0, budget);
@@ -669,7 +702,8 @@ static int noted(const ss_loop_call *c, int virtual_way, const loop_call_query *
 
 /* The loop call that the pass names for 'usr': one of 'usr' itself, or of a function that
  * reaches it ('reaches' facts, up to MAX_HOPS units), or of a method it overrides ('overrides'
- * facts; 'virtual_way' once the way took one); the first, in the run's order, that gives no
+ * facts; 'virtual_way' once the way took one: then only calls that dispatch, and no reaches);
+ * the first, in the run's order, that gives no
  * reason for a note, else the first. '*better' carries the best found so far. Loop calls of
  * the unit 'skip' are passed over. */
 static void find_loop_call(ss_project_facts *const *facts, size_t count, const char *usr, int depth,
@@ -679,6 +713,9 @@ static void find_loop_call(ss_project_facts *const *facts, size_t count, const c
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && u != skip && i < facts[u]->loop_call_count; i++) {
             const ss_loop_call *c = &facts[u]->loop_calls[i];
+            /* Through an override, only a call that dispatches runs it. */
+            if (virtual_way && !c->virtual_call)
+                continue;
             if (strcmp(c->usr, usr) == 0 &&
                 (better->c == NULL ||
                  (noted(better->c, better->virtual_way, q) && !noted(c, virtual_way, q))))
@@ -688,7 +725,8 @@ static void find_loop_call(ss_project_facts *const *facts, size_t count, const c
     for (size_t u = 0; u < count && depth < MAX_HOPS &&
                        (better->c == NULL || noted(better->c, better->virtual_way, q));
          u++) {
-        for (size_t i = 0; facts[u] && i < facts[u]->reach_count; i++) {
+        /* Reaches do not say whether their call dispatches: not followed past an override. */
+        for (size_t i = 0; facts[u] && !virtual_way && i < facts[u]->reach_count; i++) {
             if (strcmp(facts[u]->reaches[i].to, usr) == 0 &&
                 strcmp(facts[u]->reaches[i].from, usr) != 0)
                 find_loop_call(facts, count, facts[u]->reaches[i].from, depth + 1, q, better,

@@ -5,7 +5,9 @@
 # Builder::prune() and mark() (whose overrides are defined in the class); Builder::init's loop
 # calls load(); Sweep's constructor calls b->sweep() in a loop; Builder's constructor calls
 # refresh() (its own, not an override); report() is called outside any loop; drive()'s loop
-# calls e->tally() on an Exact pointer (still a virtual call: a class may derive from Exact). exact.cu defines Exact's overrides, each of
+# calls e->tally() on an Exact pointer (still a virtual call: a class may derive from Exact);
+# by_value()'s loop calls pack() on an Exact object and sealed()'s seal(), final in Exact, through
+# a pointer: neither dispatches, and their waits are warnings. exact.cu defines Exact's overrides, each of
 # which launches and waits for the device (settle() through finish.cpp's device-wide wrapper).
 # Exact::split's wait (in a template it calls), Exact::regroup's and settle's call of the
 # wrapper are SYNC401 notes naming the loop and the method they override (which override a
@@ -33,6 +35,8 @@ N31="src/exact.cu:31:5: note: 'cudaDeviceSynchronize' in 'Exact::load()' blocks 
 N49="src/exact.cu:49:5: note: 'cudaDeviceSynchronize' in 'Exact::sweep()' blocks the host on every call of 'Exact::sweep()' (an override of 'Builder::sweep()'), which also enqueues device work (kernel 'gain' is launched at line 48): $DRAINS; it may run on every iteration: 'Builder::sweep()', $VIRTUAL is called from the loop at grow.cpp:36, in 'Sweep::Sweep' (another unit); $DECIDED; set-up: the loop at line 36 runs during set-up: 'Sweep::Sweep' is a constructor $R401"
 N55="src/exact.cu:55:5: note: 'finish_all' in 'Exact::settle()' blocks the host on every call of 'Exact::settle()' (an override of 'Builder::settle()'), which also enqueues device work (kernel 'gain' is launched at line 54): $DRAINS; it may run on every iteration: 'Builder::settle()', $VIRTUAL is called from the loop at grow.cpp:13, in 'Builder::grow' (another unit); $DECIDED; through 'finish_all()', defined in finish.cpp:3, which waits for the whole device ('cudaDeviceSynchronize' at finish.cpp:5) $R401"
 N67="src/exact.cu:67:5: note: 'cudaDeviceSynchronize' in 'Exact::tally()' blocks the host on every call of 'Exact::tally()' (an override of 'Builder::tally()'), which also enqueues device work (kernel 'gain' is launched at line 66): $DRAINS; it may run on every iteration: 'Exact::tally()' is called virtually from the loop at grow.cpp:42, in 'drive' (another unit); $DECIDED $R401"
+W73="src/exact.cu:73:5: warning: 'cudaDeviceSynchronize' in 'Exact::pack()' blocks the host on every call of 'Exact::pack()' (an override of 'Builder::pack()'), which also enqueues device work (kernel 'gain' is launched at line 72): $DRAINS; it runs on every iteration: 'Exact::pack()' is called from the loop at grow.cpp:49, in 'by_value' (another unit) $R401"
+W79="src/exact.cu:79:5: warning: 'cudaDeviceSynchronize' in 'Exact::seal()' blocks the host on every call of 'Exact::seal()' (an override of 'Builder::seal()'), which also enqueues device work (kernel 'gain' is launched at line 78): $DRAINS; it runs on every iteration: 'Exact::seal()' is called from the loop at grow.cpp:55, in 'sealed' (another unit) $R401"
 W61="src/exact.cu:61:5: warning: 'cudaDeviceSynchronize' in 'gather()' blocks the host on every call of 'gather()', which also enqueues device work (kernel 'gain' is launched at line 60): $DRAINS; it runs on every iteration: 'gather()' is called from the loop at grow.cpp:13, in 'Builder::grow' (another unit) $R401"
 
 for order in "grow.cpp exact.cu stage.cu finish.cpp" "finish.cpp stage.cu exact.cu grow.cpp"; do
@@ -48,7 +52,9 @@ $N31
 $N49
 $N55
 $W61
-$N67"
+$N67
+$W73
+$W79"
     done
     rm -rf cache
 done

@@ -24,6 +24,8 @@ struct Builder {
     virtual void report() = 0;
     virtual void settle() = 0;
     virtual void tally() = 0;
+    virtual void pack() = 0;
+    virtual void seal() = 0;
     virtual void mark()
     {
         cudaDeviceSynchronize();
@@ -46,6 +48,8 @@ struct Exact : Builder {
     void report() override;
     void settle() override;
     void tally() override;
+    void pack() override;
+    void seal() final;
     void mark() override
     {
         cudaMemsetAsync(data, 0, 4);
@@ -54,6 +58,8 @@ struct Exact : Builder {
 };
 
 void drive(Exact *e, int n);
+void by_value(int n);
+void sealed(Exact *e, int n);
 
 struct Sweep {
     Sweep(Builder *b, int n);

@@ -66,3 +66,15 @@ void Exact::tally()
     gain<<<1, 32>>>(data);
     cudaDeviceSynchronize();
 }
+
+void Exact::pack()
+{
+    gain<<<1, 32>>>(data);
+    cudaDeviceSynchronize();
+}
+
+void Exact::seal()
+{
+    gain<<<1, 32>>>(data);
+    cudaDeviceSynchronize();
+}

@@ -42,3 +42,16 @@ void drive(Exact *e, int n)
     for (int i = 0; i < n; i++)
         e->tally();
 }
+
+void by_value(int n)
+{
+    Exact e(1);
+    for (int i = 0; i < n; i++)
+        e.pack();
+}
+
+void sealed(Exact *e, int n)
+{
+    for (int i = 0; i < n; i++)
+        e->seal();
+}
