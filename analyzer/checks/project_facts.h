@@ -228,6 +228,11 @@ struct ss_project_facts {
     int outputs_known, unjudged;
     char **declared;
     size_t declared_count, declared_cap;
+    /* The names of the unit's calls that no USR of the project's functions stands for (a callee
+     * left unresolved by an error, a function a system header declares, which a project's header
+     * given with -isystem is): a function of that name may be called there (project_outputs.c). */
+    char **loose;
+    size_t loose_count, loose_cap;
 };
 
 enum { SS_START_NONE = -1, SS_START_DEVICE = -2 };

@@ -323,44 +323,176 @@ static int clean_between(ss_callgraph *graph, CXCursor stmt)
     return !escape && !ss_context_queues_work(graph, stmt);
 }
 
-/* Whether the stripped expression 'e' names 'decl'. */
+/* Whether the stripped expression 'e' names 'decl' of the object the function works on: a
+ * variable, or a field of 'this' ('h_', 'this->h_'; not 'other.h_'). */
 static int is_name_of(CXCursor e, CXCursor decl)
 {
     e = ss_ast_strip(e);
     enum CXCursorKind k = clang_getCursorKind(e);
-    return (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
-           clang_equalCursors(clang_getCursorReferenced(e), decl);
+    if ((k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr) ||
+        !clang_equalCursors(clang_getCursorReferenced(e), decl))
+        return 0;
+    if (k == CXCursor_DeclRefExpr || ss_ast_child_count(e) == 0)
+        return 1;
+    return clang_getCursorKind(ss_ast_strip(ss_ast_child(e, 0))) == CXCursor_CXXThisExpr;
 }
 
-/* How a statement uses the pointer 'decl': through it ('*p', 'p[i]', 'p->x', 'p + i', given to
- * a host function of the system), or in a way that is no read of the memory (an assignment to
- * it, '&p', given to a CUDA call). */
+/* How a statement uses the pointer 'decl': through it ('*p', 'p[i]', 'p->x', a local pointer
+ * initialized to 'p + i' and read through, given to a host function of the system as a pointer
+ * to const), or in a way that is no read of the memory, or a read that may not run (an
+ * assignment to it or through it, '&p', 'p++', given to a CUDA call or as a pointer to non-const
+ * or a reference, under 'sizeof', in an arm of '?:' or the right of '&&' and '||'). */
+enum { MAX_ALIASES = 8 };
 typedef struct use_walk {
     CXCursor decl;
+    CXCursor alias[MAX_ALIASES]; /* locals initialized to 'decl + i' */
+    unsigned aliases;
     int through, other;
 } use_walk;
 
-static void operator_use(use_walk *w, CXCursor c, enum CXCursorKind k)
+/* Whether 'e' names the pointer or one of its aliases. */
+static int names_pointer(const use_walk *w, CXCursor e)
+{
+    if (is_name_of(e, w->decl))
+        return 1;
+    for (unsigned i = 0; i < w->aliases; i++) {
+        if (is_name_of(e, w->alias[i]))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether 'e' goes through the pointer: 'p[i]', '*p', 'p->x' (of the pointer or an alias). */
+static int deref_of(const use_walk *w, CXCursor e)
+{
+    e = ss_ast_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (ss_ast_child_count(e) == 0)
+        return 0;
+    CXCursor first = ss_ast_child(e, 0);
+    if (k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr)
+        return names_pointer(w, first);
+    if (k == CXCursor_UnaryOperator && names_pointer(w, first)) {
+        char *text = ss_expr_text(e);
+        int star = text && text[0] == '*';
+        free(text);
+        return star;
+    }
+    return 0;
+}
+
+static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientData data);
+
+/* Whether a subtree names the pointer or an alias anywhere. */
+typedef struct mention_walk {
+    const use_walk *w;
+    int found;
+} mention_walk;
+
+static enum CXChildVisitResult find_mention(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    mention_walk *m = data;
+    m->found |= names_pointer(m->w, c);
+    return m->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int mentions(const use_walk *w, CXCursor c)
+{
+    mention_walk m = {w, names_pointer(w, c)};
+    if (!m.found)
+        ss_ast_visit_whole(c, c, find_mention, &m);
+    return m.found;
+}
+
+/* An operator's use: 'p = ...', 'p[i] = ...', 'p++', '&p', 'p + i' outside an alias's
+ * initializer; a read that may not run ('c ? p[0] : 0', 'a && p[0]'). Returns whether the
+ * operands were judged here (not to be visited again). */
+static int operator_use(use_walk *w, CXCursor c, enum CXCursorKind k)
 {
     char op[8] = "";
     CXCursor first = ss_ast_child_count(c) > 0 ? ss_ast_child(c, 0) : clang_getNullCursor();
-    if (k == CXCursor_UnaryOperator && is_name_of(first, w->decl)) {
+    if (k == CXCursor_ConditionalOperator) {
+        for (unsigned i = 1; i < ss_ast_child_count(c); i++)
+            w->other |= mentions(w, ss_ast_child(c, i));
+        ss_ast_visit_whole(first, first, find_use, w);
+        return 1;
+    }
+    if (k == CXCursor_UnaryExpr) { /* sizeof, alignof: not evaluated */
+        w->other |= mentions(w, c);
+        return 1;
+    }
+    if (k == CXCursor_UnaryOperator && names_pointer(w, first)) {
         char *text = ss_expr_text(c);
         if (text && text[0] == '*')
             w->through = 1;
         else
             w->other = 1; /* '&p', 'p++' */
         free(text);
-    } else if (k == CXCursor_CompoundAssignOperator && is_name_of(first, w->decl)) {
+    } else if (k == CXCursor_UnaryOperator && deref_of(w, first)) {
+        w->other = 1; /* '++p[0]', '&p[0]' */
+    } else if (k == CXCursor_CompoundAssignOperator &&
+               (names_pointer(w, first) || deref_of(w, first))) {
         w->other = 1;
     } else if (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0) {
-        int named = is_name_of(first, w->decl) ||
-                    (ss_ast_child_count(c) > 1 && is_name_of(ss_ast_child(c, 1), w->decl));
-        if (named && (strcmp(op, "+") == 0 || strcmp(op, "-") == 0))
-            w->through = 1;
-        else if (strcmp(op, "=") == 0 && is_name_of(first, w->decl))
+        if (strcmp(op, "=") == 0 && (names_pointer(w, first) || deref_of(w, first))) {
             w->other = 1;
+        } else if ((strcmp(op, "&&") == 0 || strcmp(op, "||") == 0) && ss_ast_child_count(c) > 1) {
+            ss_ast_visit_whole(first, first, find_use, w);
+            w->other |= mentions(w, ss_ast_child(c, 1));
+            return 1;
+        } else if ((strcmp(op, "+") == 0 || strcmp(op, "-") == 0) &&
+                   (names_pointer(w, first) ||
+                    (ss_ast_child_count(c) > 1 && names_pointer(w, ss_ast_child(c, 1))))) {
+            /* 'p + i' as an alias's initializer is seen at the alias; elsewhere no read */
+            w->other = 1;
+        }
     }
+    return 0;
+}
+
+/* A call's use: the pointer given to a host function of the system as a pointer to const is a
+ * read; given otherwise (to a CUDA call, to the project's function, by reference, to a pointer
+ * to non-const, to a variadic one), no read. */
+static void call_use(use_walk *w, CXCursor c)
+{
+    int n = clang_Cursor_getNumArguments(c), given = -1;
+    for (int i = 0; i < n && given < 0; i++) {
+        if (names_pointer(w, clang_Cursor_getArgument(c, (unsigned)i)))
+            given = i;
+    }
+    if (given < 0)
+        return;
+    CXCursor callee = clang_getCursorReferenced(c);
+    CXType type = clang_getCursorType(callee);
+    int reads = ss_scope_callee_api(c) == NULL && !ss_ast_is_null(callee) &&
+                ss_ast_in_system_header(callee) && !clang_isFunctionTypeVariadic(type) &&
+                given < clang_getNumArgTypes(type);
+    if (reads) {
+        CXType t = clang_getCanonicalType(clang_getArgType(type, (unsigned)given));
+        reads = t.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(t));
+    }
+    if (reads)
+        w->through = 1;
+    else
+        w->other = 1;
+}
+
+/* A local pointer initialized to 'p + i' or 'p - i' becomes an alias: reads through it count. */
+static int alias_decl(use_walk *w, CXCursor c)
+{
+    unsigned n = ss_ast_child_count(c);
+    CXCursor init = n > 0 ? ss_ast_strip(ss_ast_child(c, n - 1)) : clang_getNullCursor();
+    char op[8] = "";
+    if (clang_getCursorKind(init) != CXCursor_BinaryOperator ||
+        ss_ast_binary_op(init, op, sizeof op) != 0 ||
+        (strcmp(op, "+") != 0 && strcmp(op, "-") != 0) ||
+        !names_pointer(w, ss_ast_child(init, 0)) || w->aliases == MAX_ALIASES)
+        return 0;
+    CXCursor rest = ss_ast_child(init, 1);
+    w->other |= mentions(w, rest);
+    w->alias[w->aliases++] = c;
+    return 1;
 }
 
 static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientData data)
@@ -368,31 +500,23 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
     (void)parent;
     use_walk *w = data;
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_ArraySubscriptExpr && ss_ast_child_count(c) > 0 &&
-        is_name_of(ss_ast_child(c, 0), w->decl))
+    if (k == CXCursor_VarDecl && alias_decl(w, c))
+        return CXChildVisit_Continue;
+    if ((k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr) && deref_of(w, c))
         w->through = 1;
-    if (k == CXCursor_MemberRefExpr && ss_ast_child_count(c) > 0 &&
-        is_name_of(ss_ast_child(c, 0), w->decl))
-        w->through = 1;
-    operator_use(w, c, k);
-    if (k == CXCursor_CallExpr) {
-        int n = clang_Cursor_getNumArguments(c), given = 0;
-        for (int i = 0; i < n && !given; i++)
-            given = is_name_of(clang_Cursor_getArgument(c, (unsigned)i), w->decl);
-        CXCursor callee = clang_getCursorReferenced(c);
-        if (given && ss_scope_callee_api(c) == NULL && !ss_ast_is_null(callee) &&
-            ss_ast_in_system_header(callee))
-            w->through = 1;
-        else if (given)
-            w->other = 1;
-    }
+    if (operator_use(w, c, k))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_CallExpr)
+        call_use(w, c);
     return CXChildVisit_Recurse;
 }
 
 /* Whether 'stmt' reads the memory 'decl' points to, and does nothing else with the pointer. */
 static int reads_through(CXCursor stmt, CXCursor decl)
 {
-    use_walk w = {decl, 0, 0};
+    use_walk w;
+    memset(&w, 0, sizeof w);
+    w.decl = decl;
     ss_ast_visit_whole(stmt, stmt, find_use, &w);
     return w.through && !w.other;
 }
@@ -435,7 +559,9 @@ static char *reads_after(ss_check_ctx *ctx, CXCursor function, CXCursor call, CX
                          CXCursor arg)
 {
     CXCursor decl = named_whole(arg);
-    if (ss_ast_is_null(decl) || !own_memory(function, decl) ||
+    /* The memory of the object the function works on ('h_', 'this->h_', a variable), which the
+     * reads after name the same way ('other.h_' is another object's). */
+    if (ss_ast_is_null(decl) || !is_name_of(arg, decl) || !own_memory(function, decl) ||
         !clang_equalCursors(ss_context_pinned_memory(ctx, function, arg), decl))
         return NULL;
     CXCursor stmts[256];
@@ -481,14 +607,60 @@ static ss_output_arg *add_output(ss_project_facts *facts, const char *usr, unsig
     return o;
 }
 
+/* Adds 'name' (taken) to the unit's loose calls, once. */
+static void add_loose(ss_project_facts *f, char *name)
+{
+    for (size_t i = 0; i < f->loose_count; i++) {
+        if (strcmp(f->loose[i], name) == 0) {
+            free(name);
+            return;
+        }
+    }
+    ss_xgrow((void **)&f->loose, &f->loose_cap, f->loose_count + 1, sizeof *f->loose);
+    f->loose[f->loose_count++] = name;
+}
+
+/* A call that no project function's USR stands for, by its name: its callee left unresolved,
+ * or a function of a system header (not of namespace std, not a CUDA API) that takes an
+ * argument: a project's function declared in a header given with -isystem is one. */
+static void record_loose(output_walk *w, CXCursor call, CXCursor callee)
+{
+    CXString s = clang_getCursorSpelling(call);
+    const char *name = clang_getCString(s);
+    if ((name == NULL || name[0] == '\0') && ss_ast_child_count(call) > 0) {
+        /* an unresolved callee: the name its reference (or the overload set under it) spells */
+        CXCursor ref = ss_ast_strip(ss_ast_child(call, 0));
+        for (unsigned i = 0; i < ss_ast_child_count(ref); i++) {
+            if (clang_getCursorKind(ss_ast_child(ref, i)) == CXCursor_OverloadedDeclRef)
+                ref = ss_ast_child(ref, i);
+        }
+        clang_disposeString(s);
+        s = clang_getCursorSpelling(ref);
+        name = clang_getCString(s);
+    }
+    int keep = name && name[0] && ss_ast_child_count(call) > 1;
+    if (keep && !ss_ast_is_null(callee)) {
+        CXString usr = clang_getCursorUSR(callee);
+        const char *u = clang_getCString(usr);
+        keep = ss_ast_in_system_header(callee) && ss_scope_callee_api(call) == NULL &&
+               !(u && strncmp(u, "c:@N@std@", 9) == 0);
+        clang_disposeString(usr);
+    }
+    if (keep)
+        add_loose(w->facts, ss_xstrdup(name));
+    clang_disposeString(s);
+}
+
 /* A call of a function of the project: each pointer parameter it may write through, with what
  * the caller does with its argument. */
 static void record_call(output_walk *w, CXCursor call)
 {
     CXCursor callee = clang_getCursorReferenced(call);
     char *usr = ss_project_function_usr(callee);
-    if (usr == NULL)
+    if (usr == NULL) {
+        record_loose(w, call, callee);
         return;
+    }
     int params = clang_Cursor_getNumArguments(callee);
     if (params < 0 || clang_Cursor_getNumArguments(call) != params ||
         clang_Cursor_isVariadic(callee)) {
@@ -574,9 +746,21 @@ void ss_project_record_outputs(ss_check_ctx *ctx, ss_project_facts *facts)
  * errors that declares it. */
 static int called_unseen(ss_project_facts *const *facts, size_t count, const char *usr)
 {
+    /* The function's name, after the USR's last "@F@" ("c:@S@Post@F@decode#*I#" is 'decode'):
+     * a loose call of that name may be one of it. */
+    const char *at = NULL;
+    for (const char *p = strstr(usr, "@F@"); p != NULL; p = strstr(p + 1, "@F@"))
+        at = p + 3;
+    if (at == NULL)
+        return 1;
+    size_t len = strcspn(at, "#");
     for (size_t u = 0; u < count; u++) {
         if (facts[u] == NULL || !facts[u]->outputs_known)
             return 1;
+        for (size_t i = 0; i < facts[u]->loose_count; i++) {
+            if (strlen(facts[u]->loose[i]) == len && strncmp(facts[u]->loose[i], at, len) == 0)
+                return 1;
+        }
         for (size_t i = 0; i < facts[u]->arg_count; i++) {
             const ss_stream_arg *a = &facts[u]->args[i];
             if ((a->param == UINT_MAX || a->param == SS_STREAM_NAMED) && strcmp(a->usr, usr) == 0)
@@ -648,6 +832,9 @@ void ss_project_outputs_free(ss_project_facts *facts)
     for (size_t i = 0; i < facts->declared_count; i++)
         free(facts->declared[i]);
     free(facts->declared);
+    for (size_t i = 0; i < facts->loose_count; i++)
+        free(facts->loose[i]);
+    free(facts->loose);
 }
 
 void ss_project_outputs_encode(const ss_project_facts *facts, cJSON *o)
@@ -669,6 +856,9 @@ void ss_project_outputs_encode(const ss_project_facts *facts, cJSON *o)
     cJSON *declared = cJSON_AddArrayToObject(o, "declared");
     for (size_t i = 0; i < facts->declared_count; i++)
         cJSON_AddItemToArray(declared, cJSON_CreateString(facts->declared[i]));
+    cJSON *loose = cJSON_AddArrayToObject(o, "loose");
+    for (size_t i = 0; i < facts->loose_count; i++)
+        cJSON_AddItemToArray(loose, cJSON_CreateString(facts->loose[i]));
 }
 
 /* A string member of 'o', copied, or NULL. */
@@ -693,9 +883,10 @@ void ss_project_outputs_decode(const cJSON *o, ss_project_facts *facts, int *bad
 {
     const cJSON *outputs = cJSON_GetObjectItemCaseSensitive(o, "outputs");
     const cJSON *declared = cJSON_GetObjectItemCaseSensitive(o, "declared"), *item;
-    if (outputs == NULL)
+    const cJSON *loose = cJSON_GetObjectItemCaseSensitive(o, "loose");
+    if (outputs == NULL || loose == NULL)
         return; /* an entry written before: its calls are not known */
-    if (!cJSON_IsArray(outputs) || !cJSON_IsArray(declared)) {
+    if (!cJSON_IsArray(outputs) || !cJSON_IsArray(declared) || !cJSON_IsArray(loose)) {
         *bad = 1;
         return;
     }
@@ -722,5 +913,13 @@ void ss_project_outputs_decode(const cJSON *o, ss_project_facts *facts, int *bad
         ss_xgrow((void **)&facts->declared, &facts->declared_cap, facts->declared_count + 1,
                  sizeof *facts->declared);
         facts->declared[facts->declared_count++] = ss_xstrdup(item->valuestring);
+    }
+    cJSON_ArrayForEach(item, loose)
+    {
+        if (!cJSON_IsString(item)) {
+            *bad = 1;
+            return;
+        }
+        add_loose(facts, ss_xstrdup(item->valuestring));
     }
 }
