@@ -750,31 +750,51 @@ static int tail_apart(ss_callgraph *graph, CXCursor stmt, const work_count *w)
 /* Whether 'c' holds a way out of its function ('return', 'goto'), outside the lambdas it holds.
  * A 'throw' leaves by an error path, which does not reach the caller's next statement. Sets
  * '*leaves'. */
+/* What leaves a block: 'return' and 'goto' always; 'break' and 'continue' outside a loop or
+ * 'switch' of their own (out of a 'do { } while (0)'); 'throw' inside a 'try' of the function
+ * (caught there, past the statements after it). */
+typedef struct way_out {
+    int leaves;
+    int in_try;
+    int nested; /* inside a loop or 'switch' below the block's statement */
+} way_out;
+
 static enum CXChildVisitResult find_way_out(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    int *leaves = data;
+    way_out *w = data;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_LambdaExpr)
         return CXChildVisit_Continue;
-    *leaves = k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt;
-    return *leaves ? CXChildVisit_Break : CXChildVisit_Recurse;
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
+        k == CXCursor_CXXForRangeStmt || k == CXCursor_SwitchStmt) {
+        way_out inner = {0, w->in_try, 1};
+        ss_ast_visit_whole(c, c, find_way_out, &inner);
+        w->leaves = inner.leaves;
+        return w->leaves ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    w->leaves = k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt ||
+                k == CXCursor_IndirectGotoStmt ||
+                (!w->nested && (k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt)) ||
+                (w->in_try && k == CXCursor_CXXThrowExpr);
+    return w->leaves ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* Whether a statement of 'block' before its statement 'stmt' may leave the function: then a way
+/* Whether a statement of 'block' before its statement 'stmt' may leave the block: then a way
  * out skips 'stmt' (a callee that returns before its copy when it has nothing to evaluate leaves
- * the caller's wait waiting for the earlier work, with nothing read back). */
-static int leaves_before(CXCursor block, CXCursor stmt)
+ * the caller's wait waiting for the earlier work, with nothing read back). 'in_try': the block
+ * is inside a 'try' of the function, where a 'throw' leaves it too. */
+static int leaves_before(CXCursor block, CXCursor stmt, int in_try)
 {
-    int leaves = 0;
+    way_out w = {0, in_try, 0};
     unsigned n = ss_ast_child_count(block);
-    for (unsigned i = 0; i < n && !leaves; i++) {
+    for (unsigned i = 0; i < n && !w.leaves; i++) {
         CXCursor before = ss_ast_child(block, i);
         if (ss_ast_same_node(before, stmt))
             break;
-        ss_ast_visit_whole(before, before, find_way_out, &leaves);
+        ss_ast_visit_whole(before, before, find_way_out, &w);
     }
-    return leaves;
+    return w.leaves;
 }
 
 /* Whether 'type' is what '&&' and '||' give: bool in C++, int in C. */
@@ -789,7 +809,7 @@ static int is_truth_type(CXType type)
  * a macro's body, which cannot be read, counts as one of them when its type is theirs), no part
  * of a 'for', 'while', range-for or 'switch' (the body may not run) nor of a lambda; a statement
  * of a block that no statement before it may leave. */
-static int runs_with_parent(CXCursor node, CXCursor child)
+static int runs_with_parent(CXCursor node, CXCursor child, int in_try)
 {
     char op[8];
     int first = ss_ast_same_node(ss_ast_child(node, 0), child);
@@ -810,7 +830,7 @@ static int runs_with_parent(CXCursor node, CXCursor child)
             return strcmp(op, "&&") != 0 && strcmp(op, "||") != 0;
         return !is_truth_type(clang_getCursorType(node));
     case CXCursor_CompoundStmt:
-        return !leaves_before(node, child);
+        return !leaves_before(node, child, in_try);
     default:
         return 1;
     }
@@ -832,10 +852,12 @@ static int runs_whenever(CXCursor stmt, CXCursor target)
     if (depth < 0 || depth > MAX_COPY_DEPTH)
         return 0;
     CXCursor parent = stmt;
+    int in_try = clang_getCursorKind(stmt) == CXCursor_CXXTryStmt;
     for (long d = 0; d <= depth; d++) {
         CXCursor child = d < depth ? path[d] : target;
-        if (!runs_with_parent(parent, child))
+        if (!runs_with_parent(parent, child, in_try))
             return 0;
+        in_try |= clang_getCursorKind(child) == CXCursor_CXXTryStmt;
         parent = child;
     }
     return 1;
@@ -864,7 +886,7 @@ static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
             apart[apart_count++] = stmt;
             continue;
         }
-        if (w.count != 1 || ss_ast_is_null(w.copy) || leaves_before(body, stmt) ||
+        if (w.count != 1 || ss_ast_is_null(w.copy) || leaves_before(body, stmt, 0) ||
             !runs_whenever(stmt, w.copy))
             return -1;
         const ss_api *api = ss_scope_callee_api(w.copy);
