@@ -648,18 +648,6 @@ int ss_context_queues_work(ss_callgraph *graph, CXCursor stmt)
            clang_visitChildren(stmt, find_library_work, graph) != 0;
 }
 
-/* The body ('{ ... }') of the function definition 'function', or a null cursor. */
-static CXCursor body_of(CXCursor function)
-{
-    unsigned n = ss_ast_child_count(function);
-    for (unsigned i = n; i-- > 0;) {
-        CXCursor c = ss_ast_child(function, i);
-        if (clang_getCursorKind(c) == CXCursor_CompoundStmt)
-            return c;
-    }
-    return clang_getNullCursor();
-}
-
 /* Whether the function 'function' only waits: its body has no loop and queues no device work
  * (a stream or device-wide wait, an error check, a return). */
 static enum CXChildVisitResult find_loop(CXCursor c, CXCursor parent, CXClientData data)
@@ -671,7 +659,7 @@ static enum CXChildVisitResult find_loop(CXCursor c, CXCursor parent, CXClientDa
 
 static int only_waits(ss_callgraph *graph, CXCursor function)
 {
-    CXCursor body = body_of(function);
+    CXCursor body = ss_ast_body(function);
     return !ss_ast_is_null(body) && clang_visitChildren(body, find_loop, NULL) == 0 &&
            !ss_context_queues_work(graph, body);
 }
@@ -873,7 +861,7 @@ static int runs_whenever(CXCursor stmt, CXCursor target)
 static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
-    CXCursor body = body_of(function);
+    CXCursor body = ss_ast_body(function);
     unsigned n = ss_ast_is_null(body) ? 0 : ss_ast_child_count(body);
     CXCursor apart[MAX_TAIL_APART];
     unsigned apart_count = 0;

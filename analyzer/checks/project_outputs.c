@@ -20,25 +20,9 @@
 enum { MAX_READ_AFTER = 8, MAX_FORWARDS = 4 };
 
 /* Whether 'stmt' is or holds the node 'target'. */
-typedef struct node_walk {
-    CXCursor target;
-    int found;
-} node_walk;
-
-static enum CXChildVisitResult find_node(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    node_walk *w = data;
-    w->found = ss_ast_same_node(c, w->target);
-    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
 static int holds(CXCursor stmt, CXCursor target)
 {
-    node_walk w = {target, ss_ast_same_node(stmt, target)};
-    if (!w.found)
-        clang_visitChildren(stmt, find_node, &w);
-    return w.found;
+    return ss_ast_same_node(stmt, target) || ss_scope_path(stmt, target, NULL, NULL, 0) >= 0;
 }
 
 /* The index of the statement of 'body' that holds 'target', or -1. */
@@ -383,26 +367,14 @@ static int deref_of(const use_walk *w, CXCursor e)
 
 static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientData data);
 
-/* Whether a subtree names the pointer or an alias anywhere. */
-typedef struct mention_walk {
-    const use_walk *w;
-    int found;
-} mention_walk;
-
-static enum CXChildVisitResult find_mention(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    mention_walk *m = data;
-    m->found |= names_pointer(m->w, c);
-    return m->found ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
+/* Whether the subtree 'c' names the pointer or an alias anywhere (by declaration, whatever
+ * the object: a mention is no read, so the looser match only keeps more warnings). */
 static int mentions(const use_walk *w, CXCursor c)
 {
-    mention_walk m = {w, names_pointer(w, c)};
-    if (!m.found)
-        ss_ast_visit_whole(c, c, find_mention, &m);
-    return m.found;
+    int found = names_pointer(w, c) || ss_context_mentions(c, w->decl);
+    for (unsigned i = 0; i < w->aliases && !found; i++)
+        found = ss_context_mentions(c, w->alias[i]);
+    return found;
 }
 
 /* An operator's use: 'p = ...', 'p[i] = ...', 'p++', '&p', 'p + i' outside an alias's
@@ -640,11 +612,10 @@ static void record_loose(output_walk *w, CXCursor call, CXCursor callee)
     }
     int keep = name && name[0] && ss_ast_child_count(call) > 1;
     if (keep && !ss_ast_is_null(callee)) {
-        CXString usr = clang_getCursorUSR(callee);
-        const char *u = clang_getCString(usr);
+        char *usr = ss_ast_usr(callee);
         keep = ss_ast_in_system_header(callee) && ss_scope_callee_api(call) == NULL &&
-               !(u && strncmp(u, "c:@N@std@", 9) == 0);
-        clang_disposeString(usr);
+               !(usr && strncmp(usr, "c:@N@std@", 9) == 0);
+        free(usr);
     }
     if (keep)
         add_loose(w->facts, ss_xstrdup(name));
