@@ -42,12 +42,13 @@ def sources(git_root, top):
     recreate.checkout(os.path.join(git_root, repo), commit, os.path.join(top, "deps", folder))
 
 
-def unpack_debs(top):
-    """The headers ethminer's Hunter would have downloaded, from Debian's packages, unpacked
-    under TOP/deps/root (nothing installed on the machine)."""
+def unpack_debs(top, names=DEBS):
+    """The headers ethminer's Hunter would have downloaded (or the packages NAMES), from
+    Debian's packages, unpacked under TOP/deps/root (nothing installed on the machine); returns
+    its usr/include."""
     debs, root = os.path.join(top, "deps", "debs"), os.path.join(top, "deps", "root")
     os.makedirs(debs, exist_ok=True)
-    for name in DEBS:
+    for name in names:
         if not glob.glob(os.path.join(debs, name + "_*.deb")):
             recreate.run(["apt-get", "download", name], cwd=debs, stdout=subprocess.DEVNULL)
     for deb in sorted(glob.glob(os.path.join(debs, "*.deb"))):
