@@ -304,10 +304,10 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, ss
         results[i] = &jobs->v[i].result;
     }
     /* No unit of the database left out (the calls of its functions are all seen, if some only
-     * as far as a unit's errors let them be; without a database, the files named are the
-     * project), and a database's every unit linted without errors: a call no unit makes is
-     * none. */
-    unsigned scope = o->build_dir == NULL || unlinted == 0 ? SS_PROJECT_COMPLETE : 0;
+     * as far as a unit's errors let them be), and a database's every unit linted without
+     * errors: a call no unit makes is none. Without a database nothing says which units make
+     * the project: the files named may be some of them, so the run is never complete. */
+    unsigned scope = o->build_dir != NULL && unlinted == 0 ? SS_PROJECT_COMPLETE : 0;
     if (o->build_dir != NULL && unlinted == 0 && *fatal_units == 0)
         scope |= SS_PROJECT_WHOLE;
     ss_project_apply(facts, results, units, scope);

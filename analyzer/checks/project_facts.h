@@ -275,9 +275,10 @@ void ss_project_ask_between(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding
 void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results, size_t count,
                       unsigned scope);
 
-/* What a run covers (ss_project_apply's 'scope'): no unit of the compile database is left out
- * (SS_PROJECT_COMPLETE; without a database, the files named are the project), and the run has
- * a database whose every unit is linted without errors (SS_PROJECT_WHOLE). */
+/* What a run covers (ss_project_apply's 'scope'): the run has a compile database and leaves
+ * none of its units out (SS_PROJECT_COMPLETE; never without a database, whose files named may
+ * be some of the project's units only), and every unit of it is linted without errors
+ * (SS_PROJECT_WHOLE). */
 #define SS_PROJECT_COMPLETE 1u
 #define SS_PROJECT_WHOLE 2u
 
