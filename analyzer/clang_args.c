@@ -146,6 +146,8 @@ void ss_job_args(ss_job *j, const ss_lint_options *o, const ss_toolkit *toolkit,
     ss_flags_scan(o->extra_args, o->extra_arg_count, info);
     ss_args *args = &j->args;
     ss_toolkit_args(toolkit, info->lang, args);
+    if (info->nvcc)
+        ss_toolkit_nvcc_macros(toolkit, args);
     /* Warnings are not reported; relative paths were made absolute during translation
      * (clang's -working-directory would change the whole process's directory). */
     ss_args_push(args, "-w");

@@ -68,7 +68,9 @@ void ss_flags_scan(const char *const *argv, size_t count, ss_flags_info *info);
 #define SS_VIRTUAL_INCLUDE "/__syncscope__/include"
 
 typedef struct ss_toolkit {
-    char *root; /* CUDA toolkit root, NULL when parsing with the bundled declarations */
+    char *root;        /* CUDA toolkit root, NULL when parsing with the bundled declarations */
+    int version[3];    /* its nvcc's version (13, 0, 88) */
+    int version_parts; /* how many of 'version' are known: 0, 2 (cuda.h's) or 3 */
 } ss_toolkit;
 
 /* Finds the toolkit: 'requested' (--cuda-path), else $CUDA_PATH, else nvcc on PATH, else
@@ -77,6 +79,11 @@ typedef struct ss_toolkit {
  * 'requested' names a folder without include/cuda_runtime.h. */
 int ss_toolkit_find(const char *requested, ss_toolkit *out);
 void ss_toolkit_free(ss_toolkit *toolkit);
+/* Appends the macros nvcc defines for every unit it compiles and clang does not, that a
+ * project's #if may test (-D__CUDACC_VER_MAJOR__=13, _MINOR__, _BUILD__: 'toolkit''s
+ * version), to 'out', for a unit whose command is nvcc's; they go before the command's own
+ * arguments, so that its -D and -U win. Nothing when the version is not known. */
+void ss_toolkit_nvcc_macros(const ss_toolkit *toolkit, ss_args *out);
 /* Appends the arguments that parse 'lang' sources against 'toolkit' to 'out': the language,
  * the CUDA mode and the implicit -include files, which go before the compile command's own
  * arguments (which override them). */

@@ -3,10 +3,12 @@
  * omp.h fallback. */
 #include "analyzer.h"
 #include "compdb.h"
+#include "files.h"
 #include "flags.h"
 #include "log.h"
 #include "report.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -88,7 +90,8 @@ static char *root_from_path(void)
     return found;
 }
 
-int ss_toolkit_find(const char *requested, ss_toolkit *out)
+/* ss_toolkit_find without the version. */
+static int toolkit_root(const char *requested, ss_toolkit *out)
 {
     memset(out, 0, sizeof *out);
     if (requested && strcmp(requested, SS_CUDA_PATH_NONE) == 0)
@@ -120,6 +123,101 @@ int ss_toolkit_find(const char *requested, ss_toolkit *out)
         return 0;
     }
     return 0;
+}
+
+/* The version "MAJOR.MINOR[.BUILD]" at 'text' into 'ver'; returns how many parts were read
+ * (0 when fewer than two). */
+static int read_version(const char *text, int ver[3])
+{
+    int n = text ? sscanf(text, "%d.%d.%d", &ver[0], &ver[1], &ver[2]) : 0;
+    return n >= 2 ? n : 0;
+}
+
+/* The text of the file ROOT/'rel', or NULL. Malloc'ed. */
+static char *read_in_root(const char *root, const char *rel)
+{
+    char *path = ss_xasprintf("%s/%s", root, rel);
+    size_t size = 0;
+    char *text = ss_read_file(path, &size);
+    free(path);
+    return text;
+}
+
+/* From ROOT/version.json (CUDA 11.1 and later): "cuda_nvcc": {..., "version": "13.0.88"}. */
+static int version_from_json(const char *root, int ver[3])
+{
+    char *text = read_in_root(root, "version.json");
+    const char *nvcc = text ? strstr(text, "\"cuda_nvcc\"") : NULL;
+    const char *key = nvcc ? strstr(nvcc, "\"version\"") : NULL;
+    const char *value = key ? strchr(key + 9, '"') : NULL;
+    int parts = read_version(value ? value + 1 : NULL, ver);
+    free(text);
+    return parts;
+}
+
+/* From what ROOT/bin/nvcc --version says ("release 13.0, V13.0.88"). */
+static int version_from_nvcc(const char *root, int ver[3])
+{
+    char *nvcc = ss_xasprintf("%s/bin/nvcc", root);
+    int parts = 0;
+    if (strchr(nvcc, '\'') == NULL && access(nvcc, X_OK) == 0) {
+        char *command = ss_xasprintf("'%s' --version 2>/dev/null", nvcc);
+        FILE *p = popen(command, "r");
+        char line[512];
+        while (p && fgets(line, sizeof line, p)) {
+            const char *v = strstr(line, ", V");
+            if (parts == 0 && v)
+                parts = read_version(v + 3, ver);
+        }
+        if (p)
+            pclose(p);
+        free(command);
+    }
+    free(nvcc);
+    return parts;
+}
+
+/* From ROOT/include/cuda.h's CUDA_VERSION (13000: 13.0; no build number). */
+static int version_from_header(const char *root, int ver[3])
+{
+    char *text = read_in_root(root, "include/cuda.h");
+    const char *def = text ? strstr(text, "#define CUDA_VERSION ") : NULL;
+    int version = def ? atoi(def + 21) : 0;
+    free(text);
+    if (version < 1000)
+        return 0;
+    ver[0] = version / 1000;
+    ver[1] = version % 1000 / 10;
+    return 2;
+}
+
+/* The toolkit's nvcc version, into toolkit->version. */
+static void find_version(ss_toolkit *toolkit)
+{
+    toolkit->version_parts = version_from_json(toolkit->root, toolkit->version);
+    if (toolkit->version_parts == 0)
+        toolkit->version_parts = version_from_nvcc(toolkit->root, toolkit->version);
+    if (toolkit->version_parts == 0)
+        toolkit->version_parts = version_from_header(toolkit->root, toolkit->version);
+}
+
+int ss_toolkit_find(const char *requested, ss_toolkit *out)
+{
+    int rc = toolkit_root(requested, out);
+    if (rc == 0 && out->root)
+        find_version(out);
+    return rc;
+}
+
+void ss_toolkit_nvcc_macros(const ss_toolkit *toolkit, ss_args *out)
+{
+    static const char *const names[] = {"__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__",
+                                        "__CUDACC_VER_BUILD__"};
+    for (int i = 0; i < toolkit->version_parts; i++) {
+        char *macro = ss_xasprintf("-D%s=%d", names[i], toolkit->version[i]);
+        ss_args_push(out, macro);
+        free(macro);
+    }
 }
 
 void ss_toolkit_free(ss_toolkit *toolkit)
