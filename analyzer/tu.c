@@ -294,61 +294,124 @@ static int in_build(const char *dir, const char *build)
     return build && build[0] == '/' && (strcmp(dir, build) == 0 || in_folder(dir, build));
 }
 
+/* Whether the real path of 'path' lies in the folder 'dir' (or is it). */
+static int really_in(const char *path, const char *dir)
+{
+    char real_dir[PATH_MAX], real_path[PATH_MAX];
+    return dir && realpath(dir, real_dir) != NULL && realpath(path, real_path) != NULL &&
+           (strcmp(real_path, real_dir) == 0 || in_folder(real_path, real_dir) != NULL);
+}
+
+/* Where found_in found a header: a folder of the project's own (a later -I or -iquote one),
+ * the toolkit's include folder, or another library's (a later -isystem, -idirafter or
+ * -cxx-isystem folder, /usr/local/include, /usr/include). */
+enum { FOUND_PROJECT, FOUND_TOOLKIT, FOUND_LIBRARY };
+
+static const char *const system_dirs[] = {"/usr/local/include", "/usr/include"};
+
+/* The kind (FOUND_...) of the folder 'dir' that the include option 'opt' adds, where
+ * 'toolkit' is the toolkit's include folder ("" without one): an -I of the toolkit's or a
+ * system folder is no folder of the project's. */
+static int kind_of(const char *opt, const char *dir, const char *toolkit)
+{
+    if (toolkit[0] && really_in(dir, toolkit))
+        return FOUND_TOOLKIT;
+    for (size_t k = 0; k < sizeof system_dirs / sizeof system_dirs[0]; k++) {
+        if (really_in(dir, system_dirs[k]))
+            return FOUND_LIBRARY;
+    }
+    return strncmp(opt, "-I", 2) == 0 || strncmp(opt, "-iquote", 7) == 0 ? FOUND_PROJECT
+                                                                         : FOUND_LIBRARY;
+}
+
 /* The folder of the search path after argument 'after' that 'path' lies in: a later include
- * option's, the toolkit's (--cuda-path=ROOT: ROOT/include) or a system folder; '*toolkit' says
- * whether it is the toolkit's. NULL when none. Written into 'buf'. */
-static const char *found_in(const ss_args *args, size_t after, const char *path, int *toolkit,
+ * option's, the toolkit's (--cuda-path=ROOT: ROOT/include) or a system folder; '*kind' says
+ * which (FOUND_...). NULL when none. Written into 'buf'. */
+static const char *found_in(const ss_args *args, size_t after, const char *path, int *kind,
                             char *buf, size_t size)
 {
-    *toolkit = 0;
+    /* clang searches the toolkit's include folder after every -isystem one, wherever
+     * --cuda-path stands. */
+    char toolkit[PATH_MAX] = "";
+    for (size_t i = 0; i < args->count; i++) {
+        if (strncmp(args->v[i], "--cuda-path=", 12) == 0)
+            snprintf(toolkit, sizeof toolkit, "%s/include", args->v[i] + 12);
+    }
     for (size_t i = after + 1; i < args->count; i++) {
         const char *dir = ss_flags_include_dir((const char *const *)args->v, args->count, i);
         if (dir && dir[0] == '/' && in_folder(path, dir)) {
+            *kind = kind_of(args->v[i], dir, toolkit);
             snprintf(buf, size, "%s", dir);
             return buf;
         }
     }
-    /* clang searches the toolkit's include folder after every -isystem one, wherever
-     * --cuda-path stands. */
-    for (size_t i = 0; i < args->count; i++) {
-        if (strncmp(args->v[i], "--cuda-path=", 12) == 0) {
-            snprintf(buf, size, "%s/include", args->v[i] + 12);
-            if (in_folder(path, buf)) {
-                *toolkit = 1;
-                return buf;
-            }
-        }
+    *kind = FOUND_TOOLKIT;
+    if (toolkit[0] && in_folder(path, toolkit)) {
+        snprintf(buf, size, "%s", toolkit);
+        return buf;
     }
-    static const char *const system[] = {"/usr/local/include", "/usr/include"};
-    for (size_t k = 0; k < sizeof system / sizeof system[0]; k++) {
-        if (in_folder(path, system[k])) {
-            snprintf(buf, size, "%s", system[k]);
+    *kind = FOUND_LIBRARY;
+    for (size_t k = 0; k < sizeof system_dirs / sizeof system_dirs[0]; k++) {
+        if (in_folder(path, system_dirs[k])) {
+            snprintf(buf, size, "%s", system_dirs[k]);
             return buf;
         }
     }
     return NULL;
 }
 
-/* Whether the include folder 'dir' of the build holds the main file 'file' (at any depth): a
- * source folder of an in-tree build ('-I./' of a command run beside its sources), where a
- * header that is not there is no sign of one the build makes, unless its configure template is
- * (NAME.in, NAME.cmake). */
-static int source_folder(const char *dir, const char *file, const char *rel)
+/* Whether the configure template of the header 'dir'/'rel' is there (NAME.in, NAME.cmake). */
+static int has_template(const char *dir, const char *rel)
 {
-    char real_dir[PATH_MAX], real_file[PATH_MAX];
-    if (realpath(dir, real_dir) == NULL || realpath(file, real_file) == NULL ||
-        in_folder(real_file, real_dir) == NULL)
-        return 0;
     static const char *const templates[] = {".in", ".cmake"};
-    for (size_t k = 0; k < sizeof templates / sizeof templates[0]; k++) {
+    int found = 0;
+    for (size_t k = 0; k < sizeof templates / sizeof templates[0] && !found; k++) {
         char *path = ss_xasprintf("%s/%s%s", dir, rel, templates[k]);
         struct stat st;
-        int found = stat(path, &st) == 0;
+        found = stat(path, &st) == 0;
         free(path);
-        if (found)
-            return 0;
     }
-    return 1;
+    return found;
+}
+
+/* Whether 'dir' or a folder above it, up to the command's folder or the build folder, holds
+ * CMakeCache.txt (CMAKE_BINARY_DIR). */
+static int in_cmake_build(const char *dir, const ss_tu_input *in)
+{
+    char *cur = ss_xstrdup(dir);
+    int found = 0;
+    while (!found && (in_build(cur, in->directory) || in_build(cur, in->build_dir))) {
+        char *cache = ss_xasprintf("%s/CMakeCache.txt", cur);
+        struct stat st;
+        found = stat(cache, &st) == 0;
+        free(cache);
+        char *slash = strrchr(cur, '/');
+        if (slash == NULL || slash == cur)
+            break;
+        *slash = '\0';
+    }
+    free(cur);
+    return found;
+}
+
+/* Whether the include folder 'dir' of the command is the build's, so that a header 'rel' it
+ * lacks, found as a copy of kind 'kind' (FOUND_...) further down the search path, is one the
+ * build makes: the header's configure template is in 'dir' (NAME.in, NAME.cmake); else the
+ * copy is another library's or the toolkit's (a header of the project's own -I folders that
+ * the build folder lacks is no sign of anything), 'dir' does not hold the unit's main file
+ * (a source folder: '-I./' of an in-tree build) and it is a folder not made yet, a folder of
+ * a CMake build folder, or one of the compile database's folder when that does not hold the
+ * main file (an out-of-tree build). A project's own include folder beside its sources is not
+ * the build's (cuhnsw's -Icpp/include/, which lacks thrust/copy.h). */
+static int build_made(const char *dir, const char *rel, int kind, const ss_tu_input *in)
+{
+    if (has_template(dir, rel))
+        return 1;
+    if (kind == FOUND_PROJECT || really_in(in->file, dir))
+        return 0;
+    struct stat st;
+    return stat(dir, &st) != 0 || in_cmake_build(dir, in) ||
+           (in_build(dir, in->build_dir) && !really_in(in->file, in->build_dir));
 }
 
 static void find_unbuilt(CXFile included, CXSourceLocation *stack, unsigned depth,
@@ -366,10 +429,10 @@ static void find_unbuilt(CXFile included, CXSourceLocation *stack, unsigned dept
     const char *path = clang_getCString(name);
     for (size_t m = 0; path && path[0] == '/' && m < w->build_dirs->count; m++) {
         char buf[PATH_MAX];
-        int toolkit = 0;
-        const char *dir = found_in(w->in->args, w->build_at[m], path, &toolkit, buf, sizeof buf);
+        int kind = FOUND_PROJECT;
+        const char *dir = found_in(w->in->args, w->build_at[m], path, &kind, buf, sizeof buf);
         const char *rel = dir ? in_folder(path, dir) : NULL;
-        if (rel && source_folder(w->build_dirs->v[m], w->in->file, rel))
+        if (rel && !build_made(w->build_dirs->v[m], rel, kind, w->in))
             continue;
         char *header = rel ? ss_xasprintf("%s/%s", w->build_dirs->v[m], rel) : NULL;
         struct stat st;
@@ -383,7 +446,7 @@ static void find_unbuilt(CXFile included, CXSourceLocation *stack, unsigned dept
         }
         w->header = ss_xasprintf("%s/%s", w->build_dirs->v[m], rel);
         w->found = ss_xstrdup(dir);
-        w->toolkit = toolkit;
+        w->toolkit = kind == FOUND_TOOLKIT;
         w->include = stack[0];
         break;
     }

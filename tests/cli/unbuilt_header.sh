@@ -1,9 +1,12 @@
 #!/bin/sh
 # unbuilt_header.sh SYNCSCOPE: a header the build makes (build/include/conf.h) that is not
-# there yet, while an older copy is found further down the search path (third/include): one
-# error at its #include says so, in place of the parse's cascade of errors (exact output).
+# there yet, while an older copy is found further down the search path (third/include, a
+# library's -isystem folder): one error at its #include says so, in place of the parse's
+# cascade of errors (exact output).
 # Nothing is said when the parse is clean, when the errors name nothing of that header, when
-# the build's copy is there, or when the command has no include folder in its build folder.
+# the build's copy is there, when the command has no include folder in its build folder, when
+# the folder is the project's own (beside its sources, no CMake build folder, not in the
+# database's folder), or when the copy used is the project's own (a later -I folder).
 set -u
 SS=$(realpath "$1") HERE=$(dirname "$(realpath "$0")")
 WORK=$(mktemp -d)
@@ -53,7 +56,7 @@ database() {
 lint() {
     ss lint --no-cache --color never --cuda-path none -p build
 }
-BOTH="\"-I$WORK/build/include\", \"-I../third/include\", "
+BOTH="\"-I$WORK/build/include\", \"-isystem\", \"../third/include\", "
 MESSAGE="src/a.cu:1:10: error: build/include/conf.h does not exist yet: the copy in third/include was used; build the project first (the 2 errors of this parse may follow from it; the first: src/a.cu:4:26: no member named 'depth' in 'conf')"
 
 database "$BOTH"
@@ -100,7 +103,7 @@ text "errors that name nothing of conf.h" out "src/a.cu:4:23: error: use of unde
 # A command run in a folder of the build folder (CMake's build/src): the include folder is in
 # the compile database's folder (-p).
 mkdir build/src
-printf '[{"directory": "%s/build/src", "file": "%s/src/a.cu", "arguments": ["nvcc", "-I%s/build/include", "-I../../third/include", "-c", "../../src/a.cu"]}]\n' \
+printf '[{"directory": "%s/build/src", "file": "%s/src/a.cu", "arguments": ["nvcc", "-I%s/build/include", "-isystem", "../../third/include", "-c", "../../src/a.cu"]}]\n' \
     "$WORK" "$WORK" "$WORK" >build/compile_commands.json
 cp uses_new.cu src/a.cu
 lint
@@ -120,6 +123,37 @@ lint
 status "an in-tree build with conf.h.in" 2
 text "an in-tree build with conf.h.in" out "src/a.cu:1:10: error: src/conf.h does not exist yet: the copy in third/include was used; build the project first (the 2 errors of this parse may follow from it; the first: src/a.cu:4:26: no member named 'depth' in 'conf')"
 rm src/conf.h.in
+
+# A project's own include folder, in the folder its command runs in (its sources' root) but
+# no build's: not made by a CMake build, nor in the database's folder (db/). A header it lacks
+# is a library's, not one the build makes (cuhnsw's -Icpp/include/ and thrust/copy.h).
+mkdir include db
+echo 'int own;' >include/own.h
+RAW="src/a.cu:4:26: error: no member named 'depth' in 'conf'
+src/a.cu:4:37: error: no member named 'border' in 'conf'"
+printf '[{"directory": "%s", "file": "%s/src/a.cu", "arguments": ["nvcc", "-Iinclude/", "-isystem", "third/include", "-c", "src/a.cu"]}]\n' \
+    "$WORK" "$WORK" >db/compile_commands.json
+ss lint --no-cache --color never --cuda-path none -p db
+status "the project's include folder" 2
+text "the project's include folder" out "$RAW"
+
+# A CMake build folder (CMakeCache.txt) that holds a generated header but not this one: said,
+# where the copy used is a library's; not where it is the project's own (a later -I folder:
+# NCCL's src/include/alloc.h, which its build/include lacks).
+mkdir -p cbuild/include
+touch cbuild/CMakeCache.txt cbuild/include/generated.h
+cmake_db() {
+    printf '[{"directory": "%s/cbuild", "file": "%s/src/a.cu", "arguments": ["nvcc", "-I%s/cbuild/include", %s, "-c", "../src/a.cu"]}]\n' \
+        "$WORK" "$WORK" "$WORK" "$1" >db/compile_commands.json
+}
+cmake_db '"-isystem", "../third/include"'
+ss lint --no-cache --color never --cuda-path none -p db
+status "a CMake build folder" 2
+text "a CMake build folder" out "src/a.cu:1:10: error: cbuild/include/conf.h does not exist yet: the copy in third/include was used; build the project first (the 2 errors of this parse may follow from it; the first: src/a.cu:4:26: no member named 'depth' in 'conf')"
+cmake_db '"-I../third/include"'
+ss lint --no-cache --color never --cuda-path none -p db
+status "the project's own copy" 2
+text "the project's own copy" out "$RAW"
 
 database "\"-I../third/include\", "
 cp uses_new.cu src/a.cu
