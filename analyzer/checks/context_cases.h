@@ -294,6 +294,18 @@ char *ss_context_refill_words(ss_check_ctx *ctx, const ss_loop_context *loop, CX
 char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at,
                               char **not_timed);
 
+/* loop_notes.c. "'cudaEventElapsedTime' at sift.cu:7" when the function 'function' reads a
+ * clock (itself or in a function of the unit it calls, as ss_context_timing_words asks of a
+ * loop), else NULL. Malloc'ed. */
+char *ss_context_clock_words(ss_check_ctx *ctx, CXCursor function);
+
+/* loop_notes.c. For a loop whose body calls 'usr', a function another unit defines: whether,
+ * were that function to read a clock, ss_context_timing_words would find the loop timed: its
+ * body's statements outside those from the first to the last that call 'usr' (the region it
+ * would time) call no function of the unit that enqueues device work and no other function of
+ * another unit (whose work is not seen here). Returns 1 or 0. */
+int ss_context_timed_by_callee(ss_check_ctx *ctx, CXCursor loop, const char *usr);
+
 /* loop_notes.c. "periodic: it runs once in a while (line 1805 tests 'step % every == 0')" when
  * the call 'at' runs in its loop only under an 'if' whose condition tests a remainder against 0
  * (a divisor not a constant below 8: 'i % 2' alternates); for a loop elsewhere, when every

@@ -8,6 +8,7 @@
 #include "context_cases.h"
 #include "dataflow.h"
 #include "log.h"
+#include "project_facts.h"
 #include "scope.h"
 
 #include <stdlib.h>
@@ -770,6 +771,71 @@ static char *untimed_work_words(ss_check_ctx *ctx, CXCursor loop, unsigned *firs
         return words;
     }
     return NULL;
+}
+
+char *ss_context_clock_words(ss_check_ctx *ctx, CXCursor function)
+{
+    CXCursor found;
+    if (!ss_callgraph_calls_named(ss_check_graph(ctx), function, clocks,
+                                  sizeof clocks / sizeof clocks[0], &found))
+        return NULL;
+    char *name = ss_scope_callee_name(found), *where = ss_callgraph_place(found);
+    char *words = ss_xasprintf("'%s' at %s", name ? name : "a clock", where);
+    free(name);
+    free(where);
+    return words;
+}
+
+/* A statement's calls of the function another unit defines that a loop calls ('usr'), and of
+ * any other function of another unit. */
+typedef struct elsewhere_walk {
+    const char *usr;
+    int calls_usr, calls_other;
+} elsewhere_walk;
+
+static enum CXChildVisitResult find_calls_elsewhere(CXCursor c, CXCursor parent, CXClientData data)
+{
+    elsewhere_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    char *usr = ss_project_declared_only(c);
+    if (usr && strcmp(usr, w->usr) == 0)
+        w->calls_usr = 1;
+    else if (usr)
+        w->calls_other = 1;
+    free(usr);
+    return CXChildVisit_Recurse;
+}
+
+int ss_context_timed_by_callee(ss_check_ctx *ctx, CXCursor loop, const char *usr)
+{
+    unsigned count = ss_ast_child_count(loop);
+    if (count == 0)
+        return 0;
+    CXCursor body =
+        ss_ast_child(loop, clang_getCursorKind(loop) == CXCursor_DoStmt ? 0 : count - 1);
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return 1; /* the body is the statement that calls it */
+    unsigned n = ss_ast_child_count(body), first = n, last = n;
+    for (unsigned i = 0; i < n; i++) {
+        elsewhere_walk w = {usr, 0, 0};
+        CXCursor stmt = ss_ast_child(body, i);
+        ss_ast_visit_whole(stmt, stmt, find_calls_elsewhere, &w);
+        first = w.calls_usr && first == n ? i : first;
+        last = w.calls_usr ? i : last;
+    }
+    for (unsigned i = 0; i < n && first < n; i++) {
+        if (i >= first && i <= last)
+            continue;
+        CXCursor stmt = ss_ast_child(body, i);
+        elsewhere_walk w = {usr, 0, 0};
+        program_walk p = {ss_check_graph(ctx), clang_getNullCursor()};
+        ss_ast_visit_whole(stmt, stmt, find_calls_elsewhere, &w);
+        ss_ast_visit_whole(stmt, stmt, find_program_work, &p);
+        if (w.calls_other || !ss_ast_is_null(p.found))
+            return 0;
+    }
+    return first < n;
 }
 
 /* Whether 'at' is one of the calls that open a measured region (marks): an event record. */

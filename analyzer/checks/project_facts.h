@@ -107,6 +107,9 @@ typedef struct ss_loop_call {
     /* The call dispatches on a virtual method ('usr' the method it names): which override runs
      * is decided at run time. */
     int virtual_call;
+    /* A direct call whose loop would be timed were 'usr' to read a clock
+     * (ss_context_timed_by_callee). */
+    int timed;
 } ss_loop_call;
 
 /* The 'param' of an ss_stream_arg that is a field of a type ('usr' the field's): each write of
@@ -220,6 +223,10 @@ struct ss_project_facts {
     unsigned *called_outputs;
     char **called_output_words;
     size_t called_output_cap, called_output_word_cap;
+    /* For each finding in 'called': where the function another unit calls reads a clock
+     * ("'cudaEventElapsedTime' at sift.cu:7", ss_context_clock_words), or NULL. */
+    char **called_clocks;
+    size_t called_clock_cap;
     /* The pointer arguments of the unit's calls of the project's functions (project_outputs.c);
      * 'outputs_known' 0 for facts from a cache entry without them. A unit with errors other than
      * headers not found ('unjudged') lists the functions it declares that take a pointer. */

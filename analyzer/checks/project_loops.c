@@ -366,8 +366,10 @@ static void add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor l
         called = virtual_callee(site, fn, &dispatch);
     c->direct = called && strcmp(called, usr) == 0;
     c->site_line = ss_scope_line(site);
-    if (c->direct)
+    if (c->direct) {
         idle_at_call(graph, lc.function, site, c);
+        c->timed = ss_context_timed_by_callee(&at_loop, loop, usr);
+    }
     free(called);
 }
 
@@ -511,6 +513,16 @@ static void set_outputs(ss_project_facts *facts, unsigned outputs, char *words)
     facts->called_output_words[n - 1] = words;
 }
 
+/* Records, for the finding kept aside last, where the function another unit calls reads a
+ * clock (taken; ss_context_clock_words), or NULL. */
+static void set_clock(ss_project_facts *facts, char *clock)
+{
+    size_t n = facts->called->count;
+    ss_xgrow((void **)&facts->called_clocks, &facts->called_clock_cap, n,
+             sizeof *facts->called_clocks);
+    facts->called_clocks[n - 1] = clock;
+}
+
 /* Where the wait is, what it is and who reaches it: the call 'call', of 'api' (or of the
  * function of another unit 'wrapper', a USR, under that row's name) in the function 'fn'; the
  * parameters of 'fn' its kernel writes through, and words for them (ss_project_output_params). */
@@ -558,6 +570,7 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
         int own = clang_equalCursors(entry, at->fn);
         set_outputs(facts, own ? at->outputs : 0,
                     own && at->output_words ? ss_xstrdup(at->output_words) : NULL);
+        set_clock(facts, ss_context_clock_words(ctx, entry));
         *f = aside.findings[0];
         memset(&aside.findings[0], 0, sizeof aside.findings[0]);
     }
@@ -678,12 +691,20 @@ static int idle_for(const ss_loop_call *c, const char *usr, int start)
 typedef struct loop_call_query {
     const char *usr;
     int start;
+    const char *clock; /* where the function reads a clock, or NULL (called_clocks) */
 } loop_call_query;
+
+/* Whether the loop call 'c' is timed by the function it calls ('q->usr', which reads a clock):
+ * its loop is then timed as ss_context_timing_words finds a loop in one unit timed. */
+static int timed_for(const ss_loop_call *c, const loop_call_query *q)
+{
+    return c->timed && c->direct && q->clock && strcmp(c->usr, q->usr) == 0;
+}
 
 /* Whether the loop call 'c' would make the finding a note. */
 static int quiet(const ss_loop_call *c, const loop_call_query *q)
 {
-    return c->note != NULL || idle_for(c, q->usr, q->start);
+    return c->note != NULL || idle_for(c, q->usr, q->start) || timed_for(c, q);
 }
 
 /* A loop call the pass found for a finding, and whether the way to it went through a virtual
@@ -766,11 +787,17 @@ static void report_loop_call(ss_result *result, const ss_finding *from, const fo
     /* The loop calls a function that leads to it: one of another unit, or of its own. */
     int through = strcmp(c->usr, q->usr) != 0 || !c->direct;
     int idle = !c->note && idle_for(c, q->usr, q->start);
-    char *quiet_words = idle ? idle_words(c, c->callee, q->start) : NULL;
+    int timed = !c->note && !idle && timed_for(c, q);
+    char *quiet_words = idle    ? idle_words(c, c->callee, q->start)
+                        : timed ? ss_xasprintf("; the loop times its iterations (%s, in '%s()', "
+                                               "which it calls): the wait is part of a "
+                                               "measurement",
+                                               q->clock, c->callee ? c->callee : "?")
+                                : NULL;
     char *wait_words = wait ? ss_xasprintf("; through %s, which waits for the whole device (%s)",
                                            wait->name, wait->wait)
                             : NULL;
-    int inherent = !c->note && !idle && read;
+    int inherent = !c->note && !idle && !timed && read;
     char *more = ss_xasprintf(
         "; it %s on every iteration: '%s()'%s is called%s from the loop at %s, in '%s' "
         "(another unit)%s%s%s%s%s%s%s",
@@ -786,7 +813,7 @@ static void report_loop_call(ss_result *result, const ss_finding *from, const fo
         wait_words ? wait_words : "", inherent ? "; " : "", inherent ? read : "");
     free(wait_words);
     ss_finding *f = ss_project_add_copy(result, from, more);
-    if (c->note || idle || inherent || virtual_way)
+    if (c->note || idle || timed || inherent || virtual_way)
         f->severity = SS_SEV_NOTE;
     free(more);
     free(quiet_words);
@@ -799,9 +826,10 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
         const ss_result *called = facts[u] && results[u] ? facts[u]->called : NULL;
         for (size_t i = 0; called && i < called->count; i++) {
             found_call found = {NULL, 0};
-            loop_call_query q = {facts[u]->called_usrs[i], facts[u]->called_starts
-                                                               ? facts[u]->called_starts[i]
-                                                               : SS_START_NONE};
+            loop_call_query q = {facts[u]->called_usrs[i],
+                                 facts[u]->called_starts ? facts[u]->called_starts[i]
+                                                         : SS_START_NONE,
+                                 facts[u]->called_clocks ? facts[u]->called_clocks[i] : NULL};
             /* A call of another unit's function counts where a unit of the run summarized it
              * as a wait for the whole device that does nothing else on the device: a wrapper
              * that queues work first is no wait at its start (the note "idle" would be false)
@@ -854,6 +882,8 @@ void ss_project_loops_free(ss_project_facts *facts)
             free(facts->called_waits[i]);
         if (facts->called_output_words)
             free(facts->called_output_words[i]);
+        if (facts->called_clocks)
+            free(facts->called_clocks[i]);
     }
     if (facts->called) {
         ss_result_free(facts->called);
@@ -864,6 +894,7 @@ void ss_project_loops_free(ss_project_facts *facts)
     free(facts->called_waits);
     free(facts->called_outputs);
     free(facts->called_output_words);
+    free(facts->called_clocks);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -883,6 +914,7 @@ void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
         cJSON_AddBoolToObject(item, "enqueues", c->enqueues);
         cJSON_AddBoolToObject(item, "direct", c->direct);
         cJSON_AddBoolToObject(item, "virtual", c->virtual_call);
+        cJSON_AddBoolToObject(item, "timed", c->timed);
         cJSON_AddBoolToObject(item, "idleDevice", c->idle_device);
         cJSON_AddNumberToObject(item, "siteLine", c->site_line);
         cJSON_AddNumberToObject(item, "idleLine", c->idle_line);
@@ -912,6 +944,8 @@ void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
             cJSON_AddNumberToObject(item, "outputs", facts->called_outputs[i]);
             ss_cache_add_string(item, "outputWords", facts->called_output_words[i]);
         }
+        if (facts->called_clocks && facts->called_clocks[i])
+            ss_cache_add_string(item, "clock", facts->called_clocks[i]);
         cJSON_AddItemToObject(item, "finding",
                               ss_cache_encode_finding(&facts->called->findings[i]));
         cJSON_AddItemToArray(called, item);
@@ -947,6 +981,7 @@ static void decode_loop_call(const cJSON *item, ss_project_facts *facts, int *ba
     c->enqueues = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "enqueues"));
     c->direct = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "direct"));
     c->virtual_call = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "virtual"));
+    c->timed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "timed"));
     c->idle_device = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "idleDevice"));
     c->site_line = number(item, "siteLine", 0);
     c->idle_line = number(item, "idleLine", 0);
@@ -968,6 +1003,8 @@ static void decode_called(const cJSON *item, ss_project_facts *facts, int *bad)
     unsigned outputs = number(item, "outputs", 0);
     const char *words = ss_cache_get_string(item, "outputWords", bad);
     set_outputs(facts, words ? outputs : 0, words && outputs ? ss_xstrdup(words) : NULL);
+    const char *clock = ss_cache_get_string(item, "clock", bad);
+    set_clock(facts, clock ? ss_xstrdup(clock) : NULL);
 }
 
 /* A reach decoded from the cache ("reaches": [from, to] pairs). */

@@ -1,0 +1,12 @@
+#include <cstdio>
+int extract(int *d_count);
+int run(int *d)
+{
+    int s = 0;
+    for (int i = 0; i < 1000; i++) {
+        s += extract(d);
+        s += extract(d + 1);
+        std::printf("%d\n", s);
+    }
+    return s;
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# timed_elsewhere.sh SYNCSCOPE DATA_DIR: a timer's event wait in a function another unit calls
+# from a loop (-p; "Waits in a function another unit calls from a loop", docs/lint.md).
+# extract() of sift.cu launches, reads a count back, launches again and reads its timer
+# (TimerGPU-like: record, cudaEventSynchronize, cudaEventElapsedTime); timed.cpp's loop calls it
+# twice an iteration and prints: the loop times its iterations, the wait is a note, as with the
+# loop in the same unit. The wait stays a warning where the loop also calls another function of
+# another unit outside the calls it times (other.cpp), where it reaches extract() through a
+# function of its own (via.cpp), and where extract() reads no clock (sift_noclock.cu). level.cu
+# with readback.cpp: a device-wide wait right after a synchronous copy to the host, nothing
+# queued since, in a unit with all its work on the legacy stream and no call of another unit, is
+# a note ("drained") where another unit's loop calls it; with a launch between the copy and the
+# wait it stays a warning. The same from the cache (exact output).
+set -u
+SS=$(realpath "$1") DATA=$(realpath "$2")/timed_elsewhere HERE=$(dirname "$(realpath "$0")")
+fail=0
+. "$HERE/assert.sh"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# case_db CU CPP WAY: lints CU (with nvcc) and CPP (with g++) of DATA (or of the folder WORK),
+# two units, the way WAY (lint_way), the SYNC401 findings as "file:line severity" in sync401.
+case_db() {
+    rm -rf "$WORK/case" && mkdir -p "$WORK/case/build" "$WORK/case/src"
+    for f in "$1" "$2"; do
+        if [ -f "$WORK/$f" ]; then cp "$WORK/$f" "$WORK/case/src/"; else cp "$DATA/$f" "$WORK/case/src/"; fi
+    done
+    cd "$WORK/case" || exit 1
+    printf '[{"directory": "%s", "file": "%s/src/%s", "arguments": ["nvcc", "-c", "src/%s"]}, {"directory": "%s", "file": "%s/src/%s", "arguments": ["g++", "-c", "src/%s"]}]\n' \
+        "$WORK/case" "$WORK/case" "$1" "$1" "$WORK/case" "$WORK/case" "$2" "$2" >build/compile_commands.json
+    lint_way "$3"
+    grep SYNC401 out | sed -E 's/^([^:]+:[0-9]+):[0-9]+: (warning|note): .*/\1 \2/' >sync401
+}
+
+# extract() with its timer's wait and no clock: the record and the wait written out.
+sed 's/    printf("%.2f ms\\n", timer.read());/    cudaEventRecord(timer.stop, 0);\
+    cudaEventSynchronize(timer.stop);/' "$DATA/sift.cu" >"$WORK/sift_noclock.cu"
+MEASURE="; the loop times its iterations ('cudaEventElapsedTime' at sift.cu:12, in 'extract()', which it calls): the wait is part of a measurement [SYNC401 sync-in-loop]"
+for way in "no cache, -j 1" "cold cache" "warm cache"; do
+    case_db sift.cu timed.cpp "$way"
+    text "timed, $way" sync401 "src/sift.cu:11 note"
+    grep -qF "$MEASURE" out || fails "timed, $way" "no '$MEASURE' in $(cat out)"
+    case_db sift.cu other.cpp "$way"
+    text "other, $way" sync401 "src/sift.cu:11 warning"
+    case_db sift.cu via.cpp "$way"
+    text "via, $way" sync401 "src/sift.cu:11 warning"
+    case_db sift_noclock.cu timed.cpp "$way"
+    text "noclock, $way" sync401 "src/sift_noclock.cu:24 warning"
+    case_db level.cu readback.cpp "$way"
+    text "readback, $way" sync401 "src/level.cu:7 note
+src/level.cu:13 warning"
+    grep -qF "drained: the device has nothing queued here: 'cudaMemcpy' at level.cu:6 drained it (a synchronous copy, which waits for all work: the unit creates no stream, names none but the legacy one and calls no function of another unit, so all the work it can have queued is there)" out ||
+        fails "readback, $way" "no 'drained' words in $(cat out)"
+done
+exit $fail
