@@ -523,6 +523,55 @@ static void set_clock(ss_project_facts *facts, char *clock)
     facts->called_clocks[n - 1] = clock;
 }
 
+/* Whether nothing after 'node' in 'fn' may queue device work: no statement after it in the
+ * blocks around it, and no loop around it (a later iteration runs after it). */
+static int nothing_after(ss_check_ctx *ctx, CXCursor fn, CXCursor node)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(fn, node, path);
+    int last = found > 0;
+    for (long i = 0; i < found && last; i++) {
+        CXCursor child = i + 1 < found ? path[i + 1] : node;
+        enum CXCursorKind k = clang_getCursorKind(path[i]);
+        last = k != CXCursor_ForStmt && k != CXCursor_WhileStmt && k != CXCursor_DoStmt &&
+               k != CXCursor_CXXForRangeStmt && k != CXCursor_LambdaExpr;
+        for (unsigned s = 0, after = 0, n = ss_ast_child_count(path[i]);
+             last && k == CXCursor_CompoundStmt && s < n; s++) {
+            CXCursor stmt = ss_ast_child(path[i], s);
+            if (after && ss_context_queues_work(ss_check_graph(ctx), stmt))
+                last = 0;
+            after |= ss_ast_same_node(stmt, child);
+        }
+    }
+    free(path);
+    return last;
+}
+
+/* Whether, on every way from 'entry' (the function another unit calls) down to 'node' in 'fn',
+ * nothing after it queues device work (nothing_after, at each call up to 'entry'): 1; 0 where
+ * some way has work after it, or is not seen whole ('depth' calls up at most); -1 where 'fn' is
+ * not reached from 'entry'. */
+static int last_work(ss_check_ctx *ctx, CXCursor fn, CXCursor node, CXCursor entry, int depth)
+{
+    CXCursor top = ss_scope_outer_function(fn);
+    if (clang_equalCursors(top, entry))
+        return nothing_after(ctx, fn, node);
+    CXCursor *calls, *callers;
+    long n = depth > 0 ? callers_of(ctx, top, &calls, &callers) : 0;
+    if (depth <= 0)
+        return 0;
+    int way = -1;
+    for (long i = 0; i < n && way != 0; i++) {
+        int r = last_work(ctx, callers[i], calls[i], entry, depth - 1);
+        way = r == 0 ? 0 : r == 1 ? 1 : way;
+    }
+    if (n > 0) {
+        free(calls);
+        free(callers);
+    }
+    return way == 1 && !nothing_after(ctx, fn, node) ? 0 : way;
+}
+
 /* Where the wait is, what it is and who reaches it: the call 'call', of 'api' (or of the
  * function of another unit 'wrapper', a USR, under that row's name) in the function 'fn'; the
  * parameters of 'fn' its kernel writes through, and words for them (ss_project_output_params). */
@@ -570,7 +619,11 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
         int own = clang_equalCursors(entry, at->fn);
         set_outputs(facts, own ? at->outputs : 0,
                     own && at->output_words ? ss_xstrdup(at->output_words) : NULL);
-        set_clock(facts, ss_context_clock_words(ctx, entry));
+        /* A timer's wait that more device work of the same call follows (a stage's timer
+         * between launches) drains the device within the iteration: no measurement's note. */
+        set_clock(facts, last_work(ctx, at->fn, call, entry, MAX_UP) == 1
+                             ? ss_context_clock_words(ctx, entry)
+                             : NULL);
         *f = aside.findings[0];
         memset(&aside.findings[0], 0, sizeof aside.findings[0]);
     }

@@ -6,7 +6,8 @@
 # twice an iteration and prints: the loop times its iterations, the wait is a note, as with the
 # loop in the same unit. The wait stays a warning where the loop also calls another function of
 # another unit outside the calls it times (other.cpp), where it reaches extract() through a
-# function of its own (via.cpp), and where extract() reads no clock (sift_noclock.cu). level.cu
+# function of its own (via.cpp), where more device work follows the wait in the same call (a
+# stage's timer, sift_stage.cu), and where extract() reads no clock (sift_noclock.cu). level.cu
 # with readback.cpp: a device-wide wait right after a synchronous copy to the host, nothing
 # queued since, in a unit with all its work on the legacy stream and no call of another unit, is
 # a note ("drained") where another unit's loop calls it; with a launch between the copy and the
@@ -35,6 +36,9 @@ case_db() {
 # extract() with its timer's wait and no clock: the record and the wait written out.
 sed 's/    printf("%.2f ms\\n", timer.read());/    cudaEventRecord(timer.stop, 0);\
     cudaEventSynchronize(timer.stop);/' "$DATA/sift.cu" >"$WORK/sift_noclock.cu"
+# A stage's timer: more device work follows the timer's wait in the same call of extract().
+sed 's/^    printf("%.2f ms\\n", timer.read());/&\
+    find<<<1, 1>>>(d_count);/' "$DATA/sift.cu" >"$WORK/sift_stage.cu"
 MEASURE="; the loop times its iterations ('cudaEventElapsedTime' at sift.cu:12, in 'extract()', which it calls): the wait is part of a measurement [SYNC401 sync-in-loop]"
 for way in "no cache, -j 1" "cold cache" "warm cache"; do
     case_db sift.cu timed.cpp "$way"
@@ -44,6 +48,8 @@ for way in "no cache, -j 1" "cold cache" "warm cache"; do
     text "other, $way" sync401 "src/sift.cu:11 warning"
     case_db sift.cu via.cpp "$way"
     text "via, $way" sync401 "src/sift.cu:11 warning"
+    case_db sift_stage.cu timed.cpp "$way"
+    text "stage, $way" sync401 "src/sift_stage.cu:11 warning"
     case_db sift_noclock.cu timed.cpp "$way"
     text "noclock, $way" sync401 "src/sift_noclock.cu:24 warning"
     case_db level.cu readback.cpp "$way"
