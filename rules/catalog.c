@@ -144,12 +144,25 @@ int ss_api_name_is(const char *name, const char *api)
     return strlen(api) == len && strncmp(api, name, len) == 0;
 }
 
+/* The length of each row's name, in table order: ss_api_find compares lengths before bytes
+ * (the analyzer asks for every call of a unit, most of them outside the table). */
+static const unsigned char api_name_length[] = {
+#define SS_API(name, domain, klass, sync, stream_arg, stream_opt, dst_arg, src_arg, size_arg,      \
+               kind_arg, flags_arg, dir)                                                           \
+    sizeof #name - 1,
+#include "cuda_api.def"
+};
+
+_Static_assert(sizeof api_name_length == SS_API_COUNT, "one name length per API row");
+
 const ss_api *ss_api_find(const char *name)
 {
     if (name == NULL)
         return NULL;
+    /* ss_api_name_is for each row, with the suffixes stripped from 'name' once. */
+    size_t len = base_name_length(name);
     for (size_t i = 0; i < SS_API_COUNT; i++) {
-        if (ss_api_name_is(name, api_table[i].name))
+        if (api_name_length[i] == len && memcmp(api_table[i].name, name, len) == 0)
             return &api_table[i];
     }
     return NULL;
