@@ -103,7 +103,15 @@ typedef struct ss_check_ctx {
     /* SYNC101/SYNC102 (stream_use 4): the stream parameters of functions other units may call
      * that are the unit's only other streams (checks/project_facts.h), or NULL. */
     struct ss_stream_params *stream_params;
+    /* What the checks learn of the whole unit once and ask again at many calls (how it stores
+     * into a pointer, checks/inherent.c), or NULL: made before the walk, so that copies of the
+     * context share it. */
+    struct ss_check_memo *memo;
 } ss_check_ctx;
+
+/* A unit's memo (ss_check_ctx's 'memo'), empty; ss_check_memo_free frees it (NULL is fine). */
+struct ss_check_memo *ss_check_memo_new(void);
+void ss_check_memo_free(struct ss_check_memo *memo);
 
 /* While the unit is walked: 'ref', a reference (DeclRefExpr), names a shared stream's
  * variable or a function that hands one out: it is added to ctx->streams' uses. */

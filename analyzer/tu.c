@@ -807,6 +807,7 @@ static void analyze_unit(CXTranslationUnit tu, const ss_tu_input *in, ss_result 
     ctx.hot_functions = in->hot_functions;
     ctx.hot_count = in->hot_count;
     ctx.streams = streams;
+    ctx.memo = ss_check_memo_new();
     clang_getInclusions(tu, find_torch, &ctx.torch);
     if (!ctx.torch)
         ctx.torch = includes_torch(tu, in->file);
@@ -820,6 +821,7 @@ static void analyze_unit(CXTranslationUnit tu, const ss_tu_input *in, ss_result 
         ss_project_summarize(&ctx);
     }
     ss_callgraph_free(ctx.graph);
+    ss_check_memo_free(ctx.memo);
 }
 
 /* The files of a unit read with their spaced launches rewritten (launch_spacing.c). */

@@ -1255,12 +1255,25 @@ static int is_alias_call(CXCursor call)
     return match;
 }
 
+/* Whether 'arg' may be '&decl' (pointer_named with 'address'): a unary operator on 'decl' or
+ * on 'decl + i', without reading its text. */
+static int may_take_address(CXCursor arg, CXCursor decl)
+{
+    CXCursor e = ss_ast_strip(arg);
+    if (clang_getCursorKind(e) != CXCursor_UnaryOperator)
+        return 0;
+    e = ss_ast_strip(ss_ast_child(e, 0));
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator)
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    return clang_equalCursors(clang_getCursorReferenced(e), decl);
+}
+
 static void call_store(pinned_walk *w, CXCursor call)
 {
     int n = clang_Cursor_getNumArguments(call);
     for (int i = 0; i < n; i++) {
-        if (!clang_equalCursors(pointer_named(clang_Cursor_getArgument(call, (unsigned)i), 1),
-                                w->decl))
+        CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+        if (!may_take_address(arg, w->decl) || !clang_equalCursors(pointer_named(arg, 1), w->decl))
             continue;
         const ss_api *api = ss_scope_callee_api(call);
         if (i == 0 && api && api->klass == SS_CLASS_HOST_ALLOC) {
@@ -1332,6 +1345,51 @@ static enum CXChildVisitResult find_pinned_store(CXCursor c, CXCursor parent, CX
     return CXChildVisit_Recurse;
 }
 
+/* The stores find_pinned_store finds into each pointer asked about, kept for the unit: the
+ * checks ask for the same pointer at many calls, and each answer is a walk of the whole unit. */
+typedef struct ss_check_memo {
+    pinned_walk *stores;
+    unsigned *hashes; /* clang_hashCursor of each 'decl' */
+    size_t count, cap, hash_cap;
+} ss_check_memo;
+
+ss_check_memo *ss_check_memo_new(void)
+{
+    return ss_xcalloc(1, sizeof(ss_check_memo));
+}
+
+void ss_check_memo_free(ss_check_memo *memo)
+{
+    if (memo == NULL)
+        return;
+    free(memo->stores);
+    free(memo->hashes);
+    free(memo);
+}
+
+/* How the unit of 'ctx' stores into 'decl' (pinned_walk), walked once per unit when the
+ * context has a memo, else into 'scratch'. The answer lives until the next call. */
+static const pinned_walk *stores_into(ss_check_ctx *ctx, CXCursor decl, pinned_walk *scratch)
+{
+    ss_check_memo *m = ctx->memo;
+    unsigned hash = clang_hashCursor(decl);
+    for (size_t i = 0; m && i < m->count; i++) {
+        if (m->hashes[i] == hash && clang_equalCursors(m->stores[i].decl, decl))
+            return &m->stores[i];
+    }
+    pinned_walk w = {decl, 0, 0, 0, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_pinned_store, &w);
+    if (m == NULL) {
+        *scratch = w;
+        return scratch;
+    }
+    ss_xgrow((void **)&m->stores, &m->cap, m->count + 1, sizeof *m->stores);
+    ss_xgrow((void **)&m->hashes, &m->hash_cap, m->count + 1, sizeof *m->hashes);
+    m->hashes[m->count] = hash;
+    m->stores[m->count] = w;
+    return &m->stores[m->count++];
+}
+
 CXCursor ss_context_pinned_memory(ss_check_ctx *ctx, CXCursor function, CXCursor arg)
 {
     CXCursor decl = pointer_named(arg, 0), none = clang_getNullCursor();
@@ -1348,18 +1406,17 @@ CXCursor ss_context_pinned_memory(ss_check_ctx *ctx, CXCursor function, CXCursor
         return decl;
     if (kind != SS_HOST_UNKNOWN)
         return none;
-    pinned_walk w = {decl, 0, 0, 0, clang_getNullCursor()};
-    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_pinned_store, &w);
-    if (w.other > 0 || (w.pinned > 0) == !ss_ast_is_null(w.host))
+    pinned_walk scratch;
+    const pinned_walk *w = stores_into(ctx, decl, &scratch);
+    if (w->other > 0 || (w->pinned > 0) == !ss_ast_is_null(w->host))
         return none;
-    return w.pinned > 0 ? decl : w.host;
+    return w->pinned > 0 ? decl : w->host;
 }
 
 int ss_context_pinned_one_value(ss_check_ctx *ctx, CXCursor memory)
 {
-    pinned_walk w = {memory, 0, 0, 0, clang_getNullCursor()};
-    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_pinned_store, &w);
-    return w.one_value;
+    pinned_walk scratch;
+    return stores_into(ctx, memory, &scratch)->one_value;
 }
 
 /* Whether the kernel's parameter 'index' points to const data: the kernel does not write
