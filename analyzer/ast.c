@@ -102,10 +102,46 @@ unsigned ss_ast_offset(CXCursor c)
     return b;
 }
 
+/* The texts clang_getFileContents gave this thread lately: it looks the file up in the unit's
+ * whole table of source locations each time, and ss_expr_text asks at every argument it reads.
+ * Emptied by ss_ast_forget_unit before the unit is disposed. */
+enum { FILE_TEXTS = 4 };
+typedef struct file_text {
+    CXTranslationUnit tu;
+    CXFile file;
+    const char *text;
+    size_t size;
+} file_text;
+static _Thread_local file_text file_texts[FILE_TEXTS];
+static _Thread_local unsigned file_text_next;
+
+/* clang_getFileContents, remembered. */
+static const char *file_contents(CXTranslationUnit tu, CXFile file, size_t *size)
+{
+    for (unsigned i = 0; file && i < FILE_TEXTS; i++) {
+        if (file_texts[i].tu == tu && file_texts[i].file == file) {
+            *size = file_texts[i].size;
+            return file_texts[i].text;
+        }
+    }
+    const char *text = clang_getFileContents(tu, file, size);
+    file_text *slot = &file_texts[file_text_next++ % FILE_TEXTS];
+    slot->tu = tu;
+    slot->file = file;
+    slot->text = text;
+    slot->size = *size;
+    return text;
+}
+
+void ss_ast_forget_unit(void)
+{
+    memset(file_texts, 0, sizeof file_texts);
+}
+
 char *ss_ast_file_text(CXTranslationUnit tu, CXFile file, unsigned begin, unsigned end, size_t max)
 {
     size_t size = 0;
-    const char *text = clang_getFileContents(tu, file, &size);
+    const char *text = file_contents(tu, file, &size);
     if (text == NULL || end < begin || end > size || end - begin > max)
         return NULL;
     char *out = ss_xmalloc(end - begin + 1);

@@ -42,6 +42,9 @@ char *ss_ast_api_name(CXCursor call, char *name);
  * to one space, malloc'ed, or NULL when it is unreadable, out of the file or longer than
  * 'max' bytes. */
 char *ss_ast_file_text(CXTranslationUnit tu, CXFile file, unsigned begin, unsigned end, size_t max);
+/* Forgets the file texts ss_ast_file_text keeps for this thread: called before a unit it read
+ * is disposed. */
+void ss_ast_forget_unit(void);
 /* Whether 'c' lies in a system header (or has no location). */
 int ss_ast_in_system_header(CXCursor c);
 /* Whether the text of 'c' is written in one piece in a file: outside any macro, or inside

@@ -671,9 +671,9 @@ char *ss_expr_text(CXCursor expr)
      * own (checkCudaErrors(cuLaunchKernel(..., NULL, ...)), CHECK(cudaMemcpy(..., 1 * ELEM,
      * ...))), its range ends where that macro's name begins: the name is taken in, so the
      * argument is named as written, not after the outer macro. */
-    unsigned name = fb && fb == fs && fb == f1 ? name_length_at(tu, fb, spelled_end) : 0;
-    if (fb && fb == fs && fb == f1 && spelled_begin < spelled_end + name &&
-        (spelled_begin != begin || spelled_end != end)) {
+    int in_macro = fb && fb == fs && fb == f1 && (spelled_begin != begin || spelled_end != end);
+    unsigned name = in_macro ? name_length_at(tu, fb, spelled_end) : 0;
+    if (in_macro && spelled_begin < spelled_end + name) {
         begin = spelled_begin;
         end = spelled_end + name;
     } else if (f1 == NULL || f1 != f2 || end < begin) {

@@ -1136,6 +1136,7 @@ int ss_tu_analyze(CXIndex index, const ss_tu_input *in, ss_result *out, ss_tu_fi
     analyze_unit(tu, in, out, files, streams);
     respaced_report(&set, in, out, first_finding);
     respaced_truncate(&set, 0);
+    ss_ast_forget_unit();
     clang_disposeTranslationUnit(tu);
     return fatal ? 1 : 0;
 }
