@@ -348,16 +348,11 @@ typedef struct loop_walk {
     ss_callgraph *g;
     int kind;
     long found;
-    CXCursor loop; /* the loop walked (a null cursor for a function): a lambda it does not
-                    * run (ss_scope_runs_lambda) calls nothing in it */
 } loop_walk;
 
 static enum CXChildVisitResult find_working_call(CXCursor c, CXCursor parent, CXClientData data)
 {
     loop_walk *w = data;
-    if (clang_getCursorKind(c) == CXCursor_LambdaExpr && !ss_ast_is_null(w->loop) &&
-        !ss_scope_runs_lambda(w->loop, c))
-        return CXChildVisit_Continue;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
     long n = find_node(w->g, callee_definition(c));
@@ -377,7 +372,7 @@ int ss_callgraph_loop_work(ss_callgraph *g, CXCursor loop, ss_scope_work what, C
         return 1;
     if (g == NULL)
         return 0;
-    loop_walk w = {g, kind_index(what), -1, ss_scope_is_loop(loop) ? loop : clang_getNullCursor()};
+    loop_walk w = {g, kind_index(what), -1};
     clang_visitChildren(loop, find_working_call, &w);
     if (w.found < 0)
         return 0;

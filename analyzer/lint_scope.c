@@ -284,222 +284,6 @@ static enum CXChildVisitResult find_calls(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
-/* ------------------------------------------------------------------------------------------
- * Whether a lambda written in a loop runs in it: invoked there, or kept somewhere the loop
- * then names otherwise than by storing into it. */
-
-/* The methods of a standard container that keep what they are given ('later.push_back(f)'). */
-static const char *const store_methods[] = {"push_back",     "emplace_back", "push_front",
-                                            "emplace_front", "insert",       "emplace",
-                                            "push",          "assign"};
-
-/* The deepest path followed from a loop down to a use of a lambda. */
-enum { MAX_USE_PATH = 48 };
-
-/* Whether the cursor 'c' is spelled 'name' (a call: the name of what it calls). */
-static int named(CXCursor c, const char *name)
-{
-    CXString s = clang_getCursorSpelling(c);
-    int yes = clang_getCString(s) && strcmp(clang_getCString(s), name) == 0;
-    clang_disposeString(s);
-    return yes;
-}
-
-/* Whether the type of 'e' holds std::function values (a std::function, or a container of
- * them): what is stored there is called later, by whoever calls it. */
-static int holds_functions(CXCursor e)
-{
-    CXString s = clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(e)));
-    const char *t = clang_getCString(s);
-    int yes = t && (strstr(t, "std::function<") || strstr(t, "std::__1::function<"));
-    clang_disposeString(s);
-    return yes;
-}
-
-/* Whether 'c' only carries the value below it on: an implicit conversion, parentheses,
- * std::move or std::forward, the making of a std::function or a copy of a closure from it, or
- * its conversion to a function pointer. */
-static int carries_value(CXCursor c)
-{
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr)
-        return 1;
-    if (k != CXCursor_CallExpr)
-        return 0;
-    CXCursor callee = clang_getCursorReferenced(c);
-    enum CXCursorKind ck = clang_getCursorKind(callee);
-    if (ck == CXCursor_Constructor || ck == CXCursor_ConversionFunction)
-        return is_closure_class(clang_getCursorSemanticParent(callee)) || holds_functions(c);
-    if (ck != CXCursor_FunctionDecl || !ss_ast_in_system_header(callee))
-        return 0;
-    return named(callee, "move") || named(callee, "forward");
-}
-
-/* Whether 'c' takes an element of the value below it ('v[i]', the base of a subscript). */
-static int takes_element(CXCursor c, CXCursor below)
-{
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k != CXCursor_ArraySubscriptExpr && k != CXCursor_CallExpr)
-        return 0;
-    if (k == CXCursor_CallExpr && !named(c, "operator[]"))
-        return 0;
-    return ss_ast_same_node(ss_ast_child(c, 0), below);
-}
-
-/* The declaration a value is kept in: 'v' for 'v', 'v[i]' or 'this->v', a variable for its
- * own declaration; a null cursor for anything else. */
-static CXCursor kept_in(CXCursor target)
-{
-    if (clang_getCursorKind(target) == CXCursor_VarDecl)
-        return target;
-    CXCursor e = ss_ast_strip(target);
-    for (int hops = 0; hops < 4 && takes_element(e, ss_ast_child(e, 0)); hops++)
-        e = ss_ast_strip(ss_ast_child(e, 0));
-    enum CXCursorKind k = clang_getCursorKind(e);
-    if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
-        return clang_getNullCursor();
-    return clang_getCursorReferenced(e);
-}
-
-/* Whether the member call 'call' is a standard container's store (store_methods) into an
- * object that holds std::function values. */
-static int is_store(CXCursor call)
-{
-    CXCursor member = ss_ast_strip(ss_ast_child(call, 0));
-    CXCursor method = clang_getCursorReferenced(call);
-    if (clang_getCursorKind(member) != CXCursor_MemberRefExpr ||
-        clang_getCursorKind(method) != CXCursor_CXXMethod || !ss_ast_in_system_header(method) ||
-        !holds_functions(ss_ast_child(member, 0)))
-        return 0;
-    int yes = 0;
-    for (size_t i = 0; i < sizeof store_methods / sizeof store_methods[0] && !yes; i++)
-        yes = named(call, store_methods[i]);
-    return yes;
-}
-
-static int may_run(CXCursor scope, CXCursor use, int depth);
-
-/* Calls in a loop that may run what a field or global holds: any but the system's, CUDA's and
- * kernel launches (lambda bodies aside). */
-static enum CXChildVisitResult find_other_call(CXCursor c, CXCursor parent, CXClientData data)
-{
-    int *found = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_LambdaExpr)
-        return CXChildVisit_Continue;
-    if (k != CXCursor_CallExpr || ss_scope_is_launch(c) || ss_scope_is_launch_config(c) ||
-        ss_scope_callee_api(c) != NULL)
-        return CXChildVisit_Recurse;
-    CXCursor callee = clang_getCursorReferenced(c);
-    if (ss_ast_is_null(callee) || !ss_ast_in_system_header(callee)) {
-        *found = 1;
-        return CXChildVisit_Break;
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* Whether 'decl' is a local variable or a parameter: only its own function can name it. */
-static int is_local(CXCursor decl)
-{
-    enum CXCursorKind k = clang_getCursorKind(decl);
-    return k == CXCursor_ParmDecl ||
-           (k == CXCursor_VarDecl && ss_ast_is_function(clang_getCursorSemanticParent(decl)));
-}
-
-/* The names of 'decl' in a loop, each asked whether it may run what it holds. */
-typedef struct kept_walk {
-    CXCursor decl;
-    CXCursor scope;
-    int depth;
-    int runs;
-} kept_walk;
-
-static enum CXChildVisitResult find_kept_use(CXCursor c, CXCursor parent, CXClientData data)
-{
-    kept_walk *w = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
-        clang_equalCursors(clang_getCursorReferenced(c), w->decl) &&
-        may_run(w->scope, c, w->depth)) {
-        w->runs = 1;
-        return CXChildVisit_Break;
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* Whether what 'target' keeps (a lambda stored or assigned there) may run in 'scope': the
- * loop names it otherwise than by storing into it or assigning to it; or it is no local and
- * the loop calls a function that may reach it; or it cannot be told. */
-static int kept_runs(CXCursor scope, CXCursor target, int depth)
-{
-    CXCursor decl = kept_in(target);
-    if (ss_ast_is_null(decl) || depth >= MAX_LAMBDA_DEPTH)
-        return 1;
-    int other_call = 0;
-    if (!is_local(decl))
-        clang_visitChildren(scope, find_other_call, &other_call);
-    if (other_call)
-        return 1;
-    kept_walk w = {decl, scope, depth + 1, 0};
-    clang_visitChildren(scope, find_kept_use, &w);
-    return w.runs;
-}
-
-/* How 'holder' (the node above the value, 'below' its child on the way there, 'above' the node
- * above it or a null cursor) uses the value: 1 when it may run it (called, handed to a call,
- * anything not known), else 0 (stored, assigned, stored into or assigned to). */
-static int holder_runs(CXCursor scope, CXCursor holder, CXCursor below, CXCursor above, int depth)
-{
-    enum CXCursorKind k = clang_getCursorKind(holder);
-    int first = ss_ast_same_node(ss_ast_child(holder, 0), below);
-    char op[4] = "";
-    if (k == CXCursor_VarDecl)
-        return kept_runs(scope, holder, depth);
-    if (k == CXCursor_BinaryOperator && ss_ast_binary_op(holder, op, sizeof op) == 0 &&
-        strcmp(op, "=") == 0)
-        return first ? 0 : kept_runs(scope, ss_ast_child(holder, 0), depth);
-    if (k == CXCursor_MemberRefExpr && clang_getCursorKind(above) == CXCursor_CallExpr &&
-        ss_ast_same_node(ss_ast_strip(ss_ast_child(above, 0)), holder))
-        return !is_store(above); /* the object of a store is stored into */
-    if (k != CXCursor_CallExpr)
-        return 1;
-    if (named(holder, "operator=") && holds_functions(ss_ast_child(holder, 0)))
-        return first ? 0 : kept_runs(scope, ss_ast_child(holder, 0), depth);
-    if (!first && is_store(holder))
-        return kept_runs(scope, ss_ast_child(ss_ast_strip(ss_ast_child(holder, 0)), 0), depth);
-    return 1;
-}
-
-/* Whether the value at 'use' (a lambda, or a name of what keeps one) may run in 'scope'. */
-static int may_run(CXCursor scope, CXCursor use, int depth)
-{
-    CXCursor path[MAX_USE_PATH];
-    long found = ss_scope_path(scope, use, NULL, path, MAX_USE_PATH);
-    if (found < 1 || found > MAX_USE_PATH)
-        return 1;
-    CXCursor below = use;
-    long i = found - 1;
-    while (i > 0 && (carries_value(path[i]) || takes_element(path[i], below)))
-        below = path[i--];
-    return holder_runs(scope, path[i], below, i > 0 ? path[i - 1] : clang_getNullCursor(), depth);
-}
-
-int ss_scope_runs_lambda(CXCursor loop, CXCursor lambda)
-{
-    return may_run(loop, lambda, 0);
-}
-
-/* Whether the loop 'loop' runs the lambdas 'lambdas' (on the path from it to a call, the
- * innermost first), so that the call runs in it. */
-static int runs_lambdas(CXCursor loop, const CXCursor *lambdas, size_t count)
-{
-    for (size_t i = 0; i < count; i++) {
-        if (!ss_scope_runs_lambda(loop, lambdas[i]))
-            return 0;
-    }
-    return 1;
-}
-
 static size_t loops_at(CXCursor top, CXCursor target, CXCursor *out, size_t max, int depth)
 {
     CXCursor path[64];
@@ -507,20 +291,17 @@ static size_t loops_at(CXCursor top, CXCursor target, CXCursor *out, size_t max,
     if (found < 0)
         return 0;
     size_t n = 0, kept = (size_t)found < 64 ? (size_t)found : 64;
-    /* Loops around the target that run it, innermost first (a loop runs a call in a lambda
-     * only where it runs the lambda); the innermost lambda around it. */
-    CXCursor lambdas[MAX_LAMBDA_DEPTH];
-    size_t lambda_count = 0;
+    /* Loops around the target, innermost first; the innermost lambda around it. */
+    CXCursor lambda = clang_getNullCursor();
     for (size_t i = kept; i > 0; i--) {
         CXCursor c = path[i - 1];
         if (clang_getCursorKind(c) == CXCursor_LambdaExpr) {
-            if (lambda_count < MAX_LAMBDA_DEPTH)
-                lambdas[lambda_count++] = c;
-        } else if (n < max && runs_lambdas(c, lambdas, lambda_count)) {
+            if (ss_ast_is_null(lambda))
+                lambda = c;
+        } else if (n < max) {
             out[n++] = c;
         }
     }
-    CXCursor lambda = lambda_count > 0 ? lambdas[0] : clang_getNullCursor();
     if (depth >= MAX_LAMBDA_DEPTH || n >= max || ss_ast_is_null(lambda))
         return n;
     /* Inside a lambda bound to a local variable: also the loops around its calls. */
@@ -569,8 +350,6 @@ typedef struct work_walk {
     CXCursor except;  /* the call the work is looked for: the other arm of a ?: around it
                        * never runs with it; or a null cursor */
     int over_devices; /* the body sets the device: 'except' itself is no work beside it */
-    CXCursor loop;    /* the body, when it is a loop: a lambda it does not run does no work
-                       * there; else a null cursor */
 } work_walk;
 
 typedef struct contains_walk {
@@ -643,9 +422,6 @@ static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientDa
             return ss_ast_is_null(w->found) ? CXChildVisit_Continue : CXChildVisit_Break;
         }
     }
-    if (clang_getCursorKind(c) == CXCursor_LambdaExpr && !ss_ast_is_null(w->loop) &&
-        !ss_scope_runs_lambda(w->loop, c))
-        return CXChildVisit_Continue;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
     if (is_work(c, w->what)) {
@@ -708,8 +484,7 @@ int ss_scope_sets_device(CXCursor body, int own)
 int ss_scope_has_work_beside(CXCursor body, ss_scope_work what, CXCursor call, CXCursor *first)
 {
     int over_devices = !ss_ast_is_null(call) && ss_scope_sets_device(body, 0);
-    CXCursor loop = ss_scope_is_loop(body) ? body : clang_getNullCursor();
-    work_walk w = {what, clang_getNullCursor(), 0, call, over_devices, loop};
+    work_walk w = {what, clang_getNullCursor(), 0, call, over_devices};
     if (!ss_ast_is_null(body))
         clang_visitChildren(body, find_work, &w);
     if (first)

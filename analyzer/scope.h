@@ -46,23 +46,11 @@ CXCursor ss_scope_outer_function(CXCursor function);
  * Returns how many such nodes are on the path (more than 'max' when it is deeper), or -1 when
  * 'target' is not inside 'top'. Containment follows the tree, not source offsets. */
 long ss_scope_path(CXCursor top, CXCursor target, int (*keep)(CXCursor), CXCursor *out, size_t max);
-/* Whether the loop 'loop' runs the lambda 'lambda' written in it, so that the calls in the
- * lambda run on its iterations: the loop invokes it ('[&] { ... }()'), hands it to a call that
- * is no store (an algorithm, a function of the project: it may call it), or keeps it where the
- * loop then names it otherwise than by storing into it or assigning to it (a local variable
- * it calls or hands on); or a field or global keeps it and the loop calls a function other than
- * the system's and CUDA's; or it cannot be told. Not run there: a lambda stored into a standard
- * container of std::function values (push_back, emplace_back, push_front, emplace_front,
- * insert, emplace, push, assign; an element assigned, 'v[i] = ...') or assigned to a
- * std::function or variable, that the loop names only so (up to four such hops). Returns 1 or
- * 0. */
-int ss_scope_runs_lambda(CXCursor loop, CXCursor lambda);
 /* Writes to 'out' (at most 'max') the loops around 'c', innermost first, looking in the
  * whole named function around 'function' (the check context's function; it may be a
- * lambda). A loop around a lambda that 'c' is in counts only where it runs the lambda
- * (ss_scope_runs_lambda). When 'c' is inside a lambda bound to a local variable ('auto step =
- * [&]{...}'), the loops around each call of that variable follow, innermost first. Returns the
- * number written. */
+ * lambda). When 'c' is inside a lambda bound to a local variable ('auto step = [&]{...}'),
+ * the loops around each call of that variable follow, innermost first. Returns the number
+ * written. */
 size_t ss_scope_enclosing_loops(CXCursor function, CXCursor c, CXCursor *out, size_t max);
 /* The innermost loop around 'c' as above, or a null cursor. */
 CXCursor ss_scope_enclosing_loop(CXCursor function, CXCursor c);
