@@ -398,10 +398,7 @@ static void call_flow(flow *f, CXCursor call)
         return;
     }
     if (ss_ast_is_null(callee)) {
-        /* A Thrust copy to the host waits for the legacy stream as cudaMemcpy does. */
-        if (f->q->copies_drain && ss_check_thrust_copy_to_host(call)) {
-            f->now = (drain){DRAINED, call, 0, 1, 0};
-        } else if (ss_context_library_enqueues(call)) {
+        if (ss_context_library_enqueues(call)) {
             f->now = busy();
             f->worked = 1;
         }
@@ -1442,143 +1439,6 @@ static char *event_words(ss_check_ctx *ctx, CXCursor at)
     return words;
 }
 
-/* Whether the call 'by', which drained the device, is a synchronous copy (a runtime or driver
- * copy, or a Thrust copy to the host). */
-static int copy_drainer(CXCursor by)
-{
-    const ss_api *api = ss_scope_callee_api(by);
-    return api ? api->klass == SS_CLASS_COPY : ss_check_thrust_copy_to_host(by);
-}
-
-/* How the words name the call 'call': "thrust::copy" for a Thrust copy to the host, else as
- * ss_scope_callee_name. Malloc'ed, or NULL. */
-static char *drainer_name(CXCursor call)
-{
-    return ss_check_thrust_copy_to_host(call) ? ss_xstrdup("thrust::copy")
-                                              : ss_scope_callee_name(call);
-}
-
-/* A walk of the unit's code for calls of functions of another unit (find_elsewhere). */
-typedef struct elsewhere_walk {
-    ss_callgraph *graph;
-    int found;
-} elsewhere_walk;
-
-/* Whether the call 'c' runs a function of another unit: one the unit only declares
- * (ss_project_declared_only). Looked for in the functions of the main file and in those the
- * unit calls: an inline function of a header that nothing in the unit calls is not code the
- * unit runs. Calls through pointers and virtual calls are not followed (as elsewhere). */
-static enum CXChildVisitResult find_elsewhere(CXCursor c, CXCursor parent, CXClientData data)
-{
-    elsewhere_walk *w = data;
-    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && foreign(c))
-        return CXChildVisit_Continue;
-    if (ss_ast_is_function(c) && clang_isCursorDefinition(c) &&
-        !clang_Location_isFromMainFile(clang_getCursorLocation(c)) &&
-        ss_callgraph_calls_of(w->graph, c, NULL, NULL, 0) <= 0)
-        return CXChildVisit_Continue;
-    if (clang_getCursorKind(c) != CXCursor_CallExpr)
-        return CXChildVisit_Recurse;
-    char *usr = ss_project_declared_only(c);
-    w->found = usr != NULL;
-    free(usr);
-    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
-/* Whether all the work the unit can have queued is on the legacy stream and a synchronous copy
- * there waits for all of it: it creates no stream and names none but the legacy one
- * (SS_COPY_DRAIN_LEGACY_ONLY), and its code calls no function of another unit
- * (find_elsewhere), which might queue work on a stream of its own that only a device-wide wait
- * waits for. */
-static int legacy_and_closed(ss_check_ctx *ctx)
-{
-    if (copies_drain(ctx) != SS_COPY_DRAIN_LEGACY_ONLY)
-        return 0;
-    elsewhere_walk w = {ss_check_graph(ctx), 0};
-    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_elsewhere, &w);
-    return !w.found;
-}
-
-/* Whether 'call' (in 'function') is a synchronous copy to the host: a runtime or driver copy
- * that always waits (cudaMemcpy, cudaMemcpy2D) from the device to the host, or a Thrust copy
- * from a device range to the host (ss_check_thrust_copy_to_host). */
-static int sync_copy_to_host(CXCursor function, CXCursor call)
-{
-    if (ss_check_thrust_copy_to_host(call))
-        return 1;
-    const ss_api *api = ss_scope_callee_api(call);
-    CXCursor dst, src;
-    return api && api->klass == SS_CLASS_COPY && api->sync == SS_SYNC_ALWAYS &&
-           ss_copy_kind(function, call, api, &dst, &src) == SS_COPY_KIND_D2H;
-}
-
-/* The synchronous copy to the host that the statement 's' is (sync_copy_to_host): the call
- * itself, or given to an error-checking wrapper ('check(cudaMemcpy(...))', in the macro's own
- * block or not), its arguments staying on the host (touches_device); else a null cursor. */
-static CXCursor copy_statement(CXCursor function, CXCursor s)
-{
-    CXCursor none = clang_getNullCursor(), call = s;
-    if (clang_getCursorKind(call) == CXCursor_CompoundStmt && ss_ast_child_count(call) == 1)
-        call = ss_ast_child(call, 0);
-    call = ss_ast_strip(call);
-    if (clang_getCursorKind(call) != CXCursor_CallExpr)
-        return none;
-    if (!sync_copy_to_host(function, call) && ss_context_wraps_api(call) &&
-        clang_Cursor_getNumArguments(call) > 0)
-        call = ss_ast_strip(clang_Cursor_getArgument(call, 0));
-    if (clang_getCursorKind(call) != CXCursor_CallExpr || !sync_copy_to_host(function, call))
-        return none;
-    for (int a = 0, n = clang_Cursor_getNumArguments(call); a < n; a++) {
-        if (touches_device(clang_Cursor_getArgument(call, (unsigned)a)))
-            return none;
-    }
-    return call;
-}
-
-/* "drained anyway: the next statement, 'cudaMemcpy' (line 6), a synchronous copy to the host,
- * waits for the same work ..." for a device-wide wait (SYNC401) whose very next statement, with
- * nothing but the wait in its own, is a synchronous copy to the host (copy_statement) in a unit
- * whose work is all on the legacy stream (legacy_and_closed): the copy waits for all the work
- * the wait waits for. Malloc'ed, or NULL. */
-static char *copy_next_words(ss_check_ctx *ctx, CXCursor at)
-{
-    const ss_api *api = ss_scope_callee_api(at);
-    CXCursor stmts[256];
-    unsigned index = 0;
-    unsigned n = api && api->klass == SS_CLASS_DEVICE_SYNC
-                     ? ss_context_statements_around(ctx->function, at, stmts, 256, &index)
-                     : 0;
-    if (n == 0 || index + 1 >= n || ss_context_queues_work(ss_check_graph(ctx), stmts[index]))
-        return NULL;
-    CXCursor copy = copy_statement(ctx->function, stmts[index + 1]);
-    if (ss_ast_is_null(copy) || !legacy_and_closed(ctx))
-        return NULL;
-    char *name = drainer_name(copy);
-    char *words = ss_xasprintf(
-        "drained anyway: the next statement, '%s' (line %u), a synchronous copy to the host, "
-        "waits for the same work: the unit creates no stream, names none but the legacy one and "
-        "calls no function of another unit, so all the work this wait waits for is on the "
-        "legacy stream, and the copy, queued there, waits for it before it returns",
-        name ? name : "a copy", ss_scope_line(copy));
-    free(name);
-    return words;
-}
-
-/* Why a synchronous copy drained the device, for the words of ss_context_drained_words
- * ('closed': the unit calls no function of another unit either, legacy_and_closed). */
-static const char *copy_why(int drain_copies, int closed)
-{
-    if (drain_copies != SS_COPY_DRAIN_LEGACY_ONLY)
-        return " (a synchronous copy, which waits for all work: the unit creates its streams "
-               "blocking)";
-    if (closed)
-        return " (a synchronous copy, which waits for all work: the unit creates no stream, "
-               "names none but the legacy one and calls no function of another unit, so all the "
-               "work it can have queued is there)";
-    return " (a synchronous copy, which waits for all work: the unit creates no stream and "
-           "names none but the legacy one, so all its work is queued there)";
-}
-
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     int copy = rule == SS_RULE_PAGEABLE_ASYNC_COPY || rule == SS_RULE_SYNC_COPY_IN_PIPELINE ||
@@ -1592,21 +1452,27 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     drain d = state_at(&device, ctx->function, at, 0);
     /* Where the unit creates no stream, functions of other units may queue work on streams of
      * their own that a copy on the legacy stream does not wait for, but a device-wide wait
-     * does: a copy answers for it only where the unit calls none (legacy_and_closed). */
+     * does: a copy does not answer for it. */
     const ss_api *waits = ss_scope_callee_api(at);
-    int by_copy = d.state == DRAINED && copy_drainer(d.by);
-    int closed = by_copy && drain_copies == SS_COPY_DRAIN_LEGACY_ONLY && waits &&
-                 waits->klass == SS_CLASS_DEVICE_SYNC;
-    if (closed && !legacy_and_closed(ctx))
+    const ss_api *by_api = d.state == DRAINED ? ss_scope_callee_api(d.by) : NULL;
+    if (d.state == DRAINED && drain_copies == SS_COPY_DRAIN_LEGACY_ONLY && waits &&
+        waits->klass == SS_CLASS_DEVICE_SYNC && by_api && by_api->klass == SS_CLASS_COPY)
         d = busy();
     if (d.state == DRAINED && (copy || !d.filled)) {
-        char *name = drainer_name(d.by);
+        char *name = ss_scope_callee_name(d.by);
         char *where = ss_callgraph_place(d.by);
+        const ss_api *by = ss_scope_callee_api(d.by);
         char *words = ss_xasprintf(
             "drained: the device has nothing queued here: '%s' at %s drained it%s, and no work%s "
             "is queued between it and this call on any way the unit reaches it: the %s waits "
             "for nothing else",
-            name ? name : "a wait", where, by_copy ? copy_why(drain_copies, closed) : "",
+            name ? name : "a wait", where,
+            by == NULL || by->klass != SS_CLASS_COPY ? ""
+            : drain_copies == SS_COPY_DRAIN_LEGACY_ONLY
+                ? " (a synchronous copy, which waits for all work: the unit creates no stream "
+                  "and names none but the legacy one, so all its work is queued there)"
+                : " (a synchronous copy, which waits for all work: the unit creates its streams "
+                  "blocking)",
             d.filled ? " but memsets" : "", copy ? "copy" : "wait");
         free(name);
         free(where);
@@ -1621,9 +1487,7 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     if (api == NULL || api->klass != SS_CLASS_DEVICE_SYNC ||
         state_at(&device, ctx->function, later, 0).state == DRAINED || flow_budget < 0) {
         char *words = copy ? NULL : event_words(ctx, at);
-        if (words == NULL && !copy)
-            words = thrust_words(ctx, at);
-        return words || copy ? words : copy_next_words(ctx, at);
+        return words || copy ? words : thrust_words(ctx, at);
     }
     char *name = ss_scope_callee_name(later);
     char *words = ss_xasprintf("drained anyway: '%s' at line %u waits for the whole device "

@@ -8,10 +8,11 @@
 # another unit outside the calls it times (other.cpp), where it reaches extract() through a
 # function of its own (via.cpp), where more device work follows the wait in the same call (a
 # stage's timer, sift_stage.cu), and where extract() reads no clock (sift_noclock.cu). level.cu
-# with readback.cpp: a device-wide wait right after a synchronous copy to the host, nothing
-# queued since, in a unit with all its work on the legacy stream and no call of another unit, is
-# a note ("drained") where another unit's loop calls it; with a launch between the copy and the
-# wait it stays a warning. The same from the cache (exact output).
+# with readback.cpp: a device-wide wait right after a synchronous copy to the host (a note
+# between ed9fc25 and its revert, which review 22 found unsound: functions called through
+# pointers, virtually or from libraries may queue work on streams of their own) and one with a
+# launch between are warnings where another unit's loop calls them. The same from the cache
+# (exact output).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/timed_elsewhere HERE=$(dirname "$(realpath "$0")")
 fail=0
@@ -53,9 +54,7 @@ for way in "no cache, -j 1" "cold cache" "warm cache"; do
     case_db sift_noclock.cu timed.cpp "$way"
     text "noclock, $way" sync401 "src/sift_noclock.cu:24 warning"
     case_db level.cu readback.cpp "$way"
-    text "readback, $way" sync401 "src/level.cu:7 note
+    text "readback, $way" sync401 "src/level.cu:7 warning
 src/level.cu:13 warning"
-    grep -qF "drained: the device has nothing queued here: 'cudaMemcpy' at level.cu:6 drained it (a synchronous copy, which waits for all work: the unit creates no stream, names none but the legacy one and calls no function of another unit, so all the work it can have queued is there)" out ||
-        fails "readback, $way" "no 'drained' words in $(cat out)"
 done
 exit $fail

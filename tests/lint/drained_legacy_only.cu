@@ -37,14 +37,3 @@ void evaluate(float *d_x, float *h_y, int n, int steps)
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
     }
 }
-
-// A device-wide wait right before a readback: the readback waits for the legacy stream's work,
-// but not for what another unit's function may have queued on a stream of its own.
-void score(float *d_x, float *h_y, int n, int steps)
-{
-    for (int s = 0; s < steps; s++) {
-        layer<<<1, 32>>>(d_x, n); // expect: SYNC101
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
-        cudaMemcpy(h_y, d_x, n * sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: note
-    }
-}
