@@ -294,9 +294,9 @@ char *ss_context_refill_words(ss_check_ctx *ctx, const ss_loop_context *loop, CX
 char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at,
                               char **not_timed);
 
-/* loop_notes.c. "'cudaEventElapsedTime' at sift.cu:7" when the function 'function' reads a
- * clock (itself or in a function of the unit it calls, as ss_context_timing_words asks of a
- * loop), else NULL. Malloc'ed. */
+/* loop_notes.c. "'cudaEventElapsedTime' at sift.cu:7" when the function 'function' reads an
+ * event's elapsed time (itself or in a function of the unit it calls, as ss_context_timing_words
+ * asks of a loop; a wall clock does not count here), else NULL. Malloc'ed. */
 char *ss_context_clock_words(ss_check_ctx *ctx, CXCursor function);
 
 /* loop_notes.c. For a loop whose body calls 'usr', a function another unit defines: whether,

@@ -773,11 +773,15 @@ static char *untimed_work_words(ss_check_ctx *ctx, CXCursor loop, unsigned *firs
     return NULL;
 }
 
+/* The clocks of a function another unit's loop calls: only the GPU's own (events), for a wall
+ * clock read there may as well stamp a log line as end a measurement. */
+static const char *const event_clocks[] = {"cudaEventElapsedTime", "cuEventElapsedTime"};
+
 char *ss_context_clock_words(ss_check_ctx *ctx, CXCursor function)
 {
     CXCursor found;
-    if (!ss_callgraph_calls_named(ss_check_graph(ctx), function, clocks,
-                                  sizeof clocks / sizeof clocks[0], &found))
+    if (!ss_callgraph_calls_named(ss_check_graph(ctx), function, event_clocks,
+                                  sizeof event_clocks / sizeof event_clocks[0], &found))
         return NULL;
     char *name = ss_scope_callee_name(found), *where = ss_callgraph_place(found);
     char *words = ss_xasprintf("'%s' at %s", name ? name : "a clock", where);

@@ -37,6 +37,13 @@ case_db() {
 # extract() with its timer's wait and no clock: the record and the wait written out.
 sed 's/    printf("%.2f ms\\n", timer.read());/    cudaEventRecord(timer.stop, 0);\
     cudaEventSynchronize(timer.stop);/' "$DATA/sift.cu" >"$WORK/sift_noclock.cu"
+# extract() reading a wall clock (a log line's stamp) after the wait, and no event's time.
+sed 's/^#include <cstdio>/&\
+#include <ctime>/; s/    printf("%.2f ms\\n", timer.read());/    cudaEventRecord(timer.stop, 0);\
+    cudaEventSynchronize(timer.stop);\
+    timespec ts;\
+    clock_gettime(CLOCK_MONOTONIC, \&ts);\
+    printf("%ld\\n", (long)ts.tv_sec);/' "$DATA/sift.cu" >"$WORK/sift_wallclock.cu"
 # A stage's timer: more device work follows the timer's wait in the same call of extract().
 sed 's/^    printf("%.2f ms\\n", timer.read());/&\
     find<<<1, 1>>>(d_count);/' "$DATA/sift.cu" >"$WORK/sift_stage.cu"
@@ -53,6 +60,8 @@ for way in "no cache, -j 1" "cold cache" "warm cache"; do
     text "stage, $way" sync401 "src/sift_stage.cu:11 warning"
     case_db sift_noclock.cu timed.cpp "$way"
     text "noclock, $way" sync401 "src/sift_noclock.cu:24 warning"
+    case_db sift_wallclock.cu timed.cpp "$way"
+    text "wall clock, $way" sync401 "src/sift_wallclock.cu:25 warning"
     case_db level.cu readback.cpp "$way"
     text "readback, $way" sync401 "src/level.cu:7 warning
 src/level.cu:13 warning"
