@@ -69,8 +69,9 @@ typedef struct flow {
     CXCursor function;
     int depth;
     drain now;
-    drain returned; /* the states at the function's return statements, joined */
-    int worked;     /* device work was queued on the way */
+    drain returned;       /* the states at the function's return statements, joined */
+    int worked;           /* device work was queued on the way */
+    const CXCursor *expr; /* the expression being followed (expr_flow), or NULL */
 } flow;
 
 /* The question for the whole device, with 'copies_drain' (ss_copy_drain); the rest unset. */
@@ -323,6 +324,23 @@ static int on_this(CXCursor call)
  * a member of this object), makes it pending again; a function the flow does not follow that
  * may record it makes it pending too. Other work leaves it as it is: work queued after a
  * record is not waited for by the event. */
+/* Whether the call 'call' runs whenever the expression being followed does: a wait or a copy
+ * in a '?:' arm or the right operand of '&&' or '||' (`verbose && cudaMemcpy(...)`) may not
+ * run, and drains nothing for sure. */
+static int surely_runs(const flow *f, CXCursor call)
+{
+    return f->expr == NULL || ss_context_runs_whenever(*f->expr, call);
+}
+
+/* The state after the call 'call' of 'callee' (function_flow): where the call may not run
+ * (surely_runs), joined with the state before it. */
+static drain callee_flow(flow *f, CXCursor call, CXCursor callee)
+{
+    drain before = f->now;
+    drain after = function_flow(f, callee, before);
+    return surely_runs(f, call) ? after : join(before, after);
+}
+
 static void event_call_flow(flow *f, CXCursor call, const ss_api *api)
 {
     const question *q = f->q;
@@ -332,7 +350,8 @@ static void event_call_flow(flow *f, CXCursor call, const ss_api *api)
                     names_member(call, api->stream_arg, q->stream)) ||
                    (api->klass == SS_CLASS_EVENT_SYNC && names_member(call, 0, q->event));
         if (done) {
-            f->now = (drain){DRAINED, call, 0, 1, 0};
+            if (surely_runs(f, call))
+                f->now = (drain){DRAINED, call, 0, 1, 0};
         } else if (api->klass == SS_CLASS_EVENT_RECORD) {
             CXCursor member = clang_Cursor_getNumArguments(call) > 0
                                   ? this_member(clang_Cursor_getArgument(call, 0))
@@ -353,7 +372,7 @@ static void event_call_flow(flow *f, CXCursor call, const ss_api *api)
         clang_getCanonicalCursor(clang_getCursorSemanticParent(clang_getCursorReferenced(call))),
         clang_getCanonicalCursor(q->owner));
     if (!ss_ast_is_null(callee) && (!same_class || on_this(call)) && f->depth < MAX_CALLEE_DEPTH) {
-        f->now = function_flow(f, callee, f->now);
+        f->now = callee_flow(f, call, callee);
     } else if (may_record(q, call)) {
         f->now = busy();
         f->worked = 1;
@@ -372,7 +391,8 @@ static void call_flow(flow *f, CXCursor call)
     }
     const ss_api *api = ss_scope_callee_api(call);
     if (api && drains(f, call, api)) {
-        f->now = (drain){DRAINED, call, 0, 1, 0};
+        if (surely_runs(f, call))
+            f->now = (drain){DRAINED, call, 0, 1, 0};
         return;
     }
     /* A memset (a fill of device memory at the device's memory bandwidth) adds no wait worth
@@ -394,7 +414,8 @@ static void call_flow(flow *f, CXCursor call)
     char *usr = ss_ast_is_null(callee) && f->q->assumed ? ss_project_declared_only(call) : NULL;
     uint64_t bit = usr ? assume(f->q->assumed, usr) : 0;
     if (bit) {
-        f->now = (drain){DRAINED, call, 0, 1, bit};
+        if (surely_runs(f, call))
+            f->now = (drain){DRAINED, call, 0, 1, bit};
         return;
     }
     if (ss_ast_is_null(callee)) {
@@ -405,7 +426,7 @@ static void call_flow(flow *f, CXCursor call)
         return;
     }
     if (f->depth < MAX_CALLEE_DEPTH) {
-        f->now = function_flow(f, callee, f->now);
+        f->now = callee_flow(f, call, callee);
     } else if (ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL)) {
         f->now = busy();
         f->worked = 1;
@@ -440,7 +461,10 @@ static void node_flow(CXCursor c, void *data)
 static void expr_flow(flow *f, CXCursor e)
 {
     ss_ast_run_walk walk = {structured, statement_flow, node_flow, f};
+    const CXCursor *outer = f->expr;
+    f->expr = &e;
     ss_ast_run_order(e, &walk);
+    f->expr = outer;
 }
 
 /* Each child of 's' in turn, as expr_flow. */
@@ -661,7 +685,7 @@ static void stmt_flow(flow *f, CXCursor s)
 /* The state after the function 'function' (a definition) runs from 'in'. */
 static drain function_flow(flow *f, CXCursor function, drain in)
 {
-    flow inner = {f->q, function, f->depth + 1, in, unreached(), 0};
+    flow inner = {f->q, function, f->depth + 1, in, unreached(), 0, NULL};
     unsigned n = ss_ast_child_count(function);
     CXCursor body = n > 0 ? ss_ast_child(function, n - 1) : clang_getNullCursor();
     if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
@@ -862,7 +886,7 @@ static drain state_at(const question *q, CXCursor function, CXCursor target, int
         if (is_body(path[i], i + 1 < found ? path[i + 1] : target))
             loop = i;
     }
-    flow f = {q, function, 0, busy(), unreached(), 0};
+    flow f = {q, function, 0, busy(), unreached(), 0, NULL};
     drain d = busy();
     if (found > 0 && loop >= 0) {
         /* The previous iteration: the body and the loop's other parts, from anything queued. */
@@ -908,7 +932,7 @@ static drain entry_state(const question *q, CXCursor function, int depth)
 CXCursor ss_context_ends_drained(ss_check_ctx *ctx, CXCursor function)
 {
     question device = device_question(ctx, 0);
-    flow f = {&device, function, 0, busy(), unreached(), 0};
+    flow f = {&device, function, 0, busy(), unreached(), 0, NULL};
     flow_budget = FLOW_BUDGET;
     drain d = function_flow(&f, function, busy());
     return d.state == DRAINED && flow_budget >= 0 ? d.by : clang_getNullCursor();
@@ -925,7 +949,7 @@ static CXCursor later_drain(const question *q, CXCursor function, CXCursor at, u
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, at, path);
     drain start = {DRAINED, clang_getNullCursor(), 0, 0, 0};
-    flow f = {q, function, 0, start, unreached(), 0};
+    flow f = {q, function, 0, start, unreached(), 0, NULL};
     CXCursor drain_call = clang_getNullCursor();
     for (long i = found - 1; i >= 0 && ss_ast_is_null(drain_call); i--) {
         CXCursor child = i + 1 < found ? path[i + 1] : at;
@@ -1007,7 +1031,7 @@ static int quiet_after(const question *q, CXCursor function, CXCursor at, int de
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, at, path);
-    flow f = {q, function, 0, {DRAINED, clang_getNullCursor(), 0, 0, 0}, unreached(), 0};
+    flow f = {q, function, 0, {DRAINED, clang_getNullCursor(), 0, 0, 0}, unreached(), 0, NULL};
     int ok = found > 0;
     for (long i = found - 1; ok && i >= 0 && f.now.state != UNREACHED && !f.worked; i--) {
         CXCursor child = i + 1 < found ? path[i + 1] : at;
