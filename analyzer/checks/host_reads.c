@@ -824,10 +824,14 @@ static int runs_with_parent(CXCursor node, CXCursor child, int in_try)
     }
 }
 
-/* How deep inside a statement ss_context_runs_whenever follows a call. */
+/* How deep inside a statement runs_whenever follows a copy. */
 enum { MAX_COPY_DEPTH = 64 };
 
-int ss_context_runs_whenever(CXCursor stmt, CXCursor target)
+/* Whether 'target', inside the statement 'stmt', runs whenever 'stmt' runs (runs_with_parent at
+ * each node on the way down): 'if (n > 0) cudaMemcpyAsync(...)' copies on some ways only, and a
+ * wait after it may wait for earlier work with nothing read back. An error check's condition,
+ * 'if ((e = cudaMemcpyAsync(...)) != 0)', runs. */
+static int runs_whenever(CXCursor stmt, CXCursor target)
 {
     if (ss_ast_same_node(stmt, target))
         return 1;
@@ -852,8 +856,8 @@ int ss_context_runs_whenever(CXCursor stmt, CXCursor target)
  * MAX_TAIL_APART that stand apart from the copy, tail_apart, and do not name the parameter), the
  * first that queues work queues one copy to the host (or of cudaMemcpyDefault's kind; not of one
  * value), whose destination is (the storage of) a parameter ('out', 'out.data()', 'out + i'), that
- * runs whenever its statement does (ss_context_runs_whenever), and no statement before it may
- * return (leaves_before). '*copy' receives the copy. Returns -1 when there is none. */
+ * runs whenever its statement does (runs_whenever), and no statement before it may return
+ * (leaves_before). '*copy' receives the copy. Returns -1 when there is none. */
 static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
@@ -871,7 +875,7 @@ static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
             continue;
         }
         if (w.count != 1 || ss_ast_is_null(w.copy) || leaves_before(body, stmt, 0) ||
-            !ss_context_runs_whenever(stmt, w.copy))
+            !runs_whenever(stmt, w.copy))
             return -1;
         const ss_api *api = ss_scope_callee_api(w.copy);
         CXCursor dst, src;
@@ -914,7 +918,7 @@ static int copy_in_statement(ss_check_ctx *ctx, CXCursor function, CXCursor stmt
     if (w.count != 1)
         return 0;
     if (!ss_ast_is_null(w.copy)) {
-        if (!ss_context_runs_whenever(stmt, w.copy))
+        if (!runs_whenever(stmt, w.copy))
             return 0;
         const ss_api *api = ss_scope_callee_api(w.copy);
         CXCursor dst, src;
