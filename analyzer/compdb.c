@@ -231,6 +231,34 @@ static char *canonical(const char *directory, const char *path, char **real)
     return named;
 }
 
+/* A compiler launcher runs the command named by its next word: CMake's
+ * <LANG>_COMPILER_LAUNCHER, CC="ccache gcc", distcc's and icecc's wrappers. The entry's command
+ * is that compiler's, so the launchers in front of it (and their paths) are left out; a launcher
+ * followed by an option (ccache -s) or by nothing is not a compile command and stays. */
+static int is_launcher(const char *word)
+{
+    static const char *const names[] = {"ccache", "sccache", "distcc", "icecc", "buildcache"};
+    const char *base = strrchr(word, '/');
+    base = base ? base + 1 : word;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(base, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static void drop_launchers(ss_args *argv)
+{
+    size_t skip = 0;
+    while (skip + 1 < argv->count && argv->v[skip + 1][0] != '-' && is_launcher(argv->v[skip]))
+        skip++;
+    if (skip == 0)
+        return;
+    for (size_t i = 0; i < skip; i++)
+        free(argv->v[i]);
+    memmove(argv->v, argv->v + skip, (argv->count - skip + 1) * sizeof *argv->v);
+    argv->count -= skip;
+}
+
 static int parse_entry(const cJSON *entry, size_t index, ss_compile_command *cmd, char *err,
                        size_t err_size)
 {
@@ -271,6 +299,7 @@ static int parse_entry(const cJSON *entry, size_t index, ss_compile_command *cmd
         snprintf(err, err_size, "entry %zu has an empty command", index + 1);
         return -1;
     }
+    drop_launchers(&cmd->argv);
     return 0;
 }
 

@@ -4,8 +4,8 @@
 # too, from the toolkit's version (version.json, else what bin/nvcc --version says, else cuda.h's
 # CUDA_VERSION, without the build number), for the units of nvcc's commands only, before the
 # command's own arguments (its -D and -U win), and --verbose shows them; never __NVCC__. A
-# toolkit made up here (C++ units: nothing of it is parsed in CUDA mode), and with CUDA_ROOT a
-# real one for a .cu unit (exact output).
+# toolkit made up here (C++ units: nothing of it is parsed in CUDA mode), also behind a compiler
+# launcher (ccache nvcc), and with CUDA_ROOT a real one for a .cu unit (exact output).
 set -u
 SS=$(realpath "$1") HERE=$(dirname "$(realpath "$0")")
 CUDA=${2:-}
@@ -66,6 +66,20 @@ text "the command's -D of the build" out "a.cpp:9:2: error: another build"
 database nvcc -U__CUDACC_VER_MINOR__
 lint
 text "the command's -U" out "a.cpp:2:2: error: no nvcc version"
+
+# A compiler launcher in front of the compiler (CMake's CUDA_COMPILER_LAUNCHER, CC="ccache
+# g++"): the command is the compiler's, so nvcc's macros are there behind one and not behind a
+# launched g++.
+for launcher in ccache /usr/bin/sccache; do
+    database "$launcher" /usr/local/cuda/bin/nvcc
+    lint
+    status "$launcher nvcc" 0
+    text "$launcher nvcc" out "1 file, 0 findings"
+done
+database ccache g++
+lint
+status "ccache g++" 2
+text "ccache g++" out "a.cpp:2:2: error: no nvcc version"
 
 for compiler in g++ clang++ /usr/bin/clang-16; do
     database "$compiler"

@@ -62,6 +62,44 @@ START_TEST(test_command_and_arguments_forms)
 }
 END_TEST
 
+/* A compiler launcher in front of the compiler (CMake's CUDA_COMPILER_LAUNCHER, CC="ccache
+ * gcc") is left out, so argv[0] is the compiler; a launcher followed by an option, or alone, is
+ * not one and stays. */
+START_TEST(test_launchers_dropped)
+{
+    char err[256] = "";
+    ss_compdb db;
+    const char *text =
+        "[{\"directory\": \"/b\", \"command\": \"/usr/bin/ccache /usr/local/cuda/bin/nvcc -c "
+        "a.cu\","
+        "  \"file\": \"a.cu\"},"
+        " {\"directory\": \"/b\", \"arguments\": [\"sccache\", \"distcc\", \"g++\", \"-c\", "
+        "\"b.cpp\"], \"file\": \"b.cpp\"},"
+        " {\"directory\": \"/b\", \"arguments\": [\"ccache\", \"-s\"], \"file\": \"c.cpp\"},"
+        " {\"directory\": \"/b\", \"arguments\": [\"ccache\"], \"file\": \"d.cpp\"},"
+        " {\"directory\": \"/b\", \"arguments\": [\"nvcc\", \"ccache\", \"-c\"], \"file\": "
+        "\"e.cu\"}]";
+    ck_assert_int_eq(parse(text, &db, err, sizeof err), 0);
+    ck_assert_uint_eq(db.count, 5);
+    ck_assert_uint_eq(db.commands[0].argv.count, 3);
+    ck_assert_str_eq(db.commands[0].argv.v[0], "/usr/local/cuda/bin/nvcc");
+    ck_assert_str_eq(db.commands[0].argv.v[2], "a.cu");
+    ck_assert_ptr_null(db.commands[0].argv.v[3]);
+    ck_assert_uint_eq(db.commands[1].argv.count, 3);
+    ck_assert_str_eq(db.commands[1].argv.v[0], "g++");
+    ck_assert_str_eq(db.commands[1].argv.v[2], "b.cpp");
+    ck_assert_ptr_null(db.commands[1].argv.v[3]);
+    ck_assert_uint_eq(db.commands[2].argv.count, 2);
+    ck_assert_str_eq(db.commands[2].argv.v[0], "ccache");
+    ck_assert_uint_eq(db.commands[3].argv.count, 1);
+    ck_assert_str_eq(db.commands[3].argv.v[0], "ccache");
+    ck_assert_uint_eq(db.commands[4].argv.count, 3);
+    ck_assert_str_eq(db.commands[4].argv.v[0], "nvcc");
+    ck_assert_str_eq(db.commands[4].argv.v[1], "ccache");
+    ss_compdb_free(&db);
+}
+END_TEST
+
 START_TEST(test_malformed_inputs)
 {
     static const struct {
@@ -335,6 +373,7 @@ static Suite *compdb_suite(void)
     TCase *forms = tcase_create("forms");
     tcase_add_test(forms, test_command_and_arguments_forms);
     tcase_add_test(forms, test_load_from_build_dir);
+    tcase_add_test(forms, test_launchers_dropped);
     suite_add_tcase(s, forms);
     TCase *bad = tcase_create("bad_input");
     tcase_add_test(bad, test_malformed_inputs);
