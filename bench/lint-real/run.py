@@ -30,6 +30,11 @@ OWN_OPTIONS = ("-p", "--format", "-o", "--cache-dir", "--no-cache", "-j", "--job
                "--write-baseline", "--dump-config", "--stats")
 SOURCE_EXTS = (".cu", ".c", ".cc", ".cpp", ".cxx", ".c++", ".C")
 KEPT = re.compile(r"^syncscope: (.*): arguments from the compile command: (.*)$")
+ADDED = re.compile(r"^syncscope: (.*): arguments lint adds before them: (.*)$")
+# Of what lint adds before the command's arguments, the floor takes nvcc's version macros
+# (lint defines them for nvcc's commands, as nvcc does); the rest floor.py's analyzer_args
+# gives, with its own shims in place of the headers lint holds in memory.
+NVCC_MACRO = re.compile(r"^-D__CUDACC_VER_(MAJOR|MINOR|BUILD)__=")
 REASONS = {"excluded": "excluded", "included": "#included by other sources",
            "unlisted": "not in the compile database", "empty": "empty",
            "stopped": "after the first file with errors"}
@@ -163,6 +168,27 @@ def read_report(path):
         return None
 
 
+def read_verbose(err, project):
+    """What lint's --verbose said of each file (keyed by its real path): the arguments it
+    kept from the compile command (None where they could not be split), and nvcc's version
+    macros among those it adds before them."""
+    kept, macros = {}, {}
+    for line in err.splitlines():
+        said = KEPT.match(line) or ADDED.match(line)
+        if not said:
+            continue
+        try:
+            args = [] if said.group(2) == "(none)" else shlex.split(said.group(2))
+        except ValueError:
+            args = None
+        real = os.path.realpath(os.path.join(project, said.group(1)))
+        if said.re is KEPT:
+            kept[real] = args
+        else:
+            macros[real] = [a for a in args or [] if NVCC_MACRO.match(a)]
+    return kept, macros
+
+
 def run_lint(syncscope, project, scratch, tag, argv_tail, cache):
     out = os.path.join(scratch, f"{tag}.json")
     argv = [syncscope] + LINT_BASE + ["-o", out, "--cache-dir", cache] + argv_tail
@@ -174,17 +200,9 @@ def run_lint(syncscope, project, scratch, tag, argv_tail, cache):
         raise ToolError(f"{' '.join(shlex.quote(a) for a in argv)}: exit status {rc}"
                         + ("" if report else ", no report") + (":\n  " + "\n  ".join(tail)
                                                              if tail else ""))
-    kept = {}
-    for line in err.splitlines():
-        said = KEPT.match(line)
-        if said:
-            try:
-                args = [] if said.group(2) == "(none)" else shlex.split(said.group(2))
-            except ValueError:
-                args = None
-            kept[os.path.realpath(os.path.join(project, said.group(1)))] = args
+    kept, macros = read_verbose(err, project)
     return {"seconds": run["seconds"], "cpu": run["cpu"], "rss": run["rss"], "report": report,
-            "kept": kept, "argv": argv}
+            "kept": kept, "macros": macros, "argv": argv}
 
 
 def outcome(report):
@@ -195,12 +213,13 @@ def outcome(report):
             sorted((f["ruleId"], f["file"], f["line"], f["column"]) for f in report["findings"]))
 
 
-def floor_commands(clang, project, analyzed, kept, database_args, extra, cuda, shims):
+def floor_commands(clang, project, analyzed, kept, macros, database_args, extra, cuda, shims):
     commands = []
     for real in analyzed:
         own = kept.get(real, [])
         lang = lang_of(real, database_args.get(real, ()), extra)
-        argv = [clang, "-fsyntax-only"] + analyzer_args(lang, cuda, shims) + (own or [])
+        argv = [clang, "-fsyntax-only"] + analyzer_args(lang, cuda, shims)
+        argv += macros.get(real, []) + (own or [])
         argv += list(extra) + analyzer_args_after(lang, cuda, shims)
         commands.append((project, argv + [real], real))
     return commands
@@ -330,8 +349,8 @@ def floor_files_and_commands(first, project, database, database_args, extra, cla
         analyzed = [f for f in first["kept"] if f not in left_out]
     else:
         analyzed = [f for f in walk_sources(project) if f not in left_out]
-    return floor_commands(clang, project, analyzed, first["kept"], database_args, extra, cuda,
-                          shims)
+    return floor_commands(clang, project, analyzed, first["kept"], first["macros"],
+                          database_args, extra, cuda, shims)
 
 
 def render(v):

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: `syncscope lint` on a whole real project, against the parse floor (clang-16
-# -fsyntax-only on the same files with the same arguments, one file after another), in
+# -fsyntax-only on the same files with the same arguments, nvcc's version macros included for
+# the units of nvcc's commands as lint gives them, one file after another), in
 # interleaved rounds. Fetches nothing and builds nothing: it reads the project's compile
 # database (or walks the project folder) and prints the files in the database, how many lint
 # analyzed, which had parse errors (the first errors), the findings by rule and severity,

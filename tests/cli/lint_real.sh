@@ -157,19 +157,24 @@ check "study.py: not judged" "Warnings not judged: 0" "$(grep '^Warnings not' "$
 
 # The floor's clang command puts the toolkit's include folders after the compile command's own
 # arguments and --extra-arg, as lint does: a project's own CCCL given with -isystem wins (a
-# toolkit folder made up here; nothing is run).
+# toolkit folder made up here; nothing is run); of what lint's --verbose says it adds before them,
+# nvcc's version macros go to the floor too (lint gives them to the units of nvcc's commands).
 mkdir -p "$WORK/cuda/include/cccl"
 floor_argv() { # lang: the floor's arguments for a file of that language, one line
     python3 -B -c "import sys; sys.path.insert(0, '$SRC/bench/lint-real')
 import run
 shims = ('SHIM', 'CUDACC')
-print(' '.join(run.floor_commands('clang-16', '/p', ['/p/a.' + sys.argv[1]], {'/p/a.' + sys.argv[1]: ['-isystem', '/own/cccl']},
+err = ('syncscope: a.cu: arguments lint adds before them: -x cuda -D__CUDACC_VER_MAJOR__=13 '
+       '-D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -DOTHER -w\\n'
+       'syncscope: a.' + sys.argv[1] + ': arguments from the compile command: -isystem /own/cccl')
+kept, macros = run.read_verbose(err, '/p')
+print(' '.join(run.floor_commands('clang-16', '/p', ['/p/a.' + sys.argv[1]], kept, macros,
     {}, ['-DEXTRA'], '$WORK/cuda', shims)[0][1]))" "$1"
 }
 check "floor order: C++" \
     "clang-16 -fsyntax-only -x c++ -w -ferror-limit=0 -isystem /own/cccl -DEXTRA -isystem $WORK/cuda/include -isystem $WORK/cuda/include/cccl /p/a.cpp" \
     "$(floor_argv cpp)"
 check "floor order: CUDA" \
-    "clang-16 -fsyntax-only -x cuda -std=c++17 --cuda-host-only -nocudalib -Wno-unknown-cuda-version --cuda-path=$WORK/cuda -Xclang -fcuda-allow-variadic-functions -include CUDACC -w -ferror-limit=0 -isystem /own/cccl -DEXTRA -isystem SHIM -isystem $WORK/cuda/include/cccl /p/a.cu" \
+    "clang-16 -fsyntax-only -x cuda -std=c++17 --cuda-host-only -nocudalib -Wno-unknown-cuda-version --cuda-path=$WORK/cuda -Xclang -fcuda-allow-variadic-functions -include CUDACC -w -ferror-limit=0 -D__CUDACC_VER_MAJOR__=13 -D__CUDACC_VER_MINOR__=0 -D__CUDACC_VER_BUILD__=88 -isystem /own/cccl -DEXTRA -isystem SHIM -isystem $WORK/cuda/include/cccl /p/a.cu" \
     "$(floor_argv cu)"
 exit $fail
