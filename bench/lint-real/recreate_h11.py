@@ -116,13 +116,11 @@ def cubert_db(top):
     recreate.write_db(top, "cuBERT", recreate_h10.cxx17(commands))
 
 
-def vanitysearch_db(top):
-    """The Makefile's gpu=1 build (CCAP=9.0, CUDA at /usr/local/cuda, g++ as nvcc's host
-    compiler), from 'make -n -B ... all': its g++ and nvcc lines (the Makefile's first rule
-    is GPUEngine.o's, so the target is named)."""
-    src = os.path.join(top, "srcs", "VanitySearch")
-    out = subprocess.run(["make", "-n", "-B", "-C", src, "gpu=1", "CCAP=9.0",
-                          "CUDA=/usr/local/cuda", "CXXCUDA=/usr/bin/g++", "all"], check=True,
+def make_n_commands(src, make_args):
+    """The compile commands of 'make -n -B -C SRC MAKE_ARGS...': its g++ and nvcc lines with
+    '-c', each as an entry run in SRC (the '-c' and '-o' operands taken out, as recreate.entry
+    writes them)."""
+    out = subprocess.run(["make", "-n", "-B", "-C", src, *make_args], check=True,
                          capture_output=True, text=True).stdout
     commands = []
     for line in out.splitlines():
@@ -139,6 +137,16 @@ def vanitysearch_db(top):
             else:
                 args.append(w)
         commands.append(recreate.entry(src, path, args))
+    return commands
+
+
+def vanitysearch_db(top):
+    """The Makefile's gpu=1 build (CCAP=9.0, CUDA at /usr/local/cuda, g++ as nvcc's host
+    compiler), from 'make -n -B ... all': its g++ and nvcc lines (the Makefile's first rule
+    is GPUEngine.o's, so the target is named)."""
+    src = os.path.join(top, "srcs", "VanitySearch")
+    commands = make_n_commands(src, ["gpu=1", "CCAP=9.0", "CUDA=/usr/local/cuda",
+                                     "CXXCUDA=/usr/bin/g++", "all"])
     recreate.write_db(top, "VanitySearch", commands)
 
 
