@@ -1233,6 +1233,81 @@ typedef struct pinned_walk {
     CXCursor host;
 } pinned_walk;
 
+/* The stores into every variable and field of the unit (pinned_walk), found by one walk of the
+ * whole unit the first time a check asks (the checks ask for many pointers, at many calls),
+ * kept for the unit: 'stores' indexed by an open-addressing table of clang_hashCursor. */
+typedef struct ss_check_memo {
+    int walked;
+    pinned_walk *stores;
+    unsigned *hashes; /* clang_hashCursor of each 'decl' */
+    size_t count, cap, hash_cap;
+    size_t *slots; /* index + 1 into 'stores', 0 for an empty slot; a power of two of them */
+    size_t slot_count;
+} ss_check_memo;
+
+ss_check_memo *ss_check_memo_new(void)
+{
+    return ss_xcalloc(1, sizeof(ss_check_memo));
+}
+
+void ss_check_memo_free(ss_check_memo *memo)
+{
+    if (memo == NULL)
+        return;
+    free(memo->stores);
+    free(memo->hashes);
+    free(memo->slots);
+    free(memo);
+}
+
+/* The slot of 'decl' (hash 'hash') in 'm': its entry's, or the empty one it would take. */
+static size_t memo_slot(const ss_check_memo *m, CXCursor decl, unsigned hash)
+{
+    size_t mask = m->slot_count - 1, i = hash & mask;
+    while (m->slots[i] != 0) {
+        size_t at = m->slots[i] - 1;
+        if (m->hashes[at] == hash && clang_equalCursors(m->stores[at].decl, decl))
+            break;
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+static void memo_grow_slots(ss_check_memo *m)
+{
+    free(m->slots);
+    m->slot_count = m->slot_count ? m->slot_count * 2 : 64;
+    m->slots = ss_xcalloc(m->slot_count, sizeof *m->slots);
+    for (size_t at = 0; at < m->count; at++)
+        m->slots[memo_slot(m, m->stores[at].decl, m->hashes[at])] = at + 1;
+}
+
+/* The entry of 'decl' in 'm', or NULL. */
+static pinned_walk *memo_find(const ss_check_memo *m, CXCursor decl)
+{
+    if (m->slot_count == 0)
+        return NULL;
+    size_t slot = m->slots[memo_slot(m, decl, clang_hashCursor(decl))];
+    return slot ? &m->stores[slot - 1] : NULL;
+}
+
+/* The entry of 'decl' in 'm', made empty if it has none. */
+static pinned_walk *memo_entry(ss_check_memo *m, CXCursor decl)
+{
+    pinned_walk *found = memo_find(m, decl);
+    if (found)
+        return found;
+    if (2 * (m->count + 1) > m->slot_count)
+        memo_grow_slots(m);
+    unsigned hash = clang_hashCursor(decl);
+    ss_xgrow((void **)&m->stores, &m->cap, m->count + 1, sizeof *m->stores);
+    ss_xgrow((void **)&m->hashes, &m->hash_cap, m->count + 1, sizeof *m->hashes);
+    m->hashes[m->count] = hash;
+    m->stores[m->count] = (pinned_walk){decl, 0, 0, 0, clang_getNullCursor()};
+    m->slots[memo_slot(m, decl, hash)] = m->count + 1;
+    return &m->stores[m->count++];
+}
+
 /* Whether the allocation 'call' ('api') gives 'decl' room for one element at most. */
 static int allocates_one(CXCursor call, const ss_api *api, CXCursor decl)
 {
@@ -1255,26 +1330,29 @@ static int is_alias_call(CXCursor call)
     return match;
 }
 
-/* Whether 'arg' may be '&decl' (pointer_named with 'address'): a unary operator on 'decl' or
- * on 'decl + i', without reading its text. */
-static int may_take_address(CXCursor arg, CXCursor decl)
+/* The variable or field 'arg' may be the address of ('&decl', '&decl[i]', '&(decl + i)'): a
+ * unary operator on it, or on 'decl + i', without reading its text; a null cursor if none. */
+static CXCursor address_taken_of(CXCursor arg)
 {
     CXCursor e = ss_ast_strip(arg);
     if (clang_getCursorKind(e) != CXCursor_UnaryOperator)
-        return 0;
+        return clang_getNullCursor();
     e = ss_ast_strip(ss_ast_child(e, 0));
     if (clang_getCursorKind(e) == CXCursor_BinaryOperator)
         e = ss_ast_strip(ss_ast_child(e, 0));
-    return clang_equalCursors(clang_getCursorReferenced(e), decl);
+    return clang_getCursorReferenced(e);
 }
 
-static void call_store(pinned_walk *w, CXCursor call)
+/* The stores the call 'call' makes through the addresses of pointers it is given. */
+static void call_stores(ss_check_memo *m, CXCursor call)
 {
     int n = clang_Cursor_getNumArguments(call);
     for (int i = 0; i < n; i++) {
         CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
-        if (!may_take_address(arg, w->decl) || !clang_equalCursors(pointer_named(arg, 1), w->decl))
+        CXCursor decl = address_taken_of(arg);
+        if (ss_ast_is_null(decl) || !clang_equalCursors(pointer_named(arg, 1), decl))
             continue;
+        pinned_walk *w = memo_entry(m, decl);
         const ss_api *api = ss_scope_callee_api(call);
         if (i == 0 && api && api->klass == SS_CLASS_HOST_ALLOC) {
             w->pinned++;
@@ -1302,92 +1380,63 @@ static int is_null_pointer(CXCursor value)
            (ss_ast_eval_int(e, &v) == 0 && v == 0);
 }
 
-/* A constructor's initializer of the field ('Post() : h_count(other) {}'): a store unless a null
- * pointer. */
-static void initializer_store(pinned_walk *w, CXCursor constructor)
+/* A constructor's initializers of fields ('Post() : h_count(other) {}'): each a store unless a
+ * null pointer. */
+static void initializer_stores(ss_check_memo *m, CXCursor constructor)
 {
     unsigned n = ss_ast_child_count(constructor);
     for (unsigned i = 0; i + 1 < n; i++) {
         CXCursor c = ss_ast_child(constructor, i), init = ss_ast_child(constructor, i + 1);
         if (clang_getCursorKind(c) == CXCursor_MemberRef &&
-            clang_equalCursors(clang_getCursorReferenced(c), w->decl) &&
             clang_isExpression(clang_getCursorKind(init)) && !is_null_pointer(init))
-            w->other++;
+            memo_entry(m, clang_getCursorReferenced(c))->other++;
     }
 }
 
-static enum CXChildVisitResult find_pinned_store(CXCursor c, CXCursor parent, CXClientData data)
+static enum CXChildVisitResult find_pinned_stores(CXCursor c, CXCursor parent, CXClientData data)
 {
-    pinned_walk *w = data;
+    ss_check_memo *m = data;
     enum CXCursorKind k = clang_getCursorKind(c);
     char op[8] = "";
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
     if (k == CXCursor_CallExpr)
-        call_store(w, c);
+        call_stores(m, c);
     if (k == CXCursor_Constructor)
-        initializer_store(w, c);
+        initializer_stores(m, c);
     if ((k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
          strcmp(op, "=") == 0) ||
         k == CXCursor_CompoundAssignOperator) {
         CXCursor lhs = ss_ast_strip(ss_ast_child(c, 0));
         enum CXCursorKind lk = clang_getCursorKind(lhs);
-        if ((lk == CXCursor_DeclRefExpr || lk == CXCursor_MemberRefExpr) &&
-            clang_equalCursors(clang_getCursorReferenced(lhs), w->decl) &&
+        CXCursor decl = clang_getCursorReferenced(lhs);
+        if ((lk == CXCursor_DeclRefExpr || lk == CXCursor_MemberRefExpr) && !ss_ast_is_null(decl) &&
             (k == CXCursor_CompoundAssignOperator || !is_null_pointer(ss_ast_child(c, 1))))
-            w->other++;
+            memo_entry(m, decl)->other++;
     }
-    if (k == CXCursor_VarDecl && clang_equalCursors(c, w->decl) && ss_ast_child_count(c) > 0) {
+    if (k == CXCursor_VarDecl && ss_ast_child_count(c) > 0) {
         CXCursor init = ss_ast_child(c, ss_ast_child_count(c) - 1);
         if (clang_isExpression(clang_getCursorKind(init)) && !is_null_pointer(init))
-            w->other++;
+            memo_entry(m, c)->other++;
     }
     return CXChildVisit_Recurse;
 }
 
-/* The stores find_pinned_store finds into each pointer asked about, kept for the unit: the
- * checks ask for the same pointer at many calls, and each answer is a walk of the whole unit. */
-typedef struct ss_check_memo {
-    pinned_walk *stores;
-    unsigned *hashes; /* clang_hashCursor of each 'decl' */
-    size_t count, cap, hash_cap;
-} ss_check_memo;
-
-ss_check_memo *ss_check_memo_new(void)
-{
-    return ss_xcalloc(1, sizeof(ss_check_memo));
-}
-
-void ss_check_memo_free(ss_check_memo *memo)
-{
-    if (memo == NULL)
-        return;
-    free(memo->stores);
-    free(memo->hashes);
-    free(memo);
-}
-
-/* How the unit of 'ctx' stores into 'decl' (pinned_walk), walked once per unit when the
- * context has a memo, else into 'scratch'. The answer lives until the next call. */
+/* How the unit of 'ctx' stores into 'decl' (pinned_walk), from the unit's one walk, kept in the
+ * context's memo (or, without one, in 'scratch'). The answer lives until the next call. */
 static const pinned_walk *stores_into(ss_check_ctx *ctx, CXCursor decl, pinned_walk *scratch)
 {
-    ss_check_memo *m = ctx->memo;
-    unsigned hash = clang_hashCursor(decl);
-    for (size_t i = 0; m && i < m->count; i++) {
-        if (m->hashes[i] == hash && clang_equalCursors(m->stores[i].decl, decl))
-            return &m->stores[i];
+    ss_check_memo *m = ctx->memo, *own = NULL;
+    if (m == NULL)
+        m = own = ss_check_memo_new();
+    if (!m->walked) {
+        m->walked = 1;
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_pinned_stores, m);
     }
-    pinned_walk w = {decl, 0, 0, 0, clang_getNullCursor()};
-    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_pinned_store, &w);
-    if (m == NULL) {
-        *scratch = w;
-        return scratch;
-    }
-    ss_xgrow((void **)&m->stores, &m->cap, m->count + 1, sizeof *m->stores);
-    ss_xgrow((void **)&m->hashes, &m->hash_cap, m->count + 1, sizeof *m->hashes);
-    m->hashes[m->count] = hash;
-    m->stores[m->count] = w;
-    return &m->stores[m->count++];
+    const pinned_walk *found = memo_find(m, decl);
+    *scratch = found ? *found : (pinned_walk){decl, 0, 0, 0, clang_getNullCursor()};
+    ss_check_memo_free(own);
+    return found && own == NULL ? found : scratch;
 }
 
 CXCursor ss_context_pinned_memory(ss_check_ctx *ctx, CXCursor function, CXCursor arg)
