@@ -121,6 +121,15 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
             w->use = ss_xstrdup("sizes an allocation with it");
             return CXChildVisit_Break;
         }
+        /* A copy of as many bytes as the value says (the items a count counts): the host
+         * cannot queue it without the value, as a launch it sizes. */
+        const ss_api *api = ss_scope_callee_api(c);
+        if (api && api->klass == SS_CLASS_COPY && api->size_arg >= 0 &&
+            clang_Cursor_getNumArguments(c) > api->size_arg &&
+            refers_to(clang_Cursor_getArgument(c, (unsigned)api->size_arg), w->var)) {
+            w->use = ss_xstrdup("sizes a copy with it");
+            return CXChildVisit_Break;
+        }
         /* A function of the unit that allocates (itself or two calls down), given the value. */
         CXCursor callee = ss_callgraph_callee(w->graph, c);
         CXCursor found;
@@ -746,8 +755,9 @@ static char *work_words(const use_search *search, CXCursor next, const char *use
 }
 
 /* "inherent: ..." when the first statement after stmts[at_index] that queues device work is a
- * launch whose grid or block it sizes with one of the 'vars' or with a local computed from
- * one, the statements before it library code only (host_only): guards on the value that leave
+ * launch whose grid or block it sizes, or a copy whose byte count it sizes (the items a count
+ * counts), with one of the 'vars' or with a local computed from one, the statements before it
+ * library code only (host_only): guards on the value that leave
  * ('if (n == 0) continue;'), bounds ('if (n > MAX) n = MAX;'), computations ('grid =
  * dim3((n + 3) / 4, 4);'). The host cannot queue that work without the value, in a loop or
  * not. Malloc'ed, or NULL. */
@@ -765,7 +775,7 @@ static char *next_work_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned 
         for (size_t v = 0; v < var_count; v++) {
             int sizes = 0;
             char *use = statement_use(ss_check_graph(ctx), next, vars[v], &sizes);
-            if (use && sizes && strstr(use, "sizes a launch")) {
+            if (use && sizes && (strstr(use, "sizes a launch") || strstr(use, "sizes a copy"))) {
                 CXString name = clang_getCursorSpelling(vars[v]);
                 size_t len = strlen(use);
                 int with_it = len > 8 && strcmp(use + len - 8, " with it") == 0;
@@ -896,8 +906,7 @@ static int stands_apart(ss_check_ctx *ctx, CXCursor stmt, const CXCursor *vars, 
     return !w.refused;
 }
 
-/* Whether 'stmt' waits for the asynchronous copy 'at' ('api'): a wait for the whole device, or
- * a cudaStreamSynchronize of the copy's stream as written. */
+/* Whether a statement waits for the whole device or for a stream as written (waits_for_stream). */
 typedef struct copy_wait_walk {
     const char *stream;
     int found;
@@ -919,16 +928,6 @@ static int waits_for_stream(CXCursor stmt, char *stream)
     ss_ast_visit_whole(stmt, stmt, find_copy_wait, &w);
     free(stream);
     return w.found;
-}
-
-static int waits_for_copy(CXCursor stmt, CXCursor at, const ss_api *api)
-{
-    if (!ss_context_is_wait(stmt))
-        return 0;
-    return waits_for_stream(
-        stmt, api->stream_arg >= 0 && clang_Cursor_getNumArguments(at) > api->stream_arg
-                  ? ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg))
-                  : NULL);
 }
 
 /* Whether the next statement waits for the asynchronous copy itself (next_waits_for_copy): it
@@ -1026,6 +1025,66 @@ static int next_waits_for_copy(CXCursor stmt, CXCursor at)
     return w.found;
 }
 
+/* Whether 'stmt' only records events: a cudaEventRecord (or its driver and flag forms) in it,
+ * and no other call but of the C or C++ library or the toolkit's headers (an error-checking
+ * macro's fprintf and exit, cudaGetErrorString). */
+typedef struct record_walk {
+    int records, other;
+} record_walk;
+
+static enum CXChildVisitResult find_record(CXCursor c, CXCursor parent, CXClientData data)
+{
+    record_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr) {
+        w->other = 1;
+        return CXChildVisit_Break;
+    }
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    CXCursor callee = clang_getCursorReferenced(c);
+    if (api && api->klass == SS_CLASS_EVENT_RECORD)
+        w->records++;
+    else if (api || ss_ast_is_null(callee) || !ss_ast_in_system_header(callee))
+        w->other = 1;
+    return w->other ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int only_records(CXCursor stmt)
+{
+    record_walk w = {0, 0};
+    ss_ast_visit_whole(stmt, stmt, find_record, &w);
+    return w.records > 0 && !w.other;
+}
+
+/* Whether stmts[to] waits for the asynchronous copy 'copy' (in stmts[from]) and the statements
+ * between stand apart from the value 'vars' (stands_apart). Between them, a statement that only
+ * records events (only_records) is no device work the wait waits for, and an event it records
+ * on the copy's stream marks the copy's end: a cudaEventSynchronize of that event waits for the
+ * copy (find_next_wait), as a wait for its stream or the device does. */
+static int waits_past(ss_check_ctx *ctx, CXCursor copy, const CXCursor *stmts, unsigned from,
+                      unsigned to, const CXCursor *vars, size_t var_count)
+{
+    const ss_api *api = ss_scope_callee_api(copy);
+    if (api == NULL || !ss_context_is_wait(stmts[to]))
+        return 0;
+    char *stream = arg_text(copy, api->stream_arg);
+    next_wait_walk w = {stream, {NULL}, 0, 0};
+    int apart = 1;
+    for (unsigned s = from + 1; s < to && apart; s++) {
+        if (only_records(stmts[s]))
+            ss_ast_visit_whole(stmts[s], stmts[s], find_next_wait, &w);
+        else
+            apart = stands_apart(ctx, stmts[s], vars, var_count);
+    }
+    if (apart && !w.found)
+        ss_ast_visit_whole(stmts[to], stmts[to], find_next_wait, &w);
+    for (unsigned e = 0; e < w.event_count; e++)
+        free(w.events[e]);
+    free(stream);
+    return apart && w.found;
+}
+
 /* The wait for the asynchronous readback 'at' (in stmts[at_index]) that comes within the next
  * three statements, after statements that stand apart from its value (stands_apart: they could
  * as well come before the copy): the host waits there for the copy anyway, so what matters is
@@ -1038,9 +1097,9 @@ static unsigned wait_past_apart(ss_check_ctx *ctx, CXCursor at, const CXCursor *
     if (api == NULL || api->sync == SS_SYNC_ALWAYS || api->sync == SS_SYNC_DEVICE)
         return 0;
     for (unsigned s = at_index + 1; s < n && s <= at_index + 3; s++) {
-        if (waits_for_copy(stmts[s], at, api))
+        if (waits_past(ctx, at, stmts, at_index, s, vars, var_count))
             return s > at_index + 1 ? s : 0;
-        if (!stands_apart(ctx, stmts[s], vars, var_count))
+        if (!stands_apart(ctx, stmts[s], vars, var_count) && !only_records(stmts[s]))
             return 0;
     }
     return 0;
@@ -1173,17 +1232,15 @@ static CXCursor readback_waited(ss_check_ctx *ctx, CXCursor at, const CXCursor *
         CXCursor stmt = stmts[index - back];
         CXCursor copy = copy_back_in(ctx->function, stmt);
         if (ss_ast_is_null(copy)) {
-            if (!stands_apart(ctx, stmt, NULL, 0))
+            if (!stands_apart(ctx, stmt, NULL, 0) && !only_records(stmt))
                 break;
             continue;
         }
         const ss_api *api = ss_scope_callee_api(copy);
         *var = value_var(ctx, copy, stmt);
-        int apart = !ss_ast_is_null(*var);
-        for (unsigned s = index - back + 1; s < index && apart; s++)
-            apart = stands_apart(ctx, stmts[s], var, 1);
-        if (apart && api->sync != SS_SYNC_ALWAYS && api->sync != SS_SYNC_DEVICE &&
-            ss_check_copies_one_value(ctx, copy, api) && waits_for_copy(stmts[index], copy, api))
+        if (!ss_ast_is_null(*var) && api->sync != SS_SYNC_ALWAYS && api->sync != SS_SYNC_DEVICE &&
+            ss_check_copies_one_value(ctx, copy, api) &&
+            waits_past(ctx, copy, stmts, index - back, index, var, 1))
             return copy;
         break;
     }

@@ -1,0 +1,101 @@
+// inherent_event_copy.cu: a count read back asynchronously into pinned memory on a stream, made
+// available by an event recorded after the copy on the same stream and synchronized (as a
+// cudaStreamSynchronize of that stream would), then read: the wait is inherent where the next
+// device work needs the count, also where the count sizes a copy (of the items it counts: the
+// host cannot queue that copy without it). Still warnings: an event recorded on another stream
+// (its readback is a note at 6b05f6f already: the value sizes the launch), device work between
+// the copy and the event, a copy sized by something else. At 6b05f6f lines 31, 42 and 44 were
+// warnings.
+#include <cuda_runtime.h>
+
+__global__ void search(unsigned *out) { out[0] = 1; }
+
+struct Engine {
+    unsigned *d_out;  // the count, then the items
+    unsigned *pinned; // cudaHostAlloc'd
+    cudaStream_t s, other;
+    cudaEvent_t done;
+    unsigned max_found;
+    int Launch();
+    int Copy();
+    int Other();
+    int Between();
+    int Fixed();
+};
+
+int Engine::Launch()
+{
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 35 sizes a launch with 'n', computed from it)
+    cudaEventRecord(done, s);
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 29, and the next device work needs it (line 35 sizes a launch with 'n', computed from it)
+    unsigned n = pinned[0];
+    if (n == 0)
+        return 0;
+    search<<<n, 256, 0, s>>>(d_out);
+    return 1;
+}
+
+int Engine::Copy()
+{
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 48 sizes a copy with 'n', computed from it)
+    cudaEventRecord(done, s);
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 42, and the next device work needs it (line 48 sizes a copy with 'n', computed from it)
+    unsigned n = pinned[0];
+    if (n > max_found)
+        n = max_found;
+    cudaMemcpyAsync(pinned, d_out, n * 16 + 4, cudaMemcpyDeviceToHost, s);
+    search<<<64, 256, 0, s>>>(d_out);
+    return n > 0;
+}
+
+int Engine::Other()
+{
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note
+    cudaEventRecord(done, other);
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: warning
+    unsigned n = pinned[0];
+    search<<<n, 256, 0, s>>>(d_out);
+    return 1;
+}
+
+int Engine::Between()
+{
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: warning
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaEventRecord(done, s);
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: warning
+    unsigned n = pinned[0];
+    search<<<n, 256, 0, s>>>(d_out);
+    return 1;
+}
+
+int Engine::Fixed()
+{
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: warning
+    cudaEventRecord(done, s);
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: warning
+    unsigned n = pinned[0];
+    cudaMemcpyAsync(pinned, d_out, max_found * 16 + 4, cudaMemcpyDeviceToHost, s);
+    search<<<64, 256, 0, s>>>(d_out);
+    return n > 0;
+}
+
+int main()
+{
+    Engine e;
+    cudaStreamCreateWithFlags(&e.s, cudaStreamNonBlocking);
+    cudaStreamCreateWithFlags(&e.other, cudaStreamNonBlocking);
+    cudaEventCreate(&e.done);
+    cudaMalloc(&e.d_out, 4096);
+    cudaHostAlloc((void **)&e.pinned, 4096, cudaHostAllocDefault);
+    e.max_found = 64;
+    for (int i = 0; i < 1000; i++)
+        if (!e.Launch() || !e.Copy() || !e.Other() || !e.Between() || !e.Fixed())
+            break;
+    return 0;
+}
