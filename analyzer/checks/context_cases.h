@@ -294,6 +294,14 @@ char *ss_context_refill_words(ss_check_ctx *ctx, const ss_loop_context *loop, CX
 char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at,
                               char **not_timed);
 
+/* host_reads.c. Whether 'target', inside the statement or expression 'stmt', runs whenever
+ * 'stmt' runs (at each node on the way down): not in an 'if''s branch, a '?:' arm, the right
+ * operand of '&&' or '||', a loop's or a 'switch''s body or a lambda, nor after a statement of
+ * its block that may leave it; 'if (n > 0) cudaMemcpy(...)' copies on some ways only. An error
+ * check's condition, 'if ((e = cudaMemcpy(...)) != 0)', and a 'do { ... } while (0)' macro's
+ * body run. Returns 1 or 0. */
+int ss_context_runs_whenever(CXCursor stmt, CXCursor target);
+
 /* loop_notes.c. "'cudaEventElapsedTime' at sift.cu:7" when the function 'function' reads an
  * event's elapsed time (itself or in a function of the unit it calls, as ss_context_timing_words
  * asks of a loop; a wall clock does not count here), else NULL. Malloc'ed. */

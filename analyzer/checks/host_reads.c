@@ -831,7 +831,7 @@ enum { MAX_COPY_DEPTH = 64 };
  * each node on the way down): 'if (n > 0) cudaMemcpyAsync(...)' copies on some ways only, and a
  * wait after it may wait for earlier work with nothing read back. An error check's condition,
  * 'if ((e = cudaMemcpyAsync(...)) != 0)', runs. */
-static int runs_whenever(CXCursor stmt, CXCursor target)
+int ss_context_runs_whenever(CXCursor stmt, CXCursor target)
 {
     if (ss_ast_same_node(stmt, target))
         return 1;
@@ -875,7 +875,7 @@ static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
             continue;
         }
         if (w.count != 1 || ss_ast_is_null(w.copy) || leaves_before(body, stmt, 0) ||
-            !runs_whenever(stmt, w.copy))
+            !ss_context_runs_whenever(stmt, w.copy))
             return -1;
         const ss_api *api = ss_scope_callee_api(w.copy);
         CXCursor dst, src;
@@ -918,7 +918,7 @@ static int copy_in_statement(ss_check_ctx *ctx, CXCursor function, CXCursor stmt
     if (w.count != 1)
         return 0;
     if (!ss_ast_is_null(w.copy)) {
-        if (!runs_whenever(stmt, w.copy))
+        if (!ss_context_runs_whenever(stmt, w.copy))
             return 0;
         const ss_api *api = ss_scope_callee_api(w.copy);
         CXCursor dst, src;

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "scope.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -20,6 +21,7 @@
 typedef struct ref_walk {
     CXCursor var;
     int found;
+    int evaluated; /* only where the value is read: not under 'sizeof' or 'alignof' */
 } ref_walk;
 
 /* Whether 'c' is a member of the object a method runs on: 'axis' or 'this->axis'. */
@@ -62,6 +64,8 @@ static int names_holder(CXCursor c, CXCursor parent, CXCursor field)
 static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData data)
 {
     ref_walk *w = data;
+    if (w->evaluated && clang_getCursorKind(c) == CXCursor_UnaryExpr)
+        return CXChildVisit_Continue; /* sizeof, alignof: the value is not read */
     if (names_var(c, w->var) || names_holder(c, parent, w->var)) {
         w->found = 1;
         return CXChildVisit_Break;
@@ -76,7 +80,20 @@ static int refers_to(CXCursor c, CXCursor var)
         return 0;
     if (names_var(c, var))
         return 1;
-    ref_walk w = {var, 0};
+    ref_walk w = {var, 0, 0};
+    clang_visitChildren(c, find_ref, &w);
+    return w.found;
+}
+
+/* Whether 'c' reads the value of 'var' (refers_to), not only its type: a size written
+ * 'sizeof(count)' is the type's, whatever the value. */
+static int sized_by(CXCursor c, CXCursor var)
+{
+    if (ss_ast_is_null(c) || ss_ast_is_null(var) || clang_getCursorKind(c) == CXCursor_UnaryExpr)
+        return 0;
+    if (names_var(c, var))
+        return 1;
+    ref_walk w = {var, 0, 1};
     clang_visitChildren(c, find_ref, &w);
     return w.found;
 }
@@ -113,11 +130,11 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
     }
     if (k == CXCursor_CallExpr) {
         w->at = c;
-        if (ss_scope_is_launch(c) && refers_to(ss_ast_child(c, 1), w->var)) {
+        if (ss_scope_is_launch(c) && sized_by(ss_ast_child(c, 1), w->var)) {
             w->use = ss_xstrdup("sizes a launch with it");
             return CXChildVisit_Break;
         }
-        if (is_allocator(c) && refers_to(c, w->var)) {
+        if (is_allocator(c) && sized_by(c, w->var)) {
             w->use = ss_xstrdup("sizes an allocation with it");
             return CXChildVisit_Break;
         }
@@ -126,7 +143,7 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
         const ss_api *api = ss_scope_callee_api(c);
         if (api && api->klass == SS_CLASS_COPY && api->size_arg >= 0 &&
             clang_Cursor_getNumArguments(c) > api->size_arg &&
-            refers_to(clang_Cursor_getArgument(c, (unsigned)api->size_arg), w->var)) {
+            sized_by(clang_Cursor_getArgument(c, (unsigned)api->size_arg), w->var)) {
             w->use = ss_xstrdup("sizes a copy with it");
             return CXChildVisit_Break;
         }
@@ -1025,10 +1042,13 @@ static int next_waits_for_copy(CXCursor stmt, CXCursor at)
     return w.found;
 }
 
-/* Whether 'stmt' only records events: a cudaEventRecord (or its driver and flag forms) in it,
- * and no other call but of the C or C++ library or the toolkit's headers (an error-checking
- * macro's fprintf and exit, cudaGetErrorString). */
+/* Whether 'stmt' only records events: a cudaEventRecord (or its flag form) in it that runs
+ * whenever the statement does (ss_context_runs_whenever: not under an 'if', a '?:' arm or the
+ * right of '&&'; an error-checking macro's 'do { ... } while (0)' runs), and no other call but
+ * of the C or C++ library or the toolkit's headers (the macro's fprintf and exit,
+ * cudaGetErrorString). */
 typedef struct record_walk {
+    CXCursor stmt;
     int records, other;
 } record_walk;
 
@@ -1043,7 +1063,7 @@ static enum CXChildVisitResult find_record(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Recurse;
     const ss_api *api = ss_scope_callee_api(c);
     CXCursor callee = clang_getCursorReferenced(c);
-    if (api && api->klass == SS_CLASS_EVENT_RECORD)
+    if (api && api->klass == SS_CLASS_EVENT_RECORD && ss_context_runs_whenever(w->stmt, c))
         w->records++;
     else if (api || ss_ast_is_null(callee) || !ss_ast_in_system_header(callee))
         w->other = 1;
@@ -1052,16 +1072,70 @@ static enum CXChildVisitResult find_record(CXCursor c, CXCursor parent, CXClient
 
 static int only_records(CXCursor stmt)
 {
-    record_walk w = {0, 0};
+    record_walk w = {stmt, 0, 0};
     ss_ast_visit_whole(stmt, stmt, find_record, &w);
     return w.records > 0 && !w.other;
 }
 
+/* Whether 'stmt' assigns (or increments) a variable or field whose name is a word of 'text'
+ * (a stream or an event as written: 's', 'ev[i]', 'this->done'): the name may then stand for
+ * another one after it. */
+typedef struct written_walk {
+    const char *text;
+    int found;
+} written_walk;
+
+static int word_in(const char *text, const char *word)
+{
+    size_t len = strlen(word);
+    for (const char *at = text; len > 0 && (at = strstr(at, word)) != NULL; at++) {
+        int before = at > text && (isalnum((unsigned char)at[-1]) || at[-1] == '_');
+        int after = isalnum((unsigned char)at[len]) || at[len] == '_';
+        if (!before && !after)
+            return 1;
+    }
+    return 0;
+}
+
+static enum CXChildVisitResult find_written(CXCursor c, CXCursor parent, CXClientData data)
+{
+    written_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8] = "";
+    CXCursor target = clang_getNullCursor();
+    if (k == CXCursor_CompoundAssignOperator ||
+        (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+         strcmp(op, "=") == 0) ||
+        k == CXCursor_UnaryOperator)
+        target = ss_ast_strip(ss_ast_child(c, 0));
+    while (!ss_ast_is_null(target) && clang_getCursorKind(target) == CXCursor_ArraySubscriptExpr)
+        target = ss_ast_strip(ss_ast_child(target, 0));
+    enum CXCursorKind tk =
+        ss_ast_is_null(target) ? CXCursor_InvalidCode : clang_getCursorKind(target);
+    if (tk == CXCursor_DeclRefExpr || tk == CXCursor_MemberRefExpr) {
+        CXString name = clang_getCursorSpelling(clang_getCursorReferenced(target));
+        w->found = word_in(w->text, clang_getCString(name));
+        clang_disposeString(name);
+    }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int writes_named(CXCursor stmt, const char *text)
+{
+    written_walk w = {text, 0};
+    if (text)
+        ss_ast_visit_whole(stmt, stmt, find_written, &w);
+    return w.found;
+}
+
 /* Whether stmts[to] waits for the asynchronous copy 'copy' (in stmts[from]) and the statements
- * between stand apart from the value 'vars' (stands_apart). Between them, a statement that only
- * records events (only_records) is no device work the wait waits for, and an event it records
- * on the copy's stream marks the copy's end: a cudaEventSynchronize of that event waits for the
- * copy (find_next_wait), as a wait for its stream or the device does. */
+ * between stand apart from the value 'vars' (stands_apart) and leave the copy's stream as
+ * written naming the same stream (writes_named). Between them, a statement that only records
+ * events (only_records) is no device work the wait waits for, and an event it records on the
+ * copy's stream marks the copy's end: a cudaEventSynchronize of that event waits for the copy
+ * (find_next_wait), as a wait for its stream or the device does. Once an event is recorded,
+ * only such statements may come before the wait: another could make the event's name stand
+ * for another event ('done = spare;', 'i = 1 - i;' before 'ev[i]'). */
 static int waits_past(ss_check_ctx *ctx, CXCursor copy, const CXCursor *stmts, unsigned from,
                       unsigned to, const CXCursor *vars, size_t var_count)
 {
@@ -1075,7 +1149,8 @@ static int waits_past(ss_check_ctx *ctx, CXCursor copy, const CXCursor *stmts, u
         if (only_records(stmts[s]))
             ss_ast_visit_whole(stmts[s], stmts[s], find_next_wait, &w);
         else
-            apart = stands_apart(ctx, stmts[s], vars, var_count);
+            apart = w.event_count == 0 && stands_apart(ctx, stmts[s], vars, var_count) &&
+                    !writes_named(stmts[s], stream);
     }
     if (apart && !w.found)
         ss_ast_visit_whole(stmts[to], stmts[to], find_next_wait, &w);
@@ -1339,9 +1414,12 @@ static void memo_grow_slots(ss_check_memo *m)
         m->slots[memo_slot(m, m->stores[at].decl, m->hashes[at])] = at + 1;
 }
 
-/* The entry of 'decl' in 'm', or NULL. */
+/* The entry of 'decl' in 'm', or NULL. Entries are keyed by the canonical declaration: a
+ * variable declared 'extern' and defined later is one variable, whichever declaration a use or a
+ * store names. */
 static pinned_walk *memo_find(const ss_check_memo *m, CXCursor decl)
 {
+    decl = clang_getCanonicalCursor(decl);
     if (m->slot_count == 0)
         return NULL;
     size_t slot = m->slots[memo_slot(m, decl, clang_hashCursor(decl))];
@@ -1351,6 +1429,7 @@ static pinned_walk *memo_find(const ss_check_memo *m, CXCursor decl)
 /* The entry of 'decl' in 'm', made empty if it has none. */
 static pinned_walk *memo_entry(ss_check_memo *m, CXCursor decl)
 {
+    decl = clang_getCanonicalCursor(decl);
     pinned_walk *found = memo_find(m, decl);
     if (found)
         return found;

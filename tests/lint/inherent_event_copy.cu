@@ -4,8 +4,9 @@
 // device work needs the count, also where the count sizes a copy (of the items it counts: the
 // host cannot queue that copy without it). Still warnings: an event recorded on another stream
 // (its readback is a note at 6b05f6f already: the value sizes the launch), device work between
-// the copy and the event, a copy sized by something else. At 6b05f6f lines 31, 42 and 44 were
-// warnings.
+// the copy and the event, a copy sized by something else or only by the value's type
+// ('sizeof(count)'), and an event whose name may stand for another one at the wait (assigned,
+// an index changed, recorded under an 'if'). At 6b05f6f lines 36, 47 and 49 were warnings.
 #include <cuda_runtime.h>
 
 __global__ void search(unsigned *out) { out[0] = 1; }
@@ -21,14 +22,18 @@ struct Engine {
     int Other();
     int Between();
     int Fixed();
+    int Reassigned(cudaEvent_t spare);
+    int Indexed(cudaEvent_t *ev, int i);
+    int Conditional(bool flag);
+    int TypeSized();
 };
 
 int Engine::Launch()
 {
     search<<<64, 256, 0, s>>>(d_out);
-    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 35 sizes a launch with 'n', computed from it)
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 40 sizes a launch with 'n', computed from it)
     cudaEventRecord(done, s);
-    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 29, and the next device work needs it (line 35 sizes a launch with 'n', computed from it)
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 34, and the next device work needs it (line 40 sizes a launch with 'n', computed from it)
     unsigned n = pinned[0];
     if (n == 0)
         return 0;
@@ -39,9 +44,9 @@ int Engine::Launch()
 int Engine::Copy()
 {
     search<<<64, 256, 0, s>>>(d_out);
-    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 48 sizes a copy with 'n', computed from it)
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 53 sizes a copy with 'n', computed from it)
     cudaEventRecord(done, s);
-    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 42, and the next device work needs it (line 48 sizes a copy with 'n', computed from it)
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 47, and the next device work needs it (line 53 sizes a copy with 'n', computed from it)
     unsigned n = pinned[0];
     if (n > max_found)
         n = max_found;
@@ -85,6 +90,52 @@ int Engine::Fixed()
     return n > 0;
 }
 
+int Engine::Reassigned(cudaEvent_t spare)
+{
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note
+    cudaEventRecord(done, s);
+    done = spare;
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: warning
+    unsigned n = pinned[0];
+    search<<<n, 256, 0, s>>>(d_out);
+    return 1;
+}
+
+int Engine::Indexed(cudaEvent_t *ev, int i)
+{
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note
+    cudaEventRecord(ev[i], s);
+    i = 1 - i;
+    cudaEventSynchronize(ev[i]); // expect: SYNC401 expect-severity: warning
+    unsigned n = pinned[0];
+    search<<<n, 256, 0, s>>>(d_out);
+    return 1;
+}
+
+int Engine::Conditional(bool flag)
+{
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note
+    if (flag)
+        cudaEventRecord(done, s);
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: warning
+    unsigned n = pinned[0];
+    search<<<n, 256, 0, s>>>(d_out);
+    return 1;
+}
+
+int Engine::TypeSized()
+{
+    unsigned count = 0, zero = 0;
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaMemcpy(&count, d_out, sizeof(count), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+    cudaMemcpy(d_out, &zero, sizeof count, cudaMemcpyHostToDevice); // expect: SYNC202 expect-severity: warning
+    search<<<64, 256, 0, s>>>(d_out);
+    return count > 0;
+}
+
 int main()
 {
     Engine e;
@@ -95,7 +146,9 @@ int main()
     cudaHostAlloc((void **)&e.pinned, 4096, cudaHostAllocDefault);
     e.max_found = 64;
     for (int i = 0; i < 1000; i++)
-        if (!e.Launch() || !e.Copy() || !e.Other() || !e.Between() || !e.Fixed())
+        if (!e.Launch() || !e.Copy() || !e.Other() || !e.Between() || !e.Fixed() ||
+            !e.Reassigned(e.done) || !e.Indexed(&e.done, 0) || !e.Conditional(i % 2) ||
+            !e.TypeSized())
             break;
     return 0;
 }
