@@ -91,10 +91,6 @@ typedef struct ss_check_ctx {
      * 1 yes (the unit creates its streams blocking), 2 no, 3 yes (all of the unit's work is
      * queued on the legacy stream). */
     int copy_drain;
-    /* Whether all the code the unit can run, its own and what it calls, is its own code, the
-     * CUDA API, the C and C++ standard libraries or Thrust (checks/drained.c, shapes M and N):
-     * 0 not looked at yet, 1 yes, 2 no. */
-    int closed_code;
     /* SYNC101/SYNC102 (checks/at_hand.c): 0 not looked at yet, 1 a function of the unit uses a
      * namespace-scope stream of it that may be another than the legacy one, 2 none does. */
     int global_stream;

@@ -185,12 +185,4 @@ int ss_check_is_readback(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
  * readback limit), wherever it is and whatever waits for it. Returns 1 or 0. */
 int ss_check_copies_one_value(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
 
-/* Whether 'call' is 'thrust::copy(first, last, result)' (no policy) from a device range to the
- * host: 'first' a device iterator, 'result' none (lint_readback.c's marks). Thrust copies across
- * the two systems with cudaMemcpyAsync on its default stream (the legacy one, unless the unit
- * compiles per-thread) and synchronizes that stream before it returns: a synchronous copy to
- * the host, as cudaMemcpy is (an empty range returns at once, unsynchronized: taken, as a
- * cudaMemcpy's size is, to hold something). Returns 1 or 0. */
-int ss_check_thrust_copy_to_host(CXCursor call);
-
 #endif

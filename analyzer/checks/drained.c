@@ -50,12 +50,7 @@ typedef struct drain {
  * a member of the class 'owner' recorded on 'stream' only. */
 typedef struct question {
     ss_callgraph *graph;
-    int copies_drain; /* a synchronous copy waits for all work (ss_copy_drain) */
-    /* For a wait next to a copy (shapes M and N): a copy drains only from the device to the
-     * host (a pageable one to the device returns once staged), a Thrust copy to the host drains
-     * too, and a device switch, or a function of the unit too deep to follow, leaves the device
-     * busy (the copy waited for another device's work than the wait's). */
-    int host_copies;
+    int copies_drain;              /* a synchronous copy waits for all work (ss_copy_drain) */
     CXCursor event, stream, owner; /* declarations */
     /* Work on the legacy stream leaves the state as it is ('legacy'; 'per_thread': the unit's
      * default stream is per-thread): the question is whether another stream holds work. With
@@ -170,7 +165,7 @@ static int drains(const flow *f, CXCursor call, const ss_api *api)
         return 0;
     CXCursor dst, src;
     int kind = ss_copy_kind(f->function, call, api, &dst, &src);
-    return kind == SS_COPY_KIND_D2H || (kind == SS_COPY_KIND_H2D && !f->q->host_copies);
+    return kind == SS_COPY_KIND_D2H || kind == SS_COPY_KIND_H2D;
 }
 
 static drain function_flow(flow *f, CXCursor function, drain in);
@@ -186,26 +181,6 @@ static int own_default_stream(unsigned values, int per_thread)
 }
 
 static int thrust_on_default(CXCursor call);
-static int listed(const char *name, const char *list);
-
-/* The calls (each between spaces, without a '_v2' suffix) that make another device, or
- * context, the current one, or end the current one's work. */
-static const char device_switches[] =
-    " cudaSetDevice cudaInitDevice cudaSetValidDevices cudaDeviceReset cudaThreadExit"
-    " cuCtxSetCurrent cuCtxPushCurrent cuCtxPopCurrent cuCtxCreate cuCtxDestroy"
-    " cuCtxFromGreenCtx cuDevicePrimaryCtxReset ";
-
-/* Whether 'call' makes another device current (device_switches). Returns 1 or 0. */
-static int switches_device(CXCursor call)
-{
-    char *name = ss_scope_callee_name(call);
-    char *suffix = name ? strstr(name, "_v") : NULL;
-    if (suffix)
-        *suffix = '\0';
-    int yes = name && listed(name, device_switches);
-    free(name);
-    return yes;
-}
 
 /* Whether the launch or API call 'call' ('api' its row, NULL for a launch) queues its work on
  * the legacy stream: its stream left out or every value of it the legacy stream; an API that
@@ -455,11 +430,6 @@ static void call_flow(flow *f, CXCursor call)
         return;
     }
     const ss_api *api = ss_scope_callee_api(call);
-    if (f->q->host_copies && switches_device(call)) {
-        f->now = busy();
-        f->worked = 1;
-        return;
-    }
     if (api && drains(f, call, api)) {
         if (surely_runs(f, call))
             f->now = (drain){DRAINED, call, 0, 1, 0};
@@ -489,10 +459,7 @@ static void call_flow(flow *f, CXCursor call)
         return;
     }
     if (ss_ast_is_null(callee)) {
-        if (f->q->host_copies && ss_check_thrust_copy_to_host(call)) {
-            if (surely_runs(f, call))
-                f->now = (drain){DRAINED, call, 0, 1, 0};
-        } else if (ss_context_library_enqueues(call)) {
+        if (ss_context_library_enqueues(call)) {
             f->now = busy();
             f->worked = 1;
         }
@@ -500,7 +467,7 @@ static void call_flow(flow *f, CXCursor call)
     }
     if (f->depth < MAX_CALLEE_DEPTH) {
         f->now = callee_flow(f, call, callee);
-    } else if (f->q->host_copies || ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL)) {
+    } else if (ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL)) {
         f->now = busy();
         f->worked = 1;
     }
@@ -1536,405 +1503,6 @@ static char *event_words(ss_check_ctx *ctx, CXCursor at)
     return words;
 }
 
-/* ------------------------------------------------------------------------------------------
- * A device-wide wait next to a synchronous copy to the host (shapes M and N). */
-
-/* The functions of the C library (each between spaces), of the global namespace of the system
- * headers, taken to queue no device work and to call no code they are given ('qsort', 'atexit',
- * 'pthread_create' are not among them). */
-static const char c_library_calls[] =
-    " printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf puts fputs putchar"
-    " fputc putc fflush fopen fclose fread fwrite fseek ftell rewind fgets fgetc getc getchar"
-    " scanf fscanf sscanf perror malloc calloc realloc free aligned_alloc posix_memalign exit"
-    " _exit abort getenv atoi atol atoll atof strtol strtoul strtoll strtoull strtof strtod abs"
-    " labs llabs memcpy memmove memset memcmp memchr strlen strnlen strcmp strncmp strcpy"
-    " strncpy strcat strncat strchr strrchr strstr strdup strerror sqrt sqrtf exp expf exp2"
-    " exp2f log logf log2 log2f log10 log10f pow powf fabs fabsf floor floorf ceil ceilf round"
-    " roundf lround fmod fmodf sin sinf cos cosf tan tanf tanh tanhf atan atanf atan2 atan2f"
-    " fmin fminf fmax fmaxf rand srand rand_r time clock difftime localtime gmtime strftime"
-    " gettimeofday clock_gettime nanosleep usleep sleep getpid isalpha isdigit isspace isalnum"
-    " isupper islower toupper tolower ";
-
-/* The namespaces of the system headers whose functions queue device work only on the unit's
- * default stream, or none (Thrust's and CUB's without a stream: the legacy stream where the unit
- * does not compile per-thread; not Thrust's asynchronous algorithms), and call only the code
- * they are given. */
-static const char *const closed_namespaces[] = {
-    "std::", "__gnu_cxx::", "__cxxabiv1::", "cuda::std::", "thrust::", "cub::"};
-
-/* Whether 'name' is a function of the CUDA runtime ('cudaMemcpy') or driver ('cuCtxSynchronize')
- * API; not a library's ('cublasSgemm', 'cudnnCreate', 'curandGenerate'). */
-static int cuda_api_name(const char *name)
-{
-    if (strncmp(name, "cuda", 4) == 0 && name[4] >= 'A' && name[4] <= 'Z')
-        return 1;
-    return name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z';
-}
-
-/* Whether 'decl' is of the global namespace ('extern "C"' blocks aside), or with 'in_class' of
- * a class of no namespace too. */
-static int outer_scope(CXCursor decl, int in_class)
-{
-    for (CXCursor p = clang_getCursorSemanticParent(decl);
-         !ss_ast_is_null(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit;
-         p = clang_getCursorSemanticParent(p)) {
-        enum CXCursorKind k = clang_getCursorKind(p);
-        int scope = k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
-                    (in_class && (k == CXCursor_StructDecl || k == CXCursor_ClassDecl ||
-                                  k == CXCursor_UnionDecl || k == CXCursor_ClassTemplate));
-        if (!scope)
-            return 0;
-    }
-    return 1;
-}
-
-/* Whether the function 'decl', of no namespace (a class's of none, 'dim3::dim3'), is defined
- * in a header of the CUDA toolkit (a path with '/cuda' and '/include/': 'make_float4',
- * '__float2half'), of the compiler ('/lib/clang/') or served from memory in place of a
- * toolkit. */
-static int toolkit_inline(CXCursor decl)
-{
-    if (!outer_scope(decl, 1) || ss_ast_is_null(clang_getCursorDefinition(decl)))
-        return 0;
-    CXFile file = NULL;
-    clang_getExpansionLocation(clang_getCursorLocation(decl), &file, NULL, NULL, NULL);
-    CXString name = clang_getFileName(file);
-    const char *path = clang_getCString(name);
-    int yes = path && ((strstr(path, "/cuda") && strstr(path, "/include/")) ||
-                       strstr(path, "/lib/clang/") || strncmp(path, "/__syncscope__/", 15) == 0);
-    clang_disposeString(name);
-    return yes;
-}
-
-/* Whether the canonical type of 'type' is, or holds, a Thrust policy that may carry a stream
- * ('execute_on_stream', 'execute_with_allocator', which '.on(stream)' gives); with 'callable'
- * too something callable that may be another unit's code (a pointer or reference to a
- * function, a pointer to a member function, a std::function, a packaged task). */
-static int opaque_type(CXType type, int callable)
-{
-    static const char *const marks[] = {"execute_on_stream", "execute_with",  "(*", "(&", "::*)",
-                                        "function<",         "packaged_task<"};
-    CXString ts = clang_getTypeSpelling(clang_getCanonicalType(type));
-    const char *t = clang_getCString(ts);
-    int found = 0;
-    for (size_t i = 0; t && !found && i < (callable ? sizeof marks / sizeof *marks : 2); i++)
-        found = strstr(t, marks[i]) != NULL;
-    clang_disposeString(ts);
-    return found;
-}
-
-/* Whether the function 'decl' of a system header (or 'call' of it, when not null) is known to
- * run no code outside the unit but the code it is given: the CUDA runtime and driver API, the
- * C library's c_library_calls, the compiler's and the C library's own ('__builtin_expect',
- * '__assert_fail'), the global operators new and delete, the toolkit's inline functions, and
- * the closed_namespaces (a Thrust or CUB call given a policy that may carry a stream aside). */
-static int known_foreign(CXCursor decl, CXCursor call)
-{
-    CXString spelling = clang_getCursorSpelling(decl);
-    const char *name = clang_getCString(spelling);
-    int global = outer_scope(decl, 0);
-    int known =
-        (global &&
-         (cuda_api_name(name) || strncmp(name, "__", 2) == 0 || listed(name, c_library_calls) ||
-          strncmp(name, "operator new", 12) == 0 || strncmp(name, "operator delete", 15) == 0)) ||
-        toolkit_inline(decl);
-    clang_disposeString(spelling);
-    if (known)
-        return 1;
-    char *qualified = ss_qualified_name(decl);
-    for (size_t i = 0;
-         qualified && !known && i < sizeof closed_namespaces / sizeof *closed_namespaces; i++)
-        known = strncmp(qualified, closed_namespaces[i], strlen(closed_namespaces[i])) == 0;
-    /* Thrust's asynchronous algorithms (thrust::async, older toolkits) queue work on streams
-     * of their own, non-blocking ones. */
-    if (known && strncmp(qualified, "thrust::", 8) == 0 &&
-        (strstr(qualified, "async") || strstr(qualified, "future") ||
-         strstr(qualified, "unique_stream")))
-        known = 0;
-    free(qualified);
-    for (int a = 0, n = ss_ast_is_null(call) ? 0 : clang_Cursor_getNumArguments(call);
-         known && a < n; a++)
-        known = !opaque_type(clang_getCursorType(clang_Cursor_getArgument(call, (unsigned)a)), 0);
-    return known;
-}
-
-/* Whether 'decl' is a function that runs known code (called by 'call', or named): one defined
- * in the unit (its code is looked at as the unit's), or a known one of the system headers
- * (known_foreign). One the unit only declares is another unit's, or a library's. */
-static int known_function(CXCursor decl, CXCursor call)
-{
-    enum CXCursorKind k = clang_getCursorKind(decl);
-    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod && k != CXCursor_Constructor &&
-        k != CXCursor_Destructor && k != CXCursor_ConversionFunction &&
-        k != CXCursor_FunctionTemplate)
-        return 0;
-    if (foreign(decl))
-        return known_foreign(decl, call);
-    return !ss_ast_is_null(clang_getCursorDefinition(decl));
-}
-
-/* Whether destroying an object of 'type' may run code outside the unit: a class of the unit's
- * code whose destructor it only declares, or whose destructor is virtual where the object is
- * destroyed through a pointer to it ('dynamic': a delete, or a class of a library's template
- * given it, a smart pointer's, a container's). */
-static int destroys_elsewhere(CXType type, int dynamic, int depth)
-{
-    CXType t = clang_getCanonicalType(type);
-    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
-        t = clang_getCanonicalType(clang_getArrayElementType(t));
-    CXCursor decl = clang_getTypeDeclaration(t);
-    if (t.kind != CXType_Record || depth > 4 || ss_ast_is_null(decl))
-        return 0;
-    if (foreign(decl)) {
-        for (int i = 0, n = clang_Type_getNumTemplateArguments(t); i < n; i++) {
-            if (destroys_elsewhere(clang_Type_getTemplateArgumentAsType(t, (unsigned)i), 1,
-                                   depth + 1))
-                return 1;
-        }
-        return 0;
-    }
-    CXCursor def = clang_getCursorDefinition(decl), dtor = clang_getNullCursor();
-    for (unsigned i = 0, n = ss_ast_is_null(def) ? 0 : ss_ast_child_count(def); i < n; i++) {
-        if (clang_getCursorKind(ss_ast_child(def, i)) == CXCursor_Destructor)
-            dtor = ss_ast_child(def, i);
-    }
-    return !ss_ast_is_null(dtor) && (ss_ast_is_null(clang_getCursorDefinition(dtor)) ||
-                                     (dynamic && clang_CXXMethod_isVirtual(dtor)));
-}
-
-/* Whether the cursor 'c' of the unit's code may run code outside the unit that is not known
- * (known_function): a call of such a function, or a virtual call (another unit may override
- * it), or a call through a pointer or of a template's dependent name; a function named (its
- * address taken) that is such; a variable, parameter, member or base of a type that holds
- * something callable (opaque_type) or whose destruction may run such code
- * (destroys_elsewhere); a delete of such an object. */
-static int opens_unit(CXCursor c)
-{
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_CallExpr)
-        return !ss_scope_is_launch(c) && !ss_scope_is_launch_config(c) &&
-               (clang_Cursor_isDynamicCall(c) || !known_function(clang_getCursorReferenced(c), c));
-    if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) {
-        CXCursor decl = clang_getCursorReferenced(c);
-        enum CXCursorKind d = clang_getCursorKind(decl);
-        int function =
-            d == CXCursor_FunctionDecl || d == CXCursor_CXXMethod || d == CXCursor_FunctionTemplate;
-        return function && !known_function(decl, clang_getNullCursor());
-    }
-    if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl || k == CXCursor_FieldDecl ||
-        k == CXCursor_CXXBaseSpecifier) {
-        CXType t = clang_getCursorType(c);
-        return opaque_type(t, 1) || destroys_elsewhere(t, 0, 0);
-    }
-    if (k == CXCursor_CXXDeleteExpr && ss_ast_child_count(c) > 0) {
-        CXType p = clang_getCanonicalType(clang_getCursorType(ss_ast_child(c, 0)));
-        return destroys_elsewhere(clang_getPointeeType(p), 1, 0);
-    }
-    return 0;
-}
-
-/* Whether 'decl' is a variable of the unit that no other unit can name: a local or one of
- * internal linkage (not a parameter). */
-static int own_variable(CXCursor decl)
-{
-    return clang_getCursorKind(decl) == CXCursor_VarDecl && !foreign(decl) &&
-           clang_getCursorLinkage(decl) != CXLinkage_External;
-}
-
-/* Whether the cursor 'c' of the unit's code may hold a stream that the unit did not create: a
- * parameter, a member or a variable other units can name, of a stream type (or an array of
- * them); an expression of a stream type that is a constant other than the legacy stream
- * ('cudaStreamPerThread'), or anything but a variable of the unit (own_variable), an element
- * of one, or the legacy stream (a member, a call's result, a choice between streams). */
-static int stream_from_elsewhere(CXCursor c)
-{
-    enum CXCursorKind k = clang_getCursorKind(c);
-    CXType t = clang_getCanonicalType(clang_getCursorType(c));
-    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
-        t = clang_getCanonicalType(clang_getArrayElementType(t));
-    if (!ss_check_is_stream_type(t))
-        return 0;
-    if (k == CXCursor_ParmDecl || k == CXCursor_FieldDecl || k == CXCursor_VarDecl)
-        return !own_variable(c);
-    if (!clang_isExpression(k) || ss_check_is_omitted(c))
-        return 0;
-    ss_stream_value v = ss_stream_constant(c);
-    if (v != SS_STREAM_UNKNOWN)
-        return v != SS_STREAM_NULL && v != SS_STREAM_LEGACY;
-    if (!ss_ast_same_node(ss_ast_strip(c), c))
-        return 0; /* a cast or parentheses: what they hold is looked at */
-    CXCursor base = k == CXCursor_ArraySubscriptExpr && ss_ast_child_count(c) > 0
-                        ? ss_ast_strip(ss_ast_child(c, 0))
-                        : c;
-    return clang_getCursorKind(base) != CXCursor_DeclRefExpr ||
-           !own_variable(clang_getCursorReferenced(base));
-}
-
-/* A walk of the unit's code for what may run code outside it, or (with 'own_streams') hold a
- * stream it did not create (find_open). */
-typedef struct open_walk {
-    int own_streams;
-    int open;
-} open_walk;
-
-static enum CXChildVisitResult find_open(CXCursor c, CXCursor parent, CXClientData data)
-{
-    open_walk *w = data;
-    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && foreign(c))
-        return CXChildVisit_Continue;
-    /* Device code's launches and streams are the device's: its grids are part of the one
-     * the host launched, which a copy waits for. */
-    if (ss_ast_is_function(c) && clang_getCursorKind(c) != CXCursor_LambdaExpr &&
-        ss_ast_is_device_only(c))
-        return CXChildVisit_Continue;
-    w->open = opens_unit(c) || (w->own_streams && stream_from_elsewhere(c));
-    return w->open ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
-/* Whether a synchronous copy to the host waits for all the work a device-wide wait (or a wait
- * for the legacy stream) next to it could wait for. The unit's own work is all on streams a
- * copy on the legacy stream waits for: it creates no stream and names none but the legacy one
- * (SS_COPY_DRAIN_LEGACY_ONLY: no non-blocking stream, none whose flags it cannot read, no
- * per-thread default stream, not a PyTorch extension's), or creates its streams blocking and
- * holds no stream it did not create (stream_from_elsewhere). The finding is for a loop of the
- * unit (not of another unit that calls it, which may queue work on its own streams on each
- * iteration). And all the code the unit can run is known (find_open, once per unit): every
- * function it calls is its own, or one of the CUDA API, the C and C++ standard libraries,
- * Thrust or CUB, and it calls none through a pointer or virtually, so no other code queues
- * work on a stream of its own. Work its callers in other units queued before it was called may
- * still be running at the loop's first wait: that one is not per iteration. */
-static int copy_answers(ss_check_ctx *ctx)
-{
-    int why = ctx->loop_elsewhere || ctx->per_thread || ctx->torch ? 0 : copies_drain(ctx);
-    if (why != SS_COPY_DRAIN_LEGACY_ONLY && why != SS_COPY_DRAIN_BLOCKING)
-        return 0;
-    if (ctx->closed_code == 0) {
-        open_walk w = {why == SS_COPY_DRAIN_BLOCKING, 0};
-        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_open, &w);
-        ctx->closed_code = w.open ? 2 : 1;
-    }
-    return ctx->closed_code == 1;
-}
-
-/* Whether 'at' waits for the whole device, or for the legacy stream ('cudaStreamSynchronize(0)'
- * where the unit does not compile per-thread), which waits for what a copy there waits for. */
-static int wide_wait(ss_check_ctx *ctx, CXCursor at)
-{
-    const ss_api *api = ss_scope_callee_api(at);
-    if (api == NULL || api->klass == SS_CLASS_DEVICE_SYNC)
-        return api != NULL;
-    CXCursor stream = api->klass == SS_CLASS_STREAM_SYNC && !ctx->per_thread
-                          ? ss_check_stream_arg(at, api)
-                          : clang_getNullCursor();
-    return !ss_ast_is_null(stream) &&
-           ss_stream_all_legacy(ss_stream_values(ctx->function, stream), 0);
-}
-
-/* Whether the call 'by', which drained the device, is a synchronous copy (a runtime or driver
- * copy, or a Thrust copy to the host). */
-static int copy_drainer(CXCursor by)
-{
-    const ss_api *api = ss_scope_callee_api(by);
-    return api ? api->klass == SS_CLASS_COPY : ss_check_thrust_copy_to_host(by);
-}
-
-/* How the words name the call 'call': "thrust::copy" for a Thrust copy to the host, else as
- * ss_scope_callee_name. Malloc'ed, or NULL. */
-static char *drainer_name(CXCursor call)
-{
-    return ss_check_thrust_copy_to_host(call) ? ss_xstrdup("thrust::copy")
-                                              : ss_scope_callee_name(call);
-}
-
-/* The state at the wide wait 'at' (wide_wait) where the device question found it 'd': where a
- * copy drained it, or it is busy, the state with only copies to the host draining and device
- * switches between (host_copies), where the copy answers for the wait (copy_answers); else
- * busy. A state drained by another wait is kept. */
-static drain wide_wait_state(ss_check_ctx *ctx, CXCursor at, drain d, int drain_copies)
-{
-    if (d.state == DRAINED && !copy_drainer(d.by))
-        return d;
-    if (!copy_answers(ctx))
-        return busy();
-    question q = device_question(ctx, drain_copies);
-    q.host_copies = 1;
-    flow_budget = FLOW_BUDGET;
-    drain strict = state_at(&q, ctx->function, at, 0);
-    return flow_budget < 0 ? busy() : strict;
-}
-
-/* Whether 'call' (in 'function') is a synchronous copy to the host: a runtime or driver copy
- * that always waits (cudaMemcpy, cudaMemcpy2D) from the device to the host (not
- * cudaMemcpyDefault, whose direction is not read), or a Thrust copy from a device range to the
- * host (ss_check_thrust_copy_to_host). */
-static int sync_copy_to_host(CXCursor function, CXCursor call)
-{
-    if (ss_check_thrust_copy_to_host(call))
-        return 1;
-    const ss_api *api = ss_scope_callee_api(call);
-    CXCursor dst, src;
-    return api && api->klass == SS_CLASS_COPY && api->sync == SS_SYNC_ALWAYS &&
-           ss_copy_kind(function, call, api, &dst, &src) == SS_COPY_KIND_D2H;
-}
-
-/* The synchronous copy to the host that the statement 's' is (sync_copy_to_host): the call
- * itself, or given to an error-checking wrapper ('check(cudaMemcpy(...))', in the macro's own
- * block or not), its arguments staying on the host (touches_device); else a null cursor. */
-static CXCursor copy_statement(CXCursor function, CXCursor s)
-{
-    CXCursor none = clang_getNullCursor(), call = s;
-    if (clang_getCursorKind(call) == CXCursor_CompoundStmt && ss_ast_child_count(call) == 1)
-        call = ss_ast_child(call, 0);
-    call = ss_ast_strip(call);
-    if (clang_getCursorKind(call) != CXCursor_CallExpr)
-        return none;
-    if (!sync_copy_to_host(function, call) && ss_context_wraps_api(call) &&
-        clang_Cursor_getNumArguments(call) > 0)
-        call = ss_ast_strip(clang_Cursor_getArgument(call, 0));
-    if (clang_getCursorKind(call) != CXCursor_CallExpr || !sync_copy_to_host(function, call))
-        return none;
-    for (int a = 0, n = clang_Cursor_getNumArguments(call); a < n; a++) {
-        if (touches_device(clang_Cursor_getArgument(call, (unsigned)a)))
-            return none;
-    }
-    return call;
-}
-
-/* Why a synchronous copy to the host waits for all the work of the unit (copy_answers). */
-static const char closed_why[] =
-    "the unit creates no stream but blocking ones, holds none from elsewhere, and runs no code "
-    "but its own, the CUDA API, the C and C++ standard libraries, Thrust and CUB (no call of "
-    "another unit's function, none through a pointer, none virtual), so all the work this wait "
-    "waits for is on the legacy stream or on streams that block with it";
-
-/* "drained anyway: the next statement, 'cudaMemcpy' (line 6), a synchronous copy to the host,
- * waits for the same work ..." for a wide wait (wide_wait) whose very next statement, with
- * nothing but the wait in its own, is a synchronous copy to the host (copy_statement) where
- * the copy answers for the wait (copy_answers): the copy runs whenever the wait's statement
- * runs through, on the same device, and waits for all the work the wait waits for. Malloc'ed,
- * or NULL. */
-static char *copy_next_words(ss_check_ctx *ctx, CXCursor at)
-{
-    CXCursor stmts[256];
-    unsigned index = 0;
-    unsigned n = wide_wait(ctx, at)
-                     ? ss_context_statements_around(ctx->function, at, stmts, 256, &index)
-                     : 0;
-    if (n == 0 || index + 1 >= n || ss_context_queues_work(ss_check_graph(ctx), stmts[index]))
-        return NULL;
-    CXCursor copy = copy_statement(ctx->function, stmts[index + 1]);
-    if (ss_ast_is_null(copy) || !copy_answers(ctx))
-        return NULL;
-    char *name = drainer_name(copy);
-    char *words = ss_xasprintf(
-        "drained anyway: the next statement, '%s' (line %u), a synchronous copy to the host, "
-        "waits for the same work: %s, and the copy, queued on the legacy stream, waits for it "
-        "before it returns",
-        name ? name : "a copy", ss_scope_line(copy), closed_why);
-    free(name);
-    return words;
-}
-
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     int copy = rule == SS_RULE_PAGEABLE_ASYNC_COPY || rule == SS_RULE_SYNC_COPY_IN_PIPELINE ||
@@ -1946,35 +1514,32 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     question device = device_question(ctx, drain_copies);
     flow_budget = FLOW_BUDGET;
     drain d = state_at(&device, ctx->function, at, 0);
-    /* A copy on the legacy stream waits for all the work a wide wait could wait for only where
-     * the copy answers for it (wide_wait_state): other units' functions may queue work on
-     * streams of their own, and a pageable copy to the device returns once staged. */
-    int wide = !copy && wide_wait(ctx, at);
-    if (wide)
-        d = wide_wait_state(ctx, at, d, drain_copies);
+    /* Where the unit creates no stream, functions of other units may queue work on streams of
+     * their own that a copy on the legacy stream does not wait for, but a device-wide wait
+     * does: a copy does not answer for it. */
+    const ss_api *waits = ss_scope_callee_api(at);
+    const ss_api *by_api = d.state == DRAINED ? ss_scope_callee_api(d.by) : NULL;
+    if (d.state == DRAINED && drain_copies == SS_COPY_DRAIN_LEGACY_ONLY && waits &&
+        waits->klass == SS_CLASS_DEVICE_SYNC && by_api && by_api->klass == SS_CLASS_COPY)
+        d = busy();
     if (d.state == DRAINED && (copy || !d.filled)) {
-        char *name = drainer_name(d.by);
+        char *name = ss_scope_callee_name(d.by);
         char *where = ss_callgraph_place(d.by);
-        char *why =
-            !copy_drainer(d.by) ? ss_xstrdup("")
-            : wide ? ss_xasprintf(" (a synchronous copy to the host, which waits for all "
-                                  "the work this wait could wait for: %s)",
-                                  closed_why)
-                   : ss_xstrdup(drain_copies == SS_COPY_DRAIN_LEGACY_ONLY
-                                    ? " (a synchronous copy, which waits for all work: the unit "
-                                      "creates no stream and names none but the legacy one, so "
-                                      "all its work is queued there)"
-                                    : " (a synchronous copy, which waits for all work: the unit "
-                                      "creates its streams blocking)");
+        const ss_api *by = ss_scope_callee_api(d.by);
         char *words = ss_xasprintf(
             "drained: the device has nothing queued here: '%s' at %s drained it%s, and no work%s "
             "is queued between it and this call on any way the unit reaches it: the %s waits "
             "for nothing else",
-            name ? name : "a wait", where, why, d.filled ? " but memsets" : "",
-            copy ? "copy" : "wait");
+            name ? name : "a wait", where,
+            by == NULL || by->klass != SS_CLASS_COPY ? ""
+            : drain_copies == SS_COPY_DRAIN_LEGACY_ONLY
+                ? " (a synchronous copy, which waits for all work: the unit creates no stream "
+                  "and names none but the legacy one, so all its work is queued there)"
+                : " (a synchronous copy, which waits for all work: the unit creates its streams "
+                  "blocking)",
+            d.filled ? " but memsets" : "", copy ? "copy" : "wait");
         free(name);
         free(where);
-        free(why);
         return words;
     }
     /* The later wait must be device-wide, and not drained already on every way to it (by this
@@ -1986,9 +1551,7 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     if (api == NULL || api->klass != SS_CLASS_DEVICE_SYNC ||
         state_at(&device, ctx->function, later, 0).state == DRAINED || flow_budget < 0) {
         char *words = copy ? NULL : event_words(ctx, at);
-        if (words == NULL && !copy)
-            words = thrust_words(ctx, at);
-        return words || copy ? words : copy_next_words(ctx, at);
+        return words || copy ? words : thrust_words(ctx, at);
     }
     char *name = ss_scope_callee_name(later);
     char *words = ss_xasprintf("drained anyway: '%s' at line %u waits for the whole device "

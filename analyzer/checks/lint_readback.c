@@ -493,22 +493,6 @@ static int device_range(CXCursor call)
     return 0;
 }
 
-int ss_check_thrust_copy_to_host(CXCursor call)
-{
-    if (clang_getCursorKind(call) != CXCursor_CallExpr || clang_Cursor_getNumArguments(call) != 3)
-        return 0;
-    CXCursor decl = clang_getCursorReferenced(call);
-    enum CXCursorKind k = clang_getCursorKind(decl);
-    char *name = k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate
-                     ? ss_qualified_name(decl)
-                     : NULL;
-    const char *last = name ? strrchr(name, ':') : NULL;
-    int copy = last && strncmp(name, "thrust::", 8) == 0 && strcmp(last + 1, "copy") == 0;
-    free(name);
-    return copy && type_side(clang_getCursorType(clang_Cursor_getArgument(call, 0))) == 1 &&
-           type_side(clang_getCursorType(clang_Cursor_getArgument(call, 2))) != 1;
-}
-
 static void report_call(ss_check_ctx *ctx, CXCursor call, const char *what, const char *fix)
 {
     char *at = ss_check_where_suffix(ctx);

@@ -39,8 +39,8 @@ void evaluate(float *d, float *h, int n)
     h[n - 1] = 0.0f;
     h[0] = 1.0f;
     h[1] = 1.0f;
-    // The copy waited for the unit's streams, not for enqueue_elsewhere()'s (another unit's).
-    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    // The synchronous copy above already waited for everything: nothing is left to wait for.
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaMemcpy' at drained_device.cu:38 drained it (a synchronous copy, which waits for all work: the unit creates its streams blocking)
 }
 
 void train(float *d, float *h, float *g, int n, int steps)

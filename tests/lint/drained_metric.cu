@@ -1,8 +1,8 @@
 // drained_metric.cu: a value read back on some iterations only (the last micro-step's loss),
 // where a device-wide wait follows it with nothing queued between and is reached on the other
 // ways too: that wait is the stall (a warning), and the readback adds none of its own (a note
-// that names the wait). Read back synchronously on every way to the wait: the wait still waits
-// for the caller's stream 's', maybe a non-blocking one the copy does not wait for: a warning.
+// that names the wait). Read back synchronously on every way to the wait, the readback is the
+// stall and the wait has nothing left to wait for.
 #include <cuda_runtime.h>
 
 struct Model {
@@ -27,7 +27,7 @@ void backward_always(Model *m, cudaStream_t s, int micro)
 {
     backward_kernel<<<1, 1, 0, s>>>(m->d_loss, micro);
     cudaMemcpy(&m->loss, m->d_loss, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
-    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaMemcpy' at drained_metric.cu:29 drained it (a synchronous copy
 }
 
 void train(Model *m, cudaStream_t s, int steps, int micros)

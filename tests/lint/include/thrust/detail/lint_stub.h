@@ -1,10 +1,8 @@
 // lint_stub.h: a small stand-in for Thrust, shaped like the real library where the analyzer
 // looks (device_reference conversions, normal_iterator<device_ptr<T>>, detail::device_t
 // policies, the CUDA policies of cuda_cub: par_t, par_nosync_t, execute_on_stream), so the lint
-// tests parse the same with and without a CUDA toolkit. A system header, as the toolkit's Thrust
-// is (under include/cccl): its code is not the unit's own.
+// tests parse the same with and without a CUDA toolkit.
 #pragma once
-#pragma GCC system_header
 #include <iosfwd>
 #include <stddef.h>
 
