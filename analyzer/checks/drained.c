@@ -155,6 +155,14 @@ int ss_context_library_enqueues(CXCursor call)
     return found;
 }
 
+/* Whether the synchronous copy 'call' is between the host and the device (either way). */
+static int host_side_copy(const flow *f, CXCursor call, const ss_api *api)
+{
+    CXCursor dst, src;
+    int kind = ss_copy_kind(f->function, call, api, &dst, &src);
+    return kind == SS_COPY_KIND_D2H || kind == SS_COPY_KIND_H2D;
+}
+
 /* Whether the API call 'call' drains the device: a device-wide wait, or (with 'copies_drain')
  * a synchronous copy between the host and the device, which waits for all earlier work. */
 static int drains(const flow *f, CXCursor call, const ss_api *api)
@@ -163,9 +171,7 @@ static int drains(const flow *f, CXCursor call, const ss_api *api)
         return 1;
     if (!f->q->copies_drain || api->klass != SS_CLASS_COPY || api->sync != SS_SYNC_ALWAYS)
         return 0;
-    CXCursor dst, src;
-    int kind = ss_copy_kind(f->function, call, api, &dst, &src);
-    return kind == SS_COPY_KIND_D2H || kind == SS_COPY_KIND_H2D;
+    return host_side_copy(f, call, api);
 }
 
 static drain function_flow(flow *f, CXCursor function, drain in);
@@ -433,6 +439,17 @@ static void call_flow(flow *f, CXCursor call)
     if (api && drains(f, call, api)) {
         if (surely_runs(f, call))
             f->now = (drain){DRAINED, call, 0, 1, 0};
+        return;
+    }
+    /* A synchronous copy within the device or between devices (cudaMemcpy of
+     * cudaMemcpyDeviceToDevice, cudaMemcpyPeer; or of a direction lint cannot read) returns
+     * before it runs, as CUDA's API synchronization behavior says: it is queued work. */
+    if (api && api->klass == SS_CLASS_COPY && api->sync == SS_SYNC_ALWAYS &&
+        !host_side_copy(f, call, api)) {
+        if (f->q->legacy && on_legacy(f, call, api))
+            return;
+        f->now = busy();
+        f->worked = 1;
         return;
     }
     /* A memset (a fill of device memory at the device's memory bandwidth) adds no wait worth
