@@ -1543,17 +1543,25 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         char *name = ss_scope_callee_name(d.by);
         char *where = ss_callgraph_place(d.by);
         const ss_api *by = ss_scope_callee_api(d.by);
+        CXCursor dst, src;
+        /* A copy from the host waits for all work before it starts, but from pageable memory
+         * it returns once its data is staged: its own transfer may still be queued. */
+        int upload = by && by->klass == SS_CLASS_COPY &&
+                     ss_copy_kind(ctx->function, d.by, by, &dst, &src) == SS_COPY_KIND_H2D;
         char *words = ss_xasprintf(
-            "drained: the device has nothing queued here: '%s' at %s drained it%s, and no work%s "
-            "is queued between it and this call on any way the unit reaches it: the %s waits "
-            "for nothing else",
+            "drained: the device has nothing queued here%s: '%s' at %s drained it%s, and no "
+            "work%s is queued between it and this call on any way the unit reaches it: the %s "
+            "waits for nothing else",
+            upload ? " but, from pageable memory, the end of that copy's own transfer" : "",
             name ? name : "a wait", where,
             by == NULL || by->klass != SS_CLASS_COPY ? ""
             : drain_copies == SS_COPY_DRAIN_LEGACY_ONLY
                 ? " (a synchronous copy, which waits for all work: the unit creates no stream "
                   "and names none but the legacy one, so all its work is queued there)"
-                : " (a synchronous copy, which waits for all work: the unit creates its streams "
-                  "blocking)",
+            : upload ? " (a synchronous copy, which waits for all work before it starts: the "
+                       "unit creates its streams blocking)"
+                     : " (a synchronous copy, which waits for all work: the unit creates its "
+                       "streams blocking)",
             d.filled ? " but memsets" : "", copy ? "copy" : "wait");
         free(name);
         free(where);
