@@ -1042,20 +1042,54 @@ static int next_waits_for_copy(CXCursor stmt, CXCursor at)
     return w.found;
 }
 
-/* Whether 'stmt' only records events: a cudaEventRecord (or its flag form) in it that runs
- * whenever the statement does (ss_context_runs_whenever: not under an 'if', a '?:' arm or the
- * right of '&&'; an error-checking macro's 'do { ... } while (0)' runs), and no other call but
- * of the C or C++ library or the toolkit's headers (the macro's fprintf and exit,
- * cudaGetErrorString). */
+/* Whether 'stmt' only records events on the stream written 'stream' (NULL: the legacy one):
+ * a cudaEventRecord (or its flag form) on it that runs whenever the statement does
+ * (ss_context_runs_whenever: not under an 'if', a '?:' arm or the right of '&&'; an
+ * error-checking macro's 'do { ... } while (0)' runs), no record on another stream (an event
+ * copied before, 'e2 = done', may be the same one), no other call but of the C or C++ library
+ * or the toolkit's headers (the macro's fprintf and exit, cudaGetErrorString), and nothing
+ * that stores into a variable ('i = 1 - i', 'i ^= 1', '++i', an 'operator=' or a 'swap'):
+ * the event's or the stream's name could then stand for another one. */
 typedef struct record_walk {
     CXCursor stmt;
+    const char *stream;
+    int any_stream; /* records on any stream count (a first look, before the copy is known) */
     int records, other;
 } record_walk;
+
+/* Whether the expression 'c' stores into something: an assignment, '++' or '--', a call of an
+ * 'operator=' or of a 'swap' or 'exchange'. */
+static int stores(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8] = "";
+    if (k == CXCursor_CompoundAssignOperator)
+        return 1;
+    if (k == CXCursor_BinaryOperator)
+        return ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0;
+    if (k == CXCursor_UnaryOperator) {
+        char *text = ss_expr_text(c);
+        size_t len = text ? strlen(text) : 0;
+        int step =
+            len >= 2 && (strncmp(text, "++", 2) == 0 || strncmp(text, "--", 2) == 0 ||
+                         strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0);
+        free(text);
+        return step;
+    }
+    if (k != CXCursor_CallExpr)
+        return 0;
+    CXString name = clang_getCursorSpelling(c);
+    const char *n = clang_getCString(name);
+    int store =
+        n && (strcmp(n, "operator=") == 0 || strcmp(n, "swap") == 0 || strcmp(n, "exchange") == 0);
+    clang_disposeString(name);
+    return store;
+}
 
 static enum CXChildVisitResult find_record(CXCursor c, CXCursor parent, CXClientData data)
 {
     record_walk *w = data;
-    if (clang_getCursorKind(c) == CXCursor_LambdaExpr) {
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr || stores(c)) {
         w->other = 1;
         return CXChildVisit_Break;
     }
@@ -1063,16 +1097,19 @@ static enum CXChildVisitResult find_record(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Recurse;
     const ss_api *api = ss_scope_callee_api(c);
     CXCursor callee = clang_getCursorReferenced(c);
-    if (api && api->klass == SS_CLASS_EVENT_RECORD && ss_context_runs_whenever(w->stmt, c))
+    if (api && api->klass == SS_CLASS_EVENT_RECORD && ss_context_runs_whenever(w->stmt, c) &&
+        (w->any_stream || on_stream(c, api->stream_arg, w->stream)))
         w->records++;
     else if (api || ss_ast_is_null(callee) || !ss_ast_in_system_header(callee))
         w->other = 1;
     return w->other ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-static int only_records(CXCursor stmt)
+static int only_records(CXCursor stmt, const char *stream, int any_stream)
 {
-    record_walk w = {stmt, 0, 0};
+    record_walk w = {stmt, stream, any_stream, 0, 0};
+    if (stores(stmt))
+        return 0;
     ss_ast_visit_whole(stmt, stmt, find_record, &w);
     return w.records > 0 && !w.other;
 }
@@ -1146,7 +1183,7 @@ static int waits_past(ss_check_ctx *ctx, CXCursor copy, const CXCursor *stmts, u
     next_wait_walk w = {stream, {NULL}, 0, 0};
     int apart = 1;
     for (unsigned s = from + 1; s < to && apart; s++) {
-        if (only_records(stmts[s]))
+        if (only_records(stmts[s], stream, 0))
             ss_ast_visit_whole(stmts[s], stmts[s], find_next_wait, &w);
         else
             apart = w.event_count == 0 && stands_apart(ctx, stmts[s], vars, var_count) &&
@@ -1174,7 +1211,7 @@ static unsigned wait_past_apart(ss_check_ctx *ctx, CXCursor at, const CXCursor *
     for (unsigned s = at_index + 1; s < n && s <= at_index + 3; s++) {
         if (waits_past(ctx, at, stmts, at_index, s, vars, var_count))
             return s > at_index + 1 ? s : 0;
-        if (!stands_apart(ctx, stmts[s], vars, var_count) && !only_records(stmts[s]))
+        if (!stands_apart(ctx, stmts[s], vars, var_count) && !only_records(stmts[s], NULL, 1))
             return 0;
     }
     return 0;
@@ -1307,7 +1344,7 @@ static CXCursor readback_waited(ss_check_ctx *ctx, CXCursor at, const CXCursor *
         CXCursor stmt = stmts[index - back];
         CXCursor copy = copy_back_in(ctx->function, stmt);
         if (ss_ast_is_null(copy)) {
-            if (!stands_apart(ctx, stmt, NULL, 0) && !only_records(stmt))
+            if (!stands_apart(ctx, stmt, NULL, 0) && !only_records(stmt, NULL, 1))
                 break;
             continue;
         }

@@ -6,7 +6,8 @@
 // (its readback is a note at 6b05f6f already: the value sizes the launch), device work between
 // the copy and the event, a copy sized by something else or only by the value's type
 // ('sizeof(count)'), and an event whose name may stand for another one at the wait (assigned,
-// an index changed, recorded under an 'if'). At 6b05f6f lines 36, 47 and 49 were warnings.
+// an index changed, in the record's own statement too, recorded under an 'if', or recorded
+// again on another stream under another name). At 6b05f6f lines 39, 50 and 52 were warnings.
 #include <cuda_runtime.h>
 
 __global__ void search(unsigned *out) { out[0] = 1; }
@@ -26,14 +27,16 @@ struct Engine {
     int Indexed(cudaEvent_t *ev, int i);
     int Conditional(bool flag);
     int TypeSized();
+    int SameStatement(cudaEvent_t *ev, int i);
+    int Copied();
 };
 
 int Engine::Launch()
 {
     search<<<64, 256, 0, s>>>(d_out);
-    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 40 sizes a launch with 'n', computed from it)
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 43 sizes a launch with 'n', computed from it)
     cudaEventRecord(done, s);
-    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 34, and the next device work needs it (line 40 sizes a launch with 'n', computed from it)
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 37, and the next device work needs it (line 43 sizes a launch with 'n', computed from it)
     unsigned n = pinned[0];
     if (n == 0)
         return 0;
@@ -44,9 +47,9 @@ int Engine::Launch()
 int Engine::Copy()
 {
     search<<<64, 256, 0, s>>>(d_out);
-    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 53 sizes a copy with 'n', computed from it)
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note expect-message: inherent: the next device work needs the value (line 56 sizes a copy with 'n', computed from it)
     cudaEventRecord(done, s);
-    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 47, and the next device work needs it (line 53 sizes a copy with 'n', computed from it)
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 50, and the next device work needs it (line 56 sizes a copy with 'n', computed from it)
     unsigned n = pinned[0];
     if (n > max_found)
         n = max_found;
@@ -136,6 +139,30 @@ int Engine::TypeSized()
     return count > 0;
 }
 
+int Engine::SameStatement(cudaEvent_t *ev, int i)
+{
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note
+    cudaEventRecord(ev[i], s), i ^= 1;
+    cudaEventSynchronize(ev[i]); // expect: SYNC401 expect-severity: warning
+    unsigned n = pinned[0];
+    search<<<n, 256, 0, s>>>(d_out);
+    return 1;
+}
+
+int Engine::Copied()
+{
+    cudaEvent_t same = done;
+    search<<<64, 256, 0, s>>>(d_out);
+    cudaMemcpyAsync(pinned, d_out, 4, cudaMemcpyDeviceToHost, s); // expect: SYNC301 expect-severity: note
+    cudaEventRecord(done, s);
+    cudaEventRecord(same, other);
+    cudaEventSynchronize(done); // expect: SYNC401 expect-severity: warning
+    unsigned n = pinned[0];
+    search<<<n, 256, 0, s>>>(d_out);
+    return 1;
+}
+
 int main()
 {
     Engine e;
@@ -148,7 +175,7 @@ int main()
     for (int i = 0; i < 1000; i++)
         if (!e.Launch() || !e.Copy() || !e.Other() || !e.Between() || !e.Fixed() ||
             !e.Reassigned(e.done) || !e.Indexed(&e.done, 0) || !e.Conditional(i % 2) ||
-            !e.TypeSized())
+            !e.TypeSized() || !e.SameStatement(&e.done, 0) || !e.Copied())
             break;
     return 0;
 }
