@@ -155,12 +155,63 @@ int ss_context_library_enqueues(CXCursor call)
     return found;
 }
 
-/* Whether the synchronous copy 'call' is between the host and the device (either way). */
-static int host_side_copy(const flow *f, CXCursor call, const ss_api *api)
+/* The direction of the synchronous copy 'call': cudaMemcpyDefault's too, where one side is
+ * device memory and the other provably host memory (ss_provenance_of); else
+ * SS_COPY_KIND_UNKNOWN for it. */
+static int copy_direction(const flow *f, CXCursor call, const ss_api *api)
 {
     CXCursor dst, src;
     int kind = ss_copy_kind(f->function, call, api, &dst, &src);
+    if (kind != SS_COPY_KIND_DEFAULT)
+        return kind;
+    if (ss_ast_is_null(dst) || ss_ast_is_null(src))
+        return SS_COPY_KIND_UNKNOWN;
+    int dst_device = ss_check_is_device_pointer(f->function, dst);
+    int src_device = ss_check_is_device_pointer(f->function, src);
+    CXCursor host = dst_device ? src : dst;
+    if (dst_device == src_device)
+        return dst_device ? SS_COPY_KIND_D2D : SS_COPY_KIND_UNKNOWN;
+    ss_provenance p;
+    ss_provenance_of(f->function, host, &p);
+    int known = p.kind == SS_HOST_PAGEABLE || p.kind == SS_HOST_PINNED;
+    ss_provenance_free(&p);
+    if (!known)
+        return SS_COPY_KIND_UNKNOWN;
+    return dst_device ? SS_COPY_KIND_H2D : SS_COPY_KIND_D2H;
+}
+
+/* Whether the synchronous copy 'call' is between the host and the device (either way). */
+static int host_side_copy(const flow *f, CXCursor call, const ss_api *api)
+{
+    int kind = copy_direction(f, call, api);
     return kind == SS_COPY_KIND_D2H || kind == SS_COPY_KIND_H2D;
+}
+
+/* Whether the synchronous copy 'call' is queued work: within the device, between devices, or
+ * of a direction lint cannot read (a copy between the host and the device returns when it is
+ * done or, from pageable memory, staged; one within the host runs there). */
+static int queued_copy(const flow *f, CXCursor call, const ss_api *api)
+{
+    return !host_side_copy(f, call, api) && copy_direction(f, call, api) != SS_COPY_KIND_H2H;
+}
+
+/* A synchronous copy anywhere in a function's body (queued_copy cannot be asked there: it is
+ * another function's). */
+static enum CXChildVisitResult find_sync_copy(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    *found = api && api->klass == SS_CLASS_COPY && api->sync == SS_SYNC_ALWAYS;
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int has_sync_copy(CXCursor function)
+{
+    int found = 0;
+    CXCursor body = ss_ast_body(function);
+    if (!ss_ast_is_null(body))
+        clang_visitChildren(body, find_sync_copy, &found);
+    return found;
 }
 
 /* Whether the API call 'call' drains the device: a device-wide wait, or (with 'copies_drain')
@@ -445,7 +496,7 @@ static void call_flow(flow *f, CXCursor call)
      * cudaMemcpyDeviceToDevice, cudaMemcpyPeer; or of a direction lint cannot read) returns
      * before it runs, as CUDA's API synchronization behavior says: it is queued work. */
     if (api && api->klass == SS_CLASS_COPY && api->sync == SS_SYNC_ALWAYS &&
-        !host_side_copy(f, call, api)) {
+        queued_copy(f, call, api)) {
         if (f->q->legacy && on_legacy(f, call, api))
             return;
         f->now = busy();
@@ -484,7 +535,7 @@ static void call_flow(flow *f, CXCursor call)
     }
     if (f->depth < MAX_CALLEE_DEPTH) {
         f->now = callee_flow(f, call, callee);
-    } else if (ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL)) {
+    } else if (ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL) || has_sync_copy(callee)) {
         f->now = busy();
         f->worked = 1;
     }
