@@ -158,21 +158,21 @@ int ss_context_library_enqueues(CXCursor call)
 /* The direction of the synchronous copy 'call': cudaMemcpyDefault's too, where one side is
  * device memory and the other provably host memory (ss_provenance_of); else
  * SS_COPY_KIND_UNKNOWN for it. */
-static int copy_direction(const flow *f, CXCursor call, const ss_api *api)
+static int copy_direction(CXCursor function, CXCursor call, const ss_api *api)
 {
     CXCursor dst, src;
-    int kind = ss_copy_kind(f->function, call, api, &dst, &src);
+    int kind = ss_copy_kind(function, call, api, &dst, &src);
     if (kind != SS_COPY_KIND_DEFAULT)
         return kind;
     if (ss_ast_is_null(dst) || ss_ast_is_null(src))
         return SS_COPY_KIND_UNKNOWN;
-    int dst_device = ss_check_is_device_pointer(f->function, dst);
-    int src_device = ss_check_is_device_pointer(f->function, src);
+    int dst_device = ss_check_is_device_pointer(function, dst);
+    int src_device = ss_check_is_device_pointer(function, src);
     CXCursor host = dst_device ? src : dst;
     if (dst_device == src_device)
         return dst_device ? SS_COPY_KIND_D2D : SS_COPY_KIND_UNKNOWN;
     ss_provenance p;
-    ss_provenance_of(f->function, host, &p);
+    ss_provenance_of(function, host, &p);
     int known = p.kind == SS_HOST_PAGEABLE || p.kind == SS_HOST_PINNED;
     ss_provenance_free(&p);
     if (!known)
@@ -180,49 +180,29 @@ static int copy_direction(const flow *f, CXCursor call, const ss_api *api)
     return dst_device ? SS_COPY_KIND_H2D : SS_COPY_KIND_D2H;
 }
 
-/* Whether the synchronous copy 'call' is between the host and the device (either way). */
-static int host_side_copy(const flow *f, CXCursor call, const ss_api *api)
+/* Whether a copy of direction 'kind' (copy_direction) is between the host and the device
+ * (either way). */
+static int host_side(int kind)
 {
-    int kind = copy_direction(f, call, api);
     return kind == SS_COPY_KIND_D2H || kind == SS_COPY_KIND_H2D;
 }
 
-/* Whether the synchronous copy 'call' is queued work: within the device, between devices, or
- * of a direction lint cannot read (a copy between the host and the device returns when it is
- * done or, from pageable memory, staged; one within the host runs there). */
-static int queued_copy(const flow *f, CXCursor call, const ss_api *api)
+/* The direction of 'call' (copy_direction) where it is a synchronous copy, else
+ * SS_COPY_KIND_UNKNOWN with '*sync_copy' 0. */
+static int sync_copy_direction(const flow *f, CXCursor call, const ss_api *api, int *sync_copy)
 {
-    return !host_side_copy(f, call, api) && copy_direction(f, call, api) != SS_COPY_KIND_H2H;
+    *sync_copy = api && api->klass == SS_CLASS_COPY && api->sync == SS_SYNC_ALWAYS;
+    return *sync_copy ? copy_direction(f->function, call, api) : SS_COPY_KIND_UNKNOWN;
 }
 
-/* A synchronous copy anywhere in a function's body (queued_copy cannot be asked there: it is
- * another function's). */
-static enum CXChildVisitResult find_sync_copy(CXCursor c, CXCursor parent, CXClientData data)
-{
-    int *found = data;
-    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
-    *found = api && api->klass == SS_CLASS_COPY && api->sync == SS_SYNC_ALWAYS;
-    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
-static int has_sync_copy(CXCursor function)
-{
-    int found = 0;
-    CXCursor body = ss_ast_body(function);
-    if (!ss_ast_is_null(body))
-        clang_visitChildren(body, find_sync_copy, &found);
-    return found;
-}
-
-/* Whether the API call 'call' drains the device: a device-wide wait, or (with 'copies_drain')
- * a synchronous copy between the host and the device, which waits for all earlier work. */
-static int drains(const flow *f, CXCursor call, const ss_api *api)
+/* Whether the API call 'api' drains the device: a device-wide wait, or (with 'copies_drain')
+ * a synchronous copy ('sync_copy', of direction 'kind') between the host and the device, which
+ * waits for all earlier work. */
+static int drains(const flow *f, const ss_api *api, int sync_copy, int kind)
 {
     if (api->klass == SS_CLASS_DEVICE_SYNC)
         return 1;
-    if (!f->q->copies_drain || api->klass != SS_CLASS_COPY || api->sync != SS_SYNC_ALWAYS)
-        return 0;
-    return host_side_copy(f, call, api);
+    return f->q->copies_drain && sync_copy && host_side(kind);
 }
 
 static drain function_flow(flow *f, CXCursor function, drain in);
@@ -487,16 +467,18 @@ static void call_flow(flow *f, CXCursor call)
         return;
     }
     const ss_api *api = ss_scope_callee_api(call);
-    if (api && drains(f, call, api)) {
+    int sync_copy;
+    int kind = sync_copy_direction(f, call, api, &sync_copy);
+    if (api && drains(f, api, sync_copy, kind)) {
         if (surely_runs(f, call))
             f->now = (drain){DRAINED, call, 0, 1, 0};
         return;
     }
     /* A synchronous copy within the device or between devices (cudaMemcpy of
      * cudaMemcpyDeviceToDevice, cudaMemcpyPeer; or of a direction lint cannot read) returns
-     * before it runs, as CUDA's API synchronization behavior says: it is queued work. */
-    if (api && api->klass == SS_CLASS_COPY && api->sync == SS_SYNC_ALWAYS &&
-        queued_copy(f, call, api)) {
+     * before it runs, as CUDA's API synchronization behavior says: it is queued work. A copy
+     * within the host queues nothing. */
+    if (sync_copy && !host_side(kind) && kind != SS_COPY_KIND_H2H) {
         if (f->q->legacy && on_legacy(f, call, api))
             return;
         f->now = busy();
@@ -535,7 +517,7 @@ static void call_flow(flow *f, CXCursor call)
     }
     if (f->depth < MAX_CALLEE_DEPTH) {
         f->now = callee_flow(f, call, callee);
-    } else if (ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL) || has_sync_copy(callee)) {
+    } else if (ss_scope_has_work(callee, SS_SCOPE_DEVICE_WORK, NULL)) {
         f->now = busy();
         f->worked = 1;
     }
@@ -1594,11 +1576,10 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         char *name = ss_scope_callee_name(d.by);
         char *where = ss_callgraph_place(d.by);
         const ss_api *by = ss_scope_callee_api(d.by);
-        CXCursor dst, src;
         /* A copy from the host waits for all work before it starts, but from pageable memory
          * it returns once its data is staged: its own transfer may still be queued. */
         int upload = by && by->klass == SS_CLASS_COPY &&
-                     ss_copy_kind(ctx->function, d.by, by, &dst, &src) == SS_COPY_KIND_H2D;
+                     copy_direction(ctx->function, d.by, by) == SS_COPY_KIND_H2D;
         char *words = ss_xasprintf(
             "drained: the device has nothing queued here%s: '%s' at %s drained it%s, and no "
             "work%s is queued between it and this call on any way the unit reaches it: the %s "

@@ -73,29 +73,30 @@ static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientDat
     return CXChildVisit_Recurse;
 }
 
-/* Whether 'c' is or contains a reference to the variable (or own member) 'var'. */
-static int refers_to(CXCursor c, CXCursor var)
+/* Whether 'c' is or contains a reference to the variable (or own member) 'var'; with
+ * 'evaluated', only where its value is read, not under 'sizeof' or 'alignof'. */
+static int references(CXCursor c, CXCursor var, int evaluated)
 {
-    if (ss_ast_is_null(c) || ss_ast_is_null(var))
+    if (ss_ast_is_null(c) || ss_ast_is_null(var) ||
+        (evaluated && clang_getCursorKind(c) == CXCursor_UnaryExpr))
         return 0;
     if (names_var(c, var))
         return 1;
-    ref_walk w = {var, 0, 0};
+    ref_walk w = {var, 0, evaluated};
     clang_visitChildren(c, find_ref, &w);
     return w.found;
 }
 
-/* Whether 'c' reads the value of 'var' (refers_to), not only its type: a size written
- * 'sizeof(count)' is the type's, whatever the value. */
+static int refers_to(CXCursor c, CXCursor var)
+{
+    return references(c, var, 0);
+}
+
+/* Whether 'c' reads the value of 'var', not only its type: a size written 'sizeof(count)' is
+ * the type's, whatever the value. */
 static int sized_by(CXCursor c, CXCursor var)
 {
-    if (ss_ast_is_null(c) || ss_ast_is_null(var) || clang_getCursorKind(c) == CXCursor_UnaryExpr)
-        return 0;
-    if (names_var(c, var))
-        return 1;
-    ref_walk w = {var, 0, 1};
-    clang_visitChildren(c, find_ref, &w);
-    return w.found;
+    return references(c, var, 1);
 }
 
 static const char *const allocators[] = {SS_SIZING_CALLS};
@@ -923,30 +924,6 @@ static int stands_apart(ss_check_ctx *ctx, CXCursor stmt, const CXCursor *vars, 
     return !w.refused;
 }
 
-/* Whether a statement waits for the whole device or for a stream as written (waits_for_stream). */
-typedef struct copy_wait_walk {
-    const char *stream;
-    int found;
-} copy_wait_walk;
-
-static enum CXChildVisitResult find_copy_wait(CXCursor c, CXCursor parent, CXClientData data)
-{
-    copy_wait_walk *w = data;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr && ss_context_waits_for_stream(c, w->stream))
-        w->found = 1;
-    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
-/* Whether 'stmt' waits for the whole device or for the stream written 'stream' (malloc'ed,
- * freed here; NULL: the legacy stream). */
-static int waits_for_stream(CXCursor stmt, char *stream)
-{
-    copy_wait_walk w = {stream ? stream : "0", 0};
-    ss_ast_visit_whole(stmt, stmt, find_copy_wait, &w);
-    free(stream);
-    return w.found;
-}
-
 /* Whether the next statement waits for the asynchronous copy itself (next_waits_for_copy): it
  * waits for the device, synchronizes the copy's stream as written (a null handle written '0',
  * 'NULL' or 'nullptr', or none given, is one stream), or synchronizes an event it recorded on
@@ -1028,18 +1005,26 @@ static enum CXChildVisitResult find_next_wait(CXCursor c, CXCursor parent, CXCli
     return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+/* Whether 'stmt' waits for the stream written 'stream' (NULL: the legacy one): for the device,
+ * for that stream, or for an event it records on it first (find_next_wait). */
+static int waits_on_stream(CXCursor stmt, const char *stream)
+{
+    next_wait_walk w = {stream, {NULL}, 0, 0};
+    ss_ast_visit_whole(stmt, stmt, find_next_wait, &w);
+    for (unsigned e = 0; e < w.event_count; e++)
+        free(w.events[e]);
+    return w.found;
+}
+
 static int next_waits_for_copy(CXCursor stmt, CXCursor at)
 {
     const ss_api *api = ss_scope_callee_api(at);
     if (api == NULL || !ss_context_is_wait(stmt))
         return 0;
     char *stream = arg_text(at, api->stream_arg);
-    next_wait_walk w = {stream, {NULL}, 0, 0};
-    ss_ast_visit_whole(stmt, stmt, find_next_wait, &w);
-    for (unsigned e = 0; e < w.event_count; e++)
-        free(w.events[e]);
+    int waits = waits_on_stream(stmt, stream);
     free(stream);
-    return w.found;
+    return waits;
 }
 
 /* Whether 'stmt' only records events on the stream written 'stream' (NULL: the legacy one):
@@ -1059,14 +1044,21 @@ typedef struct record_walk {
 
 /* Whether the expression 'c' stores into something: an assignment, '++' or '--', a call of an
  * 'operator=' or of a 'swap' or 'exchange'. */
-static int stores(CXCursor c)
+/* Whether 'c' is an assignment: '=' or a compound one ('i ^= 1'). */
+static int assigns(CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     char op[8] = "";
-    if (k == CXCursor_CompoundAssignOperator)
+    return k == CXCursor_CompoundAssignOperator ||
+           (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+            strcmp(op, "=") == 0);
+}
+
+static int stores(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (assigns(c))
         return 1;
-    if (k == CXCursor_BinaryOperator)
-        return ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0;
     if (k == CXCursor_UnaryOperator) {
         char *text = ss_expr_text(c);
         size_t len = text ? strlen(text) : 0;
@@ -1137,13 +1129,9 @@ static int word_in(const char *text, const char *word)
 static enum CXChildVisitResult find_written(CXCursor c, CXCursor parent, CXClientData data)
 {
     written_walk *w = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    char op[8] = "";
     CXCursor target = clang_getNullCursor();
-    if (k == CXCursor_CompoundAssignOperator ||
-        (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
-         strcmp(op, "=") == 0) ||
-        k == CXCursor_UnaryOperator)
+    /* Any unary operator: '++s' and '--s', but also '&s' handed to a call that may store. */
+    if (assigns(c) || clang_getCursorKind(c) == CXCursor_UnaryOperator)
         target = ss_ast_strip(ss_ast_child(c, 0));
     while (!ss_ast_is_null(target) && clang_getCursorKind(target) == CXCursor_ArraySubscriptExpr)
         target = ss_ast_strip(ss_ast_child(target, 0));
@@ -1692,12 +1680,15 @@ static CXCursor launch_in(CXCursor stmt)
     return found;
 }
 
-/* Whether the wait 'stmt' waits for the launch 'launch': a wait for the whole device, or a
- * cudaStreamSynchronize of its stream as written. */
+/* Whether the wait 'stmt' waits for the launch 'launch': a wait for the whole device, or for
+ * its stream as written (waits_on_stream). */
 static int waits_for_launch(CXCursor stmt, CXCursor launch)
 {
     CXCursor stream = ss_check_stream_arg(launch, NULL);
-    return waits_for_stream(stmt, ss_ast_is_null(stream) ? NULL : ss_expr_text(stream));
+    char *text = ss_ast_is_null(stream) ? NULL : ss_expr_text(stream);
+    int waits = waits_on_stream(stmt, text);
+    free(text);
+    return waits;
 }
 
 /* The last launch in the three statements before the wait, where it writes pinned host memory
