@@ -14,6 +14,7 @@
 #include "util.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -374,24 +375,98 @@ static int has_template(const char *dir, const char *rel)
     return found;
 }
 
-/* Whether 'dir' or a folder above it, up to the command's folder or the build folder, holds
- * CMakeCache.txt (CMAKE_BINARY_DIR). */
-static int in_cmake_build(const char *dir, const ss_tu_input *in)
+/* The folder that holds 'dir' or is 'dir', up to the command's folder or the build folder,
+ * and holds CMakeCache.txt (CMAKE_BINARY_DIR); NULL when none does. */
+static char *cmake_build_root(const char *dir, const ss_tu_input *in)
 {
     char *cur = ss_xstrdup(dir);
-    int found = 0;
-    while (!found && (in_build(cur, in->directory) || in_build(cur, in->build_dir))) {
+    while (in_build(cur, in->directory) || in_build(cur, in->build_dir)) {
         char *cache = ss_xasprintf("%s/CMakeCache.txt", cur);
         struct stat st;
-        found = stat(cache, &st) == 0;
+        int found = stat(cache, &st) == 0;
         free(cache);
+        if (found)
+            return cur;
         char *slash = strrchr(cur, '/');
         if (slash == NULL || slash == cur)
             break;
         *slash = '\0';
     }
     free(cur);
-    return found;
+    return NULL;
+}
+
+/* Whether the file 'path' names the header 'header', 'below' the build folder: its absolute
+ * path, or 'below' as a path of its own (not the end of another folder's path). */
+static int file_names(const char *path, const char *header, const char *below)
+{
+    size_t len = 0, n = strlen(below);
+    char *text = ss_read_file_max(path, (uint64_t)1 << 30, 0, &len);
+    int named = text && memmem(text, len, header, strlen(header)) != NULL;
+    for (const char *p = text; p && !named && (p = memmem(p, len - (size_t)(p - text), below, n));
+         p++)
+        named = p == text || strchr(" \t\n\"$:=", p[-1]) != NULL;
+    free(text);
+    return named;
+}
+
+/* Whether a target's rules of the Makefile generators (CMakeFiles/NAME.dir/build.make) in
+ * 'dir' or a folder below it, to 'depth' more levels, name the header (file_names). Links
+ * are not followed. */
+static int build_make_names(const char *dir, const char *header, const char *below, int depth)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return 0;
+    int named = 0;
+    for (struct dirent *e; !named && (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char *path = ss_xasprintf("%s/%s", dir, e->d_name);
+        struct stat st;
+        int known = lstat(path, &st) == 0;
+        if (known && S_ISDIR(st.st_mode) && depth > 0)
+            named = build_make_names(path, header, below, depth - 1);
+        else if (known && S_ISREG(st.st_mode) && strcmp(e->d_name, "build.make") == 0)
+            named = file_names(path, header, below);
+        free(path);
+    }
+    closedir(d);
+    return named;
+}
+
+/* Whether the CMake build folder 'root' may make 'header' (a path in it): its generated build
+ * files (build.ninja and Ninja Multi-Config's build-CONFIG.ninja, or the Makefile
+ * generators' build.make of each target) name the header's path below 'root', or there are
+ * none yet (configured, not generated). An include folder no rule writes to is no sign of a
+ * header to be made (kfusion's -I${CMAKE_BINARY_DIR}/include, which stays empty). */
+static int cmake_may_make(const char *root, const char *header)
+{
+    const char *below = in_folder(header, root);
+    if (below == NULL)
+        return 1;
+    int generated = 0, named = 0;
+    DIR *d = opendir(root);
+    for (struct dirent *e; d && !named && (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (strncmp(e->d_name, "build", 5) != 0 || n < 11 ||
+            strcmp(e->d_name + n - 6, ".ninja") != 0)
+            continue;
+        char *ninja = ss_xasprintf("%s/%s", root, e->d_name);
+        generated = 1;
+        named = file_names(ninja, header, below);
+        free(ninja);
+    }
+    if (d)
+        closedir(d);
+    char *makefile = ss_xasprintf("%s/Makefile", root);
+    struct stat st;
+    if (!named && stat(makefile, &st) == 0) {
+        generated = 1;
+        named = build_make_names(root, header, below, 16);
+    }
+    free(makefile);
+    return !generated || named;
 }
 
 /* Whether the include folder 'dir' of the command is the build's, so that a header 'rel' it
@@ -399,9 +474,10 @@ static int in_cmake_build(const char *dir, const ss_tu_input *in)
  * build makes: the header's configure template is in 'dir' (NAME.in, NAME.cmake); else the
  * copy is another library's or the toolkit's (a header of the project's own -I folders that
  * the build folder lacks is no sign of anything), 'dir' does not hold the unit's main file
- * (a source folder: '-I./' of an in-tree build) and it is a folder not made yet, a folder of
- * a CMake build folder, or one of the compile database's folder when that does not hold the
- * main file (an out-of-tree build). A project's own include folder beside its sources is not
+ * (a source folder: '-I./' of an in-tree build) and it is a folder of a CMake build folder
+ * whose rules may make it (cmake_may_make), or, outside any CMake build folder, a folder not
+ * made yet or one of the compile database's folder when that does not hold the main file (an
+ * out-of-tree build). A project's own include folder beside its sources is not
  * the build's (cuhnsw's -Icpp/include/, which lacks thrust/copy.h). */
 static int build_made(const char *dir, const char *rel, int kind, const ss_tu_input *in)
 {
@@ -409,8 +485,16 @@ static int build_made(const char *dir, const char *rel, int kind, const ss_tu_in
         return 1;
     if (kind == FOUND_PROJECT || really_in(in->file, dir))
         return 0;
+    char *root = cmake_build_root(dir, in);
+    if (root) {
+        char *header = ss_xasprintf("%s/%s", dir, rel);
+        int made = cmake_may_make(root, header);
+        free(header);
+        free(root);
+        return made;
+    }
     struct stat st;
-    return stat(dir, &st) != 0 || in_cmake_build(dir, in) ||
+    return stat(dir, &st) != 0 ||
            (in_build(dir, in->build_dir) && !really_in(in->file, in->build_dir));
 }
 

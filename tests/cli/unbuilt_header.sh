@@ -155,6 +155,32 @@ ss lint --no-cache --color never --cuda-path none -p db
 status "the project's own copy" 2
 text "the project's own copy" out "$RAW"
 
+# A CMake build folder whose generated rules exist: said only where a rule names the header
+# (its path below the build folder, or its absolute path), not where no rule writes to the
+# include folder (kfusion's -I${CMAKE_BINARY_DIR}/include, which stays empty).
+UNBUILT="src/a.cu:1:10: error: cbuild/include/conf.h does not exist yet: the copy in third/include was used; build the project first (the 2 errors of this parse may follow from it; the first: src/a.cu:4:26: no member named 'depth' in 'conf')"
+cmake_db '"-isystem", "../third/include"'
+printf 'build app: link a.o\nbuild a.o: CUDA_COMPILER ../src/a.cu || other/include/conf.h\n' >cbuild/build.ninja
+ss lint --no-cache --color never --cuda-path none -p db
+status "a Ninja build that makes no conf.h here" 2
+text "a Ninja build that makes no conf.h here" out "$RAW"
+printf 'build app: link a.o\nbuild include/conf.h: CUSTOM_COMMAND ../src/conf.py\n' >cbuild/build.ninja
+ss lint --no-cache --color never --cuda-path none -p db
+status "a Ninja build that makes conf.h" 2
+text "a Ninja build that makes conf.h" out "$UNBUILT"
+rm cbuild/build.ninja
+mkdir -p cbuild/sub/CMakeFiles/app.dir
+touch cbuild/Makefile
+printf 'app: a.o\n' >cbuild/sub/CMakeFiles/app.dir/build.make
+ss lint --no-cache --color never --cuda-path none -p db
+status "Makefiles that make no conf.h" 2
+text "Makefiles that make no conf.h" out "$RAW"
+printf '%s/cbuild/include/conf.h: ../src/conf.py\n' "$WORK" >cbuild/sub/CMakeFiles/app.dir/build.make
+ss lint --no-cache --color never --cuda-path none -p db
+status "Makefiles that make conf.h" 2
+text "Makefiles that make conf.h" out "$UNBUILT"
+rm -r cbuild/Makefile cbuild/sub
+
 database "\"-I../third/include\", "
 cp uses_new.cu src/a.cu
 lint
