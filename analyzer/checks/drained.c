@@ -64,6 +64,19 @@ typedef struct question {
     ss_assumed_waits *assumed;
 } question;
 
+/* The gotos a flow followed in its function: each with its label and the state it jumped with
+ * (joined over the passes of a loop); 'landed' once the flow reached the label. */
+typedef struct goto_record {
+    CXCursor at, label;
+    drain state;
+    int landed;
+} goto_record;
+
+typedef struct goto_records {
+    goto_record *rows;
+    size_t count, cap;
+} goto_records;
+
 typedef struct flow {
     const question *q;
     CXCursor function;
@@ -72,7 +85,25 @@ typedef struct flow {
     drain returned;       /* the states at the function's return statements, joined */
     int worked;           /* device work was queued on the way */
     const CXCursor *expr; /* the expression being followed (expr_flow), or NULL */
+    /* Where the jumps of the statement being followed go, each NULL where the flow does not
+     * hold the statement they go to (a loop's body followed on the way down to a call): the
+     * states at the breaks of the innermost loop or 'switch', at the continues of the innermost
+     * loop; the state where the innermost 'switch' starts (its case labels are entered from
+     * there); the gotos followed. */
+    drain *breaks, *continues;
+    const drain *cases;
+    goto_records *gotos;
+    int left; /* a jump left the statements followed (a break or continue past them, a throw):
+               * LEFT, with LEFT_UNDRAINED where no drain was on every way to it (leave) */
 } flow;
+
+enum { LEFT = 1, LEFT_UNDRAINED = 2 };
+
+/* Notes that a jump leaves the statements the flow follows. */
+static void leave(flow *f)
+{
+    f->left |= LEFT | (f->now.state == DRAINED && f->now.fresh ? 0 : LEFT_UNDRAINED);
+}
 
 /* The question for the whole device, with 'copies_drain' (ss_copy_drain); the rest unset. */
 static question device_question(ss_check_ctx *ctx, int copies_drain)
@@ -361,52 +392,12 @@ static int on_this(CXCursor call)
  * a member of this object), makes it pending again; a function the flow does not follow that
  * may record it makes it pending too. Other work leaves it as it is: work queued after a
  * record is not waited for by the event. */
-/* How deep inside an expression surely_runs follows a call. */
-enum { MAX_EXPR_DEPTH = 64 };
-
-/* Whether the child 'child' of the expression node 'node' runs whenever 'node' does: not an arm
- * of '?:', the right operand of '&&' or '||', nor a lambda's body. An operator written in a
- * macro's body cannot be read: in C++ ('cxx') '&&' and '||' give bool, so one of another type
- * is none of them; in C, one of int type may be. */
-static int runs_in_expr(CXCursor node, CXCursor child, int cxx)
-{
-    char op[8];
-    if (ss_ast_same_node(ss_ast_child(node, 0), child))
-        return clang_getCursorKind(node) != CXCursor_LambdaExpr;
-    switch (clang_getCursorKind(node)) {
-    case CXCursor_ConditionalOperator:
-    case CXCursor_LambdaExpr:
-        return 0;
-    case CXCursor_BinaryOperator:
-        if (ss_ast_binary_op(node, op, sizeof op) == 0)
-            return strcmp(op, "&&") != 0 && strcmp(op, "||") != 0;
-        enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(node)).kind;
-        return k != CXType_Bool && (cxx || k != CXType_Int);
-    default:
-        return 1;
-    }
-}
-
-/* Whether the call 'call' runs whenever the expression being followed does: a wait or a copy
- * in a '?:' arm or the right operand of '&&' or '||' (`verbose && cudaMemcpy(...)`) may not
- * run, and drains nothing for sure. */
+/* Whether the call 'call' runs whenever the expression being followed does
+ * (ss_context_runs_whenever): a wait or a copy in a '?:' arm or the right operand of '&&' or '||'
+ * (`verbose && cudaMemcpy(...)`) may not run, and drains nothing for sure. */
 static int surely_runs(const flow *f, CXCursor call)
 {
-    if (f->expr == NULL || ss_ast_same_node(*f->expr, call))
-        return 1;
-    CXCursor path[MAX_EXPR_DEPTH];
-    long depth = ss_scope_path(*f->expr, call, NULL, path, MAX_EXPR_DEPTH);
-    if (depth < 0 || depth > MAX_EXPR_DEPTH)
-        return 0;
-    int cxx = clang_getCursorLanguage(f->function) == CXLanguage_CPlusPlus;
-    CXCursor parent = *f->expr;
-    for (long d = 0; d <= depth; d++) {
-        CXCursor child = d < depth ? path[d] : call;
-        if (!runs_in_expr(parent, child, cxx))
-            return 0;
-        parent = child;
-    }
-    return 1;
+    return f->expr == NULL || ss_context_runs_whenever(*f->expr, call);
 }
 
 /* The state after the call 'call' of 'callee' (function_flow): where the call may not run
@@ -533,7 +524,10 @@ static int structured(enum CXCursorKind k)
 {
     return k == CXCursor_CompoundStmt || k == CXCursor_IfStmt || k == CXCursor_ForStmt ||
            k == CXCursor_WhileStmt || k == CXCursor_CXXForRangeStmt || k == CXCursor_DoStmt ||
-           k == CXCursor_ReturnStmt || k == CXCursor_SwitchStmt;
+           k == CXCursor_ReturnStmt || k == CXCursor_SwitchStmt || k == CXCursor_LabelStmt ||
+           k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt || k == CXCursor_GotoStmt ||
+           k == CXCursor_IndirectGotoStmt || k == CXCursor_BreakStmt ||
+           k == CXCursor_ContinueStmt || k == CXCursor_CXXTryStmt;
 }
 
 static void statement_flow(CXCursor s, void *data)
@@ -543,8 +537,11 @@ static void statement_flow(CXCursor s, void *data)
 
 static void node_flow(CXCursor c, void *data)
 {
-    if (clang_getCursorKind(c) == CXCursor_CallExpr)
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr)
         call_flow(data, c);
+    else if (k == CXCursor_CXXThrowExpr) /* inside an expression ('c ? x : throw e') */
+        leave(data);
 }
 
 /* The expression 'e': its calls in the order they run, a statement inside it followed as one. */
@@ -579,13 +576,210 @@ static CXCursor loop_body(CXCursor s)
     return ss_ast_child(s, clang_getCursorKind(s) == CXCursor_DoStmt ? 0 : n - 1);
 }
 
-/* One iteration of the loop 's': its body, then its other parts (condition, increment). */
-static void iteration_flow(flow *f, CXCursor s)
+/* One iteration of the loop 's': its body (its continues joined at its end), then its other parts
+ * (condition, increment); the states at its breaks are joined into '*breaks'. */
+static void iteration_flow(flow *f, CXCursor s, drain *breaks)
 {
     unsigned n = ss_ast_child_count(s);
     int is_do = clang_getCursorKind(s) == CXCursor_DoStmt;
+    drain *outer_breaks = f->breaks, *outer_continues = f->continues, continues = unreached();
+    f->breaks = breaks;
+    f->continues = &continues;
     stmt_flow(f, loop_body(s));
+    f->now = join(f->now, continues);
+    f->breaks = outer_breaks;
+    f->continues = outer_continues;
     parts_flow(f, s, is_do ? 1 : 0, is_do ? n : n - 1);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Jumps: a break or continue goes to the state its loop or 'switch' joins there; a case label
+ * is entered from where its 'switch' starts too; a label from the gotos to it. */
+
+/* Where 's' starts in its file (its expansion), for source order. */
+static unsigned offset_of(CXCursor s)
+{
+    unsigned offset = 0;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(s)), NULL, NULL, NULL,
+                               &offset);
+    return offset;
+}
+
+/* The gotos of a function to one label, against the flow's records of them. */
+typedef struct label_walk {
+    CXCursor label;
+    unsigned label_offset;
+    goto_records *gotos;
+    drain joined; /* their states, joined */
+    int unknown;  /* one was not followed before the label, or goes back to it, or the function
+                   * has a computed goto */
+} label_walk;
+
+static enum CXChildVisitResult find_gotos(CXCursor c, CXCursor parent, CXClientData data)
+{
+    label_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (k == CXCursor_IndirectGotoStmt ||
+        (k == CXCursor_GotoStmt && ss_ast_is_null(clang_getCursorReferenced(c)))) {
+        w->unknown = 1;
+        return CXChildVisit_Break;
+    }
+    if (k != CXCursor_GotoStmt || !ss_ast_same_node(clang_getCursorReferenced(c), w->label))
+        return CXChildVisit_Recurse;
+    size_t i = 0;
+    while (i < w->gotos->count && !ss_ast_same_node(w->gotos->rows[i].at, c))
+        i++;
+    if (i == w->gotos->count || offset_of(c) >= w->label_offset) {
+        w->unknown = 1;
+        return CXChildVisit_Break;
+    }
+    w->joined = join(w->joined, w->gotos->rows[i].state);
+    return CXChildVisit_Continue;
+}
+
+/* The state where the label statement 's' is reached: the flow's, joined with the states of the
+ * gotos to it, each followed before it (a forward goto); busy where one was not (a goto back to
+ * it, or one the flow did not follow), or the function has a computed goto. */
+static drain label_state(flow *f, CXCursor s)
+{
+    if (f->gotos == NULL)
+        return busy();
+    for (size_t i = 0; i < f->gotos->count; i++) {
+        if (ss_ast_same_node(f->gotos->rows[i].label, s))
+            f->gotos->rows[i].landed = 1;
+    }
+    label_walk w = {s, offset_of(s), f->gotos, f->now, 0};
+    CXCursor body = ss_ast_child(f->function, ss_ast_child_count(f->function) - 1);
+    ss_ast_visit_whole(body, body, find_gotos, &w);
+    return w.unknown ? busy() : w.joined;
+}
+
+/* The goto 's': its state recorded for its label (label_state); nothing after it runs on this
+ * way. */
+static void goto_flow(flow *f, CXCursor s)
+{
+    if (clang_getCursorKind(s) == CXCursor_IndirectGotoStmt || f->gotos == NULL) {
+        leave(f);
+    } else {
+        goto_records *g = f->gotos;
+        size_t i = 0;
+        while (i < g->count && !ss_ast_same_node(g->rows[i].at, s))
+            i++;
+        if (i == g->count) {
+            ss_xgrow((void **)&g->rows, &g->cap, g->count + 1, sizeof *g->rows);
+            g->rows[g->count++] = (goto_record){s, clang_getCursorReferenced(s), unreached(), 0};
+        }
+        g->rows[i].state = join(g->rows[i].state, f->now);
+    }
+    f->now = unreached();
+}
+
+/* The break or continue 's': its state joined where it goes; past the statements followed, it
+ * leaves them. */
+static void jump_flow(flow *f, CXCursor s)
+{
+    drain *to = clang_getCursorKind(s) == CXCursor_BreakStmt ? f->breaks : f->continues;
+    if (to != NULL)
+        *to = join(*to, f->now);
+    else
+        leave(f);
+    f->now = unreached();
+}
+
+/* Whether a jump of the flow left the statements it followed: a break, continue or throw past
+ * them, a goto to a label it did not reach; with 'after_drain', only one that no drain on every
+ * way to it came before (the walk to the next wait: one after that wait has not skipped it). */
+static int jumped_away(const flow *f, int after_drain)
+{
+    for (size_t i = 0; f->gotos && i < f->gotos->count; i++) {
+        drain at = f->gotos->rows[i].state;
+        if (!f->gotos->rows[i].landed && !(after_drain && at.state == DRAINED && at.fresh))
+            return 1;
+    }
+    return (f->left & (after_drain ? LEFT_UNDRAINED : LEFT)) != 0;
+}
+
+/* The 'switch' 's': its condition, then its body, each case label entered from where it starts
+ * as well as from the case before; after it, the states at its breaks and at its end, and where
+ * it starts (no case taken). */
+static void switch_flow(flow *f, CXCursor s)
+{
+    unsigned n = ss_ast_child_count(s);
+    if (n == 0)
+        return;
+    parts_flow(f, s, 0, n - 1);
+    drain start = f->now, breaks = unreached();
+    drain *outer_breaks = f->breaks;
+    const drain *outer_cases = f->cases;
+    f->breaks = &breaks;
+    f->cases = &start;
+    stmt_flow(f, ss_ast_child(s, n - 1));
+    f->breaks = outer_breaks;
+    f->cases = outer_cases;
+    f->now = join(join(f->now, breaks), start);
+}
+
+/* The 'try' statement 's': its block, then each handler from a busy device (entered from any
+ * call of the block); after it, the states at the ends of the block and of each handler. */
+static void try_flow(flow *f, CXCursor s)
+{
+    unsigned n = ss_ast_child_count(s);
+    if (n == 0)
+        return;
+    stmt_flow(f, ss_ast_child(s, 0));
+    drain after = f->now;
+    for (unsigned i = 1; i < n; i++) {
+        CXCursor handler = ss_ast_child(s, i);
+        unsigned m = ss_ast_child_count(handler);
+        f->now = busy();
+        if (m > 0)
+            stmt_flow(f, ss_ast_child(handler, m - 1));
+        after = join(after, f->now);
+    }
+    f->now = after;
+}
+
+/* The statement a label, case or default label 's' labels. */
+static CXCursor labeled(CXCursor s)
+{
+    unsigned n = ss_ast_child_count(s);
+    return n > 0 ? ss_ast_child(s, n - 1) : clang_getNullCursor();
+}
+
+/* The statements of a jump or a label: 1 where 's' is one and is followed. */
+static int jump_stmt_flow(flow *f, CXCursor s)
+{
+    switch (clang_getCursorKind(s)) {
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+        goto_flow(f, s);
+        return 1;
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+        jump_flow(f, s);
+        return 1;
+    case CXCursor_LabelStmt:
+        f->now = label_state(f, s);
+        break;
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt:
+        f->now = f->cases ? join(f->now, *f->cases) : busy();
+        break;
+    case CXCursor_SwitchStmt:
+        switch_flow(f, s);
+        return 1;
+    case CXCursor_CXXTryStmt:
+        try_flow(f, s);
+        return 1;
+    default:
+        return 0;
+    }
+    CXCursor inner = labeled(s);
+    if (!ss_ast_is_null(inner))
+        stmt_flow(f, inner);
+    return 1;
 }
 
 static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientData data)
@@ -682,7 +876,8 @@ static int join_loop_flow(flow *f, CXCursor s)
         return 0;
     flow pass = *f;
     pass.now = busy();
-    iteration_flow(&pass, s);
+    drain breaks = unreached(); /* none: over_devices_from_zero */
+    iteration_flow(&pass, s, &breaks);
     if (pass.now.state != DRAINED)
         return 0;
     f->worked |= pass.worked;
@@ -698,13 +893,25 @@ static void loop_flow(flow *f, CXCursor s, int at_least_once)
 {
     if (ss_ast_child_count(s) == 0 || join_loop_flow(f, s))
         return;
-    drain in = f->now;
+    drain in = f->now, breaks = unreached();
     for (int pass = 0; pass < 2; pass++) {
-        iteration_flow(f, s);
+        iteration_flow(f, s, &breaks);
         f->now = pass == 0 ? join(in, f->now) : f->now;
     }
     if (!at_least_once)
         f->now = join(in, f->now);
+    f->now = join(f->now, breaks);
+}
+
+/* A 'do { } while (0)': its body once; a break or continue leaves it. */
+static void once_flow(flow *f, CXCursor s)
+{
+    drain *outer_breaks = f->breaks, *outer_continues = f->continues, out = unreached();
+    f->breaks = f->continues = &out;
+    stmt_flow(f, ss_ast_child(s, 0));
+    f->breaks = outer_breaks;
+    f->continues = outer_continues;
+    f->now = join(f->now, out);
 }
 
 static void if_flow(flow *f, CXCursor s)
@@ -746,7 +953,7 @@ static void stmt_flow(flow *f, CXCursor s)
         return;
     case CXCursor_DoStmt:
         if (ss_ast_do_once(s))
-            stmt_flow(f, ss_ast_child(s, 0));
+            once_flow(f, s);
         else
             loop_flow(f, s, 1);
         return;
@@ -755,15 +962,13 @@ static void stmt_flow(flow *f, CXCursor s)
         f->returned = join(f->returned, f->now);
         f->now = unreached();
         return;
-    case CXCursor_SwitchStmt: {
-        drain before = f->now;
-        children_flow(f, s);
-        f->now = join(before, f->now);
-        return;
-    }
     default:
-        /* A throw leaves the way it is on (an error path): nothing after it runs there. */
+        if (jump_stmt_flow(f, s))
+            return;
+        /* A throw leaves the way it is on (an error path, to a handler that starts busy,
+         * try_flow): nothing after it runs there. */
         if (clang_getCursorKind(ss_ast_strip(s)) == CXCursor_CXXThrowExpr) {
+            leave(f);
             f->now = unreached();
             return;
         }
@@ -772,16 +977,39 @@ static void stmt_flow(flow *f, CXCursor s)
     }
 }
 
+/* A flow of 'function' from 'now', its gotos recorded in 'gotos' (goto_records_free). */
+static flow flow_of(const question *q, CXCursor function, int depth, drain now, goto_records *gotos)
+{
+    flow f;
+    memset(&f, 0, sizeof f);
+    f.q = q;
+    f.function = function;
+    f.depth = depth;
+    f.now = now;
+    f.returned = unreached();
+    f.gotos = gotos;
+    return f;
+}
+
+static void goto_records_free(goto_records *g)
+{
+    free(g->rows);
+    memset(g, 0, sizeof *g);
+}
+
 /* The state after the function 'function' (a definition) runs from 'in'. */
 static drain function_flow(flow *f, CXCursor function, drain in)
 {
-    flow inner = {f->q, function, f->depth + 1, in, unreached(), 0, NULL};
     unsigned n = ss_ast_child_count(function);
     CXCursor body = n > 0 ? ss_ast_child(function, n - 1) : clang_getNullCursor();
     if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
         return busy();
+    goto_records gotos = {NULL, 0, 0};
+    flow inner = flow_of(f->q, function, f->depth + 1, in, &gotos);
     stmt_flow(&inner, body);
+    goto_records_free(&gotos);
     f->worked |= inner.worked;
+    f->left |= inner.left; /* a throw out of it */
     return join(inner.now, inner.returned);
 }
 
@@ -922,7 +1150,12 @@ static void before_flow(flow *f, CXCursor s, CXCursor child)
         unsigned cond = ss_ast_if_condition(s);
         if (cond < ss_ast_child_count(s) && !ss_ast_same_node(ss_ast_child(s, cond), child))
             parts_flow(f, s, 0, cond + 1);
-    } else if (k == CXCursor_LambdaExpr || k == CXCursor_SwitchStmt || is_loop(s)) {
+    } else if (k == CXCursor_LabelStmt) {
+        f->now = label_state(f, s);
+    } else if (k == CXCursor_LambdaExpr || k == CXCursor_SwitchStmt || k == CXCursor_CaseStmt ||
+               k == CXCursor_DefaultStmt || is_loop(s) ||
+               (k == CXCursor_CXXTryStmt && !ss_ast_same_node(ss_ast_child(s, 0), child))) {
+        /* A handler is entered from any call of its 'try' block. */
         f->now = busy();
     }
 }
@@ -936,6 +1169,8 @@ static drain way_flow(flow *f, const CXCursor *path, long found, long loop, CXCu
                       drain in)
 {
     f->now = in;
+    if (f->gotos)
+        f->gotos->count = 0; /* the gotos of another start */
     for (long i = loop + 1; i < found; i++)
         before_flow(f, path[i], i + 1 < found ? path[i + 1] : target);
     return f->now;
@@ -960,7 +1195,8 @@ static drain kept_drained(flow *f, CXCursor s, drain in)
     if (in.state != DRAINED)
         return busy();
     f->now = in;
-    iteration_flow(f, s);
+    drain breaks = unreached(); /* out of the loop: not the start of an iteration */
+    iteration_flow(f, s, &breaks);
     return f->now.state == DRAINED ? join(in, f->now) : busy();
 }
 
@@ -976,11 +1212,13 @@ static drain state_at(const question *q, CXCursor function, CXCursor target, int
         if (is_body(path[i], i + 1 < found ? path[i + 1] : target))
             loop = i;
     }
-    flow f = {q, function, 0, busy(), unreached(), 0, NULL};
+    goto_records gotos = {NULL, 0, 0};
+    flow f = flow_of(q, function, 0, busy(), &gotos);
     drain d = busy();
     if (found > 0 && loop >= 0) {
         /* The previous iteration: the body and the loop's other parts, from anything queued. */
-        iteration_flow(&f, path[loop]);
+        drain breaks = unreached(); /* out of the loop: not the start of the next iteration */
+        iteration_flow(&f, path[loop], &breaks);
         drain start = f.now;
         /* A loop inside another loop's body is entered again on each of that loop's
          * iterations: its first iteration starts from what comes before it there. */
@@ -1000,6 +1238,7 @@ static drain state_at(const question *q, CXCursor function, CXCursor target, int
         }
     }
     free(path);
+    goto_records_free(&gotos);
     return d.state == DRAINED ? d : busy();
 }
 
@@ -1022,7 +1261,7 @@ static drain entry_state(const question *q, CXCursor function, int depth)
 CXCursor ss_context_ends_drained(ss_check_ctx *ctx, CXCursor function)
 {
     question device = device_question(ctx, 0);
-    flow f = {&device, function, 0, busy(), unreached(), 0, NULL};
+    flow f = flow_of(&device, function, 0, busy(), NULL);
     flow_budget = FLOW_BUDGET;
     drain d = function_flow(&f, function, busy());
     return d.state == DRAINED && flow_budget >= 0 ? d.by : clang_getNullCursor();
@@ -1031,20 +1270,31 @@ CXCursor ss_context_ends_drained(ss_check_ctx *ctx, CXCursor function)
 /* ------------------------------------------------------------------------------------------
  * The words. */
 
+/* Whether the way up from a call through 's' leaves what a walk forward from the call can follow:
+ * a lambda, a loop's body (which goes on with the next iteration), a 'switch' (its breaks), a
+ * 'try' block or handler (a throw in the block goes on in a handler). */
+static int walk_stops_at(CXCursor s)
+{
+    enum CXCursorKind k = clang_getCursorKind(s);
+    return k == CXCursor_LambdaExpr || k == CXCursor_SwitchStmt || k == CXCursor_CXXTryStmt ||
+           k == CXCursor_CXXCatchStmt || is_loop(s);
+}
+
 /* A device-wide wait (or a draining copy) that follows the call 'at' in its function with no
- * device work queued between, on the way out of the blocks around it (not out of a loop's body,
- * which goes on with the next iteration), or a null cursor. */
+ * device work queued between, on every way out of the blocks around it (walk_stops_at), none
+ * of them left by a jump (jumped_away), or a null cursor. */
 static CXCursor later_drain(const question *q, CXCursor function, CXCursor at, uint64_t *assumed)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, at, path);
     drain start = {DRAINED, clang_getNullCursor(), 0, 0, 0};
-    flow f = {q, function, 0, start, unreached(), 0, NULL};
+    goto_records gotos = {NULL, 0, 0};
+    flow f = flow_of(q, function, 0, start, &gotos);
     CXCursor drain_call = clang_getNullCursor();
     for (long i = found - 1; i >= 0 && ss_ast_is_null(drain_call); i--) {
         CXCursor child = i + 1 < found ? path[i + 1] : at;
         enum CXCursorKind k = clang_getCursorKind(path[i]);
-        if (k == CXCursor_LambdaExpr || k == CXCursor_SwitchStmt || is_loop(path[i]))
+        if (walk_stops_at(path[i]))
             break;
         if (k != CXCursor_CompoundStmt)
             continue;
@@ -1068,6 +1318,9 @@ static CXCursor later_drain(const question *q, CXCursor function, CXCursor at, u
             break;
     }
     free(path);
+    if (jumped_away(&f, 1))
+        drain_call = clang_getNullCursor();
+    goto_records_free(&gotos);
     return drain_call;
 }
 
@@ -1121,12 +1374,13 @@ static int quiet_after(const question *q, CXCursor function, CXCursor at, int de
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, at, path);
-    flow f = {q, function, 0, {DRAINED, clang_getNullCursor(), 0, 0, 0}, unreached(), 0, NULL};
+    goto_records gotos = {NULL, 0, 0};
+    flow f = flow_of(q, function, 0, (drain){DRAINED, clang_getNullCursor(), 0, 0, 0}, &gotos);
     int ok = found > 0;
     for (long i = found - 1; ok && i >= 0 && f.now.state != UNREACHED && !f.worked; i--) {
         CXCursor child = i + 1 < found ? path[i + 1] : at;
         enum CXCursorKind k = clang_getCursorKind(path[i]);
-        if (k == CXCursor_LambdaExpr || k == CXCursor_SwitchStmt) {
+        if (walk_stops_at(path[i]) && !is_loop(path[i])) {
             ok = 0;
         } else if (k == CXCursor_CompoundStmt) {
             int after = 0;
@@ -1137,10 +1391,14 @@ static int quiet_after(const question *q, CXCursor function, CXCursor at, int de
                 after = after || ss_ast_same_node(stmt, child);
             }
         } else if (is_loop(path[i])) {
-            iteration_flow(&f, path[i]);
+            drain breaks = unreached(); /* to the statements after the loop, followed next */
+            iteration_flow(&f, path[i], &breaks);
+            f.now = join(f.now, breaks);
         }
     }
     free(path);
+    ok = ok && !jumped_away(&f, 0);
+    goto_records_free(&gotos);
     if (!ok || f.worked || flow_budget < 0)
         return 0;
     CXCursor calls[MAX_CALLERS], callers[MAX_CALLERS];
