@@ -141,6 +141,11 @@
 #define A_DRV_ALLOC_ASYNC_P(fn) A_HSTREAM(fn), A_DRV_ALLOC(fn), P_ALLOC(fn, dptr)
 #define A_DRV_FREE_ASYNC(fn) A_HSTREAM(fn), P_FREE(fn, dptr)
 #define A_DRV_PREFETCH(fn) A_HSTREAM(fn), .bytes = FIELD(fn, count)
+#define A_DRV_CREATE_PRIO(fn)                                                                      \
+    .out_stream = FIELD(fn, phStream), .flags = FIELD(fn, flags), .priority = FIELD(fn, priority)
+#define A_DRV_EVENT_RECORD_P(fn) A_HSTREAM(fn), P_EVENT(fn, hEvent)
+#define A_DRV_EVENT_RECORD_FLAGS_P(fn) A_DRV_EVENT_RECORD_P(fn), .flags = FIELD(fn, flags)
+#define A_DRV_STREAM_WAIT(fn) A_HSTREAM(fn), .flags = FIELD(fn, Flags)
 
 static const ss_args_spec table[] = {
     /* clang-format off */
@@ -168,6 +173,8 @@ static const ss_args_spec table[] = {
     RT(cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_v3020, 0, A_COPY_ASYNC),
     RT(cudaMemcpyFromSymbolAsync, cudaMemcpyFromSymbolAsync_ptsz_v7000, 1, A_COPY_ASYNC),
     RT(cudaMemcpyPeerAsync, cudaMemcpyPeerAsync_v4000, 0, A_PEER_ASYNC),
+    RT(cudaMemcpy3DPeerAsync, cudaMemcpy3DPeerAsync_v4000, 0, A_STREAM),
+    RT(cudaMemcpy3DPeerAsync, cudaMemcpy3DPeerAsync_ptsz_v7000, 1, A_STREAM),
     RT(cudaMemsetAsync, cudaMemsetAsync_v3020, 0, A_SET_ASYNC_P),
     RT(cudaMemsetAsync, cudaMemsetAsync_ptsz_v7000, 1, A_SET_ASYNC_P),
     RT(cudaMemset2DAsync, cudaMemset2DAsync_v3020, 0, A_SET2D_ASYNC),
@@ -203,12 +210,37 @@ static const ss_args_spec table[] = {
     RT(cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_v3020, 0, A_COPY),
     RT(cudaMemcpyFromSymbol, cudaMemcpyFromSymbol_ptds_v7000, 1, A_COPY),
     RT(cudaMemcpyPeer, cudaMemcpyPeer_v4000, 0, A_COUNT),
+    RT(cudaMemcpy3DPeer, cudaMemcpy3DPeer_v4000, 0, A_NONE),
+    RT(cudaMemcpy3DPeer, cudaMemcpy3DPeer_ptds_v7000, 1, A_NONE),
     RT(cudaMemset, cudaMemset_v3020, 0, A_COUNT_SET),
     RT(cudaMemset, cudaMemset_ptds_v7000, 1, A_COUNT_SET),
     RT(cudaMemset2D, cudaMemset2D_v3020, 0, A_SET2D),
     RT(cudaMemset2D, cudaMemset2D_ptds_v7000, 1, A_SET2D),
     RT(cudaMemset3D, cudaMemset3D_v3020, 0, A_NONE),
     RT(cudaMemset3D, cudaMemset3D_ptds_v7000, 1, A_NONE),
+
+    /* Copies to, from and between CUDA arrays: an array is no pointer of the program's, so no
+     * pointer set is taken. */
+    RT(cudaMemcpy2DToArray, cudaMemcpy2DToArray_v3020, 0, A_COPY2D),
+    RT(cudaMemcpy2DToArray, cudaMemcpy2DToArray_ptds_v7000, 1, A_COPY2D),
+    RT(cudaMemcpy2DFromArray, cudaMemcpy2DFromArray_v3020, 0, A_COPY2D),
+    RT(cudaMemcpy2DFromArray, cudaMemcpy2DFromArray_ptds_v7000, 1, A_COPY2D),
+    RT(cudaMemcpy2DArrayToArray, cudaMemcpy2DArrayToArray_v3020, 0, A_COPY2D),
+    RT(cudaMemcpy2DArrayToArray, cudaMemcpy2DArrayToArray_ptds_v7000, 1, A_COPY2D),
+    RT(cudaMemcpyToArray, cudaMemcpyToArray_v3020, 0, A_COPY),
+    RT(cudaMemcpyToArray, cudaMemcpyToArray_ptds_v7000, 1, A_COPY),
+    RT(cudaMemcpyFromArray, cudaMemcpyFromArray_v3020, 0, A_COPY),
+    RT(cudaMemcpyFromArray, cudaMemcpyFromArray_ptds_v7000, 1, A_COPY),
+    RT(cudaMemcpyArrayToArray, cudaMemcpyArrayToArray_v3020, 0, A_COPY),
+    RT(cudaMemcpyArrayToArray, cudaMemcpyArrayToArray_ptds_v7000, 1, A_COPY),
+    RT(cudaMemcpy2DToArrayAsync, cudaMemcpy2DToArrayAsync_v3020, 0, A_COPY2D_ASYNC),
+    RT(cudaMemcpy2DToArrayAsync, cudaMemcpy2DToArrayAsync_ptsz_v7000, 1, A_COPY2D_ASYNC),
+    RT(cudaMemcpy2DFromArrayAsync, cudaMemcpy2DFromArrayAsync_v3020, 0, A_COPY2D_ASYNC),
+    RT(cudaMemcpy2DFromArrayAsync, cudaMemcpy2DFromArrayAsync_ptsz_v7000, 1, A_COPY2D_ASYNC),
+    RT(cudaMemcpyToArrayAsync, cudaMemcpyToArrayAsync_v3020, 0, A_COPY_ASYNC),
+    RT(cudaMemcpyToArrayAsync, cudaMemcpyToArrayAsync_ptsz_v7000, 1, A_COPY_ASYNC),
+    RT(cudaMemcpyFromArrayAsync, cudaMemcpyFromArrayAsync_v3020, 0, A_COPY_ASYNC),
+    RT(cudaMemcpyFromArrayAsync, cudaMemcpyFromArrayAsync_ptsz_v7000, 1, A_COPY_ASYNC),
 
     /* Allocation and registration. */
     RT(cudaMalloc, cudaMalloc_v3020, 0, A_SIZE_ALLOC),
@@ -291,6 +323,14 @@ static const ss_args_spec table[] = {
     DRV(cuStreamSynchronize, cuStreamSynchronize_ptsz, 1, A_HSTREAM),
     DRV(cuEventSynchronize, cuEventSynchronize, 0, A_DRV_EVENT_SYNC_P),
     DRV(cuStreamCreate, cuStreamCreate, 0, A_DRV_CREATE),
+    DRV(cuStreamCreateWithPriority, cuStreamCreateWithPriority, 0, A_DRV_CREATE_PRIO),
+    DRV(cuGreenCtxStreamCreate, cuGreenCtxStreamCreate, 0, A_DRV_CREATE_PRIO),
+    DRV(cuEventRecord, cuEventRecord, 0, A_DRV_EVENT_RECORD_P),
+    DRV(cuEventRecord, cuEventRecord_ptsz, 1, A_DRV_EVENT_RECORD_P),
+    DRV(cuEventRecordWithFlags, cuEventRecordWithFlags, 0, A_DRV_EVENT_RECORD_FLAGS_P),
+    DRV(cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz, 1, A_DRV_EVENT_RECORD_FLAGS_P),
+    DRV(cuStreamWaitEvent, cuStreamWaitEvent, 0, A_DRV_STREAM_WAIT),
+    DRV(cuStreamWaitEvent, cuStreamWaitEvent_ptsz, 1, A_DRV_STREAM_WAIT),
     DRV(cuStreamBeginCapture, cuStreamBeginCapture_v2, 0, A_DRV_CAPTURE),
     DRV(cuStreamBeginCapture, cuStreamBeginCapture_v2_ptsz, 1, A_DRV_CAPTURE),
     DRV(cuStreamEndCapture, cuStreamEndCapture, 0, A_HSTREAM),

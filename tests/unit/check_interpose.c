@@ -74,7 +74,7 @@ START_TEST(test_spec_names_cbids_and_variants)
 {
     size_t nspec;
     const ss_args_spec *specs = ss_args_table(&nspec);
-    ck_assert_uint_eq(nspec, 206);
+    ck_assert_uint_eq(nspec, 238);
     for (size_t i = 0; i < nspec; i++) {
         const ss_args_spec *s = &specs[i];
         /* The CUPTI name, stripped of its version and per-thread suffixes, is the row. */
@@ -138,6 +138,38 @@ START_TEST(test_args_read_from_params)
     ck_assert_uint_eq(ss_args_read(&create, &s->out_stream, &present), (uintptr_t)&created);
     ck_assert_uint_eq(ss_args_read(&create, &s->flags, &present), cudaStreamNonBlocking);
     ck_assert_int_eq((int32_t)ss_args_read(&create, &s->priority, &present), -3);
+
+    /* A copy to a CUDA array: sizes and kind, no pointer set (the array is no pointer). */
+    cudaMemcpy2DToArray_ptds_v7000_params to_array = {NULL, 0,  0, (const void *)0x50,
+                                                      256,  64, 8, cudaMemcpyHostToDevice};
+    s = spec_named("cudaMemcpy2DToArray_ptds_v7000");
+    ck_assert_uint_eq(ss_args_read(&to_array, &s->bytes, &present) *
+                          ss_args_read(&to_array, &s->bytes2, &present),
+                      512);
+    ck_assert_uint_eq(ss_args_read(&to_array, &s->kind, &present), cudaMemcpyHostToDevice);
+    ck_assert_int_eq(s->pointers, 0);
+    cudaMemcpyFromArrayAsync_ptsz_v7000_params from_array = {
+        (void *)0x60, NULL, 0, 0, 4096, cudaMemcpyDeviceToHost, (cudaStream_t)0x61};
+    s = spec_named("cudaMemcpyFromArrayAsync_ptsz_v7000");
+    ck_assert_uint_eq(ss_args_read(&from_array, &s->bytes, &present), 4096);
+    ck_assert_uint_eq(ss_args_read(&from_array, &s->stream, &present), 0x61);
+    ck_assert_int_eq(s->per_thread, 1);
+
+    /* The driver's event record (its event in the pointer set) and stream creators. */
+    cuEventRecord_ptsz_params record = {(CUevent)0x70, (CUstream)0x71};
+    s = spec_named("cuEventRecord_ptsz");
+    ck_assert_uint_eq(ss_args_read(&record, &s->stream, &present), 0x71);
+    ck_assert_uint_eq(ss_args_read(&record, &s->dst, &present), 0x70);
+    CUstream made = (CUstream)0xdef;
+    cuStreamCreateWithPriority_params prio = {&made, CU_STREAM_NON_BLOCKING, -2};
+    s = spec_named("cuStreamCreateWithPriority");
+    ck_assert_uint_eq(ss_args_read(&prio, &s->out_stream, &present), (uintptr_t)&made);
+    ck_assert_uint_eq(ss_args_read(&prio, &s->flags, &present), CU_STREAM_NON_BLOCKING);
+    ck_assert_int_eq((int32_t)ss_args_read(&prio, &s->priority, &present), -2);
+    cuGreenCtxStreamCreate_params green = {&made, NULL, CU_STREAM_NON_BLOCKING, 1};
+    s = spec_named("cuGreenCtxStreamCreate");
+    ck_assert_uint_eq(ss_args_read(&green, &s->flags, &present), CU_STREAM_NON_BLOCKING);
+    ck_assert_int_eq((int32_t)ss_args_read(&green, &s->priority, &present), 1);
 
     cuMemcpyDtoHAsync_v2_params drv = {(void *)0x30, 0x40, 99, (CUstream)0x900};
     s = spec_named("cuMemcpyDtoHAsync_v2_ptsz");

@@ -113,17 +113,29 @@ END_TEST
  * launch-bound program makes by the million and capture begin/end, named here one by one. */
 START_TEST(test_api_light)
 {
-    static const char *const left_out[] = {
-        "cudaLaunchKernel",         "cudaLaunchCooperativeKernel",
-        "cudaLaunchKernelEx",       "cudaLaunchKernelExC",
-        "cudaLaunchHostFunc",       "cudaGraphLaunch",
-        "cudaMemPrefetchAsync",     "cudaEventRecord",
-        "cudaEventRecordWithFlags", "cudaStreamWaitEvent",
-        "cudaStreamAttachMemAsync", "cudaStreamBeginCapture",
-        "cudaStreamEndCapture",     "cuLaunchKernel",
-        "cuLaunchKernelEx",         "cuLaunchCooperativeKernel",
-        "cuMemPrefetchAsync",       "cuStreamBeginCapture",
-        "cuStreamEndCapture",       "cuGraphLaunch"};
+    static const char *const left_out[] = {"cudaLaunchKernel",
+                                           "cudaLaunchCooperativeKernel",
+                                           "cudaLaunchKernelEx",
+                                           "cudaLaunchKernelExC",
+                                           "cudaLaunchHostFunc",
+                                           "cudaGraphLaunch",
+                                           "cudaMemPrefetchAsync",
+                                           "cudaEventRecord",
+                                           "cudaEventRecordWithFlags",
+                                           "cudaStreamWaitEvent",
+                                           "cudaStreamAttachMemAsync",
+                                           "cudaStreamBeginCapture",
+                                           "cudaStreamEndCapture",
+                                           "cuLaunchKernel",
+                                           "cuLaunchKernelEx",
+                                           "cuLaunchCooperativeKernel",
+                                           "cuMemPrefetchAsync",
+                                           "cuStreamBeginCapture",
+                                           "cuStreamEndCapture",
+                                           "cuGraphLaunch",
+                                           "cuEventRecord",
+                                           "cuEventRecordWithFlags",
+                                           "cuStreamWaitEvent"};
     size_t count, out = 0;
     const ss_api *rows = ss_api_all(&count);
     for (size_t i = 0; i < count; i++) {
@@ -276,6 +288,19 @@ START_TEST(test_api_driver_rows)
          SS_DIR_NONE},
         {"cuMemsetD2D32Async", "cuMemsetD2D32Async", SS_CLASS_MEMSET, SS_SYNC_NEVER, 5, 0, -1, -1,
          SS_DIR_NONE},
+        /* Event records, stream waits and stream creators (CUDA 13's cuda.h: cuEventRecord(hEvent,
+         * hStream), cuStreamWaitEvent(hStream, hEvent, Flags), cuStreamCreateWithPriority(phStream,
+         * flags, priority), cuGreenCtxStreamCreate(phStream, greenCtx, flags, priority)). */
+        {"cuEventRecord_ptsz", "cuEventRecord", SS_CLASS_EVENT_RECORD, SS_SYNC_NEVER, 1, -1, -1, -1,
+         SS_DIR_NONE},
+        {"cuEventRecordWithFlags", "cuEventRecordWithFlags", SS_CLASS_EVENT_RECORD, SS_SYNC_NEVER,
+         1, -1, -1, -1, SS_DIR_NONE},
+        {"cuStreamWaitEvent_ptsz", "cuStreamWaitEvent", SS_CLASS_STREAM_WAIT, SS_SYNC_NEVER, 0, -1,
+         -1, -1, SS_DIR_NONE},
+        {"cuStreamCreateWithPriority", "cuStreamCreateWithPriority", SS_CLASS_STREAM_CREATE,
+         SS_SYNC_NEVER, -1, 0, -1, -1, SS_DIR_NONE},
+        {"cuGreenCtxStreamCreate", "cuGreenCtxStreamCreate", SS_CLASS_STREAM_CREATE, SS_SYNC_NEVER,
+         -1, 0, -1, -1, SS_DIR_NONE},
         /* The rows that were there, under their versioned names. */
         {"cuMemcpyDtoH_v2", "cuMemcpyDtoH", SS_CLASS_COPY, SS_SYNC_ALWAYS, -1, 0, 1, 2, SS_DIR_D2H},
         {"cuMemcpyHtoDAsync_v2_ptsz", "cuMemcpyHtoDAsync", SS_CLASS_COPY, SS_SYNC_PAGEABLE, 3, 0, 1,
@@ -299,6 +324,53 @@ START_TEST(test_api_driver_rows)
                       a->dir);
         ck_assert_int_eq(a->stream_opt, 0);
         ck_assert_int_eq(a->kind_arg, -1);
+    }
+    ck_assert_int_eq(ss_api_find("cuEventRecordWithFlags_ptsz")->flags_arg, 2);
+    ck_assert_int_eq(ss_api_find("cuStreamWaitEvent")->flags_arg, 2);
+    ck_assert_int_eq(ss_api_find("cuStreamCreateWithPriority")->flags_arg, 1);
+    ck_assert_int_eq(ss_api_find("cuGreenCtxStreamCreate")->flags_arg, 2);
+}
+END_TEST
+
+/* The runtime's copies to, from and between CUDA arrays and its 3D copies between devices, with
+ * the argument positions of CUDA 13's cuda_runtime_api.h (the deprecated 1D array copies are
+ * still declared there): the array is the dst or src argument, a 2D copy has no byte count,
+ * the copies between arrays default to cudaMemcpyDeviceToDevice (kind still at its position). */
+START_TEST(test_api_array_rows)
+{
+    static const struct {
+        const char *name;
+        ss_sync_class sync;
+        int stream_arg, stream_opt, dst_arg, src_arg, size_arg, kind_arg;
+        ss_copy_dir dir;
+    } rows[] = {
+        {"cudaMemcpy2DToArray", SS_SYNC_ALWAYS, -1, 0, 0, 3, -1, 7, SS_DIR_KIND},
+        {"cudaMemcpy2DFromArray", SS_SYNC_ALWAYS, -1, 0, 0, 2, -1, 7, SS_DIR_KIND},
+        {"cudaMemcpy2DArrayToArray", SS_SYNC_ALWAYS, -1, 0, 0, 3, -1, 8, SS_DIR_KIND},
+        {"cudaMemcpyToArray", SS_SYNC_ALWAYS, -1, 0, 0, 3, 4, 5, SS_DIR_KIND},
+        {"cudaMemcpyFromArray", SS_SYNC_ALWAYS, -1, 0, 0, 1, 4, 5, SS_DIR_KIND},
+        {"cudaMemcpyArrayToArray", SS_SYNC_ALWAYS, -1, 0, 0, 3, 6, 7, SS_DIR_KIND},
+        {"cudaMemcpy2DToArrayAsync", SS_SYNC_PAGEABLE, 8, 1, 0, 3, -1, 7, SS_DIR_KIND},
+        {"cudaMemcpy2DFromArrayAsync_ptsz", SS_SYNC_PAGEABLE, 8, 1, 0, 2, -1, 7, SS_DIR_KIND},
+        {"cudaMemcpyToArrayAsync", SS_SYNC_PAGEABLE, 6, 1, 0, 3, 4, 5, SS_DIR_KIND},
+        {"cudaMemcpyFromArrayAsync", SS_SYNC_PAGEABLE, 6, 1, 0, 1, 4, 5, SS_DIR_KIND},
+        {"cudaMemcpy3DPeer_ptds", SS_SYNC_ALWAYS, -1, 0, -1, -1, -1, -1, SS_DIR_PEER},
+        {"cudaMemcpy3DPeerAsync", SS_SYNC_NEVER, 1, 1, -1, -1, -1, -1, SS_DIR_PEER},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const ss_api *a = ss_api_find(rows[i].name);
+        ck_assert_msg(a != NULL, "%s: no row", rows[i].name);
+        ck_assert_int_eq(a->domain, SS_DOMAIN_RT);
+        ck_assert_int_eq(a->klass, SS_CLASS_COPY);
+        ck_assert_msg(a->sync == rows[i].sync && a->stream_arg == rows[i].stream_arg &&
+                          a->stream_opt == rows[i].stream_opt && a->dst_arg == rows[i].dst_arg &&
+                          a->src_arg == rows[i].src_arg && a->size_arg == rows[i].size_arg &&
+                          a->kind_arg == rows[i].kind_arg && a->dir == rows[i].dir,
+                      "%s: sync %d stream %d/%d dst %d src %d size %d kind %d dir %d", rows[i].name,
+                      a->sync, a->stream_arg, a->stream_opt, a->dst_arg, a->src_arg, a->size_arg,
+                      a->kind_arg, a->dir);
+        ck_assert_int_eq(ss_api_light(a), 1);
+        ck_assert_int_eq(ss_api_enqueues(a), rows[i].sync != SS_SYNC_ALWAYS);
     }
 }
 END_TEST
@@ -370,6 +442,7 @@ static Suite *rules_suite(void)
     tcase_add_test(api, test_api_light);
     tcase_add_test(api, test_api_rows_sane);
     tcase_add_test(api, test_api_driver_rows);
+    tcase_add_test(api, test_api_array_rows);
     tcase_add_test(api, test_compile_frames);
     suite_add_tcase(s, api);
     return s;
