@@ -21,7 +21,8 @@
 typedef struct ref_walk {
     CXCursor var;
     int found;
-    int evaluated; /* only where the value is read: not under 'sizeof' or 'alignof' */
+    int evaluated; /* only where the value is read: not under 'sizeof', 'alignof' or 'decltype' */
+    CXCursor root; /* the expression searched */
 } ref_walk;
 
 /* Whether 'c' is a member of the object a method runs on: 'axis' or 'this->axis'. */
@@ -61,12 +62,50 @@ static int names_holder(CXCursor c, CXCursor parent, CXCursor field)
                               clang_getCanonicalCursor(clang_getCursorSemanticParent(field)));
 }
 
+/* Whether the token 'tok' is spelled 'text'. */
+static int token_is(CXTranslationUnit tu, CXToken tok, const char *text)
+{
+    CXString sp = clang_getTokenSpelling(tu, tok);
+    int same = strcmp(clang_getCString(sp), text) == 0;
+    clang_disposeString(sp);
+    return same;
+}
+
+/* Whether 'c', inside the expression 'root', is written within 'decltype(...)' or
+ * 'typeof(...)', where its value is not read ('static_cast<decltype(count)>(4)'): a parenthesis
+ * opened before it in 'root' and not closed before it follows one of those words. */
+static int in_decltype(CXCursor root, CXCursor c)
+{
+    static const char *const words[] = {"decltype", "__decltype", "typeof", "__typeof__",
+                                        "__typeof"};
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    CXSourceRange range = clang_getRange(clang_getRangeStart(clang_getCursorExtent(root)),
+                                         clang_getRangeStart(clang_getCursorExtent(c)));
+    CXToken *tokens = NULL;
+    unsigned n = 0, depth = 0;
+    int found = 0;
+    clang_tokenize(tu, range, &tokens, &n);
+    for (unsigned i = n; i-- > 1 && !found;) {
+        if (token_is(tu, tokens[i], ")"))
+            depth++;
+        else if (token_is(tu, tokens[i], "(") && depth > 0)
+            depth--;
+        else if (token_is(tu, tokens[i], "("))
+            for (size_t k = 0; k < sizeof words / sizeof words[0] && !found; k++)
+                found = token_is(tu, tokens[i - 1], words[k]);
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return found;
+}
+
 static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData data)
 {
     ref_walk *w = data;
     if (w->evaluated && clang_getCursorKind(c) == CXCursor_UnaryExpr)
         return CXChildVisit_Continue; /* sizeof, alignof: the value is not read */
     if (names_var(c, w->var) || names_holder(c, parent, w->var)) {
+        if (w->evaluated && in_decltype(w->root, c))
+            return CXChildVisit_Continue;
         w->found = 1;
         return CXChildVisit_Break;
     }
@@ -74,7 +113,7 @@ static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientDat
 }
 
 /* Whether 'c' is or contains a reference to the variable (or own member) 'var'; with
- * 'evaluated', only where its value is read, not under 'sizeof' or 'alignof'. */
+ * 'evaluated', only where its value is read, not under 'sizeof', 'alignof' or 'decltype'. */
 static int references(CXCursor c, CXCursor var, int evaluated)
 {
     if (ss_ast_is_null(c) || ss_ast_is_null(var) ||
@@ -82,7 +121,7 @@ static int references(CXCursor c, CXCursor var, int evaluated)
         return 0;
     if (names_var(c, var))
         return 1;
-    ref_walk w = {var, 0, evaluated};
+    ref_walk w = {var, 0, evaluated, c};
     clang_visitChildren(c, find_ref, &w);
     return w.found;
 }
@@ -92,8 +131,8 @@ static int refers_to(CXCursor c, CXCursor var)
     return references(c, var, 0);
 }
 
-/* Whether 'c' reads the value of 'var', not only its type: a size written 'sizeof(count)' is
- * the type's, whatever the value. */
+/* Whether 'c' reads the value of 'var', not only its type: a size written 'sizeof(count)' or
+ * 'static_cast<decltype(count)>(4)' is the type's, whatever the value. */
 static int sized_by(CXCursor c, CXCursor var)
 {
     return references(c, var, 1);
@@ -685,6 +724,53 @@ static unsigned statements_ahead(const CXCursor *stmts, unsigned n, unsigned at_
 
 static int host_only(ss_callgraph *graph, CXCursor stmt);
 
+/* The first copy in 'stmt' (the statement itself or a call in it) for which 'match' is true,
+ * given its row and direction (ss_copy_kind); or a null cursor. */
+typedef struct copy_walk {
+    CXCursor function;
+    int (*match)(const ss_api *api, int kind);
+    CXCursor found;
+} copy_walk;
+
+static enum CXChildVisitResult find_copy(CXCursor c, CXCursor parent, CXClientData data)
+{
+    copy_walk *w = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    CXCursor dst, src;
+    if (api && api->klass == SS_CLASS_COPY &&
+        w->match(api, ss_copy_kind(w->function, c, api, &dst, &src)))
+        w->found = c;
+    return ss_ast_is_null(w->found) ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+static CXCursor copy_in(CXCursor function, CXCursor stmt, int (*match)(const ss_api *, int))
+{
+    copy_walk w = {function, match, clang_getNullCursor()};
+    ss_ast_visit_whole(stmt, stmt, find_copy, &w);
+    return w.found;
+}
+
+/* A copy to the host. */
+static int is_copy_back(const ss_api *api, int kind)
+{
+    return kind == SS_COPY_KIND_D2H;
+}
+
+/* A synchronous copy within the device, or one whose direction lint cannot tell ('cudaMemcpy'
+ * device to device, 'cudaMemcpyPeer', 'cudaMemcpyDefault' between device pointers): device
+ * work, queued on the legacy stream, that a device-wide wait waits for, as it does for a
+ * launch. */
+static int is_device_copy(const ss_api *api, int kind)
+{
+    return api->sync == SS_SYNC_ALWAYS && kind != SS_COPY_KIND_H2D && kind != SS_COPY_KIND_D2H &&
+           kind != SS_COPY_KIND_H2H;
+}
+
+static int copies_within_device(CXCursor function, CXCursor stmt)
+{
+    return !ss_ast_is_null(copy_in(function, stmt, is_device_copy));
+}
+
 /* Whether 'stmt' leaves the iteration or the function and does nothing else: 'continue;',
  * 'break;', 'return x;' (a return of host code only). */
 static int only_leaves(ss_callgraph *graph, CXCursor stmt)
@@ -775,7 +861,8 @@ static char *work_words(const use_search *search, CXCursor next, const char *use
 /* "inherent: ..." when the first statement after stmts[at_index] that queues device work is a
  * launch whose grid or block it sizes, or a copy whose byte count it sizes (the items a count
  * counts), with one of the 'vars' or with a local computed from one, the statements before it
- * library code only (host_only): guards on the value that leave
+ * library code only (host_only; no synchronous copy within the device: copies_within_device):
+ * guards on the value that leave
  * ('if (n == 0) continue;'), bounds ('if (n > MAX) n = MAX;'), computations ('grid =
  * dim3((n + 3) / 4, 4);'). The host cannot queue that work without the value, in a loop or
  * not. Malloc'ed, or NULL. */
@@ -812,7 +899,7 @@ static char *next_work_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned 
         }
         if (guards_value(ss_check_graph(ctx), next, vars, given_count))
             continue;
-        if (!host_only(ss_check_graph(ctx), next))
+        if (!host_only(ss_check_graph(ctx), next) || copies_within_device(ctx->function, next))
             return NULL;
         CXCursor var = assigned_var(next);
         int computed = 0;
@@ -886,9 +973,10 @@ static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n
 /* Whether 'stmt', between an asynchronous readback and a wait, stands apart from the value: it
  * does not name any of the 'vars', copies nothing to the host (it uses no result of the
  * device), leaves nothing (no return, break, continue or goto) and queues no device work that
- * lint sees (a launch, an API call that enqueues, a function of the unit that does: the wait
- * would wait for that too, where an event recorded after the copy would not); so that it could
- * as well come before the copy. A function of another unit may be called: lint cannot tell
+ * lint sees (a launch, an API call that enqueues, a function of the unit that does, a
+ * synchronous copy within the device (copies_within_device): the wait would wait for that too,
+ * where an event recorded after the copy would not); so that it could as well come before the
+ * copy. A function of another unit may be called: lint cannot tell
  * its host work from queued work. */
 typedef struct apart_walk {
     CXCursor function;
@@ -917,7 +1005,8 @@ static int stands_apart(ss_check_ctx *ctx, CXCursor stmt, const CXCursor *vars, 
         if (refers_to(stmt, vars[v]))
             return 0;
     }
-    if (ss_context_does_device_work(ss_check_graph(ctx), stmt))
+    if (ss_context_does_device_work(ss_check_graph(ctx), stmt) ||
+        copies_within_device(ctx->function, stmt))
         return 0;
     apart_walk w = {ctx->function, 0};
     ss_ast_visit_whole(stmt, stmt, find_host_copy, &w);
@@ -1106,61 +1195,218 @@ static int only_records(CXCursor stmt, const char *stream, int any_stream)
     return w.records > 0 && !w.other;
 }
 
-/* Whether 'stmt' assigns (or increments) a variable or field whose name is a word of 'text'
- * (a stream or an event as written: 's', 'ev[i]', 'this->done'): the name may then stand for
- * another one after it. */
-typedef struct written_walk {
-    const char *text;
-    int found;
-} written_walk;
+/* ------------------------------------------------------------------------------------------
+ * Whether a stream's name, as a copy or a launch writes it, may stand for another stream by
+ * the time of a wait: the statements from the call's own (whole) up to the wait store into a
+ * variable or field whose name is a word of the stream's text ('s', 'i' of 'st[i]', 'c' of
+ * 'c.s'): '=', 'op=', '++', '--', '&s' handed to a call, a class's 'operator=' ('cs = next;',
+ * 'c = spare;'), 'swap' or 'exchange', a non-const reference parameter ('std::swap(s, o)',
+ * 'pick(s, o)' taking 'cudaStream_t &'), a non-const method of it (outside the call itself);
+ * or they store through a pointer or a reference ('*ps = other;', 'r = other;') while the
+ * function makes one to a name of it ('&s' but as a CUDA call's argument, 'cudaStream_t &r =
+ * s;'). Texts are compared as the rest of the file compares them: a name is a word. */
 
-static int word_in(const char *text, const char *word)
+/* Whether 'word' is a word of 'text' ('i' in 'st[i]', not in 'it'); with 'whole', one not
+ * followed by a member access ('cs' in 'cs', not 'c' in 'c.s'). */
+static int word_in(const char *text, const char *word, int whole)
 {
     size_t len = strlen(word);
     for (const char *at = text; len > 0 && (at = strstr(at, word)) != NULL; at++) {
         int before = at > text && (isalnum((unsigned char)at[-1]) || at[-1] == '_');
-        int after = isalnum((unsigned char)at[len]) || at[len] == '_';
+        int after = isalnum((unsigned char)at[len]) || at[len] == '_' ||
+                    (whole && (at[len] == '.' || strncmp(at + len, "->", 2) == 0));
         if (!before && !after)
             return 1;
     }
     return 0;
 }
 
-static enum CXChildVisitResult find_written(CXCursor c, CXCursor parent, CXClientData data)
+/* Whether 'c' is a variable or a field whose name is a word of 'text' (word_in). */
+static int named_in(CXCursor c, const char *text, int whole)
 {
-    written_walk *w = data;
-    CXCursor target = clang_getNullCursor();
-    /* Any unary operator: '++s' and '--s', but also '&s' handed to a call that may store. */
-    if (assigns(c) || clang_getCursorKind(c) == CXCursor_UnaryOperator)
-        target = ss_ast_strip(ss_ast_child(c, 0));
-    while (!ss_ast_is_null(target) && clang_getCursorKind(target) == CXCursor_ArraySubscriptExpr)
-        target = ss_ast_strip(ss_ast_child(target, 0));
-    enum CXCursorKind tk =
-        ss_ast_is_null(target) ? CXCursor_InvalidCode : clang_getCursorKind(target);
-    if (tk == CXCursor_DeclRefExpr || tk == CXCursor_MemberRefExpr) {
-        CXString name = clang_getCursorSpelling(clang_getCursorReferenced(target));
-        w->found = word_in(w->text, clang_getCString(name));
-        clang_disposeString(name);
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+        return 0;
+    CXString name = clang_getCursorSpelling(clang_getCursorReferenced(c));
+    int found = word_in(text, clang_getCString(name), whole);
+    clang_disposeString(name);
+    return found;
+}
+
+/* Whether the unary operator 'c' is written starting with 'prefix' ('*', '&'). */
+static int unary_is(CXCursor c, const char *prefix)
+{
+    char *text = ss_expr_text(c);
+    int is = text && strncmp(text, prefix, strlen(prefix)) == 0 && strncmp(text, "&&", 2) != 0;
+    free(text);
+    return is;
+}
+
+static int is_pointer(CXCursor e)
+{
+    return clang_getCanonicalType(clang_getCursorType(e)).kind == CXType_Pointer;
+}
+
+/* Whether the store into 'target' may change what 'text' names: a name of it stored into
+ * ('s', 'st[j]' for 'st[i]', 'c' for 'c.s'), or a member of an object the text names whole
+ * ('cs.h' for 'cs'; not 'c.count' for 'c.s'). '*indirect' is set when it stores through a
+ * pointer or a reference ('*ps', 'p[i]', 'r' declared 'T &r'); '*this' is the whole object. */
+static int target_named(CXCursor target, const char *text, int *indirect)
+{
+    CXCursor e = ss_ast_strip(target);
+    int member = 0; /* a member of 'e' is stored into, not 'e' whole */
+    for (int hops = 0; hops < 8 && !ss_ast_is_null(e); hops++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (named_in(e, text, member))
+            return 1;
+        if (k == CXCursor_DeclRefExpr) {
+            CXType t = clang_getCanonicalType(clang_getCursorType(clang_getCursorReferenced(e)));
+            *indirect |= t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
+            return 0;
+        }
+        if (k == CXCursor_CXXThisExpr)
+            return hops > 0 && !member;
+        if ((k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr &&
+             k != CXCursor_MemberRefExpr) ||
+            ss_ast_child_count(e) == 0)
+            return 0;
+        CXCursor inner = ss_ast_strip(ss_ast_child(e, 0));
+        if (k == CXCursor_UnaryOperator)
+            *indirect |= unary_is(e, "*");
+        else if (k == CXCursor_ArraySubscriptExpr)
+            *indirect |= is_pointer(inner);
+        member |= k == CXCursor_MemberRefExpr;
+        e = inner;
+    }
+    return 0;
+}
+
+/* Whether the function makes a pointer or a reference to a name of 'text': '&x' (but as an
+ * argument of a CUDA call, which keeps no pointer: 'cudaStreamCreate(&s)'), or a non-const
+ * reference declared to it ('cudaStream_t &r = s;'). */
+typedef struct alias_walk {
+    const char *text;
+    int found;
+} alias_walk;
+
+static enum CXChildVisitResult find_alias(CXCursor c, CXCursor parent, CXClientData data)
+{
+    alias_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    int indirect = 0;
+    if (k == CXCursor_UnaryOperator && unary_is(c, "&") && ss_ast_child_count(c) > 0 &&
+        !(clang_getCursorKind(parent) == CXCursor_CallExpr && ss_scope_callee_api(parent)))
+        w->found = target_named(ss_ast_child(c, 0), w->text, &indirect);
+    if (k == CXCursor_VarDecl && ss_ast_child_count(c) > 0) {
+        CXType t = clang_getCanonicalType(clang_getCursorType(c));
+        CXCursor init = ss_ast_child(c, ss_ast_child_count(c) - 1);
+        w->found = t.kind == CXType_LValueReference &&
+                   !clang_isConstQualifiedType(clang_getPointeeType(t)) &&
+                   clang_isExpression(clang_getCursorKind(init)) &&
+                   target_named(init, w->text, &indirect);
     }
     return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-static int writes_named(CXCursor stmt, const char *text)
+typedef struct rebind_walk {
+    CXCursor function; /* where a pointer or a reference to the stream may be made */
+    const char *text;  /* the stream as written */
+    CXCursor call;     /* the copy or launch */
+    int in_call;       /* the walk is inside 'call' */
+    int aliased;       /* find_alias's answer for 'function'; -1 until asked */
+    int found;
+} rebind_walk;
+
+/* Notes in 'w' whether the store into 'target' may rebind the stream. */
+static void note_store(rebind_walk *w, CXCursor target)
 {
-    written_walk w = {text, 0};
-    if (text)
-        ss_ast_visit_whole(stmt, stmt, find_written, &w);
+    int indirect = 0;
+    w->found = target_named(target, w->text, &indirect);
+    if (!w->found && indirect && w->aliased < 0) {
+        alias_walk a = {w->text, 0};
+        ss_ast_visit_whole(w->function, w->function, find_alias, &a);
+        w->aliased = a.found;
+    }
+    w->found |= indirect && w->aliased > 0;
+}
+
+/* Whether the parameter 'index' of the function type 'type' is a reference to non-const. */
+static int by_reference(CXType type, int index)
+{
+    if (index < 0 || index >= clang_getNumArgTypes(type))
+        return 0;
+    CXType t = clang_getCanonicalType(clang_getArgType(type, (unsigned)index));
+    return t.kind == CXType_RValueReference ||
+           (t.kind == CXType_LValueReference &&
+            !clang_isConstQualifiedType(clang_getPointeeType(t)));
+}
+
+/* The stores of the call 'call' (rebind_walk): its reference parameters, an assignment
+ * operator's left side, a swap's arguments, the object of a non-const method. */
+static void note_call_stores(rebind_walk *w, CXCursor call)
+{
+    CXString spelling = clang_getCursorSpelling(call);
+    const char *name = clang_getCString(spelling);
+    size_t len = name ? strlen(name) : 0;
+    int assign = len > 8 && strncmp(name, "operator", 8) == 0 && name[len - 1] == '=' &&
+                 strchr("=!<>", name[len - 2]) == NULL;
+    int swap = name && (strcmp(name, "swap") == 0 || strcmp(name, "exchange") == 0);
+    clang_disposeString(spelling);
+    CXCursor callee = clang_getCursorReferenced(call);
+    CXType type = clang_getCursorType(callee);
+    int method = clang_getCursorKind(callee) == CXCursor_CXXMethod &&
+                 !clang_CXXMethod_isStatic(callee) && !clang_CXXMethod_isConst(callee);
+    int argc = clang_Cursor_getNumArguments(call);
+    /* An operator that is a method: its object is argument 0. */
+    int object_arg = method && argc == clang_getNumArgTypes(type) + 1;
+    for (int i = 0; i < argc && !w->found; i++) {
+        if ((i == 0 && (assign || object_arg)) || swap || by_reference(type, i - object_arg))
+            note_store(w, clang_Cursor_getArgument(call, (unsigned)i));
+    }
+    CXCursor member = ss_ast_child_count(call) > 0 ? ss_ast_child(call, 0) : call;
+    if (!w->found && method && !object_arg && !w->in_call &&
+        clang_getCursorKind(member) == CXCursor_MemberRefExpr && ss_ast_child_count(member) > 0)
+        note_store(w, ss_ast_child(member, 0));
+}
+
+static enum CXChildVisitResult find_rebinding(CXCursor c, CXCursor parent, CXClientData data)
+{
+    rebind_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (assigns(c) || (k == CXCursor_UnaryOperator && (stores(c) || unary_is(c, "&"))))
+        note_store(w, ss_ast_child(c, 0));
+    else if (k == CXCursor_CallExpr)
+        note_call_stores(w, c);
+    if (!w->found && !w->in_call && ss_ast_same_node(c, w->call)) {
+        w->in_call = 1;
+        clang_visitChildren(c, find_rebinding, w);
+        w->in_call = 0;
+        return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether the stream 'stream' of the copy or launch 'call' (in stmts[from]; a null cursor for
+ * none) may stand for another stream after stmts[from] up to stmts[to - 1] (the walk above). */
+static int stream_rebound(ss_check_ctx *ctx, CXCursor call, CXCursor stream, const CXCursor *stmts,
+                          unsigned from, unsigned to)
+{
+    char *text = ss_ast_is_null(stream) ? NULL : ss_expr_text(stream);
+    rebind_walk w = {ss_scope_outer_function(ctx->function), text, call, 0, -1, 0};
+    for (unsigned s = from; text && s < to && !w.found; s++)
+        ss_ast_visit_whole(stmts[s], stmts[s], find_rebinding, &w);
+    free(text);
     return w.found;
 }
 
 /* Whether stmts[to] waits for the asynchronous copy 'copy' (in stmts[from]) and the statements
- * between stand apart from the value 'vars' (stands_apart) and leave the copy's stream as
- * written naming the same stream (writes_named). Between them, a statement that only records
- * events (only_records) is no device work the wait waits for, and an event it records on the
- * copy's stream marks the copy's end: a cudaEventSynchronize of that event waits for the copy
- * (find_next_wait), as a wait for its stream or the device does. Once an event is recorded,
- * only such statements may come before the wait: another could make the event's name stand
- * for another event ('done = spare;', 'i = 1 - i;' before 'ev[i]'). */
+ * between stand apart from the value 'vars' (stands_apart) and, the copy's own statement too,
+ * leave the copy's stream as written naming the same stream (stream_rebound). Between them, a
+ * statement that only records events (only_records) is no device work the wait waits for, and an
+ * event it records on the copy's stream marks the copy's end: a cudaEventSynchronize of that event
+ * waits for the copy (find_next_wait), as a wait for its stream or the device does. Once an event
+ * is recorded, only such statements may come before the wait: another could make the event's name
+ * stand for another event ('done = spare;', 'i = 1 - i;' before 'ev[i]'). */
 static int waits_past(ss_check_ctx *ctx, CXCursor copy, const CXCursor *stmts, unsigned from,
                       unsigned to, const CXCursor *vars, size_t var_count)
 {
@@ -1169,13 +1415,12 @@ static int waits_past(ss_check_ctx *ctx, CXCursor copy, const CXCursor *stmts, u
         return 0;
     char *stream = arg_text(copy, api->stream_arg);
     next_wait_walk w = {stream, {NULL}, 0, 0};
-    int apart = 1;
+    int apart = !stream_rebound(ctx, copy, ss_check_stream_arg(copy, api), stmts, from, to);
     for (unsigned s = from + 1; s < to && apart; s++) {
         if (only_records(stmts[s], stream, 0))
             ss_ast_visit_whole(stmts[s], stmts[s], find_next_wait, &w);
         else
-            apart = w.event_count == 0 && stands_apart(ctx, stmts[s], vars, var_count) &&
-                    !writes_named(stmts[s], stream);
+            apart = w.event_count == 0 && stands_apart(ctx, stmts[s], vars, var_count);
     }
     if (apart && !w.found)
         ss_ast_visit_whole(stmts[to], stmts[to], find_next_wait, &w);
@@ -1214,10 +1459,12 @@ static char *following_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CX
                              use_search *carried)
 {
     /* An asynchronous copy of pageable memory that the next statement waits for (not a wait
-     * for another stream: next_waits_for_copy): the host waits for it anyway, and the staging
-     * costs nothing more. */
+     * for another stream: next_waits_for_copy, nor one the copy's statement rebinds:
+     * stream_rebound): the host waits for it anyway, and the staging costs nothing more. */
     if (!carried->sizing_only && rule == SS_RULE_PAGEABLE_ASYNC_COPY && at_index + 1 < n &&
-        next_waits_for_copy(stmts[at_index + 1], at))
+        next_waits_for_copy(stmts[at_index + 1], at) &&
+        !stream_rebound(ctx, at, ss_check_stream_arg(at, ss_scope_callee_api(at)), stmts, at_index,
+                        at_index + 1))
         return ss_xasprintf("inherent: the next statement (line %u) waits for the copy anyway",
                             ss_scope_line(stmts[at_index + 1]));
     CXCursor vars[8];
@@ -1297,30 +1544,6 @@ char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     return inherent_search(ctx, rule, at, &search);
 }
 
-/* The first copy to the host in 'stmt' (the statement itself or a call in it). */
-typedef struct host_copy_walk {
-    CXCursor function;
-    CXCursor found;
-} host_copy_walk;
-
-static enum CXChildVisitResult find_copy_back(CXCursor c, CXCursor parent, CXClientData data)
-{
-    host_copy_walk *w = data;
-    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
-    CXCursor dst, src;
-    if (api && api->klass == SS_CLASS_COPY &&
-        ss_copy_kind(w->function, c, api, &dst, &src) == SS_COPY_KIND_D2H)
-        w->found = c;
-    return ss_ast_is_null(w->found) ? CXChildVisit_Recurse : CXChildVisit_Break;
-}
-
-static CXCursor copy_back_in(CXCursor function, CXCursor stmt)
-{
-    host_copy_walk w = {function, clang_getNullCursor()};
-    ss_ast_visit_whole(stmt, stmt, find_copy_back, &w);
-    return w.found;
-}
-
 /* The asynchronous readback of one value that the wait 'at' (stmts[index]) waits for: the
  * last such copy to the host in the three statements before it, the statements between
  * standing apart from its value (stands_apart). Sets '*var' to its value; a null cursor when
@@ -1330,7 +1553,7 @@ static CXCursor readback_waited(ss_check_ctx *ctx, CXCursor at, const CXCursor *
 {
     for (unsigned back = 1; back <= 3 && back <= index; back++) {
         CXCursor stmt = stmts[index - back];
-        CXCursor copy = copy_back_in(ctx->function, stmt);
+        CXCursor copy = copy_in(ctx->function, stmt, is_copy_back);
         if (ss_ast_is_null(copy)) {
             if (!stands_apart(ctx, stmt, NULL, 0) && !only_records(stmt, NULL, 1))
                 break;
@@ -1692,7 +1915,8 @@ static int waits_for_launch(CXCursor stmt, CXCursor launch)
 }
 
 /* The last launch in the three statements before the wait, where it writes pinned host memory
- * (written_memory) and the statements between stand apart from it (stands_apart). */
+ * (written_memory), the statements between stand apart from it (stands_apart) and its stream
+ * as written names the same stream at the wait (stream_rebound). */
 CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsigned index,
                                   CXCursor *memory, size_t *count)
 {
@@ -1709,7 +1933,9 @@ CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsi
         int apart = *count > 0;
         for (unsigned s = index - back + 1; s < index && apart; s++)
             apart = stands_apart(ctx, stmts[s], memory, *count);
-        if (apart && waits_for_launch(stmts[index], launch))
+        if (apart && waits_for_launch(stmts[index], launch) &&
+            !stream_rebound(ctx, launch, ss_check_stream_arg(launch, NULL), stmts, index - back,
+                            index))
             return launch;
         break;
     }
