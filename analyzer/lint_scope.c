@@ -395,7 +395,8 @@ static int is_work(CXCursor call, ss_scope_work what)
      * streams and records events on them (setup code) leaves nothing for a sync to drain. */
     if (api->klass == SS_CLASS_EVENT_RECORD || api->klass == SS_CLASS_STREAM_WAIT)
         return 0;
-    if (what == SS_SCOPE_DEVICE_WORK && api->klass == SS_CLASS_COPY)
+    if (what == SS_SCOPE_DEVICE_WORK &&
+        (api->klass == SS_CLASS_COPY || api->klass == SS_CLASS_MEMSET))
         return 1;
     return ss_api_enqueues(api);
 }

@@ -12,8 +12,9 @@ typedef enum ss_scope_work {
     SS_SCOPE_LAUNCHES,   /* kernel launches: k<<<...>>>, API classes LAUNCH and GRAPH_LAUNCH */
     SS_SCOPE_ENQUEUES,   /* a launch or any call for which ss_api_enqueues() is true, except
                           * event records and stream waits (ordering, not work) */
-    SS_SCOPE_DEVICE_WORK /* as SS_SCOPE_ENQUEUES, and any synchronous copy too: one within
-                          * the device returns before it runs (drained.c) */
+    SS_SCOPE_DEVICE_WORK /* as SS_SCOPE_ENQUEUES, and any synchronous copy or memset too:
+                          * one within the device returns before it runs (drained.c,
+                          * default_stream.c) */
 } ss_scope_work;
 
 /* Whether 'c' is a for, while, do or range-for statement that may run more than once: a do

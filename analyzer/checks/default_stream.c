@@ -764,6 +764,34 @@ static enum CXChildVisitResult find_blocking(CXCursor c, CXCursor parent, CXClie
     return CXChildVisit_Break;
 }
 
+/* Reports the SYNC102 finding 'message' of a synchronous call queued on the legacy stream: a
+ * note between two waits for the whole device, or after one with no work on another stream
+ * after it, as for a launch; else the severity of the loop around it (the call itself is the
+ * loop's device work: the context's own search wants work queued asynchronously, which this
+ * call is not by its API's row, so a set-up loop of such copies is a note as a set-up loop of
+ * launches is); a warning with no stream at hand is a note too. */
+static void report_device_side(ss_check_ctx *ctx, CXCursor call, const char *message,
+                               const char *fix)
+{
+    char *why = ss_context_between_waits(ctx, call, NULL);
+    if (why == NULL)
+        why = ss_context_after_join(ctx, call);
+    size_t count = ctx->result->count;
+    ss_loop_context loop;
+    int looped = why == NULL && ss_check_loop(ctx, call, SS_SCOPE_DEVICE_WORK, &loop);
+    if (why) {
+        report_quiet(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message, why, fix);
+    } else {
+        ctx->loop = looped ? &loop : NULL;
+        ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message, fix);
+    }
+    if (looped)
+        ss_loop_context_free(&loop);
+    if (why == NULL && ctx->result->count > count)
+        quiet_unhanded(ctx, &ctx->result->findings[count]);
+    free(why);
+}
+
 /* SYNC102 for the synchronous forms that do not block the host but are queued on the legacy
  * stream: a device-to-device copy or a memset of device memory, in a unit that creates a
  * blocking stream, with which it serializes (rules.md, SYNC102 and SYNC202). */
@@ -809,20 +837,7 @@ static void device_side_sync_call(ss_check_ctx *ctx, CXCursor call, const ss_api
             ? ss_xasprintf("use %sAsync on the stream that uses the memory", api->name)
             : ss_xasprintf("use %s on the stream that uses the memory",
                            api->klass == SS_CLASS_MEMSET ? "cudaMemsetAsync" : "cudaMemcpyAsync");
-    /* Between two waits for the whole device, or after one with no work on another stream
-     * after it, as for a launch: nothing for it to serialize with; a warning with no stream at
-     * hand is a note too. */
-    char *why = ss_context_between_waits(ctx, call, NULL);
-    if (why == NULL)
-        why = ss_context_after_join(ctx, call);
-    size_t count = ctx->result->count;
-    if (why)
-        report_quiet(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message, why, fix);
-    else
-        ss_check_report(ctx, SS_RULE_DEFAULT_STREAM_ASYNC_CALL, call, message, fix);
-    if (why == NULL && ctx->result->count > count)
-        quiet_unhanded(ctx, &ctx->result->findings[count]);
-    free(why);
+    report_device_side(ctx, call, message, fix);
     free(fix);
     free(message);
     free(target);
