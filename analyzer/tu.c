@@ -396,77 +396,139 @@ static char *cmake_build_root(const char *dir, const ss_tu_input *in)
     return NULL;
 }
 
+/* Whether 'c', the byte after a path in a build file, ends it (a NUL too: the end of the
+ * text). */
+static int path_ends(char c)
+{
+    return strchr(" \t\r\n\"':;|,)", c) != NULL;
+}
+
 /* Whether the file 'path' names the header 'header', 'below' the build folder: its absolute
- * path, or 'below' as a path of its own (not the end of another folder's path). */
+ * path, or 'below' as a path of its own (not the end of another folder's path), each followed
+ * by the path's end (not 'conf.hpp' for 'conf.h'). */
 static int file_names(const char *path, const char *header, const char *below)
 {
-    size_t len = 0, n = strlen(below);
+    size_t len = 0;
     char *text = ss_read_file_max(path, (uint64_t)1 << 30, 0, &len);
-    int named = text && memmem(text, len, header, strlen(header)) != NULL;
-    for (const char *p = text; p && !named && (p = memmem(p, len - (size_t)(p - text), below, n));
-         p++)
-        named = p == text || strchr(" \t\n\"$:=", p[-1]) != NULL;
+    int named = 0;
+    const char *needles[2] = {header, below};
+    for (int k = 0; k < 2 && text && !named; k++) {
+        size_t n = strlen(needles[k]);
+        for (const char *p = text;
+             !named && (p = memmem(p, len - (size_t)(p - text), needles[k], n)) != NULL; p++)
+            named = (k == 0 || p == text || strchr(" \t\n\"$:=", p[-1]) != NULL) && path_ends(p[n]);
+    }
     free(text);
     return named;
 }
 
-/* Whether a target's rules of the Makefile generators (CMakeFiles/NAME.dir/build.make) in
- * 'dir' or a folder below it, to 'depth' more levels, name the header (file_names). Links
- * are not followed. */
-static int build_make_names(const char *dir, const char *header, const char *below, int depth)
+/* Whether a file of the folder 'dir' whose name starts with 'prefix' and ends with '.ninja'
+ * names the header (file_names); '*seen' is set when there is such a file. */
+static int ninja_names(const char *dir, const char *prefix, const char *header, const char *below,
+                       int *seen)
 {
     DIR *d = opendir(dir);
-    if (d == NULL)
-        return 0;
     int named = 0;
-    for (struct dirent *e; !named && (e = readdir(d)) != NULL;) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        char *path = ss_xasprintf("%s/%s", dir, e->d_name);
-        struct stat st;
-        int known = lstat(path, &st) == 0;
-        if (known && S_ISDIR(st.st_mode) && depth > 0)
-            named = build_make_names(path, header, below, depth - 1);
-        else if (known && S_ISREG(st.st_mode) && strcmp(e->d_name, "build.make") == 0)
-            named = file_names(path, header, below);
-        free(path);
-    }
-    closedir(d);
-    return named;
-}
-
-/* Whether the CMake build folder 'root' may make 'header' (a path in it): its generated build
- * files (build.ninja and Ninja Multi-Config's build-CONFIG.ninja, or the Makefile
- * generators' build.make of each target) name the header's path below 'root', or there are
- * none yet (configured, not generated). An include folder no rule writes to is no sign of a
- * header to be made (kfusion's -I${CMAKE_BINARY_DIR}/include, which stays empty). */
-static int cmake_may_make(const char *root, const char *header)
-{
-    const char *below = in_folder(header, root);
-    if (below == NULL)
-        return 1;
-    int generated = 0, named = 0;
-    DIR *d = opendir(root);
+    size_t lead = strlen(prefix);
     for (struct dirent *e; d && !named && (e = readdir(d)) != NULL;) {
         size_t n = strlen(e->d_name);
-        if (strncmp(e->d_name, "build", 5) != 0 || n < 11 ||
+        if (strncmp(e->d_name, prefix, lead) != 0 || n < lead + 6 ||
             strcmp(e->d_name + n - 6, ".ninja") != 0)
             continue;
-        char *ninja = ss_xasprintf("%s/%s", root, e->d_name);
-        generated = 1;
+        char *ninja = ss_xasprintf("%s/%s", dir, e->d_name);
+        *seen = 1;
         named = file_names(ninja, header, below);
         free(ninja);
     }
     if (d)
         closedir(d);
+    return named;
+}
+
+/* Whether the rules of the Makefile generators name the header (file_names): each target's
+ * 'dir'/CMakeFiles/NAME.dir/build.make, then the same in each folder below 'dir' that has a
+ * Makefile of its own (a folder add_subdirectory made), to 'depth' more levels. Other
+ * folders (objects, outputs, the sources of an in-tree build) are not walked; links are not
+ * followed. */
+static int build_make_names(const char *dir, const char *header, const char *below, int depth)
+{
+    char *cmake_files = ss_xasprintf("%s/CMakeFiles", dir);
+    DIR *d = opendir(cmake_files);
+    int named = 0;
+    for (struct dirent *e; d && !named && (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".dir") != 0)
+            continue;
+        char *rules = ss_xasprintf("%s/%s/build.make", cmake_files, e->d_name);
+        struct stat st;
+        named = lstat(rules, &st) == 0 && S_ISREG(st.st_mode) && file_names(rules, header, below);
+        free(rules);
+    }
+    if (d)
+        closedir(d);
+    free(cmake_files);
+    d = depth > 0 && !named ? opendir(dir) : NULL;
+    for (struct dirent *e; d && !named && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "CMakeFiles") == 0)
+            continue;
+        char *sub = ss_xasprintf("%s/%s", dir, e->d_name);
+        char *makefile = ss_xasprintf("%s/Makefile", sub);
+        struct stat st, mt;
+        if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode) && lstat(makefile, &mt) == 0)
+            named = build_make_names(sub, header, below, depth - 1);
+        free(makefile);
+        free(sub);
+    }
+    if (d)
+        closedir(d);
+    return named;
+}
+
+/* What cmake_may_make found lately, by a hash of the build folder and the header: the units of
+ * one build ask the same question, each answer a read of the build's rules. */
+enum { MAY_MAKE_MEMO = 64 };
+static uint64_t may_make_memo[MAY_MAKE_MEMO];
+static size_t may_make_memo_next;
+static pthread_mutex_t may_make_memo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Whether the CMake build folder 'root' may make 'header' (a path in it): its generated build
+ * files name the header's path below 'root' or its absolute path (the Ninja generators:
+ * build.ninja, Ninja Multi-Config's build-CONFIG.ninja and the .ninja files of CMakeFiles that they
+ * include; the Makefile generators: each target's build.make), or there are none yet
+ * (configured, not generated). An include folder no rule writes to is no sign of a header to
+ * be made (kfusion's -I${CMAKE_BINARY_DIR}/include, which stays empty). */
+static int cmake_may_make(const char *root, const char *header)
+{
+    const char *below = in_folder(header, root);
+    if (below == NULL)
+        return 1;
+    uint64_t key = ss_hash_bytes(root, strlen(root) + 1, ss_hash_bytes(header, strlen(header), 0));
+    int known = -1;
+    pthread_mutex_lock(&may_make_memo_lock);
+    for (size_t i = 0; i < MAY_MAKE_MEMO && known < 0; i++)
+        known = (may_make_memo[i] | 1) == (key | 1) ? (int)(may_make_memo[i] & 1) : -1;
+    pthread_mutex_unlock(&may_make_memo_lock);
+    if (known >= 0)
+        return known;
+    int seen = 0;
+    int named = ninja_names(root, "build", header, below, &seen);
+    if (seen && !named) {
+        char *cmake_files = ss_xasprintf("%s/CMakeFiles", root);
+        named = ninja_names(cmake_files, "", header, below, &seen);
+        free(cmake_files);
+    }
     char *makefile = ss_xasprintf("%s/Makefile", root);
     struct stat st;
     if (!named && stat(makefile, &st) == 0) {
-        generated = 1;
-        named = build_make_names(root, header, below, 16);
+        seen = 1;
+        named = build_make_names(root, header, below, 32);
     }
     free(makefile);
-    return !generated || named;
+    int made = !seen || named;
+    pthread_mutex_lock(&may_make_memo_lock);
+    may_make_memo[may_make_memo_next++ % MAY_MAKE_MEMO] = (key & ~(uint64_t)1) | (uint64_t)made;
+    pthread_mutex_unlock(&may_make_memo_lock);
+    return made;
 }
 
 /* Whether the include folder 'dir' of the command is the build's, so that a header 'rel' it

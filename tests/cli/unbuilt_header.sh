@@ -168,9 +168,22 @@ printf 'build app: link a.o\nbuild include/conf.h: CUSTOM_COMMAND ../src/conf.py
 ss lint --no-cache --color never --cuda-path none -p db
 status "a Ninja build that makes conf.h" 2
 text "a Ninja build that makes conf.h" out "$UNBUILT"
+printf 'build app: link a.o\nbuild include/conf.hpp: CUSTOM_COMMAND ../src/conf.py\n' >cbuild/build.ninja
+ss lint --no-cache --color never --cuda-path none -p db
+status "a Ninja build that makes conf.hpp only" 2
+text "a Ninja build that makes conf.hpp only" out "$RAW"
+# Ninja Multi-Config: build.ninja only includes the rules, which are in CMakeFiles/.
+printf 'include CMakeFiles/impl-Debug.ninja\n' >cbuild/build.ninja
+mkdir -p cbuild/CMakeFiles
+printf 'build include/conf.h: CUSTOM_COMMAND ../src/conf.py\n' >cbuild/CMakeFiles/impl-Debug.ninja
+ss lint --no-cache --color never --cuda-path none -p db
+status "Ninja Multi-Config, which makes conf.h" 2
+text "Ninja Multi-Config, which makes conf.h" out "$UNBUILT"
+rm -r cbuild/CMakeFiles
 rm cbuild/build.ninja
+# CMake writes a Makefile into each folder of add_subdirectory, beside its targets' rules.
 mkdir -p cbuild/sub/CMakeFiles/app.dir
-touch cbuild/Makefile
+touch cbuild/Makefile cbuild/sub/Makefile
 printf 'app: a.o\n' >cbuild/sub/CMakeFiles/app.dir/build.make
 ss lint --no-cache --color never --cuda-path none -p db
 status "Makefiles that make no conf.h" 2
