@@ -239,9 +239,7 @@ static enum CXChildVisitResult find_binding(CXCursor c, CXCursor parent, CXClien
     return CXChildVisit_Recurse;
 }
 
-/* The lambda a call invokes through a local variable ('step(i)' with 'auto step = [..]..'),
- * or a null cursor. */
-static CXCursor called_lambda(CXCursor call)
+CXCursor ss_scope_called_lambda(CXCursor call)
 {
     CXCursor none = clang_getNullCursor();
     if (clang_getCursorKind(call) != CXCursor_CallExpr ||
@@ -436,7 +434,7 @@ static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientDa
         w->found = c;
         return CXChildVisit_Break;
     }
-    CXCursor lambda = called_lambda(c);
+    CXCursor lambda = ss_scope_called_lambda(c);
     if (!ss_ast_is_null(lambda) && w->depth < MAX_LAMBDA_DEPTH) {
         w->depth++;
         clang_visitChildren(lambda, find_work, w);

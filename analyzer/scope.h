@@ -57,6 +57,9 @@ long ss_scope_path(CXCursor top, CXCursor target, int (*keep)(CXCursor), CXCurso
 size_t ss_scope_enclosing_loops(CXCursor function, CXCursor c, CXCursor *out, size_t max);
 /* The innermost loop around 'c' as above, or a null cursor. */
 CXCursor ss_scope_enclosing_loop(CXCursor function, CXCursor c);
+/* The lambda a call invokes through a local variable ('step(i)' with 'auto step = [..]..'),
+ * or a null cursor. */
+CXCursor ss_scope_called_lambda(CXCursor call);
 /* Whether 'body' (a loop, or any statement) does 'what', directly or in the body of a local
  * lambda it calls through a variable. '*first' (may be NULL) receives the first such call,
  * or a null cursor. Returns 1 or 0. */

@@ -766,9 +766,41 @@ static int is_device_copy(const ss_api *api, int kind)
            kind != SS_COPY_KIND_H2H;
 }
 
-static int copies_within_device(CXCursor function, CXCursor stmt)
+/* Whether 'stmt' queues device work beside what ss_context_does_device_work sees: a
+ * synchronous copy within the device (is_device_copy), a synchronous memset ('cudaMemset',
+ * 'cuMemsetD32' of device memory return once it is queued on the legacy stream), or a call of
+ * a function of the unit or a lambda that makes one (ss_scope_has_work with
+ * SS_SCOPE_DEVICE_WORK, one call down). A device-wide wait waits for that work too. */
+typedef struct device_call_walk {
+    ss_check_ctx *ctx;
+    int found;
+} device_call_walk;
+
+static enum CXChildVisitResult find_device_call(CXCursor c, CXCursor parent, CXClientData data)
 {
-    return !ss_ast_is_null(copy_in(function, stmt, is_device_copy));
+    device_call_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    CXCursor dst, src;
+    if (api && api->klass == SS_CLASS_COPY) {
+        w->found = is_device_copy(api, ss_copy_kind(w->ctx->function, c, api, &dst, &src));
+    } else if (api) {
+        w->found = api->klass == SS_CLASS_MEMSET && api->sync == SS_SYNC_ALWAYS;
+    } else {
+        CXCursor callee = ss_callgraph_callee(ss_check_graph(w->ctx), c);
+        if (ss_ast_is_null(callee))
+            callee = ss_scope_called_lambda(c);
+        w->found = !ss_ast_is_null(callee) && ss_scope_has_work(callee, SS_SCOPE_DEVICE_WORK, NULL);
+    }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int queues_device_work(ss_check_ctx *ctx, CXCursor stmt)
+{
+    device_call_walk w = {ctx, 0};
+    ss_ast_visit_whole(stmt, stmt, find_device_call, &w);
+    return w.found;
 }
 
 /* Whether 'stmt' leaves the iteration or the function and does nothing else: 'continue;',
@@ -861,7 +893,8 @@ static char *work_words(const use_search *search, CXCursor next, const char *use
 /* "inherent: ..." when the first statement after stmts[at_index] that queues device work is a
  * launch whose grid or block it sizes, or a copy whose byte count it sizes (the items a count
  * counts), with one of the 'vars' or with a local computed from one, the statements before it
- * library code only (host_only; no synchronous copy within the device: copies_within_device):
+ * library code only (host_only; no synchronous copy within the device or memset:
+ * queues_device_work):
  * guards on the value that leave
  * ('if (n == 0) continue;'), bounds ('if (n > MAX) n = MAX;'), computations ('grid =
  * dim3((n + 3) / 4, 4);'). The host cannot queue that work without the value, in a loop or
@@ -899,7 +932,7 @@ static char *next_work_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned 
         }
         if (guards_value(ss_check_graph(ctx), next, vars, given_count))
             continue;
-        if (!host_only(ss_check_graph(ctx), next) || copies_within_device(ctx->function, next))
+        if (!host_only(ss_check_graph(ctx), next) || queues_device_work(ctx, next))
             return NULL;
         CXCursor var = assigned_var(next);
         int computed = 0;
@@ -974,7 +1007,8 @@ static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n
  * does not name any of the 'vars', copies nothing to the host (it uses no result of the
  * device), leaves nothing (no return, break, continue or goto) and queues no device work that
  * lint sees (a launch, an API call that enqueues, a function of the unit that does, a
- * synchronous copy within the device (copies_within_device): the wait would wait for that too,
+ * synchronous copy within the device or memset, here or one call down (queues_device_work):
+ * the wait would wait for that too,
  * where an event recorded after the copy would not); so that it could as well come before the
  * copy. A function of another unit may be called: lint cannot tell
  * its host work from queued work. */
@@ -1005,8 +1039,7 @@ static int stands_apart(ss_check_ctx *ctx, CXCursor stmt, const CXCursor *vars, 
         if (refers_to(stmt, vars[v]))
             return 0;
     }
-    if (ss_context_does_device_work(ss_check_graph(ctx), stmt) ||
-        copies_within_device(ctx->function, stmt))
+    if (ss_context_does_device_work(ss_check_graph(ctx), stmt) || queues_device_work(ctx, stmt))
         return 0;
     apart_walk w = {ctx->function, 0};
     ss_ast_visit_whole(stmt, stmt, find_host_copy, &w);
@@ -1025,33 +1058,59 @@ typedef struct next_wait_walk {
     int found;
 } next_wait_walk;
 
+/* The text of a stream or an event that lint cannot spell (longer than ss_expr_text spells, a
+ * form of a macro it cannot place): it names no stream or event, not even one spelled the
+ * same way, and it is not the legacy stream. */
+static const char unspelled[] = "\x01";
+
+static int is_unspelled(const char *text)
+{
+    return text != NULL && text[0] == unspelled[0];
+}
+
 static int null_stream(const char *text)
 {
     return text == NULL || strcmp(text, "0") == 0 || strcmp(text, "NULL") == 0 ||
            strcmp(text, "nullptr") == 0;
 }
 
-/* The text of argument 'arg' of 'call' (malloc'ed), or NULL when the call gives none. */
+/* The text of the stream or event argument 'arg' (malloc'ed): NULL when it is a null cursor, left
+ * out (a default argument) or a null handle lint cannot spell, otherwise as written, or
+ * 'unspelled'. */
+static char *handle_text(CXCursor arg)
+{
+    if (ss_ast_is_null(arg) || ss_check_is_omitted(arg))
+        return NULL;
+    char *text = ss_expr_text(arg);
+    if (text == NULL && ss_stream_constant(arg) != SS_STREAM_NULL)
+        text = ss_xstrdup(unspelled);
+    return text;
+}
+
+/* The text of argument 'arg' of 'call' (handle_text), or NULL when the call gives none. */
 static char *arg_text(CXCursor call, int arg)
 {
     if (arg < 0 || clang_Cursor_getNumArguments(call) <= arg)
         return NULL;
-    return ss_expr_text(clang_Cursor_getArgument(call, (unsigned)arg));
+    return handle_text(clang_Cursor_getArgument(call, (unsigned)arg));
 }
 
-/* Whether the call's argument 'arg' is the stream 'stream' (NULL: the legacy one). */
+/* Whether the call's argument 'arg' is the stream 'stream' (NULL: the legacy one; 'unspelled'
+ * matches nothing). */
 static int on_stream(CXCursor call, int arg, const char *stream)
 {
     char *text = arg_text(call, arg);
-    int same = null_stream(text) ? null_stream(stream) : stream && strcmp(text, stream) == 0;
+    int same = is_unspelled(text) || is_unspelled(stream) ? 0
+               : null_stream(text)                        ? null_stream(stream)
+                                                          : stream && strcmp(text, stream) == 0;
     free(text);
     return same;
 }
 
-/* The index of the event written 'text' in w->events, or -1. */
+/* The index of the event written 'text' in w->events, or -1 ('unspelled' is none). */
 static int recorded_event(const next_wait_walk *w, const char *text)
 {
-    for (unsigned e = 0; text && e < w->event_count; e++)
+    for (unsigned e = 0; text && !is_unspelled(text) && e < w->event_count; e++)
         if (strcmp(w->events[e], text) == 0)
             return (int)e;
     return -1;
@@ -1369,6 +1428,15 @@ static void note_call_stores(rebind_walk *w, CXCursor call)
         note_store(w, ss_ast_child(member, 0));
 }
 
+/* Whether the declaration 'decl' declares a name that is a word of 'text' (word_in). */
+static int declares_name(CXCursor decl, const char *text)
+{
+    CXString name = clang_getCursorSpelling(decl);
+    int found = word_in(text, clang_getCString(name), 0);
+    clang_disposeString(name);
+    return found;
+}
+
 static enum CXChildVisitResult find_rebinding(CXCursor c, CXCursor parent, CXClientData data)
 {
     rebind_walk *w = data;
@@ -1377,6 +1445,8 @@ static enum CXChildVisitResult find_rebinding(CXCursor c, CXCursor parent, CXCli
         note_store(w, ss_ast_child(c, 0));
     else if (k == CXCursor_CallExpr)
         note_call_stores(w, c);
+    else if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl)
+        w->found = declares_name(c, w->text);
     if (!w->found && !w->in_call && ss_ast_same_node(c, w->call)) {
         w->in_call = 1;
         clang_visitChildren(c, find_rebinding, w);
@@ -1387,13 +1457,16 @@ static enum CXChildVisitResult find_rebinding(CXCursor c, CXCursor parent, CXCli
 }
 
 /* Whether the stream 'stream' of the copy or launch 'call' (in stmts[from]; a null cursor for
- * none) may stand for another stream after stmts[from] up to stmts[to - 1] (the walk above). */
+ * none) may stand for another stream after stmts[from] up to the wait's statement stmts[to],
+ * whole ('s = other, cudaStreamSynchronize(s);'): the walk above, or a declaration of a name of
+ * it ('cudaStream_t s = other;' shadowing a member 's'). A stream lint cannot spell
+ * ('unspelled') may always. */
 static int stream_rebound(ss_check_ctx *ctx, CXCursor call, CXCursor stream, const CXCursor *stmts,
                           unsigned from, unsigned to)
 {
-    char *text = ss_ast_is_null(stream) ? NULL : ss_expr_text(stream);
-    rebind_walk w = {ss_scope_outer_function(ctx->function), text, call, 0, -1, 0};
-    for (unsigned s = from; text && s < to && !w.found; s++)
+    char *text = handle_text(stream);
+    rebind_walk w = {ss_scope_outer_function(ctx->function), text, call, 0, -1, is_unspelled(text)};
+    for (unsigned s = from; text && s <= to && !w.found; s++)
         ss_ast_visit_whole(stmts[s], stmts[s], find_rebinding, &w);
     free(text);
     return w.found;
@@ -1546,8 +1619,10 @@ char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 
 /* The asynchronous readback of one value that the wait 'at' (stmts[index]) waits for: the
  * last such copy to the host in the three statements before it, the statements between
- * standing apart from its value (stands_apart). Sets '*var' to its value; a null cursor when
- * there is none. */
+ * standing apart from its value (stands_apart), the copy running whenever its statement does
+ * (ss_context_runs_whenever: a readback under 'if (k % every == 0)' leaves the other ways
+ * waiting with nothing read back). Sets '*var' to its value; a null cursor when there is
+ * none. */
 static CXCursor readback_waited(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts,
                                 unsigned index, CXCursor *var)
 {
@@ -1562,7 +1637,7 @@ static CXCursor readback_waited(ss_check_ctx *ctx, CXCursor at, const CXCursor *
         const ss_api *api = ss_scope_callee_api(copy);
         *var = value_var(ctx, copy, stmt);
         if (!ss_ast_is_null(*var) && api->sync != SS_SYNC_ALWAYS && api->sync != SS_SYNC_DEVICE &&
-            ss_check_copies_one_value(ctx, copy, api) &&
+            ss_context_runs_whenever(stmt, copy) && ss_check_copies_one_value(ctx, copy, api) &&
             waits_past(ctx, copy, stmts, index - back, index, var, 1))
             return copy;
         break;
@@ -1907,16 +1982,16 @@ static CXCursor launch_in(CXCursor stmt)
  * its stream as written (waits_on_stream). */
 static int waits_for_launch(CXCursor stmt, CXCursor launch)
 {
-    CXCursor stream = ss_check_stream_arg(launch, NULL);
-    char *text = ss_ast_is_null(stream) ? NULL : ss_expr_text(stream);
+    char *text = handle_text(ss_check_stream_arg(launch, NULL));
     int waits = waits_on_stream(stmt, text);
     free(text);
     return waits;
 }
 
-/* The last launch in the three statements before the wait, where it writes pinned host memory
- * (written_memory), the statements between stand apart from it (stands_apart) and its stream
- * as written names the same stream at the wait (stream_rebound). */
+/* The last launch in the three statements before the wait, where it runs whenever its
+ * statement does (ss_context_runs_whenever) and writes pinned host memory (written_memory), the
+ * statements between stand apart from it (stands_apart) and its stream as written names the
+ * same stream at the wait (stream_rebound). */
 CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsigned index,
                                   CXCursor *memory, size_t *count)
 {
@@ -1929,7 +2004,7 @@ CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsi
                 break;
             continue;
         }
-        *count = written_memory(ctx, launch, memory);
+        *count = ss_context_runs_whenever(stmt, launch) ? written_memory(ctx, launch, memory) : 0;
         int apart = *count > 0;
         for (unsigned s = index - back + 1; s < index && apart; s++)
             apart = stands_apart(ctx, stmts[s], memory, *count);
