@@ -392,12 +392,52 @@ static int on_this(CXCursor call)
  * a member of this object), makes it pending again; a function the flow does not follow that
  * may record it makes it pending too. Other work leaves it as it is: work queued after a
  * record is not waited for by the event. */
-/* Whether the call 'call' runs whenever the expression being followed does
- * (ss_context_runs_whenever): a wait or a copy in a '?:' arm or the right operand of '&&' or '||'
- * (`verbose && cudaMemcpy(...)`) may not run, and drains nothing for sure. */
+/* How deep inside an expression surely_runs follows a call. */
+enum { MAX_EXPR_DEPTH = 64 };
+
+/* Whether the child 'child' of the expression node 'node' runs whenever 'node' does: not an arm
+ * of '?:', the right operand of '&&' or '||', nor a lambda's body. An operator written in a
+ * macro's body cannot be read: in C++ ('cxx') '&&' and '||' give bool, so one of another type
+ * is none of them; in C, one of int type may be. */
+static int runs_in_expr(CXCursor node, CXCursor child, int cxx)
+{
+    char op[8];
+    if (ss_ast_same_node(ss_ast_child(node, 0), child))
+        return clang_getCursorKind(node) != CXCursor_LambdaExpr;
+    switch (clang_getCursorKind(node)) {
+    case CXCursor_ConditionalOperator:
+    case CXCursor_LambdaExpr:
+        return 0;
+    case CXCursor_BinaryOperator:
+        if (ss_ast_binary_op(node, op, sizeof op) == 0)
+            return strcmp(op, "&&") != 0 && strcmp(op, "||") != 0;
+        enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(node)).kind;
+        return k != CXType_Bool && (cxx || k != CXType_Int);
+    default:
+        return 1;
+    }
+}
+
+/* Whether the call 'call' runs whenever the expression being followed does: a wait or a copy
+ * in a '?:' arm or the right operand of '&&' or '||' (`verbose && cudaMemcpy(...)`) may not
+ * run, and drains nothing for sure. */
 static int surely_runs(const flow *f, CXCursor call)
 {
-    return f->expr == NULL || ss_context_runs_whenever(*f->expr, call);
+    if (f->expr == NULL || ss_ast_same_node(*f->expr, call))
+        return 1;
+    CXCursor path[MAX_EXPR_DEPTH];
+    long depth = ss_scope_path(*f->expr, call, NULL, path, MAX_EXPR_DEPTH);
+    if (depth < 0 || depth > MAX_EXPR_DEPTH)
+        return 0;
+    int cxx = clang_getCursorLanguage(f->function) == CXLanguage_CPlusPlus;
+    CXCursor parent = *f->expr;
+    for (long d = 0; d <= depth; d++) {
+        CXCursor child = d < depth ? path[d] : call;
+        if (!runs_in_expr(parent, child, cxx))
+            return 0;
+        parent = child;
+    }
+    return 1;
 }
 
 /* The state after the call 'call' of 'callee' (function_flow): where the call may not run
