@@ -95,6 +95,7 @@ typedef struct flow {
     goto_records *gotos;
     int left; /* a jump left the statements followed (a break or continue past them, a throw):
                * LEFT, with LEFT_UNDRAINED where no drain was on every way to it (leave) */
+    int return_leaves; /* a return leaves them too (the walk to the next wait, later_drain) */
 } flow;
 
 enum { LEFT = 1, LEFT_UNDRAINED = 2 };
@@ -353,6 +354,18 @@ static int is_call_operator(CXCursor decl)
     return call;
 }
 
+/* The lambda that 'call' calls: through a local variable (ss_scope_called_lambda), or where it
+ * is written ('[&] { ... }()'); else a null cursor. */
+static CXCursor called_lambda(CXCursor call)
+{
+    CXCursor lambda = ss_scope_called_lambda(call);
+    if (!ss_ast_is_null(lambda) || ss_ast_child_count(call) == 0 ||
+        !is_call_operator(clang_getCursorReferenced(call)))
+        return lambda;
+    CXCursor object = ss_ast_strip(ss_ast_child(call, 0));
+    return clang_getCursorKind(object) == CXCursor_LambdaExpr ? object : clang_getNullCursor();
+}
+
 /* Whether 'call', of a function the flow does not follow, may record the question's event:
  * a call through a pointer or a function object, a function of the event's class (which
  * reaches its members), or one given the object or an event. */
@@ -531,7 +544,10 @@ static void call_flow(flow *f, CXCursor call)
     }
     if (api || (f->q->own_default && thrust_on_default(call)))
         return;
+    /* A lambda's call operator is followed into its body, as a function of the unit. */
     CXCursor callee = ss_callgraph_callee(f->q->graph, call);
+    if (ss_ast_is_null(callee))
+        callee = called_lambda(call);
     char *usr = ss_ast_is_null(callee) && f->q->assumed ? ss_project_declared_only(call) : NULL;
     uint64_t bit = usr ? assume(f->q->assumed, usr) : 0;
     if (bit) {
@@ -970,6 +986,17 @@ static void if_flow(flow *f, CXCursor s)
     f->now = join(taken, f->now);
 }
 
+/* The return or co_return 's': its value, then the end of the function; where a return leaves
+ * the statements followed (return_leaves), it is a jump past them (leave). */
+static void return_flow(flow *f, CXCursor s)
+{
+    children_flow(f, s);
+    f->returned = join(f->returned, f->now);
+    if (f->return_leaves && f->now.state != UNREACHED)
+        leave(f);
+    f->now = unreached();
+}
+
 static void stmt_flow(flow *f, CXCursor s)
 {
     if (--flow_budget < 0) {
@@ -998,11 +1025,13 @@ static void stmt_flow(flow *f, CXCursor s)
             loop_flow(f, s, 1);
         return;
     case CXCursor_ReturnStmt:
-        children_flow(f, s);
-        f->returned = join(f->returned, f->now);
-        f->now = unreached();
+        return_flow(f, s);
         return;
     default:
+        if (k == CXCursor_UnexposedStmt && ss_ast_written_as(s, "co_return")) {
+            return_flow(f, s);
+            return;
+        }
         if (jump_stmt_flow(f, s))
             return;
         /* A throw leaves the way it is on (an error path, to a handler that starts busy,
@@ -1320,41 +1349,75 @@ static int walk_stops_at(CXCursor s)
            k == CXCursor_CXXCatchStmt || is_loop(s);
 }
 
+/* Whether a 'do { } while (0)' holds path[i] below every statement where the walk up from a
+ * call stops (walk_stops_at): a break or continue there goes on after it. */
+static int in_do_once(const CXCursor *path, long i)
+{
+    for (long j = i - 1; j >= 0 && !walk_stops_at(path[j]); j--) {
+        if (clang_getCursorKind(path[j]) == CXCursor_DoStmt && ss_ast_do_once(path[j]))
+            return 1;
+    }
+    return 0;
+}
+
+/* Where 'f' stands at a drain on every way since the walk began, its call in '*drain_call'
+ * and the waits it rests on in '*assumed'. Returns 1 where it does. */
+static int fresh_drain(const flow *f, CXCursor *drain_call, uint64_t *assumed)
+{
+    if (f->worked || f->now.state != DRAINED || !f->now.fresh)
+        return 0;
+    *drain_call = f->now.by;
+    *assumed = f->now.assumed;
+    return 1;
+}
+
+/* The statements of the block 'block' after its child 'child', followed by 'f' up to device
+ * work, a state not drained, or a fresh drain (fresh_drain). */
+static void block_rest_flow(flow *f, CXCursor block, CXCursor child, CXCursor *drain_call,
+                            uint64_t *assumed)
+{
+    int after = 0;
+    for (unsigned s = 0, n = ss_ast_child_count(block); s < n; s++) {
+        CXCursor stmt = ss_ast_child(block, s);
+        if (!after) {
+            after = ss_ast_same_node(stmt, child);
+            continue;
+        }
+        stmt_flow(f, stmt);
+        if (f->worked || f->now.state != DRAINED || fresh_drain(f, drain_call, assumed))
+            return;
+    }
+}
+
 /* A device-wide wait (or a draining copy) that follows the call 'at' in its function with no
- * device work queued between, on every way out of the blocks around it (walk_stops_at), none
- * of them left by a jump (jumped_away), or a null cursor. */
+ * device work queued between, on every way out of the blocks around it (walk_stops_at; a break
+ * or continue out of a 'do { } while (0)' goes on after it), none of them left by a jump or a
+ * return (jumped_away), or a null cursor. */
 static CXCursor later_drain(const question *q, CXCursor function, CXCursor at, uint64_t *assumed)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, at, path);
-    drain start = {DRAINED, clang_getNullCursor(), 0, 0, 0};
+    drain start = {DRAINED, clang_getNullCursor(), 0, 0, 0}, once_out = unreached();
     goto_records gotos = {NULL, 0, 0};
     flow f = flow_of(q, function, 0, start, &gotos);
+    f.return_leaves = 1;
     CXCursor drain_call = clang_getNullCursor();
     for (long i = found - 1; i >= 0 && ss_ast_is_null(drain_call); i--) {
         CXCursor child = i + 1 < found ? path[i + 1] : at;
         enum CXCursorKind k = clang_getCursorKind(path[i]);
         if (walk_stops_at(path[i]))
             break;
+        if (k == CXCursor_DoStmt && ss_ast_do_once(path[i])) {
+            f.now = join(f.now, once_out);
+            once_out = unreached();
+            if (fresh_drain(&f, &drain_call, assumed))
+                break;
+        }
         if (k != CXCursor_CompoundStmt)
             continue;
-        int after = 0;
-        for (unsigned s = 0, n = ss_ast_child_count(path[i]); s < n; s++) {
-            CXCursor stmt = ss_ast_child(path[i], s);
-            if (!after) {
-                after = ss_ast_same_node(stmt, child);
-                continue;
-            }
-            stmt_flow(&f, stmt);
-            if (f.worked || f.now.state != DRAINED)
-                break;
-            if (f.now.fresh) {
-                drain_call = f.now.by;
-                *assumed = f.now.assumed;
-                break;
-            }
-        }
-        if (f.worked || f.now.state != DRAINED)
+        f.breaks = f.continues = in_do_once(path, i) ? &once_out : NULL;
+        block_rest_flow(&f, path[i], child, &drain_call, assumed);
+        if (f.worked || (f.now.state != DRAINED && !(f.now.state == UNREACHED && f.breaks)))
             break;
     }
     free(path);
