@@ -110,6 +110,13 @@ enum {
  * where not visible). Returns an SS_COPY_KIND_ value. */
 int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *dst, CXCursor *src);
 
+/* Whether a synchronous copy of direction 'kind' (an SS_COPY_KIND_ value) returns before it
+ * runs, as CUDA's API synchronization behavior says, so that it is work queued on the device:
+ * one within the device or between devices, or one whose direction is not known
+ * (SS_COPY_KIND_DEFAULT, SS_COPY_KIND_UNKNOWN); not one between the host and the device, which
+ * returns when done or staged, nor one within the host. */
+int ss_sync_copy_queued(int kind);
+
 /* Whether the pointer 'expr' provably points to device memory (cudaMalloc...) where it stands
  * in 'function' (dataflow.h, ss_provenance_of). Returns 1 or 0. */
 int ss_check_is_device_pointer(CXCursor function, CXCursor expr);

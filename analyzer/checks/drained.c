@@ -522,7 +522,7 @@ static void call_flow(flow *f, CXCursor call)
      * cudaMemcpyDeviceToDevice, cudaMemcpyPeer; or of a direction lint cannot read) returns
      * before it runs, as CUDA's API synchronization behavior says: it is queued work. A copy
      * within the host queues nothing. */
-    if (sync_copy && !host_side(kind) && kind != SS_COPY_KIND_H2H) {
+    if (sync_copy && ss_sync_copy_queued(kind)) {
         if (f->q->legacy && on_legacy(f, call, api))
             return;
         f->now = busy();

@@ -762,8 +762,7 @@ static int is_copy_back(const ss_api *api, int kind)
  * launch. */
 static int is_device_copy(const ss_api *api, int kind)
 {
-    return api->sync == SS_SYNC_ALWAYS && kind != SS_COPY_KIND_H2D && kind != SS_COPY_KIND_D2H &&
-           kind != SS_COPY_KIND_H2H;
+    return api->sync == SS_SYNC_ALWAYS && ss_sync_copy_queued(kind);
 }
 
 /* Whether 'stmt' queues device work beside what ss_context_does_device_work sees: a

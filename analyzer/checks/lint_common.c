@@ -261,6 +261,11 @@ static CXCursor host_side(CXCursor function, CXCursor params, const char *side, 
     return param_field(function, params, field, call);
 }
 
+int ss_sync_copy_queued(int kind)
+{
+    return kind != SS_COPY_KIND_H2D && kind != SS_COPY_KIND_D2H && kind != SS_COPY_KIND_H2H;
+}
+
 int ss_copy_kind(CXCursor function, CXCursor call, const ss_api *api, CXCursor *dst, CXCursor *src)
 {
     int nargs = clang_Cursor_getNumArguments(call);
