@@ -79,6 +79,12 @@ struct ss_callgraph {
     char **instantiated; /* names in the main file's explicit instantiations */
     size_t instantiated_count, instantiated_cap;
     int instantiations_read;
+    /* Where the unit has errors (-1: not asked yet, 0, 1): the main file's tokens and the cursor
+     * each annotates, read once (mentions_all_seen). */
+    int has_errors;
+    CXToken *tokens;
+    CXCursor *token_cursors;
+    unsigned token_count;
 };
 
 static void *grow(void *v, size_t *cap, size_t count, size_t size)
@@ -266,6 +272,7 @@ ss_callgraph *ss_callgraph_build(CXTranslationUnit tu)
 {
     ss_callgraph *g = ss_xcalloc(1, sizeof *g);
     g->tu = tu;
+    g->has_errors = -1;
     build_walk w = {g, 0, NULL, 0, 0, NULL, 0, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(tu), collect_nodes, &w);
     index_nodes(g);
@@ -333,6 +340,9 @@ void ss_callgraph_free(ss_callgraph *g)
     for (size_t i = 0; i < g->instantiated_count; i++)
         free(g->instantiated[i]);
     free(g->instantiated);
+    if (g->tokens)
+        clang_disposeTokens(g->tu, g->tokens, g->token_count);
+    free(g->token_cursors);
     free(g);
 }
 
@@ -1070,6 +1080,228 @@ int ss_callgraph_runs_once(ss_callgraph *g, CXCursor function, char **why)
         return 0;
     *why = ss_xstrdup(g->nodes[n].once_why);
     return 1;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Functions that run only during set-up. */
+
+static int holds_goto_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_GotoStmt && k != CXCursor_IndirectGotoStmt)
+        return CXChildVisit_Recurse;
+    *(int *)data = 1;
+    return CXChildVisit_Break;
+}
+
+/* Whether the function 'f' holds a goto (a loop may be written with labels). */
+static int holds_goto(CXCursor f)
+{
+    int found = 0;
+    clang_visitChildren(f, (CXCursorVisitor)holds_goto_visit, &found);
+    return found;
+}
+
+static int is_main(const node *nd)
+{
+    CXString s = clang_getCursorSpelling(nd->cursor);
+    int main = clang_getCursorKind(nd->cursor) == CXCursor_FunctionDecl && clang_getCString(s) &&
+               strcmp(clang_getCString(s), "main") == 0;
+    clang_disposeString(s);
+    return main;
+}
+
+/* Whether the unit has errors; asked once. */
+static int unit_has_errors(ss_callgraph *g)
+{
+    if (g->has_errors >= 0)
+        return g->has_errors;
+    g->has_errors = 0;
+    unsigned count = clang_getNumDiagnostics(g->tu);
+    for (unsigned i = 0; i < count && !g->has_errors; i++) {
+        CXDiagnostic d = clang_getDiagnostic(g->tu, i);
+        g->has_errors = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+        clang_disposeDiagnostic(d);
+    }
+    return g->has_errors;
+}
+
+/* Whether every identifier of the main file spelled as node 'n''s function names it (its
+ * declarations, the calls the graph sees). A call clang could not make sense of in a unit with
+ * errors ('f(undeclared)') may be missing from the graph, its tokens not: then no. 1 in a
+ * unit without errors. */
+static int mentions_all_seen(ss_callgraph *g, size_t n)
+{
+    if (!unit_has_errors(g))
+        return 1;
+    if (g->tokens == NULL) {
+        CXCursor unit = clang_getTranslationUnitCursor(g->tu);
+        clang_tokenize(g->tu, clang_getCursorExtent(unit), &g->tokens, &g->token_count);
+        g->token_cursors = ss_xcalloc(g->token_count ? g->token_count : 1, sizeof(CXCursor));
+        clang_annotateTokens(g->tu, g->tokens, g->token_count, g->token_cursors);
+    }
+    const char *name = node_spelling(g, n);
+    int all = name != NULL;
+    for (unsigned i = 0; i < g->token_count && all; i++) {
+        if (clang_getTokenKind(g->tokens[i]) != CXToken_Identifier)
+            continue;
+        CXString t = clang_getTokenSpelling(g->tu, g->tokens[i]);
+        int same = strcmp(clang_getCString(t), name) == 0;
+        clang_disposeString(t);
+        CXCursor named = definition_of(clang_getCursorReferenced(g->token_cursors[i]));
+        all = !same || clang_equalCursors(named, g->nodes[n].cursor);
+    }
+    return all;
+}
+
+/* Whether every call of node 'n' is one this graph sees (as ss_callgraph_only_here says) and no
+ * other unit holds its definition: it has internal linkage or is defined in the main file; in a
+ * unit with errors, every mention of its name is one the graph knows (mentions_all_seen). */
+static int calls_all_seen(ss_callgraph *g, size_t n)
+{
+    const node *nd = &g->nodes[n];
+    if (callable_only_here(g, nd->cursor) == NULL || nd->refs > 0 || nd->outside > 0 ||
+        named_by_dependent(g, nd->cursor))
+        return 0;
+    return (clang_getCursorLinkage(nd->cursor) == CXLinkage_Internal ||
+            clang_Location_isFromMainFile(clang_getCursorLocation(nd->cursor))) &&
+           mentions_all_seen(g, n);
+}
+
+/* The walks of ss_callgraph_only_in_set_up: per node, 0 not decided, 1 deciding (a cycle: no),
+ * 2 yes, 3 no, for 'bounded' and for 'set_up_only'; 'next' the first caller on the way up. */
+typedef struct set_up_walk {
+    ss_callgraph *g;
+    unsigned char *bounded, *set_up;
+    size_t *next;
+    long found;   /* the set-up function the first way up passes through */
+    size_t finds; /* how many set-up functions the ways up pass through */
+} set_up_walk;
+
+/* Whether a call 'st' of a walk's way up is made where it runs when its caller does: not in its
+ * callee itself, nor in a lambda that is not invoked where it is written. */
+static int called_in_place(const ss_callgraph *g, const site *st)
+{
+    CXCursor holder;
+    return st->caller != st->callee &&
+           ss_ast_is_null(lambda_around(g->nodes[st->caller].cursor, st->call, &holder));
+}
+
+/* Whether node 'n' runs a bounded number of times per program, as the code shows: it is
+ * 'main', or every call of it is seen here and made outside any loop of a function that holds
+ * no goto and is so bounded in turn. */
+static int bounded(set_up_walk *w, size_t n, int depth)
+{
+    ss_callgraph *g = w->g;
+    if (w->bounded[n] >= 2 || w->bounded[n] == 1)
+        return w->bounded[n] == 2;
+    if (is_main(&g->nodes[n]) && !holds_goto(g->nodes[n].cursor)) {
+        w->bounded[n] = 2;
+        return 1;
+    }
+    if (depth > MAX_DEPTH || !calls_all_seen(g, n)) {
+        w->bounded[n] = 3;
+        return 0;
+    }
+    w->bounded[n] = 1;
+    size_t callers = 0;
+    int ok = 1;
+    for (size_t s = 0; s < g->site_count && ok; s++) {
+        const site *st = &g->sites[s];
+        if (st->callee != n)
+            continue;
+        CXCursor from = g->nodes[st->caller].cursor;
+        ok = called_in_place(g, st) && ss_ast_is_null(ss_scope_enclosing_loop(from, st->call)) &&
+             !holds_goto(from) && bounded(w, st->caller, depth + 1);
+        if (callers++ == 0)
+            w->next[n] = st->caller;
+    }
+    w->bounded[n] = ok && callers > 0 ? 2 : 3;
+    return w->bounded[n] == 2;
+}
+
+/* Whether every way into node 'n' passes through a bounded set-up function: 'n' is one (not a
+ * constructor), or it is not 'main', every call of it is seen here, made in place, and each
+ * caller passes in turn. */
+static int set_up_only(set_up_walk *w, size_t n, int depth)
+{
+    ss_callgraph *g = w->g;
+    if (w->set_up[n] >= 2 || w->set_up[n] == 1)
+        return w->set_up[n] == 2;
+    CXCursor f = g->nodes[n].cursor;
+    CXString s = clang_getCursorSpelling(f);
+    int named = clang_getCursorKind(f) != CXCursor_Constructor && clang_getCString(s) &&
+                name_says_set_up(clang_getCString(s));
+    clang_disposeString(s);
+    if (named && bounded(w, n, 0)) {
+        if (w->found < 0)
+            w->found = (long)n;
+        w->finds++;
+        w->set_up[n] = 2;
+        return 1;
+    }
+    if (depth > MAX_DEPTH || is_main(&g->nodes[n]) || !calls_all_seen(g, n)) {
+        w->set_up[n] = 3;
+        return 0;
+    }
+    w->set_up[n] = 1;
+    size_t callers = 0;
+    int ok = 1;
+    for (size_t i = 0; i < g->site_count && ok; i++) {
+        const site *st = &g->sites[i];
+        if (st->callee != n)
+            continue;
+        callers++;
+        ok = called_in_place(g, st) && set_up_only(w, st->caller, depth + 1);
+    }
+    w->set_up[n] = ok && callers > 0 ? 2 : 3;
+    return w->set_up[n] == 2;
+}
+
+/* "'S', which sets up (its name says so) and is called only outside loops, from 'run', from
+ * 'main'": the set-up function a walk found and the first way from it up to 'main'. */
+static char *set_up_words(const set_up_walk *w)
+{
+    const ss_callgraph *g = w->g;
+    size_t n = (size_t)w->found;
+    char *words = ss_xasprintf("'%s', which sets up (its name says so) and is called only "
+                               "outside loops",
+                               g->nodes[n].name);
+    for (int depth = 0; depth <= MAX_DEPTH && !is_main(&g->nodes[n]); depth++) {
+        n = w->next[n];
+        char *longer = ss_xasprintf("%s, from '%s'", words, g->nodes[n].name);
+        free(words);
+        words = longer;
+    }
+    return words;
+}
+
+int ss_callgraph_only_in_set_up(ss_callgraph *g, CXCursor function, char **why)
+{
+    *why = NULL;
+    long n = g ? find_node(g, definition_of(function)) : -1;
+    if (n < 0)
+        return 0;
+    set_up_walk w = {g,
+                     ss_xcalloc(g->count, 1),
+                     ss_xcalloc(g->count, 1),
+                     ss_xcalloc(g->count, sizeof(size_t)),
+                     -1,
+                     0};
+    int only = set_up_only(&w, (size_t)n, 0);
+    if (only) {
+        char *through = set_up_words(&w);
+        *why = w.found == n
+                   ? ss_xasprintf("%s", through)
+                   : ss_xasprintf("every call of '%s' is made during set-up, in %s%s",
+                                  g->nodes[n].name, through, w.finds > 1 ? " (and others)" : "");
+        free(through);
+    }
+    free(w.bounded);
+    free(w.set_up);
+    free(w.next);
+    return only;
 }
 
 long ss_callgraph_calls_of(ss_callgraph *g, CXCursor function, CXCursor *calls, CXCursor *callers,

@@ -124,6 +124,21 @@ int ss_callgraph_takes_value(ss_callgraph *graph, CXCursor call, int index);
  * for a message ("'Pool::Pool' is a constructor"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_sets_up(CXCursor function, char **why);
 
+/* Whether every way into 'function' (a definition) passes through a function that sets up
+ * (a word of its name starts with init or setup, as ss_callgraph_sets_up; not a constructor,
+ * whose calls the graph does not all see) and that runs a bounded number of times per program,
+ * as the code shows: it is called only outside loops and lambdas, from functions that are so
+ * called in turn, up to 'main'. Every function on those ways (the set-up one, the ones it
+ * reaches 'function' through, and those up to 'main') is called only where this graph sees it:
+ * of internal linkage, or inline or a template defined in the unit's main file (not a header
+ * another unit may include), not virtual, its address not taken, no global's initializer or
+ * template's unresolved call naming it; no call of them is made in a lambda that is not invoked
+ * where it is written, none is recursive, and none of those up to 'main' holds a goto (a loop
+ * written with labels). A loop of 'function' then runs during set-up. '*why' receives words
+ * for a message ("every call of 'load' comes from 'initCuda', which sets up (its name says so)
+ * and is called outside any loop, from 'run', from 'main'"), malloc'ed. Returns 1 or 0. */
+int ss_callgraph_only_in_set_up(ss_callgraph *graph, CXCursor function, char **why);
+
 /* Whether 'function' (a definition) tears down, so that a loop in it runs when an object is
  * destroyed, not on a hot path: a destructor, or a word of its name (split as above) starts
  * with finalize, cleanup, teardown, shutdown, destroy, reclaim or deinit ('commReclaim'). '*why'

@@ -157,6 +157,24 @@ static char *needed_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     return note;
 }
 
+/* "set-up: the loop at line 12 runs during set-up: ...": the loop's function sets up (its
+ * name, a constructor), or the call's runs only during set-up (ss_callgraph_only_in_set_up;
+ * not a lambda's, which may run later). Malloc'ed, or NULL. */
+static char *set_up_words(ss_check_ctx *ctx, const ss_loop_context *loop)
+{
+    char *why = NULL;
+    if (!ss_callgraph_sets_up(loop->function, &why) &&
+        (clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr ||
+         !ss_callgraph_only_in_set_up(ss_check_graph(ctx), ctx->function, &why)))
+        return NULL;
+    char *where =
+        loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
+    char *note = ss_xasprintf("set-up: the loop at %s runs during set-up: %s", where, why);
+    free(where);
+    free(why);
+    return note;
+}
+
 /* The words that make a note of a finding whose call runs on every iteration of 'loop': the
  * loop times itself (benchmark), runs during set-up or teardown, sweeps a few settings or runs
  * the call once in a while; a pageable copy whose next statement waits for it (the wait in the
@@ -168,14 +186,8 @@ static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
                           const ss_loop_context *loop, char **not_timed)
 {
     char *note = ss_context_timing_words(ctx, loop, at, not_timed);
-    char *set_up = NULL;
-    if (note == NULL && ss_callgraph_sets_up(loop->function, &set_up)) {
-        char *where = loop->chain ? ss_xstrdup(loop->place)
-                                  : ss_xasprintf("line %u", ss_scope_line(loop->loop));
-        note = ss_xasprintf("set-up: the loop at %s runs during set-up: %s", where, set_up);
-        free(where);
-        free(set_up);
-    }
+    if (note == NULL)
+        note = set_up_words(ctx, loop);
     if (note == NULL)
         note = ss_context_teardown_words(ctx, loop);
     if (note == NULL)
