@@ -1073,15 +1073,29 @@ static int null_stream(const char *text)
            strcmp(text, "nullptr") == 0;
 }
 
+static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    /* A conversion to the handle ('operator cudaStream_t() const' of a wrapper) is no call
+     * written in the text. */
+    *(int *)data |=
+        clang_getCursorKind(c) == CXCursor_CallExpr &&
+        clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_ConversionFunction;
+    return *(int *)data ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
 /* The text of the stream or event argument 'arg' (malloc'ed): NULL when it is a null cursor, left
  * out (a default argument) or a null handle lint cannot spell, otherwise as written, or
- * 'unspelled'. */
+ * 'unspelled': also a handle written with a call ('pool.next()', 'next_stream()'), which may give
+ * another stream each time it runs, so that two such texts never name the same one. */
 static char *handle_text(CXCursor arg)
 {
     if (ss_ast_is_null(arg) || ss_check_is_omitted(arg))
         return NULL;
-    char *text = ss_expr_text(arg);
-    if (text == NULL && ss_stream_constant(arg) != SS_STREAM_NULL)
+    int calls = 0;
+    ss_ast_visit_whole(arg, arg, find_call, &calls);
+    char *text = calls ? NULL : ss_expr_text(arg);
+    if (text == NULL && (calls || ss_stream_constant(arg) != SS_STREAM_NULL))
         text = ss_xstrdup(unspelled);
     return text;
 }
@@ -2134,6 +2148,61 @@ static enum CXChildVisitResult find_work_after(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Break;
 }
 
+/* The waits for a stream or an event (not for the whole device) in a function at or after
+ * 'start' (an offset), counted. */
+typedef struct later_wait_walk {
+    unsigned start;
+    unsigned count;
+} later_wait_walk;
+
+static enum CXChildVisitResult find_later_wait(CXCursor c, CXCursor parent, CXClientData data)
+{
+    later_wait_walk *w = data;
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (api && (api->klass == SS_CLASS_STREAM_SYNC || api->klass == SS_CLASS_EVENT_SYNC) &&
+        ss_ast_offset(c) >= w->start)
+        w->count++;
+    return CXChildVisit_Recurse;
+}
+
+/* Whether every wait after the copy 'at' in its function waits for the copy: each wait for a
+ * stream or an event is in a later statement of the copy's block that waits for the copy's
+ * stream as written (waits_on_stream), not rebound by then (stream_rebound). A wait for other
+ * work after the copy (another stream, the stream rebound, or one lint cannot place) is work
+ * a pinned buffer's copy could overlap with: the staging stall is not the caller's need. */
+static int later_waits_cover(ss_check_ctx *ctx, CXCursor at)
+{
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(top, at, path);
+    later_wait_walk all = {ss_ast_offset(at) + 1, 0};
+    clang_visitChildren(top, find_later_wait, &all);
+    unsigned covered = 0;
+    for (long i = found; i > 0 && all.count > 0; i--) {
+        if (clang_getCursorKind(path[i - 1]) != CXCursor_CompoundStmt)
+            continue;
+        CXCursor stmts[MAX_BLOCK];
+        unsigned at_index;
+        unsigned n = block_statements(path[i - 1], i < found ? path[i] : at, stmts, &at_index);
+        const ss_api *api = ss_scope_callee_api(at);
+        char *stream = arg_text(at, api->stream_arg);
+        for (unsigned s = at_index + 1; s < n; s++) {
+            later_wait_walk one = {0, 0};
+            ss_ast_visit_whole(stmts[s], stmts[s], find_later_wait, &one);
+            if (one.count == 1 && waits_on_stream(stmts[s], stream) &&
+                !stream_rebound(ctx, at, ss_check_stream_arg(at, api), stmts, at_index, s))
+                covered++;
+        }
+        free(stream);
+        break;
+    }
+    free(path);
+    return covered == all.count;
+}
+
 char *ss_context_handover_words(ss_check_ctx *ctx, CXCursor at)
 {
     const ss_api *api = ss_scope_callee_api(at);
@@ -2170,8 +2239,10 @@ char *ss_context_handover_words(ss_check_ctx *ctx, CXCursor at)
             clang_disposeString(name);
         }
     }
-    if (words == NULL)
+    if (words == NULL || !later_waits_cover(ctx, at)) {
+        free(words);
         return NULL;
+    }
     CXCursor loops[8];
     size_t loop_count = ss_scope_enclosing_loops(ctx->function, at, loops, 8);
     after_walk w = {ss_check_graph(ctx), ctx->function, at,
