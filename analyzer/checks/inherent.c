@@ -1177,17 +1177,6 @@ static int waits_on_stream(CXCursor stmt, const char *stream)
     return w.found;
 }
 
-static int next_waits_for_copy(CXCursor stmt, CXCursor at)
-{
-    const ss_api *api = ss_scope_callee_api(at);
-    if (api == NULL || !ss_context_is_wait(stmt))
-        return 0;
-    char *stream = arg_text(at, api->stream_arg);
-    int waits = waits_on_stream(stmt, stream);
-    free(stream);
-    return waits;
-}
-
 /* Whether 'stmt' only records events on the stream written 'stream' (NULL: the legacy one):
  * a cudaEventRecord (or its flag form) on it that runs whenever the statement does
  * (ss_context_runs_whenever: not under an 'if', a '?:' arm or the right of '&&'; an
@@ -1276,7 +1265,14 @@ static int only_records(CXCursor stmt, const char *stream, int any_stream)
  * 'pick(s, o)' taking 'cudaStream_t &'), a non-const method of it (outside the call itself);
  * or they store through a pointer or a reference ('*ps = other;', 'r = other;') while the
  * function makes one to a name of it ('&s' but as a CUDA call's argument, 'cudaStream_t &r =
- * s;'). Texts are compared as the rest of the file compares them: a name is a word. */
+ * s;', 'cudaStream_t *q = st;'); or, where a name of it may be reached otherwise (REACH_*: a
+ * field, a variable of static storage, a pointer or a reference), they store a value that may
+ * hold a stream through a pointer or a reference ('*kept = other;') or, for a name that refers
+ * through something else, anywhere ('st[0] = other;' for 'cudaStream_t &s = st[0]'), hand an
+ * array or a pointer of it to a call that may store through it ('std::fill', 'memcpy'), or call
+ * a function that may store into a name of it (note_callee_body: 'rotate();', a function that
+ * turns a global stream, a lambda that captures it by reference). Texts are compared as the
+ * rest of the file compares them: a name is a word. */
 
 /* Whether 'word' is a word of 'text' ('i' in 'st[i]', not in 'it'); with 'whole', one not
  * followed by a member access ('cs' in 'cs', not 'c' in 'c.s'). */
@@ -1293,13 +1289,82 @@ static int word_in(const char *text, const char *word, int whole)
     return 0;
 }
 
-/* Whether 'c' is a variable or a field whose name is a word of 'text' (word_in). */
-static int named_in(CXCursor c, const char *text, int whole)
+/* What else may reach a name of the stream's text than the function's own statements: a member
+ * of the object the method runs on (its other methods), a variable of static storage (any
+ * function), a field or such a variable (a pointer or reference kept anywhere: '*ps = other;'
+ * with 'ps = &s' made in the constructor, a reference member), a pointer or a reference, or a
+ * name lint cannot place (a structured binding): what it refers to may be stored into under
+ * another name ('st[0] = other;' for 'cudaStream_t &s = st[0]', 'pool[0]' with 'pool == st'). */
+enum { REACH_OWN = 1, REACH_GLOBAL = 2, REACH_SHARED = 4, REACH_THROUGH = 8 };
+
+static enum CXChildVisitResult find_reach(CXCursor c, CXCursor parent, CXClientData data)
+{
+    unsigned *reach = data;
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor decl = clang_getCursorReferenced(c);
+    enum CXCursorKind dk = clang_getCursorKind(decl);
+    enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(decl)).kind;
+    if (dk == CXCursor_FieldDecl)
+        *reach |= REACH_SHARED | (is_own_member(c) ? REACH_OWN : 0);
+    else if (dk == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(decl) == 1)
+        *reach |= REACH_SHARED | REACH_GLOBAL;
+    else if (dk != CXCursor_VarDecl && dk != CXCursor_ParmDecl && dk != CXCursor_EnumConstantDecl &&
+             dk != CXCursor_NonTypeTemplateParameter)
+        *reach |= REACH_THROUGH;
+    if (t == CXType_Pointer || t == CXType_LValueReference || t == CXType_RValueReference)
+        *reach |= REACH_THROUGH;
+    return CXChildVisit_Recurse;
+}
+
+/* Whether a value of type 't' may hold a stream of type 'stream': that type, an array of it, or
+ * a structure with such a field (three levels down). */
+typedef struct hold_walk {
+    CXType stream;
+    int depth;
+    int found;
+} hold_walk;
+
+static int may_hold(CXType t, CXType stream, int depth);
+
+static enum CXVisitorResult find_held(CXCursor field, CXClientData data)
+{
+    hold_walk *w = data;
+    w->found = may_hold(clang_getCursorType(field), w->stream, w->depth + 1);
+    return w->found ? CXVisit_Break : CXVisit_Continue;
+}
+
+static int may_hold(CXType t, CXType stream, int depth)
+{
+    t = clang_getCanonicalType(t);
+    if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    if (clang_equalTypes(clang_getUnqualifiedType(t), stream))
+        return 1;
+    if (t.kind != CXType_Record || depth >= 3)
+        return 0;
+    hold_walk w = {stream, depth, 0};
+    clang_Type_visitFields(t, find_held, &w);
+    return w.found;
+}
+
+/* Whether 'c' is a variable or a field whose name is a word of 'text' (word_in), not a local
+ * of the function 'local_to' (a null cursor: any). */
+static int named_in(CXCursor c, const char *text, int whole, CXCursor local_to)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
         return 0;
-    CXString name = clang_getCursorSpelling(clang_getCursorReferenced(c));
+    CXCursor decl = clang_getCursorReferenced(c);
+    if (!ss_ast_is_null(local_to) &&
+        clang_equalCursors(clang_getCanonicalCursor(clang_getCursorSemanticParent(decl)),
+                           clang_getCanonicalCursor(local_to)))
+        return 0;
+    CXString name = clang_getCursorSpelling(decl);
     int found = word_in(text, clang_getCString(name), whole);
     clang_disposeString(name);
     return found;
@@ -1319,25 +1384,43 @@ static int is_pointer(CXCursor e)
     return clang_getCanonicalType(clang_getCursorType(e)).kind == CXType_Pointer;
 }
 
+static int is_reference(CXType t)
+{
+    enum CXTypeKind k = clang_getCanonicalType(t).kind;
+    return k == CXType_LValueReference || k == CXType_RValueReference;
+}
+
+/* Whether the named declaration 'e' refers to refers through something else: a reference
+ * variable or field, or a name lint cannot place (a structured binding's). */
+static int names_through(CXCursor e)
+{
+    CXCursor decl = clang_getCursorReferenced(e);
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    return is_reference(clang_getCursorType(decl)) ||
+           (k != CXCursor_VarDecl && k != CXCursor_ParmDecl && k != CXCursor_FieldDecl);
+}
+
 /* Whether the store into 'target' may change what 'text' names: a name of it stored into
- * ('s', 'st[j]' for 'st[i]', 'c' for 'c.s'), or a member of an object the text names whole
- * ('cs.h' for 'cs'; not 'c.count' for 'c.s'). '*indirect' is set when it stores through a
- * pointer or a reference ('*ps', 'p[i]', 'r' declared 'T &r'); '*this' is the whole object. */
-static int target_named(CXCursor target, const char *text, int *indirect)
+ * ('s', 'st[j]' for 'st[i]', 'c' for 'c.s'; not a local of 'local_to'), or a member of an object
+ * the text names whole ('cs.h' for 'cs'; not 'c.count' for 'c.s'). '*indirect' is set when it
+ * stores through a pointer or a reference ('*ps', 'p[i]', 'r' declared 'T &r', a reference
+ * member, a structured binding, 'this->*pm', a '?:' or ',' result); '*this' is the whole object. */
+static int target_named(CXCursor target, const char *text, CXCursor local_to, int *indirect)
 {
     CXCursor e = ss_ast_strip(target);
     int member = 0; /* a member of 'e' is stored into, not 'e' whole */
     for (int hops = 0; hops < 8 && !ss_ast_is_null(e); hops++) {
         enum CXCursorKind k = clang_getCursorKind(e);
-        if (named_in(e, text, member))
+        if (named_in(e, text, member, local_to))
             return 1;
-        if (k == CXCursor_DeclRefExpr) {
-            CXType t = clang_getCanonicalType(clang_getCursorType(clang_getCursorReferenced(e)));
-            *indirect |= t.kind == CXType_LValueReference || t.kind == CXType_RValueReference;
+        if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr)
+            *indirect |= names_through(e);
+        if (k == CXCursor_DeclRefExpr)
             return 0;
-        }
         if (k == CXCursor_CXXThisExpr)
             return hops > 0 && !member;
+        if (k == CXCursor_BinaryOperator || k == CXCursor_ConditionalOperator)
+            *indirect = 1;
         if ((k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr &&
              k != CXCursor_MemberRefExpr) ||
             ss_ast_child_count(e) == 0)
@@ -1354,8 +1437,9 @@ static int target_named(CXCursor target, const char *text, int *indirect)
 }
 
 /* Whether the function makes a pointer or a reference to a name of 'text': '&x' (but as an
- * argument of a CUDA call, which keeps no pointer: 'cudaStreamCreate(&s)'), or a non-const
- * reference declared to it ('cudaStream_t &r = s;'). */
+ * argument of a CUDA call, which keeps no pointer: 'cudaStreamCreate(&s)'), a non-const
+ * reference declared to it ('cudaStream_t &r = s;', 'auto &[a, b] = pair;'), or a pointer
+ * declared or assigned from it ('cudaStream_t *q = st;', 'q = pool;'). */
 typedef struct alias_walk {
     const char *text;
     int found;
@@ -1366,55 +1450,155 @@ static enum CXChildVisitResult find_alias(CXCursor c, CXCursor parent, CXClientD
     alias_walk *w = data;
     enum CXCursorKind k = clang_getCursorKind(c);
     int indirect = 0;
+    CXCursor none = clang_getNullCursor();
     if (k == CXCursor_UnaryOperator && unary_is(c, "&") && ss_ast_child_count(c) > 0 &&
         !(clang_getCursorKind(parent) == CXCursor_CallExpr && ss_scope_callee_api(parent)))
-        w->found = target_named(ss_ast_child(c, 0), w->text, &indirect);
-    if (k == CXCursor_VarDecl && ss_ast_child_count(c) > 0) {
+        w->found = target_named(ss_ast_child(c, 0), w->text, none, &indirect);
+    if (clang_isDeclaration(k) && ss_ast_child_count(c) > 0) {
         CXType t = clang_getCanonicalType(clang_getCursorType(c));
         CXCursor init = ss_ast_child(c, ss_ast_child_count(c) - 1);
-        w->found = t.kind == CXType_LValueReference &&
-                   !clang_isConstQualifiedType(clang_getPointeeType(t)) &&
-                   clang_isExpression(clang_getCursorKind(init)) &&
-                   target_named(init, w->text, &indirect);
+        w->found =
+            (t.kind == CXType_Pointer || (t.kind == CXType_LValueReference &&
+                                          !clang_isConstQualifiedType(clang_getPointeeType(t)))) &&
+            clang_isExpression(clang_getCursorKind(init)) &&
+            target_named(init, w->text, none, &indirect);
     }
+    if (assigns(c) && ss_ast_child_count(c) > 1 && is_pointer(ss_ast_child(c, 0)))
+        w->found = target_named(ss_ast_child(c, 1), w->text, none, &indirect);
     return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
 typedef struct rebind_walk {
+    ss_callgraph *graph;
     CXCursor function; /* where a pointer or a reference to the stream may be made */
     const char *text;  /* the stream as written */
     CXCursor call;     /* the copy or launch */
+    CXType type;       /* the stream's type */
+    unsigned reach;    /* REACH_* of the text's names */
+    CXCursor local_to; /* the function of the unit whose body the walk is in, or null */
+    int depth;         /* how many calls down the walk is */
     int in_call;       /* the walk is inside 'call' */
     int aliased;       /* find_alias's answer for 'function'; -1 until asked */
     int found;
 } rebind_walk;
 
-/* Notes in 'w' whether the store into 'target' may rebind the stream. */
+/* Notes in 'w' whether the store into 'target' may rebind the stream: a name of it, a store
+ * through a pointer or a reference where the function makes one to it, and a store of a value
+ * that may hold a stream through a pointer or a reference where a name of it is shared, or
+ * anywhere where a name of it refers through something else (REACH_*). */
 static void note_store(rebind_walk *w, CXCursor target)
 {
     int indirect = 0;
-    w->found = target_named(target, w->text, &indirect);
+    w->found = target_named(target, w->text, w->local_to, &indirect);
     if (!w->found && indirect && w->aliased < 0) {
         alias_walk a = {w->text, 0};
         ss_ast_visit_whole(w->function, w->function, find_alias, &a);
         w->aliased = a.found;
     }
     w->found |= indirect && w->aliased > 0;
+    w->found |= ((w->reach & REACH_THROUGH) || (indirect && (w->reach & REACH_SHARED))) &&
+                may_hold(clang_getCursorType(target), w->type, 0);
 }
 
-/* Whether the parameter 'index' of the function type 'type' is a reference to non-const. */
-static int by_reference(CXType type, int index)
+/* The type of the function a call calls, also through a pointer to a function. */
+static CXType callee_type(CXCursor callee)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(callee));
+    return t.kind == CXType_Pointer ? clang_getCanonicalType(clang_getPointeeType(t)) : t;
+}
+
+/* Whether the parameter 'index' of the function type 'type' is a reference to non-const
+ * (pointer: a pointer to non-const). */
+static int by_reference(CXType type, int index, int pointer)
 {
     if (index < 0 || index >= clang_getNumArgTypes(type))
         return 0;
     CXType t = clang_getCanonicalType(clang_getArgType(type, (unsigned)index));
+    if (pointer)
+        return t.kind == CXType_Pointer && !clang_isConstQualifiedType(clang_getPointeeType(t));
     return t.kind == CXType_RValueReference ||
            (t.kind == CXType_LValueReference &&
             !clang_isConstQualifiedType(clang_getPointeeType(t)));
 }
 
-/* The stores of the call 'call' (rebind_walk): its reference parameters, an assignment
- * operator's left side, a swap's arguments, the object of a non-const method. */
+/* A pointer handed to a call that may store through it ('memcpy(st, o, sizeof st)',
+ * 'std::fill(st, st + 2, other)', 'helper(this)'): a name of the text it points at, the object
+ * the method runs on where a name is its member, or a value that may hold a stream where a name
+ * is shared or refers through something else. */
+static void note_pointee(rebind_walk *w, CXCursor arg)
+{
+    CXCursor e = ss_ast_strip(arg);
+    int indirect = 0;
+    if (clang_getCursorKind(e) == CXCursor_CXXThisExpr) {
+        w->found = (w->reach & REACH_OWN) != 0;
+        return;
+    }
+    CXType t = clang_getCanonicalType(clang_getCursorType(e));
+    int array = t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray;
+    if ((t.kind != CXType_Pointer && !array) ||
+        !may_hold(array ? clang_getArrayElementType(t) : clang_getPointeeType(t), w->type, 0))
+        return;
+    w->found = target_named(e, w->text, w->local_to, &indirect) ||
+               (w->reach & (REACH_THROUGH | REACH_SHARED));
+}
+
+static enum CXChildVisitResult find_rebinding(CXCursor c, CXCursor parent, CXClientData data);
+
+enum { MAX_REBIND_DEPTH = 3 };
+
+/* Whether 'call' calls a method on the object the method it is in runs on ('rotate();',
+ * 'this->rotate();'); '*is_const' tells a const one. */
+static int calls_on_this(CXCursor call, int *is_const)
+{
+    CXCursor decl = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(decl) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(decl) ||
+        ss_ast_child_count(call) == 0)
+        return 0;
+    *is_const = clang_CXXMethod_isConst(decl);
+    return is_own_member(ss_ast_child(call, 0));
+}
+
+/* A call that may reach a name of the text in its body: a method on the object where a name is
+ * its member, a lambda (its captures), any function where a name is of static storage. A
+ * function of the unit, or a lambda, is walked as the statements are (its own locals are not
+ * the text's names, and its declarations shadow nothing here), MAX_REBIND_DEPTH calls down;
+ * deeper, or without a body in the unit, a lambda, a non-const method on the object or a
+ * function outside the system headers (where a name is of static storage) may rebind it. */
+static void note_callee_body(rebind_walk *w, CXCursor call)
+{
+    if (ss_scope_callee_api(call) != NULL || ss_scope_is_launch(call))
+        return;
+    int is_const = 0;
+    int on_this = calls_on_this(call, &is_const);
+    CXCursor lambda = ss_scope_called_lambda(call);
+    CXCursor object =
+        ss_ast_child_count(call) > 0 ? ss_ast_strip(ss_ast_child(call, 0)) : clang_getNullCursor();
+    if (ss_ast_is_null(lambda) && clang_getCursorKind(object) == CXCursor_LambdaExpr)
+        lambda = object;
+    int reaches =
+        !ss_ast_is_null(lambda) || (w->reach & REACH_GLOBAL) || (on_this && (w->reach & REACH_OWN));
+    if (!reaches)
+        return;
+    CXCursor body = ss_ast_is_null(lambda) ? ss_callgraph_callee(w->graph, call) : lambda;
+    if (ss_ast_is_null(body) || w->depth >= MAX_REBIND_DEPTH) {
+        CXCursor decl = clang_getCursorReferenced(call);
+        w->found =
+            !ss_ast_is_null(lambda) || (on_this && !is_const) ||
+            ((w->reach & REACH_GLOBAL) && (ss_ast_is_null(decl) || !ss_ast_in_system_header(decl)));
+        return;
+    }
+    CXCursor local_to = w->local_to;
+    w->local_to = ss_ast_is_null(lambda) ? body : clang_getNullCursor();
+    w->depth++;
+    clang_visitChildren(body, find_rebinding, w);
+    w->depth--;
+    w->local_to = local_to;
+}
+
+/* The stores of the call 'call' (rebind_walk): its reference parameters (also of a function
+ * called through a pointer), what its pointer parameters point at (note_pointee), an
+ * assignment operator's left side, a swap's arguments, the object of a non-const method, and
+ * what its body may store into (note_callee_body). */
 static void note_call_stores(rebind_walk *w, CXCursor call)
 {
     CXString spelling = clang_getCursorSpelling(call);
@@ -1425,20 +1609,25 @@ static void note_call_stores(rebind_walk *w, CXCursor call)
     int swap = name && (strcmp(name, "swap") == 0 || strcmp(name, "exchange") == 0);
     clang_disposeString(spelling);
     CXCursor callee = clang_getCursorReferenced(call);
-    CXType type = clang_getCursorType(callee);
+    CXType type = callee_type(callee);
     int method = clang_getCursorKind(callee) == CXCursor_CXXMethod &&
                  !clang_CXXMethod_isStatic(callee) && !clang_CXXMethod_isConst(callee);
     int argc = clang_Cursor_getNumArguments(call);
     /* An operator that is a method: its object is argument 0. */
     int object_arg = method && argc == clang_getNumArgTypes(type) + 1;
     for (int i = 0; i < argc && !w->found; i++) {
-        if ((i == 0 && (assign || object_arg)) || swap || by_reference(type, i - object_arg))
-            note_store(w, clang_Cursor_getArgument(call, (unsigned)i));
+        CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+        if ((i == 0 && (assign || object_arg)) || swap || by_reference(type, i - object_arg, 0))
+            note_store(w, arg);
+        else if (by_reference(type, i - object_arg, 1) && !ss_scope_callee_api(call))
+            note_pointee(w, arg);
     }
     CXCursor member = ss_ast_child_count(call) > 0 ? ss_ast_child(call, 0) : call;
     if (!w->found && method && !object_arg && !w->in_call &&
         clang_getCursorKind(member) == CXCursor_MemberRefExpr && ss_ast_child_count(member) > 0)
         note_store(w, ss_ast_child(member, 0));
+    if (!w->found && !w->in_call)
+        note_callee_body(w, call);
 }
 
 /* Whether the declaration 'decl' declares a name that is a word of 'text' (word_in). */
@@ -1454,13 +1643,14 @@ static enum CXChildVisitResult find_rebinding(CXCursor c, CXCursor parent, CXCli
 {
     rebind_walk *w = data;
     enum CXCursorKind k = clang_getCursorKind(c);
+    (void)parent;
     if (assigns(c) || (k == CXCursor_UnaryOperator && (stores(c) || unary_is(c, "&"))))
         note_store(w, ss_ast_child(c, 0));
     else if (k == CXCursor_CallExpr)
         note_call_stores(w, c);
-    else if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl)
+    else if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && w->depth == 0)
         w->found = declares_name(c, w->text);
-    if (!w->found && !w->in_call && ss_ast_same_node(c, w->call)) {
+    if (!w->found && !w->in_call && w->depth == 0 && ss_ast_same_node(c, w->call)) {
         w->in_call = 1;
         clang_visitChildren(c, find_rebinding, w);
         w->in_call = 0;
@@ -1473,16 +1663,53 @@ static enum CXChildVisitResult find_rebinding(CXCursor c, CXCursor parent, CXCli
  * none) may stand for another stream after stmts[from] up to the wait's statement stmts[to],
  * whole ('s = other, cudaStreamSynchronize(s);'): the walk above, or a declaration of a name of
  * it ('cudaStream_t s = other;' shadowing a member 's'). A stream lint cannot spell
- * ('unspelled') may always. */
+ * ('unspelled', also one written with a call) may always. */
 static int stream_rebound(ss_check_ctx *ctx, CXCursor call, CXCursor stream, const CXCursor *stmts,
                           unsigned from, unsigned to)
 {
     char *text = handle_text(stream);
-    rebind_walk w = {ss_scope_outer_function(ctx->function), text, call, 0, -1, is_unspelled(text)};
+    rebind_walk w = {ss_check_graph(ctx),
+                     ss_scope_outer_function(ctx->function),
+                     text,
+                     call,
+                     clang_getUnqualifiedType(clang_getCanonicalType(clang_getCursorType(stream))),
+                     0,
+                     clang_getNullCursor(),
+                     0,
+                     0,
+                     -1,
+                     is_unspelled(text)};
+    if (text && !w.found)
+        ss_ast_visit_whole(stream, stream, find_reach, &w.reach);
     for (unsigned s = from; text && s <= to && !w.found; s++)
         ss_ast_visit_whole(stmts[s], stmts[s], find_rebinding, &w);
     free(text);
     return w.found;
+}
+
+/* The text of the stream of the copy or launch 'call' (in stmts[from]) as the wait stmts[to]
+ * sees it (malloc'ed; NULL for the legacy stream): as written, or 'unspelled' where it may
+ * stand for another stream by then (stream_rebound), so that only a wait for the whole device
+ * waits for it. */
+static char *stream_at_wait(ss_check_ctx *ctx, CXCursor call, const CXCursor *stmts, unsigned from,
+                            unsigned to)
+{
+    CXCursor stream = ss_check_stream_arg(call, ss_scope_callee_api(call));
+    if (stream_rebound(ctx, call, stream, stmts, from, to))
+        return ss_xstrdup(unspelled);
+    return handle_text(stream);
+}
+
+/* Whether stmts[at_index + 1] waits for the asynchronous copy 'at' (in stmts[at_index]). */
+static int next_waits_for_copy(ss_check_ctx *ctx, const CXCursor *stmts, unsigned at_index,
+                               CXCursor at)
+{
+    if (ss_scope_callee_api(at) == NULL || !ss_context_is_wait(stmts[at_index + 1]))
+        return 0;
+    char *stream = stream_at_wait(ctx, at, stmts, at_index, at_index + 1);
+    int waits = waits_on_stream(stmts[at_index + 1], stream);
+    free(stream);
+    return waits;
 }
 
 /* Whether stmts[to] waits for the asynchronous copy 'copy' (in stmts[from]) and the statements
@@ -1499,9 +1726,9 @@ static int waits_past(ss_check_ctx *ctx, CXCursor copy, const CXCursor *stmts, u
     const ss_api *api = ss_scope_callee_api(copy);
     if (api == NULL || !ss_context_is_wait(stmts[to]))
         return 0;
-    char *stream = arg_text(copy, api->stream_arg);
+    char *stream = stream_at_wait(ctx, copy, stmts, from, to);
     next_wait_walk w = {stream, {NULL}, 0, 0};
-    int apart = !stream_rebound(ctx, copy, ss_check_stream_arg(copy, api), stmts, from, to);
+    int apart = 1;
     for (unsigned s = from + 1; s < to && apart; s++) {
         if (only_records(stmts[s], stream, 0))
             ss_ast_visit_whole(stmts[s], stmts[s], find_next_wait, &w);
@@ -1548,9 +1775,7 @@ static char *following_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CX
      * for another stream: next_waits_for_copy, nor one the copy's statement rebinds:
      * stream_rebound): the host waits for it anyway, and the staging costs nothing more. */
     if (!carried->sizing_only && rule == SS_RULE_PAGEABLE_ASYNC_COPY && at_index + 1 < n &&
-        next_waits_for_copy(stmts[at_index + 1], at) &&
-        !stream_rebound(ctx, at, ss_check_stream_arg(at, ss_scope_callee_api(at)), stmts, at_index,
-                        at_index + 1))
+        next_waits_for_copy(ctx, stmts, at_index, at))
         return ss_xasprintf("inherent: the next statement (line %u) waits for the copy anyway",
                             ss_scope_line(stmts[at_index + 1]));
     CXCursor vars[8];
@@ -1991,16 +2216,6 @@ static CXCursor launch_in(CXCursor stmt)
     return found;
 }
 
-/* Whether the wait 'stmt' waits for the launch 'launch': a wait for the whole device, or for
- * its stream as written (waits_on_stream). */
-static int waits_for_launch(CXCursor stmt, CXCursor launch)
-{
-    char *text = handle_text(ss_check_stream_arg(launch, NULL));
-    int waits = waits_on_stream(stmt, text);
-    free(text);
-    return waits;
-}
-
 /* The last launch in the three statements before the wait, where it runs whenever its
  * statement does (ss_context_runs_whenever) and writes pinned host memory (written_memory), the
  * statements between stand apart from it (stands_apart) and its stream as written names the
@@ -2021,9 +2236,10 @@ CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsi
         int apart = *count > 0;
         for (unsigned s = index - back + 1; s < index && apart; s++)
             apart = stands_apart(ctx, stmts[s], memory, *count);
-        if (apart && waits_for_launch(stmts[index], launch) &&
-            !stream_rebound(ctx, launch, ss_check_stream_arg(launch, NULL), stmts, index - back,
-                            index))
+        char *stream = apart ? stream_at_wait(ctx, launch, stmts, index - back, index) : NULL;
+        apart = apart && waits_on_stream(stmts[index], stream);
+        free(stream);
+        if (apart)
             return launch;
         break;
     }
@@ -2175,31 +2391,21 @@ static enum CXChildVisitResult find_later_wait(CXCursor c, CXCursor parent, CXCl
  * a pinned buffer's copy could overlap with: the staging stall is not the caller's need. */
 static int later_waits_cover(ss_check_ctx *ctx, CXCursor at)
 {
-    CXCursor top = ss_scope_outer_function(ctx->function);
-    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
-    long found = ss_context_path(top, at, path);
     later_wait_walk all = {ss_ast_offset(at) + 1, 0};
-    clang_visitChildren(top, find_later_wait, &all);
+    clang_visitChildren(ss_scope_outer_function(ctx->function), find_later_wait, &all);
+    if (all.count == 0)
+        return 1;
+    CXCursor stmts[MAX_BLOCK];
+    unsigned at_index;
+    unsigned n = ss_context_statements_around(ctx->function, at, stmts, MAX_BLOCK, &at_index);
     unsigned covered = 0;
-    for (long i = found; i > 0 && all.count > 0; i--) {
-        if (clang_getCursorKind(path[i - 1]) != CXCursor_CompoundStmt)
-            continue;
-        CXCursor stmts[MAX_BLOCK];
-        unsigned at_index;
-        unsigned n = block_statements(path[i - 1], i < found ? path[i] : at, stmts, &at_index);
-        const ss_api *api = ss_scope_callee_api(at);
-        char *stream = arg_text(at, api->stream_arg);
-        for (unsigned s = at_index + 1; s < n; s++) {
-            later_wait_walk one = {0, 0};
-            ss_ast_visit_whole(stmts[s], stmts[s], find_later_wait, &one);
-            if (one.count == 1 && waits_on_stream(stmts[s], stream) &&
-                !stream_rebound(ctx, at, ss_check_stream_arg(at, api), stmts, at_index, s))
-                covered++;
-        }
+    for (unsigned s = at_index + 1; s < n; s++) {
+        later_wait_walk one = {0, 0};
+        ss_ast_visit_whole(stmts[s], stmts[s], find_later_wait, &one);
+        char *stream = stream_at_wait(ctx, at, stmts, at_index, s);
+        covered += one.count == 1 && waits_on_stream(stmts[s], stream);
         free(stream);
-        break;
     }
-    free(path);
     return covered == all.count;
 }
 
