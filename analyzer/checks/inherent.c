@@ -98,11 +98,27 @@ static int in_decltype(CXCursor root, CXCursor c)
     return found;
 }
 
+/* Whether 'c' is a cast written with a type ('static_cast<T>(x)', '(T)x', 'T(x)'). */
+static int is_explicit_cast(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    return k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr ||
+           k == CXCursor_CXXDynamicCastExpr || k == CXCursor_CXXReinterpretCastExpr ||
+           k == CXCursor_CXXConstCastExpr || k == CXCursor_CXXFunctionalCastExpr;
+}
+
 static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientData data)
 {
     ref_walk *w = data;
     if (w->evaluated && clang_getCursorKind(c) == CXCursor_UnaryExpr)
         return CXChildVisit_Continue; /* sizeof, alignof: the value is not read */
+    /* A cast's type comes before its operand, its last child: a name in the type is in a
+     * 'decltype' or 'typeof', also one a macro spells ('static_cast<TYPE_OF(n)>(4)'). */
+    unsigned children = ss_ast_child_count(c);
+    if (w->evaluated && is_explicit_cast(c) && children > 1) {
+        ss_ast_visit_whole(ss_ast_child(c, children - 1), c, find_ref, w);
+        return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
     if (names_var(c, w->var) || names_holder(c, parent, w->var)) {
         if (w->evaluated && in_decltype(w->root, c))
             return CXChildVisit_Continue;
@@ -122,7 +138,10 @@ static int references(CXCursor c, CXCursor var, int evaluated)
     if (names_var(c, var))
         return 1;
     ref_walk w = {var, 0, evaluated, c};
-    clang_visitChildren(c, find_ref, &w);
+    if (evaluated && is_explicit_cast(c) && ss_ast_child_count(c) > 1)
+        find_ref(c, c, &w);
+    else
+        clang_visitChildren(c, find_ref, &w);
     return w.found;
 }
 
@@ -163,7 +182,7 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
 {
     use_walk *w = data;
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_CXXNewExpr && refers_to(c, w->var)) {
+    if (k == CXCursor_CXXNewExpr && sized_by(c, w->var)) {
         w->use = ss_xstrdup("sizes an allocation with it");
         w->at = c;
         return CXChildVisit_Break;
@@ -190,7 +209,7 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
         /* A function of the unit that allocates (itself or two calls down), given the value. */
         CXCursor callee = ss_callgraph_callee(w->graph, c);
         CXCursor found;
-        if (!ss_ast_is_null(callee) && refers_to(c, w->var) &&
+        if (!ss_ast_is_null(callee) && sized_by(c, w->var) &&
             ss_callgraph_calls_named(w->graph, callee, allocators,
                                      sizeof allocators / sizeof allocators[0], &found)) {
             char *name = ss_qualified_name(callee);
