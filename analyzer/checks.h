@@ -107,7 +107,16 @@ typedef struct ss_check_ctx {
      * into a pointer, checks/inherent.c), or NULL: made before the walk, so that copies of the
      * context share it. */
     struct ss_check_memo *memo;
+    /* SYNC101/SYNC102 (checks/convention.c): each file's count of legacy-stream work and work on
+     * other streams, counted when first asked, or NULL; made before the walk, as 'memo'. */
+    struct ss_convention *convention;
 } ss_check_ctx;
+
+/* A unit's counts for ss_context_convention_words (checks/convention.c), empty;
+ * ss_convention_free frees them (NULL is fine). */
+typedef struct ss_convention ss_convention;
+ss_convention *ss_convention_new(void);
+void ss_convention_free(ss_convention *counts);
 
 /* A unit's memo (ss_check_ctx's 'memo'), empty; ss_check_memo_free frees it (NULL is fine). */
 struct ss_check_memo *ss_check_memo_new(void);

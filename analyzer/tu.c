@@ -954,6 +954,7 @@ static void analyze_unit(CXTranslationUnit tu, const ss_tu_input *in, ss_result 
     ctx.hot_count = in->hot_count;
     ctx.streams = streams;
     ctx.memo = ss_check_memo_new();
+    ctx.convention = ss_convention_new();
     clang_getInclusions(tu, find_torch, &ctx.torch);
     if (!ctx.torch)
         ctx.torch = includes_torch(tu, in->file);
@@ -968,6 +969,7 @@ static void analyze_unit(CXTranslationUnit tu, const ss_tu_input *in, ss_result 
     }
     ss_callgraph_free(ctx.graph);
     ss_check_memo_free(ctx.memo);
+    ss_convention_free(ctx.convention);
 }
 
 /* The files of a unit read with their spaced launches rewritten (launch_spacing.c). */

@@ -192,4 +192,19 @@ int ss_check_is_readback(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
  * readback limit), wherever it is and whatever waits for it. Returns 1 or 0. */
 int ss_check_copies_one_value(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
 
+/* default_stream.c. What the synchronous call 'call' ('api' its row) does on the device without
+ * blocking the host, queued on the legacy stream: "copies device to device" (cudaMemcpy within
+ * the device, or cudaMemcpyDefault between two device buffers), "sets device memory" (a memset
+ * of device memory), or NULL for anything else; '*target' receives its destination argument. */
+const char *ss_default_stream_device_side(CXCursor function, CXCursor call, const ss_api *api,
+                                          CXCursor *target);
+
+/* convention.c. Words for a legacy-stream note where such work is the convention of the file
+ * holding 'at': of the unit's work in that file (launches and asynchronous calls, by their
+ * stream; the device-side synchronous copies and memsets, on the legacy stream), none or fewer
+ * than half is queued on other streams ("convention: this file queues most of its device work
+ * on the legacy stream (9 of 11 ...)"). NULL where the file queues at least as much on other
+ * streams, or without ctx->convention. Malloc'ed. */
+char *ss_context_convention_words(ss_check_ctx *ctx, CXCursor at);
+
 #endif

@@ -644,15 +644,19 @@ static void report_quiet(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const 
     free(quiet);
 }
 
-/* Makes the warning 'f', legacy-stream work in ctx->function, a note where its code had no
- * stream at hand to queue it on instead (ss_context_no_stream_at_hand): whether the unit's other
- * streams have work when it runs is a run-time question. Comes after every other reason for a note,
- * and after the context's: a note keeps its own words. Returns 1 when it made it a note. */
-static int quiet_unhanded(ss_check_ctx *ctx, ss_finding *f)
+/* Makes the warning 'f', legacy-stream work at 'at' in ctx->function, a note where its code had
+ * no stream at hand to queue it on instead (ss_context_no_stream_at_hand), or where its file
+ * queues most of its work on the legacy stream (ss_context_convention_words): whether the unit's
+ * other streams have work when it runs is a run-time question, and no stream argument was left
+ * out. Comes after every other reason for a note, and after the context's: a note keeps its own
+ * words. Returns 1 when it made it a note. */
+static int quiet_unhanded(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
 {
     if (f->severity != SS_SEV_WARNING)
         return 0;
     char *words = ss_context_no_stream_at_hand(ctx);
+    if (words == NULL)
+        words = ss_context_convention_words(ctx, at);
     if (words == NULL)
         return 0;
     char *longer = ss_xasprintf("%s; %s", f->message, words);
@@ -695,7 +699,7 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
     if (why == NULL) {
         size_t count = ctx->result->count;
         ss_check_report(ctx, rule, at, message, hint_for(ctx));
-        if (ctx->result->count > count && quiet_unhanded(ctx, &ctx->result->findings[count]))
+        if (ctx->result->count > count && quiet_unhanded(ctx, at, &ctx->result->findings[count]))
             count = ctx->result->count; /* a note now: nothing left to ask */
         if (ctx->stream_use == 4 && ctx->result->count > count)
             ss_project_ask_params(ctx, rule, &ctx->result->findings[count], params_words);
@@ -788,8 +792,30 @@ static void report_device_side(ss_check_ctx *ctx, CXCursor call, const char *mes
     if (looped)
         ss_loop_context_free(&loop);
     if (why == NULL && ctx->result->count > count)
-        quiet_unhanded(ctx, &ctx->result->findings[count]);
+        quiet_unhanded(ctx, call, &ctx->result->findings[count]);
     free(why);
+}
+
+const char *ss_default_stream_device_side(CXCursor function, CXCursor call, const ss_api *api,
+                                          CXCursor *target)
+{
+    if (api->sync != SS_SYNC_ALWAYS || ss_ast_is_null(function) || api->dst_arg < 0 ||
+        clang_Cursor_getNumArguments(call) <= api->dst_arg)
+        return NULL;
+    CXCursor dst = clang_Cursor_getArgument(call, (unsigned)api->dst_arg);
+    *target = dst;
+    if (api->klass == SS_CLASS_MEMSET)
+        return ss_check_is_device_pointer(function, dst) ? "sets device memory" : NULL;
+    if (api->klass != SS_CLASS_COPY)
+        return NULL;
+    CXCursor src;
+    int kind = ss_copy_kind(function, call, api, &dst, &src);
+    *target = dst;
+    if (kind == SS_COPY_KIND_D2D ||
+        (kind == SS_COPY_KIND_DEFAULT && ss_check_is_device_pointer(function, dst) &&
+         ss_check_is_device_pointer(function, src)))
+        return "copies device to device";
+    return NULL;
 }
 
 /* SYNC102 for the synchronous forms that do not block the host but are queued on the legacy
@@ -797,26 +823,11 @@ static void report_device_side(ss_check_ctx *ctx, CXCursor call, const char *mes
  * blocking stream, with which it serializes (rules.md, SYNC102 and SYNC202). */
 static void device_side_sync_call(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
-    if (ctx->per_thread || api->sync != SS_SYNC_ALWAYS || ss_ast_is_null(ctx->function) ||
-        api->dst_arg < 0 || clang_Cursor_getNumArguments(call) <= api->dst_arg)
+    CXCursor dst;
+    const char *what =
+        ctx->per_thread ? NULL : ss_default_stream_device_side(ctx->function, call, api, &dst);
+    if (what == NULL)
         return;
-    CXCursor dst = clang_Cursor_getArgument(call, (unsigned)api->dst_arg);
-    const char *what;
-    if (api->klass == SS_CLASS_MEMSET) {
-        if (!ss_check_is_device_pointer(ctx->function, dst))
-            return;
-        what = "sets device memory";
-    } else if (api->klass == SS_CLASS_COPY) {
-        CXCursor src;
-        int kind = ss_copy_kind(ctx->function, call, api, &dst, &src);
-        if (!(kind == SS_COPY_KIND_D2D ||
-              (kind == SS_COPY_KIND_DEFAULT && ss_check_is_device_pointer(ctx->function, dst) &&
-               ss_check_is_device_pointer(ctx->function, src))))
-            return;
-        what = "copies device to device";
-    } else {
-        return;
-    }
     if (ctx->blocking_stream == 0) {
         blocking_walk w = {ctx, clang_getNullCursor(), clang_getNullCursor()};
         clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_blocking, &w);

@@ -28,7 +28,7 @@ void blocking_priority(CUstream *out) { cuStreamCreateWithPriority(out, CU_STREA
 void record_legacy(CUevent ev, CUevent done, float *d)
 {
     slow<<<1, 32, 0, a>>>(d);
-    cuEventRecord(ev, 0); // expect: SYNC102 expect-severity: warning expect-message: 'cuEventRecord' in 'record_legacy'
-    cuEventRecordWithFlags(done, 0, 0); // expect: SYNC102 expect-severity: warning expect-message: 'cuEventRecordWithFlags' in 'record_legacy'
-    cuStreamWaitEvent(0, ev, 0); // expect: SYNC102 expect-severity: warning expect-message: 'cuStreamWaitEvent' in 'record_legacy'
+    cuEventRecord(ev, 0); // expect: SYNC102 expect-severity: note expect-message: 'cuEventRecord' in 'record_legacy'
+    cuEventRecordWithFlags(done, 0, 0); // expect: SYNC102 expect-severity: note expect-message: 'cuEventRecordWithFlags' in 'record_legacy'
+    cuStreamWaitEvent(0, ev, 0); // expect: SYNC102 expect-severity: note expect-message: 'cuStreamWaitEvent' in 'record_legacy'
 }

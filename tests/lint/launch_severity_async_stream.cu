@@ -10,9 +10,9 @@ __global__ void fill(float *x, float v) { x[threadIdx.x] = v; }
 void legacy(float *d, int n, cudaEvent_t done, cudaStream_t unused)
 {
     (void)unused;
-    fill<<<1, 32>>>(d, 1.0f); // expect: SYNC101 expect-severity: warning
-    cudaMemsetAsync(d, 0, n * sizeof(float), 0); // expect: SYNC102 expect-severity: warning
-    cudaEventRecord(done); // expect: SYNC102 expect-severity: warning
+    fill<<<1, 32>>>(d, 1.0f); // expect: SYNC101 expect-severity: note expect-message: convention:
+    cudaMemsetAsync(d, 0, n * sizeof(float), 0); // expect: SYNC102 expect-severity: note expect-message: convention:
+    cudaEventRecord(done); // expect: SYNC102 expect-severity: note expect-message: convention:
 }
 
 void legacy_only(float *d, int n, cudaEvent_t done)

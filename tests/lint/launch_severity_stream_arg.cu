@@ -9,8 +9,8 @@ __global__ void fill(float *x, float v) { x[threadIdx.x] = v; }
 void legacy(float *d, cudaStream_t unused)
 {
     (void)unused;
-    fill<<<1, 32>>>(d, 1.0f); // expect: SYNC101 expect-severity: warning
-    cudaMemsetAsync(d, 0, 32 * sizeof(float)); // expect: SYNC102 expect-severity: warning
+    fill<<<1, 32>>>(d, 1.0f); // expect: SYNC101 expect-severity: note expect-message: convention:
+    cudaMemsetAsync(d, 0, 32 * sizeof(float)); // expect: SYNC102 expect-severity: note expect-message: convention:
 }
 
 void legacy_only(float *d)

@@ -24,7 +24,7 @@ void importLevels(int levels)
     cudaMalloc(&a, 64 * levels);
     cudaMalloc(&b, 64 * levels);
     for (int i = 0; i < levels; i++)
-        cudaMemcpy(a + 16 * i, b + 16 * i, 64, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: warning expect-message: (line 47); it runs on every iteration of the loop at line 26, which enqueues device work
+        cudaMemcpy(a + 16 * i, b + 16 * i, 64, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: note expect-message: (line 47); it runs on every iteration of the loop at line 26, which enqueues device work
 }
 
 void frames(cudaStream_t s, int n)
@@ -34,8 +34,8 @@ void frames(cudaStream_t s, int n)
     cudaMalloc(&b, 64);
     for (int t = 0; t < n; t++) {
         step<<<1, 16, 0, s>>>(a);
-        cudaMemcpy(b, a, 64, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: warning expect-message: (line 47); it runs on every iteration of the loop at line 35, which enqueues device work
-        cudaMemset(a, 0, 64); // expect: SYNC102 expect-severity: warning expect-message: it runs on every iteration of the loop at line 35
+        cudaMemcpy(b, a, 64, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: note expect-message: (line 47); it runs on every iteration of the loop at line 35, which enqueues device work
+        cudaMemset(a, 0, 64); // expect: SYNC102 expect-severity: note expect-message: it runs on every iteration of the loop at line 35
     }
     cudaFree(a);
     cudaFree(b);

@@ -26,7 +26,7 @@ void run(float *d, int steps)
     cudaStreamCreateWithFlags(&s, cudaStreamDefault); // expect: SYNC103 expect-severity: note
     for (int i = 0; i < steps; i++)
         step<<<1, 32, 0, s>>>(d);
-    step<<<1, 32>>>(d); // expect: SYNC101 expect-severity: warning
+    step<<<1, 32>>>(d); // expect: SYNC101 expect-severity: note expect-message: convention:
     cudaStreamSynchronize(s);
     cudaStreamDestroy(s);
 }

@@ -15,21 +15,21 @@ cudaStream_t current_stream();
 void forward(float *x, cudaStream_t stream)
 {
     scale<<<1, 32, 0, stream>>>(x);
-    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: convention:
 }
 
 // A stream parameter used by nothing at all: still at hand.
 void backward(float *x, cudaStream_t stream)
 {
     (void)stream;
-    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: convention:
 }
 
 // A sibling call passes a getter's stream.
 void gemv(float *x)
 {
     scale<<<1, 32, 0, current_stream()>>>(x);
-    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: warning
+    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: note expect-message: convention:
 }
 
 // A local stream the function creates.
@@ -37,7 +37,7 @@ void staged(float *x)
 {
     cudaStream_t s;
     cudaStreamCreate(&s); // expect: SYNC103 expect-severity: note
-    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: convention:
     scale<<<1, 32, 0, s>>>(x);
     cudaStreamSynchronize(s);
     cudaStreamDestroy(s);
@@ -56,7 +56,7 @@ class Layer {
 
 void Layer::blend(float *x)
 {
-    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: convention:
 }
 
 // A class that keeps none, but another member passes a getter's stream.
@@ -68,14 +68,14 @@ class Gemv {
 
 void Gemv::compute2(float *x)
 {
-    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: convention:
 }
 
 // A lambda inside a function that takes a stream.
 void each(float *x, int n, cudaStream_t stream)
 {
     auto step = [&](int i) {
-        shift<<<1, 32>>>(x + i); // expect: SYNC101 expect-severity: warning
+        shift<<<1, 32>>>(x + i); // expect: SYNC101 expect-severity: note expect-message: convention:
     };
     for (int i = 0; i < n; i++)
         step(i);
@@ -129,7 +129,7 @@ class GemvAwq {
 
 template <int N> void GemvAwq::compute_gemv2(float *x)
 {
-    shift<<<N, 32>>>(x); // expect: SYNC101 expect-severity: warning
+    shift<<<N, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: convention:
 }
 
 template void GemvAwq::compute_gemv<4>(float *);
@@ -149,7 +149,7 @@ void each_plain(float *x, int n)
 static void normalize(float *x, int steps)
 {
     for (int i = 0; i < steps; i++)
-        shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning expect-message: it runs on every iteration of the loop at line 151, which enqueues device work
+        shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: it runs on every iteration of the loop at line 151, which enqueues device work
 }
 
 void pipeline(float *x, float *y, int n)
@@ -167,7 +167,7 @@ void pipeline(float *x, float *y, int n)
 // Two calls up: 'outer' takes a stream, 'middle' has none, 'inner' launches.
 static void inner(float *x)
 {
-    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: convention:
 }
 
 static void middle(float *x) { inner(x); }
@@ -194,17 +194,17 @@ struct Context {
 
 void layernorm(Context &ctx, float *x)
 {
-    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: convention:
 }
 
 void softmax(const Context *ctx, float *x)
 {
-    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: warning
+    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: note expect-message: convention:
 }
 
 void gelu(Context ctx, float *x)
 {
-    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: warning
+    shift<<<1, 32>>>(x); // expect: SYNC101 expect-severity: note expect-message: convention:
 }
 
 // A type that keeps no stream is no stream at hand.
@@ -228,5 +228,5 @@ class Model {
 
 void Model::zero(float *x)
 {
-    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: warning
+    cudaMemsetAsync(x, 0, 128); // expect: SYNC102 expect-severity: note expect-message: convention:
 }

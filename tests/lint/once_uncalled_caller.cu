@@ -35,20 +35,20 @@ public:
     // Called from the set-up and from 'reload', which another unit may call.
     void put_shadow(const float *src, size_t n)
     {
-        cudaMemcpy(m_shadow, src, n * sizeof(float), cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: warning
+        cudaMemcpy(m_shadow, src, n * sizeof(float), cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: note expect-message: convention:
         cudaDeviceSynchronize();
     }
     void reload(const float *src, size_t n);
     // Called from the set-up and from 'refresh', whose address is taken.
     void put_master(const float *src, size_t n)
     {
-        cudaMemcpy(m_master, src, n * sizeof(float), cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: warning
+        cudaMemcpy(m_master, src, n * sizeof(float), cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: note expect-message: convention:
     }
     void refresh(const float *src, size_t n) { put_master(src, n); }
     // Called from the set-up and from 'sync_shadow', which the training loop calls.
     void copy_shadow(size_t n)
     {
-        cudaMemcpy(m_shadow, m_params, n * sizeof(float), cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: warning expect-message: it runs on every iteration: 'Weights::copy_shadow()' called from 'Weights::sync_shadow()' is called from the loop at once_uncalled_caller.cu:72
+        cudaMemcpy(m_shadow, m_params, n * sizeof(float), cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: note expect-message: it runs on every iteration: 'Weights::copy_shadow()' called from 'Weights::sync_shadow()' is called from the loop at once_uncalled_caller.cu:72
     }
     void sync_shadow(size_t n) { copy_shadow(n); }
     void step(cudaStream_t s) { widen<<<1, 32, 0, s>>>(m_params, m_master); }

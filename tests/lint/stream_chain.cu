@@ -15,8 +15,8 @@ void five(int *d, cudaStream_t unused)
     cudaStream_t s3 = s2;
     cudaStream_t s4 = s3;
     cudaStream_t s5 = s4;
-    step<<<1, 1, 0, s5>>>(d); // expect: SYNC101 expect-severity: warning expect-message: on the legacy default stream (stream 's5')
-    cudaMemsetAsync(d, 0, sizeof(int), s5); // expect: SYNC102 expect-severity: warning
+    step<<<1, 1, 0, s5>>>(d); // expect: SYNC101 expect-severity: note expect-message: on the legacy default stream (stream 's5')
+    cudaMemsetAsync(d, 0, sizeof(int), s5); // expect: SYNC102 expect-severity: note expect-message: convention:
 }
 
 void six(int *d)

@@ -31,11 +31,11 @@ void refresh_level(Level<float> &l, Mat<float> &a, const Mat<float> &b, float *d
 {
     (void)unused;
     l.refresh(a, b);
-    scale<<<1, 32>>>(d); // expect: SYNC101 expect-severity: warning
+    scale<<<1, 32>>>(d); // expect: SYNC101 expect-severity: note expect-message: convention:
 }
 
 void refresh_only(Level<float> &l, Mat<float> &a, const Mat<float> &b, float *d)
 {
     l.refresh(a, b);
-    scale<<<1, 32>>>(d); // expect: SYNC101 expect-severity: warning
+    scale<<<1, 32>>>(d); // expect: SYNC101 expect-severity: note expect-message: convention:
 }

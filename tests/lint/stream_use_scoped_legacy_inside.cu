@@ -12,7 +12,7 @@ template <typename T> void reduce_all(T *buf, T *other, size_t n)
     cudaStream_t side;
     cudaStreamCreate(&side); // expect: SYNC103
     cudaMemsetAsync(buf, 0, n * sizeof(T), side);
-    scale<<<1, 32>>>(other, (int)n); // expect: SYNC101 expect-severity: warning
+    scale<<<1, 32>>>(other, (int)n); // expect: SYNC101 expect-severity: note expect-message: convention:
     cudaStreamSynchronize(side); // expect: SYNC401
     cudaStreamDestroy(side);
 }
@@ -21,7 +21,7 @@ void train(float *d_x, float *d_grad, int n, int steps, cudaStream_t unused)
 {
     (void)unused;
     for (int i = 0; i < steps; i++) {
-        scale<<<1, 32>>>(d_x, n); // expect: SYNC101 expect-severity: warning
+        scale<<<1, 32>>>(d_x, n); // expect: SYNC101 expect-severity: note expect-message: convention:
         reduce_all(d_grad, d_x, n);
     }
 }

@@ -23,13 +23,13 @@ static void clear_static(float *d, size_t n)
 inline void clear_called(float *d, size_t n, cudaStream_t unused)
 {
     (void)unused;
-    cudaMemcpy(d, d + n / 2, n / 2, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: warning
+    cudaMemcpy(d, d + n / 2, n / 2, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: note expect-message: convention:
 }
 
 void clear_exported(float *d, size_t n, cudaStream_t unused)
 {
     (void)unused;
-    cudaMemcpy(d, d + n / 2, n / 2, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: warning
+    cudaMemcpy(d, d + n / 2, n / 2, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: note expect-message: convention:
 }
 
 struct Weights {
@@ -37,7 +37,7 @@ struct Weights {
     float *d;
     size_t n;
     void copy_to(float *other) { cudaMemcpy(other, d, n, cudaMemcpyDeviceToDevice); } // expect: SYNC102 expect-severity: note expect-message: not called in this unit: 'Weights::copy_to' is inline
-    virtual void refresh() { cudaMemcpy(d, d + n / 2, n / 2, cudaMemcpyDeviceToDevice); } // expect: SYNC102 expect-severity: warning
+    virtual void refresh() { cudaMemcpy(d, d + n / 2, n / 2, cudaMemcpyDeviceToDevice); } // expect: SYNC102 expect-severity: note expect-message: convention:
     virtual ~Weights() {}
 };
 
@@ -52,7 +52,7 @@ template <typename T> inline T *dev_copy(const T *src, size_t n)
 template <typename T> void copy_back(T *dst, const T *src, size_t n, cudaStream_t unused)
 {
     (void)unused;
-    cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: warning
+    cudaMemcpy(dst, src, n * sizeof(T), cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: note expect-message: convention:
 }
 
 template void copy_back<float>(float *, const float *, size_t, cudaStream_t);
@@ -60,7 +60,7 @@ template void copy_back<float>(float *, const float *, size_t, cudaStream_t);
 static void table_copy(float *d, size_t n, cudaStream_t unused)
 {
     (void)unused;
-    cudaMemcpy(d, d + n / 2, n / 2, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: warning
+    cudaMemcpy(d, d + n / 2, n / 2, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: note expect-message: convention:
 }
 
 static void (*const copiers[])(float *, size_t, cudaStream_t) = {table_copy};
