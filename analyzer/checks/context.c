@@ -215,6 +215,8 @@ static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
         note = ss_context_grow_only_words(ctx, loop, at);
     if (note == NULL)
         note = ss_context_refill_words(ctx, loop, at);
+    if (note == NULL)
+        note = ss_context_per_pass_words(ctx, loop, at);
     return note;
 }
 

@@ -285,6 +285,20 @@ char *ss_context_peer_staging_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor
  * enqueues device work down to its function (the words name the one on the loop's chain). */
 char *ss_context_refill_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
+/* loop_notes.c. "once per pass: the loop at line 30 blocks the host on each of its iterations
+ * (line 33), so this call adds one stall per pass of the loop at line 25, not one per step" when
+ * the call 'at' runs once per pass of 'loop' (no other loop between them, in its function nor
+ * in a function of the chain of calls from the loop) and beside it, in the loop's body or in a
+ * function of that chain, an inner loop runs whenever the call does (a statement of the same
+ * block, in no branch: before the call with no label between, or after it with no 'return',
+ * 'goto', 'break' or 'continue' on the way), or in a function of the unit such a statement
+ * surely calls (two calls down at most), that on each of its iterations surely queues device
+ * work and surely blocks the host (a wait for the device, a stream or an event, or a
+ * synchronous copy between the host and the device; itself or in the unit's functions it calls,
+ * three calls down at most), and that runs neither a constant few times (below 16) nor once per
+ * device. Malloc'ed, or NULL. */
+char *ss_context_per_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
+
 /* loop_notes.c. "the loop times its iterations ('cudaEventElapsedTime' at line 20): ..." when
  * the loop reads a clock (itself or in a function it calls), or is timed by the statements
  * right after it; NULL otherwise, and also for a loop that reads a clock but runs more of the
@@ -301,6 +315,11 @@ char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CX
  * check's condition, 'if ((e = cudaMemcpy(...)) != 0)', and a 'do { ... } while (0)' macro's
  * body run. Returns 1 or 0. */
 int ss_context_runs_whenever(CXCursor stmt, CXCursor target);
+
+/* host_reads.c. Whether the statement 'stmt' may leave the block it is in, past the statements
+ * after it: a 'return' or 'goto', a 'break' of no loop or 'switch' inside it, a 'continue' of no
+ * loop inside it. Returns 1 or 0. */
+int ss_context_may_leave(CXCursor stmt);
 
 /* loop_notes.c. "'cudaEventElapsedTime' at sift.cu:7" when the function 'function' reads an
  * event's elapsed time (itself or in a function of the unit it calls, as ss_context_timing_words

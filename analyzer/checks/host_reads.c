@@ -738,13 +738,15 @@ static int tail_apart(ss_callgraph *graph, CXCursor stmt, const work_count *w)
 /* Whether 'c' holds a way out of its function ('return', 'goto'), outside the lambdas it holds.
  * A 'throw' leaves by an error path, which does not reach the caller's next statement. Sets
  * '*leaves'. */
-/* What leaves a block: 'return' and 'goto' always; 'break' and 'continue' outside a loop or
- * 'switch' of their own (out of a 'do { } while (0)'); 'throw' inside a 'try' of the function
- * (caught there, past the statements after it). */
+/* What leaves a block: 'return' and 'goto' always; 'break' outside a loop or 'switch' of its
+ * own, 'continue' outside a loop of its own (out of a 'do { } while (0)'; a 'switch' does not
+ * hold it); 'throw' inside a 'try' of the function (caught there, past the statements after
+ * it). */
 typedef struct way_out {
     int leaves;
     int in_try;
-    int nested; /* inside a loop or 'switch' below the block's statement */
+    int nested;    /* inside a loop below the block's statement */
+    int in_switch; /* inside a 'switch' below it (a 'continue' there still leaves) */
 } way_out;
 
 static enum CXChildVisitResult find_way_out(CXCursor c, CXCursor parent, CXClientData data)
@@ -756,16 +758,24 @@ static enum CXChildVisitResult find_way_out(CXCursor c, CXCursor parent, CXClien
         return CXChildVisit_Continue;
     if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt ||
         k == CXCursor_CXXForRangeStmt || k == CXCursor_SwitchStmt) {
-        way_out inner = {0, w->in_try, 1};
-        ss_ast_visit_whole(c, c, find_way_out, &inner);
+        int sw = k == CXCursor_SwitchStmt;
+        way_out inner = {0, w->in_try, w->nested || !sw, w->in_switch || sw};
+        clang_visitChildren(c, find_way_out, &inner);
         w->leaves = inner.leaves;
         return w->leaves ? CXChildVisit_Break : CXChildVisit_Continue;
     }
     w->leaves = k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt ||
-                k == CXCursor_IndirectGotoStmt ||
-                (!w->nested && (k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt)) ||
+                k == CXCursor_IndirectGotoStmt || (!w->nested && k == CXCursor_ContinueStmt) ||
+                (!w->nested && !w->in_switch && k == CXCursor_BreakStmt) ||
                 (w->in_try && k == CXCursor_CXXThrowExpr);
     return w->leaves ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+int ss_context_may_leave(CXCursor stmt)
+{
+    way_out w = {0, 0, 0, 0};
+    ss_ast_visit_whole(stmt, stmt, find_way_out, &w);
+    return w.leaves;
 }
 
 /* Whether a statement of 'block' before its statement 'stmt' may leave the block: then a way
@@ -774,7 +784,7 @@ static enum CXChildVisitResult find_way_out(CXCursor c, CXCursor parent, CXClien
  * is inside a 'try' of the function, where a 'throw' leaves it too. */
 static int leaves_before(CXCursor block, CXCursor stmt, int in_try)
 {
-    way_out w = {0, in_try, 0};
+    way_out w = {0, in_try, 0, 0};
     unsigned n = ss_ast_child_count(block);
     for (unsigned i = 0; i < n && !w.leaves; i++) {
         CXCursor before = ss_ast_child(block, i);

@@ -1,7 +1,8 @@
 /* loop_notes.c: loops whose iterations cost little although they enqueue device work: a call
  * that runs only when a buffer grows (or while it is unset), a loop that times itself (a
  * benchmark), a sweep over a constant array of settings in a function that runs once, a branch
- * taken on one pass of the outermost loop (context_cases.h). */
+ * taken on one pass of the outermost loop, a call once per pass beside an inner loop that
+ * blocks the host on each of its own iterations (context_cases.h). */
 #include "ast.h"
 #include "callgraph.h"
 #include "common.h"
@@ -1618,5 +1619,361 @@ char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, C
     free(where);
     free(why);
     free(trips);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Once per pass, beside an inner loop that blocks the host on each of its iterations: a wait,
+ * copy or launch once per epoch, before or after the epoch's loop over its batches, each batch
+ * with its kernels and its own wait. The call adds one stall per pass to the many the inner
+ * loop already makes: not worth acting on. */
+
+/* An inner loop with a constant trip count below this (a few layers, devices or settings)
+ * does not make the call's stall a small share: the warning stays. */
+enum { FEW_TRIPS = 16 };
+/* How many calls down the unit's functions are followed: for the inner loop's wait and work,
+ * and for an inner loop in a function the outer loop calls. */
+enum { SURE_DEPTH = 3, LOOP_DEPTH = 2 };
+
+typedef enum sure_kind { SURE_BLOCKS, SURE_WORKS } sure_kind;
+
+/* Whether 'call', in 'function', blocks the host until the device is done with something: a
+ * wait for the device, a stream or an event, or a synchronous copy between the host and the
+ * device (one within the device returns before it runs). */
+static int blocks_host(CXCursor function, CXCursor call, const ss_api *api)
+{
+    if (api->klass == SS_CLASS_DEVICE_SYNC || api->klass == SS_CLASS_STREAM_SYNC ||
+        api->klass == SS_CLASS_EVENT_SYNC)
+        return 1;
+    if (api->klass != SS_CLASS_COPY || api->sync != SS_SYNC_ALWAYS)
+        return 0;
+    CXCursor dst, src;
+    int kind = ss_copy_kind(function, call, api, &dst, &src);
+    return kind == SS_COPY_KIND_H2D || kind == SS_COPY_KIND_D2H;
+}
+
+static int surely(ss_check_ctx *ctx, CXCursor function, CXCursor body, sure_kind what, int depth,
+                  CXCursor *found);
+
+/* Whether 'call' (in 'function') does 'what' itself: 1 or 0; -1 when it calls a function of
+ * the unit, into '*callee', which may. */
+static int call_does(ss_check_ctx *ctx, CXCursor function, CXCursor call, sure_kind what,
+                     CXCursor *callee)
+{
+    if (ss_scope_is_launch(call))
+        return what == SURE_WORKS;
+    const ss_api *api = ss_scope_callee_api(call);
+    if (api != NULL && blocks_host(function, call, api))
+        return what == SURE_BLOCKS || api->klass == SS_CLASS_COPY; /* a copy is work too */
+    if (api != NULL)
+        return what == SURE_WORKS && ss_api_enqueues(api) && api->klass != SS_CLASS_EVENT_RECORD &&
+               api->klass != SS_CLASS_STREAM_WAIT;
+    *callee = ss_callgraph_callee(ss_check_graph(ctx), call);
+    return ss_ast_is_null(*callee) ? 0 : -1;
+}
+
+typedef struct sure_walk {
+    ss_check_ctx *ctx;
+    CXCursor function, body;
+    sure_kind what;
+    int depth;
+    CXCursor found;
+} sure_walk;
+
+static enum CXChildVisitResult find_sure(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    sure_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (k != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXCursor callee = clang_getNullCursor(), below;
+    int does = call_does(w->ctx, w->function, c, w->what, &callee);
+    if (does != 0 && ss_context_runs_whenever(w->body, c) &&
+        (does > 0 || (w->depth > 0 && surely(w->ctx, callee, ss_ast_body(callee), w->what,
+                                             w->depth - 1, &below)))) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'body' (of a loop or of 'function') surely does 'what' whenever it runs: a call that
+ * runs whenever it does (ss_context_runs_whenever: in no branch, after nothing that may leave)
+ * and blocks the host (SURE_BLOCKS) or queues device work (SURE_WORKS), itself or through the
+ * unit's functions. '*found' receives that call. Returns 1 or 0. */
+static int surely(ss_check_ctx *ctx, CXCursor function, CXCursor body, sure_kind what, int depth,
+                  CXCursor *found)
+{
+    sure_walk w = {ctx, function, body, what, depth, clang_getNullCursor()};
+    if (!ss_ast_is_null(body))
+        ss_ast_visit_whole(body, body, find_sure, &w);
+    *found = w.found;
+    return !ss_ast_is_null(w.found);
+}
+
+/* The body of a loop: the first child of a 'do', the last of the others. */
+static CXCursor loop_body(CXCursor loop)
+{
+    unsigned n = ss_ast_child_count(loop);
+    if (n == 0)
+        return clang_getNullCursor();
+    return ss_ast_child(loop, clang_getCursorKind(loop) == CXCursor_DoStmt ? 0 : n - 1);
+}
+
+/* The size of a 'std::array<T, N>' (N: its bytes over its element's), or -1 for any other
+ * type. */
+static long long fixed_size(CXType t)
+{
+    char *name = ss_type_template_name(t);
+    int array = name != NULL && strcmp(name, "std::array") == 0;
+    free(name);
+    long long whole = clang_Type_getSizeOf(t);
+    long long each = array ? clang_Type_getSizeOf(clang_Type_getTemplateArgumentAsType(t, 0)) : 0;
+    return array && whole > 0 && each > 0 ? whole / each : -1;
+}
+
+/* Whether 'loop' runs a constant few times (below FEW_TRIPS): a 'for' whose condition compares
+ * with a constant, counting from a constant fewer times (or from anything up to a small
+ * constant; by any step other than one, whatever the constant), or a range-for over an array
+ * of constant size; unknown counts are not few. */
+static int few_trips(CXCursor loop)
+{
+    enum CXCursorKind k = clang_getCursorKind(loop);
+    if (k == CXCursor_CXXForRangeStmt) {
+        for (unsigned i = 0; i < ss_ast_child_count(loop); i++) {
+            CXType t = clang_getCanonicalType(clang_getCursorType(ss_ast_child(loop, i)));
+            if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+                t = clang_getCanonicalType(clang_getPointeeType(t));
+            if (t.kind == CXType_ConstantArray && clang_getArraySize(t) < FEW_TRIPS)
+                return 1;
+            if (fixed_size(t) >= 0 && fixed_size(t) < FEW_TRIPS)
+                return 1;
+        }
+        return 0;
+    }
+    if (k != CXCursor_ForStmt || ss_ast_child_count(loop) != 4)
+        return 0;
+    CXCursor init = ss_ast_child(loop, 0), cond = ss_ast_strip(ss_ast_child(loop, 1));
+    long long from = 0, to = 0;
+    if (clang_getCursorKind(cond) != CXCursor_BinaryOperator || ss_ast_child_count(cond) != 2)
+        return 0;
+    if (ss_ast_eval_int(ss_ast_child(cond, 1), &to) != 0 &&
+        ss_ast_eval_int(ss_ast_child(cond, 0), &to) != 0)
+        return 0;
+    int counted = clang_getCursorKind(init) == CXCursor_DeclStmt && ss_ast_child_count(init) == 1 &&
+                  ss_ast_child_count(ss_ast_child(init, 0)) > 0 &&
+                  ss_ast_eval_int(ss_ast_child(ss_ast_child(init, 0),
+                                               ss_ast_child_count(ss_ast_child(init, 0)) - 1),
+                                  &from) == 0;
+    long long span = counted ? to - from : to;
+    /* A step other than '++' or '--' ('b += 100') may make a long span a few trips. */
+    int unit_step =
+        clang_getCursorKind(ss_ast_strip(ss_ast_child(loop, 2))) == CXCursor_UnaryOperator;
+    return !unit_step || (span > -FEW_TRIPS && span < FEW_TRIPS);
+}
+
+/* The inner loop 'loop', in 'function', when it enqueues device work and blocks the host on
+ * each of its iterations (both surely, whenever its body runs), and does not run a constant
+ * few times nor once per device. '*wait' receives the call in its body that blocks. */
+static int blocking_loop(ss_check_ctx *ctx, CXCursor function, CXCursor loop, CXCursor *wait)
+{
+    CXCursor body = loop_body(loop), work;
+    return ss_scope_is_loop(loop) && !ss_ast_is_null(body) && !few_trips(loop) &&
+           !ss_scope_sets_device(body, 1) &&
+           surely(ctx, function, body, SURE_WORKS, SURE_DEPTH, &work) &&
+           surely(ctx, function, body, SURE_BLOCKS, SURE_DEPTH, wait);
+}
+
+/* An inner loop found: the loop, its blocking call, and the function it is in. */
+typedef struct inner_loop {
+    CXCursor loop, wait, function;
+} inner_loop;
+
+static int loop_in_call(ss_check_ctx *ctx, CXCursor function, CXCursor stmt, int depth,
+                        inner_loop *out);
+
+/* Whether the statement 'stmt' of a block of 'function' is such a loop, or surely calls a
+ * function of the unit whose body surely runs one (up to 'depth' calls down). */
+static int stmt_blocking_loop(ss_check_ctx *ctx, CXCursor function, CXCursor stmt, int depth,
+                              inner_loop *out)
+{
+    if (ss_scope_is_loop(stmt)) {
+        out->loop = stmt;
+        out->function = function;
+        return blocking_loop(ctx, function, stmt, &out->wait);
+    }
+    return depth > 0 && loop_in_call(ctx, function, stmt, depth, out);
+}
+
+typedef struct call_walk {
+    CXCursor stmt, found;
+} call_walk;
+
+static enum CXChildVisitResult find_sure_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    call_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && ss_context_runs_whenever(w->stmt, c)) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'stmt' (or the call it is) surely calls a function of the unit whose body holds, as
+ * one of its statements that runs whenever the body does, a blocking loop. */
+static int loop_in_call(ss_check_ctx *ctx, CXCursor function, CXCursor stmt, int depth,
+                        inner_loop *out)
+{
+    (void)function;
+    call_walk w = {stmt, clang_getNullCursor()};
+    ss_ast_visit_whole(stmt, stmt, find_sure_call, &w);
+    CXCursor callee =
+        ss_ast_is_null(w.found) ? w.found : ss_callgraph_callee(ss_check_graph(ctx), w.found);
+    CXCursor body = ss_ast_is_null(callee) ? callee : ss_ast_body(callee);
+    for (unsigned i = 0; !ss_ast_is_null(body) && i < ss_ast_child_count(body); i++) {
+        CXCursor s = ss_ast_child(body, i);
+        if (ss_context_runs_whenever(body, s) && stmt_blocking_loop(ctx, callee, s, depth - 1, out))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a statement holds a place a jump may land on: a label, or a 'case' or 'default' of
+ * no 'switch' inside it. */
+typedef struct label_walk {
+    int in_switch, found;
+} label_walk;
+
+static enum CXChildVisitResult find_label(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    label_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (k == CXCursor_SwitchStmt) {
+        label_walk inner = {1, 0};
+        clang_visitChildren(c, find_label, &inner);
+        w->found = inner.found;
+        return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    w->found = k == CXCursor_LabelStmt ||
+               ((k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt) && !w->in_switch);
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether a statement of 'block' from index 'from' to 'to' (both included) may be jumped into
+ * ('into') or may leave the block (ss_context_may_leave). */
+static int jumps(CXCursor block, unsigned from, unsigned to, int into)
+{
+    for (unsigned i = from; i <= to; i++) {
+        CXCursor s = ss_ast_child(block, i);
+        label_walk w = {0, 0};
+        if (into)
+            ss_ast_visit_whole(s, s, find_label, &w);
+        if (into ? w.found : ss_context_may_leave(s))
+            return 1;
+    }
+    return 0;
+}
+
+/* The statement of 'block' that holds 'point' (or is it): its index, or -1. */
+static long holder_index(CXCursor block, CXCursor point)
+{
+    CXCursor path[1];
+    long depth = ss_scope_path(block, point, NULL, path, 1);
+    if (depth < 0)
+        return -1;
+    CXCursor holder = depth == 0 ? point : path[0];
+    for (unsigned i = 0; i < ss_ast_child_count(block); i++) {
+        if (ss_ast_same_node(ss_ast_child(block, i), holder))
+            return i;
+    }
+    return -1;
+}
+
+/* A blocking inner loop (or a call of a function of the unit that surely runs one) among the
+ * statements of 'block' (a '{ }' of 'function') other than the one that holds 'point', that
+ * runs whenever 'point' does: before it, with nothing between that a jump may land on, or after
+ * it, with nothing from it on that may jump out of the block. Returns 1 and fills 'out', or 0. */
+static int sibling_loop(ss_check_ctx *ctx, CXCursor function, CXCursor block, CXCursor point,
+                        inner_loop *out)
+{
+    if (ss_ast_is_null(block) || clang_getCursorKind(block) != CXCursor_CompoundStmt)
+        return 0;
+    long j = holder_index(block, point);
+    unsigned n = ss_ast_child_count(block);
+    for (unsigned i = 0; j >= 0 && i < n; i++) {
+        if ((long)i == j)
+            continue;
+        int sure = (long)i < j ? !jumps(block, i + 1, (unsigned)j, 1)
+                               : !jumps(block, (unsigned)j, i - 1, 0);
+        if (sure && stmt_blocking_loop(ctx, function, ss_ast_child(block, i), LOOP_DEPTH, out))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether 'c' (in the named function around 'function') has 'loop' as its innermost loop, or
+ * none when 'loop' is null. */
+static int innermost_is(CXCursor function, CXCursor c, CXCursor loop)
+{
+    CXCursor loops[1];
+    size_t n = ss_scope_enclosing_loops(function, c, loops, 1);
+    return ss_ast_is_null(loop) ? n == 0 : n == 1 && ss_ast_same_node(loops[0], loop);
+}
+
+/* A blocking inner loop that runs whenever the call 'at' does, on a pass of 'loop': beside the
+ * call in the loop's body, or beside a call on the way down to it (the chain of calls from the
+ * loop). The call runs once per pass: no other loop lies between 'loop' and it, in its
+ * function nor in any function of the chain. Returns 1 and fills 'out', or 0. */
+static int pass_inner_loop(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at,
+                           inner_loop *out)
+{
+    CXCursor none = clang_getNullCursor(), body = loop_body(loop->loop);
+    if (loop->chain == NULL)
+        return !ss_ast_is_null(loop->function) && innermost_is(ctx->function, at, loop->loop) &&
+               sibling_loop(ctx, loop->function, body, at, out);
+    if (loop->call_count == 0 || !innermost_is(ctx->function, at, none) ||
+        !innermost_is(loop->function, loop->calls[0], loop->loop))
+        return 0;
+    for (size_t i = 1; i < loop->call_count; i++) {
+        if (!innermost_is(loop->froms[i], loop->calls[i], none))
+            return 0;
+    }
+    if (sibling_loop(ctx, loop->function, body, loop->calls[0], out))
+        return 1;
+    for (size_t i = 1; i < loop->call_count; i++) {
+        if (sibling_loop(ctx, loop->froms[i], ss_ast_body(loop->froms[i]), loop->calls[i], out))
+            return 1;
+    }
+    return sibling_loop(ctx, ctx->function, ss_ast_body(ctx->function), at, out);
+}
+
+char *ss_context_per_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    inner_loop inner;
+    if (!pass_inner_loop(ctx, loop, at, &inner))
+        return NULL;
+    char *outer =
+        loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
+    char *in = NULL;
+    if (!ss_ast_same_node(inner.function, loop->function)) {
+        char *name = ss_qualified_name(inner.function);
+        in = ss_xasprintf(" in '%s()'", name ? name : "?");
+        free(name);
+    }
+    char *words = ss_xasprintf(
+        "once per pass: the loop at line %u%s blocks the host on each of its iterations (line "
+        "%u), so this call adds one stall per pass of the loop at %s, not one per step",
+        ss_scope_line(inner.loop), in ? in : "", ss_scope_line(inner.wait), outer);
+    free(in);
+    free(outer);
     return words;
 }

@@ -2,7 +2,7 @@
 // where a device-wide wait follows it with nothing queued between and is reached on the other
 // ways too: that wait is the stall (a warning), and the readback adds none of its own (a note
 // that names the wait). Read back synchronously on every way to the wait, the readback is the
-// stall and the wait has nothing left to wait for.
+// stall and the wait has nothing left to wait for (a note: once per step, beside waiting steps).
 #include <cuda_runtime.h>
 
 struct Model {
@@ -26,7 +26,7 @@ void backward(Model *m, cudaStream_t s, int micro, int micros)
 void backward_always(Model *m, cudaStream_t s, int micro)
 {
     backward_kernel<<<1, 1, 0, s>>>(m->d_loss, micro);
-    cudaMemcpy(&m->loss, m->d_loss, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+    cudaMemcpy(&m->loss, m->d_loss, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: once per pass: the loop at line 36 blocks the host on each of its iterations (line 37)
     cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaMemcpy' at drained_metric.cu:29 drained it (a synchronous copy
 }
 
