@@ -40,6 +40,12 @@ typedef struct node {
     int once;             /* 0 not decided, 1 deciding, 2 runs once, 3 does not */
     char *once_why;       /* when it runs once */
     int never;            /* never_runs: 0 not decided, 2 never runs here, 3 may */
+    int seen;             /* calls_all_seen: 0 not decided, 2 yes, 3 no */
+    int bounded;          /* bounded: 0 not decided, 1 deciding (a cycle: no), 2 yes, 3 no */
+    size_t bounded_next;  /* bounded: the first caller on the way up */
+    int set_up;           /* set_up_only: 0 not decided, 1 deciding (a cycle: no), 2 yes, 3 no */
+    size_t set_up_via;    /* set_up_only: the set-up function of the first way up */
+    int set_up_many;      /* set_up_only: the ways up pass through more than one */
 } node;
 
 /* A node's function as it is spelled ('copy_async'), for finding the functions a name calls. */
@@ -58,6 +64,12 @@ typedef struct site {
     CXCursor loop[KINDS];
     CXCursor loop_work[KINDS];
 } site;
+
+/* An identifier of the main file: its spelling (malloc'ed) and its index among the tokens. */
+typedef struct token_name {
+    const char *spelling;
+    unsigned index;
+} token_name;
 
 struct ss_callgraph {
     CXTranslationUnit tu;
@@ -85,6 +97,8 @@ struct ss_callgraph {
     CXToken *tokens;
     CXCursor *token_cursors;
     unsigned token_count;
+    token_name *token_names; /* the identifiers among them, sorted by spelling */
+    size_t name_count;
 };
 
 static void *grow(void *v, size_t *cap, size_t count, size_t size)
@@ -343,6 +357,9 @@ void ss_callgraph_free(ss_callgraph *g)
     if (g->tokens)
         clang_disposeTokens(g->tu, g->tokens, g->token_count);
     free(g->token_cursors);
+    for (size_t i = 0; i < g->name_count; i++)
+        free((char *)g->token_names[i].spelling);
+    free(g->token_names);
     free(g);
 }
 
@@ -696,10 +713,11 @@ static int name_has_word(const char *name, int (*match)(const char *word, const 
 }
 
 /* A word that starts with init or setup, or 'up' after 'set'. Not 'Init' after 'De'
- * ('lanesDeInit' tears down: teardown_word). */
+ * ('lanesDeInit' tears down: teardown_word), nor initiate ('initiateStreaming' starts work). */
 static int set_up_word(const char *word, const char *prev)
 {
-    return (strncmp(word, "init", 4) == 0 && strcmp(prev, "de") != 0) ||
+    return (strncmp(word, "init", 4) == 0 && strncmp(word, "initiat", 7) != 0 &&
+            strcmp(prev, "de") != 0) ||
            strncmp(word, "setup", 5) == 0 ||
            (strcmp(prev, "set") == 0 && strncmp(word, "up", 2) == 0);
 }
@@ -1085,191 +1103,321 @@ int ss_callgraph_runs_once(ss_callgraph *g, CXCursor function, char **why)
 /* ------------------------------------------------------------------------------------------
  * Functions that run only during set-up. */
 
-static int holds_goto_visit(CXCursor c, CXCursor parent, CXClientData data)
+/* Calls that return twice (a loop written with them) end a walk up as a goto does. */
+static int returns_twice(CXCursor call)
+{
+    static const char *const names[] = {"setjmp",  "_setjmp",    "sigsetjmp", "__sigsetjmp",
+                                        "savectx", "getcontext", "vfork",     "__builtin_setjmp"};
+    CXString s = clang_getCursorSpelling(call);
+    const char *name = clang_getCString(s) ? clang_getCString(s) : "";
+    int twice = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !twice; i++)
+        twice = strcmp(name, names[i]) == 0;
+    clang_disposeString(s);
+    return twice;
+}
+
+static int holds_jump_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (k != CXCursor_GotoStmt && k != CXCursor_IndirectGotoStmt)
+    if (k != CXCursor_GotoStmt && k != CXCursor_IndirectGotoStmt &&
+        !(k == CXCursor_CallExpr && returns_twice(c)))
         return CXChildVisit_Recurse;
     *(int *)data = 1;
     return CXChildVisit_Break;
 }
 
-/* Whether the function 'f' holds a goto (a loop may be written with labels). */
-static int holds_goto(CXCursor f)
+/* Whether the function 'f' holds a goto or a call that returns twice (setjmp): a loop may be
+ * written with them. */
+static int holds_jump(CXCursor f)
 {
     int found = 0;
-    clang_visitChildren(f, (CXCursorVisitor)holds_goto_visit, &found);
+    clang_visitChildren(f, (CXCursorVisitor)holds_jump_visit, &found);
     return found;
 }
 
+/* Whether node 'nd' is the program's 'main' (at file scope, not one in a namespace). */
 static int is_main(const node *nd)
 {
     CXString s = clang_getCursorSpelling(nd->cursor);
-    int main = clang_getCursorKind(nd->cursor) == CXCursor_FunctionDecl && clang_getCString(s) &&
-               strcmp(clang_getCString(s), "main") == 0;
+    int main =
+        clang_getCursorKind(nd->cursor) == CXCursor_FunctionDecl && clang_getCString(s) &&
+        strcmp(clang_getCString(s), "main") == 0 &&
+        clang_getCursorKind(clang_getCursorSemanticParent(nd->cursor)) == CXCursor_TranslationUnit;
     clang_disposeString(s);
     return main;
 }
 
-/* Whether the unit has errors; asked once. */
+/* Whether the unit has errors; asked once. Where some error lies outside the main file, 2. */
 static int unit_has_errors(ss_callgraph *g)
 {
     if (g->has_errors >= 0)
         return g->has_errors;
     g->has_errors = 0;
     unsigned count = clang_getNumDiagnostics(g->tu);
-    for (unsigned i = 0; i < count && !g->has_errors; i++) {
+    for (unsigned i = 0; i < count && g->has_errors < 2; i++) {
         CXDiagnostic d = clang_getDiagnostic(g->tu, i);
-        g->has_errors = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error;
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+            CXSourceLocation at = clang_getDiagnosticLocation(d);
+            g->has_errors = clang_Location_isFromMainFile(at) ? 1 : 2;
+        }
         clang_disposeDiagnostic(d);
     }
     return g->has_errors;
 }
 
-/* Whether every identifier of the main file spelled as node 'n''s function names it (its
- * declarations, the calls the graph sees). A call clang could not make sense of in a unit with
- * errors ('f(undeclared)') may be missing from the graph, its tokens not: then no. 1 in a
- * unit without errors. */
-static int mentions_all_seen(ss_callgraph *g, size_t n)
+/* Whether an error of the unit lies in the extent of 'f' (its recovery may have dropped a call,
+ * or made a loop a block). */
+static int holds_error(ss_callgraph *g, CXCursor f)
 {
     if (!unit_has_errors(g))
-        return 1;
-    if (g->tokens == NULL) {
-        CXCursor unit = clang_getTranslationUnitCursor(g->tu);
-        clang_tokenize(g->tu, clang_getCursorExtent(unit), &g->tokens, &g->token_count);
-        g->token_cursors = ss_xcalloc(g->token_count ? g->token_count : 1, sizeof(CXCursor));
-        clang_annotateTokens(g->tu, g->tokens, g->token_count, g->token_cursors);
+        return 0;
+    unsigned begin, end;
+    ss_ast_range(f, &begin, &end);
+    unsigned count = clang_getNumDiagnostics(g->tu);
+    int inside = 0;
+    for (unsigned i = 0; i < count && !inside; i++) {
+        CXDiagnostic d = clang_getDiagnostic(g->tu, i);
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+            CXSourceLocation at = clang_getDiagnosticLocation(d);
+            unsigned offset;
+            clang_getSpellingLocation(at, NULL, NULL, NULL, &offset);
+            inside = clang_Location_isFromMainFile(at) && offset >= begin && offset <= end;
+        }
+        clang_disposeDiagnostic(d);
     }
-    const char *name = node_spelling(g, n);
-    int all = name != NULL;
-    for (unsigned i = 0; i < g->token_count && all; i++) {
+    return inside;
+}
+
+static int by_token_name(const void *a, const void *b)
+{
+    return strcmp(((const token_name *)a)->spelling, ((const token_name *)b)->spelling);
+}
+
+/* The main file's identifiers, their cursors and spellings, sorted by spelling: read once. */
+static void read_tokens(ss_callgraph *g)
+{
+    CXCursor unit = clang_getTranslationUnitCursor(g->tu);
+    clang_tokenize(g->tu, clang_getCursorExtent(unit), &g->tokens, &g->token_count);
+    g->token_cursors = ss_xcalloc(g->token_count ? g->token_count : 1, sizeof(CXCursor));
+    clang_annotateTokens(g->tu, g->tokens, g->token_count, g->token_cursors);
+    g->token_names = ss_xcalloc(g->token_count ? g->token_count : 1, sizeof(token_name));
+    for (unsigned i = 0; i < g->token_count; i++) {
         if (clang_getTokenKind(g->tokens[i]) != CXToken_Identifier)
             continue;
         CXString t = clang_getTokenSpelling(g->tu, g->tokens[i]);
-        int same = strcmp(clang_getCString(t), name) == 0;
+        g->token_names[g->name_count++] = (token_name){ss_xstrdup(clang_getCString(t)), i};
         clang_disposeString(t);
-        CXCursor named = definition_of(clang_getCursorReferenced(g->token_cursors[i]));
-        all = !same || clang_equalCursors(named, g->nodes[n].cursor);
     }
-    return all;
+    qsort(g->token_names, g->name_count, sizeof(token_name), by_token_name);
+}
+
+static int is_function_decl(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_FunctionTemplate;
+}
+
+/* Whether every identifier of the main file spelled as node 'n''s function names it, as one of
+ * its declarations or as the callee of a call the graph sees (as many such mentions as calls
+ * made in the main file): a mention the graph does not see as a call (a default member
+ * initializer, a default argument, a template argument, an attribute, a call clang could not
+ * make sense of in a unit with errors) may call it anywhere. */
+static int mentions_all_seen(ss_callgraph *g, size_t n)
+{
+    if (g->tokens == NULL)
+        read_tokens(g);
+    const char *name = node_spelling(g, n);
+    if (name == NULL)
+        return 0;
+    token_name key = {name, 0};
+    size_t lo = 0, hi = g->name_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (by_token_name(&g->token_names[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t calls = 0, mentions = 0;
+    for (size_t s = 0; s < g->site_count; s++)
+        calls += g->sites[s].callee == n &&
+                 clang_Location_isFromMainFile(clang_getCursorLocation(g->sites[s].call));
+    for (size_t k = lo; k < g->name_count && strcmp(g->token_names[k].spelling, name) == 0; k++) {
+        CXCursor at = g->token_cursors[g->token_names[k].index];
+        if (!clang_equalCursors(definition_of(clang_getCursorReferenced(at)), g->nodes[n].cursor))
+            return 0;
+        mentions += !is_function_decl(at);
+    }
+    return mentions == calls;
+}
+
+/* Names of members a language construct calls without naming them: a range-for's begin and
+ * end, a structured binding's get, a coroutine's promise and awaiter, swap in library
+ * algorithms. */
+static int called_unnamed(const char *name)
+{
+    static const char *const names[] = {"begin",         "end",
+                                        "get",           "swap",
+                                        "await_ready",   "await_suspend",
+                                        "await_resume",  "initial_suspend",
+                                        "final_suspend", "get_return_object",
+                                        "return_value",  "return_void",
+                                        "yield_value",   "unhandled_exception"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 /* Whether every call of node 'n' is one this graph sees (as ss_callgraph_only_here says) and no
- * other unit holds its definition: it has internal linkage or is defined in the main file; in a
- * unit with errors, every mention of its name is one the graph knows (mentions_all_seen). */
-static int calls_all_seen(ss_callgraph *g, size_t n)
+ * other unit holds its definition (decide_seen, asked once per node): it has internal linkage or is
+ * defined in the main file (in C, internal linkage only: an inline definition there may be the
+ * external one); no construct calls it without naming it; every mention of its name is one the
+ * graph knows (mentions_all_seen); and no error of the unit lies outside the main file. */
+static int decide_seen(ss_callgraph *g, size_t n)
 {
     const node *nd = &g->nodes[n];
     if (callable_only_here(g, nd->cursor) == NULL || nd->refs > 0 || nd->outside > 0 ||
-        named_by_dependent(g, nd->cursor))
+        named_by_dependent(g, nd->cursor) || unit_has_errors(g) == 2)
         return 0;
-    return (clang_getCursorLinkage(nd->cursor) == CXLinkage_Internal ||
-            clang_Location_isFromMainFile(clang_getCursorLocation(nd->cursor))) &&
-           mentions_all_seen(g, n);
+    const char *name = node_spelling(g, n);
+    if (name == NULL || called_unnamed(name))
+        return 0;
+    int internal = clang_getCursorLinkage(nd->cursor) == CXLinkage_Internal;
+    if (!internal && (clang_getCursorLanguage(nd->cursor) == CXLanguage_C ||
+                      !clang_Location_isFromMainFile(clang_getCursorLocation(nd->cursor))))
+        return 0;
+    return mentions_all_seen(g, n);
 }
 
-/* The walks of ss_callgraph_only_in_set_up: per node, 0 not decided, 1 deciding (a cycle: no),
- * 2 yes, 3 no, for 'bounded' and for 'set_up_only'; 'next' the first caller on the way up. */
-typedef struct set_up_walk {
-    ss_callgraph *g;
-    unsigned char *bounded, *set_up;
-    size_t *next;
-    long found;   /* the set-up function the first way up passes through */
-    size_t finds; /* how many set-up functions the ways up pass through */
-} set_up_walk;
+static int calls_all_seen(ss_callgraph *g, size_t n)
+{
+    node *nd = &g->nodes[n];
+    if (nd->seen == 0)
+        nd->seen = decide_seen(g, n) ? 2 : 3;
+    return nd->seen == 2;
+}
 
-/* Whether a call 'st' of a walk's way up is made where it runs when its caller does: not in its
- * callee itself, nor in a lambda that is not invoked where it is written. */
+static int nested_scope(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    return k == CXCursor_ClassDecl || k == CXCursor_StructDecl || k == CXCursor_UnionDecl ||
+           k == CXCursor_ClassTemplate || ss_ast_is_function(c);
+}
+
+/* Whether a call 'st' of a way up is made where it runs when its caller does: not in its
+ * callee itself, nor in a lambda that is not invoked where it is written, nor in a class or
+ * function declared inside its caller (a local class's method). */
 static int called_in_place(const ss_callgraph *g, const site *st)
 {
-    CXCursor holder;
-    return st->caller != st->callee &&
-           ss_ast_is_null(lambda_around(g->nodes[st->caller].cursor, st->call, &holder));
+    enum { MAX_PATH = 64 };
+    CXCursor holder, path[MAX_PATH];
+    CXCursor from = g->nodes[st->caller].cursor;
+    return st->caller != st->callee && ss_ast_is_null(lambda_around(from, st->call, &holder)) &&
+           ss_scope_path(from, st->call, nested_scope, path, MAX_PATH) == 0;
+}
+
+/* Whether the call 'st' is made in place, outside any loop of a caller that holds no error. */
+static int called_plainly(ss_callgraph *g, const site *st)
+{
+    CXCursor from = g->nodes[st->caller].cursor;
+    return called_in_place(g, st) && ss_ast_is_null(ss_scope_enclosing_loop(from, st->call)) &&
+           !holds_error(g, from);
 }
 
 /* Whether node 'n' runs a bounded number of times per program, as the code shows: it is
- * 'main', or every call of it is seen here and made outside any loop of a function that holds
- * no goto and is so bounded in turn. */
-static int bounded(set_up_walk *w, size_t n, int depth)
+ * 'main' (which nothing calls), or every call of it is seen here and made plainly
+ * (called_plainly) in a function that holds no goto or setjmp and is so bounded in turn.
+ * Decided once per node; 'bounded_next' keeps the first caller on the way up. */
+static int bounded(ss_callgraph *g, size_t n, int depth)
 {
-    ss_callgraph *g = w->g;
-    if (w->bounded[n] >= 2 || w->bounded[n] == 1)
-        return w->bounded[n] == 2;
-    if (is_main(&g->nodes[n]) && !holds_goto(g->nodes[n].cursor)) {
-        w->bounded[n] = 2;
-        return 1;
+    node *nd = &g->nodes[n];
+    if (nd->bounded >= 1)
+        return nd->bounded == 2;
+    if (is_main(nd)) {
+        int called = 0;
+        for (size_t s = 0; s < g->site_count && !called; s++)
+            called = g->sites[s].callee == n;
+        nd->bounded = !called && !holds_jump(nd->cursor) && !holds_error(g, nd->cursor) ? 2 : 3;
+        return nd->bounded == 2;
     }
     if (depth > MAX_DEPTH || !calls_all_seen(g, n)) {
-        w->bounded[n] = 3;
+        nd->bounded = 3;
         return 0;
     }
-    w->bounded[n] = 1;
+    nd->bounded = 1;
     size_t callers = 0;
     int ok = 1;
     for (size_t s = 0; s < g->site_count && ok; s++) {
         const site *st = &g->sites[s];
         if (st->callee != n)
             continue;
-        CXCursor from = g->nodes[st->caller].cursor;
-        ok = called_in_place(g, st) && ss_ast_is_null(ss_scope_enclosing_loop(from, st->call)) &&
-             !holds_goto(from) && bounded(w, st->caller, depth + 1);
+        ok = called_plainly(g, st) && !holds_jump(g->nodes[st->caller].cursor) &&
+             bounded(g, st->caller, depth + 1);
         if (callers++ == 0)
-            w->next[n] = st->caller;
+            nd->bounded_next = st->caller;
     }
-    w->bounded[n] = ok && callers > 0 ? 2 : 3;
-    return w->bounded[n] == 2;
+    nd->bounded = ok && callers > 0 ? 2 : 3;
+    return nd->bounded == 2;
 }
 
-/* Whether every way into node 'n' passes through a bounded set-up function: 'n' is one (not a
- * constructor), or it is not 'main', every call of it is seen here, made in place, and each
- * caller passes in turn. */
-static int set_up_only(set_up_walk *w, size_t n, int depth)
+/* Whether every way into node 'n' passes through a bounded set-up function: 'n' is one (its
+ * name says so; not a constructor), or it is not 'main', every call of it is seen here, made
+ * plainly (called_plainly), and each caller passes in turn. Decided once per node:
+ * 'set_up_via' keeps the set-up function of the first way up, 'set_up_many' whether the ways
+ * pass through more than one. */
+static int set_up_only(ss_callgraph *g, size_t n, int depth)
 {
-    ss_callgraph *g = w->g;
-    if (w->set_up[n] >= 2 || w->set_up[n] == 1)
-        return w->set_up[n] == 2;
-    CXCursor f = g->nodes[n].cursor;
-    CXString s = clang_getCursorSpelling(f);
-    int named = clang_getCursorKind(f) != CXCursor_Constructor && clang_getCString(s) &&
+    node *nd = &g->nodes[n];
+    if (nd->set_up >= 1)
+        return nd->set_up == 2;
+    CXString s = clang_getCursorSpelling(nd->cursor);
+    int named = clang_getCursorKind(nd->cursor) != CXCursor_Constructor && clang_getCString(s) &&
                 name_says_set_up(clang_getCString(s));
     clang_disposeString(s);
-    if (named && bounded(w, n, 0)) {
-        if (w->found < 0)
-            w->found = (long)n;
-        w->finds++;
-        w->set_up[n] = 2;
+    if (named && bounded(g, n, 0)) {
+        nd->set_up_via = n;
+        nd->set_up = 2;
         return 1;
     }
-    if (depth > MAX_DEPTH || is_main(&g->nodes[n]) || !calls_all_seen(g, n)) {
-        w->set_up[n] = 3;
+    if (depth > MAX_DEPTH || is_main(nd) || !calls_all_seen(g, n)) {
+        nd->set_up = 3;
         return 0;
     }
-    w->set_up[n] = 1;
+    nd->set_up = 1;
     size_t callers = 0;
     int ok = 1;
     for (size_t i = 0; i < g->site_count && ok; i++) {
         const site *st = &g->sites[i];
         if (st->callee != n)
             continue;
-        callers++;
-        ok = called_in_place(g, st) && set_up_only(w, st->caller, depth + 1);
+        ok = called_plainly(g, st) && set_up_only(g, st->caller, depth + 1);
+        if (!ok)
+            break;
+        const node *up = &g->nodes[st->caller];
+        if (callers++ == 0)
+            nd->set_up_via = up->set_up_via;
+        else
+            nd->set_up_many |= up->set_up_via != nd->set_up_via;
+        nd->set_up_many |= up->set_up_many;
     }
-    w->set_up[n] = ok && callers > 0 ? 2 : 3;
-    return w->set_up[n] == 2;
+    nd->set_up = ok && callers > 0 ? 2 : 3;
+    return nd->set_up == 2;
 }
 
 /* "'S', which sets up (its name says so) and is called only outside loops, from 'run', from
- * 'main'": the set-up function a walk found and the first way from it up to 'main'. */
-static char *set_up_words(const set_up_walk *w)
+ * 'main'": the set-up function 'via' and the first way from it up to 'main'. */
+static char *set_up_words(const ss_callgraph *g, size_t via)
 {
-    const ss_callgraph *g = w->g;
-    size_t n = (size_t)w->found;
+    size_t n = via;
     char *words = ss_xasprintf("'%s', which sets up (its name says so) and is called only "
                                "outside loops",
                                g->nodes[n].name);
     for (int depth = 0; depth <= MAX_DEPTH && !is_main(&g->nodes[n]); depth++) {
-        n = w->next[n];
+        n = g->nodes[n].bounded_next;
         char *longer = ss_xasprintf("%s, from '%s'", words, g->nodes[n].name);
         free(words);
         words = longer;
@@ -1281,27 +1429,16 @@ int ss_callgraph_only_in_set_up(ss_callgraph *g, CXCursor function, char **why)
 {
     *why = NULL;
     long n = g ? find_node(g, definition_of(function)) : -1;
-    if (n < 0)
+    if (n < 0 || !set_up_only(g, (size_t)n, 0))
         return 0;
-    set_up_walk w = {g,
-                     ss_xcalloc(g->count, 1),
-                     ss_xcalloc(g->count, 1),
-                     ss_xcalloc(g->count, sizeof(size_t)),
-                     -1,
-                     0};
-    int only = set_up_only(&w, (size_t)n, 0);
-    if (only) {
-        char *through = set_up_words(&w);
-        *why = w.found == n
-                   ? ss_xasprintf("%s", through)
-                   : ss_xasprintf("every call of '%s' is made during set-up, in %s%s",
-                                  g->nodes[n].name, through, w.finds > 1 ? " (and others)" : "");
-        free(through);
-    }
-    free(w.bounded);
-    free(w.set_up);
-    free(w.next);
-    return only;
+    const node *nd = &g->nodes[n];
+    char *through = set_up_words(g, nd->set_up_via);
+    *why = nd->set_up_via == (size_t)n
+               ? ss_xasprintf("%s", through)
+               : ss_xasprintf("every call of '%s' is made during set-up, in %s%s", nd->name,
+                              through, nd->set_up_many ? " (and others)" : "");
+    free(through);
+    return 1;
 }
 
 long ss_callgraph_calls_of(ss_callgraph *g, CXCursor function, CXCursor *calls, CXCursor *callers,

@@ -34,6 +34,7 @@ void f(float *d, size_t n)
     float *h = (float *)malloc(n * sizeof(float));
     cudaMemcpyAsync(d, h + 1, n, cudaMemcpyHostToDevice, a);
     k<<<1, 1>>>(); // syncscope-ignore: SYNC101
+    k<<<1, 1, 0, a>>>();
 }
 SRC
 ss lint --no-cache --color never --cuda-path none --stdin-filename k.cu - <edited.cu

@@ -60,10 +60,13 @@ static char *write_text(const char *name, const char *text)
     return write_file(name, text, strlen(text));
 }
 
-/* SYNC101 is a warning where the unit also uses another stream and the launch had one at hand
- * (else a note): the sources below that test warnings and exit status 1 end with this, and
- * their launching functions take a stream they do not use ('spare'). */
-#define USES_A_STREAM "void uses_a_stream(cudaStream_t s) { cudaStreamSynchronize(s); }\n"
+/* SYNC101 is a warning where the unit also uses another stream, the launch had one at hand and
+ * its file queues at least as much work on other streams as on the legacy one (else a note):
+ * the sources below that test warnings and exit status 1 end with this, and their launching
+ * functions take a stream they do not use ('spare'). */
+#define USES_A_STREAM                                                                              \
+    "void uses_a_stream(cudaStream_t s, int *q) { cudaMemsetAsync(q, 0, 4, s); "                   \
+    "cudaMemsetAsync(q, 0, 4, s); cudaMemsetAsync(q, 0, 4, s); cudaStreamSynchronize(s); }\n"
 
 static const char launch_file[] = "#include <cuda_runtime.h>\n"
                                   "__global__ void k(int *p) { p[0] = 1; }\n"
@@ -284,11 +287,12 @@ END_TEST
 START_TEST(test_api_headers_once_and_system_headers)
 {
     make_work_dir();
-    free(
-        write_text("inc/launch.cuh",
-                   "#pragma once\n#include <cuda_runtime.h>\n"
-                   "__global__ void hk(int *p) { p[0] = 2; }\n"
-                   "inline void header_launch(int *p, cudaStream_t spare) { hk<<<1, 1>>>(p); }\n"));
+    free(write_text(
+        "inc/launch.cuh",
+        "#pragma once\n#include <cuda_runtime.h>\n"
+        "__global__ void hk(int *p) { p[0] = 2; }\n"
+        "inline void header_launch(int *p, cudaStream_t spare) { hk<<<1, 1>>>(p); }\n"
+        "inline void header_stream(int *p, cudaStream_t s) { hk<<<1, 1, 0, s>>>(p); }\n"));
     free(write_text("sys/syslaunch.cuh", "#pragma once\n#include <cuda_runtime.h>\n"
                                          "__global__ void sk(int *p) { p[0] = 3; }\n"
                                          "inline void sys_launch(int *p) { sk<<<1, 1>>>(p); }\n"));

@@ -670,14 +670,15 @@ START_TEST(test_cli_implausible_trace)
 END_TEST
 
 #ifdef SS_FILES_ANALYZER
-/* A default-stream launch in a unit that also uses another (blocking) stream: a warning
- * (SYNC101), so lint exits 1. */
+/* A default-stream launch in a unit that also uses another (blocking) stream, beside as much
+ * work on that stream: a warning (SYNC101), so lint exits 1. */
 static const char launch_file[] = "__global__ void k(int *p) { p[0] = 1; }\n"
                                   "void go(int *p)\n"
                                   "{\n"
                                   "    k<<<1, 1>>>(p);\n"
                                   "    cudaStream_t s;\n"
                                   "    cudaStreamCreate(&s);\n"
+                                  "    k<<<1, 1, 0, s>>>(p);\n"
                                   "}\n";
 
 START_TEST(test_cli_lint_files)
