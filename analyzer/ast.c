@@ -133,9 +133,31 @@ static const char *file_contents(CXTranslationUnit tu, CXFile file, size_t *size
     return text;
 }
 
+/* What ss_ast_binary_op read of one operator: its token (at most 3 characters), whether one
+ * was found, and whether the operator starts inside a macro invocation. */
+typedef struct binary_op_read {
+    CXSourceRange op, lhs; /* the extents it was read from: the key */
+    char token[8];
+    int found; /* 1, 0 when none can be read, -1 for an empty slot of the memo */
+    int in_macro;
+} binary_op_read;
+
+/* The operators this thread read in its unit, by the extents of the operator and of its left
+ * operand, of which the reading is a function: the dataflow asks again of every assignment of
+ * a function for each use it follows, and an operator of a macro's body costs the tokens from
+ * the macro's definition on. Emptied by ss_ast_forget_unit. */
+typedef struct binary_op_memo {
+    CXTranslationUnit tu;
+    binary_op_read *slots; /* open addressing; a slot with found < 0 is empty */
+    size_t cap, count;
+} binary_op_memo;
+static _Thread_local binary_op_memo op_memo;
+
 void ss_ast_forget_unit(void)
 {
     memset(file_texts, 0, sizeof file_texts);
+    free(op_memo.slots);
+    memset(&op_memo, 0, sizeof op_memo);
 }
 
 char *ss_ast_file_text(CXTranslationUnit tu, CXFile file, unsigned begin, unsigned end, size_t max)
@@ -269,40 +291,99 @@ int ss_ast_spelled(CXCursor c)
     return sf[0] == sf[1] && so[0] <= so[1];
 }
 
-int ss_ast_binary_op(CXCursor op, char *out, size_t out_size)
+/* Reads the operator token of 'op' into 'r', which holds its extent and its left operand's. The
+ * tokens of the operator's extent are lexed from the spelling of its start, which for an operator
+ * of a macro's body is the macro's definition: every token from there to the invocation is lexed.
+ */
+static void read_binary_op(CXCursor op, binary_op_read *r)
 {
-    CXCursor lhs = ss_ast_child(op, 0);
-    if (ss_ast_is_null(lhs) || !ss_ast_spelled(op) || !ss_ast_spelled(lhs))
-        return -1; /* the operator may come from a macro's body */
-    CXSourceLocation begin = clang_getRangeStart(clang_getCursorExtent(op));
+    CXSourceLocation begin = clang_getRangeStart(r->op);
     CXFile f1, f2;
     unsigned o1, o2;
     clang_getSpellingLocation(begin, &f1, NULL, NULL, &o1);
     clang_getExpansionLocation(begin, &f2, NULL, NULL, &o2);
-    int in_macro = o1 != o2;
+    r->in_macro = o1 != o2;
     unsigned lhs_end;
-    clang_getSpellingLocation(clang_getRangeEnd(clang_getCursorExtent(lhs)), NULL, NULL, NULL,
-                              &lhs_end);
+    clang_getSpellingLocation(clang_getRangeEnd(r->lhs), NULL, NULL, NULL, &lhs_end);
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(op);
     CXToken *tokens = NULL;
     unsigned n = 0;
-    clang_tokenize(tu, clang_getCursorExtent(op), &tokens, &n);
-    int rc = -1;
+    clang_tokenize(tu, r->op, &tokens, &n);
     for (unsigned i = 0; i < n; i++) {
         unsigned off;
         clang_getSpellingLocation(clang_getTokenLocation(tu, tokens[i]), NULL, NULL, NULL, &off);
         if (off < lhs_end || clang_getTokenKind(tokens[i]) != CXToken_Punctuation)
             continue;
         CXString s = clang_getTokenSpelling(tu, tokens[i]);
-        snprintf(out, out_size, "%s", clang_getCString(s));
+        snprintf(r->token, sizeof r->token, "%s", clang_getCString(s));
         clang_disposeString(s);
-        /* Inside a macro's arguments a ',' between two of them may stand for an operator of
-         * the macro's body ('#define ADD(a, b) a + b'). */
-        rc = in_macro && strcmp(out, ",") == 0 ? -1 : 0;
+        r->found = 1;
         break;
     }
     clang_disposeTokens(tu, tokens, n);
-    return rc;
+}
+
+static size_t op_hash(const binary_op_read *r, size_t cap)
+{
+    size_t h = r->op.begin_int_data * 2654435761u ^ r->op.end_int_data * 40503u ^
+               r->lhs.end_int_data * 2246822519u ^ r->lhs.begin_int_data;
+    return h & (cap - 1);
+}
+
+static binary_op_read *op_slot(binary_op_read *slots, size_t cap, const binary_op_read *key)
+{
+    for (size_t i = op_hash(key, cap);; i = (i + 1) & (cap - 1)) {
+        binary_op_read *s = &slots[i];
+        if (s->found < 0 ||
+            (clang_equalRanges(s->op, key->op) && clang_equalRanges(s->lhs, key->lhs)))
+            return s;
+    }
+}
+
+/* The memo's entry for 'key' (found < 0 when new), in a table kept under half full. */
+static binary_op_read *op_memo_entry(CXTranslationUnit tu, const binary_op_read *key)
+{
+    binary_op_memo *m = &op_memo;
+    if (m->tu != tu)
+        ss_ast_forget_unit();
+    m->tu = tu;
+    if (2 * (m->count + 1) > m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 256;
+        binary_op_read *slots = ss_xreallocarray(NULL, cap, sizeof *slots);
+        for (size_t i = 0; i < cap; i++)
+            slots[i].found = -1;
+        for (size_t i = 0; i < m->cap; i++) {
+            if (m->slots[i].found >= 0)
+                *op_slot(slots, cap, &m->slots[i]) = m->slots[i];
+        }
+        free(m->slots);
+        m->slots = slots;
+        m->cap = cap;
+    }
+    return op_slot(m->slots, m->cap, key);
+}
+
+int ss_ast_binary_op(CXCursor op, char *out, size_t out_size)
+{
+    CXCursor lhs = ss_ast_child(op, 0);
+    if (ss_ast_is_null(lhs))
+        return -1;
+    binary_op_read key = {clang_getCursorExtent(op), clang_getCursorExtent(lhs), "", -1, 0};
+    binary_op_read *r = op_memo_entry(clang_Cursor_getTranslationUnit(op), &key);
+    if (r->found < 0) {
+        *r = key;
+        r->found = 0;
+        op_memo.count++;
+        /* Not when the operator may come from a macro's body. */
+        if (ss_ast_spelled(op) && ss_ast_spelled(lhs))
+            read_binary_op(op, r);
+    }
+    if (!r->found)
+        return -1;
+    snprintf(out, out_size, "%s", r->token);
+    /* Inside a macro's arguments a ',' between two of them may stand for an operator of
+     * the macro's body ('#define ADD(a, b) a + b'). */
+    return r->in_macro && strcmp(out, ",") == 0 ? -1 : 0;
 }
 
 /* Sets bits of '*data' for the CUDA execution-space attributes among a function's children:
