@@ -648,15 +648,15 @@ static void report_quiet(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const 
  * no stream at hand to queue it on instead (ss_context_no_stream_at_hand), or where its file
  * queues most of its work on the legacy stream (ss_context_convention_words): whether the unit's
  * other streams have work when it runs is a run-time question, and no stream argument was left
- * out; not the latter where the project pass is asked about the finding ('asked': its answer,
- * a note with its own words or the warning, stands). Comes after every other reason for a note,
- * and after the context's: a note keeps its own words. Returns 1 when it made it a note. */
-static int quiet_unhanded(ss_check_ctx *ctx, CXCursor at, ss_finding *f, int asked)
+ * out (a note then, so the project pass is not asked about it). Comes after every other
+ * reason for a note, and after the context's: a note keeps its own words. Returns 1 when it made it
+ * a note. */
+static int quiet_unhanded(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
 {
     if (f->severity != SS_SEV_WARNING)
         return 0;
     char *words = ss_context_no_stream_at_hand(ctx);
-    if (words == NULL && !asked)
+    if (words == NULL)
         words = ss_context_convention_words(ctx, at);
     if (words == NULL)
         return 0;
@@ -700,9 +700,7 @@ static void report_legacy(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
     if (why == NULL) {
         size_t count = ctx->result->count;
         ss_check_report(ctx, rule, at, message, hint_for(ctx));
-        int asked = ctx->stream_use == 4 || between != NULL;
-        if (ctx->result->count > count &&
-            quiet_unhanded(ctx, at, &ctx->result->findings[count], asked))
+        if (ctx->result->count > count && quiet_unhanded(ctx, at, &ctx->result->findings[count]))
             count = ctx->result->count; /* a note now: nothing left to ask */
         if (ctx->stream_use == 4 && ctx->result->count > count)
             ss_project_ask_params(ctx, rule, &ctx->result->findings[count], params_words);
@@ -795,7 +793,7 @@ static void report_device_side(ss_check_ctx *ctx, CXCursor call, const char *mes
     if (looped)
         ss_loop_context_free(&loop);
     if (why == NULL && ctx->result->count > count)
-        quiet_unhanded(ctx, call, &ctx->result->findings[count], 0);
+        quiet_unhanded(ctx, call, &ctx->result->findings[count]);
     free(why);
 }
 

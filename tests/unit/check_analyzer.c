@@ -683,7 +683,8 @@ START_TEST(test_headers_not_parsed_alone)
     /* A header that only parses inside its includer (blockIdx comes from CUDA). */
     free(write_text("lib/work.h",
                     "__global__ void w(int *p) { p[blockIdx.x] = 1; }\n"
-                    "inline void launch(int *p, cudaStream_t spare) { w<<<1, 1>>>(p); }\n"));
+                    "inline void launch(int *p, cudaStream_t spare) { w<<<1, 1>>>(p); }\n"
+                    "inline void launch_on(int *p, cudaStream_t s) { w<<<1, 1, 0, s>>>(p); }\n"));
     free(write_text("lib/use.cu",
                     "#include <cuda_runtime.h>\n#include \"work.h\"\n"
                     "void use(int *p, cudaStream_t s) { launch(p, s); }\n" USES_A_STREAM));
