@@ -1355,6 +1355,31 @@ static enum CXVisitorResult find_held(CXCursor field, CXClientData data)
     return w->found ? CXVisit_Break : CXVisit_Continue;
 }
 
+/* Whether the canonical types 'a' and 'b' are the same but for their own qualifiers (const,
+ * volatile). clang_getUnqualifiedType is libclang 16's; before it, pointers compare their
+ * pointees, records and enums their declarations, builtin types their kind. */
+static int same_unqualified(CXType a, CXType b)
+{
+#if CINDEX_VERSION_MAJOR == 0 && CINDEX_VERSION_MINOR < 63
+    if (clang_equalTypes(a, b))
+        return 1;
+    if (a.kind != b.kind)
+        return 0;
+    switch (a.kind) {
+    case CXType_Pointer:
+        return clang_equalTypes(clang_getCanonicalType(clang_getPointeeType(a)),
+                                clang_getCanonicalType(clang_getPointeeType(b)));
+    case CXType_Record:
+    case CXType_Enum:
+        return clang_equalCursors(clang_getTypeDeclaration(a), clang_getTypeDeclaration(b));
+    default:
+        return a.kind >= CXType_FirstBuiltin && a.kind <= CXType_LastBuiltin;
+    }
+#else
+    return clang_equalTypes(clang_getUnqualifiedType(a), clang_getUnqualifiedType(b));
+#endif
+}
+
 static int may_hold(CXType t, CXType stream, int depth)
 {
     t = clang_getCanonicalType(t);
@@ -1362,7 +1387,7 @@ static int may_hold(CXType t, CXType stream, int depth)
         t = clang_getCanonicalType(clang_getPointeeType(t));
     while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
         t = clang_getCanonicalType(clang_getArrayElementType(t));
-    if (clang_equalTypes(clang_getUnqualifiedType(t), stream))
+    if (same_unqualified(t, stream))
         return 1;
     if (t.kind != CXType_Record || depth >= 3)
         return 0;
@@ -1691,7 +1716,7 @@ static int stream_rebound(ss_check_ctx *ctx, CXCursor call, CXCursor stream, con
                      ss_scope_outer_function(ctx->function),
                      text,
                      call,
-                     clang_getUnqualifiedType(clang_getCanonicalType(clang_getCursorType(stream))),
+                     clang_getCanonicalType(clang_getCursorType(stream)),
                      0,
                      clang_getNullCursor(),
                      0,
