@@ -1,8 +1,10 @@
 /* ast.c: small libclang cursor helpers shared by the checks and the dataflow. */
 #include "ast.h"
 #include "log.h"
+#include "map.h"
 #include "report.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,27 +138,29 @@ static const char *file_contents(CXTranslationUnit tu, CXFile file, size_t *size
 /* What ss_ast_binary_op read of one operator: its token (at most 3 characters), whether one
  * was found, and whether the operator starts inside a macro invocation. */
 typedef struct binary_op_read {
-    CXSourceRange op, lhs; /* the extents it was read from: the key */
     char token[8];
-    int found; /* 1, 0 when none can be read, -1 for an empty slot of the memo */
+    int found;
     int in_macro;
 } binary_op_read;
 
 /* The operators this thread read in its unit, by the extents of the operator and of its left
- * operand, of which the reading is a function: the dataflow asks again of every assignment of
- * a function for each use it follows, and an operator of a macro's body costs the tokens from
- * the macro's definition on. Emptied by ss_ast_forget_unit. */
+ * operand (ss_map: each extent's two offsets as one key), of which the reading is a function:
+ * the dataflow asks again of every assignment of a function for each use it follows, and an
+ * operator of a macro's body costs the tokens from the macro's definition on. Emptied by
+ * ss_ast_forget_unit. */
 typedef struct binary_op_memo {
     CXTranslationUnit tu;
-    binary_op_read *slots; /* open addressing; a slot with found < 0 is empty */
-    size_t cap, count;
+    ss_map index; /* (operator's extent, left operand's extent) -> index into 'reads' */
+    binary_op_read *reads;
+    size_t count, cap;
 } binary_op_memo;
 static _Thread_local binary_op_memo op_memo;
 
 void ss_ast_forget_unit(void)
 {
     memset(file_texts, 0, sizeof file_texts);
-    free(op_memo.slots);
+    ss_map_free(&op_memo.index);
+    free(op_memo.reads);
     memset(&op_memo, 0, sizeof op_memo);
 }
 
@@ -291,24 +295,24 @@ int ss_ast_spelled(CXCursor c)
     return sf[0] == sf[1] && so[0] <= so[1];
 }
 
-/* Reads the operator token of 'op' into 'r', which holds its extent and its left operand's. The
+/* Reads the operator token of 'op' (extent 'range', its left operand's 'lhs') into 'r'. The
  * tokens of the operator's extent are lexed from the spelling of its start, which for an operator
  * of a macro's body is the macro's definition: every token from there to the invocation is lexed.
  */
-static void read_binary_op(CXCursor op, binary_op_read *r)
+static void read_binary_op(CXCursor op, CXSourceRange range, CXSourceRange lhs, binary_op_read *r)
 {
-    CXSourceLocation begin = clang_getRangeStart(r->op);
+    CXSourceLocation begin = clang_getRangeStart(range);
     CXFile f1, f2;
     unsigned o1, o2;
     clang_getSpellingLocation(begin, &f1, NULL, NULL, &o1);
     clang_getExpansionLocation(begin, &f2, NULL, NULL, &o2);
     r->in_macro = o1 != o2;
     unsigned lhs_end;
-    clang_getSpellingLocation(clang_getRangeEnd(r->lhs), NULL, NULL, NULL, &lhs_end);
+    clang_getSpellingLocation(clang_getRangeEnd(lhs), NULL, NULL, NULL, &lhs_end);
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(op);
     CXToken *tokens = NULL;
     unsigned n = 0;
-    clang_tokenize(tu, r->op, &tokens, &n);
+    clang_tokenize(tu, range, &tokens, &n);
     for (unsigned i = 0; i < n; i++) {
         unsigned off;
         clang_getSpellingLocation(clang_getTokenLocation(tu, tokens[i]), NULL, NULL, NULL, &off);
@@ -323,44 +327,10 @@ static void read_binary_op(CXCursor op, binary_op_read *r)
     clang_disposeTokens(tu, tokens, n);
 }
 
-static size_t op_hash(const binary_op_read *r, size_t cap)
+/* An extent of the unit as one key: its two offsets (the unit's memo is per unit). */
+static uint64_t range_key(CXSourceRange r)
 {
-    size_t h = r->op.begin_int_data * 2654435761u ^ r->op.end_int_data * 40503u ^
-               r->lhs.end_int_data * 2246822519u ^ r->lhs.begin_int_data;
-    return h & (cap - 1);
-}
-
-static binary_op_read *op_slot(binary_op_read *slots, size_t cap, const binary_op_read *key)
-{
-    for (size_t i = op_hash(key, cap);; i = (i + 1) & (cap - 1)) {
-        binary_op_read *s = &slots[i];
-        if (s->found < 0 ||
-            (clang_equalRanges(s->op, key->op) && clang_equalRanges(s->lhs, key->lhs)))
-            return s;
-    }
-}
-
-/* The memo's entry for 'key' (found < 0 when new), in a table kept under half full. */
-static binary_op_read *op_memo_entry(CXTranslationUnit tu, const binary_op_read *key)
-{
-    binary_op_memo *m = &op_memo;
-    if (m->tu != tu)
-        ss_ast_forget_unit();
-    m->tu = tu;
-    if (2 * (m->count + 1) > m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 256;
-        binary_op_read *slots = ss_xreallocarray(NULL, cap, sizeof *slots);
-        for (size_t i = 0; i < cap; i++)
-            slots[i].found = -1;
-        for (size_t i = 0; i < m->cap; i++) {
-            if (m->slots[i].found >= 0)
-                *op_slot(slots, cap, &m->slots[i]) = m->slots[i];
-        }
-        free(m->slots);
-        m->slots = slots;
-        m->cap = cap;
-    }
-    return op_slot(m->slots, m->cap, key);
+    return (uint64_t)r.begin_int_data << 32 | r.end_int_data;
 }
 
 int ss_ast_binary_op(CXCursor op, char *out, size_t out_size)
@@ -368,15 +338,28 @@ int ss_ast_binary_op(CXCursor op, char *out, size_t out_size)
     CXCursor lhs = ss_ast_child(op, 0);
     if (ss_ast_is_null(lhs))
         return -1;
-    binary_op_read key = {clang_getCursorExtent(op), clang_getCursorExtent(lhs), "", -1, 0};
-    binary_op_read *r = op_memo_entry(clang_Cursor_getTranslationUnit(op), &key);
-    if (r->found < 0) {
-        *r = key;
-        r->found = 0;
-        op_memo.count++;
+    binary_op_memo *m = &op_memo;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(op);
+    if (m->tu != tu) {
+        ss_ast_forget_unit();
+        m->tu = tu;
+    }
+    CXSourceRange range = clang_getCursorExtent(op), lhs_range = clang_getCursorExtent(lhs);
+    uint64_t a = range_key(range), b = range_key(lhs_range);
+    uint32_t at = ss_map_get(&m->index, a, b);
+    binary_op_read fresh = {"", 0, 0};
+    const binary_op_read *r = at == SS_MAP_NONE ? &fresh : &m->reads[at];
+    if (at == SS_MAP_NONE) {
         /* Not when the operator may come from a macro's body. */
         if (ss_ast_spelled(op) && ss_ast_spelled(lhs))
-            read_binary_op(op, r);
+            read_binary_op(op, range, lhs_range, &fresh);
+        if (m->count == m->cap) {
+            m->cap = m->cap ? 2 * m->cap : 256;
+            m->reads = ss_xreallocarray(m->reads, m->cap, sizeof *m->reads);
+        }
+        m->reads[m->count] = fresh;
+        if (ss_map_put(&m->index, a, b, (uint32_t)m->count) == 0)
+            m->count++;
     }
     if (!r->found)
         return -1;
