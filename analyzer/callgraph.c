@@ -91,9 +91,11 @@ struct ss_callgraph {
     char **instantiated; /* names in the main file's explicit instantiations */
     size_t instantiated_count, instantiated_cap;
     int instantiations_read;
-    /* Where the unit has errors (-1: not asked yet, 0, 1): the main file's tokens and the cursor
-     * each annotates, read once (mentions_all_seen). */
+    /* Whether the unit has errors (unit_has_errors; -1: not asked yet), and the main file's
+     * tokens with the cursor each annotates, read once (mentions_all_seen). */
     int has_errors;
+    unsigned *errors; /* the offsets of the main file's errors */
+    size_t error_count, error_cap;
     CXToken *tokens;
     CXCursor *token_cursors;
     unsigned token_count;
@@ -354,6 +356,7 @@ void ss_callgraph_free(ss_callgraph *g)
     for (size_t i = 0; i < g->instantiated_count; i++)
         free(g->instantiated[i]);
     free(g->instantiated);
+    free(g->errors);
     if (g->tokens)
         clang_disposeTokens(g->tu, g->tokens, g->token_count);
     free(g->token_cursors);
@@ -1149,18 +1152,27 @@ static int is_main(const node *nd)
     return main;
 }
 
-/* Whether the unit has errors; asked once. Where some error lies outside the main file, 2. */
+/* Whether the unit has errors: 0, 1 (all in the main file) or 2 (some outside it). Read once,
+ * with the main file's error offsets (holds_error). */
 static int unit_has_errors(ss_callgraph *g)
 {
     if (g->has_errors >= 0)
         return g->has_errors;
     g->has_errors = 0;
     unsigned count = clang_getNumDiagnostics(g->tu);
-    for (unsigned i = 0; i < count && g->has_errors < 2; i++) {
+    for (unsigned i = 0; i < count; i++) {
         CXDiagnostic d = clang_getDiagnostic(g->tu, i);
         if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
             CXSourceLocation at = clang_getDiagnosticLocation(d);
-            g->has_errors = clang_Location_isFromMainFile(at) ? 1 : 2;
+            unsigned offset;
+            clang_getSpellingLocation(at, NULL, NULL, NULL, &offset);
+            if (!clang_Location_isFromMainFile(at)) {
+                g->has_errors = 2;
+            } else {
+                g->errors = grow(g->errors, &g->error_cap, g->error_count, sizeof *g->errors);
+                g->errors[g->error_count++] = offset;
+                g->has_errors = g->has_errors ? g->has_errors : 1;
+            }
         }
         clang_disposeDiagnostic(d);
     }
@@ -1175,19 +1187,11 @@ static int holds_error(ss_callgraph *g, CXCursor f)
         return 0;
     unsigned begin, end;
     ss_ast_range(f, &begin, &end);
-    unsigned count = clang_getNumDiagnostics(g->tu);
-    int inside = 0;
-    for (unsigned i = 0; i < count && !inside; i++) {
-        CXDiagnostic d = clang_getDiagnostic(g->tu, i);
-        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
-            CXSourceLocation at = clang_getDiagnosticLocation(d);
-            unsigned offset;
-            clang_getSpellingLocation(at, NULL, NULL, NULL, &offset);
-            inside = clang_Location_isFromMainFile(at) && offset >= begin && offset <= end;
-        }
-        clang_disposeDiagnostic(d);
+    for (size_t i = 0; i < g->error_count; i++) {
+        if (g->errors[i] >= begin && g->errors[i] <= end)
+            return 1;
     }
-    return inside;
+    return 0;
 }
 
 static int by_token_name(const void *a, const void *b)

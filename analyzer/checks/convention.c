@@ -10,6 +10,7 @@
 #include "common.h"
 #include "log.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 /* How many files of a unit are counted; work in a file beyond them is not counted, and a
@@ -43,43 +44,41 @@ typedef struct convention_walk {
     CXCursor function;
 } convention_walk;
 
-/* The count of the file that 'c' is expanded in, or NULL (no file, or MAX_FILES others). */
-static file_count *count_of(ss_convention *counts, CXCursor c)
+/* The count of 'file', added (unless MAX_FILES others are there) where 'add' is set; NULL when
+ * there is none. */
+static file_count *count_of(ss_convention *counts, CXFile file, int add)
 {
-    CXFile file;
-    clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
     if (file == NULL)
         return NULL;
     for (size_t i = 0; i < counts->count; i++) {
         if (clang_File_isEqual(counts->files[i].file, file))
             return &counts->files[i];
     }
-    if (counts->count == MAX_FILES)
+    if (!add || counts->count == MAX_FILES)
         return NULL;
     counts->files[counts->count] = (file_count){file, 0, 0};
     return &counts->files[counts->count++];
 }
 
-/* Whether the API row 'api' queues work on a stream it takes: the classes SYNC101 and SYNC102
- * look at (checks.def). */
+/* The file 'c' is expanded in, or NULL. */
+static CXFile file_of(CXCursor c)
+{
+    CXFile file = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+    return file;
+}
+
+/* Whether the API row 'api' queues work on a stream it takes, of the classes SYNC101 and
+ * SYNC102 look at: checks.def's row of ss_check_default_stream_call. */
 static int queues_on_stream(const ss_api *api)
 {
-    switch (api->klass) {
-    case SS_CLASS_LAUNCH:
-    case SS_CLASS_GRAPH_LAUNCH:
-    case SS_CLASS_HOST_FUNC:
-    case SS_CLASS_COPY:
-    case SS_CLASS_MEMSET:
-    case SS_CLASS_ALLOC:
-    case SS_CLASS_FREE:
-    case SS_CLASS_EVENT_RECORD:
-    case SS_CLASS_STREAM_WAIT:
-    case SS_CLASS_PREFETCH:
-    case SS_CLASS_ATTACH:
-        return api->stream_arg >= 0;
-    default:
-        return 0;
+    size_t count = 0;
+    const ss_check *rows = ss_checks_all(&count);
+    for (size_t i = 0; i < count; i++) {
+        if (rows[i].entry == ss_check_default_stream_call)
+            return api->stream_arg >= 0 && (rows[i].classes & (UINT64_C(1) << api->klass));
     }
+    return 0;
 }
 
 /* Where the call 'c' queues its work: 1 the legacy stream, 2 another stream, 0 neither or not
@@ -128,7 +127,7 @@ static enum CXChildVisitResult count_work(CXCursor c, CXCursor parent, CXClientD
     if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_is_null(w->function))
         return CXChildVisit_Recurse;
     int where = queued_where(w, c);
-    file_count *count = where ? count_of(w->counts, c) : NULL;
+    file_count *count = where ? count_of(w->counts, file_of(c), 1) : NULL;
     if (count && where == 1)
         count->legacy++;
     else if (count)
@@ -146,13 +145,7 @@ char *ss_context_convention_words(ss_check_ctx *ctx, CXCursor at)
         convention_walk w = {ctx, counts, clang_getNullCursor()};
         clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), count_work, &w);
     }
-    CXFile file;
-    clang_getExpansionLocation(clang_getCursorLocation(at), &file, NULL, NULL, NULL);
-    const file_count *count = NULL;
-    for (size_t i = 0; i < counts->count && count == NULL && file; i++) {
-        if (clang_File_isEqual(counts->files[i].file, file))
-            count = &counts->files[i];
-    }
+    const file_count *count = count_of(counts, file_of(at), 0);
     if (count == NULL || (count->other > 0 && count->other >= count->legacy))
         return NULL;
     unsigned all = count->legacy + count->other;
