@@ -1628,9 +1628,9 @@ char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, C
  * with its kernels and its own wait. The call adds one stall per pass to the many the inner
  * loop already makes: not worth acting on. */
 
-/* An inner loop with a constant trip count below this (a few layers, devices or settings)
- * does not make the call's stall a small share: the warning stays. */
-enum { FEW_TRIPS = 16 };
+/* An inner loop with a constant trip count below MAX_BOUNDED_TRIPS (a few layers, devices or
+ * settings, as a bounded sweep) does not make the call's stall a small share: the warning
+ * stays. */
 /* How many calls down the unit's functions are followed: for the inner loop's wait and work,
  * and for an inner loop in a function the outer loop calls. */
 enum { SURE_DEPTH = 3, LOOP_DEPTH = 2 };
@@ -1735,8 +1735,8 @@ static long long fixed_size(CXType t)
     return array && whole > 0 && each > 0 ? whole / each : -1;
 }
 
-/* Whether 'loop' runs a constant few times (below FEW_TRIPS): a 'for' whose condition compares
- * with a constant, counting from a constant fewer times (or from anything up to a small
+/* Whether 'loop' runs a constant few times (below MAX_BOUNDED_TRIPS): a 'for' whose condition
+ * compares with a constant, counting from a constant fewer times (or from anything up to a small
  * constant; by any step other than one, whatever the constant), or a range-for over an array
  * of constant size; unknown counts are not few. */
 static int few_trips(CXCursor loop)
@@ -1747,9 +1747,9 @@ static int few_trips(CXCursor loop)
             CXType t = clang_getCanonicalType(clang_getCursorType(ss_ast_child(loop, i)));
             if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
                 t = clang_getCanonicalType(clang_getPointeeType(t));
-            if (t.kind == CXType_ConstantArray && clang_getArraySize(t) < FEW_TRIPS)
+            if (t.kind == CXType_ConstantArray && clang_getArraySize(t) < MAX_BOUNDED_TRIPS)
                 return 1;
-            if (fixed_size(t) >= 0 && fixed_size(t) < FEW_TRIPS)
+            if (fixed_size(t) >= 0 && fixed_size(t) < MAX_BOUNDED_TRIPS)
                 return 1;
         }
         return 0;
@@ -1772,7 +1772,7 @@ static int few_trips(CXCursor loop)
     /* A step other than '++' or '--' ('b += 100') may make a long span a few trips. */
     int unit_step =
         clang_getCursorKind(ss_ast_strip(ss_ast_child(loop, 2))) == CXCursor_UnaryOperator;
-    return !unit_step || (span > -FEW_TRIPS && span < FEW_TRIPS);
+    return !unit_step || (span > -MAX_BOUNDED_TRIPS && span < MAX_BOUNDED_TRIPS);
 }
 
 /* The inner loop 'loop', in 'function', when it enqueues device work and blocks the host on
