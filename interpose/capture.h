@@ -2,6 +2,7 @@
 #ifndef SS_INTERPOSE_CAPTURE_H
 #define SS_INTERPOSE_CAPTURE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "interpose.h"
@@ -61,13 +62,22 @@ uint64_t syncscope_scope_begin(const char *name);
 void syncscope_scope_end(uint64_t id);
 /* A measurement aid (SYNCSCOPE_LIGHT_PROBE=switch, docs/studies/performance.md): 1 makes the
  * API callbacks return at once, 0 makes them work again, 2 makes them work without the device
- * allocations the light mode remembers, 3 disables them in CUPTI (the light mode only); nothing
- * under any other probe. */
+ * allocations the light mode remembers, 3 disables them in CUPTI (the light mode only), 4 and 5
+ * let libsyncscope_cudart.so's wrappers take the runtime's calls instead (the mode's runtime
+ * callbacks disabled in CUPTI; at 5 its driver callbacks too); nothing under any other probe. */
 void syncscope_light_probe_set(int level);
 /* The same aid: the events recorded so far by every thread (0 under any other probe). */
 uint64_t syncscope_light_probe_events(void);
 /* The same aid: syncscope's own time in its callbacks so far, in ns, every thread's (0 under any
  * other probe or without SYNCSCOPE_TIMING). */
 uint64_t syncscope_light_probe_own_ns(void);
+
+/* libsyncscope_cudart.so's side (wrap_cudart.c): set while its wrappers hand the runtime's
+ * calls to syncscope_wrap_enter and syncscope_wrap_exit, with the call's CUPTI callback id,
+ * a parameter struct of CUPTI's layout and the wrapper's word for the call's event (and at
+ * the exit the call's result). */
+extern atomic_int syncscope_wrap_on;
+void syncscope_wrap_enter(uint32_t cbid, const void *params, uint64_t *slot);
+void syncscope_wrap_exit(uint32_t cbid, const void *params, uint64_t *slot, int32_t result);
 
 #endif

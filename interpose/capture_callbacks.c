@@ -742,6 +742,56 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
         api_exit(spec, runtime, cb);
 }
 
+/* libsyncscope_cudart.so's wrappers of the runtime's exported calls (wrap_cudart.c), a
+ * measurement aid for now (SYNCSCOPE_LIGHT_PROBE=switch, levels LEVEL_WRAP and
+ * LEVEL_WRAP_ONLY; docs/studies/performance.md, "The light mode's runtime calls without
+ * CUPTI"): while syncscope_wrap_on is set a wrapper hands its call's CUPTI callback id and a
+ * parameter struct of CUPTI's layout, filled from its arguments, to syncscope_wrap_enter before
+ * the runtime's call and to syncscope_wrap_exit after it, which do what the callbacks do at
+ * its entry and exit; 'slot' is the wrapper's own word for the call's event (CUPTI's
+ * correlation data). No correlation id (no activity record is joined in the light mode); the
+ * context is the thread's current one, asked of the driver at the exit of a recorded call. */
+SS_EXPORT atomic_int syncscope_wrap_on;
+
+static const ss_args_spec *wrapped_spec(uint32_t cbid)
+{
+    return cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE ? proc.cupti.runtime_specs[cbid] : NULL;
+}
+
+SS_EXPORT void syncscope_wrap_enter(uint32_t cbid, const void *params, uint64_t *slot)
+{
+    int saved_errno = errno;
+    *slot = 0;
+    const ss_args_spec *spec = wrapped_spec(cbid);
+    if (spec != NULL) {
+        CUpti_CallbackData cb = {
+            .callbackSite = CUPTI_API_ENTER, .functionParams = params, .correlationData = slot};
+        api_enter(spec, 1, &cb);
+    }
+    errno = saved_errno;
+}
+
+SS_EXPORT void syncscope_wrap_exit(uint32_t cbid, const void *params, uint64_t *slot,
+                                   int32_t result)
+{
+    int saved_errno = errno;
+    const ss_args_spec *spec = wrapped_spec(cbid);
+    if (spec != NULL) {
+        CUcontext context = NULL;
+        ctx_current_fn current =
+            atomic_load_explicit(&proc.probe.ctx_current, memory_order_acquire);
+        if (*slot != 0 && current != NULL && current(&context) != CUDA_SUCCESS)
+            context = NULL;
+        CUpti_CallbackData cb = {.callbackSite = CUPTI_API_EXIT,
+                                 .functionParams = params,
+                                 .functionReturnValue = &result,
+                                 .correlationData = slot,
+                                 .context = context};
+        api_exit(spec, 1, &cb);
+    }
+    errno = saved_errno;
+}
+
 /* cudaProfilerStart/Stop and cuProfilerStart/Stop: the CUDA profiler API, which
  * --profile-from-start off scopes by. A start counts from its return, a stop from its call;
  * the driver call that a runtime call makes is not a second mark. */
@@ -798,21 +848,31 @@ void CUPTIAPI capture_on_callback_switch(void *userdata, CUpti_CallbackDomain do
  * with a memset's memory kind always asked of the driver (the device allocations not looked
  * at), 3 disables the mode's API callbacks in CUPTI (cuptiEnableCallback(0), the profiler's
  * scope marks' too; a stream's destruction stays, which keeps the live streams' table right)
- * and leaving 3 enables them again; with any other probe, or none, before the capture started,
- * or 3 outside the light mode (the full or the sampled mode), nothing. For a program that switches
- * between its own steps, with no CUDA call in progress on another thread (a call entered before a
- * switch and left after it is not recorded whole). */
+ * and leaving 3 enables them again; 4 makes libsyncscope_cudart.so's wrappers take the runtime's
+ * calls (syncscope_wrap_on), the mode's runtime callbacks disabled in CUPTI, and 5 the same with
+ * its driver callbacks disabled too; with any other probe, or none, before the capture started,
+ * or 3 to 5 outside the light mode (the full or the sampled mode), nothing. For a program that
+ * switches between its own steps, with no CUDA call in progress on another thread (a call entered
+ * before a switch and left after it is not recorded whole). */
 SS_EXPORT void syncscope_light_probe_set(int level)
 {
-    if (proc.bench_probe != PROBE_SWITCH || level < LEVEL_WORK || level > LEVEL_OFF ||
+    if (proc.bench_probe != PROBE_SWITCH || level < LEVEL_WORK || level > LEVEL_WRAP_ONLY ||
         !atomic_load(&proc.active) ||
-        (level == LEVEL_OFF && (!proc.light || proc.sampling.every_ns != 0)))
+        (level >= LEVEL_OFF && (!proc.light || proc.sampling.every_ns != 0)))
         return;
     int was = atomic_exchange_explicit(&proc.probe_level, level, memory_order_relaxed);
     if ((was == LEVEL_OFF) != (level == LEVEL_OFF)) {
         capture_cupti_set_rows(level != LEVEL_OFF, 1);
         capture_set_scope_callbacks(level != LEVEL_OFF);
     }
+    /* The wrappers' levels: the runtime's rows (and at LEVEL_WRAP_ONLY the driver's) off in
+     * CUPTI while the wrappers take the runtime's calls. */
+    int wrapped = level == LEVEL_WRAP || level == LEVEL_WRAP_ONLY;
+    if ((was == LEVEL_WRAP || was == LEVEL_WRAP_ONLY) != wrapped)
+        capture_cupti_set_domain_rows(!wrapped, 1, CUPTI_CB_DOMAIN_RUNTIME_API);
+    if ((was == LEVEL_WRAP_ONLY) != (level == LEVEL_WRAP_ONLY))
+        capture_cupti_set_domain_rows(level != LEVEL_WRAP_ONLY, 1, CUPTI_CB_DOMAIN_DRIVER_API);
+    atomic_store_explicit(&syncscope_wrap_on, wrapped, memory_order_relaxed);
 }
 
 /* The same measurement aid: syncscope's own time in its callbacks so far, in ns, every

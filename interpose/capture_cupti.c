@@ -148,12 +148,21 @@ static void set_row(int on, int light_rows, CUpti_CallbackDomain domain, size_t 
                                           (CUpti_CallbackId)cbid);
 }
 
+void capture_cupti_set_domain_rows(int on, int light_rows, CUpti_CallbackDomain domain)
+{
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        for (size_t cbid = 0; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; cbid++)
+            set_row(on, light_rows, domain, cbid, proc.cupti.runtime_specs[cbid]);
+    } else {
+        for (size_t cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++)
+            set_row(on, light_rows, domain, cbid, proc.cupti.driver_specs[cbid]);
+    }
+}
+
 void capture_cupti_set_rows(int on, int light_rows)
 {
-    for (size_t cbid = 0; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; cbid++)
-        set_row(on, light_rows, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, proc.cupti.runtime_specs[cbid]);
-    for (size_t cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++)
-        set_row(on, light_rows, CUPTI_CB_DOMAIN_DRIVER_API, cbid, proc.cupti.driver_specs[cbid]);
+    capture_cupti_set_domain_rows(on, light_rows, CUPTI_CB_DOMAIN_RUNTIME_API);
+    capture_cupti_set_domain_rows(on, light_rows, CUPTI_CB_DOMAIN_DRIVER_API);
 }
 
 void capture_cupti_unload(void)

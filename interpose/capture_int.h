@@ -154,6 +154,7 @@ extern __thread thread_state *capture_tls __attribute__((tls_model("initial-exec
 typedef CUresult (*pointer_attributes_fn)(unsigned int, CUpointer_attribute *, void **,
                                           CUdeviceptr);
 typedef CUresult (*stream_query_fn)(CUstream);
+typedef CUresult (*ctx_current_fn)(CUcontext *);
 
 /* The CUPTI library and syncscope's subscription to it. */
 typedef struct capture_cupti {
@@ -192,6 +193,7 @@ typedef struct capture_ranges {
 typedef struct capture_probe {
     _Atomic(pointer_attributes_fn) pointer_attributes;
     _Atomic(stream_query_fn) stream_query;
+    _Atomic(ctx_current_fn) ctx_current; /* cuCtxGetCurrent: the context of a wrapped call */
     atomic_int context_seen; /* a context was created: before it, no work can be pending */
     _Atomic uint64_t live_streams[LIVE_STREAM_SLOTS]; /* handles, 0 empty, 1 forgotten */
     /* How many streams live_streams holds: counted up after a stream's slot is taken, down
@@ -301,8 +303,11 @@ enum probe_level {
     LEVEL_WORK,      /* the mode's work */
     LEVEL_NOOP,      /* the API callbacks return at once */
     LEVEL_NO_RANGES, /* the mode's work, a memset's memory kind always asked of the driver */
-    LEVEL_OFF        /* the mode's API callbacks disabled in CUPTI (a stream's destruction
+    LEVEL_OFF,       /* the mode's API callbacks disabled in CUPTI (a stream's destruction
                       * kept); those that still come do the mode's work */
+    LEVEL_WRAP,      /* the runtime's calls taken by libsyncscope_cudart.so's wrappers instead
+                      * of CUPTI's runtime callbacks (disabled in CUPTI); the driver's as usual */
+    LEVEL_WRAP_ONLY  /* the same, the driver's callbacks disabled in CUPTI too */
 };
 
 /* The observed process, as the capture library sees it (one per process). */
@@ -391,6 +396,8 @@ void capture_cupti_unload(void);
  * capture_cupti_subscribe kept, those the light mode takes ('light_rows' 1: its API callbacks)
  * or those it leaves out (0: a sampled mode's full window). Not for a callback. */
 void capture_cupti_set_rows(int on, int light_rows);
+/* capture_cupti_set_rows for the rows of one domain (runtime or driver API) only. */
+void capture_cupti_set_domain_rows(int on, int light_rows, CUpti_CallbackDomain domain);
 
 /* ---- capture_callbacks.c ---- */
 

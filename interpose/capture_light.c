@@ -642,4 +642,8 @@ void capture_find_driver_queries(void)
     stream_query_fn query;
     memcpy(&query, &found, sizeof query);
     atomic_store_explicit(&proc.probe.stream_query, query, memory_order_release);
+    found = ss_capture_driver_symbol("cuCtxGetCurrent");
+    ctx_current_fn current;
+    memcpy(&current, &found, sizeof current);
+    atomic_store_explicit(&proc.probe.ctx_current, current, memory_order_release);
 }

@@ -18,6 +18,15 @@ N iterations calls syncscope_light_probe_set to put the mode's API callbacks in 
          when the block is over: CUPTI subscribed, nothing dispatched
   noop   enabled, returning at once (level 1): CUPTI's dispatch without syncscope's work
   query  the mode's work with every memset's memory kind asked of the driver (level 2)
+  wrap   the mode's work, the runtime's calls taken by libsyncscope_cudart.so's wrappers (the
+         file beside LIBSYNCSCOPE, given with LD_PRELOAD) instead of CUPTI's runtime callbacks,
+         which are disabled (level 4); the driver's as at level light
+  wraponly  the same with the mode's driver callbacks disabled in CUPTI too (level 5): no API
+         callback dispatched (docs/studies/performance.md, "The light mode's runtime calls
+         without CUPTI")
+
+With wrap or wraponly the measuring process starts with LD_PRELOAD naming the wrappers, which
+load LIBSYNCSCOPE at its start (not at cuInit).
 
 A round runs one block of each level, in an order that turns and reverses from round to round
 (mlp_lockstep.round_order), each block after the workload's lead-in iterations and a readback
@@ -62,8 +71,10 @@ from pairstats import ratio_summary, resolves  # noqa: E402
 import real_lockstep  # noqa: E402
 from mlp_lockstep import round_order, set_cpus  # noqa: E402
 
-LEVELS = {"light": 0, "noop": 1, "query": 2, "off": 3}  # syncscope_light_probe_set's
-RECORDING = ("light", "query")
+LEVELS = {"light": 0, "noop": 1, "query": 2, "off": 3, "wrap": 4, "wraponly": 5}
+RECORDING = ("light", "query", "wrap", "wraponly")  # levels whose blocks record events
+WRAPPED = ("wrap", "wraponly")
+WRAPPERS = "libsyncscope_cudart.so"
 TARGET = 1.01
 REFERENCE_BLOCKS = 3
 STARTED = time.monotonic()
@@ -142,8 +153,10 @@ def set_up(opts):
     work.init()  # cuInit: the library loads and subscribes
     work.setup()
     with open("/proc/self/maps", encoding="utf-8") as handle:
-        if os.path.basename(opts.library) not in handle.read():
-            raise RuntimeError(f"{os.path.basename(opts.library)} not loaded")
+        maps = handle.read()
+    for name in [opts.library] + ([WRAPPERS] if set(WRAPPED) & set(opts.levels) else []):
+        if os.path.basename(name) not in maps:
+            raise RuntimeError(f"{os.path.basename(name)} not loaded")
     library = ctypes.CDLL(opts.library)
     switch = library.syncscope_light_probe_set
     switch.argtypes = [ctypes.c_int]
@@ -210,6 +223,8 @@ def pair_lines(opts, times):
     others = [n for n in opts.levels if n != "light"]
     pairs = [("light", n) for n in others] + [(a, b) for a in others for b in others
                                                if a != b and b == "off"]
+    pairs += [(a, "off") for a in WRAPPED if a in others and "off" not in others]
+    pairs += [(a, "light") for a in WRAPPED if a in others and (a, "light") not in pairs]
     for top, under in pairs:
         s = ratio_summary([a / b for a, b in zip(times[top], times[under])])
         target = f" target {TARGET} {resolves(s, TARGET)}" if (top, under) == ("light", "off") \
@@ -234,22 +249,17 @@ def event_problems(opts, events, reference):
                 if n not in RECORDING and max(events[n]) != 0]
     if ref <= 0:
         problems.append("the reference blocks recorded nothing")
-    if statistics.median(events["light"]) != ref:
-        problems.append(f"the light blocks recorded {statistics.median(events['light']):g} "
-                        f"events (median), the reference blocks {ref:g}")
+    for name in ["light"] + [n for n in WRAPPED if n in opts.levels]:
+        if statistics.median(events[name]) != ref:
+            problems.append(f"the {name} blocks recorded {statistics.median(events[name]):g} "
+                            f"events (median), the reference blocks {ref:g}")
     return line, problems
 
 
 def child_main(opts):
     """The measuring process: the environment before the first CUDA call, the rounds; prints
     the lines and, last, one JSON line of the iterations per level for the parent."""
-    if not opts.fake:
-        os.environ.update({"CUDA_INJECTION64_PATH": opts.library, "SYNCSCOPE_MODE": "light",
-                           "SYNCSCOPE_LIGHT_PROBE": "switch", "SYNCSCOPE_QUIET": "1",
-                           "SYNCSCOPE_OUTPUT": os.path.join(opts.workdir, "switch.json"),
-                           "SYNCSCOPE_SYMBOL_CACHE": os.path.join(opts.workdir, "cache")})
-    if opts.timing:
-        os.environ["SYNCSCOPE_TIMING"] = "1"
+    os.environ.update(child_environment(opts))
     work, switch, events, own_ns = set_up(opts)
     runner = Runner(work, events, own_ns, opts.block or work.block)
     opts.block = runner.block
@@ -266,6 +276,22 @@ def child_main(opts):
     work.teardown()
     print(json.dumps({"iterations": runner.iterations, "problems": problems}), flush=True)
     return 0
+
+
+def child_environment(opts):
+    """What the measuring process's environment adds: the capture's settings, and with a
+    wrappers' level LD_PRELOAD (which the parent gives it: read at the process's start)."""
+    env = {}
+    if not opts.fake:
+        env.update({"CUDA_INJECTION64_PATH": opts.library, "SYNCSCOPE_MODE": "light",
+                    "SYNCSCOPE_LIGHT_PROBE": "switch", "SYNCSCOPE_QUIET": "1",
+                    "SYNCSCOPE_OUTPUT": os.path.join(opts.workdir, "switch.json"),
+                    "SYNCSCOPE_SYMBOL_CACHE": os.path.join(opts.workdir, "cache")})
+        if set(WRAPPED) & set(opts.levels):
+            env["LD_PRELOAD"] = os.path.join(os.path.dirname(opts.library), WRAPPERS)
+    if opts.timing:
+        env["SYNCSCOPE_TIMING"] = "1"
+    return env
 
 
 def own_blocks_line(opts, runner, blocks):
@@ -320,7 +346,8 @@ def main(argv):
     last = None
     with open(err, "w", encoding="utf-8") as handle:
         proc = subprocess.Popen([sys.executable] + argv + ["--child"], stdout=subprocess.PIPE,
-                                stderr=handle, text=True)
+                                stderr=handle, text=True,
+                                env=dict(os.environ, **child_environment(opts)))
         for line in proc.stdout:  # passed on as they come: a run cut short still tells some
             if line.startswith("{"):
                 last = json.loads(line)

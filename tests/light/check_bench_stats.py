@@ -224,7 +224,7 @@ def check_real_switch(source, work):
               f"{4000 / iterations:.2f} callbacks {200 / iterations:.2f} " in proc.stdout,
               f"realswitch own line ({iterations} iterations): {proc.stdout[-400:]}")
     for args, message in ((["--levels", "off noop"], "--levels: light and at least one other of "
-                           "light, noop, query, off, once each"),
+                           "light, noop, query, off, wrap, wraponly, once each"),
                           (["--block", "-1"], "--seconds and --fake-cost must be positive, "
                            "--block not negative")):
         proc = run([sys.executable, script, "unused.so", work, "--workload", "fake"] + args)

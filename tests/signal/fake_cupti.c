@@ -299,6 +299,21 @@ static void announce_context(void)
                &resource);
 }
 
+/* Tells the subscriber that the process's context was created, as the driver's resource
+ * callback does whatever API callbacks are enabled (once; fake_cupti_call_with's first call
+ * does it too). Returns 0, or -1 when nobody subscribed to it. */
+static int context_announced;
+FAKE_EXPORT int fake_cupti_context(void);
+FAKE_EXPORT int fake_cupti_context(void)
+{
+    if (subscriber == NULL || !context_created_enabled)
+        return -1;
+    if (!context_announced)
+        announce_context();
+    context_announced = 1;
+    return 0;
+}
+
 /* Runs the subscriber's callbacks around the CUDA call 'name' (a CUPTI callback name such as
  * "cudaDeviceSynchronize_v3020" or "cuLaunchKernel") with the parameter struct 'params' (NULL:
  * zeros), as CUPTI would; when 'nested' is not NULL, the driver call of that name with
@@ -311,7 +326,6 @@ FAKE_EXPORT int fake_cupti_call_with(const char *name, void *params, const char 
 FAKE_EXPORT int fake_cupti_call_with(const char *name, void *params, const char *nested,
                                      void *nested_params)
 {
-    static int context_announced;
     static char fake_context;
     const ss_args_spec *spec = enabled_spec(name);
     const ss_args_spec *inner = nested != NULL ? enabled_spec(nested) : NULL;

@@ -1,0 +1,99 @@
+/* wrap_app.c: the observed program of the wrappers' test (run_wrap.py): linked against the
+ * fake runtime (fake_cudart.c, libcudart.so.13), run with libsyncscope_cudart.so given with
+ * LD_PRELOAD in the light mode under SYNCSCOPE_LIGHT_PROBE=switch. Puts the capture at the
+ * level its argument names (0: CUPTI's runtime callbacks; 4 and 5: the wrappers), then makes
+ * light_app.c's calls through the runtime, and answers the light mode's driver questions as
+ * light_app.c does (cuPointerGetAttributes, cuStreamQuery; cuCtxGetCurrent, the context of
+ * a wrapped call). Prints how many calls CUPTI called back for and how many were made
+ * without it, and the results the runtime returned. */
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PINNED_BASE UINT64_C(0x7e0000000000)
+#define DEVICE_BASE UINT64_C(0x7f0000000000)
+#define RANGE_BYTES UINT64_C(0x100000)
+#define TO_DEVICE cudaMemcpyHostToDevice
+#define TO_HOST cudaMemcpyDeviceToHost
+
+static int busy_answers;
+
+__attribute__((visibility("default"))) CUresult CUDAAPI cuStreamQuery(CUstream stream)
+{
+    (void)stream;
+    if (busy_answers > 0) {
+        busy_answers--;
+        return CUDA_ERROR_NOT_READY;
+    }
+    return CUDA_SUCCESS;
+}
+
+__attribute__((visibility("default"))) CUresult CUDAAPI cuPointerGetAttributes(
+    unsigned int count, CUpointer_attribute *attributes, void **data, CUdeviceptr pointer)
+{
+    for (unsigned i = 0; i < count; i++) {
+        unsigned value = 0;
+        if (attributes[i] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE) {
+            if (pointer >= PINNED_BASE && pointer < PINNED_BASE + RANGE_BYTES)
+                value = CU_MEMORYTYPE_HOST;
+            else if (pointer >= DEVICE_BASE && pointer < DEVICE_BASE + RANGE_BYTES)
+                value = CU_MEMORYTYPE_DEVICE;
+        }
+        memcpy(data[i], &value, sizeof value);
+    }
+    return CUDA_SUCCESS;
+}
+
+__attribute__((visibility("default"))) CUresult CUDAAPI cuCtxGetCurrent(CUcontext *context)
+{
+    static char the_context;
+    *context = (CUcontext)(void *)&the_context;
+    return CUDA_SUCCESS;
+}
+
+int fake_cudart_init(void);
+void fake_cudart_set_call_ns(long ns);
+void fake_cudart_counts(int *back, int *without);
+
+/* A runtime call lasting 'ns' from its entry to its exit, while cuStreamQuery answers "busy"
+ * 'busy' more times; its result added to 'failed' when not cudaSuccess. A macro, so that the
+ * call's site is the line that names it. */
+#define CALL(call, ns, busy)                                                                       \
+    do {                                                                                           \
+        fake_cudart_set_call_ns(ns);                                                               \
+        busy_answers = (busy);                                                                     \
+        failed += (call) != cudaSuccess;                                                           \
+        busy_answers = 0;                                                                          \
+    } while (0)
+
+int main(int argc, char **argv)
+{
+    void (*set_level)(int) = NULL;
+    *(void **)&set_level = dlsym(RTLD_DEFAULT, "syncscope_light_probe_set");
+    if (argc != 2 || set_level == NULL || fake_cudart_init() != 0) {
+        fprintf(stderr, "wrap_app: usage: wrap_app LEVEL, under libsyncscope_cudart.so and the "
+                        "fake CUPTI\n");
+        return 2;
+    }
+    set_level(atoi(argv[1]));
+    static unsigned char pageable[1 << 20];
+    void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
+    const long ms = 1000000;
+    int failed = 0;
+    const size_t n = sizeof pageable;
+    CALL(cudaMemcpyAsync(device, pageable, n, TO_DEVICE, 0), ms, 1); /* expect: SYNC201 */
+    CALL(cudaMemcpyAsync(pinned, device, 4, TO_HOST, 0), 0, 100);    /* expect: SYNC301 */
+    CALL(cudaStreamSynchronize(0), 2 * ms, 1);
+    CALL(cudaDeviceSynchronize(), ms, 1); /* expect: SYNC401 */
+    CALL(cudaFree(device), ms, 0);        /* expect: SYNC402 latent */
+    CALL(cudaFree(device), ms, 1);        /* expect: SYNC402 */
+    int back = 0, without = 0;
+    fake_cudart_counts(&back, &without);
+    printf("wrap_app: called back %d, made without %d, failed %d\n", back, without, failed);
+    return 0;
+}
