@@ -44,6 +44,9 @@ typedef struct drain {
     int fresh;        /* with DRAINED: a drain on every way since the flow began */
     uint64_t assumed; /* with DRAINED: the calls taken for waits it rests on (question's
                        * 'assumed', by index) */
+    int aside;        /* with DRAINED: a branch that runs only when a CUDA call failed was left
+                       * out since the drain ('aside_at', the 'if' statement) */
+    CXCursor aside_at;
 } drain;
 
 /* What a finding's question follows: the whole device, or (with 'event' not null) one event,
@@ -117,14 +120,26 @@ static question device_question(ss_check_ctx *ctx, int copies_drain)
     return q;
 }
 
+static drain state_of(int state, CXCursor by, int fresh, uint64_t assumed)
+{
+    return (drain){state, by, 0, fresh, assumed, 0, clang_getNullCursor()};
+}
+
 static drain busy(void)
 {
-    return (drain){BUSY, clang_getNullCursor(), 0, 0, 0};
+    return state_of(BUSY, clang_getNullCursor(), 0, 0);
 }
 
 static drain unreached(void)
 {
-    return (drain){UNREACHED, clang_getNullCursor(), 0, 0, 0};
+    return state_of(UNREACHED, clang_getNullCursor(), 0, 0);
+}
+
+/* Drained by the call 'by' (a null cursor: assumed at a start), on every way since the flow
+ * began where 'fresh', resting on the waits 'assumed'. */
+static drain drained(CXCursor by, int fresh, uint64_t assumed)
+{
+    return state_of(DRAINED, by, fresh, assumed);
 }
 
 static drain join(drain a, drain b)
@@ -139,6 +154,9 @@ static drain join(drain a, drain b)
         a.assumed |= b.assumed;
         if (ss_ast_is_null(a.by))
             a.by = b.by;
+        if (!a.aside)
+            a.aside_at = b.aside_at;
+        a.aside |= b.aside;
         return a;
     }
     return busy();
@@ -472,7 +490,7 @@ static void event_call_flow(flow *f, CXCursor call, const ss_api *api)
                    (api->klass == SS_CLASS_EVENT_SYNC && names_member(call, 0, q->event));
         if (done) {
             if (surely_runs(f, call))
-                f->now = (drain){DRAINED, call, 0, 1, 0};
+                f->now = drained(call, 1, 0);
         } else if (api->klass == SS_CLASS_EVENT_RECORD) {
             CXCursor member = clang_Cursor_getNumArguments(call) > 0
                                   ? this_member(clang_Cursor_getArgument(call, 0))
@@ -515,7 +533,7 @@ static void call_flow(flow *f, CXCursor call)
     int kind = sync_copy_direction(f, call, api, &sync_copy);
     if (api && drains(f, api, sync_copy, kind)) {
         if (surely_runs(f, call))
-            f->now = (drain){DRAINED, call, 0, 1, 0};
+            f->now = drained(call, 1, 0);
         return;
     }
     /* A synchronous copy within the device or between devices (cudaMemcpy of
@@ -552,7 +570,7 @@ static void call_flow(flow *f, CXCursor call)
     uint64_t bit = usr ? assume(f->q->assumed, usr) : 0;
     if (bit) {
         if (surely_runs(f, call))
-            f->now = (drain){DRAINED, call, 0, 1, bit};
+            f->now = drained(call, 1, bit);
         return;
     }
     if (ss_ast_is_null(callee)) {
@@ -970,20 +988,55 @@ static void once_flow(flow *f, CXCursor s)
     f->now = join(f->now, out);
 }
 
+/* Whether the statement 's' ends in a 'throw' (the last statement of a block, empty ones
+ * aside, also of a block inside it). */
+static int ends_in_throw(CXCursor s)
+{
+    while (clang_getCursorKind(s) == CXCursor_CompoundStmt) {
+        unsigned n = ss_ast_child_count(s);
+        while (n > 0 && clang_getCursorKind(ss_ast_child(s, n - 1)) == CXCursor_NullStmt)
+            n--;
+        if (n == 0)
+            return 0;
+        s = ss_ast_child(s, n - 1);
+    }
+    return clang_getCursorKind(ss_ast_strip(s)) == CXCursor_CXXThrowExpr;
+}
+
+/* The branch 'index' of the 'if' statement 's', or, where it is the branch that runs only when
+ * a CUDA call failed ('failure', ss_context_failure_branch), nothing: that is the error path,
+ * which reports the error or ends the program (resetting the device first, perhaps), and the
+ * findings are about the run where the calls succeed. A function of another unit called there
+ * only, which may do anything, does not make the device busy on the way that goes on. */
+static void branch_flow(flow *f, CXCursor s, unsigned index, unsigned failure)
+{
+    if (index == failure)
+        f->now = unreached();
+    else
+        stmt_flow(f, ss_ast_child(s, index));
+}
+
 static void if_flow(flow *f, CXCursor s)
 {
     unsigned n = ss_ast_child_count(s), cond = ss_ast_if_condition(s);
     if (cond >= n)
         return;
     parts_flow(f, s, 0, cond + 1);
+    unsigned failure = f->now.state == UNREACHED ? 0 : ss_context_failure_branch(f->q->graph, s);
+    if (failure && ends_in_throw(ss_ast_child(s, failure)))
+        failure = 0; /* followed as any branch: its throw ends its way (stmt_flow) */
     drain before = f->now;
     if (cond + 1 < n)
-        stmt_flow(f, ss_ast_child(s, cond + 1));
+        branch_flow(f, s, cond + 1, failure);
     drain taken = f->now;
     f->now = before;
     if (cond + 2 < n)
-        stmt_flow(f, ss_ast_child(s, cond + 2));
+        branch_flow(f, s, cond + 2, failure);
     f->now = join(taken, f->now);
+    if (failure && f->now.state == DRAINED && !f->now.aside) {
+        f->now.aside = 1;
+        f->now.aside_at = s;
+    }
 }
 
 /* The return or co_return 's': its value, then the end of the function; where a return leaves
@@ -1300,8 +1353,8 @@ static drain state_at(const question *q, CXCursor function, CXCursor target, int
         /* Drained on the way whatever the start; else drained from a start that is. */
         d = way_flow(&f, path, found, -1, target, busy());
         if (d.state != DRAINED && clang_getCursorKind(function) != CXCursor_LambdaExpr &&
-            way_flow(&f, path, found, -1, target, (drain){DRAINED, clang_getNullCursor(), 0, 0, 0})
-                    .state == DRAINED) {
+            way_flow(&f, path, found, -1, target, drained(clang_getNullCursor(), 0, 0)).state ==
+                DRAINED) {
             drain entry = entry_state(q, function, depth);
             d = entry.state == DRAINED ? way_flow(&f, path, found, -1, target, entry) : busy();
         }
@@ -1397,7 +1450,7 @@ static CXCursor later_drain(const question *q, CXCursor function, CXCursor at, u
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, at, path);
-    drain start = {DRAINED, clang_getNullCursor(), 0, 0, 0}, once_out = unreached();
+    drain start = drained(clang_getNullCursor(), 0, 0), once_out = unreached();
     goto_records gotos = {NULL, 0, 0};
     flow f = flow_of(q, function, 0, start, &gotos);
     f.return_leaves = 1;
@@ -1478,7 +1531,7 @@ static int quiet_after(const question *q, CXCursor function, CXCursor at, int de
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, at, path);
     goto_records gotos = {NULL, 0, 0};
-    flow f = flow_of(q, function, 0, (drain){DRAINED, clang_getNullCursor(), 0, 0, 0}, &gotos);
+    flow f = flow_of(q, function, 0, drained(clang_getNullCursor(), 0, 0), &gotos);
     int ok = found > 0;
     for (long i = found - 1; ok && i >= 0 && f.now.state != UNREACHED && !f.worked; i--) {
         CXCursor child = i + 1 < found ? path[i + 1] : at;
@@ -1914,6 +1967,21 @@ static char *event_words(ss_check_ctx *ctx, CXCursor at)
     return words;
 }
 
+/* " (where the CUDA calls succeed: the branch at x.cu:10 runs only when one failed, and is left
+ * out)" where the flow left out such a branch (if_flow) since the drain 'd'; else "".
+ * Malloc'ed. */
+static char *aside_words(const drain *d)
+{
+    if (!d->aside)
+        return ss_xstrdup("");
+    char *place = ss_callgraph_place(d->aside_at);
+    char *words = ss_xasprintf(" (where the CUDA calls succeed: the branch at %s runs only when "
+                               "one failed, and is left out)",
+                               place);
+    free(place);
+    return words;
+}
+
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     int copy = rule == SS_RULE_PAGEABLE_ASYNC_COPY || rule == SS_RULE_SYNC_COPY_IN_PIPELINE ||
@@ -1941,10 +2009,11 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
          * it returns once its data is staged: its own transfer may still be queued. */
         int upload = by && by->klass == SS_CLASS_COPY &&
                      copy_direction(ctx->function, d.by, by) == SS_COPY_KIND_H2D;
+        char *aside = aside_words(&d);
         char *words = ss_xasprintf(
             "drained: the device has nothing queued here%s: '%s' at %s drained it%s, and no "
             "work%s is queued between it and this call on any way the unit reaches it: the %s "
-            "waits for nothing else",
+            "waits for nothing else%s",
             upload ? " but, from pageable memory, the end of that copy's own transfer" : "",
             name ? name : "a wait", where,
             by == NULL || by->klass != SS_CLASS_COPY ? ""
@@ -1955,9 +2024,10 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
                        "unit creates its streams blocking)"
                      : " (a synchronous copy, which waits for all work: the unit creates its "
                        "streams blocking)",
-            d.filled ? " but memsets" : "", copy ? "copy" : "wait");
+            d.filled ? " but memsets" : "", copy ? "copy" : "wait", aside);
         free(name);
         free(where);
+        free(aside);
         return words;
     }
     /* The later wait must be device-wide, and not drained already on every way to it (by this

@@ -584,6 +584,73 @@ static char *error_branch_words(ss_callgraph *g, CXCursor if_stmt, CXCursor bran
                         ss_scope_line(if_stmt));
 }
 
+/* Whether 'e' names a variable or parameter that holds a CUDA error code: of the type
+ * cudaError_t (enum cudaError) or CUresult (enum cudaError_enum). */
+static int names_error_code(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+        return 0;
+    CXCursor var = clang_getCursorReferenced(e);
+    enum CXCursorKind k = clang_getCursorKind(var);
+    if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
+        return 0;
+    CXCursor type = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(var)));
+    if (clang_getCursorKind(type) != CXCursor_EnumDecl)
+        return 0;
+    CXString name = clang_getCursorSpelling(type);
+    const char *text = clang_getCString(name);
+    int code = text && (strcmp(text, "cudaError") == 0 || strcmp(text, "cudaError_enum") == 0);
+    clang_disposeString(name);
+    return code;
+}
+
+/* Whether 'e' is the value of success: cudaSuccess, CUDA_SUCCESS or the constant 0. */
+static int success_value(CXCursor e)
+{
+    long long value = 1;
+    return names_success(e) || (ss_ast_eval_int(ss_ast_strip(e), &value) == 0 && value == 0);
+}
+
+/* Whether the statement 'branch' reports a CUDA error (error_reporters, also in the unit's
+ * functions it calls) or ends in a throw or a call that does not return. */
+static int reports_or_ends(ss_callgraph *g, CXCursor branch)
+{
+    CXCursor found;
+    if (g && ss_callgraph_calls_named(g, branch, error_reporters,
+                                      sizeof error_reporters / sizeof error_reporters[0], &found))
+        return 1;
+    if (clang_getCursorKind(branch) == CXCursor_CompoundStmt)
+        return !ss_ast_is_null(throwing_end(branch, 0));
+    CXCursor e = unwrapped(branch);
+    return clang_getCursorKind(e) == CXCursor_CXXThrowExpr || calls_noreturn(e);
+}
+
+unsigned ss_context_failure_branch(ss_callgraph *g, CXCursor if_stmt)
+{
+    unsigned n = ss_ast_child_count(if_stmt), cond = ss_ast_if_condition(if_stmt), branch = 0;
+    if (clang_getCursorKind(if_stmt) != CXCursor_IfStmt || cond + 1 >= n)
+        return 0;
+    CXCursor test = ss_ast_strip(ss_ast_child(if_stmt, cond));
+    char op[8];
+    if (names_error_code(test)) {
+        branch = cond + 1; /* 'if (e)' */
+    } else if (clang_getCursorKind(test) == CXCursor_BinaryOperator &&
+               ((names_error_code(ss_ast_child(test, 0)) && success_value(ss_ast_child(test, 1))) ||
+                (names_error_code(ss_ast_child(test, 1)) &&
+                 success_value(ss_ast_child(test, 0))))) {
+        /* An operator that cannot be read (a macro's body) is taken for '!=' where the branch
+         * reports the error, as error_branch_words takes it. */
+        if (ss_ast_binary_op(test, op, sizeof op) != 0 || strcmp(op, "!=") == 0)
+            branch = cond + 1;
+        else if (strcmp(op, "==") == 0)
+            branch = cond + 2;
+    }
+    if (branch == 0 || branch >= n || !reports_or_ends(g, ss_ast_child(if_stmt, branch)))
+        return 0;
+    return branch;
+}
+
 /* ------------------------------------------------------------------------------------------
  * Guards on the way to a call. */
 
