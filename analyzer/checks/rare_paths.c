@@ -539,19 +539,27 @@ static char *throw_words(const CXCursor *path, long found, long at)
         ss_scope_line(end));
 }
 
+/* Whether the declaration 'decl' is of the kind 'kind' and named 'runtime' or 'driver' (the
+ * runtime API's name and the driver API's). */
+static int cuda_named(CXCursor decl, enum CXCursorKind kind, const char *runtime,
+                      const char *driver)
+{
+    if (clang_getCursorKind(decl) != kind)
+        return 0;
+    CXString name = clang_getCursorSpelling(decl);
+    const char *text = clang_getCString(name);
+    int named = text && (strcmp(text, runtime) == 0 || strcmp(text, driver) == 0);
+    clang_disposeString(name);
+    return named;
+}
+
 /* Whether 'e' names the enumerator that says a CUDA call succeeded (cudaSuccess, CUDA_SUCCESS). */
 static int names_success(CXCursor e)
 {
     e = ss_ast_strip(e);
-    CXCursor ref = clang_getCursorReferenced(e);
-    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
-        clang_getCursorKind(ref) != CXCursor_EnumConstantDecl)
-        return 0;
-    CXString name = clang_getCursorSpelling(ref);
-    const char *text = clang_getCString(name);
-    int success = text && (strcmp(text, "cudaSuccess") == 0 || strcmp(text, "CUDA_SUCCESS") == 0);
-    clang_disposeString(name);
-    return success;
+    return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+           cuda_named(clang_getCursorReferenced(e), CXCursor_EnumConstantDecl, "cudaSuccess",
+                      "CUDA_SUCCESS");
 }
 
 /* Calls that turn a CUDA error code into words: a branch that makes one reports an error. */
@@ -596,13 +604,7 @@ static int names_error_code(CXCursor e)
     if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
         return 0;
     CXCursor type = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(var)));
-    if (clang_getCursorKind(type) != CXCursor_EnumDecl)
-        return 0;
-    CXString name = clang_getCursorSpelling(type);
-    const char *text = clang_getCString(name);
-    int code = text && (strcmp(text, "cudaError") == 0 || strcmp(text, "cudaError_enum") == 0);
-    clang_disposeString(name);
-    return code;
+    return cuda_named(type, CXCursor_EnumDecl, "cudaError", "cudaError_enum");
 }
 
 /* Whether 'e' is the value of success: cudaSuccess, CUDA_SUCCESS or the constant 0. */
