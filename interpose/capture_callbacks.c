@@ -2,6 +2,7 @@
  * of every followed runtime and driver call, recording the call (arguments, stream, time,
  * and a stack for the calls that may become findings) with a bounded, allocation-free append
  * to the calling thread's buffer; the per-thread state; the sets of stream handles. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <string.h>
@@ -758,6 +759,31 @@ static const ss_args_spec *wrapped_spec(uint32_t cbid)
     return cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE ? proc.cupti.runtime_specs[cbid] : NULL;
 }
 
+/* Whether libsyncscope_cudart.so is loaded: without it no wrapper takes a call, and the
+ * runtime's callbacks must stay. */
+static int wrappers_loaded(void)
+{
+    void *wrappers = dlopen("libsyncscope_cudart.so", RTLD_LAZY | RTLD_NOLOAD);
+    if (wrappers == NULL)
+        return 0;
+    dlclose(wrappers);
+    return 1;
+}
+
+void capture_wrap_from_start(void)
+{
+    if (!proc.light || proc.sampling.every_ns != 0 || !wrappers_loaded()) {
+        capture_say("%s=wrap: the wrappers take nothing (%s)", SS_ENV(LIGHT_PROBE),
+                    !proc.light || proc.sampling.every_ns != 0
+                        ? "the light mode only, without --sample"
+                        : "libsyncscope_cudart.so is not loaded: give it with LD_PRELOAD");
+        return;
+    }
+    atomic_store_explicit(&proc.probe_level, LEVEL_WRAP, memory_order_relaxed);
+    capture_cupti_set_domain_rows(0, 1, CUPTI_CB_DOMAIN_RUNTIME_API);
+    atomic_store_explicit(&syncscope_wrap_on, 1, memory_order_relaxed);
+}
+
 SS_EXPORT void syncscope_wrap_enter(uint32_t cbid, const void *params, uint64_t *slot)
 {
     int saved_errno = errno;
@@ -858,7 +884,8 @@ SS_EXPORT void syncscope_light_probe_set(int level)
 {
     if (proc.bench_probe != PROBE_SWITCH || level < LEVEL_WORK || level > LEVEL_WRAP_ONLY ||
         !atomic_load(&proc.active) ||
-        (level >= LEVEL_OFF && (!proc.light || proc.sampling.every_ns != 0)))
+        (level >= LEVEL_OFF && (!proc.light || proc.sampling.every_ns != 0)) ||
+        (level >= LEVEL_WRAP && !wrappers_loaded()))
         return;
     int was = atomic_exchange_explicit(&proc.probe_level, level, memory_order_relaxed);
     if ((was == LEVEL_OFF) != (level == LEVEL_OFF)) {

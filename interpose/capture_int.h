@@ -294,8 +294,10 @@ enum bench_probe {
     PROBE_NOOP,         /* the mode's callbacks enabled, the API ones returning at once */
     PROBE_NOOP_RUNTIME, /* the same, the runtime domain's callbacks only */
     PROBE_NOOP_DRIVER,  /* the same, the driver domain's callbacks only */
-    PROBE_SWITCH        /* the mode as chosen; syncscope_light_probe_set switches its API
+    PROBE_SWITCH,       /* the mode as chosen; syncscope_light_probe_set switches its API
                          * callbacks at run time (enum probe_level) */
+    PROBE_WRAP          /* the light mode with the runtime's calls taken by
+                         * libsyncscope_cudart.so's wrappers from the start (LEVEL_WRAP) */
 };
 
 /* What PROBE_SWITCH's callbacks do (syncscope_light_probe_set). */
@@ -500,6 +502,10 @@ uint64_t capture_text_key(const char *text);
 void capture_on_profiler(CUpti_CallbackDomain domain, int start, const CUpti_CallbackData *cb);
 /* Enables ('on' 1) or disables the profiler API's scope marks' callbacks. */
 void capture_set_scope_callbacks(int on);
+/* SYNCSCOPE_LIGHT_PROBE=wrap's start: in the light mode without windows, with
+ * libsyncscope_cudart.so loaded, its wrappers take the runtime's calls (the mode's runtime
+ * callbacks disabled in CUPTI); otherwise says why nothing changed. */
+void capture_wrap_from_start(void);
 /* Names this library as the program's NVTX tool (NVTX_INJECTION64_PATH), when allowed. */
 void capture_observe_nvtx(void);
 

@@ -82,7 +82,7 @@ static void init_process(void)
         proc.sampling.on_ns = proc.sampling.every_ns = 0; /* checked when the settings were read */
     proc.pid = (long)getpid();
     static const char *const probes[] = {
-        "", "load", "subscribe", "noop", "noop_runtime", "noop_driver", "switch"};
+        "", "load", "subscribe", "noop", "noop_runtime", "noop_driver", "switch", "wrap"};
     for (size_t i = 1; i < sizeof probes / sizeof probes[0]; i++) {
         if (strcmp(proc.config.light_probe, probes[i]) == 0)
             proc.bench_probe = (enum bench_probe)i;
@@ -108,12 +108,15 @@ static void start(void)
     if (proc.bench_probe != PROBE_OFF)
         capture_say("%s=%s: a measurement aid%s", SS_ENV(LIGHT_PROBE), proc.config.light_probe,
                     proc.bench_probe == PROBE_SWITCH ? ", switched by syncscope_light_probe_set"
+                    : proc.bench_probe == PROBE_WRAP ? ", the runtime's calls taken by "
+                                                       "libsyncscope_cudart.so's wrappers"
                                                      : "; nothing is recorded");
     if (proc.bench_probe == PROBE_LOAD) {
         capture_timing_start_line();
         return;
     }
     CUpti_CallbackFunc callback = proc.bench_probe == PROBE_SWITCH ? capture_on_callback_switch
+                                  : proc.bench_probe == PROBE_WRAP ? capture_on_callback
                                   : proc.bench_probe >= PROBE_NOOP ? capture_on_callback_noop
                                                                    : capture_on_callback;
     uint64_t subscribing = capture_timing_now();
@@ -138,6 +141,8 @@ static void start(void)
     if (proc.config.python_depth > 0)
         ss_python_init(capture_say);
     atomic_store(&proc.active, 1);
+    if (proc.bench_probe == PROBE_WRAP)
+        capture_wrap_from_start();
     capture_install_lifecycle();
     proc.start_timing.rest_ns = capture_timing_since(rest);
     capture_timing_start_line();

@@ -14,7 +14,8 @@ driver's callbacks kept) and 5 (the wrappers alone), and checks:
     the same at every level;
   - the trace's calls, the same at every level, and its mode light;
   - without the switch to a wrappers' level the wrappers only forward: the findings are level
-    0's.
+    0's;
+  - SYNCSCOPE_LIGHT_PROBE=wrap: the wrappers take the calls from the start, as at level 4.
 """
 import json
 import os
@@ -55,13 +56,13 @@ def trace_calls(path):
     return mode, calls
 
 
-def run_level(opts, level, name):
+def run_level(opts, level, name, probe="switch"):
     workdir = os.path.join(opts["workdir"], name)
     os.makedirs(workdir, exist_ok=True)
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("SYNCSCOPE_", "FAKE_CUPTI_")) and k != "LD_PRELOAD"}
     env.update({"LD_PRELOAD": opts["wrappers"], "SYNCSCOPE_CUPTI_PATH": opts["fake"],
-                "SYNCSCOPE_MODE": "light", "SYNCSCOPE_LIGHT_PROBE": "switch",
+                "SYNCSCOPE_MODE": "light", "SYNCSCOPE_LIGHT_PROBE": probe,
                 "SYNCSCOPE_QUIET": "1", "SYNCSCOPE_SYMBOL_CACHE": "0",
                 "SYNCSCOPE_OUTPUT": os.path.join(workdir, "out.json"),
                 "SYNCSCOPE_TRACE": os.path.join(workdir, "out.sstrace")})
@@ -86,13 +87,17 @@ def main(argv):
 
     expected = expected_rows()
     lines = {0: "wrap_app: called back 6, made without 0, failed 0\n",
+             # SYNCSCOPE_LIGHT_PROBE=wrap: the wrappers from the start (the switch refused)
+             "wrap": "wrap_app: called back 0, made without 6, failed 0\n",
              4: "wrap_app: called back 0, made without 6, failed 0\n",
              5: "wrap_app: called back 0, made without 6, failed 0\n",
              # a level the switch refuses (none of its own): the capture stays at level 0
              9: "wrap_app: called back 6, made without 0, failed 0\n"}
     for level, line in lines.items():
         try:
-            done, rows, (mode, calls) = run_level(opts, level, f"level{level}")
+            probe = "wrap" if level == "wrap" else "switch"
+            done, rows, (mode, calls) = run_level(opts, 0 if level == "wrap" else level,
+                                                  f"level{level}", probe)
         except (OSError, ValueError, KeyError, subprocess.TimeoutExpired) as err:
             failures.append(f"level {level}: {type(err).__name__}: {err}")
             continue

@@ -123,6 +123,10 @@ root=$(pwd)
 build=$root/${SS_BUILD:-build/device}
 syncscope=$build/cli/syncscope
 preload=$build/interpose/libsyncscope.so
+# SS_LIGHT_WRAP=1: parts same and real compare the full mode with the light mode whose runtime
+# calls libsyncscope_cudart.so's wrappers take (same_answers.py --light-wrap).
+wrap=()
+if [ "${SS_LIGHT_WRAP:-0}" = 1 ]; then wrap=(--light-wrap "$build/interpose/libsyncscope_cudart.so"); fi
 probe=$build/tests/gpu/gpu_probe
 python=${SS_GPU_PYTHON:-python3}
 results=$out/results.txt
@@ -173,7 +177,7 @@ for part in $parts; do
         fi
         bounded 70 same "$python" tests/gpu/light/same_answers.py --syncscope "$syncscope" \
             --root "$root" --workdir "$out/same" --probe "$probe" --report "$out/same-report.txt" \
-            -- "${programs[@]}"
+            "${wrap[@]}" -- "${programs[@]}"
         # Keep the results, not the traces of every run.
         find "$out/same" -name '*.sstrace' -size +2M -delete 2>/dev/null
         ;;
@@ -206,7 +210,7 @@ for part in $parts; do
         done
         bounded 120 real "$python" tests/gpu/light/same_answers.py --syncscope "$syncscope" \
             --root "$root" --workdir "$out/real" --probe "$probe" --report "$out/real-report.txt" \
-            -- "${programs[@]}"
+            "${wrap[@]}" -- "${programs[@]}"
         find "$out/real" -name '*.sstrace' -size +2M -delete 2>/dev/null
         ;;
     micro)

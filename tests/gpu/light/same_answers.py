@@ -2,7 +2,8 @@
 """same_answers.py: the light mode gives the full mode's answers for its rules.
 
   same_answers.py --syncscope SYNCSCOPE --root ROOT --workdir DIR [--probe GPU_PROBE]
-                  [--report FILE] [--known FILE] [--] PROGRAM [ARGS...] [:: PROGRAM [ARGS...]]...
+                  [--report FILE] [--known FILE] [--light-wrap WRAPPERS] [--] PROGRAM [ARGS...]
+                  [:: PROGRAM [ARGS...]]...
       Runs each PROGRAM bare, under `syncscope run` (the full mode) and under `syncscope run
       --mode light`, and requires, for the rules the light mode reports (those `syncscope
       rules --format json` marks "lightMode"): the same findings, as (rule, file, line,
@@ -12,7 +13,10 @@
       "light"; the light run's note that says what it cannot report; the bare run's stdout
       and exit status in both runs. Programs are separated by '::'. --report FILE appends
       one line per program with the findings and each finding's blocked time in both modes,
-      and one line per known difference met, with its reason.
+      and one line per known difference met, with its reason. --light-wrap WRAPPERS: the
+      light run with LD_PRELOAD=WRAPPERS (libsyncscope_cudart.so) and
+      SYNCSCOPE_LIGHT_PROBE=wrap, its runtime calls taken by the wrappers instead of CUPTI's
+      runtime callbacks (a program linked against the shared runtime).
   same_answers.py replay --syncscope SYNCSCOPE --root ROOT --workdir DIR [--known FILE]
                   PROGRAM FULL.sstrace LIGHT.sstrace [PROGRAM FULL.sstrace LIGHT.sstrace]...
       The same comparison of two recorded traces of PROGRAM (a file name, as in the known
@@ -74,10 +78,12 @@ def clean_env():
             if not k.startswith("SYNCSCOPE_") and k not in ("LD_PRELOAD", "CUDA_INJECTION64_PATH")}
 
 
-def execute(cmd, cwd):
-    """(status, stdout, stderr) of 'cmd'; status None when it outlived TIMEOUT_S."""
+def execute(cmd, cwd, extra=None):
+    """(status, stdout, stderr) of 'cmd' (with the environment 'extra' adds); status None when
+    it outlived TIMEOUT_S."""
     try:
-        done = subprocess.run(cmd, cwd=cwd, env=clean_env(), capture_output=True,
+        done = subprocess.run(cmd, cwd=cwd, env=dict(clean_env(), **(extra or {})),
+                              capture_output=True,
                               timeout=TIMEOUT_S, check=False)
     except subprocess.TimeoutExpired:
         return None, "", ""
@@ -179,9 +185,12 @@ def compare(opts, program, index, report):
         out = os.path.join(workdir, f"{mode}.json")
         cmd = [opts.syncscope, "run", "--format", "json", "--fail-on", "none", "-o", out,
                "--trace", os.path.join(workdir, f"{mode}.sstrace")]
+        extra = None
         if mode == "light":
             cmd += ["--mode", "light"]
-        status, stdout, stderr = execute(cmd + ["--"] + program, workdir)
+            if opts.light_wrap:  # the wrappers given with LD_PRELOAD, which `run` keeps
+                extra = {"LD_PRELOAD": opts.light_wrap, "SYNCSCOPE_LIGHT_PROBE": "wrap"}
+        status, stdout, stderr = execute(cmd + ["--"] + program, workdir, extra)
         with open(os.path.join(workdir, f"{mode}.stderr"), "w", encoding="utf-8") as handle:
             handle.write(stderr)
         if status != bare[0]:
@@ -252,6 +261,7 @@ def main(argv):
     for name in ("syncscope", "root", "workdir"):
         parser.add_argument(f"--{name}", required=True)
     parser.add_argument("--probe", default="")
+    parser.add_argument("--light-wrap", default="")
     parser.add_argument("--report", default="")
     parser.add_argument("--known", default=KNOWN_FILE)
     parser.add_argument("programs", nargs=argparse.REMAINDER)
