@@ -274,7 +274,7 @@ START_TEST(test_kind_modes)
     ck_assert_str_eq(c.light_probe, "");
     assert_refused(SS_ENV(LIGHT_PROBE), "subscribed",
                    "SYNCSCOPE_LIGHT_PROBE='subscribed' is not one of load, subscribe, noop, "
-                   "noop_runtime, noop_driver, switch (did you mean 'subscribe'?)");
+                   "noop_runtime, noop_driver, switch, wrap (did you mean 'subscribe'?)");
 }
 END_TEST
 
