@@ -262,7 +262,41 @@ class Generate:
         pass
 
 
-WORKLOADS = {"fake": Fake, "resnet": Resnet, "generate": Generate}
+class Item:
+    """The smallest loop of light calls: one in-place add on a one-value tensor and its
+    .item() (a launch, a 4-byte cudaMemcpyAsync to the host and the stream's
+    synchronization, with the driver calls the runtime makes inside them) per iteration, so
+    that a light call's cost is a large part of an iteration (real_switch.py's wrappers' levels
+    against CUPTI's callbacks)."""
+    script = None
+    natural, lead_in, block = 200, 20, 400
+    preimport = ("torch",)
+
+    def __init__(self, cost):
+        import torch
+        self.torch = torch
+
+    def init(self):
+        self.torch.cuda.init()
+
+    def setup(self):
+        self.value = self.torch.zeros(1, device="cuda")
+
+    def step(self, i):
+        self.value.add_(1)
+        return self.value.item()
+
+    def readback(self, value):
+        return value
+
+    def check(self, value):
+        return value
+
+    def teardown(self):
+        pass
+
+
+WORKLOADS = {"fake": Fake, "resnet": Resnet, "generate": Generate, "item": Item}
 
 
 def timed(function):
