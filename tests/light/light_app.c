@@ -16,15 +16,14 @@
 #include <string.h>
 #include <time.h>
 
-#define PINNED_BASE UINT64_C(0x7e0000000000)
-#define DEVICE_BASE UINT64_C(0x7f0000000000)
+#include "fake_memory.h"
+
 /* A device allocation the fake driver does not know (it calls it pageable): only the light
  * mode's memory of its cudaMalloc makes it device memory. */
 #define ALLOCATED_BASE UINT64_C(0x7d0000000000)
 /* Pinned host memory the fake driver does not know (it calls it pageable): only the light
  * mode's memory of its cudaHostAlloc makes it pinned. */
 #define HOST_ALLOC_BASE UINT64_C(0x7c0000000000)
-#define RANGE_BYTES UINT64_C(0x100000)
 
 /* cuStreamQuery answers CUDA_ERROR_NOT_READY this many more times (about 'busy_stream' only,
  * when it is set). */
@@ -81,16 +80,7 @@ __attribute__((visibility("default"))) CUresult CUDAAPI cuPointerGetAttributes(
 {
     questions++;
     answer_takes();
-    for (unsigned i = 0; i < count; i++) {
-        unsigned value = 0;
-        if (attributes[i] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE) {
-            if (pointer >= PINNED_BASE && pointer < PINNED_BASE + RANGE_BYTES)
-                value = CU_MEMORYTYPE_HOST;
-            else if (pointer >= DEVICE_BASE && pointer < DEVICE_BASE + RANGE_BYTES)
-                value = CU_MEMORYTYPE_DEVICE;
-        }
-        memcpy(data[i], &value, sizeof value);
-    }
+    fake_memory_answer(count, attributes, data, pointer);
     return CUDA_SUCCESS;
 }
 

@@ -15,9 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PINNED_BASE UINT64_C(0x7e0000000000)
-#define DEVICE_BASE UINT64_C(0x7f0000000000)
-#define RANGE_BYTES UINT64_C(0x100000)
+#include "fake_memory.h"
+
 #define TO_DEVICE cudaMemcpyHostToDevice
 #define TO_HOST cudaMemcpyDeviceToHost
 
@@ -36,16 +35,7 @@ __attribute__((visibility("default"))) CUresult CUDAAPI cuStreamQuery(CUstream s
 __attribute__((visibility("default"))) CUresult CUDAAPI cuPointerGetAttributes(
     unsigned int count, CUpointer_attribute *attributes, void **data, CUdeviceptr pointer)
 {
-    for (unsigned i = 0; i < count; i++) {
-        unsigned value = 0;
-        if (attributes[i] == CU_POINTER_ATTRIBUTE_MEMORY_TYPE) {
-            if (pointer >= PINNED_BASE && pointer < PINNED_BASE + RANGE_BYTES)
-                value = CU_MEMORYTYPE_HOST;
-            else if (pointer >= DEVICE_BASE && pointer < DEVICE_BASE + RANGE_BYTES)
-                value = CU_MEMORYTYPE_DEVICE;
-        }
-        memcpy(data[i], &value, sizeof value);
-    }
+    fake_memory_answer(count, attributes, data, pointer);
     return CUDA_SUCCESS;
 }
 
