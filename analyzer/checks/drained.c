@@ -1,9 +1,10 @@
 /* drained.c: a copy or wait where the device has nothing queued, because a device-wide wait
- * (or a synchronous copy, which waits for all work where the unit creates its streams
- * blocking, or creates none and names none but the legacy one) drained it and nothing was
- * queued since, on every way the unit reaches the call; a readback that a device-wide wait
- * follows with nothing queued between; and a wait whose next statement, a Thrust algorithm
- * with a synchronous policy, waits for the same work (context_cases.h). */
+ * (or a synchronous copy, or one from the device into pageable memory on the legacy stream,
+ * which waits for all work where the unit creates its streams blocking, or creates none and
+ * names none but the legacy one) drained it and nothing was queued since, on every way the
+ * unit reaches the call; a readback that a device-wide wait follows with nothing queued
+ * between; and a wait whose next statement, a Thrust algorithm with a synchronous policy,
+ * waits for the same work (context_cases.h). */
 #include "ast.h"
 #include "callgraph.h"
 #include "common.h"
@@ -237,11 +238,35 @@ static int host_side(int kind)
     return kind == SS_COPY_KIND_D2H || kind == SS_COPY_KIND_H2D;
 }
 
-/* The direction of 'call' (copy_direction) where it is a synchronous copy, else
- * SS_COPY_KIND_UNKNOWN with '*sync_copy' 0. */
+/* Whether 'call' ('api' its row) is an asynchronous copy from the device into provably pageable
+ * memory on the legacy stream (its stream left out, or every value of it the legacy stream):
+ * such a copy returns only once it is done, as CUDA's API synchronization behavior says, so it
+ * waits for all the work queued before it there, as cudaMemcpy does. */
+static int pageable_readback(const flow *f, CXCursor call, const ss_api *api)
+{
+    CXCursor dst, src;
+    if (api == NULL || api->klass != SS_CLASS_COPY || api->sync != SS_SYNC_PAGEABLE ||
+        ss_copy_kind(f->function, call, api, &dst, &src) != SS_COPY_KIND_D2H || ss_ast_is_null(dst))
+        return 0;
+    CXCursor arg = ss_check_stream_arg(call, api);
+    if (!ss_ast_is_null(arg) && !ss_check_is_omitted(arg) &&
+        !ss_stream_all_legacy(ss_stream_values(f->function, arg), 0))
+        return 0;
+    ss_provenance p;
+    ss_provenance_of(f->function, dst, &p);
+    int pageable = p.kind == SS_HOST_PAGEABLE;
+    ss_provenance_free(&p);
+    return pageable;
+}
+
+/* The direction of 'call' (copy_direction) where it is a synchronous copy (or, with the
+ * question's 'copies_drain', a copy into pageable memory that returns once done,
+ * pageable_readback), else SS_COPY_KIND_UNKNOWN with '*sync_copy' 0. */
 static int sync_copy_direction(const flow *f, CXCursor call, const ss_api *api, int *sync_copy)
 {
-    *sync_copy = api && api->klass == SS_CLASS_COPY && api->sync == SS_SYNC_ALWAYS;
+    *sync_copy =
+        api && api->klass == SS_CLASS_COPY &&
+        (api->sync == SS_SYNC_ALWAYS || (f->q->copies_drain && pageable_readback(f, call, api)));
     return *sync_copy ? copy_direction(f->function, call, api) : SS_COPY_KIND_UNKNOWN;
 }
 
@@ -1982,6 +2007,51 @@ static char *aside_words(const drain *d)
     return words;
 }
 
+/* Why the copy 'by' ('by' its row; NULL, or not a copy: "") drained the device, with
+ * 'drain_copies' (ss_copy_drain) and 'upload' (a copy from the host): " (a synchronous copy,
+ * which waits for all work: the unit creates its streams blocking)". Malloc'ed. */
+static char *copy_drain_words(const ss_api *by, int drain_copies, int upload)
+{
+    if (by == NULL || by->klass != SS_CLASS_COPY)
+        return ss_xstrdup("");
+    return ss_xasprintf(
+        " (%s, which waits for all work%s: %s)",
+        by->sync == SS_SYNC_PAGEABLE
+            ? "a copy into pageable memory, which returns only once it is done and so is a "
+              "synchronous copy"
+            : "a synchronous copy",
+        upload && drain_copies != SS_COPY_DRAIN_LEGACY_ONLY ? " before it starts" : "",
+        drain_copies == SS_COPY_DRAIN_LEGACY_ONLY
+            ? "the unit creates no stream and names none but the legacy one, so all its work "
+              "is queued there"
+            : "the unit creates its streams blocking");
+}
+
+/* The drain 'd' found at the call 'at', or busy where it does not answer for it: where the
+ * unit creates no stream (SS_COPY_DRAIN_LEGACY_ONLY), functions of other units may queue work
+ * on streams of their own that a copy on the legacy stream does not wait for, but a
+ * device-wide wait does: a copy does not answer for it. */
+static drain answered(int drain_copies, CXCursor at, drain d)
+{
+    const ss_api *waits = ss_scope_callee_api(at);
+    const ss_api *by_api = d.state == DRAINED ? ss_scope_callee_api(d.by) : NULL;
+    if (d.state == DRAINED && drain_copies == SS_COPY_DRAIN_LEGACY_ONLY && waits &&
+        waits->klass == SS_CLASS_DEVICE_SYNC && by_api && by_api->klass == SS_CLASS_COPY)
+        return busy();
+    return d;
+}
+
+/* Whether the device-wide wait 'later' after a copy is drained already ('d', state_at): a
+ * copy into pageable memory that returns once done (pageable_readback) counts only where it
+ * answers for the wait (answered); a synchronous copy counts, as before such copies did. */
+static int later_answered(int drain_copies, CXCursor later, drain d)
+{
+    const ss_api *by = d.state == DRAINED ? ss_scope_callee_api(d.by) : NULL;
+    if (by && by->klass == SS_CLASS_COPY && by->sync == SS_SYNC_PAGEABLE)
+        d = answered(drain_copies, later, d);
+    return d.state == DRAINED;
+}
+
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     int copy = rule == SS_RULE_PAGEABLE_ASYNC_COPY || rule == SS_RULE_SYNC_COPY_IN_PIPELINE ||
@@ -1993,14 +2063,7 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     question device = device_question(ctx, drain_copies);
     flow_budget = FLOW_BUDGET;
     drain d = state_at(&device, ctx->function, at, 0);
-    /* Where the unit creates no stream, functions of other units may queue work on streams of
-     * their own that a copy on the legacy stream does not wait for, but a device-wide wait
-     * does: a copy does not answer for it. */
-    const ss_api *waits = ss_scope_callee_api(at);
-    const ss_api *by_api = d.state == DRAINED ? ss_scope_callee_api(d.by) : NULL;
-    if (d.state == DRAINED && drain_copies == SS_COPY_DRAIN_LEGACY_ONLY && waits &&
-        waits->klass == SS_CLASS_DEVICE_SYNC && by_api && by_api->klass == SS_CLASS_COPY)
-        d = busy();
+    d = answered(drain_copies, at, d);
     if (d.state == DRAINED && (copy || !d.filled)) {
         char *name = ss_scope_callee_name(d.by);
         char *where = ss_callgraph_place(d.by);
@@ -2009,24 +2072,17 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
          * it returns once its data is staged: its own transfer may still be queued. */
         int upload = by && by->klass == SS_CLASS_COPY &&
                      copy_direction(ctx->function, d.by, by) == SS_COPY_KIND_H2D;
-        char *aside = aside_words(&d);
+        char *aside = aside_words(&d), *why = copy_drain_words(by, drain_copies, upload);
         char *words = ss_xasprintf(
             "drained: the device has nothing queued here%s: '%s' at %s drained it%s, and no "
             "work%s is queued between it and this call on any way the unit reaches it: the %s "
             "waits for nothing else%s",
             upload ? " but, from pageable memory, the end of that copy's own transfer" : "",
-            name ? name : "a wait", where,
-            by == NULL || by->klass != SS_CLASS_COPY ? ""
-            : drain_copies == SS_COPY_DRAIN_LEGACY_ONLY
-                ? " (a synchronous copy, which waits for all work: the unit creates no stream "
-                  "and names none but the legacy one, so all its work is queued there)"
-            : upload ? " (a synchronous copy, which waits for all work before it starts: the "
-                       "unit creates its streams blocking)"
-                     : " (a synchronous copy, which waits for all work: the unit creates its "
-                       "streams blocking)",
-            d.filled ? " but memsets" : "", copy ? "copy" : "wait", aside);
+            name ? name : "a wait", where, why, d.filled ? " but memsets" : "",
+            copy ? "copy" : "wait", aside);
         free(name);
         free(where);
+        free(why);
         free(aside);
         return words;
     }
@@ -2037,7 +2093,8 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     CXCursor later = copy ? later_drain(&device, ctx->function, at, &none) : clang_getNullCursor();
     const ss_api *api = ss_ast_is_null(later) ? NULL : ss_scope_callee_api(later);
     if (api == NULL || api->klass != SS_CLASS_DEVICE_SYNC ||
-        state_at(&device, ctx->function, later, 0).state == DRAINED || flow_budget < 0) {
+        later_answered(drain_copies, later, state_at(&device, ctx->function, later, 0)) ||
+        flow_budget < 0) {
         char *words = copy ? NULL : event_words(ctx, at);
         return words || copy ? words : thrust_words(ctx, at);
     }
