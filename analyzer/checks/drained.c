@@ -48,6 +48,7 @@ typedef struct drain {
     int aside;        /* with DRAINED: a branch that runs only when a CUDA call failed was left
                        * out since the drain ('aside_at', the 'if' statement) */
     CXCursor aside_at;
+    int all_devices; /* with DRAINED: every device, by a join over them (join_loop_flow) */
 } drain;
 
 /* What a finding's question follows: the whole device, or (with 'event' not null) one event,
@@ -123,7 +124,7 @@ static question device_question(ss_check_ctx *ctx, int copies_drain)
 
 static drain state_of(int state, CXCursor by, int fresh, uint64_t assumed)
 {
-    return (drain){state, by, 0, fresh, assumed, 0, clang_getNullCursor()};
+    return (drain){state, by, 0, fresh, assumed, 0, clang_getNullCursor(), 0};
 }
 
 static drain busy(void)
@@ -158,6 +159,7 @@ static drain join(drain a, drain b)
         if (!a.aside)
             a.aside_at = b.aside_at;
         a.aside |= b.aside;
+        a.all_devices &= b.all_devices;
         return a;
     }
     return busy();
@@ -543,16 +545,42 @@ static void event_call_flow(flow *f, CXCursor call, const ss_api *api)
     }
 }
 
+/* Whether 'call' makes another device (or context) the current one: the drain before it was
+ * the previous device's. */
+static int switches_device(CXCursor call)
+{
+    if (ss_scope_is_set_device(call))
+        return 1;
+    char *name = ss_scope_callee_name(call);
+    int yes = name && (strncmp(name, "cuCtxSetCurrent", 15) == 0 ||
+                       strncmp(name, "cuCtxPushCurrent", 16) == 0 ||
+                       strncmp(name, "cuCtxPopCurrent", 15) == 0);
+    free(name);
+    return yes;
+}
+
+/* Where 'call' switches the device (switches_device): a drain of one device says nothing of the
+ * next one, so the device is busy after it, unless a join over every device drained it. Returns
+ * 1 for such a call, else 0. */
+static int device_switch_flow(flow *f, CXCursor call)
+{
+    if (!switches_device(call))
+        return 0;
+    if (f->now.state == DRAINED && !f->now.all_devices)
+        f->now = busy();
+    return 1;
+}
+
 static void call_flow(flow *f, CXCursor call)
 {
     /* A launch's configuration call is the launch's own part (declared outside the system
      * headers where the toolkit's declarations are served from memory). */
     if (f->now.state == UNREACHED || ss_scope_is_launch_config(call))
         return;
-    if (!ss_ast_is_null(f->q->event)) {
+    if (!ss_ast_is_null(f->q->event))
         event_call_flow(f, call, ss_scope_callee_api(call));
+    if (!ss_ast_is_null(f->q->event) || device_switch_flow(f, call))
         return;
-    }
     const ss_api *api = ss_scope_callee_api(call);
     int sync_copy;
     int kind = sync_copy_direction(f, call, api, &sync_copy);
@@ -982,6 +1010,7 @@ static int join_loop_flow(flow *f, CXCursor s)
     f->worked |= pass.worked;
     f->returned = join(f->returned, pass.returned);
     f->now = pass.now;
+    f->now.all_devices = 1;
     return 1;
 }
 

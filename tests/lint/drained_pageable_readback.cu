@@ -5,8 +5,8 @@
 // on the legacy stream (and on the unit's streams, which block with it): the wait after it
 // finds the device drained, a note, as after cudaMemcpy. Where the flag is read into pinned
 // memory (the copy returns at once), the copy is on a stream of the unit's own (it waits for
-// that stream's work only), a stream wait for another stream follows that copy, or work is
-// queued between the copy and the wait, the wait stays a warning.
+// that stream's work only), work is queued between the copy and the wait, or another device
+// is made current between them (after cudaMemcpy too), the wait stays a warning.
 #include <cuda_runtime.h>
 
 __global__ void relax(int *values, int n, int *changed)
@@ -78,6 +78,41 @@ int until_settled_then_launch(int *values, int n, int *d_changed)
         relax<<<(n + 255) / 256, 256>>>(values, n, d_changed); // expect: SYNC101 expect-severity: note
         cudaMemcpyAsync(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC102, SYNC201, SYNC301
         relax<<<(n + 255) / 256, 256, 0, other>>>(values, n, d_changed);
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        rounds++;
+    } while (changed == 1);
+    return rounds;
+}
+
+// Another device made current between the readback and the wait: the readback drained the
+// first device, the wait is for the second one, whose launch it waits for. The same after
+// cudaMemcpy. Neither readback is "drained anyway" by that wait.
+int until_settled_two_devices(int *values, int n, int *d_changed, int *d_other)
+{
+    int changed, rounds = 0;
+    do {
+        cudaSetDevice(1);
+        relax<<<(n + 255) / 256, 256>>>(d_other, n, d_changed); // expect: SYNC101 expect-severity: note
+        cudaSetDevice(0);
+        relax<<<(n + 255) / 256, 256>>>(values, n, d_changed); // expect: SYNC101 expect-severity: note
+        cudaMemcpyAsync(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC102, SYNC201, SYNC301 expect-no-message: drained anyway
+        cudaSetDevice(1);
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        rounds++;
+    } while (changed == 1);
+    return rounds;
+}
+
+int until_settled_two_devices_sync(int *values, int n, int *d_changed, int *d_other)
+{
+    int changed, rounds = 0;
+    do {
+        cudaSetDevice(1);
+        relax<<<(n + 255) / 256, 256>>>(d_other, n, d_changed); // expect: SYNC101 expect-severity: note
+        cudaSetDevice(0);
+        relax<<<(n + 255) / 256, 256>>>(values, n, d_changed); // expect: SYNC101 expect-severity: note
+        cudaMemcpy(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning expect-no-message: drained anyway
+        cudaSetDevice(1);
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
         rounds++;
     } while (changed == 1);
