@@ -780,7 +780,7 @@ void capture_wrap_from_start(void)
         return;
     }
     atomic_store_explicit(&proc.probe_level, LEVEL_WRAP, memory_order_relaxed);
-    capture_cupti_set_domain_rows(0, 1, CUPTI_CB_DOMAIN_RUNTIME_API);
+    capture_cupti_switch_rows(LEVEL_WORK, LEVEL_WRAP);
     atomic_store_explicit(&syncscope_wrap_on, 1, memory_order_relaxed);
 }
 
@@ -888,18 +888,13 @@ SS_EXPORT void syncscope_light_probe_set(int level)
         (level >= LEVEL_WRAP && !wrappers_loaded()))
         return;
     int was = atomic_exchange_explicit(&proc.probe_level, level, memory_order_relaxed);
-    if ((was == LEVEL_OFF) != (level == LEVEL_OFF)) {
-        capture_cupti_set_rows(level != LEVEL_OFF, 1);
+    capture_cupti_switch_rows(was, level);
+    if ((was == LEVEL_OFF) != (level == LEVEL_OFF))
         capture_set_scope_callbacks(level != LEVEL_OFF);
-    }
-    /* The wrappers' levels: the runtime's rows (and at LEVEL_WRAP_ONLY the driver's) off in
-     * CUPTI while the wrappers take the runtime's calls. */
-    int wrapped = level == LEVEL_WRAP || level == LEVEL_WRAP_ONLY;
-    if ((was == LEVEL_WRAP || was == LEVEL_WRAP_ONLY) != wrapped)
-        capture_cupti_set_domain_rows(!wrapped, 1, CUPTI_CB_DOMAIN_RUNTIME_API);
-    if ((was == LEVEL_WRAP_ONLY) != (level == LEVEL_WRAP_ONLY))
-        capture_cupti_set_domain_rows(level != LEVEL_WRAP_ONLY, 1, CUPTI_CB_DOMAIN_DRIVER_API);
-    atomic_store_explicit(&syncscope_wrap_on, wrapped, memory_order_relaxed);
+    /* The wrappers' levels: the wrapped runtime rows (and at LEVEL_WRAP_ONLY the driver's)
+     * off in CUPTI while the wrappers take those calls. */
+    atomic_store_explicit(&syncscope_wrap_on, level == LEVEL_WRAP || level == LEVEL_WRAP_ONLY,
+                          memory_order_relaxed);
 }
 
 /* The same measurement aid: syncscope's own time in its callbacks so far, in ns, every

@@ -148,21 +148,48 @@ static void set_row(int on, int light_rows, CUpti_CallbackDomain domain, size_t 
                                           (CUpti_CallbackId)cbid);
 }
 
-void capture_cupti_set_domain_rows(int on, int light_rows, CUpti_CallbackDomain domain)
-{
-    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-        for (size_t cbid = 0; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; cbid++)
-            set_row(on, light_rows, domain, cbid, proc.cupti.runtime_specs[cbid]);
-    } else {
-        for (size_t cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++)
-            set_row(on, light_rows, domain, cbid, proc.cupti.driver_specs[cbid]);
-    }
-}
-
 void capture_cupti_set_rows(int on, int light_rows)
 {
-    capture_cupti_set_domain_rows(on, light_rows, CUPTI_CB_DOMAIN_RUNTIME_API);
-    capture_cupti_set_domain_rows(on, light_rows, CUPTI_CB_DOMAIN_DRIVER_API);
+    for (size_t cbid = 0; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; cbid++)
+        set_row(on, light_rows, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, proc.cupti.runtime_specs[cbid]);
+    for (size_t cbid = 0; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++)
+        set_row(on, light_rows, CUPTI_CB_DOMAIN_DRIVER_API, cbid, proc.cupti.driver_specs[cbid]);
+}
+
+/* The runtime calls libsyncscope_cudart.so wraps (wrap_cudart.def), by CUPTI callback id: at
+ * the wrappers' levels only these rows are disabled in CUPTI, so a light row without a
+ * wrapper stays called back. */
+static const unsigned char wrapped[CUPTI_RUNTIME_TRACE_CBID_SIZE] = {
+#define WRAP(symbol, cb, decl, args) [CUPTI_RUNTIME_TRACE_CBID_##cb] = 1,
+#define WRAP0(symbol, cb) [CUPTI_RUNTIME_TRACE_CBID_##cb] = 1,
+#include "wrap_cudart.def"
+#undef WRAP
+#undef WRAP0
+};
+
+/* Whether a light row of 'domain' (a runtime row 'is_wrapped' or not) is enabled in CUPTI at
+ * SYNCSCOPE_LIGHT_PROBE=switch's level 'level' (enum probe_level). */
+static int row_on_at(int level, CUpti_CallbackDomain domain, int is_wrapped)
+{
+    if (level == LEVEL_OFF)
+        return 0;
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
+        return level != LEVEL_WRAP_ONLY;
+    return !(is_wrapped && (level == LEVEL_WRAP || level == LEVEL_WRAP_ONLY));
+}
+
+void capture_cupti_switch_rows(int was, int level)
+{
+    for (size_t cbid = 0; cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE; cbid++) {
+        int before = row_on_at(was, CUPTI_CB_DOMAIN_RUNTIME_API, wrapped[cbid]);
+        int after = row_on_at(level, CUPTI_CB_DOMAIN_RUNTIME_API, wrapped[cbid]);
+        if (before != after)
+            set_row(after, 1, CUPTI_CB_DOMAIN_RUNTIME_API, cbid, proc.cupti.runtime_specs[cbid]);
+    }
+    int before = row_on_at(was, CUPTI_CB_DOMAIN_DRIVER_API, 0);
+    int after = row_on_at(level, CUPTI_CB_DOMAIN_DRIVER_API, 0);
+    for (size_t cbid = 0; before != after && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++)
+        set_row(after, 1, CUPTI_CB_DOMAIN_DRIVER_API, cbid, proc.cupti.driver_specs[cbid]);
 }
 
 void capture_cupti_unload(void)

@@ -398,8 +398,10 @@ void capture_cupti_unload(void);
  * capture_cupti_subscribe kept, those the light mode takes ('light_rows' 1: its API callbacks)
  * or those it leaves out (0: a sampled mode's full window). Not for a callback. */
 void capture_cupti_set_rows(int on, int light_rows);
-/* capture_cupti_set_rows for the rows of one domain (runtime or driver API) only. */
-void capture_cupti_set_domain_rows(int on, int light_rows, CUpti_CallbackDomain domain);
+/* SYNCSCOPE_LIGHT_PROBE=switch's rows from level 'was' to level 'level' (enum probe_level):
+ * every light row off at LEVEL_OFF; at LEVEL_WRAP the runtime rows libsyncscope_cudart.so
+ * wraps off, at LEVEL_WRAP_ONLY those and the driver's; every one on at the other levels. */
+void capture_cupti_switch_rows(int was, int level);
 
 /* ---- capture_callbacks.c ---- */
 

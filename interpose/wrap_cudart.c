@@ -5,7 +5,8 @@
  * script gives the wrappers the runtime's version node, so a reference to
  * cudaMemcpyAsync@libcudart.so.13 binds here and one to another runtime's version does not.
  * A wrapper forwards to the runtime's own definition (found once, with dlvsym, after this
- * library or in the runtime that is mapped); while syncscope_wrap_on is set (the capture
+ * library or in the scope of a mapped object; without one the call returns
+ * cudaErrorSharedObjectSymbolNotFound); while syncscope_wrap_on is set (the capture
  * library's measurement levels, capture_callbacks.c) it hands the call to the capture library
  * at its entry and exit, with a parameter struct of CUPTI's layout, so that the same handlers
  * as CUPTI's runtime callbacks record it. A measurement aid for now: docs/studies/
@@ -16,7 +17,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -26,57 +26,74 @@
 
 #define RUNTIME_VERSION "libcudart.so.13"
 
-/* dl_iterate_phdr's visit: the path of the first mapped object named libcudart.so.13. */
-static int find_runtime(struct dl_phdr_info *info, size_t size, void *data)
+/* What find_in_object looks for: the runtime's definition of 'name', other than 'self' (this
+ * library's wrapper). */
+typedef struct wanted {
+    const char *name;
+    void *self;
+    void *found;
+} wanted;
+
+/* dl_iterate_phdr's visit: the definition of the wanted name in the scope of the mapped object
+ * (the object and what it needs), opened without loading anything. */
+static int find_in_object(struct dl_phdr_info *info, size_t size, void *data)
 {
     (void)size;
-    const char *name = info->dlpi_name;
-    const char *base = name != NULL ? strrchr(name, '/') : NULL;
-    base = base != NULL ? base + 1 : name;
-    if (base == NULL || strcmp(base, RUNTIME_VERSION) != 0)
+    wanted *w = data;
+    if (info->dlpi_name == NULL || info->dlpi_name[0] == '\0')
+        return 0; /* the program itself, which RTLD_NEXT's search already passed */
+    void *object = dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD);
+    if (object == NULL)
         return 0;
-    *(const char **)data = name;
+    void *found = dlvsym(object, w->name, RUNTIME_VERSION);
+    dlclose(object); /* the object stays: the program holds it */
+    if (found == NULL || found == w->self)
+        return 0;
+    w->found = found;
     return 1;
 }
 
-/* The runtime's definition of 'name': the next one after this library (a runtime in the
- * global scope), else the one of the runtime mapped with dlopen's local scope (a Python
- * extension's). A program that calls a wrapper has a libcudart.so.13 mapped: without one
- * found there is nothing to call, which is said before the process stops. */
-static void *runtime_symbol(const char *name)
+/* The runtime's definition of 'name' ('self' is this library's): the next one after this
+ * library (a runtime in the global scope), else one in the scope of a mapped object (a runtime
+ * mapped with dlopen's local scope, such as a Python extension's, under any file name). NULL
+ * when no mapped object has one, which is said once: the wrapper then returns
+ * cudaErrorSharedObjectSymbolNotFound, as a call the runtime cannot make. */
+static void *runtime_symbol(const char *name, void *self)
 {
     void *found = dlvsym(RTLD_NEXT, name, RUNTIME_VERSION);
     if (found == NULL) {
-        const char *path = NULL;
-        dl_iterate_phdr(find_runtime, &path);
-        void *runtime = path != NULL ? dlopen(path, RTLD_LAZY | RTLD_NOLOAD) : NULL;
-        if (runtime != NULL) {
-            found = dlvsym(runtime, name, RUNTIME_VERSION);
-            dlclose(runtime); /* the runtime stays: the program holds it */
-        }
+        wanted w = {name, self, NULL};
+        dl_iterate_phdr(find_in_object, &w);
+        found = w.found;
     }
-    if (found == NULL) {
+    static atomic_int said;
+    if (found == NULL && !atomic_exchange(&said, 1)) {
         char line[256];
         int n = snprintf(line, sizeof line,
-                         "syncscope: the CUDA runtime's %s (%s) was not found; stopping\n", name,
-                         RUNTIME_VERSION);
+                         "syncscope: the CUDA runtime's %s (%s) was not found: no runtime is "
+                         "mapped; the call returns cudaErrorSharedObjectSymbolNotFound\n",
+                         name, RUNTIME_VERSION);
         if (n > 0 && write(STDERR_FILENO, line, (size_t)n) < 0)
             n = 0;
-        abort();
     }
     return found;
 }
 
-/* The runtime's 'name', found at the first call and kept in 'slot'. */
-static void *next_of(_Atomic(void *) *slot, const char *name)
+/* The runtime's 'name', found at its first call and kept in 'slot'; NULL while none is
+ * mapped. */
+static void *next_of(_Atomic(void *) *slot, const char *name, void *self)
 {
     void *found = atomic_load_explicit(slot, memory_order_acquire);
     if (found == NULL) {
-        found = runtime_symbol(name);
+        found = runtime_symbol(name, self);
         atomic_store_explicit(slot, found, memory_order_release);
     }
     return found;
 }
+
+/* The wrappers define, and name, calls the runtime's header marks deprecated
+ * (cudaMemcpyToArray and its kin), which programs still make. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 #define UNPAREN(...) __VA_ARGS__
 
@@ -87,7 +104,12 @@ static void *next_of(_Atomic(void *) *slot, const char *name)
     {                                                                                              \
         static _Atomic(void *) next_slot;                                                          \
         cudaError_t(*next) decl;                                                                   \
-        void *found = next_of(&next_slot, #symbol);                                                \
+        cudaError_t(*self) decl = symbol;                                                          \
+        void *self_address;                                                                        \
+        memcpy(&self_address, &self, sizeof self_address);                                         \
+        void *found = next_of(&next_slot, #symbol, self_address);                                  \
+        if (found == NULL)                                                                         \
+            return cudaErrorSharedObjectSymbolNotFound;                                            \
         memcpy(&next, &found, sizeof next);                                                        \
         if (!atomic_load_explicit(&syncscope_wrap_on, memory_order_relaxed))                       \
             return next args;                                                                      \
@@ -106,7 +128,12 @@ static void *next_of(_Atomic(void *) *slot, const char *name)
     {                                                                                              \
         static _Atomic(void *) next_slot;                                                          \
         cudaError_t (*next)(void);                                                                 \
-        void *found = next_of(&next_slot, #symbol);                                                \
+        cudaError_t (*self)(void) = symbol;                                                        \
+        void *self_address;                                                                        \
+        memcpy(&self_address, &self, sizeof self_address);                                         \
+        void *found = next_of(&next_slot, #symbol, self_address);                                  \
+        if (found == NULL)                                                                         \
+            return cudaErrorSharedObjectSymbolNotFound;                                            \
         memcpy(&next, &found, sizeof next);                                                        \
         if (!atomic_load_explicit(&syncscope_wrap_on, memory_order_relaxed))                       \
             return next();                                                                         \

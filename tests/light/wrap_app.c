@@ -1,8 +1,9 @@
 /* wrap_app.c: the observed program of the wrappers' test (run_wrap.py): linked against the
  * fake runtime (fake_cudart.c, libcudart.so.13), run with libsyncscope_cudart.so given with
- * LD_PRELOAD in the light mode under SYNCSCOPE_LIGHT_PROBE=switch. Puts the capture at the
- * level its argument names (0: CUPTI's runtime callbacks; 4 and 5: the wrappers), then makes
- * light_app.c's calls through the runtime, and answers the light mode's driver questions as
+ * LD_PRELOAD in the light mode under SYNCSCOPE_LIGHT_PROBE=switch. Puts the capture at each
+ * level its argument names, in order ("43": 4, then 3; 0: CUPTI's runtime callbacks; 3: none;
+ * 4 and 5: the wrappers), then makes light_app.c's calls through the runtime and one that
+ * fails, and answers the light mode's driver questions as
  * light_app.c does (cuPointerGetAttributes, cuStreamQuery; cuCtxGetCurrent, the context of
  * a wrapped call). Prints how many calls CUPTI called back for and how many were made
  * without it, and the results the runtime returned. */
@@ -12,13 +13,14 @@
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "fake_memory.h"
 
 #define TO_DEVICE cudaMemcpyHostToDevice
 #define TO_HOST cudaMemcpyDeviceToHost
+/* A stream the fake runtime does not know (fake_cudart.c): cudaErrorInvalidResourceHandle. */
+#define UNKNOWN_STREAM ((cudaStream_t)(uintptr_t)0x9000)
 
 static int busy_answers;
 
@@ -66,11 +68,12 @@ int main(int argc, char **argv)
     void (*set_level)(int) = NULL;
     *(void **)&set_level = dlsym(RTLD_DEFAULT, "syncscope_light_probe_set");
     if (argc != 2 || set_level == NULL || fake_cudart_init() != 0) {
-        fprintf(stderr, "wrap_app: usage: wrap_app LEVEL, under libsyncscope_cudart.so and the "
+        fprintf(stderr, "wrap_app: usage: wrap_app LEVELS, under libsyncscope_cudart.so and the "
                         "fake CUPTI\n");
         return 2;
     }
-    set_level(atoi(argv[1]));
+    for (const char *level = argv[1]; *level != '\0'; level++)
+        set_level(*level - '0'); /* one level after another: "43" is 4, then 3 */
     static unsigned char pageable[1 << 20];
     void *device = (void *)(uintptr_t)DEVICE_BASE, *pinned = (void *)(uintptr_t)PINNED_BASE;
     const long ms = 1000000;
@@ -79,9 +82,10 @@ int main(int argc, char **argv)
     CALL(cudaMemcpyAsync(device, pageable, n, TO_DEVICE, 0), ms, 1); /* expect: SYNC201 */
     CALL(cudaMemcpyAsync(pinned, device, 4, TO_HOST, 0), 0, 100);    /* expect: SYNC301 */
     CALL(cudaStreamSynchronize(0), 2 * ms, 1);
-    CALL(cudaDeviceSynchronize(), ms, 1); /* expect: SYNC401 */
-    CALL(cudaFree(device), ms, 0);        /* expect: SYNC402 latent */
-    CALL(cudaFree(device), ms, 1);        /* expect: SYNC402 */
+    CALL(cudaDeviceSynchronize(), ms, 1);              /* expect: SYNC401 */
+    CALL(cudaFree(device), ms, 0);                     /* expect: SYNC402 latent */
+    CALL(cudaFree(device), ms, 1);                     /* expect: SYNC402 */
+    CALL(cudaStreamSynchronize(UNKNOWN_STREAM), 0, 0); /* fails: the runtime's result seen */
     int back = 0, without = 0;
     fake_cudart_counts(&back, &without);
     printf("wrap_app: called back %d, made without %d, failed %d\n", back, without, failed);

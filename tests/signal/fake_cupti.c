@@ -299,6 +299,17 @@ static void announce_context(void)
                &resource);
 }
 
+/* The result the next call returns to its exit callback (fake_cupti_set_result); 0 after it. */
+static int32_t next_result;
+
+/* Makes the next fake_cupti_call_with's call return 'result' (a cudaError_t or CUresult) to
+ * its exit callback, as the runtime's call that failed does. */
+FAKE_EXPORT void fake_cupti_set_result(int32_t result);
+FAKE_EXPORT void fake_cupti_set_result(int32_t result)
+{
+    next_result = result;
+}
+
 /* Tells the subscriber that the process's context was created, as the driver's resource
  * callback does whatever API callbacks are enabled (once; fake_cupti_call_with's first call
  * does it too). Returns 0, or -1 when nobody subscribed to it. */
@@ -340,7 +351,8 @@ FAKE_EXPORT int fake_cupti_call_with(const char *name, void *params, const char 
     context_announced = 1;
     uint64_t zeros[64];
     memset(zeros, 0, sizeof zeros);
-    int32_t result = 0;
+    int32_t result = next_result;
+    next_result = 0;
     uint64_t correlation_data = 0, inner_data = 0;
     CUpti_CallbackData data, inner_call;
     memset(&data, 0, sizeof data);
