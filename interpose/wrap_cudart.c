@@ -97,28 +97,33 @@ static void *next_of(_Atomic(void *) *slot, const char *name, void *self)
 
 #define UNPAREN(...) __VA_ARGS__
 
+/* The body of the wrapper of 'symbol' (CUPTI's callback 'cb'; its parameter struct at
+ * 'params', NULL for none; its arguments 'args'): the runtime's definition found, the call
+ * forwarded, and handed to the capture around it while syncscope_wrap_on is set. */
+#define WRAP_BODY(symbol, cb, params, args)                                                        \
+    static _Atomic(void *) next_slot;                                                              \
+    __typeof__(&symbol) self = symbol, next;                                                       \
+    void *self_address;                                                                            \
+    memcpy(&self_address, &self, sizeof self_address);                                             \
+    void *found = next_of(&next_slot, #symbol, self_address);                                      \
+    if (found == NULL)                                                                             \
+        return cudaErrorSharedObjectSymbolNotFound;                                                \
+    memcpy(&next, &found, sizeof next);                                                            \
+    if (!atomic_load_explicit(&syncscope_wrap_on, memory_order_relaxed))                           \
+        return next args;                                                                          \
+    uint64_t slot;                                                                                 \
+    syncscope_wrap_enter(CUPTI_RUNTIME_TRACE_CBID_##cb, (params), &slot);                          \
+    cudaError_t result = next args;                                                                \
+    syncscope_wrap_exit(CUPTI_RUNTIME_TRACE_CBID_##cb, (params), &slot, (int32_t)result);          \
+    return result;
+
 /* The wrapper of 'symbol' (CUPTI's callback 'cb'), parameters 'decl', arguments 'args'. */
 #define WRAP(symbol, cb, decl, args)                                                               \
     cudaError_t symbol decl;                                                                       \
     SS_WRAP_EXPORT cudaError_t symbol decl                                                         \
     {                                                                                              \
-        static _Atomic(void *) next_slot;                                                          \
-        cudaError_t(*next) decl;                                                                   \
-        cudaError_t(*self) decl = symbol;                                                          \
-        void *self_address;                                                                        \
-        memcpy(&self_address, &self, sizeof self_address);                                         \
-        void *found = next_of(&next_slot, #symbol, self_address);                                  \
-        if (found == NULL)                                                                         \
-            return cudaErrorSharedObjectSymbolNotFound;                                            \
-        memcpy(&next, &found, sizeof next);                                                        \
-        if (!atomic_load_explicit(&syncscope_wrap_on, memory_order_relaxed))                       \
-            return next args;                                                                      \
         cb##_params params = {UNPAREN args};                                                       \
-        uint64_t slot;                                                                             \
-        syncscope_wrap_enter(CUPTI_RUNTIME_TRACE_CBID_##cb, &params, &slot);                       \
-        cudaError_t result = next args;                                                            \
-        syncscope_wrap_exit(CUPTI_RUNTIME_TRACE_CBID_##cb, &params, &slot, (int32_t)result);       \
-        return result;                                                                             \
+        WRAP_BODY(symbol, cb, &params, args)                                                       \
     }
 
 /* The same for a call without parameters (CUPTI has no struct for it). */
@@ -126,22 +131,7 @@ static void *next_of(_Atomic(void *) *slot, const char *name, void *self)
     cudaError_t symbol(void);                                                                      \
     SS_WRAP_EXPORT cudaError_t symbol(void)                                                        \
     {                                                                                              \
-        static _Atomic(void *) next_slot;                                                          \
-        cudaError_t (*next)(void);                                                                 \
-        cudaError_t (*self)(void) = symbol;                                                        \
-        void *self_address;                                                                        \
-        memcpy(&self_address, &self, sizeof self_address);                                         \
-        void *found = next_of(&next_slot, #symbol, self_address);                                  \
-        if (found == NULL)                                                                         \
-            return cudaErrorSharedObjectSymbolNotFound;                                            \
-        memcpy(&next, &found, sizeof next);                                                        \
-        if (!atomic_load_explicit(&syncscope_wrap_on, memory_order_relaxed))                       \
-            return next();                                                                         \
-        uint64_t slot;                                                                             \
-        syncscope_wrap_enter(CUPTI_RUNTIME_TRACE_CBID_##cb, NULL, &slot);                          \
-        cudaError_t result = next();                                                               \
-        syncscope_wrap_exit(CUPTI_RUNTIME_TRACE_CBID_##cb, NULL, &slot, (int32_t)result);          \
-        return result;                                                                             \
+        WRAP_BODY(symbol, cb, NULL, ())                                                            \
     }
 
 #include "wrap_cudart.def"

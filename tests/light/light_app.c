@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "fake_memory.h"
+#include "fake_driver.h"
 
 /* A device allocation the fake driver does not know (it calls it pageable): only the light
  * mode's memory of its cudaMalloc makes it device memory. */
@@ -25,9 +25,7 @@
  * mode's memory of its cudaHostAlloc makes it pinned. */
 #define HOST_ALLOC_BASE UINT64_C(0x7c0000000000)
 
-/* cuStreamQuery answers CUDA_ERROR_NOT_READY this many more times (about 'busy_stream' only,
- * when it is set). */
-static int busy_answers;
+/* busy_answers (fake_driver.h) counts only for 'busy_stream', when it is set. */
 static CUstream busy_stream;
 
 /* The destroyed-stream case (LIGHT_APP_DESTROYED): the stream another thread destroys during a
@@ -68,11 +66,7 @@ __attribute__((visibility("default"))) CUresult CUDAAPI cuStreamQuery(CUstream s
     asked_kept += stream == KEPT_STREAM;
     if (busy_stream != NULL && stream != busy_stream)
         return CUDA_SUCCESS;
-    if (busy_answers > 0) {
-        busy_answers--;
-        return CUDA_ERROR_NOT_READY;
-    }
-    return CUDA_SUCCESS;
+    return fake_busy_answer();
 }
 
 __attribute__((visibility("default"))) CUresult CUDAAPI cuPointerGetAttributes(

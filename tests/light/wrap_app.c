@@ -15,23 +15,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fake_memory.h"
+#include "fake_driver.h"
 
 #define TO_DEVICE cudaMemcpyHostToDevice
 #define TO_HOST cudaMemcpyDeviceToHost
 /* A stream the fake runtime does not know (fake_cudart.c): cudaErrorInvalidResourceHandle. */
 #define UNKNOWN_STREAM ((cudaStream_t)(uintptr_t)0x9000)
 
-static int busy_answers;
-
 __attribute__((visibility("default"))) CUresult CUDAAPI cuStreamQuery(CUstream stream)
 {
     (void)stream;
-    if (busy_answers > 0) {
-        busy_answers--;
-        return CUDA_ERROR_NOT_READY;
-    }
-    return CUDA_SUCCESS;
+    return fake_busy_answer();
 }
 
 __attribute__((visibility("default"))) CUresult CUDAAPI cuPointerGetAttributes(

@@ -1,9 +1,9 @@
-/* fake_memory.h: the fake driver's memory, shared by the light mode's test programs
- * (light_app.c, wrap_app.c): a pinned and a device range, and the answer to
+/* fake_driver.h: the fake driver's answers, shared by the light mode's test programs
+ * (light_app.c, wrap_app.c): a pinned and a device range, the answer to
  * cuPointerGetAttributes's memory type for an address (any other address is unknown to the
- * driver: pageable). */
-#ifndef SS_TESTS_LIGHT_FAKE_MEMORY_H
-#define SS_TESTS_LIGHT_FAKE_MEMORY_H
+ * driver: pageable), and cuStreamQuery's "busy" for as many answers as the program asks. */
+#ifndef SS_TESTS_LIGHT_FAKE_DRIVER_H
+#define SS_TESTS_LIGHT_FAKE_DRIVER_H
 
 #include <cuda.h>
 
@@ -29,6 +29,19 @@ static inline void fake_memory_answer(unsigned int count, const CUpointer_attrib
         }
         memcpy(data[i], &value, sizeof value);
     }
+}
+
+/* cuStreamQuery answers CUDA_ERROR_NOT_READY this many more times. */
+static int busy_answers;
+
+/* cuStreamQuery's answer: busy while busy_answers lasts, then done. */
+static inline CUresult fake_busy_answer(void)
+{
+    if (busy_answers > 0) {
+        busy_answers--;
+        return CUDA_ERROR_NOT_READY;
+    }
+    return CUDA_SUCCESS;
 }
 
 #endif
