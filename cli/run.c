@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -325,8 +326,27 @@ static int set_variables(const ss_cli_args *args, int verbose)
     return 0;
 }
 
-/* Preloads the interposer: LD_PRELOAD gets libsyncscope.so first. Returns 0, or -1 with a
- * message printed. */
+/* The runtime's wrappers beside the interposer 'library' (a measurement aid of the light mode,
+ * docs/studies/performance.md, "The light mode's runtime calls without CUPTI"), for the
+ * program only: when SYNCSCOPE_LIGHT_PROBE is wrap or switch (whose levels 4 and 5 use them)
+ * and the build left libsyncscope_cudart.so beside it: its path after a ':' (to be freed),
+ * else NULL. */
+static char *runtime_wrappers(const char *library)
+{
+    const char *probe = getenv("SYNCSCOPE_LIGHT_PROBE");
+    const char *slash = strrchr(library, '/');
+    if (probe == NULL || slash == NULL ||
+        (strcasecmp(probe, "wrap") != 0 && strcasecmp(probe, "switch") != 0))
+        return NULL;
+    char *wrappers = ss_xasprintf(":%.*s/libsyncscope_cudart.so", (int)(slash - library), library);
+    if (access(wrappers + 1, R_OK) == 0)
+        return wrappers;
+    free(wrappers);
+    return NULL;
+}
+
+/* Preloads the interposer: LD_PRELOAD gets libsyncscope.so first (and the runtime's wrappers
+ * after it, runtime_wrappers). Returns 0, or -1 with a message printed. */
 static int preload(int verbose)
 {
     char library[PATH_MAX];
@@ -337,8 +357,11 @@ static int preload(int verbose)
         return -1;
     }
     const char *old = getenv("LD_PRELOAD");
-    char *value = old != NULL && *old != '\0' ? ss_xasprintf("%s:%s", library, old)
-                                              : ss_xasprintf("%s", library);
+    char *wrappers = runtime_wrappers(library);
+    const char *after = wrappers != NULL ? wrappers : "";
+    char *value = old != NULL && *old != '\0' ? ss_xasprintf("%s%s:%s", library, after, old)
+                                              : ss_xasprintf("%s%s", library, after);
+    free(wrappers);
     int rc = set_variable("LD_PRELOAD", value);
     if (rc == 0 && verbose)
         ss_log_note("LD_PRELOAD=%s", value);

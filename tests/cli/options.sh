@@ -353,6 +353,17 @@ if [ "$HAVE_RUN" = 1 ]; then
     head -4 err >err4
     text "run -qv" err4 "$(printf '%s\n' "syncscope: SYNCSCOPE_QUIET=1" "syncscope: SYNCSCOPE_FORMAT=json" "syncscope: SYNCSCOPE_MIN_BLOCKED_US=10" "syncscope: LD_PRELOAD=$(sed -n 's/^syncscope: LD_PRELOAD=//p' err)")"
     grep -q '^syncscope: LD_PRELOAD=/.*/libsyncscope.so$' err || fails "run -v" "no LD_PRELOAD line: $(cat err)"
+    # The light mode's runtime wrappers, a measurement aid: preloaded after the interposer for
+    # the program when SYNCSCOPE_LIGHT_PROBE names them and the build left them beside it.
+    wrappers=$(sed -n 's/^syncscope: LD_PRELOAD=\(.*\)\/libsyncscope.so$/\1/p' err)/libsyncscope_cudart.so
+    if [ -r "$wrappers" ]; then
+        SYNCSCOPE_LIGHT_PROBE=Wrap ss run -v -- true
+        grep -qx "syncscope: LD_PRELOAD=.*/libsyncscope.so:$wrappers" err ||
+            fails "run -v, probe wrap" "no wrappers in LD_PRELOAD: $(cat err)"
+        SYNCSCOPE_LIGHT_PROBE=noop ss run -v -- true
+        grep -q '^syncscope: LD_PRELOAD=/.*/libsyncscope.so$' err ||
+            fails "run -v, probe noop" "LD_PRELOAD: $(cat err)"
+    fi
     refused "run --format=xml" "$E unknown --format 'xml' (did you mean 'html'?)" run --format=xml -- true
 fi
 

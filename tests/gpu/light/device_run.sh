@@ -126,7 +126,7 @@ preload=$build/interpose/libsyncscope.so
 # SS_LIGHT_WRAP=1: parts same and real compare the full mode with the light mode whose runtime
 # calls libsyncscope_cudart.so's wrappers take (same_answers.py --light-wrap).
 wrap=()
-if [ "${SS_LIGHT_WRAP:-0}" = 1 ]; then wrap=(--light-wrap "$build/interpose/libsyncscope_cudart.so"); fi
+if [ "${SS_LIGHT_WRAP:-0}" = 1 ]; then wrap=(--light-wrap); fi
 probe=$build/tests/gpu/gpu_probe
 python=${SS_GPU_PYTHON:-python3}
 results=$out/results.txt

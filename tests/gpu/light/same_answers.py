@@ -2,7 +2,7 @@
 """same_answers.py: the light mode gives the full mode's answers for its rules.
 
   same_answers.py --syncscope SYNCSCOPE --root ROOT --workdir DIR [--probe GPU_PROBE]
-                  [--report FILE] [--known FILE] [--light-wrap WRAPPERS] [--] PROGRAM [ARGS...]
+                  [--report FILE] [--known FILE] [--light-wrap] [--] PROGRAM [ARGS...]
                   [:: PROGRAM [ARGS...]]...
       Runs each PROGRAM bare, under `syncscope run` (the full mode) and under `syncscope run
       --mode light`, and requires, for the rules the light mode reports (those `syncscope
@@ -13,10 +13,11 @@
       "light"; the light run's note that says what it cannot report; the bare run's stdout
       and exit status in both runs. Programs are separated by '::'. --report FILE appends
       one line per program with the findings and each finding's blocked time in both modes,
-      and one line per known difference met, with its reason. --light-wrap WRAPPERS: the
-      light run with LD_PRELOAD=WRAPPERS (libsyncscope_cudart.so) and
-      SYNCSCOPE_LIGHT_PROBE=wrap, its runtime calls taken by the wrappers instead of CUPTI's
-      runtime callbacks (a program linked against the shared runtime).
+      and one line per known difference met, with its reason. --light-wrap: the light run
+      with SYNCSCOPE_LIGHT_PROBE=wrap, for which `syncscope run` preloads the wrappers
+      (libsyncscope_cudart.so, beside the interposer in the build tree), its runtime calls
+      taken by them instead of CUPTI's runtime callbacks (a program linked against the shared
+      runtime).
   same_answers.py replay --syncscope SYNCSCOPE --root ROOT --workdir DIR [--known FILE]
                   PROGRAM FULL.sstrace LIGHT.sstrace [PROGRAM FULL.sstrace LIGHT.sstrace]...
       The same comparison of two recorded traces of PROGRAM (a file name, as in the known
@@ -188,8 +189,8 @@ def compare(opts, program, index, report):
         extra = None
         if mode == "light":
             cmd += ["--mode", "light"]
-            if opts.light_wrap:  # the wrappers given with LD_PRELOAD, which `run` keeps
-                extra = {"LD_PRELOAD": opts.light_wrap, "SYNCSCOPE_LIGHT_PROBE": "wrap"}
+            if opts.light_wrap:  # `run` preloads the wrappers for the program (cli/run.c)
+                extra = {"SYNCSCOPE_LIGHT_PROBE": "wrap"}
         status, stdout, stderr = execute(cmd + ["--"] + program, workdir, extra)
         with open(os.path.join(workdir, f"{mode}.stderr"), "w", encoding="utf-8") as handle:
             handle.write(stderr)
@@ -261,7 +262,7 @@ def main(argv):
     for name in ("syncscope", "root", "workdir"):
         parser.add_argument(f"--{name}", required=True)
     parser.add_argument("--probe", default="")
-    parser.add_argument("--light-wrap", default="")
+    parser.add_argument("--light-wrap", action="store_true")
     parser.add_argument("--report", default="")
     parser.add_argument("--known", default=KNOWN_FILE)
     parser.add_argument("programs", nargs=argparse.REMAINDER)
