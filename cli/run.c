@@ -338,7 +338,8 @@ static char *runtime_wrappers(const char *library)
     if (probe == NULL || slash == NULL ||
         (strcasecmp(probe, "wrap") != 0 && strcasecmp(probe, "switch") != 0))
         return NULL;
-    char *wrappers = ss_xasprintf(":%.*s/libsyncscope_cudart.so", (int)(slash - library), library);
+    char *wrappers =
+        ss_xasprintf(":%.*s/%s", (int)(slash - library), library, SS_INTERPOSE_WRAPPERS);
     if (access(wrappers + 1, R_OK) == 0)
         return wrappers;
     free(wrappers);

@@ -754,16 +754,11 @@ static void on_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const CUp
  * context is the thread's current one, asked of the driver at the exit of a recorded call. */
 SS_EXPORT atomic_int syncscope_wrap_on;
 
-static const ss_args_spec *wrapped_spec(uint32_t cbid)
-{
-    return cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE ? proc.cupti.runtime_specs[cbid] : NULL;
-}
-
 /* Whether libsyncscope_cudart.so is loaded: without it no wrapper takes a call, and the
  * runtime's callbacks must stay. */
 static int wrappers_loaded(void)
 {
-    void *wrappers = dlopen("libsyncscope_cudart.so", RTLD_LAZY | RTLD_NOLOAD);
+    void *wrappers = dlopen(SS_INTERPOSE_WRAPPERS, RTLD_LAZY | RTLD_NOLOAD);
     if (wrappers == NULL)
         return 0;
     dlclose(wrappers);
@@ -776,7 +771,7 @@ void capture_wrap_from_start(void)
         capture_say("%s=wrap: the wrappers take nothing (%s)", SS_ENV(LIGHT_PROBE),
                     !proc.light || proc.sampling.every_ns != 0
                         ? "the light mode only, without --sample"
-                        : "libsyncscope_cudart.so is not loaded: give it with LD_PRELOAD");
+                        : SS_INTERPOSE_WRAPPERS " is not loaded: give it with LD_PRELOAD");
         return;
     }
     atomic_store_explicit(&proc.probe_level, LEVEL_WRAP, memory_order_relaxed);
@@ -788,7 +783,7 @@ SS_EXPORT void syncscope_wrap_enter(uint32_t cbid, const void *params, uint64_t 
 {
     int saved_errno = errno;
     *slot = 0;
-    const ss_args_spec *spec = wrapped_spec(cbid);
+    const ss_args_spec *spec = spec_of(CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
     if (spec != NULL) {
         CUpti_CallbackData cb = {
             .callbackSite = CUPTI_API_ENTER, .functionParams = params, .correlationData = slot};
@@ -801,7 +796,7 @@ SS_EXPORT void syncscope_wrap_exit(uint32_t cbid, const void *params, uint64_t *
                                    int32_t result)
 {
     int saved_errno = errno;
-    const ss_args_spec *spec = wrapped_spec(cbid);
+    const ss_args_spec *spec = spec_of(CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
     if (spec != NULL) {
         CUcontext context = NULL;
         ctx_current_fn current =

@@ -81,8 +81,7 @@ static void init_process(void)
                                   &proc.sampling.every_ns) < 0)
         proc.sampling.on_ns = proc.sampling.every_ns = 0; /* checked when the settings were read */
     proc.pid = (long)getpid();
-    static const char *const probes[] = {
-        "", "load", "subscribe", "noop", "noop_runtime", "noop_driver", "switch", "wrap"};
+    static const char *const probes[] = {"", SS_LIGHT_PROBES};
     for (size_t i = 1; i < sizeof probes / sizeof probes[0]; i++) {
         if (strcmp(proc.config.light_probe, probes[i]) == 0)
             proc.bench_probe = (enum bench_probe)i;
@@ -108,16 +107,16 @@ static void start(void)
     if (proc.bench_probe != PROBE_OFF)
         capture_say("%s=%s: a measurement aid%s", SS_ENV(LIGHT_PROBE), proc.config.light_probe,
                     proc.bench_probe == PROBE_SWITCH ? ", switched by syncscope_light_probe_set"
-                    : proc.bench_probe == PROBE_WRAP ? ", the runtime's calls taken by "
-                                                       "libsyncscope_cudart.so's wrappers"
-                                                     : "; nothing is recorded");
+                    : proc.bench_probe == PROBE_WRAP
+                        ? ", the runtime's calls taken by " SS_INTERPOSE_WRAPPERS "'s wrappers"
+                        : "; nothing is recorded");
     if (proc.bench_probe == PROBE_LOAD) {
         capture_timing_start_line();
         return;
     }
+    int noop = proc.bench_probe >= PROBE_NOOP && proc.bench_probe <= PROBE_NOOP_DRIVER;
     CUpti_CallbackFunc callback = proc.bench_probe == PROBE_SWITCH ? capture_on_callback_switch
-                                  : proc.bench_probe == PROBE_WRAP ? capture_on_callback
-                                  : proc.bench_probe >= PROBE_NOOP ? capture_on_callback_noop
+                                  : noop                           ? capture_on_callback_noop
                                                                    : capture_on_callback;
     uint64_t subscribing = capture_timing_now();
     int subscribed = capture_cupti_subscribe(callback);

@@ -11,6 +11,13 @@
  * loaded from the same folder only when the program ends. */
 #define SS_INTERPOSE_LIBRARY "libsyncscope.so"
 #define SS_INTERPOSE_FINISHER "libsyncscope_finish.so"
+/* The runtime's wrappers (wrap_cudart.c), a measurement aid of the light mode, preloaded after
+ * the capture library from the same folder. */
+#define SS_INTERPOSE_WRAPPERS "libsyncscope_cudart.so"
+
+/* SYNCSCOPE_LIGHT_PROBE's words (a measurement aid's probes), in the order of the capture
+ * library's enum bench_probe after PROBE_OFF. */
+#define SS_LIGHT_PROBES "load", "subscribe", "noop", "noop_runtime", "noop_driver", "switch", "wrap"
 
 /* Environment variables: one row each in settings.def, which gives the name, the parser, the
  * default, the `syncscope run` option and the line of docs/run.md. SS_ENV(NAME) spells

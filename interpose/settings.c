@@ -440,8 +440,7 @@ static int parse_MODE(const ss_interpose_setting *s, const ss_interpose_config *
 static int parse_PROBE(const ss_interpose_setting *s, const ss_interpose_config *config,
                        const char *value, void *field, size_t size, char *err, size_t err_size)
 {
-    static const char *const probes[] = {"load",        "subscribe", "noop", "noop_runtime",
-                                         "noop_driver", "switch",    "wrap", NULL};
+    static const char *const probes[] = {SS_LIGHT_PROBES, NULL};
     return parse_word(s, probes, 1, 1, value, field, size, err, err_size);
 }
 

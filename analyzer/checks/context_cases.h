@@ -243,8 +243,9 @@ char *ss_context_attach_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
  * parameter of a CUDA error type ('e != cudaSuccess', 'e != 0', 'e'; 'e == cudaSuccess' for the
  * 'else' branch), and the branch reports the error (cudaGetErrorString, cudaGetErrorName, ...,
  * also in a function of the unit it calls) or ends in a throw or a call that does not return.
- * Its index among the statement's children, or 0 where there is none. */
-unsigned ss_context_failure_branch(ss_callgraph *g, CXCursor if_stmt);
+ * Its index among the statement's children, or 0 where there is none; '*throws' set to whether
+ * that branch ends in a throw. */
+unsigned ss_context_failure_branch(ss_callgraph *g, CXCursor if_stmt, int *throws);
 
 /* rare_paths.c. "teardown: the loop at allocator.h:187 runs when an object is destroyed:
  * 'Allocator::~Allocator' is a destructor" when the loop is in a destructor and, for a loop

@@ -1042,21 +1042,6 @@ static void once_flow(flow *f, CXCursor s)
     f->now = join(f->now, out);
 }
 
-/* Whether the statement 's' ends in a 'throw' (the last statement of a block, empty ones
- * aside, also of a block inside it). */
-static int ends_in_throw(CXCursor s)
-{
-    while (clang_getCursorKind(s) == CXCursor_CompoundStmt) {
-        unsigned n = ss_ast_child_count(s);
-        while (n > 0 && clang_getCursorKind(ss_ast_child(s, n - 1)) == CXCursor_NullStmt)
-            n--;
-        if (n == 0)
-            return 0;
-        s = ss_ast_child(s, n - 1);
-    }
-    return clang_getCursorKind(ss_ast_strip(s)) == CXCursor_CXXThrowExpr;
-}
-
 /* The branch 'index' of the 'if' statement 's', or, where it is the branch that runs only when
  * a CUDA call failed ('failure', ss_context_failure_branch), nothing: that is the error path,
  * which reports the error or ends the program (resetting the device first, perhaps), and the
@@ -1076,8 +1061,10 @@ static void if_flow(flow *f, CXCursor s)
     if (cond >= n)
         return;
     parts_flow(f, s, 0, cond + 1);
-    unsigned failure = f->now.state == UNREACHED ? 0 : ss_context_failure_branch(f->q->graph, s);
-    if (failure && ends_in_throw(ss_ast_child(s, failure)))
+    int throws = 0;
+    unsigned failure =
+        f->now.state == UNREACHED ? 0 : ss_context_failure_branch(f->q->graph, s, &throws);
+    if (throws)
         failure = 0; /* followed as any branch: its throw ends its way (stmt_flow) */
     drain before = f->now;
     if (cond + 1 < n)

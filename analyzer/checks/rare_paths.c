@@ -615,21 +615,27 @@ static int success_value(CXCursor e)
 }
 
 /* Whether the statement 'branch' reports a CUDA error (error_reporters, also in the unit's
- * functions it calls) or ends in a throw or a call that does not return. */
-static int reports_or_ends(ss_callgraph *g, CXCursor branch)
+ * functions it calls) or ends in a throw or a call that does not return; '*throws' set to
+ * whether it ends in a throw. */
+static int reports_or_ends(ss_callgraph *g, CXCursor branch, int *throws)
 {
-    CXCursor found;
-    if (g && ss_callgraph_calls_named(g, branch, error_reporters,
-                                      sizeof error_reporters / sizeof error_reporters[0], &found))
-        return 1;
+    CXCursor end = branch;
     if (clang_getCursorKind(branch) == CXCursor_CompoundStmt)
-        return !ss_ast_is_null(throwing_end(branch, 0));
-    CXCursor e = unwrapped(branch);
-    return clang_getCursorKind(e) == CXCursor_CXXThrowExpr || calls_noreturn(e);
+        end = throwing_end(branch, 0);
+    else if (clang_getCursorKind(unwrapped(branch)) != CXCursor_CXXThrowExpr &&
+             !calls_noreturn(unwrapped(branch)))
+        end = clang_getNullCursor();
+    *throws = !ss_ast_is_null(end) && clang_getCursorKind(unwrapped(end)) == CXCursor_CXXThrowExpr;
+    CXCursor found;
+    return !ss_ast_is_null(end) ||
+           (g &&
+            ss_callgraph_calls_named(g, branch, error_reporters,
+                                     sizeof error_reporters / sizeof error_reporters[0], &found));
 }
 
-unsigned ss_context_failure_branch(ss_callgraph *g, CXCursor if_stmt)
+unsigned ss_context_failure_branch(ss_callgraph *g, CXCursor if_stmt, int *throws)
 {
+    *throws = 0;
     unsigned n = ss_ast_child_count(if_stmt), cond = ss_ast_if_condition(if_stmt), branch = 0;
     if (clang_getCursorKind(if_stmt) != CXCursor_IfStmt || cond + 1 >= n)
         return 0;
@@ -648,7 +654,7 @@ unsigned ss_context_failure_branch(ss_callgraph *g, CXCursor if_stmt)
         else if (strcmp(op, "==") == 0)
             branch = cond + 2;
     }
-    if (branch == 0 || branch >= n || !reports_or_ends(g, ss_ast_child(if_stmt, branch)))
+    if (branch == 0 || branch >= n || !reports_or_ends(g, ss_ast_child(if_stmt, branch), throws))
         return 0;
     return branch;
 }
