@@ -47,6 +47,8 @@
  * (cudaHostAlloc, cudaMallocHost, cudaHostRegister and their driver calls), so that a copy to or
  * from it needs no question either. */
 #define DEVICE_RANGE_SLOTS 1024u
+/* Host addresses a thread remembers the driver called pageable (thread_state.pageable). */
+#define PAGEABLE_SLOTS 4u
 /* Full windows of the sampled mode kept for the log; past it, no more window opens. */
 #define SAMPLE_WINDOWS_MAX 256
 
@@ -134,7 +136,15 @@ typedef struct thread_state {
      * (side 1) were found last (range_has): a loop's copies read from and write to a few
      * allocations again and again, each side its own. */
     uint32_t range_hint[2][2];
-    ss_site_cache sites; /* capture_stack's site cache */
+    /* Host addresses the driver called pageable at this thread's last copies (a readback's
+     * local variable: PyTorch's .item() copies into one at the same address each time), and
+     * the generation of the remembered allocations (capture_probe.kinds_generation) they were
+     * asked in: kind_of answers them without a question while no allocation was remembered
+     * since. 0: an empty slot. */
+    uint64_t pageable[PAGEABLE_SLOTS];
+    uint32_t pageable_generation;
+    uint32_t pageable_next; /* the slot the next answer replaces */
+    ss_site_cache sites;    /* capture_stack's site cache */
 } thread_state;
 
 /* What the run learns of its GPUs and CUDA (docs/trace-format.md, metadata keys gpu, driver,
@@ -215,6 +225,10 @@ typedef struct capture_probe {
     uint64_t readback_max_bytes;
     capture_ranges device; /* device allocations (capture_light_skips, the copies' kinds) */
     capture_ranges pinned; /* pinned host memory (the copies' kinds) */
+    /* Bumped before an allocation (device, managed, pinned or registered host memory) is
+     * remembered: host addresses a thread remembers as pageable from before it are asked again
+     * (thread_state.pageable). */
+    atomic_uint kinds_generation;
 } capture_probe;
 
 /* The sampled mode (docs/run.md, "Modes"): full windows of on_ns every every_ns, and on

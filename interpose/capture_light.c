@@ -452,10 +452,15 @@ void capture_light_track(const ss_args_spec *spec, const void *params, int at_ex
 {
     int present;
     uint64_t pointer = ss_args_read(params, &spec->dst, &present);
-    if (!at_exit && spec->pointers == SS_ARGS_FREE)
+    if (!at_exit && spec->pointers == SS_ARGS_FREE) {
         range_remove(&proc.probe.device, pointer);
-    else if (at_exit && result == 0 && spec->pointers == SS_ARGS_ALLOC &&
-             proc.api_rows[spec->api].klass == SS_CLASS_ALLOC && spec->stream.size == 0)
+        return;
+    }
+    if (!at_exit || result != 0 || spec->pointers != SS_ARGS_ALLOC)
+        return;
+    /* any allocation, remembered or not: no pageable answer from before it is kept */
+    atomic_fetch_add(&proc.probe.kinds_generation, 1);
+    if (proc.api_rows[spec->api].klass == SS_CLASS_ALLOC && spec->stream.size == 0)
         range_add(&proc.probe.device, pointer, bytes);
 }
 
@@ -471,10 +476,12 @@ void capture_light_track_host(const ss_args_spec *spec, const void *params, int 
     uint64_t pointer = ss_args_read(params, &spec->host, &present);
     if (!present)
         return;
-    if (adds)
+    if (adds) {
+        atomic_fetch_add(&proc.probe.kinds_generation, 1);
         range_add(&proc.probe.pinned, pointer, bytes);
-    else
+    } else {
         range_remove(&proc.probe.pinned, pointer);
+    }
 }
 
 /* Whether the light mode leaves out the call of 'spec' with 'params' at its entry: an
@@ -503,6 +510,35 @@ int capture_light_skips(const ss_args_spec *spec, const void *params)
     return kind == SS_MEM_DEVICE || kind == SS_MEM_ARRAY;
 }
 
+/* Whether the driver called 'pointer' pageable at one of this thread's last copies, with no
+ * allocation remembered since ('generation', read before any table was searched, is the one
+ * the answer was given in): host memory becomes pinned or registered only through a call the
+ * light mode follows, which bumps the generation before it remembers the memory
+ * (capture_light_track, capture_light_track_host). */
+static int pageable_known(const thread_state *t, uint64_t pointer, uint32_t generation)
+{
+    if (t->pageable_generation != generation)
+        return 0;
+    for (size_t i = 0; i < PAGEABLE_SLOTS; i++) {
+        if (t->pageable[i] == pointer)
+            return 1;
+    }
+    return 0;
+}
+
+/* Remembers that the driver called 'pointer' pageable in 'generation' (pageable_known); the
+ * addresses of an older generation are forgotten. */
+static void pageable_remember(thread_state *t, uint64_t pointer, uint32_t generation)
+{
+    if (t->pageable_generation != generation) {
+        memset(t->pageable, 0, sizeof t->pageable);
+        t->pageable_generation = generation;
+        t->pageable_next = 0;
+    }
+    t->pageable[t->pageable_next] = pointer;
+    t->pageable_next = (t->pageable_next + 1) % PAGEABLE_SLOTS;
+}
+
 /* The memory kind of 'pointer', a copy's destination (side 0) or source (side 1): device
  * memory when it lies in a device allocation the mode remembers (what the driver would answer:
  * a cudaMalloc'ed allocation is device memory, not managed), pinned when it lies in pinned
@@ -512,18 +548,24 @@ int capture_light_skips(const ss_args_spec *spec, const void *params)
  * tables hold disjoint ranges of one address space). */
 static uint8_t kind_of(thread_state *t, uint64_t pointer, int side)
 {
-    if (pointer > 1 && ranges_looked_at()) {
-        uint32_t *hint = t->range_hint[side];
-        if (hinted(&proc.probe.device, pointer, &hint[0]))
-            return SS_MEM_DEVICE;
-        if (hinted(&proc.probe.pinned, pointer, &hint[1]))
-            return SS_MEM_PINNED;
-        if (device_range_has(pointer, &hint[0]))
-            return SS_MEM_DEVICE;
-        if (range_has(&proc.probe.pinned, pointer, &hint[1]))
-            return SS_MEM_PINNED;
-    }
-    return memory_kind_of(pointer);
+    if (pointer <= 1 || !ranges_looked_at())
+        return memory_kind_of(pointer);
+    uint32_t *hint = t->range_hint[side];
+    if (hinted(&proc.probe.device, pointer, &hint[0]))
+        return SS_MEM_DEVICE;
+    if (hinted(&proc.probe.pinned, pointer, &hint[1]))
+        return SS_MEM_PINNED;
+    uint32_t generation = atomic_load(&proc.probe.kinds_generation);
+    if (pageable_known(t, pointer, generation))
+        return SS_MEM_PAGEABLE;
+    if (device_range_has(pointer, &hint[0]))
+        return SS_MEM_DEVICE;
+    if (range_has(&proc.probe.pinned, pointer, &hint[1]))
+        return SS_MEM_PINNED;
+    uint8_t kind = memory_kind_of(pointer);
+    if (kind == SS_MEM_PAGEABLE)
+        pageable_remember(t, pointer, generation);
+    return kind;
 }
 
 /* The light mode's word for a copy or memset (ss_ev_api.flags, SS_API_MEM_*): the memory

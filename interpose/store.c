@@ -12,6 +12,7 @@ void ss_budget_init(ss_budget *budget, uint64_t cap)
     atomic_store(&budget->dropped_events, 0);
     atomic_store(&budget->dropped_stacks, 0);
     atomic_store(&budget->refused_buffers, 0);
+    atomic_store(&budget->events_full, 0);
 }
 
 void *ss_budget_alloc(ss_budget *budget, size_t size)
@@ -65,8 +66,11 @@ ss_event *ss_evbuf_reserve(ss_evbuf *buf, ss_budget *budget)
 {
     ss_chunk *c = buf->tail;
     if (c == NULL || atomic_load_explicit(&c->count, memory_order_relaxed) >= c->cap) {
-        ss_chunk *n = ss_budget_alloc(budget, sizeof *n + SS_CHUNK_EVENTS * sizeof(ss_event));
+        ss_chunk *n = NULL;
+        if (!atomic_load_explicit(&budget->events_full, memory_order_relaxed))
+            n = ss_budget_alloc(budget, sizeof *n + SS_CHUNK_EVENTS * sizeof(ss_event));
         if (n == NULL) {
+            atomic_store_explicit(&budget->events_full, 1, memory_order_relaxed);
             atomic_fetch_add_explicit(&budget->dropped_events, 1, memory_order_relaxed);
             return NULL;
         }

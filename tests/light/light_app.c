@@ -425,6 +425,37 @@ int main(int argc, char **argv)
         printf("light_app: a readback into cudaHostAlloc'ed memory asked %d questions, %d after "
                "its cudaFreeHost\n",
                pinned_questions, questions - asked);
+        /* The driver called the destination pageable: the same readback again asks about the
+         * stream only. Any allocation makes the thread ask again: another cudaHostAlloc (which
+         * takes the pinned memory's first slot), then a cudaHostRegister of the destination
+         * (found in the second slot, pinned: no question), and after its cudaHostUnregister
+         * the driver is asked again. */
+        int asks[5];
+        asked = questions;
+        CALL("cudaMemcpyAsync_v3020", &into_pinned, 0, 1);
+        asks[0] = questions - asked;
+        void *other = (void *)(uintptr_t)(HOST_ALLOC_BASE + 0x100000);
+        cudaHostAlloc_v3020_params pin_other = {&other, 4096, 0};
+        CALL("cudaHostAlloc_v3020", &pin_other, 0, 0);
+        asked = questions;
+        CALL("cudaMemcpyAsync_v3020", &into_pinned, 0, 1);
+        asks[1] = questions - asked;
+        cudaHostRegister_v4000_params registered = {host, 4096, 0};
+        CALL("cudaHostRegister_v4000", &registered, 0, 0);
+        asked = questions;
+        CALL("cudaMemcpyAsync_v3020", &into_pinned, 0, 1);
+        asks[2] = questions - asked;
+        cudaHostUnregister_v4000_params unregistered = {host};
+        CALL("cudaHostUnregister_v4000", &unregistered, 0, 0);
+        asked = questions;
+        CALL("cudaMemcpyAsync_v3020", &into_pinned, 0, 1);
+        asks[3] = questions - asked;
+        asked = questions;
+        CALL("cudaMemcpyAsync_v3020", &into_pinned, 0, 1);
+        asks[4] = questions - asked;
+        printf("light_app: the pageable readback again asked %d, after another cudaHostAlloc %d, "
+               "registered %d, unregistered %d, then %d\n",
+               asks[0], asks[1], asks[2], asks[3], asks[4]);
         printf("light_app: done\n");
         return 0;
     }
@@ -513,10 +544,14 @@ int main(int argc, char **argv)
         void *host = (void *)(uintptr_t)PINNED_BASE;
         cudaHostAlloc_v3020_params pin = {&host, 4096, 0};
         CALL("cudaHostAlloc_v3020", &pin, 0, 0);
-        cudaMemcpyAsync_v3020_params item = {host, allocated, 4, cudaMemcpyDeviceToHost, 0};
+        /* LIGHT_APP_BENCH_PAGEABLE: the readback into a local variable, pageable memory (as
+         * PyTorch's .item() makes it) instead of the cudaHostAlloc'ed memory. */
+        float local = 0.0f;
+        void *into = getenv("LIGHT_APP_BENCH_PAGEABLE") != NULL ? (void *)&local : host;
+        cudaMemcpyAsync_v3020_params item = {into, allocated, 4, cudaMemcpyDeviceToHost, 0};
         cudaStreamSynchronize_v3020_params wait = {0};
         /* the driver calls the runtime makes inside them */
-        cuMemcpyDtoHAsync_v2_params item_driver = {host, (CUdeviceptr)(uintptr_t)allocated, 4, 0};
+        cuMemcpyDtoHAsync_v2_params item_driver = {into, (CUdeviceptr)(uintptr_t)allocated, 4, 0};
         cuStreamSynchronize_params wait_driver = {0};
         cudaMemcpyAsync_v3020_params copy = {moved, allocated, 64, cudaMemcpyDeviceToDevice, 0};
         cuMemcpyDtoDAsync_v2_params copy_driver = {(CUdeviceptr)(uintptr_t)moved,

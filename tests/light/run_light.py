@@ -523,7 +523,9 @@ def case_copies(opts, check):
     light mode found) is left out, the kinds of a cudaMalloc'ed allocation without asking the
     driver, and the thread's next recorded call says that a call came between; a copy whose kind argument says device to host, even
     between device memory, and a readback into pinned memory are probed and get stacks; the kind
-    of cudaHostAlloc'ed memory is pinned without asking the driver, until its cudaFreeHost."""
+    of cudaHostAlloc'ed memory is pinned without asking the driver, until its cudaFreeHost; a
+    host address the driver called pageable is not asked about again until an allocation or a
+    registration was made."""
     workdir = start(opts, "copies")
     env = environment(opts, workdir, SYNCSCOPE_MODE="light", LIGHT_APP_COPIES="1")
     status, out, err = run([opts["app"]], env, workdir)
@@ -534,7 +536,9 @@ def case_copies(opts, check):
     # its exit), and 2 questions after the cudaFreeHost (the destination's kind).
     check(status == 0 and out == "light_app: two device copies asked 2 questions\n"
           "light_app: a readback into cudaHostAlloc'ed memory asked 1 questions, 2 after its "
-          "cudaFreeHost\nlight_app: done\n", f"exit {status}: {out}{err}")
+          "cudaFreeHost\nlight_app: the pageable readback again asked 1, after another "
+          "cudaHostAlloc 2, registered 1, unregistered 2, then 1\nlight_app: done\n",
+          f"exit {status}: {out}{err}")
     records, metas, args = [], [], []
     with open(os.path.join(workdir, "out.sstrace"), encoding="utf-8") as handle:
         for line in handle:
@@ -557,11 +561,17 @@ def case_copies(opts, check):
     # said to be device to host after them says so) and whether the call has a stack
     # (the cudaMalloc first: probed, it found nothing pending); then the cudaHostAlloc, the
     # readback into it (pinned), the cudaFreeHost, the same readback (pageable: the memory is
-    # no longer remembered).
+    # no longer remembered); then that readback again (pageable, remembered so), the other
+    # cudaHostAlloc, the readback (pageable, asked again), the cudaHostRegister of its
+    # destination, the readback (pinned: found in the second slot, where a remembered pageable
+    # answer from before the registration would have said pageable), the cudaHostUnregister and
+    # two readbacks (pageable).
+    pageable = (0x80000301 | PROBED | PENDING, True)
     wanted = [(PROBED, True), (0x80000303 | PROBED | PENDING | BETWEEN, True),
               (0x80000302 | PROBED | PENDING, True),
               (PROBED, True), (0x80000302 | PROBED | PENDING, True), (PROBED, True),
-              (0x80000301 | PROBED | PENDING, True)]
+              pageable, pageable, (PROBED, True), pageable, (PROBED, True),
+              (0x80000302 | PROBED | PENDING, True), (PROBED, True), pageable, pageable]
     check(records == wanted, f"copies {[(hex(f), s) for f, s in records]}, expected "
           f"{[(hex(f), s) for f, s in wanted]}")
 

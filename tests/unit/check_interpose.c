@@ -373,6 +373,18 @@ START_TEST(test_memory_cap_drops_and_counts)
     ck_assert_uint_eq(kept + dropped, 100000);
     ck_assert_uint_eq(atomic_load(&store.budget.dropped_events), dropped);
     ck_assert_uint_eq(ss_evbuf_count(&t->events), kept);
+    /* Past the first refused chunk no chunk is asked for: with the mark set, a budget that
+     * has room gives none either, and 'used' stays where it was. */
+    ck_assert_int_eq(atomic_load(&store.budget.events_full), 1);
+    static ss_store roomy;
+    ss_store_init(&roomy, 4u << 20);
+    ss_thread_store *r = ss_store_add_thread(&roomy);
+    ck_assert_ptr_nonnull(r);
+    uint64_t used = ss_budget_used(&roomy.budget);
+    atomic_store(&roomy.budget.events_full, 1);
+    ck_assert_ptr_null(ss_evbuf_reserve(&r->events, &roomy.budget));
+    ck_assert_uint_eq(ss_budget_used(&roomy.budget), used);
+    ck_assert_uint_eq(atomic_load(&roomy.budget.dropped_events), 1);
     ck_assert_uint_le(ss_budget_used(&store.budget), 4u << 20);
     /* Whole chunks only: what is kept is a multiple of the chunk size. */
     ck_assert_uint_eq(kept % SS_CHUNK_EVENTS, 0);
