@@ -43,6 +43,10 @@ int ss_context_mentions(CXCursor e, CXCursor decl);
  * Returns 1 or 0. */
 int ss_context_is_wait(CXCursor stmt);
 
+/* inherent.c. Whether 'call' calls a method on the object the method it is in runs on
+ * ('rotate();', 'this->rotate();'); '*is_const' tells a const one. Returns 1 or 0. */
+int ss_context_calls_on_this(CXCursor call, int *is_const);
+
 /* inherent.c. "inherent: ..." when the host uses the readback's value at once: the call is the
  * condition of a branch, the value returned, or the size of an allocation, or the next
  * statement (after waits for the device; for an asynchronous readback also after statements

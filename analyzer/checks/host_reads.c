@@ -325,18 +325,102 @@ static int on_stream(CXCursor call, int index, const char *stream)
     return same;
 }
 
+/* The index of the parameter 'param' among those of 'function', or -1. */
+static int parameter_index(CXCursor function, CXCursor param)
+{
+    int index = 0;
+    for (unsigned c = 0; c < ss_ast_child_count(function); c++) {
+        CXCursor child = ss_ast_child(function, c);
+        if (clang_getCursorKind(child) != CXCursor_ParmDecl)
+            continue;
+        if (clang_equalCursors(child, param))
+            return index;
+        index++;
+    }
+    return -1;
+}
+
+/* Whether 'decl' is a variable declared inside 'function' (a local, or a static one). */
+static int local_of(CXCursor decl, CXCursor function)
+{
+    return clang_getCursorKind(decl) == CXCursor_VarDecl &&
+           clang_equalCursors(clang_getCursorSemanticParent(decl), function);
+}
+
 /* The work one statement before an event's record queues: copies of the kind 'kind' (to the
  * host, or to the device) on the record's stream (the last of them, as written, in 'copy'), or
  * other work, or a stream wait, which makes the record wait for another stream's work too
- * ('other'). */
+ * ('other'). With 'follow', a call of a function of the unit is followed one call down
+ * (follow_call): where that function's own last work is such copies, the last of them is the
+ * copy, and the call is 'helper'. */
 typedef struct queued_walk {
-    ss_callgraph *graph;
+    ss_check_ctx *ctx;
     CXCursor function;
     const char *stream;
     int kind;
+    CXCursor call; /* 'function' followed from this call of it (its stream parameters stand for
+                    * the call's arguments), or a null cursor */
+    int follow;
     CXCursor copy;
+    CXCursor helper; /* the call of the function whose body queues 'copy', or a null cursor */
     int other;
 } queued_walk;
+
+/* Whether the stream argument 'index' of the call 'c' is written w->stream; in a function
+ * followed from its call, a parameter is written as the call's argument, and a local of the
+ * function is none of the caller's streams. */
+static int stream_named(const queued_walk *w, CXCursor c, int index)
+{
+    if (ss_ast_is_null(w->call) || index < 0 || clang_Cursor_getNumArguments(c) <= index)
+        return on_stream(c, index, w->stream);
+    CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)index));
+    CXCursor decl = clang_getCursorReferenced(arg);
+    if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr &&
+        clang_getCursorKind(decl) == CXCursor_ParmDecl)
+        return on_stream(w->call, parameter_index(w->function, decl), w->stream);
+    if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr && local_of(decl, w->function))
+        return 0;
+    return on_stream(c, index, w->stream);
+}
+
+static CXCursor last_copy(queued_walk *w, const CXCursor *stmts, unsigned index);
+
+/* Enough statements for a function's body or a block around a record. */
+enum { MAX_STATEMENTS = 256 };
+
+/* For find_queued with 'follow': where 'c' calls a function of the unit (a method on the
+ * caller's own object, whose members name the same streams and buffers), whose body, walked
+ * back from its end (last_copy), queues last only the copies w looks for on w's stream, the last
+ * of them into w->copy and 'c' into w->helper. Returns 1 then, else 0. */
+static int follow_call(queued_walk *w, CXCursor c)
+{
+    CXCursor callee = ss_callgraph_callee(ss_check_graph(w->ctx), c);
+    int is_const = 0;
+    if (ss_ast_is_null(callee) ||
+        (clang_getCursorKind(callee) == CXCursor_CXXMethod && !clang_CXXMethod_isStatic(callee) &&
+         !ss_context_calls_on_this(c, &is_const)))
+        return 0;
+    CXCursor body = ss_ast_body(callee);
+    unsigned n = ss_ast_is_null(body) ? 0 : ss_ast_child_count(body);
+    if (n == 0 || n > MAX_STATEMENTS)
+        return 0;
+    CXCursor stmts[MAX_STATEMENTS];
+    for (unsigned i = 0; i < n; i++)
+        stmts[i] = ss_ast_child(body, i);
+    queued_walk inner = {.ctx = w->ctx,
+                         .function = callee,
+                         .stream = w->stream,
+                         .kind = w->kind,
+                         .call = c,
+                         .copy = clang_getNullCursor(),
+                         .helper = clang_getNullCursor()};
+    CXCursor copy = last_copy(&inner, stmts, n);
+    if (ss_ast_is_null(copy))
+        return 0;
+    w->copy = copy;
+    w->helper = c;
+    return 1;
+}
 
 static enum CXChildVisitResult find_queued(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -344,14 +428,18 @@ static enum CXChildVisitResult find_queued(CXCursor c, CXCursor parent, CXClient
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
     const ss_api *api = ss_scope_callee_api(c);
+    ss_callgraph *graph = ss_check_graph(w->ctx);
     CXCursor dst, src;
-    if (api && api->klass == SS_CLASS_COPY && on_stream(c, api->stream_arg, w->stream) &&
+    if (api && api->klass == SS_CLASS_COPY && stream_named(w, c, api->stream_arg) &&
         ss_copy_kind(w->function, c, api, &dst, &src) == w->kind) {
         w->copy = c;
+        w->helper = clang_getNullCursor();
         return CXChildVisit_Continue;
     }
-    if ((api && api->klass == SS_CLASS_STREAM_WAIT) || ss_context_call_enqueues(w->graph, c, api) ||
-        (api == NULL && ss_ast_is_null(ss_callgraph_callee(w->graph, c)) &&
+    if (w->follow && api == NULL && !ss_scope_is_launch(c) && follow_call(w, c))
+        return CXChildVisit_Continue;
+    if ((api && api->klass == SS_CLASS_STREAM_WAIT) || ss_context_call_enqueues(graph, c, api) ||
+        (api == NULL && ss_ast_is_null(ss_callgraph_callee(graph, c)) &&
          ss_context_library_enqueues(c))) {
         w->other = 1;
         return CXChildVisit_Break;
@@ -359,32 +447,54 @@ static enum CXChildVisitResult find_queued(CXCursor c, CXCursor parent, CXClient
     return CXChildVisit_Recurse;
 }
 
+/* Going back from stmts[index] over statements that queue nothing, the last copy the first one
+ * that queues work makes (find_queued, as 'w' says), where that statement queues no other work;
+ * for a copy to the host, not of one value (a flag or a sum the device could test). A null
+ * cursor when there is none. */
+static CXCursor last_copy(queued_walk *w, const CXCursor *stmts, unsigned index)
+{
+    for (unsigned s = index; s-- > 0 && ss_ast_is_null(w->copy) && !w->other;)
+        ss_ast_visit_whole(stmts[s], stmts[s], find_queued, w);
+    if (w->other || ss_ast_is_null(w->copy) ||
+        (w->kind == SS_COPY_KIND_D2H &&
+         ss_check_copies_one_value(w->ctx, w->copy, ss_scope_callee_api(w->copy))))
+        return clang_getNullCursor();
+    return w->copy;
+}
+
 /* The copy the event 'record' (in 'function') waits for: going back from the record's statement
  * in its block over statements that queue nothing, the first one that queues work queues only
  * copies of the kind 'kind' on the record's stream, and the last of them is the copy (to the
- * host: not one value, a flag or a sum the device could test). A null cursor when there is
- * none. */
-static CXCursor copy_before(ss_check_ctx *ctx, CXCursor record, CXCursor function, int kind)
+ * host: not one value, a flag or a sum the device could test). With 'helper', that statement may
+ * instead call a function of the unit whose own last work is such copies (follow_call), and
+ * '*helper' receives the call (a null cursor for a copy written here). A null cursor when there
+ * is none. */
+static CXCursor copy_before(ss_check_ctx *ctx, CXCursor record, CXCursor function, int kind,
+                            CXCursor *helper)
 {
     const ss_api *api = ss_scope_callee_api(record);
     if (api == NULL || api->stream_arg < 0 ||
         clang_Cursor_getNumArguments(record) <= api->stream_arg)
         return clang_getNullCursor();
     char *stream = ss_expr_text(clang_Cursor_getArgument(record, (unsigned)api->stream_arg));
-    CXCursor stmts[256];
+    CXCursor stmts[MAX_STATEMENTS];
     unsigned index = 0;
-    unsigned n =
-        stream && *stream ? ss_context_statements_around(function, record, stmts, 256, &index) : 0;
-    queued_walk w = {ss_check_graph(ctx), function, stream, kind, clang_getNullCursor(), 0};
-    for (unsigned s = index; n > 0 && s-- > 0 && ss_ast_is_null(w.copy) && !w.other;) {
-        ss_ast_visit_whole(stmts[s], stmts[s], find_queued, &w);
-    }
+    unsigned n = stream && *stream
+                     ? ss_context_statements_around(function, record, stmts, MAX_STATEMENTS, &index)
+                     : 0;
+    queued_walk w = {.ctx = ctx,
+                     .function = function,
+                     .stream = stream,
+                     .kind = kind,
+                     .call = clang_getNullCursor(),
+                     .follow = helper != NULL,
+                     .copy = clang_getNullCursor(),
+                     .helper = clang_getNullCursor()};
+    CXCursor copy = n > 0 ? last_copy(&w, stmts, index) : clang_getNullCursor();
     free(stream);
-    if (w.other || ss_ast_is_null(w.copy) ||
-        (kind == SS_COPY_KIND_D2H &&
-         ss_check_copies_one_value(ctx, w.copy, ss_scope_callee_api(w.copy))))
-        return clang_getNullCursor();
-    return w.copy;
+    if (helper)
+        *helper = w.helper;
+    return copy;
 }
 
 /* Whether 'function' records the event, or calls the function that does, before 'before'. */
@@ -514,7 +624,7 @@ static int event_copies(ss_check_ctx *ctx, CXCursor at, waited *out)
         return 0;
     CXCursor first_copy = clang_getNullCursor(), first_swap = clang_getNullCursor();
     for (int r = 0; !w.escaped && r < w.count; r++) {
-        CXCursor copy = copy_before(ctx, w.records[r], w.functions[r], SS_COPY_KIND_D2H);
+        CXCursor copy = copy_before(ctx, w.records[r], w.functions[r], SS_COPY_KIND_D2H, NULL);
         CXCursor dst = clang_getNullCursor(), src, swap;
         if (!ss_ast_is_null(copy))
             ss_copy_kind(w.functions[r], copy, ss_scope_callee_api(copy), &dst, &src);
@@ -542,7 +652,7 @@ int ss_context_event_uploads(ss_check_ctx *ctx, CXCursor at, ss_event_upload *ou
         return 0;
     int count = 0;
     for (int r = 0; !w.escaped && r < w.count; r++) {
-        CXCursor copy = copy_before(ctx, w.records[r], w.functions[r], SS_COPY_KIND_H2D);
+        CXCursor copy = copy_before(ctx, w.records[r], w.functions[r], SS_COPY_KIND_H2D, NULL);
         if (ss_ast_is_null(copy))
             break;
         out[count++] = (ss_event_upload){copy, w.records[r], w.functions[r]};
@@ -551,32 +661,63 @@ int ss_context_event_uploads(ss_check_ctx *ctx, CXCursor at, ss_event_upload *ou
     return !w.escaped && w.count > 0 && count == w.count ? count : 0;
 }
 
+/* The buffer 'decl' that a copy in 'callee' fills, as the caller 'call' names it: the argument's
+ * storage for a parameter ('out + i' given 'h'), the same variable or member for one that is not
+ * the callee's own (a local of it is none of the caller's). A null cursor when there is none. */
+static CXCursor caller_buffer(CXCursor callee, CXCursor call, CXCursor decl)
+{
+    if (clang_getCursorKind(decl) == CXCursor_ParmDecl) {
+        int index = parameter_index(callee, decl);
+        if (index < 0 || clang_Cursor_getNumArguments(call) <= index)
+            return clang_getNullCursor();
+        return copied_decl(clang_Cursor_getArgument(call, (unsigned)index));
+    }
+    return local_of(decl, callee) ? clang_getNullCursor() : decl;
+}
+
 /* Fills 'out' for the stream wait 'at' when the last work its block queues on the stream before
- * it is a copy to the host (copy_before: statements that queue nothing may stand between).
+ * it is a copy to the host (copy_before: statements that queue nothing may stand between), also
+ * one that a function of the unit called there queues last (the call followed one call down).
  * Returns 1, or 0 when it does not apply. */
 static int stream_copy(ss_check_ctx *ctx, CXCursor at, waited *out)
 {
     const ss_api *api = ss_scope_callee_api(at);
     if (api == NULL || api->klass != SS_CLASS_STREAM_SYNC)
         return 0;
-    CXCursor function = ss_scope_outer_function(ctx->function);
-    CXCursor copy = copy_before(ctx, at, function, SS_COPY_KIND_D2H);
+    CXCursor function = ss_scope_outer_function(ctx->function), helper;
+    CXCursor copy = copy_before(ctx, at, function, SS_COPY_KIND_D2H, &helper);
     if (ss_ast_is_null(copy))
         return 0;
+    CXCursor callee =
+        ss_ast_is_null(helper) ? function : ss_callgraph_callee(ss_check_graph(ctx), helper);
     const ss_api *copy_api = ss_scope_callee_api(copy);
     CXCursor dst, src;
-    ss_copy_kind(function, copy, copy_api, &dst, &src);
+    ss_copy_kind(callee, copy, copy_api, &dst, &src);
     out->buffers[0] = copied_decl(dst);
+    if (!ss_ast_is_null(helper) && !ss_ast_is_null(out->buffers[0]))
+        out->buffers[0] = caller_buffer(callee, helper, out->buffers[0]);
     out->partners[0] = clang_getNullCursor();
     if (ss_ast_is_null(out->buffers[0]))
         return 0;
     out->count = 1;
     CXString buffer = clang_getCursorSpelling(out->buffers[0]);
-    char *stream = ss_expr_text(clang_Cursor_getArgument(copy, (unsigned)copy_api->stream_arg));
-    out->because =
-        ss_xasprintf("the copy into '%s' at line %u is the last work queued on '%s' "
-                     "before the wait",
-                     clang_getCString(buffer), ss_scope_line(copy), stream ? stream : "...");
+    /* The stream as the wait writes it (a helper's copy may name it by its parameter). */
+    char *stream = ss_expr_text(clang_Cursor_getArgument(at, (unsigned)api->stream_arg));
+    if (ss_ast_is_null(helper)) {
+        out->because =
+            ss_xasprintf("the copy into '%s' at line %u is the last work queued on "
+                         "'%s' before the wait",
+                         clang_getCString(buffer), ss_scope_line(copy), stream ? stream : "...");
+    } else {
+        char *name = ss_qualified_name(callee);
+        char *place = place_from(at, copy);
+        out->because = ss_xasprintf("the copy into '%s' that '%s()' queues at %s (called at line "
+                                    "%u) is the last work queued on '%s' before the wait",
+                                    clang_getCString(buffer), name, place, ss_scope_line(helper),
+                                    stream ? stream : "...");
+        free(name);
+        free(place);
+    }
     clang_disposeString(buffer);
     free(stream);
     return 1;
@@ -900,18 +1041,10 @@ static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
             if (names_decl(apart[a], param))
                 return -1;
         }
-        int index = 0;
-        for (unsigned c = 0; c < ss_ast_child_count(function); c++) {
-            CXCursor child = ss_ast_child(function, c);
-            if (clang_getCursorKind(child) != CXCursor_ParmDecl)
-                continue;
-            if (clang_equalCursors(child, param)) {
-                *copy = w.copy;
-                return index;
-            }
-            index++;
-        }
-        return -1;
+        int index = parameter_index(function, param);
+        if (index >= 0)
+            *copy = w.copy;
+        return index;
     }
     return -1;
 }

@@ -1590,9 +1590,7 @@ static enum CXChildVisitResult find_rebinding(CXCursor c, CXCursor parent, CXCli
 
 enum { MAX_REBIND_DEPTH = 3 };
 
-/* Whether 'call' calls a method on the object the method it is in runs on ('rotate();',
- * 'this->rotate();'); '*is_const' tells a const one. */
-static int calls_on_this(CXCursor call, int *is_const)
+int ss_context_calls_on_this(CXCursor call, int *is_const)
 {
     CXCursor decl = clang_getCursorReferenced(call);
     if (clang_getCursorKind(decl) != CXCursor_CXXMethod || clang_CXXMethod_isStatic(decl) ||
@@ -1613,7 +1611,7 @@ static void note_callee_body(rebind_walk *w, CXCursor call)
     if (ss_scope_callee_api(call) != NULL || ss_scope_is_launch(call))
         return;
     int is_const = 0;
-    int on_this = calls_on_this(call, &is_const);
+    int on_this = ss_context_calls_on_this(call, &is_const);
     CXCursor lambda = ss_scope_called_lambda(call);
     CXCursor object =
         ss_ast_child_count(call) > 0 ? ss_ast_strip(ss_ast_child(call, 0)) : clang_getNullCursor();
