@@ -333,6 +333,8 @@ static void apply_context(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         inherent = ss_context_handover_words(ctx, at);
     if (inherent == NULL)
         inherent = ss_context_idle_words(ctx, rule, NULL, at);
+    if (inherent == NULL)
+        inherent = ss_context_direct_handover_words(ctx, rule, at);
     if (inherent) {
         f->severity = SS_SEV_NOTE;
         append(f, inherent);

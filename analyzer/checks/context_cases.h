@@ -96,6 +96,14 @@ CXCursor ss_context_pinned_memory(ss_check_ctx *ctx, CXCursor function, CXCursor
  * more copies to the host. */
 char *ss_context_handover_words(ss_check_ctx *ctx, CXCursor at);
 
+/* inherent.c. "inherent: the copy hands it to the caller through 'a' (...)" for a one-value
+ * readback (SYNC301) straight into the caller's variable, through a pointer parameter ('a', 'a +
+ * i', '&a[i]', '&a->n') or the address of a reference parameter not to const ('&r'), which the
+ * function names nowhere after the copy, nor stores into itself before it ('a = scratch;'): the
+ * value goes to the caller as it does where '*a = v;' right after a copy into a local hands it
+ * over (ss_context_inherent_words). Malloc'ed, or NULL. */
+char *ss_context_direct_handover_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
 /* idle.c. Where the call 'at' (in 'loop', or NULL) has nothing queued to wait for, in words:
  * "idle: ..." for a pageable copy on a stream an earlier statement of its block synchronized
  * with nothing queued since, or on a stream that carries only copies of local arrays (a few

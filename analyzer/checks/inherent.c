@@ -1844,6 +1844,74 @@ static char *following_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CX
     return words;
 }
 
+/* The parameter through which the destination 'dst' of a copy writes the caller's variable: a
+ * pointer parameter itself or an element or member of what it points to ('a', 'a + i', '&a[i]',
+ * '&a->n'), or the address of a reference parameter not to const ('&r', '&r.n'), as
+ * out_parameter takes them; a null cursor otherwise. */
+static CXCursor copied_out_parameter(CXCursor dst)
+{
+    CXCursor e = ss_ast_strip(dst);
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && unary_is(e, "&"))
+        return out_parameter(ss_ast_child(e, 0));
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator) /* 'a + i' */
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    CXCursor param = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
+        clang_getCursorKind(param) != CXCursor_ParmDecl ||
+        clang_getCanonicalType(clang_getCursorType(param)).kind != CXType_Pointer)
+        return clang_getNullCursor();
+    return param;
+}
+
+/* Whether the function, outside the copy 'copy', names the parameter 'param' after the copy
+ * begins (a read of the value, another copy into it) or stores into the parameter itself before
+ * it ('a = scratch;', 'a++', '&a'): then the copy's value is not simply what the caller gets. */
+typedef struct param_walk {
+    CXCursor param, copy;
+    unsigned copy_at;
+    int found;
+} param_walk;
+
+static enum CXChildVisitResult find_param_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+    param_walk *w = data;
+    if (ss_ast_same_node(c, w->copy))
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr ||
+        !clang_equalCursors(clang_getCursorReferenced(c), w->param))
+        return CXChildVisit_Recurse;
+    int operand = ss_ast_same_node(ss_ast_child(parent, 0), c);
+    int stored = operand &&
+                 (stores(parent) ||
+                  (clang_getCursorKind(parent) == CXCursor_UnaryOperator && unary_is(parent, "&")));
+    w->found = ss_ast_offset(c) >= w->copy_at || stored;
+    return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+char *ss_context_direct_handover_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (rule != SS_RULE_SCALAR_READBACK || api == NULL || api->dst_arg < 0)
+        return NULL;
+    CXCursor dst, src;
+    if (ss_copy_kind(ctx->function, at, api, &dst, &src) != SS_COPY_KIND_D2H || ss_ast_is_null(dst))
+        return NULL;
+    CXCursor param = copied_out_parameter(dst);
+    if (ss_ast_is_null(param))
+        return NULL;
+    param_walk w = {param, at, ss_ast_offset(at), 0};
+    clang_visitChildren(ss_scope_outer_function(ctx->function), find_param_use, &w);
+    if (w.found)
+        return NULL;
+    CXString name = clang_getCursorSpelling(param);
+    char *words = ss_xasprintf("inherent: the copy hands it to the caller through '%s' (it reads "
+                               "the value straight into the caller's variable, which the "
+                               "function does not name again)",
+                               clang_getCString(name));
+    clang_disposeString(name);
+    return words;
+}
+
 /* ss_context_inherent_words, searching as 'carried' says (use_search). */
 static char *inherent_search(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, use_search *carried)
 {
