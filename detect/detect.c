@@ -306,6 +306,7 @@ static void write_result(det_ctx *ctx, ss_result *out)
     out->events = log->count;
     out->dropped = log->dropped;
     report_losses(log, out);
+    det_tally_report(ctx, out);
     ss_result_sort(out);
 }
 
@@ -334,9 +335,14 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
     if (rc == 0 && options->startup_phase)
         ctx.steady_ns = det_steady_start(&ctx);
     if (rc == 0)
+        rc = det_tally_prepare(&ctx);
+    if (rc == 0)
         rc = run_families(&ctx);
     if (rc == 0)
+        rc = det_tally_merge(&ctx);
+    if (rc == 0)
         write_result(&ctx, out);
+    free(ctx.verdicts);
     det_opset_free(&ctx.joined);
     det_findings_free(&ctx);
     det_sites_free(&ctx);

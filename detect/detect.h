@@ -38,7 +38,7 @@ typedef struct ss_detect_options {
  * SS_API_BETWEEN, else 1.3 when it has event arguments, else 1.2 when it has argument records,
  * else 1.1 when it has scope marks, else 1.0); it reads any 1.x (docs/trace-format.md). */
 #define SS_TRACE_MAJOR 1
-#define SS_TRACE_MINOR 4
+#define SS_TRACE_MINOR 5
 
 /* Fills 'options' with the documented defaults. */
 void ss_detect_options_default(ss_detect_options *options);

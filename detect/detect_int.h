@@ -206,6 +206,9 @@ typedef struct det_agg {
     uint64_t latent_count, latent_ns, latent_max_ns;
     uint64_t last_ns; /* when the last occurrence happened (det_hit.at_ns) */
     int compile;      /* 1: every occurrence was made while a framework compiled or autotuned */
+    /* of its occurrences (latent ones included), the calls made past the memory cap, counted
+     * by kind and judged as the recorded calls of that kind (tally.c) */
+    uint64_t tallied;
 } det_agg;
 
 /* ---- the run ---- */
@@ -254,7 +257,15 @@ typedef struct det_ctx {
     uint64_t probe_exit_min_ns;
     uint64_t *windows;
     size_t window_count;
+    /* With tallies in the log (tally.c): per call, what det_report made of it: 0 nothing,
+     * (aggs index + 1) << 1 | latent, or DET_VERDICT_SEVERAL; NULL without tallies. */
+    uint32_t *verdicts;
+    /* the tallies' calls that no verdict could be given (tally.c), and their kinds */
+    uint64_t tally_unjudged, tally_unjudged_kinds;
 } det_ctx;
+
+/* A call that det_report made two or more findings' occurrence of (det_ctx.verdicts). */
+#define DET_VERDICT_SEVERAL UINT32_MAX
 
 enum { DET_MODE_FULL, DET_MODE_LIGHT, DET_MODE_SAMPLED };
 
@@ -431,6 +442,20 @@ int det_frame_is_user(const det_ctx *ctx, const ss_stack_frame *frame);
 
 /* Adds one occurrence to the finding of (rule, call site). Returns 0 or -1. */
 int det_report(det_ctx *ctx, const det_hit *hit);
+
+/* ---- the light mode's calls past the memory cap (tally.c) ---- */
+
+/* Makes ctx->verdicts when the log has tallies. Returns 0 or -1. */
+int det_tally_prepare(det_ctx *ctx);
+/* Notes that det_report made call 'call' an occurrence of finding 'agg' (latent or not). */
+void det_tally_note(det_ctx *ctx, uint32_t call, size_t agg, int latent);
+/* Adds each tally to the finding its kind's recorded calls were all made an occurrence of
+ * (or to none, where they all were no finding's); the others are counted as not judged.
+ * Returns 0 or -1. */
+int det_tally_merge(det_ctx *ctx);
+/* The result's words on the tallies: a note when some were judged, a warning when some
+ * could not be. */
+void det_tally_report(const det_ctx *ctx, ss_result *out);
 /* Appends every finding to 'out'. */
 void det_findings_emit(det_ctx *ctx, ss_result *out);
 void det_findings_free(det_ctx *ctx);

@@ -142,6 +142,7 @@ int det_report(det_ctx *ctx, const det_hit *hit)
     det_agg *a = finding_of(ctx, hit, &made);
     if (a == NULL)
         return -1;
+    det_tally_note(ctx, hit->call, (size_t)(a - ctx->aggs), hit->latent);
     if (!made && a->family != NULL && a->family->fold != NULL)
         a->family->fold(&a->figures, &hit->figures);
     uint64_t at = hit->at_ns ? hit->at_ns : ctx->calls[hit->call].ev->enter_ns;
@@ -286,6 +287,21 @@ static void write_message(det_ctx *ctx, const det_agg *agg, ss_finding *f)
     }
 }
 
+/* Says how many of the finding's calls came past the memory cap (det_agg.tallied; tally.c), in
+ * its message and its extra figure "past_memory_cap". */
+static void tallied_words(const det_agg *agg, ss_finding *f)
+{
+    if (agg->tallied == 0)
+        return;
+    char *said = ss_xasprintf("%s; %" PRIu64 " of these calls came after the memory cap was "
+                              "reached: counted by kind and judged as the calls of their kind "
+                              "recorded before it",
+                              f->message, agg->tallied);
+    free(f->message);
+    f->message = said;
+    det_add_figure(f, "past_memory_cap", agg->tallied);
+}
+
 /* Prefixes the message with "startup: " and "device N: " where they apply. */
 static void mark_message(det_ctx *ctx, const det_agg *agg, ss_finding *f)
 {
@@ -322,6 +338,7 @@ void det_findings_emit(det_ctx *ctx, ss_result *out)
         det_scope_annotate(ctx, agg->call, f);
         fill_evidence(ctx, agg, &f->evidence);
         write_message(ctx, agg, f);
+        tallied_words(agg, f);
         const ss_stack_frame *site = det_call_site(ctx, agg->call);
         f->hint = ss_xstrdup(
             det_hint(ctx, agg->call, agg->rule, site != NULL && site->python, agg->direction));

@@ -80,6 +80,28 @@ static const field args_fields[] = {
 };
 _Static_assert(SS_ARGS_MAX == 8, "args_fields lists SS_ARGS_MAX values");
 
+/* A tally (ss_tally): the fields of its call, as an "api" record's, then its own. */
+#define TALLY_CALL(member, type)                                                                   \
+    {                                                                                              \
+#member, type, offsetof(ss_tally, call) + offsetof(ss_ev_api, member)                      \
+    }
+static const field tally_fields[] = {
+    TALLY_CALL(enter_ns, F_U64),       TALLY_CALL(exit_ns, F_U64),
+    TALLY_CALL(thread, F_U32),         TALLY_CALL(correlation, F_U32),
+    TALLY_CALL(name, F_STR),           TALLY_CALL(stream, F_U64),
+    TALLY_CALL(stream_id, F_U32),      TALLY_CALL(per_thread, F_U8),
+    TALLY_CALL(bytes, F_U64),          TALLY_CALL(copy_kind, F_I32),
+    TALLY_CALL(flags, F_U32),          TALLY_CALL(result, F_I32),
+    TALLY_CALL(device, F_I32),         TALLY_CALL(domain, F_U8),
+    TALLY_CALL(nested, F_U8),          TALLY_CALL(stack, F_STACK),
+    FIELD(ss_tally, count, F_U64),     FIELD(ss_tally, total_ns, F_U64),
+    FIELD(ss_tally, max_ns, F_U64),    FIELD(ss_tally, bytes, F_U64),
+    FIELD(ss_tally, prev, F_U64),      FIELD(ss_tally, next, F_U64),
+    FIELD(ss_tally, long_calls, F_U8),
+};
+/* The minor version that introduced the tally record. */
+#define TALLY_SINCE_MINOR 5u
+
 static const field frame_fields[] = {
     FIELD(ss_stack_frame, pc, F_U64),   FIELD(ss_stack_frame, function, F_STR),
     FIELD(ss_stack_frame, file, F_STR), FIELD(ss_stack_frame, module, F_STR),
@@ -178,6 +200,8 @@ static const void *event_body(const ss_event *e)
  * 1.0, which older readers still read. */
 static unsigned needed_minor(const ss_event_log *log)
 {
+    if (log->tally_count > 0)
+        return TALLY_SINCE_MINOR;
     unsigned minor = 0;
     for (size_t i = 0; i < log->count; i++) {
         if (log->events[i].type == SS_EV_API && (log->events[i].u.api.flags & SS_API_BETWEEN))
@@ -226,6 +250,10 @@ int ss_trace_write(FILE *out, const ss_event_log *log)
             continue; /* not a recordable event: the log's own invariant was broken */
         fputs(rec->keyword, out);
         put_fields(out, event_body(e), rec->fields, rec->count);
+    }
+    for (size_t i = 0; i < log->tally_count; i++) {
+        fputs("tally", out);
+        put_fields(out, &log->tallies[i], tally_fields, NFIELDS(tally_fields));
     }
     fprintf(out, "dropped %" PRIu64 "\n", log->dropped);
     fprintf(out, "end %zu %zu %zu\n", log->count, log->string_count, log->stack_count);
@@ -694,6 +722,32 @@ static int read_event(reader *r, const struct event_record *rec)
     return 0;
 }
 
+/* A tally record (ss_tally): the fields of an "api" record, its API derived from its name as
+ * there, then at least one call counted, its longest time within their sum, 'long_calls' 0 or
+ * 1. */
+static int read_tally(reader *r)
+{
+    ss_tally tally;
+    memset(&tally, 0, sizeof tally);
+    if (r->minor < TALLY_SINCE_MINOR)
+        return fail(r, "tally: record of trace format %d.%u, in a file of format %d.%u",
+                    SS_TRACE_MAJOR, TALLY_SINCE_MINOR, SS_TRACE_MAJOR, r->minor);
+    if (parse_fields(r, &tally, tally_fields, NFIELDS(tally_fields)) < 0)
+        return -1;
+    if (tally.count == 0 || tally.max_ns > tally.total_ns || tally.long_calls > 1 ||
+        tally.call.exit_ns < tally.call.enter_ns)
+        return fail(r,
+                    "tally: count %" PRIu64 " (at least 1), max_ns %" PRIu64
+                    " (at most total_ns %" PRIu64 "), long_calls %u (0 or 1) or exit before "
+                    "enter",
+                    tally.count, tally.max_ns, tally.total_ns, (unsigned)tally.long_calls);
+    const ss_api *row = ss_evlog_api(r->log, tally.call.name);
+    tally.call.api = (uint16_t)(row ? row->api : SS_API_COUNT);
+    if (ss_evlog_add_tally(r->log, &tally) < 0)
+        return fail(r, "out of memory");
+    return 0;
+}
+
 static int read_header(reader *r)
 {
     uint64_t major, minor;
@@ -729,6 +783,8 @@ static int read_record(reader *r)
         return read_stack(r);
     if (strcmp(kw, "dropped") == 0)
         return read_dropped(r);
+    if (strcmp(kw, "tally") == 0)
+        return read_tally(r);
     if (strcmp(kw, "end") == 0)
         return read_end(r);
     for (size_t i = 0; i < NFIELDS(event_records); i++) {

@@ -61,6 +61,7 @@ int ss_evlog_init(ss_event_log *log)
 void ss_evlog_free(ss_event_log *log)
 {
     free(log->events);
+    free(log->tallies);
     for (size_t i = 0; i < log->string_count; i++)
         free(log->strings[i]);
     free(log->strings);
@@ -82,6 +83,15 @@ int ss_evlog_append(ss_event_log *log, const ss_event *event)
     if (ss_grow((void **)&log->events, &log->cap, log->count + 1, sizeof *log->events) < 0)
         return -1;
     log->events[log->count++] = *event;
+    return 0;
+}
+
+int ss_evlog_add_tally(ss_event_log *log, const ss_tally *tally)
+{
+    if (ss_grow((void **)&log->tallies, &log->tally_cap, log->tally_count + 1,
+                sizeof *log->tallies) < 0)
+        return -1;
+    log->tallies[log->tally_count++] = *tally;
     return 0;
 }
 

@@ -257,6 +257,52 @@ static inline int ss_python_library_file(const char *file)
     return 0;
 }
 
+/* Calls of the light mode made after the capture's memory cap was reached: counted rather than
+ * recorded, one tally per kind of call of a thread (docs/run.md, "Cost and memory"). 'call' holds
+ * what the detectors read of such a call (its thread, API, stack, stream, flags, result, device;
+ * the first one's entry and bytes, the last one's exit); 'count' calls were of that kind,
+ * their times (exit minus entry) summed in 'total_ns' and the longest 'max_ns', their bytes
+ * summed in 'bytes'; 'long_calls' is 1 when each lasted at least the run's min_blocked_ns
+ * (metadata probe_exit_min_ns), 0 when each lasted less: two tallies otherwise alike. */
+typedef struct ss_tally {
+    ss_ev_api call;
+    uint64_t count, total_ns, max_ns, bytes;
+    /* The calls its thread made right before and right after each of them, as
+     * ss_tally_neighbor words (0: none, or one the light mode left out came between): the
+     * detectors judge a readback with the synchronization after it, and that synchronization
+     * with the readback before it. */
+    uint64_t prev, next;
+    uint8_t long_calls;
+} ss_tally;
+
+/* What a tally keeps of a call next to its calls (ss_tally.prev, next): a nonzero word of the
+ * call's API, stream, flags and result and whether it lasted at least the run's
+ * min_blocked_ns. */
+static inline uint64_t ss_tally_neighbor(const ss_ev_api *a, int long_call)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    const uint64_t words[] = {(uint64_t)a->api << 32 | (uint64_t)a->domain << 24 |
+                                  (uint64_t)a->per_thread << 16 | (uint64_t)(long_call != 0),
+                              a->stream, (uint64_t)a->flags << 32 | (uint32_t)a->result};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        h ^= words[i];
+        h *= 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    return h | 1u;
+}
+
+/* Whether calls 'a' and 'b' are of one kind for a tally: every field of ss_ev_api the
+ * detectors read of a single call but its times, bytes and correlation. Inline: the capture
+ * library tallies without linking the detectors. */
+static inline int ss_tally_same_kind(const ss_ev_api *a, const ss_ev_api *b)
+{
+    return a->thread == b->thread && a->stack == b->stack && a->api == b->api &&
+           a->domain == b->domain && a->nested == b->nested && a->per_thread == b->per_thread &&
+           a->stream == b->stream && a->stream_id == b->stream_id && a->copy_kind == b->copy_kind &&
+           a->flags == b->flags && a->result == b->result && a->device == b->device;
+}
+
 typedef struct ss_stack {
     ss_stack_frame *frames; /* innermost first */
     uint32_t depth;
@@ -277,7 +323,9 @@ typedef struct ss_event_log {
     size_t stack_count, stack_cap;
     ss_meta *meta; /* pid, program, command_line, gpu, driver, wall_ns, ... */
     size_t meta_count, meta_cap;
-    uint64_t dropped;       /* events dropped past the memory cap */
+    uint64_t dropped;  /* events dropped past the memory cap */
+    ss_tally *tallies; /* the light mode's calls past the memory cap, counted by kind */
+    size_t tally_count, tally_cap;
     uint32_t *string_index; /* open-addressing hash of 'strings' (id + 1, 0 = empty slot) */
     size_t string_index_cap;
     /* Per string id: the cuda_api.def row the string names (ss_api_find, suffixes stripped),
@@ -293,6 +341,8 @@ int ss_evlog_init(ss_event_log *log);
 void ss_evlog_free(ss_event_log *log);
 /* Appends a copy of 'event'. Returns 0 or -1. */
 int ss_evlog_append(ss_event_log *log, const ss_event *event);
+/* Appends a copy of 'tally'. Returns 0 or -1. */
+int ss_evlog_add_tally(ss_event_log *log, const ss_tally *tally);
 /* Returns the id of 'text' (interned: the same text gives the same id), in expected O(1).
  * Returns 0 (the id of "") when memory is exhausted. */
 uint32_t ss_evlog_intern(ss_event_log *log, const char *text);

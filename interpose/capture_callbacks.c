@@ -499,7 +499,8 @@ static void enter_call(thread_state *t, const ss_args_spec *spec, const CUpti_Ca
     a->enter_ns = capture_now_ns();
     e->type = SS_EV_API;
     *cb->correlationData = (uint64_t)(uintptr_t)e;
-    if (records_pointers(spec))
+    /* a counted call's pointers would join no event */
+    if (records_pointers(spec) && !capture_is_spill(t, e))
         record_pointers(t, spec, p, a, 0);
 }
 
@@ -568,6 +569,27 @@ static int light_leaves_out(thread_state *t, const ss_args_spec *spec, const voi
     return 1;
 }
 
+/* The event of a call entering on thread 't': a slot of its buffer; in the light mode past the
+ * memory cap, one of its spill slots (capture_spill_take), whose call is counted at its exit
+ * rather than kept, the drop the buffer counted taken back. NULL: dropped (counted). */
+static ss_event *reserve_event(thread_state *t)
+{
+    ss_budget *budget = &proc.store.budget;
+    if (proc.light && atomic_load_explicit(&budget->events_full, memory_order_relaxed)) {
+        ss_event *e = capture_spill_take(t);
+        if (e == NULL)
+            atomic_fetch_add_explicit(&budget->dropped_events, 1, memory_order_relaxed);
+        return e;
+    }
+    ss_event *e = ss_evbuf_reserve(&t->store->events, budget);
+    if (e == NULL && proc.light) {
+        e = capture_spill_take(t);
+        if (e != NULL)
+            atomic_fetch_sub_explicit(&budget->dropped_events, 1, memory_order_relaxed);
+    }
+    return e;
+}
+
 static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_CallbackData *cb)
 {
     *cb->correlationData = 0;
@@ -597,7 +619,7 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
         capture_light_track_host(spec, cb->functionParams, 0, 0, 0);
     ss_event *e = NULL;
     if (!(proc.light && light_leaves_out(t, spec, cb->functionParams)))
-        e = ss_evbuf_reserve(&t->store->events, &proc.store.budget);
+        e = reserve_event(t);
     if (e != NULL)
         enter_call(t, spec, cb, e);
     if (runtime)
@@ -612,9 +634,10 @@ static void api_enter(const ss_args_spec *spec, int runtime, const CUpti_Callbac
 }
 
 /* What a call's exit tells: its result, its device and stream, the stream it created, the
- * pointers it returned or freed. */
+ * pointers it returned or freed (not for a call counted past the memory cap, 'spilled': they
+ * would join no event). */
 static void exit_call(thread_state *t, const ss_args_spec *spec, const CUpti_CallbackData *cb,
-                      ss_ev_api *a)
+                      ss_ev_api *a, int spilled)
 {
     a->result = cb->functionReturnValue != NULL ? *(const int32_t *)cb->functionReturnValue : 0;
     void *context = (void *)cb->context;
@@ -630,7 +653,7 @@ static void exit_call(thread_state *t, const ss_args_spec *spec, const CUpti_Cal
         capture_light_track(spec, cb->functionParams, 1, a->result, a->bytes);
     if (proc.light && spec->host.size != 0)
         capture_light_track_host(spec, cb->functionParams, 1, a->result, a->bytes);
-    if (records_pointers(spec))
+    if (records_pointers(spec) && !spilled)
         record_pointers(t, spec, cb->functionParams, a, 1);
 }
 
@@ -711,7 +734,7 @@ static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *s
         a->flags |= capture_probe_exit(t, exit_ns > a->enter_ns ? exit_ns - a->enter_ns : 0);
         t->store->timed_probes_ns += capture_timing_since(probing);
     }
-    exit_call(t, spec, cb, a);
+    exit_call(t, spec, cb, a, capture_is_spill(t, e));
     if (proc.light)
         capture_light_note_readback(t, spec, a);
     const ss_api *row = &proc.api_rows[spec->api];
@@ -723,6 +746,8 @@ static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *s
         count_launch_self_time(t, exit_ns);
     if (stacked)
         count_stack_self_time(t, exit_ns);
+    if (proc.light)
+        capture_tally(t, e);
     if (began != 0) {
         t->store->timed_callbacks++;
         add_own_ns(t->store, capture_timing_since(began));

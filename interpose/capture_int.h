@@ -49,6 +49,9 @@
 #define DEVICE_RANGE_SLOTS 1024u
 /* Host addresses a thread remembers the driver called pageable (thread_state.pageable). */
 #define PAGEABLE_SLOTS 4u
+/* Calls a thread can be inside at once, in the light mode past the memory cap (a call made
+ * from inside another: a callback, a signal handler). */
+#define SPILL_DEPTH 4u
 /* Full windows of the sampled mode kept for the log; past it, no more window opens. */
 #define SAMPLE_WINDOWS_MAX 256
 
@@ -145,6 +148,10 @@ typedef struct thread_state {
     uint32_t pageable_generation;
     uint32_t pageable_next; /* the slot the next answer replaces */
     ss_site_cache sites;    /* capture_stack's site cache */
+    /* The light mode past the memory cap: the events of the thread's calls in progress, counted
+     * at their exit (capture_tally) rather than kept; spill_depth of them are taken. */
+    ss_event spill[SPILL_DEPTH];
+    uint32_t spill_depth;
 } thread_state;
 
 /* What the run learns of its GPUs and CUDA (docs/trace-format.md, metadata keys gpu, driver,
@@ -461,6 +468,21 @@ int capture_light_skips(const ss_args_spec *spec, const void *params);
 /* A call left out at its entry came between the thread's last recorded call and its next:
  * the next carries SS_API_BETWEEN, and nothing the last one left for its next holds. */
 void capture_light_left_out(thread_state *t);
+
+/* The event for a call entering on thread 't' in the light mode past the memory cap: one of
+ * the thread's spill slots, its call counted at its exit (capture_tally), or NULL when the
+ * thread is inside SPILL_DEPTH calls already or a full window of the sampled mode is open (the
+ * call is dropped and counted). Only after the buffer refused an event. */
+ss_event *capture_spill_take(thread_state *t);
+
+/* Whether 'e' is one of thread 't''s spill slots. */
+int capture_is_spill(const thread_state *t, const ss_event *e);
+
+/* In the light mode, at the exit of each followed call 'e' of thread 't' (complete: its exit,
+ * stack and flags filled in), kept or counted: a counted call held since the thread's
+ * previous call is tallied (ss_thread_store.tallies) with this one as its next; a counted call
+ * (a spill slot) is held in turn, its slot given back. */
+void capture_tally(thread_state *t, ss_event *e);
 /* The light mode's device allocations: at a call's exit ('at_exit' 1, 'result' its result,
  * 'bytes' its size) an allocation of device memory (cudaMalloc, cuMemAlloc; not the
  * stream-ordered ones, whose pool may hold host memory) is remembered, at a free's entry

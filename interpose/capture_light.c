@@ -689,3 +689,104 @@ void capture_find_driver_queries(void)
     memcpy(&current, &found, sizeof current);
     atomic_store_explicit(&proc.probe.ctx_current, current, memory_order_release);
 }
+
+ss_event *capture_spill_take(thread_state *t)
+{
+    if (t->spill_depth >= SPILL_DEPTH ||
+        atomic_load_explicit(&proc.sampling.window_calls, memory_order_relaxed))
+        return NULL;
+    ss_event *e = &t->spill[t->spill_depth++];
+    memset(e, 0, sizeof *e);
+    return e;
+}
+
+int capture_is_spill(const thread_state *t, const ss_event *e)
+{
+    return e >= &t->spill[0] && e < &t->spill[SPILL_DEPTH];
+}
+
+/* The hash of the kind of call 'a' (ss_tally_same_kind's fields), whether it was long, and the
+ * words of its neighbours. */
+static uint64_t tally_key(const ss_ev_api *a, int long_call, uint64_t prev, uint64_t next)
+{
+    const uint64_t words[] = {(uint64_t)a->thread << 32 | a->stack,
+                              (uint64_t)a->api << 32 | (uint64_t)a->domain << 24 |
+                                  (uint64_t)a->nested << 16 | (uint64_t)a->per_thread << 8 |
+                                  (uint64_t)long_call,
+                              a->stream,
+                              (uint64_t)a->stream_id << 32 | (uint32_t)a->copy_kind,
+                              (uint64_t)a->flags << 32 | (uint32_t)a->result,
+                              (uint64_t)(uint32_t)a->device,
+                              prev,
+                              next};
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        h ^= words[i];
+        h *= 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+/* Counts call 'a' (complete) in the tally of its kind in thread store 's', a new one filled in
+ * from it when none counts that kind yet (published by raising tally_used); when every slot is
+ * taken the call is dropped and counted. */
+static void tally_add(ss_thread_store *s, const ss_ev_api *a, uint64_t prev, uint64_t next)
+{
+    uint64_t ns = a->exit_ns > a->enter_ns ? a->exit_ns - a->enter_ns : 0;
+    int long_call = ns >= proc.probe.exit_min_ns;
+    uint64_t key = tally_key(a, long_call, prev, next);
+    uint32_t used = atomic_load_explicit(&s->tally_used, memory_order_relaxed);
+    ss_tally *slot = NULL;
+    for (uint32_t i = 0; i < used && slot == NULL; i++) {
+        ss_tally *t = &s->tallies[i];
+        if (s->tally_keys[i] == key && t->long_calls == long_call && t->prev == prev &&
+            t->next == next && ss_tally_same_kind(&t->call, a))
+            slot = t;
+    }
+    if (slot == NULL && used < SS_TALLY_SLOTS) {
+        slot = &s->tallies[used];
+        memset(slot, 0, sizeof *slot);
+        slot->call = *a;
+        slot->long_calls = (uint8_t)long_call;
+        slot->prev = prev;
+        slot->next = next;
+        s->tally_keys[used] = key;
+        atomic_store_explicit(&s->tally_used, used + 1, memory_order_release);
+    }
+    if (slot == NULL) {
+        atomic_fetch_add_explicit(&proc.store.budget.dropped_events, 1, memory_order_relaxed);
+        return;
+    }
+    slot->count++;
+    slot->total_ns += ns;
+    slot->bytes += a->bytes;
+    if (ns > slot->max_ns)
+        slot->max_ns = ns;
+    slot->call.exit_ns = a->exit_ns;
+}
+
+void capture_tally(thread_state *t, ss_event *e)
+{
+    ss_thread_store *s = t->store;
+    const ss_ev_api *a = &e->u.api;
+    uint64_t ns = a->exit_ns > a->enter_ns ? a->exit_ns - a->enter_ns : 0;
+    int long_call = ns >= proc.probe.exit_min_ns;
+    uint64_t word = ss_tally_neighbor(a, long_call);
+    /* a call the light mode left out came between: no neighbour of the call before */
+    int linked = !(a->flags & SS_API_BETWEEN);
+    if (s->tally_holding) {
+        tally_add(s, &s->tally_held, s->tally_held_prev, linked ? word : 0);
+        s->tally_holding = 0;
+    }
+    if (capture_is_spill(t, e)) {
+        s->tally_held = *a;
+        s->tally_held_prev = linked ? s->tally_last : 0;
+        s->tally_held_long = long_call;
+        s->tally_holding = 1;
+        /* the slot is the thread's innermost call's: calls end in the reverse order they began */
+        if (t->spill_depth > 0)
+            t->spill_depth--;
+    }
+    s->tally_last = word;
+}

@@ -170,8 +170,45 @@ static int thread_event(thread_copy *c, ss_event *e)
     return e->type == SS_EV_STREAM || e->type == SS_EV_ARGS;
 }
 
-/* Copies the events of thread 't' that the log takes (thread_event) into 'log'. Returns 0, or
- * -1 out of memory. */
+/* Copies the tallies of the thread's calls past the memory cap (each published slot, its call
+ * in the log's terms as an event's: thread_event) into the log. Returns 0, or -1 out of
+ * memory. */
+static int copy_tallies(thread_copy *c)
+{
+    const ss_thread_store *t = c->thread;
+    uint32_t used = atomic_load_explicit(&t->tally_used, memory_order_acquire);
+    for (uint32_t i = 0; i <= used; i++) {
+        ss_tally tally;
+        if (i < used) {
+            tally = t->tallies[i];
+        } else if (t->tally_holding) {
+            /* the thread's last call, held for a next that did not come */
+            uint64_t ns = t->tally_held.exit_ns > t->tally_held.enter_ns
+                              ? t->tally_held.exit_ns - t->tally_held.enter_ns
+                              : 0;
+            tally = (ss_tally){.call = t->tally_held,
+                               .count = 1,
+                               .total_ns = ns,
+                               .max_ns = ns,
+                               .bytes = t->tally_held.bytes,
+                               .prev = t->tally_held_prev,
+                               .long_calls = (uint8_t)t->tally_held_long};
+        } else {
+            break;
+        }
+        ss_event e = {.type = SS_EV_API};
+        e.u.api = tally.call;
+        if (tally.count == 0 || !thread_event(c, &e))
+            continue;
+        tally.call = e.u.api;
+        if (ss_evlog_add_tally(c->log, &tally) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Copies the events of thread 't' that the log takes (thread_event) into 'log', and the
+ * tallies of its calls past the memory cap. Returns 0, or -1 out of memory. */
 static int copy_thread(const ss_capture_view *v, ss_thread_store *t, ss_event_log *log,
                        fin_symbolizer *sym, const uint32_t *api_names)
 {
@@ -193,8 +230,9 @@ static int copy_thread(const ss_capture_view *v, ss_thread_store *t, ss_event_lo
             }
         }
     }
+    int rc = copy_tallies(&c);
     free(stack_ids);
-    return 0;
+    return rc;
 }
 
 /* The thread that started each thread of 'threads' (by index, 1 ... 'nthreads') and its

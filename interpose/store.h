@@ -41,6 +41,9 @@ typedef struct ss_evbuf {
     ss_chunk *tail;
 } ss_evbuf;
 
+/* Kinds of call a thread counts past the memory cap (ss_thread_store.tallies). */
+#define SS_TALLY_SLOTS 256
+
 /* Frames kept per stack; deeper stacks are cut at the outer end. */
 #define SS_STACK_DEPTH 48
 /* Hash slots of one thread's stack table (a power of two) and the stacks it holds. */
@@ -136,6 +139,21 @@ typedef struct ss_thread_store {
     /* driver callbacks CUPTI made inside a runtime call (its entry and exit each), which
      * return at once but for a launch's parameters */
     uint64_t timed_nested;
+    /* The light mode's calls past the memory cap, counted by kind (ss_tally; capture_tally):
+     * slots 0 to tally_used - 1, each filled in by its thread before tally_used is raised
+     * past it (release), then only added to; 'tally_keys' the hash of each slot's kind. A call
+     * of a kind that finds no slot is dropped and counted (budget.dropped_events). */
+    ss_tally tallies[SS_TALLY_SLOTS];
+    uint64_t tally_keys[SS_TALLY_SLOTS];
+    _Atomic uint32_t tally_used;
+    /* A counted call waits for the thread's next call before it is tallied (its kind names
+     * both neighbours): 'tally_held' when 'tally_holding', with the word of the call before
+     * it and whether it was long (ss_tally.long_calls); 'tally_last' is the word of the thread's
+     * last call (ss_tally_neighbor, 0: none). The finisher tallies a call still held as its
+     * thread's last. */
+    ss_ev_api tally_held;
+    uint64_t tally_held_prev, tally_last;
+    int tally_holding, tally_held_long;
 } ss_thread_store;
 
 /* Kernel names: keyed by the address CUPTI gives (the same for every record of a kernel),

@@ -508,6 +508,30 @@ int main(int argc, char **argv)
         printf("light_app: an idle readback and its synchronization asked %d questions\n", idle);
         return 0;
     }
+    if (getenv("LIGHT_APP_CAP") != NULL) {
+        /* The memory cap (docs/run.md, "Cost and memory"): N iterations of a readback of 4 bytes
+         * from device memory into a local variable (pageable) with work pending, the
+         * synchronization of its stream and a device-wide synchronization, each lasting 30 us,
+         * between two stream queries (the last one the thread's last call). Run under a cap that
+         * keeps only part of them, the light mode counts the rest by kind. */
+        long n = atol(getenv("LIGHT_APP_CAP"));
+        uint64_t none[4] = {0};
+        CALL("cudaDeviceSynchronize_v3020", none, 0, 0); /* the context */
+        cudaStreamQuery_v3020_params query = {0};
+        CALL("cudaStreamQuery_v3020", &query, 0, 0);
+        float local = 0.0f;
+        cudaMemcpyAsync_v3020_params readback = {&local, (void *)(uintptr_t)DEVICE_BASE, 4,
+                                                 cudaMemcpyDeviceToHost, 0};
+        cudaStreamSynchronize_v3020_params wait = {0};
+        for (long i = 0; i < n; i++) {
+            CALL("cudaMemcpyAsync_v3020", &readback, 30000, 1);
+            CALL("cudaStreamSynchronize_v3020", &wait, 30000, 1);
+            CALL("cudaDeviceSynchronize_v3020", none, 30000, 1);
+        }
+        CALL("cudaStreamQuery_v3020", &query, 0, 0);
+        printf("light_app: %ld iterations\n", n);
+        return 0;
+    }
     if (getenv("LIGHT_APP_BENCH") != NULL) {
         /* The cost bench: N readbacks as PyTorch's .item() makes them, a 4-byte copy from a
          * cudaMalloc'ed allocation into cudaHostAlloc'ed memory (pinned to the fake driver

@@ -415,6 +415,66 @@ def case_readback_sync(opts, check):
           f"the findings change with the synchronization's probe bits: {results}")
 
 
+def case_memory_cap(opts, check):
+    """docs/run.md, Cost and memory: past the memory cap the light mode counts its calls by kind, and
+    each kind is judged as the calls of that kind recorded before the cap: the same findings,
+    counts and lines as under a cap that keeps every call, nothing dropped, a note saying how
+    many calls were counted, and the trace (format 1.5, tally records) analyzed again gives
+    the run's findings."""
+    iterations = 20000
+    results = {}
+    for cap in ("64M", "4M"):
+        workdir = start(opts, f"memory_cap_{cap}")
+        env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_MAX_MEMORY=cap,
+                          LIGHT_APP_CAP=str(iterations))
+        status, out, err = run([opts["app"]], env, workdir)
+        if not check(status == 0 and out == f"light_app: {iterations} iterations\n",
+                     f"{cap}: exit {status}: {out}{err}"):
+            return
+        with open(os.path.join(workdir, "out.json"), encoding="utf-8") as handle:
+            result = json.load(handle)
+        json_path = os.path.join(workdir, "again.json")
+        status, _, err = run([opts["syncscope"], "analyze", "--format", "json", "--fail-on",
+                              "none", "-o", json_path, os.path.join(workdir, "out.sstrace")],
+                             None, workdir)
+        check(status == 0, f"{cap}: analyze: exit {status}: {err}")
+        with open(json_path, encoding="utf-8") as handle:
+            again = json.load(handle)
+        rows = sorted((f["ruleId"], f.get("line"), f["severity"], f["evidence"]["count"])
+                      for f in result["findings"])
+        check(rows == sorted((f["ruleId"], f.get("line"), f["severity"],
+                              f["evidence"]["count"]) for f in again["findings"]),
+              f"{cap}: the trace analyzed again gives other findings: {again['findings']}")
+        with open(os.path.join(workdir, "out.sstrace"), encoding="utf-8") as handle:
+            header = handle.readline().strip()
+        results[cap] = (rows, result["run"], [d["message"] for d in result["diagnostics"]],
+                        header)
+    # The readback, its stream's synchronization and the device-wide one (latent notes: the
+    # first two waited for the readback's work): each counted once an iteration either way.
+    source = open(os.path.join(HERE, "light_app.c"), encoding="utf-8").read().split("\n")
+    at = next(n for n, text in enumerate(source) if "LIGHT_APP_CAP" in text)
+    line = next(n for n, text in enumerate(source[at:], at + 1)
+                if 'CALL("cudaMemcpyAsync_v3020", &readback' in text)
+    wanted = [("SYNC301", line, "warning", iterations), ("SYNC401", line + 1, "note", iterations),
+              ("SYNC401", line + 2, "note", iterations)]
+    check(results["64M"][0] == wanted, f"64M: {results['64M'][0]}, expected {wanted}")
+    check(results["4M"][0] == wanted, f"4M: {results['4M'][0]}, expected {wanted}")
+    calls = 3 * iterations + 3  # the context's synchronization and the two queries
+    whole, capped = results["64M"][1], results["4M"][1]
+    check(whole["events"] == calls and whole["dropped"] == 0 and results["64M"][3] == "SSTRACE 1 0",
+          f"64M: {whole['events']} events, {whole['dropped']} dropped, {results['64M'][3]}")
+    counted = [re.match(r"the memory cap was reached: ([0-9]+) later calls \(([0-9]+) kinds\) "
+                        r"were counted by kind, not kept, and judged as the calls of their kind "
+                        r"recorded before the cap", m) for m in results["4M"][2]]
+    counted = [m for m in counted if m]
+    check(len(counted) == 1 and capped["dropped"] == 0 and
+          capped["events"] + int(counted[0].group(1)) == calls and capped["events"] < calls,
+          f"4M: {capped['events']} events, {capped['dropped']} dropped, {results['4M'][2]}")
+    check(not any("could not be judged" in m for m in results["4M"][2]),
+          f"4M: calls not judged: {results['4M'][2]}")
+    check(results["4M"][3] == "SSTRACE 1 5", f"4M: header {results['4M'][3]}, expected 1.5")
+
+
 def case_streams(opts, check):
     """docs/run.md, Modes: the live streams' table takes a destroyed stream's slot again, so a
     run that makes more streams than it has slots still probes device-wide calls; with more
@@ -787,7 +847,7 @@ CASES = [("selection", case_selection), ("findings", case_findings),
          ("trigger", case_trigger), ("first_call", case_first_call),
          ("destroyed_stream", case_destroyed_stream), ("streams", case_streams),
          ("legacy_sync", case_legacy_sync), ("readback_sync", case_readback_sync),
-         ("memsets", case_memsets),
+         ("memsets", case_memsets), ("memory_cap", case_memory_cap),
          ("copies", case_copies), ("probes", case_probes),
          ("switch", lambda opts, check: case_memsets(opts, check, switch=True)),
          ("switch_off", case_switch_off),

@@ -486,6 +486,26 @@ START_TEST(test_trace_args_records)
                      "2: args: expected 13 fields, got 5");
     /* A newer minor version's kinds are kept and passed over. */
     ck_assert_str_eq(read_newer("args 5 1 9 1 0 0 0 0 0 0 0 0 0\nend 1 1 1\n"), "");
+    /* Calls counted past the memory cap (format 1.5 on): an api record's 16 fields, then
+     * count, total, max, bytes, prev, next and long; not an event of 'end'. */
+    ck_assert_str_eq(
+        read_text(
+            "SSTRACE 1 5\ntally 5 9 1 0 0 0 0 0 0 -1 0 0 -1 0 0 0 3 6 4 0 7 0 1\nend 0 1 1\n"),
+        "");
+    ck_assert_str_eq(
+        read_text(
+            "SSTRACE 1 4\ntally 5 9 1 0 0 0 0 0 0 -1 0 0 -1 0 0 0 3 6 4 0 7 0 1\nend 0 1 1\n"),
+        "2: tally: record of trace format 1.5, in a file of format 1.4");
+    ck_assert_str_eq(
+        read_text(
+            "SSTRACE 1 5\ntally 5 9 1 0 0 0 0 0 0 -1 0 0 -1 0 0 0 0 6 4 0 7 0 1\nend 0 1 1\n"),
+        "2: tally: count 0 (at least 1), max_ns 4 (at most total_ns 6), long_calls 1 (0 or 1) "
+        "or exit before enter");
+    ck_assert_str_eq(
+        read_text(
+            "SSTRACE 1 5\ntally 5 9 1 0 0 0 0 0 0 -1 0 0 -1 0 0 0 3 6 7 0 7 0 2\nend 0 1 1\n"),
+        "2: tally: count 3 (at least 1), max_ns 7 (at most total_ns 6), long_calls 2 (0 or 1) "
+        "or exit before enter");
 }
 END_TEST
 
