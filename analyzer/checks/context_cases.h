@@ -113,7 +113,9 @@ char *ss_context_direct_handover_words(ss_check_ctx *ctx, ss_rule_id rule, CXCur
 char *ss_context_idle_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,
                             CXCursor at);
 
-/* drained.c. For a copy (SYNC201, SYNC202, SYNC301) or a wait in a loop (SYNC401): "drained:
+/* drained.c. For a copy (SYNC201, SYNC202, SYNC301), a wait in a loop (SYNC401) or an
+ * allocation, free or registration that synchronizes the device (SYNC402,
+ * ss_context_drained_call_words): "drained:
  * ..." where the device has nothing queued at the call on every way the unit reaches it (a
  * device-wide wait, or a synchronous copy where every stream blocks, drained it, in the
  * function, in a function called before, at the end of a loop's previous iteration, or before
@@ -145,6 +147,14 @@ typedef struct ss_assumed_waits {
  * its USR is added to 'assumed'. */
 char *ss_context_between_waits(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed);
 void ss_assumed_waits_free(ss_assumed_waits *a);
+
+/* drained.c. For an allocation, free or registration that synchronizes the device (SYNC402) at
+ * 'at': "drained: ..., the free waits for nothing else" where the device has nothing queued
+ * there (memsets aside) on every way the unit reaches it; NULL for a device configuration
+ * (cudaDeviceSetLimit, cudaDeviceReset). No such call is taken for a drain. With 'assumed' not
+ * NULL, a call of a function the unit only declares counts as a wait for the whole device, and
+ * the USRs of those the answer rests on are left in 'assumed' (ss_context_between_waits). */
+char *ss_context_drained_call_words(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed);
 
 /* drained.c. For work on the legacy stream (SYNC101, SYNC102) at 'at': "after a join: ..."
  * where, on every way the unit reaches it, a wait for the whole device (or a loop that sets

@@ -49,6 +49,9 @@ typedef struct drain {
                        * out since the drain ('aside_at', the 'if' statement) */
     CXCursor aside_at;
     int all_devices; /* with DRAINED: every device, by a join over them (join_loop_flow) */
+    CXCursor wide;   /* with DRAINED: the wait for the whole device that drained it, with nothing
+                      * but synchronous copies and memsets queued since: no stream holds work
+                      * but the legacy one (answered) */
 } drain;
 
 /* What a finding's question follows: the whole device, or (with 'event' not null) one event,
@@ -124,7 +127,8 @@ static question device_question(ss_check_ctx *ctx, int copies_drain)
 
 static drain state_of(int state, CXCursor by, int fresh, uint64_t assumed)
 {
-    return (drain){state, by, 0, fresh, assumed, 0, clang_getNullCursor(), 0};
+    return (drain){
+        state, by, 0, fresh, assumed, 0, clang_getNullCursor(), 0, clang_getNullCursor()};
 }
 
 static drain busy(void)
@@ -160,6 +164,8 @@ static drain join(drain a, drain b)
             a.aside_at = b.aside_at;
         a.aside |= b.aside;
         a.all_devices &= b.all_devices;
+        if (ss_ast_is_null(b.wide))
+            a.wide = b.wide;
         return a;
     }
     return busy();
@@ -336,6 +342,20 @@ static uint64_t assume(ss_assumed_waits *a, char *usr)
     ss_xgrow((void **)&a->usrs, &a->cap, a->count + 1, sizeof *a->usrs);
     a->usrs[a->count++] = usr;
     return UINT64_C(1) << (a->count - 1);
+}
+
+/* Keeps in 'a' (or NULL) the calls taken for waits whose bits (assume) are in 'needed'. */
+static void keep_assumed(ss_assumed_waits *a, uint64_t needed)
+{
+    size_t kept = 0;
+    for (size_t i = 0; a && i < a->count; i++) {
+        if (needed & (UINT64_C(1) << i))
+            a->usrs[kept++] = a->usrs[i];
+        else
+            free(a->usrs[i]);
+    }
+    if (a)
+        a->count = kept;
 }
 
 /* The member of this object that 'expr' names ('m_' or 'this->m_'), or a null cursor. */
@@ -571,6 +591,20 @@ static int device_switch_flow(flow *f, CXCursor call)
     return 1;
 }
 
+/* The device drained by 'call' where it runs whenever its expression does (surely_runs),
+ * resting on the waits 'assumed'; a wait for the whole device where 'device_wide', else a
+ * synchronous copy, which keeps the wait for the whole device that drained it before ('wide'). */
+static void drain_by(flow *f, CXCursor call, uint64_t assumed, int device_wide)
+{
+    if (!surely_runs(f, call))
+        return;
+    CXCursor wide = device_wide               ? call
+                    : f->now.state == DRAINED ? f->now.wide
+                                              : clang_getNullCursor();
+    f->now = drained(call, 1, assumed);
+    f->now.wide = wide;
+}
+
 static void call_flow(flow *f, CXCursor call)
 {
     /* A launch's configuration call is the launch's own part (declared outside the system
@@ -585,8 +619,7 @@ static void call_flow(flow *f, CXCursor call)
     int sync_copy;
     int kind = sync_copy_direction(f, call, api, &sync_copy);
     if (api && drains(f, api, sync_copy, kind)) {
-        if (surely_runs(f, call))
-            f->now = drained(call, 1, 0);
+        drain_by(f, call, 0, api->klass == SS_CLASS_DEVICE_SYNC);
         return;
     }
     /* A synchronous copy within the device or between devices (cudaMemcpy of
@@ -622,8 +655,7 @@ static void call_flow(flow *f, CXCursor call)
     char *usr = ss_ast_is_null(callee) && f->q->assumed ? ss_project_declared_only(call) : NULL;
     uint64_t bit = usr ? assume(f->q->assumed, usr) : 0;
     if (bit) {
-        if (surely_runs(f, call))
-            f->now = drained(call, 1, bit);
+        drain_by(f, call, bit, 1);
         return;
     }
     if (ss_ast_is_null(callee)) {
@@ -1538,16 +1570,7 @@ char *ss_context_between_waits(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits 
     if (ss_ast_is_null(next) || flow_budget < 0)
         return NULL;
     /* Only the calls taken for waits that the two drains rest on stay in 'assumed'. */
-    uint64_t needed = before.assumed | after;
-    size_t kept = 0;
-    for (size_t i = 0; assumed && i < assumed->count; i++) {
-        if (needed & (UINT64_C(1) << i))
-            assumed->usrs[kept++] = assumed->usrs[i];
-        else
-            free(assumed->usrs[i]);
-    }
-    if (assumed)
-        assumed->count = kept;
+    keep_assumed(assumed, before.assumed | after);
     char *first = ss_scope_callee_name(before.by), *then = ss_scope_callee_name(next);
     char *first_at = ss_callgraph_place(before.by), *then_at = ss_callgraph_place(next);
     char *words = ss_xasprintf(
@@ -2043,16 +2066,28 @@ static char *copy_drain_words(const ss_api *by, int drain_copies, int upload)
             : "the unit creates its streams blocking");
 }
 
+/* Whether the copy that drained 'd' may miss streams that the call 'at' waits for: 'at' waits
+ * for every stream (a wait for the whole device, or a call that synchronizes it implicitly,
+ * SYNC402's), and the copy is on the legacy stream of a unit that creates no stream
+ * (SS_COPY_DRAIN_LEGACY_ONLY), which waits for that stream only. Returns 1 or 0. */
+static int copy_misses_streams(int drain_copies, CXCursor at, const drain *d)
+{
+    const ss_api *waits = ss_scope_callee_api(at);
+    const ss_api *by = d->state == DRAINED ? ss_scope_callee_api(d->by) : NULL;
+    return drain_copies == SS_COPY_DRAIN_LEGACY_ONLY && waits &&
+           (waits->klass == SS_CLASS_DEVICE_SYNC || waits->sync == SS_SYNC_DEVICE) && by &&
+           by->klass == SS_CLASS_COPY;
+}
+
 /* The drain 'd' found at the call 'at', or busy where it does not answer for it: where the
  * unit creates no stream (SS_COPY_DRAIN_LEGACY_ONLY), functions of other units may queue work
  * on streams of their own that a copy on the legacy stream does not wait for, but a
- * device-wide wait does: a copy does not answer for it. */
+ * device-wide wait does, and so does an allocation or free that synchronizes the device: a
+ * copy does not answer for them, unless the device was drained already when it ran (a wait
+ * for the whole device before it, with nothing queued between: 'wide'). */
 static drain answered(int drain_copies, CXCursor at, drain d)
 {
-    const ss_api *waits = ss_scope_callee_api(at);
-    const ss_api *by_api = d.state == DRAINED ? ss_scope_callee_api(d.by) : NULL;
-    if (d.state == DRAINED && drain_copies == SS_COPY_DRAIN_LEGACY_ONLY && waits &&
-        waits->klass == SS_CLASS_DEVICE_SYNC && by_api && by_api->klass == SS_CLASS_COPY)
+    if (d.state == DRAINED && ss_ast_is_null(d.wide) && copy_misses_streams(drain_copies, at, &d))
         return busy();
     return d;
 }
@@ -2068,10 +2103,112 @@ static int later_answered(int drain_copies, CXCursor later, drain d)
     return d.state == DRAINED;
 }
 
+/* What a device-wide call of SYNC402 at 'at' is, for the words: "allocation", "free" or
+ * "registration"; NULL for a device configuration (cudaDeviceSetLimit, cudaDeviceReset), which
+ * the drained flow does not judge, or a call of no such row. */
+static const char *implicit_sync_noun(CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || api->sync != SS_SYNC_DEVICE)
+        return NULL;
+    switch (api->klass) {
+    case SS_CLASS_ALLOC:
+    case SS_CLASS_HOST_ALLOC:
+    case SS_CLASS_MANAGED_ALLOC:
+        return "allocation";
+    case SS_CLASS_FREE:
+    case SS_CLASS_HOST_FREE:
+        return "free";
+    case SS_CLASS_HOST_REGISTER:
+    case SS_CLASS_HOST_UNREGISTER:
+        return "registration";
+    default:
+        return NULL;
+    }
+}
+
+/* Where the copy that drained the device ('d') answers for the device-wide call 'at' only
+ * because a wait for the whole device came before it (answered): ", after 'cudaDeviceSynchronize'
+ * at x.cu:9 drained every stream, with nothing queued between"; else "". Malloc'ed. */
+static char *wide_words(const drain *d, int drain_copies, CXCursor at)
+{
+    if (ss_ast_is_null(d->wide) || !copy_misses_streams(drain_copies, at, d))
+        return ss_xstrdup("");
+    char *name = ss_scope_callee_name(d->wide), *where = ss_callgraph_place(d->wide);
+    char *words = ss_xasprintf(", after '%s' at %s drained every stream, with nothing queued "
+                               "between",
+                               name ? name : "a wait", where);
+    free(name);
+    free(where);
+    return words;
+}
+
+/* "drained: the device has nothing queued here: ..." for the drain 'd' found at the call 'at'
+ * of 'ctx->function', the 'what' ("copy", "wait", "free"...) that waits for nothing else.
+ * Malloc'ed. */
+static char *nothing_queued_words(ss_check_ctx *ctx, CXCursor at, const drain *d, int drain_copies,
+                                  const char *what)
+{
+    char *name = ss_scope_callee_name(d->by);
+    char *where = ss_callgraph_place(d->by);
+    const ss_api *by = ss_scope_callee_api(d->by);
+    /* A copy from the host waits for all work before it starts, but from pageable memory it
+     * returns once its data is staged: its own transfer may still be queued. */
+    int upload = by && by->klass == SS_CLASS_COPY &&
+                 copy_direction(ctx->function, d->by, by) == SS_COPY_KIND_H2D;
+    char *aside = aside_words(d), *why = copy_drain_words(by, drain_copies, upload);
+    char *wide = wide_words(d, drain_copies, at);
+    char *words = ss_xasprintf(
+        "drained: the device has nothing queued here%s: '%s' at %s drained it%s%s, and no "
+        "work%s is queued between it and this call on any way the unit reaches it: the %s "
+        "waits for nothing else%s",
+        upload ? " but, from pageable memory, the end of that copy's own transfer" : "",
+        name ? name : "a wait", where, why, wide, d->filled ? " but memsets" : "", what, aside);
+    free(name);
+    free(where);
+    free(why);
+    free(wide);
+    free(aside);
+    return words;
+}
+
+/* For a device-wide call of SYNC402 at 'at' (an allocation, free or registration, which
+ * synchronizes the device, implicitly): the drain on every way the unit reaches it, with
+ * 'assumed' as in ss_context_between_waits (NULL: a call of a function the unit only declares
+ * may queue work), the calls taken for waits that it rests on left in 'assumed'. As for a
+ * copy, memsets may be queued since (a fill that costs the call little), and a synchronous
+ * copy that drained it answers only where it waits for every stream (answered). None of these
+ * calls is taken for a drain itself: an allocation synchronizes only sometimes, and a free of
+ * a null pointer does nothing. */
+static drain implicit_sync_drain(ss_check_ctx *ctx, CXCursor at, int drain_copies,
+                                 ss_assumed_waits *assumed)
+{
+    question device = device_question(ctx, drain_copies);
+    device.assumed = assumed;
+    flow_budget = FLOW_BUDGET;
+    drain d = answered(drain_copies, at, state_at(&device, ctx->function, at, 0));
+    if (d.state != DRAINED || ss_ast_is_null(d.by) || flow_budget < 0)
+        return busy();
+    keep_assumed(assumed, d.assumed);
+    return d;
+}
+
+char *ss_context_drained_call_words(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed)
+{
+    const char *what = implicit_sync_noun(at);
+    if (what == NULL || clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return NULL;
+    int drain_copies = copies_drain(ctx);
+    drain d = implicit_sync_drain(ctx, at, drain_copies, assumed);
+    return d.state == DRAINED ? nothing_queued_words(ctx, at, &d, drain_copies, what) : NULL;
+}
+
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     int copy = rule == SS_RULE_PAGEABLE_ASYNC_COPY || rule == SS_RULE_SYNC_COPY_IN_PIPELINE ||
                rule == SS_RULE_SCALAR_READBACK;
+    if (rule == SS_RULE_DEVICE_WIDE_SYNC_CALL)
+        return ss_context_drained_call_words(ctx, at, NULL);
     if ((!copy && rule != SS_RULE_SYNC_IN_LOOP) ||
         clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
         return NULL;
@@ -2080,28 +2217,8 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     flow_budget = FLOW_BUDGET;
     drain d = state_at(&device, ctx->function, at, 0);
     d = answered(drain_copies, at, d);
-    if (d.state == DRAINED && (copy || !d.filled)) {
-        char *name = ss_scope_callee_name(d.by);
-        char *where = ss_callgraph_place(d.by);
-        const ss_api *by = ss_scope_callee_api(d.by);
-        /* A copy from the host waits for all work before it starts, but from pageable memory
-         * it returns once its data is staged: its own transfer may still be queued. */
-        int upload = by && by->klass == SS_CLASS_COPY &&
-                     copy_direction(ctx->function, d.by, by) == SS_COPY_KIND_H2D;
-        char *aside = aside_words(&d), *why = copy_drain_words(by, drain_copies, upload);
-        char *words = ss_xasprintf(
-            "drained: the device has nothing queued here%s: '%s' at %s drained it%s, and no "
-            "work%s is queued between it and this call on any way the unit reaches it: the %s "
-            "waits for nothing else%s",
-            upload ? " but, from pageable memory, the end of that copy's own transfer" : "",
-            name ? name : "a wait", where, why, d.filled ? " but memsets" : "",
-            copy ? "copy" : "wait", aside);
-        free(name);
-        free(where);
-        free(why);
-        free(aside);
-        return words;
-    }
+    if (d.state == DRAINED && (copy || !d.filled))
+        return nothing_queued_words(ctx, at, &d, drain_copies, copy ? "copy" : "wait");
     /* The later wait must be device-wide, and not drained already on every way to it (by this
      * copy): it is then the stall, and reported as one. */
     flow_budget = FLOW_BUDGET;

@@ -3,6 +3,7 @@
 #include "ast.h"
 #include "checks.h"
 #include "common.h"
+#include "context_cases.h"
 #include "log.h"
 #include "project_facts.h"
 #include "scope.h"
@@ -159,6 +160,22 @@ void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     free(at);
 }
 
+/* Where the SYNC402 finding 'f' at 'call' is still a warning and the device would have nothing
+ * queued at the call were the functions the unit only declares, called before it, waits for the
+ * whole device: the question for the project pass, which makes it a note where each of them is
+ * one (ss_project_ask_between). */
+static void ask_drained_elsewhere(ss_check_ctx *ctx, CXCursor call, const ss_finding *f)
+{
+    if (f->severity != SS_SEV_WARNING)
+        return;
+    ss_assumed_waits assumed = {0};
+    char *words = ss_context_drained_call_words(ctx, call, &assumed);
+    if (words)
+        ss_project_ask_between(ctx, SS_RULE_DEVICE_WIDE_SYNC_CALL, f, words, &assumed);
+    ss_assumed_waits_free(&assumed);
+    free(words);
+}
+
 /* SYNC402 (checks.def): a call of the device-wide synchronizing class (cudaMalloc, cudaFree,
  * cudaHostRegister, cudaDeviceSetLimit...) inside a loop that enqueues device work. */
 void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
@@ -198,7 +215,10 @@ void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api
     }
     ctx->loop_said = 1;
     ctx->loop = &loop;
+    size_t count = ctx->result->count;
     ss_check_report(ctx, SS_RULE_DEVICE_WIDE_SYNC_CALL, call, message, hint);
+    if (ctx->result->count > count)
+        ask_drained_elsewhere(ctx, call, &ctx->result->findings[count]);
     ss_loop_context_free(&loop);
     free(message);
     free(what);
