@@ -34,24 +34,24 @@ def sources(git_root, top):
         recreate.checkout(os.path.join(git_root, repo), commit, os.path.join(top, "srcs", folder))
 
 
-def compiler(word):
-    return COMPILERS.get(os.path.basename(word))
+def compiler(word, compilers=None):
+    return (compilers or COMPILERS).get(os.path.basename(word))
 
 
-def make_rows(top, folder, variables=()):
+def make_rows(top, folder, variables=(), compilers=None):
     """The compile lines of 'make -n -B [VARIABLES]' in the project's folder: each line whose
-    first word is a compiler of COMPILERS and that has '-c', that compiler as COMPILERS names it,
-    then recreate_h16.rows' entries (one per source file it names)."""
+    first word is a compiler of COMPILERS (or of the map given) and that has '-c', that compiler
+    as the map names it, then recreate_h16.rows' entries (one per source file it names)."""
     src = os.path.join(top, "srcs", folder)
     out = subprocess.run(["make", "-n", "-B", "-C", src, *variables], check=True,
                          capture_output=True, text=True).stdout
     commands = []
     for line in out.splitlines():
-        if not line.split() or not compiler(line.split()[0].strip('"')):
+        if not line.split() or not compiler(line.split()[0].strip('"'), compilers):
             continue  # not a compile line (the Fortran lines, the link line's continuations)
         words = shlex.split(line)
         if "-c" in words:
-            commands += recreate_h16.rows(src, [compiler(words[0])] + words[1:])
+            commands += recreate_h16.rows(src, [compiler(words[0], compilers)] + words[1:])
     recreate.write_db(top, folder, commands)
 
 
