@@ -29,8 +29,9 @@ SOURCES = [
 COMPILERS = {"nvcc": recreate.NVCC, "mpicc": "cc"}
 
 
-def sources(git_root, top):
-    for folder, repo, commit in SOURCES:
+def sources(git_root, top, table=None):
+    """Each (FOLDER, OWNER/NAME, COMMIT) of TABLE (default SOURCES) checked out in TOP/srcs."""
+    for folder, repo, commit in table or SOURCES:
         recreate.checkout(os.path.join(git_root, repo), commit, os.path.join(top, "srcs", folder))
 
 

@@ -15,7 +15,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import recreate  # noqa: E402  (checkout, write_db, entry, command_line, NVCC)
-import recreate_h17  # noqa: E402  (make_rows)
+import recreate_h17  # noqa: E402  (sources, make_rows)
 
 SOURCES = [
     ("llama2.cu", "ankan-ban/llama2.cu", "cb0c6fa08386f398b5ed48a0cbb30d9ba8f42e70"),
@@ -27,8 +27,7 @@ COMPILERS = {"nvcc": recreate.NVCC, "g++": "g++"}
 
 
 def sources(git_root, top):
-    for folder, repo, commit in SOURCES:
-        recreate.checkout(os.path.join(git_root, repo), commit, os.path.join(top, "srcs", folder))
+    recreate_h17.sources(git_root, top, SOURCES)
 
 
 def llama2_db(top):
