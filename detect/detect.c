@@ -342,7 +342,7 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
         rc = det_tally_merge(&ctx);
     if (rc == 0)
         write_result(&ctx, out);
-    free(ctx.verdicts);
+    det_tally_free(&ctx);
     det_opset_free(&ctx.joined);
     det_findings_free(&ctx);
     det_sites_free(&ctx);

@@ -260,6 +260,7 @@ typedef struct det_ctx {
     /* With tallies in the log (tally.c): per call, what det_report made of it: 0 nothing,
      * (aggs index + 1) << 1 | latent, or DET_VERDICT_SEVERAL; NULL without tallies. */
     uint32_t *verdicts;
+    struct det_tally_kinds *tally_kinds; /* tally.c's index of the tallies' kinds, or NULL */
     /* the tallies' calls that no verdict could be given (tally.c), and their kinds */
     uint64_t tally_unjudged, tally_unjudged_kinds;
 } det_ctx;
@@ -447,12 +448,14 @@ int det_report(det_ctx *ctx, const det_hit *hit);
 
 /* Makes ctx->verdicts when the log has tallies. Returns 0 or -1. */
 int det_tally_prepare(det_ctx *ctx);
-/* Notes that det_report made call 'call' an occurrence of finding 'agg' (latent or not). */
-void det_tally_note(det_ctx *ctx, uint32_t call, size_t agg, int latent);
+/* Notes that det_report made 'hit' an occurrence of finding 'agg' (latent or not). */
+void det_tally_note(det_ctx *ctx, const det_hit *hit, size_t agg);
 /* Adds each tally to the finding its kind's recorded calls were all made an occurrence of
  * (or to none, where they all were no finding's); the others are counted as not judged.
  * Returns 0 or -1. */
 int det_tally_merge(det_ctx *ctx);
+/* Frees what det_tally_prepare made. */
+void det_tally_free(det_ctx *ctx);
 /* The result's words on the tallies: a note when some were judged, a warning when some
  * could not be. */
 void det_tally_report(const det_ctx *ctx, ss_result *out);

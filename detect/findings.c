@@ -142,7 +142,7 @@ int det_report(det_ctx *ctx, const det_hit *hit)
     det_agg *a = finding_of(ctx, hit, &made);
     if (a == NULL)
         return -1;
-    det_tally_note(ctx, hit->call, (size_t)(a - ctx->aggs), hit->latent);
+    det_tally_note(ctx, hit, (size_t)(a - ctx->aggs));
     if (!made && a->family != NULL && a->family->fold != NULL)
         a->family->fold(&a->figures, &hit->figures);
     uint64_t at = hit->at_ns ? hit->at_ns : ctx->calls[hit->call].ev->enter_ns;

@@ -1,10 +1,11 @@
-/* tally.c: the light mode's calls past the memory cap (docs/run.md, "Cost and memory"), which the
- * capture counts by kind (ss_tally) rather than keeps: each tally is judged as the calls of its
- * kind that the log recorded before the cap were. Where every one of them was made an
+/* tally.c: the light mode's calls past the memory cap (docs/run.md, "Cost and memory"), which
+ * the capture counts by kind (ss_tally) rather than keeps: each tally is judged as the calls of
+ * its kind that the log kept before the cap were. Where every one of them was made an
  * occurrence of one finding, in the same way (latent or not), the tally's calls are added to
- * that finding (its count, time, bytes); where none was made any finding's, the tally's calls
- * are none's either. A tally whose kind no recorded call has, or whose recorded calls were
- * judged in different ways, is not judged: its calls are counted in a warning. */
+ * that finding (its count, time, bytes and figures, the time and figures as the kept calls of
+ * the kind had them); where none was made any finding's, the tally's calls are none's either.
+ * A tally whose kind no kept call has, or whose kept calls were judged in different ways, is
+ * not judged: its calls are counted in a warning. */
 #include "detect_int.h"
 #include "log.h"
 
@@ -12,34 +13,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the recorded calls of a tally's kind were made: not seen yet, one verdict, or several. */
+/* What the kept calls of a kind were made: not seen yet, one verdict, or several. */
 enum { KIND_UNSEEN, KIND_ONE, KIND_MIXED };
 
+/* What the kept calls of one kind were made, and what their occurrences held: the figures of
+ * the last one and how much longer than the call itself each one's time was, added up. */
 typedef struct kind_state {
     int state;
     uint32_t verdict; /* det_ctx.verdicts' word, with KIND_ONE */
+    int has_figures;
+    det_figures figures;
+    uint64_t hits, extra_ns;
 } kind_state;
 
-int det_tally_prepare(det_ctx *ctx)
-{
-    if (ctx->log->tally_count == 0 || ctx->call_count == 0)
-        return 0;
-    ctx->verdicts = calloc(ctx->call_count, sizeof *ctx->verdicts);
-    return ctx->verdicts != NULL ? 0 : -1;
-}
-
-void det_tally_note(det_ctx *ctx, uint32_t call, size_t agg, int latent)
-{
-    if (ctx->verdicts == NULL || call >= ctx->call_count)
-        return;
-    uint32_t verdict = (uint32_t)(agg + 1) << 1 | (latent ? 1u : 0u);
-    uint32_t *seen = &ctx->verdicts[call];
-    *seen = *seen == 0 || *seen == verdict ? verdict : DET_VERDICT_SEVERAL;
-}
+/* The kinds of the tallies: 'exact' by the kind with the neighbours' words (ss_tally.prev,
+ * next), 'loose' by the kind without them, for a tally of one call whose neighbours no kept
+ * call had (a loop's last iteration, the first call past the cap). Per tally, the state of its
+ * exact kind ('exact_states', at the first tally of that kind) and of its loose kind
+ * ('loose_states', likewise). 'prev' holds each call's previous call (DET_NONE: it is no
+ * call's next); 'last' per thread the last kept call of a thread with tallies (DET_NONE). */
+typedef struct det_tally_kinds {
+    ss_map exact, loose;
+    kind_state *exact_states, *loose_states;
+    uint32_t *prev;
+    uint32_t *last;
+    size_t thread_slots;
+} det_tally_kinds;
 
 /* The second word of the key of a call of kind 'a' (the first: its thread and stack), long or
- * not, with the words of its neighbours (ss_tally). */
-static uint64_t kind_word(const ss_ev_api *a, int long_call, uint64_t prev, uint64_t next)
+ * not, with the words of its neighbours (ss_tally); 'loose' for the kind without them. */
+static uint64_t kind_word(const ss_ev_api *a, int long_call, uint64_t prev, uint64_t next,
+                          int loose)
 {
     const uint64_t words[] = {(uint64_t)a->api << 32 | (uint64_t)a->domain << 24 |
                                   (uint64_t)a->nested << 16 | (uint64_t)a->per_thread << 8 |
@@ -48,190 +52,337 @@ static uint64_t kind_word(const ss_ev_api *a, int long_call, uint64_t prev, uint
                               (uint64_t)a->stream_id << 32 | (uint32_t)a->copy_kind,
                               (uint64_t)a->flags << 32 | (uint32_t)a->result,
                               (uint64_t)(uint32_t)a->device,
-                              prev,
-                              next};
+                              loose ? 0 : prev,
+                              loose ? 0 : next,
+                              (uint64_t)loose};
     return ss_fnv1a(SS_FNV1A_SEED, words, sizeof words);
 }
 
-/* Whether recorded call 'c' lasted at least the run's min_blocked_ns, as the capture decided
- * for a counted call (ss_tally.long_calls). */
+/* Whether kept call 'c' lasted at least the run's min_blocked_ns, as the capture decided for a
+ * counted call (ss_tally.long_calls). */
 static int long_call(const det_ctx *ctx, uint32_t c)
 {
     return det_blocked_ns(&ctx->calls[c]) >= ctx->probe_exit_min_ns;
 }
 
-/* The word of recorded call 'c' as a neighbour (ss_tally_neighbor), 0 for DET_NONE. */
+/* The word of kept call 'c' as a neighbour (ss_tally_neighbor), 0 for DET_NONE. */
 static uint64_t neighbor(const det_ctx *ctx, uint32_t c)
 {
     return c == DET_NONE ? 0 : ss_tally_neighbor(ctx->calls[c].ev, long_call(ctx, c));
 }
 
-/* The kinds of the tallies, each with what the recorded calls of that kind were made: 'exact'
- * by the kind with the neighbours' words (ss_tally.prev, next), 'loose' by the kind without
- * them, for a tally whose neighbours no recorded call had (a loop's last iteration, the first
- * call past the cap). Per tally, the state of its exact kind ('states', by the first tally of
- * that kind) and of its loose kind ('loose_states', likewise). */
-typedef struct kinds {
-    ss_map exact, loose;
-    kind_state *states, *loose_states;
-} kind_index;
-
-/* The key of the kind of call 'a' (long or not, its neighbours' words 'prev' and 'next'; both 0
- * for the loose kind). */
-static void kind_key(const ss_ev_api *a, int is_long, uint64_t prev, uint64_t next, int loose,
-                     uint64_t *k1, uint64_t *k2)
+/* Whether tallies 'a' and 'b' count one kind of call ('loose': neighbours aside). */
+static int same_tally_kind(const ss_tally *a, const ss_tally *b, int loose)
 {
-    *k1 = (uint64_t)a->thread << 32 | a->stack;
-    *k2 = kind_word(a, is_long, prev, next) ^ (loose ? 0x9e3779b97f4a7c15ull : 0);
+    return a->long_calls == b->long_calls &&
+           (loose || (a->prev == b->prev && a->next == b->next)) &&
+           ss_tally_same_kind(&a->call, &b->call);
 }
 
-/* Whether tallies 'a' and 'b' count one kind of call. */
-static int same_tally_kind(const ss_tally *a, const ss_tally *b)
+/* The tally whose kind ('loose' or exact) kept call 'c' has, or SS_MAP_NONE. */
+static uint32_t kind_of_call(const det_ctx *ctx, const det_tally_kinds *kd, uint32_t c, int loose)
 {
-    return a->long_calls == b->long_calls && a->prev == b->prev && a->next == b->next &&
-           ss_tally_same_kind(&a->call, &b->call);
+    const ss_ev_api *a = ctx->calls[c].ev;
+    int is_long = long_call(ctx, c);
+    uint64_t before = neighbor(ctx, kd->prev[c]), after = neighbor(ctx, ctx->calls[c].next);
+    uint32_t k = ss_map_get(loose ? &kd->loose : &kd->exact, (uint64_t)a->thread << 32 | a->stack,
+                            kind_word(a, is_long, before, after, loose));
+    if (k == SS_MAP_NONE)
+        return SS_MAP_NONE;
+    const ss_tally *t = &ctx->log->tallies[k];
+    int same = t->long_calls == is_long && ss_tally_same_kind(&t->call, a) &&
+               (loose || (t->prev == before && t->next == after));
+    return same ? k : SS_MAP_NONE;
+}
+
+/* The tally of the kind of tally 'k' whose state judges it ('loose' or exact), or SS_MAP_NONE
+ * (another kind of the same hash). */
+static uint32_t kind_of_tally(const det_ctx *ctx, const det_tally_kinds *kd, size_t k, int loose)
+{
+    const ss_tally *t = &ctx->log->tallies[k];
+    uint32_t first =
+        ss_map_get(loose ? &kd->loose : &kd->exact, (uint64_t)t->call.thread << 32 | t->call.stack,
+                   kind_word(&t->call, t->long_calls, t->prev, t->next, loose));
+    if (first == SS_MAP_NONE || !same_tally_kind(&ctx->log->tallies[first], t, loose))
+        return SS_MAP_NONE;
+    return first;
 }
 
 /* Indexes the tallies by kind, exact and loose; a tally of an exact kind seen already (two
  * stacks of the capture that became one in the log) is added into the first and its count
  * set to 0. Returns 0 or -1. */
-static int index_kinds(det_ctx *ctx, kind_index *kd)
+static int index_kinds(det_ctx *ctx, det_tally_kinds *kd)
 {
     for (size_t k = 0; k < ctx->log->tally_count; k++) {
         ss_tally *t = &ctx->log->tallies[k];
-        uint64_t k1, k2, l2;
-        kind_key(&t->call, t->long_calls, t->prev, t->next, 0, &k1, &k2);
-        kind_key(&t->call, t->long_calls, 0, 0, 1, &k1, &l2);
-        uint32_t first = ss_map_put_first(&kd->exact, k1, k2, (uint32_t)k);
+        uint64_t at = (uint64_t)t->call.thread << 32 | t->call.stack;
+        uint32_t first = ss_map_put_first(
+            &kd->exact, at, kind_word(&t->call, t->long_calls, t->prev, t->next, 0), (uint32_t)k);
         if (first == SS_MAP_NONE ||
-            ss_map_put_first(&kd->loose, k1, l2, (uint32_t)k) == SS_MAP_NONE)
+            ss_map_put_first(&kd->loose, at, kind_word(&t->call, t->long_calls, 0, 0, 1),
+                             (uint32_t)k) == SS_MAP_NONE)
             return -1;
         ss_tally *into = &ctx->log->tallies[first];
-        if (first == k || !same_tally_kind(into, t))
-            continue; /* its own, or another kind of the same hash: left unjudged */
+        if (first == k || !same_tally_kind(into, t, 0))
+            continue; /* its own, or another kind of the same hash: judged apart */
         into->count += t->count;
         into->total_ns += t->total_ns;
         into->bytes += t->bytes;
         if (t->max_ns > into->max_ns)
             into->max_ns = t->max_ns;
+        if (t->call.exit_ns > into->call.exit_ns)
+            into->call.exit_ns = t->call.exit_ns;
         t->count = 0;
     }
     return 0;
 }
 
+/* Each call's previous call, and per thread with tallies its last kept call (by entry: the
+ * calls are in entry order). Returns 0 or -1. */
+static int index_calls(det_ctx *ctx, det_tally_kinds *kd)
+{
+    kd->prev = malloc((ctx->call_count + 1) * sizeof *kd->prev);
+    uint32_t threads = 0;
+    for (size_t i = 0; i < ctx->call_count; i++) {
+        if (ctx->calls[i].ev->thread > threads)
+            threads = ctx->calls[i].ev->thread;
+    }
+    kd->thread_slots = (size_t)threads + 1;
+    kd->last = malloc(kd->thread_slots * sizeof *kd->last);
+    if (kd->prev == NULL || kd->last == NULL)
+        return -1;
+    for (size_t i = 0; i < ctx->call_count; i++)
+        kd->prev[i] = DET_NONE;
+    for (size_t i = 0; i < kd->thread_slots; i++)
+        kd->last[i] = DET_NONE;
+    for (size_t i = 0; i < ctx->call_count; i++) {
+        const det_call *c = &ctx->calls[i];
+        if (c->next != DET_NONE && c->next < ctx->call_count)
+            kd->prev[c->next] = (uint32_t)i;
+        if (!c->enclosed && c->ev->thread < kd->thread_slots)
+            kd->last[c->ev->thread] = (uint32_t)i;
+    }
+    /* only threads with tallies: their last kept call's next was counted, not kept */
+    uint8_t *tallied = calloc(kd->thread_slots, 1);
+    if (tallied == NULL)
+        return -1;
+    for (size_t k = 0; k < ctx->log->tally_count; k++) {
+        if (ctx->log->tallies[k].call.thread < kd->thread_slots)
+            tallied[ctx->log->tallies[k].call.thread] = 1;
+    }
+    for (size_t i = 0; i < kd->thread_slots; i++) {
+        if (!tallied[i])
+            kd->last[i] = DET_NONE;
+    }
+    free(tallied);
+    return 0;
+}
+
+int det_tally_prepare(det_ctx *ctx)
+{
+    size_t n = ctx->log->tally_count;
+    if (n == 0 || ctx->call_count == 0)
+        return 0;
+    det_tally_kinds *kd = calloc(1, sizeof *kd);
+    ctx->tally_kinds = kd;
+    ctx->verdicts = calloc(ctx->call_count, sizeof *ctx->verdicts);
+    if (kd == NULL || ctx->verdicts == NULL)
+        return -1;
+    kd->exact_states = calloc(n, sizeof *kd->exact_states);
+    kd->loose_states = calloc(n, sizeof *kd->loose_states);
+    if (kd->exact_states == NULL || kd->loose_states == NULL || index_kinds(ctx, kd) < 0)
+        return -1;
+    return index_calls(ctx, kd);
+}
+
+void det_tally_free(det_ctx *ctx)
+{
+    det_tally_kinds *kd = ctx->tally_kinds;
+    if (kd != NULL) {
+        ss_map_free(&kd->exact);
+        ss_map_free(&kd->loose);
+        free(kd->exact_states);
+        free(kd->loose_states);
+        free(kd->prev);
+        free(kd->last);
+        free(kd);
+    }
+    free(ctx->verdicts);
+    ctx->tally_kinds = NULL;
+    ctx->verdicts = NULL;
+}
+
+/* Whether kept call 'c' is its thread's last before its tallies (judged as one of them). */
+static int last_kept(const det_tally_kinds *kd, const det_ctx *ctx, uint32_t c)
+{
+    uint32_t thread = ctx->calls[c].ev->thread;
+    return thread < kd->thread_slots && kd->last[thread] == c;
+}
+
+/* Adds what occurrence 'hit' of kept call 'c' held (its figures, its time beyond the call's
+ * own) to state 's'. */
+static void note_hit(det_ctx *ctx, kind_state *s, const det_hit *hit, uint32_t c)
+{
+    uint64_t own = det_blocked_ns(&ctx->calls[c]);
+    s->figures = hit->figures;
+    s->has_figures = 1;
+    s->hits++;
+    s->extra_ns += hit->ns > own ? hit->ns - own : 0;
+}
+
+void det_tally_note(det_ctx *ctx, const det_hit *hit, size_t agg)
+{
+    uint32_t c = hit->call;
+    det_tally_kinds *kd = ctx->tally_kinds;
+    if (ctx->verdicts == NULL || kd == NULL || c >= ctx->call_count)
+        return;
+    uint32_t verdict = (uint32_t)(agg + 1) << 1 | (hit->latent ? 1u : 0u);
+    uint32_t *seen = &ctx->verdicts[c];
+    *seen = *seen == 0 || *seen == verdict ? verdict : DET_VERDICT_SEVERAL;
+    if (last_kept(kd, ctx, c))
+        return;
+    uint32_t k = kind_of_call(ctx, kd, c, 0);
+    if (k != SS_MAP_NONE)
+        note_hit(ctx, &kd->exact_states[k], hit, c);
+    k = kind_of_call(ctx, kd, c, 1);
+    if (k != SS_MAP_NONE)
+        note_hit(ctx, &kd->loose_states[k], hit, c);
+}
+
 /* Notes 'verdict' in 's'. */
 static void note_verdict(kind_state *s, uint32_t verdict)
 {
-    if (s->state == KIND_UNSEEN)
-        *s = (kind_state){KIND_ONE, verdict};
-    else if (s->verdict != verdict)
+    if (s->state == KIND_UNSEEN) {
+        s->state = KIND_ONE;
+        s->verdict = verdict;
+    } else if (s->verdict != verdict) {
         s->state = KIND_MIXED;
+    }
 }
 
-/* Notes the verdict of recorded call 'c' (made right after 'prev', DET_NONE when it is no
- * call's next) in the states of its exact and loose kinds, where a tally has them. */
-static void note_call(det_ctx *ctx, kind_index *kd, uint32_t c, uint32_t prev)
+/* Notes every kept call's verdict in its kinds' states, but each thread's last kept call
+ * before its tallies, whose next was counted (it is judged with them, judge_last). */
+static void note_calls(det_ctx *ctx, det_tally_kinds *kd)
 {
-    const ss_ev_api *a = ctx->calls[c].ev;
-    int is_long = long_call(ctx, c);
-    uint64_t before = neighbor(ctx, prev), after = neighbor(ctx, ctx->calls[c].next);
-    uint64_t k1, k2, l2;
-    kind_key(a, is_long, before, after, 0, &k1, &k2);
-    kind_key(a, is_long, 0, 0, 1, &k1, &l2);
-    uint32_t k = ss_map_get(&kd->exact, k1, k2);
-    if (k != SS_MAP_NONE) {
-        const ss_tally *t = &ctx->log->tallies[k];
-        if (t->long_calls == is_long && t->prev == before && t->next == after &&
-            ss_tally_same_kind(&t->call, a))
-            note_verdict(&kd->states[k], ctx->verdicts[c]);
-    }
-    k = ss_map_get(&kd->loose, k1, l2);
-    if (k != SS_MAP_NONE) {
-        const ss_tally *t = &ctx->log->tallies[k];
-        if (t->long_calls == is_long && ss_tally_same_kind(&t->call, a))
+    for (uint32_t c = 0; c < ctx->call_count; c++) {
+        if (ctx->calls[c].enclosed || last_kept(kd, ctx, c))
+            continue;
+        uint32_t k = kind_of_call(ctx, kd, c, 0);
+        if (k != SS_MAP_NONE)
+            note_verdict(&kd->exact_states[k], ctx->verdicts[c]);
+        k = kind_of_call(ctx, kd, c, 1);
+        if (k != SS_MAP_NONE)
             note_verdict(&kd->loose_states[k], ctx->verdicts[c]);
     }
 }
 
-/* Notes every recorded call's verdict in its kinds' states. Returns 0 or -1. */
-static int note_calls(det_ctx *ctx, kind_index *kd)
+/* Adds 'figures' 'times' times to 'sum' through the family's fold (doubling: as many folds as
+ * the count has bits). */
+static void fold_times(const det_family *family, det_figures *sum, det_figures figures,
+                       uint64_t times)
 {
-    uint32_t *prev = malloc((ctx->call_count + 1) * sizeof *prev);
-    if (prev == NULL)
-        return -1;
-    for (size_t i = 0; i < ctx->call_count; i++)
-        prev[i] = DET_NONE;
-    for (size_t i = 0; i < ctx->call_count; i++) {
-        if (ctx->calls[i].next != DET_NONE && ctx->calls[i].next < ctx->call_count)
-            prev[ctx->calls[i].next] = (uint32_t)i;
+    if (family == NULL || family->fold == NULL)
+        return;
+    while (times > 0) {
+        if (times & 1)
+            family->fold(sum, &figures);
+        times >>= 1;
+        if (times > 0) {
+            det_figures twice = figures;
+            family->fold(&twice, &figures);
+            figures = twice;
+        }
     }
-    for (size_t i = 0; i < ctx->call_count; i++)
-        note_call(ctx, kd, (uint32_t)i, prev[i]);
-    free(prev);
-    return 0;
 }
 
-/* Adds tally 't' to finding 'a' as the occurrences its verdict says (latent or not). */
-static void add_to_finding(det_agg *a, const ss_tally *t, int latent)
+/* Adds 'count' calls of summed time 'total_ns' and longest 'max_ns' and 'bytes' to finding 'a'
+ * as state 's' says its kept calls of that kind were (latent or not, their time beyond the
+ * call's own, their figures). */
+static void add_to_finding(det_agg *a, const kind_state *s, uint64_t count, uint64_t total_ns,
+                           uint64_t max_ns, uint64_t bytes)
 {
-    if (latent) {
-        a->latent_count += t->count;
-        a->latent_ns += t->total_ns;
-        if (t->max_ns > a->latent_max_ns)
-            a->latent_max_ns = t->max_ns;
+    uint64_t extra = s->hits > 0 ? s->extra_ns / s->hits : 0;
+    total_ns += extra * count;
+    max_ns += extra;
+    if (s->verdict & 1) {
+        a->latent_count += count;
+        a->latent_ns += total_ns;
+        if (max_ns > a->latent_max_ns)
+            a->latent_max_ns = max_ns;
     } else {
-        a->count += t->count;
-        a->total_ns += t->total_ns;
-        if (t->max_ns > a->max_ns)
-            a->max_ns = t->max_ns;
+        a->count += count;
+        a->total_ns += total_ns;
+        if (max_ns > a->max_ns)
+            a->max_ns = max_ns;
     }
-    a->bytes += t->bytes;
-    a->tallied += t->count;
-    if (t->call.exit_ns > a->last_ns)
-        a->last_ns = t->call.exit_ns;
+    a->bytes += bytes;
+    a->tallied += count;
+    if (s->has_figures)
+        fold_times(a->family, &a->figures, s->figures, count);
 }
 
-/* The state that judges tally 'k': its exact kind's, else its loose kind's. */
-static const kind_state *judging_state(const det_ctx *ctx, const kind_index *kd, size_t k)
+/* The state that judges tally 'k': its exact kind's; for a tally of one call whose exact kind
+ * no kept call had, its loose kind's. NULL: none. */
+static const kind_state *judging_state(const det_ctx *ctx, const det_tally_kinds *kd, size_t k)
 {
-    const ss_tally *t = &ctx->log->tallies[k];
-    uint64_t k1, k2, l2;
-    kind_key(&t->call, t->long_calls, t->prev, t->next, 0, &k1, &k2);
-    kind_key(&t->call, t->long_calls, 0, 0, 1, &k1, &l2);
-    uint32_t exact = ss_map_get(&kd->exact, k1, k2), loose = ss_map_get(&kd->loose, k1, l2);
-    if (exact != SS_MAP_NONE && kd->states[exact].state != KIND_UNSEEN)
-        return &kd->states[exact];
+    uint32_t exact = kind_of_tally(ctx, kd, k, 0);
+    if (exact != SS_MAP_NONE && kd->exact_states[exact].state != KIND_UNSEEN)
+        return &kd->exact_states[exact];
+    if (ctx->log->tallies[k].count != 1)
+        return NULL;
+    uint32_t loose = kind_of_tally(ctx, kd, k, 1);
     return loose != SS_MAP_NONE ? &kd->loose_states[loose] : NULL;
+}
+
+/* Whether state 's' gives a verdict. */
+static int judges(const kind_state *s)
+{
+    return s != NULL && s->state == KIND_ONE && s->verdict != DET_VERDICT_SEVERAL;
+}
+
+/* Each thread's last kept call before its tallies, which the detectors judged without its
+ * next: where it was made no finding's occurrence and its loose kind's kept calls were all
+ * made one finding's, it is added to that finding, as a counted call of its kind. */
+static void judge_last(det_ctx *ctx, det_tally_kinds *kd)
+{
+    for (size_t i = 0; i < kd->thread_slots; i++) {
+        uint32_t c = kd->last[i];
+        if (c == DET_NONE || ctx->verdicts[c] != 0)
+            continue;
+        uint32_t loose = kind_of_call(ctx, kd, c, 1);
+        const kind_state *s = loose != SS_MAP_NONE ? &kd->loose_states[loose] : NULL;
+        if (!judges(s) || s->verdict == 0)
+            continue;
+        uint64_t own = det_blocked_ns(&ctx->calls[c]);
+        add_to_finding(&ctx->aggs[(s->verdict >> 1) - 1], s, 1, own, own, ctx->calls[c].ev->bytes);
+    }
 }
 
 int det_tally_merge(det_ctx *ctx)
 {
-    size_t n = ctx->log->tally_count;
-    if (n == 0)
+    det_tally_kinds *kd = ctx->tally_kinds;
+    if (ctx->log->tally_count == 0 || kd == NULL)
         return 0;
-    kind_index kd = {{0}, {0}, calloc(n, sizeof *kd.states), calloc(n, sizeof *kd.loose_states)};
-    int rc = kd.states != NULL && kd.loose_states != NULL ? index_kinds(ctx, &kd) : -1;
     /* Calls counted past the cap lie in no scope the log can show (its marks past the cap
      * were not kept): with scopes asked, no tally is judged. */
-    if (rc == 0 && ctx->scope == NULL && ctx->verdicts != NULL)
-        rc = note_calls(ctx, &kd);
-    for (size_t k = 0; rc == 0 && k < n; k++) {
+    if (ctx->scope == NULL) {
+        note_calls(ctx, kd);
+        judge_last(ctx, kd);
+    }
+    for (size_t k = 0; k < ctx->log->tally_count; k++) {
         const ss_tally *t = &ctx->log->tallies[k];
-        const kind_state *s = judging_state(ctx, &kd, k);
         if (t->count == 0)
             continue;
-        if (s == NULL || s->state != KIND_ONE || s->verdict == DET_VERDICT_SEVERAL) {
+        const kind_state *s = ctx->scope == NULL ? judging_state(ctx, kd, k) : NULL;
+        if (!judges(s)) {
             ctx->tally_unjudged += t->count;
             ctx->tally_unjudged_kinds++;
         } else if (s->verdict != 0) {
-            add_to_finding(&ctx->aggs[(s->verdict >> 1) - 1], t, s->verdict & 1);
+            add_to_finding(&ctx->aggs[(s->verdict >> 1) - 1], s, t->count, t->total_ns, t->max_ns,
+                           t->bytes);
         }
     }
-    free(kd.states);
-    free(kd.loose_states);
-    ss_map_free(&kd.exact);
-    ss_map_free(&kd.loose);
-    return rc;
+    return 0;
 }
 
 void det_tally_report(const det_ctx *ctx, ss_result *out)

@@ -217,6 +217,15 @@ static unsigned needed_minor(const ss_event_log *log)
     return minor;
 }
 
+/* The calls the log's tallies count. */
+static uint64_t tallied_calls(const ss_event_log *log)
+{
+    uint64_t calls = 0;
+    for (size_t i = 0; i < log->tally_count; i++)
+        calls += log->tallies[i].count;
+    return calls;
+}
+
 int ss_trace_write(FILE *out, const ss_event_log *log)
 {
     fprintf(out, "SSTRACE %d %u\n", SS_TRACE_MAJOR, needed_minor(log));
@@ -255,7 +264,8 @@ int ss_trace_write(FILE *out, const ss_event_log *log)
         fputs("tally", out);
         put_fields(out, &log->tallies[i], tally_fields, NFIELDS(tally_fields));
     }
-    fprintf(out, "dropped %" PRIu64 "\n", log->dropped);
+    /* A reader from before the tally records skips them: it reads their calls as dropped. */
+    fprintf(out, "dropped %" PRIu64 "\n", log->dropped + tallied_calls(log));
     fprintf(out, "end %zu %zu %zu\n", log->count, log->string_count, log->stack_count);
     fflush(out);
     return ferror(out) ? -1 : 0;
@@ -584,7 +594,13 @@ static int read_dropped(reader *r)
         return fail(r, "dropped: repeated");
     if (parse_u64(r->fields[1], UINT64_MAX, &n) < 0)
         return fail(r, "dropped: '%s' is not a valid unsigned integer", r->fields[1]);
-    r->log->dropped = n;
+    /* the calls of the tallies before it are counted in it, for readers that skip them */
+    uint64_t tallied = tallied_calls(r->log);
+    if (n < tallied)
+        return fail(r,
+                    "dropped: %" PRIu64 " is less than the %" PRIu64 " calls of the tally records",
+                    n, tallied);
+    r->log->dropped = n - tallied;
     r->saw_dropped = 1;
     return 0;
 }
@@ -734,13 +750,16 @@ static int read_tally(reader *r)
                     SS_TRACE_MAJOR, TALLY_SINCE_MINOR, SS_TRACE_MAJOR, r->minor);
     if (parse_fields(r, &tally, tally_fields, NFIELDS(tally_fields)) < 0)
         return -1;
-    if (tally.count == 0 || tally.max_ns > tally.total_ns || tally.long_calls > 1 ||
-        tally.call.exit_ns < tally.call.enter_ns)
-        return fail(r,
-                    "tally: count %" PRIu64 " (at least 1), max_ns %" PRIu64
-                    " (at most total_ns %" PRIu64 "), long_calls %u (0 or 1) or exit before "
-                    "enter",
-                    tally.count, tally.max_ns, tally.total_ns, (unsigned)tally.long_calls);
+    if (tally.count == 0)
+        return fail(r, "tally: count: 0, at least 1 call");
+    if (tally.max_ns > tally.total_ns)
+        return fail(r, "tally: max %" PRIu64 " is more than total %" PRIu64, tally.max_ns,
+                    tally.total_ns);
+    if (tally.long_calls > 1)
+        return fail(r, "tally: long: %u is not 0 or 1", (unsigned)tally.long_calls);
+    if (tally.call.exit_ns < tally.call.enter_ns)
+        return fail(r, "tally: exit %" PRIu64 " is before enter %" PRIu64, tally.call.exit_ns,
+                    tally.call.enter_ns);
     const ss_api *row = ss_evlog_api(r->log, tally.call.name);
     tally.call.api = (uint16_t)(row ? row->api : SS_API_COUNT);
     if (ss_evlog_add_tally(r->log, &tally) < 0)

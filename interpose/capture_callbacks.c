@@ -575,12 +575,7 @@ static int light_leaves_out(thread_state *t, const ss_args_spec *spec, const voi
 static ss_event *reserve_event(thread_state *t)
 {
     ss_budget *budget = &proc.store.budget;
-    if (proc.light && atomic_load_explicit(&budget->events_full, memory_order_relaxed)) {
-        ss_event *e = capture_spill_take(t);
-        if (e == NULL)
-            atomic_fetch_add_explicit(&budget->dropped_events, 1, memory_order_relaxed);
-        return e;
-    }
+    /* the thread's own chunk first: past the cap its free slots are still the thread's */
     ss_event *e = ss_evbuf_reserve(&t->store->events, budget);
     if (e == NULL && proc.light) {
         e = capture_spill_take(t);
@@ -713,6 +708,8 @@ static void count_stack_self_time(thread_state *t, uint64_t exit_ns)
 static inline __attribute__((always_inline)) void api_exit(const ss_args_spec *spec, int runtime,
                                                            const CUpti_CallbackData *cb)
 {
+    if (proc.light)
+        capture_light_kinds_changed(spec);
     thread_state *t = capture_tls;
     if (t == NULL || t->busy)
         return;

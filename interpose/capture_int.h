@@ -145,7 +145,7 @@ typedef struct thread_state {
      * asked in: kind_of answers them without a question while no allocation was remembered
      * since. 0: an empty slot. */
     uint64_t pageable[PAGEABLE_SLOTS];
-    uint32_t pageable_generation;
+    uint64_t pageable_generation;
     uint32_t pageable_next; /* the slot the next answer replaces */
     ss_site_cache sites;    /* capture_stack's site cache */
     /* The light mode past the memory cap: the events of the thread's calls in progress, counted
@@ -232,10 +232,11 @@ typedef struct capture_probe {
     uint64_t readback_max_bytes;
     capture_ranges device; /* device allocations (capture_light_skips, the copies' kinds) */
     capture_ranges pinned; /* pinned host memory (the copies' kinds) */
-    /* Bumped before an allocation (device, managed, pinned or registered host memory) is
-     * remembered: host addresses a thread remembers as pageable from before it are asked again
-     * (thread_state.pageable). */
-    atomic_uint kinds_generation;
+    /* Bumped at the exit of every allocation, pinning or registration the light mode follows
+     * (capture_light_kinds_changed), before the memory is remembered and whether or not its
+     * event was kept: host addresses a thread remembers as pageable from before it are asked
+     * again (thread_state.pageable). */
+    _Atomic uint64_t kinds_generation;
 } capture_probe;
 
 /* The sampled mode (docs/run.md, "Modes"): full windows of on_ns every every_ns, and on
@@ -468,6 +469,11 @@ int capture_light_skips(const ss_args_spec *spec, const void *params);
 /* A call left out at its entry came between the thread's last recorded call and its next:
  * the next carries SS_API_BETWEEN, and nothing the last one left for its next holds. */
 void capture_light_left_out(thread_state *t);
+
+/* At the exit of a call of 'spec' in the light mode, before anything else (the thread may have
+ * no state, the call no event): an allocation, pinning or registration bumps
+ * capture_probe.kinds_generation, so that no thread answers from an older pageable answer. */
+void capture_light_kinds_changed(const ss_args_spec *spec);
 
 /* The event for a call entering on thread 't' in the light mode past the memory cap: one of
  * the thread's spill slots, its call counted at its exit (capture_tally), or NULL when the

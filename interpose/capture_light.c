@@ -458,8 +458,6 @@ void capture_light_track(const ss_args_spec *spec, const void *params, int at_ex
     }
     if (!at_exit || result != 0 || spec->pointers != SS_ARGS_ALLOC)
         return;
-    /* any allocation, remembered or not: no pageable answer from before it is kept */
-    atomic_fetch_add(&proc.probe.kinds_generation, 1);
     if (proc.api_rows[spec->api].klass == SS_CLASS_ALLOC && spec->stream.size == 0)
         range_add(&proc.probe.device, pointer, bytes);
 }
@@ -476,12 +474,18 @@ void capture_light_track_host(const ss_args_spec *spec, const void *params, int 
     uint64_t pointer = ss_args_read(params, &spec->host, &present);
     if (!present)
         return;
-    if (adds) {
-        atomic_fetch_add(&proc.probe.kinds_generation, 1);
+    if (adds)
         range_add(&proc.probe.pinned, pointer, bytes);
-    } else {
+    else
         range_remove(&proc.probe.pinned, pointer);
-    }
+}
+
+void capture_light_kinds_changed(const ss_args_spec *spec)
+{
+    ss_api_class klass = proc.api_rows[spec->api].klass;
+    if (spec->pointers == SS_ARGS_ALLOC || klass == SS_CLASS_HOST_ALLOC ||
+        klass == SS_CLASS_HOST_REGISTER)
+        atomic_fetch_add(&proc.probe.kinds_generation, 1);
 }
 
 /* Whether the light mode leaves out the call of 'spec' with 'params' at its entry: an
@@ -513,9 +517,9 @@ int capture_light_skips(const ss_args_spec *spec, const void *params)
 /* Whether the driver called 'pointer' pageable at one of this thread's last copies, with no
  * allocation remembered since ('generation', read before any table was searched, is the one
  * the answer was given in): host memory becomes pinned or registered only through a call the
- * light mode follows, which bumps the generation before it remembers the memory
- * (capture_light_track, capture_light_track_host). */
-static int pageable_known(const thread_state *t, uint64_t pointer, uint32_t generation)
+ * light mode follows, which bumps the generation at its exit, before it remembers the
+ * memory, whether its event was kept or not (capture_light_kinds_changed). */
+static int pageable_known(const thread_state *t, uint64_t pointer, uint64_t generation)
 {
     if (t->pageable_generation != generation)
         return 0;
@@ -528,7 +532,7 @@ static int pageable_known(const thread_state *t, uint64_t pointer, uint32_t gene
 
 /* Remembers that the driver called 'pointer' pageable in 'generation' (pageable_known); the
  * addresses of an older generation are forgotten. */
-static void pageable_remember(thread_state *t, uint64_t pointer, uint32_t generation)
+static void pageable_remember(thread_state *t, uint64_t pointer, uint64_t generation)
 {
     if (t->pageable_generation != generation) {
         memset(t->pageable, 0, sizeof t->pageable);
@@ -555,7 +559,7 @@ static uint8_t kind_of(thread_state *t, uint64_t pointer, int side)
         return SS_MEM_DEVICE;
     if (hinted(&proc.probe.pinned, pointer, &hint[1]))
         return SS_MEM_PINNED;
-    uint32_t generation = atomic_load(&proc.probe.kinds_generation);
+    uint64_t generation = atomic_load(&proc.probe.kinds_generation);
     if (pageable_known(t, pointer, generation))
         return SS_MEM_PAGEABLE;
     if (device_range_has(pointer, &hint[0]))

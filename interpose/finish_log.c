@@ -196,9 +196,14 @@ static int copy_tallies(thread_copy *c)
         } else {
             break;
         }
+        /* read while the thread may still add to it (an interval line, an exit from another
+         * thread): a count, sum and longest of different moments are made consistent, a call
+         * half written is left out */
+        if (tally.max_ns > tally.total_ns)
+            tally.total_ns = tally.max_ns;
         ss_event e = {.type = SS_EV_API};
         e.u.api = tally.call;
-        if (tally.count == 0 || !thread_event(c, &e))
+        if (tally.count == 0 || tally.call.exit_ns < tally.call.enter_ns || !thread_event(c, &e))
             continue;
         tally.call = e.u.api;
         if (ss_evlog_add_tally(c->log, &tally) < 0)

@@ -67,10 +67,14 @@ ss_event *ss_evbuf_reserve(ss_evbuf *buf, ss_budget *budget)
     ss_chunk *c = buf->tail;
     if (c == NULL || atomic_load_explicit(&c->count, memory_order_relaxed) >= c->cap) {
         ss_chunk *n = NULL;
+        size_t size = sizeof *n + SS_CHUNK_EVENTS * sizeof(ss_event);
         if (!atomic_load_explicit(&budget->events_full, memory_order_relaxed))
-            n = ss_budget_alloc(budget, sizeof *n + SS_CHUNK_EVENTS * sizeof(ss_event));
+            n = ss_budget_alloc(budget, size);
         if (n == NULL) {
-            atomic_store_explicit(&budget->events_full, 1, memory_order_relaxed);
+            /* full for good only when no chunk fits even now (not when another thread's
+             * request was counted for a moment, nor when mmap failed) */
+            if (ss_budget_used(budget) + size > budget->cap)
+                atomic_store_explicit(&budget->events_full, 1, memory_order_relaxed);
             atomic_fetch_add_explicit(&budget->dropped_events, 1, memory_order_relaxed);
             return NULL;
         }

@@ -19,7 +19,7 @@ typedef struct ss_budget {
     _Atomic uint64_t dropped_events;
     _Atomic uint64_t dropped_stacks;
     _Atomic uint64_t refused_buffers; /* CUPTI activity buffers not given (records lost) */
-    /* Set when a chunk of events was refused (past the cap, or mmap failed): the budget only
+    /* Set when a chunk of events was refused and none fits in what is left: the budget only
      * grows, so every later chunk would be refused too, and an event past the cap is dropped
      * without asking again (no page-size query, no add and take back on 'used' per call). */
     atomic_int events_full;

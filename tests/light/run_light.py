@@ -454,7 +454,7 @@ def case_memory_cap(opts, check):
     source = open(os.path.join(HERE, "light_app.c"), encoding="utf-8").read().split("\n")
     at = next(n for n, text in enumerate(source) if "LIGHT_APP_CAP" in text)
     line = next(n for n, text in enumerate(source[at:], at + 1)
-                if 'CALL("cudaMemcpyAsync_v3020", &readback' in text)
+                if 'CALL("cudaMemcpyAsync_v3020", &readback, 30000, 1)' in text)
     wanted = [("SYNC301", line, "warning", iterations), ("SYNC401", line + 1, "note", iterations),
               ("SYNC401", line + 2, "note", iterations)]
     check(results["64M"][0] == wanted, f"64M: {results['64M'][0]}, expected {wanted}")
@@ -473,6 +473,54 @@ def case_memory_cap(opts, check):
     check(not any("could not be judged" in m for m in results["4M"][2]),
           f"4M: calls not judged: {results['4M'][2]}")
     check(results["4M"][3] == "SSTRACE 1 5", f"4M: header {results['4M'][3]}, expected 1.5")
+    case_memory_cap_phases(opts, check)
+
+
+def case_memory_cap_phases(opts, check):
+    """docs/run.md, Cost and memory: a kind no kept call had is not judged, and a loose kind
+    judges only a single call: 20,000 iterations of a readback into pinned memory with the
+    synchronization of its stream after it (SYNC301, the readback's time its synchronization's
+    30 us), then 20,000 of the readback alone, under a cap that the first half passes. The
+    counted readbacks of the first half are added with the time and figures of the kept ones
+    (each waited in the synchronization after it); those of the second half, of a kind no kept
+    call had, are not judged: a warning, not the first half's finding."""
+    iterations = 40000
+    found = {}
+    for cap in ("64M", "4M"):
+        workdir = start(opts, f"memory_cap_phases_{cap}")
+        env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_MAX_MEMORY=cap,
+                          LIGHT_APP_CAP=str(iterations), LIGHT_APP_CAP_PHASES="1")
+        status, out, err = run([opts["app"]], env, workdir)
+        if not check(status == 0, f"phases {cap}: exit {status}: {out}{err}"):
+            return
+        with open(os.path.join(workdir, "out.json"), encoding="utf-8") as handle:
+            result = json.load(handle)
+        readbacks = [f for f in result["findings"] if f["ruleId"] == "SYNC301"]
+        if not check(len(readbacks) == 1, f"phases {cap}: SYNC301 findings {readbacks}"):
+            return
+        f = readbacks[0]
+        waited = re.search(r"\((each|[0-9]+ of them) waited in the cudaStreamSynchronize",
+                           f["message"])
+        found[cap] = (f["evidence"]["count"], f["evidence"]["totalNs"],
+                      waited.group(1) if waited else None,
+                      [d["message"] for d in result["diagnostics"]])
+    whole, capped = found["64M"], found["4M"]
+    half = iterations // 2
+    # (a few single calls, judged by their loose kind, may differ: never the second half's)
+    check(half <= whole[0] <= half + 5 and half - 5 <= capped[0] <= half + 5,
+          f"phases: SYNC301 counts {whole[0]} (64M) and {capped[0]} (4M), expected about {half}")
+    # Each occurrence holds its synchronization's 30 us, counted or kept.
+    check(capped[1] >= capped[0] * 30000, f"phases 4M: {capped[1]} ns for {capped[0]} readbacks")
+    check(capped[2] is not None and (capped[2] == "each" or
+                                     int(capped[2].split()[0]) >= capped[0] - 10),
+          f"phases 4M: waited in the synchronization: {capped[2]} of {capped[0]}")
+    unjudged = [re.match(r"([0-9]+) of those calls \([0-9]+ kinds?\) could not be judged", m)
+                for m in capped[3]]
+    unjudged = [m for m in unjudged if m]
+    # (a few single calls of the second half are judged by their loose kind: its first
+    # readback and query, the thread's last call)
+    check(len(unjudged) == 1 and 2 * half - 10 <= int(unjudged[0].group(1)) <= 2 * half,
+          f"phases 4M: the second half's calls not judged: {capped[3]}")
 
 
 def case_streams(opts, check):
