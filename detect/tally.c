@@ -45,17 +45,8 @@ typedef struct det_tally_kinds {
 static uint64_t kind_word(const ss_ev_api *a, int long_call, uint64_t prev, uint64_t next,
                           int loose)
 {
-    const uint64_t words[] = {(uint64_t)a->api << 32 | (uint64_t)a->domain << 24 |
-                                  (uint64_t)a->nested << 16 | (uint64_t)a->per_thread << 8 |
-                                  (uint64_t)long_call,
-                              a->stream,
-                              (uint64_t)a->stream_id << 32 | (uint32_t)a->copy_kind,
-                              (uint64_t)a->flags << 32 | (uint32_t)a->result,
-                              (uint64_t)(uint32_t)a->device,
-                              loose ? 0 : prev,
-                              loose ? 0 : next,
-                              (uint64_t)loose};
-    return ss_fnv1a(SS_FNV1A_SEED, words, sizeof words);
+    return loose ? ss_tally_kind_hash(a, long_call, 0, 0) ^ 0x9e3779b97f4a7c15ull
+                 : ss_tally_kind_hash(a, long_call, prev, next);
 }
 
 /* Whether kept call 'c' lasted at least the run's min_blocked_ns, as the capture decided for a

@@ -275,6 +275,31 @@ typedef struct ss_tally {
     uint8_t long_calls;
 } ss_tally;
 
+/* The hash of the kind of call 'a' for a tally: ss_tally_same_kind's fields but its thread and
+ * stack (the caller keys by those apart), whether it was long, and the words of its
+ * neighbours 'prev' and 'next'. The capture's table and the detectors' index of tallies both
+ * key by it. */
+static inline uint64_t ss_tally_kind_hash(const ss_ev_api *a, int long_call, uint64_t prev,
+                                          uint64_t next)
+{
+    const uint64_t words[] = {(uint64_t)a->api << 32 | (uint64_t)a->domain << 24 |
+                                  (uint64_t)a->nested << 16 | (uint64_t)a->per_thread << 8 |
+                                  (uint64_t)(long_call != 0),
+                              a->stream,
+                              (uint64_t)a->stream_id << 32 | (uint32_t)a->copy_kind,
+                              (uint64_t)a->flags << 32 | (uint32_t)a->result,
+                              (uint64_t)(uint32_t)a->device,
+                              prev,
+                              next};
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        h ^= words[i];
+        h *= 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
 /* What a tally keeps of a call next to its calls (ss_tally.prev, next): a nonzero word of the
  * call's API, stream, flags and result and whether it lasted at least the run's
  * min_blocked_ns. */

@@ -709,29 +709,6 @@ int capture_is_spill(const thread_state *t, const ss_event *e)
     return e >= &t->spill[0] && e < &t->spill[SPILL_DEPTH];
 }
 
-/* The hash of the kind of call 'a' (ss_tally_same_kind's fields), whether it was long, and the
- * words of its neighbours. */
-static uint64_t tally_key(const ss_ev_api *a, int long_call, uint64_t prev, uint64_t next)
-{
-    const uint64_t words[] = {(uint64_t)a->thread << 32 | a->stack,
-                              (uint64_t)a->api << 32 | (uint64_t)a->domain << 24 |
-                                  (uint64_t)a->nested << 16 | (uint64_t)a->per_thread << 8 |
-                                  (uint64_t)long_call,
-                              a->stream,
-                              (uint64_t)a->stream_id << 32 | (uint32_t)a->copy_kind,
-                              (uint64_t)a->flags << 32 | (uint32_t)a->result,
-                              (uint64_t)(uint32_t)a->device,
-                              prev,
-                              next};
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
-        h ^= words[i];
-        h *= 0x100000001b3ull;
-        h ^= h >> 29;
-    }
-    return h;
-}
-
 /* Counts call 'a' (complete) in the tally of its kind in thread store 's', a new one filled in
  * from it when none counts that kind yet (published by raising tally_used); when every slot is
  * taken the call is dropped and counted. */
@@ -739,7 +716,8 @@ static void tally_add(ss_thread_store *s, const ss_ev_api *a, uint64_t prev, uin
 {
     uint64_t ns = a->exit_ns > a->enter_ns ? a->exit_ns - a->enter_ns : 0;
     int long_call = ns >= proc.probe.exit_min_ns;
-    uint64_t key = tally_key(a, long_call, prev, next);
+    uint64_t key =
+        ss_tally_kind_hash(a, long_call, prev, next) ^ ((uint64_t)a->thread << 32 | a->stack);
     uint32_t used = atomic_load_explicit(&s->tally_used, memory_order_relaxed);
     ss_tally *slot = NULL;
     for (uint32_t i = 0; i < used && slot == NULL; i++) {
