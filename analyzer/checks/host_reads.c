@@ -736,9 +736,9 @@ static CXCursor named_buffer(const waited *wd, int r, CXCursor stmt)
 /* How a statement after 'stmts[index]' (up to MAX_BETWEEN, only waits doing device work
  * between) reads the buffers of 'wd' as a whole, in words (read_words: "reads 'h' in a loop"),
  * when the data is not sent back to the device in the loop around 'at' (in 'function');
- * '*line' receives the statement's line. NULL when none does. */
+ * '*read' receives the statement's index. NULL when none does. */
 static char *read_after(ss_callgraph *graph, CXCursor function, CXCursor at, const CXCursor *stmts,
-                        unsigned n, unsigned index, const waited *wd, unsigned *line)
+                        unsigned n, unsigned index, const waited *wd, unsigned *read)
 {
     char *words = NULL;
     for (unsigned s = index + 1; wd->count > 0 && s < n && s <= index + MAX_BETWEEN; s++) {
@@ -750,7 +750,7 @@ static char *read_after(ss_callgraph *graph, CXCursor function, CXCursor at, con
             char *use = every ? read_words(graph, stmts[s], decl) : NULL;
             if (use && !sent_back(function, at, decl)) {
                 words = use;
-                *line = ss_scope_line(stmts[s]);
+                *read = s;
             } else {
                 free(use);
             }
@@ -1002,51 +1002,68 @@ int ss_context_runs_whenever(CXCursor stmt, CXCursor target)
     return 1;
 }
 
-/* The index of the parameter of 'function' that its last device work copies to the host into:
- * going back over the statements of its body, those that queue nothing aside (and at most
- * MAX_TAIL_APART that stand apart from the copy, tail_apart, and do not name the parameter), the
- * first that queues work queues one copy to the host (or of cudaMemcpyDefault's kind; not of one
- * value), whose destination is (the storage of) a parameter ('out', 'out.data()', 'out + i'), that
- * runs whenever its statement does (runs_whenever), and no statement before it may return
- * (leaves_before). '*copy' receives the copy. Returns -1 when there is none. */
-static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
+/* The last device work of 'function' when it is one copy to the host: going back over the
+ * statements of its body, those that queue nothing aside (and at most MAX_TAIL_APART that stand
+ * apart from the copy, tail_apart, into 'apart', '*apart_count' of them), the first that queues
+ * work ('synchronous': or holds a copy, which may wait rather than queue) queues one copy to the
+ * host (or of cudaMemcpyDefault's kind; not of one value), that runs whenever its statement does
+ * (runs_whenever), and no statement before it may return (leaves_before). '*index' receives its
+ * statement's index in the body. A null cursor when there is none. */
+static CXCursor last_copy_out(ss_check_ctx *ctx, CXCursor function, int synchronous,
+                              CXCursor *apart, unsigned *apart_count, unsigned *index)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
     CXCursor body = ss_ast_body(function);
     unsigned n = ss_ast_is_null(body) ? 0 : ss_ast_child_count(body);
-    CXCursor apart[MAX_TAIL_APART];
-    unsigned apart_count = 0;
+    *apart_count = 0;
     for (unsigned i = n; i-- > 0;) {
         CXCursor stmt = ss_ast_child(body, i);
-        if (!ss_context_queues_work(graph, stmt))
-            continue;
         work_count w = count_in(graph, stmt);
-        if (apart_count < MAX_TAIL_APART && tail_apart(graph, stmt, &w)) {
-            apart[apart_count++] = stmt;
+        if ((!synchronous || ss_ast_is_null(w.copy)) && !ss_context_queues_work(graph, stmt))
+            continue;
+        if (*apart_count < MAX_TAIL_APART && tail_apart(graph, stmt, &w)) {
+            apart[(*apart_count)++] = stmt;
             continue;
         }
         if (w.count != 1 || ss_ast_is_null(w.copy) || leaves_before(body, stmt, 0) ||
             !ss_context_runs_whenever(stmt, w.copy))
-            return -1;
+            break;
         const ss_api *api = ss_scope_callee_api(w.copy);
         CXCursor dst, src;
         int kind = ss_copy_kind(function, w.copy, api, &dst, &src);
         if ((kind != SS_COPY_KIND_D2H && kind != SS_COPY_KIND_DEFAULT) ||
             ss_check_copies_one_value(ctx, w.copy, api))
-            return -1;
-        CXCursor param = copied_decl(dst);
-        if (clang_getCursorKind(param) != CXCursor_ParmDecl)
-            return -1;
-        for (unsigned a = 0; a < apart_count; a++) {
-            if (names_decl(apart[a], param))
-                return -1;
-        }
-        int index = parameter_index(function, param);
-        if (index >= 0)
-            *copy = w.copy;
-        return index;
+            break;
+        *index = i;
+        return w.copy;
     }
-    return -1;
+    return clang_getNullCursor();
+}
+
+/* The index of the parameter of 'function' that its last device work (last_copy_out) copies to
+ * the host into: the copy's destination is (the storage of) a parameter ('out', 'out.data()',
+ * 'out + i') that the statements standing apart after it do not name. '*copy' receives the copy.
+ * Returns -1 when there is none. */
+static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
+{
+    CXCursor apart[MAX_TAIL_APART];
+    unsigned apart_count = 0, index = 0;
+    CXCursor last = last_copy_out(ctx, function, 0, apart, &apart_count, &index);
+    if (ss_ast_is_null(last))
+        return -1;
+    CXCursor dst, src;
+    ss_copy_kind(function, last, ss_scope_callee_api(last), &dst, &src);
+    CXCursor param = copied_decl(dst);
+    if (clang_getCursorKind(param) != CXCursor_ParmDecl)
+        return -1;
+    for (unsigned a = 0; a < apart_count; a++) {
+        if (names_decl(apart[a], param))
+            return -1;
+    }
+    int parameter = parameter_index(function, param);
+    if (parameter >= 0)
+        *copy = last;
+    return parameter;
 }
 
 /* The buffer the statement 'stmt' (before a call of a function that only waits) last copies to
@@ -1137,13 +1154,13 @@ static int skip_read_after(CXCursor from, CXCursor call, void *data)
         return 0;
     waited wd = {0};
     char *use = NULL;
-    unsigned line = 0;
+    unsigned read = 0;
     if (copy_in_statement(wc->ctx, function, stmts[index - 1], &wd))
-        use = read_after(graph, function, call, stmts, n, index, &wd, &line);
+        use = read_after(graph, function, call, stmts, n, index, &wd, &read);
     if (use && wc->words == NULL) {
         char *place = ss_callgraph_place(call);
-        wc->words =
-            ss_xasprintf("the call at %s: line %u %s, and %s", place, line, use, wd.because);
+        wc->words = ss_xasprintf("the call at %s: line %u %s, and %s", place,
+                                 ss_scope_line(stmts[read]), use, wd.because);
         free(place);
     }
     int skipped = use != NULL;
@@ -1183,11 +1200,12 @@ static char *wrapper_read_words(ss_check_ctx *ctx)
 static char *needed_after(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts, unsigned n,
                           unsigned index, waited *wd)
 {
-    unsigned line = 0;
-    char *use = read_after(ss_check_graph(ctx), ctx->function, at, stmts, n, index, wd, &line);
+    unsigned read = 0;
+    char *use = read_after(ss_check_graph(ctx), ctx->function, at, stmts, n, index, wd, &read);
     char *words =
-        use ? ss_xasprintf("inherent: the next statement needs the value (line %u %s)%s%s", line,
-                           use, wd->because ? ": " : "", wd->because ? wd->because : "")
+        use ? ss_xasprintf("inherent: the next statement needs the value (line %u %s)%s%s",
+                           ss_scope_line(stmts[read]), use, wd->because ? ": " : "",
+                           wd->because ? wd->because : "")
             : NULL;
     free(use);
     free(wd->because);
@@ -1223,6 +1241,141 @@ static char *pinned_read_words(ss_check_ctx *ctx, CXCursor at, const CXCursor *s
     return words;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * A copy to the host that ends a function ('transformer()' copying the logits back), where every
+ * call of the function in the unit is followed by a read of the buffer in the caller (the
+ * sampler reads the logits next): as for the same copy written in the caller's loop. */
+
+/* Whose member the buffer that 'dst' (in 'function') names is, as its callers can name it: for
+ * 's->logits' or 's.logits', the parameter or global 's', in '*base'; a null cursor for a
+ * variable or parameter itself ('out', 'h_scores'). Returns 0 when no caller can name it: a
+ * member of a local, of 'this', of another member ('a.b.c') or of a call's result. */
+static int buffer_base(CXCursor function, CXCursor dst, CXCursor *base)
+{
+    CXCursor e = ss_ast_strip(dst);
+    *base = clang_getNullCursor();
+    for (int hops = 0; hops < 6 && !ss_ast_is_null(e); hops++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_DeclRefExpr)
+            return 1;
+        if (k == CXCursor_MemberRefExpr &&
+            clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_FieldDecl) {
+            CXCursor of = ss_ast_strip(ss_ast_child(e, 0));
+            if (clang_getCursorKind(of) != CXCursor_DeclRefExpr)
+                return 0;
+            *base = clang_getCursorReferenced(of);
+            return clang_getCursorKind(*base) == CXCursor_ParmDecl || !local_of(*base, function);
+        }
+        if (k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr ||
+            k == CXCursor_BinaryOperator || k == CXCursor_MemberRefExpr || k == CXCursor_CallExpr)
+            e = ss_ast_strip(ss_ast_child(e, 0));
+        else
+            break;
+    }
+    return 0;
+}
+
+/* Whether 'c' holds the member 'field' of the variable 'object' ('st.logits', 'st->logits'). */
+typedef struct member_walk {
+    CXCursor field, object;
+    int found;
+} member_walk;
+
+static enum CXChildVisitResult find_member_of(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    member_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_MemberRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(c), w->field)) {
+        CXCursor of = ss_ast_strip(ss_ast_child(c, 0));
+        w->found = clang_getCursorKind(of) == CXCursor_DeclRefExpr &&
+                   clang_equalCursors(clang_getCursorReferenced(of), w->object);
+    }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether the call 'call' (made in 'caller') of 'function', which ends with a copy into 'buffer'
+ * (a member of 'base' where that is not a null cursor, buffer_base), is a statement of its own
+ * that a statement soon after follows with a read of the buffer as the caller names it
+ * (caller_buffer, read_after; for a member, of the variable the caller gives or the global).
+ * The first such read's words go to '*words' ("the call at ai.cu:24: line 25 passes ..."). */
+static int read_after_call(ss_check_ctx *ctx, CXCursor function, CXCursor call, CXCursor caller,
+                           CXCursor buffer, CXCursor base, char **words)
+{
+    CXCursor stmts[256];
+    unsigned index = 0;
+    unsigned n = ss_context_statements_around(caller, call, stmts, 256, &index);
+    if (n == 0 || !ss_ast_same_node(ss_ast_strip(stmts[index]), call))
+        return 0;
+    member_walk w = {buffer, clang_getNullCursor(), 0};
+    if (!ss_ast_is_null(base)) {
+        w.object = caller_buffer(function, call, base);
+        if (ss_ast_is_null(w.object))
+            return 0;
+    }
+    waited wd = {1, {caller_buffer(function, call, buffer)}, {clang_getNullCursor()}, NULL};
+    if (ss_ast_is_null(wd.buffers[0]))
+        return 0;
+    unsigned read = 0;
+    char *use = read_after(ss_check_graph(ctx), caller, call, stmts, n, index, &wd, &read);
+    if (use && !ss_ast_is_null(base))
+        ss_ast_visit_whole(stmts[read], stmts[read], find_member_of, &w);
+    int found = use != NULL && (ss_ast_is_null(base) || w.found);
+    if (found && *words == NULL) {
+        char *place = ss_callgraph_place(call);
+        *words = ss_xasprintf("the call at %s: line %u %s", place, ss_scope_line(stmts[read]), use);
+        free(place);
+    }
+    free(use);
+    return found;
+}
+
+/* "inherent: the next statement needs the value: 'step()' ends with this copy into 'scores', and
+ * every call of it in the unit is followed by a read of it (...)" when the copy 'at' is the last
+ * device work of the check context's function (last_copy_out; not in a loop of it, nor in a
+ * lambda), nothing after it in the function names the buffer, and every call of the function in
+ * the unit (named nowhere else: its address not taken, no global's initializer) reads the buffer
+ * next (read_after_call). Malloc'ed, or NULL. */
+static char *caller_read_words(ss_check_ctx *ctx, CXCursor at)
+{
+    CXCursor function = ss_scope_outer_function(ctx->function);
+    CXCursor apart[MAX_TAIL_APART], dst, src, base;
+    unsigned apart_count = 0, index = 0;
+    if (!ss_ast_same_node(function, ctx->function) ||
+        !ss_ast_is_null(ss_scope_enclosing_loop(function, at)) ||
+        !ss_ast_same_node(last_copy_out(ctx, function, 1, apart, &apart_count, &index), at))
+        return NULL;
+    ss_copy_kind(function, at, ss_scope_callee_api(at), &dst, &src);
+    CXCursor buffer = copied_decl(dst), body = ss_ast_body(function);
+    if (ss_ast_is_null(buffer) || !buffer_base(function, dst, &base))
+        return NULL;
+    for (unsigned i = index + 1, n = ss_ast_child_count(body); i < n; i++) {
+        if (names_decl(ss_ast_child(body, i), buffer))
+            return NULL;
+    }
+    ss_callgraph *graph = ss_check_graph(ctx);
+    CXCursor calls[MAX_WRAPPER_CALLS], callers[MAX_WRAPPER_CALLS];
+    long count = ss_callgraph_calls_of(graph, function, calls, callers, MAX_WRAPPER_CALLS);
+    char *use = NULL;
+    int every =
+        count > 0 && count <= MAX_WRAPPER_CALLS && !ss_callgraph_named_elsewhere(graph, function);
+    for (long i = 0; i < count && every; i++)
+        every = read_after_call(ctx, function, calls[i], callers[i], buffer, base, &use);
+    char *words = NULL;
+    if (every) {
+        char *name = ss_qualified_name(function);
+        CXString spelled = clang_getCursorSpelling(buffer);
+        words = ss_xasprintf("inherent: the next statement needs the value: '%s()' ends with this "
+                             "copy into '%s', and every call of it in the unit is followed by a "
+                             "read of it (%s)",
+                             name, clang_getCString(spelled), use);
+        clang_disposeString(spelled);
+        free(name);
+    }
+    free(use);
+    return words;
+}
+
 char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     if (rule != SS_RULE_SYNC_COPY_IN_PIPELINE && rule != SS_RULE_SYNC_IN_LOOP)
@@ -1248,5 +1401,8 @@ char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
         char *words = pinned_read_words(ctx, at, stmts, n, index);
         return words ? words : wrapper_read_words(ctx);
     }
-    return needed_after(ctx, at, stmts, n, index, &wd);
+    char *words = needed_after(ctx, at, stmts, n, index, &wd);
+    if (words == NULL && rule == SS_RULE_SYNC_COPY_IN_PIPELINE)
+        words = caller_read_words(ctx, at);
+    return words;
 }
