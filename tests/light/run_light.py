@@ -506,20 +506,25 @@ def case_memory_cap_phases(opts, check):
                       [d["message"] for d in result["diagnostics"]])
     whole, capped = found["64M"], found["4M"]
     half = iterations // 2
-    # (a few single calls, judged by their loose kind, may differ: never the second half's)
-    check(half <= whole[0] <= half + 5 and half - 5 <= capped[0] <= half + 5,
+    # A few more may be findings of their own in either run: a readback of the second half
+    # that returns at once may still last min_blocked_ns on a loaded machine (with work
+    # pending, a SYNC301 of its own); and single calls are judged by their loose kind. Never
+    # the second half's 20,000 (which would double the count).
+    check(half <= whole[0] <= half + half // 20 and
+          half - 10 <= capped[0] <= whole[0] + half // 20,
           f"phases: SYNC301 counts {whole[0]} (64M) and {capped[0]} (4M), expected about {half}")
     # Each occurrence holds its synchronization's 30 us, counted or kept.
     check(capped[1] >= capped[0] * 30000, f"phases 4M: {capped[1]} ns for {capped[0]} readbacks")
     check(capped[2] is not None and (capped[2] == "each" or
-                                     int(capped[2].split()[0]) >= capped[0] - 10),
+                                     int(capped[2].split()[0]) >= capped[0] - half // 20),
           f"phases 4M: waited in the synchronization: {capped[2]} of {capped[0]}")
     unjudged = [re.match(r"([0-9]+) of those calls \([0-9]+ kinds?\) could not be judged", m)
                 for m in capped[3]]
     unjudged = [m for m in unjudged if m]
     # (a few single calls of the second half are judged by their loose kind: its first
-    # readback and query, the thread's last call)
-    check(len(unjudged) == 1 and 2 * half - 10 <= int(unjudged[0].group(1)) <= 2 * half,
+    # readback and query, the thread's last call, and on a loaded machine a readback that
+    # lasted min_blocked_ns)
+    check(len(unjudged) == 1 and 2 * half - half // 20 <= int(unjudged[0].group(1)) <= 2 * half,
           f"phases 4M: the second half's calls not judged: {capped[3]}")
 
 
