@@ -524,7 +524,10 @@ def case_memory_cap_phases(opts, check):
     # (a few single calls of the second half are judged by their loose kind: its first
     # readback and query, the thread's last call, and on a loaded machine a readback that
     # lasted min_blocked_ns)
-    check(len(unjudged) == 1 and 2 * half - half // 20 <= int(unjudged[0].group(1)) <= 2 * half,
+    # (and a few of the first half's counted calls on a loaded machine: a synchronization
+    # that found its stream done, of a kind the kept ones were judged in two ways)
+    check(len(unjudged) == 1 and
+          2 * half - half // 20 <= int(unjudged[0].group(1)) <= 2 * half + half // 20,
           f"phases 4M: the second half's calls not judged: {capped[3]}")
 
 
