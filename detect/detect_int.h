@@ -443,6 +443,9 @@ int det_frame_is_user(const det_ctx *ctx, const ss_stack_frame *frame);
 
 /* Adds one occurrence to the finding of (rule, call site). Returns 0 or -1. */
 int det_report(det_ctx *ctx, const det_hit *hit);
+/* Adds 'count' occurrences of summed time 'total_ns' and longest 'max_ns' to finding 'a', as
+ * latent ones or ones that blocked. */
+void det_agg_count(det_agg *a, int latent, uint64_t count, uint64_t total_ns, uint64_t max_ns);
 
 /* ---- the light mode's calls past the memory cap (tally.c) ---- */
 

@@ -134,6 +134,21 @@ static int add_evidence(det_ctx *ctx, det_agg *a, const det_hit *hit)
     return 0;
 }
 
+void det_agg_count(det_agg *a, int latent, uint64_t count, uint64_t total_ns, uint64_t max_ns)
+{
+    if (latent) {
+        a->latent_count += count;
+        a->latent_ns += total_ns;
+        if (max_ns > a->latent_max_ns)
+            a->latent_max_ns = max_ns;
+    } else {
+        a->count += count;
+        a->total_ns += total_ns;
+        if (max_ns > a->max_ns)
+            a->max_ns = max_ns;
+    }
+}
+
 int det_report(det_ctx *ctx, const det_hit *hit)
 {
     if (!det_scope_keeps(ctx, hit->call))
@@ -148,21 +163,11 @@ int det_report(det_ctx *ctx, const det_hit *hit)
     uint64_t at = hit->at_ns ? hit->at_ns : ctx->calls[hit->call].ev->enter_ns;
     if (at > a->last_ns)
         a->last_ns = at;
-    if (hit->latent) {
-        a->latent_count++;
-        a->latent_ns += hit->ns;
-        if (hit->ns > a->latent_max_ns)
-            a->latent_max_ns = hit->ns;
-        /* Folded into a finding that blocked, a latent occurrence is only counted; what it
-         * waited for does not belong to what the blocking ones waited for. */
-        if (a->count > 0)
-            return 0;
-    } else {
-        a->count++;
-        a->total_ns += hit->ns;
-        if (hit->ns > a->max_ns)
-            a->max_ns = hit->ns;
-    }
+    det_agg_count(a, hit->latent, 1, hit->ns, hit->ns);
+    /* Folded into a finding that blocked, a latent occurrence is only counted; what it waited
+     * for does not belong to what the blocking ones waited for. */
+    if (hit->latent && a->count > 0)
+        return 0;
     return add_evidence(ctx, a, hit);
 }
 

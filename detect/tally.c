@@ -295,17 +295,7 @@ static void add_to_finding(det_agg *a, const kind_state *s, uint64_t count, uint
     uint64_t extra = s->hits > 0 ? s->extra_ns / s->hits : 0;
     total_ns += extra * count;
     max_ns += extra;
-    if (s->verdict & 1) {
-        a->latent_count += count;
-        a->latent_ns += total_ns;
-        if (max_ns > a->latent_max_ns)
-            a->latent_max_ns = max_ns;
-    } else {
-        a->count += count;
-        a->total_ns += total_ns;
-        if (max_ns > a->max_ns)
-            a->max_ns = max_ns;
-    }
+    det_agg_count(a, (int)(s->verdict & 1), count, total_ns, max_ns);
     a->bytes += bytes;
     a->tallied += count;
     if (s->has_figures)

@@ -748,27 +748,41 @@ static void tally_add(ss_thread_store *s, const ss_ev_api *a, uint64_t prev, uin
     slot->call.exit_ns = a->exit_ns;
 }
 
+/* The word of call 'a' as a neighbour (ss_tally_neighbor), long or not by its time. */
+static uint64_t neighbor_word(const ss_ev_api *a)
+{
+    uint64_t ns = a->exit_ns > a->enter_ns ? a->exit_ns - a->enter_ns : 0;
+    return ss_tally_neighbor(a, ns >= proc.probe.exit_min_ns);
+}
+
 void capture_tally(thread_state *t, ss_event *e)
 {
     ss_thread_store *s = t->store;
     const ss_ev_api *a = &e->u.api;
-    uint64_t ns = a->exit_ns > a->enter_ns ? a->exit_ns - a->enter_ns : 0;
-    int long_call = ns >= proc.probe.exit_min_ns;
-    uint64_t word = ss_tally_neighbor(a, long_call);
+    int spilled = capture_is_spill(t, e);
+    /* Before the cap, the call is only remembered: a kept event stays where it is. */
+    if (!spilled && !s->tally_holding) {
+        s->tally_last = a;
+        return;
+    }
     /* a call the light mode left out came between: no neighbour of the call before */
     int linked = !(a->flags & SS_API_BETWEEN);
     if (s->tally_holding) {
-        tally_add(s, &s->tally_held, s->tally_held_prev, linked ? word : 0);
+        tally_add(s, &s->tally_held, s->tally_held_prev, linked ? neighbor_word(a) : 0);
         s->tally_holding = 0;
     }
-    if (capture_is_spill(t, e)) {
+    if (spilled) {
+        /* the word of the call before, read before the held copy is overwritten (it may be
+         * that copy) */
+        s->tally_held_prev = linked && s->tally_last != NULL ? neighbor_word(s->tally_last) : 0;
         s->tally_held = *a;
-        s->tally_held_prev = linked ? s->tally_last : 0;
-        s->tally_held_long = long_call;
+        uint64_t ns = a->exit_ns > a->enter_ns ? a->exit_ns - a->enter_ns : 0;
+        s->tally_held_long = ns >= proc.probe.exit_min_ns;
         s->tally_holding = 1;
+        a = &s->tally_held;
         /* the slot is the thread's innermost call's: calls end in the reverse order they began */
         if (t->spill_depth > 0)
             t->spill_depth--;
     }
-    s->tally_last = word;
+    s->tally_last = a;
 }

@@ -148,11 +148,12 @@ typedef struct ss_thread_store {
     _Atomic uint32_t tally_used;
     /* A counted call waits for the thread's next call before it is tallied (its kind names
      * both neighbours): 'tally_held' when 'tally_holding', with the word of the call before
-     * it and whether it was long (ss_tally.long_calls); 'tally_last' is the word of the thread's
-     * last call (ss_tally_neighbor, 0: none). The finisher tallies a call still held as its
-     * thread's last. */
+     * it and whether it was long (ss_tally.long_calls); 'tally_last' is the thread's last call
+     * (a kept event, which stays where it is, or the held copy; NULL: none), whose word is
+     * made only past the cap. The finisher tallies a call still held as its thread's last. */
     ss_ev_api tally_held;
-    uint64_t tally_held_prev, tally_last;
+    uint64_t tally_held_prev;
+    const ss_ev_api *tally_last;
     int tally_holding, tally_held_long;
 } ss_thread_store;
 
