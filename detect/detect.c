@@ -303,11 +303,52 @@ static void write_result(det_ctx *ctx, ss_result *out)
     add_totals(out, first);
     copy_meta(log, out);
     out->gpu_busy_ns = gpu_busy(ctx);
-    out->events = log->count;
+    out->events = log->count - ctx->tally_samples;
     out->dropped = log->dropped;
     report_losses(log, out);
     det_tally_report(ctx, out);
     ss_result_sort(out);
+}
+
+/* Builds the detectors' context of 'log' into 'ctx' (zeroed here): the mode, the index of
+ * calls and GPU work, the call sites, the scope, the startup phase and the tallies' kinds.
+ * 'sampled' (NULL or one byte per tally) marks the tallies whose samples the log holds.
+ * Returns 0 or -1. */
+static int build_context(det_ctx *ctx, ss_event_log *log, const ss_detect_options *options,
+                         uint8_t *sampled)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->log = log;
+    ctx->opt = options;
+    ctx->tally_sampled = sampled;
+    const char *python = ss_evlog_get_meta(log, "python");
+    ctx->python_program = python != NULL && python[0] != '\0';
+    int rc = read_mode(ctx);
+    if (rc == 0)
+        rc = det_index_build(ctx);
+    if (rc == 0)
+        rc = det_sites_init(ctx);
+    if (rc == 0)
+        rc = det_scope_build(ctx);
+    /* The startup phase first: the what-if rules leave it out. */
+    if (rc == 0 && options->startup_phase)
+        ctx->steady_ns = det_steady_start(ctx);
+    if (rc == 0)
+        rc = det_tally_prepare(ctx);
+    return rc;
+}
+
+/* Frees what build_context and the detectors made. */
+static void free_context(det_ctx *ctx)
+{
+    det_tally_free(ctx);
+    det_opset_free(&ctx->joined);
+    det_findings_free(ctx);
+    det_sites_free(ctx);
+    det_scope_free(ctx);
+    det_index_free(ctx);
+    free(ctx->windows);
+    ctx->windows = NULL;
 }
 
 int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result *out)
@@ -319,35 +360,28 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
     }
     ss_evlog_sort(log);
     det_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.log = log;
-    ctx.opt = options;
-    const char *python = ss_evlog_get_meta(log, "python");
-    ctx.python_program = python != NULL && python[0] != '\0';
-    int rc = read_mode(&ctx);
-    if (rc == 0)
-        rc = det_index_build(&ctx);
-    if (rc == 0)
-        rc = det_sites_init(&ctx);
-    if (rc == 0)
-        rc = det_scope_build(&ctx);
-    /* The startup phase first: the what-if rules leave it out. */
-    if (rc == 0 && options->startup_phase)
-        ctx.steady_ns = det_steady_start(&ctx);
-    if (rc == 0)
-        rc = det_tally_prepare(&ctx);
+    int rc = build_context(&ctx, log, options, NULL);
+    /* Tallies whose kind no kept call has: their first calls join the log as calls of their
+     * own (tally.c), and the context is built again with them. */
+    uint8_t *sampled = NULL;
+    if (rc == 0 && ctx.tally_kinds != NULL) {
+        sampled = calloc(log->tally_count, 1);
+        int added = sampled != NULL ? det_tally_add_samples(&ctx, sampled) : -1;
+        if (added != 0) {
+            free_context(&ctx);
+            rc = added < 0 ? -1 : build_context(&ctx, log, options, sampled);
+            ctx.tally_samples = added > 0 ? (size_t)added : 0;
+        }
+    }
     if (rc == 0)
         rc = run_families(&ctx);
     if (rc == 0)
         rc = det_tally_merge(&ctx);
     if (rc == 0)
         write_result(&ctx, out);
-    det_tally_free(&ctx);
-    det_opset_free(&ctx.joined);
-    det_findings_free(&ctx);
-    det_sites_free(&ctx);
-    det_scope_free(&ctx);
-    det_index_free(&ctx);
-    free(ctx.windows);
+    free_context(&ctx);
+    if (sampled != NULL)
+        det_tally_remove_samples(log, sampled);
+    free(sampled);
     return rc;
 }

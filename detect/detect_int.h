@@ -207,8 +207,9 @@ typedef struct det_agg {
     uint64_t last_ns; /* when the last occurrence happened (det_hit.at_ns) */
     int compile;      /* 1: every occurrence was made while a framework compiled or autotuned */
     /* of its occurrences (latent ones included), the calls made past the memory cap, counted
-     * by kind and judged as the recorded calls of that kind (tally.c) */
-    uint64_t tallied;
+     * by kind and judged as the recorded calls of that kind (tally.c); 'by_sample' of them
+     * judged as the first call of their kind past the cap (no recorded call had the kind) */
+    uint64_t tallied, by_sample;
 } det_agg;
 
 /* ---- the run ---- */
@@ -263,6 +264,12 @@ typedef struct det_ctx {
     struct det_tally_kinds *tally_kinds; /* tally.c's index of the tallies' kinds, or NULL */
     /* the tallies' calls that no verdict could be given (tally.c), and their kinds */
     uint64_t tally_unjudged, tally_unjudged_kinds;
+    /* Per tally, 1 where its first call was added to the log as a call of its own, its
+     * sample (det_tally_add_samples; NULL: none), 'tally_samples' of them; the tallies' calls
+     * judged by their samples, and their kinds. */
+    uint8_t *tally_sampled;
+    size_t tally_samples;
+    uint64_t tally_by_sample, tally_by_sample_kinds;
 } det_ctx;
 
 /* A call that det_report made two or more findings' occurrence of (det_ctx.verdicts). */
@@ -459,6 +466,14 @@ void det_tally_note(det_ctx *ctx, const det_hit *hit, size_t agg);
 int det_tally_merge(det_ctx *ctx);
 /* Frees what det_tally_prepare made. */
 void det_tally_free(det_ctx *ctx);
+/* After det_tally_prepare: appends to the log, as a call of its own, the first call of each
+ * tally whose kind no recorded call has (its sample), marks those tallies in
+ * 'sampled' (one byte per tally, zeroed by the caller) and re-sorts the log. Returns how many
+ * were appended (the context must then be built again), or -1 out of memory. */
+int det_tally_add_samples(det_ctx *ctx, uint8_t *sampled);
+/* Takes the samples of the tallies 'sampled' marks out of the log again (after the
+ * detectors ran): the log holds what it held before det_tally_add_samples, in time order. */
+void det_tally_remove_samples(ss_event_log *log, const uint8_t *sampled);
 /* The result's words on the tallies: a note when some were judged, a warning when some
  * could not be. */
 void det_tally_report(const det_ctx *ctx, ss_result *out);

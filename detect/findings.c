@@ -298,10 +298,23 @@ static void tallied_words(const det_agg *agg, ss_finding *f)
 {
     if (agg->tallied == 0)
         return;
-    char *said = ss_xasprintf("%s; %" PRIu64 " of these calls came after the memory cap was "
-                              "reached: counted by kind and judged as the calls of their kind "
-                              "recorded before it",
-                              f->message, agg->tallied);
+    char *said;
+    if (agg->by_sample == agg->tallied)
+        said = ss_xasprintf("%s; %" PRIu64 " of these calls came after the memory cap was "
+                            "reached: counted by kind and judged as the first call of their "
+                            "kind past it (no call recorded before it had their kind)",
+                            f->message, agg->tallied);
+    else if (agg->by_sample > 0)
+        said = ss_xasprintf("%s; %" PRIu64 " of these calls came after the memory cap was "
+                            "reached: counted by kind and judged as the calls of their kind "
+                            "recorded before it (%" PRIu64 " as the first call of their kind "
+                            "past it, no call recorded before it having their kind)",
+                            f->message, agg->tallied, agg->by_sample);
+    else
+        said = ss_xasprintf("%s; %" PRIu64 " of these calls came after the memory cap was "
+                            "reached: counted by kind and judged as the calls of their kind "
+                            "recorded before it",
+                            f->message, agg->tallied);
     free(f->message);
     f->message = said;
     det_add_figure(f, "past_memory_cap", agg->tallied);

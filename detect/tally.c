@@ -4,8 +4,10 @@
  * occurrence of one finding, in the same way (latent or not), the tally's calls are added to
  * that finding (its count, time, bytes and figures, the time and figures as the kept calls of
  * the kind had them); where none was made any finding's, the tally's calls are none's either.
- * A tally whose kind no kept call has, or whose kept calls were judged in different ways, is
- * not judged: its calls are counted in a warning. */
+ * A tally whose kind no kept call has is judged by its first call, which the detectors judge
+ * as a call of its own (its sample, added to the log for them: det_tally_add_samples). A tally
+ * whose kept calls, or whose sample's occurrences, were judged in different ways is not
+ * judged: its calls are counted in a warning. */
 #include "detect_int.h"
 #include "log.h"
 
@@ -38,6 +40,10 @@ typedef struct det_tally_kinds {
     uint32_t *prev;
     uint32_t *last;
     size_t thread_slots;
+    /* With samples (ctx->tally_sampled): per call the tally it is the sample of (SS_MAP_NONE:
+     * a kept call), per tally its sample's call (DET_NONE) and what the detectors made of it. */
+    uint32_t *sample_of, *sample_call;
+    kind_state *sample_states;
 } det_tally_kinds;
 
 /* The second word of the key of a call of kind 'a' (the first: its thread and stack), long or
@@ -128,6 +134,66 @@ static int index_kinds(det_ctx *ctx, det_tally_kinds *kd)
     return 0;
 }
 
+/* Whether call 'c' is a tally's sample rather than a kept call. */
+static int is_sample(const det_tally_kinds *kd, uint32_t c)
+{
+    return kd->sample_of != NULL && kd->sample_of[c] != SS_MAP_NONE;
+}
+
+/* The key of a tally's sample among the calls: its thread and stack, and its entry. */
+static uint64_t sample_key(const ss_ev_api *a)
+{
+    return (uint64_t)a->thread << 32 | a->stack;
+}
+
+/* Indexes the samples of the tallies 'sampled' marks in 'map' by thread, stack and entry.
+ * Returns 0 or -1. */
+static int index_samples(const ss_event_log *log, const uint8_t *sampled, ss_map *map)
+{
+    for (size_t k = 0; k < log->tally_count; k++) {
+        if (sampled[k] && ss_map_put_first(map, sample_key(&log->tallies[k].call),
+                                           log->tallies[k].call.enter_ns,
+                                           (uint32_t)k) == SS_MAP_NONE)
+            return -1;
+    }
+    return 0;
+}
+
+/* The tally whose sample call 'a' is, or SS_MAP_NONE (a kept call). */
+static uint32_t sample_tally(const ss_event_log *log, const ss_map *map, const ss_ev_api *a)
+{
+    uint32_t k = ss_map_get(map, sample_key(a), a->enter_ns);
+    if (k == SS_MAP_NONE)
+        return SS_MAP_NONE;
+    const ss_ev_api *t = &log->tallies[k].call;
+    return t->api == a->api && t->domain == a->domain && a->correlation == 0 ? k : SS_MAP_NONE;
+}
+
+/* Finds the samples among the calls (kd->sample_of, sample_call). Returns 0 or -1. */
+static int bind_samples(det_ctx *ctx, det_tally_kinds *kd)
+{
+    size_t n = ctx->log->tally_count;
+    kd->sample_of = malloc((ctx->call_count + 1) * sizeof *kd->sample_of);
+    kd->sample_call = malloc(n * sizeof *kd->sample_call);
+    kd->sample_states = calloc(n, sizeof *kd->sample_states);
+    ss_map map = {0};
+    if (kd->sample_of == NULL || kd->sample_call == NULL || kd->sample_states == NULL ||
+        index_samples(ctx->log, ctx->tally_sampled, &map) < 0) {
+        ss_map_free(&map);
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++)
+        kd->sample_call[k] = DET_NONE;
+    for (size_t c = 0; c < ctx->call_count; c++) {
+        uint32_t k = sample_tally(ctx->log, &map, ctx->calls[c].ev);
+        kd->sample_of[c] = k;
+        if (k != SS_MAP_NONE)
+            kd->sample_call[k] = (uint32_t)c;
+    }
+    ss_map_free(&map);
+    return 0;
+}
+
 /* Each call's previous call, and per thread with tallies its last kept call (by entry: the
  * calls are in entry order). Returns 0 or -1. */
 static int index_calls(det_ctx *ctx, det_tally_kinds *kd)
@@ -150,7 +216,7 @@ static int index_calls(det_ctx *ctx, det_tally_kinds *kd)
         const det_call *c = &ctx->calls[i];
         if (c->next != DET_NONE && c->next < ctx->call_count)
             kd->prev[c->next] = (uint32_t)i;
-        if (!c->enclosed && c->ev->thread < kd->thread_slots)
+        if (!c->enclosed && c->ev->thread < kd->thread_slots && !is_sample(kd, (uint32_t)i))
             kd->last[c->ev->thread] = (uint32_t)i;
     }
     /* only threads with tallies: their last kept call's next was counted, not kept */
@@ -183,6 +249,8 @@ int det_tally_prepare(det_ctx *ctx)
     kd->loose_states = calloc(n, sizeof *kd->loose_states);
     if (kd->exact_states == NULL || kd->loose_states == NULL || index_kinds(ctx, kd) < 0)
         return -1;
+    if (ctx->tally_sampled != NULL && bind_samples(ctx, kd) < 0)
+        return -1;
     return index_calls(ctx, kd);
 }
 
@@ -196,6 +264,9 @@ void det_tally_free(det_ctx *ctx)
         free(kd->loose_states);
         free(kd->prev);
         free(kd->last);
+        free(kd->sample_of);
+        free(kd->sample_call);
+        free(kd->sample_states);
         free(kd);
     }
     free(ctx->verdicts);
@@ -230,6 +301,10 @@ void det_tally_note(det_ctx *ctx, const det_hit *hit, size_t agg)
     uint32_t verdict = (uint32_t)(agg + 1) << 1 | (hit->latent ? 1u : 0u);
     uint32_t *seen = &ctx->verdicts[c];
     *seen = *seen == 0 || *seen == verdict ? verdict : DET_VERDICT_SEVERAL;
+    if (is_sample(kd, c)) {
+        note_hit(ctx, &kd->sample_states[kd->sample_of[c]], hit, c);
+        return;
+    }
     if (last_kept(kd, ctx, c))
         return;
     uint32_t k = kind_of_call(ctx, kd, c, 0);
@@ -256,7 +331,7 @@ static void note_verdict(kind_state *s, uint32_t verdict)
 static void note_calls(det_ctx *ctx, det_tally_kinds *kd)
 {
     for (uint32_t c = 0; c < ctx->call_count; c++) {
-        if (ctx->calls[c].enclosed || last_kept(kd, ctx, c))
+        if (ctx->calls[c].enclosed || last_kept(kd, ctx, c) || is_sample(kd, c))
             continue;
         uint32_t k = kind_of_call(ctx, kd, c, 0);
         if (k != SS_MAP_NONE)
@@ -339,6 +414,32 @@ static void judge_last(det_ctx *ctx, det_tally_kinds *kd)
     }
 }
 
+/* Tally 'k', whose kind no kept call had, as the detectors judged its sample (its first call,
+ * one of its calls, which they counted already): the other calls are added to the finding the
+ * sample was made an occurrence of (none where it was none's), with the sample's figures and
+ * its time beyond the call's own. */
+static void judge_by_sample(det_ctx *ctx, det_tally_kinds *kd, size_t k)
+{
+    const ss_tally *t = &ctx->log->tallies[k];
+    uint32_t c = kd->sample_call[k];
+    uint32_t verdict = ctx->verdicts[c];
+    ctx->tally_by_sample += t->count;
+    ctx->tally_by_sample_kinds++;
+    if (verdict == 0)
+        return;
+    kind_state s = kd->sample_states[k];
+    s.state = KIND_ONE;
+    s.verdict = verdict;
+    det_agg *a = &ctx->aggs[(verdict >> 1) - 1];
+    uint64_t own = det_blocked_ns(&ctx->calls[c]);
+    uint64_t own_bytes = ctx->calls[c].ev->bytes;
+    if (t->count > 1)
+        add_to_finding(a, &s, t->count - 1, t->total_ns > own ? t->total_ns - own : 0, t->max_ns,
+                       t->bytes > own_bytes ? t->bytes - own_bytes : 0);
+    a->tallied++; /* the sample's own occurrence, counted by the detectors */
+    a->by_sample += t->count;
+}
+
 int det_tally_merge(det_ctx *ctx)
 {
     det_tally_kinds *kd = ctx->tally_kinds;
@@ -355,7 +456,10 @@ int det_tally_merge(det_ctx *ctx)
         if (t->count == 0)
             continue;
         const kind_state *s = ctx->scope == NULL ? judging_state(ctx, kd, k) : NULL;
-        if (!judges(s)) {
+        if (!judges(s) && kd->sample_call != NULL && kd->sample_call[k] != DET_NONE &&
+            ctx->verdicts[kd->sample_call[k]] != DET_VERDICT_SEVERAL) {
+            judge_by_sample(ctx, kd, k);
+        } else if (!judges(s)) {
             ctx->tally_unjudged += t->count;
             ctx->tally_unjudged_kinds++;
         } else if (s->verdict != 0) {
@@ -384,15 +488,156 @@ void det_tally_report(const det_ctx *ctx, ss_result *out)
         calls == 1 ? "its" : "their");
     ss_result_add_diag(out, SS_SEV_NOTE, NULL, 0, 0, msg);
     free(msg);
+    if (ctx->tally_by_sample > 0) {
+        msg = ss_xasprintf(
+            "%" PRIu64 " of those calls (%" PRIu64 " kind%s) %s of a kind no call recorded "
+            "before the cap had: %s judged as the first call of %s kind, which was kept for "
+            "that (judged with the recorded calls around it, the counted ones between not seen)",
+            ctx->tally_by_sample, ctx->tally_by_sample_kinds,
+            ctx->tally_by_sample_kinds == 1 ? "" : "s", ctx->tally_by_sample == 1 ? "was" : "were",
+            ctx->tally_by_sample == 1 ? "it was" : "they were",
+            ctx->tally_by_sample_kinds == 1 ? "its" : "their");
+        ss_result_add_diag(out, SS_SEV_NOTE, NULL, 0, 0, msg);
+        free(msg);
+    }
     if (ctx->tally_unjudged == 0)
         return;
-    msg = ss_xasprintf("%" PRIu64 " of those calls (%" PRIu64 " kind%s) could not be judged: no "
-                       "call of %s kind was recorded before the cap, or those recorded were "
-                       "judged in different ways; the findings may be incomplete (raise "
+    msg = ss_xasprintf("%" PRIu64 " of those calls (%" PRIu64 " kind%s) could not be judged: the "
+                       "calls of %s kind recorded before the cap, or its first call past it, "
+                       "were judged in different ways; the findings may be incomplete (raise "
                        "SYNCSCOPE_MAX_MEMORY)",
                        ctx->tally_unjudged, ctx->tally_unjudged_kinds,
                        ctx->tally_unjudged_kinds == 1 ? "" : "s",
                        ctx->tally_unjudged_kinds == 1 ? "its" : "their");
     ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
     free(msg);
+}
+
+/* Whether tally 'k' has a kind that kept calls judge ('exact_seen', 'loose_seen': per kind's
+ * first tally, whether a kept call of that kind was noted), as judging_state looks for it. */
+static int kind_kept(const det_ctx *ctx, const det_tally_kinds *kd, size_t k,
+                     const uint8_t *exact_seen, const uint8_t *loose_seen)
+{
+    uint32_t exact = kind_of_tally(ctx, kd, k, 0);
+    if (exact != SS_MAP_NONE && exact_seen[exact])
+        return 1;
+    if (ctx->log->tallies[k].count != 1)
+        return 0;
+    uint32_t loose = kind_of_tally(ctx, kd, k, 1);
+    return loose != SS_MAP_NONE && loose_seen[loose];
+}
+
+/* The sample of tally 't': its first call, lasting its own time where it is the tally's only
+ * call, else the tally's mean time. */
+static ss_event sample_of_tally(const ss_tally *t)
+{
+    ss_event e = {.type = SS_EV_API};
+    e.u.api = t->call;
+    e.u.api.correlation = 0;
+    if (t->count > 1) {
+        uint64_t mean = t->total_ns / t->count;
+        e.u.api.exit_ns = e.u.api.enter_ns + (mean > 0 ? mean : 1);
+    }
+    return e;
+}
+
+/* Marks each sample that does not follow the call its tally's calls followed (ss_tally.prev)
+ * with SS_API_BETWEEN: calls of its thread were counted between them, and the sample is no
+ * earlier call's next. The log is sorted. Returns 0 or -1. */
+static int mark_gaps(det_ctx *ctx, const ss_map *map)
+{
+    ss_event_log *log = ctx->log;
+    uint32_t threads = 0;
+    for (size_t i = 0; i < log->count; i++) {
+        if (log->events[i].type == SS_EV_API && log->events[i].u.api.thread > threads)
+            threads = log->events[i].u.api.thread;
+    }
+    const ss_ev_api **last = calloc((size_t)threads + 1, sizeof *last);
+    if (last == NULL)
+        return -1;
+    for (size_t i = 0; i < log->count; i++) {
+        ss_event *e = &log->events[i];
+        if (e->type != SS_EV_API || e->u.api.nested)
+            continue;
+        ss_ev_api *a = &e->u.api;
+        uint32_t k = sample_tally(log, map, a);
+        if (k != SS_MAP_NONE) {
+            const ss_ev_api *before = last[a->thread];
+            uint64_t ns = before != NULL && before->exit_ns > before->enter_ns
+                              ? before->exit_ns - before->enter_ns
+                              : 0;
+            uint64_t word =
+                before != NULL ? ss_tally_neighbor(before, ns >= ctx->probe_exit_min_ns) : 0;
+            if (log->tallies[k].prev == 0 || word != log->tallies[k].prev)
+                a->flags |= SS_API_BETWEEN;
+            else
+                a->flags &= ~SS_API_BETWEEN;
+        }
+        last[a->thread] = a;
+    }
+    free(last);
+    return 0;
+}
+
+int det_tally_add_samples(det_ctx *ctx, uint8_t *sampled)
+{
+    det_tally_kinds *kd = ctx->tally_kinds;
+    size_t n = ctx->log->tally_count;
+    if (kd == NULL || n == 0 || ctx->scope != NULL)
+        return 0;
+    uint8_t *exact_seen = calloc(n, 1), *loose_seen = calloc(n, 1);
+    int added = 0;
+    if (exact_seen == NULL || loose_seen == NULL)
+        added = -1;
+    for (uint32_t c = 0; added == 0 && c < ctx->call_count; c++) {
+        if (ctx->calls[c].enclosed || last_kept(kd, ctx, c))
+            continue;
+        uint32_t k = kind_of_call(ctx, kd, c, 0);
+        if (k != SS_MAP_NONE)
+            exact_seen[k] = 1;
+        k = kind_of_call(ctx, kd, c, 1);
+        if (k != SS_MAP_NONE)
+            loose_seen[k] = 1;
+    }
+    for (size_t k = 0; added >= 0 && k < n; k++) {
+        const ss_tally *t = &ctx->log->tallies[k];
+        if (t->count == 0 || kind_kept(ctx, kd, k, exact_seen, loose_seen))
+            continue;
+        ss_event e = sample_of_tally(t);
+        if (ss_evlog_append(ctx->log, &e) < 0)
+            added = -1;
+        else {
+            sampled[k] = 1;
+            added++;
+        }
+    }
+    free(exact_seen);
+    free(loose_seen);
+    if (added <= 0)
+        return added;
+    ss_evlog_sort(ctx->log);
+    ss_map map = {0};
+    int rc = index_samples(ctx->log, sampled, &map);
+    if (rc == 0)
+        rc = mark_gaps(ctx, &map);
+    ss_map_free(&map);
+    return rc < 0 ? -1 : added;
+}
+
+void det_tally_remove_samples(ss_event_log *log, const uint8_t *sampled)
+{
+    ss_map map = {0};
+    if (sampled == NULL || index_samples(log, sampled, &map) < 0) {
+        ss_map_free(&map);
+        return;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < log->count; i++) {
+        const ss_event *e = &log->events[i];
+        if (e->type == SS_EV_API && sample_tally(log, &map, &e->u.api) != SS_MAP_NONE)
+            continue;
+        log->events[kept++] = *e;
+    }
+    log->count = kept;
+    ss_map_free(&map);
 }

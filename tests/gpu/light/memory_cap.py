@@ -8,11 +8,14 @@
       keeps every call (256M) and with one that keeps only the first part (4M). Requires: the
       same stdout in all three; the whole run dropped and counted nothing; the capped run
       dropped nothing and says once how many later calls it counted by kind, and those calls
-      with the kept ones are the whole run's; both give the SYNC301 readback and the SYNC401
-      synchronization at the program's lines, each counted once an iteration (a few fewer where
-      a wait found its kernel done: at most 1 in 1000), the two runs' counts within 1 in 1000
-      of each other, their blocked times within 10%; no call left unjudged; and the capped
-      trace (format 1.5) analyzed again gives the same findings and counts.
+      with the kept ones are the whole run's (the traces' api records and tally counts); both
+      give the SYNC301 readback and the SYNC401 synchronization at the program's lines, each
+      counted once an iteration (a few fewer where a wait found its kernel done: at most 1 in
+      1000), the two runs' counts within 1 in 1000 of each other, their blocked times within
+      10%; the same findings in both (the calls after the loop, past the cap in the capped
+      run and of kinds no kept call had, judged by their first calls: the same findings, the
+      same counts); no call left unjudged; and the capped trace (format 1.5) analyzed again
+      gives the same findings and counts.
 
   memory_cap.py --syncscope SYNCSCOPE --workdir DIR --cap CAP [--probe GPU_PROBE] -- CMD...
       A real workload (a PyTorch script) under the light mode twice, with a cap that keeps
@@ -37,6 +40,8 @@ ITERATIONS = 40000
 EXPECTED_STDOUT = f"iterations {ITERATIONS}\nsum {2 * ITERATIONS}\n"
 COUNTED = re.compile(r"the memory cap was reached: ([0-9]+) later calls? \(([0-9]+) kinds?\) "
                      r"(?:were|was) counted by kind")
+SAMPLED = re.compile(r"[0-9]+ of those calls \([0-9]+ kinds?\) (?:were|was) of a kind no call "
+                     r"recorded before the cap had")
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "memory_cap.cu")
 
 
@@ -76,7 +81,9 @@ def real(argv):
     for name in ("--syncscope", "--workdir", "--cap", "--probe"):
         parser.add_argument(name, required=name != "--probe")
     opts = parser.parse_args(argv[:split])
-    command = argv[split + 1:]
+    opts.syncscope, opts.workdir = os.path.abspath(opts.syncscope), os.path.abspath(opts.workdir)
+    command = [os.path.abspath(word) if os.path.exists(word) else word
+               for word in argv[split + 1:]]
     if not same_answers.gpu_visible(opts.probe):
         print("skipped: no GPU visible")
         return 77
@@ -157,8 +164,15 @@ def main(argv):
         counts = {k: v[0] for k, v in rows(document).items()}
         check(counts == {k: v[0] for k, v in rows(replayed).items()},
               f"{cap}: the trace analyzed again gives other findings: {rows(replayed)}")
+        calls = 0
         with open(trace, encoding="utf-8") as handle:
             header = handle.readline().strip()
+            for line in handle:
+                if line.startswith("api "):
+                    calls += 1
+                elif line.startswith("tally "):
+                    calls += int(line.split(" ")[17])  # after the 16 api fields: count
+        document["run"]["calls"] = calls
         messages = [d["message"] for d in document.get("diagnostics", [])]
         results[cap] = (rows(document), document["run"], messages, header)
         print(f"light {cap}: {document['run']['events']} events kept, "
@@ -180,13 +194,21 @@ def main(argv):
         check(t1 > 0 and abs(t1 - t2) <= t1 // 10, f"{key}: blocked {t1} ns (256M), {t2} ns (4M)")
     check(whole[1]["dropped"] == 0 and not any(COUNTED.match(m) for m in whole[2]),
           f"256M: {whole[1]['dropped']} dropped, {whole[2]}")
+    check(sorted(whole[0]) == sorted(capped[0]),
+          f"findings: {sorted(whole[0])} (256M), {sorted(capped[0])} (4M)")
+    for key in set(whole[0]) & set(capped[0]):
+        c1, c2 = whole[0][key][0], capped[0][key][0]
+        check(abs(c1 - c2) <= ITERATIONS // 1000, f"{key}: counts {c1} (256M) and {c2} (4M)")
     counted = [int(m.group(1)) for m in map(COUNTED.match, capped[2]) if m]
     check(len(counted) == 1 and capped[1]["dropped"] == 0 and
           capped[1]["events"] < whole[1]["events"] and
-          capped[1]["events"] + counted[0] == whole[1]["events"],
-          f"4M: {capped[1]['events']} kept, {capped[1]['dropped']} dropped, counted {counted}; "
-          f"256M kept {whole[1]['events']}")
+          capped[1]["calls"] == whole[1]["calls"] and
+          capped[1]["calls"] - counted[0] <= capped[1]["events"],
+          f"4M: {capped[1]['events']} events kept, {capped[1]['dropped']} dropped, counted "
+          f"{counted}, {capped[1]['calls']} calls in the trace; 256M {whole[1]['calls']}")
     check(not any("could not be judged" in m for m in capped[2]), f"4M: calls not judged: {capped[2]}")
+    check(any(SAMPLED.match(m) for m in capped[2]),
+          f"4M: no call judged by the first of its kind (the calls after the loop): {capped[2]}")
     check(capped[3] == "SSTRACE 1 5", f"4M: trace header {capped[3]!r}, expected 'SSTRACE 1 5'")
     if failures:
         print(f"{len(failures)} failed")
