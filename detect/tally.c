@@ -25,7 +25,10 @@ typedef struct kind_state {
     uint32_t verdict; /* det_ctx.verdicts' word, with KIND_ONE */
     int has_figures;
     det_figures figures;
-    uint64_t hits, extra_ns;
+    /* the occurrences; their time beyond the call's own, added up ('extra_ns'), the calls' own
+     * time, and the part of it the occurrences did not count ('short_ns': a latent readback
+     * that found nothing pending counts none of its own time) */
+    uint64_t hits, extra_ns, own_ns, short_ns;
 } kind_state;
 
 /* The kinds of the tallies: 'exact' by the kind with the neighbours' words (ss_tally.prev,
@@ -290,6 +293,8 @@ static void note_hit(det_ctx *ctx, kind_state *s, const det_hit *hit, uint32_t c
     s->has_figures = 1;
     s->hits++;
     s->extra_ns += hit->ns > own ? hit->ns - own : 0;
+    s->own_ns += own;
+    s->short_ns += hit->ns < own ? own - hit->ns : 0;
 }
 
 void det_tally_note(det_ctx *ctx, const det_hit *hit, size_t agg)
@@ -363,11 +368,17 @@ static void fold_times(const det_family *family, det_figures *sum, det_figures f
 
 /* Adds 'count' calls of summed time 'total_ns' and longest 'max_ns' and 'bytes' to finding 'a'
  * as state 's' says its kept calls of that kind were (latent or not, their time beyond the
- * call's own, their figures). */
+ * call's own or the part of it they did not count, their figures). */
 static void add_to_finding(det_agg *a, const kind_state *s, uint64_t count, uint64_t total_ns,
                            uint64_t max_ns, uint64_t bytes)
 {
     uint64_t extra = s->hits > 0 ? s->extra_ns / s->hits : 0;
+    if (s->short_ns > 0 && s->own_ns > 0) {
+        /* the kept occurrences counted only part of their calls' own time: as much of theirs */
+        double kept = 1.0 - (double)s->short_ns / (double)s->own_ns;
+        total_ns = (uint64_t)((double)total_ns * kept);
+        max_ns = (uint64_t)((double)max_ns * kept);
+    }
     total_ns += extra * count;
     max_ns += extra;
     det_agg_count(a, (int)(s->verdict & 1), count, total_ns, max_ns);

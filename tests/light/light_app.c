@@ -524,6 +524,18 @@ int main(int argc, char **argv)
         cudaMemcpyAsync_v3020_params readback = {&local, (void *)(uintptr_t)DEVICE_BASE, 4,
                                                  cudaMemcpyDeviceToHost, 0};
         cudaStreamSynchronize_v3020_params wait = {0};
+        if (getenv("LIGHT_APP_CAP_IDLE") != NULL) {
+            /* .item() with the GPU ahead: a readback into pinned memory and the synchronization
+             * of its stream, nothing pending at either (each 5 us of the call's own). */
+            readback.dst = (void *)(uintptr_t)PINNED_BASE;
+            for (long i = 0; i < n; i++) {
+                CALL("cudaMemcpyAsync_v3020", &readback, 5000, 0);
+                CALL("cudaStreamSynchronize_v3020", &wait, 5000, 0);
+            }
+            CALL("cudaStreamQuery_v3020", &query, 0, 0);
+            printf("light_app: %ld iterations\n", n);
+            return 0;
+        }
         if (getenv("LIGHT_APP_CAP_PHASES") != NULL) {
             /* Two phases: in the first half, a readback into pinned memory that returns at once
              * and the synchronization of its stream (30 us), which the detectors join to it;

@@ -485,6 +485,38 @@ def case_memory_cap(opts, check):
           f"{results['4M'][2]}")
     check(results["4M"][3] == "SSTRACE 1 5", f"4M: header {results['4M'][3]}, expected 1.5")
     case_memory_cap_phases(opts, check)
+    case_memory_cap_idle(opts, check)
+
+
+def case_memory_cap_idle(opts, check):
+    """docs/run.md, Cost and memory: a counted call adds to its finding only as much of its own
+    time as the kept calls of its kind counted of theirs: 40,000 readbacks into pinned memory,
+    each with its stream's synchronization, nothing pending at either (.item() with the GPU
+    ahead: a latent SYNC301 note that blocked 0 ms), give the same note, count and 0 ns past a
+    cap that keeps only part of them."""
+    iterations = 40000
+    found = {}
+    for cap in ("64M", "4M"):
+        workdir = start(opts, f"memory_cap_idle_{cap}")
+        env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_MAX_MEMORY=cap,
+                          LIGHT_APP_CAP=str(iterations), LIGHT_APP_CAP_IDLE="1")
+        status, out, err = run([opts["app"]], env, workdir)
+        if not check(status == 0 and out == f"light_app: {iterations} iterations\n",
+                     f"idle {cap}: exit {status}: {out}{err}"):
+            return
+        with open(os.path.join(workdir, "out.json"), encoding="utf-8") as handle:
+            result = json.load(handle)
+        found[cap] = (sorted((f["ruleId"], f.get("line"), f["severity"], f["evidence"]["count"],
+                              f["evidence"]["totalNs"]) for f in result["findings"]),
+                      result["run"]["events"])
+    source = open(os.path.join(HERE, "light_app.c"), encoding="utf-8").read().split("\n")
+    at = next(n for n, text in enumerate(source) if "LIGHT_APP_CAP_IDLE" in text)
+    line = next(n for n, text in enumerate(source[at:], at + 1)
+                if 'CALL("cudaMemcpyAsync_v3020", &readback, 5000, 0)' in text)
+    wanted = [("SYNC301", line, "note", iterations, 0)]
+    check(found["64M"][0] == wanted and found["4M"][0] == wanted,
+          f"idle: {found['64M'][0]} (64M), {found['4M'][0]} (4M), expected {wanted}")
+    check(found["4M"][1] < found["64M"][1], f"idle: 4M kept {found['4M'][1]} of {found['64M'][1]}")
 
 
 def case_memory_cap_phases(opts, check):

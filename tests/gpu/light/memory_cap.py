@@ -21,8 +21,9 @@
       A real workload (a PyTorch script) under the light mode twice, with a cap that keeps
       every call (4G) and with CAP: requires the same exit status and stdout, the same
       findings (rule, file, line), each count within 1% of the whole run's (a workload's waits
-      vary a little from run to run), and the capped run's kept and counted calls within 1% of
-      the whole run's calls; prints how many were counted and any left unjudged.
+      vary a little from run to run) and its blocked time within a fifth or 1 ms, and the
+      capped run's kept and counted calls within 1% of the whole run's calls; prints how many
+      were counted and any left unjudged.
 Exit status: 0 pass, 1 fail, 2 usage error, 77 skipped (no GPU visible).
 """
 import argparse
@@ -96,7 +97,8 @@ def real(argv):
             print(f"FAIL: {what}")
         return ok
 
-    name = os.path.splitext(os.path.basename(command[-1]))[0]
+    script = [word for word in command if word.endswith(".py")] or command[-1:]
+    name = os.path.splitext(os.path.basename(script[0]))[0]
     s1, out1, whole = light_run(opts, "4G", name, command, check)
     s2, out2, capped = light_run(opts, opts.cap, name, command, check)
     if whole is None or capped is None:
@@ -113,6 +115,9 @@ def real(argv):
     for key in set(a) & set(b):
         check(abs(a[key][0] - b[key][0]) <= max(1, a[key][0] // 100),
               f"{name}: {key} counted {a[key][0]} (4G) and {b[key][0]} ({opts.cap})")
+        # blocked time within a fifth, or 1 ms (a latent note that blocked 0 ms stays so)
+        check(abs(a[key][1] - b[key][1]) <= max(max(a[key][1], b[key][1]) // 5, 1000000),
+              f"{name}: {key} blocked {a[key][1]} ns (4G) and {b[key][1]} ns ({opts.cap})")
     counted = [int(m.group(1)) for m in map(COUNTED.match, messages) if m]
     calls = whole["run"]["events"]
     check(whole["run"]["dropped"] == 0 and len(counted) == 1 and capped["run"]["dropped"] == 0 and
