@@ -154,9 +154,9 @@ static uint64_t sample_key(const ss_ev_api *a)
 static int index_samples(const ss_event_log *log, const uint8_t *sampled, ss_map *map)
 {
     for (size_t k = 0; k < log->tally_count; k++) {
-        if (sampled[k] && ss_map_put_first(map, sample_key(&log->tallies[k].call),
-                                           log->tallies[k].call.enter_ns,
-                                           (uint32_t)k) == SS_MAP_NONE)
+        if (sampled[k] &&
+            ss_map_put_first(map, sample_key(&log->tallies[k].call), log->tallies[k].call.enter_ns,
+                             (uint32_t)k) == SS_MAP_NONE)
             return -1;
     }
     return 0;
