@@ -238,6 +238,15 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         free(not_timed);
         return;
     }
+    /* Last, where it would be a warning: the next synchronous call waits for the same work. */
+    char *anyway = ss_context_upload_next_words(ctx, rule, at);
+    if (anyway) {
+        f->severity = SS_SEV_NOTE;
+        append(f, anyway);
+        free(anyway);
+        free(not_timed);
+        return;
+    }
     f->severity = raised;
     if (!said_loop) {
         char *words = per_iteration_words(loop);
@@ -276,7 +285,8 @@ static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
 }
 
 /* Per iteration of a loop in another unit (ctx->loop_elsewhere): a warning, or a note where
- * the device has nothing queued at the call, or an event wait is for the host's own upload. */
+ * the device has nothing queued at the call, an event wait is for the host's own upload, or
+ * the next synchronous call waits for the same work (a readback before an upload). */
 static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
                             ss_severity raised)
 {
@@ -284,6 +294,8 @@ static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_
     char *idle = ss_context_idle_words(ctx, rule, NULL, at);
     if (idle == NULL)
         idle = ss_context_event_upload_words(ctx, rule, at);
+    if (idle == NULL)
+        idle = ss_context_upload_next_words(ctx, rule, at);
     if (idle) {
         f->severity = SS_SEV_NOTE;
         append(f, idle);
@@ -342,6 +354,14 @@ static void apply_context(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         return;
     }
     apply_once(ctx, at, f);
+    /* Where it stays a warning: the next synchronous call waits for the same work. */
+    char *anyway =
+        f->severity >= SS_SEV_WARNING ? ss_context_upload_next_words(ctx, rule, at) : NULL;
+    if (anyway) {
+        f->severity = SS_SEV_NOTE;
+        append(f, anyway);
+        free(anyway);
+    }
 }
 
 void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f)

