@@ -348,7 +348,8 @@ static void free_context(det_ctx *ctx)
     det_scope_free(ctx);
     det_index_free(ctx);
     free(ctx->windows);
-    ctx->windows = NULL;
+    /* nothing left to free twice (a failed rebuild frees it again) */
+    memset(ctx, 0, sizeof *ctx);
 }
 
 int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result *out)

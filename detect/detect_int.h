@@ -264,6 +264,7 @@ typedef struct det_ctx {
     struct det_tally_kinds *tally_kinds; /* tally.c's index of the tallies' kinds, or NULL */
     /* the tallies' calls that no verdict could be given (tally.c), and their kinds */
     uint64_t tally_unjudged, tally_unjudged_kinds;
+    uint64_t tally_unscoped; /* of them, those left unjudged because scopes were asked for */
     /* Per tally, 1 where its first call was added to the log as a call of its own, its
      * sample (det_tally_add_samples; NULL: none), 'tally_samples' of them; the tallies' calls
      * judged by their samples, and their kinds. */

@@ -241,11 +241,11 @@ static int index_calls(det_ctx *ctx, det_tally_kinds *kd)
 int det_tally_prepare(det_ctx *ctx)
 {
     size_t n = ctx->log->tally_count;
-    if (n == 0 || ctx->call_count == 0)
+    if (n == 0)
         return 0;
     det_tally_kinds *kd = calloc(1, sizeof *kd);
     ctx->tally_kinds = kd;
-    ctx->verdicts = calloc(ctx->call_count, sizeof *ctx->verdicts);
+    ctx->verdicts = calloc(ctx->call_count + 1, sizeof *ctx->verdicts);
     if (kd == NULL || ctx->verdicts == NULL)
         return -1;
     kd->exact_states = calloc(n, sizeof *kd->exact_states);
@@ -473,6 +473,7 @@ int det_tally_merge(det_ctx *ctx)
         } else if (!judges(s)) {
             ctx->tally_unjudged += t->count;
             ctx->tally_unjudged_kinds++;
+            ctx->tally_unscoped += ctx->scope != NULL ? t->count : 0;
         } else if (s->verdict != 0) {
             add_to_finding(&ctx->aggs[(s->verdict >> 1) - 1], s, t->count, t->total_ns, t->max_ns,
                            t->bytes);
@@ -513,6 +514,18 @@ void det_tally_report(const det_ctx *ctx, ss_result *out)
     }
     if (ctx->tally_unjudged == 0)
         return;
+    if (ctx->tally_unscoped == ctx->tally_unjudged) {
+        msg = ss_xasprintf("%" PRIu64 " of those calls (%" PRIu64 " kind%s) could not be judged: "
+                           "the scope marks past the cap were not kept, so no counted call can "
+                           "be placed in the scopes asked for (--nvtx-range, "
+                           "--profile-from-start off); the findings may be incomplete (raise "
+                           "SYNCSCOPE_MAX_MEMORY)",
+                           ctx->tally_unjudged, ctx->tally_unjudged_kinds,
+                           ctx->tally_unjudged_kinds == 1 ? "" : "s");
+        ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
+        free(msg);
+        return;
+    }
     msg = ss_xasprintf("%" PRIu64 " of those calls (%" PRIu64 " kind%s) could not be judged: the "
                        "calls of %s kind recorded before the cap, or its first call past it, "
                        "were judged in different ways; the findings may be incomplete (raise "
@@ -552,41 +565,112 @@ static ss_event sample_of_tally(const ss_tally *t)
     return e;
 }
 
-/* Marks each sample that does not follow the call its tally's calls followed (ss_tally.prev)
- * with SS_API_BETWEEN: calls of its thread were counted between them, and the sample is no
- * earlier call's next. The log is sorted. Returns 0 or -1. */
+/* The word of call 'a' as a neighbour (ss_tally_neighbor): a sample's from its tally's own
+ * flags and long_calls (its flags may carry a gap mark by now), a kept call's by its time. */
+static uint64_t word_of(const det_ctx *ctx, const ss_map *map, const ss_ev_api *a)
+{
+    uint32_t k = sample_tally(ctx->log, map, a);
+    if (k != SS_MAP_NONE) {
+        ss_ev_api own = *a;
+        own.flags = ctx->log->tallies[k].call.flags;
+        return ss_tally_neighbor(&own, ctx->log->tallies[k].long_calls);
+    }
+    uint64_t ns = a->exit_ns > a->enter_ns ? a->exit_ns - a->enter_ns : 0;
+    return ss_tally_neighbor(a, ns >= ctx->probe_exit_min_ns);
+}
+
+/* Per thread, its first counted call's tally (the least entry of its tallies) in 'map' at
+ * (thread, 1). Returns 0 or -1. */
+static int index_first_counted(const ss_event_log *log, ss_map *map)
+{
+    for (size_t k = 0; k < log->tally_count; k++) {
+        const ss_ev_api *a = &log->tallies[k].call;
+        uint32_t first = ss_map_get(map, a->thread, 1);
+        if (first == SS_MAP_NONE || a->enter_ns < log->tallies[first].call.enter_ns) {
+            if (ss_map_put(map, a->thread, 1, (uint32_t)k) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Whether sample 'a' of tally 'k' follows 'before', its thread's call right before it in the
+ * log, as its tally's calls did: the word before them is before's, and before is a sample
+ * whose tally's calls were followed by a call of a's word, or the thread's last kept call,
+ * followed by the thread's first counted call, of a's word. (Calls of one word are judged
+ * alike as neighbours: where the words match both ways, the pair is judged as the calls that
+ * were next to each other were.) */
+static int follows(const det_ctx *ctx, const ss_map *map, const ss_map *threads, uint32_t k,
+                   const ss_ev_api *a, const ss_ev_api *before)
+{
+    const ss_tally *t = &ctx->log->tallies[k];
+    if (before == NULL || t->prev == 0 || word_of(ctx, map, before) != t->prev)
+        return 0;
+    uint32_t kb = sample_tally(ctx->log, map, before);
+    if (kb != SS_MAP_NONE)
+        return ctx->log->tallies[kb].next == word_of(ctx, map, a);
+    uint32_t first = ss_map_get(threads, a->thread, 1);
+    if (first == SS_MAP_NONE)
+        return 0;
+    ss_ev_api next = ctx->log->tallies[first].call;
+    return ss_tally_neighbor(&next, ctx->log->tallies[first].long_calls) == word_of(ctx, map, a);
+}
+
+/* Marks each sample that does not follow the call now before it as its tally's calls followed
+ * theirs (follows) with SS_API_BETWEEN: calls of its thread were counted between them, and the
+ * sample is no earlier call's next. The log is sorted. Returns 0 or -1. */
 static int mark_gaps(det_ctx *ctx, const ss_map *map)
 {
     ss_event_log *log = ctx->log;
-    uint32_t threads = 0;
-    for (size_t i = 0; i < log->count; i++) {
-        if (log->events[i].type == SS_EV_API && log->events[i].u.api.thread > threads)
-            threads = log->events[i].u.api.thread;
-    }
-    const ss_ev_api **last = calloc((size_t)threads + 1, sizeof *last);
-    if (last == NULL)
-        return -1;
-    for (size_t i = 0; i < log->count; i++) {
+    ss_map threads = {0}; /* (thread, 0): its last call's event + 1; (thread, 1): first_counted */
+    int rc = index_first_counted(log, &threads);
+    for (size_t i = 0; rc == 0 && i < log->count; i++) {
         ss_event *e = &log->events[i];
         if (e->type != SS_EV_API || e->u.api.nested)
             continue;
         ss_ev_api *a = &e->u.api;
         uint32_t k = sample_tally(log, map, a);
         if (k != SS_MAP_NONE) {
-            const ss_ev_api *before = last[a->thread];
-            uint64_t ns = before != NULL && before->exit_ns > before->enter_ns
-                              ? before->exit_ns - before->enter_ns
-                              : 0;
-            uint64_t word =
-                before != NULL ? ss_tally_neighbor(before, ns >= ctx->probe_exit_min_ns) : 0;
-            if (log->tallies[k].prev == 0 || word != log->tallies[k].prev)
-                a->flags |= SS_API_BETWEEN;
-            else
+            uint32_t at = ss_map_get(&threads, a->thread, 0);
+            const ss_ev_api *before = at != SS_MAP_NONE ? &log->events[at].u.api : NULL;
+            if (follows(ctx, map, &threads, k, a, before))
                 a->flags &= ~SS_API_BETWEEN;
+            else
+                a->flags |= SS_API_BETWEEN;
         }
-        last[a->thread] = a;
+        rc = ss_map_put(&threads, a->thread, 0, (uint32_t)i);
     }
-    free(last);
+    ss_map_free(&threads);
+    return rc;
+}
+
+/* Merges the 'added' events at the log's end, in time order among themselves after
+ * ss_evlog_sort of a copy, into the sorted events before them, from the back: no pass over
+ * the whole log but this one. Returns 0 or -1. */
+static int merge_added(ss_event_log *log, size_t added)
+{
+    size_t n = log->count - added;
+    ss_event *tail = malloc(added * sizeof *tail);
+    if (tail == NULL)
+        return -1;
+    memcpy(tail, &log->events[n], added * sizeof *tail);
+    /* the samples in time order (few: insertion) */
+    for (size_t i = 1; i < added; i++) {
+        ss_event e = tail[i];
+        size_t j = i;
+        for (; j > 0 && ss_event_start_ns(&tail[j - 1]) > ss_event_start_ns(&e); j--)
+            tail[j] = tail[j - 1];
+        tail[j] = e;
+    }
+    size_t i = n, j = added, k = log->count;
+    while (j > 0) {
+        /* a sample after every kept event of its time (the sort is stable: kept ones first) */
+        if (i > 0 && ss_event_start_ns(&log->events[i - 1]) > ss_event_start_ns(&tail[j - 1]))
+            log->events[--k] = log->events[--i];
+        else
+            log->events[--k] = tail[--j];
+    }
+    free(tail);
     return 0;
 }
 
@@ -626,9 +710,10 @@ int det_tally_add_samples(det_ctx *ctx, uint8_t *sampled)
     free(loose_seen);
     if (added <= 0)
         return added;
-    ss_evlog_sort(ctx->log);
     ss_map map = {0};
-    int rc = index_samples(ctx->log, sampled, &map);
+    int rc = merge_added(ctx->log, (size_t)added);
+    if (rc == 0)
+        rc = index_samples(ctx->log, sampled, &map);
     if (rc == 0)
         rc = mark_gaps(ctx, &map);
     ss_map_free(&map);

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""tally_samples.py: light-mode logs past the memory cap whose counted calls include kinds no
+kept call had (docs/run.md, "Cost and memory"; detect/tally.c), against the same runs kept whole.
+
+  tally_samples.py SYNCSCOPE DATA_DIR WORKDIR
+
+DATA_DIR/NAME.full.sstrace keeps every call of a run; NAME.capped.sstrace keeps the first ones
+and counts the rest by kind (format 1.5 `tally` records), as the capture does past the cap. The
+calls: R a readback into pinned memory that returns at once, S the synchronization of its stream
+after it (30 us, waited), Q a stream query; R1 and S4 a readback and a synchronization on lines
+of their own (520, 536), whose kinds the kept calls do not have:
+  c1  kept "RSQ x10, R, S" then counted "Q, RSQ x5, R1, S4, Q": the cap falls after a
+      synchronization, so the first counted readback R1 does not follow the call before it
+  c5  kept "RSQ x5"; counted "R1 S4 Q" on thread 3 (all of its calls past the cap), "RSQ" on
+      thread 1, then "R1 S4" on thread 3 again
+  c6  the thread's last kept call followed by the first call of a new kind
+  c2  kept "RSQ x10", counted "R1, Q, R, S4, Q": R1 was followed by a query, not by S4
+Requires: c1, c5 and c6 give the full run's findings (rule, line, count, blocked ns); c2 gives
+the full run's SYNC301 at line 533 and no SYNC301 at line 520 (R1 is never joined to S4, whose
+wait is the loop readback's): the first calls of new kinds judged with the calls around them,
+and not joined across a counted call of another kind.
+Exit status: 0 pass, 1 fail, 2 usage error.
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def findings(syncscope, trace, out):
+    done = subprocess.run([syncscope, "analyze", "--format", "json", "--fail-on", "none", "-o",
+                           out, trace], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{trace}: analyze exit {done.returncode}: {done.stderr}")
+    with open(out, encoding="utf-8") as handle:
+        document = json.load(handle)
+    return sorted((f["ruleId"], f.get("line"), f["evidence"]["count"], f["evidence"]["totalNs"])
+                  for f in document["findings"])
+
+
+def main(argv):
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    syncscope, data, work = argv
+    os.makedirs(work, exist_ok=True)
+    failures = []
+    for name in ("c1", "c5", "c6", "c2"):
+        full = findings(syncscope, os.path.join(data, f"{name}.full.sstrace"),
+                        os.path.join(work, f"{name}.full.json"))
+        capped = findings(syncscope, os.path.join(data, f"{name}.capped.sstrace"),
+                          os.path.join(work, f"{name}.capped.json"))
+        if name != "c2":
+            ok = capped == full
+        else:
+            ok = ([f for f in capped if f[:2] == ("SYNC301", 533)] ==
+                  [f for f in full if f[:2] == ("SYNC301", 533)] and
+                  not any(f[:2] == ("SYNC301", 520) for f in capped))
+        print(f"{name}: full {full}, capped {capped}: {'ok' if ok else 'FAIL'}")
+        if not ok:
+            failures.append(name)
+    if failures:
+        print(f"failed: {' '.join(failures)}")
+        return 1
+    print("ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
