@@ -91,6 +91,9 @@ typedef struct ss_check_ctx {
      * 1 yes (the unit creates its streams blocking), 2 no, 3 yes (all of the unit's work is
      * queued on the legacy stream). */
     int copy_drain;
+    /* What the unit does with cuBLAS handles (checks/common.h, ss_cublas_unit): 0 not looked at
+     * yet, else SS_CUBLAS_LOOKED with the facts' bits. */
+    int cublas;
     /* SYNC101/SYNC102 (checks/at_hand.c): 0 not looked at yet, 1 a function of the unit uses a
      * namespace-scope stream of it that may be another than the legacy one, 2 none does. */
     int global_stream;

@@ -472,3 +472,175 @@ char *ss_check_work_name(CXCursor work)
     free(callee);
     return name;
 }
+
+/* ------------------------------------------------------------------------------------------
+ * cuBLAS handles. */
+
+/* The name of the function 'call' calls, where it is a declaration of the system headers whose
+ * name starts with "cublas"; malloc'ed, or NULL. */
+static char *cublas_callee(CXCursor call)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return NULL;
+    CXCursor decl = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl ||
+        !clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
+        return NULL;
+    CXString s = clang_getCursorSpelling(decl);
+    const char *name = clang_getCString(s);
+    char *copy = name && strncmp(name, "cublas", 6) == 0 ? ss_xstrdup(name) : NULL;
+    clang_disposeString(s);
+    return copy;
+}
+
+static enum CXChildVisitResult find_cublas_facts(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *facts = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    char *name = cublas_callee(c);
+    if (name == NULL)
+        return CXChildVisit_Recurse;
+    if (ss_readback_find(name, SS_READBACK_CUBLAS_SET_STREAM)) {
+        *facts |= SS_CUBLAS_STREAM_SET;
+    } else if (ss_readback_find(name, SS_READBACK_CUBLAS_POINTER_MODE)) {
+        CXCursor mode = clang_Cursor_getNumArguments(c) > 1
+                            ? ss_ast_strip(clang_Cursor_getArgument(c, 1))
+                            : clang_getNullCursor();
+        CXCursor constant = clang_getCursorReferenced(mode);
+        int host = 0;
+        if (clang_getCursorKind(mode) == CXCursor_DeclRefExpr &&
+            clang_getCursorKind(constant) == CXCursor_EnumConstantDecl) {
+            CXString s = clang_getCursorSpelling(constant);
+            host = ss_readback_find(clang_getCString(s), SS_READBACK_CUBLAS_HOST_MODE) != NULL;
+            clang_disposeString(s);
+        }
+        if (!host)
+            *facts |= SS_CUBLAS_DEVICE_MODE;
+    }
+    free(name);
+    return CXChildVisit_Recurse;
+}
+
+int ss_cublas_unit(ss_check_ctx *ctx)
+{
+    if (ctx->cublas == 0) {
+        int facts = SS_CUBLAS_LOOKED | (ctx->per_thread ? SS_CUBLAS_STREAM_SET : 0);
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_cublas_facts, &facts);
+        ctx->cublas = facts;
+    }
+    return ctx->cublas;
+}
+
+char *ss_cublas_host_result(int unit, CXCursor call, CXCursor *result)
+{
+    if (unit & SS_CUBLAS_DEVICE_MODE)
+        return NULL;
+    char *name = cublas_callee(call);
+    int nargs = clang_Cursor_getNumArguments(call);
+    if (name == NULL || !ss_readback_find(name, SS_READBACK_CUBLAS_HOST_RESULT) || nargs < 2) {
+        free(name);
+        return NULL;
+    }
+    CXType ftype = clang_getCursorType(clang_getCursorReferenced(call));
+    CXString ts = clang_getTypeSpelling(clang_getArgType(ftype, 0));
+    int handle = strcmp(clang_getCString(ts), "cublasHandle_t") == 0;
+    clang_disposeString(ts);
+    if (!handle) {
+        free(name);
+        return NULL;
+    }
+    if (result)
+        *result = clang_Cursor_getArgument(call, (unsigned)(nargs - 1));
+    /* cublas_v2.h's macros: cublasSasum is cublasSasum_v2, cublasSasum_64 cublasSasum_v2_64. */
+    char *v2 = strstr(name, "_v2");
+    if (v2 && (v2[3] == '\0' || strcmp(v2 + 3, "_64") == 0))
+        memmove(v2, v2 + 3, strlen(v2 + 3) + 1);
+    return name;
+}
+
+/* The uses of a handle variable in its function: each a handle argument of a cuBLAS call or
+ * the address given to cublasCreate ('allowed', filled as the walk meets those calls, which
+ * come before their arguments), or another ('other'). */
+typedef struct handle_walk {
+    CXCursor var;
+    CXCursor allowed[64];
+    size_t allowed_count;
+    int other;
+} handle_walk;
+
+static int names_handle(CXCursor e, CXCursor var)
+{
+    return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
+static enum CXChildVisitResult find_handle_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+    handle_walk *w = data;
+    char *name = cublas_callee(c);
+    if (name && clang_Cursor_getNumArguments(c) > 0) {
+        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(c, 0));
+        if (ss_readback_find(name, SS_READBACK_CUBLAS_CREATE) &&
+            clang_getCursorKind(arg) == CXCursor_UnaryOperator)
+            arg = ss_ast_strip(ss_ast_child(arg, 0));
+        if (names_handle(arg, w->var)) {
+            if (w->allowed_count < sizeof w->allowed / sizeof *w->allowed)
+                w->allowed[w->allowed_count++] = arg;
+            else
+                w->other = 1;
+        }
+    }
+    free(name);
+    if (names_handle(c, w->var)) {
+        int allowed = 0;
+        for (size_t i = 0; i < w->allowed_count && !allowed; i++)
+            allowed = ss_ast_same_node(c, w->allowed[i]);
+        if (!allowed) {
+            w->other = 1;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+int ss_cublas_own_handle(CXCursor call)
+{
+    if (clang_Cursor_getNumArguments(call) < 1)
+        return 0;
+    CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(call, 0));
+    CXCursor var = clang_getCursorReferenced(arg);
+    if (clang_getCursorKind(arg) != CXCursor_DeclRefExpr ||
+        clang_getCursorKind(var) != CXCursor_VarDecl)
+        return 0;
+    enum CX_StorageClass storage = clang_Cursor_getStorageClass(var);
+    CXCursor function = clang_getCursorSemanticParent(var);
+    enum CXCursorKind fk = clang_getCursorKind(function);
+    if ((storage != CX_SC_None && storage != CX_SC_Auto) ||
+        clang_getCanonicalType(clang_getCursorType(var)).kind != CXType_Pointer ||
+        (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_Constructor &&
+         fk != CXCursor_Destructor && fk != CXCursor_FunctionTemplate &&
+         fk != CXCursor_ConversionFunction))
+        return 0;
+    /* Its initializer, if any, a null constant. */
+    for (unsigned i = 0, n = ss_ast_child_count(var); i < n; i++) {
+        CXCursor init = ss_ast_child(var, i);
+        if (!clang_isExpression(clang_getCursorKind(init)))
+            continue;
+        enum CXCursorKind k = clang_getCursorKind(ss_ast_strip(init));
+        long long value = -1;
+        if (k != CXCursor_CXXNullPtrLiteralExpr && k != CXCursor_GNUNullExpr &&
+            !(ss_ast_eval_int(init, &value) == 0 && value == 0))
+            return 0;
+    }
+    handle_walk w;
+    memset(&w, 0, sizeof w);
+    w.var = var;
+    clang_visitChildren(function, find_handle_uses, &w);
+    return !w.other;
+}
+
+int ss_cublas_legacy_handle(int unit, CXCursor call)
+{
+    return !(unit & SS_CUBLAS_STREAM_SET) && ss_cublas_own_handle(call);
+}
