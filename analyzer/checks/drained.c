@@ -67,6 +67,7 @@ typedef struct question {
     ss_callgraph *graph;
     int copies_drain;              /* a synchronous copy waits for all work (ss_copy_drain) */
     int cublas;                    /* what the unit does with cuBLAS handles (ss_cublas_unit) */
+    ss_cublas_memo *cublas_memo;   /* what is known of its handles (ctx->cublas_memo) */
     CXCursor event, stream, owner; /* declarations */
     /* Work on the legacy stream leaves the state as it is ('legacy'; 'per_thread': the unit's
      * default stream is per-thread): the question is whether another stream holds work. With
@@ -130,6 +131,7 @@ static question device_question(ss_check_ctx *ctx, int copies_drain)
     q.graph = ss_check_graph(ctx);
     q.copies_drain = copies_drain;
     q.cublas = ss_cublas_unit(ctx);
+    q.cublas_memo = ctx->cublas_memo;
     q.event = q.stream = q.owner = clang_getNullCursor();
     return q;
 }
@@ -651,7 +653,7 @@ static int cublas_flow(flow *f, CXCursor call)
     if (name == NULL)
         return 0;
     free(name);
-    if (!ss_cublas_own_handle(call))
+    if (!ss_cublas_own_handle(f->q->cublas_memo, call))
         return 0;
     if (f->now.state == DRAINED) {
         if (surely_runs(f, call)) {
@@ -661,7 +663,7 @@ static int cublas_flow(flow *f, CXCursor call)
         }
         return 1;
     }
-    if (!ss_cublas_legacy_handle(f->q->cublas, call))
+    if (!ss_cublas_legacy_handle(f->q->cublas_memo, f->q->cublas, call))
         return 0;
     if (f->q->copies_drain) {
         drain_by(f, call, 0, 0);
@@ -1976,7 +1978,7 @@ static CXCursor cublas_statement(ss_check_ctx *ctx, CXCursor s)
     if (name == NULL)
         return none;
     free(name);
-    if (!ss_cublas_legacy_handle(unit, e))
+    if (!ss_cublas_legacy_handle(ctx->cublas_memo, unit, e))
         return none;
     for (int a = 0, args = clang_Cursor_getNumArguments(e); a < args; a++) {
         if (touches_device(clang_Cursor_getArgument(e, (unsigned)a)))

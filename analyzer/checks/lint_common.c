@@ -493,11 +493,26 @@ static char *cublas_callee(CXCursor call)
     return copy;
 }
 
+/* Whether 'call' makes another device (or context) the current one. */
+static int device_switch(CXCursor call)
+{
+    if (ss_scope_is_set_device(call))
+        return 1;
+    char *name = ss_scope_callee_name(call);
+    int yes = name && (strncmp(name, "cuCtxSetCurrent", 15) == 0 ||
+                       strncmp(name, "cuCtxPushCurrent", 16) == 0 ||
+                       strncmp(name, "cuCtxPopCurrent", 15) == 0);
+    free(name);
+    return yes;
+}
+
 static enum CXChildVisitResult find_cublas_facts(CXCursor c, CXCursor parent, CXClientData data)
 {
     int *facts = data;
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && device_switch(c))
+        *facts |= SS_CUBLAS_STREAM_SET; /* the handle's device may not be the current one */
     char *name = cublas_callee(c);
     if (name == NULL)
         return CXChildVisit_Recurse;
@@ -604,15 +619,79 @@ static enum CXChildVisitResult find_handle_uses(CXCursor c, CXCursor parent, CXC
     return CXChildVisit_Recurse;
 }
 
-int ss_cublas_own_handle(CXCursor call)
+/* What is known of a handle variable: whether it is the function's own (ss_cublas_own_handle),
+ * and whether its function runs closed (runs_closed; -1 not asked yet). */
+typedef struct cublas_fact {
+    CXCursor var;
+    int own, closed;
+} cublas_fact;
+
+struct ss_cublas_memo {
+    cublas_fact *rows;
+    size_t count, cap;
+};
+
+ss_cublas_memo *ss_cublas_memo_new(void)
+{
+    return ss_xcalloc(1, sizeof(ss_cublas_memo));
+}
+
+void ss_cublas_memo_free(ss_cublas_memo *memo)
+{
+    if (memo)
+        free(memo->rows);
+    free(memo);
+}
+
+/* The row of 'var' in 'memo' (made, with own -1 and closed -1, where missing), or NULL without
+ * a memo. */
+static cublas_fact *memo_row(ss_cublas_memo *memo, CXCursor var)
+{
+    if (memo == NULL)
+        return NULL;
+    for (size_t i = 0; i < memo->count; i++) {
+        if (clang_equalCursors(memo->rows[i].var, var))
+            return &memo->rows[i];
+    }
+    if (memo->count == memo->cap) {
+        memo->cap = memo->cap ? memo->cap * 2 : 8;
+        memo->rows = ss_xreallocarray(memo->rows, memo->cap, sizeof *memo->rows);
+    }
+    memo->rows[memo->count] = (cublas_fact){var, -1, -1};
+    return &memo->rows[memo->count++];
+}
+
+/* The handle variable of the cuBLAS call 'call' (its first argument, a variable named), or a
+ * null cursor. */
+static CXCursor handle_var(CXCursor call)
 {
     if (clang_Cursor_getNumArguments(call) < 1)
-        return 0;
+        return clang_getNullCursor();
     CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(call, 0));
     CXCursor var = clang_getCursorReferenced(arg);
     if (clang_getCursorKind(arg) != CXCursor_DeclRefExpr ||
         clang_getCursorKind(var) != CXCursor_VarDecl)
+        return clang_getNullCursor();
+    return var;
+}
+
+static int own_handle(CXCursor var);
+
+int ss_cublas_own_handle(ss_cublas_memo *memo, CXCursor call)
+{
+    CXCursor var = handle_var(call);
+    if (ss_ast_is_null(var))
         return 0;
+    cublas_fact *row = memo_row(memo, var);
+    if (row == NULL)
+        return own_handle(var);
+    if (row->own < 0)
+        row->own = own_handle(var);
+    return row->own;
+}
+
+static int own_handle(CXCursor var)
+{
     enum CX_StorageClass storage = clang_Cursor_getStorageClass(var);
     CXCursor function = clang_getCursorSemanticParent(var);
     enum CXCursorKind fk = clang_getCursorKind(function);
@@ -640,7 +719,94 @@ int ss_cublas_own_handle(CXCursor call)
     return !w.other;
 }
 
-int ss_cublas_legacy_handle(int unit, CXCursor call)
+/* Whether 'decl' is a declaration of the system headers, or of those served from memory in place
+ * of a toolkit ('/__syncscope__/'). */
+static int library_decl(CXCursor decl)
 {
-    return !(unit & SS_CUBLAS_STREAM_SET) && ss_cublas_own_handle(call);
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
+        return 1;
+    CXFile file = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(decl), &file, NULL, NULL, NULL);
+    CXString name = clang_getFileName(file);
+    const char *path = clang_getCString(name);
+    int virtual_file = path && strncmp(path, "/__syncscope__/", 15) == 0;
+    clang_disposeString(name);
+    return virtual_file;
+}
+
+/* Whether the calls of 'function' (a definition) run only code that lint sees to switch no
+ * device: cuBLAS functions, the CUDA API of the table, launches, plain C functions of the system
+ * headers given no function pointer, constructors of the system headers' types at file scope
+ * (dim3), and the unit's own functions that do the same ('depth' of them down, at most three). A
+ * function of another unit, a call through a pointer, a method or template of a library (which may
+ * call back into any code) may make another device current. */
+typedef struct closed_walk {
+    int depth, open;
+} closed_walk;
+
+static int runs_closed(CXCursor function, int depth);
+
+static enum CXChildVisitResult find_open_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    closed_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_scope_is_launch(c) ||
+        ss_scope_is_launch_config(c) || ss_scope_callee_api(c) != NULL)
+        return CXChildVisit_Recurse;
+    char *cublas = cublas_callee(c);
+    int library = cublas != NULL;
+    free(cublas);
+    if (library)
+        return CXChildVisit_Recurse;
+    CXCursor decl = clang_getCursorReferenced(c);
+    int system = library_decl(decl);
+    enum CXCursorKind scope =
+        clang_getCursorKind(clang_getCursorSemanticParent(clang_getCursorSemanticParent(decl)));
+    if (clang_getCursorKind(decl) == CXCursor_Constructor && system &&
+        (scope == CXCursor_TranslationUnit || scope == CXCursor_LinkageSpec ||
+         scope == CXCursor_UnexposedDecl)) {
+        /* A constructor of a plain type of the toolkit at file scope: 'dim3(1)' of a launch. */
+    } else if (clang_getCursorKind(decl) != CXCursor_FunctionDecl) {
+        w->open = 1;
+    } else if (system) {
+        CXType ftype = clang_getCursorType(decl);
+        for (int i = 0, n = clang_getNumArgTypes(ftype); i < n && !w->open; i++) {
+            CXType t = clang_getCanonicalType(clang_getArgType(ftype, (unsigned)i));
+            CXType pointee = clang_getCanonicalType(clang_getPointeeType(t));
+            w->open = t.kind == CXType_Pointer && (pointee.kind == CXType_FunctionProto ||
+                                                   pointee.kind == CXType_FunctionNoProto);
+        }
+        CXCursor parent_decl = clang_getCursorSemanticParent(decl);
+        if (clang_getCursorKind(parent_decl) == CXCursor_Namespace ||
+            clang_getCursorKind(parent_decl) == CXCursor_ClassDecl ||
+            clang_getCursorKind(parent_decl) == CXCursor_StructDecl)
+            w->open = 1; /* a C++ library's function: std::for_each, std::thread, ... */
+    } else {
+        CXCursor def = clang_getCursorDefinition(decl);
+        w->open = ss_ast_is_null(def) || w->depth >= 3 || !runs_closed(def, w->depth + 1);
+    }
+    return w->open ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int runs_closed(CXCursor function, int depth)
+{
+    closed_walk w = {depth, 0};
+    clang_visitChildren(function, find_open_call, &w);
+    return !w.open;
+}
+
+int ss_cublas_legacy_handle(ss_cublas_memo *memo, int unit, CXCursor call)
+{
+    if ((unit & SS_CUBLAS_STREAM_SET) || !ss_cublas_own_handle(memo, call))
+        return 0;
+    /* The handle is on the device that was current when the function made it: the unit switches
+     * no device, and the function runs no code that may (runs_closed), so that its device is the
+     * current one at the call. */
+    CXCursor var = handle_var(call);
+    cublas_fact *row = memo_row(memo, var);
+    if (row && row->closed >= 0)
+        return row->closed;
+    int closed = runs_closed(clang_getCursorSemanticParent(var), 0);
+    if (row)
+        row->closed = closed;
+    return closed;
 }

@@ -103,3 +103,23 @@ float norm_of(cublasHandle_t handle, const double *d_x, int n)
     cublasDnrm2(handle, n, d_x, 1, &r); // expect: SYNC301 expect-severity: note expect-message: inherent: the next statement needs the value (line 104 returns it)
     return (float)r;
 }
+
+// The loop's function calls another unit's function, which may make another device current, so
+// that the handle's device is not the one the wait drains: the wait before the call stays a
+// warning. The wait after it finds the device drained all the same (the call waited for its own
+// work only, on whatever device).
+float reported_loop(float *d_err, int n, int iters)
+{
+    cublasHandle_t handle;
+    cublasCreate(&handle);
+    float loss = 0.0f;
+    for (int it = 0; it < iters; ++it) {
+        errors<<<1, 64>>>(d_err, n); // expect: SYNC101
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        cublasSasum(handle, n, d_err, 1, &loss); // expect: SYNC301 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaDeviceSynchronize' at cublas_host_result.cu:118 drained it
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: 'cublasSasum' at cublas_host_result.cu:119 drained it
+        report(loss);
+    }
+    cublasDestroy(handle);
+    return loss;
+}
