@@ -91,6 +91,12 @@ typedef struct ss_check_ctx {
      * 1 yes (the unit creates its streams blocking), 2 no, 3 yes (all of the unit's work is
      * queued on the legacy stream). */
     int copy_drain;
+    /* What the unit does with cuBLAS handles (checks/common.h, ss_cublas_unit): 0 not looked at
+     * yet, else SS_CUBLAS_LOOKED with the facts' bits. */
+    int cublas;
+    /* What the checks learned of the unit's cuBLAS handles (ss_cublas_own_handle,
+     * ss_cublas_legacy_handle), or NULL: made before the walk, as 'memo'. */
+    struct ss_cublas_memo *cublas_memo;
     /* SYNC101/SYNC102 (checks/at_hand.c): 0 not looked at yet, 1 a function of the unit uses a
      * namespace-scope stream of it that may be another than the legacy one, 2 none does. */
     int global_stream;
@@ -111,6 +117,12 @@ typedef struct ss_check_ctx {
      * other streams, counted when first asked, or NULL; made before the walk, as 'memo'. */
     struct ss_convention *convention;
 } ss_check_ctx;
+
+/* What the checks learn of a unit's cuBLAS handles (checks/lint_common.c), empty;
+ * ss_cublas_memo_free frees it (NULL is fine). */
+typedef struct ss_cublas_memo ss_cublas_memo;
+ss_cublas_memo *ss_cublas_memo_new(void);
+void ss_cublas_memo_free(ss_cublas_memo *memo);
 
 /* A unit's counts for ss_context_convention_words (checks/convention.c), empty;
  * ss_convention_free frees them (NULL is fine). */

@@ -955,6 +955,7 @@ static void analyze_unit(CXTranslationUnit tu, const ss_tu_input *in, ss_result 
     ctx.streams = streams;
     ctx.memo = ss_check_memo_new();
     ctx.convention = ss_convention_new();
+    ctx.cublas_memo = ss_cublas_memo_new();
     clang_getInclusions(tu, find_torch, &ctx.torch);
     if (!ctx.torch)
         ctx.torch = includes_torch(tu, in->file);
@@ -970,6 +971,7 @@ static void analyze_unit(CXTranslationUnit tu, const ss_tu_input *in, ss_result 
     ss_callgraph_free(ctx.graph);
     ss_check_memo_free(ctx.memo);
     ss_convention_free(ctx.convention);
+    ss_cublas_memo_free(ctx.cublas_memo);
 }
 
 /* The files of a unit read with their spaced launches rewritten (launch_spacing.c). */

@@ -207,4 +207,35 @@ const char *ss_default_stream_device_side(CXCursor function, CXCursor call, cons
  * streams, or without ctx->convention. Malloc'ed. */
 char *ss_context_convention_words(ss_check_ctx *ctx, CXCursor at);
 
+/* cuBLAS (rules/readback.def, the CUBLAS_ rows). What the unit does with cuBLAS handles, looked
+ * at once per unit and kept in ctx->cublas: SS_CUBLAS_DEVICE_MODE where a call may set a
+ * handle's pointer mode to the device (a cublasSetPointerMode whose mode is not the constant
+ * CUBLAS_POINTER_MODE_HOST), SS_CUBLAS_STREAM_SET where a handle's stream may be another than
+ * the legacy one of the current device (the unit calls cublasSetStream, switches the device, or
+ * its default stream is per-thread). */
+enum { SS_CUBLAS_LOOKED = 1, SS_CUBLAS_DEVICE_MODE = 2, SS_CUBLAS_STREAM_SET = 4 };
+int ss_cublas_unit(ss_check_ctx *ctx);
+
+/* Where 'call' calls a cuBLAS function that returns one scalar into host memory (a
+ * CUBLAS_HOST_RESULT row whose first parameter is a cublasHandle_t, its result the last
+ * argument), in a unit whose facts 'unit' (ss_cublas_unit) say it never sets the device pointer
+ * mode: the name as code writes it ("cublasSasum" for cublasSasum_v2, "cublasIsamax_64" for
+ * cublasIsamax_v2_64), malloc'ed, with '*result' (when not NULL) its result argument. Else
+ * NULL. */
+char *ss_cublas_host_result(int unit, CXCursor call, CXCursor *result);
+
+/* Whether the handle of the cuBLAS call 'call' is the function's own: a local variable, not
+ * static, of a pointer type, without an initializer or with a null one, which its function
+ * names nowhere but as the handle (first argument) of cuBLAS calls and, by its address, as the
+ * argument of cublasCreate; so that no code outside the unit can set its pointer mode or its
+ * stream. Remembered in 'memo' (NULL: not) by the handle. Returns 1 or 0. */
+int ss_cublas_own_handle(ss_cublas_memo *memo, CXCursor call);
+
+/* Whether the handle of the cuBLAS call 'call' is on the legacy default stream of the current
+ * device: the function's own (ss_cublas_own_handle), in a unit that sets no handle's stream and
+ * switches no device ('unit', ss_cublas_unit), its function calling nothing that may switch the
+ * device (no function of another unit, no call through a pointer, no C++ library function that
+ * may call back). Returns 1 or 0. */
+int ss_cublas_legacy_handle(ss_cublas_memo *memo, int unit, CXCursor call);
+
 #endif

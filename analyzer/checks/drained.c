@@ -3,8 +3,10 @@
  * which waits for all work where the unit creates its streams blocking, or creates none and
  * names none but the legacy one) drained it and nothing was queued since, on every way the
  * unit reaches the call; a readback that a device-wide wait follows with nothing queued
- * between; and a wait whose next statement, a Thrust algorithm with a synchronous policy,
- * waits for the same work (context_cases.h). */
+ * between; and a wait whose next statement, a Thrust algorithm with a synchronous policy or a
+ * cuBLAS call that returns its result into host memory, waits for the same work
+ * (context_cases.h). Such a cuBLAS call on a handle of the function's own leaves a drained
+ * device drained, and on the legacy stream drains as a synchronous copy does (cublas_flow). */
 #include "ast.h"
 #include "callgraph.h"
 #include "common.h"
@@ -52,6 +54,11 @@ typedef struct drain {
     CXCursor wide;   /* with DRAINED: the wait for the whole device that drained it, with nothing
                       * but synchronous copies and memsets queued since: no stream holds work
                       * but the legacy one (answered) */
+    /* With DRAINED by a cuBLAS call that returns its result to host memory (cublas_flow):
+     * 'after_drain' where it found the device drained already (it waited for its own work
+     * only); 'copy_like' where the drain rests, as a synchronous copy's on the legacy stream
+     * does, on that stream alone (drain_misses). */
+    int after_drain, copy_like;
 } drain;
 
 /* What a finding's question follows: the whole device, or (with 'event' not null) one event,
@@ -59,6 +66,8 @@ typedef struct drain {
 typedef struct question {
     ss_callgraph *graph;
     int copies_drain;              /* a synchronous copy waits for all work (ss_copy_drain) */
+    int cublas;                    /* what the unit does with cuBLAS handles (ss_cublas_unit) */
+    ss_cublas_memo *cublas_memo;   /* what is known of its handles (ctx->cublas_memo) */
     CXCursor event, stream, owner; /* declarations */
     /* Work on the legacy stream leaves the state as it is ('legacy'; 'per_thread': the unit's
      * default stream is per-thread): the question is whether another stream holds work. With
@@ -121,14 +130,16 @@ static question device_question(ss_check_ctx *ctx, int copies_drain)
     memset(&q, 0, sizeof q);
     q.graph = ss_check_graph(ctx);
     q.copies_drain = copies_drain;
+    q.cublas = ss_cublas_unit(ctx);
+    q.cublas_memo = ctx->cublas_memo;
     q.event = q.stream = q.owner = clang_getNullCursor();
     return q;
 }
 
 static drain state_of(int state, CXCursor by, int fresh, uint64_t assumed)
 {
-    return (drain){
-        state, by, 0, fresh, assumed, 0, clang_getNullCursor(), 0, clang_getNullCursor()};
+    return (drain){state, by, 0, fresh, assumed, 0, clang_getNullCursor(), 0, clang_getNullCursor(),
+                   0,     0};
 }
 
 static drain busy(void)
@@ -158,8 +169,11 @@ static drain join(drain a, drain b)
         a.filled |= b.filled;
         a.fresh &= b.fresh;
         a.assumed |= b.assumed;
-        if (ss_ast_is_null(a.by))
+        if (ss_ast_is_null(a.by)) {
             a.by = b.by;
+            a.after_drain = b.after_drain;
+        }
+        a.copy_like |= b.copy_like;
         if (!a.aside)
             a.aside_at = b.aside_at;
         a.aside |= b.aside;
@@ -605,6 +619,61 @@ static void drain_by(flow *f, CXCursor call, uint64_t assumed, int device_wide)
     f->now.wide = wide;
 }
 
+/* Whether the drain 'd' rests on the legacy stream alone, as a synchronous copy's there does: a
+ * copy drained it, or a cuBLAS call that waited for that stream ('copy_like'). Where the unit
+ * creates no stream, functions of other units may have queued work on streams of their own
+ * that such a drain did not wait for (answered). Returns 1 or 0. */
+static int drain_misses(const drain *d)
+{
+    const ss_api *by = d->state == DRAINED ? ss_scope_callee_api(d->by) : NULL;
+    return (by && by->klass == SS_CLASS_COPY) || (by == NULL && d->copy_like);
+}
+
+/* The name of the call 'by' that drained the device, for the words: a cuBLAS function as code
+ * writes it ("cublasSasum"), else the callee's name. Malloc'ed, or NULL. */
+static char *drainer_name(CXCursor by)
+{
+    char *name = ss_cublas_host_result(0, by, NULL);
+    return name ? name : ss_scope_callee_name(by);
+}
+
+/* A cuBLAS call that returns one scalar into host memory (ss_cublas_host_result), on a handle of
+ * the function's own (ss_cublas_own_handle: no code outside the unit can set it to the device
+ * pointer mode): it returns only once the result is there (the cuBLAS documentation, "these
+ * functions are blocking" in the host pointer mode), so it waits for the work it queues and, on
+ * its stream, for all the work queued there before it. Where the device is drained it leaves it
+ * drained, by it ('after_drain'), whatever its stream; on the legacy stream
+ * (ss_cublas_legacy_handle) it drains as a synchronous copy to the host does where such copies
+ * drain (the question's copies_drain), and leaves the state as it is where the question is about
+ * work on other streams ('legacy'). Returns 1 where it did one of these, else 0 (a library's
+ * call, which makes the device busy). */
+static int cublas_flow(flow *f, CXCursor call)
+{
+    char *name = ss_cublas_host_result(f->q->cublas, call, NULL);
+    if (name == NULL)
+        return 0;
+    free(name);
+    if (!ss_cublas_own_handle(f->q->cublas_memo, call))
+        return 0;
+    if (f->now.state == DRAINED) {
+        if (surely_runs(f, call)) {
+            f->now.copy_like = drain_misses(&f->now);
+            f->now.by = call;
+            f->now.after_drain = 1;
+        }
+        return 1;
+    }
+    if (!ss_cublas_legacy_handle(f->q->cublas_memo, f->q->cublas, call))
+        return 0;
+    if (f->q->copies_drain) {
+        drain_by(f, call, 0, 0);
+        if (f->now.state == DRAINED && ss_ast_same_node(f->now.by, call))
+            f->now.copy_like = 1;
+        return 1;
+    }
+    return f->q->legacy;
+}
+
 static void call_flow(flow *f, CXCursor call)
 {
     /* A launch's configuration call is the launch's own part (declared outside the system
@@ -646,7 +715,7 @@ static void call_flow(flow *f, CXCursor call)
         f->worked = 1;
         return;
     }
-    if (api || (f->q->own_default && thrust_on_default(call)))
+    if (api || (f->q->own_default && thrust_on_default(call)) || cublas_flow(f, call))
         return;
     /* A lambda's call operator is followed into its body, as a function of the unit. */
     CXCursor callee = ss_callgraph_callee(f->q->graph, call);
@@ -1571,7 +1640,7 @@ char *ss_context_between_waits(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits 
         return NULL;
     /* Only the calls taken for waits that the two drains rest on stay in 'assumed'. */
     keep_assumed(assumed, before.assumed | after);
-    char *first = ss_scope_callee_name(before.by), *then = ss_scope_callee_name(next);
+    char *first = drainer_name(before.by), *then = ss_scope_callee_name(next);
     char *first_at = ss_callgraph_place(before.by), *then_at = ss_callgraph_place(next);
     char *words = ss_xasprintf(
         "between waits: '%s' at %s drained the device and '%s' at %s waits for it next, with "
@@ -1644,7 +1713,7 @@ char *ss_context_after_join(ss_check_ctx *ctx, CXCursor at)
     if (before.state != DRAINED || ss_ast_is_null(before.by) ||
         !quiet_after(&q, ctx->function, at, 0))
         return NULL;
-    char *name = ss_scope_callee_name(before.by), *place = ss_callgraph_place(before.by);
+    char *name = drainer_name(before.by), *place = ss_callgraph_place(before.by);
     char *fn = ss_qualified_name(ctx->function);
     char *words = ss_xasprintf(
         "after a join: '%s' at %s drained the device, and no work on another stream is queued "
@@ -1882,6 +1951,42 @@ static int straight_statement(CXCursor s)
     return kind == CXCursor_DeclStmt || clang_isExpression(kind);
 }
 
+/* The cuBLAS call that returns its result into host memory (ss_cublas_host_result) on the legacy
+ * stream (ss_cublas_legacy_handle) that the statement 's' is ('cublasSasum(...);', its status
+ * assigned to a variable or declared with it), its arguments staying on the host; else a null
+ * cursor. Such a call returns only once its result is there, so it waits for all the work queued
+ * before it on the legacy stream, as a Thrust algorithm with a synchronous policy does. */
+static CXCursor cublas_statement(ss_check_ctx *ctx, CXCursor s)
+{
+    CXCursor none = clang_getNullCursor(), e = ss_ast_strip(s);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_DeclStmt && ss_ast_child_count(e) == 1) {
+        CXCursor var = ss_ast_child(e, 0);
+        unsigned n = ss_ast_child_count(var);
+        if (clang_getCursorKind(var) != CXCursor_VarDecl || n == 0)
+            return none;
+        e = ss_ast_strip(ss_ast_child(var, n - 1));
+    } else if (k == CXCursor_BinaryOperator && ss_ast_child_count(e) == 2 &&
+               clang_getCursorKind(ss_ast_strip(ss_ast_child(e, 0))) == CXCursor_DeclRefExpr) {
+        char op[8];
+        if (ss_ast_binary_op(e, op, sizeof op) != 0 || strcmp(op, "=") != 0)
+            return none;
+        e = ss_ast_strip(ss_ast_child(e, 1));
+    }
+    int unit = ss_cublas_unit(ctx);
+    char *name = ss_cublas_host_result(unit, e, NULL);
+    if (name == NULL)
+        return none;
+    free(name);
+    if (!ss_cublas_legacy_handle(ctx->cublas_memo, unit, e))
+        return none;
+    for (int a = 0, args = clang_Cursor_getNumArguments(e); a < args; a++) {
+        if (touches_device(clang_Cursor_getArgument(e, (unsigned)a)))
+            return none;
+    }
+    return e;
+}
+
 /* The Thrust algorithm of readback.def's THRUST_SYNC_ALGO rows with a synchronous policy that the
  * statement after the wait 'at' calls (itself the statement; only statements that stay on the host
  * and run through to the next (straight_statement) before it, up to two, none naming the stream
@@ -1891,12 +1996,16 @@ static CXCursor next_thrust(ss_check_ctx *ctx, CXCursor at, CXCursor waited, CXC
 {
     CXCursor stmts[256], none = clang_getNullCursor();
     unsigned index = 0;
+    *stream = none;
     unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
     CXCursor waited_decl = ss_ast_is_null(waited) ? waited : clang_getCursorReferenced(waited);
     if (n == 0 || ss_context_queues_work(ss_check_graph(ctx), stmts[index]))
         return none;
     for (unsigned s = index + 1; s < n && s <= index + 3; s++) {
         CXCursor call = ss_ast_strip(stmts[s]);
+        CXCursor cublas = cublas_statement(ctx, stmts[s]);
+        if (!ss_ast_is_null(cublas))
+            return cublas;
         char *name = thrust_callee(call);
         const char *last = name ? strrchr(name, ':') + 1 : NULL;
         /* the Thrust algorithms that synchronize their stream when they end (readback.def,
@@ -1951,43 +2060,91 @@ static int waits_for_thrust_stream(ss_check_ctx *ctx, CXCursor at, CXCursor wait
     return d.state == DRAINED && !ss_ast_is_null(d.by) && flow_budget >= 0;
 }
 
+/* ", and since this wait drained the device on the loop's previous iteration ..." for the wait
+ * 'at' drained before by 'by' (waits_for_thrust_stream), or NULL where it asks no drain (a wait
+ * for the algorithm's own stream). Malloc'ed. */
+static char *since_words(ss_check_ctx *ctx, CXCursor at, CXCursor by)
+{
+    (void)ctx;
+    if (!ss_ast_is_null(by) && ss_ast_same_node(by, at))
+        return ss_xstrdup(", and since this wait drained the device on the loop's previous "
+                          "iteration no work on another stream is queued on any way the unit "
+                          "reaches it");
+    if (ss_ast_is_null(by))
+        return NULL;
+    char *drainer = drainer_name(by), *place = ss_callgraph_place(by);
+    char *since = ss_xasprintf(", and since '%s' at %s drained the device no work on another "
+                               "stream is queued on any way the unit reaches this wait",
+                               drainer ? drainer : "a wait", place);
+    free(drainer);
+    free(place);
+    return since;
+}
+
 /* "drained anyway: the next statement, 'thrust::inclusive_scan' with the synchronous policy
  * 'thrust::cuda::par' (line 614), waits for the same work on the legacy default stream ..."
  * for a stream or device-wide wait (SYNC401) whose next statement is such a Thrust algorithm
  * (next_thrust) on the stream all the work it waits for is on (waits_for_thrust_stream): the
  * host waits there for that work anyway. Malloc'ed, or NULL. */
-static char *thrust_words(ss_check_ctx *ctx, CXCursor at)
+/* The call of the statement after the stream or device-wide wait 'at' (of ctx->function) that
+ * waits for the same work when it ends (next_thrust, waits_for_thrust_stream), with '*stream'
+ * its stream (a null cursor: the default one) and '*by' the drain the wait rests on; else a null
+ * cursor. */
+static CXCursor made_again(ss_check_ctx *ctx, CXCursor at, CXCursor *stream, CXCursor *by)
 {
+    CXCursor none = clang_getNullCursor();
     const ss_api *api = ss_scope_callee_api(at);
     if (api == NULL || (api->klass != SS_CLASS_DEVICE_SYNC && api->klass != SS_CLASS_STREAM_SYNC))
-        return NULL;
-    CXCursor waited =
-        api->klass == SS_CLASS_STREAM_SYNC ? ss_check_stream_arg(at, api) : clang_getNullCursor();
+        return none;
+    CXCursor waited = api->klass == SS_CLASS_STREAM_SYNC ? ss_check_stream_arg(at, api) : none;
     if (api->klass == SS_CLASS_STREAM_SYNC && ss_ast_is_null(waited))
-        return NULL;
+        return none;
+    CXCursor algorithm = next_thrust(ctx, at, waited, stream);
+    if (ss_ast_is_null(algorithm) || !waits_for_thrust_stream(ctx, at, waited, *stream, by))
+        return none;
+    return algorithm;
+}
+
+/* Whether the readback 'at' (SYNC301) is the call that makes the wait 'wait' again (made_again):
+ * the wait's note then names the readback as the stall, which the readback cannot in turn put
+ * on the wait. Returns 1 or 0. */
+static int makes_wait_again(ss_check_ctx *ctx, CXCursor at, CXCursor wait)
+{
+    if (ss_ast_is_null(wait))
+        return 0;
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(ctx->function, wait, path);
+    free(path);
     CXCursor stream, by;
-    CXCursor algorithm = next_thrust(ctx, at, waited, &stream);
-    if (ss_ast_is_null(algorithm) || !waits_for_thrust_stream(ctx, at, waited, stream, &by))
+    return found > 0 && ss_ast_same_node(made_again(ctx, wait, &stream, &by), at);
+}
+
+static char *thrust_words(ss_check_ctx *ctx, CXCursor at)
+{
+    CXCursor stream, by;
+    CXCursor algorithm = made_again(ctx, at, &stream, &by);
+    if (ss_ast_is_null(algorithm))
         return NULL;
+    char *cublas = ss_cublas_host_result(0, algorithm, NULL);
+    if (cublas) {
+        char *since = since_words(ctx, at, by);
+        char *words = ss_xasprintf(
+            "drained anyway: the next statement, '%s' (line %u), returns its result to host "
+            "memory and so waits for the same work on the legacy default stream, its handle's "
+            "stream%s: it returns only once the result is there%s",
+            cublas, ss_scope_line(algorithm), since ? "" : ", the stream this wait is for",
+            since ? since : "");
+        free(cublas);
+        free(since);
+        return words;
+    }
     char *name = thrust_callee(algorithm);
     char *policy = ss_expr_text(clang_Cursor_getArgument(algorithm, 0));
     char *on = ss_ast_is_null(stream) ? NULL : ss_expr_text(stream);
     char *where = on ? ss_xasprintf("'%s'", on)
                      : ss_xstrdup(ctx->per_thread ? "the per-thread default stream"
                                                   : "the legacy default stream");
-    char *since = NULL;
-    if (!ss_ast_is_null(by) && ss_ast_same_node(by, at)) {
-        since = ss_xstrdup(", and since this wait drained the device on the loop's previous "
-                           "iteration no work on another stream is queued on any way the unit "
-                           "reaches it");
-    } else if (!ss_ast_is_null(by)) {
-        char *drainer = ss_scope_callee_name(by), *place = ss_callgraph_place(by);
-        since = ss_xasprintf(", and since '%s' at %s drained the device no work on another "
-                             "stream is queued on any way the unit reaches this wait",
-                             drainer ? drainer : "a wait", place);
-        free(drainer);
-        free(place);
-    }
+    char *since = since_words(ctx, at, by);
     char *words = ss_xasprintf(
         "drained anyway: the next statement, '%s' with the synchronous policy '%s' (line %u), "
         "waits for the same work on %s%s: it synchronizes that stream when it ends%s",
@@ -2013,7 +2170,7 @@ static char *event_words(ss_check_ctx *ctx, CXCursor at)
     if (d.state != DRAINED || ss_ast_is_null(d.by))
         return NULL;
     CXString event = clang_getCursorSpelling(q.event), stream = clang_getCursorSpelling(q.stream);
-    char *name = ss_scope_callee_name(d.by);
+    char *name = drainer_name(d.by);
     char *where = ss_callgraph_place(d.by);
     char *records = w.count == 1 ? ss_xasprintf("line %u", ss_scope_line(w.first))
                                  : ss_xasprintf("%d records, the first at line %u", w.count,
@@ -2066,6 +2223,29 @@ static char *copy_drain_words(const ss_api *by, int drain_copies, int upload)
             : "the unit creates its streams blocking");
 }
 
+/* Why the cuBLAS call that drained 'd' (cublas_flow) did, with 'drain_copies' (ss_copy_drain):
+ * " (a cuBLAS call that returns its result to host memory, which returns only once it is there:
+ * the device was drained before it, and it waits for the work it queues)"; "" where 'd' was not
+ * drained by one. Malloc'ed. */
+static char *cublas_drain_words(const drain *d, int drain_copies)
+{
+    char *name = d->state == DRAINED ? ss_cublas_host_result(0, d->by, NULL) : NULL;
+    if (name == NULL)
+        return ss_xstrdup("");
+    free(name);
+    if (d->after_drain)
+        return ss_xstrdup(" (a cuBLAS call that returns its result to host memory, which returns "
+                          "only once it is there: the device was drained before it, and it "
+                          "waits for the work it queues)");
+    return ss_xasprintf(" (a cuBLAS call that returns its result to host memory, which returns "
+                        "only once it is there, and so waits for all the work queued before it "
+                        "on the legacy stream, its handle's: %s)",
+                        drain_copies == SS_COPY_DRAIN_LEGACY_ONLY
+                            ? "the unit creates no stream and names none but the legacy one, so "
+                              "all its work is queued there"
+                            : "the unit creates its streams blocking");
+}
+
 /* Whether the copy that drained 'd' may miss streams that the call 'at' waits for: 'at' waits
  * for every stream (a wait for the whole device, or a call that synchronizes it implicitly,
  * SYNC402's), and the copy is on the legacy stream of a unit that creates no stream
@@ -2073,10 +2253,9 @@ static char *copy_drain_words(const ss_api *by, int drain_copies, int upload)
 static int copy_misses_streams(int drain_copies, CXCursor at, const drain *d)
 {
     const ss_api *waits = ss_scope_callee_api(at);
-    const ss_api *by = d->state == DRAINED ? ss_scope_callee_api(d->by) : NULL;
     return drain_copies == SS_COPY_DRAIN_LEGACY_ONLY && waits &&
-           (waits->klass == SS_CLASS_DEVICE_SYNC || waits->sync == SS_SYNC_DEVICE) && by &&
-           by->klass == SS_CLASS_COPY;
+           (waits->klass == SS_CLASS_DEVICE_SYNC || waits->sync == SS_SYNC_DEVICE) &&
+           drain_misses(d);
 }
 
 /* The drain 'd' found at the call 'at', or busy where it does not answer for it: where the
@@ -2149,14 +2328,16 @@ static char *wide_words(const drain *d, int drain_copies, CXCursor at)
 static char *nothing_queued_words(ss_check_ctx *ctx, CXCursor at, const drain *d, int drain_copies,
                                   const char *what)
 {
-    char *name = ss_scope_callee_name(d->by);
+    char *name = drainer_name(d->by);
     char *where = ss_callgraph_place(d->by);
     const ss_api *by = ss_scope_callee_api(d->by);
     /* A copy from the host waits for all work before it starts, but from pageable memory it
      * returns once its data is staged: its own transfer may still be queued. */
     int upload = by && by->klass == SS_CLASS_COPY &&
                  copy_direction(ctx->function, d->by, by) == SS_COPY_KIND_H2D;
-    char *aside = aside_words(d), *why = copy_drain_words(by, drain_copies, upload);
+    char *aside = aside_words(d);
+    char *why =
+        by ? copy_drain_words(by, drain_copies, upload) : cublas_drain_words(d, drain_copies);
     char *wide = wide_words(d, drain_copies, at);
     char *words = ss_xasprintf(
         "drained: the device has nothing queued here%s: '%s' at %s drained it%s%s, and no "
@@ -2400,6 +2581,10 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     flow_budget = FLOW_BUDGET;
     drain d = state_at(&device, ctx->function, at, 0);
     d = answered(drain_copies, at, d);
+    /* A wait right before a readback that makes it again ("drained anyway") does not make the
+     * readback's note too: one of them is the stall. */
+    if (d.state == DRAINED && rule == SS_RULE_SCALAR_READBACK && makes_wait_again(ctx, at, d.by))
+        d = busy();
     if (d.state == DRAINED && (copy || !d.filled))
         return nothing_queued_words(ctx, at, &d, drain_copies, copy ? "copy" : "wait");
     /* The later wait must be device-wide, and not drained already on every way to it (by this

@@ -451,8 +451,9 @@ static CXCursor assigned_var(CXCursor stmt)
     return clang_getNullCursor();
 }
 
-/* The value a readback gives the host: the destination of a device-to-host copy, or the
- * variable a call's result initializes or is assigned to ('stmt' holds the call). */
+/* The value a readback gives the host: the destination of a device-to-host copy or of a cuBLAS
+ * call's host result, or the variable a call's result initializes or is assigned to ('stmt'
+ * holds the call). */
 static CXCursor value_var(ss_check_ctx *ctx, CXCursor at, CXCursor stmt)
 {
     const ss_api *api = ss_scope_callee_api(at);
@@ -470,6 +471,13 @@ static CXCursor value_var(ss_check_ctx *ctx, CXCursor at, CXCursor stmt)
         if (is_own_member(e))
             return clang_getCursorReferenced(e);
         return destination_value(dst);
+    }
+    /* A cuBLAS call that returns its result into host memory: that memory. */
+    CXCursor result;
+    char *cublas = ss_cublas_host_result(0, at, &result);
+    if (cublas) {
+        free(cublas);
+        return destination_value(result);
     }
     return assigned_var(stmt);
 }
@@ -1924,8 +1932,10 @@ static char *inherent_search(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, us
     /* A CUDA API call returns an error code, not the value: an error-checking macro's 'if
      * ((err = call) != cudaSuccess)' branches on the code. */
     char *callee = ss_scope_callee_name(at);
-    int returns_value = callee == NULL || ss_api_find(callee) == NULL;
+    char *cublas = ss_cublas_host_result(0, at, NULL); /* returns a status, too */
+    int returns_value = (callee == NULL || ss_api_find(callee) == NULL) && cublas == NULL;
     free(callee);
+    free(cublas);
     /* The statement of a block that holds the call, and what it holds the call in. */
     for (size_t i = found > 0 ? (size_t)found : 0; i > 0 && words == NULL; i--) {
         CXCursor up = path[i - 1];

@@ -472,3 +472,341 @@ char *ss_check_work_name(CXCursor work)
     free(callee);
     return name;
 }
+
+/* ------------------------------------------------------------------------------------------
+ * cuBLAS handles. */
+
+/* The name of the function 'call' calls, where it is a declaration of the system headers whose
+ * name starts with "cublas"; malloc'ed, or NULL. */
+static char *cublas_callee(CXCursor call)
+{
+    if (clang_getCursorKind(call) != CXCursor_CallExpr)
+        return NULL;
+    CXCursor decl = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl ||
+        !clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
+        return NULL;
+    CXString s = clang_getCursorSpelling(decl);
+    const char *name = clang_getCString(s);
+    char *copy = name && strncmp(name, "cublas", 6) == 0 ? ss_xstrdup(name) : NULL;
+    clang_disposeString(s);
+    return copy;
+}
+
+/* Whether 'call' makes another device (or context) the current one. */
+static int device_switch(CXCursor call)
+{
+    if (ss_scope_is_set_device(call))
+        return 1;
+    char *name = ss_scope_callee_name(call);
+    int yes = name && (strncmp(name, "cuCtxSetCurrent", 15) == 0 ||
+                       strncmp(name, "cuCtxPushCurrent", 16) == 0 ||
+                       strncmp(name, "cuCtxPopCurrent", 15) == 0);
+    free(name);
+    return yes;
+}
+
+static enum CXChildVisitResult find_cublas_facts(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *facts = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && device_switch(c))
+        *facts |= SS_CUBLAS_STREAM_SET; /* the handle's device may not be the current one */
+    char *name = cublas_callee(c);
+    if (name == NULL)
+        return CXChildVisit_Recurse;
+    if (ss_readback_find(name, SS_READBACK_CUBLAS_SET_STREAM)) {
+        *facts |= SS_CUBLAS_STREAM_SET;
+    } else if (ss_readback_find(name, SS_READBACK_CUBLAS_POINTER_MODE)) {
+        CXCursor mode = clang_Cursor_getNumArguments(c) > 1
+                            ? ss_ast_strip(clang_Cursor_getArgument(c, 1))
+                            : clang_getNullCursor();
+        CXCursor constant = clang_getCursorReferenced(mode);
+        int host = 0;
+        if (clang_getCursorKind(mode) == CXCursor_DeclRefExpr &&
+            clang_getCursorKind(constant) == CXCursor_EnumConstantDecl) {
+            CXString s = clang_getCursorSpelling(constant);
+            host = ss_readback_find(clang_getCString(s), SS_READBACK_CUBLAS_HOST_MODE) != NULL;
+            clang_disposeString(s);
+        }
+        if (!host)
+            *facts |= SS_CUBLAS_DEVICE_MODE;
+    }
+    free(name);
+    return CXChildVisit_Recurse;
+}
+
+int ss_cublas_unit(ss_check_ctx *ctx)
+{
+    if (ctx->cublas == 0) {
+        int facts = SS_CUBLAS_LOOKED | (ctx->per_thread ? SS_CUBLAS_STREAM_SET : 0);
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_cublas_facts, &facts);
+        ctx->cublas = facts;
+    }
+    return ctx->cublas;
+}
+
+char *ss_cublas_host_result(int unit, CXCursor call, CXCursor *result)
+{
+    if (unit & SS_CUBLAS_DEVICE_MODE)
+        return NULL;
+    char *name = cublas_callee(call);
+    int nargs = clang_Cursor_getNumArguments(call);
+    if (name == NULL || !ss_readback_find(name, SS_READBACK_CUBLAS_HOST_RESULT) || nargs < 2) {
+        free(name);
+        return NULL;
+    }
+    CXType ftype = clang_getCursorType(clang_getCursorReferenced(call));
+    CXString ts = clang_getTypeSpelling(clang_getArgType(ftype, 0));
+    int handle = strcmp(clang_getCString(ts), "cublasHandle_t") == 0;
+    clang_disposeString(ts);
+    if (!handle) {
+        free(name);
+        return NULL;
+    }
+    if (result)
+        *result = clang_Cursor_getArgument(call, (unsigned)(nargs - 1));
+    /* cublas_v2.h's macros: cublasSasum is cublasSasum_v2, cublasSasum_64 cublasSasum_v2_64. */
+    char *v2 = strstr(name, "_v2");
+    if (v2 && (v2[3] == '\0' || strcmp(v2 + 3, "_64") == 0))
+        memmove(v2, v2 + 3, strlen(v2 + 3) + 1);
+    return name;
+}
+
+/* The uses of a handle variable in its function: each a handle argument of a cuBLAS call or
+ * the address given to cublasCreate ('allowed', filled as the walk meets those calls, which
+ * come before their arguments), or another ('other'). */
+typedef struct handle_walk {
+    CXCursor var;
+    CXCursor allowed[64];
+    size_t allowed_count;
+    int other;
+} handle_walk;
+
+static int names_handle(CXCursor e, CXCursor var)
+{
+    return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
+static enum CXChildVisitResult find_handle_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+    handle_walk *w = data;
+    char *name = cublas_callee(c);
+    if (name && clang_Cursor_getNumArguments(c) > 0) {
+        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(c, 0));
+        if (ss_readback_find(name, SS_READBACK_CUBLAS_CREATE) &&
+            clang_getCursorKind(arg) == CXCursor_UnaryOperator)
+            arg = ss_ast_strip(ss_ast_child(arg, 0));
+        if (names_handle(arg, w->var)) {
+            if (w->allowed_count < sizeof w->allowed / sizeof *w->allowed)
+                w->allowed[w->allowed_count++] = arg;
+            else
+                w->other = 1;
+        }
+    }
+    free(name);
+    if (names_handle(c, w->var)) {
+        int allowed = 0;
+        for (size_t i = 0; i < w->allowed_count && !allowed; i++)
+            allowed = ss_ast_same_node(c, w->allowed[i]);
+        if (!allowed) {
+            w->other = 1;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* What is known of a handle variable: whether it is the function's own (ss_cublas_own_handle),
+ * and whether its function runs closed (runs_closed; -1 not asked yet). */
+typedef struct cublas_fact {
+    CXCursor var;
+    int own, closed;
+} cublas_fact;
+
+struct ss_cublas_memo {
+    cublas_fact *rows;
+    size_t count, cap;
+};
+
+ss_cublas_memo *ss_cublas_memo_new(void)
+{
+    return ss_xcalloc(1, sizeof(ss_cublas_memo));
+}
+
+void ss_cublas_memo_free(ss_cublas_memo *memo)
+{
+    if (memo)
+        free(memo->rows);
+    free(memo);
+}
+
+/* The row of 'var' in 'memo' (made, with own -1 and closed -1, where missing), or NULL without
+ * a memo. */
+static cublas_fact *memo_row(ss_cublas_memo *memo, CXCursor var)
+{
+    if (memo == NULL)
+        return NULL;
+    for (size_t i = 0; i < memo->count; i++) {
+        if (clang_equalCursors(memo->rows[i].var, var))
+            return &memo->rows[i];
+    }
+    if (memo->count == memo->cap) {
+        memo->cap = memo->cap ? memo->cap * 2 : 8;
+        memo->rows = ss_xreallocarray(memo->rows, memo->cap, sizeof *memo->rows);
+    }
+    memo->rows[memo->count] = (cublas_fact){var, -1, -1};
+    return &memo->rows[memo->count++];
+}
+
+/* The handle variable of the cuBLAS call 'call' (its first argument, a variable named), or a
+ * null cursor. */
+static CXCursor handle_var(CXCursor call)
+{
+    if (clang_Cursor_getNumArguments(call) < 1)
+        return clang_getNullCursor();
+    CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(call, 0));
+    CXCursor var = clang_getCursorReferenced(arg);
+    if (clang_getCursorKind(arg) != CXCursor_DeclRefExpr ||
+        clang_getCursorKind(var) != CXCursor_VarDecl)
+        return clang_getNullCursor();
+    return var;
+}
+
+static int own_handle(CXCursor var);
+
+int ss_cublas_own_handle(ss_cublas_memo *memo, CXCursor call)
+{
+    CXCursor var = handle_var(call);
+    if (ss_ast_is_null(var))
+        return 0;
+    cublas_fact *row = memo_row(memo, var);
+    if (row == NULL)
+        return own_handle(var);
+    if (row->own < 0)
+        row->own = own_handle(var);
+    return row->own;
+}
+
+static int own_handle(CXCursor var)
+{
+    enum CX_StorageClass storage = clang_Cursor_getStorageClass(var);
+    CXCursor function = clang_getCursorSemanticParent(var);
+    enum CXCursorKind fk = clang_getCursorKind(function);
+    if ((storage != CX_SC_None && storage != CX_SC_Auto) ||
+        clang_getCanonicalType(clang_getCursorType(var)).kind != CXType_Pointer ||
+        (fk != CXCursor_FunctionDecl && fk != CXCursor_CXXMethod && fk != CXCursor_Constructor &&
+         fk != CXCursor_Destructor && fk != CXCursor_FunctionTemplate &&
+         fk != CXCursor_ConversionFunction))
+        return 0;
+    /* Its initializer, if any, a null constant. */
+    for (unsigned i = 0, n = ss_ast_child_count(var); i < n; i++) {
+        CXCursor init = ss_ast_child(var, i);
+        if (!clang_isExpression(clang_getCursorKind(init)))
+            continue;
+        enum CXCursorKind k = clang_getCursorKind(ss_ast_strip(init));
+        long long value = -1;
+        if (k != CXCursor_CXXNullPtrLiteralExpr && k != CXCursor_GNUNullExpr &&
+            !(ss_ast_eval_int(init, &value) == 0 && value == 0))
+            return 0;
+    }
+    handle_walk w;
+    memset(&w, 0, sizeof w);
+    w.var = var;
+    clang_visitChildren(function, find_handle_uses, &w);
+    return !w.other;
+}
+
+/* Whether 'decl' is a declaration of the system headers, or of those served from memory in place
+ * of a toolkit ('/__syncscope__/'). */
+static int library_decl(CXCursor decl)
+{
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
+        return 1;
+    CXFile file = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(decl), &file, NULL, NULL, NULL);
+    CXString name = clang_getFileName(file);
+    const char *path = clang_getCString(name);
+    int virtual_file = path && strncmp(path, "/__syncscope__/", 15) == 0;
+    clang_disposeString(name);
+    return virtual_file;
+}
+
+/* Whether the calls of 'function' (a definition) run only code that lint sees to switch no
+ * device: cuBLAS functions, the CUDA API of the table, launches, plain C functions of the system
+ * headers given no function pointer, constructors of the system headers' types at file scope
+ * (dim3), and the unit's own functions that do the same ('depth' of them down, at most three). A
+ * function of another unit, a call through a pointer, a method or template of a library (which may
+ * call back into any code) may make another device current. */
+typedef struct closed_walk {
+    int depth, open;
+} closed_walk;
+
+static int runs_closed(CXCursor function, int depth);
+
+static enum CXChildVisitResult find_open_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    closed_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_scope_is_launch(c) ||
+        ss_scope_is_launch_config(c) || ss_scope_callee_api(c) != NULL)
+        return CXChildVisit_Recurse;
+    char *cublas = cublas_callee(c);
+    int library = cublas != NULL;
+    free(cublas);
+    if (library)
+        return CXChildVisit_Recurse;
+    CXCursor decl = clang_getCursorReferenced(c);
+    int system = library_decl(decl);
+    enum CXCursorKind scope =
+        clang_getCursorKind(clang_getCursorSemanticParent(clang_getCursorSemanticParent(decl)));
+    if (clang_getCursorKind(decl) == CXCursor_Constructor && system &&
+        (scope == CXCursor_TranslationUnit || scope == CXCursor_LinkageSpec ||
+         scope == CXCursor_UnexposedDecl)) {
+        /* A constructor of a plain type of the toolkit at file scope: 'dim3(1)' of a launch. */
+    } else if (clang_getCursorKind(decl) != CXCursor_FunctionDecl) {
+        w->open = 1;
+    } else if (system) {
+        CXType ftype = clang_getCursorType(decl);
+        for (int i = 0, n = clang_getNumArgTypes(ftype); i < n && !w->open; i++) {
+            CXType t = clang_getCanonicalType(clang_getArgType(ftype, (unsigned)i));
+            CXType pointee = clang_getCanonicalType(clang_getPointeeType(t));
+            w->open = t.kind == CXType_Pointer && (pointee.kind == CXType_FunctionProto ||
+                                                   pointee.kind == CXType_FunctionNoProto);
+        }
+        CXCursor parent_decl = clang_getCursorSemanticParent(decl);
+        if (clang_getCursorKind(parent_decl) == CXCursor_Namespace ||
+            clang_getCursorKind(parent_decl) == CXCursor_ClassDecl ||
+            clang_getCursorKind(parent_decl) == CXCursor_StructDecl)
+            w->open = 1; /* a C++ library's function: std::for_each, std::thread, ... */
+    } else {
+        CXCursor def = clang_getCursorDefinition(decl);
+        w->open = ss_ast_is_null(def) || w->depth >= 3 || !runs_closed(def, w->depth + 1);
+    }
+    return w->open ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int runs_closed(CXCursor function, int depth)
+{
+    closed_walk w = {depth, 0};
+    clang_visitChildren(function, find_open_call, &w);
+    return !w.open;
+}
+
+int ss_cublas_legacy_handle(ss_cublas_memo *memo, int unit, CXCursor call)
+{
+    if ((unit & SS_CUBLAS_STREAM_SET) || !ss_cublas_own_handle(memo, call))
+        return 0;
+    /* The handle is on the device that was current when the function made it: the unit switches
+     * no device, and the function runs no code that may (runs_closed), so that its device is the
+     * current one at the call. */
+    CXCursor var = handle_var(call);
+    cublas_fact *row = memo_row(memo, var);
+    if (row && row->closed >= 0)
+        return row->closed;
+    int closed = runs_closed(clang_getCursorSemanticParent(var), 0);
+    if (row)
+        row->closed = closed;
+    return closed;
+}

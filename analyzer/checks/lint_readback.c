@@ -1,6 +1,7 @@
 /* lint_readback.c: SYNC301, a single value read back from the device that makes the host wait for
  * all queued work: small device-to-host copies, Thrust element reads and value-returning
- * algorithms, libtorch item()/cpu()/nonzero() and friends (names from rules/readback.def). */
+ * algorithms (and the partitions, which read their count back), libtorch item()/cpu()/nonzero()
+ * and friends, cuBLAS reductions into host memory (names from rules/readback.def). */
 #include "ast.h"
 #include "checks.h"
 #include "common.h"
@@ -517,6 +518,15 @@ static void thrust_algorithm(ss_check_ctx *ctx, CXCursor call, const char *quali
         free(what);
         return;
     }
+    row = ss_readback_find(qualified, SS_READBACK_THRUST_COUNT_ALGO);
+    if (row && device_range(call)) {
+        char *what = ss_xasprintf("'%s' on a device range reads the count of the elements it "
+                                  "selects back to the host",
+                                  row->name);
+        report_call(ctx, call, what, thrust_fix);
+        free(what);
+        return;
+    }
     row = ss_readback_find(qualified, SS_READBACK_THRUST_ITER_ALGO);
     if (row == NULL || !device_range(call))
         return;
@@ -577,6 +587,31 @@ static void thrust_conversion(ss_check_ctx *ctx, CXCursor call, CXCursor convers
     report_call(ctx, call, what, element_fix);
     free(what);
     free(text);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * cuBLAS. */
+
+static const char cublas_fix[] =
+    "set CUBLAS_POINTER_MODE_DEVICE on the handle and return the result into device memory, "
+    "then read it back once, or less often";
+
+/* A cuBLAS call that returns one scalar into host memory (ss_cublas_host_result): it returns
+ * only once the result is there. Not where the result is provably device memory (a handle
+ * whose device pointer mode another unit set). */
+static void cublas_call(ss_check_ctx *ctx, CXCursor call)
+{
+    CXCursor result;
+    char *name = ss_cublas_host_result(ss_cublas_unit(ctx), call, &result);
+    if (name == NULL)
+        return;
+    if (!ss_check_is_device_pointer(ctx->function, result)) {
+        char *what = ss_xasprintf(
+            "'%s' returns its result to host memory (the default host pointer mode)", name);
+        report_call(ctx, call, what, cublas_fix);
+        free(what);
+    }
+    free(name);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -755,6 +790,7 @@ void ss_check_readback_call(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         char *q = ss_qualified_name(callee);
         thrust_algorithm(ctx, call, q);
         torch_function(ctx, call, q);
+        cublas_call(ctx, call);
         free(q);
     }
 }

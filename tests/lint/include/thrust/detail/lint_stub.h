@@ -183,4 +183,19 @@ Out inclusive_scan_by_key(const Policy &policy, Keys first, Keys last, Values va
 template <typename Policy, typename It> void sort(const Policy &policy, It first, It last);
 template <typename Policy, typename It, typename T>
 void fill(const Policy &policy, It first, It last, const T &value);
+template <typename A, typename B> struct pair {
+    A first;
+    B second;
+};
+template <typename Policy, typename It, typename Pred>
+It partition(const Policy &policy, It first, It last, Pred pred);
+template <typename It, typename Pred> It partition(It first, It last, Pred pred);
+template <typename Policy, typename It, typename Pred>
+It stable_partition(const Policy &policy, It first, It last, Pred pred);
+template <typename Policy, typename It, typename Out1, typename Out2, typename Pred>
+pair<Out1, Out2> partition_copy(const Policy &policy, It first, It last, Out1 in, Out2 out,
+                                Pred pred);
+template <typename Policy, typename It, typename Out1, typename Out2, typename Pred>
+pair<Out1, Out2> stable_partition_copy(const Policy &policy, It first, It last, Out1 in, Out2 out,
+                                       Pred pred);
 } // namespace thrust
