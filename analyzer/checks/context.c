@@ -175,13 +175,14 @@ static char *set_up_words(ss_check_ctx *ctx, const ss_loop_context *loop)
     return note;
 }
 
-/* The words that make a note of a finding whose call runs on every iteration of 'loop': the
- * loop times itself (benchmark), runs during set-up or teardown, sweeps a few settings or runs
- * the call once in a while; a pageable copy whose next statement waits for it (the wait in the
- * loop is the cost, a SYNC401 of its own) or that hands the data to the caller; data staged
- * between devices through the host; nothing queued to wait for; what the host needs at once
- * (needed_words); a buffer that only grows or is allocated on first use; a queue refilled
- * when it runs dry. Malloc'ed, or NULL; '*not_timed' as ss_context_timing_words. */
+/* The words that make a note of a finding whose call runs on every iteration of 'loop': the loop
+ * times itself (benchmark), runs during set-up or teardown, sweeps a few settings or repeats a few
+ * warm-up rounds beside the loop that repeats, or runs the call once in a while; a pageable copy
+ * whose next statement waits for it (the wait in the loop is the cost, a SYNC401 of its own) or
+ * that hands the data to the caller; data staged between devices through the host; nothing queued
+ * to wait for; what the host needs at once (needed_words); a buffer that only grows or is
+ * allocated on first use; a queue refilled when it runs dry. Malloc'ed, or NULL; '*not_timed' as
+ * ss_context_timing_words. */
 static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
                           const ss_loop_context *loop, char **not_timed)
 {

@@ -1,13 +1,12 @@
-/* context_cases.h: the cases that make a finding a note where it would be a warning, one file
- * each concern, for ss_context_apply (context.c): the host needs the value at once or the
- * function hands the data to its caller (inherent.c), or goes through the buffer it copied
- * back (host_reads.c), the copy's stream or the device has nothing queued (idle.c,
- * drained.c), a loop's iterations that cost little: a buffer that only grows, a loop that
- * times itself, a sweep over a constant array of settings (loop_notes.c), and calls that run
- * on no ordinary run: teardown, dead branches, opt-in switches, functions nothing calls
- * (rare_paths.c). Each returns the words added to the message ("inherent: ...", "idle: ...",
- * ...), malloc'ed, or NULL when its case does not apply. Private to context.c and these
- * files. */
+/* context_cases.h: the cases that make a finding a note where it would be a warning, one file each
+ * concern, for ss_context_apply (context.c): the host needs the value at once or the function
+ * hands the data to its caller (inherent.c), or goes through the buffer it copied back
+ * (host_reads.c), the copy's stream or the device has nothing queued (idle.c, drained.c), a loop's
+ * iterations that cost little: a buffer that only grows, a loop that times itself, a sweep over a
+ * constant array of settings, warm-up rounds of a constant count (loop_notes.c), and calls that
+ * run on no ordinary run: teardown, dead branches, opt-in switches, functions nothing calls
+ * (rare_paths.c). Each returns the words added to the message ("inherent: ...", "idle: ...", ...),
+ * malloc'ed, or NULL when its case does not apply. Private to context.c and these files. */
 #ifndef SS_ANALYZER_CHECKS_CONTEXT_CASES_H
 #define SS_ANALYZER_CHECKS_CONTEXT_CASES_H
 
@@ -398,7 +397,15 @@ char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
  * to the variable it steps through, or to an element it indexes), lies in no other loop, is in a
  * function that runs once (ss_callgraph_runs_once), and the call 'at' is in no other loop on
  * the way (in its function, and in each function of the chain of calls from the loop): what
- * runs on its iterations costs a fixed few calls in a run. */
+ * runs on its iterations costs a fixed few calls in a run. Also "bounded: the loop at line 29
+ * runs at most 4 times (a constant count), outside any other loop, beside the loop at line 44,
+ * whose count is not bounded; and 'main' runs once" for priming or warm-up rounds: a loop with a
+ * constant count of at most 16 (literal, macro or constexpr bounds with a constant step, or a
+ * range-for over a fixed-size array), in no other loop, in a function that runs once and marked
+ * hot by no configuration, the loops between it and the call running once per device or a
+ * constant few times and the call in no loop of the functions on the way (whose function no
+ * other loop of the unit reaches), where the same function has a loop beside it that enqueues
+ * device work and whose count is not bounded (itself, or in a function it calls). */
 char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
 /* at_hand.c. For work on the legacy stream (SYNC101, SYNC102) in ctx->function: "no stream

@@ -1,11 +1,13 @@
-/* loop_notes.c: loops whose iterations cost little although they enqueue device work: a call
- * that runs only when a buffer grows (or while it is unset), a loop that times itself (a
- * benchmark), a sweep over a constant array of settings in a function that runs once, a branch
- * taken on one pass of the outermost loop, a call once per pass beside an inner loop that
- * blocks the host on each of its own iterations (context_cases.h). */
+/* loop_notes.c: loops whose iterations cost little although they enqueue device work: a call that
+ * runs only when a buffer grows (or while it is unset), a loop that times itself (a benchmark), a
+ * sweep over a constant array of settings in a function that runs once, warm-up rounds of a
+ * constant count beside the loop that repeats, a branch taken on one pass of the outermost loop, a
+ * call once per pass beside an inner loop that blocks the host on each of its own iterations
+ * (context_cases.h). */
 #include "ast.h"
 #include "callgraph.h"
 #include "common.h"
+#include "context.h"
 #include "context_cases.h"
 #include "dataflow.h"
 #include "log.h"
@@ -1601,11 +1603,13 @@ static char *bounded_trips(CXCursor loop)
     return words;
 }
 
+static char *warm_up_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
+
 char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
     char *trips = bounded_trips(loop->loop);
     if (trips == NULL)
-        return NULL;
+        return warm_up_words(ctx, loop, at);
     char *why = NULL;
     if (!alone_in_loop(ctx, loop, at) ||
         !ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why)) {
@@ -1975,5 +1979,371 @@ char *ss_context_per_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
         ss_scope_line(inner.loop), in ? in : "", ss_scope_line(inner.wait), outer);
     free(in);
     free(outer);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Loops that run a constant few times beside the work that repeats: priming or warm-up rounds
+ * before a solve ('for (int i = 0; i < 4; ++i)', a halo pushed and waited for), run once per
+ * program. Their waits cost a fixed few stalls; the loop whose count is not bounded is the one
+ * that repeats. A function whose only loop has a literal count keeps its warning: that loop is
+ * its work, written with a count the real program would raise. */
+
+/* Bounds further from zero are not read (their difference must not overflow). */
+#define COUNT_LIMIT (1LL << 40)
+
+/* Whether 'e' evaluates to an integer constant (a literal, a macro, a constexpr or const
+ * variable with a constant initializer) within COUNT_LIMIT, into '*v'. */
+static int small_constant(CXCursor e, long long *v)
+{
+    return ss_ast_eval_int(e, v) == 0 && *v > -COUNT_LIMIT && *v < COUNT_LIMIT;
+}
+
+/* The size of the array or 'std::array' a range-for 'loop' goes through, or -1. */
+static long long range_count(CXCursor loop)
+{
+    for (unsigned i = 0; i < ss_ast_child_count(loop); i++) {
+        CXCursor c = ss_ast_strip(ss_ast_child(loop, i));
+        if (!clang_isExpression(clang_getCursorKind(c)))
+            continue;
+        CXType t = clang_getCanonicalType(clang_getCursorType(c));
+        if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+            t = clang_getCanonicalType(clang_getPointeeType(t));
+        return t.kind == CXType_ConstantArray ? clang_getArraySize(t) : fixed_size(t);
+    }
+    return -1;
+}
+
+/* The counter a 'for' loop's first part 'init' sets to a constant (it declares it, or assigns
+ * it), its value into '*from'; or a null cursor. */
+static CXCursor counter_set(CXCursor init, long long *from)
+{
+    char op[8];
+    if (clang_getCursorKind(init) == CXCursor_DeclStmt && ss_ast_child_count(init) == 1) {
+        CXCursor decl = ss_ast_child(init, 0);
+        unsigned n = ss_ast_child_count(decl);
+        if (clang_getCursorKind(decl) == CXCursor_VarDecl && n > 0 &&
+            small_constant(ss_ast_child(decl, n - 1), from))
+            return decl;
+    } else if (clang_getCursorKind(init) == CXCursor_BinaryOperator &&
+               ss_ast_binary_op(init, op, sizeof op) == 0 && strcmp(op, "=") == 0 &&
+               small_constant(ss_ast_child(init, 1), from)) {
+        CXCursor var = named_decl(ss_ast_child(init, 0));
+        if (!ss_ast_is_null(var) && clang_getCursorKind(var) == CXCursor_VarDecl)
+            return var;
+    }
+    return clang_getNullCursor();
+}
+
+/* How a 'for' condition compares its counter with a constant, read as 'counter OP bound'. */
+typedef enum compare_op { CMP_NONE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_NE } compare_op;
+
+/* The comparison 'cond' makes of the counter 'var' with a constant, into '*to': 'var < 4', or
+ * '4 > var' read the other way round. CMP_NONE for any other condition. */
+static compare_op counter_bound(CXCursor cond, CXCursor var, long long *to)
+{
+    static const char *const ops[] = {"<", "<=", ">", ">=", "!="};
+    static const compare_op as_is[] = {CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_NE};
+    static const compare_op flipped[] = {CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_NE};
+    char op[8];
+    if (clang_getCursorKind(cond) != CXCursor_BinaryOperator || ss_ast_child_count(cond) != 2 ||
+        ss_ast_binary_op(cond, op, sizeof op) != 0)
+        return CMP_NONE;
+    int left = names_var(ss_ast_child(cond, 0), var);
+    if (!left && !names_var(ss_ast_child(cond, 1), var))
+        return CMP_NONE;
+    if (!small_constant(ss_ast_child(cond, left ? 1 : 0), to))
+        return CMP_NONE;
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        if (strcmp(op, ops[i]) == 0)
+            return left ? as_is[i] : flipped[i];
+    }
+    return CMP_NONE;
+}
+
+/* The constant step the third part 'inc' of a 'for' gives its counter 'var' ('++': 1, '--':
+ * -1, '+= c', '-= c'), or 0. */
+static long long counter_step(CXCursor inc, CXCursor var)
+{
+    enum CXCursorKind k = clang_getCursorKind(inc);
+    long long step = 0;
+    if (k == CXCursor_UnaryOperator && names_var(ss_ast_child(inc, 0), var)) {
+        char *text = ss_expr_text(inc);
+        step = text && strstr(text, "++") ? 1 : text && strstr(text, "--") ? -1 : 0;
+        free(text);
+    } else if (k == CXCursor_CompoundAssignOperator && names_var(ss_ast_child(inc, 0), var)) {
+        char op[8];
+        if (ss_ast_binary_op(inc, op, sizeof op) != 0 ||
+            !small_constant(ss_ast_child(inc, 1), &step))
+            return 0;
+        step = strcmp(op, "+=") == 0 ? step : strcmp(op, "-=") == 0 ? -step : 0;
+    }
+    return step;
+}
+
+/* How many times a counter goes from 'from' by 'step' while 'counter OP to' holds, or -1 when
+ * it would not reach the end that way. */
+static long long count_of(compare_op op, long long from, long long to, long long step)
+{
+    long long span = to - from;
+    if ((op == CMP_LT || op == CMP_LE) && step > 0) {
+        span += op == CMP_LE;
+        return span <= 0 ? 0 : (span + step - 1) / step;
+    }
+    if ((op == CMP_GT || op == CMP_GE) && step < 0) {
+        span = -span + (op == CMP_GE);
+        return span <= 0 ? 0 : (span - step - 1) / -step;
+    }
+    if (op == CMP_NE && step != 0 && span % step == 0 && span / step >= 0)
+        return span / step;
+    return -1;
+}
+
+/* How many times 'loop' runs when that is a constant: a range-for over an array of constant
+ * size or a 'std::array'; or a 'for' whose first part sets its counter to a constant (declares
+ * it or assigns it), whose condition compares the counter with a constant ('<', '<=', '>',
+ * '>=', '!='; either side), whose third part steps it by a constant towards that constant
+ * ('++', '--', '+= c', '-= c') and whose body does not change it. Returns the count, or -1. */
+static long long constant_count(CXCursor loop)
+{
+    enum CXCursorKind k = clang_getCursorKind(loop);
+    if (k == CXCursor_CXXForRangeStmt)
+        return range_count(loop);
+    if (k != CXCursor_ForStmt || ss_ast_child_count(loop) != 4)
+        return -1;
+    long long from, to;
+    CXCursor var = counter_set(ss_ast_strip(ss_ast_child(loop, 0)), &from);
+    if (ss_ast_is_null(var))
+        return -1;
+    compare_op op = counter_bound(ss_ast_strip(ss_ast_child(loop, 1)), var, &to);
+    long long step = counter_step(ss_ast_strip(ss_ast_child(loop, 2)), var);
+    named_walk counter = {{var}, 1, 0, 0};
+    if (op == CMP_NONE || step == 0 || changes_named(ss_ast_child(loop, 3), &counter))
+        return -1;
+    return count_of(op, from, to, step);
+}
+
+/* The call of cudaSetDevice that runs on every iteration of 'loop' (device_loop_set, or one
+ * inside an error-checking macro's block: 'CHECK(cudaSetDevice(d));', anywhere its body runs
+ * it whenever it runs, outside inner loops) and sets the device to the variable the loop steps
+ * through or an element it indexes; or a null cursor. */
+typedef struct set_device_walk {
+    CXCursor body, var, found;
+} set_device_walk;
+
+static enum CXChildVisitResult find_set_device(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    set_device_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr || ss_scope_is_loop(c))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_CallExpr && ss_scope_is_set_device(c) &&
+        clang_Cursor_getNumArguments(c) == 1 && device_of(clang_Cursor_getArgument(c, 0), w->var) &&
+        ss_context_runs_whenever(w->body, c)) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static CXCursor each_device_set(CXCursor loop)
+{
+    CXCursor var, body;
+    CXCursor set = device_loop_set(loop, &var);
+    if (!ss_ast_is_null(set))
+        return set;
+    var = stepped_variable(loop, &body);
+    set_device_walk w = {body, var, clang_getNullCursor()};
+    if (!ss_ast_is_null(var) && !ss_ast_is_null(body))
+        clang_visitChildren(body, find_set_device, &w);
+    return w.found;
+}
+
+/* Whether 'loop' runs a count lint cannot bound: not a constant few times, not once per
+ * element of a constant array, not once per device. */
+static int unbounded_loop(CXCursor loop)
+{
+    CXCursor array;
+    long long count = constant_count(loop);
+    return (count < 0 || count > MAX_BOUNDED_TRIPS) && sweep_size(loop, &array) < 0 &&
+           ss_ast_is_null(each_device_set(loop));
+}
+
+/* A loop found beside the bounded one (the first after it, else the first before it): the
+ * loop, and the call it was reached through (a null cursor when it is in the bounded loop's own
+ * function) with that call's callee. */
+typedef struct beside_found {
+    CXCursor loop, through, callee;
+} beside_found;
+
+typedef struct beside_walk {
+    ss_check_ctx *ctx;
+    CXCursor bounded, function;
+    int depth;
+    unsigned bounded_end; /* where the bounded loop ends (in the top function) */
+    beside_found before, after;
+} beside_walk;
+
+static enum CXChildVisitResult find_beside(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    beside_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr || ss_ast_same_node(c, w->bounded))
+        return CXChildVisit_Continue;
+    beside_found found = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor()};
+    CXCursor work, via;
+    if (ss_scope_is_loop(c) && unbounded_loop(c) &&
+        ss_callgraph_loop_work(ss_check_graph(w->ctx), c, SS_SCOPE_ENQUEUES, clang_getNullCursor(),
+                               &work, &via)) {
+        found.loop = c;
+    } else if (k == CXCursor_CallExpr && w->depth > 0) {
+        CXCursor callee = ss_callgraph_callee(ss_check_graph(w->ctx), c);
+        CXCursor body = ss_ast_is_null(callee) ? callee : ss_ast_body(callee);
+        if (!ss_ast_is_null(body) && !ss_ast_same_node(callee, w->function)) {
+            beside_walk inner = *w;
+            inner.function = callee;
+            inner.depth = w->depth - 1;
+            inner.before.loop = inner.after.loop = clang_getNullCursor();
+            clang_visitChildren(body, find_beside, &inner);
+            CXCursor loop = ss_ast_is_null(inner.after.loop) ? inner.before.loop : inner.after.loop;
+            if (!ss_ast_is_null(loop))
+                found = (beside_found){loop, c, callee};
+        }
+    }
+    if (ss_ast_is_null(found.loop))
+        return CXChildVisit_Recurse;
+    if (ss_ast_offset(c) > w->bounded_end) {
+        w->after = found;
+        return CXChildVisit_Break;
+    }
+    if (ss_ast_is_null(w->before.loop))
+        w->before = found;
+    return CXChildVisit_Continue;
+}
+
+/* "the loop at line 25 ('iterate', called at line 57)": a loop beside the bounded one in
+ * 'function' (not inside the bounded loop) that enqueues device work and runs a count lint
+ * cannot bound, in the function or in one it calls (one call down); the first after the bounded
+ * loop, else the first before it; NULL when there is none. 'file' names the file with each line.
+ * Malloc'ed. */
+static char *beside_words(ss_check_ctx *ctx, CXCursor function, CXCursor bounded, int file)
+{
+    CXCursor none = clang_getNullCursor();
+    beside_walk w = {ctx, bounded, function, 1, 0, {none, none, none}, {none, none, none}};
+    unsigned begin;
+    ss_ast_range(bounded, &begin, &w.bounded_end);
+    CXCursor body = ss_ast_body(function);
+    if (!ss_ast_is_null(body))
+        clang_visitChildren(body, find_beside, &w);
+    beside_found f = ss_ast_is_null(w.after.loop) ? w.before : w.after;
+    if (ss_ast_is_null(f.loop))
+        return NULL;
+    char *loop_at =
+        file ? ss_callgraph_place(f.loop) : ss_xasprintf("line %u", ss_scope_line(f.loop));
+    if (ss_ast_is_null(f.through))
+        return loop_at;
+    char *name = ss_qualified_name(f.callee);
+    char *words = ss_xasprintf("%s ('%s', called at line %u)", loop_at, name ? name : "?",
+                               ss_scope_line(f.through));
+    free(name);
+    free(loop_at);
+    return words;
+}
+
+/* The loops between the bounded loop and the call, in the loop's function ('loops', innermost
+ * first, the bounded one last): each must run once per device or a constant few times.
+ * Returns their words ("; the loop at line 35 inside it once per device"), malloc'ed ("" when
+ * there are none), or NULL when one runs otherwise. */
+static char *inner_loop_words(const CXCursor *loops, size_t n)
+{
+    char *words = ss_xstrdup("");
+    for (size_t i = n - 1; i-- > 0;) {
+        long long count = constant_count(loops[i]);
+        char *each;
+        if (!ss_ast_is_null(each_device_set(loops[i])))
+            each = ss_xstrdup("once per device");
+        else if (count >= 0 && count <= MAX_BOUNDED_TRIPS)
+            each = ss_xasprintf("at most %lld times", count);
+        else {
+            free(words);
+            return NULL;
+        }
+        char *longer = ss_xasprintf("%s; the loop at line %u inside it %s", words,
+                                    ss_scope_line(loops[i]), each);
+        free(each);
+        free(words);
+        words = longer;
+    }
+    return words;
+}
+
+enum { MAX_WARM_UP_DEPTH = 8 };
+
+/* For ss_callgraph_reached_unless: a call made in the bounded loop 'data' or in a loop inside
+ * it. */
+static int in_bounded_loop(CXCursor from, CXCursor call, void *data)
+{
+    (void)call;
+    CXCursor bounded = *(const CXCursor *)data;
+    CXCursor none[1];
+    return ss_ast_same_node(from, bounded) || ss_scope_path(bounded, from, NULL, none, 0) >= 0;
+}
+
+static char *warm_up_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    long long count = constant_count(loop->loop);
+    if (count < 0 || count > MAX_BOUNDED_TRIPS)
+        return NULL;
+    /* The loops around the call in the loop's function, the bounded one outermost there. */
+    CXCursor loops[MAX_WARM_UP_DEPTH];
+    CXCursor inner_at =
+        loop->chain ? (loop->call_count ? loop->calls[0] : clang_getNullCursor()) : at;
+    if (ss_ast_is_null(inner_at))
+        return NULL;
+    size_t n = ss_scope_enclosing_loops(loop->function, inner_at, loops, MAX_WARM_UP_DEPTH);
+    if (n == 0 || n >= MAX_WARM_UP_DEPTH || !ss_ast_same_node(loops[n - 1], loop->loop))
+        return NULL;
+    if (loop->chain) {
+        /* The call in no loop of the functions on the way, and their function reached from no
+         * other loop of the unit that enqueues device work. */
+        if (!outside_loops(ctx->function, at))
+            return NULL;
+        for (size_t i = 1; i < loop->call_count; i++) {
+            if (!outside_loops(loop->froms[i], loop->calls[i]))
+                return NULL;
+        }
+        CXCursor bounded = loop->loop;
+        if (ss_callgraph_reached_unless(ss_check_graph(ctx), ss_scope_outer_function(ctx->function),
+                                        SS_SCOPE_ENQUEUES, in_bounded_loop, &bounded))
+            return NULL;
+    }
+    /* A function marked hot keeps its warning. */
+    char *name = ss_qualified_name(ss_scope_outer_function(loop->function));
+    int hot = ss_context_is_hot_function(ctx, name);
+    free(name);
+    if (hot)
+        return NULL;
+    char *inner = inner_loop_words(loops, n);
+    if (inner == NULL)
+        return NULL;
+    char *why = NULL, *beside = NULL;
+    if (!ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why) ||
+        (beside = beside_words(ctx, loop->function, loop->loop, loop->chain != NULL)) == NULL) {
+        free(why);
+        free(inner);
+        return NULL;
+    }
+    char *where =
+        loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
+    char *words = ss_xasprintf("bounded: the loop at %s runs at most %lld times (a constant "
+                               "count%s), outside any other loop, beside the loop at %s, whose "
+                               "count is not bounded; and %s",
+                               where, count, inner, beside, why);
+    free(where);
+    free(beside);
+    free(inner);
+    free(why);
     return words;
 }

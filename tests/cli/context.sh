@@ -4,7 +4,8 @@
 # once is a note, a synchronization on every iteration of a loop that launches a warning;
 # hot-functions in .syncscope.yml makes the first a warning; --min-severity (and
 # min-severity:) leaves the notes out, also of SARIF, whose level follows the severity; the
-# exit status follows what is left; a mistyped level is refused; --dump-config shows both keys.
+# exit status follows what is left; a mistyped level is refused; --dump-config shows both keys;
+# warm-up rounds with a constant count are a note, and a warning in a function marked hot.
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2") HERE=$(dirname "$(realpath "$0")")
 WORK=$(mktemp -d)
@@ -74,4 +75,25 @@ status "min-severity: none" 2
 printf 'hot-functions: process\n' >.syncscope.yml
 lint context.cu
 status "hot-functions not a list" 2
+rm .syncscope.yml
+
+# Warm-up rounds with a constant count beside the loop that repeats: a note (bounded), unless
+# hot-functions names the function.
+cp "$DATA/context_warm_up.cu" context_warm_up.cu
+warm_levels() { # NAME EXPECTED: the SYNC401 findings' places and levels
+    grep -oE '^context_warm_up\.cu:[0-9]+:[0-9]+: (note|warning|error): .*\[SYNC401' out |
+        sed -E 's/: (note|warning|error): .*\[/: \1 [/' >levels
+    text "$1" levels "$2"
+}
+lint context_warm_up.cu
+status "warm-up" 1
+warm_levels "warm-up" "context_warm_up.cu:18:9: note [SYNC401
+context_warm_up.cu:22:9: warning [SYNC401"
+grep -qF "; bounded: the loop at line 16 runs at most 4 times (a constant count), outside any other loop, beside the loop at line 20, whose count is not bounded; and 'main' runs once [SYNC401" out ||
+    fails "warm-up" "the message does not say why the rounds are bounded"
+printf 'hot-functions: [main]\n' >.syncscope.yml
+lint context_warm_up.cu
+status "warm-up, hot-functions" 1
+warm_levels "warm-up, hot-functions" "context_warm_up.cu:18:9: warning [SYNC401
+context_warm_up.cu:22:9: warning [SYNC401"
 exit $fail
