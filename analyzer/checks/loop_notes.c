@@ -1604,6 +1604,7 @@ static char *bounded_trips(CXCursor loop)
 }
 
 static char *warm_up_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
+static int in_bounded_loop(CXCursor from, CXCursor call, void *data);
 
 char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
@@ -1611,7 +1612,13 @@ char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, C
     if (trips == NULL)
         return warm_up_words(ctx, loop, at);
     char *why = NULL;
-    if (!alone_in_loop(ctx, loop, at) ||
+    /* A function the bounded loop calls that another loop of the unit that enqueues device work
+     * reaches too runs there as often as that loop: the warning stays. */
+    CXCursor bounded = loop->loop;
+    if ((loop->chain &&
+         ss_callgraph_reached_unless(ss_check_graph(ctx), ss_scope_outer_function(ctx->function),
+                                     SS_SCOPE_ENQUEUES, in_bounded_loop, &bounded)) ||
+        !alone_in_loop(ctx, loop, at) ||
         !ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why)) {
         free(why);
         free(trips);
