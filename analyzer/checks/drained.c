@@ -2414,19 +2414,32 @@ static enum CXChildVisitResult find_device_wait(CXCursor c, CXCursor parent, CXC
     return CXChildVisit_Recurse;
 }
 
+/* Whether 'c' reads through a pointer (through_pointer), a lambda's body aside. */
+static enum CXChildVisitResult find_pointer_read(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    *found = through_pointer(c);
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
 /* Whether the statement 's' only goes on, on the host, to the next one, with nothing the work
  * queued before it could overlap: a declaration or an expression that calls nothing but what
  * stays on the host, reads nothing through a pointer and throws nothing (as between a wait and a
  * Thrust algorithm, or a readback and an upload); or a check of the last error (an error query
  * and the checking function it is handed to, or a checking macro's 'if', whose failure branch
- * is left out: quiet_statement). Returns 1 or 0. */
+ * is left out: quiet_statement) that reads nothing through a pointer. Returns 1 or 0. */
 static int calm_statement(ss_check_ctx *ctx, CXCursor s)
 {
     if (straight_statement(s) && !touches_device(s) && !may_throw(s))
         return 1;
     CXCursor query = clang_getNullCursor();
+    int pointer = 0;
     ss_ast_visit_whole(s, s, find_error_query, &query);
-    return !ss_ast_is_null(query) && quiet_statement(ctx, s, query);
+    if (!ss_ast_is_null(query))
+        ss_ast_visit_whole(s, s, find_pointer_read, &pointer);
+    return !ss_ast_is_null(query) && !pointer && quiet_statement(ctx, s, query);
 }
 
 /* What a call that waits for the same work as a wait for the whole device is, for the words. */

@@ -8,8 +8,9 @@
 // before the next wait, where the opening wait runs on some iterations only or is an asynchronous
 // copy, where the loop's condition calls a function of the unit, where the function ends after
 // the loop, where the host reads through a pointer after the wait, where the loop is the last
-// statement of an outer loop's body, where the wait after the loop is in a branch, and where
-// three statements follow the closing wait (wait_closes_loop_streams.cu: waits on one stream,
+// statement of an outer loop's body, where the wait after the loop is in a branch, where three
+// statements follow the closing wait, and where a check of the last error reads through a
+// pointer (wait_closes_loop_streams.cu: waits on one stream,
 // warnings; wait_closes_loop_nonblocking.cu: a non-blocking stream in the unit).
 #include <cuda_runtime.h>
 #include <cstdio>
@@ -48,11 +49,11 @@ unsigned pieces(unsigned *d_piece, const unsigned *h_all, unsigned *d_flags, uns
                 unsigned cap, unsigned count)
 {
     for (unsigned p = 0; p * cap < count; p++) {
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaDeviceSynchronize' at wait_closes_loop.cu:55 drained it
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaDeviceSynchronize' at wait_closes_loop.cu:56 drained it
         cudaMemcpy(d_piece, h_all + p * cap, cap * sizeof(unsigned), cudaMemcpyHostToDevice); // expect: SYNC202 expect-severity: note
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note
         relax<<<(cap + 255) / 256, 256>>>(d_piece, cap, d_flags); // expect: SYNC101
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: every way on from here waits for the same work at once: on the next iteration, past the loop's increment and condition, 'cudaDeviceSynchronize' at line 51, a wait for the whole device; when the loop ends, past 1 statement on the host, 'cudaMemcpy' at line 58, a synchronous copy from the device, which waits for all work (the unit creates no stream and names none but the legacy one, so all its work is queued there)
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: every way on from here waits for the same work at once: on the next iteration, past the loop's increment and condition, 'cudaDeviceSynchronize' at line 52, a wait for the whole device; when the loop ends, past 1 statement on the host, 'cudaMemcpy' at line 59, a synchronous copy from the device, which waits for all work (the unit creates no stream and names none but the legacy one, so all its work is queued there)
     }
     unsigned left = 0;
     cudaMemcpy(&left, d_count, sizeof(unsigned), cudaMemcpyDeviceToHost); // expect: SYNC301
@@ -68,7 +69,7 @@ void rounds(unsigned *d_piece, const unsigned *h_all, unsigned *d_flags, unsigne
     while (p < count) {
         CHECK(cudaMemcpy(d_piece, h_all + p, cap * sizeof(unsigned), cudaMemcpyHostToDevice)); // expect: SYNC202 expect-severity: note
         relax<<<(cap + 255) / 256, 256>>>(d_piece, cap, d_flags); // expect: SYNC101
-        CHECK(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: note expect-message: drained anyway: every way on from here waits for the same work at once: on the next iteration, past 2 statements on the host and the loop's condition, 'cudaMemcpy' at line 69, a synchronous copy to the device, which waits for all work (the unit creates no stream and names none but the legacy one, so all its work is queued there); when the loop ends, 'cudaDeviceSynchronize' at line 75, a wait for the whole device; with no work queued between on either way
+        CHECK(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: note expect-message: drained anyway: every way on from here waits for the same work at once: on the next iteration, past 2 statements on the host and the loop's condition, 'cudaMemcpy' at line 70, a synchronous copy to the device, which waits for all work (the unit creates no stream and names none but the legacy one, so all its work is queued there); when the loop ends, 'cudaDeviceSynchronize' at line 76, a wait for the whole device; with no work queued between on either way
         CHECK_BLOCK(cudaGetLastError());
         p += cap;
     }
@@ -219,4 +220,19 @@ void three_after(unsigned *d_piece, unsigned *d_flags, unsigned cap, unsigned co
     }
     cudaDeviceSynchronize();
     printf("%u\n", a + b + c);
+}
+
+// A check of the last error that reads through a pointer when the call succeeded.
+void checked_read(unsigned *d_piece, unsigned *flags, unsigned cap, unsigned count)
+{
+    unsigned seen = 0;
+    for (unsigned p = 0; p < count; p++) {
+        cudaDeviceSynchronize(); // expect: SYNC401
+        relax<<<(cap + 255) / 256, 256>>>(d_piece, cap, flags); // expect: SYNC101
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        if (cudaGetLastError() == cudaSuccess)
+            seen += flags[p];
+    }
+    cudaDeviceSynchronize();
+    printf("%u\n", seen);
 }
