@@ -239,8 +239,11 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         free(not_timed);
         return;
     }
-    /* Last, where it would be a warning: the next synchronous call waits for the same work. */
+    /* Last, where it would be a warning: the next synchronous call waits for the same work (a
+     * readback before an upload; a wait that closes the loop's body before one that opens it). */
     char *anyway = ss_context_upload_next_words(ctx, rule, at);
+    if (anyway == NULL)
+        anyway = ss_context_closing_wait_words(ctx, rule, at);
     if (anyway) {
         f->severity = SS_SEV_NOTE;
         append(f, anyway);

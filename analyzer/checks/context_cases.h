@@ -134,6 +134,17 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
  * is done (held-out-18's shape AJ). Malloc'ed, or NULL. */
 char *ss_context_upload_next_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* drained.c. For a wait for the whole device (SYNC401) that closes a loop's body (a statement
+ * of it, written '{ ... }', run whenever the body runs, with at most two statements after it that
+ * stay on the host), where every way on waits for the same work at once: around the back edge
+ * (the loop's condition and increment staying on the host), the first statement of the body
+ * that is not such a host statement (two at most before it), and out of the loop, the first such
+ * statement after it in its block, each holding a wait for the whole device or, in a unit whose
+ * synchronous copies wait for all work, a synchronous copy between the host and the device, run
+ * whenever its statement runs: "drained anyway: every way on from here waits for the same work
+ * at once: ..." (held-out-19's shape AM). Malloc'ed, or NULL. */
+char *ss_context_closing_wait_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
 /* drained.c. The device-wide wait that leaves the device drained on every way out of
  * 'function' (a definition), with nothing but memsets queued after it (a synchronous copy does
  * not count: whether it waits for all work depends on the unit it is called from); a null

@@ -2557,6 +2557,234 @@ char *ss_context_upload_next_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor 
     return words;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * A wait that closes a loop's body, whose every way on waits for the same work at once. */
+
+/* The calls of the CUDA runtime that only read the last error of the host thread: they queue
+ * nothing and wait for nothing. */
+static const char error_queries[] = " cudaGetLastError cudaPeekAtLastError ";
+
+/* The call in 'stmt' of an error query (error_queries), or a null cursor. */
+static enum CXChildVisitResult find_error_query(CXCursor c, CXCursor parent, CXClientData data)
+{
+    CXCursor *found = data;
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        CXString name = clang_getCursorSpelling(clang_getCursorReferenced(c));
+        int query = listed(clang_getCString(name), error_queries);
+        clang_disposeString(name);
+        if (query) {
+            *found = c;
+            return CXChildVisit_Break;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The first call in 'stmt' of a wait for the whole device (cudaDeviceSynchronize,
+ * cuCtxSynchronize), or a null cursor. */
+static enum CXChildVisitResult find_device_wait(CXCursor c, CXCursor parent, CXClientData data)
+{
+    CXCursor *found = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (api && api->klass == SS_CLASS_DEVICE_SYNC) {
+        *found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'c' reads through a pointer (through_pointer), a lambda's body aside. */
+static enum CXChildVisitResult find_pointer_read(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    *found = through_pointer(c);
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether the statement 's' only goes on, on the host, to the next one, with nothing the work
+ * queued before it could overlap: a declaration or an expression that calls nothing but what
+ * stays on the host, reads nothing through a pointer and throws nothing (as between a wait and a
+ * Thrust algorithm, or a readback and an upload); or a check of the last error (an error query
+ * and the checking function it is handed to, or a checking macro's 'if', whose failure branch
+ * is left out: quiet_statement) that reads nothing through a pointer. Returns 1 or 0. */
+static int calm_statement(ss_check_ctx *ctx, CXCursor s)
+{
+    if (straight_statement(s) && !touches_device(s) && !may_throw(s))
+        return 1;
+    CXCursor query = clang_getNullCursor();
+    int pointer = 0;
+    ss_ast_visit_whole(s, s, find_error_query, &query);
+    if (!ss_ast_is_null(query))
+        ss_ast_visit_whole(s, s, find_pointer_read, &pointer);
+    return !ss_ast_is_null(query) && !pointer && quiet_statement(ctx, s, query);
+}
+
+/* What a call that waits for the same work as a wait for the whole device is, for the words. */
+typedef enum wait_kind { WAIT_NONE = 0, WAIT_DEVICE, WAIT_COPY_TO, WAIT_COPY_FROM } wait_kind;
+
+/* The first statement of 'stmts' (of 'n', from 'from') that is not calm (calm_statement), two
+ * of them at most before it, when it holds a call that waits for all the work the unit has
+ * queued: a wait for the whole device, or (with 'drain_copies') a synchronous copy between the
+ * host and the device, which waits for all work on the legacy stream and, where the unit creates
+ * its streams blocking, on theirs; run whenever its statement runs, which calls nothing else
+ * that may work (quiet_statement). '*call' receives that call, '*calm' how many calm statements
+ * come before it. Returns what it is, or WAIT_NONE. */
+static wait_kind next_wait(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n, unsigned from,
+                           int drain_copies, CXCursor *call, unsigned *calm)
+{
+    *calm = 0;
+    for (unsigned s = from; s < n; s++) {
+        if (calm_statement(ctx, stmts[s])) {
+            if (++*calm > 2)
+                return WAIT_NONE;
+            continue;
+        }
+        CXCursor found = clang_getNullCursor();
+        ss_ast_visit_whole(stmts[s], stmts[s], find_sync_copy, &found);
+        wait_kind kind = WAIT_NONE;
+        if (!ss_ast_is_null(found)) {
+            int dir = copy_direction(ctx->function, found, ss_scope_callee_api(found));
+            kind = !drain_copies             ? WAIT_NONE
+                   : dir == SS_COPY_KIND_H2D ? WAIT_COPY_TO
+                   : dir == SS_COPY_KIND_D2H ? WAIT_COPY_FROM
+                                             : WAIT_NONE;
+        } else {
+            ss_ast_visit_whole(stmts[s], stmts[s], find_device_wait, &found);
+            kind = ss_ast_is_null(found) ? WAIT_NONE : WAIT_DEVICE;
+        }
+        if (kind == WAIT_NONE || !quiet_statement(ctx, stmts[s], found))
+            return WAIT_NONE;
+        *call = found;
+        return kind;
+    }
+    return WAIT_NONE;
+}
+
+/* The statements of the block 'block' ('{ ... }', empty ones left out) into 'stmts' (at most
+ * 'max'); '*index' receives the position of its child 'child' (max where it is not there).
+ * Returns how many. */
+static unsigned block_statements(CXCursor block, CXCursor child, CXCursor *stmts, unsigned max,
+                                 unsigned *index)
+{
+    unsigned n = 0;
+    *index = max;
+    for (unsigned c = 0, all = ss_ast_child_count(block); c < all && n < max; c++) {
+        CXCursor stmt = ss_ast_child(block, c);
+        if (clang_getCursorKind(stmt) == CXCursor_NullStmt)
+            continue;
+        if (!ss_ast_is_null(child) && ss_ast_same_node(stmt, child))
+            *index = n;
+        stmts[n++] = stmt;
+    }
+    return n;
+}
+
+/* " past 2 statements on the host and" and the like, malloc'ed ("" for none). */
+static char *past_words(unsigned calm)
+{
+    return calm == 0   ? ss_xstrdup("")
+           : calm == 1 ? ss_xstrdup(" 1 statement on the host and")
+                       : ss_xasprintf(" %u statements on the host and", calm);
+}
+
+/* "'cudaMemcpy' at line 40, a synchronous copy to the device, which waits for all work (...)". */
+static char *wait_words(CXCursor call, wait_kind kind, int drain_copies)
+{
+    char *name = ss_scope_callee_name(call);
+    const char *copies = drain_copies == SS_COPY_DRAIN_LEGACY_ONLY
+                             ? "the unit creates no stream and names none but the legacy one, "
+                               "so all its work is queued there"
+                             : "on the legacy stream, which waits for the work of the unit's "
+                               "other streams: it creates them blocking";
+    char *words =
+        kind == WAIT_DEVICE
+            ? ss_xasprintf("'%s' at line %u, a wait for the whole device", name ? name : "a wait",
+                           ss_scope_line(call))
+            : ss_xasprintf("'%s' at line %u, a synchronous copy %s the device, which waits for "
+                           "all work (%s)",
+                           name ? name : "a copy", ss_scope_line(call),
+                           kind == WAIT_COPY_TO ? "to" : "from", copies);
+    free(name);
+    return words;
+}
+
+char *ss_context_closing_wait_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (rule != SS_RULE_SYNC_IN_LOOP || api == NULL || api->klass != SS_CLASS_DEVICE_SYNC ||
+        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return NULL;
+    /* The innermost block around the wait that is a loop's body, written '{ ... }', its parent
+     * a block too (the way out of the loop). */
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(ctx->function, at, path);
+    long b = found - 1;
+    while (b >= 2 && !(clang_getCursorKind(path[b]) == CXCursor_CompoundStmt &&
+                       is_body(path[b - 1], path[b])))
+        b--;
+    if (b < 2 || clang_getCursorKind(path[b - 1]) == CXCursor_CXXForRangeStmt ||
+        clang_getCursorKind(path[b - 2]) != CXCursor_CompoundStmt ||
+        !ss_ast_written_as(path[b], "{") || !ss_ast_written_as(path[b - 2], "{")) {
+        free(path);
+        return NULL;
+    }
+    CXCursor body = path[b], loop = path[b - 1], outer = path[b - 2];
+    CXCursor holder = b + 1 < found ? path[b + 1] : at;
+    free(path);
+    CXCursor stmts[256], after[256];
+    unsigned index = 0, out_index = 0;
+    unsigned n = block_statements(body, holder, stmts, 256, &index);
+    unsigned m = block_statements(outer, loop, after, 256, &out_index);
+    if (index >= n || out_index >= m || !quiet_statement(ctx, stmts[index], at))
+        return NULL;
+    /* The rest of the body: calm statements only, two at most. */
+    unsigned tail = 0;
+    for (unsigned s = index + 1; s < n; s++) {
+        if (!calm_statement(ctx, stmts[s]) || ++tail > 2)
+            return NULL;
+    }
+    /* The loop's own parts (condition, increment; a 'for''s start too): host only. */
+    unsigned parts = ss_ast_child_count(loop);
+    for (unsigned p = 0; p < parts; p++) {
+        CXCursor part = ss_ast_child(loop, p);
+        if (!ss_ast_same_node(part, body) && (touches_device(part) || may_throw(part)))
+            return NULL;
+    }
+    int drain_copies = copies_drain(ctx);
+    CXCursor top = clang_getNullCursor(), out = clang_getNullCursor();
+    unsigned top_calm = 0, out_calm = 0;
+    wait_kind top_kind = next_wait(ctx, stmts, n, 0, drain_copies, &top, &top_calm);
+    wait_kind out_kind =
+        top_kind ? next_wait(ctx, after, m, out_index + 1, drain_copies, &out, &out_calm)
+                 : WAIT_NONE;
+    if (top_kind == WAIT_NONE || out_kind == WAIT_NONE)
+        return NULL;
+    enum CXCursorKind k = clang_getCursorKind(loop);
+    const char *head = k == CXCursor_ForStmt && parts == 4 ? "the loop's increment and condition"
+                       : k == CXCursor_ForStmt             ? "the loop's own parts"
+                                                           : "the loop's condition";
+    char *back = past_words(tail + top_calm), *top_words = wait_words(top, top_kind, drain_copies);
+    char *out_words = wait_words(out, out_kind, drain_copies);
+    char *out_past = out_calm == 0   ? ss_xstrdup("")
+                     : out_calm == 1 ? ss_xstrdup("past 1 statement on the host, ")
+                                     : ss_xasprintf("past %u statements on the host, ", out_calm);
+    char *words = ss_xasprintf(
+        "drained anyway: every way on from here waits for the same work at once: on the next "
+        "iteration, past%s %s, %s; when the loop ends, %s%s; with no work queued between on "
+        "either way, and nothing run but statements that stay on the host and read nothing "
+        "through a pointer: the stall is theirs too, this wait adds none of its own",
+        back, head, top_words, out_past, out_words);
+    free(back);
+    free(top_words);
+    free(out_words);
+    free(out_past);
+    return words;
+}
+
 char *ss_context_drained_call_words(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed)
 {
     const char *what = implicit_sync_noun(at);
