@@ -1898,11 +1898,18 @@ static enum CXChildVisitResult find_param_use(CXCursor c, CXCursor parent, CXCli
 
 char *ss_context_direct_handover_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
-    const ss_api *api = ss_scope_callee_api(at);
-    if (rule != SS_RULE_SCALAR_READBACK || api == NULL || api->dst_arg < 0)
+    if (rule != SS_RULE_SCALAR_READBACK)
         return NULL;
-    CXCursor dst, src;
-    if (ss_copy_kind(ctx->function, at, api, &dst, &src) != SS_COPY_KIND_D2H || ss_ast_is_null(dst))
+    CXCursor dst = clang_getNullCursor(), src;
+    /* a cuBLAS reduction into host memory hands its result over as a copy does */
+    char *cublas = ss_cublas_host_result(0, at, &dst);
+    int library = cublas != NULL;
+    free(cublas);
+    const ss_api *api = ss_scope_callee_api(at);
+    if (!library && (api == NULL || api->dst_arg < 0 ||
+                     ss_copy_kind(ctx->function, at, api, &dst, &src) != SS_COPY_KIND_D2H))
+        return NULL;
+    if (ss_ast_is_null(dst))
         return NULL;
     CXCursor param = copied_out_parameter(dst);
     if (ss_ast_is_null(param))
@@ -1912,10 +1919,10 @@ char *ss_context_direct_handover_words(ss_check_ctx *ctx, ss_rule_id rule, CXCur
     if (w.found)
         return NULL;
     CXString name = clang_getCursorSpelling(param);
-    char *words = ss_xasprintf("inherent: the copy hands it to the caller through '%s' (it reads "
+    char *words = ss_xasprintf("inherent: the %s hands it to the caller through '%s' (it reads "
                                "the value straight into the caller's variable, which the "
                                "function does not name again)",
-                               clang_getCString(name));
+                               library ? "call" : "copy", clang_getCString(name));
     clang_disposeString(name);
     return words;
 }

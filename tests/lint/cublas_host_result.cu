@@ -123,3 +123,18 @@ float reported_loop(float *d_err, int n, int iters)
     cublasDestroy(handle);
     return loss;
 }
+
+// A thin wrapper that hands the result to its caller through a pointer parameter, as a copy
+// into one does (held-out-15's shape Z): the caller decides what the value costs.
+inline cublasStatus_t wrapped_dot(cublasHandle_t handle, int n, const float *x, const float *y,
+                                  float *result)
+{
+    return cublasSdot(handle, n, x, 1, y, 1, result); // expect: SYNC301 expect-severity: note expect-message: 'cublasSdot' returns its result to host memory (the default host pointer mode) in 'wrapped_dot': the host stalls until all queued device work has finished; inherent: the call hands it to the caller through 'result'
+}
+
+float similarity(cublasHandle_t handle, int n, const float *x, const float *y)
+{
+    float dot = 0.0f;
+    wrapped_dot(handle, n, x, y, &dot);
+    return dot;
+}
