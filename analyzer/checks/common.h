@@ -223,6 +223,12 @@ int ss_cublas_unit(ss_check_ctx *ctx);
  * cublasIsamax_v2_64), malloc'ed, with '*result' (when not NULL) its result argument. Else
  * NULL. */
 char *ss_cublas_host_result(int unit, CXCursor call, CXCursor *result);
+/* Whether 'call' makes another device (or context) the current one (cudaSetDevice,
+ * cuCtxSetCurrent, cuCtxPushCurrent, cuCtxPopCurrent). */
+int ss_switches_device(CXCursor call);
+/* A visitor: the first wait for the whole device (cudaDeviceSynchronize, cuCtxSynchronize) in
+ * what it visits, into the CXCursor 'data' points to (left as it was where there is none). */
+enum CXChildVisitResult ss_find_device_wait(CXCursor c, CXCursor parent, CXClientData data);
 
 /* Whether the handle of the cuBLAS call 'call' is the function's own: a local variable, not
  * static, of a pointer type, without an initializer or with a null one, which its function

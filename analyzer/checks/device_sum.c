@@ -26,22 +26,10 @@ typedef struct carried {
     CXCursor launch;
 } carried;
 
-/* The first device-wide wait in 'c' (itself or inside it), or a null cursor. */
-static enum CXChildVisitResult find_device_wait(CXCursor c, CXCursor parent, CXClientData data)
-{
-    CXCursor *found = data;
-    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
-    if (api && api->klass == SS_CLASS_DEVICE_SYNC) {
-        *found = c;
-        return CXChildVisit_Break;
-    }
-    return CXChildVisit_Recurse;
-}
-
 static CXCursor device_wait_in(CXCursor c)
 {
     CXCursor found = clang_getNullCursor();
-    ss_ast_visit_whole(c, c, find_device_wait, &found);
+    ss_ast_visit_whole(c, c, ss_find_device_wait, &found);
     return found;
 }
 

@@ -579,26 +579,12 @@ static void event_call_flow(flow *f, CXCursor call, const ss_api *api)
     }
 }
 
-/* Whether 'call' makes another device (or context) the current one: the drain before it was
- * the previous device's. */
-static int switches_device(CXCursor call)
-{
-    if (ss_scope_is_set_device(call))
-        return 1;
-    char *name = ss_scope_callee_name(call);
-    int yes = name && (strncmp(name, "cuCtxSetCurrent", 15) == 0 ||
-                       strncmp(name, "cuCtxPushCurrent", 16) == 0 ||
-                       strncmp(name, "cuCtxPopCurrent", 15) == 0);
-    free(name);
-    return yes;
-}
-
 /* Where 'call' switches the device (switches_device): a drain of one device says nothing of the
  * next one, so the device is busy after it, unless a join over every device drained it. Returns
  * 1 for such a call, else 0. */
 static int device_switch_flow(flow *f, CXCursor call)
 {
-    if (!switches_device(call))
+    if (!ss_switches_device(call))
         return 0;
     if (f->now.state == DRAINED && !f->now.all_devices)
         f->now = busy();
@@ -2582,19 +2568,6 @@ static enum CXChildVisitResult find_error_query(CXCursor c, CXCursor parent, CXC
     return CXChildVisit_Recurse;
 }
 
-/* The first call in 'stmt' of a wait for the whole device (cudaDeviceSynchronize,
- * cuCtxSynchronize), or a null cursor. */
-static enum CXChildVisitResult find_device_wait(CXCursor c, CXCursor parent, CXClientData data)
-{
-    CXCursor *found = data;
-    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
-    if (api && api->klass == SS_CLASS_DEVICE_SYNC) {
-        *found = c;
-        return CXChildVisit_Break;
-    }
-    return CXChildVisit_Recurse;
-}
-
 /* Whether 'c' reads through a pointer (through_pointer), a lambda's body aside. */
 static enum CXChildVisitResult find_pointer_read(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -2653,7 +2626,7 @@ static wait_kind next_wait(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n,
                    : dir == SS_COPY_KIND_D2H ? WAIT_COPY_FROM
                                              : WAIT_NONE;
         } else {
-            ss_ast_visit_whole(stmts[s], stmts[s], find_device_wait, &found);
+            ss_ast_visit_whole(stmts[s], stmts[s], ss_find_device_wait, &found);
             kind = ss_ast_is_null(found) ? WAIT_NONE : WAIT_DEVICE;
         }
         if (kind == WAIT_NONE || !quiet_statement(ctx, stmts[s], found))

@@ -493,8 +493,7 @@ static char *cublas_callee(CXCursor call)
     return copy;
 }
 
-/* Whether 'call' makes another device (or context) the current one. */
-static int device_switch(CXCursor call)
+int ss_switches_device(CXCursor call)
 {
     if (ss_scope_is_set_device(call))
         return 1;
@@ -506,12 +505,24 @@ static int device_switch(CXCursor call)
     return yes;
 }
 
+enum CXChildVisitResult ss_find_device_wait(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    CXCursor *found = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (api && api->klass == SS_CLASS_DEVICE_SYNC) {
+        *found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
 static enum CXChildVisitResult find_cublas_facts(CXCursor c, CXCursor parent, CXClientData data)
 {
     int *facts = data;
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr && device_switch(c))
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && ss_switches_device(c))
         *facts |= SS_CUBLAS_STREAM_SET; /* the handle's device may not be the current one */
     char *name = cublas_callee(c);
     if (name == NULL)
