@@ -2685,6 +2685,54 @@ static char *wait_words(CXCursor call, wait_kind kind, int drain_copies)
     return words;
 }
 
+/* Whether the rest of a loop's body after the statement at 'index' of its 'n' statements
+ * 'stmts' is calm (two statements at most, '*tail' of them), and the loop's own parts
+ * (condition, increment; a 'for''s start too) stay on the host. */
+static int rest_of_loop_calm(ss_check_ctx *ctx, CXCursor loop, CXCursor body, const CXCursor *stmts,
+                             unsigned n, unsigned index, unsigned *tail)
+{
+    *tail = 0;
+    for (unsigned s = index + 1; s < n; s++) {
+        if (!calm_statement(ctx, stmts[s]) || ++*tail > 2)
+            return 0;
+    }
+    unsigned parts = ss_ast_child_count(loop);
+    for (unsigned p = 0; p < parts; p++) {
+        CXCursor part = ss_ast_child(loop, p);
+        if (!ss_ast_same_node(part, body) && (touches_device(part) || may_throw(part)))
+            return 0;
+    }
+    return 1;
+}
+
+/* The note of a closing wait: past 'back' calm statements and the loop's parts, the wait
+ * 'top' of kind 'top_kind' at the body's top; past 'out_calm' after the loop, 'out'. */
+static char *closing_words(CXCursor loop, unsigned back, CXCursor top, wait_kind top_kind,
+                           CXCursor out, wait_kind out_kind, unsigned out_calm, int drain_copies)
+{
+    enum CXCursorKind k = clang_getCursorKind(loop);
+    unsigned parts = ss_ast_child_count(loop);
+    const char *head = k == CXCursor_ForStmt && parts == 4 ? "the loop's increment and condition"
+                       : k == CXCursor_ForStmt             ? "the loop's own parts"
+                                                           : "the loop's condition";
+    char *past = past_words(back), *top_words = wait_words(top, top_kind, drain_copies);
+    char *out_words = wait_words(out, out_kind, drain_copies);
+    char *out_past = out_calm == 0   ? ss_xstrdup("")
+                     : out_calm == 1 ? ss_xstrdup("past 1 statement on the host, ")
+                                     : ss_xasprintf("past %u statements on the host, ", out_calm);
+    char *words = ss_xasprintf(
+        "drained anyway: every way on from here waits for the same work at once: on the next "
+        "iteration, past%s %s, %s; when the loop ends, %s%s; with no work queued between on "
+        "either way, and nothing run but statements that stay on the host and read nothing "
+        "through a pointer: the stall is theirs too, this wait adds none of its own",
+        past, head, top_words, out_past, out_words);
+    free(past);
+    free(top_words);
+    free(out_words);
+    free(out_past);
+    return words;
+}
+
 char *ss_context_closing_wait_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     const ss_api *api = ss_scope_callee_api(at);
@@ -2714,19 +2762,9 @@ char *ss_context_closing_wait_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor
     unsigned m = block_statements(outer, loop, after, 256, &out_index);
     if (index >= n || out_index >= m || !quiet_statement(ctx, stmts[index], at))
         return NULL;
-    /* The rest of the body: calm statements only, two at most. */
     unsigned tail = 0;
-    for (unsigned s = index + 1; s < n; s++) {
-        if (!calm_statement(ctx, stmts[s]) || ++tail > 2)
-            return NULL;
-    }
-    /* The loop's own parts (condition, increment; a 'for''s start too): host only. */
-    unsigned parts = ss_ast_child_count(loop);
-    for (unsigned p = 0; p < parts; p++) {
-        CXCursor part = ss_ast_child(loop, p);
-        if (!ss_ast_same_node(part, body) && (touches_device(part) || may_throw(part)))
-            return NULL;
-    }
+    if (!rest_of_loop_calm(ctx, loop, body, stmts, n, index, &tail))
+        return NULL;
     int drain_copies = copies_drain(ctx);
     CXCursor top = clang_getNullCursor(), out = clang_getNullCursor();
     unsigned top_calm = 0, out_calm = 0;
@@ -2736,26 +2774,8 @@ char *ss_context_closing_wait_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor
                  : WAIT_NONE;
     if (top_kind == WAIT_NONE || out_kind == WAIT_NONE)
         return NULL;
-    enum CXCursorKind k = clang_getCursorKind(loop);
-    const char *head = k == CXCursor_ForStmt && parts == 4 ? "the loop's increment and condition"
-                       : k == CXCursor_ForStmt             ? "the loop's own parts"
-                                                           : "the loop's condition";
-    char *back = past_words(tail + top_calm), *top_words = wait_words(top, top_kind, drain_copies);
-    char *out_words = wait_words(out, out_kind, drain_copies);
-    char *out_past = out_calm == 0   ? ss_xstrdup("")
-                     : out_calm == 1 ? ss_xstrdup("past 1 statement on the host, ")
-                                     : ss_xasprintf("past %u statements on the host, ", out_calm);
-    char *words = ss_xasprintf(
-        "drained anyway: every way on from here waits for the same work at once: on the next "
-        "iteration, past%s %s, %s; when the loop ends, %s%s; with no work queued between on "
-        "either way, and nothing run but statements that stay on the host and read nothing "
-        "through a pointer: the stall is theirs too, this wait adds none of its own",
-        back, head, top_words, out_past, out_words);
-    free(back);
-    free(top_words);
-    free(out_words);
-    free(out_past);
-    return words;
+    return closing_words(loop, tail + top_calm, top, top_kind, out, out_kind, out_calm,
+                         drain_copies);
 }
 
 char *ss_context_drained_call_words(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed)
