@@ -333,17 +333,29 @@ static void note_verdict(kind_state *s, uint32_t verdict)
 
 /* Notes every kept call's verdict in its kinds' states, but each thread's last kept call
  * before its tallies, whose next was counted (it is judged with them, judge_last). */
+/* Whether call 'c' is a kept call whose kinds judge tallies (not an enclosed call, its
+ * thread's last kept call or a sample), with its exact and loose kinds' tallies (SS_MAP_NONE:
+ * none) in '*exact' and '*loose'. */
+static int kept_kinds(const det_ctx *ctx, const det_tally_kinds *kd, uint32_t c, uint32_t *exact,
+                      uint32_t *loose)
+{
+    if (ctx->calls[c].enclosed || last_kept(kd, ctx, c) || is_sample(kd, c))
+        return 0;
+    *exact = kind_of_call(ctx, kd, c, 0);
+    *loose = kind_of_call(ctx, kd, c, 1);
+    return 1;
+}
+
 static void note_calls(det_ctx *ctx, det_tally_kinds *kd)
 {
+    uint32_t exact, loose;
     for (uint32_t c = 0; c < ctx->call_count; c++) {
-        if (ctx->calls[c].enclosed || last_kept(kd, ctx, c) || is_sample(kd, c))
+        if (!kept_kinds(ctx, kd, c, &exact, &loose))
             continue;
-        uint32_t k = kind_of_call(ctx, kd, c, 0);
-        if (k != SS_MAP_NONE)
-            note_verdict(&kd->exact_states[k], ctx->verdicts[c]);
-        k = kind_of_call(ctx, kd, c, 1);
-        if (k != SS_MAP_NONE)
-            note_verdict(&kd->loose_states[k], ctx->verdicts[c]);
+        if (exact != SS_MAP_NONE)
+            note_verdict(&kd->exact_states[exact], ctx->verdicts[c]);
+        if (loose != SS_MAP_NONE)
+            note_verdict(&kd->loose_states[loose], ctx->verdicts[c]);
     }
 }
 
@@ -684,15 +696,14 @@ int det_tally_add_samples(det_ctx *ctx, uint8_t *sampled)
     int added = 0;
     if (exact_seen == NULL || loose_seen == NULL)
         added = -1;
+    uint32_t exact, loose;
     for (uint32_t c = 0; added == 0 && c < ctx->call_count; c++) {
-        if (ctx->calls[c].enclosed || last_kept(kd, ctx, c))
+        if (!kept_kinds(ctx, kd, c, &exact, &loose))
             continue;
-        uint32_t k = kind_of_call(ctx, kd, c, 0);
-        if (k != SS_MAP_NONE)
-            exact_seen[k] = 1;
-        k = kind_of_call(ctx, kd, c, 1);
-        if (k != SS_MAP_NONE)
-            loose_seen[k] = 1;
+        if (exact != SS_MAP_NONE)
+            exact_seen[exact] = 1;
+        if (loose != SS_MAP_NONE)
+            loose_seen[loose] = 1;
     }
     for (size_t k = 0; added >= 0 && k < n; k++) {
         const ss_tally *t = &ctx->log->tallies[k];

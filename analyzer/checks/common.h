@@ -223,6 +223,9 @@ int ss_cublas_unit(ss_check_ctx *ctx);
  * cublasIsamax_v2_64), malloc'ed, with '*result' (when not NULL) its result argument. Else
  * NULL. */
 char *ss_cublas_host_result(int unit, CXCursor call, CXCursor *result);
+/* Whether declaration 'c' is not the unit's own code: a system header's (or a builtin's), or one
+ * of the declarations served from memory in place of a toolkit ('/__syncscope__/'). */
+int ss_foreign_decl(CXCursor c);
 /* Whether 'call' makes another device (or context) the current one (cudaSetDevice,
  * cuCtxSetCurrent, cuCtxPushCurrent, cuCtxPopCurrent). */
 int ss_switches_device(CXCursor call);

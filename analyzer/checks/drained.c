@@ -1312,27 +1312,12 @@ static int names_stream(CXCursor c)
     return 0;
 }
 
-/* Whether the top-level declaration 'c' is not the unit's own code: a system header's, or one
- * of the declarations served from memory in place of a toolkit. */
-static int foreign(CXCursor c)
-{
-    if (ss_ast_in_system_header(c))
-        return 1;
-    CXFile file = NULL;
-    clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
-    CXString name = clang_getFileName(file);
-    const char *path = clang_getCString(name);
-    int virtual_file = path && strncmp(path, "/__syncscope__/", 15) == 0;
-    clang_disposeString(name);
-    return virtual_file;
-}
-
 static enum CXChildVisitResult find_creations(CXCursor c, CXCursor parent, CXClientData data)
 {
     creation_walk *w = data;
     /* Asked of the unit's top-level declarations only: the location of a node deep in a
      * left-nested expression takes time in its depth to find. */
-    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && foreign(c))
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_foreign_decl(c))
         return CXChildVisit_Continue;
     if (!w->own_streams && names_stream(c))
         w->own_streams = 1;
@@ -1723,7 +1708,7 @@ typedef struct record_walk {
 static enum CXChildVisitResult find_records(CXCursor c, CXCursor parent, CXClientData data)
 {
     record_walk *w = data;
-    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && foreign(c))
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_foreign_decl(c))
         return CXChildVisit_Continue;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;

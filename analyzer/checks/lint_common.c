@@ -730,14 +730,12 @@ static int own_handle(CXCursor var)
     return !w.other;
 }
 
-/* Whether 'decl' is a declaration of the system headers, or of those served from memory in place
- * of a toolkit ('/__syncscope__/'). */
-static int library_decl(CXCursor decl)
+int ss_foreign_decl(CXCursor c)
 {
-    if (clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
+    if (ss_ast_in_system_header(c))
         return 1;
     CXFile file = NULL;
-    clang_getExpansionLocation(clang_getCursorLocation(decl), &file, NULL, NULL, NULL);
+    clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
     CXString name = clang_getFileName(file);
     const char *path = clang_getCString(name);
     int virtual_file = path && strncmp(path, "/__syncscope__/", 15) == 0;
@@ -769,7 +767,7 @@ static enum CXChildVisitResult find_open_call(CXCursor c, CXCursor parent, CXCli
     if (library)
         return CXChildVisit_Recurse;
     CXCursor decl = clang_getCursorReferenced(c);
-    int system = library_decl(decl);
+    int system = ss_foreign_decl(decl);
     enum CXCursorKind scope =
         clang_getCursorKind(clang_getCursorSemanticParent(clang_getCursorSemanticParent(decl)));
     if (clang_getCursorKind(decl) == CXCursor_Constructor && system &&
