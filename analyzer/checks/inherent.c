@@ -288,9 +288,50 @@ static char *sizing_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, CXCurs
     return w.use;
 }
 
+static CXCursor assigned_var(CXCursor stmt);
+
+/* How the block 'body' an 'if' runs sizes work with a local it declares from 'var' ('if (n >
+ * 0) { int blocks = (n + 255) / 256; k<<<blocks, 256>>>(...); }'): the words ("sizes a launch
+ * with 'blocks', computed from 'n'"), malloc'ed, and where ('*at'); or NULL. Up to three such
+ * locals, each declared in a statement of its own before the use. */
+static char *derived_sizing_use(ss_callgraph *graph, CXCursor body, CXCursor var, CXCursor *at)
+{
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return NULL;
+    CXCursor derived[3];
+    size_t count = 0;
+    unsigned n = ss_ast_child_count(body);
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor stmt = ss_ast_child(body, i);
+        for (size_t d = 0; d < count; d++) {
+            char *use = sizing_use(graph, stmt, derived[d], at);
+            if (use == NULL)
+                continue;
+            CXString name = clang_getCursorSpelling(derived[d]);
+            CXString from = clang_getCursorSpelling(var);
+            size_t len = strlen(use);
+            char *words = len > 3 && strcmp(use + len - 3, " it") == 0
+                              ? ss_xasprintf("%.*s '%s', computed from '%s'", (int)(len - 3), use,
+                                             clang_getCString(name), clang_getCString(from))
+                              : ss_xasprintf("%s ('%s', computed from '%s')", use,
+                                             clang_getCString(name), clang_getCString(from));
+            clang_disposeString(from);
+            clang_disposeString(name);
+            free(use);
+            return words;
+        }
+        CXCursor local = clang_getCursorKind(stmt) == CXCursor_DeclStmt ? assigned_var(stmt)
+                                                                        : clang_getNullCursor();
+        if (!ss_ast_is_null(local) && count < 3 && refers_to(stmt, var))
+            derived[count++] = local;
+    }
+    return NULL;
+}
+
 /* "branches on it" when the condition of the branch or loop 'stmt' names 'var', with ", and
  * line 14 sizes a launch with it" when the branch an 'if' runs then does so ('if (n > 0)
- * k<<<n, 256>>>(...);': '*sizes' is set to 1); else NULL. */
+ * k<<<n, 256>>>(...);', or through a local the branch computes from it, derived_sizing_use:
+ * '*sizes' is set to 1); else NULL. */
 static char *branch_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, int *sizes)
 {
     /* The condition: the first child that is an expression (or a declaration); the body, and
@@ -304,9 +345,10 @@ static char *branch_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, int *s
         if (!refers_to(c, var))
             return NULL;
         CXCursor at;
-        char *sized = clang_getCursorKind(stmt) == CXCursor_IfStmt && i + 1 < n
-                          ? sizing_use(graph, ss_ast_child(stmt, i + 1), var, &at)
-                          : NULL;
+        int then = clang_getCursorKind(stmt) == CXCursor_IfStmt && i + 1 < n;
+        char *sized = then ? sizing_use(graph, ss_ast_child(stmt, i + 1), var, &at) : NULL;
+        if (then && sized == NULL)
+            sized = derived_sizing_use(graph, ss_ast_child(stmt, i + 1), var, &at);
         if (sized == NULL)
             return ss_xstrdup("branches on it");
         *sizes = 1;
@@ -943,9 +985,16 @@ static char *next_work_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned 
                 CXString name = clang_getCursorSpelling(vars[v]);
                 size_t len = strlen(use);
                 int with_it = len > 8 && strcmp(use + len - 8, " with it") == 0;
+                /* A use that ends naming the local already ("..., computed from 'size'"). */
+                size_t named = strlen(clang_getCString(name)) + 2;
+                int names =
+                    len > named && use[len - 1] == '\'' &&
+                    strncmp(use + len - named + 1, clang_getCString(name), named - 2) == 0 &&
+                    use[len - named] == '\'';
                 char *how = v < given_count ? ss_xstrdup(use)
                             : with_it       ? ss_xasprintf("%.*s with '%s', computed from it",
                                                            (int)(len - 8), use, clang_getCString(name))
+                            : names         ? ss_xasprintf("%s, computed from it", use)
                                             : ss_xasprintf("%s ('%s', computed from it)", use,
                                                            clang_getCString(name));
                 clang_disposeString(name);
