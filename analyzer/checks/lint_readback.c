@@ -9,6 +9,7 @@
 #include "log.h"
 #include "scope.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +190,97 @@ static int is_sizeof(CXCursor e)
     char tok[16];
     return clang_getCursorKind(e) == CXCursor_UnaryExpr && first_token(e, tok, sizeof tok) == 0 &&
            strcmp(tok, "sizeof") == 0;
+}
+
+/* The largest size that the instantiations the unit makes of the function template owning
+ * 'param' give it (found as instantiated_scalar finds them); 'seen' counts them. */
+typedef struct size_walk {
+    CXCursor templ;
+    int index;
+    long long largest;
+    int seen;
+} size_walk;
+
+static enum CXChildVisitResult find_instantiated_size(CXCursor c, CXCursor parent,
+                                                      CXClientData data)
+{
+    size_walk *w = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_CallExpr && k != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor ref = clang_getCursorReferenced(c);
+    CXCursor templ = clang_getSpecializedCursorTemplate(ref);
+    if (ss_ast_is_null(templ) || !clang_equalCursors(templ, w->templ) ||
+        clang_Cursor_getTemplateArgumentKind(ref, (unsigned)w->index) !=
+            CXTemplateArgumentKind_Type)
+        return CXChildVisit_Recurse;
+    long long bytes =
+        clang_Type_getSizeOf(clang_Cursor_getTemplateArgumentType(ref, (unsigned)w->index));
+    w->seen++;
+    if (bytes < 0 || bytes > w->largest)
+        w->largest = bytes < 0 ? LLONG_MAX : bytes; /* a size lint cannot tell: not small */
+    return CXChildVisit_Recurse;
+}
+
+/* The template type parameter that 'sizeof_expr' measures one value of: 'sizeof(T)', or
+ * 'sizeof x' of an x whose type (or the type it refers to) is T; else a null cursor. */
+static CXCursor measured_param(CXCursor sizeof_expr)
+{
+    CXCursor operand = ss_ast_child(sizeof_expr, 0);
+    if (clang_getCursorKind(operand) == CXCursor_TypeRef) {
+        CXCursor decl = clang_getCursorReferenced(operand);
+        return clang_getCursorKind(decl) == CXCursor_TemplateTypeParameter ? decl
+                                                                           : clang_getNullCursor();
+    }
+    /* 'sizeof x': the variable x names, declared 'T x' (its type written with T alone). */
+    CXCursor ref = ss_ast_strip(operand);
+    if (clang_getCursorKind(ref) == CXCursor_ParenExpr)
+        ref = ss_ast_strip(ss_ast_child(ref, 0));
+    CXCursor var = clang_getCursorKind(ref) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(ref)
+                                                                    : clang_getNullCursor();
+    enum CXCursorKind vk = clang_getCursorKind(var);
+    if (vk != CXCursor_VarDecl && vk != CXCursor_ParmDecl)
+        return clang_getNullCursor();
+    CXCursor type_ref = ss_ast_child(var, 0);
+    CXCursor decl = clang_getCursorReferenced(type_ref);
+    if (clang_getCursorKind(type_ref) != CXCursor_TypeRef ||
+        clang_getCursorKind(decl) != CXCursor_TemplateTypeParameter)
+        return clang_getNullCursor();
+    CXType t = clang_getUnqualifiedType(clang_getNonReferenceType(clang_getCursorType(var)));
+    CXString spelled = clang_getTypeSpelling(t), name = clang_getCursorSpelling(decl);
+    int alone = strcmp(clang_getCString(spelled), clang_getCString(name)) == 0;
+    clang_disposeString(spelled);
+    clang_disposeString(name);
+    return alone ? decl : clang_getNullCursor();
+}
+
+int ss_check_template_value_size(ss_check_ctx *ctx, CXCursor size, char **param_name,
+                                 long long *largest)
+{
+    *largest = 0;
+    *param_name = NULL;
+    CXCursor e = ss_ast_strip(size);
+    if (!is_sizeof(e))
+        return 0;
+    CXCursor param = measured_param(e);
+    if (ss_ast_is_null(param))
+        return 0;
+    CXCursor templ = clang_getCursorSemanticParent(param);
+    if (clang_getCursorKind(templ) == CXCursor_FunctionTemplate) {
+        param_walk pw = {param, 0, -1};
+        clang_visitChildren(templ, find_param, &pw);
+        size_walk w = {templ, pw.found, 0, 0};
+        if (pw.found >= 0)
+            clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_instantiated_size,
+                                &w);
+        *largest = w.seen ? w.largest : 0;
+    }
+    CXString name = clang_getCursorSpelling(param);
+    *param_name = ss_xstrdup(clang_getCString(name));
+    clang_disposeString(name);
+    return 1;
 }
 
 /* Whether the byte count 'size' reads back one scalar (rules.md: sizeof(x) of a scalar x,
