@@ -2584,6 +2584,31 @@ static int calm_statement(ss_check_ctx *ctx, CXCursor s)
 /* What a call that waits for the same work as a wait for the whole device is, for the words. */
 typedef enum wait_kind { WAIT_NONE = 0, WAIT_DEVICE, WAIT_COPY_TO, WAIT_COPY_FROM } wait_kind;
 
+/* The call of the statement 'stmt' (of 'function') that waits for all the work the unit has
+ * queued, as next_wait says, run whenever 'stmt' runs, 'stmt' calling nothing else that may work
+ * (quiet_statement), into '*call'. Returns what it is, or WAIT_NONE. */
+static wait_kind statement_wait(ss_check_ctx *ctx, CXCursor function, CXCursor stmt,
+                                int drain_copies, CXCursor *call)
+{
+    CXCursor found = clang_getNullCursor();
+    ss_ast_visit_whole(stmt, stmt, find_sync_copy, &found);
+    wait_kind kind = WAIT_NONE;
+    if (!ss_ast_is_null(found)) {
+        int dir = copy_direction(function, found, ss_scope_callee_api(found));
+        kind = !drain_copies             ? WAIT_NONE
+               : dir == SS_COPY_KIND_H2D ? WAIT_COPY_TO
+               : dir == SS_COPY_KIND_D2H ? WAIT_COPY_FROM
+                                         : WAIT_NONE;
+    } else {
+        ss_ast_visit_whole(stmt, stmt, ss_find_device_wait, &found);
+        kind = ss_ast_is_null(found) ? WAIT_NONE : WAIT_DEVICE;
+    }
+    if (kind == WAIT_NONE || !quiet_statement(ctx, stmt, found))
+        return WAIT_NONE;
+    *call = found;
+    return kind;
+}
+
 /* The first statement of 'stmts' (of 'n', from 'from') that is not calm (calm_statement), two
  * of them at most before it, when it holds a call that waits for all the work the unit has
  * queued: a wait for the whole device, or (with 'drain_copies') a synchronous copy between the
@@ -2601,23 +2626,7 @@ static wait_kind next_wait(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n,
                 return WAIT_NONE;
             continue;
         }
-        CXCursor found = clang_getNullCursor();
-        ss_ast_visit_whole(stmts[s], stmts[s], find_sync_copy, &found);
-        wait_kind kind = WAIT_NONE;
-        if (!ss_ast_is_null(found)) {
-            int dir = copy_direction(ctx->function, found, ss_scope_callee_api(found));
-            kind = !drain_copies             ? WAIT_NONE
-                   : dir == SS_COPY_KIND_H2D ? WAIT_COPY_TO
-                   : dir == SS_COPY_KIND_D2H ? WAIT_COPY_FROM
-                                             : WAIT_NONE;
-        } else {
-            ss_ast_visit_whole(stmts[s], stmts[s], ss_find_device_wait, &found);
-            kind = ss_ast_is_null(found) ? WAIT_NONE : WAIT_DEVICE;
-        }
-        if (kind == WAIT_NONE || !quiet_statement(ctx, stmts[s], found))
-            return WAIT_NONE;
-        *call = found;
-        return kind;
+        return statement_wait(ctx, ctx->function, stmts[s], drain_copies, call);
     }
     return WAIT_NONE;
 }
@@ -2690,16 +2699,22 @@ static int rest_of_loop_calm(ss_check_ctx *ctx, CXCursor loop, CXCursor body, co
     return 1;
 }
 
+/* The parts of 'loop' that run around its back edge, for the words: "the loop's condition". */
+static const char *loop_parts_words(CXCursor loop)
+{
+    enum CXCursorKind k = clang_getCursorKind(loop);
+    unsigned parts = ss_ast_child_count(loop);
+    return k == CXCursor_ForStmt && parts == 4 ? "the loop's increment and condition"
+           : k == CXCursor_ForStmt             ? "the loop's own parts"
+                                               : "the loop's condition";
+}
+
 /* The note of a closing wait: past 'back' calm statements and the loop's parts, the wait
  * 'top' of kind 'top_kind' at the body's top; past 'out_calm' after the loop, 'out'. */
 static char *closing_words(CXCursor loop, unsigned back, CXCursor top, wait_kind top_kind,
                            CXCursor out, wait_kind out_kind, unsigned out_calm, int drain_copies)
 {
-    enum CXCursorKind k = clang_getCursorKind(loop);
-    unsigned parts = ss_ast_child_count(loop);
-    const char *head = k == CXCursor_ForStmt && parts == 4 ? "the loop's increment and condition"
-                       : k == CXCursor_ForStmt             ? "the loop's own parts"
-                                                           : "the loop's condition";
+    const char *head = loop_parts_words(loop);
     char *past = past_words(back), *top_words = wait_words(top, top_kind, drain_copies);
     char *out_words = wait_words(out, out_kind, drain_copies);
     char *out_past = out_calm == 0   ? ss_xstrdup("")
@@ -2717,6 +2732,10 @@ static char *closing_words(CXCursor loop, unsigned back, CXCursor top, wait_kind
     free(out_past);
     return words;
 }
+
+static char *queued_exit_words(ss_check_ctx *ctx, CXCursor loop, unsigned back, CXCursor top,
+                               wait_kind top_kind, const CXCursor *after, unsigned m,
+                               unsigned from);
 
 char *ss_context_closing_wait_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
@@ -2754,13 +2773,414 @@ char *ss_context_closing_wait_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor
     CXCursor top = clang_getNullCursor(), out = clang_getNullCursor();
     unsigned top_calm = 0, out_calm = 0;
     wait_kind top_kind = next_wait(ctx, stmts, n, 0, drain_copies, &top, &top_calm);
-    wait_kind out_kind =
-        top_kind ? next_wait(ctx, after, m, out_index + 1, drain_copies, &out, &out_calm)
-                 : WAIT_NONE;
-    if (top_kind == WAIT_NONE || out_kind == WAIT_NONE)
+    if (top_kind == WAIT_NONE)
         return NULL;
+    wait_kind out_kind = next_wait(ctx, after, m, out_index + 1, drain_copies, &out, &out_calm);
+    if (out_kind == WAIT_NONE) /* work on the legacy stream queued on the way out first */
+        return queued_exit_words(ctx, loop, tail + top_calm, top, top_kind, after, m,
+                                 out_index + 1);
     return closing_words(loop, tail + top_calm, top, top_kind, out, out_kind, out_calm,
                          drain_copies);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The way out of a loop that queues work on the legacy stream before the call that waits for the
+ * closing wait's work anyway (held-out-19's shape AM, its way out). */
+
+/* What the way out of a loop goes through, from the statement after the loop, up to the call
+ * that waits (exit_statements): statements that stay on the host ('calm'), statements that queue
+ * work on the legacy stream ('queued', the first such call 'first_queued'), calls of the unit's
+ * functions ('depth' of them followed now; the outermost such call in 'entered'). */
+typedef struct exit_walk {
+    ss_check_ctx *ctx;
+    int drain_copies;
+    unsigned calm, queued;
+    int depth;
+    CXCursor first_queued, entered, call;
+    wait_kind kind;
+} exit_walk;
+
+/* At most this many statements that queue work, and calls of the unit's functions nested. */
+enum { MAX_EXIT_QUEUED = 4, MAX_EXIT_DEPTH = 2 };
+
+/* A statement's calls, for legacy_work_statement: 'loud' where one may do more than queue work on
+ * the legacy stream. */
+typedef struct legacy_walk {
+    flow *f;
+    int loud;
+    CXCursor first;
+} legacy_walk;
+
+/* Whether the call 'c' stays on the host: host_side_call, or a constructor of a plain type of the
+ * toolkit ('dim3(n)' of a launch's configuration, declared where the toolkit's headers are). */
+static int host_or_config_call(CXCursor c)
+{
+    CXCursor decl = clang_getCursorReferenced(c);
+    return host_side_call(c) || ss_scope_is_launch_config(c) ||
+           (clang_getCursorKind(decl) == CXCursor_Constructor && ss_foreign_decl(decl));
+}
+
+static enum CXChildVisitResult find_legacy_work(CXCursor c, CXCursor parent, CXClientData data)
+{
+    legacy_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (through_pointer(c) || k == CXCursor_CXXThrowExpr) {
+        w->loud = 1;
+        return CXChildVisit_Break;
+    }
+    if (k != CXCursor_CallExpr || host_or_config_call(c))
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    int queues = ss_scope_is_launch(c) ||
+                 (api && (api->klass == SS_CLASS_LAUNCH || api->klass == SS_CLASS_MEMSET ||
+                          api->klass == SS_CLASS_ALLOC));
+    if (!queues || !on_legacy(w->f, c, api)) {
+        w->loud = 1;
+        return CXChildVisit_Break;
+    }
+    if (ss_ast_is_null(w->first))
+        w->first = c;
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the statement 's' of 'function' queues work on the legacy stream only: a declaration or
+ * an expression whose calls are launches, memsets and allocations there (the stream left out, 0
+ * or cudaStreamLegacy) and calls that stay on the host, reading nothing through a pointer and
+ * throwing nothing; '*first' receives its first such call. Returns 1 or 0. */
+static int legacy_work_statement(CXCursor function, CXCursor s, CXCursor *first)
+{
+    if (!straight_statement(s))
+        return 0;
+    question q;
+    memset(&q, 0, sizeof q);
+    q.event = q.stream = q.owner = clang_getNullCursor();
+    flow f = flow_of(&q, function, 0, busy(), NULL);
+    legacy_walk w = {&f, 0, clang_getNullCursor()};
+    ss_ast_visit_whole(s, s, find_legacy_work, &w);
+    *first = w.first;
+    return !w.loud && !ss_ast_is_null(w.first);
+}
+
+/* The definition of the function of the unit that the statement 's' calls, where 's' is that
+ * call alone (its value unused), its arguments staying on the host (touches_device); else a null
+ * cursor. */
+static CXCursor unit_call_statement(ss_check_ctx *ctx, CXCursor s)
+{
+    CXCursor call = ss_ast_strip(s), none = clang_getNullCursor();
+    if (clang_getCursorKind(call) != CXCursor_CallExpr || ss_scope_is_launch(call))
+        return none;
+    CXCursor callee = ss_callgraph_callee(ss_check_graph(ctx), call);
+    if (ss_ast_is_null(callee) || clang_getCursorKind(callee) == CXCursor_LambdaExpr)
+        return none;
+    for (int a = 0, n = clang_Cursor_getNumArguments(call); a < n; a++) {
+        if (touches_device(clang_Cursor_getArgument(call, (unsigned)a)))
+            return none;
+    }
+    return callee;
+}
+
+static int exit_statements(exit_walk *w, CXCursor function, const CXCursor *stmts, unsigned n,
+                           unsigned from);
+
+/* The statements of the body of 'callee' (a definition of the unit), called by 'call', walked as
+ * exit_statements does. Returns as it does; -1 past MAX_EXIT_DEPTH calls. */
+static int exit_callee(exit_walk *w, CXCursor call, CXCursor callee)
+{
+    unsigned parts = ss_ast_child_count(callee), index = 0;
+    CXCursor body = parts ? ss_ast_child(callee, parts - 1) : clang_getNullCursor();
+    if (w->depth >= MAX_EXIT_DEPTH || clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return -1;
+    CXCursor *stmts = ss_xreallocarray(NULL, 256, sizeof *stmts);
+    unsigned n = block_statements(body, clang_getNullCursor(), stmts, 256, &index);
+    if (w->depth++ == 0)
+        w->entered = call;
+    int found = n < 256 ? exit_statements(w, callee, stmts, n, 0) : -1;
+    w->depth--;
+    free(stmts);
+    return found;
+}
+
+/* Walks the statements 'stmts' (of 'n', from 'from') of 'function' on the way out of a loop: two
+ * that stay on the host in all at most (calm_statement), MAX_EXIT_QUEUED that queue work on the
+ * legacy stream (legacy_work_statement), and calls of the unit's functions, whose bodies are
+ * walked so too, up to the first call that waits for all the work the unit has queued
+ * (statement_wait; a copy only where the unit's copies wait for all work: 'drain_copies').
+ * Returns 1 where it found that call (in 'w'), 0 where the statements ran out before it, -1 where
+ * something else comes first. */
+static int exit_statements(exit_walk *w, CXCursor function, const CXCursor *stmts, unsigned n,
+                           unsigned from)
+{
+    for (unsigned s = from; s < n; s++) {
+        CXCursor first = clang_getNullCursor(), callee;
+        if (calm_statement(w->ctx, stmts[s])) {
+            if (++w->calm > 2)
+                return -1;
+        } else if ((w->kind = statement_wait(w->ctx, function, stmts[s], w->drain_copies,
+                                             &w->call)) != WAIT_NONE) {
+            return 1;
+        } else if (legacy_work_statement(function, stmts[s], &first)) {
+            if (ss_ast_is_null(w->first_queued))
+                w->first_queued = first;
+            if (++w->queued > MAX_EXIT_QUEUED)
+                return -1;
+        } else if (!ss_ast_is_null(callee = unit_call_statement(w->ctx, stmts[s]))) {
+            int found = exit_callee(w, ss_ast_strip(stmts[s]), callee);
+            if (found != 0)
+                return found;
+        } else {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* "past 1 statement on the host and 3 statements that only allocate or queue work on the legacy
+ * stream (the first, 'cudaMemset', at line 24), in 'Frontier::refresh()' (called at line 59),
+ * 'cudaMemcpy' at line 26, ..." for the way out the walk 'w' found. Malloc'ed. */
+static char *exit_way_words(const exit_walk *w)
+{
+    char *host = w->calm == 0   ? ss_xstrdup("")
+                 : w->calm == 1 ? ss_xstrdup("1 statement on the host")
+                                : ss_xasprintf("%u statements on the host", w->calm);
+    char *first = ss_ast_is_null(w->first_queued) ? NULL : ss_scope_callee_name(w->first_queued);
+    char *queued = w->queued == 0
+                       ? ss_xstrdup("")
+                       : ss_xasprintf("%u %s work on the legacy stream (%s'%s' at "
+                                      "line %u)",
+                                      w->queued,
+                                      w->queued == 1 ? "statement that only allocates or queues"
+                                                     : "statements that only allocate or queue",
+                                      w->queued == 1 ? "" : "the first, ",
+                                      first ? first : "a launch", ss_scope_line(w->first_queued));
+    char *past =
+        w->calm == 0 && w->queued == 0
+            ? ss_xstrdup("")
+            : ss_xasprintf("past %s%s%s, ", host, w->calm && w->queued ? " and " : "", queued);
+    char *name = ss_ast_is_null(w->entered)
+                     ? NULL
+                     : ss_qualified_name(clang_getCursorReferenced(w->entered));
+    char *in =
+        name ? ss_xasprintf("in '%s()' (called at line %u), ", name, ss_scope_line(w->entered))
+             : ss_xstrdup("");
+    char *wait = wait_words(w->call, w->kind, w->drain_copies);
+    char *words = ss_xasprintf("%s%s%s", past, in, wait);
+    free(host);
+    free(first);
+    free(queued);
+    free(past);
+    free(name);
+    free(in);
+    free(wait);
+    return words;
+}
+
+static char *queued_exit_words(ss_check_ctx *ctx, CXCursor loop, unsigned back, CXCursor top,
+                               wait_kind top_kind, const CXCursor *after, unsigned m, unsigned from)
+{
+    exit_walk w;
+    memset(&w, 0, sizeof w);
+    w.ctx = ctx;
+    w.drain_copies = copies_drain(ctx);
+    w.first_queued = w.entered = w.call = clang_getNullCursor();
+    if (exit_statements(&w, ctx->function, after, m, from) != 1 ||
+        (w.queued > 0 && !w.drain_copies))
+        return NULL;
+    char *past = past_words(back), *top_words = wait_words(top, top_kind, w.drain_copies);
+    char *out_words = exit_way_words(&w);
+    const char *between =
+        w.queued == 0 ? "with no work queued between on either way"
+                      : "with no work queued between around the back edge, and on the way out "
+                        "only work on the legacy stream, which runs after this wait's work anyway";
+    char *words = ss_xasprintf(
+        "drained anyway: every way on from here waits for the same work at once: on the next "
+        "iteration, past%s %s, %s; when the loop ends, %s; %s, and nothing run but statements "
+        "that stay on the host and read nothing through a pointer: the stall is theirs too, this "
+        "wait adds none of its own%s",
+        past, loop_parts_words(loop), top_words, out_words, between,
+        w.queued == 0 ? ""
+                      : " (on the way out, at most that work's launch latency, once per run of "
+                        "the loop)");
+    free(past);
+    free(top_words);
+    free(out_words);
+    return words;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * A wait right before a readback that waits for the same work anyway (held-out-15's shape Y). */
+
+/* The first copy in 'c' that returns once it is done only where its host side is pageable
+ * (cudaMemcpyAsync), or a null cursor. */
+static enum CXChildVisitResult find_pageable_copy(CXCursor c, CXCursor parent, CXClientData data)
+{
+    CXCursor *found = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (api && api->klass == SS_CLASS_COPY && api->sync == SS_SYNC_PAGEABLE) {
+        *found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The readback of the statement 's': a copy from the device to the host on the unit's default
+ * stream that returns only once it is done, so after all the work queued before it there: a
+ * synchronous copy (find_sync_copy) that lint reads as device to host, or, where the default
+ * stream is the legacy one, an asynchronous copy into memory lint proves pageable on it
+ * (pageable_readback); run whenever 's' runs, 's' calling nothing else that may work
+ * (quiet_statement). A null cursor where there is none. */
+static CXCursor statement_readback(ss_check_ctx *ctx, CXCursor s)
+{
+    CXCursor none = clang_getNullCursor(), copy = none;
+    ss_ast_visit_whole(s, s, find_sync_copy, &copy);
+    if (!ss_ast_is_null(copy)) {
+        if (copy_direction(ctx->function, copy, ss_scope_callee_api(copy)) != SS_COPY_KIND_D2H)
+            return none;
+    } else if (!ctx->per_thread) {
+        ss_ast_visit_whole(s, s, find_pageable_copy, &copy);
+        question q = device_question(ctx, 0);
+        flow f = flow_of(&q, ctx->function, 0, busy(), NULL);
+        if (ss_ast_is_null(copy) || !pageable_readback(&f, copy, ss_scope_callee_api(copy)))
+            return none;
+    }
+    return !ss_ast_is_null(copy) && quiet_statement(ctx, s, copy) ? copy : none;
+}
+
+/* The readback (statement_readback) of the statement after the wait 'at', with up to two
+ * statements between that stay on the host or check the last error (calm_statement), none of
+ * them naming the stream 'waited' the wait is for (a null cursor: the whole device); the wait's
+ * own statement calling nothing else that may work (quiet_statement) and, for a stream wait,
+ * queuing no work (a checking function that launches after the wait; for a wait for the whole
+ * device readback_again asks the drained flow). A null cursor where there is none. */
+static CXCursor readback_after(ss_check_ctx *ctx, CXCursor at, CXCursor waited)
+{
+    CXCursor stmts[256], none = clang_getNullCursor();
+    unsigned index = 0, calm = 0;
+    unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
+    if (n == 0 || !quiet_statement(ctx, stmts[index], at) ||
+        (!ss_ast_is_null(waited) && ss_context_queues_work(ss_check_graph(ctx), stmts[index])))
+        return none;
+    CXCursor waited_decl = ss_ast_is_null(waited) ? waited : clang_getCursorReferenced(waited);
+    for (unsigned s = index + 1; s < n; s++) {
+        if (!ss_ast_is_null(waited_decl) && ss_context_mentions(stmts[s], waited_decl))
+            return none;
+        if (!calm_statement(ctx, stmts[s]))
+            return statement_readback(ctx, stmts[s]);
+        if (++calm > 2)
+            return none;
+    }
+    return none;
+}
+
+/* The readback that makes the stream or device-wide wait 'at' again: the readback right after
+ * it (readback_after), on the unit's default stream, which waits for all the work the wait waits
+ * for, with no work queued between (for a wait for the whole device, the drained flow finds the
+ * readback drained by it on every way the unit reaches it). In a unit whose streams all block
+ * (copies_drain), a copy on the legacy stream waits for the work of every stream, as the drained
+ * flow takes it; else the wait must be for the default stream
+ * itself, or for the whole device where only work on the default stream was queued since it was
+ * drained, on every way the unit reaches it ('*by' that drain, as waits_for_thrust_stream;
+ * '*between' the state the drained flow finds at the readback, busy for a stream wait). A null
+ * cursor where there is none. */
+static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, drain *between)
+{
+    CXCursor none = clang_getNullCursor();
+    const ss_api *api = ss_scope_callee_api(at);
+    *by = none;
+    *between = busy();
+    if (api == NULL || (api->klass != SS_CLASS_DEVICE_SYNC && api->klass != SS_CLASS_STREAM_SYNC))
+        return none;
+    CXCursor waited = api->klass == SS_CLASS_STREAM_SYNC ? ss_check_stream_arg(at, api) : none;
+    if (api->klass == SS_CLASS_STREAM_SYNC && ss_ast_is_null(waited))
+        return none;
+    CXCursor readback = readback_after(ctx, at, waited);
+    if (ss_ast_is_null(readback))
+        return none;
+    if (ss_ast_is_null(waited)) {
+        /* Nothing queued between, on every way (a checker's failure branch left out). */
+        question device = device_question(ctx, copies_drain(ctx));
+        flow_budget = FLOW_BUDGET;
+        *between = state_at(&device, ctx->function, readback, 0);
+        if (between->state != DRAINED || !ss_ast_same_node(between->by, at) || between->filled ||
+            flow_budget < 0)
+            return none;
+    }
+    if (copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING)
+        return readback;
+    return waits_for_thrust_stream(ctx, at, waited, none, by) ? readback : none;
+}
+
+/* "drained anyway: the next device call, 'cudaMemcpy' at line 20, a synchronous copy from the
+ * device, waits for the same work: ..." for a stream or device-wide wait (SYNC401) that a readback
+ * makes again (readback_again). Malloc'ed, or NULL. */
+static char *readback_words(ss_check_ctx *ctx, CXCursor at)
+{
+    CXCursor by;
+    drain between;
+    CXCursor readback = readback_again(ctx, at, &by, &between);
+    if (ss_ast_is_null(readback))
+        return NULL;
+    const ss_api *api = ss_scope_callee_api(readback);
+    int blocking = copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING;
+    char *since = blocking || ss_ast_is_null(by) ? NULL : since_words(ctx, at, by);
+    const char *stream =
+        ctx->per_thread ? "the per-thread default stream" : "the legacy default stream";
+    char *queued =
+        blocking ? ss_xstrdup("all the work queued before it is done (a copy on the legacy stream "
+                              "waits for the work of the unit's other streams: it creates them "
+                              "blocking)")
+        : since  ? ss_xasprintf("the work queued before it on %s is done", stream)
+                 : ss_xasprintf("the work queued before it on %s, the stream this wait is for, "
+                                 "is done",
+                                stream);
+    char *name = ss_scope_callee_name(readback);
+    char *aside = between.state == DRAINED ? aside_words(&between) : ss_xstrdup("");
+    char *words = ss_xasprintf(
+        "drained anyway: the next device call, '%s' at line %u, %s, waits for the same work: it "
+        "returns only once %s, and only statements that stay on the host run between them%s%s: "
+        "the stall is that readback's, this wait adds none of its own",
+        name ? name : "a copy", ss_scope_line(readback),
+        api && api->sync == SS_SYNC_PAGEABLE ? "a copy from the device into pageable memory"
+                                             : "a synchronous copy from the device",
+        queued, aside, since ? since : "");
+    free(aside);
+    free(since);
+    free(queued);
+    free(name);
+    return words;
+}
+
+/* For a wait, the words of a call after it that makes it again: a Thrust algorithm or a cuBLAS
+ * readback (thrust_words), or a copy back to the host (readback_words). Malloc'ed, or NULL. */
+static char *again_words(ss_check_ctx *ctx, CXCursor at)
+{
+    char *words = thrust_words(ctx, at);
+    return words ? words : readback_words(ctx, at);
+}
+
+/* Whether the copy 'at' (SYNC201, SYNC202, SYNC301) is the readback that makes the wait 'wait'
+ * again (readback_again), where SYNC401 reports that wait (in a loop of the function, or in a
+ * function called from one in another unit) and it has work to wait for (it is not drained
+ * itself: 'drain_copies' as copies_drain): the wait's note names the readback as the stall, which
+ * the readback cannot in turn put on the wait. Returns 1 or 0. */
+static int readback_makes_wait_again(ss_check_ctx *ctx, CXCursor at, CXCursor wait,
+                                     int drain_copies)
+{
+    if (ss_ast_is_null(wait) ||
+        (ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, wait)) && !ctx->loop_elsewhere))
+        return 0;
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(ctx->function, wait, path);
+    free(path);
+    CXCursor by;
+    drain between;
+    if (found <= 0 || !ss_ast_same_node(readback_again(ctx, wait, &by, &between), at))
+        return 0;
+    question device = device_question(ctx, drain_copies);
+    flow_budget = FLOW_BUDGET;
+    drain d = answered(drain_copies, wait, state_at(&device, ctx->function, wait, 0));
+    return d.state != DRAINED || d.filled;
 }
 
 char *ss_context_drained_call_words(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed)
@@ -2791,6 +3211,8 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
      * readback's note too: one of them is the stall. */
     if (d.state == DRAINED && rule == SS_RULE_SCALAR_READBACK && makes_wait_again(ctx, at, d.by))
         d = busy();
+    if (d.state == DRAINED && copy && readback_makes_wait_again(ctx, at, d.by, drain_copies))
+        d = busy();
     if (d.state == DRAINED && (copy || !d.filled))
         return nothing_queued_words(ctx, at, &d, drain_copies, copy ? "copy" : "wait");
     /* The later wait must be device-wide, and not drained already on every way to it (by this
@@ -2803,7 +3225,7 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         later_answered(drain_copies, later, state_at(&device, ctx->function, later, 0)) ||
         flow_budget < 0) {
         char *words = copy ? NULL : event_words(ctx, at);
-        return words || copy ? words : thrust_words(ctx, at);
+        return words || copy ? words : again_words(ctx, at);
     }
     char *name = ss_scope_callee_name(later);
     char *words = ss_xasprintf("drained anyway: '%s' at line %u waits for the whole device "

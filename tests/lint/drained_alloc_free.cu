@@ -96,14 +96,14 @@ void train_busy(float *w, float *x, float *host, int n, int steps, bool check)
 
 // A wait for the whole device after a readback that follows another such wait: the copy on the
 // legacy stream waits for that stream only, but nothing was queued on any stream since the first
-// wait, so the second waits for nothing (before, a copy in a unit with no stream never answered
-// for a device-wide wait). With a launch before the copy it stays a warning.
+// wait, so the second waits for nothing; the first is "drained anyway" by the readback, which is
+// the stall (shape Y, session 29). With a launch before the copy the second stays a warning.
 void read_twice(float *w, float *host, int n, int steps)
 {
     for (int s = 0; s < steps; s++) {
         step<<<(n + 255) / 256, 256>>>(w, w, w, n); // expect: SYNC101 expect-severity: note
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
-        cudaMemcpy(host, w, n * sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: note
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaMemcpy' at line 106
+        cudaMemcpy(host, w, n * sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: warning
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: after 'cudaDeviceSynchronize' at drained_alloc_free.cu:105 drained every stream, with nothing queued between, and no work is queued between it and this call on any way the unit reaches it: the wait waits for nothing else
         step<<<(n + 255) / 256, 256>>>(w, w, w, n); // expect: SYNC101 expect-severity: note
         cudaMemcpy(host, w, n * sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: warning

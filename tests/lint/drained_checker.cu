@@ -1,12 +1,12 @@
 // drained_checker.cu: every CUDA call handed to a checking function of this unit, which, when
 // the code it is given says the call failed, resets the device and hands the error to another
 // unit's function. That function may do anything, but only on the error path: where the calls
-// succeed the check does nothing, so readbacks after a wait for the whole device, or after
-// another readback, find the device drained, as without the checks: notes. The same through a
-// macro, an inline check of a local error code, and a check whose failure branch is the 'else'
-// of a test for success and ends the program. Where the checker also calls another unit's
-// function on success, is only declared here, launches work, or has a failure branch that
-// neither reports the error nor ends the program, the copies stay warnings.
+// succeed the check does nothing, so a readback after another readback finds the device drained
+// (a note), and a wait for the whole device right before a readback is "drained anyway" (a note,
+// the readback the stall: shape Y). The same through a macro, an inline check of a local error
+// code, and a check whose failure branch is the 'else' of a test for success and ends the program.
+// Where the checker also calls another unit's function on success, is only declared here, launches
+// work, or has a failure branch that neither reports the error nor ends the program: warnings.
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
@@ -37,9 +37,9 @@ void checked_readbacks(unsigned *d_n, float *d_v, int reps)
     for (int r = 0; r < reps; r++) {
         verify(cudaMemset(d_n, 0, sizeof(unsigned)));
         tally<<<1, 64>>>(d_n, d_v); // expect: SYNC101 expect-severity: note
-        verify(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: warning
+        verify(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaMemcpy' at line 42
         unsigned n = 0;
-        verify(cudaMemcpy(&n, d_n, sizeof n, cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaDeviceSynchronize' at drained_checker.cu:40 drained it
+        verify(cudaMemcpy(&n, d_n, sizeof n, cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: warning
         printf("rep %d\n", r);
         verify(cudaMemcpy(host, d_v, sizeof host, cudaMemcpyDeviceToHost)); // expect: SYNC202 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaMemcpy' at drained_checker.cu:42 drained it
         total += n + (unsigned)host[0];
@@ -81,9 +81,9 @@ void macro_readbacks(unsigned *d_n, float *d_v, int reps)
     float host[64];
     for (int r = 0; r < reps; r++) {
         tally<<<1, 64>>>(d_n, d_v); // expect: SYNC101 expect-severity: note
-        GPU_ASSERT(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: warning
+        GPU_ASSERT(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaMemcpy' at line 86
         unsigned n = 0;
-        GPU_ASSERT(cudaMemcpy(&n, d_n, sizeof n, cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaDeviceSynchronize' at drained_checker.cu:84 drained it
+        GPU_ASSERT(cudaMemcpy(&n, d_n, sizeof n, cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: warning
         printf("rep %d\n", r);
         GPU_ASSERT(cudaMemcpy(host, d_v, sizeof host, cudaMemcpyDeviceToHost)); // expect: SYNC202 expect-severity: note expect-message: (where the CUDA calls succeed: the branch at drained_checker.cu:71 runs only when one failed, and is left out)
         total += n + (unsigned)host[0];
@@ -105,9 +105,9 @@ void inline_readbacks(unsigned *d_n, float *d_v, int reps)
     float host[64];
     for (int r = 0; r < reps; r++) {
         tally<<<1, 64>>>(d_n, d_v); // expect: SYNC101 expect-severity: note
-        INLINE_CHECK(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: warning
+        INLINE_CHECK(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaMemcpy' at line 110
         unsigned n = 0;
-        INLINE_CHECK(cudaMemcpy(&n, d_n, sizeof n, cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaDeviceSynchronize' at drained_checker.cu:108 drained it
+        INLINE_CHECK(cudaMemcpy(&n, d_n, sizeof n, cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: warning
         printf("rep %d\n", r);
         INLINE_CHECK(cudaMemcpy(host, d_v, sizeof host, cudaMemcpyDeviceToHost)); // expect: SYNC202 expect-severity: note expect-message: 'cudaMemcpy' at drained_checker.cu:110 drained it
         total += n + (unsigned)host[0];
@@ -132,9 +132,9 @@ void required_readbacks(unsigned *d_n, float *d_v, int reps)
     float host[64];
     for (int r = 0; r < reps; r++) {
         tally<<<1, 64>>>(d_n, d_v); // expect: SYNC101 expect-severity: note
-        require(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: warning
+        require(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaMemcpy' at line 137
         unsigned n = 0;
-        require(cudaMemcpy(&n, d_n, sizeof n, cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: note expect-message: drained: the device has nothing queued here
+        require(cudaMemcpy(&n, d_n, sizeof n, cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: warning
         printf("rep %d\n", r);
         require(cudaMemcpy(host, d_v, sizeof host, cudaMemcpyDeviceToHost)); // expect: SYNC202 expect-severity: note expect-message: drained: the device has nothing queued here
         total += n + (unsigned)host[0];

@@ -4,8 +4,8 @@
 // past a declaration, a synchronous readback on the legacy stream (held-out-19's shape AM, at
 // e36f4ad a warning). The closing wait is a note ("drained anyway"); the opening wait keeps its
 // "drained" note (the closing one drained the device for it). Warnings stay where work is queued
-// after the closing wait, where the loop's way out reaches the unit's own host work or a launch
-// before the next wait, where the opening wait runs on some iterations only or is an asynchronous
+// after the closing wait, where the loop's way out reaches the unit's own host work before the
+// next wait, where the opening wait runs on some iterations only or is an asynchronous
 // copy, where the loop's condition calls a function of the unit, where the function ends after
 // the loop, where the host reads through a pointer after the wait, where the loop is the last
 // statement of an outer loop's body, where the wait after the loop is in a branch, where three
@@ -105,14 +105,14 @@ unsigned host_work_after(unsigned *d_piece, unsigned *d_flags, unsigned *d_count
     return left;
 }
 
-// A launch on the way out, before the readback.
+// A launch on the way out, before the readback, which waits for it and the last kernel: a note.
 unsigned launch_after(unsigned *d_piece, unsigned *d_flags, unsigned *d_count, unsigned cap,
                       unsigned count)
 {
     for (unsigned p = 0; p < count; p++) {
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note
         relax<<<(cap + 255) / 256, 256>>>(d_piece, cap, d_flags); // expect: SYNC101
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: when the loop ends, past 1 statement on the host and 1 statement that only allocates or queues work on the legacy stream ('relax' at line 117), 'cudaMemcpy' at line 119, a synchronous copy from the device
     }
     relax<<<1, 1>>>(d_piece, 1, d_count); // expect: SYNC101
     unsigned left = 0;
