@@ -6,11 +6,16 @@
 struct Span {
     unsigned from, to;
 };
-inline unsigned operator-(Span a, Span b) { return a.to - b.to; }
+inline unsigned operator-(Span a, Span b)
+{
+    return a.to - b.to;
+}
 // A value a template builds from arguments of dependent types: constructed when instantiated.
 struct Tally {
     unsigned count;
-    Tally(const void *at, unsigned n) : count(at ? n : 0) {}
+    Tally(const void *at, unsigned n) : count(at ? n : 0)
+    {
+    }
 };
 struct Frontier {
     unsigned *d_marks, *d_list, *h_list;
