@@ -377,4 +377,5 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
         ss_context_rare_apply(ctx, at, f, before);
     free(before);
     ss_project_ask(ctx, rule, at, f);
+    ss_project_ask_foreign(ctx, rule, at, f);
 }

@@ -11,6 +11,7 @@
 #define SS_ANALYZER_CHECKS_CONTEXT_CASES_H
 
 #include <clang-c/Index.h>
+#include <stdint.h>
 
 #include "common.h"
 
@@ -157,6 +158,36 @@ typedef struct ss_assumed_waits {
     char **usrs;
     size_t count, cap;
 } ss_assumed_waits;
+
+/* The functions of other units a flow takes on trust (ss_context_foreign_words): their USRs
+ * ('calls', by index). Where such a call finds the device busy, it is taken to drain it (by a
+ * synchronous copy on the legacy stream where 'copy', else by a wait for the whole device), or
+ * to leave it busy where its bit is in 'keep'; where it finds the device drained, to leave it
+ * drained. After the flow: the calls the answer rests on ('needed', bits by index) and, of
+ * them, those taken to drain it ('strict'). */
+typedef struct ss_foreign_calls {
+    ss_assumed_waits calls;
+    int copy;
+    uint64_t keep, needed, strict;
+} ss_foreign_calls;
+
+/* drained.c. For a copy (SYNC201, SYNC202, SYNC301) or a wait in a loop (SYNC401) where
+ * ss_context_drained_words finds no drain: the "drained: ..." words where the device has
+ * nothing queued at 'at' on every way the unit reaches it once each call of another unit's
+ * function (ss_project_foreign_usr) is taken on trust as 'foreign' says, which then says which
+ * calls the answer rests on ('copy' unset where the unit's copies do not drain). Malloc'ed, or
+ * NULL. */
+char *ss_context_foreign_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
+                               ss_foreign_calls *foreign);
+
+/* drained.c. What the function 'function' (a definition) does to the device, for the calls of
+ * other units: 2 where it ends drained whatever was queued before it (the drain in '*by', and
+ * '*wide' 1 where that was a wait for the whole device on every way, with nothing but copies
+ * queued since), 1 where it leaves a drained device drained ('*by' the drain, a null cursor
+ * where it drains nothing), 0 where neither; memsets queued at its end count as work. Its
+ * unit's functions are followed as for a finding; '*worked' where it queues device work. */
+int ss_context_foreign_summary(ss_check_ctx *ctx, CXCursor function, CXCursor *by, int *wide,
+                               int *worked);
 
 /* drained.c. For work on the legacy stream (SYNC101, SYNC102) at 'at': "between waits: ..."
  * where, on every way the unit reaches it, a wait for the whole device came before it and

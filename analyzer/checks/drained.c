@@ -59,6 +59,8 @@ typedef struct drain {
      * only); 'copy_like' where the drain rests, as a synchronous copy's on the legacy stream
      * does, on that stream alone (drain_misses). */
     int after_drain, copy_like;
+    uint64_t strict; /* with DRAINED: of 'assumed', the calls of other units taken to end
+                      * drained (foreign_call_flow) */
 } drain;
 
 /* What a finding's question follows: the whole device, or (with 'event' not null) one event,
@@ -79,6 +81,9 @@ typedef struct question {
     /* Not NULL: a call of a function the unit only declares (ss_project_declared_only) counts
      * as a wait for the whole device, and its USR is added here. */
     ss_assumed_waits *assumed;
+    /* Not NULL: a call of a function of another unit (ss_project_foreign_usr) is taken on
+     * trust, and added here (foreign_call_flow). */
+    ss_foreign_calls *foreign;
 } question;
 
 /* The gotos a flow followed in its function: each with its label and the state it jumped with
@@ -139,7 +144,7 @@ static question device_question(ss_check_ctx *ctx, int copies_drain)
 static drain state_of(int state, CXCursor by, int fresh, uint64_t assumed)
 {
     return (drain){state, by, 0, fresh, assumed, 0, clang_getNullCursor(), 0, clang_getNullCursor(),
-                   0,     0};
+                   0,     0,  0};
 }
 
 static drain busy(void)
@@ -169,6 +174,7 @@ static drain join(drain a, drain b)
         a.filled |= b.filled;
         a.fresh &= b.fresh;
         a.assumed |= b.assumed;
+        a.strict |= b.strict;
         if (ss_ast_is_null(a.by)) {
             a.by = b.by;
             a.after_drain = b.after_drain;
@@ -226,6 +232,43 @@ int ss_context_library_enqueues(CXCursor call)
         found = strncmp(name, library_prefixes[i], strlen(library_prefixes[i])) == 0;
     free(name);
     return found;
+}
+
+/* Whether 'call', which names no function, is a value's plumbing in a template, resolved only
+ * when it is instantiated: an operator on an operand of a dependent type ('a[i] - b[j]'), not a
+ * function object's call; or the construction of a value of a class, not a library's
+ * ('std::thread(work<E>, ...)'), from arguments of dependent types. The flow takes them as it
+ * takes resolved operators and constructors (ss_context_special_member). Returns 1 or 0. */
+static int dependent_plumbing(CXCursor call)
+{
+    CXString spelling = clang_getCursorSpelling(call);
+    int named = clang_getCString(spelling)[0] != '\0'; /* a method, a function: not these */
+    clang_disposeString(spelling);
+    if (named || !ss_ast_is_null(clang_getCursorReferenced(call)) || ss_ast_child_count(call) == 0)
+        return 0;
+    CXCursor first = ss_ast_child(call, 0);
+    if (clang_getCursorKind(first) == CXCursor_TypeRef) {
+        CXCursor type = clang_getCursorReferenced(first);
+        enum CXCursorKind k = clang_getCursorKind(type);
+        char *name =
+            k == CXCursor_ClassDecl || k == CXCursor_StructDecl ? ss_qualified_name(type) : NULL;
+        int library = name == NULL;
+        for (size_t i = 0; !library && i < sizeof library_prefixes / sizeof *library_prefixes; i++)
+            library = strncmp(name, library_prefixes[i], strlen(library_prefixes[i])) == 0;
+        free(name);
+        return !library;
+    }
+    for (unsigned i = 0, n = ss_ast_child_count(call); i < n; i++) {
+        CXCursor ref = clang_getCursorReferenced(ss_ast_strip(ss_ast_child(call, i)));
+        if (clang_getCursorKind(ref) != CXCursor_OverloadedDeclRef)
+            continue;
+        CXString name = clang_getCursorSpelling(ref);
+        const char *op = clang_getCString(name);
+        int plumbing = strncmp(op, "operator", 8) == 0 && strcmp(op, "operator()") != 0;
+        clang_disposeString(name);
+        return plumbing;
+    }
+    return 0;
 }
 
 /* The direction of the synchronous copy 'call': cudaMemcpyDefault's too, where one side is
@@ -660,6 +703,36 @@ static int cublas_flow(flow *f, CXCursor call)
     return f->q->legacy;
 }
 
+/* A call of a function of another unit (ss_project_foreign_usr) where the question takes them
+ * on trust (q->foreign): a drained device stays drained across it, resting on its unit's summary
+ * saying it leaves a drained device drained; a busy one stays busy where the question takes the
+ * function to keep the device as it is ('keep'), else is drained by it, resting on the summary
+ * saying it ends drained ('strict'), as by a wait for the whole device or, with the question's
+ * 'copy', by a synchronous copy on the legacy stream. Returns 1 where it took the call so, 0
+ * where it cannot (no such function, or too many). */
+static int foreign_call_flow(flow *f, CXCursor call)
+{
+    char *usr = ss_project_foreign_usr(call);
+    uint64_t bit = usr ? assume(&f->q->foreign->calls, usr) : 0;
+    if (bit == 0)
+        return 0;
+    if (f->now.state == DRAINED) {
+        f->now.assumed |= bit;
+        return 1;
+    }
+    if (f->q->foreign->keep & bit)
+        return 1; /* taken to leave the device as it is: busy */
+    drain_by(f, call, bit, !f->q->foreign->copy);
+    if (f->now.state == DRAINED && ss_ast_same_node(f->now.by, call)) {
+        /* Not a wait that a later copy's drain may lean on ('wide'): that drain does not carry
+         * the calls it rests on. */
+        f->now.strict = bit;
+        f->now.copy_like = f->q->foreign->copy;
+        f->now.wide = clang_getNullCursor();
+    }
+    return 1;
+}
+
 static void call_flow(flow *f, CXCursor call)
 {
     /* A launch's configuration call is the launch's own part (declared outside the system
@@ -707,6 +780,8 @@ static void call_flow(flow *f, CXCursor call)
     CXCursor callee = ss_callgraph_callee(f->q->graph, call);
     if (ss_ast_is_null(callee))
         callee = called_lambda(call);
+    if (ss_ast_is_null(callee) && f->q->foreign && foreign_call_flow(f, call))
+        return;
     char *usr = ss_ast_is_null(callee) && f->q->assumed ? ss_project_declared_only(call) : NULL;
     uint64_t bit = usr ? assume(f->q->assumed, usr) : 0;
     if (bit) {
@@ -714,7 +789,7 @@ static void call_flow(flow *f, CXCursor call)
         return;
     }
     if (ss_ast_is_null(callee)) {
-        if (ss_context_library_enqueues(call)) {
+        if (!dependent_plumbing(call) && ss_context_library_enqueues(call)) {
             f->now = busy();
             f->worked = 1;
         }
@@ -1500,6 +1575,31 @@ CXCursor ss_context_ends_drained(ss_check_ctx *ctx, CXCursor function)
     flow_budget = FLOW_BUDGET;
     drain d = function_flow(&f, function, busy());
     return d.state == DRAINED && flow_budget >= 0 ? d.by : clang_getNullCursor();
+}
+
+/* The state after 'function' (a definition) runs from 'in', for a summary: within a smaller
+ * budget than a finding's (every function another unit may call is summarized); its '*worked'. */
+static drain summary_flow(const question *q, CXCursor function, drain in, int *worked)
+{
+    flow f = flow_of(q, function, 0, busy(), NULL);
+    flow_budget = FLOW_BUDGET / 10;
+    drain d = function_flow(&f, function, in);
+    *worked = f.worked;
+    return d.state == DRAINED && !d.filled && flow_budget >= 0 ? d : busy();
+}
+
+int ss_context_foreign_summary(ss_check_ctx *ctx, CXCursor function, CXCursor *by, int *wide,
+                               int *worked)
+{
+    question device = device_question(ctx, copies_drain(ctx));
+    drain d = summary_flow(&device, function, busy(), worked);
+    *wide = d.state == DRAINED && !ss_ast_is_null(d.wide);
+    *by = d.by;
+    if (d.state == DRAINED)
+        return 2;
+    d = summary_flow(&device, function, drained(clang_getNullCursor(), 0, 0), worked);
+    *by = d.by;
+    return d.state == DRAINED;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -3215,6 +3315,9 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         d = busy();
     if (d.state == DRAINED && (copy || !d.filled))
         return nothing_queued_words(ctx, at, &d, drain_copies, copy ? "copy" : "wait");
+    /* Drained once other units' functions are taken on trust: a question for the project pass,
+     * kept for the finding while its context is applied. */
+    ss_project_foreign_question(ctx, rule, at);
     /* The later wait must be device-wide, and not drained already on every way to it (by this
      * copy): it is then the stall, and reported as one. */
     flow_budget = FLOW_BUDGET;
@@ -3234,4 +3337,22 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
                                name ? name : "a wait", ss_scope_line(later));
     free(name);
     return words;
+}
+
+char *ss_context_foreign_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
+                               ss_foreign_calls *foreign)
+{
+    int copy = rule != SS_RULE_SYNC_IN_LOOP;
+    int drain_copies = copies_drain(ctx);
+    foreign->copy &= drain_copies != 0;
+    question device = device_question(ctx, drain_copies);
+    device.foreign = foreign;
+    flow_budget = FLOW_BUDGET;
+    drain d = answered(drain_copies, at, state_at(&device, ctx->function, at, 0));
+    if (d.state != DRAINED || (!copy && d.filled) || d.assumed == 0 || flow_budget < 0 ||
+        (rule == SS_RULE_SCALAR_READBACK && makes_wait_again(ctx, at, d.by)))
+        return NULL;
+    foreign->needed = d.assumed;
+    foreign->strict = d.strict & d.assumed;
+    return nothing_queued_words(ctx, at, &d, drain_copies, copy ? "copy" : "wait");
 }

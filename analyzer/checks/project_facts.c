@@ -58,6 +58,7 @@ void ss_project_facts_free(ss_project_facts *facts)
     ss_project_streams_free(facts);
     ss_project_loops_free(facts);
     ss_project_outputs_free(facts);
+    ss_project_foreign_free(facts);
     free(facts->between);
     free(facts->ends);
     free(facts->questions);
@@ -554,6 +555,7 @@ void ss_project_summarize(ss_check_ctx *ctx)
     clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_definitions, &w);
     ss_project_record_args(ctx, w.facts);
     ss_project_record_outputs(ctx, w.facts);
+    ss_project_summarize_foreign(ctx, w.facts);
     ss_stream_params_free(ctx->stream_params);
     ctx->stream_params = NULL;
 }
@@ -915,6 +917,7 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
     apply_waits(facts, results, count);
     apply_between(facts, results, count);
     ss_project_apply_params(facts, results, count, scope);
+    ss_project_apply_foreign(facts, results, count);
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->question_count; i++) {
             const ss_wait_question *q = &facts[u]->questions[i];

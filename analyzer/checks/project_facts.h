@@ -240,6 +240,9 @@ struct ss_project_facts {
      * given with -isystem is): a function of that name may be called there (project_outputs.c). */
     char **loose;
     size_t loose_count, loose_cap;
+    /* What the unit's functions that another unit may call do to the device, and the questions
+     * of its warnings that calls of other units' functions leave open (project_foreign.c). */
+    struct ss_foreign_facts *foreign;
 };
 
 enum { SS_START_NONE = -1, SS_START_DEVICE = -2 };
@@ -415,6 +418,38 @@ ss_finding *ss_project_add_copy(ss_result *r, const ss_finding *from, const char
  * where no unit summarized it so (project_facts.c). */
 const ss_device_wait *ss_project_device_wait(ss_project_facts *const *facts, size_t count,
                                              const char *usr);
+
+/* project_foreign.c. The USR (malloc'ed) of the function of another unit that 'call' calls,
+ * whose summary a flow may take on trust: one the unit only declares (ss_project_declared_only),
+ * or a member of a class template's specialization whose member the unit only declares (another
+ * unit's explicit instantiation runs); else NULL. */
+char *ss_project_foreign_usr(CXCursor call);
+
+/* project_foreign.c. Where the drained flow finds nothing drained at 'at'
+ * (ss_context_drained_words): the question the project pass would answer, were other units'
+ * functions to do what the flow takes them to (ss_context_foreign_words), kept until
+ * ss_project_ask_foreign. */
+void ss_project_foreign_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
+/* project_foreign.c. After the context of the finding 'f' for the call 'at' is applied: records
+ * the question kept for it when 'f' is still a warning; drops it otherwise. */
+void ss_project_ask_foreign(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f);
+
+/* project_foreign.c. After the unit's walk (a unit without errors: ss_project_record_outputs's
+ * 'unjudged' unset): records in 'facts' what each function the unit defines that another unit
+ * may call does to the device (ss_context_foreign_summary). */
+void ss_project_summarize_foreign(ss_check_ctx *ctx, ss_project_facts *facts);
+
+/* project_foreign.c. The project pass for those questions: each warning whose functions of other
+ * units all do what the flow took them to, by the first unit's summary of each, becomes a note
+ * with the question's words and what each of them does. */
+void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *results,
+                              size_t count);
+
+/* project_foreign.c. Frees the summaries and questions; their cache form, and back. */
+void ss_project_foreign_free(ss_project_facts *facts);
+void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o);
+void ss_project_foreign_decode(const cJSON *o, ss_project_facts *facts, int *bad);
 
 /* The facts as the cache stores them, and back (project_cache.c): 'facts' NULL gives a JSON null.
  * Decoding returns 0 with '*facts' set (NULL for none), or -1 when 'o' is malformed. */

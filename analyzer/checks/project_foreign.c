@@ -1,0 +1,527 @@
+/* project_foreign.c: what a call of another unit's function does to the device, for the
+ * "drained" flow (docs/lint.md, "Nothing to wait for"): each unit summarizes the functions
+ * another unit may call (methods and members of class templates too) as ending drained or as
+ * leaving a drained device drained; a warning that the flow would make a "drained" note, were
+ * the calls of other units' functions on its way such, records the question; and the project
+ * pass answers it from every unit's summaries (project_facts.h). */
+#include "ast.h"
+#include "cache.h"
+#include "callgraph.h"
+#include "common.h"
+#include "context_cases.h"
+#include "log.h"
+#include "project_facts.h"
+#include "scope.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a function another unit may call does to the device: 2, it ends drained whatever was
+ * queued before it ('wide': by a wait for the whole device on every way); 1, it leaves a
+ * drained device drained (its host work only, or work it waits for). */
+typedef struct foreign_end {
+    char *usr;
+    int level, wide;
+    char *words; /* "'Frontier::refresh()', defined in frontier.cu:9, ends with ..." */
+} foreign_end;
+
+/* How many ways a question may hold: which calls of other units' functions drain the device
+ * is tried first at the earliest, then at later ones (ask_ways). */
+enum { MAX_WAYS = 4 };
+
+/* One way a warning is a "drained" note ('words'): the functions 'usrs' of other units end
+ * drained where 'strict[i]' (by any drain where the question's 'copy', else by a wait for the
+ * whole device), else at least leave a drained device drained. */
+typedef struct foreign_way {
+    char *words;
+    char **usrs;
+    int *strict;
+    size_t usr_count;
+} foreign_way;
+
+/* A warning that is a note where one of its ways holds. */
+typedef struct foreign_question {
+    char *file; /* the finding: its file as shown, line, column and rule */
+    unsigned line, column;
+    ss_rule_id rule;
+    int copy;
+    foreign_way ways[MAX_WAYS];
+    size_t way_count;
+} foreign_question;
+
+struct ss_foreign_facts {
+    foreign_end *ends;
+    size_t end_count, end_cap;
+    foreign_question *questions;
+    size_t question_count, question_cap;
+    /* The question of the finding whose context is being applied (ss_project_foreign_question),
+     * until ss_project_ask_foreign keeps or drops it. */
+    foreign_question kept;
+    CXCursor kept_at;
+    int has_kept;
+};
+
+/* The facts of the unit being analyzed, made on first use; NULL without a project pass. */
+static ss_project_facts *unit_facts(ss_check_ctx *ctx)
+{
+    if (ctx->streams == NULL)
+        return NULL;
+    if (ctx->streams->facts == NULL)
+        ctx->streams->facts = ss_xcalloc(1, sizeof(ss_project_facts));
+    return ctx->streams->facts;
+}
+
+static struct ss_foreign_facts *foreign_of(ss_project_facts *facts)
+{
+    if (facts->foreign == NULL)
+        facts->foreign = ss_xcalloc(1, sizeof *facts->foreign);
+    return facts->foreign;
+}
+
+static void question_free(foreign_question *q)
+{
+    free(q->file);
+    for (size_t w = 0; w < q->way_count; w++) {
+        foreign_way *way = &q->ways[w];
+        free(way->words);
+        for (size_t i = 0; i < way->usr_count; i++)
+            free(way->usrs[i]);
+        free(way->usrs);
+        free(way->strict);
+    }
+    memset(q, 0, sizeof *q);
+}
+
+/* A new way of 'q', zeroed, with room for 'usrs' functions. */
+static foreign_way *add_way(foreign_question *q, size_t usrs)
+{
+    foreign_way *way = &q->ways[q->way_count++];
+    memset(way, 0, sizeof *way);
+    way->usrs = ss_xcalloc(usrs + 1, sizeof *way->usrs);
+    way->strict = ss_xcalloc(usrs + 1, sizeof *way->strict);
+    return way;
+}
+
+void ss_project_foreign_free(ss_project_facts *facts)
+{
+    struct ss_foreign_facts *ff = facts->foreign;
+    if (ff == NULL)
+        return;
+    for (size_t i = 0; i < ff->end_count; i++) {
+        free(ff->ends[i].usr);
+        free(ff->ends[i].words);
+    }
+    for (size_t i = 0; i < ff->question_count; i++)
+        question_free(&ff->questions[i]);
+    question_free(&ff->kept);
+    free(ff->ends);
+    free(ff->questions);
+    free(ff);
+    facts->foreign = NULL;
+}
+
+static foreign_end *add_end(struct ss_foreign_facts *ff)
+{
+    ss_xgrow((void **)&ff->ends, &ff->end_cap, ff->end_count + 1, sizeof *ff->ends);
+    foreign_end *e = &ff->ends[ff->end_count++];
+    memset(e, 0, sizeof *e);
+    return e;
+}
+
+static foreign_question *add_question(struct ss_foreign_facts *ff)
+{
+    ss_xgrow((void **)&ff->questions, &ff->question_cap, ff->question_count + 1,
+             sizeof *ff->questions);
+    foreign_question *q = &ff->questions[ff->question_count++];
+    memset(q, 0, sizeof *q);
+    return q;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The unit that calls. */
+
+/* The member 'decl' of a class template's specialization that the unit instantiates from a
+ * declaration only: the member it was instantiated from (its pattern), where no definition of
+ * either is in the unit, the specialization is no explicit one (the two are declared at the same
+ * place) and the member is not inline: another unit's explicit instantiation is what runs. Else
+ * a null cursor. */
+static CXCursor template_member_elsewhere(CXCursor decl)
+{
+    CXCursor pattern = clang_getSpecializedCursorTemplate(decl);
+    if (clang_getCursorKind(decl) != CXCursor_CXXMethod || ss_ast_is_null(pattern) ||
+        clang_getCursorKind(clang_getCursorSemanticParent(pattern)) != CXCursor_ClassTemplate ||
+        !ss_ast_is_null(clang_getCursorDefinition(decl)) ||
+        !ss_ast_is_null(clang_getCursorDefinition(pattern)) ||
+        clang_Cursor_isFunctionInlined(pattern) ||
+        clang_getCursorLinkage(pattern) != CXLinkage_External ||
+        !clang_equalLocations(clang_getCursorLocation(decl), clang_getCursorLocation(pattern)))
+        return clang_getNullCursor();
+    return pattern;
+}
+
+char *ss_project_foreign_usr(CXCursor call)
+{
+    char *usr = ss_project_declared_only(call);
+    if (usr || clang_getCursorKind(call) != CXCursor_CallExpr || ss_scope_is_launch(call))
+        return usr;
+    CXCursor decl = clang_getCursorReferenced(call);
+    if (ss_ast_is_null(template_member_elsewhere(decl)))
+        return NULL;
+    return ss_project_function_usr(decl);
+}
+
+/* The ways the flow finds the device drained at 'at', into 'q': first with each call of another
+ * unit's function that finds the device busy taken to drain it, then with those the answer
+ * rested on taken to leave it busy instead (a later call may be the one that drains it, the
+ * earlier ones host work only), and so on. */
+static void ask_ways(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_foreign_calls *calls,
+                     foreign_question *q)
+{
+    calls->keep = 0;
+    while (q->way_count < MAX_WAYS) {
+        char *words = ss_context_foreign_words(ctx, rule, at, calls);
+        if (words == NULL)
+            return;
+        foreign_way *way = add_way(q, calls->calls.count);
+        way->words = words;
+        for (size_t i = 0; i < calls->calls.count; i++) {
+            uint64_t bit = UINT64_C(1) << i;
+            if (!(calls->needed & bit))
+                continue;
+            way->strict[way->usr_count] = (calls->strict & bit) != 0;
+            way->usrs[way->usr_count++] = ss_xstrdup(calls->calls.usrs[i]);
+        }
+        if (calls->strict == 0 || (calls->keep & calls->strict))
+            return;
+        calls->keep |= calls->strict;
+    }
+}
+
+void ss_project_foreign_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    ss_project_facts *facts = unit_facts(ctx);
+    if (facts == NULL)
+        return;
+    struct ss_foreign_facts *ff = foreign_of(facts);
+    question_free(&ff->kept);
+    ff->has_kept = 0;
+    ss_foreign_calls calls;
+    memset(&calls, 0, sizeof calls);
+    /* Such calls taken for copies on the legacy stream first (where the unit's copies drain):
+     * any drain of theirs answers then; else for waits for the whole device. A walk that met
+     * none of them is not asked again. */
+    calls.copy = 1;
+    ask_ways(ctx, rule, at, &calls, &ff->kept);
+    if (ff->kept.way_count == 0 && calls.copy && calls.calls.count > 0) {
+        calls.copy = 0;
+        ask_ways(ctx, rule, at, &calls, &ff->kept);
+    }
+    ff->kept.copy = calls.copy;
+    ss_assumed_waits_free(&calls.calls);
+    ff->kept.rule = rule;
+    ff->kept_at = at;
+    ff->has_kept = ff->kept.way_count > 0;
+}
+
+void ss_project_ask_foreign(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f)
+{
+    ss_project_facts *facts = ctx->streams ? ctx->streams->facts : NULL;
+    struct ss_foreign_facts *ff = facts ? facts->foreign : NULL;
+    if (ff == NULL || !ff->has_kept)
+        return;
+    ff->has_kept = 0;
+    if (ff->kept.rule != rule || !ss_ast_same_node(ff->kept_at, at) || f->file == NULL ||
+        f->severity != SS_SEV_WARNING) {
+        question_free(&ff->kept);
+        return;
+    }
+    foreign_question *q = add_question(ff);
+    *q = ff->kept;
+    memset(&ff->kept, 0, sizeof ff->kept);
+    q->file = ss_xstrdup(f->file);
+    q->line = f->line;
+    q->column = f->column;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The unit that defines. */
+
+/* Whether the definition 'c' is of a function another unit may call whose summary a call there
+ * may stand on: external linkage, not inline, no explicit specialization, host code; a member of
+ * a class template too (another unit's call reaches this unit's explicit instantiation of it),
+ * not of a partial specialization. */
+static int summarized(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) || !clang_isCursorDefinition(c) ||
+        ss_ast_is_device_only(c) || clang_getCursorLinkage(c) != CXLinkage_External ||
+        clang_Cursor_isFunctionInlined(c) || !ss_ast_is_null(clang_getSpecializedCursorTemplate(c)))
+        return 0;
+    CXCursor parent = clang_getCursorSemanticParent(c);
+    return clang_getCursorKind(parent) != CXCursor_ClassTemplatePartialSpecialization;
+}
+
+/* "'cudaMemcpy' at frontier.cu:14" for the call 'by', malloc'ed. */
+static char *call_words(CXCursor by)
+{
+    char *name = ss_scope_callee_name(by), *place = ss_callgraph_place(by);
+    char *words = ss_xasprintf("'%s' at %s", name ? name : "a call", place);
+    free(name);
+    free(place);
+    return words;
+}
+
+/* The words of a summary: what 'fn' is and, at 'level' (foreign_end), what it does. */
+static char *end_words(CXCursor fn, int level, CXCursor by, int worked)
+{
+    char *name = ss_qualified_name(fn), *place = ss_callgraph_place(fn);
+    char *drain = ss_ast_is_null(by) ? NULL : call_words(by);
+    char *words;
+    if (level == 2)
+        words = ss_xasprintf("'%s()', defined in %s, ends with the device drained (by %s)",
+                             name ? name : "?", place, drain ? drain : "a wait");
+    else if (!worked)
+        words =
+            ss_xasprintf("'%s()', defined in %s, queues no device work", name ? name : "?", place);
+    else
+        words = ss_xasprintf("'%s()', defined in %s, leaves a drained device drained (%s%s)",
+                             name ? name : "?", place, drain ? "by " : "",
+                             drain ? drain : "it waits for the work it queues");
+    free(name);
+    free(place);
+    free(drain);
+    return words;
+}
+
+static void summarize(ss_check_ctx *ctx, struct ss_foreign_facts *ff, CXCursor fn)
+{
+    char *usr = ss_project_function_usr(fn);
+    if (usr == NULL)
+        return;
+    CXCursor by;
+    int wide = 0, worked = 0;
+    int level = ss_context_foreign_summary(ctx, fn, &by, &wide, &worked);
+    if (level == 0) {
+        free(usr);
+        return;
+    }
+    foreign_end *e = add_end(ff);
+    e->usr = usr;
+    e->level = level;
+    e->wide = wide;
+    e->words = end_words(fn, level, by, worked);
+}
+
+typedef struct definition_walk {
+    ss_check_ctx *ctx;
+    struct ss_foreign_facts *ff;
+} definition_walk;
+
+static enum CXChildVisitResult find_definitions(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    definition_walk *w = data;
+    if (ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (ss_ast_opens_scope(c))
+        return CXChildVisit_Recurse;
+    if (summarized(c))
+        summarize(w->ctx, w->ff, c);
+    return CXChildVisit_Continue;
+}
+
+void ss_project_summarize_foreign(ss_check_ctx *ctx, ss_project_facts *facts)
+{
+    /* Errors may have dropped a call from a body: a summary would say too little. */
+    if (facts->unjudged)
+        return;
+    definition_walk w = {ctx, foreign_of(facts)};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_definitions, &w);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The project pass. */
+
+/* The summary of 'usr' (the first unit's that has one), or NULL. */
+static const foreign_end *find_end(ss_project_facts *const *facts, size_t count, const char *usr)
+{
+    for (size_t u = 0; u < count; u++) {
+        const struct ss_foreign_facts *ff = facts[u] ? facts[u]->foreign : NULL;
+        for (size_t i = 0; ff && i < ff->end_count; i++) {
+            if (strcmp(ff->ends[i].usr, usr) == 0)
+                return &ff->ends[i];
+        }
+    }
+    return NULL;
+}
+
+/* Whether the summaries answer the way 'way' of a question ('copy' its): each of its functions
+ * does what the flow took it to. */
+static int holds(ss_project_facts *const *facts, size_t count, const foreign_way *way, int copy)
+{
+    for (size_t k = 0; k < way->usr_count; k++) {
+        const foreign_end *e = find_end(facts, count, way->usrs[k]);
+        if (e == NULL || (way->strict[k] && (e->level < 2 || !(copy || e->wide))))
+            return 0;
+    }
+    return 1;
+}
+
+/* The note's words: the way's, then what each function of another unit does. */
+static char *note_words(ss_project_facts *const *facts, size_t count, const foreign_way *way,
+                        const char *message)
+{
+    char *words = ss_xasprintf("%s; %s (across units: ", message, way->words);
+    for (size_t k = 0; k < way->usr_count; k++) {
+        const foreign_end *e = find_end(facts, count, way->usrs[k]);
+        char *longer = ss_xasprintf("%s%s%s", words, k ? "; " : "", e->words);
+        free(words);
+        words = longer;
+    }
+    char *closed = ss_xasprintf("%s)", words);
+    free(words);
+    return closed;
+}
+
+void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *results,
+                              size_t count)
+{
+    for (size_t u = 0; u < count; u++) {
+        const struct ss_foreign_facts *ff = facts[u] ? facts[u]->foreign : NULL;
+        for (size_t i = 0; ff && results[u] && i < ff->question_count; i++) {
+            const foreign_question *q = &ff->questions[i];
+            ss_finding *f =
+                ss_project_find_finding(results[u], q->rule, q->file, q->line, q->column);
+            size_t w = 0;
+            while (f && w < q->way_count && !holds(facts, count, &q->ways[w], q->copy))
+                w++;
+            if (f == NULL || f->severity != SS_SEV_WARNING || w == q->way_count)
+                continue;
+            char *message = note_words(facts, count, &q->ways[w], f->message);
+            free(f->message);
+            f->message = message;
+            f->severity = SS_SEV_NOTE;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The cache's form ("foreignEnds", "foreignQuestions": absent when there are none). */
+
+static cJSON *encode_way(const foreign_way *way)
+{
+    cJSON *item = cJSON_CreateObject(), *usrs = cJSON_AddArrayToObject(item, "usrs");
+    ss_cache_add_string(item, "words", way->words);
+    for (size_t k = 0; k < way->usr_count; k++) {
+        cJSON *call = cJSON_CreateObject();
+        ss_cache_add_string(call, "usr", way->usrs[k]);
+        cJSON_AddNumberToObject(call, "strict", way->strict[k]);
+        cJSON_AddItemToArray(usrs, call);
+    }
+    return item;
+}
+
+void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o)
+{
+    const struct ss_foreign_facts *ff = facts->foreign;
+    cJSON *ends = ff && ff->end_count ? cJSON_AddArrayToObject(o, "foreignEnds") : NULL;
+    for (size_t i = 0; ends && i < ff->end_count; i++) {
+        cJSON *item = cJSON_CreateObject();
+        ss_cache_add_string(item, "usr", ff->ends[i].usr);
+        cJSON_AddNumberToObject(item, "level", ff->ends[i].level);
+        cJSON_AddNumberToObject(item, "wide", ff->ends[i].wide);
+        ss_cache_add_string(item, "words", ff->ends[i].words);
+        cJSON_AddItemToArray(ends, item);
+    }
+    cJSON *questions =
+        ff && ff->question_count ? cJSON_AddArrayToObject(o, "foreignQuestions") : NULL;
+    for (size_t i = 0; questions && i < ff->question_count; i++) {
+        const foreign_question *q = &ff->questions[i];
+        cJSON *item = cJSON_CreateObject(), *ways = cJSON_AddArrayToObject(item, "ways");
+        ss_cache_add_string(item, "file", q->file);
+        cJSON_AddNumberToObject(item, "line", q->line);
+        cJSON_AddNumberToObject(item, "column", q->column);
+        cJSON_AddNumberToObject(item, "rule", q->rule);
+        cJSON_AddNumberToObject(item, "copy", q->copy);
+        for (size_t w = 0; w < q->way_count; w++)
+            cJSON_AddItemToArray(ways, encode_way(&q->ways[w]));
+        cJSON_AddItemToArray(questions, item);
+    }
+}
+
+static void decode_end(const cJSON *item, struct ss_foreign_facts *ff, int *bad)
+{
+    foreign_end *e = add_end(ff);
+    const char *usr = ss_cache_get_string(item, "usr", bad);
+    const char *words = ss_cache_get_string(item, "words", bad);
+    e->level = (int)ss_cache_get_unsigned(item, "level", 2, bad);
+    e->wide = ss_cache_get_unsigned(item, "wide", 1, bad) != 0;
+    e->usr = ss_xstrdup(usr ? usr : "");
+    e->words = ss_xstrdup(words ? words : "");
+    *bad |= usr == NULL || words == NULL || e->level == 0;
+}
+
+static void decode_way(const cJSON *item, foreign_question *q, int *bad)
+{
+    const cJSON *usrs = cJSON_GetObjectItemCaseSensitive(item, "usrs"), *call;
+    const char *words = ss_cache_get_string(item, "words", bad);
+    if (words == NULL || !cJSON_IsArray(usrs) || cJSON_GetArraySize(usrs) == 0 ||
+        q->way_count == MAX_WAYS) {
+        *bad = 1;
+        return;
+    }
+    foreign_way *way = add_way(q, (size_t)cJSON_GetArraySize(usrs));
+    way->words = ss_xstrdup(words);
+    cJSON_ArrayForEach(call, usrs)
+    {
+        const char *usr = ss_cache_get_string(call, "usr", bad);
+        way->strict[way->usr_count] = ss_cache_get_unsigned(call, "strict", 1, bad) != 0;
+        if (usr == NULL) {
+            *bad = 1;
+            return;
+        }
+        way->usrs[way->usr_count++] = ss_xstrdup(usr);
+    }
+}
+
+static void decode_question(const cJSON *item, struct ss_foreign_facts *ff, int *bad)
+{
+    foreign_question *q = add_question(ff);
+    const char *file = ss_cache_get_string(item, "file", bad);
+    const cJSON *ways = cJSON_GetObjectItemCaseSensitive(item, "ways"), *way;
+    q->file = file ? ss_xstrdup(file) : NULL;
+    q->line = ss_cache_get_unsigned(item, "line", UINT_MAX, bad);
+    q->column = ss_cache_get_unsigned(item, "column", UINT_MAX, bad);
+    q->rule = (ss_rule_id)ss_cache_get_unsigned(item, "rule", SS_RULE_COUNT - 1, bad);
+    q->copy = ss_cache_get_unsigned(item, "copy", 1, bad) != 0;
+    if (file == NULL || !cJSON_IsArray(ways) || cJSON_GetArraySize(ways) == 0) {
+        *bad = 1;
+        return;
+    }
+    cJSON_ArrayForEach(way, ways)
+    {
+        if (!*bad)
+            decode_way(way, q, bad);
+    }
+}
+
+void ss_project_foreign_decode(const cJSON *o, ss_project_facts *facts, int *bad)
+{
+    const cJSON *ends = cJSON_GetObjectItemCaseSensitive(o, "foreignEnds");
+    const cJSON *questions = cJSON_GetObjectItemCaseSensitive(o, "foreignQuestions"), *item;
+    if ((ends && !cJSON_IsArray(ends)) || (questions && !cJSON_IsArray(questions))) {
+        *bad = 1;
+        return;
+    }
+    cJSON_ArrayForEach(item, ends)
+    {
+        if (!*bad)
+            decode_end(item, foreign_of(facts), bad);
+    }
+    cJSON_ArrayForEach(item, questions)
+    {
+        if (!*bad)
+            decode_question(item, foreign_of(facts), bad);
+    }
+}
