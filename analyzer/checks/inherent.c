@@ -288,12 +288,42 @@ static char *sizing_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, CXCurs
     return w.use;
 }
 
-static CXCursor assigned_var(CXCursor stmt);
+/* The local a statement of its own declares with a value that reads 'var' ('int blocks = (n +
+ * 255) / 256;'): one declarator, its initializer reading the value (sized_by: not under
+ * 'sizeof'); else a null cursor. */
+static CXCursor derived_local(CXCursor stmt, CXCursor var)
+{
+    if (clang_getCursorKind(stmt) != CXCursor_DeclStmt || ss_ast_child_count(stmt) != 1)
+        return clang_getNullCursor();
+    CXCursor local = ss_ast_child(stmt, 0);
+    if (clang_getCursorKind(local) != CXCursor_VarDecl || !sized_by(local, var))
+        return clang_getNullCursor();
+    return local;
+}
+
+/* The words for a use of the derived local 'local' ("sizes a launch with it"): "sizes a
+ * launch with 'blocks', computed from 'n'". Frees 'use'. */
+static char *derived_words(char *use, CXCursor local, CXCursor var)
+{
+    CXString name = clang_getCursorSpelling(local);
+    CXString from = clang_getCursorSpelling(var);
+    size_t len = strlen(use);
+    char *words = len > 3 && strcmp(use + len - 3, " it") == 0
+                      ? ss_xasprintf("%.*s '%s', computed from '%s'", (int)(len - 3), use,
+                                     clang_getCString(name), clang_getCString(from))
+                      : ss_xasprintf("%s ('%s', computed from '%s')", use, clang_getCString(name),
+                                     clang_getCString(from));
+    clang_disposeString(from);
+    clang_disposeString(name);
+    free(use);
+    return words;
+}
 
 /* How the block 'body' an 'if' runs sizes work with a local it declares from 'var' ('if (n >
  * 0) { int blocks = (n + 255) / 256; k<<<blocks, 256>>>(...); }'): the words ("sizes a launch
  * with 'blocks', computed from 'n'"), malloc'ed, and where ('*at'); or NULL. Up to three such
- * locals, each declared in a statement of its own before the use. */
+ * locals (derived_local), each declared in a statement of its own before the use; a local
+ * that any statement between names (it may be assigned, or its address taken) is dropped. */
 static char *derived_sizing_use(ss_callgraph *graph, CXCursor body, CXCursor var, CXCursor *at)
 {
     if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
@@ -305,24 +335,16 @@ static char *derived_sizing_use(ss_callgraph *graph, CXCursor body, CXCursor var
         CXCursor stmt = ss_ast_child(body, i);
         for (size_t d = 0; d < count; d++) {
             char *use = sizing_use(graph, stmt, derived[d], at);
-            if (use == NULL)
-                continue;
-            CXString name = clang_getCursorSpelling(derived[d]);
-            CXString from = clang_getCursorSpelling(var);
-            size_t len = strlen(use);
-            char *words = len > 3 && strcmp(use + len - 3, " it") == 0
-                              ? ss_xasprintf("%.*s '%s', computed from '%s'", (int)(len - 3), use,
-                                             clang_getCString(name), clang_getCString(from))
-                              : ss_xasprintf("%s ('%s', computed from '%s')", use,
-                                             clang_getCString(name), clang_getCString(from));
-            clang_disposeString(from);
-            clang_disposeString(name);
-            free(use);
-            return words;
+            if (use)
+                return derived_words(use, derived[d], var);
         }
-        CXCursor local = clang_getCursorKind(stmt) == CXCursor_DeclStmt ? assigned_var(stmt)
-                                                                        : clang_getNullCursor();
-        if (!ss_ast_is_null(local) && count < 3 && refers_to(stmt, var))
+        size_t kept = 0;
+        for (size_t d = 0; d < count; d++)
+            if (!refers_to(stmt, derived[d]))
+                derived[kept++] = derived[d];
+        count = kept;
+        CXCursor local = derived_local(stmt, var);
+        if (!ss_ast_is_null(local) && count < 3)
             derived[count++] = local;
     }
     return NULL;

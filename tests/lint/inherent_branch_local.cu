@@ -75,3 +75,62 @@ void unused_local(int *d, int *d_count, int rounds)
         }
     }
 }
+
+// The local is overwritten before the launch: the launch's size does not come from the count.
+void overwritten_local(int *d, int *d_count, int rounds)
+{
+    for (int r = 0; r < rounds; ++r) {
+        fill<<<1, 64>>>(d, r + 1); // expect: SYNC101
+        int count = 0;
+        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        if (count > 0) {
+            int blocks = (count + 255) / 256;
+            blocks = 4;
+            fill<<<blocks, 256>>>(d, r); // expect: SYNC101
+        }
+    }
+}
+
+// Its address is taken before the launch: it may be anything by then.
+void local_through_pointer(int *d, int *d_count, int rounds)
+{
+    for (int r = 0; r < rounds; ++r) {
+        fill<<<1, 64>>>(d, r + 1); // expect: SYNC101
+        int count = 0;
+        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        if (count > 0) {
+            int blocks = (count + 255) / 256;
+            int *at = &blocks;
+            *at = 8;
+            fill<<<blocks, 256>>>(d, r); // expect: SYNC101
+        }
+    }
+}
+
+// The count's size, not its value: 'sizeof' reads no value.
+void size_of_count(int *d, int *d_count, int rounds)
+{
+    for (int r = 0; r < rounds; ++r) {
+        fill<<<1, 64>>>(d, r + 1); // expect: SYNC101
+        int count = 0;
+        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        if (count > 0) {
+            int blocks = (int)sizeof(count) * 2;
+            fill<<<blocks, 256>>>(d, r); // expect: SYNC101
+        }
+    }
+}
+
+// Two locals in one declaration, the launch sized by the one that does not come from the count.
+void two_declarators(int *d, int *d_count, int rounds)
+{
+    for (int r = 0; r < rounds; ++r) {
+        fill<<<1, 64>>>(d, r + 1); // expect: SYNC101
+        int count = 0;
+        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        if (count > 0) {
+            int blocks = 2 * r + 1, grid = (count + 255) / 256;
+            fill<<<blocks, 256>>>(d, grid); // expect: SYNC101
+        }
+    }
+}
