@@ -2,7 +2,8 @@
 // kernel runs on a stream its caller passes in (another unit's, non-blocking perhaps). A
 // synchronous copy on the legacy stream need not wait for that stream's work, so neither the
 // stream wait nor the device-wide wait before the readback is made again by it (shape Y is not
-// demoted): both stay warnings.
+// demoted): both stay warnings (after the device-wide wait the readback stays its "drained"
+// note, as before shape Y).
 #include <cuda_runtime.h>
 
 __global__ void decay(unsigned *vals, unsigned *hit, unsigned n)
