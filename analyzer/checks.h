@@ -91,6 +91,11 @@ typedef struct ss_check_ctx {
      * 1 yes (the unit creates its streams blocking), 2 no, 3 yes (all of the unit's work is
      * queued on the legacy stream). */
     int copy_drain;
+    /* What checks/drained.c learned of the unit (unit_bits): 0 not looked at yet, else bit 1
+     * set and bit 2 where its code may hold a stream it did not create (a stream parameter,
+     * member, global, or a call's or member's stream value: perhaps non-blocking), bit 4 where
+     * it calls cudaHostRegister. */
+    int foreign_streams;
     /* What the unit does with cuBLAS handles (checks/common.h, ss_cublas_unit): 0 not looked at
      * yet, else SS_CUBLAS_LOOKED with the facts' bits. */
     int cublas;

@@ -1426,6 +1426,73 @@ static ss_copy_drain copies_drain(ss_check_ctx *ctx)
     return ctx->copy_drain == SS_COPY_DRAIN_NO ? 0 : ctx->copy_drain;
 }
 
+/* The bits of ctx->foreign_streams: looked at, a stream the unit did not create may be held
+ * (foreign_stream), the unit passes host memory to cudaHostRegister. */
+enum { UNIT_LOOKED = 1, UNIT_FOREIGN_STREAM = 2, UNIT_HOST_REGISTER = 4 };
+
+/* Whether the cursor 'c' (of the unit's own code) may hold a stream that the unit did not create
+ * itself, non-blocking perhaps: a stream (or library handle, names_stream) parameter or member, a
+ * stream variable outside any function that is not static, or an expression of a stream type that
+ * is a call's result or a member other than 0 and cudaStreamLegacy. */
+static int foreign_stream(CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXType type = clang_getCursorType(c);
+    if (k == CXCursor_ParmDecl || k == CXCursor_FieldDecl)
+        return ss_check_is_stream_type(type) || is_handle_type(type);
+    if (!ss_check_is_stream_type(type))
+        return 0;
+    if (k == CXCursor_VarDecl) {
+        enum CXCursorKind in = clang_getCursorKind(clang_getCursorSemanticParent(c));
+        return clang_Cursor_getStorageClass(c) != CX_SC_Static && !clang_isStatement(in) &&
+               in != CXCursor_FunctionDecl && in != CXCursor_CXXMethod &&
+               in != CXCursor_Constructor && in != CXCursor_Destructor &&
+               in != CXCursor_LambdaExpr && in != CXCursor_FunctionTemplate;
+    }
+    if (k != CXCursor_CallExpr && k != CXCursor_MemberRefExpr)
+        return 0;
+    ss_stream_value v = ss_stream_constant(c);
+    return !(v == SS_STREAM_NULL || v == SS_STREAM_LEGACY);
+}
+
+static enum CXChildVisitResult find_foreign(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *bits = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_foreign_decl(c))
+        return CXChildVisit_Continue;
+    if (foreign_stream(c))
+        *bits |= UNIT_FOREIGN_STREAM;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        CXString name = clang_getCursorSpelling(c);
+        if (strcmp(clang_getCString(name), "cudaHostRegister") == 0)
+            *bits |= UNIT_HOST_REGISTER;
+        clang_disposeString(name);
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The unit's bits (UNIT_FOREIGN_STREAM, UNIT_HOST_REGISTER), looked at once per unit. */
+static int unit_bits(ss_check_ctx *ctx)
+{
+    if (ctx->foreign_streams == 0) {
+        int bits = UNIT_LOOKED | (ctx->torch ? UNIT_FOREIGN_STREAM : 0);
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_foreign, &bits);
+        ctx->foreign_streams = bits;
+    }
+    return ctx->foreign_streams;
+}
+
+/* copies_drain, where the unit knows every stream that may hold work: with its streams created
+ * blocking, 0 where its code may also hold a stream it did not create (foreign_stream), which a
+ * copy on the legacy stream may not wait for. */
+static ss_copy_drain known_copies_drain(ss_check_ctx *ctx)
+{
+    ss_copy_drain d = copies_drain(ctx);
+    if (d == SS_COPY_DRAIN_BLOCKING && (unit_bits(ctx) & UNIT_FOREIGN_STREAM))
+        return 0;
+    return d;
+}
+
 static int is_loop(CXCursor s)
 {
     enum CXCursorKind k = clang_getCursorKind(s);
@@ -2964,15 +3031,17 @@ static int legacy_work_statement(CXCursor function, CXCursor s, CXCursor *first)
 }
 
 /* The definition of the function of the unit that the statement 's' calls, where 's' is that
- * call alone (its value unused), its arguments staying on the host (touches_device); else a null
- * cursor. */
+ * call alone (its value unused), its arguments staying on the host (touches_device), and not a
+ * virtual member function (an override in another unit may run instead); else a null cursor. */
 static CXCursor unit_call_statement(ss_check_ctx *ctx, CXCursor s)
 {
     CXCursor call = ss_ast_strip(s), none = clang_getNullCursor();
     if (clang_getCursorKind(call) != CXCursor_CallExpr || ss_scope_is_launch(call))
         return none;
     CXCursor callee = ss_callgraph_callee(ss_check_graph(ctx), call);
-    if (ss_ast_is_null(callee) || clang_getCursorKind(callee) == CXCursor_LambdaExpr)
+    if (ss_ast_is_null(callee) || clang_getCursorKind(callee) == CXCursor_LambdaExpr ||
+        clang_CXXMethod_isVirtual(clang_getCursorReferenced(call)) ||
+        clang_CXXMethod_isVirtual(callee))
         return none;
     for (int a = 0, n = clang_Cursor_getNumArguments(call); a < n; a++) {
         if (touches_device(clang_Cursor_getArgument(call, (unsigned)a)))
@@ -3082,7 +3151,7 @@ static char *queued_exit_words(ss_check_ctx *ctx, CXCursor loop, unsigned back, 
     exit_walk w;
     memset(&w, 0, sizeof w);
     w.ctx = ctx;
-    w.drain_copies = copies_drain(ctx);
+    w.drain_copies = known_copies_drain(ctx);
     w.first_queued = w.entered = w.call = clang_getNullCursor();
     if (exit_statements(&w, ctx->function, after, m, from) != 1 ||
         (w.queued > 0 && !w.drain_copies))
@@ -3128,7 +3197,8 @@ static enum CXChildVisitResult find_pageable_copy(CXCursor c, CXCursor parent, C
  * stream that returns only once it is done, so after all the work queued before it there: a
  * synchronous copy (find_sync_copy) that lint reads as device to host, or, where the default
  * stream is the legacy one, an asynchronous copy into memory lint proves pageable on it
- * (pageable_readback); run whenever 's' runs, 's' calling nothing else that may work
+ * (pageable_readback) in a unit that calls no cudaHostRegister (registered memory is pinned: the
+ * copy returns at once); run whenever 's' runs, 's' calling nothing else that may work
  * (quiet_statement). A null cursor where there is none. */
 static CXCursor statement_readback(ss_check_ctx *ctx, CXCursor s)
 {
@@ -3141,7 +3211,8 @@ static CXCursor statement_readback(ss_check_ctx *ctx, CXCursor s)
         ss_ast_visit_whole(s, s, find_pageable_copy, &copy);
         question q = device_question(ctx, 0);
         flow f = flow_of(&q, ctx->function, 0, busy(), NULL);
-        if (ss_ast_is_null(copy) || !pageable_readback(&f, copy, ss_scope_callee_api(copy)))
+        if (ss_ast_is_null(copy) || !pageable_readback(&f, copy, ss_scope_callee_api(copy)) ||
+            (unit_bits(ctx) & UNIT_HOST_REGISTER))
             return none;
     }
     return !ss_ast_is_null(copy) && quiet_statement(ctx, s, copy) ? copy : none;
@@ -3177,10 +3248,11 @@ static CXCursor readback_after(ss_check_ctx *ctx, CXCursor at, CXCursor waited)
  * it (readback_after), on the unit's default stream, which waits for all the work the wait waits
  * for, with no work queued between (for a wait for the whole device, the drained flow finds the
  * readback drained by it on every way the unit reaches it). In a unit whose streams all block
- * (copies_drain), a copy on the legacy stream waits for the work of every stream, as the drained
- * flow takes it; else the wait must be for the default stream
- * itself, or for the whole device where only work on the default stream was queued since it was
- * drained, on every way the unit reaches it ('*by' that drain, as waits_for_thrust_stream;
+ * and that holds no stream it did not create (known_copies_drain), a copy on the legacy stream
+ * waits for the work of every stream, as the drained flow takes it; else the wait must be for the
+ * default stream itself, or for the whole device where only work on the default stream was queued
+ * since it was drained, on every way the unit reaches it ('*by' that drain, as
+ * waits_for_thrust_stream;
  * '*between' the state the drained flow finds at the readback, busy for a stream wait). A null
  * cursor where there is none. */
 static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, drain *between)
@@ -3199,14 +3271,14 @@ static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, dra
         return none;
     if (ss_ast_is_null(waited)) {
         /* Nothing queued between, on every way (a checker's failure branch left out). */
-        question device = device_question(ctx, copies_drain(ctx));
+        question device = device_question(ctx, known_copies_drain(ctx));
         flow_budget = FLOW_BUDGET;
         *between = state_at(&device, ctx->function, readback, 0);
         if (between->state != DRAINED || !ss_ast_same_node(between->by, at) || between->filled ||
             flow_budget < 0)
             return none;
     }
-    if (copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING)
+    if (known_copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING)
         return readback;
     return waits_for_thrust_stream(ctx, at, waited, none, by) ? readback : none;
 }
@@ -3222,7 +3294,7 @@ static char *readback_words(ss_check_ctx *ctx, CXCursor at)
     if (ss_ast_is_null(readback))
         return NULL;
     const ss_api *api = ss_scope_callee_api(readback);
-    int blocking = copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING;
+    int blocking = known_copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING;
     char *since = blocking || ss_ast_is_null(by) ? NULL : since_words(ctx, at, by);
     const char *stream =
         ctx->per_thread ? "the per-thread default stream" : "the legacy default stream";
