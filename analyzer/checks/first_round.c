@@ -20,7 +20,7 @@ typedef struct first_round {
     CXCursor loop;   /* the upload's innermost loop */
     CXCursor outer;  /* the innermost loop whose body holds it, or a null cursor */
     CXCursor by;     /* the call that drains the device at the end of each round */
-    CXCursor work;   /* the last call before the loop that queues work, or a null cursor */
+    CXCursor work;   /* the call that queued the work the first round waits for (work_before) */
     CXCursor launch; /* with 'outer': the round's next launch, on the unit's default stream, where
                       * all the work queued before the loop is there too; else a null cursor */
 } first_round;
@@ -38,7 +38,8 @@ static int is_upload(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 
 /* What a statement on the way back from the loop does: its last call that queues work (a
  * memset aside, which the drained flow lets pass), and whether it makes another call of CUDA's
- * API or of a function of the unit, which may drain the device. */
+ * API or of a function no system header declares (the unit's, another unit's, through a
+ * pointer), which may drain the device. A launch's configuration is the launch's own part. */
 typedef struct work_walk {
     ss_callgraph *graph;
     CXCursor last;
@@ -49,14 +50,18 @@ static enum CXChildVisitResult find_work(CXCursor c, CXCursor parent, CXClientDa
 {
     (void)parent;
     work_walk *w = data;
-    if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_scope_is_launch_config(c))
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
+    if (ss_scope_is_launch_config(c))
+        return CXChildVisit_Continue;
     const ss_api *api = ss_scope_callee_api(c);
     if (api && api->klass == SS_CLASS_MEMSET)
         return CXChildVisit_Recurse;
+    CXCursor decl = clang_getCursorReferenced(c);
     if (ss_scope_is_launch(c) || ss_context_call_enqueues(w->graph, c, api))
         w->last = c;
-    else if (api || !ss_ast_is_null(ss_callgraph_callee(w->graph, c)))
+    else if (api || ss_ast_is_null(decl) ||
+             !clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
         w->other = 1;
     return CXChildVisit_Recurse;
 }
@@ -204,13 +209,14 @@ static int first_round_of(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, first
 /* "'merge' at line 23". Malloc'ed. */
 static char *work_words(const first_round *r)
 {
-    char *name = ss_scope_callee_name(r->work);
+    char *name =
+        ss_scope_is_launch(r->work) ? ss_scope_kernel_name(r->work) : ss_scope_callee_name(r->work);
     char *words = ss_xasprintf("'%s' at line %u", name ? name : "a call", ss_scope_line(r->work));
     free(name);
     return words;
 }
 
-/* ": in every later round 'cudaMemcpy' at x.cu:31 has drained the device, ..." Malloc'ed. */
+/* "; in every later round 'cudaMemcpy' at x.cu:31 has drained the device, ..." Malloc'ed. */
 static char *later_words(const first_round *r)
 {
     char *name = ss_scope_callee_name(r->by), *where = ss_callgraph_place(r->by);

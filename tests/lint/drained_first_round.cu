@@ -92,3 +92,22 @@ int settle_after_wait(int *v, int n, int *d_changed)
     } while (changed);
     return changed;
 }
+
+// A call of another unit's function between the launch and the loop may wait itself: the walk
+// back from the loop stops there, and the note keeps the "drained" words.
+void log_block(int b);
+
+int settle_logged(int *v, int n, int *d_changed)
+{
+    seed<<<1, 32>>>(v, n); // expect: SYNC101
+    log_block(0);
+    int changed;
+    do {
+        changed = 0;
+        cudaMemcpy(d_changed, &changed, sizeof(int), cudaMemcpyHostToDevice); // expect: SYNC202 expect-severity: note expect-no-message: every round but the first
+        relax<<<1, 32>>>(v, n, d_changed); // expect: SYNC101
+        cudaDeviceSynchronize(); // expect: SYNC401
+        cudaMemcpy(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301
+    } while (changed);
+    return changed;
+}
