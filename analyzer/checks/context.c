@@ -207,6 +207,8 @@ static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
     if (note == NULL)
         note = ss_context_peer_staging_words(ctx, rule, at);
     if (note == NULL)
+        note = ss_context_first_round_words(ctx, rule, at);
+    if (note == NULL)
         note = ss_context_idle_words(ctx, rule, loop, at);
     if (note == NULL)
         note = needed_words(ctx, rule, at);
@@ -252,6 +254,10 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         return;
     }
     f->severity = raised;
+    char *first = ss_context_first_round_stall_words(ctx, rule, at);
+    if (first)
+        append(f, first);
+    free(first);
     if (!said_loop) {
         char *words = per_iteration_words(loop);
         append(f, words);

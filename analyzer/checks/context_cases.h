@@ -146,6 +146,39 @@ char *ss_context_upload_next_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor 
  * at once: ..." (held-out-19's shape AM). Malloc'ed, or NULL. */
 char *ss_context_closing_wait_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* drained.c. For the call 'at' in the body of a loop of ctx->function: the call that drains the
+ * device on the way around the back edge of its innermost loop alone (the end of that loop's
+ * previous iteration, then its body down to 'at', nothing queued between on any way), for the
+ * whole device as ss_context_drained_words asks; a null cursor where that way leaves the device
+ * busy. '*loop' receives that loop, '*outer' the innermost loop whose body holds it (null cursors
+ * where there is none). */
+CXCursor ss_context_back_edge_drain(ss_check_ctx *ctx, CXCursor at, CXCursor *loop,
+                                    CXCursor *outer);
+
+/* drained.c. Whether the device is drained right before the statement 'stmt' of ctx->function
+ * on every way the unit reaches it, as ss_context_drained_words follows it (a loop's first
+ * iteration set aside where the loop is in no other loop's body): the whole device where
+ * 'default_only' is 0; with 1, work on the unit's default stream (legacy, or per-thread where
+ * the unit compiles so) left as it is, so that drained means no other stream holds work.
+ * Returns 1 or 0. */
+int ss_context_drained_before(ss_check_ctx *ctx, CXCursor stmt, int default_only);
+
+/* first_round.c. For a synchronous copy to the device (SYNC202) in a loop whose rounds all but
+ * the first find the device drained by the previous round (ss_context_back_edge_drain), where
+ * the first round follows queued work: "drained in every round but the first; the first round
+ * waits for 'merge' at line 23, once per call of 'settle' ..." where the loop is in no other
+ * loop's body, or "... once per pass of the loop at line 22, work that the next launch, ...,
+ * waits for anyway on the legacy default stream ..." where the work queued before the loop is
+ * all on the unit's default stream and the round's next statement (two host statements between
+ * at most) launches there; else NULL. Malloc'ed. */
+char *ss_context_first_round_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
+/* first_round.c. For the same copy in a loop in another loop's body where the first round's wait
+ * is not one the next launch makes anyway: "drained in every round but the first; the first round
+ * waits for 'merge' at line 23, once per pass of the loop at line 22, ...", the words of a
+ * warning. Malloc'ed, or NULL. */
+char *ss_context_first_round_stall_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
 /* drained.c. The device-wide wait that leaves the device drained on every way out of
  * 'function' (a definition), with nothing but memsets queued after it (a synchronous copy does
  * not count: whether it waits for all work depends on the unit it is called from); a null

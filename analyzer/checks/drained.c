@@ -271,6 +271,21 @@ static int dependent_plumbing(CXCursor call)
     return 0;
 }
 
+/* Whether 'call' is the implicit copy or move of a value of a record type that a system header
+ * declares, such as a 'dim3' handed by value to a launch's configuration under C++11 (before
+ * C++17 the copy is not elided): libclang names no declaration for an implicit constructor, and
+ * such a copy queues nothing. Returns 1 or 0. */
+static int system_value_copy(CXCursor call)
+{
+    CXType type = clang_getCanonicalType(clang_getCursorType(call));
+    if (type.kind != CXType_Record || clang_Cursor_getNumArguments(call) != 1)
+        return 0;
+    CXCursor record = clang_getTypeDeclaration(type);
+    CXType arg = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(call, 0)));
+    return clang_equalCursors(record, clang_getTypeDeclaration(arg)) &&
+           clang_Location_isInSystemHeader(clang_getCursorLocation(record));
+}
+
 /* The direction of the synchronous copy 'call': cudaMemcpyDefault's too, where one side is
  * device memory and the other provably host memory (ss_provenance_of); else
  * SS_COPY_KIND_UNKNOWN for it. */
@@ -789,7 +804,8 @@ static void call_flow(flow *f, CXCursor call)
         return;
     }
     if (ss_ast_is_null(callee)) {
-        if (!dependent_plumbing(call) && ss_context_library_enqueues(call)) {
+        if (!dependent_plumbing(call) && !system_value_copy(call) &&
+            ss_context_library_enqueues(call)) {
             f->now = busy();
             f->worked = 1;
         }
@@ -3427,4 +3443,58 @@ char *ss_context_foreign_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
     foreign->needed = d.assumed;
     foreign->strict = d.strict & d.assumed;
     return nothing_queued_words(ctx, at, &d, drain_copies, copy ? "copy" : "wait");
+}
+
+/* ------------------------------------------------------------------------------------------
+ * The way around a loop's back edge alone, for first_round.c. */
+
+/* The state at 'target' in the body of its innermost loop in 'function' (into '*loop') from that
+ * loop's previous iteration alone (its body and other parts from anything queued, then the body
+ * down to 'target'): busy where 'target' is in no loop's body. '*outer' receives the innermost
+ * loop whose body holds that loop, or a null cursor. */
+static drain back_edge_state(const question *q, CXCursor function, CXCursor target, CXCursor *loop,
+                             CXCursor *outer)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(function, target, path), inner = -1, around = -1;
+    for (long i = 0; i < found; i++) {
+        if (is_body(path[i], i + 1 < found ? path[i + 1] : target)) {
+            around = inner;
+            inner = i;
+        }
+    }
+    *loop = inner >= 0 && found > 0 ? path[inner] : clang_getNullCursor();
+    *outer = around >= 0 && found > 0 ? path[around] : clang_getNullCursor();
+    drain d = busy();
+    if (found > 0 && inner >= 0) {
+        goto_records gotos = {NULL, 0, 0};
+        flow f = flow_of(q, function, 0, busy(), &gotos);
+        drain breaks = unreached(); /* out of the loop: not the start of the next iteration */
+        iteration_flow(&f, path[inner], &breaks);
+        d = way_flow(&f, path, found, inner, target, f.now);
+        goto_records_free(&gotos);
+    }
+    free(path);
+    return d.state == DRAINED ? d : busy();
+}
+
+CXCursor ss_context_back_edge_drain(ss_check_ctx *ctx, CXCursor at, CXCursor *loop, CXCursor *outer)
+{
+    int drain_copies = copies_drain(ctx);
+    question device = device_question(ctx, drain_copies);
+    flow_budget = FLOW_BUDGET;
+    drain d = back_edge_state(&device, ctx->function, at, loop, outer);
+    d = answered(drain_copies, at, d);
+    return d.state == DRAINED && flow_budget >= 0 ? d.by : clang_getNullCursor();
+}
+
+int ss_context_drained_before(ss_check_ctx *ctx, CXCursor stmt, int default_only)
+{
+    int drain_copies = copies_drain(ctx);
+    question q = device_question(ctx, drain_copies);
+    q.legacy = q.own_default = default_only;
+    q.per_thread = ctx->per_thread;
+    flow_budget = FLOW_BUDGET;
+    drain d = state_at(&q, ctx->function, stmt, 0);
+    return d.state == DRAINED && flow_budget >= 0;
 }
