@@ -196,7 +196,9 @@ int ss_check_copies_one_value(ss_check_ctx *ctx, CXCursor call, const ss_api *ap
  * 'sizeof x' of an x of type T (or a reference to one), where clang cannot evaluate it.
  * '*param_name' receives the parameter's name (malloc'ed; NULL when the answer is 0), and
  * '*largest' the largest size the instantiations the unit makes of a function template give
- * it (LLONG_MAX where one has a size clang cannot tell; 0 where none is seen). Returns 1 or 0. */
+ * it: LLONG_MAX where one has a size clang cannot tell, or where the unit may not show them all
+ * (none seen, an explicit instantiation, a use from another template's body whose arguments
+ * depend on its parameters, a class template's parameter). Returns 1 or 0. */
 int ss_check_template_value_size(ss_check_ctx *ctx, CXCursor size, char **param_name,
                                  long long *largest);
 

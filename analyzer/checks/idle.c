@@ -264,8 +264,9 @@ enum { SMALL_UPLOAD_BYTES = 64 * 1024 };
 
 /* "small: a copy of one value of the template's type 'T' ('sizeof(T)', at most 8 bytes in the
  * instantiations this unit makes) ..." when the size 'size', which clang cannot evaluate, is one
- * value of a template's type parameter (held-out-20's shape AP), as 'sizeof(float)' is, unless
- * an instantiation the unit makes is larger than SMALL_UPLOAD_BYTES. Malloc'ed, or NULL. */
+ * value of a template's type parameter (held-out-20's shape AP), as 'sizeof(float)' is, where
+ * the unit shows every instantiation of the function template and none is larger than
+ * SMALL_UPLOAD_BYTES. Malloc'ed, or NULL. */
 static char *small_template_value_words(ss_check_ctx *ctx, CXCursor size)
 {
     char *param = NULL;
@@ -276,10 +277,8 @@ static char *small_template_value_words(ss_check_ctx *ctx, CXCursor size)
         return NULL;
     }
     char *text = ss_expr_text(size);
-    char *seen = largest > 0 ? ss_xasprintf(", at most %lld bytes in the instantiations this unit "
-                                            "makes",
-                                            largest)
-                             : ss_xstrdup("");
+    char *seen = ss_xasprintf(", at most %lld byte%s in the instantiations this unit makes",
+                              largest, largest == 1 ? "" : "s");
     char *words = ss_xasprintf("small: a copy of one value of the template's type '%s' ('%s'%s) "
                                "to the device from pageable memory %s",
                                param, text ? text : "...", seen, SMALL_UPLOAD_REASON);

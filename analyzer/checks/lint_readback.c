@@ -193,13 +193,25 @@ static int is_sizeof(CXCursor e)
 }
 
 /* The largest size that the instantiations the unit makes of the function template owning
- * 'param' give it (found as instantiated_scalar finds them); 'seen' counts them. */
+ * 'param' give it (found as instantiated_scalar finds them); 'seen' counts them, and 'hidden'
+ * is set where the template is named without its arguments (a call from another template's body
+ * whose arguments depend on that template's parameters, instantiated only with it). */
 typedef struct size_walk {
     CXCursor templ;
     int index;
     long long largest;
-    int seen;
+    int seen, hidden;
 } size_walk;
+
+/* Whether the overload set 'c' (a call left unresolved in a template) holds 'templ'. */
+static int set_holds(CXCursor c, CXCursor templ)
+{
+    unsigned n = clang_getNumOverloadedDecls(c);
+    for (unsigned i = 0; i < n; i++)
+        if (clang_equalCursors(clang_getOverloadedDecl(c, i), templ))
+            return 1;
+    return 0;
+}
 
 static enum CXChildVisitResult find_instantiated_size(CXCursor c, CXCursor parent,
                                                       CXClientData data)
@@ -208,9 +220,13 @@ static enum CXChildVisitResult find_instantiated_size(CXCursor c, CXCursor paren
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
     enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_OverloadedDeclRef && set_holds(c, w->templ))
+        w->hidden = 1;
     if (k != CXCursor_CallExpr && k != CXCursor_DeclRefExpr)
         return CXChildVisit_Recurse;
     CXCursor ref = clang_getCursorReferenced(c);
+    if (clang_equalCursors(ref, w->templ))
+        w->hidden = 1; /* the template itself, not a specialization: a dependent use */
     CXCursor templ = clang_getSpecializedCursorTemplate(ref);
     if (ss_ast_is_null(templ) || !clang_equalCursors(templ, w->templ) ||
         clang_Cursor_getTemplateArgumentKind(ref, (unsigned)w->index) !=
@@ -224,6 +240,65 @@ static enum CXChildVisitResult find_instantiated_size(CXCursor c, CXCursor paren
     return CXChildVisit_Recurse;
 }
 
+/* Whether the unit's main file names 'templ' in an explicit instantiation, a definition or an
+ * 'extern template' declaration (libclang shows no cursor for either): an identifier spelled as
+ * its name between a 'template' not followed by '<' and the next ';' or '{'. */
+static int explicitly_instantiated(CXTranslationUnit tu, CXCursor templ)
+{
+    CXString s = clang_getCursorSpelling(templ);
+    const char *name = clang_getCString(s) ? clang_getCString(s) : "";
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(clang_getTranslationUnitCursor(tu)), &tokens, &n);
+    int inside = 0, found = 0;
+    for (unsigned i = 0; i < n && !found; i++) {
+        CXString t = clang_getTokenSpelling(tu, tokens[i]);
+        const char *text = clang_getCString(t);
+        if (inside && (strcmp(text, ";") == 0 || strcmp(text, "{") == 0)) {
+            inside = 0;
+        } else if (inside) {
+            found = clang_getTokenKind(tokens[i]) == CXToken_Identifier && strcmp(text, name) == 0;
+        } else if (strcmp(text, "template") == 0 && i + 1 < n) {
+            CXString next = clang_getTokenSpelling(tu, tokens[i + 1]);
+            inside = strcmp(clang_getCString(next), "<") != 0;
+            clang_disposeString(next);
+        }
+        clang_disposeString(t);
+    }
+    clang_disposeTokens(tu, tokens, n);
+    clang_disposeString(s);
+    return found;
+}
+
+/* Whether the sizeof 'e' is written 'sizeof(T)' of the parameter 'param' alone (cv-qualifiers
+ * aside): not 'sizeof(T[4])', 'sizeof(T *)' or 'sizeof(typename T::cell)'. */
+static int sizeof_of_param_alone(CXCursor e, CXCursor param)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(e);
+    CXString s = clang_getCursorSpelling(param);
+    const char *name = clang_getCString(s) ? clang_getCString(s) : "";
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(e), &tokens, &n);
+    int names = 0, other = n < 4;
+    for (unsigned i = 0; i < n && !other; i++) {
+        CXString t = clang_getTokenSpelling(tu, tokens[i]);
+        const char *text = clang_getCString(t);
+        if (i == 0)
+            other = strcmp(text, "sizeof") != 0;
+        else if (i == 1 || i == n - 1)
+            other = strcmp(text, i == 1 ? "(" : ")") != 0;
+        else if (strcmp(text, name) == 0)
+            names++;
+        else
+            other = strcmp(text, "const") != 0 && strcmp(text, "volatile") != 0;
+        clang_disposeString(t);
+    }
+    clang_disposeTokens(tu, tokens, n);
+    clang_disposeString(s);
+    return !other && names == 1;
+}
+
 /* The template type parameter that 'sizeof_expr' measures one value of: 'sizeof(T)', or
  * 'sizeof x' of an x whose type (or the type it refers to) is T; else a null cursor. */
 static CXCursor measured_param(CXCursor sizeof_expr)
@@ -231,8 +306,10 @@ static CXCursor measured_param(CXCursor sizeof_expr)
     CXCursor operand = ss_ast_child(sizeof_expr, 0);
     if (clang_getCursorKind(operand) == CXCursor_TypeRef) {
         CXCursor decl = clang_getCursorReferenced(operand);
-        return clang_getCursorKind(decl) == CXCursor_TemplateTypeParameter ? decl
-                                                                           : clang_getNullCursor();
+        return clang_getCursorKind(decl) == CXCursor_TemplateTypeParameter &&
+                       sizeof_of_param_alone(sizeof_expr, decl)
+                   ? decl
+                   : clang_getNullCursor();
     }
     /* 'sizeof x': the variable x names, declared 'T x' (its type written with T alone). */
     CXCursor ref = ss_ast_strip(operand);
@@ -256,6 +333,24 @@ static CXCursor measured_param(CXCursor sizeof_expr)
     return alone ? decl : clang_getNullCursor();
 }
 
+/* The largest size the instantiations of the function template 'templ' give its parameter
+ * 'param': LLONG_MAX unless the unit shows them all (some seen, none explicit, none made
+ * through another template), or where the template is a class template's. */
+static long long largest_instantiation(ss_check_ctx *ctx, CXCursor templ, CXCursor param)
+{
+    if (clang_getCursorKind(templ) != CXCursor_FunctionTemplate)
+        return LLONG_MAX;
+    param_walk pw = {param, 0, -1};
+    clang_visitChildren(templ, find_param, &pw);
+    if (pw.found < 0)
+        return LLONG_MAX;
+    size_walk w = {templ, pw.found, 0, 0, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_instantiated_size, &w);
+    if (w.seen == 0 || w.hidden || explicitly_instantiated(ctx->tu, templ))
+        return LLONG_MAX;
+    return w.largest;
+}
+
 int ss_check_template_value_size(ss_check_ctx *ctx, CXCursor size, char **param_name,
                                  long long *largest)
 {
@@ -267,16 +362,7 @@ int ss_check_template_value_size(ss_check_ctx *ctx, CXCursor size, char **param_
     CXCursor param = measured_param(e);
     if (ss_ast_is_null(param))
         return 0;
-    CXCursor templ = clang_getCursorSemanticParent(param);
-    if (clang_getCursorKind(templ) == CXCursor_FunctionTemplate) {
-        param_walk pw = {param, 0, -1};
-        clang_visitChildren(templ, find_param, &pw);
-        size_walk w = {templ, pw.found, 0, 0};
-        if (pw.found >= 0)
-            clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_instantiated_size,
-                                &w);
-        *largest = w.seen ? w.largest : 0;
-    }
+    *largest = largest_instantiation(ctx, clang_getCursorSemanticParent(param), param);
     CXString name = clang_getCursorSpelling(param);
     *param_name = ss_xstrdup(clang_getCString(name));
     clang_disposeString(name);
