@@ -748,6 +748,25 @@ static int foreign_call_flow(flow *f, CXCursor call)
     return 1;
 }
 
+/* A call 'call_flow' resolves to no function of the unit and no other unit's summary: one that
+ * only declarations of the unit name, assumed to wait where a question says so; a template's
+ * plumbing and a system value's copy, which queue nothing; else a library's call, which may
+ * queue work. */
+static void unresolved_call_flow(flow *f, CXCursor call)
+{
+    char *usr = f->q->assumed ? ss_project_declared_only(call) : NULL;
+    uint64_t bit = usr ? assume(f->q->assumed, usr) : 0;
+    if (bit) {
+        drain_by(f, call, bit, 1);
+        return;
+    }
+    if (!dependent_plumbing(call) && !system_value_copy(call) &&
+        ss_context_library_enqueues(call)) {
+        f->now = busy();
+        f->worked = 1;
+    }
+}
+
 static void call_flow(flow *f, CXCursor call)
 {
     /* A launch's configuration call is the launch's own part (declared outside the system
@@ -795,20 +814,9 @@ static void call_flow(flow *f, CXCursor call)
     CXCursor callee = ss_callgraph_callee(f->q->graph, call);
     if (ss_ast_is_null(callee))
         callee = called_lambda(call);
-    if (ss_ast_is_null(callee) && f->q->foreign && foreign_call_flow(f, call))
-        return;
-    char *usr = ss_ast_is_null(callee) && f->q->assumed ? ss_project_declared_only(call) : NULL;
-    uint64_t bit = usr ? assume(f->q->assumed, usr) : 0;
-    if (bit) {
-        drain_by(f, call, bit, 1);
-        return;
-    }
     if (ss_ast_is_null(callee)) {
-        if (!dependent_plumbing(call) && !system_value_copy(call) &&
-            ss_context_library_enqueues(call)) {
-            f->now = busy();
-            f->worked = 1;
-        }
+        if (!f->q->foreign || !foreign_call_flow(f, call))
+            unresolved_call_flow(f, call);
         return;
     }
     if (f->depth < MAX_CALLEE_DEPTH) {
