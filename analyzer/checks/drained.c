@@ -234,6 +234,30 @@ int ss_context_library_enqueues(CXCursor call)
     return found;
 }
 
+static enum CXChildVisitResult find_any_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    *(int *)data = 1;
+    return CXChildVisit_Break;
+}
+
+/* Whether the candidate 'decl' of an operator's overload set cannot queue work: declared in a
+ * system header, or defined where the unit sees its body, which calls nothing (no launch, no
+ * function that might launch). Returns 1 or 0. */
+static int project_operator_plain(CXCursor decl)
+{
+    if (ss_ast_in_system_header(decl))
+        return 1;
+    CXCursor body = clang_getCursorDefinition(decl);
+    if (ss_ast_is_null(body))
+        return 0;
+    int calls = 0;
+    clang_visitChildren(body, find_any_call, &calls);
+    return !calls;
+}
+
 /* Whether 'call', which names no function, is a value's plumbing in a template, resolved only
  * when it is instantiated: an operator on an operand of a dependent type ('a[i] - b[j]'), not a
  * function object's call; or the construction of a value of a class, not a library's
@@ -266,6 +290,10 @@ static int dependent_plumbing(CXCursor call)
         const char *op = clang_getCString(name);
         int plumbing = strncmp(op, "operator", 8) == 0 && strcmp(op, "operator()") != 0;
         clang_disposeString(name);
+        /* A project's operator of the set counts only where the unit sees its body and no
+         * device work, nor any call, is in it. */
+        for (unsigned d = 0, m = clang_getNumOverloadedDecls(ref); plumbing && d < m; d++)
+            plumbing = project_operator_plain(clang_getOverloadedDecl(ref, d));
         return plumbing;
     }
     return 0;

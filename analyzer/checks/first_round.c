@@ -138,13 +138,28 @@ static CXCursor work_before(ss_check_ctx *ctx, CXCursor loop, CXCursor outer)
 static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_CallExpr:
+    case CXCursor_ForStmt:
+    case CXCursor_CXXForRangeStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+    case CXCursor_ReturnStmt:
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+    case CXCursor_CXXThrowExpr:
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    default:
         return CXChildVisit_Recurse;
-    *(int *)data = 1;
-    return CXChildVisit_Break;
+    }
 }
 
-/* Whether 'stmt' stays on the host: no call in it at all ('done = true;', 'rounds++;'). */
+/* Whether 'stmt' stays on the host briefly: no call in it at all ('done = true;', 'rounds++;'),
+ * no loop (host work long enough to have overlapped the first round's wait) and no way out
+ * before the launch (a return, break, continue, goto or throw). */
 static int host_only(CXCursor stmt)
 {
     int calls = 0;

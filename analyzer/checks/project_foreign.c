@@ -302,15 +302,14 @@ static void summarize(ss_check_ctx *ctx, struct ss_foreign_facts *ff, CXCursor f
     CXCursor by;
     int wide = 0, worked = 0;
     int level = ss_context_foreign_summary(ctx, fn, &by, &wide, &worked);
-    if (level == 0) {
-        free(usr);
-        return;
-    }
+    /* A definition that may leave work queued is kept too (level 0): another unit's
+     * definition of the same function (an '#ifdef', a file built twice) must not answer for
+     * it (find_end takes the weakest). */
     foreign_end *e = add_end(ff);
     e->usr = usr;
     e->level = level;
-    e->wide = wide;
-    e->words = end_words(fn, level, by, worked);
+    e->wide = level ? wide : 0;
+    e->words = level ? end_words(fn, level, by, worked) : ss_xstrdup("");
 }
 
 typedef struct definition_walk {
@@ -343,17 +342,22 @@ void ss_project_summarize_foreign(ss_check_ctx *ctx, ss_project_facts *facts)
 /* ------------------------------------------------------------------------------------------
  * The project pass. */
 
-/* The summary of 'usr' (the first unit's that has one), or NULL. */
+/* The summary of 'usr', or NULL: where several units define it (an '#ifdef' that differs, a
+ * file built twice), the weakest of their summaries (the lowest level, then not device-wide). */
 static const foreign_end *find_end(ss_project_facts *const *facts, size_t count, const char *usr)
 {
+    const foreign_end *weakest = NULL;
     for (size_t u = 0; u < count; u++) {
         const struct ss_foreign_facts *ff = facts[u] ? facts[u]->foreign : NULL;
         for (size_t i = 0; ff && i < ff->end_count; i++) {
-            if (strcmp(ff->ends[i].usr, usr) == 0)
-                return &ff->ends[i];
+            const foreign_end *e = &ff->ends[i];
+            if (strcmp(e->usr, usr) == 0 &&
+                (weakest == NULL || e->level < weakest->level ||
+                 (e->level == weakest->level && e->wide < weakest->wide)))
+                weakest = e;
         }
     }
-    return NULL;
+    return weakest;
 }
 
 /* Whether the summaries answer the way 'way' of a question ('copy' its): each of its functions
@@ -362,7 +366,7 @@ static int holds(ss_project_facts *const *facts, size_t count, const foreign_way
 {
     for (size_t k = 0; k < way->usr_count; k++) {
         const foreign_end *e = find_end(facts, count, way->usrs[k]);
-        if (e == NULL || (way->strict[k] && (e->level < 2 || !(copy || e->wide))))
+        if (e == NULL || e->level == 0 || (way->strict[k] && (e->level < 2 || !(copy || e->wide))))
             return 0;
     }
     return 1;
@@ -459,7 +463,7 @@ static void decode_end(const cJSON *item, struct ss_foreign_facts *ff, int *bad)
     e->wide = ss_cache_get_unsigned(item, "wide", 1, bad) != 0;
     e->usr = ss_xstrdup(usr ? usr : "");
     e->words = ss_xstrdup(words ? words : "");
-    *bad |= usr == NULL || words == NULL || e->level == 0;
+    *bad |= usr == NULL || words == NULL;
 }
 
 static void decode_way(const cJSON *item, foreign_question *q, int *bad)
