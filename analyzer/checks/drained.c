@@ -2271,6 +2271,21 @@ static char *since_words(ss_check_ctx *ctx, CXCursor at, CXCursor by)
     return since;
 }
 
+/* Whether 'at' is a wait for a stream or for the whole device, with '*waited' the stream it
+ * names (a null cursor for the whole device); 0 where it is neither, or its stream cannot be
+ * read. */
+static int wait_for(CXCursor at, CXCursor *waited)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    *waited = clang_getNullCursor();
+    if (api == NULL || (api->klass != SS_CLASS_DEVICE_SYNC && api->klass != SS_CLASS_STREAM_SYNC))
+        return 0;
+    if (api->klass == SS_CLASS_DEVICE_SYNC)
+        return 1;
+    *waited = ss_check_stream_arg(at, api);
+    return !ss_ast_is_null(*waited);
+}
+
 /* "drained anyway: the next statement, 'thrust::inclusive_scan' with the synchronous policy
  * 'thrust::cuda::par' (line 614), waits for the same work on the legacy default stream ..."
  * for a stream or device-wide wait (SYNC401) whose next statement is such a Thrust algorithm
@@ -2282,12 +2297,8 @@ static char *since_words(ss_check_ctx *ctx, CXCursor at, CXCursor by)
  * cursor. */
 static CXCursor made_again(ss_check_ctx *ctx, CXCursor at, CXCursor *stream, CXCursor *by)
 {
-    CXCursor none = clang_getNullCursor();
-    const ss_api *api = ss_scope_callee_api(at);
-    if (api == NULL || (api->klass != SS_CLASS_DEVICE_SYNC && api->klass != SS_CLASS_STREAM_SYNC))
-        return none;
-    CXCursor waited = api->klass == SS_CLASS_STREAM_SYNC ? ss_check_stream_arg(at, api) : none;
-    if (api->klass == SS_CLASS_STREAM_SYNC && ss_ast_is_null(waited))
+    CXCursor none = clang_getNullCursor(), waited;
+    if (!wait_for(at, &waited))
         return none;
     CXCursor algorithm = next_thrust(ctx, at, waited, stream);
     if (ss_ast_is_null(algorithm) || !waits_for_thrust_stream(ctx, at, waited, *stream, by))
@@ -3309,14 +3320,10 @@ static CXCursor readback_after(ss_check_ctx *ctx, CXCursor at, CXCursor waited)
  * cursor where there is none. */
 static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, drain *between)
 {
-    CXCursor none = clang_getNullCursor();
-    const ss_api *api = ss_scope_callee_api(at);
+    CXCursor none = clang_getNullCursor(), waited;
     *by = none;
     *between = busy();
-    if (api == NULL || (api->klass != SS_CLASS_DEVICE_SYNC && api->klass != SS_CLASS_STREAM_SYNC))
-        return none;
-    CXCursor waited = api->klass == SS_CLASS_STREAM_SYNC ? ss_check_stream_arg(at, api) : none;
-    if (api->klass == SS_CLASS_STREAM_SYNC && ss_ast_is_null(waited))
+    if (!wait_for(at, &waited))
         return none;
     CXCursor readback = readback_after(ctx, at, waited);
     if (ss_ast_is_null(readback))
