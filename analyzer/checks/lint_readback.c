@@ -299,6 +299,38 @@ static int sizeof_of_param_alone(CXCursor e, CXCursor param)
     return !other && names == 1;
 }
 
+/* Whether the type 't', a reference's referred type, is spelled 'name' but for its own
+ * 'const' and 'volatile' ('const T &' for T). By its spelling: clang_getUnqualifiedType and
+ * clang_getNonReferenceType are libclang 16's, and lint builds against libclang 14 too. */
+static int spelled_alone(CXType t, const char *name)
+{
+    if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
+        t = clang_getPointeeType(t);
+    CXString spelled = clang_getTypeSpelling(t);
+    const char *text = clang_getCString(spelled);
+    size_t len = strlen(text);
+    for (int again = 1; again;) {
+        again = 0;
+        static const char *const heads[] = {"const ", "volatile "};
+        static const char *const tails[] = {" const", " volatile"};
+        for (size_t i = 0; i < 2; i++) {
+            size_t h = strlen(heads[i]), t_len = strlen(tails[i]);
+            if (len > h && strncmp(text, heads[i], h) == 0) {
+                text += h;
+                len -= h;
+                again = 1;
+            }
+            if (len > t_len && strncmp(text + len - t_len, tails[i], t_len) == 0) {
+                len -= t_len;
+                again = 1;
+            }
+        }
+    }
+    int alone = len == strlen(name) && strncmp(text, name, len) == 0;
+    clang_disposeString(spelled);
+    return alone;
+}
+
 /* The template type parameter that 'sizeof_expr' measures one value of: 'sizeof(T)', or
  * 'sizeof x' of an x whose type (or the type it refers to) is T; else a null cursor. */
 static CXCursor measured_param(CXCursor sizeof_expr)
@@ -325,10 +357,8 @@ static CXCursor measured_param(CXCursor sizeof_expr)
     if (clang_getCursorKind(type_ref) != CXCursor_TypeRef ||
         clang_getCursorKind(decl) != CXCursor_TemplateTypeParameter)
         return clang_getNullCursor();
-    CXType t = clang_getUnqualifiedType(clang_getNonReferenceType(clang_getCursorType(var)));
-    CXString spelled = clang_getTypeSpelling(t), name = clang_getCursorSpelling(decl);
-    int alone = strcmp(clang_getCString(spelled), clang_getCString(name)) == 0;
-    clang_disposeString(spelled);
+    CXString name = clang_getCursorSpelling(decl);
+    int alone = spelled_alone(clang_getCursorType(var), clang_getCString(name));
     clang_disposeString(name);
     return alone ? decl : clang_getNullCursor();
 }
