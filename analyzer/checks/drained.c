@@ -2286,11 +2286,6 @@ static int wait_for(CXCursor at, CXCursor *waited)
     return !ss_ast_is_null(*waited);
 }
 
-/* "drained anyway: the next statement, 'thrust::inclusive_scan' with the synchronous policy
- * 'thrust::cuda::par' (line 614), waits for the same work on the legacy default stream ..."
- * for a stream or device-wide wait (SYNC401) whose next statement is such a Thrust algorithm
- * (next_thrust) on the stream all the work it waits for is on (waits_for_thrust_stream): the
- * host waits there for that work anyway. Malloc'ed, or NULL. */
 /* The call of the statement after the stream or device-wide wait 'at' (of ctx->function) that
  * waits for the same work when it ends (next_thrust, waits_for_thrust_stream), with '*stream'
  * its stream (a null cursor: the default one) and '*by' the drain the wait rests on; else a null
@@ -2320,6 +2315,11 @@ static int makes_wait_again(ss_check_ctx *ctx, CXCursor at, CXCursor wait)
     return found > 0 && ss_ast_same_node(made_again(ctx, wait, &stream, &by), at);
 }
 
+/* "drained anyway: the next statement, 'thrust::inclusive_scan' with the synchronous policy
+ * 'thrust::cuda::par' (line 614), waits for the same work on the legacy default stream ..."
+ * for a stream or device-wide wait (SYNC401) whose next statement is such a Thrust algorithm
+ * (next_thrust) on the stream all the work it waits for is on (waits_for_thrust_stream): the
+ * host waits there for that work anyway. Malloc'ed, or NULL. */
 static char *thrust_words(ss_check_ctx *ctx, CXCursor at)
 {
     CXCursor stream, by;
