@@ -372,6 +372,8 @@ int ss_detect_run(ss_event_log *log, const ss_detect_options *options, ss_result
             free_context(&ctx);
             rc = added < 0 ? -1 : build_context(&ctx, log, options, sampled);
             ctx.tally_samples = added > 0 ? (size_t)added : 0;
+        } else {
+            ctx.tally_sampled = sampled; /* no sample, but tallies may be marked lacking */
         }
     }
     if (rc == 0)

@@ -265,9 +265,12 @@ typedef struct det_ctx {
     /* the tallies' calls that no verdict could be given (tally.c), and their kinds */
     uint64_t tally_unjudged, tally_unjudged_kinds;
     uint64_t tally_unscoped; /* of them, those left unjudged because scopes were asked for */
-    /* Per tally, 1 where its first call was added to the log as a call of its own, its
-     * sample (det_tally_add_samples; NULL: none), 'tally_samples' of them; the tallies' calls
-     * judged by their samples, and their kinds. */
+    /* of them, those whose first call lacks its joined call (DET_TALLY_LACKING), and kinds */
+    uint64_t tally_lacking, tally_lacking_kinds;
+    /* Per tally, DET_TALLY_SAMPLED where its first call was added to the log as a call of its
+     * own, its sample (det_tally_add_samples; NULL: none), 'tally_samples' of them, and
+     * DET_TALLY_LACKING where it was not because that call would lack the call before it; the
+     * tallies' calls judged by their samples, and their kinds. */
     uint8_t *tally_sampled;
     size_t tally_samples;
     uint64_t tally_by_sample, tally_by_sample_kinds;
@@ -275,6 +278,9 @@ typedef struct det_ctx {
 
 /* A call that det_report made two or more findings' occurrence of (det_ctx.verdicts). */
 #define DET_VERDICT_SEVERAL UINT32_MAX
+/* det_ctx.tally_sampled's marks */
+#define DET_TALLY_SAMPLED 1
+#define DET_TALLY_LACKING 2
 
 enum { DET_MODE_FULL, DET_MODE_LIGHT, DET_MODE_SAMPLED };
 
@@ -468,8 +474,9 @@ int det_tally_merge(det_ctx *ctx);
 /* Frees what det_tally_prepare made. */
 void det_tally_free(det_ctx *ctx);
 /* After det_tally_prepare: appends to the log, as a call of its own, the first call of each
- * tally whose kind no recorded call has (its sample), marks those tallies in
- * 'sampled' (one byte per tally, zeroed by the caller) and re-sorts the log. Returns how many
+ * tally whose kind no recorded call has (its sample), marks those tallies DET_TALLY_SAMPLED in
+ * 'sampled' (one byte per tally, zeroed by the caller; DET_TALLY_LACKING those whose first call
+ * would lack the call before it, not appended) and re-sorts the log. Returns how many
  * were appended (the context must then be built again), or -1 out of memory. */
 int det_tally_add_samples(det_ctx *ctx, uint8_t *sampled);
 /* Takes the samples of the tallies 'sampled' marks out of the log again (after the

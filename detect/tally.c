@@ -154,7 +154,7 @@ static uint64_t sample_key(const ss_ev_api *a)
 static int index_samples(const ss_event_log *log, const uint8_t *sampled, ss_map *map)
 {
     for (size_t k = 0; k < log->tally_count; k++) {
-        if (sampled[k] &&
+        if (sampled[k] == DET_TALLY_SAMPLED &&
             ss_map_put_first(map, sample_key(&log->tallies[k].call), log->tallies[k].call.enter_ns,
                              (uint32_t)k) == SS_MAP_NONE)
             return -1;
@@ -400,14 +400,16 @@ static void add_to_finding(det_agg *a, const kind_state *s, uint64_t count, uint
         fold_times(a->family, &a->figures, s->figures, count);
 }
 
-/* The state that judges tally 'k': its exact kind's; for a tally of one call whose exact kind
- * no kept call had, its loose kind's. NULL: none. */
+/* The state that judges tally 'k': its exact kind's; for a tally whose exact kind no kept call
+ * had, of one call or whose first call lacks the call its calls followed (DET_TALLY_LACKING),
+ * its loose kind's. NULL: none. */
 static const kind_state *judging_state(const det_ctx *ctx, const det_tally_kinds *kd, size_t k)
 {
     uint32_t exact = kind_of_tally(ctx, kd, k, 0);
     if (exact != SS_MAP_NONE && kd->exact_states[exact].state != KIND_UNSEEN)
         return &kd->exact_states[exact];
-    if (ctx->log->tallies[k].count != 1)
+    int lacking = ctx->tally_sampled != NULL && ctx->tally_sampled[k] == DET_TALLY_LACKING;
+    if (ctx->log->tallies[k].count != 1 && !lacking)
         return NULL;
     uint32_t loose = kind_of_tally(ctx, kd, k, 1);
     return loose != SS_MAP_NONE ? &kd->loose_states[loose] : NULL;
@@ -483,15 +485,35 @@ int det_tally_merge(det_ctx *ctx)
             ctx->verdicts[kd->sample_call[k]] != DET_VERDICT_SEVERAL) {
             judge_by_sample(ctx, kd, k);
         } else if (!judges(s)) {
+            int lacking = ctx->tally_sampled != NULL && ctx->tally_sampled[k] == DET_TALLY_LACKING;
             ctx->tally_unjudged += t->count;
             ctx->tally_unjudged_kinds++;
             ctx->tally_unscoped += ctx->scope != NULL ? t->count : 0;
+            ctx->tally_lacking += lacking && ctx->scope == NULL ? t->count : 0;
+            ctx->tally_lacking_kinds += lacking && ctx->scope == NULL;
         } else if (s->verdict != 0) {
             add_to_finding(&ctx->aggs[(s->verdict >> 1) - 1], s, t->count, t->total_ns, t->max_ns,
                            t->bytes);
         }
     }
     return 0;
+}
+
+/* The warning for the tallies left unjudged that lack their joined call (DET_TALLY_LACKING). */
+static void report_lacking(const det_ctx *ctx, ss_result *out)
+{
+    if (ctx->tally_lacking == 0)
+        return;
+    char *msg = ss_xasprintf(
+        "%" PRIu64 " of those calls (%" PRIu64 " kind%s) could not be judged: each came right "
+        "after or before the call it is judged with (a readback and the synchronization after "
+        "it), of a kind recorded before the cap, and the calls of %s kind recorded before the "
+        "cap, whatever came before and after them, were judged in different ways or not at "
+        "all; the findings may be incomplete (raise SYNCSCOPE_MAX_MEMORY)",
+        ctx->tally_lacking, ctx->tally_lacking_kinds, ctx->tally_lacking_kinds == 1 ? "" : "s",
+        ctx->tally_lacking_kinds == 1 ? "its" : "their");
+    ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
+    free(msg);
 }
 
 void det_tally_report(const det_ctx *ctx, ss_result *out)
@@ -538,13 +560,17 @@ void det_tally_report(const det_ctx *ctx, ss_result *out)
         free(msg);
         return;
     }
+    report_lacking(ctx, out);
+    uint64_t other = ctx->tally_unjudged - ctx->tally_lacking;
+    uint64_t other_kinds = ctx->tally_unjudged_kinds - ctx->tally_lacking_kinds;
+    if (other == 0)
+        return;
     msg = ss_xasprintf("%" PRIu64 " of those calls (%" PRIu64 " kind%s) could not be judged: the "
                        "calls of %s kind recorded before the cap, or its first call past it, "
                        "were judged in different ways; the findings may be incomplete (raise "
                        "SYNCSCOPE_MAX_MEMORY)",
-                       ctx->tally_unjudged, ctx->tally_unjudged_kinds,
-                       ctx->tally_unjudged_kinds == 1 ? "" : "s",
-                       ctx->tally_unjudged_kinds == 1 ? "its" : "their");
+                       other, other_kinds, other_kinds == 1 ? "" : "s",
+                       other_kinds == 1 ? "its" : "their");
     ss_result_add_diag(out, SS_SEV_WARNING, NULL, 0, 0, msg);
     free(msg);
 }
@@ -686,6 +712,104 @@ static int merge_added(ss_event_log *log, size_t added)
     return 0;
 }
 
+/* The word of tally 'u''s calls as neighbours (ss_tally_neighbor). */
+static uint64_t tally_word(const ss_tally *u)
+{
+    return ss_tally_neighbor(&u->call, u->long_calls);
+}
+
+/* The first call of the tally that 'sampled' marks (not 'k') on tally 'k''s thread right
+ * before k's first call ('after' 0) or right after it ('after' 1), as the log will hold them
+ * (SS_MAP_NONE: none). */
+static uint32_t sample_beside(const det_ctx *ctx, const uint8_t *sampled, size_t k, int after)
+{
+    const ss_tally *t = &ctx->log->tallies[k];
+    uint32_t best = SS_MAP_NONE;
+    for (size_t j = 0; j < ctx->log->tally_count; j++) {
+        const ss_tally *u = &ctx->log->tallies[j];
+        if (j == k || sampled[j] == 0 || u->call.thread != t->call.thread ||
+            (after ? u->call.enter_ns <= t->call.enter_ns : u->call.enter_ns >= t->call.enter_ns))
+            continue;
+        const ss_tally *b = best == SS_MAP_NONE ? NULL : &ctx->log->tallies[best];
+        if (b == NULL ||
+            (after ? u->call.enter_ns < b->call.enter_ns : u->call.enter_ns > b->call.enter_ns))
+            best = (uint32_t)j;
+    }
+    return best;
+}
+
+/* Whether tally 'k''s first call will be in the log next to a call of the word its calls had
+ * before them (ss_tally.prev; 'after' 0) or after them (next; 'after' 1), the words matching
+ * both ways as mark_gaps (follows) joins calls: the first call of the tally 'sampled' marks
+ * beside it, or before every such call the thread's last kept call, where the thread's first
+ * counted call is of k's word. */
+static int neighbor_available(const det_ctx *ctx, const det_tally_kinds *kd, const uint8_t *sampled,
+                              size_t k, int after)
+{
+    const ss_tally *t = &ctx->log->tallies[k];
+    uint64_t own = tally_word(t);
+    uint32_t j = sample_beside(ctx, sampled, k, after);
+    if (j != SS_MAP_NONE) {
+        const ss_tally *u = &ctx->log->tallies[j];
+        return after ? tally_word(u) == t->next && u->prev == own
+                     : tally_word(u) == t->prev && u->next == own;
+    }
+    uint32_t thread = t->call.thread;
+    if (after || thread >= kd->thread_slots || kd->last[thread] == DET_NONE)
+        return 0;
+    const ss_tally *first = t; /* the thread's first counted call */
+    for (size_t i = 0; i < ctx->log->tally_count; i++) {
+        const ss_tally *u = &ctx->log->tallies[i];
+        if (u->call.thread == thread && u->call.enter_ns < first->call.enter_ns)
+            first = u;
+    }
+    return neighbor(ctx, kd->last[thread]) == t->prev && tally_word(first) == own;
+}
+
+/* Whether the word 'word' of tally 'k''s thread is a kept readback's (det_is_readback; 'next'
+ * 0), or a kept call's right after a kept readback ('next' 1): the detectors judge a readback
+ * with the synchronization after it, and that synchronization with the readback before it. */
+static int joined_word(det_ctx *ctx, const det_tally_kinds *kd, size_t k, uint64_t word, int next)
+{
+    uint32_t thread = ctx->log->tallies[k].call.thread;
+    for (uint32_t c = 0; c < ctx->call_count; c++) {
+        const det_call *call = &ctx->calls[c];
+        if (call->enclosed || call->ev->thread != thread || is_sample(kd, c) ||
+            !det_is_readback(ctx, call))
+            continue;
+        uint32_t n = next ? call->next : c;
+        if (n != DET_NONE && n < ctx->call_count && neighbor(ctx, n) == word)
+            return 1;
+    }
+    return 0;
+}
+
+/* Marks DET_TALLY_LACKING, instead of DET_TALLY_SAMPLED, each tally 'sampled' marks whose first
+ * call would be judged without the call its calls were joined to: a synchronization after a
+ * readback of a kind kept before the cap (judged alone, a SYNC401 of its own where the whole
+ * run joins it to the readback), or a readback before a synchronization of such a kind (no
+ * finding's, where the whole run makes it SYNC301's). Such a tally is judged by its loose
+ * kind, as a tally of one call is, or left unjudged (judging_state). */
+static void mark_lacking(det_ctx *ctx, const det_tally_kinds *kd, uint8_t *sampled)
+{
+    size_t n = ctx->log->tally_count;
+    uint8_t *lacking = calloc(n > 0 ? n : 1, 1);
+    for (size_t k = 0; lacking != NULL && k < n; k++) {
+        const ss_tally *t = &ctx->log->tallies[k];
+        if (sampled[k] != DET_TALLY_SAMPLED)
+            continue;
+        lacking[k] = (t->prev != 0 && !neighbor_available(ctx, kd, sampled, k, 0) &&
+                      joined_word(ctx, kd, k, t->prev, 0)) ||
+                     (t->next != 0 && !neighbor_available(ctx, kd, sampled, k, 1) &&
+                      joined_word(ctx, kd, k, t->next, 1));
+    }
+    for (size_t k = 0; lacking != NULL && k < n; k++) {
+        if (lacking[k])
+            sampled[k] = DET_TALLY_LACKING;
+    }
+    free(lacking);
+}
+
 int det_tally_add_samples(det_ctx *ctx, uint8_t *sampled)
 {
     det_tally_kinds *kd = ctx->tally_kinds;
@@ -707,15 +831,18 @@ int det_tally_add_samples(det_ctx *ctx, uint8_t *sampled)
     }
     for (size_t k = 0; added >= 0 && k < n; k++) {
         const ss_tally *t = &ctx->log->tallies[k];
-        if (t->count == 0 || kind_kept(ctx, kd, k, exact_seen, loose_seen))
+        if (t->count > 0 && !kind_kept(ctx, kd, k, exact_seen, loose_seen))
+            sampled[k] = DET_TALLY_SAMPLED;
+    }
+    mark_lacking(ctx, kd, sampled);
+    for (size_t k = 0; added >= 0 && k < n; k++) {
+        if (sampled[k] != DET_TALLY_SAMPLED)
             continue;
-        ss_event e = sample_of_tally(t);
+        ss_event e = sample_of_tally(&ctx->log->tallies[k]);
         if (ss_evlog_append(ctx->log, &e) < 0)
             added = -1;
-        else {
-            sampled[k] = 1;
+        else
             added++;
-        }
     }
     free(exact_seen);
     free(loose_seen);

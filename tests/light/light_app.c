@@ -549,13 +549,30 @@ int main(int argc, char **argv)
             }
             n = -n;
         }
+        if (getenv("LIGHT_APP_CAP_NEXT") != NULL) {
+            /* A readback into pinned memory that returns at once, the synchronization of its
+             * stream (30 us, joined to it) and a device-wide one; in the last quarter, past the
+             * cap, every 100th iteration a query instead of the device-wide synchronization:
+             * those synchronizations and the readbacks after the queries are of kinds (by their
+             * neighbours) no kept call had, their joined call of a kind kept before the cap. */
+            readback.dst = (void *)(uintptr_t)PINNED_BASE;
+            for (long i = 0; i < n; i++) {
+                CALL("cudaMemcpyAsync_v3020", &readback, 0, 1);
+                CALL("cudaStreamSynchronize_v3020", &wait, 30000, 1);
+                if (i >= n - n / 4 && i % 100 == 99)
+                    CALL("cudaStreamQuery_v3020", &query, 0, 0);
+                else
+                    CALL("cudaDeviceSynchronize_v3020", none, 30000, 1);
+            }
+            n = -n;
+        }
         for (long i = 0; i < n; i++) {
             CALL("cudaMemcpyAsync_v3020", &readback, 30000, 1);
             CALL("cudaStreamSynchronize_v3020", &wait, 30000, 1);
             CALL("cudaDeviceSynchronize_v3020", none, 30000, 1);
         }
         n = n < 0 ? -n : n;
-        if (getenv("LIGHT_APP_CAP_PHASES") == NULL) {
+        if (getenv("LIGHT_APP_CAP_PHASES") == NULL && getenv("LIGHT_APP_CAP_NEXT") == NULL) {
             /* after the loop, calls of kinds the loop's are not (other lines): past the cap they
              * are judged by the first call of their kind */
             CALL("cudaMemcpyAsync_v3020", &readback, 30000, 1);

@@ -16,9 +16,11 @@ of their own (520, 536), whose kinds the kept calls do not have:
   c6  the thread's last kept call followed by the first call of a new kind
   c2  kept "RSQ x10", counted "R1, Q, R, S4, Q": R1 was followed by a query, not by S4
 Requires: c1, c5 and c6 give the full run's findings (rule, line, count, blocked ns); c2 gives
-the full run's SYNC301 at line 533 and no SYNC301 at line 520 (R1 is never joined to S4, whose
-wait is the loop readback's): the first calls of new kinds judged with the calls around them,
-and not joined across a counted call of another kind.
+the full run's findings too: SYNC301 at line 533 and no SYNC301 at line 520 (R1 is never joined
+to S4, whose wait is the loop readback's), and no SYNC401 at 536: S4's first call, which would
+lack its readback (R, of a kind kept before the cap), is not judged alone but left unjudged, one
+call, with the warning that says why: the first calls of new kinds judged with the calls around
+them, and not joined across a counted call of another kind.
 Exit status: 0 pass, 1 fail, 2 usage error.
 """
 import json
@@ -34,8 +36,9 @@ def findings(syncscope, trace, out):
         raise RuntimeError(f"{trace}: analyze exit {done.returncode}: {done.stderr}")
     with open(out, encoding="utf-8") as handle:
         document = json.load(handle)
-    return sorted((f["ruleId"], f.get("line"), f["evidence"]["count"], f["evidence"]["totalNs"])
-                  for f in document["findings"])
+    return (sorted((f["ruleId"], f.get("line"), f["evidence"]["count"], f["evidence"]["totalNs"])
+                   for f in document["findings"]),
+            [d["message"] for d in document["diagnostics"] if "could not be judged" in d["message"]])
 
 
 def main(argv):
@@ -46,17 +49,17 @@ def main(argv):
     os.makedirs(work, exist_ok=True)
     failures = []
     for name in ("c1", "c5", "c6", "c2"):
-        full = findings(syncscope, os.path.join(data, f"{name}.full.sstrace"),
-                        os.path.join(work, f"{name}.full.json"))
-        capped = findings(syncscope, os.path.join(data, f"{name}.capped.sstrace"),
-                          os.path.join(work, f"{name}.capped.json"))
+        full, _ = findings(syncscope, os.path.join(data, f"{name}.full.sstrace"),
+                           os.path.join(work, f"{name}.full.json"))
+        capped, unjudged = findings(syncscope, os.path.join(data, f"{name}.capped.sstrace"),
+                                    os.path.join(work, f"{name}.capped.json"))
         if name != "c2":
-            ok = capped == full
+            ok = capped == full and not unjudged
         else:
-            ok = ([f for f in capped if f[:2] == ("SYNC301", 533)] ==
-                  [f for f in full if f[:2] == ("SYNC301", 533)] and
-                  not any(f[:2] == ("SYNC301", 520) for f in capped))
-        print(f"{name}: full {full}, capped {capped}: {'ok' if ok else 'FAIL'}")
+            ok = (capped == full and len(unjudged) == 1 and unjudged[0].startswith(
+                "1 of those calls (1 kind) could not be judged: each came right after or before "
+                "the call it is judged with (a readback and the synchronization after it)"))
+        print(f"{name}: full {full}, capped {capped} {unjudged}: {'ok' if ok else 'FAIL'}")
         if not ok:
             failures.append(name)
     if failures:
