@@ -499,19 +499,13 @@ def case_memory_cap_next(opts, check):
     and counts under a cap that keeps a third of the calls as under one that keeps them all (no
     SYNC401 of the stream's synchronization of its own, no readback lost), none unjudged."""
     iterations = 40000
-    found = {}
-    for cap in ("64M", "4M"):
-        workdir = start(opts, f"memory_cap_next_{cap}")
-        env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_MAX_MEMORY=cap,
-                          LIGHT_APP_CAP=str(iterations), LIGHT_APP_CAP_NEXT="1")
-        status, out, err = run([opts["app"]], env, workdir)
-        if not check(status == 0, f"next {cap}: exit {status}: {out}{err}"):
-            return
-        with open(os.path.join(workdir, "out.json"), encoding="utf-8") as handle:
-            result = json.load(handle)
-        found[cap] = (sorted((f["ruleId"], f.get("line"), f["severity"], f["evidence"]["count"])
-                             for f in result["findings"]),
-                      [d["message"] for d in result["diagnostics"]])
+    results = capped_runs(opts, check, "next", iterations, LIGHT_APP_CAP_NEXT="1")
+    if results is None:
+        return
+    found = {cap: (sorted((f["ruleId"], f.get("line"), f["severity"], f["evidence"]["count"])
+                          for f in result["findings"]),
+                   [d["message"] for d in result["diagnostics"]])
+             for cap, result in results.items()}
     source = open(os.path.join(HERE, "light_app.c"), encoding="utf-8").read().split("\n")
     at = next(n for n, text in enumerate(source) if "LIGHT_APP_CAP_NEXT" in text)
     line = next(n for n, text in enumerate(source[at:], at + 1)
@@ -573,6 +567,23 @@ def case_memory_cap_idle(opts, check):
     check(found["4M"][1] < found["64M"][1], f"idle: 4M kept {found['4M'][1]} of {found['64M'][1]}")
 
 
+def capped_runs(opts, check, name, iterations, **extra):
+    """Runs light_app's LIGHT_APP_CAP loop of 'iterations' (with the variables 'extra') in the
+    light mode under a 64 MiB cap, which keeps every call, and a 4 MiB one: each run's result
+    by cap, or None after a failed check."""
+    results = {}
+    for cap in ("64M", "4M"):
+        workdir = start(opts, f"memory_cap_{name}_{cap}")
+        env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_MAX_MEMORY=cap,
+                          LIGHT_APP_CAP=str(iterations), **extra)
+        status, out, err = run([opts["app"]], env, workdir)
+        if not check(status == 0, f"{name} {cap}: exit {status}: {out}{err}"):
+            return None
+        with open(os.path.join(workdir, "out.json"), encoding="utf-8") as handle:
+            results[cap] = json.load(handle)
+    return results
+
+
 def case_memory_cap_phases(opts, check):
     """docs/run.md, Cost and memory: a kind no kept call had is not judged, and a loose kind
     judges only a single call: 20,000 iterations of a readback into pinned memory with the
@@ -583,16 +594,11 @@ def case_memory_cap_phases(opts, check):
     call had, are judged by the first of them (kept for that: a readback that returns at once
     with nothing after it that waits, no finding's), never added to the first half's finding."""
     iterations = 40000
+    results = capped_runs(opts, check, "phases", iterations, LIGHT_APP_CAP_PHASES="1")
+    if results is None:
+        return
     found = {}
-    for cap in ("64M", "4M"):
-        workdir = start(opts, f"memory_cap_phases_{cap}")
-        env = environment(opts, workdir, SYNCSCOPE_MODE="light", SYNCSCOPE_MAX_MEMORY=cap,
-                          LIGHT_APP_CAP=str(iterations), LIGHT_APP_CAP_PHASES="1")
-        status, out, err = run([opts["app"]], env, workdir)
-        if not check(status == 0, f"phases {cap}: exit {status}: {out}{err}"):
-            return
-        with open(os.path.join(workdir, "out.json"), encoding="utf-8") as handle:
-            result = json.load(handle)
+    for cap, result in results.items():
         readbacks = [f for f in result["findings"] if f["ruleId"] == "SYNC301"]
         if not check(len(readbacks) == 1, f"phases {cap}: SYNC301 findings {readbacks}"):
             return
