@@ -403,6 +403,11 @@ uint32_t det_latent_sync(det_ctx *ctx, uint32_t copy, uint64_t *blocked, int *fa
 /* Whether 'call' is a device-to-host copy of at most readback_max_bytes: a readback, judged by
  * SYNC301 alone (never SYNC201/202, whether or not it waited; readback.c). */
 int det_is_readback(const det_ctx *ctx, const det_call *call);
+/* The next call of the thread of asynchronous copy call 'copy' when it is an explicit
+ * synchronization no family has claimed that covers the copy's stream (the pair SYNC301 and
+ * SYNC401 judge together), '*only' the stream it waits for (0: not narrowed); DET_NONE when
+ * there is none (waits.c). */
+uint32_t det_covering_sync(const det_ctx *ctx, uint32_t copy, uint32_t *only);
 
 /* ---- call sites (callsite.c, site.c) ---- */
 

@@ -718,96 +718,147 @@ static uint64_t tally_word(const ss_tally *u)
     return ss_tally_neighbor(&u->call, u->long_calls);
 }
 
-/* The first call of the tally that 'sampled' marks (not 'k') on tally 'k''s thread right
- * before k's first call ('after' 0) or right after it ('after' 1), as the log will hold them
- * (SS_MAP_NONE: none). */
-static uint32_t sample_beside(const det_ctx *ctx, const uint8_t *sampled, size_t k, int after)
+/* The pairs the detectors join (det_covering_sync: an asynchronous copy and the explicit
+ * synchronization right after it) among the kept calls, per thread: the readbacks' words in
+ * 'readbacks' and their synchronizations' in 'syncs', each at (thread, word). Returns 0 or
+ * -1. */
+static int kept_pairs(det_ctx *ctx, const det_tally_kinds *kd, ss_map *readbacks, ss_map *syncs)
 {
-    const ss_tally *t = &ctx->log->tallies[k];
-    uint32_t best = SS_MAP_NONE;
-    for (size_t j = 0; j < ctx->log->tally_count; j++) {
-        const ss_tally *u = &ctx->log->tallies[j];
-        if (j == k || sampled[j] == 0 || u->call.thread != t->call.thread ||
-            (after ? u->call.enter_ns <= t->call.enter_ns : u->call.enter_ns >= t->call.enter_ns))
-            continue;
-        const ss_tally *b = best == SS_MAP_NONE ? NULL : &ctx->log->tallies[best];
-        if (b == NULL ||
-            (after ? u->call.enter_ns < b->call.enter_ns : u->call.enter_ns > b->call.enter_ns))
-            best = (uint32_t)j;
-    }
-    return best;
-}
-
-/* Whether tally 'k''s first call will be in the log next to a call of the word its calls had
- * before them (ss_tally.prev; 'after' 0) or after them (next; 'after' 1), the words matching
- * both ways as mark_gaps (follows) joins calls: the first call of the tally 'sampled' marks
- * beside it, or before every such call the thread's last kept call, where the thread's first
- * counted call is of k's word. */
-static int neighbor_available(const det_ctx *ctx, const det_tally_kinds *kd, const uint8_t *sampled,
-                              size_t k, int after)
-{
-    const ss_tally *t = &ctx->log->tallies[k];
-    uint64_t own = tally_word(t);
-    uint32_t j = sample_beside(ctx, sampled, k, after);
-    if (j != SS_MAP_NONE) {
-        const ss_tally *u = &ctx->log->tallies[j];
-        return after ? tally_word(u) == t->next && u->prev == own
-                     : tally_word(u) == t->prev && u->next == own;
-    }
-    uint32_t thread = t->call.thread;
-    if (after || thread >= kd->thread_slots || kd->last[thread] == DET_NONE)
-        return 0;
-    const ss_tally *first = t; /* the thread's first counted call */
-    for (size_t i = 0; i < ctx->log->tally_count; i++) {
-        const ss_tally *u = &ctx->log->tallies[i];
-        if (u->call.thread == thread && u->call.enter_ns < first->call.enter_ns)
-            first = u;
-    }
-    return neighbor(ctx, kd->last[thread]) == t->prev && tally_word(first) == own;
-}
-
-/* Whether the word 'word' of tally 'k''s thread is a kept readback's (det_is_readback; 'next'
- * 0), or a kept call's right after a kept readback ('next' 1): the detectors judge a readback
- * with the synchronization after it, and that synchronization with the readback before it. */
-static int joined_word(det_ctx *ctx, const det_tally_kinds *kd, size_t k, uint64_t word, int next)
-{
-    uint32_t thread = ctx->log->tallies[k].call.thread;
     for (uint32_t c = 0; c < ctx->call_count; c++) {
         const det_call *call = &ctx->calls[c];
-        if (call->enclosed || call->ev->thread != thread || is_sample(kd, c) ||
-            !det_is_readback(ctx, call))
+        uint32_t only;
+        if (call->enclosed || is_sample(kd, c) || !det_is_readback(ctx, call) ||
+            det_covering_sync(ctx, c, &only) == DET_NONE)
             continue;
-        uint32_t n = next ? call->next : c;
-        if (n != DET_NONE && n < ctx->call_count && neighbor(ctx, n) == word)
-            return 1;
+        if (ss_map_put(readbacks, call->ev->thread, neighbor(ctx, c), 1) < 0 ||
+            ss_map_put(syncs, call->ev->thread, neighbor(ctx, call->next), 1) < 0)
+            return -1;
     }
     return 0;
 }
 
-/* Marks DET_TALLY_LACKING, instead of DET_TALLY_SAMPLED, each tally 'sampled' marks whose first
- * call would be judged without the call its calls were joined to: a synchronization after a
- * readback of a kind kept before the cap (judged alone, a SYNC401 of its own where the whole
- * run joins it to the readback), or a readback before a synchronization of such a kind (no
- * finding's, where the whole run makes it SYNC301's). Such a tally is judged by its loose
- * kind, as a tally of one call is, or left unjudged (judging_state). */
-static void mark_lacking(det_ctx *ctx, const det_tally_kinds *kd, uint8_t *sampled)
+/* Whether tally 't''s calls are explicit synchronizations of a stream or the device ('sync'
+ * 1), or asynchronous copies of at most readback_max_bytes to the host ('sync' 0): the two
+ * sides of a pair the detectors may join. */
+static int pair_side(const det_ctx *ctx, const ss_tally *t, int sync)
 {
-    size_t n = ctx->log->tally_count;
-    uint8_t *lacking = calloc(n > 0 ? n : 1, 1);
-    for (size_t k = 0; lacking != NULL && k < n; k++) {
-        const ss_tally *t = &ctx->log->tallies[k];
-        if (sampled[k] != DET_TALLY_SAMPLED)
-            continue;
-        lacking[k] = (t->prev != 0 && !neighbor_available(ctx, kd, sampled, k, 0) &&
-                      joined_word(ctx, kd, k, t->prev, 0)) ||
-                     (t->next != 0 && !neighbor_available(ctx, kd, sampled, k, 1) &&
-                      joined_word(ctx, kd, k, t->next, 1));
+    const ss_api *r = ss_evlog_api(ctx->log, t->call.name);
+    if (r == NULL)
+        return 0;
+    if (sync)
+        return r->sync == SS_SYNC_EXPLICIT &&
+               (r->klass == SS_CLASS_STREAM_SYNC || r->klass == SS_CLASS_DEVICE_SYNC);
+    int to_host = r->dir == SS_DIR_D2H || (r->dir == SS_DIR_KIND && t->call.copy_kind == 2);
+    return r->klass == SS_CLASS_COPY && r->sync != SS_SYNC_ALWAYS && to_host &&
+           t->call.bytes != 0 && t->call.bytes <= ctx->opt->readback_max_bytes;
+}
+
+/* Orders tally indexes by thread, then by their first call's entry (qsort's 'arg'-less
+ * comparison reads the tallies through this file's pointer). */
+static const ss_tally *order_tallies;
+
+static int by_thread_and_entry(const void *pa, const void *pb)
+{
+    const ss_tally *a = &order_tallies[*(const uint32_t *)pa];
+    const ss_tally *b = &order_tallies[*(const uint32_t *)pb];
+    if (a->call.thread != b->call.thread)
+        return a->call.thread < b->call.thread ? -1 : 1;
+    if (a->call.enter_ns != b->call.enter_ns)
+        return a->call.enter_ns < b->call.enter_ns ? -1 : 1;
+    return 0;
+}
+
+/* Whether the first call of tally order[i] (of the 'n' tallies 'sampled' marks, in 'order')
+ * will be in the log next to a call of the word its calls had before them (ss_tally.prev;
+ * 'after' 0) or after them (next; 'after' 1), the words matching both ways as mark_gaps
+ * (follows) joins calls: the first call beside it of the same thread, or before every such
+ * call the thread's last kept call, where the thread's first counted call ('first') is of the
+ * word of order[i]'s calls. */
+static int neighbor_available(const det_ctx *ctx, const det_tally_kinds *kd, const uint32_t *order,
+                              size_t n, size_t i, int after, const ss_tally *first)
+{
+    const ss_tally *t = &ctx->log->tallies[order[i]];
+    uint64_t own = tally_word(t);
+    size_t j = after ? i + 1 : i - 1;
+    if ((after ? i + 1 < n : i > 0) && ctx->log->tallies[order[j]].call.thread == t->call.thread) {
+        const ss_tally *u = &ctx->log->tallies[order[j]];
+        return after ? tally_word(u) == t->next && u->prev == own
+                     : tally_word(u) == t->prev && u->next == own;
     }
-    for (size_t k = 0; lacking != NULL && k < n; k++) {
-        if (lacking[k])
-            sampled[k] = DET_TALLY_LACKING;
+    uint32_t thread = t->call.thread;
+    return !after && first != NULL && thread < kd->thread_slots && kd->last[thread] != DET_NONE &&
+           neighbor(ctx, kd->last[thread]) == t->prev && tally_word(first) == own;
+}
+
+/* Whether tally order[i] lacks the call it is joined to: a synchronization whose calls came
+ * right after a readback of a pair kept before the cap ('readbacks'), or a readback whose calls
+ * came right before such a synchronization ('syncs'), where that neighbour will not be next to
+ * its first call in the log. */
+static int lacks_joined(const det_ctx *ctx, const det_tally_kinds *kd, const ss_map *readbacks,
+                        const ss_map *syncs, const uint32_t *order, size_t n, size_t i,
+                        const ss_tally *first)
+{
+    const ss_tally *t = &ctx->log->tallies[order[i]];
+    uint32_t thread = t->call.thread;
+    if (t->prev != 0 && pair_side(ctx, t, 1) &&
+        ss_map_get(readbacks, thread, t->prev) != SS_MAP_NONE &&
+        !neighbor_available(ctx, kd, order, n, i, 0, first))
+        return 1;
+    return t->next != 0 && pair_side(ctx, t, 0) &&
+           ss_map_get(syncs, thread, t->next) != SS_MAP_NONE &&
+           !neighbor_available(ctx, kd, order, n, i, 1, first);
+}
+
+/* The tallies 'sampled' marks, in 'order', by thread and entry; their count. */
+static size_t sampled_order(const det_ctx *ctx, const uint8_t *sampled, uint32_t *order)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < ctx->log->tally_count; k++) {
+        if (sampled[k] == DET_TALLY_SAMPLED)
+            order[n++] = (uint32_t)k;
     }
+    order_tallies = ctx->log->tallies;
+    qsort(order, n, sizeof *order, by_thread_and_entry);
+    return n;
+}
+
+/* Marks DET_TALLY_LACKING, instead of DET_TALLY_SAMPLED, each tally 'sampled' marks whose first
+ * call would be judged without the call it is joined to (lacks_joined): a synchronization
+ * without the readback it completes would be a SYNC401 of its own where the whole run joins it
+ * to the readback. Again until none is marked: a first call taken out may be another's
+ * neighbour. Such a tally is judged by its loose kind, as a tally of one call is, or left
+ * unjudged (judging_state). Returns 0 or -1. */
+static int mark_lacking(det_ctx *ctx, const det_tally_kinds *kd, uint8_t *sampled)
+{
+    size_t count = ctx->log->tally_count;
+    ss_map readbacks = {0}, syncs = {0}, firsts = {0};
+    uint32_t *order = malloc((count > 0 ? count : 1) * sizeof *order);
+    uint8_t *lacking = calloc(count > 0 ? count : 1, 1);
+    int rc = order == NULL || lacking == NULL ? -1 : kept_pairs(ctx, kd, &readbacks, &syncs);
+    if (rc == 0)
+        rc = index_first_counted(ctx->log, &firsts);
+    for (int changed = 1; rc == 0 && changed;) {
+        changed = 0;
+        size_t n = sampled_order(ctx, sampled, order);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t first = ss_map_get(&firsts, ctx->log->tallies[order[i]].call.thread, 1);
+            lacking[order[i]] =
+                (uint8_t)lacks_joined(ctx, kd, &readbacks, &syncs, order, n, i,
+                                      first != SS_MAP_NONE ? &ctx->log->tallies[first] : NULL);
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (lacking[order[i]]) {
+                sampled[order[i]] = DET_TALLY_LACKING;
+                changed = 1;
+            }
+        }
+    }
+    ss_map_free(&readbacks);
+    ss_map_free(&syncs);
+    ss_map_free(&firsts);
+    free(order);
     free(lacking);
+    return rc;
 }
 
 int det_tally_add_samples(det_ctx *ctx, uint8_t *sampled)
@@ -834,7 +885,8 @@ int det_tally_add_samples(det_ctx *ctx, uint8_t *sampled)
         if (t->count > 0 && !kind_kept(ctx, kd, k, exact_seen, loose_seen))
             sampled[k] = DET_TALLY_SAMPLED;
     }
-    mark_lacking(ctx, kd, sampled);
+    if (added == 0 && mark_lacking(ctx, kd, sampled) < 0)
+        added = -1;
     for (size_t k = 0; added >= 0 && k < n; k++) {
         if (sampled[k] != DET_TALLY_SAMPLED)
             continue;

@@ -128,6 +128,11 @@ static uint32_t covering_sync(const det_ctx *ctx, uint32_t copy, uint32_t *only)
     return c->next;
 }
 
+uint32_t det_covering_sync(const det_ctx *ctx, uint32_t copy, uint32_t *only)
+{
+    return covering_sync(ctx, copy, only);
+}
+
 /* Whether light-mode copy call 'c', followed by synchronization 's' of the same stream, found
  * that stream idle at its entry (the light mode's probe, SS_API_PENDING clear; recorded since
  * the metadata probe_pending): then what 's' waited for is the copy's own transfer alone. */

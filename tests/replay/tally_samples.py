@@ -15,7 +15,20 @@ of their own (520, 536), whose kinds the kept calls do not have:
       thread 1, then "R1 S4" on thread 3 again
   c6  the thread's last kept call followed by the first call of a new kind
   c2  kept "RSQ x10", counted "R1, Q, R, S4, Q": R1 was followed by a query, not by S4
-Requires: c1, c5 and c6 give the full run's findings (rule, line, count, blocked ns); c2 gives
+  c7  kept "RSQ x10, RRSQ"; counted "R, R1, S4, Q": a readback at a new line right after a
+      readback of a kept kind, then a synchronization at a new line (two asynchronous copies and
+      one synchronization): R1's first call is not taken out, S4 stays joined to it
+  c8  synchronous cudaMemcpy readbacks M (30 us in the copy) and a short S after each, ten
+      kept; counted "M1, S, Q" with M1 at a new line (520): a synchronous copy is never joined
+      to the synchronization after it, so M1 is judged as a call of its own (SYNC301 at 520)
+  c9  counted "R, Q, Q, R, Q1, Q": a query at a new line right after a readback of a kept kind
+      (no synchronization in the pair): judged by its first call, no warning
+  c10 kept "RSD x10" (D a device-wide synchronization, 30 us); counted "RSD, RSQ x3, RSD": the
+      three synchronizations before a query (a kind no kept call had, by their next call) came
+      right after readbacks of a kept pair, and the readback after each query before a
+      synchronization of a kept pair: both judged by their kinds without neighbours, which the
+      kept calls judged alike (the readbacks SYNC301's, their synchronizations part of them)
+Requires: c1, c5, c6 and c7-c10 give the full run's findings, and nothing unjudged (rule, line, count, blocked ns); c2 gives
 the full run's findings too: SYNC301 at line 533 and no SYNC301 at line 520 (R1 is never joined
 to S4, whose wait is the loop readback's), and no SYNC401 at 536: S4's first call, which would
 lack its readback (R, of a kind kept before the cap), is not judged alone but left unjudged, one
@@ -48,7 +61,7 @@ def main(argv):
     syncscope, data, work = argv
     os.makedirs(work, exist_ok=True)
     failures = []
-    for name in ("c1", "c5", "c6", "c2"):
+    for name in ("c1", "c5", "c6", "c2", "c7", "c8", "c9", "c10"):
         full, _ = findings(syncscope, os.path.join(data, f"{name}.full.sstrace"),
                            os.path.join(work, f"{name}.full.json"))
         capped, unjudged = findings(syncscope, os.path.join(data, f"{name}.capped.sstrace"),
