@@ -753,19 +753,22 @@ static int pair_side(const det_ctx *ctx, const ss_tally *t, int sync)
            t->call.bytes != 0 && t->call.bytes <= ctx->opt->readback_max_bytes;
 }
 
-/* Orders tally indexes by thread, then by their first call's entry (qsort's 'arg'-less
- * comparison reads the tallies through this file's pointer). */
-static const ss_tally *order_tallies;
+/* A tally's place in the order of first calls: its thread and first call's entry. */
+typedef struct tally_place {
+    uint32_t thread;
+    uint64_t enter_ns;
+    uint32_t tally;
+} tally_place;
 
+/* Orders places by thread, then by entry. */
 static int by_thread_and_entry(const void *pa, const void *pb)
 {
-    const ss_tally *a = &order_tallies[*(const uint32_t *)pa];
-    const ss_tally *b = &order_tallies[*(const uint32_t *)pb];
-    if (a->call.thread != b->call.thread)
-        return a->call.thread < b->call.thread ? -1 : 1;
-    if (a->call.enter_ns != b->call.enter_ns)
-        return a->call.enter_ns < b->call.enter_ns ? -1 : 1;
-    return 0;
+    const tally_place *a = pa, *b = pb;
+    if (a->thread != b->thread)
+        return a->thread < b->thread ? -1 : 1;
+    if (a->enter_ns != b->enter_ns)
+        return a->enter_ns < b->enter_ns ? -1 : 1;
+    return a->tally < b->tally ? -1 : a->tally > b->tally;
 }
 
 /* Whether the first call of tally order[i] (of the 'n' tallies 'sampled' marks, in 'order')
@@ -809,16 +812,20 @@ static int lacks_joined(const det_ctx *ctx, const det_tally_kinds *kd, const ss_
            !neighbor_available(ctx, kd, order, n, i, 1, first);
 }
 
-/* The tallies 'sampled' marks, in 'order', by thread and entry; their count. */
-static size_t sampled_order(const det_ctx *ctx, const uint8_t *sampled, uint32_t *order)
+/* The tallies 'sampled' marks, in 'order', by thread and entry ('places' the room to sort
+ * them in); their count. */
+static size_t sampled_order(const det_ctx *ctx, const uint8_t *sampled, tally_place *places,
+                            uint32_t *order)
 {
     size_t n = 0;
     for (size_t k = 0; k < ctx->log->tally_count; k++) {
+        const ss_ev_api *a = &ctx->log->tallies[k].call;
         if (sampled[k] == DET_TALLY_SAMPLED)
-            order[n++] = (uint32_t)k;
+            places[n++] = (tally_place){a->thread, a->enter_ns, (uint32_t)k};
     }
-    order_tallies = ctx->log->tallies;
-    qsort(order, n, sizeof *order, by_thread_and_entry);
+    qsort(places, n, sizeof *places, by_thread_and_entry);
+    for (size_t i = 0; i < n; i++)
+        order[i] = places[i].tally;
     return n;
 }
 
@@ -833,13 +840,16 @@ static int mark_lacking(det_ctx *ctx, const det_tally_kinds *kd, uint8_t *sample
     size_t count = ctx->log->tally_count;
     ss_map readbacks = {0}, syncs = {0}, firsts = {0};
     uint32_t *order = malloc((count > 0 ? count : 1) * sizeof *order);
+    tally_place *places = malloc((count > 0 ? count : 1) * sizeof *places);
     uint8_t *lacking = calloc(count > 0 ? count : 1, 1);
-    int rc = order == NULL || lacking == NULL ? -1 : kept_pairs(ctx, kd, &readbacks, &syncs);
+    int rc = order == NULL || places == NULL || lacking == NULL
+                 ? -1
+                 : kept_pairs(ctx, kd, &readbacks, &syncs);
     if (rc == 0)
         rc = index_first_counted(ctx->log, &firsts);
     for (int changed = 1; rc == 0 && changed;) {
         changed = 0;
-        size_t n = sampled_order(ctx, sampled, order);
+        size_t n = sampled_order(ctx, sampled, places, order);
         for (size_t i = 0; i < n; i++) {
             uint32_t first = ss_map_get(&firsts, ctx->log->tallies[order[i]].call.thread, 1);
             lacking[order[i]] =
@@ -857,6 +867,7 @@ static int mark_lacking(det_ctx *ctx, const det_tally_kinds *kd, uint8_t *sample
     ss_map_free(&syncs);
     ss_map_free(&firsts);
     free(order);
+    free(places);
     free(lacking);
     return rc;
 }
