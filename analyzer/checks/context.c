@@ -295,8 +295,9 @@ static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
 }
 
 /* Per iteration of a loop in another unit (ctx->loop_elsewhere): a warning, or a note where
- * the device has nothing queued at the call, an event wait is for the host's own upload, or
- * the next synchronous call waits for the same work (a readback before an upload). */
+ * the device has nothing queued at the call, an event wait is for the host's own upload, the
+ * next synchronous call waits for the same work (a readback before an upload), or the host
+ * reads the copied buffer next (host_reads.c, as in a loop of the unit). */
 static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
                             ss_severity raised)
 {
@@ -306,6 +307,8 @@ static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_
         idle = ss_context_event_upload_words(ctx, rule, at);
     if (idle == NULL)
         idle = ss_context_upload_next_words(ctx, rule, at);
+    if (idle == NULL)
+        idle = ss_context_host_read_words(ctx, rule, at);
     if (idle) {
         f->severity = SS_SEV_NOTE;
         append(f, idle);

@@ -22,6 +22,10 @@
         "cudaHostAlloc", "cudaMallocManaged", "cudaMallocAsync", "cudaMallocPitch",                \
         "cudaMallocFromPoolAsync", "resize", "Resize", "reserve", "Reserve", "assign"
 
+/* Calls that read the wall clock: a function of the program that makes one and takes nothing
+ * ('double t = get_time();') reads a time stamp and does no work on the data. */
+#define SS_WALL_CLOCK_CALLS "clock_gettime", "gettimeofday", "omp_get_wtime", "MPI_Wtime", "now"
+
 /* The deepest path ss_context_path finds. */
 enum { SS_CONTEXT_MAX_PATH = 96 };
 

@@ -41,6 +41,68 @@ static CXCursor copied_decl(CXCursor dst)
     return clang_getNullCursor();
 }
 
+/* The variable or parameter whose member a copy's destination names: 'c' of 'c->coef',
+ * 'c.coef', '&c->coef[0]' or 'c->v.data()'; a null cursor for any other (a variable itself, a
+ * member of 'this', of a call's result or of an element). */
+static CXCursor holder_of(CXCursor dst)
+{
+    CXCursor e = ss_ast_strip(dst);
+    for (int hops = 0; hops < 6 && !ss_ast_is_null(e); hops++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_MemberRefExpr &&
+            clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_FieldDecl) {
+            CXCursor of = ss_ast_strip(ss_ast_child(e, 0));
+            CXCursor decl = clang_getCursorReferenced(of);
+            enum CXCursorKind dk = clang_getCursorKind(decl);
+            if (clang_getCursorKind(of) == CXCursor_DeclRefExpr &&
+                (dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl))
+                return decl;
+            break;
+        }
+        if (k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr ||
+            k == CXCursor_BinaryOperator || k == CXCursor_MemberRefExpr || k == CXCursor_CallExpr)
+            e = ss_ast_strip(ss_ast_child(e, 0));
+        else
+            break;
+    }
+    return clang_getNullCursor();
+}
+
+/* Whether the argument 'arg' gives the object 'holder' itself ('c', '&c', '*c'), not a member
+ * of it ('c->stream') nor a value computed from it. */
+static int passes_holder(CXCursor arg, CXCursor holder)
+{
+    CXCursor e = ss_ast_strip(arg);
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator)
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(e), holder);
+}
+
+/* The variable or parameter a local holder points into, from its initializer: 'e' for 'struct
+ * coder *c = &e->coder;' (handing 'e' on hands 'c''s members on too); a null cursor for any
+ * other. */
+static CXCursor outer_holder(CXCursor holder)
+{
+    unsigned n = ss_ast_child_count(holder);
+    if (clang_getCursorKind(holder) != CXCursor_VarDecl || n == 0)
+        return clang_getNullCursor();
+    CXCursor init = ss_ast_strip(ss_ast_child(holder, n - 1));
+    if (clang_getCursorKind(init) != CXCursor_UnaryOperator)
+        return clang_getNullCursor();
+    CXCursor member = ss_ast_strip(ss_ast_child(init, 0));
+    if (clang_getCursorKind(member) != CXCursor_MemberRefExpr ||
+        clang_getCursorKind(clang_getCursorReferenced(member)) != CXCursor_FieldDecl)
+        return clang_getNullCursor();
+    CXCursor of = ss_ast_strip(ss_ast_child(member, 0));
+    CXCursor decl = clang_getCursorReferenced(of);
+    enum CXCursorKind dk = clang_getCursorKind(decl);
+    return clang_getCursorKind(of) == CXCursor_DeclRefExpr &&
+                   (dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl)
+               ? decl
+               : clang_getNullCursor();
+}
+
 /* Whether 'c' is or holds a reference to 'decl'. */
 static int names_decl(CXCursor c, CXCursor decl)
 {
@@ -57,6 +119,7 @@ typedef struct host_call_walk {
     ss_callgraph *graph;
     CXCursor decl;
     CXCursor found;
+    int (*given)(CXCursor arg, CXCursor decl); /* whether an argument gives 'decl' */
 } host_call_walk;
 
 static enum CXChildVisitResult find_host_call(CXCursor c, CXCursor parent, CXClientData data)
@@ -77,7 +140,7 @@ static enum CXChildVisitResult find_host_call(CXCursor c, CXCursor parent, CXCli
         return CXChildVisit_Recurse;
     int n = clang_Cursor_getNumArguments(c);
     for (int i = 0; i < n; i++) {
-        if (names_decl(clang_Cursor_getArgument(c, (unsigned)i), w->decl)) {
+        if (w->given(clang_Cursor_getArgument(c, (unsigned)i), w->decl)) {
             w->found = c;
             return CXChildVisit_Break;
         }
@@ -85,9 +148,27 @@ static enum CXChildVisitResult find_host_call(CXCursor c, CXCursor parent, CXCli
     return CXChildVisit_Recurse;
 }
 
+/* A loop inside a statement that names 'decl' (read_words). */
+typedef struct loop_walk {
+    CXCursor decl;
+    CXCursor found;
+} loop_walk;
+
+static enum CXChildVisitResult find_reading_loop(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    loop_walk *w = data;
+    if (ss_scope_is_loop(c) && names_decl(c, w->decl)) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
 /* How the statement 'stmt' reads the buffer 'decl' as a whole, in words ("reads 'h' in a loop",
  * "passes 'h' to 'std::max_element()'"), malloc'ed, or NULL when it does not: a loop that names
- * it, or a call of the host given it. */
+ * it, a call of the host given it, or an 'if' that does no device work and has such a loop in
+ * it (a branch on the output's layout that walks the copied table). */
 static char *read_words(ss_callgraph *graph, CXCursor stmt, CXCursor decl)
 {
     CXString spelled = clang_getCursorSpelling(decl);
@@ -97,7 +178,7 @@ static char *read_words(ss_callgraph *graph, CXCursor stmt, CXCursor decl)
     if (ss_scope_is_loop(stmt)) {
         words = ss_xasprintf("reads '%s' in a loop", name);
     } else {
-        host_call_walk w = {graph, decl, clang_getNullCursor()};
+        host_call_walk w = {graph, decl, clang_getNullCursor(), names_decl};
         ss_ast_visit_whole(stmt, stmt, find_host_call, &w);
         CXCursor callee = ss_ast_is_null(w.found) ? w.found : clang_getCursorReferenced(w.found);
         /* A call left unresolved in a template (a lambda argument) by the name it is given. */
@@ -108,6 +189,12 @@ static char *read_words(ss_callgraph *graph, CXCursor stmt, CXCursor decl)
             words = ss_xasprintf("passes '%s' to '%s()'", name, called);
         free(called);
     }
+    loop_walk loop = {decl, clang_getNullCursor()};
+    if (words == NULL && clang_getCursorKind(stmt) == CXCursor_IfStmt &&
+        !ss_context_does_device_work(graph, stmt))
+        ss_ast_visit_whole(stmt, stmt, find_reading_loop, &loop);
+    if (!ss_ast_is_null(loop.found))
+        words = ss_xasprintf("reads '%s' in a loop (line %u)", name, ss_scope_line(loop.found));
     free(name);
     return words;
 }
@@ -564,6 +651,9 @@ typedef struct waited {
     int count;
     CXCursor buffers[MAX_RECORDS], partners[MAX_RECORDS];
     char *because; /* why the wait is for the copy, in words, malloc'ed */
+    /* The variable or parameter whose member the one buffer is ('c' of 'c->coef', holder_of),
+     * or, left zero, none. */
+    CXCursor holder;
 } waited;
 
 /* Why the event wait 'at' waits for the copy, in words: "the unit records 'e' only right after
@@ -694,8 +784,11 @@ static int stream_copy(ss_check_ctx *ctx, CXCursor at, waited *out)
     CXCursor dst, src;
     ss_copy_kind(callee, copy, copy_api, &dst, &src);
     out->buffers[0] = copied_decl(dst);
+    out->holder = holder_of(dst);
     if (!ss_ast_is_null(helper) && !ss_ast_is_null(out->buffers[0]))
         out->buffers[0] = caller_buffer(callee, helper, out->buffers[0]);
+    if (!ss_ast_is_null(helper) && !ss_ast_is_null(out->holder))
+        out->holder = caller_buffer(callee, helper, out->holder);
     out->partners[0] = clang_getNullCursor();
     if (ss_ast_is_null(out->buffers[0]))
         return 0;
@@ -733,31 +826,159 @@ static CXCursor named_buffer(const waited *wd, int r, CXCursor stmt)
     return clang_getNullCursor();
 }
 
+/* Whether 'wd' has a holder (holder_of) for its one buffer. */
+static int has_holder(const waited *wd)
+{
+    enum CXCursorKind k = clang_getCursorKind(wd->holder);
+    return wd->count == 1 && (k == CXCursor_VarDecl || k == CXCursor_ParmDecl);
+}
+
+/* "passes 'c', which holds 'coef', to 'pack()'" when 'stmt' makes a call of the host (as
+ * find_host_call: no CUDA API, no device work) given the holder of the one buffer of 'wd'
+ * itself (passes_holder), or the object a local holder points into (outer_holder), whose
+ * body, where the unit has it, names the buffer; the data not sent back to the device in the
+ * loop around 'at'. Malloc'ed, or NULL. */
+static char *holder_read_words(ss_callgraph *graph, CXCursor function, CXCursor at, CXCursor stmt,
+                               const waited *wd)
+{
+    if (!has_holder(wd) || ss_context_does_device_work(graph, stmt) ||
+        sent_back(function, at, wd->buffers[0]))
+        return NULL;
+    CXCursor holders[2] = {wd->holder, outer_holder(wd->holder)};
+    host_call_walk w = {graph, holders[0], clang_getNullCursor(), passes_holder};
+    for (int h = 0; h < 2 && ss_ast_is_null(w.found) && !ss_ast_is_null(holders[h]); h++) {
+        w.decl = holders[h];
+        ss_ast_visit_whole(stmt, stmt, find_host_call, &w);
+    }
+    if (ss_ast_is_null(w.found))
+        return NULL;
+    CXCursor callee = ss_callgraph_callee(graph, w.found);
+    if (!ss_ast_is_null(callee) && !names_decl(ss_ast_body(callee), wd->buffers[0]))
+        return NULL;
+    CXCursor named = clang_getCursorReferenced(w.found);
+    char *called = !ss_ast_is_null(named) ? ss_qualified_name(named) : NULL;
+    CXString holder = clang_getCursorSpelling(w.decl);
+    CXString buffer = clang_getCursorSpelling(wd->buffers[0]);
+    char *words = called ? ss_xasprintf("passes '%s', which holds '%s', to '%s()'",
+                                        clang_getCString(holder), clang_getCString(buffer), called)
+                         : NULL;
+    clang_disposeString(buffer);
+    clang_disposeString(holder);
+    free(called);
+    return words;
+}
+
+/* How many event records read_after passes over besides MAX_BETWEEN. */
+enum { MAX_BOOKKEEPING = 2 };
+
+/* Whether a statement is host bookkeeping that touches no copied data: it makes calls, each an
+ * event record (an optional timer's) or a call that queues no device work and is not given the
+ * holder of the buffer (a log line, a timer's stop); no loop, no launch. */
+typedef struct bookkeeping_walk {
+    ss_callgraph *graph;
+    const waited *wd;
+    int calls, records, other;
+} bookkeeping_walk;
+
+static enum CXChildVisitResult find_not_bookkeeping(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    bookkeeping_walk *w = data;
+    if (ss_scope_is_loop(c) || ss_scope_is_launch(c)) {
+        w->other = 1;
+        return CXChildVisit_Break;
+    }
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    w->calls++;
+    const ss_api *api = ss_scope_callee_api(c);
+    if (api && api->klass == SS_CLASS_EVENT_RECORD) {
+        w->records++;
+        return CXChildVisit_Recurse;
+    }
+    w->other = ss_context_call_enqueues(w->graph, c, api);
+    CXCursor outer = has_holder(w->wd) ? outer_holder(w->wd->holder) : clang_getNullCursor();
+    for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n && !w->other; i++) {
+        CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+        w->other = has_holder(w->wd) && (passes_holder(arg, w->wd->holder) ||
+                                         (!ss_ast_is_null(outer) && passes_holder(arg, outer)));
+    }
+    return w->other ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int is_bookkeeping(ss_callgraph *graph, CXCursor stmt, const waited *wd, int *records)
+{
+    bookkeeping_walk w = {graph, wd, 0, 0, 0};
+    ss_ast_visit_whole(stmt, stmt, find_not_bookkeeping, &w);
+    *records = w.records;
+    return w.calls > 0 && !w.other;
+}
+
+/* read_words for the buffers of 'wd' in 'stmt', when it names them all and the data is not
+ * sent back to the device in the loop around 'at'. Malloc'ed, or NULL. */
+static char *named_read_words(ss_callgraph *graph, CXCursor function, CXCursor at, CXCursor stmt,
+                              CXCursor decl, const waited *wd)
+{
+    int every = 1;
+    for (int r = 1; r < wd->count && every; r++)
+        every = !ss_ast_is_null(named_buffer(wd, r, stmt));
+    char *use = every ? read_words(graph, stmt, decl) : NULL;
+    if (use && sent_back(function, at, decl)) {
+        free(use);
+        use = NULL;
+    }
+    return use;
+}
+
 /* How a statement after 'stmts[index]' (up to MAX_BETWEEN, only waits doing device work
  * between) reads the buffers of 'wd' as a whole, in words (read_words: "reads 'h' in a loop"),
  * when the data is not sent back to the device in the loop around 'at' (in 'function');
- * '*read' receives the statement's index. NULL when none does. */
+ * '*read' receives the statement's index. Up to MAX_BOOKKEEPING statements of bookkeeping that
+ * queue an event record (is_bookkeeping: an optional timer's), and as many empty statements,
+ * are passed over besides; where no
+ * statement names the buffers, the first statement that is no bookkeeping (a log line, a timer
+ * call, an event record) may be a call given the buffer's holder (holder_read_words: 'pack(c)'
+ * after a copy into 'c->coef'). NULL when none reads them. */
 static char *read_after(ss_callgraph *graph, CXCursor function, CXCursor at, const CXCursor *stmts,
                         unsigned n, unsigned index, const waited *wd, unsigned *read)
 {
     char *words = NULL;
-    for (unsigned s = index + 1; wd->count > 0 && s < n && s <= index + MAX_BETWEEN; s++) {
+    unsigned kept[MAX_BOOKKEEPING], kept_count = 0, first = 0, empty = 0;
+    for (unsigned s = index + 1;
+         wd->count > 0 && s < n && s <= index + MAX_BETWEEN + kept_count + empty; s++) {
+        /* The ';' after a macro that expands to a whole 'if (...) { ... }'. */
+        if (clang_getCursorKind(stmts[s]) == CXCursor_NullStmt && empty < MAX_BOOKKEEPING) {
+            empty++;
+            continue;
+        }
         CXCursor decl = named_buffer(wd, 0, stmts[s]);
         if (!ss_ast_is_null(decl)) {
-            int every = 1;
-            for (int r = 1; r < wd->count && every; r++)
-                every = !ss_ast_is_null(named_buffer(wd, r, stmts[s]));
-            char *use = every ? read_words(graph, stmts[s], decl) : NULL;
-            if (use && !sent_back(function, at, decl)) {
-                words = use;
-                *read = s;
-            } else {
-                free(use);
-            }
+            words = named_read_words(graph, function, at, stmts[s], decl, wd);
+            *read = s;
             break;
         }
+        int records = 0, aside = is_bookkeeping(graph, stmts[s], wd, &records);
+        if (aside && records > 0 && kept_count < MAX_BOOKKEEPING) {
+            kept[kept_count++] = s; /* an event record: not counted */
+            continue;
+        }
+        first = first == 0 && !aside ? s : first;
         if (!ss_context_is_wait(stmts[s]) && ss_context_does_device_work(graph, stmts[s]))
             break;
+    }
+    if (words == NULL && first > 0) {
+        words = holder_read_words(graph, function, at, stmts[first], wd);
+        *read = first;
+    }
+    /* The last bookkeeping passed over before the read, named. */
+    for (unsigned k = kept_count; words && k-- > 0;) {
+        if (kept[k] < *read) {
+            char *past = ss_xasprintf("%s, past line %u, which only records an event", words,
+                                      ss_scope_line(stmts[kept[k]]));
+            free(words);
+            words = past;
+            break;
+        }
     }
     return words;
 }
@@ -1228,7 +1449,7 @@ static char *pinned_read_words(ss_check_ctx *ctx, CXCursor at, const CXCursor *s
     for (size_t m = 0; m < count && words == NULL; m++) {
         if (ss_context_pinned_one_value(ctx, memory[m]))
             continue;
-        waited wd = {1, {memory[m]}, {clang_getNullCursor()}, NULL};
+        waited wd = {1, {memory[m]}, {clang_getNullCursor()}, NULL, clang_getNullCursor()};
         CXString name = clang_getCursorSpelling(memory[m]);
         wd.because =
             ss_xasprintf("kernel '%s' launched at line %u writes '%s', pinned host "
@@ -1313,7 +1534,11 @@ static int read_after_call(ss_check_ctx *ctx, CXCursor function, CXCursor call, 
         if (ss_ast_is_null(w.object))
             return 0;
     }
-    waited wd = {1, {caller_buffer(function, call, buffer)}, {clang_getNullCursor()}, NULL};
+    waited wd = {1,
+                 {caller_buffer(function, call, buffer)},
+                 {clang_getNullCursor()},
+                 NULL,
+                 clang_getNullCursor()};
     if (ss_ast_is_null(wd.buffers[0]))
         return 0;
     unsigned read = 0;
@@ -1395,6 +1620,7 @@ char *ss_context_host_read_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
             return NULL;
         wd.buffers[0] = copied_decl(dst);
         wd.partners[0] = clang_getNullCursor();
+        wd.holder = holder_of(dst);
         wd.count = !ss_ast_is_null(wd.buffers[0]);
     } else if (api == NULL && rule == SS_RULE_SYNC_IN_LOOP && !event_copies(ctx, at, &wd) &&
                !stream_copy(ctx, at, &wd)) {

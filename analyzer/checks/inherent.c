@@ -169,6 +169,53 @@ static int is_allocator(CXCursor call)
     return match;
 }
 
+/* Whether the body of 'callee' sizes a copy with its parameter 'param': a CUDA copy whose byte
+ * count reads it ('void take(T *from, int count) { cudaMemcpy(p, from, count * sizeof(T), ...);
+ * }'). */
+typedef struct param_copy_walk {
+    CXCursor param;
+    int found;
+} param_copy_walk;
+
+static enum CXChildVisitResult find_param_copy(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    param_copy_walk *w = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (api && api->klass == SS_CLASS_COPY && api->size_arg >= 0 &&
+        clang_Cursor_getNumArguments(c) > api->size_arg &&
+        sized_by(clang_Cursor_getArgument(c, (unsigned)api->size_arg), w->param)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* "passes it to 'DevArray<T>::take()', which sizes a copy with it" when the call 'call' of the
+ * function of the unit 'callee' gives it 'var' (or a value that reads it) as an argument whose
+ * parameter sizes a copy in its body (find_param_copy): a wrapper's copy of as many items as
+ * the value says. Malloc'ed, or NULL. */
+static char *wrapped_copy_use(CXCursor call, CXCursor callee, CXCursor var)
+{
+    int n = clang_Cursor_getNumArguments(call);
+    CXCursor body = ss_ast_body(callee);
+    if (n < 0 || n > clang_Cursor_getNumArguments(callee) || ss_ast_is_null(body))
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        if (!sized_by(clang_Cursor_getArgument(call, (unsigned)i), var))
+            continue;
+        param_copy_walk w = {clang_Cursor_getArgument(callee, (unsigned)i), 0};
+        ss_ast_visit_whole(body, body, find_param_copy, &w);
+        if (w.found) {
+            char *name = ss_qualified_name(callee);
+            char *use = ss_xasprintf("passes it to '%s()', which sizes a copy with it", name);
+            free(name);
+            return use;
+        }
+    }
+    return NULL;
+}
+
 /* How 'stmt' needs the variable 'var' at once, in words ("sizes an allocation with it"),
  * malloc'ed, or NULL. */
 typedef struct use_walk {
@@ -206,9 +253,15 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
             w->use = ss_xstrdup("sizes a copy with it");
             return CXChildVisit_Break;
         }
-        /* A function of the unit that allocates (itself or two calls down), given the value. */
+        /* A function of the unit that allocates (itself or two calls down), given the value,
+         * or that sizes a copy with the parameter given it (a wrapper's copy). */
         CXCursor callee = ss_callgraph_callee(w->graph, c);
         CXCursor found;
+        char *wrapped = ss_ast_is_null(callee) ? NULL : wrapped_copy_use(c, callee, w->var);
+        if (wrapped) {
+            w->use = wrapped;
+            return CXChildVisit_Break;
+        }
         if (!ss_ast_is_null(callee) && sized_by(c, w->var) &&
             ss_callgraph_calls_named(w->graph, callee, allocators,
                                      sizeof allocators / sizeof allocators[0], &found)) {
@@ -932,20 +985,40 @@ static int guards_value(ss_callgraph *graph, CXCursor stmt, const CXCursor *vars
     return named && (only_leaves(graph, branch) || only_clamps(branch, vars, var_count));
 }
 
+static const char *const wall_clocks[] = {SS_WALL_CLOCK_CALLS};
+
+/* Whether the call 'c' reads a time stamp: a function of the unit given no argument that reads
+ * the wall clock (itself or two calls down; 'double t2 = get_time();'). */
+static int reads_time_stamp(ss_callgraph *graph, CXCursor c)
+{
+    CXCursor callee = ss_callgraph_callee(graph, c), found;
+    return !ss_ast_is_null(callee) && clang_Cursor_getNumArguments(c) == 0 &&
+           ss_callgraph_calls_named(graph, callee, wall_clocks,
+                                    sizeof wall_clocks / sizeof wall_clocks[0], &found);
+}
+
 /* Whether 'stmt' is host code of the C or C++ library only: every call in it a function of a
- * system header ('ceil', 'dim3', its '='), no 'new', no lambda, and no device work. A function
- * of the program, this unit's too, may do host work that could come before the readback. */
+ * system header ('ceil', 'dim3', its '='), or a time stamp read (reads_time_stamp), no 'new',
+ * no lambda, and no device work. Another function of the program, this unit's too, may do host
+ * work that could come before the readback. */
+typedef struct own_call_walk {
+    ss_callgraph *graph;
+    int refused;
+} own_call_walk;
+
 static enum CXChildVisitResult find_own_call(CXCursor c, CXCursor parent, CXClientData data)
 {
-    int *refused = data;
+    (void)parent;
+    own_call_walk *w = data;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_CallExpr) {
         CXCursor callee = clang_getCursorReferenced(c);
-        *refused = ss_ast_is_null(callee) || !ss_ast_in_system_header(callee);
+        w->refused = (ss_ast_is_null(callee) || !ss_ast_in_system_header(callee)) &&
+                     !reads_time_stamp(w->graph, c);
     } else if (k == CXCursor_CXXNewExpr || k == CXCursor_LambdaExpr) {
-        *refused = 1;
+        w->refused = 1;
     }
-    return *refused ? CXChildVisit_Break : CXChildVisit_Recurse;
+    return w->refused ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
 static int host_only(ss_callgraph *graph, CXCursor stmt)
@@ -953,9 +1026,9 @@ static int host_only(ss_callgraph *graph, CXCursor stmt)
     if (ss_context_does_device_work(graph, stmt) ||
         ss_scope_has_work(stmt, SS_SCOPE_ENQUEUES, NULL))
         return 0;
-    int refused = 0;
-    ss_ast_visit_whole(stmt, stmt, find_own_call, &refused);
-    return !refused;
+    own_call_walk w = {graph, 0};
+    ss_ast_visit_whole(stmt, stmt, find_own_call, &w);
+    return !w.refused;
 }
 
 /* The words for the next device work ('next') sizing itself with the value, 'use' saying how,

@@ -661,16 +661,9 @@ char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop,
 
 /* Calls that read a clock: a loop that makes one measures its own iterations (a benchmark),
  * and a wait in it is how the measurement ends. */
-static const char *const clocks[] = {"cudaEventElapsedTime",
-                                     "cuEventElapsedTime",
-                                     "sdkStopTimer",
-                                     "sdkGetTimerValue",
-                                     "sdkGetAverageTimerValue",
-                                     "clock_gettime",
-                                     "gettimeofday",
-                                     "omp_get_wtime",
-                                     "MPI_Wtime",
-                                     "now"};
+static const char *const clocks[] = {
+    "cudaEventElapsedTime", "cuEventElapsedTime",      "sdkStopTimer",
+    "sdkGetTimerValue",     "sdkGetAverageTimerValue", SS_WALL_CLOCK_CALLS};
 
 /* The clock call among the (at most four) statements that follow 'loop' in its block, in the
  * function 'function': a loop timed from outside ('record; for (...) {...}; record; sync;
