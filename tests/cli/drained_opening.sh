@@ -4,8 +4,8 @@
 # stream when it ends (-p; "Nothing to wait for", docs/lint.md; held-out-10's shape J as
 # held-out-20 met it). rounds.cu's loops launch, wait and call sums.cu: unit_sum() and side_sum()
 # (through a helper whose arms each open with a filled device vector, or only throw) open so, and
-# the loops queue nothing on another stream (must(), a check of the wait's status, queues no
-# work): notes at lines 14 and 25 naming each summary. halve_all() (a transform with
+# the loops queue nothing on another stream (must(), an extern "C" check of the wait's status,
+# queues no work): notes at lines 14 and 25 naming each summary. halve_all() (a transform with
 # 'par_nosync'), shift_all() (a launch) and a wait for a stream handed in: warnings (lines 35, 44,
 # 54), and so are all five without sums.cu in the run. The same at -j 1 and -j 2, with and
 # without the cache, and with the units in the other order (exact output).

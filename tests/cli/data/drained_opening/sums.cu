@@ -1,7 +1,7 @@
 // sums.cu: weighted sums that open with Thrust work on the legacy default stream (a device
 // vector filled with a value, whose fill synchronizes that stream when it ends), one through a
 // helper whose arms each open so or only throw; a scaling that skips Thrust's synchronization;
-// a step that only launches; a check of a CUDA call's status.
+// a step that only launches; a check of a CUDA call's status, declared extern "C".
 #include "sums.h"
 #include <cstdio>
 #include <cstdlib>
@@ -50,7 +50,7 @@ void halve_all(float *v, int n)
 
 void shift_all(float *v, int n) { shift<<<1, 64>>>(v, n); }
 
-void must(cudaError_t status)
+extern "C" void must(cudaError_t status)
 {
     if (status != cudaSuccess) {
         fprintf(stderr, "%s\n", cudaGetErrorString(status));

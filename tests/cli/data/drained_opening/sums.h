@@ -5,4 +5,4 @@ float unit_sum(int n);
 float side_sum(int n, int side);
 void halve_all(float *v, int n);
 void shift_all(float *v, int n);
-void must(cudaError_t status);
+extern "C" void must(cudaError_t status);
