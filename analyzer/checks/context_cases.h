@@ -227,6 +227,20 @@ char *ss_context_foreign_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
 int ss_context_foreign_summary(ss_check_ctx *ctx, CXCursor function, CXCursor *by, int *wide,
                                int *worked);
 
+/* drained.c. For the calls of other units: where the first device work of the function
+ * 'function' (a definition) is Thrust work that synchronizes the unit's default stream when it
+ * ends (a synchronous algorithm on it, or a device vector's filling construction), followed into
+ * the unit's functions and through an 'if' whose every arm opens so or only throws: "the
+ * construction of a 'thrust::device_vector<float>' filled with a value, ... (at ones.cu:9)".
+ * Malloc'ed, or NULL. */
+char *ss_context_opening_words(ss_check_ctx *ctx, CXCursor function);
+
+/* drained.c. For the calls of other units: whether the function 'function' (a definition), run
+ * from a drained device, queues work on the unit's default stream only, or waits for what it
+ * queues elsewhere (the flow of a Thrust algorithm's wait, ss_context_foreign_summary's budget).
+ * Returns 1 or 0. */
+int ss_context_foreign_default_only(ss_check_ctx *ctx, CXCursor function);
+
 /* drained.c. For work on the legacy stream (SYNC101, SYNC102) at 'at': "between waits: ..."
  * where, on every way the unit reaches it, a wait for the whole device came before it and
  * another comes after it, with no work on any other stream queued between them (work on the

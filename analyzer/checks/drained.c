@@ -401,6 +401,7 @@ static int own_default_stream(unsigned values, int per_thread)
 }
 
 static int thrust_on_default(CXCursor call);
+static int host_side_call(CXCursor c);
 
 /* Whether the launch or API call 'call' ('api' its row, NULL for a launch) queues its work on
  * the legacy stream: its stream left out or every value of it the legacy stream; an API that
@@ -836,7 +837,10 @@ static void call_flow(flow *f, CXCursor call)
         f->worked = 1;
         return;
     }
-    if (api || (f->q->own_default && thrust_on_default(call)) || cublas_flow(f, call))
+    /* For the stream a Thrust algorithm synchronizes, its own work and the iterator accessors
+     * and constructions around it (host_side_call) leave the state as it is. */
+    if (api || (f->q->own_default && (thrust_on_default(call) || host_side_call(call))) ||
+        cublas_flow(f, call))
         return;
     /* A lambda's call operator is followed into its body, as a function of the unit. */
     CXCursor callee = ss_callgraph_callee(f->q->graph, call);
@@ -1721,6 +1725,16 @@ int ss_context_foreign_summary(ss_check_ctx *ctx, CXCursor function, CXCursor *b
     return d.state == DRAINED;
 }
 
+int ss_context_foreign_default_only(ss_check_ctx *ctx, CXCursor function)
+{
+    question q = device_question(ctx, 0);
+    q.legacy = q.own_default = 1;
+    q.per_thread = ctx->per_thread;
+    int worked = 0;
+    drain d = summary_flow(&q, function, drained(clang_getNullCursor(), 0, 0), &worked);
+    return d.state == DRAINED;
+}
+
 /* ------------------------------------------------------------------------------------------
  * The words. */
 
@@ -2033,18 +2047,93 @@ static int policy_is(CXCursor expr, const char *tail)
     return is;
 }
 
+/* Whether the canonical type of 'expr' is an iterator of Thrust's device system: a
+ * 'thrust::device_ptr', or a 'thrust::device_vector's iterator (a normal_iterator over one). An
+ * algorithm given it first, with no policy, runs with the device system's policy, CUDA's
+ * synchronous one on the default stream ('thrust::device'); a unit that makes another backend
+ * the device system (THRUST_DEVICE_SYSTEM) is not told apart, as SYNC301 does not tell it. */
+static int device_iterator(CXCursor expr)
+{
+    CXType type = clang_getCanonicalType(clang_getCursorType(ss_ast_strip(expr)));
+    CXString ts = clang_getTypeSpelling(type);
+    const char *t = clang_getCString(ts);
+    if (strncmp(t, "const ", 6) == 0)
+        t += 6;
+    static const char vector_iterator[] = "thrust::detail::normal_iterator<thrust::device_ptr<";
+    int is = strncmp(t, "thrust::device_ptr<", 19) == 0 ||
+             strncmp(t, vector_iterator, sizeof vector_iterator - 1) == 0;
+    clang_disposeString(ts);
+    return is;
+}
+
+/* Whether 'type' is a 'thrust::device_vector' of the default allocator (the stand-in of the
+ * tests names none), whose work runs with the device system's policy. Returns 1 or 0. */
+static int default_device_vector(CXType type)
+{
+    type = clang_getCanonicalType(type);
+    char *name = ss_type_template_name(type);
+    int vector = name && strcmp(name, "thrust::device_vector") == 0;
+    int args = clang_Type_getNumTemplateArguments(type);
+    free(name);
+    if (!vector || args > 2)
+        return 0;
+    if (args == 2) {
+        char *alloc = ss_type_template_name(clang_Type_getTemplateArgumentAsType(type, 1));
+        vector = alloc && strcmp(alloc, "thrust::device_allocator") == 0;
+        free(alloc);
+    }
+    return vector;
+}
+
+/* Whether 'call' constructs a 'thrust::device_vector' of the default allocator filled with a
+ * value ('v(n, x)', the count an integer): the fill (uninitialized_fill_n on the allocator's
+ * system) runs with CUDA's synchronous policy on the default stream, and synchronizes that stream
+ * when it ends (parallel_for's synchronize_optional in the toolkit's thrust/system/cuda/detail/).
+ * Returns 1 or 0. */
+static int filled_vector_call(CXCursor call)
+{
+    CXCursor ctor = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(call) != CXCursor_CallExpr ||
+        clang_getCursorKind(ctor) != CXCursor_Constructor ||
+        clang_Cursor_getNumArguments(call) != 2)
+        return 0;
+    int vector = default_device_vector(clang_getCursorType(call));
+    CXType count = clang_getCanonicalType(
+        clang_getCursorType(ss_ast_strip(clang_Cursor_getArgument(call, 0))));
+    return vector && count.kind >= CXType_Char_U && count.kind <= CXType_Int128;
+}
+
+/* Whether 'call' assigns a 'thrust::device_vector' of the default allocator to another: its copy
+ * runs on the default stream, its move frees the old storage (cudaFree). Returns 1 or 0. */
+static int vector_assign_call(CXCursor call)
+{
+    CXCursor method = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(call) != CXCursor_CallExpr ||
+        clang_getCursorKind(method) != CXCursor_CXXMethod)
+        return 0;
+    CXString name = clang_getCursorSpelling(method);
+    int assign = strcmp(clang_getCString(name), "operator=") == 0;
+    clang_disposeString(name);
+    return assign &&
+           default_device_vector(clang_getCursorType(clang_getCursorSemanticParent(method)));
+}
+
 /* Whether 'call' is a Thrust function given a CUDA policy on the default stream, synchronous
- * or not ('thrust::cuda::par', 'thrust::device', 'thrust::cuda::par_nosync'): its work is on
- * that stream only. */
+ * or not ('thrust::cuda::par', 'thrust::device', 'thrust::cuda::par_nosync'), or no policy and a
+ * device iterator first (device_iterator), or a device vector's filling construction
+ * (filled_vector_call): its work is on that stream only. */
 static int thrust_on_default(CXCursor call)
 {
+    if (filled_vector_call(call) || vector_assign_call(call))
+        return 1;
     char *name = thrust_callee(call);
     int thrust = name != NULL;
     free(name);
     if (!thrust)
         return 0;
     CXCursor policy = clang_Cursor_getArgument(call, 0);
-    return policy_is(policy, "par_t") || policy_is(policy, "par_nosync_t");
+    return policy_is(policy, "par_t") || policy_is(policy, "par_nosync_t") ||
+           device_iterator(policy);
 }
 
 /* Whether the policy 'policy' is synchronous: 'thrust::cuda::par' or 'thrust::device' (the
@@ -2177,46 +2266,274 @@ static CXCursor cublas_statement(ss_check_ctx *ctx, CXCursor s)
     return e;
 }
 
-/* The Thrust algorithm of readback.def's THRUST_SYNC_ALGO rows with a synchronous policy that the
- * statement after the wait 'at' calls (itself the statement; only statements that stay on the host
- * and run through to the next (straight_statement) before it, up to two, none naming the stream
- * 'waited' waits for), its arguments staying on the host too; '*stream' its policy's stream
- * (synchronous_policy). Else a null cursor. */
-static CXCursor next_thrust(ss_check_ctx *ctx, CXCursor at, CXCursor waited, CXCursor *stream)
+/* A call after a wait that waits for the same work when it ends (made_again): 'call', a Thrust
+ * algorithm, a device vector's filling construction or a cuBLAS readback, with 'stream' its
+ * stream (a null cursor: the default one); where it is the first device work of a function that
+ * the statement after the wait calls, 'entered' that statement's call. Where that function is
+ * another unit's, 'call' and 'entered' are the call of it, and 'usr' (malloc'ed) its USR: its
+ * unit's summary answers (ss_project_foreign_opening). */
+typedef struct again {
+    CXCursor call, stream, entered;
+    char *usr;
+} again;
+
+/* How deep 'opens_waiting' follows the unit's functions. */
+enum { MAX_OPENING_DEPTH = 2 };
+
+static int may_throw(CXCursor stmt);
+
+/* Whether 'type' is a number or a pointer: keeping a value in it runs nothing but the store. */
+static int plain_value_type(CXType type)
 {
-    CXCursor stmts[256], none = clang_getNullCursor();
-    unsigned index = 0;
+    enum CXTypeKind k = clang_getCanonicalType(type).kind;
+    return (k >= CXType_FirstBuiltin && k <= CXType_LastBuiltin && k != CXType_Void) ||
+           k == CXType_Pointer;
+}
+
+/* The expression whose value the statement 's' keeps: the initializer of its one variable, the
+ * right side of an assignment ('=', '+=', ...) to a variable, where that variable is a number or
+ * a pointer (plain_value_type); else 's' itself. Stripped (ss_ast_strip). */
+static CXCursor kept_value(CXCursor s)
+{
+    CXCursor e = ss_ast_strip(s);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_DeclStmt && ss_ast_child_count(e) == 1) {
+        CXCursor var = ss_ast_child(e, 0);
+        unsigned n = ss_ast_child_count(var);
+        if (clang_getCursorKind(var) == CXCursor_VarDecl && n > 0 &&
+            plain_value_type(clang_getCursorType(var)))
+            return ss_ast_strip(ss_ast_child(var, n - 1));
+    } else if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) &&
+               ss_ast_child_count(e) == 2) {
+        CXCursor target = ss_ast_strip(ss_ast_child(e, 0));
+        char op[8];
+        int assigns = ss_ast_binary_op(e, op, sizeof op) == 0 && op[0] &&
+                      op[strlen(op) - 1] == '=' && strcmp(op, "==") != 0 && strcmp(op, "!=") != 0 &&
+                      strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0;
+        if (assigns && clang_getCursorKind(target) == CXCursor_DeclRefExpr &&
+            plain_value_type(clang_getCursorType(target)))
+            return ss_ast_strip(ss_ast_child(e, 1));
+    }
+    return e;
+}
+
+/* The Thrust work of the statement 's' that synchronizes its stream when it ends, its arguments
+ * staying on the host: an algorithm of readback.def's THRUST_SYNC_ALGO rows with a synchronous
+ * policy (synchronous_policy; '*stream' its stream) or with no policy and a device iterator first
+ * (device_iterator), the statement itself or the value it keeps (kept_value); or the
+ * construction of a device vector filled with a value (filled_vector_call). Else a null cursor;
+ * '*algorithm' 1 where 's' calls such an algorithm at all (with another policy too). */
+static CXCursor thrust_statement(CXCursor s, CXCursor *stream, int *algorithm)
+{
+    CXCursor none = clang_getNullCursor(), call = kept_value(s);
     *stream = none;
-    unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
-    CXCursor waited_decl = ss_ast_is_null(waited) ? waited : clang_getCursorReferenced(waited);
-    if (n == 0 || ss_context_queues_work(ss_check_graph(ctx), stmts[index]))
-        return none;
-    for (unsigned s = index + 1; s < n && s <= index + 3; s++) {
-        CXCursor call = ss_ast_strip(stmts[s]);
-        CXCursor cublas = cublas_statement(ctx, stmts[s]);
-        if (!ss_ast_is_null(cublas))
-            return cublas;
-        char *name = thrust_callee(call);
-        const char *last = name ? strrchr(name, ':') + 1 : NULL;
-        /* the Thrust algorithms that synchronize their stream when they end (readback.def,
-         * THRUST_SYNC_ALGO), by their last name: an inline namespace between is none */
-        char *qualified = last ? ss_xasprintf("thrust::%s", last) : NULL;
-        int algorithm = ss_readback_find(qualified, SS_READBACK_THRUST_SYNC_ALGO) != NULL;
-        free(qualified);
-        free(name);
-        if (algorithm) {
-            int args = clang_Cursor_getNumArguments(call);
-            for (int a = 1; a < args; a++) {
-                if (touches_device(clang_Cursor_getArgument(call, (unsigned)a)))
-                    return none;
-            }
-            return synchronous_policy(clang_Cursor_getArgument(call, 0), stream) ? call : none;
+    *algorithm = 0;
+    if (clang_getCursorKind(call) == CXCursor_DeclStmt && ss_ast_child_count(call) == 1) {
+        CXCursor var = ss_ast_child(call, 0);
+        unsigned n = ss_ast_child_count(var);
+        CXCursor init = n > 0 ? ss_ast_strip(ss_ast_child(var, n - 1)) : none;
+        if (n == 0 || clang_getCursorKind(var) != CXCursor_VarDecl || !filled_vector_call(init))
+            return none;
+        *algorithm = 1;
+        for (unsigned a = 0; a < 2; a++) {
+            if (touches_device(clang_Cursor_getArgument(init, a)))
+                return none;
         }
-        if (!straight_statement(stmts[s]) || touches_device(stmts[s]) ||
-            (!ss_ast_is_null(waited_decl) && ss_context_mentions(stmts[s], waited_decl)))
+        return init;
+    }
+    char *name = thrust_callee(call);
+    const char *last = name ? strrchr(name, ':') + 1 : NULL;
+    /* the Thrust algorithms that synchronize their stream when they end (readback.def,
+     * THRUST_SYNC_ALGO), by their last name: an inline namespace between is none */
+    char *qualified = last ? ss_xasprintf("thrust::%s", last) : NULL;
+    *algorithm = ss_readback_find(qualified, SS_READBACK_THRUST_SYNC_ALGO) != NULL;
+    free(qualified);
+    free(name);
+    if (!*algorithm)
+        return none;
+    CXCursor policy = clang_Cursor_getArgument(call, 0);
+    int implicit = device_iterator(policy);
+    int args = clang_Cursor_getNumArguments(call);
+    for (int a = implicit ? 0 : 1; a < args; a++) {
+        if (touches_device(clang_Cursor_getArgument(call, (unsigned)a)))
+            return none;
+    }
+    return implicit || synchronous_policy(policy, stream) ? call : none;
+}
+
+/* The call of a function of the project that the statement 's' makes first, its arguments
+ * staying on the host: the statement itself, the value it keeps (kept_value), the value a
+ * 'return' returns, or the right side of an assignment to a variable through an operator of
+ * the system headers ('row_sum = reduce_rows(...)', a vector's move assignment, which runs after
+ * the call: what it does, freeing the old storage, comes after the call's first device work).
+ * Else a null cursor. */
+static CXCursor project_call(CXCursor s)
+{
+    CXCursor none = clang_getNullCursor(), call = kept_value(s);
+    if (clang_getCursorKind(call) == CXCursor_ReturnStmt && ss_ast_child_count(call) == 1)
+        call = ss_ast_strip(ss_ast_child(call, 0));
+    CXCursor decl = clang_getCursorReferenced(call);
+    if (clang_getCursorKind(call) == CXCursor_CallExpr &&
+        clang_Location_isInSystemHeader(clang_getCursorLocation(decl)) &&
+        clang_Cursor_getNumArguments(call) == 2 &&
+        clang_getCursorKind(ss_ast_strip(clang_Cursor_getArgument(call, 0))) ==
+            CXCursor_DeclRefExpr) {
+        CXString op = clang_getCursorSpelling(decl);
+        int assign = strcmp(clang_getCString(op), "operator=") == 0;
+        clang_disposeString(op);
+        if (!assign)
+            return none;
+        call = ss_ast_strip(clang_Cursor_getArgument(call, 1));
+        decl = clang_getCursorReferenced(call);
+    }
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (clang_getCursorKind(call) != CXCursor_CallExpr || ss_scope_is_launch(call) ||
+        (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
+        clang_Location_isInSystemHeader(clang_getCursorLocation(decl)) ||
+        ss_scope_callee_api(call) != NULL)
+        return none;
+    for (int a = 0, args = clang_Cursor_getNumArguments(call); a < args; a++) {
+        if (touches_device(clang_Cursor_getArgument(call, (unsigned)a)))
+            return none;
+    }
+    return call;
+}
+
+static CXCursor opens_waiting(ss_check_ctx *ctx, CXCursor first, int depth);
+
+/* Whether 'call' is a Thrust algorithm that returns a value or a count to the host (readback.def's
+ * THRUST_VALUE_ALGO and THRUST_COUNT_ALGO rows, by its last name): a readback of SYNC301. */
+static int thrust_readback(CXCursor call)
+{
+    char *name = ss_ast_is_null(call) ? NULL : thrust_callee(call);
+    char *qualified = name ? ss_xasprintf("thrust::%s", strrchr(name, ':') + 1) : NULL;
+    int readback = qualified && (ss_readback_find(qualified, SS_READBACK_THRUST_VALUE_ALGO) ||
+                                 ss_readback_find(qualified, SS_READBACK_THRUST_COUNT_ALGO));
+    free(name);
+    free(qualified);
+    return readback;
+}
+
+/* Whether the statement 's' only throws: 'throw X;', or a block of that alone. Such an arm
+ * leaves its function on an error (an argument out of range) without device work. */
+static int only_throws(CXCursor s)
+{
+    CXCursor e = ss_ast_strip(s);
+    if (clang_getCursorKind(e) == CXCursor_CompoundStmt && ss_ast_child_count(e) == 1)
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    return clang_getCursorKind(e) == CXCursor_CXXThrowExpr && !touches_device(e);
+}
+
+/* The first device work of the 'if' statement 's', where each of its arms opens with such
+ * work (opens_waiting) or only throws (only_throws), and its condition stays on the host: the
+ * first arm's. Else a null cursor. */
+static CXCursor if_opens_waiting(ss_check_ctx *ctx, CXCursor s, int depth)
+{
+    CXCursor none = clang_getNullCursor(), found = none;
+    unsigned n = ss_ast_child_count(s);
+    if (n != 3 || touches_device(ss_ast_child(s, 0)) || may_throw(ss_ast_child(s, 0)))
+        return none;
+    for (unsigned arm = 1; arm < 3; arm++) {
+        CXCursor c = ss_ast_child(s, arm);
+        if (only_throws(c))
+            continue;
+        CXCursor work = opens_waiting(ctx, c, depth);
+        if (ss_ast_is_null(work))
+            return none;
+        if (ss_ast_is_null(found))
+            found = work;
+    }
+    return found;
+}
+
+/* The Thrust work that opens 'first' (a statement, or a block whose statements run in turn):
+ * up to two statements that stay on the host and run through to the next (straight_statement)
+ * and throw nothing, then a statement of such work (thrust_statement, on the default stream), an
+ * 'if' each of whose arms opens so (if_opens_waiting), or a call of a function of the unit whose
+ * body opens so ('depth' below MAX_OPENING_DEPTH). Such work waits for all the work queued
+ * before it on the default stream. A null cursor where it is not so. */
+static CXCursor opens_waiting(ss_check_ctx *ctx, CXCursor first, int depth)
+{
+    CXCursor none = clang_getNullCursor();
+    int block = clang_getCursorKind(first) == CXCursor_CompoundStmt;
+    unsigned n = block ? ss_ast_child_count(first) : 1;
+    for (unsigned i = 0; i < n && i < 3; i++) {
+        CXCursor s = block ? ss_ast_child(first, i) : first, stream;
+        int algorithm;
+        CXCursor work = thrust_statement(s, &stream, &algorithm);
+        if (!ss_ast_is_null(work))
+            return ss_ast_is_null(stream) ? work : none;
+        if (algorithm)
+            return none;
+        if (clang_getCursorKind(s) == CXCursor_IfStmt)
+            return if_opens_waiting(ctx, s, depth);
+        CXCursor call = project_call(s);
+        CXCursor callee =
+            ss_ast_is_null(call) ? none : ss_callgraph_callee(ss_check_graph(ctx), call);
+        if (!ss_ast_is_null(callee)) {
+            CXCursor body = ss_ast_child_count(callee)
+                                ? ss_ast_child(callee, ss_ast_child_count(callee) - 1)
+                                : none;
+            return depth < MAX_OPENING_DEPTH && clang_getCursorKind(body) == CXCursor_CompoundStmt
+                       ? opens_waiting(ctx, body, depth + 1)
+                       : none;
+        }
+        if (!straight_statement(s) || touches_device(s) || may_throw(s))
             return none;
     }
     return none;
+}
+
+/* The call of the statement after the wait 'at' that waits for the same work when it ends (an
+ * again): a Thrust statement with a synchronous policy (thrust_statement), a cuBLAS readback
+ * (cublas_statement), or a call of a function of the unit whose first device work is such Thrust
+ * work on the default stream (opens_waiting). Only statements that stay on the host and run
+ * through to the next (straight_statement) before it, up to two, none naming the stream 'waited'
+ * waits for. 'call' a null cursor where there is none. */
+static again next_thrust(ss_check_ctx *ctx, CXCursor at, CXCursor waited)
+{
+    CXCursor stmts[256], none = clang_getNullCursor();
+    again found = {none, none, none, NULL};
+    unsigned index = 0;
+    unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
+    CXCursor waited_decl = ss_ast_is_null(waited) ? waited : clang_getCursorReferenced(waited);
+    if (n == 0 || ss_context_queues_work(ss_check_graph(ctx), stmts[index]))
+        return found;
+    for (unsigned s = index + 1; s < n && s <= index + 3; s++) {
+        found.call = cublas_statement(ctx, stmts[s]);
+        if (!ss_ast_is_null(found.call))
+            return found;
+        int algorithm;
+        found.call = thrust_statement(stmts[s], &found.stream, &algorithm);
+        if (!ss_ast_is_null(found.call) || algorithm)
+            return found;
+        CXCursor call = project_call(stmts[s]);
+        CXCursor callee =
+            ss_ast_is_null(call) ? none : ss_callgraph_callee(ss_check_graph(ctx), call);
+        found.usr = ss_ast_is_null(call) || !ss_ast_is_null(callee) || ctx->streams == NULL
+                        ? NULL
+                        : ss_project_foreign_usr(call);
+        if (found.usr) {
+            found.call = found.entered = call;
+            return found;
+        }
+        if (!ss_ast_is_null(callee)) {
+            unsigned c = ss_ast_child_count(callee);
+            CXCursor body = c ? ss_ast_child(callee, c - 1) : none;
+            if (clang_getCursorKind(body) == CXCursor_CompoundStmt)
+                found.call = opens_waiting(ctx, body, 1);
+            /* A readback there (SYNC301) would be "drained" by this wait, and the pair two
+             * notes: not followed. */
+            if (thrust_readback(found.call))
+                found.call = none;
+            found.entered = ss_ast_is_null(found.call) ? none : call;
+            return found;
+        }
+        if (!straight_statement(stmts[s]) || touches_device(stmts[s]) ||
+            (!ss_ast_is_null(waited_decl) && ss_context_mentions(stmts[s], waited_decl)))
+            return found;
+    }
+    return found;
 }
 
 /* Whether the wait 'at' waits only for work on the stream the Thrust call 'algorithm' ('stream',
@@ -2225,7 +2542,7 @@ static CXCursor next_thrust(ss_check_ctx *ctx, CXCursor at, CXCursor waited, CXC
  * no work on another stream than the default one is queued since the device was drained
  * ('*by': that drain). Returns 1 or 0. */
 static int waits_for_thrust_stream(ss_check_ctx *ctx, CXCursor at, CXCursor waited, CXCursor stream,
-                                   CXCursor *by)
+                                   CXCursor *by, ss_foreign_calls *foreign)
 {
     unsigned policy = ss_ast_is_null(stream) ? 0 : ss_stream_values(ctx->function, stream);
     int on_default = ss_ast_is_null(stream) || own_default_stream(policy, ctx->per_thread);
@@ -2244,9 +2561,14 @@ static int waits_for_thrust_stream(ss_check_ctx *ctx, CXCursor at, CXCursor wait
     question q = device_question(ctx, 0);
     q.legacy = q.own_default = 1;
     q.per_thread = ctx->per_thread;
+    q.foreign = foreign;
     flow_budget = FLOW_BUDGET;
     drain d = state_at(&q, ctx->function, at, 0);
     *by = d.by;
+    if (foreign) {
+        foreign->needed = d.assumed;
+        foreign->strict = d.strict & d.assumed;
+    }
     return d.state == DRAINED && !ss_ast_is_null(d.by) && flow_budget >= 0;
 }
 
@@ -2287,23 +2609,35 @@ static int wait_for(CXCursor at, CXCursor *waited)
 }
 
 /* The call of the statement after the stream or device-wide wait 'at' (of ctx->function) that
- * waits for the same work when it ends (next_thrust, waits_for_thrust_stream), with '*stream'
- * its stream (a null cursor: the default one) and '*by' the drain the wait rests on; else a null
- * cursor. */
-static CXCursor made_again(ss_check_ctx *ctx, CXCursor at, CXCursor *stream, CXCursor *by)
+ * waits for the same work when it ends (next_thrust, waits_for_thrust_stream), with '*by' the
+ * drain the wait rests on; 'call' a null cursor where there is none. With 'foreign' (its 'copy'
+ * unset), a call of another unit's function after the wait counts ('usr' set), and so does, for
+ * a wait for the whole device, a way on which calls of other units' functions are taken on trust
+ * (foreign_call_flow): 'foreign' then says which ('needed'), as ss_context_foreign_words does.
+ * Free 'usr'. */
+static again made_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, ss_foreign_calls *foreign)
 {
     CXCursor none = clang_getNullCursor(), waited;
+    again found = {none, none, none, NULL};
     if (!wait_for(at, &waited))
-        return none;
-    CXCursor algorithm = next_thrust(ctx, at, waited, stream);
-    if (ss_ast_is_null(algorithm) || !waits_for_thrust_stream(ctx, at, waited, *stream, by))
-        return none;
-    return algorithm;
+        return found;
+    found = next_thrust(ctx, at, waited);
+    if (found.usr && foreign == NULL)
+        found.call = none;
+    if (ss_ast_is_null(found.call) ||
+        waits_for_thrust_stream(ctx, at, waited, found.stream, by, NULL))
+        return found;
+    if (foreign == NULL || !ss_ast_is_null(waited) || ctx->streams == NULL ||
+        !waits_for_thrust_stream(ctx, at, waited, found.stream, by, foreign) ||
+        foreign->needed == 0)
+        found.call = none;
+    return found;
 }
 
-/* Whether the readback 'at' (SYNC301) is the call that makes the wait 'wait' again (made_again):
- * the wait's note then names the readback as the stall, which the readback cannot in turn put
- * on the wait. Returns 1 or 0. */
+/* Whether the readback 'at' (SYNC301) is the call that makes the wait 'wait' again (made_again,
+ * other units' functions taken on trust: where their summaries may make the wait a note): the
+ * wait's note then names the readback as the stall, which the readback cannot in turn put on the
+ * wait. Returns 1 or 0. */
 static int makes_wait_again(ss_check_ctx *ctx, CXCursor at, CXCursor wait)
 {
     if (ss_ast_is_null(wait))
@@ -2311,51 +2645,144 @@ static int makes_wait_again(ss_check_ctx *ctx, CXCursor at, CXCursor wait)
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(ctx->function, wait, path);
     free(path);
-    CXCursor stream, by;
-    return found > 0 && ss_ast_same_node(made_again(ctx, wait, &stream, &by), at);
+    if (found <= 0)
+        return 0;
+    CXCursor by;
+    ss_foreign_calls calls;
+    memset(&calls, 0, sizeof calls);
+    again a = made_again(ctx, wait, &by, &calls);
+    free(a.usr);
+    ss_assumed_waits_free(&calls.calls);
+    return ss_ast_same_node(a.call, at);
+}
+
+/* What the Thrust work 'call' (thrust_statement) is, for the words: "'thrust::sort' with the
+ * synchronous policy 'thrust::device'", "'thrust::reduce' on a device range with no policy, which
+ * runs with the device system's synchronous one", or the construction of a filled device vector.
+ * Malloc'ed. */
+static char *thrust_work_words(CXCursor call)
+{
+    if (filled_vector_call(call)) {
+        CXString ts = clang_getTypeSpelling(clang_getCursorType(call));
+        char *words = ss_xasprintf("the construction of a '%s' filled with a value, whose fill "
+                                   "runs with the synchronous policy",
+                                   clang_getCString(ts));
+        clang_disposeString(ts);
+        return words;
+    }
+    char *name = thrust_callee(call);
+    CXCursor first = clang_Cursor_getArgument(call, 0);
+    char *policy = device_iterator(first) ? NULL : ss_expr_text(first);
+    char *words = policy ? ss_xasprintf("'%s' with the synchronous policy '%s'", name, policy)
+                         : ss_xasprintf("'%s' on a device range with no policy, which runs "
+                                        "with the device system's synchronous one",
+                                        name);
+    free(name);
+    free(policy);
+    return words;
+}
+
+/* "the next statement, 'thrust::sort' with the synchronous policy 'thrust::device' (line 52)",
+ * or, where it is the first device work of a function the next statement calls, "the next
+ * statement calls 'ones_sum()', whose first device work, ... (at x.cu:12)". Malloc'ed. */
+static char *again_subject(const again *a)
+{
+    char *work = thrust_work_words(a->call);
+    char *words;
+    if (ss_ast_is_null(a->entered)) {
+        words = ss_xasprintf("the next statement, %s (line %u),", work, ss_scope_line(a->call));
+    } else {
+        char *callee = ss_scope_callee_name(a->entered), *place = ss_callgraph_place(a->call);
+        words = ss_xasprintf("the next statement calls '%s()', whose first device work, %s (at "
+                             "%s),",
+                             callee ? callee : "?", work, place);
+        free(callee);
+        free(place);
+    }
+    free(work);
+    return words;
+}
+
+/* The words of the wait 'at' that the Thrust work of 'a' makes again (thrust_words), 'by' the
+ * drain it rests on. Malloc'ed. */
+static char *again_words_of(ss_check_ctx *ctx, CXCursor at, const again *a, CXCursor by)
+{
+    char *cublas = a->usr ? NULL : ss_cublas_host_result(0, a->call, NULL);
+    char *since = since_words(ctx, at, by);
+    if (cublas) {
+        char *words = ss_xasprintf(
+            "drained anyway: the next statement, '%s' (line %u), returns its result to host "
+            "memory and so waits for the same work on the legacy default stream, its handle's "
+            "stream%s: it returns only once the result is there%s",
+            cublas, ss_scope_line(a->call), since ? "" : ", the stream this wait is for",
+            since ? since : "");
+        free(cublas);
+        free(since);
+        return words;
+    }
+    char *subject;
+    if (a->usr) {
+        char *callee = ss_scope_callee_name(a->call);
+        subject = ss_xasprintf("the next statement calls '%s()' (line %u), defined in another "
+                               "unit, whose first device work",
+                               callee ? callee : "?", ss_scope_line(a->call));
+        free(callee);
+    } else {
+        subject = again_subject(a);
+    }
+    char *on = ss_ast_is_null(a->stream) ? NULL : ss_expr_text(a->stream);
+    char *where = on ? ss_xasprintf("'%s'", on)
+                     : ss_xstrdup(ctx->per_thread ? "the per-thread default stream"
+                                                  : "the legacy default stream");
+    char *words = ss_xasprintf(
+        "drained anyway: %s waits for the same work on %s%s: it synchronizes that stream when it "
+        "ends%s",
+        subject, where, since ? "" : ", the stream this wait is for", since ? since : "");
+    free(subject);
+    free(on);
+    free(where);
+    free(since);
+    return words;
 }
 
 /* "drained anyway: the next statement, 'thrust::inclusive_scan' with the synchronous policy
  * 'thrust::cuda::par' (line 614), waits for the same work on the legacy default stream ..."
  * for a stream or device-wide wait (SYNC401) whose next statement is such a Thrust algorithm
  * (next_thrust) on the stream all the work it waits for is on (waits_for_thrust_stream): the
- * host waits there for that work anyway. Malloc'ed, or NULL. */
+ * host waits there for that work anyway. Where that rests on other units' functions (the next
+ * statement calls one, or calls of them are on the way to the wait), the words go to the project
+ * pass (ss_project_foreign_opening) and the wait stays a warning here. Malloc'ed, or NULL. */
 static char *thrust_words(ss_check_ctx *ctx, CXCursor at)
 {
-    CXCursor stream, by;
-    CXCursor algorithm = made_again(ctx, at, &stream, &by);
-    if (ss_ast_is_null(algorithm))
-        return NULL;
-    char *cublas = ss_cublas_host_result(0, algorithm, NULL);
-    if (cublas) {
-        char *since = since_words(ctx, at, by);
-        char *words = ss_xasprintf(
-            "drained anyway: the next statement, '%s' (line %u), returns its result to host "
-            "memory and so waits for the same work on the legacy default stream, its handle's "
-            "stream%s: it returns only once the result is there%s",
-            cublas, ss_scope_line(algorithm), since ? "" : ", the stream this wait is for",
-            since ? since : "");
-        free(cublas);
-        free(since);
-        return words;
+    CXCursor by;
+    ss_foreign_calls calls;
+    memset(&calls, 0, sizeof calls);
+    again a = made_again(ctx, at, &by, &calls);
+    char *words = ss_ast_is_null(a.call) ? NULL : again_words_of(ctx, at, &a, by);
+    if (words && (a.usr || calls.needed)) {
+        ss_project_foreign_opening(ctx, SS_RULE_SYNC_IN_LOOP, at, words, &calls, a.usr);
+        free(words);
+        words = NULL;
     }
-    char *name = thrust_callee(algorithm);
-    char *policy = ss_expr_text(clang_Cursor_getArgument(algorithm, 0));
-    char *on = ss_ast_is_null(stream) ? NULL : ss_expr_text(stream);
-    char *where = on ? ss_xasprintf("'%s'", on)
-                     : ss_xstrdup(ctx->per_thread ? "the per-thread default stream"
-                                                  : "the legacy default stream");
-    char *since = since_words(ctx, at, by);
-    char *words = ss_xasprintf(
-        "drained anyway: the next statement, '%s' with the synchronous policy '%s' (line %u), "
-        "waits for the same work on %s%s: it synchronizes that stream when it ends%s",
-        name, policy ? policy : "...", ss_scope_line(algorithm), where,
-        since ? "" : ", the stream this wait is for", since ? since : "");
-    free(name);
-    free(policy);
-    free(on);
-    free(where);
-    free(since);
+    free(a.usr);
+    ss_assumed_waits_free(&calls.calls);
+    return words;
+}
+
+char *ss_context_opening_words(ss_check_ctx *ctx, CXCursor function)
+{
+    unsigned n = ss_ast_child_count(function);
+    CXCursor body = n ? ss_ast_child(function, n - 1) : clang_getNullCursor();
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return NULL;
+    CXCursor work = opens_waiting(ctx, body, 1);
+    if (ss_ast_is_null(work) || thrust_readback(work))
+        return NULL;
+    char *what = thrust_work_words(work), *place = ss_callgraph_place(work);
+    char *words = ss_xasprintf("%s (at %s), which synchronizes the %s default stream when it ends",
+                               what, place, ctx->per_thread ? "per-thread" : "legacy");
+    free(what);
+    free(place);
     return words;
 }
 
@@ -3339,7 +3766,7 @@ static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, dra
     }
     if (known_copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING)
         return readback;
-    return waits_for_thrust_stream(ctx, at, waited, none, by) ? readback : none;
+    return waits_for_thrust_stream(ctx, at, waited, none, by, NULL) ? readback : none;
 }
 
 /* "drained anyway: the next device call, 'cudaMemcpy' at line 20, a synchronous copy from the

@@ -431,6 +431,16 @@ char *ss_project_foreign_usr(CXCursor call);
  * ss_project_ask_foreign. */
 void ss_project_foreign_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* project_foreign.c. For a wait (SYNC401, at 'at') that Thrust work after it would make again
+ * ("drained anyway", 'words') were other units' functions to do what the flow takes them to:
+ * adds to the question kept for it (ss_project_foreign_question) the way that rests on the calls
+ * 'calls' needs (as ss_context_foreign_words leaves them; NULL for none) and on 'usr' (NULL for
+ * none), a function of another unit whose first device work is such Thrust work on this unit's
+ * default stream. */
+struct ss_foreign_calls;
+void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *words,
+                                const struct ss_foreign_calls *calls, const char *usr);
+
 /* project_foreign.c. After the context of the finding 'f' for the call 'at' is applied: records
  * the question kept for it when 'f' is still a warning; drops it otherwise. */
 void ss_project_ask_foreign(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f);

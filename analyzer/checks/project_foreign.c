@@ -19,20 +19,43 @@
 
 /* What a function another unit may call does to the device: 2, it ends drained whatever was
  * queued before it ('wide': by a wait for the whole device on every way); 1, it leaves a
- * drained device drained (its host work only, or work it waits for). */
+ * drained device drained (its host work only, or work it waits for). 'opens': its first device
+ * work is Thrust work that synchronizes its unit's default stream when it ends, the legacy one
+ * (OPENS_LEGACY) or the per-thread one (OPENS_PER_THREAD); 0 where it is not so. 'default_only':
+ * the same values where, from a drained device, it queues work on its unit's default stream only
+ * (or waits for what it queues elsewhere). */
 typedef struct foreign_end {
     char *usr;
-    int level, wide;
-    char *words; /* "'Frontier::refresh()', defined in frontier.cu:9, ends with ..." */
+    int level, wide, opens, default_only;
+    char *words;         /* "'Frontier::refresh()', defined in frontier.cu:9, ends with ..." */
+    char *opening_words; /* "'sum_ones()', defined in ones.cu:8, opens with ..." */
+    char *default_words; /* "'sum_ones()', defined in ones.cu:8, queues work on ..." */
 } foreign_end;
+
+enum { OPENS_LEGACY = 1, OPENS_PER_THREAD = 2 };
+
+/* What a way needs of one function of another unit ('strict' of foreign_way): that it leave a
+ * drained device drained (NEEDS_KEEP), end drained (NEEDS_END: by any drain where the question's
+ * 'copy', else by a wait for the whole device), end drained by a wait for the whole device
+ * whatever the question's 'copy' (NEEDS_END_WIDE), open with Thrust work on the legacy or the
+ * per-thread default stream (NEEDS_OPEN_LEGACY, NEEDS_OPEN_PER_THREAD), or, from a drained
+ * device, queue work on that stream only (NEEDS_DEFAULT_LEGACY, NEEDS_DEFAULT_PER_THREAD). */
+enum {
+    NEEDS_KEEP = 0,
+    NEEDS_END = 1,
+    NEEDS_END_WIDE = 2,
+    NEEDS_OPEN_LEGACY = 3,
+    NEEDS_OPEN_PER_THREAD = 4,
+    NEEDS_DEFAULT_LEGACY = 5,
+    NEEDS_DEFAULT_PER_THREAD = 6
+};
 
 /* How many ways a question may hold: which calls of other units' functions drain the device
  * is tried first at the earliest, then at later ones (ask_ways). */
 enum { MAX_WAYS = 4 };
 
-/* One way a warning is a "drained" note ('words'): the functions 'usrs' of other units end
- * drained where 'strict[i]' (by any drain where the question's 'copy', else by a wait for the
- * whole device), else at least leave a drained device drained. */
+/* One way a warning is a "drained" note ('words'): the functions 'usrs' of other units each do
+ * what 'strict[i]' says (NEEDS_KEEP, ...). */
 typedef struct foreign_way {
     char *words;
     char **usrs;
@@ -111,6 +134,8 @@ void ss_project_foreign_free(ss_project_facts *facts)
     for (size_t i = 0; i < ff->end_count; i++) {
         free(ff->ends[i].usr);
         free(ff->ends[i].words);
+        free(ff->ends[i].opening_words);
+        free(ff->ends[i].default_words);
     }
     for (size_t i = 0; i < ff->question_count; i++)
         question_free(&ff->questions[i]);
@@ -189,7 +214,7 @@ static void ask_ways(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_foreign
             uint64_t bit = UINT64_C(1) << i;
             if (!(calls->needed & bit))
                 continue;
-            way->strict[way->usr_count] = (calls->strict & bit) != 0;
+            way->strict[way->usr_count] = calls->strict & bit ? NEEDS_END : NEEDS_KEEP;
             way->usrs[way->usr_count++] = ss_xstrdup(calls->calls.usrs[i]);
         }
         if (calls->strict == 0 || (calls->keep & calls->strict))
@@ -222,6 +247,39 @@ void ss_project_foreign_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
     ff->kept.rule = rule;
     ff->kept_at = at;
     ff->has_kept = ff->kept.way_count > 0;
+}
+
+void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *words,
+                                const struct ss_foreign_calls *calls, const char *usr)
+{
+    ss_project_facts *facts = unit_facts(ctx);
+    struct ss_foreign_facts *ff = facts ? foreign_of(facts) : NULL;
+    if (ff == NULL || ff->kept.way_count == MAX_WAYS ||
+        (ff->kept.way_count > 0 && (ff->kept.rule != rule || !ss_ast_same_node(ff->kept_at, at))))
+        return;
+    size_t count = calls ? calls->calls.count : 0;
+    foreign_way *way = add_way(&ff->kept, count + 1);
+    way->words = ss_xstrdup(words);
+    if (usr) {
+        way->strict[way->usr_count] = ctx->per_thread ? NEEDS_OPEN_PER_THREAD : NEEDS_OPEN_LEGACY;
+        way->usrs[way->usr_count++] = ss_xstrdup(usr);
+    }
+    /* The opening function's own entry on the way first, then the others (note_words). */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < count; i++) {
+            uint64_t bit = UINT64_C(1) << i;
+            int same = usr && strcmp(usr, calls->calls.usrs[i]) == 0;
+            if (!(calls->needed & bit) || same != (pass == 0))
+                continue;
+            way->strict[way->usr_count] = calls->strict & bit ? NEEDS_END_WIDE
+                                          : ctx->per_thread   ? NEEDS_DEFAULT_PER_THREAD
+                                                              : NEEDS_DEFAULT_LEGACY;
+            way->usrs[way->usr_count++] = ss_xstrdup(calls->calls.usrs[i]);
+        }
+    }
+    ff->kept.rule = rule;
+    ff->kept_at = at;
+    ff->has_kept = 1;
 }
 
 void ss_project_ask_foreign(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f)
@@ -310,6 +368,23 @@ static void summarize(ss_check_ctx *ctx, struct ss_foreign_facts *ff, CXCursor f
     e->level = level;
     e->wide = level ? wide : 0;
     e->words = level ? end_words(fn, level, by, worked) : ss_xstrdup("");
+    int own = ctx->per_thread ? OPENS_PER_THREAD : OPENS_LEGACY;
+    char *opening = ss_context_opening_words(ctx, fn);
+    char *name = ss_qualified_name(fn), *place = ss_callgraph_place(fn);
+    e->opens = opening ? own : 0;
+    e->opening_words = opening ? ss_xasprintf("'%s()', defined in %s, opens with %s",
+                                              name ? name : "?", place, opening)
+                               : ss_xstrdup("");
+    e->default_only = level || ss_context_foreign_default_only(ctx, fn) ? own : 0;
+    e->default_words =
+        level || !e->default_only
+            ? ss_xstrdup(e->words)
+            : ss_xasprintf("'%s()', defined in %s, queues work on the %s default "
+                           "stream only",
+                           name ? name : "?", place, ctx->per_thread ? "per-thread" : "legacy");
+    free(name);
+    free(place);
+    free(opening);
 }
 
 typedef struct definition_walk {
@@ -323,7 +398,8 @@ static enum CXChildVisitResult find_definitions(CXCursor c, CXCursor parent, CXC
     definition_walk *w = data;
     if (ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
-    if (ss_ast_opens_scope(c))
+    /* libclang shows an 'extern "C"' block or declaration as an unexposed declaration. */
+    if (ss_ast_opens_scope(c) || clang_getCursorKind(c) == CXCursor_UnexposedDecl)
         return CXChildVisit_Recurse;
     if (summarized(c))
         summarize(w->ctx, w->ff, c);
@@ -360,13 +436,26 @@ static const foreign_end *find_end(ss_project_facts *const *facts, size_t count,
     return weakest;
 }
 
+/* Whether the summary 'e' does what 'needs' (NEEDS_KEEP, ...) says, in a question of 'copy'. */
+static int does(const foreign_end *e, int needs, int copy)
+{
+    if (e == NULL)
+        return 0;
+    if (needs == NEEDS_OPEN_LEGACY || needs == NEEDS_OPEN_PER_THREAD)
+        return e->opens == (needs == NEEDS_OPEN_LEGACY ? OPENS_LEGACY : OPENS_PER_THREAD);
+    if (needs == NEEDS_DEFAULT_LEGACY || needs == NEEDS_DEFAULT_PER_THREAD)
+        return e->default_only == (needs == NEEDS_DEFAULT_LEGACY ? OPENS_LEGACY : OPENS_PER_THREAD);
+    if (needs == NEEDS_END_WIDE)
+        copy = 0;
+    return e->level > 0 && (needs == NEEDS_KEEP || (e->level == 2 && (copy || e->wide)));
+}
+
 /* Whether the summaries answer the way 'way' of a question ('copy' its): each of its functions
  * does what the flow took it to. */
 static int holds(ss_project_facts *const *facts, size_t count, const foreign_way *way, int copy)
 {
     for (size_t k = 0; k < way->usr_count; k++) {
-        const foreign_end *e = find_end(facts, count, way->usrs[k]);
-        if (e == NULL || e->level == 0 || (way->strict[k] && (e->level < 2 || !(copy || e->wide))))
+        if (!does(find_end(facts, count, way->usrs[k]), way->strict[k], copy))
             return 0;
     }
     return 1;
@@ -379,7 +468,19 @@ static char *note_words(ss_project_facts *const *facts, size_t count, const fore
     char *words = ss_xasprintf("%s; %s (across units: ", message, way->words);
     for (size_t k = 0; k < way->usr_count; k++) {
         const foreign_end *e = find_end(facts, count, way->usrs[k]);
-        char *longer = ss_xasprintf("%s%s%s", words, k ? "; " : "", e->words);
+        int needs = way->strict[k], again = 0;
+        for (size_t j = 0; j < k; j++)
+            again |= strcmp(way->usrs[j], way->usrs[k]) == 0;
+        const char *what = needs == NEEDS_OPEN_LEGACY || needs == NEEDS_OPEN_PER_THREAD
+                               ? e->opening_words
+                           : needs >= NEEDS_DEFAULT_LEGACY ? e->default_words
+                                                           : e->words;
+        /* The function that opens with Thrust work, on the way to the wait too: once. */
+        if (again && needs >= NEEDS_DEFAULT_LEGACY && e->level == 0)
+            what = needs == NEEDS_DEFAULT_LEGACY
+                       ? "and it queues work on the legacy default stream only"
+                       : "and it queues work on the per-thread default stream only";
+        char *longer = ss_xasprintf("%s%s%s", words, !k ? "" : again ? ", " : "; ", what);
         free(words);
         words = longer;
     }
@@ -435,7 +536,11 @@ void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o)
         ss_cache_add_string(item, "usr", ff->ends[i].usr);
         cJSON_AddNumberToObject(item, "level", ff->ends[i].level);
         cJSON_AddNumberToObject(item, "wide", ff->ends[i].wide);
+        cJSON_AddNumberToObject(item, "opens", ff->ends[i].opens);
+        cJSON_AddNumberToObject(item, "defaultOnly", ff->ends[i].default_only);
+        ss_cache_add_string(item, "defaultWords", ff->ends[i].default_words);
         ss_cache_add_string(item, "words", ff->ends[i].words);
+        ss_cache_add_string(item, "openingWords", ff->ends[i].opening_words);
         cJSON_AddItemToArray(ends, item);
     }
     cJSON *questions =
@@ -459,11 +564,17 @@ static void decode_end(const cJSON *item, struct ss_foreign_facts *ff, int *bad)
     foreign_end *e = add_end(ff);
     const char *usr = ss_cache_get_string(item, "usr", bad);
     const char *words = ss_cache_get_string(item, "words", bad);
+    const char *opening = ss_cache_get_string(item, "openingWords", bad);
+    const char *only = ss_cache_get_string(item, "defaultWords", bad);
     e->level = (int)ss_cache_get_unsigned(item, "level", 2, bad);
     e->wide = ss_cache_get_unsigned(item, "wide", 1, bad) != 0;
+    e->opens = (int)ss_cache_get_unsigned(item, "opens", OPENS_PER_THREAD, bad);
+    e->default_only = (int)ss_cache_get_unsigned(item, "defaultOnly", OPENS_PER_THREAD, bad);
+    e->default_words = ss_xstrdup(only ? only : "");
     e->usr = ss_xstrdup(usr ? usr : "");
     e->words = ss_xstrdup(words ? words : "");
-    *bad |= usr == NULL || words == NULL;
+    e->opening_words = ss_xstrdup(opening ? opening : "");
+    *bad |= usr == NULL || words == NULL || opening == NULL || only == NULL;
 }
 
 static void decode_way(const cJSON *item, foreign_question *q, int *bad)
@@ -480,7 +591,8 @@ static void decode_way(const cJSON *item, foreign_question *q, int *bad)
     cJSON_ArrayForEach(call, usrs)
     {
         const char *usr = ss_cache_get_string(call, "usr", bad);
-        way->strict[way->usr_count] = ss_cache_get_unsigned(call, "strict", 1, bad) != 0;
+        way->strict[way->usr_count] =
+            (int)ss_cache_get_unsigned(call, "strict", NEEDS_DEFAULT_PER_THREAD, bad);
         if (usr == NULL) {
             *bad = 1;
             return;

@@ -1,8 +1,10 @@
 // lint_stub.h: a small stand-in for Thrust, shaped like the real library where the analyzer
 // looks (device_reference conversions, normal_iterator<device_ptr<T>>, detail::device_t
 // policies, the CUDA policies of cuda_cub: par_t, par_nosync_t, execute_on_stream), so the lint
-// tests parse the same with and without a CUDA toolkit.
+// tests parse the same with and without a CUDA toolkit. A system header, as the toolkit's Thrust
+// is: its iterator accessors and constructions stay on the host for the analyzer.
 #pragma once
+#pragma GCC system_header
 #include <iosfwd>
 #include <stddef.h>
 
@@ -142,6 +144,8 @@ template <typename T> class device_vector
     typedef device_reference<T> reference;
     typedef detail::normal_iterator<device_ptr<T>> iterator;
     explicit device_vector(size_t n = 0);
+    device_vector(size_t n, const T &value);
+    device_vector &operator=(const device_vector &other);
     reference operator[](size_t i);
     reference front();
     reference back();
@@ -168,6 +172,17 @@ template <typename It>
 typename iterator_traits<It>::value_type reduce(const detail::device_t &policy, It first, It last);
 template <typename It>
 typename iterator_traits<It>::value_type reduce(const detail::host_t &policy, It first, It last);
+template <typename It, typename T, typename Op> T reduce(It first, It last, T init, Op op);
+template <typename It>
+typename iterator_traits<It>::value_type reduce(const cuda_cub::par_nosync_t &policy, It first,
+                                                It last);
+template <typename T> struct minimum {
+    T operator()(const T &a, const T &b) const;
+};
+template <typename Policy, typename It, typename Out, typename Op>
+Out transform(const Policy &policy, It first, It last, Out result, Op op);
+template <typename It, typename Out, typename Op>
+Out transform(It first, It last, Out result, Op op);
 template <typename It, typename T> ptrdiff_t count(It first, It last, const T &value);
 template <typename It, typename Pred> bool any_of(It first, It last, Pred pred);
 template <typename It> bool is_sorted(It first, It last);
