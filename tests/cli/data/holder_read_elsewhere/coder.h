@@ -8,7 +8,7 @@ struct Segment {
 
 struct Coder {
     cudaStream_t st;
-    short *d_coef, *h_coef; // h_coef: pinned
+    short *d_coef, *h_coef;   // h_coef: pinned
     Segment *d_segs, *h_segs; // h_segs: pinned
     int segs, timed, layout;
     size_t count;
