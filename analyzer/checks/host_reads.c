@@ -16,6 +16,16 @@
 /* How many statements after the copy (or its wait) the host's read is looked for. */
 enum { MAX_BETWEEN = 3 };
 
+/* The expression inside 'e' (of kind 'k') that names its storage: the first child of 'x + i',
+ * '&x', '&x[0]', 'x.data()' or 'm.x'; a null cursor for any other kind. */
+static CXCursor inner_storage(CXCursor e, enum CXCursorKind k)
+{
+    if (k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr ||
+        k == CXCursor_BinaryOperator || k == CXCursor_MemberRefExpr || k == CXCursor_CallExpr)
+        return ss_ast_strip(ss_ast_child(e, 0));
+    return clang_getNullCursor();
+}
+
 /* The declaration a copy's destination names: the field of 'm->losses' or 'm.losses', the
  * variable of 'x', '&x', 'x.data()', '&x[0]', 'x + i'; a null cursor when it names none. */
 static CXCursor copied_decl(CXCursor dst)
@@ -31,12 +41,7 @@ static CXCursor copied_decl(CXCursor dst)
             if (k == CXCursor_DeclRefExpr)
                 break;
         }
-        /* 'x + i', '&x', '&x[0]', 'x.data()': the first child names the storage. */
-        if (k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr ||
-            k == CXCursor_BinaryOperator || k == CXCursor_MemberRefExpr || k == CXCursor_CallExpr)
-            e = ss_ast_strip(ss_ast_child(e, 0));
-        else
-            break;
+        e = inner_storage(e, k);
     }
     return clang_getNullCursor();
 }
@@ -59,11 +64,7 @@ static CXCursor holder_of(CXCursor dst)
                 return decl;
             break;
         }
-        if (k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr ||
-            k == CXCursor_BinaryOperator || k == CXCursor_MemberRefExpr || k == CXCursor_CallExpr)
-            e = ss_ast_strip(ss_ast_child(e, 0));
-        else
-            break;
+        e = inner_storage(e, k);
     }
     return clang_getNullCursor();
 }
