@@ -28,7 +28,15 @@ of their own (520, 536), whose kinds the kept calls do not have:
       right after readbacks of a kept pair, and the readback after each query before a
       synchronization of a kept pair: both judged by their kinds without neighbours, which the
       kept calls judged alike (the readbacks SYNC301's, their synchronizations part of them)
-Requires: c1, c5, c6 and c7-c10 give the full run's findings, and nothing unjudged (rule, line, count, blocked ns); c2 gives
+  gpu_memory_cap_4M.sstrace.xz: tests/gpu/light/memory_cap.cu's light run under a 4 MiB cap on
+      an NVIDIA H100 (2026-12-06 04:39 UTC, main 34a9674; 74,954 calls counted): a few of the
+      loop's stream synchronizations (line 37) counted in kinds no kept call had, by their
+      neighbours, right after readbacks of the kept pair at line 36; judged alone (500df65)
+      they were SYNC401s of their own, at 37 and at no line (line 0)
+Requires: c1, c5, c6 and c7-c10 give the full run's findings, and nothing unjudged; the GPU
+trace gives the loop's findings (SYNC301 at 36, SYNC401 at 39), the cleanup's (42, 45, 46) and
+no SYNC401 of a synchronization of its own (37, 0), with one call left unjudged for lacking its
+readback (rule, line, count, blocked ns); c2 gives
 the full run's findings too: SYNC301 at line 533 and no SYNC301 at line 520 (R1 is never joined
 to S4, whose wait is the loop readback's), and no SYNC401 at 536: S4's first call, which would
 lack its readback (R, of a kind kept before the cap), is not judged alone but left unjudged, one
@@ -37,6 +45,7 @@ them, and not joined across a counted call of another kind.
 Exit status: 0 pass, 1 fail, 2 usage error.
 """
 import json
+import lzma
 import os
 import subprocess
 import sys
@@ -52,6 +61,23 @@ def findings(syncscope, trace, out):
     return (sorted((f["ruleId"], f.get("line"), f["evidence"]["count"], f["evidence"]["totalNs"])
                    for f in document["findings"]),
             [d["message"] for d in document["diagnostics"] if "could not be judged" in d["message"]])
+
+
+def gpu_trace(syncscope, data, work):
+    """The GPU run's capped trace (xz), analyzed: the findings and the one call left unjudged."""
+    trace = os.path.join(work, "gpu_memory_cap_4M.sstrace")
+    with lzma.open(os.path.join(data, "gpu_memory_cap_4M.sstrace.xz"), "rb") as packed, \
+            open(trace, "wb") as plain:
+        plain.write(packed.read())
+    found, unjudged = findings(syncscope, trace, os.path.join(work, "gpu_memory_cap_4M.json"))
+    rows = sorted((f[0], f[1], f[2]) for f in found)
+    wanted = [("SYNC301", 36, 39858), ("SYNC301", 42, 1), ("SYNC401", 39, 39980),
+              ("SYNC402", 45, 1), ("SYNC402", 46, 1)]
+    lacking = [m for m in unjudged if "each came right after or before" in m]
+    ok = rows == sorted(wanted) and len(lacking) == 1 and lacking[0].startswith(
+        "1 of those calls (1 kind) could not be judged")
+    print(f"gpu_memory_cap_4M: {rows} {unjudged}: {'ok' if ok else 'FAIL'}")
+    return ok
 
 
 def main(argv):
@@ -75,6 +101,8 @@ def main(argv):
         print(f"{name}: full {full}, capped {capped} {unjudged}: {'ok' if ok else 'FAIL'}")
         if not ok:
             failures.append(name)
+    if not gpu_trace(syncscope, data, work):
+        failures.append("gpu_memory_cap_4M")
     if failures:
         print(f"failed: {' '.join(failures)}")
         return 1
