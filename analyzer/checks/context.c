@@ -211,8 +211,6 @@ static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
     if (note == NULL)
         note = ss_context_idle_words(ctx, rule, loop, at);
     if (note == NULL)
-        note = ss_context_event_once_words(ctx, rule, loop, at);
-    if (note == NULL)
         note = needed_words(ctx, rule, at);
     if (note == NULL)
         note = ss_context_sized_words(ctx, rule, at);
@@ -362,8 +360,6 @@ static void apply_context(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         inherent = ss_context_idle_words(ctx, rule, NULL, at);
     if (inherent == NULL)
         inherent = ss_context_direct_handover_words(ctx, rule, at);
-    if (inherent == NULL && f->severity >= SS_SEV_WARNING)
-        inherent = ss_context_grow_only_here_words(ctx, at);
     if (inherent) {
         f->severity = SS_SEV_NOTE;
         append(f, inherent);

@@ -1,8 +1,7 @@
 /* context_cases.h: the cases that make a finding a note where it would be a warning, one file each
  * concern, for ss_context_apply (context.c): the host needs the value at once or the function
  * hands the data to its caller (inherent.c), or goes through the buffer it copied back
- * (host_reads.c), the copy's stream or the device has nothing queued (idle.c, drained.c), the
- * event waited for is recorded only before the loop (event_once.c), a loop's
+ * (host_reads.c), the copy's stream or the device has nothing queued (idle.c, drained.c), a loop's
  * iterations that cost little: a buffer that only grows, a loop that times itself, a sweep over a
  * constant array of settings, warm-up rounds of a constant count (loop_notes.c), and calls that
  * run on no ordinary run: teardown, dead branches, opt-in switches, functions nothing calls
@@ -401,11 +400,6 @@ void ss_context_rare_apply(ss_check_ctx *ctx, CXCursor at, ss_finding *f, const 
  * loop's chain). */
 char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
-/* loop_notes.c. The same words for a call that no loop of the unit reaches, under a guard of
- * its own function (the branch of a size comparison, an early return while the request fits,
- * a null test): it runs when the buffer grows, or once, whoever calls it. */
-char *ss_context_grow_only_here_words(ss_check_ctx *ctx, CXCursor at);
-
 /* peer_staging.c. "staged: the loop at line 520 only moves data between devices through host
  * memory (...)" for a wait (SYNC401), a synchronous copy (SYNC202) or a copy on the legacy stream
  * (SYNC102) in a loop (the innermost around 'at', in its own function) that switches devices
@@ -414,18 +408,6 @@ char *ss_context_grow_only_here_words(ss_check_ctx *ctx, CXCursor at);
  * one of them: a transfer between devices staged through the host, whose remedy is a peer copy.
  * Malloc'ed, or NULL. */
 char *ss_context_peer_staging_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
-
-/* event_once.c. "the event is recorded only before the loop (line 12): ..." when 'at', a
- * SYNC401 wait for an event (cudaEventSynchronize), waits for a variable that is no parameter
- * or reference, or a member, that the unit names only as an argument of the event API (no copy
- * of the handle, no address given away but to create it); that nothing the loop runs records
- * (itself or in the functions of the unit it calls; for an event other than a local of
- * automatic storage, no call the walk cannot follow: through a pointer, virtual, or of a
- * function defined elsewhere); and that the loop's function records before the loop (itself
- * or in a function it calls): the wait blocks at most once, on the first iteration, and
- * returns at once where the event was waited for after that record, before the loop. */
-char *ss_context_event_once_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,
-                                  CXCursor at);
 
 /* refill.c. "refill: ..." when the call 'at' runs only when a queue has run dry: in the branch
  * of an 'if' whose condition holds only while a container is empty ('q.empty()', 'q.size() ==

@@ -187,20 +187,15 @@ static int only_returns(CXCursor stmt)
     return clang_getCursorKind(stmt) == CXCursor_ReturnStmt;
 }
 
-/* The condition of 'if_stmt' when it has no else and its branch only returns ('if (...)
- * return;'), stripped; else a null cursor. */
-static CXCursor returning_condition(CXCursor if_stmt)
+/* Whether 'if_stmt' is 'if (n <= size) return;' (or 'n < size', 'size >= n', 'size > n'; no
+ * else, no other condition): sets '*stored' to what the larger side names ('size') and
+ * '*request' to the other side ('n'). */
+static int early_return_guard(CXCursor if_stmt, CXCursor *stored, CXCursor *request)
 {
     unsigned n = ss_ast_child_count(if_stmt), c = ss_ast_if_condition(if_stmt);
     if (c + 2 != n || !only_returns(ss_ast_child(if_stmt, c + 1)))
-        return clang_getNullCursor();
-    return ss_ast_strip(ss_ast_child(if_stmt, c));
-}
-
-/* Whether the comparison 'cmp' is 'n <= size' (or 'n < size', 'size >= n', 'size > n'): sets
- * '*stored' to what the larger side names ('size') and '*request' to the other side ('n'). */
-static int fits_comparison(CXCursor cmp, CXCursor *stored, CXCursor *request)
-{
+        return 0;
+    CXCursor cmp = ss_ast_strip(ss_ast_child(if_stmt, c));
     char op[8];
     if (clang_getCursorKind(cmp) != CXCursor_BinaryOperator ||
         ss_ast_binary_op(cmp, op, sizeof op) != 0)
@@ -211,14 +206,6 @@ static int fits_comparison(CXCursor cmp, CXCursor *stored, CXCursor *request)
     *request = ss_ast_child(cmp, less ? 0 : 1);
     *stored = named_decl(ss_ast_child(cmp, less ? 1 : 0));
     return !ss_ast_is_null(*stored);
-}
-
-/* Whether 'if_stmt' is 'if (n <= size) return;' (fits_comparison; no else, no other
- * condition), setting '*stored' and '*request'. */
-static int early_return_guard(CXCursor if_stmt, CXCursor *stored, CXCursor *request)
-{
-    CXCursor cmp = returning_condition(if_stmt);
-    return !ss_ast_is_null(cmp) && fits_comparison(cmp, stored, request);
 }
 
 /* Whether the expression 'value' names a variable or member that 'request' names. */
@@ -323,120 +310,24 @@ static int grows_in_loop(ss_callgraph *graph, CXCursor stmt)
     return w.found;
 }
 
-/* Whether 'if_stmt' is 'if (size == n) return;' (either order), 'size' naming 'stored' and
- * 'n' what 'request' names. */
-static int unchanged_guard(CXCursor if_stmt, CXCursor stored, CXCursor request)
-{
-    CXCursor cmp = returning_condition(if_stmt);
-    char op[8];
-    if (ss_ast_is_null(cmp) || clang_getCursorKind(cmp) != CXCursor_BinaryOperator ||
-        ss_ast_binary_op(cmp, op, sizeof op) != 0 || strcmp(op, "==") != 0)
-        return 0;
-    for (unsigned k = 0; k < 2; k++) {
-        if (clang_equalCursors(named_decl(ss_ast_child(cmp, k)), stored) &&
-            names_request(ss_ast_child(cmp, 1 - k), request))
-            return 1;
-    }
-    return 0;
-}
-
-/* Whether 'prev' and 'if_stmt', statements in a row, are a pair of early returns that together
- * return while the request fits: 'if (size == n) return;' (unchanged_guard), then 'if (size > n
- * && !shrink) return;' (a comparison as fits_comparison takes, and another condition: a
- * smaller request goes on only where that condition fails). Sets '*stored' and '*request'. */
-static int early_return_pair(CXCursor prev, CXCursor if_stmt, CXCursor *stored, CXCursor *request)
-{
-    CXCursor cond = returning_condition(if_stmt);
-    char op[8];
-    if (ss_ast_is_null(prev) || clang_getCursorKind(prev) != CXCursor_IfStmt ||
-        ss_ast_is_null(cond) || clang_getCursorKind(cond) != CXCursor_BinaryOperator ||
-        ss_ast_binary_op(cond, op, sizeof op) != 0 || strcmp(op, "&&") != 0)
-        return 0;
-    for (unsigned k = 0; k < 2; k++) {
-        if (fits_comparison(ss_ast_strip(ss_ast_child(cond, k)), stored, request) &&
-            unchanged_guard(prev, *stored, *request))
-            return 1;
-    }
-    return 0;
-}
-
-/* A call in a template whose callee the arguments leave unresolved ('cudaMalloc(&bigger, n *
- * sizeof(T))', 'T *bigger': an overload set until instantiated) that names a grower. */
-static enum CXChildVisitResult find_dependent_grower(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    if (clang_getCursorKind(c) != CXCursor_CallExpr ||
-        !ss_ast_is_null(clang_getCursorReferenced(c)))
-        return CXChildVisit_Recurse;
-    char *name = ss_scope_callee_name(c);
-    int grows = 0;
-    for (size_t i = 0; name && i < sizeof growers / sizeof growers[0] && !grows; i++)
-        grows = ss_api_name_is(name, growers[i]);
-    free(name);
-    if (grows)
-        *(int *)data = 1;
-    return grows ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
-/* Whether the statement 's' makes a buffer larger: ss_callgraph_calls_named with the growers,
- * or a call of one left unresolved in a template (find_dependent_grower). */
-static int calls_grower(ss_callgraph *graph, CXCursor s)
-{
-    CXCursor first;
-    int grows = 0;
-    if (ss_callgraph_calls_named(graph, s, growers, sizeof growers / sizeof growers[0], &first))
-        return 1;
-    ss_ast_visit_whole(s, clang_getNullCursor(), find_dependent_grower, &grows);
-    return grows;
-}
-
 /* The early return before the statement 'holder' of the function body 'body' ('if (n <= size)
- * return;', or the second of a pair, early_return_pair), or a null cursor. Sets '*stored',
- * '*request' (early_return_guard), '*index' and '*first' (the pair's first return, else a
- * null cursor). */
+ * return;'), or a null cursor. Sets '*stored', '*request' (early_return_guard) and '*index'. */
 static CXCursor find_early_return(CXCursor body, CXCursor holder, CXCursor *stored,
-                                  CXCursor *request, unsigned *index, CXCursor *first)
+                                  CXCursor *request, unsigned *index)
 {
     unsigned n = ss_ast_child_count(body);
-    CXCursor guard = clang_getNullCursor(), prev = guard;
-    *first = guard;
+    CXCursor guard = clang_getNullCursor();
     for (unsigned i = 0; i < n; i++) {
         CXCursor s = ss_ast_child(body, i);
         if (ss_ast_same_node(s, holder))
             return guard;
-        if (ss_ast_is_null(guard) && clang_getCursorKind(s) == CXCursor_IfStmt) {
-            if (early_return_guard(s, stored, request))
-                guard = s;
-            else if (early_return_pair(prev, s, stored, request))
-                guard = s, *first = prev;
-            if (!ss_ast_is_null(guard))
-                *index = i;
+        if (ss_ast_is_null(guard) && clang_getCursorKind(s) == CXCursor_IfStmt &&
+            early_return_guard(s, stored, request)) {
+            guard = s;
+            *index = i;
         }
-        prev = s;
     }
     return clang_getNullCursor();
-}
-
-/* How a note names the early return 'guard' (with the pair's 'first', or a null cursor): "line
- * 22", "lines 14 and 16" ("file.cu:22", "file.cu:14 and file.cu:16" with 'with_file'), and
- * the verb that agrees with it. Malloc'ed. */
-static char *early_return_place(CXCursor guard, CXCursor first, int with_file)
-{
-    if (ss_ast_is_null(first) && !with_file)
-        return ss_xasprintf("line %u returns", ss_scope_line(guard));
-    if (ss_ast_is_null(first)) {
-        char *place = ss_callgraph_place(guard);
-        char *words = ss_xasprintf("%s returns", place);
-        free(place);
-        return words;
-    }
-    if (!with_file)
-        return ss_xasprintf("lines %u and %u return", ss_scope_line(first), ss_scope_line(guard));
-    char *a = ss_callgraph_place(first), *b = ss_callgraph_place(guard);
-    char *words = ss_xasprintf("%s and %s return", a, b);
-    free(a);
-    free(b);
-    return words;
 }
 
 /* "line 22 returns early unless the request exceeds 'size', and the function records the new
@@ -456,17 +347,17 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
     for (long i = 1; i < found; i++)
         if (ss_scope_is_loop(path[i]) || clang_getCursorKind(path[i]) == CXCursor_LambdaExpr)
             return NULL;
-    CXCursor stored, request, paired;
+    CXCursor stored, request;
     unsigned g = 0;
-    CXCursor guard =
-        find_early_return(path[0], found > 1 ? path[1] : at, &stored, &request, &g, &paired);
+    CXCursor guard = find_early_return(path[0], found > 1 ? path[1] : at, &stored, &request, &g);
     if (ss_ast_is_null(guard))
         return NULL;
     int grows = 0;
     unsigned n = ss_ast_child_count(path[0]);
     for (unsigned i = g + 1; i < n; i++) {
-        CXCursor s = ss_ast_child(path[0], i);
-        if (!calls_grower(graph, s))
+        CXCursor s = ss_ast_child(path[0], i), first;
+        if (!ss_callgraph_calls_named(graph, s, growers, sizeof growers / sizeof growers[0],
+                                      &first))
             continue;
         if (!whole_loop && grows_in_loop(graph, s))
             return NULL;
@@ -483,13 +374,11 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
     if (!recorded)
         return NULL;
     CXString name = clang_getCursorSpelling(stored);
-    char *where = early_return_place(guard, paired, with_file);
-    char *words = ss_xasprintf("%s early unless the request exceeds '%s'%s, and the function "
-                               "records the new size",
-                               where, clang_getCString(name),
-                               ss_ast_is_null(paired) ? ""
-                                                      : " or the second's other condition lets a "
-                                                        "smaller one through");
+    char *where =
+        with_file ? ss_callgraph_place(guard) : ss_xasprintf("line %u", ss_scope_line(guard));
+    char *words = ss_xasprintf("%s returns early unless the request exceeds '%s', and the "
+                               "function records the new size",
+                               where, clang_getCString(name));
     free(where);
     clang_disposeString(name);
     return words;
@@ -735,18 +624,6 @@ static char *chain_grow_words(ss_check_ctx *ctx, const ss_loop_context *loop)
                      : ss_xasprintf("grow-only: every call from a loop runs when a buffer grows "
                                     "(%s)",
                                     guard);
-    free(guard);
-    return words;
-}
-
-char *ss_context_grow_only_here_words(ss_check_ctx *ctx, CXCursor at)
-{
-    int lazy = 0;
-    char *guard =
-        grow_guard_words(ss_check_graph(ctx), ss_scope_outer_function(ctx->function), at, 0, &lazy);
-    char *words = guard == NULL ? NULL
-                  : lazy ? ss_xasprintf("lazy: it runs only while the buffer is unset (%s)", guard)
-                         : ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
     free(guard);
     return words;
 }
