@@ -837,7 +837,7 @@ static int has_holder(const waited *wd)
 /* "passes 'c', which holds 'coef', to 'pack()'" when 'stmt' makes a call of the host (as
  * find_host_call: no CUDA API, no device work) given the holder of the one buffer of 'wd'
  * itself (passes_holder), or the object a local holder points into (outer_holder), whose
- * body, where the unit has it, names the buffer; the data not sent back to the device in the
+ * body the unit has and which names the buffer; the data not sent back to the device in the
  * loop around 'at'. Malloc'ed, or NULL. */
 static char *holder_read_words(ss_callgraph *graph, CXCursor function, CXCursor at, CXCursor stmt,
                                const waited *wd)
@@ -853,8 +853,10 @@ static char *holder_read_words(ss_callgraph *graph, CXCursor function, CXCursor 
     }
     if (ss_ast_is_null(w.found))
         return NULL;
+    /* the callee's body must be the unit's and name the buffer: a function of another unit
+     * given the holder may only touch its other members (a frame counter) */
     CXCursor callee = ss_callgraph_callee(graph, w.found);
-    if (!ss_ast_is_null(callee) && !names_decl(ss_ast_body(callee), wd->buffers[0]))
+    if (ss_ast_is_null(callee) || !names_decl(ss_ast_body(callee), wd->buffers[0]))
         return NULL;
     CXCursor named = clang_getCursorReferenced(w.found);
     char *called = !ss_ast_is_null(named) ? ss_qualified_name(named) : NULL;

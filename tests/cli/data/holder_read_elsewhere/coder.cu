@@ -33,3 +33,12 @@ int encode_unread(Coder *c)
     cudaStreamSynchronize(c->st);
     return (int)c->count;
 }
+
+// The host coder: reads the coefficients the wait completed.
+int pack(Coder *c)
+{
+    long sum = 0;
+    for (size_t i = 0; i < c->count; ++i)
+        sum += c->h_coef[i];
+    return sum < 0;
+}

@@ -15,7 +15,7 @@ struct Coder {
     cudaEvent_t stop;
 };
 
-int pack(Coder *c); // reads c->h_coef (a host coder, not in this project's units here)
+int pack(Coder *c); // reads c->h_coef (defined at the end of coder.cu)
 int encode_packed(Coder *c);
 size_t encode_segments(Coder *c);
 int encode_unread(Coder *c);
