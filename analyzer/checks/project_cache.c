@@ -261,6 +261,20 @@ void ss_project_decode_pairs(const cJSON *o, const char *key, ss_project_pair_fn
     }
 }
 
+void ss_project_decode_items(const cJSON *o, const char *key, ss_project_item_fn decode,
+                             ss_project_facts *facts, int *bad)
+{
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(o, key), *item;
+    if (array && !cJSON_IsArray(array))
+        *bad = 1;
+    cJSON_ArrayForEach(item, array)
+    {
+        if (*bad)
+            return;
+        decode(item, facts, bad);
+    }
+}
+
 /* A call of a function of another unit ("crossCalls"). */
 static void add_cross(ss_project_facts *facts, const char *from, const char *to)
 {

@@ -406,6 +406,12 @@ void ss_project_loops_decode(const cJSON *o, ss_project_facts *facts, int *bad);
 typedef void (*ss_project_pair_fn)(ss_project_facts *facts, const char *from, const char *to);
 void ss_project_decode_pairs(const cJSON *o, const char *key, ss_project_pair_fn add,
                              ss_project_facts *facts, int *bad);
+/* What ss_project_decode_items gives each item of the array it reads. */
+typedef void (*ss_project_item_fn)(const cJSON *item, ss_project_facts *facts, int *bad);
+/* Reads the array 'key' of 'o' (absent: none) item by item with 'decode', until '*bad' is set;
+ * sets it when 'key' is not an array (project_cache.c). */
+void ss_project_decode_items(const cJSON *o, const char *key, ss_project_item_fn decode,
+                             ss_project_facts *facts, int *bad);
 
 /* A finding kept aside for the function 'usr' (copied), zeroed, to fill (project_facts.c). */
 ss_finding *ss_project_add_called(ss_project_facts *facts, const char *usr);

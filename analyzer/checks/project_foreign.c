@@ -622,22 +622,19 @@ static void decode_question(const cJSON *item, struct ss_foreign_facts *ff, int 
     }
 }
 
+/* decode_end and decode_question as ss_project_decode_items reads them. */
+static void decode_end_item(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    decode_end(item, foreign_of(facts), bad);
+}
+
+static void decode_question_item(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    decode_question(item, foreign_of(facts), bad);
+}
+
 void ss_project_foreign_decode(const cJSON *o, ss_project_facts *facts, int *bad)
 {
-    const cJSON *ends = cJSON_GetObjectItemCaseSensitive(o, "foreignEnds");
-    const cJSON *questions = cJSON_GetObjectItemCaseSensitive(o, "foreignQuestions"), *item;
-    if ((ends && !cJSON_IsArray(ends)) || (questions && !cJSON_IsArray(questions))) {
-        *bad = 1;
-        return;
-    }
-    cJSON_ArrayForEach(item, ends)
-    {
-        if (!*bad)
-            decode_end(item, foreign_of(facts), bad);
-    }
-    cJSON_ArrayForEach(item, questions)
-    {
-        if (!*bad)
-            decode_question(item, foreign_of(facts), bad);
-    }
+    ss_project_decode_items(o, "foreignEnds", decode_end_item, facts, bad);
+    ss_project_decode_items(o, "foreignQuestions", decode_question_item, facts, bad);
 }

@@ -1079,20 +1079,6 @@ void ss_project_loops_decode(const cJSON *o, ss_project_facts *facts, int *bad)
 {
     ss_project_decode_pairs(o, "reaches", decode_reach, facts, bad);
     ss_project_decode_pairs(o, "overrides", decode_override, facts, bad);
-    const cJSON *calls = cJSON_GetObjectItemCaseSensitive(o, "loopCalls");
-    const cJSON *called = cJSON_GetObjectItemCaseSensitive(o, "calledInLoops"), *item;
-    if ((calls && !cJSON_IsArray(calls)) || (called && !cJSON_IsArray(called))) {
-        *bad = 1;
-        return;
-    }
-    cJSON_ArrayForEach(item, calls)
-    {
-        if (!*bad)
-            decode_loop_call(item, facts, bad);
-    }
-    cJSON_ArrayForEach(item, called)
-    {
-        if (!*bad)
-            decode_called(item, facts, bad);
-    }
+    ss_project_decode_items(o, "loopCalls", decode_loop_call, facts, bad);
+    ss_project_decode_items(o, "calledInLoops", decode_called, facts, bad);
 }
