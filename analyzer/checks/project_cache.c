@@ -261,6 +261,15 @@ void ss_project_decode_pairs(const cJSON *o, const char *key, ss_project_pair_fn
     }
 }
 
+ss_project_facts *ss_project_unit_facts(ss_check_ctx *ctx)
+{
+    if (ctx->streams == NULL)
+        return NULL;
+    if (ctx->streams->facts == NULL)
+        ctx->streams->facts = ss_xcalloc(1, sizeof(ss_project_facts));
+    return ctx->streams->facts;
+}
+
 void ss_project_decode_items(const cJSON *o, const char *key, ss_project_item_fn decode,
                              ss_project_facts *facts, int *bad)
 {

@@ -406,6 +406,9 @@ void ss_project_loops_decode(const cJSON *o, ss_project_facts *facts, int *bad);
 typedef void (*ss_project_pair_fn)(ss_project_facts *facts, const char *from, const char *to);
 void ss_project_decode_pairs(const cJSON *o, const char *key, ss_project_pair_fn add,
                              ss_project_facts *facts, int *bad);
+/* The facts of the unit being analyzed, made on first use; NULL without a project pass
+ * (project_cache.c). */
+ss_project_facts *ss_project_unit_facts(ss_check_ctx *ctx);
 /* What ss_project_decode_items gives each item of the array it reads. */
 typedef void (*ss_project_item_fn)(const cJSON *item, ss_project_facts *facts, int *bad);
 /* Reads the array 'key' of 'o' (absent: none) item by item with 'decode', until '*bad' is set;

@@ -85,16 +85,6 @@ struct ss_foreign_facts {
     int has_kept;
 };
 
-/* The facts of the unit being analyzed, made on first use; NULL without a project pass. */
-static ss_project_facts *unit_facts(ss_check_ctx *ctx)
-{
-    if (ctx->streams == NULL)
-        return NULL;
-    if (ctx->streams->facts == NULL)
-        ctx->streams->facts = ss_xcalloc(1, sizeof(ss_project_facts));
-    return ctx->streams->facts;
-}
-
 static struct ss_foreign_facts *foreign_of(ss_project_facts *facts)
 {
     if (facts->foreign == NULL)
@@ -225,7 +215,7 @@ static void ask_ways(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_foreign
 
 void ss_project_foreign_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
-    ss_project_facts *facts = unit_facts(ctx);
+    ss_project_facts *facts = ss_project_unit_facts(ctx);
     if (facts == NULL)
         return;
     struct ss_foreign_facts *ff = foreign_of(facts);
@@ -252,7 +242,7 @@ void ss_project_foreign_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
 void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *words,
                                 const struct ss_foreign_calls *calls, const char *usr)
 {
-    ss_project_facts *facts = unit_facts(ctx);
+    ss_project_facts *facts = ss_project_unit_facts(ctx);
     struct ss_foreign_facts *ff = facts ? foreign_of(facts) : NULL;
     if (ff == NULL || ff->kept.way_count == MAX_WAYS ||
         (ff->kept.way_count > 0 && (ff->kept.rule != rule || !ss_ast_same_node(ff->kept_at, at))))

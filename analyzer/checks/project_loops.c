@@ -27,16 +27,6 @@ enum {
     MAX_HOPS = 4
 };
 
-/* The facts of the unit being analyzed, made on first use; NULL without a project pass. */
-static ss_project_facts *unit_facts(ss_check_ctx *ctx)
-{
-    if (ctx->streams == NULL)
-        return NULL;
-    if (ctx->streams->facts == NULL)
-        ctx->streams->facts = ss_xcalloc(1, sizeof(ss_project_facts));
-    return ctx->streams->facts;
-}
-
 /* ------------------------------------------------------------------------------------------
  * Virtual calls: a loop's call of a virtual method may run an override that another unit
  * defines. */
@@ -150,7 +140,7 @@ static char *add_overrides(ss_project_facts *facts, CXCursor method, const char 
 static char *virtual_entry(ss_check_ctx *ctx, CXCursor fn, char **base)
 {
     *base = NULL;
-    ss_project_facts *facts = unit_facts(ctx);
+    ss_project_facts *facts = ss_project_unit_facts(ctx);
     if (facts == NULL || !project_virtual(fn) || !clang_isCursorDefinition(fn) ||
         clang_Cursor_isFunctionInlined(fn) || clang_getCursorLinkage(fn) != CXLinkage_External)
         return NULL;
@@ -415,7 +405,7 @@ static void walk_up(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn, CXC
 
 void ss_project_record_loop_call(ss_check_ctx *ctx, CXCursor call)
 {
-    ss_project_facts *facts = unit_facts(ctx);
+    ss_project_facts *facts = ss_project_unit_facts(ctx);
     if (facts == NULL || ss_ast_is_null(ctx->function))
         return;
     /* A call in a lambda is in the loops around the lambda, as for the unit's own functions. */
@@ -611,7 +601,7 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
                     "the device after every kernel belongs behind a debugging switch");
     ctx->loop_elsewhere = 0;
     ctx->result = result;
-    ss_project_facts *facts = unit_facts(ctx);
+    ss_project_facts *facts = ss_project_unit_facts(ctx);
     if (aside.count == 1 && facts) {
         ss_finding *f = ss_project_add_called(facts, usr);
         set_called(facts, start, at->wrapper);
@@ -701,7 +691,7 @@ static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
 
 void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
-    if (unit_facts(ctx) == NULL || ss_ast_is_null(ctx->function) ||
+    if (ss_project_unit_facts(ctx) == NULL || ss_ast_is_null(ctx->function) ||
         clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
         return;
     /* A call of a function the unit only declares, checked as a cudaDeviceSynchronize
