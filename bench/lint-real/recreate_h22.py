@@ -59,10 +59,12 @@ def comd_db(top):
     subprocess.run(["make", "-C", src, *variables, "CC=cc", "CoMD_info.h"], check=True,
                    stdout=subprocess.DEVNULL)
     recreate_h17.make_rows(top, "CoMD-CUDA/src-mpi", variables, COMPILERS)
-    src = os.path.join(top, "dbs", "CoMD-CUDA/src-mpi")
-    dest = os.path.join(top, "dbs", "CoMD-CUDA")
-    shutil.move(os.path.join(src, "compile_commands.json"), os.path.join(dest, "compile_commands.json"))
-    os.rmdir(src)
+    # make_rows writes dbs/CoMD-CUDA/src-mpi/; the database is dbs/CoMD-CUDA (study-projects.txt)
+    dbs = os.path.join(top, "dbs", "CoMD-CUDA")
+    made = os.path.join(dbs, "src-mpi")
+    shutil.move(os.path.join(made, "compile_commands.json"),
+                os.path.join(dbs, "compile_commands.json"))
+    os.rmdir(made)
 
 
 def cupdlpx_db(top):
