@@ -1048,9 +1048,12 @@ static void report_loop_call(ss_result *result, const ss_finding *from, const fo
                                            wait->name, wait->wait)
                             : NULL;
     int inherent = !c->note && !idle && !timed && read;
+    /* A synchronous copy kept aside is a note where nothing else makes it one: what the loop's
+     * host code does with the data (read it next, hand it on) is not seen across units. */
+    int unseen = q->copy && !c->note && !idle && !timed && !inherent && !virtual_way;
     char *more = ss_xasprintf(
         "; it %s on every iteration: '%s()'%s is called%s from the loop at %s, in '%s' "
-        "(another unit)%s%s%s%s%s%s%s%s",
+        "(another unit)%s%s%s%s%s%s%s%s%s",
         virtual_way ? "may run" : "runs", c->callee ? c->callee : "?",
         virtual_way && through ? ", which reaches it through a virtual call,"
         : through              ? ", which reaches it,"
@@ -1061,10 +1064,13 @@ static void report_loop_call(ss_result *result, const ss_finding *from, const fo
                     : "",
         work ? work : "", c->note ? "; " : "", c->note ? c->note : "",
         quiet_words ? quiet_words : "", wait_words ? wait_words : "", inherent ? "; " : "",
-        inherent ? read : "");
+        inherent ? read : "",
+        unseen ? "; a note: whether the loop's host code needs the copied data at once is "
+                 "decided in another unit, which lint does not follow for a copy"
+               : "");
     free(wait_words);
     ss_finding *f = ss_project_add_copy(result, from, more);
-    if (c->note || idle || timed || inherent || virtual_way)
+    if (c->note || idle || timed || inherent || virtual_way || unseen)
         f->severity = SS_SEV_NOTE;
     free(more);
     free(quiet_words);
