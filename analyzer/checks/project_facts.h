@@ -110,6 +110,11 @@ typedef struct ss_loop_call {
     /* A direct call whose loop would be timed were 'usr' to read a clock
      * (ss_context_timed_by_callee). */
     int timed;
+    /* The loop is around a loop call recorded on the same way up, whose loop does no device work
+     * in the unit and gives no reason for a note: only a copy's finding looks at it. */
+    int outer;
+    /* The call at the loop runs on every iteration: no branch between the loop and it. */
+    int every;
 } ss_loop_call;
 
 /* The 'param' of an ss_stream_arg that is a field of a type ('usr' the field's): each write of
@@ -361,6 +366,13 @@ void ss_project_record_loop_call(ss_check_ctx *ctx, CXCursor call);
  * (itself, or up to eight calls down), keeps aside the finding the wait makes on every call of
  * it, its context applied: a warning, or a note where the context gives a reason. */
 void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+
+/* project_loops.c. For a synchronous copy that blocks the host (SYNC202's, 'api' its row) for
+ * which the unit makes no finding (no loop of its function launches kernels, no stream beside
+ * the legacy one): as ss_project_loop_wait, for each function of the unit another unit may
+ * call that reaches it, whether or not it does device work; the project pass reports it only
+ * where the loop that calls the function queues device work. */
+void ss_project_loop_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
 
 /* project_loops.c. The project pass for those findings: each whose function some unit calls in a
  * loop is added to its unit's result, naming that loop (the first, in the run's order, that

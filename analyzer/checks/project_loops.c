@@ -24,7 +24,8 @@ enum {
     MAX_STEPS = 512,
     MAX_ENTRIES = 16,
     MAX_RECORDS = 16,
-    MAX_HOPS = 4
+    MAX_HOPS = 4,
+    MAX_NEST = 4
 };
 
 /* ------------------------------------------------------------------------------------------
@@ -325,9 +326,91 @@ static char *loop_note(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor 
     return note;
 }
 
-/* Records that the loop 'loop' of 'fn' calls, at 'site', what leads to the function 'usr'. */
-static void add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor loop, CXCursor fn,
-                          CXCursor site, const char *usr, int virtual_call)
+/* Whether the node 'path[i]' is a branch that the next node on the path runs on only sometimes:
+ * an arm of an 'if' (not its condition), a 'switch' case, a '?:' arm, the right operand of '&&'
+ * or '||', or a label's statement. */
+static int branch_at(const CXCursor *path, long i, long found, CXCursor site)
+{
+    CXCursor next = i + 1 < found ? path[i + 1] : site;
+    char op[4];
+    switch (clang_getCursorKind(path[i])) {
+    case CXCursor_IfStmt:
+        return !ss_ast_same_node(ss_ast_child(path[i], 0), next);
+    case CXCursor_ConditionalOperator:
+    case CXCursor_BinaryOperator:
+    case CXCursor_SwitchStmt:
+        if (clang_getCursorKind(path[i]) == CXCursor_BinaryOperator &&
+            (ss_ast_binary_op(path[i], op, sizeof op) != 0 ||
+             (strcmp(op, "&&") != 0 && strcmp(op, "||") != 0)))
+            return 0;
+        return !ss_ast_same_node(ss_ast_child(path[i], 0), next);
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt:
+    case CXCursor_LabelStmt:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whether the condition 'cond' tests a flag: a variable, field or member of type bool, perhaps
+ * negated, or joined by '&&' or '||' with anything ('if (rates_changed)', 'if (!g.isSource)'). */
+static int flag_test(CXCursor cond)
+{
+    cond = ss_ast_strip(cond);
+    enum CXCursorKind k = clang_getCursorKind(cond);
+    char op[4];
+    if (k == CXCursor_UnaryOperator && ss_ast_written_as(cond, "!"))
+        return flag_test(ss_ast_child(cond, 0));
+    if (k == CXCursor_BinaryOperator && ss_ast_binary_op(cond, op, sizeof op) == 0 &&
+        (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0))
+        return flag_test(ss_ast_child(cond, 0)) || flag_test(ss_ast_child(cond, 1));
+    return (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
+           clang_getCanonicalType(clang_getCursorType(cond)).kind == CXType_Bool;
+}
+
+/* Whether the call 'site' in 'fn' lies in a branch on a flag (branch_at, flag_test): what the
+ * program sets once in a while ('if (spike_rates_changed)') or by configuration. */
+static int behind_flag(CXCursor fn, CXCursor site)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(ss_scope_outer_function(fn), site, path);
+    int flagged = 0;
+    for (long i = 0; i < found && !flagged; i++) {
+        enum CXCursorKind k = clang_getCursorKind(path[i]);
+        flagged = (k == CXCursor_IfStmt || k == CXCursor_ConditionalOperator ||
+                   k == CXCursor_BinaryOperator) &&
+                  branch_at(path, i, found, site) && flag_test(ss_ast_child(path[i], 0));
+    }
+    free(path);
+    return flagged;
+}
+
+/* Whether the call 'site' in 'fn' runs on every iteration of the loop 'loop' around it: no
+ * branch between the two (branch_at). */
+static int every_iteration(CXCursor fn, CXCursor loop, CXCursor site)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(ss_scope_outer_function(fn), site, path);
+    int in = 0, every = found > 0;
+    for (long i = 0; i < found && every; i++) {
+        if (in && branch_at(path, i, found, site))
+            every = 0;
+        in |= ss_ast_same_node(path[i], loop);
+    }
+    free(path);
+    return every && in;
+}
+
+/* How a way up the call graph went (walk_up): past a loop (WAY_OUTER), through a call in a
+ * branch on a flag (WAY_FLAGGED, behind_flag). */
+enum { WAY_OUTER = 1, WAY_FLAGGED = 2 };
+
+/* Records that the loop 'loop' of 'fn' calls, at 'site', what leads to the function 'usr'
+ * ('way': how the way up came there, WAY_*). Returns whether the loop does no device work in
+ * the unit and gives no reason for a note (the way up goes on). */
+static int add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor loop, CXCursor fn,
+                         CXCursor site, const char *usr, int virtual_call, int way)
 {
     ss_loop_context lc;
     memset(&lc, 0, sizeof lc);
@@ -343,6 +426,8 @@ static void add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor l
     memset(c, 0, sizeof *c);
     c->usr = ss_xstrdup(usr);
     c->virtual_call = virtual_call;
+    c->outer = (way & WAY_OUTER) != 0;
+    c->every = !(way & WAY_FLAGGED) && every_iteration(fn, loop, site);
     c->callee = ss_qualified_name(clang_getCursorReferenced(site));
     c->place = ss_callgraph_place(loop);
     c->caller = ss_qualified_name(lc.function);
@@ -361,6 +446,7 @@ static void add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor l
         c->timed = ss_context_timed_by_callee(&at_loop, loop, usr);
     }
     free(called);
+    return !c->enqueues && c->note == NULL;
 }
 
 /* Records that 'from' (a function another unit may call) reaches 'to' (one the unit only
@@ -374,29 +460,38 @@ static void add_reach(ss_project_facts *facts, char *from, const char *to)
 }
 
 /* From the call 'site' in 'fn', which leads to the function 'usr' the unit only declares, up the
- * unit's call graph: a loop around it is a loop call (and ends the way up there); a function
- * another unit may call reaches 'usr'. 'budget' bounds what is recorded and what is visited. */
+ * unit's call graph: a loop around it is a loop call, and ends the way up there unless it does
+ * no device work in the unit and gives no reason for a note (the loops around it are then outer
+ * loop calls, up to MAX_NEST in a function); a function another unit may call reaches 'usr'
+ * (not once past a loop). 'budget' bounds what is recorded and what is visited; 'way' says how
+ * the way up came to 'site' (WAY_*). */
 static void walk_up(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn, CXCursor site,
-                    const char *usr, int virtual_call, int depth, int *budget)
+                    const char *usr, int virtual_call, int depth, int *budget, int way)
 {
     if (*budget <= 0 || --budget[1] <= 0)
         return;
-    CXCursor loop = ss_scope_enclosing_loop(fn, site);
-    if (!ss_ast_is_null(loop)) {
-        add_loop_call(ctx, facts, loop, fn, site, usr, virtual_call);
-        --*budget;
-        return;
+    CXCursor loops[MAX_NEST];
+    size_t nest = ss_scope_enclosing_loops(fn, site, loops, MAX_NEST);
+    for (size_t i = 0; i < nest; i++, way |= WAY_OUTER) {
+        int on = add_loop_call(ctx, facts, loops[i], fn, site, usr, virtual_call, way);
+        if (--*budget <= 0 || !on || i + 1 == MAX_NEST)
+            return;
     }
+    if (behind_flag(fn, site))
+        way |= WAY_FLAGGED;
     CXCursor top = ss_scope_outer_function(fn);
-    char *from = ss_project_stream_param_usr(top);
+    char *from = way & WAY_OUTER ? NULL : ss_project_stream_param_usr(top);
     if (from) {
         add_reach(facts, from, usr);
         --*budget;
     }
     CXCursor *calls, *callers;
     long n = depth < MAX_UP ? callers_of(ctx, top, &calls, &callers) : 0;
+    /* A call of the function by itself leads to the same callers: only its loops count. */
     for (long i = 0; i < n; i++)
-        walk_up(ctx, facts, callers[i], calls[i], usr, virtual_call, depth + 1, budget);
+        walk_up(ctx, facts, callers[i], calls[i], usr, virtual_call,
+                clang_equalCursors(ss_scope_outer_function(callers[i]), top) ? MAX_UP : depth + 1,
+                budget, way);
     if (n > 0) {
         free(calls);
         free(callers);
@@ -415,7 +510,7 @@ void ss_project_record_loop_call(ss_check_ctx *ctx, CXCursor call)
         usr = virtual_callee(call, ctx->function, &virtual_call);
     int budget[2] = {MAX_RECORDS, MAX_STEPS}; /* records, functions visited */
     if (usr)
-        walk_up(ctx, facts, ctx->function, call, usr, virtual_call, 0, budget);
+        walk_up(ctx, facts, ctx->function, call, usr, virtual_call, 0, budget, 0);
     free(usr);
 }
 
@@ -564,14 +659,42 @@ static int last_work(ss_check_ctx *ctx, CXCursor fn, CXCursor node, CXCursor ent
 
 /* Where the wait is, what it is and who reaches it: the call 'call', of 'api' (or of the
  * function of another unit 'wrapper', a USR, under that row's name) in the function 'fn'; the
- * parameters of 'fn' its kernel writes through, and words for them (ss_project_output_params). */
+ * parameters of 'fn' its kernel writes through, and words for them (ss_project_output_params);
+ * the rule: SYNC401 for a wait, SYNC202 for a synchronous copy. */
 typedef struct wait_site {
     CXCursor call, fn;
     const ss_api *api;
     const char *wrapper;
     unsigned outputs;
     const char *output_words;
+    ss_rule_id rule;
 } wait_site;
+
+/* The message of the finding the wait or copy 'at' makes on every call of 'entry' ('chain': how
+ * the wait's function is reached from it; 'base': the method it overrides, or NULL). */
+static char *aside_message(const wait_site *at, CXCursor entry, const char *chain, const char *base)
+{
+    char *name = ss_qualified_name(entry);
+    char *overrides = base ? ss_xasprintf(" (an override of '%s()')", base) : NULL;
+    char *message;
+    if (at->rule == SS_RULE_SYNC_COPY_IN_PIPELINE) {
+        message = ss_xasprintf("synchronous copy '%s' in %s blocks the host on every call of "
+                               "'%s()'%s until the device has finished the work queued before "
+                               "it: copies and kernels never overlap",
+                               at->api->name, chain, name ? name : "?", overrides ? overrides : "");
+    } else {
+        char *work = work_words(entry);
+        message =
+            ss_xasprintf("'%s' in %s blocks the host on every call of '%s()'%s, which "
+                         "also enqueues device work (%s): the GPU drains and idles while "
+                         "the host catches up",
+                         at->api->name, chain, name ? name : "?", overrides ? overrides : "", work);
+        free(work);
+    }
+    free(overrides);
+    free(name);
+    return message;
+}
 
 /* Keeps aside, for the function 'entry' (its USR 'usr') that another unit may call, the
  * finding the wait 'at' makes on every call of it ('chain': how the wait's function is
@@ -580,25 +703,20 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
                        const char *usr, int start, const char *base)
 {
     CXCursor call = at->call;
-    const ss_api *api = at->api;
-    char *name = ss_qualified_name(entry);
-    char *work = work_words(entry);
-    char *overrides = base ? ss_xasprintf(" (an override of '%s()')", base) : NULL;
-    char *message =
-        ss_xasprintf("'%s' in %s blocks the host on every call of '%s()'%s, which "
-                     "also enqueues device work (%s): the GPU drains and idles while "
-                     "the host catches up",
-                     api->name, chain, name ? name : "?", overrides ? overrides : "", work);
-    free(overrides);
+    int copy = at->rule == SS_RULE_SYNC_COPY_IN_PIPELINE;
+    char *message = aside_message(at, entry, chain, base);
     ss_result aside;
     ss_result_init(&aside, SS_RESULT_LINT);
     ss_result *result = ctx->result;
     ctx->result = &aside;
     ctx->loop_elsewhere = 1;
-    ss_check_report(ctx, SS_RULE_SYNC_IN_LOOP, call, message,
-                    "synchronize once after the loop that calls it, or let the next step wait "
-                    "on the device (cudaEventRecord + cudaStreamWaitEvent); a check that drains "
-                    "the device after every kernel belongs behind a debugging switch");
+    ss_check_report(ctx, at->rule, call, message,
+                    copy ? "use the Async variant on the pipeline's stream, with pinned host "
+                           "memory, and synchronize only where the result is needed"
+                         : "synchronize once after the loop that calls it, or let the next step "
+                           "wait on the device (cudaEventRecord + cudaStreamWaitEvent); a check "
+                           "that drains the device after every kernel belongs behind a "
+                           "debugging switch");
     ctx->loop_elsewhere = 0;
     ctx->result = result;
     ss_project_facts *facts = ss_project_unit_facts(ctx);
@@ -611,7 +729,7 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
                     own && at->output_words ? ss_xstrdup(at->output_words) : NULL);
         /* A timer's wait that more device work of the same call follows (a stage's timer
          * between launches) drains the device within the iteration: no measurement's note. */
-        set_clock(facts, last_work(ctx, at->fn, call, entry, MAX_UP) == 1
+        set_clock(facts, !copy && last_work(ctx, at->fn, call, entry, MAX_UP) == 1
                              ? ss_context_clock_words(ctx, entry)
                              : NULL);
         *f = aside.findings[0];
@@ -619,8 +737,6 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
     }
     ss_result_free(&aside);
     free(message);
-    free(work);
-    free(name);
 }
 
 /* A function on the way up from a wait: how the wait's function is reached from it. */
@@ -659,13 +775,16 @@ static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
     add_way(ways, &count, fn, chain, 0);
     for (size_t w = 0; w < count && kept < MAX_ENTRIES; w++) {
         char *usr = ss_project_stream_param_usr(ways[w].fn), *base = NULL;
-        int works = ss_callgraph_does_work(graph, ways[w].fn, SS_SCOPE_ENQUEUES);
+        /* A copy waits for what the loop queues: the pass asks that of the loop. */
+        int works = at->rule == SS_RULE_SYNC_COPY_IN_PIPELINE ||
+                    ss_callgraph_does_work(graph, ways[w].fn, SS_SCOPE_ENQUEUES);
         if (usr == NULL && works)
             usr = virtual_entry(ctx, ways[w].fn, &base);
         if (usr && works) {
             keep_aside(ctx, at, ways[w].fn, ways[w].chain, usr,
-                       w == 0 ? start_of(graph, fn, at->call, at->api, at->wrapper != NULL)
-                              : SS_START_NONE,
+                       w == 0 && at->rule == SS_RULE_SYNC_IN_LOOP
+                           ? start_of(graph, fn, at->call, at->api, at->wrapper != NULL)
+                           : SS_START_NONE,
                        base);
             kept++;
         }
@@ -702,7 +821,8 @@ void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         direct || api->klass != SS_CLASS_DEVICE_SYNC ? NULL : ss_project_declared_only(call);
     if (!direct && wrapper == NULL)
         return;
-    wait_site at = {call, ss_scope_outer_function(ctx->function), api, wrapper, 0, NULL};
+    wait_site at = {
+        call, ss_scope_outer_function(ctx->function), api, wrapper, 0, NULL, SS_RULE_SYNC_IN_LOOP};
     char *output_words = NULL;
     if (direct)
         at.outputs = ss_project_output_params(ctx, at.fn, call, api, &output_words);
@@ -712,6 +832,18 @@ void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     free(name);
     free(wrapper);
     free(output_words);
+}
+
+void ss_project_loop_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    if (ss_project_unit_facts(ctx) == NULL || ss_ast_is_null(ctx->function) ||
+        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return;
+    wait_site at = {call, ss_scope_outer_function(ctx->function), api, NULL, 0,
+                    NULL, SS_RULE_SYNC_COPY_IN_PIPELINE};
+    char *name = ss_qualified_name(at.fn);
+    find_entries(ctx, &at, ss_xasprintf("'%s()'", name ? name : "?"));
+    free(name);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -735,6 +867,7 @@ typedef struct loop_call_query {
     const char *usr;
     int start;
     const char *clock; /* where the function reads a clock, or NULL (called_clocks) */
+    int copy;          /* a synchronous copy's finding (SYNC202): its loop must queue work */
 } loop_call_query;
 
 /* Whether the loop call 'c' is timed by the function it calls ('q->usr', which reads a clock):
@@ -755,7 +888,60 @@ static int quiet(const ss_loop_call *c, const loop_call_query *q)
 typedef struct found_call {
     const ss_loop_call *c;
     int virtual_way;
+    size_t unit; /* the unit of 'c' */
 } found_call;
+
+/* Whether a unit of the run defines the function 'usr' and it does device work there, or through
+ * a function of another unit that it calls or reaches ('crosses', 'reaches'; up to MAX_HOPS
+ * units; not taken to work past that). */
+static int works_in_run(ss_project_facts *const *facts, size_t count, const char *usr, int depth)
+{
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->working_count; i++) {
+            if (strcmp(facts[u]->working[i], usr) == 0)
+                return 1;
+        }
+    }
+    for (size_t u = 0; u < count && depth < MAX_HOPS; u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->cross_count; i++) {
+            if (strcmp(facts[u]->crosses[i].from, usr) == 0 &&
+                works_in_run(facts, count, facts[u]->crosses[i].to, depth + 1))
+                return 1;
+        }
+        for (size_t i = 0; facts[u] && i < facts[u]->reach_count; i++) {
+            if (strcmp(facts[u]->reaches[i].from, usr) == 0 &&
+                strcmp(facts[u]->reaches[i].to, usr) != 0 &&
+                works_in_run(facts, count, facts[u]->reaches[i].to, depth + 1))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the loop of the loop call 'c' (of the unit 'u') queues device work: in its unit, or
+ * through a call (a loop call of the same loop, not virtual) of a function of another unit that
+ * does ('*via' that loop call; NULL for work in the unit). */
+static int loop_works(ss_project_facts *const *facts, size_t count, size_t u, const ss_loop_call *c,
+                      const ss_loop_call **via)
+{
+    *via = NULL;
+    if (c->enqueues)
+        return 1;
+    /* A call the loop makes itself first (the message names it), then one on the way to it. */
+    for (int direct = 1; direct >= 0; direct--) {
+        for (size_t i = 0; i < facts[u]->loop_call_count; i++) {
+            const ss_loop_call *s = &facts[u]->loop_calls[i];
+            if (s->direct == direct && !s->virtual_call && strcmp(s->place, c->place) == 0 &&
+                (s->caller && c->caller ? strcmp(s->caller, c->caller) == 0
+                                        : s->caller == c->caller) &&
+                works_in_run(facts, count, s->usr, 0)) {
+                *via = s;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
 
 /* Whether the loop call 'c', found by a way through a virtual call or not, would make the
  * finding a note. */
@@ -776,14 +962,15 @@ static void find_loop_call(ss_project_facts *const *facts, size_t count, const c
 {
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && u != skip && i < facts[u]->loop_call_count; i++) {
-            const ss_loop_call *c = &facts[u]->loop_calls[i];
-            /* Through an override, only a call that dispatches runs it. */
-            if (virtual_way && !c->virtual_call)
+            const ss_loop_call *c = &facts[u]->loop_calls[i], *via;
+            /* Through an override, only a call that dispatches runs it. A loop around a quiet
+             * loop counts for a copy only, and a copy only in a loop that queues work. */
+            if ((virtual_way && !c->virtual_call) || strcmp(c->usr, usr) != 0 ||
+                (q->copy ? !c->every || !loop_works(facts, count, u, c, &via) : c->outer))
                 continue;
-            if (strcmp(c->usr, usr) == 0 &&
-                (better->c == NULL ||
-                 (noted(better->c, better->virtual_way, q) && !noted(c, virtual_way, q))))
-                *better = (found_call){c, virtual_way};
+            if (better->c == NULL ||
+                (noted(better->c, better->virtual_way, q) && !noted(c, virtual_way, q)))
+                *better = (found_call){c, virtual_way, u};
         }
     }
     for (size_t u = 0; u < count && depth < MAX_HOPS &&
@@ -819,11 +1006,31 @@ static char *idle_words(const ss_loop_call *c, const char *name, int start)
                         c->idle_line, name ? name : "?");
 }
 
+/* "; the loop queues device work through 'step()' (another unit)" for a copy's loop call
+ * 'found' (loop_works), or NULL for a wait's. Malloc'ed. */
+static char *loop_work_words(ss_project_facts *const *facts, size_t count, const found_call *found,
+                             const loop_call_query *q)
+{
+    const ss_loop_call *via;
+    if (!q->copy || !loop_works(facts, count, found->unit, found->c, &via))
+        return NULL;
+    if (via == NULL)
+        return ss_xstrdup("; the loop queues device work in its own unit");
+    const char *name = via->callee ? via->callee : "?";
+    return via->direct ? ss_xasprintf("; the loop queues device work through '%s()' (another "
+                                      "unit)",
+                                      name)
+                       : ss_xasprintf("; the loop queues device work through '%s()', which "
+                                      "reaches a function of another unit that does",
+                                      name);
+}
+
 /* The finding made of 'from' (kept aside for 'q') where the loop call 'c' runs it, into
  * 'result'; 'wait': the summary of the function of another unit that its wait is a call of, or
- * NULL. */
+ * NULL; 'work': loop_work_words. */
 static void report_loop_call(ss_result *result, const ss_finding *from, const found_call *found,
-                             const loop_call_query *q, const ss_device_wait *wait, const char *read)
+                             const loop_call_query *q, const ss_device_wait *wait, const char *read,
+                             const char *work)
 {
     const ss_loop_call *c = found->c;
     int virtual_way = found->virtual_way || c->virtual_call;
@@ -841,9 +1048,12 @@ static void report_loop_call(ss_result *result, const ss_finding *from, const fo
                                            wait->name, wait->wait)
                             : NULL;
     int inherent = !c->note && !idle && !timed && read;
+    /* A synchronous copy kept aside is a note where nothing else makes it one: what the loop's
+     * host code does with the data (read it next, hand it on) is not seen across units. */
+    int unseen = q->copy && !c->note && !idle && !timed && !inherent && !virtual_way;
     char *more = ss_xasprintf(
         "; it %s on every iteration: '%s()'%s is called%s from the loop at %s, in '%s' "
-        "(another unit)%s%s%s%s%s%s%s",
+        "(another unit)%s%s%s%s%s%s%s%s%s",
         virtual_way ? "may run" : "runs", c->callee ? c->callee : "?",
         virtual_way && through ? ", which reaches it through a virtual call,"
         : through              ? ", which reaches it,"
@@ -852,11 +1062,15 @@ static void report_loop_call(ss_result *result, const ss_finding *from, const fo
         virtual_way ? "; virtual: which override the call runs is decided at run time, "
                       "by the class of the object"
                     : "",
-        c->note ? "; " : "", c->note ? c->note : "", quiet_words ? quiet_words : "",
-        wait_words ? wait_words : "", inherent ? "; " : "", inherent ? read : "");
+        work ? work : "", c->note ? "; " : "", c->note ? c->note : "",
+        quiet_words ? quiet_words : "", wait_words ? wait_words : "", inherent ? "; " : "",
+        inherent ? read : "",
+        unseen ? "; a note: whether the loop's host code needs the copied data at once is "
+                 "decided in another unit, which lint does not follow for a copy"
+               : "");
     free(wait_words);
     ss_finding *f = ss_project_add_copy(result, from, more);
-    if (c->note || idle || timed || inherent || virtual_way)
+    if (c->note || idle || timed || inherent || virtual_way || unseen)
         f->severity = SS_SEV_NOTE;
     free(more);
     free(quiet_words);
@@ -868,11 +1082,12 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
     for (size_t u = 0; u < count; u++) {
         const ss_result *called = facts[u] && results[u] ? facts[u]->called : NULL;
         for (size_t i = 0; called && i < called->count; i++) {
-            found_call found = {NULL, 0};
+            found_call found = {NULL, 0, 0};
             loop_call_query q = {facts[u]->called_usrs[i],
                                  facts[u]->called_starts ? facts[u]->called_starts[i]
                                                          : SS_START_NONE,
-                                 facts[u]->called_clocks ? facts[u]->called_clocks[i] : NULL};
+                                 facts[u]->called_clocks ? facts[u]->called_clocks[i] : NULL,
+                                 called->findings[i].rule == SS_RULE_SYNC_COPY_IN_PIPELINE};
             /* A call of another unit's function counts where a unit of the run summarized it
              * as a wait for the whole device that does nothing else on the device: a wrapper
              * that queues work first is no wait at its start (the note "idle" would be false)
@@ -885,14 +1100,16 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
             find_loop_call(facts, count, q.usr, 0, &q, &found, (size_t)-1, 0);
             /* A loop that does device work itself reports a call of a function that waits
              * for the whole device at the call (apply_waits): one finding for one wait. */
-            if (found.c == NULL ||
-                (found.c->enqueues && ss_project_device_wait(facts, count, found.c->usr)))
+            if (found.c == NULL || (!q.copy && found.c->enqueues &&
+                                    ss_project_device_wait(facts, count, found.c->usr)))
                 continue;
             unsigned outputs = facts[u]->called_outputs ? facts[u]->called_outputs[i] : 0;
             char *read = outputs ? ss_project_outputs_read(facts, count, q.usr, outputs,
                                                            facts[u]->called_output_words[i], scope)
                                  : NULL;
-            report_loop_call(results[u], &called->findings[i], &found, &q, wait, read);
+            char *work = loop_work_words(facts, count, &found, &q);
+            report_loop_call(results[u], &called->findings[i], &found, &q, wait, read, work);
+            free(work);
             free(read);
         }
     }
@@ -958,6 +1175,8 @@ void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
         cJSON_AddBoolToObject(item, "direct", c->direct);
         cJSON_AddBoolToObject(item, "virtual", c->virtual_call);
         cJSON_AddBoolToObject(item, "timed", c->timed);
+        cJSON_AddBoolToObject(item, "outer", c->outer);
+        cJSON_AddBoolToObject(item, "every", c->every);
         cJSON_AddBoolToObject(item, "idleDevice", c->idle_device);
         cJSON_AddNumberToObject(item, "siteLine", c->site_line);
         cJSON_AddNumberToObject(item, "idleLine", c->idle_line);
@@ -1025,6 +1244,8 @@ static void decode_loop_call(const cJSON *item, ss_project_facts *facts, int *ba
     c->direct = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "direct"));
     c->virtual_call = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "virtual"));
     c->timed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "timed"));
+    c->outer = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "outer"));
+    c->every = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "every"));
     c->idle_device = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "idleDevice"));
     c->site_line = number(item, "siteLine", 0);
     c->idle_line = number(item, "idleLine", 0);

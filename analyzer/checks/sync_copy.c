@@ -6,6 +6,7 @@
 #include "common.h"
 #include "dataflow.h"
 #include "log.h"
+#include "project_facts.h"
 #include "scope.h"
 
 #include <stdlib.h>
@@ -53,8 +54,12 @@ void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         return;
     char *target = NULL;
     ss_pipeline pipe = {0};
-    if (!blocks_host(ctx, call, api, &target) || ss_check_is_readback(ctx, call, api) ||
-        !ss_check_pipeline(ctx, call, &pipe)) {
+    int blocks = blocks_host(ctx, call, api, &target);
+    if (!blocks || ss_check_is_readback(ctx, call, api) || !ss_check_pipeline(ctx, call, &pipe)) {
+        /* No pipeline here: a loop of another unit may call a function that reaches the copy. */
+        if (blocks && api->klass == SS_CLASS_COPY && ss_ast_is_null(pipe.loop) &&
+            ss_ast_is_null(pipe.stream) && !ss_check_is_readback(ctx, call, api))
+            ss_project_loop_copy(ctx, call, api);
         free(target);
         ss_pipeline_free(&pipe);
         return;
