@@ -1020,6 +1020,99 @@ static int changes_named(CXCursor c, const named_walk *named)
     return w.found;
 }
 
+/* How a loop changes the variables of a remainder's dividend: 'stepped', changes one way ('++',
+ * '--', '+=', '-='); 'other', any other change (an assignment, another compound assignment, its
+ * address taken, a call given it by reference: a reset, or a value that may stay). */
+typedef struct step_walk {
+    const named_walk *named;
+    int stepped, other;
+} step_walk;
+
+static enum CXChildVisitResult find_step(CXCursor c, CXCursor parent, CXClientData data)
+{
+    step_walk *w = data;
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8];
+    if (k == CXCursor_CompoundAssignOperator &&
+        is_named(w->named, named_decl(ss_ast_child(c, 0)))) {
+        int one_way = ss_ast_binary_op(c, op, sizeof op) == 0 &&
+                      (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0);
+        w->stepped += one_way;
+        w->other += !one_way;
+    } else if (k == CXCursor_UnaryOperator && is_named(w->named, named_decl(ss_ast_child(c, 0)))) {
+        char *text = ss_expr_text(c);
+        size_t len = text ? strlen(text) : 0;
+        int one_way =
+            len >= 2 && (strncmp(text, "++", 2) == 0 || strncmp(text, "--", 2) == 0 ||
+                         strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0);
+        int other = len == 0 || text[0] == '&';
+        free(text);
+        w->stepped += one_way;
+        w->other += other && !one_way;
+    } else {
+        named_walk one = *w->named;
+        change_walk change = {&one, 0};
+        find_change(c, c, &change);
+        w->other += change.found && k != CXCursor_UnaryOperator;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The body of a loop: the first child of a 'do', the last of the others. */
+static CXCursor loop_body(CXCursor loop)
+{
+    unsigned n = ss_ast_child_count(loop);
+    if (n == 0)
+        return clang_getNullCursor();
+    return ss_ast_child(loop, clang_getCursorKind(loop) == CXCursor_DoStmt ? 0 : n - 1);
+}
+
+/* Whether the remainder test 'test' can hold periodically in 'loop': its dividend reads
+ * variables (or members) and calls nothing, none declared in the loop's body, and the loop
+ * changes them, each change a step one way (the for's own start left out where it is told
+ * apart: a declaration, or all four parts written); its divisor reads nothing the loop changes.
+ * A remainder of a value the loop does not change holds on every iteration or on none ('seed %
+ * 8 == 0'); one of a value the loop sets again ('j' of an inner 'for (j = 0; ...)', a local of
+ * the body) holds on a pass of every iteration; a divisor the loop changes may become 1. */
+static int remainder_moves(CXCursor test, CXCursor loop)
+{
+    CXCursor modulo = clang_getNullCursor();
+    for (unsigned i = 0; i < ss_ast_child_count(test) && ss_ast_is_null(modulo); i++) {
+        if (is_modulo(ss_ast_child(test, i)))
+            modulo = ss_ast_strip(ss_ast_child(test, i));
+    }
+    named_walk dividend = {{clang_getNullCursor()}, 0, 0, 0};
+    named_walk divisor = {{clang_getNullCursor()}, 0, 0, 0};
+    if (ss_ast_is_null(modulo))
+        return 0;
+    clang_visitChildren(ss_ast_child(modulo, 0), find_named, &dividend);
+    find_named(ss_ast_child(modulo, 0), modulo, &dividend);
+    clang_visitChildren(ss_ast_child(modulo, 1), find_named, &divisor);
+    find_named(ss_ast_child(modulo, 1), modulo, &divisor);
+    if (dividend.count == 0 || dividend.calls || dividend.overflow || divisor.overflow ||
+        changes_named(loop, &divisor))
+        return 0;
+    unsigned begin, end;
+    ss_ast_range(loop_body(loop), &begin, &end);
+    for (size_t i = 0; i < dividend.count; i++) {
+        unsigned at = ss_ast_offset(dividend.decls[i]);
+        if (at >= begin && at < end)
+            return 0;
+    }
+    step_walk w = {&dividend, 0, 0};
+    unsigned n = ss_ast_child_count(loop), first = 0;
+    if (clang_getCursorKind(loop) == CXCursor_ForStmt &&
+        (n == 4 || (n > 1 && clang_getCursorKind(ss_ast_child(loop, 0)) == CXCursor_DeclStmt)))
+        first = 1;
+    for (unsigned i = first; i < n; i++) {
+        CXCursor part = ss_ast_child(loop, i);
+        find_step(part, loop, &w);
+        clang_visitChildren(part, find_step, &w);
+    }
+    return w.stepped > 0 && w.other == 0;
+}
+
 /* Whether the step 'part' of a 'for' moves its variable one way only: '++' or '--' (either
  * side), '+=' or '-='. Not '^= 1' (a ping-pong index that is 0 on every other pass) nor
  * '%=', '*=', '<<=' (which may come back to a value, or stay on it). */
@@ -1138,7 +1231,7 @@ static int local_holds(CXCursor use, CXCursor loop, int hops)
 static int holds(CXCursor e, CXCursor loop, int hops, period_why *why)
 {
     e = ss_ast_strip(e);
-    if (is_remainder_test(e)) {
+    if (is_remainder_test(e) && remainder_moves(e, loop)) {
         if (why)
             why->test = e;
         return HOLDS_PERIODICALLY;
@@ -1716,15 +1809,6 @@ static int surely(ss_check_ctx *ctx, CXCursor function, CXCursor body, sure_kind
         ss_ast_visit_whole(body, body, find_sure, &w);
     *found = w.found;
     return !ss_ast_is_null(w.found);
-}
-
-/* The body of a loop: the first child of a 'do', the last of the others. */
-static CXCursor loop_body(CXCursor loop)
-{
-    unsigned n = ss_ast_child_count(loop);
-    if (n == 0)
-        return clang_getNullCursor();
-    return ss_ast_child(loop, clang_getCursorKind(loop) == CXCursor_DoStmt ? 0 : n - 1);
 }
 
 /* The size of a 'std::array<T, N>' (N: its bytes over its element's), or -1 for any other
