@@ -1020,6 +1020,23 @@ static int changes_named(CXCursor c, const named_walk *named)
     return w.found;
 }
 
+/* Whether the step 'part' of a 'for' moves its variable one way only: '++' or '--' (either
+ * side), '+=' or '-='. Not '^= 1' (a ping-pong index that is 0 on every other pass) nor
+ * '%=', '*=', '<<=' (which may come back to a value, or stay on it). */
+static int steps_one_way(CXCursor part)
+{
+    char op[8];
+    if (clang_getCursorKind(part) == CXCursor_CompoundAssignOperator)
+        return ss_ast_binary_op(part, op, sizeof op) == 0 &&
+               (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0);
+    char *text = ss_expr_text(part);
+    size_t len = text ? strlen(text) : 0;
+    int yes = len >= 2 && (strncmp(text, "++", 2) == 0 || strncmp(text, "--", 2) == 0 ||
+                           strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0);
+    free(text);
+    return yes;
+}
+
 /* How a loop changes the variables of a remainder's dividend: 'stepped', changes one way ('++',
  * '--', '+=', '-='); 'other', any other change (an assignment, another compound assignment, its
  * address taken, a call given it by reference: a reset, or a value that may stay). */
@@ -1033,29 +1050,14 @@ static enum CXChildVisitResult find_step(CXCursor c, CXCursor parent, CXClientDa
     step_walk *w = data;
     (void)parent;
     enum CXCursorKind k = clang_getCursorKind(c);
-    char op[8];
-    if (k == CXCursor_CompoundAssignOperator &&
-        is_named(w->named, named_decl(ss_ast_child(c, 0)))) {
-        int one_way = ss_ast_binary_op(c, op, sizeof op) == 0 &&
-                      (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0);
-        w->stepped += one_way;
-        w->other += !one_way;
-    } else if (k == CXCursor_UnaryOperator && is_named(w->named, named_decl(ss_ast_child(c, 0)))) {
-        char *text = ss_expr_text(c);
-        size_t len = text ? strlen(text) : 0;
-        int one_way =
-            len >= 2 && (strncmp(text, "++", 2) == 0 || strncmp(text, "--", 2) == 0 ||
-                         strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0);
-        int other = len == 0 || text[0] == '&';
-        free(text);
-        w->stepped += one_way;
-        w->other += other && !one_way;
-    } else {
-        named_walk one = *w->named;
-        change_walk change = {&one, 0};
-        find_change(c, c, &change);
-        w->other += change.found && k != CXCursor_UnaryOperator;
+    if ((k == CXCursor_UnaryOperator || k == CXCursor_CompoundAssignOperator) &&
+        is_named(w->named, named_decl(ss_ast_child(c, 0))) && steps_one_way(c)) {
+        w->stepped++;
+        return CXChildVisit_Recurse;
     }
+    change_walk change = {w->named, 0};
+    find_change(c, c, &change);
+    w->other += change.found;
     return CXChildVisit_Recurse;
 }
 
@@ -1111,23 +1113,6 @@ static int remainder_moves(CXCursor test, CXCursor loop)
         clang_visitChildren(part, find_step, &w);
     }
     return w.stepped > 0 && w.other == 0;
-}
-
-/* Whether the step 'part' of a 'for' moves its variable one way only: '++' or '--' (either
- * side), '+=' or '-='. Not '^= 1' (a ping-pong index that is 0 on every other pass) nor
- * '%=', '*=', '<<=' (which may come back to a value, or stay on it). */
-static int steps_one_way(CXCursor part)
-{
-    char op[8];
-    if (clang_getCursorKind(part) == CXCursor_CompoundAssignOperator)
-        return ss_ast_binary_op(part, op, sizeof op) == 0 &&
-               (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0);
-    char *text = ss_expr_text(part);
-    size_t len = text ? strlen(text) : 0;
-    int yes = len >= 2 && (strncmp(text, "++", 2) == 0 || strncmp(text, "--", 2) == 0 ||
-                           strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0);
-    free(text);
-    return yes;
 }
 
 /* The counter of 'loop': the variable a 'for' steps one way in its own parts ('step++', '--i',
