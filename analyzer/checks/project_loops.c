@@ -1050,7 +1050,8 @@ static void report_loop_call(ss_result *result, const ss_finding *from, const fo
     int inherent = !c->note && !idle && !timed && read;
     /* A synchronous copy kept aside is a note where nothing else makes it one: what the loop's
      * host code does with the data (read it next, hand it on) is not seen across units. */
-    int unseen = q->copy && !c->note && !idle && !timed && !inherent && !virtual_way;
+    int unseen = q->copy && from->severity != SS_SEV_NOTE && !c->note && !idle && !timed &&
+                 !inherent && !virtual_way;
     char *more = ss_xasprintf(
         "; it %s on every iteration: '%s()'%s is called%s from the loop at %s, in '%s' "
         "(another unit)%s%s%s%s%s%s%s%s%s",
