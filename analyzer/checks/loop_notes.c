@@ -950,6 +950,14 @@ static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
+/* The variables 'e' reads, itself included, and whether it calls anything (find_named). */
+static void names_in(CXCursor e, named_walk *w)
+{
+    find_named(e, e, w);
+    if (!w->calls)
+        clang_visitChildren(e, find_named, w);
+}
+
 static int is_named(const named_walk *named, CXCursor decl)
 {
     for (size_t i = 0; !ss_ast_is_null(decl) && i < named->count; i++) {
@@ -1088,10 +1096,8 @@ static int remainder_moves(CXCursor test, CXCursor loop)
     named_walk divisor = {{clang_getNullCursor()}, 0, 0, 0};
     if (ss_ast_is_null(modulo))
         return 0;
-    clang_visitChildren(ss_ast_child(modulo, 0), find_named, &dividend);
-    find_named(ss_ast_child(modulo, 0), modulo, &dividend);
-    clang_visitChildren(ss_ast_child(modulo, 1), find_named, &divisor);
-    find_named(ss_ast_child(modulo, 1), modulo, &divisor);
+    names_in(ss_ast_child(modulo, 0), &dividend);
+    names_in(ss_ast_child(modulo, 1), &divisor);
     if (dividend.count == 0 || dividend.calls || dividend.overflow || divisor.overflow ||
         changes_named(loop, &divisor))
         return 0;
@@ -1154,9 +1160,7 @@ static int one_iteration_test(CXCursor e, CXCursor loop)
             continue;
         named_walk other = {{clang_getNullCursor()}, 0, 0, 0};
         CXCursor value = ss_ast_child(e, 1 - i);
-        find_named(value, value, &other);
-        if (!other.calls)
-            clang_visitChildren(value, find_named, &other);
+        names_in(value, &other);
         return !other.calls && !other.overflow && !is_named(&other, counter) &&
                !changes_named(loop, &other);
     }

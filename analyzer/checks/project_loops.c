@@ -369,42 +369,45 @@ static int flag_test(CXCursor cond)
            clang_getCanonicalType(clang_getCursorType(cond)).kind == CXType_Bool;
 }
 
-/* Whether the call 'site' in 'fn' lies in a branch on a flag (branch_at, flag_test): what the
- * program sets once in a while ('if (spike_rates_changed)') or by configuration. */
-static int behind_flag(CXCursor fn, CXCursor site)
+/* The nodes from a function down to a call in it (ss_context_path): made once for each call on a
+ * way up, for every_iteration and behind_flag. */
+typedef struct site_path {
+    CXCursor *nodes;
+    long found;
+} site_path;
+
+/* Whether the call 'site' lies in a branch on a flag ('p': the path to it; branch_at,
+ * flag_test): what the program sets once in a while ('if (spike_rates_changed)') or by
+ * configuration. */
+static int behind_flag(const site_path *p, CXCursor site)
 {
-    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
-    long found = ss_context_path(ss_scope_outer_function(fn), site, path);
     int flagged = 0;
-    for (long i = 0; i < found && !flagged; i++) {
-        enum CXCursorKind k = clang_getCursorKind(path[i]);
+    for (long i = 0; i < p->found && !flagged; i++) {
+        enum CXCursorKind k = clang_getCursorKind(p->nodes[i]);
         flagged = (k == CXCursor_IfStmt || k == CXCursor_ConditionalOperator ||
                    k == CXCursor_BinaryOperator) &&
-                  branch_at(path, i, found, site) && flag_test(ss_ast_child(path[i], 0));
+                  branch_at(p->nodes, i, p->found, site) && flag_test(ss_ast_child(p->nodes[i], 0));
     }
-    free(path);
     return flagged;
 }
 
-/* Whether the call 'site' in 'fn' runs on every iteration of the loop 'loop' around it: no
- * branch between the two (branch_at). */
-static int every_iteration(CXCursor fn, CXCursor loop, CXCursor site)
+/* Whether the call 'site' ('p': the path to it) runs on every iteration of the loop 'loop' around
+ * it: no branch between the two (branch_at). */
+static int every_iteration(const site_path *p, CXCursor loop, CXCursor site)
 {
-    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
-    long found = ss_context_path(ss_scope_outer_function(fn), site, path);
-    int in = 0, every = found > 0;
-    for (long i = 0; i < found && every; i++) {
-        if (in && branch_at(path, i, found, site))
+    int in = 0, every = p->found > 0;
+    for (long i = 0; i < p->found && every; i++) {
+        if (in && branch_at(p->nodes, i, p->found, site))
             every = 0;
-        in |= ss_ast_same_node(path[i], loop);
+        in |= ss_ast_same_node(p->nodes[i], loop);
     }
-    free(path);
     return every && in;
 }
 
 /* How a way up the call graph went (walk_up): past a loop (WAY_OUTER), through a call in a
- * branch on a flag (WAY_FLAGGED, behind_flag). */
-enum { WAY_OUTER = 1, WAY_FLAGGED = 2 };
+ * branch on a flag (WAY_FLAGGED, behind_flag); and, for one loop call, whether the call runs on
+ * every iteration of its loop, no flag on the way (WAY_EVERY, every_iteration). */
+enum { WAY_OUTER = 1, WAY_FLAGGED = 2, WAY_EVERY = 4 };
 
 /* Records that the loop 'loop' of 'fn' calls, at 'site', what leads to the function 'usr'
  * ('way': how the way up came there, WAY_*). Returns whether the loop does no device work in
@@ -427,7 +430,7 @@ static int add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor lo
     c->usr = ss_xstrdup(usr);
     c->virtual_call = virtual_call;
     c->outer = (way & WAY_OUTER) != 0;
-    c->every = !(way & WAY_FLAGGED) && every_iteration(fn, loop, site);
+    c->every = (way & WAY_EVERY) != 0;
     c->callee = ss_qualified_name(clang_getCursorReferenced(site));
     c->place = ss_callgraph_place(loop);
     c->caller = ss_qualified_name(lc.function);
@@ -470,16 +473,22 @@ static void walk_up(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn, CXC
 {
     if (*budget <= 0 || --budget[1] <= 0)
         return;
-    CXCursor loops[MAX_NEST];
+    CXCursor loops[MAX_NEST], top = ss_scope_outer_function(fn);
     size_t nest = ss_scope_enclosing_loops(fn, site, loops, MAX_NEST);
-    for (size_t i = 0; i < nest; i++, way |= WAY_OUTER) {
-        int on = add_loop_call(ctx, facts, loops[i], fn, site, usr, virtual_call, way);
-        if (--*budget <= 0 || !on || i + 1 == MAX_NEST)
-            return;
+    site_path p = {ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof(CXCursor)), 0};
+    p.found = ss_context_path(top, site, p.nodes);
+    int on = 1;
+    for (size_t i = 0; i < nest && on; i++, way |= WAY_OUTER) {
+        int every = !(way & WAY_FLAGGED) && every_iteration(&p, loops[i], site);
+        on = add_loop_call(ctx, facts, loops[i], fn, site, usr, virtual_call,
+                           way | (every ? WAY_EVERY : 0));
+        on = --*budget > 0 && on && i + 1 < MAX_NEST;
     }
-    if (behind_flag(fn, site))
+    if (on && behind_flag(&p, site))
         way |= WAY_FLAGGED;
-    CXCursor top = ss_scope_outer_function(fn);
+    free(p.nodes);
+    if (!on)
+        return;
     char *from = way & WAY_OUTER ? NULL : ss_project_stream_param_usr(top);
     if (from) {
         add_reach(facts, from, usr);
@@ -888,7 +897,7 @@ static int quiet(const ss_loop_call *c, const loop_call_query *q)
 typedef struct found_call {
     const ss_loop_call *c;
     int virtual_way;
-    size_t unit; /* the unit of 'c' */
+    const ss_loop_call *via; /* for a copy: the loop call its loop works through (loop_works) */
 } found_call;
 
 /* Whether a unit of the run defines the function 'usr' and it does device work there, or through
@@ -962,7 +971,7 @@ static void find_loop_call(ss_project_facts *const *facts, size_t count, const c
 {
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && u != skip && i < facts[u]->loop_call_count; i++) {
-            const ss_loop_call *c = &facts[u]->loop_calls[i], *via;
+            const ss_loop_call *c = &facts[u]->loop_calls[i], *via = NULL;
             /* Through an override, only a call that dispatches runs it. A loop around a quiet
              * loop counts for a copy only, and a copy only in a loop that queues work. */
             if ((virtual_way && !c->virtual_call) || strcmp(c->usr, usr) != 0 ||
@@ -970,7 +979,7 @@ static void find_loop_call(ss_project_facts *const *facts, size_t count, const c
                 continue;
             if (better->c == NULL ||
                 (noted(better->c, better->virtual_way, q) && !noted(c, virtual_way, q)))
-                *better = (found_call){c, virtual_way, u};
+                *better = (found_call){c, virtual_way, via};
         }
     }
     for (size_t u = 0; u < count && depth < MAX_HOPS &&
@@ -1007,12 +1016,11 @@ static char *idle_words(const ss_loop_call *c, const char *name, int start)
 }
 
 /* "; the loop queues device work through 'step()' (another unit)" for a copy's loop call
- * 'found' (loop_works), or NULL for a wait's. Malloc'ed. */
-static char *loop_work_words(ss_project_facts *const *facts, size_t count, const found_call *found,
-                             const loop_call_query *q)
+ * 'found' (its loop_works, found with it), or NULL for a wait's. Malloc'ed. */
+static char *loop_work_words(const found_call *found, const loop_call_query *q)
 {
-    const ss_loop_call *via;
-    if (!q->copy || !loop_works(facts, count, found->unit, found->c, &via))
+    const ss_loop_call *via = found->via;
+    if (!q->copy)
         return NULL;
     if (via == NULL)
         return ss_xstrdup("; the loop queues device work in its own unit");
@@ -1083,7 +1091,7 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
     for (size_t u = 0; u < count; u++) {
         const ss_result *called = facts[u] && results[u] ? facts[u]->called : NULL;
         for (size_t i = 0; called && i < called->count; i++) {
-            found_call found = {NULL, 0, 0};
+            found_call found = {NULL, 0, NULL};
             loop_call_query q = {facts[u]->called_usrs[i],
                                  facts[u]->called_starts ? facts[u]->called_starts[i]
                                                          : SS_START_NONE,
@@ -1108,7 +1116,7 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
             char *read = outputs ? ss_project_outputs_read(facts, count, q.usr, outputs,
                                                            facts[u]->called_output_words[i], scope)
                                  : NULL;
-            char *work = loop_work_words(facts, count, &found, &q);
+            char *work = loop_work_words(&found, &q);
             report_loop_call(results[u], &called->findings[i], &found, &q, wait, read, work);
             free(work);
             free(read);

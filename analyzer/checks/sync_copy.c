@@ -55,10 +55,11 @@ void ss_check_sync_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     char *target = NULL;
     ss_pipeline pipe = {0};
     int blocks = blocks_host(ctx, call, api, &target);
-    if (!blocks || ss_check_is_readback(ctx, call, api) || !ss_check_pipeline(ctx, call, &pipe)) {
+    int readback = blocks && ss_check_is_readback(ctx, call, api);
+    if (!blocks || readback || !ss_check_pipeline(ctx, call, &pipe)) {
         /* No pipeline here: a loop of another unit may call a function that reaches the copy. */
-        if (blocks && api->klass == SS_CLASS_COPY && ss_ast_is_null(pipe.loop) &&
-            ss_ast_is_null(pipe.stream) && !ss_check_is_readback(ctx, call, api))
+        if (blocks && !readback && api->klass == SS_CLASS_COPY && ss_ast_is_null(pipe.loop) &&
+            ss_ast_is_null(pipe.stream))
             ss_project_loop_copy(ctx, call, api);
         free(target);
         ss_pipeline_free(&pipe);
