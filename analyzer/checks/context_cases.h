@@ -400,6 +400,15 @@ void ss_context_rare_apply(ss_check_ctx *ctx, CXCursor at, ss_finding *f, const 
  * loop's chain). */
 char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
+/* loop_notes.c. For a SYNC402 call that a loop of another unit may run, 'at' (in 'function') being
+ * that call or a call on the way down to it (in this unit or another): "grow-only: ...", "lazy:
+ * ...", "change-only: ..." or "refill: ..." where a guard between the two makes it run only when a
+ * buffer grows, while it is unset, when a key changes or when a queue it fills is empty, as
+ * ss_context_grow_only_words and ss_context_refill_words find one inside a loop, 'at' counting as
+ * what makes the buffer larger; a size or pointer kept in a local of automatic storage is new on
+ * every call and guards nothing. Malloc'ed, or NULL. */
+char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCursor at);
+
 /* peer_staging.c. "staged: the loop at line 520 only moves data between devices through host
  * memory (...)" for a wait (SYNC401), a synchronous copy (SYNC202) or a copy on the legacy stream
  * (SYNC102) in a loop (the innermost around 'at', in its own function) that switches devices
@@ -416,6 +425,10 @@ char *ss_context_peer_staging_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor
  * down): inside the loop, or, for a loop elsewhere, on every chain of calls from a loop that
  * enqueues device work down to its function (the words name the one on the loop's chain). */
 char *ss_context_refill_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
+
+/* refill.c. "refill: it runs only when a queue it fills is empty (...)" where such a guard lies
+ * between 'from' (a function or a loop) and the call 'at'. Malloc'ed, or NULL. */
+char *ss_context_refill_guard_words(ss_check_ctx *ctx, CXCursor from, CXCursor at);
 
 /* loop_notes.c. "once per pass: the loop at line 30 blocks the host on each of its iterations
  * (line 33), so this call adds one stall per pass of the loop at line 25, not one per step" when

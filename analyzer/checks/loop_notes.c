@@ -330,16 +330,34 @@ static CXCursor find_early_return(CXCursor body, CXCursor holder, CXCursor *stor
     return clang_getNullCursor();
 }
 
+/* Whether 'decl' is a local variable of automatic storage: no linkage, neither 'static' nor
+ * 'thread_local'; a new one on every call of its function. */
+static int automatic_local(CXCursor decl)
+{
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
+    return clang_getCursorKind(decl) == CXCursor_VarDecl &&
+           clang_getCursorLinkage(decl) == CXLinkage_NoLinkage &&
+           (sc == CX_SC_None || sc == CX_SC_Auto || sc == CX_SC_Register) &&
+           clang_getCursorTLSKind(decl) == CXTLS_None;
+}
+
+/* How a guard's words are made (grow_guard_words, early_return_words): with the guard's file
+ * ("file.cu:22" rather than "line 22"); for a call that a loop of another unit runs
+ * (ss_context_alloc_guard_words), where a local of automatic storage, new on every call, never
+ * keeps the size from one iteration to the next, and where the call guarded is itself what makes
+ * the buffer larger (a SYNC402 call, or a call on the way down to one, perhaps in another unit). */
+enum { GUARD_FILE = 1, GUARD_ELSEWHERE = 2 };
+
 /* "line 22 returns early unless the request exceeds 'size', and the function records the new
- * size" ("file.cu:22" with 'with_file') when 'at' (the path 'path[0..found)' from 'from') is in
- * a function that returns early when the request fits, in a statement of its body before the
+ * size" ("file.cu:22" with GUARD_FILE in 'how') when 'at' (the path 'path[0..found)' from 'from')
+ * is in a function that returns early when the request fits, in a statement of its body before the
  * one holding 'at' ('if (n <= size) return;', find_early_return); whose statements after it
  * make a buffer larger (itself or in a function it calls), none in a loop (one allocation per
  * element), 'at' in no loop or lambda of the function; and where a block around 'at' (the body
  * after the guard, or a block inside it) has among its own statements one that stores the
  * larger size in what the guard compares with (stores_larger). Malloc'ed, or NULL. */
 static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCursor *path,
-                                long found, CXCursor at, int with_file, int whole_loop)
+                                long found, CXCursor at, unsigned how, int whole_loop)
 {
     if (!ss_ast_is_function(from) || found < 1 ||
         clang_getCursorKind(path[0]) != CXCursor_CompoundStmt)
@@ -350,9 +368,9 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
     CXCursor stored, request;
     unsigned g = 0;
     CXCursor guard = find_early_return(path[0], found > 1 ? path[1] : at, &stored, &request, &g);
-    if (ss_ast_is_null(guard))
+    if (ss_ast_is_null(guard) || ((how & GUARD_ELSEWHERE) && automatic_local(stored)))
         return NULL;
-    int grows = 0;
+    int grows = (how & GUARD_ELSEWHERE) != 0; /* the statement that holds 'at' */
     unsigned n = ss_ast_child_count(path[0]);
     for (unsigned i = g + 1; i < n; i++) {
         CXCursor s = ss_ast_child(path[0], i), first;
@@ -374,25 +392,14 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
     if (!recorded)
         return NULL;
     CXString name = clang_getCursorSpelling(stored);
-    char *where =
-        with_file ? ss_callgraph_place(guard) : ss_xasprintf("line %u", ss_scope_line(guard));
+    char *where = (how & GUARD_FILE) ? ss_callgraph_place(guard)
+                                     : ss_xasprintf("line %u", ss_scope_line(guard));
     char *words = ss_xasprintf("%s returns early unless the request exceeds '%s', and the "
                                "function records the new size",
                                where, clang_getCString(name));
     free(where);
     clang_disposeString(name);
     return words;
-}
-
-/* Whether 'decl' is a local variable of automatic storage: no linkage, neither 'static' nor
- * 'thread_local'; a new one on every call of its function. */
-static int automatic_local(CXCursor decl)
-{
-    enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
-    return clang_getCursorKind(decl) == CXCursor_VarDecl &&
-           clang_getCursorLinkage(decl) == CXLinkage_NoLinkage &&
-           (sc == CX_SC_None || sc == CX_SC_Auto || sc == CX_SC_Register) &&
-           clang_getCursorTLSKind(decl) == CXTLS_None;
 }
 
 /* Whether 'decl', what a grow guard records the size in, is a local variable of automatic
@@ -415,15 +422,24 @@ static int restarts_each_call(ss_callgraph *graph, CXCursor decl)
     return reached;
 }
 
+/* Whether 'decl', what a grow guard records the size in, starts afresh on the calls that
+ * matter: restarts_each_call; with GUARD_ELSEWHERE in 'how' (the loop that calls the function
+ * is in another unit), any local of automatic storage. */
+static int restarts(ss_callgraph *graph, CXCursor decl, unsigned how)
+{
+    return (how & GUARD_ELSEWHERE) ? automatic_local(decl) : restarts_each_call(graph, decl);
+}
+
 /* "line 17 compares with 'capacity' and the branch records the new size" ("file.cu:17" with
- * 'with_file') when 'at' is in the branch of an 'if' (between 'from' and 'at') that compares
- * sizes ('<', '>', '<=', '>='), makes a buffer larger (an allocation, a pinning or a resize,
- * itself or in a function it calls), and records the new size in what the condition compares
- * with, by an assignment or a resize ('if (n > capacity) { free; malloc; capacity = n; }',
+ * GUARD_FILE in 'how') when 'at' is in the branch of an 'if' (between 'from' and 'at') that
+ * compares sizes ('<', '>', '<=', '>='), makes a buffer larger (an allocation, a pinning or a
+ * resize, itself or in a function it calls), and records the new size in what the condition
+ * compares with, by an assignment or a resize ('if (n > capacity) { free; malloc; capacity = n; }',
  * 'if (v.size() < n) { unpin; v.resize(2 * n); pin; }'): it runs when the buffer grows, not
  * on every iteration; not where what it records is a local of a function that runs from such a
- * loop (restarts_each_call). Malloc'ed, or NULL. */
-static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, int with_file,
+ * loop (restarts_each_call; with GUARD_ELSEWHERE in 'how', any local of automatic storage).
+ * Malloc'ed, or NULL. */
+static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, unsigned how,
                               int *lazy)
 {
     int lazy_here = 0;
@@ -453,16 +469,17 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
                             strcmp(op, ">=") != 0)))
             continue;
         CXCursor grows;
-        if (!ss_callgraph_calls_named(graph, branch, growers, sizeof growers / sizeof growers[0],
+        if (!(how & GUARD_ELSEWHERE) &&
+            !ss_callgraph_calls_named(graph, branch, growers, sizeof growers / sizeof growers[0],
                                       &grows))
             continue;
         record_walk w = {graph, cmp, clang_getNullCursor(), 0, 0};
         ss_ast_visit_whole(branch, path[i], find_record, &w);
-        if (ss_ast_is_null(w.found) || restarts_each_call(graph, w.found))
+        if (ss_ast_is_null(w.found) || restarts(graph, w.found, how))
             continue;
         CXString name = clang_getCursorSpelling(w.found);
-        char *where = with_file ? ss_callgraph_place(path[i])
-                                : ss_xasprintf("line %u", ss_scope_line(path[i]));
+        char *where = (how & GUARD_FILE) ? ss_callgraph_place(path[i])
+                                         : ss_xasprintf("line %u", ss_scope_line(path[i]));
         if (lazy_here)
             words =
                 ss_xasprintf("%s tests '%s' and the branch sets it", where, clang_getCString(name));
@@ -476,7 +493,7 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
         clang_disposeString(name);
     }
     if (words == NULL) {
-        words = early_return_words(graph, from, path, found, at, with_file, 0);
+        words = early_return_words(graph, from, path, found, at, how, 0);
         if (words && lazy)
             *lazy = 0;
     }
@@ -489,11 +506,11 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, i
  * request fits: the whole loop runs when the buffer grows, its allocations (one per buffer of
  * a list) included. Malloc'ed, or NULL. */
 static char *early_return_loop_words(ss_callgraph *graph, CXCursor function, CXCursor loop,
-                                     int with_file)
+                                     unsigned how)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, loop, path);
-    char *words = early_return_words(graph, function, path, found, loop, with_file, 1);
+    char *words = early_return_words(graph, function, path, found, loop, how, 1);
     free(path);
     return words;
 }
@@ -607,9 +624,9 @@ static char *chain_grow_words(ss_check_ctx *ctx, const ss_loop_context *loop)
     int lazy = 0;
     char *guard = NULL;
     for (size_t i = 0; i < loop->call_count && guard == NULL; i++)
-        guard = grow_guard_words(graph, loop->froms[i], loop->calls[i], 1, &lazy);
+        guard = grow_guard_words(graph, loop->froms[i], loop->calls[i], GUARD_FILE, &lazy);
     if (guard == NULL) {
-        char *early = early_return_loop_words(graph, loop->function, loop->loop, 1);
+        char *early = early_return_loop_words(graph, loop->function, loop->loop, GUARD_FILE);
         guard = early ? ss_xasprintf("the loop at %s runs only when the buffer grows: %s",
                                      loop->place, early)
                       : NULL;
@@ -654,6 +671,22 @@ char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop,
         return words;
     }
     return chain_grow_words(ctx, loop);
+}
+
+char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCursor at)
+{
+    int lazy = 0;
+    char *guard = grow_guard_words(ss_check_graph(ctx), function, at, GUARD_ELSEWHERE, &lazy);
+    char *words = NULL;
+    if (guard)
+        words = lazy ? ss_xasprintf("lazy: it runs only while the buffer is unset (%s)", guard)
+                     : ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
+    free(guard);
+    if (words == NULL)
+        words = key_change_words(function, at);
+    if (words == NULL)
+        words = ss_context_refill_guard_words(ctx, function, at);
+    return words;
 }
 
 /* ------------------------------------------------------------------------------------------

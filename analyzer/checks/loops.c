@@ -176,6 +176,25 @@ static void ask_drained_elsewhere(ss_check_ctx *ctx, CXCursor call, const ss_fin
     free(words);
 }
 
+/* The fix a SYNC402 finding suggests for a call of 'api'. */
+static const char *device_wide_hint(const ss_api *api)
+{
+    switch (api->klass) {
+    case SS_CLASS_ALLOC:
+    case SS_CLASS_FREE:
+        return "allocate once before the loop and reuse the buffer, or use the stream-ordered "
+               "allocator (cudaMallocAsync / cudaFreeAsync on the loop's stream)";
+    case SS_CLASS_HOST_ALLOC:
+    case SS_CLASS_HOST_FREE:
+    case SS_CLASS_HOST_REGISTER:
+    case SS_CLASS_HOST_UNREGISTER:
+    case SS_CLASS_MANAGED_ALLOC:
+        return "allocate or register host memory once before the loop and reuse it";
+    default:
+        return "configure the device once before the loop";
+    }
+}
+
 /* SYNC402 (checks.def): a call of the device-wide synchronizing class (cudaMalloc, cudaFree,
  * cudaHostRegister, cudaDeviceSetLimit...) inside a loop that enqueues device work. */
 void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
@@ -183,8 +202,11 @@ void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api
     if (api->sync != SS_SYNC_DEVICE)
         return;
     ss_loop_context loop;
-    if (!ss_check_loop(ctx, call, SS_SCOPE_ENQUEUES, &loop))
+    if (!ss_check_loop(ctx, call, SS_SCOPE_ENQUEUES, &loop)) {
+        /* No loop here: one in another unit may call a function that reaches the call. */
+        ss_project_loop_alloc(ctx, call, api, device_wide_hint(api));
         return;
+    }
     char *at = ss_check_loop_where(ctx, &loop);
     char *what = describe_work(&loop);
     char *message =
@@ -195,28 +217,10 @@ void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api
             : ss_xasprintf("'%s' %s inside a %s (line %u) that enqueues device work (%s) "
                            "synchronizes the whole device on every iteration",
                            api->name, at, loop_words(loop.loop), ss_scope_line(loop.loop), what);
-    const char *hint;
-    switch (api->klass) {
-    case SS_CLASS_ALLOC:
-    case SS_CLASS_FREE:
-        hint = "allocate once before the loop and reuse the buffer, or use the stream-ordered "
-               "allocator (cudaMallocAsync / cudaFreeAsync on the loop's stream)";
-        break;
-    case SS_CLASS_HOST_ALLOC:
-    case SS_CLASS_HOST_FREE:
-    case SS_CLASS_HOST_REGISTER:
-    case SS_CLASS_HOST_UNREGISTER:
-    case SS_CLASS_MANAGED_ALLOC:
-        hint = "allocate or register host memory once before the loop and reuse it";
-        break;
-    default:
-        hint = "configure the device once before the loop";
-        break;
-    }
     ctx->loop_said = 1;
     ctx->loop = &loop;
     size_t count = ctx->result->count;
-    ss_check_report(ctx, SS_RULE_DEVICE_WIDE_SYNC_CALL, call, message, hint);
+    ss_check_report(ctx, SS_RULE_DEVICE_WIDE_SYNC_CALL, call, message, device_wide_hint(api));
     if (ctx->result->count > count)
         ask_drained_elsewhere(ctx, call, &ctx->result->findings[count]);
     ss_loop_context_free(&loop);

@@ -115,6 +115,9 @@ typedef struct ss_loop_call {
     int outer;
     /* The call at the loop runs on every iteration: no branch between the loop and it. */
     int every;
+    /* The way from the loop passes a call under a guard that makes a SYNC402 call rare (a buffer
+     * that grows, one allocated while unset, ...: ss_context_alloc_guard_words). */
+    int guarded;
 } ss_loop_call;
 
 /* The 'param' of an ss_stream_arg that is a field of a type ('usr' the field's): each write of
@@ -204,6 +207,10 @@ struct ss_project_facts {
     size_t loop_call_count, loop_call_cap;
     ss_cross_call *reaches; /* 'from' (another unit may call it) reaches 'to' (declared only) */
     size_t reach_count, reach_cap;
+    /* For each reach: its way passes a guard that makes a SYNC402 call rare (as ss_loop_call's
+     * 'guarded'); such a reach is followed for every finding but a SYNC402 one. */
+    int *reach_guarded;
+    size_t reach_guarded_cap;
     /* The virtual methods the unit's out-of-line overrides override: a virtual call of 'from'
      * may run 'to', which the unit defines and another unit may call (project_loops.c). */
     ss_cross_call *overrides;
@@ -373,6 +380,14 @@ void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
  * call that reaches it, whether or not it does device work; the project pass reports it only
  * where the loop that calls the function queues device work. */
 void ss_project_loop_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+
+/* project_loops.c. For a call of SYNC402's ('api' its row: cudaMalloc, cudaFree, ...) in no loop
+ * of its unit that enqueues device work: as ss_project_loop_copy, the pass reporting it only
+ * where the loop that calls the function queues device work; 'hint' the fix it suggests. Not
+ * kept where a guard makes it rare, as within a loop (a buffer that grows, one allocated while
+ * unset, a key that changes, a queue refilled when empty; ss_context_alloc_guard_words): in its
+ * function, or on every way up to the function another unit calls. */
+void ss_project_loop_alloc(ss_check_ctx *ctx, CXCursor call, const ss_api *api, const char *hint);
 
 /* project_loops.c. The project pass for those findings: each whose function some unit calls in a
  * loop is added to its unit's result, naming that loop (the first, in the run's order, that

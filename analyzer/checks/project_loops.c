@@ -1,7 +1,8 @@
-/* project_loops.c: a wait in a function that another unit calls from a loop (project_facts.h).
- * The unit that defines the function keeps aside the SYNC401 finding its wait would make if a
- * loop called the function; the unit with the loop records that it calls the function there;
- * the project pass reports the finding where some unit's loop calls the function. */
+/* project_loops.c: a wait, a synchronous copy or an allocation in a function that another unit
+ * calls from a loop (project_facts.h). The unit that defines the function keeps aside the
+ * finding (SYNC401, SYNC202, SYNC402) its call would make if a loop called the function; the unit
+ * with the loop records that it calls the function there; the project pass reports the finding
+ * where some unit's loop calls the function. */
 #include "ast.h"
 #include "cache.h"
 #include "callgraph.h"
@@ -405,9 +406,10 @@ static int every_iteration(const site_path *p, CXCursor loop, CXCursor site)
 }
 
 /* How a way up the call graph went (walk_up): past a loop (WAY_OUTER), through a call in a
- * branch on a flag (WAY_FLAGGED, behind_flag); and, for one loop call, whether the call runs on
- * every iteration of its loop, no flag on the way (WAY_EVERY, every_iteration). */
-enum { WAY_OUTER = 1, WAY_FLAGGED = 2, WAY_EVERY = 4 };
+ * branch on a flag (WAY_FLAGGED, behind_flag), through a call under a guard that makes a SYNC402
+ * call rare (WAY_GUARDED, ss_context_alloc_guard_words); and, for one loop call, whether the call
+ * runs on every iteration of its loop, no flag on the way (WAY_EVERY, every_iteration). */
+enum { WAY_OUTER = 1, WAY_FLAGGED = 2, WAY_EVERY = 4, WAY_GUARDED = 8 };
 
 /* Records that the loop 'loop' of 'fn' calls, at 'site', what leads to the function 'usr'
  * ('way': how the way up came there, WAY_*). Returns whether the loop does no device work in
@@ -431,6 +433,7 @@ static int add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor lo
     c->virtual_call = virtual_call;
     c->outer = (way & WAY_OUTER) != 0;
     c->every = (way & WAY_EVERY) != 0;
+    c->guarded = (way & WAY_GUARDED) != 0;
     c->callee = ss_qualified_name(clang_getCursorReferenced(site));
     c->place = ss_callgraph_place(loop);
     c->caller = ss_qualified_name(lc.function);
@@ -453,13 +456,17 @@ static int add_loop_call(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor lo
 }
 
 /* Records that 'from' (a function another unit may call) reaches 'to' (one the unit only
- * declares). */
-static void add_reach(ss_project_facts *facts, char *from, const char *to)
+ * declares), 'guarded' where the way passes a guard that makes a SYNC402 call rare. */
+static void add_reach(ss_project_facts *facts, char *from, const char *to, int guarded)
 {
-    ss_xgrow((void **)&facts->reaches, &facts->reach_cap, facts->reach_count + 1,
-             sizeof *facts->reaches);
-    facts->reaches[facts->reach_count].from = from;
-    facts->reaches[facts->reach_count++].to = ss_xstrdup(to);
+    size_t n = facts->reach_count;
+    ss_xgrow((void **)&facts->reaches, &facts->reach_cap, n + 1, sizeof *facts->reaches);
+    ss_xgrow((void **)&facts->reach_guarded, &facts->reach_guarded_cap, n + 1,
+             sizeof *facts->reach_guarded);
+    facts->reaches[n].from = from;
+    facts->reaches[n].to = ss_xstrdup(to);
+    facts->reach_guarded[n] = guarded;
+    facts->reach_count = n + 1;
 }
 
 /* From the call 'site' in 'fn', which leads to the function 'usr' the unit only declares, up the
@@ -475,6 +482,9 @@ static void walk_up(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn, CXC
         return;
     CXCursor loops[MAX_NEST], top = ss_scope_outer_function(fn);
     size_t nest = ss_scope_enclosing_loops(fn, site, loops, MAX_NEST);
+    char *guard = (way & WAY_GUARDED) ? NULL : ss_context_alloc_guard_words(ctx, fn, site);
+    way |= guard ? WAY_GUARDED : 0;
+    free(guard);
     site_path p = {ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof(CXCursor)), 0};
     p.found = ss_context_path(top, site, p.nodes);
     int on = 1;
@@ -491,7 +501,7 @@ static void walk_up(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn, CXC
         return;
     char *from = way & WAY_OUTER ? NULL : ss_project_stream_param_usr(top);
     if (from) {
-        add_reach(facts, from, usr);
+        add_reach(facts, from, usr, (way & WAY_GUARDED) != 0);
         --*budget;
     }
     CXCursor *calls, *callers;
@@ -669,7 +679,8 @@ static int last_work(ss_check_ctx *ctx, CXCursor fn, CXCursor node, CXCursor ent
 /* Where the wait is, what it is and who reaches it: the call 'call', of 'api' (or of the
  * function of another unit 'wrapper', a USR, under that row's name) in the function 'fn'; the
  * parameters of 'fn' its kernel writes through, and words for them (ss_project_output_params);
- * the rule: SYNC401 for a wait, SYNC202 for a synchronous copy. */
+ * the rule: SYNC401 for a wait, SYNC202 for a synchronous copy, SYNC402 for an allocation or
+ * another call that synchronizes the whole device ('hint' its fix). */
 typedef struct wait_site {
     CXCursor call, fn;
     const ss_api *api;
@@ -677,10 +688,12 @@ typedef struct wait_site {
     unsigned outputs;
     const char *output_words;
     ss_rule_id rule;
+    const char *hint;
 } wait_site;
 
-/* The message of the finding the wait or copy 'at' makes on every call of 'entry' ('chain': how
- * the wait's function is reached from it; 'base': the method it overrides, or NULL). */
+/* The message of the finding the wait, copy or allocation 'at' makes on every call of 'entry'
+ * ('chain': how the call's function is reached from it; 'base': the method it overrides, or
+ * NULL). */
 static char *aside_message(const wait_site *at, CXCursor entry, const char *chain, const char *base)
 {
     char *name = ss_qualified_name(entry);
@@ -690,6 +703,9 @@ static char *aside_message(const wait_site *at, CXCursor entry, const char *chai
         message = ss_xasprintf("synchronous copy '%s' in %s blocks the host on every call of "
                                "'%s()'%s until the device has finished the work queued before "
                                "it: copies and kernels never overlap",
+                               at->api->name, chain, name ? name : "?", overrides ? overrides : "");
+    } else if (at->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL) {
+        message = ss_xasprintf("'%s' in %s synchronizes the whole device on every call of '%s()'%s",
                                at->api->name, chain, name ? name : "?", overrides ? overrides : "");
     } else {
         char *work = work_words(entry);
@@ -712,7 +728,7 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
                        const char *usr, int start, const char *base)
 {
     CXCursor call = at->call;
-    int copy = at->rule == SS_RULE_SYNC_COPY_IN_PIPELINE;
+    int wait = at->rule == SS_RULE_SYNC_IN_LOOP;
     char *message = aside_message(at, entry, chain, base);
     ss_result aside;
     ss_result_init(&aside, SS_RESULT_LINT);
@@ -720,12 +736,13 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
     ctx->result = &aside;
     ctx->loop_elsewhere = 1;
     ss_check_report(ctx, at->rule, call, message,
-                    copy ? "use the Async variant on the pipeline's stream, with pinned host "
-                           "memory, and synchronize only where the result is needed"
-                         : "synchronize once after the loop that calls it, or let the next step "
-                           "wait on the device (cudaEventRecord + cudaStreamWaitEvent); a check "
-                           "that drains the device after every kernel belongs behind a "
-                           "debugging switch");
+                    at->hint ? at->hint
+                    : !wait  ? "use the Async variant on the pipeline's stream, with pinned host "
+                               "memory, and synchronize only where the result is needed"
+                             : "synchronize once after the loop that calls it, or let the next "
+                               "step wait on the device (cudaEventRecord + cudaStreamWaitEvent); "
+                               "a check that drains the device after every kernel belongs behind "
+                               "a debugging switch");
     ctx->loop_elsewhere = 0;
     ctx->result = result;
     ss_project_facts *facts = ss_project_unit_facts(ctx);
@@ -738,7 +755,7 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
                     own && at->output_words ? ss_xstrdup(at->output_words) : NULL);
         /* A timer's wait that more device work of the same call follows (a stage's timer
          * between launches) drains the device within the iteration: no measurement's note. */
-        set_clock(facts, !copy && last_work(ctx, at->fn, call, entry, MAX_UP) == 1
+        set_clock(facts, wait && last_work(ctx, at->fn, call, entry, MAX_UP) == 1
                              ? ss_context_clock_words(ctx, entry)
                              : NULL);
         *f = aside.findings[0];
@@ -771,9 +788,37 @@ static void add_way(way_up *ways, size_t *count, CXCursor fn, char *chain, int d
     ways[(*count)++] = (way_up){fn, chain, depth};
 }
 
+/* Adds to the walk 'ways' the functions of the unit that call 'ways[w].fn' (add_way), each with
+ * its chain; for a call of SYNC402's, not a call under a guard that makes it rare
+ * (ss_context_alloc_guard_words): what runs only when a buffer grows does not run on every
+ * iteration of the loop above it. */
+static void add_callers(ss_check_ctx *ctx, const wait_site *at, way_up *ways, size_t *count,
+                        size_t w)
+{
+    CXCursor *calls, *callers;
+    long n = ways[w].depth < MAX_UP ? callers_of(ctx, ways[w].fn, &calls, &callers) : 0;
+    for (long i = 0; i < n; i++) {
+        char *guard = at->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL
+                          ? ss_context_alloc_guard_words(ctx, callers[i], calls[i])
+                          : NULL;
+        char *name = guard ? NULL : ss_qualified_name(callers[i]);
+        if (guard == NULL)
+            add_way(ways, count, callers[i],
+                    ss_xasprintf("%s called from '%s()'", ways[w].chain, name ? name : "?"),
+                    ways[w].depth + 1);
+        free(name);
+        free(guard);
+    }
+    if (n > 0) {
+        free(calls);
+        free(callers);
+    }
+}
+
 /* Looks for the functions another unit may call from which the wait's function 'fn' is
  * reached, up the unit's call graph, nearest first (each function once), and keeps the finding
- * aside for each that does device work (MAX_ENTRIES at most). */
+ * aside for them (MAX_ENTRIES at most): for a wait, each that does device work; for a copy or a
+ * SYNC402 call, each, whether or not it does. */
 static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
 {
     CXCursor fn = at->fn;
@@ -784,8 +829,9 @@ static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
     add_way(ways, &count, fn, chain, 0);
     for (size_t w = 0; w < count && kept < MAX_ENTRIES; w++) {
         char *usr = ss_project_stream_param_usr(ways[w].fn), *base = NULL;
-        /* A copy waits for what the loop queues: the pass asks that of the loop. */
-        int works = at->rule == SS_RULE_SYNC_COPY_IN_PIPELINE ||
+        /* A copy or an allocation waits for what the loop queues: the pass asks that of the
+         * loop. */
+        int works = at->rule != SS_RULE_SYNC_IN_LOOP ||
                     ss_callgraph_does_work(graph, ways[w].fn, SS_SCOPE_ENQUEUES);
         if (usr == NULL && works)
             usr = virtual_entry(ctx, ways[w].fn, &base);
@@ -799,18 +845,7 @@ static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
         }
         free(usr);
         free(base);
-        CXCursor *calls, *callers;
-        long n = ways[w].depth < MAX_UP ? callers_of(ctx, ways[w].fn, &calls, &callers) : 0;
-        for (long i = 0; i < n; i++) {
-            char *name = ss_qualified_name(callers[i]);
-            char *longer = ss_xasprintf("%s called from '%s()'", ways[w].chain, name ? name : "?");
-            add_way(ways, &count, callers[i], longer, ways[w].depth + 1);
-            free(name);
-        }
-        if (n > 0) {
-            free(calls);
-            free(callers);
-        }
+        add_callers(ctx, at, ways, &count, w);
     }
     for (size_t w = 0; w < count; w++)
         free(ways[w].chain);
@@ -830,8 +865,11 @@ void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         direct || api->klass != SS_CLASS_DEVICE_SYNC ? NULL : ss_project_declared_only(call);
     if (!direct && wrapper == NULL)
         return;
-    wait_site at = {
-        call, ss_scope_outer_function(ctx->function), api, wrapper, 0, NULL, SS_RULE_SYNC_IN_LOOP};
+    wait_site at = {.call = call,
+                    .fn = ss_scope_outer_function(ctx->function),
+                    .api = api,
+                    .wrapper = wrapper,
+                    .rule = SS_RULE_SYNC_IN_LOOP};
     char *output_words = NULL;
     if (direct)
         at.outputs = ss_project_output_params(ctx, at.fn, call, api, &output_words);
@@ -848,11 +886,32 @@ void ss_project_loop_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     if (ss_project_unit_facts(ctx) == NULL || ss_ast_is_null(ctx->function) ||
         clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
         return;
-    wait_site at = {call, ss_scope_outer_function(ctx->function), api, NULL, 0,
-                    NULL, SS_RULE_SYNC_COPY_IN_PIPELINE};
+    wait_site at = {.call = call,
+                    .fn = ss_scope_outer_function(ctx->function),
+                    .api = api,
+                    .rule = SS_RULE_SYNC_COPY_IN_PIPELINE};
     char *name = ss_qualified_name(at.fn);
     find_entries(ctx, &at, ss_xasprintf("'%s()'", name ? name : "?"));
     free(name);
+}
+
+void ss_project_loop_alloc(ss_check_ctx *ctx, CXCursor call, const ss_api *api, const char *hint)
+{
+    if (ss_project_unit_facts(ctx) == NULL || ss_ast_is_null(ctx->function) ||
+        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return;
+    wait_site at = {.call = call,
+                    .fn = ss_scope_outer_function(ctx->function),
+                    .api = api,
+                    .rule = SS_RULE_DEVICE_WIDE_SYNC_CALL,
+                    .hint = hint};
+    /* A guard in its own function that makes it rare: not per iteration of any loop. */
+    char *guard = ss_context_alloc_guard_words(ctx, at.fn, call);
+    char *name = guard ? NULL : ss_qualified_name(at.fn);
+    if (guard == NULL)
+        find_entries(ctx, &at, ss_xasprintf("'%s()'", name ? name : "?"));
+    free(name);
+    free(guard);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -876,7 +935,10 @@ typedef struct loop_call_query {
     const char *usr;
     int start;
     const char *clock; /* where the function reads a clock, or NULL (called_clocks) */
-    int copy;          /* a synchronous copy's finding (SYNC202): its loop must queue work */
+    /* A synchronous copy's finding (SYNC202) or an allocation's (SYNC402, 'rule'): its loop must
+     * queue work. */
+    int copy;
+    ss_rule_id rule;
 } loop_call_query;
 
 /* Whether the loop call 'c' is timed by the function it calls ('q->usr', which reads a clock):
@@ -973,9 +1035,11 @@ static void find_loop_call(ss_project_facts *const *facts, size_t count, const c
         for (size_t i = 0; facts[u] && u != skip && i < facts[u]->loop_call_count; i++) {
             const ss_loop_call *c = &facts[u]->loop_calls[i], *via = NULL;
             /* Through an override, only a call that dispatches runs it. A loop around a quiet
-             * loop counts for a copy only, and a copy only in a loop that queues work. */
+             * loop counts for a copy only, and a copy only in a loop that queues work; a SYNC402
+             * call not where a guard on the way makes it rare. */
             if ((virtual_way && !c->virtual_call) || strcmp(c->usr, usr) != 0 ||
-                (q->copy ? !c->every || !loop_works(facts, count, u, c, &via) : c->outer))
+                (q->copy ? !c->every || !loop_works(facts, count, u, c, &via) : c->outer) ||
+                (c->guarded && q->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL))
                 continue;
             if (better->c == NULL ||
                 (noted(better->c, better->virtual_way, q) && !noted(c, virtual_way, q)))
@@ -985,10 +1049,12 @@ static void find_loop_call(ss_project_facts *const *facts, size_t count, const c
     for (size_t u = 0; u < count && depth < MAX_HOPS &&
                        (better->c == NULL || noted(better->c, better->virtual_way, q));
          u++) {
-        /* Reaches do not say whether their call dispatches: not followed past an override. */
+        /* Reaches do not say whether their call dispatches: not followed past an override; nor,
+         * for a SYNC402 call, past a guard that makes it rare. */
         for (size_t i = 0; facts[u] && !virtual_way && i < facts[u]->reach_count; i++) {
             if (strcmp(facts[u]->reaches[i].to, usr) == 0 &&
-                strcmp(facts[u]->reaches[i].from, usr) != 0)
+                strcmp(facts[u]->reaches[i].from, usr) != 0 &&
+                !(facts[u]->reach_guarded[i] && q->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL))
                 find_loop_call(facts, count, facts[u]->reaches[i].from, depth + 1, q, better,
                                (size_t)-1, virtual_way);
         }
@@ -1057,9 +1123,16 @@ static void report_loop_call(ss_result *result, const ss_finding *from, const fo
                             : NULL;
     int inherent = !c->note && !idle && !timed && read;
     /* A synchronous copy kept aside is a note where nothing else makes it one: what the loop's
-     * host code does with the data (read it next, hand it on) is not seen across units. */
+     * host code does with the data (read it next, hand it on) is not seen across units; nor,
+     * for an allocation, how the buffer's size and life go from one iteration to the next. */
     int unseen = q->copy && from->severity != SS_SEV_NOTE && !c->note && !idle && !timed &&
                  !inherent && !virtual_way;
+    const char *unseen_words =
+        q->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL
+            ? "; a note: whether it is worth hoisting out of the loop is decided across units "
+              "(the loop in one, the call in another), which lint does not weigh"
+            : "; a note: whether the loop's host code needs the copied data at once is decided "
+              "in another unit, which lint does not follow for a copy";
     char *more = ss_xasprintf(
         "; it %s on every iteration: '%s()'%s is called%s from the loop at %s, in '%s' "
         "(another unit)%s%s%s%s%s%s%s%s%s",
@@ -1073,10 +1146,7 @@ static void report_loop_call(ss_result *result, const ss_finding *from, const fo
                     : "",
         work ? work : "", c->note ? "; " : "", c->note ? c->note : "",
         quiet_words ? quiet_words : "", wait_words ? wait_words : "", inherent ? "; " : "",
-        inherent ? read : "",
-        unseen ? "; a note: whether the loop's host code needs the copied data at once is "
-                 "decided in another unit, which lint does not follow for a copy"
-               : "");
+        inherent ? read : "", unseen ? unseen_words : "");
     free(wait_words);
     ss_finding *f = ss_project_add_copy(result, from, more);
     if (c->note || idle || timed || inherent || virtual_way || unseen)
@@ -1092,11 +1162,13 @@ void ss_project_apply_loops(ss_project_facts *const *facts, ss_result *const *re
         const ss_result *called = facts[u] && results[u] ? facts[u]->called : NULL;
         for (size_t i = 0; called && i < called->count; i++) {
             found_call found = {NULL, 0, NULL};
-            loop_call_query q = {facts[u]->called_usrs[i],
-                                 facts[u]->called_starts ? facts[u]->called_starts[i]
-                                                         : SS_START_NONE,
-                                 facts[u]->called_clocks ? facts[u]->called_clocks[i] : NULL,
-                                 called->findings[i].rule == SS_RULE_SYNC_COPY_IN_PIPELINE};
+            ss_rule_id rule = called->findings[i].rule;
+            loop_call_query q = {
+                facts[u]->called_usrs[i],
+                facts[u]->called_starts ? facts[u]->called_starts[i] : SS_START_NONE,
+                facts[u]->called_clocks ? facts[u]->called_clocks[i] : NULL,
+                rule == SS_RULE_SYNC_COPY_IN_PIPELINE || rule == SS_RULE_DEVICE_WIDE_SYNC_CALL,
+                rule};
             /* A call of another unit's function counts where a unit of the run summarized it
              * as a wait for the whole device that does nothing else on the device: a wrapper
              * that queues work first is no wait at its start (the note "idle" would be false)
@@ -1140,6 +1212,7 @@ void ss_project_loops_free(ss_project_facts *facts)
         free(facts->reaches[i].to);
     }
     free(facts->reaches);
+    free(facts->reach_guarded);
     for (size_t i = 0; i < facts->override_count; i++) {
         free(facts->overrides[i].from);
         free(facts->overrides[i].to);
@@ -1186,6 +1259,7 @@ void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
         cJSON_AddBoolToObject(item, "timed", c->timed);
         cJSON_AddBoolToObject(item, "outer", c->outer);
         cJSON_AddBoolToObject(item, "every", c->every);
+        cJSON_AddBoolToObject(item, "guarded", c->guarded);
         cJSON_AddBoolToObject(item, "idleDevice", c->idle_device);
         cJSON_AddNumberToObject(item, "siteLine", c->site_line);
         cJSON_AddNumberToObject(item, "idleLine", c->idle_line);
@@ -1193,9 +1267,14 @@ void ss_project_loops_encode(const ss_project_facts *facts, cJSON *o)
         cJSON_AddItemToArray(calls, item);
     }
     cJSON *reaches = facts->reach_count ? cJSON_AddArrayToObject(o, "reaches") : NULL;
+    cJSON *guarded = NULL;
     for (size_t i = 0; i < facts->reach_count; i++) {
         const char *pair[2] = {facts->reaches[i].from, facts->reaches[i].to};
         cJSON_AddItemToArray(reaches, cJSON_CreateStringArray(pair, 2));
+        if (facts->reach_guarded[i] && guarded == NULL)
+            guarded = cJSON_AddArrayToObject(o, "guardedReaches");
+        if (facts->reach_guarded[i])
+            cJSON_AddItemToArray(guarded, cJSON_CreateNumber((double)i));
     }
     cJSON *overrides = facts->override_count ? cJSON_AddArrayToObject(o, "overrides") : NULL;
     for (size_t i = 0; i < facts->override_count; i++) {
@@ -1255,6 +1334,7 @@ static void decode_loop_call(const cJSON *item, ss_project_facts *facts, int *ba
     c->timed = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "timed"));
     c->outer = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "outer"));
     c->every = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "every"));
+    c->guarded = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "guarded"));
     c->idle_device = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(item, "idleDevice"));
     c->site_line = number(item, "siteLine", 0);
     c->idle_line = number(item, "idleLine", 0);
@@ -1283,7 +1363,7 @@ static void decode_called(const cJSON *item, ss_project_facts *facts, int *bad)
 /* A reach decoded from the cache ("reaches": [from, to] pairs). */
 static void decode_reach(ss_project_facts *facts, const char *from, const char *to)
 {
-    add_reach(facts, ss_xstrdup(from), to);
+    add_reach(facts, ss_xstrdup(from), to, 0);
 }
 
 /* An override decoded from the cache ("overrides": [virtual method, override] pairs). */
@@ -1295,9 +1375,21 @@ static void decode_override(ss_project_facts *facts, const char *from, const cha
     facts->overrides[facts->override_count++].to = ss_xstrdup(to);
 }
 
+/* The reaches whose way passes a guard ("guardedReaches": their indices). */
+static void decode_guarded(const cJSON *item, ss_project_facts *facts, int *bad)
+{
+    if (!cJSON_IsNumber(item) || item->valuedouble < 0 ||
+        item->valuedouble >= (double)facts->reach_count) {
+        *bad = 1;
+        return;
+    }
+    facts->reach_guarded[(size_t)item->valuedouble] = 1;
+}
+
 void ss_project_loops_decode(const cJSON *o, ss_project_facts *facts, int *bad)
 {
     ss_project_decode_pairs(o, "reaches", decode_reach, facts, bad);
+    ss_project_decode_items(o, "guardedReaches", decode_guarded, facts, bad);
     ss_project_decode_pairs(o, "overrides", decode_override, facts, bad);
     ss_project_decode_items(o, "loopCalls", decode_loop_call, facts, bad);
     ss_project_decode_items(o, "calledInLoops", decode_called, facts, bad);

@@ -199,6 +199,16 @@ static int skip_refill_guarded(CXCursor from, CXCursor call, void *data)
     return words != NULL;
 }
 
+char *ss_context_refill_guard_words(ss_check_ctx *ctx, CXCursor from, CXCursor at)
+{
+    char *guard = refill_guard_words(ss_check_graph(ctx), from, at, 0);
+    char *words =
+        guard ? ss_xasprintf("refill: it runs only when a queue it fills is empty (%s)", guard)
+              : NULL;
+    free(guard);
+    return words;
+}
+
 char *ss_context_refill_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
