@@ -3,6 +3,7 @@
  * findings in a stable order. */
 #include "analyzer.h"
 #include "cache.h"
+#include "checks/context.h"
 #include "checks/project_facts.h"
 #include "compdb.h"
 #include "jobs.h"
@@ -311,6 +312,8 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, ss
     if (o->build_dir != NULL && unlinted == 0 && *fatal_units == 0)
         scope |= SS_PROJECT_WHOLE;
     ss_project_apply(facts, results, units, scope);
+    for (size_t i = 0; i < units; i++)
+        ss_context_apply_unshown(results[i]);
     free(facts);
     free(results);
     merge(jobs, last, out);

@@ -268,6 +268,41 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     free(not_timed);
 }
 
+/* Neither per iteration nor once: no loop of the function holds the call, and no loop of the
+ * unit that enqueues device work reaches the function. Whether it runs on a hot path is decided
+ * where lint does not look (a loop of another unit, a call through a pointer), so a warning
+ * becomes a note that says so once the other reasons for a note have had their turn
+ * (ss_context_apply_unshown): a warning needs a loop that repeats the call (docs/lint.md,
+ * "Warning or note"). */
+static void apply_not_shown(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
+{
+    if (f->severity != SS_SEV_WARNING ||
+        !ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, at)))
+        return;
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    char *name = ss_ast_is_null(top) ? NULL : ss_qualified_name(top);
+    free(f->unshown);
+    f->unshown = ss_xasprintf(
+        "how often it runs is not shown: it is in no loop, and no loop of this translation unit "
+        "that enqueues device work reaches '%s()' (a loop of another unit may: name the function "
+        "in hot-functions to make this a warning)",
+        name ? name : "?");
+    free(name);
+}
+
+void ss_context_apply_unshown(ss_result *r)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        ss_finding *f = &r->findings[i];
+        if (f->unshown && f->severity == SS_SEV_WARNING) {
+            f->severity = SS_SEV_NOTE;
+            append(f, f->unshown);
+        }
+        free(f->unshown);
+        f->unshown = NULL;
+    }
+}
+
 /* Once: outside any loop of a function that runs once (not in a lambda, which may be called
  * from anywhere), a note; else, where a lambda calls the function, the message says how often
  * it runs is unknown. */
@@ -288,6 +323,8 @@ static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
             char *words = ss_xasprintf("how often it runs is unknown: %s", lambda);
             append(f, words);
             free(words);
+        } else {
+            apply_not_shown(ctx, at, f);
         }
         free(lambda);
     }
