@@ -2,7 +2,8 @@
 // copy or a legacy launch in no loop of its function, in a function that no loop of this unit
 // reaches, runs as often as code lint does not see decides (another unit's loop, a call through
 // a pointer): a note that says so. The same code reached from a loop that queues device work, in
-// a loop of its own, in a lambda or in 'main' keeps what those say.
+// a loop of its own, in a lambda or in 'main' keeps what those say, and so does a helper that a
+// loop of this unit calls whatever that loop queues (a library's work, which lint does not count).
 #include <cuda_runtime.h>
 #include <vector>
 
@@ -14,7 +15,7 @@ int survivors(int *d_count, float *d_v, int n, cudaStream_t s)
 {
     count_kernel<<<1, 1, 0, s>>>(d_count, n);
     int count = 0;
-    cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: how often it runs is not shown: it is in no loop, and no loop of this translation unit that enqueues device work reaches 'survivors()'
+    cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: how often it runs is not shown: it is in no loop that lint sees, and no loop of this translation unit reaches 'survivors()' (one of another unit, or a call through a pointer, may run it on every iteration; lint does not weigh those: name it, or a function that calls it, in hot-functions to make this a warning)
     scale_kernel<<<1, 32, 0, s>>>(d_v, n);
     return count;
 }
@@ -37,7 +38,7 @@ void rescale(float *d_v, int n, cudaStream_t s)
 static int peek(int *d_count)
 {
     int count = 0;
-    cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning expect-message: in 'peek()' called from the loop at frequency_not_shown.cu:47
+    cudaMemcpy(&count, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning expect-message: in 'peek()' called from the loop at frequency_not_shown.cu:48
     return count;
 }
 
@@ -81,4 +82,24 @@ int main()
     cudaMalloc(&d_count, sizeof(int));
     cudaMalloc(&d_v, 32 * sizeof(float));
     return first_count(d_count, d_v);
+}
+
+/* A helper that a loop of this unit calls, the loop's device work a library's (declared here,
+   not work lint counts): the loop repeats the helper, so its readback keeps the warning. */
+float g_total;
+void library_step(float *d, int n);
+
+static void read_one(const float *d_v)
+{
+    float v = 0.0f;
+    cudaMemcpy(&v, d_v, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning expect-no-message: how often it runs is not shown
+    g_total += v;
+}
+
+void solve(float *d_v, int n, int rounds)
+{
+    for (int r = 0; r < rounds; r++) {
+        library_step(d_v, n);
+        read_one(d_v);
+    }
 }
