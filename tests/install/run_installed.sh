@@ -1,7 +1,8 @@
 #!/bin/sh
 # run_installed.sh STAGE FIXTURE HAVE_ANALYZER HAVE_INTERPOSER APP RUN_NOGPU [FAKE_CUPTI
 # SIGNAL_APP]: the installed command, run from a folder outside the source and build trees:
-# `syncscope lint` reports the fixture's findings (rules and places) exactly; `syncscope run`
+# `syncscope lint` reports the fixture's findings (rules and places) exactly, with its
+# .syncscope.yml (which marks step() hot: a warning needs a loop lint sees, or that); `syncscope run`
 # preloads the installed libsyncscope.so (found as ../lib/syncscope), prints its one "no GPU"
 # line and leaves the program's output and exit status alone; a copy of the command without
 # its libraries says so instead of using the build tree's. With the fake CUPTI of
@@ -17,6 +18,7 @@ WORK=$(cd -P "$WORK" && pwd)
 STAGE=$(cd -P "$STAGE" && pwd)
 cd "$WORK" || exit 1
 cp -R "$FIXTURE/src" "$WORK/src"
+cp "$FIXTURE/.syncscope.yml" "$WORK/"
 unset SYNCSCOPE_OUTPUT SYNCSCOPE_TRACE SYNCSCOPE_QUIET SYNCSCOPE_FORMAT LD_PRELOAD
 fail=0
 check() { # what expected actual
