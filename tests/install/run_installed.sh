@@ -2,12 +2,12 @@
 # run_installed.sh STAGE FIXTURE HAVE_ANALYZER HAVE_INTERPOSER APP RUN_NOGPU [FAKE_CUPTI
 # SIGNAL_APP]: the installed command, run from a folder outside the source and build trees:
 # `syncscope lint` reports the fixture's findings (rules and places) exactly, with its
-# .syncscope.yml (which marks step() hot: a warning needs a loop lint sees, or that); `syncscope run`
-# preloads the installed libsyncscope.so (found as ../lib/syncscope), prints its one "no GPU"
-# line and leaves the program's output and exit status alone; a copy of the command without
-# its libraries says so instead of using the build tree's. With the fake CUPTI of
-# tests/signal/ the installed library records a run and loads the installed finisher from its
-# own folder, which writes the result; without that finisher, it says so and writes nothing.
+# .syncscope.yml (which marks step() hot: a warning needs a loop lint sees, or that);
+# `syncscope run` preloads the installed libsyncscope.so (found as ../lib/syncscope), prints its
+# one "no GPU" line and leaves the program's output and exit status alone; a copy of the
+# command without its libraries says so instead of using the build tree's. With the fake CUPTI
+# of tests/signal/ the installed library records a run and loads the installed finisher from
+# its own folder, which writes the result; without that finisher, it says so and writes nothing.
 # SS_TEST_VERSION: the version it must report.
 set -u
 STAGE=$1 FIXTURE=$2 HAVE_ANALYZER=$3 HAVE_INTERPOSER=$4 APP=$5 RUN_NOGPU=$6
