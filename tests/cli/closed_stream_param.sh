@@ -30,7 +30,7 @@ expect() {
 }
 # not_shown FUNCTION: the words of a launch in no loop that lint sees.
 not_shown() {
-    printf "; how often it runs is not shown: it is in no loop, and no loop of this translation unit that enqueues device work reaches '%s()' (a loop of another unit may: name the function in hot-functions to make this a warning)" "$1"
+    printf "; how often it runs is not shown: it is in no loop that lint sees, and no loop of this translation unit reaches '%s()' (one of another unit, or a call through a pointer, may run it on every iteration; lint does not weigh those: name it, or a function that calls it, in hot-functions to make this a warning)" "$1"
 }
 NOTES=$(expect note "$CLOSED" "$CLOSED")
 NOT_SHOWN=$(expect note "$(not_shown CellList)" "$(not_shown NeighborList)")
