@@ -3,6 +3,7 @@
  * findings in a stable order. */
 #include "analyzer.h"
 #include "cache.h"
+#include "checks/context.h"
 #include "checks/project_facts.h"
 #include "compdb.h"
 #include "jobs.h"
@@ -70,7 +71,8 @@ static uint64_t hash_string(const char *s, uint64_t seed)
  * each finding (rule and position) and each diagnostic once: a header seen by several
  * translation units is reported once, as the unit that gives it the highest severity reports it
  * (a helper that one unit calls on every iteration and another never calls is that unit's
- * warning, whatever the order of the units). */
+ * warning, whatever the order of the units); at the same severity, a unit's own reason for a
+ * note over the "not shown" one (ss_context_apply_unshown). */
 static void merge(ss_job_list *jobs, size_t last, ss_result *out)
 {
     key_set findings = {0}, diags = {0};
@@ -89,7 +91,10 @@ static void merge(ss_job_list *jobs, size_t last, ss_result *out)
             if (kept == NULL) {
                 *ss_result_add(out) = *f;
                 memset(f, 0, sizeof *f);
-            } else if (f->severity > out->findings[*kept].severity) {
+            } else if (f->severity > out->findings[*kept].severity ||
+                       (f->severity == out->findings[*kept].severity &&
+                        out->findings[*kept].unshown != NULL && f->unshown == NULL)) {
+                /* The highest severity; at the same, a reason over "not shown". */
                 ss_finding_clear(&out->findings[*kept]);
                 out->findings[*kept] = *f;
                 memset(f, 0, sizeof *f);
@@ -311,6 +316,8 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, ss
     if (o->build_dir != NULL && unlinted == 0 && *fatal_units == 0)
         scope |= SS_PROJECT_WHOLE;
     ss_project_apply(facts, results, units, scope);
+    for (size_t i = 0; i < units; i++)
+        ss_context_apply_unshown(results[i]);
     free(facts);
     free(results);
     merge(jobs, last, out);

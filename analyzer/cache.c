@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 /* Bumped whenever the entry layout or the meaning of a cached finding changes. */
-#define SS_CACHE_FORMAT 3
+#define SS_CACHE_FORMAT 4
 
 /* Hash of a file as read from disk now, remembered for the run. */
 typedef struct content_hash {
@@ -278,6 +278,7 @@ cJSON *ss_cache_encode_finding(const ss_finding *f)
         cJSON_AddNumberToObject(o, "macroLine", f->macro_line);
         cJSON_AddNumberToObject(o, "macroColumn", f->macro_column);
     }
+    ss_cache_add_string(o, "unshown", f->unshown);
     if (f->fixit_count) {
         cJSON *fixits = cJSON_AddArrayToObject(o, "fixits");
         for (size_t k = 0; k < f->fixit_count; k++) {
@@ -459,6 +460,7 @@ void ss_cache_decode_finding(const cJSON *o, ss_finding *f, int *bad)
         f->macro_line = ss_cache_get_unsigned(o, "macroLine", UINT_MAX, bad);
         f->macro_column = ss_cache_get_unsigned(o, "macroColumn", UINT_MAX, bad);
     }
+    f->unshown = ss_xstrdup(ss_cache_get_string(o, "unshown", bad));
     if (f->message == NULL)
         *bad = 1;
     decode_fixits(o, f, bad);

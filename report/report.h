@@ -90,6 +90,10 @@ typedef struct ss_finding {
      * same file. NULL/0 otherwise. */
     char *macro;
     unsigned macro_line, macro_column;
+    /* Lint findings: where a warning's call is in no loop and no loop of its unit reaches it,
+     * the words that make it a note once every unit's facts are in (ss_context_apply_unshown);
+     * NULL otherwise. Never written to a report. */
+    char *unshown;
 } ss_finding;
 
 /* A tool diagnostic: a parse error, an unreadable file, a dropped-events warning. */

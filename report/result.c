@@ -43,6 +43,7 @@ void ss_finding_clear(ss_finding *f)
         free(f->fixits[i].text);
     free(f->fixits);
     free(f->macro);
+    free(f->unshown);
     memset(f, 0, sizeof *f);
 }
 

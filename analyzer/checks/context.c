@@ -268,6 +268,83 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     free(not_timed);
 }
 
+enum { REACH_DEPTH = 16, REACH_CALLS = 32, REACH_SEEN = 256 };
+
+/* Whether one of the unit's callers of 'function', up to REACH_DEPTH calls up, repeats it or
+ * may: a call inside a loop of its function (whatever that loop queues: a loop around a
+ * library's calls counts), a call of the function itself (recursion), a function marked hot.
+ * Also 1 where the search stops short (more calls than it follows, callers left at its depth):
+ * lint has not shown that nothing repeats it. A function whose address is taken is not
+ * followed (its calls through a pointer are not seen). */
+static int repeated_here(ss_check_ctx *ctx, CXCursor function)
+{
+    ss_callgraph *graph = ss_check_graph(ctx);
+    CXCursor *seen = ss_xreallocarray(NULL, REACH_SEEN, sizeof *seen);
+    CXCursor calls[REACH_CALLS], callers[REACH_CALLS];
+    size_t count = 1, next = 0;
+    int repeated = 0;
+    seen[0] = function;
+    for (int depth = 0; !repeated && next < count; depth++) {
+        size_t level_end = count;
+        for (; !repeated && next < level_end; next++) {
+            long n = ss_callgraph_calls_of(graph, seen[next], calls, callers, REACH_CALLS);
+            repeated = n > REACH_CALLS || (n > 0 && depth == REACH_DEPTH);
+            for (long i = 0; !repeated && i < n; i++) {
+                char *name = ss_qualified_name(callers[i]);
+                repeated = !ss_ast_is_null(ss_scope_enclosing_loop(callers[i], calls[i])) ||
+                           clang_equalCursors(callers[i], function) ||
+                           ss_context_is_hot_function(ctx, name);
+                free(name);
+                size_t k = 0;
+                while (k < count && !clang_equalCursors(seen[k], callers[i]))
+                    k++;
+                if (!repeated && k == count && count == REACH_SEEN)
+                    repeated = 1;
+                else if (!repeated && k == count)
+                    seen[count++] = callers[i];
+            }
+        }
+    }
+    free(seen);
+    return repeated;
+}
+
+/* Neither per iteration nor once: no loop of the function holds the call, and nothing of the unit
+ * repeats the function (repeated_here). Whether it runs on a hot path is decided where lint does
+ * not look (a loop of another unit, a call through a pointer), so a warning becomes a note that
+ * says so once the other reasons for a note have had their turn (ss_context_apply_unshown): a
+ * warning needs a loop that repeats the call (docs/lint.md, "Warning or note"). */
+static void apply_not_shown(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
+{
+    if (f->severity != SS_SEV_WARNING ||
+        !ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, at)) ||
+        repeated_here(ctx, ctx->function))
+        return;
+    char *name = ss_qualified_name(ctx->function);
+    free(f->unshown);
+    f->unshown = ss_xasprintf(
+        "how often it runs is not shown: it is in no loop that lint sees, and no loop of this "
+        "translation unit reaches '%s()' (one of another unit, or a call through a pointer, may "
+        "run it on every iteration; lint does not weigh those: name it, or a function that calls "
+        "it, in hot-functions to make this a warning)",
+        name ? name : "?");
+    free(name);
+}
+
+void ss_context_apply_unshown(ss_result *r)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        ss_finding *f = &r->findings[i];
+        if (f->unshown && f->severity == SS_SEV_WARNING) {
+            f->severity = SS_SEV_NOTE;
+            append(f, f->unshown);
+            continue; /* kept: the merge prefers another unit's reason at the same severity */
+        }
+        free(f->unshown);
+        f->unshown = NULL;
+    }
+}
+
 /* Once: outside any loop of a function that runs once (not in a lambda, which may be called
  * from anywhere), a note; else, where a lambda calls the function, the message says how often
  * it runs is unknown. */
@@ -288,6 +365,8 @@ static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
             char *words = ss_xasprintf("how often it runs is unknown: %s", lambda);
             append(f, words);
             free(words);
+        } else {
+            apply_not_shown(ctx, at, f);
         }
         free(lambda);
     }

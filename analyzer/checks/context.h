@@ -21,4 +21,11 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
  * and against the name alone). Returns 1 or 0. */
 int ss_context_is_hot_function(const ss_check_ctx *ctx, const char *name);
 
+/* Makes a note of every warning of 'r' whose call runs neither on every iteration of a loop
+ * shown to lint nor once (the words ss_finding.unshown holds), after the project pass has
+ * given its reasons: those keep their own words. 'unshown' stays set on the findings it made
+ * notes (the merge of the units' findings prefers another reason at the same severity) and is
+ * cleared on every other. */
+void ss_context_apply_unshown(ss_result *r);
+
 #endif

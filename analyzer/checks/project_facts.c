@@ -884,6 +884,7 @@ ss_finding *ss_project_add_copy(ss_result *r, const ss_finding *from, const char
     f->macro = ss_xstrdup(from->macro);
     f->macro_line = from->macro_line;
     f->macro_column = from->macro_column;
+    f->unshown = ss_xstrdup(from->unshown);
     return f;
 }
 

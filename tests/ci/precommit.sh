@@ -37,7 +37,7 @@ findings() {
     grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error|note):' |
         sed 's/^\([^ ]* [a-z]*:\) .*\( \[SYNC.*\]\)$/\1\2/; s/^\([^ ]* note:\) .*/\1/'
 }
-# The file named like an option, and its one finding.
+# The file named like an option, and its one finding (a warning: run()'s loop calls f()).
 add_dash_file() {
     cat >./--output=victim.cu <<'EOF2'
 // A file named like an option: linted, not obeyed.
@@ -47,6 +47,11 @@ void f(float *x, cudaStream_t s)
 {
     k<<<1, 1, 0, s>>>(x);
     k<<<1, 1>>>(x);
+}
+void run(float *x, cudaStream_t s, int steps)
+{
+    for (int i = 0; i < steps; i++)
+        f(x, s);
 }
 EOF2
     git add -- --output=victim.cu

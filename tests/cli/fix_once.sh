@@ -33,11 +33,11 @@ has() {
     fi
 }
 TAB=$(printf '\t')
-m201="host buffer 'h' comes from malloc() at line 8: 'cudaMemcpyAsync' in 'f' copies from pageable memory, so it is staged and blocks the host instead of overlapping"
+m201="host buffer 'h' comes from malloc() at line 8: 'cudaMemcpyAsync' in 'f' copies from pageable memory, so it is staged and blocks the host instead of overlapping; it runs on every iteration: 'f()' is called from the loop at fix_once.cu:18, which enqueues device work"
 h201="allocate it with cudaMallocHost or register it with cudaHostRegister"
-m202="synchronous copy 'cudaMemcpy' in 'f', which also uses stream 's' (line 9): it blocks the host and serializes with the work on that stream"
+m202="synchronous copy 'cudaMemcpy' in 'f()' called from the loop at fix_once.cu:18, which launches kernel 'k' (line 10): each iteration waits for the device to drain, so copies and kernels never overlap"
 h202="use the Async variant on the pipeline's stream, with pinned host memory, and synchronize only where the result is needed"
-m301="'cudaMemcpy' in 'f' reads one value (size 'sizeof(float)') back from the device into '&v': the host stalls until all queued work has produced it, and the synchronous copy serializes with the work on stream 's' (line 9)"
+m301="'cudaMemcpy' in 'f' reads one value (size 'sizeof(float)') back from the device into '&v' in 'f()' called from the loop at fix_once.cu:18, which launches kernel 'k' (line 10): in every iteration the host stalls until all queued work has produced it"
 h301="keep the value on the device (let the next kernel read it), or batch such values and read them back once, asynchronously into pinned memory"
 
 lint text

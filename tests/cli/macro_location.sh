@@ -2,7 +2,8 @@
 # macro_location.sh SYNCSCOPE DATA_DIR: a finding at a call written in a macro's argument over
 # two lines is reported at the call's own line, with the macro's invocation as clang's
 # "expanded from macro" note: the exact text, the JSON 'expandedFrom' and the SARIF related
-# location; a suppression comment on the macro's line still applies.
+# location; a suppression comment on the macro's line still applies. upload() runs on every
+# iteration of train()'s loop, so the finding is a warning (a warning needs a loop).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +18,7 @@ lint() { # format
         >"out.$1" 2>err
     rc=$?
 }
-m201="host buffer 'h' comes from malloc() at line 7: 'cudaMemcpyAsync' in 'upload' copies from pageable memory, so it is staged and blocks the host instead of overlapping"
+m201="host buffer 'h' comes from malloc() at line 7: 'cudaMemcpyAsync' in 'upload' copies from pageable memory, so it is staged and blocks the host instead of overlapping; it runs on every iteration: 'upload()' is called from the loop at macro_location.cu:15, which enqueues device work"
 lint text
 status text 1
 text text out.text "macro_location.cu:9:9: warning: $m201 [SYNC201 pageable-async-copy]

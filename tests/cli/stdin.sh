@@ -14,7 +14,7 @@ fail=0
 . "$HERE/assert.sh"
 
 # k.cu on disk has nothing to report; the text on standard input has three findings and a
-# suppressed fourth.
+# suppressed fourth (its f() called from a loop: a warning needs one).
 cat >k.cu <<'SRC'
 // k.cu as saved: nothing to report.
 #include <cuda_runtime.h>
@@ -36,10 +36,15 @@ void f(float *d, size_t n)
     k<<<1, 1>>>(); // syncscope-ignore: SYNC101
     k<<<1, 1, 0, a>>>();
 }
+void step(float *d, size_t n, int steps)
+{
+    for (int i = 0; i < steps; i++)
+        f(d, n);
+}
 SRC
 ss lint --no-cache --color never --cuda-path none --stdin-filename k.cu - <edited.cu
 status "the edited text" 1
-text "the edited text: report" out "k.cu:7:5: warning: kernel 'k' is launched in 'f' on the legacy default stream (stream 'DEFAULT_S') [SYNC101 default-stream-launch]
+text "the edited text: report" out "k.cu:7:5: warning: kernel 'k' is launched in 'f' on the legacy default stream (stream 'DEFAULT_S'); it runs on every iteration: 'f()' is called from the loop at k.cu:17, which enqueues device work [SYNC101 default-stream-launch]
     k<<<1, 1, 0, DEFAULT_S>>>();
     ^
 k.cu:7:5: note: pass an explicit stream created with cudaStreamNonBlocking, or compile with --default-stream per-thread
@@ -47,7 +52,7 @@ k.cu:9:5: note: 'cudaStreamCreate' in 'f' creates a blocking stream, which synch
     cudaStreamCreate(&a);
     ^
 k.cu:9:5: note: move the legacy-stream work onto a stream, then create this one with cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)
-k.cu:11:5: warning: host buffer 'h + 1' comes from malloc() at line 10: 'cudaMemcpyAsync' in 'f' copies from pageable memory, so it is staged and blocks the host instead of overlapping [SYNC201 pageable-async-copy]
+k.cu:11:5: warning: host buffer 'h + 1' comes from malloc() at line 10: 'cudaMemcpyAsync' in 'f' copies from pageable memory, so it is staged and blocks the host instead of overlapping; it runs on every iteration: 'f()' is called from the loop at k.cu:17, which enqueues device work [SYNC201 pageable-async-copy]
     cudaMemcpyAsync(d, h + 1, n, cudaMemcpyHostToDevice, a);
     ^
 k.cu:11:5: note: allocate it with cudaMallocHost or register it with cudaHostRegister

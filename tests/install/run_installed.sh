@@ -1,12 +1,13 @@
 #!/bin/sh
 # run_installed.sh STAGE FIXTURE HAVE_ANALYZER HAVE_INTERPOSER APP RUN_NOGPU [FAKE_CUPTI
 # SIGNAL_APP]: the installed command, run from a folder outside the source and build trees:
-# `syncscope lint` reports the fixture's findings (rules and places) exactly; `syncscope run`
-# preloads the installed libsyncscope.so (found as ../lib/syncscope), prints its one "no GPU"
-# line and leaves the program's output and exit status alone; a copy of the command without
-# its libraries says so instead of using the build tree's. With the fake CUPTI of
-# tests/signal/ the installed library records a run and loads the installed finisher from its
-# own folder, which writes the result; without that finisher, it says so and writes nothing.
+# `syncscope lint` reports the fixture's findings (rules and places) exactly, with its
+# .syncscope.yml (which marks step() hot: a warning needs a loop lint sees, or that);
+# `syncscope run` preloads the installed libsyncscope.so (found as ../lib/syncscope), prints its
+# one "no GPU" line and leaves the program's output and exit status alone; a copy of the
+# command without its libraries says so instead of using the build tree's. With the fake CUPTI
+# of tests/signal/ the installed library records a run and loads the installed finisher from
+# its own folder, which writes the result; without that finisher, it says so and writes nothing.
 # SS_TEST_VERSION: the version it must report.
 set -u
 STAGE=$1 FIXTURE=$2 HAVE_ANALYZER=$3 HAVE_INTERPOSER=$4 APP=$5 RUN_NOGPU=$6
@@ -17,6 +18,7 @@ WORK=$(cd -P "$WORK" && pwd)
 STAGE=$(cd -P "$STAGE" && pwd)
 cd "$WORK" || exit 1
 cp -R "$FIXTURE/src" "$WORK/src"
+cp "$FIXTURE/.syncscope.yml" "$WORK/"
 unset SYNCSCOPE_OUTPUT SYNCSCOPE_TRACE SYNCSCOPE_QUIET SYNCSCOPE_FORMAT LD_PRELOAD
 fail=0
 check() { # what expected actual

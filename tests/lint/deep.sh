@@ -17,8 +17,9 @@ terms() {
     awk -v n="$1" 'BEGIN { printf "1"; for (i = 1; i < n; i++) printf "+1" }'
 }
 # A global initializer, a kernel argument and a statement, each 80,000 terms deep; the launch
-# without a stream is the one finding (a warning: the unit uses another stream, and 'run' has
-# one at hand, its parameter 's', which it does not pass).
+# without a stream is the one finding (a warning: the unit uses another stream, 'run' has one
+# at hand, its parameter 's', which it does not pass, and train()'s loop calls 'run' on every
+# iteration: a warning needs a loop).
 {
     printf '#include <cuda_runtime.h>\n'
     printf '__global__ void scale(float *x) { x[threadIdx.x] *= 2.0f; }\n'
@@ -30,6 +31,7 @@ terms() {
     terms 80000
     printf ';\n}\n'
     printf 'void streamed(float *x, cudaStream_t s) { scale<<<1, 32, 0, s>>>(x); }\n'
+    printf 'void train(float *x, int n, cudaStream_t s, int steps) { for (int i = 0; i < steps; i++) run(x, n, s); }\n'
 } >deep.cu
 cp deep.cu 'other deep.cu'
 
@@ -56,7 +58,7 @@ run() {
     fi
 }
 
-FINDING="::warning file=deep.cu,line=6,col=5,title=SYNC101 default-stream-launch::kernel 'scale' is launched in 'run' without a stream: it runs on the legacy default stream%0Apass an explicit stream created with cudaStreamNonBlocking, or compile with --default-stream per-thread"
+FINDING="::warning file=deep.cu,line=6,col=5,title=SYNC101 default-stream-launch::kernel 'scale' is launched in 'run' without a stream: it runs on the legacy default stream; it runs on every iteration: 'run()' is called from the loop at deep.cu:10, which enqueues device work%0Apass an explicit stream created with cudaStreamNonBlocking, or compile with --default-stream per-thread"
 run "80,000 deep: analyzed" 1 "$FINDING" "" deep.cu
 run "80,000 deep: analyzed, -j 1" 1 "$FINDING" "" -j 1 deep.cu
 

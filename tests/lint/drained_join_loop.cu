@@ -90,7 +90,7 @@ void gather_skip_first(int n)
         cudaDeviceSynchronize();
     }
     cudaSetDevice(0);
-    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: warning
+    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: note expect-message: how often it runs is not shown
 }
 
 // A join from device 1 on: device 0 is not joined.
@@ -105,7 +105,7 @@ void gather_from_one(int n)
         cudaDeviceSynchronize();
     }
     cudaSetDevice(0);
-    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: warning
+    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: note expect-message: how often it runs is not shown
 }
 
 // A join that stops early: the devices after the first failure are not joined.
@@ -121,7 +121,7 @@ void gather_until_error(int n)
             break;
     }
     cudaSetDevice(0);
-    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: warning
+    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: note expect-message: how often it runs is not shown
 }
 
 // A launch on a created stream after the join: the legacy work waits for it.
@@ -133,7 +133,7 @@ void gather_after_more(int n)
     }
     cudaSetDevice(0);
     force<<<1, 64, 0, gpus[0].stream>>>(gpus[0].f);
-    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: warning
+    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: note expect-message: how often it runs is not shown
 }
 
 // Work on a created stream after the legacy work: it waits for the legacy work.
@@ -144,7 +144,7 @@ void gather_then_more(int n)
         cudaDeviceSynchronize();
     }
     cudaSetDevice(0);
-    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: warning
+    collect<<<1, 64>>>(gpus[0].f, total); // expect: SYNC101 expect-severity: note expect-message: how often it runs is not shown
     force<<<1, 64, 0, gpus[1].stream>>>(gpus[1].f);
 }
 
@@ -167,3 +167,7 @@ void run(int n, int steps)
         join_and_gather(gpus[0].stream);
     }
 }
+
+// Since session 32 a warning whose call is in no loop that lint sees ends as the note "how often
+// it runs is not shown" (docs/lint.md, "Warning or note", item 5): such a case that stays a
+// warning above is that note here, asserted by its words (no other reason for a note applies).

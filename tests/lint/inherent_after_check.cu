@@ -57,7 +57,7 @@ void Gather::run(Tensor **inputs, const float *in, float *out, cudaStream_t s)
 
 void Gather::run_memset(Tensor **inputs, const float *in, float *out, cudaStream_t s)
 {
-    cudaMemcpy(&axis, inputs[1]->data, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+    cudaMemcpy(&axis, inputs[1]->data, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: how often it runs is not shown
     APP_CHECK(cudaMemsetAsync(out, 0, 32 * sizeof(float), s));
     if (axis < 0)
         axis += inputs[0]->dims;
@@ -66,7 +66,7 @@ void Gather::run_memset(Tensor **inputs, const float *in, float *out, cudaStream
 
 void Gather::run_refreshed(Tensor **inputs, const float *in, float *out, cudaStream_t s)
 {
-    cudaMemcpy(&axis, inputs[1]->data, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+    cudaMemcpy(&axis, inputs[1]->data, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: how often it runs is not shown
     refresh(inputs[0]);
     if (axis < 0)
         axis += inputs[0]->dims;
@@ -86,7 +86,7 @@ float *fetch(const int *d_count)
 float *fetch_counted(const int *d_count, const Tensor *t)
 {
     int n = 0;
-    cudaMemcpy(&n, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+    cudaMemcpy(&n, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: how often it runs is not shown
     int dims = count_dims(t);
     float *h = (float *)malloc(n * dims * sizeof(float));
     return h;
@@ -95,7 +95,7 @@ float *fetch_counted(const int *d_count, const Tensor *t)
 float *fetch_late(const int *d_count)
 {
     int n = 0;
-    cudaMemcpy(&n, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+    cudaMemcpy(&n, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: how often it runs is not shown
     APP_LOG("read the count\n");
     APP_LOG("allocating\n");
     assert(n >= 0);
@@ -103,3 +103,7 @@ float *fetch_late(const int *d_count)
     float *h = (float *)malloc(n * sizeof(float));
     return h;
 }
+
+// Since session 32 a warning whose call is in no loop that lint sees ends as the note "how often
+// it runs is not shown" (docs/lint.md, "Warning or note", item 5): such a case that stays a
+// warning above is that note here, asserted by its words (no other reason for a note applies).

@@ -22,7 +22,7 @@ int SynGroupCalibrate(int *d_map, int n, cudaStream_t s)
 int StepRecalibrated(int *d_map, int n, cudaStream_t s)
 {
     int *h_map = new int[n];
-    cudaMemcpyAsync(d_map, h_map, n * sizeof(int), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: warning
+    cudaMemcpyAsync(d_map, h_map, n * sizeof(int), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: note expect-message: how often it runs is not shown
     init_groups<<<1, 1, 0, s>>>(d_map, n);
     delete[] h_map;
     return 0;
@@ -35,3 +35,7 @@ void CalibrateSensors(int *d_map, int n, int rounds, cudaStream_t s)
         cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
     }
 }
+
+// Since session 32 a warning whose call is in no loop that lint sees ends as the note "how often
+// it runs is not shown" (docs/lint.md, "Warning or note", item 5): such a case that stays a
+// warning above is that note here, asserted by its words (no other reason for a note applies).

@@ -18,13 +18,13 @@ void upload_table(float *d, const float *h, int n, cudaStream_t s)
 void upload_rows(float *d, const float *h, int n, cudaStream_t s)
 {
     std::vector<float> staged(h, h + n);
-    cudaMemcpyAsync(d, staged.data(), n * sizeof(float), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: warning
+    cudaMemcpyAsync(d, staged.data(), n * sizeof(float), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: note expect-message: how often it runs is not shown
 }
 
 void upload_cols(float *d, const float *h, int n, cudaStream_t s)
 {
     std::vector<float> staged(h, h + n);
-    cudaMemcpyAsync(d, staged.data(), n * sizeof(float), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: warning
+    cudaMemcpyAsync(d, staged.data(), n * sizeof(float), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: note expect-message: how often it runs is not shown
 }
 
 void refresh(float *d, const float *h, int n, cudaStream_t s)
@@ -44,3 +44,7 @@ int main()
     upload_cols(d, h, 4, cudaStreamPerThread);
     return 0;
 }
+
+// Since session 32 a warning whose call is in no loop that lint sees ends as the note "how often
+// it runs is not shown" (docs/lint.md, "Warning or note", item 5): such a case that stays a
+// warning above is that note here, asserted by its words (no other reason for a note applies).

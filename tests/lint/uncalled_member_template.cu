@@ -21,13 +21,13 @@ struct Segments {
 
     template <typename T> void upload(T *d, cudaStream_t s) const
     {
-        cudaMemcpyAsync(d, table.data(), table.size() * sizeof(int), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: warning
+        cudaMemcpyAsync(d, table.data(), table.size() * sizeof(int), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: note expect-message: how often it runs is not shown
     }
 };
 
 template <typename T> void Segments::refresh(T *d, cudaStream_t s) const
 {
-    cudaMemcpyAsync(d, table.data(), table.size() * sizeof(int), cudaMemcpyDefault, s); // expect: SYNC201 expect-severity: warning
+    cudaMemcpyAsync(d, table.data(), table.size() * sizeof(int), cudaMemcpyDefault, s); // expect: SYNC201 expect-severity: note expect-message: how often it runs is not shown
 }
 
 template void Segments::refresh<int>(int *, cudaStream_t) const;
@@ -42,7 +42,7 @@ template <typename T> struct Batch {
 
     template <typename U> void send(U *d, cudaStream_t s) const
     {
-        cudaMemcpyAsync(d, rows.data(), rows.size() * sizeof(T), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: warning
+        cudaMemcpyAsync(d, rows.data(), rows.size() * sizeof(T), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: note expect-message: how often it runs is not shown
     }
 };
 
@@ -51,3 +51,7 @@ void upload_all(const Segments &segs, const Batch<float> &batch, int *d, float *
     segs.upload(d, s);
     batch.send(df, s);
 }
+
+// Since session 32 a warning whose call is in no loop that lint sees ends as the note "how often
+// it runs is not shown" (docs/lint.md, "Warning or note", item 5): such a case that stays a
+// warning above is that note here, asserted by its words (no other reason for a note applies).

@@ -130,7 +130,7 @@ void grow_every_third(int levels, int *rows, Split *pinned, Split *d_out, Stream
    whose host work a pinned buffer would overlap with the copy. */
 float objective(const std::vector<Label> &labels, Label *d_labels, float *d_tot, cudaStream_t s)
 {
-    cudaMemcpyAsync(d_labels, labels.data(), labels.size() * sizeof(Label), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: warning
+    cudaMemcpyAsync(d_labels, labels.data(), labels.size() * sizeof(Label), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: note expect-message: how often it runs is not shown
     prepare_scratch(labels.size());
     objective_kernel<<<1, 256, 0, s>>>(d_labels, (int)labels.size(), d_tot);
     float tot[2];
@@ -143,7 +143,7 @@ float objective(const std::vector<Label> &labels, Label *d_labels, float *d_tot,
 float objective_some(const std::vector<Label> &labels, Label *d_labels, float *d_tot, bool report,
                      cudaStream_t s)
 {
-    cudaMemcpyAsync(d_labels, labels.data(), labels.size() * sizeof(Label), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: warning
+    cudaMemcpyAsync(d_labels, labels.data(), labels.size() * sizeof(Label), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: note expect-message: how often it runs is not shown
     objective_kernel<<<1, 256, 0, s>>>(d_labels, (int)labels.size(), d_tot);
     if (!report)
         return 0.0f;
@@ -217,3 +217,7 @@ void grow_tested(int levels, int *rows, Split *pinned, Split *d_out, StreamView5
         consume(pinned, pinned + 64);
     }
 }
+
+// Since session 32 a warning whose call is in no loop that lint sees ends as the note "how often
+// it runs is not shown" (docs/lint.md, "Warning or note", item 5): such a case that stays a
+// warning above is that note here, asserted by its words (no other reason for a note applies).

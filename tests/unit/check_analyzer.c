@@ -68,12 +68,20 @@ static char *write_text(const char *name, const char *text)
     "void uses_a_stream(cudaStream_t s, int *q) { cudaMemsetAsync(q, 0, 4, s); "                   \
     "cudaMemsetAsync(q, 0, 4, s); cudaMemsetAsync(q, 0, 4, s); cudaStreamSynchronize(s); }\n"
 
+/* A warning needs a loop that lint sees repeat the call (else "how often it runs is not
+ * shown", a note: docs/lint.md, "Warning or note"): those sources then end with a step loop
+ * that calls their launching function ('call') on every iteration, after every line a test
+ * names. */
+#define STEP_LOOP(call)                                                                            \
+    "void step_loop(int *p, cudaStream_t s, int steps) { for (int i = 0; i < steps; i++) " call    \
+    "; }\n"
+
 static const char launch_file[] = "#include <cuda_runtime.h>\n"
                                   "__global__ void k(int *p) { p[0] = 1; }\n"
                                   "void go(int *p, cudaStream_t spare)\n"
                                   "{\n"
                                   "    k<<<1, 1>>>(p);\n"
-                                  "}\n" USES_A_STREAM;
+                                  "}\n" USES_A_STREAM STEP_LOOP("go(p, s)");
 
 START_TEST(test_text_output_and_exit_codes)
 {
@@ -83,7 +91,9 @@ START_TEST(test_text_output_and_exit_codes)
     const char *plain[] = {"--cuda-path", "none", "--color", "never", "a.cu", NULL};
     ck_assert_int_eq(run(plain, &out, &err), 1);
     ck_assert_str_eq(out, "a.cu:5:5: warning: kernel 'k' is launched in 'go' without a stream: it "
-                          "runs on the legacy default stream [SYNC101 default-stream-launch]\n"
+                          "runs on the legacy default stream; it runs on every iteration: 'go()' "
+                          "is called from the loop at a.cu:8, which enqueues device work [SYNC101 "
+                          "default-stream-launch]\n"
                           "    k<<<1, 1>>>(p);\n"
                           "    ^\n"
                           "a.cu:5:5: note: pass an explicit stream created with "
@@ -230,7 +240,8 @@ START_TEST(test_bad_inputs)
     free(write_text(
         "latin1.cu",
         "#include <cuda_runtime.h>\n// caf\xe9\n"
-        "__global__ void k() {}\nvoid f(cudaStream_t spare) { k<<<1, 1>>>(); }\n" USES_A_STREAM));
+        "__global__ void k() {}\nvoid f(cudaStream_t spare) { k<<<1, 1>>>(); }\n" USES_A_STREAM
+            STEP_LOOP("f(s)")));
     const char *latin1[] = {"--cuda-path=none", "latin1.cu", NULL};
     ck_assert_int_eq(run(latin1, &out, &err), 1);
     ck_assert_ptr_nonnull(strstr(out, "latin1.cu:2: warning: invalid UTF-8 at line 2 (byte "
@@ -245,11 +256,13 @@ END_TEST
 START_TEST(test_parse_errors_keep_going)
 {
     make_work_dir();
-    free(write_text("broken.cu",
-                    "#include <cuda_runtime.h>\n"
-                    "#include \"missing_header.h\"\n"
-                    "__global__ void k() {}\n"
-                    "void f(cudaStream_t spare) { int x = ; k<<<1, 1>>>(); }\n" USES_A_STREAM));
+    free(write_text(
+        "broken.cu",
+        "#include <cuda_runtime.h>\n"
+        "#include \"missing_header.h\"\n"
+        "__global__ void k() {}\n"
+        "void f(cudaStream_t spare) { int x = ; k<<<1, 1>>>(); }\n" USES_A_STREAM STEP_LOOP(
+            "f(s)")));
     free(write_text("z.cu", launch_file));
     char *out, *err;
     /* By default every file is analyzed, and the summary names each file with errors and its
@@ -299,12 +312,14 @@ START_TEST(test_api_headers_once_and_system_headers)
     char *a = write_text(
         "one.cu",
         "#include \"inc/launch.cuh\"\n#include <syslaunch.cuh>\n"
-        "void one(int *p, cudaStream_t s) { header_launch(p, s); sys_launch(p); }\n" USES_A_STREAM);
+        "void one(int *p, cudaStream_t s) { header_launch(p, s); sys_launch(p); }\n" USES_A_STREAM
+            STEP_LOOP("one(p, s)"));
     char *b = write_text(
         "two.cu",
         "#include \"inc/launch.cuh\"\n#include <syslaunch.cuh>\n"
         "namespace ns { struct S { void two(int *p, cudaStream_t spare); }; }\n"
-        "void ns::S::two(int *p, cudaStream_t spare) { hk<<<1, 1, 0, 0>>>(p); }\n" USES_A_STREAM);
+        "void ns::S::two(int *p, cudaStream_t spare) { hk<<<1, 1, 0, 0>>>(p); }\n" USES_A_STREAM
+            STEP_LOOP("ns::S().two(p, s)"));
     char *sys = ss_xasprintf("-isystem%s/sys", work);
     const char *inputs[] = {b, a};
     const char *extra[] = {sys};
@@ -338,7 +353,9 @@ START_TEST(test_api_headers_once_and_system_headers)
     ck_assert_uint_eq(r.findings[1].line, 4);
     ck_assert_str_eq(r.findings[1].function, "ns::S::two");
     ck_assert_str_eq(r.findings[1].message, "kernel 'hk' is launched in 'ns::S::two' on the "
-                                            "legacy default stream (stream '0')");
+                                            "legacy default stream (stream '0'); it runs on "
+                                            "every iteration: 'ns::S::two()' is called from "
+                                            "the loop at two.cu:6, which enqueues device work");
     ss_result_free(&r);
     free(sys);
     free(a);
@@ -415,10 +432,13 @@ START_TEST(test_config_precedence)
     ck_assert_ptr_nonnull(strstr(out, "lint-config/app/tests/t.cu:7:5: note: kernel 'k'"));
     ck_assert_ptr_null(strstr(out, "lint-config/app/tests/t.cu:6"));
     ck_assert_ptr_null(strstr(out, "lint-config/app/tests/t.cu:10"));
-    /* standalone/ does not inherit: SYNC103 at its default, SYNC401 a warning. */
+    /* standalone/ does not inherit: SYNC103 at its default, SYNC401 a warning, and its own
+     * hot-functions make the launch outside any loop a warning. */
     ck_assert_ptr_nonnull(strstr(out, "lint-config/app/standalone/s.cu:6:5: note: "
                                       "'cudaStreamCreate' in 'standalone'"));
     ck_assert_ptr_nonnull(strstr(out, "lint-config/app/standalone/s.cu:7:5: warning: kernel"));
+    ck_assert_ptr_nonnull(strstr(out, "; 'standalone' is marked hot in the configuration "
+                                      "(hot-functions) [SYNC101 default-stream-launch]\n"));
     ck_assert_ptr_nonnull(strstr(out, "lint-config/app/standalone/s.cu:10:9: warning: "
                                       "'cudaStreamSynchronize' in 'standalone' blocks the host"));
     ck_assert_ptr_nonnull(strstr(out, "2 warnings, 1 error and 2 notes generated.\n"));
@@ -523,7 +543,7 @@ START_TEST(test_baseline_after_code_moves)
                                  "{\n"
                                  "    k<<<1, 1>>>(p);\n"
                                  "    k<<<2, 1>>>(p);\n"
-                                 "}\n" USES_A_STREAM;
+                                 "}\n" USES_A_STREAM STEP_LOOP("go(p, s)");
     free(write_text("a.cu", before));
     const char *write[] = {"--cuda-path=none", "--no-cache", "--write-baseline",
                            "base.json",        "a.cu",       NULL};
@@ -547,10 +567,12 @@ START_TEST(test_baseline_after_code_moves)
                             "        k<<<1, 1>>>(p);\n"
                             "  k<<<2,1>>>(p);\n"
                             "    k<<<3, 1>>>(p);\n"
-                            "}\n" USES_A_STREAM));
+                            "}\n" USES_A_STREAM STEP_LOOP("go(p, s)")));
     out = lint_output(with, 1, NULL);
     ck_assert_str_eq(out, "a.cu:9:5: warning: kernel 'k' is launched in 'go' without a stream: "
-                          "it runs on the legacy default stream [SYNC101 default-stream-launch]\n"
+                          "it runs on the legacy default stream; it runs on every iteration: "
+                          "'go()' is called from the loop at a.cu:12, which enqueues device work "
+                          "[SYNC101 default-stream-launch]\n"
                           "    k<<<3, 1>>>(p);\n"
                           "    ^\n"
                           "a.cu:9:5: note: pass an explicit stream created with "
@@ -570,16 +592,20 @@ START_TEST(test_cache_invalidation)
     make_work_dir();
     free(write_text("inc/a.h", cache_header_a));
     free(write_text("inc/b.h", cache_header_b));
-    free(write_text("u1.cu",
-                    "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
-                    "void u1(int *p, cudaStream_t spare) { ka<<<1, 1>>>(p); }\n" USES_A_STREAM));
-    free(write_text("u2.cu",
-                    "#include <cuda_runtime.h>\n#include \"inc/b.h\"\n"
-                    "void u2(int *p, cudaStream_t spare) { kb<<<1, 1>>>(p); }\n" USES_A_STREAM));
+    free(write_text(
+        "u1.cu",
+        "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
+        "void u1(int *p, cudaStream_t spare) { ka<<<1, 1>>>(p); }\n" USES_A_STREAM STEP_LOOP(
+            "u1(p, s)")));
+    free(write_text(
+        "u2.cu",
+        "#include <cuda_runtime.h>\n#include \"inc/b.h\"\n"
+        "void u2(int *p, cudaStream_t spare) { kb<<<1, 1>>>(p); }\n" USES_A_STREAM STEP_LOOP(
+            "u2(p, s)")));
     free(write_text("u3.cu", "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
                              "#include \"inc/b.h\"\n"
                              "void u3(int *p, cudaStream_t spare) { ka<<<1, 1>>>(p); kb<<<1, 1, 0, "
-                             "0>>>(p); }\n" USES_A_STREAM));
+                             "0>>>(p); }\n" USES_A_STREAM STEP_LOOP("u3(p, s)")));
     const char *lint[] = {"--cuda-path=none", "--cache-dir", "cache", "--stats", "-j",    "2",
                           "--format",         "json",        "u1.cu", "u2.cu",   "u3.cu", NULL};
     char *err;
@@ -600,9 +626,11 @@ START_TEST(test_cache_invalidation)
     free(changed);
     /* A touched file with the same content is still cached; a changed source re-parses. */
     free(write_text("inc/a.h", cache_header_a));
-    free(write_text("u1.cu",
-                    "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
-                    "void u1(int *p, cudaStream_t spare) { ka<<<2, 1>>>(p); }\n" USES_A_STREAM));
+    free(write_text(
+        "u1.cu",
+        "#include <cuda_runtime.h>\n#include \"inc/a.h\"\n"
+        "void u1(int *p, cudaStream_t spare) { ka<<<2, 1>>>(p); }\n" USES_A_STREAM STEP_LOOP(
+            "u1(p, s)")));
     free(lint_output(lint, 1, &err));
     ck_assert_str_eq(err, "syncscope: parsed 1, cached 2\n");
     free(err);
@@ -687,7 +715,8 @@ START_TEST(test_headers_not_parsed_alone)
                     "inline void launch_on(int *p, cudaStream_t s) { w<<<1, 1, 0, s>>>(p); }\n"));
     free(write_text("lib/use.cu",
                     "#include <cuda_runtime.h>\n#include \"work.h\"\n"
-                    "void use(int *p, cudaStream_t s) { launch(p, s); }\n" USES_A_STREAM));
+                    "void use(int *p, cudaStream_t s) { launch(p, s); }\n" USES_A_STREAM STEP_LOOP(
+                        "use(p, s)")));
     free(write_text("lib/k.cuh", "#pragma once\n__global__ void kc(int *p) { p[0] = 1; }\n"));
     const char *folder[] = {"--cuda-path=none", "--no-cache", "--stats",
                             "--color=never",    "lib",        NULL};

@@ -670,15 +670,14 @@ START_TEST(test_cli_implausible_trace)
 END_TEST
 
 #ifdef SS_FILES_ANALYZER
-/* A default-stream launch in a unit that also uses another (blocking) stream, beside as much
- * work on that stream: a warning (SYNC101), so lint exits 1. */
+/* A default-stream launch in a loop of a unit that also uses another (blocking) stream, beside
+ * as much work on that stream: a warning (SYNC101), so lint exits 1. */
 static const char launch_file[] = "__global__ void k(int *p) { p[0] = 1; }\n"
-                                  "void go(int *p)\n"
+                                  "void go(int *p, cudaStream_t s, int n)\n"
                                   "{\n"
-                                  "    k<<<1, 1>>>(p);\n"
-                                  "    cudaStream_t s;\n"
-                                  "    cudaStreamCreate(&s);\n"
-                                  "    k<<<1, 1, 0, s>>>(p);\n"
+                                  "    for (int i = 0; i < n; i++) { k<<<1, 1>>>(p);\n"
+                                  "        k<<<1, 1, 0, s>>>(p);\n"
+                                  "    }\n"
                                   "}\n";
 
 START_TEST(test_cli_lint_files)
@@ -699,7 +698,7 @@ START_TEST(test_cli_lint_files)
     const char *to_stdout[] = {"lint", "--cuda-path", "none", "--color", "never",
                                "-o",   "/dev/stdout", "a.cu", NULL};
     ck_assert_int_eq(run(to_stdout, &out, &err), 1);
-    ck_assert_ptr_nonnull(strstr(out, "a.cu:4:5: warning: kernel 'k'"));
+    ck_assert_ptr_nonnull(strstr(out, "a.cu:4:35: warning: kernel 'k'"));
     ck_assert_int_eq(kind_of("/dev/stdout"), S_IFLNK);
     free(out);
     free(err);

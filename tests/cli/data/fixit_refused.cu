@@ -12,3 +12,9 @@ void forward(float *d, float *h, size_t n)
     im2col<<<1, 32, 0, s>>>(d);
     cudaMemcpy(h, d, n, cudaMemcpyDeviceToHost);
 }
+
+void train(float *d, float *h, size_t n, int steps)
+{
+    for (int i = 0; i < steps; i++)
+        forward(d, h, n);
+}

@@ -1,4 +1,4 @@
-// A program with one stream, the legacy one: its launch is a note, its readback a warning.
+// A program with one stream, the legacy one: its launch is a note, and so is its readback (once).
 #include "kernels.cu"
 
 int main()

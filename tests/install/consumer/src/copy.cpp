@@ -14,3 +14,12 @@ void clear(cudaStream_t stream, float *device, size_t n)
 {
     cudaMemsetAsync(device, 0, n * sizeof(float));
 }
+
+// The step loop: both on every iteration.
+void train(cudaStream_t stream, float *device, const std::vector<float> &values, int steps)
+{
+    for (int i = 0; i < steps; i++) {
+        upload(stream, device, values);
+        clear(stream, device, values.size());
+    }
+}
