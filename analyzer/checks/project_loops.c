@@ -852,10 +852,25 @@ static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
     free(ways);
 }
 
+/* find_entries for the function 'at->fn' itself, named as the chain's start. */
+static void find_entries_of(ss_check_ctx *ctx, const wait_site *at)
+{
+    char *name = ss_qualified_name(at->fn);
+    find_entries(ctx, at, ss_xasprintf("'%s()'", name ? name : "?"));
+    free(name);
+}
+
+/* Whether a finding of ctx->function may be kept aside for another unit's loops: the run keeps
+ * project facts, and the call is in a named function (a lambda's runs where it is called). */
+static int may_keep_aside(ss_check_ctx *ctx)
+{
+    return ss_project_unit_facts(ctx) != NULL && !ss_ast_is_null(ctx->function) &&
+           clang_getCursorKind(ctx->function) != CXCursor_LambdaExpr;
+}
+
 void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
-    if (ss_project_unit_facts(ctx) == NULL || ss_ast_is_null(ctx->function) ||
-        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+    if (!may_keep_aside(ctx))
         return;
     /* A call of a function the unit only declares, checked as a cudaDeviceSynchronize
      * (ss_check_wrapper_wait): kept aside too, for the pass to report only where another unit
@@ -874,31 +889,25 @@ void ss_project_loop_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
     if (direct)
         at.outputs = ss_project_output_params(ctx, at.fn, call, api, &output_words);
     at.output_words = output_words;
-    char *name = ss_qualified_name(at.fn);
-    find_entries(ctx, &at, ss_xasprintf("'%s()'", name ? name : "?"));
-    free(name);
+    find_entries_of(ctx, &at);
     free(wrapper);
     free(output_words);
 }
 
 void ss_project_loop_copy(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
-    if (ss_project_unit_facts(ctx) == NULL || ss_ast_is_null(ctx->function) ||
-        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+    if (!may_keep_aside(ctx))
         return;
     wait_site at = {.call = call,
                     .fn = ss_scope_outer_function(ctx->function),
                     .api = api,
                     .rule = SS_RULE_SYNC_COPY_IN_PIPELINE};
-    char *name = ss_qualified_name(at.fn);
-    find_entries(ctx, &at, ss_xasprintf("'%s()'", name ? name : "?"));
-    free(name);
+    find_entries_of(ctx, &at);
 }
 
 void ss_project_loop_alloc(ss_check_ctx *ctx, CXCursor call, const ss_api *api, const char *hint)
 {
-    if (ss_project_unit_facts(ctx) == NULL || ss_ast_is_null(ctx->function) ||
-        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+    if (!may_keep_aside(ctx))
         return;
     wait_site at = {.call = call,
                     .fn = ss_scope_outer_function(ctx->function),
@@ -907,10 +916,8 @@ void ss_project_loop_alloc(ss_check_ctx *ctx, CXCursor call, const ss_api *api, 
                     .hint = hint};
     /* A guard in its own function that makes it rare: not per iteration of any loop. */
     char *guard = ss_context_alloc_guard_words(ctx, at.fn, call);
-    char *name = guard ? NULL : ss_qualified_name(at.fn);
     if (guard == NULL)
-        find_entries(ctx, &at, ss_xasprintf("'%s()'", name ? name : "?"));
-    free(name);
+        find_entries_of(ctx, &at);
     free(guard);
 }
 
