@@ -309,16 +309,15 @@ static int repeated_here(ss_check_ctx *ctx, CXCursor function)
     return repeated;
 }
 
-/* Neither per iteration nor once: no loop of the function holds the call, and nothing of the unit
- * repeats the function (repeated_here). Whether it runs on a hot path is decided where lint does
- * not look (a loop of another unit, a call through a pointer), so a warning becomes a note that
- * says so once the other reasons for a note have had their turn (ss_context_apply_unshown): a
- * warning needs a loop that repeats the call (docs/lint.md, "Warning or note"). */
-static void apply_not_shown(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
+/* Neither per iteration nor once: no loop of the function holds the call (apply_once has seen to
+ * it), and nothing of the unit repeats the function (repeated_here). Whether it runs on a hot path
+ * is decided where lint does not look (a loop of another unit, a call through a pointer), so a
+ * warning becomes a note that says so once the other reasons for a note have had their turn
+ * (ss_context_apply_unshown): a warning needs a loop that repeats the call (docs/lint.md, "Warning
+ * or note"). */
+static void apply_not_shown(ss_check_ctx *ctx, ss_finding *f)
 {
-    if (f->severity != SS_SEV_WARNING ||
-        !ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, at)) ||
-        repeated_here(ctx, ctx->function))
+    if (f->severity != SS_SEV_WARNING || repeated_here(ctx, ctx->function))
         return;
     char *name = ss_qualified_name(ctx->function);
     free(f->unshown);
@@ -350,23 +349,24 @@ void ss_context_apply_unshown(ss_result *r)
  * it runs is unknown. */
 static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
 {
+    if (clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return;
     char *why = NULL;
-    if (clang_getCursorKind(ctx->function) != CXCursor_LambdaExpr &&
-        ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, at)) &&
-        ss_callgraph_runs_once(ss_check_graph(ctx), ctx->function, &why)) {
+    int in_loop = !ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, at));
+    if (!in_loop && ss_callgraph_runs_once(ss_check_graph(ctx), ctx->function, &why)) {
         f->severity = SS_SEV_NOTE;
         char *words = ss_xasprintf("it runs once: outside any loop, and %s", why);
         append(f, words);
         free(words);
-    } else if (clang_getCursorKind(ctx->function) != CXCursor_LambdaExpr) {
+    } else {
         /* Not once, and perhaps on a hot path: a lambda may be called any number of times. */
         char *lambda = ss_callgraph_lambda_words(ss_check_graph(ctx), ctx->function);
         if (lambda) {
             char *words = ss_xasprintf("how often it runs is unknown: %s", lambda);
             append(f, words);
             free(words);
-        } else {
-            apply_not_shown(ctx, at, f);
+        } else if (!in_loop) {
+            apply_not_shown(ctx, f);
         }
         free(lambda);
     }

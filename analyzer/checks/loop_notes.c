@@ -348,6 +348,14 @@ static int automatic_local(CXCursor decl)
  * the buffer larger (a SYNC402 call, or a call on the way down to one, perhaps in another unit). */
 enum { GUARD_FILE = 1, GUARD_ELSEWHERE = 2 };
 
+/* Where the guard 'guard' is, as its words say it: "file.cu:22" with GUARD_FILE in 'how', else
+ * "line 22". Malloc'ed. */
+static char *guard_place(CXCursor guard, unsigned how)
+{
+    return (how & GUARD_FILE) ? ss_callgraph_place(guard)
+                              : ss_xasprintf("line %u", ss_scope_line(guard));
+}
+
 /* "line 22 returns early unless the request exceeds 'size', and the function records the new
  * size" ("file.cu:22" with GUARD_FILE in 'how') when 'at' (the path 'path[0..found)' from 'from')
  * is in a function that returns early when the request fits, in a statement of its body before the
@@ -392,8 +400,7 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
     if (!recorded)
         return NULL;
     CXString name = clang_getCursorSpelling(stored);
-    char *where = (how & GUARD_FILE) ? ss_callgraph_place(guard)
-                                     : ss_xasprintf("line %u", ss_scope_line(guard));
+    char *where = guard_place(guard, how);
     char *words = ss_xasprintf("%s returns early unless the request exceeds '%s', and the "
                                "function records the new size",
                                where, clang_getCString(name));
@@ -478,8 +485,7 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, u
         if (ss_ast_is_null(w.found) || restarts(graph, w.found, how))
             continue;
         CXString name = clang_getCursorSpelling(w.found);
-        char *where = (how & GUARD_FILE) ? ss_callgraph_place(path[i])
-                                         : ss_xasprintf("line %u", ss_scope_line(path[i]));
+        char *where = guard_place(path[i], how);
         if (lazy_here)
             words =
                 ss_xasprintf("%s tests '%s' and the branch sets it", where, clang_getCString(name));
