@@ -12,16 +12,11 @@
 # at the wrappers' calls, and line 16 stays a warning.
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/cross_unit HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
-printf '[{"directory": "%s", "file": "%s/src/utils.cpp", "arguments": ["g++", "-c", "src/utils.cpp"]}, {"directory": "%s", "file": "%s/src/learner.cu", "arguments": ["nvcc", "-c", "src/learner.cu"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+. "$HERE/units.sh"
+workspace "$DATA"
+database utils.cpp learner.cu
 
 DRAINS="the GPU drains and idles while the host catches up"
 LOOP="blocks the host on every iteration of a for loop (line 13) that also enqueues device work (kernel 'split' is launched at line 14): $DRAINS"

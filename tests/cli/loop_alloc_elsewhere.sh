@@ -20,16 +20,11 @@
 # without the cache (exact output); without driver.c in the run, nothing is reported.
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/loop_alloc_elsewhere HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
-printf '[{"directory": "%s", "file": "%s/src/solver.cu", "arguments": ["nvcc", "-c", "src/solver.cu"]}, {"directory": "%s", "file": "%s/src/driver.c", "arguments": ["cc", "-c", "src/driver.c"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+. "$HERE/units.sh"
+workspace "$DATA"
+database solver.cu driver.c
 
 R402="[SYNC402 device-wide-sync-call]"
 STEP="it runs on every iteration: 'advance()', which reaches it, is called from the loop at driver.c:34, in 'run' (another unit); the loop queues device work through 'advance()', which reaches a function of another unit that does; a note: whether it is worth hoisting out of the loop is decided across units (the loop in one, the call in another), which lint does not weigh $R402"
@@ -58,8 +53,7 @@ ss lint --no-cache --color never --cuda-path none --fail-on warning -p build
 status "--fail-on warning" 0
 
 # Without the unit with the loops: nothing calls the functions from a loop, nothing is reported.
-printf '[{"directory": "%s", "file": "%s/src/solver.cu", "arguments": ["nvcc", "-c", "src/solver.cu"]}]\n' \
-    "$WORK" "$WORK" >build/compile_commands.json
+database solver.cu
 ss lint --no-cache --color never --cuda-path none -p build
 grep -E 'SYNC(202|401|402)' out >found
 text "without driver.c: SYNC402" found ""

@@ -14,16 +14,11 @@
 # (exact output); without net.cpp in the run, nothing is reported.
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/loop_copy_elsewhere HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
-printf '[{"directory": "%s", "file": "%s/src/neurons.cu", "arguments": ["nvcc", "-c", "src/neurons.cu"]}, {"directory": "%s", "file": "%s/src/net.cpp", "arguments": ["g++", "-c", "src/net.cpp"]}, {"directory": "%s", "file": "%s/src/main.cpp", "arguments": ["g++", "-c", "src/main.cpp"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+. "$HERE/units.sh"
+workspace "$DATA"
+database neurons.cu net.cpp main.cpp
 
 COPY="until the device has finished the work queued before it: copies and kernels never overlap"
 R202="[SYNC202 sync-copy-in-pipeline]"
@@ -41,8 +36,7 @@ $N25"
 done
 
 # Without the unit with the loops: nothing calls the functions from a loop, nothing is reported.
-printf '[{"directory": "%s", "file": "%s/src/neurons.cu", "arguments": ["nvcc", "-c", "src/neurons.cu"]}, {"directory": "%s", "file": "%s/src/main.cpp", "arguments": ["g++", "-c", "src/main.cpp"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+database neurons.cu main.cpp
 ss lint --no-cache --color never --cuda-path none -p build
 grep -E 'SYNC(202|301|401)' out >found
 text "without net.cpp: SYNC202" found ""

@@ -11,16 +11,11 @@
 # output); without driver.cpp in the run, nothing is reported, as before.
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/loop_elsewhere HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
-printf '[{"directory": "%s", "file": "%s/src/solver.cu", "arguments": ["nvcc", "-c", "src/solver.cu"]}, {"directory": "%s", "file": "%s/src/driver.cpp", "arguments": ["g++", "-c", "src/driver.cpp"]}, {"directory": "%s", "file": "%s/src/stepper.cpp", "arguments": ["g++", "-c", "src/stepper.cpp"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+. "$HERE/units.sh"
+workspace "$DATA"
+database solver.cu driver.cpp stepper.cpp
 
 DRAINS="the GPU drains and idles while the host catches up"
 STEP="it runs on every iteration: 'advance()' is called from the loop at driver.cpp:15, in 'main' (another unit)"

@@ -10,17 +10,12 @@
 # the warning.
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/not_shown_elsewhere HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
-database() { # the sim.cpp entry's extra argument
-    printf '[{"directory": "%s", "file": "%s/src/kernels.cu", "arguments": ["nvcc", "-c", "src/kernels.cu"]}, {"directory": "%s", "file": "%s/src/sim.cpp", "arguments": ["g++", %s"-c", "src/sim.cpp"]}]\n' \
-        "$WORK" "$WORK" "$WORK" "$WORK" "$1" >build/compile_commands.json
+. "$HERE/units.sh"
+workspace "$DATA"
+sim_database() { # ARGS: kernels.cu and sim.cpp, ARGS before sim.cpp's "-c"
+    printf '[%s, %s]\n' "$(entry kernels.cu nvcc)" "$(entry sim.cpp g++ "$1")" >build/compile_commands.json
 }
 
 NOT="how often it runs is not shown: it is in no loop that lint sees, and no loop of this translation unit reaches"
@@ -28,7 +23,7 @@ HOT="(one of another unit, or a call through a pointer, may run it on every iter
 R13="src/kernels.cu:13:5: note: 'cudaMemcpy' in 'count_alive' reads one value (size 'sizeof(int)') back from the device into '&c': the host stalls until all queued work has produced it, and the synchronous copy serializes with the work on stream 's' (line 11); $NOT 'count_alive()' $HOT [SYNC301 scalar-readback]"
 L20="src/kernels.cu:20:5: note: kernel 'step_kernel' is launched in 'relax' without a stream: it runs on the legacy default stream; $NOT 'relax()' $HOT [SYNC101 default-stream-launch]"
 
-database ""
+sim_database ""
 for run in "no cache, -j 1" "no cache, -j 2" "cold cache" "warm cache"; do
     lint_way "$run"
     status "$run" 0
@@ -38,7 +33,7 @@ $L20"
 done
 
 rm -rf cache
-database '"-DSTREAM=0", '
+sim_database '"-DSTREAM=0", '
 P20="src/kernels.cu:20:5: note: kernel 'step_kernel' is launched in 'relax' without a stream: it runs on the legacy default stream; the only other streams this translation unit uses are stream parameters and fields that every call and write in the project gives the legacy stream, so it holds nothing up yet"
 for run in "no cache, -j 1" "cold cache" "warm cache"; do
     lint_way "$run"
@@ -49,7 +44,7 @@ done
 # A hot function of the unit that calls count_alive() (hot-functions names the caller, not the
 # function itself): the readback is a warning again, the launch in relax() still a note.
 rm -rf cache
-database ""
+sim_database ""
 printf 'hot-functions:\n  - api_entry\n' >.syncscope.yml
 H13="src/kernels.cu:13:5: warning: 'cudaMemcpy' in 'count_alive' reads one value (size 'sizeof(int)') back from the device into '&c': the host stalls until all queued work has produced it, and the synchronous copy serializes with the work on stream 's' (line 11) [SYNC301 scalar-readback]"
 for run in "no cache, -j 1" "cold cache" "warm cache"; do

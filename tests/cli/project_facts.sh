@@ -9,24 +9,11 @@
 # waits are warnings where both units are linted (main.cu's loop calls them on every iteration). The same with and without the cache, at -j 1 and -j 3 (exact output).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/project_facts HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
-{
-    printf '['
-    sep=
-    for u in main post kernels; do
-        printf '%s{"directory": "%s", "file": "%s/src/%s.cu", "arguments": ["nvcc", "-c", "src/%s.cu"]}' \
-            "$sep" "$WORK" "$WORK" "$u" "$u"
-        sep=', '
-    done
-    printf ']\n'
-} >build/compile_commands.json
+. "$HERE/units.sh"
+workspace "$DATA"
+database main.cu post.cu kernels.cu
 
 LOOP="'cudaStreamSynchronize' in 'run' blocks the host on every iteration of a for loop (line 5) that also enqueues device work ('cudaMemcpyAsync' enqueues work at line 6): the GPU drains and idles while the host catches up"
 IDLE="idle: the stream 'stream' has nothing queued:"

@@ -7,25 +7,12 @@
 # out. The same from the cache (exact output and bytes).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/shared_stream HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
 fail=0
 . "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
-{
-    printf '['
-    sep=
-    # f.cu twice, as when two targets build it: still one unit.
-    for u in a b c d e f f; do
-        printf '%s{"directory": "%s", "file": "%s/src/%s.cu", "arguments": ["nvcc", "-c", "src/%s.cu"]}' \
-            "$sep" "$WORK" "$WORK" "$u" "$u"
-        sep=', '
-    done
-    printf ']\n'
-} >build/compile_commands.json
+. "$HERE/units.sh"
+workspace "$DATA"
+# f.cu twice, as when two targets build it: still one unit.
+database a.cu b.cu c.cu d.cu e.cu f.cu f.cu
 
 A="src/a.cu:6:5: note: 'cudaStreamCreate' in 'init_streams' creates a blocking stream, which synchronizes with the legacy default stream; legacy-stream work in src/b.cu (line 7), a unit that shares the stream through 'g_stream', is ordered with this stream only because it is blocking: move that work onto the stream first [SYNC103 blocking-stream-create]"
 C="src/c.cu:6:5: note: 'cudaStreamCreateWithFlags' in 'make_stream' creates a blocking stream (flags 0, the default), which synchronizes with the legacy default stream; legacy-stream work in src/d.cu (line 7), a unit that shares the stream through 'make_stream()', is ordered with this stream only because it is blocking: move that work onto the stream first [SYNC103 blocking-stream-create]"

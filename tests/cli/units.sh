@@ -12,17 +12,18 @@ workspace() {
     cp "$1"/* src/
 }
 
-# entry FILE COMPILER: the database entry of src/FILE, compiled by COMPILER from $WORK.
+# entry FILE COMPILER [ARGS]: the database entry of src/FILE, compiled by COMPILER from $WORK;
+# ARGS, when given, is JSON put before "-c" in the arguments ('"-DN=1", ').
 entry() {
-    printf '{"directory": "%s", "file": "%s/src/%s", "arguments": ["%s", "-c", "src/%s"]}' \
-        "$WORK" "$WORK" "$1" "$2" "$1"
+    printf '{"directory": "%s", "file": "%s/src/%s", "arguments": ["%s", %s"-c", "src/%s"]}' \
+        "$WORK" "$WORK" "$1" "$2" "${3:-}" "$1"
 }
-# database FILE...: build/compile_commands.json holds those units of src/ (nvcc for a .cu,
-# g++ for the others).
+# database FILE...: build/compile_commands.json holds those units of src/ (nvcc for a .cu, cc
+# for a .c, g++ for the others; a file named twice is two entries, as when two targets build it).
 database() {
     sep='['
     for f in "$@"; do
-        case $f in *.cu) cc=nvcc ;; *) cc=g++ ;; esac
+        case $f in *.cu) cc=nvcc ;; *.c) cc=cc ;; *) cc=g++ ;; esac
         printf '%s%s' "$sep" "$(entry "$f" "$cc")"
         sep=', '
     done >build/compile_commands.json
