@@ -3240,10 +3240,74 @@ static int failure_only_if(ss_check_ctx *ctx, CXCursor s)
            !touches_device(ss_ast_child(s, cond)) && !may_throw(ss_ast_child(s, cond));
 }
 
+/* Whether 'c' declares or makes a value of a class, struct or union (or an array of them):
+ * its constructor or destructor may do work lint does not see. */
+static enum CXChildVisitResult find_class_value(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl && !clang_isExpression(k))
+        return CXChildVisit_Recurse;
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    *found = t.kind == CXType_Record;
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether 'c' holds an expression (a parameter's default argument) or an attribute other than
+ * '__host__' (a weak definition another unit may replace, among others). */
+static enum CXChildVisitResult find_default_or_attr(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    *found = clang_isExpression(k) || (clang_isAttribute(k) && k != CXCursor_CUDAHostAttr);
+    return *found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether the declaration 'fn' of a function has a parameter with a default argument or an
+ * attribute other than '__host__' (find_default_or_attr). Returns 1 or 0. */
+static int defaults_or_attrs(CXCursor fn)
+{
+    int found = 0;
+    clang_visitChildren(fn, find_default_or_attr, &found);
+    for (int a = 0, n = clang_Cursor_getNumArguments(fn); a < n && !found; a++)
+        clang_visitChildren(clang_Cursor_getArgument(fn, (unsigned)a), find_default_or_attr,
+                            &found);
+    return found;
+}
+
+/* Whether 'callee', the definition that the call statement 's' runs, is a plain function lint
+ * can follow as a checking function (checking_call): a free function, not a member (whose
+ * object and its members the body reads unseen), not a template nor one's specialization (whose
+ * body may hide calls), whose declarations have no default argument (which runs at the call)
+ * and no attribute but '__host__' ('weak': another unit may replace it), and where neither the
+ * statement nor the body declares or makes a value of a class (whose constructor or destructor
+ * may queue work). Returns 1 or 0. */
+static int plain_checker(CXCursor s, CXCursor callee)
+{
+    CXCursor named = clang_getCursorReferenced(ss_ast_strip(s));
+    enum CXCursorKind scope = clang_getCursorKind(clang_getCursorLexicalParent(callee));
+    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl ||
+        clang_getCursorKind(named) != CXCursor_FunctionDecl ||
+        !ss_ast_is_null(clang_getSpecializedCursorTemplate(callee)) ||
+        (scope != CXCursor_TranslationUnit && scope != CXCursor_Namespace &&
+         scope != CXCursor_LinkageSpec && scope != CXCursor_UnexposedDecl) ||
+        defaults_or_attrs(callee) || defaults_or_attrs(named) ||
+        defaults_or_attrs(clang_getCanonicalCursor(callee)))
+        return 0;
+    int found = 0;
+    ss_ast_visit_whole(s, s, find_class_value, &found);
+    if (!found)
+        ss_ast_visit_whole(callee, callee, find_class_value, &found);
+    return !found;
+}
+
 /* Whether the statement 's' calls a checking function of the unit that only reads the last
  * error ('check_last(__FILE__, __LINE__);' where its body keeps 'cudaGetLastError()' in a
  * variable and reports it and ends the program when it is not cudaSuccess): the call alone, its
- * arguments staying on the host (unit_call_statement), whose body holds only calm statements
+ * arguments staying on the host (unit_call_statement), of a plain function (plain_checker),
+ * whose body holds only calm statements
  * (calm_within, 'depth' calls down so far) and 'if's that run only a failure branch
  * (failure_only_if), which is left out as a checking macro's is. Returns 1 or 0. */
 static int checking_call(ss_check_ctx *ctx, CXCursor s, unsigned depth)
@@ -3251,7 +3315,7 @@ static int checking_call(ss_check_ctx *ctx, CXCursor s, unsigned depth)
     CXCursor callee = depth < MAX_CHECK_DEPTH ? unit_call_statement(ctx, s) : clang_getNullCursor();
     unsigned parts = ss_ast_is_null(callee) ? 0 : ss_ast_child_count(callee), index = 0;
     CXCursor body = parts ? ss_ast_child(callee, parts - 1) : clang_getNullCursor();
-    if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt || !plain_checker(s, callee))
         return 0;
     CXCursor stmts[16];
     unsigned n = block_statements(body, clang_getNullCursor(), stmts, 16, &index);
