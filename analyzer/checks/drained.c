@@ -3220,13 +3220,120 @@ static enum CXChildVisitResult find_pointer_read(CXCursor c, CXCursor parent, CX
     return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+static CXCursor unit_call_statement(ss_check_ctx *ctx, CXCursor s);
+static unsigned block_statements(CXCursor block, CXCursor child, CXCursor *stmts, unsigned max,
+                                 unsigned *index);
+static int calm_within(ss_check_ctx *ctx, CXCursor s, unsigned depth);
+
+/* How many calls deep a checking function of the unit is followed (checking_call). */
+enum { MAX_CHECK_DEPTH = 2 };
+
+/* Whether the statement 's' of a checking function's body is an 'if' whose one branch runs only
+ * when a CUDA call failed (ss_context_failure_branch: 'if (code != cudaSuccess) { report; exit;
+ * }'), with no other branch, its condition staying on the host. Returns 1 or 0. */
+static int failure_only_if(ss_check_ctx *ctx, CXCursor s)
+{
+    int throws = 0;
+    unsigned cond = ss_ast_if_condition(s);
+    unsigned failure = ss_context_failure_branch(ss_check_graph(ctx), s, &throws);
+    return failure > 0 && failure == cond + 1 && ss_ast_child_count(s) == cond + 2 &&
+           !touches_device(ss_ast_child(s, cond)) && !may_throw(ss_ast_child(s, cond));
+}
+
+/* Whether 'c' declares or makes a value of a class, struct or union (or an array of them):
+ * its constructor or destructor may do work lint does not see. */
+static enum CXChildVisitResult find_class_value(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl && !clang_isExpression(k))
+        return CXChildVisit_Recurse;
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    *found = t.kind == CXType_Record;
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether 'c' holds an expression (a parameter's default argument) or an attribute other than
+ * '__host__' (a weak definition another unit may replace, among others). */
+static enum CXChildVisitResult find_default_or_attr(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    *found = clang_isExpression(k) || (clang_isAttribute(k) && k != CXCursor_CUDAHostAttr);
+    return *found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether the declaration 'fn' of a function has a parameter with a default argument or an
+ * attribute other than '__host__' (find_default_or_attr). Returns 1 or 0. */
+static int defaults_or_attrs(CXCursor fn)
+{
+    int found = 0;
+    clang_visitChildren(fn, find_default_or_attr, &found);
+    for (int a = 0, n = clang_Cursor_getNumArguments(fn); a < n && !found; a++)
+        clang_visitChildren(clang_Cursor_getArgument(fn, (unsigned)a), find_default_or_attr,
+                            &found);
+    return found;
+}
+
+/* Whether 'callee', the definition that the call statement 's' runs, is a plain function lint
+ * can follow as a checking function (checking_call): a free function, not a member (whose
+ * object and its members the body reads unseen), not a template nor one's specialization (whose
+ * body may hide calls), whose declarations have no default argument (which runs at the call)
+ * and no attribute but '__host__' ('weak': another unit may replace it), and where neither the
+ * statement nor the body declares or makes a value of a class (whose constructor or destructor
+ * may queue work). Returns 1 or 0. */
+static int plain_checker(CXCursor s, CXCursor callee)
+{
+    CXCursor named = clang_getCursorReferenced(ss_ast_strip(s));
+    enum CXCursorKind scope = clang_getCursorKind(clang_getCursorLexicalParent(callee));
+    if (clang_getCursorKind(callee) != CXCursor_FunctionDecl ||
+        clang_getCursorKind(named) != CXCursor_FunctionDecl ||
+        !ss_ast_is_null(clang_getSpecializedCursorTemplate(callee)) ||
+        (scope != CXCursor_TranslationUnit && scope != CXCursor_Namespace &&
+         scope != CXCursor_LinkageSpec && scope != CXCursor_UnexposedDecl) ||
+        defaults_or_attrs(callee) || defaults_or_attrs(named) ||
+        defaults_or_attrs(clang_getCanonicalCursor(callee)))
+        return 0;
+    int found = 0;
+    ss_ast_visit_whole(s, s, find_class_value, &found);
+    if (!found)
+        ss_ast_visit_whole(callee, callee, find_class_value, &found);
+    return !found;
+}
+
+/* Whether the statement 's' calls a checking function of the unit that only reads the last
+ * error ('check_last(__FILE__, __LINE__);' where its body keeps 'cudaGetLastError()' in a
+ * variable and reports it and ends the program when it is not cudaSuccess): the call alone, its
+ * arguments staying on the host (unit_call_statement), of a plain function (plain_checker),
+ * whose body holds only calm statements
+ * (calm_within, 'depth' calls down so far) and 'if's that run only a failure branch
+ * (failure_only_if), which is left out as a checking macro's is. Returns 1 or 0. */
+static int checking_call(ss_check_ctx *ctx, CXCursor s, unsigned depth)
+{
+    CXCursor callee = depth < MAX_CHECK_DEPTH ? unit_call_statement(ctx, s) : clang_getNullCursor();
+    unsigned parts = ss_ast_is_null(callee) ? 0 : ss_ast_child_count(callee), index = 0;
+    CXCursor body = parts ? ss_ast_child(callee, parts - 1) : clang_getNullCursor();
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt || !plain_checker(s, callee))
+        return 0;
+    CXCursor stmts[16];
+    unsigned n = block_statements(body, clang_getNullCursor(), stmts, 16, &index);
+    int calm = n > 0 && n < 16;
+    for (unsigned i = 0; i < n && calm; i++)
+        calm = failure_only_if(ctx, stmts[i]) || calm_within(ctx, stmts[i], depth + 1);
+    return calm;
+}
+
 /* Whether the statement 's' only goes on, on the host, to the next one, with nothing the work
  * queued before it could overlap: a declaration or an expression that calls nothing but what
  * stays on the host, reads nothing through a pointer and throws nothing (as between a wait and a
- * Thrust algorithm, or a readback and an upload); or a check of the last error (an error query
+ * Thrust algorithm, or a readback and an upload); a check of the last error (an error query
  * and the checking function it is handed to, or a checking macro's 'if', whose failure branch
- * is left out: quiet_statement) that reads nothing through a pointer. Returns 1 or 0. */
-static int calm_statement(ss_check_ctx *ctx, CXCursor s)
+ * is left out: quiet_statement) that reads nothing through a pointer; or, since session 33, a
+ * call of a checking function of the unit that does no more (checking_call, 'depth' calls down
+ * so far). Returns 1 or 0. */
+static int calm_within(ss_check_ctx *ctx, CXCursor s, unsigned depth)
 {
     if (straight_statement(s) && !touches_device(s) && !may_throw(s))
         return 1;
@@ -3235,7 +3342,15 @@ static int calm_statement(ss_check_ctx *ctx, CXCursor s)
     ss_ast_visit_whole(s, s, find_error_query, &query);
     if (!ss_ast_is_null(query))
         ss_ast_visit_whole(s, s, find_pointer_read, &pointer);
-    return !ss_ast_is_null(query) && !pointer && quiet_statement(ctx, s, query);
+    if (!ss_ast_is_null(query))
+        return !pointer && quiet_statement(ctx, s, query);
+    return checking_call(ctx, s, depth);
+}
+
+/* calm_within from the statement's own function. */
+static int calm_statement(ss_check_ctx *ctx, CXCursor s)
+{
+    return calm_within(ctx, s, 0);
 }
 
 /* What a call that waits for the same work as a wait for the whole device is, for the words. */
