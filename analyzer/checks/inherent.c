@@ -299,29 +299,38 @@ static CXCursor out_parameter(CXCursor lhs)
     return out ? param : none;
 }
 
+/* The two sides of the plain assignment 'expr' ('=' or a class's 'operator='; not '+='), into
+ * '*lhs' and '*rhs'. Returns 0, or -1 when 'expr' is no such assignment. */
+static int assignment_sides(CXCursor expr, CXCursor *lhs, CXCursor *rhs)
+{
+    CXCursor e = ss_ast_strip(expr);
+    char op[8];
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator &&
+        ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "=") == 0) {
+        *lhs = ss_ast_child(e, 0);
+        *rhs = ss_ast_child(e, 1);
+        return 0;
+    }
+    if (clang_getCursorKind(e) != CXCursor_CallExpr || clang_Cursor_getNumArguments(e) != 2)
+        return -1;
+    CXString name = clang_getCursorSpelling(e);
+    int assign = strcmp(clang_getCString(name), "operator=") == 0;
+    clang_disposeString(name);
+    if (!assign)
+        return -1;
+    *lhs = clang_Cursor_getArgument(e, 0);
+    *rhs = clang_Cursor_getArgument(e, 1);
+    return 0;
+}
+
 /* "hands it to the caller through 'vmin'" when 'stmt' assigns a value that names 'var' (an
  * element or member of it too) to an out parameter (out_parameter), with '=' or a class's
  * 'operator='; else NULL. */
 static char *handover_use(CXCursor stmt, CXCursor var)
 {
-    CXCursor e = ss_ast_strip(stmt), lhs, rhs;
-    char op[8];
-    if (clang_getCursorKind(e) == CXCursor_BinaryOperator &&
-        ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "=") == 0) {
-        lhs = ss_ast_child(e, 0);
-        rhs = ss_ast_child(e, 1);
-    } else if (clang_getCursorKind(e) == CXCursor_CallExpr &&
-               clang_Cursor_getNumArguments(e) == 2) {
-        CXString name = clang_getCursorSpelling(e);
-        int assign = strcmp(clang_getCString(name), "operator=") == 0;
-        clang_disposeString(name);
-        if (!assign)
-            return NULL;
-        lhs = clang_Cursor_getArgument(e, 0);
-        rhs = clang_Cursor_getArgument(e, 1);
-    } else {
+    CXCursor lhs, rhs;
+    if (assignment_sides(stmt, &lhs, &rhs) != 0)
         return NULL;
-    }
     CXCursor param = out_parameter(lhs);
     if (ss_ast_is_null(param) || !refers_to(rhs, var))
         return NULL;
@@ -2040,6 +2049,131 @@ static enum CXChildVisitResult find_param_use(CXCursor c, CXCursor parent, CXCli
     return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
+/* Whether the full expression 'full' stands as a statement of its own in 'parent': one of a
+ * block's, or the body of a loop or a branch of an 'if' (not a condition, whose value is
+ * tested). Returns 1 or 0. */
+static int stands_as_statement(CXCursor parent, CXCursor full)
+{
+    enum CXCursorKind k = clang_getCursorKind(parent);
+    unsigned n = ss_ast_child_count(parent), index = n;
+    for (unsigned i = 0; i < n && index == n; i++)
+        if (ss_ast_same_node(ss_ast_child(parent, i), full))
+            index = i;
+    if (index == n)
+        return 0;
+    switch (k) {
+    case CXCursor_CompoundStmt:
+        return 1;
+    case CXCursor_IfStmt:
+        return index > ss_ast_if_condition(parent);
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_CXXForRangeStmt:
+        return index + 1 == n;
+    case CXCursor_DoStmt:
+        return index == 0;
+    default:
+        return 0;
+    }
+}
+
+/* The out parameter (out_parameter) that the statement holding the call 'at' stores its value
+ * into: the call's full expression, reached through expressions only (no lambda between), is a
+ * plain assignment that stands as a statement (stands_as_statement), the call on its right
+ * side ('t[c][0] = thrust::reduce(...);', 'out = v[0];'). A null cursor otherwise. */
+static CXCursor stored_out_parameter(CXCursor top, CXCursor at)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(top, at, path), full = found;
+    while (full > 0) {
+        enum CXCursorKind k = clang_getCursorKind(path[full - 1]);
+        if (!clang_isExpression(k) || k == CXCursor_LambdaExpr)
+            break;
+        full--;
+    }
+    CXCursor param = clang_getNullCursor(), lhs, rhs;
+    if (full > 0 && full < found && stands_as_statement(path[full - 1], path[full]) &&
+        assignment_sides(path[full], &lhs, &rhs) == 0) {
+        /* On the right side and not the left (a macro's arguments share one place). */
+        unsigned begin, end, at_begin, at_end, lhs_begin, lhs_end;
+        ss_ast_range(rhs, &begin, &end);
+        ss_ast_range(lhs, &lhs_begin, &lhs_end);
+        ss_ast_range(at, &at_begin, &at_end);
+        if (begin <= at_begin && at_end <= end && (at_end <= lhs_begin || at_begin >= lhs_end))
+            param = out_parameter(lhs);
+    }
+    free(path);
+    return param;
+}
+
+/* Whether the store target 'lhs' ('t[c][1]', '*out', 'p->n') names 'param' only as its root:
+ * no index on the way names it. Returns 1 or 0. */
+static int names_only_as_root(CXCursor lhs, CXCursor param)
+{
+    CXCursor e = ss_ast_strip(lhs);
+    while (clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr ||
+           clang_getCursorKind(e) == CXCursor_UnaryOperator ||
+           clang_getCursorKind(e) == CXCursor_MemberRefExpr) {
+        if (ss_ast_child_count(e) == 0)
+            return 0;
+        if (clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr &&
+            refers_to(ss_ast_child(e, 1), param))
+            return 0;
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    }
+    return 1;
+}
+
+/* Whether the function names the out parameter 'param' anywhere but as the root of a plain
+ * store's target ('t[c][1] = ...', '*out = ...', 'r = ...'; names_only_as_root), the stored
+ * value searched too: a read of what it stored ('while (*err > tol)', '*out += x'), an alias,
+ * the pointer itself stored into ('out = &scratch;') or given away. Then the value is not only
+ * the caller's. */
+typedef struct store_only_walk {
+    CXCursor param;
+    int found;
+} store_only_walk;
+
+static enum CXChildVisitResult find_param_read(CXCursor c, CXCursor parent, CXClientData data)
+{
+    store_only_walk *w = data;
+    CXCursor lhs, rhs;
+    if (clang_isExpression(clang_getCursorKind(c)) && assignment_sides(c, &lhs, &rhs) == 0 &&
+        clang_equalCursors(out_parameter(lhs), w->param) && names_only_as_root(lhs, w->param)) {
+        ss_ast_visit_whole(rhs, c, find_param_read, w);
+        return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(c), w->param)) {
+        w->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* "inherent: its statement hands it to the caller through 't' (...)" where the value that a
+ * call returns (a Thrust or CUB reduction, a one-value readback: no CUDA API call) is stored
+ * straight into the caller's memory (stored_out_parameter), which the function names nowhere
+ * but as such a store's target (find_param_read); else NULL. */
+static char *stored_handover_words(ss_check_ctx *ctx, CXCursor at)
+{
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    CXCursor param = stored_out_parameter(top, at);
+    if (ss_ast_is_null(param))
+        return NULL;
+    store_only_walk w = {param, 0};
+    clang_visitChildren(top, find_param_read, &w);
+    if (w.found)
+        return NULL;
+    CXString name = clang_getCursorSpelling(param);
+    char *words = ss_xasprintf("inherent: its statement hands it to the caller through '%s' (it "
+                               "stores the value straight into the caller's variable, which the "
+                               "function only stores into)",
+                               clang_getCString(name));
+    clang_disposeString(name);
+    return words;
+}
+
 char *ss_context_direct_handover_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     if (rule != SS_RULE_SCALAR_READBACK)
@@ -2047,11 +2181,16 @@ char *ss_context_direct_handover_words(ss_check_ctx *ctx, ss_rule_id rule, CXCur
     CXCursor dst = clang_getNullCursor(), src;
     /* a cuBLAS reduction into host memory hands its result over as a copy does */
     char *cublas = ss_cublas_host_result(0, at, &dst);
-    int library = cublas != NULL;
-    free(cublas);
+    int library = 0;
+    if (cublas) {
+        library = 1;
+        free(cublas);
+    }
     const ss_api *api = ss_scope_callee_api(at);
-    if (!library && (api == NULL || api->dst_arg < 0 ||
-                     ss_copy_kind(ctx->function, at, api, &dst, &src) != SS_COPY_KIND_D2H))
+    if (!library && api == NULL)
+        return stored_handover_words(ctx, at);
+    if (!library &&
+        (api->dst_arg < 0 || ss_copy_kind(ctx->function, at, api, &dst, &src) != SS_COPY_KIND_D2H))
         return NULL;
     if (ss_ast_is_null(dst))
         return NULL;
