@@ -131,6 +131,6 @@ void smoothed_sums(float *bins, int n, int rounds, float *sums)
 {
     for (int i = 0; i < rounds; ++i) {
         smooth<<<1, 64>>>(bins, n); // expect: SYNC101
-        sums[i] = thrust::reduce(thrust::device, bins, bins + n); // expect: SYNC301 expect-severity: warning expect-message: it runs on every iteration of the loop at line 129
+        sums[i] = thrust::reduce(thrust::device, bins, bins + n); // expect: SYNC301 expect-severity: warning expect-message: it runs on every iteration of the loop at line 132
     }
 }
