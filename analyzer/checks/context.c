@@ -188,6 +188,8 @@ static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
 {
     char *note = ss_context_timing_words(ctx, loop, at, not_timed);
     if (note == NULL)
+        note = ss_context_timing_flag_words(ctx, rule, loop, at);
+    if (note == NULL)
         note = set_up_words(ctx, loop);
     if (note == NULL)
         note = ss_context_teardown_words(ctx, loop);
@@ -388,6 +390,8 @@ static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_
         idle = ss_context_upload_next_words(ctx, rule, at);
     if (idle == NULL)
         idle = ss_context_host_read_words(ctx, rule, at);
+    if (idle == NULL)
+        idle = ss_context_timing_flag_words(ctx, rule, NULL, at);
     if (idle) {
         f->severity = SS_SEV_NOTE;
         append(f, idle);

@@ -453,6 +453,20 @@ char *ss_context_per_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
 char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at,
                               char **not_timed);
 
+/* timing_flag.c. For a wait (SYNC401) that times the GPU's work under a run-time flag: "for
+ * timing under a flag: the wait is followed by a host clock read ('timer()' at line 104, ...)
+ * and runs only when 'g.profiling' is set (line 102), which nothing in the loop at line 30, nor
+ * the functions it calls, changes: ..." where the wait is a statement of the block of an 'if'
+ * (its then-branch, written '{ ... }') whose condition reads a bool flag (a variable, or a field
+ * through members of a variable, a parameter or 'this'), the statement after it reads a host
+ * clock (a clock of the C library, POSIX, OpenMP, MPI or std::chrono, in a function of the unit
+ * two calls down too, or an elapsed time 'f() - start' of a function 'f' without arguments that
+ * returns a floating-point value and set 'start'), the block does no device work but waits, and
+ * nothing in 'loop' (with the unit's functions it calls; NULL for a loop of another unit: the
+ * whole unit) may change the flag. Malloc'ed, or NULL. */
+char *ss_context_timing_flag_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,
+                                   CXCursor at);
+
 /* host_reads.c. Whether 'target', inside the statement or expression 'stmt', runs whenever
  * 'stmt' runs (at each node on the way down): not in an 'if''s branch, a '?:' arm, the right
  * operand of '&&' or '||', a loop's or a 'switch''s body or a lambda, nor after a statement of
