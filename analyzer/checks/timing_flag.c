@@ -273,6 +273,7 @@ typedef struct write_walk {
     const timing_guard *g;
     CXCursor clock_fn; /* the clock's function, taken for a clock read (no change) */
     int follow, depth, found, unseen;
+    int aliases_only; /* only what lets code elsewhere change the flag (changes_named) */
     CXCursor followed[MAX_FOLLOWED];
     size_t followed_count;
 } write_walk;
@@ -288,7 +289,26 @@ static int of_record(const timing_guard *g, CXType type)
     return clang_equalCursors(clang_getCanonicalCursor(clang_getTypeDeclaration(t)), g->record);
 }
 
-/* Whether the reference 'c' to the flag or its root, under 'parent', may change it. */
+/* Whether 'op' writes its operand in place: '=', a compound assignment, '++' or '--'. */
+static int assigned_at(CXCursor op)
+{
+    enum CXCursorKind k = clang_getCursorKind(op);
+    if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator)
+        return 1;
+    if (k != CXCursor_UnaryOperator)
+        return 0;
+    char *text = ss_expr_text(op);
+    size_t len = text ? strlen(text) : 0;
+    int in_place =
+        len >= 2 && (strncmp(text, "++", 2) == 0 || strncmp(text, "--", 2) == 0 ||
+                     strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0);
+    free(text);
+    return in_place;
+}
+
+/* Whether the reference 'c' to the flag or its root, under 'parent', may change it; with
+ * 'aliases_only', whether it lets other code change the flag later (its address taken, a
+ * reference bound to it), an assignment being no such use. */
 static int changes_named(write_walk *w, CXCursor c, CXCursor parent)
 {
     CXCursor decl = clang_getCursorReferenced(c);
@@ -298,6 +318,8 @@ static int changes_named(write_walk *w, CXCursor c, CXCursor parent)
     enum CXCursorKind pk = clang_getCursorKind(parent);
     if (pk == CXCursor_UnexposedExpr || (!flag && pk == CXCursor_MemberRefExpr))
         return 0;
+    if (w->aliases_only)
+        return flag && !assigned_at(parent);
     /* The root given to a call: a function of the unit is followed (or, for the whole unit,
      * walked anyway); another's is not seen, which only a walk that follows counts. */
     return flag || pk != CXCursor_CallExpr ||
@@ -359,6 +381,8 @@ static enum CXChildVisitResult find_write(CXCursor c, CXCursor parent, CXClientD
         return CXChildVisit_Continue;
     if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr)
         w->found = changes_named(w, c, parent);
+    else if (w->aliases_only)
+        return CXChildVisit_Recurse;
     else if (k == CXCursor_MemberRef)
         w->found = clang_equalCursors(clang_getCursorReferenced(c), w->g->flag);
     else if (k == CXCursor_VarDecl)
@@ -426,11 +450,16 @@ static int flag_may_change(ss_check_ctx *ctx, const ss_loop_context *loop, const
     w->g = g;
     w->clock_fn = clang_getCanonicalCursor(clang_getCursorReferenced(g->clock));
     w->follow = loop != NULL;
-    if (loop)
-        clang_visitChildren(loop->loop, find_write, w);
-    else
-        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_write, w);
+    CXCursor unit = clang_getTranslationUnitCursor(ctx->tu);
+    clang_visitChildren(loop ? loop->loop : unit, find_write, w);
     int changes = w->found || (loop != NULL && w->unseen);
+    if (loop && !changes) {
+        /* An alias made outside the loop ('bool *p = &g.profiling;') may be written in it. */
+        w->follow = 0;
+        w->aliases_only = 1;
+        clang_visitChildren(unit, find_write, w);
+        changes = w->found;
+    }
     free(w);
     return changes;
 }

@@ -3,8 +3,8 @@
 // set that nothing in the loop changes. Still warnings: the same wait with no flag (a per-step
 // timing sync costs the overlap on every run), a flag the loop sets, a flag with no clock read
 // after the wait (a switch lint cannot tell from program logic), a branch that also launches,
-// a helper's own parameter as the flag, a const flag, and a loop that calls a function lint
-// cannot see into. Each loop also runs device work outside what it times (the halo's exchange),
+// a helper's own parameter as the flag, a const flag, a flag written through an alias made
+// before the loop, and a loop that calls a function lint cannot see into. Each loop also runs device work outside what it times (the halo's exchange),
 // so it is no benchmark ("the loop times its iterations" does not apply).
 #include <chrono>
 #include <cuda_runtime.h>
@@ -35,6 +35,7 @@ struct Grid {
 };
 
 bool g_trace_timing;
+bool g_phase_timing;
 
 float exchange_halo(Grid &g)
 {
@@ -49,7 +50,7 @@ void flagged(Grid &g, int steps)
         auto t0 = std::chrono::steady_clock::now();
         sweep<<<1, 32, 0, g.s>>>(g.d_u, g.n);
         if (g.profiling) {
-            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: for timing under a flag: the wait is followed by a host clock read ('now' at line 53) and runs only when 'g.profiling' is set (line 51), which nothing in the loop at line 48, nor the functions it calls, changes: a measurement under a switch, not a stall of every run
+            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: for timing under a flag: the wait is followed by a host clock read ('now' at line 54) and runs only when 'g.profiling' is set (line 52), which nothing in the loop at line 49, nor the functions it calls, changes: a measurement under a switch, not a stall of every run
             g.spent.sweep += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         }
         g.residual = exchange_halo(g);
@@ -117,7 +118,7 @@ static void timed_sweep(Grid &g)
         t0 = stamp();
     sweep<<<1, 32, 0, g.s>>>(g.d_u, g.n);
     if (g.profiling) {
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: for timing under a flag: the wait is followed by a host clock read ('stamp()' at line 121, an elapsed time: minus 't0', which line 117 sets from 'stamp()') and runs only when 'g.profiling' is set (line 119), which nothing in the loop at timing_flag.cu:137, nor the functions of this unit it calls, changes
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: for timing under a flag: the wait is followed by a host clock read ('stamp()' at line 122, an elapsed time: minus 't0', which line 118 sets from 'stamp()') and runs only when 'g.profiling' is set (line 120), which nothing in the loop at timing_flag.cu:138, nor the functions of this unit it calls, changes
         g.spent.sweep += stamp() - t0;
     }
 }
@@ -147,7 +148,7 @@ static void traced_sweep(Grid &g)
     double t0 = wall_seconds();
     sweep<<<1, 32, 0, g.s>>>(g.d_u, g.n);
     if (g_trace_timing) {
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: for timing under a flag: the wait is followed by a host clock read ('wall_seconds()' at line 151, which reads 'gettimeofday') and runs only when 'g_trace_timing' is set (line 149), which nothing in the loop at timing_flag.cu:157, nor the functions of this unit it calls, changes
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: for timing under a flag: the wait is followed by a host clock read ('wall_seconds()' at line 152, which reads 'gettimeofday') and runs only when 'g_trace_timing' is set (line 150), which nothing in the loop at timing_flag.cu:158, nor the functions of this unit it calls, changes
         g.spent.halo += wall_seconds() - t0;
     }
 }
@@ -176,6 +177,22 @@ void run_unseen(Grid &g, int steps)
     for (int k = 0; k < steps; k++) {
         unseen_sweep(g);
         shared_step(g);
+        g.residual = exchange_halo(g);
+    }
+}
+
+// An alias of the flag made before the loop, written in it.
+void aliased_flag(Grid &g, int steps)
+{
+    bool *timing = &g_phase_timing;
+    for (int k = 0; k < steps; k++) {
+        *timing = k > 2;
+        double t0 = wall_seconds();
+        sweep<<<1, 32, 0, g.s>>>(g.d_u, g.n);
+        if (g_phase_timing) {
+            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+            g.spent.sweep += wall_seconds() - t0;
+        }
         g.residual = exchange_halo(g);
     }
 }
