@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The host clocks: the C and POSIX ones, OpenMP's and MPI's, std::chrono's clocks' now(), and
  * the CUDA samples' timer that reads one; a function of the unit that calls one (two calls
@@ -69,10 +70,31 @@ static enum CXChildVisitResult find_start(CXCursor c, CXCursor parent, CXClientD
     return ss_ast_is_null(w->found) ? CXChildVisit_Recurse : CXChildVisit_Break;
 }
 
+/* The words a clock's name holds (a name heuristic, case aside): 'time' ('timer', 'wtime'),
+ * 'clock', 'now', 'second' ('mysecond', 'seconds'). */
+static const char *const clock_words[] = {"time", "clock", "now", "second"};
+
+/* Whether the name of 'fn' says it is a clock (clock_words, any case). */
+static int clock_named(CXCursor fn)
+{
+    CXString spelled = clang_getCursorSpelling(fn);
+    const char *name = clang_getCString(spelled);
+    int named = 0;
+    for (size_t i = 0; i < sizeof clock_words / sizeof clock_words[0] && !named; i++) {
+        size_t len = strlen(clock_words[i]);
+        for (const char *p = name; p && *p && !named; p++)
+            named = strncasecmp(p, clock_words[i], len) == 0;
+    }
+    clang_disposeString(spelled);
+    return named;
+}
+
 /* An elapsed time in 'stmt': 'f() - start', 'f' (a function or a method: a timer's) taking no
  * argument and returning a floating-point value, 'start' a variable that 'function' sets from a
- * call of 'f' too. */
+ * call of 'f' too. 'f' is one whose body lint cannot see (a function of the unit that reads a
+ * clock is find_clock's) and whose name says it is a clock (clock_named). */
 typedef struct elapsed_walk {
+    ss_callgraph *graph;
     CXCursor function, call, start, var;
 } elapsed_walk;
 
@@ -92,7 +114,8 @@ static enum CXChildVisitResult find_elapsed(CXCursor c, CXCursor parent, CXClien
                     clang_getCanonicalCursor(clang_getCursorReferenced(call)),
                     clang_getNullCursor()};
     enum CXCursorKind ck = clang_getCursorKind(s.callee);
-    if (ck != CXCursor_FunctionDecl && ck != CXCursor_CXXMethod)
+    if ((ck != CXCursor_FunctionDecl && ck != CXCursor_CXXMethod) ||
+        !ss_ast_is_null(ss_callgraph_callee(w->graph, call)) || !clock_named(s.callee))
         return CXChildVisit_Recurse;
     clang_visitChildren(w->function, find_start, &s);
     if (ss_ast_is_null(s.found))
@@ -144,8 +167,8 @@ static int reads_clock(ss_check_ctx *ctx, CXCursor function, CXCursor stmt, timi
         free(inner);
         g->clock = c.call;
     } else {
-        elapsed_walk w = {function, clang_getNullCursor(), clang_getNullCursor(),
-                          clang_getNullCursor()};
+        elapsed_walk w = {ss_check_graph(ctx), function, clang_getNullCursor(),
+                          clang_getNullCursor(), clang_getNullCursor()};
         clang_visitChildren(stmt, find_elapsed, &w);
         if (ss_ast_is_null(w.call))
             return 0;
@@ -179,7 +202,7 @@ static enum CXChildVisitResult find_device_call(CXCursor c, CXCursor parent, CXC
         return CXChildVisit_Recurse;
     CXCursor callee = ss_callgraph_callee(w->graph, c);
     CXCursor named = clang_getCanonicalCursor(clang_getCursorReferenced(c));
-    if (clang_equalCursors(named, w->clock_fn))
+    if (!ss_ast_is_null(w->clock_fn) && clang_equalCursors(named, w->clock_fn))
         return CXChildVisit_Recurse;
     if (ss_scope_is_launch(c) || ss_scope_callee_api(c) != NULL)
         w->found = 1;
@@ -191,11 +214,17 @@ static enum CXChildVisitResult find_device_call(CXCursor c, CXCursor parent, CXC
 }
 
 /* Whether the block 'block' (the flag's branch) does nothing but wait and keep the time: each
- * statement waits (ss_context_is_wait) or does no device work (find_device_call). */
+ * statement waits (ss_context_is_wait) or does no device work (find_device_call). The clock's
+ * own function is left out only where lint cannot see into it (a listed clock, or one its name
+ * says is a clock); a function of the unit is checked like any. */
 static int only_timing(ss_check_ctx *ctx, CXCursor block, const timing_guard *g)
 {
-    device_walk w = {ss_check_graph(ctx),
-                     clang_getCanonicalCursor(clang_getCursorReferenced(g->clock)), 0};
+    ss_callgraph *graph = ss_check_graph(ctx);
+    int seen = !ss_ast_is_null(ss_callgraph_callee(graph, g->clock));
+    device_walk w = {graph,
+                     seen ? clang_getNullCursor()
+                          : clang_getCanonicalCursor(clang_getCursorReferenced(g->clock)),
+                     0};
     unsigned n = ss_ast_child_count(block);
     for (unsigned i = 0; i < n && !w.found; i++) {
         CXCursor stmt = ss_ast_child(block, i);
@@ -222,10 +251,51 @@ static int global_var(CXCursor decl)
            clang_Cursor_getStorageClass(decl) != CX_SC_Register;
 }
 
+/* Whether the variable 'decl' is declared in device memory, a kernel may write it: a CUDA
+ * memory-space attribute, or the words '__managed__' or '__device__' written in its
+ * declaration (a host-only parse drops the attribute). */
+static int device_attr(CXCursor decl)
+{
+    int found = 0;
+    for (unsigned i = 0, n = ss_ast_child_count(decl); i < n && !found; i++)
+        found = clang_isAttribute(clang_getCursorKind(ss_ast_child(decl, i)));
+    if (found || clang_getCursorKind(decl) != CXCursor_VarDecl)
+        return found;
+    /* The line of its name, up to the name (the extent starts in the macro's definition). */
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(decl);
+    CXSourceLocation at = clang_getCursorLocation(decl);
+    CXFile file = NULL;
+    unsigned line = 0, column = 0;
+    clang_getSpellingLocation(at, &file, &line, &column, NULL);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getRange(clang_getLocation(tu, file, line, 1), at), &tokens, &n);
+    for (unsigned i = 0; i < n && !found; i++) {
+        CXString word = clang_getTokenSpelling(tu, tokens[i]);
+        found = strcmp(clang_getCString(word), "__managed__") == 0 ||
+                strcmp(clang_getCString(word), "__device__") == 0;
+        clang_disposeString(word);
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return found;
+}
+
+/* Whether the declaration 'decl' (a variable, a parameter or a field) is of reference type
+ * (another name for storage the write walk does not know: 'bool &on = c.timing;') or a
+ * device-written variable (device_attr). */
+static int aliased_or_device(CXCursor decl)
+{
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(decl)).kind;
+    return k == CXType_LValueReference || k == CXType_RValueReference || device_attr(decl);
+}
+
 /* The flag the condition 'cond' reads, into g (flag, root, record, flag_text): a variable or
  * parameter of type bool, not const ('if (profiling)'), or a field of type bool reached through
  * members from a variable, a parameter or 'this' ('if (globals.profiler_on)', 'if
- * (p->timing)'): no call, subscript, negation or comparison. Returns 1 or 0. */
+ * (p->timing)'): no call, subscript, negation or comparison. The flag is no reference and
+ * no device-written variable (aliased_or_device), nor is its chain's root device-written (a
+ * root reference is fine: a write to the field through any name is the field's). Returns 1
+ * or 0. */
 static int flag_of(CXCursor cond, timing_guard *g)
 {
     CXCursor e = ss_ast_strip(cond);
@@ -256,6 +326,8 @@ static int flag_of(CXCursor cond, timing_guard *g)
     } else {
         return 0;
     }
+    if (aliased_or_device(decl) || (!ss_ast_is_null(g->root) && device_attr(g->root)))
+        return 0;
     g->flag = decl;
     g->flag_text = ss_expr_text(e);
     return g->flag_text != NULL;
@@ -274,6 +346,7 @@ typedef struct write_walk {
     CXCursor clock_fn; /* the clock's function, taken for a clock read (no change) */
     int follow, depth, found, unseen;
     int aliases_only; /* only what lets code elsewhere change the flag (changes_named) */
+    int skip_decl;    /* the root's own declaration is no change (always_on) */
     CXCursor followed[MAX_FOLLOWED];
     size_t followed_count;
 } write_walk;
@@ -379,6 +452,8 @@ static enum CXChildVisitResult find_write(CXCursor c, CXCursor parent, CXClientD
     char op[4];
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
         return CXChildVisit_Continue;
+    if (w->skip_decl && k == CXCursor_VarDecl && clang_equalCursors(c, w->g->root))
+        return CXChildVisit_Continue;
     if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr)
         w->found = changes_named(w, c, parent);
     else if (w->aliases_only)
@@ -464,6 +539,101 @@ static int flag_may_change(ss_check_ctx *ctx, const ss_loop_context *loop, const
     return changes;
 }
 
+/* Whether the last child of 'decl' (a variable's or a field's initializer) is a nonzero
+ * constant. */
+static int nonzero_init(CXCursor decl)
+{
+    unsigned n = ss_ast_child_count(decl);
+    long long v = 0;
+    if (n == 0)
+        return 0;
+    CXCursor init = ss_ast_child(decl, n - 1);
+    return clang_isExpression(clang_getCursorKind(init)) && ss_ast_eval_int(init, &v) == 0 &&
+           v != 0;
+}
+
+/* Whether the local 'var' is of no reference type and made by its class's default constructor
+ * ('Opts o;', 'Opts o{};'). */
+static int default_made(CXCursor var)
+{
+    enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(var)).kind;
+    if (clang_getCursorKind(var) != CXCursor_VarDecl || t == CXType_LValueReference ||
+        t == CXType_RValueReference || !ss_ast_is_function(clang_getCursorSemanticParent(var)))
+        return 0;
+    for (unsigned i = 0, n = ss_ast_child_count(var); i < n; i++) {
+        CXCursor c = ss_ast_child(var, i);
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (clang_isReference(k) ||
+            (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 0) ||
+            (k == CXCursor_InitListExpr && ss_ast_child_count(c) == 0))
+            continue;
+        return 0;
+    }
+    return 1;
+}
+
+/* Whether the flag g is visibly always on, so no switch: a local variable initialized to a
+ * nonzero constant that nothing in its function writes, a static global so initialized that
+ * nothing in the unit writes, or a field whose default member initializer is nonzero read from
+ * a local made by the default constructor that nothing in its function (nor the functions of
+ * the unit it calls) writes. A global of external linkage, or a field of an object set
+ * elsewhere, is taken for off unless asked for. */
+static int always_on(ss_check_ctx *ctx, const timing_guard *g)
+{
+    CXCursor scope;
+    int field = clang_getCursorKind(g->flag) == CXCursor_FieldDecl;
+    if (!nonzero_init(g->flag))
+        return 0;
+    if (field && default_made(g->root))
+        scope = clang_getCursorSemanticParent(g->root);
+    else if (clang_getCursorKind(g->flag) == CXCursor_VarDecl && !global_var(g->flag))
+        scope = clang_getCursorSemanticParent(g->flag);
+    else if (!field && clang_Cursor_getStorageClass(g->flag) == CX_SC_Static)
+        scope = clang_getTranslationUnitCursor(ctx->tu);
+    else
+        return 0;
+    write_walk *w = ss_xreallocarray(NULL, 1, sizeof *w);
+    memset(w, 0, sizeof *w);
+    w->graph = ss_check_graph(ctx);
+    w->g = g;
+    w->clock_fn = clang_getCanonicalCursor(clang_getCursorReferenced(g->clock));
+    w->follow = field;
+    w->skip_decl = 1;
+    clang_visitChildren(scope, find_write, w);
+    int on = !w->found;
+    free(w);
+    return on;
+}
+
+/* A reference to the flag (its variable or its field). */
+static enum CXChildVisitResult find_read(CXCursor c, CXCursor parent, CXClientData data)
+{
+    const timing_guard *g = ((void **)data)[0];
+    int *found = ((void **)data)[1];
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
+        clang_equalCursors(clang_getCursorReferenced(c), g->flag))
+        *found = 1;
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether the loop's header (a for loop's init, condition and step, a while or do loop's
+ * condition) reads the flag g: the loop runs only while it is set, so the wait is on every one
+ * of its iterations. */
+static int flag_in_header(const ss_loop_context *loop, const timing_guard *g)
+{
+    int found = 0;
+    void *data[2] = {(void *)g, &found};
+    unsigned n = ss_ast_child_count(loop->loop);
+    unsigned body = clang_getCursorKind(loop->loop) == CXCursor_DoStmt ? 0 : n - 1;
+    for (unsigned i = 0; i < n && !found; i++) {
+        CXCursor c = ss_ast_child(loop->loop, i);
+        if (i != body)
+            ss_ast_visit_whole(c, c, find_read, data);
+    }
+    return found;
+}
+
 char *ss_context_timing_flag_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,
                                    CXCursor at)
 {
@@ -476,7 +646,8 @@ char *ss_context_timing_flag_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_
     char *words = NULL;
     if (!ss_ast_is_null(if_stmt) && reads_clock(ctx, function, stmts[1], &g) &&
         only_timing(ctx, block, &g) && flag_of(ss_ast_child(if_stmt, 0), &g) &&
-        !flag_may_change(ctx, loop, &g)) {
+        !flag_may_change(ctx, loop, &g) && !always_on(ctx, &g) &&
+        !(loop != NULL && flag_in_header(loop, &g))) {
         char *where = loop == NULL ? ss_xstrdup("no code of this translation unit changes (the "
                                                 "loop is another unit's: the other units' code "
                                                 "is not seen here)")

@@ -4,7 +4,7 @@
 // timing sync costs the overlap on every run), a flag the loop sets, a flag with no clock read
 // after the wait (a switch lint cannot tell from program logic), a branch that also launches,
 // a helper's own parameter as the flag, a const flag, a flag written through an alias made
-// before the loop, and a loop that calls a function lint cannot see into. Each loop also runs device work outside what it times (the halo's exchange),
+// before the loop, and a loop that calls a function lint cannot see into (more: timing_flag_review.cu). Each loop also runs device work outside what it times (the halo's exchange),
 // so it is no benchmark ("the loop times its iterations" does not apply).
 #include <chrono>
 #include <cuda_runtime.h>
@@ -12,7 +12,7 @@
 
 __global__ void sweep(float *u, int n) { u[threadIdx.x] += 1.0f; }
 
-double stamp();  // the program's clock, defined in another unit
+double stamp_wtime();  // the program's clock, defined in another unit (its name says so)
 
 static double wall_seconds()
 {
@@ -115,11 +115,11 @@ static void timed_sweep(Grid &g)
 {
     double t0 = 0;
     if (g.profiling)
-        t0 = stamp();
+        t0 = stamp_wtime();
     sweep<<<1, 32, 0, g.s>>>(g.d_u, g.n);
     if (g.profiling) {
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: for timing under a flag: the wait is followed by a host clock read ('stamp()' at line 122, an elapsed time: minus 't0', which line 118 sets from 'stamp()') and runs only when 'g.profiling' is set (line 120), which nothing in the loop at timing_flag.cu:138, nor the functions of this unit it calls, changes
-        g.spent.sweep += stamp() - t0;
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: for timing under a flag: the wait is followed by a host clock read ('stamp_wtime()' at line 122, an elapsed time: minus 't0', which line 118 sets from 'stamp_wtime()') and runs only when 'g.profiling' is set (line 120), which nothing in the loop at timing_flag.cu:138, nor the functions of this unit it calls, changes
+        g.spent.sweep += stamp_wtime() - t0;
     }
 }
 
