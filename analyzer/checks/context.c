@@ -176,7 +176,8 @@ static char *set_up_words(ss_check_ctx *ctx, const ss_loop_context *loop)
 }
 
 /* The words that make a note of a finding whose call runs on every iteration of 'loop': the loop
- * times itself (benchmark), runs during set-up or teardown, sweeps a few settings or repeats a few
+ * times itself (benchmark), the wait times a phase under a run-time flag the loop leaves alone
+ * (timing_flag.c), runs during set-up or teardown, sweeps a few settings or repeats a few
  * warm-up rounds beside the loop that repeats, or runs the call once in a while; a pageable copy
  * whose next statement waits for it (the wait in the loop is the cost, a SYNC401 of its own) or
  * that hands the data to the caller; data staged between devices through the host; nothing queued
@@ -187,6 +188,8 @@ static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
                           const ss_loop_context *loop, char **not_timed)
 {
     char *note = ss_context_timing_words(ctx, loop, at, not_timed);
+    if (note == NULL)
+        note = ss_context_timing_flag_words(ctx, rule, loop, at);
     if (note == NULL)
         note = set_up_words(ctx, loop);
     if (note == NULL)
@@ -375,8 +378,9 @@ static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
 
 /* Per iteration of a loop in another unit (ctx->loop_elsewhere): a warning, or a note where
  * the device has nothing queued at the call, an event wait is for the host's own upload, the
- * next synchronous call waits for the same work (a readback before an upload), or the host
- * reads the copied buffer next (host_reads.c, as in a loop of the unit). */
+ * next synchronous call waits for the same work (a readback before an upload), the host
+ * reads the copied buffer next (host_reads.c, as in a loop of the unit), or the wait times a
+ * phase under a flag that no code of the unit changes (timing_flag.c). */
 static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
                             ss_severity raised)
 {
@@ -388,6 +392,8 @@ static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_
         idle = ss_context_upload_next_words(ctx, rule, at);
     if (idle == NULL)
         idle = ss_context_host_read_words(ctx, rule, at);
+    if (idle == NULL)
+        idle = ss_context_timing_flag_words(ctx, rule, NULL, at);
     if (idle) {
         f->severity = SS_SEV_NOTE;
         append(f, idle);

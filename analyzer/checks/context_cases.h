@@ -3,10 +3,11 @@
  * hands the data to its caller (inherent.c), or goes through the buffer it copied back
  * (host_reads.c), the copy's stream or the device has nothing queued (idle.c, drained.c), a loop's
  * iterations that cost little: a buffer that only grows, a loop that times itself, a sweep over a
- * constant array of settings, warm-up rounds of a constant count (loop_notes.c), and calls that
- * run on no ordinary run: teardown, dead branches, opt-in switches, functions nothing calls
- * (rare_paths.c). Each returns the words added to the message ("inherent: ...", "idle: ...", ...),
- * malloc'ed, or NULL when its case does not apply. Private to context.c and these files. */
+ * constant array of settings, warm-up rounds of a constant count (loop_notes.c), a wait that
+ * times a phase under a run-time flag (timing_flag.c), and calls that run on no ordinary run:
+ * teardown, dead branches, opt-in switches, functions nothing calls (rare_paths.c). Each returns
+ * the words added to the message ("inherent: ...", "idle: ...", ...), malloc'ed, or NULL when its
+ * case does not apply. Private to context.c and these files. */
 #ifndef SS_ANALYZER_CHECKS_CONTEXT_CASES_H
 #define SS_ANALYZER_CHECKS_CONTEXT_CASES_H
 
@@ -452,6 +453,21 @@ char *ss_context_per_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
  * or closing that region gets "it bounds the region the loop times (lines 20 to 31): ...". */
 char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at,
                               char **not_timed);
+
+/* timing_flag.c. For a wait (SYNC401) that times the GPU's work under a run-time flag: "for
+ * timing under a flag: the wait is followed by a host clock read ('timer()' at line 104, ...)
+ * and runs only when 'g.profiling' is set (line 102), which nothing in the loop at line 30, nor
+ * the functions it calls, changes: ..." where the wait is a statement of the block of an 'if'
+ * (its then-branch, written '{ ... }') whose condition reads a bool flag (a variable, or a field
+ * through members of a variable, a parameter or 'this'), the statement after it reads a host
+ * clock (a clock of the C library, POSIX, OpenMP, MPI or std::chrono, in a function of the unit
+ * two calls down too, or an elapsed time 'f() - start' of a function 'f' without arguments that
+ * returns a floating-point value and set 'start'), the block does no device work but waits, and
+ * nothing in 'loop' (with the unit's functions it calls, none it cannot follow; no alias of the
+ * flag anywhere in the unit) may change the flag; NULL for a loop of another unit: a field or a
+ * global that no code of the unit changes. Malloc'ed, or NULL. */
+char *ss_context_timing_flag_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,
+                                   CXCursor at);
 
 /* host_reads.c. Whether 'target', inside the statement or expression 'stmt', runs whenever
  * 'stmt' runs (at each node on the way down): not in an 'if''s branch, a '?:' arm, the right
