@@ -102,6 +102,9 @@ void ss_ast_run_order_children(CXCursor c, ss_ast_run_walk *walk);
  * written, not after the outer macro). Malloc'ed, or NULL when it is longer than 60 bytes or
  * unreadable. The one reader of an expression's text for messages. */
 char *ss_expr_text(CXCursor expr);
+/* Whether the unary operator 'op' steps its operand in place, '++' or '--' written before or
+ * after it: 1 or 0, -1 where its text is unreadable (ss_expr_text). */
+int ss_expr_steps(CXCursor op);
 /* "ns::Class::name" for a declaration, skipping inline namespaces (std::__1, std::__cxx11),
  * malloc'ed. */
 char *ss_qualified_name(CXCursor decl);

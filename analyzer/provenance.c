@@ -692,3 +692,15 @@ char *ss_expr_text(CXCursor expr)
         return NULL;
     return ss_ast_file_text(tu, f1, begin, end, MAX_TEXT);
 }
+
+int ss_expr_steps(CXCursor op)
+{
+    char *text = ss_expr_text(op);
+    if (text == NULL)
+        return -1;
+    size_t len = strlen(text);
+    int step = len >= 2 && (strncmp(text, "++", 2) == 0 || strncmp(text, "--", 2) == 0 ||
+                            strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0);
+    free(text);
+    return step;
+}

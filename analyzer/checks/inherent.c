@@ -1389,15 +1389,8 @@ static int stores(CXCursor c)
     enum CXCursorKind k = clang_getCursorKind(c);
     if (assigns(c))
         return 1;
-    if (k == CXCursor_UnaryOperator) {
-        char *text = ss_expr_text(c);
-        size_t len = text ? strlen(text) : 0;
-        int step =
-            len >= 2 && (strncmp(text, "++", 2) == 0 || strncmp(text, "--", 2) == 0 ||
-                         strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0);
-        free(text);
-        return step;
-    }
+    if (k == CXCursor_UnaryOperator)
+        return ss_expr_steps(c) == 1;
     if (k != CXCursor_CallExpr)
         return 0;
     CXString name = clang_getCursorSpelling(c);

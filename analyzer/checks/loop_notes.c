@@ -1076,12 +1076,7 @@ static int steps_one_way(CXCursor part)
     if (clang_getCursorKind(part) == CXCursor_CompoundAssignOperator)
         return ss_ast_binary_op(part, op, sizeof op) == 0 &&
                (strcmp(op, "+=") == 0 || strcmp(op, "-=") == 0);
-    char *text = ss_expr_text(part);
-    size_t len = text ? strlen(text) : 0;
-    int yes = len >= 2 && (strncmp(text, "++", 2) == 0 || strncmp(text, "--", 2) == 0 ||
-                           strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0);
-    free(text);
-    return yes;
+    return ss_expr_steps(part) == 1;
 }
 
 /* How a loop changes the variables of a remainder's dividend: 'stepped', changes one way ('++',

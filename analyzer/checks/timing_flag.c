@@ -368,15 +368,7 @@ static int assigned_at(CXCursor op)
     enum CXCursorKind k = clang_getCursorKind(op);
     if (k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator)
         return 1;
-    if (k != CXCursor_UnaryOperator)
-        return 0;
-    char *text = ss_expr_text(op);
-    size_t len = text ? strlen(text) : 0;
-    int in_place =
-        len >= 2 && (strncmp(text, "++", 2) == 0 || strncmp(text, "--", 2) == 0 ||
-                     strcmp(text + len - 2, "++") == 0 || strcmp(text + len - 2, "--") == 0);
-    free(text);
-    return in_place;
+    return k == CXCursor_UnaryOperator && ss_expr_steps(op) == 1;
 }
 
 /* Whether the reference 'c' to the flag or its root, under 'parent', may change it; with
@@ -400,6 +392,17 @@ static int changes_named(write_walk *w, CXCursor c, CXCursor parent)
 }
 
 static enum CXChildVisitResult find_write(CXCursor c, CXCursor parent, CXClientData data);
+
+/* A new walk for what may change the flag g (zeroed; the clock's function set), malloc'ed. */
+static write_walk *new_write_walk(ss_check_ctx *ctx, const timing_guard *g)
+{
+    write_walk *w = ss_xreallocarray(NULL, 1, sizeof *w);
+    memset(w, 0, sizeof *w);
+    w->graph = ss_check_graph(ctx);
+    w->g = g;
+    w->clock_fn = clang_getCanonicalCursor(clang_getCursorReferenced(g->clock));
+    return w;
+}
 
 /* A call under the walk: a function of the unit followed into, a library function given an
  * object of the field's class (memset, swap), or one the walk cannot see into. */
@@ -519,11 +522,7 @@ static int flag_may_change(ss_check_ctx *ctx, const ss_loop_context *loop, const
     int field = clang_getCursorKind(g->flag) == CXCursor_FieldDecl;
     if (!field && !global_var(g->flag) && (loop == NULL || !local_of(g->flag, loop->function)))
         return 1;
-    write_walk *w = ss_xreallocarray(NULL, 1, sizeof *w);
-    memset(w, 0, sizeof *w);
-    w->graph = ss_check_graph(ctx);
-    w->g = g;
-    w->clock_fn = clang_getCanonicalCursor(clang_getCursorReferenced(g->clock));
+    write_walk *w = new_write_walk(ctx, g);
     w->follow = loop != NULL;
     CXCursor unit = clang_getTranslationUnitCursor(ctx->tu);
     clang_visitChildren(loop ? loop->loop : unit, find_write, w);
@@ -592,11 +591,7 @@ static int always_on(ss_check_ctx *ctx, const timing_guard *g)
         scope = clang_getTranslationUnitCursor(ctx->tu);
     else
         return 0;
-    write_walk *w = ss_xreallocarray(NULL, 1, sizeof *w);
-    memset(w, 0, sizeof *w);
-    w->graph = ss_check_graph(ctx);
-    w->g = g;
-    w->clock_fn = clang_getCanonicalCursor(clang_getCursorReferenced(g->clock));
+    write_walk *w = new_write_walk(ctx, g);
     w->follow = field;
     w->skip_decl = 1;
     clang_visitChildren(scope, find_write, w);
