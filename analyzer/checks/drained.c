@@ -3225,8 +3225,9 @@ static unsigned block_statements(CXCursor block, CXCursor child, CXCursor *stmts
                                  unsigned *index);
 static int calm_within(ss_check_ctx *ctx, CXCursor s, unsigned depth);
 
-/* How many calls deep a checking function of the unit is followed (checking_call). */
-enum { MAX_CHECK_DEPTH = 2 };
+/* How many calls deep a checking function of the unit is followed, and how many statements its
+ * body may hold, one less than this (checking_call). */
+enum { MAX_CHECK_DEPTH = 2, MAX_CHECK_STATEMENTS = 16 };
 
 /* Whether the statement 's' of a checking function's body is an 'if' whose one branch runs only
  * when a CUDA call failed (ss_context_failure_branch: 'if (code != cudaSuccess) { report; exit;
@@ -3317,9 +3318,9 @@ static int checking_call(ss_check_ctx *ctx, CXCursor s, unsigned depth)
     CXCursor body = parts ? ss_ast_child(callee, parts - 1) : clang_getNullCursor();
     if (clang_getCursorKind(body) != CXCursor_CompoundStmt || !plain_checker(s, callee))
         return 0;
-    CXCursor stmts[16];
-    unsigned n = block_statements(body, clang_getNullCursor(), stmts, 16, &index);
-    int calm = n > 0 && n < 16;
+    CXCursor stmts[MAX_CHECK_STATEMENTS];
+    unsigned n = block_statements(body, clang_getNullCursor(), stmts, MAX_CHECK_STATEMENTS, &index);
+    int calm = n > 0 && n < MAX_CHECK_STATEMENTS;
     for (unsigned i = 0; i < n && calm; i++)
         calm = failure_only_if(ctx, stmts[i]) || calm_within(ctx, stmts[i], depth + 1);
     return calm;
