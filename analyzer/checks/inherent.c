@@ -2242,7 +2242,7 @@ typedef struct param_walk {
     CXCursor top, param, copy;
     unsigned copy_at;
     int found;
-    unsigned other_arm; /* the line of the first 'if' with such a store, or 0 */
+    unsigned other_arm; /* the line of the first 'if' with such a store (any), or 0 */
 } param_walk;
 
 static enum CXChildVisitResult find_param_use(CXCursor c, CXCursor parent, CXClientData data)
@@ -2257,10 +2257,12 @@ static enum CXChildVisitResult find_param_use(CXCursor c, CXCursor parent, CXCli
     int stored = operand &&
                  (stores(parent) ||
                   (clang_getCursorKind(parent) == CXCursor_UnaryOperator && unary_is(parent, "&")));
-    if (ss_ast_offset(c) < w->copy_at && !stored)
+    int counts = ss_ast_offset(c) >= w->copy_at || stored;
+    if (!counts && w->other_arm > 0)
         return CXChildVisit_Continue;
+    /* one that does not count is looked at too, for the words ('*out = 0;' before the copy) */
     unsigned arm = exclusive_store(w->top, w->copy, w->param, c);
-    w->found = arm == 0;
+    w->found = counts && arm == 0;
     if (w->other_arm == 0)
         w->other_arm = arm;
     return w->found ? CXChildVisit_Break : CXChildVisit_Continue;

@@ -57,13 +57,23 @@ void count_or_none(const unsigned *d_count, bool empty, unsigned *count)
         *count = 0;
 }
 
+// The copy on the 'else' branch, the store through the pointer before it in the text.
+void count_unless_empty(const unsigned *d_count, bool empty, unsigned *count)
+{
+    if (empty) {
+        *count = 0;
+    } else {
+        cudaMemcpy(count, d_count, sizeof(unsigned), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: names again only where it sets it on the other branch of the 'if' at line 63
+    }
+}
+
 // An 'else if' chain: a member of what a pointer parameter points to, set on two other arms.
 void seen_by_mode(const unsigned *d_seen, int mode, Tally *t)
 {
     if (mode == 0) {
         t->seen = 0;
     } else if (mode == 1) {
-        cudaMemcpy(&t->seen, d_seen, sizeof(unsigned), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: names again only where it sets it on the other branch of the 'if' at line 65
+        cudaMemcpy(&t->seen, d_seen, sizeof(unsigned), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: names again only where it sets it on the other branch of the 'if' at line 73
     } else {
         t->seen = ~0u;
     }
