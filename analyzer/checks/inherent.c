@@ -2130,20 +2130,77 @@ static enum CXChildVisitResult find_param_read(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Recurse;
 }
 
+/* Whether the call 'call' is of a function that returns twice, or may run the code after it
+ * twice or at once in two threads: setjmp (and any '...setjmp...': a longjmp returns there),
+ * getcontext (a setcontext), savectx, vfork (the child runs on in the parent's frame), or an
+ * OpenMP runtime call ('omp_get_thread_num': the code runs in a parallel region). */
+static int calls_repeat(CXCursor call)
+{
+    static const char *const twice[] = {"getcontext", "savectx", "vfork"};
+    CXString name = clang_getCursorSpelling(call);
+    const char *n = clang_getCString(name);
+    int found = n && (strstr(n, "setjmp") != NULL || strncmp(n, "omp_", 4) == 0);
+    for (size_t k = 0; n && k < sizeof twice / sizeof twice[0] && !found; k++)
+        found = strcmp(n, twice[k]) == 0 || (n[0] == '_' && strcmp(n + 1, twice[k]) == 0);
+    clang_disposeString(name);
+    return found;
+}
+
 /* Whether the function 'top' may run one of its statements twice in one call with no loop
- * around it: it has a 'goto' (which may jump back) or calls setjmp (a longjmp returns there). */
+ * around it, or two of them at once: it has a 'goto' (which may jump back) or a call that
+ * calls_repeat names. */
 static enum CXChildVisitResult find_jump_back(CXCursor c, CXCursor parent, CXClientData data)
 {
     int *found = data;
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_CallExpr) {
-        CXString name = clang_getCursorSpelling(c);
-        *found = strstr(clang_getCString(name), "setjmp") != NULL;
-        clang_disposeString(name);
-    } else {
+    if (k == CXCursor_CallExpr)
+        *found = calls_repeat(c);
+    else
         *found = k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt;
-    }
     return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether the text of the function 'top' holds an OpenMP directive ('#pragma omp parallel',
+ * '_Pragma("omp ...")'): lint leaves OpenMP out, so that such a region reads as plain code,
+ * yet each thread of it runs the code after it (both arms of one 'if' in one call). */
+static int has_omp_pragma(CXCursor top)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(top);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    int found = 0;
+    clang_tokenize(tu, clang_getCursorExtent(top), &tokens, &n);
+    for (unsigned i = 0; i + 2 < n && !found; i++) {
+        if (token_is(tu, tokens[i], "#") && token_is(tu, tokens[i + 1], "pragma")) {
+            found = token_is(tu, tokens[i + 2], "omp");
+        } else if (token_is(tu, tokens[i], "_Pragma") || token_is(tu, tokens[i], "__pragma")) {
+            CXString sp = clang_getTokenSpelling(tu, tokens[i + 2]);
+            const char *t = clang_getCString(sp);
+            found = t && (strncmp(t, "\"omp", 4) == 0 || strncmp(t, "omp", 3) == 0);
+            clang_disposeString(sp);
+        }
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return found;
+}
+
+/* Whether one call of the function 'top' runs each of its statements once at most, and one
+ * at a time, where no loop is around them: no jump back or second return (find_jump_back), no
+ * OpenMP region (has_omp_pragma), and no call of a function of its name, itself or in the
+ * functions it calls, two calls deep (ss_callgraph_calls_named: a deeper level of the
+ * recursion runs the other arm of an 'if' before this level runs its own). Returns 1 or 0. */
+static int runs_once_per_call(ss_callgraph *graph, CXCursor top)
+{
+    int jumps = 0;
+    clang_visitChildren(top, find_jump_back, &jumps);
+    if (jumps || has_omp_pragma(top))
+        return 0;
+    CXString name = clang_getCursorSpelling(top);
+    const char *names[] = {clang_getCString(name)};
+    CXCursor found;
+    int recursive = names[0] && ss_callgraph_calls_named(graph, top, names, 1, &found);
+    clang_disposeString(name);
+    return !recursive;
 }
 
 /* Which arm of the 'if' statement 'if_stmt' its child 'child' is: 1 the first, 2 the 'else';
@@ -2184,9 +2241,8 @@ static unsigned paths_split_at_if(const CXCursor *pa, long na, const CXCursor *p
     return ss_scope_line(pa[common - 1]);
 }
 
-/* Whether one call of the function 'top' runs at most one of its nodes 'a' and 'b': they lie
- * on the two arms of one 'if' (paths_split_at_if), and no jump brings that 'if' round again
- * (find_jump_back). Returns the line of the 'if', or 0. */
+/* Whether one pass through an 'if' of the function 'top' runs at most one of its nodes 'a' and
+ * 'b': they lie on its two arms (paths_split_at_if). Returns the line of the 'if', or 0. */
 static unsigned on_exclusive_arms(CXCursor top, CXCursor a, CXCursor b)
 {
     CXCursor *pa = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *pa);
@@ -2201,10 +2257,7 @@ static unsigned on_exclusive_arms(CXCursor top, CXCursor a, CXCursor b)
     }
     free(pa);
     free(pb);
-    int jumps = 0;
-    if (line > 0)
-        clang_visitChildren(top, find_jump_back, &jumps);
-    return jumps ? 0 : line;
+    return line;
 }
 
 /* Whether the name 'ref' of the out parameter 'param' (out_parameter) is the root of the target
@@ -2234,14 +2287,45 @@ static unsigned exclusive_store(CXCursor top, CXCursor copy, CXCursor param, CXC
     return on_exclusive_arms(top, copy, ref);
 }
 
+/* Whether the name 'ref' of a parameter, in the function 'top', makes an alias of what the
+ * caller gave: it is in a lambda (a capture by reference, or of the pointer, reaches it when
+ * the lambda runs later), or the expression it is in is stored into a pointer ('w = v + 1;')
+ * or gives the first value of a pointer or reference variable ('double &w = v;',
+ * 'double *w = v;', 'unsigned *s = &t->seen;'). What is read or stored through the alias goes
+ * unseen. Returns 1 or 0. */
+static int makes_alias(CXCursor top, CXCursor ref)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long n = ss_context_path(top, ref, path), up = n;
+    int alias = 0;
+    for (long i = 0; i < n && !alias; i++)
+        alias = clang_getCursorKind(path[i]) == CXCursor_LambdaExpr;
+    CXCursor child = ref, lhs, rhs;
+    while (up > 0 && !alias && clang_isExpression(clang_getCursorKind(path[up - 1]))) {
+        CXCursor e = path[--up];
+        alias = assignment_sides(e, &lhs, &rhs) == 0 && !ss_ast_same_node(lhs, child) &&
+                is_pointer(lhs);
+        child = e;
+    }
+    if (!alias && up > 0 && clang_getCursorKind(path[up - 1]) == CXCursor_VarDecl) {
+        CXType t = clang_getCursorType(path[up - 1]);
+        alias = clang_getCanonicalType(t).kind == CXType_Pointer || is_reference(t);
+    }
+    free(path);
+    return alias;
+}
+
 /* Whether the function 'top', outside the copy 'copy', names the parameter 'param' after the
- * copy begins (a read of the value, another copy into it) or stores into the parameter itself
- * before it ('a = scratch;', 'a++', '&a'): then the copy's value is not simply what the caller
- * gets. A store on the other arm of an 'if' than the copy's (exclusive_store) does not count. */
+ * copy begins (a read of the value, another copy into it), or before it stores into the
+ * parameter itself ('a = scratch;', 'a++', '&a') or makes an alias of it (makes_alias): then
+ * the copy's value is not simply what the caller gets. A store on the other arm of an 'if' than
+ * the copy's (exclusive_store) does not count where one call runs each statement once at most
+ * (runs_once_per_call; 'once' is -1 until asked). */
 typedef struct param_walk {
+    ss_check_ctx *ctx;
     CXCursor top, param, copy;
     unsigned copy_at;
-    int found;
+    int found, once;
     unsigned other_arm; /* the line of the first 'if' with such a store (any), or 0 */
 } param_walk;
 
@@ -2257,11 +2341,13 @@ static enum CXChildVisitResult find_param_use(CXCursor c, CXCursor parent, CXCli
     int stored = operand &&
                  (stores(parent) ||
                   (clang_getCursorKind(parent) == CXCursor_UnaryOperator && unary_is(parent, "&")));
-    int counts = ss_ast_offset(c) >= w->copy_at || stored;
+    int counts = ss_ast_offset(c) >= w->copy_at || stored || makes_alias(w->top, c);
     if (!counts && w->other_arm > 0)
         return CXChildVisit_Continue;
+    if (w->once < 0)
+        w->once = runs_once_per_call(ss_check_graph(w->ctx), w->top);
     /* one that does not count is looked at too, for the words ('*out = 0;' before the copy) */
-    unsigned arm = exclusive_store(w->top, w->copy, w->param, c);
+    unsigned arm = w->once ? exclusive_store(w->top, w->copy, w->param, c) : 0;
     w->found = counts && arm == 0;
     if (w->other_arm == 0)
         w->other_arm = arm;
@@ -2315,7 +2401,7 @@ char *ss_context_direct_handover_words(ss_check_ctx *ctx, ss_rule_id rule, CXCur
     if (ss_ast_is_null(param))
         return NULL;
     CXCursor top = ss_scope_outer_function(ctx->function);
-    param_walk w = {top, param, at, ss_ast_offset(at), 0, 0};
+    param_walk w = {ctx, top, param, at, ss_ast_offset(at), 0, -1, 0};
     clang_visitChildren(top, find_param_use, &w);
     if (w.found)
         return NULL;
