@@ -274,21 +274,32 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
     return CXChildVisit_Recurse;
 }
 
+/* The node at the root of an assignment's left side 'lhs': 'p' of '*p', 'p[i]' or 'p->n' (then
+ * '*through' is 1), or 'lhs' itself, stripped (then 0). */
+static CXCursor target_root(CXCursor lhs, int *through)
+{
+    CXCursor e = ss_ast_strip(lhs);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    *through = 0; /* '*p', 'p[i]', 'p->m': through the pointer */
+    while ((k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr ||
+            k == CXCursor_MemberRefExpr) &&
+           ss_ast_child_count(e) > 0) {
+        *through = 1;
+        e = ss_ast_strip(ss_ast_child(e, 0));
+        k = clang_getCursorKind(e);
+    }
+    return e;
+}
+
 /* The parameter an assignment's left side 'lhs' stores into for the caller: a reference
  * parameter ('vmin = ...'), or what a pointer parameter points to ('*count = ...', 'p[0] = ...',
  * 'p->n = ...'); a null cursor otherwise. */
 static CXCursor out_parameter(CXCursor lhs)
 {
-    CXCursor e = ss_ast_strip(lhs), none = clang_getNullCursor();
+    CXCursor none = clang_getNullCursor();
+    int through;
+    CXCursor e = target_root(lhs, &through);
     enum CXCursorKind k = clang_getCursorKind(e);
-    int through = 0; /* '*p', 'p[i]', 'p->m': through the pointer */
-    while ((k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr ||
-            k == CXCursor_MemberRefExpr) &&
-           ss_ast_child_count(e) > 0) {
-        through = 1;
-        e = ss_ast_strip(ss_ast_child(e, 0));
-        k = clang_getCursorKind(e);
-    }
     CXCursor param = clang_getCursorReferenced(e);
     if (k != CXCursor_DeclRefExpr || clang_getCursorKind(param) != CXCursor_ParmDecl)
         return none;
@@ -2017,31 +2028,6 @@ static CXCursor copied_out_parameter(CXCursor dst)
     return param;
 }
 
-/* Whether the function, outside the copy 'copy', names the parameter 'param' after the copy
- * begins (a read of the value, another copy into it) or stores into the parameter itself before
- * it ('a = scratch;', 'a++', '&a'): then the copy's value is not simply what the caller gets. */
-typedef struct param_walk {
-    CXCursor param, copy;
-    unsigned copy_at;
-    int found;
-} param_walk;
-
-static enum CXChildVisitResult find_param_use(CXCursor c, CXCursor parent, CXClientData data)
-{
-    param_walk *w = data;
-    if (ss_ast_same_node(c, w->copy))
-        return CXChildVisit_Continue;
-    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr ||
-        !clang_equalCursors(clang_getCursorReferenced(c), w->param))
-        return CXChildVisit_Recurse;
-    int operand = ss_ast_same_node(ss_ast_child(parent, 0), c);
-    int stored = operand &&
-                 (stores(parent) ||
-                  (clang_getCursorKind(parent) == CXCursor_UnaryOperator && unary_is(parent, "&")));
-    w->found = ss_ast_offset(c) >= w->copy_at || stored;
-    return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
-}
-
 /* Whether the full expression 'full' stands as a statement of its own in 'parent': one of a
  * block's, or the body of a loop or a branch of an 'if' (not a condition, whose value is
  * tested). Returns 1 or 0. */
@@ -2144,6 +2130,230 @@ static enum CXChildVisitResult find_param_read(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Recurse;
 }
 
+/* Whether the call 'call' is of a function that returns twice, or may run the code after it
+ * twice or at once in two threads: setjmp (and any '...setjmp...': a longjmp returns there),
+ * getcontext (a setcontext), savectx, vfork (the child runs on in the parent's frame), or an
+ * OpenMP runtime call ('omp_get_thread_num': the code runs in a parallel region). */
+static int calls_repeat(CXCursor call)
+{
+    static const char *const twice[] = {"getcontext", "savectx", "vfork"};
+    CXString name = clang_getCursorSpelling(call);
+    const char *n = clang_getCString(name);
+    int found = n && (strstr(n, "setjmp") != NULL || strncmp(n, "omp_", 4) == 0);
+    for (size_t k = 0; n && k < sizeof twice / sizeof twice[0] && !found; k++)
+        found = strcmp(n, twice[k]) == 0 || (n[0] == '_' && strcmp(n + 1, twice[k]) == 0);
+    clang_disposeString(name);
+    return found;
+}
+
+/* Whether the function 'top' may run one of its statements twice in one call with no loop
+ * around it, or two of them at once: it has a 'goto' (which may jump back) or a call that
+ * calls_repeat names. */
+static enum CXChildVisitResult find_jump_back(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr)
+        *found = calls_repeat(c);
+    else
+        *found = k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt;
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether the text of the function 'top' holds an OpenMP directive ('#pragma omp parallel',
+ * '_Pragma("omp ...")'): lint leaves OpenMP out, so that such a region reads as plain code,
+ * yet each thread of it runs the code after it (both arms of one 'if' in one call). */
+static int has_omp_pragma(CXCursor top)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(top);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    int found = 0;
+    clang_tokenize(tu, clang_getCursorExtent(top), &tokens, &n);
+    for (unsigned i = 0; i + 2 < n && !found; i++) {
+        if (token_is(tu, tokens[i], "#") && token_is(tu, tokens[i + 1], "pragma")) {
+            found = token_is(tu, tokens[i + 2], "omp");
+        } else if (token_is(tu, tokens[i], "_Pragma") || token_is(tu, tokens[i], "__pragma")) {
+            CXString sp = clang_getTokenSpelling(tu, tokens[i + 2]);
+            const char *t = clang_getCString(sp);
+            found = t && (strncmp(t, "\"omp", 4) == 0 || strncmp(t, "omp", 3) == 0);
+            clang_disposeString(sp);
+        }
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return found;
+}
+
+/* Whether one call of the function 'top' runs each of its statements once at most, and one
+ * at a time, where no loop is around them: no jump back or second return (find_jump_back), no
+ * OpenMP region (has_omp_pragma), and no call of a function of its name, itself or in the
+ * functions it calls, two calls deep (ss_callgraph_calls_named: a deeper level of the
+ * recursion runs the other arm of an 'if' before this level runs its own). Returns 1 or 0. */
+static int runs_once_per_call(ss_callgraph *graph, CXCursor top)
+{
+    int jumps = 0;
+    clang_visitChildren(top, find_jump_back, &jumps);
+    if (jumps || has_omp_pragma(top))
+        return 0;
+    CXString name = clang_getCursorSpelling(top);
+    const char *names[] = {clang_getCString(name)};
+    CXCursor found;
+    int recursive = names[0] && ss_callgraph_calls_named(graph, top, names, 1, &found);
+    clang_disposeString(name);
+    return !recursive;
+}
+
+/* Which arm of the 'if' statement 'if_stmt' its child 'child' is: 1 the first, 2 the 'else';
+ * 0 neither (the condition, an initializer). */
+static int if_arm(CXCursor if_stmt, CXCursor child)
+{
+    unsigned cond = ss_ast_if_condition(if_stmt), n = ss_ast_child_count(if_stmt);
+    for (unsigned i = cond + 1; i < n && i <= cond + 2; i++)
+        if (ss_ast_same_node(ss_ast_child(if_stmt, i), child))
+            return (int)(i - cond);
+    return 0;
+}
+
+/* Whether the paths 'pa' and 'pb' (na and nb nodes, ss_context_path) down to two nodes of one
+ * function part at an 'if', one under its first arm and the other under its 'else', with no
+ * loop around that 'if' and no lambda on either path: one pass through the 'if' runs one of
+ * the two nodes at most. Returns the line of the 'if', or 0. */
+static unsigned paths_split_at_if(const CXCursor *pa, long na, const CXCursor *pb, long nb)
+{
+    long common = 0;
+    while (common < na && common < nb && ss_ast_same_node(pa[common], pb[common]))
+        common++;
+    if (common == 0 || common == na || common == nb ||
+        clang_getCursorKind(pa[common - 1]) != CXCursor_IfStmt)
+        return 0;
+    int arm_a = if_arm(pa[common - 1], pa[common]), arm_b = if_arm(pa[common - 1], pb[common]);
+    if (arm_a == 0 || arm_b == 0 || arm_a == arm_b)
+        return 0;
+    for (long i = 0; i + 1 < common; i++)
+        if (ss_scope_is_loop(pa[i]))
+            return 0;
+    for (long i = 0; i < na; i++)
+        if (clang_getCursorKind(pa[i]) == CXCursor_LambdaExpr)
+            return 0;
+    for (long i = 0; i < nb; i++)
+        if (clang_getCursorKind(pb[i]) == CXCursor_LambdaExpr)
+            return 0;
+    return ss_scope_line(pa[common - 1]);
+}
+
+/* Whether one pass through an 'if' of the function 'top' runs at most one of its nodes 'a' and
+ * 'b': they lie on its two arms (paths_split_at_if). Returns the line of the 'if', or 0. */
+static unsigned on_exclusive_arms(CXCursor top, CXCursor a, CXCursor b)
+{
+    CXCursor *pa = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *pa);
+    CXCursor *pb = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *pb);
+    long na = ss_context_path(top, a, pa), nb = ss_context_path(top, b, pb);
+    /* each path ends with its node: an arm may be the node itself ('else r = 0;') */
+    unsigned line = 0;
+    if (na >= 0 && na < SS_CONTEXT_MAX_PATH && nb >= 0 && nb < SS_CONTEXT_MAX_PATH) {
+        pa[na++] = a;
+        pb[nb++] = b;
+        line = paths_split_at_if(pa, na, pb, nb);
+    }
+    free(pa);
+    free(pb);
+    return line;
+}
+
+/* Whether the name 'ref' of the out parameter 'param' (out_parameter) is the root of the target
+ * of a plain store that stands as a statement ('r = 0.0;', '*out = 0;', 'p->n = 0;';
+ * names_only_as_root), whose value does not name 'param', on the other arm of an 'if' than the
+ * copy 'copy' (on_exclusive_arms): one call runs the copy or the store, never both, and the
+ * caller gets the copy's value whenever the copy runs. Returns the line of the 'if', or 0. */
+static unsigned exclusive_store(CXCursor top, CXCursor copy, CXCursor param, CXCursor ref)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(top, ref, path), full = found;
+    while (full > 0) {
+        enum CXCursorKind k = clang_getCursorKind(path[full - 1]);
+        if (!clang_isExpression(k) || k == CXCursor_LambdaExpr)
+            break;
+        full--;
+    }
+    CXCursor lhs, rhs;
+    int through, store = full > 0 && full < found &&
+                         stands_as_statement(path[full - 1], path[full]) &&
+                         assignment_sides(path[full], &lhs, &rhs) == 0;
+    free(path);
+    if (!store || !clang_equalCursors(out_parameter(lhs), param) ||
+        !names_only_as_root(lhs, param) || !ss_ast_same_node(target_root(lhs, &through), ref) ||
+        refers_to(rhs, param))
+        return 0;
+    return on_exclusive_arms(top, copy, ref);
+}
+
+/* Whether the name 'ref' of a parameter, in the function 'top', makes an alias of what the
+ * caller gave: it is in a lambda (a capture by reference, or of the pointer, reaches it when
+ * the lambda runs later), or the expression it is in is stored into a pointer ('w = v + 1;')
+ * or gives the first value of a pointer or reference variable ('double &w = v;',
+ * 'double *w = v;', 'unsigned *s = &t->seen;'). What is read or stored through the alias goes
+ * unseen. Returns 1 or 0. */
+static int makes_alias(CXCursor top, CXCursor ref)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long n = ss_context_path(top, ref, path), up = n;
+    int alias = 0;
+    for (long i = 0; i < n && !alias; i++)
+        alias = clang_getCursorKind(path[i]) == CXCursor_LambdaExpr;
+    CXCursor child = ref, lhs, rhs;
+    while (up > 0 && !alias && clang_isExpression(clang_getCursorKind(path[up - 1]))) {
+        CXCursor e = path[--up];
+        alias = assignment_sides(e, &lhs, &rhs) == 0 && !ss_ast_same_node(lhs, child) &&
+                is_pointer(lhs);
+        child = e;
+    }
+    if (!alias && up > 0 && clang_getCursorKind(path[up - 1]) == CXCursor_VarDecl) {
+        CXType t = clang_getCursorType(path[up - 1]);
+        alias = clang_getCanonicalType(t).kind == CXType_Pointer || is_reference(t);
+    }
+    free(path);
+    return alias;
+}
+
+/* Whether the function 'top', outside the copy 'copy', names the parameter 'param' after the
+ * copy begins (a read of the value, another copy into it), or before it stores into the
+ * parameter itself ('a = scratch;', 'a++', '&a') or makes an alias of it (makes_alias): then
+ * the copy's value is not simply what the caller gets. A store on the other arm of an 'if' than
+ * the copy's (exclusive_store) does not count where one call runs each statement once at most
+ * (runs_once_per_call; 'once' is -1 until asked). */
+typedef struct param_walk {
+    ss_check_ctx *ctx;
+    CXCursor top, param, copy;
+    unsigned copy_at;
+    int found, once;
+    unsigned other_arm; /* the line of the first 'if' with such a store (any), or 0 */
+} param_walk;
+
+static enum CXChildVisitResult find_param_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+    param_walk *w = data;
+    if (ss_ast_same_node(c, w->copy))
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr ||
+        !clang_equalCursors(clang_getCursorReferenced(c), w->param))
+        return CXChildVisit_Recurse;
+    int operand = ss_ast_same_node(ss_ast_child(parent, 0), c);
+    int stored = operand &&
+                 (stores(parent) ||
+                  (clang_getCursorKind(parent) == CXCursor_UnaryOperator && unary_is(parent, "&")));
+    int counts = ss_ast_offset(c) >= w->copy_at || stored || makes_alias(w->top, c);
+    if (!counts && w->other_arm > 0)
+        return CXChildVisit_Continue;
+    if (w->once < 0)
+        w->once = runs_once_per_call(ss_check_graph(w->ctx), w->top);
+    /* one that does not count is looked at too, for the words ('*out = 0;' before the copy) */
+    unsigned arm = w->once ? exclusive_store(w->top, w->copy, w->param, c) : 0;
+    w->found = counts && arm == 0;
+    if (w->other_arm == 0)
+        w->other_arm = arm;
+    return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
 /* "inherent: its statement hands it to the caller through 't' (...)" where the value that a
  * call returns (a Thrust or CUB reduction, a one-value readback: no CUDA API call) is stored
  * straight into the caller's memory (stored_out_parameter), which the function names nowhere
@@ -2190,16 +2400,22 @@ char *ss_context_direct_handover_words(ss_check_ctx *ctx, ss_rule_id rule, CXCur
     CXCursor param = copied_out_parameter(dst);
     if (ss_ast_is_null(param))
         return NULL;
-    param_walk w = {param, at, ss_ast_offset(at), 0};
-    clang_visitChildren(ss_scope_outer_function(ctx->function), find_param_use, &w);
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    param_walk w = {ctx, top, param, at, ss_ast_offset(at), 0, -1, 0};
+    clang_visitChildren(top, find_param_use, &w);
     if (w.found)
         return NULL;
+    char *again = w.other_arm > 0 ? ss_xasprintf("names again only where it sets it on the "
+                                                 "other branch of the 'if' at line %u",
+                                                 w.other_arm)
+                                  : ss_xstrdup("does not name again");
     CXString name = clang_getCursorSpelling(param);
     char *words = ss_xasprintf("inherent: the %s hands it to the caller through '%s' (it reads "
                                "the value straight into the caller's variable, which the "
-                               "function does not name again)",
-                               library ? "call" : "copy", clang_getCString(name));
+                               "function %s)",
+                               library ? "call" : "copy", clang_getCString(name), again);
     clang_disposeString(name);
+    free(again);
     return words;
 }
 
