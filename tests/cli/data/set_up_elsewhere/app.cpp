@@ -1,0 +1,47 @@
+// The host side: set-up once, then the step loop.
+void load_tables(float *t, const float *h, int n, int parts);
+void refresh_tables(float *t, const float *h, int n, int parts);
+void reset_tables(float *t, const float *h, int n, int parts);
+void drop_tables(float *t, const float *h, int n, int parts);
+void seed_tables(float *t, const float *h, int n, int parts);
+void fill_tables(float *t, const float *h, int n, int parts);
+void level_tables(float *t, const float *h, int n, int parts);
+
+void (*on_exit_hook)(float *, const float *, int, int) = drop_tables;
+
+static void prepare(float *t, const float *h, int n) { seed_tables(t, h, n, 4); }
+
+void init_problem(float *t, const float *h, int n)
+{
+    load_tables(t, h, n, 4);
+    refresh_tables(t, h, n, 4);
+    drop_tables(t, h, n, 4);
+    prepare(t, h, n);
+    for (int level = 0; level < 3; level++)
+        level_tables(t, h, n, 2);
+}
+
+void init_grid(float *t, const float *h, int n) { reset_tables(t, h, n, 2); }
+
+void init_table(float *t, const float *h, int n) { fill_tables(t, h, n, 2); }
+
+void step(float *t, const float *h, int n)
+{
+    init_grid(t, h, n);
+    refresh_tables(t, h, n, 1);
+}
+
+#ifndef NO_MAIN
+int main()
+{
+    static float h[1024];
+    float *t = 0;
+    init_problem(t, h, 256);
+    for (int s = 0; s < 100; s++)
+        step(t, h, 256);
+#ifdef BROKEN
+    undeclared_call(t);
+#endif
+    return 0;
+}
+#endif

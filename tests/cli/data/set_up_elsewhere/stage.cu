@@ -1,0 +1,30 @@
+// The device side of a small solver: each function uploads a table in parts and waits after
+// each part's kernel. app.cpp calls them all, none is called from here.
+#include <cuda_runtime.h>
+
+__global__ void bake(float *t, int n) { t[threadIdx.x % n] *= 2.0f; }
+
+#define PARTS(NAME)                                                                              \
+    void NAME(float *t, const float *h, int n, int parts)                                        \
+    {                                                                                            \
+        for (int p = 0; p < parts; p++) {                                                        \
+            cudaMemcpy(t, h + p * n, n * sizeof(float), cudaMemcpyHostToDevice);                 \
+            bake<<<1, 32>>>(t, n);                                                               \
+            cudaDeviceSynchronize();                                                             \
+        }                                                                                        \
+    }
+
+// Only app.cpp's set-up calls it, outside loops, once per run: a note.
+PARTS(load_tables)
+// Set-up calls it, and so does the step loop: a warning.
+PARTS(refresh_tables)
+// Only a set-up function calls it, but that function runs on every step: a warning.
+PARTS(reset_tables)
+// Only set-up calls it, but its address is taken too: a warning.
+PARTS(drop_tables)
+// Called by a plain helper that only set-up calls: a note.
+PARTS(seed_tables)
+// Only a set-up function calls it, one that nothing calls: a note.
+PARTS(fill_tables)
+// A set-up function calls it inside a loop of its own: a warning.
+PARTS(level_tables)

@@ -1,0 +1,79 @@
+#!/bin/sh
+# set_up_elsewhere.sh SYNCSCOPE DATA_DIR: a loop in a function that only another unit's set-up
+# calls (-p). stage.cu's functions each wait in a loop that uploads and launches; app.cpp calls
+# them. Where every way into the function in the project passes, outside loops, through a
+# function whose name says set-up and that runs a bounded number of times up to 'main' (or that
+# nothing calls), the wait is a note that says so: load_tables (from init_problem), seed_tables
+# (through a plain helper that only init_problem calls), fill_tables (from init_table, which
+# nothing calls). A function the step loop calls too, one whose set-up caller runs on every step,
+# one whose address is taken and one that set-up calls inside a loop of its own keep the
+# warning. The same at -j 1 and -j 2, with and without the cache (exact output). Not without the
+# whole program: a run of some units only, a unit with errors, no 'main' (a library, whose users
+# may call the function anywhere): every wait a warning.
+set -u
+SS=$(realpath "$1") DATA=$(realpath "$2")/set_up_elsewhere HERE=$(dirname "$(realpath "$0")")
+fail=0
+. "$HERE/assert.sh"
+. "$HERE/units.sh"
+workspace "$DATA"
+app_database() { # ARGS: JSON put before app.cpp's "-c"
+    printf '[%s, %s]\n' "$(entry stage.cu nvcc)" "$(entry app.cpp g++ "$1")" >build/compile_commands.json
+}
+
+W="blocks the host on every iteration of a for loop"
+D="that also enqueues device work (kernel 'bake' is launched at"
+I="the GPU drains and idles while the host catches up"
+warn() { # LINE NAME
+    echo "src/stage.cu:$1:1: warning: 'cudaDeviceSynchronize' in '$2' $W (line $1) $D line $1): $I [SYNC401 sync-in-loop]"
+}
+note() { # LINE NAME CALLER CALL HOW
+    echo "src/stage.cu:$1:1: note: 'cudaDeviceSynchronize' in '$2' $W (line $1) $D line $1): $I; set-up: the loop at line $1 runs during set-up: every way into '$2' in the project passes, outside loops, through '$3' (the call at app.cpp:$4), which sets up (its name says so) and $5 [SYNC401 sync-in-loop]"
+}
+UP="is called only outside loops, up to 'main'"
+ALL_NOTES="$(note 18 load_tables init_problem 16 "$UP")
+$(warn 20 refresh_tables)
+$(warn 22 reset_tables)
+$(warn 24 drop_tables)
+$(note 26 seed_tables init_problem 19 "$UP")
+$(note 28 fill_tables init_table 26 "which nothing in the project calls")
+$(warn 30 level_tables)"
+ALL_WARNINGS="$(warn 18 load_tables)
+$(warn 20 refresh_tables)
+$(warn 22 reset_tables)
+$(warn 24 drop_tables)
+$(warn 26 seed_tables)
+$(warn 28 fill_tables)
+$(warn 30 level_tables)"
+
+app_database ""
+for run in "no cache, -j 1" "no cache, -j 2" "cold cache" "warm cache"; do
+    lint_way "$run"
+    status "$run" 1
+    grep -E 'SYNC401' out >found
+    text "$run: set-up elsewhere" found "$ALL_NOTES"
+done
+
+# Some units only: the calls of the others are not seen.
+ss lint --no-cache --color never --cuda-path none -p build src/stage.cu
+status "one unit" 1
+grep -E 'SYNC401' out >found
+text "one unit" found "$ALL_WARNINGS"
+
+# A unit with errors: clang's recovery may have dropped a call or a loop.
+rm -rf cache
+app_database '"-DBROKEN", '
+for run in "no cache, -j 1" "cold cache" "warm cache"; do
+    lint_way "$run"
+    status "$run: errors" 2
+    grep -E 'SYNC401' out >found
+    text "$run: errors" found "$ALL_WARNINGS"
+done
+
+# No 'main': a library's function may be called anywhere.
+rm -rf cache
+app_database '"-DNO_MAIN", '
+lint_way "no cache, -j 1"
+status "library" 1
+grep -E 'SYNC401' out >found
+text "library" found "$ALL_WARNINGS"
+exit $fail
