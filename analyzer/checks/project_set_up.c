@@ -32,11 +32,16 @@ typedef struct set_up_call {
 
 /* A warning that the loop at 'loop_place' in the function 'usr' ('name') makes; 'message' the
  * finding's message before the words that say it runs on every iteration. */
+enum { MAX_OTHERS = 8 };
 typedef struct set_up_question {
     char *file;
     unsigned line, column;
     ss_rule_id rule;
     char *usr, *name, *loop_place, *message;
+    /* The other functions of the unit whose loops reach the call's function (their USRs):
+     * each must run only during set-up too. */
+    char **others;
+    size_t other_count;
 } set_up_question;
 
 struct ss_set_up_facts {
@@ -66,6 +71,9 @@ static void question_free(set_up_question *q)
     free(q->name);
     free(q->loop_place);
     free(q->message);
+    for (size_t i = 0; i < q->other_count; i++)
+        free(q->others[i]);
+    free(q->others);
     memset(q, 0, sizeof *q);
 }
 
@@ -108,6 +116,68 @@ static set_up_question *add_question(struct ss_set_up_facts *s)
 /* ------------------------------------------------------------------------------------------
  * The unit with the loop. */
 
+static int is_lambda(CXCursor c)
+{
+    return clang_getCursorKind(c) == CXCursor_LambdaExpr;
+}
+
+/* Adds 'usr' (taken) to the question's other functions, once; 0 when there are too many. */
+static int add_other(set_up_question *q, char *usr)
+{
+    for (size_t i = 0; i < q->other_count; i++) {
+        if (strcmp(q->others[i], usr) == 0) {
+            free(usr);
+            return 1;
+        }
+    }
+    if (q->other_count == MAX_OTHERS || strcmp(q->usr, usr) == 0) {
+        int same = q->other_count < MAX_OTHERS;
+        free(usr);
+        return same;
+    }
+    if (q->others == NULL)
+        q->others = ss_xcalloc(MAX_OTHERS, sizeof *q->others);
+    q->others[q->other_count++] = usr;
+    return 1;
+}
+
+enum { MAX_CALLS = 32, MAX_FUNCTIONS = 64 };
+
+/* Up the unit's calls from 'function' (the call's): each call made in a loop of its function
+ * names a function whose loops reach the call, which must be one another unit may call (its USR
+ * added to 'q'); a call outside loops is followed up; a call in a lambda, a function whose
+ * address is taken or that is called more often than followed ends the question (0). */
+static int loop_holders(ss_check_ctx *ctx, CXCursor function, set_up_question *q)
+{
+    ss_callgraph *graph = ss_check_graph(ctx);
+    CXCursor seen[MAX_FUNCTIONS], calls[MAX_CALLS], callers[MAX_CALLS];
+    size_t count = 1;
+    seen[0] = function;
+    for (size_t next = 0; next < count; next++) {
+        long n = ss_callgraph_calls_of(graph, seen[next], calls, callers, MAX_CALLS);
+        if (n < 0 || n > MAX_CALLS)
+            return 0;
+        for (long i = 0; i < n; i++) {
+            if (ss_scope_path(callers[i], calls[i], is_lambda, NULL, 0) != 0)
+                return 0;
+            if (!ss_ast_is_null(ss_scope_enclosing_loop(callers[i], calls[i]))) {
+                char *usr = ss_project_stream_param_usr(callers[i]);
+                if (usr == NULL || !add_other(q, usr))
+                    return 0;
+                continue;
+            }
+            size_t k = 0;
+            while (k < count && !clang_equalCursors(seen[k], callers[i]))
+                k++;
+            if (k == count && count == MAX_FUNCTIONS)
+                return 0;
+            if (k == count)
+                seen[count++] = callers[i];
+        }
+    }
+    return 1;
+}
+
 void ss_project_set_up_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
                                 const ss_loop_context *loop, const char *message)
 {
@@ -125,6 +195,12 @@ void ss_project_set_up_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
     if (usr == NULL)
         return;
     s->kept.usr = usr;
+    /* The call's function reached from the loops of other functions of the unit too
+     * (ss_check_loop names one loop): each of those must run only during set-up as well. */
+    if (loop->chain && !loop_holders(ctx, ctx->function, &s->kept)) {
+        question_free(&s->kept);
+        return;
+    }
     s->kept.name = ss_qualified_name(loop->function);
     s->kept.loop_place =
         loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
@@ -390,14 +466,26 @@ static void answer(set_up_search *search, const set_up_question *q, ss_finding *
     search->first = NULL;
     if (!only_in_set_up(search, q->usr) || search->first == NULL)
         return;
+    const set_up_call *first = search->first;
+    int called = search->first_called;
+    for (size_t i = 0; i < q->other_count; i++) {
+        search->depth = 0;
+        search->steps = 0;
+        if (!only_in_set_up(search, q->others[i]))
+            return;
+    }
+    search->first = first;
+    search->first_called = called;
     const set_up_call *c = search->first;
     char *message = ss_xasprintf(
         "%s; set-up: the loop at %s runs during set-up: every way into '%s' in the project "
         "passes, outside loops, through '%s' (the call at %s), which sets up (its name says so) "
-        "and %s",
+        "and %s%s",
         q->message, q->loop_place, q->name, c->name, c->place,
         search->first_called ? "is called only outside loops, up to 'main'"
-                             : "which nothing in the project calls");
+                             : "which nothing in the project calls",
+        q->other_count ? "; so do the ways into the other functions whose loops reach the call"
+                       : "");
     free(f->message);
     f->message = message;
     f->severity = SS_SEV_NOTE;
@@ -472,6 +560,9 @@ void ss_project_set_up_encode(const ss_project_facts *facts, cJSON *o)
         ss_cache_add_string(item, "name", q->name);
         ss_cache_add_string(item, "loopPlace", q->loop_place);
         ss_cache_add_string(item, "message", q->message);
+        cJSON *others = cJSON_AddArrayToObject(item, "others");
+        for (size_t k = 0; k < q->other_count; k++)
+            cJSON_AddItemToArray(others, cJSON_CreateString(q->others[k]));
         cJSON_AddItemToArray(questions, item);
     }
 }
@@ -509,6 +600,16 @@ static void decode_question(const cJSON *item, ss_project_facts *facts, int *bad
     q->name = taken(item, "name", bad);
     q->loop_place = taken(item, "loopPlace", bad);
     q->message = taken(item, "message", bad);
+    const cJSON *others = cJSON_GetObjectItemCaseSensitive(item, "others"), *other;
+    if (q->usr == NULL || !cJSON_IsArray(others) || cJSON_GetArraySize(others) > MAX_OTHERS) {
+        *bad = 1;
+        return;
+    }
+    cJSON_ArrayForEach(other, others)
+    {
+        if (!cJSON_IsString(other) || !add_other(q, ss_xstrdup(other->valuestring)))
+            *bad = 1;
+    }
 }
 
 void ss_project_set_up_decode(const cJSON *o, ss_project_facts *facts, int *bad)

@@ -6,6 +6,10 @@ void drop_tables(float *t, const float *h, int n, int parts);
 void seed_tables(float *t, const float *h, int n, int parts);
 void fill_tables(float *t, const float *h, int n, int parts);
 void level_tables(float *t, const float *h, int n, int parts);
+void load_rows(float *t, const float *h, int n);
+void load_cols(float *t, const float *h, int n);
+void load_edges(float *t, const float *h, int n);
+void feed_edges(float *t, const float *h, int n);
 
 void (*on_exit_hook)(float *, const float *, int, int) = drop_tables;
 
@@ -19,6 +23,9 @@ void init_problem(float *t, const float *h, int n)
     prepare(t, h, n);
     for (int level = 0; level < 3; level++)
         level_tables(t, h, n, 2);
+    load_rows(t, h, n);
+    load_cols(t, h, n);
+    load_edges(t, h, n);
 }
 
 void init_grid(float *t, const float *h, int n) { reset_tables(t, h, n, 2); }
@@ -29,6 +36,7 @@ void step(float *t, const float *h, int n)
 {
     init_grid(t, h, n);
     refresh_tables(t, h, n, 1);
+    feed_edges(t, h, n);
 }
 
 #ifndef NO_MAIN
