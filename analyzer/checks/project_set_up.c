@@ -42,6 +42,11 @@ typedef struct set_up_question {
      * each must run only during set-up too. */
     char **others;
     size_t other_count;
+    /* The functions on the way from those loops down to the call that another unit may call
+     * (their USRs): no other unit may call them, so that no loop elsewhere reaches the call
+     * past the loops looked at. */
+    char **closed;
+    size_t closed_count;
 } set_up_question;
 
 struct ss_set_up_facts {
@@ -74,6 +79,9 @@ static void question_free(set_up_question *q)
     for (size_t i = 0; i < q->other_count; i++)
         free(q->others[i]);
     free(q->others);
+    for (size_t i = 0; i < q->closed_count; i++)
+        free(q->closed[i]);
+    free(q->closed);
     memset(q, 0, sizeof *q);
 }
 
@@ -122,6 +130,38 @@ static int is_lambda(CXCursor c)
 }
 
 /* Adds 'usr' (taken) to the question's other functions, once; 0 when there are too many. */
+/* Adds 'usr' (taken) to the question's closed functions, once; 0 when there are too many. */
+static int add_closed(set_up_question *q, char *usr)
+{
+    for (size_t i = 0; i < q->closed_count; i++) {
+        if (strcmp(q->closed[i], usr) == 0) {
+            free(usr);
+            return 1;
+        }
+    }
+    if (q->closed_count == MAX_OTHERS) {
+        free(usr);
+        return 0;
+    }
+    if (q->closed == NULL)
+        q->closed = ss_xcalloc(MAX_OTHERS, sizeof *q->closed);
+    q->closed[q->closed_count++] = usr;
+    return 1;
+}
+
+/* Whether the function 'fn', on the way down to the call, is one the pass can close: a plain
+ * function or a method that is not virtual (another unit may run an override, or construct an
+ * object), added to the closed ones where another unit may call it. */
+static int close_function(set_up_question *q, CXCursor fn)
+{
+    enum CXCursorKind k = clang_getCursorKind(fn);
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
+        (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(fn)))
+        return 0;
+    char *usr = ss_project_stream_param_usr(fn);
+    return usr == NULL || add_closed(q, usr);
+}
+
 static int add_other(set_up_question *q, char *usr)
 {
     for (size_t i = 0; i < q->other_count; i++) {
@@ -155,7 +195,7 @@ static int loop_holders(ss_check_ctx *ctx, CXCursor function, set_up_question *q
     seen[0] = function;
     for (size_t next = 0; next < count; next++) {
         long n = ss_callgraph_calls_of(graph, seen[next], calls, callers, MAX_CALLS);
-        if (n < 0 || n > MAX_CALLS)
+        if (n < 0 || n > MAX_CALLS || !close_function(q, seen[next]))
             return 0;
         for (long i = 0; i < n; i++) {
             if (ss_scope_path(callers[i], calls[i], is_lambda, NULL, 0) != 0)
@@ -459,7 +499,21 @@ static int calls_known(ss_project_facts *const *facts, size_t count)
     return has_main;
 }
 
-static void answer(set_up_search *search, const set_up_question *q, ss_finding *f)
+/* Whether every call of 'usr' in the project is made in the unit 'unit', and nothing names it
+ * other than as a call's callee. */
+static int called_here(const set_up_search *q, const char *usr, size_t unit)
+{
+    const struct ss_set_up_facts *s = q->facts[unit]->set_up;
+    size_t n;
+    const set_up_call *const *of = calls_of(q, usr, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (of[i] < s->calls || of[i] >= s->calls + s->call_count)
+            return 0;
+    }
+    return !ss_project_called_unseen(q->facts, q->count, usr);
+}
+
+static void answer(set_up_search *search, const set_up_question *q, ss_finding *f, size_t unit)
 {
     search->depth = 0;
     search->steps = 0;
@@ -468,6 +522,10 @@ static void answer(set_up_search *search, const set_up_question *q, ss_finding *
         return;
     const set_up_call *first = search->first;
     int called = search->first_called;
+    for (size_t i = 0; i < q->closed_count; i++) {
+        if (!called_here(search, q->closed[i], unit))
+            return;
+    }
     for (size_t i = 0; i < q->other_count; i++) {
         search->depth = 0;
         search->steps = 0;
@@ -521,7 +579,7 @@ void ss_project_apply_set_up(ss_project_facts *const *facts, ss_result *const *r
             ss_finding *f =
                 ss_project_find_finding(results[u], q->rule, q->file, q->line, q->column);
             if (f != NULL && f->severity == SS_SEV_WARNING)
-                answer(&search, q, f);
+                answer(&search, q, f, u);
         }
     }
     free(search.calls);
@@ -563,6 +621,9 @@ void ss_project_set_up_encode(const ss_project_facts *facts, cJSON *o)
         cJSON *others = cJSON_AddArrayToObject(item, "others");
         for (size_t k = 0; k < q->other_count; k++)
             cJSON_AddItemToArray(others, cJSON_CreateString(q->others[k]));
+        cJSON *closed = cJSON_AddArrayToObject(item, "closed");
+        for (size_t k = 0; k < q->closed_count; k++)
+            cJSON_AddItemToArray(closed, cJSON_CreateString(q->closed[k]));
         cJSON_AddItemToArray(questions, item);
     }
 }
@@ -608,6 +669,16 @@ static void decode_question(const cJSON *item, ss_project_facts *facts, int *bad
     cJSON_ArrayForEach(other, others)
     {
         if (!cJSON_IsString(other) || !add_other(q, ss_xstrdup(other->valuestring)))
+            *bad = 1;
+    }
+    const cJSON *closed = cJSON_GetObjectItemCaseSensitive(item, "closed");
+    if (!cJSON_IsArray(closed) || cJSON_GetArraySize(closed) > MAX_OTHERS) {
+        *bad = 1;
+        return;
+    }
+    cJSON_ArrayForEach(other, closed)
+    {
+        if (!cJSON_IsString(other) || !add_closed(q, ss_xstrdup(other->valuestring)))
             *bad = 1;
     }
 }

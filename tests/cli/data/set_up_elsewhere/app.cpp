@@ -10,6 +10,8 @@ void load_rows(float *t, const float *h, int n);
 void load_cols(float *t, const float *h, int n);
 void load_edges(float *t, const float *h, int n);
 void feed_edges(float *t, const float *h, int n);
+void load_grid(float *t, const float *h, int n);
+void step_col(float *t, const float *h, int n);
 
 void (*on_exit_hook)(float *, const float *, int, int) = drop_tables;
 
@@ -26,6 +28,7 @@ void init_problem(float *t, const float *h, int n)
     load_rows(t, h, n);
     load_cols(t, h, n);
     load_edges(t, h, n);
+    load_grid(t, h, n);
 }
 
 void init_grid(float *t, const float *h, int n) { reset_tables(t, h, n, 2); }
@@ -37,6 +40,7 @@ void step(float *t, const float *h, int n)
     init_grid(t, h, n);
     refresh_tables(t, h, n, 1);
     feed_edges(t, h, n);
+    step_col(t, h, n);
 }
 
 #ifndef NO_MAIN

@@ -68,3 +68,20 @@ void feed_edges(float *t, const float *h, int n)
     for (int e = 0; e < 4; e++)
         put_edge(t, h + e, n);
 }
+
+// A helper that only a set-up function's loop reaches in this unit, but that app.cpp's step
+// loop calls through a function of this unit without a loop: a warning.
+void put_col(float *t, const float *h, int n)
+{
+    cudaMemcpy(t, h, n * sizeof(float), cudaMemcpyHostToDevice);
+    bake<<<1, 32>>>(t, n);
+    cudaDeviceSynchronize();
+}
+
+void load_grid(float *t, const float *h, int n)
+{
+    for (int c = 0; c < 8; c++)
+        put_col(t, h + c, n);
+}
+
+void step_col(float *t, const float *h, int n) { put_col(t, h, n); }
