@@ -129,7 +129,6 @@ static int is_lambda(CXCursor c)
     return clang_getCursorKind(c) == CXCursor_LambdaExpr;
 }
 
-/* Adds 'usr' (taken) to the question's other functions, once; 0 when there are too many. */
 /* Adds 'usr' (taken) to the question's closed functions, once; 0 when there are too many. */
 static int add_closed(set_up_question *q, char *usr)
 {
@@ -162,6 +161,8 @@ static int close_function(set_up_question *q, CXCursor fn)
     return usr == NULL || add_closed(q, usr);
 }
 
+/* Adds 'usr' (taken) to the question's other functions, once (the loop's own function counts
+ * as added); 0 when there are too many. */
 static int add_other(set_up_question *q, char *usr)
 {
     for (size_t i = 0; i < q->other_count; i++) {
@@ -185,8 +186,10 @@ enum { MAX_CALLS = 32, MAX_FUNCTIONS = 64 };
 
 /* Up the unit's calls from 'function' (the call's): each call made in a loop of its function
  * names a function whose loops reach the call, which must be one another unit may call (its USR
- * added to 'q'); a call outside loops is followed up; a call in a lambda, a function whose
- * address is taken or that is called more often than followed ends the question (0). */
+ * added to 'q''s others); a call outside loops is followed up, and each function so reached
+ * (the call's own first) must be one the pass can close (close_function); a call in a lambda, a
+ * function whose address is taken or that is called more often than followed ends the question
+ * (0). */
 static int loop_holders(ss_check_ctx *ctx, CXCursor function, set_up_question *q)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
