@@ -306,6 +306,10 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
  * (SS_PROJECT_WHOLE). */
 #define SS_PROJECT_COMPLETE 1u
 #define SS_PROJECT_WHOLE 2u
+/* And every entry of the database is a unit the run analyzes (none in Fortran or assembly, whose
+ * calls go unseen), each file under one command (a file listed twice with two commands is
+ * analyzed under the first only). */
+#define SS_PROJECT_EVERY_ENTRY 4u
 
 /* A new entry of each kind in 'facts', zeroed, to fill (project_facts.c); a pending finding
  * with the USR 'usr' (copied) of its function. */
@@ -519,12 +523,13 @@ void ss_project_ask_set_up(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, cons
  * 'main'. */
 void ss_project_record_set_up_calls(ss_check_ctx *ctx, ss_project_facts *facts);
 
-/* project_set_up.c. The project pass for those questions, in a run that leaves no unit out
- * (SS_PROJECT_COMPLETE in 'scope') of a program (a unit defines 'main'), every unit's calls
- * known: each warning whose loop's function is called, in the whole project, only outside loops
- * by functions whose name says set-up and that run a bounded number of times up to 'main' (or
- * that nothing calls), or by functions so called in turn, becomes a note that says so. A
- * function named other than as a call's callee (ss_project_called_unseen) keeps the warning. */
+/* project_set_up.c. The project pass for those questions, in a run of the whole program
+ * (SS_PROJECT_WHOLE and SS_PROJECT_EVERY_ENTRY in 'scope'; a unit defines 'main'), every unit's
+ * calls known: each warning whose loop's function is called, in the whole project, only outside
+ * loops by functions whose name says set-up and that run a bounded number of times, every chain
+ * of calls up from them ending at a 'main' that nothing calls or names, or by functions so
+ * called in turn, becomes a note that says so. A function named other than as a call's callee
+ * (ss_project_called_unseen) keeps the warning. */
 void ss_project_apply_set_up(ss_project_facts *const *facts, ss_result *const *results,
                              size_t count, unsigned scope);
 

@@ -377,7 +377,6 @@ typedef struct set_up_search {
     const char *stack[MAX_UP + 2]; /* the functions being looked at, for recursion */
     size_t depth, steps;
     const set_up_call *first; /* the first call of a set-up function met, for the words */
-    int first_called;         /* whether anything calls that set-up function */
 } set_up_search;
 
 static int by_callee(const void *a, const void *b)
@@ -424,13 +423,13 @@ static int enter(set_up_search *q, const char *usr)
 }
 
 /* Whether the calls 'of' ('n' of them) of 'usr' may all be made once each: none repeats (in a
- * loop, a lambda, a function with a goto), each has a caller the pass can follow, one at least
- * unless 'none_ok'; and nothing names 'usr' other than as a call's callee. The cheap questions
- * first: the pass asks for every warning of a loop in a function another unit may call. */
+ * loop, a lambda, a function with a goto), each has a caller the pass can follow, one at least;
+ * and nothing names 'usr' other than as a call's callee. The cheap questions first: the pass
+ * asks for every warning of a loop in a function another unit may call. */
 static int plain_calls(const set_up_search *q, const char *usr, const set_up_call *const *of,
-                       size_t n, int none_ok)
+                       size_t n)
 {
-    if (n == 0 && !none_ok)
+    if (n == 0)
         return 0;
     for (size_t i = 0; i < n; i++) {
         if (of[i]->repeated || of[i]->caller == NULL)
@@ -439,25 +438,30 @@ static int plain_calls(const set_up_search *q, const char *usr, const set_up_cal
     return !ss_project_called_unseen(q->facts, q->count, usr);
 }
 
-/* Whether 'usr' is the program's 'main' ("c:@F@main", "c:@F@main#I#**C#" in C++). */
-static int is_main(const char *usr)
+/* Whether 'usr' is the program's 'main' ("c:@F@main", "c:@F@main#I#**C#" in C++), run once:
+ * nothing in the project calls it (a call in its own loop would run it again) and nothing names
+ * it other than as a call's callee (its address taken). */
+static int is_main(const set_up_search *q, const char *usr)
 {
-    return strcmp(usr, "c:@F@main") == 0 || strncmp(usr, "c:@F@main#", 10) == 0;
+    if (strcmp(usr, "c:@F@main") != 0 && strncmp(usr, "c:@F@main#", 10) != 0)
+        return 0;
+    size_t calls;
+    calls_of(q, usr, &calls);
+    return calls == 0 && !ss_project_called_unseen(q->facts, q->count, usr);
 }
 
-/* Whether 'usr' runs a bounded number of times, as the project shows: each of its calls is
- * outside loops, lambdas and functions with a goto, in a function that is 'main' or is so
- * called in turn. 'none_ok': a function nothing calls counts (the set-up function itself, as a
- * loop of its own would). */
-static int bounded(set_up_search *q, const char *usr, int none_ok)
+/* Whether 'usr' runs a bounded number of times, as the project shows: each of its calls (one at
+ * least) is outside loops, lambdas and functions with a goto, in a function that is 'main' or
+ * is so called in turn: every chain of calls up from it ends at 'main'. */
+static int bounded(set_up_search *q, const char *usr)
 {
     if (!enter(q, usr))
         return 0;
     size_t calls;
     const set_up_call *const *of = calls_of(q, usr, &calls);
-    int ok = plain_calls(q, usr, of, calls, none_ok);
+    int ok = plain_calls(q, usr, of, calls);
     for (size_t i = 0; ok && i < calls; i++)
-        ok = is_main(of[i]->caller) || bounded(q, of[i]->caller, 0);
+        ok = is_main(q, of[i]->caller) || bounded(q, of[i]->caller);
     q->depth--;
     return ok;
 }
@@ -472,15 +476,13 @@ static int only_in_set_up(set_up_search *q, const char *usr)
         return 0;
     size_t calls;
     const set_up_call *const *of = calls_of(q, usr, &calls);
-    int ok = plain_calls(q, usr, of, calls, 0);
+    int ok = plain_calls(q, usr, of, calls);
     for (size_t i = 0; ok && i < calls; i++) {
         const set_up_call *c = of[i];
         if (c->sets_up) {
-            ok = bounded(q, c->caller, 1);
-            if (ok && q->first == NULL) {
+            ok = bounded(q, c->caller);
+            if (ok && q->first == NULL)
                 q->first = c;
-                q->first_called = bounded(q, c->caller, 0);
-            }
         } else {
             ok = only_in_set_up(q, c->caller);
         }
@@ -524,7 +526,6 @@ static void answer(set_up_search *search, const set_up_question *q, ss_finding *
     if (!only_in_set_up(search, q->usr) || search->first == NULL)
         return;
     const set_up_call *first = search->first;
-    int called = search->first_called;
     for (size_t i = 0; i < q->closed_count; i++) {
         if (!called_here(search, q->closed[i], unit))
             return;
@@ -535,16 +536,11 @@ static void answer(set_up_search *search, const set_up_question *q, ss_finding *
         if (!only_in_set_up(search, q->others[i]))
             return;
     }
-    search->first = first;
-    search->first_called = called;
-    const set_up_call *c = search->first;
     char *message = ss_xasprintf(
         "%s; set-up: the loop at %s runs during set-up: every way into '%s' in the project "
         "passes, outside loops, through '%s' (the call at %s), which sets up (its name says so) "
-        "and %s%s",
-        q->message, q->loop_place, q->name, c->name, c->place,
-        search->first_called ? "is called only outside loops, up to 'main'"
-                             : "which nothing in the project calls",
+        "and is called only outside loops, up to 'main'%s",
+        q->message, q->loop_place, q->name, first->name, first->place,
         q->other_count ? "; so do the ways into the other functions whose loops reach the call"
                        : "");
     free(f->message);
@@ -555,7 +551,8 @@ static void answer(set_up_search *search, const set_up_question *q, ss_finding *
 void ss_project_apply_set_up(ss_project_facts *const *facts, ss_result *const *results,
                              size_t count, unsigned scope)
 {
-    if (!(scope & SS_PROJECT_WHOLE) || !calls_known(facts, count))
+    if (!(scope & SS_PROJECT_WHOLE) || !(scope & SS_PROJECT_EVERY_ENTRY) ||
+        !calls_known(facts, count))
         return;
     set_up_search search;
     memset(&search, 0, sizeof search);

@@ -2,17 +2,20 @@
 # set_up_elsewhere.sh SYNCSCOPE DATA_DIR: a loop in a function that only another unit's set-up
 # calls (-p). stage.cu's functions each wait in a loop that uploads and launches; app.cpp calls
 # them. Where every way into the function in the project passes, outside loops, through a
-# function whose name says set-up and that runs a bounded number of times up to 'main' (or that
-# nothing calls), the wait is a note that says so: load_tables (from init_problem), seed_tables
-# (through a plain helper that only init_problem calls), fill_tables (from init_table, which
-# nothing calls), and put_row, a helper the loops of two such functions reach. A function the step
-# loop calls too, one whose set-up caller runs on every step, one whose address is taken, one
+# function whose name says set-up and that runs a bounded number of times up to 'main', the wait is
+# a note that says so: load_tables (from init_problem), seed_tables (through a plain helper that
+# only init_problem calls), and put_row, a helper the loops of two such functions reach.
+# fill_tables, from init_table, which nothing calls (a library's API, whose users may call it on
+# every step), keeps the warning, as do a function the step loop calls too, one whose set-up caller runs on every step, one whose address is taken, one
 # that set-up calls inside a loop of its own, put_edge, a helper that a set-up function's loop
 # and a step function's loop reach, and put_col, a helper that only a set-up function's loop
 # reaches in its unit but that the other unit's step loop calls through a function without a
-# loop, keep the warning. The same at -j 1 and -j 2, with and without the cache (exact output). Not without the
+# loop. The same at -j 1 and -j 2, with and without the cache (exact output). Not without the
 # whole program: a run of some units only, a unit with errors, no 'main' (a library, whose users
-# may call the function anywhere): every wait a warning.
+# may call the function anywhere), a database entry lint does not analyze (Fortran, assembly,
+# whose calls go unseen), a file listed twice with two commands (analyzed under the first only),
+# a 'main' that calls itself in a loop or whose address is taken: every wait a warning. A file
+# listed twice with the same command keeps the notes.
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/set_up_elsewhere HERE=$(dirname "$(realpath "$0")")
 fail=0
@@ -43,7 +46,7 @@ $(warn 20 refresh_tables)
 $(warn 22 reset_tables)
 $(warn 24 drop_tables)
 $(note 26 seed_tables init_problem 25 "$UP")
-$(note 28 fill_tables init_table 36 "which nothing in the project calls")
+$(warn 28 fill_tables)
 $(warn 30 level_tables)
 $ROW_NOTE
 $EDGE
@@ -90,4 +93,32 @@ lint_way "no cache, -j 1"
 status "library" 1
 grep -E 'SYNC401' out >found
 text "library" found "$ALL_WARNINGS"
+
+# Entries besides the two units: JSON appended to the database.
+extra_database() { # CASE EXTRA
+    printf '[%s, %s%s]\n' "$(entry stage.cu nvcc)" "$(entry app.cpp g++)" "$2" >build/compile_commands.json
+    ss lint --no-cache --color never --cuda-path none -p build
+    status "$1" 1
+    grep -E 'SYNC401' out >found
+}
+extra_database "Fortran" ", $(entry step.f90 gfortran)"
+text "Fortran" found "$ALL_WARNINGS"
+extra_database "assembly" ", $(entry step.S cc)"
+text "assembly" found "$ALL_WARNINGS"
+extra_database "twice, two commands" ", $(entry app.cpp g++ '"-DNO_MAIN", ')"
+text "twice, two commands" found "$ALL_WARNINGS"
+extra_database "twice, one command" ", $(entry app.cpp g++)"
+text "twice, one command" found "$ALL_NOTES"
+
+# 'main' run again: called in a loop of its own, or its address taken.
+app_database '"-DMAIN_AGAIN", '
+lint_way "no cache, -j 1"
+status "main again" 1
+grep -E 'SYNC401' out >found
+text "main again" found "$ALL_WARNINGS"
+app_database '"-DMAIN_TAKEN", '
+lint_way "no cache, -j 1"
+status "main taken" 1
+grep -E 'SYNC401' out >found
+text "main taken" found "$ALL_WARNINGS"
 exit $fail

@@ -43,6 +43,11 @@ void step(float *t, const float *h, int n)
     step_col(t, h, n);
 }
 
+#ifdef MAIN_TAKEN
+int main();
+int (*entry_point)() = main;
+#endif
+
 #ifndef NO_MAIN
 int main()
 {
@@ -53,6 +58,11 @@ int main()
         step(t, h, 256);
 #ifdef BROKEN
     undeclared_call(t);
+#endif
+#ifdef MAIN_AGAIN
+    static int runs = 0;
+    for (int again = 0; again < 2 && runs < 2; again++, runs++)
+        main();
 #endif
     return 0;
 }

@@ -24,7 +24,7 @@ PARTS(reset_tables)
 PARTS(drop_tables)
 // Called by a plain helper that only set-up calls: a note.
 PARTS(seed_tables)
-// Only a set-up function calls it, one that nothing calls: a note.
+// Only a set-up function nothing calls calls it (a library's API: any time): a warning.
 PARTS(fill_tables)
 // A set-up function calls it inside a loop of its own: a warning.
 PARTS(level_tables)
