@@ -284,10 +284,12 @@ static int load_compdb(const char *build_dir, ss_compdb *db)
 
 /* Gathers the results of the jobs up to the one the run stopped at ('stop'; the count when
  * none) into 'out': merged, counted, sorted, then configured and suppressed file by file.
- * '*fatal_units' receives the number of units with parse errors. Returns 0, or -1 (message
- * printed) for a malformed configuration. */
+ * '*fatal_units' receives the number of units with parse errors. 'every_entry': every entry of
+ * the database is a unit the run analyzes, each file under one command (every_entry_once).
+ * Returns 0, or -1 (message printed) for a malformed configuration. */
 static int finish_results(const ss_lint_options *o, ss_config_cache *configs, ss_job_list *jobs,
-                          size_t stop, size_t unlinted, ss_result *out, int *fatal_units)
+                          size_t stop, size_t unlinted, int every_entry, ss_result *out,
+                          int *fatal_units)
 {
     size_t last = stop < jobs->count ? stop : jobs->count - 1;
     char **sources = ss_xreallocarray(NULL, jobs->count + 1, sizeof *sources);
@@ -315,6 +317,8 @@ static int finish_results(const ss_lint_options *o, ss_config_cache *configs, ss
     unsigned scope = o->build_dir != NULL && unlinted == 0 ? SS_PROJECT_COMPLETE : 0;
     if (o->build_dir != NULL && unlinted == 0 && *fatal_units == 0)
         scope |= SS_PROJECT_WHOLE;
+    if ((scope & SS_PROJECT_WHOLE) && every_entry)
+        scope |= SS_PROJECT_EVERY_ENTRY;
     ss_project_apply(facts, results, units, scope);
     for (size_t i = 0; i < units; i++)
         ss_context_apply_unshown(results[i]);
@@ -357,6 +361,45 @@ static size_t unlinted_units(const ss_compdb *db, const ss_job_list *jobs)
     return listed > linted ? listed - linted : 0;
 }
 
+static int cmp_commands(const void *a, const void *b)
+{
+    return strcmp((*(const ss_compile_command *const *)a)->file,
+                  (*(const ss_compile_command *const *)b)->file);
+}
+
+static int same_command(const ss_compile_command *a, const ss_compile_command *b)
+{
+    if (strcmp(a->directory, b->directory) != 0 || a->argv.count != b->argv.count)
+        return 0;
+    for (size_t i = 0; i < a->argv.count; i++) {
+        if (strcmp(a->argv.v[i], b->argv.v[i]) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether every entry of 'db' is a C, C++ or CUDA source by its name (lint analyzes none of
+ * the others: a Fortran or assembly unit's calls go unseen), and a file listed more than once
+ * has the same command in each entry (the run analyzes it under the first entry's only). */
+static int every_entry_once(const ss_compdb *db)
+{
+    const ss_compile_command **by_file = ss_xcalloc(db->count + 1, sizeof *by_file);
+    int ok = 1;
+    for (size_t i = 0; ok && i < db->count; i++) {
+        ss_lang lang;
+        ok = ss_flags_lang_of(db->commands[i].file, &lang) == 0;
+        by_file[i] = &db->commands[i];
+    }
+    if (ok)
+        qsort(by_file, db->count, sizeof *by_file, cmp_commands);
+    for (size_t i = 1; ok && i < db->count; i++) {
+        ok = strcmp(by_file[i]->file, by_file[i - 1]->file) != 0 ||
+             same_command(by_file[i], by_file[i - 1]);
+    }
+    free(by_file);
+    return ok;
+}
+
 int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
 {
     ss_compdb db;
@@ -379,7 +422,7 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
         unsigned nworkers = ss_workers_start(&st, o, &jobs, &toolkit, resource_dir);
         ss_workers_run(&st, nworkers);
         rc = finish_results(o, configs, &jobs, st.stop, have_db ? unlinted_units(&db, &jobs) : 0,
-                            out, &fatal_units);
+                            have_db && every_entry_once(&db), out, &fatal_units);
     }
     if (o->stats) {
         o->stats->units = st.parsed + st.cached;

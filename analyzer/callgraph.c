@@ -1131,9 +1131,7 @@ static int holds_jump_visit(CXCursor c, CXCursor parent, CXClientData data)
     return CXChildVisit_Break;
 }
 
-/* Whether the function 'f' holds a goto or a call that returns twice (setjmp): a loop may be
- * written with them. */
-static int holds_jump(CXCursor f)
+int ss_callgraph_holds_jump(CXCursor f)
 {
     int found = 0;
     clang_visitChildren(f, (CXCursorVisitor)holds_jump_visit, &found);
@@ -1345,7 +1343,8 @@ static int bounded(ss_callgraph *g, size_t n, int depth)
         int called = 0;
         for (size_t s = 0; s < g->site_count && !called; s++)
             called = g->sites[s].callee == n;
-        nd->bounded = !called && !holds_jump(nd->cursor) && !holds_error(g, nd->cursor) ? 2 : 3;
+        nd->bounded =
+            !called && !ss_callgraph_holds_jump(nd->cursor) && !holds_error(g, nd->cursor) ? 2 : 3;
         return nd->bounded == 2;
     }
     if (depth > MAX_DEPTH || !calls_all_seen(g, n)) {
@@ -1359,7 +1358,7 @@ static int bounded(ss_callgraph *g, size_t n, int depth)
         const site *st = &g->sites[s];
         if (st->callee != n)
             continue;
-        ok = called_plainly(g, st) && !holds_jump(g->nodes[st->caller].cursor) &&
+        ok = called_plainly(g, st) && !ss_callgraph_holds_jump(g->nodes[st->caller].cursor) &&
              bounded(g, st->caller, depth + 1);
         if (callers++ == 0)
             nd->bounded_next = st->caller;

@@ -139,6 +139,10 @@ int ss_callgraph_sets_up(CXCursor function, char **why);
  * and is called outside any loop, from 'run', from 'main'"), malloc'ed. Returns 1 or 0. */
 int ss_callgraph_only_in_set_up(ss_callgraph *graph, CXCursor function, char **why);
 
+/* Whether the function 'f' holds a goto or a call that returns twice (setjmp): a loop may be
+ * written with them. */
+int ss_callgraph_holds_jump(CXCursor f);
+
 /* Whether 'function' (a definition) tears down, so that a loop in it runs when an object is
  * destroyed, not on a hot path: a destructor, or a word of its name (split as above) starts
  * with finalize, cleanup, teardown, shutdown, destroy, reclaim or deinit ('commReclaim'). '*why'

@@ -257,6 +257,9 @@ static void apply_in_loop(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
         return;
     }
     f->severity = raised;
+    /* Another unit's set-up code may be all that calls the loop's function: the project pass
+     * answers (project_set_up.c). */
+    ss_project_set_up_question(ctx, rule, at, loop, f->message);
     char *first = ss_context_first_round_stall_words(ctx, rule, at);
     if (first)
         append(f, first);
@@ -472,4 +475,5 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
     free(before);
     ss_project_ask(ctx, rule, at, f);
     ss_project_ask_foreign(ctx, rule, at, f);
+    ss_project_ask_set_up(ctx, rule, at, f);
 }

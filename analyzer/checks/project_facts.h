@@ -255,6 +255,9 @@ struct ss_project_facts {
     /* What the unit's functions that another unit may call do to the device, and the questions
      * of its warnings that calls of other units' functions leave open (project_foreign.c). */
     struct ss_foreign_facts *foreign;
+    /* The unit's calls of the project's functions, and the questions of its warnings that a
+     * loop of a function other units may call makes (project_set_up.c). */
+    struct ss_set_up_facts *set_up;
 };
 
 enum { SS_START_NONE = -1, SS_START_DEVICE = -2 };
@@ -303,6 +306,10 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
  * (SS_PROJECT_WHOLE). */
 #define SS_PROJECT_COMPLETE 1u
 #define SS_PROJECT_WHOLE 2u
+/* And every entry of the database is a unit the run analyzes (none in Fortran or assembly, whose
+ * calls go unseen), each file under one command (a file listed twice with two commands is
+ * analyzed under the first only). */
+#define SS_PROJECT_EVERY_ENTRY 4u
 
 /* A new entry of each kind in 'facts', zeroed, to fill (project_facts.c); a pending finding
  * with the USR 'usr' (copied) of its function. */
@@ -496,6 +503,45 @@ void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *
 void ss_project_foreign_free(ss_project_facts *facts);
 void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o);
 void ss_project_foreign_decode(const cJSON *o, ss_project_facts *facts, int *bad);
+
+/* project_set_up.c. Where the warning for 'at' ('rule') would come from the loop 'loop' (its
+ * context applied), in a function another unit may call: the question the project pass
+ * answers, kept until ss_project_ask_set_up; 'message' the finding's message before the words
+ * that say it runs on every iteration. */
+struct ss_loop_context;
+void ss_project_set_up_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
+                                const struct ss_loop_context *loop, const char *message);
+
+/* project_set_up.c. After the context of the finding 'f' for the call 'at' is applied: records
+ * the question kept for it when 'f' is still a warning; drops it otherwise. */
+void ss_project_ask_set_up(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f);
+
+/* project_set_up.c. After the unit's walk (and ss_project_record_outputs, which says whether
+ * the unit has errors): records in 'facts' each call of a function of the project, with its
+ * caller, whether it may repeat (in a loop, a lambda, a function with a goto; every call of a
+ * unit with errors) and whether the caller's name says set-up; and whether the unit defines
+ * 'main'. */
+void ss_project_record_set_up_calls(ss_check_ctx *ctx, ss_project_facts *facts);
+
+/* project_set_up.c. The project pass for those questions, in a run of the whole program
+ * (SS_PROJECT_WHOLE and SS_PROJECT_EVERY_ENTRY in 'scope'; a unit defines 'main'), every unit's
+ * calls known: each warning whose loop's function is called, in the whole project, only outside
+ * loops by functions whose name says set-up and that run a bounded number of times, every chain
+ * of calls up from them ending at a 'main' that nothing calls or names, or by functions so
+ * called in turn, becomes a note that says so. A function named other than as a call's callee
+ * (ss_project_called_unseen) keeps the warning. */
+void ss_project_apply_set_up(ss_project_facts *const *facts, ss_result *const *results,
+                             size_t count, unsigned scope);
+
+/* project_set_up.c. Frees the calls and questions; their cache form, and back. */
+void ss_project_set_up_free(ss_project_facts *facts);
+void ss_project_set_up_encode(const ss_project_facts *facts, cJSON *o);
+void ss_project_set_up_decode(const cJSON *o, ss_project_facts *facts, int *bad);
+
+/* project_outputs.c. Whether some unit names 'usr' other than as a call's callee (its address
+ * taken, an overloaded name), or may hide a call of it: facts missing or without the calls'
+ * arguments, a call left unresolved of its name, or a unit with errors that declares it. */
+int ss_project_called_unseen(ss_project_facts *const *facts, size_t count, const char *usr);
 
 /* The facts as the cache stores them, and back (project_cache.c): 'facts' NULL gives a JSON null.
  * Decoding returns 0 with '*facts' set (NULL for none), or -1 when 'o' is malformed. */

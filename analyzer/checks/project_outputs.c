@@ -712,10 +712,7 @@ void ss_project_record_outputs(ss_check_ctx *ctx, ss_project_facts *facts)
 /* ------------------------------------------------------------------------------------------
  * The project pass. */
 
-/* Whether some unit names 'usr' other than as a call's callee (its address taken, an overloaded
- * name), or may hide a call of it: facts missing or without the calls' arguments, or a unit with
- * errors that declares it. */
-static int called_unseen(ss_project_facts *const *facts, size_t count, const char *usr)
+int ss_project_called_unseen(ss_project_facts *const *facts, size_t count, const char *usr)
 {
     /* The function's name, after the USR's last "@F@" ("c:@S@Post@F@decode#*I#" is 'decode'):
      * a loose call of that name may be one of it. */
@@ -752,7 +749,7 @@ static int called_unseen(ss_project_facts *const *facts, size_t count, const cha
 static int every_call_reads(ss_project_facts *const *facts, size_t count, const char *usr,
                             unsigned param, int depth, const char **reader)
 {
-    if (depth > MAX_FORWARDS || called_unseen(facts, count, usr))
+    if (depth > MAX_FORWARDS || ss_project_called_unseen(facts, count, usr))
         return 0;
     size_t calls = 0;
     for (size_t u = 0; u < count; u++) {

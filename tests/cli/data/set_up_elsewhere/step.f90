@@ -1,0 +1,2 @@
+subroutine advance() bind(C, name="advance")
+end subroutine advance
