@@ -128,7 +128,8 @@ char *ss_context_idle_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_co
  * device-wide wait follows it with no work queued between; for a stream or device-wide wait,
  * "drained anyway: the next statement, 'thrust::sort' with the synchronous policy ..." where
  * the next statement is a Thrust algorithm that synchronizes its stream when it ends, with a
- * synchronous policy on the stream all the work the wait waits for is on. */
+ * synchronous policy on the stream all the work the wait waits for is on. None for a wait while
+ * ctx->wait_after_work is set (the call's function queues work before it waits). */
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* drained.c. For a synchronous one-value readback (SYNC301) whose next device call, in the
@@ -234,6 +235,14 @@ int ss_context_foreign_summary(ss_check_ctx *ctx, CXCursor function, CXCursor *b
  * construction of a 'thrust::device_vector<float>' filled with a value, ... (at ones.cu:9)".
  * Malloc'ed, or NULL. */
 char *ss_context_opening_words(ss_check_ctx *ctx, CXCursor function);
+
+/* drained.c. For the calls of other units: whether the function 'function' (a definition), run
+ * from a drained device, reaches a drain (a wait for the whole device, a draining copy) with work
+ * queued (memsets too): its own launches, copies, library calls, calls of other units' functions,
+ * or the work of a device it switches to, followed as for a finding; 1 too where the flow runs
+ * out of its budget (a summary's). A call of such a function waits for more than what was queued
+ * at the call. Returns 1 or 0. */
+int ss_context_waits_own_work(ss_check_ctx *ctx, CXCursor function);
 
 /* drained.c. For the calls of other units: whether the function 'function' (a definition), run
  * from a drained device, queues work on the unit's default stream only, or waits for what it

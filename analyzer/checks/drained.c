@@ -84,6 +84,9 @@ typedef struct question {
     /* Not NULL: a call of a function of another unit (ss_project_foreign_usr) is taken on
      * trust, and added here (foreign_call_flow). */
     ss_foreign_calls *foreign;
+    /* Not NULL: set to 1 where a drain is reached with work queued (memsets too), for
+     * ss_context_waits_own_work. */
+    int *waited_busy;
 } question;
 
 /* The gotos a flow followed in its function: each with its label and the state it jumped with
@@ -683,6 +686,8 @@ static int device_switch_flow(flow *f, CXCursor call)
  * synchronous copy, which keeps the wait for the whole device that drained it before ('wide'). */
 static void drain_by(flow *f, CXCursor call, uint64_t assumed, int device_wide)
 {
+    if (f->q->waited_busy && (f->now.state == BUSY || (f->now.state == DRAINED && f->now.filled)))
+        *f->q->waited_busy = 1;
     if (!surely_runs(f, call))
         return;
     CXCursor wide = device_wide               ? call
@@ -1723,6 +1728,17 @@ int ss_context_foreign_summary(ss_check_ctx *ctx, CXCursor function, CXCursor *b
     d = summary_flow(&device, function, drained(clang_getNullCursor(), 0, 0), worked);
     *by = d.by;
     return d.state == DRAINED;
+}
+
+int ss_context_waits_own_work(ss_check_ctx *ctx, CXCursor function)
+{
+    int waited = 0;
+    question q = device_question(ctx, copies_drain(ctx));
+    q.waited_busy = &waited;
+    flow f = flow_of(&q, function, 0, busy(), NULL);
+    flow_budget = FLOW_BUDGET / 10;
+    function_flow(&f, function, drained(clang_getNullCursor(), 0, 0));
+    return waited || flow_budget < 0;
 }
 
 int ss_context_foreign_default_only(ss_check_ctx *ctx, CXCursor function)
@@ -3974,7 +3990,8 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     if (rule == SS_RULE_DEVICE_WIDE_SYNC_CALL)
         return ss_context_drained_call_words(ctx, at, NULL);
     if ((!copy && rule != SS_RULE_SYNC_IN_LOOP) ||
-        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr ||
+        (!copy && ctx->wait_after_work))
         return NULL;
     int drain_copies = copies_drain(ctx);
     question device = device_question(ctx, drain_copies);

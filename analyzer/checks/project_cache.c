@@ -20,6 +20,9 @@ static void encode_waits(const ss_project_facts *facts, cJSON *o)
         ss_cache_add_string(item, "name", w->name);
         ss_cache_add_string(item, "wait", w->wait);
         cJSON_AddNumberToObject(item, "only", w->only);
+        cJSON_AddNumberToObject(item, "queues", w->queues);
+        if (w->work)
+            ss_cache_add_string(item, "work", w->work);
         cJSON_AddItemToArray(waits, item);
     }
     cJSON *between = cJSON_AddArrayToObject(o, "between");
@@ -40,6 +43,7 @@ static void encode_waits(const ss_project_facts *facts, cJSON *o)
     for (size_t i = 0; facts->pending && i < facts->pending->count; i++) {
         cJSON *item = cJSON_CreateObject();
         ss_cache_add_string(item, "usr", facts->pending_usrs[i]);
+        cJSON_AddNumberToObject(item, "kind", facts->pending_kinds[i]);
         cJSON_AddItemToObject(item, "finding",
                               ss_cache_encode_finding(&facts->pending->findings[i]));
         cJSON_AddItemToArray(pending, item);
@@ -181,6 +185,8 @@ static void decode_wait(const cJSON *item, ss_project_facts *facts, int *bad)
     w->name = take_string(item, "name", 1, bad);
     w->wait = take_string(item, "wait", 1, bad);
     w->only = ss_cache_get_unsigned(item, "only", 1, bad) != 0;
+    w->queues = ss_cache_get_unsigned(item, "queues", 1, bad) != 0;
+    w->work = take_string(item, "work", 0, bad);
 }
 
 static void decode_between(const cJSON *item, ss_project_facts *facts, int *bad)
@@ -211,12 +217,13 @@ static void decode_between(const cJSON *item, ss_project_facts *facts, int *bad)
 static void decode_pending(const cJSON *item, ss_project_facts *facts, int *bad)
 {
     const char *usr = ss_cache_get_string(item, "usr", bad);
+    int kind = (int)ss_cache_get_unsigned(item, "kind", SS_PENDING_QUEUES, bad);
     const cJSON *finding = cJSON_GetObjectItemCaseSensitive(item, "finding");
     if (usr == NULL || !cJSON_IsObject(finding)) {
         *bad = 1;
         return;
     }
-    ss_finding *f = ss_project_add_pending(facts, usr);
+    ss_finding *f = ss_project_add_pending(facts, usr, kind);
     ss_cache_decode_finding(finding, f, bad);
 }
 
