@@ -237,12 +237,18 @@ int ss_context_foreign_summary(ss_check_ctx *ctx, CXCursor function, CXCursor *b
 char *ss_context_opening_words(ss_check_ctx *ctx, CXCursor function);
 
 /* drained.c. For the calls of other units: whether the function 'function' (a definition), run
- * from a drained device, reaches a drain (a wait for the whole device, a draining copy) with work
- * queued (memsets too): its own launches, copies, library calls, calls of other units' functions,
- * or the work of a device it switches to, followed as for a finding; 1 too where the flow runs
- * out of its budget (a summary's). A call of such a function waits for more than what was queued
- * at the call. Returns 1 or 0. */
-int ss_context_waits_own_work(ss_check_ctx *ctx, CXCursor function);
+ * from a drained device, reaches a wait for the whole device with work queued (memsets too): its
+ * own launches, copies, library calls, or the work of a device it switches to, followed as for a
+ * finding; a synchronous copy that drains the device before the wait leaves nothing queued
+ * there. Returns 2 where it does so whatever the calls of other units' functions do (2 too where
+ * the flow runs out of its budget, a summary's); 1 where it does so only if one of those calls
+ * queues work ('*others' then receives their USRs, for the project pass to ask, as for a
+ * finding: ss_project_foreign_keeps); else 0. '*wait' receives the first wait found with work
+ * queued (a null cursor where there is none), '*from' the call of the body of 'function' on the
+ * way to it (the wait itself where the body makes it). A call of such a function waits for more
+ * than what was queued at the call. */
+int ss_context_waits_own_work(ss_check_ctx *ctx, CXCursor function, CXCursor *wait, CXCursor *from,
+                              ss_assumed_waits *others);
 
 /* drained.c. For the calls of other units: whether the function 'function' (a definition), run
  * from a drained device, queues work on the unit's default stream only, or waits for what it

@@ -8,6 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An array of strings 'name' in 'o' (absent when 'count' is 0). */
+static void encode_strings(cJSON *o, const char *name, char *const *strings, size_t count)
+{
+    cJSON *array = count ? cJSON_AddArrayToObject(o, name) : NULL;
+    for (size_t k = 0; k < count; k++)
+        cJSON_AddItemToArray(array, cJSON_CreateString(strings[k]));
+}
+
 /* The cache's form of the summaries of waits for the whole device, the questions between
  * them and the pending findings. */
 static void encode_waits(const ss_project_facts *facts, cJSON *o)
@@ -23,6 +31,9 @@ static void encode_waits(const ss_project_facts *facts, cJSON *o)
         cJSON_AddNumberToObject(item, "queues", w->queues);
         if (w->work)
             ss_cache_add_string(item, "work", w->work);
+        if (w->queued_wait)
+            ss_cache_add_string(item, "queuedWait", w->queued_wait);
+        encode_strings(item, "others", w->others, w->other_count);
         cJSON_AddItemToArray(waits, item);
     }
     cJSON *between = cJSON_AddArrayToObject(o, "between");
@@ -48,14 +59,6 @@ static void encode_waits(const ss_project_facts *facts, cJSON *o)
                               ss_cache_encode_finding(&facts->pending->findings[i]));
         cJSON_AddItemToArray(pending, item);
     }
-}
-
-/* An array of strings 'name' in 'o' (absent when 'count' is 0). */
-static void encode_strings(cJSON *o, const char *name, char *const *strings, size_t count)
-{
-    cJSON *array = count ? cJSON_AddArrayToObject(o, name) : NULL;
-    for (size_t k = 0; k < count; k++)
-        cJSON_AddItemToArray(array, cJSON_CreateString(strings[k]));
 }
 
 /* The cache's form of the stream arguments and the questions about them (project_streams.c). */
@@ -178,6 +181,28 @@ static void decode_question(const cJSON *item, ss_project_facts *facts, int *bad
     q->callee = take_string(item, "callee", 1, bad);
 }
 
+/* The array of strings 'name' of 'o' (absent: none) into '*strings', '*count'. */
+static void decode_strings(const cJSON *o, const char *name, char ***strings, size_t *count,
+                           int *bad)
+{
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(o, name), *item;
+    if (array == NULL)
+        return;
+    if (!cJSON_IsArray(array)) {
+        *bad = 1;
+        return;
+    }
+    *strings = ss_xcalloc((size_t)cJSON_GetArraySize(array) + 1, sizeof **strings);
+    cJSON_ArrayForEach(item, array)
+    {
+        if (!cJSON_IsString(item)) {
+            *bad = 1;
+            return;
+        }
+        (*strings)[(*count)++] = ss_xstrdup(item->valuestring);
+    }
+}
+
 static void decode_wait(const cJSON *item, ss_project_facts *facts, int *bad)
 {
     ss_device_wait *w = ss_project_add_wait(facts);
@@ -187,6 +212,8 @@ static void decode_wait(const cJSON *item, ss_project_facts *facts, int *bad)
     w->only = ss_cache_get_unsigned(item, "only", 1, bad) != 0;
     w->queues = ss_cache_get_unsigned(item, "queues", 1, bad) != 0;
     w->work = take_string(item, "work", 0, bad);
+    w->queued_wait = take_string(item, "queuedWait", 0, bad);
+    decode_strings(item, "others", &w->others, &w->other_count, bad);
 }
 
 static void decode_between(const cJSON *item, ss_project_facts *facts, int *bad)
@@ -225,28 +252,6 @@ static void decode_pending(const cJSON *item, ss_project_facts *facts, int *bad)
     }
     ss_finding *f = ss_project_add_pending(facts, usr, kind);
     ss_cache_decode_finding(finding, f, bad);
-}
-
-/* The array of strings 'name' of 'o' (absent: none) into '*strings', '*count'. */
-static void decode_strings(const cJSON *o, const char *name, char ***strings, size_t *count,
-                           int *bad)
-{
-    const cJSON *array = cJSON_GetObjectItemCaseSensitive(o, name), *item;
-    if (array == NULL)
-        return;
-    if (!cJSON_IsArray(array)) {
-        *bad = 1;
-        return;
-    }
-    *strings = ss_xcalloc((size_t)cJSON_GetArraySize(array) + 1, sizeof **strings);
-    cJSON_ArrayForEach(item, array)
-    {
-        if (!cJSON_IsString(item)) {
-            *bad = 1;
-            return;
-        }
-        (*strings)[(*count)++] = ss_xstrdup(item->valuestring);
-    }
 }
 
 /* Each [from, to] pair of strings in o's array KEY (absent: none), given to ADD; *bad is set

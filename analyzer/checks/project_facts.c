@@ -41,6 +41,10 @@ void ss_project_facts_free(ss_project_facts *facts)
         free(facts->waits[i].name);
         free(facts->waits[i].wait);
         free(facts->waits[i].work);
+        free(facts->waits[i].queued_wait);
+        for (size_t k = 0; k < facts->waits[i].other_count; k++)
+            free(facts->waits[i].others[k]);
+        free(facts->waits[i].others);
     }
     for (size_t i = 0; facts->pending && i < facts->pending->count; i++)
         free(facts->pending_usrs[i]);
@@ -497,12 +501,25 @@ static void summarize_function(ss_project_facts *facts, CXCursor fn)
 /* The names of the waits for the whole device. */
 static const char *const device_waits[] = {"cudaDeviceSynchronize", "cuCtxSynchronize"};
 
+/* Whether 'a' begins before 'b' in the same file. */
+static int begins_before(CXCursor a, CXCursor b)
+{
+    CXFile file_a, file_b;
+    unsigned offset_a, offset_b;
+    clang_getSpellingLocation(clang_getCursorLocation(a), &file_a, NULL, NULL, &offset_a);
+    clang_getSpellingLocation(clang_getCursorLocation(b), &file_b, NULL, NULL, &offset_b);
+    return file_a && file_b && clang_File_isEqual(file_a, file_b) && offset_a < offset_b;
+}
+
 /* "kernel 'mirror' launched at edges.cu:8" or "'cudaMemsetAsync' at edges.cu:8" for the first
- * device work in the body of 'fn', or NULL where it has none itself. */
-static char *first_work_words(CXCursor fn)
+ * device work in the body 'body' (SS_SCOPE_DEVICE_WORK) where it comes before 'wait' (the wait
+ * that finds work queued, or the body's call on the way to it), or NULL where none does there
+ * itself (the work of its calls is not named). */
+static char *first_work_words(CXCursor body, CXCursor wait)
 {
     CXCursor first = clang_getNullCursor();
-    if (!ss_scope_has_work(fn, SS_SCOPE_DEVICE_WORK, &first) || ss_ast_is_null(first))
+    if (ss_ast_is_null(wait) || !ss_scope_has_work(body, SS_SCOPE_DEVICE_WORK, &first) ||
+        ss_ast_is_null(first) || !begins_before(first, wait))
         return NULL;
     int launch = ss_scope_is_launch(first);
     char *name = launch ? ss_scope_kernel_name(first) : ss_scope_callee_name(first);
@@ -536,8 +553,17 @@ static void summarize_wait(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor 
     w->only = 1;
     for (unsigned i = 0; i < ss_ast_child_count(body) && w->only; i++)
         w->only = !ss_context_queues_work(ss_check_graph(ctx), ss_ast_child(body, i));
-    w->queues = ss_context_waits_own_work(ctx, fn);
-    w->work = w->queues ? first_work_words(fn) : NULL;
+    CXCursor queued_at, from;
+    ss_assumed_waits others;
+    memset(&others, 0, sizeof others);
+    int queues = ss_context_waits_own_work(ctx, fn, &queued_at, &from, &others);
+    w->queues = queues == 2;
+    w->others = others.usrs;
+    w->other_count = others.count;
+    if (queues) {
+        w->queued_wait = wait_words(ss_ast_is_null(queued_at) ? by : queued_at);
+        w->work = first_work_words(body, from);
+    }
     char *name = ss_qualified_name(fn);
     char *place = ss_callgraph_place(fn);
     w->name = ss_xasprintf("'%s()', defined in %s", name ? name : "?", place);
@@ -941,6 +967,19 @@ ss_finding *ss_project_add_copy(ss_result *r, const ss_finding *from, const char
     return f;
 }
 
+/* Whether the summary 'w' queues work before a wait of it: by itself, or through a call of
+ * another unit's function that, by the summaries, may queue work (ss_project_foreign_keeps). */
+static int queues_work(ss_project_facts *const *facts, size_t count, const ss_device_wait *w)
+{
+    if (w->queues)
+        return 1;
+    for (size_t k = 0; k < w->other_count; k++) {
+        if (!ss_project_foreign_keeps(facts, count, w->others[k]))
+            return 1;
+    }
+    return 0;
+}
+
 /* The summary of 'usr' as a wait for the whole device that queues work before its wait, by any
  * unit's (where several define it, the weakest answers), or NULL. */
 static const ss_device_wait *find_queuing(ss_project_facts *const *facts, size_t count,
@@ -948,31 +987,34 @@ static const ss_device_wait *find_queuing(ss_project_facts *const *facts, size_t
 {
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && i < facts[u]->wait_count; i++) {
-            if (facts[u]->waits[i].queues && strcmp(facts[u]->waits[i].usr, usr) == 0)
-                return &facts[u]->waits[i];
+            const ss_device_wait *w = &facts[u]->waits[i];
+            if (strcmp(w->usr, usr) == 0 && queues_work(facts, count, w))
+                return w;
         }
     }
     return NULL;
 }
 
 /* The words a pending finding ends with: the function 'w' and its wait; where it queues work
- * first (a summary that says so, 'queuing', which then names them), that too. Malloc'ed. */
+ * first (a summary that says so, 'queuing', which then names them), the first wait that finds
+ * work and that work. Malloc'ed. */
 static char *through_words(const ss_device_wait *w, const ss_device_wait *queuing)
 {
     if (queuing == NULL)
         return ss_xasprintf("; through %s, which waits for the whole device (%s)", w->name,
                             w->wait);
     w = queuing;
+    const char *wait = w->queued_wait ? w->queued_wait : w->wait;
     if (w->work == NULL)
         return ss_xasprintf("; through %s, which waits for the whole device (%s) where work "
                             "may be queued by then (through its calls, or on a device it "
                             "switches to): that wait may wait for it, whatever was drained "
                             "before the call",
-                            w->name, w->wait);
+                            w->name, wait);
     return ss_xasprintf("; through %s, which waits for the whole device (%s) after queuing "
                         "work of its own (%s): that wait waits for it, whatever was drained "
                         "before the call",
-                        w->name, w->wait, w->work);
+                        w->name, wait, w->work);
 }
 
 /* Each pending finding of the units whose function is a wait for the whole device: the form

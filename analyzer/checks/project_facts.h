@@ -48,13 +48,19 @@ typedef struct ss_device_wait {
     char *name; /* "'SynchronizeCUDADevice()', defined in cuda_utils.cpp:13" */
     char *wait; /* "'cudaDeviceSynchronize' at cuda_utils.cpp:14" */
     int only;   /* no statement of its body may queue device work: it only waits */
-    /* Run from a drained device, it reaches a wait with work queued: its own (a launch, a copy,
-     * a library's call, a memset, another unit's function) or a device's it switches to
-     * (ss_context_waits_own_work). A call of it then waits for that work, whatever was
-     * drained before the call; 'work' names its first work ("kernel 'mirror' launched at
-     * edges.cu:8"), or is NULL where none is in its body itself. */
+    /* Run from a drained device, it reaches a wait for the whole device with work queued: its
+     * own (a launch, a copy that does not drain, a library's call, a memset) or a device's it
+     * switches to (ss_context_waits_own_work). A call of it then waits for that work, whatever
+     * was drained before the call. 'others': the functions of other units (USRs) it calls where
+     * it does so only if one of them queues work (queues 0), which the project pass asks their
+     * summaries (ss_project_foreign_keeps). Where it does, or may: 'queued_wait' names the first
+     * wait that finds work queued ("'cudaDeviceSynchronize' at edges.cu:9"), 'work' the first
+     * work of its body before that wait ("kernel 'mirror' launched at edges.cu:8"), NULL where
+     * none is there itself. */
     int queues;
-    char *work;
+    char *work, *queued_wait;
+    char **others;
+    size_t other_count;
 } ss_device_wait;
 
 /* Which callee a pending finding holds for (ss_project_facts's 'pending_kinds'): any wait for
@@ -507,6 +513,11 @@ void ss_project_summarize_foreign(ss_check_ctx *ctx, ss_project_facts *facts);
  * with the question's words and what each of them does. */
 void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *results,
                               size_t count);
+
+/* project_foreign.c. Whether the function 'usr' of another unit leaves a drained device drained
+ * by its summary (the weakest where several units define it: find_end): it queues no device
+ * work, or waits for what it queues. 0 where no unit of the run summarized it. */
+int ss_project_foreign_keeps(ss_project_facts *const *facts, size_t count, const char *usr);
 
 /* project_foreign.c. Drops the questions of 'facts' for the finding of 'rule' at 'file', 'line',
  * 'column': a finding whose "drained" way no longer holds (a call of another unit's function

@@ -457,6 +457,11 @@ static int does(const foreign_end *e, int needs, int copy)
     return e->level > 0 && (needs == NEEDS_KEEP || (e->level == 2 && (copy || e->wide)));
 }
 
+int ss_project_foreign_keeps(ss_project_facts *const *facts, size_t count, const char *usr)
+{
+    return does(find_end(facts, count, usr), NEEDS_KEEP, 0);
+}
+
 /* Whether the summaries answer the way 'way' of a question ('copy' its): each of its functions
  * does what the flow took it to. */
 static int holds(ss_project_facts *const *facts, size_t count, const foreign_way *way, int copy)

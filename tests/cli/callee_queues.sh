@@ -10,6 +10,14 @@
 # warning, the second settle() (53) a note, "across units". With halo_off.cu, another build of
 # wrap_halo that only waits, beside halo.cu the weaker build answers (warnings); with it alone,
 # notes. The same at -j 1 and -j 2, with and without the cache, in either order (exact output).
+# steps.cu calls waits.cu's helpers after a wait of its own: report_then_settle calls
+# report.cpp's host-only function before its wait (a note where report.cpp is in the run, whose
+# summary says it queues no device work; a warning without it); copy_back_then_settle's launch
+# is fetched by a synchronous copy before its wait (a note: the copy drained it); the launch of
+# stage_then_settle_clear is in a helper and its memset after the wait (a warning that names
+# neither); launch_settle_settle's first wait is the one that waits for its launch (named);
+# soften's weak definition in soft.cu launches first, firm.cu's only waits: the weaker answers
+# (a warning), as for two builds (a limit: the linker keeps firm.cu's).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/callee_queues HERE=$(dirname "$(realpath "$0")")
 fail=0
@@ -91,4 +99,48 @@ calls
 PLAIN_WRAP="through 'wrap_halo()', defined in halo_off.cu:3, which waits for the whole device ('cudaDeviceSynchronize' at halo_off.cu:7)"
 text "halo_off.cu alone: SYNC401" sync401 "src/advance.cu:17:9: note: 'wrap_halo' in 'advance' $(loop 14); $(drained 16); $PLAIN_WRAP $R401
 src/advance.cu:48:9: warning: 'wrap_halo' in 'advance_twice' $(loop 45); $PLAIN_WRAP $R401"
+# Helpers that do something else before their wait (steps.cu, waits.cu, report.cpp, soft.cu,
+# firm.cu).
+through() {
+    echo "through '$1()', defined in $2, which waits for the whole device ('cudaDeviceSynchronize' at $3)"
+}
+# step LINE NAME: the start of the finding at the call of NAME in the loop of 'iterate' whose
+# relax launch and wait are on the two lines before LINE.
+step() {
+    echo "'$2' in 'iterate' blocks the host on every iteration of a for loop (line $(($1 - 3))) that also enqueues device work (kernel 'relax' is launched at line $(($1 - 2))): $DRAINS"
+}
+step_drained() {
+    echo "drained: the device has nothing queued here: 'cudaDeviceSynchronize' at steps.cu:$(($1 - 1)) drained it, and no work is queued between it and this call on any way the unit reaches it: the wait waits for nothing else"
+}
+MAY="where work may be queued by then (through its calls, or on a device it switches to): that wait may wait for it, whatever was drained before the call"
+S15="src/steps.cu:15:9: note: $(step 15 report_then_settle); $(step_drained 15); $(through report_then_settle waits.cu:8 waits.cu:11) $R401"
+S20="src/steps.cu:20:9: note: $(step 20 copy_back_then_settle); $(step_drained 20); $(through copy_back_then_settle waits.cu:13 waits.cu:17) $R401"
+S25="src/steps.cu:25:9: warning: $(step 25 stage_then_settle_clear); $(through stage_then_settle_clear waits.cu:19 waits.cu:22) $MAY $R401"
+S30="src/steps.cu:30:9: warning: $(step 30 launch_settle_settle); $(through launch_settle_settle waits.cu:25 waits.cu:28) after queuing work of its own (kernel 'bump' launched at waits.cu:27): $OWN $R401"
+S35="src/steps.cu:35:9: warning: $(step 35 soften); $(through soften soft.cu:5 soft.cu:8) after queuing work of its own (kernel 'bump' launched at soft.cu:7): $OWN $R401"
+step_calls() {
+    grep -E "^src/steps\.cu:[0-9]+:9: [a-z]+: '[a-z_]+' in 'iterate' .*SYNC401" out >sync401
+}
+for order in "steps.cu waits.cu report.cpp soft.cu firm.cu" "firm.cu report.cpp waits.cu soft.cu steps.cu"; do
+    # shellcheck disable=SC2086
+    database $order
+    for run in "no cache, -j 1" "no cache, -j 2" "cold cache" "warm cache"; do
+        lint_way "$run"
+        status "$order, $run" 1
+        step_calls
+        text "$order, $run: SYNC401" sync401 "$S15
+$S20
+$S25
+$S30
+$S35"
+    done
+    rm -rf cache
+done
+# Without report.cpp, report()'s device work is unknown: the wait may wait for it.
+database steps.cu waits.cu soft.cu firm.cu
+lint_way "no cache, -j 1"
+status "without report.cpp" 1
+step_calls
+grep "^src/steps.cu:15:" sync401 >report
+text "without report.cpp: report_then_settle" report "src/steps.cu:15:9: warning: $(step 15 report_then_settle); $(through report_then_settle waits.cu:8 waits.cu:11) $MAY $R401"
 exit $fail
