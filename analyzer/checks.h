@@ -87,6 +87,11 @@ typedef struct ss_check_ctx {
      * (a warning, or a note where the device has nothing queued or the call runs on no
      * ordinary run), never "once". */
     int loop_elsewhere;
+    /* Set while project_facts.c keeps aside the finding that a call of another unit's wait for
+     * the whole device makes were that function to queue work of its own before its wait: the
+     * device then holds work at that wait whatever it held at the call, and no "drained" words
+     * are looked for (ss_context_drained_words). */
+    int wait_after_work;
     /* Whether a synchronous copy waits for all work (checks/drained.c): 0 not looked at yet,
      * 1 yes (the unit creates its streams blocking), 2 no, 3 yes (all of the unit's work is
      * queued on the legacy stream). */

@@ -128,7 +128,8 @@ char *ss_context_idle_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_co
  * device-wide wait follows it with no work queued between; for a stream or device-wide wait,
  * "drained anyway: the next statement, 'thrust::sort' with the synchronous policy ..." where
  * the next statement is a Thrust algorithm that synchronizes its stream when it ends, with a
- * synchronous policy on the stream all the work the wait waits for is on. */
+ * synchronous policy on the stream all the work the wait waits for is on. None for a wait while
+ * ctx->wait_after_work is set (the call's function queues work before it waits). */
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* drained.c. For a synchronous one-value readback (SYNC301) whose next device call, in the
@@ -234,6 +235,20 @@ int ss_context_foreign_summary(ss_check_ctx *ctx, CXCursor function, CXCursor *b
  * construction of a 'thrust::device_vector<float>' filled with a value, ... (at ones.cu:9)".
  * Malloc'ed, or NULL. */
 char *ss_context_opening_words(ss_check_ctx *ctx, CXCursor function);
+
+/* drained.c. For the calls of other units: whether the function 'function' (a definition), run
+ * from a drained device, reaches a wait for the whole device with work queued (memsets too): its
+ * own launches, copies, library calls, or the work of a device it switches to, followed as for a
+ * finding; a synchronous copy that drains the device before the wait leaves nothing queued
+ * there. Returns 2 where it does so whatever the calls of other units' functions do (2 too where
+ * the flow runs out of its budget, a summary's); 1 where it does so only if one of those calls
+ * queues work ('*others' then receives their USRs, for the project pass to ask, as for a
+ * finding: ss_project_foreign_keeps); else 0. '*wait' receives the first wait found with work
+ * queued (a null cursor where there is none), '*from' the call of the body of 'function' on the
+ * way to it (the wait itself where the body makes it). A call of such a function waits for more
+ * than what was queued at the call. */
+int ss_context_waits_own_work(ss_check_ctx *ctx, CXCursor function, CXCursor *wait, CXCursor *from,
+                              ss_assumed_waits *others);
 
 /* drained.c. For the calls of other units: whether the function 'function' (a definition), run
  * from a drained device, queues work on the unit's default stream only, or waits for what it

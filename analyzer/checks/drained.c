@@ -84,6 +84,16 @@ typedef struct question {
     /* Not NULL: a call of a function of another unit (ss_project_foreign_usr) is taken on
      * trust, and added here (foreign_call_flow). */
     ss_foreign_calls *foreign;
+    /* Not NULL: set to 1 where a wait for the whole device is reached with work queued
+     * (memsets too), that wait into 'waited_at' the first time, for ss_context_waits_own_work.
+     * A synchronous copy that drains the device sets nothing: what it waited for is no longer
+     * queued at the wait, as the state that the flow carries says. */
+    int *waited_busy;
+    CXCursor *waited_at;
+    /* With 'waited_busy': the call of the followed function's own body being followed into
+     * (the wait's way there, for naming the work before it), and that call of the wait found
+     * with work queued ('waited_from'; the wait itself where the body makes it). */
+    CXCursor *through, *waited_from;
 } question;
 
 /* The gotos a flow followed in its function: each with its label and the state it jumped with
@@ -624,6 +634,8 @@ static int surely_runs(const flow *f, CXCursor call)
 static drain callee_flow(flow *f, CXCursor call, CXCursor callee)
 {
     drain before = f->now;
+    if (f->q->through && f->depth == 1)
+        *f->q->through = call;
     drain after = function_flow(f, callee, before);
     return surely_runs(f, call) ? after : join(before, after);
 }
@@ -683,6 +695,12 @@ static int device_switch_flow(flow *f, CXCursor call)
  * synchronous copy, which keeps the wait for the whole device that drained it before ('wide'). */
 static void drain_by(flow *f, CXCursor call, uint64_t assumed, int device_wide)
 {
+    if (device_wide && f->q->waited_busy && !*f->q->waited_busy &&
+        (f->now.state == BUSY || (f->now.state == DRAINED && f->now.filled))) {
+        *f->q->waited_busy = 1;
+        *f->q->waited_at = call;
+        *f->q->waited_from = f->depth > 1 ? *f->q->through : call;
+    }
     if (!surely_runs(f, call))
         return;
     CXCursor wide = device_wide               ? call
@@ -1723,6 +1741,48 @@ int ss_context_foreign_summary(ss_check_ctx *ctx, CXCursor function, CXCursor *b
     d = summary_flow(&device, function, drained(clang_getNullCursor(), 0, 0), worked);
     *by = d.by;
     return d.state == DRAINED;
+}
+
+/* Whether 'function', run from a drained device, reaches a wait for the whole device with work
+ * queued (the first such wait into '*wait', the call of its body on the way into '*from'), the
+ * calls of other units' functions taken as 'foreign' says where it is not NULL
+ * (ss_context_waits_own_work). */
+static int own_work_flow(ss_check_ctx *ctx, CXCursor function, ss_foreign_calls *foreign,
+                         CXCursor *wait, CXCursor *from)
+{
+    int waited = 0;
+    CXCursor through = clang_getNullCursor();
+    question q = device_question(ctx, copies_drain(ctx));
+    q.waited_busy = &waited;
+    q.waited_at = wait;
+    q.through = &through;
+    q.waited_from = from;
+    q.foreign = foreign;
+    flow f = flow_of(&q, function, 0, busy(), NULL);
+    flow_budget = FLOW_BUDGET / 10;
+    function_flow(&f, function, drained(clang_getNullCursor(), 0, 0));
+    return waited || flow_budget < 0;
+}
+
+int ss_context_waits_own_work(ss_check_ctx *ctx, CXCursor function, CXCursor *wait, CXCursor *from,
+                              ss_assumed_waits *others)
+{
+    /* Each call of another unit's function taken to leave a drained device drained, and a busy
+     * one busy, as the flow for a finding asks the project pass (foreign_call_flow). */
+    ss_foreign_calls calls;
+    memset(&calls, 0, sizeof calls);
+    calls.keep = ~UINT64_C(0);
+    *wait = *from = clang_getNullCursor();
+    if (own_work_flow(ctx, function, &calls, wait, from)) {
+        ss_assumed_waits_free(&calls.calls);
+        return 2;
+    }
+    if (calls.calls.count > 0 && own_work_flow(ctx, function, NULL, wait, from)) {
+        *others = calls.calls;
+        return 1;
+    }
+    ss_assumed_waits_free(&calls.calls);
+    return 0;
 }
 
 int ss_context_foreign_default_only(ss_check_ctx *ctx, CXCursor function)
@@ -3974,7 +4034,8 @@ char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     if (rule == SS_RULE_DEVICE_WIDE_SYNC_CALL)
         return ss_context_drained_call_words(ctx, at, NULL);
     if ((!copy && rule != SS_RULE_SYNC_IN_LOOP) ||
-        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr ||
+        (!copy && ctx->wait_after_work))
         return NULL;
     int drain_copies = copies_drain(ctx);
     question device = device_question(ctx, drain_copies);

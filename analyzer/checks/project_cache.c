@@ -8,6 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An array of strings 'name' in 'o' (absent when 'count' is 0). */
+static void encode_strings(cJSON *o, const char *name, char *const *strings, size_t count)
+{
+    cJSON *array = count ? cJSON_AddArrayToObject(o, name) : NULL;
+    for (size_t k = 0; k < count; k++)
+        cJSON_AddItemToArray(array, cJSON_CreateString(strings[k]));
+}
+
 /* The cache's form of the summaries of waits for the whole device, the questions between
  * them and the pending findings. */
 static void encode_waits(const ss_project_facts *facts, cJSON *o)
@@ -20,6 +28,12 @@ static void encode_waits(const ss_project_facts *facts, cJSON *o)
         ss_cache_add_string(item, "name", w->name);
         ss_cache_add_string(item, "wait", w->wait);
         cJSON_AddNumberToObject(item, "only", w->only);
+        cJSON_AddNumberToObject(item, "queues", w->queues);
+        if (w->work)
+            ss_cache_add_string(item, "work", w->work);
+        if (w->queued_wait)
+            ss_cache_add_string(item, "queuedWait", w->queued_wait);
+        encode_strings(item, "others", w->others, w->other_count);
         cJSON_AddItemToArray(waits, item);
     }
     cJSON *between = cJSON_AddArrayToObject(o, "between");
@@ -40,18 +54,11 @@ static void encode_waits(const ss_project_facts *facts, cJSON *o)
     for (size_t i = 0; facts->pending && i < facts->pending->count; i++) {
         cJSON *item = cJSON_CreateObject();
         ss_cache_add_string(item, "usr", facts->pending_usrs[i]);
+        cJSON_AddNumberToObject(item, "kind", facts->pending_kinds[i]);
         cJSON_AddItemToObject(item, "finding",
                               ss_cache_encode_finding(&facts->pending->findings[i]));
         cJSON_AddItemToArray(pending, item);
     }
-}
-
-/* An array of strings 'name' in 'o' (absent when 'count' is 0). */
-static void encode_strings(cJSON *o, const char *name, char *const *strings, size_t count)
-{
-    cJSON *array = count ? cJSON_AddArrayToObject(o, name) : NULL;
-    for (size_t k = 0; k < count; k++)
-        cJSON_AddItemToArray(array, cJSON_CreateString(strings[k]));
 }
 
 /* The cache's form of the stream arguments and the questions about them (project_streams.c). */
@@ -175,6 +182,28 @@ static void decode_question(const cJSON *item, ss_project_facts *facts, int *bad
     q->callee = take_string(item, "callee", 1, bad);
 }
 
+/* The array of strings 'name' of 'o' (absent: none) into '*strings', '*count'. */
+static void decode_strings(const cJSON *o, const char *name, char ***strings, size_t *count,
+                           int *bad)
+{
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(o, name), *item;
+    if (array == NULL)
+        return;
+    if (!cJSON_IsArray(array)) {
+        *bad = 1;
+        return;
+    }
+    *strings = ss_xcalloc((size_t)cJSON_GetArraySize(array) + 1, sizeof **strings);
+    cJSON_ArrayForEach(item, array)
+    {
+        if (!cJSON_IsString(item)) {
+            *bad = 1;
+            return;
+        }
+        (*strings)[(*count)++] = ss_xstrdup(item->valuestring);
+    }
+}
+
 static void decode_wait(const cJSON *item, ss_project_facts *facts, int *bad)
 {
     ss_device_wait *w = ss_project_add_wait(facts);
@@ -182,6 +211,10 @@ static void decode_wait(const cJSON *item, ss_project_facts *facts, int *bad)
     w->name = take_string(item, "name", 1, bad);
     w->wait = take_string(item, "wait", 1, bad);
     w->only = ss_cache_get_unsigned(item, "only", 1, bad) != 0;
+    w->queues = ss_cache_get_unsigned(item, "queues", 1, bad) != 0;
+    w->work = take_string(item, "work", 0, bad);
+    w->queued_wait = take_string(item, "queuedWait", 0, bad);
+    decode_strings(item, "others", &w->others, &w->other_count, bad);
 }
 
 static void decode_between(const cJSON *item, ss_project_facts *facts, int *bad)
@@ -212,35 +245,14 @@ static void decode_between(const cJSON *item, ss_project_facts *facts, int *bad)
 static void decode_pending(const cJSON *item, ss_project_facts *facts, int *bad)
 {
     const char *usr = ss_cache_get_string(item, "usr", bad);
+    int kind = (int)ss_cache_get_unsigned(item, "kind", SS_PENDING_QUEUES, bad);
     const cJSON *finding = cJSON_GetObjectItemCaseSensitive(item, "finding");
     if (usr == NULL || !cJSON_IsObject(finding)) {
         *bad = 1;
         return;
     }
-    ss_finding *f = ss_project_add_pending(facts, usr);
+    ss_finding *f = ss_project_add_pending(facts, usr, kind);
     ss_cache_decode_finding(finding, f, bad);
-}
-
-/* The array of strings 'name' of 'o' (absent: none) into '*strings', '*count'. */
-static void decode_strings(const cJSON *o, const char *name, char ***strings, size_t *count,
-                           int *bad)
-{
-    const cJSON *array = cJSON_GetObjectItemCaseSensitive(o, name), *item;
-    if (array == NULL)
-        return;
-    if (!cJSON_IsArray(array)) {
-        *bad = 1;
-        return;
-    }
-    *strings = ss_xcalloc((size_t)cJSON_GetArraySize(array) + 1, sizeof **strings);
-    cJSON_ArrayForEach(item, array)
-    {
-        if (!cJSON_IsString(item)) {
-            *bad = 1;
-            return;
-        }
-        (*strings)[(*count)++] = ss_xstrdup(item->valuestring);
-    }
 }
 
 /* Each [from, to] pair of strings in o's array KEY (absent: none), given to ADD; *bad is set

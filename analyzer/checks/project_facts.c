@@ -40,6 +40,11 @@ void ss_project_facts_free(ss_project_facts *facts)
         free(facts->waits[i].usr);
         free(facts->waits[i].name);
         free(facts->waits[i].wait);
+        free(facts->waits[i].work);
+        free(facts->waits[i].queued_wait);
+        for (size_t k = 0; k < facts->waits[i].other_count; k++)
+            free(facts->waits[i].others[k]);
+        free(facts->waits[i].others);
     }
     for (size_t i = 0; facts->pending && i < facts->pending->count; i++)
         free(facts->pending_usrs[i]);
@@ -65,6 +70,7 @@ void ss_project_facts_free(ss_project_facts *facts)
     free(facts->questions);
     free(facts->waits);
     free(facts->pending_usrs);
+    free(facts->pending_kinds);
     free(facts);
 }
 
@@ -111,7 +117,7 @@ ss_between_question *ss_project_add_between(ss_project_facts *facts)
     return b;
 }
 
-ss_finding *ss_project_add_pending(ss_project_facts *facts, const char *usr)
+ss_finding *ss_project_add_pending(ss_project_facts *facts, const char *usr, int kind)
 {
     if (facts->pending == NULL) {
         facts->pending = ss_xcalloc(1, sizeof *facts->pending);
@@ -120,7 +126,10 @@ ss_finding *ss_project_add_pending(ss_project_facts *facts, const char *usr)
     size_t n = facts->pending->count;
     ss_xgrow((void **)&facts->pending_usrs, &facts->pending_cap, n + 1,
              sizeof *facts->pending_usrs);
+    ss_xgrow((void **)&facts->pending_kinds, &facts->pending_kind_cap, n + 1,
+             sizeof *facts->pending_kinds);
     facts->pending_usrs[n] = ss_xstrdup(usr);
+    facts->pending_kinds[n] = kind;
     return ss_result_add(facts->pending);
 }
 
@@ -493,10 +502,41 @@ static void summarize_function(ss_project_facts *facts, CXCursor fn)
 /* The names of the waits for the whole device. */
 static const char *const device_waits[] = {"cudaDeviceSynchronize", "cuCtxSynchronize"};
 
+/* Whether 'a' begins before 'b' in the same file. */
+static int begins_before(CXCursor a, CXCursor b)
+{
+    CXFile file_a, file_b;
+    unsigned offset_a, offset_b;
+    clang_getSpellingLocation(clang_getCursorLocation(a), &file_a, NULL, NULL, &offset_a);
+    clang_getSpellingLocation(clang_getCursorLocation(b), &file_b, NULL, NULL, &offset_b);
+    return file_a && file_b && clang_File_isEqual(file_a, file_b) && offset_a < offset_b;
+}
+
+/* "kernel 'mirror' launched at edges.cu:8" or "'cudaMemsetAsync' at edges.cu:8" for the first
+ * device work in the body 'body' (SS_SCOPE_DEVICE_WORK) where it comes before 'wait' (the wait
+ * that finds work queued, or the body's call on the way to it), or NULL where none does there
+ * itself (the work of its calls is not named). */
+static char *first_work_words(CXCursor body, CXCursor wait)
+{
+    CXCursor first = clang_getNullCursor();
+    if (ss_ast_is_null(wait) || !ss_scope_has_work(body, SS_SCOPE_DEVICE_WORK, &first) ||
+        ss_ast_is_null(first) || !begins_before(first, wait))
+        return NULL;
+    int launch = ss_scope_is_launch(first);
+    char *name = launch ? ss_scope_kernel_name(first) : ss_scope_callee_name(first);
+    char *place = ss_callgraph_place(first);
+    char *words = launch ? ss_xasprintf("kernel '%s' launched at %s", name ? name : "...", place)
+                         : ss_xasprintf("'%s' at %s", name ? name : "a call", place);
+    free(name);
+    free(place);
+    return words;
+}
+
 /* The function definition 'fn': recorded when another unit may call it and every way out of
  * it leaves the device drained by a wait for the whole device (ss_context_ends_drained), with
- * whether it does nothing else on the device (only). Only a function that calls such a wait,
- * itself or two calls down, is followed. */
+ * whether it does nothing else on the device (only) and whether, run from a drained device, a
+ * wait of it finds work queued (queues). Only a function that calls such a wait, itself or two
+ * calls down, is followed. */
 static void summarize_wait(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor fn)
 {
     unsigned n = ss_ast_child_count(fn);
@@ -514,6 +554,17 @@ static void summarize_wait(ss_check_ctx *ctx, ss_project_facts *facts, CXCursor 
     w->only = 1;
     for (unsigned i = 0; i < ss_ast_child_count(body) && w->only; i++)
         w->only = !ss_context_queues_work(ss_check_graph(ctx), ss_ast_child(body, i));
+    CXCursor queued_at, from;
+    ss_assumed_waits others;
+    memset(&others, 0, sizeof others);
+    int queues = ss_context_waits_own_work(ctx, fn, &queued_at, &from, &others);
+    w->queues = queues == 2;
+    w->others = others.usrs;
+    w->other_count = others.count;
+    if (queues) {
+        w->queued_wait = wait_words(ss_ast_is_null(queued_at) ? by : queued_at);
+        w->work = first_work_words(body, from);
+    }
     char *name = ss_qualified_name(fn);
     char *place = ss_callgraph_place(fn);
     w->name = ss_xasprintf("'%s()', defined in %s", name ? name : "?", place);
@@ -593,6 +644,31 @@ char *ss_project_declared_only(CXCursor call)
     return function_usr(decl);
 }
 
+/* The finding a call of cudaDeviceSynchronize (named 'name') would make at 'call', with
+ * ctx->wait_after_work set to 'after_work', into 'aside' (empty, made by the caller). */
+static void wait_aside(ss_check_ctx *ctx, CXCursor call, const ss_api *wait, char *name,
+                       int after_work, ss_result *aside)
+{
+    ss_api as_wait = *wait;
+    as_wait.name = name;
+    ss_result *result = ctx->result;
+    ctx->result = aside;
+    ctx->wait_after_work = after_work;
+    ss_check_sync_in_loop(ctx, call, &as_wait);
+    ctx->wait_after_work = 0;
+    ctx->result = result;
+}
+
+/* Moves the one finding of 'aside', if it has one, to the unit's pending findings. */
+static void keep_pending(ss_check_ctx *ctx, ss_result *aside, const char *usr, int kind)
+{
+    if (aside->count == 1) {
+        ss_finding *f = ss_project_add_pending(facts_of(ctx), usr, kind);
+        *f = aside->findings[0];
+        memset(&aside->findings[0], 0, sizeof aside->findings[0]);
+    }
+}
+
 void ss_check_wrapper_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     if (api || ctx->streams == NULL || ss_ast_is_null(ctx->function))
@@ -609,21 +685,24 @@ void ss_check_wrapper_wait(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
         return;
     }
     /* The finding a call of cudaDeviceSynchronize would make here, under the function's name,
-     * kept aside rather than reported. */
-    ss_api as_wait = *wait;
-    as_wait.name = name;
-    ss_result aside;
-    ss_result_init(&aside, SS_RESULT_LINT);
-    ss_result *result = ctx->result;
-    ctx->result = &aside;
-    ss_check_sync_in_loop(ctx, call, &as_wait);
-    ctx->result = result;
-    if (aside.count == 1) {
-        ss_finding *f = ss_project_add_pending(facts_of(ctx), usr);
-        *f = aside.findings[0];
-        memset(&aside.findings[0], 0, sizeof aside.findings[0]);
-    }
-    ss_result_free(&aside);
+     * kept aside rather than reported. A note may rest on the device's state at the call
+     * ("drained"), which says nothing of the function's wait where the function queues work
+     * before it: the finding is then kept aside twice, the second made without such words, and
+     * the project pass takes the one the function's summary calls for. */
+    ss_result plain, queues;
+    ss_result_init(&plain, SS_RESULT_LINT);
+    ss_result_init(&queues, SS_RESULT_LINT);
+    wait_aside(ctx, call, wait, name, 0, &plain);
+    if (plain.count == 1 && plain.findings[0].severity == SS_SEV_NOTE)
+        wait_aside(ctx, call, wait, name, 1, &queues);
+    int same = queues.count == 0 ||
+               (queues.count == 1 && queues.findings[0].severity == plain.findings[0].severity &&
+                strcmp(queues.findings[0].message, plain.findings[0].message) == 0);
+    keep_pending(ctx, &plain, usr, same ? SS_PENDING_ANY : SS_PENDING_PLAIN);
+    if (!same)
+        keep_pending(ctx, &queues, usr, SS_PENDING_QUEUES);
+    ss_result_free(&plain);
+    ss_result_free(&queues);
     free(name);
     free(usr);
 }
@@ -890,7 +969,59 @@ ss_finding *ss_project_add_copy(ss_result *r, const ss_finding *from, const char
     return f;
 }
 
-/* Each pending finding of the units whose function is a wait for the whole device. */
+/* Whether the summary 'w' queues work before a wait of it: by itself, or through a call of
+ * another unit's function that, by the summaries, may queue work (ss_project_foreign_keeps). */
+static int queues_work(ss_project_facts *const *facts, size_t count, const ss_device_wait *w)
+{
+    if (w->queues)
+        return 1;
+    for (size_t k = 0; k < w->other_count; k++) {
+        if (!ss_project_foreign_keeps(facts, count, w->others[k]))
+            return 1;
+    }
+    return 0;
+}
+
+/* The summary of 'usr' as a wait for the whole device that queues work before its wait, by any
+ * unit's (where several define it, the weakest answers), or NULL. */
+static const ss_device_wait *find_queuing(ss_project_facts *const *facts, size_t count,
+                                          const char *usr)
+{
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->wait_count; i++) {
+            const ss_device_wait *w = &facts[u]->waits[i];
+            if (strcmp(w->usr, usr) == 0 && queues_work(facts, count, w))
+                return w;
+        }
+    }
+    return NULL;
+}
+
+/* The words a pending finding ends with: the function 'w' and its wait; where it queues work
+ * first (a summary that says so, 'queuing', which then names them), the first wait that finds
+ * work and that work. Malloc'ed. */
+static char *through_words(const ss_device_wait *w, const ss_device_wait *queuing)
+{
+    if (queuing == NULL)
+        return ss_xasprintf("; through %s, which waits for the whole device (%s)", w->name,
+                            w->wait);
+    w = queuing;
+    const char *wait = w->queued_wait ? w->queued_wait : w->wait;
+    if (w->work == NULL)
+        return ss_xasprintf("; through %s, which waits for the whole device (%s) where work "
+                            "may be queued by then (through its calls, or on a device it "
+                            "switches to): that wait may wait for it, whatever was drained "
+                            "before the call",
+                            w->name, wait);
+    return ss_xasprintf("; through %s, which waits for the whole device (%s) after queuing "
+                        "work of its own (%s): that wait waits for it, whatever was drained "
+                        "before the call",
+                        w->name, wait, w->work);
+}
+
+/* Each pending finding of the units whose function is a wait for the whole device: the form
+ * made for a function that queues work before its wait where one does (its questions across
+ * units, which rest on the device's state at the call, dropped), else the other. */
 static void apply_waits(ss_project_facts *const *facts, ss_result *const *results, size_t count)
 {
     for (size_t u = 0; u < count; u++) {
@@ -899,9 +1030,16 @@ static void apply_waits(ss_project_facts *const *facts, ss_result *const *result
             const ss_device_wait *w = find_wait(facts, count, facts[u]->pending_usrs[i]);
             if (w == NULL)
                 continue;
-            char *more = ss_xasprintf("; through %s, which waits for the whole device (%s)",
-                                      w->name, w->wait);
-            ss_project_add_copy(results[u], &pending->findings[i], more);
+            const ss_device_wait *queuing = find_queuing(facts, count, facts[u]->pending_usrs[i]);
+            int kind = facts[u]->pending_kinds[i];
+            if (kind != SS_PENDING_ANY && (kind == SS_PENDING_QUEUES) != (queuing != NULL))
+                continue;
+            const ss_finding *from = &pending->findings[i];
+            if (queuing)
+                ss_project_foreign_forget(facts[u], from->rule, from->file, from->line,
+                                          from->column);
+            char *more = through_words(w, queuing);
+            ss_project_add_copy(results[u], from, more);
             free(more);
         }
     }

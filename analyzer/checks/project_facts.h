@@ -48,7 +48,26 @@ typedef struct ss_device_wait {
     char *name; /* "'SynchronizeCUDADevice()', defined in cuda_utils.cpp:13" */
     char *wait; /* "'cudaDeviceSynchronize' at cuda_utils.cpp:14" */
     int only;   /* no statement of its body may queue device work: it only waits */
+    /* Run from a drained device, it reaches a wait for the whole device with work queued: its
+     * own (a launch, a copy that does not drain, a library's call, a memset) or a device's it
+     * switches to (ss_context_waits_own_work). A call of it then waits for that work, whatever
+     * was drained before the call. 'others': the functions of other units (USRs) it calls where
+     * it does so only if one of them queues work (queues 0), which the project pass asks their
+     * summaries (ss_project_foreign_keeps). Where it does, or may: 'queued_wait' names the first
+     * wait that finds work queued ("'cudaDeviceSynchronize' at edges.cu:9"), 'work' the first
+     * work of its body before that wait ("kernel 'mirror' launched at edges.cu:8"), NULL where
+     * none is there itself. */
+    int queues;
+    char *work, *queued_wait;
+    char **others;
+    size_t other_count;
 } ss_device_wait;
+
+/* Which callee a pending finding holds for (ss_project_facts's 'pending_kinds'): any wait for
+ * the whole device; one that queues no work before its wait (the finding's context took the
+ * call for a plain wait, "drained" words and all); one that does (the finding made without the
+ * words that rest on the device's state at the call). */
+enum { SS_PENDING_ANY = 0, SS_PENDING_PLAIN = 1, SS_PENDING_QUEUES = 2 };
 
 /* A warning for work on the legacy stream (SYNC101, SYNC102) between two waits for the whole
  * device when the functions 'usrs' the unit only declares are such waits
@@ -176,7 +195,8 @@ struct ss_project_facts {
      * pass reports those whose function another unit summarized in 'waits'. */
     ss_result *pending;
     char **pending_usrs;
-    size_t pending_cap;
+    int *pending_kinds; /* SS_PENDING_* of each */
+    size_t pending_cap, pending_kind_cap;
     ss_between_question *between;
     size_t between_count, between_cap;
     /* The stream arguments of the unit's calls of functions another unit may call, and the
@@ -292,7 +312,9 @@ void ss_project_ask_between(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding
  * whose function leaves the stream idle by the facts of all units (through up to eight calls)
  * makes its warning in 'results[i]' a note that says so ("idle: ..."); each pending finding
  * whose function a unit summarized as a wait for the whole device is added to 'results[i]',
- * naming that function and its wait ("through 'f()', defined in utils.cpp:13, ..."); each
+ * naming that function and its wait ("through 'f()', defined in utils.cpp:13, ..."), the form
+ * made for a function that queues work before its wait where any unit's summary of it says so
+ * (SS_PENDING_*); each
  * warning between two waits of such functions (ss_project_ask_between) becomes a note. Run
  * before the units' results are merged; the facts of the first unit (in the run's order) that
  * has them are used, so the findings do not depend on the number of workers. 'scope' says what
@@ -312,12 +334,12 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
 #define SS_PROJECT_EVERY_ENTRY 4u
 
 /* A new entry of each kind in 'facts', zeroed, to fill (project_facts.c); a pending finding
- * with the USR 'usr' (copied) of its function. */
+ * with the USR 'usr' (copied) of its function and its SS_PENDING_* 'kind'. */
 ss_stream_end *ss_project_add_end(ss_project_facts *facts);
 ss_wait_question *ss_project_add_question(ss_project_facts *facts);
 ss_device_wait *ss_project_add_wait(ss_project_facts *facts);
 ss_between_question *ss_project_add_between(ss_project_facts *facts);
-ss_finding *ss_project_add_pending(ss_project_facts *facts, const char *usr);
+ss_finding *ss_project_add_pending(ss_project_facts *facts, const char *usr, int kind);
 
 /* project_streams.c. The stream parameters a unit's legacy-stream warnings rest on: added once
  * each (the strings copied), the last ones dropped down to 'count', freed. */
@@ -498,6 +520,17 @@ void ss_project_summarize_foreign(ss_check_ctx *ctx, ss_project_facts *facts);
  * with the question's words and what each of them does. */
 void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *results,
                               size_t count);
+
+/* project_foreign.c. Whether the function 'usr' of another unit leaves a drained device drained
+ * by its summary (the weakest where several units define it: find_end): it queues no device
+ * work, or waits for what it queues. 0 where no unit of the run summarized it. */
+int ss_project_foreign_keeps(ss_project_facts *const *facts, size_t count, const char *usr);
+
+/* project_foreign.c. Drops the questions of 'facts' for the finding of 'rule' at 'file', 'line',
+ * 'column': a finding whose "drained" way no longer holds (a call of another unit's function
+ * that queues work before its wait, apply_waits). */
+void ss_project_foreign_forget(ss_project_facts *facts, ss_rule_id rule, const char *file,
+                               unsigned line, unsigned column);
 
 /* project_foreign.c. Frees the summaries and questions; their cache form, and back. */
 void ss_project_foreign_free(ss_project_facts *facts);

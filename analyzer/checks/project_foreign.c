@@ -292,6 +292,23 @@ void ss_project_ask_foreign(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, con
     q->column = f->column;
 }
 
+void ss_project_foreign_forget(ss_project_facts *facts, ss_rule_id rule, const char *file,
+                               unsigned line, unsigned column)
+{
+    struct ss_foreign_facts *ff = facts->foreign;
+    size_t kept = 0;
+    for (size_t i = 0; ff && i < ff->question_count; i++) {
+        foreign_question *q = &ff->questions[i];
+        if (q->rule == rule && q->line == line && q->column == column && q->file && file &&
+            strcmp(q->file, file) == 0)
+            question_free(q);
+        else
+            ff->questions[kept++] = *q;
+    }
+    if (ff)
+        ff->question_count = kept;
+}
+
 /* ------------------------------------------------------------------------------------------
  * The unit that defines. */
 
@@ -438,6 +455,11 @@ static int does(const foreign_end *e, int needs, int copy)
     if (needs == NEEDS_END_WIDE)
         copy = 0;
     return e->level > 0 && (needs == NEEDS_KEEP || (e->level == 2 && (copy || e->wide)));
+}
+
+int ss_project_foreign_keeps(ss_project_facts *const *facts, size_t count, const char *usr)
+{
+    return does(find_end(facts, count, usr), NEEDS_KEEP, 0);
 }
 
 /* Whether the summaries answer the way 'way' of a question ('copy' its): each of its functions
