@@ -185,14 +185,40 @@ static void read_var(tests_walk *w, CXCursor c, int test)
         w->refused = 1;
 }
 
+/* Whether 'c' lets another name stand for the variable: a reference declared to it
+ * ('int &alias = flag;'), or the variable given to a call's parameter of a reference type not
+ * to const ('swap(flag, other)'), which may keep its address. */
+static int aliases(CXCursor c, CXCursor var)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_VarDecl) {
+        CXType t = clang_getCanonicalType(clang_getCursorType(c));
+        return (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference) &&
+               ss_context_mentions(c, var);
+    }
+    if (k != CXCursor_CallExpr)
+        return 0;
+    CXType ftype = clang_getCursorType(clang_getCursorReferenced(c));
+    for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; i++) {
+        if (!is_var(clang_Cursor_getArgument(c, (unsigned)i), var))
+            continue;
+        CXType p = clang_getArgType(ftype, (unsigned)i);
+        if (p.kind == CXType_Invalid || p.kind == CXType_RValueReference ||
+            (p.kind == CXType_LValueReference &&
+             !clang_isConstQualifiedType(clang_getPointeeType(p))))
+            return 1;
+    }
+    return 0;
+}
+
 static void walk_node(tests_walk *w, CXCursor c, CXCursor parent, unsigned index, int test)
 {
     enum CXCursorKind k = clang_getCursorKind(c), pk = clang_getCursorKind(parent);
     char op[8];
     if (k == CXCursor_UnaryExpr) /* sizeof, alignof: not read */
         return;
-    if (k == CXCursor_LambdaExpr) {
-        w->refused = ss_context_mentions(c, w->var);
+    if (k == CXCursor_LambdaExpr || aliases(c, w->var)) {
+        w->refused = k != CXCursor_LambdaExpr || ss_context_mentions(c, w->var);
         return;
     }
     if (address_of(c, w->var)) {

@@ -3,9 +3,9 @@
 // after the readback (past waits). The stall is inherent to the loop as written, a note that
 // says how to remove it (test less often, or on the device). Still warnings: a value the host
 // also computes with, sums, copies into another variable, prints or returns, hands to a function
-// by address or tests through a call; a test after device work that could come before the
-// readback; a flag kept in a member; a wait for the whole device (it also waits for other work);
-// a 'for' loop's own condition (not followed).
+// by address, tests through a call or reads through a reference; a test after device work that
+// could come before the readback; a flag kept in a member; a wait for the whole device (it also
+// waits for other work); a 'for' loop's own condition (not followed).
 #include <cuda_runtime.h>
 #include <cstdio>
 
@@ -198,6 +198,21 @@ void for_condition(const float *x, float *d_r, float tol, int max_iter)
         residual<<<1, 64>>>(x, d_r); // expect: SYNC101
         cudaMemcpy(&r, d_r, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
     }
+}
+
+// Another name for the flag, a reference declared before the loop, reads the value.
+int aliased(int *v, int n, int *d_changed, int rounds)
+{
+    int changed = 0, total = 0;
+    int &seen = changed;
+    for (int i = 0; i < rounds; i++) {
+        relax<<<1, 64>>>(v, n, d_changed); // expect: SYNC101
+        cudaMemcpy(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        if (changed == 0)
+            break;
+        total += seen;
+    }
+    return total;
 }
 
 void make_stream(cudaStream_t *s) { cudaStreamCreateWithFlags(s, cudaStreamNonBlocking); }
