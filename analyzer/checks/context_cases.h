@@ -79,19 +79,14 @@ char *ss_context_sized_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXCursor *copy,
                                CXCursor *stmts, unsigned max, unsigned *count, unsigned *from);
 
-/* inherent.c. Whether 'stmt', after a readback of 'var', stands apart from the value: it does
- * not name it, copies nothing to the host, leaves nothing and queues no device work that lint
- * sees. Returns 1 or 0. */
-int ss_context_stands_apart(ss_check_ctx *ctx, CXCursor stmt, CXCursor var);
-
 /* only_tested.c. Inside a loop: "inherent as written: ..." where the one value a readback gives
  * the host (ss_context_loop_value; for a wait, one for a stream or an event, not the whole
- * device) is a plain local whose only use is to decide control flow:
- * the first statement after it that names the value (past waits and statements that stand
- * apart, three at most) is an 'if' or 'while' that tests it, or the readback ends the body of a
- * 'while' or 'do' loop whose condition tests it; and every read of the variable that the
- * readback's value may reach (reaching definitions) sits in the condition of an 'if', 'while'
- * or 'do', under operators only (no call, no assignment). Malloc'ed, or NULL. */
+ * device, and no other copy to the host in its block) is a plain local whose only use is to
+ * decide control flow: the first statement after it that names the value (past waits and
+ * statements that call nothing, three at most) is an 'if' that tests it, or the readback ends
+ * the body of a 'while' or 'do' loop whose condition tests it; and every read of the variable
+ * that the readback's value may reach (reaching definitions) sits in the condition of an 'if'
+ * or of that loop, under operators only (no call, no assignment). Malloc'ed, or NULL. */
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* inherent.c. The launch that the wait stmts[index] waits for (the whole device, or the

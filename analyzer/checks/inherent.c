@@ -2698,11 +2698,6 @@ CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, 
     return value_var(ctx, at, stmts[*from]);
 }
 
-int ss_context_stands_apart(ss_check_ctx *ctx, CXCursor stmt, CXCursor var)
-{
-    return stands_apart(ctx, stmt, &var, 1);
-}
-
 /* ------------------------------------------------------------------------------------------
  * A copy that hands the data to the caller. */
 

@@ -59,6 +59,7 @@ static int address_of(CXCursor op, CXCursor var)
 
 typedef struct tests_walk {
     CXCursor function, var, copy;
+    CXCursor loop; /* the loop whose body the readback ends, when it tests the value */
     ss_location loc;
     unsigned stores[MAX_SITES]; /* '&var' as the destination of a copy to the host */
     unsigned reads[MAX_SITES];  /* '&var' as another argument of a copy */
@@ -236,23 +237,28 @@ static void walk_node(tests_walk *w, CXCursor c, CXCursor parent, unsigned index
             read_var(w, c, test);
         return;
     }
+    /* An 'if' decides by its condition; a loop's condition is a test only for the loop that
+     * repeats the readback: another ('while (i < n)') uses the value as its trip count. */
     walk_frame f = {w, c, test, 0, (unsigned)-1};
-    if (k == CXCursor_IfStmt || k == CXCursor_WhileStmt)
+    int repeats = !ss_ast_is_null(w->loop) && ss_ast_same_node(c, w->loop);
+    if (k == CXCursor_IfStmt || (k == CXCursor_WhileStmt && repeats))
         f.cond = ss_ast_if_condition(c);
-    else if (k == CXCursor_DoStmt)
+    else if (k == CXCursor_DoStmt && repeats)
         f.cond = 1;
     clang_visitChildren(c, walk_child, &f);
 }
 
-/* Whether every read of 'var' in its function that the readback 'copy' may reach is a test;
- * 1 when there is at least one such read and no other. */
-static int only_tests(CXCursor var, CXCursor copy)
+/* Whether every read of 'var' in its function that the readback 'copy' may reach is a test (in
+ * the condition of an 'if', or of 'loop', the loop whose body the readback ends, or a null
+ * cursor); 1 when there is at least one such read and no other. */
+static int only_tests(CXCursor var, CXCursor copy, CXCursor loop)
 {
     tests_walk w;
     memset(&w, 0, sizeof w);
     w.function = clang_getCursorSemanticParent(var);
     w.var = var;
     w.copy = copy;
+    w.loop = loop;
     w.loc.var = var;
     CXCursor body = ss_ast_body(w.function);
     if (ss_ast_is_null(body))
@@ -297,26 +303,60 @@ static CXCursor loop_of_body(CXCursor function, CXCursor stmt)
     return loop;
 }
 
+static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr || k == CXCursor_CXXNewExpr || k == CXCursor_CXXDeleteExpr) {
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'stmt' is a step of the host that calls nothing: a declaration or an expression
+ * ('rounds++', 'k = 0') with no call in it. Host work that calls (a function, a launch) could
+ * run before the readback, overlapping it, so it does not stand between a readback and its
+ * test. */
+static int calls_nothing(CXCursor stmt)
+{
+    switch (clang_getCursorKind(stmt)) {
+    case CXCursor_DeclStmt:
+    case CXCursor_NullStmt:
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+    case CXCursor_UnaryOperator:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_ParenExpr:
+        break;
+    default:
+        return 0;
+    }
+    int found = 0;
+    clang_visitChildren(stmt, find_call, &found);
+    return !found;
+}
+
 /* The branch or loop that tests 'var' right after stmts[from]: the first statement after it
- * that names the value, past waits and statements that stand apart (MAX_APART), when it is an
- * 'if' or a 'while' whose condition names it; or, when the block ends first, the 'while' or
- * 'do' loop it is the body of, when its condition names it ('*loop' set). A null cursor
- * otherwise. */
-static CXCursor test_after(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n, unsigned from,
-                           CXCursor var, int *loop)
+ * that names the value, past waits and statements that call nothing (MAX_APART), when it is an
+ * 'if' whose condition names it; or, when the block ends first, the 'while' or 'do' loop it is
+ * the body of, when its condition names it ('*loop' set). A null cursor otherwise. '*waited' is
+ * set when a wait stands between. */
+static CXCursor test_after(const CXCursor *stmts, unsigned n, unsigned from, CXCursor var,
+                           int *loop, int *waited)
 {
     unsigned apart = 0;
     *loop = 0;
     for (unsigned s = from + 1; s < n; s++) {
         CXCursor cond = condition_of(stmts[s]);
         if (ss_context_mentions(stmts[s], var) || is_var(stmts[s], var)) {
-            int tests = clang_getCursorKind(stmts[s]) != CXCursor_DoStmt && !ss_ast_is_null(cond) &&
+            int tests = clang_getCursorKind(stmts[s]) == CXCursor_IfStmt && !ss_ast_is_null(cond) &&
                         (ss_context_mentions(cond, var) || is_var(cond, var));
             return tests ? stmts[s] : clang_getNullCursor();
         }
-        if (!ss_context_is_wait(stmts[s]) && !ss_context_stands_apart(ctx, stmts[s], var))
-            return clang_getNullCursor();
-        if (++apart > MAX_APART)
+        int wait = ss_context_is_wait(stmts[s]);
+        *waited |= wait;
+        if ((!wait && !calls_nothing(stmts[s])) || ++apart > MAX_APART)
             return clang_getNullCursor();
     }
     CXCursor around = loop_of_body(clang_getCursorSemanticParent(var), stmts[n - 1]);
@@ -325,6 +365,40 @@ static CXCursor test_after(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n,
         return clang_getNullCursor();
     *loop = 1;
     return around;
+}
+
+/* Whether a copy in 'stmts' other than the readback 'copy' may copy to the host (its direction
+ * device to host, or not known): a wait then also waits for data the host may read. */
+typedef struct other_copy {
+    CXCursor function, copy;
+    int found;
+} other_copy;
+
+static enum CXChildVisitResult find_other_copy(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    other_copy *o = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr && !ss_ast_same_node(c, o->copy)
+                            ? ss_scope_callee_api(c)
+                            : NULL;
+    if (api == NULL || api->klass != SS_CLASS_COPY)
+        return CXChildVisit_Recurse;
+    CXCursor dst, src;
+    int kind = ss_copy_kind(o->function, c, api, &dst, &src);
+    o->found =
+        kind == SS_COPY_KIND_D2H || kind == SS_COPY_KIND_DEFAULT || kind == SS_COPY_KIND_UNKNOWN;
+    return o->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static int other_copy_to_host(CXCursor function, const CXCursor *stmts, unsigned n, CXCursor copy)
+{
+    other_copy o = {function, copy, 0};
+    for (unsigned s = 0; s < n && !o.found; s++) {
+        find_other_copy(stmts[s], function, &o);
+        if (!o.found)
+            clang_visitChildren(stmts[s], find_other_copy, &o);
+    }
+    return o.found;
 }
 
 /* Whether the wait 'at' waits for one stream or one event: a wait for the whole device also
@@ -345,12 +419,15 @@ char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     CXCursor var =
         stmts ? ss_context_loop_value(ctx, rule, at, &copy, stmts, MAX_STATEMENTS, &n, &from)
               : clang_getNullCursor();
-    int loop = 0;
+    int loop = 0, waited = rule == SS_RULE_SYNC_IN_LOOP;
     CXCursor test = ss_ast_is_null(var) || !plain_local(var)
                         ? clang_getNullCursor()
-                        : test_after(ctx, stmts, n, from, var, &loop);
+                        : test_after(stmts, n, from, var, &loop, &waited);
+    /* A wait that also waits for another copy to the host serves more than the test. */
+    if (!ss_ast_is_null(test) && waited && other_copy_to_host(ctx->function, stmts, n, copy))
+        test = clang_getNullCursor();
     free(stmts);
-    if (ss_ast_is_null(test) || !only_tests(var, copy))
+    if (ss_ast_is_null(test) || !only_tests(var, copy, loop ? test : clang_getNullCursor()))
         return NULL;
     unsigned line = ss_scope_line(loop ? condition_of(test) : test);
     const char *how = loop ? "the loop only tests it to decide whether to go on"

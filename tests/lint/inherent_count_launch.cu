@@ -4,7 +4,7 @@
 // code around it: inherent, a note, in a loop or reached from one, and so is the wait that
 // makes an asynchronous readback's value available. The value may be used after the wait that
 // comes past statements that stand apart from it. A value the host only tests is a note of its
-// own ("inherent as written", only_tested.cu; its wait past another unit's call a warning).
+// own ("inherent as written", only_tested.cu; with a call between it and the test, a warning).
 // Still warnings: device work lint sees between the copy and the wait (the wait waits for it
 // too), and host work between the copy and the use with no wait there (it could overlap it).
 #include <cuda_runtime.h>
@@ -74,7 +74,7 @@ int Net::Overlap()
 int Net::Converge()
 {
     float residual;
-    cudaMemcpyAsync(&residual, d_x, sizeof(float), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: note expect-message: inherent as written: the host only tests it to decide what runs next (line 80 branches on it); to remove the stall, test it every N iterations or on the device
+    cudaMemcpyAsync(&residual, d_x, sizeof(float), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: warning
     Prepare();
     cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
     if (residual < 1e-3f)

@@ -4,8 +4,10 @@
 // says how to remove it (test less often, or on the device). Still warnings: a value the host
 // also computes with, sums, copies into another variable, prints or returns, hands to a function
 // by address, tests through a call or reads through a reference; a test after device work that
-// could come before the readback; a flag kept in a member; a wait for the whole device (it also
-// waits for other work); a 'for' loop's own condition (not followed).
+// could come before the readback, or a host call there (after the readback or its wait); a
+// flag kept in a member; a wait for the whole device (it also waits for other work), or one that
+// another copy to the host also needs; a value that bounds a host loop ('while (j < n)': a trip
+// count, not a test); a 'for' loop's own condition (not followed).
 #include <cuda_runtime.h>
 #include <cstdio>
 
@@ -24,7 +26,7 @@ int settle(int *v, int n, int *d_changed)
         changed = 0;
         cudaMemcpy(d_changed, &changed, sizeof(int), cudaMemcpyHostToDevice); // expect: SYNC202
         relax<<<(n + 255) / 256, 256>>>(v, n, d_changed); // expect: SYNC101
-        cudaMemcpy(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent as written: the loop only tests it to decide whether to go on (line 29, the loop's condition); to remove the stall, test it every N iterations or on the device
+        cudaMemcpy(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent as written: the loop only tests it to decide whether to go on (line 31, the loop's condition); to remove the stall, test it every N iterations or on the device
         rounds++;
     } while (changed);
     return rounds;
@@ -36,8 +38,8 @@ void solve(const float *x, float *d_r, float tol, cudaStream_t s)
     float r = 1.f;
     while (r > tol) {
         residual<<<1, 64, 0, s>>>(x, d_r);
-        cudaMemcpyAsync(&r, d_r, sizeof(float), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: note expect-message: inherent as written: the loop only tests it to decide whether to go on (line 37, the loop's condition)
-        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: inherent as written: it waits for the value read back at line 39; the loop only tests it to decide whether to go on (line 37, the loop's condition); to remove the stall, test it every N iterations or on the device
+        cudaMemcpyAsync(&r, d_r, sizeof(float), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: note expect-message: inherent as written: the loop only tests it to decide whether to go on (line 39, the loop's condition)
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: inherent as written: it waits for the value read back at line 41; the loop only tests it to decide whether to go on (line 39, the loop's condition); to remove the stall, test it every N iterations or on the device
     }
 }
 
@@ -47,7 +49,7 @@ void iterate(const float *x, float *d_r, float tol, int max_iter)
     for (int k = 0; k < max_iter; k++) {
         residual<<<1, 64>>>(x, d_r); // expect: SYNC101
         float r;
-        cudaMemcpy(&r, d_r, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent as written: the host only tests it to decide what runs next (line 51 branches on it); to remove the stall, test it every N iterations or on the device
+        cudaMemcpy(&r, d_r, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent as written: the host only tests it to decide what runs next (line 53 branches on it); to remove the stall, test it every N iterations or on the device
         if (r * r < tol)
             break;
     }
@@ -213,6 +215,86 @@ int aliased(int *v, int n, int *d_changed, int rounds)
         total += seen;
     }
     return total;
+}
+
+// The count read back bounds a host loop right after it: a trip count, not a test.
+void drain(int *v, int *d_count, int steps, float *out)
+{
+    for (int t = 0; t < steps; t++) {
+        relax<<<1, 64>>>(v, t, d_count); // expect: SYNC101
+        int pending;
+        cudaMemcpy(&pending, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        int j = 0;
+        while (j < pending)
+            out[j++] *= 0.5f;
+    }
+}
+
+// Tested by an 'if', then the bound of a loop inside it: the loop's condition is a use.
+void fill_slots(int *v, int *d_count, int steps, int *slots)
+{
+    int next = 0;
+    for (int t = 0; t < steps; t++) {
+        relax<<<1, 64>>>(v, t, d_count); // expect: SYNC101
+        int pending;
+        cudaMemcpy(&pending, d_count, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        if (pending > 0)
+            while (next < pending)
+                slots[next++] = t;
+    }
+}
+
+// A host call between the readback and the test: it could run before the readback.
+void report_round(int round);
+void reported(int *v, int n, int *d_changed, int rounds)
+{
+    for (int i = 0; i < rounds; i++) {
+        relax<<<1, 64>>>(v, n, d_changed); // expect: SYNC101
+        int moved;
+        cudaMemcpy(&moved, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        report_round(i);
+        if (moved == 0)
+            break;
+    }
+}
+
+// The same after the wait for an asynchronous readback, before the loop's condition.
+void reported_async(const float *x, float *d_r, float tol, cudaStream_t s, int *log)
+{
+    float r = 1.f;
+    while (r > tol) {
+        residual<<<1, 64, 0, s>>>(x, d_r);
+        cudaMemcpyAsync(&r, d_r, sizeof(float), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-no-message: inherent as written
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+        report_round(log[0]);
+    }
+}
+
+// The wait also makes another copy to the host available, whose value the host uses.
+void two_readbacks(const float *x, float *d_r, int *d_slot, float tol, cudaStream_t s, int *hits)
+{
+    float r = 1.f;
+    int slot = 0;
+    while (r > tol) {
+        residual<<<1, 64, 0, s>>>(x, d_r);
+        cudaMemcpyAsync(&slot, d_slot, sizeof(int), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: warning
+        cudaMemcpyAsync(&r, d_r, sizeof(float), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-no-message: inherent as written
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+        hits[slot]++;
+    }
+}
+
+// The same with a whole buffer copied to the host ahead of the value.
+void with_buffer(const float *x, float *d_r, float tol, cudaStream_t s, float *h_buf,
+                 const float *d_buf, size_t count)
+{
+    float r = 1.f;
+    while (r > tol) {
+        residual<<<1, 64, 0, s>>>(x, d_r);
+        cudaMemcpyAsync(h_buf, d_buf, count * sizeof(float), cudaMemcpyDeviceToHost, s);
+        cudaMemcpyAsync(&r, d_r, sizeof(float), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-no-message: inherent as written
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+    }
 }
 
 void make_stream(cudaStream_t *s) { cudaStreamCreateWithFlags(s, cudaStreamNonBlocking); }
