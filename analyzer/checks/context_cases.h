@@ -70,6 +70,25 @@ char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
  * (ss_context_pinned_writer) that the statements after it need so. */
 char *ss_context_sized_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* inherent.c. For only_tested.c, the one value a readback in a loop gives the host: for SYNC301,
+ * SYNC202 and SYNC201 (a copy of one value), the variable the call 'at' reads it into ('*copy'
+ * is 'at'); for a wait (SYNC401), that of the asynchronous one-value readback it waits for,
+ * within three statements before it, as ss_context_sized_words finds it ('*copy' is that copy).
+ * The statements of the innermost block around 'at' go to 'stmts' (at most 'max'; '*count' of
+ * them), and '*from' is the one that holds 'at'. A null cursor when there is no such value. */
+CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXCursor *copy,
+                               CXCursor *stmts, unsigned max, unsigned *count, unsigned *from);
+
+/* only_tested.c. Inside a loop: "inherent as written: ..." where the one value a readback gives
+ * the host (ss_context_loop_value; for a wait, one for a stream or an event, not the whole
+ * device, and no other copy to the host in its block) is a plain local whose only use is to
+ * decide control flow: the first statement after it that names the value (past waits and
+ * statements that call nothing, three at most) is an 'if' that tests it, or the readback ends
+ * the body of a 'while' or 'do' loop whose condition tests it; and every read of the variable
+ * that the readback's value may reach (reaching definitions) sits in the condition of an 'if'
+ * or of that loop, under operators only (no call, no assignment). Malloc'ed, or NULL. */
+char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
 /* inherent.c. The launch that the wait stmts[index] waits for (the whole device, or the
  * launch's stream as written), within three statements before it, the statements between
  * standing apart from the memory, where the launch is given pinned host memory that its kernel

@@ -2889,6 +2889,31 @@ char *ss_context_sized_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     return next_use_words(ctx, stmts, n, index, memory, count, &search);
 }
 
+CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXCursor *copy,
+                               CXCursor *stmts, unsigned max, unsigned *count, unsigned *from)
+{
+    CXCursor none = clang_getNullCursor(), var = none;
+    *copy = none;
+    *count = ss_context_statements_around(ctx->function, at, stmts, max, from);
+    if (*count == 0)
+        return none;
+    if (rule == SS_RULE_SYNC_IN_LOOP) {
+        if (*from > 0)
+            *copy = readback_waited(ctx, at, stmts, *from, &var);
+        return ss_ast_is_null(*copy) ? none : var;
+    }
+    if (rule != SS_RULE_SCALAR_READBACK && rule != SS_RULE_SYNC_COPY_IN_PIPELINE &&
+        rule != SS_RULE_PAGEABLE_ASYNC_COPY)
+        return none;
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api && (api->klass != SS_CLASS_COPY || !ss_check_copies_one_value(ctx, at, api)))
+        return none;
+    if (!api && rule != SS_RULE_SCALAR_READBACK)
+        return none;
+    *copy = at;
+    return value_var(ctx, at, stmts[*from]);
+}
+
 /* ------------------------------------------------------------------------------------------
  * A copy that hands the data to the caller. */
 

@@ -45,8 +45,8 @@ void copied_blocks(int *d, int *d_count, int rounds)
     }
 }
 
-// The local inside the branch does not come from the count, and the launch's size is fixed: a
-// warning, the loop's stall.
+// The local inside the branch does not come from the count, and the launch's size is fixed (the
+// count is only its argument, no test alone): a warning, the loop's stall.
 void unrelated_local(int *d, int *d_count, int rounds)
 {
     for (int r = 0; r < rounds; ++r) {
@@ -55,7 +55,7 @@ void unrelated_local(int *d, int *d_count, int rounds)
         cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
         if (count > 0) {
             int grid = 2 * r + 1;
-            fill<<<grid, 256>>>(d, r); // expect: SYNC101
+            fill<<<grid, 256>>>(d, count); // expect: SYNC101
         }
     }
 }
@@ -107,7 +107,7 @@ void local_through_pointer(int *d, int *d_count, int rounds)
     }
 }
 
-// The count's size, not its value: 'sizeof' reads no value.
+// The count's size, not its value: 'sizeof' reads no value (the count the launch's argument).
 void size_of_count(int *d, int *d_count, int rounds)
 {
     for (int r = 0; r < rounds; ++r) {
@@ -116,7 +116,7 @@ void size_of_count(int *d, int *d_count, int rounds)
         cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
         if (count > 0) {
             int blocks = (int)sizeof(count) * 2;
-            fill<<<blocks, 256>>>(d, r); // expect: SYNC101
+            fill<<<blocks, 256>>>(d, count); // expect: SYNC101
         }
     }
 }

@@ -3,10 +3,10 @@
 // cannot queue that launch without it, so the wait is needed on every iteration whatever the
 // code around it: inherent, a note, in a loop or reached from one, and so is the wait that
 // makes an asynchronous readback's value available. The value may be used after the wait that
-// comes past statements that stand apart from it (another unit's function, host code). Still
-// warnings: a value the loop only tests (a convergence test could run less often or on the
-// device), device work lint sees between the copy and the wait (the wait waits for it too),
-// and host work between the copy and the use with no wait there (it could overlap the copy).
+// comes past statements that stand apart from it. A value the host only tests is a note of its
+// own ("inherent as written", only_tested.cu; with a call between it and the test, a warning).
+// Still warnings: device work lint sees between the copy and the wait (the wait waits for it
+// too), and host work between the copy and the use with no wait there (it could overlap it).
 #include <cuda_runtime.h>
 
 __global__ void count_spikes(int *n) { atomicAdd(n, 1); }
