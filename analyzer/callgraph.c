@@ -1106,16 +1106,17 @@ int ss_callgraph_runs_once(ss_callgraph *g, CXCursor function, char **why)
 /* ------------------------------------------------------------------------------------------
  * Functions that run only during set-up. */
 
-/* Calls that return twice (a loop written with them) end a walk up as a goto does. */
+/* Calls that return twice (a loop written with them) end a walk up as a goto does: any
+ * '...setjmp...' (a longjmp returns there), getcontext (a setcontext), savectx and vfork (the
+ * child runs on in the parent's frame), each also with a leading '_'. */
 static int returns_twice(CXCursor call)
 {
-    static const char *const names[] = {"setjmp",  "_setjmp",    "sigsetjmp", "__sigsetjmp",
-                                        "savectx", "getcontext", "vfork",     "__builtin_setjmp"};
+    static const char *const names[] = {"getcontext", "savectx", "vfork"};
     CXString s = clang_getCursorSpelling(call);
     const char *name = clang_getCString(s) ? clang_getCString(s) : "";
-    int twice = 0;
+    int twice = strstr(name, "setjmp") != NULL;
     for (size_t i = 0; i < sizeof names / sizeof names[0] && !twice; i++)
-        twice = strcmp(name, names[i]) == 0;
+        twice = strcmp(name, names[i]) == 0 || (name[0] == '_' && strcmp(name + 1, names[i]) == 0);
     clang_disposeString(s);
     return twice;
 }

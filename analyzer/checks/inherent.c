@@ -2130,33 +2130,18 @@ static enum CXChildVisitResult find_param_read(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Recurse;
 }
 
-/* Whether the call 'call' is of a function that returns twice, or may run the code after it
- * twice or at once in two threads: setjmp (and any '...setjmp...': a longjmp returns there),
- * getcontext (a setcontext), savectx, vfork (the child runs on in the parent's frame), or an
- * OpenMP runtime call ('omp_get_thread_num': the code runs in a parallel region). */
-static int calls_repeat(CXCursor call)
+/* Whether the function 'top' calls the OpenMP runtime ('omp_get_thread_num': the code runs in
+ * a parallel region, each thread of it running the code after it). */
+static enum CXChildVisitResult find_omp_call(CXCursor c, CXCursor parent, CXClientData data)
 {
-    static const char *const twice[] = {"getcontext", "savectx", "vfork"};
-    CXString name = clang_getCursorSpelling(call);
-    const char *n = clang_getCString(name);
-    int found = n && (strstr(n, "setjmp") != NULL || strncmp(n, "omp_", 4) == 0);
-    for (size_t k = 0; n && k < sizeof twice / sizeof twice[0] && !found; k++)
-        found = strcmp(n, twice[k]) == 0 || (n[0] == '_' && strcmp(n + 1, twice[k]) == 0);
-    clang_disposeString(name);
-    return found;
-}
-
-/* Whether the function 'top' may run one of its statements twice in one call with no loop
- * around it, or two of them at once: it has a 'goto' (which may jump back) or a call that
- * calls_repeat names. */
-static enum CXChildVisitResult find_jump_back(CXCursor c, CXCursor parent, CXClientData data)
-{
+    (void)parent;
     int *found = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_CallExpr)
-        *found = calls_repeat(c);
-    else
-        *found = k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXString name = clang_getCursorSpelling(c);
+    const char *n = clang_getCString(name);
+    *found = n && strncmp(n, "omp_", 4) == 0;
+    clang_disposeString(name);
     return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
@@ -2185,15 +2170,16 @@ static int has_omp_pragma(CXCursor top)
 }
 
 /* Whether one call of the function 'top' runs each of its statements once at most, and one
- * at a time, where no loop is around them: no jump back or second return (find_jump_back), no
- * OpenMP region (has_omp_pragma), and no call of a function of its name, itself or in the
- * functions it calls, two calls deep (ss_callgraph_calls_named: a deeper level of the
- * recursion runs the other arm of an 'if' before this level runs its own). Returns 1 or 0. */
+ * at a time, where no loop is around them: no goto or call that returns twice
+ * (ss_callgraph_holds_jump), no OpenMP region (find_omp_call, has_omp_pragma), and no call of a
+ * function of its name, itself or in the functions it calls, two calls deep
+ * (ss_callgraph_calls_named: a deeper level of the recursion runs the other arm of an 'if' before
+ * this level runs its own). Returns 1 or 0. */
 static int runs_once_per_call(ss_callgraph *graph, CXCursor top)
 {
-    int jumps = 0;
-    clang_visitChildren(top, find_jump_back, &jumps);
-    if (jumps || has_omp_pragma(top))
+    int omp = 0;
+    clang_visitChildren(top, find_omp_call, &omp);
+    if (omp || ss_callgraph_holds_jump(top) || has_omp_pragma(top))
         return 0;
     CXString name = clang_getCursorSpelling(top);
     const char *names[] = {clang_getCString(name)};
