@@ -1592,6 +1592,31 @@ typedef struct named_walk {
     CXCursor found;
 } named_walk;
 
+/* Whether the function 'ref' named 'name' is what 'pattern' names: a name as ss_api_name_is
+ * takes it, or "word::method", a method (or static member) 'method' of a class whose name
+ * holds 'word', both without regard to case ('Timer::Stop', 'GpuTimer::stop' for
+ * "timer::stop"), that the unit does not define: where it does, the walk reads its body (a
+ * timer class whose stop only records an event is no clock). */
+static int named_as(CXCursor ref, const char *name, const char *pattern)
+{
+    const char *sep = strstr(pattern, "::");
+    if (sep == NULL)
+        return ss_api_name_is(name, pattern);
+    if (ss_ast_is_null(ref) || strcasecmp(name, sep + 2) != 0 ||
+        !ss_ast_is_null(clang_getCursorDefinition(ref)))
+        return 0;
+    CXCursor owner = clang_getCursorSemanticParent(ref);
+    enum CXCursorKind k = clang_getCursorKind(owner);
+    if (k != CXCursor_ClassDecl && k != CXCursor_StructDecl && k != CXCursor_ClassTemplate)
+        return 0;
+    CXString o = clang_getCursorSpelling(owner);
+    char word[32];
+    snprintf(word, sizeof word, "%.*s", (int)(sep - pattern), pattern);
+    int found = clang_getCString(o) && strcasestr(clang_getCString(o), word) != NULL;
+    clang_disposeString(o);
+    return found;
+}
+
 static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientData data)
 {
     named_walk *w = data;
@@ -1601,7 +1626,7 @@ static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientD
     CXString s = clang_getCursorSpelling(ss_ast_is_null(ref) ? c : ref);
     const char *name = clang_getCString(s);
     for (size_t i = 0; name && i < w->count && ss_ast_is_null(w->found); i++) {
-        if (ss_api_name_is(name, w->names[i]))
+        if (named_as(ref, name, w->names[i]))
             w->found = c;
     }
     clang_disposeString(s);

@@ -701,8 +701,8 @@ char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCurso
 /* Calls that read a clock: a loop that makes one measures its own iterations (a benchmark),
  * and a wait in it is how the measurement ends. */
 static const char *const clocks[] = {
-    "cudaEventElapsedTime", "cuEventElapsedTime",      "sdkStopTimer",
-    "sdkGetTimerValue",     "sdkGetAverageTimerValue", SS_WALL_CLOCK_CALLS};
+    "cudaEventElapsedTime",    "cuEventElapsedTime", "sdkStopTimer",      "sdkGetTimerValue",
+    "sdkGetAverageTimerValue", SS_WALL_CLOCK_CALLS,  SS_TIMER_CLASS_CALLS};
 
 /* The clock call among the (at most four) statements that follow 'loop' in its block, in the
  * function 'function': a loop timed from outside ('record; for (...) {...}; record; sync;
