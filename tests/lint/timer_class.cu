@@ -65,3 +65,57 @@ void not_a_timer(float *x, int n, int rounds, WorkerPool *pool)
         pool->stop();
     }
 }
+
+/* Not timers' readings: a watchdog re-armed each step ('void stop'), a queue of timers and a
+ * retimer's register (a double, but the class is no timer by its last word). */
+class WatchdogTimer
+{
+  public:
+    void start();
+    void stop();
+};
+
+class TimerQueue
+{
+  public:
+    double stop();
+};
+
+class RetimerConfig
+{
+  public:
+    double read(int lane);
+};
+
+void watchdog(float *x, int n, int rounds, WatchdogTimer &dog, TimerQueue &queue,
+              RetimerConfig &retimer)
+{
+    for (int r = 0; r < rounds; r++) {
+        dog.start();
+        step<<<(n + 255) / 256, 256>>>(x, n); // expect: SYNC101 expect-severity: note
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        dog.stop();
+        queue.stop();
+        retimer.read(r);
+    }
+}
+
+/* A training loop that times its step with the timer and evaluates outside it: not a
+ * benchmark; Timer::Start opens the region. */
+static void evaluate(float *x, int n)
+{
+    step<<<(n + 255) / 256, 256>>>(x, n); // expect: SYNC101 expect-severity: note
+}
+
+double train(float *x, int n, int epochs)
+{
+    double t = 0.0;
+    for (int e = 0; e < epochs; e++) {
+        int h = Timer::Start();
+        step<<<(n + 255) / 256, 256>>>(x, n); // expect: SYNC101 expect-severity: note
+        t += Timer::Stop(h, "step");
+        evaluate(x, n);
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning expect-message: not a benchmark: the loop times lines 114 to 116
+    }
+    return t;
+}
