@@ -1592,6 +1592,65 @@ typedef struct named_walk {
     CXCursor found;
 } named_walk;
 
+/* The last word of the identifier 'name' in lower case, split at '_' and where a capital
+ * follows a small letter or a digit, or ends a run of capitals before a small letter:
+ * 'timer' of 'GpuTimer', 'GPUTimer' and 'cuda_timer', 'pool' of 'FrameTimerPool'. */
+static void last_word(const char *name, char *word, size_t size)
+{
+    size_t len = 0;
+    word[0] = '\0';
+    for (size_t i = 0; name[i] != '\0'; i++) {
+        unsigned char c = (unsigned char)name[i], prev = i ? (unsigned char)name[i - 1] : 0;
+        unsigned char next = (unsigned char)name[i + 1];
+        int starts =
+            isupper(c) && (islower(prev) || isdigit(prev) || (isupper(prev) && islower(next)));
+        if (c == '_' || starts)
+            len = 0;
+        if (c != '_' && len + 1 < size)
+            word[len++] = (char)tolower(c);
+        word[len] = '\0';
+    }
+}
+
+/* Whether the method 'ref' is a timer's reading: it returns a floating-point value (the time;
+ * a 'void' or 'bool' stop re-arms a watchdog or a signal timer), its class's last word is
+ * 'word' ('Timer', 'GpuTimer', 'cuda_timer'; not 'TimerQueue' or 'RetimerConfig'), and the
+ * unit does not define it: where it does, the walk reads its body. 'starts': the method opens
+ * the measurement ('Timer::Start', which returns a handle or nothing): any result. */
+static int timer_reading(CXCursor ref, const char *word, int starts)
+{
+    if (!ss_ast_is_null(clang_getCursorDefinition(ref)))
+        return 0;
+    enum CXTypeKind r = clang_getCanonicalType(clang_getCursorResultType(ref)).kind;
+    if (!starts && r != CXType_Float && r != CXType_Double && r != CXType_LongDouble)
+        return 0;
+    CXCursor owner = clang_getCursorSemanticParent(ref);
+    enum CXCursorKind k = clang_getCursorKind(owner);
+    if (k != CXCursor_ClassDecl && k != CXCursor_StructDecl && k != CXCursor_ClassTemplate)
+        return 0;
+    CXString o = clang_getCursorSpelling(owner);
+    char last[64];
+    last_word(clang_getCString(o) ? clang_getCString(o) : "", last, sizeof last);
+    clang_disposeString(o);
+    return strcmp(last, word) == 0;
+}
+
+/* Whether the function 'ref' named 'name' is what 'pattern' names: a name as ss_api_name_is
+ * takes it, or "word::method", a method 'method' (any case) that timer_reading takes for a
+ * reading of a 'word' ('Timer::Stop' returning the seconds, 'GpuTimer::ElapsedMillis' for
+ * "timer::stop", "timer::elapsedmillis"). */
+static int named_as(CXCursor ref, const char *name, const char *pattern)
+{
+    const char *sep = strstr(pattern, "::");
+    if (sep == NULL)
+        return ss_api_name_is(name, pattern);
+    if (ss_ast_is_null(ref) || strcasecmp(name, sep + 2) != 0)
+        return 0;
+    char word[32];
+    snprintf(word, sizeof word, "%.*s", (int)(sep - pattern), pattern);
+    return timer_reading(ref, word, strcasecmp(sep + 2, "start") == 0);
+}
+
 static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientData data)
 {
     named_walk *w = data;
@@ -1601,7 +1660,7 @@ static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientD
     CXString s = clang_getCursorSpelling(ss_ast_is_null(ref) ? c : ref);
     const char *name = clang_getCString(s);
     for (size_t i = 0; name && i < w->count && ss_ast_is_null(w->found); i++) {
-        if (ss_api_name_is(name, w->names[i]))
+        if (named_as(ref, name, w->names[i]))
             w->found = c;
     }
     clang_disposeString(s);

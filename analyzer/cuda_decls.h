@@ -8,6 +8,29 @@
 static const char ss_shim_texture_fetch[] =
     "/* syncscope: empty stand-in for the header CUDA 12 removed. */\n";
 
+/* The runtime calls CUDA 13 removed, each declared after 'lead' (a string). */
+/* clang-format off */
+#define SS_REMOVED_CALLS(lead) \
+    lead " cudaError_t cudaThreadSynchronize(void);\n" \
+    lead " cudaError_t cudaThreadExit(void);\n" \
+    lead " cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);\n" \
+    lead " cudaError_t cudaThreadGetLimit(size_t *value, enum cudaLimit limit);\n" \
+    lead " cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config);\n" \
+    lead " cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *config);\n" \
+    lead " cudaError_t cudaSetDoubleForDevice(double *d);\n" \
+    lead " cudaError_t cudaSetDoubleForHost(double *d);\n"
+/* The same for the bundled declarations: templates in C++ (of C++ linkage, inside their
+ * extern "C" block), plain functions in C. */
+#define SS_REMOVED_BUNDLED \
+    "#ifdef __cplusplus\n" \
+    "extern \"C++\" {\n" \
+    SS_REMOVED_CALLS("template <class SS_Unused = void>") \
+    "}\n" \
+    "#else\n" \
+    SS_REMOVED_CALLS("") \
+    "#endif\n"
+/* clang-format on */
+
 /* Included after clang's CUDA wrapper header (or the bundled declarations). nvcc defines
  * __CUDACC__ as 1, clang's wrapper defines it empty, and '#if __CUDACC__' (CUDA 13's NCCL
  * device headers) is then an error.
@@ -51,7 +74,13 @@ static const char ss_shim_cudacc[] =
     "#undef SS_MINMAX_ALL\n"
     "#undef SS_MINMAX\n"
     "#undef SS_MINMAX_TARGET\n"
-    "#endif\n";
+    "#endif\n"
+    "/* syncscope: the runtime calls CUDA 13 removed, for code written for CUDA 12 and earlier:\n"
+    " * function templates, so that a project's own stand-in (static, inline, extern \"C\",\n"
+    " * __host__ __device__, a using-declaration) overloads them and wins. */\n"
+    "#if defined(CUDART_VERSION) && CUDART_VERSION >= 13000 && "
+    "!defined(SS_BUNDLED_CUDA_RUNTIME_H)\n" SS_REMOVED_CALLS(
+        "template <class SS_Unused = void> __host__") "#endif\n";
 
 /* Enough of the CUDA runtime and driver API for host-side analysis: types, constants, the
  * launch configuration call behind <<<...>>>, and every call of rules/cuda_api.def with its
@@ -272,6 +301,8 @@ static const char ss_bundled_cuda_runtime[] =
     "cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);\n"
     "cudaError_t cudaDeviceReset(void);\n"
     "cudaError_t cudaDeviceSynchronize(void);\n"
+    "enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1,\n"
+    "  cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };\n" SS_REMOVED_BUNDLED
     "cudaError_t cudaStreamSynchronize(cudaStream_t stream);\n"
     "cudaError_t cudaEventSynchronize(cudaEvent_t event);\n"
     "cudaError_t cudaStreamQuery(cudaStream_t stream);\n"

@@ -414,6 +414,8 @@ static const ss_args_spec table[] = {
 
 static const ss_args_absent absent[] = {
     {"cudaLaunchKernelEx", "a C++ template over cudaLaunchKernelExC, which CUPTI reports"},
+    {"cudaThreadSynchronize", "removed from the CUDA 13 runtime this library is built against; a "
+                              "row for lint, which declares it for code written for CUDA 12"},
     {NULL, NULL},
 };
 

@@ -27,6 +27,14 @@
  * ('double t = get_time();') reads a time stamp and does no work on the data. */
 #define SS_WALL_CLOCK_CALLS "clock_gettime", "gettimeofday", "omp_get_wtime", "MPI_Wtime", "now"
 
+/* The methods of a timer class that end or read a measurement ('Timer::Stop(TH, "fft")' in
+ * SHOC, 'GpuTimer::Stop', 'CpuTimer::elapsed'): "word::method" (ss_callgraph_calls_named), a
+ * method of a class whose name holds the word, case aside. A loop that calls one times its
+ * iterations, as one that reads the clock itself does. */
+#define SS_TIMER_CLASS_CALLS                                                                       \
+    "timer::stop", "timer::elapsed", "timer::elapsedmillis", "timer::elapsed_time",                \
+        "timer::elapsedtime", "timer::read", "timer::seconds"
+
 /* The deepest path ss_context_path finds. */
 enum { SS_CONTEXT_MAX_PATH = 96 };
 

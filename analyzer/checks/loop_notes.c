@@ -701,8 +701,8 @@ char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCurso
 /* Calls that read a clock: a loop that makes one measures its own iterations (a benchmark),
  * and a wait in it is how the measurement ends. */
 static const char *const clocks[] = {
-    "cudaEventElapsedTime", "cuEventElapsedTime",      "sdkStopTimer",
-    "sdkGetTimerValue",     "sdkGetAverageTimerValue", SS_WALL_CLOCK_CALLS};
+    "cudaEventElapsedTime",    "cuEventElapsedTime", "sdkStopTimer",      "sdkGetTimerValue",
+    "sdkGetAverageTimerValue", SS_WALL_CLOCK_CALLS,  SS_TIMER_CLASS_CALLS};
 
 /* The clock call among the (at most four) statements that follow 'loop' in its block, in the
  * function 'function': a loop timed from outside ('record; for (...) {...}; record; sync;
@@ -730,9 +730,13 @@ static CXCursor clock_after(ss_check_ctx *ctx, CXCursor function, CXCursor loop)
 
 /* Calls that open the region a loop measures: an event recorded for an elapsed time, a timer
  * started; with the clocks, the bounds of what the loop times. */
-static const char *const marks[] = {
-    "cudaEventRecord",        "cuEventRecord", "cudaEventRecordWithFlags",
-    "cuEventRecordWithFlags", "sdkStartTimer", "sdkResetTimer"};
+static const char *const marks[] = {"cudaEventRecord",
+                                    "cuEventRecord",
+                                    "cudaEventRecordWithFlags",
+                                    "cuEventRecordWithFlags",
+                                    "sdkStartTimer",
+                                    "sdkResetTimer",
+                                    "timer::start"};
 
 /* A call in a statement to a function of the unit that enqueues device work, itself or in a
  * function it calls: the program's own device work. */
@@ -793,7 +797,9 @@ static char *untimed_work_words(ss_check_ctx *ctx, CXCursor loop, unsigned *firs
         if (i >= first && i <= last)
             continue;
         program_walk w = {graph, clang_getNullCursor()};
-        clang_visitChildren(ss_ast_child(body, i), find_program_work, &w);
+        CXCursor stmt = ss_ast_child(body, i);
+        /* The statement itself too: 'evaluate(m);' is a call. */
+        ss_ast_visit_whole(stmt, stmt, find_program_work, &w);
         if (ss_ast_is_null(w.found))
             continue;
         char *name = ss_scope_callee_name(w.found);

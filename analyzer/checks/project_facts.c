@@ -500,7 +500,8 @@ static void summarize_function(ss_project_facts *facts, CXCursor fn)
 }
 
 /* The names of the waits for the whole device. */
-static const char *const device_waits[] = {"cudaDeviceSynchronize", "cuCtxSynchronize"};
+static const char *const device_waits[] = {"cudaDeviceSynchronize", "cuCtxSynchronize",
+                                           "cudaThreadSynchronize"};
 
 /* Whether 'a' begins before 'b' in the same file. */
 static int begins_before(CXCursor a, CXCursor b)
