@@ -255,6 +255,21 @@ int ss_context_foreign_summary(ss_check_ctx *ctx, CXCursor function, CXCursor *b
  * Malloc'ed, or NULL. */
 char *ss_context_opening_words(ss_check_ctx *ctx, CXCursor function);
 
+/* drained.c. For the calls of other units: where the function 'function' (a definition of a
+ * free function, no default argument or attribute but '__host__' on its declarations) opens,
+ * on every way through it, with a synchronous copy between the host and the device, before any
+ * other device work (up to two statements that stay on the host before it; through an 'if'
+ * whose every arm opens so or only throws): "a synchronous copy from the device ('cudaMemcpy'
+ * at fetch.cu:5), which returns only once the work queued before it on the legacy default
+ * stream is done". Malloc'ed, or NULL. */
+char *ss_context_opening_copy_words(ss_check_ctx *ctx, CXCursor function);
+
+/* drained.c. Whether every stream that may hold the unit's work is one that a copy on the legacy
+ * default stream waits for: the default stream is the legacy one, and the unit creates its
+ * streams blocking, or creates none and names none, and holds no stream it did not create
+ * (copies_drain, known_copies_drain). Returns 1 or 0. */
+int ss_context_streams_block(ss_check_ctx *ctx);
+
 /* drained.c. For the calls of other units: whether the function 'function' (a definition), run
  * from a drained device, reaches a wait for the whole device with work queued (memsets too): its
  * own launches, copies, library calls, or the work of a device it switches to, followed as for a

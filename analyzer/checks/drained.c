@@ -2331,10 +2331,13 @@ static CXCursor cublas_statement(ss_check_ctx *ctx, CXCursor s)
  * stream (a null cursor: the default one); where it is the first device work of a function that
  * the statement after the wait calls, 'entered' that statement's call. Where that function is
  * another unit's, 'call' and 'entered' are the call of it, and 'usr' (malloc'ed) its USR: its
- * unit's summary answers (ss_project_foreign_opening). */
+ * unit's summary answers (ss_project_foreign_opening). 'blocking': no drain before the wait
+ * answers, and only a synchronous copy that function opens with, where every unit of the program
+ * queues its work on streams that block (ss_context_streams_block), may make the wait again. */
 typedef struct again {
     CXCursor call, stream, entered;
     char *usr;
+    int blocking;
 } again;
 
 /* How deep 'opens_waiting' follows the unit's functions. */
@@ -2553,7 +2556,7 @@ static CXCursor opens_waiting(ss_check_ctx *ctx, CXCursor first, int depth)
 static again next_thrust(ss_check_ctx *ctx, CXCursor at, CXCursor waited)
 {
     CXCursor stmts[256], none = clang_getNullCursor();
-    again found = {none, none, none, NULL};
+    again found = {none, none, none, NULL, 0};
     unsigned index = 0;
     unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
     CXCursor waited_decl = ss_ast_is_null(waited) ? waited : clang_getCursorReferenced(waited);
@@ -2678,7 +2681,7 @@ static int wait_for(CXCursor at, CXCursor *waited)
 static again made_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, ss_foreign_calls *foreign)
 {
     CXCursor none = clang_getNullCursor(), waited;
-    again found = {none, none, none, NULL};
+    again found = {none, none, none, NULL, 0};
     if (!wait_for(at, &waited))
         return found;
     found = next_thrust(ctx, at, waited);
@@ -2691,6 +2694,17 @@ static again made_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, ss_foreign
         !waits_for_thrust_stream(ctx, at, waited, found.stream, by, foreign) ||
         foreign->needed == 0)
         found.call = none;
+    /* A wait for the whole device before a call of another unit's function, with no drain
+     * before it that the unit sees (a function another unit calls): a copy that function opens
+     * with waits for the same work where no stream of the program holds work that the legacy
+     * stream does not wait for (the project pass asks every unit). */
+    if (ss_ast_is_null(found.call) && found.usr && foreign && ss_ast_is_null(waited) &&
+        ctx->streams && ss_context_streams_block(ctx)) {
+        found.call = found.entered;
+        found.blocking = 1;
+        foreign->needed = foreign->strict = 0;
+        *by = none;
+    }
     return found;
 }
 
@@ -2805,6 +2819,9 @@ static char *again_words_of(ss_check_ctx *ctx, CXCursor at, const again *a, CXCu
     return words;
 }
 
+static void copy_opening_way(ss_check_ctx *ctx, CXCursor at, const again *a, CXCursor by,
+                             const ss_foreign_calls *calls);
+
 /* "drained anyway: the next statement, 'thrust::inclusive_scan' with the synchronous policy
  * 'thrust::cuda::par' (line 614), waits for the same work on the legacy default stream ..."
  * for a stream or device-wide wait (SYNC401) whose next statement is such a Thrust algorithm
@@ -2818,12 +2835,16 @@ static char *thrust_words(ss_check_ctx *ctx, CXCursor at)
     ss_foreign_calls calls;
     memset(&calls, 0, sizeof calls);
     again a = made_again(ctx, at, &by, &calls);
-    char *words = ss_ast_is_null(a.call) ? NULL : again_words_of(ctx, at, &a, by);
+    char *words = ss_ast_is_null(a.call) || a.blocking ? NULL : again_words_of(ctx, at, &a, by);
     if (words && (a.usr || calls.needed)) {
-        ss_project_foreign_opening(ctx, SS_RULE_SYNC_IN_LOOP, at, words, &calls, a.usr);
+        ss_project_foreign_opening(ctx, SS_RULE_SYNC_IN_LOOP, at, words, &calls, a.usr,
+                                   SS_OPENING_THRUST);
         free(words);
         words = NULL;
     }
+    /* Or that function opens with a synchronous copy between the host and the device. */
+    if (a.usr && !ss_ast_is_null(a.call))
+        copy_opening_way(ctx, at, &a, by, &calls);
     free(a.usr);
     ss_assumed_waits_free(&calls.calls);
     return words;
@@ -3412,6 +3433,174 @@ static int calm_within(ss_check_ctx *ctx, CXCursor s, unsigned depth)
 static int calm_statement(ss_check_ctx *ctx, CXCursor s)
 {
     return calm_within(ctx, s, 0);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * A function of another unit that opens with a synchronous copy between the host and the device
+ * (held-out-12's M across units: hot's finish_sum_reduce waits, then calls copy_buffer). */
+
+/* How many ways of a function 'opens_copying' follows (an 'if' per arm). */
+enum { MAX_OPENING_COPIES = 4 };
+
+/* The synchronous copies between the host and the device that open 'function', one a way;
+ * 'from' how many of them copy from the device. */
+typedef struct opening_copies {
+    CXCursor function;
+    CXCursor copies[MAX_OPENING_COPIES];
+    unsigned count, from;
+} opening_copies;
+
+/* Whether the statement 's' (a declaration, an expression or a 'return') runs a synchronous copy
+ * between the host and the device (find_sync_copy, of a direction lint reads: copy_direction)
+ * whenever it runs, and nothing else that may work before it (quiet_statement; a checking
+ * function the copy's status is handed to runs after it): such a copy returns only once the work
+ * queued before it on its stream is done. Adds it to 'o'. Returns 1 or 0. */
+static int copy_statement(ss_check_ctx *ctx, CXCursor s, opening_copies *o)
+{
+    CXCursor copy = clang_getNullCursor();
+    if (!straight_statement(s) && clang_getCursorKind(s) != CXCursor_ReturnStmt)
+        return 0;
+    ss_ast_visit_whole(s, s, find_sync_copy, &copy);
+    if (ss_ast_is_null(copy) || o->count == MAX_OPENING_COPIES)
+        return 0;
+    int dir = copy_direction(o->function, copy, ss_scope_callee_api(copy));
+    if (!host_side(dir) || !quiet_statement(ctx, s, copy))
+        return 0;
+    o->copies[o->count++] = copy;
+    o->from += dir == SS_COPY_KIND_D2H;
+    return 1;
+}
+
+static int opens_copying(ss_check_ctx *ctx, CXCursor s, opening_copies *o);
+
+/* Whether the block 'block' opens with such a copy (opens_copying): up to two statements that
+ * stay on the host, read through no pointer and run through to the next (straight_statement,
+ * touches_device, may_throw) before the statement that does; empty statements aside. */
+static int block_opens_copying(ss_check_ctx *ctx, CXCursor block, opening_copies *o)
+{
+    unsigned calm = 0;
+    for (unsigned i = 0, n = ss_ast_child_count(block); i < n; i++) {
+        CXCursor c = ss_ast_child(block, i);
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_NullStmt)
+            continue;
+        if (k == CXCursor_CompoundStmt || k == CXCursor_IfStmt || !straight_statement(c) ||
+            touches_device(c) || may_throw(c))
+            return opens_copying(ctx, c, o);
+        if (++calm > 2)
+            return 0;
+    }
+    return 0;
+}
+
+/* Whether the statement 's' opens with a synchronous copy between the host and the device on
+ * every way through it: a statement that runs one first (copy_statement), a block that opens so
+ * (block_opens_copying), or an 'if' with an 'else' whose condition stays on the host and reads
+ * through no pointer, each arm opening so or only throwing (one at least opening so). The
+ * copies found go to 'o'. Returns 1 or 0. */
+static int opens_copying(ss_check_ctx *ctx, CXCursor s, opening_copies *o)
+{
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k == CXCursor_CompoundStmt)
+        return block_opens_copying(ctx, s, o);
+    if (k != CXCursor_IfStmt)
+        return copy_statement(ctx, s, o);
+    if (ss_ast_child_count(s) != 3 || touches_device(ss_ast_child(s, 0)) ||
+        may_throw(ss_ast_child(s, 0)))
+        return 0;
+    int opens = 0;
+    for (unsigned arm = 1; arm < 3; arm++) {
+        CXCursor c = ss_ast_child(s, arm);
+        if (only_throws(c))
+            continue;
+        if (!opens_copying(ctx, c, o))
+            return 0;
+        opens = 1;
+    }
+    return opens;
+}
+
+int ss_context_streams_block(ss_check_ctx *ctx)
+{
+    return !ctx->per_thread && known_copies_drain(ctx) != 0;
+}
+
+char *ss_context_opening_copy_words(ss_check_ctx *ctx, CXCursor function)
+{
+    unsigned n = ss_ast_child_count(function);
+    CXCursor body = n ? ss_ast_child(function, n - 1) : clang_getNullCursor();
+    opening_copies o;
+    memset(&o, 0, sizeof o);
+    o.function = function;
+    /* A free function whose declarations have no default argument and no attribute but
+     * '__host__' (a weak one another unit may replace), as plain_checker asks. */
+    if (clang_getCursorKind(function) != CXCursor_FunctionDecl ||
+        clang_getCursorKind(body) != CXCursor_CompoundStmt || defaults_or_attrs(function) ||
+        defaults_or_attrs(clang_getCanonicalCursor(function)) ||
+        !block_opens_copying(ctx, body, &o))
+        return NULL;
+    char *list = ss_xstrdup("");
+    for (unsigned i = 0; i < o.count; i++) {
+        char *name = ss_scope_callee_name(o.copies[i]), *place = ss_callgraph_place(o.copies[i]);
+        char *longer =
+            ss_xasprintf("%s%s'%s' at %s", list, i ? ", " : "", name ? name : "a copy", place);
+        free(name);
+        free(place);
+        free(list);
+        list = longer;
+    }
+    const char *way = o.from == o.count ? "from the device"
+                      : o.from == 0     ? "to the device"
+                                        : "between the host and the device";
+    char *words = ss_xasprintf(
+        "a synchronous copy %s%s (%s), which returns only once the work queued before it on the "
+        "%s default stream is done",
+        way, o.count > 1 ? " on each of its ways" : "", list,
+        ctx->per_thread ? "per-thread" : "legacy");
+    free(list);
+    return words;
+}
+
+/* "drained anyway: the next statement calls 'read_back()' (line 12), defined in another unit,
+ * whose first device work, ..." for the wait 'at' whose next statement calls the function of
+ * another unit 'a->usr' (next_thrust), 'by' the drain it rests on (waits_for_thrust_stream).
+ * Malloc'ed. */
+static char *copy_again_words(ss_check_ctx *ctx, CXCursor at, const again *a, CXCursor by)
+{
+    char *since = a->blocking ? ss_xstrdup(", and every unit of the program queues its work on "
+                                           "the legacy default stream or on streams it creates "
+                                           "blocking, whose work such a copy waits for too")
+                              : since_words(ctx, at, by);
+    char *callee = ss_scope_callee_name(a->call);
+    char *words = ss_xasprintf(
+        "drained anyway: the next statement calls '%s()' (line %u), defined in another unit, "
+        "whose first device work, a synchronous copy between the host and the device on the %s "
+        "default stream%s, waits for the same work: it returns only once the work queued before "
+        "it there is done, and only statements that stay on the host run between them%s: the "
+        "stall is that copy's, this wait adds none of its own",
+        callee ? callee : "?", ss_scope_line(a->call), ctx->per_thread ? "per-thread" : "legacy",
+        since ? "" : ", the stream this wait is for", since ? since : "");
+    free(callee);
+    free(since);
+    return words;
+}
+
+/* For the wait 'at' (thrust_words) whose next statement calls the function of another unit
+ * 'a->usr': the way on which that function opens with a synchronous copy between the host and
+ * the device on this unit's default stream (ss_context_opening_copy_words in its unit), for the
+ * project pass (ss_project_foreign_opening), where the call runs nothing before the function's
+ * body: a free function whose declarations here have no default argument or attribute. */
+static void copy_opening_way(ss_check_ctx *ctx, CXCursor at, const again *a, CXCursor by,
+                             const ss_foreign_calls *calls)
+{
+    CXCursor decl = clang_getCursorReferenced(a->call);
+    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl || defaults_or_attrs(decl) ||
+        defaults_or_attrs(clang_getCanonicalCursor(decl)))
+        return;
+    char *words = copy_again_words(ctx, at, a, by);
+    ss_project_foreign_opening(ctx, SS_RULE_SYNC_IN_LOOP, at, words, a->blocking ? NULL : calls,
+                               a->usr, a->blocking ? SS_OPENING_COPY_BLOCKING : SS_OPENING_COPY);
+    free(words);
 }
 
 /* What a call that waits for the same work as a wait for the whole device is, for the words. */

@@ -23,13 +23,16 @@
  * work is Thrust work that synchronizes its unit's default stream when it ends, the legacy one
  * (OPENS_LEGACY) or the per-thread one (OPENS_PER_THREAD); 0 where it is not so. 'default_only':
  * the same values where, from a drained device, it queues work on its unit's default stream only
- * (or waits for what it queues elsewhere). */
+ * (or waits for what it queues elsewhere). 'reads': the same values where its first device work,
+ * on every way, is a synchronous copy between the host and the device on that stream
+ * (ss_context_opening_copy_words). */
 typedef struct foreign_end {
     char *usr;
-    int level, wide, opens, default_only;
+    int level, wide, opens, default_only, reads;
     char *words;         /* "'Frontier::refresh()', defined in frontier.cu:9, ends with ..." */
     char *opening_words; /* "'sum_ones()', defined in ones.cu:8, opens with ..." */
     char *default_words; /* "'sum_ones()', defined in ones.cu:8, queues work on ..." */
+    char *reading_words; /* "'read_back()', defined in fetch.cu:3, opens with a synchronous ..." */
 } foreign_end;
 
 enum { OPENS_LEGACY = 1, OPENS_PER_THREAD = 2 };
@@ -38,8 +41,11 @@ enum { OPENS_LEGACY = 1, OPENS_PER_THREAD = 2 };
  * drained device drained (NEEDS_KEEP), end drained (NEEDS_END: by any drain where the question's
  * 'copy', else by a wait for the whole device), end drained by a wait for the whole device
  * whatever the question's 'copy' (NEEDS_END_WIDE), open with Thrust work on the legacy or the
- * per-thread default stream (NEEDS_OPEN_LEGACY, NEEDS_OPEN_PER_THREAD), or, from a drained
- * device, queue work on that stream only (NEEDS_DEFAULT_LEGACY, NEEDS_DEFAULT_PER_THREAD). */
+ * per-thread default stream (NEEDS_OPEN_LEGACY, NEEDS_OPEN_PER_THREAD), from a drained
+ * device, queue work on that stream only (NEEDS_DEFAULT_LEGACY, NEEDS_DEFAULT_PER_THREAD), or
+ * open with a synchronous copy between the host and the device on that stream
+ * (NEEDS_READ_LEGACY, NEEDS_READ_PER_THREAD). NEEDS_STREAMS_BLOCK, of no function (its USR
+ * ""): every unit of a whole run queues its work on streams that block (streams_block). */
 enum {
     NEEDS_KEEP = 0,
     NEEDS_END = 1,
@@ -47,7 +53,10 @@ enum {
     NEEDS_OPEN_LEGACY = 3,
     NEEDS_OPEN_PER_THREAD = 4,
     NEEDS_DEFAULT_LEGACY = 5,
-    NEEDS_DEFAULT_PER_THREAD = 6
+    NEEDS_DEFAULT_PER_THREAD = 6,
+    NEEDS_READ_LEGACY = 7,
+    NEEDS_READ_PER_THREAD = 8,
+    NEEDS_STREAMS_BLOCK = 9
 };
 
 /* How many ways a question may hold: which calls of other units' functions drain the device
@@ -126,6 +135,7 @@ void ss_project_foreign_free(ss_project_facts *facts)
         free(ff->ends[i].words);
         free(ff->ends[i].opening_words);
         free(ff->ends[i].default_words);
+        free(ff->ends[i].reading_words);
     }
     for (size_t i = 0; i < ff->question_count; i++)
         question_free(&ff->questions[i]);
@@ -240,7 +250,7 @@ void ss_project_foreign_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
 }
 
 void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *words,
-                                const struct ss_foreign_calls *calls, const char *usr)
+                                const struct ss_foreign_calls *calls, const char *usr, int kind)
 {
     ss_project_facts *facts = ss_project_unit_facts(ctx);
     struct ss_foreign_facts *ff = facts ? foreign_of(facts) : NULL;
@@ -248,11 +258,19 @@ void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
         (ff->kept.way_count > 0 && (ff->kept.rule != rule || !ss_ast_same_node(ff->kept_at, at))))
         return;
     size_t count = calls ? calls->calls.count : 0;
-    foreign_way *way = add_way(&ff->kept, count + 1);
+    foreign_way *way = add_way(&ff->kept, count + 2);
     way->words = ss_xstrdup(words);
     if (usr) {
-        way->strict[way->usr_count] = ctx->per_thread ? NEEDS_OPEN_PER_THREAD : NEEDS_OPEN_LEGACY;
+        way->strict[way->usr_count] =
+            kind == SS_OPENING_THRUST
+                ? (ctx->per_thread ? NEEDS_OPEN_PER_THREAD : NEEDS_OPEN_LEGACY)
+            : ctx->per_thread ? NEEDS_READ_PER_THREAD
+                              : NEEDS_READ_LEGACY;
         way->usrs[way->usr_count++] = ss_xstrdup(usr);
+    }
+    if (kind == SS_OPENING_COPY_BLOCKING) {
+        way->strict[way->usr_count] = NEEDS_STREAMS_BLOCK;
+        way->usrs[way->usr_count++] = ss_xstrdup("");
     }
     /* The opening function's own entry on the way first, then the others (note_words). */
     for (int pass = 0; pass < 2; pass++) {
@@ -389,6 +407,12 @@ static void summarize(ss_check_ctx *ctx, struct ss_foreign_facts *ff, CXCursor f
             : ss_xasprintf("'%s()', defined in %s, queues work on the %s default "
                            "stream only",
                            name ? name : "?", place, ctx->per_thread ? "per-thread" : "legacy");
+    char *reading = ss_context_opening_copy_words(ctx, fn);
+    e->reads = reading ? own : 0;
+    e->reading_words = reading ? ss_xasprintf("'%s()', defined in %s, opens with %s",
+                                              name ? name : "?", place, reading)
+                               : ss_xstrdup("");
+    free(reading);
     free(name);
     free(place);
     free(opening);
@@ -450,6 +474,8 @@ static int does(const foreign_end *e, int needs, int copy)
         return 0;
     if (needs == NEEDS_OPEN_LEGACY || needs == NEEDS_OPEN_PER_THREAD)
         return e->opens == (needs == NEEDS_OPEN_LEGACY ? OPENS_LEGACY : OPENS_PER_THREAD);
+    if (needs == NEEDS_READ_LEGACY || needs == NEEDS_READ_PER_THREAD)
+        return e->reads == (needs == NEEDS_READ_LEGACY ? OPENS_LEGACY : OPENS_PER_THREAD);
     if (needs == NEEDS_DEFAULT_LEGACY || needs == NEEDS_DEFAULT_PER_THREAD)
         return e->default_only == (needs == NEEDS_DEFAULT_LEGACY ? OPENS_LEGACY : OPENS_PER_THREAD);
     if (needs == NEEDS_END_WIDE)
@@ -462,37 +488,111 @@ int ss_project_foreign_keeps(ss_project_facts *const *facts, size_t count, const
     return does(find_end(facts, count, usr), NEEDS_KEEP, 0);
 }
 
-/* Whether the summaries answer the way 'way' of a question ('copy' its): each of its functions
- * does what the flow took it to. */
-static int holds(ss_project_facts *const *facts, size_t count, const foreign_way *way, int copy)
+/* Whether every summary of 'usr' (one at least) opens with a synchronous copy as 'needs'
+ * (NEEDS_READ_LEGACY, NEEDS_READ_PER_THREAD) says: where several units define it (two builds, an
+ * '#ifdef'), each must, whatever their levels. */
+static int every_end_reads(ss_project_facts *const *facts, size_t count, const char *usr, int needs)
 {
-    for (size_t k = 0; k < way->usr_count; k++) {
-        if (!does(find_end(facts, count, way->usrs[k]), way->strict[k], copy))
+    int found = 0;
+    for (size_t u = 0; u < count; u++) {
+        const struct ss_foreign_facts *ff = facts[u] ? facts[u]->foreign : NULL;
+        for (size_t i = 0; ff && i < ff->end_count; i++) {
+            if (strcmp(ff->ends[i].usr, usr) != 0)
+                continue;
+            if (!does(&ff->ends[i], needs, 0))
+                return 0;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/* Whether every unit of the run queues its work on streams that block (streams_block), in a run
+ * of every entry of the database, each linted without errors ('scope' SS_PROJECT_EVERY_ENTRY):
+ * no stream of the program then holds work that a copy on the legacy stream does not wait for. */
+static int streams_block(ss_project_facts *const *facts, size_t count, unsigned scope)
+{
+    if (!(scope & SS_PROJECT_EVERY_ENTRY) || count == 0)
+        return 0;
+    for (size_t u = 0; u < count; u++) {
+        if (facts[u] == NULL || facts[u]->unjudged || !facts[u]->streams_block)
             return 0;
     }
     return 1;
 }
 
+/* Whether the summaries answer the way 'way' of a question ('copy' its; 'scope' the run's):
+ * each of its functions does what the flow took it to. */
+static int holds(ss_project_facts *const *facts, size_t count, const foreign_way *way, int copy,
+                 unsigned scope)
+{
+    for (size_t k = 0; k < way->usr_count; k++) {
+        int needs = way->strict[k];
+        if (needs == NEEDS_STREAMS_BLOCK) {
+            if (!streams_block(facts, count, scope))
+                return 0;
+        } else if (needs == NEEDS_READ_LEGACY || needs == NEEDS_READ_PER_THREAD) {
+            if (!every_end_reads(facts, count, way->usrs[k], needs))
+                return 0;
+        } else if (!does(find_end(facts, count, way->usrs[k]), needs, copy)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The note's words: the way's, then what each function of another unit does. */
+/* What the summary words 'what' ("'f()', defined in f.cu:3, ends with ...") say the function
+ * does, without its name and place ("ends with ..."), or NULL. */
+static const char *what_it_does(const char *what)
+{
+    const char *p = strstr(what, ", defined in ");
+    p = p ? strstr(p + strlen(", defined in "), ", ") : NULL;
+    return p ? p + 2 : NULL;
+}
+
+static const char blocking_words[] = "no unit of the run creates a stream that does not block or "
+                                     "holds a stream it did not create, and the run leaves none "
+                                     "out";
+
 static char *note_words(ss_project_facts *const *facts, size_t count, const foreign_way *way,
                         const char *message)
 {
     char *words = ss_xasprintf("%s; %s (across units: ", message, way->words);
     for (size_t k = 0; k < way->usr_count; k++) {
         const foreign_end *e = find_end(facts, count, way->usrs[k]);
-        int needs = way->strict[k], again = 0;
-        for (size_t j = 0; j < k; j++)
-            again |= strcmp(way->usrs[j], way->usrs[k]) == 0;
+        int needs = way->strict[k], again = 0, after_read = 0;
+        if (needs == NEEDS_STREAMS_BLOCK) {
+            char *longer = ss_xasprintf("%s%s%s", words, k ? "; " : "", blocking_words);
+            free(words);
+            words = longer;
+            continue;
+        }
+        for (size_t j = 0; j < k; j++) {
+            int same = strcmp(way->usrs[j], way->usrs[k]) == 0;
+            again |= same;
+            after_read |= same && (way->strict[j] == NEEDS_READ_LEGACY ||
+                                   way->strict[j] == NEEDS_READ_PER_THREAD);
+        }
+        int reads = needs == NEEDS_READ_LEGACY || needs == NEEDS_READ_PER_THREAD;
         const char *what = needs == NEEDS_OPEN_LEGACY || needs == NEEDS_OPEN_PER_THREAD
                                ? e->opening_words
+                           : reads                         ? e->reading_words
                            : needs >= NEEDS_DEFAULT_LEGACY ? e->default_words
                                                            : e->words;
         /* The function that opens with Thrust work, on the way to the wait too: once. */
-        if (again && needs >= NEEDS_DEFAULT_LEGACY && e->level == 0)
+        if (again && !reads && needs >= NEEDS_DEFAULT_LEGACY && e->level == 0)
             what = needs == NEEDS_DEFAULT_LEGACY
                        ? "and it queues work on the legacy default stream only"
                        : "and it queues work on the per-thread default stream only";
-        char *longer = ss_xasprintf("%s%s%s", words, !k ? "" : again ? ", " : "; ", what);
+        /* The function that opens with a copy, on the way to the wait too: named once. */
+        const char *does_words = after_read ? what_it_does(what) : NULL;
+        char *longer = does_words ? ss_xasprintf("%s, and it %s", words, does_words)
+                                  : ss_xasprintf("%s%s%s", words,
+                                                 !k      ? ""
+                                                 : again ? ", "
+                                                         : "; ",
+                                                 what);
         free(words);
         words = longer;
     }
@@ -502,7 +602,7 @@ static char *note_words(ss_project_facts *const *facts, size_t count, const fore
 }
 
 void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *results,
-                              size_t count)
+                              size_t count, unsigned scope)
 {
     for (size_t u = 0; u < count; u++) {
         const struct ss_foreign_facts *ff = facts[u] ? facts[u]->foreign : NULL;
@@ -511,7 +611,7 @@ void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *
             ss_finding *f =
                 ss_project_find_finding(results[u], q->rule, q->file, q->line, q->column);
             size_t w = 0;
-            while (f && w < q->way_count && !holds(facts, count, &q->ways[w], q->copy))
+            while (f && w < q->way_count && !holds(facts, count, &q->ways[w], q->copy, scope))
                 w++;
             if (f == NULL || f->severity != SS_SEV_WARNING || w == q->way_count)
                 continue;
@@ -524,7 +624,8 @@ void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *
 }
 
 /* ------------------------------------------------------------------------------------------
- * The cache's form ("foreignEnds", "foreignQuestions": absent when there are none). */
+ * The cache's form ("foreignEnds", "foreignQuestions": absent when there are none;
+ * "streamsBlock", the facts' 'streams_block'). */
 
 static cJSON *encode_way(const foreign_way *way)
 {
@@ -542,6 +643,7 @@ static cJSON *encode_way(const foreign_way *way)
 void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o)
 {
     const struct ss_foreign_facts *ff = facts->foreign;
+    cJSON_AddBoolToObject(o, "streamsBlock", facts->streams_block);
     cJSON *ends = ff && ff->end_count ? cJSON_AddArrayToObject(o, "foreignEnds") : NULL;
     for (size_t i = 0; ends && i < ff->end_count; i++) {
         cJSON *item = cJSON_CreateObject();
@@ -553,6 +655,8 @@ void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o)
         ss_cache_add_string(item, "defaultWords", ff->ends[i].default_words);
         ss_cache_add_string(item, "words", ff->ends[i].words);
         ss_cache_add_string(item, "openingWords", ff->ends[i].opening_words);
+        cJSON_AddNumberToObject(item, "reads", ff->ends[i].reads);
+        ss_cache_add_string(item, "readingWords", ff->ends[i].reading_words);
         cJSON_AddItemToArray(ends, item);
     }
     cJSON *questions =
@@ -578,15 +682,18 @@ static void decode_end(const cJSON *item, struct ss_foreign_facts *ff, int *bad)
     const char *words = ss_cache_get_string(item, "words", bad);
     const char *opening = ss_cache_get_string(item, "openingWords", bad);
     const char *only = ss_cache_get_string(item, "defaultWords", bad);
+    const char *reading = ss_cache_get_string(item, "readingWords", bad);
     e->level = (int)ss_cache_get_unsigned(item, "level", 2, bad);
     e->wide = ss_cache_get_unsigned(item, "wide", 1, bad) != 0;
     e->opens = (int)ss_cache_get_unsigned(item, "opens", OPENS_PER_THREAD, bad);
     e->default_only = (int)ss_cache_get_unsigned(item, "defaultOnly", OPENS_PER_THREAD, bad);
+    e->reads = (int)ss_cache_get_unsigned(item, "reads", OPENS_PER_THREAD, bad);
+    e->reading_words = ss_xstrdup(reading ? reading : "");
     e->default_words = ss_xstrdup(only ? only : "");
     e->usr = ss_xstrdup(usr ? usr : "");
     e->words = ss_xstrdup(words ? words : "");
     e->opening_words = ss_xstrdup(opening ? opening : "");
-    *bad |= usr == NULL || words == NULL || opening == NULL || only == NULL;
+    *bad |= usr == NULL || words == NULL || opening == NULL || only == NULL || reading == NULL;
 }
 
 static void decode_way(const cJSON *item, foreign_question *q, int *bad)
@@ -604,7 +711,7 @@ static void decode_way(const cJSON *item, foreign_question *q, int *bad)
     {
         const char *usr = ss_cache_get_string(call, "usr", bad);
         way->strict[way->usr_count] =
-            (int)ss_cache_get_unsigned(call, "strict", NEEDS_DEFAULT_PER_THREAD, bad);
+            (int)ss_cache_get_unsigned(call, "strict", NEEDS_STREAMS_BLOCK, bad);
         if (usr == NULL) {
             *bad = 1;
             return;
@@ -647,6 +754,9 @@ static void decode_question_item(const cJSON *item, ss_project_facts *facts, int
 
 void ss_project_foreign_decode(const cJSON *o, ss_project_facts *facts, int *bad)
 {
+    const cJSON *block = cJSON_GetObjectItemCaseSensitive(o, "streamsBlock");
+    *bad |= !cJSON_IsBool(block);
+    facts->streams_block = cJSON_IsTrue(block);
     ss_project_decode_items(o, "foreignEnds", decode_end_item, facts, bad);
     ss_project_decode_items(o, "foreignQuestions", decode_question_item, facts, bad);
 }
