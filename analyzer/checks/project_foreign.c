@@ -490,10 +490,19 @@ int ss_project_foreign_keeps(ss_project_facts *const *facts, size_t count, const
 
 /* Whether every summary of 'usr' (one at least) opens with a synchronous copy as 'needs'
  * (NEEDS_READ_LEGACY, NEEDS_READ_PER_THREAD) says: where several units define it (two builds, an
- * '#ifdef'), each must, whatever their levels. */
+ * '#ifdef'), each must, whatever their levels; and no unit with errors, which summarizes
+ * nothing, declares it (it may define it otherwise), nor is a unit's facts missing. */
 static int every_end_reads(ss_project_facts *const *facts, size_t count, const char *usr, int needs)
 {
     int found = 0;
+    for (size_t u = 0; u < count; u++) {
+        if (facts[u] == NULL)
+            return 0;
+        for (size_t i = 0; facts[u]->unjudged && i < facts[u]->declared_count; i++) {
+            if (strcmp(facts[u]->declared[i], usr) == 0)
+                return 0;
+        }
+    }
     for (size_t u = 0; u < count; u++) {
         const struct ss_foreign_facts *ff = facts[u] ? facts[u]->foreign : NULL;
         for (size_t i = 0; ff && i < ff->end_count; i++) {

@@ -9,7 +9,9 @@
 # branch only (22), launch_then_read launches first (27), read_async (async.cu) copies on a
 # stream it creates non-blocking (32), read_twice has another build that launches first
 # (fetch_launch.cu, 37), read_weak is weak (weak.cu, 42), read_broken's unit has an error
-# (broken.cu, 47), and a read of managed memory between the wait and the call (60). A timer's
+# (broken.cu, 47), and a read of managed memory between the wait and the call (60); with
+# broken_decl.cu in the run, a unit with an error that declares fetch.h's functions (it may
+# define them otherwise, unseen), the notes at 12 and 17 are warnings too. A timer's
 # read between them keeps the loop's timing note (72). reduce.cu's finish, which another unit's
 # loop calls, launches, waits and calls read_back with no drain before the wait: a note (10)
 # only where every unit of the run says its streams block and none has errors; with async.cu or
@@ -84,4 +86,13 @@ lint_way "no cache, -j 1"
 status "broken.cu" 2
 waits
 text "broken.cu: SYNC401" sync401 "$(expect "$W10")"
+# A unit with an error that declares read_back and read_either (broken_decl.cu, through
+# fetch.h): their notes rest on no unit with errors declaring them, so they are warnings too.
+database steps.cu fetch.cu fetch_launch.cu weak.cu broken_decl.cu reduce.cu
+lint_way "no cache, -j 1"
+status "broken_decl.cu" 2
+waits
+printf '%s\n' "$W10" "$(warn 12)" "$(warn 17)" "$(warn 22)" "$(warn 27)" "$(warn 32)" "$(warn 37)" \
+    "$(warn 42)" "$(warn 47)" "$(warn 60 steps_managed)" "$N72" >declared
+text "broken_decl.cu: SYNC401" sync401 "$(cat declared)"
 exit $fail
