@@ -3495,14 +3495,17 @@ static int block_opens_copying(ss_check_ctx *ctx, CXCursor block, opening_copies
 
 /* Whether the statement 's' opens with a synchronous copy between the host and the device on
  * every way through it: a statement that runs one first (copy_statement), a block that opens so
- * (block_opens_copying), or an 'if' with an 'else' whose condition stays on the host and reads
- * through no pointer, each arm opening so or only throwing (one at least opening so). The
- * copies found go to 'o'. Returns 1 or 0. */
+ * (block_opens_copying; a 'do { ... } while (0)' one's too), or an 'if' with an 'else' whose
+ * condition stays on the host and reads through no pointer, each arm opening so or only
+ * throwing (one at least opening so). The copies found go to 'o'. Returns 1 or 0. */
 static int opens_copying(ss_check_ctx *ctx, CXCursor s, opening_copies *o)
 {
     enum CXCursorKind k = clang_getCursorKind(s);
     if (k == CXCursor_CompoundStmt)
         return block_opens_copying(ctx, s, o);
+    /* A checking macro written as 'do { ... } while (0)': its body runs once. */
+    if (k == CXCursor_DoStmt && ss_ast_do_once(s) && ss_ast_child_count(s) > 0)
+        return opens_copying(ctx, ss_ast_child(s, 0), o);
     if (k != CXCursor_IfStmt)
         return copy_statement(ctx, s, o);
     if (ss_ast_child_count(s) != 3 || touches_device(ss_ast_child(s, 0)) ||

@@ -5,13 +5,14 @@
 # across units, as hot's reduction.cu:26 calls copy_buffer; "Nothing to wait for", docs/lint.md).
 # steps.cu's loops launch, wait and call fetch.cu's functions: read_back (a readback) and
 # read_either (a copy each way of an 'if') make notes at lines 12 and 17, "drained anyway", since
-# the wait drained the device on the loop's previous iteration. Warnings: read_if copies on one
+# the wait drained the device on the loop's previous iteration, and so does read_checked (its copy
+# in a checking macro written as 'do { ... } while (0)', 83). Warnings: read_if copies on one
 # branch only (22), launch_then_read launches first (27), read_async (async.cu) copies on a
 # stream it creates non-blocking (32), read_twice has another build that launches first
 # (fetch_launch.cu, 37), read_weak is weak (weak.cu, 42), read_broken's unit has an error
 # (broken.cu, 47), and a read of managed memory between the wait and the call (60); with
 # broken_decl.cu in the run, a unit with an error that declares fetch.h's functions (it may
-# define them otherwise, unseen), the notes at 12 and 17 are warnings too. A timer's
+# define them otherwise, unseen), the notes at 12, 17 and 83 are warnings too. A timer's
 # read between them keeps the loop's timing note (72). reduce.cu's finish, which another unit's
 # loop calls, launches, waits and calls read_back with no drain before the wait: a note (10)
 # only where every unit of the run says its streams block and none has errors; with async.cu or
@@ -45,6 +46,7 @@ SINCE="and since this wait drained the device on the loop's previous iteration n
 N12="src/steps.cu:12:9: note: $(loop 10 steps); $(again 13 read_back), $SINCE: $STALL (across units: 'read_back()', defined in fetch.cu:7, opens with a synchronous copy from the device ('cudaMemcpy' at fetch.cu:9), $LEGACY, and it ends with the device drained (by 'cudaMemcpy' at fetch.cu:9)) $R401"
 N17="src/steps.cu:17:9: note: $(loop 15 steps); $(again 18 read_either), $SINCE: $STALL (across units: 'read_either()', defined in fetch.cu:12, opens with a synchronous copy between the host and the device on each of its ways ('cudaMemcpy' at fetch.cu:15, 'cudaMemcpy' at fetch.cu:17), $LEGACY, and it ends with the device drained (by 'cudaDeviceSynchronize' at fetch.cu:19)) $R401"
 N72="src/steps.cu:72:9: note: $(loop 70 steps_timed); the loop times its iterations ('gettimeofday' at line 73): the wait is part of a measurement $R401"
+N83="src/steps.cu:83:9: note: $(loop 81 steps_checked); $(again 84 read_checked), $SINCE: $STALL (across units: 'read_checked()', defined in fetch.cu:46, opens with a synchronous copy from the device ('cudaMemcpy' at fetch.cu:48), $LEGACY, and it ends with the device drained (by 'cudaMemcpy' at fetch.cu:48)) $R401"
 FINISH="src/reduce.cu:10:5: %s: 'cudaDeviceSynchronize' in 'finish()' blocks the host on every call of 'finish()', which also enqueues device work (kernel 'fold' is launched at line 9): $DRAINS; it runs on every iteration: 'finish()' is called from the loop at steps.cu:50, in 'steps' (another unit)"
 # shellcheck disable=SC2059
 W10="$(printf "$FINISH" warning) $R401"
@@ -53,7 +55,7 @@ N10="$(printf "$FINISH" note); $(again 11 read_back), and every unit of the prog
 # expect FINISH_LINE: the SYNC401 findings at the waits, reduce.cu's as given.
 expect() {
     printf '%s\n' "$1" "$N12" "$N17" "$(warn 22)" "$(warn 27)" "$(warn 32)" "$(warn 37)" \
-        "$(warn 42)" "$(warn 47)" "$(warn 60 steps_managed)" "$N72"
+        "$(warn 42)" "$(warn 47)" "$(warn 60 steps_managed)" "$N72" "$N83"
 }
 waits() {
     grep -E "^src/(steps|reduce)\.cu:[0-9]+:[0-9]+: [a-z]+: 'cudaDeviceSynchronize' in .*SYNC401" out >sync401
@@ -93,6 +95,6 @@ lint_way "no cache, -j 1"
 status "broken_decl.cu" 2
 waits
 printf '%s\n' "$W10" "$(warn 12)" "$(warn 17)" "$(warn 22)" "$(warn 27)" "$(warn 32)" "$(warn 37)" \
-    "$(warn 42)" "$(warn 47)" "$(warn 60 steps_managed)" "$N72" >declared
+    "$(warn 42)" "$(warn 47)" "$(warn 60 steps_managed)" "$N72" "$(warn 83 steps_checked)" >declared
 text "broken_decl.cu: SYNC401" sync401 "$(cat declared)"
 exit $fail

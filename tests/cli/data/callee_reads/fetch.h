@@ -10,3 +10,4 @@ void read_twice(float *host, float *dev, int n);
 void read_weak(float *host, const float *dev, int n);
 void read_broken(float *host, const float *dev, int n);
 void finish(float *host, float *dev, int n);
+void read_checked(float *host, const float *dev, int n);
