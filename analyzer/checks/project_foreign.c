@@ -550,7 +550,6 @@ static int holds(ss_project_facts *const *facts, size_t count, const foreign_way
     return 1;
 }
 
-/* The note's words: the way's, then what each function of another unit does. */
 /* What the summary words 'what' ("'f()', defined in f.cu:3, ends with ...") say the function
  * does, without its name and place ("ends with ..."), or NULL. */
 static const char *what_it_does(const char *what)
@@ -564,6 +563,7 @@ static const char blocking_words[] = "no unit of the run creates a stream that d
                                      "holds a stream it did not create, and the run leaves none "
                                      "out";
 
+/* The note's words: the way's, then what each function of another unit does. */
 static char *note_words(ss_project_facts *const *facts, size_t count, const foreign_way *way,
                         const char *message)
 {
