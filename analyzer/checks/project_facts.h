@@ -508,11 +508,15 @@ void ss_project_foreign_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
  * stream instead (SS_OPENING_COPY in 'kind'; ss_context_opening_copy_words), which every unit
  * that defines 'usr' must say; SS_OPENING_COPY_BLOCKING, such a copy where no drain before the
  * wait answers, and every unit of a whole run must queue its work on streams that block
- * (ss_project_facts's 'streams_block'). */
+ * (ss_project_facts's 'streams_block'). For a copy, 'args' (SS_READ_ARGS of them, context_cases.h)
+ * say which arguments' objects the caller needs after the call and which are constants: every
+ * way of that function must copy from the device into one it needs, in a run of every entry
+ * of the database (NULL for Thrust). */
 enum { SS_OPENING_THRUST = 0, SS_OPENING_COPY = 1, SS_OPENING_COPY_BLOCKING = 2 };
 struct ss_foreign_calls;
 void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *words,
-                                const struct ss_foreign_calls *calls, const char *usr, int kind);
+                                const struct ss_foreign_calls *calls, const char *usr, int kind,
+                                const unsigned *args);
 
 /* project_foreign.c. After the context of the finding 'f' for the call 'at' is applied: records
  * the question kept for it when 'f' is still a warning; drops it otherwise. */

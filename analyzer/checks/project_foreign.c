@@ -33,6 +33,8 @@ typedef struct foreign_end {
     char *opening_words; /* "'sum_ones()', defined in ones.cu:8, opens with ..." */
     char *default_words; /* "'sum_ones()', defined in ones.cu:8, queues work on ..." */
     char *reading_words; /* "'read_back()', defined in fetch.cu:3, opens with a synchronous ..." */
+    /* Where 'reads': each way's copy (SS_READ_WAY_*: ss_context_opening_copy_words). */
+    unsigned read_ways[SS_READ_WAYS], read_way_count;
 } foreign_end;
 
 enum { OPENS_LEGACY = 1, OPENS_PER_THREAD = 2 };
@@ -70,6 +72,9 @@ typedef struct foreign_way {
     char **usrs;
     int *strict;
     size_t usr_count;
+    /* For a function that opens with a copy: what the caller says of its arguments
+     * (SS_READ_ARGS_*). */
+    unsigned args[SS_READ_ARGS];
 } foreign_way;
 
 /* A warning that is a note where one of its ways holds. */
@@ -250,7 +255,8 @@ void ss_project_foreign_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
 }
 
 void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *words,
-                                const struct ss_foreign_calls *calls, const char *usr, int kind)
+                                const struct ss_foreign_calls *calls, const char *usr, int kind,
+                                const unsigned *args)
 {
     ss_project_facts *facts = ss_project_unit_facts(ctx);
     struct ss_foreign_facts *ff = facts ? foreign_of(facts) : NULL;
@@ -260,6 +266,8 @@ void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
     size_t count = calls ? calls->calls.count : 0;
     foreign_way *way = add_way(&ff->kept, count + 2);
     way->words = ss_xstrdup(words);
+    if (args)
+        memcpy(way->args, args, sizeof way->args);
     if (usr) {
         way->strict[way->usr_count] =
             kind == SS_OPENING_THRUST
@@ -407,7 +415,7 @@ static void summarize(ss_check_ctx *ctx, struct ss_foreign_facts *ff, CXCursor f
             : ss_xasprintf("'%s()', defined in %s, queues work on the %s default "
                            "stream only",
                            name ? name : "?", place, ctx->per_thread ? "per-thread" : "legacy");
-    char *reading = ss_context_opening_copy_words(ctx, fn);
+    char *reading = ss_context_opening_copy_words(ctx, fn, e->read_ways, &e->read_way_count);
     e->reads = reading ? own : 0;
     e->reading_words = reading ? ss_xasprintf("'%s()', defined in %s, opens with %s",
                                               name ? name : "?", place, reading)
@@ -488,13 +496,41 @@ int ss_project_foreign_keeps(ss_project_facts *const *facts, size_t count, const
     return does(find_end(facts, count, usr), NEEDS_KEEP, 0);
 }
 
+/* Whether the copy the function 'e' opens with is a readback the caller needs, on every way
+ * the caller's arguments 'args' (SS_READ_ARGS_*) may take: a copy from the device into the
+ * memory of a pointer parameter whose object the caller reads after the call; a way whose 'if'
+ * the caller's constant argument rules out aside ('copy_buffer(..., RECV)'). */
+static int read_needed(const foreign_end *e, const unsigned *args)
+{
+    int ways = 0;
+    for (unsigned w = 0; w < e->read_way_count; w++) {
+        unsigned word = e->read_ways[w], param = word & SS_READ_WAY_NO_PARAM;
+        unsigned guard = (word & SS_READ_WAY_GUARD) >> SS_READ_WAY_GUARD_SHIFT;
+        unsigned ruled_out = word & SS_READ_WAY_TRUE ? args[SS_READ_ARGS_FALSE]
+                                                     : args[SS_READ_ARGS_TRUE];
+        if (guard && (ruled_out >> (guard - 1) & 1))
+            continue;
+        unsigned needed =
+            args[word & SS_READ_WAY_DEPTH ? SS_READ_ARGS_DEPTH1 : SS_READ_ARGS_DEPTH0];
+        if (!(word & SS_READ_WAY_D2H) || param == SS_READ_WAY_NO_PARAM || !(needed >> param & 1))
+            return 0;
+        ways++;
+    }
+    return ways > 0;
+}
+
 /* Whether every summary of 'usr' (one at least) opens with a synchronous copy as 'needs'
- * (NEEDS_READ_LEGACY, NEEDS_READ_PER_THREAD) says: where several units define it (two builds, an
- * '#ifdef'), each must, whatever their levels; and no unit with errors, which summarizes
+ * (NEEDS_READ_LEGACY, NEEDS_READ_PER_THREAD) says, a readback the caller needs ('args':
+ * read_needed): where several units define it (two builds, an '#ifdef'), each must, whatever
+ * their levels; in a run of every entry of the database ('scope' SS_PROJECT_EVERY_ENTRY: a
+ * definition in a unit left out is not seen), where no unit with errors, which summarizes
  * nothing, declares it (it may define it otherwise), nor is a unit's facts missing. */
-static int every_end_reads(ss_project_facts *const *facts, size_t count, const char *usr, int needs)
+static int every_end_reads(ss_project_facts *const *facts, size_t count, const char *usr, int needs,
+                           const unsigned *args, unsigned scope)
 {
     int found = 0;
+    if (!(scope & SS_PROJECT_EVERY_ENTRY))
+        return 0;
     for (size_t u = 0; u < count; u++) {
         if (facts[u] == NULL)
             return 0;
@@ -508,7 +544,7 @@ static int every_end_reads(ss_project_facts *const *facts, size_t count, const c
         for (size_t i = 0; ff && i < ff->end_count; i++) {
             if (strcmp(ff->ends[i].usr, usr) != 0)
                 continue;
-            if (!does(&ff->ends[i], needs, 0))
+            if (!does(&ff->ends[i], needs, 0) || !read_needed(&ff->ends[i], args))
                 return 0;
             found = 1;
         }
@@ -541,7 +577,7 @@ static int holds(ss_project_facts *const *facts, size_t count, const foreign_way
             if (!streams_block(facts, count, scope))
                 return 0;
         } else if (needs == NEEDS_READ_LEGACY || needs == NEEDS_READ_PER_THREAD) {
-            if (!every_end_reads(facts, count, way->usrs[k], needs))
+            if (!every_end_reads(facts, count, way->usrs[k], needs, way->args, scope))
                 return 0;
         } else if (!does(find_end(facts, count, way->usrs[k]), needs, copy)) {
             return 0;
@@ -646,6 +682,9 @@ static cJSON *encode_way(const foreign_way *way)
         cJSON_AddNumberToObject(call, "strict", way->strict[k]);
         cJSON_AddItemToArray(usrs, call);
     }
+    cJSON *args = cJSON_AddArrayToObject(item, "readArgs");
+    for (unsigned i = 0; i < SS_READ_ARGS; i++)
+        cJSON_AddItemToArray(args, cJSON_CreateNumber(way->args[i]));
     return item;
 }
 
@@ -666,6 +705,9 @@ void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o)
         ss_cache_add_string(item, "openingWords", ff->ends[i].opening_words);
         cJSON_AddNumberToObject(item, "reads", ff->ends[i].reads);
         ss_cache_add_string(item, "readingWords", ff->ends[i].reading_words);
+        cJSON *ways = cJSON_AddArrayToObject(item, "readWays");
+        for (unsigned w = 0; w < ff->ends[i].read_way_count; w++)
+            cJSON_AddItemToArray(ways, cJSON_CreateNumber(ff->ends[i].read_ways[w]));
         cJSON_AddItemToArray(ends, item);
     }
     cJSON *questions =
@@ -684,6 +726,27 @@ void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o)
     }
 }
 
+/* The array of numbers 'name' of 'item' into 'out' ('max' at most), how many into '*count';
+ * sets '*bad' where it is missing or longer or holds another thing. */
+static void decode_numbers(const cJSON *item, const char *name, unsigned *out, unsigned max,
+                           unsigned *count, int *bad)
+{
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(item, name), *n;
+    *count = 0;
+    if (!cJSON_IsArray(array) || cJSON_GetArraySize(array) > (int)max) {
+        *bad = 1;
+        return;
+    }
+    cJSON_ArrayForEach(n, array)
+    {
+        if (!cJSON_IsNumber(n) || n->valuedouble < 0 || n->valuedouble > UINT_MAX) {
+            *bad = 1;
+            return;
+        }
+        out[(*count)++] = (unsigned)n->valuedouble;
+    }
+}
+
 static void decode_end(const cJSON *item, struct ss_foreign_facts *ff, int *bad)
 {
     foreign_end *e = add_end(ff);
@@ -698,6 +761,7 @@ static void decode_end(const cJSON *item, struct ss_foreign_facts *ff, int *bad)
     e->default_only = (int)ss_cache_get_unsigned(item, "defaultOnly", OPENS_PER_THREAD, bad);
     e->reads = (int)ss_cache_get_unsigned(item, "reads", OPENS_PER_THREAD, bad);
     e->reading_words = ss_xstrdup(reading ? reading : "");
+    decode_numbers(item, "readWays", e->read_ways, SS_READ_WAYS, &e->read_way_count, bad);
     e->default_words = ss_xstrdup(only ? only : "");
     e->usr = ss_xstrdup(usr ? usr : "");
     e->words = ss_xstrdup(words ? words : "");
@@ -716,6 +780,9 @@ static void decode_way(const cJSON *item, foreign_question *q, int *bad)
     }
     foreign_way *way = add_way(q, (size_t)cJSON_GetArraySize(usrs));
     way->words = ss_xstrdup(words);
+    unsigned args = 0;
+    decode_numbers(item, "readArgs", way->args, SS_READ_ARGS, &args, bad);
+    *bad |= args != SS_READ_ARGS;
     cJSON_ArrayForEach(call, usrs)
     {
         const char *usr = ss_cache_get_string(call, "usr", bad);
