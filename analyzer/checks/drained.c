@@ -3733,8 +3733,8 @@ static use_kind first_use(CXCursor c, CXCursor var, int pointee)
     if (k == CXCursor_LambdaExpr)
         return ss_context_mentions(c, var) ? USE_OTHER : USE_NONE;
     char op[4] = "";
-    if (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0 &&
-        ss_ast_child_count(c) == 2) {
+    if (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+        strcmp(op, "=") == 0 && ss_ast_child_count(c) == 2) {
         use_kind u = first_use(ss_ast_child(c, 1), var, pointee);
         if (u != USE_NONE)
             return u;
@@ -3824,7 +3824,8 @@ static int call_in_body(CXCursor function, CXCursor call, CXCursor first_stmt)
     for (long i = 0; i < found && in_body; i++) {
         enum CXCursorKind k = clang_getCursorKind(path[i]);
         in_body = k != CXCursor_ForStmt && k != CXCursor_WhileStmt &&
-                  k != CXCursor_CXXForRangeStmt && (k != CXCursor_DoStmt || ss_ast_do_once(path[i]));
+                  k != CXCursor_CXXForRangeStmt &&
+                  (k != CXCursor_DoStmt || ss_ast_do_once(path[i]));
     }
     free(path);
     CXCursor body = ss_ast_body(function);

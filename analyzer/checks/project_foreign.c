@@ -506,8 +506,8 @@ static int read_needed(const foreign_end *e, const unsigned *args)
     for (unsigned w = 0; w < e->read_way_count; w++) {
         unsigned word = e->read_ways[w], param = word & SS_READ_WAY_NO_PARAM;
         unsigned guard = (word & SS_READ_WAY_GUARD) >> SS_READ_WAY_GUARD_SHIFT;
-        unsigned ruled_out = word & SS_READ_WAY_TRUE ? args[SS_READ_ARGS_FALSE]
-                                                     : args[SS_READ_ARGS_TRUE];
+        unsigned ruled_out =
+            word & SS_READ_WAY_TRUE ? args[SS_READ_ARGS_FALSE] : args[SS_READ_ARGS_TRUE];
         if (guard && (ruled_out >> (guard - 1) & 1))
             continue;
         unsigned needed =
@@ -595,6 +595,10 @@ static const char *what_it_does(const char *what)
     return p ? p + 2 : NULL;
 }
 
+/* What the caller does with a readback a function opens with (read_needed). */
+static const char read_words[] = ", and the caller reads the data it copies back after the "
+                                 "call (or hands it to its own caller)";
+
 static const char blocking_words[] = "no unit of the run creates a stream that does not block or "
                                      "holds a stream it did not create, and the run leaves none "
                                      "out";
@@ -633,11 +637,11 @@ static char *note_words(ss_project_facts *const *facts, size_t count, const fore
         /* The function that opens with a copy, on the way to the wait too: named once. */
         const char *does_words = after_read ? what_it_does(what) : NULL;
         char *longer = does_words ? ss_xasprintf("%s, and it %s", words, does_words)
-                                  : ss_xasprintf("%s%s%s", words,
+                                  : ss_xasprintf("%s%s%s%s", words,
                                                  !k      ? ""
                                                  : again ? ", "
                                                          : "; ",
-                                                 what);
+                                                 what, reads ? read_words : "");
         free(words);
         words = longer;
     }

@@ -47,3 +47,11 @@ void read_checked(float *host, const float *dev, int n)
 {
     CHECK(cudaMemcpy(host, dev, n * sizeof(float), cudaMemcpyDeviceToHost));
 }
+
+// read_counted reads a count that a kernel of another unit may write before its copy.
+int fetched;
+void read_counted(float *host, const float *dev)
+{
+    int m = fetched;
+    cudaMemcpy(host, dev, m * sizeof(float), cudaMemcpyDeviceToHost);
+}

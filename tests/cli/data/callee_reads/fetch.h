@@ -11,3 +11,4 @@ void read_weak(float *host, const float *dev, int n);
 void read_broken(float *host, const float *dev, int n);
 void finish(float *host, float *dev, int n);
 void read_checked(float *host, const float *dev, int n);
+void read_counted(float *host, const float *dev);
