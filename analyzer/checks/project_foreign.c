@@ -519,12 +519,13 @@ static int read_needed(const foreign_end *e, const unsigned *args)
     return ways > 0;
 }
 
-/* Whether every summary of 'usr' (one at least) opens with a synchronous copy as 'needs'
- * (NEEDS_READ_LEGACY, NEEDS_READ_PER_THREAD) says, a readback the caller needs ('args':
- * read_needed): where several units define it (two builds, an '#ifdef'), each must, whatever
- * their levels; in a run of every entry of the database ('scope' SS_PROJECT_EVERY_ENTRY: a
- * definition in a unit left out is not seen), where no unit with errors, which summarizes
- * nothing, declares it (it may define it otherwise), nor is a unit's facts missing. */
+/* Whether every summary of 'usr' (one at least) opens as 'needs' says: with a synchronous copy
+ * (NEEDS_READ_LEGACY, NEEDS_READ_PER_THREAD), a readback the caller needs ('args': read_needed),
+ * or with Thrust work (NEEDS_OPEN_LEGACY, NEEDS_OPEN_PER_THREAD; 'args' NULL): where several units
+ * define it (two builds, an '#ifdef'), each must, whatever their levels; in a run of every entry of
+ * the database ('scope' SS_PROJECT_EVERY_ENTRY: a definition in a unit left out is not seen), where
+ * no unit with errors, which summarizes nothing, declares it (it may define it otherwise), nor is a
+ * unit's facts missing. */
 static int every_end_reads(ss_project_facts *const *facts, size_t count, const char *usr, int needs,
                            const unsigned *args, unsigned scope)
 {
@@ -544,7 +545,7 @@ static int every_end_reads(ss_project_facts *const *facts, size_t count, const c
         for (size_t i = 0; ff && i < ff->end_count; i++) {
             if (strcmp(ff->ends[i].usr, usr) != 0)
                 continue;
-            if (!does(&ff->ends[i], needs, 0) || !read_needed(&ff->ends[i], args))
+            if (!does(&ff->ends[i], needs, 0) || (args && !read_needed(&ff->ends[i], args)))
                 return 0;
             found = 1;
         }
@@ -578,6 +579,10 @@ static int holds(ss_project_facts *const *facts, size_t count, const foreign_way
                 return 0;
         } else if (needs == NEEDS_READ_LEGACY || needs == NEEDS_READ_PER_THREAD) {
             if (!every_end_reads(facts, count, way->usrs[k], needs, way->args, scope))
+                return 0;
+        } else if (needs == NEEDS_OPEN_LEGACY || needs == NEEDS_OPEN_PER_THREAD) {
+            /* A Thrust opening too: every definition, in a run of every entry. */
+            if (!every_end_reads(facts, count, way->usrs[k], needs, NULL, scope))
                 return 0;
         } else if (!does(find_end(facts, count, way->usrs[k]), needs, copy)) {
             return 0;
