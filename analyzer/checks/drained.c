@@ -3744,6 +3744,21 @@ static use_kind first_use(CXCursor c, CXCursor var, int pointee)
     }
     if (names_object(c, var, pointee))
         return USE_READ;
+    /* What only one way of a '?:', or the right side of '&&' or '||', does may not run: a use
+     * there is no read the caller is sure to make ('s == last ? host[0] : 0'). */
+    int conditional = k == CXCursor_ConditionalOperator ||
+                      (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+                       (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0));
+    if (conditional && ss_ast_child_count(c) >= 2) {
+        use_kind u = first_use(ss_ast_child(c, 0), var, pointee);
+        if (u != USE_NONE)
+            return u;
+        for (unsigned i = 1, n = ss_ast_child_count(c); i < n; i++) {
+            if (first_use(ss_ast_child(c, i), var, pointee) != USE_NONE)
+                return USE_OTHER;
+        }
+        return USE_NONE;
+    }
     if (k == CXCursor_UnaryOperator && ss_ast_child_count(c) == 1 &&
         first_use(ss_ast_child(c, 0), var, pointee) != USE_NONE) {
         char *text = ss_expr_text(c);
