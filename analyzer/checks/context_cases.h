@@ -263,6 +263,55 @@ int ss_context_foreign_summary(ss_check_ctx *ctx, CXCursor function, CXCursor *b
  * Malloc'ed, or NULL. */
 char *ss_context_opening_words(ss_check_ctx *ctx, CXCursor function);
 
+/* drained.c. For the calls of other units: where the function 'function' (a definition of a
+ * free function, no default argument or attribute but '__host__' on its declarations) opens,
+ * on every way through it, with a synchronous copy between the host and the device, before any
+ * other device work (up to two statements that stay on the host before it; through an 'if'
+ * whose every arm opens so or only throws): "a synchronous copy from the device ('cudaMemcpy'
+ * at fetch.cu:5), which returns only once the work queued before it on the legacy default
+ * stream is done". Malloc'ed, or NULL. */
+char *ss_context_opening_copy_words(ss_check_ctx *ctx, CXCursor function, unsigned *ways,
+                                    unsigned *way_count);
+
+/* The word ss_context_opening_copy_words gives each way ('ways', SS_READ_WAYS at most): the
+ * index of the pointer parameter whose memory (SS_READ_WAY_DEPTH clear: 'host') or whose
+ * pointer's memory ('*host') a copy from the device (SS_READ_WAY_D2H) writes, or
+ * SS_READ_WAY_NO_PARAM; with the guard of an 'if' arm the way takes ('if (send)'), the
+ * parameter's index plus one at SS_READ_WAY_GUARD_SHIFT and SS_READ_WAY_TRUE where the way runs
+ * when it is nonzero. */
+enum {
+    SS_READ_WAYS = 4,
+    SS_READ_WAY_NO_PARAM = 31,
+    SS_READ_WAY_DEPTH = 1 << 5,
+    SS_READ_WAY_D2H = 1 << 6,
+    SS_READ_WAY_GUARD_SHIFT = 7,
+    SS_READ_WAY_GUARD = 31 << 7,
+    SS_READ_WAY_TRUE = 1 << 12
+};
+
+/* What a caller says of the arguments of its call of a function that opens with a copy: a bit
+ * each, by index; the arguments whose object (the memory a pointer argument points to, or the
+ * variable an '&x' one names) it needs after a readback into it (SS_READ_ARGS_DEPTH0), or whose
+ * pointer's memory ('&p': what 'p' points to) it needs (SS_READ_ARGS_DEPTH1); those that are
+ * integer constants, nonzero (SS_READ_ARGS_TRUE) or zero (SS_READ_ARGS_FALSE). */
+enum {
+    SS_READ_ARGS_DEPTH0 = 0,
+    SS_READ_ARGS_DEPTH1 = 1,
+    SS_READ_ARGS_TRUE = 2,
+    SS_READ_ARGS_FALSE = 3,
+    SS_READ_ARGS = 4
+};
+
+/* drained.c. Whether 'c' names, through no pointer, a variable the device or another thread may
+ * have written: one of global or static storage ('__managed__' ones too) or a reference. */
+int ss_context_reads_shared(CXCursor c);
+
+/* drained.c. Whether every stream that may hold the unit's work is one that a copy on the legacy
+ * default stream waits for: the default stream is the legacy one, and the unit creates its
+ * streams blocking, or creates none and names none, and holds no stream it did not create
+ * (copies_drain, known_copies_drain). Returns 1 or 0. */
+int ss_context_streams_block(ss_check_ctx *ctx);
+
 /* drained.c. For the calls of other units: whether the function 'function' (a definition), run
  * from a drained device, reaches a wait for the whole device with work queued (memsets too): its
  * own launches, copies, library calls, or the work of a device it switches to, followed as for a

@@ -2331,10 +2331,13 @@ static CXCursor cublas_statement(ss_check_ctx *ctx, CXCursor s)
  * stream (a null cursor: the default one); where it is the first device work of a function that
  * the statement after the wait calls, 'entered' that statement's call. Where that function is
  * another unit's, 'call' and 'entered' are the call of it, and 'usr' (malloc'ed) its USR: its
- * unit's summary answers (ss_project_foreign_opening). */
+ * unit's summary answers (ss_project_foreign_opening). 'blocking': no drain before the wait
+ * answers, and only a synchronous copy that function opens with, where every unit of the program
+ * queues its work on streams that block (ss_context_streams_block), may make the wait again. */
 typedef struct again {
     CXCursor call, stream, entered;
     char *usr;
+    int blocking;
 } again;
 
 /* How deep 'opens_waiting' follows the unit's functions. */
@@ -2553,7 +2556,7 @@ static CXCursor opens_waiting(ss_check_ctx *ctx, CXCursor first, int depth)
 static again next_thrust(ss_check_ctx *ctx, CXCursor at, CXCursor waited)
 {
     CXCursor stmts[256], none = clang_getNullCursor();
-    again found = {none, none, none, NULL};
+    again found = {none, none, none, NULL, 0};
     unsigned index = 0;
     unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
     CXCursor waited_decl = ss_ast_is_null(waited) ? waited : clang_getCursorReferenced(waited);
@@ -2678,7 +2681,7 @@ static int wait_for(CXCursor at, CXCursor *waited)
 static again made_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, ss_foreign_calls *foreign)
 {
     CXCursor none = clang_getNullCursor(), waited;
-    again found = {none, none, none, NULL};
+    again found = {none, none, none, NULL, 0};
     if (!wait_for(at, &waited))
         return found;
     found = next_thrust(ctx, at, waited);
@@ -2691,6 +2694,17 @@ static again made_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, ss_foreign
         !waits_for_thrust_stream(ctx, at, waited, found.stream, by, foreign) ||
         foreign->needed == 0)
         found.call = none;
+    /* A wait for the whole device before a call of another unit's function, with no drain
+     * before it that the unit sees (a function another unit calls): a copy that function opens
+     * with waits for the same work where no stream of the program holds work that the legacy
+     * stream does not wait for (the project pass asks every unit). */
+    if (ss_ast_is_null(found.call) && found.usr && foreign && ss_ast_is_null(waited) &&
+        ctx->streams && ss_context_streams_block(ctx)) {
+        found.call = found.entered;
+        found.blocking = 1;
+        foreign->needed = foreign->strict = 0;
+        *by = none;
+    }
     return found;
 }
 
@@ -2805,6 +2819,9 @@ static char *again_words_of(ss_check_ctx *ctx, CXCursor at, const again *a, CXCu
     return words;
 }
 
+static void copy_opening_way(ss_check_ctx *ctx, CXCursor at, const again *a, CXCursor by,
+                             const ss_foreign_calls *calls);
+
 /* "drained anyway: the next statement, 'thrust::inclusive_scan' with the synchronous policy
  * 'thrust::cuda::par' (line 614), waits for the same work on the legacy default stream ..."
  * for a stream or device-wide wait (SYNC401) whose next statement is such a Thrust algorithm
@@ -2818,12 +2835,16 @@ static char *thrust_words(ss_check_ctx *ctx, CXCursor at)
     ss_foreign_calls calls;
     memset(&calls, 0, sizeof calls);
     again a = made_again(ctx, at, &by, &calls);
-    char *words = ss_ast_is_null(a.call) ? NULL : again_words_of(ctx, at, &a, by);
+    char *words = ss_ast_is_null(a.call) || a.blocking ? NULL : again_words_of(ctx, at, &a, by);
     if (words && (a.usr || calls.needed)) {
-        ss_project_foreign_opening(ctx, SS_RULE_SYNC_IN_LOOP, at, words, &calls, a.usr);
+        ss_project_foreign_opening(ctx, SS_RULE_SYNC_IN_LOOP, at, words, &calls, a.usr,
+                                   SS_OPENING_THRUST, NULL);
         free(words);
         words = NULL;
     }
+    /* Or that function opens with a synchronous copy between the host and the device. */
+    if (a.usr && !ss_ast_is_null(a.call))
+        copy_opening_way(ctx, at, &a, by, &calls);
     free(a.usr);
     ss_assumed_waits_free(&calls.calls);
     return words;
@@ -3412,6 +3433,486 @@ static int calm_within(ss_check_ctx *ctx, CXCursor s, unsigned depth)
 static int calm_statement(ss_check_ctx *ctx, CXCursor s)
 {
     return calm_within(ctx, s, 0);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * A function of another unit that opens with a synchronous copy between the host and the device
+ * (held-out-12's M across units: hot's finish_sum_reduce waits, then calls copy_buffer). */
+
+/* How many ways of a function 'opens_copying' follows (an 'if' per arm). */
+enum { MAX_OPENING_COPIES = SS_READ_WAYS };
+
+/* The synchronous copies between the host and the device that open 'function', one a way;
+ * 'from' how many of them copy from the device. */
+typedef struct opening_copies {
+    CXCursor function;
+    CXCursor copies[MAX_OPENING_COPIES];
+    unsigned count, from;
+    /* Each way's SS_READ_WAY_* word (ss_context_opening_copy_words); 'guard' the one of the
+     * 'if' arm the walk is in (SS_READ_WAY_GUARD and SS_READ_WAY_TRUE bits, 0 for none). */
+    unsigned ways[MAX_OPENING_COPIES], guard;
+} opening_copies;
+
+/* The index of the parameter 'param' of 'function', or -1. */
+static int parameter_index(CXCursor function, CXCursor param)
+{
+    int n = clang_Cursor_getNumArguments(function);
+    for (int i = 0; i < n; i++) {
+        if (clang_equalCursors(clang_Cursor_getArgument(function, i), param))
+            return i;
+    }
+    return -1;
+}
+
+/* The SS_READ_WAY_* word of the copy 'copy' ('dir' its direction) in 'function': where it copies
+ * from the device into host memory that a pointer parameter of 'function' points to ('host':
+ * SS_READ_WAY_DEPTH clear) or that the pointer one points to does ('*host'), that parameter's
+ * index and SS_READ_WAY_D2H; else SS_READ_WAY_NO_PARAM. */
+static unsigned read_way(CXCursor function, CXCursor copy, int dir)
+{
+    CXCursor dst, src;
+    const ss_api *api = ss_scope_callee_api(copy);
+    if (dir != SS_COPY_KIND_D2H || api == NULL ||
+        ss_copy_kind(function, copy, api, &dst, &src) == SS_COPY_KIND_UNKNOWN ||
+        ss_ast_is_null(dst))
+        return SS_READ_WAY_NO_PARAM;
+    CXCursor e = ss_ast_strip(dst);
+    unsigned depth = 0;
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1) {
+        char *text = ss_expr_text(e);
+        depth = text && text[0] == '*';
+        free(text);
+        if (!depth)
+            return SS_READ_WAY_NO_PARAM;
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    }
+    CXCursor param = clang_getCursorReferenced(e);
+    int index = clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+                        clang_getCursorKind(param) == CXCursor_ParmDecl &&
+                        clang_getCanonicalType(clang_getCursorType(param)).kind == CXType_Pointer
+                    ? parameter_index(function, param)
+                    : -1;
+    if (index < 0 || index >= SS_READ_WAY_NO_PARAM)
+        return SS_READ_WAY_NO_PARAM;
+    return (unsigned)index | (depth ? SS_READ_WAY_DEPTH : 0) | SS_READ_WAY_D2H;
+}
+
+/* Whether 'c' names a variable whose value the device or another thread may have written while
+ * the host waited, read through no pointer: one of global or static storage (a '__managed__'
+ * one too) or a reference. */
+static enum CXChildVisitResult find_shared_read(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    int *found = data;
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor var = clang_getCursorReferenced(c);
+    enum CXCursorKind k = clang_getCursorKind(var);
+    enum CXTypeKind t = clang_getCursorType(var).kind;
+    if ((k == CXCursor_VarDecl && clang_Cursor_hasVarDeclGlobalStorage(var) == 1) ||
+        ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) &&
+         (t == CXType_LValueReference || t == CXType_RValueReference))) {
+        *found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+int ss_context_reads_shared(CXCursor c)
+{
+    int found = 0;
+    if (!ss_ast_is_null(c))
+        ss_ast_visit_whole(c, c, find_shared_read, &found);
+    return found;
+}
+
+/* Whether the statement 's' (a declaration, an expression or a 'return') runs a synchronous copy
+ * between the host and the device (find_sync_copy, of a direction lint reads: copy_direction)
+ * whenever it runs, and nothing else that may work before it (quiet_statement; a checking
+ * function the copy's status is handed to runs after it): such a copy returns only once the work
+ * queued before it on its stream is done. Adds it to 'o'. Returns 1 or 0. */
+static int copy_statement(ss_check_ctx *ctx, CXCursor s, opening_copies *o)
+{
+    CXCursor copy = clang_getNullCursor();
+    if (!straight_statement(s) && clang_getCursorKind(s) != CXCursor_ReturnStmt)
+        return 0;
+    ss_ast_visit_whole(s, s, find_sync_copy, &copy);
+    if (ss_ast_is_null(copy) || o->count == MAX_OPENING_COPIES)
+        return 0;
+    int dir = copy_direction(o->function, copy, ss_scope_callee_api(copy));
+    if (!host_side(dir) || !quiet_statement(ctx, s, copy) || ss_context_reads_shared(s))
+        return 0;
+    o->ways[o->count] = read_way(o->function, copy, dir) | o->guard;
+    o->copies[o->count++] = copy;
+    o->from += dir == SS_COPY_KIND_D2H;
+    return 1;
+}
+
+static int opens_copying(ss_check_ctx *ctx, CXCursor s, opening_copies *o);
+
+/* The guard of the 'then' arm of an 'if' whose condition 'cond' is a parameter of 'function'
+ * ('if (send)') or its negation ('if (!send)'): SS_READ_WAY_GUARD with the parameter's index
+ * plus one, and SS_READ_WAY_TRUE where the arm runs when it is nonzero; 0 for another. */
+static unsigned parameter_guard(CXCursor function, CXCursor cond)
+{
+    CXCursor e = ss_ast_strip(cond);
+    unsigned truth = SS_READ_WAY_TRUE;
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1) {
+        char *text = ss_expr_text(e);
+        int negated = text && text[0] == '!';
+        free(text);
+        if (!negated)
+            return 0;
+        truth = 0;
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    }
+    CXCursor param = clang_getCursorReferenced(e);
+    int index = clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+                        clang_getCursorKind(param) == CXCursor_ParmDecl
+                    ? parameter_index(function, param)
+                    : -1;
+    if (index < 0 || index + 1 >= SS_READ_WAY_NO_PARAM)
+        return 0;
+    return ((unsigned)(index + 1) << SS_READ_WAY_GUARD_SHIFT) | truth;
+}
+
+/* Whether the block 'block' opens with such a copy (opens_copying): up to two statements that
+ * stay on the host, read through no pointer and run through to the next (straight_statement,
+ * touches_device, may_throw) before the statement that does; empty statements aside. */
+static int block_opens_copying(ss_check_ctx *ctx, CXCursor block, opening_copies *o)
+{
+    unsigned calm = 0;
+    for (unsigned i = 0, n = ss_ast_child_count(block); i < n; i++) {
+        CXCursor c = ss_ast_child(block, i);
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_NullStmt)
+            continue;
+        if (k == CXCursor_CompoundStmt || k == CXCursor_IfStmt || !straight_statement(c) ||
+            touches_device(c) || may_throw(c))
+            return opens_copying(ctx, c, o);
+        if (ss_context_reads_shared(c))
+            return 0;
+        if (++calm > 2)
+            return 0;
+    }
+    return 0;
+}
+
+/* Whether the statement 's' opens with a synchronous copy between the host and the device on
+ * every way through it: a statement that runs one first (copy_statement), a block that opens so
+ * (block_opens_copying; a 'do { ... } while (0)' one's too), or an 'if' with an 'else' whose
+ * condition stays on the host and reads through no pointer, each arm opening so or only
+ * throwing (one at least opening so). The copies found go to 'o'. Returns 1 or 0. */
+static int opens_copying(ss_check_ctx *ctx, CXCursor s, opening_copies *o)
+{
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k == CXCursor_CompoundStmt)
+        return block_opens_copying(ctx, s, o);
+    /* A checking macro written as 'do { ... } while (0)': its body runs once. */
+    if (k == CXCursor_DoStmt && ss_ast_do_once(s) && ss_ast_child_count(s) > 0)
+        return opens_copying(ctx, ss_ast_child(s, 0), o);
+    if (k != CXCursor_IfStmt)
+        return copy_statement(ctx, s, o);
+    CXCursor cond = ss_ast_child(s, 0);
+    if (ss_ast_child_count(s) != 3 || touches_device(cond) || may_throw(cond) ||
+        ss_context_reads_shared(cond))
+        return 0;
+    int opens = 0;
+    unsigned outer = o->guard, guard = outer ? outer : parameter_guard(o->function, cond);
+    for (unsigned arm = 1; arm < 3; arm++) {
+        CXCursor c = ss_ast_child(s, arm);
+        if (only_throws(c))
+            continue;
+        /* The arm runs where the parameter the condition names is nonzero (then) or zero. */
+        o->guard = guard && !outer ? guard ^ (arm == 2 ? SS_READ_WAY_TRUE : 0) : outer;
+        int way = opens_copying(ctx, c, o);
+        o->guard = outer;
+        if (!way)
+            return 0;
+        opens = 1;
+    }
+    return opens;
+}
+
+int ss_context_streams_block(ss_check_ctx *ctx)
+{
+    return !ctx->per_thread && known_copies_drain(ctx) != 0;
+}
+
+char *ss_context_opening_copy_words(ss_check_ctx *ctx, CXCursor function, unsigned *ways,
+                                    unsigned *way_count)
+{
+    unsigned n = ss_ast_child_count(function);
+    CXCursor body = n ? ss_ast_child(function, n - 1) : clang_getNullCursor();
+    opening_copies o;
+    memset(&o, 0, sizeof o);
+    o.function = function;
+    /* A free function whose declarations have no default argument and no attribute but
+     * '__host__' (a weak one another unit may replace), as plain_checker asks. */
+    if (clang_getCursorKind(function) != CXCursor_FunctionDecl ||
+        clang_getCursorKind(body) != CXCursor_CompoundStmt || defaults_or_attrs(function) ||
+        defaults_or_attrs(clang_getCanonicalCursor(function)) ||
+        !block_opens_copying(ctx, body, &o))
+        return NULL;
+    memcpy(ways, o.ways, sizeof o.ways);
+    *way_count = o.count;
+    char *list = ss_xstrdup("");
+    for (unsigned i = 0; i < o.count; i++) {
+        char *name = ss_scope_callee_name(o.copies[i]), *place = ss_callgraph_place(o.copies[i]);
+        char *longer =
+            ss_xasprintf("%s%s'%s' at %s", list, i ? ", " : "", name ? name : "a copy", place);
+        free(name);
+        free(place);
+        free(list);
+        list = longer;
+    }
+    const char *way = o.from == o.count ? "from the device"
+                      : o.from == 0     ? "to the device"
+                                        : "between the host and the device";
+    char *words = ss_xasprintf(
+        "a synchronous copy %s%s (%s), which returns only once the work queued before it on the "
+        "%s default stream is done",
+        way, o.count > 1 ? " on each of its ways" : "", list,
+        ctx->per_thread ? "per-thread" : "legacy");
+    free(list);
+    return words;
+}
+
+/* "drained anyway: the next statement calls 'read_back()' (line 12), defined in another unit,
+ * whose first device work, ..." for the wait 'at' whose next statement calls the function of
+ * another unit 'a->usr' (next_thrust), 'by' the drain it rests on (waits_for_thrust_stream).
+ * Malloc'ed. */
+static char *copy_again_words(ss_check_ctx *ctx, CXCursor at, const again *a, CXCursor by)
+{
+    char *since = a->blocking ? ss_xstrdup(", and every unit of the program queues its work on "
+                                           "the legacy default stream or on streams it creates "
+                                           "blocking, whose work such a copy waits for too")
+                              : since_words(ctx, at, by);
+    char *callee = ss_scope_callee_name(a->call);
+    char *words = ss_xasprintf(
+        "drained anyway: the next statement calls '%s()' (line %u), defined in another unit, "
+        "whose first device work, a synchronous copy between the host and the device on the %s "
+        "default stream%s, waits for the same work: it returns only once the work queued before "
+        "it there is done, and only statements that stay on the host run between them%s: the "
+        "stall is that copy's, this wait adds none of its own",
+        callee ? callee : "?", ss_scope_line(a->call), ctx->per_thread ? "per-thread" : "legacy",
+        since ? "" : ", the stream this wait is for", since ? since : "");
+    free(callee);
+    free(since);
+    return words;
+}
+
+/* How a statement after a readback first uses the object it wrote (first_use). */
+typedef enum use_kind { USE_NONE = 0, USE_READ, USE_WRITE, USE_OTHER } use_kind;
+
+/* Whether 'e' is 'var' itself (not 'pointee') or, with 'pointee', 'var[i]' or '*var'. */
+static int names_object(CXCursor e, CXCursor var, int pointee)
+{
+    e = ss_ast_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (pointee && (k == CXCursor_ArraySubscriptExpr || k == CXCursor_UnaryOperator) &&
+        ss_ast_child_count(e) >= 1) {
+        char *text = k == CXCursor_UnaryOperator ? ss_expr_text(e) : NULL;
+        int deref = k == CXCursor_ArraySubscriptExpr || (text && text[0] == '*');
+        free(text);
+        return deref && names_object(ss_ast_child(e, 0), var, 0);
+    }
+    return !pointee && k == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
+/* How the expression 'c' first uses the object a readback wrote: the variable 'var', or what
+ * the pointer 'var' points to ('pointee'): read ('x + 1', 'p[0]', '*p'), written ('x = 1',
+ * 'p[0] = 1'; the right side first), or otherwise ('&x', 'p' handed on, a lambda naming it),
+ * in the order of the children; USE_NONE where it does not. */
+static use_kind first_use(CXCursor c, CXCursor var, int pointee)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_UnaryExpr) /* sizeof, alignof */
+        return USE_NONE;
+    if (k == CXCursor_LambdaExpr)
+        return ss_context_mentions(c, var) ? USE_OTHER : USE_NONE;
+    char op[4] = "";
+    if (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+        strcmp(op, "=") == 0 && ss_ast_child_count(c) == 2) {
+        use_kind u = first_use(ss_ast_child(c, 1), var, pointee);
+        if (u != USE_NONE)
+            return u;
+        if (names_object(ss_ast_child(c, 0), var, pointee))
+            return USE_WRITE;
+        return first_use(ss_ast_child(c, 0), var, pointee);
+    }
+    if (names_object(c, var, pointee))
+        return USE_READ;
+    /* What only one way of a '?:', or the right side of '&&' or '||', does may not run: a use
+     * there is no read the caller is sure to make ('s == last ? host[0] : 0'). */
+    int conditional = k == CXCursor_ConditionalOperator ||
+                      (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+                       (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0));
+    if (conditional && ss_ast_child_count(c) >= 2) {
+        use_kind u = first_use(ss_ast_child(c, 0), var, pointee);
+        if (u != USE_NONE)
+            return u;
+        for (unsigned i = 1, n = ss_ast_child_count(c); i < n; i++) {
+            if (first_use(ss_ast_child(c, i), var, pointee) != USE_NONE)
+                return USE_OTHER;
+        }
+        return USE_NONE;
+    }
+    if (k == CXCursor_UnaryOperator && ss_ast_child_count(c) == 1 &&
+        first_use(ss_ast_child(c, 0), var, pointee) != USE_NONE) {
+        char *text = ss_expr_text(c);
+        int address = text && text[0] == '&';
+        free(text);
+        if (address) /* '&x', '&p[0]': handed on */
+            return USE_OTHER;
+    }
+    if (k == CXCursor_DeclRefExpr)
+        return clang_equalCursors(clang_getCursorReferenced(c), var) ? USE_OTHER : USE_NONE;
+    for (unsigned i = 0, n = ss_ast_child_count(c); i < n; i++) {
+        use_kind u = first_use(ss_ast_child(c, i), var, pointee);
+        if (u != USE_NONE)
+            return u;
+    }
+    return USE_NONE;
+}
+
+/* The object the argument 'arg' hands a function that copies into what its parameter points
+ * to ('depth' 0) or into what the pointer that it points to points to ('depth' 1): for 0, '&x'
+ * (the variable 'x') or 'p' (what 'p' points to: '*pointee'); for 1, '&p'. A local variable or
+ * a parameter, not a reference nor one of global or static storage; else a null cursor. */
+static CXCursor handed_object(CXCursor arg, int depth, int *pointee)
+{
+    CXCursor e = ss_ast_strip(arg), none = clang_getNullCursor();
+    int address = 0;
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1) {
+        char *text = ss_expr_text(e);
+        address = text && text[0] == '&';
+        free(text);
+        if (!address)
+            return none;
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    }
+    CXCursor var = clang_getCursorReferenced(e);
+    enum CXCursorKind vk = clang_getCursorKind(var);
+    enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(var)).kind;
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
+        (vk != CXCursor_VarDecl && vk != CXCursor_ParmDecl) || ss_context_reads_shared(e) ||
+        (depth == 1 && !address) || ((depth == 1 || !address) && t != CXType_Pointer))
+        return none;
+    *pointee = depth == 1 || !address;
+    return var;
+}
+
+/* Whether the caller needs the object 'var' ('pointee': what it points to) that a readback in
+ * the statement stmts[at] wrote: a later statement of the block ('n' of them) reads it before
+ * anything writes it or hands it on (first_use; a declaration, an expression, a 'return', or
+ * an 'if' whose condition reads it; any other statement ends the search), or, where 'var' is a
+ * pointer parameter of the function and the block is its body and no loop holds the call, the
+ * block ends (or returns) first: the value goes to the function's caller ('in_body'). */
+static int object_needed(CXCursor *stmts, unsigned n, unsigned at, CXCursor var, int pointee,
+                         int in_body)
+{
+    for (unsigned s = at + 1; s < n; s++) {
+        enum CXCursorKind k = clang_getCursorKind(stmts[s]);
+        CXCursor look = k == CXCursor_IfStmt ? ss_ast_child(stmts[s], 0) : stmts[s];
+        if (k != CXCursor_IfStmt && !straight_statement(stmts[s]) && k != CXCursor_ReturnStmt)
+            return 0;
+        use_kind u = first_use(look, var, pointee);
+        if (u != USE_NONE)
+            return u == USE_READ;
+        if (k == CXCursor_IfStmt && ss_context_mentions(stmts[s], var))
+            return 0;
+        if (k == CXCursor_ReturnStmt || k == CXCursor_IfStmt)
+            return k == CXCursor_ReturnStmt && in_body && pointee &&
+                   clang_getCursorKind(var) == CXCursor_ParmDecl;
+    }
+    return in_body && pointee && clang_getCursorKind(var) == CXCursor_ParmDecl;
+}
+
+/* Whether no loop of 'function' holds 'call', and the block 'stmts' come from is its body. */
+static int call_in_body(CXCursor function, CXCursor call, CXCursor first_stmt)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(function, call, path);
+    int in_body = found > 0;
+    for (long i = 0; i < found && in_body; i++) {
+        enum CXCursorKind k = clang_getCursorKind(path[i]);
+        in_body = k != CXCursor_ForStmt && k != CXCursor_WhileStmt &&
+                  k != CXCursor_CXXForRangeStmt &&
+                  (k != CXCursor_DoStmt || ss_ast_do_once(path[i]));
+    }
+    free(path);
+    CXCursor body = ss_ast_body(function);
+    return in_body && !ss_ast_is_null(body) && ss_ast_child_count(body) > 0 &&
+           clang_equalCursors(ss_ast_child(body, 0), first_stmt);
+}
+
+/* For the call 'call' of another unit's function, in the statement stmts[at] ('n' statements
+ * of its block): into args[SS_READ_ARGS_DEPTH0] and args[SS_READ_ARGS_DEPTH1] the arguments
+ * (a bit each, by index) whose object the caller needs after a readback into it
+ * (handed_object, object_needed); into args[SS_READ_ARGS_TRUE] and args[SS_READ_ARGS_FALSE]
+ * those that are integer constants, nonzero or zero. */
+static void read_args(ss_check_ctx *ctx, CXCursor call, CXCursor *stmts, unsigned n, unsigned at,
+                      unsigned *args)
+{
+    int in_body = call_in_body(ctx->function, call, stmts[0]);
+    int count = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < count && i < SS_READ_WAY_NO_PARAM; i++) {
+        CXCursor arg = clang_Cursor_getArgument(call, i);
+        long long value;
+        if (ss_ast_eval_int(arg, &value) == 0)
+            args[value ? SS_READ_ARGS_TRUE : SS_READ_ARGS_FALSE] |= 1u << i;
+        for (int depth = 0; depth < 2; depth++) {
+            int pointee = 0;
+            CXCursor var = handed_object(arg, depth, &pointee);
+            if (!ss_ast_is_null(var) && object_needed(stmts, n, at, var, pointee, in_body))
+                args[depth ? SS_READ_ARGS_DEPTH1 : SS_READ_ARGS_DEPTH0] |= 1u << i;
+        }
+    }
+}
+
+/* For the wait 'at' whose next statement calls another unit's function ('call'): whether
+ * nothing from the wait to the call, its arguments too, reads a variable the device or another
+ * thread may have written through no pointer (ss_context_reads_shared); the arguments the
+ * caller needs the readback of into 'args' (read_args). Returns 1 or 0. */
+static int calm_before_call(ss_check_ctx *ctx, CXCursor at, CXCursor call, unsigned *args)
+{
+    CXCursor stmts[256];
+    unsigned index = 0, n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
+    for (unsigned s = index + 1; s < n && s <= index + 3; s++) {
+        if (ss_context_reads_shared(stmts[s]))
+            return 0;
+        CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+        long found = ss_ast_same_node(stmts[s], call) ? 0 : ss_context_path(stmts[s], call, path);
+        free(path);
+        if (found >= 0) {
+            read_args(ctx, call, stmts, n, s, args);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* For the wait 'at' (thrust_words) whose next statement calls the function of another unit
+ * 'a->usr': the way on which that function opens with a synchronous copy between the host and
+ * the device on this unit's default stream (ss_context_opening_copy_words in its unit), for the
+ * project pass (ss_project_foreign_opening), where the call runs nothing before the function's
+ * body: a free function whose declarations here have no default argument or attribute. */
+static void copy_opening_way(ss_check_ctx *ctx, CXCursor at, const again *a, CXCursor by,
+                             const ss_foreign_calls *calls)
+{
+    CXCursor decl = clang_getCursorReferenced(a->call);
+    unsigned args[SS_READ_ARGS] = {0};
+    if (clang_getCursorKind(decl) != CXCursor_FunctionDecl || defaults_or_attrs(decl) ||
+        defaults_or_attrs(clang_getCanonicalCursor(decl)) ||
+        !calm_before_call(ctx, at, a->call, args))
+        return;
+    char *words = copy_again_words(ctx, at, a, by);
+    ss_project_foreign_opening(ctx, SS_RULE_SYNC_IN_LOOP, at, words, a->blocking ? NULL : calls,
+                               a->usr, a->blocking ? SS_OPENING_COPY_BLOCKING : SS_OPENING_COPY,
+                               args);
+    free(words);
 }
 
 /* What a call that waits for the same work as a wait for the whole device is, for the words. */

@@ -608,6 +608,7 @@ void ss_project_summarize(ss_check_ctx *ctx)
     clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_definitions, &w);
     ss_project_record_args(ctx, w.facts);
     ss_project_record_outputs(ctx, w.facts);
+    w.facts->streams_block = !w.facts->unjudged && ss_context_streams_block(ctx);
     ss_project_summarize_foreign(ctx, w.facts);
     ss_project_record_set_up_calls(ctx, w.facts);
     ss_stream_params_free(ctx->stream_params);
@@ -1059,7 +1060,7 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
     apply_waits(facts, results, count);
     apply_between(facts, results, count);
     ss_project_apply_params(facts, results, count, scope);
-    ss_project_apply_foreign(facts, results, count);
+    ss_project_apply_foreign(facts, results, count, scope);
     ss_project_apply_set_up(facts, results, count, scope);
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->question_count; i++) {

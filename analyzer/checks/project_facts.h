@@ -278,6 +278,9 @@ struct ss_project_facts {
     /* The unit's calls of the project's functions, and the questions of its warnings that a
      * loop of a function other units may call makes (project_set_up.c). */
     struct ss_set_up_facts *set_up;
+    /* Every stream that may hold the unit's work is one a copy on the legacy default stream
+     * waits for (ss_context_streams_block); 0 for a unit with errors ('unjudged'). */
+    int streams_block;
 };
 
 enum { SS_START_NONE = -1, SS_START_DEVICE = -2 };
@@ -501,10 +504,19 @@ void ss_project_foreign_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
  * adds to the question kept for it (ss_project_foreign_question) the way that rests on the calls
  * 'calls' needs (as ss_context_foreign_words leaves them; NULL for none) and on 'usr' (NULL for
  * none), a function of another unit whose first device work is such Thrust work on this unit's
- * default stream. */
+ * default stream; with 'copy', a synchronous copy between the host and the device on that
+ * stream instead (SS_OPENING_COPY in 'kind'; ss_context_opening_copy_words), which every unit
+ * that defines 'usr' must say; SS_OPENING_COPY_BLOCKING, such a copy where no drain before the
+ * wait answers, and every unit of a whole run must queue its work on streams that block
+ * (ss_project_facts's 'streams_block'). For a copy, 'args' (SS_READ_ARGS of them, context_cases.h)
+ * say which arguments' objects the caller needs after the call and which are constants: every
+ * way of that function must copy from the device into one it needs, in a run of every entry
+ * of the database (NULL for Thrust). */
+enum { SS_OPENING_THRUST = 0, SS_OPENING_COPY = 1, SS_OPENING_COPY_BLOCKING = 2 };
 struct ss_foreign_calls;
 void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *words,
-                                const struct ss_foreign_calls *calls, const char *usr);
+                                const struct ss_foreign_calls *calls, const char *usr, int kind,
+                                const unsigned *args);
 
 /* project_foreign.c. After the context of the finding 'f' for the call 'at' is applied: records
  * the question kept for it when 'f' is still a warning; drops it otherwise. */
@@ -516,10 +528,12 @@ void ss_project_ask_foreign(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, con
 void ss_project_summarize_foreign(ss_check_ctx *ctx, ss_project_facts *facts);
 
 /* project_foreign.c. The project pass for those questions: each warning whose functions of other
- * units all do what the flow took them to, by the first unit's summary of each, becomes a note
- * with the question's words and what each of them does. */
+ * units all do what the flow took them to, by the first unit's summary of each (by every unit's,
+ * for a copy a function opens with), becomes a note with the question's words and what each of
+ * them does; a way that needs every unit's streams to block holds only in a run of every entry
+ * of the database ('scope' SS_PROJECT_EVERY_ENTRY) whose units all say so. */
 void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *results,
-                              size_t count);
+                              size_t count, unsigned scope);
 
 /* project_foreign.c. Whether the function 'usr' of another unit leaves a drained device drained
  * by its summary (the weakest where several units define it: find_end): it queues no device

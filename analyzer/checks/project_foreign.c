@@ -23,13 +23,18 @@
  * work is Thrust work that synchronizes its unit's default stream when it ends, the legacy one
  * (OPENS_LEGACY) or the per-thread one (OPENS_PER_THREAD); 0 where it is not so. 'default_only':
  * the same values where, from a drained device, it queues work on its unit's default stream only
- * (or waits for what it queues elsewhere). */
+ * (or waits for what it queues elsewhere). 'reads': the same values where its first device work,
+ * on every way, is a synchronous copy between the host and the device on that stream
+ * (ss_context_opening_copy_words). */
 typedef struct foreign_end {
     char *usr;
-    int level, wide, opens, default_only;
+    int level, wide, opens, default_only, reads;
     char *words;         /* "'Frontier::refresh()', defined in frontier.cu:9, ends with ..." */
     char *opening_words; /* "'sum_ones()', defined in ones.cu:8, opens with ..." */
     char *default_words; /* "'sum_ones()', defined in ones.cu:8, queues work on ..." */
+    char *reading_words; /* "'read_back()', defined in fetch.cu:3, opens with a synchronous ..." */
+    /* Where 'reads': each way's copy (SS_READ_WAY_*: ss_context_opening_copy_words). */
+    unsigned read_ways[SS_READ_WAYS], read_way_count;
 } foreign_end;
 
 enum { OPENS_LEGACY = 1, OPENS_PER_THREAD = 2 };
@@ -38,8 +43,11 @@ enum { OPENS_LEGACY = 1, OPENS_PER_THREAD = 2 };
  * drained device drained (NEEDS_KEEP), end drained (NEEDS_END: by any drain where the question's
  * 'copy', else by a wait for the whole device), end drained by a wait for the whole device
  * whatever the question's 'copy' (NEEDS_END_WIDE), open with Thrust work on the legacy or the
- * per-thread default stream (NEEDS_OPEN_LEGACY, NEEDS_OPEN_PER_THREAD), or, from a drained
- * device, queue work on that stream only (NEEDS_DEFAULT_LEGACY, NEEDS_DEFAULT_PER_THREAD). */
+ * per-thread default stream (NEEDS_OPEN_LEGACY, NEEDS_OPEN_PER_THREAD), from a drained
+ * device, queue work on that stream only (NEEDS_DEFAULT_LEGACY, NEEDS_DEFAULT_PER_THREAD), or
+ * open with a synchronous copy between the host and the device on that stream
+ * (NEEDS_READ_LEGACY, NEEDS_READ_PER_THREAD). NEEDS_STREAMS_BLOCK, of no function (its USR
+ * ""): every unit of a whole run queues its work on streams that block (streams_block). */
 enum {
     NEEDS_KEEP = 0,
     NEEDS_END = 1,
@@ -47,7 +55,10 @@ enum {
     NEEDS_OPEN_LEGACY = 3,
     NEEDS_OPEN_PER_THREAD = 4,
     NEEDS_DEFAULT_LEGACY = 5,
-    NEEDS_DEFAULT_PER_THREAD = 6
+    NEEDS_DEFAULT_PER_THREAD = 6,
+    NEEDS_READ_LEGACY = 7,
+    NEEDS_READ_PER_THREAD = 8,
+    NEEDS_STREAMS_BLOCK = 9
 };
 
 /* How many ways a question may hold: which calls of other units' functions drain the device
@@ -61,6 +72,9 @@ typedef struct foreign_way {
     char **usrs;
     int *strict;
     size_t usr_count;
+    /* For a function that opens with a copy: what the caller says of its arguments
+     * (SS_READ_ARGS_*). */
+    unsigned args[SS_READ_ARGS];
 } foreign_way;
 
 /* A warning that is a note where one of its ways holds. */
@@ -126,6 +140,7 @@ void ss_project_foreign_free(ss_project_facts *facts)
         free(ff->ends[i].words);
         free(ff->ends[i].opening_words);
         free(ff->ends[i].default_words);
+        free(ff->ends[i].reading_words);
     }
     for (size_t i = 0; i < ff->question_count; i++)
         question_free(&ff->questions[i]);
@@ -240,7 +255,8 @@ void ss_project_foreign_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at
 }
 
 void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *words,
-                                const struct ss_foreign_calls *calls, const char *usr)
+                                const struct ss_foreign_calls *calls, const char *usr, int kind,
+                                const unsigned *args)
 {
     ss_project_facts *facts = ss_project_unit_facts(ctx);
     struct ss_foreign_facts *ff = facts ? foreign_of(facts) : NULL;
@@ -248,11 +264,21 @@ void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
         (ff->kept.way_count > 0 && (ff->kept.rule != rule || !ss_ast_same_node(ff->kept_at, at))))
         return;
     size_t count = calls ? calls->calls.count : 0;
-    foreign_way *way = add_way(&ff->kept, count + 1);
+    foreign_way *way = add_way(&ff->kept, count + 2);
     way->words = ss_xstrdup(words);
+    if (args)
+        memcpy(way->args, args, sizeof way->args);
     if (usr) {
-        way->strict[way->usr_count] = ctx->per_thread ? NEEDS_OPEN_PER_THREAD : NEEDS_OPEN_LEGACY;
+        way->strict[way->usr_count] =
+            kind == SS_OPENING_THRUST
+                ? (ctx->per_thread ? NEEDS_OPEN_PER_THREAD : NEEDS_OPEN_LEGACY)
+            : ctx->per_thread ? NEEDS_READ_PER_THREAD
+                              : NEEDS_READ_LEGACY;
         way->usrs[way->usr_count++] = ss_xstrdup(usr);
+    }
+    if (kind == SS_OPENING_COPY_BLOCKING) {
+        way->strict[way->usr_count] = NEEDS_STREAMS_BLOCK;
+        way->usrs[way->usr_count++] = ss_xstrdup("");
     }
     /* The opening function's own entry on the way first, then the others (note_words). */
     for (int pass = 0; pass < 2; pass++) {
@@ -389,6 +415,12 @@ static void summarize(ss_check_ctx *ctx, struct ss_foreign_facts *ff, CXCursor f
             : ss_xasprintf("'%s()', defined in %s, queues work on the %s default "
                            "stream only",
                            name ? name : "?", place, ctx->per_thread ? "per-thread" : "legacy");
+    char *reading = ss_context_opening_copy_words(ctx, fn, e->read_ways, &e->read_way_count);
+    e->reads = reading ? own : 0;
+    e->reading_words = reading ? ss_xasprintf("'%s()', defined in %s, opens with %s",
+                                              name ? name : "?", place, reading)
+                               : ss_xstrdup("");
+    free(reading);
     free(name);
     free(place);
     free(opening);
@@ -450,6 +482,8 @@ static int does(const foreign_end *e, int needs, int copy)
         return 0;
     if (needs == NEEDS_OPEN_LEGACY || needs == NEEDS_OPEN_PER_THREAD)
         return e->opens == (needs == NEEDS_OPEN_LEGACY ? OPENS_LEGACY : OPENS_PER_THREAD);
+    if (needs == NEEDS_READ_LEGACY || needs == NEEDS_READ_PER_THREAD)
+        return e->reads == (needs == NEEDS_READ_LEGACY ? OPENS_LEGACY : OPENS_PER_THREAD);
     if (needs == NEEDS_DEFAULT_LEGACY || needs == NEEDS_DEFAULT_PER_THREAD)
         return e->default_only == (needs == NEEDS_DEFAULT_LEGACY ? OPENS_LEGACY : OPENS_PER_THREAD);
     if (needs == NEEDS_END_WIDE)
@@ -462,16 +496,117 @@ int ss_project_foreign_keeps(ss_project_facts *const *facts, size_t count, const
     return does(find_end(facts, count, usr), NEEDS_KEEP, 0);
 }
 
-/* Whether the summaries answer the way 'way' of a question ('copy' its): each of its functions
- * does what the flow took it to. */
-static int holds(ss_project_facts *const *facts, size_t count, const foreign_way *way, int copy)
+/* Whether the copy the function 'e' opens with is a readback the caller needs, on every way
+ * the caller's arguments 'args' (SS_READ_ARGS_*) may take: a copy from the device into the
+ * memory of a pointer parameter whose object the caller reads after the call; a way whose 'if'
+ * the caller's constant argument rules out aside ('copy_buffer(..., RECV)'). */
+static int read_needed(const foreign_end *e, const unsigned *args)
 {
-    for (size_t k = 0; k < way->usr_count; k++) {
-        if (!does(find_end(facts, count, way->usrs[k]), way->strict[k], copy))
+    int ways = 0;
+    for (unsigned w = 0; w < e->read_way_count; w++) {
+        unsigned word = e->read_ways[w], param = word & SS_READ_WAY_NO_PARAM;
+        unsigned guard = (word & SS_READ_WAY_GUARD) >> SS_READ_WAY_GUARD_SHIFT;
+        unsigned ruled_out =
+            word & SS_READ_WAY_TRUE ? args[SS_READ_ARGS_FALSE] : args[SS_READ_ARGS_TRUE];
+        if (guard && (ruled_out >> (guard - 1) & 1))
+            continue;
+        unsigned needed =
+            args[word & SS_READ_WAY_DEPTH ? SS_READ_ARGS_DEPTH1 : SS_READ_ARGS_DEPTH0];
+        if (!(word & SS_READ_WAY_D2H) || param == SS_READ_WAY_NO_PARAM || !(needed >> param & 1))
+            return 0;
+        ways++;
+    }
+    return ways > 0;
+}
+
+/* Whether every summary of 'usr' (one at least) opens as 'needs' says: with a synchronous copy
+ * (NEEDS_READ_LEGACY, NEEDS_READ_PER_THREAD), a readback the caller needs ('args': read_needed),
+ * or with Thrust work (NEEDS_OPEN_LEGACY, NEEDS_OPEN_PER_THREAD; 'args' NULL): where several units
+ * define it (two builds, an '#ifdef'), each must, whatever their levels; in a run of every entry of
+ * the database ('scope' SS_PROJECT_EVERY_ENTRY: a definition in a unit left out is not seen), where
+ * no unit with errors, which summarizes nothing, declares it (it may define it otherwise), nor is a
+ * unit's facts missing. */
+static int every_end_reads(ss_project_facts *const *facts, size_t count, const char *usr, int needs,
+                           const unsigned *args, unsigned scope)
+{
+    int found = 0;
+    if (!(scope & SS_PROJECT_EVERY_ENTRY))
+        return 0;
+    for (size_t u = 0; u < count; u++) {
+        if (facts[u] == NULL)
+            return 0;
+        for (size_t i = 0; facts[u]->unjudged && i < facts[u]->declared_count; i++) {
+            if (strcmp(facts[u]->declared[i], usr) == 0)
+                return 0;
+        }
+    }
+    for (size_t u = 0; u < count; u++) {
+        const struct ss_foreign_facts *ff = facts[u] ? facts[u]->foreign : NULL;
+        for (size_t i = 0; ff && i < ff->end_count; i++) {
+            if (strcmp(ff->ends[i].usr, usr) != 0)
+                continue;
+            if (!does(&ff->ends[i], needs, 0) || (args && !read_needed(&ff->ends[i], args)))
+                return 0;
+            found = 1;
+        }
+    }
+    return found;
+}
+
+/* Whether every unit of the run queues its work on streams that block (streams_block), in a run
+ * of every entry of the database, each linted without errors ('scope' SS_PROJECT_EVERY_ENTRY):
+ * no stream of the program then holds work that a copy on the legacy stream does not wait for. */
+static int streams_block(ss_project_facts *const *facts, size_t count, unsigned scope)
+{
+    if (!(scope & SS_PROJECT_EVERY_ENTRY) || count == 0)
+        return 0;
+    for (size_t u = 0; u < count; u++) {
+        if (facts[u] == NULL || facts[u]->unjudged || !facts[u]->streams_block)
             return 0;
     }
     return 1;
 }
+
+/* Whether the summaries answer the way 'way' of a question ('copy' its; 'scope' the run's):
+ * each of its functions does what the flow took it to. */
+static int holds(ss_project_facts *const *facts, size_t count, const foreign_way *way, int copy,
+                 unsigned scope)
+{
+    for (size_t k = 0; k < way->usr_count; k++) {
+        int needs = way->strict[k];
+        if (needs == NEEDS_STREAMS_BLOCK) {
+            if (!streams_block(facts, count, scope))
+                return 0;
+        } else if (needs == NEEDS_READ_LEGACY || needs == NEEDS_READ_PER_THREAD) {
+            if (!every_end_reads(facts, count, way->usrs[k], needs, way->args, scope))
+                return 0;
+        } else if (needs == NEEDS_OPEN_LEGACY || needs == NEEDS_OPEN_PER_THREAD) {
+            /* A Thrust opening too: every definition, in a run of every entry. */
+            if (!every_end_reads(facts, count, way->usrs[k], needs, NULL, scope))
+                return 0;
+        } else if (!does(find_end(facts, count, way->usrs[k]), needs, copy)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* What the summary words 'what' ("'f()', defined in f.cu:3, ends with ...") say the function
+ * does, without its name and place ("ends with ..."), or NULL. */
+static const char *what_it_does(const char *what)
+{
+    const char *p = strstr(what, ", defined in ");
+    p = p ? strstr(p + strlen(", defined in "), ", ") : NULL;
+    return p ? p + 2 : NULL;
+}
+
+/* What the caller does with a readback a function opens with (read_needed). */
+static const char read_words[] = ", and the caller reads the data it copies back after the "
+                                 "call (or hands it to its own caller)";
+
+static const char blocking_words[] = "no unit of the run creates a stream that does not block or "
+                                     "holds a stream it did not create, and the run leaves none "
+                                     "out";
 
 /* The note's words: the way's, then what each function of another unit does. */
 static char *note_words(ss_project_facts *const *facts, size_t count, const foreign_way *way,
@@ -480,19 +615,38 @@ static char *note_words(ss_project_facts *const *facts, size_t count, const fore
     char *words = ss_xasprintf("%s; %s (across units: ", message, way->words);
     for (size_t k = 0; k < way->usr_count; k++) {
         const foreign_end *e = find_end(facts, count, way->usrs[k]);
-        int needs = way->strict[k], again = 0;
-        for (size_t j = 0; j < k; j++)
-            again |= strcmp(way->usrs[j], way->usrs[k]) == 0;
+        int needs = way->strict[k], again = 0, after_read = 0;
+        if (needs == NEEDS_STREAMS_BLOCK) {
+            char *longer = ss_xasprintf("%s%s%s", words, k ? "; " : "", blocking_words);
+            free(words);
+            words = longer;
+            continue;
+        }
+        for (size_t j = 0; j < k; j++) {
+            int same = strcmp(way->usrs[j], way->usrs[k]) == 0;
+            again |= same;
+            after_read |= same && (way->strict[j] == NEEDS_READ_LEGACY ||
+                                   way->strict[j] == NEEDS_READ_PER_THREAD);
+        }
+        int reads = needs == NEEDS_READ_LEGACY || needs == NEEDS_READ_PER_THREAD;
         const char *what = needs == NEEDS_OPEN_LEGACY || needs == NEEDS_OPEN_PER_THREAD
                                ? e->opening_words
+                           : reads                         ? e->reading_words
                            : needs >= NEEDS_DEFAULT_LEGACY ? e->default_words
                                                            : e->words;
         /* The function that opens with Thrust work, on the way to the wait too: once. */
-        if (again && needs >= NEEDS_DEFAULT_LEGACY && e->level == 0)
+        if (again && !reads && needs >= NEEDS_DEFAULT_LEGACY && e->level == 0)
             what = needs == NEEDS_DEFAULT_LEGACY
                        ? "and it queues work on the legacy default stream only"
                        : "and it queues work on the per-thread default stream only";
-        char *longer = ss_xasprintf("%s%s%s", words, !k ? "" : again ? ", " : "; ", what);
+        /* The function that opens with a copy, on the way to the wait too: named once. */
+        const char *does_words = after_read ? what_it_does(what) : NULL;
+        char *longer = does_words ? ss_xasprintf("%s, and it %s", words, does_words)
+                                  : ss_xasprintf("%s%s%s%s", words,
+                                                 !k      ? ""
+                                                 : again ? ", "
+                                                         : "; ",
+                                                 what, reads ? read_words : "");
         free(words);
         words = longer;
     }
@@ -502,7 +656,7 @@ static char *note_words(ss_project_facts *const *facts, size_t count, const fore
 }
 
 void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *results,
-                              size_t count)
+                              size_t count, unsigned scope)
 {
     for (size_t u = 0; u < count; u++) {
         const struct ss_foreign_facts *ff = facts[u] ? facts[u]->foreign : NULL;
@@ -511,7 +665,7 @@ void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *
             ss_finding *f =
                 ss_project_find_finding(results[u], q->rule, q->file, q->line, q->column);
             size_t w = 0;
-            while (f && w < q->way_count && !holds(facts, count, &q->ways[w], q->copy))
+            while (f && w < q->way_count && !holds(facts, count, &q->ways[w], q->copy, scope))
                 w++;
             if (f == NULL || f->severity != SS_SEV_WARNING || w == q->way_count)
                 continue;
@@ -524,7 +678,8 @@ void ss_project_apply_foreign(ss_project_facts *const *facts, ss_result *const *
 }
 
 /* ------------------------------------------------------------------------------------------
- * The cache's form ("foreignEnds", "foreignQuestions": absent when there are none). */
+ * The cache's form ("foreignEnds", "foreignQuestions": absent when there are none;
+ * "streamsBlock", the facts' 'streams_block'). */
 
 static cJSON *encode_way(const foreign_way *way)
 {
@@ -536,12 +691,16 @@ static cJSON *encode_way(const foreign_way *way)
         cJSON_AddNumberToObject(call, "strict", way->strict[k]);
         cJSON_AddItemToArray(usrs, call);
     }
+    cJSON *args = cJSON_AddArrayToObject(item, "readArgs");
+    for (unsigned i = 0; i < SS_READ_ARGS; i++)
+        cJSON_AddItemToArray(args, cJSON_CreateNumber(way->args[i]));
     return item;
 }
 
 void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o)
 {
     const struct ss_foreign_facts *ff = facts->foreign;
+    cJSON_AddBoolToObject(o, "streamsBlock", facts->streams_block);
     cJSON *ends = ff && ff->end_count ? cJSON_AddArrayToObject(o, "foreignEnds") : NULL;
     for (size_t i = 0; ends && i < ff->end_count; i++) {
         cJSON *item = cJSON_CreateObject();
@@ -553,6 +712,11 @@ void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o)
         ss_cache_add_string(item, "defaultWords", ff->ends[i].default_words);
         ss_cache_add_string(item, "words", ff->ends[i].words);
         ss_cache_add_string(item, "openingWords", ff->ends[i].opening_words);
+        cJSON_AddNumberToObject(item, "reads", ff->ends[i].reads);
+        ss_cache_add_string(item, "readingWords", ff->ends[i].reading_words);
+        cJSON *ways = cJSON_AddArrayToObject(item, "readWays");
+        for (unsigned w = 0; w < ff->ends[i].read_way_count; w++)
+            cJSON_AddItemToArray(ways, cJSON_CreateNumber(ff->ends[i].read_ways[w]));
         cJSON_AddItemToArray(ends, item);
     }
     cJSON *questions =
@@ -571,6 +735,27 @@ void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o)
     }
 }
 
+/* The array of numbers 'name' of 'item' into 'out' ('max' at most), how many into '*count';
+ * sets '*bad' where it is missing or longer or holds another thing. */
+static void decode_numbers(const cJSON *item, const char *name, unsigned *out, unsigned max,
+                           unsigned *count, int *bad)
+{
+    const cJSON *array = cJSON_GetObjectItemCaseSensitive(item, name), *n;
+    *count = 0;
+    if (!cJSON_IsArray(array) || cJSON_GetArraySize(array) > (int)max) {
+        *bad = 1;
+        return;
+    }
+    cJSON_ArrayForEach(n, array)
+    {
+        if (!cJSON_IsNumber(n) || n->valuedouble < 0 || n->valuedouble > UINT_MAX) {
+            *bad = 1;
+            return;
+        }
+        out[(*count)++] = (unsigned)n->valuedouble;
+    }
+}
+
 static void decode_end(const cJSON *item, struct ss_foreign_facts *ff, int *bad)
 {
     foreign_end *e = add_end(ff);
@@ -578,15 +763,19 @@ static void decode_end(const cJSON *item, struct ss_foreign_facts *ff, int *bad)
     const char *words = ss_cache_get_string(item, "words", bad);
     const char *opening = ss_cache_get_string(item, "openingWords", bad);
     const char *only = ss_cache_get_string(item, "defaultWords", bad);
+    const char *reading = ss_cache_get_string(item, "readingWords", bad);
     e->level = (int)ss_cache_get_unsigned(item, "level", 2, bad);
     e->wide = ss_cache_get_unsigned(item, "wide", 1, bad) != 0;
     e->opens = (int)ss_cache_get_unsigned(item, "opens", OPENS_PER_THREAD, bad);
     e->default_only = (int)ss_cache_get_unsigned(item, "defaultOnly", OPENS_PER_THREAD, bad);
+    e->reads = (int)ss_cache_get_unsigned(item, "reads", OPENS_PER_THREAD, bad);
+    e->reading_words = ss_xstrdup(reading ? reading : "");
+    decode_numbers(item, "readWays", e->read_ways, SS_READ_WAYS, &e->read_way_count, bad);
     e->default_words = ss_xstrdup(only ? only : "");
     e->usr = ss_xstrdup(usr ? usr : "");
     e->words = ss_xstrdup(words ? words : "");
     e->opening_words = ss_xstrdup(opening ? opening : "");
-    *bad |= usr == NULL || words == NULL || opening == NULL || only == NULL;
+    *bad |= usr == NULL || words == NULL || opening == NULL || only == NULL || reading == NULL;
 }
 
 static void decode_way(const cJSON *item, foreign_question *q, int *bad)
@@ -600,11 +789,14 @@ static void decode_way(const cJSON *item, foreign_question *q, int *bad)
     }
     foreign_way *way = add_way(q, (size_t)cJSON_GetArraySize(usrs));
     way->words = ss_xstrdup(words);
+    unsigned args = 0;
+    decode_numbers(item, "readArgs", way->args, SS_READ_ARGS, &args, bad);
+    *bad |= args != SS_READ_ARGS;
     cJSON_ArrayForEach(call, usrs)
     {
         const char *usr = ss_cache_get_string(call, "usr", bad);
         way->strict[way->usr_count] =
-            (int)ss_cache_get_unsigned(call, "strict", NEEDS_DEFAULT_PER_THREAD, bad);
+            (int)ss_cache_get_unsigned(call, "strict", NEEDS_STREAMS_BLOCK, bad);
         if (usr == NULL) {
             *bad = 1;
             return;
@@ -647,6 +839,9 @@ static void decode_question_item(const cJSON *item, ss_project_facts *facts, int
 
 void ss_project_foreign_decode(const cJSON *o, ss_project_facts *facts, int *bad)
 {
+    const cJSON *block = cJSON_GetObjectItemCaseSensitive(o, "streamsBlock");
+    *bad |= !cJSON_IsBool(block);
+    facts->streams_block = cJSON_IsTrue(block);
     ss_project_decode_items(o, "foreignEnds", decode_end_item, facts, bad);
     ss_project_decode_items(o, "foreignQuestions", decode_question_item, facts, bad);
 }

@@ -7,7 +7,9 @@
 # the loops queue nothing on another stream (must(), an extern "C" check of the wait's status,
 # queues no work): notes at lines 14 and 25 naming each summary. halve_all() (a transform with
 # 'par_nosync'), shift_all() (a launch) and a wait for a stream handed in: warnings (lines 35, 44,
-# 54), and so are all five without sums.cu in the run. The same at -j 1 and -j 2, with and
+# 54), and so are all five without sums.cu in the run or in a run of some units of the
+# database only; with sums_twin.cu (another definition of unit_sum() that launches first) in the
+# database, the note at 14 is a warning. The same at -j 1 and -j 2, with and
 # without the cache, and with the units in the other order (exact output).
 set -u
 SS=$(realpath "$1") DATA=$(realpath "$2")/drained_opening HERE=$(dirname "$(realpath "$0")")
@@ -68,6 +70,27 @@ database_stub sums.cu rounds.cu
 ss lint --no-cache --color never --cuda-path none -p build src/rounds.cu
 waits
 text "without sums.cu: SYNC401" sync401 "$W14
+$W25
+$W35
+$W44
+$W54"
+
+# With sums_twin.cu, another definition of unit_sum() that launches first, in the database:
+# every definition must open with Thrust work (the note at 14 is a warning; 25's stays), and a
+# run of some units of the database only (sums_twin.cu left out) answers no opening.
+database_stub sums.cu rounds.cu sums_twin.cu
+ss lint --no-cache --color never --cuda-path none -p build
+status "sums_twin.cu" 1
+waits
+text "sums_twin.cu: SYNC401" sync401 "$W14
+$N25
+$W35
+$W44
+$W54"
+ss lint --no-cache --color never --cuda-path none -p build src/rounds.cu src/sums.cu
+status "sums_twin.cu left out" 1
+waits
+text "sums_twin.cu left out: SYNC401" sync401 "$W14
 $W25
 $W35
 $W44
