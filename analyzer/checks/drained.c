@@ -3464,6 +3464,19 @@ static int parameter_index(CXCursor function, CXCursor param)
     return -1;
 }
 
+/* The operand of 'e' (stripped) where it is the unary operator 'op' ('*p', '&x'; '*had' 1), 'e'
+ * itself where it is no unary operator ('*had' 0), or a null cursor where it is another one. */
+static CXCursor unary_operand(CXCursor e, char op, int *had)
+{
+    *had = 0;
+    if (clang_getCursorKind(e) != CXCursor_UnaryOperator || ss_ast_child_count(e) != 1)
+        return e;
+    char *text = ss_expr_text(e);
+    *had = text && text[0] == op;
+    free(text);
+    return *had ? ss_ast_strip(ss_ast_child(e, 0)) : clang_getNullCursor();
+}
+
 /* The SS_READ_WAY_* word of the copy 'copy' ('dir' its direction) in 'function': where it copies
  * from the device into host memory that a pointer parameter of 'function' points to ('host':
  * SS_READ_WAY_DEPTH clear) or that the pointer one points to does ('*host'), that parameter's
@@ -3476,16 +3489,10 @@ static unsigned read_way(CXCursor function, CXCursor copy, int dir)
         ss_copy_kind(function, copy, api, &dst, &src) == SS_COPY_KIND_UNKNOWN ||
         ss_ast_is_null(dst))
         return SS_READ_WAY_NO_PARAM;
-    CXCursor e = ss_ast_strip(dst);
-    unsigned depth = 0;
-    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1) {
-        char *text = ss_expr_text(e);
-        depth = text && text[0] == '*';
-        free(text);
-        if (!depth)
-            return SS_READ_WAY_NO_PARAM;
-        e = ss_ast_strip(ss_ast_child(e, 0));
-    }
+    int depth;
+    CXCursor e = unary_operand(ss_ast_strip(dst), '*', &depth);
+    if (ss_ast_is_null(e))
+        return SS_READ_WAY_NO_PARAM;
     CXCursor param = clang_getCursorReferenced(e);
     int index = clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
                         clang_getCursorKind(param) == CXCursor_ParmDecl &&
@@ -3783,16 +3790,11 @@ static use_kind first_use(CXCursor c, CXCursor var, int pointee)
  * a parameter, not a reference nor one of global or static storage; else a null cursor. */
 static CXCursor handed_object(CXCursor arg, int depth, int *pointee)
 {
-    CXCursor e = ss_ast_strip(arg), none = clang_getNullCursor();
-    int address = 0;
-    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1) {
-        char *text = ss_expr_text(e);
-        address = text && text[0] == '&';
-        free(text);
-        if (!address)
-            return none;
-        e = ss_ast_strip(ss_ast_child(e, 0));
-    }
+    CXCursor none = clang_getNullCursor();
+    int address;
+    CXCursor e = unary_operand(ss_ast_strip(arg), '&', &address);
+    if (ss_ast_is_null(e))
+        return none;
     CXCursor var = clang_getCursorReferenced(e);
     enum CXCursorKind vk = clang_getCursorKind(var);
     enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(var)).kind;

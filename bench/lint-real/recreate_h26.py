@@ -65,6 +65,18 @@ def viennacl_db(top):
     recreate.write_db(top, "viennacl", recreate_h8.findcuda_rows(build))
 
 
+def add_rows(commands, seen, directory, words):
+    """Appends to 'commands' the database rows of the compile line 'words' run in 'directory'
+    (recreate_h16.rows), each file once ('seen'), its path normalized."""
+    for row in recreate_h16.rows(directory, words):
+        path = os.path.normpath(row["file"])
+        if path not in seen:
+            seen.add(path)
+            row["arguments"] = [path if a == row["file"] else a for a in row["arguments"]]
+            row["file"] = path
+            commands.append(row)
+
+
 def shoc_db(top):
     """Its configure with --without-mpi and CUDA_CPPFLAGS=-gencode=arch=compute_90,code=sm_90 (its
     own guess lists architectures nvcc 13 lacks; the configure says to name them), run in its
@@ -92,13 +104,7 @@ def shoc_db(top):
         words = shlex.split(line)
         if "-c" not in words:
             continue
-        for row in recreate_h16.rows(folders[-1], words):
-            path = os.path.normpath(row["file"])
-            if path not in seen:
-                seen.add(path)
-                row["arguments"] = [path if a == row["file"] else a for a in row["arguments"]]
-                row["file"] = path
-                commands.append(row)
+        add_rows(commands, seen, folders[-1], words)
     recreate.write_db(top, "shoc", commands)
 
 
@@ -153,13 +159,7 @@ def npb_db(top):
             words = shlex.split(line)
             if not words or words[0] != "nvcc" or "-c" not in words:
                 continue
-            for row in recreate_h16.rows(directory, words):
-                path = os.path.normpath(row["file"])
-                if path not in seen:
-                    seen.add(path)
-                    row["arguments"] = [path if a == row["file"] else a for a in row["arguments"]]
-                    row["file"] = path
-                    commands.append(row)
+            add_rows(commands, seen, directory, words)
     recreate.write_db(top, "NPB-GPU", commands)
 
 
