@@ -51,6 +51,10 @@ int ss_context_call_enqueues(ss_callgraph *graph, CXCursor c, const ss_api *api)
  * 'obj.x'). Returns 1 or 0. */
 int ss_context_mentions(CXCursor e, CXCursor decl);
 
+/* inherent.c. Whether 'c', inside the expression 'root', is written within 'decltype(...)' or
+ * 'typeof(...)', where its value is not read ('static_cast<decltype(count)>(4)'). */
+int ss_context_in_decltype(CXCursor root, CXCursor c);
+
 /* inherent.c. Whether 'stmt' only waits for the device or checks an error: a call of a
  * synchronizing API in it (also inside an error-checking macro), and no other statement.
  * Returns 1 or 0. */
@@ -377,6 +381,10 @@ int ss_context_wraps_api(CXCursor call);
 /* idle.c. Whether 'stmt' does device work: a launch or a call that enqueues work, or a call of
  * a function of the unit that does. Returns 1 or 0. */
 int ss_context_does_device_work(ss_callgraph *graph, CXCursor stmt);
+
+/* host_reads.c. The index of the parameter 'param' among those of 'function' (a function
+ * template's too), or -1. */
+int ss_context_parameter_index(CXCursor function, CXCursor param);
 
 /* host_reads.c. The statements of the innermost block written '{ ... }' around 'at' in
  * 'function' (an error-checking macro's own block left out, and the empty statements), into

@@ -3453,17 +3453,6 @@ typedef struct opening_copies {
     unsigned ways[MAX_OPENING_COPIES], guard;
 } opening_copies;
 
-/* The index of the parameter 'param' of 'function', or -1. */
-static int parameter_index(CXCursor function, CXCursor param)
-{
-    int n = clang_Cursor_getNumArguments(function);
-    for (int i = 0; i < n; i++) {
-        if (clang_equalCursors(clang_Cursor_getArgument(function, i), param))
-            return i;
-    }
-    return -1;
-}
-
 /* The operand of 'e' (stripped) where it is the unary operator 'op' ('*p', '&x'; '*had' 1), 'e'
  * itself where it is no unary operator ('*had' 0), or a null cursor where it is another one. */
 static CXCursor unary_operand(CXCursor e, char op, int *had)
@@ -3497,7 +3486,7 @@ static unsigned read_way(CXCursor function, CXCursor copy, int dir)
     int index = clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
                         clang_getCursorKind(param) == CXCursor_ParmDecl &&
                         clang_getCanonicalType(clang_getCursorType(param)).kind == CXType_Pointer
-                    ? parameter_index(function, param)
+                    ? ss_context_parameter_index(function, param)
                     : -1;
     if (index < 0 || index >= SS_READ_WAY_NO_PARAM)
         return SS_READ_WAY_NO_PARAM;
@@ -3576,7 +3565,7 @@ static unsigned parameter_guard(CXCursor function, CXCursor cond)
     CXCursor param = clang_getCursorReferenced(e);
     int index = clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
                         clang_getCursorKind(param) == CXCursor_ParmDecl
-                    ? parameter_index(function, param)
+                    ? ss_context_parameter_index(function, param)
                     : -1;
     if (index < 0 || index + 1 >= SS_READ_WAY_NO_PARAM)
         return 0;
@@ -3732,7 +3721,7 @@ static int names_object(CXCursor e, CXCursor var, int pointee)
  * the pointer 'var' points to ('pointee'): read ('x + 1', 'p[0]', '*p'), written ('x = 1',
  * 'p[0] = 1'; the right side first), or otherwise ('&x', 'p' handed on, a lambda naming it),
  * in the order of the children; USE_NONE where it does not. */
-static use_kind first_use(CXCursor c, CXCursor var, int pointee)
+static use_kind first_use(CXCursor c, CXCursor var, int pointee, CXCursor root)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_UnaryExpr) /* sizeof, alignof */
@@ -3742,32 +3731,32 @@ static use_kind first_use(CXCursor c, CXCursor var, int pointee)
     char op[4] = "";
     if (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
         strcmp(op, "=") == 0 && ss_ast_child_count(c) == 2) {
-        use_kind u = first_use(ss_ast_child(c, 1), var, pointee);
+        use_kind u = first_use(ss_ast_child(c, 1), var, pointee, root);
         if (u != USE_NONE)
             return u;
         if (names_object(ss_ast_child(c, 0), var, pointee))
             return USE_WRITE;
-        return first_use(ss_ast_child(c, 0), var, pointee);
+        return first_use(ss_ast_child(c, 0), var, pointee, root);
     }
-    if (names_object(c, var, pointee))
-        return USE_READ;
+    if (names_object(c, var, pointee)) /* a name within 'decltype' is its type's, not read */
+        return ss_context_in_decltype(root, c) ? USE_NONE : USE_READ;
     /* What only one way of a '?:', or the right side of '&&' or '||', does may not run: a use
      * there is no read the caller is sure to make ('s == last ? host[0] : 0'). */
     int conditional = k == CXCursor_ConditionalOperator ||
                       (k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
                        (strcmp(op, "&&") == 0 || strcmp(op, "||") == 0));
     if (conditional && ss_ast_child_count(c) >= 2) {
-        use_kind u = first_use(ss_ast_child(c, 0), var, pointee);
+        use_kind u = first_use(ss_ast_child(c, 0), var, pointee, root);
         if (u != USE_NONE)
             return u;
         for (unsigned i = 1, n = ss_ast_child_count(c); i < n; i++) {
-            if (first_use(ss_ast_child(c, i), var, pointee) != USE_NONE)
+            if (first_use(ss_ast_child(c, i), var, pointee, root) != USE_NONE)
                 return USE_OTHER;
         }
         return USE_NONE;
     }
     if (k == CXCursor_UnaryOperator && ss_ast_child_count(c) == 1 &&
-        first_use(ss_ast_child(c, 0), var, pointee) != USE_NONE) {
+        first_use(ss_ast_child(c, 0), var, pointee, root) != USE_NONE) {
         char *text = ss_expr_text(c);
         int address = text && text[0] == '&';
         free(text);
@@ -3777,7 +3766,7 @@ static use_kind first_use(CXCursor c, CXCursor var, int pointee)
     if (k == CXCursor_DeclRefExpr)
         return clang_equalCursors(clang_getCursorReferenced(c), var) ? USE_OTHER : USE_NONE;
     for (unsigned i = 0, n = ss_ast_child_count(c); i < n; i++) {
-        use_kind u = first_use(ss_ast_child(c, i), var, pointee);
+        use_kind u = first_use(ss_ast_child(c, i), var, pointee, root);
         if (u != USE_NONE)
             return u;
     }
@@ -3820,7 +3809,7 @@ static int object_needed(CXCursor *stmts, unsigned n, unsigned at, CXCursor var,
         CXCursor look = k == CXCursor_IfStmt ? ss_ast_child(stmts[s], 0) : stmts[s];
         if (k != CXCursor_IfStmt && !straight_statement(stmts[s]) && k != CXCursor_ReturnStmt)
             return 0;
-        use_kind u = first_use(look, var, pointee);
+        use_kind u = first_use(look, var, pointee, look);
         if (u != USE_NONE)
             return u == USE_READ;
         if (k == CXCursor_IfStmt && ss_context_mentions(stmts[s], var))

@@ -413,8 +413,7 @@ static int on_stream(CXCursor call, int index, const char *stream)
     return same;
 }
 
-/* The index of the parameter 'param' among those of 'function', or -1. */
-static int parameter_index(CXCursor function, CXCursor param)
+int ss_context_parameter_index(CXCursor function, CXCursor param)
 {
     int index = 0;
     for (unsigned c = 0; c < ss_ast_child_count(function); c++) {
@@ -465,7 +464,7 @@ static int stream_named(const queued_walk *w, CXCursor c, int index)
     CXCursor decl = clang_getCursorReferenced(arg);
     if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr &&
         clang_getCursorKind(decl) == CXCursor_ParmDecl)
-        return on_stream(w->call, parameter_index(w->function, decl), w->stream);
+        return on_stream(w->call, ss_context_parameter_index(w->function, decl), w->stream);
     if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr && local_of(decl, w->function))
         return 0;
     return on_stream(c, index, w->stream);
@@ -758,7 +757,7 @@ int ss_context_event_uploads(ss_check_ctx *ctx, CXCursor at, ss_event_upload *ou
 static CXCursor caller_buffer(CXCursor callee, CXCursor call, CXCursor decl)
 {
     if (clang_getCursorKind(decl) == CXCursor_ParmDecl) {
-        int index = parameter_index(callee, decl);
+        int index = ss_context_parameter_index(callee, decl);
         if (index < 0 || clang_Cursor_getNumArguments(call) <= index)
             return clang_getNullCursor();
         return copied_decl(clang_Cursor_getArgument(call, (unsigned)index));
@@ -1284,7 +1283,7 @@ static int copies_out_last(ss_check_ctx *ctx, CXCursor function, CXCursor *copy)
         if (names_decl(apart[a], param))
             return -1;
     }
-    int parameter = parameter_index(function, param);
+    int parameter = ss_context_parameter_index(function, param);
     if (parameter >= 0)
         *copy = last;
     return parameter;

@@ -74,7 +74,7 @@ static int token_is(CXTranslationUnit tu, CXToken tok, const char *text)
 /* Whether 'c', inside the expression 'root', is written within 'decltype(...)' or
  * 'typeof(...)', where its value is not read ('static_cast<decltype(count)>(4)'): a parenthesis
  * opened before it in 'root' and not closed before it follows one of those words. */
-static int in_decltype(CXCursor root, CXCursor c)
+int ss_context_in_decltype(CXCursor root, CXCursor c)
 {
     static const char *const words[] = {"decltype", "__decltype", "typeof", "__typeof__",
                                         "__typeof"};
@@ -120,7 +120,7 @@ static enum CXChildVisitResult find_ref(CXCursor c, CXCursor parent, CXClientDat
         return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
     }
     if (names_var(c, w->var) || names_holder(c, parent, w->var)) {
-        if (w->evaluated && in_decltype(w->root, c))
+        if (w->evaluated && ss_context_in_decltype(w->root, c))
             return CXChildVisit_Continue;
         w->found = 1;
         return CXChildVisit_Break;

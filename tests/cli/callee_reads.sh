@@ -14,7 +14,8 @@
 # call: notes, "drained anyway", for read_back (97), read_either with a constant 'false' that
 # rules out its upload arm (103), read_back into a local ('&one', 110) and read_checked (its
 # copy in a checking macro written as 'do { ... } while (0)', 148); a warning where the loop
-# reads the copy on one way of a '?:' only (154); warnings where read_either's
+# reads the copy on one way of a '?:' only (154) or names it only in a 'decltype' (160);
+# warnings where read_either's
 # flag is not a constant (116), the loop writes the copied data before reading it (122), a
 # '__managed__' variable is read between the wait and the call (129), a reference is read in
 # the call's arguments (136), and read_counted reads a global before its copy (142). With
@@ -84,7 +85,7 @@ expect() {
     fi
     wread 116 && wread 122 && wread 129 && wread 136 && wread 142
     if [ -n "${2:-}" ]; then wread 148; else note 148 read_checked "$CHECKED"; fi
-    wread 154
+    wread 154 && wread 160
 }
 waits() {
     grep -E "^src/(steps|reduce)\.cu:[0-9]+:[0-9]+: [a-z]+: 'cudaDeviceSynchronize' in .*SYNC401" out >sync401
