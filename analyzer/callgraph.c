@@ -1588,7 +1588,7 @@ typedef struct named_walk {
     ss_callgraph *g;
     const char *const *names;
     size_t count;
-    int depth;
+    int depth, limit;
     CXCursor found;
 } named_walk;
 
@@ -1666,7 +1666,7 @@ static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientD
     clang_disposeString(s);
     if (!ss_ast_is_null(w->found))
         return CXChildVisit_Break;
-    long n = w->g && w->depth < 2 ? find_node(w->g, callee_definition(c)) : -1;
+    long n = w->g && w->depth < w->limit ? find_node(w->g, callee_definition(c)) : -1;
     if (n >= 0) {
         w->depth++;
         clang_visitChildren(w->g->nodes[n].cursor, find_named, w);
@@ -1680,7 +1680,13 @@ static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientD
 int ss_callgraph_calls_named(ss_callgraph *g, CXCursor body, const char *const *names, size_t count,
                              CXCursor *found)
 {
-    named_walk w = {g, names, count, 0, clang_getNullCursor()};
+    return ss_callgraph_calls_named_within(g, body, names, count, 2, found);
+}
+
+int ss_callgraph_calls_named_within(ss_callgraph *g, CXCursor body, const char *const *names,
+                                    size_t count, int limit, CXCursor *found)
+{
+    named_walk w = {g, names, count, 0, limit, clang_getNullCursor()};
     ss_ast_visit_whole(body, body, find_named, &w);
     *found = w.found;
     return !ss_ast_is_null(w.found);

@@ -704,6 +704,11 @@ static const char *const clocks[] = {
     "cudaEventElapsedTime",    "cuEventElapsedTime", "sdkStopTimer",      "sdkGetTimerValue",
     "sdkGetAverageTimerValue", SS_WALL_CLOCK_CALLS,  SS_TIMER_CLASS_CALLS};
 
+/* How many calls deep a loop's clock is looked for: the function the loop calls, and two
+ * wrappers of the unit below it ('now_us' returning 'now_ms() * 1e3', 'now_ms' reading
+ * 'clock_gettime'). */
+enum { CLOCK_DEPTH = 3 };
+
 /* The clock call among the (at most four) statements that follow 'loop' in its block, in the
  * function 'function': a loop timed from outside ('record; for (...) {...}; record; sync;
  * elapsed'). A null cursor when there is none. */
@@ -780,8 +785,8 @@ static char *untimed_work_words(ss_check_ctx *ctx, CXCursor loop, unsigned *firs
     unsigned n = ss_ast_child_count(body), first = n, last = n;
     for (unsigned i = 0; i < n; i++) {
         CXCursor stmt = ss_ast_child(body, i), found;
-        int clock =
-            ss_callgraph_calls_named(graph, stmt, clocks, sizeof clocks / sizeof clocks[0], &found);
+        int clock = ss_callgraph_calls_named_within(
+            graph, stmt, clocks, sizeof clocks / sizeof clocks[0], CLOCK_DEPTH, &found);
         if (first == n &&
             (clock ||
              ss_callgraph_calls_named(graph, stmt, marks, sizeof marks / sizeof marks[0], &found)))
@@ -903,8 +908,8 @@ char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CX
     const char *what = "the loop times its iterations";
     *not_timed = NULL;
     unsigned first = 0, last = 0;
-    if (!ss_callgraph_calls_named(ss_check_graph(ctx), loop->loop, clocks,
-                                  sizeof clocks / sizeof clocks[0], &found)) {
+    if (!ss_callgraph_calls_named_within(ss_check_graph(ctx), loop->loop, clocks,
+                                         sizeof clocks / sizeof clocks[0], CLOCK_DEPTH, &found)) {
         if (loop->chain != NULL)
             return NULL;
         found = clock_after(ctx, ss_scope_outer_function(ctx->function), loop->loop);
