@@ -288,9 +288,55 @@ static char *small_template_value_words(ss_check_ctx *ctx, CXCursor size)
     return words;
 }
 
+/* Whether 'var' carries __constant__ or __device__: a variable of the device's memory. */
+static enum CXChildVisitResult find_device_space(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CUDAConstantAttr || k == CXCursor_CUDADeviceAttr) {
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* "small: a copy of at most 10240 bytes (the size of 'gC_angle', which the copy cannot exceed;
+ * 'nth * sizeof(float)') ..." when the pageable copy 'at' is a cudaMemcpyToSymbolAsync whose
+ * size clang cannot evaluate, into a __constant__ or __device__ variable of the unit whose whole
+ * size is at most SMALL_UPLOAD_BYTES: a copy into a symbol cannot run past its end (the call
+ * fails instead), so it is a small upload whatever the count (held-out-28's shape CA, ASTRA's
+ * per-projection angle tables). Malloc'ed, or NULL. */
+static char *small_symbol_words(const ss_api *api, CXCursor at, CXCursor size)
+{
+    if (api->api != SS_API_cudaMemcpyToSymbolAsync || api->dst_arg < 0 ||
+        clang_Cursor_getNumArguments(at) <= api->dst_arg)
+        return NULL;
+    CXCursor sym = ss_ast_strip(clang_Cursor_getArgument(at, (unsigned)api->dst_arg));
+    if (clang_getCursorKind(sym) != CXCursor_DeclRefExpr)
+        return NULL;
+    CXCursor var = clang_getCursorReferenced(sym);
+    int device = 0;
+    if (clang_getCursorKind(var) != CXCursor_VarDecl)
+        return NULL;
+    clang_visitChildren(var, find_device_space, &device);
+    long long bytes = clang_Type_getSizeOf(clang_getCursorType(var));
+    if (!device || bytes <= 0 || bytes > SMALL_UPLOAD_BYTES)
+        return NULL;
+    CXString name = clang_getCursorSpelling(var);
+    char *text = ss_expr_text(size);
+    char *words =
+        ss_xasprintf("small: a copy of at most %lld bytes (the size of '%s', which the "
+                     "copy cannot exceed; '%s') to the device from pageable memory %s",
+                     bytes, clang_getCString(name), text ? text : "...", SMALL_UPLOAD_REASON);
+    free(text);
+    clang_disposeString(name);
+    return words;
+}
+
 /* "small: a copy of 8 bytes ('sizeof(long long)') to the device from pageable memory is staged
  * at once ..." when the pageable copy 'at' goes from the host to the device and its size is a
- * constant of at most SMALL_UPLOAD_BYTES. Malloc'ed, or NULL. */
+ * constant of at most SMALL_UPLOAD_BYTES (or the symbol it fills is no larger:
+ * small_symbol_words). Malloc'ed, or NULL. */
 static char *small_upload_words(ss_check_ctx *ctx, CXCursor at)
 {
     const ss_api *api = ss_scope_callee_api(at);
@@ -302,8 +348,10 @@ static char *small_upload_words(ss_check_ctx *ctx, CXCursor at)
         return NULL;
     CXCursor size = clang_Cursor_getArgument(at, (unsigned)api->size_arg);
     long long bytes = 0;
-    if (ss_ast_eval_int(size, &bytes) != 0)
-        return small_template_value_words(ctx, size);
+    if (ss_ast_eval_int(size, &bytes) != 0) {
+        char *words = small_template_value_words(ctx, size);
+        return words != NULL ? words : small_symbol_words(api, at, size);
+    }
     if (bytes <= 0 || bytes > SMALL_UPLOAD_BYTES)
         return NULL;
     char *text = ss_expr_text(size);
