@@ -1589,8 +1589,21 @@ typedef struct named_walk {
     const char *const *names;
     size_t count;
     int depth, limit;
+    CXCursor function; /* the function whose body is walked (a null cursor at the top) */
     CXCursor found;
 } named_walk;
+
+/* Whether 'function' is a wrapper: its body is one 'return' of a value ('now_us' returning
+ * 'now_ms() * 1e3'). Past two calls, only such a function is followed: a function that logs,
+ * reporting a time among other work, is not a clock (ss_callgraph_calls_named_within). */
+static int value_wrapper(CXCursor function)
+{
+    CXCursor body = ss_ast_body(function);
+    if (ss_ast_is_null(body) || ss_ast_child_count(body) != 1)
+        return 0;
+    CXCursor ret = ss_ast_child(body, 0);
+    return clang_getCursorKind(ret) == CXCursor_ReturnStmt && ss_ast_child_count(ret) == 1;
+}
 
 /* The last word of the identifier 'name' in lower case, split at '_' and where a capital
  * follows a small letter or a digit, or ends a run of capitals before a small letter:
@@ -1666,11 +1679,16 @@ static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientD
     clang_disposeString(s);
     if (!ss_ast_is_null(w->found))
         return CXChildVisit_Break;
-    long n = w->g && w->depth < w->limit ? find_node(w->g, callee_definition(c)) : -1;
+    long n = w->g && w->depth < w->limit && (w->depth < 2 || value_wrapper(w->function))
+                 ? find_node(w->g, callee_definition(c))
+                 : -1;
     if (n >= 0) {
+        CXCursor outer = w->function;
+        w->function = w->g->nodes[n].cursor;
         w->depth++;
         clang_visitChildren(w->g->nodes[n].cursor, find_named, w);
         w->depth--;
+        w->function = outer;
         if (!ss_ast_is_null(w->found))
             return CXChildVisit_Break;
     }
@@ -1686,7 +1704,7 @@ int ss_callgraph_calls_named(ss_callgraph *g, CXCursor body, const char *const *
 int ss_callgraph_calls_named_within(ss_callgraph *g, CXCursor body, const char *const *names,
                                     size_t count, int limit, CXCursor *found)
 {
-    named_walk w = {g, names, count, 0, limit, clang_getNullCursor()};
+    named_walk w = {g, names, count, 0, limit, clang_getNullCursor(), clang_getNullCursor()};
     ss_ast_visit_whole(body, body, find_named, &w);
     *found = w.found;
     return !ss_ast_is_null(w.found);

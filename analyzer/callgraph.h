@@ -172,9 +172,10 @@ int ss_callgraph_uncalled(ss_callgraph *graph, CXCursor function, char **why);
 int ss_callgraph_calls_named(ss_callgraph *graph, CXCursor body, const char *const *names,
                              size_t count, CXCursor *found);
 
-/* ss_callgraph_calls_named, followed 'limit' calls deep instead of two (a clock read through
- * two wrappers of the unit: 'now_us' returning 'now_ms() * 1e3', 'now_ms' calling
- * 'clock_gettime', from a function the loop calls). */
+/* ss_callgraph_calls_named, followed 'limit' calls deep instead of two, past the second only
+ * through a function whose body is one 'return' of a value (a clock read through two wrappers
+ * of the unit: 'now_us' returning 'now_ms() * 1e3', 'now_ms' calling 'clock_gettime', from a
+ * function the loop calls; not a logging helper that stamps its lines). */
 int ss_callgraph_calls_named_within(ss_callgraph *graph, CXCursor body, const char *const *names,
                                     size_t count, int limit, CXCursor *found);
 

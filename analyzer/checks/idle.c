@@ -324,10 +324,10 @@ static char *small_symbol_words(const ss_api *api, CXCursor at, CXCursor size)
         return NULL;
     CXString name = clang_getCursorSpelling(var);
     char *text = ss_expr_text(size);
-    char *words =
-        ss_xasprintf("small: a copy of at most %lld bytes (the size of '%s', which the "
-                     "copy cannot exceed; '%s') to the device from pageable memory %s",
-                     bytes, clang_getCString(name), text ? text : "...", SMALL_UPLOAD_REASON);
+    char *words = ss_xasprintf("small: a copy of at most %lld byte%s (the size of '%s', which the "
+                               "copy cannot exceed; '%s') to the device from pageable memory %s",
+                               bytes, bytes == 1 ? "" : "s", clang_getCString(name),
+                               text ? text : "...", SMALL_UPLOAD_REASON);
     free(text);
     clang_disposeString(name);
     return words;

@@ -24,8 +24,7 @@ int solve(float *host, float *grid, int n, int rounds)
     cudaSetDoubleForHost(&scale);
     for (int r = 0; r < rounds; r++) {
         relax<<<(n + 255) / 256, 256>>>(grid, n); // expect: SYNC101 expect-severity: note
-        cudaThreadSynchronize(); // expect: SYNC401 expect-severity: warning expect-message:
-                                 // cudaThreadSynchronize
+        cudaThreadSynchronize(); // expect: SYNC401 expect-severity: warning expect-message: 'cudaThreadSynchronize'
         relax<<<(n + 255) / 256, 256>>>(grid, n); // expect: SYNC101 expect-severity: note
     }
     cudaMemcpy(host, grid, n * sizeof(float), cudaMemcpyDeviceToHost);

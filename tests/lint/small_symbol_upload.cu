@@ -1,8 +1,9 @@
 // small_symbol_upload.cu: an upload into a __constant__ (or __device__) array whose size is a
 // count (ASTRA's per-projection angle tables, held-out-28's shape CA) cannot run past the
 // array's end: where the whole array is at most 64 KiB the copy is small, staged at once, and a
-// note on every iteration too. A larger __device__ array, a plain device pointer and the
-// synchronous cudaMemcpyToSymbol keep what they had.
+// note on every iteration too. A larger __device__ array, a plain device pointer, the
+// synchronous cudaMemcpyToSymbol (which waits for the work before it: SYNC202) and a readback
+// from a symbol into pageable memory keep what they had.
 #include <cuda_runtime.h>
 #include <vector>
 
@@ -29,6 +30,8 @@ void sweep(float *d_out, float *d_plain, const float *angles, unsigned n, int st
         cudaMemcpyToSymbolAsync(big_table, &buf[0], n * sizeof(float), 0, cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: warning
         cudaMemcpyAsync(d_plain, &buf[0], n * sizeof(float), cudaMemcpyHostToDevice, s); // expect: SYNC201 expect-severity: warning
         project<<<1, 256, 0, s>>>(d_out, n);
+        cudaMemcpyToSymbol(angle_table, &buf[0], n * sizeof(float)); // expect: SYNC202 expect-severity: warning
+        cudaMemcpyFromSymbolAsync(&buf[0], angle_table, n * sizeof(float), 0, cudaMemcpyDeviceToHost, s); // expect: SYNC201 expect-severity: warning
     }
     cudaStreamSynchronize(s);
     cudaStreamDestroy(s);

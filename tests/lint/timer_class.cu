@@ -35,8 +35,7 @@ double timed_phases(float *x, int n, int rounds)
     for (int r = 0; r < rounds; r++) {
         int handle = Timer::Start();
         step<<<(n + 255) / 256, 256>>>(x, n); // expect: SYNC101 expect-severity: note
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: the loop
-                                 // times its iterations ('Stop'
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: the loop times its iterations ('Stop'
         total += Timer::Stop(handle, "step");
     }
     return total;
@@ -49,8 +48,7 @@ float timed_by_member(float *x, int n, int rounds)
     for (int r = 0; r < rounds; r++) {
         timer.Start();
         step<<<(n + 255) / 256, 256>>>(x, n); // expect: SYNC101 expect-severity: note
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: the loop
-                                 // times its iterations
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: the loop times its iterations
         timer.Stop();
         total += timer.ElapsedMillis();
     }
@@ -115,7 +113,7 @@ double train(float *x, int n, int epochs)
         step<<<(n + 255) / 256, 256>>>(x, n); // expect: SYNC101 expect-severity: note
         t += Timer::Stop(h, "step");
         evaluate(x, n);
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning expect-message: not a benchmark: the loop times lines 114 to 116
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning expect-message: not a benchmark: the loop times lines 112 to 114
     }
     return t;
 }
