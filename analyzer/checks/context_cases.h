@@ -93,12 +93,15 @@ CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, 
 
 /* only_tested.c. Inside a loop: "inherent as written: ..." where the one value a readback gives
  * the host (ss_context_loop_value; for a wait, one for a stream or an event, not the whole
- * device, and no other copy to the host in its block) is a plain local whose only use is to
- * decide control flow: the first statement after it that names the value (past waits and
- * statements that call nothing, three at most) is an 'if' that tests it, or the readback ends
- * the body of a 'while' or 'do' loop whose condition tests it; and every read of the variable
- * that the readback's value may reach (reaching definitions) sits in the condition of an 'if'
- * or of that loop, under operators only (no call, no assignment). Malloc'ed, or NULL. */
+ * device, and no other copy to the host in its block but in a branch that tests the value and
+ * leaves the loop) is a plain local that the host tests at once to decide control flow: the
+ * first statement after it that names the value (past waits, statements that call nothing,
+ * prints of the value and synchronous one-value readbacks of other locals, three at most) is an
+ * 'if' that tests it, or the readback ends the body of a 'while' or 'do' loop whose condition
+ * tests it; and every read of the variable that the readback's value may reach (reaching
+ * definitions) sits in the condition of an 'if' or of that loop, under operators only (no call,
+ * no assignment), or is printed in the loop (printf, std::cout), read after the loop, or copied
+ * into another plain local whose every read is such a test. Malloc'ed, or NULL. */
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* inherent.c. The launch that the wait stmts[index] waits for (the whole device, or the
