@@ -104,6 +104,22 @@ CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, 
  * into another plain local whose every read is such a test. Malloc'ed, or NULL. */
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* graph_value.c. For only_tested.c, the one value a graph copies to the host in a loop that
+ * launches it and waits: for a wait (SYNC401) for one stream, stmts[*from], a cudaGraphLaunch on
+ * that stream within three statements before it (those between calling nothing); for a copy
+ * (SYNC301, SYNC201) captured between cudaStreamBeginCapture and cudaStreamEndCapture of its
+ * stream, the end of the capture after it in 'stmts' ('count' of them) and then such a launch of
+ * the graph and its wait. The executable graph comes from one graph (every cudaGraphInstantiate
+ * into it and cudaGraphExecUpdate of it in the function), which holds one copy to the host, of
+ * one value: the one copy to the host captured into it, or its one cudaGraphAddMemcpyNode, whose
+ * parameters' 'dstPtr' is make_cudaPitchedPtr(&x, size, 1, 1) (and 'kind', if set, device to
+ * host or default). That copy goes to '*copy' (for a node, the make_cudaPitchedPtr call), the
+ * launch to '*launch', the wait's index to '*from'; returns the variable the copy writes, or a
+ * null cursor. */
+CXCursor ss_context_graph_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXCursor *copy,
+                                CXCursor *launch, const CXCursor *stmts, unsigned count,
+                                unsigned *from);
+
 /* inherent.c. The launch that the wait stmts[index] waits for (the whole device, or the
  * launch's stream as written), within three statements before it, the statements between
  * standing apart from the memory, where the launch is given pinned host memory that its kernel

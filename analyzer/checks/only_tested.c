@@ -516,8 +516,9 @@ static CXCursor innermost_loop(CXCursor function, CXCursor c)
     return loop;
 }
 
-/* walk_reads for the variable 'var' and the readback 'copy', from the start ('w' filled in). */
-static int only_tests(tests_walk *w, CXCursor var, CXCursor copy, CXCursor loop)
+/* walk_reads for the variable 'var' and the readback 'copy', from the start ('w' filled in);
+ * 'at' is the finding's call, whose innermost loop is the loop around the readback. */
+static int only_tests(tests_walk *w, CXCursor var, CXCursor copy, CXCursor loop, CXCursor at)
 {
     memset(w, 0, sizeof *w);
     w->function = clang_getCursorSemanticParent(var);
@@ -526,7 +527,7 @@ static int only_tests(tests_walk *w, CXCursor var, CXCursor copy, CXCursor loop)
     w->loop = loop;
     w->loc.var = var;
     w->more = 1;
-    w->around = innermost_loop(w->function, copy);
+    w->around = innermost_loop(w->function, at);
     return walk_reads(w);
 }
 
@@ -817,36 +818,66 @@ static int waits_for_one_stream(CXCursor at)
     return api && (api->klass == SS_CLASS_STREAM_SYNC || api->klass == SS_CLASS_EVENT_SYNC);
 }
 
+/* The test of the value a graph copies to the host (ss_context_graph_value), after the wait for
+ * the graph's launch, as test_after finds it: 'var', 'copy' and 'launch' set; a null cursor
+ * when there is none. */
+static CXCursor graph_test(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const CXCursor *stmts,
+                           unsigned n, unsigned from, CXCursor *var, CXCursor *copy,
+                           CXCursor *launch, int *loop)
+{
+    int waited = 1;
+    *var = ss_context_graph_value(ctx, rule, at, copy, launch, stmts, n, &from);
+    if (ss_ast_is_null(*var) || !plain_local(*var))
+        return clang_getNullCursor();
+    return test_after(ctx, stmts, n, from, *var, *copy, loop, &waited);
+}
+
+/* How the value comes to the host, for the message: "it waits for the value read back at line
+ * 41; ", "it waits for the graph launched at line 247, which reads the value back (line 225); ",
+ * "the graph launched at line 319 reads it back; " or "". Malloc'ed. */
+static char *source_words(ss_rule_id rule, CXCursor copy, CXCursor launch)
+{
+    if (!ss_ast_is_null(launch) && rule == SS_RULE_SYNC_IN_LOOP)
+        return ss_xasprintf("it waits for the graph launched at line %u, which reads the value "
+                            "back (line %u); ",
+                            ss_scope_line(launch), ss_scope_line(copy));
+    if (!ss_ast_is_null(launch))
+        return ss_xasprintf("the graph launched at line %u reads it back; ", ss_scope_line(launch));
+    if (rule == SS_RULE_SYNC_IN_LOOP)
+        return ss_xasprintf("it waits for the value read back at line %u; ", ss_scope_line(copy));
+    return ss_xstrdup("");
+}
+
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     if (rule == SS_RULE_SYNC_IN_LOOP && !waits_for_one_stream(at))
         return NULL;
     CXCursor *stmts = malloc(MAX_STATEMENTS * sizeof *stmts);
-    CXCursor copy;
+    CXCursor copy, launch = clang_getNullCursor(), test = clang_getNullCursor();
     unsigned n = 0, from = 0;
     CXCursor var =
         stmts ? ss_context_loop_value(ctx, rule, at, &copy, stmts, MAX_STATEMENTS, &n, &from)
               : clang_getNullCursor();
     int loop = 0, waited = rule == SS_RULE_SYNC_IN_LOOP;
-    CXCursor test = ss_ast_is_null(var) || !plain_local(var)
-                        ? clang_getNullCursor()
-                        : test_after(ctx, stmts, n, from, var, copy, &loop, &waited);
+    if (!ss_ast_is_null(var) && plain_local(var))
+        test = test_after(ctx, stmts, n, from, var, copy, &loop, &waited);
+    if (ss_ast_is_null(test) && n > 0) {
+        test = graph_test(ctx, rule, at, stmts, n, from, &var, &copy, &launch, &loop);
+        waited = 1;
+    }
     /* A wait that also waits for another copy to the host serves more than the test. */
     if (!ss_ast_is_null(test) && waited && other_copy_to_host(ctx->function, stmts, n, copy, test))
         test = clang_getNullCursor();
     free(stmts);
     tests_walk w;
-    if (ss_ast_is_null(test) || !only_tests(&w, var, copy, loop ? test : clang_getNullCursor()))
+    if (ss_ast_is_null(test) || !only_tests(&w, var, copy, loop ? test : clang_getNullCursor(), at))
         return NULL;
     char *uses = use_words(&w, test, loop);
-    char *words =
-        rule == SS_RULE_SYNC_IN_LOOP
-            ? ss_xasprintf("inherent as written: it waits for the value read back at line %u; %s; "
-                           "to remove the stall, test %sit every N iterations or on the device",
-                           ss_scope_line(copy), uses, w.print_line ? "and print " : "")
-            : ss_xasprintf("inherent as written: %s; to remove the stall, test %sit every N "
-                           "iterations or on the device",
-                           uses, w.print_line ? "and print " : "");
+    char *source = source_words(rule, copy, launch);
+    char *words = ss_xasprintf("inherent as written: %s%s; to remove the stall, test %sit every N "
+                               "iterations or on the device",
+                               source, uses, w.print_line ? "and print " : "");
+    free(source);
     free(uses);
     return words;
 }
