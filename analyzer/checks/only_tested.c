@@ -434,8 +434,9 @@ static void read_copy(tests_walk *w, CXCursor other, CXCursor value)
     sub.copy = value;
     sub.loop = w->loop;
     sub.loc.var = other;
-    if (!w->more || !walk_reads(&sub)) {
-        w->refused = 1;
+    /* A copy after the loop is a read after it; one that is no such copy, another use. */
+    if (!w->more || after_loop(w, value) || !walk_reads(&sub)) {
+        read_var(w, value, READ_USE);
         return;
     }
     if (w->copy_line == 0) {

@@ -244,4 +244,18 @@ double jacobi_on(const float *x, double *d_sum, float tol, int max_iter, cudaStr
     return sum;
 }
 
+// Kept after the loop in another local, whatever that local does: a read after the loop.
+float kept_after(const float *x, float *d_diff, int max_iter)
+{
+    float h_diff = 1.f;
+    for (int iter = 0; iter < max_iter; iter++) {
+        l1norm<<<1, 64>>>(x, d_diff); // expect: SYNC101
+        SAFE_CALL(cudaMemcpy(&h_diff, d_diff, sizeof(float), cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: note expect-message: inherent as written: the host tests it to decide what runs next (line 254 branches on it) and reads it after the loop (line 257); to remove the stall, test it every N iterations or on the device
+        if (h_diff < 1e-4f)
+            break;
+    }
+    float last = h_diff;
+    return last * 2.f;
+}
+
 void make_stream(cudaStream_t *s) { cudaStreamCreateWithFlags(s, cudaStreamNonBlocking); }
