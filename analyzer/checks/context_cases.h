@@ -93,13 +93,32 @@ CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, 
 
 /* only_tested.c. Inside a loop: "inherent as written: ..." where the one value a readback gives
  * the host (ss_context_loop_value; for a wait, one for a stream or an event, not the whole
- * device, and no other copy to the host in its block) is a plain local whose only use is to
- * decide control flow: the first statement after it that names the value (past waits and
- * statements that call nothing, three at most) is an 'if' that tests it, or the readback ends
- * the body of a 'while' or 'do' loop whose condition tests it; and every read of the variable
- * that the readback's value may reach (reaching definitions) sits in the condition of an 'if'
- * or of that loop, under operators only (no call, no assignment). Malloc'ed, or NULL. */
+ * device, and no other copy to the host in its block but in a branch that tests the value and
+ * leaves the loop) is a plain local that the host tests at once to decide control flow: the
+ * first statement after it that names the value (past waits, statements that call nothing,
+ * prints of the value and synchronous one-value readbacks of other locals, three at most) is an
+ * 'if' that tests it, or the readback ends the body of a 'while' or 'do' loop whose condition
+ * tests it; and every read of the variable that the readback's value may reach (reaching
+ * definitions) sits in the condition of an 'if' or of that loop, under operators only (no call,
+ * no assignment), or is printed in the loop (printf, std::cout), read after the loop, or copied
+ * into another plain local whose every read is such a test. Malloc'ed, or NULL. */
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
+/* graph_value.c. For only_tested.c, the one value a graph copies to the host in a loop that
+ * launches it and waits: for a wait (SYNC401) for one stream, stmts[*from], a cudaGraphLaunch on
+ * that stream within three statements before it (those between calling nothing); for a copy
+ * (SYNC301, SYNC201) captured between cudaStreamBeginCapture and cudaStreamEndCapture of its
+ * stream, the end of the capture after it in 'stmts' ('count' of them) and then such a launch of
+ * the graph and its wait. The executable graph comes from one graph (every cudaGraphInstantiate
+ * into it and cudaGraphExecUpdate of it in the function), which holds one copy to the host, of
+ * one value: the one copy to the host captured into it, or its one cudaGraphAddMemcpyNode, whose
+ * parameters' 'dstPtr' is make_cudaPitchedPtr(&x, size, 1, 1) (and 'kind', if set, device to
+ * host or default). That copy goes to '*copy' (for a node, the make_cudaPitchedPtr call), the
+ * launch to '*launch', the wait's index to '*from'; returns the variable the copy writes, or a
+ * null cursor. */
+CXCursor ss_context_graph_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXCursor *copy,
+                                CXCursor *launch, const CXCursor *stmts, unsigned count,
+                                unsigned *from);
 
 /* inherent.c. The launch that the wait stmts[index] waits for (the whole device, or the
  * launch's stream as written), within three statements before it, the statements between

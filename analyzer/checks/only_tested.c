@@ -1,7 +1,9 @@
-/* only_tested.c: a readback in a loop whose value the host only tests to decide what runs next
+/* only_tested.c: a readback in a loop whose value the host tests at once to decide what runs next
  * (a convergence flag, a residual compared with a tolerance): the wait is inherent to the loop
  * as written, and the way to remove it is to test less often or on the device
- * (context_cases.h, ss_context_tested_words). */
+ * (context_cases.h, ss_context_tested_words). Besides the tests, the value may be printed in the
+ * loop, read after it, or copied into another local that only tests read (the last round's
+ * residual). */
 #include "ast.h"
 #include "common.h"
 #include "context_cases.h"
@@ -59,12 +61,17 @@ static int address_of(CXCursor op, CXCursor var)
 
 typedef struct tests_walk {
     CXCursor function, var, copy;
-    CXCursor loop; /* the loop whose body the readback ends, when it tests the value */
+    CXCursor loop;   /* the loop whose body the readback ends, when it tests the value */
+    CXCursor around; /* the innermost loop of the function around the readback, or null */
+    int more; /* prints in the loop, reads after it and copies count (not for a copy's walk) */
     ss_location loc;
-    unsigned stores[MAX_SITES]; /* '&var' as the destination of a copy to the host */
-    unsigned reads[MAX_SITES];  /* '&var' as another argument of a copy */
+    unsigned stores[MAX_SITES];      /* '&var' as the destination of a copy to the host */
+    CXCursor store_calls[MAX_SITES]; /* the copy of each */
+    unsigned reads[MAX_SITES];       /* '&var' as another argument of a copy */
     size_t store_count, read_count;
-    unsigned tests; /* reads in a condition that the readback reaches */
+    unsigned tests;                             /* reads in a condition that the readback reaches */
+    unsigned print_line, after_line, copy_line; /* the first print, read after, copy; 0: none */
+    CXCursor copied;                            /* the local of the copy */
     int refused;
 } tests_walk;
 
@@ -90,9 +97,10 @@ static enum CXChildVisitResult find_sites(CXCursor c, CXCursor parent, CXClientD
             continue;
         int store = readback ? api == NULL || ss_ast_same_node(arg, ss_ast_strip(dst))
                              : !ss_ast_is_null(dst) && ss_ast_same_node(arg, ss_ast_strip(dst));
-        if (store && w->store_count < MAX_SITES)
+        if (store && w->store_count < MAX_SITES) {
+            w->store_calls[w->store_count] = c;
             w->stores[w->store_count++] = ss_ast_offset(arg);
-        else if (!store && w->read_count < MAX_SITES)
+        } else if (!store && w->read_count < MAX_SITES)
             w->reads[w->read_count++] = ss_ast_offset(arg);
         else
             w->refused = 1;
@@ -108,12 +116,86 @@ static int site_in(const unsigned *sites, size_t count, unsigned offset)
     return 0;
 }
 
+/* Whether code of the node 'c' runs whatever it holds whenever it runs: a block, an
+ * error-checking macro ('do { ... } while (0)'), a declaration, an assignment, a cast or a call
+ * (that takes it as an argument); no branch. */
+static int runs_all(CXCursor c)
+{
+    char op[8];
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_CompoundStmt:
+    case CXCursor_DeclStmt:
+    case CXCursor_VarDecl:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_ParenExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CallExpr:
+        return 1;
+    case CXCursor_DoStmt:
+        return ss_ast_do_once(c);
+    case CXCursor_BinaryOperator:
+        return ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0;
+    default:
+        return 0;
+    }
+}
+
+/* Whether the statement 'stmt' runs the call 'call' in it whenever it runs (runs_all on the
+ * way down). */
+static int runs_whenever(CXCursor stmt, CXCursor call)
+{
+    if (ss_ast_same_node(stmt, call))
+        return 1;
+    CXCursor *path = malloc(SS_CONTEXT_MAX_PATH * sizeof *path);
+    long found = path ? ss_context_path(stmt, call, path) : -1;
+    int always = found >= 0 && runs_all(stmt);
+    for (long i = 0; i < found && always; i++)
+        always = runs_all(path[i]);
+    free(path);
+    return always;
+}
+
+/* Whether another copy to the host into the variable ends the readback's value before the read
+ * 'use' on every path to it: in a block around 'use', a statement before the one that holds it
+ * runs that copy whenever it runs (runs_whenever), and the readback is not between the two
+ * (the final residual read again before it is printed; the dataflow keeps a copy's
+ * out-argument as a definition that may not happen). */
+static int overwritten(const tests_walk *w, CXCursor use)
+{
+    CXCursor *path = malloc(SS_CONTEXT_MAX_PATH * sizeof *path);
+    long found = path ? ss_context_path(w->function, use, path) : -1;
+    unsigned at = ss_ast_offset(w->copy);
+    int ends = 0;
+    for (long i = 0; i + 1 < found && !ends; i++) {
+        if (clang_getCursorKind(path[i]) != CXCursor_CompoundStmt)
+            continue;
+        unsigned holder = ss_ast_offset(path[i + 1]);
+        for (size_t s = 0; s < w->store_count && !ends; s++) {
+            CXCursor call = w->store_calls[s];
+            unsigned site = w->stores[s];
+            if (ss_ast_same_node(call, w->copy) || site >= holder)
+                continue;
+            for (unsigned c = 0, n = ss_ast_child_count(path[i]); c < n && !ends; c++) {
+                CXCursor stmt = ss_ast_child(path[i], c);
+                unsigned begin, end;
+                ss_ast_range(stmt, &begin, &end);
+                ends = site >= begin && site < end && !(at >= begin && at < holder) &&
+                       runs_whenever(stmt, call);
+            }
+        }
+    }
+    free(path);
+    return ends;
+}
+
 /* Whether the readback's value may reach the read 'use' of the variable: one of the
  * definitions reaching it is the readback (its out-argument, or a value that holds the call).
  * A definition the analysis cannot bound is not the readback: the variable's address goes
  * nowhere but to copies (find_sites), so it comes from a read walked here too. */
 static int reached(tests_walk *w, CXCursor use)
 {
+    if (w->store_count > 1 && overwritten(w, use))
+        return 0;
     ss_defs defs = {0};
     int reaches = ss_dataflow_reaching(w->function, &w->loc, use, &defs) != 0;
     unsigned at = ss_ast_offset(w->copy);
@@ -154,36 +236,125 @@ static int passes_test(CXCursor c)
     }
 }
 
+/* The streams of the console an insertion may write to ('std::cout << r'). */
+static const char *const console_streams[] = {"cout", "cerr", "clog", "wcout", "wcerr"};
+
+/* Whether the call 'c' inserts into the console, 'std::cout << ...' (an 'operator<<' whose left
+ * operand is, through more of them, one of console_streams). */
+static int inserts_to_console(CXCursor c)
+{
+    for (int hops = 0; hops < 64 && clang_getCursorKind(c) == CXCursor_CallExpr; hops++) {
+        char *name = ss_ast_callee_name(c);
+        int insert = name && strcmp(name, "operator<<") == 0;
+        free(name);
+        if (!insert || clang_Cursor_getNumArguments(c) != 2)
+            return 0;
+        c = ss_ast_strip(clang_Cursor_getArgument(c, 0));
+    }
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return 0;
+    CXString sp = clang_getCursorSpelling(clang_getCursorReferenced(c));
+    const char *name = clang_getCString(sp);
+    int console = 0;
+    for (size_t i = 0; name && i < sizeof console_streams / sizeof console_streams[0]; i++)
+        console |= strcmp(name, console_streams[i]) == 0;
+    clang_disposeString(sp);
+    return console;
+}
+
+/* The functions of the C library that print their arguments. */
+static const char *const print_calls[] = {"printf", "fprintf", "dprintf", "puts",
+                                          "fputs",  "wprintf", "fwprintf"};
+
+/* The functions of the C math library a print may show the value through ('sqrt(r1)'). */
+static const char *const shown_through[] = {"sqrt", "sqrtf", "fabs",  "fabsf", "abs",
+                                            "log",  "logf",  "log10", "exp",   "expf"};
+
+/* Whether the name 'name' is one of 'names' ('count' of them). */
+static int named(const char *name, const char *const *names, size_t count)
+{
+    for (size_t i = 0; name && i < count; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether 'c' is a call that prints its arguments: one of print_calls, or an insertion into the
+ * console; with 'math', also a function of shown_through, which a print may show the value
+ * through. */
+static int prints_or(CXCursor c, int math)
+{
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return 0;
+    char *name = ss_ast_callee_name(c);
+    int found =
+        named(name, print_calls, sizeof print_calls / sizeof print_calls[0]) ||
+        (math && named(name, shown_through, sizeof shown_through / sizeof shown_through[0]));
+    free(name);
+    return found || inserts_to_console(c);
+}
+
+static int prints(CXCursor c)
+{
+    return prints_or(c, 0);
+}
+
 typedef struct walk_frame {
     tests_walk *w;
     CXCursor parent;
     int test;       /* the parent computes a test */
+    int print;      /* the parent computes what a print prints (or is that print) */
     unsigned index; /* of the next child */
     unsigned cond;  /* the index of the parent's condition, for a branch or loop */
 } walk_frame;
 
-static void walk_node(tests_walk *w, CXCursor c, CXCursor parent, unsigned index, int test);
+enum { READ_USE, READ_TEST, READ_PRINT };
+
+static void walk_node(tests_walk *w, CXCursor c, CXCursor parent, unsigned index, int how);
 
 static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, CXClientData data)
 {
     walk_frame *f = data;
     unsigned index = f->index++;
-    int test = f->test && passes_test(parent);
+    int how = f->test && passes_test(parent) ? READ_TEST : READ_USE;
     if (index == f->cond)
-        test = 1;
-    walk_node(f->w, c, parent, index, test);
+        how = READ_TEST;
+    else if (how == READ_USE && f->print && (prints_or(parent, 1) || passes_test(parent)))
+        how = READ_PRINT;
+    walk_node(f->w, c, parent, index, how);
     return f->w->refused ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-/* A read of the variable at 'c' ('test': in a condition, under operators only). */
-static void read_var(tests_walk *w, CXCursor c, int test)
+/* Whether 'c' lies outside the loop around the readback: after it, or before it in an outer
+ * loop's next round, the loop over. */
+static int after_loop(const tests_walk *w, CXCursor c)
+{
+    if (ss_ast_is_null(w->around))
+        return 0;
+    unsigned begin, end, at = ss_ast_offset(c);
+    ss_ast_range(w->around, &begin, &end);
+    return at < begin || at >= end;
+}
+
+/* A read of the variable at 'c' ('how': in a condition or what a print prints, under
+ * operators only, or another use). */
+static void read_var(tests_walk *w, CXCursor c, int how)
 {
     if (!reached(w, c))
         return;
-    if (test)
+    unsigned *line = NULL;
+    if (how == READ_TEST) {
         w->tests++;
-    else
+        return;
+    }
+    if (w->more && after_loop(w, c))
+        line = &w->after_line;
+    else if (w->more && how == READ_PRINT)
+        line = &w->print_line;
+    if (line == NULL)
         w->refused = 1;
+    else if (*line == 0)
+        *line = ss_scope_line(c);
 }
 
 /* Whether 'c' lets another name stand for the variable: a reference declared to it
@@ -199,11 +370,20 @@ static int aliases(CXCursor c, CXCursor var)
     }
     if (k != CXCursor_CallExpr)
         return 0;
-    CXType ftype = clang_getCursorType(clang_getCursorReferenced(c));
-    for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; i++) {
+    CXCursor callee = clang_getCursorReferenced(c);
+    CXType ftype = clang_getCursorType(callee);
+    int n = clang_Cursor_getNumArguments(c), params = clang_getNumArgTypes(ftype);
+    /* A method called as an operator ('std::cout << r') has its object as the first argument. */
+    int shift = clang_getCursorKind(callee) == CXCursor_CXXMethod && params >= 0 && n == params + 1;
+    for (int i = 0; i < n; i++) {
         if (!is_var(clang_Cursor_getArgument(c, (unsigned)i), var))
             continue;
-        CXType p = clang_getArgType(ftype, (unsigned)i);
+        /* What a variadic function ('printf') takes beyond its parameters goes by value. */
+        if (clang_isFunctionTypeVariadic(ftype) == 1 && i - shift >= params)
+            continue;
+        if (shift && i == 0)
+            return 1; /* the object itself: a plain local is none, but stay safe */
+        CXType p = clang_getArgType(ftype, (unsigned)(i - shift));
         if (p.kind == CXType_Invalid || p.kind == CXType_RValueReference ||
             (p.kind == CXType_LValueReference &&
              !clang_isConstQualifiedType(clang_getPointeeType(p))))
@@ -212,12 +392,70 @@ static int aliases(CXCursor c, CXCursor var)
     return 0;
 }
 
-static void walk_node(tests_walk *w, CXCursor c, CXCursor parent, unsigned index, int test)
+/* Where 'c' copies the variable into another plain local, as a statement of its own ('last =
+ * r;') or a declaration ('float last = r;'): that local, and the read of the variable into
+ * '*value'; a null cursor otherwise. */
+static CXCursor copy_into(const tests_walk *w, CXCursor c, CXCursor parent, CXCursor *value)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor other = clang_getNullCursor(), from = clang_getNullCursor();
+    char op[8];
+    if (k == CXCursor_BinaryOperator && clang_getCursorKind(parent) == CXCursor_CompoundStmt &&
+        ss_ast_child_count(c) == 2 && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+        strcmp(op, "=") == 0) {
+        CXCursor lhs = ss_ast_child(c, 0);
+        if (clang_getCursorKind(lhs) == CXCursor_DeclRefExpr)
+            other = clang_getCursorReferenced(lhs);
+        from = ss_ast_child(c, 1);
+    } else if (k == CXCursor_VarDecl && ss_ast_child_count(c) > 0) {
+        other = c;
+        from = ss_ast_child(c, ss_ast_child_count(c) - 1);
+    }
+    if (ss_ast_is_null(other) || clang_equalCursors(other, w->var) || !plain_local(other) ||
+        ss_ast_is_null(from) || !is_var(from, w->var))
+        return clang_getNullCursor();
+    *value = ss_ast_strip(from);
+    return other;
+}
+
+static int walk_reads(tests_walk *w);
+
+/* The copy 'value' of the variable into 'other' (copy_into): it counts where the readback may
+ * reach it and every read of 'other' that the copy reaches is a test (the next round's
+ * 'if (r > last)'). */
+static void read_copy(tests_walk *w, CXCursor other, CXCursor value)
+{
+    if (!reached(w, value))
+        return;
+    tests_walk sub;
+    memset(&sub, 0, sizeof sub);
+    sub.function = w->function;
+    sub.var = other;
+    sub.copy = value;
+    sub.loop = w->loop;
+    sub.loc.var = other;
+    /* A copy after the loop is a read after it; one that is no such copy, another use. */
+    if (!w->more || after_loop(w, value) || !walk_reads(&sub)) {
+        read_var(w, value, READ_USE);
+        return;
+    }
+    if (w->copy_line == 0) {
+        w->copy_line = ss_scope_line(value);
+        w->copied = other;
+    }
+}
+
+static void walk_node(tests_walk *w, CXCursor c, CXCursor parent, unsigned index, int how)
 {
     enum CXCursorKind k = clang_getCursorKind(c), pk = clang_getCursorKind(parent);
     char op[8];
+    CXCursor value, other;
     if (k == CXCursor_UnaryExpr) /* sizeof, alignof: not read */
         return;
+    if (!ss_ast_is_null(other = copy_into(w, c, parent, &value))) {
+        read_copy(w, other, value);
+        return;
+    }
     if (k == CXCursor_LambdaExpr || aliases(c, w->var)) {
         w->refused = k != CXCursor_LambdaExpr || ss_context_mentions(c, w->var);
         return;
@@ -234,12 +472,12 @@ static void walk_node(tests_walk *w, CXCursor c, CXCursor parent, unsigned index
         int store = pk == CXCursor_BinaryOperator && index == 0 &&
                     ss_ast_binary_op(parent, op, sizeof op) == 0 && strcmp(op, "=") == 0;
         if (!store)
-            read_var(w, c, test);
+            read_var(w, c, how);
         return;
     }
     /* An 'if' decides by its condition; a loop's condition is a test only for the loop that
      * repeats the readback: another ('while (i < n)') uses the value as its trip count. */
-    walk_frame f = {w, c, test, 0, (unsigned)-1};
+    walk_frame f = {w, c, how == READ_TEST, how == READ_PRINT || prints(c), 0, (unsigned)-1};
     int repeats = !ss_ast_is_null(w->loop) && ss_ast_same_node(c, w->loop);
     if (k == CXCursor_IfStmt || (k == CXCursor_WhileStmt && repeats))
         f.cond = ss_ast_if_condition(c);
@@ -248,25 +486,50 @@ static void walk_node(tests_walk *w, CXCursor c, CXCursor parent, unsigned index
     clang_visitChildren(c, walk_child, &f);
 }
 
-/* Whether every read of 'var' in its function that the readback 'copy' may reach is a test (in
- * the condition of an 'if', or of 'loop', the loop whose body the readback ends, or a null
- * cursor); 1 when there is at least one such read and no other. */
-static int only_tests(CXCursor var, CXCursor copy, CXCursor loop)
+/* Whether every read of 'w->var' in its function that 'w->copy' may reach is a test (in the
+ * condition of an 'if', or of 'w->loop', the loop whose body the readback ends, or a null
+ * cursor), or with 'w->more' also a print in the loop around the readback, a read after it or a
+ * copy into another local that only tests read; 1 when there is at least one test. */
+static int walk_reads(tests_walk *w)
 {
-    tests_walk w;
-    memset(&w, 0, sizeof w);
-    w.function = clang_getCursorSemanticParent(var);
-    w.var = var;
-    w.copy = copy;
-    w.loop = loop;
-    w.loc.var = var;
-    CXCursor body = ss_ast_body(w.function);
+    CXCursor body = ss_ast_body(w->function);
     if (ss_ast_is_null(body))
         return 0;
-    clang_visitChildren(body, find_sites, &w);
-    if (!w.refused)
-        walk_node(&w, body, w.function, 0, 0);
-    return !w.refused && w.tests > 0;
+    clang_visitChildren(body, find_sites, w);
+    if (!w->refused)
+        walk_node(w, body, w->function, 0, READ_USE);
+    return !w->refused && w->tests > 0;
+}
+
+/* The innermost loop of 'function' around 'c', or a null cursor. */
+static CXCursor innermost_loop(CXCursor function, CXCursor c)
+{
+    CXCursor *path = malloc(SS_CONTEXT_MAX_PATH * sizeof *path);
+    CXCursor loop = clang_getNullCursor();
+    long found = path ? ss_context_path(function, c, path) : -1;
+    for (long i = found - 1; i >= 0 && ss_ast_is_null(loop); i--) {
+        enum CXCursorKind k = clang_getCursorKind(path[i]);
+        if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_CXXForRangeStmt ||
+            (k == CXCursor_DoStmt && !ss_ast_do_once(path[i])))
+            loop = path[i];
+    }
+    free(path);
+    return loop;
+}
+
+/* walk_reads for the variable 'var' and the readback 'copy', from the start ('w' filled in);
+ * 'at' is the finding's call, whose innermost loop is the loop around the readback. */
+static int only_tests(tests_walk *w, CXCursor var, CXCursor copy, CXCursor loop, CXCursor at)
+{
+    memset(w, 0, sizeof *w);
+    w->function = clang_getCursorSemanticParent(var);
+    w->var = var;
+    w->copy = copy;
+    w->loop = loop;
+    w->loc.var = var;
+    w->more = 1;
+    w->around = innermost_loop(w->function, at);
+    return walk_reads(w);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -337,19 +600,103 @@ static int calls_nothing(CXCursor stmt)
     return !found;
 }
 
-/* The branch or loop that tests 'var' right after stmts[from]: the first statement after it
- * that names the value, past waits and statements that call nothing (MAX_APART), when it is an
- * 'if' whose condition names it; or, when the block ends first, the 'while' or 'do' loop it is
- * the body of, when its condition names it ('*loop' set). A null cursor otherwise. '*waited' is
- * set when a wait stands between. */
-static CXCursor test_after(const CXCursor *stmts, unsigned n, unsigned from, CXCursor var,
-                           int *loop, int *waited)
+static enum CXChildVisitResult find_other_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_CallExpr && !prints_or(c, 1)) || k == CXCursor_CXXNewExpr ||
+        k == CXCursor_LambdaExpr) {
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'stmt' only prints: a print call (prints) whose arguments call nothing but more of
+ * the same insertions and the math of shown_through ('std::cout << it << " " << r << "\n";',
+ * 'printf("%e\n", sqrt(r1));'). */
+static int print_statement(CXCursor stmt)
+{
+    CXCursor e = ss_ast_strip(stmt);
+    int other = 0;
+    if (!prints(e))
+        return 0;
+    clang_visitChildren(e, find_other_call, &other);
+    return !other;
+}
+
+/* The variable a copy's destination '&x' names, or a null cursor. */
+static CXCursor address_target(CXCursor dst)
+{
+    CXCursor d = ss_ast_strip(dst);
+    if (clang_getCursorKind(d) != CXCursor_UnaryOperator || ss_ast_child_count(d) != 1 ||
+        unary_written(d, "&") != 1)
+        return clang_getNullCursor();
+    CXCursor e = ss_ast_strip(ss_ast_child(d, 0));
+    return clang_getCursorKind(e) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e)
+                                                          : clang_getNullCursor();
+}
+
+/* A statement that reads back one more value as the readback does (another_readback). */
+typedef struct readback_walk {
+    ss_check_ctx *ctx;
+    const ss_api *api;
+    CXCursor var;
+    int found, other;
+} readback_walk;
+
+static enum CXChildVisitResult find_readback(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    readback_walk *r = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (api == NULL)
+        return CXChildVisit_Recurse;
+    CXCursor dst = clang_getNullCursor(), src, target = clang_getNullCursor();
+    if (api == r->api && !r->found && ss_check_copies_one_value(r->ctx, c, api) &&
+        ss_copy_kind(r->ctx->function, c, api, &dst, &src) == SS_COPY_KIND_D2H)
+        target = address_target(dst);
+    r->found =
+        !ss_ast_is_null(target) && plain_local(target) && !clang_equalCursors(target, r->var);
+    r->other = !r->found;
+    return r->other ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether 'stmt' reads back one more value with the API of the synchronous readback 'copy' (two
+ * one-value copies to the host, 'cudaMemcpy(&changed, ...); cudaMemcpy(&count, ...);'), into
+ * another plain local, and calls the toolkit for nothing else: it waits for no more work than
+ * the readback did, so it overlaps nothing that could come before the readback. */
+static int another_readback(ss_check_ctx *ctx, CXCursor stmt, CXCursor copy, CXCursor var)
+{
+    const ss_api *api = ss_scope_callee_api(copy);
+    if (api == NULL || api->klass != SS_CLASS_COPY || api->sync != SS_SYNC_ALWAYS)
+        return 0;
+    readback_walk r = {ctx, api, var, 0, 0};
+    ss_ast_visit_whole(stmt, stmt, find_readback, &r);
+    return r.found && !r.other;
+}
+
+/* The branch or loop that tests 'var' right after stmts[from], the readback 'copy': the first
+ * statement after it that names the value, past waits, statements that call nothing, prints of
+ * the value and synchronous readbacks of other values (another_readback; MAX_APART in all),
+ * when it is an 'if' whose condition names it; or, when the block ends first, the 'while' or
+ * 'do' loop it is the body of, when its condition names it ('*loop' set). A null cursor
+ * otherwise. '*waited' is set when a wait stands between. */
+static CXCursor test_after(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n, unsigned from,
+                           CXCursor var, CXCursor copy, int *loop, int *waited)
 {
     unsigned apart = 0;
     *loop = 0;
     for (unsigned s = from + 1; s < n; s++) {
         CXCursor cond = condition_of(stmts[s]);
-        if (ss_context_mentions(stmts[s], var) || is_var(stmts[s], var)) {
+        int names = ss_context_mentions(stmts[s], var) || is_var(stmts[s], var);
+        if ((names && print_statement(stmts[s])) ||
+            (!names && another_readback(ctx, stmts[s], copy, var))) {
+            if (++apart > MAX_APART)
+                return clang_getNullCursor();
+            continue;
+        }
+        if (names) {
             int tests = clang_getCursorKind(stmts[s]) == CXCursor_IfStmt && !ss_ast_is_null(cond) &&
                         (ss_context_mentions(cond, var) || is_var(cond, var));
             return tests ? stmts[s] : clang_getNullCursor();
@@ -390,15 +737,78 @@ static enum CXChildVisitResult find_other_copy(CXCursor c, CXCursor parent, CXCl
     return o->found ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-static int other_copy_to_host(CXCursor function, const CXCursor *stmts, unsigned n, CXCursor copy)
+/* Whether the branch 'stmt' ends by leaving the loop ('{ ...; break; }', 'return'): what it
+ * queues comes after no wait of the loop. */
+static int leaves(CXCursor stmt)
+{
+    while (clang_getCursorKind(stmt) == CXCursor_CompoundStmt && ss_ast_child_count(stmt) > 0)
+        stmt = ss_ast_child(stmt, ss_ast_child_count(stmt) - 1);
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    return k == CXCursor_BreakStmt || k == CXCursor_ReturnStmt;
+}
+
+/* Whether a copy in 'stmts' other than the readback 'copy' may copy to the host; the branch of
+ * the 'if' 'test' that tests the value and leaves the loop is passed over (the residual read
+ * again after a last kernel, then 'break'). */
+static int other_copy_to_host(CXCursor function, const CXCursor *stmts, unsigned n, CXCursor copy,
+                              CXCursor test)
 {
     other_copy o = {function, copy, 0};
     for (unsigned s = 0; s < n && !o.found; s++) {
-        find_other_copy(stmts[s], function, &o);
-        if (!o.found)
-            clang_visitChildren(stmts[s], find_other_copy, &o);
+        int branch =
+            clang_getCursorKind(stmts[s]) == CXCursor_IfStmt && ss_ast_same_node(stmts[s], test);
+        unsigned cond = branch ? ss_ast_if_condition(stmts[s]) : 0;
+        if (!branch) {
+            find_other_copy(stmts[s], function, &o);
+            if (!o.found)
+                clang_visitChildren(stmts[s], find_other_copy, &o);
+            continue;
+        }
+        for (unsigned i = 0; i < ss_ast_child_count(stmts[s]) && !o.found; i++) {
+            CXCursor part = ss_ast_child(stmts[s], i);
+            if (i == cond + 1 && leaves(part))
+                continue;
+            find_other_copy(part, stmts[s], &o);
+            if (!o.found)
+                clang_visitChildren(part, find_other_copy, &o);
+        }
     }
     return o.found;
+}
+
+/* What the host does with the value, in words: "the loop only tests it to decide whether to go
+ * on (line 31, the loop's condition)", or "the host tests it to decide what runs next (line 53
+ * branches on it), prints it (line 52) and reads it after the loop (line 60)". Malloc'ed. */
+static char *use_words(const tests_walk *w, CXCursor test, int loop)
+{
+    unsigned line = ss_scope_line(loop ? condition_of(test) : test);
+    int more = (w->print_line != 0) + (w->copy_line != 0) + (w->after_line != 0);
+    const char *only = more ? "" : "only ";
+    char *words = loop ? ss_xasprintf("the loop %stests it to decide whether to go on (line %u, "
+                                      "the loop's condition)",
+                                      only, line)
+                       : ss_xasprintf("the host %stests it to decide what runs next (line %u "
+                                      "branches on it)",
+                                      only, line);
+    char *parts[3] = {NULL, NULL, NULL};
+    int n = 0;
+    if (w->print_line)
+        parts[n++] = ss_xasprintf("prints it (line %u)", w->print_line);
+    if (w->copy_line) {
+        CXString name = clang_getCursorSpelling(w->copied);
+        parts[n++] = ss_xasprintf("keeps it in '%s' (line %u), which the host only tests",
+                                  clang_getCString(name), w->copy_line);
+        clang_disposeString(name);
+    }
+    if (w->after_line)
+        parts[n++] = ss_xasprintf("reads it after the loop (line %u)", w->after_line);
+    for (int i = 0; i < n; i++) {
+        char *longer = ss_xasprintf("%s%s%s", words, i == n - 1 ? " and " : ", ", parts[i]);
+        free(words);
+        free(parts[i]);
+        words = longer;
+    }
+    return words;
 }
 
 /* Whether the wait 'at' waits for one stream or one event: a wait for the whole device also
@@ -409,39 +819,66 @@ static int waits_for_one_stream(CXCursor at)
     return api && (api->klass == SS_CLASS_STREAM_SYNC || api->klass == SS_CLASS_EVENT_SYNC);
 }
 
+/* The test of the value a graph copies to the host (ss_context_graph_value), after the wait for
+ * the graph's launch, as test_after finds it: 'var', 'copy' and 'launch' set; a null cursor
+ * when there is none. */
+static CXCursor graph_test(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const CXCursor *stmts,
+                           unsigned n, unsigned from, CXCursor *var, CXCursor *copy,
+                           CXCursor *launch, int *loop)
+{
+    int waited = 1;
+    *var = ss_context_graph_value(ctx, rule, at, copy, launch, stmts, n, &from);
+    if (ss_ast_is_null(*var) || !plain_local(*var))
+        return clang_getNullCursor();
+    return test_after(ctx, stmts, n, from, *var, *copy, loop, &waited);
+}
+
+/* How the value comes to the host, for the message: "it waits for the value read back at line
+ * 41; ", "it waits for the graph launched at line 247, which reads the value back (line 225); ",
+ * "the graph launched at line 319 reads it back; " or "". Malloc'ed. */
+static char *source_words(ss_rule_id rule, CXCursor copy, CXCursor launch)
+{
+    if (!ss_ast_is_null(launch) && rule == SS_RULE_SYNC_IN_LOOP)
+        return ss_xasprintf("it waits for the graph launched at line %u, which reads the value "
+                            "back (line %u); ",
+                            ss_scope_line(launch), ss_scope_line(copy));
+    if (!ss_ast_is_null(launch))
+        return ss_xasprintf("the graph launched at line %u reads it back; ", ss_scope_line(launch));
+    if (rule == SS_RULE_SYNC_IN_LOOP)
+        return ss_xasprintf("it waits for the value read back at line %u; ", ss_scope_line(copy));
+    return ss_xstrdup("");
+}
+
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     if (rule == SS_RULE_SYNC_IN_LOOP && !waits_for_one_stream(at))
         return NULL;
     CXCursor *stmts = malloc(MAX_STATEMENTS * sizeof *stmts);
-    CXCursor copy;
+    CXCursor copy, launch = clang_getNullCursor(), test = clang_getNullCursor();
     unsigned n = 0, from = 0;
     CXCursor var =
         stmts ? ss_context_loop_value(ctx, rule, at, &copy, stmts, MAX_STATEMENTS, &n, &from)
               : clang_getNullCursor();
     int loop = 0, waited = rule == SS_RULE_SYNC_IN_LOOP;
-    CXCursor test = ss_ast_is_null(var) || !plain_local(var)
-                        ? clang_getNullCursor()
-                        : test_after(stmts, n, from, var, &loop, &waited);
+    if (!ss_ast_is_null(var) && plain_local(var))
+        test = test_after(ctx, stmts, n, from, var, copy, &loop, &waited);
+    if (ss_ast_is_null(test) && n > 0) {
+        test = graph_test(ctx, rule, at, stmts, n, from, &var, &copy, &launch, &loop);
+        waited = 1;
+    }
     /* A wait that also waits for another copy to the host serves more than the test. */
-    if (!ss_ast_is_null(test) && waited && other_copy_to_host(ctx->function, stmts, n, copy))
+    if (!ss_ast_is_null(test) && waited && other_copy_to_host(ctx->function, stmts, n, copy, test))
         test = clang_getNullCursor();
     free(stmts);
-    if (ss_ast_is_null(test) || !only_tests(var, copy, loop ? test : clang_getNullCursor()))
+    tests_walk w;
+    if (ss_ast_is_null(test) || !only_tests(&w, var, copy, loop ? test : clang_getNullCursor(), at))
         return NULL;
-    unsigned line = ss_scope_line(loop ? condition_of(test) : test);
-    const char *how = loop ? "the loop only tests it to decide whether to go on"
-                           : "the host only tests it to decide what runs next";
-    char *where = loop ? ss_xasprintf("line %u, the loop's condition", line)
-                       : ss_xasprintf("line %u branches on it", line);
-    char *words =
-        rule == SS_RULE_SYNC_IN_LOOP
-            ? ss_xasprintf("inherent as written: it waits for the value read back at line %u; %s "
-                           "(%s); to remove the stall, test it every N iterations or on the device",
-                           ss_scope_line(copy), how, where)
-            : ss_xasprintf("inherent as written: %s (%s); to remove the stall, test it every N "
-                           "iterations or on the device",
-                           how, where);
-    free(where);
+    char *uses = use_words(&w, test, loop);
+    char *source = source_words(rule, copy, launch);
+    char *words = ss_xasprintf("inherent as written: %s%s; to remove the stall, test %sit every N "
+                               "iterations or on the device",
+                               source, uses, w.print_line ? "and print " : "");
+    free(source);
+    free(uses);
     return words;
 }

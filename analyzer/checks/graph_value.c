@@ -1,0 +1,324 @@
+/* graph_value.c: the one value a CUDA graph copies to the host, for only_tested.c: a loop that
+ * launches a graph holding a one-value copy into a local ('cudaMemcpyAsync(&sum, ...)' captured
+ * between cudaStreamBeginCapture and cudaStreamEndCapture, or a memcpy node whose destination is
+ * make_cudaPitchedPtr(&sum, ...)), waits for the graph's stream and tests the value, as
+ * cuda-samples' Jacobi and CG do (context_cases.h, ss_context_graph_value). */
+#include "ast.h"
+#include "common.h"
+#include "context_cases.h"
+#include "scope.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_APART = 3, MAX_CALLS = 16, ANY_CALL = -2 };
+
+/* The calls of a node that match: of the API class 'klass' (any call for ANY_CALL), or named
+ * 'name' (when not NULL). */
+typedef struct call_walk {
+    int klass;
+    const char *name;
+    CXCursor found[MAX_CALLS];
+    size_t count;
+    int more; /* more than MAX_CALLS */
+} call_walk;
+
+static int call_named(CXCursor c, const char *name)
+{
+    char *callee = ss_ast_callee_name(c);
+    int is = callee && strcmp(callee, name) == 0;
+    free(callee);
+    return is;
+}
+
+static enum CXChildVisitResult find_calls(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    call_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    const ss_api *api = ss_scope_callee_api(c);
+    int match = w->name                ? call_named(c, w->name)
+                : w->klass == ANY_CALL ? 1
+                                       : api && (int)api->klass == w->klass;
+    if (match && w->count < MAX_CALLS)
+        w->found[w->count++] = c;
+    else if (match)
+        w->more = 1;
+    return CXChildVisit_Recurse;
+}
+
+/* The calls in 'node' (itself included) of the class 'klass' or named 'name'. */
+static size_t calls_in(CXCursor node, int klass, const char *name, call_walk *w)
+{
+    memset(w, 0, sizeof *w);
+    w->klass = klass;
+    w->name = name;
+    ss_ast_visit_whole(node, clang_getNullCursor(), find_calls, w);
+    return w->more ? 0 : w->count;
+}
+
+/* The one call in 'node' of the class 'klass', or a null cursor. */
+static CXCursor one_call(CXCursor node, int klass)
+{
+    call_walk w;
+    return calls_in(node, klass, NULL, &w) == 1 ? w.found[0] : clang_getNullCursor();
+}
+
+/* The variable argument 'index' of 'call' names, as 'x' or '&x'; a null cursor otherwise. */
+static CXCursor argument_var(CXCursor call, int index)
+{
+    if (index < 0 || index >= clang_Cursor_getNumArguments(call))
+        return clang_getNullCursor();
+    CXCursor e = ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)index));
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1)
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    CXCursor var = clang_getCursorReferenced(e);
+    return clang_getCursorKind(var) == CXCursor_VarDecl ? var : clang_getNullCursor();
+}
+
+/* Whether the stream arguments of 'a' and 'b' (API calls with one) are written alike. */
+static int same_stream(CXCursor a, CXCursor b)
+{
+    const ss_api *x = ss_scope_callee_api(a), *y = ss_scope_callee_api(b);
+    if (x == NULL || y == NULL || x->stream_arg < 0 || y->stream_arg < 0 ||
+        x->stream_arg >= clang_Cursor_getNumArguments(a) ||
+        y->stream_arg >= clang_Cursor_getNumArguments(b))
+        return 0;
+    char *s = ss_expr_text(clang_Cursor_getArgument(a, (unsigned)x->stream_arg));
+    char *t = ss_expr_text(clang_Cursor_getArgument(b, (unsigned)y->stream_arg));
+    int same = s && t && strcmp(s, t) == 0;
+    free(s);
+    free(t);
+    return same;
+}
+
+/* The graph the executable graph 'exec' is made from in 'function': the graph every
+ * cudaGraphInstantiate into '&exec' and every cudaGraphExecUpdate of 'exec' names; a null
+ * cursor when they name different ones or none. */
+static CXCursor graph_of(CXCursor function, CXCursor exec)
+{
+    CXCursor graph = clang_getNullCursor(), body = ss_ast_body(function);
+    call_walk made, updated;
+    size_t n = calls_in(body, SS_CLASS_GRAPH_INSTANTIATE, NULL, &made);
+    size_t m = calls_in(body, -1, "cudaGraphExecUpdate", &updated);
+    if (made.more || updated.more)
+        return clang_getNullCursor();
+    for (size_t i = 0; i < n + m; i++) {
+        CXCursor call = i < n ? made.found[i] : updated.found[i - n];
+        if (!clang_equalCursors(argument_var(call, 0), exec))
+            continue;
+        CXCursor g = argument_var(call, 1);
+        if (ss_ast_is_null(g) || (!ss_ast_is_null(graph) && !clang_equalCursors(g, graph)))
+            return clang_getNullCursor();
+        graph = g;
+    }
+    return graph;
+}
+
+/* Whether 'call' copies to the host or may (device to host, default, not known). */
+static int copies_to_host(CXCursor function, CXCursor call)
+{
+    const ss_api *api = ss_scope_callee_api(call);
+    CXCursor dst, src;
+    int kind = ss_copy_kind(function, call, api, &dst, &src);
+    return kind == SS_COPY_KIND_D2H || kind == SS_COPY_KIND_DEFAULT || kind == SS_COPY_KIND_UNKNOWN;
+}
+
+/* The one copy to the host that the capture ended by 'end' holds, between the last
+ * cudaStreamBeginCapture of its stream before it and 'end', when it copies one value; a null
+ * cursor when there is none or more. */
+static CXCursor captured_copy(ss_check_ctx *ctx, CXCursor end)
+{
+    CXCursor body = ss_ast_body(ctx->function), begin = clang_getNullCursor(), copy;
+    call_walk w;
+    size_t n = calls_in(body, SS_CLASS_CAPTURE_BEGIN, NULL, &w);
+    unsigned at = ss_ast_offset(end), from = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned o = ss_ast_offset(w.found[i]);
+        if (o < at && o >= from && same_stream(w.found[i], end)) {
+            begin = w.found[i];
+            from = o;
+        }
+    }
+    n = ss_ast_is_null(begin) ? 0 : calls_in(body, SS_CLASS_COPY, NULL, &w);
+    copy = clang_getNullCursor();
+    for (size_t i = 0; i < n; i++) {
+        unsigned o = ss_ast_offset(w.found[i]);
+        if (o <= from || o >= at || !copies_to_host(ctx->function, w.found[i]))
+            continue;
+        if (!ss_ast_is_null(copy))
+            return clang_getNullCursor(); /* two copies to the host */
+        copy = w.found[i];
+    }
+    const ss_api *api = ss_ast_is_null(copy) ? NULL : ss_scope_callee_api(copy);
+    return api && ss_check_copies_one_value(ctx, copy, api) ? copy : clang_getNullCursor();
+}
+
+/* Where the assignment 'c' sets the member 'field' of the variable 'var' ('p.dstPtr = ...', an
+ * 'operator=' for a member of a class type): its value, or a null cursor. */
+static CXCursor member_set(CXCursor c, CXCursor var, const char *field)
+{
+    char op[8];
+    CXCursor lhs, value;
+    if (clang_getCursorKind(c) == CXCursor_BinaryOperator && ss_ast_child_count(c) == 2 &&
+        ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0) {
+        lhs = ss_ast_strip(ss_ast_child(c, 0));
+        value = ss_ast_child(c, 1);
+    } else if (clang_getCursorKind(c) == CXCursor_CallExpr && call_named(c, "operator=") &&
+               clang_Cursor_getNumArguments(c) == 2) {
+        lhs = ss_ast_strip(clang_Cursor_getArgument(c, 0));
+        value = clang_Cursor_getArgument(c, 1);
+    } else
+        return clang_getNullCursor();
+    if (clang_getCursorKind(lhs) != CXCursor_MemberRefExpr || ss_ast_child_count(lhs) != 1)
+        return clang_getNullCursor();
+    CXString name = clang_getCursorSpelling(lhs);
+    int named = strcmp(clang_getCString(name), field) == 0;
+    clang_disposeString(name);
+    CXCursor base = ss_ast_strip(ss_ast_child(lhs, 0));
+    if (!named || clang_getCursorKind(base) != CXCursor_DeclRefExpr ||
+        !clang_equalCursors(clang_getCursorReferenced(base), var))
+        return clang_getNullCursor();
+    return value;
+}
+
+typedef struct params_walk {
+    CXCursor params;
+    CXCursor pitched; /* the make_cudaPitchedPtr of 'params.dstPtr = ...' */
+    int sets, other_kind;
+} params_walk;
+
+static enum CXChildVisitResult find_params(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    params_walk *w = data;
+    CXCursor value = member_set(c, w->params, "dstPtr");
+    if (!ss_ast_is_null(value)) {
+        CXCursor call = ss_ast_strip(value);
+        w->sets++;
+        if (clang_getCursorKind(call) == CXCursor_CallExpr &&
+            call_named(call, "make_cudaPitchedPtr"))
+            w->pitched = call;
+        return CXChildVisit_Continue;
+    }
+    value = member_set(c, w->params, "kind");
+    if (!ss_ast_is_null(value)) {
+        char *text = ss_expr_text(value);
+        w->other_kind |= text == NULL || (strcmp(text, "cudaMemcpyDeviceToHost") != 0 &&
+                                          strcmp(text, "cudaMemcpyDefault") != 0);
+        free(text);
+        return CXChildVisit_Continue;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The make_cudaPitchedPtr(&x, size, 1, 1) of the one memcpy node added to 'graph' in the
+ * function, when its destination is that one value on the host (its 'dstPtr' set once, its
+ * 'kind' device to host or default); a null cursor otherwise. */
+static CXCursor node_copy(ss_check_ctx *ctx, CXCursor graph)
+{
+    call_walk w;
+    CXCursor body = ss_ast_body(ctx->function), node = clang_getNullCursor();
+    size_t n = calls_in(body, -1, "cudaGraphAddMemcpyNode", &w);
+    for (size_t i = 0; i < n; i++) {
+        if (!clang_equalCursors(argument_var(w.found[i], 1), graph))
+            continue;
+        if (!ss_ast_is_null(node))
+            return clang_getNullCursor();
+        node = w.found[i];
+    }
+    params_walk p = {argument_var(node, 4), clang_getNullCursor(), 0, 0};
+    if (ss_ast_is_null(node) || ss_ast_is_null(p.params))
+        return clang_getNullCursor();
+    clang_visitChildren(body, find_params, &p);
+    long long size = 0, x = 0, y = 0;
+    if (p.sets != 1 || p.other_kind || ss_ast_is_null(p.pitched) ||
+        clang_Cursor_getNumArguments(p.pitched) != 4 ||
+        ss_ast_is_null(argument_var(p.pitched, 0)) ||
+        ss_ast_eval_int(clang_Cursor_getArgument(p.pitched, 1), &size) != 0 ||
+        ss_ast_eval_int(clang_Cursor_getArgument(p.pitched, 2), &x) != 0 ||
+        ss_ast_eval_int(clang_Cursor_getArgument(p.pitched, 3), &y) != 0 || size <= 0 ||
+        size > 16 || x != 1 || y != 1)
+        return clang_getNullCursor();
+    return p.pitched;
+}
+
+/* The copy to the host the graph 'graph' holds: captured (its one cudaStreamEndCapture into
+ * '&graph'), or its one memcpy node; a null cursor when there is none or more. */
+static CXCursor graph_copy(ss_check_ctx *ctx, CXCursor graph)
+{
+    call_walk w;
+    CXCursor end = clang_getNullCursor();
+    size_t n = calls_in(ss_ast_body(ctx->function), SS_CLASS_CAPTURE_END, NULL, &w);
+    for (size_t i = 0; i < n; i++) {
+        if (!clang_equalCursors(argument_var(w.found[i], 1), graph))
+            continue;
+        if (!ss_ast_is_null(end))
+            return clang_getNullCursor();
+        end = w.found[i];
+    }
+    CXCursor node = node_copy(ctx, graph);
+    if (!ss_ast_is_null(end) && !ss_ast_is_null(node))
+        return clang_getNullCursor();
+    return ss_ast_is_null(end) ? node : captured_copy(ctx, end);
+}
+
+/* The graph launch that the wait stmts[index] waits for: within MAX_APART statements before it,
+ * on the stream the wait names, the statements between calling nothing. */
+static CXCursor launch_waited(const CXCursor *stmts, unsigned index)
+{
+    CXCursor wait = one_call(stmts[index], SS_CLASS_STREAM_SYNC);
+    if (ss_ast_is_null(wait))
+        return clang_getNullCursor();
+    for (unsigned back = 1; back <= MAX_APART && back <= index; back++) {
+        CXCursor launch = one_call(stmts[index - back], SS_CLASS_GRAPH_LAUNCH);
+        if (!ss_ast_is_null(launch))
+            return same_stream(launch, wait) ? launch : clang_getNullCursor();
+        call_walk w;
+        if (calls_in(stmts[index - back], ANY_CALL, NULL, &w) != 0 || w.more)
+            return clang_getNullCursor();
+    }
+    return clang_getNullCursor();
+}
+
+/* The variable the graph copy 'copy' writes: '&x' of a copy or of make_cudaPitchedPtr. */
+static CXCursor copy_target(CXCursor copy)
+{
+    const ss_api *api = ss_scope_callee_api(copy);
+    CXCursor var = argument_var(copy, api ? api->dst_arg : 0);
+    return ss_ast_is_null(var) ? ss_ast_named_variable(clang_Cursor_getArgument(copy, 0)) : var;
+}
+
+CXCursor ss_context_graph_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXCursor *copy,
+                                CXCursor *launch, const CXCursor *stmts, unsigned n, unsigned *from)
+{
+    CXCursor none = clang_getNullCursor();
+    unsigned wait = *from;
+    *launch = none;
+    if (rule != SS_RULE_SYNC_IN_LOOP) {
+        /* A captured copy: the capture's end, the launch of its graph and the wait after. */
+        CXCursor end = none;
+        for (unsigned s = *from + 1; s < n && ss_ast_is_null(end); s++)
+            end = one_call(stmts[s], SS_CLASS_CAPTURE_END);
+        CXCursor graph = ss_ast_is_null(end) ? none : argument_var(end, 1);
+        for (wait = *from + 1; wait < n && !ss_ast_is_null(graph); wait++) {
+            CXCursor l = launch_waited(stmts, wait);
+            if (!ss_ast_is_null(l) &&
+                clang_equalCursors(graph_of(ctx->function, argument_var(l, 0)), graph))
+                break;
+        }
+        if (ss_ast_is_null(graph) || wait >= n || !ss_ast_same_node(graph_copy(ctx, graph), at))
+            return none;
+    }
+    *launch = launch_waited(stmts, wait);
+    CXCursor graph =
+        ss_ast_is_null(*launch) ? none : graph_of(ctx->function, argument_var(*launch, 0));
+    *copy = ss_ast_is_null(graph) ? none : graph_copy(ctx, graph);
+    if (ss_ast_is_null(*copy) || (rule != SS_RULE_SYNC_IN_LOOP && !ss_ast_same_node(*copy, at)))
+        return none;
+    *from = wait;
+    return copy_target(*copy);
+}
