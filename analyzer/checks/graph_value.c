@@ -1,8 +1,4 @@
-/* graph_value.c: the one value a CUDA graph copies to the host, for only_tested.c: a loop that
- * launches a graph holding a one-value copy into a local ('cudaMemcpyAsync(&sum, ...)' captured
- * between cudaStreamBeginCapture and cudaStreamEndCapture, or a memcpy node whose destination is
- * make_cudaPitchedPtr(&sum, ...)), waits for the graph's stream and tests the value, as
- * cuda-samples' Jacobi and CG do (context_cases.h, ss_context_graph_value). */
+/* graph_value.c: the one value a CUDA graph copies to the host, for only_tested.c. */
 #include "ast.h"
 #include "common.h"
 #include "context_cases.h"

@@ -1,9 +1,4 @@
-/* only_tested.c: a readback in a loop whose value the host tests at once to decide what runs next
- * (a convergence flag, a residual compared with a tolerance): the wait is inherent to the loop
- * as written, and the way to remove it is to test less often or on the device
- * (context_cases.h, ss_context_tested_words). Besides the tests, the value may be printed in the
- * loop, read after it, or copied into another local that only tests read (the last round's
- * residual). */
+/* only_tested.c: a readback in a loop whose value the host tests at once (context_cases.h). */
 #include "ast.h"
 #include "common.h"
 #include "context_cases.h"
@@ -213,7 +208,7 @@ static int reached(tests_walk *w, CXCursor use)
     return reaches;
 }
 
-/* Whether a node of kind 'k' under a condition keeps what it computes a test: parentheses,
+/* Whether the node 'c' under a condition keeps what it computes a test: parentheses,
  * casts, and the operators that compute without storing ('!', '-', '<', '&&', '?:', ...). */
 static int passes_test(CXCursor c)
 {
@@ -327,7 +322,6 @@ static int prints(CXCursor c)
 
 typedef struct walk_frame {
     tests_walk *w;
-    CXCursor parent;
     int test;       /* the parent computes a test */
     int print;      /* the parent computes what a print prints (or is that print) */
     unsigned index; /* of the next child */
@@ -560,7 +554,7 @@ static void walk_node(tests_walk *w, CXCursor c, CXCursor parent, unsigned index
     /* An 'if' that decides (decides) tests by its condition; a loop's condition is a test only for
      * the loop that repeats the readback: another ('while (i < n)') uses the value as its trip
      * count. */
-    walk_frame f = {w, c, how == READ_TEST, how == READ_PRINT || prints(c), 0, (unsigned)-1};
+    walk_frame f = {w, how == READ_TEST, how == READ_PRINT || prints(c), 0, (unsigned)-1};
     int repeats = !ss_ast_is_null(w->loop) && ss_ast_same_node(c, w->loop);
     if ((k == CXCursor_IfStmt && decides(c)) || (k == CXCursor_WhileStmt && repeats))
         f.cond = ss_ast_if_condition(c);

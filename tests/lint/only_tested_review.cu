@@ -133,3 +133,41 @@ void with_manip(const float *x, float *d, int max_iter)
             break;
     }
 }
+void reset(float *y);
+// An 'if' whose branch calls a function decides what runs next: a note.
+void if_calls(const float *x, float *d, float *y, int max_iter)
+{
+    for (int it = 0; it < max_iter; it++) {
+        l1norm<<<1, 64>>>(x, d); // expect: SYNC101
+        float r;
+        cudaMemcpy(&r, d, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent as written: the host only tests it to decide what runs next (line 144 branches on it)
+        if (r > 1e3f)
+            reset(y);
+    }
+}
+
+// An 'if' whose branch goes on with the next round: a note.
+void if_continues(const float *x, float *d, float *y, int max_iter)
+{
+    for (int it = 0; it < max_iter; it++) {
+        l1norm<<<1, 64>>>(x, d); // expect: SYNC101
+        float r;
+        cudaMemcpy(&r, d, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent as written: the host only tests it to decide what runs next (line 156 branches on it)
+        if (r > 1e3f)
+            continue;
+        l1norm<<<1, 64>>>(y, d); // expect: SYNC101
+    }
+}
+
+// A read before the inner loop in the outer loop's next round is after the inner loop.
+void outer_next(const float *x, float *d, int runs)
+{
+    float r = 1.f;
+    for (int run = 0; run < runs; run++) {
+        printf("%f\n", r);
+        do {
+            l1norm<<<1, 64>>>(x, d); // expect: SYNC101
+            cudaMemcpy(&r, d, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent as written: the loop tests it to decide whether to go on (line 171, the loop's condition) and reads it after the loop (line 167)
+        } while (r > 1e-4f);
+    }
+}

@@ -401,3 +401,34 @@ double other_exec(const float *x, double *d_sum, const cudaGraphExec_t *theirs, 
     }
     return sum;
 }
+
+// A function that calls the toolkit more than sixteen times: the capture's calls are all looked
+// at (cuda-samples' CG), the wait a note.
+double many_calls(const float *x, double *d_sum, float tol, int max_iter, cudaStream_t s)
+{
+    double sum = 0.0;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec = NULL;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    jacobi<<<1, 64, 0, s>>>(x, d_sum);
+    jacobi<<<1, 64, 0, s>>>(x, d_sum);
+    jacobi<<<1, 64, 0, s>>>(x, d_sum);
+    jacobi<<<1, 64, 0, s>>>(x, d_sum);
+    jacobi<<<1, 64, 0, s>>>(x, d_sum);
+    jacobi<<<1, 64, 0, s>>>(x, d_sum);
+    jacobi<<<1, 64, 0, s>>>(x, d_sum);
+    jacobi<<<1, 64, 0, s>>>(x, d_sum);
+    jacobi<<<1, 64, 0, s>>>(x, d_sum);
+    cudaMemcpyAsync(&sum, d_sum, sizeof(double), cudaMemcpyDeviceToHost, s); // expect: SYNC201, SYNC301 expect-severity: note expect-no-message: graph launched
+    cudaStreamEndCapture(s, &graph);
+    if (exec == NULL)
+        cudaGraphInstantiate(&exec, graph, 0);
+    for (int k = 0; k < max_iter; k++) {
+        cudaGraphLaunch(exec, s);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: inherent as written: it waits for the graph launched at line 427, which reads the value back (line 422); the host tests it to decide what runs next (line 429 branches on it) and reads it after the loop (line 432)
+        if (sum <= tol)
+            break;
+    }
+    return sum;
+}
+
