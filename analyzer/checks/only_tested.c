@@ -231,20 +231,15 @@ static int passes_test(CXCursor c)
     }
 }
 
-/* Whether the declaration 'decl' is the C or C++ library's: in a system header, in the
- * namespace std, or at global scope in a header (the toolkit's math, 'sqrt' of CUDA's
- * math_functions.hpp); a program's 'Logger::printf', 'util::printf' or a 'printf' of the
- * source file itself is no print. */
+/* Whether the declaration 'decl' is the C or C++ library's: in a system header, or in the
+ * namespace std; a program's 'Logger::printf', 'util::printf' or 'rebuild' is not. */
 static int library_decl(CXCursor decl)
 {
     if (ss_ast_is_null(decl))
         return 0;
-    CXSourceLocation at = clang_getCursorLocation(decl);
-    if (clang_Location_isInSystemHeader(at))
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
         return 1;
     CXCursor ns = clang_getCursorSemanticParent(decl);
-    if (clang_getCursorKind(ns) == CXCursor_TranslationUnit)
-        return !clang_Location_isFromMainFile(at);
     if (clang_getCursorKind(ns) != CXCursor_Namespace)
         return 0;
     CXString name = clang_getCursorSpelling(ns);
