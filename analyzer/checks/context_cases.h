@@ -99,25 +99,30 @@ CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, 
  * prints of the value and synchronous one-value readbacks of other locals, three at most) is an
  * 'if' that tests it, or the readback ends the body of a 'while' or 'do' loop whose condition
  * tests it; and every read of the variable that the readback's value may reach (reaching
- * definitions) sits in the condition of an 'if' or of that loop, under operators only (no call,
- * no assignment), or is printed in the loop (printf, std::cout), read after the loop, or copied
- * into another plain local whose every read is such a test. Malloc'ed, or NULL. */
+ * definitions) sits in the condition of that loop or of an 'if' one of whose branches leaves
+ * the loop, calls a function or queues device work, under operators only (no call, no
+ * assignment), or is printed in the loop (printf, std::cout of the C or C++ library), read at
+ * or after the loop's end, or copied into another plain local whose every read is such a
+ * test. Malloc'ed, or NULL. */
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* graph_value.c. For only_tested.c, the one value a graph copies to the host in a loop that
  * launches it and waits: for a wait (SYNC401) for one stream, stmts[*from], a cudaGraphLaunch on
- * that stream within three statements before it (those between calling nothing); for a copy
+ * that stream within three statements before it (those between calling nothing), no other graph
+ * launch or copy to the host queued on it since the previous wait; for a copy
  * (SYNC301, SYNC201) captured between cudaStreamBeginCapture and cudaStreamEndCapture of its
- * stream, the end of the capture after it in 'stmts' ('count' of them) and then such a launch of
+ * stream, the end of the capture after it in 'stmts' ('n' of them) and then such a launch of
  * the graph and its wait. The executable graph comes from one graph (every cudaGraphInstantiate
- * into it and cudaGraphExecUpdate of it in the function), which holds one copy to the host, of
- * one value: the one copy to the host captured into it, or its one cudaGraphAddMemcpyNode, whose
- * parameters' 'dstPtr' is make_cudaPitchedPtr(&x, size, 1, 1) (and 'kind', if set, device to
- * host or default). That copy goes to '*copy' (for a node, the make_cudaPitchedPtr call), the
- * launch to '*launch', the wait's index to '*from'; returns the variable the copy writes, or a
- * null cursor. */
+ * into it and cudaGraphExecUpdate of it in the function; the graph, the executable graph and
+ * the node handed to no call but those that capture, add a memcpy, kernel or memset node,
+ * instantiate, update, launch, set a kernel node's parameters or destroy, and not assigned), which
+ * holds one copy to the host, of one value: the one copy to the host captured into it (no function
+ * of the program called in the capture), or its one cudaGraphAddMemcpyNode, whose parameters'
+ * 'dstPtr' is make_cudaPitchedPtr(&x, size, 1, 1) (and 'kind', if set, device to host or default).
+ * That copy goes to '*copy' (for a node, the make_cudaPitchedPtr call), the launch to '*launch',
+ * the wait's index to '*from'; returns the variable the copy writes, or a null cursor. */
 CXCursor ss_context_graph_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXCursor *copy,
-                                CXCursor *launch, const CXCursor *stmts, unsigned count,
+                                CXCursor *launch, const CXCursor *stmts, unsigned n,
                                 unsigned *from);
 
 /* inherent.c. The launch that the wait stmts[index] waits for (the whole device, or the

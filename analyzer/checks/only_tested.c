@@ -1,9 +1,4 @@
-/* only_tested.c: a readback in a loop whose value the host tests at once to decide what runs next
- * (a convergence flag, a residual compared with a tolerance): the wait is inherent to the loop
- * as written, and the way to remove it is to test less often or on the device
- * (context_cases.h, ss_context_tested_words). Besides the tests, the value may be printed in the
- * loop, read after it, or copied into another local that only tests read (the last round's
- * residual). */
+/* only_tested.c: a readback in a loop whose value the host tests at once (context_cases.h). */
 #include "ast.h"
 #include "common.h"
 #include "context_cases.h"
@@ -213,7 +208,7 @@ static int reached(tests_walk *w, CXCursor use)
     return reaches;
 }
 
-/* Whether a node of kind 'k' under a condition keeps what it computes a test: parentheses,
+/* Whether the node 'c' under a condition keeps what it computes a test: parentheses,
  * casts, and the operators that compute without storing ('!', '-', '<', '&&', '?:', ...). */
 static int passes_test(CXCursor c)
 {
@@ -236,6 +231,24 @@ static int passes_test(CXCursor c)
     }
 }
 
+/* Whether the declaration 'decl' is the C or C++ library's: in a system header, or in the
+ * namespace std; a program's 'Logger::printf', 'util::printf' or 'rebuild' is not. */
+static int library_decl(CXCursor decl)
+{
+    if (ss_ast_is_null(decl))
+        return 0;
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
+        return 1;
+    CXCursor ns = clang_getCursorSemanticParent(decl);
+    if (clang_getCursorKind(ns) != CXCursor_Namespace)
+        return 0;
+    CXString name = clang_getCursorSpelling(ns);
+    int std = strcmp(clang_getCString(name), "std") == 0 &&
+              clang_getCursorKind(clang_getCursorSemanticParent(ns)) == CXCursor_TranslationUnit;
+    clang_disposeString(name);
+    return std;
+}
+
 /* The streams of the console an insertion may write to ('std::cout << r'). */
 static const char *const console_streams[] = {"cout", "cerr", "clog", "wcout", "wcerr"};
 
@@ -251,7 +264,8 @@ static int inserts_to_console(CXCursor c)
             return 0;
         c = ss_ast_strip(clang_Cursor_getArgument(c, 0));
     }
-    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr ||
+        !library_decl(clang_getCursorReferenced(c)))
         return 0;
     CXString sp = clang_getCursorSpelling(clang_getCursorReferenced(c));
     const char *name = clang_getCString(sp);
@@ -286,6 +300,8 @@ static int prints_or(CXCursor c, int math)
 {
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return 0;
+    if (!library_decl(clang_getCursorReferenced(c)))
+        return inserts_to_console(c);
     char *name = ss_ast_callee_name(c);
     int found =
         named(name, print_calls, sizeof print_calls / sizeof print_calls[0]) ||
@@ -301,7 +317,6 @@ static int prints(CXCursor c)
 
 typedef struct walk_frame {
     tests_walk *w;
-    CXCursor parent;
     int test;       /* the parent computes a test */
     int print;      /* the parent computes what a print prints (or is that print) */
     unsigned index; /* of the next child */
@@ -325,15 +340,32 @@ static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, CXClientD
     return f->w->refused ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-/* Whether 'c' lies outside the loop around the readback: after it, or before it in an outer
- * loop's next round, the loop over. */
+/* Whether 'c' lies after the loop around the readback: at or after its end, or before it inside
+ * an outer loop around both (its next round, the loop over); a read before the loop in no
+ * outer loop is not after it. */
 static int after_loop(const tests_walk *w, CXCursor c)
 {
     if (ss_ast_is_null(w->around))
         return 0;
     unsigned begin, end, at = ss_ast_offset(c);
     ss_ast_range(w->around, &begin, &end);
-    return at < begin || at >= end;
+    if (at >= end)
+        return 1;
+    if (at >= begin)
+        return 0;
+    CXCursor *path = malloc(SS_CONTEXT_MAX_PATH * sizeof *path);
+    long found = path ? ss_context_path(w->function, w->around, path) : -1;
+    int outer = 0;
+    for (long i = 0; i < found && !outer; i++) {
+        enum CXCursorKind k = clang_getCursorKind(path[i]);
+        if (k != CXCursor_ForStmt && k != CXCursor_WhileStmt && k != CXCursor_DoStmt &&
+            k != CXCursor_CXXForRangeStmt)
+            continue;
+        ss_ast_range(path[i], &begin, &end);
+        outer = !ss_ast_same_node(path[i], w->around) && at >= begin && at < end;
+    }
+    free(path);
+    return outer;
 }
 
 /* A read of the variable at 'c' ('how': in a condition or what a print prints, under
@@ -445,6 +477,45 @@ static void read_copy(tests_walk *w, CXCursor other, CXCursor value)
     }
 }
 
+static enum CXChildVisitResult find_decision(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+    case CXCursor_ReturnStmt:
+    case CXCursor_GotoStmt:
+    case CXCursor_CXXThrowExpr:
+    case CXCursor_CXXNewExpr:
+    case CXCursor_CXXDeleteExpr:
+        break;
+    case CXCursor_CallExpr:
+        if (prints_or(c, 1))
+            return CXChildVisit_Continue;
+        break;
+    default:
+        return CXChildVisit_Recurse;
+    }
+    *(int *)data = 1;
+    return CXChildVisit_Break;
+}
+
+/* Whether the 'if' 'stmt' decides what runs next: a branch leaves the loop ('break', 'continue',
+ * 'return', 'goto', 'throw'), calls a function or queues device work; one that only counts,
+ * keeps a best round or prints ('if (r > 1e3f) bad++;') decides nothing. */
+static int decides(CXCursor stmt)
+{
+    int found = 0;
+    for (unsigned i = ss_ast_if_condition(stmt) + 1, n = ss_ast_child_count(stmt); i < n && !found;
+         i++) {
+        CXCursor branch = ss_ast_child(stmt, i);
+        find_decision(branch, stmt, &found);
+        if (!found)
+            clang_visitChildren(branch, find_decision, &found);
+    }
+    return found;
+}
+
 static void walk_node(tests_walk *w, CXCursor c, CXCursor parent, unsigned index, int how)
 {
     enum CXCursorKind k = clang_getCursorKind(c), pk = clang_getCursorKind(parent);
@@ -475,11 +546,12 @@ static void walk_node(tests_walk *w, CXCursor c, CXCursor parent, unsigned index
             read_var(w, c, how);
         return;
     }
-    /* An 'if' decides by its condition; a loop's condition is a test only for the loop that
-     * repeats the readback: another ('while (i < n)') uses the value as its trip count. */
-    walk_frame f = {w, c, how == READ_TEST, how == READ_PRINT || prints(c), 0, (unsigned)-1};
+    /* An 'if' that decides (decides) tests by its condition; a loop's condition is a test only for
+     * the loop that repeats the readback: another ('while (i < n)') uses the value as its trip
+     * count. */
+    walk_frame f = {w, how == READ_TEST, how == READ_PRINT || prints(c), 0, (unsigned)-1};
     int repeats = !ss_ast_is_null(w->loop) && ss_ast_same_node(c, w->loop);
-    if (k == CXCursor_IfStmt || (k == CXCursor_WhileStmt && repeats))
+    if ((k == CXCursor_IfStmt && decides(c)) || (k == CXCursor_WhileStmt && repeats))
         f.cond = ss_ast_if_condition(c);
     else if (k == CXCursor_DoStmt && repeats)
         f.cond = 1;
@@ -637,6 +709,34 @@ static CXCursor address_target(CXCursor dst)
                                                           : clang_getNullCursor();
 }
 
+static enum CXChildVisitResult find_api(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && ss_scope_callee_api(c) != NULL) {
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the call 'c' checks what an API call in its arguments returns
+ * ('check(cudaMemcpy(...), ...)', an error-checking macro's function). */
+static int wraps_api(CXCursor c)
+{
+    int found = 0;
+    clang_visitChildren(c, find_api, &found);
+    return found;
+}
+
+/* Whether the call 'c' calls the toolkit ('cudaGetErrorString' in an error check). */
+static int toolkit_call(CXCursor c)
+{
+    char *name = ss_ast_callee_name(c);
+    int is = name && strncmp(name, "cuda", 4) == 0;
+    free(name);
+    return is;
+}
+
 /* A statement that reads back one more value as the readback does (another_readback). */
 typedef struct readback_walk {
     ss_check_ctx *ctx;
@@ -650,6 +750,11 @@ static enum CXChildVisitResult find_readback(CXCursor c, CXCursor parent, CXClie
     (void)parent;
     readback_walk *r = data;
     const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (api == NULL && clang_getCursorKind(c) == CXCursor_CallExpr &&
+        !library_decl(clang_getCursorReferenced(c)) && !toolkit_call(c) && !wraps_api(c)) {
+        r->other = 1; /* host work of the program ('rebuild(table)') */
+        return CXChildVisit_Break;
+    }
     if (api == NULL)
         return CXChildVisit_Recurse;
     CXCursor dst = clang_getNullCursor(), src, target = clang_getNullCursor();
