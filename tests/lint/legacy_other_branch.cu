@@ -15,10 +15,13 @@ __global__ void step3(float *x, int t) { x[threadIdx.x] += 2 * t; }
 
 void run_steps(float *x, int tmax, bool coop)
 {
+    float *flags;
+    cudaMalloc(&flags, 64);
     if (coop) {
         void *args[] = {&x, &tmax};
         for (int t = 0; t < tmax; t++) {
-            cudaLaunchCooperativeKernel((void *)step, dim3(1), dim3(32), args); // expect: SYNC101 expect-severity: note expect-message: no other stream exists on this path: the streams of 'run_steps' ('s1', 's2') are created only in the 'else' branch (line 24) of the 'if' at line 18
+            cudaMemcpy(flags, x, 64, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: note expect-message: no other stream exists on this path
+            cudaLaunchCooperativeKernel((void *)step, dim3(1), dim3(32), args); // expect: SYNC101 expect-severity: note expect-message: no other stream exists on this path: the streams of 'run_steps' ('s1', 's2') are created only in the 'else' branch (line 27) of the 'if' at line 20
             cudaMemsetAsync(x, 0, 4 * sizeof(float)); // expect: SYNC102 expect-severity: note expect-message: no other stream exists on this path
         }
     } else {
@@ -36,6 +39,7 @@ void run_steps(float *x, int tmax, bool coop)
         cudaStreamDestroy(s2);
     }
     cudaDeviceSynchronize();
+    cudaFree(flags);
 }
 
 // The streams on the 'if' branch, the legacy work on the 'else' one; the wait in a checking
@@ -58,7 +62,7 @@ void run_steps_managed(float *x, int tmax, bool coop)
         cudaStreamDestroy(s);
     } else {
         for (int t = 0; t < tmax; t++)
-            step<<<1, 32>>>(x, t); // expect: SYNC101 expect-severity: note expect-message: no other stream exists on this path: the streams of 'run_steps_managed' ('s') are created only in the first branch of the 'if' at line 51; the unit's other streams ('s1' of 'run_steps', 's2' of 'run_steps')
+            step<<<1, 32>>>(x, t); // expect: SYNC101 expect-severity: note expect-message: no other stream exists on this path: the streams of 'run_steps_managed' ('s') are created only in the first branch of the 'if' at line 55; the unit's other streams ('s1' of 'run_steps', 's2' of 'run_steps')
     }
     CHECK(cudaDeviceSynchronize());
 }
