@@ -143,33 +143,116 @@ static int inside(CXCursor outer, unsigned at)
     return at >= b && at < e;
 }
 
-/* The branch of an 'if' on the path down to 'at' in 'function' whose other branch holds every
- * reference of 'v' (v->first to v->last), with no loop around the 'if' in the function (a loop
- * would run the other branch before 'at' on an earlier iteration), or a null cursor. '*else_arm'
- * says whether the streams' branch is the 'else', '*if_stmt' receives the 'if'. */
-static CXCursor other_branch(CXCursor function, CXCursor at, const stream_var *v, int *else_arm,
-                             CXCursor *if_stmt)
+/* Where the 'if' 'stmt' (on the path down to 'at', 'inner' its child there) holds every
+ * reference of 'v' in the branch that does not hold 'at': "the 'else' branch (line 267) of the
+ * 'if' at line 250", malloc'ed, or NULL. */
+static char *if_branch(CXCursor stmt, CXCursor inner, const stream_var *v)
+{
+    unsigned cond = ss_ast_if_condition(stmt);
+    if (cond + 2 >= ss_ast_child_count(stmt))
+        return NULL;
+    CXCursor then = ss_ast_child(stmt, cond + 1), other = ss_ast_child(stmt, cond + 2);
+    if (ss_ast_same_node(inner, then) && inside(other, v->first) && inside(other, v->last))
+        return ss_xasprintf("the 'else' branch (line %u) of the 'if' at line %u",
+                            ss_scope_line(other), ss_scope_line(stmt));
+    if (ss_ast_same_node(inner, other) && inside(then, v->first) && inside(then, v->last))
+        return ss_xasprintf("the first branch of the 'if' at line %u", ss_scope_line(stmt));
+    return NULL;
+}
+
+/* The case labels of a switch body (label_count), nested 'switch'es left out. */
+static enum CXChildVisitResult count_labels(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_SwitchStmt)
+        return CXChildVisit_Continue;
+    if (k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt)
+        (*(unsigned *)data)++;
+    return CXChildVisit_Recurse;
+}
+
+/* The section of the switch body 'body' (its statements from one run of case labels to the
+ * next) that holds the offset 'at': 0 for the first, -1 before any label or outside. '*label'
+ * receives the section's first label, '*last' its last statement with the labels stripped
+ * (a block's last statement). */
+static int section_of(CXCursor body, unsigned at, CXCursor *label, CXCursor *last)
+{
+    unsigned n = ss_ast_child_count(body);
+    int section = -1, found = -1;
+    for (unsigned k = 0; k < n; k++) {
+        CXCursor c = ss_ast_child(body, k);
+        enum CXCursorKind kind = clang_getCursorKind(c);
+        if (kind == CXCursor_CaseStmt || kind == CXCursor_DefaultStmt) {
+            if (found >= 0)
+                break;
+            section++;
+            *label = c;
+        }
+        if (found < 0 && section >= 0 && inside(c, at))
+            found = section;
+        *last = c;
+    }
+    for (int deep = 0; deep < 64 && found >= 0; deep++) {
+        enum CXCursorKind kind = clang_getCursorKind(*last);
+        unsigned count = ss_ast_child_count(*last);
+        if ((kind != CXCursor_CaseStmt && kind != CXCursor_DefaultStmt &&
+             kind != CXCursor_CompoundStmt) ||
+            count == 0)
+            break;
+        *last = ss_ast_child(*last, count - 1);
+    }
+    return found;
+}
+
+/* Where the 'switch' 'stmt' (on the path down to 'at') holds every reference of 'v' in a
+ * section other than at's, each of the two ending in a 'break' (no fall-through between them)
+ * and every case label a statement of the switch's block (no label inside another statement):
+ * "the case at line 30 of the 'switch' at line 27", malloc'ed, or NULL. */
+static char *switch_branch(CXCursor stmt, CXCursor at, const stream_var *v)
+{
+    unsigned n = ss_ast_child_count(stmt), all = 0, direct = 0;
+    CXCursor body = n ? ss_ast_child(stmt, n - 1) : clang_getNullCursor();
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
+        return NULL;
+    clang_visitChildren(body, count_labels, &all);
+    for (unsigned k = 0; k < ss_ast_child_count(body); k++) {
+        CXCursor c = ss_ast_child(body, k);
+        while (clang_getCursorKind(c) == CXCursor_CaseStmt ||
+               clang_getCursorKind(c) == CXCursor_DefaultStmt) {
+            direct++;
+            c = ss_ast_child(c, ss_ast_child_count(c) - 1);
+        }
+    }
+    CXCursor label = clang_getNullCursor(), mine_last = label, theirs_last = label, theirs = label;
+    int mine = section_of(body, ss_ast_offset(at), &label, &mine_last);
+    int first = section_of(body, v->first, &theirs, &theirs_last);
+    int last = section_of(body, v->last, &label, &label);
+    if (all != direct || mine < 0 || first < 0 || first != last || first == mine ||
+        clang_getCursorKind(mine_last) != CXCursor_BreakStmt ||
+        clang_getCursorKind(theirs_last) != CXCursor_BreakStmt)
+        return NULL;
+    return ss_xasprintf("the case at line %u of the 'switch' at line %u", ss_scope_line(theirs),
+                        ss_scope_line(stmt));
+}
+
+/* Where an 'if' or a 'switch' on the path down to 'at' in 'function' holds every reference of
+ * 'v' (v->first to v->last) on a branch that excludes 'at' (if_branch, switch_branch), with no
+ * loop around it in the function (a loop would run the other branch before 'at' on an earlier
+ * iteration): words for the note, malloc'ed, or NULL. */
+static char *other_branch(CXCursor function, CXCursor at, const stream_var *v)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long n = ss_context_path(function, at, path);
-    CXCursor found = clang_getNullCursor();
-    for (long i = 0; i < n && ss_ast_is_null(found); i++) {
-        if (ss_scope_is_loop(path[i]) || clang_getCursorKind(path[i]) == CXCursor_LambdaExpr)
+    char *found = NULL;
+    for (long i = 0; i < n && found == NULL; i++) {
+        enum CXCursorKind k = clang_getCursorKind(path[i]);
+        if (ss_scope_is_loop(path[i]) || k == CXCursor_LambdaExpr)
             break;
-        unsigned cond = ss_ast_if_condition(path[i]);
-        if (clang_getCursorKind(path[i]) != CXCursor_IfStmt ||
-            cond + 2 >= ss_ast_child_count(path[i]) || i + 1 >= n)
-            continue;
-        CXCursor then = ss_ast_child(path[i], cond + 1), other = ss_ast_child(path[i], cond + 2);
-        for (int arm = 0; arm < 2; arm++) {
-            CXCursor mine = arm ? other : then, theirs = arm ? then : other;
-            if (ss_ast_same_node(path[i + 1], mine) && inside(theirs, v->first) &&
-                inside(theirs, v->last)) {
-                found = theirs;
-                *else_arm = !arm;
-                *if_stmt = path[i];
-            }
-        }
+        if (k == CXCursor_IfStmt)
+            found = if_branch(path[i], i + 1 < n ? path[i + 1] : at, v);
+        else if (k == CXCursor_SwitchStmt)
+            found = switch_branch(path[i], at, v);
     }
     free(path);
     return found;
@@ -186,6 +269,7 @@ typedef struct drain_walk {
     int busy;        /* a way out before the wait, or a call that may reach a target */
     unsigned lo, hi; /* with a range: only what lies in [lo, hi) */
     int depth;       /* calls followed down */
+    int nested;      /* loops and switches entered inside what is walked (their own 'break') */
 } drain_walk;
 
 static int reaches(drain_walk *w, CXCursor call);
@@ -198,9 +282,17 @@ static enum CXChildVisitResult find_reach(CXCursor c, CXCursor parent, CXClientD
     unsigned at = ss_ast_offset(c);
     if (w->hi > w->lo && (at < w->lo || at >= w->hi))
         return CXChildVisit_Recurse;
-    /* A way out of the function itself (not of one it calls) leaves the work undrained. */
+    if (w->depth == 0 && (ss_scope_is_loop(c) || k == CXCursor_SwitchStmt)) {
+        w->nested++;
+        clang_visitChildren(c, find_reach, w);
+        w->nested--;
+        return w->busy ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    /* A way out of the function itself (not of one it calls) leaves the work undrained, and a
+     * 'break' or 'continue' of a statement around may skip the wait. */
     if (w->depth == 0 &&
-        (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_CXXThrowExpr))
+        (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_CXXThrowExpr ||
+         ((k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt) && w->nested == 0)))
         w->busy = 1;
     else if (k == CXCursor_CallExpr && reaches(w, c))
         w->busy = 1;
@@ -274,6 +366,17 @@ static int is_wait(CXCursor s)
     return found;
 }
 
+/* Where a 'break' in the block path[i] goes: the loop or switch around it, path[m] (the walk
+ * up goes on with it: a loop is then walked whole). Returns m + 1 for the walk's next step (its
+ * i--), or 0 (the walk ends, finding no wait) where there is none. */
+static long broken(const CXCursor *path, long i)
+{
+    for (long m = i - 1; m >= 0; m--)
+        if (ss_scope_is_loop(path[m]) || clang_getCursorKind(path[m]) == CXCursor_SwitchStmt)
+            return m + 1;
+    return 0;
+}
+
 /* The wait for the whole device that follows 'c' in 'function' on every way: walking up from
  * 'c', each loop around it runs again (all of it is between), and in each block the statements
  * after it are between until one is the wait. What is between must not leave the function (a
@@ -290,7 +393,9 @@ static CXCursor drain_after(drain_walk *w, CXCursor function, CXCursor c)
         if (clang_getCursorKind(path[i]) == CXCursor_LambdaExpr)
             break;
         if (ss_scope_is_loop(path[i])) {
+            w->nested++;
             clang_visitChildren(path[i], find_reach, w);
+            w->nested--;
             continue;
         }
         if (clang_getCursorKind(path[i]) != CXCursor_CompoundStmt)
@@ -300,6 +405,11 @@ static CXCursor drain_after(drain_walk *w, CXCursor function, CXCursor c)
             j++;
         for (j++; j < count && !w->busy && ss_ast_is_null(wait); j++) {
             CXCursor s = ss_ast_child(path[i], j);
+            if (clang_getCursorKind(s) == CXCursor_BreakStmt) {
+                i = broken(path, i); /* on after the switch or loop it leaves (a case falls
+                                      * through its labels) */
+                break;
+            }
             if (is_wait(s))
                 wait = s;
             else
@@ -404,10 +514,10 @@ static char *add_name(char *words, const stream_var *v, int of)
     return longer;
 }
 
-/* The words of the note: the streams of the work's function and the branch they are on, the
- * unit's other streams, and the wait after the work. */
-static char *branch_words(const stream_var *vars, long count, CXCursor function, CXCursor arm,
-                          CXCursor if_stmt, int else_arm, CXCursor wait)
+/* The words of the note: the streams of the work's function and the branch they are on
+ * ('branch', other_branch), the unit's other streams, and the wait after the work. */
+static char *branch_words(const stream_var *vars, long count, CXCursor function, const char *branch,
+                          CXCursor wait)
 {
     char *own = NULL, *others = NULL;
     for (long i = 0; i < count; i++) {
@@ -418,13 +528,9 @@ static char *branch_words(const stream_var *vars, long count, CXCursor function,
     }
     char *fn = ss_qualified_name(function);
     char *place = ss_callgraph_place(wait);
-    char *branch = else_arm ? ss_xasprintf("'else' branch (line %u)", ss_scope_line(arm))
-                            : ss_xstrdup("first branch");
-    char *first = own ? ss_xasprintf("the streams of '%s' (%s) are created only in the %s of "
-                                     "the 'if' at line %u",
-                                     fn ? fn : "?", own, branch, ss_scope_line(if_stmt))
+    char *first = own ? ss_xasprintf("the streams of '%s' (%s) are created only in %s",
+                                     fn ? fn : "?", own, branch ? branch : "?")
                       : NULL;
-    free(branch);
     char *second = others ? ss_xasprintf("%sthe unit's %sstreams (%s) are locals that their "
                                          "functions drain before returning, without reaching "
                                          "this code meanwhile",
@@ -443,6 +549,33 @@ static char *branch_words(const stream_var *vars, long count, CXCursor function,
     return words;
 }
 
+/* Whether the unit's streams 'vars' ('count', collect_vars) are each on a branch that
+ * excludes 'at' (those of 'function') and drained before their function returns, without
+ * reaching 'function' meanwhile. Fills 'targets' with their functions ('*target_count') and
+ * '*branch' with the words of the first branch (malloc'ed). Returns 1 or 0. */
+static int vars_apart(ss_check_ctx *ctx, const stream_var *vars, long count, CXCursor function,
+                      CXCursor at, CXCursor *targets, size_t *target_count, char **branch)
+{
+    for (long i = 0; i < count; i++) {
+        int mine = clang_equalCursors(vars[i].function, function);
+        char *words = mine ? other_branch(function, at, &vars[i]) : NULL;
+        if ((mine && words == NULL) || ss_ast_is_null(drained(ctx, &vars[i], function))) {
+            free(words);
+            return 0;
+        }
+        if (*branch == NULL)
+            *branch = words;
+        else
+            free(words);
+        size_t k = 0;
+        while (k < *target_count && !clang_equalCursors(targets[k], vars[i].function))
+            k++;
+        if (k == *target_count)
+            targets[(*target_count)++] = vars[i].function;
+    }
+    return 1;
+}
+
 char *ss_context_other_branch_words(ss_check_ctx *ctx, CXCursor at)
 {
     CXCursor function = ctx->function;
@@ -450,36 +583,21 @@ char *ss_context_other_branch_words(ss_check_ctx *ctx, CXCursor at)
         clang_getCursorKind(function) == CXCursor_LambdaExpr)
         return NULL;
     stream_var vars[MAX_VARS];
-    CXCursor targets[MAX_VARS + 1], arm = clang_getNullCursor(), if_stmt = arm;
-    long count = collect_vars(ctx, vars);
+    CXCursor targets[MAX_VARS + 1];
     size_t target_count = 0;
-    int else_arm = 0;
-    for (long i = 0; i < count; i++) {
-        int mine = clang_equalCursors(vars[i].function, function), side = 0;
-        CXCursor stmt = clang_getNullCursor();
-        CXCursor branch = mine ? other_branch(function, at, &vars[i], &side, &stmt) : arm;
-        if ((mine && ss_ast_is_null(branch)) || ss_ast_is_null(drained(ctx, &vars[i], function)))
-            return NULL;
-        if (mine && ss_ast_is_null(arm)) {
-            arm = branch;
-            else_arm = side;
-            if_stmt = stmt;
-        }
-        size_t k = 0;
-        while (k < target_count && !clang_equalCursors(targets[k], vars[i].function))
-            k++;
-        if (k == target_count)
-            targets[target_count++] = vars[i].function;
+    char *branch = NULL, *words = NULL;
+    long count = collect_vars(ctx, vars);
+    if (count > 0 && vars_apart(ctx, vars, count, function, at, targets, &target_count, &branch)) {
+        targets[target_count++] = function;
+        drain_walk w;
+        memset(&w, 0, sizeof w);
+        w.graph = ss_check_graph(ctx);
+        w.targets = targets;
+        w.target_count = target_count;
+        CXCursor wait = drain_after(&w, function, at);
+        if (!ss_ast_is_null(wait))
+            words = branch_words(vars, count, function, branch, wait);
     }
-    if (count <= 0)
-        return NULL;
-    targets[target_count++] = function;
-    drain_walk w;
-    memset(&w, 0, sizeof w);
-    w.graph = ss_check_graph(ctx);
-    w.targets = targets;
-    w.target_count = target_count;
-    CXCursor wait = drain_after(&w, function, at);
-    return ss_ast_is_null(wait) ? NULL
-                                : branch_words(vars, count, function, arm, if_stmt, else_arm, wait);
+    free(branch);
+    return words;
 }
