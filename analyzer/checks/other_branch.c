@@ -274,6 +274,54 @@ typedef struct drain_walk {
 
 static int reaches(drain_walk *w, CXCursor call);
 
+/* Whether a record declaration has a call operator (a functor, std::function), for
+ * callable_arg. */
+static enum CXChildVisitResult find_call_operator(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    CXString name = clang_getCursorSpelling(c);
+    int found = (clang_getCursorKind(c) == CXCursor_CXXMethod ||
+                 clang_getCursorKind(c) == CXCursor_FunctionTemplate) &&
+                strcmp(clang_getCString(name), "operator()") == 0;
+    clang_disposeString(name);
+    *(int *)data |= found;
+    return found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether the argument 'arg' of a library call may be called back: a lambda, a function or a
+ * pointer to one, an object with a call operator (by value, reference or pointer). */
+static int callable_arg(CXCursor arg)
+{
+    CXCursor e = ss_ast_strip(arg);
+    enum CXCursorKind ref = clang_getCursorKind(clang_getCursorReferenced(e));
+    if (clang_getCursorKind(e) == CXCursor_LambdaExpr || ref == CXCursor_FunctionDecl ||
+        ref == CXCursor_CXXMethod || ref == CXCursor_FunctionTemplate)
+        return 1;
+    CXType t = clang_getCanonicalType(clang_getCursorType(arg));
+    if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference ||
+        t.kind == CXType_RValueReference)
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    if (t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto)
+        return 1;
+    int found = 0;
+    if (t.kind == CXType_Record)
+        clang_visitChildren(clang_getTypeDeclaration(t), find_call_operator, &found);
+    return found;
+}
+
+/* Whether the call 'call' of a library function (a system header's) may call back into the
+ * program: a call operator, or a callable argument (callable_arg). */
+static int calls_back(CXCursor call)
+{
+    CXString name = clang_getCursorSpelling(clang_getCursorReferenced(call));
+    int op = strcmp(clang_getCString(name), "operator()") == 0;
+    clang_disposeString(name);
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n && !op; i++)
+        op = callable_arg(clang_Cursor_getArgument(call, (unsigned)i));
+    return op;
+}
+
 static enum CXChildVisitResult find_reach(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -301,8 +349,9 @@ static enum CXChildVisitResult find_reach(CXCursor c, CXCursor parent, CXClientD
 
 /* Whether the call 'call' may reach one of w->targets: a call of a function of the unit that is
  * one, or that calls one in turn (up to MAX_DEPTH calls down); a virtual call, a call through a
- * pointer and a call of a function of another unit (it may call back) may. A CUDA call, a
- * launch, and a function of a system header (the C and C++ libraries) do not. */
+ * pointer, a call of a function of another unit (it may call back) and a library call given
+ * something to call (calls_back) may. A CUDA call, a launch, and any other call of a function
+ * of a system header (the C and C++ libraries) do not. */
 static int reaches(drain_walk *w, CXCursor call)
 {
     if (ss_scope_is_launch(call) || ss_scope_callee_api(call) != NULL ||
@@ -311,7 +360,7 @@ static int reaches(drain_walk *w, CXCursor call)
     CXCursor def = ss_callgraph_callee(w->graph, call);
     if (ss_ast_is_null(def)) {
         CXCursor decl = clang_getCursorReferenced(call);
-        return ss_ast_is_null(decl) || !ss_foreign_decl(decl);
+        return ss_ast_is_null(decl) || !ss_foreign_decl(decl) || calls_back(call);
     }
     if (clang_CXXMethod_isVirtual(def) || w->depth >= MAX_DEPTH)
         return 1;
