@@ -293,9 +293,14 @@ static enum CXChildVisitResult find_call_operator(CXCursor c, CXCursor parent, C
 static int callable_arg(CXCursor arg)
 {
     CXCursor e = ss_ast_strip(arg);
-    enum CXCursorKind ref = clang_getCursorKind(clang_getCursorReferenced(e));
-    if (clang_getCursorKind(e) == CXCursor_LambdaExpr || ref == CXCursor_FunctionDecl ||
-        ref == CXCursor_CXXMethod || ref == CXCursor_FunctionTemplate)
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1)
+        e = ss_ast_strip(ss_ast_child(e, 0)); /* '&f' */
+    enum CXCursorKind k = clang_getCursorKind(e);
+    enum CXCursorKind ref = k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr
+                                ? clang_getCursorKind(clang_getCursorReferenced(e))
+                                : CXCursor_NoDeclFound;
+    if (k == CXCursor_LambdaExpr || ref == CXCursor_FunctionDecl || ref == CXCursor_CXXMethod ||
+        ref == CXCursor_FunctionTemplate)
         return 1;
     CXType t = clang_getCanonicalType(clang_getCursorType(arg));
     if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference ||

@@ -6,6 +6,7 @@
 // streams of the unit are locals of a function of the same shape. The launch on the legacy
 // stream inside the streams' own branch stays a warning (the same branch: its streams are there).
 #include <cuda_runtime.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 __global__ void step(float *x, int t) { x[threadIdx.x] += t; }
@@ -21,9 +22,10 @@ void run_steps(float *x, int tmax, bool coop)
         void *args[] = {&x, &tmax};
         for (int t = 0; t < tmax; t++) {
             cudaMemcpy(flags, x, 64, cudaMemcpyDeviceToDevice); // expect: SYNC102 expect-severity: note expect-message: no other stream exists on this path
-            cudaLaunchCooperativeKernel((void *)step, dim3(1), dim3(32), args); // expect: SYNC101 expect-severity: note expect-message: no other stream exists on this path: the streams of 'run_steps' ('s1', 's2') are created only in the 'else' branch (line 27) of the 'if' at line 20
+            cudaLaunchCooperativeKernel((void *)step, dim3(1), dim3(32), args); // expect: SYNC101 expect-severity: note expect-message: no other stream exists on this path: the streams of 'run_steps' ('s1', 's2') are created only in the 'else' branch (line 29) of the 'if' at line 21
             cudaMemsetAsync(x, 0, 4 * sizeof(float)); // expect: SYNC102 expect-severity: note expect-message: no other stream exists on this path
         }
+        fprintf(stderr, "%s\n", cudaGetErrorString(cudaGetLastError())); // calls nothing back
     } else {
         cudaStream_t s1, s2;
         cudaStreamCreate(&s1); // expect: SYNC103 expect-severity: note
@@ -62,7 +64,7 @@ void run_steps_managed(float *x, int tmax, bool coop)
         cudaStreamDestroy(s);
     } else {
         for (int t = 0; t < tmax; t++)
-            step<<<1, 32>>>(x, t); // expect: SYNC101 expect-severity: note expect-message: no other stream exists on this path: the streams of 'run_steps_managed' ('s') are created only in the first branch of the 'if' at line 55; the unit's other streams ('s1' of 'run_steps', 's2' of 'run_steps')
+            step<<<1, 32>>>(x, t); // expect: SYNC101 expect-severity: note expect-message: no other stream exists on this path: the streams of 'run_steps_managed' ('s') are created only in the first branch of the 'if' at line 57; the unit's other streams ('s1' of 'run_steps', 's2' of 'run_steps')
     }
     CHECK(cudaDeviceSynchronize());
 }
