@@ -100,7 +100,7 @@ static enum CXChildVisitResult find_refs(CXCursor c, CXCursor parent, CXClientDa
     }
     if ((k == CXCursor_CallExpr || ss_scope_is_launch(c)) && takes_stream(w->v->var, c)) {
         w->taken++;
-        if (ss_ast_offset(c) >= ss_ast_offset(w->v->last_call) || ss_ast_is_null(w->v->last_call))
+        if (ss_ast_is_null(w->v->last_call) || ss_ast_offset(c) >= ss_ast_offset(w->v->last_call))
             w->v->last_call = c;
     }
     return CXChildVisit_Recurse;
@@ -390,7 +390,8 @@ static int reaches(drain_walk *w, CXCursor call)
 
 /* Whether the statement 's' waits for the whole device whenever it runs: a
  * cudaDeviceSynchronize (or cuCtxSynchronize) not in a branch, a loop or a lambda (an 'if's
- * condition runs), in a checking macro's 'do { } while (0)' too. */
+ * condition runs, and of '&&' and '||' only the left operand), in a checking macro's
+ * 'do { } while (0)' too. */
 static enum CXChildVisitResult find_wait(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -398,6 +399,15 @@ static enum CXChildVisitResult find_wait(CXCursor c, CXCursor parent, CXClientDa
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_IfStmt && ss_ast_if_condition(c) < ss_ast_child_count(c)) {
         ss_ast_visit_whole(ss_ast_child(c, ss_ast_if_condition(c)), c, find_wait, found);
+        return *found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    char op[4] = "";
+    if (k == CXCursor_BinaryOperator && ss_ast_child_count(c) == 2 &&
+        (ss_ast_binary_op(c, op, sizeof op) != 0
+             ? clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Bool
+             : !strcmp(op, "&&") || !strcmp(op, "||"))) {
+        /* The right operand may not run ('&&', '||', or an operator unread that may be one). */
+        ss_ast_visit_whole(ss_ast_child(c, 0), c, find_wait, found);
         return *found ? CXChildVisit_Break : CXChildVisit_Continue;
     }
     if (k == CXCursor_IfStmt || k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
