@@ -14,6 +14,7 @@
 
 struct ss_branch_memo {
     int looked;
+    int hazard; /* unit_hazard's answer plus one, 0 before it is looked for */
     ss_stream_use *uses;
     size_t count;
 };
@@ -523,6 +524,96 @@ static size_t unit_uses(ss_check_ctx *ctx, ss_stream_use **uses, ss_stream_use *
     return m->count;
 }
 
+/* Whether the call 'call' starts a host thread or moves the thread to another device. */
+static int thread_or_device(CXCursor call)
+{
+    static const char *const names[] = {"cudaSetDevice", "cuCtxSetCurrent", "cuCtxPushCurrent",
+                                        "pthread_create", "thrd_create"};
+    CXCursor callee = clang_getCursorReferenced(call);
+    CXString spelled = clang_getCursorSpelling(callee);
+    const char *s = clang_getCString(spelled);
+    enum CXCursorKind k = clang_getCursorKind(callee);
+    int found = (k == CXCursor_Constructor && (!strcmp(s, "thread") || !strcmp(s, "jthread"))) ||
+                ((k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate) &&
+                 !strcmp(s, "async") && ss_ast_in_system_header(callee));
+    clang_disposeString(spelled);
+    char *name = found ? NULL : ss_scope_callee_name(call);
+    for (size_t i = 0; name && !found && i < sizeof names / sizeof *names; i++)
+        found = ss_api_name_is(name, names[i]);
+    free(name);
+    return found;
+}
+
+/* Whether a destructor's body calls anything (find_hazard). */
+static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    *(int *)data |= clang_getCursorKind(c) == CXCursor_CallExpr;
+    return *(int *)data ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* What in the unit's own code (not a system header's) the walks of drained and drain_after do
+ * not follow: a 'throw' or a 'try' (a throw at any depth may leave before the wait, and a
+ * caller catch it and go on), a destructor that calls something (its implicit calls), a change
+ * of the thread's device (cudaSetDevice, cuCtxSetCurrent, cuCtxPushCurrent), a host thread
+ * (std::thread, std::async, pthread_create) or an OpenMP directive. */
+static enum CXChildVisitResult find_hazard(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_CXXThrowExpr || k == CXCursor_CXXTryStmt ||
+        (k >= CXCursor_OMPParallelDirective && k <= CXCursor_LastStmt &&
+         k != CXCursor_BuiltinBitCastExpr) ||
+        (k == CXCursor_CallExpr && thread_or_device(c)))
+        *found = 1;
+    else if (k == CXCursor_Destructor && clang_isCursorDefinition(c))
+        clang_visitChildren(c, find_call, found);
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether the main file's text holds '#pragma omp' (the directives are not in the tree
+ * without -fopenmp). */
+static int omp_pragma(CXTranslationUnit tu)
+{
+    CXString main = clang_getTranslationUnitSpelling(tu);
+    CXFile file = clang_getFile(tu, clang_getCString(main));
+    clang_disposeString(main);
+    size_t size = 0;
+    const char *text = file ? clang_getFileContents(tu, file, &size) : NULL;
+    for (size_t i = 0; text && i < size; i++) {
+        if (text[i] != '#')
+            continue;
+        size_t j = i + 1;
+        while (j < size && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (size - j < 6 || strncmp(text + j, "pragma", 6) != 0)
+            continue;
+        j += 6;
+        while (j < size && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (size - j >= 3 && strncmp(text + j, "omp", 3) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the unit holds what keeps the note away (find_hazard, omp_pragma), looked for
+ * once where ctx->branch keeps it. */
+static int unit_hazard(ss_check_ctx *ctx)
+{
+    ss_branch_memo *m = ctx->branch;
+    if (m && m->hazard)
+        return m->hazard - 1;
+    int found = omp_pragma(ctx->tu);
+    if (!found)
+        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_hazard, &found);
+    if (m)
+        m->hazard = found + 1;
+    return found;
+}
+
 /* The unit's stream variables (at most MAX_VARS), each its function's own (confine), into
  * 'vars'. Returns how many, or -1 where a use names anything else. */
 static long collect_vars(ss_check_ctx *ctx, stream_var *vars)
@@ -651,7 +742,8 @@ char *ss_context_other_branch_words(ss_check_ctx *ctx, CXCursor at)
     size_t target_count = 0;
     char *branch = NULL, *words = NULL;
     long count = collect_vars(ctx, vars);
-    if (count > 0 && vars_apart(ctx, vars, count, function, at, targets, &target_count, &branch)) {
+    if (count > 0 && !unit_hazard(ctx) &&
+        vars_apart(ctx, vars, count, function, at, targets, &target_count, &branch)) {
         targets[target_count++] = function;
         drain_walk w;
         memset(&w, 0, sizeof w);
