@@ -126,6 +126,9 @@ typedef struct ss_check_ctx {
     /* SYNC101/SYNC102 (checks/convention.c): each file's count of legacy-stream work and work on
      * other streams, counted when first asked, or NULL; made before the walk, as 'memo'. */
     struct ss_convention *convention;
+    /* SYNC101/SYNC102 (checks/other_branch.c): the unit's calls on other streams, found when
+     * first asked, or NULL; made before the walk, as 'memo'. */
+    struct ss_branch_memo *branch;
 } ss_check_ctx;
 
 /* What the checks learn of a unit's cuBLAS handles (checks/lint_common.c), empty;
@@ -139,6 +142,12 @@ void ss_cublas_memo_free(ss_cublas_memo *memo);
 typedef struct ss_convention ss_convention;
 ss_convention *ss_convention_new(void);
 void ss_convention_free(ss_convention *counts);
+
+/* The unit's calls on other streams for checks/other_branch.c, not looked for yet;
+ * ss_branch_memo_free frees them (NULL is fine). */
+typedef struct ss_branch_memo ss_branch_memo;
+ss_branch_memo *ss_branch_memo_new(void);
+void ss_branch_memo_free(ss_branch_memo *memo);
 
 /* A unit's memo (ss_check_ctx's 'memo'), empty; ss_check_memo_free frees it (NULL is fine). */
 struct ss_check_memo *ss_check_memo_new(void);

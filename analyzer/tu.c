@@ -955,6 +955,7 @@ static void analyze_unit(CXTranslationUnit tu, const ss_tu_input *in, ss_result 
     ctx.streams = streams;
     ctx.memo = ss_check_memo_new();
     ctx.convention = ss_convention_new();
+    ctx.branch = ss_branch_memo_new();
     ctx.cublas_memo = ss_cublas_memo_new();
     clang_getInclusions(tu, find_torch, &ctx.torch);
     if (!ctx.torch)
@@ -971,6 +972,7 @@ static void analyze_unit(CXTranslationUnit tu, const ss_tu_input *in, ss_result 
     ss_callgraph_free(ctx.graph);
     ss_check_memo_free(ctx.memo);
     ss_convention_free(ctx.convention);
+    ss_branch_memo_free(ctx.branch);
     ss_cublas_memo_free(ctx.cublas_memo);
 }
 

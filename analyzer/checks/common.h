@@ -209,6 +209,28 @@ int ss_check_template_value_size(ss_check_ctx *ctx, CXCursor size, char **param_
 const char *ss_default_stream_device_side(CXCursor function, CXCursor call, const ss_api *api,
                                           CXCursor *target);
 
+/* default_stream.c. A call of the unit that creates a stream or queues work on a stream other
+ * than the legacy one that the legacy one can hold up, and the function it is in. */
+typedef struct ss_stream_use {
+    CXCursor call;
+    CXCursor function;
+} ss_stream_use;
+/* Every such call of the unit, in code that runs here (as the unit's test of other streams
+ * finds the first), decided in the unit alone: a stream parameter or field that the project
+ * pass would follow counts. '*uses' receives them (malloc'ed, NULL when none). Returns how
+ * many. */
+size_t ss_check_stream_uses(ss_check_ctx *ctx, ss_stream_use **uses);
+
+/* other_branch.c. Words for a legacy-stream note where no other stream of the unit can hold
+ * work when the legacy-stream work 'at' (in ctx->function) runs, or be given work before the
+ * device is drained after it: every stream the unit uses is a local variable of its function,
+ * created there and named only as a creation's target and the stream of CUDA calls and
+ * launches; those of at's function only on the other branch of an 'if' (outside any loop)
+ * whose other branch holds 'at'; and a wait for the whole device follows each stream's work
+ * and 'at' in their functions, with no return, goto or throw before it and no call between
+ * that may reach the other's function. NULL where that is not shown. Malloc'ed. */
+char *ss_context_other_branch_words(ss_check_ctx *ctx, CXCursor at);
+
 /* convention.c. Words for a legacy-stream note where such work is the convention of the file
  * holding 'at': of the unit's work in that file (launches and asynchronous calls, by their
  * stream; the device-side synchronous copies and memsets, on the legacy stream), none or fewer

@@ -68,9 +68,11 @@ typedef struct stream_use_walk {
     ss_check_ctx ctx;
     ss_check_ctx *owner;
     int found;
-    int nonblocking; /* a non-blocking stream was left out */
-    int here_only;   /* leave nothing to the project pass: what the unit cannot decide may be
-                      * another stream (ss_check_other_stream_here) */
+    int nonblocking;     /* a non-blocking stream was left out */
+    int here_only;       /* leave nothing to the project pass: what the unit cannot decide may be
+                          * another stream (ss_check_other_stream_here) */
+    ss_stream_use *uses; /* every such call, not the first (ss_check_stream_uses) */
+    size_t count, cap;
 } stream_use_walk;
 
 static int other_stream_arg(stream_use_walk *w, CXCursor function, CXCursor arg, int depth);
@@ -288,7 +290,7 @@ static int other_stream_arg(stream_use_walk *w, CXCursor function, CXCursor arg,
 
 int ss_check_other_stream_param(ss_check_ctx *ctx, CXCursor function, CXCursor param)
 {
-    stream_use_walk w = {*ctx, ctx, 0, 0, 1};
+    stream_use_walk w = {*ctx, ctx, 0, 0, 1, NULL, 0, 0};
     if (!ss_check_is_stream_type(clang_getCursorType(param)))
         return 1; /* an array of or pointer to streams: what it holds is not followed */
     /* No call in the unit: nothing here says what it is given (a template instantiated for
@@ -301,7 +303,7 @@ int ss_check_other_stream_param(ss_check_ctx *ctx, CXCursor function, CXCursor p
 
 int ss_check_other_stream_here(ss_check_ctx *ctx, CXCursor function, CXCursor expr)
 {
-    stream_use_walk w = {*ctx, ctx, 0, 0, 1};
+    stream_use_walk w = {*ctx, ctx, 0, 0, 1, NULL, 0, 0};
     CXCursor e = ss_ast_strip(expr);
     CXCursor ref = clang_getCursorReferenced(e);
     if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
@@ -603,6 +605,46 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
     return CXChildVisit_Recurse;
 }
 
+/* Each call that uses another stream (uses_other_stream), kept in w->uses; those of a
+ * top-level function with no code here are dropped again, as find_stream_use forgets them. */
+static enum CXChildVisitResult collect_stream_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+    stream_use_walk *w = data;
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    if (ss_ast_is_function(c) && ss_ast_is_device_only(c))
+        return CXChildVisit_Continue;
+    if (ss_ast_is_function(c)) {
+        CXCursor outer = w->ctx.function;
+        size_t count = w->count;
+        w->ctx.function = c;
+        clang_visitChildren(c, collect_stream_use, w);
+        w->ctx.function = outer;
+        if (w->count > count && ss_ast_is_null(outer) && no_code_here(w, c))
+            w->count = count;
+        return CXChildVisit_Continue;
+    }
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && uses_other_stream(w, c)) {
+        if (w->count == w->cap) {
+            w->cap = w->cap ? 2 * w->cap : 8;
+            w->uses = ss_xreallocarray(w->uses, w->cap, sizeof *w->uses);
+        }
+        w->uses[w->count].call = c;
+        w->uses[w->count].function = w->ctx.function;
+        w->count++;
+    }
+    return CXChildVisit_Recurse;
+}
+
+size_t ss_check_stream_uses(ss_check_ctx *ctx, ss_stream_use **uses)
+{
+    stream_use_walk w = {*ctx, ctx, 0, 0, 1, NULL, 0, 0};
+    w.ctx.function = clang_getNullCursor();
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), collect_stream_use, &w);
+    *uses = w.uses;
+    return w.count;
+}
+
 /* Whether the translation unit (outside system headers) creates a stream or passes a stream
  * other than the legacy default stream. A PyTorch extension counts as doing so (its caller's
  * streams are not in the unit), and so does a unit compiled with the per-thread default
@@ -611,7 +653,7 @@ static enum CXChildVisitResult find_stream_use(CXCursor c, CXCursor parent, CXCl
 static int unit_uses_streams(ss_check_ctx *ctx)
 {
     if (ctx->stream_use == 0) {
-        stream_use_walk w = {*ctx, ctx, 0, 0, 0};
+        stream_use_walk w = {*ctx, ctx, 0, 0, 0, NULL, 0, 0};
         w.ctx.function = clang_getNullCursor();
         clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_stream_use, &w);
         int params = ctx->stream_params && ctx->stream_params->count > 0;
@@ -645,8 +687,9 @@ static void report_quiet(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const 
 }
 
 /* Makes the warning 'f', legacy-stream work at 'at' in ctx->function, a note where its code had
- * no stream at hand to queue it on instead (ss_context_no_stream_at_hand), or where its file
- * queues most of its work on the legacy stream (ss_context_convention_words): whether the unit's
+ * no stream at hand to queue it on instead (ss_context_no_stream_at_hand), where its file
+ * queues most of its work on the legacy stream (ss_context_convention_words), or where no other
+ * stream of the unit can hold work on its path (ss_context_other_branch_words): whether the unit's
  * other streams have work when it runs is a run-time question, and no stream argument was left
  * out (a note then, so the project pass is not asked about it). Comes after every other
  * reason for a note, and after the context's: a note keeps its own words. Returns 1 when it made it
@@ -658,6 +701,8 @@ static int quiet_unhanded(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
     char *words = ss_context_no_stream_at_hand(ctx);
     if (words == NULL)
         words = ss_context_convention_words(ctx, at);
+    if (words == NULL)
+        words = ss_context_other_branch_words(ctx, at);
     if (words == NULL)
         return 0;
     char *longer = ss_xasprintf("%s; %s", f->message, words);
