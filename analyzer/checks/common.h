@@ -44,6 +44,8 @@ char *ss_check_where_suffix(const ss_check_ctx *ctx);
  * cursor where there is none: 'api' is NULL or has no stream argument, or the call has too
  * few arguments (an incomplete call clang recovered from). */
 CXCursor ss_check_stream_arg(CXCursor call, const ss_api *api);
+/* The variable that the stream argument 'arg' names, itself or its address, or a null cursor. */
+CXCursor ss_check_stream_var(CXCursor arg);
 
 /* What a stream expression is known to be. */
 typedef enum ss_stream_value {

@@ -447,9 +447,7 @@ static int scoped_stream(ss_check_ctx *owner, CXCursor function, CXCursor var)
     return !w.escapes;
 }
 
-/* The local variable that the stream argument 'arg' names, itself or its address, or a null
- * cursor. */
-static CXCursor stream_var(CXCursor arg)
+CXCursor ss_check_stream_var(CXCursor arg)
 {
     CXCursor e = ss_ast_strip(arg);
     if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1)
@@ -467,7 +465,7 @@ static int scoped_creation(ss_check_ctx *owner, CXCursor function, CXCursor call
 {
     if (api->dst_arg < 0 || clang_Cursor_getNumArguments(call) <= api->dst_arg)
         return 0;
-    CXCursor var = stream_var(clang_Cursor_getArgument(call, (unsigned)api->dst_arg));
+    CXCursor var = ss_check_stream_var(clang_Cursor_getArgument(call, (unsigned)api->dst_arg));
     return !ss_ast_is_null(var) && scoped_stream(owner, function, var);
 }
 
@@ -488,8 +486,8 @@ static enum CXChildVisitResult find_var_writes(CXCursor c, CXCursor parent, CXCl
         const ss_api *api = ss_scope_callee_api(c);
         int creation = ss_check_stream_creation(c, api);
         if (creation != 0 && api->dst_arg >= 0 && clang_Cursor_getNumArguments(c) > api->dst_arg &&
-            clang_equalCursors(stream_var(clang_Cursor_getArgument(c, (unsigned)api->dst_arg)),
-                               w->var)) {
+            clang_equalCursors(
+                ss_check_stream_var(clang_Cursor_getArgument(c, (unsigned)api->dst_arg)), w->var)) {
             w->created = 1;
             w->other = creation != 3;
             return w->other ? CXChildVisit_Break : CXChildVisit_Continue;
@@ -556,7 +554,7 @@ static int uses_other_stream(stream_use_walk *w, CXCursor call)
         w->nonblocking = 1;
         return 0;
     }
-    CXCursor var = stream_var(arg);
+    CXCursor var = ss_check_stream_var(arg);
     return ss_ast_is_null(var) || !scoped_stream(w->owner, w->ctx.function, var);
 }
 

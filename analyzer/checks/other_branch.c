@@ -496,14 +496,7 @@ static CXCursor use_var(CXCursor call)
         arg = clang_Cursor_getArgument(call, (unsigned)api->dst_arg);
     else if (api || ss_scope_is_launch(call))
         arg = ss_check_stream_arg(call, api);
-    CXCursor e = ss_ast_strip(arg);
-    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1)
-        e = ss_ast_strip(ss_ast_child(e, 0));
-    CXCursor var = clang_getCursorReferenced(e);
-    return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
-                   clang_getCursorKind(var) == CXCursor_VarDecl
-               ? var
-               : clang_getNullCursor();
+    return ss_check_stream_var(arg);
 }
 
 /* The unit's stream uses, looked for once (ctx->branch keeps them). */
