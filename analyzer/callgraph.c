@@ -1671,11 +1671,15 @@ static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientD
         return CXChildVisit_Recurse;
     CXCursor ref = clang_getCursorReferenced(c);
     CXString s = clang_getCursorSpelling(ss_ast_is_null(ref) ? c : ref);
-    const char *name = clang_getCString(s);
+    /* A call left unresolved in a template (type-dependent arguments) by its overload set's
+     * name: 'cudaHostRegister(&result, ...)' with 'T result'. */
+    char *dependent = ss_ast_is_null(ref) ? ss_scope_callee_name(c) : NULL;
+    const char *name = dependent ? dependent : clang_getCString(s);
     for (size_t i = 0; name && i < w->count && ss_ast_is_null(w->found); i++) {
         if (named_as(ref, name, w->names[i]))
             w->found = c;
     }
+    free(dependent);
     clang_disposeString(s);
     if (!ss_ast_is_null(w->found))
         return CXChildVisit_Break;

@@ -93,6 +93,23 @@ static int is_null_constant(CXCursor e)
            (ss_ast_eval_int(e, &value) == 0 && value == 0);
 }
 
+/* The first token of 'c' is 'text' ('!' of a negation, '&' of an address). */
+static int first_token_is(CXCursor c, const char *text)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    int is = 0;
+    clang_tokenize(tu, clang_getCursorExtent(c), &tokens, &n);
+    if (n > 0) {
+        CXString t = clang_getTokenSpelling(tu, tokens[0]);
+        is = strcmp(clang_getCString(t), text) == 0;
+        clang_disposeString(t);
+    }
+    clang_disposeTokens(tu, tokens, n);
+    return is;
+}
+
 /* Whether the condition 'cond' tests that something is not set yet: 'p == NULL' (or nullptr,
  * 0, either side) or '!p'. */
 static int is_null_test(CXCursor cond)
@@ -102,20 +119,107 @@ static int is_null_test(CXCursor cond)
     if (clang_getCursorKind(e) == CXCursor_BinaryOperator &&
         ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "==") == 0)
         return is_null_constant(ss_ast_child(e, 0)) != is_null_constant(ss_ast_child(e, 1));
-    if (clang_getCursorKind(e) != CXCursor_UnaryOperator)
+    return clang_getCursorKind(e) == CXCursor_UnaryOperator && first_token_is(e, "!");
+}
+
+/* Whether 'e' names a first-call flag: a bool 'static' local ('static bool first = true;'),
+ * which outlives the call and which only its function can set (flag_set_only_in). */
+static int is_flag_name(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr ||
+        clang_getCanonicalType(clang_getCursorType(e)).kind != CXType_Bool)
         return 0;
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(e);
-    CXToken *tokens = NULL;
-    unsigned n = 0;
-    clang_tokenize(tu, clang_getCursorExtent(e), &tokens, &n);
-    int negation = 0;
-    if (n > 0) {
-        CXString t = clang_getTokenSpelling(tu, tokens[0]);
-        negation = strcmp(clang_getCString(t), "!") == 0;
-        clang_disposeString(t);
+    CXCursor decl = clang_getCursorReferenced(e);
+    return clang_getCursorKind(decl) == CXCursor_VarDecl &&
+           clang_Cursor_getStorageClass(decl) == CX_SC_Static &&
+           clang_getCursorLinkage(decl) == CXLinkage_NoLinkage &&
+           ss_ast_is_function(clang_getCursorSemanticParent(decl));
+}
+
+/* The value of a first-call flag (is_flag_name) for which the condition 'cond' holds: 1 for
+ * 'first' or 'first == true', 0 for 'done == false' or 'done != true' (the flag against a
+ * constant, either side); -1 when 'cond' is no such test. '!done' is is_null_test's. */
+static int flag_test_value(CXCursor cond)
+{
+    CXCursor e = ss_ast_strip(cond);
+    char op[8];
+    long long value = 0;
+    if (is_flag_name(e))
+        return 1;
+    if (clang_getCursorKind(e) != CXCursor_BinaryOperator ||
+        ss_ast_binary_op(e, op, sizeof op) != 0 || (strcmp(op, "==") != 0 && strcmp(op, "!=") != 0))
+        return -1;
+    CXCursor l = ss_ast_child(e, 0), r = ss_ast_child(e, 1);
+    if (!(is_flag_name(l) && ss_ast_eval_int(r, &value) == 0) &&
+        !(is_flag_name(r) && ss_ast_eval_int(l, &value) == 0))
+        return -1;
+    return (value != 0) == (strcmp(op, "==") == 0);
+}
+
+typedef struct flag_walk {
+    CXCursor flag, guard;
+    int runs;      /* the flag's value for which the guard's branch runs */
+    int elsewhere; /* named outside the guard, or set in it to other than a constant that
+                    * stops the branch */
+} flag_walk;
+
+/* In the guard: the flag may be read, and set only to a constant other than 'runs' ('first =
+ * false;'); a compound assignment, an increment or its address is refused. */
+static enum CXChildVisitResult find_flag_store(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    flag_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8];
+    long long value = 0;
+    if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator &&
+        k != CXCursor_UnaryOperator)
+        return CXChildVisit_Recurse;
+    CXCursor target = named_decl(ss_ast_child(c, 0));
+    if (ss_ast_is_null(target) || !clang_equalCursors(target, w->flag))
+        return CXChildVisit_Recurse;
+    int store = k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
+                strcmp(op, "=") == 0;
+    if ((k == CXCursor_BinaryOperator && !store) ||
+        (k == CXCursor_UnaryOperator && first_token_is(c, "!")))
+        return CXChildVisit_Recurse; /* a comparison or a negation reads it */
+    if (store && ss_ast_eval_int(ss_ast_child(c, 1), &value) == 0 && (value != 0) != (w->runs != 0))
+        return CXChildVisit_Recurse;
+    w->elsewhere = 1;
+    return CXChildVisit_Break;
+}
+
+static enum CXChildVisitResult find_flag_use(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    flag_walk *w = data;
+    if (ss_ast_same_node(c, w->guard))
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
+        clang_equalCursors(clang_getCursorReferenced(c), w->flag)) {
+        w->elsewhere = 1;
+        return CXChildVisit_Break;
     }
-    clang_disposeTokens(tu, tokens, n);
-    return negation;
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the first-call flag 'flag' (is_flag_name), which the 'if' 'guard' tests, is named in
+ * its function only by that 'if', and set there only to a constant that stops its branch
+ * ('if (first) { ...; first = false; }'): nothing else sets it again or takes its address, so
+ * the branch runs once. */
+static int flag_set_only_in(CXCursor flag, CXCursor guard)
+{
+    CXCursor body = ss_ast_body(clang_getCursorSemanticParent(flag));
+    CXCursor cond = ss_ast_child(guard, ss_ast_if_condition(guard));
+    flag_walk w = {flag, guard, flag_test_value(cond), 0};
+    if (ss_ast_is_null(body) || w.runs < 0)
+        return 0;
+    clang_visitChildren(body, find_flag_use, &w);
+    for (unsigned i = ss_ast_if_condition(guard) + 1, n = ss_ast_child_count(guard);
+         i < n && !w.elsewhere; i++)
+        ss_ast_visit_whole(ss_ast_child(guard, i), guard, find_flag_store, &w);
+    return !w.elsewhere;
 }
 
 /* Whether the call 'call' is given the address of something the condition 'cond' names
@@ -469,7 +573,7 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, u
             continue;
         CXCursor cmp = ss_ast_strip(cond);
         char op[8];
-        lazy_here = is_null_test(cmp);
+        lazy_here = is_null_test(cmp) ? 1 : flag_test_value(cmp) >= 0 ? 2 : 0;
         if (!lazy_here && (clang_getCursorKind(cmp) != CXCursor_BinaryOperator ||
                            ss_ast_binary_op(cmp, op, sizeof op) != 0 ||
                            (strcmp(op, "<") != 0 && strcmp(op, ">") != 0 && strcmp(op, "<=") != 0 &&
@@ -480,9 +584,11 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, u
             !ss_callgraph_calls_named(graph, branch, growers, sizeof growers / sizeof growers[0],
                                       &grows))
             continue;
-        record_walk w = {graph, cmp, clang_getNullCursor(), 0, 0};
+        /* find_record looks among the condition's children: a bare flag is its conversion's */
+        record_walk w = {graph, lazy_here == 2 ? cond : cmp, clang_getNullCursor(), 0, 0};
         ss_ast_visit_whole(branch, path[i], find_record, &w);
-        if (ss_ast_is_null(w.found) || restarts(graph, w.found, how))
+        if (ss_ast_is_null(w.found) || restarts(graph, w.found, how) ||
+            (lazy_here == 2 && !flag_set_only_in(w.found, path[i])))
             continue;
         CXString name = clang_getCursorSpelling(w.found);
         char *where = guard_place(path[i], how);
@@ -620,6 +726,13 @@ static int skip_grow_guarded(CXCursor from, CXCursor call, void *data)
     return words != NULL;
 }
 
+/* What a lazy guard (grow_guard_words' '*lazy') waits for: the buffer's test (1), a first-call
+ * flag's (2). */
+static const char *lazy_state(int lazy)
+{
+    return lazy == 2 ? "its first-call flag is set" : "the buffer is unset";
+}
+
 /* For a call in a function that the loop reaches through a chain of calls: the guard of a call
  * on the chain (grow_guard_words), else the early return that the loop follows; a note's words
  * only when every chain from a loop that enqueues device work down to the function passes
@@ -641,9 +754,8 @@ static char *chain_grow_words(ss_check_ctx *ctx, const ss_loop_context *loop)
     char *words = NULL;
     if (guard && !ss_callgraph_reached_unless(graph, ss_scope_outer_function(ctx->function),
                                               SS_SCOPE_ENQUEUES, skip_grow_guarded, graph))
-        words = lazy ? ss_xasprintf("lazy: every call from a loop runs only while the buffer is "
-                                    "unset (%s)",
-                                    guard)
+        words = lazy ? ss_xasprintf("lazy: every call from a loop runs only while %s (%s)",
+                                    lazy_state(lazy), guard)
                      : ss_xasprintf("grow-only: every call from a loop runs when a buffer grows "
                                     "(%s)",
                                     guard);
@@ -658,9 +770,9 @@ char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop,
     char *guard = grow_guard_words(
         graph, loop->chain ? ss_scope_outer_function(ctx->function) : loop->loop, at, 0, &lazy);
     if (guard) {
-        char *words = lazy
-                          ? ss_xasprintf("lazy: it runs only while the buffer is unset (%s)", guard)
-                          : ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
+        char *words =
+            lazy ? ss_xasprintf("lazy: it runs only while %s (%s)", lazy_state(lazy), guard)
+                 : ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
         free(guard);
         return words;
     }
@@ -685,7 +797,7 @@ char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCurso
     char *guard = grow_guard_words(ss_check_graph(ctx), function, at, GUARD_ELSEWHERE, &lazy);
     char *words = NULL;
     if (guard)
-        words = lazy ? ss_xasprintf("lazy: it runs only while the buffer is unset (%s)", guard)
+        words = lazy ? ss_xasprintf("lazy: it runs only while %s (%s)", lazy_state(lazy), guard)
                      : ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
     free(guard);
     if (words == NULL)
