@@ -138,8 +138,8 @@ static int is_flag_name(CXCursor e)
 }
 
 /* The value of a first-call flag (is_flag_name) for which the condition 'cond' holds: 1 for
- * 'first' or 'first == true', 0 for 'done == false' or 'done != true' (the flag against a
- * constant, either side); -1 when 'cond' is no such test. '!done' is is_null_test's. */
+ * 'first' or 'first == true', 0 for '!done', 'done == false' or 'done != true' (the flag
+ * against a constant, either side); -1 when 'cond' is no such test. */
 static int flag_test_value(CXCursor cond)
 {
     CXCursor e = ss_ast_strip(cond);
@@ -147,6 +147,9 @@ static int flag_test_value(CXCursor cond)
     long long value = 0;
     if (is_flag_name(e))
         return 1;
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && first_token_is(e, "!") &&
+        is_flag_name(ss_ast_child(e, 0)))
+        return 0;
     if (clang_getCursorKind(e) != CXCursor_BinaryOperator ||
         ss_ast_binary_op(e, op, sizeof op) != 0 || (strcmp(op, "==") != 0 && strcmp(op, "!=") != 0))
         return -1;
@@ -160,65 +163,98 @@ static int flag_test_value(CXCursor cond)
 typedef struct flag_walk {
     CXCursor flag, guard;
     int runs;      /* the flag's value for which the guard's branch runs */
-    int elsewhere; /* named outside the guard, or set in it to other than a constant that
-                    * stops the branch */
+    int elsewhere; /* named otherwise than read or set to a constant that stops the branch */
 } flag_walk;
 
-/* In the guard: the flag may be read, and set only to a constant other than 'runs' ('first =
- * false;'); a compound assignment, an increment or its address is refused. */
-static enum CXChildVisitResult find_flag_store(CXCursor c, CXCursor parent, CXClientData data)
+/* Whether 'c', whose parent is 'parent', is 'flag = C' with C a constant other than 'runs'. */
+static int stops_flag(CXCursor c, CXCursor flag, int runs)
 {
-    (void)parent;
-    flag_walk *w = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
     char op[8];
     long long value = 0;
-    if (k != CXCursor_BinaryOperator && k != CXCursor_CompoundAssignOperator &&
-        k != CXCursor_UnaryOperator)
-        return CXChildVisit_Recurse;
-    CXCursor target = named_decl(ss_ast_child(c, 0));
-    if (ss_ast_is_null(target) || !clang_equalCursors(target, w->flag))
-        return CXChildVisit_Recurse;
-    int store = k == CXCursor_BinaryOperator && ss_ast_binary_op(c, op, sizeof op) == 0 &&
-                strcmp(op, "=") == 0;
-    if ((k == CXCursor_BinaryOperator && !store) ||
-        (k == CXCursor_UnaryOperator && first_token_is(c, "!")))
-        return CXChildVisit_Recurse; /* a comparison or a negation reads it */
-    if (store && ss_ast_eval_int(ss_ast_child(c, 1), &value) == 0 && (value != 0) != (w->runs != 0))
-        return CXChildVisit_Recurse;
-    w->elsewhere = 1;
-    return CXChildVisit_Break;
+    if (clang_getCursorKind(c) != CXCursor_BinaryOperator ||
+        ss_ast_binary_op(c, op, sizeof op) != 0 || strcmp(op, "=") != 0)
+        return 0;
+    CXCursor target = ss_ast_child(c, 0);
+    return clang_getCursorKind(target) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(target), flag) &&
+           ss_ast_eval_int(ss_ast_child(c, 1), &value) == 0 && (value != 0) != (runs != 0);
 }
 
+/* Whether a token of 'c' spells the name of 'decl'. */
+static int names_token(CXCursor c, CXCursor decl)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    CXString name = clang_getCursorSpelling(decl);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    int found = 0;
+    clang_tokenize(tu, clang_getCursorExtent(c), &tokens, &n);
+    for (unsigned i = 0; i < n && !found; i++) {
+        CXString t = clang_getTokenSpelling(tu, tokens[i]);
+        found = clang_getTokenKind(tokens[i]) == CXToken_Identifier &&
+                strcmp(clang_getCString(t), clang_getCString(name)) == 0;
+        clang_disposeString(t);
+    }
+    clang_disposeTokens(tu, tokens, n);
+    clang_disposeString(name);
+    return found;
+}
+
+/* Each mention of the flag in its function: outside the guard, none at all; in the guard, a
+ * read (under its conversion to a value) or the left side of a store that stops the branch
+ * (stops_flag). A reference bound to it, a by-reference argument, a capture or its address
+ * lets other code set it again. */
 static enum CXChildVisitResult find_flag_use(CXCursor c, CXCursor parent, CXClientData data)
 {
-    (void)parent;
     flag_walk *w = data;
-    if (ss_ast_same_node(c, w->guard))
-        return CXChildVisit_Continue;
-    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-        clang_equalCursors(clang_getCursorReferenced(c), w->flag)) {
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr && names_token(c, w->flag)) {
+        w->elsewhere = 1; /* an init-capture ('[&f = first]') the walk does not visit */
+        return CXChildVisit_Break;
+    }
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr ||
+        !clang_equalCursors(clang_getCursorReferenced(c), w->flag))
+        return CXChildVisit_Recurse;
+    unsigned b, e, at = ss_ast_offset(c);
+    ss_ast_range(w->guard, &b, &e);
+    int inside = at >= b && at < e;
+    int read =
+        clang_getCursorKind(parent) == CXCursor_UnexposedExpr && ss_ast_child_count(parent) == 1;
+    if (!inside || (!read && !stops_flag(parent, w->flag, w->runs))) {
         w->elsewhere = 1;
         return CXChildVisit_Break;
     }
-    return CXChildVisit_Recurse;
+    return CXChildVisit_Continue;
+}
+
+/* Whether a statement of the guard's branch itself (not one inside a lambda, a nested branch or
+ * a loop of it) stops the branch: 'if (first) { ...; first = false; }'. */
+static int branch_stops(CXCursor guard, CXCursor flag, int runs)
+{
+    unsigned c = ss_ast_if_condition(guard);
+    if (c + 1 >= ss_ast_child_count(guard))
+        return 0;
+    CXCursor branch = ss_ast_child(guard, c + 1);
+    if (clang_getCursorKind(branch) != CXCursor_CompoundStmt)
+        return stops_flag(branch, flag, runs);
+    for (unsigned i = 0, n = ss_ast_child_count(branch); i < n; i++) {
+        if (stops_flag(ss_ast_child(branch, i), flag, runs))
+            return 1;
+    }
+    return 0;
 }
 
 /* Whether the first-call flag 'flag' (is_flag_name), which the 'if' 'guard' tests, is named in
- * its function only by that 'if', and set there only to a constant that stops its branch
- * ('if (first) { ...; first = false; }'): nothing else sets it again or takes its address, so
- * the branch runs once. */
+ * its function only by that 'if' (find_flag_use), and a statement of its branch sets it to the
+ * constant that stops the branch (branch_stops): nothing else sets it again, so the branch runs
+ * once. */
 static int flag_set_only_in(CXCursor flag, CXCursor guard)
 {
     CXCursor body = ss_ast_body(clang_getCursorSemanticParent(flag));
     CXCursor cond = ss_ast_child(guard, ss_ast_if_condition(guard));
     flag_walk w = {flag, guard, flag_test_value(cond), 0};
-    if (ss_ast_is_null(body) || w.runs < 0)
+    if (ss_ast_is_null(body) || w.runs < 0 || !branch_stops(guard, flag, w.runs))
         return 0;
     clang_visitChildren(body, find_flag_use, &w);
-    for (unsigned i = ss_ast_if_condition(guard) + 1, n = ss_ast_child_count(guard);
-         i < n && !w.elsewhere; i++)
-        ss_ast_visit_whole(ss_ast_child(guard, i), guard, find_flag_store, &w);
     return !w.elsewhere;
 }
 
@@ -573,7 +609,7 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, u
             continue;
         CXCursor cmp = ss_ast_strip(cond);
         char op[8];
-        lazy_here = is_null_test(cmp) ? 1 : flag_test_value(cmp) >= 0 ? 2 : 0;
+        lazy_here = flag_test_value(cmp) >= 0 ? 2 : is_null_test(cmp) ? 1 : 0;
         if (!lazy_here && (clang_getCursorKind(cmp) != CXCursor_BinaryOperator ||
                            ss_ast_binary_op(cmp, op, sizeof op) != 0 ||
                            (strcmp(op, "<") != 0 && strcmp(op, ">") != 0 && strcmp(op, "<=") != 0 &&
@@ -730,7 +766,7 @@ static int skip_grow_guarded(CXCursor from, CXCursor call, void *data)
  * flag's (2). */
 static const char *lazy_state(int lazy)
 {
-    return lazy == 2 ? "its first-call flag is set" : "the buffer is unset";
+    return lazy == 2 ? "its first-call flag is unchanged" : "the buffer is unset";
 }
 
 /* For a call in a function that the loop reaches through a chain of calls: the guard of a call

@@ -1,9 +1,11 @@
 // lazy_flag.cu: a registration or an allocation behind a first-call flag, a 'static bool' of
 // its function that the branch clears ('static bool first = true; if (first == true) {
 // cudaHostRegister(...); first = false; }', miniFE's dot()), in a function a loop calls: it runs
-// once, a note. The flag set again, set to the value that runs the branch, taken by address, a
-// parameter, an automatic local or a global: the branch may run again, a warning. In a function
-// template too, whose call of the registration is left unresolved (a type-dependent argument).
+// once, a note. The flag set again, set to the value that runs the branch, taken by address or
+// by reference (an argument, a bound reference, a lambda's init-capture), cleared only inside a
+// lambda or on one path of the branch, a parameter, an automatic local or a global: the branch
+// may run again, a warning. In a function template too, whose call of the registration is left
+// unresolved (a type-dependent argument).
 #include <cuda_runtime.h>
 
 __global__ void scale(double *x, double a, int n)
@@ -18,7 +20,7 @@ double dot_once(double *d, cudaStream_t s)
     static double result;
     static bool first = true;
     if (first == true) {
-        cudaHostRegister(&result, sizeof(result), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is set (line 20 tests 'first' and the branch sets it)
+        cudaHostRegister(&result, sizeof(result), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is unchanged (line 22 tests 'first' and the branch sets it)
         first = false;
     }
     cudaMemcpyAsync(&result, d, sizeof(double), cudaMemcpyDeviceToHost, s);
@@ -38,7 +40,7 @@ void scratch_plain(float **buffer, int n)
 {
     static bool pending = true;
     if (pending) {
-        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is set (line 40 tests 'pending' and the branch sets it)
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is unchanged (line 42 tests 'pending' and the branch sets it)
         pending = false;
     }
 }
@@ -117,7 +119,7 @@ template <typename T> T dot_template(T *d, cudaStream_t s)
     static T result;
     static bool first = true;
     if (first == true) {
-        cudaHostRegister(&result, sizeof(result), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is set (line 119 tests 'first' and the branch sets it)
+        cudaHostRegister(&result, sizeof(result), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is unchanged (line 121 tests 'first' and the branch sets it)
         first = false;
     }
     cudaMemcpyAsync(&result, d, sizeof(T), cudaMemcpyDeviceToHost, s);
@@ -128,8 +130,72 @@ template <typename T> void pin_template(T *value)
 {
     static T *pinned = nullptr;
     if (pinned == nullptr) {
-        cudaHostRegister(value, sizeof(T), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while the buffer is unset (line 130 tests 'pinned' and the branch sets it)
+        cudaHostRegister(value, sizeof(T), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while the buffer is unset (line 132 tests 'pinned' and the branch sets it)
         pinned = value;
+    }
+}
+
+static void rearm(bool &flag) { flag = true; }
+
+void by_reference(float **buffer, int n)
+{
+    static bool first = true;
+    if (first) {
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        first = false;
+        rearm(first);
+    }
+}
+
+void reference_bound(float **buffer, int n)
+{
+    static bool first = true;
+    if (first) {
+        bool &again = first;
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        first = false;
+        again = true;
+    }
+}
+
+void init_capture(float **buffer, int n)
+{
+    static bool first = true;
+    if (first) {
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        first = false;
+        [&f = first] { f = true; }();
+    }
+}
+
+void cleared_in_lambda(float **buffer, int n)
+{
+    static bool first = true;
+    if (first) {
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        auto stop = [] { first = false; };
+        (void)stop;
+    }
+}
+
+void cleared_on_one_path(float **buffer, int n, int k)
+{
+    static bool first = true;
+    if (first) {
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        if (k > 50)
+            first = false;
+    }
+}
+
+void negated_rearmed(float **buffer, int n, int k)
+{
+    static bool done = false;
+    if (k % 10 == 0)
+        done = false;
+    if (!done) {
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        done = true;
     }
 }
 
@@ -167,6 +233,12 @@ int main()
         global_flag(&buffers[9], n);
         dot_template(d, s);
         pin_template(x);
+        by_reference(&buffers[0], n);
+        reference_bound(&buffers[1], n);
+        init_capture(&buffers[2], n);
+        cleared_in_lambda(&buffers[3], n);
+        cleared_on_one_path(&buffers[4], n, k);
+        negated_rearmed(&buffers[5], n, k);
     }
     cudaFree(x);
     cudaFree(d);
