@@ -123,7 +123,8 @@ static int is_null_test(CXCursor cond)
 }
 
 /* Whether 'e' names a first-call flag: a bool 'static' local ('static bool first = true;'),
- * which outlives the call and which only its function can set (flag_set_only_in). */
+ * which outlives the call and which only its function can set (flag_set_only_in); not a
+ * reference ('static bool &first = g_armed;'). */
 static int is_flag_name(CXCursor e)
 {
     e = ss_ast_strip(e);
@@ -132,6 +133,7 @@ static int is_flag_name(CXCursor e)
         return 0;
     CXCursor decl = clang_getCursorReferenced(e);
     return clang_getCursorKind(decl) == CXCursor_VarDecl &&
+           clang_getCanonicalType(clang_getCursorType(decl)).kind == CXType_Bool &&
            clang_Cursor_getStorageClass(decl) == CX_SC_Static &&
            clang_getCursorLinkage(decl) == CXLinkage_NoLinkage &&
            ss_ast_is_function(clang_getCursorSemanticParent(decl));
@@ -157,6 +159,8 @@ static int flag_test_value(CXCursor cond)
     if (!(is_flag_name(l) && ss_ast_eval_int(r, &value) == 0) &&
         !(is_flag_name(r) && ss_ast_eval_int(l, &value) == 0))
         return -1;
+    if (value != 0 && value != 1)
+        return -1; /* 'done != 2' holds whatever the flag */
     return (value != 0) == (strcmp(op, "==") == 0);
 }
 
@@ -217,8 +221,10 @@ static enum CXChildVisitResult find_flag_use(CXCursor c, CXCursor parent, CXClie
     unsigned b, e, at = ss_ast_offset(c);
     ss_ast_range(w->guard, &b, &e);
     int inside = at >= b && at < e;
-    int read =
-        clang_getCursorKind(parent) == CXCursor_UnexposedExpr && ss_ast_child_count(parent) == 1;
+    /* its conversion to a value; a conversion to 'const bool' binds a const reference */
+    int read = clang_getCursorKind(parent) == CXCursor_UnexposedExpr &&
+               ss_ast_child_count(parent) == 1 &&
+               !clang_isConstQualifiedType(clang_getCursorType(parent));
     if (!inside || (!read && !stops_flag(parent, w->flag, w->runs))) {
         w->elsewhere = 1;
         return CXChildVisit_Break;
@@ -226,19 +232,68 @@ static enum CXChildVisitResult find_flag_use(CXCursor c, CXCursor parent, CXClie
     return CXChildVisit_Continue;
 }
 
+typedef struct jump_walk {
+    int labels; /* only labels, 'case' and 'default': where a jump may enter */
+    int found;
+} jump_walk;
+
+static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    jump_walk *w = data;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_ReturnStmt:
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+    case CXCursor_CXXThrowExpr:
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
+        if (w->labels)
+            return CXChildVisit_Recurse;
+        break;
+    case CXCursor_LabelStmt:
+    case CXCursor_CaseStmt:
+    case CXCursor_DefaultStmt:
+        break;
+    case CXCursor_LambdaExpr:
+        return CXChildVisit_Continue; /* its own returns */
+    default:
+        return CXChildVisit_Recurse;
+    }
+    w->found = 1;
+    return CXChildVisit_Break;
+}
+
+/* Whether 'c' holds a statement that leaves the way through it ('return', 'goto', 'throw',
+ * 'break', 'continue') or one a jump may enter by (a label, 'case', 'default'); with 'labels',
+ * only the latter. */
+static int jumps_out_or_in(CXCursor c, int labels)
+{
+    jump_walk w = {labels, 0};
+    ss_ast_visit_whole(c, c, find_jump, &w);
+    return w.found;
+}
+
 /* Whether a statement of the guard's branch itself (not one inside a lambda, a nested branch or
- * a loop of it) stops the branch: 'if (first) { ...; first = false; }'. */
+ * a loop of it) stops the branch, 'if (first) { ...; first = false; }', and runs whenever the
+ * branch does: no statement before it may leave the branch or the function, and the branch
+ * holds no label a jump may enter by. */
 static int branch_stops(CXCursor guard, CXCursor flag, int runs)
 {
     unsigned c = ss_ast_if_condition(guard);
     if (c + 1 >= ss_ast_child_count(guard))
         return 0;
     CXCursor branch = ss_ast_child(guard, c + 1);
+    if (jumps_out_or_in(branch, 1))
+        return 0;
     if (clang_getCursorKind(branch) != CXCursor_CompoundStmt)
         return stops_flag(branch, flag, runs);
     for (unsigned i = 0, n = ss_ast_child_count(branch); i < n; i++) {
-        if (stops_flag(ss_ast_child(branch, i), flag, runs))
+        CXCursor s = ss_ast_child(branch, i);
+        if (stops_flag(s, flag, runs))
             return 1;
+        if (jumps_out_or_in(s, 0))
+            return 0;
     }
     return 0;
 }

@@ -3,9 +3,10 @@
 // cudaHostRegister(...); first = false; }', miniFE's dot()), in a function a loop calls: it runs
 // once, a note. The flag set again, set to the value that runs the branch, taken by address or
 // by reference (an argument, a bound reference, a lambda's init-capture), cleared only inside a
-// lambda or on one path of the branch, a parameter, an automatic local or a global: the branch
-// may run again, a warning. In a function template too, whose call of the registration is left
-// unresolved (a type-dependent argument).
+// lambda, on one path of the branch or after a statement that may leave it, itself a reference,
+// tested against a constant other than 0 or 1, a parameter, an automatic local or a global:
+// the branch may run again, a warning. In a function template too, whose call of the
+// registration is left unresolved (a type-dependent argument).
 #include <cuda_runtime.h>
 
 __global__ void scale(double *x, double a, int n)
@@ -20,7 +21,7 @@ double dot_once(double *d, cudaStream_t s)
     static double result;
     static bool first = true;
     if (first == true) {
-        cudaHostRegister(&result, sizeof(result), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is unchanged (line 22 tests 'first' and the branch sets it)
+        cudaHostRegister(&result, sizeof(result), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is unchanged (line 23 tests 'first' and the branch sets it)
         first = false;
     }
     cudaMemcpyAsync(&result, d, sizeof(double), cudaMemcpyDeviceToHost, s);
@@ -40,7 +41,7 @@ void scratch_plain(float **buffer, int n)
 {
     static bool pending = true;
     if (pending) {
-        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is unchanged (line 42 tests 'pending' and the branch sets it)
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is unchanged (line 43 tests 'pending' and the branch sets it)
         pending = false;
     }
 }
@@ -119,7 +120,7 @@ template <typename T> T dot_template(T *d, cudaStream_t s)
     static T result;
     static bool first = true;
     if (first == true) {
-        cudaHostRegister(&result, sizeof(result), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is unchanged (line 121 tests 'first' and the branch sets it)
+        cudaHostRegister(&result, sizeof(result), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its first-call flag is unchanged (line 122 tests 'first' and the branch sets it)
         first = false;
     }
     cudaMemcpyAsync(&result, d, sizeof(T), cudaMemcpyDeviceToHost, s);
@@ -130,7 +131,7 @@ template <typename T> void pin_template(T *value)
 {
     static T *pinned = nullptr;
     if (pinned == nullptr) {
-        cudaHostRegister(value, sizeof(T), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while the buffer is unset (line 132 tests 'pinned' and the branch sets it)
+        cudaHostRegister(value, sizeof(T), 0); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while the buffer is unset (line 133 tests 'pinned' and the branch sets it)
         pinned = value;
     }
 }
@@ -199,6 +200,50 @@ void negated_rearmed(float **buffer, int n, int k)
     }
 }
 
+void return_before_clear(float **buffer, int n)
+{
+    static bool first = true;
+    if (first) {
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        if (n < (1 << 30))
+            return;
+        first = false;
+    }
+}
+
+bool g_armed = true;
+
+void reference_flag(float **buffer, int n)
+{
+    static bool &first = g_armed;
+    if (first) {
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        first = false;
+    }
+}
+
+const bool *g_seen = nullptr;
+
+void const_reference(float **buffer, int n)
+{
+    static bool first = true;
+    if (first) {
+        const bool &seen = first;
+        g_seen = &seen;
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        first = false;
+    }
+}
+
+void not_a_flag_test(float **buffer, int n)
+{
+    static bool done = false;
+    if (done != 2) {
+        cudaMalloc((void **)buffer, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        done = true;
+    }
+}
+
 bool g_first = true;
 
 void global_flag(float **buffer, int n)
@@ -239,6 +284,12 @@ int main()
         cleared_in_lambda(&buffers[3], n);
         cleared_on_one_path(&buffers[4], n, k);
         negated_rearmed(&buffers[5], n, k);
+        return_before_clear(&buffers[6], n);
+        reference_flag(&buffers[7], n);
+        if (g_seen == nullptr || *g_seen)
+            g_armed = true;
+        const_reference(&buffers[8], n);
+        not_a_flag_test(&buffers[9], n);
     }
     cudaFree(x);
     cudaFree(d);
