@@ -472,6 +472,8 @@ typedef struct recorder {
     taken_call *rows;
     size_t count, cap;
     int spoiled;
+    CXCursor *functions; /* the functions it followed (note_function) */
+    size_t function_count, function_cap;
 } recorder;
 
 /* The flows being remembered on this thread, innermost first. */
@@ -498,6 +500,22 @@ static void recorder_free(recorder *r)
     for (size_t i = 0; i < r->count; i++)
         free(r->rows[i].usr);
     free(r->rows);
+    free(r->functions);
+}
+
+/* Notes in every flow being remembered that it follows 'function'. */
+static void note_function(CXCursor function)
+{
+    for (recorder *r = recording; r; r = r->outer) {
+        size_t i = 0;
+        while (i < r->function_count && !clang_equalCursors(r->functions[i], function))
+            i++;
+        if (i < r->function_count)
+            continue;
+        ss_xgrow((void **)&r->functions, &r->function_cap, r->function_count + 1,
+                 sizeof *r->functions);
+        r->functions[r->function_count++] = function;
+    }
 }
 
 /* assume, noted in every flow being remembered ('keep': the bits the question keeps busy). */
@@ -703,6 +721,63 @@ typedef struct flow_sig {
     CXCursor event, stream, owner;
 } flow_sig;
 
+/* Where a function lies: its file and its first and last offsets (of the expansions). */
+typedef struct span {
+    CXFile file;
+    unsigned begin, end;
+} span;
+
+static span span_of(CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    span s = {NULL, 0, 0};
+    clang_getExpansionLocation(clang_getRangeStart(r), &s.file, NULL, NULL, &s.begin);
+    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &s.end);
+    return s;
+}
+
+/* Whether 'c' (not null) may lie in one of the functions 'spans' (or nowhere known). */
+static int within(const span *spans, size_t n, CXCursor c)
+{
+    if (ss_ast_is_null(c))
+        return 0;
+    span s = span_of(c);
+    for (size_t i = 0; s.file && i < n; i++) {
+        if (s.begin >= spans[i].begin && s.begin <= spans[i].end &&
+            clang_File_isEqual(s.file, spans[i].file))
+            return 1;
+    }
+    return s.file == NULL;
+}
+
+/* Whether the cursors of 'd' lie outside the functions 'spans'. */
+static int outside(const span *spans, size_t n, const drain *d)
+{
+    return !within(spans, n, d->by) && !within(spans, n, d->wide) && !within(spans, n, d->aside_at);
+}
+
+/* Whether 'd' drained by a copy (drain_misses). */
+static int by_copy(const drain *d)
+{
+    const ss_api *api = d->state == DRAINED ? ss_scope_callee_api(d->by) : NULL;
+    return api && api->klass == SS_CLASS_COPY;
+}
+
+/* Whether 'a' and 'b' are of one shape: all but their cursors' and bits' values alike (a flow
+ * reads of those only whether they are null, and whether 'by' is a copy). */
+static int same_shape(const drain *a, const drain *b)
+{
+    return a->state == b->state && a->filled == b->filled && a->fresh == b->fresh &&
+           a->aside == b->aside && a->all_devices == b->all_devices &&
+           a->after_drain == b->after_drain && a->copy_like == b->copy_like &&
+           ss_ast_is_null(a->by) == ss_ast_is_null(b->by) &&
+           ss_ast_is_null(a->wide) == ss_ast_is_null(b->wide) &&
+           ss_ast_is_null(a->aside_at) == ss_ast_is_null(b->aside_at);
+}
+
+/* The fields of a shaped row's 'out' that are its 'in's (memo_row's 'carried'). */
+enum { CARRY_BY = 1, CARRY_WIDE = 2, CARRY_ASIDE = 4 };
+
 typedef struct memo_row {
     flow_sig sig;
     CXCursor callee;
@@ -713,8 +788,21 @@ typedef struct memo_row {
     taken_call *took;
     size_t took_count;
     int foreign_table; /* took into q->foreign's table, else into q->assumed */
+    /* Where 'shaped': the row is for any 'in' of its shape (same_shape) whose cursors lie outside
+     * the functions it followed ('spans'), and 'carried' says which of out's fields are in's. */
+    int shaped, by_copy, carried;
+    span *spans;
+    size_t span_count;
+    CXCursor *functions; /* the functions it followed, itself first */
+    size_t function_count;
     /* The bits of out.assumed and out.strict: those of 'in', and the calls taken (by index). */
     uint64_t in_assumed, in_strict, took_assumed, took_strict;
+    /* Where 'shaped': the calls in's bits stand for, by USR ('in_calls'), those of them in
+     * in.assumed and in.strict ('key_assumed', 'key_strict', by index: a replay's 'in' rests on
+     * the same calls), and those in out.assumed and out.strict ('out_assumed', 'out_strict'). */
+    taken_call *in_calls;
+    size_t in_count;
+    uint64_t key_assumed, key_strict, out_assumed, out_strict;
     long next; /* the next row of its bucket, or -1 */
 } memo_row;
 
@@ -740,6 +828,13 @@ void ss_drain_memo_free(ss_drain_memo *m)
         for (size_t j = 0; j < m->rows[i].took_count; j++)
             free(m->rows[i].took[j].usr);
         free(m->rows[i].took);
+    }
+    for (size_t i = 0; m && i < m->count; i++) {
+        for (size_t j = 0; j < m->rows[i].in_count; j++)
+            free(m->rows[i].in_calls[j].usr);
+        free(m->rows[i].in_calls);
+        free(m->rows[i].spans);
+        free(m->rows[i].functions);
     }
     if (m)
         free(m->rows);
@@ -787,20 +882,20 @@ static int same_drain(const drain *a, const drain *b)
 static size_t bucket_of(CXCursor callee, int depth, const drain *in)
 {
     size_t h = clang_hashCursor(callee) * 31u + (unsigned)depth * 7u + (unsigned)(in->state + 1);
-    h = h * 31u + clang_hashCursor(in->by) + (size_t)in->assumed * 17u;
     return h % MEMO_BUCKETS;
 }
 
-static memo_row *memo_find(ss_drain_memo *m, const flow_sig *sig, CXCursor callee, int depth,
-                           const drain *in)
+/* Whether 'row' is a flow of 'callee' at 'depth' from 'in' for a question like 'sig'. */
+static int row_fits(const memo_row *row, const flow_sig *sig, CXCursor callee, int depth,
+                    const drain *in)
 {
-    for (long i = m->heads[bucket_of(callee, depth, in)]; i >= 0; i = m->rows[i].next) {
-        memo_row *row = &m->rows[i];
-        if (row->depth == depth && clang_equalCursors(row->callee, callee) &&
-            same_drain(&row->in, in) && same_sig(&row->sig, sig))
-            return row;
-    }
-    return NULL;
+    if (row->depth != depth || !clang_equalCursors(row->callee, callee) ||
+        !same_sig(&row->sig, sig))
+        return 0;
+    if (!row->shaped)
+        return same_drain(&row->in, in);
+    return same_shape(&row->in, in) && row->by_copy == by_copy(in) &&
+           outside(row->spans, row->span_count, in);
 }
 
 /* Of 'mask', the calls taken (bit 'took[i].bit' as bit i), or the bits they stand for now
@@ -817,6 +912,59 @@ static uint64_t took_bits(uint64_t mask, const taken_call *took, size_t n, const
     return out;
 }
 
+/* The table a question takes calls into (assume), or NULL. */
+static ss_assumed_waits *table_of(const question *q)
+{
+    return q->foreign ? &q->foreign->calls : q->assumed;
+}
+
+/* The calls of 'table' whose bits are in 'bits', by USR (malloc'ed, '*count' of them). */
+static taken_call *calls_of(const ss_assumed_waits *table, uint64_t bits, size_t *count)
+{
+    taken_call *calls = ss_xreallocarray(NULL, 64, sizeof *calls);
+    *count = 0;
+    for (size_t i = 0; i < 64 && i < table->count; i++) {
+        if (bits & (UINT64_C(1) << i))
+            calls[(*count)++] = (taken_call){ss_xstrdup(table->usrs[i]), UINT64_C(1) << i, 0};
+    }
+    return calls;
+}
+
+/* Makes 'row' (of the flow from 'in' to 'out' that followed the functions 'r' noted) a shaped
+ * one where 'in' is drained and its cursors lie outside those functions: out's cursors that are
+ * in's are then in's in any replay, and the others lie in those functions; out's bits are kept
+ * by the calls they stand for. Returns 1 where it did, else 0. */
+static int shape_row(const question *q, memo_row *row, const recorder *r, const drain *in,
+                     const drain *out)
+{
+    const ss_assumed_waits *table = table_of(q);
+    uint64_t in_bits = in->assumed | in->strict;
+    if (in->state != DRAINED || (q->foreign && q->assumed) ||
+        (in_bits && (table == NULL || (table->count < 64 && in_bits >> table->count))))
+        return 0;
+    row->spans = ss_xreallocarray(NULL, r->function_count + 1, sizeof *row->spans);
+    for (size_t i = 0; i < r->function_count; i++)
+        row->spans[i] = span_of(r->functions[i]);
+    row->span_count = r->function_count;
+    if (!outside(row->spans, row->span_count, in))
+        return 0;
+    row->shaped = 1;
+    row->by_copy = by_copy(in);
+    row->in_calls = in_bits ? calls_of(table, in_bits, &row->in_count) : NULL;
+    row->key_assumed = took_bits(in->assumed, row->in_calls, row->in_count, NULL);
+    row->key_strict = took_bits(in->strict, row->in_calls, row->in_count, NULL);
+    row->out_assumed = took_bits(out->assumed, row->in_calls, row->in_count, NULL);
+    row->out_strict = took_bits(out->strict, row->in_calls, row->in_count, NULL);
+    row->in_assumed = row->in_strict = 0;
+    if (!ss_ast_is_null(in->by) && clang_equalCursors(out->by, in->by))
+        row->carried |= CARRY_BY;
+    if (!ss_ast_is_null(in->wide) && clang_equalCursors(out->wide, in->wide))
+        row->carried |= CARRY_WIDE;
+    if (!ss_ast_is_null(in->aside_at) && clang_equalCursors(out->aside_at, in->aside_at))
+        row->carried |= CARRY_ASIDE;
+    return 1;
+}
+
 /* Keeps the flow of 'callee' at 'depth' from 'in' that gave 'out', unless a call it took has a
  * bit that 'in' rests on already (the two could not be told apart in a replay). */
 static void memo_store(const question *q, const flow_sig *sig, CXCursor callee, int depth,
@@ -827,32 +975,42 @@ static void memo_store(const question *q, const flow_sig *sig, CXCursor callee, 
     uint64_t in_bits = in->assumed | in->strict, all = 0;
     for (size_t i = 0; i < r->count; i++)
         all |= r->rows[i].bit;
-    if ((all & in_bits) || ((out->assumed | out->strict) & ~(all | in_bits)))
+    if ((out->assumed | out->strict) & ~(all | in_bits))
         return;
     ss_xgrow((void **)&m->rows, &m->cap, m->count + 1, sizeof *m->rows);
     memo_row *row = &m->rows[m->count];
-    *row = (memo_row){*sig,
-                      callee,
-                      depth,
-                      *in,
-                      *out,
-                      worked_left[0],
-                      worked_left[1],
-                      cost,
-                      r->rows,
-                      r->count,
-                      q->foreign && r->table == &q->foreign->calls,
-                      0,
-                      0,
-                      0,
-                      0,
-                      -1};
-    row->in_assumed = out->assumed & in_bits;
-    row->in_strict = out->strict & in_bits;
+    memset(row, 0, sizeof *row);
     row->took_assumed = took_bits(out->assumed, r->rows, r->count, NULL);
     row->took_strict = took_bits(out->strict, r->rows, r->count, NULL);
+    if (!shape_row(q, row, r, in, out)) {
+        free(row->spans);
+        if (all & in_bits) {
+            memset(row, 0, sizeof *row);
+            return;
+        }
+        memset(row, 0, sizeof *row);
+        row->took_assumed = took_bits(out->assumed, r->rows, r->count, NULL);
+        row->took_strict = took_bits(out->strict, r->rows, r->count, NULL);
+        row->in_assumed = out->assumed & in_bits;
+        row->in_strict = out->strict & in_bits;
+    }
+    row->sig = *sig;
+    row->callee = callee;
+    row->depth = depth;
+    row->in = *in;
+    row->out = *out;
+    row->worked = worked_left[0];
+    row->left = worked_left[1];
+    row->cost = cost;
+    row->took = r->rows;
+    row->took_count = r->count;
+    row->foreign_table = q->foreign && r->table == &q->foreign->calls;
+    row->functions = r->functions;
+    row->function_count = r->function_count;
     r->rows = NULL;
     r->count = 0;
+    r->functions = NULL;
+    r->function_count = 0;
     size_t b = bucket_of(callee, depth, in);
     row->next = m->heads[b];
     m->heads[b] = (long)m->count++;
@@ -862,36 +1020,90 @@ static void memo_store(const question *q, const flow_sig *sig, CXCursor callee, 
  * taken into the question's table in their order, their bits put for theirs. Returns 0, with
  * nothing done, where the flow could go otherwise: the budget runs out in it, a call would find
  * the table full or a bit 'in' rests on, or is kept busy where it was not (or the reverse). */
+/* What the flow of 'row' did besides its state: its functions followed, its statements (the
+ * budget), its work and jumps out. */
+static void replayed(flow *f, const memo_row *row)
+{
+    for (size_t i = 0; i < row->function_count; i++)
+        note_function(row->functions[i]);
+    flow_budget -= row->cost;
+    f->worked |= row->worked;
+    f->left |= row->left;
+}
+
+/* The place of 'usr' in 'table', or its count where it is not there. */
+static size_t place_of(const ss_assumed_waits *table, const char *usr)
+{
+    size_t at = 0;
+    while (at < table->count && strcmp(table->usrs[at], usr) != 0)
+        at++;
+    return at;
+}
+
+/* For a shaped row: the bits of its in_calls in 'table' ('bits'), where in.assumed and
+ * in.strict rest on exactly those calls of them that the row's did. Returns 1 or 0. */
+static int same_in_calls(const memo_row *row, const ss_assumed_waits *table, const drain *in,
+                         uint64_t *bits)
+{
+    for (size_t j = 0; j < row->in_count; j++) {
+        size_t at = place_of(table, row->in_calls[j].usr);
+        if (at >= table->count || at >= 64)
+            return 0;
+        bits[j] = UINT64_C(1) << at;
+    }
+    return took_bits(row->key_assumed, row->in_calls, row->in_count, bits) == in->assumed &&
+           took_bits(row->key_strict, row->in_calls, row->in_count, bits) == in->strict;
+}
+
 static int replay(flow *f, const memo_row *row, const drain *in, drain *out)
 {
-    if (flow_budget - row->cost < 0)
-        return 0;
     const question *q = f->q;
-    ss_assumed_waits *table = row->foreign_table ? &q->foreign->calls : q->assumed;
-    uint64_t keep = row->foreign_table ? q->foreign->keep : 0, bits[64];
-    uint64_t in_bits = in->assumed | in->strict;
+    ss_assumed_waits *table = table_of(q);
+    uint64_t keep = row->foreign_table ? q->foreign->keep : 0, bits[64], in_bits[64];
+    if (flow_budget - row->cost < 0 || (row->shaped && row->in_count > 0 && table == NULL) ||
+        (row->shaped && !same_in_calls(row, table, in, in_bits)))
+        return 0;
     size_t added = 0;
     for (size_t i = 0; i < row->took_count; i++) {
-        size_t at = 0;
-        while (at < table->count && strcmp(table->usrs[at], row->took[i].usr) != 0)
-            at++;
+        size_t at = place_of(table, row->took[i].usr);
         if (at == table->count)
             at += added++;
         if (at >= 64)
             return 0;
         bits[i] = UINT64_C(1) << at;
-        if ((bits[i] & in_bits) || ((keep & bits[i]) != 0) != row->took[i].kept)
+        if ((!row->shaped && (bits[i] & (in->assumed | in->strict))) ||
+            ((keep & bits[i]) != 0) != row->took[i].kept)
             return 0;
     }
     for (size_t i = 0; i < row->took_count; i++)
         assume_noted(table, ss_xstrdup(row->took[i].usr), keep);
     *out = row->out;
-    out->assumed = row->in_assumed | took_bits(row->took_assumed, row->took, row->took_count, bits);
-    out->strict = row->in_strict | took_bits(row->took_strict, row->took, row->took_count, bits);
-    flow_budget -= row->cost;
-    f->worked |= row->worked;
-    f->left |= row->left;
+    out->assumed = row->in_assumed |
+                   took_bits(row->out_assumed, row->in_calls, row->in_count, in_bits) |
+                   took_bits(row->took_assumed, row->took, row->took_count, bits);
+    out->strict = row->in_strict |
+                  took_bits(row->out_strict, row->in_calls, row->in_count, in_bits) |
+                  took_bits(row->took_strict, row->took, row->took_count, bits);
+    if (row->carried & CARRY_BY)
+        out->by = in->by;
+    if (row->carried & CARRY_WIDE)
+        out->wide = in->wide;
+    if (row->carried & CARRY_ASIDE)
+        out->aside_at = in->aside_at;
+    replayed(f, row);
     return 1;
+}
+
+/* The flow of 'callee' from 'in' into '*out' by a row that fits it and replays for 'f' (the
+ * newest first). Returns 1 where one did, else 0. */
+static int memo_replay(flow *f, const flow_sig *sig, CXCursor callee, const drain *in, drain *out)
+{
+    ss_drain_memo *m = f->q->memo;
+    for (long i = m->heads[bucket_of(callee, f->depth, in)]; i >= 0; i = m->rows[i].next) {
+        if (row_fits(&m->rows[i], sig, callee, f->depth, in) && replay(f, &m->rows[i], in, out))
+            return 1;
+    }
+    return 0;
 }
 
 /* function_flow of the callee 'callee' from 'in', remembered for the unit where the question
@@ -899,15 +1111,17 @@ static int replay(flow *f, const memo_row *row, const drain *in, drain *out)
 static drain remembered_flow(flow *f, CXCursor callee, drain in)
 {
     const question *q = f->q;
+    note_function(callee);
     if (q->memo == NULL || q->waited_busy || q->through)
         return function_flow(f, callee, in);
     flow_sig sig = sig_of(q);
-    memo_row *row = memo_find(q->memo, &sig, callee, f->depth, &in);
     drain out;
-    if (row)
-        return replay(f, row, &in, &out) ? out : function_flow(f, callee, in);
-    recorder r = {recording, NULL, NULL, 0, 0, 0};
+    if (memo_replay(f, &sig, callee, &in, &out))
+        return out;
+    recorder r = {NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0}, *outer_recording = recording;
     recording = &r;
+    note_function(callee); /* into 'r' alone: the outer ones have it */
+    r.outer = outer_recording;
     int outer[2] = {f->worked, f->left}, inner[2];
     f->worked = f->left = 0;
     long budget = flow_budget;
