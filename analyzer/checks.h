@@ -129,6 +129,9 @@ typedef struct ss_check_ctx {
     /* SYNC101/SYNC102 (checks/other_branch.c): the unit's calls on other streams, found when
      * first asked, or NULL; made before the walk, as 'memo'. */
     struct ss_branch_memo *branch;
+    /* checks/drained.c: the flows of the unit's functions followed for its questions
+     * (remembered_flow), or NULL; made before the walk, as 'memo'. */
+    struct ss_drain_memo *drain_memo;
 } ss_check_ctx;
 
 /* What the checks learn of a unit's cuBLAS handles (checks/lint_common.c), empty;
@@ -148,6 +151,12 @@ void ss_convention_free(ss_convention *counts);
 typedef struct ss_branch_memo ss_branch_memo;
 ss_branch_memo *ss_branch_memo_new(void);
 void ss_branch_memo_free(ss_branch_memo *memo);
+
+/* The flows checks/drained.c remembers for a unit, none yet; ss_drain_memo_free frees them
+ * (NULL is fine). */
+typedef struct ss_drain_memo ss_drain_memo;
+ss_drain_memo *ss_drain_memo_new(void);
+void ss_drain_memo_free(ss_drain_memo *memo);
 
 /* A unit's memo (ss_check_ctx's 'memo'), empty; ss_check_memo_free frees it (NULL is fine). */
 struct ss_check_memo *ss_check_memo_new(void);

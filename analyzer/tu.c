@@ -957,6 +957,7 @@ static void analyze_unit(CXTranslationUnit tu, const ss_tu_input *in, ss_result 
     ctx.convention = ss_convention_new();
     ctx.branch = ss_branch_memo_new();
     ctx.cublas_memo = ss_cublas_memo_new();
+    ctx.drain_memo = ss_drain_memo_new();
     clang_getInclusions(tu, find_torch, &ctx.torch);
     if (!ctx.torch)
         ctx.torch = includes_torch(tu, in->file);
@@ -974,6 +975,7 @@ static void analyze_unit(CXTranslationUnit tu, const ss_tu_input *in, ss_result 
     ss_convention_free(ctx.convention);
     ss_branch_memo_free(ctx.branch);
     ss_cublas_memo_free(ctx.cublas_memo);
+    ss_drain_memo_free(ctx.drain_memo);
 }
 
 /* The files of a unit read with their spaced launches rewritten (launch_spacing.c). */

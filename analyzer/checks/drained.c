@@ -94,6 +94,7 @@ typedef struct question {
      * (the wait's way there, for naming the work before it), and that call of the wait found
      * with work queued ('waited_from'; the wait itself where the body makes it). */
     CXCursor *through, *waited_from;
+    ss_drain_memo *memo; /* the unit's callee flows (remembered_flow), or NULL */
 } question;
 
 /* The gotos a flow followed in its function: each with its label and the state it jumped with
@@ -147,6 +148,7 @@ static question device_question(ss_check_ctx *ctx, int copies_drain)
     q.copies_drain = copies_drain;
     q.cublas = ss_cublas_unit(ctx);
     q.cublas_memo = ctx->cublas_memo;
+    q.memo = ctx->drain_memo;
     q.event = q.stream = q.owner = clang_getNullCursor();
     return q;
 }
@@ -455,6 +457,78 @@ static uint64_t assume(ss_assumed_waits *a, char *usr)
     return UINT64_C(1) << (a->count - 1);
 }
 
+/* The calls a flow being remembered took on trust (remembered_flow), each once, in the order
+ * it first took them: the USR, the bit the question's table gave it and whether the question
+ * kept it busy ('keep'). 'spoiled' where a table was full (bit 0) or a second table was used. */
+typedef struct taken_call {
+    char *usr;
+    uint64_t bit;
+    int kept;
+} taken_call;
+
+typedef struct recorder {
+    struct recorder *outer;
+    const ss_assumed_waits *table;
+    taken_call *rows;
+    size_t count, cap;
+    int spoiled;
+    CXCursor *functions; /* the functions it followed (note_function) */
+    size_t function_count, function_cap;
+} recorder;
+
+/* The flows being remembered on this thread, innermost first. */
+static _Thread_local recorder *recording;
+
+static void note_taken(recorder *r, const ss_assumed_waits *a, const char *usr, uint64_t bit,
+                       int kept)
+{
+    if (bit == 0 || (r->table && r->table != a)) {
+        r->spoiled = 1;
+        return;
+    }
+    r->table = a;
+    for (size_t i = 0; i < r->count; i++) {
+        if (r->rows[i].bit == bit)
+            return;
+    }
+    ss_xgrow((void **)&r->rows, &r->cap, r->count + 1, sizeof *r->rows);
+    r->rows[r->count++] = (taken_call){ss_xstrdup(usr), bit, kept};
+}
+
+static void recorder_free(recorder *r)
+{
+    for (size_t i = 0; i < r->count; i++)
+        free(r->rows[i].usr);
+    free(r->rows);
+    free(r->functions);
+}
+
+/* Notes in every flow being remembered that it follows 'function'. */
+static void note_function(CXCursor function)
+{
+    for (recorder *r = recording; r; r = r->outer) {
+        size_t i = 0;
+        while (i < r->function_count && !clang_equalCursors(r->functions[i], function))
+            i++;
+        if (i < r->function_count)
+            continue;
+        ss_xgrow((void **)&r->functions, &r->function_cap, r->function_count + 1,
+                 sizeof *r->functions);
+        r->functions[r->function_count++] = function;
+    }
+}
+
+/* assume, noted in every flow being remembered ('keep': the bits the question keeps busy). */
+static uint64_t assume_noted(ss_assumed_waits *a, char *usr, uint64_t keep)
+{
+    char *copy = recording ? ss_xstrdup(usr) : NULL;
+    uint64_t bit = assume(a, usr);
+    for (recorder *r = recording; r; r = r->outer)
+        note_taken(r, a, copy, bit, (keep & bit) != 0);
+    free(copy);
+    return bit;
+}
+
 /* Keeps in 'a' (or NULL) the calls taken for waits whose bits (assume) are in 'needed'. */
 static void keep_assumed(ss_assumed_waits *a, uint64_t needed)
 {
@@ -629,6 +703,440 @@ static int surely_runs(const flow *f, CXCursor call)
     return 1;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * The flows of the unit's functions, remembered. Every question follows the calls of the
+ * unit's functions MAX_CALLEE_DEPTH levels down, and where those functions call one another
+ * (NVIDIA warp's warp.cu: 2,000 questions, 700,000 callee flows, 35 million statements) the
+ * same callee is followed from the same state again and again. A callee's flow is a function
+ * of the question's settings, its depth and the state it starts from and, where the question
+ * takes calls on trust (assume), of whether each call it takes finds a bit in the question's
+ * table and is kept busy: a row keeps those calls by USR, and the bits they get in the table
+ * of the question that replays it (replay) stand for those they had. */
+
+/* What of a question a callee's flow depends on, other than the tables it takes calls into. */
+typedef struct flow_sig {
+    const ss_callgraph *graph;
+    int copies_drain, cublas, legacy, per_thread, own_default;
+    int foreign, assumed, copy; /* q->foreign and q->assumed set; q->foreign->copy */
+    CXCursor event, stream, owner;
+} flow_sig;
+
+/* Where a function lies: its file and its first and last offsets (of the expansions). */
+typedef struct span {
+    CXFile file;
+    unsigned begin, end;
+} span;
+
+static span span_of(CXCursor c)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    span s = {NULL, 0, 0};
+    clang_getExpansionLocation(clang_getRangeStart(r), &s.file, NULL, NULL, &s.begin);
+    clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &s.end);
+    return s;
+}
+
+/* Whether 'c' (not null) may lie in one of the functions 'spans' (or nowhere known). */
+static int within(const span *spans, size_t n, CXCursor c)
+{
+    if (ss_ast_is_null(c))
+        return 0;
+    span s = span_of(c);
+    for (size_t i = 0; s.file && i < n; i++) {
+        if (s.begin >= spans[i].begin && s.begin <= spans[i].end &&
+            clang_File_isEqual(s.file, spans[i].file))
+            return 1;
+    }
+    return s.file == NULL;
+}
+
+/* Whether the cursors of 'd' lie outside the functions 'spans'. */
+static int outside(const span *spans, size_t n, const drain *d)
+{
+    return !within(spans, n, d->by) && !within(spans, n, d->wide) && !within(spans, n, d->aside_at);
+}
+
+/* Whether 'd' drained by a copy (drain_misses). */
+static int by_copy(const drain *d)
+{
+    const ss_api *api = d->state == DRAINED ? ss_scope_callee_api(d->by) : NULL;
+    return api && api->klass == SS_CLASS_COPY;
+}
+
+/* Whether 'a' and 'b' are of one shape: all but their cursors' and bits' values alike (a flow
+ * reads of those only whether they are null, and whether 'by' is a copy). */
+static int same_shape(const drain *a, const drain *b)
+{
+    return a->state == b->state && a->filled == b->filled && a->fresh == b->fresh &&
+           a->aside == b->aside && a->all_devices == b->all_devices &&
+           a->after_drain == b->after_drain && a->copy_like == b->copy_like &&
+           ss_ast_is_null(a->by) == ss_ast_is_null(b->by) &&
+           ss_ast_is_null(a->wide) == ss_ast_is_null(b->wide) &&
+           ss_ast_is_null(a->aside_at) == ss_ast_is_null(b->aside_at);
+}
+
+/* The fields of a shaped row's 'out' that are its 'in's (memo_row's 'carried'). */
+enum { CARRY_BY = 1, CARRY_WIDE = 2, CARRY_ASIDE = 4 };
+
+typedef struct memo_row {
+    flow_sig sig;
+    CXCursor callee;
+    int depth;
+    drain in, out;
+    int worked, left;
+    long cost; /* the statements it followed (flow_budget) */
+    taken_call *took;
+    size_t took_count;
+    int foreign_table; /* took into q->foreign's table, else into q->assumed */
+    /* Where 'shaped': the row is for any 'in' of its shape (same_shape) whose cursors lie outside
+     * the functions it followed ('spans'), and 'carried' says which of out's fields are in's. */
+    int shaped, by_copy, carried;
+    span *spans;
+    size_t span_count;
+    CXCursor *functions; /* the functions it followed, itself first */
+    size_t function_count;
+    /* The bits of out.assumed and out.strict: those of 'in', and the calls taken (by index). */
+    uint64_t in_assumed, in_strict, took_assumed, took_strict;
+    /* Where 'shaped': the calls in's bits stand for, by USR ('in_calls'), those of them in
+     * in.assumed and in.strict ('key_assumed', 'key_strict', by index: a replay's 'in' rests on
+     * the same calls), and those in out.assumed and out.strict ('out_assumed', 'out_strict'). */
+    taken_call *in_calls;
+    size_t in_count;
+    uint64_t key_assumed, key_strict, out_assumed, out_strict;
+    long next; /* the next row of its bucket, or -1 */
+} memo_row;
+
+enum { MEMO_BUCKETS = 4096 };
+
+struct ss_drain_memo {
+    memo_row *rows;
+    size_t count, cap;
+    long heads[MEMO_BUCKETS];
+};
+
+ss_drain_memo *ss_drain_memo_new(void)
+{
+    ss_drain_memo *m = ss_xcalloc(1, sizeof *m);
+    for (size_t i = 0; i < MEMO_BUCKETS; i++)
+        m->heads[i] = -1;
+    return m;
+}
+
+void ss_drain_memo_free(ss_drain_memo *m)
+{
+    for (size_t i = 0; m && i < m->count; i++) {
+        for (size_t j = 0; j < m->rows[i].took_count; j++)
+            free(m->rows[i].took[j].usr);
+        free(m->rows[i].took);
+    }
+    for (size_t i = 0; m && i < m->count; i++) {
+        for (size_t j = 0; j < m->rows[i].in_count; j++)
+            free(m->rows[i].in_calls[j].usr);
+        free(m->rows[i].in_calls);
+        free(m->rows[i].spans);
+        free(m->rows[i].functions);
+    }
+    if (m)
+        free(m->rows);
+    free(m);
+}
+
+static flow_sig sig_of(const question *q)
+{
+    flow_sig s;
+    memset(&s, 0, sizeof s);
+    s.graph = q->graph;
+    s.copies_drain = q->copies_drain;
+    s.cublas = q->cublas;
+    s.legacy = q->legacy;
+    s.per_thread = q->per_thread;
+    s.own_default = q->own_default;
+    s.foreign = q->foreign != NULL;
+    s.assumed = q->assumed != NULL;
+    s.copy = q->foreign ? q->foreign->copy : 0;
+    s.event = q->event;
+    s.stream = q->stream;
+    s.owner = q->owner;
+    return s;
+}
+
+static int same_sig(const flow_sig *a, const flow_sig *b)
+{
+    return a->graph == b->graph && a->copies_drain == b->copies_drain && a->cublas == b->cublas &&
+           a->legacy == b->legacy && a->per_thread == b->per_thread &&
+           a->own_default == b->own_default && a->foreign == b->foreign &&
+           a->assumed == b->assumed && a->copy == b->copy &&
+           clang_equalCursors(a->event, b->event) && clang_equalCursors(a->stream, b->stream) &&
+           clang_equalCursors(a->owner, b->owner);
+}
+
+static int same_drain(const drain *a, const drain *b)
+{
+    return a->state == b->state && a->filled == b->filled && a->fresh == b->fresh &&
+           a->assumed == b->assumed && a->aside == b->aside && a->all_devices == b->all_devices &&
+           a->after_drain == b->after_drain && a->copy_like == b->copy_like &&
+           a->strict == b->strict && clang_equalCursors(a->by, b->by) &&
+           clang_equalCursors(a->aside_at, b->aside_at) && clang_equalCursors(a->wide, b->wide);
+}
+
+static size_t bucket_of(CXCursor callee, int depth, const drain *in)
+{
+    size_t h = clang_hashCursor(callee) * 31u + (unsigned)depth * 7u + (unsigned)(in->state + 1);
+    return h % MEMO_BUCKETS;
+}
+
+/* Whether 'row' is a flow of 'callee' at 'depth' from 'in' for a question like 'sig'. */
+static int row_fits(const memo_row *row, const flow_sig *sig, CXCursor callee, int depth,
+                    const drain *in)
+{
+    if (row->depth != depth || !clang_equalCursors(row->callee, callee) ||
+        !same_sig(&row->sig, sig))
+        return 0;
+    if (!row->shaped)
+        return same_drain(&row->in, in);
+    return same_shape(&row->in, in) && row->by_copy == by_copy(in) &&
+           outside(row->spans, row->span_count, in);
+}
+
+/* Of 'mask', the calls taken (bit 'took[i].bit' as bit i), or the bits they stand for now
+ * ('to', from bit i to bits[i]) where 'bits' is not NULL. */
+static uint64_t took_bits(uint64_t mask, const taken_call *took, size_t n, const uint64_t *bits)
+{
+    uint64_t out = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (bits == NULL && (mask & took[i].bit))
+            out |= UINT64_C(1) << i;
+        else if (bits && (mask & (UINT64_C(1) << i)))
+            out |= bits[i];
+    }
+    return out;
+}
+
+/* The table a question takes calls into (assume), or NULL. */
+static ss_assumed_waits *table_of(const question *q)
+{
+    return q->foreign ? &q->foreign->calls : q->assumed;
+}
+
+/* The calls of 'table' whose bits are in 'bits', by USR (malloc'ed, '*count' of them). */
+static taken_call *calls_of(const ss_assumed_waits *table, uint64_t bits, size_t *count)
+{
+    taken_call *calls = ss_xreallocarray(NULL, 64, sizeof *calls);
+    *count = 0;
+    for (size_t i = 0; i < 64 && i < table->count; i++) {
+        if (bits & (UINT64_C(1) << i))
+            calls[(*count)++] = (taken_call){ss_xstrdup(table->usrs[i]), UINT64_C(1) << i, 0};
+    }
+    return calls;
+}
+
+/* Makes 'row' (of the flow from 'in' to 'out' that followed the functions 'r' noted) a shaped
+ * one where 'in' is drained and its cursors lie outside those functions: out's cursors that are
+ * in's are then in's in any replay, and the others lie in those functions; out's bits are kept
+ * by the calls they stand for. Returns 1 where it did, else 0. */
+static int shape_row(const question *q, memo_row *row, const recorder *r, const drain *in,
+                     const drain *out)
+{
+    const ss_assumed_waits *table = table_of(q);
+    uint64_t in_bits = in->assumed | in->strict;
+    if (in->state != DRAINED || (q->foreign && q->assumed) ||
+        (in_bits && (table == NULL || (table->count < 64 && in_bits >> table->count))))
+        return 0;
+    row->spans = ss_xreallocarray(NULL, r->function_count + 1, sizeof *row->spans);
+    for (size_t i = 0; i < r->function_count; i++)
+        row->spans[i] = span_of(r->functions[i]);
+    row->span_count = r->function_count;
+    if (!outside(row->spans, row->span_count, in))
+        return 0;
+    row->shaped = 1;
+    row->by_copy = by_copy(in);
+    row->in_calls = in_bits ? calls_of(table, in_bits, &row->in_count) : NULL;
+    row->key_assumed = took_bits(in->assumed, row->in_calls, row->in_count, NULL);
+    row->key_strict = took_bits(in->strict, row->in_calls, row->in_count, NULL);
+    row->out_assumed = took_bits(out->assumed, row->in_calls, row->in_count, NULL);
+    row->out_strict = took_bits(out->strict, row->in_calls, row->in_count, NULL);
+    row->in_assumed = row->in_strict = 0;
+    if (!ss_ast_is_null(in->by) && clang_equalCursors(out->by, in->by))
+        row->carried |= CARRY_BY;
+    if (!ss_ast_is_null(in->wide) && clang_equalCursors(out->wide, in->wide))
+        row->carried |= CARRY_WIDE;
+    if (!ss_ast_is_null(in->aside_at) && clang_equalCursors(out->aside_at, in->aside_at))
+        row->carried |= CARRY_ASIDE;
+    return 1;
+}
+
+/* Keeps the flow of 'callee' at 'depth' from 'in' that gave 'out', unless a call it took has a
+ * bit that 'in' rests on already (the two could not be told apart in a replay). */
+static void memo_store(const question *q, const flow_sig *sig, CXCursor callee, int depth,
+                       const drain *in, const drain *out, const int *worked_left, long cost,
+                       recorder *r)
+{
+    ss_drain_memo *m = q->memo;
+    uint64_t in_bits = in->assumed | in->strict, all = 0;
+    for (size_t i = 0; i < r->count; i++)
+        all |= r->rows[i].bit;
+    if ((out->assumed | out->strict) & ~(all | in_bits))
+        return;
+    ss_xgrow((void **)&m->rows, &m->cap, m->count + 1, sizeof *m->rows);
+    memo_row *row = &m->rows[m->count];
+    memset(row, 0, sizeof *row);
+    row->took_assumed = took_bits(out->assumed, r->rows, r->count, NULL);
+    row->took_strict = took_bits(out->strict, r->rows, r->count, NULL);
+    if (!shape_row(q, row, r, in, out)) {
+        free(row->spans);
+        if (all & in_bits) {
+            memset(row, 0, sizeof *row);
+            return;
+        }
+        memset(row, 0, sizeof *row);
+        row->took_assumed = took_bits(out->assumed, r->rows, r->count, NULL);
+        row->took_strict = took_bits(out->strict, r->rows, r->count, NULL);
+        row->in_assumed = out->assumed & in_bits;
+        row->in_strict = out->strict & in_bits;
+    }
+    row->sig = *sig;
+    row->callee = callee;
+    row->depth = depth;
+    row->in = *in;
+    row->out = *out;
+    row->worked = worked_left[0];
+    row->left = worked_left[1];
+    row->cost = cost;
+    row->took = r->rows;
+    row->took_count = r->count;
+    row->foreign_table = q->foreign && r->table == &q->foreign->calls;
+    row->functions = r->functions;
+    row->function_count = r->function_count;
+    r->rows = NULL;
+    r->count = 0;
+    r->functions = NULL;
+    r->function_count = 0;
+    size_t b = bucket_of(callee, depth, in);
+    row->next = m->heads[b];
+    m->heads[b] = (long)m->count++;
+}
+
+/* The flow that 'row' keeps, replayed for the flow 'f' from 'in' (the row's own): its calls
+ * taken into the question's table in their order, their bits put for theirs. Returns 0, with
+ * nothing done, where the flow could go otherwise: the budget runs out in it, a call would find
+ * the table full or a bit 'in' rests on, or is kept busy where it was not (or the reverse). */
+/* What the flow of 'row' did besides its state: its functions followed, its statements (the
+ * budget), its work and jumps out. */
+static void replayed(flow *f, const memo_row *row)
+{
+    for (size_t i = 0; i < row->function_count; i++)
+        note_function(row->functions[i]);
+    flow_budget -= row->cost;
+    f->worked |= row->worked;
+    f->left |= row->left;
+}
+
+/* The place of 'usr' in 'table', or its count where it is not there. */
+static size_t place_of(const ss_assumed_waits *table, const char *usr)
+{
+    size_t at = 0;
+    while (at < table->count && strcmp(table->usrs[at], usr) != 0)
+        at++;
+    return at;
+}
+
+/* For a shaped row: the bits of its in_calls in 'table' ('bits'), where in.assumed and
+ * in.strict rest on exactly those calls of them that the row's did. Returns 1 or 0. */
+static int same_in_calls(const memo_row *row, const ss_assumed_waits *table, const drain *in,
+                         uint64_t *bits)
+{
+    for (size_t j = 0; j < row->in_count; j++) {
+        size_t at = place_of(table, row->in_calls[j].usr);
+        if (at >= table->count || at >= 64)
+            return 0;
+        bits[j] = UINT64_C(1) << at;
+    }
+    return took_bits(row->key_assumed, row->in_calls, row->in_count, bits) == in->assumed &&
+           took_bits(row->key_strict, row->in_calls, row->in_count, bits) == in->strict;
+}
+
+static int replay(flow *f, const memo_row *row, const drain *in, drain *out)
+{
+    const question *q = f->q;
+    ss_assumed_waits *table = table_of(q);
+    uint64_t keep = row->foreign_table ? q->foreign->keep : 0, bits[64], in_bits[64];
+    if (flow_budget - row->cost < 0 || (row->shaped && row->in_count > 0 && table == NULL) ||
+        (row->shaped && !same_in_calls(row, table, in, in_bits)))
+        return 0;
+    size_t added = 0;
+    for (size_t i = 0; i < row->took_count; i++) {
+        size_t at = place_of(table, row->took[i].usr);
+        if (at == table->count)
+            at += added++;
+        if (at >= 64)
+            return 0;
+        bits[i] = UINT64_C(1) << at;
+        if ((!row->shaped && (bits[i] & (in->assumed | in->strict))) ||
+            ((keep & bits[i]) != 0) != row->took[i].kept)
+            return 0;
+    }
+    for (size_t i = 0; i < row->took_count; i++)
+        assume_noted(table, ss_xstrdup(row->took[i].usr), keep);
+    *out = row->out;
+    out->assumed = row->in_assumed |
+                   took_bits(row->out_assumed, row->in_calls, row->in_count, in_bits) |
+                   took_bits(row->took_assumed, row->took, row->took_count, bits);
+    out->strict = row->in_strict |
+                  took_bits(row->out_strict, row->in_calls, row->in_count, in_bits) |
+                  took_bits(row->took_strict, row->took, row->took_count, bits);
+    if (row->carried & CARRY_BY)
+        out->by = in->by;
+    if (row->carried & CARRY_WIDE)
+        out->wide = in->wide;
+    if (row->carried & CARRY_ASIDE)
+        out->aside_at = in->aside_at;
+    replayed(f, row);
+    return 1;
+}
+
+/* The flow of 'callee' from 'in' into '*out' by a row that fits it and replays for 'f' (the
+ * newest first). Returns 1 where one did, else 0. */
+static int memo_replay(flow *f, const flow_sig *sig, CXCursor callee, const drain *in, drain *out)
+{
+    ss_drain_memo *m = f->q->memo;
+    for (long i = m->heads[bucket_of(callee, f->depth, in)]; i >= 0; i = m->rows[i].next) {
+        if (row_fits(&m->rows[i], sig, callee, f->depth, in) && replay(f, &m->rows[i], in, out))
+            return 1;
+    }
+    return 0;
+}
+
+/* function_flow of the callee 'callee' from 'in', remembered for the unit where the question
+ * has a memo and notes nothing of the way (waited_busy, through). */
+static drain remembered_flow(flow *f, CXCursor callee, drain in)
+{
+    const question *q = f->q;
+    note_function(callee);
+    if (q->memo == NULL || q->waited_busy || q->through)
+        return function_flow(f, callee, in);
+    flow_sig sig = sig_of(q);
+    drain out;
+    if (memo_replay(f, &sig, callee, &in, &out))
+        return out;
+    recorder r = {NULL, NULL, NULL, 0, 0, 0, NULL, 0, 0}, *outer_recording = recording;
+    recording = &r;
+    note_function(callee); /* into 'r' alone: the outer ones have it */
+    r.outer = outer_recording;
+    int outer[2] = {f->worked, f->left}, inner[2];
+    f->worked = f->left = 0;
+    long budget = flow_budget;
+    out = function_flow(f, callee, in);
+    inner[0] = f->worked;
+    inner[1] = f->left;
+    f->worked = outer[0] | inner[0];
+    f->left = outer[1] | inner[1];
+    recording = r.outer;
+    if (!r.spoiled && flow_budget >= 0)
+        memo_store(q, &sig, callee, f->depth, &in, &out, inner, budget - flow_budget, &r);
+    recorder_free(&r);
+    return out;
+}
+
 /* The state after the call 'call' of 'callee' (function_flow): where the call may not run
  * (surely_runs), joined with the state before it. */
 static drain callee_flow(flow *f, CXCursor call, CXCursor callee)
@@ -636,7 +1144,7 @@ static drain callee_flow(flow *f, CXCursor call, CXCursor callee)
     drain before = f->now;
     if (f->q->through && f->depth == 1)
         *f->q->through = call;
-    drain after = function_flow(f, callee, before);
+    drain after = remembered_flow(f, callee, before);
     return surely_runs(f, call) ? after : join(before, after);
 }
 
@@ -775,7 +1283,7 @@ static int cublas_flow(flow *f, CXCursor call)
 static int foreign_call_flow(flow *f, CXCursor call)
 {
     char *usr = ss_project_foreign_usr(call);
-    uint64_t bit = usr ? assume(&f->q->foreign->calls, usr) : 0;
+    uint64_t bit = usr ? assume_noted(&f->q->foreign->calls, usr, f->q->foreign->keep) : 0;
     if (bit == 0)
         return 0;
     if (f->now.state == DRAINED) {
@@ -802,7 +1310,7 @@ static int foreign_call_flow(flow *f, CXCursor call)
 static void unresolved_call_flow(flow *f, CXCursor call)
 {
     char *usr = f->q->assumed ? ss_project_declared_only(call) : NULL;
-    uint64_t bit = usr ? assume(f->q->assumed, usr) : 0;
+    uint64_t bit = usr ? assume_noted(f->q->assumed, usr, 0) : 0;
     if (bit) {
         drain_by(f, call, bit, 1);
         return;
