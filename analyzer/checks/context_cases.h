@@ -51,6 +51,18 @@ int ss_context_call_enqueues(ss_callgraph *graph, CXCursor c, const ss_api *api)
  * 'obj.x'). Returns 1 or 0. */
 int ss_context_mentions(CXCursor e, CXCursor decl);
 
+/* frees.c. Whether the free 'call' surely waits for nothing (measured, docs/studies/
+ * validation.md): a 'cudaFree' of a null pointer as written ('0', 'NULL', 'nullptr'), or of a
+ * variable that 'function' allocates in stream order ('cudaMallocAsync',
+ * 'cudaMallocFromPoolAsync') and with no other allocator. Returns 1 or 0. */
+int ss_context_free_waits_for_nothing(CXCursor function, CXCursor call);
+
+/* frees.c. Whether the free 'call' surely waits for the whole device before it returns: a
+ * 'cudaFreeArray' or 'cudaFreeHost', or a 'cudaFree' of a variable (a local, a parameter, a
+ * global) that 'function' never allocates in stream order, taken for 'cudaMalloc' memory; none
+ * of a null pointer as written. Returns 1 or 0. */
+int ss_context_free_waits(CXCursor function, CXCursor call);
+
 /* inherent.c. Whether 'c', inside the expression 'root', is written within 'decltype(...)' or
  * 'typeof(...)', where its value is not read ('static_cast<decltype(count)>(4)'). */
 int ss_context_in_decltype(CXCursor root, CXCursor c);

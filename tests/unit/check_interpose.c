@@ -74,7 +74,7 @@ START_TEST(test_spec_names_cbids_and_variants)
 {
     size_t nspec;
     const ss_args_spec *specs = ss_args_table(&nspec);
-    ck_assert_uint_eq(nspec, 238);
+    ck_assert_uint_eq(nspec, 239);
     for (size_t i = 0; i < nspec; i++) {
         const ss_args_spec *s = &specs[i];
         /* The CUPTI name, stripped of its version and per-thread suffixes, is the row. */
