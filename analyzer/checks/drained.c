@@ -4533,11 +4533,11 @@ static int calm_destroy(ss_check_ctx *ctx, CXCursor s)
 /* The free of the statement 's' that surely waits for the whole device (ss_context_free_waits),
  * run whenever 's' runs, 's' calling nothing else that may work (quiet_statement). A null cursor
  * where there is none. */
-static CXCursor statement_free(ss_check_ctx *ctx, CXCursor s)
+static CXCursor statement_free(ss_check_ctx *ctx, CXCursor s, CXCursor wait)
 {
     CXCursor none = clang_getNullCursor(), call = none;
     ss_ast_visit_whole(s, s, find_free, &call);
-    if (ss_ast_is_null(call) || !ss_context_free_waits(ctx->function, call))
+    if (ss_ast_is_null(call) || !ss_context_free_waits(ctx->function, call, wait))
         return none;
     return quiet_statement(ctx, s, call) ? call : none;
 }
@@ -4567,7 +4567,7 @@ static CXCursor free_again(ss_check_ctx *ctx, CXCursor at, drain *between)
                 return none;
             continue;
         }
-        freed = statement_free(ctx, stmts[s]);
+        freed = statement_free(ctx, stmts[s], at);
         break;
     }
     if (ss_ast_is_null(freed) || !ss_ast_is_null(waited))
@@ -4589,8 +4589,7 @@ static const char *freed_words(CXCursor call)
         return "a free of a CUDA array";
     if (api && api->api == SS_API_cudaFreeHost)
         return "a free of pinned host memory";
-    return "a free of device memory that this function does not allocate in stream order (taken "
-           "for memory from 'cudaMalloc')";
+    return "a free of device memory from 'cudaMalloc'";
 }
 
 /* "drained anyway: the next device call, 'cudaFreeArray' at line 254, a free of a CUDA array,
@@ -4606,7 +4605,8 @@ static char *free_words(ss_check_ctx *ctx, CXCursor at)
     char *aside = between.state == DRAINED ? aside_words(&between) : ss_xstrdup("");
     char *words = ss_xasprintf(
         "drained anyway: the next device call, '%s' at line %u, %s, waits for the whole device "
-        "before it returns, and so for all the work this wait is for, and only statements that "
+        "before it returns (where the CUDA calls succeed), and so for all the work this wait is "
+        "for, and only statements that "
         "stay on the host or destroy a texture object or a stream run between them%s: the "
         "stall is that free's, this wait adds no stall of its own",
         name ? name : "a free", ss_scope_line(freed), freed_words(freed), aside);

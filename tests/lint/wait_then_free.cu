@@ -1,11 +1,14 @@
 // wait_then_free.cu: a wait right before a free that waits for the whole device anyway
-// (held-out-28's shape CB, ASTRA's fan_fp.cu and cone_fp.cu): cudaFree of memory that is not
-// stream-ordered, cudaFreeArray and cudaFreeHost return only once all the work on the device is
-// done (measured, docs/studies/validation.md 2026-12-06), so the wait adds no stall of its own:
-// a note, "drained anyway: the next device call, ...", and the free keeps its SYNC402 warning
-// (it is the stall). Texture-object and stream destroys between them wait for nothing and queue
-// nothing. Warnings stay where the free waits for nothing (a null pointer, stream-ordered
-// memory), runs in a branch, or a launch stands between.
+// (held-out-28's shape CB, ASTRA's cone_fp.cu): cudaFree of memory from cudaMalloc, cudaFreeArray
+// and cudaFreeHost return only once all the work on the device is done (measured,
+// docs/studies/validation.md 2026-12-06), so the wait adds no stall of its own: a note, "drained
+// anyway: the next device call, ...", and the free keeps its SYNC402 warning (it is the stall).
+// Texture-object and stream destroys between them wait for nothing and queue nothing. Lint
+// says so only where it can be sure the free waits: a local variable, written once before the
+// wait and whenever it runs, by a synchronizing allocator of the free's kind, or for an array
+// by a call whose null result returns. Warnings stay where the free waits for nothing (a null
+// pointer, stream-ordered memory), may (an array made by a helper through a reference, a
+// parameter), runs in a branch, or a launch stands between.
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
@@ -52,8 +55,9 @@ static bool make_texture(const float *volume, int n, cudaArray_t &array, cudaTex
     return check(cudaCreateTextureObject(&tex, resource, sampling, NULL), "texture");
 }
 
-// ASTRA's fan_fp.cu form: the array made, filled and bound per call, the projection launched on
-// the caller's stream, the stream waited for and the array freed.
+// ASTRA's fan_fp.cu form: the array made, filled and bound per call by a helper that sets it
+// through a reference (lint does not follow it: the wait stays a warning), the projection
+// launched on the caller's stream, the stream waited for and the array freed.
 static bool forward_one(const float *volume, float *out, int n, cudaStream_t stream)
 {
     cudaArray_t array;
@@ -61,7 +65,7 @@ static bool forward_one(const float *volume, float *out, int n, cudaStream_t str
     if (!make_texture(volume, n, array, tex))
         return false;
     project<<<(n + 255) / 256, 256, 0, stream>>>(tex, out, n);
-    bool ok = check(cudaStreamSynchronize(stream), "forward"); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFreeArray' at line 65, a free of a CUDA array, waits for the whole device before it returns, and so for all the work this wait is for, and only statements that stay on the host or destroy a texture object or a stream run between them: the stall is that free's, this wait adds no stall of its own
+    bool ok = check(cudaStreamSynchronize(stream), "forward"); // expect: SYNC401 expect-severity: warning expect-no-message: drained anyway
     cudaFreeArray(array); // expect: SYNC402 expect-severity: warning
     cudaDestroyTextureObject(tex);
     return ok;
@@ -74,7 +78,7 @@ void forward(const float *volume, float *out, int n, int angles, cudaStream_t st
 }
 
 // ASTRA's cone_cyl.cu form: the texture object and the stream destroyed between the wait and
-// the free, in the loop itself.
+// the free, in the loop itself; the array made through a reference: a warning.
 void cone(const float *volume, float *out, int n, int angles)
 {
     for (int a = 0; a < angles; a++) {
@@ -84,7 +88,7 @@ void cone(const float *volume, float *out, int n, int angles)
         cudaTextureObject_t tex;
         make_texture(volume, n, array, tex);
         project<<<(n + 255) / 256, 256, 0, stream>>>(tex, out + a * n, n);
-        bool ok = check(cudaStreamSynchronize(stream), "cone"); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFreeArray' at line 90
+        bool ok = check(cudaStreamSynchronize(stream), "cone"); // expect: SYNC401 expect-severity: warning expect-no-message: drained anyway
         cudaDestroyTextureObject(tex);
         cudaStreamDestroy(stream);
         cudaFreeArray(array); // expect: SYNC402 expect-severity: warning
@@ -102,7 +106,7 @@ void scratch(float *out, int n, int rounds, cudaStream_t s)
         cudaMalloc(&tmp, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: drained
         cudaMemsetAsync(tmp, 0, n * sizeof(float), s);
         cudaMemcpyAsync(out, tmp, n * sizeof(float), cudaMemcpyDeviceToDevice, s);
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 106, a free of device memory that this function does not allocate in stream order (taken for memory from 'cudaMalloc')
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 110, a free of device memory from 'cudaMalloc', waits for the whole device before it returns (where the CUDA calls succeed)
         cudaFree(tmp); // expect: SYNC402 expect-severity: warning expect-no-message: drained
     }
 }
@@ -114,7 +118,7 @@ void staging(const float *d, int n, int rounds, cudaStream_t s)
         float *h = nullptr;
         cudaMallocHost(&h, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
         cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
-        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: 'cudaFreeHost' at line 118, a free of pinned host memory
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: 'cudaFreeHost' at line 122, a free of pinned host memory
         cudaFreeHost(h); // expect: SYNC402 expect-severity: warning
     }
 }
@@ -171,15 +175,16 @@ void launch_between(cudaTextureObject_t tex, float *out, int n, int rounds, cuda
     }
 }
 
-// Checked with a macro, a pointer handed in (taken for memory from cudaMalloc: the function
-// allocates it in no stream order), after a wait for the whole device.
+// Checked with a macro, a pointer handed in, after a wait for the whole device: lint cannot tell
+// what memory it is (it may be stream-ordered, or null), and the wait stays a warning; the
+// free itself is drained by the wait.
 void checked(float *d, cudaTextureObject_t tex, int n, int rounds, cudaStream_t s)
 {
     for (int r = 0; r < rounds; r++) {
         project<<<(n + 255) / 256, 256, 0, s>>>(tex, d, n);
-        CHECK(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 182
+        CHECK(cudaDeviceSynchronize()); // expect: SYNC401 expect-severity: warning expect-no-message: drained anyway
         CHECK(cudaGetLastError());
-        CHECK(cudaFree(d)); // expect: SYNC402 expect-severity: warning
+        CHECK(cudaFree(d)); // expect: SYNC402 expect-severity: note expect-message: drained: the device has nothing queued here
     }
 }
 
@@ -210,5 +215,82 @@ void three_between(cudaTextureObject_t tex, float *out, int n, int rounds, cudaS
         cudaDestroyTextureObject(tex);
         done *= 2;
         cudaFreeArray(array); // expect: SYNC402 expect-severity: warning
+    }
+}
+
+// The array made with cudaMallocArray, checked with a macro, in the loop's own block: the note.
+void made_here(const float *volume, float *out, int n, int angles, cudaStream_t s)
+{
+    for (int a = 0; a < angles; a++) {
+        cudaArray_t array;
+        CHECK(cudaMallocArray(&array, format, n, 1));
+        cudaTextureObject_t tex;
+        cudaCreateTextureObject(&tex, resource, sampling, NULL);
+        project<<<(n + 255) / 256, 256, 0, s>>>(tex, out + a * n, n);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFreeArray' at line 232, a free of a CUDA array
+        cudaDestroyTextureObject(tex);
+        cudaFreeArray(array); // expect: SYNC402 expect-severity: warning
+    }
+}
+
+// The same where the array is made only on one way: it may be null, and the wait stays.
+void made_if(const float *volume, float *out, int n, int angles, bool tex_path, cudaStream_t s)
+{
+    for (int a = 0; a < angles; a++) {
+        cudaArray_t array = NULL;
+        if (tex_path)
+            cudaMallocArray(&array, format, n, 1);
+        project<<<(n + 255) / 256, 256, 0, s>>>(0, out + a * n, n);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning expect-no-message: drained anyway
+        cudaFreeArray(array); // expect: SYNC402 expect-severity: warning
+    }
+}
+
+static cudaArray_t volume_array(int n)
+{
+    cudaArray_t array = NULL;
+    if (cudaMallocArray(&array, format, n, 1) != cudaSuccess)
+        return NULL;
+    return array;
+}
+
+// ASTRA's cone_fp.cu form: the array from a helper, tested for null with a return, the stream
+// waited for at the end and the array freed: the free waits for the whole device, the note.
+static bool cone_fp(float *out, int n, int angles, cudaStream_t stream)
+{
+    cudaArray_t array = volume_array(n);
+    if (!array) {
+        fprintf(stderr, "no array\n");
+        return false;
+    }
+    cudaTextureObject_t tex;
+    cudaCreateTextureObject(&tex, resource, sampling, NULL);
+    for (int a = 0; a < angles; a++)
+        project<<<(n + 255) / 256, 256, 0, stream>>>(tex, out + a * n, n);
+    bool ok = check(cudaStreamSynchronize(stream), "cone_fp"); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFreeArray' at line 272, a free of a CUDA array
+    cudaDestroyTextureObject(tex);
+    cudaFreeArray(array); // expect: SYNC402 expect-severity: warning
+    return ok;
+}
+
+// The same without the test for null: the array may be null, and the wait stays.
+static bool cone_fp_untested(float *out, int n, int angles, cudaStream_t stream)
+{
+    cudaArray_t array = volume_array(n);
+    cudaTextureObject_t tex;
+    cudaCreateTextureObject(&tex, resource, sampling, NULL);
+    for (int a = 0; a < angles; a++)
+        project<<<(n + 255) / 256, 256, 0, stream>>>(tex, out + a * n, n);
+    bool ok = check(cudaStreamSynchronize(stream), "cone_fp"); // expect: SYNC401 expect-severity: warning expect-no-message: drained anyway
+    cudaDestroyTextureObject(tex);
+    cudaFreeArray(array); // expect: SYNC402 expect-severity: warning
+    return ok;
+}
+
+void cone_volumes(float *out, int n, int angles, int volumes, cudaStream_t stream)
+{
+    for (int v = 0; v < volumes; v++) {
+        cone_fp(out, n, angles, stream);
+        cone_fp_untested(out, n, angles, stream);
     }
 }
