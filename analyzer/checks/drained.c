@@ -4480,8 +4480,10 @@ static char *readback_words(ss_check_ctx *ctx, CXCursor at)
 /* ------------------------------------------------------------------------------------------
  * A wait right before a free that waits for the whole device anyway (held-out-28's shape CB). */
 
-/* The calls that neither queue work nor wait for it (measured: docs/studies/validation.md,
- * 2026-12-06 23:40), which may stand between a wait and the free that makes it again. */
+/* The calls that neither queue work nor wait for it, which may stand between a wait and the
+ * free that makes it again: cudaDestroyTextureObject and cudaStreamDestroy measured
+ * (docs/studies/validation.md, 2026-12-06 23:40), cudaDestroySurfaceObject assumed like
+ * cudaDestroyTextureObject. */
 static const char *const free_calm_calls =
     " cudaDestroyTextureObject cudaDestroySurfaceObject cudaStreamDestroy ";
 
