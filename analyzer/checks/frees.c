@@ -285,8 +285,9 @@ typedef struct before_wait {
 
 /* Whether the write 'write' (a call, or a variable's declaration) runs whenever the wait
  * 'wait' runs, in the named function 'top': a statement of a block around the wait, before
- * the wait's, holds it where it runs whenever that statement runs (unconditional; in a
- * 'do { ... } while (0)', after no jump). '*where' receives the block. Returns 1 or 0. */
+ * the wait's, holds it where it runs whenever that statement runs (unconditional; in an
+ * 'if's condition; in a 'do { ... } while (0)', after no jump). '*where' receives the block.
+ * Returns 1 or 0. */
 static int runs_before(CXCursor top, CXCursor write, CXCursor wait, before_wait *where)
 {
     CXCursor wp[SS_CONTEXT_MAX_PATH];
@@ -311,7 +312,9 @@ static int runs_before(CXCursor top, CXCursor write, CXCursor wait, before_wait 
     for (long i = m; i < nw; i++) {
         int body = clang_getCursorKind(wp[i]) == CXCursor_CompoundStmt && i > m &&
                    clang_getCursorKind(wp[i - 1]) == CXCursor_DoStmt;
-        if (!unconditional(wp[i]) && !body)
+        int condition = clang_getCursorKind(wp[i]) == CXCursor_IfStmt && i + 1 < nw &&
+                        child_index(wp[i], wp[i + 1]) == ss_ast_if_condition(wp[i]);
+        if (!unconditional(wp[i]) && !body && !condition)
             return 0;
         jump_walk j = {ss_ast_offset(write), 0};
         if (body)

@@ -294,3 +294,30 @@ void cone_volumes(float *out, int n, int angles, int volumes, cudaStream_t strea
         cone_fp_untested(out, n, angles, stream);
     }
 }
+
+// Allocated in an 'if's condition, which runs whenever the 'if' does: the note.
+void tested_alloc(float *out, int n, int rounds, cudaStream_t s)
+{
+    for (int r = 0; r < rounds; r++) {
+        float *tmp = nullptr;
+        if (cudaMalloc(&tmp, n * sizeof(float)) != cudaSuccess) // expect: SYNC402 expect-severity: warning
+            return;
+        cudaMemcpyAsync(tmp, out, n * sizeof(float), cudaMemcpyDeviceToDevice, s);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 307, a free of device memory from 'cudaMalloc'
+        cudaFree(tmp); // expect: SYNC402 expect-severity: warning
+    }
+}
+
+// Allocated on the right of '&&': it may not run, and the wait stays.
+void maybe_alloc(float *out, int n, int rounds, bool big, cudaStream_t s)
+{
+    for (int r = 0; r < rounds; r++) {
+        float *tmp = nullptr;
+        bool ok = big && cudaMalloc(&tmp, n * sizeof(float)) == cudaSuccess; // expect: SYNC402 expect-severity: warning
+        cudaMemcpyAsync(out, out, n * sizeof(float), cudaMemcpyDeviceToDevice, s);
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning expect-no-message: drained anyway
+        cudaFree(tmp); // expect: SYNC402 expect-severity: warning
+        (void)ok;
+    }
+}
+
