@@ -246,6 +246,7 @@ static const ss_args_spec table[] = {
     RT(cudaMalloc, cudaMalloc_v3020, 0, A_SIZE_ALLOC),
     RT(cudaMallocPitch, cudaMallocPitch_v3020, 0, A_PITCH),
     RT(cudaFree, cudaFree_v3020, 0, A_FREE),
+    RT(cudaFreeArray, cudaFreeArray_v3020, 0, A_NONE),
     RT(cudaMallocHost, cudaMallocHost_v3020, 0, A_MALLOC_HOST),
     RT(cudaHostAlloc, cudaHostAlloc_v3020, 0, A_HOST_ALLOC),
     RT(cudaFreeHost, cudaFreeHost_v3020, 0, A_HOST_FREE),

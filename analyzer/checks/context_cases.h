@@ -51,6 +51,29 @@ int ss_context_call_enqueues(ss_callgraph *graph, CXCursor c, const ss_api *api)
  * 'obj.x'). Returns 1 or 0. */
 int ss_context_mentions(CXCursor e, CXCursor decl);
 
+/* frees.c. Whether the free 'call' surely waits for nothing (measured, docs/studies/
+ * validation.md): a 'cudaFree', 'cudaFreeArray' or 'cudaFreeHost' of a null pointer as written
+ * ('0', 'NULL', 'nullptr'), or a 'cudaFree' of a local variable that the named function around
+ * 'function' writes only as the out-argument of stream-ordered allocations ('cudaMallocAsync',
+ * 'cudaMallocFromPoolAsync', 'cuMemAllocAsync'), at least one: any other write (an initializer
+ * other than a null constant, '=', '&p' handed to another call, a reference to it) or a
+ * parameter, a global or a member may hold other memory. Returns 1 or 0. */
+int ss_context_free_waits_for_nothing(CXCursor function, CXCursor call);
+
+/* frees.c. Whether the free 'call' surely waits for the whole device whenever the wait 'wait'
+ * before it runs, where the CUDA calls succeed: a 'cudaFree', 'cudaFreeHost' or
+ * 'cudaFreeArray' of a local variable, in a function that switches no device or context
+ * ('cudaSetDevice', 'cuCtxSetCurrent', 'cuCtxPushCurrent') and has no goto, that the function
+ * writes once (besides a declaration without initializer or with a null constant), in a
+ * statement of the wait's block or of one around it, before the wait's, where it runs
+ * whenever that statement runs (no branch, loop, '?:', '&&', '||' around it); that write the
+ * out-argument of a synchronizing allocator of the free's kind ('cudaMalloc',
+ * 'cudaMallocPitch'; 'cudaMallocHost', 'cudaHostAlloc'; 'cudaMallocArray',
+ * 'cudaMalloc3DArray'), or, for 'cudaFreeArray', an initializer that is a call, with an 'if'
+ * that tests the variable for null and returns ('if (!a) { ...; return ...; }') in a block
+ * around the wait between the write and the wait. Returns 1 or 0. */
+int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait);
+
 /* inherent.c. Whether 'c', inside the expression 'root', is written within 'decltype(...)' or
  * 'typeof(...)', where its value is not read ('static_cast<decltype(count)>(4)'). */
 int ss_context_in_decltype(CXCursor root, CXCursor c);

@@ -4985,12 +4985,170 @@ static char *readback_words(ss_check_ctx *ctx, CXCursor at)
     return words;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * A wait right before a free that waits for the whole device anyway (held-out-28's shape CB). */
+
+/* The calls that neither queue work nor wait for it, which may stand between a wait and the
+ * free that makes it again: cudaDestroyTextureObject and cudaStreamDestroy measured
+ * (docs/studies/validation.md, 2026-12-06 23:40), cudaDestroySurfaceObject assumed like
+ * cudaDestroyTextureObject. */
+static const char *const free_calm_calls =
+    " cudaDestroyTextureObject cudaDestroySurfaceObject cudaStreamDestroy ";
+
+/* The first call in 'c' of a free of the device-wide class (cudaFree, cudaFreeArray,
+ * cudaFreeHost and their driver forms), or a null cursor. */
+static enum CXChildVisitResult find_free(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    CXCursor *found = data;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    if (api && (api->klass == SS_CLASS_FREE || api->klass == SS_CLASS_HOST_FREE) &&
+        api->sync == SS_SYNC_DEVICE) {
+        *found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The first call in 'c' of a function a system header declares under a name of
+ * free_calm_calls, or a null cursor. */
+static enum CXChildVisitResult find_calm_call(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    CXCursor *found = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXCursor decl = clang_getCursorReferenced(c);
+    if (ss_ast_is_null(decl) || !clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
+        return CXChildVisit_Recurse;
+    CXString spelling = clang_getCursorSpelling(decl);
+    int calm = listed(clang_getCString(spelling), free_calm_calls);
+    clang_disposeString(spelling);
+    if (!calm)
+        return CXChildVisit_Recurse;
+    *found = c;
+    return CXChildVisit_Break;
+}
+
+/* Whether the statement 's' destroys a texture or surface object or a stream and does nothing
+ * else that may work (quiet_statement): none of these waits for the device or queues work.
+ * Returns 1 or 0. */
+static int calm_destroy(ss_check_ctx *ctx, CXCursor s)
+{
+    CXCursor call = clang_getNullCursor();
+    ss_ast_visit_whole(s, s, find_calm_call, &call);
+    return !ss_ast_is_null(call) && quiet_statement(ctx, s, call);
+}
+
+/* The free of the statement 's' that surely waits for the whole device (ss_context_free_waits),
+ * run whenever 's' runs, 's' calling nothing else that may work (quiet_statement). A null cursor
+ * where there is none. */
+static CXCursor statement_free(ss_check_ctx *ctx, CXCursor s, CXCursor wait)
+{
+    CXCursor none = clang_getNullCursor(), call = none;
+    ss_ast_visit_whole(s, s, find_free, &call);
+    if (ss_ast_is_null(call) || !ss_context_free_waits(ctx->function, call, wait))
+        return none;
+    return quiet_statement(ctx, s, call) ? call : none;
+}
+
+/* The free that makes the stream or device-wide wait 'at' again: the free (statement_free) of
+ * the statement after it, with up to two statements between that stay on the host, check the
+ * last error (calm_statement) or destroy a texture object or a stream (calm_destroy); the wait's
+ * own statement calling nothing else that may work (quiet_statement) and, for a stream wait,
+ * queuing no work; for a wait for the whole device, the drained flow finds the free drained by
+ * it, with nothing queued between ('*between', busy for a stream wait). The free waits for all
+ * the work the wait waits for, whatever its stream. A null cursor where there is none. */
+static CXCursor free_again(ss_check_ctx *ctx, CXCursor at, drain *between)
+{
+    CXCursor stmts[256], none = clang_getNullCursor(), waited;
+    unsigned index = 0, calm = 0;
+    *between = busy();
+    if (!wait_for(at, &waited))
+        return none;
+    unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
+    if (n == 0 || !quiet_statement(ctx, stmts[index], at) ||
+        (!ss_ast_is_null(waited) && ss_context_queues_work(ss_check_graph(ctx), stmts[index])))
+        return none;
+    CXCursor freed = none;
+    for (unsigned s = index + 1; s < n; s++) {
+        if (calm_statement(ctx, stmts[s]) || calm_destroy(ctx, stmts[s])) {
+            if (++calm > 2)
+                return none;
+            continue;
+        }
+        freed = statement_free(ctx, stmts[s], at);
+        break;
+    }
+    if (ss_ast_is_null(freed) || !ss_ast_is_null(waited))
+        return freed;
+    question device = device_question(ctx, copies_drain(ctx));
+    flow_budget = FLOW_BUDGET;
+    *between = state_at(&device, ctx->function, freed, 0);
+    if (between->state != DRAINED || !ss_ast_same_node(between->by, at) || between->filled ||
+        flow_budget < 0)
+        return none;
+    return freed;
+}
+
+/* What the free 'call' frees, for the words. */
+static const char *freed_words(CXCursor call)
+{
+    const ss_api *api = ss_scope_callee_api(call);
+    if (api && api->api == SS_API_cudaFreeArray)
+        return "a free of a CUDA array";
+    if (api && api->api == SS_API_cudaFreeHost)
+        return "a free of pinned host memory";
+    return "a free of device memory from 'cudaMalloc'";
+}
+
+/* "drained anyway: the next device call, 'cudaFreeArray' at line 254, a free of a CUDA array,
+ * waits for the whole device before it returns ..." for a stream or device-wide wait (SYNC401)
+ * that a free makes again (free_again). Malloc'ed, or NULL. */
+static char *free_words(ss_check_ctx *ctx, CXCursor at)
+{
+    drain between;
+    CXCursor freed = free_again(ctx, at, &between);
+    if (ss_ast_is_null(freed))
+        return NULL;
+    char *name = ss_scope_callee_name(freed);
+    char *aside = between.state == DRAINED ? aside_words(&between) : ss_xstrdup("");
+    char *words = ss_xasprintf(
+        "drained anyway: the next device call, '%s' at line %u, %s, waits for the whole device "
+        "before it returns (where the CUDA calls succeed), and so for all the work this wait is "
+        "for, and only statements that "
+        "stay on the host or destroy a texture object or a stream run between them%s: the "
+        "stall is that free's, this wait adds no stall of its own",
+        name ? name : "a free", ss_scope_line(freed), freed_words(freed), aside);
+    free(name);
+    free(aside);
+    return words;
+}
+
+/* Whether the free 'at' (SYNC402) makes the wait 'wait' again (free_again) and that wait has
+ * work to wait for (it is not drained itself: 'drain_copies' as copies_drain): the wait's note
+ * names the free as the stall, which the free cannot in turn put on the wait. The wait is in
+ * the loop of the free, its statement's block being the free's. Returns 1 or 0. */
+static int free_makes_wait_again(ss_check_ctx *ctx, CXCursor at, CXCursor wait, int drain_copies)
+{
+    drain between;
+    if (ss_ast_is_null(wait) || !ss_ast_same_node(free_again(ctx, wait, &between), at))
+        return 0;
+    question device = device_question(ctx, drain_copies);
+    flow_budget = FLOW_BUDGET;
+    drain d = answered(drain_copies, wait, state_at(&device, ctx->function, wait, 0));
+    return d.state != DRAINED || d.filled;
+}
+
 /* For a wait, the words of a call after it that makes it again: a Thrust algorithm or a cuBLAS
- * readback (thrust_words), or a copy back to the host (readback_words). Malloc'ed, or NULL. */
+ * readback (thrust_words), a copy back to the host (readback_words), or a free that waits for
+ * the whole device (free_words). Malloc'ed, or NULL. */
 static char *again_words(ss_check_ctx *ctx, CXCursor at)
 {
     char *words = thrust_words(ctx, at);
-    return words ? words : readback_words(ctx, at);
+    if (words == NULL)
+        words = readback_words(ctx, at);
+    return words ? words : free_words(ctx, at);
 }
 
 /* Whether the copy 'at' (SYNC201, SYNC202, SYNC301) is the readback that makes the wait 'wait'
@@ -5024,6 +5182,10 @@ char *ss_context_drained_call_words(ss_check_ctx *ctx, CXCursor at, ss_assumed_w
         return NULL;
     int drain_copies = copies_drain(ctx);
     drain d = implicit_sync_drain(ctx, at, drain_copies, assumed);
+    /* A free right after a wait that it makes again ("drained anyway") is the stall of the
+     * two, not "drained" by that wait. */
+    if (d.state == DRAINED && free_makes_wait_again(ctx, at, d.by, drain_copies))
+        return NULL;
     return d.state == DRAINED ? nothing_queued_words(ctx, at, &d, drain_copies, what) : NULL;
 }
 

@@ -210,6 +210,9 @@ static const char *hint_for(CXCursor call, capture_mode mode)
     if (api == NULL || api->klass == SS_CLASS_LAUNCH)
         return "launch on the capturing stream (or a non-blocking stream joined to it with "
                "events) while it is being captured";
+    if (api->api == SS_API_cudaFreeArray && (mode == MODE_THREAD_LOCAL || mode == MODE_GLOBAL))
+        return "free the array after cudaStreamEndCapture (after the graph's last launch): CUDA "
+               "arrays have no stream-ordered free that a capture could record";
     switch (api->klass) {
     case SS_CLASS_STREAM_SYNC:
     case SS_CLASS_DEVICE_SYNC:

@@ -179,6 +179,10 @@ static void ask_drained_elsewhere(ss_check_ctx *ctx, CXCursor call, const ss_fin
 /* The fix a SYNC402 finding suggests for a call of 'api'. */
 static const char *device_wide_hint(const ss_api *api)
 {
+    if (api->api == SS_API_cudaFreeArray)
+        return "make the array once before the loop and reuse it, refilling it on the stream "
+               "(cudaMemcpy2DToArrayAsync, cudaMemcpy3DAsync): CUDA arrays have no "
+               "stream-ordered allocator";
     switch (api->klass) {
     case SS_CLASS_ALLOC:
     case SS_CLASS_FREE:
@@ -196,10 +200,12 @@ static const char *device_wide_hint(const ss_api *api)
 }
 
 /* SYNC402 (checks.def): a call of the device-wide synchronizing class (cudaMalloc, cudaFree,
- * cudaHostRegister, cudaDeviceSetLimit...) inside a loop that enqueues device work. */
+ * cudaFreeArray, cudaHostRegister, cudaDeviceSetLimit...) inside a loop that enqueues device
+ * work; not a free that waits for nothing (a null pointer's, stream-ordered memory's:
+ * ss_context_free_waits_for_nothing). */
 void ss_check_device_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
-    if (api->sync != SS_SYNC_DEVICE)
+    if (api->sync != SS_SYNC_DEVICE || ss_context_free_waits_for_nothing(ctx->function, call))
         return;
     ss_loop_context loop;
     if (!ss_check_loop(ctx, call, SS_SCOPE_ENQUEUES, &loop)) {

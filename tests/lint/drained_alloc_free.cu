@@ -1,9 +1,11 @@
 // drained_alloc_free.cu: allocations and frees (SYNC402) in loops that launch kernels, in a unit
 // that creates no stream, where the device has nothing queued when they run: at the top of a
-// step whose predecessor ended with a wait for the whole device, right after such a wait (and
-// after another free that follows it: nothing was queued since the wait), after a synchronous
-// upload that follows such a wait, with only a memset queued since, in a helper every call of
-// which follows a wait: notes, "drained". A launch between the wait and the free, a wait on one
+// step whose predecessor ended with a wait for the whole device, after a free that follows such
+// a wait (nothing was queued since the wait), after a synchronous upload that follows such a
+// wait, with only a memset queued since, in a helper every call of which follows a wait: notes,
+// "drained". The free right after the wait is not "drained" by it: it waits for the same work,
+// so the wait is the "drained anyway" note and the free the stall of the two (a warning; session
+// 37, wait_then_free.cu). A launch between the wait and the free, a wait on one
 // branch only, a call of a function the unit only declares, a device switch, a free after a free
 // that follows a launch (a free is not taken for a drain: the contract says it may synchronize),
 // an allocation after a synchronous copy that follows a launch (in a unit with no stream the copy
@@ -27,13 +29,13 @@ void train(float *w, const float *host, int n, int steps)
 {
     for (int s = 0; s < steps; s++) {
         float *x, *scratch, *errors, *more;
-        cudaMalloc(&x, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaDeviceSynchronize' at drained_alloc_free.cu:42 drained it, and no work is queued between it and this call on any way the unit reaches it: the allocation waits for nothing else
+        cudaMalloc(&x, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaDeviceSynchronize' at drained_alloc_free.cu:44 drained it, and no work is queued between it and this call on any way the unit reaches it: the allocation waits for nothing else
         cudaMemcpy(x, host, n * sizeof(float), cudaMemcpyHostToDevice); // expect: SYNC202 expect-severity: note
-        cudaMalloc(&scratch, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: 'cudaMemcpy' at drained_alloc_free.cu:31 drained it (a synchronous copy, which waits for all work: the unit creates no stream and names none but the legacy one, so all its work is queued there), after 'cudaDeviceSynchronize' at drained_alloc_free.cu:42 drained every stream, with nothing queued between
+        cudaMalloc(&scratch, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: 'cudaMemcpy' at drained_alloc_free.cu:33 drained it (a synchronous copy, which waits for all work: the unit creates no stream and names none but the legacy one, so all its work is queued there), after 'cudaDeviceSynchronize' at drained_alloc_free.cu:44 drained every stream, with nothing queued between
         step<<<(n + 255) / 256, 256>>>(w, x, scratch, n); // expect: SYNC101 expect-severity: note
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
-        cudaFree(scratch); // expect: SYNC402 expect-severity: note expect-message: 'cudaDeviceSynchronize' at drained_alloc_free.cu:34 drained it, and no work is queued between it and this call on any way the unit reaches it: the free waits for nothing else
-        cudaFree(x); // expect: SYNC402 expect-severity: note
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 37, a free of device memory
+        cudaFree(scratch); // expect: SYNC402 expect-severity: warning
+        cudaFree(x); // expect: SYNC402 expect-severity: note expect-message: 'cudaDeviceSynchronize' at drained_alloc_free.cu:36 drained it, and no work is queued between it and this call on any way the unit reaches it: the free waits for nothing else
         cudaMalloc(&errors, 1000 * sizeof(float)); // expect: SYNC402 expect-severity: note
         cudaMemset(errors, 0, 1000 * sizeof(float));
         cudaMalloc(&more, 1000 * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: and no work but memsets is queued between it and this call
@@ -46,7 +48,7 @@ void train(float *w, const float *host, int n, int steps)
 // The free is in a helper; every call of it follows a wait.
 static void release(float *p)
 {
-    cudaFree(p); // expect: SYNC402 expect-severity: note expect-message: 'cudaDeviceSynchronize' at drained_alloc_free.cu:58 drained it
+    cudaFree(p); // expect: SYNC402 expect-severity: note expect-message: 'cudaDeviceSynchronize' at drained_alloc_free.cu:60 drained it
 }
 
 void train_helper(float *w, float *x, int n, int steps)
@@ -102,9 +104,9 @@ void read_twice(float *w, float *host, int n, int steps)
 {
     for (int s = 0; s < steps; s++) {
         step<<<(n + 255) / 256, 256>>>(w, w, w, n); // expect: SYNC101 expect-severity: note
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaMemcpy' at line 106
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaMemcpy' at line 108
         cudaMemcpy(host, w, n * sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: warning
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: after 'cudaDeviceSynchronize' at drained_alloc_free.cu:105 drained every stream, with nothing queued between, and no work is queued between it and this call on any way the unit reaches it: the wait waits for nothing else
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: after 'cudaDeviceSynchronize' at drained_alloc_free.cu:107 drained every stream, with nothing queued between, and no work is queued between it and this call on any way the unit reaches it: the wait waits for nothing else
         step<<<(n + 255) / 256, 256>>>(w, w, w, n); // expect: SYNC101 expect-severity: note
         cudaMemcpy(host, w, n * sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: warning
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning

@@ -1122,6 +1122,46 @@ START_TEST(test_device_wide_sync_call)
 }
 END_TEST
 
+/* cudaFreeArray waits for the whole device as cudaFree does (docs/studies/validation.md,
+ * 2026-12-06): its row is a free that synchronizes the device, judged as cudaFree's. */
+START_TEST(test_free_array_is_a_free)
+{
+    pending_scale();
+    api((call_spec){.name = "cudaFreeArray",
+                    .enter = US(20),
+                    .exit = US(330),
+                    .corr = 2,
+                    .kind = -1,
+                    .stack = site("array.cu", 12)});
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only(SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    ck_assert_uint_eq(f->line, 12);
+    ck_assert_uint_eq(f->evidence.total_ns, US(310));
+    ck_assert_str_eq(f->message, "cudaFreeArray blocked the host 1 time while device work was "
+                                 "pending: 0.31 ms (0.31 ms at most)");
+}
+END_TEST
+
+/* Blocked less than the threshold: a latent note, as a cudaFree's. */
+START_TEST(test_free_array_short_is_latent)
+{
+    pending_scale();
+    api((call_spec){.name = "cudaFreeArray",
+                    .enter = US(306),
+                    .exit = US(310),
+                    .corr = 2,
+                    .kind = -1,
+                    .stack = site("array.cu", 20)});
+    run();
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only_latent(SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    ck_assert_uint_eq(f->line, 20);
+    ck_assert_str_eq(f->message, "latent: synchronized 1 time, blocked 0.0 ms this run: "
+                                 "cudaFreeArray, which synchronizes the device");
+}
+END_TEST
+
 START_TEST(test_short_block_is_ignored)
 {
     pending_scale();
@@ -2685,7 +2725,8 @@ static Suite *detect_suite(void)
           test_sync_copy_device_side_not_latent}},
         {"syncs",
          {test_device_sync_over_synchronized, test_stream_sync_waits_for_its_stream_only,
-          test_device_wide_sync_call, test_short_block_is_ignored}},
+          test_device_wide_sync_call, test_short_block_is_ignored, test_free_array_is_a_free,
+          test_free_array_short_is_latent}},
         {"streams",
          {test_default_stream_launch, test_default_stream_launch_borrowed_site,
           test_default_stream_async_call, test_non_blocking_stream_is_not_serialized,

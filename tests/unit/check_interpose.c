@@ -74,7 +74,7 @@ START_TEST(test_spec_names_cbids_and_variants)
 {
     size_t nspec;
     const ss_args_spec *specs = ss_args_table(&nspec);
-    ck_assert_uint_eq(nspec, 238);
+    ck_assert_uint_eq(nspec, 239);
     for (size_t i = 0; i < nspec; i++) {
         const ss_args_spec *s = &specs[i];
         /* The CUPTI name, stripped of its version and per-thread suffixes, is the row. */
@@ -95,6 +95,12 @@ START_TEST(test_spec_names_cbids_and_variants)
     ck_assert_uint_eq(spec_named("cudaMemcpyAsync_ptsz_v7000")->cbid,
                       CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000);
     ck_assert_uint_eq(spec_named("cuMemcpyHtoD_v2")->cbid, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2);
+    /* cudaFreeArray (session 37): a free of the device-wide class, its array not a pointer. */
+    const ss_args_spec *free_array = spec_named("cudaFreeArray_v3020");
+    ck_assert_ptr_nonnull(free_array);
+    ck_assert_uint_eq(free_array->cbid, CUPTI_RUNTIME_TRACE_CBID_cudaFreeArray_v3020);
+    ck_assert_int_eq(free_array->api, SS_API_cudaFreeArray);
+    ck_assert_uint_eq(free_array->pointers, 0);
     /* The CUDA 3.x driver variants (32-bit pointers) are not taken. */
     ck_assert_ptr_null(spec_named("cuMemcpyHtoD"));
 }

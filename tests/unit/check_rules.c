@@ -152,6 +152,12 @@ START_TEST(test_api_light)
     ck_assert(ss_api_light(ss_api_find("cudaMemsetAsync")));
     ck_assert(ss_api_light(ss_api_find("cudaStreamQuery")));
     ck_assert(ss_api_light(ss_api_find("cudaStreamCreateWithFlags")));
+    /* cudaFreeArray (session 37): a free that synchronizes the device, which the mode follows. */
+    const ss_api *free_array = ss_api_find("cudaFreeArray");
+    ck_assert_ptr_nonnull(free_array);
+    ck_assert_int_eq(free_array->klass, SS_CLASS_FREE);
+    ck_assert_int_eq(free_array->sync, SS_SYNC_DEVICE);
+    ck_assert(ss_api_light(free_array));
     /* Graph instantiation and upload, runtime and driver, under CUPTI's names too. */
     static const struct {
         const char *name, *row;

@@ -1,0 +1,410 @@
+/* frees.c: which frees wait for nothing and which surely wait for the whole device, as
+ * measured (docs/studies/validation.md, 2026-12-06 23:40): 'cudaFree' of memory from
+ * 'cudaMalloc', 'cudaFreeArray' and 'cudaFreeHost' wait; a free of a null pointer and
+ * 'cudaFree' of stream-ordered memory ('cudaMallocAsync', 'cudaMallocFromPoolAsync') do not
+ * (context_cases.h). */
+#include "ast.h"
+#include "common.h"
+#include "context_cases.h"
+#include "scope.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What one write of a variable is. */
+typedef enum write_kind {
+    WRITE_NONE,
+    WRITE_ORDERED, /* the out-argument of a stream-ordered allocation ('cudaMallocAsync') */
+    WRITE_ALLOC,   /* '&var' as another call's first argument or an API's out-argument */
+    WRITE_INIT,    /* an initializer other than a null constant */
+    WRITE_OTHER    /* '=', '++', '&var' elsewhere, a reference argument or binding */
+} write_kind;
+
+/* The writes of one local variable in a function: how many, how many are stream-ordered
+ * allocations, and the kind, the cursor and the callee of the last. */
+typedef struct var_writes {
+    CXCursor var;
+    unsigned count, ordered;
+    write_kind kind;
+    CXCursor at; /* the call of an out-argument, the variable (its initializer), the write */
+    char callee[40];
+    CXCursor taken[32]; /* the '&var' of the out-arguments counted */
+    unsigned taken_count;
+} var_writes;
+
+/* Whether 'e' is a null pointer constant as written ('0', 'NULL', 'nullptr', '(void *)0'). */
+static int null_literal(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    long long value = 1;
+    return k == CXCursor_CXXNullPtrLiteralExpr || k == CXCursor_GNUNullExpr ||
+           (ss_ast_eval_int(e, &value) == 0 && value == 0);
+}
+
+/* Whether 'e' is a unary operator written starting with 'op'. Returns 1 or 0. */
+static int unary_is(CXCursor e, char op)
+{
+    if (clang_getCursorKind(e) != CXCursor_UnaryOperator || ss_ast_child_count(e) != 1)
+        return 0;
+    char *text = ss_expr_text(e);
+    int is = text && text[0] == op;
+    free(text);
+    return is;
+}
+
+/* Whether 'e' names the variable 'var' (through parentheses and casts). */
+static int names(CXCursor e, CXCursor var)
+{
+    e = ss_ast_strip(e);
+    return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
+           clang_equalCursors(clang_getCursorReferenced(e), var);
+}
+
+static void add_write(var_writes *w, write_kind kind, CXCursor at)
+{
+    w->count++;
+    w->ordered += kind == WRITE_ORDERED;
+    w->kind = kind;
+    w->at = at;
+}
+
+/* The call 'c' where it writes w->var through an out-argument '&var' (an API's out-argument,
+ * else its first): a stream-ordered allocation's (an ALLOC row that never synchronizes:
+ * WRITE_ORDERED), or another's (WRITE_ALLOC, the callee named). */
+static void call_write(var_writes *w, CXCursor c)
+{
+    const ss_api *api = ss_scope_callee_api(c);
+    int out = api && api->dst_arg >= 0 ? api->dst_arg : 0;
+    if (clang_Cursor_getNumArguments(c) <= out)
+        return;
+    CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)out));
+    if (!unary_is(arg, '&') || !names(ss_ast_child(arg, 0), w->var) || w->taken_count >= 32)
+        return;
+    w->taken[w->taken_count++] = arg;
+    int ordered = api && (api->klass == SS_CLASS_ALLOC || api->klass == SS_CLASS_MANAGED_ALLOC) &&
+                  api->sync == SS_SYNC_NEVER;
+    add_write(w, ordered ? WRITE_ORDERED : WRITE_ALLOC, c);
+    char *name = ordered ? NULL : ss_scope_callee_name(c);
+    snprintf(w->callee, sizeof w->callee, "%s", name ? name : "");
+    free(name);
+}
+
+/* Each write of w->var: the variable named other than as a value (its parent an implicit
+ * conversion) is written, its address taken or bound to a reference (WRITE_OTHER), but for
+ * the out-arguments call_write counts. */
+static enum CXChildVisitResult find_writes(CXCursor c, CXCursor parent, CXClientData data)
+{
+    var_writes *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr)
+        call_write(w, c);
+    if (k != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), w->var) ||
+        clang_getCursorKind(parent) == CXCursor_UnexposedExpr)
+        return CXChildVisit_Recurse;
+    for (unsigned i = 0; i < w->taken_count; i++) {
+        if (ss_ast_same_node(parent, w->taken[i]))
+            return CXChildVisit_Recurse;
+    }
+    add_write(w, WRITE_OTHER, c);
+    return CXChildVisit_Recurse;
+}
+
+/* The variable's initializer, or a null cursor where it has none. */
+static CXCursor initializer(CXCursor var)
+{
+    for (unsigned i = 0, n = ss_ast_child_count(var); i < n; i++) {
+        CXCursor c = ss_ast_child(var, i);
+        if (clang_isExpression(clang_getCursorKind(c)))
+            return c;
+    }
+    return clang_getNullCursor();
+}
+
+/* The writes of the local variable 'var' in the named function around 'function': its
+ * initializer other than a null constant, and find_writes's. */
+static var_writes writes_of(CXCursor function, CXCursor var)
+{
+    var_writes w;
+    memset(&w, 0, sizeof w);
+    w.var = var;
+    CXCursor init = initializer(var);
+    if (!ss_ast_is_null(init) && !null_literal(init))
+        add_write(&w, WRITE_INIT, var);
+    clang_visitChildren(ss_scope_outer_function(function), find_writes, &w);
+    return w;
+}
+
+/* The local variable (not a parameter, a global, a member, an element, a reference) that the
+ * pointer argument 'e' names, through parentheses and casts; a null cursor for anything
+ * else. */
+static CXCursor local_variable(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+        return clang_getNullCursor();
+    CXCursor var = clang_getCursorReferenced(e);
+    enum CXTypeKind t = clang_getCursorType(var).kind;
+    if (clang_getCursorKind(var) != CXCursor_VarDecl ||
+        clang_getCursorLinkage(var) != CXLinkage_NoLinkage || t == CXType_LValueReference ||
+        t == CXType_RValueReference)
+        return clang_getNullCursor();
+    return var;
+}
+
+/* The free's pointer argument, or a null cursor where 'call' is no call of 'api' with one. */
+static CXCursor freed_argument(CXCursor call, const ss_api *api)
+{
+    if (api == NULL || api->dst_arg < 0 || clang_Cursor_getNumArguments(call) <= api->dst_arg)
+        return clang_getNullCursor();
+    return clang_Cursor_getArgument(call, (unsigned)api->dst_arg);
+}
+
+/* Whether 'api' is cudaFree, cudaFreeArray or cudaFreeHost. */
+static int runtime_free(const ss_api *api)
+{
+    return api && (api->api == SS_API_cudaFree || api->api == SS_API_cudaFreeArray ||
+                   api->api == SS_API_cudaFreeHost);
+}
+
+int ss_context_free_waits_for_nothing(CXCursor function, CXCursor call)
+{
+    const ss_api *api = ss_scope_callee_api(call);
+    CXCursor arg = freed_argument(call, api);
+    if (ss_ast_is_null(arg) || !runtime_free(api))
+        return 0;
+    if (null_literal(arg))
+        return 1;
+    CXCursor var = local_variable(arg);
+    if (api->api != SS_API_cudaFree || ss_ast_is_null(var))
+        return 0;
+    var_writes w = writes_of(function, var);
+    return w.ordered > 0 && w.ordered == w.count;
+}
+
+/* Whether 'name' is an allocator that synchronizes and whose memory the free 'api' takes:
+ * cudaMalloc, cudaMallocPitch for cudaFree; cudaMallocHost, cudaHostAlloc for cudaFreeHost;
+ * cudaMallocArray, cudaMalloc3DArray for cudaFreeArray. */
+static int matching_allocator(const ss_api *api, const char *name)
+{
+    if (api->api == SS_API_cudaFree)
+        return strcmp(name, "cudaMalloc") == 0 || strcmp(name, "cudaMallocPitch") == 0;
+    if (api->api == SS_API_cudaFreeHost)
+        return strcmp(name, "cudaMallocHost") == 0 || strcmp(name, "cudaHostAlloc") == 0;
+    return strcmp(name, "cudaMallocArray") == 0 || strcmp(name, "cudaMalloc3DArray") == 0;
+}
+
+/* A call that switches the current device or context, or a jump (goto) anywhere. */
+static enum CXChildVisitResult find_switch(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt) {
+        *found = 1;
+        return CXChildVisit_Break;
+    }
+    if (k != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    char *name = ss_scope_callee_name(c);
+    *found = name && (strncmp(name, "cudaSetDevice", 13) == 0 ||
+                      strncmp(name, "cuCtxSetCurrent", 15) == 0 ||
+                      strncmp(name, "cuCtxPushCurrent", 16) == 0);
+    free(name);
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether the node 'c', on the way from a statement of a block down to a write, runs whenever
+ * that statement runs: an expression part that is no '&&', '||' or '?:', a declaration, a
+ * 'do { ... } while (0)' and its body. Returns 1 or 0. */
+static int unconditional(CXCursor c)
+{
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_CallExpr:
+    case CXCursor_UnexposedExpr:
+    case CXCursor_ParenExpr:
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXReinterpretCastExpr:
+    case CXCursor_CXXConstCastExpr:
+    case CXCursor_CXXFunctionalCastExpr:
+    case CXCursor_UnaryOperator:
+    case CXCursor_CompoundAssignOperator:
+    case CXCursor_DeclStmt:
+    case CXCursor_VarDecl:
+        return 1;
+    case CXCursor_DoStmt:
+        return ss_ast_do_once(c);
+    case CXCursor_BinaryOperator: {
+        char op[8];
+        return ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "&&") != 0 &&
+               strcmp(op, "||") != 0 && strcmp(op, ",") != 0;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* A jump (break, continue, return, goto) in a 'do { ... } while (0)' before the write. */
+typedef struct jump_walk {
+    unsigned before;
+    int found;
+} jump_walk;
+
+static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    jump_walk *j = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_ReturnStmt) &&
+        ss_ast_offset(c) <= j->before) {
+        j->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* The index of the child 'c' of 'block', or the child count. */
+static unsigned child_index(CXCursor block, CXCursor c)
+{
+    unsigned n = ss_ast_child_count(block), i = 0;
+    while (i < n && !ss_ast_same_node(ss_ast_child(block, i), c))
+        i++;
+    return i;
+}
+
+/* Where a write runs whenever a wait runs: the block around both ('path' index 'depth - 1'
+ * of the wait's path, a '{ ... }' no switch holds) and the statements of it that hold the
+ * write and the wait, the write's before. */
+typedef struct before_wait {
+    CXCursor wait_path[SS_CONTEXT_MAX_PATH];
+    long wait_depth;
+    unsigned depth, write_index, wait_index;
+} before_wait;
+
+/* Whether the write 'write' (a call, or a variable's declaration) runs whenever the wait
+ * 'wait' runs, in the named function 'top': a statement of a block around the wait, before
+ * the wait's, holds it where it runs whenever that statement runs (unconditional; in an
+ * 'if's condition; in a 'do { ... } while (0)', after no jump). '*where' receives the block.
+ * Returns 1 or 0. */
+static int runs_before(CXCursor top, CXCursor write, CXCursor wait, before_wait *where)
+{
+    CXCursor wp[SS_CONTEXT_MAX_PATH];
+    long nw = ss_context_path(top, write, wp);
+    where->wait_depth = ss_context_path(top, wait, where->wait_path);
+    CXCursor *ap = where->wait_path;
+    if (nw < 0 || nw >= SS_CONTEXT_MAX_PATH || where->wait_depth < 0 ||
+        where->wait_depth >= SS_CONTEXT_MAX_PATH)
+        return 0;
+    wp[nw++] = write; /* the paths hold the nodes themselves */
+    ap[where->wait_depth++] = wait;
+    long m = 0;
+    while (m < nw && m < where->wait_depth && ss_ast_same_node(wp[m], ap[m]))
+        m++;
+    if (m < 1 || m >= nw || m >= where->wait_depth ||
+        clang_getCursorKind(ap[m - 1]) != CXCursor_CompoundStmt)
+        return 0;
+    for (long i = 0; i < where->wait_depth; i++) {
+        if (clang_getCursorKind(ap[i]) == CXCursor_SwitchStmt)
+            return 0;
+    }
+    for (long i = m; i < nw; i++) {
+        int body = clang_getCursorKind(wp[i]) == CXCursor_CompoundStmt && i > m &&
+                   clang_getCursorKind(wp[i - 1]) == CXCursor_DoStmt;
+        int condition = clang_getCursorKind(wp[i]) == CXCursor_IfStmt && i + 1 < nw &&
+                        child_index(wp[i], wp[i + 1]) == ss_ast_if_condition(wp[i]);
+        if (!unconditional(wp[i]) && !body && !condition)
+            return 0;
+        jump_walk j = {ss_ast_offset(write), 0};
+        if (body)
+            clang_visitChildren(wp[i], find_jump, &j);
+        if (j.found)
+            return 0;
+    }
+    where->depth = (unsigned)m;
+    where->write_index = child_index(ap[m - 1], wp[m]);
+    where->wait_index = child_index(ap[m - 1], ap[m]);
+    return where->write_index < where->wait_index;
+}
+
+/* A break, continue or goto: a branch that leaves by one may not leave the function. */
+static enum CXChildVisitResult find_loop_jump(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    *found = k == CXCursor_BreakStmt || k == CXCursor_ContinueStmt || k == CXCursor_GotoStmt;
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether 's' is 'if (!var) { ...; return ...; }' or 'if (var == NULL) return ...;' (the
+ * constant on either side): an 'if' that tests 'var' for null and then leaves the function.
+ * Returns 1 or 0. */
+static int leaves_if_null(CXCursor s, CXCursor var)
+{
+    unsigned ci = clang_getCursorKind(s) == CXCursor_IfStmt ? ss_ast_if_condition(s) : 0;
+    if (clang_getCursorKind(s) != CXCursor_IfStmt || ci + 1 >= ss_ast_child_count(s))
+        return 0;
+    CXCursor cond = ss_ast_strip(ss_ast_child(s, ci)), then = ss_ast_child(s, ci + 1);
+    char op[8];
+    int tests = (unary_is(cond, '!') && names(ss_ast_child(cond, 0), var)) ||
+                (clang_getCursorKind(cond) == CXCursor_BinaryOperator &&
+                 ss_ast_binary_op(cond, op, sizeof op) == 0 && strcmp(op, "==") == 0 &&
+                 ((names(ss_ast_child(cond, 0), var) && null_literal(ss_ast_child(cond, 1))) ||
+                  (names(ss_ast_child(cond, 1), var) && null_literal(ss_ast_child(cond, 0)))));
+    if (!tests)
+        return 0;
+    if (clang_getCursorKind(then) == CXCursor_CompoundStmt) {
+        unsigned n = ss_ast_child_count(then);
+        int jumps = 0;
+        clang_visitChildren(then, find_loop_jump, &jumps);
+        if (n == 0 || jumps)
+            return 0;
+        then = ss_ast_child(then, n - 1);
+    }
+    return clang_getCursorKind(then) == CXCursor_ReturnStmt;
+}
+
+/* Whether an 'if' that tests 'var' for null and leaves the function (leaves_if_null) runs
+ * whenever the wait runs, after the write: a statement of a block on the wait's path
+ * ('where', runs_before), before the wait's statement there and, in the write's block, after
+ * the write's. Returns 1 or 0. */
+static int tested_before(const before_wait *where, CXCursor var)
+{
+    for (long d = where->depth - 1; d + 1 < where->wait_depth; d++) {
+        CXCursor block = where->wait_path[d];
+        if (clang_getCursorKind(block) != CXCursor_CompoundStmt)
+            continue;
+        unsigned from = d == (long)where->depth - 1 ? where->write_index + 1 : 0;
+        unsigned to = child_index(block, where->wait_path[d + 1]);
+        for (unsigned i = from; i < to; i++) {
+            if (leaves_if_null(ss_ast_child(block, i), var))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait)
+{
+    const ss_api *api = ss_scope_callee_api(call);
+    CXCursor arg = freed_argument(call, api);
+    if (ss_ast_is_null(arg) || !runtime_free(api) || null_literal(arg))
+        return 0;
+    CXCursor var = local_variable(arg), top = ss_scope_outer_function(function);
+    int switches = 0;
+    if (ss_ast_is_null(var))
+        return 0;
+    clang_visitChildren(top, find_switch, &switches);
+    var_writes w = writes_of(function, var);
+    before_wait where;
+    if (switches || w.count != 1 || !runs_before(top, w.at, wait, &where))
+        return 0;
+    if (w.kind == WRITE_ALLOC)
+        return matching_allocator(api, w.callee);
+    if (w.kind != WRITE_INIT || api->api != SS_API_cudaFreeArray ||
+        clang_getCursorKind(ss_ast_strip(initializer(var))) != CXCursor_CallExpr)
+        return 0;
+    return tested_before(&where, var);
+}
