@@ -24,8 +24,8 @@ typedef enum step_result { STEP_ON, STEP_DONE, STEP_FAIL, STEP_INTO } step_resul
 
 /* A walk from the statement that gives the host the value to what needs it. */
 typedef struct choice_walk {
-    ss_check_ctx *ctx; /* its function is the function walked */
-    CXCursor var;      /* the value's variable */
+    ss_check_ctx *ctx;             /* its function is the function walked */
+    CXCursor var;                  /* the value's variable */
     CXCursor derived[MAX_DERIVED]; /* locals computed from it on the way */
     size_t derived_count;
     CXCursor copy; /* the readback, or the getter's call: the walk must not reach it again */
@@ -147,8 +147,7 @@ static int jumps(CXCursor c)
 static enum CXChildVisitResult find_api(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    const ss_api *api =
-        clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
     if (api && api->klass != SS_CLASS_QUERY) {
         *(int *)data = 1;
         return CXChildVisit_Break;
@@ -272,8 +271,8 @@ static int copy_only_function(ss_check_ctx *ctx, CXCursor call)
 {
     CXCursor callee = ss_callgraph_callee(ss_check_graph(ctx), call);
     CXCursor body = ss_ast_is_null(callee) ? callee : ss_ast_body(callee);
-    if (ss_ast_is_null(body) || (clang_getCursorKind(callee) == CXCursor_CXXMethod &&
-                                 clang_CXXMethod_isVirtual(callee)))
+    if (ss_ast_is_null(body) ||
+        (clang_getCursorKind(callee) == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(callee)))
         return 0;
     int copies = 0, found = 0;
     for (unsigned i = 0, n = ss_ast_child_count(body); i < n && copies >= 0; i++) {
@@ -354,9 +353,8 @@ static int derives(choice_walk *w, CXCursor x)
         local = clang_getCursorReferenced(ss_ast_child(x, 0));
         from = ss_ast_child(x, 1);
     }
-    if (clang_getCursorKind(local) != CXCursor_VarDecl ||
-        clang_equalCursors(local, w->var) || clang_Cursor_hasVarDeclGlobalStorage(local) ||
-        !names_value(w, from) || !library_step(w, x))
+    if (clang_getCursorKind(local) != CXCursor_VarDecl || clang_equalCursors(local, w->var) ||
+        clang_Cursor_hasVarDeclGlobalStorage(local) || !names_value(w, from) || !library_step(w, x))
         return 0;
     if (w->derived_count < MAX_DERIVED)
         w->derived[w->derived_count++] = local;
@@ -467,8 +465,7 @@ static step_result up(choice_walk *w, CXCursor *block, unsigned *index)
                ss_ast_same_node(ss_ast_child(path[at], 0), *block)) {
         r = turn(w, ss_ast_child(path[at], 1), index);
     } else if (at == found - 1 && k == CXCursor_WhileStmt &&
-               ss_ast_same_node(ss_ast_child(path[at], ss_ast_child_count(path[at]) - 1),
-                                *block)) {
+               ss_ast_same_node(ss_ast_child(path[at], ss_ast_child_count(path[at]) - 1), *block)) {
         r = turn(w, ss_ast_child(path[at], ss_ast_if_condition(path[at])), index);
     }
     free(path);
@@ -534,8 +531,7 @@ static enum CXChildVisitResult find_copy_sites(CXCursor c, CXCursor parent, CXCl
 {
     (void)parent;
     address_walk *w = data;
-    const ss_api *api =
-        clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
+    const ss_api *api = clang_getCursorKind(c) == CXCursor_CallExpr ? ss_scope_callee_api(c) : NULL;
     for (int i = 0, n = api && api->klass == SS_CLASS_COPY ? clang_Cursor_getNumArguments(c) : 0;
          i < n; i++) {
         CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)i));
@@ -710,8 +706,7 @@ static char *getter_words(ss_check_ctx *ctx, CXCursor function, CXCursor var, CX
 {
     ss_callgraph *graph = ss_check_graph(ctx);
     CXCursor calls[MAX_CALLS], callers[MAX_CALLS];
-    if (!is_getter(ctx, function, var, stmt) ||
-        ss_callgraph_only_here(graph, function) == NULL)
+    if (!is_getter(ctx, function, var, stmt) || ss_callgraph_only_here(graph, function) == NULL)
         return NULL;
     long n = ss_callgraph_calls_of(graph, function, calls, callers, MAX_CALLS);
     char *list = ss_xstrdup("");
@@ -732,8 +727,8 @@ static char *getter_words(ss_check_ctx *ctx, CXCursor function, CXCursor var, CX
     char *words = NULL;
     if (needs > 0 && n <= MAX_CALLS) {
         char *name = ss_qualified_name(function);
-        char *more = needs > MAX_NAMED ? ss_xasprintf(", and %d more", needs - MAX_NAMED)
-                                       : ss_xstrdup("");
+        char *more =
+            needs > MAX_NAMED ? ss_xasprintf(", and %d more", needs - MAX_NAMED) : ss_xstrdup("");
         words = ss_xasprintf("inherent: each call of '%s()' in a loop of the unit needs the value "
                              "before any other device work: %s%s",
                              name, list, more);
