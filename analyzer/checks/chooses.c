@@ -74,8 +74,11 @@ static int const_reference_arg(CXCursor call, CXCursor arg)
     return 0;
 }
 
-/* Whether a node stores into 'var' or may: assigned ('=', '+='), incremented, its address
- * taken, bound to a reference that is not to const, or named in a lambda. */
+/* Whether a node stores into 'var' or may: anything but a read of its value (an implicit
+ * conversion to a value, under 'sizeof', the right side of an assignment) or an argument for
+ * a reference to const; so an assignment ('=', '+='), an increment, its address taken, a
+ * reference bound to it, a cast or parentheses around it (kept apart, to be safe), or a lambda
+ * that names it. */
 typedef struct store_walk {
     CXCursor var;
     int found;
@@ -83,22 +86,17 @@ typedef struct store_walk {
 
 static int stores_at(CXCursor ref, CXCursor parent)
 {
-    enum CXCursorKind pk = clang_getCursorKind(parent);
-    char op[8];
-    if (pk == CXCursor_BinaryOperator)
-        return ss_ast_same_node(ss_ast_child(parent, 0), ref) &&
-               (ss_ast_binary_op(parent, op, sizeof op) != 0 || strcmp(op, "=") == 0);
-    if (pk == CXCursor_CompoundAssignOperator)
+    switch (clang_getCursorKind(parent)) {
+    case CXCursor_UnexposedExpr:
+    case CXCursor_UnaryExpr:
+        return 0;
+    case CXCursor_BinaryOperator:
         return ss_ast_same_node(ss_ast_child(parent, 0), ref);
-    if (pk == CXCursor_UnaryOperator) {
-        char *text = ss_expr_text(parent);
-        int store = text == NULL || strstr(text, "++") || strstr(text, "--") || text[0] == '&';
-        free(text);
-        return store;
-    }
-    if (pk == CXCursor_CallExpr)
+    case CXCursor_CallExpr:
         return !const_reference_arg(parent, ref);
-    return pk == CXCursor_VarDecl; /* 'int &alias = n;' (a copy reads it through a cast) */
+    default:
+        return 1;
+    }
 }
 
 static enum CXChildVisitResult find_store(CXCursor c, CXCursor parent, CXClientData data)
