@@ -153,32 +153,28 @@ static enum CXChildVisitResult find_api(CXCursor c, CXCursor parent, CXClientDat
     return CXChildVisit_Recurse;
 }
 
-/* Whether 'c' calls nothing: no call, 'new', 'delete' or lambda. */
+/* Whether 'c' calls nothing and loops nowhere: no call, 'new', 'delete', lambda or loop. */
 static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_CallExpr || k == CXCursor_CXXNewExpr || k == CXCursor_CXXDeleteExpr ||
-        k == CXCursor_LambdaExpr) {
+        k == CXCursor_LambdaExpr || ss_scope_is_loop(c)) {
         *(int *)data = 1;
         return CXChildVisit_Break;
     }
     return CXChildVisit_Recurse;
 }
 
-static int calls_nothing(CXCursor c)
-{
-    int found = 0;
-    ss_ast_visit_whole(c, c, find_call, &found);
-    return !found && !jumps(c);
-}
-
 /* Whether 'x' is host code that may stand between the readback and what needs the value: it
- * calls nothing (host work that calls could come before the readback, overlapping it; a print
- * of the value is step's). */
+ * calls nothing, loops nowhere and jumps nowhere ('edges -= scout;', 'tmp = in;'). Host work
+ * that calls or loops could come before the readback, overlapping it (a print of the value and
+ * a local computed from it are step's). */
 static int host_step(CXCursor x)
 {
-    return calls_nothing(x);
+    int found = 0;
+    ss_ast_visit_whole(x, x, find_call, &found);
+    return !found && !jumps(x);
 }
 
 /* Whether 'x' computes with the value in host code of the C or C++ library only: no jump, no

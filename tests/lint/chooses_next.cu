@@ -5,9 +5,9 @@
 // anything: inherent as written, a note (chooses.c), whatever else reads the value. Statements
 // between may call nothing, print the value, compute a local from it, or copy one value to or
 // from the host synchronously (nothing is queued to wait for). Twins that stay warnings: a test
-// inside a branch taken only sometimes, the value overwritten before the test, a launch or a host
-// call between, a value only printed, another name for it, a 'for' loop's next round, a value
-// no test reads, an 'if' that chooses nothing, a copy of a buffer or an asynchronous one between.
+// inside a branch taken only sometimes, the value overwritten before the test, a launch, a host
+// call or loop between, a value only printed, another name for it, a 'for' loop's next round, a
+// value no test reads, an 'if' that chooses nothing, a buffer copy or an asynchronous one between.
 #include <cuda_runtime.h>
 #include <cstdio>
 
@@ -241,5 +241,19 @@ void async_between(int *depth, int *d_n, int *d_flag, int rounds)
         cudaMemcpyAsync(d_flag, &zero, sizeof(int), cudaMemcpyHostToDevice); // expect: SYNC102, SYNC201
         if (n > 0)
             expand<<<n, 256>>>(depth, 1); // expect: SYNC101
+    }
+}
+
+// A host loop between the readback and the test: host work that could come before the readback.
+void host_loop_between(int *depth, int *d_n, int *h, int rounds)
+{
+    for (int r = 0; r < rounds; r++) {
+        expand<<<64, 256>>>(depth, r + 1); // expect: SYNC101
+        int n;
+        cudaMemcpy(&n, d_n, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        for (int i = 0; i < 8; i++)
+            h[i] = i;
+        if (n > 0)
+            expand<<<4, 256>>>(depth, n); // expect: SYNC101
     }
 }
