@@ -141,6 +141,60 @@ static int jumps(CXCursor c)
     return found;
 }
 
+/* Whether 'c' holds a 'return' or a 'throw' outside any lambda. */
+static enum CXChildVisitResult find_return(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (k != CXCursor_ReturnStmt && k != CXCursor_CXXThrowExpr)
+        return CXChildVisit_Recurse;
+    *(int *)data = 1;
+    return CXChildVisit_Break;
+}
+
+static int returns_within(CXCursor c)
+{
+    int found = 0;
+    clang_visitChildren(c, find_return, &found);
+    return found;
+}
+
+/* Whether 'c' holds a jump that leaves the loop the readback is in: a 'break' outside any loop
+ * or 'switch' within 'c', a 'return' or a 'throw' outside any lambda. A 'continue' (which may
+ * skip host code only) and a 'goto' are not counted: the value need not choose anything. */
+static enum CXChildVisitResult find_exit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_BreakStmt:
+    case CXCursor_ReturnStmt:
+    case CXCursor_CXXThrowExpr:
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_CXXForRangeStmt:
+    case CXCursor_SwitchStmt:
+    case CXCursor_LambdaExpr:
+        /* their own breaks; a return in a nested loop still leaves, looked for below */
+        if (clang_getCursorKind(c) != CXCursor_LambdaExpr && returns_within(c))
+            *(int *)data = 1;
+        return *(int *)data ? CXChildVisit_Break : CXChildVisit_Continue;
+    default:
+        return CXChildVisit_Recurse;
+    }
+}
+
+static int leaves_loop(CXCursor c)
+{
+    int found = 0;
+    ss_ast_visit_whole(c, c, find_exit, &found);
+    return found;
+}
+
 /* Whether 'c' calls the toolkit for anything but a query ('cudaGetLastError'). */
 static enum CXChildVisitResult find_api(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -355,13 +409,13 @@ static int derives(choice_walk *w, CXCursor x)
     return 1;
 }
 
-/* Whether a branch of the 'if' 'x' queues device work or leaves: the value decides what runs
- * next. */
+/* Whether a branch of the 'if' 'x' queues device work or leaves the loop (leaves_loop): the
+ * value decides what runs next. */
 static int chooses(const choice_walk *w, CXCursor x)
 {
     for (unsigned i = ss_ast_if_condition(x) + 1, n = ss_ast_child_count(x); i < n; i++) {
         CXCursor branch = ss_ast_child(x, i);
-        if (jumps(branch) || ss_context_does_device_work(ss_check_graph(w->ctx), branch) ||
+        if (leaves_loop(branch) || ss_context_does_device_work(ss_check_graph(w->ctx), branch) ||
             ss_scope_has_work(branch, SS_SCOPE_DEVICE_WORK, NULL))
             return 1;
     }
@@ -656,7 +710,9 @@ static int in_lambda(CXCursor function, CXCursor c)
 }
 
 /* Whether the call 'call' of the getter, in 'caller', needs the value at once: 1, with the
- * words in '*use'; 0 for a call that no loop of the unit repeats; -1 for any other. */
+ * words in '*use'; 0 for a call that no loop repeats (no loop of the unit reaches its caller,
+ * which no other unit may call; a caller another unit may call is asked as a loop's); -1 for any
+ * other. */
 static int caller_needs(ss_check_ctx *ctx, CXCursor call, CXCursor caller, char **use)
 {
     if (clang_getCursorKind(caller) == CXCursor_LambdaExpr || in_lambda(caller, call))
@@ -667,7 +723,12 @@ static int caller_needs(ss_check_ctx *ctx, CXCursor call, CXCursor caller, char 
         int reached = ss_callgraph_reached_from_loop(ss_check_graph(ctx), caller,
                                                      SS_SCOPE_DEVICE_WORK, &reach);
         ss_loop_reach_free(&reach);
-        return reached ? -1 : 0;
+        if (reached)
+            return -1;
+        /* a function another unit may call may be called from a loop there: its value must
+         * be needed at once too */
+        if (clang_getCursorLinkage(caller) == CXLinkage_Internal)
+            return 0;
     }
     CXCursor local = clang_getNullCursor();
     CXCursor stmt = storing_statement(caller, call, &local);

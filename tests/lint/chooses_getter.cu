@@ -17,14 +17,15 @@ struct Worklist {
     int nitems()
     {
         int index;
-        cudaMemcpy(&index, d_index, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: each call of 'Worklist::nitems()' in a loop of the unit needs the value before any other device work: chooses_getter.cu:34 (line 40, the loop's condition, tests it before any launch), chooses_getter.cu:53 (line 56 sizes a launch with 'blocks', computed from it), chooses_getter.cu:58 (line 64, the loop's condition, tests it before any launch)
+        cudaMemcpy(&index, d_index, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: each call of 'Worklist::nitems()' in a loop of the unit needs the value before any other device work: chooses_getter.cu:35 (line 41, the loop's condition, tests it before any launch), chooses_getter.cu:54 (line 57 sizes a launch with 'blocks', computed from it), chooses_getter.cu:59 (line 65, the loop's condition, tests it before any launch)
         return index;
     }
     void reset() { cudaMemcpy(d_index, &zero, sizeof(int), cudaMemcpyHostToDevice); } // expect: SYNC202 expect-severity: note
 };
 
-// Gardenia's linear BFS: the size sizes the launch, then the loop's condition tests the next.
-int linear(Worklist *in, Worklist *out, int *depth)
+// Gardenia's linear BFS: the size sizes the launch, then the loop's condition tests the next
+// (static: a function another unit may call counts its call before the loop as a loop's).
+static int linear(Worklist *in, Worklist *out, int *depth)
 {
     int rounds = 0;
     int n = in->nitems();
@@ -54,7 +55,7 @@ void hybrid(Worklist *in, Worklist *out, int *depth, int *d_scout, int edges)
             int blocks = (n - 1) / 256 + 1;
             cudaMemcpy(d_scout, &zero, sizeof(int), cudaMemcpyHostToDevice); // expect: SYNC202
             top_down<<<blocks, 256>>>(depth, d_scout); // expect: SYNC101
-            cudaMemcpy(&scout, d_scout, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 49's 'if' tests it before any launch, in the loop's next round)
+            cudaMemcpy(&scout, d_scout, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 50's 'if' tests it before any launch, in the loop's next round)
             n = out->nitems();
             Worklist *tmp = in;
             in = out;

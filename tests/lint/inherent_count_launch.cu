@@ -99,8 +99,8 @@ void make_stream(Net &net) { cudaStreamCreateWithFlags(&net.s, cudaStreamNonBloc
 
 // The next device work sized with the count, after host code only: a guard that leaves the
 // iteration when it is zero, a bound, a grid computed from it (an assignment of a temporary, a
-// bare block around them): inherent. A guard before a launch only given the count: chooses.c's
-// note (it chooses what runs). Device work lint sees in between (a memset) keeps the warning.
+// bare block around them): inherent. A launch that only takes the count as an argument, or
+// device work lint sees in between (a memset), keeps the warning.
 __global__ void fill(unsigned n, float *x) { x[threadIdx.x] = (float)n; }
 
 void render(unsigned *d_n, float *d_x, int maps, cudaStream_t s)
@@ -139,7 +139,7 @@ void argument_only(unsigned *d_n, float *d_x, int frames, cudaStream_t s)
     for (int f = 0; f < frames; ++f) {
         count_spikes<<<64, 256, 0, s>>>((int *)d_n);
         unsigned n;
-        cudaMemcpy(&n, d_n, sizeof(unsigned), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 143's 'if' tests it before any launch)
+        cudaMemcpy(&n, d_n, sizeof(unsigned), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
         if (n == 0)
             continue;
         fill<<<64, 256, 0, s>>>(n, d_x);
