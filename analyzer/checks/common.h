@@ -193,6 +193,9 @@ int ss_check_is_readback(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
  * to the host (the size SYNC301 reads back: sizeof a scalar, 1 * sizeof, a constant within the
  * readback limit), wherever it is and whatever waits for it. Returns 1 or 0. */
 int ss_check_copies_one_value(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
+/* Whether the byte count of the copy 'call' ('api' is its row) is that of one scalar, as
+ * ss_check_copies_one_value asks, whatever the copy's direction. Returns 1 or 0. */
+int ss_check_one_value_size(ss_check_ctx *ctx, CXCursor call, const ss_api *api);
 
 /* Whether the byte count 'size' is one value of a template's type parameter: 'sizeof(T)', or
  * 'sizeof x' of an x of type T (or a reference to one), where clang cannot evaluate it.

@@ -129,6 +129,47 @@ CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, 
  * test. Malloc'ed, or NULL. */
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* only_tested.c. Whether 'var' is a plain local of a function of a scalar type (no static or
+ * global storage, no reference, no array, no class). Returns 1 or 0. */
+int ss_context_plain_local(CXCursor var);
+
+/* only_tested.c. Whether 'stmt' only prints (printf and kin, std::cout insertions of the C or
+ * C++ library), computing nothing but through the C math library. Returns 1 or 0. */
+int ss_context_print_statement(CXCursor stmt);
+
+/* only_tested.c. Whether the call 'call', in a statement that calls the toolkit, is part of an
+ * error check: a function of the C or C++ library ('fprintf', 'exit'), of the toolkit
+ * ('cudaGetErrorString'), or one given what an API call returns ('check(cudaMemcpy(...))').
+ * Returns 1 or 0. */
+int ss_context_check_call(CXCursor call);
+
+/* inherent.c. Whether 'stmt' is host code of the C or C++ library only (no function of the
+ * program, no 'new', no lambda) and queues no device work, a synchronous memset or copy within
+ * the device included. Returns 1 or 0. */
+int ss_context_host_only(ss_check_ctx *ctx, CXCursor stmt);
+
+/* inherent.c. How 'stmt' sizes a launch, a copy or an allocation with 'var' ("sizes a launch
+ * with it"), malloc'ed, and the call that does ('*at'); or NULL. */
+char *ss_context_sizing_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, CXCursor *at);
+
+/* inherent.c. Whether 'c' reads the value of 'var' (not only under 'sizeof' or 'decltype').
+ * Returns 1 or 0. */
+int ss_context_reads_value(CXCursor c, CXCursor var);
+
+/* chooses.c. Inside a loop: "inherent: the value chooses the next device work (...)" where the
+ * one value a synchronous readback gives the host (ss_context_loop_value; not for a wait), a
+ * plain local whose address goes to copies only, is needed before any device work on every
+ * way from the readback: a branch tests it ('if', one of whose branches queues device work or
+ * leaves), the condition of the loop tests it, or a launch, copy or allocation is sized with
+ * it or with a local computed from it; the statements between only host code of the C or C++
+ * library, waits, prints, and synchronous one-value copies (also through a function of the
+ * unit that does nothing else), past the end of a branch or of the loop's body into the loop's
+ * next round (once; 'while' and 'do' loops). For a getter ('int n; cudaMemcpy(&n, ...); return
+ * n;', called only in this unit) named for a caller's loop: where each of its calls in a loop
+ * of the unit stores the value in a plain local that is needed so. Malloc'ed, or NULL. */
+char *ss_context_chooses_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
+                               const ss_loop_context *loop);
+
 /* graph_value.c. For only_tested.c, the one value a graph copies to the host in a loop that
  * launches it and waits: for a wait (SYNC401) for one stream, stmts[*from], a cudaGraphLaunch on
  * that stream within three statements before it (those between calling nothing), no other graph

@@ -1051,6 +1051,21 @@ static int host_only(ss_callgraph *graph, CXCursor stmt)
     return !w.refused;
 }
 
+int ss_context_host_only(ss_check_ctx *ctx, CXCursor stmt)
+{
+    return host_only(ss_check_graph(ctx), stmt) && !queues_device_work(ctx, stmt);
+}
+
+char *ss_context_sizing_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, CXCursor *at)
+{
+    return sizing_use(graph, stmt, var, at);
+}
+
+int ss_context_reads_value(CXCursor c, CXCursor var)
+{
+    return sized_by(c, var);
+}
+
 /* The words for the next device work ('next') sizing itself with the value, 'use' saying how,
  * as 'search' found it. Malloc'ed. */
 static char *work_words(const use_search *search, CXCursor next, const char *use)

@@ -442,6 +442,13 @@ static enum CXChildVisitResult find_sync(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
+int ss_check_one_value_size(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
+{
+    int nargs = clang_Cursor_getNumArguments(call);
+    return api->size_arg >= 0 && nargs > api->size_arg &&
+           scalar_size(ctx, clang_Cursor_getArgument(call, (unsigned)api->size_arg));
+}
+
 int ss_check_copies_one_value(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 {
     int nargs = clang_Cursor_getNumArguments(call);

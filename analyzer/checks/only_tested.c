@@ -987,3 +987,18 @@ char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     free(uses);
     return words;
 }
+
+int ss_context_plain_local(CXCursor var)
+{
+    return plain_local(var);
+}
+
+int ss_context_print_statement(CXCursor stmt)
+{
+    return print_statement(stmt);
+}
+
+int ss_context_check_call(CXCursor call)
+{
+    return library_decl(clang_getCursorReferenced(call)) || toolkit_call(call) || wraps_api(call);
+}

@@ -2,8 +2,8 @@
 // local declared inside the branch before the launch it sizes ('if (n > 0) { int blocks = (n +
 // 127) / 128; k<<<blocks, 128>>>(...); }'): the host cannot queue that launch without the
 // count, so the readback is inherent (a note), as when the launch names the count itself.
-// gpu-louvain's buckets (held-out-18, session 28's partitions). A local computed inside the
-// branch from something else, or a block count the launch does not use, leaves it a warning.
+// gpu-louvain's buckets (held-out-18, session 28's partitions). A block count from something
+// else, or unused, sizes nothing, but the 'if' chooses whether it runs: a note of chooses.c.
 // lint-args: -std=c++17
 #include <cuda_runtime.h>
 #include <thrust/execution_policy.h>
@@ -46,13 +46,13 @@ void copied_blocks(int *d, int *d_count, int rounds)
 }
 
 // The local inside the branch does not come from the count, and the launch's size is fixed (the
-// count is only its argument, no test alone): a warning, the loop's stall.
+// count is only its argument): the 'if' still chooses whether it runs, a note (chooses.c).
 void unrelated_local(int *d, int *d_count, int rounds)
 {
     for (int r = 0; r < rounds; ++r) {
         fill<<<1, 64>>>(d, r + 1); // expect: SYNC101
         int count = 0;
-        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 56's 'if' tests it before any launch)
         if (count > 0) {
             int grid = 2 * r + 1;
             fill<<<grid, 256>>>(d, count); // expect: SYNC101
@@ -61,13 +61,13 @@ void unrelated_local(int *d, int *d_count, int rounds)
 }
 
 // The block count is computed from the count but only printed: the launch it guards is of a
-// fixed size, a warning.
+// fixed size, which the 'if' chooses to run (chooses.c).
 void unused_local(int *d, int *d_count, int rounds)
 {
     for (int r = 0; r < rounds; ++r) {
         fill<<<1, 64>>>(d, r + 1); // expect: SYNC101
         int count = 0;
-        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 71's 'if' tests it before any launch)
         if (count > 0) {
             int blocks = (count + 255) / 256;
             (void)blocks;
@@ -82,7 +82,7 @@ void overwritten_local(int *d, int *d_count, int rounds)
     for (int r = 0; r < rounds; ++r) {
         fill<<<1, 64>>>(d, r + 1); // expect: SYNC101
         int count = 0;
-        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 86's 'if' tests it before any launch)
         if (count > 0) {
             int blocks = (count + 255) / 256;
             blocks = 4;
@@ -97,7 +97,7 @@ void local_through_pointer(int *d, int *d_count, int rounds)
     for (int r = 0; r < rounds; ++r) {
         fill<<<1, 64>>>(d, r + 1); // expect: SYNC101
         int count = 0;
-        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 101's 'if' tests it before any launch)
         if (count > 0) {
             int blocks = (count + 255) / 256;
             int *at = &blocks;
@@ -113,7 +113,7 @@ void size_of_count(int *d, int *d_count, int rounds)
     for (int r = 0; r < rounds; ++r) {
         fill<<<1, 64>>>(d, r + 1); // expect: SYNC101
         int count = 0;
-        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 117's 'if' tests it before any launch)
         if (count > 0) {
             int blocks = (int)sizeof(count) * 2;
             fill<<<blocks, 256>>>(d, count); // expect: SYNC101
@@ -127,7 +127,7 @@ void two_declarators(int *d, int *d_count, int rounds)
     for (int r = 0; r < rounds; ++r) {
         fill<<<1, 64>>>(d, r + 1); // expect: SYNC101
         int count = 0;
-        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        cudaMemcpy(&count, d_count, sizeof count, cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 131's 'if' tests it before any launch)
         if (count > 0) {
             int blocks = 2 * r + 1, grid = (count + 255) / 256;
             fill<<<blocks, 256>>>(d, grid); // expect: SYNC101

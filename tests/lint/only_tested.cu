@@ -2,8 +2,8 @@
 // residual against a tolerance): the loop's own condition, or an 'if' right after the readback
 // (past waits). The stall is inherent to the loop as written, a note that says how to remove it
 // (test less often, or on the device); the value may also be printed, read after the loop or
-// kept for the next round's test (only_tested_more.cu). Still warnings: a value the host also
-// computes with or sums, hands to a function by address, tests through a call or reads through a
+// kept for the next round's test (only_tested_more.cu); also summed: chooses.c's note. Still
+// warnings: a value the host hands to a function by address, tests through a call or reads via a
 // reference; device work or a host call between the readback (or its wait) and the test; a flag
 // kept in a member; a wait for the whole device (it also waits for other work), or one that
 // another copy to the host also needs; a value that bounds a host loop ('while (j < n)': a trip
@@ -55,14 +55,14 @@ void iterate(const float *x, float *d_r, float tol, int max_iter)
     }
 }
 
-// Also used in arithmetic after the test.
+// Also used in arithmetic after the test: the test still chooses what runs next (chooses.c).
 float scaled(const float *x, float *d_r, float tol, int max_iter)
 {
     float scale = 1.f;
     for (int k = 0; k < max_iter; k++) {
         residual<<<1, 64>>>(x, d_r); // expect: SYNC101
         float r;
-        cudaMemcpy(&r, d_r, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        cudaMemcpy(&r, d_r, sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 66's 'if' tests it before any launch)
         if (r < tol)
             break;
         scale = 1.f / r;
@@ -70,14 +70,14 @@ float scaled(const float *x, float *d_r, float tol, int max_iter)
     return scale;
 }
 
-// Summed on the host.
+// Summed on the host after the test: the same (chooses.c).
 int summed(int *v, int n, int *d_changed, int rounds)
 {
     int total = 0;
     for (int i = 0; i < rounds; i++) {
         relax<<<1, 64>>>(v, n, d_changed); // expect: SYNC101
         int moved;
-        cudaMemcpy(&moved, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        cudaMemcpy(&moved, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 81's 'if' tests it before any launch)
         if (moved == 0)
             break;
         total += moved;

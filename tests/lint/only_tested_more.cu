@@ -4,9 +4,9 @@
 // PageRank, BC's two flags, cuda-samples' Jacobi). A second synchronous one-value readback may
 // stand between the readback and the test: it waits for no more work. Each note has a twin that
 // stays a warning: a value printed but not tested (a metric), a print that computes with a call
-// or prints no value (host work that could come before the readback), a copy that is also
-// summed, a second readback into an array or of another API, a branch that copies to the host
-// and goes on with the loop.
+// or prints no value (host work that could come before the readback), a second readback of
+// another API, a branch that copies to the host and goes on with the loop. Also summed, or
+// before a second readback into an array: a note of chooses.c (the test chooses what runs).
 #include <cuda_runtime.h>
 #include <cmath>
 #include <cstdio>
@@ -102,14 +102,14 @@ void delta(const float *x, float *d_diff, int max_iter)
     }
 }
 
-// The same printed and also summed: a warning.
+// The same printed and also summed: the test still chooses what runs next (chooses.c).
 float delta_summed(const float *x, float *d_diff, int max_iter)
 {
     float total = 0.f;
     for (int iter = 0; iter < max_iter; iter++) {
         l1norm<<<1, 64>>>(x, d_diff); // expect: SYNC101
         float h_diff;
-        SAFE_CALL(cudaMemcpy(&h_diff, d_diff, sizeof(float), cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: warning
+        SAFE_CALL(cudaMemcpy(&h_diff, d_diff, sizeof(float), cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 114's 'if' tests it before any launch)
         printf("residual = %e\n", h_diff);
         if (h_diff < 1e-4f)
             break;
@@ -150,14 +150,14 @@ int topo_tested(int *depth, bool *d_changed, int *d_count)
     return level;
 }
 
-// The count read back into an array: it is kept, not a plain local.
+// The count read back into an array, kept: a warning; the flag a note of chooses.c.
 void topo_array(int *depth, bool *d_changed, int *d_count, int *counts)
 {
     bool changed;
     int level = 0;
     do {
         forward<<<1, 64>>>(depth, d_changed, d_count); // expect: SYNC101
-        SAFE_CALL(cudaMemcpy(&changed, d_changed, sizeof(bool), cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: warning
+        SAFE_CALL(cudaMemcpy(&changed, d_changed, sizeof(bool), cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 163, the loop's condition, tests it before any launch)
         SAFE_CALL(cudaMemcpy(&counts[level], d_count, sizeof(int), cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: warning expect-no-message: inherent as written
         level++;
     } while (changed);
@@ -190,7 +190,7 @@ int bottom_up(int *depth, bool *d_changed, int *d_count, int m)
     return rounds;
 }
 
-// The same with 'old' also summed: a warning.
+// The same with 'old' also summed: the loop's condition still tests the value (chooses.c).
 int bottom_up_summed(int *depth, bool *d_changed, int *d_count, int m)
 {
     int awake = m, old, seen = 0;
@@ -198,7 +198,7 @@ int bottom_up_summed(int *depth, bool *d_changed, int *d_count, int m)
         old = awake;
         seen += old;
         forward<<<1, 64>>>(depth, d_changed, d_count); // expect: SYNC101
-        SAFE_CALL(cudaMemcpy(&awake, d_count, sizeof(int), cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: warning
+        SAFE_CALL(cudaMemcpy(&awake, d_count, sizeof(int), cudaMemcpyDeviceToHost)); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 202, the loop's condition, tests it before any launch)
     } while (awake >= old || awake > m / 18);
     return seen;
 }
