@@ -277,6 +277,27 @@ int ss_ast_in_system_header(CXCursor c)
     return clang_Location_isInSystemHeader(loc);
 }
 
+int ss_ast_first_token(CXCursor c, char *out, size_t size)
+{
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    CXToken *tokens = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, clang_getCursorExtent(c), &tokens, &n);
+    if (n == 0)
+        return -1;
+    CXString s = clang_getTokenSpelling(tu, tokens[0]);
+    snprintf(out, size, "%s", clang_getCString(s));
+    clang_disposeString(s);
+    clang_disposeTokens(tu, tokens, n);
+    return 0;
+}
+
+int ss_ast_first_token_is(CXCursor c, const char *text)
+{
+    char token[16];
+    return ss_ast_first_token(c, token, sizeof token) == 0 && strcmp(token, text) == 0;
+}
+
 int ss_ast_spelled(CXCursor c)
 {
     CXSourceRange r = clang_getCursorExtent(c);

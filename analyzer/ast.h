@@ -51,6 +51,10 @@ int ss_ast_in_system_header(CXCursor c);
  * the arguments of one macro invocation ('CHECK(cudaMemcpyAsync(d, h + 1, ...))'), so that
  * its tokens are the expression's own. 0 when a token comes from a macro's body. */
 int ss_ast_spelled(CXCursor c);
+/* The first token of 'c', written to 'out' (cut to 'size'). Returns 0, or -1 when it has none. */
+int ss_ast_first_token(CXCursor c, char *out, size_t size);
+/* Whether the first token of 'c' is 'text' ('!' of a negation, '&' of an address). */
+int ss_ast_first_token_is(CXCursor c, const char *text);
 /* The text of the operator token of a binary operator cursor, written to 'out'. Returns 0,
  * or -1 when it cannot be read (the operator may come from a macro's body). */
 int ss_ast_binary_op(CXCursor op, char *out, size_t out_size);

@@ -24,26 +24,6 @@ static unsigned limit_of(const ss_check_ctx *ctx)
     return ctx->readback_bytes ? ctx->readback_bytes : DEFAULT_READBACK_BYTES;
 }
 
-/* The first token of 'c', written to 'out'. Returns 0, or -1 when it has none. */
-static int first_token(CXCursor c, char *out, size_t size)
-{
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
-    CXToken *tokens = NULL;
-    unsigned n = 0;
-    clang_tokenize(tu, clang_getCursorExtent(c), &tokens, &n);
-    if (n == 0)
-        return -1;
-    CXString s = clang_getTokenSpelling(tu, tokens[0]);
-    size_t len = strlen(clang_getCString(s));
-    if (len >= size)
-        len = size - 1;
-    memcpy(out, clang_getCString(s), len);
-    out[len] = '\0';
-    clang_disposeString(s);
-    clang_disposeTokens(tu, tokens, n);
-    return 0;
-}
-
 /* ------------------------------------------------------------------------------------------
  * Raw copies: the byte count. */
 
@@ -188,8 +168,8 @@ static int sizeof_is_scalar(ss_check_ctx *ctx, CXCursor e)
 static int is_sizeof(CXCursor e)
 {
     char tok[16];
-    return clang_getCursorKind(e) == CXCursor_UnaryExpr && first_token(e, tok, sizeof tok) == 0 &&
-           strcmp(tok, "sizeof") == 0;
+    return clang_getCursorKind(e) == CXCursor_UnaryExpr &&
+           ss_ast_first_token(e, tok, sizeof tok) == 0 && strcmp(tok, "sizeof") == 0;
 }
 
 /* The largest size that the instantiations the unit makes of the function template owning
@@ -666,7 +646,7 @@ static int reference_not_read(ss_check_ctx *ctx, CXCursor access)
     }
     if (k == CXCursor_UnaryOperator) {
         char tok[16];
-        return first_token(p, tok, sizeof tok) == 0 && strcmp(tok, "&") == 0;
+        return ss_ast_first_token(p, tok, sizeof tok) == 0 && strcmp(tok, "&") == 0;
     }
     if (k == CXCursor_VarDecl)
         return is_thrust_reference(clang_getCursorType(p)); /* auto r = v[i]; */
@@ -755,7 +735,7 @@ static void thrust_algorithm(ss_check_ctx *ctx, CXCursor call, const char *quali
         i++;
     char tok[16];
     if (i < n && clang_getCursorKind(up[i]) == CXCursor_UnaryOperator &&
-        first_token(up[i], tok, sizeof tok) == 0 && strcmp(tok, "*") == 0) {
+        ss_ast_first_token(up[i], tok, sizeof tok) == 0 && strcmp(tok, "*") == 0) {
         char *what = ss_xasprintf("the element '%s' finds is dereferenced on the host", row->name);
         report_call(ctx, call, what, thrust_fix);
         free(what);

@@ -93,23 +93,6 @@ static int is_null_constant(CXCursor e)
            (ss_ast_eval_int(e, &value) == 0 && value == 0);
 }
 
-/* The first token of 'c' is 'text' ('!' of a negation, '&' of an address). */
-static int first_token_is(CXCursor c, const char *text)
-{
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
-    CXToken *tokens = NULL;
-    unsigned n = 0;
-    int is = 0;
-    clang_tokenize(tu, clang_getCursorExtent(c), &tokens, &n);
-    if (n > 0) {
-        CXString t = clang_getTokenSpelling(tu, tokens[0]);
-        is = strcmp(clang_getCString(t), text) == 0;
-        clang_disposeString(t);
-    }
-    clang_disposeTokens(tu, tokens, n);
-    return is;
-}
-
 /* Whether the condition 'cond' tests that something is not set yet: 'p == NULL' (or nullptr,
  * 0, either side) or '!p'. */
 static int is_null_test(CXCursor cond)
@@ -119,7 +102,7 @@ static int is_null_test(CXCursor cond)
     if (clang_getCursorKind(e) == CXCursor_BinaryOperator &&
         ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "==") == 0)
         return is_null_constant(ss_ast_child(e, 0)) != is_null_constant(ss_ast_child(e, 1));
-    return clang_getCursorKind(e) == CXCursor_UnaryOperator && first_token_is(e, "!");
+    return clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_first_token_is(e, "!");
 }
 
 /* Whether 'e' names a first-call flag: a bool 'static' local ('static bool first = true;'),
@@ -149,7 +132,7 @@ static int flag_test_value(CXCursor cond)
     long long value = 0;
     if (is_flag_name(e))
         return 1;
-    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && first_token_is(e, "!") &&
+    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_first_token_is(e, "!") &&
         is_flag_name(ss_ast_child(e, 0)))
         return 0;
     if (clang_getCursorKind(e) != CXCursor_BinaryOperator ||

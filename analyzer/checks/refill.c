@@ -49,23 +49,6 @@ static int is_constant(CXCursor e, long long value)
     return ss_ast_eval_int(ss_ast_strip(e), &v) == 0 && v == value;
 }
 
-/* Whether the unary operator 'e' is a '!' (its first token). */
-static int is_negation(CXCursor e)
-{
-    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(e);
-    CXToken *tokens = NULL;
-    unsigned n = 0;
-    clang_tokenize(tu, clang_getCursorExtent(e), &tokens, &n);
-    int negation = 0;
-    if (n > 0) {
-        CXString t = clang_getTokenSpelling(tu, tokens[0]);
-        negation = strcmp(clang_getCString(t), "!") == 0;
-        clang_disposeString(t);
-    }
-    clang_disposeTokens(tu, tokens, n);
-    return negation;
-}
-
 /* The container the condition 'cond' holds empty only: 'q.empty()', 'q.size() == 0' (either
  * way round), '!q.size()', 'q.size() < 1', or such a test as an operand of '&&'. A null
  * cursor when there is none. */
@@ -79,7 +62,7 @@ static CXCursor emptiness_test(CXCursor cond)
     char op[8];
     enum CXCursorKind k = clang_getCursorKind(e);
     if (k == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1)
-        return is_negation(e) ? member_object(ss_ast_child(e, 0), size, 1) : none;
+        return ss_ast_first_token_is(e, "!") ? member_object(ss_ast_child(e, 0), size, 1) : none;
     if (k != CXCursor_BinaryOperator || ss_ast_binary_op(e, op, sizeof op) != 0)
         return none;
     CXCursor l = ss_ast_child(e, 0), r = ss_ast_child(e, 1);
