@@ -5,6 +5,7 @@
 #include "log.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 
 /* Whether 'set' holds operations of two or more streams (streams are (context, stream id):
  * two devices' streams may share an id). */
@@ -17,16 +18,51 @@ static int two_streams(const det_ctx *ctx, const det_opset *set)
     return 0;
 }
 
+/* Marks in 'quiet' (a byte per call) the frees that wait for nothing, as measured (H100,
+ * docs/studies/validation.md 2026-12-06 23:40): a free of NULL (cudaFree(0), which programs
+ * call to create the context) and a free of memory the stream-ordered allocator gave
+ * (cudaMallocAsync, cuMemAllocFromPoolAsync, ...: an allocation row with a stream), told
+ * from the pointers the log recorded. A free without a record (--no-pointers) is not marked:
+ * it counts as synchronizing, as cudaFree of cudaMalloc memory does. Returns 0 or -1. */
+static int quiet_frees(det_ctx *ctx, uint8_t *quiet)
+{
+    ss_map pooled = {0}; /* (address, 0) -> 1 while the allocator's memory is live there */
+    const ss_event_log *log = ctx->log;
+    int rc = 0;
+    for (size_t i = 0; i < log->count && rc == 0; i++) {
+        const ss_ev_args *a = &log->events[i].u.args;
+        if (log->events[i].type != SS_EV_ARGS || a->count == 0 ||
+            (a->kind != SS_ARGS_ALLOC && a->kind != SS_ARGS_FREE))
+            continue;
+        uint32_t call = det_call_by_correlation(ctx, a->correlation);
+        if (call == DET_NONE || ctx->calls[call].row == NULL)
+            continue;
+        const ss_api *row = ctx->calls[call].row;
+        if (a->kind == SS_ARGS_ALLOC) {
+            if (row->klass == SS_CLASS_ALLOC)
+                rc = ss_map_put(&pooled, a->values[0], 0, row->stream_arg >= 0);
+            continue;
+        }
+        if (row->klass == SS_CLASS_FREE &&
+            (a->values[0] == 0 || ss_map_get(&pooled, a->values[0], 0) == 1))
+            quiet[call] = 1;
+        if (a->values[0] != 0 && ss_map_get(&pooled, a->values[0], 0) != SS_MAP_NONE)
+            rc = ss_map_put(&pooled, a->values[0], 0, 0);
+    }
+    ss_map_free(&pooled);
+    return rc;
+}
+
 /* SYNC401 and SYNC402: synchronizations that blocked at least min_blocked_ns waiting for
  * device work. Returns 0 or -1. */
-static int syncs_run(det_ctx *ctx)
+static int syncs_run(det_ctx *ctx, const uint8_t *quiet)
 {
     det_opset waited = {0};
     int rc = 0;
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
         det_call *c = &ctx->calls[i];
         /* A synchronization that waited for its copy's own transfer alone is the copy's. */
-        if (c->enclosed || c->claimed || c->own_copy || c->row == NULL)
+        if (c->enclosed || c->claimed || c->own_copy || c->row == NULL || quiet[i])
             continue;
         int explicit_sync = c->row->sync == SS_SYNC_EXPLICIT;
         if (!explicit_sync && c->row->sync != SS_SYNC_DEVICE)
@@ -73,13 +109,13 @@ static int always_synchronizes(ss_api_class klass)
 
 /* Latent SYNC401 and SYNC402: stream and event synchronizations, and calls that always
  * synchronize the device, that blocked less. Returns 0 or -1. */
-static int syncs_latent(det_ctx *ctx)
+static int syncs_latent(det_ctx *ctx, const uint8_t *quiet)
 {
     det_opset waited = {0};
     int rc = 0;
     for (size_t i = 0; i < ctx->call_count && rc == 0; i++) {
         det_call *c = &ctx->calls[i];
-        if (c->enclosed || c->claimed || c->row == NULL)
+        if (c->enclosed || c->claimed || c->row == NULL || quiet[i])
             continue;
         if (c->ev->result != 0)
             continue; /* a call that failed did not synchronize */
@@ -113,6 +149,29 @@ static int syncs_latent(det_ctx *ctx)
     }
     det_opset_free(&waited);
     return rc;
+}
+
+/* Runs 'pass' with the frees that wait for nothing marked (quiet_frees). Returns 0 or -1. */
+static int with_quiet_frees(det_ctx *ctx, int (*pass)(det_ctx *, const uint8_t *))
+{
+    uint8_t *quiet = calloc(ctx->call_count ? ctx->call_count : 1, 1);
+    if (quiet == NULL)
+        return -1;
+    int rc = quiet_frees(ctx, quiet);
+    if (rc == 0)
+        rc = pass(ctx, quiet);
+    free(quiet);
+    return rc;
+}
+
+static int syncs_run_all(det_ctx *ctx)
+{
+    return with_quiet_frees(ctx, syncs_run);
+}
+
+static int syncs_latent_all(det_ctx *ctx)
+{
+    return with_quiet_frees(ctx, syncs_latent);
 }
 
 static char *syncs_message(det_ctx *ctx, const det_agg *agg, ss_finding *finding)
@@ -157,8 +216,8 @@ static void syncs_fold(det_figures *sum, const det_figures *one)
 }
 
 const det_family det_family_syncs = {
-    .run = syncs_run,
-    .latent = syncs_latent,
+    .run = syncs_run_all,
+    .latent = syncs_latent_all,
     .latent_what = syncs_latent_what,
     .message = syncs_message,
     .fold = syncs_fold,

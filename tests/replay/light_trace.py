@@ -5,11 +5,12 @@
       Writes LIGHT.sstrace: FULL.sstrace with the metadata "mode" light, without the calls the
       light mode does not subscribe to (rules/cuda_api.def rows that ss_api_light leaves out:
       launches, event records, stream waits, host functions, graph launches, prefetches,
-      attaches) and asynchronous memsets of device memory, without GPU, synchronization and pointer
-      records, and with each copy's and memset's memory kinds moved from its GPU record into
-      its call's flags word, as the light mode records them (evlog.h, SS_API_MEM_WORD), and
-      what the light mode's probe of pending work would have said (SS_API_PROBED,
-      SS_API_WAITED, SS_API_PENDING; metadata probe_pending 1): work of the streams the call
+      attaches) and asynchronous memsets of device memory, without GPU and synchronization
+      records and the pointer records but those of its allocations and frees, and with each
+      copy's and memset's memory kinds moved from its GPU record into its call's flags word,
+      as the light mode records them (evlog.h, SS_API_MEM_WORD), and what the light mode's
+      probe of pending work would have said (SS_API_PROBED, SS_API_WAITED, SS_API_PENDING;
+      metadata probe_pending 1): work of the streams the call
       may wait for (its own stream, or every stream of its device) pending at its entry, and
       one of those streams complete at its exit, not asked for a call held less than 5 us
       (metadata probe_exit_min_ns), nor for the synchronization of a stream right after a
@@ -200,6 +201,29 @@ def leave_out_device_copies(source, target):
     return len(left)
 
 
+def kept_correlations(lines, strings, wanted):
+    """The correlation ids of the calls the light mode records: a row it subscribes to, not a
+    driver call nested in a runtime call."""
+    kept = set()
+    for line in lines:
+        words = line.split(" ")
+        if words[0] != "api":
+            continue
+        fields = words[1:]
+        name = strings.get(fields[API_NAME], "")
+        base = re.sub(r"(_v[0-9]+)?(_ptsz|_ptds)?$", "", name)
+        if wanted.get(base, wanted.get(name)) is not None and fields[14] != "1":
+            kept.add(fields[API_CORRELATION])
+    return kept
+
+
+def is_kept_pointer(words, kept):
+    """Whether 'args' record 'words' is one the light mode records too: the address an
+    allocation returned or a free was handed (kinds 3 and 4; capture_callbacks.c,
+    records_pointers), of a call it records."""
+    return words[0] == "args" and words[3] in ("3", "4") and words[2] in kept
+
+
 def convert(root, source, target, keep_device_copies=False):
     """Writes the light view of full trace 'source' to 'target'; with 'keep_device_copies', as
     the light mode recorded it before it left out its copies between device memory."""
@@ -220,11 +244,14 @@ def convert(root, source, target, keep_device_copies=False):
             fields = words[1:]
             ops.append({"end": int(fields[1]), "correlation": fields[OP_CORRELATION],
                         "stream": int(fields[3]), "device": int(fields[5])})
+    kept = kept_correlations(lines, strings, wanted)
+    pointers = any(is_kept_pointer(line.split(" "), kept) for line in lines)
     out, meta_done, recorded = [], False, []
     for line in lines:
         words = line.split(" ")
         key = words[0]
-        if key in ("kernel", "memcpy", "memset", "sync", "args"):
+        if key in ("kernel", "memcpy", "memset", "sync") or (
+                key == "args" and not is_kept_pointer(words, kept)):
             continue
         if key != "meta" and not meta_done and key not in ("SSTRACE", ""):
             out.append("meta mode light")
@@ -234,6 +261,7 @@ def convert(root, source, target, keep_device_copies=False):
         if key == "SSTRACE":
             line = "SSTRACE 1 1" if any(w.startswith("scope ") for w in lines) else line
             line = line if words[2] in ("0", "1") else "SSTRACE 1 1"
+            line = "SSTRACE 1 2" if pointers else line
         if key == "meta" and words[1] in ("mode", "sync_records", "kernel_activity"):
             continue
         if key == "api":

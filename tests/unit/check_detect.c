@@ -1162,6 +1162,51 @@ START_TEST(test_free_array_short_is_latent)
 }
 END_TEST
 
+/* Frees that wait for nothing (measured on an H100, docs/studies/validation.md 2026-12-06
+ * 23:40): cudaFree(NULL), which frameworks call to create the context, and a cudaFree of memory
+ * cudaMallocAsync gave. Neither is a finding, latent or not, even while work was pending and
+ * ended during the call; a cudaFree of cudaMalloc memory at an address the pool used before
+ * still is. */
+START_TEST(test_frees_that_wait_for_nothing)
+{
+    pending_scale();
+    free_call(US(20), US(300), 2, site("quiet.cu", 5)); /* cudaFree(NULL), the context's */
+    pointer_rec(US(20), 2, SS_ARGS_FREE, 0);
+    api((call_spec){.name = "cudaMallocAsync",
+                    .enter = US(301),
+                    .exit = US(302),
+                    .corr = 3,
+                    .stream = S13,
+                    .stream_id = 13,
+                    .bytes = 4096,
+                    .kind = -1,
+                    .stack = site("quiet.cu", 6)});
+    pointer_rec(US(301), 3, SS_ARGS_ALLOC, 0x7000000);
+    free_call(US(303), US(312), 4, site("quiet.cu", 7)); /* the pool's memory */
+    pointer_rec(US(303), 4, SS_ARGS_FREE, 0x7000000);
+    api((call_spec){.name = "cudaMalloc",
+                    .enter = US(320),
+                    .exit = US(321),
+                    .corr = 5,
+                    .bytes = 4096,
+                    .kind = -1,
+                    .stack = site("quiet.cu", 8)});
+    pointer_rec(US(320), 5, SS_ARGS_ALLOC, 0x7000000);
+    free_call(US(330), US(331), 6, site("quiet.cu", 9)); /* cudaMalloc's, at the same address */
+    pointer_rec(US(330), 6, SS_ARGS_FREE, 0x7000000);
+    ss_result again;
+    run_and_replay(&again);
+    ck_assert_uint_eq(res.count, 1);
+    const ss_finding *f = only_latent(SS_RULE_DEVICE_WIDE_SYNC_CALL);
+    ck_assert_uint_eq(f->line, 9);
+    ck_assert_str_eq(f->message, "latent: synchronized 1 time, blocked 0.0 ms this run: "
+                                 "cudaFree, which synchronizes the device");
+    ck_assert_uint_eq(again.count, 1);
+    ck_assert_uint_eq(again.findings[0].line, 9);
+    ss_result_free(&again);
+}
+END_TEST
+
 START_TEST(test_short_block_is_ignored)
 {
     pending_scale();
@@ -2726,7 +2771,7 @@ static Suite *detect_suite(void)
         {"syncs",
          {test_device_sync_over_synchronized, test_stream_sync_waits_for_its_stream_only,
           test_device_wide_sync_call, test_short_block_is_ignored, test_free_array_is_a_free,
-          test_free_array_short_is_latent}},
+          test_free_array_short_is_latent, test_frees_that_wait_for_nothing}},
         {"streams",
          {test_default_stream_launch, test_default_stream_launch_borrowed_site,
           test_default_stream_async_call, test_non_blocking_stream_is_not_serialized,

@@ -138,6 +138,22 @@ static inline void stream_rec(uint64_t handle, uint32_t stream_id, uint32_t flag
     ck_assert_int_eq(ss_evlog_append(&log_, &e), 0);
 }
 
+/* The pointer record (SS_EV_ARGS) of call 'corr' entered at 'enter': kind SS_ARGS_ALLOC or
+ * SS_ARGS_FREE with one address. */
+static inline void pointer_rec(uint64_t enter, uint32_t corr, uint8_t kind, uint64_t address)
+{
+    ss_event e;
+    memset(&e, 0, sizeof e);
+    e.type = SS_EV_ARGS;
+    e.u.args.time_ns = enter;
+    e.u.args.correlation = corr;
+    e.u.args.kind = kind;
+    e.u.args.complete = 1;
+    e.u.args.count = 1;
+    e.u.args.values[0] = address;
+    ck_assert_int_eq(ss_evlog_append(&log_, &e), 0);
+}
+
 static inline void run(void)
 {
     ck_assert_int_eq(ss_detect_run(&log_, &opt, &res), 0);
