@@ -17,6 +17,8 @@ enum { MAX_DEPTH = 8 };
 /* The two kinds of work (ss_scope_work) the graph answers for through the calls, and the
  * three whose answer for a function's own body it keeps (ss_callgraph_own_work). */
 enum { KINDS = 2, OWN_KINDS = 3 };
+_Static_assert(SS_SCOPE_DEVICE_WORK == OWN_KINDS - 1,
+               "a node keeps its own work per ss_scope_work");
 
 /* A walk for calls of named functions in a function of the unit (named_below), kept: its list
  * of names ('list', an index into the graph's 'name_lists'), its depth and limit, and the first
