@@ -14,8 +14,20 @@
 
 /* How many calls deep a loop's reach and a function's work are followed. */
 enum { MAX_DEPTH = 8 };
-/* The two kinds of work (ss_scope_work) the graph answers for. */
-enum { KINDS = 2 };
+/* The two kinds of work (ss_scope_work) the graph answers for through the calls, and the
+ * three whose answer for a function's own body it keeps (ss_callgraph_own_work). */
+enum { KINDS = 2, OWN_KINDS = 3 };
+_Static_assert(SS_SCOPE_DEVICE_WORK == OWN_KINDS - 1,
+               "a node keeps its own work per ss_scope_work");
+
+/* A walk for calls of named functions in a function of the unit (named_below), kept: its list
+ * of names ('list', an index into the graph's 'name_lists'), its depth and limit, and the first
+ * such call it found, or a null cursor. */
+typedef struct named_row {
+    size_t list;
+    int depth, limit;
+    CXCursor found;
+} named_row;
 
 typedef struct node {
     CXCursor cursor; /* the definition */
@@ -28,6 +40,10 @@ typedef struct node {
     int has_work[KINDS];
     CXCursor work[KINDS];
     int work_depth[KINDS];
+    /* Its own body's work, per ss_scope_work: 0 not asked yet, 1 it has some ('own_first' the
+     * first such call), 2 none. */
+    int own_known[OWN_KINDS];
+    CXCursor own_first[OWN_KINDS];
     /* Reached from a loop, per kind: the loop, its work, and the caller on the way there
      * (-1: the loop's own function calls this one in the loop). */
     int reached[KINDS];
@@ -46,6 +62,8 @@ typedef struct node {
     int set_up;           /* set_up_only: 0 not decided, 1 deciding (a cycle: no), 2 yes, 3 no */
     size_t set_up_via;    /* set_up_only: the set-up function of the first way up */
     int set_up_many;      /* set_up_only: the ways up pass through more than one */
+    named_row *named;     /* the walks of its body for named calls (named_below) */
+    size_t named_count, named_cap;
 } node;
 
 /* A node's function as it is spelled ('copy_async'), for finding the functions a name calls. */
@@ -101,6 +119,10 @@ struct ss_callgraph {
     unsigned token_count;
     token_name *token_names; /* the identifiers among them, sorted by spelling */
     size_t name_count;
+    /* The lists of names ss_callgraph_calls_named_within was asked for, each its names joined
+     * by newlines (malloc'ed): a kept walk's key (named_row). */
+    char **name_lists;
+    size_t name_list_count, name_list_cap;
 };
 
 static void *grow(void *v, size_t *cap, size_t count, size_t size)
@@ -255,13 +277,23 @@ static enum CXChildVisitResult collect_nodes(CXCursor c, CXCursor parent, CXClie
     return CXChildVisit_Continue;
 }
 
+/* ss_scope_has_work of the body of node 'n', asked once per node and kind. */
+static int own_work(ss_callgraph *g, size_t n, ss_scope_work what, CXCursor *first)
+{
+    node *nd = &g->nodes[n];
+    if (nd->own_known[what] == 0)
+        nd->own_known[what] = ss_scope_has_work(nd->cursor, what, &nd->own_first[what]) ? 1 : 2;
+    if (first)
+        *first = nd->own_first[what];
+    return nd->own_known[what] == 1;
+}
+
 static void find_work(ss_callgraph *g)
 {
     static const ss_scope_work kinds[KINDS] = {SS_SCOPE_LAUNCHES, SS_SCOPE_ENQUEUES};
     for (size_t n = 0; n < g->count; n++) {
         for (int k = 0; k < KINDS; k++)
-            g->nodes[n].has_work[k] =
-                ss_scope_has_work(g->nodes[n].cursor, kinds[k], &g->nodes[n].work[k]);
+            g->nodes[n].has_work[k] = own_work(g, n, kinds[k], &g->nodes[n].work[k]);
     }
     /* Through the calls, a level at a time, so that the work named is the nearest. */
     for (int depth = 1; depth <= MAX_DEPTH; depth++) {
@@ -340,7 +372,11 @@ void ss_callgraph_free(ss_callgraph *g)
     for (size_t n = 0; n < g->count; n++) {
         free(g->nodes[n].name);
         free(g->nodes[n].once_why);
+        free(g->nodes[n].named);
     }
+    for (size_t i = 0; i < g->name_list_count; i++)
+        free(g->name_lists[i]);
+    free(g->name_lists);
     free(g->nodes);
     free(g->sites);
     for (size_t i = 0; g->dependent_name && i < g->dependent_count; i++)
@@ -410,6 +446,14 @@ int ss_callgraph_loop_work(ss_callgraph *g, CXCursor loop, ss_scope_work what, C
     if (via)
         *via = g->nodes[w.found].cursor;
     return 1;
+}
+
+int ss_callgraph_own_work(ss_callgraph *g, CXCursor function, ss_scope_work what, CXCursor *first)
+{
+    long n = g ? find_node(g, function) : -1;
+    if (n < 0)
+        return ss_scope_has_work(function, what, first);
+    return own_work(g, (size_t)n, what, first);
 }
 
 int ss_callgraph_does_work(ss_callgraph *g, CXCursor function, ss_scope_work what)
@@ -1588,6 +1632,7 @@ typedef struct named_walk {
     ss_callgraph *g;
     const char *const *names;
     size_t count;
+    size_t list; /* 'names' in g's name_lists (name_list), where 'g' is not NULL */
     int depth, limit;
     CXCursor function; /* the function whose body is walked (a null cursor at the top) */
     CXCursor found;
@@ -1664,6 +1709,8 @@ static int named_as(CXCursor ref, const char *name, const char *pattern)
     return timer_reading(ref, word, strcasecmp(sep + 2, "start") == 0);
 }
 
+static CXCursor named_below(named_walk *w, size_t n);
+
 static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientData data)
 {
     named_walk *w = data;
@@ -1687,16 +1734,58 @@ static enum CXChildVisitResult find_named(CXCursor c, CXCursor parent, CXClientD
                  ? find_node(w->g, callee_definition(c))
                  : -1;
     if (n >= 0) {
-        CXCursor outer = w->function;
-        w->function = w->g->nodes[n].cursor;
-        w->depth++;
-        clang_visitChildren(w->g->nodes[n].cursor, find_named, w);
-        w->depth--;
-        w->function = outer;
+        w->found = named_below(w, (size_t)n);
         if (!ss_ast_is_null(w->found))
             return CXChildVisit_Break;
     }
     return CXChildVisit_Recurse;
+}
+
+/* The first call find_named finds in the body of node 'n', one call deeper than 'w' stands,
+ * or a null cursor. A loop's clock or a branch's error report is looked for below the same
+ * functions from many loops and calls (NVIDIA warp's warp.cu: each of its findings' loops
+ * reaches most of the unit three calls down), and what the walk finds there depends only on
+ * the node, the names, the depth and the limit: it is kept per node. */
+static CXCursor named_below(named_walk *w, size_t n)
+{
+    node *nd = &w->g->nodes[n];
+    for (size_t i = 0; i < nd->named_count; i++) {
+        const named_row *row = &nd->named[i];
+        if (row->list == w->list && row->depth == w->depth && row->limit == w->limit)
+            return row->found;
+    }
+    CXCursor outer = w->function;
+    w->function = nd->cursor;
+    w->depth++;
+    clang_visitChildren(nd->cursor, find_named, w);
+    w->depth--;
+    w->function = outer;
+    /* The walk below may have kept rows of this node too (a recursion, deeper). */
+    nd = &w->g->nodes[n];
+    nd->named = grow(nd->named, &nd->named_cap, nd->named_count, sizeof *nd->named);
+    nd->named[nd->named_count++] = (named_row){w->list, w->depth, w->limit, w->found};
+    return w->found;
+}
+
+/* The index of the list 'names' ('count' of them) in g's name_lists, added where it is new. */
+static size_t name_list(ss_callgraph *g, const char *const *names, size_t count)
+{
+    size_t size = 1;
+    for (size_t i = 0; i < count; i++)
+        size += strlen(names[i]) + 1;
+    char *joined = ss_xcalloc(size, 1), *end = joined;
+    for (size_t i = 0; i < count; i++)
+        end += snprintf(end, size - (size_t)(end - joined), "%s\n", names[i]);
+    for (size_t i = 0; i < g->name_list_count; i++) {
+        if (strcmp(g->name_lists[i], joined) == 0) {
+            free(joined);
+            return i;
+        }
+    }
+    g->name_lists =
+        grow(g->name_lists, &g->name_list_cap, g->name_list_count, sizeof *g->name_lists);
+    g->name_lists[g->name_list_count] = joined;
+    return g->name_list_count++;
 }
 
 int ss_callgraph_calls_named(ss_callgraph *g, CXCursor body, const char *const *names, size_t count,
@@ -1708,7 +1797,9 @@ int ss_callgraph_calls_named(ss_callgraph *g, CXCursor body, const char *const *
 int ss_callgraph_calls_named_within(ss_callgraph *g, CXCursor body, const char *const *names,
                                     size_t count, int limit, CXCursor *found)
 {
-    named_walk w = {g, names, count, 0, limit, clang_getNullCursor(), clang_getNullCursor()};
+    named_walk w = {g, names, count, 0, 0, limit, clang_getNullCursor(), clang_getNullCursor()};
+    if (g)
+        w.list = name_list(g, names, count);
     ss_ast_visit_whole(body, body, find_named, &w);
     *found = w.found;
     return !ss_ast_is_null(w.found);

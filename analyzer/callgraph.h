@@ -27,6 +27,12 @@ void ss_callgraph_free(ss_callgraph *graph);
 int ss_callgraph_loop_work(ss_callgraph *graph, CXCursor loop, ss_scope_work what, CXCursor call,
                            CXCursor *work, CXCursor *via);
 
+/* ss_scope_has_work(function, what, first), kept for each function of the unit (a definition,
+ * as ss_callgraph_callee returns them): the flows of checks/drained.c ask it of the same
+ * functions again and again. Any other cursor, or a NULL 'graph', is asked afresh. */
+int ss_callgraph_own_work(ss_callgraph *graph, CXCursor function, ss_scope_work what,
+                          CXCursor *first);
+
 /* Whether the function 'function' of the unit does 'what' (scope.h): in its own body, or in a
  * function of the unit it calls, directly or further down (up to eight calls). Returns 1 or 0
  * (0 for a function the unit does not define). */

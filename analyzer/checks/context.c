@@ -63,7 +63,7 @@ int ss_context_call_enqueues(ss_callgraph *graph, CXCursor c, const ss_api *api)
         return ss_api_enqueues(api) && api->klass != SS_CLASS_EVENT_RECORD &&
                api->klass != SS_CLASS_STREAM_WAIT;
     CXCursor callee = ss_callgraph_callee(graph, c);
-    return !ss_ast_is_null(callee) && ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, NULL);
+    return !ss_ast_is_null(callee) && ss_callgraph_own_work(graph, callee, SS_SCOPE_ENQUEUES, NULL);
 }
 
 typedef struct mention_walk {

@@ -395,7 +395,8 @@ static int other_work(const scope_walk *w, CXCursor c)
         if (api == NULL) {
             CXCursor callee = ss_callgraph_callee(w->graph, c);
             CXCursor first;
-            return !ss_ast_is_null(callee) && ss_scope_has_work(callee, SS_SCOPE_ENQUEUES, &first);
+            return !ss_ast_is_null(callee) &&
+                   ss_callgraph_own_work(w->graph, callee, SS_SCOPE_ENQUEUES, &first);
         }
         if (!ss_api_enqueues(api) && api->klass != SS_CLASS_COPY && api->klass != SS_CLASS_MEMSET)
             return 0;

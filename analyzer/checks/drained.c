@@ -684,10 +684,8 @@ static int runs_in_expr(CXCursor node, CXCursor child, int cxx)
 /* Whether the call 'call' runs whenever the expression being followed does: a wait or a copy
  * in a '?:' arm or the right operand of '&&' or '||' (`verbose && cudaMemcpy(...)`) may not
  * run, and drains nothing for sure. */
-static int surely_runs(const flow *f, CXCursor call)
+static int surely_runs_read(const flow *f, CXCursor call)
 {
-    if (f->expr == NULL || ss_ast_same_node(*f->expr, call))
-        return 1;
     CXCursor path[MAX_EXPR_DEPTH];
     long depth = ss_scope_path(*f->expr, call, NULL, path, MAX_EXPR_DEPTH);
     if (depth < 0 || depth > MAX_EXPR_DEPTH)
@@ -736,12 +734,16 @@ static span span_of(CXCursor c)
     return s;
 }
 
-/* Whether 'c' (not null) may lie in one of the functions 'spans' (or nowhere known). */
-static int within(const span *spans, size_t n, CXCursor c)
+static span cursor_span(ss_drain_memo *m, CXCursor c);
+static const ss_api *memo_api(ss_drain_memo *m, CXCursor call);
+
+/* Whether 'c' (not null) may lie in one of the functions 'spans' (or nowhere known); 'm', the
+ * unit's memo or NULL, keeps where 'c' lies. */
+static int within(ss_drain_memo *m, const span *spans, size_t n, CXCursor c)
 {
     if (ss_ast_is_null(c))
         return 0;
-    span s = span_of(c);
+    span s = cursor_span(m, c);
     for (size_t i = 0; s.file && i < n; i++) {
         if (s.begin >= spans[i].begin && s.begin <= spans[i].end &&
             clang_File_isEqual(s.file, spans[i].file))
@@ -751,15 +753,16 @@ static int within(const span *spans, size_t n, CXCursor c)
 }
 
 /* Whether the cursors of 'd' lie outside the functions 'spans'. */
-static int outside(const span *spans, size_t n, const drain *d)
+static int outside(ss_drain_memo *m, const span *spans, size_t n, const drain *d)
 {
-    return !within(spans, n, d->by) && !within(spans, n, d->wide) && !within(spans, n, d->aside_at);
+    return !within(m, spans, n, d->by) && !within(m, spans, n, d->wide) &&
+           !within(m, spans, n, d->aside_at);
 }
 
 /* Whether 'd' drained by a copy (drain_misses). */
-static int by_copy(const drain *d)
+static int by_copy(ss_drain_memo *m, const drain *d)
 {
-    const ss_api *api = d->state == DRAINED ? ss_scope_callee_api(d->by) : NULL;
+    const ss_api *api = d->state == DRAINED ? memo_api(m, d->by) : NULL;
     return api && api->klass == SS_CLASS_COPY;
 }
 
@@ -806,12 +809,71 @@ typedef struct memo_row {
     long next; /* the next row of its bucket, or -1 */
 } memo_row;
 
-enum { MEMO_BUCKETS = 4096 };
+enum { MEMO_BUCKETS = 4096, FACT_BUCKETS = 16384 };
+
+/* One step of a walk kept in the memo (facts_of): a child of a node, or a call, throw or
+ * statement met in an expression's run order (expr_flow). */
+enum { STEP_CALL, STEP_THROW, STEP_STATEMENT };
+
+typedef struct flow_step {
+    CXCursor c;
+    int kind;
+} flow_step;
+
+/* What of a cursor cursor_facts keeps ('known'): its children ('kids'), its run order
+ * ('run'), its children's ('child_run'; each a range of the memo's steps), a call's API row
+ * and CALL_* bits, a loop's join shape, an if's failure branch, a call's callee in the unit,
+ * the USRs of the function of another unit or only declared it calls, where it lies. */
+enum {
+    FACT_CHILDREN = 1,
+    FACT_RUN = 2,
+    FACT_CHILD_RUN = 4,
+    FACT_CALL = 8,
+    FACT_JOIN = 16,
+    FACT_FAILURE = 32,
+    FACT_CALLEE = 64,
+    FACT_FOREIGN = 128,
+    FACT_DECLARED = 256,
+    FACT_SPAN = 512,
+    FACT_WORK = 1024,
+    FACT_RUNS = 2048
+};
+
+/* A call: a launch's configuration call, a launch, a device switch (call_facts). */
+enum { CALL_CONFIG = 1, CALL_LAUNCH = 2, CALL_SWITCH = 4 };
+
+typedef struct step_range {
+    size_t first, count;
+} step_range;
+
+typedef struct cursor_facts {
+    CXCursor c;
+    unsigned known;
+    step_range kids, run, child_run;
+    const ss_api *api;
+    unsigned call;
+    int join;
+    unsigned failure;
+    int throws;
+    CXCursor callee;
+    char *foreign_usr, *declared_usr; /* malloc'ed, or NULL */
+    span where;
+    int work;         /* a callee's own device work (callee_work) */
+    CXCursor runs_in; /* a call: the expression 'runs' was asked for (surely_runs) */
+    int runs;
+    long next; /* the next row of its bucket, or -1 */
+} cursor_facts;
 
 struct ss_drain_memo {
     memo_row *rows;
     size_t count, cap;
     long heads[MEMO_BUCKETS];
+    /* What the flows read of the unit's statements and calls (facts_of). */
+    cursor_facts *facts;
+    size_t fact_count, fact_cap;
+    long fact_heads[FACT_BUCKETS];
+    flow_step *steps;
+    size_t step_count, step_cap;
 };
 
 ss_drain_memo *ss_drain_memo_new(void)
@@ -819,6 +881,8 @@ ss_drain_memo *ss_drain_memo_new(void)
     ss_drain_memo *m = ss_xcalloc(1, sizeof *m);
     for (size_t i = 0; i < MEMO_BUCKETS; i++)
         m->heads[i] = -1;
+    for (size_t i = 0; i < FACT_BUCKETS; i++)
+        m->fact_heads[i] = -1;
     return m;
 }
 
@@ -836,8 +900,15 @@ void ss_drain_memo_free(ss_drain_memo *m)
         free(m->rows[i].spans);
         free(m->rows[i].functions);
     }
-    if (m)
+    for (size_t i = 0; m && i < m->fact_count; i++) {
+        free(m->facts[i].foreign_usr);
+        free(m->facts[i].declared_usr);
+    }
+    if (m) {
         free(m->rows);
+        free(m->facts);
+        free(m->steps);
+    }
     free(m);
 }
 
@@ -886,16 +957,16 @@ static size_t bucket_of(CXCursor callee, int depth, const drain *in)
 }
 
 /* Whether 'row' is a flow of 'callee' at 'depth' from 'in' for a question like 'sig'. */
-static int row_fits(const memo_row *row, const flow_sig *sig, CXCursor callee, int depth,
-                    const drain *in)
+static int row_fits(ss_drain_memo *m, const memo_row *row, const flow_sig *sig, CXCursor callee,
+                    int depth, const drain *in)
 {
     if (row->depth != depth || !clang_equalCursors(row->callee, callee) ||
         !same_sig(&row->sig, sig))
         return 0;
     if (!row->shaped)
         return same_drain(&row->in, in);
-    return same_shape(&row->in, in) && row->by_copy == by_copy(in) &&
-           outside(row->spans, row->span_count, in);
+    return same_shape(&row->in, in) && row->by_copy == by_copy(m, in) &&
+           outside(m, row->spans, row->span_count, in);
 }
 
 /* Of 'mask', the calls taken (bit 'took[i].bit' as bit i), or the bits they stand for now
@@ -946,10 +1017,10 @@ static int shape_row(const question *q, memo_row *row, const recorder *r, const 
     for (size_t i = 0; i < r->function_count; i++)
         row->spans[i] = span_of(r->functions[i]);
     row->span_count = r->function_count;
-    if (!outside(row->spans, row->span_count, in))
+    if (!outside(q->memo, row->spans, row->span_count, in))
         return 0;
     row->shaped = 1;
-    row->by_copy = by_copy(in);
+    row->by_copy = by_copy(q->memo, in);
     row->in_calls = in_bits ? calls_of(table, in_bits, &row->in_count) : NULL;
     row->key_assumed = took_bits(in->assumed, row->in_calls, row->in_count, NULL);
     row->key_strict = took_bits(in->strict, row->in_calls, row->in_count, NULL);
@@ -1100,7 +1171,7 @@ static int memo_replay(flow *f, const flow_sig *sig, CXCursor callee, const drai
 {
     ss_drain_memo *m = f->q->memo;
     for (long i = m->heads[bucket_of(callee, f->depth, in)]; i >= 0; i = m->rows[i].next) {
-        if (row_fits(&m->rows[i], sig, callee, f->depth, in) && replay(f, &m->rows[i], in, out))
+        if (row_fits(m, &m->rows[i], sig, callee, f->depth, in) && replay(f, &m->rows[i], in, out))
             return 1;
     }
     return 0;
@@ -1135,6 +1206,240 @@ static drain remembered_flow(flow *f, CXCursor callee, drain in)
         memo_store(q, &sig, callee, f->depth, &in, &out, inner, budget - flow_budget, &r);
     recorder_free(&r);
     return out;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * What the flows read of the unit's statements and calls, kept per cursor in the memo. A
+ * question follows the same statements again and again (each callee flow not replayed, each way
+ * to a call, each pass of a loop: warp.cu's questions walk its functions millions of times),
+ * and libclang gives a node's children only by visiting them: a statement's children, an
+ * expression's calls in the order they run and what a call is (its API row, a launch, a device
+ * switch) are read once per unit. A question without a memo reads them each time. */
+
+/* The row of 'c' in 'm', added empty where it has none. */
+static size_t facts_of(ss_drain_memo *m, CXCursor c)
+{
+    size_t b = clang_hashCursor(c) % FACT_BUCKETS;
+    for (long i = m->fact_heads[b]; i >= 0; i = m->facts[i].next) {
+        if (clang_equalCursors(m->facts[i].c, c))
+            return (size_t)i;
+    }
+    ss_xgrow((void **)&m->facts, &m->fact_cap, m->fact_count + 1, sizeof *m->facts);
+    cursor_facts *row = &m->facts[m->fact_count];
+    memset(row, 0, sizeof *row);
+    row->c = c;
+    row->next = m->fact_heads[b];
+    m->fact_heads[b] = (long)m->fact_count;
+    return m->fact_count++;
+}
+
+static void push_step(ss_drain_memo *m, CXCursor c, int kind)
+{
+    ss_xgrow((void **)&m->steps, &m->step_cap, m->step_count + 1, sizeof *m->steps);
+    m->steps[m->step_count++] = (flow_step){c, kind};
+}
+
+static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    push_step(data, c, STEP_STATEMENT);
+    return CXChildVisit_Continue;
+}
+
+/* The children of 's', kept: a range of m->steps. */
+static step_range kids_of(ss_drain_memo *m, CXCursor s)
+{
+    size_t i = facts_of(m, s);
+    if (!(m->facts[i].known & FACT_CHILDREN)) {
+        size_t first = m->step_count;
+        clang_visitChildren(s, collect_kid, m);
+        m->facts[i].kids = (step_range){first, m->step_count - first};
+        m->facts[i].known |= FACT_CHILDREN;
+    }
+    return m->facts[i].kids;
+}
+
+/* ss_ast_child_count of 's', through the memo. */
+static unsigned child_count(const flow *f, CXCursor s)
+{
+    return f->q->memo ? (unsigned)kids_of(f->q->memo, s).count : ss_ast_child_count(s);
+}
+
+/* ss_ast_child of 's', through the memo. */
+static CXCursor child(const flow *f, CXCursor s, unsigned index)
+{
+    if (f->q->memo == NULL)
+        return ss_ast_child(s, index);
+    step_range r = kids_of(f->q->memo, s);
+    return index < r.count ? f->q->memo->steps[r.first + index].c : clang_getNullCursor();
+}
+
+static void collect_statement(CXCursor s, void *data)
+{
+    push_step(data, s, STEP_STATEMENT);
+}
+
+static void collect_node(CXCursor c, void *data)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr)
+        push_step(data, c, STEP_CALL);
+    else if (k == CXCursor_CXXThrowExpr)
+        push_step(data, c, STEP_THROW);
+}
+
+static int structured(enum CXCursorKind k);
+
+/* The run order of 'c' (ss_ast_run_order), or with 'children' of each of its children in
+ * turn, as expr_flow follows it: its calls, throws and statements, kept. */
+static step_range run_of(ss_drain_memo *m, CXCursor c, int children)
+{
+    size_t i = facts_of(m, c);
+    unsigned fact = children ? FACT_CHILD_RUN : FACT_RUN;
+    if (!(m->facts[i].known & fact)) {
+        size_t first = m->step_count;
+        ss_ast_run_walk walk = {structured, collect_statement, collect_node, m};
+        if (children)
+            ss_ast_run_order_children(c, &walk);
+        else
+            ss_ast_run_order(c, &walk);
+        step_range r = {first, m->step_count - first};
+        *(children ? &m->facts[i].child_run : &m->facts[i].run) = r;
+        m->facts[i].known |= fact;
+    }
+    return children ? m->facts[i].child_run : m->facts[i].run;
+}
+
+/* What 'call' is: its API row (ss_scope_callee_api) and its CALL_* bits. */
+static const ss_api *read_call(CXCursor call, unsigned *bits)
+{
+    *bits = (ss_scope_is_launch_config(call) ? CALL_CONFIG : 0) |
+            (ss_scope_is_launch(call) ? CALL_LAUNCH : 0) |
+            (ss_switches_device(call) ? CALL_SWITCH : 0);
+    return ss_scope_callee_api(call);
+}
+
+/* The API row of 'call' (ss_scope_callee_api), kept where 'm' is not NULL. */
+static const ss_api *memo_api(ss_drain_memo *m, CXCursor call)
+{
+    if (m == NULL)
+        return ss_scope_callee_api(call);
+    size_t i = facts_of(m, call);
+    if (!(m->facts[i].known & FACT_CALL)) {
+        m->facts[i].api = read_call(call, &m->facts[i].call);
+        m->facts[i].known |= FACT_CALL;
+    }
+    return m->facts[i].api;
+}
+
+/* Where 'c' lies (span_of), kept where 'm' is not NULL. */
+static span cursor_span(ss_drain_memo *m, CXCursor c)
+{
+    if (m == NULL)
+        return span_of(c);
+    size_t i = facts_of(m, c);
+    if (!(m->facts[i].known & FACT_SPAN)) {
+        m->facts[i].where = span_of(c);
+        m->facts[i].known |= FACT_SPAN;
+    }
+    return m->facts[i].where;
+}
+
+/* read_call of 'call', kept where the question has a memo. */
+static const ss_api *call_facts(const flow *f, CXCursor call, unsigned *bits)
+{
+    ss_drain_memo *m = f->q->memo;
+    if (m == NULL)
+        return read_call(call, bits);
+    const ss_api *api = memo_api(m, call);
+    *bits = m->facts[facts_of(m, call)].call;
+    return api;
+}
+
+/* ss_context_failure_branch of the 'if' statement 's', kept where the question has a memo. */
+static unsigned failure_branch(const flow *f, CXCursor s, int *throws)
+{
+    ss_drain_memo *m = f->q->memo;
+    if (m == NULL)
+        return ss_context_failure_branch(f->q->graph, s, throws);
+    size_t i = facts_of(m, s);
+    if (!(m->facts[i].known & FACT_FAILURE)) {
+        m->facts[i].failure = ss_context_failure_branch(f->q->graph, s, &m->facts[i].throws);
+        m->facts[i].known |= FACT_FAILURE;
+    }
+    *throws = m->facts[i].throws;
+    return m->facts[i].failure;
+}
+
+/* The function of the unit 'call' calls (ss_callgraph_callee), else the lambda (called_lambda),
+ * else a null cursor; kept where the question has a memo (it has one graph, the unit's). */
+static CXCursor flow_callee(const flow *f, CXCursor call)
+{
+    ss_drain_memo *m = f->q->memo;
+    size_t i = m ? facts_of(m, call) : 0;
+    if (m && (m->facts[i].known & FACT_CALLEE))
+        return m->facts[i].callee;
+    CXCursor callee = ss_callgraph_callee(f->q->graph, call);
+    if (ss_ast_is_null(callee))
+        callee = called_lambda(call);
+    if (m) {
+        m->facts[i].callee = callee;
+        m->facts[i].known |= FACT_CALLEE;
+    }
+    return callee;
+}
+
+/* surely_runs_read, kept per call for the expression asked last: a flow asks it of the same
+ * call again on each pass. */
+static int surely_runs(const flow *f, CXCursor call)
+{
+    if (f->expr == NULL || ss_ast_same_node(*f->expr, call))
+        return 1;
+    ss_drain_memo *m = f->q->memo;
+    if (m == NULL)
+        return surely_runs_read(f, call);
+    size_t i = facts_of(m, call);
+    if ((m->facts[i].known & FACT_RUNS) && clang_equalCursors(m->facts[i].runs_in, *f->expr))
+        return m->facts[i].runs;
+    int runs = surely_runs_read(f, call);
+    m->facts[i].runs_in = *f->expr;
+    m->facts[i].runs = runs;
+    m->facts[i].known |= FACT_RUNS;
+    return runs;
+}
+
+/* Whether the function or lambda 'callee' queues device work in its own body
+ * (ss_callgraph_own_work, SS_SCOPE_DEVICE_WORK), kept where the question has a memo: a lambda
+ * is no function of the graph. */
+static int callee_work(const flow *f, CXCursor callee)
+{
+    ss_drain_memo *m = f->q->memo;
+    if (m == NULL)
+        return ss_callgraph_own_work(f->q->graph, callee, SS_SCOPE_DEVICE_WORK, NULL);
+    size_t i = facts_of(m, callee);
+    if (!(m->facts[i].known & FACT_WORK)) {
+        m->facts[i].work = ss_callgraph_own_work(f->q->graph, callee, SS_SCOPE_DEVICE_WORK, NULL);
+        m->facts[i].known |= FACT_WORK;
+    }
+    return m->facts[i].work;
+}
+
+/* ss_project_foreign_usr of 'call' ('declared' 0) or ss_project_declared_only (1), kept where
+ * the question has a memo. Malloc'ed, or NULL. */
+static char *called_usr(const flow *f, CXCursor call, int declared)
+{
+    ss_drain_memo *m = f->q->memo;
+    if (m == NULL)
+        return declared ? ss_project_declared_only(call) : ss_project_foreign_usr(call);
+    size_t i = facts_of(m, call);
+    unsigned fact = declared ? FACT_DECLARED : FACT_FOREIGN;
+    if (!(m->facts[i].known & fact)) {
+        char *usr = declared ? ss_project_declared_only(call) : ss_project_foreign_usr(call);
+        *(declared ? &m->facts[i].declared_usr : &m->facts[i].foreign_usr) = usr;
+        m->facts[i].known |= fact;
+    }
+    char *usr = declared ? m->facts[i].declared_usr : m->facts[i].foreign_usr;
+    return usr ? ss_xstrdup(usr) : NULL;
 }
 
 /* The state after the call 'call' of 'callee' (function_flow): where the call may not run
@@ -1189,9 +1494,9 @@ static void event_call_flow(flow *f, CXCursor call, const ss_api *api)
 /* Where 'call' switches the device (switches_device): a drain of one device says nothing of the
  * next one, so the device is busy after it, unless a join over every device drained it. Returns
  * 1 for such a call, else 0. */
-static int device_switch_flow(flow *f, CXCursor call)
+static int device_switch_flow(flow *f, unsigned call_bits)
 {
-    if (!ss_switches_device(call))
+    if (!(call_bits & CALL_SWITCH))
         return 0;
     if (f->now.state == DRAINED && !f->now.all_devices)
         f->now = busy();
@@ -1282,7 +1587,7 @@ static int cublas_flow(flow *f, CXCursor call)
  * where it cannot (no such function, or too many). */
 static int foreign_call_flow(flow *f, CXCursor call)
 {
-    char *usr = ss_project_foreign_usr(call);
+    char *usr = called_usr(f, call, 0);
     uint64_t bit = usr ? assume_noted(&f->q->foreign->calls, usr, f->q->foreign->keep) : 0;
     if (bit == 0)
         return 0;
@@ -1309,7 +1614,7 @@ static int foreign_call_flow(flow *f, CXCursor call)
  * queue work. */
 static void unresolved_call_flow(flow *f, CXCursor call)
 {
-    char *usr = f->q->assumed ? ss_project_declared_only(call) : NULL;
+    char *usr = f->q->assumed ? called_usr(f, call, 1) : NULL;
     uint64_t bit = usr ? assume_noted(f->q->assumed, usr, 0) : 0;
     if (bit) {
         drain_by(f, call, bit, 1);
@@ -1326,13 +1631,16 @@ static void call_flow(flow *f, CXCursor call)
 {
     /* A launch's configuration call is the launch's own part (declared outside the system
      * headers where the toolkit's declarations are served from memory). */
-    if (f->now.state == UNREACHED || ss_scope_is_launch_config(call))
+    if (f->now.state == UNREACHED)
+        return;
+    unsigned bits;
+    const ss_api *api = call_facts(f, call, &bits);
+    if (bits & CALL_CONFIG)
         return;
     if (!ss_ast_is_null(f->q->event))
-        event_call_flow(f, call, ss_scope_callee_api(call));
-    if (!ss_ast_is_null(f->q->event) || device_switch_flow(f, call))
+        event_call_flow(f, call, api);
+    if (!ss_ast_is_null(f->q->event) || device_switch_flow(f, bits))
         return;
-    const ss_api *api = ss_scope_callee_api(call);
     int sync_copy;
     int kind = sync_copy_direction(f, call, api, &sync_copy);
     if (api && drains(f, api, sync_copy, kind)) {
@@ -1356,7 +1664,7 @@ static void call_flow(flow *f, CXCursor call)
         f->now.filled = 1;
         return;
     }
-    if (ss_scope_is_launch(call) || (api && ss_context_call_enqueues(f->q->graph, call, api))) {
+    if ((bits & CALL_LAUNCH) || (api && ss_context_call_enqueues(f->q->graph, call, api))) {
         if (f->q->legacy && on_legacy(f, call, api))
             return;
         f->now = busy();
@@ -1369,9 +1677,7 @@ static void call_flow(flow *f, CXCursor call)
         cublas_flow(f, call))
         return;
     /* A lambda's call operator is followed into its body, as a function of the unit. */
-    CXCursor callee = ss_callgraph_callee(f->q->graph, call);
-    if (ss_ast_is_null(callee))
-        callee = called_lambda(call);
+    CXCursor callee = flow_callee(f, call);
     if (ss_ast_is_null(callee)) {
         if (!f->q->foreign || !foreign_call_flow(f, call))
             unresolved_call_flow(f, call);
@@ -1379,7 +1685,7 @@ static void call_flow(flow *f, CXCursor call)
     }
     if (f->depth < MAX_CALLEE_DEPTH) {
         f->now = callee_flow(f, call, callee);
-    } else if (ss_scope_has_work(callee, SS_SCOPE_DEVICE_WORK, NULL)) {
+    } else if (callee_work(f, callee)) {
         f->now = busy();
         f->worked = 1;
     }
@@ -1415,13 +1721,31 @@ static void node_flow(CXCursor c, void *data)
         leave(data);
 }
 
+/* The kept run order 'r' (run_of) followed: each call, throw and statement in turn. The memo's
+ * steps may move as the flow adds to them: each is read by its place. */
+static void steps_flow(flow *f, step_range r)
+{
+    for (size_t i = 0; i < r.count; i++) {
+        flow_step step = f->q->memo->steps[r.first + i];
+        if (step.kind == STEP_STATEMENT)
+            stmt_flow(f, step.c);
+        else if (step.kind == STEP_CALL)
+            call_flow(f, step.c);
+        else
+            leave(f);
+    }
+}
+
 /* The expression 'e': its calls in the order they run, a statement inside it followed as one. */
 static void expr_flow(flow *f, CXCursor e)
 {
     ss_ast_run_walk walk = {structured, statement_flow, node_flow, f};
     const CXCursor *outer = f->expr;
     f->expr = &e;
-    ss_ast_run_order(e, &walk);
+    if (f->q->memo)
+        steps_flow(f, run_of(f->q->memo, e, 0));
+    else
+        ss_ast_run_order(e, &walk);
     f->expr = outer;
 }
 
@@ -1429,7 +1753,10 @@ static void expr_flow(flow *f, CXCursor e)
 static void children_flow(flow *f, CXCursor s)
 {
     ss_ast_run_walk walk = {structured, statement_flow, node_flow, f};
-    ss_ast_run_order_children(s, &walk);
+    if (f->q->memo)
+        steps_flow(f, run_of(f->q->memo, s, 1));
+    else
+        ss_ast_run_order_children(s, &walk);
 }
 
 /* The children of 's' from 'from' up to (not including) 'to' that are not statements of their
@@ -1437,7 +1764,7 @@ static void children_flow(flow *f, CXCursor s)
 static void parts_flow(flow *f, CXCursor s, unsigned from, unsigned to)
 {
     for (unsigned i = from; i < to; i++)
-        expr_flow(f, ss_ast_child(s, i));
+        expr_flow(f, child(f, s, i));
 }
 
 /* The body of the loop 's'. */
@@ -1447,20 +1774,40 @@ static CXCursor loop_body(CXCursor s)
     return ss_ast_child(s, clang_getCursorKind(s) == CXCursor_DoStmt ? 0 : n - 1);
 }
 
+/* loop_body, through the memo. */
+static CXCursor flow_loop_body(const flow *f, CXCursor s)
+{
+    unsigned n = child_count(f, s);
+    return child(f, s, clang_getCursorKind(s) == CXCursor_DoStmt ? 0 : n - 1);
+}
+
 /* One iteration of the loop 's': its body (its continues joined at its end), then its other parts
  * (condition, increment); the states at its breaks are joined into '*breaks'. */
 static void iteration_flow(flow *f, CXCursor s, drain *breaks)
 {
-    unsigned n = ss_ast_child_count(s);
+    unsigned n = child_count(f, s);
     int is_do = clang_getCursorKind(s) == CXCursor_DoStmt;
     drain *outer_breaks = f->breaks, *outer_continues = f->continues, continues = unreached();
     f->breaks = breaks;
     f->continues = &continues;
-    stmt_flow(f, loop_body(s));
+    stmt_flow(f, flow_loop_body(f, s));
     f->now = join(f->now, continues);
     f->breaks = outer_breaks;
     f->continues = outer_continues;
     parts_flow(f, s, is_do ? 1 : 0, is_do ? n : n - 1);
+}
+
+/* The statements of the block 's' in turn. */
+static void compound_flow(flow *f, CXCursor s)
+{
+    if (f->q->memo == NULL) {
+        for (unsigned i = 0, n = ss_ast_child_count(s); i < n; i++)
+            stmt_flow(f, ss_ast_child(s, i));
+        return;
+    }
+    step_range r = kids_of(f->q->memo, s);
+    for (size_t i = 0; i < r.count; i++)
+        stmt_flow(f, f->q->memo->steps[r.first + i].c);
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -1732,6 +2079,23 @@ static int over_devices_from_zero(CXCursor s, CXCursor body)
            steps_up_by_one(ss_ast_strip(ss_ast_child(s, 2)), var);
 }
 
+/* Whether the loop 's' sets the device in its own body and goes over the devices from 0
+ * (join_loop_flow), kept where the question has a memo. */
+static int join_shape(const flow *f, CXCursor s)
+{
+    ss_drain_memo *m = f->q->memo;
+    size_t i = m ? facts_of(m, s) : 0;
+    if (m && (m->facts[i].known & FACT_JOIN))
+        return m->facts[i].join;
+    CXCursor body = loop_body(s);
+    int join = ss_scope_sets_device(body, 1) && over_devices_from_zero(s, body);
+    if (m) {
+        m->facts[i].join = join;
+        m->facts[i].known |= FACT_JOIN;
+    }
+    return join;
+}
+
 /* A join of every device: the loop 's' goes over the devices from 0 (over_devices_from_zero),
  * sets the device in its own body (not in an inner loop) and, whatever the state it starts
  * from, leaves it drained at the end of the body on every way (a device-wide wait after the
@@ -1741,9 +2105,7 @@ static int over_devices_from_zero(CXCursor s, CXCursor body)
  * one. */
 static int join_loop_flow(flow *f, CXCursor s)
 {
-    CXCursor body = loop_body(s);
-    if (f->now.state == UNREACHED || !ss_scope_sets_device(body, 1) ||
-        !over_devices_from_zero(s, body))
+    if (f->now.state == UNREACHED || !join_shape(f, s))
         return 0;
     flow pass = *f;
     pass.now = busy();
@@ -1763,7 +2125,7 @@ static int join_loop_flow(flow *f, CXCursor s)
  * (join_loop_flow) leaves the device drained. */
 static void loop_flow(flow *f, CXCursor s, int at_least_once)
 {
-    if (ss_ast_child_count(s) == 0 || join_loop_flow(f, s))
+    if (child_count(f, s) == 0 || join_loop_flow(f, s))
         return;
     drain in = f->now, breaks = unreached();
     for (int pass = 0; pass < 2; pass++) {
@@ -1780,7 +2142,7 @@ static void once_flow(flow *f, CXCursor s)
 {
     drain *outer_breaks = f->breaks, *outer_continues = f->continues, out = unreached();
     f->breaks = f->continues = &out;
-    stmt_flow(f, ss_ast_child(s, 0));
+    stmt_flow(f, child(f, s, 0));
     f->breaks = outer_breaks;
     f->continues = outer_continues;
     f->now = join(f->now, out);
@@ -1796,18 +2158,19 @@ static void branch_flow(flow *f, CXCursor s, unsigned index, unsigned failure)
     if (index == failure)
         f->now = unreached();
     else
-        stmt_flow(f, ss_ast_child(s, index));
+        stmt_flow(f, child(f, s, index));
 }
 
 static void if_flow(flow *f, CXCursor s)
 {
-    unsigned n = ss_ast_child_count(s), cond = ss_ast_if_condition(s);
+    unsigned n = child_count(f, s), cond = 0;
+    while (cond < n && !clang_isExpression(clang_getCursorKind(child(f, s, cond))))
+        cond++; /* ss_ast_if_condition */
     if (cond >= n)
         return;
     parts_flow(f, s, 0, cond + 1);
     int throws = 0;
-    unsigned failure =
-        f->now.state == UNREACHED ? 0 : ss_context_failure_branch(f->q->graph, s, &throws);
+    unsigned failure = f->now.state == UNREACHED ? 0 : failure_branch(f, s, &throws);
     if (throws)
         failure = 0; /* followed as any branch: its throw ends its way (stmt_flow) */
     drain before = f->now;
@@ -1845,8 +2208,7 @@ static void stmt_flow(flow *f, CXCursor s)
     enum CXCursorKind k = clang_getCursorKind(s);
     switch (k) {
     case CXCursor_CompoundStmt:
-        for (unsigned i = 0, n = ss_ast_child_count(s); i < n; i++)
-            stmt_flow(f, ss_ast_child(s, i));
+        compound_flow(f, s);
         return;
     case CXCursor_IfStmt:
         if_flow(f, s);
@@ -1907,8 +2269,8 @@ static void goto_records_free(goto_records *g)
 /* The state after the function 'function' (a definition) runs from 'in'. */
 static drain function_flow(flow *f, CXCursor function, drain in)
 {
-    unsigned n = ss_ast_child_count(function);
-    CXCursor body = n > 0 ? ss_ast_child(function, n - 1) : clang_getNullCursor();
+    unsigned n = child_count(f, function);
+    CXCursor body = n > 0 ? child(f, function, n - 1) : clang_getNullCursor();
     if (clang_getCursorKind(body) != CXCursor_CompoundStmt)
         return busy();
     goto_records gotos = {NULL, 0, 0};

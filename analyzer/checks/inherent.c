@@ -951,10 +951,12 @@ static enum CXChildVisitResult find_device_call(CXCursor c, CXCursor parent, CXC
     } else if (api) {
         w->found = api->klass == SS_CLASS_MEMSET && api->sync == SS_SYNC_ALWAYS;
     } else {
-        CXCursor callee = ss_callgraph_callee(ss_check_graph(w->ctx), c);
+        ss_callgraph *graph = ss_check_graph(w->ctx);
+        CXCursor callee = ss_callgraph_callee(graph, c);
         if (ss_ast_is_null(callee))
             callee = ss_scope_called_lambda(c);
-        w->found = !ss_ast_is_null(callee) && ss_scope_has_work(callee, SS_SCOPE_DEVICE_WORK, NULL);
+        w->found = !ss_ast_is_null(callee) &&
+                   ss_callgraph_own_work(graph, callee, SS_SCOPE_DEVICE_WORK, NULL);
     }
     return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
