@@ -198,7 +198,7 @@ def instant_ngp_db(top):
     os.makedirs(os.path.dirname(stand_in), exist_ok=True)
     with open(stand_in, "w") as f:
         f.write("# stand-in for the glfw submodule (Tom94/glfw 71eb703, not fetchable): the\n"
-                "# configure only tests that this file exists; unused with NGP_BUILD_WITH_GUI=OFF\n")
+                "# configure only tests that this file exists; unused without the GUI\n")
     build = os.path.join(top, "build", NGP)
     configure(src, build, ["-DCMAKE_CUDA_COMPILER=" + recreate.NVCC, "-DTCNN_CUDA_ARCHITECTURES=90",
                            "-DNGP_BUILD_WITH_GUI=OFF", "-DPython_EXECUTABLE=/usr/bin/python3"])
