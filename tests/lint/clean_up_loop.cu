@@ -2,13 +2,14 @@
 // run once a graph capture ends): the first free that waits drains the device, the later ones
 // find nothing new to wait for (cudaFree, cudaFreeArray and cudaFreeHost wait for the whole
 // device, measured), and allocating once before the loop is no remedy for a loop that only gives
-// memory back. The frees' findings stay, as notes ("clean-up"), also through a helper the loop
-// calls. A loop that also launches, memsets or copies (itself or through a function it calls)
-// keeps its warnings, and so does a free-only loop that a loop with kernels runs (nested in it,
-// or called from it). A loop that allocates as well as frees keeps its warnings: the allocation
-// may wait as a free does, and the loop churns memory, which allocating once before it removes.
-// A wait after each free is no free: it stays a warning (one wait after the loop does as well).
-// A destructor's loop is teardown, as before.
+// memory back. The frees' findings stay, as notes ("clean-up"), also in nested loops that only
+// free and through a helper the loop calls; a host unregistration gives memory back too. A loop
+// that also launches, memsets or copies (itself or through a function it calls) keeps its
+// warnings, and so does a free-only loop that a loop with kernels runs (nested in it, or called
+// from it). A loop that allocates as well as frees keeps its warnings: the allocation may wait as
+// a free does, and the loop churns memory, which allocating once before it removes. A wait after
+// each free is no free: it stays a warning (one wait after the loop does as well). A destructor's
+// loop is teardown, as before.
 #include <cuda_runtime.h>
 #include <vector>
 
@@ -25,9 +26,9 @@ static int free_deferred_allocs()
     int n = 0;
     for (auto it = g_deferred.begin(); it != g_deferred.end();) {
         if (it->is_async)
-            cudaFreeAsync(it->ptr, NULL); // expect: SYNC102 expect-severity: note expect-message: clean-up: the loop at line 26 does no device work but frees, and no loop that runs it does other work: the first free waits for the work queued before the loop, the later ones find nothing new to wait for
+            cudaFreeAsync(it->ptr, NULL); // expect: SYNC102 expect-severity: note expect-message: clean-up: the loop at line 27 does no device work but frees, and no loop that runs it does other work: the first free waits for the work queued before the loop, the later ones find nothing new to wait for
         else
-            cudaFree(it->ptr); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 26 does no device work but frees
+            cudaFree(it->ptr); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 27 does no device work but frees
         ++n;
         it = g_deferred.erase(it);
     }
@@ -68,8 +69,22 @@ void drain_lists(std::vector<void *> &device, std::vector<void *> &ordered,
     while (!host.empty()) {
         cudaFreeAsync(ordered.back(), s);
         ordered.pop_back();
-        cudaFreeHost(host.back()); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 68 does no device work but frees
+        cudaFreeHost(host.back()); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 69 does no device work but frees
         host.pop_back();
+    }
+}
+
+// Nested loops that only free, as Warp's loop over destroyed graphs and their allocations; a
+// host registration given back counts as a free.
+void drop_graphs(std::vector<std::vector<void *>> &graphs, std::vector<void *> &registered,
+                 cudaStream_t s)
+{
+    for (std::vector<void *> &allocs : graphs) {
+        for (void *p : allocs)
+            cudaFreeAsync(p, s);
+        cudaFree(allocs.front()); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 82 does no device work but frees
+        cudaHostUnregister(registered.back()); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 82 does no device work but frees
+        registered.pop_back();
     }
 }
 
@@ -77,9 +92,9 @@ void drain_lists(std::vector<void *> &device, std::vector<void *> &ordered,
 static void release(const FreeInfo &info)
 {
     if (info.is_async)
-        cudaFreeAsync(info.ptr, 0); // expect: SYNC102 expect-severity: note expect-message: clean-up: the loop at clean_up_loop.cu:87 does no device work but frees
+        cudaFreeAsync(info.ptr, 0); // expect: SYNC102 expect-severity: note expect-message: clean-up: the loop at clean_up_loop.cu:102 does no device work but frees
     else
-        cudaFree(info.ptr); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at clean_up_loop.cu:87 does no device work but frees
+        cudaFree(info.ptr); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at clean_up_loop.cu:102 does no device work but frees
 }
 
 void release_all(const std::vector<FreeInfo> &infos)
@@ -161,7 +176,7 @@ void free_waiting(void **device, void **host, int count, cudaStream_t s)
     for (int i = 0; i < count; i++) {
         cudaFreeAsync(device[i], s);
         cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
-        cudaFreeHost(host[i]); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 161 does no device work but frees
+        cudaFreeHost(host[i]); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 176 does no device work but frees
     }
 }
 
@@ -172,9 +187,9 @@ public:
     {
         for (FreeInfo &b : blocks_) {
             if (b.is_async)
-                cudaFreeAsync(b.ptr, NULL); // expect: SYNC102 expect-severity: note expect-message: teardown: the loop at line 173 runs when an object is destroyed
+                cudaFreeAsync(b.ptr, NULL); // expect: SYNC102 expect-severity: note expect-message: teardown: the loop at line 188 runs when an object is destroyed
             else
-                cudaFree(b.ptr); // expect: SYNC402 expect-severity: note expect-message: teardown: the loop at line 173 runs when an object is destroyed
+                cudaFree(b.ptr); // expect: SYNC402 expect-severity: note expect-message: teardown: the loop at line 188 runs when an object is destroyed
         }
     }
     std::vector<FreeInfo> blocks_;
