@@ -80,14 +80,18 @@ static void walk_function(free_walk *w, CXCursor function)
     w->depth--;
 }
 
+/* Each call: a launch or an API call of other work ends the walk; a local lambda called through
+ * a variable and a function of the unit are walked in turn; anything else (a free, a wait, a
+ * library's function) is passed. */
 static enum CXChildVisitResult find_other_work(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     free_walk *w = data;
     if (clang_getCursorKind(c) != CXCursor_CallExpr)
         return CXChildVisit_Recurse;
-    const ss_api *api = ss_scope_is_launch(c) ? NULL : ss_scope_callee_api(c);
-    if (ss_scope_is_launch(c) || (api && other_work(api))) {
+    int launch = ss_scope_is_launch(c);
+    const ss_api *api = launch ? NULL : ss_scope_callee_api(c);
+    if (launch || (api && other_work(api))) {
         w->other = 1;
         return CXChildVisit_Break;
     }
@@ -145,9 +149,8 @@ static int skip_freeing(CXCursor from, CXCursor call, void *data)
 
 char *ss_context_clean_up_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
-    const ss_api *api = clang_getCursorKind(at) == CXCursor_CallExpr && !ss_scope_is_launch(at)
-                            ? ss_scope_callee_api(at)
-                            : NULL;
+    const ss_api *api =
+        clang_getCursorKind(at) == CXCursor_CallExpr ? ss_scope_callee_api(at) : NULL;
     if (api == NULL || !gives_back(api) ||
         clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
         return NULL;
