@@ -177,8 +177,9 @@ static char *set_up_words(ss_check_ctx *ctx, const ss_loop_context *loop)
 
 /* The words that make a note of a finding whose call runs on every iteration of 'loop': the loop
  * times itself (benchmark), the wait times a phase under a run-time flag the loop leaves alone
- * (timing_flag.c), runs during set-up or teardown, sweeps a few settings or repeats a few
- * warm-up rounds beside the loop that repeats, or runs the call once in a while; a pageable copy
+ * (timing_flag.c), runs during set-up or teardown, does no device work but frees (clean-up),
+ * sweeps a few settings or repeats a few warm-up rounds beside the loop that repeats, or runs the
+ * call once in a while; a pageable copy
  * whose next statement waits for it (the wait in the loop is the cost, a SYNC401 of its own) or
  * that hands the data to the caller; data staged between devices through the host; nothing queued
  * to wait for; what the host needs at once (needed_words); a value the loop only tests; a value
@@ -196,6 +197,8 @@ static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
         note = set_up_words(ctx, loop);
     if (note == NULL)
         note = ss_context_teardown_words(ctx, loop);
+    if (note == NULL)
+        note = ss_context_clean_up_words(ctx, loop, at);
     if (note == NULL)
         note = ss_context_bounded_words(ctx, loop, at);
     if (note == NULL)

@@ -564,6 +564,19 @@ unsigned ss_context_failure_branch(ss_callgraph *g, CXCursor if_stmt, int *throw
  * destructor's loop. */
 char *ss_context_teardown_words(ss_check_ctx *ctx, const ss_loop_context *loop);
 
+/* rare_paths.c. The named function a statement of its body sits in: the declaration libclang
+ * keeps with the statement, followed out of local declarations (and out of lambdas). */
+CXCursor ss_context_function_of(CXCursor stmt);
+
+/* clean_up.c. "clean-up: the loop at line 17 does no device work but frees, ..." when the call
+ * 'at' gives memory back (an API of class FREE, HOST_FREE or HOST_UNREGISTER), it is not in a
+ * lambda, every loop around it in its function does no device work but give memory back
+ * (itself and in the unit's functions it calls: no launch, copy, memset, allocation,
+ * registration or other enqueued work; waits and event records aside), and every chain of
+ * calls from a loop of the unit that enqueues device work down to its function starts in a
+ * loop that does the same ('loop' names the loop in the words). Malloc'ed, or NULL. */
+char *ss_context_clean_up_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
+
 /* rare_paths.c. "exit: the branch at line 250 leaves the loop ('break' at line 265): it runs
  * once per run of the loop at line 244, not on every iteration" when 'at' sits in the block
  * of an 'if' in 'loop' (in its own function, nested in no other loop there) that ends with a

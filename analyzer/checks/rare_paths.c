@@ -745,9 +745,7 @@ void ss_context_rare_apply(ss_check_ctx *ctx, CXCursor at, ss_finding *f, const 
     free(words);
 }
 
-/* The named function a statement of its body sits in: the declaration libclang keeps with the
- * statement, followed out of local declarations. */
-static CXCursor function_of(CXCursor stmt)
+CXCursor ss_context_function_of(CXCursor stmt)
 {
     CXCursor c = clang_getCursorSemanticParent(stmt);
     for (int hops = 0; hops < 8 && !ss_ast_is_null(c) && !ss_ast_is_function(c); hops++)
@@ -762,7 +760,7 @@ static int skip_teardown(CXCursor from, CXCursor call, void *data)
     (void)data;
     if (!ss_scope_is_loop(from))
         return 0;
-    CXCursor function = function_of(call);
+    CXCursor function = ss_context_function_of(call);
     char *why = NULL;
     int tears_down = !ss_ast_is_null(function) && ss_callgraph_tears_down(function, &why);
     free(why);
