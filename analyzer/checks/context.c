@@ -179,14 +179,12 @@ static char *set_up_words(ss_check_ctx *ctx, const ss_loop_context *loop)
  * times itself (benchmark), the wait times a phase under a run-time flag the loop leaves alone
  * (timing_flag.c), runs during set-up or teardown, does no device work but frees (clean-up),
  * sweeps a few settings or repeats a few warm-up rounds beside the loop that repeats, or runs the
- * call once in a while; a pageable copy
- * whose next statement waits for it (the wait in the loop is the cost, a SYNC401 of its own) or
- * that hands the data to the caller; data staged between devices through the host; nothing queued
- * to wait for; what the host needs at once (needed_words); a value the loop only tests; a value
- * that chooses the next device work, or a getter's whose callers' do; a buffer
- * that only grows or is
- * allocated on first use; a queue refilled when it runs dry. Malloc'ed, or NULL; '*not_timed' as
- * ss_context_timing_words. */
+ * call once in a while; a pageable copy whose next statement waits for it (the wait in the loop
+ * is the cost, a SYNC401 of its own) or that hands the data to the caller; data staged between
+ * devices through the host; nothing queued to wait for; what the host needs at once
+ * (needed_words); a value the loop only tests; a value that chooses the next device work, or a
+ * getter's whose callers' do; a buffer that only grows or is allocated on first use; a queue
+ * refilled when it runs dry. Malloc'ed, or NULL; '*not_timed' as ss_context_timing_words. */
 static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
                           const ss_loop_context *loop, char **not_timed)
 {
