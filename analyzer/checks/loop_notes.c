@@ -837,32 +837,46 @@ static char *chain_grow_words(ss_check_ctx *ctx, const ss_loop_context *loop)
     return words;
 }
 
+/* "grow-only: it runs when the buffer grows (...)" or "lazy: it runs only while ..." for a grow
+ * or lazy guard between 'from' (a loop or a function) and the call 'at' (grow_guard_words).
+ * Malloc'ed, or NULL. */
+static char *guard_here_words(ss_callgraph *graph, CXCursor from, CXCursor at)
+{
+    int lazy = 0;
+    char *guard = grow_guard_words(graph, from, at, 0, &lazy);
+    char *words = NULL;
+    if (guard)
+        words = lazy ? ss_xasprintf("lazy: it runs only while %s (%s)", lazy_state(lazy), guard)
+                     : ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
+    free(guard);
+    return words;
+}
+
 char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
-    int lazy = 0;
-    char *guard = grow_guard_words(
-        graph, loop->chain ? ss_scope_outer_function(ctx->function) : loop->loop, at, 0, &lazy);
-    if (guard) {
-        char *words =
-            lazy ? ss_xasprintf("lazy: it runs only while %s (%s)", lazy_state(lazy), guard)
-                 : ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
-        free(guard);
+    char *words = guard_here_words(
+        graph, loop->chain ? ss_scope_outer_function(ctx->function) : loop->loop, at);
+    if (words)
         return words;
-    }
     if (loop->chain == NULL) {
         char *key = key_change_words(loop->function, at);
         if (key)
             return key;
-        guard = early_return_loop_words(graph, loop->function, loop->loop, 0);
-        char *words = guard ? ss_xasprintf("grow-only: the loop at line %u runs only when the "
-                                           "buffer grows (%s)",
-                                           ss_scope_line(loop->loop), guard)
-                            : NULL;
+        char *guard = early_return_loop_words(graph, loop->function, loop->loop, 0);
+        words = guard ? ss_xasprintf("grow-only: the loop at line %u runs only when the "
+                                     "buffer grows (%s)",
+                                     ss_scope_line(loop->loop), guard)
+                      : NULL;
         free(guard);
         return words;
     }
     return chain_grow_words(ctx, loop);
+}
+
+char *ss_context_grow_only_here_words(ss_check_ctx *ctx, CXCursor at)
+{
+    return guard_here_words(ss_check_graph(ctx), ss_scope_outer_function(ctx->function), at);
 }
 
 char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCursor at)
