@@ -591,7 +591,8 @@ char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop,
 /* loop_notes.c. For a call that a loop of another unit runs (ctx->loop_elsewhere): the words
  * ss_context_grow_only_words gives for a grow or lazy guard in the call's own function ("grow-only:
  * it runs when the buffer grows (...)", "lazy: it runs only while ..."), which a loop of the
- * unit that reaches the function through a chain of calls gives too. Malloc'ed, or NULL. */
+ * unit that reaches the function through a chain of calls gives too; not where the guard keeps
+ * the size in a local of automatic storage, new on every call. Malloc'ed, or NULL. */
 char *ss_context_grow_only_here_words(ss_check_ctx *ctx, CXCursor at);
 
 /* loop_notes.c. For a SYNC402 call that a loop of another unit may run, 'at' (in 'function') being
