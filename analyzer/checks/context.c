@@ -388,9 +388,13 @@ static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
 
 /* Per iteration of a loop in another unit (ctx->loop_elsewhere): a warning, or a note where
  * the device has nothing queued at the call, an event wait is for the host's own upload, the
- * next synchronous call waits for the same work (a readback before an upload), the host
- * reads the copied buffer next (host_reads.c, as in a loop of the unit), or the wait times a
- * phase under a flag that no code of the unit changes (timing_flag.c). */
+ * next synchronous call waits for the same work (a readback before an upload), the host needs
+ * at once what the call gives it (needed_words: a buffer it copied back and reads next, as in a
+ * loop of the unit; ss_context_sized_words: a value that sizes an allocation), the wait times a
+ * phase under a flag that no code of the unit changes (timing_flag.c), or a guard in the call's
+ * own function makes it run only when a buffer grows, while it is unset or when a queue runs dry
+ * (as for a loop of the unit that reaches the function through a chain of calls). Reasons that
+ * belong to the loop (set-up, teardown, a sweep, a value the loop tests) are its unit's. */
 static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
                             ss_severity raised)
 {
@@ -401,9 +405,15 @@ static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_
     if (idle == NULL)
         idle = ss_context_upload_next_words(ctx, rule, at);
     if (idle == NULL)
-        idle = ss_context_host_read_words(ctx, rule, at);
+        idle = needed_words(ctx, rule, at);
+    if (idle == NULL)
+        idle = ss_context_sized_words(ctx, rule, at);
     if (idle == NULL)
         idle = ss_context_timing_flag_words(ctx, rule, NULL, at);
+    if (idle == NULL)
+        idle = ss_context_grow_only_here_words(ctx, at);
+    if (idle == NULL)
+        idle = ss_context_refill_here_words(ctx, at);
     if (idle) {
         f->severity = SS_SEV_NOTE;
         append(f, idle);

@@ -601,6 +601,13 @@ void ss_context_rare_apply(ss_check_ctx *ctx, CXCursor at, ss_finding *f, const 
  * loop's chain). */
 char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
+/* loop_notes.c. For a call that a loop of another unit runs (ctx->loop_elsewhere): the words
+ * ss_context_grow_only_words gives for a grow or lazy guard in the call's own function ("grow-only:
+ * it runs when the buffer grows (...)", "lazy: it runs only while ..."), which a loop of the
+ * unit that reaches the function through a chain of calls gives too; not where the guard keeps
+ * the size in a local of automatic storage, new on every call. Malloc'ed, or NULL. */
+char *ss_context_grow_only_here_words(ss_check_ctx *ctx, CXCursor at);
+
 /* loop_notes.c. For a SYNC402 call that a loop of another unit may run, 'at' (in 'function') being
  * that call or a call on the way down to it (in this unit or another): "grow-only: ...", "lazy:
  * ...", "change-only: ..." or "refill: ..." where a guard between the two makes it run only when a
@@ -626,6 +633,11 @@ char *ss_context_peer_staging_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor
  * down): inside the loop, or, for a loop elsewhere, on every chain of calls from a loop that
  * enqueues device work down to its function (the words name the one on the loop's chain). */
 char *ss_context_refill_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
+
+/* refill.c. For a call that a loop of another unit runs (ctx->loop_elsewhere): the words
+ * ss_context_refill_words gives for a refill guard in the call's own function. Malloc'ed, or
+ * NULL. */
+char *ss_context_refill_here_words(ss_check_ctx *ctx, CXCursor at);
 
 /* refill.c. "refill: it runs only when a queue it fills is empty (...)" where such a guard lies
  * between 'from' (a function or a loop) and the call 'at'. Malloc'ed, or NULL. */

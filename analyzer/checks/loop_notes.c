@@ -523,8 +523,10 @@ static int automatic_local(CXCursor decl)
  * ("file.cu:22" rather than "line 22"); for a call that a loop of another unit runs
  * (ss_context_alloc_guard_words), where a local of automatic storage, new on every call, never
  * keeps the size from one iteration to the next, and where the call guarded is itself what makes
- * the buffer larger (a SYNC402 call, or a call on the way down to one, perhaps in another unit). */
-enum { GUARD_FILE = 1, GUARD_ELSEWHERE = 2 };
+ * the buffer larger (a SYNC402 call, or a call on the way down to one, perhaps in another unit);
+ * the first of those two alone for any call that a loop of another unit runs
+ * (ss_context_grow_only_here_words). */
+enum { GUARD_FILE = 1, GUARD_ELSEWHERE = 2, GUARD_LOCALS_RESTART = 4 };
 
 /* Where the guard 'guard' is, as its words say it: "file.cu:22" with GUARD_FILE in 'how', else
  * "line 22". Malloc'ed. */
@@ -554,7 +556,8 @@ static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCurs
     CXCursor stored, request;
     unsigned g = 0;
     CXCursor guard = find_early_return(path[0], found > 1 ? path[1] : at, &stored, &request, &g);
-    if (ss_ast_is_null(guard) || ((how & GUARD_ELSEWHERE) && automatic_local(stored)))
+    if (ss_ast_is_null(guard) ||
+        ((how & (GUARD_ELSEWHERE | GUARD_LOCALS_RESTART)) && automatic_local(stored)))
         return NULL;
     int grows = (how & GUARD_ELSEWHERE) != 0; /* the statement that holds 'at' */
     unsigned n = ss_ast_child_count(path[0]);
@@ -608,11 +611,12 @@ static int restarts_each_call(ss_callgraph *graph, CXCursor decl)
 }
 
 /* Whether 'decl', what a grow guard records the size in, starts afresh on the calls that
- * matter: restarts_each_call; with GUARD_ELSEWHERE in 'how' (the loop that calls the function
- * is in another unit), any local of automatic storage. */
+ * matter: restarts_each_call; with GUARD_ELSEWHERE or GUARD_LOCALS_RESTART in 'how' (the loop
+ * that calls the function is in another unit), any local of automatic storage. */
 static int restarts(ss_callgraph *graph, CXCursor decl, unsigned how)
 {
-    return (how & GUARD_ELSEWHERE) ? automatic_local(decl) : restarts_each_call(graph, decl);
+    return (how & (GUARD_ELSEWHERE | GUARD_LOCALS_RESTART)) ? automatic_local(decl)
+                                                            : restarts_each_call(graph, decl);
 }
 
 /* "line 17 compares with 'capacity' and the branch records the new size" ("file.cu:17" with
@@ -837,32 +841,47 @@ static char *chain_grow_words(ss_check_ctx *ctx, const ss_loop_context *loop)
     return words;
 }
 
+/* "grow-only: it runs when the buffer grows (...)" or "lazy: it runs only while ..." for a grow
+ * or lazy guard between 'from' (a loop or a function) and the call 'at' (grow_guard_words,
+ * 'how' as there). Malloc'ed, or NULL. */
+static char *guard_here_words(ss_callgraph *graph, CXCursor from, CXCursor at, unsigned how)
+{
+    int lazy = 0;
+    char *guard = grow_guard_words(graph, from, at, how, &lazy);
+    char *words = NULL;
+    if (guard)
+        words = lazy ? ss_xasprintf("lazy: it runs only while %s (%s)", lazy_state(lazy), guard)
+                     : ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
+    free(guard);
+    return words;
+}
+
 char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
-    int lazy = 0;
-    char *guard = grow_guard_words(
-        graph, loop->chain ? ss_scope_outer_function(ctx->function) : loop->loop, at, 0, &lazy);
-    if (guard) {
-        char *words =
-            lazy ? ss_xasprintf("lazy: it runs only while %s (%s)", lazy_state(lazy), guard)
-                 : ss_xasprintf("grow-only: it runs when the buffer grows (%s)", guard);
-        free(guard);
+    char *words = guard_here_words(
+        graph, loop->chain ? ss_scope_outer_function(ctx->function) : loop->loop, at, 0);
+    if (words)
         return words;
-    }
     if (loop->chain == NULL) {
         char *key = key_change_words(loop->function, at);
         if (key)
             return key;
-        guard = early_return_loop_words(graph, loop->function, loop->loop, 0);
-        char *words = guard ? ss_xasprintf("grow-only: the loop at line %u runs only when the "
-                                           "buffer grows (%s)",
-                                           ss_scope_line(loop->loop), guard)
-                            : NULL;
+        char *guard = early_return_loop_words(graph, loop->function, loop->loop, 0);
+        words = guard ? ss_xasprintf("grow-only: the loop at line %u runs only when the "
+                                     "buffer grows (%s)",
+                                     ss_scope_line(loop->loop), guard)
+                      : NULL;
         free(guard);
         return words;
     }
     return chain_grow_words(ctx, loop);
+}
+
+char *ss_context_grow_only_here_words(ss_check_ctx *ctx, CXCursor at)
+{
+    return guard_here_words(ss_check_graph(ctx), ss_scope_outer_function(ctx->function), at,
+                            GUARD_LOCALS_RESTART);
 }
 
 char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCursor at)

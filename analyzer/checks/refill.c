@@ -192,23 +192,34 @@ char *ss_context_refill_guard_words(ss_check_ctx *ctx, CXCursor from, CXCursor a
     return words;
 }
 
+/* "refill: it runs only when a queue it fills is empty (...): once per batch, ..." for a refill
+ * guard between 'from' (a loop or a function) and the call 'at'. Malloc'ed, or NULL. */
+static char *refill_here_words(ss_callgraph *graph, CXCursor from, CXCursor at)
+{
+    char *guard = refill_guard_words(graph, from, at, 0);
+    char *words = guard ? ss_xasprintf("refill: it runs only when a queue it fills is empty (%s): "
+                                       "once per batch, not on every iteration",
+                                       guard)
+                        : NULL;
+    free(guard);
+    return words;
+}
+
+char *ss_context_refill_here_words(ss_check_ctx *ctx, CXCursor at)
+{
+    return refill_here_words(ss_check_graph(ctx), ss_scope_outer_function(ctx->function), at);
+}
+
 char *ss_context_refill_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
-    char *guard = refill_guard_words(
-        graph, loop->chain ? ss_scope_outer_function(ctx->function) : loop->loop, at, 0);
-    if (guard) {
-        char *words = ss_xasprintf("refill: it runs only when a queue it fills is empty (%s): "
-                                   "once per batch, not on every iteration",
-                                   guard);
-        free(guard);
+    char *words = refill_here_words(
+        graph, loop->chain ? ss_scope_outer_function(ctx->function) : loop->loop, at);
+    if (words || loop->chain == NULL)
         return words;
-    }
-    if (loop->chain == NULL)
-        return NULL;
+    char *guard = NULL;
     for (size_t i = 0; i < loop->call_count && guard == NULL; i++)
         guard = refill_guard_words(graph, loop->froms[i], loop->calls[i], 1);
-    char *words = NULL;
     if (guard && !ss_callgraph_reached_unless(graph, ss_scope_outer_function(ctx->function),
                                               SS_SCOPE_ENQUEUES, skip_refill_guarded, graph))
         words = ss_xasprintf("refill: every call from a loop runs only when a queue it fills is "
