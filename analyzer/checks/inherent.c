@@ -225,8 +225,7 @@ typedef struct use_walk {
     CXCursor at; /* the call that uses it */
 } use_walk;
 
-static char *wrapped_launch_use(ss_callgraph *graph, CXCursor call, CXCursor callee,
-                                CXCursor var);
+static char *wrapped_launch_use(ss_callgraph *graph, CXCursor call, CXCursor callee, CXCursor var);
 static int assignment_sides(CXCursor expr, CXCursor *lhs, CXCursor *rhs);
 static CXCursor target_root(CXCursor lhs, int *through);
 
@@ -417,7 +416,7 @@ typedef struct config_walk {
     CXCursor function;
     CXCursor vars[MAX_CONFIG_VARS];
     size_t count;
-    int depth; /* wrappers above this one */
+    int depth;         /* wrappers above this one */
     const char *found; /* "a launch" or "an allocation" */
 } config_walk;
 
