@@ -504,11 +504,15 @@ static enum CXChildVisitResult find_config(CXCursor c, CXCursor parent, CXClient
  * shared memory ('<<<...>>>', cudaLaunchKernel's, a cudaLaunchKernelEx config), directly or
  * through a local computed from it, or the same through a call of another such function one
  * level down (MAX_WRAPPER_DEPTH); "an allocation" for an allocation's size; else NULL. A value
- * that is only a kernel's argument sizes nothing. */
+ * that is only a kernel's argument sizes nothing. An overloaded operator's call ('op(n)') is
+ * not followed: its arguments may count the object it is called on. */
 static const char *wrapper_sizes(ss_callgraph *graph, CXCursor call, CXCursor callee,
                                  const CXCursor *vars, size_t count, int depth)
 {
-    CXCursor body = ss_ast_body(callee);
+    CXString spelling = clang_getCursorSpelling(callee);
+    int is_operator = strncmp(clang_getCString(spelling), "operator", 8) == 0;
+    clang_disposeString(spelling);
+    CXCursor body = is_operator ? clang_getNullCursor() : ss_ast_body(callee);
     int n = clang_Cursor_getNumArguments(call);
     for (int i = 0; i < n && !ss_ast_is_null(body); i++) {
         CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);

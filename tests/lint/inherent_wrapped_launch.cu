@@ -6,8 +6,8 @@
 // counts where its body puts it (or a local computed from it) into a launch's grid, block or
 // shared memory ('<<<...>>>', a cudaLaunchKernelEx config) or an allocation's size, also one
 // wrapper further down. Still warnings: a wrapper that passes the value only as a kernel
-// argument, a value that falls into the wrapper's parameter pack, and a wrapper called only
-// in the 'else' of an unrelated branch (as the plain launch there).
+// argument, a value in its parameter pack, a function object's call operator, and a wrapper
+// called only in the 'else' of an unrelated branch (as the plain launch there).
 #include <cuda_runtime.h>
 
 __global__ void compact(unsigned n, const float *in, float *out, unsigned *alive)
@@ -262,6 +262,33 @@ unsigned trace_else_plain(float *a, float *b, unsigned *d_alive, unsigned n_rays
         } else {
             march<<<(n_alive + 255) / 256, 256, 0, stream>>>(n_alive, b);
         }
+        i += 8;
+    }
+    return i;
+}
+
+// A function object's call operator is not followed (its call's arguments may count the object):
+// a warning.
+struct Marcher {
+    cudaStream_t stream;
+    void operator()(unsigned n, float *rays) const
+    {
+        march<<<(n + 255) / 256, 256, 0, stream>>>(n, rays);
+    }
+};
+
+unsigned trace_functor(float *a, float *b, unsigned *d_alive, unsigned n_rays, Marcher m)
+{
+    unsigned i = 1, n_alive = n_rays;
+    while (i < 1024) {
+        cudaMemsetAsync(d_alive, 0, sizeof(unsigned), m.stream);
+        compact<<<(n_alive + 255) / 256, 256, 0, m.stream>>>(n_alive, a, b, d_alive);
+        cudaMemcpyAsync(&n_alive, d_alive, sizeof(unsigned), cudaMemcpyDeviceToHost, m.stream); // expect: SYNC201, SYNC301 expect-no-message: inherent: the next device work needs
+        cudaStreamSynchronize(m.stream); // expect: SYNC401 expect-severity: warning
+        if (n_alive == 0) {
+            break;
+        }
+        m(n_alive, b);
         i += 8;
     }
     return i;
