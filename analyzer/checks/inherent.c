@@ -225,6 +225,10 @@ typedef struct use_walk {
     CXCursor at; /* the call that uses it */
 } use_walk;
 
+static char *wrapped_launch_use(ss_callgraph *graph, CXCursor call, CXCursor callee, CXCursor var);
+static int assignment_sides(CXCursor expr, CXCursor *lhs, CXCursor *rhs);
+static CXCursor target_root(CXCursor lhs, int *through);
+
 static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientData data)
 {
     use_walk *w = data;
@@ -268,6 +272,13 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
             char *name = ss_qualified_name(callee);
             w->use = ss_xasprintf("passes it to '%s()', which allocates", name);
             free(name);
+            return CXChildVisit_Break;
+        }
+        /* A wrapper that sizes a launch with the parameter given it ('linear_kernel(k, 0, s,
+         * n, args...)'). */
+        wrapped = ss_ast_is_null(callee) ? NULL : wrapped_launch_use(w->graph, c, callee, w->var);
+        if (wrapped) {
+            w->use = wrapped;
             return CXChildVisit_Break;
         }
     }
@@ -348,6 +359,188 @@ static char *handover_use(CXCursor stmt, CXCursor var)
     CXString name = clang_getCursorSpelling(param);
     char *use = ss_xasprintf("hands it to the caller through '%s'", clang_getCString(name));
     clang_disposeString(name);
+    return use;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * A wrapper that sizes a launch with a parameter ('linear_kernel(k, 0, s, n, args...)', which
+ * launches '<<<(n + 255) / 256, 256, 0, s>>>'). */
+
+enum { MAX_CONFIG_VARS = 8, MAX_WRAPPER_DEPTH = 2 };
+
+/* The calls of the runtime and driver APIs that launch, and the indexes of their arguments
+ * that configure the launch (grid, block, shared memory, or the config struct of the Ex
+ * forms); -1 ends a row. */
+typedef struct launch_config_row {
+    const char *name;
+    int config[8];
+} launch_config_row;
+
+static const launch_config_row launch_config_rows[] = {
+    {"cudaLaunchKernel", {1, 2, 4, -1}},
+    {"cudaLaunchCooperativeKernel", {1, 2, 4, -1}},
+    {"cudaLaunchKernelEx", {0, -1}},
+    {"cudaLaunchKernelExC", {0, -1}},
+    {"cuLaunchKernel", {1, 2, 3, 4, 5, 6, 7, -1}},
+    {"cuLaunchCooperativeKernel", {1, 2, 3, 4, 5, 6, 7, -1}},
+    {"cuLaunchKernelEx", {0, -1}},
+};
+
+/* The parameter of 'function' that its argument 'index' binds: the index-th named parameter,
+ * or a null cursor where the argument falls into a parameter pack ('Types... args') or a C
+ * ellipsis, or past the parameters. */
+static CXCursor bound_parameter(CXCursor function, int index)
+{
+    unsigned n = ss_ast_child_count(function);
+    int at = 0;
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor param = ss_ast_child(function, i);
+        if (clang_getCursorKind(param) != CXCursor_ParmDecl)
+            continue;
+        CXString type = clang_getTypeSpelling(clang_getCursorType(param));
+        int pack = strstr(clang_getCString(type), "...") != NULL;
+        clang_disposeString(type);
+        if (pack)
+            break;
+        if (at++ == index)
+            return param;
+    }
+    return clang_getNullCursor();
+}
+
+/* The search of a wrapper's body for a launch configuration or an allocation size that reads
+ * one of 'vars': the parameter, and the locals computed from it before (declared with it, or
+ * assigned from it: 'unsigned blocks = (n + 255) / 256;', 'config.gridDim = blocks;'). */
+typedef struct config_walk {
+    ss_callgraph *graph;
+    CXCursor function;
+    CXCursor vars[MAX_CONFIG_VARS];
+    size_t count;
+    int depth;         /* wrappers above this one */
+    const char *found; /* "a launch" or "an allocation" */
+} config_walk;
+
+static const char *wrapper_sizes(ss_callgraph *graph, CXCursor call, CXCursor callee,
+                                 const CXCursor *vars, size_t count, int depth);
+
+static int reads_config_var(CXCursor c, const config_walk *w)
+{
+    for (size_t v = 0; v < w->count; v++) {
+        if (sized_by(c, w->vars[v]))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the call 'c' of a launching API configures the launch with one of w's vars. */
+static int api_config_reads(CXCursor c, const config_walk *w)
+{
+    char *name = ss_scope_callee_name(c);
+    int found = 0;
+    for (size_t r = 0; name && r < sizeof launch_config_rows / sizeof launch_config_rows[0]; r++) {
+        if (strcmp(name, launch_config_rows[r].name) != 0)
+            continue;
+        for (const int *a = launch_config_rows[r].config; *a >= 0 && !found; a++)
+            found = clang_Cursor_getNumArguments(c) > *a &&
+                    reads_config_var(clang_Cursor_getArgument(c, (unsigned)*a), w);
+    }
+    free(name);
+    return found;
+}
+
+/* A local computed from one of w's vars, by its declaration or an assignment to it (or to a
+ * member or element of it), joins them. */
+static void note_computed_local(CXCursor c, config_walk *w)
+{
+    CXCursor local = clang_getNullCursor(), lhs, rhs;
+    int through;
+    if (clang_getCursorKind(c) == CXCursor_VarDecl && reads_config_var(c, w)) {
+        local = c;
+    } else if (assignment_sides(c, &lhs, &rhs) == 0 && reads_config_var(rhs, w)) {
+        CXCursor root = target_root(lhs, &through);
+        if (clang_getCursorKind(root) == CXCursor_DeclRefExpr &&
+            clang_getCursorKind(clang_getCursorReferenced(root)) == CXCursor_VarDecl)
+            local = clang_getCursorReferenced(root);
+    }
+    for (size_t v = 0; !ss_ast_is_null(local) && v < w->count; v++) {
+        if (clang_equalCursors(local, w->vars[v]))
+            return;
+    }
+    if (!ss_ast_is_null(local) && w->count < MAX_CONFIG_VARS)
+        w->vars[w->count++] = local;
+}
+
+static enum CXChildVisitResult find_config(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    config_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    note_computed_local(c, w);
+    if (k == CXCursor_CXXNewExpr && reads_config_var(c, w))
+        w->found = "an allocation";
+    if (k != CXCursor_CallExpr || w->found)
+        return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+    if (ss_scope_is_launch(c)) {
+        /* The kernel's own arguments do not size the launch. */
+        if (reads_config_var(ss_ast_child(c, 1), w))
+            w->found = "a launch";
+        return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+    }
+    if (api_config_reads(c, w))
+        w->found = "a launch";
+    else if (is_allocator(c) && reads_config_var(c, w))
+        w->found = "an allocation";
+    else if (w->depth + 1 < MAX_WRAPPER_DEPTH) {
+        CXCursor callee = ss_callgraph_callee(w->graph, c);
+        if (!ss_ast_is_null(callee) && !clang_equalCursors(callee, w->function))
+            w->found = wrapper_sizes(w->graph, c, callee, w->vars, w->count, w->depth + 1);
+    }
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* What the call 'call' of the function of the unit 'callee' (a template's pattern too) sizes
+ * with one of the 'vars': "a launch" when an argument that reads one binds a named parameter
+ * (bound_parameter: not a pack) that reaches, in the callee's body, a launch's grid, block or
+ * shared memory ('<<<...>>>', cudaLaunchKernel's, a cudaLaunchKernelEx config), directly or
+ * through a local computed from it, or the same through a call of another such function one
+ * level down (MAX_WRAPPER_DEPTH); "an allocation" for an allocation's size; else NULL. A value
+ * that is only a kernel's argument sizes nothing. An overloaded operator's call ('op(n)') is
+ * not followed: its arguments may count the object it is called on. */
+static const char *wrapper_sizes(ss_callgraph *graph, CXCursor call, CXCursor callee,
+                                 const CXCursor *vars, size_t count, int depth)
+{
+    CXString spelling = clang_getCursorSpelling(callee);
+    int is_operator = strncmp(clang_getCString(spelling), "operator", 8) == 0;
+    clang_disposeString(spelling);
+    CXCursor body = is_operator ? clang_getNullCursor() : ss_ast_body(callee);
+    int n = clang_Cursor_getNumArguments(call);
+    for (int i = 0; i < n && !ss_ast_is_null(body); i++) {
+        CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+        int reads = 0;
+        for (size_t v = 0; v < count && !reads; v++)
+            reads = sized_by(arg, vars[v]);
+        CXCursor param = reads ? bound_parameter(callee, i) : clang_getNullCursor();
+        if (ss_ast_is_null(param))
+            continue;
+        config_walk w = {graph, callee, {param}, 1, depth, NULL};
+        ss_ast_visit_whole(body, body, find_config, &w);
+        if (w.found)
+            return w.found;
+    }
+    return NULL;
+}
+
+/* "passes it to 'linear_kernel()', which sizes a launch with it" when the call 'call' of the
+ * function of the unit 'callee' gives it 'var' where wrapper_sizes finds a launch's
+ * configuration or an allocation's size. Malloc'ed, or NULL. */
+static char *wrapped_launch_use(ss_callgraph *graph, CXCursor call, CXCursor callee, CXCursor var)
+{
+    const char *sizes = wrapper_sizes(graph, call, callee, &var, 1, 0);
+    if (sizes == NULL)
+        return NULL;
+    char *name = ss_qualified_name(callee);
+    char *use = ss_xasprintf("passes it to '%s()', which sizes %s with it", name, sizes);
+    free(name);
     return use;
 }
 
