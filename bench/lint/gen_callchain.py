@@ -79,19 +79,25 @@ def unit(n, k=0):
     return "".join(parts)
 
 
+def count(word):
+    """'word' as a count (a non-negative integer), or None."""
+    return int(word) if word.isdigit() else None
+
+
 def main(argv):
     args, k = argv[1:], 0
     if "--bookkeeping" in args:
         at = args.index("--bookkeeping")
-        if at + 1 >= len(args):
+        k = count(args[at + 1]) if at + 1 < len(args) else None
+        if k is None:
             print(__doc__, file=sys.stderr)
             return 2
-        k = int(args[at + 1])
         del args[at:at + 2]
-    if len(args) not in (1, 2) or args[0] in ("-h", "--help"):
+    n = count(args[1]) if len(args) == 2 else 60
+    if len(args) not in (1, 2) or args[0] in ("-h", "--help") or n is None:
         print(__doc__, file=sys.stderr)
         return 2
-    out, n = os.path.abspath(args[0]), int(args[1]) if len(args) == 2 else 60
+    out = os.path.abspath(args[0])
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "chain.cu"), "w") as f:
         f.write(unit(n, k))
