@@ -343,6 +343,7 @@ static void free_context(det_ctx *ctx)
 {
     det_tally_free(ctx);
     det_opset_free(&ctx->joined);
+    free(ctx->quiet_frees);
     det_findings_free(ctx);
     det_sites_free(ctx);
     det_scope_free(ctx);

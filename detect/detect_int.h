@@ -230,6 +230,8 @@ typedef struct det_ctx {
     /* per stack: 1 made while a framework compiled or autotuned (compile_frames.def), 0 not,
      * -1 not computed yet (phase.c) */
     int8_t *compile_stack;
+    /* per call: 1 a free that waits for nothing (syncs.c, quiet_frees); NULL not computed yet */
+    uint8_t *quiet_frees;
     /* per host thread: the stack of the line that started it (metadata thread_start:N, through
      * the threads that started its starters) when that line is the program's own, else 0;
      * UINT32_MAX not computed yet (callsite.c) */

@@ -151,17 +151,16 @@ static int syncs_latent(det_ctx *ctx, const uint8_t *quiet)
     return rc;
 }
 
-/* Runs 'pass' with the frees that wait for nothing marked (quiet_frees). Returns 0 or -1. */
+/* Runs 'pass' with the frees that wait for nothing marked (quiet_frees), computed once for the
+ * run and the latent pass both. Returns 0 or -1. */
 static int with_quiet_frees(det_ctx *ctx, int (*pass)(det_ctx *, const uint8_t *))
 {
-    uint8_t *quiet = calloc(ctx->call_count ? ctx->call_count : 1, 1);
-    if (quiet == NULL)
-        return -1;
-    int rc = quiet_frees(ctx, quiet);
-    if (rc == 0)
-        rc = pass(ctx, quiet);
-    free(quiet);
-    return rc;
+    if (ctx->quiet_frees == NULL) {
+        ctx->quiet_frees = calloc(ctx->call_count ? ctx->call_count : 1, 1);
+        if (ctx->quiet_frees == NULL || quiet_frees(ctx, ctx->quiet_frees) < 0)
+            return -1;
+    }
+    return pass(ctx, ctx->quiet_frees);
 }
 
 static int syncs_run_all(det_ctx *ctx)
