@@ -648,22 +648,26 @@ static char *walk_words(const choice_walk *w)
 
 /* Whether 'function' reads one value back and returns it, three statements: it declares the
  * plain local 'var' (calling nothing), 'stmt' reads the value back into it, and it returns
- * 'var'. */
-static int is_getter(ss_check_ctx *ctx, CXCursor function, CXCursor var, CXCursor stmt)
+ * 'var'; or four, where the readback is asynchronous and 'ready', the wait for it, comes
+ * between the readback and the return. */
+static int is_getter(ss_check_ctx *ctx, CXCursor function, CXCursor var, CXCursor stmt,
+                     CXCursor ready)
 {
-    CXCursor body = ss_ast_body(function), s[3];
-    unsigned count = 0;
+    CXCursor body = ss_ast_body(function), s[4];
+    unsigned count = 0, want = ss_ast_same_node(stmt, ready) ? 3 : 4;
     for (unsigned i = 0, n = ss_ast_is_null(body) ? 0 : ss_ast_child_count(body); i < n; i++) {
         CXCursor c = ss_ast_child(body, i);
-        if (clang_getCursorKind(c) != CXCursor_NullStmt && count++ < 3)
+        if (clang_getCursorKind(c) != CXCursor_NullStmt && count++ < 4)
             s[count - 1] = c;
     }
-    if (count != 3 || clang_getCursorKind(s[0]) != CXCursor_DeclStmt ||
+    if (count != want || clang_getCursorKind(s[0]) != CXCursor_DeclStmt ||
         ss_ast_child_count(s[0]) != 1 || !clang_equalCursors(ss_ast_child(s[0], 0), var) ||
         copies_only(ctx, function, s[0], 1) != 0 || !ss_ast_same_node(s[1], stmt) ||
-        clang_getCursorKind(s[2]) != CXCursor_ReturnStmt || ss_ast_child_count(s[2]) != 1)
+        (want == 4 && !ss_ast_same_node(s[2], ready)) ||
+        clang_getCursorKind(s[want - 1]) != CXCursor_ReturnStmt ||
+        ss_ast_child_count(s[want - 1]) != 1)
         return 0;
-    CXCursor e = ss_ast_strip(ss_ast_child(s[2], 0));
+    CXCursor e = ss_ast_strip(ss_ast_child(s[want - 1], 0));
     return clang_getCursorKind(e) == CXCursor_DeclRefExpr &&
            clang_equalCursors(clang_getCursorReferenced(e), var);
 }
@@ -713,7 +717,7 @@ static int in_lambda(CXCursor function, CXCursor c)
  * words in '*use'; 0 for a call that no loop repeats (no loop of the unit reaches its caller,
  * which no other unit may call; a caller another unit may call is asked as a loop's); -1 for any
  * other. */
-static int caller_needs(ss_check_ctx *ctx, CXCursor call, CXCursor caller, char **use)
+static int caller_needs(ss_check_ctx *ctx, CXCursor call, CXCursor caller, int sync, char **use)
 {
     if (clang_getCursorKind(caller) == CXCursor_LambdaExpr || in_lambda(caller, call))
         return -1;
@@ -741,7 +745,7 @@ static int caller_needs(ss_check_ctx *ctx, CXCursor call, CXCursor caller, char 
     w.ctx = &sub;
     w.var = local;
     w.copy = call;
-    w.sync = 1;
+    w.sync = sync;
     if (!walk_from(&w, stmt)) {
         free(w.use);
         return -1;
@@ -757,18 +761,19 @@ static int caller_needs(ss_check_ctx *ctx, CXCursor call, CXCursor caller, char 
  * (ss_callgraph_only_here), is called in loops only where the caller needs the value at once
  * (caller_needs), once at least. Malloc'ed, or NULL. */
 static char *getter_words(ss_check_ctx *ctx, CXCursor function, CXCursor var, CXCursor copy,
-                          CXCursor stmt)
+                          CXCursor stmt, CXCursor ready)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
     CXCursor calls[MAX_CALLS], callers[MAX_CALLS];
-    if (!is_getter(ctx, function, var, stmt) || ss_callgraph_only_here(graph, function) == NULL)
+    if (!is_getter(ctx, function, var, stmt, ready) ||
+        ss_callgraph_only_here(graph, function) == NULL)
         return NULL;
     long n = ss_callgraph_calls_of(graph, function, calls, callers, MAX_CALLS);
     char *list = ss_xstrdup("");
     int needs = 0;
     for (long i = 0; i < n && n <= MAX_CALLS && needs >= 0; i++) {
         char *use = NULL;
-        int r = caller_needs(ctx, calls[i], callers[i], &use);
+        int r = caller_needs(ctx, calls[i], callers[i], synchronous(copy), &use);
         needs = r < 0 ? -1 : needs + r;
         if (r > 0 && needs <= MAX_NAMED) {
             char *place = ss_callgraph_place(calls[i]);
@@ -794,34 +799,58 @@ static char *getter_words(ss_check_ctx *ctx, CXCursor function, CXCursor var, CX
     return words;
 }
 
+/* The readback the finding is about, found in 'stmts' ('n' of them; ss_context_loop_value):
+ * its value's variable, the copy into '*copy', the statement that holds the copy into '*stmt'
+ * and the one the host has the value after into '*ready': the copy's own for a synchronous
+ * copy, else the wait for it (the finding's own for a wait, SYNC401). A null cursor when there
+ * is none. */
+static CXCursor readback_of(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXCursor *copy,
+                            CXCursor *stmt, CXCursor *ready)
+{
+    CXCursor *stmts = malloc(MAX_STATEMENTS * sizeof *stmts), none = clang_getNullCursor();
+    unsigned n = 0, from = 0, wait = 0;
+    CXCursor var =
+        stmts ? ss_context_loop_value(ctx, rule, at, copy, stmts, MAX_STATEMENTS, &n, &from) : none;
+    *stmt = none;
+    *ready = none;
+    if (!ss_ast_is_null(var) && rule == SS_RULE_SYNC_IN_LOOP) {
+        for (unsigned back = 1; back <= 3 && back <= from && ss_ast_is_null(*stmt); back++)
+            *stmt = holds(stmts[from - back], *copy) ? stmts[from - back] : none;
+        if (ss_context_wait_for_value(ctx->function, at, stmts, n, *copy))
+            *ready = stmts[from];
+    } else if (!ss_ast_is_null(var)) {
+        *stmt = stmts[from];
+        wait =
+            synchronous(*copy) ? from : ss_context_readback_wait(ctx, *copy, stmts, n, from, var);
+        *ready = wait > 0 || synchronous(*copy) ? stmts[wait] : none;
+    }
+    free(stmts);
+    return ss_ast_is_null(*stmt) || ss_ast_is_null(*ready) ? none : var;
+}
+
 char *ss_context_chooses_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
                                const ss_loop_context *loop)
 {
-    if (rule == SS_RULE_SYNC_IN_LOOP)
-        return NULL;
-    CXCursor *stmts = malloc(MAX_STATEMENTS * sizeof *stmts);
-    CXCursor copy = clang_getNullCursor(), var = copy, stmt = copy;
-    unsigned n = 0, from = 0;
-    if (stmts)
-        var = ss_context_loop_value(ctx, rule, at, &copy, stmts, MAX_STATEMENTS, &n, &from);
-    if (!ss_ast_is_null(var))
-        stmt = stmts[from];
-    free(stmts);
-    if (ss_ast_is_null(var) || !synchronous(copy) || !plain_statement(stmt) ||
-        !value_local(ctx->function, var))
+    CXCursor copy = clang_getNullCursor(), stmt, ready;
+    CXCursor var = readback_of(ctx, rule, at, &copy, &stmt, &ready);
+    if (ss_ast_is_null(var) || !plain_statement(stmt) || !value_local(ctx->function, var))
         return NULL;
     if (loop && loop->chain)
-        return getter_words(ctx, ctx->function, var, copy, stmt);
+        return getter_words(ctx, ctx->function, var, copy, stmt, ready);
     choice_walk w;
     memset(&w, 0, sizeof w);
     w.ctx = ctx;
     w.var = var;
     w.copy = copy;
-    w.sync = 1;
+    w.sync = synchronous(copy);
     char *words = NULL;
-    if (walk_from(&w, stmt)) {
+    if (walk_from(&w, ready)) {
         char *use = walk_words(&w);
-        words = ss_xasprintf("inherent: the value chooses the next device work (%s)", use);
+        words = rule == SS_RULE_SYNC_IN_LOOP
+                    ? ss_xasprintf("inherent: it waits for the value read back at line %u, "
+                                   "which chooses the next device work (%s)",
+                                   ss_scope_line(copy), use)
+                    : ss_xasprintf("inherent: the value chooses the next device work (%s)", use);
         free(use);
     }
     free(w.use);

@@ -129,8 +129,16 @@ CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, 
  * test. Malloc'ed, or NULL. */
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
-/* only_tested.c. Whether 'var' is a plain local of a function of a scalar type (no static or
- * global storage, no reference, no array, no class). Returns 1 or 0. */
+/* only_tested.c. Whether the wait 'at' serves the one-value readback 'copy' only: it waits for
+ * one stream or one event (a wait for the whole device also waits for other streams' work,
+ * which the value does not need), and no statement of 'stmts' ('n' of them, the block around
+ * them) holds another copy that may copy to the host. Returns 1 or 0. */
+int ss_context_wait_for_value(CXCursor function, CXCursor at, const CXCursor *stmts, unsigned n,
+                              CXCursor copy);
+
+/* only_tested.c. Whether 'var' is a plain local of a function (or a parameter taken by value)
+ * of a scalar type (no static or global storage, no reference, no array, no class). Returns 1
+ * or 0. */
 int ss_context_plain_local(CXCursor var);
 
 /* only_tested.c. Whether 'stmt' only prints (printf and kin, std::cout insertions of the C or
@@ -156,17 +164,29 @@ char *ss_context_sizing_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, CX
  * Returns 1 or 0. */
 int ss_context_reads_value(CXCursor c, CXCursor var);
 
+/* inherent.c. The index in 'stmts' ('n' of them) of the statement that waits for the
+ * asynchronous readback 'copy' (in stmts[from]) of the value 'var', within the next three
+ * statements, those between standing apart from the value or only recording events (as
+ * ss_context_sized_words finds a wait's readback); 0 when there is none, or the copy is
+ * synchronous. */
+unsigned ss_context_readback_wait(ss_check_ctx *ctx, CXCursor copy, const CXCursor *stmts,
+                                  unsigned n, unsigned from, CXCursor var);
+
 /* chooses.c. Inside a loop: "inherent: the value chooses the next device work (...)" where the
- * one value a synchronous readback gives the host (ss_context_loop_value; not for a wait), a
- * plain local whose address goes to copies only, is needed before any device work on every
- * way from the readback: a branch tests it ('if', one of whose branches queues device work or
- * leaves), the condition of the loop tests it, or a launch, copy or allocation is sized with
- * it or with a local computed from it; the statements between only host code of the C or C++
- * library, waits, prints, and synchronous one-value copies (also through a function of the
- * unit that does nothing else), past the end of a branch or of the loop's body into the loop's
- * next round (once; 'while' and 'do' loops). For a getter ('int n; cudaMemcpy(&n, ...); return
- * n;', called only in this unit) named for a caller's loop: where each of its calls in a loop
- * of the unit stores the value in a plain local that is needed so. Malloc'ed, or NULL. */
+ * one value a readback gives the host (ss_context_loop_value; a synchronous copy, or an
+ * asynchronous one and the wait for it, ss_context_readback_wait; for a wait, SYNC401, "it
+ * waits for the value read back at line 37, which chooses ...", a wait that serves that
+ * readback only, ss_context_wait_for_value), a plain local (a parameter taken by value
+ * included) whose address goes to copies only, is needed before any device work on every
+ * way from the readback (from the wait, for an asynchronous one): a branch tests it ('if', one of
+ * whose branches queues device work or leaves), the condition of the loop tests it, or a launch,
+ * copy or allocation is sized with it or with a local computed from it; the statements between only
+ * host code of the C or C++ library, waits, prints, and synchronous one-value copies (also through
+ * a function of the unit that does nothing else), past the end of a branch or of the loop's body
+ * into the loop's next round (once; 'while' and 'do' loops). For a getter ('int n; cudaMemcpy(&n,
+ * ...); return n;', or an asynchronous copy and its wait between; called only in this unit) named
+ * for a caller's loop: where each of its calls in a loop of the unit stores the value in a plain
+ * local that is needed so. Malloc'ed, or NULL. */
 char *ss_context_chooses_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
                                const ss_loop_context *loop);
 

@@ -2180,6 +2180,21 @@ static unsigned wait_past_apart(ss_check_ctx *ctx, CXCursor at, const CXCursor *
     return 0;
 }
 
+unsigned ss_context_readback_wait(ss_check_ctx *ctx, CXCursor copy, const CXCursor *stmts,
+                                  unsigned n, unsigned from, CXCursor var)
+{
+    const ss_api *api = ss_scope_callee_api(copy);
+    if (api == NULL || api->sync == SS_SYNC_ALWAYS || api->sync == SS_SYNC_DEVICE)
+        return 0;
+    for (unsigned s = from + 1; s < n && s <= from + 3; s++) {
+        if (waits_past(ctx, copy, stmts, from, s, &var, 1))
+            return s;
+        if (!stands_apart(ctx, stmts[s], &var, 1) && !only_records(stmts[s], NULL, 1))
+            return 0;
+    }
+    return 0;
+}
+
 /* "inherent: ..." from what follows the statement 'stmt' (stmts[at_index]) of its block that
  * holds the call 'at': for a pageable copy, a wait for it; otherwise a use of its value at
  * once (next_use_words), also after a wait for the copy past statements that stand apart from

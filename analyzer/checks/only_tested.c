@@ -12,10 +12,13 @@
 enum { MAX_STATEMENTS = 256, MAX_SITES = 32, MAX_APART = 3 };
 
 /* Whether 'var' is a plain local of a function, of a scalar type (a flag, a count, a
- * residual): no static or global storage, no reference, no array, no class. */
+ * residual), a parameter taken by value included: no static or global storage, no reference,
+ * no array, no class. */
 static int plain_local(CXCursor var)
 {
-    if (clang_getCursorKind(var) != CXCursor_VarDecl || clang_Cursor_hasVarDeclGlobalStorage(var))
+    enum CXCursorKind k = clang_getCursorKind(var);
+    if ((k != CXCursor_VarDecl && k != CXCursor_ParmDecl) ||
+        clang_Cursor_hasVarDeclGlobalStorage(var))
         return 0;
     if (!ss_ast_is_function(clang_getCursorSemanticParent(var)))
         return 0;
@@ -952,6 +955,13 @@ static char *source_words(ss_rule_id rule, CXCursor copy, CXCursor launch)
     if (rule == SS_RULE_SYNC_IN_LOOP)
         return ss_xasprintf("it waits for the value read back at line %u; ", ss_scope_line(copy));
     return ss_xstrdup("");
+}
+
+int ss_context_wait_for_value(CXCursor function, CXCursor at, const CXCursor *stmts, unsigned n,
+                              CXCursor copy)
+{
+    return waits_for_one_stream(at) &&
+           !other_copy_to_host(function, stmts, n, copy, clang_getNullCursor());
 }
 
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)

@@ -5,9 +5,9 @@
 // (inherent_count_launch.cu), so the readback and its wait are notes. The wrapper's parameter
 // counts where its body puts it (or a local computed from it) into a launch's grid, block or
 // shared memory ('<<<...>>>', a cudaLaunchKernelEx config) or an allocation's size, also one
-// wrapper further down. Still warnings: a wrapper that passes the value only as a kernel
-// argument, a value in its parameter pack, a function object's call operator, and a wrapper
-// called only in the 'else' of an unrelated branch (as the plain launch there).
+// wrapper further down. No size: a value only a kernel's argument, in a parameter pack, given
+// a function object's call operator, a wrapper called in an unrelated 'else'; there the notes
+// name the loop's exit test ('if (n_alive == 0) break;'), which needs the value first.
 #include <cuda_runtime.h>
 
 __global__ void compact(unsigned n, const float *in, float *out, unsigned *alive)
@@ -66,7 +66,7 @@ unsigned trace_fixed(float *a, float *b, unsigned *d_alive, unsigned n_rays, cud
         cudaMemsetAsync(d_alive, 0, sizeof(unsigned), stream);
         compact<<<(n_alive + 255) / 256, 256, 0, stream>>>(n_alive, a, b, d_alive);
         cudaMemcpyAsync(&n_alive, d_alive, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301 expect-no-message: inherent: the next device work needs
-        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: note expect-message: which chooses the next device work (line 70's 'if' tests it before any launch)
         if (n_alive == 0) {
             break;
         }
@@ -165,7 +165,7 @@ unsigned trace_packed(float *a, float *b, unsigned *d_alive, unsigned n_rays, cu
         cudaMemsetAsync(d_alive, 0, sizeof(unsigned), stream);
         compact<<<(n_alive + 255) / 256, 256, 0, stream>>>(n_alive, a, b, d_alive);
         cudaMemcpyAsync(&n_alive, d_alive, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301 expect-no-message: inherent: the next device work needs
-        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: note expect-message: which chooses the next device work (line 169's 'if' tests it before any launch)
         if (n_alive == 0) {
             break;
         }
@@ -211,7 +211,7 @@ unsigned trace_other_overload(float *a, float *b, unsigned *d_alive, unsigned n_
         cudaMemsetAsync(d_alive, 0, sizeof(unsigned), stream);
         compact<<<(n_alive + 255) / 256, 256, 0, stream>>>(n_alive, a, b, d_alive);
         cudaMemcpyAsync(&n_alive, d_alive, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301 expect-no-message: inherent: the next device work needs
-        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: note expect-message: which chooses the next device work (line 215's 'if' tests it before any launch)
         if (n_alive == 0) {
             break;
         }
@@ -231,7 +231,7 @@ unsigned trace_else(float *a, float *b, unsigned *d_alive, unsigned n_rays, int 
         cudaMemsetAsync(d_alive, 0, sizeof(unsigned), stream);
         compact<<<(n_alive + 255) / 256, 256, 0, stream>>>(n_alive, a, b, d_alive);
         cudaMemcpyAsync(&n_alive, d_alive, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301 expect-no-message: inherent: the next device work needs
-        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: note expect-message: which chooses the next device work (line 235's 'if' tests it before any launch)
         if (n_alive == 0) {
             break;
         }
@@ -253,7 +253,7 @@ unsigned trace_else_plain(float *a, float *b, unsigned *d_alive, unsigned n_rays
         cudaMemsetAsync(d_alive, 0, sizeof(unsigned), stream);
         compact<<<(n_alive + 255) / 256, 256, 0, stream>>>(n_alive, a, b, d_alive);
         cudaMemcpyAsync(&n_alive, d_alive, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301 expect-no-message: inherent: the next device work needs
-        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: note expect-message: which chooses the next device work (line 257's 'if' tests it before any launch)
         if (n_alive == 0) {
             break;
         }
@@ -284,7 +284,7 @@ unsigned trace_functor(float *a, float *b, unsigned *d_alive, unsigned n_rays, M
         cudaMemsetAsync(d_alive, 0, sizeof(unsigned), m.stream);
         compact<<<(n_alive + 255) / 256, 256, 0, m.stream>>>(n_alive, a, b, d_alive);
         cudaMemcpyAsync(&n_alive, d_alive, sizeof(unsigned), cudaMemcpyDeviceToHost, m.stream); // expect: SYNC201, SYNC301 expect-no-message: inherent: the next device work needs
-        cudaStreamSynchronize(m.stream); // expect: SYNC401 expect-severity: warning
+        cudaStreamSynchronize(m.stream); // expect: SYNC401 expect-severity: note expect-message: which chooses the next device work (line 288's 'if' tests it before any launch)
         if (n_alive == 0) {
             break;
         }
