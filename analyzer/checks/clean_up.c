@@ -161,8 +161,9 @@ char *ss_context_clean_up_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
         return NULL;
     char *where =
         loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
-    char *words = ss_xasprintf("clean-up: the loop at %s does no device work but frees, and no "
-                               "loop that runs it does other work: the first free waits for the "
+    char *words = ss_xasprintf("clean-up: the only device work of the loop at %s is freeing "
+                               "memory, and no loop that runs it does other work: the first free "
+                               "waits for the "
                                "work queued before the loop, the later ones find nothing new to "
                                "wait for",
                                where);

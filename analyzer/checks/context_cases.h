@@ -588,9 +588,9 @@ char *ss_context_teardown_words(ss_check_ctx *ctx, const ss_loop_context *loop);
  * keeps with the statement, followed out of local declarations (and out of lambdas). */
 CXCursor ss_context_function_of(CXCursor stmt);
 
-/* clean_up.c. "clean-up: the loop at line 17 does no device work but frees, ..." when the call
- * 'at' gives memory back (an API of class FREE, HOST_FREE or HOST_UNREGISTER), it is not in a
- * lambda, every loop around it in its function does no device work but give memory back
+/* clean_up.c. "clean-up: the only device work of the loop at line 17 is freeing memory, ..." when
+ * the call 'at' gives memory back (an API of class FREE, HOST_FREE or HOST_UNREGISTER), it is not
+ * in a lambda, every loop around it in its function does no device work but give memory back
  * (itself and in the unit's functions it calls: no launch, copy, memset, allocation,
  * registration or other enqueued work; waits and event records aside), and every chain of
  * calls from a loop of the unit that enqueues device work down to its function starts in a

@@ -26,9 +26,9 @@ static int free_deferred_allocs()
     int n = 0;
     for (auto it = g_deferred.begin(); it != g_deferred.end();) {
         if (it->is_async)
-            cudaFreeAsync(it->ptr, NULL); // expect: SYNC102 expect-severity: note expect-message: clean-up: the loop at line 27 does no device work but frees, and no loop that runs it does other work: the first free waits for the work queued before the loop, the later ones find nothing new to wait for
+            cudaFreeAsync(it->ptr, NULL); // expect: SYNC102 expect-severity: note expect-message: clean-up: the only device work of the loop at line 27 is freeing memory, and no loop that runs it does other work: the first free waits for the work queued before the loop, the later ones find nothing new to wait for
         else
-            cudaFree(it->ptr); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 27 does no device work but frees
+            cudaFree(it->ptr); // expect: SYNC402 expect-severity: note expect-message: clean-up: the only device work of the loop at line 27 is freeing memory
         ++n;
         it = g_deferred.erase(it);
     }
@@ -69,7 +69,7 @@ void drain_lists(std::vector<void *> &device, std::vector<void *> &ordered,
     while (!host.empty()) {
         cudaFreeAsync(ordered.back(), s);
         ordered.pop_back();
-        cudaFreeHost(host.back()); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 69 does no device work but frees
+        cudaFreeHost(host.back()); // expect: SYNC402 expect-severity: note expect-message: clean-up: the only device work of the loop at line 69 is freeing memory
         host.pop_back();
     }
 }
@@ -82,8 +82,8 @@ void drop_graphs(std::vector<std::vector<void *>> &graphs, std::vector<void *> &
     for (std::vector<void *> &allocs : graphs) {
         for (void *p : allocs)
             cudaFreeAsync(p, s);
-        cudaFree(allocs.front()); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 82 does no device work but frees
-        cudaHostUnregister(registered.back()); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 82 does no device work but frees
+        cudaFree(allocs.front()); // expect: SYNC402 expect-severity: note expect-message: clean-up: the only device work of the loop at line 82 is freeing memory
+        cudaHostUnregister(registered.back()); // expect: SYNC402 expect-severity: note expect-message: clean-up: the only device work of the loop at line 82 is freeing memory
         registered.pop_back();
     }
 }
@@ -92,9 +92,9 @@ void drop_graphs(std::vector<std::vector<void *>> &graphs, std::vector<void *> &
 static void release(const FreeInfo &info)
 {
     if (info.is_async)
-        cudaFreeAsync(info.ptr, 0); // expect: SYNC102 expect-severity: note expect-message: clean-up: the loop at clean_up_loop.cu:102 does no device work but frees
+        cudaFreeAsync(info.ptr, 0); // expect: SYNC102 expect-severity: note expect-message: clean-up: the only device work of the loop at clean_up_loop.cu:102 is freeing memory
     else
-        cudaFree(info.ptr); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at clean_up_loop.cu:102 does no device work but frees
+        cudaFree(info.ptr); // expect: SYNC402 expect-severity: note expect-message: clean-up: the only device work of the loop at clean_up_loop.cu:102 is freeing memory
 }
 
 void release_all(const std::vector<FreeInfo> &infos)
@@ -176,7 +176,7 @@ void free_waiting(void **device, void **host, int count, cudaStream_t s)
     for (int i = 0; i < count; i++) {
         cudaFreeAsync(device[i], s);
         cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
-        cudaFreeHost(host[i]); // expect: SYNC402 expect-severity: note expect-message: clean-up: the loop at line 176 does no device work but frees
+        cudaFreeHost(host[i]); // expect: SYNC402 expect-severity: note expect-message: clean-up: the only device work of the loop at line 176 is freeing memory
     }
 }
 
