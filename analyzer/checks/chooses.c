@@ -422,8 +422,55 @@ static int chooses(const choice_walk *w, CXCursor x)
     return 0;
 }
 
+static step_result step(choice_walk *w, CXCursor x);
+
+/* Walks the block 'block' from its start, into the blocks it holds: what step says of the
+ * first statement that ends the walk, or STEP_ON at the block's end. */
+static step_result block_walk(choice_walk *w, CXCursor block)
+{
+    for (unsigned i = 0, n = ss_ast_child_count(block); i < n; i++) {
+        CXCursor x = ss_ast_child(block, i);
+        step_result r = step(w, x);
+        if (r == STEP_INTO)
+            r = block_walk(w, x);
+        if (r != STEP_ON)
+            return r;
+    }
+    return STEP_ON;
+}
+
+/* An 'if' with an 'else' whose condition does not name the value, host code of the C or C++
+ * library only ('if (m_render_ground_truth)'): where each branch, walked from its start, needs
+ * the value before any other device work, the walk ends, in words "each branch of line 502's
+ * 'if' needs it first (line 503 ...; line 529 ...)". Returns 1 then. */
+static int both_need(choice_walk *w, CXCursor x)
+{
+    unsigned cond = ss_ast_if_condition(x);
+    if (ss_ast_child_count(x) != cond + 3 || names_value(w, ss_ast_child(x, cond)) ||
+        !library_step(w, ss_ast_child(x, cond)))
+        return 0;
+    choice_walk arms[2];
+    int done = 1;
+    for (unsigned a = 0; a < 2; a++) {
+        arms[a] = *w;
+        arms[a].use = NULL;
+        CXCursor arm = ss_ast_child(x, cond + 1 + a);
+        step_result r = clang_getCursorKind(arm) == CXCursor_CompoundStmt
+                            ? block_walk(&arms[a], arm)
+                            : step(&arms[a], arm);
+        done &= r == STEP_DONE;
+    }
+    if (done)
+        w->use = ss_xasprintf("each branch of line %u's 'if' needs it first (%s; %s)",
+                              ss_scope_line(x), arms[0].use, arms[1].use);
+    free(arms[0].use);
+    free(arms[1].use);
+    return done;
+}
+
 /* An 'if': a test of the value that chooses what runs next ends the walk (in the loop's next
- * round, before the branch that holds the readback); one of host code only is passed. */
+ * round, before the branch that holds the readback), as does one on another value each of
+ * whose branches needs the value first (both_need); one of host code only is passed. */
 static step_result branch_step(choice_walk *w, CXCursor x)
 {
     size_t kept = 0;
@@ -436,6 +483,8 @@ static step_result branch_step(choice_walk *w, CXCursor x)
         w->use = ss_xasprintf("line %u's 'if' tests it before any launch", ss_scope_line(x));
         return STEP_DONE;
     }
+    if (!holds(x, w->copy) && !modifies(cond, w->var) && both_need(w, x))
+        return STEP_DONE;
     return !holds(x, w->copy) && !modifies(x, w->var) && host_step(x) ? STEP_ON : STEP_FAIL;
 }
 
@@ -835,8 +884,10 @@ char *ss_context_chooses_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
     CXCursor var = readback_of(ctx, rule, at, &copy, &stmt, &ready);
     if (ss_ast_is_null(var) || !plain_statement(stmt) || !value_local(ctx->function, var))
         return NULL;
-    if (loop && loop->chain)
-        return getter_words(ctx, ctx->function, var, copy, stmt, ready);
+    char *getter =
+        loop && loop->chain ? getter_words(ctx, ctx->function, var, copy, stmt, ready) : NULL;
+    if (getter)
+        return getter;
     choice_walk w;
     memset(&w, 0, sizeof w);
     w.ctx = ctx;

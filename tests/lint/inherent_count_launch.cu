@@ -50,7 +50,7 @@ int Net::Update()
 int Net::Steer()
 {
     int n;
-    cudaMemcpy(&n, d_n, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+    cudaMemcpy(&n, d_n, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 54's 'if' tests it before any launch)
     if (n == 0)
         return 1;
     collect<<<1, 32, 0, s>>>(n, d_x);
