@@ -543,7 +543,8 @@ static step_result turn(choice_walk *w, CXCursor cond, unsigned *index)
 
 /* The end of the block '*block': the walk goes on after the statement it ends (past the 'if'
  * statements around it, whose branch it is), or at the end of the body of a 'while' or 'do'
- * loop to its condition (turn). */
+ * loop to its condition (turn), of a 'for' loop with all its parts written through its
+ * increment (host code that calls nothing and leaves the value alone) to its condition. */
 static step_result up(choice_walk *w, CXCursor *block, unsigned *index)
 {
     CXCursor *path = malloc(SS_CONTEXT_MAX_PATH * sizeof *path);
@@ -564,6 +565,13 @@ static step_result up(choice_walk *w, CXCursor *block, unsigned *index)
     } else if (at == found - 1 && k == CXCursor_WhileStmt &&
                ss_ast_same_node(ss_ast_child(path[at], ss_ast_child_count(path[at]) - 1), *block)) {
         r = turn(w, ss_ast_child(path[at], ss_ast_if_condition(path[at])), index);
+    } else if (at == found - 1 && k == CXCursor_ForStmt && ss_ast_child_count(path[at]) == 4 &&
+               ss_ast_same_node(ss_ast_child(path[at], 3), *block)) {
+        /* all four parts written ('for (i = 0; i < n && left > 0; ++i)'): the increment, then
+         * the condition */
+        CXCursor inc = ss_ast_child(path[at], 2);
+        r = host_step(inc) && !modifies(inc, w->var) ? turn(w, ss_ast_child(path[at], 1), index)
+                                                     : STEP_FAIL;
     }
     free(path);
     return r;

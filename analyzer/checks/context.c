@@ -390,7 +390,8 @@ static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
  * the device has nothing queued at the call, an event wait is for the host's own upload, the
  * next synchronous call waits for the same work (a readback before an upload), the host needs
  * at once what the call gives it (needed_words: a buffer it copied back and reads next, as in a
- * loop of the unit; ss_context_sized_words: a value that sizes an allocation), the wait times a
+ * loop of the unit; ss_context_sized_words: a value that sizes an allocation; the function's
+ * own next device work needs the value, ss_context_chooses_words), the wait times a
  * phase under a flag that no code of the unit changes (timing_flag.c), or a guard in the call's
  * own function makes it run only when a buffer grows, while it is unset or when a queue runs dry
  * (as for a loop of the unit that reaches the function through a chain of calls). Reasons that
@@ -408,6 +409,8 @@ static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_
         idle = needed_words(ctx, rule, at);
     if (idle == NULL)
         idle = ss_context_sized_words(ctx, rule, at);
+    if (idle == NULL)
+        idle = ss_context_chooses_words(ctx, rule, at, NULL);
     if (idle == NULL)
         idle = ss_context_timing_flag_words(ctx, rule, NULL, at);
     if (idle == NULL)

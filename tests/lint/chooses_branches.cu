@@ -97,3 +97,28 @@ void frames(Volume &v)
         v.render_argument();
     }
 }
+
+// A 'for' loop whose every fourth round reads the count back (instant-ngp's render_volume):
+// its condition, after the increment, tests the count first.
+void march_for(float *rays, unsigned *d_left, unsigned n, cudaStream_t stream)
+{
+    for (int iter = 0; iter < 64 && n > 0; ++iter) {
+        shade<<<(n + 255) / 256, 256, 0, stream>>>(n, rays);
+        if (((iter + 1) % 4) == 0) {
+            cudaMemcpyAsync(&n, d_left, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (line 105, the loop's condition, tests it before any launch)
+            cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: note expect-message: which chooses the next device work (line 105, the loop's condition, tests it before any launch)
+        }
+    }
+}
+
+int next_round(int iter); // another unit's
+
+// The increment calls the program: that host work could come before the wait.
+void march_for_call(float *rays, unsigned *d_left, unsigned n, cudaStream_t stream)
+{
+    for (int iter = 0; iter < 64 && n > 0; iter = next_round(iter)) {
+        shade<<<(n + 255) / 256, 256, 0, stream>>>(n, rays);
+        cudaMemcpyAsync(&n, d_left, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301 expect-no-message: chooses the next device work
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+    }
+}
