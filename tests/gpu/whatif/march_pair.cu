@@ -1,11 +1,13 @@
 /* march_pair.cu: a ray-marching loop whose alive count, read back after each compaction, is the
  * loop's exit test and the size of the next launch (instant-ngp's NerfTracer::trace), as lint's
  * note "inherent: the value chooses the next device work" describes it (docs/lint.md, "A value
- * that chooses the next device work"), in the form as written (FORM 0: the count read back and
+ * that chooses the next device work"), in the form as written (FORM 1: the count read back and
  * waited for every round, 'if (n_alive == 0) break;', the next launches sized with it) and as
- * the warning it used to be said to rewrite it (FORM 1: "synchronize once after the loop": no
+ * the warning it used to be said to rewrite it (FORM 2: "synchronize once after the loop": no
  * readback, so every round launches for all the rays, its threads past the device's count
- * return at once, and the loop runs its maximum of rounds, one wait after it).
+ * return at once, and the loop runs its maximum of rounds, one wait after it), and tested every
+ * fourth round (FORM 3: each round launched for the count last read back, the count read back
+ * and waited for after every fourth round).
  * Each ray lives a number of rounds drawn from a geometric law (mean 'mean', at most 'max');
  * a round marches each live ray 'work' steps of a hash (GPU time per live ray).
  * Usage: march_pair FORM [rays] [mean rounds] [max rounds] [work] [repeats]
@@ -111,13 +113,38 @@ static int trace_once(rays_t *r, unsigned max, int work, cudaStream_t s)
     return (int)max;
 }
 
+/* Tested every fourth round (instant-ngp's render_volume): each round is launched for the count
+ * last read back (the count only falls) and its threads past the device's count return at once;
+ * the count is read back and waited for after every fourth round. Returns the rounds. */
+static int trace_every4(rays_t *r, unsigned max, int work, cudaStream_t s)
+{
+    unsigned *in = r->a, *out = r->b, *counts = r->alive, known = r->n, round = 0;
+    CHECK(cudaMemcpyAsync(counts + 1, &r->n, sizeof(unsigned), cudaMemcpyHostToDevice, s));
+    while (round < max && known > 0) {
+        unsigned *now = counts + (round & 1), *before = counts + ((round + 1) & 1);
+        unsigned blocks = (known + 255) / 256;
+        CHECK(cudaMemsetAsync(now, 0, sizeof(unsigned), s));
+        compact<<<blocks, 256, 0, s>>>(in, out, r->life, known, before, round, now);
+        march<<<blocks, 256, 0, s>>>(out, r->acc, known, now, work);
+        unsigned *t = in;
+        in = out;
+        out = t;
+        if (++round % 4 == 0) {
+            CHECK(cudaMemcpyAsync(&known, now, sizeof(unsigned), cudaMemcpyDeviceToHost, s));
+            CHECK(cudaStreamSynchronize(s));
+        }
+    }
+    CHECK(cudaStreamSynchronize(s));
+    return (int)round;
+}
+
 int main(int argc, char **argv)
 {
-    int form = (int)arg_or(argc, argv, 1, 0);
+    int form = (int)arg_or(argc, argv, 1, 1);
     unsigned n = (unsigned)arg_or(argc, argv, 2, 1 << 20);
     unsigned mean = (unsigned)arg_or(argc, argv, 3, 16), max = (unsigned)arg_or(argc, argv, 4, 128);
     int work = (int)arg_or(argc, argv, 5, 64), repeats = (int)arg_or(argc, argv, 6, 3);
-    if (form < 0 || form > 1 || n < 256 || mean < 1 || max < mean || work < 0 || repeats < 1) {
+    if (form > 3 || n < 256 || mean < 1 || max < mean || work < 0 || repeats < 1) {
         fprintf(stderr, "usage: march_pair FORM [rays] [mean rounds] [max rounds] [work] "
                         "[repeats]\n");
         return 2;
@@ -137,7 +164,9 @@ int main(int argc, char **argv)
         start<<<(n + 255) / 256, 256, 0, s>>>(r.a, r.life, r.acc, r.alive, n, keep, max);
         CHECK(cudaStreamSynchronize(s));
         double t0 = now_us();
-        rounds = form == 0 ? trace_written(&r, max, work, s) : trace_once(&r, max, work, s);
+        rounds = form == 1   ? trace_written(&r, max, work, s)
+                 : form == 2 ? trace_once(&r, max, work, s)
+                             : trace_every4(&r, max, work, s);
         us = now_us() - t0;
     }
     unsigned sample = 0;
