@@ -379,16 +379,23 @@ static int sized_here(choice_walk *w, CXCursor x)
     return 0;
 }
 
-/* Drops the locals computed from the value that 'x' may store into; then, where 'x' computes
- * a local from the value in host code ('int blocks = (n - 1) / 256 + 1;', 'grid = n / 4;'),
- * keeps it. Returns 1 for such a statement. */
-static int derives(choice_walk *w, CXCursor x)
+/* Drops the locals computed from the value that 'x' may store into ('k = it++' in a 'for'
+ * loop's increment or a loop's condition): they no longer hold it. */
+static void drop_stored(choice_walk *w, CXCursor x)
 {
     size_t kept = 0;
     for (size_t d = 0; d < w->derived_count; d++)
         if (!modifies(x, w->derived[d]))
             w->derived[kept++] = w->derived[d];
     w->derived_count = kept;
+}
+
+/* Drops the locals computed from the value that 'x' may store into; then, where 'x' computes
+ * a local from the value in host code ('int blocks = (n - 1) / 256 + 1;', 'grid = n / 4;'),
+ * keeps it. Returns 1 for such a statement. */
+static int derives(choice_walk *w, CXCursor x)
+{
+    drop_stored(w, x);
     CXCursor local = clang_getNullCursor(), from = clang_getNullCursor();
     enum CXCursorKind k = clang_getCursorKind(x);
     char op[8];
@@ -409,14 +416,44 @@ static int derives(choice_walk *w, CXCursor x)
     return 1;
 }
 
-/* Whether a branch of the 'if' 'x' queues device work or leaves the loop (leaves_loop): the
- * value decides what runs next. */
+static unsigned child_index(CXCursor parent, CXCursor child);
+
+/* Whether 'c' queues device work, itself or in the unit's functions it calls. */
+static int device_work(const choice_walk *w, CXCursor c)
+{
+    return ss_context_does_device_work(ss_check_graph(w->ctx), c) ||
+           ss_scope_has_work(c, SS_SCOPE_DEVICE_WORK, NULL);
+}
+
+/* Whether leaving at the 'if' 'x' skips device work: 'x' is in a loop of the walk's function
+ * (the loop the readback is in), or a statement after it in the function queues some. In a
+ * function that a loop calls, a 'return' with nothing after the 'if' but host code chooses
+ * nothing: the function ends there anyway. */
+static int leaving_skips_work(const choice_walk *w, CXCursor x)
+{
+    if (!ss_ast_is_null(ss_scope_enclosing_loop(w->ctx->function, x)))
+        return 1;
+    CXCursor *path = malloc(SS_CONTEXT_MAX_PATH * sizeof *path), child = x;
+    long found = path ? ss_context_path(w->ctx->function, x, path) : -1;
+    int work = 0;
+    for (long at = found - 1; at >= 0 && !work; at--) {
+        unsigned n = ss_ast_child_count(path[at]);
+        for (unsigned i = child_index(path[at], child) + 1;
+             clang_getCursorKind(path[at]) == CXCursor_CompoundStmt && i < n && !work; i++)
+            work = device_work(w, ss_ast_child(path[at], i));
+        child = path[at];
+    }
+    free(path);
+    return work;
+}
+
+/* Whether a branch of the 'if' 'x' queues device work or leaves the loop (leaves_loop) where
+ * that skips device work (leaving_skips_work): the value decides what runs next. */
 static int chooses(const choice_walk *w, CXCursor x)
 {
     for (unsigned i = ss_ast_if_condition(x) + 1, n = ss_ast_child_count(x); i < n; i++) {
         CXCursor branch = ss_ast_child(x, i);
-        if (leaves_loop(branch) || ss_context_does_device_work(ss_check_graph(w->ctx), branch) ||
-            ss_scope_has_work(branch, SS_SCOPE_DEVICE_WORK, NULL))
+        if (device_work(w, branch) || (leaves_loop(branch) && leaving_skips_work(w, x)))
             return 1;
     }
     return 0;
@@ -473,11 +510,7 @@ static int both_need(choice_walk *w, CXCursor x)
  * whose branches needs the value first (both_need); one of host code only is passed. */
 static step_result branch_step(choice_walk *w, CXCursor x)
 {
-    size_t kept = 0;
-    for (size_t d = 0; d < w->derived_count; d++)
-        if (!modifies(x, w->derived[d]))
-            w->derived[kept++] = w->derived[d];
-    w->derived_count = kept;
+    drop_stored(w, x);
     CXCursor cond = ss_ast_child(x, ss_ast_if_condition(x));
     if (names_value(w, cond) && !modifies(cond, w->var) && library_step(w, cond) && chooses(w, x)) {
         w->use = ss_xasprintf("line %u's 'if' tests it before any launch", ss_scope_line(x));
@@ -529,6 +562,7 @@ static step_result turn(choice_walk *w, CXCursor cond, unsigned *index)
 {
     if (modifies(cond, w->var) || !host_step(cond))
         return STEP_FAIL;
+    drop_stored(w, cond);
     if (names_value(w, cond)) {
         w->use = ss_xasprintf("line %u, the loop's condition, tests it before any launch",
                               ss_scope_line(cond));
@@ -570,8 +604,10 @@ static step_result up(choice_walk *w, CXCursor *block, unsigned *index)
         /* all four parts written ('for (i = 0; i < n && left > 0; ++i)'): the increment, then
          * the condition */
         CXCursor inc = ss_ast_child(path[at], 2);
-        r = host_step(inc) && !modifies(inc, w->var) ? turn(w, ss_ast_child(path[at], 1), index)
-                                                     : STEP_FAIL;
+        if (host_step(inc) && !modifies(inc, w->var)) {
+            drop_stored(w, inc);
+            r = turn(w, ss_ast_child(path[at], 1), index);
+        }
     }
     free(path);
     return r;
