@@ -479,7 +479,7 @@ static step_result block_walk(choice_walk *w, CXCursor block)
 /* An 'if' with an 'else' whose condition does not name the value, host code of the C or C++
  * library only ('if (m_render_ground_truth)'): where each branch, walked from its start, needs
  * the value before any other device work, the walk ends, in words "each branch of line 502's
- * 'if' needs it first (line 503 ...; line 529 ...)". Returns 1 then. */
+ * 'if' needs it first: line 503 ...; line 529 ...". Returns 1 then. */
 static int both_need(choice_walk *w, CXCursor x)
 {
     unsigned cond = ss_ast_if_condition(x);
@@ -498,7 +498,7 @@ static int both_need(choice_walk *w, CXCursor x)
         done &= r == STEP_DONE;
     }
     if (done)
-        w->use = ss_xasprintf("each branch of line %u's 'if' needs it first (%s; %s)",
+        w->use = ss_xasprintf("each branch of line %u's 'if' needs it first: %s; %s",
                               ss_scope_line(x), arms[0].use, arms[1].use);
     free(arms[0].use);
     free(arms[1].use);

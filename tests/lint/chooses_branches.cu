@@ -23,7 +23,7 @@ struct Volume {
     {
         gather<<<64, 256, 0, stream>>>(4096, d_hits);
         unsigned n = 4096;
-        cudaMemcpyAsync(&n, d_hits, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (each branch of line 28's 'if' needs it first (line 29 sizes a launch with it; line 31 sizes an allocation with it))
+        cudaMemcpyAsync(&n, d_hits, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301 expect-severity: note expect-message: inherent: the value chooses the next device work (each branch of line 28's 'if' needs it first: line 29 sizes a launch with it; line 31 sizes an allocation with it)
         cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 26, which chooses the next device work (each branch of line 28's 'if' needs it first
         if (ground_truth) {
             shade<<<(n + 255) / 256, 256, 0, stream>>>(n, rays);
