@@ -400,6 +400,14 @@ static int every_entry_once(const ss_compdb *db)
     return ok;
 }
 
+/* A unit the guard gave up on may still be parsing (ss_analyzer_parses_left). */
+static int parses_left;
+
+int ss_analyzer_parses_left(void)
+{
+    return parses_left;
+}
+
 int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
 {
     ss_compdb db;
@@ -415,29 +423,33 @@ int ss_analyzer_run(const ss_lint_options *o, ss_result *out)
         rc = ss_toolkit_find(o->cuda_path, &toolkit);
     int fatal_units = 0;
     char *resource_dir = NULL;
-    ss_run_state st;
-    memset(&st, 0, sizeof st);
+    /* On the heap: a worker the guard gave up on may use it after this returns. */
+    ss_run_state *st = ss_xcalloc(1, sizeof *st);
     if (rc == 0) {
         resource_dir = ss_clang_resource_dir();
-        unsigned nworkers = ss_workers_start(&st, o, &jobs, &toolkit, resource_dir);
-        ss_workers_run(&st, nworkers);
-        rc = finish_results(o, configs, &jobs, st.stop, have_db ? unlinted_units(&db, &jobs) : 0,
+        unsigned nworkers = ss_workers_start(st, o, &jobs, &toolkit, resource_dir);
+        ss_workers_run(st, nworkers);
+        rc = finish_results(o, configs, &jobs, st->stop, have_db ? unlinted_units(&db, &jobs) : 0,
                             have_db && every_entry_once(&db), out, &fatal_units);
     }
     if (o->stats) {
-        o->stats->units = st.parsed + st.cached;
-        o->stats->parsed = st.parsed;
-        o->stats->cached = st.cached;
+        o->stats->units = st->parsed + st->cached;
+        o->stats->parsed = st->parsed;
+        o->stats->cached = st->cached;
         o->stats->excluded = prep.excluded;
         o->stats->files = jobs.count;
         o->stats->failed = (size_t)fatal_units;
         o->stats->included = prep.included;
         o->stats->unlisted = prep.unlisted;
     }
-    free(resource_dir);
-    free(st.build_dir);
     if (configs != o->config_cache)
         ss_config_cache_free(configs);
+    parses_left = st->abandoned > 0;
+    if (parses_left) /* its parse reads its job, its command and the toolkit's paths: kept */
+        return rc < 0 ? -1 : fatal_units;
+    free(resource_dir);
+    free(st->build_dir);
+    free(st);
     ss_toolkit_free(&toolkit);
     ss_jobs_free(&jobs);
     if (have_db)

@@ -94,8 +94,16 @@ typedef struct ss_lint_options {
  * not list. A main file whose own #include line names a device, FIFO or socket by an absolute
  * path (or, in quotes, beside the file) is unusable input (-1). While the units are parsed, a
  * guard thread watches the process's resident memory and each unit's time: past
- * 'max_memory' or 'parse_timeout' it names the file and ends the process (exit status 2). */
+ * 'max_memory' it names the file and ends the process (exit status 2); past 'parse_timeout' it
+ * gives up on that unit, which counts as one with parse errors ("parsing stopped: it took
+ * longer than N s ...", with fail_fast the last one), and the run goes on with the others
+ * (ss_analyzer_parses_left). */
 int ss_analyzer_run(const ss_lint_options *options, ss_result *out);
+
+/* Whether the last ss_analyzer_run gave up on a unit whose parse is still running: the
+ * process must then end with _exit once its output is written (exit() would run libclang's
+ * destructors under that parse), and the run's jobs are kept for it. Returns 1 or 0. */
+int ss_analyzer_parses_left(void);
 
 /* Why the lint finding 'f' carries no fix-it although its rule has one: a SYNC103 whose stream
  * the unit's legacy-stream work relies on being blocking ("legacy-stream work at lines 12 and

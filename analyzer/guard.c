@@ -1,5 +1,5 @@
-/* guard.c: the guard thread of a lint run: past the memory bound or a unit's time bound it
- * names the file and ends the process. */
+/* guard.c: the guard thread of a lint run: past the memory bound it names the file and ends
+ * the process; past a unit's time bound it gives up on that unit and the run goes on. */
 #include "jobs.h"
 #include "log.h"
 #include "path.h"
@@ -16,8 +16,10 @@
  * files as volatile): a header that is /dev/zero, or a link to it, fills memory without end,
  * and one that is a FIFO waits for a writer forever. A parse cannot be interrupted from
  * outside, and a thread inside libclang cannot be stopped safely, so a guard thread samples
- * the resident memory of the process and the time of each unit being parsed, and past a bound
- * names the file and ends the process. */
+ * the resident memory of the process and the time of each unit being parsed. Past the memory
+ * bound it names the file and ends the process (the memory is the whole process's); past the
+ * time bound it leaves the unit's thread in libclang, counts the unit as one with an error and
+ * lets another worker go on with the others. */
 #define GUARD_PERIOD_NS 100000000L /* 0.1 s between samples */
 #define GUARD_EXIT_STATUS 2        /* the tool-error status of the command line */
 
@@ -103,53 +105,59 @@ static const char *size_words(uint64_t bytes, char *out, size_t size)
     return out;
 }
 
-/* Ends the process because a bound was passed: the memory bound when 'resident' (the memory
- * measured) is not 0, else the time bound by unit 'j'. 'j' is the unit being parsed longest
- * (NULL when none was). Says which, and that nothing was written. The caller holds the lock,
- * so that no progress line is drawn meanwhile. Does not return. */
+/* Ends the process because the memory bound was passed ('resident', the memory measured).
+ * 'j' is the unit being parsed longest (NULL when none was). Says which, and that nothing was
+ * written. The caller holds the lock, so that no progress line is drawn meanwhile. Does not
+ * return. */
 static void guard_stop(ss_run_state *st, const ss_job *j, uint64_t resident)
 {
     if (st->options->progress)
         fputs("\r\033[K", stderr);
     char *shown = j ? ss_path_display(j->file) : NULL;
-    const char *option;
-    if (resident > 0) {
-        char bound[32];
-        size_words(st->max_memory, bound, sizeof bound);
-        if (shown)
-            ss_log_error("%s: parsing stopped: memory use passed %s (a header that never ends, "
-                         "such as an #include of a device file?)",
-                         shown, bound);
-        else
-            ss_log_error("lint stopped: memory use passed %s", bound);
-        /* The memory is the process's: any unit parsed at the same time may have taken it. */
-        char others[1024] = "";
-        size_t used = 0;
-        for (size_t i = 0; i < st->next && i < st->jobs->count; i++) {
-            const ss_job *other = &st->jobs->v[i];
-            if (other == j || !other->started || other->finished || used >= sizeof others)
-                continue;
-            char *name = ss_path_display(other->file);
-            used += (size_t)snprintf(others + used, sizeof others - used, "%s%s", used ? ", " : "",
-                                     name);
-            free(name);
-        }
-        if (used)
-            ss_log_note("being parsed at the same time: %s (-j 1 tells which one it was)", others);
-        option = "--max-memory SIZE sets the bound";
-    } else {
-        ss_log_error("%s: parsing stopped: it took longer than %llu s (a header that never "
-                     "arrives, such as an #include of a FIFO?)",
-                     shown, (unsigned long long)st->parse_timeout);
-        option = "--parse-timeout SECONDS sets the bound";
+    char bound[32];
+    size_words(st->max_memory, bound, sizeof bound);
+    if (shown)
+        ss_log_error("%s: parsing stopped: memory use passed %s (a header that never ends, "
+                     "such as an #include of a device file?)",
+                     shown, bound);
+    else
+        ss_log_error("lint stopped: memory use passed %s", bound);
+    /* The memory is the process's: any unit parsed at the same time may have taken it. */
+    char others[1024] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < st->next && i < st->jobs->count; i++) {
+        const ss_job *other = &st->jobs->v[i];
+        if (other == j || !other->started || other->finished || used >= sizeof others)
+            continue;
+        char *name = ss_path_display(other->file);
+        used +=
+            (size_t)snprintf(others + used, sizeof others - used, "%s%s", used ? ", " : "", name);
+        free(name);
     }
+    if (used)
+        ss_log_note("being parsed at the same time: %s (-j 1 tells which one it was)", others);
     ss_log_note("nothing was written: no report, no baseline (libclang cannot be stopped in "
-                "the middle of a parse); %s, 0 for none",
-                option);
+                "the middle of a parse); --max-memory SIZE sets the bound, 0 for none");
     fflush(stderr);
     free(shown);
     /* exit() would run the destructors of libclang's globals under the other workers. */
     _exit(GUARD_EXIT_STATUS);
+}
+
+/* Gives up on the unit of 'j', parsing past the time bound (the caller holds the lock): it
+ * counts as a unit with an error (ss_workers_abandoned_result makes its result once the other
+ * workers are done; with --fail-fast no unit after it starts), and another worker takes the
+ * place of the one still in libclang, which cannot be stopped in the middle of a parse. */
+static void give_up(ss_run_state *st, ss_job *j)
+{
+    j->abandoned = 1;
+    j->finished = 1;
+    st->abandoned++;
+    st->done++;
+    size_t index_of = (size_t)(j - st->jobs->v);
+    if (!st->keep_going && index_of < st->stop)
+        st->stop = index_of;
+    ss_workers_replace(st);
 }
 
 void *ss_guard_thread(void *data)
@@ -183,7 +191,7 @@ void *ss_guard_thread(void *data)
             guard_stop(st, oldest, resident);
         if (oldest && st->parse_timeout != SS_LINT_NO_LIMIT &&
             ss_workers_seconds_since(&oldest->began) > (double)st->parse_timeout)
-            guard_stop(st, oldest, 0);
+            give_up(st, (ss_job *)oldest);
     }
     pthread_mutex_unlock(&st->lock);
     return NULL;

@@ -29,6 +29,8 @@ typedef struct ss_job {
     int status;        /* as ss_tu_analyze returns it */
     int started;
     int finished;
+    int abandoned;         /* the guard gave up waiting for its parse (--parse-timeout): its
+                              worker may still be in libclang and writes nothing into the job */
     struct timespec began; /* when a worker took it (CLOCK_MONOTONIC) */
     ss_result result;      /* this unit's findings and diagnostics */
     ss_args args;          /* its clang arguments, made before the workers start */
@@ -96,6 +98,11 @@ typedef struct ss_run_state {
     uint64_t parse_timeout; /* seconds per unit, or SS_LINT_NO_LIMIT */
     pthread_cond_t guard_wake;
     int workers_done;
+    /* The workers still taking jobs (a worker whose unit the guard gave up on leaves the count
+     * and a new one takes its place), and the signal that one has left. */
+    unsigned live_workers;
+    pthread_cond_t workers_left;
+    size_t abandoned; /* units the guard gave up on */
 } ss_run_state;
 
 /* Sets up 'st' to run 'jobs': their clang arguments, the cache, the lock, the guard's bounds
@@ -114,7 +121,17 @@ double ss_workers_seconds_since(const struct timespec *start);
 uint64_t ss_guard_default_max_memory(unsigned workers);
 /* The guard thread ('data': the ss_run_state): every 0.1 s until the workers are done, the
  * resident memory of the process against max_memory and the oldest unit being parsed against
- * parse_timeout; past a bound it names the file and ends the process with status 2. */
+ * parse_timeout. Past the memory bound it names the file and ends the process with status 2;
+ * past the time bound it gives up on the unit (ss_job.abandoned: a unit with an error, as a
+ * parse error is; with --fail-fast the last one started) and starts a worker in its place
+ * (ss_workers_replace), so that the other units are analyzed and reported. */
 void *ss_guard_thread(void *data);
+/* Starts a worker in place of one whose unit the guard gave up on (the caller holds the
+ * lock). Returns 0, or -1 when no thread could be started (the units left are then not
+ * analyzed: the run stops there, as with --fail-fast). */
+int ss_workers_replace(ss_run_state *st);
+/* The result of a unit the guard gave up on, made after the workers are done: status 1 and
+ * one error, "parsing stopped: it took longer than N s ...". */
+void ss_workers_abandoned_result(ss_run_state *st, ss_job *j);
 
 #endif

@@ -183,7 +183,11 @@ static int watch_failures(const ss_job *j, int status, const ss_result *result, 
     return files->incomplete || files->count == 0 ? -1 : 0;
 }
 
-static void run_job(ss_run_state *st, CXIndex index, ss_job *j)
+/* Parses and analyzes the unit of 'j' (or takes it from the cache) into what 'out', 'status'
+ * and 'streams' point to, the worker's own: a unit the guard gives up on meanwhile keeps the
+ * result it gets then. */
+static void analyze_unit(ss_run_state *st, CXIndex index, const ss_job *j, ss_result *out,
+                         int *status, ss_tu_streams *streams, int *from_cache)
 {
     ss_tu_input in = {.file = j->file,
                       .args = &j->args,
@@ -200,29 +204,56 @@ static void run_job(ss_run_state *st, CXIndex index, ss_job *j)
                       .build_dir = st->build_dir,
                       .verbose = st->options->verbose};
     char key[17];
-    int from_cache = 0;
+    *from_cache = 0;
     if (st->cache) {
         ss_cache_key(&in, key);
-        from_cache = ss_cache_lookup(st->cache, key, &j->result, &j->status, &j->streams);
+        *from_cache = ss_cache_lookup(st->cache, key, out, status, streams);
     }
-    if (!from_cache) {
+    if (!*from_cache) {
         ss_tu_files files = {0};
         ss_stack_set_unit(j->file);
-        j->status = ss_tu_analyze(index, &in, &j->result, st->cache ? &files : NULL, &j->streams);
+        *status = ss_tu_analyze(index, &in, out, st->cache ? &files : NULL, streams);
         ss_stack_set_unit(NULL);
-        if (st->cache && watch_failures(j, j->status, &j->result, &files) == 0)
-            ss_cache_store(st->cache, key, &files, &j->result, j->status, &j->streams);
+        /* The guard may have given up on it meanwhile: then the run may be writing its report
+         * and the cache may be closed; the result is dropped. */
+        pthread_mutex_lock(&st->lock);
+        int dropped = j->abandoned;
+        pthread_mutex_unlock(&st->lock);
+        if (!dropped && st->cache && watch_failures(j, *status, out, &files) == 0)
+            ss_cache_store(st->cache, key, &files, out, *status, streams);
         ss_tu_files_free(&files);
     }
+}
+
+/* Runs the job 'j'. Returns 1 when the guard gave up on it meanwhile (the worker then leaves:
+ * another took its place), else 0. */
+static int run_job(ss_run_state *st, CXIndex index, ss_job *j)
+{
+    pthread_mutex_lock(&st->lock);
+    ss_result result = j->result; /* what the job holds already, moved to the worker */
+    ss_result_init(&j->result, result.kind);
+    pthread_mutex_unlock(&st->lock);
+    int status = 0, from_cache = 0;
+    ss_tu_streams streams;
+    memset(&streams, 0, sizeof streams);
+    analyze_unit(st, index, j, &result, &status, &streams, &from_cache);
     if (j->args_error) {
         /* A response file that could not be read: the command line was not whole. */
         char *shown = ss_path_display(j->file);
-        ss_result_add_diag(&j->result, SS_SEV_ERROR, shown, 0, 0, j->args_error);
+        ss_result_add_diag(&result, SS_SEV_ERROR, shown, 0, 0, j->args_error);
         free(shown);
-        if (j->status == 0)
-            j->status = 1;
+        if (status == 0)
+            status = 1;
     }
     pthread_mutex_lock(&st->lock);
+    if (j->abandoned) {
+        pthread_mutex_unlock(&st->lock);
+        return 1; /* the run went on without it: what it found is not reported */
+    }
+    ss_result_free(&j->result);
+    j->result = result;
+    j->status = status;
+    j->streams = streams;
     if (from_cache)
         st->cached++;
     else
@@ -236,15 +267,19 @@ static void run_job(ss_run_state *st, CXIndex index, ss_job *j)
     }
     show_progress(st, j->file);
     pthread_mutex_unlock(&st->lock);
+    return 0;
 }
 
 /* A worker: one libclang index, jobs taken in input order until none is left (or, without
- * keep_going, none before the first unit with parse errors). */
+ * keep_going, none before the first unit with parse errors). A worker whose unit the guard
+ * gave up on leaves without a word, and leaves the count of live workers to the one that
+ * took its place. */
 static void *worker(void *data)
 {
     ss_run_state *st = data;
     CXIndex index = clang_createIndex(0, 0);
-    for (;;) {
+    int replaced = 0;
+    while (!replaced) {
         pthread_mutex_lock(&st->lock);
         ss_job *j = NULL;
         while (st->next < st->jobs->count && st->next <= st->stop) {
@@ -261,10 +296,54 @@ static void *worker(void *data)
         pthread_mutex_unlock(&st->lock);
         if (j == NULL)
             break;
-        run_job(st, index, j);
+        replaced = run_job(st, index, j);
     }
+    if (replaced)
+        return NULL; /* its index may still be in use by a parse that never ends */
     clang_disposeIndex(index);
+    pthread_mutex_lock(&st->lock);
+    st->live_workers--;
+    pthread_cond_broadcast(&st->workers_left);
+    pthread_mutex_unlock(&st->lock);
     return NULL;
+}
+
+/* Starts a detached worker thread. Returns 0, or an errno value. */
+static int start_worker(ss_run_state *st)
+{
+    pthread_t thread;
+    int rc = ss_stack_thread_create(&thread, worker, st);
+    if (rc == 0)
+        pthread_detach(thread);
+    return rc;
+}
+
+int ss_workers_replace(ss_run_state *st)
+{
+    if (start_worker(st) == 0)
+        return 0;
+    /* No thread: the worker that left took the count with it; the units left are not run. */
+    st->live_workers--;
+    st->stop = st->next ? st->next - 1 : 0;
+    pthread_cond_broadcast(&st->workers_left);
+    return -1;
+}
+
+void ss_workers_abandoned_result(ss_run_state *st, ss_job *j)
+{
+    char *shown = ss_path_display(j->file);
+    ss_result_free(&j->result);
+    ss_result_init(&j->result, SS_RESULT_LINT);
+    char *message = ss_xasprintf("parsing stopped: it took longer than %llu s (a header that "
+                                 "never arrives, such as an #include of a FIFO?); its findings "
+                                 "are not reported (--parse-timeout SECONDS sets the bound, 0 "
+                                 "for none)",
+                                 (unsigned long long)st->parse_timeout);
+    ss_result_add_diag(&j->result, SS_SEV_ERROR, shown, 0, 0, message);
+    free(message);
+    free(shown);
+    j->status = 1;
+    memset(&j->streams, 0, sizeof j->streams);
 }
 
 static unsigned worker_count(const ss_lint_options *o, size_t units)
@@ -313,20 +392,22 @@ void ss_workers_run(ss_run_state *st, unsigned nworkers)
     CXIndex first = clang_createIndex(0, 0);
     ss_stack_prepare();
     clang_disposeIndex(first);
+    pthread_cond_init(&st->workers_left, NULL);
     pthread_t guard_thread;
     int guarded = (st->max_memory != SS_LINT_NO_LIMIT || st->parse_timeout != SS_LINT_NO_LIMIT) &&
                   pthread_create(&guard_thread, NULL, ss_guard_thread, st) == 0;
-    pthread_t *threads = ss_xcalloc(nworkers, sizeof *threads);
-    unsigned started = 0;
-    for (unsigned i = 0; i < nworkers; i++) {
-        if (ss_stack_thread_create(&threads[i], worker, st) == 0)
-            started++;
-    }
-    if (started == 0)
+    pthread_mutex_lock(&st->lock);
+    for (unsigned i = 0; i < nworkers; i++)
+        st->live_workers += start_worker(st) == 0;
+    int none = st->live_workers == 0;
+    st->live_workers += none;
+    pthread_mutex_unlock(&st->lock);
+    if (none)
         worker(st);
-    for (unsigned i = 0; i < started; i++)
-        pthread_join(threads[i], NULL);
-    free(threads);
+    pthread_mutex_lock(&st->lock);
+    while (st->live_workers > 0)
+        pthread_cond_wait(&st->workers_left, &st->lock);
+    pthread_mutex_unlock(&st->lock);
     if (guarded) {
         pthread_mutex_lock(&st->lock);
         st->workers_done = 1;
@@ -334,11 +415,18 @@ void ss_workers_run(ss_run_state *st, unsigned nworkers)
         pthread_mutex_unlock(&st->lock);
         pthread_join(guard_thread, NULL);
     }
-    pthread_cond_destroy(&st->guard_wake);
+    for (size_t i = 0; i < st->jobs->count; i++) {
+        if (st->jobs->v[i].abandoned)
+            ss_workers_abandoned_result(st, &st->jobs->v[i]);
+    }
     if (st->options->progress) {
         fputs("\r\033[K", stderr);
         fflush(stderr);
     }
+    if (st->abandoned > 0)
+        return; /* a parse that never ends may still use the lock and the cache: kept */
+    pthread_cond_destroy(&st->guard_wake);
+    pthread_cond_destroy(&st->workers_left);
     pthread_mutex_destroy(&st->lock);
     ss_cache_close(st->cache);
 }

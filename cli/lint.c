@@ -444,6 +444,13 @@ static int lint(lint_cli *cli, ss_config_cache *configs, ss_baseline *baseline)
     int status = ss_analyzer_run(&cli->options, &result);
     int exit_code =
         status < 0 ? SS_EXIT_ERROR : finish(cli, configs, baseline, &result, status, &stats);
+    if (ss_analyzer_parses_left()) {
+        /* A unit's parse the guard gave up on is still inside libclang: exit() would run
+         * libclang's destructors under it. The report and the baseline are written. */
+        fflush(stdout);
+        fflush(stderr);
+        _exit(exit_code);
+    }
     ss_result_free(&result);
     free(cache_dir);
     free(source);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # guard.sh SYNCSCOPE CLEAN_CU: lint on headers that never end. An #include of /dev/zero or of a
 # FIFO in the main file is refused before parsing; through another header, the guard stops the
-# run when memory passes --max-memory or a file takes longer than --parse-timeout. Each case
+# run when memory passes --max-memory, and gives up on a file that takes longer than
+# --parse-timeout while the other files are analyzed and reported. Each case
 # asserts the exit status and the exact messages. syncscope runs under a watch of its own here
 # that kills it past 4 GiB or 60 s, so that a guard that fails fails this test, not the machine.
 set -u
@@ -76,19 +77,43 @@ bounded --no-cache $NONE --max-memory 1G deep_zero.cu
 expect "/dev/zero through a header, --max-memory 1G" 2 \
     "syncscope: error: deep_zero.cu: parsing stopped: memory use passed 1 GiB (a header that never ends, such as an #include of a device file?)
 syncscope: nothing was written: no report, no baseline (libclang cannot be stopped in the middle of a parse); --max-memory SIZE sets the bound, 0 for none"
-bounded --no-cache $NONE --parse-timeout 2 deep_pipe.cu
-expect "FIFO through a header, --parse-timeout 2" 2 \
-    "syncscope: error: deep_pipe.cu: parsing stopped: it took longer than 2 s (a header that never arrives, such as an #include of a FIFO?)
-syncscope: nothing was written: no report, no baseline (libclang cannot be stopped in the middle of a parse); --parse-timeout SECONDS sets the bound, 0 for none"
-# Nothing is written, not even over an older report.
-printf 'old report\n' >report.json
-bounded --no-cache $NONE --parse-timeout 1 --format json -o report.json deep_pipe.cu
-if [ "$rc" != 2 ] || [ "$(cat report.json)" != "old report" ]; then
-    echo "FAIL: -o report.json after the guard stopped: exit $rc, report.json: $(head -c 80 report.json)"
+STOPPED="parsing stopped: it took longer than 2 s (a header that never arrives, such as an #include of a FIFO?); its findings are not reported (--parse-timeout SECONDS sets the bound, 0 for none)"
+bounded --no-cache $NONE --color never --parse-timeout 2 deep_pipe.cu
+expect "FIFO through a header, --parse-timeout 2" 2 ""
+if [ "$(cat out.txt)" != "deep_pipe.cu: error: $STOPPED" ]; then
+    echo "FAIL: FIFO through a header: the report is"
+    sed 's/^/    /' out.txt
     fail=1
-else
-    echo "ok: the guard writes no report"
 fi
+
+# The guard gives up on that file only: the other files are analyzed and reported, at -j 1
+# (the one worker replaced) and -j 2, and the report is written over an older one.
+printf '__global__ void k() {}\nvoid f()\n{\n    for (int i = 0; i < 4; i++) {\n        k<<<1, 1>>>();\n        cudaDeviceSynchronize();\n    }\n}\n' >finding.cu
+for jobs in 1 2; do
+    printf 'old report\n' >report.json
+    bounded --no-cache $NONE --parse-timeout 2 -j $jobs --format json -o report.json deep_pipe.cu finding.cu
+    expect "a FIFO's file and another, -j $jobs" 2 \
+        "syncscope: 2 files, 2 analyzed, 1 with errors
+syncscope:   deep_pipe.cu: first error: deep_pipe.cu: $STOPPED"
+    got=$(python3 -c 'import json, sys
+d = json.load(open("report.json"))
+print(" ".join("%s:%s:%s:%s" % (f["ruleId"], f["file"], f["line"], f["severity"]) for f in d["findings"]))
+print(" | ".join("%s:%s:%s" % (x["severity"], x["file"], x["message"]) for x in d["diagnostics"]))' 2>&1)
+    want="SYNC101:finding.cu:5:note SYNC401:finding.cu:6:warning
+error:deep_pipe.cu:$STOPPED"
+    if [ "$got" != "$want" ]; then
+        echo "FAIL: -j $jobs: report.json holds"
+        printf '%s\n' "$got" | sed 's/^/    /'
+        fail=1
+    else
+        echo "ok: -j $jobs: the other file's findings and the stopped file's error are reported"
+    fi
+done
+# With --fail-fast no file after it is started.
+bounded --no-cache $NONE --color never --parse-timeout 2 --fail-fast deep_pipe.cu finding.cu
+expect "--fail-fast after a FIFO's file" 2 \
+    "syncscope: 2 files, 1 analyzed, 1 with errors; not analyzed: 1 after the first file with errors (--fail-fast)
+syncscope:   deep_pipe.cu: first error: deep_pipe.cu: $STOPPED"
 
 # Normal files: unaffected, by default and under small bounds.
 bounded --no-cache $NONE "$CLEAN"
