@@ -1,0 +1,105 @@
+"""recreate_h32.py: the sources and compile databases of study-projects.txt's "held-out-32" rows,
+made again as docs/studies/lint-realworld.md describes them ("Held-out-32").
+
+Usage: python3 bench/lint-real/recreate_h32.py GIT_ROOT TOP [STEP...]
+
+GIT_ROOT/OWNER/NAME is a git folder (a bare clone will do) of LLNL/zfp, kokkos/kokkos and
+LLNL/sundials. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
+configures). STEP: sources, dbs (default: both). Needs git, CMake 3.25 (which still has
+FindCUDA), ninja and the CUDA toolkit at /usr/local/cuda; builds nothing, downloads nothing.
+"""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import recreate  # noqa: E402  (write_db, load, command_line, run, NVCC)
+import recreate_h17  # noqa: E402  (sources)
+from recreate_h8 import findcuda_rows  # noqa: E402
+
+SOURCES = [
+    ("zfp", "LLNL/zfp", "da9a8349ab200890b169b90ecde2b8a6a6fc6de8"),
+    ("kokkos", "kokkos/kokkos", "28848dfa8fc1411873b6a663c4d29ba05712510e"),
+    # the blobs the clone lacks (large figures of doc/) and the submodules
+    # external/sundials-addon-example and test/answers are not read by the build: left out
+    ("sundials", "LLNL/sundials", "c8dabcea90ca8bf195474da120e4f3dd39aa711f"),
+]
+
+
+def sources(git_root, top):
+    recreate_h17.sources(git_root, top, SOURCES)
+
+
+def configure(src, build, options):
+    os.makedirs(build, exist_ok=True)
+    recreate.run(["cmake", "-S", src, "-B", build, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+                  "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", "-Wno-dev", *options],
+                 stdout=subprocess.DEVNULL)
+
+
+def first_of_each(rows):
+    kept, seen = [], set()
+    for row in rows:
+        if row["file"] not in seen:
+            seen.add(row["file"])
+            kept.append(row)
+    return kept
+
+
+def zfp_db(top):
+    """Its CMake configure (Release, Ninja) with its own ZFP_WITH_CUDA=ON (FindCUDA; no
+    architecture named, so nvcc's default); its other options as they default (the library,
+    the zfp utility, testzfp and testviews). Its CUDA back end: src/cuda_zfp/cuZFP.cu from
+    FindCUDA's generated *.cu.o.Release.cmake script (cuda_wrap_srcs in src/CMakeLists.txt) and
+    src/zfp.c, the library's dispatch, which includes template/cudacompress.c and
+    cudadecompress.c (the calls into cuZFP), from CMake's database. The other C units (the CPU
+    encoders and decoders), the utility and the two tests do not use CUDA: left out."""
+    src = os.path.join(top, "srcs", "zfp")
+    build = os.path.join(top, "build", "zfp")
+    configure(src, build, ["-DZFP_WITH_CUDA=ON"])
+    dispatch = os.path.join(src, "src", "zfp.c")
+    host = [row for row in recreate.load(build) if row["file"] == dispatch]
+    recreate.write_db(top, "zfp", first_of_each(findcuda_rows(build)) + first_of_each(host))
+
+
+def kokkos_db(top):
+    """Its CMake configure (Release, Ninja, nvcc 13) with Kokkos_ENABLE_CUDA=ON,
+    Kokkos_ENABLE_COMPILE_AS_CMAKE_LANGUAGE=ON (its own switch: the units compiled as CMake's CUDA
+    language, by nvcc, rather than by its nvcc_wrapper as the C++ compiler) and
+    Kokkos_ARCH_HOPPER90=ON (without an architecture the configure stops: "CUDA enabled but no
+    NVIDIA GPU architecture currently enabled and auto-detection failed"; there is no GPU here);
+    its other options as they default (core, containers, algorithms, simd; no tests, examples or
+    benchmarks). CMake's database: the library's 24 units, each a .cpp that nvcc compiles; the
+    generated Kokkos_Version_Info.cpp (host only, in the build folder) left out."""
+    src = os.path.join(top, "srcs", "kokkos")
+    build = os.path.join(top, "build", "kokkos")
+    configure(src, build, ["-DCMAKE_CUDA_COMPILER=" + recreate.NVCC, "-DKokkos_ENABLE_CUDA=ON",
+                           "-DKokkos_ENABLE_COMPILE_AS_CMAKE_LANGUAGE=ON",
+                           "-DKokkos_ARCH_HOPPER90=ON"])
+    rows = [row for row in first_of_each(recreate.load(build))
+            if row["file"].startswith(os.path.join(src, ""))]
+    recreate.write_db(top, "kokkos", rows)
+
+
+def sundials_db(top):
+    """Its CMake configure (Release, Ninja, nvcc 13) with its own ENABLE_CUDA=ON (CMake's CUDA
+    language; CMAKE_CUDA_ARCHITECTURES as CMake defaults it for nvcc 13, 75); its other options
+    as they default (64-bit indices, so the cuSPARSE matrix and cuSOLVER solver, which need
+    32-bit ones, are not built; the C and CUDA examples on). CMake's database, the units nvcc
+    compiles, each file once: the CUDA vector (nvector_cuda.cu) and memory helper
+    (sundials_cuda_memory.cu) of the library and the four CUDA examples of CVODE and IDA. The
+    C units (the integrators and the other modules, the C examples) call no CUDA: left out."""
+    src = os.path.join(top, "srcs", "sundials")
+    build = os.path.join(top, "build", "sundials")
+    configure(src, build, ["-DCMAKE_CUDA_COMPILER=" + recreate.NVCC, "-DENABLE_CUDA=ON"])
+    rows = [row for row in first_of_each(recreate.load(build)) if row["file"].endswith(".cu")]
+    recreate.write_db(top, "sundials", rows)
+
+
+def main(argv):
+    return recreate.command_line(argv, __doc__, sources, [zfp_db, kokkos_db, sundials_db])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
