@@ -3,8 +3,8 @@ made again as docs/studies/lint-realworld.md describes them ("Held-out-32").
 
 Usage: python3 bench/lint-real/recreate_h32.py GIT_ROOT TOP [STEP...]
 
-GIT_ROOT/OWNER/NAME is a git folder (a bare clone will do) of LLNL/zfp, kokkos/kokkos and
-LLNL/sundials. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
+GIT_ROOT/OWNER/NAME is a git folder (a bare clone will do) of LLNL/zfp, kokkos/kokkos,
+LLNL/sundials and of the addendum's ginkgo-project/ginkgo. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
 configures). STEP: sources, dbs (default: both). Needs git, CMake 3.25 (which still has
 FindCUDA), ninja and the CUDA toolkit at /usr/local/cuda; builds nothing, downloads nothing.
 """
@@ -24,7 +24,12 @@ SOURCES = [
     # the blobs the clone lacks (large figures of doc/) and the submodules
     # external/sundials-addon-example and test/answers are not read by the build: left out
     ("sundials", "LLNL/sundials", "c8dabcea90ca8bf195474da120e4f3dd39aa711f"),
+    # added after the first three gave 0 warnings (the addendum's first; gunrock/gunrock,
+    # neka-nat/cupoch and NVlabs/nvdiffrast skipped before it); the blobs the clone lacks (three
+    # test matrices of matrices/test/, 4 MiB and more) are read only by the tests' configure
+    ("ginkgo", "ginkgo-project/ginkgo", "591cd136b603d47669e53ec5264ff9ed59231682"),
 ]
+GINKGO_DRAW = 60  # units of the library drawn, as MFEM's row drew 60
 
 
 def sources(git_root, top):
@@ -97,8 +102,28 @@ def sundials_db(top):
     recreate.write_db(top, "sundials", rows)
 
 
+def ginkgo_db(top):
+    """Its CMake configure (Release, Ninja, nvcc 13; CUDA found, so GINKGO_BUILD_CUDA on, its
+    default; OpenMP on; no MPI here) with GINKGO_CUDA_ARCHITECTURES=90 (its default, Auto, asks
+    the GPU; there is none here) and three of its own switches off: GINKGO_BUILD_BENCHMARKS (its
+    configure clones gflags from GitHub), GINKGO_BUILD_EXAMPLES (nlohmann_json, cloned the same
+    way) and GINKGO_BUILD_TESTS (its configure copies test matrices the clone lacks). The
+    library's units in the source tree (core, reference, omp, cuda, common/cuda_hip, devices,
+    the SuiteSparse wrappers: 343), the instantiation units the configure generates into the
+    build folder left out; over this study's ~150, so GINKGO_DRAW of them,
+    random.Random(32).sample over the sorted paths (recreate.draw)."""
+    src = os.path.join(top, "srcs", "ginkgo")
+    build = os.path.join(top, "build", "ginkgo")
+    configure(src, build, ["-DCMAKE_CUDA_COMPILER=" + recreate.NVCC,
+                           "-DGINKGO_CUDA_ARCHITECTURES=90", "-DGINKGO_BUILD_BENCHMARKS=OFF",
+                           "-DGINKGO_BUILD_EXAMPLES=OFF", "-DGINKGO_BUILD_TESTS=OFF"])
+    recreate.write_db(top, "ginkgo", recreate.draw(recreate.load(build), src + "/", 32,
+                                                   GINKGO_DRAW))
+
+
 def main(argv):
-    return recreate.command_line(argv, __doc__, sources, [zfp_db, kokkos_db, sundials_db])
+    return recreate.command_line(argv, __doc__, sources,
+                                 [zfp_db, kokkos_db, sundials_db, ginkgo_db])
 
 
 if __name__ == "__main__":
