@@ -4,7 +4,7 @@ made again as docs/studies/lint-realworld.md describes them ("Held-out-32").
 Usage: python3 bench/lint-real/recreate_h32.py GIT_ROOT TOP [STEP...]
 
 GIT_ROOT/OWNER/NAME is a git folder (a bare clone will do) of LLNL/zfp, kokkos/kokkos,
-LLNL/sundials and of the addendum's ginkgo-project/ginkgo. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
+LLNL/sundials and of the addendum's ginkgo-project/ginkgo and ggml-org/whisper.cpp. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
 configures). STEP: sources, dbs (default: both). Needs git, CMake 3.25 (which still has
 FindCUDA), ninja and the CUDA toolkit at /usr/local/cuda; builds nothing, downloads nothing.
 """
@@ -30,6 +30,9 @@ SOURCES = [
     ("ginkgo", "ginkgo-project/ginkgo", "591cd136b603d47669e53ec5264ff9ed59231682"),
 ]
 GINKGO_DRAW = 60  # units of the library drawn, as MFEM's row drew 60
+# added after four gave 0 warnings (the addendum's second; lammps/lammps skipped before it)
+SOURCES.append(("whisper.cpp", "ggml-org/whisper.cpp", "233fe1fc9b48a09e361d3594520838ca266537fe"))
+WHISPER_DRAW = 60
 
 
 def sources(git_root, top):
@@ -121,9 +124,25 @@ def ginkgo_db(top):
                                                    GINKGO_DRAW))
 
 
+def whisper_db(top):
+    """Its CMake configure (Release, Ninja, nvcc 13) with its own GGML_CUDA=ON and
+    CMAKE_CUDA_ARCHITECTURES=90 (under GGML_NATIVE, on by default, its default is "native",
+    which asks the GPU; there is none here); its other options as they default (a standalone
+    build: the examples, the server and the tests on). CMake's database, each file once: 185
+    units (ggml's base, CPU and CUDA back ends, whisper's library, the examples and tests); over
+    this study's ~150, so WHISPER_DRAW of them, random.Random(32).sample over the sorted paths
+    (recreate.draw)."""
+    src = os.path.join(top, "srcs", "whisper.cpp")
+    build = os.path.join(top, "build", "whisper.cpp")
+    configure(src, build, ["-DCMAKE_CUDA_COMPILER=" + recreate.NVCC, "-DGGML_CUDA=ON",
+                           "-DCMAKE_CUDA_ARCHITECTURES=90"])
+    recreate.write_db(top, "whisper.cpp", recreate.draw(recreate.load(build), src + "/", 32,
+                                                        WHISPER_DRAW))
+
+
 def main(argv):
     return recreate.command_line(argv, __doc__, sources,
-                                 [zfp_db, kokkos_db, sundials_db, ginkgo_db])
+                                 [zfp_db, kokkos_db, sundials_db, ginkgo_db, whisper_db])
 
 
 if __name__ == "__main__":
