@@ -4,7 +4,8 @@ made again as docs/studies/lint-realworld.md describes them ("Held-out-32").
 Usage: python3 bench/lint-real/recreate_h32.py GIT_ROOT TOP [STEP...]
 
 GIT_ROOT/OWNER/NAME is a git folder (a bare clone will do) of LLNL/zfp, kokkos/kokkos,
-LLNL/sundials and of the addendum's ginkgo-project/ginkgo and ggml-org/whisper.cpp. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
+LLNL/sundials and of the addendum's ginkgo-project/ginkgo, ggml-org/whisper.cpp and
+gromacs/gromacs. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
 configures). STEP: sources, dbs (default: both). Needs git, CMake 3.25 (which still has
 FindCUDA), ninja and the CUDA toolkit at /usr/local/cuda; builds nothing, downloads nothing.
 """
@@ -33,6 +34,9 @@ GINKGO_DRAW = 60  # units of the library drawn, as MFEM's row drew 60
 # added after four gave 0 warnings (the addendum's second; lammps/lammps skipped before it)
 SOURCES.append(("whisper.cpp", "ggml-org/whisper.cpp", "233fe1fc9b48a09e361d3594520838ca266537fe"))
 WHISPER_DRAW = 60
+# added after five gave 0 warnings (the addendum's third)
+SOURCES.append(("gromacs", "gromacs/gromacs", "b1a82ec1956eb9658d33f3ec6f3adfdbb6b53a7b"))
+GROMACS_DRAW = 60
 
 
 def sources(git_root, top):
@@ -140,9 +144,43 @@ def whisper_db(top):
                                                         WHISPER_DRAW))
 
 
+def default_target_rows(build):
+    """CMake's database, each file once, but only the units its default build ('all') compiles
+    (ninja -t commands all names them)."""
+    out = subprocess.run(["ninja", "-C", build, "-t", "commands", "all"], check=True,
+                         capture_output=True, text=True).stdout
+    return [row for row in first_of_each(recreate.load(build)) if row["file"] in out]
+
+
+def gromacs_db(top):
+    """Its configure asks for CMake 3.28 (CMakeLists.txt: cmake_minimum_required and
+    cmake_policy); this machine has 3.25, so the copy's two lines are lowered to 3.25 (as
+    held-out-4's LightGBM). Then its CMake configure (Release, Ninja, nvcc 13) with its own
+    GMX_GPU=CUDA and GMX_FFT_LIBRARY=fftpack (its default, fftw3, stops the configure: FFTW is
+    not installed here; fftpack is its bundled FFT, where GMX_BUILD_OWN_FFTW would download
+    FFTW); its CUDA architectures as it sets them, thread-MPI (its default). The units its
+    default build compiles (1101; the tests are in CMake's database but not in 'all'); over this
+    study's ~150, so GROMACS_DRAW of those in the source tree, random.Random(32).sample over the
+    sorted paths (recreate.draw)."""
+    src = os.path.join(top, "srcs", "gromacs")
+    build = os.path.join(top, "build", "gromacs")
+    top_list = os.path.join(src, "CMakeLists.txt")
+    with open(top_list) as f:
+        text = f.read()
+    text = text.replace("cmake_minimum_required(VERSION 3.28)",
+                        "cmake_minimum_required(VERSION 3.25)")
+    text = text.replace("cmake_policy(VERSION 3.28)", "cmake_policy(VERSION 3.25)")
+    with open(top_list, "w") as f:
+        f.write(text)
+    configure(src, build, ["-DCMAKE_CUDA_COMPILER=" + recreate.NVCC, "-DGMX_GPU=CUDA",
+                           "-DGMX_FFT_LIBRARY=fftpack"])
+    recreate.write_db(top, "gromacs", recreate.draw(default_target_rows(build), src + "/", 32,
+                                                    GROMACS_DRAW))
+
+
 def main(argv):
-    return recreate.command_line(argv, __doc__, sources,
-                                 [zfp_db, kokkos_db, sundials_db, ginkgo_db, whisper_db])
+    return recreate.command_line(argv, __doc__, sources, [zfp_db, kokkos_db, sundials_db,
+                                                          ginkgo_db, whisper_db, gromacs_db])
 
 
 if __name__ == "__main__":
