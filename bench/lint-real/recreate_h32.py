@@ -4,8 +4,8 @@ made again as docs/studies/lint-realworld.md describes them ("Held-out-32").
 Usage: python3 bench/lint-real/recreate_h32.py GIT_ROOT TOP [STEP...]
 
 GIT_ROOT/OWNER/NAME is a git folder (a bare clone will do) of LLNL/zfp, kokkos/kokkos,
-LLNL/sundials and of the addendum's ginkgo-project/ginkgo, ggml-org/whisper.cpp and
-gromacs/gromacs. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
+LLNL/sundials and of the addendum's ginkgo-project/ginkgo, ggml-org/whisper.cpp,
+gromacs/gromacs and hypre-space/hypre. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
 configures). STEP: sources, dbs (default: both). Needs git, CMake 3.25 (which still has
 FindCUDA), ninja and the CUDA toolkit at /usr/local/cuda; builds nothing, downloads nothing.
 """
@@ -37,6 +37,9 @@ WHISPER_DRAW = 60
 # added after five gave 0 warnings (the addendum's third)
 SOURCES.append(("gromacs", "gromacs/gromacs", "b1a82ec1956eb9658d33f3ec6f3adfdbb6b53a7b"))
 GROMACS_DRAW = 60
+# added after six gave 0 warnings (the addendum's fourth)
+SOURCES.append(("hypre", "hypre-space/hypre", "0854739e5136f7b850b29eaaf609ec9df6c8307a"))
+HYPRE_DRAW = 60
 
 
 def sources(git_root, top):
@@ -178,9 +181,29 @@ def gromacs_db(top):
                                                     GROMACS_DRAW))
 
 
+def hypre_db(top):
+    """Its CMake configure (src/, Release, Ninja, nvcc 13) with its own HYPRE_ENABLE_CUDA=ON,
+    HYPRE_ENABLE_MPI=OFF (its default is on; no MPI here), CMAKE_CUDA_ARCHITECTURES=90 (its
+    default asks nvidia-smi, then falls back to 70, which CUDA 13 has dropped) and
+    HYPRE_ENABLE_UMPIRE=OFF (a GPU build turns Umpire on by default and stops without it; the
+    message names this opt-out, where HYPRE_BUILD_UMPIRE would download it). CMake's database,
+    the library's 632 units (all in its default build, 154 of them .c that nvcc compiles as
+    CUDA); over this study's ~150, so HYPRE_DRAW of them, random.Random(32).sample over the
+    sorted paths (recreate.draw)."""
+    src = os.path.join(top, "srcs", "hypre")
+    build = os.path.join(top, "build", "hypre")
+    configure(os.path.join(src, "src"), build,
+              ["-DCMAKE_CUDA_COMPILER=" + recreate.NVCC, "-DHYPRE_ENABLE_CUDA=ON",
+               "-DHYPRE_ENABLE_MPI=OFF", "-DCMAKE_CUDA_ARCHITECTURES=90",
+               "-DHYPRE_ENABLE_UMPIRE=OFF"])
+    recreate.write_db(top, "hypre", recreate.draw(recreate.load(build), src + "/", 32,
+                                                  HYPRE_DRAW))
+
+
 def main(argv):
     return recreate.command_line(argv, __doc__, sources, [zfp_db, kokkos_db, sundials_db,
-                                                          ginkgo_db, whisper_db, gromacs_db])
+                                                          ginkgo_db, whisper_db, gromacs_db,
+                                                          hypre_db])
 
 
 if __name__ == "__main__":
