@@ -5,7 +5,7 @@ Usage: python3 bench/lint-real/recreate_h32.py GIT_ROOT TOP [STEP...]
 
 GIT_ROOT/OWNER/NAME is a git folder (a bare clone will do) of LLNL/zfp, kokkos/kokkos,
 LLNL/sundials and of the addendum's ginkgo-project/ginkgo, ggml-org/whisper.cpp,
-gromacs/gromacs and hypre-space/hypre. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
+gromacs/gromacs, hypre-space/hypre and QuEST-Kit/QuEST. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
 configures). STEP: sources, dbs (default: both). Needs git, CMake 3.25 (which still has
 FindCUDA), ninja and the CUDA toolkit at /usr/local/cuda; builds nothing, downloads nothing.
 """
@@ -40,6 +40,8 @@ GROMACS_DRAW = 60
 # added after six gave 0 warnings (the addendum's fourth)
 SOURCES.append(("hypre", "hypre-space/hypre", "0854739e5136f7b850b29eaaf609ec9df6c8307a"))
 HYPRE_DRAW = 60
+# added after seven gave 0 warnings (the addendum's fifth)
+SOURCES.append(("QuEST", "QuEST-Kit/QuEST", "4d44ec81debdae20cb6ae988e400bf606180a65e"))
 
 
 def sources(git_root, top):
@@ -200,10 +202,23 @@ def hypre_db(top):
                                                   HYPRE_DRAW))
 
 
+def quest_db(top):
+    """Its CMake configure (Release, Ninja, nvcc 13) with its own ENABLE_CUDA=ON and
+    CMAKE_CUDA_ARCHITECTURES=90 (it names none, and the configure stops without one: "CUDA_ARCHITECTURES
+    is empty for target QuEST"); its other options as they default (OpenMP, no MPI, no
+    cuQuantum, tests and examples off). CMake's database, all 29 units (the API, core and CPU
+    back end in C++, gpu_config.cpp and gpu_subroutines.cpp compiled by nvcc, min_example.c)."""
+    src = os.path.join(top, "srcs", "QuEST")
+    build = os.path.join(top, "build", "QuEST")
+    configure(src, build, ["-DCMAKE_CUDA_COMPILER=" + recreate.NVCC, "-DENABLE_CUDA=ON",
+                           "-DCMAKE_CUDA_ARCHITECTURES=90"])
+    recreate.write_db(top, "QuEST", first_of_each(recreate.load(build)))
+
+
 def main(argv):
     return recreate.command_line(argv, __doc__, sources, [zfp_db, kokkos_db, sundials_db,
                                                           ginkgo_db, whisper_db, gromacs_db,
-                                                          hypre_db])
+                                                          hypre_db, quest_db])
 
 
 if __name__ == "__main__":
