@@ -4,10 +4,12 @@ made again as docs/studies/lint-realworld.md describes them ("Held-out-32").
 Usage: python3 bench/lint-real/recreate_h32.py GIT_ROOT TOP [STEP...]
 
 GIT_ROOT/OWNER/NAME is a git folder (a bare clone will do) of LLNL/zfp, kokkos/kokkos,
-LLNL/sundials and of the addendum's ginkgo-project/ginkgo, ggml-org/whisper.cpp,
-gromacs/gromacs, hypre-space/hypre and QuEST-Kit/QuEST. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its DB_ROOT) and build/ (the CMake
-configures). STEP: sources, dbs (default: both). Needs git, CMake 3.25 (which still has
-FindCUDA), ninja and the CUDA toolkit at /usr/local/cuda; builds nothing, downloads nothing.
+LLNL/sundials and of the addendum's ginkgo-project/ginkgo, ggml-org/whisper.cpp, gromacs/gromacs,
+hypre-space/hypre and QuEST-Kit/QuEST. TOP receives srcs/ (study.sh's SRC_ROOT), dbs/ (its
+DB_ROOT) and build/ (the CMake configures). STEP: sources, dbs (default: both). Needs git, CMake
+3.25 (which still has FindCUDA), ninja and the CUDA toolkit at /usr/local/cuda; builds nothing,
+downloads nothing. The dbs step edits one file of the sources: gromacs' top CMakeLists.txt asks
+for CMake 3.28, lowered to 3.25 (gromacs_db).
 """
 import os
 import subprocess
@@ -25,24 +27,20 @@ SOURCES = [
     # the blobs the clone lacks (large figures of doc/) and the submodules
     # external/sundials-addon-example and test/answers are not read by the build: left out
     ("sundials", "LLNL/sundials", "c8dabcea90ca8bf195474da120e4f3dd39aa711f"),
-    # added after the first three gave 0 warnings (the addendum's first; gunrock/gunrock,
-    # neka-nat/cupoch and NVlabs/nvdiffrast skipped before it); the blobs the clone lacks (three
-    # test matrices of matrices/test/, 4 MiB and more) are read only by the tests' configure
+    # the addendum, one at a time after the first three gave 0 warnings, in the draw's order:
+    # gunrock/gunrock, neka-nat/cupoch and NVlabs/nvdiffrast skipped before ginkgo,
+    # lammps/lammps before whisper.cpp, glotzerlab/hoomd-blue after QuEST (the list's end).
+    # ginkgo: the blobs the clone lacks (three test matrices of matrices/test/, 4 MiB and more)
+    # are read only by the tests' configure
     ("ginkgo", "ginkgo-project/ginkgo", "591cd136b603d47669e53ec5264ff9ed59231682"),
+    ("whisper.cpp", "ggml-org/whisper.cpp", "233fe1fc9b48a09e361d3594520838ca266537fe"),
+    ("gromacs", "gromacs/gromacs", "b1a82ec1956eb9658d33f3ec6f3adfdbb6b53a7b"),
+    ("hypre", "hypre-space/hypre", "0854739e5136f7b850b29eaaf609ec9df6c8307a"),
+    ("QuEST", "QuEST-Kit/QuEST", "4d44ec81debdae20cb6ae988e400bf606180a65e"),
 ]
-GINKGO_DRAW = 60  # units of the library drawn, as MFEM's row drew 60
-# added after four gave 0 warnings (the addendum's second; lammps/lammps skipped before it)
-SOURCES.append(("whisper.cpp", "ggml-org/whisper.cpp", "233fe1fc9b48a09e361d3594520838ca266537fe"))
-WHISPER_DRAW = 60
-# added after five gave 0 warnings (the addendum's third)
-SOURCES.append(("gromacs", "gromacs/gromacs", "b1a82ec1956eb9658d33f3ec6f3adfdbb6b53a7b"))
-GROMACS_DRAW = 60
-# added after six gave 0 warnings (the addendum's fourth)
-SOURCES.append(("hypre", "hypre-space/hypre", "0854739e5136f7b850b29eaaf609ec9df6c8307a"))
-HYPRE_DRAW = 60
-# added after seven gave 0 warnings (the addendum's fifth)
-SOURCES.append(("QuEST", "QuEST-Kit/QuEST", "4d44ec81debdae20cb6ae988e400bf606180a65e"))
-
+# units drawn from each very large project (random.Random(32).sample over the sorted paths), as
+# MFEM's row drew 60
+GINKGO_DRAW = WHISPER_DRAW = GROMACS_DRAW = HYPRE_DRAW = 60
 
 def sources(git_root, top):
     recreate_h17.sources(git_root, top, SOURCES)
@@ -204,10 +202,11 @@ def hypre_db(top):
 
 def quest_db(top):
     """Its CMake configure (Release, Ninja, nvcc 13) with its own ENABLE_CUDA=ON and
-    CMAKE_CUDA_ARCHITECTURES=90 (it names none, and the configure stops without one: "CUDA_ARCHITECTURES
-    is empty for target QuEST"); its other options as they default (OpenMP, no MPI, no
-    cuQuantum, tests and examples off). CMake's database, all 29 units (the API, core and CPU
-    back end in C++, gpu_config.cpp and gpu_subroutines.cpp compiled by nvcc, min_example.c)."""
+    CMAKE_CUDA_ARCHITECTURES=90 (it names none, and the configure stops without one:
+    "CUDA_ARCHITECTURES is empty for target QuEST"); its other options as they default (OpenMP,
+    no MPI, no cuQuantum, tests and examples off). CMake's database, all 29 units (the API, core
+    and CPU back end in C++, gpu_config.cpp and gpu_subroutines.cpp compiled by nvcc,
+    min_example.c)."""
     src = os.path.join(top, "srcs", "QuEST")
     build = os.path.join(top, "build", "QuEST")
     configure(src, build, ["-DCMAKE_CUDA_COMPILER=" + recreate.NVCC, "-DENABLE_CUDA=ON",
