@@ -941,11 +941,12 @@ char *ss_context_chooses_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
     char *words = NULL;
     if (walk_from(&w, ready)) {
         char *use = walk_words(&w);
-        /* As written: the stall goes only with a decision on the device, which can pay
-         * (tests/gpu/whatif/march_pair.cu; docs/lint.md). */
-        const char *remedy = "; as written: to remove the stall, decide on the device (launch for "
-                             "the most work the loop may need, and let the kernels read the "
-                             "value)";
+        /* As written: the stall goes only with a decision on the device, which pays most where
+         * the host still reads the value every few iterations (tests/gpu/whatif/march_pair.cu:
+         * 27-36% on an H100; docs/lint.md). */
+        const char *remedy = "; as written: to remove the stall, let the kernels read the value on "
+                             "the device and read it back only every few iterations, launching "
+                             "for the last value read";
         words = rule == SS_RULE_SYNC_IN_LOOP
                     ? ss_xasprintf("inherent: it waits for the value read back at line %u, "
                                    "which chooses the next device work (%s)%s",

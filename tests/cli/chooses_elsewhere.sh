@@ -20,7 +20,7 @@ printf '[{"directory": "%s", "file": "%s/src/render.cu", "arguments": ["nvcc", "
 
 DRAINS="blocks the host on every call of 'frame()', which also enqueues device work (in the functions it calls): the GPU drains and idles while the host catches up"
 LOOP="it runs on every iteration: 'frame()' is called from the loop at main.cpp:6, in 'main' (another unit) [SYNC401 sync-in-loop]"
-N19="src/render.cu:19:5: note: 'cudaStreamSynchronize' in 'render()' called from 'frame()' $DRAINS; inherent: it waits for the value read back at line 18, which chooses the next device work (each branch of line 20's 'if' needs it first: line 21 sizes a launch with it; line 23 sizes an allocation with it); as written: to remove the stall, decide on the device (launch for the most work the loop may need, and let the kernels read the value); $LOOP"
+N19="src/render.cu:19:5: note: 'cudaStreamSynchronize' in 'render()' called from 'frame()' $DRAINS; inherent: it waits for the value read back at line 18, which chooses the next device work (each branch of line 20's 'if' needs it first: line 21 sizes a launch with it; line 23 sizes an allocation with it); as written: to remove the stall, let the kernels read the value on the device and read it back only every few iterations, launching for the last value read; $LOOP"
 W34="src/render.cu:34:5: warning: 'cudaStreamSynchronize' in 'render_argument()' called from 'frame()' $DRAINS; $LOOP"
 
 for run in "no cache, -j 1" "no cache, -j 2" "cold cache" "warm cache"; do
