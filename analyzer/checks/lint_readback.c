@@ -801,8 +801,11 @@ static void cublas_call(ss_check_ctx *ctx, CXCursor call)
     if (name == NULL)
         return;
     if (!ss_check_is_device_pointer(ctx->function, result)) {
-        char *what = ss_xasprintf(
-            "'%s' returns its result to host memory (the default host pointer mode)", name);
+        /* The mode is a handle's, which another unit may have set (Ginkgo sets the device
+         * mode where it creates its handles): the words say what lint assumes. */
+        char *what = ss_xasprintf("'%s' returns its result to host memory (the host pointer "
+                                  "mode, the default: this unit sets no other)",
+                                  name);
         report_call(ctx, call, what, cublas_fix);
         free(what);
     }

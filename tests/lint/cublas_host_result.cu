@@ -23,7 +23,7 @@ float rmse_loop(float *d_err, int n, int iters)
     for (int it = 0; it < iters; ++it) {
         errors<<<1, 64>>>(d_err, n); // expect: SYNC101
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next statement, 'cublasSasum' (line 26), returns its result to host memory and so waits for the same work on the legacy default stream, its handle's stream
-        cublasSasum(handle, n, d_err, 1, &loss); // expect: SYNC301 expect-severity: warning expect-message: 'cublasSasum' returns its result to host memory (the default host pointer mode) in 'rmse_loop': the host stalls until all queued device work has finished
+        cublasSasum(handle, n, d_err, 1, &loss); // expect: SYNC301 expect-severity: warning expect-message: 'cublasSasum' returns its result to host memory (the host pointer mode, the default: this unit sets no other) in 'rmse_loop': the host stalls until all queued device work has finished
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained: the device has nothing queued here: 'cublasSasum' at cublas_host_result.cu:26 drained it (a cuBLAS call that returns its result to host memory, which returns only once it is there: the device was drained before it, and it waits for the work it queues)
         printf("loss %f\n", loss);
     }
@@ -129,7 +129,7 @@ float reported_loop(float *d_err, int n, int iters)
 inline cublasStatus_t wrapped_dot(cublasHandle_t handle, int n, const float *x, const float *y,
                                   float *result)
 {
-    return cublasSdot(handle, n, x, 1, y, 1, result); // expect: SYNC301 expect-severity: note expect-message: 'cublasSdot' returns its result to host memory (the default host pointer mode) in 'wrapped_dot': the host stalls until all queued device work has finished; inherent: the call hands it to the caller through 'result'
+    return cublasSdot(handle, n, x, 1, y, 1, result); // expect: SYNC301 expect-severity: note expect-message: 'cublasSdot' returns its result to host memory (the host pointer mode, the default: this unit sets no other) in 'wrapped_dot': the host stalls until all queued device work has finished; inherent: the call hands it to the caller through 'result'
 }
 
 float similarity(cublasHandle_t handle, int n, const float *x, const float *y)
