@@ -909,7 +909,10 @@ static CXCursor readback_of(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXC
     if (!ss_ast_is_null(var) && rule == SS_RULE_SYNC_IN_LOOP) {
         for (unsigned back = 1; back <= 3 && back <= from && ss_ast_is_null(*stmt); back++)
             *stmt = holds(stmts[from - back], *copy) ? stmts[from - back] : none;
-        if (ss_context_wait_for_value(ctx->function, at, stmts, n, *copy))
+        /* In a loop, a copy after the wait comes before the next round's wait; outside one,
+         * only the copies before it are waited for. */
+        unsigned upto = ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, at)) ? from : n;
+        if (ss_context_wait_for_value(ctx->function, at, stmts, upto, *copy))
             *ready = stmts[from];
     } else if (!ss_ast_is_null(var)) {
         *stmt = stmts[from];

@@ -122,3 +122,49 @@ void march_for_call(float *rays, unsigned *d_left, unsigned n, cudaStream_t stre
         cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
     }
 }
+
+// A function a loop calls, whose wait needs the count first, and which reads the count back
+// again later in a loop of its own (instant-ngp's render_volume: the readback every fourth
+// round): outside a loop, only the copies before the wait are waited for.
+void render_then_march(float *rays, unsigned *d_hits, unsigned *d_left, bool truth,
+                       cudaStream_t stream)
+{
+    gather<<<64, 256, 0, stream>>>(4096, d_hits);
+    unsigned n = 4096;
+    cudaMemcpyAsync(&n, d_hits, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301 expect-severity: note
+    cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: note expect-message: inherent: it waits for the value read back at line 134, which chooses the next device work (each branch of line 136's 'if' needs it first
+    if (truth) {
+        shade<<<(n + 255) / 256, 256, 0, stream>>>(n, rays);
+    } else {
+        cudaMallocAsync(&rays, n * sizeof(float), stream);
+        for (int iter = 0; iter < 64 && n > 0; ++iter) {
+            shade<<<(n + 255) / 256, 256, 0, stream>>>(n, rays);
+            cudaMemcpyAsync(&n, d_left, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301
+            cudaStreamSynchronize(stream); // expect: SYNC401
+        }
+    }
+}
+
+// The same with a whole buffer copied to the host before the wait: the wait serves it too.
+void render_buffer_first(float *rays, float *h_rays, unsigned *d_hits, bool truth,
+                         cudaStream_t stream)
+{
+    gather<<<64, 256, 0, stream>>>(4096, d_hits);
+    unsigned n = 4096;
+    cudaMemcpyAsync(h_rays, rays, 4096 * sizeof(float), cudaMemcpyDeviceToHost, stream);
+    cudaMemcpyAsync(&n, d_hits, sizeof(unsigned), cudaMemcpyDeviceToHost, stream); // expect: SYNC201, SYNC301 expect-severity: note
+    cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+    if (truth) {
+        shade<<<(n + 255) / 256, 256, 0, stream>>>(n, rays);
+    } else {
+        cudaMallocAsync(&rays, n * sizeof(float), stream);
+    }
+}
+
+void frames_more(float *rays, float *h_rays, unsigned *d_hits, unsigned *d_left, cudaStream_t s)
+{
+    for (int f = 0; f < 1000; f++) {
+        render_then_march(rays, d_hits, d_left, f % 2 == 0, s);
+        render_buffer_first(rays, h_rays, d_hits, f % 2 == 0, s);
+    }
+}
