@@ -916,9 +916,9 @@ static CXCursor readback_of(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, CXC
             *ready = stmts[from];
     } else if (!ss_ast_is_null(var)) {
         *stmt = stmts[from];
-        wait =
-            synchronous(*copy) ? from : ss_context_readback_wait(ctx, *copy, stmts, n, from, var);
-        *ready = wait > 0 || synchronous(*copy) ? stmts[wait] : none;
+        int sync = synchronous(*copy);
+        wait = sync ? from : ss_context_readback_wait(ctx, *copy, stmts, n, from, var);
+        *ready = sync || wait > 0 ? stmts[wait] : none;
     }
     free(stmts);
     return ss_ast_is_null(*stmt) || ss_ast_is_null(*ready) ? none : var;

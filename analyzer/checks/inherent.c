@@ -2162,37 +2162,37 @@ static int waits_past(ss_check_ctx *ctx, CXCursor copy, const CXCursor *stmts, u
 
 /* The wait for the asynchronous readback 'at' (in stmts[at_index]) that comes within the next
  * three statements, after statements that stand apart from its value (stands_apart: they could
- * as well come before the copy): the host waits there for the copy anyway, so what matters is
- * whether the statement after the wait needs the value. Its index, or 0 when there is none
- * (also when the wait is the next statement: next_use_words goes past it). */
-static unsigned wait_past_apart(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts, unsigned n,
-                                unsigned at_index, const CXCursor *vars, size_t var_count)
+ * as well come before the copy) or only record events. Its index, or 0 when there is none. */
+static unsigned wait_index(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts, unsigned n,
+                           unsigned at_index, const CXCursor *vars, size_t var_count)
 {
     const ss_api *api = ss_scope_callee_api(at);
     if (api == NULL || api->sync == SS_SYNC_ALWAYS || api->sync == SS_SYNC_DEVICE)
         return 0;
     for (unsigned s = at_index + 1; s < n && s <= at_index + 3; s++) {
         if (waits_past(ctx, at, stmts, at_index, s, vars, var_count))
-            return s > at_index + 1 ? s : 0;
+            return s;
         if (!stands_apart(ctx, stmts[s], vars, var_count) && !only_records(stmts[s], NULL, 1))
             return 0;
     }
     return 0;
 }
 
+/* The wait of wait_index, past statements standing apart: the host waits there for the copy
+ * anyway, so what matters is whether the statement after the wait needs the value. Its index,
+ * or 0 when there is none (also when the wait is the next statement: next_use_words goes past
+ * it). */
+static unsigned wait_past_apart(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts, unsigned n,
+                                unsigned at_index, const CXCursor *vars, size_t var_count)
+{
+    unsigned s = wait_index(ctx, at, stmts, n, at_index, vars, var_count);
+    return s > at_index + 1 ? s : 0;
+}
+
 unsigned ss_context_readback_wait(ss_check_ctx *ctx, CXCursor copy, const CXCursor *stmts,
                                   unsigned n, unsigned from, CXCursor var)
 {
-    const ss_api *api = ss_scope_callee_api(copy);
-    if (api == NULL || api->sync == SS_SYNC_ALWAYS || api->sync == SS_SYNC_DEVICE)
-        return 0;
-    for (unsigned s = from + 1; s < n && s <= from + 3; s++) {
-        if (waits_past(ctx, copy, stmts, from, s, &var, 1))
-            return s;
-        if (!stands_apart(ctx, stmts[s], &var, 1) && !only_records(stmts[s], NULL, 1))
-            return 0;
-    }
-    return 0;
+    return wait_index(ctx, copy, stmts, n, from, &var, 1);
 }
 
 /* "inherent: ..." from what follows the statement 'stmt' (stmts[at_index]) of its block that
