@@ -1031,6 +1031,7 @@ typedef struct use_search {
                       * cursor */
     CXCursor vars[3];
     size_t count;
+    int past_wait; /* the statements searched come after a wait for the value (callers_words) */
 } use_search;
 
 /* The words for a use of the value at 'next' ('use': "sizes a launch with it"), as 'search'
@@ -1283,65 +1284,282 @@ static char *work_words(const use_search *search, CXCursor next, const char *use
                         ss_scope_line(next), use);
 }
 
+/* How a statement's use of the value sizes the next device work, in words, for the value or
+ * local 'var' (the v-th of the search's, 'given' when the caller gave it): the use as
+ * statement_use says it, naming the local a value was computed into. Malloc'ed. */
+static char *sized_words(const char *use, CXCursor var, int given)
+{
+    CXString name = clang_getCursorSpelling(var);
+    size_t len = strlen(use);
+    int with_it = len > 8 && strcmp(use + len - 8, " with it") == 0;
+    /* A use that ends naming the local already ("..., computed from 'size'"). */
+    size_t named = strlen(clang_getCString(name)) + 2;
+    int names = len > named && use[len - 1] == '\'' &&
+                strncmp(use + len - named + 1, clang_getCString(name), named - 2) == 0 &&
+                use[len - named] == '\'';
+    char *how = given     ? ss_xstrdup(use)
+                : with_it ? ss_xasprintf("%.*s with '%s', computed from it", (int)(len - 8), use,
+                                         clang_getCString(name))
+                : names   ? ss_xasprintf("%s, computed from it", use)
+                        : ss_xasprintf("%s ('%s', computed from it)", use, clang_getCString(name));
+    clang_disposeString(name);
+    return how;
+}
+
+/* The search for the next device work after a readback (next_work_words): the values it sizes
+ * work with (the given ones first, then locals computed from them), and what it found. */
+enum { WORK_FOUND, WORK_BLOCKED, WORK_PASSED, WORK_NOT_OWN };
+enum { MAX_WORK_DEPTH = 2 };
+
+typedef struct work_search {
+    ss_check_ctx *ctx;
+    CXCursor vars[8];
+    size_t var_count, given_count;
+    int waited;    /* the walk is past the wait for the value: before it, a call of the
+                    * program may make the wait another stream's (inherent_rebound_calls.cu) */
+    char *how;     /* how the next device work needs the value, malloc'ed, once found */
+    CXCursor next; /* the statement of the first block that holds it */
+} work_search;
+
+static int work_in(work_search *s, const CXCursor *ahead, unsigned count, int depth);
+static int stores(CXCursor c);
+
+/* Whether the statement 'stmt' only marks the stream's progress: every call in it records an
+ * event or makes a stream wait for one ('cudaEventRecord', 'cudaStreamWaitEvent'), or is a
+ * function of the C or C++ library (an error check's), and it stores nothing. The device has no
+ * work in it that a later wait could overlap. */
+typedef struct mark_walk {
+    CXCursor stmt;
+    int marks, other;
+} mark_walk;
+
+/* The expansion offset of the location 'loc' in its file. */
+static unsigned offset_of(CXSourceLocation loc)
+{
+    unsigned offset = 0;
+    clang_getExpansionLocation(loc, NULL, NULL, NULL, &offset);
+    return offset;
+}
+
+/* Whether the store 'c' writes a local that the statement 'stmt' itself declares (an error
+ * check's 'int ret; if ((ret = cudaEventRecord(...)) != 0) ...'). */
+static int stores_own_local(CXCursor stmt, CXCursor c)
+{
+    int through = 0;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr || ss_ast_child_count(c) == 0)
+        return 0;
+    CXCursor target = target_root(ss_ast_child(c, 0), &through);
+    CXCursor decl = clang_getCursorReferenced(target);
+    if (through || clang_getCursorKind(target) != CXCursor_DeclRefExpr ||
+        clang_getCursorKind(decl) != CXCursor_VarDecl)
+        return 0;
+    CXSourceRange range = clang_getCursorExtent(stmt);
+    unsigned at = offset_of(clang_getCursorLocation(decl));
+    return at >= offset_of(clang_getRangeStart(range)) && at < offset_of(clang_getRangeEnd(range));
+}
+
+static enum CXChildVisitResult find_mark(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    mark_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    /* An error check's 'if ((err = cudaEventRecord(...)) != 0) { report; }': the mark is in the
+     * condition, and the branch, which runs only on failure, queues no device work. */
+    unsigned n = k == CXCursor_IfStmt ? ss_ast_child_count(c) : 0;
+    if (n >= 2) {
+        int marks = w->marks;
+        ss_ast_visit_whole(ss_ast_child(c, 0), ss_ast_child(c, 0), find_mark, w);
+        for (unsigned i = 1; i < n && w->marks > marks && !w->other; i++)
+            w->other = ss_scope_has_work(ss_ast_child(c, i), SS_SCOPE_ENQUEUES, NULL);
+        if (w->marks > marks || w->other)
+            return w->other ? CXChildVisit_Break : CXChildVisit_Continue;
+        return CXChildVisit_Recurse;
+    }
+    if (k == CXCursor_LambdaExpr || (stores(c) && !stores_own_local(w->stmt, c))) {
+        w->other = 1;
+    } else if (k == CXCursor_CallExpr) {
+        const ss_api *api = ss_scope_callee_api(c);
+        CXCursor callee = clang_getCursorReferenced(c);
+        if (api && (api->klass == SS_CLASS_EVENT_RECORD || api->klass == SS_CLASS_STREAM_WAIT))
+            w->marks++;
+        else if (api || ss_ast_is_null(callee) || !ss_ast_in_system_header(callee))
+            w->other = 1;
+    }
+    return w->other ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int only_marks(CXCursor stmt)
+{
+    mark_walk w = {stmt, 0, 0};
+    ss_ast_visit_whole(stmt, stmt, find_mark, &w);
+    return w.marks > 0 && !w.other;
+}
+
+/* Whether 'stmt', which reads the value, is host code lint can see whole: no device work (here
+ * or in the unit's functions it calls), no 'new' or lambda, and every call a function of the C
+ * or C++ library or one whose definition the unit has, or inside a statement that is a check
+ * or a log line, or a call written so ('LOG_WARN << ...', 'assert(...)'; names_check_or_log).
+ * Such a statement
+ * cannot come before the readback, since it reads what the readback brings. */
+typedef struct seen_walk {
+    int refused;
+} seen_walk;
+
+static enum CXChildVisitResult find_unseen(CXCursor c, CXCursor parent, CXClientData data)
+{
+    seen_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((clang_isStatement(k) && k != CXCursor_CompoundStmt) || k == CXCursor_CallExpr) {
+        char *name = first_token(c);
+        int aside = name && names_check_or_log(name);
+        free(name);
+        if (aside)
+            return CXChildVisit_Continue;
+    }
+    if (k == CXCursor_CallExpr) {
+        CXCursor callee = clang_getCursorReferenced(c);
+        w->refused = ss_ast_is_null(callee) || (!ss_ast_in_system_header(callee) &&
+                                                ss_ast_is_null(clang_getCursorDefinition(callee)));
+    } else if (k == CXCursor_CXXNewExpr || k == CXCursor_LambdaExpr) {
+        w->refused = 1;
+    }
+    (void)parent;
+    return w->refused ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int seen_host_code(ss_check_ctx *ctx, CXCursor stmt)
+{
+    if (ss_context_does_device_work(ss_check_graph(ctx), stmt) ||
+        ss_scope_has_work(stmt, SS_SCOPE_ENQUEUES, NULL) || queues_device_work(ctx, stmt))
+        return 0;
+    seen_walk w = {0};
+    ss_ast_visit_whole(stmt, stmt, find_unseen, &w);
+    return !w.refused;
+}
+
+/* For a statement that is a call of a method on the same object ('CopyQueue();',
+ * 'this->CopyQueue();'), the search through the method's body with the members among the
+ * values (work_in): WORK_FOUND with '*s' saying "calls 'Decoder::CopyQueue()', whose first
+ * device work, at line 52, sizes a copy with it", WORK_PASSED when the body ends with no device
+ * work, WORK_BLOCKED when other device work comes first or the body may leave early;
+ * WORK_NOT_OWN when the statement is no such call. */
+static int own_method_work(work_search *s, CXCursor stmt, int depth)
+{
+    CXCursor call = ss_ast_strip(stmt);
+    ss_callgraph *graph = ss_check_graph(s->ctx);
+    if (depth >= MAX_WORK_DEPTH || clang_getCursorKind(call) != CXCursor_CallExpr ||
+        ss_ast_child_count(call) == 0 || !is_own_member(ss_ast_strip(ss_ast_child(call, 0))))
+        return WORK_NOT_OWN;
+    CXCursor callee = ss_callgraph_callee(graph, call);
+    CXCursor body = ss_ast_is_null(callee) ? callee : ss_ast_body(callee);
+    if (ss_ast_is_null(body) || clang_getCursorKind(callee) != CXCursor_CXXMethod ||
+        clang_CXXMethod_isVirtual(callee))
+        return WORK_NOT_OWN;
+    work_search inner = {.ctx = s->ctx, .waited = s->waited};
+    for (size_t v = 0; v < s->var_count; v++) {
+        if (clang_getCursorKind(s->vars[v]) == CXCursor_FieldDecl)
+            inner.vars[inner.var_count++] = s->vars[v];
+    }
+    inner.given_count = inner.var_count;
+    if (inner.var_count == 0)
+        return WORK_NOT_OWN;
+    CXCursor stmts[MAX_AHEAD + 1];
+    unsigned n = 1;
+    stmts[0] = clang_getNullCursor();
+    for (unsigned i = 0, all = ss_ast_child_count(body); i < all && n <= MAX_AHEAD; i++)
+        stmts[n++] = ss_ast_child(body, i);
+    CXCursor ahead[MAX_AHEAD];
+    unsigned count = statements_ahead(stmts, n, 0, ahead);
+    int found = count == n - 1 ? work_in(&inner, ahead, count, depth + 1) : WORK_BLOCKED;
+    if (found == WORK_FOUND) {
+        char *name = ss_qualified_name(callee);
+        s->how = ss_xasprintf("calls '%s()', whose first device work, at line %u, %s", name,
+                              ss_scope_line(inner.next), inner.how);
+        free(name);
+    }
+    free(inner.how);
+    return found;
+}
+
+/* The walk of next_work_words over the statements 'ahead' (a block's, from the readback on; at
+ * 'depth' > 0 a method's body, own_method_work): WORK_FOUND at the first statement that sizes
+ * a launch or a copy with one of the values, WORK_BLOCKED at one that queues other device work
+ * or does host work the readback could come after, WORK_PASSED when none of them does either. */
+static int work_in(work_search *s, const CXCursor *ahead, unsigned count, int depth)
+{
+    ss_callgraph *graph = ss_check_graph(s->ctx);
+    for (unsigned i = 0; i < count; i++) {
+        CXCursor next = ahead[i];
+        for (size_t v = 0; v < s->var_count; v++) {
+            int sizes = 0;
+            char *use = statement_use(graph, next, s->vars[v], &sizes);
+            if (use && sizes && (strstr(use, "sizes a launch") || strstr(use, "sizes a copy"))) {
+                s->how = sized_words(use, s->vars[v], v < s->given_count);
+                s->next = next;
+                free(use);
+                return WORK_FOUND;
+            }
+            free(use);
+        }
+        /* In a method, a way out before its work leaves the next work to the caller. */
+        if (depth > 0 && ss_context_may_leave(next))
+            return WORK_BLOCKED;
+        if (depth == 0 && guards_value(graph, next, s->vars, s->given_count))
+            continue;
+        /* Past the value's wait, later waits and event marks queue nothing. */
+        if (s->waited && (ss_context_is_wait(next) || only_marks(next)))
+            continue;
+        int own = s->waited ? own_method_work(s, next, depth) : WORK_NOT_OWN;
+        if (own == WORK_FOUND)
+            s->next = next;
+        if (own != WORK_NOT_OWN && own != WORK_PASSED)
+            return own;
+        if (own == WORK_PASSED)
+            continue;
+        int reads = 0;
+        for (size_t v = 0; v < s->var_count && !reads; v++)
+            reads = refers_to(next, s->vars[v]);
+        if ((!host_only(graph, next) || queues_device_work(s->ctx, next)) &&
+            !(s->waited && reads && seen_host_code(s->ctx, next)))
+            return WORK_BLOCKED;
+        s->waited |= ss_context_is_wait(next);
+        CXCursor var = assigned_var(next);
+        int computed = 0;
+        for (size_t v = 0; !ss_ast_is_null(var) && v < s->var_count && !computed; v++)
+            computed = refers_to(next, s->vars[v]) && !clang_equalCursors(var, s->vars[v]);
+        if (computed && s->var_count < 8)
+            s->vars[s->var_count++] = var;
+    }
+    return WORK_PASSED;
+}
+
 /* "inherent: ..." when the first statement after stmts[at_index] that queues device work is a
  * launch whose grid or block it sizes, or a copy whose byte count it sizes (the items a count
  * counts), with one of the 'vars' or with a local computed from one, the statements before it
  * library code only (host_only; no synchronous copy within the device or memset:
- * queues_device_work):
- * guards on the value that leave
- * ('if (n == 0) continue;'), bounds ('if (n > MAX) n = MAX;'), computations ('grid =
- * dim3((n + 3) / 4, 4);'). The host cannot queue that work without the value, in a loop or
- * not. Malloc'ed, or NULL. */
+ * queues_device_work), host code lint sees whole that reads the value (seen_host_code), event
+ * records and waits (only_marks), or calls of methods of the same object whose bodies are such
+ * statements: guards on the value that leave ('if (n == 0) continue;'), bounds ('if (n > MAX)
+ * n = MAX;'), computations ('grid = dim3((n + 3) / 4, 4);'), checks of it. The work may be a
+ * method's of the same object, a member of it being the value (own_method_work, two calls
+ * down). The host cannot queue that work without the value, in a loop or not. Malloc'ed, or
+ * NULL. */
 static char *next_work_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n,
                              unsigned at_index, const CXCursor *given, size_t given_count,
                              const use_search *search)
 {
-    CXCursor ahead[MAX_AHEAD], vars[8];
-    size_t var_count = 0;
-    for (size_t v = 0; v < given_count && var_count < 4; v++)
-        vars[var_count++] = given[v];
+    CXCursor ahead[MAX_AHEAD];
+    work_search s = {.ctx = ctx,
+                     .waited = !ss_ast_is_null(search->copy) || !ss_ast_is_null(search->writer) ||
+                               !ss_ast_is_null(search->wait) || search->past_wait};
+    for (size_t v = 0; v < given_count && s.var_count < 4; v++)
+        s.vars[s.var_count++] = given[v];
+    s.given_count = s.var_count;
     unsigned count = statements_ahead(stmts, n, at_index, ahead);
-    for (unsigned s = 0; s < count; s++) {
-        CXCursor next = ahead[s];
-        for (size_t v = 0; v < var_count; v++) {
-            int sizes = 0;
-            char *use = statement_use(ss_check_graph(ctx), next, vars[v], &sizes);
-            if (use && sizes && (strstr(use, "sizes a launch") || strstr(use, "sizes a copy"))) {
-                CXString name = clang_getCursorSpelling(vars[v]);
-                size_t len = strlen(use);
-                int with_it = len > 8 && strcmp(use + len - 8, " with it") == 0;
-                /* A use that ends naming the local already ("..., computed from 'size'"). */
-                size_t named = strlen(clang_getCString(name)) + 2;
-                int names =
-                    len > named && use[len - 1] == '\'' &&
-                    strncmp(use + len - named + 1, clang_getCString(name), named - 2) == 0 &&
-                    use[len - named] == '\'';
-                char *how = v < given_count ? ss_xstrdup(use)
-                            : with_it       ? ss_xasprintf("%.*s with '%s', computed from it",
-                                                           (int)(len - 8), use, clang_getCString(name))
-                            : names         ? ss_xasprintf("%s, computed from it", use)
-                                            : ss_xasprintf("%s ('%s', computed from it)", use,
-                                                           clang_getCString(name));
-                clang_disposeString(name);
-                char *words = work_words(search, next, how);
-                free(how);
-                free(use);
-                return words;
-            }
-            free(use);
-        }
-        if (guards_value(ss_check_graph(ctx), next, vars, given_count))
-            continue;
-        if (!host_only(ss_check_graph(ctx), next) || queues_device_work(ctx, next))
-            return NULL;
-        CXCursor var = assigned_var(next);
-        int computed = 0;
-        for (size_t v = 0; !ss_ast_is_null(var) && v < var_count && !computed; v++)
-            computed = refers_to(next, vars[v]) && !clang_equalCursors(var, vars[v]);
-        if (computed && var_count < 8)
-            vars[var_count++] = var;
-    }
-    return NULL;
+    char *words =
+        work_in(&s, ahead, count, 0) == WORK_FOUND ? work_words(search, s.next, s.how) : NULL;
+    free(s.how);
+    return words;
 }
 
 /* "inherent: ..." when one of the (at most three) statements after 'stmts[at_index]' needs one
@@ -2681,22 +2899,52 @@ static char *inherent_search(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, us
 char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     use_search search = {
-        0, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0};
+        0, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0, 0};
     return inherent_search(ctx, rule, at, &search);
 }
 
-/* The asynchronous readback of one value that the wait 'at' (stmts[index]) waits for: the
- * last such copy to the host in the three statements before it, the statements between
- * standing apart from its value (stands_apart), the copy running whenever its statement does
- * (ss_context_runs_whenever: a readback under 'if (k % every == 0)' leaves the other ways
- * waiting with nothing read back). Sets '*var' to its value; a null cursor when there is
- * none. */
+/* The asynchronous readback of one value (with 'any_size', of any size: a table of counters)
+ * that the wait 'at' (stmts[index]) waits for: the last such copy to the host in the three
+ * statements before it (with 'any_size', also one a method called there ends with:
+ * own_call_copy), the statements between standing apart from its value (stands_apart),
+ * the copy running whenever its statement does (ss_context_runs_whenever: a readback under
+ * 'if (k % every == 0)' leaves the other ways waiting with nothing read back). Sets '*var' to
+ * its value; a null cursor when there is none. */
+/* The copy to the host that the statement 'stmt' makes as the last statement of a method it
+ * calls on the same object ('CountersToHostAsync();' whose body ends with the copy), the
+ * method not virtual, its copy running whenever its last statement does and no statement of
+ * its body leaving it early; else a null cursor. */
+static CXCursor own_call_copy(ss_check_ctx *ctx, CXCursor stmt)
+{
+    CXCursor call = ss_ast_strip(stmt), none = clang_getNullCursor();
+    if (clang_getCursorKind(call) != CXCursor_CallExpr || ss_ast_child_count(call) == 0 ||
+        !is_own_member(ss_ast_strip(ss_ast_child(call, 0))))
+        return none;
+    CXCursor callee = ss_callgraph_callee(ss_check_graph(ctx), call);
+    CXCursor body = ss_ast_is_null(callee) ? callee : ss_ast_body(callee);
+    unsigned n = ss_ast_is_null(body) ? 0 : ss_ast_child_count(body);
+    if (n == 0 || clang_getCursorKind(callee) != CXCursor_CXXMethod ||
+        clang_CXXMethod_isVirtual(callee))
+        return none;
+    for (unsigned i = 0; i < n; i++) {
+        if (ss_context_may_leave(ss_ast_child(body, i)))
+            return none;
+    }
+    CXCursor last = ss_ast_child(body, n - 1);
+    CXCursor copy = copy_in(callee, last, is_copy_back);
+    return !ss_ast_is_null(copy) && ss_context_runs_whenever(last, copy) ? copy : none;
+}
+
 static CXCursor readback_waited(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts,
-                                unsigned index, CXCursor *var)
+                                unsigned index, CXCursor *var, int any_size)
 {
     for (unsigned back = 1; back <= 3 && back <= index; back++) {
         CXCursor stmt = stmts[index - back];
-        CXCursor copy = copy_in(ctx->function, stmt, is_copy_back);
+        CXCursor copy = copy_in(ctx->function, stmt, is_copy_back), site = copy;
+        if (ss_ast_is_null(copy) && any_size) {
+            copy = own_call_copy(ctx, stmt);
+            site = ss_ast_strip(stmt); /* the call of the method */
+        }
         if (ss_ast_is_null(copy)) {
             if (!stands_apart(ctx, stmt, NULL, 0) && !only_records(stmt, NULL, 1))
                 break;
@@ -2705,7 +2953,8 @@ static CXCursor readback_waited(ss_check_ctx *ctx, CXCursor at, const CXCursor *
         const ss_api *api = ss_scope_callee_api(copy);
         *var = value_var(ctx, copy, stmt);
         if (!ss_ast_is_null(*var) && api->sync != SS_SYNC_ALWAYS && api->sync != SS_SYNC_DEVICE &&
-            ss_context_runs_whenever(stmt, copy) && ss_check_copies_one_value(ctx, copy, api) &&
+            ss_context_runs_whenever(stmt, site) &&
+            (any_size || ss_check_copies_one_value(ctx, copy, api)) &&
             waits_past(ctx, copy, stmts, index - back, index, var, 1))
             return copy;
         break;
@@ -3077,10 +3326,88 @@ CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsi
     return clang_getNullCursor();
 }
 
+/* The calls of a method that ends with a wait for its readback into a member (callers_words),
+ * and the words for the first whose caller needs the value next. */
+enum { MAX_NEEDING_CALLS = 16 };
+
+typedef struct needing_calls {
+    ss_check_ctx *ctx;
+    CXCursor var;
+    CXCursor calls[MAX_NEEDING_CALLS], callers[MAX_NEEDING_CALLS];
+    long count;
+    char *words; /* malloc'ed */
+} needing_calls;
+
+/* For ss_callgraph_reached_unless: a call of the method is skipped when it is a statement of its
+ * own, on the same object ('CountersToHostSync();'), and the device work its caller queues next
+ * needs the member (next_use_words, as for a wait written in the caller's loop). */
+static int skip_needing_call(CXCursor from, CXCursor call, void *data)
+{
+    (void)from;
+    needing_calls *nc = data;
+    CXCursor caller = clang_getNullCursor();
+    for (long i = 0; i < nc->count && i < MAX_NEEDING_CALLS; i++) {
+        if (ss_ast_same_node(nc->calls[i], call))
+            caller = nc->callers[i];
+    }
+    if (ss_ast_is_null(caller) || ss_ast_child_count(call) == 0 ||
+        !is_own_member(ss_ast_strip(ss_ast_child(call, 0))))
+        return 0;
+    CXCursor stmts[MAX_BLOCK];
+    unsigned index = 0;
+    unsigned n = ss_context_statements_around(caller, call, stmts, MAX_BLOCK, &index);
+    if (n == 0 || !ss_ast_same_node(ss_ast_strip(stmts[index]), call))
+        return 0;
+    ss_check_ctx there = *nc->ctx;
+    there.function = caller;
+    use_search search = {
+        1, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0, 1};
+    char *use = next_use_words(&there, stmts, n, index, &nc->var, 1, &search);
+    if (use && nc->words == NULL) {
+        const char *lead = "inherent: ";
+        const char *said = strncmp(use, lead, strlen(lead)) == 0 ? use + strlen(lead) : use;
+        char *place = ss_callgraph_place(call);
+        nc->words = ss_xasprintf("the call at %s: %s", place, said);
+        free(place);
+    }
+    int skipped = use != NULL;
+    free(use);
+    return skipped;
+}
+
+/* "inherent: every call from a loop is followed by device work that needs the value read back
+ * at line 30 (...)" when the wait, the last statement of a method (not virtual, not a lambda),
+ * waits for a readback into a member of its object, and every chain of calls from a loop that
+ * enqueues device work down to the method ends with a call of it whose caller's next device
+ * work needs the member (skip_needing_call). Malloc'ed, or NULL. */
+static char *callers_words(ss_check_ctx *ctx, CXCursor wait_stmt, CXCursor var, CXCursor copy)
+{
+    CXCursor method = ctx->function;
+    CXCursor body = ss_ast_body(method);
+    unsigned n = ss_ast_is_null(body) ? 0 : ss_ast_child_count(body);
+    if (clang_getCursorKind(method) != CXCursor_CXXMethod || clang_CXXMethod_isVirtual(method) ||
+        clang_getCursorKind(var) != CXCursor_FieldDecl || n == 0 ||
+        !ss_ast_same_node(ss_ast_child(body, n - 1), wait_stmt))
+        return NULL;
+    ss_callgraph *graph = ss_check_graph(ctx);
+    needing_calls nc = {.ctx = ctx, .var = var};
+    nc.count = ss_callgraph_calls_of(graph, method, nc.calls, nc.callers, MAX_NEEDING_CALLS);
+    if (nc.count <= 0 || nc.count > MAX_NEEDING_CALLS)
+        return NULL;
+    char *words = NULL;
+    if (!ss_callgraph_reached_unless(graph, method, SS_SCOPE_ENQUEUES, skip_needing_call, &nc) &&
+        nc.words)
+        words = ss_xasprintf("inherent: every call from a loop is followed by device work that "
+                             "needs the value read back at line %u (%s)",
+                             ss_scope_line(copy), nc.words);
+    free(nc.words);
+    return words;
+}
+
 char *ss_context_sized_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     use_search search = {
-        1, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0};
+        1, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0, 0};
     if (rule != SS_RULE_SYNC_IN_LOOP)
         return inherent_search(ctx, rule, at, &search);
     CXCursor stmts[MAX_BLOCK];
@@ -3089,9 +3416,13 @@ char *ss_context_sized_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     CXCursor var = clang_getNullCursor();
     if (n == 0 || index == 0)
         return NULL;
-    search.copy = readback_waited(ctx, at, stmts, index, &var);
-    if (!ss_ast_is_null(search.copy))
-        return next_use_words(ctx, stmts, n, index, &var, 1, &search);
+    search.copy = readback_waited(ctx, at, stmts, index, &var, 1);
+    if (!ss_ast_is_null(search.copy)) {
+        char *words = next_use_words(ctx, stmts, n, index, &var, 1, &search);
+        if (words == NULL && index + 1 == n)
+            words = callers_words(ctx, stmts[index], var, search.copy);
+        return words;
+    }
     CXCursor memory[SS_CONTEXT_MAX_PINNED];
     size_t count = 0;
     search.writer = ss_context_pinned_writer(ctx, stmts, index, memory, &count);
@@ -3110,7 +3441,7 @@ CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, 
         return none;
     if (rule == SS_RULE_SYNC_IN_LOOP) {
         if (*from > 0)
-            *copy = readback_waited(ctx, at, stmts, *from, &var);
+            *copy = readback_waited(ctx, at, stmts, *from, &var, 0);
         return ss_ast_is_null(*copy) ? none : var;
     }
     if (rule != SS_RULE_SCALAR_READBACK && rule != SS_RULE_SYNC_COPY_IN_PIPELINE &&
