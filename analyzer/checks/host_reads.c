@@ -200,42 +200,6 @@ static char *read_words(ss_callgraph *graph, CXCursor stmt, CXCursor decl)
     return words;
 }
 
-/* Whether 'c' is a copy to the device whose source names 'decl'. */
-typedef struct send_walk {
-    CXCursor function;
-    CXCursor decl;
-    int found;
-} send_walk;
-
-static enum CXChildVisitResult find_send(CXCursor c, CXCursor parent, CXClientData data)
-{
-    send_walk *w = data;
-    if (clang_getCursorKind(c) != CXCursor_CallExpr)
-        return CXChildVisit_Recurse;
-    const ss_api *api = ss_scope_callee_api(c);
-    if (api == NULL || api->klass != SS_CLASS_COPY || api->src_arg < 0)
-        return CXChildVisit_Recurse;
-    CXCursor dst, src;
-    int kind = ss_copy_kind(w->function, c, api, &dst, &src);
-    if ((kind == SS_COPY_KIND_H2D || kind == SS_COPY_KIND_DEFAULT) && !ss_ast_is_null(src) &&
-        names_decl(src, w->decl)) {
-        w->found = 1;
-        return CXChildVisit_Break;
-    }
-    return CXChildVisit_Recurse;
-}
-
-/* Whether the data goes back to the device in the same iteration: a copy to the device from
- * 'decl' in the innermost loop around 'at', or, for a loop elsewhere, in its function. */
-static int sent_back(CXCursor function, CXCursor at, CXCursor decl)
-{
-    CXCursor top = ss_scope_outer_function(function);
-    CXCursor loop = ss_scope_enclosing_loop(function, at);
-    send_walk w = {function, decl, 0};
-    clang_visitChildren(ss_ast_is_null(loop) ? top : loop, find_send, &w);
-    return w.found;
-}
-
 unsigned ss_context_statements_around(CXCursor function, CXCursor at, CXCursor *stmts, unsigned max,
                                       unsigned *index)
 {
@@ -836,13 +800,11 @@ static int has_holder(const waited *wd)
 /* "passes 'c', which holds 'coef', to 'pack()'" when 'stmt' makes a call of the host (as
  * find_host_call: no CUDA API, no device work) given the holder of the one buffer of 'wd'
  * itself (passes_holder), or the object a local holder points into (outer_holder), whose
- * body the unit has and which names the buffer; the data not sent back to the device in the
- * loop around 'at'. Malloc'ed, or NULL. */
+ * body the unit has and which names the buffer. Malloc'ed, or NULL. */
 static char *holder_read_words(ss_callgraph *graph, CXCursor function, CXCursor at, CXCursor stmt,
                                const waited *wd)
 {
-    if (!has_holder(wd) || ss_context_does_device_work(graph, stmt) ||
-        sent_back(function, at, wd->buffers[0]))
+    if (!has_holder(wd) || ss_context_does_device_work(graph, stmt))
         return NULL;
     CXCursor holders[2] = {wd->holder, outer_holder(wd->holder)};
     host_call_walk w = {graph, holders[0], clang_getNullCursor(), passes_holder};
@@ -916,25 +878,20 @@ static int is_bookkeeping(ss_callgraph *graph, CXCursor stmt, const waited *wd, 
     return w.calls > 0 && !w.other;
 }
 
-/* read_words for the buffers of 'wd' in 'stmt', when it names them all and the data is not
- * sent back to the device in the loop around 'at'. Malloc'ed, or NULL. */
+/* read_words for the buffers of 'wd' in 'stmt', when it names them all (data the host then
+ * sends back to the device, sorted or filtered, is needed as much: a round trip a device-side
+ * step would save is a rewrite). Malloc'ed, or NULL. */
 static char *named_read_words(ss_callgraph *graph, CXCursor function, CXCursor at, CXCursor stmt,
                               CXCursor decl, const waited *wd)
 {
     int every = 1;
     for (int r = 1; r < wd->count && every; r++)
         every = !ss_ast_is_null(named_buffer(wd, r, stmt));
-    char *use = every ? read_words(graph, stmt, decl) : NULL;
-    if (use && sent_back(function, at, decl)) {
-        free(use);
-        use = NULL;
-    }
-    return use;
+    return every ? read_words(graph, stmt, decl) : NULL;
 }
 
 /* How a statement after 'stmts[index]' (up to MAX_BETWEEN, only waits doing device work
- * between) reads the buffers of 'wd' as a whole, in words (read_words: "reads 'h' in a loop"),
- * when the data is not sent back to the device in the loop around 'at' (in 'function');
+ * between) reads the buffers of 'wd' as a whole, in words (read_words: "reads 'h' in a loop");
  * '*read' receives the statement's index. Up to MAX_BOOKKEEPING statements of bookkeeping that
  * queue an event record (is_bookkeeping: an optional timer's), and as many empty statements,
  * are passed over besides; where no
