@@ -1,8 +1,7 @@
 // inherent_wait_in_loop.cu: a pageable copy that the next statement waits for costs nothing
 // more than that wait, also inside a loop that launches: the copy is a note ("inherent"), and so
-// is the wait: the host sorts the data and sends it back to the device for the next launch
-// (CenterPoint's detections), so it needs the data at once; a sort on the device would save the
-// round trip, a rewrite the note does not ask for (the settled judging standard). The
+// is the wait: the host sorts the data and sends it back for the next launch (CenterPoint's
+// detections), needing it at once (a sort on the device is a rewrite: the judging standard). The
 // copy back runs on a stream the wait left idle: a note. Also when all are written in an
 // error-checking macro that expands to a bare block (CenterPoint's checkCudaErrors).
 #include <algorithm>

@@ -8,8 +8,7 @@
 // call of the helper from a loop is such a call. Still warnings: a helper whose call follows a
 // launch, a buffer nobody reads after the wait, one value copied back (a flag the device could
 // test), a callee whose last work is a launch after its copy, and a helper that one loop calls
-// so and another without a copy before. Data the host sends back to the device in the same
-// iteration is needed as much (a round trip a device-side step would save is a rewrite): a note.
+// so and another without a copy before. Data the host then sends back to the device: a note.
 #include <cuda_runtime.h>
 #include <vector>
 
