@@ -1117,15 +1117,26 @@ static int leaves_before(CXCursor block, CXCursor stmt, int in_try)
 }
 
 /* Whether 'type' is what '&&' and '||' give: bool in C++, int in C. */
-static int is_truth_type(CXType type)
+static int is_truth_type(CXCursor node)
 {
-    enum CXTypeKind k = clang_getCanonicalType(type).kind;
-    return k == CXType_Bool || k == CXType_Int;
+    enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(node)).kind;
+    if (k != CXType_Int)
+        return k == CXType_Bool;
+    /* In C++ '&&' and '||' give a bool: an int is an assignment's or arithmetic's
+     * ('(ret = (fun)) != 0' in an error-checking macro's body). In C they give an int: a unit
+     * whose main file is a '.c' may be C. */
+    CXString name = clang_getTranslationUnitSpelling(clang_Cursor_getTranslationUnit(node));
+    const char *file = clang_getCString(name);
+    size_t len = file ? strlen(file) : 0;
+    int c = len < 2 || strcmp(file + len - 2, ".c") == 0 || strcmp(file + len - 2, ".C") == 0;
+    clang_disposeString(name);
+    return c;
 }
 
 /* Whether the child 'child' of 'node' runs whenever 'node' does: the condition of an 'if' or a
  * '?:' (not a branch), the left operand of '&&' and '||' (not the right; an operator written in
- * a macro's body, which cannot be read, counts as one of them when its type is theirs), no part
+ * a macro's body, which cannot be read, counts as one of them when its type is theirs: a bool,
+ * or in C an int), no part
  * of a 'for', 'while', range-for or 'switch' (the body may not run) nor of a lambda; a statement
  * of a block that no statement before it may leave. */
 static int runs_with_parent(CXCursor node, CXCursor child, int in_try)
@@ -1147,7 +1158,7 @@ static int runs_with_parent(CXCursor node, CXCursor child, int in_try)
             return 1;
         if (ss_ast_binary_op(node, op, sizeof op) == 0)
             return strcmp(op, "&&") != 0 && strcmp(op, "||") != 0;
-        return !is_truth_type(clang_getCursorType(node));
+        return !is_truth_type(node);
     case CXCursor_CompoundStmt:
         return !leaves_before(node, child, in_try);
     default:

@@ -1464,13 +1464,16 @@ static int own_method_work(work_search *s, CXCursor stmt, int depth)
     if (inner.var_count == 0)
         return WORK_NOT_OWN;
     CXCursor stmts[MAX_AHEAD + 1];
-    unsigned n = 1;
+    unsigned n = 1, all = ss_ast_child_count(body);
     stmts[0] = clang_getNullCursor();
-    for (unsigned i = 0, all = ss_ast_child_count(body); i < all && n <= MAX_AHEAD; i++)
+    for (unsigned i = 0; i < all && n <= MAX_AHEAD; i++)
         stmts[n++] = ss_ast_child(body, i);
     CXCursor ahead[MAX_AHEAD];
     unsigned count = statements_ahead(stmts, n, 0, ahead);
-    int found = count == n - 1 ? work_in(&inner, ahead, count, depth + 1) : WORK_BLOCKED;
+    int found = work_in(&inner, ahead, count, depth + 1);
+    /* A body longer than the walk looks at may queue work past its end. */
+    if (found == WORK_PASSED && (all > MAX_AHEAD || count == MAX_AHEAD))
+        found = WORK_BLOCKED;
     if (found == WORK_FOUND) {
         char *name = ss_qualified_name(callee);
         s->how = ss_xasprintf("calls '%s()', whose first device work, at line %u, %s", name,
@@ -2910,6 +2913,18 @@ char *ss_context_inherent_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
  * the copy running whenever its statement does (ss_context_runs_whenever: a readback under
  * 'if (k % every == 0)' leaves the other ways waiting with nothing read back). Sets '*var' to
  * its value; a null cursor when there is none. */
+/* The last statement of the block 'body' that is not empty (the ';' after a macro that expands
+ * to a whole block), or a null cursor. */
+static CXCursor last_statement(CXCursor body)
+{
+    for (unsigned i = ss_ast_is_null(body) ? 0 : ss_ast_child_count(body); i-- > 0;) {
+        CXCursor stmt = ss_ast_child(body, i);
+        if (clang_getCursorKind(stmt) != CXCursor_NullStmt)
+            return stmt;
+    }
+    return clang_getNullCursor();
+}
+
 /* The copy to the host that the statement 'stmt' makes as the last statement of a method it
  * calls on the same object ('CountersToHostAsync();' whose body ends with the copy), the
  * method not virtual, its copy running whenever its last statement does and no statement of
@@ -2930,7 +2945,7 @@ static CXCursor own_call_copy(ss_check_ctx *ctx, CXCursor stmt)
         if (ss_context_may_leave(ss_ast_child(body, i)))
             return none;
     }
-    CXCursor last = ss_ast_child(body, n - 1);
+    CXCursor last = last_statement(body);
     CXCursor copy = copy_in(callee, last, is_copy_back);
     return !ss_ast_is_null(copy) && ss_context_runs_whenever(last, copy) ? copy : none;
 }
@@ -3383,11 +3398,10 @@ static int skip_needing_call(CXCursor from, CXCursor call, void *data)
 static char *callers_words(ss_check_ctx *ctx, CXCursor wait_stmt, CXCursor var, CXCursor copy)
 {
     CXCursor method = ctx->function;
-    CXCursor body = ss_ast_body(method);
-    unsigned n = ss_ast_is_null(body) ? 0 : ss_ast_child_count(body);
+    CXCursor last = last_statement(ss_ast_body(method));
     if (clang_getCursorKind(method) != CXCursor_CXXMethod || clang_CXXMethod_isVirtual(method) ||
-        clang_getCursorKind(var) != CXCursor_FieldDecl || n == 0 ||
-        !ss_ast_same_node(ss_ast_child(body, n - 1), wait_stmt))
+        clang_getCursorKind(var) != CXCursor_FieldDecl || ss_ast_is_null(last) ||
+        !ss_ast_same_node(last, wait_stmt))
         return NULL;
     ss_callgraph *graph = ss_check_graph(ctx);
     needing_calls nc = {.ctx = ctx, .var = var};

@@ -199,6 +199,54 @@ class Split {
     }
 };
 
+// The same, with each call in an error-checking macro that expands to a block whose 'if' tests
+// the call's result, assigned to a local ('if ((ret = (call)) != 0)', Kaldi's CU_SAFE_CALL).
+#define SAFE_CALL(call)                                                                          \
+    {                                                                                            \
+        int ret;                                                                                 \
+        if ((ret = (call)) != 0) {                                                               \
+            LOG_WARN("a CUDA call failed");                                                      \
+        }                                                                                        \
+    }
+
+class Checked {
+    Counters *h_counters_ = nullptr;
+    Counters *d_counters_ = nullptr;
+    float *d_queue_ = nullptr;
+    float *h_queue_ = nullptr;
+    cudaStream_t st_ = nullptr;
+
+    void CountersToHostAsync()
+    {
+        SAFE_CALL(cudaMemcpyAsync(h_counters_, d_counters_, 4 * sizeof(Counters), cudaMemcpyDeviceToHost, st_));
+    }
+
+    void CountersToHostSync()
+    {
+        CountersToHostAsync();
+        SAFE_CALL(cudaStreamSynchronize(st_)); // expect: SYNC401 expect-severity: note expect-message: needs the value read back at line 221 (the call at member_counters.cu:244: the next statement needs the value
+    }
+
+  public:
+    Checked()
+    {
+        cudaStreamCreateWithFlags(&st_, cudaStreamNonBlocking);
+        cudaMallocHost(&h_counters_, 4 * sizeof(Counters));
+        cudaMallocHost(&h_queue_, 1024 * sizeof(float));
+        cudaMalloc(&d_counters_, 4 * sizeof(Counters));
+        cudaMalloc(&d_queue_, 1024 * sizeof(float));
+    }
+
+    void Advance(int frames)
+    {
+        for (int f = 0; f < frames; ++f) {
+            expand<<<1, 32, 0, st_>>>(d_counters_, 4);
+            CountersToHostSync();
+            SAFE_CALL(cudaMemcpyAsync(h_queue_, d_queue_, h_counters_[3].end * sizeof(float), cudaMemcpyDeviceToHost, st_));
+        }
+    }
+};
+
 // Twins, warnings. The base of each: the same members, stream and wrapper.
 class Base {
   protected:
@@ -422,6 +470,8 @@ int main()
     i.Advance(100);
     Split sp;
     sp.Advance(100);
+    Checked ck;
+    ck.Advance(100);
     PruneFirst p;
     p.Advance(100);
     OtherObject o;
