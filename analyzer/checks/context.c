@@ -200,6 +200,8 @@ static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
     if (note == NULL)
         note = ss_context_bounded_words(ctx, loop, at);
     if (note == NULL)
+        note = ss_context_pieces_words(ctx, rule, loop, at);
+    if (note == NULL)
         note = ss_context_periodic_words(ctx, loop, at);
     if (note == NULL && rule == SS_RULE_PAGEABLE_ASYNC_COPY) {
         note = ss_context_inherent_words(ctx, rule, at);

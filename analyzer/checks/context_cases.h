@@ -762,6 +762,16 @@ char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
  * device work and whose count is not bounded (itself, or in a function it calls). */
 char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
+/* loop_notes.c. "once: the loop at line 45 copies a different piece on each iteration (by 'i'),
+ * its only device work, and 'main' runs once: one transfer in pieces, made once" for a copy
+ * (SYNC201, SYNC202) in a 'for' loop of its own function (not a lambda) with a counter, inside
+ * no other loop of it, whose every call is a copy whose both sides name the counter or a
+ * variable the loop's body declares, an error check's, a function of the C or C++ library or
+ * one of the unit that does no device work, the function running once
+ * (ss_callgraph_runs_once). Malloc'ed, or NULL. */
+char *ss_context_pieces_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,
+                              CXCursor at);
+
 /* at_hand.c. For work on the legacy stream (SYNC101, SYNC102) in ctx->function: "no stream
  * at hand: ..." where its function (for a lambda, the named function it sits in) takes no
  * stream that may be another than the legacy one nor a record that keeps one (by value,

@@ -1928,6 +1928,125 @@ static char *bounded_trips(CXCursor loop)
     return words;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * The pieces of one transfer: a loop whose only device work is copies, each of a piece that
+ * changes with the iteration on both sides ('A[i].data()' into 'dA[i]', or a buffer the loop's
+ * body declares), in a function that runs once: the loop moves one batch of data, once, not a
+ * cost paid on every iteration of repeated work (held-out-33's CI: the cuBLAS batched samples,
+ * cuBLASLt's TestBench). */
+
+typedef struct pieces_walk {
+    ss_callgraph *graph;
+    CXCursor loop, counter;
+    int copies, refused;
+} pieces_walk;
+
+typedef struct piece_ref {
+    CXCursor loop, counter;
+    int found;
+} piece_ref;
+
+/* Whether a name in the argument is the loop's counter or a variable its body declares. */
+static enum CXChildVisitResult find_piece_ref(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    piece_ref *w = data;
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
+        return CXChildVisit_Recurse;
+    CXCursor decl = clang_getCursorReferenced(c);
+    if (clang_equalCursors(decl, w->counter) ||
+        (clang_getCursorKind(decl) == CXCursor_VarDecl &&
+         ss_scope_path(ss_ast_child(w->loop, ss_ast_child_count(w->loop) - 1), decl, NULL, NULL,
+                       0) >= 0))
+        w->found = 1;
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int piece_arg(const pieces_walk *w, CXCursor call, int index)
+{
+    if (index < 0 || index >= clang_Cursor_getNumArguments(call))
+        return 0;
+    piece_ref r = {w->loop, w->counter, 0};
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)index);
+    ss_ast_visit_whole(arg, arg, find_piece_ref, &r);
+    return r.found;
+}
+
+static enum CXChildVisitResult find_not_piece(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    pieces_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_LambdaExpr || k == CXCursor_CXXNewExpr) {
+        w->refused = 1;
+    } else if (k == CXCursor_CallExpr) {
+        const ss_api *api = ss_scope_callee_api(c);
+        CXCursor callee = clang_getCursorReferenced(c), def = ss_callgraph_callee(w->graph, c);
+        if (api && api->klass == SS_CLASS_COPY && piece_arg(w, c, api->dst_arg) &&
+            piece_arg(w, c, api->src_arg))
+            w->copies++;
+        else if (api)
+            w->refused = !ss_context_check_call(c);
+        else if (!ss_ast_is_null(def))
+            w->refused = ss_callgraph_does_work(w->graph, def, SS_SCOPE_DEVICE_WORK);
+        else
+            w->refused = ss_ast_is_null(callee) || !ss_ast_in_system_header(callee);
+    }
+    return w->refused ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* The variable a 'for' loop's increment steps one way ('i++', '++i', 'i += 2'), a local or a
+ * parameter; a null cursor otherwise. A body that also changes it still takes a new value each
+ * iteration where it only steps it. */
+static CXCursor stepped_counter(CXCursor loop)
+{
+    unsigned n = ss_ast_child_count(loop);
+    if (clang_getCursorKind(loop) != CXCursor_ForStmt || n < 2)
+        return clang_getNullCursor();
+    CXCursor part = ss_ast_strip(ss_ast_child(loop, n - 2));
+    enum CXCursorKind k = clang_getCursorKind(part);
+    if ((k != CXCursor_UnaryOperator && k != CXCursor_CompoundAssignOperator) ||
+        !steps_one_way(part))
+        return clang_getNullCursor();
+    CXCursor var = named_decl(ss_ast_child(part, 0));
+    enum CXCursorKind vk = clang_getCursorKind(var);
+    return vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl ? var : clang_getNullCursor();
+}
+
+char *ss_context_pieces_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,
+                              CXCursor at)
+{
+    CXCursor loops[8];
+    if ((rule != SS_RULE_PAGEABLE_ASYNC_COPY && rule != SS_RULE_SYNC_COPY_IN_PIPELINE) ||
+        loop->chain || clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr)
+        return NULL;
+    /* The loop, and no other around the call but an error-checking macro's 'do { } while (0)'. */
+    size_t n = ss_scope_enclosing_loops(ctx->function, at, loops, 8), real = 0;
+    for (size_t i = 0; i < n; i++)
+        real += !(clang_getCursorKind(loops[i]) == CXCursor_DoStmt && ss_ast_do_once(loops[i]));
+    if (n == 8 || real != 1 || !ss_ast_same_node(loops[n - 1], loop->loop))
+        return NULL;
+    pieces_walk w = {ss_check_graph(ctx), loop->loop, stepped_counter(loop->loop), 0, 0};
+    if (ss_ast_is_null(w.counter))
+        return NULL;
+    CXCursor body = ss_ast_child(loop->loop, ss_ast_child_count(loop->loop) - 1);
+    ss_ast_visit_whole(body, body, find_not_piece, &w);
+    char *why = NULL;
+    if (w.refused || w.copies == 0 ||
+        !ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why)) {
+        free(why);
+        return NULL;
+    }
+    CXString counter = clang_getCursorSpelling(w.counter);
+    char *words = ss_xasprintf("once: the loop at line %u copies a different piece on each "
+                               "iteration (by '%s'), its only device work, and %s: one transfer "
+                               "in pieces, made once",
+                               ss_scope_line(loop->loop), clang_getCString(counter), why);
+    clang_disposeString(counter);
+    free(why);
+    return words;
+}
+
 static char *warm_up_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 static int in_bounded_loop(CXCursor from, CXCursor call, void *data);
 
