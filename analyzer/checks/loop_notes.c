@@ -1977,6 +1977,8 @@ static enum CXChildVisitResult find_not_piece(CXCursor c, CXCursor parent, CXCli
     (void)parent;
     pieces_walk *w = data;
     enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CXXThrowExpr)
+        return CXChildVisit_Continue; /* an error path: what it constructs runs only on error */
     if (k == CXCursor_LambdaExpr || k == CXCursor_CXXNewExpr) {
         w->refused = 1;
     } else if (k == CXCursor_CallExpr) {
