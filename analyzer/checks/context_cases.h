@@ -490,6 +490,12 @@ int ss_context_wraps_api(CXCursor call);
  * a function of the unit that does. Returns 1 or 0. */
 int ss_context_does_device_work(ss_callgraph *graph, CXCursor stmt);
 
+/* host_reads.c. The function the call 'call' is made in, as ss_callgraph_calls_of lists the
+ * calls ('calls', 'count' of them) and their callers ('callers'); a null cursor when 'call' is
+ * not among them. */
+CXCursor ss_context_caller_of(const CXCursor *calls, const CXCursor *callers, long count,
+                              CXCursor call);
+
 /* host_reads.c. The index of the parameter 'param' among those of 'function' (a function
  * template's too), or -1. */
 int ss_context_parameter_index(CXCursor function, CXCursor param);

@@ -1324,15 +1324,23 @@ typedef struct wrapper_calls {
     char *words; /* malloc'ed */
 } wrapper_calls;
 
+CXCursor ss_context_caller_of(const CXCursor *calls, const CXCursor *callers, long count,
+                              CXCursor call)
+{
+    for (long i = 0; i < count; i++) {
+        if (ss_ast_same_node(calls[i], call))
+            return callers[i];
+    }
+    return clang_getNullCursor();
+}
+
 static int skip_read_after(CXCursor from, CXCursor call, void *data)
 {
     (void)from;
     wrapper_calls *wc = data;
-    CXCursor function = clang_getNullCursor();
-    for (long i = 0; i < wc->count && i < MAX_WRAPPER_CALLS; i++) {
-        if (ss_ast_same_node(wc->calls[i], call))
-            function = wc->callers[i];
-    }
+    CXCursor function =
+        ss_context_caller_of(wc->calls, wc->callers,
+                             wc->count < MAX_WRAPPER_CALLS ? wc->count : MAX_WRAPPER_CALLS, call);
     if (ss_ast_is_null(function))
         return 0;
     CXCursor stmts[256];

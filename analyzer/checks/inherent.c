@@ -3360,11 +3360,9 @@ static int skip_needing_call(CXCursor from, CXCursor call, void *data)
 {
     (void)from;
     needing_calls *nc = data;
-    CXCursor caller = clang_getNullCursor();
-    for (long i = 0; i < nc->count && i < MAX_NEEDING_CALLS; i++) {
-        if (ss_ast_same_node(nc->calls[i], call))
-            caller = nc->callers[i];
-    }
+    CXCursor caller =
+        ss_context_caller_of(nc->calls, nc->callers,
+                             nc->count < MAX_NEEDING_CALLS ? nc->count : MAX_NEEDING_CALLS, call);
     if (ss_ast_is_null(caller) || ss_ast_child_count(call) == 0 ||
         !is_own_member(ss_ast_strip(ss_ast_child(call, 0))))
         return 0;
