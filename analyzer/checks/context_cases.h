@@ -772,9 +772,12 @@ char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, C
  * its only device work, and 'main' runs once: one transfer in pieces, made once" for a copy
  * (SYNC201, SYNC202) in a 'for' loop of its own function (not a lambda) with a counter, inside
  * no other loop of it, whose every call is a copy whose both sides name the counter or a
- * variable the loop's body declares, an error check's, a function of the C or C++ library or
- * one of the unit that does no device work, the function running once
- * (ss_callgraph_runs_once). Malloc'ed, or NULL. */
+ * variable the loop's body declares that is a buffer of its own or set from the counter, an
+ * error check's, a function of the C or C++ library (not a GPU library's, a function object's
+ * call or one given a lambda) or a non-virtual one of the unit that does no device work, the
+ * body changing the counter only by steps its way, the function running once
+ * (ss_callgraph_runs_once) and called from no loop of the unit that enqueues device work.
+ * Malloc'ed, or NULL. */
 char *ss_context_pieces_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,
                               CXCursor at);
 

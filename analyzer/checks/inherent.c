@@ -35,6 +35,63 @@ static int is_own_member(CXCursor c)
     return clang_getCursorKind(ss_ast_strip(ss_ast_child(c, 0))) == CXCursor_CXXThisExpr;
 }
 
+/* Whether 'stmt' names the field 'field' on another object than the method's own
+ * ('peer_->h_counters_', 'other.count_'): a field of the same class, not the value read back
+ * into this object's. */
+typedef struct other_field_walk {
+    CXCursor field;
+    int found;
+} other_field_walk;
+
+static enum CXChildVisitResult find_other_field(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    other_field_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_MemberRefExpr && !is_own_member(c) &&
+        clang_equalCursors(clang_getCursorReferenced(c), w->field))
+        w->found = 1;
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int names_other_object(CXCursor stmt, const CXCursor *vars, size_t count)
+{
+    other_field_walk w = {clang_getNullCursor(), 0};
+    for (size_t v = 0; v < count && !w.found; v++) {
+        if (clang_getCursorKind(vars[v]) != CXCursor_FieldDecl)
+            continue;
+        w.field = vars[v];
+        ss_ast_visit_whole(stmt, stmt, find_other_field, &w);
+    }
+    return w.found;
+}
+
+/* Whether the readback 'copy' writes a member of the object its method runs on ('h_counters_',
+ * '&this->count_', 'h_counters_ + 1', 'h_counters_.lane(0)'), not another object's
+ * ('peer_->h_counters_'). */
+static int copies_into_own(CXCursor copy)
+{
+    const ss_api *api = ss_scope_callee_api(copy);
+    if (api == NULL || api->dst_arg < 0 || api->dst_arg >= clang_Cursor_getNumArguments(copy))
+        return 0;
+    CXCursor e = ss_ast_strip(clang_Cursor_getArgument(copy, (unsigned)api->dst_arg));
+    for (int hops = 0; hops < 6 && !ss_ast_is_null(e); hops++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if (k == CXCursor_MemberRefExpr &&
+            clang_getCursorKind(clang_getCursorReferenced(e)) == CXCursor_FieldDecl)
+            return is_own_member(e);
+        /* As destination_value walks: 'h_counters_.lane(0)' is the member's too. */
+        if (k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr &&
+            k != CXCursor_BinaryOperator && k != CXCursor_MemberRefExpr && k != CXCursor_CallExpr &&
+            k != CXCursor_CStyleCastExpr && k != CXCursor_CXXStaticCastExpr &&
+            k != CXCursor_CXXReinterpretCastExpr)
+            return 0;
+        int cast = k == CXCursor_CStyleCastExpr || k == CXCursor_CXXStaticCastExpr ||
+                   k == CXCursor_CXXReinterpretCastExpr;
+        e = ss_ast_strip(ss_ast_child(e, cast ? ss_ast_child_count(e) - 1 : 0));
+    }
+    return 0;
+}
+
 /* Whether 'c' names the variable, or the member of the method's object, 'var'. */
 static int names_var(CXCursor c, CXCursor var)
 {
@@ -1317,6 +1374,8 @@ typedef struct work_search {
     size_t var_count, given_count;
     int waited;    /* the walk is past the wait for the value: before it, a call of the
                     * program may make the wait another stream's (inherent_rebound_calls.cu) */
+    int own;       /* the value is a member of the object the walk's method runs on: a method
+                    * of it may use it, and a field counts only on that object (own_fields) */
     char *how;     /* how the next device work needs the value, malloc'ed, once found */
     CXCursor next; /* the statement of the first block that holds it */
 } work_search;
@@ -1402,8 +1461,10 @@ static int only_marks(CXCursor stmt)
  * Such a statement
  * cannot come before the readback, since it reads what the readback brings. */
 typedef struct seen_walk {
-    int refused;
+    int refused, depth; /* depth: the unit's functions entered (their bodies are seen too) */
 } seen_walk;
+
+enum { MAX_SEEN_DEPTH = 3 };
 
 static enum CXChildVisitResult find_unseen(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -1418,8 +1479,23 @@ static enum CXChildVisitResult find_unseen(CXCursor c, CXCursor parent, CXClient
     }
     if (k == CXCursor_CallExpr) {
         CXCursor callee = clang_getCursorReferenced(c);
-        w->refused = ss_ast_is_null(callee) || (!ss_ast_in_system_header(callee) &&
-                                                ss_ast_is_null(clang_getCursorDefinition(callee)));
+        CXCursor def = ss_ast_is_null(callee) ? callee : clang_getCursorDefinition(callee);
+        int library = !ss_ast_is_null(callee) && ss_ast_in_system_header(callee);
+        w->refused = ss_ast_is_null(callee) || (!library && ss_ast_is_null(def));
+        /* The unit's function is seen whole where its body is: another unit's function it calls
+         * ('report(c)' calling 'publish(c[0].end)') may queue device work; an override of a
+         * virtual one is not seen. */
+        if (!w->refused && !library) {
+            CXCursor body = ss_ast_body(def);
+            w->refused = w->depth >= MAX_SEEN_DEPTH || ss_ast_is_null(body) ||
+                         (clang_getCursorKind(callee) == CXCursor_CXXMethod &&
+                          clang_CXXMethod_isVirtual(callee));
+            if (!w->refused) {
+                w->depth++;
+                ss_ast_visit_whole(body, body, find_unseen, w);
+                w->depth--;
+            }
+        }
     } else if (k == CXCursor_CXXNewExpr || k == CXCursor_LambdaExpr) {
         w->refused = 1;
     }
@@ -1447,7 +1523,7 @@ static int own_method_work(work_search *s, CXCursor stmt, int depth)
 {
     CXCursor call = ss_ast_strip(stmt);
     ss_callgraph *graph = ss_check_graph(s->ctx);
-    if (depth >= MAX_WORK_DEPTH || clang_getCursorKind(call) != CXCursor_CallExpr ||
+    if (!s->own || depth >= MAX_WORK_DEPTH || clang_getCursorKind(call) != CXCursor_CallExpr ||
         ss_ast_child_count(call) == 0 || !is_own_member(ss_ast_strip(ss_ast_child(call, 0))))
         return WORK_NOT_OWN;
     CXCursor callee = ss_callgraph_callee(graph, call);
@@ -1455,7 +1531,7 @@ static int own_method_work(work_search *s, CXCursor stmt, int depth)
     if (ss_ast_is_null(body) || clang_getCursorKind(callee) != CXCursor_CXXMethod ||
         clang_CXXMethod_isVirtual(callee))
         return WORK_NOT_OWN;
-    work_search inner = {.ctx = s->ctx, .waited = s->waited};
+    work_search inner = {.ctx = s->ctx, .waited = s->waited, .own = 1};
     for (size_t v = 0; v < s->var_count; v++) {
         if (clang_getCursorKind(s->vars[v]) == CXCursor_FieldDecl)
             inner.vars[inner.var_count++] = s->vars[v];
@@ -1493,6 +1569,9 @@ static int work_in(work_search *s, const CXCursor *ahead, unsigned count, int de
     ss_callgraph *graph = ss_check_graph(s->ctx);
     for (unsigned i = 0; i < count; i++) {
         CXCursor next = ahead[i];
+        /* Another object's counters size its work, not the value read back into this one's. */
+        if (s->own && names_other_object(next, s->vars, s->given_count))
+            return WORK_BLOCKED;
         for (size_t v = 0; v < s->var_count; v++) {
             int sizes = 0;
             char *use = statement_use(graph, next, s->vars[v], &sizes);
@@ -1554,7 +1633,9 @@ static char *next_work_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned 
     CXCursor ahead[MAX_AHEAD];
     work_search s = {.ctx = ctx,
                      .waited = !ss_ast_is_null(search->copy) || !ss_ast_is_null(search->writer) ||
-                               !ss_ast_is_null(search->wait) || search->past_wait};
+                               !ss_ast_is_null(search->wait) || search->past_wait,
+                     .own = search->past_wait ||
+                            (!ss_ast_is_null(search->copy) && copies_into_own(search->copy))};
     for (size_t v = 0; v < given_count && s.var_count < 4; v++)
         s.vars[s.var_count++] = given[v];
     s.given_count = s.var_count;
@@ -1583,6 +1664,11 @@ static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n
         int sizes = 0;
         for (size_t v = 0; v < var_count && use == NULL; v++)
             use = statement_use(ss_check_graph(ctx), next, vars[v], &sizes);
+        /* In a caller of the method that read the member back, another object's is not it. */
+        if (carried->past_wait && names_other_object(next, vars, var_count)) {
+            free(use);
+            break;
+        }
         int returns = use && strcmp(use, "returns it") == 0;
         for (size_t c = 0; returns && c < computed_count; c++)
             returns = refers_to(next, computed[c]);
@@ -3399,7 +3485,7 @@ static char *callers_words(ss_check_ctx *ctx, CXCursor wait_stmt, CXCursor var, 
     CXCursor last = last_statement(ss_ast_body(method));
     if (clang_getCursorKind(method) != CXCursor_CXXMethod || clang_CXXMethod_isVirtual(method) ||
         clang_getCursorKind(var) != CXCursor_FieldDecl || ss_ast_is_null(last) ||
-        !ss_ast_same_node(last, wait_stmt))
+        !ss_ast_same_node(last, wait_stmt) || !copies_into_own(copy))
         return NULL;
     ss_callgraph *graph = ss_check_graph(ctx);
     needing_calls nc = {.ctx = ctx, .var = var};

@@ -1943,10 +1943,33 @@ typedef struct pieces_walk {
 
 typedef struct piece_ref {
     CXCursor loop, counter;
-    int found;
+    int found, depth;
 } piece_ref;
 
-/* Whether a name in the argument is the loop's counter or a variable its body declares. */
+static int names_piece(CXCursor loop, CXCursor counter, CXCursor e, int depth);
+
+/* Whether 'decl', a variable the loop's body declares, holds a different piece on each
+ * iteration: a buffer of its own (a class, 'std::vector<float> scales(n)', or an array), made
+ * afresh, or one whose initializer names the counter or such a variable ('double *dst = d + i
+ * * n;'). A pointer, reference or number set the same way each time ('double *dst = d;', 'int
+ * j = 0;') is the same piece each time. */
+static int piece_var(CXCursor loop, CXCursor counter, CXCursor decl, int depth)
+{
+    CXCursor body = ss_ast_child(loop, ss_ast_child_count(loop) - 1);
+    if (clang_getCursorKind(decl) != CXCursor_VarDecl ||
+        ss_scope_path(body, decl, NULL, NULL, 0) < 0)
+        return 0;
+    CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+    if (t.kind == CXType_Record || t.kind == CXType_ConstantArray)
+        return 1;
+    unsigned n = ss_ast_child_count(decl);
+    CXCursor init = n > 0 ? ss_ast_child(decl, n - 1) : clang_getNullCursor();
+    return depth < 4 && !ss_ast_is_null(init) && clang_isExpression(clang_getCursorKind(init)) &&
+           names_piece(loop, counter, init, depth + 1);
+}
+
+/* Whether a name in the argument is the loop's counter or a piece the body declares
+ * (piece_var). */
 static enum CXChildVisitResult find_piece_ref(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -1954,22 +1977,46 @@ static enum CXChildVisitResult find_piece_ref(CXCursor c, CXCursor parent, CXCli
     if (clang_getCursorKind(c) != CXCursor_DeclRefExpr)
         return CXChildVisit_Recurse;
     CXCursor decl = clang_getCursorReferenced(c);
-    if (clang_equalCursors(decl, w->counter) ||
-        (clang_getCursorKind(decl) == CXCursor_VarDecl &&
-         ss_scope_path(ss_ast_child(w->loop, ss_ast_child_count(w->loop) - 1), decl, NULL, NULL,
-                       0) >= 0))
+    if (clang_equalCursors(decl, w->counter) || piece_var(w->loop, w->counter, decl, w->depth))
         w->found = 1;
     return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int names_piece(CXCursor loop, CXCursor counter, CXCursor e, int depth)
+{
+    piece_ref r = {loop, counter, 0, depth};
+    ss_ast_visit_whole(e, e, find_piece_ref, &r);
+    return r.found;
 }
 
 static int piece_arg(const pieces_walk *w, CXCursor call, int index)
 {
     if (index < 0 || index >= clang_Cursor_getNumArguments(call))
         return 0;
-    piece_ref r = {w->loop, w->counter, 0};
-    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)index);
-    ss_ast_visit_whole(arg, arg, find_piece_ref, &r);
-    return r.found;
+    return names_piece(w->loop, w->counter, clang_Cursor_getArgument(call, (unsigned)index), 0);
+}
+
+/* Whether the call 'c', of no API and no function of the unit, may run device work of its own:
+ * a GPU library's, given a stream or another unit's (ss_context_library_enqueues), a function
+ * object's call ('std::function<void(int)>'s 'operator()', whose target lint cannot see), or a
+ * function given a lambda or a 'std::function' (an algorithm that calls it). */
+static int library_may_work(CXCursor c)
+{
+    if (ss_context_library_enqueues(c))
+        return 1;
+    CXString name = clang_getCursorSpelling(clang_getCursorReferenced(c));
+    int callable = strcmp(clang_getCString(name), "operator()") == 0;
+    clang_disposeString(name);
+    for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n && !callable; i++) {
+        CXType t = clang_getCursorType(clang_Cursor_getArgument(c, (unsigned)i));
+        char *type = ss_type_template_name(t);
+        CXString spelled = clang_getTypeSpelling(clang_getCanonicalType(t));
+        callable = (type && strcmp(type, "std::function") == 0) ||
+                   strstr(clang_getCString(spelled), "lambda at ") != NULL;
+        clang_disposeString(spelled);
+        free(type);
+    }
+    return callable;
 }
 
 static enum CXChildVisitResult find_not_piece(CXCursor c, CXCursor parent, CXClientData data)
@@ -1989,10 +2036,14 @@ static enum CXChildVisitResult find_not_piece(CXCursor c, CXCursor parent, CXCli
             w->copies++;
         else if (api)
             w->refused = !ss_context_check_call(c);
+        else if (clang_getCursorKind(callee) == CXCursor_CXXMethod &&
+                 clang_CXXMethod_isVirtual(callee))
+            w->refused = 1; /* an override lint does not follow may do device work */
         else if (!ss_ast_is_null(def))
             w->refused = ss_callgraph_does_work(w->graph, def, SS_SCOPE_DEVICE_WORK);
         else
-            w->refused = ss_ast_is_null(callee) || !ss_ast_in_system_header(callee);
+            w->refused =
+                ss_ast_is_null(callee) || !ss_ast_in_system_header(callee) || library_may_work(c);
     }
     return w->refused ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
@@ -2015,6 +2066,68 @@ static CXCursor stepped_counter(CXCursor loop)
     return vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl ? var : clang_getNullCursor();
 }
 
+/* The way the step 'part' ('i++', '--i', 'i += 2', 'i -= 2') moves its variable: 1 up, -1
+ * down, 0 when the text does not say. */
+static int step_sign(CXCursor part)
+{
+    char *text = ss_expr_text(part);
+    int sign = text == NULL                               ? 0
+               : strstr(text, "++") || strstr(text, "+=") ? 1
+               : strstr(text, "--") || strstr(text, "-=") ? -1
+                                                          : 0;
+    free(text);
+    return sign;
+}
+
+/* Whether the body of the loop changes its counter other than by a step the way the loop's own
+ * step goes ('i = -1;' starts the pieces over, 'i--;' stays on one): then an iteration need not
+ * move to another piece. */
+typedef struct counter_walk {
+    const named_walk *named;
+    int sign, changed;
+} counter_walk;
+
+static enum CXChildVisitResult find_counter_change(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    counter_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_UnaryOperator || k == CXCursor_CompoundAssignOperator) &&
+        is_named(w->named, named_decl(ss_ast_child(c, 0))) && steps_one_way(c) &&
+        step_sign(c) == w->sign && w->sign != 0)
+        return CXChildVisit_Recurse;
+    /* An operator's call ('A[i]') lists its object among its arguments, which
+     * passes_by_reference would count against the operator's parameters. */
+    CXString name = clang_getCursorSpelling(clang_getCursorReferenced(c));
+    int op = k == CXCursor_CallExpr && strncmp(clang_getCString(name), "operator", 8) == 0;
+    clang_disposeString(name);
+    change_walk change = {w->named, 0};
+    if (!op)
+        find_change(c, c, &change);
+    w->changed |= change.found;
+    return w->changed ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int body_changes_counter(CXCursor loop, CXCursor counter)
+{
+    named_walk named = {{counter}, 1, 0, 0};
+    unsigned n = ss_ast_child_count(loop);
+    counter_walk w = {&named, step_sign(ss_ast_strip(ss_ast_child(loop, n - 2))), 0};
+    clang_visitChildren(ss_ast_child(loop, n - 1), find_counter_change, &w);
+    return w.changed;
+}
+
+/* Whether 'function' is called from a loop of the unit that enqueues device work (a function
+ * named for set-up, which ss_callgraph_runs_once takes at its word, too). */
+static int called_from_loop(ss_callgraph *graph, CXCursor function)
+{
+    ss_loop_reach reach;
+    memset(&reach, 0, sizeof reach);
+    int reached = ss_callgraph_reached_from_loop(graph, function, SS_SCOPE_ENQUEUES, &reach);
+    ss_loop_reach_free(&reach);
+    return reached;
+}
+
 char *ss_context_pieces_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,
                               CXCursor at)
 {
@@ -2029,12 +2142,12 @@ char *ss_context_pieces_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_
     if (n == 8 || real != 1 || !ss_ast_same_node(loops[n - 1], loop->loop))
         return NULL;
     pieces_walk w = {ss_check_graph(ctx), loop->loop, stepped_counter(loop->loop), 0, 0};
-    if (ss_ast_is_null(w.counter))
+    if (ss_ast_is_null(w.counter) || body_changes_counter(loop->loop, w.counter))
         return NULL;
     CXCursor body = ss_ast_child(loop->loop, ss_ast_child_count(loop->loop) - 1);
     ss_ast_visit_whole(body, body, find_not_piece, &w);
     char *why = NULL;
-    if (w.refused || w.copies == 0 ||
+    if (w.refused || w.copies == 0 || called_from_loop(w.graph, loop->function) ||
         !ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why)) {
         free(why);
         return NULL;

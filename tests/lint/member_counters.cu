@@ -460,6 +460,89 @@ class Virtual : Base {
     }
 };
 
+// Review of session 40. A function of the unit hands the counters to another unit's function
+// (seen whole only where every function it calls is).
+static void report_counters(const Counters *c) { publish(c[0].end); }
+
+class UnseenBelow : Base {
+    void CountersToHostSync()
+    {
+        cudaMemcpyAsync(h_counters_, d_counters_, 4 * sizeof(Counters), cudaMemcpyDeviceToHost, st_);
+        cudaStreamSynchronize(st_); // expect: SYNC401 expect-severity: warning
+    }
+
+    void CopyQueue()
+    {
+        int n = h_counters_[0].end;
+        cudaMemcpyAsync(h_queue_, d_queue_, n * sizeof(float), cudaMemcpyDeviceToHost, st_);
+    }
+
+  public:
+    void Advance(int frames)
+    {
+        for (int f = 0; f < frames; ++f) {
+            expand<<<1, 32, 0, st_>>>(d_counters_, 4);
+            CountersToHostSync();
+            report_counters(h_counters_);
+            CopyQueue();
+        }
+    }
+};
+
+// The next method sizes its copy with another object's counters (a field of the same class).
+class PeerSized : Base {
+    PeerSized *peer_ = nullptr;
+
+    void CountersToHostSync()
+    {
+        cudaMemcpyAsync(h_counters_, d_counters_, 4 * sizeof(Counters), cudaMemcpyDeviceToHost, st_);
+        cudaStreamSynchronize(st_); // expect: SYNC401 expect-severity: warning
+    }
+
+    void CopyPeerQueue()
+    {
+        int n = peer_->h_counters_[0].end;
+        cudaMemcpyAsync(h_queue_, d_queue_, n * sizeof(float), cudaMemcpyDeviceToHost, st_);
+    }
+
+  public:
+    void Advance(int frames)
+    {
+        for (int f = 0; f < frames; ++f) {
+            expand<<<1, 32, 0, st_>>>(d_counters_, 4);
+            CountersToHostSync();
+            CopyPeerQueue();
+        }
+    }
+};
+
+// The wrapper reads another object's counters back; this object's size the copy after it.
+class PeerRead : Base {
+    PeerRead *peer_ = nullptr;
+
+    void CountersToHostSync()
+    {
+        cudaMemcpyAsync(peer_->h_counters_, d_counters_, 4 * sizeof(Counters), cudaMemcpyDeviceToHost, st_);
+        cudaStreamSynchronize(st_); // expect: SYNC401 expect-severity: warning
+    }
+
+    void CopyQueue()
+    {
+        int n = h_counters_[0].end;
+        cudaMemcpyAsync(h_queue_, d_queue_, n * sizeof(float), cudaMemcpyDeviceToHost, st_);
+    }
+
+  public:
+    void Advance(int frames)
+    {
+        for (int f = 0; f < frames; ++f) {
+            expand<<<1, 32, 0, st_>>>(d_counters_, 4);
+            CountersToHostSync();
+            CopyQueue();
+        }
+    }
+};
+
 int main()
 {
     Decoder d;
@@ -487,5 +570,11 @@ int main()
     nl.Advance(100);
     Virtual v;
     v.Advance(100);
+    UnseenBelow ub;
+    ub.Advance(100);
+    PeerSized ps;
+    ps.Advance(100);
+    PeerRead pr;
+    pr.Advance(100);
     return 0;
 }
