@@ -1560,6 +1560,73 @@ static int own_method_work(work_search *s, CXCursor stmt, int depth)
     return found;
 }
 
+/* Whether 'stmt' overwrites one of the 'vars' (or an element or a member of it) with what does
+ * not read it, anywhere in it ('n = 64;', 'h_counters_[0].end = 0;', 'memset(h_counters_, 0,
+ * size)'): the work after it may no longer need what was read back (the review's 'Reset()').
+ * A clamp under a guard ('if (n > MAX) n = MAX;') is taken before this is asked. */
+typedef struct overwrite_walk {
+    const CXCursor *vars;
+    size_t count;
+    int found;
+} overwrite_walk;
+
+/* Whether the storage the expression 'dst' writes names 'var' on its way in ('h[3].end',
+ * '&h[0]', 'p->n', 'v.data()'). */
+static int stores_into_var(CXCursor dst, CXCursor var)
+{
+    CXCursor e = ss_ast_strip(dst);
+    for (int hops = 0; hops < 8 && !ss_ast_is_null(e); hops++) {
+        enum CXCursorKind k = clang_getCursorKind(e);
+        if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
+            clang_equalCursors(clang_getCursorReferenced(e), var))
+            return 1;
+        if (k != CXCursor_UnaryOperator && k != CXCursor_ArraySubscriptExpr &&
+            k != CXCursor_BinaryOperator && k != CXCursor_MemberRefExpr && k != CXCursor_CallExpr)
+            return 0;
+        e = ss_ast_child_count(e) > 0 ? ss_ast_strip(ss_ast_child(e, 0)) : clang_getNullCursor();
+    }
+    return 0;
+}
+
+static int overwrites_here(CXCursor e, const CXCursor *vars, size_t count)
+{
+    CXCursor lhs = clang_getNullCursor(), rhs = clang_getNullCursor();
+    if (assignment_sides(e, &lhs, &rhs) != 0 && clang_getCursorKind(e) == CXCursor_CallExpr &&
+        clang_Cursor_getNumArguments(e) >= 1) {
+        CXString name = clang_getCursorSpelling(e);
+        const char *n = clang_getCString(name);
+        int fills =
+            n && (strcmp(n, "memset") == 0 || strcmp(n, "memcpy") == 0 ||
+                  strcmp(n, "memmove") == 0 || strcmp(n, "fill") == 0 || strcmp(n, "fill_n") == 0);
+        clang_disposeString(name);
+        if (fills)
+            lhs = clang_Cursor_getArgument(e, 0);
+    }
+    for (size_t v = 0; !ss_ast_is_null(lhs) && v < count; v++) {
+        if (stores_into_var(lhs, vars[v]) && (ss_ast_is_null(rhs) || !refers_to(rhs, vars[v])))
+            return 1;
+    }
+    return 0;
+}
+
+static enum CXChildVisitResult find_overwrite(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    overwrite_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if ((k == CXCursor_BinaryOperator || k == CXCursor_CallExpr) &&
+        overwrites_here(c, w->vars, w->count))
+        w->found = 1;
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static int overwrites(CXCursor stmt, const CXCursor *vars, size_t count)
+{
+    overwrite_walk w = {vars, count, 0};
+    ss_ast_visit_whole(stmt, stmt, find_overwrite, &w);
+    return w.found;
+}
+
 /* The walk of next_work_words over the statements 'ahead' (a block's, from the readback on; at
  * 'depth' > 0 a method's body, own_method_work): WORK_FOUND at the first statement that sizes
  * a launch or a copy with one of the values, WORK_BLOCKED at one that queues other device work
@@ -1588,6 +1655,8 @@ static int work_in(work_search *s, const CXCursor *ahead, unsigned count, int de
             return WORK_BLOCKED;
         if (depth == 0 && guards_value(graph, next, s->vars, s->given_count))
             continue;
+        if (overwrites(next, s->vars, s->given_count))
+            return WORK_BLOCKED;
         /* Past the value's wait, later waits and event marks queue nothing. */
         if (s->waited && (ss_context_is_wait(next) || only_marks(next)))
             continue;

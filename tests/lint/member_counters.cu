@@ -543,6 +543,54 @@ class PeerRead : Base {
     }
 };
 
+// The counters are overwritten before the sized work: it no longer needs what was read back
+// (a 'Reset()' method, or a store in the loop).
+class Overwritten : Base {
+    void CountersToHostSync()
+    {
+        cudaMemcpyAsync(h_counters_, d_counters_, 4 * sizeof(Counters), cudaMemcpyDeviceToHost, st_);
+        cudaStreamSynchronize(st_); // expect: SYNC401 expect-severity: warning
+    }
+
+    void Reset() { memset(h_counters_, 0, 4 * sizeof(Counters)); }
+
+    void CopyQueue()
+    {
+        int n = h_counters_[3].end;
+        cudaMemcpyAsync(h_queue_, d_queue_, n * sizeof(float), cudaMemcpyDeviceToHost, st_);
+    }
+
+  public:
+    void Advance(int frames)
+    {
+        for (int f = 0; f < frames; ++f) {
+            expand<<<1, 32, 0, st_>>>(d_counters_, 4);
+            CountersToHostSync();
+            Reset();
+            CopyQueue();
+        }
+    }
+};
+
+class Stored : Base {
+    void CountersToHostSync()
+    {
+        cudaMemcpyAsync(h_counters_, d_counters_, 4 * sizeof(Counters), cudaMemcpyDeviceToHost, st_);
+        cudaStreamSynchronize(st_); // expect: SYNC401 expect-severity: warning
+    }
+
+  public:
+    void Advance(int frames)
+    {
+        for (int f = 0; f < frames; ++f) {
+            expand<<<1, 32, 0, st_>>>(d_counters_, 4);
+            CountersToHostSync();
+            h_counters_[3].end = 16;
+            cudaMemcpyAsync(h_queue_, d_queue_, h_counters_[3].end * sizeof(float), cudaMemcpyDeviceToHost, st_);
+        }
+    }
+};
+
 int main()
 {
     Decoder d;
@@ -570,6 +618,10 @@ int main()
     nl.Advance(100);
     Virtual v;
     v.Advance(100);
+    Overwritten ow;
+    ow.Advance(100);
+    Stored st;
+    st.Advance(100);
     UnseenBelow ub;
     ub.Advance(100);
     PeerSized ps;
