@@ -490,6 +490,15 @@ int ss_context_wraps_api(CXCursor call);
  * a function of the unit that does. Returns 1 or 0. */
 int ss_context_does_device_work(ss_callgraph *graph, CXCursor stmt);
 
+/* host_reads.c. Whether every chain of calls from a loop that enqueues device work down to
+ * 'function' ends with a call that 'skip' accepts (ss_callgraph_reached_unless), the calls of
+ * 'function' listed first into 'calls' and 'callers' (at most 'max', '*count' of them, for
+ * 'skip' to find its call's caller with ss_context_caller_of). 0 where it has no call, more
+ * than 'max', or its address is taken. */
+int ss_context_every_loop_call(ss_callgraph *graph, CXCursor function, CXCursor *calls,
+                               CXCursor *callers, size_t max, long *count,
+                               int (*skip)(CXCursor from, CXCursor call, void *data), void *data);
+
 /* host_reads.c. The function the call 'call' is made in, as ss_callgraph_calls_of lists the
  * calls ('calls', 'count' of them) and their callers ('callers'); a null cursor when 'call' is
  * not among them. */

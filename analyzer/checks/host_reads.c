@@ -1334,6 +1334,15 @@ CXCursor ss_context_caller_of(const CXCursor *calls, const CXCursor *callers, lo
     return clang_getNullCursor();
 }
 
+int ss_context_every_loop_call(ss_callgraph *graph, CXCursor function, CXCursor *calls,
+                               CXCursor *callers, size_t max, long *count,
+                               int (*skip)(CXCursor from, CXCursor call, void *data), void *data)
+{
+    *count = ss_callgraph_calls_of(graph, function, calls, callers, max);
+    return *count > 0 && *count <= (long)max &&
+           !ss_callgraph_reached_unless(graph, function, SS_SCOPE_ENQUEUES, skip, data);
+}
+
 static int skip_read_after(CXCursor from, CXCursor call, void *data)
 {
     (void)from;
@@ -1380,11 +1389,9 @@ static char *wrapper_read_words(ss_check_ctx *ctx)
     if (!ss_ast_same_node(wrapper, ctx->function) || !only_waits(graph, wrapper))
         return NULL;
     wrapper_calls wc = {.ctx = ctx, .wrapper = wrapper};
-    wc.count = ss_callgraph_calls_of(graph, wrapper, wc.calls, wc.callers, MAX_WRAPPER_CALLS);
-    if (wc.count <= 0 || wc.count > MAX_WRAPPER_CALLS)
-        return NULL;
     char *words = NULL;
-    if (!ss_callgraph_reached_unless(graph, wrapper, SS_SCOPE_ENQUEUES, skip_read_after, &wc) &&
+    if (ss_context_every_loop_call(graph, wrapper, wc.calls, wc.callers, MAX_WRAPPER_CALLS,
+                                   &wc.count, skip_read_after, &wc) &&
         wc.words)
         words = ss_xasprintf("inherent: every call from a loop waits for a copy to the host whose "
                              "data the caller needs next (%s)",

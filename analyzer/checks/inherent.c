@@ -3556,13 +3556,10 @@ static char *callers_words(ss_check_ctx *ctx, CXCursor wait_stmt, CXCursor var, 
         clang_getCursorKind(var) != CXCursor_FieldDecl || ss_ast_is_null(last) ||
         !ss_ast_same_node(last, wait_stmt) || !copies_into_own(copy))
         return NULL;
-    ss_callgraph *graph = ss_check_graph(ctx);
     needing_calls nc = {.ctx = ctx, .var = var};
-    nc.count = ss_callgraph_calls_of(graph, method, nc.calls, nc.callers, MAX_NEEDING_CALLS);
-    if (nc.count <= 0 || nc.count > MAX_NEEDING_CALLS)
-        return NULL;
     char *words = NULL;
-    if (!ss_callgraph_reached_unless(graph, method, SS_SCOPE_ENQUEUES, skip_needing_call, &nc) &&
+    if (ss_context_every_loop_call(ss_check_graph(ctx), method, nc.calls, nc.callers,
+                                   MAX_NEEDING_CALLS, &nc.count, skip_needing_call, &nc) &&
         nc.words)
         words = ss_xasprintf("inherent: every call from a loop is followed by device work that "
                              "needs the value read back at line %u (%s)",

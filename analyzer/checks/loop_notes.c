@@ -1222,22 +1222,42 @@ static int is_named(const named_walk *named, CXCursor decl)
     return 0;
 }
 
-/* Whether a call passes one of the variables to a reference to non-const (it may change it). */
+/* Whether the call 'call' of 'callee' is a member operator's ('A[i]', 'it == end'), whose
+ * arguments list the object first, before those the operator's parameters take. */
+static int member_operator_call(CXCursor call, CXCursor callee)
+{
+    if (ss_ast_is_null(callee) || clang_getCursorKind(callee) != CXCursor_CXXMethod ||
+        clang_Cursor_getNumArguments(call) != clang_Cursor_getNumArguments(callee) + 1)
+        return 0;
+    CXString name = clang_getCursorSpelling(callee);
+    int op = strncmp(clang_getCString(name), "operator", 8) == 0;
+    clang_disposeString(name);
+    return op;
+}
+
+/* Whether a call passes one of the variables to a reference to non-const (it may change it);
+ * a member operator's object counts where the operator is not const. */
 static int passes_by_reference(CXCursor call, const named_walk *named)
 {
     CXCursor callee = clang_getCursorReferenced(call);
     int n = clang_Cursor_getNumArguments(call);
+    int shift = member_operator_call(call, callee);
     for (int i = 0; i < n; i++) {
         if (!is_named(named, named_decl(clang_Cursor_getArgument(call, i))))
             continue;
         if (ss_ast_is_null(callee))
             return 1;
-        if (i >= clang_Cursor_getNumArguments(callee)) {
+        if (shift && i == 0) {
+            if (!clang_CXXMethod_isConst(callee))
+                return 1;
+            continue;
+        }
+        if (i - shift >= clang_Cursor_getNumArguments(callee)) {
             if (clang_Cursor_isVariadic(callee))
                 continue; /* passed by value ('printf("%d", step)') */
             return 1;
         }
-        CXType t = clang_getCursorType(clang_Cursor_getArgument(callee, i));
+        CXType t = clang_getCursorType(clang_Cursor_getArgument(callee, i - shift));
         if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
             return !clang_isConstQualifiedType(clang_getPointeeType(t));
     }
@@ -2048,75 +2068,6 @@ static enum CXChildVisitResult find_not_piece(CXCursor c, CXCursor parent, CXCli
     return w->refused ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* The variable a 'for' loop's increment steps one way ('i++', '++i', 'i += 2'), a local or a
- * parameter; a null cursor otherwise. A body that also changes it still takes a new value each
- * iteration where it only steps it. */
-static CXCursor stepped_counter(CXCursor loop)
-{
-    unsigned n = ss_ast_child_count(loop);
-    if (clang_getCursorKind(loop) != CXCursor_ForStmt || n < 2)
-        return clang_getNullCursor();
-    CXCursor part = ss_ast_strip(ss_ast_child(loop, n - 2));
-    enum CXCursorKind k = clang_getCursorKind(part);
-    if ((k != CXCursor_UnaryOperator && k != CXCursor_CompoundAssignOperator) ||
-        !steps_one_way(part))
-        return clang_getNullCursor();
-    CXCursor var = named_decl(ss_ast_child(part, 0));
-    enum CXCursorKind vk = clang_getCursorKind(var);
-    return vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl ? var : clang_getNullCursor();
-}
-
-/* The way the step 'part' ('i++', '--i', 'i += 2', 'i -= 2') moves its variable: 1 up, -1
- * down, 0 when the text does not say. */
-static int step_sign(CXCursor part)
-{
-    char *text = ss_expr_text(part);
-    int sign = text == NULL                               ? 0
-               : strstr(text, "++") || strstr(text, "+=") ? 1
-               : strstr(text, "--") || strstr(text, "-=") ? -1
-                                                          : 0;
-    free(text);
-    return sign;
-}
-
-/* Whether the body of the loop changes its counter other than by a step the way the loop's own
- * step goes ('i = -1;' starts the pieces over, 'i--;' stays on one): then an iteration need not
- * move to another piece. */
-typedef struct counter_walk {
-    const named_walk *named;
-    int sign, changed;
-} counter_walk;
-
-static enum CXChildVisitResult find_counter_change(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    counter_walk *w = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    if ((k == CXCursor_UnaryOperator || k == CXCursor_CompoundAssignOperator) &&
-        is_named(w->named, named_decl(ss_ast_child(c, 0))) && steps_one_way(c) &&
-        step_sign(c) == w->sign && w->sign != 0)
-        return CXChildVisit_Recurse;
-    /* An operator's call ('A[i]') lists its object among its arguments, which
-     * passes_by_reference would count against the operator's parameters. */
-    CXString name = clang_getCursorSpelling(clang_getCursorReferenced(c));
-    int op = k == CXCursor_CallExpr && strncmp(clang_getCString(name), "operator", 8) == 0;
-    clang_disposeString(name);
-    change_walk change = {w->named, 0};
-    if (!op)
-        find_change(c, c, &change);
-    w->changed |= change.found;
-    return w->changed ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
-static int body_changes_counter(CXCursor loop, CXCursor counter)
-{
-    named_walk named = {{counter}, 1, 0, 0};
-    unsigned n = ss_ast_child_count(loop);
-    counter_walk w = {&named, step_sign(ss_ast_strip(ss_ast_child(loop, n - 2))), 0};
-    clang_visitChildren(ss_ast_child(loop, n - 1), find_counter_change, &w);
-    return w.changed;
-}
-
 /* Whether 'function' is called from a loop of the unit that enqueues device work (a function
  * named for set-up, which ss_callgraph_runs_once takes at its word, too). */
 static int called_from_loop(ss_callgraph *graph, CXCursor function)
@@ -2141,8 +2092,8 @@ char *ss_context_pieces_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_
         real += !(clang_getCursorKind(loops[i]) == CXCursor_DoStmt && ss_ast_do_once(loops[i]));
     if (n == 8 || real != 1 || !ss_ast_same_node(loops[n - 1], loop->loop))
         return NULL;
-    pieces_walk w = {ss_check_graph(ctx), loop->loop, stepped_counter(loop->loop), 0, 0};
-    if (ss_ast_is_null(w.counter) || body_changes_counter(loop->loop, w.counter))
+    pieces_walk w = {ss_check_graph(ctx), loop->loop, loop_counter(loop->loop), 0, 0};
+    if (ss_ast_is_null(w.counter))
         return NULL;
     CXCursor body = ss_ast_child(loop->loop, ss_ast_child_count(loop->loop) - 1);
     ss_ast_visit_whole(body, body, find_not_piece, &w);
