@@ -8,6 +8,7 @@
 #include "rules.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1235,6 +1236,25 @@ static int holds_error(ss_callgraph *g, CXCursor f)
             return 1;
     }
     return 0;
+}
+
+unsigned ss_callgraph_error_line(ss_callgraph *g, CXCursor f)
+{
+    CXSourceLocation at = clang_getCursorLocation(f);
+    if (!clang_Location_isFromMainFile(at) || !holds_error(g, f))
+        return 0;
+    unsigned begin, end, first = UINT_MAX;
+    ss_ast_range(f, &begin, &end);
+    for (size_t i = 0; i < g->error_count; i++) {
+        if (g->errors[i] >= begin && g->errors[i] <= end && g->errors[i] < first)
+            first = g->errors[i];
+    }
+    CXFile file = NULL;
+    clang_getSpellingLocation(at, &file, NULL, NULL, NULL);
+    unsigned line = 0;
+    clang_getSpellingLocation(clang_getLocationForOffset(g->tu, file, first), NULL, &line, NULL,
+                              NULL);
+    return line;
 }
 
 static int by_token_name(const void *a, const void *b)

@@ -149,6 +149,10 @@ int ss_callgraph_only_in_set_up(ss_callgraph *graph, CXCursor function, char **w
  * written with them. */
 int ss_callgraph_holds_jump(CXCursor f);
 
+/* The line of the first parse error of the main file in the extent of 'f' (clang's recovery
+ * may have dropped a statement of it, or made a loop a block), or 0 where there is none. */
+unsigned ss_callgraph_error_line(ss_callgraph *g, CXCursor f);
+
 /* Whether 'function' (a definition) tears down, so that a loop in it runs when an object is
  * destroyed, not on a hot path: a destructor, or a word of its name (split as above) starts
  * with finalize, cleanup, teardown, shutdown, destroy, reclaim or deinit ('commReclaim'). '*why'

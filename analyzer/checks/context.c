@@ -487,6 +487,30 @@ static void apply_context(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_fi
     }
 }
 
+/* A warning for a wait, a readback or a copy in a function with a parse error becomes a note:
+ * clang's recovery may have dropped the statement that needs the value, a wait, or a loop's
+ * exit, so lint's reading of the function is not sure ('unsure: ...'; the message keeps what
+ * lint read). A legacy-stream launch or call is seen as written: it keeps its severity. */
+static void apply_unparsed(ss_check_ctx *ctx, ss_rule_id rule, ss_finding *f)
+{
+    if (f->severity < SS_SEV_WARNING || rule == SS_RULE_DEFAULT_STREAM_LAUNCH ||
+        rule == SS_RULE_DEFAULT_STREAM_ASYNC_CALL)
+        return;
+    CXCursor top = ss_scope_outer_function(ctx->function);
+    unsigned line = ss_callgraph_error_line(ss_check_graph(ctx), top);
+    if (line == 0)
+        return;
+    char *name = ss_qualified_name(top);
+    char *words = ss_xasprintf("unsure: '%s' has a parse error at line %u, and what clang could "
+                               "not read of it may use the value or wait; fix the error and lint "
+                               "again",
+                               name, line);
+    f->severity = SS_SEV_NOTE;
+    append(f, words);
+    free(words);
+    free(name);
+}
+
 void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f)
 {
     int context = context_rule(rule) && !ctx->legacy_note && !ss_ast_is_null(ctx->function);
@@ -494,6 +518,8 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
     apply_context(ctx, rule, at, f);
     if (before)
         ss_context_rare_apply(ctx, at, f, before);
+    if (context)
+        apply_unparsed(ctx, rule, f);
     free(before);
     ss_project_ask(ctx, rule, at, f);
     ss_project_ask_foreign(ctx, rule, at, f);

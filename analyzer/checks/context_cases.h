@@ -164,6 +164,10 @@ char *ss_context_sizing_use(ss_callgraph *graph, CXCursor stmt, CXCursor var, CX
  * Returns 1 or 0. */
 int ss_context_reads_value(CXCursor c, CXCursor var);
 
+/* The qualified name of the Thrust function 'call' calls ("thrust::inclusive_scan"), with at
+ * least two arguments (a policy and a range); malloc'ed, or NULL (drained.c). */
+char *ss_context_thrust_callee(CXCursor call);
+
 /* inherent.c. The index in 'stmts' ('n' of them) of the statement that waits for the
  * asynchronous readback 'copy' (in stmts[from]) of the value 'var', within the next three
  * statements, those between standing apart from the value or only recording events (as
@@ -586,9 +590,10 @@ char *ss_context_attach_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
 /* rare_paths.c. The branch of the 'if' statement 'if_stmt' that runs only when a CUDA call
  * failed, as a checking function or macro writes it: the condition tests a variable or
- * parameter of a CUDA error type ('e != cudaSuccess', 'e != 0', 'e'; 'e == cudaSuccess' for the
- * 'else' branch), and the branch reports the error (cudaGetErrorString, cudaGetErrorName, ...,
- * also in a function of the unit it calls) or ends in a throw or a call that does not return.
+ * parameter of a CUDA error type, a call that returns one or its assignment to such a variable
+ * ('e != cudaSuccess', 'e != 0', 'e', '(e = cudaGetLastError()) != cudaSuccess'; 'e == cudaSuccess'
+ * for the 'else' branch), and the branch reports the error (cudaGetErrorString, cudaGetErrorName,
+ * ..., also in a function of the unit it calls) or ends in a throw or a call that does not return.
  * Its index among the statement's children, or 0 where there is none; '*throws' set to whether
  * that branch ends in a throw. */
 unsigned ss_context_failure_branch(ss_callgraph *g, CXCursor if_stmt, int *throws);

@@ -2943,9 +2943,7 @@ static int listed(const char *name, const char *list)
     return 0;
 }
 
-/* The qualified name of the Thrust function 'call' calls ("thrust::inclusive_scan"), with at
- * least two arguments (a policy and a range); malloc'ed, or NULL. */
-static char *thrust_callee(CXCursor call)
+char *ss_context_thrust_callee(CXCursor call)
 {
     if (clang_getCursorKind(call) != CXCursor_CallExpr || clang_Cursor_getNumArguments(call) < 2)
         return NULL;
@@ -3056,7 +3054,7 @@ static int thrust_on_default(CXCursor call)
 {
     if (filled_vector_call(call) || vector_assign_call(call))
         return 1;
-    char *name = thrust_callee(call);
+    char *name = ss_context_thrust_callee(call);
     int thrust = name != NULL;
     free(name);
     if (!thrust)
@@ -3274,7 +3272,7 @@ static CXCursor thrust_statement(CXCursor s, CXCursor *stream, int *algorithm)
         }
         return init;
     }
-    char *name = thrust_callee(call);
+    char *name = ss_context_thrust_callee(call);
     const char *last = name ? strrchr(name, ':') + 1 : NULL;
     /* the Thrust algorithms that synchronize their stream when they end (readback.def,
      * THRUST_SYNC_ALGO), by their last name: an inline namespace between is none */
@@ -3338,7 +3336,7 @@ static CXCursor opens_waiting(ss_check_ctx *ctx, CXCursor first, int depth);
  * THRUST_VALUE_ALGO and THRUST_COUNT_ALGO rows, by its last name): a readback of SYNC301. */
 static int thrust_readback(CXCursor call)
 {
-    char *name = ss_ast_is_null(call) ? NULL : thrust_callee(call);
+    char *name = ss_ast_is_null(call) ? NULL : ss_context_thrust_callee(call);
     char *qualified = name ? ss_xasprintf("thrust::%s", strrchr(name, ':') + 1) : NULL;
     int readback = qualified && (ss_readback_find(qualified, SS_READBACK_THRUST_VALUE_ALGO) ||
                                  ss_readback_find(qualified, SS_READBACK_THRUST_COUNT_ALGO));
@@ -3614,7 +3612,7 @@ static char *thrust_work_words(CXCursor call)
         clang_disposeString(ts);
         return words;
     }
-    char *name = thrust_callee(call);
+    char *name = ss_context_thrust_callee(call);
     CXCursor first = clang_Cursor_getArgument(call, 0);
     char *policy = device_iterator(first) ? NULL : ss_expr_text(first);
     char *words = policy ? ss_xasprintf("'%s' with the synchronous policy '%s'", name, policy)

@@ -282,6 +282,26 @@ typedef struct use_walk {
     CXCursor at; /* the call that uses it */
 } use_walk;
 
+/* Whether the Thrust algorithm 'call' bounds a range with 'var': an argument after the policy
+ * that is an iterator or a pointer, not a number, reads it ('first + n'); malloc'ed words that
+ * say so, or NULL. A value passed as a number (the value a fill writes, a scan's initial
+ * value) could be read on the device instead: it does not size the work. */
+static char *thrust_range_use(CXCursor call, CXCursor var)
+{
+    char *name = ss_context_thrust_callee(call);
+    int bounds = 0;
+    int n = name ? clang_Cursor_getNumArguments(call) : 0;
+    for (int i = 1; i < n && !bounds; i++) {
+        CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+        enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(arg)).kind;
+        int number = k >= CXType_FirstBuiltin && k <= CXType_LastBuiltin;
+        bounds = !number && sized_by(arg, var);
+    }
+    char *use = bounds ? ss_xasprintf("bounds the range of '%s' with it", name) : NULL;
+    free(name);
+    return use;
+}
+
 static char *wrapped_launch_use(ss_callgraph *graph, CXCursor call, CXCursor callee, CXCursor var);
 static int assignment_sides(CXCursor expr, CXCursor *lhs, CXCursor *rhs);
 static CXCursor target_root(CXCursor lhs, int *through);
@@ -305,6 +325,9 @@ static enum CXChildVisitResult find_use(CXCursor c, CXCursor parent, CXClientDat
             w->use = ss_xstrdup("sizes an allocation with it");
             return CXChildVisit_Break;
         }
+        w->use = thrust_range_use(c, w->var);
+        if (w->use)
+            return CXChildVisit_Break;
         /* A copy of as many bytes as the value says (the items a count counts): the host
          * cannot queue it without the value, as a launch it sizes. */
         const ss_api *api = ss_scope_callee_api(c);
@@ -1048,12 +1071,35 @@ static enum CXChildVisitResult find_not_aside(CXCursor c, CXCursor parent, CXCli
     return w->refused ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+/* Whether 'stmt' is an 'if' whose one branch runs only when a CUDA call failed and that has no
+ * other ('if ((err = cudaGetLastError()) != cudaSuccess) { report; exit(1); }',
+ * ss_context_failure_branch), or a bare block of such 'if's and declarations (a checking
+ * macro's '{ cudaError_t err; if (...) ... }'): an error check. */
+static int failure_check(ss_callgraph *graph, CXCursor stmt)
+{
+    if (clang_getCursorKind(stmt) == CXCursor_CompoundStmt) {
+        unsigned n = ss_ast_child_count(stmt);
+        int checks = n > 0;
+        for (unsigned i = 0; i < n && checks; i++) {
+            CXCursor part = ss_ast_child(stmt, i);
+            checks = clang_getCursorKind(part) == CXCursor_DeclStmt || failure_check(graph, part);
+        }
+        return checks;
+    }
+    if (clang_getCursorKind(stmt) != CXCursor_IfStmt)
+        return 0;
+    int throws = 0;
+    unsigned cond = ss_ast_if_condition(stmt);
+    unsigned failure = ss_context_failure_branch(graph, stmt, &throws);
+    return failure > 0 && failure == cond + 1 && ss_ast_child_count(stmt) == cond + 2;
+}
+
 /* Whether 'stmt', between a readback and the statement that uses its value, costs the host
  * nothing the wait could overlap: it queues no device work, calls only the C or C++ library's
  * functions or the unit's own, does not write the value, and is an assertion, a check or a log
  * line (a macro or a call named so, 'MNN_ASSERT(...)', 'assert(...)', 'printf(...)'; it may
- * read the value), or a declaration that does not read the value and only names an element or
- * a member ('Tensor *first = inputs[0];'). */
+ * read the value; or an error check, failure_check), or a declaration that does not read the value
+ * and only names an element or a member ('Tensor *first = inputs[0];'). */
 static int is_aside(ss_callgraph *graph, CXCursor stmt, const CXCursor *vars, size_t var_count)
 {
     if (ss_context_does_device_work(graph, stmt))
@@ -1066,7 +1112,7 @@ static int is_aside(ss_callgraph *graph, CXCursor stmt, const CXCursor *vars, si
         }
     } else {
         char *name = first_token(stmt);
-        int named = name && names_check_or_log(name);
+        int named = (name && names_check_or_log(name)) || failure_check(graph, stmt);
         free(name);
         if (!named)
             return 0;

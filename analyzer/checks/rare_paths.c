@@ -592,19 +592,36 @@ static char *error_branch_words(ss_callgraph *g, CXCursor if_stmt, CXCursor bran
                         ss_scope_line(if_stmt));
 }
 
-/* Whether 'e' names a variable or parameter that holds a CUDA error code: of the type
- * cudaError_t (enum cudaError) or CUresult (enum cudaError_enum). */
+/* Whether 'e' is of the type of a CUDA error code: cudaError_t (enum cudaError) or CUresult
+ * (enum cudaError_enum). */
+static int of_error_type(CXCursor e)
+{
+    CXCursor type = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(e)));
+    return cuda_named(type, CXCursor_EnumDecl, "cudaError", "cudaError_enum");
+}
+
+/* Whether 'e' is a CUDA error code: a variable or parameter that holds one, a call that returns
+ * one ('cudaGetLastError()'), or an assignment of such a call to such a variable ('(err =
+ * cudaGetLastError())'). */
 static int names_error_code(CXCursor e)
 {
     e = ss_ast_strip(e);
-    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+    enum CXCursorKind k = clang_getCursorKind(e);
+    char op[8];
+    if (k == CXCursor_CallExpr)
+        return of_error_type(e);
+    /* An operator that cannot be read (a macro's body) and gives an error code is '=': a
+     * comparison gives a truth value. */
+    if (k == CXCursor_BinaryOperator &&
+        (ss_ast_binary_op(e, op, sizeof op) == 0 ? strcmp(op, "=") == 0 : of_error_type(e)))
+        return names_error_code(ss_ast_child(e, 0)) &&
+               clang_getCursorKind(ss_ast_strip(ss_ast_child(e, 1))) == CXCursor_CallExpr &&
+               of_error_type(ss_ast_strip(ss_ast_child(e, 1)));
+    if (k != CXCursor_DeclRefExpr)
         return 0;
     CXCursor var = clang_getCursorReferenced(e);
-    enum CXCursorKind k = clang_getCursorKind(var);
-    if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl)
-        return 0;
-    CXCursor type = clang_getTypeDeclaration(clang_getCanonicalType(clang_getCursorType(var)));
-    return cuda_named(type, CXCursor_EnumDecl, "cudaError", "cudaError_enum");
+    k = clang_getCursorKind(var);
+    return (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && of_error_type(var);
 }
 
 /* Whether 'e' is the value of success: cudaSuccess, CUDA_SUCCESS or the constant 0. */

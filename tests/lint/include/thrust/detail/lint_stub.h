@@ -198,6 +198,17 @@ Out inclusive_scan_by_key(const Policy &policy, Keys first, Keys last, Values va
 template <typename Policy, typename It> void sort(const Policy &policy, It first, It last);
 template <typename Policy, typename It, typename T>
 void fill(const Policy &policy, It first, It last, const T &value);
+template <typename Policy, typename It, typename Map, typename Out>
+void scatter(const Policy &policy, It first, It last, Map map, Out result);
+template <typename T> class constant_iterator
+{
+  public:
+    typedef T value_type;
+    explicit constant_iterator(const T &value);
+    constant_iterator operator+(ptrdiff_t i) const;
+    T operator*() const;
+};
+template <typename T> constant_iterator<T> make_constant_iterator(T value);
 template <typename A, typename B> struct pair {
     A first;
     B second;
