@@ -88,7 +88,9 @@ def vtkm_db(top):
     CMAKE_CUDA_ARCHITECTURES=90 (its VTKm_CUDA_Architecture defaults to 'native', which asks the
     GPU and stops the configure, "Error detecting architecture flags for CUDA. Please set
     VTKm_CUDA_Architecture manually"; its own message recommends CMAKE_CUDA_ARCHITECTURES
-    instead); its other options as they default (testing on, examples and benchmarks off).
+    instead); its other options as they default (MPI, examples and benchmarks off; testing off,
+    its default where the source folder is not a git checkout: VTKm_ENABLE_TESTING defaults to
+    on only when .git exists).
     CMake's database, 383 units; the 79 instantiation units the configure generates into the
     build folder left out; over this study's ~150, so VTKM_DRAW of the 304 in the source tree,
     random.Random(34).sample over the sorted paths (recreate.draw)."""
