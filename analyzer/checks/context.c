@@ -518,6 +518,13 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
     apply_context(ctx, rule, at, f);
     if (before)
         ss_context_rare_apply(ctx, at, f, before);
+    char *settles =
+        context && f->severity >= SS_SEV_WARNING ? ss_context_settle_words(ctx, rule, at) : NULL;
+    if (settles) {
+        f->severity = SS_SEV_NOTE;
+        append(f, settles);
+        free(settles);
+    }
     if (context)
         apply_unparsed(ctx, rule, f);
     free(before);

