@@ -74,6 +74,32 @@ int ss_context_free_waits_for_nothing(CXCursor function, CXCursor call);
  * around the wait between the write and the wait. Returns 1 or 0. */
 int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait);
 
+/* frees.c. Whether memory from 'allocator' (a name) is what the free 'free_name' takes and waits
+ * for the whole device for (cudaMalloc, cudaMallocPitch for cudaFree; cudaMallocHost,
+ * cudaHostAlloc for cudaFreeHost; cudaMallocArray, cudaMalloc3DArray for cudaFreeArray).
+ * Returns 1 or 0. */
+int ss_context_allocator_frees(const char *free_name, const char *allocator);
+
+/* frees.c. Whether the function definition 'function' makes memory through its parameter
+ * 'index', a reference to a pointer, on every way it returns other than a constant 0, where the
+ * CUDA calls succeed: the parameter is the out-argument of one call ('&a'), in a statement of
+ * the body that runs it whenever it runs (an 'if''s condition too: 'if (!check(
+ * cudaMallocArray(&a, ...))) return false;'), every 'return' before that statement's end
+ * returns a constant 0, every free given it is a statement of a block that then returns a
+ * constant 0, and nothing else writes it, binds it or takes its address (a null constant
+ * assigned before the call aside), no lambda, goto or switch of device or context; the
+ * allocating call's name into 'allocator' ('size' bytes). Returns 1 or 0. */
+int ss_context_makes_out(CXCursor function, unsigned index, char *allocator, size_t size);
+
+/* frees.c. For the free 'call' of a local variable that the named function around 'function'
+ * writes only by handing it to a reference parameter of a function ('*index' its argument),
+ * in 'if (!helper(...)) return ...;' (its branch leaving the function), a statement of a block
+ * around the wait 'wait', before it (no goto or switch of device in the function): that call,
+ * else a null cursor. The free surely waits where the helper makes the memory with an
+ * allocator of the free's kind on every way it returns other than false
+ * (ss_context_makes_out). */
+CXCursor ss_context_free_helper(CXCursor function, CXCursor call, CXCursor wait, unsigned *index);
+
 /* inherent.c. Whether 'c', inside the expression 'root', is written within 'decltype(...)' or
  * 'typeof(...)', where its value is not read ('static_cast<decltype(count)>(4)'). */
 int ss_context_in_decltype(CXCursor root, CXCursor c);

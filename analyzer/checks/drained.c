@@ -5400,16 +5400,124 @@ static int calm_destroy(ss_check_ctx *ctx, CXCursor s)
     return !ss_ast_is_null(call) && quiet_statement(ctx, s, call);
 }
 
+/* A free whose memory a function makes through a reference parameter (statement_free): the
+ * call of that function, and the argument. */
+typedef struct helper_free {
+    CXCursor call;
+    unsigned index;
+} helper_free;
+
 /* The free of the statement 's' that surely waits for the whole device (ss_context_free_waits),
- * run whenever 's' runs, 's' calling nothing else that may work (quiet_statement). A null cursor
- * where there is none. */
-static CXCursor statement_free(ss_check_ctx *ctx, CXCursor s, CXCursor wait)
+ * run whenever 's' runs, 's' calling nothing else that may work (quiet_statement); with 'h',
+ * also one whose memory a function makes through a reference parameter, tested
+ * (ss_context_free_helper: 'h' receives the call, which the caller must then follow). A null
+ * cursor where there is none. */
+static CXCursor statement_free(ss_check_ctx *ctx, CXCursor s, CXCursor wait, helper_free *h)
 {
     CXCursor none = clang_getNullCursor(), call = none;
     ss_ast_visit_whole(s, s, find_free, &call);
-    if (ss_ast_is_null(call) || !ss_context_free_waits(ctx->function, call, wait))
+    if (ss_ast_is_null(call))
         return none;
+    if (!ss_context_free_waits(ctx->function, call, wait)) {
+        if (h == NULL)
+            return none;
+        h->call = ss_context_free_helper(ctx->function, call, wait, &h->index);
+        if (ss_ast_is_null(h->call))
+            return none;
+    }
     return quiet_statement(ctx, s, call) ? call : none;
+}
+
+/* Whether the 'n' statements 'stmts' are those of the body of the named function 'function'
+ * and, from 'from' on, end it: none left, or only a 'return' whose value stays on the host
+ * (calm_statement). Returns 1 or 0. */
+static int ends_body(ss_check_ctx *ctx, CXCursor function, const CXCursor *stmts, unsigned n,
+                     unsigned from)
+{
+    CXCursor body = ss_ast_body(function);
+    if (n == 0 || from > n || ss_ast_is_null(body) ||
+        clang_getCursorKind(function) == CXCursor_LambdaExpr || !ss_ast_written_as(body, "{"))
+        return 0;
+    unsigned i = 0, all = ss_ast_child_count(body);
+    while (i < all && !ss_ast_same_node(ss_ast_child(body, i), stmts[0]))
+        i++;
+    if (i == all)
+        return 0;
+    if (from == n)
+        return 1;
+    if (from + 1 != n || clang_getCursorKind(stmts[from]) != CXCursor_ReturnStmt)
+        return 0;
+    return ss_ast_child_count(stmts[from]) == 0 ||
+           calm_statement(ctx, ss_ast_child(stmts[from], 0));
+}
+
+/* The free (statement_free) of the statement after the statement stmts[index] of 'n', past
+ * calm statements (calm_statement, calm_destroy; '*calm' counts them, two in all at most), that
+ * makes the wait 'wait' again. A null cursor where there is none, and '*end' is then the index
+ * of the statement it stopped at ('n' past the last). */
+static CXCursor next_free(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n, unsigned index,
+                          CXCursor wait, unsigned *calm, unsigned *end, helper_free *h)
+{
+    for (unsigned s = index + 1; s < n; s++) {
+        *end = s;
+        if (calm_statement(ctx, stmts[s]) || calm_destroy(ctx, stmts[s])) {
+            if (++*calm > 2)
+                return clang_getNullCursor();
+            continue;
+        }
+        return statement_free(ctx, stmts[s], wait, h);
+    }
+    *end = n;
+    return clang_getNullCursor();
+}
+
+/* How many calls of a function whose last statement waits are followed (callers_free). */
+enum { MAX_FREE_CALLS = 8 };
+
+/* The frees right after the calls of a function that ends with a wait (callers_free). */
+typedef struct free_calls {
+    long count;
+    CXCursor frees[MAX_FREE_CALLS], callers[MAX_FREE_CALLS];
+} free_calls;
+
+/* For a wait that ends the function ctx->function past 'calm' calm statements: the free that
+ * every call of the function in the unit makes right after it returns (next_free in the caller,
+ * the calm statements of both counted together): the call is its statement's only work
+ * (quiet_statement), in a block of the named function it is made in (no lambda between), and
+ * the free surely waits (ss_context_free_waits, its pointer written before the call). The first
+ * call's free; a null cursor where a call frees nothing so, there are more than MAX_FREE_CALLS,
+ * the function is virtual or its address is taken; the frees
+ * into 'calls'. The unit's calls only: a call in another unit is not seen (as callers_words,
+ * inherent.c). */
+static CXCursor callers_free(ss_check_ctx *ctx, unsigned calm, free_calls *calls)
+{
+    CXCursor none = clang_getNullCursor(), first = none;
+    CXCursor found[MAX_FREE_CALLS], callers[MAX_FREE_CALLS], stmts[256];
+    if (clang_getCursorKind(ctx->function) == CXCursor_CXXMethod &&
+        clang_CXXMethod_isVirtual(ctx->function))
+        return none; /* a call through the base is not its call */
+    long count =
+        ss_callgraph_calls_of(ss_check_graph(ctx), ctx->function, found, callers, MAX_FREE_CALLS);
+    if (count <= 0 || count > MAX_FREE_CALLS)
+        return none;
+    for (long i = 0; i < count; i++) {
+        ss_check_ctx there = *ctx;
+        there.function = callers[i];
+        unsigned index = 0, left = calm, end = 0;
+        unsigned n = ss_context_statements_around(callers[i], found[i], stmts, 256, &index);
+        if (n == 0 || clang_getCursorKind(callers[i]) == CXCursor_LambdaExpr ||
+            !ss_ast_same_node(ss_context_function_of(found[i]), callers[i]) ||
+            !quiet_statement(&there, stmts[index], found[i]))
+            return none;
+        CXCursor freed = next_free(&there, stmts, n, index, found[i], &left, &end, NULL);
+        if (ss_ast_is_null(freed))
+            return none;
+        first = i == 0 ? freed : first;
+        calls->frees[i] = freed;
+        calls->callers[i] = callers[i];
+    }
+    calls->count = count;
+    return first;
 }
 
 /* The free that makes the stream or device-wide wait 'at' again: the free (statement_free) of
@@ -5418,29 +5526,35 @@ static CXCursor statement_free(ss_check_ctx *ctx, CXCursor s, CXCursor wait)
  * own statement calling nothing else that may work (quiet_statement) and, for a stream wait,
  * queuing no work; for a wait for the whole device, the drained flow finds the free drained by
  * it, with nothing queued between ('*between', busy for a stream wait). The free waits for all
- * the work the wait waits for, whatever its stream. A null cursor where there is none. */
-static CXCursor free_again(ss_check_ctx *ctx, CXCursor at, drain *between)
+ * the work the wait waits for, whatever its stream. Where the wait's statement is one of the
+ * function's body whose statements after it are calm (the two at most counted with the
+ * caller's) and end the function (ends_body), and it queues no work, whatever the wait: the free
+ * every call of the function in the unit makes right after it (callers_free; 'calls' those
+ * frees, else a count of 0; held-out-28's CB across a return, ASTRA's ConeBP_Array). With
+ * 'h', the free after the wait in its own function may be one whose memory a function makes
+ * through a reference (statement_free; 'h->call' set, which the caller follows). A null cursor
+ * where there is none. */
+static CXCursor free_again(ss_check_ctx *ctx, CXCursor at, drain *between, free_calls *calls,
+                           helper_free *h)
 {
     CXCursor stmts[256], none = clang_getNullCursor(), waited;
-    unsigned index = 0, calm = 0;
+    unsigned index = 0, calm = 0, end = 0;
     *between = busy();
+    calls->count = 0;
     if (!wait_for(at, &waited))
         return none;
     unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
-    if (n == 0 || !quiet_statement(ctx, stmts[index], at) ||
-        (!ss_ast_is_null(waited) && ss_context_queues_work(ss_check_graph(ctx), stmts[index])))
+    if (n == 0 || !quiet_statement(ctx, stmts[index], at))
         return none;
-    CXCursor freed = none;
-    for (unsigned s = index + 1; s < n; s++) {
-        if (calm_statement(ctx, stmts[s]) || calm_destroy(ctx, stmts[s])) {
-            if (++calm > 2)
-                return none;
-            continue;
-        }
-        freed = statement_free(ctx, stmts[s], at);
-        break;
-    }
-    if (ss_ast_is_null(freed) || !ss_ast_is_null(waited))
+    int queues = ss_context_queues_work(ss_check_graph(ctx), stmts[index]);
+    if (!ss_ast_is_null(waited) && queues)
+        return none;
+    CXCursor freed = next_free(ctx, stmts, n, index, at, &calm, &end, h);
+    if (ss_ast_is_null(freed))
+        return calm <= 2 && !queues && ends_body(ctx, ctx->function, stmts, n, end)
+                   ? callers_free(ctx, calm, calls)
+                   : none;
+    if (!ss_ast_is_null(waited))
         return freed;
     question device = device_question(ctx, copies_drain(ctx));
     flow_budget = FLOW_BUDGET;
@@ -5462,41 +5576,183 @@ static const char *freed_words(CXCursor call)
     return "a free of device memory from 'cudaMalloc'";
 }
 
+/* The API name of the call 'call' ("cudaFreeArray"), for the project pass; a static string. */
+static const char *name_of(CXCursor call)
+{
+    const ss_api *api = ss_scope_callee_api(call);
+    return api ? api->name : "";
+}
+
+/* " that 'make()' makes ..." for a free whose memory a function makes through a reference
+ * ('h->call', free_again), where the unit defines it and it does so (ss_context_makes_out) with
+ * an allocator of the free's kind; "" where 'h' holds no call. For a function of another unit,
+ * " that 'make()' (another unit) makes ...", for the project pass to answer
+ * (ss_project_array_question). Malloc'ed, or NULL where the unit's function does not. */
+static char *made_words(CXCursor freed, const helper_free *h)
+{
+    if (ss_ast_is_null(h->call))
+        return ss_xstrdup("");
+    CXCursor decl = clang_getCursorReferenced(h->call);
+    CXCursor def = clang_getCursorDefinition(decl);
+    char allocator[40] = "";
+    char *name = ss_qualified_name(decl);
+    char *words = NULL;
+    if (ss_ast_is_null(def))
+        words = ss_xasprintf(" that '%s()', of another unit, makes (through its argument %u, on "
+                             "every way it does not return false; the 'if' around the call "
+                             "returns otherwise)",
+                             name ? name : "?", h->index + 1);
+    else if (ss_context_makes_out(def, h->index, allocator, sizeof allocator) &&
+             ss_context_allocator_frees(name_of(freed), allocator))
+        words = ss_xasprintf(" that '%s()' makes with '%s' (through its argument %u, on every "
+                             "way it does not return false; the 'if' around the call returns "
+                             "otherwise)",
+                             name ? name : "?", allocator, h->index + 1);
+    free(name);
+    return words;
+}
+
+/* "drained anyway: 'bp_array()' ends here, and its one call in this unit, in 'bp()', is
+ * followed by a free that waits for the whole device before it returns (where the CUDA calls
+ * succeed), 'cudaFreeArray' at line 42, a free of a CUDA array, ..." for a wait that ends a
+ * function whose every call in the unit frees right after it returns (free_again, 'calls').
+ * Malloc'ed. */
+static char *caller_free_words(ss_check_ctx *ctx, CXCursor freed, const free_calls *calls)
+{
+    char *name = ss_scope_callee_name(freed);
+    char *in = ss_qualified_name(ss_scope_outer_function(calls->callers[0]));
+    char *function = ss_qualified_name(ss_scope_outer_function(ctx->function));
+    char *which = calls->count == 1
+                      ? ss_xasprintf("its one call in this unit, in '%s()',", in ? in : "?")
+                      : ss_xasprintf("each of its %ld calls in this unit (the first in '%s()')",
+                                     calls->count, in ? in : "?");
+    char *words = ss_xasprintf(
+        "drained anyway: '%s()' ends here, and %s is followed by a free that waits for the whole "
+        "device before it returns (where the CUDA calls succeed), '%s' at line %u, %s, and so "
+        "for all the work this wait is for; only statements that stay on the host or destroy a "
+        "texture object or a stream run between them: the stall is that free's, this wait adds "
+        "no stall of its own (calls from other units are not seen)",
+        function ? function : "the function", which, name ? name : "a free", ss_scope_line(freed),
+        freed_words(freed));
+    free(name);
+    free(in);
+    free(function);
+    free(which);
+    return words;
+}
+
 /* "drained anyway: the next device call, 'cudaFreeArray' at line 254, a free of a CUDA array,
  * waits for the whole device before it returns ..." for a stream or device-wide wait (SYNC401)
  * that a free makes again (free_again). Malloc'ed, or NULL. */
 static char *free_words(ss_check_ctx *ctx, CXCursor at)
 {
     drain between;
-    CXCursor freed = free_again(ctx, at, &between);
+    free_calls calls;
+    helper_free h = {clang_getNullCursor(), 0};
+    CXCursor freed = free_again(ctx, at, &between, &calls, &h);
     if (ss_ast_is_null(freed))
+        return NULL;
+    if (calls.count > 0)
+        return caller_free_words(ctx, freed, &calls);
+    char *made = made_words(freed, &h);
+    if (made == NULL)
         return NULL;
     char *name = ss_scope_callee_name(freed);
     char *aside = between.state == DRAINED ? aside_words(&between) : ss_xstrdup("");
     char *words = ss_xasprintf(
-        "drained anyway: the next device call, '%s' at line %u, %s, waits for the whole device "
+        "drained anyway: the next device call, '%s' at line %u, %s%s, waits for the whole device "
         "before it returns (where the CUDA calls succeed), and so for all the work this wait is "
         "for, and only statements that "
         "stay on the host or destroy a texture object or a stream run between them%s: the "
         "stall is that free's, this wait adds no stall of its own",
-        name ? name : "a free", ss_scope_line(freed), freed_words(freed), aside);
+        name ? name : "a free", ss_scope_line(freed), freed_words(freed), made, aside);
     free(name);
     free(aside);
+    if (!ss_ast_is_null(h.call)) {
+        /* The helper is another unit's: the project pass answers with its facts. */
+        char *usr = ss_project_declared_only(h.call);
+        if (usr)
+            ss_project_array_question(ctx, SS_RULE_SYNC_IN_LOOP, at, usr, h.index, name_of(freed),
+                                      words);
+        free(usr);
+        if (ss_ast_is_null(clang_getCursorDefinition(clang_getCursorReferenced(h.call)))) {
+            free(made);
+            free(words);
+            return NULL;
+        }
+    }
+    free(made);
     return words;
+}
+
+/* A call of a function of the unit whose definition holds the node 'wait' (called_holder). */
+typedef struct holder_walk {
+    CXCursor wait, found;
+} holder_walk;
+
+static enum CXChildVisitResult find_holder(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    holder_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr)
+        return CXChildVisit_Recurse;
+    CXCursor def = clang_getCursorDefinition(clang_getCursorReferenced(c));
+    if (ss_ast_is_null(def) || !ss_ast_is_function(def))
+        return CXChildVisit_Recurse;
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    long found = ss_context_path(def, w->wait, path);
+    free(path);
+    if (found < 0)
+        return CXChildVisit_Recurse;
+    w->found = def;
+    return CXChildVisit_Break;
+}
+
+/* The definition of the function of the unit that a call in one of the three statements before
+ * the free 'at' (in its block of ctx->function) calls and that holds the wait 'wait', or a null
+ * cursor. */
+static CXCursor called_holder(ss_check_ctx *ctx, CXCursor at, CXCursor wait)
+{
+    CXCursor stmts[256];
+    unsigned index = 0;
+    unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
+    holder_walk w = {wait, clang_getNullCursor()};
+    for (unsigned s = index; n > 0 && s-- > 0 && s + 3 >= index && ss_ast_is_null(w.found);)
+        ss_ast_visit_whole(stmts[s], stmts[s], find_holder, &w);
+    return w.found;
 }
 
 /* Whether the free 'at' (SYNC402) makes the wait 'wait' again (free_again) and that wait has
  * work to wait for (it is not drained itself: 'drain_copies' as copies_drain): the wait's note
  * names the free as the stall, which the free cannot in turn put on the wait. The wait is in
- * the loop of the free, its statement's block being the free's. Returns 1 or 0. */
+ * the loop of the free, its statement's block being the free's, or ends a function called in
+ * one of the three statements before the free (called_holder). A free of memory a function
+ * makes through a reference counts where the unit's function makes it so, or another unit's
+ * may (the project pass then decides the wait: the free is a warning either way). Returns 1 or
+ * 0. */
 static int free_makes_wait_again(ss_check_ctx *ctx, CXCursor at, CXCursor wait, int drain_copies)
 {
     drain between;
-    if (ss_ast_is_null(wait) || !ss_ast_same_node(free_again(ctx, wait, &between), at))
+    free_calls calls;
+    if (ss_ast_is_null(wait))
         return 0;
-    question device = device_question(ctx, drain_copies);
+    /* A wait that ends a function the free's caller called right before (callers_free). */
+    ss_check_ctx there = *ctx;
+    CXCursor function = called_holder(ctx, at, wait);
+    if (!ss_ast_is_null(function))
+        there.function = function;
+    helper_free h = {clang_getNullCursor(), 0};
+    CXCursor freed = free_again(&there, wait, &between, &calls, &h);
+    char *made = ss_ast_is_null(freed) ? NULL : made_words(freed, &h);
+    int makes = made && ss_ast_same_node(freed, at);
+    free(made);
+    for (long i = 0; i < calls.count && !makes; i++)
+        makes = ss_ast_same_node(calls.frees[i], at);
+    if (!makes)
+        return 0;
+    question device = device_question(&there, drain_copies);
     flow_budget = FLOW_BUDGET;
-    drain d = answered(drain_copies, wait, state_at(&device, ctx->function, wait, 0));
+    drain d = answered(drain_copies, wait, state_at(&device, there.function, wait, 0));
     return d.state != DRAINED || d.filled;
 }
 

@@ -338,6 +338,21 @@ static enum CXChildVisitResult find_loop_jump(CXCursor c, CXCursor parent, CXCli
     return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+/* Whether the branch 'then' leaves the function: 'return ...;', or a block that ends so with no
+ * break, continue or goto in it. Returns 1 or 0. */
+static int branch_returns(CXCursor then)
+{
+    if (clang_getCursorKind(then) == CXCursor_CompoundStmt) {
+        unsigned n = ss_ast_child_count(then);
+        int jumps = 0;
+        clang_visitChildren(then, find_loop_jump, &jumps);
+        if (n == 0 || jumps)
+            return 0;
+        then = ss_ast_child(then, n - 1);
+    }
+    return clang_getCursorKind(then) == CXCursor_ReturnStmt;
+}
+
 /* Whether 's' is 'if (!var) { ...; return ...; }' or 'if (var == NULL) return ...;' (the
  * constant on either side): an 'if' that tests 'var' for null and then leaves the function.
  * Returns 1 or 0. */
@@ -353,17 +368,7 @@ static int leaves_if_null(CXCursor s, CXCursor var)
                  ss_ast_binary_op(cond, op, sizeof op) == 0 && strcmp(op, "==") == 0 &&
                  ((names(ss_ast_child(cond, 0), var) && null_literal(ss_ast_child(cond, 1))) ||
                   (names(ss_ast_child(cond, 1), var) && null_literal(ss_ast_child(cond, 0)))));
-    if (!tests)
-        return 0;
-    if (clang_getCursorKind(then) == CXCursor_CompoundStmt) {
-        unsigned n = ss_ast_child_count(then);
-        int jumps = 0;
-        clang_visitChildren(then, find_loop_jump, &jumps);
-        if (n == 0 || jumps)
-            return 0;
-        then = ss_ast_child(then, n - 1);
-    }
-    return clang_getCursorKind(then) == CXCursor_ReturnStmt;
+    return tests && branch_returns(then);
 }
 
 /* Whether an 'if' that tests 'var' for null and leaves the function (leaves_if_null) runs
@@ -407,4 +412,223 @@ int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait)
         clang_getCursorKind(ss_ast_strip(initializer(var))) != CXCursor_CallExpr)
         return 0;
     return tested_before(&where, var);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Memory a helper makes through a reference parameter (ASTRA's createArrayAndTextureObject2D:
+ * 'if (!createArrayAndTextureObject2D(data, array, tex, ...)) return false;'). */
+
+int ss_context_allocator_frees(const char *free_name, const char *allocator)
+{
+    const ss_api *api =
+        free_name && strcmp(free_name, "cudaFree") == 0        ? ss_api_find("cudaFree")
+        : free_name && strcmp(free_name, "cudaFreeHost") == 0  ? ss_api_find("cudaFreeHost")
+        : free_name && strcmp(free_name, "cudaFreeArray") == 0 ? ss_api_find("cudaFreeArray")
+                                                               : NULL;
+    return api && allocator && matching_allocator(api, allocator);
+}
+
+/* The uses of a reference parameter in its function's body (makes_out_uses). */
+typedef struct out_walk {
+    CXCursor param;
+    CXCursor alloc, taken; /* the call whose out-argument '&param' is, that '&param' */
+    CXCursor frees[8];     /* the frees given it */
+    unsigned allocs, others, free_count, lambdas;
+    unsigned last_null; /* the offset of the last 'param = 0' */
+    char callee[40];
+} out_walk;
+
+/* Each use of w->param: the out-argument of a call (w->alloc; more than one counted), a free of
+ * the runtime's given it, a read (its parent an implicit conversion), 'param = <null>', or any
+ * other use (w->others: a write, a reference bound, its address taken elsewhere); lambdas
+ * counted. */
+static enum CXChildVisitResult find_out_uses(CXCursor c, CXCursor parent, CXClientData data)
+{
+    out_walk *w = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    w->lambdas += k == CXCursor_LambdaExpr;
+    if (k == CXCursor_CallExpr) {
+        var_writes cw;
+        memset(&cw, 0, sizeof cw);
+        cw.var = w->param;
+        call_write(&cw, c);
+        if (cw.taken_count == 1) {
+            w->allocs++;
+            w->alloc = c;
+            w->taken = cw.taken[0];
+            snprintf(w->callee, sizeof w->callee, "%s", cw.callee);
+        }
+        const ss_api *api = ss_scope_callee_api(c);
+        CXCursor arg = freed_argument(c, api);
+        if (runtime_free(api) && !ss_ast_is_null(arg) && names(arg, w->param) && w->free_count < 8)
+            w->frees[w->free_count++] = c;
+    }
+    if (k != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), w->param))
+        return CXChildVisit_Recurse;
+    enum CXCursorKind pk = clang_getCursorKind(parent);
+    char op[8];
+    if (pk == CXCursor_UnexposedExpr ||
+        (!ss_ast_is_null(w->taken) && ss_ast_same_node(parent, w->taken)))
+        return CXChildVisit_Recurse;
+    if (pk == CXCursor_BinaryOperator && ss_ast_binary_op(parent, op, sizeof op) == 0 &&
+        strcmp(op, "=") == 0 && ss_ast_same_node(ss_ast_strip(ss_ast_child(parent, 0)), c) &&
+        null_literal(ss_ast_child(parent, 1))) {
+        w->last_null = ss_ast_offset(parent);
+        return CXChildVisit_Recurse;
+    }
+    w->others++;
+    return CXChildVisit_Recurse;
+}
+
+/* Whether 'e' is a '!' operator (its first token; the text of a long one is not read). Returns 1
+ * or 0. */
+static int negation(CXCursor e)
+{
+    if (clang_getCursorKind(e) != CXCursor_UnaryOperator || ss_ast_child_count(e) != 1)
+        return 0;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(e);
+    CXToken *tok = clang_getToken(tu, clang_getRangeStart(clang_getCursorExtent(e)));
+    if (tok == NULL)
+        return 0;
+    CXString spelling = clang_getTokenSpelling(tu, *tok);
+    int is = strcmp(clang_getCString(spelling), "!") == 0;
+    clang_disposeString(spelling);
+    clang_disposeTokens(tu, tok, 1);
+    return is;
+}
+
+/* Whether 'e' is an integer constant 0 ('false', '0'). */
+static int false_constant(CXCursor e)
+{
+    long long value = 1;
+    return !ss_ast_is_null(e) && ss_ast_eval_int(ss_ast_strip(e), &value) == 0 && value == 0;
+}
+
+/* Every 'return' of 'body' (a walk): those before 'before' (an offset) that return anything but
+ * a constant 0 counted in 'early'. */
+typedef struct return_walk {
+    unsigned before, early;
+} return_walk;
+
+static enum CXChildVisitResult find_early_return(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    return_walk *r = data;
+    if (clang_getCursorKind(c) != CXCursor_ReturnStmt || ss_ast_offset(c) >= r->before)
+        return CXChildVisit_Recurse;
+    r->early += ss_ast_child_count(c) == 0 || !false_constant(ss_ast_child(c, 0));
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the free 'call' (of the parameter) is a statement of a block that then returns a
+ * constant 0 ('{ cudaFreeArray(a); return false; }'), with no break, continue or goto in it.
+ * Returns 1 or 0. */
+static int frees_then_fails(CXCursor body, CXCursor call)
+{
+    CXCursor path[SS_CONTEXT_MAX_PATH];
+    long found = ss_context_path(body, call, path);
+    long b = found - 1;
+    while (b >= 0 && clang_getCursorKind(path[b]) != CXCursor_CompoundStmt)
+        b--;
+    if (b < 0)
+        return 0;
+    unsigned n = ss_ast_child_count(path[b]);
+    CXCursor last = n ? ss_ast_child(path[b], n - 1) : clang_getNullCursor();
+    int jumps = 0;
+    clang_visitChildren(path[b], find_loop_jump, &jumps);
+    return !jumps && clang_getCursorKind(last) == CXCursor_ReturnStmt &&
+           ss_ast_child_count(last) == 1 && false_constant(ss_ast_child(last, 0));
+}
+
+int ss_context_makes_out(CXCursor function, unsigned index, char *allocator, size_t size)
+{
+    unsigned n = ss_ast_child_count(function), seen = 0;
+    CXCursor body = n ? ss_ast_child(function, n - 1) : clang_getNullCursor(), param = body;
+    for (unsigned i = 0; i + 1 < n && seen <= index; i++) {
+        if (clang_getCursorKind(ss_ast_child(function, i)) == CXCursor_ParmDecl && seen++ == index)
+            param = ss_ast_child(function, i);
+    }
+    CXType t = clang_getCursorType(param);
+    int switches = 0;
+    if (clang_getCursorKind(body) != CXCursor_CompoundStmt ||
+        clang_getCursorKind(param) != CXCursor_ParmDecl || t.kind != CXType_LValueReference ||
+        clang_getCanonicalType(clang_getPointeeType(t)).kind != CXType_Pointer ||
+        ss_ast_child_count(body) < 2)
+        return 0;
+    clang_visitChildren(function, find_switch, &switches);
+    out_walk w;
+    memset(&w, 0, sizeof w);
+    w.param = param;
+    clang_visitChildren(body, find_out_uses, &w);
+    before_wait where;
+    CXCursor last = ss_ast_child(body, ss_ast_child_count(body) - 1);
+    if (switches || w.allocs != 1 || w.others || w.lambdas || w.callee[0] == '\0' ||
+        ss_ast_offset(w.alloc) < w.last_null || !runs_before(function, w.alloc, last, &where) ||
+        !ss_ast_same_node(where.wait_path[where.depth - 1], body))
+        return 0;
+    /* Every way out before the allocation's statement fails; a free of it fails next. */
+    CXCursor holder = ss_ast_child(body, where.write_index);
+    if (ss_ast_is_null(holder))
+        return 0;
+    CXSourceRange range = clang_getCursorExtent(holder);
+    unsigned end = 0;
+    clang_getSpellingLocation(clang_getRangeEnd(range), NULL, NULL, NULL, &end);
+    return_walk r = {end, 0};
+    clang_visitChildren(body, find_early_return, &r);
+    for (unsigned i = 0; i < w.free_count && r.early == 0; i++)
+        r.early += !frees_then_fails(body, w.frees[i]);
+    if (r.early || w.free_count == 8)
+        return 0;
+    snprintf(allocator, size, "%s", w.callee);
+    return 1;
+}
+
+CXCursor ss_context_free_helper(CXCursor function, CXCursor call, CXCursor wait, unsigned *index)
+{
+    CXCursor none = clang_getNullCursor();
+    const ss_api *api = ss_scope_callee_api(call);
+    CXCursor arg = freed_argument(call, api);
+    if (ss_ast_is_null(arg) || !runtime_free(api) || null_literal(arg))
+        return none;
+    CXCursor var = local_variable(arg), top = ss_scope_outer_function(function);
+    int switches = 0;
+    if (ss_ast_is_null(var))
+        return none;
+    clang_visitChildren(top, find_switch, &switches);
+    var_writes w = writes_of(function, var);
+    if (switches || w.count != 1 || w.kind != WRITE_OTHER)
+        return none;
+    /* The write: the variable handed as an argument of a call, to a reference parameter. */
+    CXCursor path[SS_CONTEXT_MAX_PATH];
+    long found = ss_context_path(top, w.at, path);
+    CXCursor helper = found > 0 ? path[found - 1] : none;
+    if (clang_getCursorKind(helper) != CXCursor_CallExpr)
+        return none;
+    int count = clang_Cursor_getNumArguments(helper), at = -1;
+    for (int i = 0; i < count && at < 0; i++) {
+        if (ss_ast_same_node(clang_Cursor_getArgument(helper, (unsigned)i), w.at))
+            at = i;
+    }
+    CXCursor decl = clang_getCursorReferenced(helper);
+    if (at < 0 || clang_getCursorKind(decl) != CXCursor_FunctionDecl ||
+        clang_Cursor_getNumArguments(decl) <= at ||
+        clang_getCursorType(clang_Cursor_getArgument(decl, (unsigned)at)).kind !=
+            CXType_LValueReference)
+        return none;
+    /* 'if (!helper(...)) return ...;', a statement of a block around the wait, before it. */
+    before_wait where;
+    if (!runs_before(top, helper, wait, &where))
+        return none;
+
+    CXCursor s = ss_ast_child(where.wait_path[where.depth - 1], where.write_index);
+    unsigned ci = clang_getCursorKind(s) == CXCursor_IfStmt ? ss_ast_if_condition(s) : 0;
+    if (clang_getCursorKind(s) != CXCursor_IfStmt || ci + 1 >= ss_ast_child_count(s) ||
+        ci + 2 < ss_ast_child_count(s))
+        return none;
+    CXCursor cond = ss_ast_strip(ss_ast_child(s, ci));
+    if (!negation(cond) || !ss_ast_same_node(ss_ast_strip(ss_ast_child(cond, 0)), helper) ||
+        !branch_returns(ss_ast_child(s, ci + 1)))
+        return none;
+    *index = (unsigned)at;
+    return helper;
 }

@@ -143,6 +143,7 @@ cJSON *ss_project_facts_encode(const ss_project_facts *facts)
     ss_project_outputs_encode(facts, o);
     ss_project_foreign_encode(facts, o);
     ss_project_set_up_encode(facts, o);
+    ss_project_arrays_encode(facts, o);
     return o;
 }
 
@@ -422,6 +423,8 @@ int ss_project_facts_decode(const cJSON *o, ss_project_facts **out)
         ss_project_foreign_decode(o, facts, &bad);
     if (!bad)
         ss_project_set_up_decode(o, facts, &bad);
+    if (!bad)
+        ss_project_arrays_decode(o, facts, &bad);
     if (bad) {
         ss_project_facts_free(facts);
         return -1;

@@ -278,6 +278,10 @@ struct ss_project_facts {
     /* The unit's calls of the project's functions, and the questions of its warnings that a
      * loop of a function other units may call makes (project_set_up.c). */
     struct ss_set_up_facts *set_up;
+    /* The unit's functions that make memory through a reference parameter, and the questions of
+     * its warnings for a wait before a free of such memory made by another unit's
+     * (project_arrays.c). */
+    struct ss_array_facts *arrays;
     /* Every stream that may hold the unit's work is one a copy on the legacy default stream
      * waits for (ss_context_streams_block); 0 for a unit with errors ('unjudged'). */
     int streams_block;
@@ -594,5 +598,32 @@ int ss_project_called_unseen(ss_project_facts *const *facts, size_t count, const
  * Decoding returns 0 with '*facts' set (NULL for none), or -1 when 'o' is malformed. */
 cJSON *ss_project_facts_encode(const ss_project_facts *facts);
 int ss_project_facts_decode(const cJSON *o, ss_project_facts **facts);
+
+/* project_arrays.c. For a wait (SYNC401 at 'at') right before the free 'free_name' of memory that
+ * the function of another unit 'usr' makes through its parameter 'param' (tested: 'if
+ * (!make(...)) return ...;'): the question the project pass answers, kept until
+ * ss_project_ask_array; 'words' the note's ("drained anyway: ..."). */
+void ss_project_array_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *usr,
+                               unsigned param, const char *free_name, const char *words);
+
+/* project_arrays.c. After the context of the finding 'f' for the call 'at' is applied: records
+ * the question kept for it when 'f' is still a warning; drops it otherwise. */
+void ss_project_ask_array(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f);
+
+/* project_arrays.c. After the unit's walk: records in 'facts' each reference parameter of the
+ * functions the unit defines that another unit may call through which the function makes
+ * memory on every way it returns other than false (ss_context_makes_out), and the allocator. */
+void ss_project_record_array_outs(ss_check_ctx *ctx, ss_project_facts *facts);
+
+/* project_arrays.c. The project pass for those questions: each warning whose function a unit's
+ * facts say makes the memory with an allocator of the free's kind becomes a note with the
+ * question's words. */
+void ss_project_apply_arrays(ss_project_facts *const *facts, ss_result *const *results,
+                             size_t count);
+
+/* project_arrays.c. Frees the facts and questions; their cache form, and back. */
+void ss_project_arrays_free(ss_project_facts *facts);
+void ss_project_arrays_encode(const ss_project_facts *facts, cJSON *o);
+void ss_project_arrays_decode(const cJSON *o, ss_project_facts *facts, int *bad);
 
 #endif

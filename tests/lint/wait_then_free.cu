@@ -5,9 +5,10 @@
 // anyway: the next device call, ...", and the free keeps its SYNC402 warning (it is the stall).
 // Texture-object and stream destroys between them wait for nothing and queue nothing. Lint
 // says so only where it can be sure the free waits: a local variable, written once before the
-// wait and whenever it runs, by a synchronizing allocator of the free's kind, or for an array
-// by a call whose null result returns. Warnings stay where the free waits for nothing (a null
-// pointer, stream-ordered memory), may (an array made by a helper through a reference, a
+// wait and whenever it runs, by a synchronizing allocator of the free's kind, for an array by a
+// call whose null result returns, or by a helper through a reference whose false result
+// returns, the helper making it on every other way. Warnings stay where the free waits for
+// nothing (a null pointer, stream-ordered memory), may (a helper's result not tested, a
 // parameter), runs in a branch, or a launch stands between.
 #include <cuda_runtime.h>
 #include <cstdio>
@@ -56,8 +57,10 @@ static bool make_texture(const float *volume, int n, cudaArray_t &array, cudaTex
 }
 
 // ASTRA's fan_fp.cu form: the array made, filled and bound per call by a helper that sets it
-// through a reference (lint does not follow it: the wait stays a warning), the projection
-// launched on the caller's stream, the stream waited for and the array freed.
+// through a reference, tested with 'if (!...) return', the projection launched on the caller's
+// stream, the stream waited for and the array freed: make_texture makes the array with
+// cudaMallocArray on every way it does not return false, so the free waits: the note (since
+// session 41; free_helper_array.cu has the helpers that do not).
 static bool forward_one(const float *volume, float *out, int n, cudaStream_t stream)
 {
     cudaArray_t array;
@@ -65,7 +68,7 @@ static bool forward_one(const float *volume, float *out, int n, cudaStream_t str
     if (!make_texture(volume, n, array, tex))
         return false;
     project<<<(n + 255) / 256, 256, 0, stream>>>(tex, out, n);
-    bool ok = check(cudaStreamSynchronize(stream), "forward"); // expect: SYNC401 expect-severity: warning expect-no-message: drained anyway
+    bool ok = check(cudaStreamSynchronize(stream), "forward"); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFreeArray' at line 72, a free of a CUDA array that 'make_texture()' makes with 'cudaMallocArray' (through its argument 3, on every way it does not return false; the 'if' around the call returns otherwise), waits for the whole device
     cudaFreeArray(array); // expect: SYNC402 expect-severity: warning
     cudaDestroyTextureObject(tex);
     return ok;
@@ -78,7 +81,8 @@ void forward(const float *volume, float *out, int n, int angles, cudaStream_t st
 }
 
 // ASTRA's cone_cyl.cu form: the texture object and the stream destroyed between the wait and
-// the free, in the loop itself; the array made through a reference: a warning.
+// the free, in the loop itself; the array made through a reference, the result not tested: a
+// warning.
 void cone(const float *volume, float *out, int n, int angles)
 {
     for (int a = 0; a < angles; a++) {
@@ -106,7 +110,7 @@ void scratch(float *out, int n, int rounds, cudaStream_t s)
         cudaMalloc(&tmp, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: drained
         cudaMemsetAsync(tmp, 0, n * sizeof(float), s);
         cudaMemcpyAsync(out, tmp, n * sizeof(float), cudaMemcpyDeviceToDevice, s);
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 110, a free of device memory from 'cudaMalloc', waits for the whole device before it returns (where the CUDA calls succeed)
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 114, a free of device memory from 'cudaMalloc', waits for the whole device before it returns (where the CUDA calls succeed)
         cudaFree(tmp); // expect: SYNC402 expect-severity: warning expect-no-message: drained
     }
 }
@@ -118,7 +122,7 @@ void staging(const float *d, int n, int rounds, cudaStream_t s)
         float *h = nullptr;
         cudaMallocHost(&h, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
         cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
-        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: 'cudaFreeHost' at line 122, a free of pinned host memory
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: 'cudaFreeHost' at line 126, a free of pinned host memory
         cudaFreeHost(h); // expect: SYNC402 expect-severity: warning
     }
 }
@@ -227,7 +231,7 @@ void made_here(const float *volume, float *out, int n, int angles, cudaStream_t 
         cudaTextureObject_t tex;
         cudaCreateTextureObject(&tex, resource, sampling, NULL);
         project<<<(n + 255) / 256, 256, 0, s>>>(tex, out + a * n, n);
-        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFreeArray' at line 232, a free of a CUDA array
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFreeArray' at line 236, a free of a CUDA array
         cudaDestroyTextureObject(tex);
         cudaFreeArray(array); // expect: SYNC402 expect-severity: warning
     }
@@ -267,7 +271,7 @@ static bool cone_fp(float *out, int n, int angles, cudaStream_t stream)
     cudaCreateTextureObject(&tex, resource, sampling, NULL);
     for (int a = 0; a < angles; a++)
         project<<<(n + 255) / 256, 256, 0, stream>>>(tex, out + a * n, n);
-    bool ok = check(cudaStreamSynchronize(stream), "cone_fp"); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFreeArray' at line 272, a free of a CUDA array
+    bool ok = check(cudaStreamSynchronize(stream), "cone_fp"); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFreeArray' at line 276, a free of a CUDA array
     cudaDestroyTextureObject(tex);
     cudaFreeArray(array); // expect: SYNC402 expect-severity: warning
     return ok;
@@ -303,7 +307,7 @@ void tested_alloc(float *out, int n, int rounds, cudaStream_t s)
         if (cudaMalloc(&tmp, n * sizeof(float)) != cudaSuccess) // expect: SYNC402 expect-severity: warning
             return;
         cudaMemcpyAsync(tmp, out, n * sizeof(float), cudaMemcpyDeviceToDevice, s);
-        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 307, a free of device memory from 'cudaMalloc'
+        cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 311, a free of device memory from 'cudaMalloc'
         cudaFree(tmp); // expect: SYNC402 expect-severity: warning
     }
 }
