@@ -1761,6 +1761,9 @@ static char *next_work_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned 
     return words;
 }
 
+static char *out_param_words(ss_check_ctx *ctx, CXCursor stmt, const CXCursor *vars,
+                             size_t var_count);
+
 /* "inherent: ..." when one of the (at most three) statements after 'stmts[at_index]' needs one
  * of the 'vars' at once (statement_use; with 'search->sizing_only', to size a launch or an
  * allocation), the statements between only waiting for the device or standing aside (is_aside:
@@ -1792,6 +1795,8 @@ static char *next_use_words(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n
         int counts = use && (sizes || !carried->sizing_only);
         if (counts && computed_count == 0)
             words = use_words(carried, next, use);
+        else if (use && computed_count == 0 && !carried->past_wait)
+            words = out_param_words(ctx, next, vars, var_count);
         else if (counts && returns)
             words = ss_xasprintf("inherent: the function returns the value (line %u), "
                                  "computing only the other values it returns in between",
@@ -3611,6 +3616,114 @@ static char *callers_words(ss_check_ctx *ctx, CXCursor wait_stmt, CXCursor var, 
                              "needs the value read back at line %u (%s)",
                              ss_scope_line(copy), nc.words);
     free(nc.words);
+    return words;
+}
+
+/* The calls of a function that hands a value to its caller through an out parameter
+ * (out_param_words): the parameter, and the words for the first call whose caller needs the
+ * value next. */
+typedef struct out_calls {
+    ss_check_ctx *ctx;
+    unsigned param;
+    int reference; /* the parameter is a reference: the caller gives the local itself */
+    CXCursor calls[MAX_NEEDING_CALLS], callers[MAX_NEEDING_CALLS];
+    long count;
+    char *words; /* malloc'ed */
+} out_calls;
+
+/* The plain local of its caller that the call 'call' gives the out parameter ('&size', or
+ * 'size' for a reference), or a null cursor. */
+static CXCursor given_local(const out_calls *oc, CXCursor call)
+{
+    CXCursor none = clang_getNullCursor();
+    if ((unsigned)clang_Cursor_getNumArguments(call) <= oc->param)
+        return none;
+    CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(call, oc->param));
+    if (!oc->reference) {
+        if (clang_getCursorKind(arg) != CXCursor_UnaryOperator || !unary_is(arg, "&"))
+            return none;
+        arg = ss_ast_strip(ss_ast_child(arg, 0));
+    }
+    CXCursor local = clang_getCursorReferenced(arg);
+    return clang_getCursorKind(arg) == CXCursor_DeclRefExpr && ss_context_plain_local(local) ? local
+                                                                                             : none;
+}
+
+/* For ss_callgraph_reached_unless: a call of the function is skipped when it is a statement of
+ * its own that gives the out parameter a plain local of its caller, and the device work the
+ * caller queues next needs that local (next_use_words, as for a readback written there). */
+static int skip_out_call(CXCursor from, CXCursor call, void *data)
+{
+    (void)from;
+    out_calls *oc = data;
+    CXCursor caller =
+        ss_context_caller_of(oc->calls, oc->callers,
+                             oc->count < MAX_NEEDING_CALLS ? oc->count : MAX_NEEDING_CALLS, call);
+    CXCursor local = ss_ast_is_null(caller) ? caller : given_local(oc, call);
+    CXCursor stmts[MAX_BLOCK];
+    unsigned index = 0;
+    unsigned n = ss_ast_is_null(local)
+                     ? 0
+                     : ss_context_statements_around(caller, call, stmts, MAX_BLOCK, &index);
+    if (n == 0 || !ss_ast_same_node(ss_ast_strip(stmts[index]), call))
+        return 0;
+    ss_check_ctx there = *oc->ctx;
+    there.function = caller;
+    use_search search = {
+        1, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0, 1};
+    char *use = next_use_words(&there, stmts, n, index, &local, 1, &search);
+    if (use && oc->words == NULL) {
+        const char *lead = "inherent: ";
+        const char *said = strncmp(use, lead, strlen(lead)) == 0 ? use + strlen(lead) : use;
+        char *place = ss_callgraph_place(call);
+        oc->words = ss_xasprintf("the call at %s: %s", place, said);
+        free(place);
+    }
+    int skipped = use != NULL;
+    free(use);
+    return skipped;
+}
+
+/* "inherent: it hands the value to its caller through 'size', and every call from a loop is
+ * followed by device work that needs it (the call at step.cu:14: ...)" when 'stmt', the last
+ * statement of a function that is no lambda and not virtual, assigns a value that names one of
+ * 'vars' to what a pointer parameter points to, or to a reference parameter, and every chain of
+ * calls from a loop that enqueues device work down to the function ends with a call that gives
+ * that parameter a plain local whose next use in the caller sizes device work (skip_out_call):
+ * the host needs the value to queue that work, as where the caller reads it back itself.
+ * Malloc'ed, or NULL. */
+static char *out_param_words(ss_check_ctx *ctx, CXCursor stmt, const CXCursor *vars,
+                             size_t var_count)
+{
+    CXCursor function = ctx->function, lhs, rhs;
+    enum CXCursorKind k = clang_getCursorKind(function);
+    if ((k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) ||
+        (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(function)) ||
+        !ss_ast_same_node(last_statement(ss_ast_body(function)), stmt) ||
+        assignment_sides(stmt, &lhs, &rhs) != 0)
+        return NULL;
+    int names = 0;
+    for (size_t v = 0; v < var_count && !names; v++)
+        names = refers_to(rhs, vars[v]);
+    CXCursor param = names ? out_parameter(lhs) : clang_getNullCursor();
+    int index = ss_ast_is_null(param) ? -1 : ss_context_parameter_index(function, param);
+    if (index < 0)
+        return NULL;
+    out_calls oc = {.ctx = ctx, .param = (unsigned)index};
+    oc.reference =
+        clang_getCanonicalType(clang_getCursorType(param)).kind == CXType_LValueReference;
+    char *words = NULL;
+    if (ss_context_every_loop_call(ss_check_graph(ctx), function, oc.calls, oc.callers,
+                                   MAX_NEEDING_CALLS, &oc.count, skip_out_call, &oc) &&
+        oc.words) {
+        CXString name = clang_getCursorSpelling(param);
+        words = ss_xasprintf("inherent: it hands the value to its caller through '%s', and "
+                             "every call from a loop is followed by device work that needs it "
+                             "(%s)",
+                             clang_getCString(name), oc.words);
+        clang_disposeString(name);
+    }
+    free(oc.words);
     return words;
 }
 
