@@ -657,8 +657,11 @@ char *ss_context_exit_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCu
  * ('cudaEventRecord(start)' ... 'cudaEventElapsedTime(&ms, start, stop)'): "the next device
  * call, 'cudaEventRecord' at line 258, records the event that starts a timed region: the wait
  * lets the region start on an idle device, part of a measurement" (a benchmark's warm-up
- * before its timed launches; held-out-34's shape CK). A wait before a clock the host reads is
- * not taken for one: a loop that times its phases that way stalls on every iteration.
+ * before its timed launches; held-out-34's shape CK). The record is a statement of its own (not
+ * in a loop or under a condition) and a loop that does device work follows it before the
+ * elapsed-time call: a region that runs the work once (a stage timing its own step) is no
+ * benchmark. A wait before a clock the host reads is not taken for one: a loop that times its
+ * phases that way stalls on every iteration.
  * Malloc'ed, or NULL. */
 char *ss_context_settle_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 

@@ -282,20 +282,43 @@ typedef struct use_walk {
     CXCursor at; /* the call that uses it */
 } use_walk;
 
-/* Whether the Thrust algorithm 'call' bounds a range with 'var': an argument after the policy
- * that is an iterator or a pointer, not a number, reads it ('first + n'); malloc'ed words that
- * say so, or NULL. A value passed as a number (the value a fill writes, a scan's initial
- * value) could be read on the device instead: it does not size the work. */
+/* Whether argument 'a' and argument 'b' of 'call' are of one type: a range's ends. */
+static int same_type_args(CXCursor call, int a, int b)
+{
+    CXType ta = clang_getCursorType(clang_Cursor_getArgument(call, (unsigned)a));
+    CXType tb = clang_getCursorType(clang_Cursor_getArgument(call, (unsigned)b));
+    return clang_equalTypes(clang_getCanonicalType(ta), clang_getCanonicalType(tb));
+}
+
+static int integral_arg(CXCursor call, int i)
+{
+    enum CXTypeKind k =
+        clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(call, (unsigned)i)))
+            .kind;
+    return k >= CXType_Bool && k <= CXType_Int128;
+}
+
+/* Whether the Thrust algorithm 'call' bounds its range with 'var': the end of its first range
+ * (two arguments of one type, after the policy where there is one) reads it and its start does
+ * not ('first, first + n'), or the count of an '_n' algorithm reads it ('copy_n(policy, first,
+ * n, out)'); malloc'ed words that say so, or NULL. A value that only moves a range of a fixed
+ * length ('p + n, p + n + 64') or that the algorithm takes as a value (a fill's value, a
+ * functor's member, a lambda's capture, a constant iterator's value) could be read on the
+ * device instead: it does not size the work. */
 static char *thrust_range_use(CXCursor call, CXCursor var)
 {
     char *name = ss_context_thrust_callee(call);
-    int bounds = 0;
-    int n = name ? clang_Cursor_getNumArguments(call) : 0;
-    for (int i = 1; i < n && !bounds; i++) {
-        CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
-        enum CXTypeKind k = clang_getCanonicalType(clang_getCursorType(arg)).kind;
-        int number = k >= CXType_FirstBuiltin && k <= CXType_LastBuiltin;
-        bounds = !number && sized_by(arg, var);
+    int n = name ? clang_Cursor_getNumArguments(call) : 0, bounds = 0;
+    size_t len = name ? strlen(name) : 0;
+    if (len > 2 && strcmp(name + len - 2, "_n") == 0) {
+        /* the count: the first integral argument after the first iterator */
+        int count = n > 1 && integral_arg(call, 1) ? 1 : n > 2 && integral_arg(call, 2) ? 2 : 0;
+        bounds = count > 0 && sized_by(clang_Cursor_getArgument(call, (unsigned)count), var);
+    } else if (n >= 2) {
+        int first = same_type_args(call, 0, 1) ? 0 : 1;
+        bounds = first + 1 < n && same_type_args(call, first, first + 1) &&
+                 sized_by(clang_Cursor_getArgument(call, (unsigned)first + 1), var) &&
+                 !sized_by(clang_Cursor_getArgument(call, (unsigned)first), var);
     }
     char *use = bounds ? ss_xasprintf("bounds the range of '%s' with it", name) : NULL;
     free(name);

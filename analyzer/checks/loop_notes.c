@@ -1137,6 +1137,12 @@ static enum CXChildVisitResult find_elapsed(CXCursor c, CXCursor parent, CXClien
  * receives the record. */
 static int opens_timed_region(CXCursor function, CXCursor stmt, CXCursor *mark)
 {
+    /* the record itself, or a checking macro around it: not one inside a loop or under a
+     * condition, after other work or only on some runs ('if (profile) cudaEventRecord(...)') */
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_CXXForRangeStmt ||
+        k == CXCursor_IfStmt || k == CXCursor_SwitchStmt)
+        return 0;
     if (!ss_callgraph_calls_named(NULL, stmt, marks, sizeof marks / sizeof marks[0], mark) ||
         clang_Cursor_getNumArguments(*mark) < 1)
         return 0;
@@ -1148,6 +1154,26 @@ static int opens_timed_region(CXCursor function, CXCursor stmt, CXCursor *mark)
     return w.found;
 }
 
+/* Whether one of the 'n' statements 'stmts' after the record that starts a timed region, before
+ * the one that reads the time, is a loop that does device work: the region repeats its work, as
+ * a benchmark does after its warm-up ('for (int j = 0; j < nIter; j++) kernel<<<...>>>(...);').
+ * A region that runs the iteration's work once (a stage that times its own step) is no
+ * benchmark: the wait before it stalls every call, and the events time the work without it. */
+static int repeats_timed_work(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        CXCursor found;
+        if (ss_callgraph_calls_named(NULL, stmts[i], event_clocks,
+                                     sizeof event_clocks / sizeof event_clocks[0], &found))
+            return 0;
+        enum CXCursorKind k = clang_getCursorKind(stmts[i]);
+        if ((k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_CXXForRangeStmt) &&
+            !ss_context_host_only(ctx, stmts[i]))
+            return 1;
+    }
+    return 0;
+}
+
 char *ss_context_settle_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
     CXCursor function = ss_scope_outer_function(ctx->function), stmts[SETTLE_STATEMENTS], found;
@@ -1155,7 +1181,8 @@ char *ss_context_settle_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
     if (rule == SS_RULE_SYNC_IN_LOOP && !ss_ast_is_null(function))
         n = ss_context_statements_around(ctx->function, at, stmts, SETTLE_STATEMENTS, &index);
     for (unsigned i = index + 1; i < n; i++) {
-        if (opens_timed_region(function, stmts[i], &found)) {
+        if (opens_timed_region(function, stmts[i], &found) &&
+            repeats_timed_work(ctx, stmts + i + 1, n - i - 1)) {
             char *name = ss_scope_callee_name(found);
             char *words = ss_xasprintf("the next device call, '%s' at line %u, records the event "
                                        "that starts a timed region: the wait lets the region "

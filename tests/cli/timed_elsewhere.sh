@@ -54,6 +54,12 @@ sed 's/^    printf("%.2f ms\\n", timer.read());/&\
 # start event, a warning.
 sed 's/^    cudaEventRecord(start, 0);/    find<<<1, 1>>>(d_count);\
 &/' "$DATA/warm_up.cu" >"$WORK/warm_up_launch.cu"
+# warm_up_once.cu: the region runs the work once, as a stage that times its own step does (no
+# benchmark's repetitions): the wait stalls every call and the events time the work without
+# it, a warning (review 41). warm_up_if.cu: the start is recorded only on some runs, a warning.
+sed '/^    for (int i = 0; i < 300; i++)$/d' "$DATA/warm_up.cu" >"$WORK/warm_up_once.cu"
+sed 's/^    cudaEventRecord(start, 0);/    if (d_count != NULL)\
+    &/' "$DATA/warm_up.cu" >"$WORK/warm_up_if.cu"
 WARM_UP="the next device call, 'cudaEventRecord' at line 16, records the event that starts a timed region: the wait lets the region start on an idle device, part of a measurement"
 MEASURE="; the loop times its iterations ('cudaEventElapsedTime' at sift.cu:12, in 'extract()', which it calls): the wait is part of a measurement [SYNC401 sync-in-loop]"
 for way in "no cache, -j 1" "cold cache" "warm cache"; do
@@ -77,6 +83,12 @@ src/warm_up.cu:20 note"
     case_db warm_up_launch.cu timed.cpp "$way"
     text "warm-up then a launch, $way" sync401 "src/warm_up_launch.cu:8 warning
 src/warm_up_launch.cu:21 note"
+    case_db warm_up_once.cu timed.cpp "$way"
+    text "warm-up, one timed launch, $way" sync401 "src/warm_up_once.cu:8 warning
+src/warm_up_once.cu:19 note"
+    case_db warm_up_if.cu timed.cpp "$way"
+    text "warm-up, a record under a condition, $way" sync401 "src/warm_up_if.cu:8 warning
+src/warm_up_if.cu:21 note"
     case_db level.cu readback.cpp "$way"
     text "readback, $way" sync401 "src/level.cu:7 warning
 src/level.cu:13 warning"

@@ -198,6 +198,11 @@ Out inclusive_scan_by_key(const Policy &policy, Keys first, Keys last, Values va
 template <typename Policy, typename It> void sort(const Policy &policy, It first, It last);
 template <typename Policy, typename It, typename T>
 void fill(const Policy &policy, It first, It last, const T &value);
+template <typename Policy, typename It, typename Size, typename T>
+It fill_n(const Policy &policy, It first, Size n, const T &value);
+template <typename Policy, typename It, typename Size, typename Out>
+Out copy_n(const Policy &policy, It first, Size n, Out result);
+template <typename It, typename Size, typename Out> Out copy_n(It first, Size n, Out result);
 template <typename Policy, typename It, typename Map, typename Out>
 void scatter(const Policy &policy, It first, It last, Map map, Out result);
 template <typename T> class constant_iterator
