@@ -5658,8 +5658,15 @@ static char *free_words(ss_check_ctx *ctx, CXCursor at)
     CXCursor freed = free_again(ctx, at, &between, &calls, &h);
     if (ss_ast_is_null(freed))
         return NULL;
-    if (calls.count > 0)
-        return caller_free_words(ctx, freed, &calls);
+    if (calls.count > 0) {
+        char *words = caller_free_words(ctx, freed, &calls);
+        /* Another unit may call the function: the project pass looks for its loops. */
+        char *usr = ss_project_stream_param_usr(ss_scope_outer_function(ctx->function));
+        if (usr)
+            ss_project_drain_question(ctx, SS_RULE_SYNC_IN_LOOP, at, usr, words);
+        free(usr);
+        return words;
+    }
     char *made = made_words(freed, &h);
     if (made == NULL)
         return NULL;
