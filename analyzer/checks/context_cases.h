@@ -74,6 +74,11 @@ int ss_context_free_waits_for_nothing(CXCursor function, CXCursor call);
  * around the wait between the write and the wait. Returns 1 or 0. */
 int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait);
 
+/* frees.c. Whether the named function around 'function' switches the current device or
+ * context ('cudaSetDevice', 'cuCtxSetCurrent', 'cuCtxPushCurrent') or holds a goto: a free
+ * after it may not wait for the device its wait is for. Returns 1 or 0. */
+int ss_context_switches_device(CXCursor function);
+
 /* frees.c. Whether memory from 'allocator' (a name) is what the free 'free_name' takes and waits
  * for the whole device for (cudaMalloc, cudaMallocPitch for cudaFree; cudaMallocHost,
  * cudaHostAlloc for cudaFreeHost; cudaMallocArray, cudaMalloc3DArray for cudaFreeArray).

@@ -5486,7 +5486,8 @@ typedef struct free_calls {
  * (quiet_statement), in a block of the named function it is made in (no lambda between), and
  * the free surely waits (ss_context_free_waits, its pointer written before the call). The first
  * call's free; a null cursor where a call frees nothing so, there are more than MAX_FREE_CALLS,
- * the function is virtual or its address is taken; the frees
+ * the function is virtual, its address is taken or it is named outside any function (a
+ * global's table), or it switches the device or context (ss_context_switches_device); the frees
  * into 'calls'. The unit's calls only: a call in another unit is not seen (as callers_words,
  * inherent.c). */
 static CXCursor callers_free(ss_check_ctx *ctx, unsigned calm, free_calls *calls)
@@ -5496,6 +5497,11 @@ static CXCursor callers_free(ss_check_ctx *ctx, unsigned calm, free_calls *calls
     if (clang_getCursorKind(ctx->function) == CXCursor_CXXMethod &&
         clang_CXXMethod_isVirtual(ctx->function))
         return none; /* a call through the base is not its call */
+    /* Named outside a call (a global's table of functions: its calls are not seen), or the
+     * device switched before the wait (the caller's free may be another device's). */
+    if (ss_callgraph_named_elsewhere(ss_check_graph(ctx), ctx->function) ||
+        ss_context_switches_device(ctx->function))
+        return none;
     long count =
         ss_callgraph_calls_of(ss_check_graph(ctx), ctx->function, found, callers, MAX_FREE_CALLS);
     if (count <= 0 || count > MAX_FREE_CALLS)
@@ -5652,8 +5658,15 @@ static char *free_words(ss_check_ctx *ctx, CXCursor at)
     CXCursor freed = free_again(ctx, at, &between, &calls, &h);
     if (ss_ast_is_null(freed))
         return NULL;
-    if (calls.count > 0)
-        return caller_free_words(ctx, freed, &calls);
+    if (calls.count > 0) {
+        char *words = caller_free_words(ctx, freed, &calls);
+        /* Another unit may call the function: the project pass looks for its loops. */
+        char *usr = ss_project_stream_param_usr(ss_scope_outer_function(ctx->function));
+        if (usr)
+            ss_project_drain_question(ctx, SS_RULE_SYNC_IN_LOOP, at, usr, words);
+        free(usr);
+        return words;
+    }
     char *made = made_words(freed, &h);
     if (made == NULL)
         return NULL;

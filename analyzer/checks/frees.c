@@ -215,6 +215,13 @@ static enum CXChildVisitResult find_switch(CXCursor c, CXCursor parent, CXClient
     return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+int ss_context_switches_device(CXCursor function)
+{
+    int switches = 0;
+    clang_visitChildren(ss_scope_outer_function(function), find_switch, &switches);
+    return switches;
+}
+
 /* Whether the node 'c', on the way from a statement of a block down to a write, runs whenever
  * that statement runs: an expression part that is no '&&', '||' or '?:', a declaration, a
  * 'do { ... } while (0)' and its body. Returns 1 or 0. */

@@ -34,6 +34,9 @@ typedef struct array_question {
     ss_rule_id rule;
     char *usr, *free_name, *words;
     unsigned param;
+    /* A note to take back (ss_project_drain_question): 'usr' the function whose wait ends it,
+     * 'words' the note's words in the message. */
+    int revert;
 } array_question;
 
 struct ss_array_facts {
@@ -116,6 +119,15 @@ void ss_project_array_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, 
     a->has_kept = 1;
 }
 
+void ss_project_drain_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *usr,
+                               const char *words)
+{
+    ss_project_array_question(ctx, rule, at, usr, 0, "", words);
+    ss_project_facts *facts = ss_project_unit_facts(ctx);
+    if (facts && facts->arrays)
+        facts->arrays->kept.revert = 1;
+}
+
 void ss_project_ask_array(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f)
 {
     ss_project_facts *facts = ctx->streams ? ctx->streams->facts : NULL;
@@ -123,8 +135,10 @@ void ss_project_ask_array(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const
     if (a == NULL || !a->has_kept)
         return;
     a->has_kept = 0;
-    if (a->kept.rule != rule || !ss_ast_same_node(a->kept_at, at) || f->file == NULL ||
-        f->severity != SS_SEV_WARNING) {
+    int asked = a->kept.revert ? f->severity == SS_SEV_NOTE && f->message &&
+                                     strstr(f->message, a->kept.words) != NULL
+                               : f->severity == SS_SEV_WARNING;
+    if (a->kept.rule != rule || !ss_ast_same_node(a->kept_at, at) || f->file == NULL || !asked) {
         question_free(&a->kept);
         return;
     }
@@ -191,6 +205,43 @@ static const array_out *find_out(ss_project_facts *const *facts, size_t count, c
     return NULL;
 }
 
+/* The first loop call, in the run's order, of the function 'usr' (a loop of another unit that
+ * calls it itself), or NULL. */
+static const ss_loop_call *loop_call_of(ss_project_facts *const *facts, size_t count,
+                                        const char *usr)
+{
+    for (size_t u = 0; u < count; u++) {
+        for (size_t i = 0; facts[u] && i < facts[u]->loop_call_count; i++) {
+            const ss_loop_call *c = &facts[u]->loop_calls[i];
+            if (!c->outer && strcmp(c->usr, usr) == 0)
+                return c;
+        }
+    }
+    return NULL;
+}
+
+/* The note 'f' of a wait that ends the function 'q->usr', drained by its unit's callers' frees
+ * (drained.c caller_free_words), back to a warning where a loop of another unit calls the
+ * function: that call is not followed by a free the unit saw. */
+static void take_back(ss_finding *f, const array_question *q, const ss_loop_call *c)
+{
+    char *cut = ss_xasprintf("; %s", q->words);
+    char *at = strstr(f->message, cut);
+    size_t len = strlen(cut);
+    if (at) {
+        memmove(at, at + len, strlen(at + len) + 1);
+        char *message =
+            ss_xasprintf("%s; drained anyway in this unit only: another unit calls "
+                         "'%s()' in the loop at %s, where no free after the call "
+                         "is seen",
+                         f->message, c->callee ? c->callee : "?", c->place ? c->place : "?");
+        free(f->message);
+        f->message = message;
+        f->severity = SS_SEV_WARNING;
+    }
+    free(cut);
+}
+
 void ss_project_apply_arrays(ss_project_facts *const *facts, ss_result *const *results,
                              size_t count)
 {
@@ -200,6 +251,12 @@ void ss_project_apply_arrays(ss_project_facts *const *facts, ss_result *const *r
             const array_question *q = &a->questions[i];
             ss_finding *f =
                 ss_project_find_finding(results[u], q->rule, q->file, q->line, q->column);
+            if (q->revert) {
+                const ss_loop_call *c = loop_call_of(facts, count, q->usr);
+                if (f && f->severity == SS_SEV_NOTE && f->message && c)
+                    take_back(f, q, c);
+                continue;
+            }
             const array_out *o = find_out(facts, count, q->usr, q->param);
             if (f == NULL || f->severity != SS_SEV_WARNING || o == NULL ||
                 !ss_context_allocator_frees(q->free_name, o->allocator))
@@ -241,6 +298,8 @@ void ss_project_arrays_encode(const ss_project_facts *facts, cJSON *o)
         cJSON_AddNumberToObject(item, "param", q->param);
         ss_cache_add_string(item, "free", q->free_name);
         ss_cache_add_string(item, "words", q->words);
+        if (q->revert)
+            cJSON_AddNumberToObject(item, "revert", 1);
         cJSON_AddItemToArray(questions, item);
     }
 }
@@ -272,6 +331,7 @@ static void decode_question(const cJSON *item, ss_project_facts *facts, int *bad
     q->param = ss_cache_get_unsigned(item, "param", UINT_MAX, bad);
     q->free_name = taken(item, "free", bad);
     q->words = taken(item, "words", bad);
+    q->revert = cJSON_GetObjectItemCaseSensitive(item, "revert") != NULL;
 }
 
 void ss_project_arrays_decode(const cJSON *o, ss_project_facts *facts, int *bad)

@@ -606,8 +606,17 @@ int ss_project_facts_decode(const cJSON *o, ss_project_facts **facts);
 void ss_project_array_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *usr,
                                unsigned param, const char *free_name, const char *words);
 
+/* project_arrays.c. For a wait (SYNC401 at 'at') that ends the function 'usr', which another
+ * unit may call, made a note because every call of it in the unit is followed by a free that
+ * waits ('words' the note's, drained.c caller_free_words): the question the project pass
+ * answers, kept until ss_project_ask_array; the pass makes it a warning again where a loop of
+ * another unit calls the function. */
+void ss_project_drain_question(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const char *usr,
+                               const char *words);
+
 /* project_arrays.c. After the context of the finding 'f' for the call 'at' is applied: records
- * the question kept for it when 'f' is still a warning; drops it otherwise. */
+ * the question kept for it when 'f' is still a warning (a note holding its words, for
+ * ss_project_drain_question's); drops it otherwise. */
 void ss_project_ask_array(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f);
 
 /* project_arrays.c. After the unit's walk: records in 'facts' each reference parameter of the

@@ -208,6 +208,42 @@ static void maybe_waited(int n, bool sync, cudaStream_t s)
     cudaFree(tmp); // expect: SYNC402
 }
 
+// A function a global's table names: calls through the table are not seen (they may be in a
+// loop that frees nothing), and the wait stays.
+static void tabled(float *d, int n, cudaStream_t s)
+{
+    back_project<<<(n + 255) / 256, 256, 0, s>>>(0, d, n);
+    cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning expect-no-message: drained anyway
+}
+
+typedef void (*stage_fn)(float *, int, cudaStream_t);
+stage_fn stages[] = {tabled};
+
+static void tabled_freed(int n, cudaStream_t s)
+{
+    float *tmp = nullptr;
+    cudaMalloc(&tmp, n * sizeof(float)); // expect: SYNC402
+    tabled(tmp, n, s);
+    cudaFree(tmp); // expect: SYNC402
+}
+
+// The device switched before the wait: the caller frees memory of the device it had before,
+// which need not wait for this device's work, and the wait stays.
+static void on_device(int dev, float *d, int n, cudaStream_t s)
+{
+    cudaSetDevice(dev);
+    back_project<<<(n + 255) / 256, 256, 0, s>>>(0, d, n);
+    cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning expect-no-message: drained anyway
+}
+
+static void on_device_freed(float *d1, int n, cudaStream_t s1)
+{
+    float *tmp = nullptr;
+    cudaMalloc(&tmp, n * sizeof(float)); // expect: SYNC402
+    on_device(1, d1, n, s1);
+    cudaFree(tmp); // expect: SYNC402
+}
+
 void reconstruct(float *vol, float *out, int n, int iterations, cudaStream_t s)
 {
     for (int it = 0; it < iterations; it++) {
@@ -222,5 +258,7 @@ void reconstruct(float *vol, float *out, int n, int iterations, cudaStream_t s)
         drain_one(vol, n, s);
         launched(n, s);
         maybe_waited(n, it % 2 == 0, s);
+        tabled_freed(n, s);
+        on_device_freed(out, n, s);
     }
 }
