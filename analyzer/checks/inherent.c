@@ -3570,41 +3570,45 @@ CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsi
     return clang_getNullCursor();
 }
 
-/* The calls of a method that ends with a wait for its readback into a member (callers_words),
+/* The calls of a function that hands a value to its callers (callers_words, out_param_words),
  * and the words for the first whose caller needs the value next. */
 enum { MAX_NEEDING_CALLS = 16 };
 
 typedef struct needing_calls {
     ss_check_ctx *ctx;
-    CXCursor var;
+    CXCursor var;   /* the member read back (callers_words) */
+    unsigned param; /* the out parameter (out_param_words) */
+    int reference;  /* that parameter is a reference: the caller gives the local itself */
     CXCursor calls[MAX_NEEDING_CALLS], callers[MAX_NEEDING_CALLS];
     long count;
     char *words; /* malloc'ed */
 } needing_calls;
 
-/* For ss_callgraph_reached_unless: a call of the method is skipped when it is a statement of its
- * own, on the same object ('CountersToHostSync();'), and the device work its caller queues next
- * needs the member (next_use_words, as for a wait written in the caller's loop). */
-static int skip_needing_call(CXCursor from, CXCursor call, void *data)
+/* The function the call 'call' of 'nc''s function is made in, or a null cursor. */
+static CXCursor needing_caller(const needing_calls *nc, CXCursor call)
 {
-    (void)from;
-    needing_calls *nc = data;
-    CXCursor caller =
-        ss_context_caller_of(nc->calls, nc->callers,
-                             nc->count < MAX_NEEDING_CALLS ? nc->count : MAX_NEEDING_CALLS, call);
-    if (ss_ast_is_null(caller) || ss_ast_child_count(call) == 0 ||
-        !is_own_member(ss_ast_strip(ss_ast_child(call, 0))))
-        return 0;
+    return ss_context_caller_of(nc->calls, nc->callers,
+                                nc->count < MAX_NEEDING_CALLS ? nc->count : MAX_NEEDING_CALLS,
+                                call);
+}
+
+/* Whether the call 'call', a statement of its own in 'caller', is followed there by device work
+ * that needs 'var' (next_use_words, as for a readback written in the caller); the first such
+ * call's words go into nc->words. Returns 1 or 0. */
+static int caller_needs(needing_calls *nc, CXCursor caller, CXCursor call, CXCursor var)
+{
     CXCursor stmts[MAX_BLOCK];
     unsigned index = 0;
-    unsigned n = ss_context_statements_around(caller, call, stmts, MAX_BLOCK, &index);
+    unsigned n = ss_ast_is_null(caller) || ss_ast_is_null(var)
+                     ? 0
+                     : ss_context_statements_around(caller, call, stmts, MAX_BLOCK, &index);
     if (n == 0 || !ss_ast_same_node(ss_ast_strip(stmts[index]), call))
         return 0;
     ss_check_ctx there = *nc->ctx;
     there.function = caller;
     use_search search = {
         1, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0, 1};
-    char *use = next_use_words(&there, stmts, n, index, &nc->var, 1, &search);
+    char *use = next_use_words(&there, stmts, n, index, &var, 1, &search);
     if (use && nc->words == NULL) {
         const char *lead = "inherent: ";
         const char *said = strncmp(use, lead, strlen(lead)) == 0 ? use + strlen(lead) : use;
@@ -3612,9 +3616,21 @@ static int skip_needing_call(CXCursor from, CXCursor call, void *data)
         nc->words = ss_xasprintf("the call at %s: %s", place, said);
         free(place);
     }
-    int skipped = use != NULL;
+    int needs = use != NULL;
     free(use);
-    return skipped;
+    return needs;
+}
+
+/* For ss_callgraph_reached_unless: a call of the method is skipped when it is a statement of its
+ * own, on the same object ('CountersToHostSync();'), and the device work its caller queues next
+ * needs the member (caller_needs). */
+static int skip_needing_call(CXCursor from, CXCursor call, void *data)
+{
+    (void)from;
+    needing_calls *nc = data;
+    if (ss_ast_child_count(call) == 0 || !is_own_member(ss_ast_strip(ss_ast_child(call, 0))))
+        return 0;
+    return caller_needs(nc, needing_caller(nc, call), call, nc->var);
 }
 
 /* "inherent: every call from a loop is followed by device work that needs the value read back
@@ -3642,21 +3658,9 @@ static char *callers_words(ss_check_ctx *ctx, CXCursor wait_stmt, CXCursor var, 
     return words;
 }
 
-/* The calls of a function that hands a value to its caller through an out parameter
- * (out_param_words): the parameter, and the words for the first call whose caller needs the
- * value next. */
-typedef struct out_calls {
-    ss_check_ctx *ctx;
-    unsigned param;
-    int reference; /* the parameter is a reference: the caller gives the local itself */
-    CXCursor calls[MAX_NEEDING_CALLS], callers[MAX_NEEDING_CALLS];
-    long count;
-    char *words; /* malloc'ed */
-} out_calls;
-
 /* The plain local of its caller that the call 'call' gives the out parameter ('&size', or
  * 'size' for a reference), or a null cursor. */
-static CXCursor given_local(const out_calls *oc, CXCursor call)
+static CXCursor given_local(const needing_calls *oc, CXCursor call)
 {
     CXCursor none = clang_getNullCursor();
     if ((unsigned)clang_Cursor_getNumArguments(call) <= oc->param)
@@ -3674,37 +3678,13 @@ static CXCursor given_local(const out_calls *oc, CXCursor call)
 
 /* For ss_callgraph_reached_unless: a call of the function is skipped when it is a statement of
  * its own that gives the out parameter a plain local of its caller, and the device work the
- * caller queues next needs that local (next_use_words, as for a readback written there). */
+ * caller queues next needs that local (caller_needs). */
 static int skip_out_call(CXCursor from, CXCursor call, void *data)
 {
     (void)from;
-    out_calls *oc = data;
-    CXCursor caller =
-        ss_context_caller_of(oc->calls, oc->callers,
-                             oc->count < MAX_NEEDING_CALLS ? oc->count : MAX_NEEDING_CALLS, call);
-    CXCursor local = ss_ast_is_null(caller) ? caller : given_local(oc, call);
-    CXCursor stmts[MAX_BLOCK];
-    unsigned index = 0;
-    unsigned n = ss_ast_is_null(local)
-                     ? 0
-                     : ss_context_statements_around(caller, call, stmts, MAX_BLOCK, &index);
-    if (n == 0 || !ss_ast_same_node(ss_ast_strip(stmts[index]), call))
-        return 0;
-    ss_check_ctx there = *oc->ctx;
-    there.function = caller;
-    use_search search = {
-        1, clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), {{0}}, 0, 1};
-    char *use = next_use_words(&there, stmts, n, index, &local, 1, &search);
-    if (use && oc->words == NULL) {
-        const char *lead = "inherent: ";
-        const char *said = strncmp(use, lead, strlen(lead)) == 0 ? use + strlen(lead) : use;
-        char *place = ss_callgraph_place(call);
-        oc->words = ss_xasprintf("the call at %s: %s", place, said);
-        free(place);
-    }
-    int skipped = use != NULL;
-    free(use);
-    return skipped;
+    needing_calls *nc = data;
+    CXCursor caller = needing_caller(nc, call);
+    return caller_needs(nc, caller, call, ss_ast_is_null(caller) ? caller : given_local(nc, call));
 }
 
 /* "inherent: it hands the value to its caller through 'size', and every call from a loop is
@@ -3732,7 +3712,7 @@ static char *out_param_words(ss_check_ctx *ctx, CXCursor stmt, const CXCursor *v
     int index = ss_ast_is_null(param) ? -1 : ss_context_parameter_index(function, param);
     if (index < 0)
         return NULL;
-    out_calls oc = {.ctx = ctx, .param = (unsigned)index};
+    needing_calls oc = {.ctx = ctx, .param = (unsigned)index};
     oc.reference =
         clang_getCanonicalType(clang_getCursorType(param)).kind == CXType_LValueReference;
     char *words = NULL;
