@@ -128,6 +128,15 @@ void ss_xgrow(void **base, size_t *cap, size_t need, size_t size)
         ss_out_of_memory();
 }
 
+void *ss_xpush(void **base, size_t *cap, size_t *count, size_t size)
+{
+    ss_xgrow(base, cap, *count + 1, size);
+    void *item = (char *)*base + *count * size;
+    memset(item, 0, size);
+    (*count)++;
+    return item;
+}
+
 void *ss_xcalloc(size_t count, size_t size)
 {
     void *p = calloc(count && size ? count : 1, count && size ? size : 1);

@@ -32,6 +32,9 @@ void *ss_xreallocarray(void *p, size_t count, size_t size);
 /* ss_grow (util.h) that aborts through ss_out_of_memory instead of returning -1: the growth
  * of the tool's own arrays. */
 void ss_xgrow(void **base, size_t *cap, size_t need, size_t size);
+/* Appends one element of 'size' bytes, zeroed, to the array '*base' of '*count' elements (grown
+ * as ss_xgrow) and returns it; '*count' is incremented. */
+void *ss_xpush(void **base, size_t *cap, size_t *count, size_t size);
 /* calloc of 'count' elements of 'size' bytes (at least one byte), aborting as
  * ss_xreallocarray. */
 void *ss_xcalloc(size_t count, size_t size);

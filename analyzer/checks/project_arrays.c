@@ -85,18 +85,13 @@ void ss_project_arrays_free(ss_project_facts *facts)
 
 static array_out *add_out(struct ss_array_facts *a)
 {
-    ss_xgrow((void **)&a->outs, &a->out_cap, a->out_count + 1, sizeof *a->outs);
-    array_out *o = &a->outs[a->out_count++];
-    memset(o, 0, sizeof *o);
-    return o;
+    return ss_xpush((void **)&a->outs, &a->out_cap, &a->out_count, sizeof *a->outs);
 }
 
 static array_question *add_question(struct ss_array_facts *a)
 {
-    ss_xgrow((void **)&a->questions, &a->question_cap, a->question_count + 1, sizeof *a->questions);
-    array_question *q = &a->questions[a->question_count++];
-    memset(q, 0, sizeof *q);
-    return q;
+    return ss_xpush((void **)&a->questions, &a->question_cap, &a->question_count,
+                    sizeof *a->questions);
 }
 
 /* ------------------------------------------------------------------------------------------

@@ -153,19 +153,13 @@ void ss_project_foreign_free(ss_project_facts *facts)
 
 static foreign_end *add_end(struct ss_foreign_facts *ff)
 {
-    ss_xgrow((void **)&ff->ends, &ff->end_cap, ff->end_count + 1, sizeof *ff->ends);
-    foreign_end *e = &ff->ends[ff->end_count++];
-    memset(e, 0, sizeof *e);
-    return e;
+    return ss_xpush((void **)&ff->ends, &ff->end_cap, &ff->end_count, sizeof *ff->ends);
 }
 
 static foreign_question *add_question(struct ss_foreign_facts *ff)
 {
-    ss_xgrow((void **)&ff->questions, &ff->question_cap, ff->question_count + 1,
-             sizeof *ff->questions);
-    foreign_question *q = &ff->questions[ff->question_count++];
-    memset(q, 0, sizeof *q);
-    return q;
+    return ss_xpush((void **)&ff->questions, &ff->question_cap, &ff->question_count,
+                    sizeof *ff->questions);
 }
 
 /* ------------------------------------------------------------------------------------------

@@ -570,10 +570,8 @@ static char *reads_after(ss_check_ctx *ctx, CXCursor function, CXCursor call, CX
 
 static ss_output_arg *add_output(ss_project_facts *facts, const char *usr, unsigned param)
 {
-    ss_xgrow((void **)&facts->outputs, &facts->output_cap, facts->output_count + 1,
-             sizeof *facts->outputs);
-    ss_output_arg *o = &facts->outputs[facts->output_count++];
-    memset(o, 0, sizeof *o);
+    ss_output_arg *o = ss_xpush((void **)&facts->outputs, &facts->output_cap, &facts->output_count,
+                                sizeof *facts->outputs);
     o->usr = ss_xstrdup(usr);
     o->param = param;
     return o;

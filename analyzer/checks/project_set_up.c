@@ -107,18 +107,13 @@ void ss_project_set_up_free(ss_project_facts *facts)
 
 static set_up_call *add_call(struct ss_set_up_facts *s)
 {
-    ss_xgrow((void **)&s->calls, &s->call_cap, s->call_count + 1, sizeof *s->calls);
-    set_up_call *c = &s->calls[s->call_count++];
-    memset(c, 0, sizeof *c);
-    return c;
+    return ss_xpush((void **)&s->calls, &s->call_cap, &s->call_count, sizeof *s->calls);
 }
 
 static set_up_question *add_question(struct ss_set_up_facts *s)
 {
-    ss_xgrow((void **)&s->questions, &s->question_cap, s->question_count + 1, sizeof *s->questions);
-    set_up_question *q = &s->questions[s->question_count++];
-    memset(q, 0, sizeof *q);
-    return q;
+    return ss_xpush((void **)&s->questions, &s->question_cap, &s->question_count,
+                    sizeof *s->questions);
 }
 
 /* ------------------------------------------------------------------------------------------

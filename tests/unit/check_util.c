@@ -1,6 +1,7 @@
 /* check_util.c: util/: array growth, FNV-1a, UTF-8 decoding, the one duration format, the
  * did-you-mean distance and suggestions, SHA-256, the maps and "inside a folder". */
 #include "check_main.h"
+#include "log.h"
 #include "map.h"
 #include "path.h"
 #include "sha256.h"
@@ -66,6 +67,30 @@ START_TEST(test_grow)
     ck_assert_uint_eq(cap, 128);
     ck_assert_int_eq(ss_grow((void **)&v, &cap, SIZE_MAX / 4 + 1, sizeof *v), -1);
     ck_assert_uint_eq(cap, 128);
+    free(v);
+}
+END_TEST
+
+START_TEST(test_xpush)
+{
+    struct pair {
+        int a, b;
+    } *v = NULL;
+    size_t cap = 0, count = 0;
+    struct pair *first = ss_xpush((void **)&v, &cap, &count, sizeof *v);
+    ck_assert_uint_eq(count, 1);
+    ck_assert_uint_eq(cap, 16);
+    ck_assert_ptr_eq(first, &v[0]);
+    ck_assert_int_eq(first->a, 0);
+    ck_assert_int_eq(first->b, 0);
+    first->a = 5;
+    for (int i = 1; i < 17; i++)
+        ((struct pair *)ss_xpush((void **)&v, &cap, &count, sizeof *v))->b = i;
+    ck_assert_uint_eq(count, 17);
+    ck_assert_uint_eq(cap, 32);
+    ck_assert_int_eq(v[0].a, 5);
+    ck_assert_int_eq(v[16].a, 0);
+    ck_assert_int_eq(v[16].b, 16);
     free(v);
 }
 END_TEST
@@ -306,6 +331,7 @@ static Suite *util_suite(void)
     tcase_add_test(tc, test_duration_units);
     tcase_add_test(tc, test_duration_small_buffer);
     tcase_add_test(tc, test_grow);
+    tcase_add_test(tc, test_xpush);
     tcase_add_test(tc, test_fnv1a);
     tcase_add_test(tc, test_utf8_decode);
     tcase_add_test(tc, test_json_string);
