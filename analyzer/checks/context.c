@@ -225,6 +225,8 @@ static char *in_loop_note(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
     if (note == NULL)
         note = ss_context_tested_words(ctx, rule, at);
     if (note == NULL)
+        note = ss_context_returned_test_words(ctx, rule, at);
+    if (note == NULL)
         note = ss_context_chooses_words(ctx, rule, at, loop);
     if (note == NULL)
         note = ss_context_grow_only_words(ctx, loop, at);

@@ -160,6 +160,18 @@ CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, 
  * test. Malloc'ed, or NULL. */
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* only_tested.c. Reached from a loop: "inherent as written: the function returns the value
+ * (line 3), and every call from a loop tests it at once (...)" where the one value a readback
+ * gives the host (ss_context_loop_value; SYNC301 or SYNC202) is a plain local of a function (a
+ * method or conversion operator that is not virtual) whose body returns it a few statements on
+ * (only statements that call nothing and do not name it between), and every chain of calls from
+ * a loop that enqueues device work ends with a call whose value its caller tests at once: the
+ * call is the condition of a 'while' or 'do' loop or of an 'if' that decides what runs next
+ * (under the operators of a test only), or sets a plain local that the caller tests right
+ * after and only tests (as ss_context_tested_words reads a readback written there). Malloc'ed,
+ * or NULL. */
+char *ss_context_returned_test_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
+
 /* only_tested.c. Whether the wait 'at' serves the one-value readback 'copy' only: it waits for
  * one stream or one event (a wait for the whole device also waits for other streams' work,
  * which the value does not need), and no statement of 'stmts' ('n' of them, the block around

@@ -3960,6 +3960,24 @@ typedef struct quiet_walk {
     int loud;
 } quiet_walk;
 
+/* The calls of the CUDA runtime that only read the last error of the host thread: they queue
+ * nothing and wait for nothing. */
+static const char error_queries[] = " cudaGetLastError cudaPeekAtLastError ";
+
+/* Whether the call 'c' is an error query of the toolkit (error_queries, declared in a system
+ * header), or 'cudaGetErrorString': it queues nothing and waits for nothing. */
+static int error_query_call(CXCursor c)
+{
+    CXCursor decl = clang_getCursorReferenced(c);
+    if (ss_ast_is_null(decl) || !clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
+        return 0;
+    CXString name = clang_getCursorSpelling(decl);
+    int query = listed(clang_getCString(name), error_queries) ||
+                strcmp(clang_getCString(name), "cudaGetErrorString") == 0;
+    clang_disposeString(name);
+    return query;
+}
+
 static void quiet_node(quiet_walk *w, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
@@ -3975,7 +3993,7 @@ static void quiet_node(quiet_walk *w, CXCursor c)
         int holds = 0;
         for (long i = 0; i < w->around_count && !holds; i++)
             holds = ss_ast_same_node(c, w->around[i]);
-        if (!holds && !host_side_call(c)) {
+        if (!holds && !host_side_call(c) && !error_query_call(c)) {
             w->loud = 1;
             return;
         }
@@ -4136,10 +4154,6 @@ char *ss_context_upload_next_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor 
 
 /* ------------------------------------------------------------------------------------------
  * A wait that closes a loop's body, whose every way on waits for the same work at once. */
-
-/* The calls of the CUDA runtime that only read the last error of the host thread: they queue
- * nothing and wait for nothing. */
-static const char error_queries[] = " cudaGetLastError cudaPeekAtLastError ";
 
 /* The call in 'stmt' of an error query (error_queries), or a null cursor. */
 static enum CXChildVisitResult find_error_query(CXCursor c, CXCursor parent, CXClientData data)
@@ -5270,6 +5284,188 @@ static CXCursor readback_after(ss_check_ctx *ctx, CXCursor at, CXCursor waited)
     return none;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * A readback through a function of the unit, in a loop's condition, or after the call of a
+ * function that ends with the wait (held-out-35's CL and Y across a call). */
+
+/* Where a readback runs for a wait: 'site' the call in the function whose statement or
+ * condition runs it (the copy itself, or a call of a function of the unit that opens with it),
+ * 'copy' the copy; 'caller' the function of 'site'; 'loop' the loop whose condition holds it,
+ * or a null cursor. */
+typedef struct readback_site {
+    CXCursor site, copy, caller, loop;
+} readback_site;
+
+static int ends_body(ss_check_ctx *ctx, CXCursor function, const CXCursor *stmts, unsigned n,
+                     unsigned from);
+
+/* The calls in a node of functions of the unit (find_unit_calls), MAX_UNIT_CALLS at most. */
+enum { MAX_UNIT_CALLS = 4 };
+
+typedef struct holder_calls {
+    ss_callgraph *graph;
+    CXCursor calls[MAX_UNIT_CALLS];
+    unsigned count;
+} holder_calls;
+
+static enum CXChildVisitResult find_unit_calls(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    holder_calls *h = data;
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) != CXCursor_CallExpr ||
+        ss_ast_is_null(ss_callgraph_callee(h->graph, c)))
+        return CXChildVisit_Recurse;
+    if (h->count == MAX_UNIT_CALLS)
+        return CXChildVisit_Break;
+    h->calls[h->count++] = c;
+    return CXChildVisit_Recurse;
+}
+
+/* The readback a call in 's' (a statement or a loop's condition) of 'ctx->function' runs before
+ * anything else that may work: a synchronous copy from the device (find_sync_copy), or the call
+ * of a function of the unit whose body opens with one on every way (block_opens_copying, every
+ * copy from the device), 's' calling nothing else that may work (quiet_statement). Fills 'r'
+ * (its 'site' and 'copy'); returns 1 or 0. */
+static int runs_readback(ss_check_ctx *ctx, CXCursor s, readback_site *r)
+{
+    CXCursor copy = clang_getNullCursor();
+    ss_ast_visit_whole(s, s, find_sync_copy, &copy);
+    if (!ss_ast_is_null(copy)) {
+        r->site = r->copy = copy;
+        return copy_direction(ctx->function, copy, ss_scope_callee_api(copy)) == SS_COPY_KIND_D2H &&
+               quiet_statement(ctx, s, copy);
+    }
+    holder_calls calls = {ss_check_graph(ctx), {{0}}, 0};
+    ss_ast_visit_whole(s, s, find_unit_calls, &calls);
+    if (calls.count != 1)
+        return 0;
+    CXCursor callee = ss_callgraph_callee(ss_check_graph(ctx), calls.calls[0]);
+    CXCursor body = ss_ast_body(callee);
+    if (ss_ast_is_null(body) || clang_getCursorKind(body) != CXCursor_CompoundStmt ||
+        (clang_getCursorKind(callee) == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(callee)))
+        return 0;
+    ss_check_ctx there = *ctx;
+    there.function = callee;
+    opening_copies o;
+    memset(&o, 0, sizeof o);
+    o.function = callee;
+    if (!block_opens_copying(&there, body, &o) || o.count == 0 || o.from != o.count)
+        return 0;
+    r->site = calls.calls[0];
+    r->copy = o.copies[0];
+    return quiet_statement(ctx, s, r->site);
+}
+
+/* The 'while' or 'do' loop of 'function' whose body is the block that holds 'stmt' and whose
+ * condition is written whole (not a 'do { } while (0)'), or a null cursor. */
+static CXCursor body_loop(CXCursor function, CXCursor stmt)
+{
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    CXCursor loop = clang_getNullCursor();
+    long found = ss_context_path(function, stmt, path);
+    if (found >= 2 && clang_getCursorKind(path[found - 1]) == CXCursor_CompoundStmt) {
+        CXCursor up = path[found - 2];
+        enum CXCursorKind k = clang_getCursorKind(up);
+        unsigned body = k == CXCursor_DoStmt ? 0 : ss_ast_child_count(up) - 1;
+        if ((k == CXCursor_WhileStmt || (k == CXCursor_DoStmt && !ss_ast_do_once(up))) &&
+            ss_ast_child_count(up) >= 2 &&
+            ss_ast_same_node(ss_ast_child(up, body), path[found - 1]))
+            loop = up;
+    }
+    free(path);
+    return loop;
+}
+
+/* The readback (runs_readback) that comes next after stmts[index] of 'n' in 'ctx->function',
+ * past up to two calm statements ('*calm' counts them with those counted before): the next
+ * statement's, or, where the block ends first and is the body of a 'while' or 'do' loop, its
+ * condition's. Returns 1 or 0. */
+static int next_readback(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n, unsigned index,
+                         unsigned *calm, readback_site *r)
+{
+    r->caller = ctx->function;
+    r->loop = clang_getNullCursor();
+    for (unsigned s = index + 1; s < n; s++) {
+        if (!calm_statement(ctx, stmts[s]))
+            return runs_readback(ctx, stmts[s], r);
+        if (++*calm > 2)
+            return 0;
+    }
+    r->loop = body_loop(ctx->function, stmts[n - 1]);
+    if (ss_ast_is_null(r->loop))
+        return 0;
+    unsigned c = clang_getCursorKind(r->loop) == CXCursor_DoStmt ? 1 : ss_ast_if_condition(r->loop);
+    return runs_readback(ctx, ss_ast_child(r->loop, c), r);
+}
+
+/* How many calls of a function that ends with a wait are followed (callers_readback). */
+enum { MAX_READBACK_CALLS = 8 };
+
+/* The readbacks after every call of a function that ends with a wait (callers_readback). */
+typedef struct readback_calls {
+    long count;
+    readback_site sites[MAX_READBACK_CALLS];
+} readback_calls;
+
+/* For a wait that ends the function ctx->function past 'calm' calm statements: the readback
+ * (next_readback) that every call of the function in the unit runs next after it returns, the
+ * call being its statement's only work, in a block of the named function it is made in, the
+ * calm statements of both counted together; as callers_free asks of the function (not virtual,
+ * named only in calls, switching no device). Fills 'calls'; returns 1 or 0. */
+static int callers_readback(ss_check_ctx *ctx, unsigned calm, readback_calls *calls)
+{
+    CXCursor found[MAX_READBACK_CALLS], callers[MAX_READBACK_CALLS], stmts[256];
+    calls->count = 0;
+    if ((clang_getCursorKind(ctx->function) == CXCursor_CXXMethod &&
+         clang_CXXMethod_isVirtual(ctx->function)) ||
+        ss_callgraph_named_elsewhere(ss_check_graph(ctx), ctx->function) ||
+        ss_context_switches_device(ctx->function))
+        return 0;
+    long count = ss_callgraph_calls_of(ss_check_graph(ctx), ctx->function, found, callers,
+                                       MAX_READBACK_CALLS);
+    if (count <= 0 || count > MAX_READBACK_CALLS)
+        return 0;
+    for (long i = 0; i < count; i++) {
+        ss_check_ctx there = *ctx;
+        there.function = callers[i];
+        unsigned index = 0, left = calm;
+        unsigned n = ss_context_statements_around(callers[i], found[i], stmts, 256, &index);
+        if (n == 0 || clang_getCursorKind(callers[i]) == CXCursor_LambdaExpr ||
+            !ss_ast_same_node(ss_context_function_of(found[i]), callers[i]) ||
+            !quiet_statement(&there, stmts[index], found[i]) ||
+            !next_readback(&there, stmts, n, index, &left, &calls->sites[i]))
+            return 0;
+    }
+    calls->count = count;
+    return 1;
+}
+
+/* The readback that makes the wait 'at' again where readback_after finds none in the statement
+ * after it: one through a function of the unit, or in the condition of the loop whose body the
+ * wait ends (next_readback), or, where the wait ends its function's body, the readback after
+ * every call of that function (callers_readback: 'calls' filled, else its count 0). The wait's
+ * statement calls nothing else that may work and queues no work. Returns 1 or 0. */
+static int readback_beyond(ss_check_ctx *ctx, CXCursor at, readback_site *r, readback_calls *calls)
+{
+    CXCursor stmts[256];
+    unsigned index = 0, calm = 0;
+    calls->count = 0;
+    unsigned n = ss_context_statements_around(ctx->function, at, stmts, 256, &index);
+    if (n == 0 || !quiet_statement(ctx, stmts[index], at) ||
+        ss_context_queues_work(ss_check_graph(ctx), stmts[index]))
+        return 0;
+    if (next_readback(ctx, stmts, n, index, &calm, r))
+        return 1;
+    unsigned end = index + 1 + calm;
+    if (calm > 2 || !ends_body(ctx, ctx->function, stmts, n, end < n ? end : n) ||
+        !callers_readback(ctx, calm, calls))
+        return 0;
+    *r = calls->sites[0];
+    return 1;
+}
+
 /* The readback that makes the stream or device-wide wait 'at' again: the readback right after
  * it (readback_after), on the unit's default stream, which waits for all the work the wait waits
  * for, with no work queued between (for a wait for the whole device, the drained flow finds the
@@ -5281,16 +5477,36 @@ static CXCursor readback_after(ss_check_ctx *ctx, CXCursor at, CXCursor waited)
  * waits_for_thrust_stream;
  * '*between' the state the drained flow finds at the readback, busy for a stream wait). A null
  * cursor where there is none. */
-static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, drain *between)
+static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, drain *between,
+                               readback_site *r, readback_calls *calls)
 {
     CXCursor none = clang_getNullCursor(), waited;
     *by = none;
     *between = busy();
+    r->site = r->copy = r->loop = none;
+    r->caller = ctx->function;
+    calls->count = 0;
     if (!wait_for(at, &waited))
         return none;
     CXCursor readback = readback_after(ctx, at, waited);
-    if (ss_ast_is_null(readback))
-        return none;
+    if (ss_ast_is_null(readback)) {
+        if (!readback_beyond(ctx, at, r, calls))
+            return none;
+        /* Through a function of the unit in the next statement: nothing queued between, as
+         * below; in a loop's condition or a caller, only calm statements stand between. */
+        if (ss_ast_is_null(waited) && ss_ast_same_node(r->caller, ctx->function) &&
+            ss_ast_is_null(r->loop)) {
+            question device = device_question(ctx, known_copies_drain(ctx));
+            flow_budget = FLOW_BUDGET;
+            drain d = state_at(&device, ctx->function, r->site, 0);
+            if (d.state != DRAINED || !ss_ast_same_node(d.by, at) || d.filled || flow_budget < 0)
+                return none;
+        }
+        if (known_copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING)
+            return r->copy;
+        return waits_for_thrust_stream(ctx, at, waited, none, by, NULL) ? r->copy : none;
+    }
+    r->site = r->copy = readback;
     if (ss_ast_is_null(waited)) {
         /* Nothing queued between, on every way (a checker's failure branch left out). */
         question device = device_question(ctx, known_copies_drain(ctx));
@@ -5305,6 +5521,71 @@ static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, dra
     return waits_for_thrust_stream(ctx, at, waited, none, by, NULL) ? readback : none;
 }
 
+/* Where the readback of 'r' runs, for the words: "(line 20)", "(line 3), in 'read_flag()',
+ * called at line 14", "(line 8), in the loop's condition", "(line 3), in 'read_flag()', which the
+ * loop's condition calls (line 8)". Malloc'ed. */
+static char *site_words(const readback_site *r)
+{
+    char *fn = ss_ast_same_node(r->site, r->copy) ? NULL : ss_scope_callee_name(r->site);
+    char *in =
+        ss_ast_is_null(r->loop) ? ss_xstrdup("")
+        : fn ? ss_xasprintf(", which the loop's condition calls (line %u)", ss_scope_line(r->site))
+             : ss_xstrdup(", in the loop's condition");
+    char *called = fn && ss_ast_is_null(r->loop)
+                       ? ss_xasprintf(", called at line %u", ss_scope_line(r->site))
+                       : ss_xstrdup("");
+    char *through = fn ? ss_xasprintf(", in '%s()'", fn) : ss_xstrdup("");
+    char *words = ss_xasprintf("(line %u)%s%s%s", ss_scope_line(r->copy), through, called, in);
+    free(fn);
+    free(in);
+    free(called);
+    free(through);
+    return words;
+}
+
+/* "drained anyway: the next device call, 'cudaMemcpy' (line 3), in 'read_flag()', which the
+ * loop's condition calls (line 8), a synchronous copy from the device, waits for the same work:
+ * ..." for a wait whose readback runs through a function of the unit, in a loop's condition or
+ * after the calls of the function the wait ends (readback_beyond). Malloc'ed. */
+static char *beyond_words(ss_check_ctx *ctx, CXCursor at, CXCursor by, const readback_site *r,
+                          const readback_calls *calls)
+{
+    int blocking = known_copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING;
+    char *since = blocking || ss_ast_is_null(by) ? NULL : since_words(ctx, at, by);
+    char *where = site_words(r);
+    char *name = ss_scope_callee_name(r->copy);
+    char *lead = NULL;
+    if (calls->count > 0) {
+        char *function = ss_qualified_name(ss_scope_outer_function(ctx->function));
+        char *caller = ss_qualified_name(ss_scope_outer_function(r->caller));
+        char *which =
+            calls->count == 1
+                ? ss_xasprintf("its one call in this unit, in '%s()',", caller ? caller : "?")
+                : ss_xasprintf("each of its %ld calls in this unit (the first in "
+                               "'%s()')",
+                               calls->count, caller ? caller : "?");
+        lead = ss_xasprintf("'%s()' ends here, and after %s the next device call is",
+                            function ? function : "the function", which);
+        free(function);
+        free(caller);
+        free(which);
+    }
+    char *words = ss_xasprintf(
+        "drained anyway: %s '%s' %s, a synchronous copy from the device, which waits for the same "
+        "work: it returns only once %s, and only statements that stay on the host run between "
+        "them%s: the stall is that readback's, this wait adds none of its own%s",
+        lead ? lead : "the next device call is", name ? name : "a copy", where,
+        blocking ? "all the work queued before it is done (a copy on the legacy stream waits for "
+                   "the work of the unit's other streams: it creates them blocking)"
+                 : "the work queued before it on the default stream is done",
+        since ? since : "", calls->count > 0 ? " (calls from other units are not seen)" : "");
+    free(since);
+    free(where);
+    free(name);
+    free(lead);
+    return words;
+}
+
 /* "drained anyway: the next device call, 'cudaMemcpy' at line 20, a synchronous copy from the
  * device, waits for the same work: ..." for a stream or device-wide wait (SYNC401) that a readback
  * makes again (readback_again). Malloc'ed, or NULL. */
@@ -5312,9 +5593,13 @@ static char *readback_words(ss_check_ctx *ctx, CXCursor at)
 {
     CXCursor by;
     drain between;
-    CXCursor readback = readback_again(ctx, at, &by, &between);
+    readback_site r;
+    readback_calls calls;
+    CXCursor readback = readback_again(ctx, at, &by, &between, &r, &calls);
     if (ss_ast_is_null(readback))
         return NULL;
+    if (!ss_ast_same_node(r.site, r.copy) || !ss_ast_is_null(r.loop) || calls.count > 0)
+        return beyond_words(ctx, at, by, &r, &calls);
     const ss_api *api = ss_scope_callee_api(readback);
     int blocking = known_copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING;
     char *since = blocking || ss_ast_is_null(by) ? NULL : since_words(ctx, at, by);
@@ -5780,6 +6065,30 @@ static char *again_words(ss_check_ctx *ctx, CXCursor at)
     return words ? words : free_words(ctx, at);
 }
 
+/* The function of the unit next to ctx->function that holds the node 'wait': one that calls
+ * it (MAX_READBACK_CALLS at most), or one a call in it calls (holder_walk). A null cursor where
+ * there is none. */
+static CXCursor near_holder(ss_check_ctx *ctx, CXCursor wait)
+{
+    CXCursor calls[MAX_READBACK_CALLS], callers[MAX_READBACK_CALLS];
+    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
+    CXCursor found = clang_getNullCursor();
+    long count = ss_callgraph_calls_of(ss_check_graph(ctx), ctx->function, calls, callers,
+                                       MAX_READBACK_CALLS);
+    for (long i = 0; i < count && i < MAX_READBACK_CALLS && ss_ast_is_null(found); i++) {
+        if (ss_context_path(callers[i], wait, path) > 0)
+            found = callers[i];
+    }
+    free(path);
+    if (!ss_ast_is_null(found))
+        return found;
+    holder_walk w = {wait, clang_getNullCursor()};
+    CXCursor body = ss_ast_body(ctx->function);
+    if (!ss_ast_is_null(body))
+        ss_ast_visit_whole(body, body, find_holder, &w);
+    return w.found;
+}
+
 /* Whether the copy 'at' (SYNC201, SYNC202, SYNC301) is the readback that makes the wait 'wait'
  * again (readback_again), where SYNC401 reports that wait (in a loop of the function, or in a
  * function called from one in another unit) and it has work to wait for (it is not drained
@@ -5788,19 +6097,34 @@ static char *again_words(ss_check_ctx *ctx, CXCursor at)
 static int readback_makes_wait_again(ss_check_ctx *ctx, CXCursor at, CXCursor wait,
                                      int drain_copies)
 {
-    if (ss_ast_is_null(wait) ||
-        (ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, wait)) && !ctx->loop_elsewhere))
+    if (ss_ast_is_null(wait))
         return 0;
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(ctx->function, wait, path);
     free(path);
+    if (found > 0 && ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, wait)) &&
+        !ctx->loop_elsewhere)
+        return 0;
+    /* A wait in another function of the unit: its readback runs through this function, or
+     * after that function returns (readback_beyond). */
+    ss_check_ctx there = *ctx;
+    if (found <= 0)
+        there.function = near_holder(ctx, wait);
     CXCursor by;
     drain between;
-    if (found <= 0 || !ss_ast_same_node(readback_again(ctx, wait, &by, &between), at))
+    readback_site r;
+    readback_calls calls;
+    if (ss_ast_is_null(there.function) ||
+        ss_ast_is_null(readback_again(&there, wait, &by, &between, &r, &calls)))
         return 0;
-    question device = device_question(ctx, drain_copies);
+    int makes = ss_ast_same_node(r.copy, at);
+    for (long i = 0; i < calls.count && !makes; i++)
+        makes = ss_ast_same_node(calls.sites[i].copy, at);
+    if (!makes)
+        return 0;
+    question device = device_question(&there, drain_copies);
     flow_budget = FLOW_BUDGET;
-    drain d = answered(drain_copies, wait, state_at(&device, ctx->function, wait, 0));
+    drain d = answered(drain_copies, wait, state_at(&device, there.function, wait, 0));
     return d.state != DRAINED || d.filled;
 }
 

@@ -1012,3 +1012,283 @@ int ss_context_check_call(CXCursor call)
 {
     return library_decl(clang_getCursorReferenced(call)) || toolkit_call(call) || wraps_api(call);
 }
+
+/* ------------------------------------------------------------------------------------------
+ * A value a function reads back and returns, which every caller in a loop tests at once
+ * (held-out-35's CL through a getter; 'while (read_flag(d))'). */
+
+enum { MAX_RETURN_CALLS = 16 };
+
+/* The calls of the function that returns the value, and the words for the first caller's test
+ * (returned_test_words). */
+typedef struct return_calls {
+    ss_check_ctx *ctx;
+    CXCursor calls[MAX_RETURN_CALLS], callers[MAX_RETURN_CALLS];
+    long count;
+    char *words; /* malloc'ed */
+} return_calls;
+
+/* Whether 'e' is 'var' as it is, or a test of it alone: '!var', or 'var' compared with a
+ * constant ('flag != 0', 'count > 0'). */
+static int tested_as_is(CXCursor e, CXCursor var)
+{
+    char op[8];
+    long long constant;
+    e = ss_ast_strip(e);
+    if (is_var(e, var))
+        return 1;
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1 && unary_written(e, "!") == 1)
+        return tested_as_is(ss_ast_child(e, 0), var);
+    if (k != CXCursor_BinaryOperator || ss_ast_child_count(e) != 2 ||
+        ss_ast_binary_op(e, op, sizeof op) != 0 ||
+        (strcmp(op, "==") != 0 && strcmp(op, "!=") != 0 && strcmp(op, "<") != 0 &&
+         strcmp(op, ">") != 0 && strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0))
+        return 0;
+    CXCursor a = ss_ast_child(e, 0), b = ss_ast_child(e, 1);
+    return (is_var(a, var) && ss_ast_eval_int(ss_ast_strip(b), &constant) == 0) ||
+           (is_var(b, var) && ss_ast_eval_int(ss_ast_strip(a), &constant) == 0);
+}
+
+/* Whether the statements of 'function''s body after stmts[from] (of 'n') are up to MAX_APART
+ * that call nothing and do not name 'var', then 'return var;' (the value as it is, or under
+ * the operators of a test: tested_as_is). Returns 1 or 0. */
+static int returns_value(CXCursor function, const CXCursor *stmts, unsigned n, unsigned from,
+                         CXCursor var)
+{
+    CXCursor body = ss_ast_body(function);
+    if (ss_ast_is_null(body) || from >= n || ss_ast_child_count(body) != n ||
+        !ss_ast_same_node(ss_ast_child(body, from), stmts[from]))
+        return 0;
+    for (unsigned s = from + 1; s < n && s <= from + 1 + MAX_APART; s++) {
+        if (clang_getCursorKind(stmts[s]) == CXCursor_ReturnStmt)
+            return ss_ast_child_count(stmts[s]) == 1 &&
+                   tested_as_is(ss_ast_child(stmts[s], 0), var);
+        if (ss_context_mentions(stmts[s], var) || !calls_nothing(stmts[s]))
+            return 0;
+    }
+    return 0;
+}
+
+/* The statement whose condition holds the call 'call' of 'caller' under the operators of a test
+ * only (passes_test): an 'if' that decides what runs next (decides), or a 'while' or 'do' loop
+ * ('*loop' set). A null cursor otherwise. */
+static CXCursor condition_holder(CXCursor caller, CXCursor call, int *loop)
+{
+    CXCursor *path = malloc(SS_CONTEXT_MAX_PATH * sizeof *path);
+    CXCursor none = clang_getNullCursor(), holder = none;
+    long found = path ? ss_context_path(caller, call, path) : -1;
+    CXCursor below = call;
+    *loop = 0;
+    for (long i = found - 1; i >= 0; i--) {
+        CXCursor up = path[i];
+        enum CXCursorKind k = clang_getCursorKind(up);
+        if (k == CXCursor_IfStmt || k == CXCursor_WhileStmt || k == CXCursor_DoStmt) {
+            CXCursor cond = condition_of(up);
+            if (!ss_ast_is_null(cond) && ss_ast_same_node(cond, below) &&
+                (k != CXCursor_IfStmt || decides(up))) {
+                holder = up;
+                *loop = k != CXCursor_IfStmt;
+            }
+            break;
+        }
+        if (!passes_test(up))
+            break;
+        below = up;
+    }
+    free(path);
+    return holder;
+}
+
+/* The plain local that the statement 'stmt' of its own sets to what the call 'call' returns
+ * ('bool go = read_flag(d);', 'go = read_flag(d);'), or a null cursor. */
+static CXCursor local_set_by(CXCursor stmt, CXCursor call)
+{
+    CXCursor none = clang_getNullCursor();
+    char op[8];
+    enum CXCursorKind k = clang_getCursorKind(stmt);
+    if (k == CXCursor_DeclStmt && ss_ast_child_count(stmt) == 1) {
+        CXCursor decl = ss_ast_child(stmt, 0);
+        unsigned c = ss_ast_child_count(decl);
+        if (clang_getCursorKind(decl) == CXCursor_VarDecl && c > 0 && plain_local(decl) &&
+            ss_ast_same_node(ss_ast_strip(ss_ast_child(decl, c - 1)), call))
+            return decl;
+        return none;
+    }
+    if (k != CXCursor_BinaryOperator || ss_ast_child_count(stmt) != 2 ||
+        ss_ast_binary_op(stmt, op, sizeof op) != 0 || strcmp(op, "=") != 0 ||
+        !ss_ast_same_node(ss_ast_strip(ss_ast_child(stmt, 1)), call))
+        return none;
+    CXCursor lhs = ss_ast_strip(ss_ast_child(stmt, 0));
+    CXCursor var = clang_getCursorReferenced(lhs);
+    return clang_getCursorKind(lhs) == CXCursor_DeclRefExpr && plain_local(var) ? var : none;
+}
+
+/* What the caller does with the value the call 'call' of 'caller' returns, in words, where it
+ * tests it at once: the call is the condition of a loop or of an 'if' that decides
+ * (condition_holder), or it sets a plain local that the host tests right after and only tests
+ * (test_after, only_tests, as for a readback written there). Malloc'ed, or NULL. */
+static char *caller_test_words(ss_check_ctx *ctx, CXCursor caller, CXCursor call)
+{
+    int loop = 0;
+    CXCursor holder = condition_holder(caller, call, &loop);
+    if (!ss_ast_is_null(holder))
+        return loop ? ss_xasprintf("the loop tests it to decide whether to go on (line %u, the "
+                                   "loop's condition)",
+                                   ss_scope_line(condition_of(holder)))
+                    : ss_xasprintf("the host tests it to decide what runs next (line %u branches "
+                                   "on it)",
+                                   ss_scope_line(holder));
+    CXCursor *stmts = malloc(MAX_STATEMENTS * sizeof *stmts);
+    unsigned index = 0;
+    unsigned n =
+        stmts ? ss_context_statements_around(caller, call, stmts, MAX_STATEMENTS, &index) : 0;
+    CXCursor var = n ? local_set_by(stmts[index], call) : clang_getNullCursor();
+    ss_check_ctx there = *ctx;
+    there.function = caller;
+    int waited = 0;
+    CXCursor test =
+        ss_ast_is_null(var) ? var : test_after(&there, stmts, n, index, var, call, &loop, &waited);
+    free(stmts);
+    tests_walk w;
+    if (ss_ast_is_null(test) ||
+        !only_tests(&w, var, call, loop ? test : clang_getNullCursor(), call))
+        return NULL;
+    return use_words(&w, test, loop);
+}
+
+/* For ss_context_every_loop_call: a call of the function is skipped where its caller tests the
+ * value at once (caller_test_words; the first such call's words go to rc->words). */
+static int skip_tested_call(CXCursor from, CXCursor call, void *data)
+{
+    (void)from;
+    return_calls *rc = data;
+    CXCursor caller = ss_context_caller_of(
+        rc->calls, rc->callers, rc->count < MAX_RETURN_CALLS ? rc->count : MAX_RETURN_CALLS, call);
+    char *uses = ss_ast_is_null(caller) ? NULL : caller_test_words(rc->ctx, caller, call);
+    if (uses && rc->words == NULL) {
+        char *place = ss_callgraph_place(call);
+        rc->words = ss_xasprintf("the call at %s: %s", place, uses);
+        free(place);
+    }
+    int skipped = uses != NULL;
+    free(uses);
+    return skipped;
+}
+
+/* Whether 'var' is a local of a function template's pattern whose type is a template
+ * parameter ('T v;' in 'HostDeviceVar<T>::operator T()'): one value, whatever 'T' becomes. */
+typedef struct param_find {
+    const char *name;
+    int found;
+} param_find;
+
+static enum CXChildVisitResult find_type_param(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    param_find *f = data;
+    if (clang_getCursorKind(c) != CXCursor_TemplateTypeParameter)
+        return CXChildVisit_Continue;
+    CXString name = clang_getCursorSpelling(c);
+    f->found = strcmp(clang_getCString(name), f->name) == 0;
+    clang_disposeString(name);
+    return f->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static int template_local(CXCursor var)
+{
+    CXType t = clang_getCursorType(var);
+    CXCursor function = clang_getCursorSemanticParent(var);
+    if (clang_getCursorKind(var) != CXCursor_VarDecl || clang_Cursor_hasVarDeclGlobalStorage(var) ||
+        !ss_ast_is_function(function) || clang_getCanonicalType(t).kind != CXType_Unexposed)
+        return 0;
+    CXString spelling = clang_getTypeSpelling(t);
+    param_find f = {clang_getCString(spelling), 0};
+    /* A template parameter of the function or of a class around it, by its name. */
+    for (CXCursor up = function; !f.found && !clang_Cursor_isNull(up) &&
+                                 clang_getCursorKind(up) != CXCursor_TranslationUnit;
+         up = clang_getCursorSemanticParent(up)) {
+        enum CXCursorKind k = clang_getCursorKind(up);
+        if (k == CXCursor_ClassTemplate || k == CXCursor_FunctionTemplate ||
+            k == CXCursor_ClassTemplatePartialSpecialization)
+            clang_visitChildren(up, find_type_param, &f);
+    }
+    clang_disposeString(spelling);
+    return f.found;
+}
+
+/* The local a synchronous copy 'at' reads one value of a template parameter's type into, as a
+ * template's pattern writes it ('cudaMemcpy(&v, d, sizeof(T), cudaMemcpyDeviceToHost)' with
+ * 'T v;', or 'sizeof v'), which ss_context_loop_value cannot size; the statements around it
+ * into 'stmts' as there. A null cursor otherwise. */
+static CXCursor template_value(ss_check_ctx *ctx, CXCursor at, CXCursor *stmts, unsigned *n,
+                               unsigned *from)
+{
+    CXCursor none = clang_getNullCursor(), dst, src;
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || api->klass != SS_CLASS_COPY || api->size_arg < 0 ||
+        clang_Cursor_getNumArguments(at) <= api->size_arg ||
+        ss_copy_kind(ctx->function, at, api, &dst, &src) != SS_COPY_KIND_D2H)
+        return none;
+    CXCursor var = address_target(dst);
+    if (ss_ast_is_null(var) || !template_local(var))
+        return none;
+    char *size = ss_expr_text(ss_ast_strip(clang_Cursor_getArgument(at, (unsigned)api->size_arg)));
+    CXString type = clang_getTypeSpelling(clang_getCursorType(var));
+    CXString name = clang_getCursorSpelling(var);
+    char *of_type = ss_xasprintf("sizeof(%s)", clang_getCString(type));
+    char *of_var = ss_xasprintf("sizeof(%s)", clang_getCString(name));
+    char *bare = ss_xasprintf("sizeof %s", clang_getCString(name));
+    int one = size &&
+              (strcmp(size, of_type) == 0 || strcmp(size, of_var) == 0 || strcmp(size, bare) == 0);
+    free(size);
+    free(of_type);
+    free(of_var);
+    free(bare);
+    clang_disposeString(type);
+    clang_disposeString(name);
+    *n = one ? ss_context_statements_around(ctx->function, at, stmts, MAX_STATEMENTS, from) : 0;
+    return *n ? var : none;
+}
+
+char *ss_context_returned_test_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
+{
+    CXCursor function = ctx->function;
+    enum CXCursorKind k = clang_getCursorKind(function);
+    if ((rule != SS_RULE_SCALAR_READBACK && rule != SS_RULE_SYNC_COPY_IN_PIPELINE) ||
+        (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod &&
+         k != CXCursor_ConversionFunction) ||
+        (k != CXCursor_FunctionDecl && clang_CXXMethod_isVirtual(function)))
+        return NULL;
+    CXCursor *stmts = malloc(MAX_STATEMENTS * sizeof *stmts);
+    CXCursor copy = clang_getNullCursor();
+    unsigned n = 0, from = 0;
+    CXCursor var =
+        stmts ? ss_context_loop_value(ctx, rule, at, &copy, stmts, MAX_STATEMENTS, &n, &from)
+              : clang_getNullCursor();
+    if (stmts && ss_ast_is_null(var) && rule == SS_RULE_SYNC_COPY_IN_PIPELINE)
+        var = template_value(ctx, at, stmts, &n, &from);
+    int returns = !ss_ast_is_null(var) && (plain_local(var) || template_local(var)) &&
+                  returns_value(function, stmts, n, from, var);
+    unsigned line = returns ? ss_scope_line(stmts[from + 1]) : 0;
+    for (unsigned s = from + 1; returns && s < n; s++) {
+        if (clang_getCursorKind(stmts[s]) == CXCursor_ReturnStmt) {
+            line = ss_scope_line(stmts[s]);
+            break;
+        }
+    }
+    free(stmts);
+    if (!returns)
+        return NULL;
+    return_calls rc = {.ctx = ctx};
+    char *words = NULL;
+    if (ss_context_every_loop_call(ss_check_graph(ctx), function, rc.calls, rc.callers,
+                                   MAX_RETURN_CALLS, &rc.count, skip_tested_call, &rc) &&
+        rc.words)
+        words = ss_xasprintf("inherent as written: the function returns the value (line %u), and "
+                             "every call from a loop tests it at once (%s); to remove the stall, "
+                             "test it every N iterations or on the device",
+                             line, rc.words);
+    free(rc.words);
+    return words;
+}
