@@ -34,26 +34,6 @@ for c in $configs; do
         done
     done
 done
-python3 - "$out/runs.txt" >"$out/results.txt" <<'PY' || status=1
-import statistics
-import sys
-
-runs, sums = {}, {}
-for line in open(sys.argv[1]):
-    w = line.split()
-    if len(w) < 4 or w[2] == "nan":
-        continue
-    runs.setdefault((w[0], w[1]), []).append(float(w[2]))
-    sums.setdefault((w[0], w[1]), set()).add(w[3])
-for config in dict.fromkeys(c for c, _ in runs):
-    med = {f: statistics.median(runs[(config, f)]) for f in "123" if (config, f) in runs}
-    if len(med) < 3:
-        print("cover", config, "incomplete")
-        continue
-    same = len(set().union(*(sums[(config, f)] for f in "123"))) == 1
-    saving = lambda f: 100.0 * (med["1"] - med[f]) / med["1"]
-    print("cover %s %.3f %.3f %.1f %.3f %.1f %s" % (config, med["1"], med["2"], saving("2"),
-          med["3"], saving("3"), "same" if same else "DIFFERENT"))
-PY
+python3 "$here/forms_medians.py" cover "$out/runs.txt" >"$out/results.txt" || status=1
 cat "$out/results.txt"
 exit $status
