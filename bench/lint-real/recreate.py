@@ -90,16 +90,22 @@ def sources(git_root, top):
         checkout(os.path.join(git_root, repo), commit, os.path.join(top, "deps", folder), paths)
 
 
-def cmake_configures(top):
+def cmake_configures(top, projects=("faiss", "nccl", "xgboost", "rmm")):
+    """The CMake configures of PROJECTS (default: all four; bed.py asks for faiss and xgboost)."""
     s, b = os.path.join(top, "srcs"), os.path.join(top, "build")
     common = ["-G", "Ninja", "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON", "-DCMAKE_CUDA_COMPILER=" + NVCC,
               "-DCMAKE_CUDA_ARCHITECTURES=90"]
-    run(["cmake", "-S", f"{s}/faiss", "-B", f"{b}/faiss", *common, "-DFAISS_ENABLE_GPU=ON",
-         "-DFAISS_ENABLE_PYTHON=OFF", "-DFAISS_ENABLE_MKL=OFF", "-DFAISS_ENABLE_EXTRAS=OFF",
-         "-DBUILD_TESTING=OFF"])
-    run(["cmake", "-S", f"{s}/nccl", "-B", f"{b}/nccl", *common])
-    run(["ninja", "-C", f"{b}/nccl", "include/nccl.h"])
-    run(["cmake", "-S", f"{s}/xgboost", "-B", f"{b}/xgboost", *common, "-DUSE_CUDA=ON"])
+    if "faiss" in projects:
+        run(["cmake", "-S", f"{s}/faiss", "-B", f"{b}/faiss", *common, "-DFAISS_ENABLE_GPU=ON",
+             "-DFAISS_ENABLE_PYTHON=OFF", "-DFAISS_ENABLE_MKL=OFF", "-DFAISS_ENABLE_EXTRAS=OFF",
+             "-DBUILD_TESTING=OFF"])
+    if "nccl" in projects:
+        run(["cmake", "-S", f"{s}/nccl", "-B", f"{b}/nccl", *common])
+        run(["ninja", "-C", f"{b}/nccl", "include/nccl.h"])
+    if "xgboost" in projects:
+        run(["cmake", "-S", f"{s}/xgboost", "-B", f"{b}/xgboost", *common, "-DUSE_CUDA=ON"])
+    if "rmm" not in projects:
+        return
     macros = os.path.join(b, "rmm", "include", "rmm", "logger_macros.hpp")
     script = os.path.join(b, "rmm-logger-macros.cmake")
     os.makedirs(os.path.dirname(macros), exist_ok=True)
@@ -141,14 +147,19 @@ def draw(commands, pattern, seed, count, names=(), exclude=()):
     return kept
 
 
-def cmake_dbs(top):
+def cmake_dbs(top, projects=("faiss", "nccl", "xgboost")):
+    """The databases of PROJECTS drawn from their configures (default: all three)."""
     s, b = os.path.join(top, "srcs"), os.path.join(top, "build")
-    write_db(top, "faiss", draw(load(f"{b}/faiss"), f"{s}/faiss/faiss/gpu/(?!utils/(block|warp)select)",
-                                25, 1000))
-    full = load(f"{b}/nccl")
-    pattern = f"{s}/nccl/src/(?!transport/net_ib/gdaki)"
-    first = draw(full, pattern, 25, 20, ["transport/coll_net.cc"])
-    write_db(top, "nccl", first + draw(full, pattern, 26, 30, exclude=[c["file"] for c in first]))
+    if "faiss" in projects:
+        write_db(top, "faiss", draw(load(f"{b}/faiss"),
+                                    f"{s}/faiss/faiss/gpu/(?!utils/(block|warp)select)", 25, 1000))
+    if "nccl" in projects:
+        full = load(f"{b}/nccl")
+        pattern = f"{s}/nccl/src/(?!transport/net_ib/gdaki)"
+        first = draw(full, pattern, 25, 20, ["transport/coll_net.cc"])
+        write_db(top, "nccl", first + draw(full, pattern, 26, 30, exclude=[c["file"] for c in first]))
+    if "xgboost" not in projects:
+        return
     full = load(f"{b}/xgboost")
     pattern = f"{s}/xgboost/src/.*\\.cu$"
     first = draw(full, pattern, 25, 20, ["data/ellpack_page.cu", "data/cat_container.cu"])
