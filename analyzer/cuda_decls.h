@@ -338,6 +338,7 @@ static const char ss_bundled_cuda_runtime[] =
     "cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph);\n"
     "cudaError_t cudaGetLastError(void);\n"
     "const char *cudaGetErrorString(cudaError_t error);\n"
+    "const char *cudaGetErrorName(cudaError_t error);\n"
     "cudaError_t cudaSetDevice(int device);\n"
     "cudaError_t cudaGetDevice(int *device);\n"
     "cudaError_t cudaGetDeviceCount(int *count);\n"

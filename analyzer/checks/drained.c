@@ -3964,16 +3964,20 @@ typedef struct quiet_walk {
  * nothing and wait for nothing. */
 static const char error_queries[] = " cudaGetLastError cudaPeekAtLastError ";
 
-/* Whether the call 'c' is an error query of the toolkit (error_queries, declared in a system
- * header), or 'cudaGetErrorString': it queues nothing and waits for nothing. */
+/* The calls of the CUDA runtime that read an error or its text and nothing else: the error
+ * queries and the names and strings of an error code. */
+static const char quiet_error_calls[] =
+    " cudaGetLastError cudaPeekAtLastError cudaGetErrorString cudaGetErrorName ";
+
+/* Whether the call 'c' is one of quiet_error_calls, declared in a system header: it queues
+ * nothing and waits for nothing. */
 static int error_query_call(CXCursor c)
 {
     CXCursor decl = clang_getCursorReferenced(c);
     if (ss_ast_is_null(decl) || !clang_Location_isInSystemHeader(clang_getCursorLocation(decl)))
         return 0;
     CXString name = clang_getCursorSpelling(decl);
-    int query = listed(clang_getCString(name), error_queries) ||
-                strcmp(clang_getCString(name), "cudaGetErrorString") == 0;
+    int query = listed(clang_getCString(name), quiet_error_calls);
     clang_disposeString(name);
     return query;
 }
@@ -5290,11 +5294,24 @@ static CXCursor readback_after(ss_check_ctx *ctx, CXCursor at, CXCursor waited)
 
 /* Where a readback runs for a wait: 'site' the call in the function whose statement or
  * condition runs it (the copy itself, or a call of a function of the unit that opens with it),
- * 'copy' the copy; 'caller' the function of 'site'; 'loop' the loop whose condition holds it,
- * or a null cursor. */
+ * 'copy' the copy (the first of 'copies', one a way through that function: 'count' of them);
+ * 'caller' the function of 'site'; 'loop' the loop whose condition holds it, or a null cursor. */
 typedef struct readback_site {
     CXCursor site, copy, caller, loop;
+    CXCursor copies[MAX_OPENING_COPIES];
+    unsigned count;
 } readback_site;
+
+/* Whether the copy 'at' is one of the copies of 'r' (whichever way runs, it makes the wait
+ * again). Returns 1 or 0. */
+static int site_copies(const readback_site *r, CXCursor at)
+{
+    for (unsigned i = 0; i < r->count; i++) {
+        if (ss_ast_same_node(r->copies[i], at))
+            return 1;
+    }
+    return 0;
+}
 
 static int ends_body(ss_check_ctx *ctx, CXCursor function, const CXCursor *stmts, unsigned n,
                      unsigned from);
@@ -5333,7 +5350,8 @@ static int runs_readback(ss_check_ctx *ctx, CXCursor s, readback_site *r)
     CXCursor copy = clang_getNullCursor();
     ss_ast_visit_whole(s, s, find_sync_copy, &copy);
     if (!ss_ast_is_null(copy)) {
-        r->site = r->copy = copy;
+        r->site = r->copy = r->copies[0] = copy;
+        r->count = 1;
         return copy_direction(ctx->function, copy, ss_scope_callee_api(copy)) == SS_COPY_KIND_D2H &&
                quiet_statement(ctx, s, copy);
     }
@@ -5355,6 +5373,8 @@ static int runs_readback(ss_check_ctx *ctx, CXCursor s, readback_site *r)
         return 0;
     r->site = calls.calls[0];
     r->copy = o.copies[0];
+    r->count = o.count;
+    memcpy(r->copies, o.copies, o.count * sizeof *o.copies);
     return quiet_statement(ctx, s, r->site);
 }
 
@@ -5475,8 +5495,13 @@ static int readback_beyond(ss_check_ctx *ctx, CXCursor at, readback_site *r, rea
  * default stream itself, or for the whole device where only work on the default stream was queued
  * since it was drained, on every way the unit reaches it ('*by' that drain, as
  * waits_for_thrust_stream;
- * '*between' the state the drained flow finds at the readback, busy for a stream wait). A null
- * cursor where there is none. */
+ * '*between' the state the drained flow finds at the readback, busy for a stream wait). Where
+ * there is none right after it, the readback beyond (readback_beyond: through a function of the
+ * unit, in the loop's condition, after the calls of the function the wait ends), under the same
+ * rule for the streams, the drained flow asked only for one through a function in the next
+ * statement ('*between' left busy). 'r' receives where the readback runs and its copies,
+ * 'calls' the readbacks after each call where the wait ends its function (else a count of 0).
+ * Returns the copy, or a null cursor where there is none. */
 static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, drain *between,
                                readback_site *r, readback_calls *calls)
 {
@@ -5484,6 +5509,7 @@ static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, dra
     *by = none;
     *between = busy();
     r->site = r->copy = r->loop = none;
+    r->count = 0;
     r->caller = ctx->function;
     calls->count = 0;
     if (!wait_for(at, &waited))
@@ -5506,7 +5532,8 @@ static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, dra
             return r->copy;
         return waits_for_thrust_stream(ctx, at, waited, none, by, NULL) ? r->copy : none;
     }
-    r->site = r->copy = readback;
+    r->site = r->copy = r->copies[0] = readback;
+    r->count = 1;
     if (ss_ast_is_null(waited)) {
         /* Nothing queued between, on every way (a checker's failure branch left out). */
         question device = device_question(ctx, known_copies_drain(ctx));
@@ -6066,34 +6093,52 @@ static char *again_words(ss_check_ctx *ctx, CXCursor at)
 }
 
 /* The function of the unit next to ctx->function that holds the node 'wait': one that calls
- * it (MAX_READBACK_CALLS at most), or one a call in it calls (holder_walk). A null cursor where
- * there is none. */
+ * it (MAX_READBACK_CALLS at most), one a call in it calls, or one a call in one of its callers
+ * calls (holder_walk: a launch helper that ends with the wait, called before it). A null cursor
+ * where there is none. */
 static CXCursor near_holder(ss_check_ctx *ctx, CXCursor wait)
 {
     CXCursor calls[MAX_READBACK_CALLS], callers[MAX_READBACK_CALLS];
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
-    CXCursor found = clang_getNullCursor();
+    holder_walk w = {wait, clang_getNullCursor()};
     long count = ss_callgraph_calls_of(ss_check_graph(ctx), ctx->function, calls, callers,
                                        MAX_READBACK_CALLS);
-    for (long i = 0; i < count && i < MAX_READBACK_CALLS && ss_ast_is_null(found); i++) {
+    if (count > MAX_READBACK_CALLS)
+        count = MAX_READBACK_CALLS;
+    for (long i = 0; i < count && ss_ast_is_null(w.found); i++) {
         if (ss_context_path(callers[i], wait, path) > 0)
-            found = callers[i];
+            w.found = callers[i];
     }
     free(path);
-    if (!ss_ast_is_null(found))
-        return found;
-    holder_walk w = {wait, clang_getNullCursor()};
-    CXCursor body = ss_ast_body(ctx->function);
-    if (!ss_ast_is_null(body))
-        ss_ast_visit_whole(body, body, find_holder, &w);
+    /* The function's own body first, then its callers'. */
+    for (long i = -1; i < count && ss_ast_is_null(w.found); i++) {
+        CXCursor body = ss_ast_body(i < 0 ? ctx->function : callers[i]);
+        if (!ss_ast_is_null(body))
+            ss_ast_visit_whole(body, body, find_holder, &w);
+    }
     return w.found;
 }
 
+/* Whether SYNC401 reports the wait 'wait' of ctx->function: in a loop of the function, or in a
+ * function called from one of the unit (ss_callgraph_reached_from_loop) or of another unit
+ * (ctx->loop_elsewhere). Returns 1 or 0. */
+static int wait_in_loop(ss_check_ctx *ctx, CXCursor wait)
+{
+    ss_loop_reach reach;
+    if (!ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, wait)) || ctx->loop_elsewhere)
+        return 1;
+    if (!ss_callgraph_reached_from_loop(ss_check_graph(ctx), ss_scope_outer_function(ctx->function),
+                                        SS_SCOPE_ENQUEUES, &reach))
+        return 0;
+    ss_loop_reach_free(&reach);
+    return 1;
+}
+
 /* Whether the copy 'at' (SYNC201, SYNC202, SYNC301) is the readback that makes the wait 'wait'
- * again (readback_again), where SYNC401 reports that wait (in a loop of the function, or in a
- * function called from one in another unit) and it has work to wait for (it is not drained
- * itself: 'drain_copies' as copies_drain): the wait's note names the readback as the stall, which
- * the readback cannot in turn put on the wait. Returns 1 or 0. */
+ * again (readback_again), where SYNC401 reports that wait (wait_in_loop, or in another function
+ * of the unit) and it has work to wait for (it is not drained itself: 'drain_copies' as
+ * copies_drain): the wait's note names the readback as the stall, which the readback cannot in
+ * turn put on the wait. Returns 1 or 0. */
 static int readback_makes_wait_again(ss_check_ctx *ctx, CXCursor at, CXCursor wait,
                                      int drain_copies)
 {
@@ -6102,8 +6147,7 @@ static int readback_makes_wait_again(ss_check_ctx *ctx, CXCursor at, CXCursor wa
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(ctx->function, wait, path);
     free(path);
-    if (found > 0 && ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, wait)) &&
-        !ctx->loop_elsewhere)
+    if (found > 0 && !wait_in_loop(ctx, wait))
         return 0;
     /* A wait in another function of the unit: its readback runs through this function, or
      * after that function returns (readback_beyond). */
@@ -6117,9 +6161,9 @@ static int readback_makes_wait_again(ss_check_ctx *ctx, CXCursor at, CXCursor wa
     if (ss_ast_is_null(there.function) ||
         ss_ast_is_null(readback_again(&there, wait, &by, &between, &r, &calls)))
         return 0;
-    int makes = ss_ast_same_node(r.copy, at);
+    int makes = site_copies(&r, at);
     for (long i = 0; i < calls.count && !makes; i++)
-        makes = ss_ast_same_node(calls.sites[i].copy, at);
+        makes = site_copies(&calls.sites[i], at);
     if (!makes)
         return 0;
     question device = device_question(&there, drain_copies);

@@ -10,13 +10,13 @@
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
-
 #define CHECK_LAUNCH()                                                                            \
     do {                                                                                          \
         cudaDeviceSynchronize();                                                                  \
         cudaError_t e = cudaGetLastError();                                                       \
+        const char *name = cudaGetErrorName(e);                                                   \
         if (e != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s\n", cudaGetErrorString(e));                                       \
+            fprintf(stderr, "%s: %s\n", name, cudaGetErrorString(e));                             \
             exit(1);                                                                              \
         }                                                                                         \
     } while (0)
