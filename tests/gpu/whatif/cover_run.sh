@@ -21,19 +21,7 @@ configs=${COVER_CONFIGS:-"64:256 1024:256 1024:4096 16384:1024"}
 rounds=${COVER_ROUNDS:-7}
 iterations=${COVER_ITERATIONS:-200}
 nvcc -O2 -arch="${WHATIF_ARCH:-sm_90}" -o "$out/cover_pair" "$here/cover_pair.cu" || exit 1
-status=0
-: >"$out/runs.txt"
-for c in $configs; do
-    IFS=: read -r kib r <<<"$c"
-    for k in $(seq "$rounds"); do
-        for form in 1 2 3; do
-            text=$("$out/cover_pair" "$form" "$iterations" 20 "$r" "$kib") || status=1
-            us=$(echo "$text" | awk '/^steady:/ {print $2}')
-            sum=$(echo "$text" | awk '/^checksum:/ {print $2}')
-            echo "$c $form ${us:-nan} ${sum:-none}" >>"$out/runs.txt"
-        done
-    done
-done
-python3 "$here/forms_medians.py" cover "$out/runs.txt" >"$out/results.txt" || status=1
-cat "$out/results.txt"
-exit $status
+# cover_pair FORM ITERATIONS WARM-UP ROUNDS KIB, for a config KIB:ROUNDS
+form_args() { echo "$3 $iterations 20 $2 $1"; }
+. "$here/forms_common.sh"
+run_forms "$out/cover_pair" cover

@@ -24,19 +24,7 @@ rounds=${FLAG_ROUNDS:-7}
 target=${FLAG_TARGET:-64}
 repeats=${FLAG_REPEATS:-20}
 nvcc -O2 -arch="${WHATIF_ARCH:-sm_90}" -o "$out/flag_pair" "$here/flag_pair.cu" || exit 1
-status=0
-: >"$out/runs.txt"
-for c in $configs; do
-    IFS=: read -r kib r <<<"$c"
-    for k in $(seq "$rounds"); do
-        for form in 1 2 3; do
-            text=$("$out/flag_pair" "$form" "$target" "$repeats" 3 "$r" "$kib") || status=1
-            us=$(echo "$text" | awk '/^steady:/ {print $2}')
-            sum=$(echo "$text" | awk '/^checksum:/ {print $2}')
-            echo "$c $form ${us:-nan} ${sum:-none}" >>"$out/runs.txt"
-        done
-    done
-done
-python3 "$here/forms_medians.py" flag "$out/runs.txt" >"$out/results.txt" || status=1
-cat "$out/results.txt"
-exit $status
+# flag_pair FORM TARGET REPEATS WARM-UP ROUNDS KIB, for a config KIB:ROUNDS
+form_args() { echo "$3 $target $repeats 3 $2 $1"; }
+. "$here/forms_common.sh"
+run_forms "$out/flag_pair" flag
