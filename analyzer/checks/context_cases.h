@@ -160,6 +160,11 @@ CXCursor ss_context_loop_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, 
  * test. Malloc'ed, or NULL. */
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* only_tested.c. The 'while' or 'do' loop of 'function' whose body is the block that holds
+ * 'stmt' (a 'do { ... } while (0)' aside: a checking macro's block runs once), or a null cursor;
+ * the loop whose condition runs next when that block ends. */
+CXCursor ss_context_body_loop(CXCursor function, CXCursor stmt);
+
 /* only_tested.c. Reached from a loop: "inherent as written: the function returns the value
  * (line 3), and every call from a loop tests it at once (...)" where the one value a readback
  * gives the host (ss_context_loop_value; SYNC301 or SYNC202) is a plain local of a function (a

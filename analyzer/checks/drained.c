@@ -5317,18 +5317,18 @@ static int ends_body(ss_check_ctx *ctx, CXCursor function, const CXCursor *stmts
                      unsigned from);
 
 /* The calls in a node of functions of the unit (find_unit_calls), MAX_UNIT_CALLS at most. */
-enum { MAX_UNIT_CALLS = 4 };
+enum { MAX_UNIT_CALLS = 2 };
 
-typedef struct holder_calls {
+typedef struct unit_calls {
     ss_callgraph *graph;
     CXCursor calls[MAX_UNIT_CALLS];
     unsigned count;
-} holder_calls;
+} unit_calls;
 
 static enum CXChildVisitResult find_unit_calls(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    holder_calls *h = data;
+    unit_calls *h = data;
     if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
         return CXChildVisit_Continue;
     if (clang_getCursorKind(c) != CXCursor_CallExpr ||
@@ -5355,7 +5355,7 @@ static int runs_readback(ss_check_ctx *ctx, CXCursor s, readback_site *r)
         return copy_direction(ctx->function, copy, ss_scope_callee_api(copy)) == SS_COPY_KIND_D2H &&
                quiet_statement(ctx, s, copy);
     }
-    holder_calls calls = {ss_check_graph(ctx), {{0}}, 0};
+    unit_calls calls = {ss_check_graph(ctx), {{0}}, 0};
     ss_ast_visit_whole(s, s, find_unit_calls, &calls);
     if (calls.count != 1)
         return 0;
@@ -5378,26 +5378,6 @@ static int runs_readback(ss_check_ctx *ctx, CXCursor s, readback_site *r)
     return quiet_statement(ctx, s, r->site);
 }
 
-/* The 'while' or 'do' loop of 'function' whose body is the block that holds 'stmt' and whose
- * condition is written whole (not a 'do { } while (0)'), or a null cursor. */
-static CXCursor body_loop(CXCursor function, CXCursor stmt)
-{
-    CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
-    CXCursor loop = clang_getNullCursor();
-    long found = ss_context_path(function, stmt, path);
-    if (found >= 2 && clang_getCursorKind(path[found - 1]) == CXCursor_CompoundStmt) {
-        CXCursor up = path[found - 2];
-        enum CXCursorKind k = clang_getCursorKind(up);
-        unsigned body = k == CXCursor_DoStmt ? 0 : ss_ast_child_count(up) - 1;
-        if ((k == CXCursor_WhileStmt || (k == CXCursor_DoStmt && !ss_ast_do_once(up))) &&
-            ss_ast_child_count(up) >= 2 &&
-            ss_ast_same_node(ss_ast_child(up, body), path[found - 1]))
-            loop = up;
-    }
-    free(path);
-    return loop;
-}
-
 /* The readback (runs_readback) that comes next after stmts[index] of 'n' in 'ctx->function',
  * past up to two calm statements ('*calm' counts them with those counted before): the next
  * statement's, or, where the block ends first and is the body of a 'while' or 'do' loop, its
@@ -5413,7 +5393,7 @@ static int next_readback(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n, u
         if (++*calm > 2)
             return 0;
     }
-    r->loop = body_loop(ctx->function, stmts[n - 1]);
+    r->loop = ss_context_body_loop(ctx->function, stmts[n - 1]);
     if (ss_ast_is_null(r->loop))
         return 0;
     unsigned c = clang_getCursorKind(r->loop) == CXCursor_DoStmt ? 1 : ss_ast_if_condition(r->loop);
@@ -5429,37 +5409,57 @@ typedef struct readback_calls {
     readback_site sites[MAX_READBACK_CALLS];
 } readback_calls;
 
-/* For a wait that ends the function ctx->function past 'calm' calm statements: the readback
- * (next_readback) that every call of the function in the unit runs next after it returns, the
- * call being its statement's only work, in a block of the named function it is made in, the
- * calm statements of both counted together; as callers_free asks of the function (not virtual,
- * named only in calls, switching no device). Fills 'calls'; returns 1 or 0. */
-static int callers_readback(ss_check_ctx *ctx, unsigned calm, readback_calls *calls)
+/* The calls of the function ctx->function, whose last statement waits, that the wait is followed
+ * through to its callers (callers_readback, callers_free): the function is not virtual (a call
+ * through the base is not its call), is named only in calls (a global's table of functions: its
+ * calls are not seen) and switches no device or context before the wait (the caller's readback
+ * or free may be another device's); at most 'max' calls, into 'found' and their functions into
+ * 'callers'. Returns their count, or 0. */
+static long ending_calls(ss_check_ctx *ctx, CXCursor *found, CXCursor *callers, long max)
 {
-    CXCursor found[MAX_READBACK_CALLS], callers[MAX_READBACK_CALLS], stmts[256];
-    calls->count = 0;
     if ((clang_getCursorKind(ctx->function) == CXCursor_CXXMethod &&
          clang_CXXMethod_isVirtual(ctx->function)) ||
         ss_callgraph_named_elsewhere(ss_check_graph(ctx), ctx->function) ||
         ss_context_switches_device(ctx->function))
         return 0;
-    long count = ss_callgraph_calls_of(ss_check_graph(ctx), ctx->function, found, callers,
-                                       MAX_READBACK_CALLS);
-    if (count <= 0 || count > MAX_READBACK_CALLS)
+    long count = ss_callgraph_calls_of(ss_check_graph(ctx), ctx->function, found, callers, max);
+    return count > 0 && count <= max ? count : 0;
+}
+
+/* The statements of the block of 'there->function' (a named function, no lambda) that holds
+ * the call 'call' as its statement's only work (quiet_statement), into 'stmts' (256 at most),
+ * '*index' the call's; returns how many, or 0 where it is not so (ending_calls' callers). */
+static unsigned call_statements(ss_check_ctx *there, CXCursor call, CXCursor *stmts,
+                                unsigned *index)
+{
+    unsigned n = ss_context_statements_around(there->function, call, stmts, 256, index);
+    if (n == 0 || clang_getCursorKind(there->function) == CXCursor_LambdaExpr ||
+        !ss_ast_same_node(ss_context_function_of(call), there->function) ||
+        !quiet_statement(there, stmts[*index], call))
         return 0;
+    return n;
+}
+
+/* For a wait that ends the function ctx->function past 'calm' calm statements: the readback
+ * (next_readback) that every call of the function in the unit runs next after it returns, the
+ * call being its statement's only work, in a block of the named function it is made in, the
+ * calm statements of both counted together (ending_calls, call_statements). Fills 'calls';
+ * returns 1 or 0. */
+static int callers_readback(ss_check_ctx *ctx, unsigned calm, readback_calls *calls)
+{
+    CXCursor found[MAX_READBACK_CALLS], callers[MAX_READBACK_CALLS], stmts[256];
+    calls->count = 0;
+    long count = ending_calls(ctx, found, callers, MAX_READBACK_CALLS);
     for (long i = 0; i < count; i++) {
         ss_check_ctx there = *ctx;
         there.function = callers[i];
         unsigned index = 0, left = calm;
-        unsigned n = ss_context_statements_around(callers[i], found[i], stmts, 256, &index);
-        if (n == 0 || clang_getCursorKind(callers[i]) == CXCursor_LambdaExpr ||
-            !ss_ast_same_node(ss_context_function_of(found[i]), callers[i]) ||
-            !quiet_statement(&there, stmts[index], found[i]) ||
-            !next_readback(&there, stmts, n, index, &left, &calls->sites[i]))
+        unsigned n = call_statements(&there, found[i], stmts, &index);
+        if (n == 0 || !next_readback(&there, stmts, n, index, &left, &calls->sites[i]))
             return 0;
     }
     calls->count = count;
-    return 1;
+    return count > 0;
 }
 
 /* The readback that makes the wait 'at' again where readback_after finds none in the statement
@@ -5499,7 +5499,7 @@ static int readback_beyond(ss_check_ctx *ctx, CXCursor at, readback_site *r, rea
  * there is none right after it, the readback beyond (readback_beyond: through a function of the
  * unit, in the loop's condition, after the calls of the function the wait ends), under the same
  * rule for the streams, the drained flow asked only for one through a function in the next
- * statement ('*between' left busy). 'r' receives where the readback runs and its copies,
+ * statement. 'r' receives where the readback runs and its copies,
  * 'calls' the readbacks after each call where the wait ends its function (else a count of 0).
  * Returns the copy, or a null cursor where there is none. */
 static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, drain *between,
@@ -5515,37 +5515,28 @@ static CXCursor readback_again(ss_check_ctx *ctx, CXCursor at, CXCursor *by, dra
     if (!wait_for(at, &waited))
         return none;
     CXCursor readback = readback_after(ctx, at, waited);
-    if (ss_ast_is_null(readback)) {
-        if (!readback_beyond(ctx, at, r, calls))
-            return none;
-        /* Through a function of the unit in the next statement: nothing queued between, as
-         * below; in a loop's condition or a caller, only calm statements stand between. */
-        if (ss_ast_is_null(waited) && ss_ast_same_node(r->caller, ctx->function) &&
-            ss_ast_is_null(r->loop)) {
-            question device = device_question(ctx, known_copies_drain(ctx));
-            flow_budget = FLOW_BUDGET;
-            drain d = state_at(&device, ctx->function, r->site, 0);
-            if (d.state != DRAINED || !ss_ast_same_node(d.by, at) || d.filled || flow_budget < 0)
-                return none;
-        }
-        if (known_copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING)
-            return r->copy;
-        return waits_for_thrust_stream(ctx, at, waited, none, by, NULL) ? r->copy : none;
+    if (!ss_ast_is_null(readback)) {
+        r->site = r->copy = r->copies[0] = readback;
+        r->count = 1;
+    } else if (!readback_beyond(ctx, at, r, calls)) {
+        return none;
     }
-    r->site = r->copy = r->copies[0] = readback;
-    r->count = 1;
-    if (ss_ast_is_null(waited)) {
-        /* Nothing queued between, on every way (a checker's failure branch left out). */
+    /* Nothing queued between, on every way (a checker's failure branch left out), where the
+     * readback runs in the wait's function past its next statement's start (written there, or
+     * through a function it calls); in a loop's condition or a caller only calm statements stand
+     * between. */
+    if (ss_ast_is_null(waited) && ss_ast_same_node(r->caller, ctx->function) &&
+        ss_ast_is_null(r->loop)) {
         question device = device_question(ctx, known_copies_drain(ctx));
         flow_budget = FLOW_BUDGET;
-        *between = state_at(&device, ctx->function, readback, 0);
+        *between = state_at(&device, ctx->function, r->site, 0);
         if (between->state != DRAINED || !ss_ast_same_node(between->by, at) || between->filled ||
             flow_budget < 0)
             return none;
     }
     if (known_copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING)
-        return readback;
-    return waits_for_thrust_stream(ctx, at, waited, none, by, NULL) ? readback : none;
+        return r->copy;
+    return waits_for_thrust_stream(ctx, at, waited, none, by, NULL) ? r->copy : none;
 }
 
 /* Where the readback of 'r' runs, for the words: "(line 20)", "(line 3), in 'read_flag()',
@@ -5797,35 +5788,23 @@ typedef struct free_calls {
  * the calm statements of both counted together): the call is its statement's only work
  * (quiet_statement), in a block of the named function it is made in (no lambda between), and
  * the free surely waits (ss_context_free_waits, its pointer written before the call). The first
- * call's free; a null cursor where a call frees nothing so, there are more than MAX_FREE_CALLS,
- * the function is virtual, its address is taken or it is named outside any function (a
- * global's table), or it switches the device or context (ss_context_switches_device); the frees
- * into 'calls'. The unit's calls only: a call in another unit is not seen (as callers_words,
- * inherent.c). */
+ * call's free; a null cursor where a call frees nothing so, or ending_calls gives none (more
+ * than MAX_FREE_CALLS calls, a virtual function, one named outside any call, one that switches
+ * the device or context); the frees into 'calls'. The unit's calls only: a call in another unit is
+ * not seen (as callers_words, inherent.c). */
 static CXCursor callers_free(ss_check_ctx *ctx, unsigned calm, free_calls *calls)
 {
     CXCursor none = clang_getNullCursor(), first = none;
     CXCursor found[MAX_FREE_CALLS], callers[MAX_FREE_CALLS], stmts[256];
-    if (clang_getCursorKind(ctx->function) == CXCursor_CXXMethod &&
-        clang_CXXMethod_isVirtual(ctx->function))
-        return none; /* a call through the base is not its call */
-    /* Named outside a call (a global's table of functions: its calls are not seen), or the
-     * device switched before the wait (the caller's free may be another device's). */
-    if (ss_callgraph_named_elsewhere(ss_check_graph(ctx), ctx->function) ||
-        ss_context_switches_device(ctx->function))
-        return none;
-    long count =
-        ss_callgraph_calls_of(ss_check_graph(ctx), ctx->function, found, callers, MAX_FREE_CALLS);
-    if (count <= 0 || count > MAX_FREE_CALLS)
+    long count = ending_calls(ctx, found, callers, MAX_FREE_CALLS);
+    if (count == 0)
         return none;
     for (long i = 0; i < count; i++) {
         ss_check_ctx there = *ctx;
         there.function = callers[i];
         unsigned index = 0, left = calm, end = 0;
-        unsigned n = ss_context_statements_around(callers[i], found[i], stmts, 256, &index);
-        if (n == 0 || clang_getCursorKind(callers[i]) == CXCursor_LambdaExpr ||
-            !ss_ast_same_node(ss_context_function_of(found[i]), callers[i]) ||
-            !quiet_statement(&there, stmts[index], found[i]))
+        unsigned n = call_statements(&there, found[i], stmts, &index);
+        if (n == 0)
             return none;
         CXCursor freed = next_free(&there, stmts, n, index, found[i], &left, &end, NULL);
         if (ss_ast_is_null(freed))

@@ -621,9 +621,7 @@ static CXCursor condition_of(CXCursor stmt)
     return clang_getNullCursor();
 }
 
-/* The loop ('while' or 'do') whose body is the block that holds 'stmt' in 'function', or a
- * null cursor. */
-static CXCursor loop_of_body(CXCursor function, CXCursor stmt)
+CXCursor ss_context_body_loop(CXCursor function, CXCursor stmt)
 {
     CXCursor *path = malloc(SS_CONTEXT_MAX_PATH * sizeof *path);
     CXCursor loop = clang_getNullCursor();
@@ -633,7 +631,8 @@ static CXCursor loop_of_body(CXCursor function, CXCursor stmt)
         CXCursor up = path[found - 2];
         enum CXCursorKind k = clang_getCursorKind(up);
         unsigned body = k == CXCursor_DoStmt ? 0 : ss_ast_child_count(up) - 1;
-        if ((k == CXCursor_WhileStmt || k == CXCursor_DoStmt) &&
+        if ((k == CXCursor_WhileStmt || (k == CXCursor_DoStmt && !ss_ast_do_once(up))) &&
+            ss_ast_child_count(up) >= 2 &&
             ss_ast_same_node(ss_ast_child(up, body), path[found - 1]))
             loop = up;
     }
@@ -814,7 +813,7 @@ static CXCursor test_after(ss_check_ctx *ctx, const CXCursor *stmts, unsigned n,
         if ((!wait && !calls_nothing(stmts[s])) || ++apart > MAX_APART)
             return clang_getNullCursor();
     }
-    CXCursor around = loop_of_body(clang_getCursorSemanticParent(var), stmts[n - 1]);
+    CXCursor around = ss_context_body_loop(clang_getCursorSemanticParent(var), stmts[n - 1]);
     CXCursor cond = condition_of(around);
     if (ss_ast_is_null(cond) || !(ss_context_mentions(cond, var) || is_var(cond, var)))
         return clang_getNullCursor();
@@ -1052,9 +1051,9 @@ static int tested_as_is(CXCursor e, CXCursor var)
 
 /* Whether the statements of 'function''s body after stmts[from] (of 'n') are up to MAX_APART
  * that call nothing and do not name 'var', then 'return var;' (the value as it is, or under
- * the operators of a test: tested_as_is). Returns 1 or 0. */
-static int returns_value(CXCursor function, const CXCursor *stmts, unsigned n, unsigned from,
-                         CXCursor var)
+ * the operators of a test: tested_as_is). Returns the line of that 'return', or 0. */
+static unsigned returns_value(CXCursor function, const CXCursor *stmts, unsigned n, unsigned from,
+                              CXCursor var)
 {
     CXCursor body = ss_ast_body(function);
     if (ss_ast_is_null(body) || from >= n || ss_ast_child_count(body) != n ||
@@ -1062,8 +1061,9 @@ static int returns_value(CXCursor function, const CXCursor *stmts, unsigned n, u
         return 0;
     for (unsigned s = from + 1; s < n && s <= from + 1 + MAX_APART; s++) {
         if (clang_getCursorKind(stmts[s]) == CXCursor_ReturnStmt)
-            return ss_ast_child_count(stmts[s]) == 1 &&
-                   tested_as_is(ss_ast_child(stmts[s], 0), var);
+            return ss_ast_child_count(stmts[s]) == 1 && tested_as_is(ss_ast_child(stmts[s], 0), var)
+                       ? ss_scope_line(stmts[s])
+                       : 0;
         if (ss_context_mentions(stmts[s], var) || !calls_nothing(stmts[s]))
             return 0;
     }
@@ -1176,8 +1176,7 @@ static int skip_tested_call(CXCursor from, CXCursor call, void *data)
     return skipped;
 }
 
-/* Whether 'var' is a local of a function template's pattern whose type is a template
- * parameter ('T v;' in 'HostDeviceVar<T>::operator T()'): one value, whatever 'T' becomes. */
+/* A template type parameter looked for by its name (find_type_param). */
 typedef struct param_find {
     const char *name;
     int found;
@@ -1195,6 +1194,8 @@ static enum CXChildVisitResult find_type_param(CXCursor c, CXCursor parent, CXCl
     return f->found ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
+/* Whether 'var' is a local of a function template's pattern whose type is a template
+ * parameter ('T v;' in 'HostDeviceVar<T>::operator T()'): one value, whatever 'T' becomes. */
 static int template_local(CXCursor var)
 {
     CXType t = clang_getCursorType(var);
@@ -1268,17 +1269,11 @@ char *ss_context_returned_test_words(ss_check_ctx *ctx, ss_rule_id rule, CXCurso
               : clang_getNullCursor();
     if (stmts && ss_ast_is_null(var) && rule == SS_RULE_SYNC_COPY_IN_PIPELINE)
         var = template_value(ctx, at, stmts, &n, &from);
-    int returns = !ss_ast_is_null(var) && (plain_local(var) || template_local(var)) &&
-                  returns_value(function, stmts, n, from, var);
-    unsigned line = returns ? ss_scope_line(stmts[from + 1]) : 0;
-    for (unsigned s = from + 1; returns && s < n; s++) {
-        if (clang_getCursorKind(stmts[s]) == CXCursor_ReturnStmt) {
-            line = ss_scope_line(stmts[s]);
-            break;
-        }
-    }
+    unsigned line = !ss_ast_is_null(var) && (plain_local(var) || template_local(var))
+                        ? returns_value(function, stmts, n, from, var)
+                        : 0;
     free(stmts);
-    if (!returns)
+    if (line == 0)
         return NULL;
     return_calls rc = {.ctx = ctx};
     char *words = NULL;
