@@ -777,6 +777,21 @@ static int name_says_set_up(const char *name)
     return name_has_word(name, set_up_word);
 }
 
+int ss_callgraph_name_says_set_up(const char *name)
+{
+    return name_says_set_up(name);
+}
+
+size_t ss_callgraph_function_count(const ss_callgraph *graph)
+{
+    return graph ? graph->count : 0;
+}
+
+CXCursor ss_callgraph_function(const ss_callgraph *graph, size_t index)
+{
+    return graph->nodes[index].cursor;
+}
+
 int ss_callgraph_sets_up(CXCursor function, char **why)
 {
     *why = NULL;

@@ -124,6 +124,15 @@ int ss_callgraph_named_elsewhere(ss_callgraph *graph, CXCursor function);
  * them) has that parameter and takes it by value, and there is one. Returns 1 or 0. */
 int ss_callgraph_takes_value(ss_callgraph *graph, CXCursor call, int index);
 
+/* The functions of the unit the graph holds (definitions outside system headers): how many,
+ * and the one at 'index' (below that count). */
+size_t ss_callgraph_function_count(const ss_callgraph *graph);
+CXCursor ss_callgraph_function(const ss_callgraph *graph, size_t index);
+
+/* Whether a word of the identifier 'name' starts with init or setup, as ss_callgraph_sets_up
+ * reads a function's name ('initialized', 'm_bInitDone', 'set_up'). Returns 1 or 0. */
+int ss_callgraph_name_says_set_up(const char *name);
+
 /* Whether 'function' (a definition) sets up, so that a loop in it runs when the program or an
  * object is set up, not on a hot path: a constructor, or a word of its name (split as above)
  * starts with init or setup ('contextsInit', 'init_buffers', 'set_up'). '*why' receives words

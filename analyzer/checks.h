@@ -87,6 +87,10 @@ typedef struct ss_check_ctx {
      * (a warning, or a note where the device has nothing queued or the call runs on no
      * ordinary run), never "once". */
     int loop_elsewhere;
+    /* With loop_elsewhere: the guard on the way from the function another unit calls down to
+     * the call ("lazy: it runs only while the buffer is unset (...)"), which makes the finding
+     * a note when nothing closer does, or NULL. */
+    const char *elsewhere_guard;
     /* Set while project_facts.c keeps aside the finding that a call of another unit's wait for
      * the whole device makes were that function to queue work of its own before its wait: the
      * device then holds work at that wait whatever it held at the call, and no "drained" words

@@ -398,7 +398,8 @@ static void apply_once(ss_check_ctx *ctx, CXCursor at, ss_finding *f)
  * own next device work needs the value, ss_context_chooses_words), the wait times a
  * phase under a flag that no code of the unit changes (timing_flag.c), or a guard in the call's
  * own function makes it run only when a buffer grows, while it is unset or when a queue runs dry
- * (as for a loop of the unit that reaches the function through a chain of calls). Reasons that
+ * (as for a loop of the unit that reaches the function through a chain of calls), or such a
+ * guard on the way down to that function (ctx->elsewhere_guard). Reasons that
  * belong to the loop (set-up, teardown, a sweep, a value the loop tests) are its unit's. */
 static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_finding *f,
                             ss_severity raised)
@@ -421,6 +422,8 @@ static void apply_elsewhere(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_
         idle = ss_context_grow_only_here_words(ctx, at);
     if (idle == NULL)
         idle = ss_context_refill_here_words(ctx, at);
+    if (idle == NULL && ctx->elsewhere_guard)
+        idle = ss_xstrdup(ctx->elsewhere_guard);
     if (idle) {
         f->severity = SS_SEV_NOTE;
         append(f, idle);

@@ -710,6 +710,15 @@ char *ss_context_grow_only_words(ss_check_ctx *ctx, const ss_loop_context *loop,
  * the size in a local of automatic storage, new on every call. Malloc'ed, or NULL. */
 char *ss_context_grow_only_here_words(ss_check_ctx *ctx, CXCursor at);
 
+/* loop_notes.c. For a call 'call' in 'caller' on the way from a function another unit's loop
+ * calls down to a finding (project_loops.c): "lazy: it runs only while ... (file.cu:30 ...)" or
+ * "grow-only: it runs when the buffer grows (...)" where a guard between the two makes the call
+ * run only while a buffer is unset, its set-up flag says it has not run, or when the buffer
+ * grows, as ss_context_grow_only_words finds one on a chain of calls from a loop of the unit
+ * (the branch must make a buffer larger, or set the flag); a size or pointer kept in a local of
+ * automatic storage is new on every call and guards nothing. Malloc'ed, or NULL. */
+char *ss_context_way_guard_words(ss_check_ctx *ctx, CXCursor caller, CXCursor call);
+
 /* loop_notes.c. For a SYNC402 call that a loop of another unit may run, 'at' (in 'function') being
  * that call or a call on the way down to it (in this unit or another): "grow-only: ...", "lazy:
  * ...", "change-only: ..." or "refill: ..." where a guard between the two makes it run only when a
@@ -718,6 +727,18 @@ char *ss_context_grow_only_here_words(ss_check_ctx *ctx, CXCursor at);
  * what makes the buffer larger; a size or pointer kept in a local of automatic storage is new on
  * every call and guards nothing. Malloc'ed, or NULL. */
 char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCursor at);
+
+/* set_up_flag.c. "line 14 returns early while 'state.initialized' is true, and line 21 sets it
+ * so" ("file.cu:14" with 'file_place') when the call 'at' of 'function' (not in a loop or lambda
+ * of it: the caller sees to that) follows among the statements of the function's body, before
+ * the one that holds it ('holder'), an 'if' that only returns while a lasting bool (a member, a
+ * global or a static local, no reference) whose name says set-up (a word starting with init or
+ * setup) holds a value, with no else; and the function stores that value in the flag (written
+ * the same way) after the 'if', outside lambdas; and no function of the unit that a loop
+ * enqueueing device work reaches, or that stores it in a loop, stores the other value in that
+ * flag (of any object). Malloc'ed, or NULL. */
+char *ss_context_set_up_flag_words(ss_callgraph *graph, CXCursor function, CXCursor holder,
+                                   CXCursor at, int file_place);
 
 /* peer_staging.c. "staged: the loop at line 520 only moves data between devices through host
  * memory (...)" for a wait (SYNC401), a synchronous copy (SYNC202) or a copy on the legacy stream

@@ -536,6 +536,19 @@ static char *guard_place(CXCursor guard, unsigned how)
                               : ss_xasprintf("line %u", ss_scope_line(guard));
 }
 
+/* Whether the path 'path[0..found)' goes from the body of the function 'from' to a call in no
+ * loop or lambda of it: what follows an early return at the body's top runs with the call. */
+static int straight_from(CXCursor from, const CXCursor *path, long found)
+{
+    if (!ss_ast_is_function(from) || found < 1 ||
+        clang_getCursorKind(path[0]) != CXCursor_CompoundStmt)
+        return 0;
+    for (long i = 1; i < found; i++)
+        if (ss_scope_is_loop(path[i]) || clang_getCursorKind(path[i]) == CXCursor_LambdaExpr)
+            return 0;
+    return 1;
+}
+
 /* "line 22 returns early unless the request exceeds 'size', and the function records the new
  * size" ("file.cu:22" with GUARD_FILE in 'how') when 'at' (the path 'path[0..found)' from 'from')
  * is in a function that returns early when the request fits, in a statement of its body before the
@@ -547,12 +560,8 @@ static char *guard_place(CXCursor guard, unsigned how)
 static char *early_return_words(ss_callgraph *graph, CXCursor from, const CXCursor *path,
                                 long found, CXCursor at, unsigned how, int whole_loop)
 {
-    if (!ss_ast_is_function(from) || found < 1 ||
-        clang_getCursorKind(path[0]) != CXCursor_CompoundStmt)
+    if (!straight_from(from, path, found))
         return NULL;
-    for (long i = 1; i < found; i++)
-        if (ss_scope_is_loop(path[i]) || clang_getCursorKind(path[i]) == CXCursor_LambdaExpr)
-            return NULL;
     CXCursor stored, request;
     unsigned g = 0;
     CXCursor guard = find_early_return(path[0], found > 1 ? path[1] : at, &stored, &request, &g);
@@ -619,6 +628,24 @@ static int restarts(ss_callgraph *graph, CXCursor decl, unsigned how)
                                                             : restarts_each_call(graph, decl);
 }
 
+/* The early-return forms of a guard before 'at' in the function 'from' (the path
+ * 'path[0..found)' to it): early_return_words ('*lazy' 0), else a set-up flag's
+ * (ss_context_set_up_flag_words, '*lazy' 3). Malloc'ed, or NULL. */
+static char *early_guard_words(ss_callgraph *graph, CXCursor from, const CXCursor *path, long found,
+                               CXCursor at, unsigned how, int *lazy)
+{
+    char *words = early_return_words(graph, from, path, found, at, how, 0);
+    int kind = 0;
+    if (words == NULL && straight_from(from, path, found)) {
+        words = ss_context_set_up_flag_words(graph, from, found > 1 ? path[1] : at, at,
+                                             (how & GUARD_FILE) != 0);
+        kind = 3;
+    }
+    if (words && lazy)
+        *lazy = kind;
+    return words;
+}
+
 /* "line 17 compares with 'capacity' and the branch records the new size" ("file.cu:17" with
  * GUARD_FILE in 'how') when 'at' is in the branch of an 'if' (between 'from' and 'at') that
  * compares sizes ('<', '>', '<=', '>='), makes a buffer larger (an allocation, a pinning or a
@@ -682,11 +709,8 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, u
         free(where);
         clang_disposeString(name);
     }
-    if (words == NULL) {
-        words = early_return_words(graph, from, path, found, at, how, 0);
-        if (words && lazy)
-            *lazy = 0;
-    }
+    if (words == NULL)
+        words = early_guard_words(graph, from, path, found, at, how, lazy);
     free(path);
     return words;
 }
@@ -805,10 +829,12 @@ static int skip_grow_guarded(CXCursor from, CXCursor call, void *data)
 }
 
 /* What a lazy guard (grow_guard_words' '*lazy') waits for: the buffer's test (1), a first-call
- * flag's (2). */
+ * flag's (2), a set-up flag's early return (3, ss_context_set_up_flag_words). */
 static const char *lazy_state(int lazy)
 {
-    return lazy == 2 ? "its first-call flag is unchanged" : "the buffer is unset";
+    return lazy == 3   ? "its set-up flag says it has not run"
+           : lazy == 2 ? "its first-call flag is unchanged"
+                       : "the buffer is unset";
 }
 
 /* For a call in a function that the loop reaches through a chain of calls: the guard of a call
@@ -882,6 +908,11 @@ char *ss_context_grow_only_here_words(ss_check_ctx *ctx, CXCursor at)
 {
     return guard_here_words(ss_check_graph(ctx), ss_scope_outer_function(ctx->function), at,
                             GUARD_LOCALS_RESTART);
+}
+
+char *ss_context_way_guard_words(ss_check_ctx *ctx, CXCursor caller, CXCursor call)
+{
+    return guard_here_words(ss_check_graph(ctx), caller, call, GUARD_FILE | GUARD_LOCALS_RESTART);
 }
 
 char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCursor at)
@@ -1900,23 +1931,67 @@ static int outside_loops(CXCursor function, CXCursor c)
     return ss_scope_enclosing_loops(function, c, loops, 1) == 0;
 }
 
-/* Whether 'loop' is the only loop around the call 'at': in its function, and in each function
- * of the chain of calls from the loop. */
-static int alone_in_loop(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+static long long constant_count(CXCursor loop);
+static CXCursor each_device_set(CXCursor loop);
+
+enum { MAX_INNER = 4 };
+
+/* Appends to '*words' "; the loop at line 14 inside it once per device" (or "at most 4 times")
+ * for each loop around 'c' in 'function' below 'outer' (all of them when 'outer' is null), and
+ * returns 1, when each runs once per device or a constant few times (a start-up sweep's
+ * per-rank loop, held-out-38's CS); else 0. */
+static int add_inner_loops(CXCursor function, CXCursor c, CXCursor outer, char **words)
 {
-    CXCursor loops[2];
-    if (loop->chain == NULL)
-        return ss_scope_enclosing_loops(ctx->function, at, loops, 2) == 1 &&
-               ss_ast_same_node(loops[0], loop->loop);
-    if (loop->call_count == 0 || !outside_loops(ctx->function, at) ||
-        ss_scope_enclosing_loops(loop->function, loop->calls[0], loops, 2) != 1 ||
-        !ss_ast_same_node(loops[0], loop->loop))
+    CXCursor loops[MAX_INNER];
+    size_t n = ss_scope_enclosing_loops(function, c, loops, MAX_INNER);
+    if (n == MAX_INNER)
         return 0;
-    for (size_t i = 1; i < loop->call_count; i++) {
-        if (!outside_loops(loop->froms[i], loop->calls[i]))
+    for (size_t i = 0; i < n && !ss_ast_same_node(loops[i], outer); i++) {
+        long long count = constant_count(loops[i]);
+        char *each = !ss_ast_is_null(each_device_set(loops[i])) ? ss_xstrdup("once per device")
+                     : count >= 0 && count <= MAX_BOUNDED_TRIPS
+                         ? ss_xasprintf("at most %lld times", count)
+                         : NULL;
+        if (each == NULL)
             return 0;
+        /* A loop of another function of the chain is named with its file. */
+        char *place = ss_ast_is_null(outer) ? ss_callgraph_place(loops[i])
+                                            : ss_xasprintf("line %u", ss_scope_line(loops[i]));
+        char *longer = ss_xasprintf("%s; the loop at %s inside it %s", *words, place, each);
+        free(place);
+        free(each);
+        free(*words);
+        *words = longer;
     }
     return 1;
+}
+
+/* Whether 'loop' is the only loop around the call 'at' but for loops inside it that run once
+ * per device or a constant few times (add_inner_loops): in its function, and in each function
+ * of the chain of calls from the loop. Returns the words for those inner loops ("" when there
+ * are none), malloc'ed, or NULL. */
+static char *alone_in_loop(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
+{
+    CXCursor loops[MAX_INNER];
+    char *words = ss_xstrdup("");
+    int alone;
+    if (loop->chain == NULL) {
+        size_t n = ss_scope_enclosing_loops(ctx->function, at, loops, MAX_INNER);
+        alone = n > 0 && n < MAX_INNER && ss_ast_same_node(loops[n - 1], loop->loop) &&
+                add_inner_loops(ctx->function, at, loop->loop, &words);
+    } else {
+        alone = loop->call_count > 0 &&
+                ss_scope_enclosing_loops(loop->function, loop->calls[0], loops, 2) == 1 &&
+                ss_ast_same_node(loops[0], loop->loop);
+        for (size_t i = 1; i < loop->call_count && alone; i++)
+            alone = add_inner_loops(loop->froms[i], loop->calls[i], clang_getNullCursor(), &words);
+        alone = alone && add_inner_loops(ctx->function, at, clang_getNullCursor(), &words);
+    }
+    if (!alone) {
+        free(words);
+        return NULL;
+    }
+    return words;
 }
 
 /* Whether 'c' names the variable 'var' ('var', or 'var' through casts). */
@@ -2207,6 +2282,46 @@ char *ss_context_pieces_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_
 static char *warm_up_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at);
 static int in_bounded_loop(CXCursor from, CXCursor call, void *data);
 
+enum { MAX_BOUNDED_CALLS = 4 };
+
+/* "'ZeroInputs' is called only in the loop at line 53, which runs once per element of 'cases'
+ * (6, a constant array), and 'AutoTune' is called once, from 'Init'" when every call of
+ * 'function' in the unit (a few at most; its address never taken) is in a bounded loop of a
+ * function that runs once (bounded_trips, ss_callgraph_runs_once), in no other loop of it but
+ * loops that run once per device or a constant few times (add_inner_loops): a start-up sweep's
+ * step (held-out-38's CS). The words are the first call's. Malloc'ed, or NULL. */
+static char *bounded_calls_words(ss_check_ctx *ctx, CXCursor function)
+{
+    ss_callgraph *graph = ss_check_graph(ctx);
+    CXCursor calls[MAX_BOUNDED_CALLS], callers[MAX_BOUNDED_CALLS];
+    long n = ss_callgraph_calls_of(graph, function, calls, callers, MAX_BOUNDED_CALLS);
+    if (n < 1 || n > MAX_BOUNDED_CALLS || ss_callgraph_named_elsewhere(graph, function))
+        return NULL;
+    char *words = NULL;
+    for (long i = 0; i < n; i++) {
+        CXCursor loops[MAX_INNER];
+        size_t m = ss_scope_enclosing_loops(callers[i], calls[i], loops, MAX_INNER);
+        char *trips = m > 0 && m < MAX_INNER ? bounded_trips(loops[m - 1]) : NULL;
+        char *inner = ss_xstrdup(""), *why = NULL;
+        int bounded = trips && add_inner_loops(callers[i], calls[i], loops[m - 1], &inner) &&
+                      ss_callgraph_runs_once(graph, callers[i], &why);
+        if (bounded && words == NULL) {
+            char *name = ss_qualified_name(function);
+            words = ss_xasprintf("'%s' is called only in the loop at line %u, which %s%s, and %s",
+                                 name ? name : "?", ss_scope_line(loops[m - 1]), trips, inner, why);
+            free(name);
+        }
+        free(trips);
+        free(inner);
+        free(why);
+        if (!bounded) {
+            free(words);
+            return NULL;
+        }
+    }
+    return words;
+}
+
 char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
 {
     char *trips = bounded_trips(loop->loop);
@@ -2216,21 +2331,25 @@ char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, C
     /* A function the bounded loop calls that another loop of the unit that enqueues device work
      * reaches too runs there as often as that loop: the warning stays. */
     CXCursor bounded = loop->loop;
+    char *inner = NULL;
     if ((loop->chain &&
          ss_callgraph_reached_unless(ss_check_graph(ctx), ss_scope_outer_function(ctx->function),
                                      SS_SCOPE_ENQUEUES, in_bounded_loop, &bounded)) ||
-        !alone_in_loop(ctx, loop, at) ||
-        !ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why)) {
+        (inner = alone_in_loop(ctx, loop, at)) == NULL ||
+        (!ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why) &&
+         (why = bounded_calls_words(ctx, loop->function)) == NULL)) {
         free(why);
         free(trips);
+        free(inner);
         return NULL;
     }
     char *where =
         loop->chain ? ss_xstrdup(loop->place) : ss_xasprintf("line %u", ss_scope_line(loop->loop));
-    char *words = ss_xasprintf("bounded: the loop at %s %s, and %s", where, trips, why);
+    char *words = ss_xasprintf("bounded: the loop at %s %s%s, and %s", where, trips, inner, why);
     free(where);
     free(why);
     free(trips);
+    free(inner);
     return words;
 }
 

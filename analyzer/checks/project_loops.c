@@ -723,9 +723,10 @@ static char *aside_message(const wait_site *at, CXCursor entry, const char *chai
 
 /* Keeps aside, for the function 'entry' (its USR 'usr') that another unit may call, the
  * finding the wait 'at' makes on every call of it ('chain': how the wait's function is
- * reached from it), its context applied as for a call in a loop (ctx->loop_elsewhere). */
+ * reached from it), its context applied as for a call in a loop (ctx->loop_elsewhere); 'guard':
+ * the words of a guard on that way that makes the wait rare (ctx->elsewhere_guard), or NULL. */
 static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, const char *chain,
-                       const char *usr, int start, const char *base)
+                       const char *usr, int start, const char *base, const char *guard)
 {
     CXCursor call = at->call;
     int wait = at->rule == SS_RULE_SYNC_IN_LOOP;
@@ -735,6 +736,7 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
     ss_result *result = ctx->result;
     ctx->result = &aside;
     ctx->loop_elsewhere = 1;
+    ctx->elsewhere_guard = guard;
     ss_check_report(ctx, at->rule, call, message,
                     at->hint ? at->hint
                     : !wait  ? "use the Async variant on the pipeline's stream, with pinned host "
@@ -744,6 +746,7 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
                                "a check that drains the device after every kernel belongs behind "
                                "a debugging switch");
     ctx->loop_elsewhere = 0;
+    ctx->elsewhere_guard = NULL;
     ctx->result = result;
     ss_project_facts *facts = ss_project_unit_facts(ctx);
     if (aside.count == 1 && facts) {
@@ -765,49 +768,65 @@ static void keep_aside(ss_check_ctx *ctx, const wait_site *at, CXCursor entry, c
     free(message);
 }
 
-/* A function on the way up from a wait: how the wait's function is reached from it. */
+/* A function on the way up from a wait: how the wait's function is reached from it, and the
+ * words of the first guard on that way that makes the wait rare (ss_context_way_guard_words),
+ * or NULL. */
 typedef struct way_up {
     CXCursor fn;
     char *chain;
     int depth;
+    char *guard;
 } way_up;
 
-/* Adds 'fn' to the walk 'ways' ('*count' of them, MAX_STEPS at most) unless it is there. */
-static void add_way(way_up *ways, size_t *count, CXCursor fn, char *chain, int depth)
+/* Adds 'fn' to the walk 'ways' ('*count' of them, MAX_STEPS at most) unless it is there; takes
+ * 'chain' and 'guard'. Where it is there by a guarded way and this way has no guard, it is
+ * reached without one: the guard is dropped (for the ways above it not walked yet). */
+static void add_way(way_up *ways, size_t *count, CXCursor fn, char *chain, int depth, char *guard)
 {
     for (size_t i = 0; i < *count; i++) {
         if (clang_equalCursors(ways[i].fn, fn)) {
+            if (guard == NULL && ways[i].guard) {
+                free(ways[i].guard);
+                ways[i].guard = NULL;
+            }
             free(chain);
+            free(guard);
             return;
         }
     }
     if (*count == MAX_STEPS) {
         free(chain);
+        free(guard);
         return;
     }
-    ways[(*count)++] = (way_up){fn, chain, depth};
+    ways[(*count)++] = (way_up){fn, chain, depth, guard};
 }
 
 /* Adds to the walk 'ways' the functions of the unit that call 'ways[w].fn' (add_way), each with
  * its chain; for a call of SYNC402's, not a call under a guard that makes it rare
  * (ss_context_alloc_guard_words): what runs only when a buffer grows does not run on every
- * iteration of the loop above it. */
+ * iteration of the loop above it. For another finding, a call under a lazy or grow guard
+ * (ss_context_way_guard_words) gives the way its words, which make the finding a note. */
 static void add_callers(ss_check_ctx *ctx, const wait_site *at, way_up *ways, size_t *count,
                         size_t w)
 {
     CXCursor *calls, *callers;
     long n = ways[w].depth < MAX_UP ? callers_of(ctx, ways[w].fn, &calls, &callers) : 0;
     for (long i = 0; i < n; i++) {
-        char *guard = at->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL
-                          ? ss_context_alloc_guard_words(ctx, callers[i], calls[i])
-                          : NULL;
-        char *name = guard ? NULL : ss_qualified_name(callers[i]);
-        if (guard == NULL)
-            add_way(ways, count, callers[i],
-                    ss_xasprintf("%s called from '%s()'", ways[w].chain, name ? name : "?"),
-                    ways[w].depth + 1);
+        int alloc = at->rule == SS_RULE_DEVICE_WIDE_SYNC_CALL;
+        char *guard = alloc ? ss_context_alloc_guard_words(ctx, callers[i], calls[i]) : NULL;
+        if (guard) {
+            free(guard);
+            continue;
+        }
+        char *name = ss_qualified_name(callers[i]);
+        char *way_guard = ways[w].guard ? ss_xstrdup(ways[w].guard)
+                          : alloc       ? NULL
+                                        : ss_context_way_guard_words(ctx, callers[i], calls[i]);
+        add_way(ways, count, callers[i],
+                ss_xasprintf("%s called from '%s()'", ways[w].chain, name ? name : "?"),
+                ways[w].depth + 1, way_guard);
         free(name);
-        free(guard);
     }
     if (n > 0) {
         free(calls);
@@ -826,7 +845,7 @@ static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
     way_up *ways = ss_xreallocarray(NULL, MAX_STEPS, sizeof *ways);
     size_t count = 0;
     int kept = 0;
-    add_way(ways, &count, fn, chain, 0);
+    add_way(ways, &count, fn, chain, 0, NULL);
     for (size_t w = 0; w < count && kept < MAX_ENTRIES; w++) {
         char *usr = ss_project_stream_param_usr(ways[w].fn), *base = NULL;
         /* A copy or an allocation waits for what the loop queues: the pass asks that of the
@@ -840,15 +859,17 @@ static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
                        w == 0 && at->rule == SS_RULE_SYNC_IN_LOOP
                            ? start_of(graph, fn, at->call, at->api, at->wrapper != NULL)
                            : SS_START_NONE,
-                       base);
+                       base, ways[w].guard);
             kept++;
         }
         free(usr);
         free(base);
         add_callers(ctx, at, ways, &count, w);
     }
-    for (size_t w = 0; w < count; w++)
+    for (size_t w = 0; w < count; w++) {
         free(ways[w].chain);
+        free(ways[w].guard);
+    }
     free(ways);
 }
 

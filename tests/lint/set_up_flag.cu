@@ -1,0 +1,219 @@
+// set_up_flag.cu: a one-time set-up behind an early return on a lasting flag that the function
+// sets itself ('if (state.initialized) return state.available; ...; state.initialized = true;',
+// held-out-38's CQ, fastllm's FastllmInitTP2P2PState), reached from a loop that enqueues device
+// work: what follows the return runs once, so its waits and allocations are notes that say so.
+// The flag must outlive the call (a member, a global, a static local), its name must say set-up
+// (a word starting with init or setup), the function must set it to the value the return waits
+// for, and no function a loop reaches may clear it; otherwise the findings stay warnings.
+#include <cuda_runtime.h>
+
+__global__ void add_one(float *x, int n)
+{
+    int i = threadIdx.x;
+    if (i < n)
+        x[i] += 1.f;
+}
+
+struct State {
+    bool initialized = false;
+    bool available = false;
+    int *signal = nullptr;
+};
+
+State &get_state()
+{
+    static State s;
+    return s;
+}
+
+// The member of a state object given by reference (fastllm's shape).
+bool init_state(State &state)
+{
+    if (state.initialized) {
+        return state.available;
+    }
+    bool ok = cudaMalloc((void **)&state.signal, sizeof(int)) == cudaSuccess; // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its set-up flag says it has not run (line 32 returns early while 'state.initialized' is true, and line 38 sets it so)
+    if (ok && cudaDeviceSynchronize() != cudaSuccess) // expect: SYNC401 expect-severity: note expect-message: lazy: it runs only while its set-up flag says it has not run (line 32 returns early while 'state.initialized' is true, and line 38 sets it so)
+        ok = false;
+    state.initialized = true;
+    state.available = ok;
+    return ok;
+}
+
+void all_reduce_add(float *x, int n)
+{
+    if (init_state(get_state()))
+        add_one<<<1, 256>>>(x, n); // expect: SYNC101
+}
+
+void forward(float **layers, int count, int n)
+{
+    for (int l = 0; l < count; ++l)
+        all_reduce_add(layers[l], n);
+}
+
+// A method's own member, the flag set before the work; the test written '== true'.
+class Workspace {
+public:
+    void ensure();
+    void step(float *x, int n);
+
+private:
+    bool m_bInitDone = false;
+    float *scratch = nullptr;
+};
+
+void Workspace::ensure()
+{
+    if (m_bInitDone == true)
+        return;
+    m_bInitDone = true;
+    cudaMalloc((void **)&scratch, 1024 * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: (line 68 returns early while 'm_bInitDone' is true, and line 70 sets it so)
+}
+
+void Workspace::step(float *x, int n)
+{
+    ensure();
+    add_one<<<1, 256>>>(x, n); // expect: SYNC101
+}
+
+void run_workspace(Workspace &w, float *x, int n, int steps)
+{
+    for (int s = 0; s < steps; ++s)
+        w.step(x, n);
+}
+
+// A global flag that says the set-up is still to run: the function returns while it is false,
+// and clears it.
+static bool needs_setup = true;
+static float *lookup = nullptr;
+
+void prepare_lookup()
+{
+    if (!needs_setup)
+        return;
+    cudaMalloc((void **)&lookup, 256 * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: (line 93 returns early while 'needs_setup' is false, and line 96 sets it so)
+    needs_setup = false;
+}
+
+void run_lookup(float *x, int n, int steps)
+{
+    for (int s = 0; s < steps; ++s) {
+        prepare_lookup();
+        add_one<<<1, 256>>>(x, n); // expect: SYNC101
+    }
+}
+
+// Cleared on every iteration by a function the loop calls: the set-up runs every time.
+struct Cache {
+    bool initialized = false;
+    float *rows = nullptr;
+};
+
+static Cache cache;
+
+void refresh_cache()
+{
+    if (cache.initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    cache.initialized = true;
+}
+
+void invalidate_cache()
+{
+    cache.initialized = false;
+}
+
+void run_cache(float *x, int n, int steps)
+{
+    for (int s = 0; s < steps; ++s) {
+        refresh_cache();
+        add_one<<<1, 256>>>(x, n); // expect: SYNC101
+        invalidate_cache();
+    }
+}
+
+// A flag whose name does not say set-up (a 'dirty' mark's kin): not taken on trust.
+struct Params {
+    bool uploaded = false;
+    float host[16];
+    float *device = nullptr;
+};
+
+void upload_params(Params &p)
+{
+    if (p.uploaded)
+        return;
+    cudaMemcpy(p.device, p.host, sizeof p.host, cudaMemcpyHostToDevice); // expect: SYNC202 expect-severity: warning
+    p.uploaded = true;
+}
+
+void run_params(Params &p, float *x, int n, int steps)
+{
+    for (int s = 0; s < steps; ++s) {
+        upload_params(p);
+        add_one<<<1, 256>>>(x, n); // expect: SYNC101
+    }
+}
+
+// The function never sets the flag (another one does, or nobody): every call runs it.
+struct Lazy {
+    bool initialized = false;
+};
+
+void touch(Lazy &l)
+{
+    if (l.initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+}
+
+// It sets the flag to the value that lets the set-up run again.
+void touch_reset(Lazy &l)
+{
+    if (l.initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    l.initialized = false;
+}
+
+// A parameter is no lasting flag.
+void touch_param(bool initialized)
+{
+    if (initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    initialized = true;
+}
+
+// The flag is set only in a lambda, which runs when it is called.
+void touch_lambda(Lazy &l)
+{
+    if (l.initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    auto mark = [&l]() { l.initialized = true; };
+    (void)mark;
+}
+
+// Another object's flag is set.
+void touch_other(Lazy &a, Lazy &b)
+{
+    if (a.initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    b.initialized = true;
+}
+
+void run_lazy(Lazy &a, Lazy &b, float *x, int n, int steps)
+{
+    for (int s = 0; s < steps; ++s) {
+        touch(a);
+        touch_reset(a);
+        touch_param(a.initialized);
+        touch_lambda(a);
+        touch_other(a, b);
+        add_one<<<1, 256>>>(x, n); // expect: SYNC101
+    }
+}
