@@ -342,6 +342,7 @@ static const char ss_bundled_cuda_runtime[] =
     "cudaError_t cudaSetDevice(int device);\n"
     "cudaError_t cudaGetDevice(int *device);\n"
     "cudaError_t cudaGetDeviceCount(int *count);\n"
+    "cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);\n"
     "CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,\n"
     "  unsigned by, unsigned bz, unsigned sharedMemBytes, CUstream hStream,\n"
     "  void **kernelParams, void **extra);\n"

@@ -537,4 +537,5 @@ void ss_context_apply(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, ss_findin
     ss_project_ask_foreign(ctx, rule, at, f);
     ss_project_ask_set_up(ctx, rule, at, f);
     ss_project_ask_array(ctx, rule, at, f);
+    ss_project_ask_switch(ctx, rule, at, f);
 }

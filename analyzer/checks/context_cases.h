@@ -636,6 +636,16 @@ char *ss_context_event_upload_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor
  * iterations). The callers' work before the call is not followed. */
 char *ss_context_attach_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
 
+/* rare_paths.c. The name of the environment variable the expression 'expr' (under 'parent')
+ * reads: a getenv call in it ('getenv("APP_DEBUG") != NULL'), or a variable it names that can
+ * hold a switch and whose initializer has one, through up to three variables; the getenv call's
+ * line into '*line'. Malloc'ed, or NULL where it reads none. */
+char *ss_context_getenv_read(CXCursor expr, CXCursor parent, unsigned *line);
+
+/* rare_paths.c. The condition of the 'if' statement 'stmt' when 'branch' is the branch taken
+ * when it holds, else a null cursor. */
+CXCursor ss_context_then_condition(CXCursor stmt, CXCursor branch);
+
 /* rare_paths.c. The branch of the 'if' statement 'if_stmt' that runs only when a CUDA call
  * failed, as a checking function or macro writes it: the condition tests a variable or
  * parameter of a CUDA error type, a call that returns one or its assignment to such a variable
@@ -727,6 +737,13 @@ char *ss_context_way_guard_words(ss_check_ctx *ctx, CXCursor caller, CXCursor ca
  * what makes the buffer larger; a size or pointer kept in a local of automatic storage is new on
  * every call and guards nothing. Malloc'ed, or NULL. */
 char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCursor at);
+
+/* set_up_flag.c. Whether the object whose member the expression 'flag' names ('state.initialized',
+ * 'h.infos') outlives a call of 'function': not a local or by-value parameter of it (nor a member
+ * of one); for a reference parameter, no call of the function in the unit (32 at most) gives it
+ * such an object of the caller ('State s; init(s);'). A variable, or an object of 'this', is
+ * taken on trust. Returns 1 or 0. */
+int ss_context_object_lasts(ss_callgraph *graph, CXCursor function, CXCursor flag);
 
 /* set_up_flag.c. "line 14 returns early while 'state.initialized' is true, and line 21 sets it
  * so" ("file.cu:14" with 'file_place') when the call 'at' of 'function' (not in a loop or lambda

@@ -646,6 +646,59 @@ static char *early_guard_words(ss_callgraph *graph, CXCursor from, const CXCurso
     return words;
 }
 
+/* The expression in 'e' that names 'decl' ('h.infos' for the field 'infos'), or a null cursor. */
+typedef struct naming_walk {
+    CXCursor decl, found;
+} naming_walk;
+
+static enum CXChildVisitResult find_naming(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    naming_walk *w = data;
+    if (clang_equalCursors(named_decl(c), w->decl)) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* A store of a null constant in what 'decl' names ('scratch = nullptr;'). */
+static enum CXChildVisitResult find_null_store(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    naming_walk *w = data;
+    char op[8];
+    if (clang_getCursorKind(c) == CXCursor_BinaryOperator &&
+        ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0 &&
+        clang_equalCursors(named_decl(ss_ast_child(c, 0)), w->decl) &&
+        is_null_constant(ss_ast_child(c, 1))) {
+        w->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static CXCursor function_of(CXCursor stmt);
+
+/* For a lazy guard on a buffer (the branch of 'if_stmt' runs while what 'decl' names, tested in
+ * 'cmp', is unset): whether it stays set once the branch ran: the branch does not store a null
+ * constant in it again ('if (s == nullptr) { cudaMalloc(&s, n); ...; cudaFree(s); s = nullptr;
+ * }' runs every time), and the object whose member it is outlives the call
+ * (ss_context_object_lasts: not a local of the function, nor of a caller that passes it by
+ * reference). */
+static int unset_lasts(ss_callgraph *graph, CXCursor from, CXCursor if_stmt, CXCursor cmp,
+                       CXCursor branch, CXCursor decl)
+{
+    naming_walk w = {decl, clang_getNullCursor()};
+    ss_ast_visit_whole(branch, if_stmt, find_null_store, &w);
+    if (!ss_ast_is_null(w.found))
+        return 0;
+    ss_ast_visit_whole(cmp, if_stmt, find_naming, &w);
+    CXCursor fn = ss_ast_is_function(from) ? from : function_of(if_stmt);
+    return ss_ast_is_null(w.found) || ss_ast_is_null(fn) ||
+           ss_context_object_lasts(graph, fn, w.found);
+}
+
 /* "line 17 compares with 'capacity' and the branch records the new size" ("file.cu:17" with
  * GUARD_FILE in 'how') when 'at' is in the branch of an 'if' (between 'from' and 'at') that
  * compares sizes ('<', '>', '<=', '>='), makes a buffer larger (an allocation, a pinning or a
@@ -693,7 +746,8 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, u
         record_walk w = {graph, lazy_here == 2 ? cond : cmp, clang_getNullCursor(), 0, 0};
         ss_ast_visit_whole(branch, path[i], find_record, &w);
         if (ss_ast_is_null(w.found) || restarts(graph, w.found, how) ||
-            (lazy_here == 2 && !flag_set_only_in(w.found, path[i])))
+            (lazy_here == 2 && !flag_set_only_in(w.found, path[i])) ||
+            (lazy_here == 1 && !unset_lasts(graph, from, path[i], cmp, branch, w.found)))
             continue;
         CXString name = clang_getCursorSpelling(w.found);
         char *where = guard_place(path[i], how);
@@ -1932,7 +1986,7 @@ static int outside_loops(CXCursor function, CXCursor c)
 }
 
 static long long constant_count(CXCursor loop);
-static CXCursor each_device_set(CXCursor loop);
+static int device_loop_sure(CXCursor loop);
 
 enum { MAX_INNER = 4 };
 
@@ -1948,7 +2002,7 @@ static int add_inner_loops(CXCursor function, CXCursor c, CXCursor outer, char *
         return 0;
     for (size_t i = 0; i < n && !ss_ast_same_node(loops[i], outer); i++) {
         long long count = constant_count(loops[i]);
-        char *each = !ss_ast_is_null(each_device_set(loops[i])) ? ss_xstrdup("once per device")
+        char *each = device_loop_sure(loops[i]) ? ss_xstrdup("once per device")
                      : count >= 0 && count <= MAX_BOUNDED_TRIPS
                          ? ss_xasprintf("at most %lld times", count)
                          : NULL;
@@ -2087,6 +2141,32 @@ static CXCursor device_loop_set(CXCursor loop, CXCursor *var_out)
             found = call;
     }
     return found;
+}
+
+/* Whether 'loop' surely runs once per device: device_loop_set, and the device is the stepped
+ * variable itself ('cudaSetDevice(d)') or an element of a list that the loop's header names too
+ * ('for (r = 0; r < devs.size(); r++) cudaSetDevice(devs[r])'; not 'cudaSetDevice(batch_dev[b])'
+ * in a loop over the batches). */
+static int device_loop_sure(CXCursor loop)
+{
+    CXCursor var = clang_getNullCursor();
+    CXCursor set = device_loop_set(loop, &var);
+    if (ss_ast_is_null(set))
+        return 0;
+    CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(set, 0));
+    if (names_var(arg, var))
+        return 1;
+    char *list = ss_ast_child_count(arg) > 0 ? ss_expr_text(ss_ast_child(arg, 0)) : NULL;
+    int named = 0;
+    unsigned n = ss_ast_child_count(loop);
+    for (unsigned i = 0; list && i + 1 < n && !named; i++) {
+        CXCursor part = ss_ast_child(loop, i);
+        char *text = clang_isExpression(clang_getCursorKind(part)) ? ss_expr_text(part) : NULL;
+        named = text && strstr(text, list) != NULL;
+        free(text);
+    }
+    free(list);
+    return named;
 }
 
 /* "runs once per element of 'sizes' (4, a constant array)" or "runs once per device (line 7
@@ -2284,18 +2364,19 @@ static int in_bounded_loop(CXCursor from, CXCursor call, void *data);
 
 enum { MAX_BOUNDED_CALLS = 4 };
 
-/* "'ZeroInputs' is called only in the loop at line 53, which runs once per element of 'cases'
- * (6, a constant array), and 'AutoTune' is called once, from 'Init'" when every call of
- * 'function' in the unit (a few at most; its address never taken) is in a bounded loop of a
- * function that runs once (bounded_trips, ss_callgraph_runs_once), in no other loop of it but
- * loops that run once per device or a constant few times (add_inner_loops): a start-up sweep's
- * step (held-out-38's CS). The words are the first call's. Malloc'ed, or NULL. */
+/* "'zero_inputs' is called only in bounded loops of functions that run once (1 call): the loop
+ * at line 53 runs once per element of 'cases' (6, a constant array), and 'auto_tune' is called
+ * once, from 'init'" when every call of 'function' (a few at most; none that another unit or
+ * its address may make: ss_callgraph_seen_calls_of) is in a bounded loop of a function that
+ * runs once (bounded_trips, ss_callgraph_runs_once), in no other loop of it but loops that run
+ * once per device or a constant few times (add_inner_loops): a start-up sweep's step
+ * (held-out-38's CS). The words name the first call's loop. Malloc'ed, or NULL. */
 static char *bounded_calls_words(ss_check_ctx *ctx, CXCursor function)
 {
     ss_callgraph *graph = ss_check_graph(ctx);
     CXCursor calls[MAX_BOUNDED_CALLS], callers[MAX_BOUNDED_CALLS];
-    long n = ss_callgraph_calls_of(graph, function, calls, callers, MAX_BOUNDED_CALLS);
-    if (n < 1 || n > MAX_BOUNDED_CALLS || ss_callgraph_named_elsewhere(graph, function))
+    long n = ss_callgraph_seen_calls_of(graph, function, calls, callers, MAX_BOUNDED_CALLS);
+    if (n < 1 || n > MAX_BOUNDED_CALLS)
         return NULL;
     char *words = NULL;
     for (long i = 0; i < n; i++) {
@@ -2307,8 +2388,10 @@ static char *bounded_calls_words(ss_check_ctx *ctx, CXCursor function)
                       ss_callgraph_runs_once(graph, callers[i], &why);
         if (bounded && words == NULL) {
             char *name = ss_qualified_name(function);
-            words = ss_xasprintf("'%s' is called only in the loop at line %u, which %s%s, and %s",
-                                 name ? name : "?", ss_scope_line(loops[m - 1]), trips, inner, why);
+            words = ss_xasprintf("'%s' is called only in bounded loops of functions that run "
+                                 "once (%ld call%s): the loop at line %u %s%s, and %s",
+                                 name ? name : "?", n, n == 1 ? "" : "s",
+                                 ss_scope_line(loops[m - 1]), trips, inner, why);
             free(name);
         }
         free(trips);
@@ -2320,6 +2403,16 @@ static char *bounded_calls_words(ss_check_ctx *ctx, CXCursor function)
         }
     }
     return words;
+}
+
+/* Whether the loop 'loop' is bounded surely enough for bounded_calls_words: a sweep over a
+ * constant array, a constant count, or surely once per device (device_loop_sure). */
+static int bounded_surely(CXCursor loop)
+{
+    CXCursor array;
+    long long count = constant_count(loop);
+    return sweep_size(loop, &array) >= 0 || (count >= 0 && count <= MAX_BOUNDED_TRIPS) ||
+           device_loop_sure(loop);
 }
 
 char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCursor at)
@@ -2337,7 +2430,8 @@ char *ss_context_bounded_words(ss_check_ctx *ctx, const ss_loop_context *loop, C
                                      SS_SCOPE_ENQUEUES, in_bounded_loop, &bounded)) ||
         (inner = alone_in_loop(ctx, loop, at)) == NULL ||
         (!ss_callgraph_runs_once(ss_check_graph(ctx), loop->function, &why) &&
-         (why = bounded_calls_words(ctx, loop->function)) == NULL)) {
+         (!bounded_surely(loop->loop) ||
+          (why = bounded_calls_words(ctx, loop->function)) == NULL))) {
         free(why);
         free(trips);
         free(inner);

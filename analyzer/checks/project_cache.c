@@ -144,6 +144,7 @@ cJSON *ss_project_facts_encode(const ss_project_facts *facts)
     ss_project_foreign_encode(facts, o);
     ss_project_set_up_encode(facts, o);
     ss_project_arrays_encode(facts, o);
+    ss_project_switches_encode(facts, o);
     return o;
 }
 
@@ -372,6 +373,22 @@ static void decode_args(const cJSON *o, ss_project_facts *facts, int *bad)
     }
 }
 
+/* The kinds of facts each module of the project pass keeps, in turn, until '*bad' is set. */
+static void decode_kinds(const cJSON *o, ss_project_facts *facts, int *bad)
+{
+    void (*const kinds[])(const cJSON *, ss_project_facts *, int *) = {
+        decode_args,
+        ss_project_loops_decode,
+        ss_project_outputs_decode,
+        ss_project_foreign_decode,
+        ss_project_set_up_decode,
+        ss_project_arrays_decode,
+        ss_project_switches_decode,
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && !*bad; i++)
+        kinds[i](o, facts, bad);
+}
+
 int ss_project_facts_decode(const cJSON *o, ss_project_facts **out)
 {
     *out = NULL;
@@ -414,17 +431,7 @@ int ss_project_facts_decode(const cJSON *o, ss_project_facts **out)
             decode_between(item, facts, &bad);
     }
     if (!bad)
-        decode_args(o, facts, &bad);
-    if (!bad)
-        ss_project_loops_decode(o, facts, &bad);
-    if (!bad)
-        ss_project_outputs_decode(o, facts, &bad);
-    if (!bad)
-        ss_project_foreign_decode(o, facts, &bad);
-    if (!bad)
-        ss_project_set_up_decode(o, facts, &bad);
-    if (!bad)
-        ss_project_arrays_decode(o, facts, &bad);
+        decode_kinds(o, facts, &bad);
     if (bad) {
         ss_project_facts_free(facts);
         return -1;

@@ -66,6 +66,7 @@ void ss_project_facts_free(ss_project_facts *facts)
     ss_project_foreign_free(facts);
     ss_project_set_up_free(facts);
     ss_project_arrays_free(facts);
+    ss_project_switches_free(facts);
     free(facts->between);
     free(facts->ends);
     free(facts->questions);
@@ -613,6 +614,7 @@ void ss_project_summarize(ss_check_ctx *ctx)
     ss_project_summarize_foreign(ctx, w.facts);
     ss_project_record_set_up_calls(ctx, w.facts);
     ss_project_record_array_outs(ctx, w.facts);
+    ss_project_record_switches(ctx, w.facts);
     ss_stream_params_free(ctx->stream_params);
     ctx->stream_params = NULL;
 }
@@ -1065,6 +1067,7 @@ void ss_project_apply(ss_project_facts *const *facts, ss_result *const *results,
     ss_project_apply_foreign(facts, results, count, scope);
     ss_project_apply_set_up(facts, results, count, scope);
     ss_project_apply_arrays(facts, results, count);
+    ss_project_apply_switches(facts, results, count, scope);
     for (size_t u = 0; u < count; u++) {
         for (size_t i = 0; facts[u] && results[u] && i < facts[u]->question_count; i++) {
             const ss_wait_question *q = &facts[u]->questions[i];

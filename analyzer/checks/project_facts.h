@@ -282,6 +282,9 @@ struct ss_project_facts {
      * its warnings for a wait before a free of such memory made by another unit's
      * (project_arrays.c). */
     struct ss_array_facts *arrays;
+    /* The writes of bool members in the unit's functions, and the questions of its warnings under
+     * an 'if' that tests such a member (project_switches.c). */
+    struct ss_switch_facts *switches;
     /* Every stream that may hold the unit's work is one a copy on the legacy default stream
      * waits for (ss_context_streams_block); 0 for a unit with errors ('unjudged'). */
     int streams_block;
@@ -634,5 +637,29 @@ void ss_project_apply_arrays(ss_project_facts *const *facts, ss_result *const *r
 void ss_project_arrays_free(ss_project_facts *facts);
 void ss_project_arrays_encode(const ss_project_facts *facts, cJSON *o);
 void ss_project_arrays_decode(const cJSON *o, ss_project_facts *facts, int *bad);
+
+/* project_switches.c. After the context of the finding 'f' for the call 'at' is applied: when
+ * 'f' is still a warning and the call is in the true branch of an 'if' (between its function and
+ * it) whose condition is a bool member, false by default ('bool cudaSync = false;'), records the
+ * question (the first such 'if'). */
+void ss_project_ask_switch(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, const ss_finding *f);
+
+/* project_switches.c. After the unit's walk: records in 'facts' each write of a bool member in
+ * the unit's functions: an assignment from getenv (through up to three variables: its name),
+ * or any other (an assignment of another value than 0, a compound assignment, a constructor's
+ * initializer, an address or reference taken, an increment). */
+void ss_project_record_switches(ss_check_ctx *ctx, ss_project_facts *facts);
+
+/* project_switches.c. The project pass for those questions, in a run that leaves no unit out
+ * (SS_PROJECT_COMPLETE in 'scope'): each warning whose member some unit sets from getenv and
+ * none writes otherwise becomes a note, "opt-in: it runs only when the environment sets
+ * 'FASTLLM_CUDA_SYNC' (...)". */
+void ss_project_apply_switches(ss_project_facts *const *facts, ss_result *const *results,
+                               size_t count, unsigned scope);
+
+/* project_switches.c. Frees the facts and questions; their cache form, and back. */
+void ss_project_switches_free(ss_project_facts *facts);
+void ss_project_switches_encode(const ss_project_facts *facts, cJSON *o);
+void ss_project_switches_decode(const cJSON *o, ss_project_facts *facts, int *bad);
 
 #endif

@@ -779,16 +779,12 @@ typedef struct way_up {
 } way_up;
 
 /* Adds 'fn' to the walk 'ways' ('*count' of them, MAX_STEPS at most) unless it is there; takes
- * 'chain' and 'guard'. Where it is there by a guarded way and this way has no guard, it is
- * reached without one: the guard is dropped (for the ways above it not walked yet). */
+ * 'chain' and 'guard' (the words of the first way found: whether a way without a guard reaches
+ * the wait from 'fn' too is unguarded_ways's to say). */
 static void add_way(way_up *ways, size_t *count, CXCursor fn, char *chain, int depth, char *guard)
 {
     for (size_t i = 0; i < *count; i++) {
         if (clang_equalCursors(ways[i].fn, fn)) {
-            if (guard == NULL && ways[i].guard) {
-                free(ways[i].guard);
-                ways[i].guard = NULL;
-            }
             free(chain);
             free(guard);
             return;
@@ -838,13 +834,70 @@ static void add_callers(ss_check_ctx *ctx, const wait_site *at, way_up *ways, si
  * reached, up the unit's call graph, nearest first (each function once), and keeps the finding
  * aside for them (MAX_ENTRIES at most): for a wait, each that does device work; for a copy or a
  * SYNC402 call, each, whether or not it does. */
+/* The functions of the unit from which the wait's function 'at->fn' is reached through calls
+ * none of which is under a guard (ss_context_way_guard_words), up the call graph as
+ * add_callers goes (MAX_UP calls, MAX_STEPS functions): one of them reaches the wait on some
+ * way without a guard, whatever the order in which the ways are found. Sets '*cut' where the
+ * walk stopped at MAX_STEPS. Returns their number; '*out' the functions (malloc'ed). */
+static size_t unguarded_ways(ss_check_ctx *ctx, const wait_site *at, CXCursor **out, int *cut)
+{
+    CXCursor *fns = ss_xreallocarray(NULL, MAX_STEPS, sizeof *fns);
+    int *depth = ss_xreallocarray(NULL, MAX_STEPS, sizeof *depth);
+    size_t count = 1;
+    fns[0] = at->fn;
+    depth[0] = 0;
+    *cut = 0;
+    for (size_t w = 0; w < count; w++) {
+        CXCursor *calls, *callers;
+        long n = depth[w] < MAX_UP ? callers_of(ctx, fns[w], &calls, &callers) : 0;
+        for (long i = 0; i < n; i++) {
+            size_t k = 0;
+            while (k < count && !clang_equalCursors(fns[k], callers[i]))
+                k++;
+            char *guard = k < count ? NULL : ss_context_way_guard_words(ctx, callers[i], calls[i]);
+            if (k < count || guard) {
+                free(guard);
+                continue;
+            }
+            if (count == MAX_STEPS) {
+                *cut = 1;
+                continue;
+            }
+            fns[count] = callers[i];
+            depth[count++] = depth[w] + 1;
+        }
+        if (n > 0) {
+            free(calls);
+            free(callers);
+        }
+    }
+    free(depth);
+    *out = fns;
+    return count;
+}
+
+/* The guard words of the way 'way' for keep_aside: its words where no way without a guard
+ * reaches the wait from its function ('unguarded', 'count' of them; 'cut': that list is not
+ * whole, so no guard is taken), else NULL. */
+static const char *way_guard(const way_up *way, const CXCursor *unguarded, size_t count, int cut)
+{
+    if (way->guard == NULL || cut)
+        return NULL;
+    for (size_t i = 0; i < count; i++) {
+        if (clang_equalCursors(unguarded[i], way->fn))
+            return NULL;
+    }
+    return way->guard;
+}
+
 static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
 {
     CXCursor fn = at->fn;
     ss_callgraph *graph = ss_check_graph(ctx);
     way_up *ways = ss_xreallocarray(NULL, MAX_STEPS, sizeof *ways);
-    size_t count = 0;
-    int kept = 0;
+    size_t count = 0, open_count = 0;
+    int kept = 0, cut = 0;
+    CXCursor *open = NULL;
     add_way(ways, &count, fn, chain, 0, NULL);
     for (size_t w = 0; w < count && kept < MAX_ENTRIES; w++) {
         char *usr = ss_project_stream_param_usr(ways[w].fn), *base = NULL;
@@ -854,12 +907,14 @@ static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
                     ss_callgraph_does_work(graph, ways[w].fn, SS_SCOPE_ENQUEUES);
         if (usr == NULL && works)
             usr = virtual_entry(ctx, ways[w].fn, &base);
+        if (usr && works && ways[w].guard && open == NULL)
+            open_count = unguarded_ways(ctx, at, &open, &cut);
         if (usr && works) {
             keep_aside(ctx, at, ways[w].fn, ways[w].chain, usr,
                        w == 0 && at->rule == SS_RULE_SYNC_IN_LOOP
                            ? start_of(graph, fn, at->call, at->api, at->wrapper != NULL)
                            : SS_START_NONE,
-                       base, ways[w].guard);
+                       base, way_guard(&ways[w], open, open_count, cut));
             kept++;
         }
         free(usr);
@@ -871,6 +926,7 @@ static void find_entries(ss_check_ctx *ctx, const wait_site *at, char *chain)
         free(ways[w].guard);
     }
     free(ways);
+    free(open);
 }
 
 /* find_entries for the function 'at->fn' itself, named as the chain's start. */

@@ -185,6 +185,21 @@ static char *tested_name(CXCursor cond)
     return name;
 }
 
+char *ss_context_getenv_read(CXCursor expr, CXCursor parent, unsigned *line)
+{
+    getenv_walk w = {clang_getNullCursor(), 0};
+    ss_ast_visit_whole(expr, parent, find_getenv, &w);
+    if (ss_ast_is_null(w.found))
+        return NULL;
+    *line = ss_scope_line(w.found);
+    return variable_name(w.found);
+}
+
+CXCursor ss_context_then_condition(CXCursor stmt, CXCursor branch)
+{
+    return then_condition(stmt, branch);
+}
+
 /* "opt-in: it runs only when the environment sets 'APP_DEBUG' (line 15 tests 'level', from
  * getenv at line 14)" for the 'if' statement 'stmt' whose true branch 'branch' holds the call,
  * when its condition calls getenv or tests a variable initialized from it (through up to three

@@ -118,63 +118,300 @@ static int stores(CXCursor c, const flag_guard *g, int value)
     return same;
 }
 
-/* A store of a constant to the guard's flag ('value' as a truth value) after offset 'after',
- * outside lambdas. */
-typedef struct store_walk {
-    const flag_guard *g;
-    int value;
-    unsigned after;
-    CXCursor found;
-} store_walk;
+/* ------------------------------------------------------------------------------------------
+ * What may clear the flag: anything in the unit that writes it other than the store that marks
+ * the set-up done. */
 
-static enum CXChildVisitResult find_store(CXCursor c, CXCursor parent, CXClientData data)
+typedef struct clear_walk {
+    const flag_guard *g;
+    CXCursor record; /* the flag's class, or a null cursor for a variable */
+    CXCursor found;
+} clear_walk;
+
+/* Whether the expression 'e' names the flag: its declaration, or, left unresolved in a template,
+ * a member of the same name. */
+static int names_the_flag(CXCursor e, const flag_guard *g)
 {
-    (void)parent;
-    store_walk *w = data;
-    if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
-        return CXChildVisit_Continue;
-    if (ss_ast_offset(c) >= w->after && stores(c, w->g, w->value)) {
+    e = ss_ast_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+        return 0;
+    CXCursor d = clang_getCursorReferenced(e);
+    if (!ss_ast_is_null(d))
+        return clang_equalCursors(d, g->decl);
+    if (k != CXCursor_MemberRefExpr)
+        return 0;
+    /* 'c.initialized' on a dependent 'c': the member's name is the text's last word */
+    char *text = ss_expr_text(e);
+    const char *dot = text ? strrchr(text, '.') : NULL, *arrow = text ? strstr(text, "->") : NULL;
+    while (arrow && strstr(arrow + 2, "->"))
+        arrow = strstr(arrow + 2, "->");
+    const char *member = arrow && (!dot || arrow > dot) ? arrow + 2 : dot ? dot + 1 : NULL;
+    CXString b = clang_getCursorSpelling(g->decl);
+    int same = member && clang_getCString(b) && strcmp(member, clang_getCString(b)) == 0;
+    clang_disposeString(b);
+    free(text);
+    return same;
+}
+
+/* Whether the type 't' (a reference or pointer to it too, with 'pointer') is the class 'record'. */
+static int is_record(CXType t, CXCursor record, int pointer)
+{
+    t = clang_getCanonicalType(t);
+    if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference ||
+        (pointer && t.kind == CXType_Pointer))
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    CXCursor d = clang_getTypeDeclaration(t);
+    return !ss_ast_is_null(record) && !ss_ast_is_null(d) &&
+           clang_equalCursors(clang_getCanonicalCursor(d), clang_getCanonicalCursor(record));
+}
+
+/* Whether the call 'c' overwrites an object of the flag's class: its assignment operator
+ * ('cache = Cache{};') or a memset, memcpy or bzero of it. */
+static int overwrites_record(CXCursor c, const clear_walk *w)
+{
+    if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) < 1)
+        return 0;
+    char *name = ss_scope_callee_name(c);
+    int assign = name && strcmp(name, "operator=") == 0;
+    int bytes = name && (strcmp(name, "memset") == 0 || strcmp(name, "memcpy") == 0 ||
+                         strcmp(name, "bzero") == 0);
+    free(name);
+    return (assign || bytes) &&
+           is_record(clang_getCursorType(ss_ast_strip(clang_Cursor_getArgument(c, 0))), w->record,
+                     bytes);
+}
+
+/* Whether 'c', under 'parent', writes the flag otherwise than storing the constant for which
+ * the guard returns: another value, a compound assignment, an increment, its address or a
+ * reference to it taken; or overwrites a whole object of its class ('s = State{}', memset). */
+static int clears(CXCursor c, CXCursor parent, const clear_walk *w)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8];
+    if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) &&
+        ss_ast_binary_op(c, op, sizeof op) == 0 && strchr(op, '=') && strcmp(op, "==") != 0 &&
+        strcmp(op, "!=") != 0 && strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0) {
+        CXCursor lhs = ss_ast_child(c, 0);
+        long long v = 0;
+        if (names_the_flag(lhs, w->g))
+            return strcmp(op, "=") != 0 || ss_ast_eval_int(ss_ast_child(c, 1), &v) != 0 ||
+                   (v != 0) != (w->g->returns_on != 0);
+        return strcmp(op, "=") == 0 && is_record(clang_getCursorType(lhs), w->record, 0);
+    }
+    if (overwrites_record(c, w))
+        return 1;
+    if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) && names_the_flag(c, w->g)) {
+        /* read: converted to its value; a store's left side was looked at above */
+        int read = clang_getCursorKind(parent) == CXCursor_UnexposedExpr &&
+                   ss_ast_child_count(parent) == 1 &&
+                   !clang_isConstQualifiedType(clang_getCursorType(parent));
+        int stored = (clang_getCursorKind(parent) == CXCursor_BinaryOperator ||
+                      clang_getCursorKind(parent) == CXCursor_CompoundAssignOperator) &&
+                     ss_ast_same_node(ss_ast_child(parent, 0), c);
+        return !read && !stored;
+    }
+    return 0;
+}
+
+static enum CXChildVisitResult find_clear(CXCursor c, CXCursor parent, CXClientData data)
+{
+    clear_walk *w = data;
+    if (clears(c, parent, w)) {
         w->found = c;
         return CXChildVisit_Break;
     }
     return CXChildVisit_Recurse;
 }
 
-/* Whether a function of the unit that a loop enqueueing device work reaches (or that holds such
- * a loop) clears the flag, storing the value for which the guard lets the set-up run: a flag
- * cleared on every iteration (a 'dirty' mark) guards nothing. Sets '*where' to the store. */
-static int cleared_in_loop(ss_callgraph *graph, const flag_guard *g, CXCursor *where)
+/* Whether 'fn' tears down by its name (ss_callgraph_tears_down: shutdown, finalize, ...; not a
+ * destructor, whose object may live for one iteration) and no loop of the unit that enqueues
+ * device work reaches it. */
+static int tears_down_once(ss_callgraph *graph, CXCursor fn)
 {
-    flag_guard any = *g;
-    any.flag = clang_getNullCursor(); /* any object's flag */
-    size_t n = ss_callgraph_function_count(graph);
-    for (size_t i = 0; i < n; i++) {
+    char *why = NULL;
+    int teardown =
+        clang_getCursorKind(fn) != CXCursor_Destructor && ss_callgraph_tears_down(fn, &why);
+    free(why);
+    if (!teardown)
+        return 0;
+    ss_loop_reach reach;
+    memset(&reach, 0, sizeof reach);
+    int reached = ss_callgraph_reached_from_loop(graph, fn, SS_SCOPE_ENQUEUES, &reach);
+    ss_loop_reach_free(&reach);
+    return !reached;
+}
+
+/* Whether a function of the unit (lambdas in it included) clears the flag (clears), other than
+ * one that tears down once (tears_down_once): a flag
+ * cleared where lint cannot tell how often (a 'reset()' per step, a 'dirty' mark, a whole
+ * object overwritten) guards nothing. */
+static int cleared_in_unit(ss_callgraph *graph, const flag_guard *g)
+{
+    CXCursor parent = clang_getCursorSemanticParent(g->decl);
+    enum CXCursorKind pk = clang_getCursorKind(parent);
+    clear_walk w = {g,
+                    pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl ||
+                            pk == CXCursor_ClassTemplate || pk == CXCursor_UnionDecl
+                        ? parent
+                        : clang_getNullCursor(),
+                    clang_getNullCursor()};
+    for (size_t i = 0, n = ss_callgraph_function_count(graph); i < n; i++) {
         CXCursor fn = ss_callgraph_function(graph, i);
-        store_walk w = {&any, !g->returns_on, 0, clang_getNullCursor()};
-        clang_visitChildren(fn, find_store, &w);
-        if (ss_ast_is_null(w.found))
+        if (tears_down_once(graph, fn))
             continue;
-        ss_loop_reach reach;
-        memset(&reach, 0, sizeof reach);
-        int reached = ss_callgraph_reached_from_loop(graph, fn, SS_SCOPE_ENQUEUES, &reach) ||
-                      !ss_ast_is_null(ss_scope_enclosing_loop(fn, w.found));
-        ss_loop_reach_free(&reach);
-        if (reached) {
-            *where = w.found;
+        clang_visitChildren(fn, find_clear, &w);
+        if (!ss_ast_is_null(w.found))
             return 1;
-        }
     }
     return 0;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * Whose flag: an object that outlives the call. */
+
+/* Whether 'decl' (a variable or parameter) is new on every call: an automatic local or a
+ * parameter, not a reference (nor, for the 'base' of a member access, a pointer: what it points
+ * to may last). */
+static int fresh_object(CXCursor decl, int base)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(decl)).kind;
+    if (t == CXType_LValueReference || t == CXType_RValueReference || (base && t == CXType_Pointer))
+        return 0;
+    if (k == CXCursor_ParmDecl)
+        return 1;
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(decl);
+    return k == CXCursor_VarDecl && clang_getCursorLinkage(decl) == CXLinkage_NoLinkage &&
+           sc != CX_SC_Static && clang_getCursorTLSKind(decl) == CXTLS_None;
+}
+
+/* The index of the reference parameter 'param' among the parameters of 'function', or -1. */
+static int param_index(CXCursor function, CXCursor param)
+{
+    for (int i = 0, n = clang_Cursor_getNumArguments(function); i < n; i++) {
+        if (clang_equalCursors(clang_Cursor_getArgument(function, (unsigned)i), param))
+            return i;
+    }
+    return -1;
+}
+
+enum { MAX_CALLS = 32 };
+
+int ss_context_object_lasts(ss_callgraph *graph, CXCursor function, CXCursor flag)
+{
+    CXCursor e = ss_ast_strip(flag);
+    int base = 0;
+    while (clang_getCursorKind(e) == CXCursor_MemberRefExpr && ss_ast_child_count(e) > 0) {
+        e = ss_ast_strip(ss_ast_child(e, 0));
+        base = 1;
+    }
+    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+        return 1;
+    CXCursor decl = clang_getCursorReferenced(e);
+    if (fresh_object(decl, base))
+        return 0;
+    int index = clang_getCursorKind(decl) == CXCursor_ParmDecl ? param_index(function, decl) : -1;
+    if (index < 0)
+        return 1;
+    CXCursor calls[MAX_CALLS], callers[MAX_CALLS];
+    long n = ss_callgraph_calls_of(graph, function, calls, callers, MAX_CALLS);
+    if (n > MAX_CALLS)
+        return 0;
+    for (long i = 0; i < n; i++) {
+        if (index >= clang_Cursor_getNumArguments(calls[i]))
+            return 0;
+        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(calls[i], (unsigned)index));
+        while (clang_getCursorKind(arg) == CXCursor_MemberRefExpr && ss_ast_child_count(arg) > 0)
+            arg = ss_ast_strip(ss_ast_child(arg, 0));
+        if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr &&
+            fresh_object(clang_getCursorReferenced(arg), 1))
+            return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Where the flag is set: a statement of the function's body of its own, which every way on
+ * from the call reaches. */
+
+typedef struct exit_walk {
+    const flag_guard *g;
+    int found; /* a way out that does not set the flag first */
+} exit_walk;
+
+static void walk_exit(CXCursor s, exit_walk *w);
+
+static enum CXChildVisitResult visit_exit(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    exit_walk *w = data;
+    walk_exit(c, w);
+    return w->found ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Sets w->found when 's' holds a 'return', 'goto' or 'throw' (outside lambdas) other than a
+ * 'return' right after a store of the flag in the same block ('state.initialized = true;
+ * return false;'). */
+static void walk_exit(CXCursor s, exit_walk *w)
+{
+    enum CXCursorKind k = clang_getCursorKind(s);
+    if (k == CXCursor_LambdaExpr || w->found)
+        return;
+    if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_CXXThrowExpr) {
+        w->found = 1;
+        return;
+    }
+    if (k != CXCursor_CompoundStmt) {
+        clang_visitChildren(s, visit_exit, w);
+        return;
+    }
+    for (unsigned i = 0, n = ss_ast_child_count(s); i < n && !w->found; i++) {
+        CXCursor child = ss_ast_child(s, i);
+        if (clang_getCursorKind(child) == CXCursor_ReturnStmt && i > 0 &&
+            stores(ss_ast_child(s, i - 1), w->g, w->g->returns_on))
+            continue;
+        walk_exit(child, w);
+    }
+}
+
+/* The statement of the body (a child of its own, after the guard at 'guard_index') that stores
+ * the constant for which the guard returns, when the statements from the one holding the call
+ * ('holder_index') up to it leave the function no way but after such a store ('return' right
+ * after a store; no 'throw' or 'goto'); a null cursor otherwise. */
+static CXCursor set_on_every_way(CXCursor body, const flag_guard *g, unsigned guard_index,
+                                 unsigned holder_index)
+{
+    unsigned n = ss_ast_child_count(body), at = n;
+    for (unsigned i = guard_index + 1; i < n && at == n; i++) {
+        if (stores(ss_ast_child(body, i), g, g->returns_on))
+            at = i;
+    }
+    if (at == n)
+        return clang_getNullCursor();
+    for (unsigned i = holder_index; i < at; i++) {
+        exit_walk w = {g, 0};
+        walk_exit(ss_ast_child(body, i), &w);
+        if (w.found)
+            return clang_getNullCursor();
+    }
+    return ss_ast_child(body, at);
+}
+
 /* The guard among the statements of 'body' before its child 'holder': 'if (FLAG) return ...;'
  * with no else. Fills '*g'. */
-static int find_guard(CXCursor body, CXCursor holder, flag_guard *g)
+static int find_guard(CXCursor body, CXCursor holder, flag_guard *g, unsigned *guard_index,
+                      unsigned *holder_index)
 {
+    int found = 0;
     for (unsigned i = 0, n = ss_ast_child_count(body); i < n; i++) {
         CXCursor s = ss_ast_child(body, i);
-        if (ss_ast_same_node(s, holder))
-            return 0;
+        if (ss_ast_same_node(s, holder)) {
+            *holder_index = i;
+            return found;
+        }
+        if (found)
+            continue;
         if (clang_getCursorKind(s) != CXCursor_IfStmt)
             continue;
         unsigned c = ss_ast_if_condition(s);
@@ -183,7 +420,8 @@ static int find_guard(CXCursor body, CXCursor holder, flag_guard *g)
         g->returns_on = flag_value(ss_ast_child(s, c), &g->flag, &g->decl);
         if (g->returns_on >= 0) {
             g->stmt = s;
-            return 1;
+            *guard_index = i;
+            found = 1;
         }
     }
     return 0;
@@ -192,25 +430,24 @@ static int find_guard(CXCursor body, CXCursor holder, flag_guard *g)
 char *ss_context_set_up_flag_words(ss_callgraph *graph, CXCursor function, CXCursor holder,
                                    CXCursor at, int file_place)
 {
+    (void)at;
     CXCursor body = ss_ast_body(function);
     if (ss_ast_is_null(body) || clang_getCursorKind(body) != CXCursor_CompoundStmt)
         return NULL;
     flag_guard g = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), -1};
-    if (!find_guard(body, holder, &g))
+    unsigned guard_index = 0, holder_index = 0;
+    if (!find_guard(body, holder, &g, &guard_index, &holder_index))
         return NULL;
-    unsigned begin, end;
-    ss_ast_range(g.stmt, &begin, &end);
-    store_walk w = {&g, g.returns_on, end, clang_getNullCursor()};
-    clang_visitChildren(body, find_store, &w);
-    CXCursor cleared;
-    if (ss_ast_is_null(w.found) || cleared_in_loop(graph, &g, &cleared))
+    CXCursor set = set_on_every_way(body, &g, guard_index, holder_index);
+    if (ss_ast_is_null(set) || !ss_context_object_lasts(graph, function, g.flag) ||
+        cleared_in_unit(graph, &g))
         return NULL;
     char *flag = ss_expr_text(g.flag);
     char *guard_at =
         file_place ? ss_callgraph_place(g.stmt) : ss_xasprintf("line %u", ss_scope_line(g.stmt));
     char *words =
         ss_xasprintf("%s returns early while '%s' is %s, and line %u sets it so", guard_at,
-                     flag ? flag : "?", g.returns_on ? "true" : "false", ss_scope_line(w.found));
+                     flag ? flag : "?", g.returns_on ? "true" : "false", ss_scope_line(set));
     free(guard_at);
     free(flag);
     return words;

@@ -2,9 +2,12 @@
 // sets itself ('if (state.initialized) return state.available; ...; state.initialized = true;',
 // held-out-38's CQ, fastllm's FastllmInitTP2P2PState), reached from a loop that enqueues device
 // work: what follows the return runs once, so its waits and allocations are notes that say so.
-// The flag must outlive the call (a member, a global, a static local), its name must say set-up
-// (a word starting with init or setup), the function must set it to the value the return waits
-// for, and no function a loop reaches may clear it; otherwise the findings stay warnings.
+// The flag must outlive the call (a member, a global, a static local; not of a local object or a
+// by-value parameter, nor of a caller's local passed by reference), its name must say set-up (a
+// word starting with init or setup), a statement of the function's own must set it to the value
+// the return waits for, with no way out between the call and that statement, and nothing in the
+// unit but a teardown run outside the loops may clear it (set_up_flag_cleared.cu); otherwise the
+// findings stay warnings.
 #include <cuda_runtime.h>
 
 __global__ void add_one(float *x, int n)
@@ -32,8 +35,8 @@ bool init_state(State &state)
     if (state.initialized) {
         return state.available;
     }
-    bool ok = cudaMalloc((void **)&state.signal, sizeof(int)) == cudaSuccess; // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its set-up flag says it has not run (line 32 returns early while 'state.initialized' is true, and line 38 sets it so)
-    if (ok && cudaDeviceSynchronize() != cudaSuccess) // expect: SYNC401 expect-severity: note expect-message: lazy: it runs only while its set-up flag says it has not run (line 32 returns early while 'state.initialized' is true, and line 38 sets it so)
+    bool ok = cudaMalloc((void **)&state.signal, sizeof(int)) == cudaSuccess; // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its set-up flag says it has not run (line 35 returns early while 'state.initialized' is true, and line 41 sets it so)
+    if (ok && cudaDeviceSynchronize() != cudaSuccess) // expect: SYNC401 expect-severity: note expect-message: lazy: it runs only while its set-up flag says it has not run (line 35 returns early while 'state.initialized' is true, and line 41 sets it so)
         ok = false;
     state.initialized = true;
     state.available = ok;
@@ -68,7 +71,7 @@ void Workspace::ensure()
     if (m_bInitDone == true)
         return;
     m_bInitDone = true;
-    cudaMalloc((void **)&scratch, 1024 * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: (line 68 returns early while 'm_bInitDone' is true, and line 70 sets it so)
+    cudaMalloc((void **)&scratch, 1024 * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: (line 71 returns early while 'm_bInitDone' is true, and line 73 sets it so)
 }
 
 void Workspace::step(float *x, int n)
@@ -92,7 +95,7 @@ void prepare_lookup()
 {
     if (!needs_setup)
         return;
-    cudaMalloc((void **)&lookup, 256 * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: (line 93 returns early while 'needs_setup' is false, and line 96 sets it so)
+    cudaMalloc((void **)&lookup, 256 * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: (line 96 returns early while 'needs_setup' is false, and line 99 sets it so)
     needs_setup = false;
 }
 
@@ -216,4 +219,107 @@ void run_lazy(Lazy &a, Lazy &b, float *x, int n, int steps)
         touch_other(a, b);
         add_one<<<1, 256>>>(x, n); // expect: SYNC101
     }
+}
+
+// Whose object: a by-value parameter, a local, a caller's local passed by reference.
+struct Once {
+    bool initialized = false;
+};
+
+void by_value(Once once)
+{
+    if (once.initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    once.initialized = true;
+}
+
+void local_object()
+{
+    Once local;
+    if (local.initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    local.initialized = true;
+}
+
+static void by_reference(Once &once)
+{
+    if (once.initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    once.initialized = true;
+}
+
+void fresh_each_call()
+{
+    Once local;
+    by_reference(local);
+}
+
+// Set only on some ways: under a condition, or after a return that a failure takes.
+static Once kept, probed;
+
+void set_if(bool keep)
+{
+    if (kept.initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    if (keep)
+        kept.initialized = true;
+}
+
+bool probe_peer()
+{
+    if (probed.initialized)
+        return true;
+    int can = 0;
+    cudaDeviceCanAccessPeer(&can, 0, 1);
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    if (!can)
+        return false;
+    probed.initialized = true;
+    return true;
+}
+
+void run_fresh(float *x, int n, int steps)
+{
+    for (int s = 0; s < steps; ++s) {
+        by_value(kept);
+        local_object();
+        fresh_each_call();
+        set_if(false);
+        probe_peer();
+        add_one<<<1, 256>>>(x, n); // expect: SYNC101
+    }
+}
+// Cleared only by a shutdown that no loop reaches: the set-up runs once.
+struct Pool {
+    bool initialized = false;
+    int *slots = nullptr;
+};
+
+static Pool pool;
+
+void ensure_pool()
+{
+    if (pool.initialized)
+        return;
+    cudaMalloc((void **)&pool.slots, 1024); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its set-up flag says it has not run (line 306 returns early while 'pool.initialized' is true, and line 309 sets it so)
+    pool.initialized = true;
+}
+
+void shutdown_pool()
+{
+    cudaFree(pool.slots);
+    pool.initialized = false;
+}
+
+void run_pool(float *x, int n, int steps)
+{
+    for (int s = 0; s < steps; ++s) {
+        ensure_pool();
+        add_one<<<1, 256>>>(x, n); // expect: SYNC101
+    }
+    shutdown_pool();
 }

@@ -106,3 +106,74 @@ void local_step(float *x, int n)
     }
     attn_kernel<<<1, 256>>>(x, n);
 }
+
+// Reached under a lazy guard first (in the order of the unit's calls) and then straight, through
+// a helper defined after: every call may wait.
+static void settle_twice()
+{
+    cudaDeviceSynchronize();
+}
+
+static int *table2 = nullptr;
+
+static void helper_settle();
+
+void ordered_step(float *x, int n)
+{
+    if (table2 == nullptr) {
+        cudaMalloc((void **)&table2, 64);
+        settle_twice();
+    }
+    helper_settle();
+    attn_kernel<<<1, 256>>>(x, n);
+}
+
+static void helper_settle()
+{
+    settle_twice();
+}
+
+// The pointer a lazy guard tests is a member of an object that is new on every call.
+struct Table {
+    int *rows = nullptr;
+};
+
+static void fill_wait()
+{
+    cudaDeviceSynchronize();
+}
+
+static int *get_rows(Table &t)
+{
+    if (t.rows == nullptr) {
+        cudaMalloc((void **)&t.rows, 64);
+        fill_wait();
+    }
+    return t.rows;
+}
+
+void table_step(float *x, int n)
+{
+    Table t;
+    get_rows(t);
+    attn_kernel<<<1, 256>>>(x, n);
+}
+
+// The branch sets the pointer and unsets it again: it runs on every call.
+static int *scratch2 = nullptr;
+
+static void drain_again()
+{
+    cudaDeviceSynchronize();
+}
+
+void reset_step(float *x, int n)
+{
+    if (scratch2 == nullptr) {
+        cudaMalloc((void **)&scratch2, 64);
+        drain_again();
+        cudaFree(scratch2);
+        scratch2 = nullptr;
+    }
+    attn_kernel<<<1, 256>>>(x, n);
+}

@@ -3,6 +3,9 @@ void attention_step(float *x, int n);
 void reduce_step(float *x, int n);
 void mixed_step(float *x, int n);
 void local_step(float *x, int n);
+void ordered_step(float *x, int n);
+void table_step(float *x, int n);
+void reset_step(float *x, int n);
 int main()
 {
     float *x = nullptr;
@@ -11,6 +14,9 @@ int main()
         reduce_step(x, 256);
         mixed_step(x, 256);
         local_step(x, 256);
+        ordered_step(x, 256);
+        table_step(x, 256);
+        reset_step(x, 256);
     }
     return 0;
 }

@@ -1,0 +1,50 @@
+#!/bin/sh
+# switch_elsewhere.sh SYNCSCOPE DATA_DIR: waits behind a bool member of a settings object that
+# another unit sets (-p; docs/lint.md, "Warning or note"; held-out-38's CP, fastllm's
+# DeviceSync()): settings.cpp sets 'cuda_sync' from getenv("SYNC_DEBUG") and nothing else
+# writes it, so ops.cu's wait under 'if (settings().cuda_sync)', which main.cpp's loop reaches,
+# is a note ("opt-in: ..."). 'check_nan' (also set by main.cpp from a command-line flag),
+# 'trace_steps' (set by a function of the program) and 'verbose' (true by default) keep their
+# waits warnings; so does 'cuda_sync' when the run leaves settings.cpp out. The same at -j 1
+# and -j 2, with and without the cache (exact output).
+set -u
+SS=$(realpath "$1") DATA=$(realpath "$2")/switch_elsewhere HERE=$(dirname "$(realpath "$0")")
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK" || exit 1
+fail=0
+. "$HERE/assert.sh"
+
+mkdir src build
+cp "$DATA"/* src/
+printf '[{"directory": "%s", "file": "%s/src/ops.cu", "arguments": ["nvcc", "-c", "src/ops.cu"]}, {"directory": "%s", "file": "%s/src/settings.cpp", "arguments": ["g++", "-c", "src/settings.cpp"]}, {"directory": "%s", "file": "%s/src/main.cpp", "arguments": ["g++", "-c", "src/main.cpp"]}]\n' \
+    "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+
+wait_in() {
+    echo "src/ops.cu:$1: $2: 'cudaDeviceSynchronize' in '$3()'$4 blocks the host on every call of '$5()', which also enqueues device work (kernel 'clamp_kernel' is launched at line $6): the GPU drains and idles while the host catches up; it runs on every iteration: '$5()' is called from the loop at main.cpp:15, in 'main' (another unit)"
+}
+OPT="; opt-in: it runs only when the environment sets 'SYNC_DEBUG' (line 15 tests 'cuda_sync', false unless set from getenv at settings.cpp:10, the only write of it in the project)"
+TAG=" [SYNC401 sync-in-loop]"
+N16="$(wait_in 16:9 note device_sync " called from 'clamp()'" clamp 21)$OPT$TAG"
+W16="$(wait_in 16:9 warning device_sync " called from 'clamp()'" clamp 21)$TAG"
+W30="$(wait_in 30:9 warning clamp_checked "" clamp_checked 28)$TAG"
+W38="$(wait_in 38:9 warning clamp_traced "" clamp_traced 36)$TAG"
+W46="$(wait_in 46:9 warning clamp_verbose "" clamp_verbose 44)$TAG"
+
+for run in "no cache, -j 1" "no cache, -j 2" "cold cache" "warm cache"; do
+    lint_way "$run"
+    grep SYNC401 out >sync401
+    text "$run: SYNC401" sync401 "$N16
+$W30
+$W38
+$W46"
+done
+
+# settings.cpp left out: its write is not seen, and the run does not cover the project.
+ss lint --no-cache -j 1 --color never --cuda-path none -p build src/ops.cu src/main.cpp
+grep SYNC401 out >sync401
+text "settings.cpp left out: SYNC401" sync401 "$W16
+$W30
+$W38
+$W46"
+exit $fail
