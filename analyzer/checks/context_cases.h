@@ -745,6 +745,12 @@ char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCurso
  * taken on trust. Returns 1 or 0. */
 int ss_context_object_lasts(ss_callgraph *graph, CXCursor function, CXCursor flag);
 
+/* set_up_flag.c. Whether the object whose member the expression 'flag' names outlives the call
+ * whoever calls the function (a loop of another unit): a global or a static local (or a member
+ * of one), or a reference local initialized from a call ('State &state = GetState();'), which
+ * returns by reference what outlives it. Not a member of 'this' or of a parameter. */
+int ss_context_object_lasts_anywhere(CXCursor flag);
+
 /* set_up_flag.c. "line 14 returns early while 'state.initialized' is true, and line 21 sets it
  * so" ("file.cu:14" with 'file_place') when the call 'at' of 'function' (not in a loop or lambda
  * of it: the caller sees to that) follows among the statements of the function's body, before
@@ -753,9 +759,11 @@ int ss_context_object_lasts(ss_callgraph *graph, CXCursor function, CXCursor fla
  * setup) holds a value, with no else; and the function stores that value in the flag (written
  * the same way) after the 'if', outside lambdas; and no function of the unit that a loop
  * enqueueing device work reaches, or that stores it in a loop, stores the other value in that
- * flag (of any object). Malloc'ed, or NULL. */
+ * flag (of any object); with 'elsewhere' (a loop of another unit runs the call), where another
+ * unit may call the function itself, the flag's object outlives the call whoever calls it
+ * (ss_context_object_lasts_anywhere). Malloc'ed, or NULL. */
 char *ss_context_set_up_flag_words(ss_callgraph *graph, CXCursor function, CXCursor holder,
-                                   CXCursor at, int file_place);
+                                   CXCursor at, int file_place, int elsewhere);
 
 /* peer_staging.c. "staged: the loop at line 520 only moves data between devices through host
  * memory (...)" for a wait (SYNC401), a synchronous copy (SYNC202) or a copy on the legacy stream

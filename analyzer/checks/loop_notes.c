@@ -14,6 +14,7 @@
 #include "project_facts.h"
 #include "scope.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -525,8 +526,10 @@ static int automatic_local(CXCursor decl)
  * keeps the size from one iteration to the next, and where the call guarded is itself what makes
  * the buffer larger (a SYNC402 call, or a call on the way down to one, perhaps in another unit);
  * the first of those two alone for any call that a loop of another unit runs
- * (ss_context_grow_only_here_words). */
-enum { GUARD_FILE = 1, GUARD_ELSEWHERE = 2, GUARD_LOCALS_RESTART = 4 };
+ * (ss_context_grow_only_here_words); with GUARD_WAY, for a call on the way down from a function
+ * another unit's loop calls (ss_context_way_guard_words): only a lazy guard or a set-up flag,
+ * on what outlives the call whoever calls it (ss_context_object_lasts_anywhere). */
+enum { GUARD_FILE = 1, GUARD_ELSEWHERE = 2, GUARD_LOCALS_RESTART = 4, GUARD_WAY = 8 };
 
 /* Where the guard 'guard' is, as its words say it: "file.cu:22" with GUARD_FILE in 'how', else
  * "line 22". Malloc'ed. */
@@ -634,11 +637,13 @@ static int restarts(ss_callgraph *graph, CXCursor decl, unsigned how)
 static char *early_guard_words(ss_callgraph *graph, CXCursor from, const CXCursor *path, long found,
                                CXCursor at, unsigned how, int *lazy)
 {
-    char *words = early_return_words(graph, from, path, found, at, how, 0);
+    char *words =
+        (how & GUARD_WAY) ? NULL : early_return_words(graph, from, path, found, at, how, 0);
     int kind = 0;
     if (words == NULL && straight_from(from, path, found)) {
-        words = ss_context_set_up_flag_words(graph, from, found > 1 ? path[1] : at, at,
-                                             (how & GUARD_FILE) != 0);
+        words = ss_context_set_up_flag_words(
+            graph, from, found > 1 ? path[1] : at, at, (how & GUARD_FILE) != 0,
+            (how & (GUARD_ELSEWHERE | GUARD_LOCALS_RESTART | GUARD_WAY)) != 0);
         kind = 3;
     }
     if (words && lazy)
@@ -679,6 +684,23 @@ static enum CXChildVisitResult find_null_store(CXCursor c, CXCursor parent, CXCl
 }
 
 static CXCursor function_of(CXCursor stmt);
+
+/* For a guard on the way from a function another unit's loop calls (GUARD_WAY): whether it is
+ * a lazy one (not a size compared) on what outlives the call whoever calls it: a first-call
+ * flag; what 'decl' names in the condition 'cmp' of 'if_stmt', in a function only the unit may
+ * call (whose calls unset_lasts looked at); or a global, a static or a member of one
+ * (ss_context_object_lasts_anywhere). */
+static int lasts_anywhere(ss_callgraph *graph, int lazy, CXCursor cmp, CXCursor if_stmt,
+                          CXCursor decl)
+{
+    CXCursor fn = function_of(if_stmt);
+    if (lazy == 2 || (lazy == 1 && !ss_ast_is_null(fn) &&
+                      ss_callgraph_seen_calls_of(graph, fn, NULL, NULL, 0) >= 0))
+        return 1; /* only the unit calls it: unset_lasts looked at its calls */
+    naming_walk w = {decl, clang_getNullCursor()};
+    ss_ast_visit_whole(cmp, if_stmt, find_naming, &w);
+    return lazy == 1 && !ss_ast_is_null(w.found) && ss_context_object_lasts_anywhere(w.found);
+}
 
 /* For a lazy guard on a buffer (the branch of 'if_stmt' runs while what 'decl' names, tested in
  * 'cmp', is unset): whether it stays set once the branch ran: the branch does not store a null
@@ -747,7 +769,8 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, u
         ss_ast_visit_whole(branch, path[i], find_record, &w);
         if (ss_ast_is_null(w.found) || restarts(graph, w.found, how) ||
             (lazy_here == 2 && !flag_set_only_in(w.found, path[i])) ||
-            (lazy_here == 1 && !unset_lasts(graph, from, path[i], cmp, branch, w.found)))
+            (lazy_here == 1 && !unset_lasts(graph, from, path[i], cmp, branch, w.found)) ||
+            ((how & GUARD_WAY) && !lasts_anywhere(graph, lazy_here, cmp, path[i], w.found)))
             continue;
         CXString name = clang_getCursorSpelling(w.found);
         char *where = guard_place(path[i], how);
@@ -966,7 +989,8 @@ char *ss_context_grow_only_here_words(ss_check_ctx *ctx, CXCursor at)
 
 char *ss_context_way_guard_words(ss_check_ctx *ctx, CXCursor caller, CXCursor call)
 {
-    return guard_here_words(ss_check_graph(ctx), caller, call, GUARD_FILE | GUARD_LOCALS_RESTART);
+    return guard_here_words(ss_check_graph(ctx), caller, call,
+                            GUARD_FILE | GUARD_LOCALS_RESTART | GUARD_WAY);
 }
 
 char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCursor at)
@@ -2143,10 +2167,53 @@ static CXCursor device_loop_set(CXCursor loop, CXCursor *var_out)
     return found;
 }
 
+/* Whether the identifier 'name' has a word (split at '_' and before a capital, any case) that
+ * starts with 'dev', 'gpu' or 'rank' (a list of devices: 'devices', 'gpu_ids', 'rankDevs'), and
+ * none that starts with 'batch', 'task', 'chunk', 'job', 'item', 'tile' or 'block' (a table per
+ * piece of work: 'batch_dev'). */
+static int names_devices(const char *name)
+{
+    static const char *const yes[] = {"dev", "gpu", "rank"};
+    static const char *const no[] = {"batch", "task", "chunk", "job", "item", "tile", "block"};
+    int found = 0;
+    char word[64];
+    size_t len = 0;
+    for (size_t i = 0;; i++) {
+        char c = name[i];
+        int boundary = c == '\0' || c == '_' ||
+                       (i > 0 && isupper((unsigned char)c) && islower((unsigned char)name[i - 1]));
+        if (boundary && len > 0) {
+            word[len] = '\0';
+            for (size_t k = 0; k < sizeof no / sizeof no[0]; k++)
+                if (strncmp(word, no[k], strlen(no[k])) == 0)
+                    return 0;
+            for (size_t k = 0; k < sizeof yes / sizeof yes[0]; k++)
+                found |= strncmp(word, yes[k], strlen(yes[k])) == 0;
+            len = 0;
+        }
+        if (c == '\0')
+            return found;
+        if (c != '_' && len + 1 < sizeof word)
+            word[len++] = (char)tolower((unsigned char)c);
+    }
+}
+
+/* Whether 'text' holds 'word' with no identifier's character right before it ('devs.size()',
+ * not 'n_devs.size()'). */
+static int names_whole(const char *text, const char *word)
+{
+    for (const char *at = strstr(text, word); at; at = strstr(at + 1, word)) {
+        if (at == text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_'))
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether 'loop' surely runs once per device: device_loop_set, and the device is the stepped
- * variable itself ('cudaSetDevice(d)') or an element of a list that the loop's header names too
- * ('for (r = 0; r < devs.size(); r++) cudaSetDevice(devs[r])'; not 'cudaSetDevice(batch_dev[b])'
- * in a loop over the batches). */
+ * variable itself ('cudaSetDevice(d)'), or an element of a list whose name says devices
+ * (names_devices) and whose size the loop's header bounds the loop with ('for (r = 0; r <
+ * devs.size(); r++) cudaSetDevice(devs[r])', 'devs->size()', 'std::size(devs)'); not
+ * 'cudaSetDevice(batch_dev[i])' in a loop over the batches. */
 static int device_loop_sure(CXCursor loop)
 {
     CXCursor var = clang_getNullCursor();
@@ -2158,12 +2225,19 @@ static int device_loop_sure(CXCursor loop)
         return 1;
     char *list = ss_ast_child_count(arg) > 0 ? ss_expr_text(ss_ast_child(arg, 0)) : NULL;
     int named = 0;
-    unsigned n = ss_ast_child_count(loop);
-    for (unsigned i = 0; list && i + 1 < n && !named; i++) {
-        CXCursor part = ss_ast_child(loop, i);
-        char *text = clang_isExpression(clang_getCursorKind(part)) ? ss_expr_text(part) : NULL;
-        named = text && strstr(text, list) != NULL;
-        free(text);
+    if (list && names_devices(list)) {
+        char *forms[3] = {ss_xasprintf("%s.size()", list), ss_xasprintf("%s->size()", list),
+                          ss_xasprintf("std::size(%s)", list)};
+        unsigned n = ss_ast_child_count(loop);
+        for (unsigned i = 0; i + 1 < n && !named; i++) {
+            CXCursor part = ss_ast_child(loop, i);
+            char *text = clang_isExpression(clang_getCursorKind(part)) ? ss_expr_text(part) : NULL;
+            for (int f = 0; f < 3 && text && !named; f++)
+                named = names_whole(text, forms[f]);
+            free(text);
+        }
+        for (int f = 0; f < 3; f++)
+            free(forms[f]);
     }
     free(list);
     return named;

@@ -32,6 +32,7 @@ typedef struct switch_question {
     unsigned line, column, if_line;
     ss_rule_id rule;
     char *usr, *field;
+    char *record; /* the member's class (its USR), or NULL */
 } switch_question;
 
 struct ss_switch_facts {
@@ -62,6 +63,7 @@ void ss_project_switches_free(ss_project_facts *facts)
         free(s->questions[i].file);
         free(s->questions[i].usr);
         free(s->questions[i].field);
+        free(s->questions[i].record);
     }
     free(s->writes);
     free(s->questions);
@@ -137,21 +139,25 @@ void ss_project_ask_switch(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at, cons
         CXString name = clang_getCursorSpelling(field);
         q->field = ss_xstrdup(clang_getCString(name) ? clang_getCString(name) : "?");
         clang_disposeString(name);
+        q->record = ss_ast_usr(clang_getCanonicalCursor(clang_getCursorSemanticParent(field)));
         break;
     }
     free(path);
 }
 
 /* ------------------------------------------------------------------------------------------
- * The writes. */
+ * The writes. A write is recorded under the member's USR, or, where lint cannot tell which
+ * member or which value, under "name:" and the member's name (a template's store to a member
+ * of a dependent object) or "record:" and the class's USR (every bool member of a class
+ * whose whole object is aggregate-initialized, copied or read into). */
 
 typedef struct write_walk {
     struct ss_switch_facts *s;
+    CXCursor function; /* the function walked, or a null cursor at file scope */
 } write_walk;
 
-static void record(write_walk *w, CXCursor field, char *env, CXCursor at)
+static void record_usr(write_walk *w, char *usr, char *env, CXCursor at)
 {
-    char *usr = ss_ast_usr(field);
     if (usr == NULL) {
         free(env);
         return;
@@ -162,18 +168,118 @@ static void record(write_walk *w, CXCursor field, char *env, CXCursor at)
     r->place = ss_callgraph_place(at);
 }
 
+static void record(write_walk *w, CXCursor field, char *env, CXCursor at)
+{
+    record_usr(w, ss_ast_usr(field), env, at);
+}
+
+/* Records a write of every bool member of the class 'record'. */
+static void record_class(write_walk *w, CXCursor record, CXCursor at)
+{
+    char *usr = ss_ast_usr(clang_getCanonicalCursor(record));
+    record_usr(w, usr ? ss_xasprintf("record:%s", usr) : NULL, NULL, at);
+    free(usr);
+}
+
 /* Whether the member reference 'c', under 'parent', is only read: converted to its value (not
  * bound to a const reference). */
-static int only_read(CXCursor c, CXCursor parent)
+static int only_read(CXCursor parent)
 {
-    (void)c;
     return clang_getCursorKind(parent) == CXCursor_UnexposedExpr &&
            ss_ast_child_count(parent) == 1 &&
            !clang_isConstQualifiedType(clang_getCursorType(parent));
 }
 
-/* An assignment to a bool member: from getenv (its name), the constant 0 (nothing: it turns
- * the switch off), or anything else. */
+/* Whether 'e' is a getenv call. */
+static int getenv_call(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    if (clang_getCursorKind(e) != CXCursor_CallExpr)
+        return 0;
+    char *name = ss_scope_callee_name(e);
+    int is = name && (strcmp(name, "getenv") == 0 || strcmp(name, "secure_getenv") == 0);
+    free(name);
+    return is;
+}
+
+/* A write to the variable 'var' (an assignment, its address taken) in a function. */
+typedef struct var_walk {
+    CXCursor var;
+    int written;
+} var_walk;
+
+static enum CXChildVisitResult find_var_write(CXCursor c, CXCursor parent, CXClientData data)
+{
+    var_walk *w = data;
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr ||
+        !clang_equalCursors(clang_getCursorReferenced(c), w->var))
+        return CXChildVisit_Recurse;
+    if (!only_read(parent)) {
+        w->written = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* The getenv call 'e' is, or the one a local pointer it names was initialized with and that its
+ * function ('function') never writes again ('const char *v = getenv("X");'); else a null
+ * cursor. */
+static CXCursor env_read(CXCursor e, CXCursor function)
+{
+    e = ss_ast_strip(e);
+    if (getenv_call(e))
+        return e;
+    CXCursor var = clang_getCursorKind(e) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e)
+                                                                  : clang_getNullCursor();
+    if (clang_getCursorKind(var) != CXCursor_VarDecl || ss_ast_is_null(function))
+        return clang_getNullCursor();
+    unsigned n = ss_ast_child_count(var);
+    CXCursor init = n > 0 ? ss_ast_child(var, n - 1) : clang_getNullCursor();
+    if (ss_ast_is_null(init) || !getenv_call(init))
+        return clang_getNullCursor();
+    var_walk w = {var, 0};
+    clang_visitChildren(function, find_var_write, &w);
+    return w.written ? clang_getNullCursor() : ss_ast_strip(init);
+}
+
+/* Whether 'e' is a null pointer constant. */
+static int null_constant(CXCursor e)
+{
+    e = ss_ast_strip(e);
+    long long v = 1;
+    enum CXCursorKind k = clang_getCursorKind(e);
+    return k == CXCursor_CXXNullPtrLiteralExpr || k == CXCursor_GNUNullExpr ||
+           (ss_ast_eval_int(e, &v) == 0 && v == 0);
+}
+
+/* The getenv call on which the value 'e' is false while the variable is unset: the variable's
+ * string itself (converted to bool), compared unequal with null ('v != nullptr', either side),
+ * or such a test under '&&' ('v != nullptr && strcmp(v, "1") == 0'); else a null cursor. A
+ * negation, an '||', a call given the string or a default of true is not taken. */
+static CXCursor off_unless_set(CXCursor e, CXCursor function)
+{
+    e = ss_ast_strip(e);
+    CXCursor read = env_read(e, function);
+    if (!ss_ast_is_null(read))
+        return read;
+    char op[8];
+    if (clang_getCursorKind(e) != CXCursor_BinaryOperator ||
+        ss_ast_binary_op(e, op, sizeof op) != 0)
+        return clang_getNullCursor();
+    CXCursor l = ss_ast_child(e, 0), r = ss_ast_child(e, 1);
+    if (strcmp(op, "!=") == 0) {
+        read = null_constant(r) ? env_read(l, function) : clang_getNullCursor();
+        return ss_ast_is_null(read) && null_constant(l) ? env_read(r, function) : read;
+    }
+    if (strcmp(op, "&&") != 0)
+        return clang_getNullCursor();
+    read = off_unless_set(l, function);
+    return ss_ast_is_null(read) ? off_unless_set(r, function) : read;
+}
+
+/* An assignment to a bool member: from the environment, off unless a variable is set
+ * (off_unless_set: its name), the constant 0 (nothing: it turns the switch off), or anything
+ * else. */
 static void record_store(write_walk *w, CXCursor store, CXCursor field)
 {
     CXCursor value = ss_ast_child(store, 1);
@@ -182,67 +288,202 @@ static void record_store(write_walk *w, CXCursor store, CXCursor field)
     int plain = ss_ast_binary_op(store, op, sizeof op) == 0 && strcmp(op, "=") == 0;
     if (plain && ss_ast_eval_int(value, &constant) == 0 && constant == 0)
         return;
+    CXCursor read = plain ? off_unless_set(value, w->function) : clang_getNullCursor();
     unsigned line = 0;
-    char *env = plain ? ss_context_getenv_read(value, store, &line) : NULL;
+    char *env = ss_ast_is_null(read) ? NULL : ss_context_getenv_read(read, store, &line);
     record(w, field, env, store);
+}
+
+/* The member's name a dependent member expression spells ('c.flag' in a template): the text
+ * after its last '.' or '->', malloc'ed, or NULL. */
+static char *dependent_name(CXCursor e)
+{
+    char *text = ss_expr_text(e);
+    char *dot = text ? strrchr(text, '.') : NULL, *arrow = text ? strrchr(text, '>') : NULL;
+    char *name = arrow && (!dot || arrow > dot) && arrow > text && arrow[-1] == '-' ? arrow + 1
+                 : dot                                                              ? dot + 1
+                                                                                    : NULL;
+    char *copy = name && *name ? ss_xasprintf("name:%s", name) : NULL;
+    free(text);
+    return copy;
+}
+
+/* Whether the type 't' (or what it points or refers to) is a class; its declaration into
+ * '*record'. */
+static int class_type(CXType t, CXCursor *record)
+{
+    t = clang_getCanonicalType(t);
+    if (t.kind == CXType_Pointer || t.kind == CXType_LValueReference ||
+        t.kind == CXType_RValueReference)
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    *record = clang_getTypeDeclaration(t);
+    enum CXCursorKind k = clang_getCursorKind(*record);
+    return k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_UnionDecl;
+}
+
+/* A call that writes a whole object's bytes (memcpy, fread, read, recv; memset with another
+ * value than 0) into the object its first argument points to. */
+static int writes_bytes(CXCursor call)
+{
+    char *name = ss_scope_callee_name(call);
+    int copy = name && (strcmp(name, "memcpy") == 0 || strcmp(name, "memmove") == 0 ||
+                        strcmp(name, "fread") == 0 || strcmp(name, "read") == 0 ||
+                        strcmp(name, "recv") == 0 || strcmp(name, "memset") == 0);
+    int zero = name && strcmp(name, "memset") == 0 && clang_Cursor_getNumArguments(call) > 1 &&
+               null_constant(clang_Cursor_getArgument(call, 1));
+    free(name);
+    return copy && !zero;
+}
+
+/* Whether the aggregate initializer 'list' holds something other than constants 0. */
+static int sets_something(CXCursor list)
+{
+    for (unsigned i = 0, n = ss_ast_child_count(list); i < n; i++) {
+        long long v = 1;
+        if (!(ss_ast_eval_int(ss_ast_child(list, i), &v) == 0 && v == 0))
+            return 1;
+    }
+    return 0;
+}
+
+static enum CXChildVisitResult find_writes(CXCursor c, CXCursor parent, CXClientData data);
+
+/* An assignment, compound assignment, aggregate initializer or whole-object write: its record. */
+static int recorded_write(write_walk *w, CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    CXCursor record;
+    char op[8];
+    if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) &&
+        ss_ast_child_count(c) == 2 && ss_ast_binary_op(c, op, sizeof op) == 0 && strchr(op, '=') &&
+        strcmp(op, "==") != 0 && strcmp(op, "!=") != 0 && strcmp(op, "<=") != 0 &&
+        strcmp(op, ">=") != 0) {
+        CXCursor lhs = ss_ast_strip(ss_ast_child(c, 0));
+        CXCursor field = clang_getCursorReferenced(lhs);
+        if (clang_getCursorKind(lhs) == CXCursor_MemberRefExpr && ss_ast_is_null(field))
+            record_usr(w, dependent_name(lhs), NULL, c);
+        else if (clang_getCursorKind(field) == CXCursor_FieldDecl &&
+                 clang_getCanonicalType(clang_getCursorType(field)).kind == CXType_Bool)
+            record_store(w, c, field);
+        else
+            return 0;
+        ss_ast_visit_whole(ss_ast_child(c, 1), c, find_writes, w);
+        return 1;
+    }
+    if (k == CXCursor_InitListExpr && class_type(clang_getCursorType(c), &record) &&
+        sets_something(c))
+        record_class(w, record, c);
+    else if (k == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) > 0 && writes_bytes(c) &&
+             class_type(clang_getCursorType(ss_ast_strip(clang_Cursor_getArgument(c, 0))), &record))
+        record_class(w, record, c);
+    return 0;
 }
 
 static enum CXChildVisitResult find_writes(CXCursor c, CXCursor parent, CXClientData data)
 {
     write_walk *w = data;
     enum CXCursorKind k = clang_getCursorKind(c);
-    if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) &&
-        ss_ast_child_count(c) == 2) {
-        CXCursor field = bool_member(ss_ast_child(c, 0));
-        char op[8];
-        if (!ss_ast_is_null(field) && ss_ast_binary_op(c, op, sizeof op) == 0 && strchr(op, '=') &&
-            strcmp(op, "==") != 0 && strcmp(op, "!=") != 0 && strcmp(op, "<=") != 0 &&
-            strcmp(op, ">=") != 0) {
-            record_store(w, c, field);
-            ss_ast_visit_whole(ss_ast_child(c, 1), c, find_writes, w);
-            return CXChildVisit_Continue;
-        }
-    }
-    if (k == CXCursor_MemberRef || k == CXCursor_MemberRefExpr) {
-        /* A constructor's initializer ('cudaSync(true)'), an address, a reference, '++': a
-         * write lint does not read. */
+    if (recorded_write(w, c))
+        return CXChildVisit_Continue;
+    if (k == CXCursor_MemberRef || k == CXCursor_MemberRefExpr || k == CXCursor_DeclRefExpr) {
+        /* A constructor's initializer or a designator ('cudaSync(true)', '.g = true'), a member
+         * pointer ('&Settings::h'), an address, a reference, '++': a write lint does not read. */
         CXCursor field = clang_getCursorReferenced(c);
         if (clang_getCursorKind(field) == CXCursor_FieldDecl &&
             clang_getCanonicalType(clang_getCursorType(field)).kind == CXType_Bool &&
-            (k == CXCursor_MemberRef || !only_read(c, parent)))
+            (k != CXCursor_MemberRefExpr || !only_read(parent)))
             record(w, field, NULL, c);
+        else if (k == CXCursor_MemberRefExpr && ss_ast_is_null(field) && !only_read(parent))
+            record_usr(w, dependent_name(c), NULL, c);
     }
     return CXChildVisit_Recurse;
 }
 
+/* Each declaration of the unit outside the system headers: a function's body walked as that
+ * function's (for the variables getenv sets), anything else (a global's initializer, a
+ * lambda at file scope, a class) at file scope. */
+static enum CXChildVisitResult find_scopes(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    write_walk *w = data;
+    if (ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec || k == CXCursor_UnexposedDecl ||
+        k == CXCursor_StructDecl || k == CXCursor_ClassDecl || k == CXCursor_ClassTemplate ||
+        k == CXCursor_UnionDecl)
+        return CXChildVisit_Recurse;
+    write_walk inner = {
+        w->s, ss_ast_is_function(c) && k != CXCursor_LambdaExpr ? c : clang_getNullCursor()};
+    clang_visitChildren(c, find_writes, &inner);
+    return CXChildVisit_Continue;
+}
+
 void ss_project_record_switches(ss_check_ctx *ctx, ss_project_facts *facts)
 {
-    ss_callgraph *graph = ss_check_graph(ctx);
-    write_walk w = {switches_of(facts)};
-    for (size_t i = 0, n = ss_callgraph_function_count(graph); i < n; i++)
-        clang_visitChildren(ss_callgraph_function(graph, i), find_writes, &w);
+    write_walk w = {switches_of(facts), clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_scopes, &w);
 }
 
 /* ------------------------------------------------------------------------------------------
  * The project pass. */
 
-/* The first write from the environment of the member 'usr' among all units' facts, where no
- * unit writes it otherwise; else NULL. */
-static const switch_write *env_only(ss_project_facts *const *facts, size_t count, const char *usr)
+enum { MAX_ENVS = 3 };
+
+/* The writes from the environment of the member 'usr' (of the class 'record', named 'field')
+ * among all units' facts, up to MAX_ENVS of different variables, where no unit writes it
+ * otherwise (nor a member of that name in a template, nor the class's whole object); their
+ * number, 0 otherwise. */
+static size_t env_only(ss_project_facts *const *facts, size_t count, const switch_question *q,
+                       const switch_write **envs)
 {
-    const switch_write *env = NULL;
-    for (size_t u = 0; u < count; u++) {
+    size_t n = 0;
+    char *by_name = ss_xasprintf("name:%s", q->field);
+    char *by_class = q->record ? ss_xasprintf("record:%s", q->record) : NULL;
+    int other = 0;
+    for (size_t u = 0; u < count && !other; u++) {
         const struct ss_switch_facts *s = facts[u] ? facts[u]->switches : NULL;
-        for (size_t i = 0; s && i < s->write_count; i++) {
-            if (strcmp(s->writes[i].usr, usr) != 0)
+        for (size_t i = 0; s && i < s->write_count && !other; i++) {
+            const switch_write *w = &s->writes[i];
+            if (strcmp(w->usr, by_name) == 0 || (by_class && strcmp(w->usr, by_class) == 0)) {
+                other = 1;
                 continue;
-            if (s->writes[i].env == NULL)
-                return NULL;
-            if (env == NULL)
-                env = &s->writes[i];
+            }
+            if (strcmp(w->usr, q->usr) != 0)
+                continue;
+            other = w->env == NULL;
+            int seen = 0;
+            for (size_t k = 0; k < n && !other; k++)
+                seen |= strcmp(envs[k]->env, w->env) == 0;
+            if (!other && !seen && n < MAX_ENVS)
+                envs[n++] = w;
         }
     }
-    return env;
+    free(by_name);
+    free(by_class);
+    return other ? 0 : n;
+}
+
+/* "'SYNC_DEBUG' (line 15 tests 'cuda_sync', false unless set from getenv at settings.cpp:10, the
+ * only write of it in the project)", or with several variables "'A' or 'B' (..., false unless
+ * set from getenv at a.cpp:3 or b.cpp:9, the only writes of it in the project)". Malloc'ed. */
+static char *env_words(const switch_question *q, const switch_write **envs, size_t n)
+{
+    char *names = ss_xstrdup(""), *places = ss_xstrdup("");
+    for (size_t i = 0; i < n; i++) {
+        char *a = ss_xasprintf("%s%s'%s'", names, i ? " or " : "", envs[i]->env);
+        char *b = ss_xasprintf("%s%s%s", places, i ? " or " : "", envs[i]->place);
+        free(names);
+        free(places);
+        names = a;
+        places = b;
+    }
+    char *words = ss_xasprintf("%s (line %u tests '%s', false unless set from getenv at %s, the "
+                               "only write%s of it in the project)",
+                               names, q->if_line, q->field, places, n > 1 ? "s" : "");
+    free(names);
+    free(places);
+    return words;
 }
 
 void ss_project_apply_switches(ss_project_facts *const *facts, ss_result *const *results,
@@ -256,14 +497,14 @@ void ss_project_apply_switches(ss_project_facts *const *facts, ss_result *const 
             const switch_question *q = &s->questions[i];
             ss_finding *f =
                 ss_project_find_finding(results[u], q->rule, q->file, q->line, q->column);
-            const switch_write *w =
-                f && f->severity == SS_SEV_WARNING ? env_only(facts, count, q->usr) : NULL;
-            if (w == NULL)
+            const switch_write *envs[MAX_ENVS];
+            size_t n = f && f->severity == SS_SEV_WARNING ? env_only(facts, count, q, envs) : 0;
+            if (n == 0)
                 continue;
-            char *message = ss_xasprintf("%s; opt-in: it runs only when the environment sets "
-                                         "'%s' (line %u tests '%s', false unless set from "
-                                         "getenv at %s, the only write of it in the project)",
-                                         f->message, w->env, q->if_line, q->field, w->place);
+            char *words = env_words(q, envs, n);
+            char *message = ss_xasprintf("%s; opt-in: it runs only when the environment sets %s",
+                                         f->message, words);
+            free(words);
             free(f->message);
             f->message = message;
             f->severity = SS_SEV_NOTE;
@@ -298,6 +539,7 @@ void ss_project_switches_encode(const ss_project_facts *facts, cJSON *o)
         cJSON_AddNumberToObject(item, "rule", q->rule);
         ss_cache_add_string(item, "usr", q->usr);
         ss_cache_add_string(item, "field", q->field);
+        ss_cache_add_string(item, "record", q->record);
         cJSON_AddItemToArray(questions, item);
     }
 }
@@ -329,6 +571,7 @@ static void decode_question(const cJSON *item, ss_project_facts *facts, int *bad
     q->rule = (ss_rule_id)ss_cache_get_unsigned(item, "rule", SS_RULE_COUNT - 1, bad);
     q->usr = taken(item, "usr", 0, bad);
     q->field = taken(item, "field", 0, bad);
+    q->record = taken(item, "record", 1, bad);
 }
 
 void ss_project_switches_decode(const cJSON *o, ss_project_facts *facts, int *bad)

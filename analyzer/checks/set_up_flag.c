@@ -166,20 +166,47 @@ static int is_record(CXType t, CXCursor record, int pointer)
            clang_equalCursors(clang_getCanonicalCursor(d), clang_getCanonicalCursor(record));
 }
 
-/* Whether the call 'c' overwrites an object of the flag's class: its assignment operator
- * ('cache = Cache{};') or a memset, memcpy or bzero of it. */
+/* Whether the type 't' holds or points to an object of the class 'record': the class, a
+ * pointer or reference to it, or a class template's specialization with it as an argument
+ * ('std::unique_ptr<State>'). */
+static int holds_record(CXType t, CXCursor record)
+{
+    if (is_record(t, record, 1))
+        return 1;
+    t = clang_getCanonicalType(t);
+    int n = clang_Type_getNumTemplateArguments(t);
+    for (int i = 0; i < n; i++) {
+        if (is_record(clang_Type_getTemplateArgumentAsType(t, (unsigned)i), record, 1))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the call 'c' overwrites or replaces an object of the flag's class: an assignment
+ * operator ('cache = Cache{};', 'ptr = std::make_unique<State>()'), a memset, memcpy or bzero
+ * of it, a swap or exchange given one. */
 static int overwrites_record(CXCursor c, const clear_walk *w)
 {
     if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) < 1)
         return 0;
     char *name = ss_scope_callee_name(c);
-    int assign = name && strcmp(name, "operator=") == 0;
+    int assign = name && (strcmp(name, "operator=") == 0 || strcmp(name, "reset") == 0);
     int bytes = name && (strcmp(name, "memset") == 0 || strcmp(name, "memcpy") == 0 ||
                          strcmp(name, "bzero") == 0);
+    int swap = name && (strcmp(name, "swap") == 0 || strcmp(name, "exchange") == 0);
     free(name);
+    if (swap) {
+        for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; i++) {
+            if (holds_record(
+                    clang_getCursorType(ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)i))),
+                    w->record))
+                return 1;
+        }
+        return 0;
+    }
     return (assign || bytes) &&
-           is_record(clang_getCursorType(ss_ast_strip(clang_Cursor_getArgument(c, 0))), w->record,
-                     bytes);
+           holds_record(clang_getCursorType(ss_ast_strip(clang_Cursor_getArgument(c, 0))),
+                        w->record);
 }
 
 /* Whether 'c', under 'parent', writes the flag otherwise than storing the constant for which
@@ -197,7 +224,7 @@ static int clears(CXCursor c, CXCursor parent, const clear_walk *w)
         if (names_the_flag(lhs, w->g))
             return strcmp(op, "=") != 0 || ss_ast_eval_int(ss_ast_child(c, 1), &v) != 0 ||
                    (v != 0) != (w->g->returns_on != 0);
-        return strcmp(op, "=") == 0 && is_record(clang_getCursorType(lhs), w->record, 0);
+        return strcmp(op, "=") == 0 && holds_record(clang_getCursorType(lhs), w->record);
     }
     if (overwrites_record(c, w))
         return 1;
@@ -225,15 +252,15 @@ static enum CXChildVisitResult find_clear(CXCursor c, CXCursor parent, CXClientD
 }
 
 /* Whether 'fn' tears down by its name (ss_callgraph_tears_down: shutdown, finalize, ...; not a
- * destructor, whose object may live for one iteration) and no loop of the unit that enqueues
- * device work reaches it. */
+ * destructor, whose object may live for one iteration), only the unit may call it (nor its
+ * address taken), and no loop of the unit that enqueues device work reaches it. */
 static int tears_down_once(ss_callgraph *graph, CXCursor fn)
 {
     char *why = NULL;
     int teardown =
         clang_getCursorKind(fn) != CXCursor_Destructor && ss_callgraph_tears_down(fn, &why);
     free(why);
-    if (!teardown)
+    if (!teardown || ss_callgraph_seen_calls_of(graph, fn, NULL, NULL, 0) < 0)
         return 0;
     ss_loop_reach reach;
     memset(&reach, 0, sizeof reach);
@@ -298,6 +325,91 @@ static int param_index(CXCursor function, CXCursor param)
 
 enum { MAX_CALLS = 32 };
 
+/* Whether the argument 'arg' of a call gives an object that is new for the call: a local or
+ * by-value parameter of the caller (or a member of one), its address ('&st'), or an object
+ * made there ('*new State', 'State{}'). */
+/* Whether 'decl' is a local pointer made to point to a new object where it is declared
+ * ('State *st = new State;', 'auto p = std::make_unique<State>();'). */
+static int new_pointer(CXCursor decl)
+{
+    if (clang_getCursorKind(decl) != CXCursor_VarDecl ||
+        clang_getCursorLinkage(decl) != CXLinkage_NoLinkage ||
+        clang_Cursor_getStorageClass(decl) == CX_SC_Static)
+        return 0;
+    unsigned n = ss_ast_child_count(decl);
+    CXCursor init = n > 0 ? ss_ast_strip(ss_ast_child(decl, n - 1)) : clang_getNullCursor();
+    if (clang_getCursorKind(init) == CXCursor_CXXNewExpr)
+        return 1;
+    char *name = clang_getCursorKind(init) == CXCursor_CallExpr ? ss_scope_callee_name(init) : NULL;
+    int made = name && (strcmp(name, "make_unique") == 0 || strcmp(name, "make_shared") == 0);
+    free(name);
+    return made;
+}
+
+static int fresh_argument(CXCursor arg)
+{
+    arg = ss_ast_strip(arg);
+    if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr &&
+        new_pointer(clang_getCursorReferenced(arg)))
+        return 1;
+    if (clang_getCursorKind(arg) == CXCursor_UnaryOperator && ss_ast_child_count(arg) == 1) {
+        arg = ss_ast_strip(ss_ast_child(arg, 0)); /* '&st', '*p' */
+        if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr &&
+            new_pointer(clang_getCursorReferenced(arg)))
+            return 1;
+    }
+    enum CXCursorKind k = clang_getCursorKind(arg);
+    if (k == CXCursor_CallExpr) {
+        /* what a call returns by reference outlives it; what it returns by value is a temporary */
+        CXType result = clang_getResultType(clang_getCursorType(clang_getCursorReferenced(arg)));
+        return result.kind != CXType_LValueReference && result.kind != CXType_Pointer;
+    }
+    if (k == CXCursor_CXXNewExpr || k == CXCursor_InitListExpr || k == CXCursor_UnexposedExpr)
+        return 1;
+    while (clang_getCursorKind(arg) == CXCursor_MemberRefExpr && ss_ast_child_count(arg) > 0)
+        arg = ss_ast_strip(ss_ast_child(arg, 0));
+    return clang_getCursorKind(arg) == CXCursor_DeclRefExpr &&
+           fresh_object(clang_getCursorReferenced(arg), 1);
+}
+
+/* The object a member call of 'call' is made on ('w' of 'w.prepare()'), or a null cursor
+ * (a call through a pointer, or on 'this'). */
+static CXCursor call_object(CXCursor call)
+{
+    CXCursor callee =
+        ss_ast_child_count(call) > 0 ? ss_ast_strip(ss_ast_child(call, 0)) : clang_getNullCursor();
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr || ss_ast_child_count(callee) == 0)
+        return clang_getNullCursor();
+    CXCursor object = ss_ast_strip(ss_ast_child(callee, 0));
+    return clang_getCursorKind(object) == CXCursor_DeclRefExpr ||
+                   clang_getCursorKind(object) == CXCursor_MemberRefExpr
+               ? object
+               : clang_getNullCursor();
+}
+
+/* Whether no call of 'function' in the unit gives the object the flag belongs to as a new
+ * one: the argument at 'index' (fresh_argument), or, with 'index' -1, the object a member call
+ * is made on ('Worker w; w.prepare();'). */
+static int callers_give_lasting(ss_callgraph *graph, CXCursor function, int index)
+{
+    CXCursor calls[MAX_CALLS], callers[MAX_CALLS];
+    long n = ss_callgraph_calls_of(graph, function, calls, callers, MAX_CALLS);
+    if (n > MAX_CALLS)
+        return 0;
+    for (long i = 0; i < n; i++) {
+        if (index < 0) {
+            CXCursor object = call_object(calls[i]);
+            if (!ss_ast_is_null(object) && fresh_argument(object))
+                return 0;
+            continue;
+        }
+        if (index >= clang_Cursor_getNumArguments(calls[i]) ||
+            fresh_argument(clang_Cursor_getArgument(calls[i], (unsigned)index)))
+            return 0;
+    }
+    return 1;
+}
+
 int ss_context_object_lasts(ss_callgraph *graph, CXCursor function, CXCursor flag)
 {
     CXCursor e = ss_ast_strip(flag);
@@ -306,29 +418,42 @@ int ss_context_object_lasts(ss_callgraph *graph, CXCursor function, CXCursor fla
         e = ss_ast_strip(ss_ast_child(e, 0));
         base = 1;
     }
-    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_MemberRefExpr || k == CXCursor_CXXThisExpr)
+        return callers_give_lasting(graph, function, -1); /* a member of 'this' */
+    if (k != CXCursor_DeclRefExpr)
         return 1;
     CXCursor decl = clang_getCursorReferenced(e);
     if (fresh_object(decl, base))
         return 0;
     int index = clang_getCursorKind(decl) == CXCursor_ParmDecl ? param_index(function, decl) : -1;
-    if (index < 0)
-        return 1;
-    CXCursor calls[MAX_CALLS], callers[MAX_CALLS];
-    long n = ss_callgraph_calls_of(graph, function, calls, callers, MAX_CALLS);
-    if (n > MAX_CALLS)
-        return 0;
-    for (long i = 0; i < n; i++) {
-        if (index >= clang_Cursor_getNumArguments(calls[i]))
+    return index < 0 || callers_give_lasting(graph, function, index);
+}
+
+int ss_context_object_lasts_anywhere(CXCursor flag)
+{
+    CXCursor e = ss_ast_strip(flag);
+    for (int hops = 0; hops < 4; hops++) {
+        while (clang_getCursorKind(e) == CXCursor_MemberRefExpr && ss_ast_child_count(e) > 0)
+            e = ss_ast_strip(ss_ast_child(e, 0));
+        if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
+            return 0; /* 'this', a call's result: which object is not known */
+        CXCursor var = clang_getCursorReferenced(e);
+        if (clang_getCursorKind(var) != CXCursor_VarDecl)
             return 0;
-        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(calls[i], (unsigned)index));
-        while (clang_getCursorKind(arg) == CXCursor_MemberRefExpr && ss_ast_child_count(arg) > 0)
-            arg = ss_ast_strip(ss_ast_child(arg, 0));
-        if (clang_getCursorKind(arg) == CXCursor_DeclRefExpr &&
-            fresh_object(clang_getCursorReferenced(arg), 1))
+        if (clang_getCursorLinkage(var) != CXLinkage_NoLinkage ||
+            clang_Cursor_getStorageClass(var) == CX_SC_Static)
+            return 1;
+        /* 'State &state = GetState();': what a call returns by reference outlives it */
+        unsigned n = ss_ast_child_count(var);
+        CXCursor init = n > 0 ? ss_ast_strip(ss_ast_child(var, n - 1)) : clang_getNullCursor();
+        if (clang_getCursorType(var).kind != CXType_LValueReference || ss_ast_is_null(init))
             return 0;
+        if (clang_getCursorKind(init) == CXCursor_CallExpr)
+            return 1;
+        e = init;
     }
-    return 1;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -428,7 +553,7 @@ static int find_guard(CXCursor body, CXCursor holder, flag_guard *g, unsigned *g
 }
 
 char *ss_context_set_up_flag_words(ss_callgraph *graph, CXCursor function, CXCursor holder,
-                                   CXCursor at, int file_place)
+                                   CXCursor at, int file_place, int elsewhere)
 {
     (void)at;
     CXCursor body = ss_ast_body(function);
@@ -440,6 +565,8 @@ char *ss_context_set_up_flag_words(ss_callgraph *graph, CXCursor function, CXCur
         return NULL;
     CXCursor set = set_on_every_way(body, &g, guard_index, holder_index);
     if (ss_ast_is_null(set) || !ss_context_object_lasts(graph, function, g.flag) ||
+        (elsewhere && ss_callgraph_seen_calls_of(graph, function, NULL, NULL, 0) < 0 &&
+         !ss_context_object_lasts_anywhere(g.flag)) ||
         cleared_in_unit(graph, &g))
         return NULL;
     char *flag = ss_expr_text(g.flag);

@@ -293,7 +293,8 @@ void run_fresh(float *x, int n, int steps)
         add_one<<<1, 256>>>(x, n); // expect: SYNC101
     }
 }
-// Cleared only by a shutdown that no loop reaches: the set-up runs once.
+// Cleared only by a shutdown that no loop reaches and no other unit may call: the set-up runs
+// once.
 struct Pool {
     bool initialized = false;
     int *slots = nullptr;
@@ -305,11 +306,11 @@ void ensure_pool()
 {
     if (pool.initialized)
         return;
-    cudaMalloc((void **)&pool.slots, 1024); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its set-up flag says it has not run (line 306 returns early while 'pool.initialized' is true, and line 309 sets it so)
+    cudaMalloc((void **)&pool.slots, 1024); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while its set-up flag says it has not run (line 307 returns early while 'pool.initialized' is true, and line 310 sets it so)
     pool.initialized = true;
 }
 
-void shutdown_pool()
+static void shutdown_pool()
 {
     cudaFree(pool.slots);
     pool.initialized = false;
@@ -322,4 +323,49 @@ void run_pool(float *x, int n, int steps)
         add_one<<<1, 256>>>(x, n); // expect: SYNC101
     }
     shutdown_pool();
+}
+
+// The object of 'this', of a pointer or of 'new' made on every iteration.
+class Worker {
+public:
+    void prepare()
+    {
+        if (initialized)
+            return;
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        initialized = true;
+    }
+
+private:
+    bool initialized = false;
+};
+
+static void prepare_at(Once *once)
+{
+    if (once->initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    once->initialized = true;
+}
+
+static void prepare_made(Once &once)
+{
+    if (once.initialized)
+        return;
+    cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    once.initialized = true;
+}
+
+void run_objects(float *x, int n, int steps)
+{
+    for (int s = 0; s < steps; ++s) {
+        Worker w;
+        w.prepare();
+        Once local;
+        prepare_at(&local);
+        Once *made = new Once;
+        prepare_made(*made);
+        delete made;
+        add_one<<<1, 256>>>(x, n); // expect: SYNC101
+    }
 }

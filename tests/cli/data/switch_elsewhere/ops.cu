@@ -45,3 +45,18 @@ void clamp_verbose(float *x, int n)
     if (settings().verbose)
         cudaDeviceSynchronize();
 }
+
+// Switches whose wait runs on an ordinary run, or that other code sets too: warnings. 'either'
+// is set from either of two variables: a note that names both.
+void clamp_switches(float *x, int n)
+{
+    clamp_kernel<<<1, 256>>>(x, n);
+    if (settings().no_fast)
+        cudaDeviceSynchronize();
+    if (settings().any_arg)
+        cudaDeviceSynchronize();
+    if (settings().tabled)
+        cudaDeviceSynchronize();
+    if (settings().either)
+        cudaDeviceSynchronize();
+}

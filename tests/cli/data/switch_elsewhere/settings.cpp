@@ -10,6 +10,9 @@ static Settings make_settings()
     s.cuda_sync = sync != nullptr && std::strcmp(sync, "1") == 0;
     s.check_nan = std::getenv("CHECK_NAN") != nullptr;
     s.verbose = std::getenv("QUIET") == nullptr;
+    s.no_fast = std::getenv("FAST") == nullptr;
+    s.tabled = std::getenv("TABLED") != nullptr;
+    s.either = std::getenv("SYNC_A") != nullptr;
     return s;
 }
 
