@@ -495,19 +495,23 @@ void ss_project_apply_switches(ss_project_facts *const *facts, ss_result *const 
         const struct ss_switch_facts *s = facts[u] ? facts[u]->switches : NULL;
         for (size_t i = 0; s && results[u] && i < s->question_count; i++) {
             const switch_question *q = &s->questions[i];
-            ss_finding *f =
-                ss_project_find_finding(results[u], q->rule, q->file, q->line, q->column);
             const switch_write *envs[MAX_ENVS];
-            size_t n = f && f->severity == SS_SEV_WARNING ? env_only(facts, count, q, envs) : 0;
-            if (n == 0)
-                continue;
-            char *words = env_words(q, envs, n);
-            char *message = ss_xasprintf("%s; opt-in: it runs only when the environment sets %s",
-                                         f->message, words);
+            size_t n = env_only(facts, count, q, envs);
+            char *words = n ? env_words(q, envs, n) : NULL;
+            /* every finding at the place: a wait another unit's loops reach has one per way */
+            for (size_t k = 0; words && k < results[u]->count; k++) {
+                ss_finding *f = &results[u]->findings[k];
+                if (f->rule != q->rule || f->line != q->line || f->column != q->column ||
+                    f->file == NULL || strcmp(f->file, q->file) != 0 ||
+                    f->severity != SS_SEV_WARNING)
+                    continue;
+                char *message = ss_xasprintf(
+                    "%s; opt-in: it runs only when the environment sets %s", f->message, words);
+                free(f->message);
+                f->message = message;
+                f->severity = SS_SEV_NOTE;
+            }
             free(words);
-            free(f->message);
-            f->message = message;
-            f->severity = SS_SEV_NOTE;
         }
     }
 }

@@ -2,6 +2,7 @@
 #include "settings.h"
 #include <cstring>
 void clamp(float *x, int n);
+void clamp_again(float *x, int n);
 void clamp_checked(float *x, int n);
 void clamp_traced(float *x, int n);
 void clamp_verbose(float *x, int n);
@@ -27,6 +28,7 @@ int main(int argc, char **argv)
     float *x = nullptr;
     for (int i = 0; i < 100; i++) {
         clamp(x, 256);
+        clamp_again(x, 256);
         clamp_checked(x, 256);
         clamp_traced(x, 256);
         clamp_verbose(x, 256);

@@ -22,6 +22,13 @@ void clamp(float *x, int n)
     device_sync();
 }
 
+// A second way to the same wait from main.cpp's loop: every way's finding is a note.
+void clamp_again(float *x, int n)
+{
+    clamp_kernel<<<1, 256>>>(x, n);
+    device_sync();
+}
+
 // Also set by a command-line flag (main.cpp): not only the environment.
 void clamp_checked(float *x, int n)
 {
