@@ -917,13 +917,18 @@ static const ss_device_wait *find_wait(ss_project_facts *const *facts, size_t co
 ss_finding *ss_project_find_finding(ss_result *r, ss_rule_id rule, const char *file, unsigned line,
                                     unsigned column)
 {
+    ss_finding *first = NULL;
     for (size_t i = 0; i < r->count; i++) {
         ss_finding *f = &r->findings[i];
         if (f->rule == rule && f->line == line && f->column == column && f->file &&
-            strcmp(f->file, file) == 0)
-            return f;
+            strcmp(f->file, file) == 0) {
+            if (f->severity == SS_SEV_WARNING)
+                return f;
+            if (first == NULL)
+                first = f;
+        }
     }
-    return NULL;
+    return first;
 }
 
 /* Each warning between two waits whose functions are all waits for the whole device: a note. */

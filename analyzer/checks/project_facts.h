@@ -373,7 +373,11 @@ void ss_project_note_closed(ss_check_ctx *ctx, CXCursor function, const char *us
  * too), else NULL (project_facts.c). */
 char *ss_project_function_usr(CXCursor decl);
 
-/* The finding of 'rule' at 'file', 'line', 'column' in 'r', or NULL (project_facts.c). */
+/* The finding of 'rule' at 'file', 'line', 'column' in 'r', or NULL (project_facts.c): the first
+ * that is a warning, else the first. A wait that another unit's loops reach through several
+ * functions has one finding per way at one place, and a question asked for each: each answer
+ * takes a warning still left, so that the report, which keeps the highest severity of a
+ * place, shows a note only where every way's answer makes one. */
 ss_finding *ss_project_find_finding(ss_result *r, ss_rule_id rule, const char *file, unsigned line,
                                     unsigned column);
 
