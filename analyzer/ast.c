@@ -203,6 +203,22 @@ int ss_ast_eval_int(CXCursor expr, long long *value)
     return rc;
 }
 
+int ss_ast_literal_int(CXCursor expr, long long *value)
+{
+    CXCursor e = ss_ast_strip(expr);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    if (k == CXCursor_UnaryOperator && ss_ast_child_count(e) == 1) {
+        enum CXCursorKind operand = clang_getCursorKind(ss_ast_strip(ss_ast_child(e, 0)));
+        if (operand != CXCursor_IntegerLiteral && operand != CXCursor_CXXBoolLiteralExpr)
+            return -1;
+    } else if (k != CXCursor_IntegerLiteral && k != CXCursor_CXXBoolLiteralExpr &&
+               k != CXCursor_CharacterLiteral && k != CXCursor_CXXNullPtrLiteralExpr &&
+               k != CXCursor_GNUNullExpr) {
+        return -1;
+    }
+    return ss_ast_eval_int(e, value);
+}
+
 /* The token at the call's location where it is written, malloc'ed, or NULL. */
 static char *written_token(CXCursor call)
 {

@@ -23,6 +23,10 @@ void ss_ast_range(CXCursor c, unsigned *begin, unsigned *end);
 int ss_ast_same_node(CXCursor a, CXCursor b);
 /* The integer value of a constant expression 'expr'. Returns 0, or -1 when not constant. */
 int ss_ast_eval_int(CXCursor expr, long long *value);
+/* ss_ast_eval_int for a literal only ('0', 'false', 'nullptr', '-1', '!0', a macro that expands
+ * to one), casts and parentheses peeled off: safe on any expression, a template's dependent ones
+ * included (which libclang's evaluation may not survive); -1 for anything else. */
+int ss_ast_literal_int(CXCursor expr, long long *value);
 /* The name of the function a call calls (the referenced declaration's name), malloc'ed, or
  * NULL. */
 char *ss_ast_callee_name(CXCursor call);

@@ -110,7 +110,7 @@ static int false_by_default(CXCursor field)
             return 1;
         if (clang_getCursorKind(init) == CXCursor_InitListExpr)
             init = ss_ast_child(init, 0);
-        return ss_ast_eval_int(init, &value) == 0 && value == 0;
+        return ss_ast_literal_int(init, &value) == 0 && value == 0;
     }
     return 0;
 }
@@ -249,7 +249,7 @@ static int null_constant(CXCursor e)
     long long v = 1;
     enum CXCursorKind k = clang_getCursorKind(e);
     return k == CXCursor_CXXNullPtrLiteralExpr || k == CXCursor_GNUNullExpr ||
-           (ss_ast_eval_int(e, &v) == 0 && v == 0);
+           (ss_ast_literal_int(e, &v) == 0 && v == 0);
 }
 
 /* The getenv call on which the value 'e' is false while the variable is unset: the variable's
@@ -286,7 +286,7 @@ static void record_store(write_walk *w, CXCursor store, CXCursor field)
     long long constant = 1;
     char op[8];
     int plain = ss_ast_binary_op(store, op, sizeof op) == 0 && strcmp(op, "=") == 0;
-    if (plain && ss_ast_eval_int(value, &constant) == 0 && constant == 0)
+    if (plain && ss_ast_literal_int(value, &constant) == 0 && constant == 0)
         return;
     CXCursor read = plain ? off_unless_set(value, w->function) : clang_getNullCursor();
     unsigned line = 0;
@@ -340,7 +340,7 @@ static int sets_something(CXCursor list)
 {
     for (unsigned i = 0, n = ss_ast_child_count(list); i < n; i++) {
         long long v = 1;
-        if (!(ss_ast_eval_int(ss_ast_child(list, i), &v) == 0 && v == 0))
+        if (!(ss_ast_literal_int(ss_ast_child(list, i), &v) == 0 && v == 0))
             return 1;
     }
     return 0;

@@ -69,7 +69,7 @@ static int flag_value(CXCursor cond, CXCursor *flag, CXCursor *decl)
         return -1;
     for (unsigned side = 0; side < 2; side++) {
         CXCursor f = ss_ast_child(e, side), other = ss_ast_child(e, 1 - side);
-        if (names_flag(f, decl) && ss_ast_eval_int(other, &value) == 0 &&
+        if (names_flag(f, decl) && ss_ast_literal_int(other, &value) == 0 &&
             (value == 0 || value == 1)) {
             *flag = ss_ast_strip(f);
             return (value != 0) == (strcmp(op, "==") == 0);
@@ -107,7 +107,7 @@ static int stores(CXCursor c, const flag_guard *g, int value)
     enum CXCursorKind k = clang_getCursorKind(lhs);
     if ((k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr) ||
         !clang_equalCursors(clang_getCursorReferenced(lhs), g->decl) ||
-        ss_ast_eval_int(ss_ast_child(c, 1), &v) != 0 || (v != 0) != (value != 0))
+        ss_ast_literal_int(ss_ast_child(c, 1), &v) != 0 || (v != 0) != (value != 0))
         return 0;
     if (ss_ast_is_null(g->flag))
         return 1;
@@ -222,7 +222,7 @@ static int clears(CXCursor c, CXCursor parent, const clear_walk *w)
         CXCursor lhs = ss_ast_child(c, 0);
         long long v = 0;
         if (names_the_flag(lhs, w->g))
-            return strcmp(op, "=") != 0 || ss_ast_eval_int(ss_ast_child(c, 1), &v) != 0 ||
+            return strcmp(op, "=") != 0 || ss_ast_literal_int(ss_ast_child(c, 1), &v) != 0 ||
                    (v != 0) != (w->g->returns_on != 0);
         return strcmp(op, "=") == 0 && holds_record(clang_getCursorType(lhs), w->record);
     }
