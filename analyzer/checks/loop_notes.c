@@ -674,8 +674,8 @@ static enum CXChildVisitResult find_null_store(CXCursor c, CXCursor parent, CXCl
     naming_walk *w = data;
     char op[8];
     if (clang_getCursorKind(c) == CXCursor_BinaryOperator &&
-        ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0 &&
         clang_equalCursors(named_decl(ss_ast_child(c, 0)), w->decl) &&
+        ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0 &&
         is_null_constant(ss_ast_child(c, 1))) {
         w->found = c;
         return CXChildVisit_Break;

@@ -216,10 +216,16 @@ static int clears(CXCursor c, CXCursor parent, const clear_walk *w)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     char op[8];
-    if ((k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator) &&
+    /* the left side first: an operator's text is read only for a store to the flag or to an
+     * object of its class (not for every '+' of a deep expression) */
+    CXCursor lhs = k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator
+                       ? ss_ast_child(c, 0)
+                       : clang_getNullCursor();
+    enum CXCursorKind lk = clang_getCursorKind(ss_ast_strip(lhs));
+    if ((lk == CXCursor_DeclRefExpr || lk == CXCursor_MemberRefExpr ||
+         lk == CXCursor_UnaryOperator) &&
         ss_ast_binary_op(c, op, sizeof op) == 0 && strchr(op, '=') && strcmp(op, "==") != 0 &&
         strcmp(op, "!=") != 0 && strcmp(op, "<=") != 0 && strcmp(op, ">=") != 0) {
-        CXCursor lhs = ss_ast_child(c, 0);
         long long v = 0;
         if (names_the_flag(lhs, w->g))
             return strcmp(op, "=") != 0 || ss_ast_literal_int(ss_ast_child(c, 1), &v) != 0 ||
