@@ -642,6 +642,9 @@ char *ss_context_attach_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at);
  * line into '*line'. Malloc'ed, or NULL where it reads none. */
 char *ss_context_getenv_read(CXCursor expr, CXCursor parent, unsigned *line);
 
+/* rare_paths.c. Whether the call 'call' is of getenv or secure_getenv. */
+int ss_context_is_getenv(CXCursor call);
+
 /* rare_paths.c. The condition of the 'if' statement 'stmt' when 'branch' is the branch taken
  * when it holds, else a null cursor. */
 CXCursor ss_context_then_condition(CXCursor stmt, CXCursor branch);

@@ -194,12 +194,7 @@ static int only_read(CXCursor parent)
 static int getenv_call(CXCursor e)
 {
     e = ss_ast_strip(e);
-    if (clang_getCursorKind(e) != CXCursor_CallExpr)
-        return 0;
-    char *name = ss_scope_callee_name(e);
-    int is = name && (strcmp(name, "getenv") == 0 || strcmp(name, "secure_getenv") == 0);
-    free(name);
-    return is;
+    return clang_getCursorKind(e) == CXCursor_CallExpr && ss_context_is_getenv(e);
 }
 
 /* A write to the variable 'var' (an assignment, its address taken) in a function. */

@@ -112,7 +112,7 @@ typedef struct getenv_walk {
     int hops;
 } getenv_walk;
 
-static int name_is_getenv(CXCursor call)
+int ss_context_is_getenv(CXCursor call)
 {
     char *name = ss_scope_callee_name(call);
     int match = name && (strcmp(name, "getenv") == 0 || strcmp(name, "secure_getenv") == 0);
@@ -135,7 +135,7 @@ static enum CXChildVisitResult find_getenv(CXCursor c, CXCursor parent, CXClient
 {
     getenv_walk *w = data;
     enum CXCursorKind k = clang_getCursorKind(c);
-    if (k == CXCursor_CallExpr && name_is_getenv(c)) {
+    if (k == CXCursor_CallExpr && ss_context_is_getenv(c)) {
         w->found = c;
         return CXChildVisit_Break;
     }

@@ -40,3 +40,15 @@ lint_way() {
     *) ss lint --cache-dir cache -j 2 --color never --cuda-path none -p build ;;
     esac
 }
+# database FILE...: build/compile_commands.json for the files under src/ of the working folder
+# (its absolute path $WORK), each as the build compiles it: a .cu file with nvcc, another with g++.
+database() {
+    sep='['
+    for f in "$@"; do
+        case $f in *.cu) cc=nvcc ;; *) cc=g++ ;; esac
+        printf '%s{"directory": "%s", "file": "%s/src/%s", "arguments": ["%s", "-c", "src/%s"]}' \
+            "$sep" "$WORK" "$WORK" "$f" "$cc" "$f"
+        sep=', '
+    done >build/compile_commands.json
+    printf ']\n' >>build/compile_commands.json
+}

@@ -15,8 +15,7 @@ fail=0
 
 mkdir src build
 cp "$DATA"/* src/
-printf '[{"directory": "%s", "file": "%s/src/lib.cu", "arguments": ["nvcc", "-c", "src/lib.cu"]}, {"directory": "%s", "file": "%s/src/main.cpp", "arguments": ["g++", "-c", "src/main.cpp"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+database lib.cu main.cpp
 
 N13="src/lib.cu:13:5: note: 'cudaStreamSynchronize' in 'finish()' called from 'step_a()' blocks the host on every call of 'step_a()', which also enqueues device work (kernel 'k' is launched at line 17): the GPU drains and idles while the host catches up; it runs on every iteration: 'step_a()' is called from the loop at main.cpp:9, in 'main' (another unit); idle: the stream 's' has nothing queued: 'end_sync()' at line 12 ends by waiting for it ('cudaStreamSynchronize' at lib.cu:8) and nothing is queued since, so the wait has nothing to wait for [SYNC401 sync-in-loop]"
 

@@ -19,8 +19,7 @@ fail=0
 
 mkdir src build
 cp "$DATA"/* src/
-printf '[{"directory": "%s", "file": "%s/src/infos.cu", "arguments": ["nvcc", "-c", "src/infos.cu"]}, {"directory": "%s", "file": "%s/src/main.cpp", "arguments": ["g++", "-c", "src/main.cpp"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+database infos.cu main.cpp
 
 drains() {
     echo "blocks the host on every call of '$1()', which also enqueues device work (kernel 'attn_kernel' is launched at line $2): the GPU drains and idles while the host catches up"

@@ -20,8 +20,7 @@ fail=0
 
 mkdir src build
 cp "$DATA"/* src/
-printf '[{"directory": "%s", "file": "%s/src/ops.cu", "arguments": ["nvcc", "-c", "src/ops.cu"]}, {"directory": "%s", "file": "%s/src/settings.cpp", "arguments": ["g++", "-c", "src/settings.cpp"]}, {"directory": "%s", "file": "%s/src/more.cpp", "arguments": ["g++", "-c", "src/more.cpp"]}, {"directory": "%s", "file": "%s/src/main.cpp", "arguments": ["g++", "-c", "src/main.cpp"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+database ops.cu settings.cpp more.cpp main.cpp
 
 wait_in() {
     echo "src/ops.cu:$1: $2: 'cudaDeviceSynchronize' in '$3()'$4 blocks the host on every call of '$5()', which also enqueues device work (kernel 'clamp_kernel' is launched at line $6): the GPU drains and idles while the host catches up; it runs on every iteration: '$5()' is called from the loop at main.cpp:29, in 'main' (another unit)"
