@@ -741,6 +741,29 @@ char *ss_context_way_guard_words(ss_check_ctx *ctx, CXCursor caller, CXCursor ca
  * every call and guards nothing. Malloc'ed, or NULL. */
 char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCursor at);
 
+/* loop_notes.c. Whether a statement of the branch that the 'if' 'guard' takes when its condition
+ * holds (a child of the branch's block of its own, or the branch itself; not one inside a
+ * lambda, a nested branch or a loop) answers 'does' (given 'data') and runs whenever the branch
+ * does: no statement before it may leave the branch or the function ('return', 'goto', 'break',
+ * 'continue'; a 'throw', an error's way out, leaves the loop too), and the branch holds no label
+ * a jump may enter by. Returns 1 or 0. */
+int ss_context_branch_does(CXCursor guard, int (*does)(CXCursor stmt, void *data), void *data);
+
+/* set_up_flag.c. "line 28 tests whether 'configured' holds 'stage', a constant key, and line 32
+ * inserts it" ("file.cu:28" with 'file_place') when the 'if' 'if_stmt' of 'function' takes
+ * its branch only while a lasting set or map (a member, a global or a static local of a class
+ * of the C++ library whose name ends in set or map) lacks a constant key ('!s.count(K)',
+ * 's.count(K) == 0', 's.find(K) == s.end()'; K an integer literal, an enumerator, or a const
+ * local initialized with one), and a statement of the branch inserts the same key into the same
+ * set whenever the branch runs (ss_context_branch_does; 'insert', 'emplace', 'try_emplace');
+ * the set's object outlives the call (ss_context_object_lasts; with 'elsewhere', where another
+ * unit may call the function, ss_context_object_lasts_anywhere); and no function of the unit
+ * but a teardown run outside the loops names the set otherwise than to look a key up or insert
+ * one (an erase, a clear, an assignment, a swap, a reference or address taken), nor replaces a
+ * whole object of its class. Malloc'ed, or NULL. */
+char *ss_context_set_up_key_words(ss_callgraph *graph, CXCursor function, CXCursor if_stmt,
+                                  int file_place, int elsewhere);
+
 /* set_up_flag.c. Whether the object whose member the expression 'flag' names ('state.initialized',
  * 'h.infos') outlives a call of 'function': not a local or by-value parameter of it (nor a member
  * of one); for a reference parameter, no call of the function in the unit (32 at most) gives it

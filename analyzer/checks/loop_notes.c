@@ -229,12 +229,13 @@ static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientDa
     case CXCursor_ReturnStmt:
     case CXCursor_GotoStmt:
     case CXCursor_IndirectGotoStmt:
-    case CXCursor_CXXThrowExpr:
     case CXCursor_BreakStmt:
     case CXCursor_ContinueStmt:
         if (w->labels)
             return CXChildVisit_Recurse;
         break;
+    case CXCursor_CXXThrowExpr:
+        return CXChildVisit_Recurse; /* an error's way: it leaves the loop too */
     case CXCursor_LabelStmt:
     case CXCursor_CaseStmt:
     case CXCursor_DefaultStmt:
@@ -248,9 +249,10 @@ static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Break;
 }
 
-/* Whether 'c' holds a statement that leaves the way through it ('return', 'goto', 'throw',
- * 'break', 'continue') or one a jump may enter by (a label, 'case', 'default'); with 'labels',
- * only the latter. */
+/* Whether 'c' holds a statement that leaves the way through it ('return', 'goto', 'break',
+ * 'continue') or one a jump may enter by (a label, 'case', 'default'); with 'labels', only the
+ * latter. A 'throw' (an error check's) is none: it leaves the loop that runs the way too, unless
+ * a 'try' in that loop catches it, which lint does not look for. */
 static int jumps_out_or_in(CXCursor c, int labels)
 {
     jump_walk w = {labels, 0};
@@ -258,11 +260,7 @@ static int jumps_out_or_in(CXCursor c, int labels)
     return w.found;
 }
 
-/* Whether a statement of the guard's branch itself (not one inside a lambda, a nested branch or
- * a loop of it) stops the branch, 'if (first) { ...; first = false; }', and runs whenever the
- * branch does: no statement before it may leave the branch or the function, and the branch
- * holds no label a jump may enter by. */
-static int branch_stops(CXCursor guard, CXCursor flag, int runs)
+int ss_context_branch_does(CXCursor guard, int (*does)(CXCursor stmt, void *data), void *data)
 {
     unsigned c = ss_ast_if_condition(guard);
     if (c + 1 >= ss_ast_child_count(guard))
@@ -271,15 +269,35 @@ static int branch_stops(CXCursor guard, CXCursor flag, int runs)
     if (jumps_out_or_in(branch, 1))
         return 0;
     if (clang_getCursorKind(branch) != CXCursor_CompoundStmt)
-        return stops_flag(branch, flag, runs);
+        return does(branch, data);
     for (unsigned i = 0, n = ss_ast_child_count(branch); i < n; i++) {
         CXCursor s = ss_ast_child(branch, i);
-        if (stops_flag(s, flag, runs))
+        if (does(s, data))
             return 1;
         if (jumps_out_or_in(s, 0))
             return 0;
     }
     return 0;
+}
+
+/* The flag and the value for which the guard's branch runs, for stops_in. */
+typedef struct stop_test {
+    CXCursor flag;
+    int runs;
+} stop_test;
+
+static int stops_in(CXCursor stmt, void *data)
+{
+    const stop_test *t = data;
+    return stops_flag(stmt, t->flag, t->runs);
+}
+
+/* Whether a statement of the guard's branch itself stops the branch, 'if (first) { ...; first =
+ * false; }', and runs whenever the branch does (ss_context_branch_does). */
+static int branch_stops(CXCursor guard, CXCursor flag, int runs)
+{
+    stop_test t = {flag, runs};
+    return ss_context_branch_does(guard, stops_in, &t);
 }
 
 /* Whether the first-call flag 'flag' (is_flag_name), which the 'if' 'guard' tests, is named in
@@ -721,6 +739,37 @@ static int unset_lasts(ss_callgraph *graph, CXCursor from, CXCursor if_stmt, CXC
            ss_context_object_lasts(graph, fn, w.found);
 }
 
+/* The condition of the 'if' 'if_stmt' when 'branch' is the branch it takes when the condition
+ * holds (the child right after the condition), else a null cursor. */
+static CXCursor taken_condition(CXCursor if_stmt, CXCursor branch)
+{
+    CXCursor cond = clang_getNullCursor();
+    unsigned n = ss_ast_child_count(if_stmt), c = 0;
+    for (; c < n && ss_ast_is_null(cond); c++) {
+        CXCursor child = ss_ast_child(if_stmt, c);
+        if (clang_isExpression(clang_getCursorKind(child)))
+            cond = child;
+    }
+    if (ss_ast_is_null(cond) || c >= n || !ss_ast_same_node(ss_ast_child(if_stmt, c), branch))
+        return clang_getNullCursor();
+    return cond;
+}
+
+/* ss_context_set_up_key_words for the 'if' 'if_stmt' on the way from 'from' ('how' as
+ * grow_guard_words has it: its file; a call another unit may make), '*lazy' set to 4.
+ * Malloc'ed, or NULL. */
+static char *set_key_words(ss_callgraph *graph, CXCursor from, CXCursor if_stmt, unsigned how,
+                           int *lazy)
+{
+    CXCursor fn = ss_ast_is_function(from) ? from : function_of(if_stmt);
+    char *words = ss_context_set_up_key_words(
+        graph, fn, if_stmt, (how & GUARD_FILE) != 0,
+        (how & (GUARD_ELSEWHERE | GUARD_LOCALS_RESTART | GUARD_WAY)) != 0);
+    if (words && lazy)
+        *lazy = 4;
+    return words;
+}
+
 /* "line 17 compares with 'capacity' and the branch records the new size" ("file.cu:17" with
  * GUARD_FILE in 'how') when 'at' is in the branch of an 'if' (between 'from' and 'at') that
  * compares sizes ('<', '>', '<=', '>='), makes a buffer larger (an allocation, a pinning or a
@@ -741,16 +790,12 @@ static char *grow_guard_words(ss_callgraph *graph, CXCursor from, CXCursor at, u
         if (clang_getCursorKind(path[i]) != CXCursor_IfStmt)
             continue;
         CXCursor branch = i + 1 < found ? path[i + 1] : at;
-        CXCursor cond = clang_getNullCursor();
-        unsigned n = ss_ast_child_count(path[i]), c = 0;
-        for (; c < n && ss_ast_is_null(cond); c++) {
-            CXCursor child = ss_ast_child(path[i], c);
-            if (clang_isExpression(clang_getCursorKind(child)))
-                cond = child;
-        }
-        /* The branch taken when the condition holds: the child right after it. */
-        if (ss_ast_is_null(cond) || c >= n || !ss_ast_same_node(ss_ast_child(path[i], c), branch))
+        CXCursor cond = taken_condition(path[i], branch);
+        if (ss_ast_is_null(cond))
             continue;
+        words = set_key_words(graph, from, path[i], how, lazy);
+        if (words)
+            break;
         CXCursor cmp = ss_ast_strip(cond);
         char op[8];
         lazy_here = flag_test_value(cmp) >= 0 ? 2 : is_null_test(cmp) ? 1 : 0;
@@ -906,10 +951,12 @@ static int skip_grow_guarded(CXCursor from, CXCursor call, void *data)
 }
 
 /* What a lazy guard (grow_guard_words' '*lazy') waits for: the buffer's test (1), a first-call
- * flag's (2), a set-up flag's early return (3, ss_context_set_up_flag_words). */
+ * flag's (2), a set-up flag's early return (3, ss_context_set_up_flag_words), a constant key
+ * missing from a lasting set (4, ss_context_set_up_key_words). */
 static const char *lazy_state(int lazy)
 {
-    return lazy == 3   ? "its set-up flag says it has not run"
+    return lazy == 4   ? "its key is not in the set yet"
+           : lazy == 3 ? "its set-up flag says it has not run"
            : lazy == 2 ? "its first-call flag is unchanged"
                        : "the buffer is unset";
 }

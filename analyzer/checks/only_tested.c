@@ -11,6 +11,13 @@
 
 enum { MAX_STATEMENTS = 256, MAX_SITES = 32, MAX_APART = 3 };
 
+/* Whether the type 't' is a scalar: an integer, a bool, a floating type, an enumeration. */
+static int scalar_type(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    return (t.kind >= CXType_Bool && t.kind <= CXType_LongDouble) || t.kind == CXType_Enum;
+}
+
 /* Whether 'var' is a plain local of a function, of a scalar type (a flag, a count, a
  * residual), a parameter taken by value included: no static or global storage, no reference,
  * no array, no class. */
@@ -22,8 +29,52 @@ static int plain_local(CXCursor var)
         return 0;
     if (!ss_ast_is_function(clang_getCursorSemanticParent(var)))
         return 0;
+    return scalar_type(clang_getCursorType(var));
+}
+
+/* Counts the fields of a struct in '*data' while each is a scalar (scalar_type); -1 at the
+ * first that is not. */
+static enum CXVisitorResult scalar_field(CXCursor field, CXClientData data)
+{
+    if (scalar_type(clang_getCursorType(field))) {
+        (*(int *)data)++;
+        return CXVisit_Continue;
+    }
+    *(int *)data = -1;
+    return CXVisit_Break;
+}
+
+static enum CXChildVisitResult find_base(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) != CXCursor_CXXBaseSpecifier)
+        return CXChildVisit_Continue;
+    *(int *)data = 1;
+    return CXChildVisit_Break;
+}
+
+/* Whether 'var' is a local as plain_local asks, of a struct whose fields are all scalars or
+ * enumerations ('RayBuffer { unsigned inserted, capacity; }'), with no base class: a value the
+ * host may test through its fields and const methods (passes_test). */
+static int plain_record_local(CXCursor var)
+{
+    enum CXCursorKind k = clang_getCursorKind(var);
+    if (k != CXCursor_VarDecl || clang_Cursor_hasVarDeclGlobalStorage(var) ||
+        !ss_ast_is_function(clang_getCursorSemanticParent(var)))
+        return 0;
     CXType t = clang_getCanonicalType(clang_getCursorType(var));
-    return (t.kind >= CXType_Bool && t.kind <= CXType_LongDouble) || t.kind == CXType_Enum;
+    if (t.kind != CXType_Record)
+        return 0;
+    int fields = 0, base = 0;
+    clang_Type_visitFields(t, scalar_field, &fields);
+    clang_visitChildren(clang_getTypeDeclaration(t), find_base, &base);
+    return fields > 0 && !base;
+}
+
+/* A value the host may only test: a plain local scalar or struct of scalars. */
+static int tested_local(CXCursor var)
+{
+    return plain_local(var) || plain_record_local(var);
 }
 
 /* Whether 'c' is the variable 'var' itself, through parentheses and implicit casts. */
@@ -211,12 +262,26 @@ static int reached(tests_walk *w, CXCursor use)
     return reaches;
 }
 
+/* Whether the method 'm' reads its object without changing it: const, not static. */
+static int const_method(CXCursor m)
+{
+    return clang_getCursorKind(m) == CXCursor_CXXMethod && clang_CXXMethod_isConst(m) &&
+           !clang_CXXMethod_isStatic(m);
+}
+
 /* Whether the node 'c' under a condition keeps what it computes a test: parentheses,
- * casts, and the operators that compute without storing ('!', '-', '<', '&&', '?:', ...). */
+ * casts, the operators that compute without storing ('!', '-', '<', '&&', '?:', ...), a field
+ * read ('buf.inserted') and a call of a const method with no argument ('buf.isEmpty()'). */
 static int passes_test(CXCursor c)
 {
     char op[8];
+    CXCursor ref;
     switch (clang_getCursorKind(c)) {
+    case CXCursor_MemberRefExpr:
+        ref = clang_getCursorReferenced(c);
+        return clang_getCursorKind(ref) == CXCursor_FieldDecl || const_method(ref);
+    case CXCursor_CallExpr:
+        return const_method(clang_getCursorReferenced(c)) && clang_Cursor_getNumArguments(c) == 0;
     case CXCursor_UnexposedExpr:
     case CXCursor_ParenExpr:
     case CXCursor_CStyleCastExpr:
@@ -974,7 +1039,7 @@ char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
         stmts ? ss_context_loop_value(ctx, rule, at, &copy, stmts, MAX_STATEMENTS, &n, &from)
               : clang_getNullCursor();
     int loop = 0, waited = rule == SS_RULE_SYNC_IN_LOOP;
-    if (!ss_ast_is_null(var) && plain_local(var))
+    if (!ss_ast_is_null(var) && tested_local(var))
         test = test_after(ctx, stmts, n, from, var, copy, &loop, &waited);
     if (ss_ast_is_null(test) && n > 0) {
         test = graph_test(ctx, rule, at, stmts, n, from, &var, &copy, &launch, &loop);
