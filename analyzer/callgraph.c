@@ -90,6 +90,14 @@ typedef struct token_name {
     unsigned index;
 } token_name;
 
+/* An answer a check keeps about a declaration of the unit: its tag, the declaration
+ * (canonical), the answer. */
+typedef struct remembered {
+    int kind;
+    CXCursor decl;
+    int answer;
+} remembered;
+
 struct ss_callgraph {
     CXTranslationUnit tu;
     node *nodes;
@@ -124,6 +132,9 @@ struct ss_callgraph {
      * by newlines (malloc'ed): a kept walk's key (named_row). */
     char **name_lists;
     size_t name_list_count, name_list_cap;
+    /* Answers the checks keep about a declaration (ss_callgraph_remember). */
+    remembered *answers;
+    size_t answer_count, answer_cap;
 };
 
 static void *grow(void *v, size_t *cap, size_t count, size_t size)
@@ -378,6 +389,7 @@ void ss_callgraph_free(ss_callgraph *g)
     for (size_t i = 0; i < g->name_list_count; i++)
         free(g->name_lists[i]);
     free(g->name_lists);
+    free(g->answers);
     free(g->nodes);
     free(g->sites);
     for (size_t i = 0; g->dependent_name && i < g->dependent_count; i++)
@@ -2042,4 +2054,22 @@ int ss_callgraph_uncalled(ss_callgraph *g, CXCursor function, char **why)
                               "it ('%s')",
                               nd->name, only_here, caller);
     return 1;
+}
+
+int ss_callgraph_recall(const ss_callgraph *g, int kind, CXCursor decl, int *answer)
+{
+    CXCursor canonical = clang_getCanonicalCursor(decl);
+    for (size_t i = 0; i < g->answer_count; i++) {
+        if (g->answers[i].kind == kind && clang_equalCursors(g->answers[i].decl, canonical)) {
+            *answer = g->answers[i].answer;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void ss_callgraph_remember(ss_callgraph *g, int kind, CXCursor decl, int answer)
+{
+    g->answers = grow(g->answers, &g->answer_cap, g->answer_count, sizeof *g->answers);
+    g->answers[g->answer_count++] = (remembered){kind, clang_getCanonicalCursor(decl), answer};
 }

@@ -129,6 +129,12 @@ int ss_callgraph_takes_value(ss_callgraph *graph, CXCursor call, int index);
 size_t ss_callgraph_function_count(const ss_callgraph *graph);
 CXCursor ss_callgraph_function(const ss_callgraph *graph, size_t index);
 
+/* An answer a check keeps for the unit about the declaration 'decl' (compared canonically),
+ * under its own tag 'kind' (an answer that costs a walk of the unit): ss_callgraph_recall
+ * returns 1 and sets '*answer' when one was kept, else 0; ss_callgraph_remember keeps one. */
+int ss_callgraph_recall(const ss_callgraph *graph, int kind, CXCursor decl, int *answer);
+void ss_callgraph_remember(ss_callgraph *graph, int kind, CXCursor decl, int answer);
+
 /* Whether a word of the identifier 'name' starts with init or setup, as ss_callgraph_sets_up
  * reads a function's name ('initialized', 'm_bInitDone', 'set_up'). Returns 1 or 0. */
 int ss_callgraph_name_says_set_up(const char *name);

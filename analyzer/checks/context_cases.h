@@ -745,11 +745,11 @@ char *ss_context_alloc_guard_words(ss_check_ctx *ctx, CXCursor function, CXCurso
  * holds (a child of the branch's block of its own, or the branch itself; not one inside a
  * lambda, a nested branch or a loop) answers 'does' (given 'data') and runs whenever the branch
  * does: no statement before it may leave the branch or the function ('return', 'goto', 'break',
- * 'continue'; a 'throw', an error's way out, leaves the loop too), and the branch holds no label
- * a jump may enter by. Returns 1 or 0. */
+ * 'continue'; a 'throw' too where the unit has a 'try' in its own code, else it leaves the
+ * loop as well), and the branch holds no label a jump may enter by. Returns 1 or 0. */
 int ss_context_branch_does(CXCursor guard, int (*does)(CXCursor stmt, void *data), void *data);
 
-/* set_up_flag.c. "line 28 tests whether 'configured' holds 'stage', a constant key, and line 32
+/* set_up_key.c. "line 28 tests whether 'configured' holds 'stage', a constant key, and line 32
  * inserts it" ("file.cu:28" with 'file_place') when the 'if' 'if_stmt' of 'function' takes
  * its branch only while a lasting set or map (a member, a global or a static local of a class
  * of the C++ library whose name ends in set or map) lacks a constant key ('!s.count(K)',
@@ -763,6 +763,22 @@ int ss_context_branch_does(CXCursor guard, int (*does)(CXCursor stmt, void *data
  * whole object of its class. Malloc'ed, or NULL. */
 char *ss_context_set_up_key_words(ss_callgraph *graph, CXCursor function, CXCursor if_stmt,
                                   int file_place, int elsewhere);
+
+/* set_up_flag.c. Whether 'decl' keeps its value from one call to the next and is no reference:
+ * a member, a global, a 'static' local. Returns 1 or 0. */
+int ss_context_lasting_decl(CXCursor decl);
+
+/* set_up_flag.c. Whether 'fn' tears down by its name (ss_callgraph_tears_down: shutdown,
+ * finalize, ...; not a destructor, whose object may live for one iteration), only the unit may
+ * call it (nor its address taken), and no loop of the unit that enqueues device work reaches
+ * it. Returns 1 or 0. */
+int ss_context_tears_down_once(ss_callgraph *graph, CXCursor fn);
+
+/* set_up_flag.c. Whether the call 'c' overwrites or replaces an object of the class 'record'
+ * (a null cursor: none): an assignment operator ('cache = Cache{};', 'ptr =
+ * std::make_unique<State>()', a 'reset'), a memset, memcpy or bzero of it, a swap or exchange
+ * given one. Returns 1 or 0. */
+int ss_context_overwrites_class(CXCursor c, CXCursor record);
 
 /* set_up_flag.c. Whether the object whose member the expression 'flag' names ('state.initialized',
  * 'h.infos') outlives a call of 'function': not a local or by-value parameter of it (nor a member

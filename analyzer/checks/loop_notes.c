@@ -221,6 +221,27 @@ typedef struct jump_walk {
     int found;
 } jump_walk;
 
+static enum CXChildVisitResult find_try(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)))
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) != CXCursor_CXXTryStmt)
+        return CXChildVisit_Recurse;
+    *(int *)data = 1;
+    return CXChildVisit_Break;
+}
+
+/* Whether the unit of 'c' has a 'try' in its own code (outside system headers): where it has
+ * none, a 'throw' leaves every loop on its way. */
+static int unit_tries(CXCursor c)
+{
+    int found = 0;
+    CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), find_try, &found);
+    return found;
+}
+
 static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -235,7 +256,9 @@ static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientDa
             return CXChildVisit_Recurse;
         break;
     case CXCursor_CXXThrowExpr:
-        return CXChildVisit_Recurse; /* an error's way: it leaves the loop too */
+        if (w->labels || !unit_tries(c))
+            return CXChildVisit_Recurse; /* an error's way: it leaves the loop too */
+        break;
     case CXCursor_LabelStmt:
     case CXCursor_CaseStmt:
     case CXCursor_DefaultStmt:
@@ -251,8 +274,8 @@ static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientDa
 
 /* Whether 'c' holds a statement that leaves the way through it ('return', 'goto', 'break',
  * 'continue') or one a jump may enter by (a label, 'case', 'default'); with 'labels', only the
- * latter. A 'throw' (an error check's) is none: it leaves the loop that runs the way too, unless
- * a 'try' in that loop catches it, which lint does not look for. */
+ * latter. A 'throw' (an error check's) is one only where the unit has a 'try' (unit_tries):
+ * else it leaves the loop that runs the way too. */
 static int jumps_out_or_in(CXCursor c, int labels)
 {
     jump_walk w = {labels, 0};

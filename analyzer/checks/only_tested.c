@@ -262,11 +262,13 @@ static int reached(tests_walk *w, CXCursor use)
     return reaches;
 }
 
-/* Whether the method 'm' reads its object without changing it: const, not static. */
+/* Whether the method 'm' reads its object without changing it: const, not static (a
+ * conversion too: 'while (buf)' through a const 'operator bool'). */
 static int const_method(CXCursor m)
 {
-    return clang_getCursorKind(m) == CXCursor_CXXMethod && clang_CXXMethod_isConst(m) &&
-           !clang_CXXMethod_isStatic(m);
+    enum CXCursorKind k = clang_getCursorKind(m);
+    return (k == CXCursor_CXXMethod || k == CXCursor_ConversionFunction) &&
+           clang_CXXMethod_isConst(m) && !clang_CXXMethod_isStatic(m);
 }
 
 /* Whether the node 'c' under a condition keeps what it computes a test: parentheses,

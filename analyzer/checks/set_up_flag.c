@@ -14,9 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether 'decl' keeps its value from one call to the next and is no reference: a member, a
- * global, a 'static' local. */
-static int lasting_decl(CXCursor decl)
+int ss_context_lasting_decl(CXCursor decl)
 {
     enum CXCursorKind k = clang_getCursorKind(decl);
     if (clang_getCursorType(decl).kind == CXType_LValueReference)
@@ -38,7 +36,7 @@ static int names_flag(CXCursor e, CXCursor *decl)
         clang_getCanonicalType(clang_getCursorType(e)).kind != CXType_Bool)
         return 0;
     CXCursor d = clang_getCursorReferenced(e);
-    if (ss_ast_is_null(d) || !lasting_decl(d))
+    if (ss_ast_is_null(d) || !ss_context_lasting_decl(d))
         return 0;
     CXString name = clang_getCursorSpelling(d);
     int says = clang_getCString(name) && ss_callgraph_name_says_set_up(clang_getCString(name));
@@ -183,10 +181,7 @@ static int holds_record(CXType t, CXCursor record)
     return 0;
 }
 
-/* Whether the call 'c' overwrites or replaces an object of the flag's class: an assignment
- * operator ('cache = Cache{};', 'ptr = std::make_unique<State>()'), a memset, memcpy or bzero
- * of it, a swap or exchange given one. */
-static int overwrites_record(CXCursor c, const clear_walk *w)
+int ss_context_overwrites_class(CXCursor c, CXCursor record)
 {
     if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) < 1)
         return 0;
@@ -200,14 +195,13 @@ static int overwrites_record(CXCursor c, const clear_walk *w)
         for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; i++) {
             if (holds_record(
                     clang_getCursorType(ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)i))),
-                    w->record))
+                    record))
                 return 1;
         }
         return 0;
     }
     return (assign || bytes) &&
-           holds_record(clang_getCursorType(ss_ast_strip(clang_Cursor_getArgument(c, 0))),
-                        w->record);
+           holds_record(clang_getCursorType(ss_ast_strip(clang_Cursor_getArgument(c, 0))), record);
 }
 
 /* Whether 'c', under 'parent', writes the flag otherwise than storing the constant for which
@@ -233,7 +227,7 @@ static int clears(CXCursor c, CXCursor parent, const clear_walk *w)
                    (v != 0) != (w->g->returns_on != 0);
         return strcmp(op, "=") == 0 && holds_record(clang_getCursorType(lhs), w->record);
     }
-    if (overwrites_record(c, w))
+    if (ss_context_overwrites_class(c, w->record))
         return 1;
     if ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) && names_the_flag(c, w->g)) {
         /* read: converted to its value; a store's left side was looked at above */
@@ -258,10 +252,7 @@ static enum CXChildVisitResult find_clear(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Recurse;
 }
 
-/* Whether 'fn' tears down by its name (ss_callgraph_tears_down: shutdown, finalize, ...; not a
- * destructor, whose object may live for one iteration), only the unit may call it (nor its
- * address taken), and no loop of the unit that enqueues device work reaches it. */
-static int tears_down_once(ss_callgraph *graph, CXCursor fn)
+int ss_context_tears_down_once(ss_callgraph *graph, CXCursor fn)
 {
     char *why = NULL;
     int teardown =
@@ -292,7 +283,7 @@ static int cleared_in_unit(ss_callgraph *graph, const flag_guard *g)
                     clang_getNullCursor()};
     for (size_t i = 0, n = ss_callgraph_function_count(graph); i < n; i++) {
         CXCursor fn = ss_callgraph_function(graph, i);
-        if (tears_down_once(graph, fn))
+        if (ss_context_tears_down_once(graph, fn))
             continue;
         clang_visitChildren(fn, find_clear, &w);
         if (!ss_ast_is_null(w.found))
@@ -584,302 +575,5 @@ char *ss_context_set_up_flag_words(ss_callgraph *graph, CXCursor function, CXCur
                      flag ? flag : "?", g.returns_on ? "true" : "false", ss_scope_line(set));
     free(guard_at);
     free(flag);
-    return words;
-}
-
-/* ------------------------------------------------------------------------------------------
- * A set-up once per constant key of a lasting set: 'if (!configured.count(STAGE)) { ...;
- * configured.insert(STAGE); }' (held-out-41's shape CV). */
-
-static int constant_key(CXCursor e, long long *value, int hops);
-
-/* Whether every definition of the local 'var' that reaches its use 'use' gives it the same
- * constant key (a non-const local that keeps its first value: 'auto stage = Stage::RAIN;').
- * Sets '*value'. */
-static int local_keeps_key(CXCursor var, CXCursor use, long long *value, int hops)
-{
-    CXCursor function = clang_getCursorSemanticParent(var);
-    if (!ss_ast_is_function(function) || clang_Cursor_hasVarDeclGlobalStorage(var) ||
-        clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_LValueReference)
-        return 0;
-    ss_location loc = {var, NULL, 0, 0};
-    ss_defs defs = {0};
-    int keeps = ss_dataflow_reaching(function, &loc, use, &defs) == 0 && defs.count > 0;
-    for (size_t i = 0; i < defs.count && keeps; i++) {
-        long long v = 0;
-        keeps = defs.v[i].kind == SS_DEF_VALUE && constant_key(defs.v[i].value, &v, hops + 1) &&
-                (i == 0 || v == *value);
-        *value = v;
-    }
-    ss_defs_free(&defs);
-    return keeps;
-}
-
-/* Whether 'e' is a constant key: an integer literal, an enumerator, a const variable
- * initialized with one ('const Stage stage = Stage::Rain;'), or a local whose every definition
- * that reaches 'e' is one (local_keeps_key); two hops at most. Sets '*value'. */
-static int constant_key(CXCursor e, long long *value, int hops)
-{
-    e = ss_ast_strip(e);
-    if (ss_ast_literal_int(e, value) == 0)
-        return 1;
-    if (clang_getCursorKind(e) != CXCursor_DeclRefExpr)
-        return 0;
-    CXCursor d = clang_getCursorReferenced(e);
-    if (clang_getCursorKind(d) == CXCursor_EnumConstantDecl) {
-        *value = clang_getEnumConstantDeclValue(d);
-        return 1;
-    }
-    unsigned n = ss_ast_child_count(d);
-    if (hops >= 2 || clang_getCursorKind(d) != CXCursor_VarDecl || n == 0)
-        return 0;
-    if (!clang_isConstQualifiedType(clang_getCursorType(d)))
-        return local_keeps_key(d, e, value, hops);
-    CXCursor init = ss_ast_child(d, n - 1);
-    return clang_isExpression(clang_getCursorKind(init)) && constant_key(init, value, hops + 1);
-}
-
-/* Whether the type 't' is a set or map of the C++ library ('std::unordered_set<Stage>',
- * 'std::map<int, Plan>'): a class in a system header whose name ends in set or map. */
-static int library_set(CXType t)
-{
-    CXCursor d = clang_getTypeDeclaration(clang_getCanonicalType(t));
-    if (ss_ast_is_null(d) || !clang_Location_isInSystemHeader(clang_getCursorLocation(d)))
-        return 0;
-    CXString name = clang_getCursorSpelling(d);
-    const char *s = clang_getCString(name);
-    size_t len = s ? strlen(s) : 0;
-    int is = len >= 3 && (strcmp(s + len - 3, "set") == 0 || strcmp(s + len - 3, "map") == 0);
-    clang_disposeString(name);
-    return is;
-}
-
-/* The lasting set (lasting_decl, library_set) that the member call 'call' is made on, when the
- * method is one of 'names' ('count' of them): its expression, or a null cursor. */
-static CXCursor set_call(CXCursor call, const char *const *names, size_t count)
-{
-    CXCursor none = clang_getNullCursor();
-    call = ss_ast_strip(call);
-    if (clang_getCursorKind(call) != CXCursor_CallExpr || ss_ast_child_count(call) == 0)
-        return none;
-    char *name = ss_scope_callee_name(call);
-    int named = 0;
-    for (size_t i = 0; name && i < count && !named; i++)
-        named = strcmp(name, names[i]) == 0;
-    free(name);
-    CXCursor callee = ss_ast_strip(ss_ast_child(call, 0));
-    if (!named || clang_getCursorKind(callee) != CXCursor_MemberRefExpr ||
-        ss_ast_child_count(callee) == 0)
-        return none;
-    CXCursor set = ss_ast_strip(ss_ast_child(callee, 0));
-    enum CXCursorKind k = clang_getCursorKind(set);
-    if ((k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr) ||
-        !lasting_decl(clang_getCursorReferenced(set)) || !library_set(clang_getCursorType(set)))
-        return none;
-    return set;
-}
-
-static const char *const key_counts[] = {"count", "contains"};
-static const char *const key_finds[] = {"find"};
-static const char *const key_ends[] = {"end", "cend"};
-static const char *const key_inserts[] = {"insert", "emplace", "try_emplace"};
-/* What a set may be named for without losing a key: look-ups and inserts. */
-static const char *const key_keeps[] = {
-    "count", "contains", "find",    "end",         "cend", "begin",       "cbegin",     "size",
-    "empty", "insert",   "emplace", "try_emplace", "at",   "lower_bound", "upper_bound"};
-
-#define KEY_NAMES(a) (a), sizeof(a) / sizeof((a)[0])
-
-/* A key guard found: the set's expression and declaration, the key's expression and value. */
-typedef struct key_guard {
-    CXCursor set, decl, key;
-    long long value;
-} key_guard;
-
-/* Whether the call 'call' looks up a constant key in a lasting set (set_call with 'names'):
- * fills '*k'. */
-static int looks_up(CXCursor call, const char *const *names, size_t count, key_guard *k)
-{
-    k->set = set_call(call, names, count);
-    if (ss_ast_is_null(k->set) || clang_Cursor_getNumArguments(ss_ast_strip(call)) != 1)
-        return 0;
-    k->decl = clang_getCursorReferenced(k->set);
-    k->key = clang_Cursor_getArgument(ss_ast_strip(call), 0);
-    return constant_key(k->key, &k->value, 0);
-}
-
-/* Whether 'e' compares two values for equality: the operator '==' built in ('s.count(K) == 0'),
- * or a class's ('it == s.end()', an 'operator==' of two arguments, the object first for a
- * member). Sets 'sides' to the two operands. */
-static int equality(CXCursor e, CXCursor sides[2])
-{
-    char op[8];
-    if (clang_getCursorKind(e) == CXCursor_BinaryOperator && ss_ast_child_count(e) == 2 &&
-        ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "==") == 0) {
-        sides[0] = ss_ast_child(e, 0);
-        sides[1] = ss_ast_child(e, 1);
-        return 1;
-    }
-    if (clang_getCursorKind(e) != CXCursor_CallExpr || clang_Cursor_getNumArguments(e) != 2)
-        return 0;
-    char *name = ss_scope_callee_name(e);
-    int is = name && strcmp(name, "operator==") == 0;
-    free(name);
-    sides[0] = clang_Cursor_getArgument(e, 0);
-    sides[1] = clang_Cursor_getArgument(e, 1);
-    return is;
-}
-
-/* Whether the condition 'cond' holds only while the set lacks the key: '!s.count(K)',
- * '!s.contains(K)', 's.count(K) == 0' (either side), 's.find(K) == s.end()' (either side).
- * Fills '*k'. */
-static int key_absent(CXCursor cond, key_guard *k)
-{
-    CXCursor e = ss_ast_strip(cond);
-    long long zero = 1;
-    if (clang_getCursorKind(e) == CXCursor_UnaryOperator && ss_ast_first_token_is(e, "!"))
-        return looks_up(ss_ast_child(e, 0), KEY_NAMES(key_counts), k);
-    CXCursor sides[2];
-    if (!equality(e, sides))
-        return 0;
-    for (unsigned side = 0; side < 2; side++) {
-        CXCursor a = sides[side], b = sides[1 - side];
-        if (looks_up(a, KEY_NAMES(key_counts), k) && ss_ast_literal_int(b, &zero) == 0 && zero == 0)
-            return 1;
-        CXCursor end = set_call(b, KEY_NAMES(key_ends));
-        if (!ss_ast_is_null(end) && looks_up(a, KEY_NAMES(key_finds), k) &&
-            clang_equalCursors(clang_getCursorReferenced(end), k->decl))
-            return 1;
-    }
-    return 0;
-}
-
-/* For ss_context_branch_does: whether 'stmt' inserts the guard's key into its set. */
-static int inserts_key(CXCursor stmt, void *data)
-{
-    const key_guard *k = data;
-    key_guard in;
-    CXCursor call = ss_ast_strip(stmt);
-    in.set = set_call(call, KEY_NAMES(key_inserts));
-    if (ss_ast_is_null(in.set) || clang_Cursor_getNumArguments(call) < 1 ||
-        !clang_equalCursors(clang_getCursorReferenced(in.set), k->decl) ||
-        !constant_key(clang_Cursor_getArgument(call, 0), &in.value, 0) || in.value != k->value)
-        return 0;
-    char *a = ss_expr_text(in.set), *b = ss_expr_text(k->set);
-    int same = a && b && strcmp(a, b) == 0;
-    free(a);
-    free(b);
-    return same;
-}
-
-/* What may lose a key: a mention of the set other than a look-up or an insert, or a whole
- * object of its class replaced. */
-typedef struct key_walk {
-    const key_guard *k;
-    clear_walk record; /* only 'record' is read (overwrites_record) */
-    int found;
-} key_walk;
-
-static enum CXChildVisitResult find_key_loss(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    key_walk *w = data;
-    CXCursor set = set_call(c, KEY_NAMES(key_keeps));
-    if (!ss_ast_is_null(set) && clang_equalCursors(clang_getCursorReferenced(set), w->k->decl))
-        return CXChildVisit_Continue;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    w->found = ((k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
-                clang_equalCursors(clang_getCursorReferenced(c), w->k->decl)) ||
-               overwrites_record(c, &w->record);
-    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
-}
-
-/* Whether a function of the unit other than one that tears down once may lose a key of the
- * set (find_key_loss). */
-static int key_lost_in_unit(ss_callgraph *graph, const key_guard *k)
-{
-    CXCursor parent = clang_getCursorSemanticParent(k->decl);
-    enum CXCursorKind pk = clang_getCursorKind(parent);
-    int is_class = pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl ||
-                   pk == CXCursor_ClassTemplate || pk == CXCursor_UnionDecl;
-    key_walk w = {k, {NULL, is_class ? parent : clang_getNullCursor(), clang_getNullCursor()}, 0};
-    for (size_t i = 0, n = ss_callgraph_function_count(graph); i < n && !w.found; i++) {
-        CXCursor fn = ss_callgraph_function(graph, i);
-        if (!tears_down_once(graph, fn))
-            clang_visitChildren(fn, find_key_loss, &w);
-    }
-    return w.found;
-}
-
-/* The statement of the guard's branch that inserts the key (inserts_key), for its line. */
-typedef struct key_insert {
-    key_guard *k;
-    CXCursor found;
-} key_insert;
-
-static int inserts_key_at(CXCursor stmt, void *data)
-{
-    key_insert *i = data;
-    if (!inserts_key(stmt, i->k))
-        return 0;
-    i->found = stmt;
-    return 1;
-}
-
-/* The file and offset where the cursor 'c' starts, as written. */
-static CXFile start_of(CXCursor c, unsigned *offset)
-{
-    CXFile file = NULL;
-    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), &file, NULL, NULL,
-                               offset);
-    return file;
-}
-
-/* The innermost function of the unit (ss_callgraph_function) whose text holds 'c', or a null
- * cursor. */
-static CXCursor enclosing_function(ss_callgraph *graph, CXCursor c)
-{
-    unsigned at = 0, best = 0;
-    CXFile file = start_of(c, &at);
-    CXCursor found = clang_getNullCursor();
-    for (size_t i = 0, n = ss_callgraph_function_count(graph); file && i < n; i++) {
-        CXCursor fn = ss_callgraph_function(graph, i);
-        unsigned begin = 0, end = 0;
-        CXFile f = start_of(fn, &begin);
-        clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(fn)), NULL, NULL, NULL,
-                                   &end);
-        if (f && clang_File_isEqual(f, file) && begin <= at && at < end &&
-            (ss_ast_is_null(found) || end - begin < best)) {
-            found = fn;
-            best = end - begin;
-        }
-    }
-    return found;
-}
-
-char *ss_context_set_up_key_words(ss_callgraph *graph, CXCursor function, CXCursor if_stmt,
-                                  int file_place, int elsewhere)
-{
-    if (ss_ast_is_null(function))
-        function = enclosing_function(graph, if_stmt);
-    key_guard k = {clang_getNullCursor(), clang_getNullCursor(), clang_getNullCursor(), 0};
-    key_insert at = {&k, clang_getNullCursor()};
-    if (clang_getCursorKind(if_stmt) != CXCursor_IfStmt ||
-        !key_absent(ss_ast_child(if_stmt, ss_ast_if_condition(if_stmt)), &k) ||
-        !ss_context_branch_does(if_stmt, inserts_key_at, &at) || ss_ast_is_null(function) ||
-        !ss_context_object_lasts(graph, function, k.set) ||
-        (elsewhere && ss_callgraph_seen_calls_of(graph, function, NULL, NULL, 0) < 0 &&
-         !ss_context_object_lasts_anywhere(k.set)) ||
-        key_lost_in_unit(graph, &k))
-        return NULL;
-    char *set = ss_expr_text(k.set), *key = ss_expr_text(k.key);
-    char *guard_at =
-        file_place ? ss_callgraph_place(if_stmt) : ss_xasprintf("line %u", ss_scope_line(if_stmt));
-    char *words = ss_xasprintf("%s tests whether '%s' holds '%s', a constant key, and line %u "
-                               "inserts it",
-                               guard_at, set ? set : "?", key ? key : "?", ss_scope_line(at.found));
-    free(guard_at);
-    free(set);
-    free(key);
     return words;
 }
