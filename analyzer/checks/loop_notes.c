@@ -15,6 +15,7 @@
 #include "scope.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -232,14 +233,28 @@ static enum CXChildVisitResult find_try(CXCursor c, CXCursor parent, CXClientDat
     return CXChildVisit_Break;
 }
 
+/* The last unit unit_tries walked on this thread: the unit, its main file's name (a unit
+ * made later at the same address is another file, or the same file again), the answer. */
+static _Thread_local CXTranslationUnit tries_unit;
+static _Thread_local char tries_file[1024];
+static _Thread_local int tries_answer;
+
 /* Whether the unit of 'c' has a 'try' in its own code (outside system headers): where it has
- * none, a 'throw' leaves every loop on its way. */
+ * none, a 'throw' leaves every loop on its way. One walk per unit. */
 static int unit_tries(CXCursor c)
 {
-    int found = 0;
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
-    clang_visitChildren(clang_getTranslationUnitCursor(tu), find_try, &found);
-    return found;
+    CXString name = clang_getTranslationUnitSpelling(tu);
+    const char *file = clang_getCString(name) ? clang_getCString(name) : "";
+    int known = tu == tries_unit && strcmp(file, tries_file) == 0;
+    if (!known) {
+        tries_answer = 0;
+        clang_visitChildren(clang_getTranslationUnitCursor(tu), find_try, &tries_answer);
+        tries_unit = strlen(file) < sizeof tries_file ? tu : NULL;
+        snprintf(tries_file, sizeof tries_file, "%s", file);
+    }
+    clang_disposeString(name);
+    return tries_answer;
 }
 
 static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientData data)
