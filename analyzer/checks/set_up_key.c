@@ -98,6 +98,16 @@ static int library_set(CXType t)
     return is;
 }
 
+/* Whether the expression 'e' names a member through 'this' ('configured',
+ * 'this->configured'). */
+static int member_of_this(CXCursor e)
+{
+    if (clang_getCursorKind(e) != CXCursor_MemberRefExpr)
+        return 0;
+    return ss_ast_child_count(e) == 0 ||
+           clang_getCursorKind(ss_ast_strip(ss_ast_child(e, 0))) == CXCursor_CXXThisExpr;
+}
+
 /* Whether the set's expression 'set' names it as lint can follow the object: a global or
  * 'static' variable ('g_done', 'Cache::s_done'), or a member of 'this' ('configured',
  * 'this->configured'); not a member of another object ('st.configured', 'stages[i].done'). */
@@ -109,9 +119,7 @@ static int followed_set(CXCursor set)
     if (clang_getCursorKind(set) != CXCursor_MemberRefExpr ||
         clang_getCursorKind(d) != CXCursor_FieldDecl)
         return 0;
-    unsigned n = ss_ast_child_count(set);
-    return n == 0 ||
-           clang_getCursorKind(ss_ast_strip(ss_ast_child(set, 0))) == CXCursor_CXXThisExpr;
+    return member_of_this(set);
 }
 
 /* Whether the callee of 'call' is named one of 'names' ('count' of them). */
@@ -287,21 +295,36 @@ typedef struct loss_walk {
     ss_callgraph *graph;
     CXCursor unit;       /* the unit's cursor, under which member names are kept */
     CXCursor destructor; /* the class whose destructor the walk is in, or a null cursor */
-    CXCursor record;     /* replaces_walk: the class asked about */
-    int found;
 } loss_walk;
 
+static enum CXChildVisitResult find_losses(CXCursor c, CXCursor parent, CXClientData data);
+
+/* find_losses on the node 'c' itself, then on what it holds where it asks to go on. */
+static void walk_losses(CXCursor c, CXCursor parent, loss_walk *w)
+{
+    if (find_losses(c, parent, w) == CXChildVisit_Recurse)
+        clang_visitChildren(c, find_losses, w);
+}
+
 /* Whether the call 'c' looks a key up in a set or inserts one (a method of key_keeps called on
- * an object whose type is a set of the library): what names it there loses no key. */
-static int keeps_keys(CXCursor c)
+ * an object whose type is a set of the library): the set it is made on loses no key there;
+ * its arguments, and an object that is not the set named plainly ('reset(s).insert(0)'), are
+ * walked on ('*rest'). */
+static int keeps_keys(CXCursor c, CXCursor *rest)
 {
     if (clang_getCursorKind(c) != CXCursor_CallExpr || ss_ast_child_count(c) == 0)
         return 0;
     CXCursor callee = ss_ast_strip(ss_ast_child(c, 0));
-    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr || ss_ast_child_count(callee) == 0 ||
-        !library_set(clang_getCursorType(ss_ast_strip(ss_ast_child(callee, 0)))))
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr || ss_ast_child_count(callee) == 0)
         return 0;
-    return callee_named(c, KEY_NAMES(key_keeps));
+    CXCursor object = ss_ast_strip(ss_ast_child(callee, 0));
+    if (!library_set(clang_getCursorType(object)) || !callee_named(c, KEY_NAMES(key_keeps)))
+        return 0;
+    enum CXCursorKind k = clang_getCursorKind(object);
+    *rest = k == CXCursor_DeclRefExpr || (k == CXCursor_MemberRefExpr && followed_set(object))
+                ? clang_getNullCursor()
+                : object;
+    return 1;
 }
 
 /* Marks a mention 'c' that may lose keys: a set named otherwise than to look a key up or insert
@@ -324,13 +347,85 @@ static void mark_mention(loss_walk *w, CXCursor c)
     free(name);
 }
 
+/* Marks the class of the type 't' as one whose objects the unit replaces (ANSWER_REPLACED),
+ * through references and pointers, with the class template it specializes, and the classes of
+ * its template's arguments ('std::unique_ptr<State>'). */
+static void mark_class(loss_walk *w, CXType t, int arguments)
+{
+    t = clang_getCanonicalType(t);
+    while (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference ||
+           t.kind == CXType_Pointer)
+        t = clang_getCanonicalType(clang_getPointeeType(t));
+    CXCursor d = clang_getTypeDeclaration(t);
+    if (ss_ast_is_null(d) || clang_getCursorKind(d) == CXCursor_NoDeclFound)
+        return;
+    mark(w->graph, ANSWER_REPLACED, d);
+    CXCursor template_of = clang_getSpecializedCursorTemplate(d);
+    if (!ss_ast_is_null(template_of))
+        mark(w->graph, ANSWER_REPLACED, template_of);
+    for (int i = 0, n = arguments ? clang_Type_getNumTemplateArguments(t) : 0; i < n; i++)
+        mark_class(w, clang_Type_getTemplateArgumentAsType(t, (unsigned)i), 0);
+}
+
+/* Whether the text of the expression 'e' starts as a placement new does ('new (&g) T',
+ * '::new (this) T'). */
+static int placement_new(CXCursor e)
+{
+    char *text = ss_expr_text(e);
+    const char *t = text ? text : "";
+    if (strncmp(t, "::", 2) == 0)
+        t += 2;
+    int is = strncmp(t, "new", 3) == 0 && (t[3] == '(' || (t[3] == ' ' && t[4] == '('));
+    free(text);
+    return is;
+}
+
+/* What replaces objects: an assignment operator, a 'reset', a memset, memcpy or bzero (the
+ * first argument's class), a swap or exchange, destroy_at, construct_at or destroy (every
+ * argument's), a destructor called by name, a placement new. */
+static const char *const replace_first[] = {"operator=", "reset", "memset", "memcpy", "bzero"};
+static const char *const replace_all[] = {"swap", "exchange", "destroy_at", "construct_at",
+                                          "destroy"};
+
+/* Marks the classes whose objects the node 'c' replaces (mark_class). */
+static void mark_replace(loss_walk *w, CXCursor c)
+{
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CXXNewExpr && placement_new(c)) {
+        mark_class(w, clang_getCursorType(c), 0);
+        return;
+    }
+    if (k != CXCursor_CallExpr)
+        return;
+    CXCursor callee = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(callee) == CXCursor_Destructor) {
+        mark(w->graph, ANSWER_REPLACED, clang_getCursorSemanticParent(callee));
+        return;
+    }
+    int n = clang_Cursor_getNumArguments(c);
+    int all = callee_named(c, KEY_NAMES(replace_all));
+    if (!all && !callee_named(c, KEY_NAMES(replace_first)))
+        return;
+    for (int i = 0; i < (all ? n : n > 0 ? 1 : 0); i++)
+        mark_class(w, clang_getCursorType(ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)i))),
+                   1);
+}
+
 static enum CXChildVisitResult find_losses(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     loss_walk *w = data;
-    if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)) || keeps_keys(c) ||
+    CXCursor rest = clang_getNullCursor();
+    if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)) ||
         (ss_ast_is_function(c) && ss_context_tears_down_once(w->graph, c)))
         return CXChildVisit_Continue;
+    if (keeps_keys(c, &rest)) {
+        for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; i++)
+            walk_losses(clang_Cursor_getArgument(c, (unsigned)i), c, w);
+        if (!ss_ast_is_null(rest))
+            walk_losses(rest, c, w);
+        return CXChildVisit_Continue;
+    }
     if (clang_getCursorKind(c) == CXCursor_Destructor) {
         loss_walk inner = *w;
         inner.destructor = clang_getCursorSemanticParent(c);
@@ -338,34 +433,23 @@ static enum CXChildVisitResult find_losses(CXCursor c, CXCursor parent, CXClient
         return CXChildVisit_Continue;
     }
     mark_mention(w, c);
+    mark_replace(w, c);
     return CXChildVisit_Recurse;
-}
-
-static enum CXChildVisitResult find_replace(CXCursor c, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    loss_walk *w = data;
-    if (clang_Location_isInSystemHeader(clang_getCursorLocation(c)) ||
-        (ss_ast_is_function(c) && ss_context_tears_down_once(w->graph, c)))
-        return CXChildVisit_Continue;
-    w->found = ss_context_overwrites_class(c, w->record);
-    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
 /* Whether the unit's own code (outside system headers: every function, lambdas and
  * namespace-scope initializers included; not a teardown run once, ss_context_tears_down_once)
  * may lose a key of the set: names it otherwise than to look a key up or insert one (but in the
  * destructor of its own class, the object going with its set), names a member of its name left
- * unresolved in a template, or replaces a whole object of its class. One walk of the unit marks
- * the mentions of every set; one more per class asks for its replacements; both are kept in the
- * call graph. */
+ * unresolved in a template, or replaces a whole object of its class (mark_replace). One walk of
+ * the unit marks the mentions of every set and the classes replaced, kept in the call graph. */
 static int key_lost_in_unit(ss_callgraph *graph, const key_guard *k)
 {
     CXTranslationUnit tu = clang_Cursor_getTranslationUnit(k->decl);
     CXCursor unit = clang_getTranslationUnitCursor(tu);
     int answer = 0;
     if (!ss_callgraph_recall(graph, ANSWER_WALKED, unit, &answer)) {
-        loss_walk w = {graph, unit, clang_getNullCursor(), clang_getNullCursor(), 0};
+        loss_walk w = {graph, unit, clang_getNullCursor()};
         clang_visitChildren(unit, find_losses, &w);
         ss_callgraph_remember(graph, ANSWER_WALKED, unit, 1);
     }
@@ -376,30 +460,29 @@ static int key_lost_in_unit(ss_callgraph *graph, const key_guard *k)
     clang_disposeString(name);
     CXCursor parent = clang_getCursorSemanticParent(k->decl);
     enum CXCursorKind pk = clang_getCursorKind(parent);
-    if (lost || (pk != CXCursor_StructDecl && pk != CXCursor_ClassDecl &&
-                 pk != CXCursor_ClassTemplate && pk != CXCursor_UnionDecl))
-        return lost;
-    if (ss_callgraph_recall(graph, ANSWER_REPLACED, parent, &answer))
-        return answer;
-    loss_walk w = {graph, unit, clang_getNullCursor(), parent, 0};
-    clang_visitChildren(unit, find_replace, &w);
-    ss_callgraph_remember(graph, ANSWER_REPLACED, parent, w.found);
-    return w.found;
+    int is_class = pk == CXCursor_StructDecl || pk == CXCursor_ClassDecl ||
+                   pk == CXCursor_ClassTemplate || pk == CXCursor_UnionDecl;
+    return lost || (is_class && ss_callgraph_recall(graph, ANSWER_REPLACED, parent, &answer));
 }
 
 /* ------------------------------------------------------------------------------------------
  * Whose set: an object that stays the same while the loop runs. */
 
-/* The innermost loop of 'function' around 'c' (no lambda between), or a null cursor. */
-static CXCursor loop_around(CXCursor function, CXCursor c)
+/* The innermost loop of 'function' around 'c' that enqueues device work (itself or in a function
+ * of the unit it calls), or a null cursor; '*lambda' set where a lambda lies between the
+ * function and 'c' (what calls it, and how often, lint does not follow). */
+static CXCursor loop_around(ss_callgraph *graph, CXCursor function, CXCursor c, int *lambda)
 {
     CXCursor *path = ss_xreallocarray(NULL, SS_CONTEXT_MAX_PATH, sizeof *path);
     long found = ss_context_path(function, c, path);
-    CXCursor loop = clang_getNullCursor();
+    CXCursor loop = clang_getNullCursor(), work, via;
+    *lambda = found < 0;
     for (long i = 0; i < found; i++) {
         if (clang_getCursorKind(path[i]) == CXCursor_LambdaExpr)
-            loop = clang_getNullCursor();
-        else if (ss_scope_is_loop(path[i]))
+            *lambda = 1;
+        else if (ss_scope_is_loop(path[i]) &&
+                 ss_callgraph_loop_work(graph, path[i], SS_SCOPE_ENQUEUES, clang_getNullCursor(),
+                                        &work, &via))
             loop = path[i];
     }
     free(path);
@@ -411,73 +494,83 @@ typedef struct mention_walk {
     int other; /* named otherwise than as the object of a member access or call */
 } mention_walk;
 
+/* Whether 'e' names 'var' (a variable, a parameter or a member of 'this'). */
+static int names_var(CXCursor e, CXCursor var)
+{
+    enum CXCursorKind k = clang_getCursorKind(e);
+    return (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
+           same_decl(clang_getCursorReferenced(e), var);
+}
+
 static enum CXChildVisitResult find_other_mention(CXCursor c, CXCursor parent, CXClientData data)
 {
-    mention_walk *w = data;
-    if (clang_getCursorKind(c) == CXCursor_MemberRefExpr && ss_ast_child_count(c) > 0) {
-        CXCursor base = ss_ast_strip(ss_ast_child(c, 0));
-        if (clang_getCursorKind(base) == CXCursor_DeclRefExpr &&
-            same_decl(clang_getCursorReferenced(base), w->var))
-            return CXChildVisit_Continue; /* 'p->prepare()', 'st.prepare()' */
-    }
     (void)parent;
-    if (clang_getCursorKind(c) == CXCursor_DeclRefExpr &&
-        same_decl(clang_getCursorReferenced(c), w->var)) {
+    mention_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_MemberRefExpr && ss_ast_child_count(c) > 0 &&
+        names_var(ss_ast_strip(ss_ast_child(c, 0)), w->var))
+        return CXChildVisit_Continue; /* 'p->prepare()', 'st.prepare()' */
+    if (names_var(c, w->var)) {
         w->other = 1;
         return CXChildVisit_Break;
     }
     return CXChildVisit_Recurse;
 }
 
-/* Whether the variable 'var', on which the call 'call' of 'caller' is made ('st.prepare()',
- * 'p->prepare()'), holds the same object while the loop around the call runs: a global or
- * 'static'; or, in a loop of the caller, a member, a parameter or a local declared before that
- * loop (no smart pointer), which the loop names only as the object of a member access or call
- * (no assignment, no address, no argument: 'p = new Stage;', 'st = Stage{};'). */
-static int variable_lasts(CXCursor caller, CXCursor call, CXCursor var)
+/* Whether the variable 'var' (a local, a parameter, a member of 'this', a global or a 'static')
+ * on which the call 'call' of 'caller' is made ('st.prepare()', 'p->prepare()') holds the same
+ * object while the loop around the call runs: an object or a raw pointer (no smart pointer), a
+ * global or 'static' an object, not a pointer (which the unit may point elsewhere); else the
+ * call in a loop of the caller that enqueues device work (loop_around), the variable declared
+ * before that loop, which the loop names only as the object of a member access or call (no
+ * assignment, no address, no argument: 'p = new Stage;', 'st = Stage{};'). */
+static int variable_lasts(ss_callgraph *graph, CXCursor caller, CXCursor call, CXCursor var)
 {
     enum CXCursorKind k = clang_getCursorKind(var);
-    if (k == CXCursor_VarDecl && (clang_getCursorLinkage(var) != CXLinkage_NoLinkage ||
-                                  clang_Cursor_getStorageClass(var) == CX_SC_Static))
-        return 1;
-    CXCursor loop = loop_around(caller, call);
     CXType t = clang_getCanonicalType(clang_getCursorType(var));
+    int global = k == CXCursor_VarDecl && (clang_getCursorLinkage(var) != CXLinkage_NoLinkage ||
+                                           clang_Cursor_getStorageClass(var) == CX_SC_Static);
     if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference)
         t = clang_getCanonicalType(clang_getPointeeType(t));
-    if (ss_ast_is_null(loop) || (k != CXCursor_VarDecl && k != CXCursor_ParmDecl) ||
+    if ((k != CXCursor_VarDecl && k != CXCursor_ParmDecl && k != CXCursor_FieldDecl) ||
         (t.kind != CXType_Pointer && t.kind != CXType_Record) ||
         (t.kind == CXType_Record && clang_Type_getNumTemplateArguments(t) > 0 &&
          clang_Location_isInSystemHeader(clang_getCursorLocation(clang_getTypeDeclaration(t)))))
         return 0;
+    if (global)
+        return t.kind == CXType_Record &&
+               clang_getCanonicalType(clang_getCursorType(var)).kind == CXType_Record;
+    int lambda = 0;
+    CXCursor loop = loop_around(graph, caller, call, &lambda);
+    if (ss_ast_is_null(loop) || lambda)
+        return 0;
     unsigned begin, end, at = ss_ast_offset(var);
     ss_ast_range(loop, &begin, &end);
-    if (at >= begin && at < end)
+    if (k != CXCursor_FieldDecl && at >= begin && at < end)
         return 0; /* declared in the loop: new on every iteration */
     mention_walk w = {var, 0};
     clang_visitChildren(loop, find_other_mention, &w);
     return !w.other;
 }
 
-/* Whether the call 'call' of a method, made in 'caller', is made on 'this' ('prepare()',
- * 'this->prepare()'). */
-static int on_this(CXCursor call)
+/* The object a member call 'call' is made on, as written ('st' of 'st.prepare()'), or a null
+ * cursor. */
+static CXCursor call_object(CXCursor call)
 {
     CXCursor callee =
         ss_ast_child_count(call) > 0 ? ss_ast_strip(ss_ast_child(call, 0)) : clang_getNullCursor();
-    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr)
-        return 0;
-    return ss_ast_child_count(callee) == 0 ||
-           clang_getCursorKind(ss_ast_strip(ss_ast_child(callee, 0))) == CXCursor_CXXThisExpr;
+    if (clang_getCursorKind(callee) != CXCursor_MemberRefExpr || ss_ast_child_count(callee) == 0)
+        return clang_getNullCursor();
+    return ss_ast_strip(ss_ast_child(callee, 0));
 }
 
-enum { MAX_CALLS = 32, MAX_DEPTH = 4 };
-
 /* Whether a loop that enqueues device work may run the call 'call' of 'caller': a loop of the
- * caller around it, or one of the unit that reaches the caller. */
+ * caller around it, or one of the unit that reaches the caller; -1 where a lambda lies between
+ * (not known). */
 static int loop_may_run(ss_callgraph *graph, CXCursor caller, CXCursor call)
 {
-    if (!ss_ast_is_null(loop_around(caller, call)))
-        return 1;
+    int lambda = 0;
+    if (!ss_ast_is_null(loop_around(graph, caller, call, &lambda)) || lambda)
+        return lambda ? -1 : 1;
     ss_loop_reach reach;
     memset(&reach, 0, sizeof reach);
     int reached = ss_callgraph_reached_from_loop(graph, caller, SS_SCOPE_ENQUEUES, &reach);
@@ -485,35 +578,44 @@ static int loop_may_run(ss_callgraph *graph, CXCursor caller, CXCursor call)
     return reached;
 }
 
+enum { MAX_CALLS = 32, MAX_DEPTH = 4 };
+
+static int this_lasts(ss_callgraph *graph, CXCursor function, CXCursor at, int depth);
+
+/* Whether the method call 'call' of 'caller' is made on an object that stays the same while
+ * the loop that runs it does: on 'this' (written so, or left implicit) from a method for which
+ * this_lasts holds, or on a variable for which variable_lasts does. */
+static int call_keeps_object(ss_callgraph *graph, CXCursor caller, CXCursor call, int depth)
+{
+    CXCursor object = call_object(call);
+    CXCursor callee =
+        ss_ast_child_count(call) > 0 ? ss_ast_strip(ss_ast_child(call, 0)) : clang_getNullCursor();
+    if ((ss_ast_is_null(object) && clang_getCursorKind(callee) == CXCursor_MemberRefExpr) ||
+        clang_getCursorKind(object) == CXCursor_CXXThisExpr)
+        return this_lasts(graph, caller, call, depth + 1);
+    return (clang_getCursorKind(object) == CXCursor_DeclRefExpr || member_of_this(object)) &&
+           variable_lasts(graph, caller, call, clang_getCursorReferenced(object));
+}
+
 /* Whether the object 'this' of the method 'function' stays the same while a loop that reaches
- * 'at' (a statement of it) runs: 'at' lies in a loop of the function itself; or each call of
- * the function in the unit (32 at most; none: no loop of the unit reaches it) that a loop may
- * run (loop_may_run) is made on 'this' from a method for which this holds in turn (four calls
- * deep), or on a variable that holds the same object while the loop around the call runs
- * (variable_lasts). */
+ * 'at' (a statement of it) runs: 'at' lies in a loop of the function itself that enqueues
+ * device work (no lambda between); or each call of the function in the unit (32 at most; none:
+ * no loop of the unit reaches it) that such a loop may run (loop_may_run; a call in a lambda is
+ * not known) is made on 'this' (written so, or left implicit) from a method for which this
+ * holds in turn (four calls deep), or on a variable that holds the same object while the loop
+ * around the call runs (variable_lasts: a local, a parameter, a member of 'this'). */
 static int this_lasts(ss_callgraph *graph, CXCursor function, CXCursor at, int depth)
 {
-    if (!ss_ast_is_null(loop_around(function, at)))
-        return 1;
+    int lambda = 0;
+    if (!ss_ast_is_null(loop_around(graph, function, at, &lambda)) || lambda)
+        return !lambda;
     CXCursor calls[MAX_CALLS], callers[MAX_CALLS];
     long n = ss_callgraph_calls_of(graph, function, calls, callers, MAX_CALLS);
     if (n < 0 || n > MAX_CALLS || (n > 0 && depth >= MAX_DEPTH))
         return 0;
     for (long i = 0; i < n; i++) {
-        if (!loop_may_run(graph, callers[i], calls[i]))
-            continue;
-        if (on_this(calls[i])) {
-            if (!this_lasts(graph, callers[i], calls[i], depth + 1))
-                return 0;
-            continue;
-        }
-        CXCursor callee = ss_ast_strip(ss_ast_child(calls[i], 0));
-        CXCursor object =
-            clang_getCursorKind(callee) == CXCursor_MemberRefExpr && ss_ast_child_count(callee) > 0
-                ? ss_ast_strip(ss_ast_child(callee, 0))
-                : clang_getNullCursor();
-        if (clang_getCursorKind(object) != CXCursor_DeclRefExpr ||
-            !variable_lasts(callers[i], calls[i], clang_getCursorReferenced(object)))
+        int runs = loop_may_run(graph, callers[i], calls[i]);
+        if (runs != 0 && (runs < 0 || !call_keeps_object(graph, callers[i], calls[i], depth)))
             return 0;
     }
     return 1;
@@ -578,6 +680,15 @@ char *ss_context_set_up_key_words(ss_callgraph *graph, CXCursor function, CXCurs
         !set_lasts(graph, function, if_stmt, &k, elsewhere) || key_lost_in_unit(graph, &k))
         return NULL;
     char *set = ss_expr_text(k.set), *key = ss_expr_text(k.key);
+    if (set && key && strcmp(set, key) == 0) {
+        /* both from one macro's expansion ('STAGE(SA)'): the set's name and the key's value */
+        CXString name = clang_getCursorSpelling(k.decl);
+        free(set);
+        free(key);
+        set = ss_xstrdup(clang_getCString(name) ? clang_getCString(name) : "?");
+        key = ss_xasprintf("%lld", k.value);
+        clang_disposeString(name);
+    }
     char *guard_at =
         file_place ? ss_callgraph_place(if_stmt) : ss_xasprintf("line %u", ss_scope_line(if_stmt));
     char *words = ss_xasprintf("%s tests whether '%s' holds '%s', a constant key, and line %u "

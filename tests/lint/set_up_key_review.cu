@@ -211,3 +211,99 @@ void thrown(float *buf, cudaStream_t s, int steps, bool bad)
         k<<<1, 32, 0, s>>>(buf);
     }
 }
+
+// 6 (second review): a call in a lambda the loop runs; a global pointer made to point to a new
+// object in the loop; an object rebuilt in place; a set emptied inside a look-up's argument; a
+// guard in an inner loop that queues nothing, the object new on every iteration of the outer one
+struct InLambda {
+    std::set<int> seen;
+    float *buf = nullptr;
+    void prepare(cudaStream_t s)
+    {
+        if (!seen.count(0)) {
+            cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+            seen.insert(0);
+        }
+        k<<<1, 32, 0, s>>>(buf);
+    }
+};
+
+struct Repointed {
+    std::set<int> seen;
+    float *buf = nullptr;
+    void prepare(cudaStream_t s)
+    {
+        if (!seen.count(0)) {
+            cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+            seen.insert(0);
+        }
+        k<<<1, 32, 0, s>>>(buf);
+    }
+};
+static Repointed *g_current = nullptr;
+
+struct Rebuilt {
+    std::set<int> seen;
+    float *buf = nullptr;
+    void prepare(cudaStream_t s)
+    {
+        if (!seen.count(0)) {
+            cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+            seen.insert(0);
+        }
+        k<<<1, 32, 0, s>>>(buf);
+    }
+};
+static Rebuilt g_rebuilt;
+
+struct Retried {
+    std::set<int> seen;
+    float *buf = nullptr;
+    void prepare(cudaStream_t s, int tries)
+    {
+        for (int t = 0; t < tries; ++t) {
+            if (!seen.count(0)) {
+                cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+                seen.insert(0);
+            }
+        }
+        k<<<1, 32, 0, s>>>(buf);
+    }
+};
+
+static std::set<int> g_extracted;
+static std::set<int> g_old;
+
+void second_review(float *buf, cudaStream_t s, int steps)
+{
+    for (int i = 0; i < steps; ++i) {
+        InLambda st;
+        auto run = [&] { st.prepare(s); };
+        run();
+        g_current = new Repointed;
+        g_current->prepare(s);
+        delete g_current;
+        g_rebuilt.~Rebuilt();
+        new (&g_rebuilt) Rebuilt();
+        g_rebuilt.prepare(s);
+        if (!g_extracted.count(0)) {
+            cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: warning
+            g_extracted.insert(0);
+        }
+        g_old.insert(g_extracted.extract(0));
+        Retried r;
+        r.prepare(s, 3);
+        k<<<1, 32, 0, s>>>(buf);
+    }
+}
+
+// 7: a member object of 'this' called in the method's own loop: a note
+struct Simulation {
+    InLambda stage;
+    void run(cudaStream_t s, int steps)
+    {
+        for (int i = 0; i < steps; ++i)
+            kept_stage.prepare(s);
+    }
+    Kept kept_stage;
+};
