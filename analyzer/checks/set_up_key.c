@@ -16,12 +16,7 @@
 /* The tags of the answers kept in the call graph (ss_callgraph_remember): a set that may lose
  * keys, the unit walked for them, a class whose objects the unit replaces; names left
  * unresolved (name_tag) above ANSWER_NAME_BASE. */
-enum {
-    ANSWER_KEY_LOST = 0x6b657931,
-    ANSWER_WALKED = 0x6b657932,
-    ANSWER_REPLACED = 0x6b657933,
-    ANSWER_NAME_BASE = 0x40000000
-};
+enum { ANSWER_KEY_LOST = 1, ANSWER_WALKED = 2, ANSWER_REPLACED = 3, ANSWER_NAME_BASE = 0x40000000 };
 
 static int same_decl(CXCursor a, CXCursor b)
 {
