@@ -2073,3 +2073,11 @@ void ss_callgraph_remember(ss_callgraph *g, int kind, CXCursor decl, int answer)
     g->answers = grow(g->answers, &g->answer_cap, g->answer_count, sizeof *g->answers);
     g->answers[g->answer_count++] = (remembered){kind, clang_getCanonicalCursor(decl), answer};
 }
+
+int ss_callgraph_loop_reaches(ss_callgraph *g, CXCursor function, ss_scope_work what)
+{
+    ss_loop_reach reach;
+    int reached = ss_callgraph_reached_from_loop(g, function, what, &reach);
+    ss_loop_reach_free(&reach);
+    return reached;
+}

@@ -57,6 +57,9 @@ typedef struct ss_loop_reach {
  * 'what', or from a function so called. Fills 'out' (ss_loop_reach_free). Returns 1 or 0. */
 int ss_callgraph_reached_from_loop(ss_callgraph *graph, CXCursor function, ss_scope_work what,
                                    ss_loop_reach *out);
+
+/* ss_callgraph_reached_from_loop's answer alone (the chain not kept). Returns 1 or 0. */
+int ss_callgraph_loop_reaches(ss_callgraph *graph, CXCursor function, ss_scope_work what);
 void ss_loop_reach_free(ss_loop_reach *reach);
 
 /* Where 'c' is, for a message: "centerpoint.cpp:160" (its expansion location; the file's name

@@ -815,12 +815,7 @@ static int caller_needs(ss_check_ctx *ctx, CXCursor call, CXCursor caller, int s
     if (clang_getCursorKind(caller) == CXCursor_LambdaExpr || in_lambda(caller, call))
         return -1;
     if (ss_ast_is_null(ss_scope_enclosing_loop(caller, call))) {
-        ss_loop_reach reach;
-        memset(&reach, 0, sizeof reach);
-        int reached = ss_callgraph_reached_from_loop(ss_check_graph(ctx), caller,
-                                                     SS_SCOPE_DEVICE_WORK, &reach);
-        ss_loop_reach_free(&reach);
-        if (reached)
+        if (ss_callgraph_loop_reaches(ss_check_graph(ctx), caller, SS_SCOPE_DEVICE_WORK))
             return -1;
         /* a function another unit may call may be called from a loop there: its value must
          * be needed at once too */

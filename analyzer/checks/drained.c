@@ -6103,14 +6103,10 @@ static CXCursor near_holder(ss_check_ctx *ctx, CXCursor wait)
  * (ctx->loop_elsewhere). Returns 1 or 0. */
 static int wait_in_loop(ss_check_ctx *ctx, CXCursor wait)
 {
-    ss_loop_reach reach;
     if (!ss_ast_is_null(ss_scope_enclosing_loop(ctx->function, wait)) || ctx->loop_elsewhere)
         return 1;
-    if (!ss_callgraph_reached_from_loop(ss_check_graph(ctx), ss_scope_outer_function(ctx->function),
-                                        SS_SCOPE_ENQUEUES, &reach))
-        return 0;
-    ss_loop_reach_free(&reach);
-    return 1;
+    return ss_callgraph_loop_reaches(ss_check_graph(ctx), ss_scope_outer_function(ctx->function),
+                                     SS_SCOPE_ENQUEUES);
 }
 
 /* Whether the copy 'at' (SYNC201, SYNC202, SYNC301) is the readback that makes the wait 'wait'

@@ -671,11 +671,7 @@ static int restarts_each_call(ss_callgraph *graph, CXCursor decl)
     CXCursor function = clang_getCursorSemanticParent(decl);
     if (!ss_ast_is_function(function))
         return 0;
-    ss_loop_reach reach;
-    memset(&reach, 0, sizeof reach);
-    int reached = ss_callgraph_reached_from_loop(graph, function, SS_SCOPE_ENQUEUES, &reach);
-    ss_loop_reach_free(&reach);
-    return reached;
+    return ss_callgraph_loop_reaches(graph, function, SS_SCOPE_ENQUEUES);
 }
 
 /* Whether 'decl', what a grow guard records the size in, starts afresh on the calls that
@@ -758,12 +754,29 @@ static int lasts_anywhere(ss_callgraph *graph, int lazy, CXCursor cmp, CXCursor 
     return lazy == 1 && !ss_ast_is_null(w.found) && ss_context_object_lasts_anywhere(w.found);
 }
 
+/* Whether the object the expression 'e' names, or whose member it names ('b.p'), is a variable
+ * of automatic storage declared inside the loop 'loop': new on every iteration. */
+static int declared_in(CXCursor loop, CXCursor e)
+{
+    e = ss_ast_strip(e);
+    while (clang_getCursorKind(e) == CXCursor_MemberRefExpr && ss_ast_child_count(e) > 0)
+        e = ss_ast_strip(ss_ast_child(e, 0));
+    CXCursor var = clang_getCursorKind(e) == CXCursor_DeclRefExpr ? clang_getCursorReferenced(e)
+                                                                  : clang_getNullCursor();
+    if (clang_getCursorKind(var) != CXCursor_VarDecl || !automatic_local(var))
+        return 0;
+    unsigned begin, end, at = ss_ast_offset(var);
+    ss_ast_range(loop, &begin, &end);
+    return at >= begin && at < end;
+}
+
 /* For a lazy guard on a buffer (the branch of 'if_stmt' runs while what 'decl' names, tested in
  * 'cmp', is unset): whether it stays set once the branch ran: the branch does not store a null
  * constant in it again ('if (s == nullptr) { cudaMalloc(&s, n); ...; cudaFree(s); s = nullptr;
  * }' runs every time), and the object whose member it is outlives the call
  * (ss_context_object_lasts: not a local of the function, nor of a caller that passes it by
- * reference). */
+ * reference); for a guard inside the loop 'from', outlives the iteration (not a local declared
+ * in the loop, declared_in). */
 static int unset_lasts(ss_callgraph *graph, CXCursor from, CXCursor if_stmt, CXCursor cmp,
                        CXCursor branch, CXCursor decl)
 {
@@ -772,9 +785,11 @@ static int unset_lasts(ss_callgraph *graph, CXCursor from, CXCursor if_stmt, CXC
     if (!ss_ast_is_null(w.found))
         return 0;
     ss_ast_visit_whole(cmp, if_stmt, find_naming, &w);
-    CXCursor fn = ss_ast_is_function(from) ? from : function_of(if_stmt);
-    return ss_ast_is_null(w.found) || ss_ast_is_null(fn) ||
-           ss_context_object_lasts(graph, fn, w.found);
+    if (ss_ast_is_null(w.found))
+        return 1;
+    if (!ss_ast_is_function(from))
+        return !declared_in(from, w.found);
+    return ss_context_object_lasts(graph, from, w.found);
 }
 
 /* The condition of the 'if' 'if_stmt' when 'branch' is the branch it takes when the condition
@@ -1995,14 +2010,10 @@ char *ss_context_one_pass_words(ss_check_ctx *ctx, const ss_loop_context *loop, 
     else
         branch = clang_getNullCursor();
     free(path);
-    ss_loop_reach reach;
-    if (ss_ast_is_null(branch))
+    if (ss_ast_is_null(branch) ||
+        ss_callgraph_loop_reaches(ss_check_graph(ctx), ss_scope_outer_function(ctx->function),
+                                  SS_SCOPE_ENQUEUES))
         return NULL;
-    if (ss_callgraph_reached_from_loop(ss_check_graph(ctx), ss_scope_outer_function(ctx->function),
-                                       SS_SCOPE_ENQUEUES, &reach)) {
-        ss_loop_reach_free(&reach);
-        return NULL;
-    }
     return one_pass_text(branch, outer, repeat);
 }
 
@@ -2477,11 +2488,7 @@ static enum CXChildVisitResult find_not_piece(CXCursor c, CXCursor parent, CXCli
  * named for set-up, which ss_callgraph_runs_once takes at its word, too). */
 static int called_from_loop(ss_callgraph *graph, CXCursor function)
 {
-    ss_loop_reach reach;
-    memset(&reach, 0, sizeof reach);
-    int reached = ss_callgraph_reached_from_loop(graph, function, SS_SCOPE_ENQUEUES, &reach);
-    ss_loop_reach_free(&reach);
-    return reached;
+    return ss_callgraph_loop_reaches(graph, function, SS_SCOPE_ENQUEUES);
 }
 
 char *ss_context_pieces_words(ss_check_ctx *ctx, ss_rule_id rule, const ss_loop_context *loop,

@@ -867,10 +867,7 @@ char *ss_context_exit_words(ss_check_ctx *ctx, const ss_loop_context *loop, CXCu
     free(path);
     /* A function called from a loop that works runs its exit branch once per iteration of
      * that loop. */
-    ss_loop_reach reach;
-    if (words &&
-        ss_callgraph_reached_from_loop(ss_check_graph(ctx), top, SS_SCOPE_ENQUEUES, &reach)) {
-        ss_loop_reach_free(&reach);
+    if (words && ss_callgraph_loop_reaches(ss_check_graph(ctx), top, SS_SCOPE_ENQUEUES)) {
         free(words);
         words = NULL;
     }

@@ -260,11 +260,7 @@ int ss_context_tears_down_once(ss_callgraph *graph, CXCursor fn)
     free(why);
     if (!teardown || ss_callgraph_seen_calls_of(graph, fn, NULL, NULL, 0) < 0)
         return 0;
-    ss_loop_reach reach;
-    memset(&reach, 0, sizeof reach);
-    int reached = ss_callgraph_reached_from_loop(graph, fn, SS_SCOPE_ENQUEUES, &reach);
-    ss_loop_reach_free(&reach);
-    return !reached;
+    return !ss_callgraph_loop_reaches(graph, fn, SS_SCOPE_ENQUEUES);
 }
 
 /* Whether a function of the unit (lambdas in it included) clears the flag (clears), other than

@@ -566,11 +566,7 @@ static int loop_may_run(ss_callgraph *graph, CXCursor caller, CXCursor call)
     int lambda = 0;
     if (!ss_ast_is_null(loop_around(graph, caller, call, &lambda)) || lambda)
         return lambda ? -1 : 1;
-    ss_loop_reach reach;
-    memset(&reach, 0, sizeof reach);
-    int reached = ss_callgraph_reached_from_loop(graph, caller, SS_SCOPE_ENQUEUES, &reach);
-    ss_loop_reach_free(&reach);
-    return reached;
+    return ss_callgraph_loop_reaches(graph, caller, SS_SCOPE_ENQUEUES);
 }
 
 enum { MAX_CALLS = 32, MAX_DEPTH = 4 };

@@ -5,18 +5,9 @@
 # first, to size a launch or an allocation ("inherent: ... which chooses the next device work"),
 # a note, as in a loop of the unit; render_argument() passes the count to a kernel only, and
 # its wait stays a warning. The same at -j 1 and -j 2, with and without the cache (exact output).
-set -u
-SS=$(realpath "$1") DATA=$(realpath "$2")/chooses_elsewhere HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
-fail=0
-. "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
-printf '[{"directory": "%s", "file": "%s/src/render.cu", "arguments": ["nvcc", "-c", "src/render.cu"]}, {"directory": "%s", "file": "%s/src/main.cpp", "arguments": ["g++", "-c", "src/main.cpp"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+CASE=chooses_elsewhere
+. "$(dirname "$(realpath "$0")")/project_case.sh"
+database render.cu main.cpp
 
 DRAINS="blocks the host on every call of 'frame()', which also enqueues device work (in the functions it calls): the GPU drains and idles while the host catches up"
 LOOP="it runs on every iteration: 'frame()' is called from the loop at main.cpp:6, in 'main' (another unit) [SYNC401 sync-in-loop]"

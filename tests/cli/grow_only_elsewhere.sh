@@ -8,18 +8,9 @@
 # next launch ("inherent"): notes, with the words a loop of the same unit gives them. frame()'s
 # own wait, unguarded, stays a warning. The same at -j 1 and -j 2, with and without the cache
 # (exact output).
-set -u
-SS=$(realpath "$1") DATA=$(realpath "$2")/grow_only_elsewhere HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
-fail=0
-. "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
-printf '[{"directory": "%s", "file": "%s/src/arena.cu", "arguments": ["nvcc", "-c", "src/arena.cu"]}, {"directory": "%s", "file": "%s/src/main.cpp", "arguments": ["g++", "-c", "src/main.cpp"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+CASE=grow_only_elsewhere
+. "$(dirname "$(realpath "$0")")/project_case.sh"
+database arena.cu main.cpp
 
 DRAINS="blocks the host on every call of 'frame()', which also enqueues device work (kernel 'step_kernel' is launched at line 91): the GPU drains and idles while the host catches up"
 LOOP="it runs on every iteration: 'frame()' is called from the loop at main.cpp:6, in 'main' (another unit) [SYNC401 sync-in-loop]"

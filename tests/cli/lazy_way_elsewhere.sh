@@ -9,16 +9,8 @@
 # object (new on every call), one whose branch unsets the pointer again, and one on a member of
 # 'this' (main.cpp makes a new Model on every step, which infos.cu cannot see) stay warnings.
 # The same at -j 1 and -j 2, with and without the cache (exact output).
-set -u
-SS=$(realpath "$1") DATA=$(realpath "$2")/lazy_way_elsewhere HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
-fail=0
-. "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
+CASE=lazy_way_elsewhere
+. "$(dirname "$(realpath "$0")")/project_case.sh"
 database infos.cu main.cpp
 
 drains() {

@@ -10,16 +10,8 @@
 # unless FAST is set), 'any_arg' (the environment or any argument) and 'tabled' (an option table
 # holds its address) keep their waits warnings; so does every switch when the run leaves
 # settings.cpp out. The same at -j 1 and -j 2, with and without the cache (exact output).
-set -u
-SS=$(realpath "$1") DATA=$(realpath "$2")/switch_elsewhere HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
-fail=0
-. "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
+CASE=switch_elsewhere
+. "$(dirname "$(realpath "$0")")/project_case.sh"
 database ops.cu settings.cpp more.cpp main.cpp
 
 wait_in() {

@@ -6,18 +6,9 @@
 # note. smooth() does the same under 'g.tracing', which set_tracing() of the same unit writes: a
 # warning; damp() under its own parameter, which the loop gives anew on every call: a warning.
 # The same at -j 1 and -j 2, with and without the cache (exact output).
-set -u
-SS=$(realpath "$1") DATA=$(realpath "$2")/timing_flag_elsewhere HERE=$(dirname "$(realpath "$0")")
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK" || exit 1
-fail=0
-. "$HERE/assert.sh"
-
-mkdir src build
-cp "$DATA"/* src/
-printf '[{"directory": "%s", "file": "%s/src/phases.cu", "arguments": ["nvcc", "-c", "src/phases.cu"]}, {"directory": "%s", "file": "%s/src/driver.cpp", "arguments": ["g++", "-c", "src/driver.cpp"]}, {"directory": "%s", "file": "%s/src/clock.cpp", "arguments": ["g++", "-c", "src/clock.cpp"]}]\n' \
-    "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" "$WORK" >build/compile_commands.json
+CASE=timing_flag_elsewhere
+. "$(dirname "$(realpath "$0")")/project_case.sh"
+database phases.cu driver.cpp clock.cpp
 
 DRAINS="the GPU drains and idles while the host catches up"
 R401="[SYNC401 sync-in-loop]"

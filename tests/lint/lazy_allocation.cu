@@ -1,7 +1,7 @@
 // lazy_allocation.cu: buffers allocated on the first call, under a test that they are not
 // allocated yet ('if (m->acts == NULL) { cudaMalloc(&m->acts, ...); }'), in a function called
 // from the training loop: the allocations run once, notes. The same allocations without the
-// test run on every step: warnings.
+// test run on every step: warnings; so does a guard on an object declared inside the loop.
 #include <cuda_runtime.h>
 #include <stddef.h>
 
@@ -47,5 +47,22 @@ void train(Model *m, int n, int steps, cudaStream_t s)
     for (int step = 0; step < steps; step++) {
         forward(m, n, s);
         forward_fresh(m, n, s);
+    }
+}
+
+// The guard inside the loop itself: a model declared before the loop keeps its buffer from one
+// iteration to the next (a note); one declared in the loop is new on every iteration, its
+// buffer unset each time (a warning).
+void train_inline(int n, int steps, cudaStream_t s)
+{
+    Model kept = {};
+    for (int step = 0; step < steps; step++) {
+        if (kept.acts == NULL)
+            cudaMalloc((void **)&kept.acts, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: lazy: it runs only while the buffer is unset
+        Model fresh = {};
+        if (fresh.acts == NULL)
+            cudaMalloc((void **)&fresh.acts, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        forward_kernel<<<(n + 255) / 256, 256, 0, s>>>(kept.acts, n);
+        forward_kernel<<<(n + 255) / 256, 256, 0, s>>>(fresh.acts, n);
     }
 }
