@@ -836,7 +836,8 @@ enum {
     FACT_DECLARED = 256,
     FACT_SPAN = 512,
     FACT_WORK = 1024,
-    FACT_RUNS = 2048
+    FACT_RUNS = 2048,
+    FACT_FREE = 4096
 };
 
 /* A call: a launch's configuration call, a launch, a device switch (call_facts). */
@@ -861,7 +862,8 @@ typedef struct cursor_facts {
     int work;         /* a callee's own device work (callee_work) */
     CXCursor runs_in; /* a call: the expression 'runs' was asked for (surely_runs) */
     int runs;
-    long next; /* the next row of its bucket, or -1 */
+    int free_drains; /* a free that surely waits for the whole device (free_drains) */
+    long next;       /* the next row of its bucket, or -1 */
 } cursor_facts;
 
 struct ss_drain_memo {
@@ -1408,6 +1410,36 @@ static int surely_runs(const flow *f, CXCursor call)
     return runs;
 }
 
+/* Whether the free 'call' in the flow's function surely waits for the whole device whenever it
+ * runs (ss_context_free_waits, the free its own wait), and for the device the flow is about: the
+ * function calls nothing that switches the device or context, itself or two calls deep in the
+ * unit's functions (its memory is then the current device's). */
+static int free_drains_device(const flow *f, CXCursor call)
+{
+    static const char *const switches[] = {"cudaSetDevice", "cuCtxSetCurrent", "cuCtxPushCurrent"};
+    CXCursor found;
+    return ss_context_free_waits(f->function, call, call) &&
+           !ss_callgraph_calls_named(f->q->graph, ss_scope_outer_function(f->function), switches,
+                                     sizeof switches / sizeof *switches, &found);
+}
+
+/* Whether the call 'call' of the row 'api' is a free that drains the device
+ * (free_drains_device), kept where the question has a memo. */
+static int free_drains(const flow *f, CXCursor call, const ss_api *api)
+{
+    if (api == NULL || (api->klass != SS_CLASS_FREE && api->klass != SS_CLASS_HOST_FREE))
+        return 0;
+    ss_drain_memo *m = f->q->memo;
+    if (m == NULL)
+        return free_drains_device(f, call);
+    size_t i = facts_of(m, call);
+    if (!(m->facts[i].known & FACT_FREE)) {
+        m->facts[i].free_drains = free_drains_device(f, call);
+        m->facts[i].known |= FACT_FREE;
+    }
+    return m->facts[i].free_drains;
+}
+
 /* Whether the function or lambda 'callee' queues device work in its own body
  * (ss_callgraph_own_work, SS_SCOPE_DEVICE_WORK), kept where the question has a memo: a lambda
  * is no function of the graph. */
@@ -1645,6 +1677,12 @@ static void call_flow(flow *f, CXCursor call)
     int kind = sync_copy_direction(f, call, api, &sync_copy);
     if (api && drains(f, api, sync_copy, kind)) {
         drain_by(f, call, 0, api->klass == SS_CLASS_DEVICE_SYNC);
+        return;
+    }
+    /* A free of memory a synchronizing allocator gave waits for the whole device (measured,
+     * docs/studies/validation.md 2026-12-06 23:40) where it surely frees such memory. */
+    if (free_drains(f, call, api)) {
+        drain_by(f, call, 0, 1);
         return;
     }
     /* A synchronous copy within the device or between devices (cudaMemcpy of
@@ -3913,8 +3951,11 @@ static char *nothing_queued_words(ss_check_ctx *ctx, CXCursor at, const drain *d
     int upload = by && by->klass == SS_CLASS_COPY &&
                  copy_direction(ctx->function, d->by, by) == SS_COPY_KIND_H2D;
     char *aside = aside_words(d);
-    char *why =
-        by ? copy_drain_words(by, drain_copies, upload) : cublas_drain_words(d, drain_copies);
+    char *why = by && (by->klass == SS_CLASS_FREE || by->klass == SS_CLASS_HOST_FREE)
+                    ? ss_xstrdup(" (a free of memory from a synchronizing allocator, which waits "
+                                 "for all work)")
+                : by ? copy_drain_words(by, drain_copies, upload)
+                     : cublas_drain_words(d, drain_copies);
     char *wide = wide_words(d, drain_copies, at);
     char *words = ss_xasprintf(
         "drained: the device has nothing queued here%s: '%s' at %s drained it%s%s, and no "

@@ -7,7 +7,7 @@
 // so the wait is the "drained anyway" note and the free the stall of the two (a warning; session
 // 37, wait_then_free.cu). A launch between the wait and the free, a wait on one
 // branch only, a call of a function the unit only declares, a device switch, a free after a free
-// that follows a launch (a free is not taken for a drain: the contract says it may synchronize),
+// that follows a launch where the first's pointer is a parameter's (free_drains.cu: session 45),
 // an allocation after a synchronous copy that follows a launch (in a unit with no stream the copy
 // waits for the legacy stream only, the allocation for every stream) and a device configuration
 // keep their warnings.
@@ -35,13 +35,13 @@ void train(float *w, const float *host, int n, int steps)
         step<<<(n + 255) / 256, 256>>>(w, x, scratch, n); // expect: SYNC101 expect-severity: note
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 37, a free of device memory
         cudaFree(scratch); // expect: SYNC402 expect-severity: warning
-        cudaFree(x); // expect: SYNC402 expect-severity: note expect-message: 'cudaDeviceSynchronize' at drained_alloc_free.cu:36 drained it, and no work is queued between it and this call on any way the unit reaches it: the free waits for nothing else
+        cudaFree(x); // expect: SYNC402 expect-severity: note expect-message: 'cudaFree' at drained_alloc_free.cu:37 drained it (a free of memory from a synchronizing allocator, which waits for all work), and no work is queued between it and this call on any way the unit reaches it: the free waits for nothing else
         cudaMalloc(&errors, 1000 * sizeof(float)); // expect: SYNC402 expect-severity: note
         cudaMemset(errors, 0, 1000 * sizeof(float));
         cudaMalloc(&more, 1000 * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: and no work but memsets is queued between it and this call
         cudaFree(more); // expect: SYNC402 expect-severity: note
         cudaFree(errors); // expect: SYNC402 expect-severity: note
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: 'cudaFree' at drained_alloc_free.cu:43 drained it (a free of memory from a synchronizing allocator, which waits for all work), and no work is queued between it and this call on any way the unit reaches it: the wait waits for nothing else
     }
 }
 

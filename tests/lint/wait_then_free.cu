@@ -120,7 +120,7 @@ void staging(const float *d, int n, int rounds, cudaStream_t s)
 {
     for (int r = 0; r < rounds; r++) {
         float *h = nullptr;
-        cudaMallocHost(&h, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        cudaMallocHost(&h, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaFreeHost' at wait_then_free.cu:126 drained it (a free of memory from a synchronizing allocator, which waits for all work)
         cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
         cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: 'cudaFreeHost' at line 126, a free of pinned host memory
         cudaFreeHost(h); // expect: SYNC402 expect-severity: warning
@@ -304,7 +304,7 @@ void tested_alloc(float *out, int n, int rounds, cudaStream_t s)
 {
     for (int r = 0; r < rounds; r++) {
         float *tmp = nullptr;
-        if (cudaMalloc(&tmp, n * sizeof(float)) != cudaSuccess) // expect: SYNC402 expect-severity: warning
+        if (cudaMalloc(&tmp, n * sizeof(float)) != cudaSuccess) // expect: SYNC402 expect-severity: note expect-message: 'cudaFree' at wait_then_free.cu:311 drained it
             return;
         cudaMemcpyAsync(tmp, out, n * sizeof(float), cudaMemcpyDeviceToDevice, s);
         cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 311, a free of device memory from 'cudaMalloc'
