@@ -508,10 +508,27 @@ void ss_assumed_waits_free(ss_assumed_waits *a);
 /* drained.c. For an allocation, free or registration that synchronizes the device (SYNC402) at
  * 'at': "drained: ..., the free waits for nothing else" where the device has nothing queued
  * there (memsets aside) on every way the unit reaches it; NULL for a device configuration
- * (cudaDeviceSetLimit, cudaDeviceReset). No such call is taken for a drain. With 'assumed' not
- * NULL, a call of a function the unit only declares counts as a wait for the whole device, and
- * the USRs of those the answer rests on are left in 'assumed' (ss_context_between_waits). */
+ * (cudaDeviceSetLimit, cudaDeviceReset). No allocation is taken for a drain, nor a free but
+ * one that surely frees memory a synchronizing allocator gave (ss_context_free_waits). With
+ * 'assumed' not NULL, a call of a function the unit only declares counts as a wait for the
+ * whole device, and the USRs of those the answer rests on are left in 'assumed'
+ * (ss_context_between_waits). */
 char *ss_context_drained_call_words(ss_check_ctx *ctx, CXCursor at, ss_assumed_waits *assumed);
+
+/* drained.c. For such a call at 'at' in a unit that creates no stream and names none but the
+ * legacy one, where a synchronous copy on the legacy stream drained the device and nothing is
+ * queued since, but no wait for the whole device came before that copy (so the copy does not
+ * answer for other units' streams, which the call waits for too): the words of
+ * ss_context_drained_call_words as if it did, for the project pass to give where every unit of
+ * a whole run queues its work on streams that block (ss_project_ask_streams_block); else NULL.
+ * Only in a run that records facts for the project pass (ctx->streams). */
+char *ss_context_drained_call_blocking_words(ss_check_ctx *ctx, CXCursor at);
+
+/* drained.c. ss_context_streams_block, where streams held in members of the unit's own classes
+ * (fields of a stream type its code declares, and their uses) are taken for streams the unit
+ * knows: the project pass asks every unit whether anything but a blocking creation, a null
+ * constant or the legacy stream is stored into them (stream_members.c). Returns 1 or 0. */
+int ss_context_streams_block_members(ss_check_ctx *ctx);
 
 /* drained.c. For work on the legacy stream (SYNC101, SYNC102) at 'at': "after a join: ..."
  * where, on every way the unit reaches it, a wait for the whole device (or a loop that sets

@@ -2409,8 +2409,9 @@ static ss_copy_drain copies_drain(ss_check_ctx *ctx)
 }
 
 /* The bits of ctx->foreign_streams: looked at, a stream the unit did not create may be held
- * (foreign_stream), the unit passes host memory to cudaHostRegister. */
-enum { UNIT_LOOKED = 1, UNIT_FOREIGN_STREAM = 2, UNIT_HOST_REGISTER = 4 };
+ * (foreign_stream) other than in a member of its own classes (UNIT_MEMBER_STREAM: member_stream),
+ * the unit passes host memory to cudaHostRegister. */
+enum { UNIT_LOOKED = 1, UNIT_FOREIGN_STREAM = 2, UNIT_HOST_REGISTER = 4, UNIT_MEMBER_STREAM = 8 };
 
 /* Whether the cursor 'c' (of the unit's own code) may hold a stream that the unit did not create
  * itself, non-blocking perhaps: a stream (or library handle, names_stream) parameter or member, a
@@ -2437,13 +2438,24 @@ static int foreign_stream(CXCursor c)
     return !(v == SS_STREAM_NULL || v == SS_STREAM_LEGACY);
 }
 
+/* Whether the cursor 'c', where foreign_stream takes it for a stream the unit did not create,
+ * is a member of a stream type that the unit's own code declares, or a member expression of
+ * one: a stream the project pass may know from every unit's stores (stream_members.c). */
+static int member_stream(CXCursor c)
+{
+    CXCursor field =
+        clang_getCursorKind(c) == CXCursor_MemberRefExpr ? clang_getCursorReferenced(c) : c;
+    return clang_getCursorKind(field) == CXCursor_FieldDecl &&
+           ss_check_is_stream_type(clang_getCursorType(field)) && !ss_foreign_decl(field);
+}
+
 static enum CXChildVisitResult find_foreign(CXCursor c, CXCursor parent, CXClientData data)
 {
     int *bits = data;
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_foreign_decl(c))
         return CXChildVisit_Continue;
     if (foreign_stream(c))
-        *bits |= UNIT_FOREIGN_STREAM;
+        *bits |= member_stream(c) ? UNIT_MEMBER_STREAM : UNIT_FOREIGN_STREAM;
     if (clang_getCursorKind(c) == CXCursor_CallExpr) {
         CXString name = clang_getCursorSpelling(c);
         if (strcmp(clang_getCString(name), "cudaHostRegister") == 0)
@@ -2470,7 +2482,8 @@ static int unit_bits(ss_check_ctx *ctx)
 static ss_copy_drain known_copies_drain(ss_check_ctx *ctx)
 {
     ss_copy_drain d = copies_drain(ctx);
-    if (d == SS_COPY_DRAIN_BLOCKING && (unit_bits(ctx) & UNIT_FOREIGN_STREAM))
+    if (d == SS_COPY_DRAIN_BLOCKING &&
+        (unit_bits(ctx) & (UNIT_FOREIGN_STREAM | UNIT_MEMBER_STREAM)))
         return 0;
     return d;
 }
@@ -4562,6 +4575,13 @@ int ss_context_streams_block(ss_check_ctx *ctx)
     return !ctx->per_thread && known_copies_drain(ctx) != 0;
 }
 
+int ss_context_streams_block_members(ss_check_ctx *ctx)
+{
+    ss_copy_drain d = copies_drain(ctx);
+    return !ctx->per_thread && d != 0 &&
+           !(d == SS_COPY_DRAIN_BLOCKING && (unit_bits(ctx) & UNIT_FOREIGN_STREAM));
+}
+
 char *ss_context_opening_copy_words(ss_check_ctx *ctx, CXCursor function, unsigned *ways,
                                     unsigned *way_count)
 {
@@ -6200,6 +6220,23 @@ char *ss_context_drained_call_words(ss_check_ctx *ctx, CXCursor at, ss_assumed_w
     if (d.state == DRAINED && free_makes_wait_again(ctx, at, d.by, drain_copies))
         return NULL;
     return d.state == DRAINED ? nothing_queued_words(ctx, at, &d, drain_copies, what) : NULL;
+}
+
+char *ss_context_drained_call_blocking_words(ss_check_ctx *ctx, CXCursor at)
+{
+    const char *what = implicit_sync_noun(at);
+    int drain_copies = copies_drain(ctx);
+    if (what == NULL || clang_getCursorKind(ctx->function) == CXCursor_LambdaExpr ||
+        ctx->per_thread || ctx->streams == NULL || drain_copies != SS_COPY_DRAIN_LEGACY_ONLY)
+        return NULL;
+    question device = device_question(ctx, drain_copies);
+    flow_budget = FLOW_BUDGET;
+    drain d = state_at(&device, ctx->function, at, 0);
+    if (d.state != DRAINED || ss_ast_is_null(d.by) || flow_budget < 0 ||
+        answered(drain_copies, at, d).state == DRAINED ||
+        free_makes_wait_again(ctx, at, d.by, drain_copies))
+        return NULL;
+    return nothing_queued_words(ctx, at, &d, drain_copies, what);
 }
 
 char *ss_context_drained_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)

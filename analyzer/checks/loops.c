@@ -163,7 +163,9 @@ void ss_check_sync_in_loop(ss_check_ctx *ctx, CXCursor call, const ss_api *api)
 /* Where the SYNC402 finding 'f' at 'call' is still a warning and the device would have nothing
  * queued at the call were the functions the unit only declares, called before it, waits for the
  * whole device: the question for the project pass, which makes it a note where each of them is
- * one (ss_project_ask_between). */
+ * one (ss_project_ask_between); where a synchronous copy drained it that does not answer for
+ * other units' streams, the question whether any stream holds such work
+ * (ss_project_ask_streams_block). */
 static void ask_drained_elsewhere(ss_check_ctx *ctx, CXCursor call, const ss_finding *f)
 {
     if (f->severity != SS_SEV_WARNING)
@@ -173,6 +175,10 @@ static void ask_drained_elsewhere(ss_check_ctx *ctx, CXCursor call, const ss_fin
     if (words)
         ss_project_ask_between(ctx, SS_RULE_DEVICE_WIDE_SYNC_CALL, f, words, &assumed);
     ss_assumed_waits_free(&assumed);
+    free(words);
+    /* Or drained by a synchronous copy that does not answer for other units' streams. */
+    words = ss_context_drained_call_blocking_words(ctx, call);
+    ss_project_ask_streams_block(ctx, SS_RULE_DEVICE_WIDE_SYNC_CALL, f, words);
     free(words);
 }
 
