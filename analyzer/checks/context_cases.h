@@ -74,6 +74,19 @@ int ss_context_free_waits_for_nothing(CXCursor function, CXCursor call);
  * around the wait between the write and the wait. Returns 1 or 0. */
 int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait);
 
+/* frees.c. The allocation (the allocator's call, or for 'cudaFreeArray' the variable whose
+ * initializer is the call) that makes the free 'call' surely wait for the whole device when it
+ * runs, as ss_context_free_waits with 'call' its own wait, and for the device current at the
+ * free: nothing from the allocation's statement to the free's (both included) may switch the
+ * device or context (a call of cudaSetDevice, cudaDeviceReset, cuCtxSetCurrent,
+ * cuCtxPushCurrent, cuCtxPopCurrent, cuCtxCreate, cuCtxDestroy; of a function the unit cannot
+ * follow: through a pointer, a virtual or call operator, a dependent name, one it only declares
+ * outside the system headers; or of a function of the unit that makes such a call, three calls
+ * deep at most, followed in 'graph'); the function holds no goto. A switch elsewhere in the
+ * function (before the allocation) does not matter. A null cursor where there is none. */
+struct ss_callgraph;
+CXCursor ss_context_free_allocation(struct ss_callgraph *graph, CXCursor function, CXCursor call);
+
 /* frees.c. Whether the named function around 'function' switches the current device or
  * context ('cudaSetDevice', 'cuCtxSetCurrent', 'cuCtxPushCurrent') or holds a goto: a free
  * after it may not wait for the device its wait is for. Returns 1 or 0. */
@@ -523,12 +536,6 @@ char *ss_context_drained_call_words(ss_check_ctx *ctx, CXCursor at, ss_assumed_w
  * a whole run queues its work on streams that block (ss_project_ask_streams_block); else NULL.
  * Only in a run that records facts for the project pass (ctx->streams). */
 char *ss_context_drained_call_blocking_words(ss_check_ctx *ctx, CXCursor at);
-
-/* drained.c. ss_context_streams_block, where streams held in members of the unit's own classes
- * (fields of a stream type its code declares, and their uses) are taken for streams the unit
- * knows: the project pass asks every unit whether anything but a blocking creation, a null
- * constant or the legacy stream is stored into them (stream_members.c). Returns 1 or 0. */
-int ss_context_streams_block_members(ss_check_ctx *ctx);
 
 /* drained.c. For work on the legacy stream (SYNC101, SYNC102) at 'at': "after a join: ..."
  * where, on every way the unit reaches it, a wait for the whole device (or a loop that sets

@@ -1411,16 +1411,11 @@ static int surely_runs(const flow *f, CXCursor call)
 }
 
 /* Whether the free 'call' in the flow's function surely waits for the whole device whenever it
- * runs (ss_context_free_waits, the free its own wait), and for the device the flow is about: the
- * function calls nothing that switches the device or context, itself or two calls deep in the
- * unit's functions (its memory is then the current device's). */
+ * runs, and for the device the flow is about: nothing between its allocation and it may switch
+ * the device or context (ss_context_free_allocation: its memory is then the current device's). */
 static int free_drains_device(const flow *f, CXCursor call)
 {
-    static const char *const switches[] = {"cudaSetDevice", "cuCtxSetCurrent", "cuCtxPushCurrent"};
-    CXCursor found;
-    return ss_context_free_waits(f->function, call, call) &&
-           !ss_callgraph_calls_named(f->q->graph, ss_scope_outer_function(f->function), switches,
-                                     sizeof switches / sizeof *switches, &found);
+    return !ss_ast_is_null(ss_context_free_allocation(f->q->graph, f->function, call));
 }
 
 /* Whether the call 'call' of the row 'api' is a free that drains the device
@@ -2409,20 +2404,68 @@ static ss_copy_drain copies_drain(ss_check_ctx *ctx)
 }
 
 /* The bits of ctx->foreign_streams: looked at, a stream the unit did not create may be held
- * (foreign_stream) other than in a member of its own classes (UNIT_MEMBER_STREAM: member_stream),
- * the unit passes host memory to cudaHostRegister. */
-enum { UNIT_LOOKED = 1, UNIT_FOREIGN_STREAM = 2, UNIT_HOST_REGISTER = 4, UNIT_MEMBER_STREAM = 8 };
+ * (foreign_stream), the unit passes host memory to cudaHostRegister. */
+enum { UNIT_LOOKED = 1, UNIT_FOREIGN_STREAM = 2, UNIT_HOST_REGISTER = 4 };
+
+/* The stream type that 't' holds through one reference, array or pointer level
+ * ('cudaStream_t &', 'const cudaStream_t *', 'cudaStream_t[4]'), or 't' itself. */
+static CXType held_type(CXType t)
+{
+    CXType c = clang_getCanonicalType(t);
+    if (c.kind == CXType_LValueReference || c.kind == CXType_RValueReference)
+        return clang_getPointeeType(c);
+    if (c.kind == CXType_ConstantArray || c.kind == CXType_IncompleteArray ||
+        c.kind == CXType_VariableArray || c.kind == CXType_DependentSizedArray)
+        return clang_getArrayElementType(c);
+    if (c.kind == CXType_Pointer && ss_check_is_stream_type(clang_getPointeeType(c)))
+        return clang_getPointeeType(c);
+    return t;
+}
+
+/* Whether 'e' is a cast to a stream type from a value of another type (an integer handle, a
+ * 'void *'), not a constant null or legacy stream. */
+static int cast_stream(CXCursor e, enum CXCursorKind k)
+{
+    if (k != CXCursor_CStyleCastExpr && k != CXCursor_CXXStaticCastExpr &&
+        k != CXCursor_CXXReinterpretCastExpr && k != CXCursor_CXXFunctionalCastExpr)
+        return 0;
+    unsigned n = ss_ast_child_count(e);
+    CXCursor from = n ? ss_ast_child(e, n - 1) : clang_getNullCursor();
+    return !ss_ast_is_null(from) && !ss_check_is_stream_type(clang_getCursorType(from));
+}
+
+/* Whether the call 'call' is handed the address of a stream ('&s', '&p->s') and creates none:
+ * a function that may store any stream there (a library's getter). */
+static int stream_out_argument(CXCursor call)
+{
+    if (ss_check_stream_creation(call, ss_scope_callee_api(call)) != 0)
+        return 0;
+    for (int i = 0, n = clang_Cursor_getNumArguments(call); i < n; i++) {
+        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(call, (unsigned)i));
+        CXType t = clang_getCanonicalType(clang_getCursorType(arg));
+        if (clang_getCursorKind(arg) == CXCursor_UnaryOperator && t.kind == CXType_Pointer &&
+            ss_check_is_stream_type(clang_getPointeeType(t)))
+            return 1;
+    }
+    return 0;
+}
 
 /* Whether the cursor 'c' (of the unit's own code) may hold a stream that the unit did not create
- * itself, non-blocking perhaps: a stream (or library handle, names_stream) parameter or member, a
- * stream variable outside any function that is not static, or an expression of a stream type that
- * is a call's result or a member other than 0 and cudaStreamLegacy. */
+ * itself, non-blocking perhaps: a stream (or library handle, names_stream) parameter or member,
+ * also a reference, a pointer or an array of streams, a stream variable outside any function
+ * that is not static, an expression of a stream type that is a call's result, a member or a cast
+ * from another type other than 0 and cudaStreamLegacy, or a call handed a stream's address that
+ * creates none. */
 static int foreign_stream(CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     CXType type = clang_getCursorType(c);
     if (k == CXCursor_ParmDecl || k == CXCursor_FieldDecl)
-        return ss_check_is_stream_type(type) || is_handle_type(type);
+        return ss_check_is_stream_type(held_type(type)) || is_handle_type(type);
+    if (k == CXCursor_CallExpr && stream_out_argument(c))
+        return 1;
+    if (k == CXCursor_VarDecl && !ss_check_is_stream_type(type))
+        type = held_type(type);
     if (!ss_check_is_stream_type(type))
         return 0;
     if (k == CXCursor_VarDecl) {
@@ -2432,21 +2475,10 @@ static int foreign_stream(CXCursor c)
                in != CXCursor_Constructor && in != CXCursor_Destructor &&
                in != CXCursor_LambdaExpr && in != CXCursor_FunctionTemplate;
     }
-    if (k != CXCursor_CallExpr && k != CXCursor_MemberRefExpr)
+    if (k != CXCursor_CallExpr && k != CXCursor_MemberRefExpr && !cast_stream(c, k))
         return 0;
     ss_stream_value v = ss_stream_constant(c);
     return !(v == SS_STREAM_NULL || v == SS_STREAM_LEGACY);
-}
-
-/* Whether the cursor 'c', where foreign_stream takes it for a stream the unit did not create,
- * is a member of a stream type that the unit's own code declares, or a member expression of
- * one: a stream the project pass may know from every unit's stores (stream_members.c). */
-static int member_stream(CXCursor c)
-{
-    CXCursor field =
-        clang_getCursorKind(c) == CXCursor_MemberRefExpr ? clang_getCursorReferenced(c) : c;
-    return clang_getCursorKind(field) == CXCursor_FieldDecl &&
-           ss_check_is_stream_type(clang_getCursorType(field)) && !ss_foreign_decl(field);
 }
 
 static enum CXChildVisitResult find_foreign(CXCursor c, CXCursor parent, CXClientData data)
@@ -2455,7 +2487,7 @@ static enum CXChildVisitResult find_foreign(CXCursor c, CXCursor parent, CXClien
     if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_foreign_decl(c))
         return CXChildVisit_Continue;
     if (foreign_stream(c))
-        *bits |= member_stream(c) ? UNIT_MEMBER_STREAM : UNIT_FOREIGN_STREAM;
+        *bits |= UNIT_FOREIGN_STREAM;
     if (clang_getCursorKind(c) == CXCursor_CallExpr) {
         CXString name = clang_getCursorSpelling(c);
         if (strcmp(clang_getCString(name), "cudaHostRegister") == 0)
@@ -2482,8 +2514,7 @@ static int unit_bits(ss_check_ctx *ctx)
 static ss_copy_drain known_copies_drain(ss_check_ctx *ctx)
 {
     ss_copy_drain d = copies_drain(ctx);
-    if (d == SS_COPY_DRAIN_BLOCKING &&
-        (unit_bits(ctx) & (UNIT_FOREIGN_STREAM | UNIT_MEMBER_STREAM)))
+    if (d == SS_COPY_DRAIN_BLOCKING && (unit_bits(ctx) & UNIT_FOREIGN_STREAM))
         return 0;
     return d;
 }
@@ -3851,6 +3882,39 @@ static char *copy_drain_words(const ss_api *by, int drain_copies, int upload)
             : "the unit creates its streams blocking");
 }
 
+/* Why the free 'by' drained the device (free_drains): " (it frees 'd_max', which 'cudaMalloc'
+ * allocated at line 14: such a free waits for all work on the device, every stream, where that
+ * allocation succeeded with a size above 0)". Malloc'ed. */
+static char *free_drain_words(ss_check_ctx *ctx, CXCursor by)
+{
+    const ss_api *api = ss_scope_callee_api(by);
+    if (api == NULL || api->dst_arg < 0 || clang_Cursor_getNumArguments(by) <= api->dst_arg)
+        return ss_xstrdup("");
+    /* The function the free is in: the one that declares the local it frees. */
+    CXCursor arg = clang_Cursor_getArgument(by, (unsigned)api->dst_arg);
+    CXCursor var = clang_getCursorReferenced(ss_ast_strip(arg));
+    CXCursor function = clang_getCursorSemanticParent(var);
+    CXCursor alloc = ss_ast_is_null(function)
+                         ? function
+                         : ss_context_free_allocation(ss_check_graph(ctx), function, by);
+    if (ss_ast_is_null(alloc))
+        return ss_xstrdup("");
+    CXCursor made = alloc;
+    if (clang_getCursorKind(alloc) == CXCursor_VarDecl) {
+        unsigned n = ss_ast_child_count(alloc);
+        made = n ? ss_ast_strip(ss_ast_child(alloc, n - 1)) : alloc;
+    }
+    char *freed = ss_expr_text(arg);
+    char *maker = ss_scope_callee_name(made);
+    char *words = ss_xasprintf(" (it frees '%s', which '%s' allocated at line %u: such a free "
+                               "waits for all work on the device, every stream, where that "
+                               "allocation succeeded with a size above 0)",
+                               freed ? freed : "...", maker ? maker : "...", ss_scope_line(alloc));
+    free(freed);
+    free(maker);
+    return words;
+}
+
 /* Why the cuBLAS call that drained 'd' (cublas_flow) did, with 'drain_copies' (ss_copy_drain):
  * " (a cuBLAS call that returns its result to host memory, which returns only once it is there:
  * the device was drained before it, and it waits for the work it queues)"; "" where 'd' was not
@@ -3965,8 +4029,7 @@ static char *nothing_queued_words(ss_check_ctx *ctx, CXCursor at, const drain *d
                  copy_direction(ctx->function, d->by, by) == SS_COPY_KIND_H2D;
     char *aside = aside_words(d);
     char *why = by && (by->klass == SS_CLASS_FREE || by->klass == SS_CLASS_HOST_FREE)
-                    ? ss_xstrdup(" (a free of memory from a synchronizing allocator, which waits "
-                                 "for all work)")
+                    ? free_drain_words(ctx, d->by)
                 : by ? copy_drain_words(by, drain_copies, upload)
                      : cublas_drain_words(d, drain_copies);
     char *wide = wide_words(d, drain_copies, at);
@@ -3989,9 +4052,9 @@ static char *nothing_queued_words(ss_check_ctx *ctx, CXCursor at, const drain *d
  * 'assumed' as in ss_context_between_waits (NULL: a call of a function the unit only declares
  * may queue work), the calls taken for waits that it rests on left in 'assumed'. As for a
  * copy, memsets may be queued since (a fill that costs the call little), and a synchronous
- * copy that drained it answers only where it waits for every stream (answered). None of these
- * calls is taken for a drain itself: an allocation synchronizes only sometimes, and a free of
- * a null pointer does nothing. */
+ * copy that drained it answers only where it waits for every stream (answered). No allocation
+ * is taken for a drain (it synchronizes only sometimes), nor a free but one that surely frees
+ * memory a synchronizing allocator gave (free_drains: a free of a null pointer does nothing). */
 static drain implicit_sync_drain(ss_check_ctx *ctx, CXCursor at, int drain_copies,
                                  ss_assumed_waits *assumed)
 {
@@ -4573,13 +4636,6 @@ static int opens_copying(ss_check_ctx *ctx, CXCursor s, opening_copies *o)
 int ss_context_streams_block(ss_check_ctx *ctx)
 {
     return !ctx->per_thread && known_copies_drain(ctx) != 0;
-}
-
-int ss_context_streams_block_members(ss_check_ctx *ctx)
-{
-    ss_copy_drain d = copies_drain(ctx);
-    return !ctx->per_thread && d != 0 &&
-           !(d == SS_COPY_DRAIN_BLOCKING && (unit_bits(ctx) & UNIT_FOREIGN_STREAM));
 }
 
 char *ss_context_opening_copy_words(ss_check_ctx *ctx, CXCursor function, unsigned *ways,

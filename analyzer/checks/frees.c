@@ -4,6 +4,7 @@
  * 'cudaFree' of stream-ordered memory ('cudaMallocAsync', 'cudaMallocFromPoolAsync') do not
  * (context_cases.h). */
 #include "ast.h"
+#include "callgraph.h"
 #include "common.h"
 #include "context_cases.h"
 #include "scope.h"
@@ -215,6 +216,16 @@ static enum CXChildVisitResult find_switch(CXCursor c, CXCursor parent, CXClient
     return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
+/* A goto anywhere (find_switch's other half). */
+static enum CXChildVisitResult find_goto(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    *found = k == CXCursor_GotoStmt || k == CXCursor_IndirectGotoStmt;
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
 int ss_context_switches_device(CXCursor function)
 {
     int switches = 0;
@@ -398,27 +409,121 @@ static int tested_before(const before_wait *where, CXCursor var)
     return 0;
 }
 
-int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait)
+/* ss_context_free_waits, with 'switches' whether to refuse a function that switches the device
+ * or context anywhere: the write of the freed variable where the free surely waits, else a null
+ * cursor; '*where' the block that holds the write's statement and the wait's. */
+static CXCursor waiting_write(CXCursor function, CXCursor call, CXCursor wait, int switches,
+                              before_wait *where)
 {
+    CXCursor none = clang_getNullCursor();
     const ss_api *api = ss_scope_callee_api(call);
     CXCursor arg = freed_argument(call, api);
     if (ss_ast_is_null(arg) || !runtime_free(api) || null_literal(arg))
-        return 0;
+        return none;
     CXCursor var = local_variable(arg), top = ss_scope_outer_function(function);
-    int switches = 0;
+    int found = 0, jumps = 0;
     if (ss_ast_is_null(var))
-        return 0;
-    clang_visitChildren(top, find_switch, &switches);
+        return none;
+    clang_visitChildren(top, find_switch, &found);
+    /* find_switch also stops at a goto; without 'switches' only the goto counts. */
+    if (found && !switches)
+        clang_visitChildren(top, find_goto, &jumps);
     var_writes w = writes_of(function, var);
-    before_wait where;
-    if (switches || w.count != 1 || !runs_before(top, w.at, wait, &where))
-        return 0;
+    if ((switches ? found : jumps) || w.count != 1 || !runs_before(top, w.at, wait, where))
+        return none;
     if (w.kind == WRITE_ALLOC)
-        return matching_allocator(api, w.callee);
+        return matching_allocator(api, w.callee) ? w.at : none;
     if (w.kind != WRITE_INIT || api->api != SS_API_cudaFreeArray ||
         clang_getCursorKind(ss_ast_strip(initializer(var))) != CXCursor_CallExpr)
+        return none;
+    return tested_before(where, var) ? w.at : none;
+}
+
+int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait)
+{
+    before_wait where;
+    return !ss_ast_is_null(waiting_write(function, call, wait, 1, &where));
+}
+
+/* How deep may_switch follows the unit's functions. */
+enum { MAX_SWITCH_DEPTH = 3 };
+
+static int may_switch(ss_callgraph *graph, CXCursor call, int depth);
+
+/* A walk for a call that may switch the device or context (may_switch). */
+typedef struct switch_walk {
+    ss_callgraph *graph;
+    int depth, found;
+} switch_walk;
+
+static enum CXChildVisitResult find_may_switch(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    switch_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && may_switch(w->graph, c, w->depth))
+        w->found = 1;
+    return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether 'name' switches the current device or context, or tears the context down. */
+static int switches_named(const char *name)
+{
+    static const char *const names[] = {"cudaSetDevice",    "cudaDeviceReset", "cuCtxSetCurrent",
+                                        "cuCtxPushCurrent", "cuCtxPopCurrent", "cuCtxCreate",
+                                        "cuCtxDestroy"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        if (strncmp(name, names[i], strlen(names[i])) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the call 'call' may switch the device or context: a call of such an API, or of a
+ * function lint cannot follow (through a pointer, a virtual or call operator, a dependent name,
+ * one the unit only declares outside the system headers), or of a function of the unit that
+ * makes such a call itself, MAX_SWITCH_DEPTH calls deep at most. A launch, another CUDA call,
+ * and a library's function (declared in a system header) do not. Returns 1 or 0. */
+static int may_switch(ss_callgraph *graph, CXCursor call, int depth)
+{
+    char *name = ss_scope_callee_name(call);
+    int named = name && switches_named(name);
+    free(name);
+    if (named)
+        return 1;
+    if (ss_scope_callee_api(call) || ss_scope_is_launch(call))
         return 0;
-    return tested_before(&where, var);
+    CXCursor decl = clang_getCursorReferenced(call);
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (ss_ast_is_null(decl) || (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod &&
+                                 k != CXCursor_Constructor && k != CXCursor_FunctionTemplate))
+        return 1;
+    CXString spelling = clang_getCursorSpelling(decl);
+    int operator_call = strcmp(clang_getCString(spelling), "operator()") == 0;
+    clang_disposeString(spelling);
+    if (operator_call || (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(decl)))
+        return 1;
+    CXCursor callee = ss_callgraph_callee(graph, call);
+    if (ss_ast_is_null(callee))
+        return !ss_foreign_decl(decl);
+    if (depth >= MAX_SWITCH_DEPTH)
+        return 1;
+    switch_walk w = {graph, depth + 1, 0};
+    clang_visitChildren(callee, find_may_switch, &w);
+    return w.found;
+}
+
+CXCursor ss_context_free_allocation(ss_callgraph *graph, CXCursor function, CXCursor call)
+{
+    before_wait where;
+    CXCursor alloc = waiting_write(function, call, call, 0, &where), none = clang_getNullCursor();
+    if (ss_ast_is_null(alloc))
+        return none;
+    /* The statements from the allocation's to the free's, both included. */
+    CXCursor block = where.wait_path[where.depth - 1];
+    switch_walk w = {graph, 0, 0};
+    for (unsigned i = where.write_index; i <= where.wait_index && !w.found; i++)
+        ss_ast_visit_whole(ss_ast_child(block, i), ss_ast_child(block, i), find_may_switch, &w);
+    return w.found ? none : alloc;
 }
 
 /* ------------------------------------------------------------------------------------------

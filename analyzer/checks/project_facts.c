@@ -67,7 +67,6 @@ void ss_project_facts_free(ss_project_facts *facts)
     ss_project_set_up_free(facts);
     ss_project_arrays_free(facts);
     ss_project_switches_free(facts);
-    ss_project_stream_members_free(facts);
     free(facts->between);
     free(facts->ends);
     free(facts->questions);
@@ -612,7 +611,6 @@ void ss_project_summarize(ss_check_ctx *ctx)
     ss_project_record_args(ctx, w.facts);
     ss_project_record_outputs(ctx, w.facts);
     w.facts->streams_block = !w.facts->unjudged && ss_context_streams_block(ctx);
-    ss_project_record_stream_members(ctx, w.facts);
     ss_project_summarize_foreign(ctx, w.facts);
     ss_project_record_set_up_calls(ctx, w.facts);
     ss_project_record_array_outs(ctx, w.facts);

@@ -288,14 +288,6 @@ struct ss_project_facts {
     /* Every stream that may hold the unit's work is one a copy on the legacy default stream
      * waits for (ss_context_streams_block); 0 for a unit with errors ('unjudged'). */
     int streams_block;
-    /* The same but for the streams held in members of the project's classes
-     * (ss_context_streams_block_members), and those members (USRs; stream_members.c): the ones
-     * the unit reads, those it stores a blocking creation into, and those it stores anything
-     * else into but a null constant or the legacy stream. */
-    int streams_block_members;
-    char **members_read, **members_created, **members_loose;
-    size_t members_read_count, members_read_cap, members_created_count, members_created_cap,
-        members_loose_count, members_loose_cap;
 };
 
 enum { SS_START_NONE = -1, SS_START_DEVICE = -2 };
@@ -544,20 +536,6 @@ void ss_project_foreign_opening(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
  * streams that block (ss_project_facts's 'streams_block'). */
 void ss_project_ask_streams_block(ss_check_ctx *ctx, ss_rule_id rule, const ss_finding *f,
                                   const char *words);
-
-/* stream_members.c. After the unit's walk: records in 'facts' the stream members of the project's
- * classes the unit reads, creates blocking and stores anything else into, and whether its
- * streams block but for such members (streams_block_members). */
-void ss_project_record_stream_members(ss_check_ctx *ctx, ss_project_facts *facts);
-void ss_project_stream_members_free(ss_project_facts *facts);
-/* stream_members.c. Whether the unit 'u' of the run's 'count' units 'facts' has streams that
- * block but for members of the project's classes (streams_block_members), and every such
- * member it reads is one some unit of the run stores a blocking creation into and none stores
- * anything else into but a null constant or the legacy stream. Returns 1 or 0. */
-int ss_project_members_block(ss_project_facts *const *facts, size_t count, size_t u);
-/* stream_members.c. The cache's form of the members' facts, beside "streamsBlock". */
-void ss_project_stream_members_encode(const ss_project_facts *facts, cJSON *o);
-void ss_project_stream_members_decode(const cJSON *o, ss_project_facts *facts, int *bad);
 
 /* project_foreign.c. After the context of the finding 'f' for the call 'at' is applied: records
  * the question kept for it when 'f' is still a warning; drops it otherwise. */

@@ -566,18 +566,15 @@ static int every_end_reads(ss_project_facts *const *facts, size_t count, const c
     return found;
 }
 
-/* Whether every unit of the run queues its work on streams that block (streams_block, or
- * ss_project_members_block: streams held in members of the project's classes that only blocking
- * creations fill), in a run of every entry of the database, each linted without errors ('scope'
- * SS_PROJECT_EVERY_ENTRY): no stream of the program then holds work that a copy on the legacy
- * stream does not wait for. */
+/* Whether every unit of the run queues its work on streams that block (streams_block), in a run
+ * of every entry of the database, each linted without errors ('scope' SS_PROJECT_EVERY_ENTRY):
+ * no stream of the program then holds work that a copy on the legacy stream does not wait for. */
 static int streams_block(ss_project_facts *const *facts, size_t count, unsigned scope)
 {
     if (!(scope & SS_PROJECT_EVERY_ENTRY) || count == 0)
         return 0;
     for (size_t u = 0; u < count; u++) {
-        if (facts[u] == NULL || facts[u]->unjudged ||
-            (!facts[u]->streams_block && !ss_project_members_block(facts, count, u)))
+        if (facts[u] == NULL || facts[u]->unjudged || !facts[u]->streams_block)
             return 0;
     }
     return 1;
@@ -717,7 +714,6 @@ void ss_project_foreign_encode(const ss_project_facts *facts, cJSON *o)
 {
     const struct ss_foreign_facts *ff = facts->foreign;
     cJSON_AddBoolToObject(o, "streamsBlock", facts->streams_block);
-    ss_project_stream_members_encode(facts, o);
     cJSON *ends = ff && ff->end_count ? cJSON_AddArrayToObject(o, "foreignEnds") : NULL;
     for (size_t i = 0; ends && i < ff->end_count; i++) {
         cJSON *item = cJSON_CreateObject();
@@ -859,7 +855,6 @@ void ss_project_foreign_decode(const cJSON *o, ss_project_facts *facts, int *bad
     const cJSON *block = cJSON_GetObjectItemCaseSensitive(o, "streamsBlock");
     *bad |= !cJSON_IsBool(block);
     facts->streams_block = cJSON_IsTrue(block);
-    ss_project_stream_members_decode(o, facts, bad);
     ss_project_decode_items(o, "foreignEnds", decode_end_item, facts, bad);
     ss_project_decode_items(o, "foreignQuestions", decode_question_item, facts, bad);
 }

@@ -6,10 +6,9 @@
 # waits for the legacy stream only, the free for every stream, so the first free is a warning
 # in the unit alone (another unit may queue work on a stream of its own); in a run of every
 # entry whose units all queue their work on streams that block (pipe.cu creates its stream
-# blocking; member.cu holds the one it creates blocking in a member of its state, gnss_gpu's
-# pf_device.cu), a note saying so; with async.cu in the run (a stream it creates non-blocking),
-# with member_set.cu (it stores the per-thread default stream into that member), or with
-# peak.cu linted alone, a warning. The second free follows the first, which surely frees
+# blocking), a note saying so; with async.cu in the run (a stream it creates non-blocking),
+# refparam.cu (a stream handed in by reference), handle.cu (a stream cast from an integer
+# handle), or with peak.cu linted alone, a warning. The second free follows the first, which surely frees
 # cudaMalloc's memory: a note in every run. The same at -j 1 and -j 2, with and without the
 # cache, in either order (exact output).
 set -u
@@ -25,7 +24,7 @@ W14="src/peak.cu:14:5: warning: 'cudaMalloc' $LOOP $R402
 src/peak.cu:15:5: warning: 'cudaMalloc' $LOOP $R402"
 W19="src/peak.cu:19:5: warning: 'cudaFree' $LOOP $R402"
 N19="src/peak.cu:19:5: note: 'cudaFree' $LOOP; drained: the device has nothing queued here: 'cudaMemcpy' at peak.cu:17 drained it (a synchronous copy, which waits for all work: the unit creates no stream and names none but the legacy one, so all its work is queued there), and no work is queued between it and this call on any way the unit reaches it: the free waits for nothing else (across units: no unit of the run creates a stream that does not block or holds a stream it did not create, and the run leaves none out) $R402"
-N20="src/peak.cu:20:5: note: 'cudaFree' $LOOP; drained: the device has nothing queued here: 'cudaFree' at peak.cu:19 drained it (a free of memory from a synchronizing allocator, which waits for all work), and no work is queued between it and this call on any way the unit reaches it: the free waits for nothing else $R402"
+N20="src/peak.cu:20:5: note: 'cudaFree' $LOOP; drained: the device has nothing queued here: 'cudaFree' at peak.cu:19 drained it (it frees 'd_max', which 'cudaMalloc' allocated at line 14: such a free waits for all work on the device, every stream, where that allocation succeeded with a size above 0), and no work is queued between it and this call on any way the unit reaches it: the free waits for nothing else $R402"
 
 for order in "peak.cu pipe.cu" "pipe.cu peak.cu"; do
     # shellcheck disable=SC2086
@@ -41,34 +40,23 @@ $N20"
     rm -rf cache
 done
 
-# member.cu holds its stream in a member of its state, created blocking: still a note, from
-# the cache too. With member_set.cu, which stores the per-thread default stream into that member
-# (the same class), a warning.
-database peak.cu member.cu pipe.cu
-for run in "no cache, -j 1" "no cache, -j 2" "cold cache" "warm cache"; do
-    lint_way "$run"
-    grep 'SYNC402' out >sync402
-    text "with member.cu, $run: SYNC402" sync402 "$W14
-$N19
-$N20"
-done
-rm -rf cache
-database peak.cu member.cu pipe.cu member_set.cu
-for run in "no cache, -j 1" "cold cache" "warm cache"; do
-    lint_way "$run"
-    grep 'SYNC402' out >sync402
-    text "with member_set.cu, $run: SYNC402" sync402 "$W14
-$W19
-$N20"
-done
-rm -rf cache
-
 # A unit with a non-blocking stream in the run: the copy may not have waited for its work.
 database peak.cu pipe.cu async.cu
 for run in "no cache, -j 1" "no cache, -j 2"; do
     lint_way "$run"
     grep 'SYNC402' out >sync402
     text "with async.cu, $run: SYNC402" sync402 "$W14
+$W19
+$N20"
+done
+
+# A stream the run did not create: handed in by reference (refparam.cu) or cast from an integer
+# handle (handle.cu), each beside a stream its unit creates blocking: a warning.
+for other in refparam.cu handle.cu; do
+    database peak.cu pipe.cu "$other"
+    lint_way "no cache, -j 1"
+    grep 'SYNC402' out >sync402
+    text "with $other: SYNC402" sync402 "$W14
 $W19
 $N20"
 done

@@ -6,8 +6,8 @@
 // "drained". The free right after the wait is not "drained" by it: it waits for the same work,
 // so the wait is the "drained anyway" note and the free the stall of the two (a warning; session
 // 37, wait_then_free.cu). A launch between the wait and the free, a wait on one
-// branch only, a call of a function the unit only declares, a device switch, a free after a free
-// that follows a launch where the first's pointer is a parameter's (free_drains.cu: session 45),
+// branch only, a call of a function the unit only declares, a device switch (a free after a
+// free of a local allocated since that switch is "drained" by it: free_drains.cu, session 45),
 // an allocation after a synchronous copy that follows a launch (in a unit with no stream the copy
 // waits for the legacy stream only, the allocation for every stream) and a device configuration
 // keep their warnings.
@@ -35,13 +35,13 @@ void train(float *w, const float *host, int n, int steps)
         step<<<(n + 255) / 256, 256>>>(w, x, scratch, n); // expect: SYNC101 expect-severity: note
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: drained anyway: the next device call, 'cudaFree' at line 37, a free of device memory
         cudaFree(scratch); // expect: SYNC402 expect-severity: warning
-        cudaFree(x); // expect: SYNC402 expect-severity: note expect-message: 'cudaFree' at drained_alloc_free.cu:37 drained it (a free of memory from a synchronizing allocator, which waits for all work), and no work is queued between it and this call on any way the unit reaches it: the free waits for nothing else
+        cudaFree(x); // expect: SYNC402 expect-severity: note expect-message: 'cudaFree' at drained_alloc_free.cu:37 drained it (it frees 'scratch', which 'cudaMalloc' allocated at line 34: such a free waits for all work on the device, every stream, where that allocation succeeded with a size above 0), and no work is queued between it and this call on any way the unit reaches it: the free waits for nothing else
         cudaMalloc(&errors, 1000 * sizeof(float)); // expect: SYNC402 expect-severity: note
         cudaMemset(errors, 0, 1000 * sizeof(float));
         cudaMalloc(&more, 1000 * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: and no work but memsets is queued between it and this call
         cudaFree(more); // expect: SYNC402 expect-severity: note
         cudaFree(errors); // expect: SYNC402 expect-severity: note
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: 'cudaFree' at drained_alloc_free.cu:43 drained it (a free of memory from a synchronizing allocator, which waits for all work), and no work is queued between it and this call on any way the unit reaches it: the wait waits for nothing else
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: 'cudaFree' at drained_alloc_free.cu:43 drained it (it frees 'errors', which 'cudaMalloc' allocated at line 39: such a free waits for all work on the device, every stream, where that allocation succeeded with a size above 0), and no work is queued between it and this call on any way the unit reaches it: the wait waits for nothing else
     }
 }
 
@@ -73,14 +73,14 @@ void train_busy(float *w, float *x, float *host, int n, int steps, bool check)
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
         step<<<(n + 255) / 256, 256>>>(w, a, x, n); // expect: SYNC101 expect-severity: note
         cudaFree(a); // expect: SYNC402 expect-severity: warning
-        cudaFree(x); // expect: SYNC402 expect-severity: warning
-        cudaMalloc(&b, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
+        cudaFree(x); // expect: SYNC402 expect-severity: note expect-message: 'cudaFree' at drained_alloc_free.cu:75 drained it (it frees 'a', which 'cudaMalloc' allocated at line 71: such a free waits for all work on the device, every stream, where that allocation succeeded with a size above 0)
+        cudaMalloc(&b, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: 'cudaFree' at drained_alloc_free.cu:75 drained it
         step<<<(n + 255) / 256, 256>>>(w, x, b, n); // expect: SYNC101 expect-severity: note
         if (check)
             cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
         cudaFree(b); // expect: SYNC402 expect-severity: warning
-        cudaMalloc(&c, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        cudaMalloc(&c, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: 'cudaFree' at drained_alloc_free.cu:81 drained it (it frees 'b', which 'cudaMalloc' allocated at line 77: such a free waits for all work on the device, every stream, where that allocation succeeded with a size above 0)
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: 'cudaFree' at drained_alloc_free.cu:81 drained it
         log_elsewhere(c);
         cudaFree(c); // expect: SYNC402 expect-severity: warning
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
@@ -90,7 +90,7 @@ void train_busy(float *w, float *x, float *host, int n, int steps, bool check)
         cudaMemcpy(host, d, n * sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: warning
         cudaMalloc(&e, n * sizeof(float)); // expect: SYNC402 expect-severity: warning
         cudaFree(e); // expect: SYNC402 expect-severity: warning
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: 'cudaFree' at drained_alloc_free.cu:92 drained it (it frees 'e', which 'cudaMalloc' allocated at line 91: such a free waits for all work on the device, every stream, where that allocation succeeded with a size above 0)
         cudaDeviceSetLimit(cudaLimitStackSize, 1 << 12); // expect: SYNC402 expect-severity: warning
         cudaSetDevice(0);
     }

@@ -2,12 +2,12 @@
 // (measured, docs/studies/validation.md 2026-12-06 23:40), and so drains it where it surely
 // frees such memory: a local variable its function writes once, as the out-argument of the
 // matching allocator ('cudaMalloc' for 'cudaFree', 'cudaMallocHost' for 'cudaFreeHost'), in a
-// statement before the free's that runs whenever the free's does, in a function that switches
-// no device, itself or through the unit's functions it calls (session 45, held-out-42's AE:
-// gnss_gpu's find_peak_and_snr). An allocation, free, copy or wait after it with nothing queued
-// between is "drained". A free of a parameter, of a local written twice or allocated under a
-// branch, of managed or stream-ordered memory, or in a function that switches the device (here
-// through a helper) drains nothing: what follows keeps its warning.
+// statement before the free's that runs whenever the free's does, nothing between that may
+// switch the device (session 45, held-out-42's AE: gnss_gpu's find_peak_and_snr): what follows
+// with nothing queued between is "drained". A free of a parameter, of a local written twice or
+// allocated under a branch, of managed or stream-ordered memory, or after a call since the
+// allocation that may switch the device (a helper that does, another unit's function, a call
+// through a pointer) drains nothing. A switch before the allocation does not matter.
 #include <cuda_runtime.h>
 
 __global__ void reduce(const float *in, float *out, int n)
@@ -27,7 +27,7 @@ static float peak(const float *d_mag, int n, float *host)
     cudaMemcpy(host, d_max, 64 * sizeof(float), cudaMemcpyDeviceToHost); // expect: SYNC202 expect-severity: warning
     float best = host[0];
     cudaFree(d_max); // expect: SYNC402 expect-severity: warning
-    cudaFree(d_sum); // expect: SYNC402 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaFree' at free_drains.cu:29 drained it (a free of memory from a synchronizing allocator, which waits for all work), and no work is queued between it and this call on any way the unit reaches it: the free waits for nothing else
+    cudaFree(d_sum); // expect: SYNC402 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaFree' at free_drains.cu:29 drained it (it frees 'd_max', which 'cudaMalloc' allocated at line 23: such a free waits for all work on the device, every stream, where that allocation succeeded with a size above 0), and no work is queued between it and this call on any way the unit reaches it: the free waits for nothing else
     cudaFree(d_idx); // expect: SYNC402 expect-severity: note expect-message: 'cudaFree' at free_drains.cu:30 drained it
     return best;
 }
@@ -50,10 +50,10 @@ void staged(float *d_out, const float *host, int n, int steps)
         cudaMalloc(&scratch, n * sizeof(float)); // expect: SYNC402 expect-severity: note
         reduce<<<1, 256>>>(d_out, scratch, n); // expect: SYNC101 expect-severity: note
         cudaFree(scratch); // expect: SYNC402 expect-severity: warning
-        cudaMemcpy(d_out, host, n * sizeof(float), cudaMemcpyHostToDevice); // expect: SYNC202 expect-severity: note expect-message: 'cudaFree' at free_drains.cu:52 drained it (a free of memory from a synchronizing allocator, which waits for all work)
+        cudaMemcpy(d_out, host, n * sizeof(float), cudaMemcpyHostToDevice); // expect: SYNC202 expect-severity: note expect-message: 'cudaFree' at free_drains.cu:52 drained it (it frees 'scratch', which 'cudaMalloc' allocated at line 50: such a free waits for all work on the device, every stream, where that allocation succeeded with a size above 0)
         reduce<<<1, 256>>>(d_out, d_out, n); // expect: SYNC101 expect-severity: note
         cudaFreeHost(tmp); // expect: SYNC402 expect-severity: warning
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: 'cudaFreeHost' at free_drains.cu:55 drained it (a free of memory from a synchronizing allocator, which waits for all work), and no work is queued between it and this call on any way the unit reaches it: the wait waits for nothing else
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: 'cudaFreeHost' at free_drains.cu:55 drained it (it frees 'tmp', which 'cudaMallocHost' allocated at line 48: such a free waits for all work on the device, every stream, where that allocation succeeded with a size above 0), and no work is queued between it and this call on any way the unit reaches it: the wait waits for nothing else
     }
 }
 
@@ -103,6 +103,35 @@ void switched(float *d_out, int n, int steps)
         on(s % 2);
         reduce<<<1, 256>>>(d_out, tmp, n); // expect: SYNC101 expect-severity: note
         cudaFree(tmp); // expect: SYNC402 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    }
+}
+
+void elsewhere(float *p); // another unit's: it may switch the device
+
+// A per-device worker: the switch before the allocation does not matter (the memory is the
+// current device's); a call between the allocation and the free that lint cannot follow (a
+// function another unit defines, a call through a pointer) may switch: no drain.
+void worker(int dev, float *d_out, int n, int steps, void (*hook)(float *))
+{
+    cudaSetDevice(dev);
+    for (int s = 0; s < steps; s++) {
+        float *tmp;
+        cudaMalloc(&tmp, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: 'cudaDeviceSynchronize' at free_drains.cu:135 drained it
+        reduce<<<1, 256>>>(d_out, tmp, n); // expect: SYNC101 expect-severity: note
+        cudaFree(tmp); // expect: SYNC402 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: 'cudaFree' at free_drains.cu:122 drained it (it frees 'tmp', which 'cudaMalloc' allocated at line 120: such a free waits for all work on the device, every stream, where that allocation succeeded with a size above 0)
+        float *across;
+        cudaMalloc(&across, n * sizeof(float)); // expect: SYNC402 expect-severity: note
+        reduce<<<1, 256>>>(d_out, across, n); // expect: SYNC101 expect-severity: note
+        elsewhere(across);
+        cudaFree(across); // expect: SYNC402 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        float *hooked;
+        cudaMalloc(&hooked, n * sizeof(float)); // expect: SYNC402 expect-severity: note
+        reduce<<<1, 256>>>(d_out, hooked, n); // expect: SYNC101 expect-severity: note
+        hook(hooked);
+        cudaFree(hooked); // expect: SYNC402 expect-severity: warning
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
     }
 }

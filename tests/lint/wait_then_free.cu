@@ -120,7 +120,7 @@ void staging(const float *d, int n, int rounds, cudaStream_t s)
 {
     for (int r = 0; r < rounds; r++) {
         float *h = nullptr;
-        cudaMallocHost(&h, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaFreeHost' at wait_then_free.cu:126 drained it (a free of memory from a synchronizing allocator, which waits for all work)
+        cudaMallocHost(&h, n * sizeof(float)); // expect: SYNC402 expect-severity: note expect-message: drained: the device has nothing queued here: 'cudaFreeHost' at wait_then_free.cu:126 drained it (it frees 'h', which 'cudaMallocHost' allocated at line 123: such a free waits for all work on the device, every stream, where that allocation succeeded with a size above 0)
         cudaMemcpyAsync(h, d, n * sizeof(float), cudaMemcpyDeviceToHost, s);
         cudaStreamSynchronize(s); // expect: SYNC401 expect-severity: note expect-message: 'cudaFreeHost' at line 126, a free of pinned host memory
         cudaFreeHost(h); // expect: SYNC402 expect-severity: warning
