@@ -251,6 +251,7 @@ static int unconditional(CXCursor c)
     case CXCursor_CompoundAssignOperator:
     case CXCursor_DeclStmt:
     case CXCursor_VarDecl:
+    case CXCursor_CompoundStmt: /* a block in a block ('{ check(cudaMalloc(...)); }') */
         return 1;
     case CXCursor_DoStmt:
         return ss_ast_do_once(c);
@@ -413,7 +414,7 @@ static int tested_before(const before_wait *where, CXCursor var)
  * or context anywhere: the write of the freed variable where the free surely waits, else a null
  * cursor; '*where' the block that holds the write's statement and the wait's. */
 static CXCursor waiting_write(CXCursor function, CXCursor call, CXCursor wait, int switches,
-                              before_wait *where)
+                              before_wait *where, CXCursor *freed)
 {
     CXCursor none = clang_getNullCursor();
     const ss_api *api = ss_scope_callee_api(call);
@@ -421,6 +422,7 @@ static CXCursor waiting_write(CXCursor function, CXCursor call, CXCursor wait, i
     if (ss_ast_is_null(arg) || !runtime_free(api) || null_literal(arg))
         return none;
     CXCursor var = local_variable(arg), top = ss_scope_outer_function(function);
+    *freed = var;
     int found = 0, jumps = 0;
     if (ss_ast_is_null(var))
         return none;
@@ -442,7 +444,8 @@ static CXCursor waiting_write(CXCursor function, CXCursor call, CXCursor wait, i
 int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait)
 {
     before_wait where;
-    return !ss_ast_is_null(waiting_write(function, call, wait, 1, &where));
+    CXCursor var;
+    return !ss_ast_is_null(waiting_write(function, call, wait, 1, &where, &var));
 }
 
 /* How deep may_switch follows the unit's functions. */
@@ -512,11 +515,53 @@ static int may_switch(ss_callgraph *graph, CXCursor call, int depth)
     return w.found;
 }
 
+/* The frees of the runtime's that a walk counts, of the variable 'var'. */
+typedef struct free_walk {
+    CXCursor var;
+    unsigned count;
+} free_walk;
+
+static enum CXChildVisitResult find_frees_of(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    free_walk *w = data;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+        const ss_api *api = ss_scope_callee_api(c);
+        CXCursor arg = freed_argument(c, api);
+        w->count += runtime_free(api) && !ss_ast_is_null(arg) && names(arg, w->var);
+    }
+    return CXChildVisit_Recurse;
+}
+
+/* Whether the free the path 'where' leads to runs once for each run of its allocation: its way
+ * down from the block the two share crosses no loop (a free of memory allocated before the loop,
+ * freed again on every iteration after the first) and no lambda (run later, or again), and the
+ * function frees the variable 'var' nowhere else. Returns 1 or 0. */
+static int frees_once(CXCursor top, const before_wait *where, CXCursor var)
+{
+    for (long d = where->depth; d < where->wait_depth; d++) {
+        CXCursor c = where->wait_path[d];
+        enum CXCursorKind k = clang_getCursorKind(c);
+        if (k == CXCursor_ForStmt || k == CXCursor_WhileStmt || k == CXCursor_CXXForRangeStmt ||
+            k == CXCursor_LambdaExpr || (k == CXCursor_DoStmt && !ss_ast_do_once(c)))
+            return 0;
+    }
+    free_walk w = {var, 0};
+    clang_visitChildren(top, find_frees_of, &w);
+    return w.count == 1;
+}
+
 CXCursor ss_context_free_allocation(ss_callgraph *graph, CXCursor function, CXCursor call)
 {
     before_wait where;
-    CXCursor alloc = waiting_write(function, call, call, 0, &where), none = clang_getNullCursor();
-    if (ss_ast_is_null(alloc))
+    CXCursor var, none = clang_getNullCursor();
+    CXCursor alloc = waiting_write(function, call, call, 0, &where, &var);
+    /* The toolkit's allocator itself, called by name (not a member or a wrapper of the same name,
+     * not an array a call's result initializes, which a callee may keep). */
+    CXCursor decl = ss_ast_is_null(alloc) ? none : clang_getCursorReferenced(alloc);
+    if (ss_ast_is_null(alloc) || clang_getCursorKind(alloc) != CXCursor_CallExpr ||
+        clang_getCursorKind(decl) != CXCursor_FunctionDecl || !ss_foreign_decl(decl) ||
+        !frees_once(ss_scope_outer_function(function), &where, var))
         return none;
     /* The statements from the allocation's to the free's, both included. */
     CXCursor block = where.wait_path[where.depth - 1];

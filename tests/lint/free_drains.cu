@@ -135,3 +135,37 @@ void worker(int dev, float *d_out, int n, int steps, void (*hook)(float *))
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
     }
 }
+
+struct Pool {
+    cudaError_t cudaMalloc(float **p, size_t n); // a pool's own allocator, stream-ordered perhaps
+};
+
+#define gpuErrchk(ans) { check_error((ans), __FILE__, __LINE__); }
+inline void check_error(cudaError_t e, const char *file, int line)
+{
+    if (e != cudaSuccess && file && line)
+        cudaGetLastError();
+}
+
+// Frees that free their allocation more than once, memory of a member named like the toolkit's
+// allocator: no drain. The allocation in a '{ ... }' block of a checking macro: a drain.
+void once_more(float *d_out, int n, int steps, Pool &pool)
+{
+    float *before;
+    cudaMalloc(&before, n * sizeof(float));
+    for (int s = 0; s < steps; s++) {
+        reduce<<<1, 256>>>(d_out, d_out, n); // expect: SYNC101 expect-severity: note
+        cudaFree(before); // expect: SYNC402 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        float *pooled;
+        pool.cudaMalloc(&pooled, n); // expect: SYNC402 expect-severity: note
+        reduce<<<1, 256>>>(d_out, pooled, n); // expect: SYNC101 expect-severity: note
+        cudaFree(pooled); // expect: SYNC402 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        float *checked;
+        gpuErrchk(cudaMalloc(&checked, n * sizeof(float))); // expect: SYNC402 expect-severity: note
+        reduce<<<1, 256>>>(d_out, checked, n); // expect: SYNC101 expect-severity: note
+        gpuErrchk(cudaFree(checked)); // expect: SYNC402 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: (it frees 'checked', which 'cudaMalloc' allocated at line
+    }
+}
