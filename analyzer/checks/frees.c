@@ -448,22 +448,25 @@ int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait)
     return !ss_ast_is_null(waiting_write(function, call, wait, 1, &where, &var));
 }
 
-/* How deep may_switch follows the unit's functions. */
-enum { MAX_SWITCH_DEPTH = 3 };
+/* How deep may_switch follows the functions a call reaches, and how many calls it asks about
+ * for one free at most (past that, a call may switch). */
+enum { MAX_SWITCH_DEPTH = 3, MAX_SWITCH_CALLS = 256 };
 
-static int may_switch(ss_callgraph *graph, CXCursor call, int depth);
-
-/* A walk for a call that may switch the device or context (may_switch). */
+/* A walk for a call that may switch the device or context (may_switch), with the calls it may
+ * still ask about ('budget', shared by the whole question). */
 typedef struct switch_walk {
     ss_callgraph *graph;
     int depth, found;
+    int *budget;
 } switch_walk;
+
+static int may_switch(switch_walk *w, CXCursor call);
 
 static enum CXChildVisitResult find_may_switch(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     switch_walk *w = data;
-    if (clang_getCursorKind(c) == CXCursor_CallExpr && may_switch(w->graph, c, w->depth))
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && may_switch(w, c))
         w->found = 1;
     return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
@@ -481,13 +484,50 @@ static int switches_named(const char *name)
     return 0;
 }
 
+/* Whether the library function 'decl', which the headers only declare, is named as one that
+ * sets the device ('set_device', 'setDevice', 'SetDevice': c10's, OpenCV's), case aside. */
+static int sets_device_named(CXCursor decl)
+{
+    CXString s = clang_getCursorSpelling(decl);
+    char folded[64];
+    size_t n = 0;
+    for (const char *p = clang_getCString(s); *p && n + 1 < sizeof folded; p++) {
+        if (*p != '_')
+            folded[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    }
+    folded[n] = '\0';
+    clang_disposeString(s);
+    return strstr(folded, "setdevice") != NULL;
+}
+
+/* Whether 'decl' is a member of namespace std (the C++ library, which touches no device). */
+static int in_std(CXCursor decl)
+{
+    for (CXCursor p = clang_getCursorSemanticParent(decl);
+         !ss_ast_is_null(p) && clang_getCursorKind(p) != CXCursor_TranslationUnit;
+         p = clang_getCursorSemanticParent(p)) {
+        if (clang_getCursorKind(p) != CXCursor_Namespace)
+            continue;
+        CXString name = clang_getCursorSpelling(p);
+        int std = strcmp(clang_getCString(name), "std") == 0;
+        clang_disposeString(name);
+        if (std)
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether the call 'call' may switch the device or context: a call of such an API, or of a
  * function lint cannot follow (through a pointer, a virtual or call operator, a dependent name,
- * one the unit only declares outside the system headers), or of a function of the unit that
- * makes such a call itself, MAX_SWITCH_DEPTH calls deep at most. A launch, another CUDA call,
- * and a library's function (declared in a system header) do not. Returns 1 or 0. */
-static int may_switch(ss_callgraph *graph, CXCursor call, int depth)
+ * one the unit only declares outside the system headers), or of a function whose body makes
+ * such a call itself (the unit's, or a library's defined in a header: a device guard's
+ * constructor), MAX_SWITCH_DEPTH calls deep at most, or of a library function the headers only
+ * declare that is named as one that sets the device (sets_device_named). A launch, another CUDA
+ * call, the C++ library and a library's other functions do not. Returns 1 or 0. */
+static int may_switch(switch_walk *w, CXCursor call)
 {
+    if (--*w->budget < 0)
+        return 1;
     char *name = ss_scope_callee_name(call);
     int named = name && switches_named(name);
     free(name);
@@ -505,14 +545,21 @@ static int may_switch(ss_callgraph *graph, CXCursor call, int depth)
     clang_disposeString(spelling);
     if (operator_call || (k == CXCursor_CXXMethod && clang_CXXMethod_isVirtual(decl)))
         return 1;
-    CXCursor callee = ss_callgraph_callee(graph, call);
-    if (ss_ast_is_null(callee))
-        return !ss_foreign_decl(decl);
-    if (depth >= MAX_SWITCH_DEPTH)
+    CXCursor body = ss_callgraph_callee(w->graph, call);
+    if (ss_ast_is_null(body)) {
+        if (!ss_foreign_decl(decl))
+            return 1;
+        if (in_std(decl))
+            return 0;
+        body = clang_getCursorDefinition(decl);
+        if (ss_ast_is_null(body))
+            return sets_device_named(decl);
+    }
+    if (w->depth >= MAX_SWITCH_DEPTH)
         return 1;
-    switch_walk w = {graph, depth + 1, 0};
-    clang_visitChildren(callee, find_may_switch, &w);
-    return w.found;
+    switch_walk inner = {w->graph, w->depth + 1, 0, w->budget};
+    clang_visitChildren(body, find_may_switch, &inner);
+    return inner.found;
 }
 
 /* The frees of the runtime's that a walk counts, of the variable 'var'. */
@@ -565,7 +612,8 @@ CXCursor ss_context_free_allocation(ss_callgraph *graph, CXCursor function, CXCu
         return none;
     /* The statements from the allocation's to the free's, both included. */
     CXCursor block = where.wait_path[where.depth - 1];
-    switch_walk w = {graph, 0, 0};
+    int budget = MAX_SWITCH_CALLS;
+    switch_walk w = {graph, 0, 0, &budget};
     for (unsigned i = where.write_index; i <= where.wait_index && !w.found; i++)
         ss_ast_visit_whole(ss_ast_child(block, i), ss_ast_child(block, i), find_may_switch, &w);
     return w.found ? none : alloc;

@@ -169,3 +169,25 @@ void once_more(float *d_out, int n, int steps, Pool &pool)
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: (it frees 'checked', which 'cudaMalloc' allocated at line
     }
 }
+
+#include <device_guard.h>
+
+// A library's switch between the allocation and the free: a guard whose constructor the header
+// defines, a function whose name says it sets the device: no drain.
+void library_switch(float *d_out, int n, int steps)
+{
+    for (int s = 0; s < steps; s++) {
+        float *guarded;
+        cudaMalloc(&guarded, n * sizeof(float)); // expect: SYNC402 expect-severity: note
+        gpulib::DeviceGuard g(s % 2);
+        reduce<<<1, 256>>>(d_out, guarded, n); // expect: SYNC101 expect-severity: note
+        cudaFree(guarded); // expect: SYNC402 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+        float *named;
+        cudaMalloc(&named, n * sizeof(float)); // expect: SYNC402 expect-severity: note
+        gpulib::SetDevice(s % 2);
+        reduce<<<1, 256>>>(d_out, named, n); // expect: SYNC101 expect-severity: note
+        cudaFree(named); // expect: SYNC402 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    }
+}
