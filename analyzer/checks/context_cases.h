@@ -74,16 +74,20 @@ int ss_context_free_waits_for_nothing(CXCursor function, CXCursor call);
  * around the wait between the write and the wait. Returns 1 or 0. */
 int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait);
 
-/* frees.c. The allocation (the allocator's call, or for 'cudaFreeArray' the variable whose
- * initializer is the call) that makes the free 'call' surely wait for the whole device when it
- * runs, as ss_context_free_waits with 'call' its own wait, and for the device current at the
- * free: nothing from the allocation's statement to the free's (both included) may switch the
- * device or context (a call of cudaSetDevice, cudaDeviceReset, cuCtxSetCurrent,
- * cuCtxPushCurrent, cuCtxPopCurrent, cuCtxCreate, cuCtxDestroy; of a function the unit cannot
- * follow: through a pointer, a virtual or call operator, a dependent name, one it only declares
- * outside the system headers; or of a function of the unit that makes such a call, three calls
- * deep at most, followed in 'graph'); the function holds no goto. A switch elsewhere in the
- * function (before the allocation) does not matter. A null cursor where there is none. */
+/* frees.c. The allocation (the call of the toolkit's allocator itself, not a member or a
+ * function of the project of the same name) that makes the free 'call' surely wait for the
+ * whole device when it runs, as ss_context_free_waits with 'call' its own wait (but not for an
+ * array a call's result initializes), and for the device current at the free: the free runs
+ * once for each allocation (no loop or lambda between the block the two share and the free, no
+ * other free of the variable in the function), the function holds no goto, and nothing from the
+ * allocation's statement to the free's (both included) may switch the device or context: a call
+ * of cudaSetDevice, cudaDeviceReset, cuCtxSetCurrent, cuCtxPushCurrent, cuCtxPopCurrent,
+ * cuCtxCreate, cuCtxDestroy; of a function the unit cannot follow (through a pointer, a virtual
+ * or call operator, a dependent name, one it only declares outside the system headers); of a
+ * library function the headers only declare named as one that sets the device; or of a
+ * function that makes such a call (the unit's, followed in 'graph', or a library's the headers
+ * define; not the C++ library's), three calls deep and 256 calls at most. A switch elsewhere in
+ * the function (before the allocation) does not matter. A null cursor where there is none. */
 struct ss_callgraph;
 CXCursor ss_context_free_allocation(struct ss_callgraph *graph, CXCursor function, CXCursor call);
 

@@ -3899,13 +3899,8 @@ static char *free_drain_words(ss_check_ctx *ctx, CXCursor by)
                          : ss_context_free_allocation(ss_check_graph(ctx), function, by);
     if (ss_ast_is_null(alloc))
         return ss_xstrdup("");
-    CXCursor made = alloc;
-    if (clang_getCursorKind(alloc) == CXCursor_VarDecl) {
-        unsigned n = ss_ast_child_count(alloc);
-        made = n ? ss_ast_strip(ss_ast_child(alloc, n - 1)) : alloc;
-    }
     char *freed = ss_expr_text(arg);
-    char *maker = ss_scope_callee_name(made);
+    char *maker = ss_scope_callee_name(alloc);
     char *words = ss_xasprintf(" (it frees '%s', which '%s' allocated at line %u: such a free "
                                "waits for all work on the device, every stream, where that "
                                "allocation succeeded with a size above 0)",
