@@ -27,6 +27,9 @@ typedef enum write_kind {
 typedef struct var_writes {
     CXCursor var;
     unsigned count, ordered;
+    unsigned after; /* a null constant stored from this offset on is not counted (writes_after) */
+    CXCursor nulled[8]; /* the variable as such stores name it */
+    unsigned nulled_count;
     write_kind kind;
     CXCursor at; /* the call of an out-argument, the variable (its initializer), the write */
     char callee[40];
@@ -101,12 +104,23 @@ static enum CXChildVisitResult find_writes(CXCursor c, CXCursor parent, CXClient
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k == CXCursor_CallExpr)
         call_write(w, c);
+    /* 'var = <null>' from w->after on: a binary operator of a pointer type (an assignment; a
+     * comparison is a bool), read so because a macro's operator token may not be at hand. */
+    if (w->after && k == CXCursor_BinaryOperator && w->nulled_count < 8 &&
+        ss_ast_offset(c) >= w->after &&
+        clang_getCanonicalType(clang_getCursorType(c)).kind == CXType_Pointer &&
+        names(ss_ast_child(c, 0), w->var) && null_literal(ss_ast_child(c, 1)))
+        w->nulled[w->nulled_count++] = ss_ast_strip(ss_ast_child(c, 0));
     if (k != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), w->var) ||
         clang_getCursorKind(parent) == CXCursor_UnexposedExpr)
         return CXChildVisit_Recurse;
     for (unsigned i = 0; i < w->taken_count; i++) {
         if (ss_ast_same_node(parent, w->taken[i]))
             return CXChildVisit_Recurse;
+    }
+    for (unsigned i = 0; i < w->nulled_count; i++) {
+        if (ss_ast_same_node(c, w->nulled[i]))
+            return CXChildVisit_Recurse; /* 'p = nullptr;' after the free */
     }
     add_write(w, WRITE_OTHER, c);
     return CXChildVisit_Recurse;
@@ -124,17 +138,25 @@ static CXCursor initializer(CXCursor var)
 }
 
 /* The writes of the local variable 'var' in the named function around 'function': its
- * initializer other than a null constant, and find_writes's. */
-static var_writes writes_of(CXCursor function, CXCursor var)
+ * initializer other than a null constant, and find_writes's; with 'after' not 0, a null
+ * constant stored at or past that offset (a free there: 'cudaFree(p); p = nullptr;', also in
+ * one macro) is not counted. */
+static var_writes writes_after(CXCursor function, CXCursor var, unsigned after)
 {
     var_writes w;
     memset(&w, 0, sizeof w);
     w.var = var;
+    w.after = after;
     CXCursor init = initializer(var);
     if (!ss_ast_is_null(init) && !null_literal(init))
         add_write(&w, WRITE_INIT, var);
     clang_visitChildren(ss_scope_outer_function(function), find_writes, &w);
     return w;
+}
+
+static var_writes writes_of(CXCursor function, CXCursor var)
+{
+    return writes_after(function, var, 0);
 }
 
 /* The local variable (not a parameter, a global, a member, an element, a reference) that the
@@ -430,7 +452,7 @@ static CXCursor waiting_write(CXCursor function, CXCursor call, CXCursor wait, i
     /* find_switch also stops at a goto; without 'switches' only the goto counts. */
     if (found && !switches)
         clang_visitChildren(top, find_goto, &jumps);
-    var_writes w = writes_of(function, var);
+    var_writes w = writes_after(function, var, ss_ast_offset(call));
     if ((switches ? found : jumps) || w.count != 1 || !runs_before(top, w.at, wait, where))
         return none;
     if (w.kind == WRITE_ALLOC)

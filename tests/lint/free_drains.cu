@@ -191,3 +191,31 @@ void library_switch(float *d_out, int n, int steps)
         cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
     }
 }
+
+#define SAFE_FREE(p) do { cudaFree(p); (p) = nullptr; } while (0)
+
+// The pointer set to null after its free (written out, or in the freeing macro): a drain; set to
+// null before it: no drain (it may free nothing).
+void nulled(float *d_out, int n, int steps, bool drop)
+{
+    for (int s = 0; s < steps; s++) {
+        float *after;
+        cudaMalloc(&after, n * sizeof(float)); // expect: SYNC402 expect-severity: note
+        reduce<<<1, 256>>>(d_out, after, n); // expect: SYNC101 expect-severity: note
+        cudaFree(after); // expect: SYNC402 expect-severity: warning
+        after = nullptr;
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: (it frees 'after', which 'cudaMalloc' allocated at line
+        float *wrapped;
+        cudaMalloc(&wrapped, n * sizeof(float)); // expect: SYNC402 expect-severity: note
+        reduce<<<1, 256>>>(d_out, wrapped, n); // expect: SYNC101 expect-severity: note
+        SAFE_FREE(wrapped); // expect: SYNC402 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: (it frees 'wrapped', which 'cudaMalloc' allocated at line
+        float *before;
+        cudaMalloc(&before, n * sizeof(float)); // expect: SYNC402 expect-severity: note
+        reduce<<<1, 256>>>(d_out, before, n); // expect: SYNC101 expect-severity: note
+        if (drop)
+            before = nullptr;
+        cudaFree(before); // expect: SYNC402 expect-severity: warning
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: warning
+    }
+}
