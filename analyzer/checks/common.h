@@ -264,7 +264,8 @@ char *ss_cublas_host_result(int unit, CXCursor call, CXCursor *result);
  * of the declarations served from memory in place of a toolkit ('/__syncscope__/'). */
 int ss_foreign_decl(CXCursor c);
 /* Whether 'call' makes another device (or context) the current one (cudaSetDevice,
- * cuCtxSetCurrent, cuCtxPushCurrent, cuCtxPopCurrent). */
+ * cuCtxSetCurrent, cuCtxPushCurrent, cuCtxPopCurrent, cuCtxCreate, which makes the new
+ * context current, cuCtxDestroy, which pops the current one). */
 int ss_switches_device(CXCursor call);
 /* A visitor: the first wait for the whole device (cudaDeviceSynchronize, cuCtxSynchronize) in
  * what it visits, into the CXCursor 'data' points to (left as it was where there is none). */

@@ -81,13 +81,13 @@ int ss_context_free_waits(CXCursor function, CXCursor call, CXCursor wait);
  * once for each allocation (no loop or lambda between the block the two share and the free, no
  * other free of the variable in the function), the function holds no goto, and nothing from the
  * allocation's statement to the free's (both included) may switch the device or context: a call
- * of cudaSetDevice, cudaDeviceReset, cuCtxSetCurrent, cuCtxPushCurrent, cuCtxPopCurrent,
- * cuCtxCreate, cuCtxDestroy; of a function the unit cannot follow (through a pointer, a virtual
- * or call operator, a dependent name, one it only declares outside the system headers); of a
- * library function the headers only declare named as one that sets the device; or of a
- * function that makes such a call (the unit's, followed in 'graph', or a library's the headers
- * define; not the C++ library's), three calls deep and 256 calls at most. A switch elsewhere in
- * the function (before the allocation) does not matter. A null cursor where there is none. */
+ * of a switching API (ss_switches_device) or cudaDeviceReset; of a function the unit cannot follow
+ * (through a pointer, a virtual or call operator, a dependent name, one it only declares outside
+ * the system headers); of a library function the headers only declare named as one that sets the
+ * device; or of a function that makes such a call (the unit's, followed in 'graph', or a library's
+ * the headers define; not the C++ library's), three calls deep and 256 calls at most. A switch
+ * elsewhere in the function (before the allocation) does not matter. A null cursor where there is
+ * none. */
 struct ss_callgraph;
 CXCursor ss_context_free_allocation(struct ss_callgraph *graph, CXCursor function, CXCursor call);
 

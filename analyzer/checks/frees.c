@@ -228,17 +228,11 @@ static enum CXChildVisitResult find_switch(CXCursor c, CXCursor parent, CXClient
         *found = 1;
         return CXChildVisit_Break;
     }
-    if (k != CXCursor_CallExpr)
-        return CXChildVisit_Recurse;
-    char *name = ss_scope_callee_name(c);
-    *found = name && (strncmp(name, "cudaSetDevice", 13) == 0 ||
-                      strncmp(name, "cuCtxSetCurrent", 15) == 0 ||
-                      strncmp(name, "cuCtxPushCurrent", 16) == 0);
-    free(name);
+    *found = k == CXCursor_CallExpr && ss_switches_device(c);
     return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* A goto anywhere (find_switch's other half). */
+/* A goto anywhere (find_switch without the switches). */
 static enum CXChildVisitResult find_goto(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -445,15 +439,13 @@ static CXCursor waiting_write(CXCursor function, CXCursor call, CXCursor wait, i
         return none;
     CXCursor var = local_variable(arg), top = ss_scope_outer_function(function);
     *freed = var;
-    int found = 0, jumps = 0;
+    int found = 0;
     if (ss_ast_is_null(var))
         return none;
-    clang_visitChildren(top, find_switch, &found);
-    /* find_switch also stops at a goto; without 'switches' only the goto counts. */
-    if (found && !switches)
-        clang_visitChildren(top, find_goto, &jumps);
+    /* A switch anywhere, or a goto; without 'switches' only a goto. */
+    clang_visitChildren(top, switches ? find_switch : find_goto, &found);
     var_writes w = writes_after(function, var, ss_ast_offset(call));
-    if ((switches ? found : jumps) || w.count != 1 || !runs_before(top, w.at, wait, where))
+    if (found || w.count != 1 || !runs_before(top, w.at, wait, where))
         return none;
     if (w.kind == WRITE_ALLOC)
         return matching_allocator(api, w.callee) ? w.at : none;
@@ -493,19 +485,6 @@ static enum CXChildVisitResult find_may_switch(CXCursor c, CXCursor parent, CXCl
     return w->found ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-/* Whether 'name' switches the current device or context, or tears the context down. */
-static int switches_named(const char *name)
-{
-    static const char *const names[] = {"cudaSetDevice",    "cudaDeviceReset", "cuCtxSetCurrent",
-                                        "cuCtxPushCurrent", "cuCtxPopCurrent", "cuCtxCreate",
-                                        "cuCtxDestroy"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        if (strncmp(name, names[i], strlen(names[i])) == 0)
-            return 1;
-    }
-    return 0;
-}
-
 /* Whether the library function 'decl', which the headers only declare, is named as one that
  * sets the device ('set_device', 'setDevice', 'SetDevice': c10's, OpenCV's), case aside. */
 static int sets_device_named(CXCursor decl)
@@ -539,7 +518,8 @@ static int in_std(CXCursor decl)
     return 0;
 }
 
-/* Whether the call 'call' may switch the device or context: a call of such an API, or of a
+/* Whether the call 'call' may switch the device or context: a call of such an API
+ * (ss_switches_device, or cudaDeviceReset, which tears the context down), or of a
  * function lint cannot follow (through a pointer, a virtual or call operator, a dependent name,
  * one the unit only declares outside the system headers), or of a function whose body makes
  * such a call itself (the unit's, or a library's defined in a header: a device guard's
@@ -548,14 +528,12 @@ static int in_std(CXCursor decl)
  * call, the C++ library and a library's other functions do not. Returns 1 or 0. */
 static int may_switch(switch_walk *w, CXCursor call)
 {
-    if (--*w->budget < 0)
+    if (--*w->budget < 0 || ss_switches_device(call))
         return 1;
-    char *name = ss_scope_callee_name(call);
-    int named = name && switches_named(name);
-    free(name);
-    if (named)
-        return 1;
-    if (ss_scope_callee_api(call) || ss_scope_is_launch(call))
+    const ss_api *api = ss_scope_callee_api(call);
+    if (api) /* a reset tears the context down: the free then frees nothing */
+        return api->api == SS_API_cudaDeviceReset;
+    if (ss_scope_is_launch(call))
         return 0;
     CXCursor decl = clang_getCursorReferenced(call);
     enum CXCursorKind k = clang_getCursorKind(decl);

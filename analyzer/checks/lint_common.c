@@ -498,9 +498,11 @@ int ss_switches_device(CXCursor call)
     if (ss_scope_is_set_device(call))
         return 1;
     char *name = ss_scope_callee_name(call);
-    int yes = name && (strncmp(name, "cuCtxSetCurrent", 15) == 0 ||
-                       strncmp(name, "cuCtxPushCurrent", 16) == 0 ||
-                       strncmp(name, "cuCtxPopCurrent", 15) == 0);
+    int yes =
+        name &&
+        (strncmp(name, "cuCtxSetCurrent", 15) == 0 || strncmp(name, "cuCtxPushCurrent", 16) == 0 ||
+         strncmp(name, "cuCtxPopCurrent", 15) == 0 || strncmp(name, "cuCtxCreate", 11) == 0 ||
+         strncmp(name, "cuCtxDestroy", 12) == 0);
     free(name);
     return yes;
 }

@@ -9,9 +9,7 @@ every call after it is asked whether the device is drained.
 
 Usage: gen_frees.py OUT_DIR [N]   (N: 200 by default)
 Writes OUT_DIR/frees.cu and OUT_DIR/compile_commands.json (plain clang flags). Deterministic."""
-import json
-import os
-import sys
+from unit_db import out_and_count, write_unit
 
 DEPTH = 4
 
@@ -58,17 +56,8 @@ def unit(n):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    out = sys.argv[1]
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "frees.cu"), "w") as f:
-        f.write(unit(n))
-    db = [{"directory": os.path.abspath(out), "file": os.path.abspath(os.path.join(out, "frees.cu")),
-           "arguments": ["clang++", "-x", "cuda", "--cuda-host-only", "-std=c++17", "-c", "frees.cu"]}]
-    with open(os.path.join(out, "compile_commands.json"), "w") as f:
-        json.dump(db, f, indent=1)
+    out, n = out_and_count(__doc__, 200)
+    write_unit(out, "frees.cu", unit(n))
 
 
 if __name__ == "__main__":

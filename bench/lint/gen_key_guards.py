@@ -8,9 +8,7 @@ the unit may lose its set's keys and whether the object of the set stays the sam
 
 Usage: gen_key_guards.py OUT_DIR [N]   (N: 300 by default)
 Writes OUT_DIR/guards.cu and OUT_DIR/compile_commands.json (plain clang flags). Deterministic."""
-import json
-import os
-import sys
+from unit_db import out_and_count, write_unit
 
 HEAD = """#include <cuda_runtime.h>
 #include <set>
@@ -45,11 +43,7 @@ GUARD = """        if (!g_{i}.count({j})) {{
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    out = sys.argv[1]
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 300
-    os.makedirs(out, exist_ok=True)
+    out, n = out_and_count(__doc__, 300)
     parts = [HEAD]
     parts += ["static std::set<int> g_%d;\n" % i for i in range(n)]
     parts += [CLASS.format(i=i) for i in range(n)]
@@ -57,14 +51,7 @@ def main():
                  "    for (int t = 0; t < steps; ++t) {\n")
     parts += [GUARD.format(i=i, j=j) for i in range(n) for j in (1, 2)]
     parts.append("        k<<<1, 32, 0, s>>>(buf);\n    }\n}\n")
-    path = os.path.join(out, "guards.cu")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write("".join(parts))
-    db = [{"directory": os.path.abspath(out), "file": os.path.abspath(path),
-           "arguments": ["clang++", "-x", "cuda", "--cuda-host-only", "-std=c++17", "-c",
-                         os.path.abspath(path)]}]
-    with open(os.path.join(out, "compile_commands.json"), "w", encoding="utf-8") as f:
-        json.dump(db, f, indent=1)
+    write_unit(out, "guards.cu", "".join(parts))
 
 
 if __name__ == "__main__":
