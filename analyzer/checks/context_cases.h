@@ -286,9 +286,16 @@ CXCursor ss_context_graph_value(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at,
  * cudaHostAlloc, ...), or the device address of such memory (cudaHostGetDevicePointer). That
  * memory (the host's variable or field) into 'memory' (SS_CONTEXT_MAX_PINNED at most, '*count'
  * of them); a null cursor when there is none. */
-enum { SS_CONTEXT_MAX_PINNED = 3 };
+enum { SS_CONTEXT_MAX_PINNED = 8 };
 CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsigned index,
                                   CXCursor *memory, size_t *count);
+
+/* inherent.c. ss_context_pinned_writer where the launch may also be given managed memory
+ * (cudaMallocManaged, by the function's data flow or by every store into the variable or field
+ * in the unit), which the host also reads directly: 'managed' says of each of 'memory' whether
+ * it is managed (1) or pinned (0). */
+CXCursor ss_context_readable_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsigned index,
+                                    CXCursor *memory, int *managed, size_t *count);
 
 /* inherent.c. Whether the unit allocates the pinned host memory 'memory' (a variable or field)
  * with room for one element (cudaMallocHost((void **)&p, sizeof(unsigned))): one value, not a
@@ -376,6 +383,11 @@ CXCursor ss_context_back_edge_drain(ss_check_ctx *ctx, CXCursor at, CXCursor *lo
  * the unit compiles so) left as it is, so that drained means no other stream holds work.
  * Returns 1 or 0. */
 int ss_context_drained_before(ss_check_ctx *ctx, CXCursor stmt, int default_only);
+
+/* drained.c. ss_context_drained_before on the way around the back edge of the innermost loop
+ * whose body holds 'stmt' alone (that loop's previous iteration, then its body down to 'stmt'):
+ * every round of the loop but the first. 0 where 'stmt' is in no loop's body. */
+int ss_context_drained_around(ss_check_ctx *ctx, CXCursor stmt, int default_only);
 
 /* first_round.c. For a synchronous copy to the device (SYNC202) in a loop whose rounds all but
  * the first find the device drained by the previous round (ss_context_back_edge_drain), where

@@ -6398,13 +6398,28 @@ CXCursor ss_context_back_edge_drain(ss_check_ctx *ctx, CXCursor at, CXCursor *lo
     return d.state == DRAINED && flow_budget >= 0 ? d.by : clang_getNullCursor();
 }
 
-int ss_context_drained_before(ss_check_ctx *ctx, CXCursor stmt, int default_only)
+/* The question of ss_context_drained_before and ss_context_drained_around, the flow's budget
+ * reset. */
+static question drained_question(ss_check_ctx *ctx, int default_only)
 {
-    int drain_copies = copies_drain(ctx);
-    question q = device_question(ctx, drain_copies);
+    question q = device_question(ctx, copies_drain(ctx));
     q.legacy = q.own_default = default_only;
     q.per_thread = ctx->per_thread;
     flow_budget = FLOW_BUDGET;
+    return q;
+}
+
+int ss_context_drained_around(ss_check_ctx *ctx, CXCursor stmt, int default_only)
+{
+    question q = drained_question(ctx, default_only);
+    CXCursor loop, outer;
+    drain d = back_edge_state(&q, ctx->function, stmt, &loop, &outer);
+    return d.state == DRAINED && flow_budget >= 0;
+}
+
+int ss_context_drained_before(ss_check_ctx *ctx, CXCursor stmt, int default_only)
+{
+    question q = drained_question(ctx, default_only);
     drain d = state_at(&q, ctx->function, stmt, 0);
     return d.state == DRAINED && flow_budget >= 0;
 }

@@ -3239,13 +3239,14 @@ static CXCursor pointer_named(CXCursor arg, int address)
 }
 
 /* How the unit stores into the pointer 'decl' (a variable or a field), in any of its
- * functions: allocations of pinned host memory into it ('cudaMallocHost((void **)&p, n)'), the
- * device's address of pinned host memory ('cudaHostGetDevicePointer(&p, host, 0)': 'host'), and
- * any other store ('p = ...' but a null pointer, '&p' given to another call, an initializer). */
+ * functions: allocations of pinned host memory into it ('cudaMallocHost((void **)&p, n)'), of
+ * managed memory ('cudaMallocManaged(&p, n)'), the device's address of pinned host memory
+ * ('cudaHostGetDevicePointer(&p, host, 0)': 'host'), and any other store ('p = ...' but a null
+ * pointer, '&p' given to another call, an initializer). */
 typedef struct pinned_walk {
     CXCursor decl;
-    int pinned, other;
-    int one_value; /* a pinned allocation of one element ('sizeof(unsigned)') */
+    int pinned, managed, other;
+    int one_value; /* a pinned or managed allocation of one element ('sizeof(unsigned)') */
     CXCursor host;
 } pinned_walk;
 
@@ -3323,7 +3324,7 @@ static pinned_walk *memo_entry(ss_check_memo *m, CXCursor decl)
     ss_xgrow((void **)&m->stores, &m->cap, m->count + 1, sizeof *m->stores);
     ss_xgrow((void **)&m->hashes, &m->hash_cap, m->count + 1, sizeof *m->hashes);
     m->hashes[m->count] = hash;
-    m->stores[m->count] = (pinned_walk){decl, 0, 0, 0, clang_getNullCursor()};
+    m->stores[m->count] = (pinned_walk){decl, 0, 0, 0, 0, clang_getNullCursor()};
     m->slots[memo_slot(m, decl, hash)] = m->count + 1;
     return &m->stores[m->count++];
 }
@@ -3374,8 +3375,9 @@ static void call_stores(ss_check_memo *m, CXCursor call)
             continue;
         pinned_walk *w = memo_entry(m, decl);
         const ss_api *api = ss_scope_callee_api(call);
-        if (i == 0 && api && api->klass == SS_CLASS_HOST_ALLOC) {
-            w->pinned++;
+        if (i == 0 && api &&
+            (api->klass == SS_CLASS_HOST_ALLOC || api->klass == SS_CLASS_MANAGED_ALLOC)) {
+            *(api->klass == SS_CLASS_HOST_ALLOC ? &w->pinned : &w->managed) += 1;
             w->one_value |= allocates_one(call, api, w->decl);
             continue;
         }
@@ -3454,15 +3456,20 @@ static const pinned_walk *stores_into(ss_check_ctx *ctx, CXCursor decl, pinned_w
         clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_pinned_stores, m);
     }
     const pinned_walk *found = memo_find(m, decl);
-    *scratch = found ? *found : (pinned_walk){decl, 0, 0, 0, clang_getNullCursor()};
+    *scratch = found ? *found : (pinned_walk){decl, 0, 0, 0, 0, clang_getNullCursor()};
     ss_check_memo_free(own);
     return found && own == NULL ? found : scratch;
 }
 
-CXCursor ss_context_pinned_memory(ss_check_ctx *ctx, CXCursor function, CXCursor arg)
+/* The host memory the pointer 'arg' of 'function' points into, as ss_context_pinned_memory
+ * finds it; with 'managed', managed memory too (the function's data flow says so, or the unit
+ * stores into the variable or field only managed allocations), '*is_managed' then set. */
+static CXCursor host_memory(ss_check_ctx *ctx, CXCursor function, CXCursor arg, int managed,
+                            int *is_managed)
 {
     CXCursor decl = pointer_named(arg, 0), none = clang_getNullCursor();
     CXType t = clang_getCanonicalType(clang_getCursorType(arg));
+    *is_managed = 0;
     /* A parameter's memory is the caller's to say. */
     if (ss_ast_is_null(decl) || t.kind != CXType_Pointer ||
         clang_getCursorKind(decl) == CXCursor_ParmDecl)
@@ -3471,15 +3478,26 @@ CXCursor ss_context_pinned_memory(ss_check_ctx *ctx, CXCursor function, CXCursor
     ss_provenance_of(function, arg, &p);
     ss_host_kind kind = p.kind;
     ss_provenance_free(&p);
-    if (kind == SS_HOST_PINNED)
+    *is_managed = managed && kind == SS_HOST_MANAGED;
+    if (kind == SS_HOST_PINNED || *is_managed)
         return decl;
     if (kind != SS_HOST_UNKNOWN)
         return none;
     pinned_walk scratch;
     const pinned_walk *w = stores_into(ctx, decl, &scratch);
-    if (w->other > 0 || (w->pinned > 0) == !ss_ast_is_null(w->host))
+    int pinned = w->pinned > 0, own = w->managed > 0;
+    /* One kind of memory only: a pointer that may hold either is not known. */
+    if (w->other > 0 || (own && (!managed || pinned || !ss_ast_is_null(w->host))) ||
+        (pinned || own) == !ss_ast_is_null(w->host))
         return none;
-    return w->pinned > 0 ? decl : w->host;
+    *is_managed = own;
+    return pinned || own ? decl : w->host;
+}
+
+CXCursor ss_context_pinned_memory(ss_check_ctx *ctx, CXCursor function, CXCursor arg)
+{
+    int managed;
+    return host_memory(ctx, function, arg, 0, &managed);
 }
 
 int ss_context_pinned_one_value(ss_check_ctx *ctx, CXCursor memory)
@@ -3501,20 +3519,24 @@ static int const_parameter(CXCursor launch, unsigned index)
 
 /* The pinned host memory (ss_context_pinned_memory) that the launch 'launch' is given a pointer to,
  * where the kernel's parameter is not a pointer to const, into 'memory' (SS_CONTEXT_MAX_PINNED at
- * most). Returns how many. */
-static size_t written_memory(ss_check_ctx *ctx, CXCursor launch, CXCursor *memory)
+ * most); with 'kinds', managed memory too, 'kinds' saying which is managed (1) or pinned (0).
+ * Returns how many. */
+static size_t written_memory(ss_check_ctx *ctx, CXCursor launch, CXCursor *memory, int *kinds)
 {
     size_t count = 0;
     int n = clang_Cursor_getNumArguments(launch);
     for (int i = 0; i < n && count < SS_CONTEXT_MAX_PINNED; i++) {
         if (const_parameter(launch, (unsigned)i))
             continue;
-        CXCursor m = ss_context_pinned_memory(ctx, ctx->function,
-                                              clang_Cursor_getArgument(launch, (unsigned)i));
+        int managed = 0;
+        CXCursor m = host_memory(ctx, ctx->function, clang_Cursor_getArgument(launch, (unsigned)i),
+                                 kinds != NULL, &managed);
         for (size_t j = 0; j < count && !ss_ast_is_null(m); j++) {
             if (clang_equalCursors(memory[j], m))
                 m = clang_getNullCursor();
         }
+        if (kinds && !ss_ast_is_null(m))
+            kinds[count] = managed;
         if (!ss_ast_is_null(m))
             memory[count++] = m;
     }
@@ -3543,8 +3565,8 @@ static CXCursor launch_in(CXCursor stmt)
  * statement does (ss_context_runs_whenever) and writes pinned host memory (written_memory), the
  * statements between stand apart from it (stands_apart) and its stream as written names the
  * same stream at the wait (stream_rebound). */
-CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsigned index,
-                                  CXCursor *memory, size_t *count)
+static CXCursor memory_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsigned index,
+                              CXCursor *memory, int *kinds, size_t *count)
 {
     *count = 0;
     for (unsigned back = 1; back <= 3 && back <= index; back++) {
@@ -3555,7 +3577,8 @@ CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsi
                 break;
             continue;
         }
-        *count = ss_context_runs_whenever(stmt, launch) ? written_memory(ctx, launch, memory) : 0;
+        *count =
+            ss_context_runs_whenever(stmt, launch) ? written_memory(ctx, launch, memory, kinds) : 0;
         int apart = *count > 0;
         for (unsigned s = index - back + 1; s < index && apart; s++)
             apart = stands_apart(ctx, stmts[s], memory, *count);
@@ -3568,6 +3591,18 @@ CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsi
     }
     *count = 0;
     return clang_getNullCursor();
+}
+
+CXCursor ss_context_pinned_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsigned index,
+                                  CXCursor *memory, size_t *count)
+{
+    return memory_writer(ctx, stmts, index, memory, NULL, count);
+}
+
+CXCursor ss_context_readable_writer(ss_check_ctx *ctx, const CXCursor *stmts, unsigned index,
+                                    CXCursor *memory, int *managed, size_t *count)
+{
+    return memory_writer(ctx, stmts, index, memory, managed, count);
 }
 
 /* The calls of a function that hands a value to its callers (callers_words, out_param_words),

@@ -718,13 +718,16 @@ static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
-/* Whether 'stmt' is a step of the host that calls nothing: a declaration or an expression
- * ('rounds++', 'k = 0') with no call in it. Host work that calls (a function, a launch) could
- * run before the readback, overlapping it, so it does not stand between a readback and its
- * test. */
+/* Whether 'stmt' is a step of the host that calls nothing: a declaration, an expression
+ * ('rounds++', 'k = 0') or a branch ('if (level > 100) break;') with no call in it. Host work
+ * that calls (a function, a launch) could run before the readback, overlapping it, so it does
+ * not stand between a readback and its test. */
 static int calls_nothing(CXCursor stmt)
 {
     switch (clang_getCursorKind(stmt)) {
+    case CXCursor_IfStmt:
+    case CXCursor_BreakStmt:
+    case CXCursor_ContinueStmt:
     case CXCursor_DeclStmt:
     case CXCursor_NullStmt:
     case CXCursor_BinaryOperator:
@@ -1023,6 +1026,275 @@ static char *source_words(ss_rule_id rule, CXCursor copy, CXCursor launch)
     return ss_xstrdup("");
 }
 
+/* ------------------------------------------------------------------------------------------
+ * A flag the kernel writes into memory the host reads directly (pinned or managed). */
+
+/* Whether 'e' reads one element of the variable or field 'memory' through it, '*flag' or
+ * 'flag[0]' (through parentheses and casts). */
+static int reads_element(CXCursor e, CXCursor memory)
+{
+    e = ss_ast_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    long long at = -1;
+    if (ss_ast_child_count(e) == 0 ||
+        !((k == CXCursor_UnaryOperator && unary_written(e, "*") == 1) ||
+          (k == CXCursor_ArraySubscriptExpr && ss_ast_child_count(e) == 2 &&
+           ss_ast_eval_int(ss_ast_child(e, 1), &at) == 0 && at == 0)))
+        return 0;
+    CXCursor base = ss_ast_strip(ss_ast_child(e, 0));
+    enum CXCursorKind bk = clang_getCursorKind(base);
+    return (bk == CXCursor_DeclRefExpr || bk == CXCursor_MemberRefExpr) &&
+           clang_equalCursors(clang_getCanonicalCursor(clang_getCursorReferenced(base)),
+                              clang_getCanonicalCursor(memory));
+}
+
+/* The plain local (tested_local) that 'stmt' sets to one element of 'memory' read directly
+ * ('changed = *flag;', 'int changed = flag[0];'), with that read in '*read'; a null cursor
+ * otherwise. */
+static CXCursor flag_local(CXCursor stmt, CXCursor memory, CXCursor *read)
+{
+    CXCursor none = clang_getNullCursor(), local = none, from = none;
+    CXCursor e = ss_ast_strip(stmt);
+    char op[8];
+    if (clang_getCursorKind(e) == CXCursor_BinaryOperator && ss_ast_child_count(e) == 2 &&
+        ss_ast_binary_op(e, op, sizeof op) == 0 && strcmp(op, "=") == 0 &&
+        clang_getCursorKind(ss_ast_strip(ss_ast_child(e, 0))) == CXCursor_DeclRefExpr) {
+        local = clang_getCursorReferenced(ss_ast_strip(ss_ast_child(e, 0)));
+        from = ss_ast_child(e, 1);
+    } else if (clang_getCursorKind(e) == CXCursor_DeclStmt && ss_ast_child_count(e) == 1) {
+        local = ss_ast_child(e, 0);
+        unsigned c = ss_ast_child_count(local);
+        from = c > 0 ? ss_ast_child(local, c - 1) : none;
+    }
+    if (ss_ast_is_null(from) || !tested_local(local) || !reads_element(from, memory))
+        return none;
+    *read = ss_ast_strip(from);
+    return local;
+}
+
+/* Whether the condition 'c' reads one element of 'memory' (reads_element) and computes only a
+ * test of it: no call, no store (calls_nothing's walk, and passes_test on the way up). */
+typedef struct element_test {
+    CXCursor memory;
+    int reads, other;
+} element_test;
+
+static enum CXChildVisitResult find_element_test(CXCursor c, CXCursor parent, CXClientData data)
+{
+    element_test *t = data;
+    if (reads_element(c, t->memory)) {
+        t->reads++;
+        return CXChildVisit_Continue;
+    }
+    enum CXCursorKind k = clang_getCursorKind(c);
+    int literal = k == CXCursor_IntegerLiteral || k == CXCursor_FloatingLiteral ||
+                  k == CXCursor_CharacterLiteral || k == CXCursor_CXXBoolLiteralExpr ||
+                  k == CXCursor_CXXNullPtrLiteralExpr;
+    if (clang_isExpression(k) && k != CXCursor_DeclRefExpr && !literal && !passes_test(c)) {
+        t->other = 1;
+        return CXChildVisit_Break;
+    }
+    (void)parent;
+    return CXChildVisit_Recurse;
+}
+
+static int tests_element(CXCursor cond, CXCursor memory)
+{
+    element_test t = {memory, 0, 0};
+    if (ss_ast_is_null(cond))
+        return 0;
+    find_element_test(cond, cond, &t);
+    if (t.reads == 0 && !t.other)
+        clang_visitChildren(cond, find_element_test, &t);
+    return t.reads > 0 && !t.other;
+}
+
+/* Whether the innermost loop around the wait 'at' (or, in none, its function) reads the flag
+ * 'memory' only at 'read' (the test or the read into a local): every other mention is a call's
+ * argument ('relax<<<...>>>(flag)', 'cudaFree(flag)', '&flag'), or a store of one element
+ * ('*flag = 0;'). A value the host also prints or counts with in the loop, or returns, is more
+ * than a test; a read after the loop is not in it (only_tests lets a local be read there). */
+typedef struct flag_reads {
+    CXCursor memory;
+    unsigned begin, end; /* the range of the read */
+    unsigned allowed[MAX_SITES];
+    size_t count;
+    int refused;
+} flag_reads;
+
+/* Whether 'e' names 'memory' itself ('flag', 'this->flag'), through parentheses and casts. */
+static int names_memory(CXCursor e, CXCursor memory)
+{
+    e = ss_ast_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    return (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
+           clang_equalCursors(clang_getCanonicalCursor(clang_getCursorReferenced(e)),
+                              clang_getCanonicalCursor(memory));
+}
+
+static void allow(flag_reads *r, CXCursor e)
+{
+    if (r->count < MAX_SITES)
+        r->allowed[r->count++] = ss_ast_offset(ss_ast_strip(e));
+    else
+        r->refused = 1;
+}
+
+static enum CXChildVisitResult find_allowed(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    flag_reads *r = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    char op[8];
+    if (k == CXCursor_CallExpr) {
+        for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; i++) {
+            CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)i));
+            if (clang_getCursorKind(arg) == CXCursor_UnaryOperator &&
+                ss_ast_child_count(arg) == 1 && unary_written(arg, "&") == 1)
+                arg = ss_ast_child(arg, 0);
+            if (names_memory(arg, r->memory))
+                allow(r, arg);
+        }
+    } else if (k == CXCursor_BinaryOperator && ss_ast_child_count(c) == 2 &&
+               ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0 &&
+               reads_element(ss_ast_child(c, 0), r->memory))
+        allow(r, ss_ast_child(ss_ast_strip(ss_ast_child(c, 0)), 0));
+    return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult find_other_read(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    flag_reads *r = data;
+    unsigned at = ss_ast_offset(c);
+    if (!names_memory(c, r->memory) || (at >= r->begin && at < r->end))
+        return CXChildVisit_Recurse;
+    r->refused |= !site_in(r->allowed, r->count, at);
+    return r->refused ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+static int reads_only_at(CXCursor function, CXCursor at, CXCursor memory, CXCursor read)
+{
+    flag_reads r = {.memory = memory};
+    CXCursor body = innermost_loop(function, at);
+    if (ss_ast_is_null(body))
+        body = ss_ast_body(function);
+    if (ss_ast_is_null(body))
+        return 0;
+    ss_ast_range(read, &r.begin, &r.end);
+    clang_visitChildren(body, find_allowed, &r);
+    if (!r.refused)
+        clang_visitChildren(body, find_other_read, &r);
+    return !r.refused;
+}
+
+/* What the host does with the flag 'memory' after the wait stmts[index]: the plain local the
+ * next statement reads it into (flag_local; statements that call nothing and do not name the
+ * memory between, MAX_APART at most), when the host tests it (test_after) and only tests it
+ * (only_tests), as for a readback's value: use_words; an 'if' there that tests the memory itself
+ * (tests_element) and decides what runs next (decides); or, when the block ends first, the
+ * 'while' or 'do' loop it is the body of, when its condition tests the memory itself; the
+ * function reading the memory nowhere else (reads_only_at).
+ * '*read' receives the line of the read. Malloc'ed, or NULL. */
+static char *flag_use_words(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts, unsigned n,
+                            unsigned index, CXCursor memory, unsigned *read)
+{
+    CXCursor value = clang_getNullCursor(), local = clang_getNullCursor();
+    unsigned s = index + 1, apart = 0;
+    for (; s < n && ss_ast_is_null(local); s++) {
+        local = flag_local(stmts[s], memory, &value);
+        CXCursor cond = condition_of(stmts[s]);
+        if (clang_getCursorKind(stmts[s]) == CXCursor_IfStmt && tests_element(cond, memory) &&
+            decides(stmts[s]) && reads_only_at(ctx->function, at, memory, cond)) {
+            *read = ss_scope_line(cond);
+            return ss_xasprintf("the host tests it to decide what runs next (line %u branches "
+                                "on it)",
+                                *read);
+        }
+        if (ss_ast_is_null(local) && (!calls_nothing(stmts[s]) ||
+                                      ss_context_mentions(stmts[s], memory) || ++apart > MAX_APART))
+            return NULL;
+    }
+    if (ss_ast_is_null(local)) {
+        CXCursor loop = ss_context_body_loop(ctx->function, stmts[n - 1]);
+        CXCursor cond = condition_of(loop);
+        if (!tests_element(cond, memory) || !reads_only_at(ctx->function, at, memory, cond))
+            return NULL;
+        *read = ss_scope_line(cond);
+        return ss_xasprintf("the loop tests it to decide whether to go on (line %u, the loop's "
+                            "condition)",
+                            *read);
+    }
+    int loop = 0, waited = 1;
+    CXCursor test = test_after(ctx, stmts, n, s - 1, local, value, &loop, &waited);
+    tests_walk w;
+    if (ss_ast_is_null(test) || !reads_only_at(ctx->function, at, memory, value) ||
+        other_copy_to_host(ctx->function, stmts, n, clang_getNullCursor(), test) ||
+        !only_tests(&w, local, value, loop ? test : clang_getNullCursor(), at))
+        return NULL;
+    *read = ss_scope_line(value);
+    return use_words(&w, test, loop);
+}
+
+/* "inherent as written: it waits for kernel 'relax' launched at line 23, which writes 'flag',
+ * managed memory that the host reads directly (line 25); the loop only tests it ..." for a wait
+ * in a loop (SYNC401) for a launch that writes pinned or managed memory
+ * (ss_context_readable_writer) whose one element the host then tests (flag_use_words); a wait
+ * for the whole device only where no stream but the unit's default one holds work on any way
+ * the unit reaches it (ss_context_drained_before), in every round or in every round but the
+ * first (ss_context_drained_around: the first may wait for what was queued before the loop).
+ * Malloc'ed, or NULL. */
+static char *flag_words(ss_check_ctx *ctx, CXCursor at)
+{
+    CXCursor *stmts = malloc(MAX_STATEMENTS * sizeof *stmts);
+    unsigned index = 0;
+    unsigned n =
+        stmts ? ss_context_statements_around(ctx->function, at, stmts, MAX_STATEMENTS, &index) : 0;
+    CXCursor memory[SS_CONTEXT_MAX_PINNED];
+    int managed[SS_CONTEXT_MAX_PINNED];
+    size_t count = 0;
+    CXCursor launch = n > 0 && index > 0
+                          ? ss_context_readable_writer(ctx, stmts, index, memory, managed, &count)
+                          : clang_getNullCursor();
+    char *uses = NULL;
+    unsigned read = 0;
+    size_t m = 0;
+    for (; m < count && uses == NULL; m++)
+        uses = flag_use_words(ctx, at, stmts, n, index, memory[m], &read);
+    free(stmts);
+    const ss_api *api = ss_scope_callee_api(at);
+    int device = uses && api && api->klass == SS_CLASS_DEVICE_SYNC;
+    /* A wait for the whole device: 2 where only the default stream holds work in every round,
+     * 1 in every round but the first. */
+    int default_only = !device                                 ? 0
+                       : ss_context_drained_before(ctx, at, 1) ? 2
+                       : ss_context_drained_around(ctx, at, 1) ? 1
+                                                               : 0;
+    if (uses == NULL || (device && default_only == 0)) {
+        free(uses);
+        return NULL;
+    }
+    char *kernel = ss_scope_kernel_name(launch);
+    CXString name = clang_getCursorSpelling(memory[m - 1]);
+    char *words = ss_xasprintf(
+        "inherent as written: it waits for kernel '%s' launched at line %u, which writes '%s', "
+        "%s memory that the host reads directly (line %u)%s; %s; to remove the stall, test it "
+        "every N iterations or on the device",
+        kernel ? kernel : "...", ss_scope_line(launch), clang_getCString(name),
+        managed[m - 1] ? "managed" : "pinned host", read,
+        !device             ? ""
+        : default_only == 2 ? ", and it waits for the whole device where no stream but the unit's "
+                              "default one holds work on any way the unit reaches it"
+                            : ", and it waits for the whole device where, in every round but the "
+                              "first, no stream but the unit's default one holds work on any way "
+                              "the unit reaches it",
+        uses);
+    clang_disposeString(name);
+    free(kernel);
+    free(uses);
+    return words;
+}
+
 int ss_context_wait_for_value(CXCursor function, CXCursor at, const CXCursor *stmts, unsigned n,
                               CXCursor copy)
 {
@@ -1032,8 +1304,9 @@ int ss_context_wait_for_value(CXCursor function, CXCursor at, const CXCursor *st
 
 char *ss_context_tested_words(ss_check_ctx *ctx, ss_rule_id rule, CXCursor at)
 {
-    if (rule == SS_RULE_SYNC_IN_LOOP && !waits_for_one_stream(at))
-        return NULL;
+    char *flag = rule == SS_RULE_SYNC_IN_LOOP ? flag_words(ctx, at) : NULL;
+    if (flag || (rule == SS_RULE_SYNC_IN_LOOP && !waits_for_one_stream(at)))
+        return flag;
     CXCursor *stmts = malloc(MAX_STATEMENTS * sizeof *stmts);
     CXCursor copy, launch = clang_getNullCursor(), test = clang_getNullCursor();
     unsigned n = 0, from = 0;
