@@ -297,4 +297,35 @@ void with_buffer(const float *x, float *d_r, float tol, cudaStream_t s, float *h
     }
 }
 
+// A branch that calls nothing between the readback and the loop's test (a safety limit,
+// session 46): it cannot overlap the readback.
+int limited(int *v, int n, int *d_changed)
+{
+    int changed = 1, rounds = 0;
+    while (changed) {
+        relax<<<(n + 255) / 256, 256>>>(v, n, d_changed); // expect: SYNC101
+        cudaMemcpy(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: note expect-message: inherent as written: the loop only tests it to decide whether to go on (line 305, the loop's condition)
+        rounds++;
+        if (rounds > 100)
+            break;
+    }
+    return rounds;
+}
+
+// A branch that calls something there could run before the readback: still a warning.
+void log_round(int round);
+
+int limited_logged(int *v, int n, int *d_changed)
+{
+    int changed = 1, rounds = 0;
+    while (changed) {
+        relax<<<(n + 255) / 256, 256>>>(v, n, d_changed); // expect: SYNC101
+        cudaMemcpy(&changed, d_changed, sizeof(int), cudaMemcpyDeviceToHost); // expect: SYNC301 expect-severity: warning
+        rounds++;
+        if (rounds % 10 == 0)
+            log_round(rounds);
+    }
+    return rounds;
+}
+
 void make_stream(cudaStream_t *s) { cudaStreamCreateWithFlags(s, cudaStreamNonBlocking); }
