@@ -309,6 +309,12 @@ int ss_context_pinned_one_value(ss_check_ctx *ctx, CXCursor memory);
  * otherwise (a parameter, pageable or unknown memory). */
 CXCursor ss_context_pinned_memory(ss_check_ctx *ctx, CXCursor function, CXCursor arg);
 
+/* inherent.c. ss_context_pinned_memory, or the managed memory the pointer 'arg' points into (a
+ * variable or field that holds managed memory by the function's data flow or by every store
+ * into it in the unit: cudaMallocManaged), '*managed' then set. */
+CXCursor ss_context_readable_memory(ss_check_ctx *ctx, CXCursor function, CXCursor arg,
+                                    int *managed);
+
 /* inherent.c. "inherent: the function hands the data to its caller (...)" when the pageable
  * copy 'at' copies to the host into an out parameter (a pointer or reference parameter, also
  * through a local pointer or reference into it) or into a local the function returns, and the
@@ -384,10 +390,17 @@ CXCursor ss_context_back_edge_drain(ss_check_ctx *ctx, CXCursor at, CXCursor *lo
  * Returns 1 or 0. */
 int ss_context_drained_before(ss_check_ctx *ctx, CXCursor stmt, int default_only);
 
+/* other_branch.c. Whether the unit starts a host thread (std::thread's or std::jthread's
+ * constructor, std::async, pthread_create, thrd_create) or holds an OpenMP directive (in the
+ * tree, or '#pragma omp' in the main file's text): another thread may queue work on its streams
+ * while a function runs, which the drained flow does not see. Looked for once per unit. */
+int ss_context_unit_threads(ss_check_ctx *ctx);
+
 /* drained.c. ss_context_drained_before on the way around the back edge of the innermost loop
  * whose body holds 'stmt' alone (that loop's previous iteration, then its body down to 'stmt'):
- * every round of the loop but the first. 0 where 'stmt' is in no loop's body. */
-int ss_context_drained_around(ss_check_ctx *ctx, CXCursor stmt, int default_only);
+ * every round of the loop but the first. 0 where 'stmt' is in no loop's body. '*outer' receives
+ * the innermost loop whose body holds that loop, or a null cursor. */
+int ss_context_drained_around(ss_check_ctx *ctx, CXCursor stmt, int default_only, CXCursor *outer);
 
 /* first_round.c. For a synchronous copy to the device (SYNC202) in a loop whose rounds all but
  * the first find the device drained by the previous round (ss_context_back_edge_drain), where

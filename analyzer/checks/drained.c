@@ -6409,11 +6409,11 @@ static question drained_question(ss_check_ctx *ctx, int default_only)
     return q;
 }
 
-int ss_context_drained_around(ss_check_ctx *ctx, CXCursor stmt, int default_only)
+int ss_context_drained_around(ss_check_ctx *ctx, CXCursor stmt, int default_only, CXCursor *outer)
 {
     question q = drained_question(ctx, default_only);
-    CXCursor loop, outer;
-    drain d = back_edge_state(&q, ctx->function, stmt, &loop, &outer);
+    CXCursor loop;
+    drain d = back_edge_state(&q, ctx->function, stmt, &loop, outer);
     return d.state == DRAINED && flow_budget >= 0;
 }
 

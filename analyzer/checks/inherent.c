@@ -3500,6 +3500,12 @@ CXCursor ss_context_pinned_memory(ss_check_ctx *ctx, CXCursor function, CXCursor
     return host_memory(ctx, function, arg, 0, &managed);
 }
 
+CXCursor ss_context_readable_memory(ss_check_ctx *ctx, CXCursor function, CXCursor arg,
+                                    int *managed)
+{
+    return host_memory(ctx, function, arg, 1, managed);
+}
+
 int ss_context_pinned_one_value(ss_check_ctx *ctx, CXCursor memory)
 {
     pinned_walk scratch;

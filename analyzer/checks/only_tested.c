@@ -718,16 +718,37 @@ static enum CXChildVisitResult find_call(CXCursor c, CXCursor parent, CXClientDa
     return CXChildVisit_Recurse;
 }
 
+/* Whether 'stmt' holds a jump back into the loop or a loop of its own ('continue', 'goto',
+ * 'for', 'while', 'do', 'switch'): a branch that skips the test, or host work. */
+static enum CXChildVisitResult find_jump(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_ContinueStmt:
+    case CXCursor_GotoStmt:
+    case CXCursor_IndirectGotoStmt:
+    case CXCursor_ForStmt:
+    case CXCursor_CXXForRangeStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+    case CXCursor_SwitchStmt:
+        *(int *)data = 1;
+        return CXChildVisit_Break;
+    default:
+        return CXChildVisit_Recurse;
+    }
+}
+
 /* Whether 'stmt' is a step of the host that calls nothing: a declaration, an expression
- * ('rounds++', 'k = 0') or a branch ('if (level > 100) break;') with no call in it. Host work
- * that calls (a function, a launch) could run before the readback, overlapping it, so it does
- * not stand between a readback and its test. */
+ * ('rounds++', 'k = 0') or a branch ('if (level > 100) break;') with no call in it, nor a loop or a
+ * jump back into the loop (find_jump). Host work that calls (a function, a launch) or loops could
+ * run before the readback, overlapping it, so it does not stand between a readback and its
+ * test; a branch that skips the test on some rounds ('continue') makes the wait those rounds'
+ * own choice. */
 static int calls_nothing(CXCursor stmt)
 {
     switch (clang_getCursorKind(stmt)) {
     case CXCursor_IfStmt:
-    case CXCursor_BreakStmt:
-    case CXCursor_ContinueStmt:
     case CXCursor_DeclStmt:
     case CXCursor_NullStmt:
     case CXCursor_BinaryOperator:
@@ -741,6 +762,8 @@ static int calls_nothing(CXCursor stmt)
     }
     int found = 0;
     clang_visitChildren(stmt, find_call, &found);
+    if (!found && clang_getCursorKind(stmt) == CXCursor_IfStmt)
+        clang_visitChildren(stmt, find_jump, &found);
     return !found;
 }
 
@@ -1029,29 +1052,65 @@ static char *source_words(ss_rule_id rule, CXCursor copy, CXCursor launch)
 /* ------------------------------------------------------------------------------------------
  * A flag the kernel writes into memory the host reads directly (pinned or managed). */
 
-/* Whether 'e' reads one element of the variable or field 'memory' through it, '*flag' or
- * 'flag[0]' (through parentheses and casts). */
-static int reads_element(CXCursor e, CXCursor memory)
+/* A pointer as the host names it: a variable ('flag'), a field of the method's own object
+ * ('flag_', 'this->flag_': 'base' a null cursor), or a field of a variable or parameter
+ * ('g.offsets', 'g->offsets': 'base' that variable); canonical declarations. */
+typedef struct flag_name {
+    CXCursor decl, base;
+} flag_name;
+
+/* The pointer 'e' names (flag_name), through parentheses and casts; 0 where it names none so
+ * ('a.b.c', 'get().flag', an element). */
+static int name_of(CXCursor e, flag_name *name)
 {
     e = ss_ast_strip(e);
     enum CXCursorKind k = clang_getCursorKind(e);
-    long long at = -1;
+    name->base = clang_getNullCursor();
+    if (k == CXCursor_MemberRefExpr && ss_ast_child_count(e) > 0) {
+        CXCursor of = ss_ast_strip(ss_ast_child(e, 0));
+        enum CXCursorKind ok = clang_getCursorKind(of);
+        CXCursor var = clang_getCursorReferenced(of);
+        enum CXCursorKind vk = clang_getCursorKind(var);
+        if (ok == CXCursor_DeclRefExpr && (vk == CXCursor_VarDecl || vk == CXCursor_ParmDecl))
+            name->base = clang_getCanonicalCursor(var);
+        else if (ok != CXCursor_CXXThisExpr)
+            return 0;
+    } else if (k != CXCursor_DeclRefExpr && k != CXCursor_MemberRefExpr)
+        return 0;
+    name->decl = clang_getCanonicalCursor(clang_getCursorReferenced(e));
+    return !ss_ast_is_null(name->decl);
+}
+
+/* Whether 'e' names the pointer 'name'. */
+static int names_pointer(CXCursor e, flag_name name)
+{
+    flag_name n;
+    if (!name_of(e, &n) || !clang_equalCursors(n.decl, name.decl))
+        return 0;
+    if (ss_ast_is_null(n.base) || ss_ast_is_null(name.base))
+        return ss_ast_is_null(n.base) && ss_ast_is_null(name.base);
+    return clang_equalCursors(n.base, name.base) != 0;
+}
+
+/* Whether 'e' is an element of the memory 'name' points to ('*flag', 'flag[i]'); with 'first',
+ * the first only ('*flag', 'flag[0]'). */
+static int element_of(CXCursor e, flag_name name, int first)
+{
+    e = ss_ast_strip(e);
+    enum CXCursorKind k = clang_getCursorKind(e);
+    long long at = first ? -1 : 0;
     if (ss_ast_child_count(e) == 0 ||
         !((k == CXCursor_UnaryOperator && unary_written(e, "*") == 1) ||
           (k == CXCursor_ArraySubscriptExpr && ss_ast_child_count(e) == 2 &&
-           ss_ast_eval_int(ss_ast_child(e, 1), &at) == 0 && at == 0)))
+           (!first || (ss_ast_eval_int(ss_ast_child(e, 1), &at) == 0 && at == 0)))))
         return 0;
-    CXCursor base = ss_ast_strip(ss_ast_child(e, 0));
-    enum CXCursorKind bk = clang_getCursorKind(base);
-    return (bk == CXCursor_DeclRefExpr || bk == CXCursor_MemberRefExpr) &&
-           clang_equalCursors(clang_getCanonicalCursor(clang_getCursorReferenced(base)),
-                              clang_getCanonicalCursor(memory));
+    return names_pointer(ss_ast_child(e, 0), name);
 }
 
-/* The plain local (tested_local) that 'stmt' sets to one element of 'memory' read directly
- * ('changed = *flag;', 'int changed = flag[0];'), with that read in '*read'; a null cursor
- * otherwise. */
-static CXCursor flag_local(CXCursor stmt, CXCursor memory, CXCursor *read)
+/* The plain local (tested_local) that 'stmt' sets to the first element of 'memory' read
+ * directly ('changed = *flag;', 'int changed = flag[0];'), with that read in '*read'; a null
+ * cursor otherwise. */
+static CXCursor flag_local(CXCursor stmt, flag_name memory, CXCursor *read)
 {
     CXCursor none = clang_getNullCursor(), local = none, from = none;
     CXCursor e = ss_ast_strip(stmt);
@@ -1066,23 +1125,24 @@ static CXCursor flag_local(CXCursor stmt, CXCursor memory, CXCursor *read)
         unsigned c = ss_ast_child_count(local);
         from = c > 0 ? ss_ast_child(local, c - 1) : none;
     }
-    if (ss_ast_is_null(from) || !tested_local(local) || !reads_element(from, memory))
+    if (ss_ast_is_null(from) || !tested_local(local) || !element_of(from, memory, 1))
         return none;
     *read = ss_ast_strip(from);
     return local;
 }
 
-/* Whether the condition 'c' reads one element of 'memory' (reads_element) and computes only a
- * test of it: no call, no store (calls_nothing's walk, and passes_test on the way up). */
+/* Whether the condition 'c' reads the first element of 'memory' (element_of) and computes only
+ * a test of it: no call, no store (passes_test on the way down). */
 typedef struct element_test {
-    CXCursor memory;
+    flag_name memory;
     int reads, other;
 } element_test;
 
 static enum CXChildVisitResult find_element_test(CXCursor c, CXCursor parent, CXClientData data)
 {
+    (void)parent;
     element_test *t = data;
-    if (reads_element(c, t->memory)) {
+    if (element_of(c, t->memory, 1)) {
         t->reads++;
         return CXChildVisit_Continue;
     }
@@ -1094,11 +1154,10 @@ static enum CXChildVisitResult find_element_test(CXCursor c, CXCursor parent, CX
         t->other = 1;
         return CXChildVisit_Break;
     }
-    (void)parent;
     return CXChildVisit_Recurse;
 }
 
-static int tests_element(CXCursor cond, CXCursor memory)
+static int tests_element(CXCursor cond, flag_name memory)
 {
     element_test t = {memory, 0, 0};
     if (ss_ast_is_null(cond))
@@ -1109,79 +1168,82 @@ static int tests_element(CXCursor cond, CXCursor memory)
     return t.reads > 0 && !t.other;
 }
 
-/* Whether the innermost loop around the wait 'at' (or, in none, its function) reads the flag
- * 'memory' only at 'read' (the test or the read into a local): every other mention is a call's
- * argument ('relax<<<...>>>(flag)', 'cudaFree(flag)', '&flag'), or a store of one element
- * ('*flag = 0;'). A value the host also prints or counts with in the loop, or returns, is more
- * than a test; a read after the loop is not in it (only_tests lets a local be read there). */
+/* How the function uses the memory the pointer 'decl' points to (reads_only_at): the pointer
+ * itself goes only to launches and calls of the toolkit ('relax<<<...>>>(flag)',
+ * 'cudaFree(flag)', '&flag', toolkit_decl); in the innermost loop around the wait the host only
+ * stores into an element ('*flag = 0;') or reads it at 'read' (the test or the read into a local; a
+ * null cursor for none); before or after that loop it may read or store elements. */
 typedef struct flag_reads {
-    CXCursor memory;
-    unsigned begin, end; /* the range of the read */
-    unsigned allowed[MAX_SITES];
+    flag_name decl;
+    unsigned begin, end;           /* the range of the read */
+    unsigned loop_begin, loop_end; /* the range of the loop around the wait */
+    unsigned allowed[MAX_SITES];   /* the pointer given to a launch or the toolkit */
     size_t count;
     int refused;
 } flag_reads;
 
-/* Whether 'e' names 'memory' itself ('flag', 'this->flag'), through parentheses and casts. */
-static int names_memory(CXCursor e, CXCursor memory)
+/* Whether the call 'c' calls a function the toolkit's headers declare ('cudaHostGetDevicePointer',
+ * 'cuMemHostGetDevicePointer'): a name that starts with "cu", declared in a system header. */
+static int toolkit_decl(CXCursor c)
 {
-    e = ss_ast_strip(e);
-    enum CXCursorKind k = clang_getCursorKind(e);
-    return (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr) &&
-           clang_equalCursors(clang_getCanonicalCursor(clang_getCursorReferenced(e)),
-                              clang_getCanonicalCursor(memory));
-}
-
-static void allow(flag_reads *r, CXCursor e)
-{
-    if (r->count < MAX_SITES)
-        r->allowed[r->count++] = ss_ast_offset(ss_ast_strip(e));
-    else
-        r->refused = 1;
+    char *name = ss_ast_callee_name(c);
+    int is = name && strncmp(name, "cu", 2) == 0 && library_decl(clang_getCursorReferenced(c));
+    free(name);
+    return is;
 }
 
 static enum CXChildVisitResult find_allowed(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
     flag_reads *r = data;
-    enum CXCursorKind k = clang_getCursorKind(c);
-    char op[8];
-    if (k == CXCursor_CallExpr) {
-        for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; i++) {
-            CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)i));
-            if (clang_getCursorKind(arg) == CXCursor_UnaryOperator &&
-                ss_ast_child_count(arg) == 1 && unary_written(arg, "&") == 1)
-                arg = ss_ast_child(arg, 0);
-            if (names_memory(arg, r->memory))
-                allow(r, arg);
-        }
-    } else if (k == CXCursor_BinaryOperator && ss_ast_child_count(c) == 2 &&
-               ss_ast_binary_op(c, op, sizeof op) == 0 && strcmp(op, "=") == 0 &&
-               reads_element(ss_ast_child(c, 0), r->memory))
-        allow(r, ss_ast_child(ss_ast_strip(ss_ast_child(c, 0)), 0));
+    if (clang_getCursorKind(c) != CXCursor_CallExpr ||
+        (ss_scope_callee_api(c) == NULL && !ss_scope_is_launch(c) && !toolkit_decl(c)))
+        return CXChildVisit_Recurse;
+    for (int i = 0, n = clang_Cursor_getNumArguments(c); i < n; i++) {
+        CXCursor arg = ss_ast_strip(clang_Cursor_getArgument(c, (unsigned)i));
+        if (clang_getCursorKind(arg) == CXCursor_UnaryOperator && ss_ast_child_count(arg) == 1 &&
+            unary_written(arg, "&") == 1)
+            arg = ss_ast_strip(ss_ast_child(arg, 0));
+        if (names_pointer(arg, r->decl) && r->count < MAX_SITES)
+            r->allowed[r->count++] = ss_ast_offset(arg);
+        else if (names_pointer(arg, r->decl))
+            r->refused = 1;
+    }
     return CXChildVisit_Recurse;
+}
+
+/* Whether 'c' is the left side of the assignment 'parent' ('*flag = 0'). */
+static int stored_into(CXCursor c, CXCursor parent)
+{
+    char op[8];
+    return clang_getCursorKind(parent) == CXCursor_BinaryOperator &&
+           ss_ast_child_count(parent) == 2 && ss_ast_same_node(ss_ast_child(parent, 0), c) &&
+           ss_ast_binary_op(parent, op, sizeof op) == 0 && strcmp(op, "=") == 0;
 }
 
 static enum CXChildVisitResult find_other_read(CXCursor c, CXCursor parent, CXClientData data)
 {
-    (void)parent;
     flag_reads *r = data;
     unsigned at = ss_ast_offset(c);
-    if (!names_memory(c, r->memory) || (at >= r->begin && at < r->end))
+    if (element_of(c, r->decl, 0)) {
+        int in_loop = at >= r->loop_begin && at < r->loop_end;
+        r->refused = in_loop && !(at >= r->begin && at < r->end) && !stored_into(c, parent);
+    } else if (names_pointer(c, r->decl))
+        r->refused = !site_in(r->allowed, r->count, at);
+    else
         return CXChildVisit_Recurse;
-    r->refused |= !site_in(r->allowed, r->count, at);
     return r->refused ? CXChildVisit_Break : CXChildVisit_Continue;
 }
 
-static int reads_only_at(CXCursor function, CXCursor at, CXCursor memory, CXCursor read)
+static int reads_only_at(CXCursor function, CXCursor at, flag_name decl, CXCursor read)
 {
-    flag_reads r = {.memory = memory};
-    CXCursor body = innermost_loop(function, at);
-    if (ss_ast_is_null(body))
-        body = ss_ast_body(function);
+    flag_reads r = {.decl = decl};
+    CXCursor body = ss_ast_body(function), loop = innermost_loop(function, at);
     if (ss_ast_is_null(body))
         return 0;
-    ss_ast_range(read, &r.begin, &r.end);
+    if (!ss_ast_is_null(read))
+        ss_ast_range(read, &r.begin, &r.end);
+    ss_ast_range(ss_ast_is_null(loop) ? body : loop, &r.loop_begin, &r.loop_end);
     clang_visitChildren(body, find_allowed, &r);
     if (!r.refused)
         clang_visitChildren(body, find_other_read, &r);
@@ -1194,56 +1256,129 @@ static int reads_only_at(CXCursor function, CXCursor at, CXCursor memory, CXCurs
  * (only_tests), as for a readback's value: use_words; an 'if' there that tests the memory itself
  * (tests_element) and decides what runs next (decides); or, when the block ends first, the
  * 'while' or 'do' loop it is the body of, when its condition tests the memory itself; the
- * function reading the memory nowhere else (reads_only_at).
- * '*read' receives the line of the read. Malloc'ed, or NULL. */
+ * function reading the memory nowhere else (reads_only_at), the wait making no other copy to
+ * the host available (other_copy_to_host). '*line' receives the line of the read, '*prints'
+ * whether the host prints the value. Malloc'ed, or NULL. */
 static char *flag_use_words(ss_check_ctx *ctx, CXCursor at, const CXCursor *stmts, unsigned n,
-                            unsigned index, CXCursor memory, unsigned *read)
+                            unsigned index, flag_name memory, unsigned *line, int *prints)
 {
-    CXCursor value = clang_getNullCursor(), local = clang_getNullCursor();
+    CXCursor value = clang_getNullCursor(), local = clang_getNullCursor(), test = local;
     unsigned s = index + 1, apart = 0;
-    for (; s < n && ss_ast_is_null(local); s++) {
-        local = flag_local(stmts[s], memory, &value);
-        CXCursor cond = condition_of(stmts[s]);
-        if (clang_getCursorKind(stmts[s]) == CXCursor_IfStmt && tests_element(cond, memory) &&
-            decides(stmts[s]) && reads_only_at(ctx->function, at, memory, cond)) {
-            *read = ss_scope_line(cond);
-            return ss_xasprintf("the host tests it to decide what runs next (line %u branches "
-                                "on it)",
-                                *read);
-        }
-        if (ss_ast_is_null(local) && (!calls_nothing(stmts[s]) ||
-                                      ss_context_mentions(stmts[s], memory) || ++apart > MAX_APART))
-            return NULL;
-    }
-    if (ss_ast_is_null(local)) {
-        CXCursor loop = ss_context_body_loop(ctx->function, stmts[n - 1]);
-        CXCursor cond = condition_of(loop);
-        if (!tests_element(cond, memory) || !reads_only_at(ctx->function, at, memory, cond))
-            return NULL;
-        *read = ss_scope_line(cond);
-        return ss_xasprintf("the loop tests it to decide whether to go on (line %u, the loop's "
-                            "condition)",
-                            *read);
-    }
     int loop = 0, waited = 1;
-    CXCursor test = test_after(ctx, stmts, n, s - 1, local, value, &loop, &waited);
+    for (; s < n && ss_ast_is_null(local) && ss_ast_is_null(test); s++) {
+        local = flag_local(stmts[s], memory, &value);
+        if (clang_getCursorKind(stmts[s]) == CXCursor_IfStmt &&
+            tests_element(condition_of(stmts[s]), memory) && decides(stmts[s]))
+            test = stmts[s];
+        else if (ss_ast_is_null(local) &&
+                 (!calls_nothing(stmts[s]) || ss_context_mentions(stmts[s], memory.decl) ||
+                  ++apart > MAX_APART))
+            return NULL;
+    }
+    if (ss_ast_is_null(local) && ss_ast_is_null(test)) {
+        test = ss_context_body_loop(ctx->function, stmts[n - 1]);
+        loop = 1;
+        if (!tests_element(condition_of(test), memory))
+            return NULL;
+    }
+    if (!ss_ast_is_null(local))
+        test = test_after(ctx, stmts, n, s - 1, local, value, &loop, &waited);
+    CXCursor read = ss_ast_is_null(local) ? condition_of(test) : value;
     tests_walk w;
-    if (ss_ast_is_null(test) || !reads_only_at(ctx->function, at, memory, value) ||
+    memset(&w, 0, sizeof w);
+    if (ss_ast_is_null(test) || !reads_only_at(ctx->function, at, memory, read) ||
         other_copy_to_host(ctx->function, stmts, n, clang_getNullCursor(), test) ||
-        !only_tests(&w, local, value, loop ? test : clang_getNullCursor(), at))
+        (!ss_ast_is_null(local) &&
+         !only_tests(&w, local, value, loop ? test : clang_getNullCursor(), at)))
         return NULL;
-    *read = ss_scope_line(value);
-    return use_words(&w, test, loop);
+    *line = ss_scope_line(read);
+    *prints = w.print_line != 0;
+    if (!ss_ast_is_null(local))
+        return use_words(&w, test, loop);
+    return loop ? ss_xasprintf("the loop tests it to decide whether to go on (line %u, the "
+                               "loop's condition)",
+                               *line)
+                : ss_xasprintf("the host tests it to decide what runs next (line %u branches "
+                               "on it)",
+                               *line);
+}
+
+/* How the launch 'launch' names each of 'memory' ('count' of them; the pinned or managed memory
+ * ss_context_readable_writer found): the pointer it is given (name_of) into 'given', and the
+ * host's pointer to the same memory into 'host' ('flag' where it is given the device's address
+ * 'd_flag' of mapped pinned memory, taken on the same object; else the same as 'given').
+ * Returns 0 where a memory is given in another form ('flag + 1', 'a.b.c'). */
+static int launch_names(ss_check_ctx *ctx, CXCursor launch, const CXCursor *memory, size_t count,
+                        flag_name *given, flag_name *host)
+{
+    int n = clang_Cursor_getNumArguments(launch);
+    for (size_t j = 0; j < count; j++) {
+        int found = 0, managed;
+        for (int i = 0; i < n && !found; i++) {
+            CXCursor arg = clang_Cursor_getArgument(launch, (unsigned)i);
+            CXCursor m = ss_context_readable_memory(ctx, ctx->function, arg, &managed);
+            found = !ss_ast_is_null(m) && clang_equalCursors(m, memory[j]);
+            if (found && !name_of(arg, &given[j]))
+                return 0;
+        }
+        if (!found)
+            return 0;
+        host[j] = (flag_name){clang_getCanonicalCursor(memory[j]), given[j].base};
+    }
+    return 1;
+}
+
+/* Whether the host reads, in the loop around the wait, none of the memory the launch writes but
+ * the flag (host[flag]), nor the flag through the pointer the launch is given where it is
+ * another (reads_only_at with no read): a wait that also serves them serves more than the test. */
+static int reads_flag_only(CXCursor function, CXCursor at, const flag_name *given,
+                           const flag_name *host, size_t count, size_t flag)
+{
+    CXCursor none = clang_getNullCursor();
+    for (size_t j = 0; j < count; j++) {
+        int alias = !clang_equalCursors(given[j].decl, host[j].decl);
+        if ((j != flag && !reads_only_at(function, at, host[j], none)) ||
+            (alias && !reads_only_at(function, at, given[j], none)))
+            return 0;
+    }
+    return 1;
+}
+
+/* ", and it waits for the whole device where, in every round but the first, ..." for the wait
+ * for the whole device 'at': where the unit's drained flow finds no stream but the unit's default
+ * one holding work on the way around the back edge of the loop around it
+ * (ss_context_drained_around), the unit starting no host thread (ss_context_unit_threads) and its
+ * default stream the legacy one (a wait for the whole device waits for every thread's per-thread
+ * stream). NULL where it does not hold; "" for a wait that is not for the whole device.
+ * Malloc'ed. */
+static char *device_words(ss_check_ctx *ctx, CXCursor at)
+{
+    const ss_api *api = ss_scope_callee_api(at);
+    if (api == NULL || api->klass != SS_CLASS_DEVICE_SYNC)
+        return ss_xstrdup("");
+    CXCursor outer = clang_getNullCursor();
+    if (ctx->per_thread || ss_context_unit_threads(ctx) ||
+        !ss_context_drained_around(ctx, at, 1, &outer))
+        return NULL;
+    char *once = ss_ast_is_null(outer)
+                     ? ss_xstrdup("")
+                     : ss_xasprintf(", once per pass of the loop at line %u", ss_scope_line(outer));
+    char *words = ss_xasprintf(", and it waits for the whole device where, in every round but the "
+                               "first, no stream but the unit's default one holds work on any way "
+                               "the unit reaches it (the first round also waits for what was "
+                               "queued before the loop%s)",
+                               once);
+    free(once);
+    return words;
 }
 
 /* "inherent as written: it waits for kernel 'relax' launched at line 23, which writes 'flag',
  * managed memory that the host reads directly (line 25); the loop only tests it ..." for a wait
  * in a loop (SYNC401) for a launch that writes pinned or managed memory
- * (ss_context_readable_writer) whose one element the host then tests (flag_use_words); a wait
- * for the whole device only where no stream but the unit's default one holds work on any way
- * the unit reaches it (ss_context_drained_before), in every round or in every round but the
- * first (ss_context_drained_around: the first may wait for what was queued before the loop).
- * Malloc'ed, or NULL. */
+ * (ss_context_readable_writer) whose first element the host then only tests (flag_use_words,
+ * reads_flag_only), each memory named as the launch names it (launch_names); a wait for the
+ * whole device only as device_words allows. Malloc'ed, or
+ * NULL. */
 static char *flag_words(ss_check_ctx *ctx, CXCursor at)
 {
     CXCursor *stmts = malloc(MAX_STATEMENTS * sizeof *stmts);
@@ -1252,25 +1387,26 @@ static char *flag_words(ss_check_ctx *ctx, CXCursor at)
         stmts ? ss_context_statements_around(ctx->function, at, stmts, MAX_STATEMENTS, &index) : 0;
     CXCursor memory[SS_CONTEXT_MAX_PINNED];
     int managed[SS_CONTEXT_MAX_PINNED];
-    size_t count = 0;
+    size_t count = 0, m = 0;
     CXCursor launch = n > 0 && index > 0
                           ? ss_context_readable_writer(ctx, stmts, index, memory, managed, &count)
                           : clang_getNullCursor();
     char *uses = NULL;
     unsigned read = 0;
-    size_t m = 0;
-    for (; m < count && uses == NULL; m++)
-        uses = flag_use_words(ctx, at, stmts, n, index, memory[m], &read);
+    int prints = 0;
+    flag_name given[SS_CONTEXT_MAX_PINNED], host[SS_CONTEXT_MAX_PINNED];
+    if (count > 0 && !launch_names(ctx, launch, memory, count, given, host))
+        count = 0;
+    for (; m < count && uses == NULL; m++) {
+        uses = flag_use_words(ctx, at, stmts, n, index, host[m], &read, &prints);
+        if (uses && !reads_flag_only(ctx->function, at, given, host, count, m)) {
+            free(uses);
+            uses = NULL;
+        }
+    }
     free(stmts);
-    const ss_api *api = ss_scope_callee_api(at);
-    int device = uses && api && api->klass == SS_CLASS_DEVICE_SYNC;
-    /* A wait for the whole device: 2 where only the default stream holds work in every round,
-     * 1 in every round but the first. */
-    int default_only = !device                                 ? 0
-                       : ss_context_drained_before(ctx, at, 1) ? 2
-                       : ss_context_drained_around(ctx, at, 1) ? 1
-                                                               : 0;
-    if (uses == NULL || (device && default_only == 0)) {
+    char *device = uses ? device_words(ctx, at) : NULL;
+    if (device == NULL) {
         free(uses);
         return NULL;
     }
@@ -1278,20 +1414,14 @@ static char *flag_words(ss_check_ctx *ctx, CXCursor at)
     CXString name = clang_getCursorSpelling(memory[m - 1]);
     char *words = ss_xasprintf(
         "inherent as written: it waits for kernel '%s' launched at line %u, which writes '%s', "
-        "%s memory that the host reads directly (line %u)%s; %s; to remove the stall, test it "
+        "%s memory that the host reads directly (line %u)%s; %s; to remove the stall, test %sit "
         "every N iterations or on the device",
         kernel ? kernel : "...", ss_scope_line(launch), clang_getCString(name),
-        managed[m - 1] ? "managed" : "pinned host", read,
-        !device             ? ""
-        : default_only == 2 ? ", and it waits for the whole device where no stream but the unit's "
-                              "default one holds work on any way the unit reaches it"
-                            : ", and it waits for the whole device where, in every round but the "
-                              "first, no stream but the unit's default one holds work on any way "
-                              "the unit reaches it",
-        uses);
+        managed[m - 1] ? "managed" : "pinned host", read, device, uses, prints ? "and print " : "");
     clang_disposeString(name);
     free(kernel);
     free(uses);
+    free(device);
     return words;
 }
 

@@ -14,7 +14,8 @@
 
 struct ss_branch_memo {
     int looked;
-    int hazard; /* unit_hazard's answer plus one, 0 before it is looked for */
+    int hazard;  /* unit_hazard's answer plus one, 0 before it is looked for */
+    int threads; /* ss_context_unit_threads's answer plus one, 0 before it is looked for */
     ss_stream_use *uses;
     size_t count;
 };
@@ -517,6 +518,19 @@ static size_t unit_uses(ss_check_ctx *ctx, ss_stream_use **uses, ss_stream_use *
     return m->count;
 }
 
+/* Whether the call 'call' moves the thread to another device (thread_or_device's device
+ * calls). */
+static int switches_device(CXCursor call)
+{
+    static const char *const names[] = {"cudaSetDevice", "cuCtxSetCurrent", "cuCtxPushCurrent"};
+    char *name = ss_scope_callee_name(call);
+    int found = 0;
+    for (size_t i = 0; name && !found && i < sizeof names / sizeof *names; i++)
+        found = ss_api_name_is(name, names[i]);
+    free(name);
+    return found;
+}
+
 /* Whether the call 'call' starts a host thread or moves the thread to another device. */
 static int thread_or_device(CXCursor call)
 {
@@ -592,19 +606,44 @@ static int omp_pragma(CXTranslationUnit tu)
     return 0;
 }
 
+/* A host thread the unit starts, or an OpenMP directive (find_hazard's threads). */
+static enum CXChildVisitResult find_thread(CXCursor c, CXCursor parent, CXClientData data)
+{
+    int *found = data;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && ss_ast_in_system_header(c))
+        return CXChildVisit_Continue;
+    *found = (k >= CXCursor_OMPParallelDirective && k <= CXCursor_LastStmt &&
+              k != CXCursor_BuiltinBitCastExpr) ||
+             (k == CXCursor_CallExpr && thread_or_device(c) && !switches_device(c));
+    return *found ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether the main file's text holds '#pragma omp' (omp_pragma) or a walk of the unit with
+ * 'visit' finds what it looks for; the answer plus one kept in '*slot' (a null 'slot': not
+ * kept). */
+static int unit_walk(CXTranslationUnit tu, int *slot, CXCursorVisitor visit)
+{
+    if (slot && *slot)
+        return *slot - 1;
+    int found = omp_pragma(tu);
+    if (!found)
+        clang_visitChildren(clang_getTranslationUnitCursor(tu), visit, &found);
+    if (slot)
+        *slot = found + 1;
+    return found;
+}
+
+int ss_context_unit_threads(ss_check_ctx *ctx)
+{
+    return unit_walk(ctx->tu, ctx->branch ? &ctx->branch->threads : NULL, find_thread);
+}
+
 /* Whether the unit holds what keeps the note away (find_hazard, omp_pragma), looked for
  * once where ctx->branch keeps it. */
 static int unit_hazard(ss_check_ctx *ctx)
 {
-    ss_branch_memo *m = ctx->branch;
-    if (m && m->hazard)
-        return m->hazard - 1;
-    int found = omp_pragma(ctx->tu);
-    if (!found)
-        clang_visitChildren(clang_getTranslationUnitCursor(ctx->tu), find_hazard, &found);
-    if (m)
-        m->hazard = found + 1;
-    return found;
+    return unit_walk(ctx->tu, ctx->branch ? &ctx->branch->hazard : NULL, find_hazard);
 }
 
 /* The unit's stream variables (at most MAX_VARS), each its function's own (confine), into

@@ -43,7 +43,7 @@ int managed_levels(const int *d_next, int *d_level, int n)
     while (changed) {
         *flag = 0;
         relax<<<(n + 255) / 256, 256>>>(d_next, d_level, flag, depth, n); // expect: SYNC101 expect-severity: note
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: inherent as written: it waits for kernel 'relax' launched at line 45, which writes 'flag', managed memory that the host reads directly (line 47), and it waits for the whole device where no stream but the unit's default one holds work on any way the unit reaches it; the loop only tests it to decide whether to go on (line 43, the loop's condition); to remove the stall, test it every N iterations or on the device
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: inherent as written: it waits for kernel 'relax' launched at line 45, which writes 'flag', managed memory that the host reads directly (line 47), and it waits for the whole device where, in every round but the first, no stream but the unit's default one holds work on any way the unit reaches it (the first round also waits for what was queued before the loop); the loop only tests it to decide whether to go on (line 43, the loop's condition); to remove the stall, test it every N iterations or on the device
         changed = *flag;
         depth++;
         if (depth > 100)
@@ -206,7 +206,7 @@ int graph_levels(int nodes, int degree)
         while (changed) {
             *flag = 0;
             visit<<<(nodes + 255) / 256, 256>>>(g.offsets, g.sizes, g.edges, distance, parent, flag); // expect: SYNC101 expect-severity: note
-            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: which writes 'flag', managed memory that the host reads directly (line 210), and it waits for the whole device where, in every round but the first, no stream but the unit's default one holds work
+            cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: which writes 'flag', managed memory that the host reads directly (line 210), and it waits for the whole device where, in every round but the first, no stream but the unit's default one holds work on any way the unit reaches it (the first round also waits for what was queued before the loop, once per pass of the loop at line 203)
             changed = *flag;
             level++;
         }
@@ -216,9 +216,213 @@ int graph_levels(int nodes, int degree)
     while (changed) {
         *flag = 0;
         visit<<<(nodes + 255) / 256, 256>>>(g.offsets, g.sizes, g.edges, distance, parent, flag); // expect: SYNC101 expect-severity: note
-        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: which writes 'flag', managed memory that the host reads directly (line 220), and it waits for the whole device where no stream but the unit's default one holds work on any way the unit reaches it; the loop only tests it
+        cudaDeviceSynchronize(); // expect: SYNC401 expect-severity: note expect-message: which writes 'flag', managed memory that the host reads directly (line 220), and it waits for the whole device where, in every round but the first, no stream but the unit's default one holds work on any way the unit reaches it (the first round also waits for what was queued before the loop); the loop only tests it
         changed = *flag;
         level++;
     }
     return level;
+}
+
+// Review (session 46): what keeps the warning.
+// The flag read every round but tested only every eighth ('continue' between): seven of eight
+// stalls buy nothing.
+int sparse_levels(const int *d_next, int *d_level, int n, cudaStream_t stream)
+{
+    int *flag;
+    cudaMallocManaged(&flag, sizeof(int));
+    int depth = 0;
+    for (;;) {
+        *flag = 0;
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        int changed = *flag;
+        depth++;
+        if (depth % 8 != 0)
+            continue;
+        if (!changed)
+            break;
+    }
+    cudaFree(flag);
+    return depth;
+}
+
+// A host loop in a branch between the wait and the test: host work that could overlap the kernel.
+int summed_levels(const int *d_next, int *d_level, int n, const float *stats, int m, int verbose,
+                  cudaStream_t stream)
+{
+    int *flag;
+    cudaMallocManaged(&flag, sizeof(int));
+    int depth = 0;
+    float acc = 0.0f;
+    int changed = 1;
+    while (changed) {
+        *flag = 0;
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        if (verbose) {
+            for (int i = 0; i < m; i++)
+                acc += stats[i];
+        }
+        changed = *flag;
+        depth++;
+    }
+    cudaFree(flag);
+    return depth + (int)acc;
+}
+
+// Another object's flag than the one the kernel writes.
+struct Solver {
+    int *flag;
+};
+
+int two_solvers(Solver &a, Solver &b, const int *d_next, int *d_level, int n, cudaStream_t stream)
+{
+    cudaMallocManaged(&a.flag, sizeof(int));
+    cudaMallocManaged(&b.flag, sizeof(int));
+    int depth = 0;
+    int changed = 1;
+    while (changed) {
+        *a.flag = 0;
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, a.flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        changed = *b.flag;
+        depth++;
+    }
+    return depth;
+}
+
+// The flag also read through another pointer, handed to a host function, or copied by memcpy.
+#include <cstring>
+
+static int value_of(const int *p) { return *p; }
+
+int aliased_levels(const int *d_next, int *d_level, int n, int *history, cudaStream_t stream)
+{
+    int *flag;
+    cudaMallocManaged(&flag, sizeof(int));
+    int *seen = flag;
+    int depth = 0, found = 0;
+    int changed = 1;
+    while (changed) {
+        *flag = 0;
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        changed = *flag;
+        found += *seen;
+        depth++;
+    }
+    for (;;) {
+        *flag = 0;
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        if (!*flag)
+            break;
+        found += value_of(flag);
+    }
+    for (;;) {
+        *flag = 0;
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        int more = *flag;
+        if (!more)
+            break;
+        memcpy(&history[depth++], flag, sizeof(int));
+    }
+    cudaFree(flag);
+    return found;
+}
+
+// Mapped pinned memory read through the device's address too.
+int mapped_alias_levels(const int *d_next, int *d_level, int n, cudaStream_t stream)
+{
+    int *flag;
+    int *d_flag;
+    cudaHostAlloc(&flag, sizeof(int), cudaHostAllocMapped);
+    cudaHostGetDevicePointer(&d_flag, flag, 0);
+    int depth = 0, found = 0;
+    int changed = 1;
+    while (changed) {
+        *flag = 0;
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, d_flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        changed = *flag;
+        found += *d_flag;
+        depth++;
+    }
+    cudaFreeHost(flag);
+    return found;
+}
+
+// The kernel writes a count too, which the host adds up: the wait serves more than the test.
+__global__ void relax_count(const int *next, int *level, int *flag, int *count, int depth, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && level[i] == depth) {
+        level[next[i]] = depth + 1;
+        atomicAdd(count, 1);
+        *flag = 1;
+    }
+}
+
+int visited_levels(const int *d_next, int *d_level, int n, cudaStream_t stream)
+{
+    int *flag, *count;
+    cudaMallocManaged(&flag, sizeof(int));
+    cudaMallocManaged(&count, sizeof(int));
+    int depth = 0, visited = 0;
+    int changed = 1;
+    while (changed) {
+        *flag = 0;
+        *count = 0;
+        relax_count<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, flag, count, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        changed = *flag;
+        visited += *count;
+        depth++;
+    }
+    cudaFree(flag);
+    cudaFree(count);
+    return visited;
+}
+
+// The same wait also completes a readback the host uses: it serves more than the test.
+int read_count_levels(const int *d_next, int *d_level, int n, const int *d_count, int *h_count,
+                      cudaStream_t stream)
+{
+    int *flag;
+    cudaMallocManaged(&flag, sizeof(int));
+    int depth = 0, visited = 0;
+    for (;;) {
+        *flag = 0;
+        cudaMemcpyAsync(h_count, d_count, sizeof(int), cudaMemcpyDeviceToHost, stream); // expect: SYNC301
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: warning
+        if (!*flag)
+            break;
+        visited += *h_count;
+        depth++;
+    }
+    cudaFree(flag);
+    return visited;
+}
+
+// What stays a note: the flag printed too ("test and print it"); a flag the host reads after
+// the loop (not in it).
+int printed_levels(const int *d_next, int *d_level, int n, cudaStream_t stream)
+{
+    int *flag;
+    cudaMallocManaged(&flag, sizeof(int));
+    int depth = 0;
+    int changed = 1;
+    while (changed) {
+        *flag = 0;
+        relax<<<(n + 255) / 256, 256, 0, stream>>>(d_next, d_level, flag, depth, n);
+        cudaStreamSynchronize(stream); // expect: SYNC401 expect-severity: note expect-message: the loop tests it to decide whether to go on (line 417, the loop's condition) and prints it (line 422); to remove the stall, test and print it every N iterations or on the device
+        changed = *flag;
+        printf("depth %d changed %d\n", depth, changed);
+        depth++;
+    }
+    int last = *flag;
+    cudaFree(flag);
+    return depth + last;
 }
